@@ -1,0 +1,59 @@
+/** Card schemes the form recognises from the number's first digits (the issuer identification number). */
+export type BrandId =
+  | 'visa' | 'mastercard' | 'amex' | 'discover' | 'diners' | 'jcb' | 'unionpay' | 'maestro' | 'mir' | 'prostir';
+
+export interface Brand {
+  id: BrandId;
+  name: string;
+  /** Prefixes as a digit string or an inclusive range of equally long digit strings ("2221-2720"). */
+  prefixes: readonly string[];
+  /** Allowed lengths, ascending; the last is the brand's maximum. */
+  lengths: readonly number[];
+  /** Digit counts after which the display puts a space. */
+  gaps: readonly number[];
+  cvv: 3 | 4;
+  /** UnionPay numbers need not pass the Luhn check. */
+  luhn: boolean;
+}
+
+const FOURS = [4, 8, 12, 16];
+const range = (from: number, to: number): number[] => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+
+// Co-branded ranges that would make two schemes claim the same number are given to one scheme:
+// 622126–622925 (Discover on UnionPay cards) to UnionPay, 493698 (a Maestro BIN) to Visa.
+export const BRANDS: readonly Brand[] = [
+  { id: 'visa', name: 'Visa', prefixes: ['4'], lengths: [13, 16, 19], gaps: FOURS, cvv: 3, luhn: true },
+  { id: 'mastercard', name: 'Mastercard', prefixes: ['51-55', '2221-2720'], lengths: [16], gaps: FOURS, cvv: 3, luhn: true },
+  { id: 'amex', name: 'American Express', prefixes: ['34', '37'], lengths: [15], gaps: [4, 10], cvv: 4, luhn: true },
+  { id: 'discover', name: 'Discover', prefixes: ['6011', '644-649', '65'], lengths: [16, 19], gaps: FOURS, cvv: 3, luhn: true },
+  { id: 'diners', name: 'Diners Club', prefixes: ['300-305', '3095', '36', '38', '39'], lengths: [14, 16, 19], gaps: [4, 10], cvv: 3, luhn: true },
+  { id: 'jcb', name: 'JCB', prefixes: ['3528-3589'], lengths: range(16, 19), gaps: FOURS, cvv: 3, luhn: true },
+  { id: 'unionpay', name: 'UnionPay', prefixes: ['62', '81'], lengths: range(14, 19), gaps: FOURS, cvv: 3, luhn: false },
+  {
+    id: 'maestro', name: 'Maestro', prefixes: ['500000-504174', '504176-506698', '506779-508999', '56-59', '63', '67'],
+    lengths: range(12, 19), gaps: FOURS, cvv: 3, luhn: true,
+  },
+  { id: 'mir', name: 'Mir', prefixes: ['2200-2204'], lengths: range(16, 19), gaps: FOURS, cvv: 3, luhn: true },
+  { id: 'prostir', name: 'Prostir', prefixes: ['9804'], lengths: [16], gaps: FOURS, cvv: 3, luhn: true },
+];
+
+/** Whether `digits` can start with (or already starts with) `prefix`. */
+function mayStartWith(digits: string, prefix: string): boolean {
+  const [low, high = low] = prefix.split('-') as [string, string?];
+  const n = Math.min(digits.length, low.length);
+  const head = digits.slice(0, n);
+  // Equal-length digit strings compare like the numbers they spell.
+  return head >= low.slice(0, n) && head <= high.slice(0, n);
+}
+
+/** Every brand the number could still belong to. */
+export const candidates = (digits: string): Brand[] =>
+  BRANDS.filter((brand) => brand.prefixes.some((prefix) => mayStartWith(digits, prefix)));
+
+/** The brand once the prefix is unique; `undefined` while ambiguous (or when nothing matches). */
+export function detectBrand(digits: string): Brand | undefined {
+  const found = candidates(digits);
+  return found.length === 1 ? found[0] : undefined;
+}
+
+export const maxLength = (brand: Brand | undefined): number => brand?.lengths.at(-1) ?? 19;

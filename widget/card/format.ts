@@ -1,0 +1,82 @@
+import { detectBrand, maxLength, type Brand } from './brands.js';
+import { digitsOf } from './check.js';
+import { cvvLength } from './cvv.js';
+
+/** An input's state right after an edit, as its `input` event sees it. */
+export interface Keystroke {
+  value: string;
+  caret: number;
+  /** `InputEvent.inputType`; absent for autofill and scripted fills. */
+  inputType?: string | undefined;
+  /** The value before the edit. */
+  before?: string | undefined;
+}
+
+/** The re-formatted value and where the caret goes. */
+export interface Edit {
+  value: string;
+  caret: number;
+}
+
+/** Turns digits into display text; also gets and returns how many digits precede the caret. */
+type Shape = (digits: string, before: number, deleting: boolean, value: string) => [text: string, before: number];
+
+/**
+ * Re-formats an edited value and keeps the caret after the same digit it followed. A deleted
+ * separator takes the digit beyond it with it, which is what the customer meant to delete.
+ */
+function reformat({ value, caret, inputType = '', before: previous }: Keystroke, shape: Shape): Edit {
+  const deleting = inputType.startsWith('delete');
+  let digits = digitsOf(value);
+  let before = digitsOf(value.slice(0, caret)).length;
+  if (deleting && previous !== undefined && digits === digitsOf(previous) && before < digits.length) {
+    const at = inputType === 'deleteContentForward' ? before : --before;
+    digits = digits.slice(0, at) + digits.slice(at + 1);
+  }
+  const [text, after] = shape(digits, before, deleting, value);
+  let at = 0;
+  for (let seen = 0; seen < after; at++) if (text[at]! >= '0' && text[at]! <= '9') seen++;
+  // Typing continues after a separator; deleting stops in front of it.
+  if (!deleting) while (at < text.length && (text[at]! < '0' || text[at]! > '9')) at++;
+  return { value: text, caret: at };
+}
+
+/** Puts a space before each digit index in `gaps`. */
+export function group(digits: string, gaps: readonly number[]): string {
+  let text = '';
+  for (let i = 0; i < digits.length; i++) text += (i && gaps.includes(i) ? ' ' : '') + digits[i];
+  return text;
+}
+
+const clip = (digits: string, before: number, length: number): [string, number] => {
+  const kept = digits.slice(0, length);
+  return [kept, Math.min(before, kept.length)];
+};
+
+/** Card number: the brand's gaps (4-4-4-4, Amex 4-6-5, Diners 4-6-4), cut at the brand's maximum length. */
+export const formatNumber = (keystroke: Keystroke): Edit =>
+  reformat(keystroke, (digits, before) => {
+    const brand = detectBrand(digits);
+    const [kept, after] = clip(digits, before, maxLength(brand));
+    return [group(kept, brand?.gaps ?? [4, 8, 12, 16]), after];
+  });
+
+/**
+ * Expiry as MM/YY. A month that can only have one digit is padded ("2" → "02/", "1/" → "01/",
+ * "13" → "01/3"); a four-digit year 20YY becomes YY once complete (autofill often sends MM/YYYY).
+ */
+export const formatExpiry = (keystroke: Keystroke): Edit =>
+  reformat(keystroke, (digits, before, deleting, value) => {
+    if (!deleting && (/^\d\D/.test(value.trim()) || digits[0]! > '1' || (digits[0] === '1' && (digits[1] ?? '') > '2'))) {
+      digits = '0' + digits;
+      before++;
+    }
+    const century = digits.slice(2, 4) === '20' && digits.length > 4;
+    digits = century && digits.length > 5 ? digits.slice(0, 2) + digits.slice(4, 6) : digits.slice(0, century ? 5 : 4);
+    before = Math.min(before, digits.length);
+    return [digits.length > 2 || (digits.length === 2 && !deleting) ? digits.slice(0, 2) + '/' + digits.slice(2) : digits, before];
+  });
+
+/** Security code: digits only, at most the brand's length. */
+export const formatCvv = (keystroke: Keystroke, brand?: Brand): Edit =>
+  reformat(keystroke, (digits, before) => clip(digits, before, cvvLength(brand)));
