@@ -1,0 +1,71 @@
+// Typed refusals of the store. Callers map `code` to an HTTP status; whenever one of these is
+// thrown, nothing was written.
+
+export type LedgerErrorCode = 'invalid_input' | 'not_found' | 'conflict' | 'operation_refused';
+
+export abstract class LedgerError extends Error {
+  abstract readonly code: LedgerErrorCode;
+}
+
+/** The caller sent something the store never accepts (a negative amount, an over-long text…). */
+export class InvalidLedgerInput extends LedgerError {
+  readonly code = 'invalid_input';
+  constructor(
+    readonly field: string,
+    readonly reason: string,
+  ) {
+    super(`${field}: ${reason}`);
+    this.name = 'InvalidLedgerInput';
+  }
+}
+
+export type LedgerEntity = 'session' | 'order' | 'operation' | 'card';
+
+export class LedgerNotFound extends LedgerError {
+  readonly code = 'not_found';
+  constructor(
+    readonly entity: LedgerEntity,
+    readonly key: string,
+  ) {
+    super(`unknown ${entity} ${JSON.stringify(key)}`);
+    this.name = 'LedgerNotFound';
+  }
+}
+
+export type ConflictReason = 'order_id_taken' | 'operation_id_taken';
+
+export class LedgerConflict extends LedgerError {
+  readonly code = 'conflict';
+  constructor(
+    readonly reason: ConflictReason,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'LedgerConflict';
+  }
+}
+
+export type RefusalReason =
+  | 'payment_not_successful'
+  | 'not_an_auth'
+  | 'already_voided'
+  | 'already_captured'
+  | 'nothing_captured'
+  | 'nothing_left'
+  | 'exceeds_capturable'
+  | 'exceeds_refundable'
+  | 'unknown_sub_merchant'
+  | 'exceeds_sub_merchant_share';
+
+/** A money rule forbids the operation; `available` says how much would be allowed. */
+export class OperationRefused extends LedgerError {
+  readonly code = 'operation_refused';
+  constructor(
+    readonly reason: RefusalReason,
+    message: string,
+    readonly available?: number,
+  ) {
+    super(message);
+    this.name = 'OperationRefused';
+  }
+}

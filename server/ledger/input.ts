@@ -1,0 +1,174 @@
+// What the store accepts. Every public write parses its input here first, so a bad value is
+// refused with an InvalidLedgerInput naming the field before anything touches the database.
+import { z } from 'zod';
+import { InvalidLedgerInput } from './errors.js';
+import { splitTotal } from './money-rules.js';
+
+export function parseInput<T extends z.ZodType>(schema: T, value: unknown): z.output<T> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const field = issue?.path.map(String).join('.') || 'input';
+  throw new InvalidLedgerInput(field, issue?.message ?? 'is invalid');
+}
+
+export const minorAmount = z
+  .number({ error: 'must be a number of minor units' })
+  .int('must be a whole number of minor units')
+  .positive('must be positive')
+  .max(Number.MAX_SAFE_INTEGER, 'is too large');
+
+const currency = z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code in capitals');
+
+// Order ids travel in gateway URL paths (cancel, receipts, order state), so keep them plain.
+export const orderId = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._:-]{0,31}$/, 'must be 1–32 characters of letters, digits and . _ : -');
+
+const text = (max: number) => z.string().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
+
+const webUrl = z
+  .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
+  .max(2048, 'must be at most 2048 characters');
+
+/** A mask keeps at most first six and last four digits; anything longer may be a card number. */
+const ccMask = text(32).refine((mask) => (mask.match(/\d/g)?.length ?? 0) <= 10, 'must be masked');
+
+const splitShares = z
+  .array(z.strictObject({ subMerchantId: text(64), amount: minorAmount }), 'must be a list of shares')
+  .min(1, 'must name at least one sub-merchant')
+  .max(100, 'must name at most 100 sub-merchants')
+  .refine(
+    (shares) => new Set(shares.map((share) => share.subMerchantId)).size === shares.length,
+    'must name each sub-merchant once',
+  );
+
+const customer = z.strictObject({
+  fname: text(256).optional(),
+  lname: text(256).optional(),
+  patronym: text(256).optional(),
+  email: text(320).optional(),
+  phone: text(64).optional(),
+  ip: text(64).optional(),
+  country: z.string().regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 code').optional(),
+  birthday: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be yyyy-MM-dd').optional(),
+  city: text(256).optional(),
+  lang: text(16).optional(),
+  taxId: text(64).optional(),
+});
+
+const mode = z.enum(['direct', 'hosted']);
+const statusCode = z.string().max(16, 'must be at most 16 characters');
+
+export const newSessionInput = z
+  .strictObject({
+    amount: minorAmount,
+    currency,
+    description: text(2048),
+    method: z.enum(['purchase', 'auth']),
+    orderId: orderId.optional(),
+    split: splitShares.optional(),
+    customer: customer.optional(),
+    customerId: text(128).optional(),
+    returnUrl: webUrl.optional(),
+    allowedModes: z.array(mode).min(1, 'must allow at least one mode').optional(),
+    ttlSeconds: z.number().int().min(60, 'must be at least 60').max(7 * 86_400, 'must be at most 7 days').optional(),
+  })
+  .refine((session) => !session.split || splitTotal(session.split) === session.amount, {
+    path: ['split'],
+    message: 'shares must add up to the amount',
+  });
+
+export const payAttemptInput = z.strictObject({ mode, customer: customer.optional() });
+
+export const paymentDetailsShape = {
+  statusCode: statusCode.optional(),
+  statusDescription: text(2048).optional(),
+  paymentId: text(64).optional(),
+  gatewayOrderId: text(256).optional(),
+  billingOrderId: text(256).optional(),
+  transactionId: text(64).optional(),
+  ccMask: ccMask.optional(),
+  cardBrand: text(32).optional(),
+  ccToken: text(512).optional(),
+  ccTokenExpiration: text(64).optional(),
+  userActionUrl: webUrl.optional(),
+  checkoutUrl: webUrl.optional(),
+  receiptUrl: webUrl.optional(),
+};
+
+export const paymentUpdateInput = z.strictObject({
+  status: z.enum(['init', 'pending', 'success', 'failure']),
+  ...paymentDetailsShape,
+});
+
+export const overCapturePercent = z.number().min(0, 'must not be negative').max(100, 'must be at most 100');
+
+export const operationRequestInput = z
+  .strictObject({
+    kind: z.enum(['capture', 'void', 'refund']),
+    amount: minorAmount.optional(),
+    comment: text(2048).optional(),
+    split: splitShares.optional(),
+    overCapturePercent: overCapturePercent.optional(),
+  })
+  .refine((request) => request.kind !== 'void' || (request.amount === undefined && !request.split), {
+    path: ['amount'],
+    message: 'a void takes no amount or split',
+  })
+  .refine((request) => !request.split || request.amount === undefined || splitTotal(request.split) === request.amount, {
+    path: ['split'],
+    message: 'shares must add up to the amount',
+  });
+
+export const operationResultInput = z.strictObject({
+  status: z.enum(['pending', 'success', 'failure']),
+  operationId: text(64).optional(),
+  amount: minorAmount.optional(),
+  statusCode: statusCode.optional(),
+  statusDescription: text(2048).optional(),
+  receiptUrl: webUrl.optional(),
+});
+
+export const gatewayEventInput = z.strictObject({
+  data: text(1_000_000),
+  body: text(1_000_000),
+  method: text(32),
+  status: text(32),
+  orderId: text(256),
+  operationId: text(64).optional(),
+  amount: minorAmount.optional(),
+  ...paymentDetailsShape,
+});
+
+export const newSavedCardInput = z.strictObject({
+  customerId: text(128),
+  ccToken: text(512),
+  ccMask,
+  brand: text(32).optional(),
+  tokenExpiration: text(64).optional(),
+});
+
+export const schemaName = z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a lower-case SQL identifier');
+
+export const orderListInput = z.strictObject({
+  status: z.enum(['init', 'pending', 'success', 'failure']).optional(),
+  limit: z.number().int().min(1, 'must be at least 1').max(200, 'must be at most 200').optional(),
+  cursor: text(256).optional(),
+});
+
+const epochMs = z.number().int('must be epoch milliseconds').min(0, 'must not be negative');
+
+export const statsInput = z
+  .strictObject({
+    from: epochMs,
+    to: epochMs,
+    bucket: z.enum(['hour', 'day']),
+    utcOffsetMinutes: z.number().int().min(-14 * 60).max(14 * 60).optional(),
+  })
+  .refine((query) => query.to > query.from, { path: ['to'], message: 'must be after from' });
+
+export const staleInput = z.strictObject({
+  quietForMs: z.number().int().min(0, 'must not be negative'),
+  limit: z.number().int().min(1).max(1000).optional(),
+});

@@ -1,0 +1,154 @@
+// The ledger: one interface over SQLite (default) and PostgreSQL, chosen by the URL.
+import { CamelCasePlugin, Kysely } from 'kysely';
+import { deleteCard, findCard, listCards, saveCard } from './cards.js';
+import type { LedgerContext } from './context.js';
+import { InvalidLedgerInput, LedgerNotFound } from './errors.js';
+import { ingestEvent } from './events.js';
+import { overCapturePercent, parseInput, paymentUpdateInput, schemaName } from './input.js';
+import { migrateToLatest } from './migrate.js';
+import { getOperation, reserveOperation, totalsOf } from './operations.js';
+import { getPayment, markPaymentChecked, progressPayment } from './payments.js';
+import { ensureSchema, isPostgresUrl, postgresDialect } from './postgres.js';
+import { getOrder, listOrders, listStalePayments, listUnsettledOperations, listWaitingEvents, paymentStats } from './reports.js';
+import type { LedgerTables } from './schema.js';
+import { claimPayAttempt, closeSession, createSession, getSession } from './sessions.js';
+import { settleOperation } from './settlement.js';
+import { sqliteDialect } from './sqlite.js';
+import type {
+  CheckoutSession,
+  EventIngest,
+  GatewayEvent,
+  NewCheckoutSession,
+  NewSavedCard,
+  Operation,
+  OperationProgress,
+  OperationRequest,
+  OperationResult,
+  OrderDetail,
+  OrderListQuery,
+  OrderPage,
+  PayAttemptClaim,
+  PayAttemptRequest,
+  Payment,
+  PaymentProgress,
+  PaymentUpdate,
+  SavedCard,
+  StaleQuery,
+  StatsBucket,
+  StatsQuery,
+  StoredEvent,
+} from './types.js';
+
+export interface Ledger {
+  readonly dialect: 'sqlite' | 'postgres';
+
+  // Checkout sessions
+  createSession(input: NewCheckoutSession): Promise<CheckoutSession>;
+  getSession(id: string): Promise<CheckoutSession | undefined>;
+  closeSession(id: string): Promise<CheckoutSession>;
+  /** Starts the session's next attempt (payment row in `init`) unless one is in flight or paid. */
+  claimPayAttempt(sessionId: string, request: PayAttemptRequest): Promise<PayAttemptClaim>;
+
+  // Payments
+  getPayment(orderId: string): Promise<Payment | undefined>;
+  /** Forward-only: a stale update (e.g. pending after success) is ignored and says so. */
+  advancePayment(orderId: string, update: PaymentUpdate): Promise<PaymentProgress>;
+  /** The reconciler looked at it: it leaves the stale list for a while. */
+  markPaymentChecked(orderId: string): Promise<void>;
+
+  // Secondary operations
+  /** Checks the money rules under the order's lock and reserves the amount as `pending`. */
+  reserveOperation(orderId: string, request: OperationRequest): Promise<Operation>;
+  /** The gateway's answer: success keeps the reservation, failure releases it. */
+  settleOperation(id: string, result: OperationResult): Promise<OperationProgress>;
+  getOperation(id: string): Promise<Operation | undefined>;
+  refundableAmount(orderId: string): Promise<number>;
+  capturableAmount(orderId: string, overCapturePercent?: number): Promise<number>;
+
+  // Webhooks
+  /** Stores a verified event once (by the hash of its raw data) and applies it, atomically. */
+  ingestEvent(event: GatewayEvent): Promise<EventIngest>;
+
+  // Saved cards
+  saveCard(card: NewSavedCard): Promise<SavedCard>;
+  listCards(customerId: string): Promise<SavedCard[]>;
+  findCard(customerId: string, idOrToken: string): Promise<SavedCard | undefined>;
+  deleteCard(customerId: string, cardId: string): Promise<void>;
+
+  // Back office
+  listOrders(query?: OrderListQuery): Promise<OrderPage>;
+  getOrder(orderId: string): Promise<OrderDetail | undefined>;
+  paymentStats(query: StatsQuery): Promise<StatsBucket[]>;
+
+  // Reconciliation
+  listStalePayments(query: StaleQuery): Promise<Payment[]>;
+  listUnsettledOperations(query: StaleQuery): Promise<Operation[]>;
+  listWaitingEvents(query: StaleQuery): Promise<StoredEvent[]>;
+
+  close(): Promise<void>;
+}
+
+export interface LedgerOptions {
+  /** Epoch milliseconds; `Date.now` by default. */
+  readonly clock?: () => number;
+  /** PostgreSQL only: keep every table in this schema (created if missing). */
+  readonly schema?: string;
+  /** PostgreSQL only: connections in the pool (default 10). */
+  readonly poolSize?: number;
+}
+
+function ledgerOver(ctx: LedgerContext): Ledger {
+  return {
+    dialect: ctx.dialect,
+    createSession: (input) => createSession(ctx, input),
+    getSession: (id) => getSession(ctx, id),
+    closeSession: (id) => closeSession(ctx, id),
+    claimPayAttempt: (sessionId, request) => claimPayAttempt(ctx, sessionId, request),
+    getPayment: (orderId) => getPayment(ctx.db, orderId),
+    async advancePayment(orderId, update) {
+      const progressed = await progressPayment(ctx, ctx.db, orderId, parseInput(paymentUpdateInput, update));
+      if (!progressed) throw new LedgerNotFound('order', orderId);
+      return progressed;
+    },
+    markPaymentChecked: (orderId) => markPaymentChecked(ctx, orderId),
+    reserveOperation: (orderId, request) => reserveOperation(ctx, orderId, request),
+    settleOperation: (id, result) => settleOperation(ctx, id, result),
+    getOperation: (id) => getOperation(ctx.db, id),
+    refundableAmount: async (orderId) => (await totalsOf(ctx, orderId)).refundable,
+    capturableAmount: async (orderId, percent) => (await totalsOf(ctx, orderId, parseInput(overCapturePercent.optional(), percent))).capturable,
+    ingestEvent: (event) => ingestEvent(ctx, event),
+    saveCard: (card) => saveCard(ctx, card),
+    listCards: (customerId) => listCards(ctx, customerId),
+    findCard: (customerId, idOrToken) => findCard(ctx, customerId, idOrToken),
+    deleteCard: (customerId, cardId) => deleteCard(ctx, customerId, cardId),
+    listOrders: (query) => listOrders(ctx, query),
+    getOrder: (orderId) => getOrder(ctx, orderId),
+    paymentStats: (query) => paymentStats(ctx, query),
+    listStalePayments: (query) => listStalePayments(ctx, query),
+    listUnsettledOperations: (query) => listUnsettledOperations(ctx, query),
+    listWaitingEvents: (query) => listWaitingEvents(ctx, query),
+    close: () => ctx.db.destroy(),
+  };
+}
+
+/**
+ * Opens the ledger at `url` — `postgres://…` / `postgresql://…` for PostgreSQL, otherwise a
+ * SQLite file path or `:memory:` — and brings its schema up to date before resolving.
+ */
+export async function openLedger(url: string, options: LedgerOptions = {}): Promise<Ledger> {
+  if (!url) throw new InvalidLedgerInput('url', 'must be a postgres:// URL, a file path or :memory:');
+  const postgres = isPostgresUrl(url);
+  const schema = options.schema === undefined ? undefined : parseInput(schemaName, options.schema);
+  if (schema && !postgres) throw new InvalidLedgerInput('schema', 'applies to PostgreSQL only');
+  if (postgres && schema) await ensureSchema(url, schema);
+  const dialect = postgres ? postgresDialect(url, { schema, poolSize: options.poolSize }) : sqliteDialect(url);
+  const db = new Kysely<LedgerTables>({ dialect, plugins: [new CamelCasePlugin()] });
+  const ctx: LedgerContext = { db, dialect: postgres ? 'postgres' : 'sqlite', now: options.clock ?? Date.now };
+  try {
+    await migrateToLatest(db.withoutPlugins() as Kysely<unknown>, ctx.dialect);
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+  return ledgerOver(ctx);
+}

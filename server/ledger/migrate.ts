@@ -1,0 +1,30 @@
+// Runs the ledger's migrations on open (Kysely's Migrator: versions recorded in
+// `ledger_migration`; on PostgreSQL under an advisory lock, on SQLite in an IMMEDIATE
+// transaction), so any number of instances may start at once.
+import { sql, Migrator } from 'kysely';
+import type { Kysely } from 'kysely';
+import { migrations } from './migrations.js';
+
+async function currentSchema(db: Kysely<unknown>): Promise<string> {
+  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
+  const schema = rows[0]?.schema;
+  if (!schema) throw new Error('ledger: PostgreSQL has no current schema (check search_path)');
+  return schema;
+}
+
+export async function migrateToLatest(db: Kysely<unknown>, dialect: 'sqlite' | 'postgres'): Promise<void> {
+  // Kysely finds its own tables by introspection across schemas, so on PostgreSQL name ours.
+  const migrationTableSchema = dialect === 'postgres' ? await currentSchema(db) : undefined;
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: () => Promise.resolve(migrations) },
+    migrationTableName: 'ledger_migration',
+    migrationLockTableName: 'ledger_migration_lock',
+    ...(migrationTableSchema ? { migrationTableSchema } : {}),
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((result) => result.status === 'Error')?.migrationName;
+    throw new Error(`ledger: migration ${failed ?? '(setup)'} failed`, { cause: error });
+  }
+}

@@ -1,0 +1,133 @@
+// Versioned schema. Names sort in the order they run; a released migration is never edited,
+// a change is a new entry. Kysely's Migrator records them in `ledger_migration` and, on
+// PostgreSQL, holds an advisory lock so two instances starting at once migrate once.
+import { sql } from 'kysely';
+import type { Kysely, Migration, SqlBool } from 'kysely';
+
+const initial: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .createTable('checkout_sessions')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('order_id', 'text', (c) => c.notNull().unique())
+      .addColumn('amount', 'bigint', (c) => c.notNull().check(sql`amount > 0`))
+      .addColumn('currency', 'text', (c) => c.notNull())
+      .addColumn('description', 'text', (c) => c.notNull())
+      .addColumn('method', 'text', (c) => c.notNull().check(sql`method in ('purchase', 'auth')`))
+      .addColumn('split', 'text')
+      .addColumn('customer', 'text', (c) => c.notNull())
+      .addColumn('customer_id', 'text')
+      .addColumn('return_url', 'text')
+      .addColumn('allowed_modes', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'bigint', (c) => c.notNull())
+      .addColumn('expires_at', 'bigint', (c) => c.notNull())
+      .addColumn('closed_at', 'bigint')
+      .execute();
+
+    // No column can hold a card number or CVV: the ledger keeps the gateway's mask and token.
+    await db.schema
+      .createTable('payments')
+      .addColumn('order_id', 'text', (c) => c.primaryKey())
+      .addColumn('session_id', 'text', (c) => c.notNull().references('checkout_sessions.id'))
+      .addColumn('attempt', 'integer', (c) => c.notNull().check(sql`attempt > 0`))
+      .addColumn('mode', 'text', (c) => c.notNull().check(sql`mode in ('direct', 'hosted')`))
+      .addColumn('method', 'text', (c) => c.notNull().check(sql`method in ('purchase', 'auth')`))
+      .addColumn('amount', 'bigint', (c) => c.notNull().check(sql`amount > 0`))
+      .addColumn('currency', 'text', (c) => c.notNull())
+      .addColumn('split', 'text')
+      .addColumn('status', 'text', (c) => c.notNull().check(sql`status in ('init', 'pending', 'success', 'failure')`))
+      .addColumn('status_code', 'text')
+      .addColumn('status_description', 'text')
+      .addColumn('payment_id', 'text')
+      .addColumn('gateway_order_id', 'text')
+      .addColumn('billing_order_id', 'text')
+      .addColumn('transaction_id', 'text')
+      .addColumn('cc_mask', 'text')
+      .addColumn('card_brand', 'text')
+      .addColumn('cc_token', 'text')
+      .addColumn('cc_token_expiration', 'text')
+      .addColumn('user_action_url', 'text')
+      .addColumn('checkout_url', 'text')
+      .addColumn('receipt_url', 'text')
+      .addColumn('customer', 'text', (c) => c.notNull())
+      .addColumn('customer_id', 'text')
+      .addColumn('created_at', 'bigint', (c) => c.notNull())
+      .addColumn('updated_at', 'bigint', (c) => c.notNull())
+      .addColumn('last_seen_at', 'bigint', (c) => c.notNull())
+      .addColumn('finalized_at', 'bigint')
+      .addUniqueConstraint('payments_session_attempt', ['session_id', 'attempt'])
+      .execute();
+    // The database itself guarantees one attempt in flight (or paid) per session.
+    await db.schema
+      .createIndex('payments_one_live_attempt')
+      .on('payments')
+      .column('session_id')
+      .unique()
+      .where(sql.raw<SqlBool>(`status in ('init', 'pending', 'success')`))
+      .execute();
+    await db.schema.createIndex('payments_newest').on('payments').columns(['created_at', 'order_id']).execute();
+    await db.schema.createIndex('payments_by_status').on('payments').columns(['status', 'created_at', 'order_id']).execute();
+
+    await db.schema
+      .createTable('operations')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('order_id', 'text', (c) => c.notNull().references('payments.order_id'))
+      .addColumn('kind', 'text', (c) => c.notNull().check(sql`kind in ('capture', 'void', 'refund')`))
+      .addColumn('amount', 'bigint', (c) => c.notNull().check(sql`amount > 0`))
+      .addColumn('status', 'text', (c) => c.notNull().check(sql`status in ('pending', 'success', 'failure')`))
+      .addColumn('operation_id', 'text', (c) => c.unique())
+      .addColumn('status_code', 'text')
+      .addColumn('status_description', 'text')
+      .addColumn('comment', 'text')
+      .addColumn('split', 'text')
+      .addColumn('receipt_url', 'text')
+      .addColumn('origin', 'text', (c) => c.notNull().check(sql`origin in ('merchant', 'gateway')`))
+      .addColumn('created_at', 'bigint', (c) => c.notNull())
+      .addColumn('updated_at', 'bigint', (c) => c.notNull())
+      .addColumn('settled_at', 'bigint')
+      .execute();
+    await db.schema.createIndex('operations_of_order').on('operations').columns(['order_id', 'created_at']).execute();
+    await db.schema.createIndex('operations_by_status').on('operations').columns(['status', 'created_at']).execute();
+
+    // The primary key is the SHA-256 of the raw `data` field: a duplicate delivery cannot be
+    // stored twice, whichever instance receives it.
+    await db.schema
+      .createTable('webhook_events')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('method', 'text', (c) => c.notNull())
+      .addColumn('status', 'text', (c) => c.notNull())
+      .addColumn('order_id', 'text', (c) => c.notNull())
+      .addColumn('operation_id', 'text')
+      .addColumn('payment_id', 'text')
+      .addColumn('body', 'text', (c) => c.notNull())
+      .addColumn('facts', 'text', (c) => c.notNull())
+      .addColumn('received_at', 'bigint', (c) => c.notNull())
+      .addColumn('applied_at', 'bigint')
+      .addColumn('outcome', 'text', (c) => c.notNull().check(sql`outcome in ('applied', 'stale', 'parked', 'unmatched')`))
+      .execute();
+    await db.schema.createIndex('webhook_events_of_order').on('webhook_events').columns(['order_id', 'received_at']).execute();
+    await db.schema
+      .createIndex('webhook_events_waiting')
+      .on('webhook_events')
+      .columns(['received_at'])
+      .where(sql.raw<SqlBool>('applied_at is null'))
+      .execute();
+
+    await db.schema
+      .createTable('saved_cards')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('customer_id', 'text', (c) => c.notNull())
+      .addColumn('cc_token', 'text', (c) => c.notNull())
+      .addColumn('cc_mask', 'text', (c) => c.notNull())
+      .addColumn('brand', 'text')
+      .addColumn('token_expiration', 'text')
+      .addColumn('created_at', 'bigint', (c) => c.notNull())
+      .addColumn('last_used_at', 'bigint', (c) => c.notNull())
+      .addUniqueConstraint('saved_cards_customer_token', ['customer_id', 'cc_token'])
+      .execute();
+  },
+};
+
+export const migrations: Readonly<Record<string, Migration>> = {
+  '0001_initial': initial,
+};

@@ -1,0 +1,154 @@
+// The money rules of secondary operations, as pure functions over one order's payment and
+// operations. The store calls them while it holds the order's lock, so what they decide holds
+// under concurrency; pending reservations count against every limit, failures count for nothing.
+import { OperationRefused } from './errors.js';
+import type { OperationKind, OperationStatus, OrderTotals, PaymentMethod, PaymentStatus, SplitShare } from './types.js';
+
+export interface MoneyPayment {
+  readonly method: PaymentMethod;
+  readonly status: PaymentStatus;
+  readonly amount: number;
+  readonly split: readonly SplitShare[] | null;
+}
+
+export interface MoneyOperation {
+  readonly kind: OperationKind;
+  readonly status: OperationStatus;
+  readonly amount: number;
+  readonly split: readonly SplitShare[] | null;
+}
+
+export interface MoneyRequest {
+  readonly kind: OperationKind;
+  readonly amount?: number;
+  readonly split?: readonly SplitShare[];
+  readonly overCapturePercent?: number;
+}
+
+function sum(operations: readonly MoneyOperation[], kind: OperationKind, status: OperationStatus): number {
+  return operations.reduce((total, op) => (op.kind === kind && op.status === status ? total + op.amount : total), 0);
+}
+
+/** The most an auth may be captured for: the reserve plus the project's over-capture percentage. */
+export function captureCeiling(amount: number, overCapturePercent = 0): number {
+  const basisPoints = BigInt(Math.round(overCapturePercent * 100));
+  return amount + Number((BigInt(amount) * basisPoints) / 10_000n);
+}
+
+export function orderTotals(payment: MoneyPayment, operations: readonly MoneyOperation[], overCapturePercent = 0): OrderTotals {
+  const captured = sum(operations, 'capture', 'success');
+  const capturePending = sum(operations, 'capture', 'pending');
+  const refunded = sum(operations, 'refund', 'success');
+  const refundPending = sum(operations, 'refund', 'pending');
+  const voided = operations.some((op) => op.kind === 'void' && op.status !== 'failure');
+  const paid = payment.status === 'success';
+  // A purchase is refundable as paid; an auth only as far as it was captured (pending
+  // captures are not money yet).
+  const refundBase = !paid ? 0 : payment.method === 'purchase' ? payment.amount : captured;
+  const capturableBase = paid && payment.method === 'auth' && !voided ? captureCeiling(payment.amount, overCapturePercent) : 0;
+  return {
+    captured,
+    capturePending,
+    refunded,
+    refundPending,
+    voided,
+    refundable: Math.max(0, refundBase - refunded - refundPending),
+    capturable: Math.max(0, capturableBase - captured - capturePending),
+  };
+}
+
+export function splitTotal(shares: readonly { readonly amount: number }[]): number {
+  return shares.reduce((total, share) => total + share.amount, 0);
+}
+
+/** The amount a request names: its own, else the sum of its split, else undefined (all that is left). */
+function requestedAmount(request: MoneyRequest): number | undefined {
+  return request.amount ?? (request.split ? splitTotal(request.split) : undefined);
+}
+
+function requireSuccessfulAuth(payment: MoneyPayment, totals: OrderTotals, kind: OperationKind): void {
+  if (payment.method !== 'auth') throw new OperationRefused('not_an_auth', `a ${kind} applies only to an auth`);
+  if (payment.status !== 'success') {
+    throw new OperationRefused('payment_not_successful', `a ${kind} needs a successful auth (it is ${payment.status})`);
+  }
+  if (totals.voided) throw new OperationRefused('already_voided', 'the auth is voided');
+}
+
+function decideCapture(payment: MoneyPayment, operations: readonly MoneyOperation[], request: MoneyRequest): number {
+  const totals = orderTotals(payment, operations, request.overCapturePercent);
+  requireSuccessfulAuth(payment, totals, 'capture');
+  // Omitted amount: the rest of the reserve, never the over-capture allowance.
+  const rest = payment.amount - totals.captured - totals.capturePending;
+  const amount = requestedAmount(request) ?? rest;
+  if (amount <= 0) throw new OperationRefused('nothing_left', 'the reserve is fully captured', 0);
+  if (amount > totals.capturable) {
+    throw new OperationRefused('exceeds_capturable', `at most ${totals.capturable} can be captured`, totals.capturable);
+  }
+  return amount;
+}
+
+function decideVoid(payment: MoneyPayment, operations: readonly MoneyOperation[]): number {
+  const totals = orderTotals(payment, operations);
+  requireSuccessfulAuth(payment, totals, 'void');
+  if (totals.captured + totals.capturePending > 0) throw new OperationRefused('already_captured', 'a captured auth cannot be voided');
+  return payment.amount;
+}
+
+/** Per sub-merchant: what it was paid (purchase split, or the splits of successful captures). */
+function paidShares(payment: MoneyPayment, operations: readonly MoneyOperation[]): Map<string, number> {
+  const sources =
+    payment.method === 'purchase' ? [payment.split] : operations.filter((op) => op.kind === 'capture' && op.status === 'success').map((op) => op.split);
+  const shares = new Map<string, number>();
+  for (const share of sources.flatMap((split) => split ?? [])) {
+    shares.set(share.subMerchantId, (shares.get(share.subMerchantId) ?? 0) + share.amount);
+  }
+  return shares;
+}
+
+function refundedShare(operations: readonly MoneyOperation[], subMerchantId: string): number {
+  return operations
+    .filter((op) => op.kind === 'refund' && op.status !== 'failure')
+    .flatMap((op) => op.split ?? [])
+    .reduce((total, share) => (share.subMerchantId === subMerchantId ? total + share.amount : total), 0);
+}
+
+function checkSplitRefund(payment: MoneyPayment, operations: readonly MoneyOperation[], split: readonly SplitShare[]): void {
+  const paid = paidShares(payment, operations);
+  for (const share of split) {
+    const paidShare = paid.get(share.subMerchantId);
+    if (paidShare === undefined) {
+      throw new OperationRefused('unknown_sub_merchant', `sub-merchant ${share.subMerchantId} has no share in this order`, 0);
+    }
+    const left = paidShare - refundedShare(operations, share.subMerchantId);
+    if (share.amount > left) {
+      throw new OperationRefused('exceeds_sub_merchant_share', `at most ${left} can be refunded to sub-merchant ${share.subMerchantId}`, left);
+    }
+  }
+}
+
+function decideRefund(payment: MoneyPayment, operations: readonly MoneyOperation[], request: MoneyRequest): number {
+  if (payment.status !== 'success') {
+    throw new OperationRefused('payment_not_successful', `a refund needs a successful payment (it is ${payment.status})`);
+  }
+  const totals = orderTotals(payment, operations);
+  if (payment.method === 'auth' && totals.captured === 0) throw new OperationRefused('nothing_captured', 'nothing of the auth is captured yet', 0);
+  const amount = requestedAmount(request) ?? totals.refundable;
+  if (totals.refundable === 0) throw new OperationRefused('nothing_left', 'the payment is fully refunded', 0);
+  if (amount > totals.refundable) {
+    throw new OperationRefused('exceeds_refundable', `at most ${totals.refundable} can be refunded`, totals.refundable);
+  }
+  if (request.split) checkSplitRefund(payment, operations, request.split);
+  return amount;
+}
+
+/** The amount to reserve for `request`, or an OperationRefused saying which rule forbids it. */
+export function decideOperation(payment: MoneyPayment, operations: readonly MoneyOperation[], request: MoneyRequest): number {
+  switch (request.kind) {
+    case 'capture':
+      return decideCapture(payment, operations, request);
+    case 'void':
+      return decideVoid(payment, operations);
+    case 'refund':
+      return decideRefund(payment, operations, request);
+  }
+}

@@ -1,0 +1,101 @@
+// Secondary operations (capture, void, refund and their split variants) as reservations:
+// reserve under the order's lock (limits count what is still pending), call the gateway, then
+// settle with its answer — success keeps the reservation, failure releases it.
+import { randomUUID } from 'node:crypto';
+import { lockPayment } from './context.js';
+import type { LedgerContext, LedgerDb } from './context.js';
+import { LedgerNotFound } from './errors.js';
+import { operationRequestInput, parseInput } from './input.js';
+import { decideOperation, orderTotals } from './money-rules.js';
+import { operationProgression, progressTo } from './progression.js';
+import { toJson, toOperation, toPayment } from './rows.js';
+import type { OperationRow } from './schema.js';
+import type { Operation, OperationOrigin, OperationProgress, OperationRequest, OperationResult, OrderTotals } from './types.js';
+
+export async function operationsOf(db: LedgerDb, orderId: string): Promise<Operation[]> {
+  const rows = await db.selectFrom('operations').selectAll().where('orderId', '=', orderId).orderBy('createdAt').orderBy('id').execute();
+  return rows.map(toOperation);
+}
+
+export async function getOperation(db: LedgerDb, id: string): Promise<Operation | undefined> {
+  const row = await db.selectFrom('operations').selectAll().where('id', '=', id).executeTakeFirst();
+  return row && toOperation(row);
+}
+
+export interface OperationRecord extends OperationResult {
+  readonly kind: Operation['kind'];
+  readonly amount: number;
+  readonly comment?: string;
+  readonly split?: Operation['split'];
+  readonly origin: OperationOrigin;
+}
+
+/** Inserts an operation row as given; the caller has checked (or deliberately skipped) the limits. */
+export async function insertOperation(ctx: LedgerContext, db: LedgerDb, orderId: string, record: OperationRecord): Promise<Operation> {
+  const now = ctx.now();
+  const row: OperationRow = {
+    id: randomUUID(),
+    orderId,
+    kind: record.kind,
+    amount: record.amount,
+    status: record.status,
+    operationId: record.operationId ?? null,
+    statusCode: record.statusCode ?? null,
+    statusDescription: record.statusDescription ?? null,
+    comment: record.comment ?? null,
+    split: toJson(record.split ?? undefined),
+    receiptUrl: record.receiptUrl ?? null,
+    origin: record.origin,
+    createdAt: now,
+    updatedAt: now,
+    settledAt: operationProgression.isFinal(record.status) ? now : null,
+  };
+  await db.insertInto('operations').values(row).execute();
+  return toOperation(row);
+}
+
+/**
+ * Reserves a secondary operation: under the order's lock, checks the money rules against
+ * everything settled and still pending, then inserts it as `pending`. Call the gateway only
+ * after this resolves.
+ */
+export async function reserveOperation(ctx: LedgerContext, orderId: string, input: OperationRequest): Promise<Operation> {
+  const request = parseInput(operationRequestInput, input);
+  return ctx.db.transaction().execute(async (trx) => {
+    const payment = await lockPayment(ctx, trx, orderId);
+    if (!payment) throw new LedgerNotFound('order', orderId);
+    const amount = decideOperation(toPayment(payment), await operationsOf(trx, orderId), request);
+    return insertOperation(ctx, trx, orderId, { ...request, amount, status: 'pending', origin: 'merchant' });
+  });
+}
+
+/** Forward-only: a settled operation never changes status again. Undefined when unknown. */
+export async function progressOperation(ctx: LedgerContext, db: LedgerDb, id: string, result: OperationResult): Promise<OperationProgress | undefined> {
+  const now = ctx.now();
+  const { status, amount, ...details } = result;
+  const settles = operationProgression.isFinal(status);
+  const { progress, row } = await progressTo(operationProgression, status, (guard, step) =>
+    db
+      .updateTable('operations')
+      .set({
+        ...details,
+        status,
+        updatedAt: now,
+        // The gateway's actual amount replaces the reserved one once it succeeded.
+        ...(status === 'success' && amount !== undefined ? { amount } : {}),
+        ...(step === 'advanced' && settles ? { settledAt: now } : {}),
+      })
+      .where('id', '=', id)
+      .where(guard)
+      .returningAll()
+      .executeTakeFirst(),
+  );
+  const operation = row ? toOperation(row) : await getOperation(db, id);
+  return operation && { progress, operation };
+}
+
+export async function totalsOf(ctx: LedgerContext, orderId: string, overCapturePercent?: number): Promise<OrderTotals> {
+  const payment = await ctx.db.selectFrom('payments').selectAll().where('orderId', '=', orderId).executeTakeFirst();
+  if (!payment) throw new LedgerNotFound('order', orderId);
+  return orderTotals(toPayment(payment), await operationsOf(ctx.db, orderId), overCapturePercent);
+}

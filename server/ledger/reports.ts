@@ -1,0 +1,133 @@
+// Reads for the back office and the reconciler.
+import { sql } from 'kysely';
+import type { LedgerContext } from './context.js';
+import { InvalidLedgerInput } from './errors.js';
+import { eventsOf } from './events.js';
+import { orderListInput, parseInput, staleInput, statsInput } from './input.js';
+import { orderTotals } from './money-rules.js';
+import { operationsOf } from './operations.js';
+import { getPayment } from './payments.js';
+import { toOperation, toPayment, toStoredEvent } from './rows.js';
+import type { Operation, OrderDetail, OrderListQuery, OrderPage, Payment, StaleQuery, StatsBucket, StatsQuery, StoredEvent } from './types.js';
+
+const DEFAULT_PAGE = 50;
+const DEFAULT_BATCH = 100;
+const MAX_BUCKETS = 5000;
+
+interface Cursor {
+  readonly createdAt: number;
+  readonly orderId: string;
+}
+
+function encodeCursor(payment: Payment): string {
+  return Buffer.from(`${payment.createdAt}:${payment.orderId}`).toString('base64url');
+}
+
+function decodeCursor(text: string): Cursor {
+  const match = /^(\d{1,16}):(.+)$/.exec(Buffer.from(text, 'base64url').toString());
+  if (!match?.[1] || !match[2]) throw new InvalidLedgerInput('cursor', 'is not a cursor this ledger returned');
+  return { createdAt: Number(match[1]), orderId: match[2] };
+}
+
+/** Newest first, keyset-paged on (created_at, order_id) so pages stay stable while orders arrive. */
+export async function listOrders(ctx: LedgerContext, input: OrderListQuery = {}): Promise<OrderPage> {
+  const query = parseInput(orderListInput, input);
+  const limit = query.limit ?? DEFAULT_PAGE;
+  const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+  const rows = await ctx.db
+    .selectFrom('payments')
+    .selectAll()
+    .$if(query.status !== undefined, (q) => q.where('status', '=', query.status!))
+    .$if(after !== undefined, (q) =>
+      q.where((eb) => eb.or([eb('createdAt', '<', after!.createdAt), eb.and([eb('createdAt', '=', after!.createdAt), eb('orderId', '<', after!.orderId)])])),
+    )
+    .orderBy('createdAt', 'desc')
+    .orderBy('orderId', 'desc')
+    .limit(limit + 1)
+    .execute();
+  const orders = rows.slice(0, limit).map(toPayment);
+  const last = orders.at(-1);
+  return { orders, nextCursor: rows.length > limit && last ? encodeCursor(last) : null };
+}
+
+export async function getOrder(ctx: LedgerContext, orderId: string): Promise<OrderDetail | undefined> {
+  const payment = await getPayment(ctx.db, orderId);
+  if (!payment) return undefined;
+  const operations = await operationsOf(ctx.db, orderId);
+  return { payment, operations, events: await eventsOf(ctx.db, orderId), totals: orderTotals(payment, operations) };
+}
+
+/**
+ * Payments created per hour or day in [from, to), by outcome, every bucket present (zeros
+ * included) so a chart can draw it as is. Success rate = succeeded / (succeeded + failed).
+ */
+export async function paymentStats(ctx: LedgerContext, input: StatsQuery): Promise<StatsBucket[]> {
+  const query = parseInput(statsInput, input);
+  const size = query.bucket === 'hour' ? 3_600_000 : 86_400_000;
+  const offset = (query.utcOffsetMinutes ?? 0) * 60_000;
+  const first = Math.floor((query.from + offset) / size);
+  const last = Math.floor((query.to - 1 + offset) / size);
+  if (last - first + 1 > MAX_BUCKETS) throw new InvalidLedgerInput('to', `spans more than ${MAX_BUCKETS} buckets`);
+  // Literals, not parameters: SQLite would bind them as REAL and divide as floats.
+  const bucket = sql<number>`(${sql.ref('createdAt')} + ${sql.lit(offset)}) / ${sql.lit(size)}`;
+  const rows = await ctx.db
+    .selectFrom('payments')
+    .select((eb) => [bucket.as('bucket'), 'status', eb.fn.countAll<number>().as('count')])
+    .where('createdAt', '>=', query.from)
+    .where('createdAt', '<', query.to)
+    .groupBy([bucket, 'status'])
+    .execute();
+  const buckets = Array.from({ length: last - first + 1 }, (_, i) => ({ start: (first + i) * size - offset, total: 0, succeeded: 0, failed: 0, inFlight: 0 }));
+  for (const row of rows) {
+    const entry = buckets[Number(row.bucket) - first];
+    if (!entry) continue;
+    const count = Number(row.count);
+    entry.total += count;
+    if (row.status === 'success') entry.succeeded += count;
+    else if (row.status === 'failure') entry.failed += count;
+    else entry.inFlight += count;
+  }
+  return buckets;
+}
+
+/** Payments still init/pending with no news (event, update or check) for `quietForMs`: oldest first. */
+export async function listStalePayments(ctx: LedgerContext, input: StaleQuery): Promise<Payment[]> {
+  const query = parseInput(staleInput, input);
+  const rows = await ctx.db
+    .selectFrom('payments')
+    .selectAll()
+    .where('status', 'in', ['init', 'pending'])
+    .where('lastSeenAt', '<=', ctx.now() - query.quietForMs)
+    .orderBy('lastSeenAt')
+    .limit(query.limit ?? DEFAULT_BATCH)
+    .execute();
+  return rows.map(toPayment);
+}
+
+/** Reservations the gateway's answer never settled (a crash, a timeout): oldest first. */
+export async function listUnsettledOperations(ctx: LedgerContext, input: StaleQuery): Promise<Operation[]> {
+  const query = parseInput(staleInput, input);
+  const rows = await ctx.db
+    .selectFrom('operations')
+    .selectAll()
+    .where('status', '=', 'pending')
+    .where('createdAt', '<=', ctx.now() - query.quietForMs)
+    .orderBy('createdAt')
+    .limit(query.limit ?? DEFAULT_BATCH)
+    .execute();
+  return rows.map(toOperation);
+}
+
+/** Events stored but not applied (parked or unmatched) for `quietForMs`: oldest first. */
+export async function listWaitingEvents(ctx: LedgerContext, input: StaleQuery): Promise<StoredEvent[]> {
+  const query = parseInput(staleInput, input);
+  const rows = await ctx.db
+    .selectFrom('webhookEvents')
+    .selectAll()
+    .where('appliedAt', 'is', null)
+    .where('receivedAt', '<=', ctx.now() - query.quietForMs)
+    .orderBy('receivedAt')
+    .limit(query.limit ?? DEFAULT_BATCH)
+    .execute();
+  return rows.map(toStoredEvent);
+}

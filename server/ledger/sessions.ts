@@ -1,0 +1,146 @@
+// Checkout sessions and the pay-attempt claim: one attempt in flight per session, whatever
+// the number of clicks, tabs or instances.
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { LedgerContext, LedgerDb } from './context.js';
+import { InvalidLedgerInput, LedgerConflict, LedgerNotFound } from './errors.js';
+import { newSessionInput, parseInput, payAttemptInput } from './input.js';
+import { toJson, toPayment, toSession } from './rows.js';
+import type { CheckoutSessionRow, PaymentRow } from './schema.js';
+import type { CheckoutSession, NewCheckoutSession, PayAttemptClaim, PayAttemptRefusal, PayAttemptRequest, Payment } from './types.js';
+
+const DEFAULT_TTL_SECONDS = 30 * 60;
+const MAX_ORDER_ID_LENGTH = 32;
+
+/** 256 random bits: the id is the capability a browser holds. */
+function newSessionId(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+/** 20 characters, leaving room for the `-<attempt>` suffix of retries within 32. */
+function newOrderId(): string {
+  return randomUUID().replaceAll('-', '').slice(0, 20);
+}
+
+async function latestAttempt(db: LedgerDb, sessionId: string): Promise<Payment | null> {
+  const row = await db.selectFrom('payments').selectAll().where('sessionId', '=', sessionId).orderBy('attempt', 'desc').limit(1).executeTakeFirst();
+  return row ? toPayment(row) : null;
+}
+
+export async function createSession(ctx: LedgerContext, input: NewCheckoutSession): Promise<CheckoutSession> {
+  const session = parseInput(newSessionInput, input);
+  const now = ctx.now();
+  const row: CheckoutSessionRow = {
+    id: newSessionId(),
+    orderId: session.orderId ?? newOrderId(),
+    amount: session.amount,
+    currency: session.currency,
+    description: session.description,
+    method: session.method,
+    split: toJson(session.split),
+    customer: JSON.stringify(session.customer ?? {}),
+    customerId: session.customerId ?? null,
+    returnUrl: session.returnUrl ?? null,
+    allowedModes: JSON.stringify([...new Set(session.allowedModes ?? ['direct', 'hosted'])]),
+    createdAt: now,
+    expiresAt: now + (session.ttlSeconds ?? DEFAULT_TTL_SECONDS) * 1000,
+    closedAt: null,
+  };
+  const paymentWithId = await ctx.db.selectFrom('payments').select('orderId').where('orderId', '=', row.orderId).executeTakeFirst();
+  const inserted = paymentWithId ? 0n : (await ctx.db.insertInto('checkoutSessions').values(row).onConflict((oc) => oc.doNothing()).executeTakeFirstOrThrow()).numInsertedOrUpdatedRows;
+  if (!inserted) throw new LedgerConflict('order_id_taken', `order id ${row.orderId} is already used`);
+  return toSession(row, null, now);
+}
+
+export async function getSession(ctx: LedgerContext, id: string): Promise<CheckoutSession | undefined> {
+  const row = await ctx.db.selectFrom('checkoutSessions').selectAll().where('id', '=', id).executeTakeFirst();
+  return row && toSession(row, await latestAttempt(ctx.db, id), ctx.now());
+}
+
+/** No further attempts; one already in flight is left to finish. */
+export async function closeSession(ctx: LedgerContext, id: string): Promise<CheckoutSession> {
+  await ctx.db.updateTable('checkoutSessions').set({ closedAt: ctx.now() }).where('id', '=', id).where('closedAt', 'is', null).execute();
+  const session = await getSession(ctx, id);
+  if (!session) throw new LedgerNotFound('session', id);
+  return session;
+}
+
+function refusal(reason: PayAttemptRefusal, payment: Payment | null): PayAttemptClaim {
+  return { claimed: false, reason, payment };
+}
+
+/** The refusal an attempt in flight (or paid) imposes on a new one. */
+function refusalByLiveAttempt(latest: Payment | null): PayAttemptClaim | undefined {
+  if (!latest || latest.status === 'failure') return undefined;
+  return refusal(latest.status === 'success' ? 'paid' : 'in_flight', latest);
+}
+
+/**
+ * Atomically starts the session's next payment attempt: inserts its payment row in `init`
+ * (the gateway is called only after this succeeds). Refused while an attempt is in flight or
+ * paid — the caller answers with that attempt instead of creating another. The session row is
+ * locked for the check (FOR UPDATE / BEGIN IMMEDIATE) and a partial unique index on live
+ * attempts backs it in the database itself.
+ */
+export async function claimPayAttempt(ctx: LedgerContext, sessionId: string, request: PayAttemptRequest): Promise<PayAttemptClaim> {
+  const { mode, customer } = parseInput(payAttemptInput, request);
+  return ctx.db.transaction().execute(async (trx) => {
+    const session = await trx
+      .selectFrom('checkoutSessions')
+      .selectAll()
+      .where('id', '=', sessionId)
+      .$if(ctx.dialect === 'postgres', (query) => query.forUpdate())
+      .executeTakeFirst();
+    if (!session) throw new LedgerNotFound('session', sessionId);
+    if (!(JSON.parse(session.allowedModes) as string[]).includes(mode)) throw new InvalidLedgerInput('mode', `this session does not allow ${mode}`);
+    const latest = await latestAttempt(trx, sessionId);
+    const live = refusalByLiveAttempt(latest);
+    if (live) return live;
+    const now = ctx.now();
+    if (session.closedAt !== null) return refusal('closed', latest);
+    if (session.expiresAt <= now) return refusal('expired', latest);
+    // The gateway refuses a used order_id even after a failure, so a retry gets its own.
+    const attempt = (latest?.attempt ?? 0) + 1;
+    const orderId = attempt === 1 ? session.orderId : `${session.orderId}-${attempt}`;
+    if (orderId.length > MAX_ORDER_ID_LENGTH) return refusal('retry_unavailable', latest);
+    if (attempt > 1 && (await trx.selectFrom('checkoutSessions').select('id').where('orderId', '=', orderId).executeTakeFirst())) {
+      return refusal('retry_unavailable', latest);
+    }
+    const row: PaymentRow = {
+      orderId,
+      sessionId,
+      attempt,
+      mode,
+      method: session.method,
+      amount: session.amount,
+      currency: session.currency,
+      split: session.split,
+      status: 'init',
+      statusCode: null,
+      statusDescription: null,
+      paymentId: null,
+      gatewayOrderId: null,
+      billingOrderId: null,
+      transactionId: null,
+      ccMask: null,
+      cardBrand: null,
+      ccToken: null,
+      ccTokenExpiration: null,
+      userActionUrl: null,
+      checkoutUrl: null,
+      receiptUrl: null,
+      customer: customer ? JSON.stringify(customer) : session.customer,
+      customerId: session.customerId,
+      createdAt: now,
+      updatedAt: now,
+      lastSeenAt: now,
+      finalizedAt: null,
+    };
+    const inserted = await trx.insertInto('payments').values(row).onConflict((oc) => oc.doNothing()).executeTakeFirstOrThrow();
+    if (!inserted.numInsertedOrUpdatedRows) {
+      // Only reachable without the row lock's protection, e.g. the order id taken elsewhere.
+      const winner = await latestAttempt(trx, sessionId);
+      return refusalByLiveAttempt(winner) ?? refusal('retry_unavailable', winner);
+    }
+    return { claimed: true, payment: toPayment(row) };
+  });
+}

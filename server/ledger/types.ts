@@ -1,0 +1,332 @@
+// The ledger's own domain types. Amounts are integer minor units; timestamps are epoch
+// milliseconds (UTC). The ledger does not import the gateway client: the companion maps
+// between the wire shapes and these.
+
+export type PaymentMethod = 'purchase' | 'auth';
+export type PaymentMode = 'direct' | 'hosted';
+export type PaymentStatus = 'init' | 'pending' | 'success' | 'failure';
+export type OperationKind = 'capture' | 'void' | 'refund';
+export type OperationStatus = 'pending' | 'success' | 'failure';
+
+/** One sub-merchant's part of a split payment, capture or refund. */
+export interface SplitShare {
+  readonly subMerchantId: string;
+  readonly amount: number;
+}
+
+/** Customer data as the gateway names it (without the `customer_` prefix). */
+export interface CustomerDetails {
+  readonly fname?: string;
+  readonly lname?: string;
+  readonly patronym?: string;
+  readonly email?: string;
+  readonly phone?: string;
+  readonly ip?: string;
+  readonly country?: string;
+  readonly birthday?: string;
+  readonly city?: string;
+  readonly lang?: string;
+  readonly taxId?: string;
+}
+
+// ---------------------------------------------------------------- checkout sessions
+
+export interface NewCheckoutSession {
+  readonly amount: number;
+  readonly currency: string;
+  readonly description: string;
+  readonly method: PaymentMethod;
+  /** ≤ 32 characters of [A-Za-z0-9._:-]; generated when omitted. */
+  readonly orderId?: string;
+  /** When given, the shares add up to `amount`. */
+  readonly split?: readonly SplitShare[];
+  readonly customer?: CustomerDetails;
+  readonly customerId?: string;
+  readonly returnUrl?: string;
+  /** Defaults to both modes. */
+  readonly allowedModes?: readonly PaymentMode[];
+  /** Lifetime; 30 minutes when omitted. */
+  readonly ttlSeconds?: number;
+}
+
+/**
+ * open: payable · processing: an attempt is in flight (init/pending) · paid: an attempt
+ * succeeded · closed: the merchant closed it · expired: past `expiresAt` with nothing in flight.
+ */
+export type SessionStatus = 'open' | 'processing' | 'paid' | 'closed' | 'expired';
+
+export interface CheckoutSession {
+  /** 256-bit random capability token (base64url, 43 characters). */
+  readonly id: string;
+  readonly orderId: string;
+  readonly amount: number;
+  readonly currency: string;
+  readonly description: string;
+  readonly method: PaymentMethod;
+  readonly split: readonly SplitShare[] | null;
+  readonly customer: CustomerDetails;
+  readonly customerId: string | null;
+  readonly returnUrl: string | null;
+  readonly allowedModes: readonly PaymentMode[];
+  readonly createdAt: number;
+  readonly expiresAt: number;
+  readonly closedAt: number | null;
+  readonly status: SessionStatus;
+  /** The attempt in flight or, when none is, the latest one. */
+  readonly payment: Payment | null;
+}
+
+export interface PayAttemptRequest {
+  readonly mode: PaymentMode;
+  /** The customer data this attempt sends (session data merged with what the payer typed). */
+  readonly customer?: CustomerDetails;
+}
+
+export type PayAttemptRefusal = 'in_flight' | 'paid' | 'closed' | 'expired' | 'retry_unavailable';
+
+export type PayAttemptClaim =
+  | { readonly claimed: true; readonly payment: Payment }
+  | { readonly claimed: false; readonly reason: PayAttemptRefusal; readonly payment: Payment | null };
+
+// ---------------------------------------------------------------- payments (one per order_id)
+
+/** What the gateway told about a payment (create response, webhook or order state). */
+export interface PaymentDetails {
+  readonly statusCode?: string;
+  readonly statusDescription?: string;
+  readonly paymentId?: string;
+  readonly gatewayOrderId?: string;
+  readonly billingOrderId?: string;
+  readonly transactionId?: string;
+  readonly ccMask?: string;
+  readonly cardBrand?: string;
+  readonly ccToken?: string;
+  readonly ccTokenExpiration?: string;
+  readonly userActionUrl?: string;
+  readonly checkoutUrl?: string;
+  readonly receiptUrl?: string;
+}
+
+export interface PaymentUpdate extends PaymentDetails {
+  readonly status: PaymentStatus;
+}
+
+export interface Payment {
+  readonly orderId: string;
+  readonly sessionId: string;
+  /** 1 for the session's first attempt; later attempts carry `-<attempt>` in their order id. */
+  readonly attempt: number;
+  readonly mode: PaymentMode;
+  readonly method: PaymentMethod;
+  readonly amount: number;
+  readonly currency: string;
+  readonly split: readonly SplitShare[] | null;
+  readonly status: PaymentStatus;
+  readonly statusCode: string | null;
+  readonly statusDescription: string | null;
+  readonly paymentId: string | null;
+  readonly gatewayOrderId: string | null;
+  readonly billingOrderId: string | null;
+  readonly transactionId: string | null;
+  readonly ccMask: string | null;
+  readonly cardBrand: string | null;
+  readonly ccToken: string | null;
+  readonly ccTokenExpiration: string | null;
+  readonly userActionUrl: string | null;
+  /** The hosted checkout page, kept so a repeated create (P-409) can answer with it. */
+  readonly checkoutUrl: string | null;
+  readonly receiptUrl: string | null;
+  readonly customer: CustomerDetails;
+  readonly customerId: string | null;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+  /** Last time the gateway was heard from about this payment or it was checked. */
+  readonly lastSeenAt: number;
+  readonly finalizedAt: number | null;
+}
+
+/**
+ * advanced: the status moved forward · updated: same status, details refreshed ·
+ * stale: the update was older than what is stored and changed nothing.
+ */
+export type Progress = 'advanced' | 'updated' | 'stale';
+
+export interface PaymentProgress {
+  readonly progress: Progress;
+  readonly payment: Payment;
+}
+
+// ---------------------------------------------------------------- secondary operations
+
+export interface OperationRequest {
+  readonly kind: OperationKind;
+  /** Omitted: everything that remains (the full refundable amount, the rest of the reserve). */
+  readonly amount?: number;
+  readonly comment?: string;
+  readonly split?: readonly SplitShare[];
+  /** Captures only: how far above the reserve the project lets a capture go, in percent. */
+  readonly overCapturePercent?: number;
+}
+
+export interface OperationResult {
+  readonly status: OperationStatus;
+  readonly operationId?: string;
+  /** The actual amount when the gateway reports one. */
+  readonly amount?: number;
+  readonly statusCode?: string;
+  readonly statusDescription?: string;
+  readonly receiptUrl?: string;
+}
+
+/** merchant: reserved here before the gateway was asked · gateway: first learned from a webhook. */
+export type OperationOrigin = 'merchant' | 'gateway';
+
+export interface Operation {
+  /** The ledger's id (the reservation); `operationId` is the gateway's once known. */
+  readonly id: string;
+  readonly orderId: string;
+  readonly kind: OperationKind;
+  readonly amount: number;
+  readonly status: OperationStatus;
+  readonly operationId: string | null;
+  readonly statusCode: string | null;
+  readonly statusDescription: string | null;
+  readonly comment: string | null;
+  readonly split: readonly SplitShare[] | null;
+  readonly receiptUrl: string | null;
+  readonly origin: OperationOrigin;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+  readonly settledAt: number | null;
+}
+
+export interface OperationProgress {
+  readonly progress: Progress;
+  readonly operation: Operation;
+}
+
+/** Money already moved or reserved on one order. */
+export interface OrderTotals {
+  readonly captured: number;
+  readonly capturePending: number;
+  readonly refunded: number;
+  readonly refundPending: number;
+  readonly voided: boolean;
+  readonly refundable: number;
+  /** Up to the auth amount; captures above it need `overCapturePercent`. */
+  readonly capturable: number;
+}
+
+// ---------------------------------------------------------------- webhook events
+
+/** A verified webhook as the companion decoded it. */
+export interface GatewayEvent extends PaymentDetails {
+  /** The `data` form field exactly as received: its hash is the event's identity. */
+  readonly data: string;
+  /** The decoded JSON text, kept whole (unknown fields included). */
+  readonly body: string;
+  readonly method: string;
+  readonly status: string;
+  readonly orderId: string;
+  /** Secondary events (capture, void, refund). */
+  readonly operationId?: string;
+  readonly amount?: number;
+}
+
+/**
+ * applied: changed a payment or operation · stale: older than what is stored, no effect ·
+ * parked: a secondary event waiting for its reservation to learn its operation id ·
+ * unmatched: no known order (or a kind the ledger does not track).
+ */
+export type EventOutcome = 'applied' | 'stale' | 'parked' | 'unmatched';
+
+export interface StoredEvent {
+  /** SHA-256 (hex) of the raw `data` field. */
+  readonly id: string;
+  readonly method: string;
+  readonly status: string;
+  readonly orderId: string;
+  readonly operationId: string | null;
+  readonly paymentId: string | null;
+  readonly body: string;
+  readonly receivedAt: number;
+  /** When it was processed (applied or found stale); null while parked or unmatched. */
+  readonly appliedAt: number | null;
+  readonly outcome: EventOutcome;
+}
+
+export interface EventIngest {
+  /** False when this exact event was stored before. */
+  readonly isNew: boolean;
+  readonly event: StoredEvent;
+  /** Set when the event moved a payment's status forward (fulfil orders on this). */
+  readonly advanced: boolean;
+  readonly payment: Payment | null;
+  readonly operation: Operation | null;
+}
+
+// ---------------------------------------------------------------- saved cards
+
+export interface NewSavedCard {
+  readonly customerId: string;
+  readonly ccToken: string;
+  readonly ccMask: string;
+  readonly brand?: string;
+  readonly tokenExpiration?: string;
+}
+
+export interface SavedCard {
+  readonly id: string;
+  readonly customerId: string;
+  readonly ccToken: string;
+  readonly ccMask: string;
+  readonly brand: string | null;
+  readonly tokenExpiration: string | null;
+  readonly createdAt: number;
+  readonly lastUsedAt: number;
+}
+
+// ---------------------------------------------------------------- reads
+
+export interface OrderListQuery {
+  readonly status?: PaymentStatus;
+  /** 1–200, default 50. */
+  readonly limit?: number;
+  /** `nextCursor` of the previous page. */
+  readonly cursor?: string;
+}
+
+export interface OrderPage {
+  readonly orders: readonly Payment[];
+  readonly nextCursor: string | null;
+}
+
+export interface OrderDetail {
+  readonly payment: Payment;
+  readonly operations: readonly Operation[];
+  readonly events: readonly StoredEvent[];
+  readonly totals: OrderTotals;
+}
+
+export interface StatsQuery {
+  readonly from: number;
+  readonly to: number;
+  readonly bucket: 'hour' | 'day';
+  /** Where day buckets start: minutes east of UTC (UTC+2 → 120). */
+  readonly utcOffsetMinutes?: number;
+}
+
+export interface StatsBucket {
+  readonly start: number;
+  readonly total: number;
+  readonly succeeded: number;
+  readonly failed: number;
+  readonly inFlight: number;
+}
+
+export interface StaleQuery {
+  /** How long without news counts as stale. */
+  readonly quietForMs: number;
+  /** Default 100. */
+  readonly limit?: number;
+}
