@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import { currencyExponent, fractionDigits, fromWireAmount, toWireAmount, wireHundredths } from './money.js';
+
+describe('currencyExponent', () => {
+  it('follows ISO 4217, with XTS and unknown codes at two digits', () => {
+    expect(currencyExponent('UAH')).toBe(2);
+    expect(currencyExponent('EUR')).toBe(2);
+    expect(currencyExponent('JPY')).toBe(0);
+    expect(currencyExponent('krw')).toBe(0);
+    expect(currencyExponent('KWD')).toBe(3);
+    expect(currencyExponent('XTS')).toBe(2);
+    expect(currencyExponent('ZZZ')).toBe(2);
+  });
+});
+
+describe('toWireAmount', () => {
+  it.each([
+    [1010, 'UAH', 10.1, '10.1'],
+    [1000, 'UAH', 10, '10'],
+    [1, 'UAH', 0.01, '0.01'],
+    [12345678901, 'UAH', 123456789.01, '123456789.01'],
+    [500, 'JPY', 500, '500'],
+    [150, 'XTS', 1.5, '1.5'],
+    [1230, 'KWD', 1.23, '1.23'],
+    [-250, 'EUR', -2.5, '-2.5'],
+  ])('%i minor %s → %s', (minor, currency, wire, json) => {
+    expect(toWireAmount(minor, currency)).toBe(wire);
+    expect(JSON.stringify(toWireAmount(minor, currency))).toBe(json);
+  });
+
+  it('never produces float artefacts, for every cent up to 1000.00', () => {
+    const wrong: number[] = [];
+    for (let minor = 1; minor <= 100_000; minor += 1) {
+      const text = JSON.stringify(toWireAmount(minor, 'UAH'));
+      if ((fractionDigits(text) ?? 99) > 2 || fromWireAmount(text, 'UAH') !== minor) wrong.push(minor);
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('leaves three digits for a three-decimal amount that the wire cannot carry', () => {
+    expect(toWireAmount(1005, 'BHD')).toBe(1.005);
+  });
+
+  it('rejects non-integers and unsafe integers', () => {
+    expect(() => toWireAmount(10.5, 'UAH')).toThrow(RangeError);
+    expect(() => toWireAmount(Number.MAX_SAFE_INTEGER + 2, 'UAH')).toThrow(RangeError);
+    expect(() => toWireAmount(Number.NaN, 'UAH')).toThrow(RangeError);
+  });
+});
+
+describe('fromWireAmount', () => {
+  it.each([
+    [10.1, 'UAH', 1010],
+    ['10.10', 'UAH', 1010],
+    ['10.1', 'UAH', 1010],
+    [0.29, 'UAH', 29],
+    [1.15, 'UAH', 115],
+    [4.35, 'UAH', 435],
+    [100, 'UAH', 10000],
+    ['100', 'JPY', 100],
+    ['100.00', 'JPY', 100],
+    [1.234, 'KWD', 1234],
+    ['-5.5', 'UAH', -550],
+    ['0.00', 'UAH', 0],
+  ])('%s %s → %i', (wire, currency, minor) => {
+    expect(fromWireAmount(wire, currency)).toBe(minor);
+  });
+
+  it('rejects more precision than the minor unit, and non-decimals', () => {
+    expect(() => fromWireAmount(100.5, 'JPY')).toThrow(/finer than the JPY minor unit/);
+    expect(() => fromWireAmount('10.001', 'UAH')).toThrow(RangeError);
+    expect(() => fromWireAmount(0.1 + 0.2, 'UAH')).toThrow(RangeError);
+    expect(() => fromWireAmount('1e3', 'UAH')).toThrow(/not a plain decimal/);
+    expect(() => fromWireAmount(' 10', 'UAH')).toThrow(RangeError);
+    expect(() => fromWireAmount('', 'UAH')).toThrow(RangeError);
+    expect(() => fromWireAmount('99999999999999999', 'UAH')).toThrow(/too large/);
+  });
+});
+
+describe('wireHundredths', () => {
+  it('scales decimals exactly for sums', () => {
+    expect(wireHundredths(70) + wireHundredths('30.00')).toBe(wireHundredths(100));
+    expect(wireHundredths(0.1) + wireHundredths(0.2)).toBe(wireHundredths(0.3));
+    expect(() => wireHundredths(1.005)).toThrow(RangeError);
+  });
+});

@@ -1,0 +1,106 @@
+/**
+ * Money at the gateway boundary.
+ *
+ * Inside payform an amount is an integer number of minor units (kopiyky, cents, yen). The
+ * gateway speaks decimal numbers with at most two fraction digits. Conversion goes through
+ * decimal strings, never through float multiplication, so 1010 UAH minor units leave as 10.1
+ * and "10.10" comes back as exactly 1010.
+ */
+
+/** An integer count of the currency's minor unit (1010 = 10.10 UAH, 500 = 500 JPY). */
+export type MinorUnits = number;
+
+/** What the gateway sends or accepts as an amount: a JSON number or a numeric string. */
+export type WireAmount = number | string;
+
+/** The gateway accepts at most this many fraction digits, whatever the currency. */
+export const WIRE_MAX_DECIMALS = 2;
+
+// ISO 4217 currencies without a minor unit: their amounts are whole on the wire.
+const ZERO_DECIMAL = new Set([
+  'BIF', 'CLP', 'DJF', 'GNF', 'ISK', 'JPY', 'KMF', 'KRW', 'PYG', 'RWF', 'UGX', 'UYI', 'VND',
+  'VUV', 'XAF', 'XOF', 'XPF',
+]);
+// ISO 4217 currencies with three fraction digits. Their minor unit stays ISO's (fils), so an
+// amount reaches the wire only when its last digit is 0: the gateway takes two digits at most.
+const THREE_DECIMAL = new Set(['BHD', 'IQD', 'JOD', 'KWD', 'LYD', 'OMR', 'TND']);
+
+/**
+ * Fraction digits of a currency's minor unit. Everything not listed above — including the
+ * ISO test currency XTS, which ISO leaves without a minor unit — uses 2, as the gateway's
+ * test projects take amounts like 1.50 XTS.
+ */
+export function currencyExponent(currency: string): 0 | 2 | 3 {
+  const code = currency.toUpperCase();
+  if (ZERO_DECIMAL.has(code)) return 0;
+  if (THREE_DECIMAL.has(code)) return 3;
+  return 2;
+}
+
+const PLAIN_DECIMAL = /^(-)?(\d+)(?:\.(\d+))?$/;
+
+/** Digits after the point of a plain decimal, or undefined when the text is not one. */
+export function fractionDigits(value: WireAmount): number | undefined {
+  const match = PLAIN_DECIMAL.exec(plainText(value));
+  return match ? (match[3] ?? '').length : undefined;
+}
+
+/** True when the value is a finite plain decimal (number or numeric string). */
+export function isDecimal(value: WireAmount): boolean {
+  return fractionDigits(value) !== undefined;
+}
+
+/**
+ * Formats minor units as the decimal the gateway expects: 1010 UAH → 10.1, 500 JPY → 500.
+ * Throws RangeError for a non-integer or unsafe integer. The result may carry three fraction
+ * digits for a three-decimal currency; request validation rejects those with a clear reason.
+ */
+export function toWireAmount(minor: MinorUnits, currency: string): number {
+  if (!Number.isSafeInteger(minor)) {
+    throw new RangeError('amount must be a whole number of minor units');
+  }
+  return Number(formatMinor(minor, currencyExponent(currency)));
+}
+
+/**
+ * Reads a gateway amount (10.1, "10.10", 500) as minor units of the currency, exactly.
+ * Throws RangeError when the text is not a plain decimal or has more precision than the
+ * currency's minor unit (e.g. 100.5 JPY).
+ */
+export function fromWireAmount(value: WireAmount, currency: string): MinorUnits {
+  const match = PLAIN_DECIMAL.exec(plainText(value));
+  if (!match) throw new RangeError(`amount ${JSON.stringify(value)} is not a plain decimal`);
+  const [, sign = '', whole = '', fraction = ''] = match;
+  const exponent = currencyExponent(currency);
+  const significant = fraction.replace(/0+$/, '');
+  if (significant.length > exponent) {
+    throw new RangeError(`amount ${JSON.stringify(value)} is finer than the ${currency} minor unit`);
+  }
+  const minor = Number(`${sign}${whole}${significant.padEnd(exponent, '0')}`);
+  if (!Number.isSafeInteger(minor)) throw new RangeError(`amount ${JSON.stringify(value)} is too large`);
+  return minor === 0 ? 0 : minor; // no negative zero
+}
+
+/** A wire decimal scaled to hundredths, for exact sums such as split amounts. */
+export function wireHundredths(value: WireAmount): bigint {
+  const match = PLAIN_DECIMAL.exec(plainText(value));
+  if (!match) throw new RangeError(`amount ${JSON.stringify(value)} is not a plain decimal`);
+  const [, sign = '', whole = '', fraction = ''] = match;
+  const digits = fraction.padEnd(WIRE_MAX_DECIMALS, '0');
+  if (digits.length > WIRE_MAX_DECIMALS) throw new RangeError('more than two decimal digits');
+  return BigInt(`${sign}${whole}${digits}`);
+}
+
+function formatMinor(minor: number, exponent: number): string {
+  const sign = minor < 0 ? '-' : '';
+  const digits = String(Math.abs(minor)).padStart(exponent + 1, '0');
+  const whole = digits.slice(0, digits.length - exponent);
+  const fraction = digits.slice(digits.length - exponent).replace(/0+$/, '');
+  return fraction ? `${sign}${whole}.${fraction}` : `${sign}${whole}`;
+}
+
+// String(number) is the shortest text that round-trips, so 10.1 reads as "10.1" and a float
+// artefact such as 0.30000000000000004 keeps its extra digits and fails the precision checks.
+function plainText(value: WireAmount): string {
+  return typeof value === 'number' ? String(value) : value;
+}

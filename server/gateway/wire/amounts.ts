@@ -1,0 +1,59 @@
+/**
+ * Rules that tie amounts to something else in the same request: the currency's precision and
+ * the split totals.
+ */
+import * as z from 'zod';
+import { WIRE_MAX_DECIMALS, currencyExponent, fractionDigits, wireHundredths } from '../money.js';
+import type { WireAmount } from '../money.js';
+import { RequestAmount, Uuid } from './primitives.js';
+
+/** One sub-merchant's share of a split payment, capture or refund. */
+export const SplitPayment = z.strictObject({ amount: RequestAmount, sub_merchant_id: Uuid });
+export type SplitPayment = z.infer<typeof SplitPayment>;
+export const SplitPayments = z.array(SplitPayment).min(1);
+
+type Issues = Pick<z.core.$RefinementCtx, 'addIssue'>;
+
+/** 100.5 JPY has two decimals too many even though the wire allows two. */
+export function checkCurrencyPrecision(
+  ctx: Issues,
+  field: string,
+  amount: WireAmount | undefined,
+  currency: string,
+): void {
+  const digits = amount === undefined ? undefined : fractionDigits(amount);
+  // More digits than the wire allows is the amount's own issue, reported already.
+  if (digits === undefined || digits > WIRE_MAX_DECIMALS) return;
+  const exponent = currencyExponent(currency);
+  if (digits > exponent) {
+    ctx.addIssue({
+      code: 'custom',
+      path: [field],
+      message: exponent === 0 ? `must be a whole number in ${currency}` : `must have at most ${exponent} decimal digits in ${currency}`,
+    });
+  }
+}
+
+/**
+ * The split shares must add up to the total. The interface does not state the check; payform
+ * makes it, because a share left unassigned or assigned twice is money nobody can account for.
+ */
+export function checkSplitTotal(
+  ctx: Issues,
+  totalField: string,
+  total: WireAmount | undefined,
+  split: readonly { amount: WireAmount }[] | undefined,
+): void {
+  if (total === undefined || split === undefined || split.length === 0) return;
+  let sum = 0n;
+  let expected: bigint;
+  try {
+    expected = wireHundredths(total);
+    for (const share of split) sum += wireHundredths(share.amount);
+  } catch {
+    return; // a malformed amount is already reported on its own field
+  }
+  if (sum !== expected) {
+    ctx.addIssue({ code: 'custom', path: ['split'], message: `amounts must add up to ${totalField}` });
+  }
+}

@@ -1,0 +1,57 @@
+/**
+ * Card data and browser data of a direct payment. Card fields exist only on the way to the
+ * gateway: schemas here never put a value into an issue, so a rejected number is not echoed.
+ */
+import * as z from 'zod';
+
+/** The Luhn checksum (ISO/IEC 7812) over a string of digits. */
+export function passesLuhn(digits: string): boolean {
+  let sum = 0;
+  for (let i = 0; i < digits.length; i += 1) {
+    let digit = digits.charCodeAt(digits.length - 1 - i) - 48;
+    if (i % 2 === 1) {
+      digit *= 2;
+      if (digit > 9) digit -= 9;
+    }
+    sum += digit;
+  }
+  return sum % 10 === 0;
+}
+
+export const CardNumber = z
+  .string()
+  .regex(/^\d{12,19}$/, { error: 'must be 12 to 19 digits' })
+  .refine(passesLuhn, { error: 'fails the Luhn check' });
+
+export const ExpMonth = z.number().int().min(1).max(12);
+/** Four-digit year; whether the card has expired is the gateway's decision (code 4001). */
+export const ExpYear = z.number().int().min(2000).max(2099);
+export const CardCvv = z.string().regex(/^\d{3,4}$/, { error: 'must be 3 or 4 digits' });
+/** Tokens of earlier card payments, and wallet tokens prefixed `rcr:`. */
+export const CardToken = z.string().min(1).max(512);
+
+/** The four fields of full card data; the interface sends them together or not at all. */
+export const cardFields = {
+  cc_number: CardNumber,
+  exp_month: ExpMonth,
+  exp_year: ExpYear,
+  card_cvv: CardCvv,
+} as const;
+export const CARD_FIELDS = Object.keys(cardFields) as (keyof typeof cardFields)[];
+
+const browserString = z.string().max(2048);
+
+/** EMV 3-D Secure 2 browser data: ten strings, all required for direct payments. */
+export const BrowserFingerprint = z.object({
+  browserColorDepth: browserString,
+  browserScreenHeight: browserString,
+  browserScreenWidth: browserString,
+  browserJavaEnabled: browserString,
+  browserLanguage: browserString,
+  browserTimeZone: browserString,
+  browserTimeZoneOffset: browserString,
+  browserAcceptHeader: browserString,
+  browserIpAddress: browserString,
+  browserUserAgent: browserString,
+});
+export type BrowserFingerprint = z.infer<typeof BrowserFingerprint>;

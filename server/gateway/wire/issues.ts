@@ -1,0 +1,89 @@
+/**
+ * Turns zod issues into what the gateway — and payform everywhere — reports for bad input:
+ * one `{ field, reason }` pair per problem, e.g. `{ field: 'split[1].amount', reason: 'must
+ * be greater than 0' }`. The client uses it for local validation errors; the sandbox for its
+ * 400 answers. Reasons never quote the rejected value, so card data cannot leak into errors.
+ */
+import type * as z from 'zod';
+
+export interface FieldIssue {
+  /** Dotted path of the field, with [i] for array elements; '' for the input as a whole. */
+  readonly field: string;
+  readonly reason: string;
+}
+
+export type WireParse<T> = { success: true; data: T } | { success: false; issues: FieldIssue[] };
+
+/** Parses with payform's reasons. Use this (not bare safeParse) wherever input is validated. */
+export function parseWire<S extends z.ZodType>(schema: S, input: unknown): WireParse<z.output<S>> {
+  const result = schema.safeParse(input, { error: wireErrorMap });
+  return result.success ? { success: true, data: result.data } : { success: false, issues: fieldIssues(result.error) };
+}
+
+/** One pair per problem; an unrecognised-keys issue becomes one pair per key. */
+export function fieldIssues(error: z.ZodError): FieldIssue[] {
+  return error.issues.flatMap((issue) =>
+    issue.code === 'unrecognized_keys'
+      ? issue.keys.map((key) => ({ field: fieldPath([...issue.path, key]), reason: 'is not allowed' }))
+      : [{ field: fieldPath(issue.path), reason: issue.message }],
+  );
+}
+
+/** `['split', 1, 'amount']` → `split[1].amount`. */
+export function fieldPath(path: readonly PropertyKey[]): string {
+  return path.reduce<string>((joined, key) => {
+    if (typeof key === 'number') return `${joined}[${key}]`;
+    return joined ? `${joined}.${String(key)}` : String(key);
+  }, '');
+}
+
+/** "field: reason; field: reason" — for error messages and logs. */
+export function describeIssues(issues: readonly FieldIssue[]): string {
+  return issues.map(({ field, reason }) => (field ? `${field}: ${reason}` : reason)).join('; ');
+}
+
+/**
+ * Reasons phrased for people, for the issues zod raises by itself. Messages set on a schema
+ * (custom rules, "is not sent in hosted mode") take precedence over this map.
+ */
+export const wireErrorMap: z.core.$ZodErrorMap = (issue) => {
+  const missing = issue.code === 'invalid_type' || issue.code === 'invalid_union' || issue.code === 'invalid_value';
+  if (missing && issue.input === undefined) return 'is required';
+  switch (issue.code) {
+    case 'invalid_type':
+      return `must be ${article(issue.expected)}`;
+    case 'too_big':
+      return issue.origin === 'string'
+        ? `must be at most ${issue.maximum} characters`
+        : issue.origin === 'array'
+          ? `must have at most ${issue.maximum} items`
+          : `must be ${issue.inclusive ? 'at most' : 'less than'} ${issue.maximum}`;
+    case 'too_small':
+      return issue.origin === 'string'
+        ? issue.minimum === 1 ? 'must not be empty' : `must be at least ${issue.minimum} characters`
+        : issue.origin === 'array'
+          ? `must have at least ${issue.minimum} item${issue.minimum === 1 ? '' : 's'}`
+          : `must be ${issue.inclusive ? 'at least' : 'greater than'} ${issue.minimum}`;
+    case 'invalid_value':
+      return `must be one of ${issue.values.map(String).join(', ')}`;
+    case 'invalid_union':
+      // A discriminated union reports on the whole object, with the discriminator as path.
+      if (issue.discriminator && (issue.input as Record<string, unknown> | null)?.[issue.discriminator] === undefined) {
+        return 'is required';
+      }
+      return 'options' in issue && Array.isArray(issue.options)
+        ? `must be one of ${issue.options.map(String).join(', ')}`
+        : 'has an invalid value';
+    case 'invalid_format':
+      return issue.format === 'regex' ? 'has an invalid format' : `must be a valid ${issue.format}`;
+    case 'not_multiple_of':
+      return `must be a multiple of ${String(issue.divisor)}`;
+    default:
+      return undefined; // keep zod's message
+  }
+};
+
+function article(expected: string): string {
+  if (expected === 'int') return 'an integer';
+  return /^[aeiou]/.test(expected) ? `an ${expected}` : `a ${expected}`;
+}

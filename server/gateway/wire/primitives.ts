@@ -1,0 +1,98 @@
+/**
+ * The gateway's basic wire types (see "Common type names" in gateway-interface.md), shared by
+ * every request, response and webhook schema.
+ */
+import * as z from 'zod';
+import { WIRE_MAX_DECIMALS, fractionDigits, isDecimal } from '../money.js';
+
+/**
+ * A schema's own reason for a wrong value, leaving a missing value to the shared
+ * "is required" (wireErrorMap) instead of claiming that nothing is a malformed UUID.
+ */
+export const reason = (message: string) => (issue: { input?: unknown }) =>
+  issue.input === undefined ? undefined : message;
+
+/**
+ * UUID fields. The 8-4-4-4-12 hex shape without RFC 4122 version bits: ids issued by the
+ * gateway's support (sub_merchant_id, terminal_id) are not promised to be RFC-versioned.
+ */
+export const Uuid = z.guid({ error: reason('must be a UUID') });
+
+export const Currency = z
+  .string()
+  .regex(/^[A-Z]{3}$/, { error: 'must be a three-letter upper-case ISO 4217 code' });
+
+export const Mode = z.enum(['direct', 'hosted']);
+export type Mode = z.infer<typeof Mode>;
+
+export const Method = z.enum(['auth', 'purchase', 'lookup', 'capture', 'void', 'refund', 'credit', 'p2p']);
+export type Method = z.infer<typeof Method>;
+
+export const PrimaryMethod = z.enum(['auth', 'purchase', 'lookup', 'credit', 'p2p']);
+export const SecondaryMethod = z.enum(['capture', 'void', 'refund']);
+
+/** The four statuses the gateway uses; codes (1000, 2122 …) refine them. */
+export const Status = z.enum(['init', 'pending', 'success', 'failure']);
+export type Status = z.infer<typeof Status>;
+
+/** http(s) addresses only: the gateway posts webhooks and redirects browsers to them. */
+export const Url = z.url({ protocol: /^https?$/, error: reason('must be an http(s) URL') });
+
+/** String(≤N). Free-text fields the interface leaves unbounded are capped at 256 by payform. */
+export const text = (max = 256) => z.string().max(max, { error: `must be at most ${max} characters` });
+export const requiredText = (max = 256) => text(max).min(1, { error: 'must not be empty' });
+
+/** order_id as created; responses allow String(≤256). */
+export const OrderId = requiredText(256);
+/** order_id in capture, void and refund requests: max 32 characters. */
+export const SecondaryOrderId = requiredText(32);
+
+export const Comment = text(2048);
+
+/**
+ * An amount in a request: positive, a JSON number or a numeric string (the live service takes
+ * both), at most two fraction digits. Float artefacts such as 0.30000000000000004 fail.
+ */
+export const RequestAmount = z
+  .union([z.number(), z.string()], { error: reason('must be a decimal number') })
+  .superRefine((value, ctx) => {
+    const digits = fractionDigits(value);
+    if (digits === undefined) {
+      ctx.addIssue({ code: 'custom', message: 'must be a plain decimal number' });
+    } else if (digits > WIRE_MAX_DECIMALS) {
+      ctx.addIssue({ code: 'custom', message: `must have at most ${WIRE_MAX_DECIMALS} decimal digits` });
+    } else if (!(Number(value) > 0)) {
+      ctx.addIssue({ code: 'custom', message: 'must be greater than 0' });
+    }
+  });
+
+/** An amount in a response or webhook: a number or numeric string, sign allowed (balances). */
+export const ResponseAmount = z
+  .union([z.number(), z.string()], { error: reason('must be a decimal number') })
+  .refine(isDecimal, { error: 'must be a plain decimal number' });
+
+/**
+ * TIMESTAMP: `yyyy-MM-ddTHH:mm:ss`, optional fraction, no zone — but a `Z` is met in practice.
+ * Responses take any string so that a new format never breaks reading a payment.
+ */
+export const Timestamp = z.string();
+
+/** STATUS_CODE: a digit string, sometimes a number, sometimes null. */
+export const StatusCodeField = z.union([z.string(), z.number()]).nullish();
+
+/** Fee objects `{amount, currency}`; the whole fee may be null. */
+export const Fee = z.looseObject({ amount: ResponseAmount, currency: Currency.nullish() }).nullish();
+export type WireFee = z.infer<typeof Fee>;
+
+/** limit_info is typed String in the tables but arrives as an object; both are accepted. */
+export const LimitInfo = z
+  .union([z.looseObject({ retry_after: z.string().nullish(), description: z.string().nullish() }), z.string()])
+  .nullish();
+
+/** `yyyy-MM-dd` as used by customer_birthday and the receipts-for-a-date path. */
+export const IsoDate = z.iso.date({ error: reason('must be a date yyyy-MM-dd') });
+
+/** Formats a time the way the gateway writes TIMESTAMP values (UTC, milliseconds, no zone). */
+export function formatTimestamp(time: Date): string {
+  return time.toISOString().slice(0, 23);
+}

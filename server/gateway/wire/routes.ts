@@ -1,0 +1,68 @@
+/**
+ * Every endpoint of the interface (plus the order-state reads and the health check) in one
+ * table: HTTP method, path template and whether the X-API-KEY header goes with it. The client
+ * fills the templates; the sandbox mounts the same ones (Hono's `:param` syntax).
+ */
+export interface Route {
+  readonly method: 'GET' | 'POST';
+  readonly path: string;
+  /**
+   * X-API-KEY is sent — and required by the gateway — on every POST, on receipts and on the
+   * webhook re-send, and not on balances (the interface's Authentication table). The
+   * order-state reads share the re-send's path, so they carry it as well.
+   */
+  readonly endpointsKey: boolean;
+}
+
+const post = (path: string): Route => ({ method: 'POST', path, endpointsKey: true });
+const get = (path: string, endpointsKey: boolean): Route => ({ method: 'GET', path, endpointsKey });
+
+export const routes = {
+  createPayment: post('/api/v1/payment'),
+  splitPurchase: post('/api/v1/split/purchase'),
+  capture: post('/api/v1/capture'),
+  splitCapture: post('/api/v1/split/capture'),
+  void: post('/api/v1/void'),
+  refund: post('/api/v1/refund'),
+  splitRefund: post('/api/v1/split/refund'),
+  cancel: post('/api/v1/pos/:pos_id/order/:order_id/cancel'),
+  accounts: get('/api/v1/balances/pos/:pos_id/accounts', false),
+  account: get('/api/v1/balances/pos/:pos_id/accounts/:account_id', false),
+  terminals: get('/api/v1/balances/pos/:pos_id/terminals', false),
+  terminal: get('/api/v1/balances/pos/:pos_id/terminals/:terminal_id', false),
+  orderReceipt: get('/api/v1/pos/:pos_id/orders/:order_id/report/receipt', true),
+  dateReceipts: get('/api/v1/pos/:pos_id/date/:date/report/receipt', true),
+  order: get('/api/v1/pos/:pos_id/orders/:order_id', true),
+  /** With `?callback=true` this is the webhook re-send. */
+  orderOperation: get('/api/v1/pos/:pos_id/orders/:order_id/:operation', true),
+  health: get('/health', false),
+} as const satisfies Record<string, Route>;
+
+export type RouteName = keyof typeof routes;
+
+/** Fills `:name` placeholders with URL-encoded values (order ids are merchant-chosen text). */
+export function routePath(route: Route, params: Readonly<Record<string, string>>): string {
+  return route.path.replace(/:([a-z_]+)/g, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new TypeError(`missing path parameter ${name} for ${route.path}`);
+    return encodeURIComponent(value);
+  });
+}
+
+/** Header names; HTTP compares them case-insensitively (the samples vary the case). */
+export const AUTH_HEADER = 'X-API-AUTH';
+export const ENDPOINTS_KEY_HEADER = 'X-API-KEY';
+
+const AUTH_SCHEME = 'CPAY';
+
+/** `CPAY <key>:<secret>` in clear text: the gateway signs no requests. */
+export function authHeaderValue(apiKey: string, apiSecret: string): string {
+  return `${AUTH_SCHEME} ${apiKey}:${apiSecret}`;
+}
+
+/** Reads an X-API-AUTH value back into key and secret; undefined when malformed. */
+export function readAuthHeader(value: string | null | undefined): { apiKey: string; apiSecret: string } | undefined {
+  const match = /^(\S+) ([^:\s]+):(\S+)$/.exec(value ?? '');
+  if (!match || match[1] !== AUTH_SCHEME) return undefined;
+  return { apiKey: match[2] ?? '', apiSecret: match[3] ?? '' };
+}
