@@ -1,0 +1,163 @@
+/**
+ * The objects the client hands out: wire objects with every amount in integer minor units and
+ * the interface's naming quirks resolved — `processed_at` whichever way the gateway spelt it
+ * (`processing_time`), `currency` even where the full capture said `order_currency`,
+ * `rolling_reserve` for `rollingReserve`, `status_code` always a string or null. Fields the
+ * client does not know are kept as they came.
+ */
+import { fromWireAmount } from './money.js';
+import type { MinorUnits, WireAmount } from './money.js';
+import type * as wire from './wire/index.js';
+
+export interface Fee {
+  readonly amount: MinorUnits;
+  readonly currency: string;
+  readonly [field: string]: unknown;
+}
+
+/** The fields normalised on every payment, operation and event. */
+interface Normalised {
+  amount: MinorUnits;
+  currency: string;
+  processed_amount?: MinorUnits | null;
+  fee?: Fee | null;
+  fixed_fee?: Fee | null;
+  percent_fee?: Fee | null;
+  /** Digit string, e.g. "1000"; null when the gateway sent none. */
+  status_code: string | null;
+  /** Last update time, from `processed_at` or `processing_time`. */
+  processed_at: string | null;
+}
+
+/** Named fields of a wire type, without the index signature of a loose object. */
+type Known<T> = { [K in keyof T as string extends K ? never : K]: T[K] };
+type View<W> = Omit<Known<W>, keyof Normalised | 'processing_time' | 'order_currency'> & Normalised;
+
+export type Payment = View<wire.PaymentResponse>;
+export type Operation = View<wire.OperationResponse>;
+export type OrderOperation = View<wire.OrderOperationResponse>;
+export type PaymentEvent = View<wire.PaymentEvent>;
+export type OperationEvent = View<wire.OperationEvent>;
+export type WebhookEvent = PaymentEvent | OperationEvent;
+
+interface WireMoneyFields {
+  amount: WireAmount;
+  currency?: string | undefined;
+  order_currency?: string | undefined;
+  processed_amount?: WireAmount | null | undefined;
+  processed_currency?: string | null | undefined;
+  fee?: wire.WireFee;
+  fixed_fee?: wire.WireFee;
+  percent_fee?: wire.WireFee;
+  status_code?: string | number | null | undefined;
+  processed_at?: string | null | undefined;
+  processing_time?: string | null | undefined;
+}
+
+/**
+ * Converts one payment, operation or order entry. `currency` is the one its amounts are in
+ * (the object's own, or the order's when an order-state entry names none). Throws RangeError
+ * when an amount is finer than the currency's minor unit.
+ */
+function normalise<W extends WireMoneyFields>(object: W, currency: string): View<W> {
+  const { processing_time, order_currency: _, ...rest } = object;
+  const converted: Normalised = {
+    amount: fromWireAmount(object.amount, currency),
+    currency,
+    status_code: object.status_code == null ? null : String(object.status_code),
+    processed_at: object.processed_at ?? processing_time ?? null,
+  };
+  if (object.processed_amount != null) {
+    converted.processed_amount = fromWireAmount(object.processed_amount, object.processed_currency ?? currency);
+  }
+  for (const key of ['fee', 'fixed_fee', 'percent_fee'] as const) {
+    const fee = object[key];
+    if (fee !== undefined) converted[key] = fee === null ? null : toFee(fee, currency);
+  }
+  return { ...rest, ...converted } as unknown as View<W>;
+}
+
+function toFee(fee: NonNullable<wire.WireFee>, fallbackCurrency: string): Fee {
+  const currency = fee.currency ?? fallbackCurrency;
+  return { ...fee, amount: fromWireAmount(fee.amount, currency), currency };
+}
+
+export function toPayment(payment: wire.PaymentResponse): Payment {
+  return normalise(payment, payment.currency);
+}
+
+export function toOperation(operation: wire.OperationResponse): Operation {
+  return normalise(operation, operationCurrency(operation));
+}
+
+export function toWebhookEvent(event: wire.WebhookEvent): WebhookEvent {
+  switch (event.method) {
+    case 'capture':
+    case 'void':
+    case 'refund':
+      return toOperation(event);
+    default:
+      return normalise(event, event.currency);
+  }
+}
+
+/**
+ * An order's operations all share the order's currency; entries that do not repeat it take it
+ * from one that does.
+ */
+export function toOrderState(entries: readonly wire.OrderOperationResponse[]): OrderOperation[] {
+  const orderCurrency = entries.map((entry) => entry.currency ?? entry.order_currency).find((c) => c !== undefined);
+  return entries.map((entry) => toOrderOperation(entry, orderCurrency));
+}
+
+export function toOrderOperation(entry: wire.OrderOperationResponse, orderCurrency?: string): OrderOperation {
+  const currency = entry.currency ?? entry.order_currency ?? orderCurrency;
+  if (currency === undefined) throw new RangeError('the order names no currency for its amounts');
+  return normalise(entry, currency);
+}
+
+export interface Balance {
+  readonly available: MinorUnits;
+  /** Present when the gateway reports one, whichever spelling it used. */
+  readonly rolling_reserve?: MinorUnits;
+  readonly [field: string]: unknown;
+}
+
+export interface Account {
+  readonly id: string;
+  readonly name: string;
+  readonly currency: string;
+  readonly balances: Balance;
+  readonly [field: string]: unknown;
+}
+/** Terminals have the same shape as accounts. */
+export type Terminal = Account;
+
+export interface TerminalList {
+  readonly terminals: Terminal[];
+  /** Terminals whose balance could not be read, each with the gateway's message. */
+  readonly failed_terminals: { readonly id: string; readonly message: string }[];
+}
+
+export function toAccount(account: wire.AccountResponse | wire.TerminalResponse): Account {
+  const { rollingReserve, rolling_reserve, ...balances } = account.balances;
+  const reserve = rolling_reserve ?? rollingReserve;
+  return {
+    ...account,
+    balances: {
+      ...balances,
+      available: fromWireAmount(account.balances.available, account.currency),
+      ...(reserve == null ? {} : { rolling_reserve: fromWireAmount(reserve, account.currency) }),
+    },
+  };
+}
+
+export function toTerminalList(list: wire.TerminalListResponse): TerminalList {
+  return { terminals: list.terminals.map(toAccount), failed_terminals: list.failed_terminals ?? [] };
+}
+
+function operationCurrency(operation: { currency?: string | undefined; order_currency?: string | undefined }): string {
+  const currency = operation.currency ?? operation.order_currency;
+  if (currency === undefined) throw new RangeError('the operation names no currency');
+  return currency;
+}

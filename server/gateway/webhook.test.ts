@@ -1,0 +1,126 @@
+import { describe, expect, it } from 'vitest';
+import * as samples from './test/samples.js';
+import {
+  WebhookPayloadError, WebhookSignatureError, decodeWebhook, encodeWebhookData, readWebhook, signWebhook, verifyWebhook,
+  webhookForm,
+} from './webhook.js';
+
+// The example published with the live gateway's documentation.
+const SECRET = 'changeme';
+const DATA = 'eyJuYW1lIjoiSm9lIiwiYWdlIjoyMH0=';
+const SIGNATURE = 'Bcj3hb-h00HrEMIoJ5nPW5ZHlVQ=';
+
+const paymentEvent = {
+  payment_id: samples.PAYMENT_ID,
+  order_id: 'order-1001',
+  pos_id: samples.POS_ID,
+  mode: 'direct',
+  method: 'purchase',
+  amount: 10.1,
+  currency: 'UAH',
+  status: 'success',
+  status_code: '1000',
+  created_at: '2025-03-01T10:00:00',
+  processed_at: '2025-03-01T10:00:02Z',
+  fee: { amount: 0.25, currency: 'UAH' },
+  limit_info: { retry_after: '2025-03-02T00:00:00', description: 'daily limit' },
+  payway: 'card',
+  cc_mask: '424242******4242',
+  new_field_enabled_by_support: 'kept',
+};
+
+describe('signWebhook / verifyWebhook', () => {
+  it('reproduces the published example', () => {
+    expect(signWebhook(DATA, SECRET)).toBe(SIGNATURE);
+    expect(SIGNATURE).toHaveLength(28);
+    expect(verifyWebhook(DATA, SIGNATURE, SECRET)).toBe(true);
+    expect(Buffer.from(DATA, 'base64url').toString()).toBe('{"name":"Joe","age":20}');
+  });
+
+  it('rejects a signature without its padding', () => {
+    expect(verifyWebhook(DATA, SIGNATURE.replace(/=+$/, ''), SECRET)).toBe(false);
+  });
+
+  it('rejects tampered data, a tampered signature, a wrong secret and the standard base64 alphabet', () => {
+    expect(verifyWebhook('eyJuYW1lIjoiSm9lIiwiYWdlIjoyMX0=', SIGNATURE, SECRET)).toBe(false);
+    expect(verifyWebhook(DATA, `A${SIGNATURE.slice(1)}`, SECRET)).toBe(false);
+    expect(verifyWebhook(DATA, SIGNATURE, 'changeme2')).toBe(false);
+    expect(verifyWebhook(DATA, SIGNATURE.replace('-', '+'), SECRET)).toBe(false);
+    expect(verifyWebhook(DATA, '', SECRET)).toBe(false);
+  });
+
+  it('verifies on the raw string: re-encoded JSON with the same meaning does not pass', () => {
+    const reencoded = encodeWebhookData({ age: 20, name: 'Joe' });
+    expect(verifyWebhook(reencoded, SIGNATURE, SECRET)).toBe(false);
+  });
+});
+
+describe('webhookForm / encodeWebhookData', () => {
+  it('encodes base64url with padding, signed so that verify accepts it', () => {
+    const form = webhookForm({ name: 'Joe', age: 20 }, SECRET);
+    expect(form).toEqual({ data: DATA, signature: SIGNATURE });
+    // Bytes that map to + and / in standard base64 come out URL-safe.
+    expect(encodeWebhookData({ s: '>>>???' })).toMatch(/^[A-Za-z0-9_-]+=*$/);
+  });
+});
+
+describe('decodeWebhook', () => {
+  it('decodes a primary event into minor units, keeping unknown fields', () => {
+    const event = decodeWebhook(encodeWebhookData(paymentEvent));
+    expect(event).toMatchObject({
+      method: 'purchase',
+      amount: 1010,
+      currency: 'UAH',
+      fee: { amount: 25, currency: 'UAH' },
+      status_code: '1000',
+      processed_at: '2025-03-01T10:00:02Z',
+      limit_info: { retry_after: '2025-03-02T00:00:00', description: 'daily limit' },
+      new_field_enabled_by_support: 'kept',
+    });
+  });
+
+  it('decodes secondary events with the primary order_id and their own operation_id', () => {
+    const refund = {
+      operation_id: samples.OPERATION_ID,
+      payment_id: samples.PAYMENT_ID,
+      order_id: 'order-1001',
+      pos_id: null,
+      transaction_id: null,
+      mode: 'direct',
+      method: 'refund',
+      amount: '2.50',
+      currency: 'UAH',
+      status: 'success',
+      status_code: 1004,
+      created_at: '2025-03-01T11:00:00',
+      processing_time: null,
+      fee: null,
+      receipt_url: 'https://gateway.example/receipt/1',
+    };
+    const event = decodeWebhook(encodeWebhookData(refund));
+    expect(event).toMatchObject({ method: 'refund', operation_id: samples.OPERATION_ID, amount: 250, status_code: '1004', fee: null, processed_at: null });
+  });
+
+  it('reads limit_info sent as a string, as typed in the tables', () => {
+    const event = decodeWebhook(encodeWebhookData({ ...paymentEvent, limit_info: 'daily limit' }));
+    expect(event.limit_info).toBe('daily limit');
+  });
+
+  it('rejects what is not base64url JSON of a known event', () => {
+    expect(() => decodeWebhook('not base64!')).toThrow(WebhookPayloadError);
+    expect(() => decodeWebhook(Buffer.from('{oops').toString('base64url'))).toThrow(/not JSON/);
+    expect(() => decodeWebhook(DATA)).toThrow(/method: is required/);
+    expect(() => decodeWebhook(encodeWebhookData({ ...paymentEvent, method: 'teleport' }))).toThrow(WebhookPayloadError);
+    expect(() => decodeWebhook(encodeWebhookData({ ...paymentEvent, amount: 10.5, currency: 'JPY' }))).toThrow(/finer than the JPY/);
+  });
+});
+
+describe('readWebhook', () => {
+  it('verifies before decoding', () => {
+    const form = webhookForm(paymentEvent, SECRET);
+    expect(readWebhook(form, SECRET).order_id).toBe('order-1001');
+    expect(() => readWebhook({ ...form, signature: form.signature.slice(0, -1) }, SECRET)).toThrow(WebhookSignatureError);
+    // A forged event with a valid-looking shape never reaches the decoder.
+    expect(() => readWebhook({ data: encodeWebhookData(paymentEvent), signature: SIGNATURE }, SECRET)).toThrow(WebhookSignatureError);
+  });
+});

@@ -1,0 +1,90 @@
+/**
+ * Webhooks: the gateway posts a form with `data` (base64url JSON of the event) and
+ * `signature` = base64url(sha1_raw(secret + data + secret)), `=` padding kept. The sandbox signs
+ * with the same functions the companion verifies with, so both ends cannot drift apart.
+ *
+ * Verification works on the `data` string exactly as received — never on re-serialised JSON —
+ * and must come before decoding.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { toWebhookEvent } from './objects.js';
+import type { WebhookEvent } from './objects.js';
+import { parseWire, describeIssues } from './wire/issues.js';
+import { WebhookEvent as WebhookEventSchema } from './wire/event.js';
+
+/** The two form fields of a webhook delivery. */
+export interface WebhookForm {
+  readonly data: string;
+  readonly signature: string;
+}
+
+/** A webhook whose signature does not match. */
+export class WebhookSignatureError extends Error {
+  override readonly name = 'WebhookSignatureError';
+}
+
+/** A correctly signed webhook whose content is not an event payform can read. */
+export class WebhookPayloadError extends Error {
+  override readonly name = 'WebhookPayloadError';
+}
+
+/** Encodes an event as the `data` field: base64url of its JSON, padding kept. */
+export function encodeWebhookData(event: object): string {
+  return toBase64Url(Buffer.from(JSON.stringify(event), 'utf8'));
+}
+
+/** The signature of a `data` field, 28 characters with its `=` padding. */
+export function signWebhook(data: string, apiSecret: string): string {
+  return toBase64Url(createHash('sha1').update(apiSecret + data + apiSecret, 'utf8').digest());
+}
+
+/** The form the gateway posts for an event (what the sandbox sends). */
+export function webhookForm(event: object, apiSecret: string): WebhookForm {
+  const data = encodeWebhookData(event);
+  return { data, signature: signWebhook(data, apiSecret) };
+}
+
+/**
+ * Whether `signature` is the gateway's signature of `data`, compared in constant time. A
+ * signature without its padding, or in the standard base64 alphabet, is not the signature.
+ */
+export function verifyWebhook(data: string, signature: string, apiSecret: string): boolean {
+  const expected = Buffer.from(signWebhook(data, apiSecret), 'utf8');
+  const given = Buffer.from(signature, 'utf8');
+  // timingSafeEqual needs equal lengths; comparing against itself keeps the time the same.
+  return given.length === expected.length ? timingSafeEqual(given, expected) : !timingSafeEqual(expected, expected);
+}
+
+/**
+ * Decodes a `data` field into an event, amounts in minor units. Call only after
+ * verifyWebhook. Throws WebhookPayloadError when it is not base64url JSON of a known event.
+ */
+export function decodeWebhook(data: string): WebhookEvent {
+  if (!/^[A-Za-z0-9_-]*={0,2}$/.test(data)) throw new WebhookPayloadError('webhook data is not base64url');
+  let json: unknown;
+  try {
+    json = JSON.parse(Buffer.from(data, 'base64url').toString('utf8'));
+  } catch {
+    throw new WebhookPayloadError('webhook data is not JSON');
+  }
+  const parsed = parseWire(WebhookEventSchema, json);
+  if (!parsed.success) throw new WebhookPayloadError(`webhook event is invalid: ${describeIssues(parsed.issues)}`);
+  try {
+    return toWebhookEvent(parsed.data);
+  } catch (error) {
+    throw new WebhookPayloadError(`webhook event is invalid: ${(error as Error).message}`);
+  }
+}
+
+/** Verifies, then decodes: what a webhook receiver does with the posted form. */
+export function readWebhook(form: WebhookForm, apiSecret: string): WebhookEvent {
+  if (!verifyWebhook(form.data, form.signature, apiSecret)) {
+    throw new WebhookSignatureError('webhook signature does not match');
+  }
+  return decodeWebhook(form.data);
+}
+
+// Node's 'base64url' drops the padding; the gateway keeps it.
+function toBase64Url(bytes: Buffer): string {
+  return bytes.toString('base64').replaceAll('+', '-').replaceAll('/', '_');
+}
