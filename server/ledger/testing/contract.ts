@@ -1,0 +1,638 @@
+// The ledger's behaviour, written once and run against every backend (SQLite in memory, SQLite
+// in a file, PostgreSQL): whatever the database, the same calls give the same answers.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { InvalidLedgerInput, LedgerConflict, LedgerNotFound, OperationRefused } from '../errors.js';
+import type { Ledger } from '../ledger.js';
+import type { GatewayEvent, NewCheckoutSession, Operation, Payment, PaymentDetails } from '../types.js';
+import { TestClock } from './databases.js';
+import type { LedgerBackend, TestLedger } from './databases.js';
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+
+const teaSession: NewCheckoutSession = { amount: 1000, currency: 'XTS', description: 'Green tea, 250 g', method: 'purchase' };
+
+export async function claimedPayment(ledger: Ledger, session: Partial<NewCheckoutSession> = {}): Promise<Payment> {
+  const created = await ledger.createSession({ ...teaSession, ...session });
+  const claim = await ledger.claimPayAttempt(created.id, { mode: 'direct' });
+  if (!claim.claimed) throw new Error(`claim refused: ${claim.reason}`);
+  return claim.payment;
+}
+
+export async function paidOrder(ledger: Ledger, session: Partial<NewCheckoutSession> = {}, details: PaymentDetails = {}): Promise<Payment> {
+  const payment = await claimedPayment(ledger, session);
+  return (await ledger.advancePayment(payment.orderId, { status: 'success', statusCode: '1000', ...details })).payment;
+}
+
+/** A webhook as the companion hands it over: raw data, decoded body, parsed facts. */
+export function gatewayEvent(facts: Omit<GatewayEvent, 'data' | 'body'>, extra: Record<string, unknown> = {}): GatewayEvent {
+  const body = JSON.stringify({
+    order_id: facts.orderId,
+    method: facts.method,
+    status: facts.status,
+    operation_id: facts.operationId,
+    status_code: facts.statusCode,
+    ...extra,
+  });
+  return { ...facts, body, data: Buffer.from(body).toString('base64url') };
+}
+
+export function refundsOf(operations: readonly Operation[]): Operation[] {
+  return operations.filter((op) => op.kind === 'refund');
+}
+
+export function describeLedgerContract(backend: LedgerBackend): void {
+  describe(`ledger on ${backend.name}`, () => {
+    let clock: TestClock;
+    let store: TestLedger;
+    let ledger: Ledger;
+
+    beforeEach(async () => {
+      clock = new TestClock();
+      store = await backend.open(clock);
+      ledger = store.ledger;
+    });
+    afterEach(async () => {
+      await store.dispose();
+    });
+
+    // An in-memory database lives and dies with its one connection: nothing to reopen or inspect.
+    if (backend.persistent) describeSchema();
+    function describeSchema() {
+    describe('schema', () => {
+      it('opens an existing database again without migrating twice and keeps its data', async () => {
+        const payment = await paidOrder(ledger);
+        const again = await store.reopen!();
+        const third = await store.reopen!();
+        expect(await again.getPayment(payment.orderId)).toEqual(payment);
+        expect(await third.getPayment(payment.orderId)).toEqual(payment);
+        expect(await store.migrations!()).toEqual(['0001_initial']);
+      });
+
+      it('has no column that could hold a card number or CVV', async () => {
+        const columns = await store.columns!();
+        expect(columns.length).toBeGreaterThan(50);
+        const suspicious = columns.filter(({ column }) => /pan|card_number|cc_number|number|cvv|cvc|security_code/i.test(column));
+        expect(suspicious).toEqual([]);
+      });
+    });
+    }
+
+    describe('checkout sessions', () => {
+      it('creates a session with an unguessable id and a generated order id, and reads it back', async () => {
+        const session = await ledger.createSession({
+          ...teaSession,
+          customer: { email: 'ada@example.com', phone: '+380441234567' },
+          customerId: 'cus-7',
+          returnUrl: 'https://shop.example/thanks',
+          allowedModes: ['hosted'],
+          split: [
+            { subMerchantId: 'a', amount: 700 },
+            { subMerchantId: 'b', amount: 300 },
+          ],
+        });
+        expect(session.id).toMatch(/^[A-Za-z0-9_-]{43}$/);
+        expect(session.orderId.length).toBeLessThanOrEqual(32);
+        expect(session).toMatchObject({
+          amount: 1000,
+          currency: 'XTS',
+          status: 'open',
+          allowedModes: ['hosted'],
+          customerId: 'cus-7',
+          customer: { email: 'ada@example.com' },
+          payment: null,
+          expiresAt: clock.now + 30 * MINUTE,
+        });
+        expect(await ledger.getSession(session.id)).toEqual(session);
+        expect(await ledger.getSession('no-such-session')).toBeUndefined();
+        const ids = await Promise.all(Array.from({ length: 20 }, () => ledger.createSession(teaSession).then((s) => s.id)));
+        expect(new Set(ids).size).toBe(20);
+      });
+
+      it('refuses a second session for an order id already used, leaving the first as it was', async () => {
+        const first = await ledger.createSession({ ...teaSession, orderId: 'order-1' });
+        await expect(ledger.createSession({ ...teaSession, amount: 5, orderId: 'order-1' })).rejects.toBeInstanceOf(LedgerConflict);
+        expect(await ledger.getSession(first.id)).toEqual(first);
+      });
+
+      it('refuses bad sessions with the field named and stores nothing', async () => {
+        const cases: [Partial<NewCheckoutSession> & Record<string, unknown>, string][] = [
+          [{ amount: -100 }, 'amount'],
+          [{ amount: 10.5 }, 'amount'],
+          [{ amount: 0 }, 'amount'],
+          [{ currency: 'usd' }, 'currency'],
+          [{ description: '' }, 'description'],
+          [{ orderId: 'x'.repeat(33) }, 'orderId'],
+          [{ orderId: '../etc' }, 'orderId'],
+          [{ split: [{ subMerchantId: 'a', amount: 999 }] }, 'split'],
+          [{ returnUrl: 'javascript:alert(1)' }, 'returnUrl'],
+          [{ allowedModes: [] }, 'allowedModes'],
+          [{ cardNumber: '4242424242424242' }, 'input'],
+        ];
+        for (const [change, field] of cases) {
+          const attempt = ledger.createSession({ ...teaSession, ...change });
+          await expect(attempt, field).rejects.toBeInstanceOf(InvalidLedgerInput);
+          await expect(attempt).rejects.toMatchObject({ code: 'invalid_input', field });
+        }
+        expect((await ledger.listOrders()).orders).toEqual([]);
+      });
+
+      it('expires: an expired session is refused a new attempt', async () => {
+        const session = await ledger.createSession({ ...teaSession, ttlSeconds: 120 });
+        clock.advance(2 * MINUTE);
+        expect((await ledger.getSession(session.id))?.status).toBe('expired');
+        expect(await ledger.claimPayAttempt(session.id, { mode: 'direct' })).toEqual({ claimed: false, reason: 'expired', payment: null });
+      });
+
+      it('closes: no new attempt after the merchant closed it', async () => {
+        const session = await ledger.createSession(teaSession);
+        expect((await ledger.closeSession(session.id)).status).toBe('closed');
+        expect(await ledger.claimPayAttempt(session.id, { mode: 'direct' })).toMatchObject({ claimed: false, reason: 'closed' });
+        await expect(ledger.closeSession('nope')).rejects.toBeInstanceOf(LedgerNotFound);
+      });
+    });
+
+    describe('pay attempts', () => {
+      it('claims one attempt; a repeated click gets the attempt in flight instead of a new one', async () => {
+        const session = await ledger.createSession({ ...teaSession, orderId: 'tea-42', customerId: 'cus-1' });
+        const first = await ledger.claimPayAttempt(session.id, { mode: 'direct', customer: { email: 'ada@example.com' } });
+        expect(first).toMatchObject({
+          claimed: true,
+          payment: { orderId: 'tea-42', attempt: 1, status: 'init', mode: 'direct', amount: 1000, customerId: 'cus-1', customer: { email: 'ada@example.com' } },
+        });
+        const again = await ledger.claimPayAttempt(session.id, { mode: 'hosted' });
+        expect(again).toMatchObject({ claimed: false, reason: 'in_flight', payment: { orderId: 'tea-42', mode: 'direct' } });
+        expect((await ledger.getSession(session.id))?.status).toBe('processing');
+      });
+
+      it('lets exactly one of many concurrent claims win', async () => {
+        const session = await ledger.createSession(teaSession);
+        const claims = await Promise.all(Array.from({ length: 25 }, () => ledger.claimPayAttempt(session.id, { mode: 'direct' })));
+        const winners = claims.filter((claim) => claim.claimed);
+        expect(winners).toHaveLength(1);
+        for (const claim of claims) expect(claim.payment?.orderId).toBe(session.orderId);
+        expect((await ledger.listOrders()).orders).toHaveLength(1);
+      });
+
+      it('after a failed attempt starts the next one under its own order id; after success refuses', async () => {
+        const session = await ledger.createSession({ ...teaSession, orderId: 'tea-43' });
+        const first = await ledger.claimPayAttempt(session.id, { mode: 'direct' });
+        await ledger.advancePayment(first.payment!.orderId, { status: 'failure', statusCode: '4153' });
+        expect((await ledger.getSession(session.id))?.status).toBe('open');
+        const second = await ledger.claimPayAttempt(session.id, { mode: 'direct' });
+        expect(second).toMatchObject({ claimed: true, payment: { orderId: 'tea-43-2', attempt: 2 } });
+        await ledger.advancePayment('tea-43-2', { status: 'success' });
+        expect(await ledger.getSession(session.id)).toMatchObject({ status: 'paid', payment: { orderId: 'tea-43-2' } });
+        expect(await ledger.claimPayAttempt(session.id, { mode: 'direct' })).toMatchObject({ claimed: false, reason: 'paid' });
+      });
+
+      it('refuses a retry whose order id could not stay within 32 characters', async () => {
+        const session = await ledger.createSession({ ...teaSession, orderId: 'x'.repeat(32) });
+        const first = await ledger.claimPayAttempt(session.id, { mode: 'direct' });
+        await ledger.advancePayment(first.payment!.orderId, { status: 'failure' });
+        expect(await ledger.claimPayAttempt(session.id, { mode: 'direct' })).toMatchObject({ claimed: false, reason: 'retry_unavailable' });
+      });
+
+      it('refuses a mode the session does not allow and an unknown session', async () => {
+        const session = await ledger.createSession({ ...teaSession, allowedModes: ['hosted'] });
+        await expect(ledger.claimPayAttempt(session.id, { mode: 'direct' })).rejects.toMatchObject({ code: 'invalid_input', field: 'mode' });
+        await expect(ledger.claimPayAttempt('unknown', { mode: 'hosted' })).rejects.toBeInstanceOf(LedgerNotFound);
+        expect((await ledger.getSession(session.id))?.payment).toBeNull();
+      });
+
+      it('keeps the hosted checkout URL to answer a repeated create with it', async () => {
+        const session = await ledger.createSession(teaSession);
+        const claim = await ledger.claimPayAttempt(session.id, { mode: 'hosted' });
+        const url = 'https://gateway.example/api/v1/checkout/abc/form';
+        await ledger.advancePayment(claim.payment!.orderId, { status: 'init', checkoutUrl: url });
+        const again = await ledger.claimPayAttempt(session.id, { mode: 'hosted' });
+        expect(again).toMatchObject({ claimed: false, reason: 'in_flight', payment: { checkoutUrl: url } });
+      });
+    });
+
+    describe('payments move forward only', () => {
+      it('goes init → pending → success and ignores anything older afterwards', async () => {
+        const { orderId } = await claimedPayment(ledger);
+        expect((await ledger.advancePayment(orderId, { status: 'pending', statusCode: '2122', userActionUrl: 'https://acs.example/3ds' })).progress).toBe('advanced');
+        clock.advance(1000);
+        const success = await ledger.advancePayment(orderId, { status: 'success', statusCode: '1000', ccMask: '424242******4242', cardBrand: 'visa' });
+        expect(success).toMatchObject({ progress: 'advanced', payment: { status: 'success', finalizedAt: clock.now, userActionUrl: 'https://acs.example/3ds' } });
+        clock.advance(1000);
+        for (const status of ['pending', 'init', 'failure'] as const) {
+          const late = await ledger.advancePayment(orderId, { status, statusCode: '4153' });
+          expect(late.progress).toBe('stale');
+          expect(late.payment).toEqual(success.payment);
+        }
+      });
+
+      it('a reordered delivery (success before pending) keeps success; a same-status repeat fills details', async () => {
+        const { orderId } = await claimedPayment(ledger);
+        await ledger.advancePayment(orderId, { status: 'success', statusCode: '1000' });
+        expect((await ledger.advancePayment(orderId, { status: 'pending', statusCode: '2122' })).progress).toBe('stale');
+        const refresh = await ledger.advancePayment(orderId, { status: 'success', ccToken: 'tok_123', receiptUrl: 'https://gateway.example/r/1' });
+        expect(refresh).toMatchObject({ progress: 'updated', payment: { status: 'success', statusCode: '1000', ccToken: 'tok_123' } });
+      });
+
+      it('a failure never turns into a success', async () => {
+        const { orderId } = await claimedPayment(ledger);
+        await ledger.advancePayment(orderId, { status: 'failure', statusCode: '4009' });
+        expect((await ledger.advancePayment(orderId, { status: 'success', statusCode: '1000' })).payment).toMatchObject({ status: 'failure', statusCode: '4009' });
+      });
+
+      it('settles concurrent updates on the first final state to land', async () => {
+        const { orderId } = await claimedPayment(ledger);
+        const updates = ['pending', 'success', 'pending', 'failure', 'init', 'pending', 'success', 'failure'] as const;
+        const results = await Promise.all(updates.map((status) => ledger.advancePayment(orderId, { status })));
+        const finals = results.filter((result) => result.progress === 'advanced' && ['success', 'failure'].includes(result.payment.status));
+        expect(finals).toHaveLength(1);
+        expect((await ledger.getPayment(orderId))?.status).toBe(finals[0]!.payment.status);
+      });
+
+      it('refuses an unknown order and bad updates, changing nothing', async () => {
+        const payment = await claimedPayment(ledger);
+        await expect(ledger.advancePayment('missing', { status: 'success' })).rejects.toMatchObject({ code: 'not_found', entity: 'order' });
+        await expect(ledger.advancePayment(payment.orderId, { status: 'paid' as never })).rejects.toMatchObject({ field: 'status' });
+        await expect(ledger.advancePayment(payment.orderId, { status: 'success', ccMask: '4242424242424242' })).rejects.toMatchObject({ field: 'ccMask' });
+        await expect(ledger.advancePayment(payment.orderId, { status: 'pending', userActionUrl: 'ftp://x' })).rejects.toMatchObject({ field: 'userActionUrl' });
+        expect(await ledger.getPayment(payment.orderId)).toEqual(payment);
+      });
+    });
+
+    describe('refunds', () => {
+      it('allows partial refunds up to the amount and refuses the one that would exceed it', async () => {
+        const { orderId } = await paidOrder(ledger);
+        const first = await ledger.reserveOperation(orderId, { kind: 'refund', amount: 400, comment: 'one cup broken' });
+        expect(first).toMatchObject({ kind: 'refund', amount: 400, status: 'pending', origin: 'merchant', comment: 'one cup broken' });
+        // Pending reservations count against the limit.
+        expect(await ledger.refundableAmount(orderId)).toBe(600);
+        await expect(ledger.reserveOperation(orderId, { kind: 'refund', amount: 601 })).rejects.toMatchObject({ reason: 'exceeds_refundable', available: 600 });
+        const settled = await ledger.settleOperation(first.id, { status: 'success', operationId: 'op-r1', statusCode: '1004', receiptUrl: 'https://gateway.example/r/2' });
+        expect(settled).toMatchObject({ progress: 'advanced', operation: { status: 'success', operationId: 'op-r1', settledAt: clock.now } });
+        const rest = await ledger.reserveOperation(orderId, { kind: 'refund' });
+        expect(rest.amount).toBe(600);
+        await ledger.settleOperation(rest.id, { status: 'success' });
+        await expect(ledger.reserveOperation(orderId, { kind: 'refund', amount: 1 })).rejects.toMatchObject({ reason: 'nothing_left' });
+        expect(await ledger.refundableAmount(orderId)).toBe(0);
+      });
+
+      it('releases a reservation the gateway declined', async () => {
+        const { orderId } = await paidOrder(ledger);
+        const op = await ledger.reserveOperation(orderId, { kind: 'refund', amount: 1000 });
+        expect(await ledger.refundableAmount(orderId)).toBe(0);
+        await ledger.settleOperation(op.id, { status: 'failure', statusDescription: 'declined' });
+        expect(await ledger.refundableAmount(orderId)).toBe(1000);
+        // Settled is final: a late success for the declined reservation changes nothing.
+        expect(await ledger.settleOperation(op.id, { status: 'success' })).toMatchObject({ progress: 'stale', operation: { status: 'failure' } });
+        expect(await ledger.refundableAmount(orderId)).toBe(1000);
+      });
+
+      it('50 concurrent partial refunds: exactly those that fit succeed, the total never exceeds', async () => {
+        const { orderId } = await paidOrder(ledger, { amount: 1000 });
+        const outcomes = await Promise.allSettled(
+          Array.from({ length: 50 }, async () => {
+            const op = await ledger.reserveOperation(orderId, { kind: 'refund', amount: 30 });
+            return ledger.settleOperation(op.id, { status: 'success' });
+          }),
+        );
+        const succeeded = outcomes.filter((outcome) => outcome.status === 'fulfilled');
+        const refused = outcomes.filter((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+        expect(succeeded).toHaveLength(33);
+        for (const { reason } of refused) expect(reason).toMatchObject({ code: 'operation_refused', reason: 'exceeds_refundable', available: 10 });
+        const detail = await ledger.getOrder(orderId);
+        const refunded = refundsOf(detail!.operations).reduce((sum, op) => sum + op.amount, 0);
+        expect(refunded).toBe(990);
+        expect(detail!.totals).toMatchObject({ refunded: 990, refundPending: 0, refundable: 10 });
+      });
+
+      it('refuses refunds of unpaid or unknown orders and bad amounts, changing nothing', async () => {
+        const pending = await claimedPayment(ledger);
+        await expect(ledger.reserveOperation(pending.orderId, { kind: 'refund' })).rejects.toMatchObject({ reason: 'payment_not_successful' });
+        const { orderId } = await paidOrder(ledger);
+        await expect(ledger.reserveOperation('unknown-order', { kind: 'refund', amount: 10 })).rejects.toBeInstanceOf(LedgerNotFound);
+        for (const amount of [-10, 0, 1.5, Number.NaN, 2 ** 60]) {
+          await expect(ledger.reserveOperation(orderId, { kind: 'refund', amount }), String(amount)).rejects.toMatchObject({ code: 'invalid_input', field: 'amount' });
+        }
+        await expect(ledger.reserveOperation(orderId, { kind: 'refund', comment: 'x'.repeat(2049) })).rejects.toMatchObject({ field: 'comment' });
+        await expect(ledger.reserveOperation(orderId, { kind: 'chargeback' as never })).rejects.toMatchObject({ field: 'kind' });
+        expect((await ledger.getOrder(orderId))?.operations).toEqual([]);
+        expect(await ledger.refundableAmount(orderId)).toBe(1000);
+      });
+
+      it('checks split refunds per sub-merchant', async () => {
+        const split = [
+          { subMerchantId: 'farm', amount: 700 },
+          { subMerchantId: 'shop', amount: 300 },
+        ];
+        const { orderId } = await paidOrder(ledger, { split });
+        const op = await ledger.reserveOperation(orderId, { kind: 'refund', split: [{ subMerchantId: 'farm', amount: 500 }] });
+        expect(op).toMatchObject({ amount: 500, split: [{ subMerchantId: 'farm', amount: 500 }] });
+        await expect(ledger.reserveOperation(orderId, { kind: 'refund', split: [{ subMerchantId: 'farm', amount: 300 }] })).rejects.toMatchObject({
+          reason: 'exceeds_sub_merchant_share',
+          available: 200,
+        });
+        await expect(ledger.reserveOperation(orderId, { kind: 'refund', split: [{ subMerchantId: 'mill', amount: 1 }] })).rejects.toMatchObject({ reason: 'unknown_sub_merchant' });
+        await expect(ledger.reserveOperation(orderId, { kind: 'refund', amount: 100, split: [{ subMerchantId: 'shop', amount: 50 }] })).rejects.toMatchObject({ field: 'split' });
+        expect(await ledger.reserveOperation(orderId, { kind: 'refund', split: [{ subMerchantId: 'shop', amount: 300 }] })).toMatchObject({ amount: 300 });
+      });
+    });
+
+    describe('captures and voids', () => {
+      const auth = { method: 'auth' as const, amount: 1000 };
+
+      it('captures in parts up to the reserve, and above it only within the allowance', async () => {
+        const { orderId } = await paidOrder(ledger, auth);
+        expect(await ledger.capturableAmount(orderId)).toBe(1000);
+        expect(await ledger.capturableAmount(orderId, 10)).toBe(1100);
+        const part = await ledger.reserveOperation(orderId, { kind: 'capture', amount: 600 });
+        await ledger.settleOperation(part.id, { status: 'success', operationId: 'cap-1' });
+        const rest = await ledger.reserveOperation(orderId, { kind: 'capture' });
+        expect(rest.amount).toBe(400);
+        await ledger.settleOperation(rest.id, { status: 'success' });
+        await expect(ledger.reserveOperation(orderId, { kind: 'capture', amount: 101, overCapturePercent: 10 })).rejects.toMatchObject({
+          reason: 'exceeds_capturable',
+          available: 100,
+        });
+        const above = await ledger.reserveOperation(orderId, { kind: 'capture', amount: 100, overCapturePercent: 10 });
+        expect(above.amount).toBe(100);
+        await expect(ledger.reserveOperation(orderId, { kind: 'capture', overCapturePercent: 10 })).rejects.toMatchObject({ reason: 'nothing_left' });
+      });
+
+      it('refunds an auth only as far as it was captured', async () => {
+        const { orderId } = await paidOrder(ledger, auth);
+        await expect(ledger.reserveOperation(orderId, { kind: 'refund', amount: 1 })).rejects.toMatchObject({ reason: 'nothing_captured' });
+        const capture = await ledger.reserveOperation(orderId, { kind: 'capture', amount: 700 });
+        expect(await ledger.refundableAmount(orderId)).toBe(0);
+        await ledger.settleOperation(capture.id, { status: 'success', amount: 650 });
+        expect(await ledger.refundableAmount(orderId)).toBe(650);
+        await expect(ledger.reserveOperation(orderId, { kind: 'refund', amount: 651 })).rejects.toMatchObject({ reason: 'exceeds_refundable', available: 650 });
+      });
+
+      it('voids once, never after a capture, and nothing is captured after a void', async () => {
+        const voided = await paidOrder(ledger, auth);
+        const op = await ledger.reserveOperation(voided.orderId, { kind: 'void' });
+        expect(op).toMatchObject({ kind: 'void', amount: 1000, status: 'pending' });
+        await expect(ledger.reserveOperation(voided.orderId, { kind: 'void' })).rejects.toMatchObject({ reason: 'already_voided' });
+        await expect(ledger.reserveOperation(voided.orderId, { kind: 'capture' })).rejects.toMatchObject({ reason: 'already_voided' });
+        await ledger.settleOperation(op.id, { status: 'failure' });
+        // A declined void leaves the auth capturable again.
+        expect(await ledger.capturableAmount(voided.orderId)).toBe(1000);
+
+        const captured = await paidOrder(ledger, auth);
+        await ledger.reserveOperation(captured.orderId, { kind: 'capture', amount: 1 });
+        await expect(ledger.reserveOperation(captured.orderId, { kind: 'void' })).rejects.toMatchObject({ reason: 'already_captured' });
+        await expect(ledger.reserveOperation(captured.orderId, { kind: 'void', amount: 5 })).rejects.toMatchObject({ field: 'amount' });
+      });
+
+      it('applies captures and voids to successful auths only', async () => {
+        const purchase = await paidOrder(ledger);
+        await expect(ledger.reserveOperation(purchase.orderId, { kind: 'capture' })).rejects.toMatchObject({ reason: 'not_an_auth' });
+        await expect(ledger.reserveOperation(purchase.orderId, { kind: 'void' })).rejects.toMatchObject({ reason: 'not_an_auth' });
+        const pendingAuth = await claimedPayment(ledger, auth);
+        await expect(ledger.reserveOperation(pendingAuth.orderId, { kind: 'capture' })).rejects.toBeInstanceOf(OperationRefused);
+        expect(await ledger.capturableAmount(pendingAuth.orderId)).toBe(0);
+        await expect(ledger.capturableAmount(pendingAuth.orderId, -1)).rejects.toBeInstanceOf(InvalidLedgerInput);
+      });
+
+      it('20 concurrent captures never capture more than the reserve', async () => {
+        const { orderId } = await paidOrder(ledger, auth);
+        const outcomes = await Promise.allSettled(Array.from({ length: 20 }, () => ledger.reserveOperation(orderId, { kind: 'capture', amount: 150 })));
+        expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(6);
+        expect((await ledger.getOrder(orderId))?.totals).toMatchObject({ capturePending: 900, capturable: 100 });
+      });
+
+      it('a split capture distributes the captured amount', async () => {
+        const { orderId } = await paidOrder(ledger, auth);
+        const split = [
+          { subMerchantId: 'farm', amount: 600 },
+          { subMerchantId: 'shop', amount: 200 },
+        ];
+        const op = await ledger.reserveOperation(orderId, { kind: 'capture', split });
+        expect(op).toMatchObject({ amount: 800, split });
+        await ledger.settleOperation(op.id, { status: 'success' });
+        await expect(ledger.reserveOperation(orderId, { kind: 'refund', split: [{ subMerchantId: 'shop', amount: 201 }] })).rejects.toMatchObject({
+          reason: 'exceeds_sub_merchant_share',
+          available: 200,
+        });
+      });
+    });
+
+    describe('settlement', () => {
+      it('refuses an unknown reservation and an operation id that belongs to another', async () => {
+        const { orderId } = await paidOrder(ledger);
+        await expect(ledger.settleOperation('00000000-0000-0000-0000-000000000000', { status: 'success' })).rejects.toMatchObject({ entity: 'operation' });
+        const a = await ledger.reserveOperation(orderId, { kind: 'refund', amount: 10 });
+        const b = await ledger.reserveOperation(orderId, { kind: 'refund', amount: 10 });
+        await ledger.settleOperation(a.id, { status: 'success', operationId: 'op-a' });
+        await expect(ledger.settleOperation(b.id, { status: 'success', operationId: 'op-a' })).rejects.toMatchObject({ code: 'conflict', reason: 'operation_id_taken' });
+        expect(await ledger.getOperation(b.id)).toEqual(b);
+        await expect(ledger.settleOperation(b.id, { status: 'done' as never })).rejects.toMatchObject({ field: 'status' });
+      });
+
+      it('lists reservations nobody settled, for the reconciler', async () => {
+        const { orderId } = await paidOrder(ledger);
+        const forgotten = await ledger.reserveOperation(orderId, { kind: 'refund', amount: 10 });
+        const settled = await ledger.reserveOperation(orderId, { kind: 'refund', amount: 10 });
+        await ledger.settleOperation(settled.id, { status: 'success' });
+        expect(await ledger.listUnsettledOperations({ quietForMs: MINUTE })).toEqual([]);
+        clock.advance(MINUTE);
+        expect((await ledger.listUnsettledOperations({ quietForMs: MINUTE })).map((op) => op.id)).toEqual([forgotten.id]);
+      });
+    });
+
+    describe('webhook events', () => {
+      it('stores an event once and applies it; the duplicate changes nothing', async () => {
+        const { orderId } = await claimedPayment(ledger);
+        const event = gatewayEvent({ method: 'purchase', status: 'success', orderId, paymentId: 'pay-1', statusCode: '1000', ccToken: 'tok-1' }, { brand_new_field: { kept: true } });
+        const first = await ledger.ingestEvent(event);
+        expect(first).toMatchObject({ isNew: true, advanced: true, event: { outcome: 'applied', appliedAt: clock.now, body: event.body }, payment: { status: 'success', paymentId: 'pay-1', ccToken: 'tok-1' } });
+        expect(JSON.parse(first.event.body)).toMatchObject({ brand_new_field: { kept: true } });
+        clock.advance(1000);
+        const again = await ledger.ingestEvent(event);
+        expect(again).toMatchObject({ isNew: false, advanced: false, event: first.event });
+        const detail = await ledger.getOrder(orderId);
+        expect(detail?.events).toEqual([first.event]);
+        expect(detail?.payment.updatedAt).toBe(first.payment!.updatedAt);
+      });
+
+      it('recognises a duplicate delivered many times at once', async () => {
+        const { orderId } = await claimedPayment(ledger);
+        const event = gatewayEvent({ method: 'purchase', status: 'pending', orderId, statusCode: '2122' });
+        const results = await Promise.all(Array.from({ length: 20 }, () => ledger.ingestEvent(event)));
+        expect(results.filter((result) => result.isNew)).toHaveLength(1);
+        expect(results.filter((result) => result.advanced)).toHaveLength(1);
+        expect((await ledger.getOrder(orderId))?.events).toHaveLength(1);
+      });
+
+      it('records a reordered event as stale without moving the state back', async () => {
+        const { orderId } = await claimedPayment(ledger);
+        await ledger.ingestEvent(gatewayEvent({ method: 'purchase', status: 'success', orderId, statusCode: '1000' }));
+        const late = await ledger.ingestEvent(gatewayEvent({ method: 'purchase', status: 'pending', orderId, statusCode: '2122' }));
+        expect(late).toMatchObject({ isNew: true, advanced: false, event: { outcome: 'stale' }, payment: { status: 'success', statusCode: '1000' } });
+      });
+
+      it('keeps an event for an unknown order unapplied until a re-send finds the order', async () => {
+        const event = gatewayEvent({ method: 'purchase', status: 'success', orderId: 'late-1' });
+        expect(await ledger.ingestEvent(event)).toMatchObject({ isNew: true, event: { outcome: 'unmatched', appliedAt: null }, payment: null });
+        clock.advance(MINUTE);
+        expect((await ledger.listWaitingEvents({ quietForMs: MINUTE })).map((e) => e.orderId)).toEqual(['late-1']);
+        await claimedPayment(ledger, { orderId: 'late-1' });
+        expect(await ledger.ingestEvent(event)).toMatchObject({ isNew: false, advanced: true, event: { outcome: 'applied' }, payment: { status: 'success' } });
+        expect(await ledger.listWaitingEvents({ quietForMs: 0 })).toEqual([]);
+      });
+
+      it('applies a secondary event to the operation it names, forward only', async () => {
+        const { orderId } = await paidOrder(ledger);
+        const op = await ledger.reserveOperation(orderId, { kind: 'refund', amount: 250 });
+        await ledger.settleOperation(op.id, { status: 'pending', operationId: 'op-77' });
+        const success = await ledger.ingestEvent(gatewayEvent({ method: 'refund', status: 'success', orderId, operationId: 'op-77', amount: 250, statusCode: '1004' }));
+        expect(success).toMatchObject({ event: { outcome: 'applied', operationId: 'op-77' }, operation: { id: op.id, status: 'success', statusCode: '1004' } });
+        const late = await ledger.ingestEvent(gatewayEvent({ method: 'refund', status: 'failure', orderId, operationId: 'op-77', amount: 250 }));
+        expect(late).toMatchObject({ event: { outcome: 'stale' }, operation: { status: 'success' } });
+      });
+
+      it('parks a secondary event that beats the gateway answer and applies it at settlement', async () => {
+        const { orderId } = await paidOrder(ledger);
+        const op = await ledger.reserveOperation(orderId, { kind: 'refund', amount: 300 });
+        const early = await ledger.ingestEvent(gatewayEvent({ method: 'refund', status: 'success', orderId, operationId: 'op-88', amount: 300, statusCode: '1004' }));
+        expect(early).toMatchObject({ isNew: true, event: { outcome: 'parked', appliedAt: null } });
+        // The answer came back "pending"; the webhook already knew better.
+        const settled = await ledger.settleOperation(op.id, { status: 'pending', operationId: 'op-88' });
+        expect(settled.operation).toMatchObject({ status: 'success', operationId: 'op-88', statusCode: '1004' });
+        expect((await ledger.getOrder(orderId))?.events).toMatchObject([{ outcome: 'applied' }]);
+      });
+
+      it('records an operation the ledger never reserved, as the gateway reports it', async () => {
+        const { orderId } = await paidOrder(ledger);
+        const result = await ledger.ingestEvent(gatewayEvent({ method: 'refund', status: 'success', orderId, operationId: 'op-portal', amount: 200 }));
+        expect(result.operation).toMatchObject({ origin: 'gateway', kind: 'refund', amount: 200, status: 'success', operationId: 'op-portal' });
+        expect(await ledger.refundableAmount(orderId)).toBe(800);
+      });
+
+      it('stores kinds it does not track without applying them, and refuses malformed events', async () => {
+        const lookup = await ledger.ingestEvent(gatewayEvent({ method: 'lookup', status: 'success', orderId: 'lk-1' }));
+        expect(lookup).toMatchObject({ isNew: true, event: { outcome: 'unmatched' } });
+        const { orderId } = await claimedPayment(ledger);
+        const good = gatewayEvent({ method: 'purchase', status: 'success', orderId });
+        await expect(ledger.ingestEvent({ ...good, data: '' })).rejects.toMatchObject({ field: 'data' });
+        await expect(ledger.ingestEvent({ ...good, amount: -1 })).rejects.toMatchObject({ field: 'amount' });
+        await expect(ledger.ingestEvent({ ...good, ccMask: '4000000000003220' })).rejects.toMatchObject({ field: 'ccMask' });
+        expect(await ledger.getOrder(orderId)).toMatchObject({ payment: { status: 'init' }, events: [] });
+      });
+    });
+
+    describe('saved cards', () => {
+      const card = { customerId: 'cus-1', ccToken: 'tok-visa', ccMask: '424242******4242', brand: 'visa', tokenExpiration: '2031-12-31T00:00:00' };
+
+      it('saves, lists, finds and deletes a customer’s cards', async () => {
+        const visa = await ledger.saveCard(card);
+        clock.advance(1000);
+        const master = await ledger.saveCard({ ...card, ccToken: 'tok-mc', ccMask: '545454******5454', brand: 'mastercard' });
+        await ledger.saveCard({ ...card, customerId: 'cus-2', ccToken: 'tok-other' });
+        expect(await ledger.listCards('cus-1')).toEqual([master, visa]);
+        expect(await ledger.findCard('cus-1', visa.id)).toEqual(visa);
+        expect(await ledger.findCard('cus-1', 'tok-mc')).toEqual(master);
+        expect(await ledger.findCard('cus-2', visa.id)).toBeUndefined();
+        await expect(ledger.deleteCard('cus-2', visa.id)).rejects.toBeInstanceOf(LedgerNotFound);
+        await ledger.deleteCard('cus-1', visa.id);
+        expect(await ledger.listCards('cus-1')).toEqual([master]);
+      });
+
+      it('saving a known token refreshes that card instead of adding another', async () => {
+        const first = await ledger.saveCard(card);
+        clock.advance(1000);
+        const again = await ledger.saveCard({ ...card, tokenExpiration: '2032-01-31T00:00:00' });
+        expect(again).toEqual({ ...first, tokenExpiration: '2032-01-31T00:00:00', lastUsedAt: clock.now });
+        expect(await ledger.listCards('cus-1')).toHaveLength(1);
+      });
+
+      it('refuses anything that looks like a card number', async () => {
+        await expect(ledger.saveCard({ ...card, ccMask: '4242424242424242' })).rejects.toMatchObject({ field: 'ccMask', reason: 'must be masked' });
+        await expect(ledger.saveCard({ ...card, cvv: '123' } as never)).rejects.toBeInstanceOf(InvalidLedgerInput);
+        await expect(ledger.saveCard({ ...card, customerId: '' })).rejects.toMatchObject({ field: 'customerId' });
+        expect(await ledger.listCards('cus-1')).toEqual([]);
+      });
+    });
+
+    describe('back office and reconciliation reads', () => {
+      it('pages orders newest first with a stable cursor and filters by status', async () => {
+        const created: string[] = [];
+        for (let i = 0; i < 7; i++) {
+          const payment = i % 2 ? await paidOrder(ledger) : await claimedPayment(ledger);
+          created.push(payment.orderId);
+          clock.advance(i === 3 ? 0 : 1000); // two orders share a timestamp
+        }
+        const pages: string[][] = [];
+        let cursor: string | undefined;
+        do {
+          const page = await ledger.listOrders({ limit: 3, ...(cursor ? { cursor } : {}) });
+          pages.push(page.orders.map((order) => order.orderId));
+          cursor = page.nextCursor ?? undefined;
+          if (pages.length === 1) await paidOrder(ledger); // a new order must not shift later pages
+        } while (cursor);
+        expect(pages.map((page) => page.length)).toEqual([3, 3, 1]);
+        const listed = pages.flat();
+        expect(new Set(listed)).toEqual(new Set(created));
+        const expected = [...created].reverse();
+        // Same-millisecond orders come by order id (descending); compare as sets at that spot.
+        expect(listed.filter((id, i) => id === expected[i]).length).toBeGreaterThanOrEqual(5);
+        const paid = await ledger.listOrders({ status: 'success' });
+        expect(paid.orders.every((order) => order.status === 'success')).toBe(true);
+        expect(paid.orders).toHaveLength(4);
+        await expect(ledger.listOrders({ cursor: 'garbage' })).rejects.toMatchObject({ field: 'cursor' });
+        await expect(ledger.listOrders({ limit: 0 })).rejects.toMatchObject({ field: 'limit' });
+      });
+
+      it('shows an order with its operations, events and totals', async () => {
+        const { orderId } = await paidOrder(ledger);
+        const refund = await ledger.reserveOperation(orderId, { kind: 'refund', amount: 100 });
+        await ledger.ingestEvent(gatewayEvent({ method: 'purchase', status: 'success', orderId }));
+        const detail = await ledger.getOrder(orderId);
+        expect(detail).toMatchObject({
+          payment: { orderId, status: 'success' },
+          operations: [refund],
+          events: [{ method: 'purchase', outcome: 'applied' }],
+          totals: { refundPending: 100, refundable: 900, captured: 0, voided: false },
+        });
+        expect(await ledger.getOrder('nope')).toBeUndefined();
+      });
+
+      it('counts payments per hour and per local day for the chart', async () => {
+        const start = Date.UTC(2030, 0, 15, 22, 0);
+        clock.now = start + 10 * MINUTE;
+        await paidOrder(ledger);
+        await paidOrder(ledger);
+        const failed = await claimedPayment(ledger);
+        await ledger.advancePayment(failed.orderId, { status: 'failure' });
+        clock.now = start + 2 * HOUR + 5 * MINUTE; // 00:05 UTC on the 16th
+        await claimedPayment(ledger);
+        const hours = await ledger.paymentStats({ from: start, to: start + 3 * HOUR, bucket: 'hour' });
+        expect(hours).toEqual([
+          { start, total: 3, succeeded: 2, failed: 1, inFlight: 0 },
+          { start: start + HOUR, total: 0, succeeded: 0, failed: 0, inFlight: 0 },
+          { start: start + 2 * HOUR, total: 1, succeeded: 0, failed: 0, inFlight: 1 },
+        ]);
+        // In UTC+3 everything happened on the 16th.
+        const days = await ledger.paymentStats({ from: start - 22 * HOUR, to: start + 26 * HOUR, bucket: 'day', utcOffsetMinutes: 180 });
+        expect(days.map((day) => day.total)).toEqual([0, 4, 0]);
+        expect(days[1]!.start).toBe(Date.UTC(2030, 0, 15, 21, 0));
+        await expect(ledger.paymentStats({ from: 10, to: 5, bucket: 'hour' })).rejects.toMatchObject({ field: 'to' });
+        await expect(ledger.paymentStats({ from: 0, to: start, bucket: 'hour' })).rejects.toMatchObject({ field: 'to' });
+      });
+
+      it('lists pending payments that went quiet; a check sets them aside for a while', async () => {
+        const quiet = await claimedPayment(ledger);
+        const busy = await claimedPayment(ledger);
+        await paidOrder(ledger);
+        clock.advance(5 * MINUTE);
+        await ledger.advancePayment(busy.orderId, { status: 'pending' });
+        expect((await ledger.listStalePayments({ quietForMs: 5 * MINUTE })).map((p) => p.orderId)).toEqual([quiet.orderId]);
+        await ledger.markPaymentChecked(quiet.orderId);
+        expect(await ledger.listStalePayments({ quietForMs: 5 * MINUTE })).toEqual([]);
+        clock.advance(5 * MINUTE);
+        expect((await ledger.listStalePayments({ quietForMs: 5 * MINUTE })).map((p) => p.orderId).sort()).toEqual([quiet.orderId, busy.orderId].sort());
+        await expect(ledger.markPaymentChecked('nope')).rejects.toBeInstanceOf(LedgerNotFound);
+        await expect(ledger.listStalePayments({ quietForMs: -1 })).rejects.toBeInstanceOf(InvalidLedgerInput);
+      });
+    });
+  });
+}

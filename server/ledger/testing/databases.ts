@@ -1,0 +1,154 @@
+// Real databases for the ledger's tests: SQLite in memory or in a temporary file, and a fresh
+// PostgreSQL schema per test (dropped afterwards) so parallel files and reruns never collide.
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import pg from 'pg';
+import { openLedger } from '../ledger.js';
+import type { Ledger } from '../ledger.js';
+
+/** A clock the test moves by hand. */
+export class TestClock {
+  constructor(public now = Date.UTC(2030, 0, 15, 9, 30)) {}
+  readonly read = (): number => this.now;
+  advance(ms: number): void {
+    this.now += ms;
+  }
+}
+
+export interface Column {
+  readonly table: string;
+  readonly column: string;
+}
+
+/** One test's ledger on a database of its own. */
+export interface TestLedger {
+  readonly ledger: Ledger;
+  /** Opens another ledger on the same database, as a restart or a second instance would. */
+  readonly reopen?: () => Promise<Ledger>;
+  /** Every column of the ledger's tables, read straight from the database. */
+  readonly columns?: () => Promise<Column[]>;
+  /** The names recorded by the migrator. */
+  readonly migrations?: () => Promise<string[]>;
+  dispose(): Promise<void>;
+}
+
+export interface LedgerBackend {
+  readonly name: string;
+  /** Whether the database outlives its first connection (reopen, columns and migrations work). */
+  readonly persistent: boolean;
+  open(clock: TestClock): Promise<TestLedger>;
+}
+
+const ledgerTables = ['checkout_sessions', 'payments', 'operations', 'webhook_events', 'saved_cards'];
+
+export function testDatabaseUrl(): string {
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url) {
+    throw new Error(
+      'TEST_DATABASE_URL is not set, so the PostgreSQL half of the ledger suite cannot run (it must not be skipped).\n' +
+        'Get a server with `sh -c ". .ci/ensure-postgres"` as root (it prints the URL), then run\n' +
+        '  TEST_DATABASE_URL=postgres://payform:payform@127.0.0.1:5432/payform_test npx vitest run server/ledger\n' +
+        'or run `npm test`, which provides it.',
+    );
+  }
+  return url;
+}
+
+export const memoryBackend: LedgerBackend = {
+  name: 'SQLite in memory',
+  persistent: false,
+  async open(clock) {
+    const ledger = await openLedger(':memory:', { clock: clock.read });
+    return { ledger, dispose: () => ledger.close() };
+  },
+};
+
+export const fileBackend: LedgerBackend = {
+  name: 'SQLite file',
+  persistent: true,
+  async open(clock) {
+    const dir = mkdtempSync(join(tmpdir(), 'payform-ledger-'));
+    const path = join(dir, 'nested', 'ledger.db');
+    const opened: Ledger[] = [];
+    const open = async () => {
+      const ledger = await openLedger(path, { clock: clock.read });
+      opened.push(ledger);
+      return ledger;
+    };
+    const read = <T>(query: string) => {
+      const db = new Database(path, { readonly: true });
+      try {
+        return db.prepare(query).all() as T[];
+      } finally {
+        db.close();
+      }
+    };
+    return {
+      ledger: await open(),
+      reopen: open,
+      columns: async () =>
+        ledgerTables.flatMap((table) => read<{ name: string }>(`select name from pragma_table_info('${table}')`).map(({ name }) => ({ table, column: name }))),
+      migrations: async () => read<{ name: string }>('select name from ledger_migration order by name').map(({ name }) => name),
+      async dispose() {
+        for (const ledger of opened) await ledger.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  },
+};
+
+async function withClient<T>(url: string, use: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await use(client);
+  } finally {
+    await client.end();
+  }
+}
+
+export function freshSchemaName(): string {
+  return `ledger_test_${randomBytes(8).toString('hex')}`;
+}
+
+export function dropSchema(url: string, schema: string): Promise<void> {
+  return withClient(url, async (client) => {
+    await client.query(`drop schema if exists ${schema} cascade`);
+  });
+}
+
+/** A ledger on a schema of its own; every instance it opens shares that schema. */
+export async function postgresTestLedger(url: string, clock: TestClock, options: { poolSize?: number } = {}): Promise<TestLedger> {
+  const schema = freshSchemaName();
+  const opened: Ledger[] = [];
+  const open = async () => {
+    const ledger = await openLedger(url, { clock: clock.read, schema, ...options });
+    opened.push(ledger);
+    return ledger;
+  };
+  return {
+    ledger: await open(),
+    reopen: open,
+    columns: () =>
+      withClient(url, async (client) => {
+        const { rows } = await client.query<{ table: string; column: string }>(
+          'select table_name as "table", column_name as "column" from information_schema.columns where table_schema = $1 and table_name = any($2)',
+          [schema, ledgerTables],
+        );
+        return rows;
+      }),
+    migrations: () =>
+      withClient(url, async (client) => (await client.query<{ name: string }>(`select name from ${schema}.ledger_migration order by name`)).rows.map(({ name }) => name)),
+    async dispose() {
+      for (const ledger of opened) await ledger.close();
+      await dropSchema(url, schema);
+    },
+  };
+}
+
+export function postgresBackend(url: string): LedgerBackend {
+  return { name: 'PostgreSQL', persistent: true, open: (clock) => postgresTestLedger(url, clock) };
+}
