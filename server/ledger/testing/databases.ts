@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
+import { it } from 'vitest';
 import { openLedger } from '../ledger.js';
 import type { Ledger } from '../ledger.js';
 
@@ -44,17 +45,24 @@ export interface LedgerBackend {
 
 const ledgerTables = ['checkout_sessions', 'payments', 'operations', 'webhook_events', 'saved_cards'];
 
-export function testDatabaseUrl(): string {
+const missingDatabase =
+  'TEST_DATABASE_URL is not set, so the PostgreSQL half of the ledger suite cannot run (it must not be skipped).\n' +
+  'Get a server with `sh -c ". .ci/ensure-postgres"` as root (it prints the URL), then run\n' +
+  '  TEST_DATABASE_URL=postgres://payform:payform@127.0.0.1:5432/payform_test npx vitest run server/ledger\n' +
+  'or run `npm test`, which provides it.';
+
+/**
+ * Defines the PostgreSQL tests with TEST_DATABASE_URL, or — when it is unset — one test that
+ * fails saying how to set it (a thrown module would hide the message behind the reporter).
+ */
+export function withTestDatabase(define: (url: string) => void): void {
   const url = process.env.TEST_DATABASE_URL;
-  if (!url) {
-    throw new Error(
-      'TEST_DATABASE_URL is not set, so the PostgreSQL half of the ledger suite cannot run (it must not be skipped).\n' +
-        'Get a server with `sh -c ". .ci/ensure-postgres"` as root (it prints the URL), then run\n' +
-        '  TEST_DATABASE_URL=postgres://payform:payform@127.0.0.1:5432/payform_test npx vitest run server/ledger\n' +
-        'or run `npm test`, which provides it.',
-    );
-  }
-  return url;
+  if (url) return define(url);
+  // Said on stderr too: Vitest 5's error summary needs Node 22 and may not get to print it.
+  console.error(`payform ledger: ${missingDatabase}`);
+  it('has a PostgreSQL server to run against (TEST_DATABASE_URL)', () => {
+    throw new Error(missingDatabase);
+  });
 }
 
 export const memoryBackend: LedgerBackend = {

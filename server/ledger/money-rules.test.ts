@@ -1,0 +1,82 @@
+// The money rules as pure functions; the contract suite proves they hold under races.
+import { describe, expect, it } from 'vitest';
+import { captureCeiling, decideOperation, orderTotals } from './money-rules.js';
+import type { MoneyOperation, MoneyPayment } from './money-rules.js';
+
+const auth: MoneyPayment = { method: 'auth', status: 'success', amount: 1000, split: null };
+const purchase: MoneyPayment = { ...auth, method: 'purchase' };
+const op = (kind: MoneyOperation['kind'], status: MoneyOperation['status'], amount: number, split: MoneyOperation['split'] = null): MoneyOperation => ({
+  kind,
+  status,
+  amount,
+  split,
+});
+
+describe('captureCeiling', () => {
+  it('adds the over-capture percentage, rounding down to a whole minor unit', () => {
+    expect(captureCeiling(1000)).toBe(1000);
+    expect(captureCeiling(1000, 10)).toBe(1100);
+    expect(captureCeiling(999, 10)).toBe(1098);
+    expect(captureCeiling(1000, 0.5)).toBe(1005);
+    expect(captureCeiling(1, 50)).toBe(1);
+  });
+
+  it('stays exact for amounts where floating point would not', () => {
+    // amount × basis points passes 2^53 here (float arithmetic gives …954); the result does not.
+    expect(captureCeiling(515_904_832_711_493, 85.8)).toBe(958_551_179_177_953);
+    expect(captureCeiling(1010, 10.01)).toBe(1111);
+  });
+});
+
+describe('orderTotals', () => {
+  it('counts settled and pending money, and nothing of failures', () => {
+    const totals = orderTotals(auth, [op('capture', 'success', 600), op('capture', 'pending', 100), op('capture', 'failure', 300), op('refund', 'pending', 50), op('refund', 'success', 150)]);
+    expect(totals).toEqual({ captured: 600, capturePending: 100, refunded: 150, refundPending: 50, voided: false, refundable: 400, capturable: 300 });
+  });
+
+  it('gives nothing to refund or capture before the payment succeeded', () => {
+    expect(orderTotals({ ...purchase, status: 'pending' }, [])).toMatchObject({ refundable: 0, capturable: 0 });
+    expect(orderTotals(purchase, [])).toMatchObject({ refundable: 1000, capturable: 0 });
+  });
+
+  it('treats a pending or settled void as voided, a declined one as not', () => {
+    expect(orderTotals(auth, [op('void', 'pending', 1000)])).toMatchObject({ voided: true, capturable: 0 });
+    expect(orderTotals(auth, [op('void', 'failure', 1000)])).toMatchObject({ voided: false, capturable: 1000 });
+  });
+});
+
+describe('decideOperation', () => {
+  it('reserves what remains when no amount is named', () => {
+    expect(decideOperation(purchase, [op('refund', 'success', 300)], { kind: 'refund' })).toBe(700);
+    expect(decideOperation(auth, [op('capture', 'pending', 300)], { kind: 'capture' })).toBe(700);
+    expect(decideOperation(auth, [], { kind: 'void' })).toBe(1000);
+  });
+
+  it('takes the sum of the split as the amount', () => {
+    const split = [
+      { subMerchantId: 'a', amount: 200 },
+      { subMerchantId: 'b', amount: 50 },
+    ];
+    expect(decideOperation(auth, [], { kind: 'capture', split })).toBe(250);
+  });
+
+  it('names the rule that refuses', () => {
+    const refusal = (payment: MoneyPayment, operations: MoneyOperation[], kind: MoneyOperation['kind'], amount?: number) => {
+      try {
+        decideOperation(payment, operations, { kind, ...(amount === undefined ? {} : { amount }) });
+        return 'allowed';
+      } catch (error) {
+        return (error as { reason: string }).reason;
+      }
+    };
+    expect(refusal({ ...auth, status: 'failure' }, [], 'capture')).toBe('payment_not_successful');
+    expect(refusal(purchase, [], 'void')).toBe('not_an_auth');
+    expect(refusal(auth, [op('void', 'success', 1000)], 'capture')).toBe('already_voided');
+    expect(refusal(auth, [op('capture', 'pending', 1)], 'void')).toBe('already_captured');
+    expect(refusal(auth, [], 'refund', 1)).toBe('nothing_captured');
+    expect(refusal(purchase, [op('refund', 'success', 1000)], 'refund')).toBe('nothing_left');
+    expect(refusal(purchase, [op('refund', 'pending', 999)], 'refund', 2)).toBe('exceeds_refundable');
+    expect(refusal(auth, [], 'capture', 1001)).toBe('exceeds_capturable');
+    expect(refusal(purchase, [op('refund', 'failure', 1000)], 'refund', 1000)).toBe('allowed');
+  });
+});

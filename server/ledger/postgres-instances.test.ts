@@ -1,0 +1,101 @@
+// Two companion instances sharing one PostgreSQL behave as one: each test opens two ledgers
+// (two connection pools) on one fresh schema and races them against each other.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openLedger } from './ledger.js';
+import type { Ledger } from './ledger.js';
+import { claimedPayment, gatewayEvent, paidOrder, refundsOf } from './testing/contract.js';
+import { TestClock, dropSchema, freshSchemaName, postgresTestLedger, withTestDatabase } from './testing/databases.js';
+import type { TestLedger } from './testing/databases.js';
+
+withTestDatabase((url) => {
+describe('two ledger instances on one PostgreSQL', () => {
+  let store: TestLedger;
+  let a: Ledger;
+  let b: Ledger;
+  /** Alternates the two instances, as a load balancer would. */
+  const either = (i: number) => (i % 2 ? a : b);
+
+  beforeEach(async () => {
+    store = await postgresTestLedger(url, new TestClock());
+    a = store.ledger;
+    b = await store.reopen!();
+  });
+  afterEach(async () => {
+    await store.dispose();
+  });
+
+  it('keep refunds within the amount when 50 race through both', async () => {
+    const { orderId } = await paidOrder(a, { amount: 1000 });
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 50 }, async (_, i) => {
+        const op = await either(i).reserveOperation(orderId, { kind: 'refund', amount: 30 });
+        return either(i + 1).settleOperation(op.id, { status: 'success' });
+      }),
+    );
+    expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(33);
+    for (const outcome of outcomes) {
+      if (outcome.status === 'rejected') expect(outcome.reason).toMatchObject({ reason: 'exceeds_refundable' });
+    }
+    for (const ledger of [a, b]) {
+      const detail = await ledger.getOrder(orderId);
+      expect(refundsOf(detail!.operations).reduce((sum, op) => sum + op.amount, 0)).toBe(990);
+      expect(await ledger.refundableAmount(orderId)).toBe(10);
+    }
+  });
+
+  it('let only one of a void and a capture racing on one auth through', async () => {
+    for (let round = 0; round < 5; round++) {
+      const { orderId } = await paidOrder(a, { method: 'auth' });
+      const [voided, captured] = await Promise.allSettled([
+        a.reserveOperation(orderId, { kind: 'void' }),
+        b.reserveOperation(orderId, { kind: 'capture', amount: 500 }),
+      ]);
+      expect([voided.status, captured.status].filter((status) => status === 'fulfilled')).toHaveLength(1);
+    }
+  });
+
+  it('store a webhook delivered to both instances at once exactly once', async () => {
+    const orders = await Promise.all(Array.from({ length: 10 }, (_, i) => claimedPayment(either(i))));
+    const events = orders.flatMap(({ orderId }) => [
+      gatewayEvent({ method: 'purchase', status: 'pending', orderId, statusCode: '2122' }),
+      gatewayEvent({ method: 'purchase', status: 'success', orderId, statusCode: '1000' }),
+    ]);
+    // Every event three times through each instance, all at once.
+    const deliveries = events.flatMap((event) => Array.from({ length: 6 }, (_, i) => either(i).ingestEvent(event)));
+    const results = await Promise.all(deliveries);
+    expect(results.filter((result) => result.isNew)).toHaveLength(events.length);
+    for (const { orderId } of orders) {
+      const detail = await b.getOrder(orderId);
+      expect(detail?.events).toHaveLength(2);
+      // Whatever order they landed in, success is final.
+      expect(detail?.payment.status).toBe('success');
+    }
+    const advancedToSuccess = results.filter((result) => result.advanced && result.payment?.status === 'success');
+    expect(advancedToSuccess).toHaveLength(orders.length);
+  });
+
+  it('let exactly one of the pay clicks spread over both instances start a payment', async () => {
+    const session = await a.createSession({ amount: 500, currency: 'XTS', description: 'Oolong', method: 'purchase' });
+    const claims = await Promise.all(Array.from({ length: 20 }, (_, i) => either(i).claimPayAttempt(session.id, { mode: 'direct' })));
+    expect(claims.filter((claim) => claim.claimed)).toHaveLength(1);
+    expect((await b.listOrders()).orders).toHaveLength(1);
+  });
+});
+
+describe('instances starting at once on an empty PostgreSQL schema', () => {
+  const schema = freshSchemaName();
+  afterEach(() => dropSchema(url, schema));
+
+  it('migrate it once and all work', async () => {
+    const ledgers = await Promise.all(Array.from({ length: 4 }, () => openLedger(url, { schema, poolSize: 2 })));
+    try {
+      const payment = await paidOrder(ledgers[0]!);
+      for (const ledger of ledgers) expect((await ledger.getPayment(payment.orderId))?.status).toBe('success');
+    } finally {
+      await Promise.all(ledgers.map((ledger) => ledger.close()));
+    }
+    const reopened = await openLedger(url, { schema });
+    await reopened.close();
+  });
+});
+});
