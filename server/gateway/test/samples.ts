@@ -33,15 +33,15 @@ const customer = {
   customer_phone: '+380501234567',
 };
 
-/** Direct purchase with full card data, amount 10.1 UAH. */
+/** The order the direct purchase samples are about: 10.1 UAH. */
+const order1001 = { amount: 10.1, currency: 'UAH', description: 'Order 1001', order_id: 'order-1001' } as const;
+
+/** Direct purchase with full card data. */
 export const directPurchase = {
   pos_id: POS_ID,
   mode: 'direct',
   method: 'purchase',
-  amount: 10.1,
-  currency: 'UAH',
-  description: 'Order 1001',
-  order_id: 'order-1001',
+  ...order1001,
   order_3ds_bypass: 'supported',
   ...card,
   ...customer,
@@ -98,16 +98,13 @@ export const split = [
 /** A payment response object as the gateway answers a direct create (3-D Secure pending). */
 export const paymentResponse = {
   payment_id: PAYMENT_ID,
-  order_id: 'order-1001',
+  ...order1001,
   gateway_order_id: 'GW-55501',
   billing_order_id: 'B-1',
   transaction_id: TRANSACTION_ID,
   pos_id: POS_ID,
   mode: 'direct',
   method: 'purchase',
-  amount: 10.1,
-  currency: 'UAH',
-  description: 'Order 1001',
   status: 'pending',
   status_code: '2122',
   status_description: '3-D Secure verification required',

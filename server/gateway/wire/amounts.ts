@@ -57,3 +57,15 @@ export function checkSplitTotal(
     ctx.addIssue({ code: 'custom', path: ['split'], message: `amounts must add up to ${totalField}` });
   }
 }
+
+/** Both rules for a split request: the total's precision and the shares' sum. */
+export function checkSplitAmounts(
+  ctx: Issues,
+  totalField: string,
+  total: WireAmount | undefined,
+  currency: string,
+  split: readonly { amount: WireAmount }[] | undefined,
+): void {
+  checkCurrencyPrecision(ctx, totalField, total, currency);
+  checkSplitTotal(ctx, totalField, total, split);
+}

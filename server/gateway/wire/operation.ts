@@ -6,7 +6,7 @@
  * dropped and turn a partial refund into a full one.
  */
 import * as z from 'zod';
-import { checkCurrencyPrecision, checkSplitTotal, SplitPayments } from './amounts.js';
+import { checkCurrencyPrecision, checkSplitAmounts, SplitPayments } from './amounts.js';
 import {
   Comment, Currency, Fee, LimitInfo, Mode, RequestAmount, ResponseAmount, SecondaryMethod,
   SecondaryOrderId, Status, StatusCodeField, Timestamp, Url, Uuid,
@@ -33,10 +33,9 @@ export type CaptureRequest = z.infer<typeof CaptureRequest>;
  */
 export const SplitCaptureRequest = z
   .strictObject({ ...operationTarget, charge_amount: RequestAmount.optional(), split: SplitPayments })
-  .superRefine((request, ctx) => {
-    checkCurrencyPrecision(ctx, 'charge_amount', request.charge_amount, request.order_currency);
-    checkSplitTotal(ctx, 'charge_amount', request.charge_amount, request.split);
-  });
+  .superRefine((request, ctx) =>
+    checkSplitAmounts(ctx, 'charge_amount', request.charge_amount, request.order_currency, request.split),
+  );
 export type SplitCaptureRequest = z.infer<typeof SplitCaptureRequest>;
 
 /** POST /api/v1/void — cancels a successful auth. */
@@ -66,10 +65,9 @@ export const SplitRefundRequest = z
     server_url: Url.optional(),
     split: SplitPayments,
   })
-  .superRefine((request, ctx) => {
-    checkCurrencyPrecision(ctx, 'refund_amount', request.refund_amount, request.currency);
-    checkSplitTotal(ctx, 'refund_amount', request.refund_amount, request.split);
-  });
+  .superRefine((request, ctx) =>
+    checkSplitAmounts(ctx, 'refund_amount', request.refund_amount, request.currency, request.split),
+  );
 export type SplitRefundRequest = z.infer<typeof SplitRefundRequest>;
 
 const nullableText = z.string().nullish();

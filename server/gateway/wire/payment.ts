@@ -8,7 +8,7 @@
  */
 import * as z from 'zod';
 import { wireHundredths } from '../money.js';
-import { checkCurrencyPrecision, checkSplitTotal, SplitPayments } from './amounts.js';
+import { checkCurrencyPrecision, checkSplitAmounts, SplitPayments } from './amounts.js';
 import { BrowserFingerprint, CARD_FIELDS, CardToken, cardFields } from './card.js';
 import type { FieldIssue } from './issues.js';
 import {
@@ -173,10 +173,7 @@ export const SplitPurchaseRequest = z
       split: SplitPayments,
     }),
   ])
-  .superRefine((request, ctx) => {
-    checkCurrencyPrecision(ctx, 'amount', request.amount, request.currency);
-    checkSplitTotal(ctx, 'amount', request.amount, request.split);
-  });
+  .superRefine((request, ctx) => checkSplitAmounts(ctx, 'amount', request.amount, request.currency, request.split));
 export type SplitPurchaseRequest = z.infer<typeof SplitPurchaseRequest>;
 
 /** Sectors with extra rules in the interface (rules 3 and 4 of endpoint 1). */
