@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import {
+  AuthenticationError, DuplicateOrderError, GatewayError, GatewayUnavailableError, InvalidRequestError, NetworkTimeoutError,
+  NotFoundError, OutcomeUnknownError, RateLimitError, UnexpectedResponseError, errorFromResponse, maskCardNumbers,
+} from './errors.js';
+
+describe('errorFromResponse', () => {
+  it.each([
+    [400, InvalidRequestError],
+    [401, AuthenticationError],
+    [403, AuthenticationError],
+    [404, NotFoundError],
+    [405, InvalidRequestError],
+    [406, InvalidRequestError],
+    [409, DuplicateOrderError],
+    [422, InvalidRequestError],
+    [429, RateLimitError],
+    [500, GatewayUnavailableError],
+    [502, GatewayUnavailableError],
+    [503, GatewayUnavailableError],
+  ])('maps HTTP %i to %s', (status, type) => {
+    const error = errorFromResponse(status, { message: 'boom', args: { code: 'X-1' } });
+    expect(error).toBeInstanceOf(type);
+    expect(error).toBeInstanceOf(GatewayError);
+    expect(error).toMatchObject({ status, message: 'boom', code: 'X-1', args: { code: 'X-1' }, name: type.name });
+  });
+
+  it('recognises P-409 whatever the status', () => {
+    const error = errorFromResponse(400, { message: 'order_id already used', args: { code: 'P-409' } });
+    expect(error).toBeInstanceOf(DuplicateOrderError);
+    expect(error).toBeInstanceOf(InvalidRequestError);
+  });
+
+  it('reads field violations and the legacy shape into fields', () => {
+    expect(errorFromResponse(400, { message: 'Invalid', args: [{ field_name: 'amount', violation: 'must be positive' }] }).fields).toEqual([
+      { field: 'amount', reason: 'must be positive' },
+    ]);
+    expect(errorFromResponse(400, { message: 'Invalid', args: { 'obj.currency': [{ msg: ['error.path.missing'] }] } }).fields).toEqual([
+      { field: 'currency', reason: 'error.path.missing' },
+    ]);
+  });
+
+  it('copes with bodies that are not the error envelope', () => {
+    expect(errorFromResponse(502, undefined)).toMatchObject({ message: 'The gateway answered HTTP 502', args: undefined, fields: [] });
+    expect(errorFromResponse(400, ['not', 'an', 'envelope']).message).toBe('The gateway answered HTTP 400');
+    expect(errorFromResponse(400, { message: '' }).message).toBe('The gateway answered HTTP 400');
+    expect(errorFromResponse(302, {})).toBeInstanceOf(UnexpectedResponseError);
+  });
+
+  it('carries Retry-After on rate limiting', () => {
+    expect(errorFromResponse(429, { message: 'slow down' }, 1500)).toMatchObject({ retryAfterMs: 1500 });
+  });
+
+  it('masks a card number the gateway might echo, in the message, fields and args', () => {
+    const error = errorFromResponse(400, {
+      message: 'Card 4242 4242 4242 4242 is invalid',
+      args: [{ field_name: 'cc_number', violation: 'bad value 4242424242424242' }],
+    });
+    expect(JSON.stringify([error.message, error.fields, error.args])).not.toMatch(/4242\s?4242\s?4242/);
+    expect(error.message).toBe('Card [card number] is invalid');
+  });
+});
+
+describe('maskCardNumbers', () => {
+  it('leaves short digit runs and non-strings alone', () => {
+    expect(maskCardNumbers('order 12345 code 2122')).toBe('order 12345 code 2122');
+    expect(maskCardNumbers(42)).toBe(42);
+    expect(maskCardNumbers(null)).toBeNull();
+  });
+});
+
+describe('OutcomeUnknownError', () => {
+  it('tells the caller to read the order\'s state and keeps the cause', () => {
+    const cause = new NetworkTimeoutError(5000);
+    const error = new OutcomeUnknownError('capture', 'order-1', cause);
+    expect(error.message).toBe(
+      "The outcome of capture for order order-1 is unknown (The gateway did not answer within 5000 ms): read the order's state before retrying.",
+    );
+    expect(error).toMatchObject({ operation: 'capture', orderId: 'order-1', cause, name: 'OutcomeUnknownError' });
+    expect(new OutcomeUnknownError('refund', 'o', new GatewayUnavailableError('down', { status: 503 })).status).toBe(503);
+  });
+});

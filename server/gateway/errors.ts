@@ -1,0 +1,165 @@
+/**
+ * Errors of the gateway client: one base class, subclasses chosen by HTTP status and by the
+ * error body `{message, args}`. A business decline is not an error: it is a payment or
+ * operation with `status: "failure"`.
+ *
+ *   GatewayError
+ *   ├─ InvalidRequestError      400, 405, 406, other 4xx; or rejected before sending (fields)
+ *   │  └─ DuplicateOrderError   args.code P-409 (or HTTP 409): the order_id is taken
+ *   ├─ AuthenticationError      401, 403
+ *   ├─ NotFoundError            404
+ *   ├─ RateLimitError           429
+ *   ├─ GatewayUnavailableError  5xx
+ *   ├─ NetworkError             no answer: connection refused, reset or dropped
+ *   ├─ NetworkTimeoutError      no answer within the timeout
+ *   ├─ OutcomeUnknownError      a money-moving call may or may not have happened
+ *   └─ UnexpectedResponseError  an answer payform cannot read
+ */
+import { describeIssues } from './wire/issues.js';
+import type { FieldIssue } from './wire/issues.js';
+import { DUPLICATE_ORDER_CODE, readErrorArgs } from './wire/error.js';
+
+export interface GatewayErrorDetails {
+  /** HTTP status of the gateway's answer; absent when there was no answer. */
+  readonly status?: number | undefined;
+  /** `args.code` of the error body, e.g. "P-409". */
+  readonly code?: string | undefined;
+  /** `args` of the error body as sent (card-number-like digit runs masked). */
+  readonly args?: unknown;
+  /** Which fields are wrong and why. */
+  readonly fields?: readonly FieldIssue[] | undefined;
+  readonly cause?: unknown;
+}
+
+export class GatewayError extends Error {
+  readonly status: number | undefined;
+  readonly code: string | undefined;
+  readonly args: unknown;
+  readonly fields: readonly FieldIssue[];
+
+  constructor(message: string, details: GatewayErrorDetails = {}) {
+    super(message, details.cause === undefined ? undefined : { cause: details.cause });
+    this.name = new.target.name;
+    this.status = details.status;
+    this.code = details.code;
+    this.args = details.args;
+    this.fields = details.fields ?? [];
+  }
+}
+
+/** The request is wrong: fix it, do not retry it as is. `fields` says what is wrong. */
+export class InvalidRequestError extends GatewayError {
+  /** A request that failed local validation: it never left the process. */
+  static rejectedLocally(fields: readonly FieldIssue[]): InvalidRequestError {
+    return new InvalidRequestError(`Invalid request: ${describeIssues(fields)}`, { fields });
+  }
+}
+
+/**
+ * The order_id was used before — even if that payment failed. After a hosted create, reuse the
+ * checkout URL kept from the first attempt; otherwise read the order's state.
+ */
+export class DuplicateOrderError extends InvalidRequestError {}
+
+/** POS_ID, API key/secret or endpoints key rejected. */
+export class AuthenticationError extends GatewayError {}
+
+/** The endpoint, order or payment does not exist. */
+export class NotFoundError extends GatewayError {}
+
+export class RateLimitError extends GatewayError {
+  /** From the Retry-After header, when the gateway sent one. */
+  readonly retryAfterMs: number | undefined;
+
+  constructor(message: string, details: GatewayErrorDetails & { retryAfterMs?: number | undefined }) {
+    super(message, details);
+    this.retryAfterMs = details.retryAfterMs;
+  }
+}
+
+/** The gateway failed (5xx). For a read it is safe to try later. */
+export class GatewayUnavailableError extends GatewayError {}
+
+export class NetworkError extends GatewayError {
+  /**
+   * True when no connection could be made (refused, unknown host): the request never left,
+   * so even a money-moving call is known not to have happened.
+   */
+  readonly connectFailed: boolean;
+
+  constructor(message: string, details: GatewayErrorDetails & { connectFailed: boolean }) {
+    super(message, details);
+    this.connectFailed = details.connectFailed;
+  }
+}
+
+export class NetworkTimeoutError extends GatewayError {
+  readonly timeoutMs: number;
+
+  constructor(timeoutMs: number, details: GatewayErrorDetails = {}) {
+    super(`The gateway did not answer within ${timeoutMs} ms`, details);
+    this.timeoutMs = timeoutMs;
+  }
+}
+
+/**
+ * A payment, capture, void, refund or cancel was sent but no definite answer came back
+ * (timeout, dropped connection, 5xx, unreadable answer). It may have happened. Read the order's
+ * state (`client.orders.get(orderId)`) before doing anything else — never send it again blindly.
+ * `cause` holds what went wrong.
+ */
+export class OutcomeUnknownError extends GatewayError {
+  readonly orderId: string;
+  readonly operation: string;
+
+  constructor(operation: string, orderId: string, cause: unknown) {
+    super(
+      `The outcome of ${operation} for order ${orderId} is unknown (${describeCause(cause)}): ` +
+        `read the order's state before retrying.`,
+      { cause, status: cause instanceof GatewayError ? cause.status : undefined },
+    );
+    this.operation = operation;
+    this.orderId = orderId;
+  }
+}
+
+/** The gateway answered something payform cannot read (wrong status, not JSON, wrong shape). */
+export class UnexpectedResponseError extends GatewayError {}
+
+/**
+ * The error for an HTTP error answer (status ≥ 400). `body` is the parsed JSON body, or
+ * undefined when it was not JSON.
+ */
+export function errorFromResponse(status: number, body: unknown, retryAfterMs?: number): GatewayError {
+  const envelope = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
+  const args = envelope.args === undefined ? undefined : maskCardNumbers(envelope.args);
+  const { code, fields } = readErrorArgs(args);
+  const gatewayMessage = typeof envelope.message === 'string' && envelope.message ? envelope.message : undefined;
+  const message = maskCardNumbers(gatewayMessage ?? `The gateway answered HTTP ${status}`);
+  const details = { status, code, args, fields };
+
+  if (code === DUPLICATE_ORDER_CODE || status === 409) return new DuplicateOrderError(message, details);
+  if (status === 401 || status === 403) return new AuthenticationError(message, details);
+  if (status === 404) return new NotFoundError(message, details);
+  if (status === 429) return new RateLimitError(message, { ...details, retryAfterMs });
+  if (status >= 500) return new GatewayUnavailableError(message, details);
+  if (status >= 400) return new InvalidRequestError(message, details);
+  return new UnexpectedResponseError(message, details);
+}
+
+/**
+ * Masks runs of 12–19 digits (optionally spaced) in text the gateway sent back, in case it
+ * echoes a card number: payform never lets one into an error.
+ */
+export function maskCardNumbers<T>(value: T): T {
+  const mask = (text: string) => text.replace(/\d(?:[ -]?\d){11,18}/g, '[card number]');
+  if (typeof value === 'string') return mask(value) as T;
+  if (value === null || typeof value !== 'object') return value;
+  return JSON.parse(mask(JSON.stringify(value))) as T;
+}
+
+function describeCause(cause: unknown): string {
+  if (cause instanceof GatewayError) return cause.message;
+  if (cause instanceof Error) return cause.name;
+  return 'aborted';
+}
