@@ -1,0 +1,107 @@
+/**
+ * The typed client of the gateway interface. Amounts go in and come out as integer minor
+ * units; parameter and field names are the gateway's own, so its documentation applies as is.
+ *
+ *   const gateway = new GatewayClient({ baseUrl, posId, apiKey, apiSecret, endpointsKey });
+ *   const payment = await gateway.payments.create({ mode: 'direct', method: 'purchase', amount: 1010, … });
+ *   if (payment.status === 'failure') …           // a decline is a result, not an exception
+ */
+import * as z from 'zod';
+import { Balances } from './resources/balances.js';
+import type { GatewayContext } from './resources/context.js';
+import { Operations } from './resources/operations.js';
+import { Orders } from './resources/orders.js';
+import { Payments } from './resources/payments.js';
+import { Receipts } from './resources/receipts.js';
+import { DEFAULT_RETRY_POLICY } from './retry.js';
+import type { RetryPolicy } from './retry.js';
+import { Transport } from './transport.js';
+import type { RequestOptions } from './transport.js';
+import { describeIssues, parseWire } from './wire/issues.js';
+import type { MerchantSector } from './wire/payment.js';
+import { Uuid } from './wire/primitives.js';
+import { routes } from './wire/routes.js';
+
+export interface GatewayClientConfig {
+  /** The gateway, e.g. `https://api.gateway.example` (or the sandbox's URL). */
+  readonly baseUrl: string;
+  /** The merchant project (POS_ID). */
+  readonly posId: string;
+  readonly apiKey: string;
+  readonly apiSecret: string;
+  /** Sent as X-API-KEY. */
+  readonly endpointsKey: string;
+  /** Per attempt; default 30 s. */
+  readonly timeoutMs?: number;
+  /** Retries of reads (GET); money-moving calls are never retried. */
+  readonly retry?: Partial<RetryPolicy>;
+  /** Defaults to the global fetch. */
+  readonly fetch?: typeof globalThis.fetch;
+  /** Turns on the interface's extra request rules for microfinance or iGaming merchants. */
+  readonly merchantSector?: MerchantSector;
+}
+
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
+const Config = z.object({
+  baseUrl: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }),
+  posId: Uuid,
+  apiKey: z.string().min(1),
+  apiSecret: z.string().min(1),
+  endpointsKey: z.string().min(1),
+  timeoutMs: z.number().int().positive().optional(),
+  retry: z
+    .object({
+      maxRetries: z.number().int().min(0),
+      initialDelayMs: z.number().min(0),
+      maxDelayMs: z.number().min(0),
+    })
+    .partial()
+    .optional(),
+  merchantSector: z.enum(['microfinance', 'igaming']).optional(),
+});
+
+export class GatewayClient {
+  readonly posId: string;
+  /** Create, split purchase, cancel. */
+  readonly payments: Payments;
+  /** Capture, void, refund and their split forms. */
+  readonly operations: Operations;
+  readonly balances: Balances;
+  readonly receipts: Receipts;
+  /** The order's state and webhook re-sends. */
+  readonly orders: Orders;
+  readonly #transport: Transport;
+
+  constructor(config: GatewayClientConfig) {
+    const checked = parseWire(Config, config);
+    // The reasons name fields only: a credential never ends up in the message.
+    if (!checked.success) throw new TypeError(`Invalid gateway client config: ${describeIssues(checked.issues)}`);
+    this.posId = config.posId;
+    this.#transport = new Transport({
+      baseUrl: config.baseUrl,
+      apiKey: config.apiKey,
+      apiSecret: config.apiSecret,
+      endpointsKey: config.endpointsKey,
+      timeoutMs: config.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      retry: { ...DEFAULT_RETRY_POLICY, ...config.retry },
+      fetch: config.fetch ?? globalThis.fetch,
+    });
+    const context: GatewayContext = {
+      transport: this.#transport,
+      posId: config.posId,
+      merchantSector: config.merchantSector,
+    };
+    this.payments = new Payments(context);
+    this.operations = new Operations(context);
+    this.balances = new Balances(context);
+    this.receipts = new Receipts(context);
+    this.orders = new Orders(context);
+  }
+
+  /** GET /health: true when the gateway answers `OK`. Errors as for any read. */
+  async health(options: RequestOptions = {}): Promise<boolean> {
+    const reply = await this.#transport.send({ route: routes.health, ...options });
+    return reply.status === 200 && new TextDecoder().decode(reply.body).trim() === 'OK';
+  }
+}

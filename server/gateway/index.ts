@@ -1,0 +1,38 @@
+/**
+ * payform's gateway package: the typed client, its errors, money conversion and webhooks.
+ * The wire format itself (schemas shared with the sandbox) is `./wire/index.js`, also
+ * re-exported here as `wire`.
+ */
+export { GatewayClient, DEFAULT_TIMEOUT_MS } from './client.js';
+export type { GatewayClientConfig } from './client.js';
+export type { RequestOptions } from './transport.js';
+export { DEFAULT_RETRY_POLICY } from './retry.js';
+export type { RetryPolicy } from './retry.js';
+export type {
+  CreatePaymentParams, DirectPaymentParams, HostedPaymentParams, SplitPurchaseParams, DirectSplitPurchaseParams,
+  HostedSplitPurchaseParams, HostedCheckout,
+} from './resources/payments.js';
+export type { CaptureParams, SplitCaptureParams, VoidParams, RefundParams, SplitRefundParams } from './resources/operations.js';
+export type { OrderReceiptOptions, DateReceiptsOptions } from './resources/receipts.js';
+export type { SplitShare } from './requests.js';
+export type { GatewayDocument } from './replies.js';
+export type {
+  Payment, Operation, OrderOperation, Account, Terminal, TerminalList, Balance, Fee, WebhookEvent, PaymentEvent,
+  OperationEvent,
+} from './objects.js';
+export {
+  GatewayError, InvalidRequestError, DuplicateOrderError, AuthenticationError, NotFoundError, RateLimitError,
+  GatewayUnavailableError, NetworkError, NetworkTimeoutError, OutcomeUnknownError, UnexpectedResponseError,
+} from './errors.js';
+export type { GatewayErrorDetails } from './errors.js';
+export { currencyExponent, toWireAmount, fromWireAmount } from './money.js';
+export type { MinorUnits, WireAmount } from './money.js';
+export {
+  signWebhook, verifyWebhook, decodeWebhook, readWebhook, encodeWebhookData, webhookForm, WebhookSignatureError,
+  WebhookPayloadError,
+} from './webhook.js';
+export type { WebhookForm } from './webhook.js';
+export type { FieldIssue } from './wire/issues.js';
+export type { MerchantSector } from './wire/payment.js';
+export { StatusCode } from './wire/status.js';
+export * as wire from './wire/index.js';

@@ -1,0 +1,81 @@
+/**
+ * From the client's parameters to a validated wire request. Callers give amounts in minor
+ * units; they go out as exact decimals. Everything is checked against the shared wire schema
+ * before a byte is sent: a bad request fails here with InvalidRequestError naming each field.
+ */
+import type * as z from 'zod';
+import { InvalidRequestError } from './errors.js';
+import { WIRE_MAX_DECIMALS, currencyExponent, fractionDigits, toWireAmount } from './money.js';
+import type { MinorUnits } from './money.js';
+import { parseWire } from './wire/issues.js';
+import type { FieldIssue } from './wire/issues.js';
+
+/** A split share as the client takes it. */
+export interface SplitShare {
+  readonly amount: MinorUnits;
+  readonly sub_merchant_id: string;
+}
+
+/** Removes keys from each member of a union (plain Omit would merge the members). */
+export type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+export interface WireRequestSpec<T> {
+  /** The top-level amount fields; the amounts of `split` shares are converted as well. */
+  readonly amounts: readonly string[];
+  /** The field naming the request's currency (`currency` or `order_currency`). */
+  readonly currencyField: string;
+  /** Rules beyond the schema, run once it passes (merchant sector, the client's own limits). */
+  readonly extraIssues?: (request: T) => FieldIssue[];
+}
+
+/**
+ * Builds and validates one request from the caller's parameters plus what the client fills in
+ * itself (pos_id). Returns the parsed wire object, ready to be sent as JSON.
+ */
+export function wireRequest<S extends z.ZodType>(
+  schema: S,
+  source: Readonly<Record<string, unknown>>,
+  spec: WireRequestSpec<z.output<S>>,
+): z.output<S> {
+  const issues: FieldIssue[] = [];
+  const currency = typeof source[spec.currencyField] === 'string' ? (source[spec.currencyField] as string) : '';
+  const request: Record<string, unknown> = { ...source };
+  for (const field of spec.amounts) {
+    if (source[field] !== undefined) request[field] = wireAmount(source[field], field, currency, issues);
+  }
+  if (Array.isArray(source.split)) {
+    request.split = source.split.map((share: unknown, index) =>
+      typeof share === 'object' && share !== null
+        ? { ...share, amount: wireAmount((share as { amount?: unknown }).amount, `split[${index}].amount`, currency, issues) }
+        : share,
+    );
+  }
+  const parsed = parseWire(schema, request);
+  const reported = new Set(issues.map((issue) => issue.field));
+  if (!parsed.success) issues.push(...parsed.issues.filter((issue) => !reported.has(issue.field)));
+  else issues.push(...(spec.extraIssues?.(parsed.data) ?? []));
+  if (issues.length > 0) throw InvalidRequestError.rejectedLocally(issues);
+  return (parsed as { data: z.output<S> }).data;
+}
+
+/** Validates path or query parameters the same way. */
+export function wireParams<S extends z.ZodType>(schema: S, params: unknown): z.output<S> {
+  const parsed = parseWire(schema, params);
+  if (!parsed.success) throw InvalidRequestError.rejectedLocally(parsed.issues);
+  return parsed.data;
+}
+
+// Minor units → wire decimal. Anything that is not a whole number is reported here, in the
+// caller's terms, and left for the schema to skip.
+function wireAmount(value: unknown, field: string, currency: string, issues: FieldIssue[]): unknown {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value)) {
+    issues.push({ field, reason: 'must be a whole number of minor units' });
+    return value;
+  }
+  const amount = toWireAmount(value, currency);
+  if ((fractionDigits(amount) ?? 0) > WIRE_MAX_DECIMALS) {
+    const step = 10 ** (currencyExponent(currency) - WIRE_MAX_DECIMALS);
+    issues.push({ field, reason: `must be a multiple of ${step} minor units: the gateway takes ${currency} with at most ${WIRE_MAX_DECIMALS} decimal digits` });
+  }
+  return amount;
+}

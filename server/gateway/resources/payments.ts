@@ -1,0 +1,108 @@
+/**
+ * Primary payments: create (direct or hosted; purchase, auth or lookup), split purchase, and
+ * cancel of an unpaid hosted payment.
+ */
+import type * as z from 'zod';
+import { toPayment } from '../objects.js';
+import type { Payment } from '../objects.js';
+import type { MinorUnits } from '../money.js';
+import { sendOnce } from '../outcome.js';
+import { readJson, readLocation } from '../replies.js';
+import { wireParams, wireRequest } from '../requests.js';
+import type { DistributiveOmit, SplitShare } from '../requests.js';
+import type { RequestOptions } from '../transport.js';
+import type { FieldIssue } from '../wire/issues.js';
+import {
+  CancelParams, CancelResponse, CreatePaymentRequest, PaymentResponse, SplitPurchaseRequest, sectorIssues,
+} from '../wire/payment.js';
+import type { ThreeDsBypass } from '../wire/payment.js';
+import { routes } from '../wire/routes.js';
+import type { Route } from '../wire/routes.js';
+import type { GatewayContext } from './context.js';
+
+type ClientSide<T> = DistributiveOmit<T, 'pos_id' | 'amount' | 'order_3ds_bypass' | 'split'> & {
+  /** Minor units of `currency`. */
+  amount: MinorUnits;
+  /** Defaults to `supported`, the gateway's default. */
+  order_3ds_bypass?: ThreeDsBypass;
+};
+
+export type CreatePaymentParams = ClientSide<CreatePaymentRequest>;
+export type DirectPaymentParams = Extract<CreatePaymentParams, { mode: 'direct' }>;
+export type HostedPaymentParams = Extract<CreatePaymentParams, { mode: 'hosted' }>;
+
+export type SplitPurchaseParams = ClientSide<SplitPurchaseRequest> & { split: SplitShare[] };
+export type DirectSplitPurchaseParams = Extract<SplitPurchaseParams, { mode: 'direct' }>;
+export type HostedSplitPurchaseParams = Extract<SplitPurchaseParams, { mode: 'hosted' }>;
+
+/** A hosted payment created: send the customer to `checkout_url`. Keep it — see P-409. */
+export interface HostedCheckout {
+  readonly order_id: string;
+  readonly checkout_url: string;
+}
+
+/**
+ * order_id as long as capture, void and refund accept (32). The create endpoint takes longer
+ * ones, but such an order could never be refunded.
+ */
+const ORDER_ID_MAX = 32;
+
+export class Payments {
+  readonly #gateway: GatewayContext;
+
+  constructor(gateway: GatewayContext) {
+    this.#gateway = gateway;
+  }
+
+  /** POST /api/v1/payment. Direct: the payment (maybe pending 2122 with user_action_url). Hosted: the checkout page. */
+  create(params: DirectPaymentParams, options?: RequestOptions): Promise<Payment>;
+  create(params: HostedPaymentParams, options?: RequestOptions): Promise<HostedCheckout>;
+  create(params: CreatePaymentParams, options?: RequestOptions): Promise<Payment | HostedCheckout>;
+  async create(params: CreatePaymentParams, options: RequestOptions = {}): Promise<Payment | HostedCheckout> {
+    return this.#submit('create payment', routes.createPayment, this.#request(CreatePaymentRequest, params), options);
+  }
+
+  /** POST /api/v1/split/purchase — shares in minor units, adding up to `amount`. */
+  createSplit(params: DirectSplitPurchaseParams, options?: RequestOptions): Promise<Payment>;
+  createSplit(params: HostedSplitPurchaseParams, options?: RequestOptions): Promise<HostedCheckout>;
+  createSplit(params: SplitPurchaseParams, options?: RequestOptions): Promise<Payment | HostedCheckout>;
+  async createSplit(params: SplitPurchaseParams, options: RequestOptions = {}): Promise<Payment | HostedCheckout> {
+    return this.#submit('split purchase', routes.splitPurchase, this.#request(SplitPurchaseRequest, params), options);
+  }
+
+  /** Cancels an unpaid (init) hosted payment; answers the order's payments, the cancelled one failure/6007. */
+  async cancel(orderId: string, options: RequestOptions = {}): Promise<Payment[]> {
+    const params = wireParams(CancelParams, { pos_id: this.#gateway.posId, order_id: orderId });
+    return sendOnce(this.#gateway.transport, 'cancel', orderId, { route: routes.cancel, params, ...options }, (reply) =>
+      readJson(reply, CancelResponse, (payments) => payments.map(toPayment)),
+    );
+  }
+
+  #request(schema: z.ZodType<CreatePaymentRequest | SplitPurchaseRequest>, params: object) {
+    const source = { order_3ds_bypass: 'supported', ...params, pos_id: this.#gateway.posId };
+    return wireRequest(schema, source, {
+      amounts: ['amount'],
+      currencyField: 'currency',
+      extraIssues: (request) => [...orderIdIssues(request.order_id), ...sectorIssues(request, this.#gateway.merchantSector)],
+    });
+  }
+
+  async #submit(
+    operation: string,
+    route: Route,
+    body: CreatePaymentRequest | SplitPurchaseRequest,
+    options: RequestOptions,
+  ): Promise<Payment | HostedCheckout> {
+    return sendOnce(this.#gateway.transport, operation, body.order_id, { route, body, ...options }, (reply) =>
+      body.mode === 'hosted'
+        ? { order_id: body.order_id, checkout_url: readLocation(reply) }
+        : readJson(reply, PaymentResponse, toPayment),
+    );
+  }
+}
+
+function orderIdIssues(orderId: string): FieldIssue[] {
+  return orderId.length > ORDER_ID_MAX
+    ? [{ field: 'order_id', reason: `must be at most ${ORDER_ID_MAX} characters (capture, void and refund take no longer one)` }]
+    : [];
+}

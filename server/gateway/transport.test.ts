@@ -1,0 +1,237 @@
+/**
+ * Retries, timeouts and outcome rules, over real HTTP against the gateway double. Attempts are
+ * counted from the requests the double recorded.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import {
+  AuthenticationError, DuplicateOrderError, GatewayUnavailableError, InvalidRequestError, NetworkError, NetworkTimeoutError,
+  NotFoundError, OutcomeUnknownError, RateLimitError, UnexpectedResponseError,
+} from './errors.js';
+import { useGatewayDouble } from './test/client-setup.js';
+import * as samples from './test/samples.js';
+
+const double = useGatewayDouble();
+const capture = { order_id: 'order-1001', order_currency: 'UAH', charge_amount: 750 };
+const unavailable = { status: 503, body: { message: 'Service unavailable' } };
+
+async function failure(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    () => expect.fail('expected the call to fail'),
+    (error: unknown) => error,
+  );
+}
+
+describe('error answers over HTTP', () => {
+  it.each([
+    [400, { message: 'Invalid data', args: [{ field_name: 'order_id', violation: 'unknown order' }] }, InvalidRequestError],
+    [401, { message: 'Invalid credentials', args: { code: 'AUTH' } }, AuthenticationError],
+    [404, { message: 'Payment not found', args: null }, NotFoundError],
+    [405, { message: 'Method not allowed' }, InvalidRequestError],
+    [406, { message: 'Body must be application/json' }, InvalidRequestError],
+    [409, { message: 'Duplicate', args: { code: 'P-409' } }, DuplicateOrderError],
+    [429, { message: 'Too many requests' }, RateLimitError],
+  ])('HTTP %i on a capture is a definite %s, not an unknown outcome', async (status, body, type) => {
+    double.gateway.answer({ status, body });
+    const error = await failure(double.client().operations.capture(capture));
+    expect(error).toBeInstanceOf(type);
+    expect(error).toMatchObject({ status, message: body.message });
+    expect(double.gateway.requests).toHaveLength(1);
+  });
+
+  it('names the fields of a 400 with violations', async () => {
+    double.gateway.answer({ status: 400, body: { message: 'Invalid data', args: [{ field_name: 'order_currency', violation: 'does not match the order' }] } });
+    const error = await failure(double.client().operations.capture(capture));
+    expect((error as InvalidRequestError).fields).toEqual([{ field: 'order_currency', reason: 'does not match the order' }]);
+  });
+
+  it('reads a 500 with an HTML body on a read as GatewayUnavailableError', async () => {
+    double.gateway.answerAlways({ status: 500, headers: { 'content-type': 'text/html' }, body: '<h1>Oops</h1>' });
+    const error = await failure(double.client({ retry: { maxRetries: 0 } }).balances.listAccounts());
+    expect(error).toBeInstanceOf(GatewayUnavailableError);
+    expect(error).toMatchObject({ status: 500, message: 'The gateway answered HTTP 500' });
+  });
+});
+
+describe('retrying reads', () => {
+  it('retries 5xx with backoff and succeeds', async () => {
+    double.gateway.answer(unavailable, { status: 500, body: {} }, { body: { accounts: [] } });
+    expect(await double.client().balances.listAccounts()).toEqual([]);
+    expect(double.gateway.requests).toHaveLength(3);
+  });
+
+  it('gives up after maxRetries with the last error', async () => {
+    double.gateway.answerAlways(unavailable);
+    const error = await failure(double.client({ retry: { maxRetries: 3, initialDelayMs: 1 } }).orders.get('order-1001'));
+    expect(error).toBeInstanceOf(GatewayUnavailableError);
+    expect(double.gateway.requests).toHaveLength(4);
+  });
+
+  it('honours Retry-After on 429', async () => {
+    double.gateway.answer({ status: 429, headers: { 'retry-after': '0' }, body: { message: 'slow down' } }, { body: { accounts: [] } });
+    await double.client().balances.listAccounts();
+    expect(double.gateway.requests).toHaveLength(2);
+  });
+
+  it('stops when Retry-After asks for longer than the policy allows', async () => {
+    double.gateway.answer({ status: 429, headers: { 'retry-after': '120' }, body: { message: 'slow down' } });
+    const error = await failure(double.client().balances.listAccounts());
+    expect(error).toMatchObject({ name: 'RateLimitError', retryAfterMs: 120_000 });
+    expect(double.gateway.requests).toHaveLength(1);
+  });
+
+  it('retries a dropped connection', async () => {
+    double.gateway.answer({ drop: true }, { body: { accounts: [] } });
+    await double.client().balances.listAccounts();
+    expect(double.gateway.requests).toHaveLength(2);
+  });
+
+  it('does not retry definite answers', async () => {
+    double.gateway.answerAlways({ status: 404, body: { message: 'No such order' } });
+    await expect(double.client().orders.get('nope')).rejects.toBeInstanceOf(NotFoundError);
+    expect(double.gateway.requests).toHaveLength(1);
+  });
+
+  it('retries a read that timed out, then reports the timeout', async () => {
+    double.gateway.answerAlways({ hang: true });
+    const error = await failure(double.client({ timeoutMs: 50, retry: { maxRetries: 1, initialDelayMs: 1 } }).orders.get('order-1001'));
+    expect(error).toBeInstanceOf(NetworkTimeoutError);
+    expect(error).toMatchObject({ timeoutMs: 50 });
+    expect(double.gateway.requests).toHaveLength(2);
+  });
+});
+
+describe('money-moving calls are sent once', () => {
+  it('a 503 on create is an unknown outcome, with one attempt', async () => {
+    double.gateway.answerAlways(unavailable);
+    const create = double.client().payments.create({
+      mode: 'hosted', method: 'purchase', amount: 100, currency: 'UAH', description: 'd', order_id: 'order-77',
+      customer_email: 'a@example.com', customer_phone: '+380501234567',
+    });
+    const error = await failure(create);
+    expect(error).toBeInstanceOf(OutcomeUnknownError);
+    expect(error).toMatchObject({ orderId: 'order-77', operation: 'create payment', status: 503 });
+    expect((error as OutcomeUnknownError).cause).toBeInstanceOf(GatewayUnavailableError);
+    expect((error as Error).message).toMatch(/read the order's state/);
+    expect(double.gateway.requests).toHaveLength(1);
+  });
+
+  it('a timeout on capture is an unknown outcome', async () => {
+    double.gateway.answerAlways({ hang: true });
+    const error = await failure(double.client({ timeoutMs: 50 }).operations.capture(capture));
+    expect(error).toBeInstanceOf(OutcomeUnknownError);
+    expect((error as OutcomeUnknownError).cause).toBeInstanceOf(NetworkTimeoutError);
+    expect(double.gateway.requests).toHaveLength(1);
+  });
+
+  it('a dropped connection on refund is an unknown outcome', async () => {
+    double.gateway.answerAlways({ drop: true });
+    const error = await failure(double.client().operations.refund({ order_id: 'order-1001', order_currency: 'UAH' }));
+    expect(error).toBeInstanceOf(OutcomeUnknownError);
+    expect((error as OutcomeUnknownError).cause).toBeInstanceOf(NetworkError);
+    expect(double.gateway.requests).toHaveLength(1);
+  });
+
+  it('an unreadable success answer on void is an unknown outcome', async () => {
+    double.gateway.answer({ body: 'not json' });
+    const error = await failure(double.client().operations.void({ order_id: 'order-1001', order_currency: 'UAH' }));
+    expect((error as OutcomeUnknownError).cause).toBeInstanceOf(UnexpectedResponseError);
+  });
+
+  it('a timeout on cancel and split refund is an unknown outcome too', async () => {
+    double.gateway.answerAlways({ hang: true });
+    const client = double.client({ timeoutMs: 50 });
+    await expect(client.payments.cancel('order-1002')).rejects.toBeInstanceOf(OutcomeUnknownError);
+    const splitRefund = client.operations.splitRefund({
+      order_id: 'order-1001', currency: 'UAH', refund_amount: 100, split: [{ amount: 100, sub_merchant_id: samples.SUB_MERCHANT_A }],
+    });
+    await expect(splitRefund).rejects.toBeInstanceOf(OutcomeUnknownError);
+    expect(double.gateway.requests).toHaveLength(2);
+  });
+
+  it('a connection that never opened is a plain NetworkError: nothing happened', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const error = await failure(double.client({ baseUrl: `http://127.0.0.1:${port}` }).operations.capture(capture));
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(error).toMatchObject({ connectFailed: true });
+  });
+});
+
+describe('timeouts and aborts', () => {
+  it('a per-call timeout overrides the client\'s', async () => {
+    double.gateway.answerAlways({ hang: true });
+    const error = await failure(double.client({ timeoutMs: 10_000 }).balances.listAccounts({ timeoutMs: 30 }));
+    expect(error).toMatchObject({ name: 'NetworkTimeoutError', timeoutMs: 30 });
+  });
+
+  it('times out an answer whose body stalls', async () => {
+    // Headers arrive, the body never ends: the attempt still times out.
+    const stalling = createServer((_, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.write('{"accounts":');
+    });
+    await new Promise<void>((resolve) => stalling.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = stalling.address() as AddressInfo;
+      const client = double.client({ baseUrl: `http://127.0.0.1:${port}`, timeoutMs: 50, retry: { maxRetries: 0 } });
+      await expect(client.balances.listAccounts()).rejects.toBeInstanceOf(NetworkTimeoutError);
+    } finally {
+      stalling.closeAllConnections();
+      await new Promise<void>((resolve) => stalling.close(() => resolve()));
+    }
+  });
+
+  it('the caller\'s signal aborts a read with its reason and stops retrying', async () => {
+    double.gateway.answerAlways(unavailable);
+    const controller = new AbortController();
+    const read = double.client({ retry: { maxRetries: 5, initialDelayMs: 40, maxDelayMs: 40 } }).balances.listAccounts({ signal: controller.signal });
+    setTimeout(() => controller.abort(new Error('shopper left')), 20);
+    await expect(read).rejects.toThrow('shopper left');
+    expect(double.gateway.requests.length).toBeLessThan(6);
+  });
+
+  it('an aborted capture is an unknown outcome', async () => {
+    double.gateway.answerAlways({ hang: true });
+    const controller = new AbortController();
+    const pending = double.client().operations.capture(capture, { signal: controller.signal });
+    setTimeout(() => controller.abort(), 20);
+    await expect(pending).rejects.toBeInstanceOf(OutcomeUnknownError);
+  });
+});
+
+describe('redirects', () => {
+  it('are never followed, so credentials never reach another host', async () => {
+    double.gateway.answer({ status: 302, headers: { location: `${double.gateway.url}/elsewhere` } });
+    await expect(double.client().balances.listAccounts()).rejects.toBeInstanceOf(UnexpectedResponseError);
+    expect(double.gateway.onlyRequest.url).toBe(`/api/v1/balances/pos/${samples.POS_ID}/accounts`);
+  });
+});
+
+describe('client config', () => {
+  it('is checked up front, without echoing secrets', () => {
+    expect(() => double.client({ baseUrl: 'gateway.example', posId: 'pos', apiSecret: '' })).toThrow(
+      'Invalid gateway client config: baseUrl: must be an http(s) URL; posId: must be a UUID; apiSecret: must not be empty',
+    );
+  });
+
+  it('keeps a path prefix of the base URL', async () => {
+    double.gateway.answer({ body: { accounts: [] } });
+    await double.client({ baseUrl: `${double.gateway.url}/gw/` }).balances.listAccounts();
+    expect(double.gateway.onlyRequest.url).toBe(`/gw/api/v1/balances/pos/${samples.POS_ID}/accounts`);
+  });
+
+  it('uses an injected fetch', async () => {
+    const seen: string[] = [];
+    const fetch: typeof globalThis.fetch = (input, init) => {
+      seen.push(String(input));
+      return globalThis.fetch(input, init);
+    };
+    double.gateway.answer({ body: 'OK' });
+    expect(await double.client({ fetch }).health()).toBe(true);
+    expect(seen).toEqual([`${double.gateway.url}/health`]);
+  });
+});

@@ -1,0 +1,144 @@
+/**
+ * One HTTP exchange with the gateway: authentication headers, a timeout on every attempt,
+ * retries for reads, and an error for every answer that is not a success. Redirects are never
+ * followed: the hosted create's 303 is the answer itself, and following a redirect elsewhere
+ * would hand the X-API-AUTH credentials to another host.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { errorFromResponse, GatewayError, NetworkError, NetworkTimeoutError } from './errors.js';
+import { isRetryable, parseRetryAfter, retryDelay } from './retry.js';
+import type { RetryPolicy } from './retry.js';
+import { AUTH_HEADER, ENDPOINTS_KEY_HEADER, authHeaderValue, routePath } from './wire/routes.js';
+import type { Route } from './wire/routes.js';
+
+export interface TransportConfig {
+  /** e.g. `https://gateway.example` — endpoint paths (`/api/v1/…`) are appended to it. */
+  readonly baseUrl: string;
+  readonly apiKey: string;
+  readonly apiSecret: string;
+  readonly endpointsKey: string;
+  /** Limit of each attempt, from sending to the last byte of the answer. */
+  readonly timeoutMs: number;
+  readonly retry: RetryPolicy;
+  readonly fetch: typeof globalThis.fetch;
+}
+
+/** Per-call options every client method takes last. */
+export interface RequestOptions {
+  /** Overrides the client's timeout for this call (each attempt). */
+  readonly timeoutMs?: number;
+  /** Aborts the call, including waits between retries. */
+  readonly signal?: AbortSignal;
+}
+
+export interface GatewayCall extends RequestOptions {
+  readonly route: Route;
+  readonly params?: Readonly<Record<string, string>>;
+  readonly query?: Readonly<Record<string, string | undefined>>;
+  /** Sent as JSON. */
+  readonly body?: unknown;
+}
+
+/** A success (2xx) or redirect (3xx) answer, body read in full. */
+export interface GatewayReply {
+  readonly status: number;
+  readonly headers: Headers;
+  readonly body: Uint8Array;
+  /** The address that was called, for resolving a relative Location. */
+  readonly url: URL;
+}
+
+// Failures in the connect phase: the request never reached the gateway.
+const CONNECT_FAILURES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+
+export class Transport {
+  readonly #config: TransportConfig;
+
+  constructor(config: TransportConfig) {
+    this.#config = config;
+  }
+
+  /** Sends the call; retries reads. Throws a GatewayError for anything but 2xx/3xx. */
+  async send(call: GatewayCall): Promise<GatewayReply> {
+    const retries = call.route.method === 'GET' ? this.#config.retry.maxRetries : 0;
+    for (let retry = 0; ; retry += 1) {
+      let failure: GatewayError;
+      let retryAfterMs: number | undefined;
+      try {
+        const reply = await this.#attempt(call);
+        if (reply.status < 400) return reply;
+        retryAfterMs = parseRetryAfter(reply.headers.get('retry-after'));
+        failure = errorFromResponse(reply.status, parseJson(reply.body), retryAfterMs);
+      } catch (error) {
+        if (!(error instanceof GatewayError)) throw error;
+        failure = error;
+      }
+      const delay = retry < retries && isRetryable(failure) ? retryDelay(retry, this.#config.retry, retryAfterMs) : undefined;
+      if (delay === undefined) throw failure;
+      // An abort while waiting ends the call with the caller's reason, as fetch would.
+      await sleep(delay, undefined, { signal: call.signal }).catch(() => Promise.reject(call.signal?.reason ?? failure));
+    }
+  }
+
+  async #attempt(call: GatewayCall): Promise<GatewayReply> {
+    const url = this.#url(call);
+    const timeoutMs = call.timeoutMs ?? this.#config.timeoutMs;
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const signal = call.signal ? AbortSignal.any([call.signal, timeout]) : timeout;
+    try {
+      const response = await this.#config.fetch(url, {
+        method: call.route.method,
+        headers: this.#headers(call),
+        body: call.body === undefined ? undefined : JSON.stringify(call.body),
+        redirect: 'manual',
+        signal,
+      });
+      // The body is read under the same signal, so a stalled answer times out as well.
+      const body = new Uint8Array(await response.arrayBuffer());
+      return { status: response.status, headers: response.headers, body, url };
+    } catch (error) {
+      if (call.signal?.aborted) throw call.signal.reason;
+      if (timeout.aborted) throw new NetworkTimeoutError(timeoutMs, { cause: error });
+      const connectFailed = CONNECT_FAILURES.has(errorCode(error) ?? '');
+      throw new NetworkError(`No answer from the gateway (${errorCode(error) ?? 'connection failed'})`, { cause: error, connectFailed });
+    }
+  }
+
+  #url(call: GatewayCall): URL {
+    const url = new URL(this.#config.baseUrl.replace(/\/+$/, '') + routePath(call.route, call.params ?? {}));
+    for (const [name, value] of Object.entries(call.query ?? {})) {
+      if (value !== undefined) url.searchParams.set(name, value);
+    }
+    return url;
+  }
+
+  #headers(call: GatewayCall): Record<string, string> {
+    const { apiKey, apiSecret, endpointsKey } = this.#config;
+    return {
+      [AUTH_HEADER]: authHeaderValue(apiKey, apiSecret),
+      ...(call.route.endpointsKey ? { [ENDPOINTS_KEY_HEADER]: endpointsKey } : {}),
+      ...(call.body === undefined ? {} : { 'Content-Type': 'application/json' }),
+      Accept: 'application/json, text/html, application/pdf, application/zip, */*',
+    };
+  }
+}
+
+/** The JSON of a body, or undefined when it is empty or not JSON. */
+export function parseJson(body: Uint8Array): unknown {
+  try {
+    return JSON.parse(new TextDecoder().decode(body));
+  } catch {
+    return undefined;
+  }
+}
+
+// fetch wraps socket errors: TypeError('fetch failed', { cause: { code: 'ECONNREFUSED' } }),
+// sometimes an AggregateError of one per address tried.
+function errorCode(error: unknown): string | undefined {
+  for (let current: unknown = error; current instanceof Error; current = current.cause) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    if (current instanceof AggregateError) return errorCode(current.errors[0]);
+  }
+  return undefined;
+}
