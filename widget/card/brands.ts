@@ -9,32 +9,29 @@ export interface Brand {
   prefixes: readonly string[];
   /** Allowed lengths, ascending; the last is the brand's maximum. */
   lengths: readonly number[];
-  /** Digit counts after which the display puts a space. */
-  gaps: readonly number[];
-  cvv: 3 | 4;
-  /** UnionPay numbers need not pass the Luhn check. */
-  luhn: boolean;
+  /** Digit counts after which the display puts a space; 4-4-4-4… when absent. */
+  gaps?: readonly number[];
+  /** Digits of the security code when not 3. */
+  cvv?: 4;
+  /** Set for UnionPay, whose numbers need not pass the Luhn check. */
+  noLuhn?: true;
 }
 
-const FOURS = [4, 8, 12, 16];
 const range = (from: number, to: number): number[] => Array.from({ length: to - from + 1 }, (_, i) => from + i);
 
 // Co-branded ranges that would make two schemes claim the same number are given to one scheme:
 // 622126–622925 (Discover on UnionPay cards) to UnionPay, 493698 (a Maestro BIN) to Visa.
 export const BRANDS: readonly Brand[] = [
-  { id: 'visa', name: 'Visa', prefixes: ['4'], lengths: [13, 16, 19], gaps: FOURS, cvv: 3, luhn: true },
-  { id: 'mastercard', name: 'Mastercard', prefixes: ['51-55', '2221-2720'], lengths: [16], gaps: FOURS, cvv: 3, luhn: true },
-  { id: 'amex', name: 'American Express', prefixes: ['34', '37'], lengths: [15], gaps: [4, 10], cvv: 4, luhn: true },
-  { id: 'discover', name: 'Discover', prefixes: ['6011', '644-649', '65'], lengths: [16, 19], gaps: FOURS, cvv: 3, luhn: true },
-  { id: 'diners', name: 'Diners Club', prefixes: ['300-305', '3095', '36', '38', '39'], lengths: [14, 16, 19], gaps: [4, 10], cvv: 3, luhn: true },
-  { id: 'jcb', name: 'JCB', prefixes: ['3528-3589'], lengths: range(16, 19), gaps: FOURS, cvv: 3, luhn: true },
-  { id: 'unionpay', name: 'UnionPay', prefixes: ['62', '81'], lengths: range(14, 19), gaps: FOURS, cvv: 3, luhn: false },
-  {
-    id: 'maestro', name: 'Maestro', prefixes: ['500000-504174', '504176-506698', '506779-508999', '56-59', '63', '67'],
-    lengths: range(12, 19), gaps: FOURS, cvv: 3, luhn: true,
-  },
-  { id: 'mir', name: 'Mir', prefixes: ['2200-2204'], lengths: range(16, 19), gaps: FOURS, cvv: 3, luhn: true },
-  { id: 'prostir', name: 'Prostir', prefixes: ['9804'], lengths: [16], gaps: FOURS, cvv: 3, luhn: true },
+  { id: 'visa', name: 'Visa', prefixes: ['4'], lengths: [13, 16, 19] },
+  { id: 'mastercard', name: 'Mastercard', prefixes: ['51-55', '2221-2720'], lengths: [16] },
+  { id: 'amex', name: 'American Express', prefixes: ['34', '37'], lengths: [15], gaps: [4, 10], cvv: 4 },
+  { id: 'discover', name: 'Discover', prefixes: ['6011', '644-649', '65'], lengths: [16, 19] },
+  { id: 'diners', name: 'Diners Club', prefixes: ['300-305', '3095', '36', '38', '39'], lengths: [14, 16, 19], gaps: [4, 10] },
+  { id: 'jcb', name: 'JCB', prefixes: ['3528-3589'], lengths: range(16, 19) },
+  { id: 'unionpay', name: 'UnionPay', prefixes: ['62', '81'], lengths: range(14, 19), noLuhn: true },
+  { id: 'maestro', name: 'Maestro', prefixes: ['500000-504174', '504176-506698', '506779-508999', '56-59', '63', '67'], lengths: range(12, 19) },
+  { id: 'mir', name: 'Mir', prefixes: ['2200-2204'], lengths: range(16, 19) },
+  { id: 'prostir', name: 'Prostir', prefixes: ['9804'], lengths: [16] },
 ];
 
 /** Whether `digits` can start with (or already starts with) `prefix`. */
@@ -57,3 +54,6 @@ export function detectBrand(digits: string): Brand | undefined {
 }
 
 export const maxLength = (brand: Brand | undefined): number => brand?.lengths.at(-1) ?? 19;
+
+/** Where the display of the brand's numbers puts spaces. */
+export const gapsOf = (brand: Brand | undefined): readonly number[] => brand?.gaps ?? [4, 8, 12, 16];

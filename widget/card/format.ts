@@ -1,4 +1,4 @@
-import { detectBrand, maxLength, type Brand } from './brands.js';
+import { detectBrand, gapsOf, maxLength, type Brand } from './brands.js';
 import { digitsOf } from './check.js';
 import { cvvLength } from './cvv.js';
 
@@ -58,7 +58,7 @@ export const formatNumber = (keystroke: Keystroke): Edit =>
   reformat(keystroke, (digits, before) => {
     const brand = detectBrand(digits);
     const [kept, after] = clip(digits, before, maxLength(brand));
-    return [group(kept, brand?.gaps ?? [4, 8, 12, 16]), after];
+    return [group(kept, gapsOf(brand)), after];
   });
 
 /**

@@ -18,6 +18,6 @@ export function checkNumber(digits: string, accepted?: readonly BrandId[]): Chec
   if (length > max) return fail('invalid', false);
   const growing = length < max;
   if (!brand || !brand.lengths.includes(length)) return fail('incomplete', growing);
-  if (brand.luhn && !luhn(digits)) return fail('invalid', growing);
+  if (!brand.noLuhn && !luhn(digits)) return fail('invalid', growing);
   return VALID;
 }

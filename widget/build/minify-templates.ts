@@ -1,0 +1,57 @@
+import ts from 'typescript';
+import type { Plugin } from 'vite';
+
+/** Collapses the white space of CSS: none around punctuation, one space elsewhere. */
+export const minifyCss = (text: string): string =>
+  text
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .replace(/\s+/g, ' ')
+    .replace(/ ?([{};,>]) ?/g, '$1')
+    .replace(/: /g, ':')
+    .replace(/;}/g, '}')
+    .replace(/\[([\w-]+~?=)'([\w-]+)'\]/g, '[$1$2]')
+    .trim();
+
+/**
+ * Drops line breaks and indentation next to tags (elsewhere a run of white space becomes one space)
+ * and the quotes around plain attribute values that a space or `>` ends.
+ */
+export const minifyHtml = (text: string): string =>
+  text
+    .replace(/\s*\n\s*/g, (run, at: number) => (text[at - 1] === '>' || text[at + run.length] === '<' ? '' : ' '))
+    .replace(/="([\w.#-]+)"(?=[\s>])/g, '=$1');
+
+/**
+ * Build-only: shrinks the text of Lit's `css`, `html` and `svg` templates in the widget's sources,
+ * found with the TypeScript parser so that nested templates and `${…}` are left alone.
+ */
+export function minifyTemplates(): Plugin {
+  return {
+    name: 'payform:minify-lit-templates',
+    enforce: 'pre',
+    apply: 'build',
+    transform(code, id) {
+      if (!/\/widget\/.*\.ts$/.test(id)) return null;
+      const source = ts.createSourceFile(id, code, ts.ScriptTarget.Latest, true);
+      const edits: [start: number, end: number, text: string][] = [];
+      const visit = (node: ts.Node): void => {
+        if (ts.isTaggedTemplateExpression(node) && ts.isIdentifier(node.tag) && /^(css|html|svg)$/.test(node.tag.text)) {
+          const minify = node.tag.text === 'css' ? minifyCss : minifyHtml;
+          const { template } = node;
+          const literals = ts.isNoSubstitutionTemplateLiteral(template) ? [template] : [template.head, ...template.templateSpans.map((span) => span.literal)];
+          for (const literal of literals) {
+            // Raw text between the delimiters: ` or } before, ` or ${ after.
+            const start = literal.getStart(source) + 1;
+            const end = literal.end - (code[literal.end - 1] === '`' ? 1 : 2);
+            edits.push([start, end, minify(code.slice(start, end))]);
+          }
+        }
+        ts.forEachChild(node, visit);
+      };
+      visit(source);
+      let out = code;
+      for (const [start, end, text] of edits.sort((a, b) => b[0] - a[0])) out = out.slice(0, start) + text + out.slice(end);
+      return { code: out, map: null };
+    },
+  };
+}

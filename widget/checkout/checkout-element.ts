@@ -1,0 +1,225 @@
+import { html, LitElement, nothing, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
+import { emit, type PayEventDetails } from '../events.js';
+import { loadCatalog } from '../i18n/catalogs.js';
+import { en, type Catalog } from '../i18n/en.js';
+import { Companion, CompanionError } from './companion.js';
+import { mayRedirect } from './redirect.js';
+import { formatAmount, toMinor, type SessionView } from './session-view.js';
+
+/**
+ * `loading` the session; `ready` to take payment; `paying` while a request is in flight;
+ * `confirming` while polling a pending payment; `waiting` when polling gave up before a final state;
+ * `success` paid; `closed` when the session cannot be paid (expired, unknown).
+ */
+export type Phase = 'loading' | 'ready' | 'paying' | 'confirming' | 'waiting' | 'success' | 'closed';
+
+/** The companion that served this script, unless `endpoint` names another (reading import.meta touches no DOM). */
+const SCRIPT_ORIGIN = new URL(import.meta.url).origin;
+
+/**
+ * What `<pay-form>` and `<pay-button>` share: the session, the companion, the language, the phases
+ * of a payment, polling, hosted checkout and safe redirects.
+ */
+export abstract class CheckoutElement extends LitElement {
+  static override shadowRootOptions: ShadowRootInit = { ...LitElement.shadowRootOptions, delegatesFocus: true };
+  // Declared without decorators: their runtime costs bytes the bundle budget has no room for.
+  static override properties: PropertyDeclarations = {
+    session: {},
+    endpoint: {},
+    lang: { reflect: true },
+    processing: { type: Boolean, reflect: true },
+    view: { state: true },
+    phase: { state: true },
+    notice: { state: true },
+    alarming: { state: true },
+    t: { state: true },
+  };
+
+  /** The checkout session id the merchant's server got from the companion. */
+  session = '';
+  /** The companion's base URL; by default the origin that served the script. */
+  endpoint = '';
+  /** Language (BCP 47); by default the closest `lang` up the page. */
+  override lang!: string;
+  /** Reflected while a payment is in flight or being confirmed. */
+  processing = false;
+
+  /** How often a pending payment is polled, and for how long at most (ms). */
+  pollInterval = 2000;
+  pollTimeout = 60_000;
+
+  protected view?: SessionView;
+  protected phase: Phase = 'loading';
+  /** The text of the polite live region, and whether it tells of a problem. */
+  protected notice = '';
+  private alarming = false;
+  protected t: Catalog = en;
+  protected locale = 'en';
+  /** Bumped by every load and poll, so that a stale one stops. */
+  private run = 0;
+
+  /** Whether this element pays through the gateway's hosted page. */
+  protected abstract get hosted(): boolean;
+
+  protected get companion(): Companion {
+    return new Companion(this.endpoint || SCRIPT_ORIGIN, this.session);
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    if (this.hasUpdated) void this.load();
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.run++;
+  }
+
+  protected override willUpdate(changed: PropertyValues): void {
+    if (changed.has('lang') || !this.hasUpdated) void this.localise();
+    if (changed.has('session') || changed.has('endpoint')) void this.load();
+    this.processing = this.phase === 'paying' || this.phase === 'confirming';
+  }
+
+  private async localise(): Promise<void> {
+    let locale = this.closest('[lang]')?.getAttribute('lang') || 'en';
+    try {
+      Intl.getCanonicalLocales(locale);
+    } catch {
+      locale = 'en';
+    }
+    this.locale = locale;
+    const catalog = await loadCatalog(locale);
+    // A later change of language wins over a slower catalog.
+    if (locale === this.locale) this.t = catalog;
+  }
+
+  protected say(text: string, alarming = false): void {
+    this.notice = text;
+    this.alarming = alarming;
+  }
+
+  protected async load(): Promise<void> {
+    if (!this.session) return;
+    const run = ++this.run;
+    this.phase = 'loading';
+    this.say('');
+    try {
+      const view = await this.companion.view();
+      if (run !== this.run) return;
+      this.settle(view);
+      if ((this.phase as Phase) !== 'ready') return;
+      await this.updateComplete;
+      emit(this, 'pay-ready', { mode: this.hosted ? 'hosted' : 'direct', test: view.test, amount: toMinor(view.amount)!, currency: view.currency });
+    } catch (error) {
+      if (run !== this.run) return;
+      const status = error instanceof CompanionError ? error.status : 0;
+      // An unknown or foreign session stays unknown; anything else may pass, so the hosted button stays on offer.
+      this.phase = status >= 400 && status < 500 && status !== 429 ? 'closed' : 'ready';
+      this.view = undefined;
+      this.fail(error, this.phase === 'closed' ? this.t.unknown : undefined);
+    }
+  }
+
+  /** Moves to what the session's status says. */
+  protected settle(view: SessionView, ids: Omit<PayEventDetails['pay-success'], 'orderId'> = {}): void {
+    this.view = view;
+    const { status, order_id: orderId } = view;
+    if (status === 'pending') return void this.poll();
+    const failed = status === 'failure';
+    const message = failed ? view.message || this.t.declined : status === 'success' ? this.t.paid : status === 'expired' ? this.t.closed : '';
+    this.phase = status === 'success' ? 'success' : status === 'expired' ? 'closed' : 'ready';
+    this.say(message, failed);
+    if (failed) emit(this, 'pay-failure', { message, orderId });
+    if (status === 'success') emit(this, 'pay-success', { orderId, ...ids });
+  }
+
+  /** Polls a pending payment until it is final, for `pollTimeout` at most, then waits for the customer. */
+  protected async poll(): Promise<void> {
+    const run = ++this.run;
+    this.phase = 'confirming';
+    this.say(this.t.confirming);
+    for (const until = Date.now() + this.pollTimeout; Date.now() < until; ) {
+      await new Promise((resolve) => setTimeout(resolve, this.pollInterval));
+      if (run !== this.run) return;
+      const view = await this.companion.view().catch(() => undefined);
+      if (run !== this.run) return;
+      if (view && view.status !== 'pending') return this.settle(view);
+    }
+    this.phase = 'waiting';
+    this.say(this.t.waiting);
+  }
+
+  /** Leaves for the gateway's hosted page. */
+  protected async payHosted(): Promise<void> {
+    if (this.phase !== 'ready') return;
+    this.phase = 'paying';
+    this.say(this.t.processing);
+    try {
+      if (!this.redirect(await this.companion.hosted(), 'hosted')) this.phase = 'ready';
+    } catch (error) {
+      this.phase = 'ready';
+      this.fail(error);
+    }
+  }
+
+  /**
+   * Navigates to `url` when it is safe and no listener cancels `pay-redirect`.
+   * Answers false when cancelled; throws `unsafe_redirect` for anything but https: or the sandbox.
+   */
+  protected redirect(url: string, reason: PayEventDetails['pay-redirect']['reason']): boolean {
+    if (!mayRedirect(url, this.view)) throw new CompanionError('unsafe_redirect');
+    if (!emit(this, 'pay-redirect', { url, reason }, true)) return false;
+    location.assign(url);
+    return true;
+  }
+
+  /** Tells the customer and the page what went wrong. */
+  protected fail(error: unknown, message?: string): void {
+    const code = error instanceof CompanionError ? error.code : 'server';
+    message ??= (this.t as Record<string, string>)[code] ?? this.t.server;
+    this.say(message, true);
+    emit(this, 'pay-error', { code, message });
+  }
+
+  protected get amount(): string {
+    const { view } = this;
+    return view ? formatAmount(view.amount, view.currency, this.locale) : '';
+  }
+
+  /** The pay button; `<pay-form>` submits its form with it, `<pay-button>` goes to the hosted page. */
+  protected button(): TemplateResult {
+    const busy = this.phase !== 'ready';
+    return html`<button part="button" type=${this.hosted ? 'button' : 'submit'} ?disabled=${busy}
+      @click=${this.hosted ? this.payHosted : nothing}>${
+        busy && this.phase !== 'loading' ? this.t.processing : this.t.pay.replace('{}', this.amount).trim()
+      }</button>`;
+  }
+
+  /** The element's own content while `ready` or `paying`. */
+  protected abstract body(): TemplateResult;
+
+  /** Content under the live region (`<pay-form>`: the test cards). */
+  protected footer(): TemplateResult | typeof nothing {
+    return nothing;
+  }
+
+  // The live region stays one element from the first render on, whatever shows above it.
+  protected override render(): TemplateResult {
+    return html`${this.view?.test ? html`<p part="banner">${this.t.test}</p>` : nothing}${this.outcome() ?? this.body()}<p
+        part="message" role="status" class=${this.alarming ? 'error' : ''}>${this.notice}</p>${this.footer()}`;
+  }
+
+  /** What shows instead of the form or button while loading, confirming, waiting, and at the end. */
+  private outcome(): TemplateResult | undefined {
+    const { phase, t } = this;
+    if (phase === 'ready' || phase === 'paying') return undefined;
+    return html`<div class="outcome" part=${phase === 'success' ? phase : nothing}>${
+      phase === 'success'
+        ? html`<span class="tick" aria-hidden="true">✓</span><strong>${this.amount}</strong>`
+        : phase === 'waiting'
+          ? html`<button part="button" @click=${this.poll}>${t.check_again}</button>`
+          : phase === 'closed' ? '' : html`<span class="spinner" aria-busy="true"></span>${phase === 'loading' ? t.loading : ''}`
+    }</div>`;
+  }
+}

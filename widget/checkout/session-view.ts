@@ -1,0 +1,70 @@
+import type { BrandId } from '../card/brands.js';
+
+/**
+ * What `GET /api/checkout/sessions/:id` answers: the public view of a checkout session.
+ * docs/widget.md ("Session view the widget expects") is the companion's side of this contract.
+ */
+export interface SessionView {
+  id: string;
+  /** Decimal major units with at most 2 digits, as on the wire (`100.5`); a decimal string is accepted too. */
+  amount: number | string;
+  /** ISO 4217 code, `XTS` for test payments. */
+  currency: string;
+  description?: string;
+  /**
+   * `open`: can be paid; `failure`: the last attempt failed and it can be paid again (`message` says why);
+   * `pending`: a payment is in flight (3-D Secure, processing); `success`: paid; `expired`: can no longer be paid.
+   */
+  status: SessionStatus;
+  /** Modes the merchant allows; without `direct` the widget shows the hosted pay button only. */
+  modes: PayMode[];
+  /** Customer fields the customer must fill in; the ones the merchant prefilled are left out. */
+  customer_fields: CustomerField[];
+  /** Card schemes the merchant accepts; absent means every scheme the widget knows. */
+  brands?: BrandId[];
+  /** A test (sandbox) session: the widget shows a banner and the test cards. */
+  test: boolean;
+  /** With `test`: the sandbox's origin, the one non-`https:` place the widget may redirect to. */
+  sandbox_origin?: string;
+  saved_cards: SavedCard[];
+  order_id?: string;
+  /** Customer-safe text about the last failed attempt. */
+  message?: string;
+}
+
+export type SessionStatus = 'open' | 'pending' | 'success' | 'failure' | 'expired';
+export type PayMode = 'direct' | 'hosted';
+export type CustomerField = 'fname' | 'lname' | 'email' | 'phone';
+
+export interface SavedCard {
+  /** The id the pay request sends back as `card.token`. */
+  token: string;
+  /** Masked number as the gateway gives it, e.g. `424242******4242`. */
+  mask: string;
+  brand?: BrandId;
+}
+
+const STATUSES: readonly unknown[] = ['open', 'pending', 'success', 'failure', 'expired'];
+const isList = <T>(value: unknown, of: (item: T) => boolean): boolean => Array.isArray(value) && value.every(of);
+const isText = (value: unknown): value is string => typeof value === 'string';
+
+/** Integer minor units of a wire amount, `undefined` for anything but a plain decimal with ≤ 2 digits. */
+export function toMinor(amount: unknown): number | undefined {
+  const [, whole, cents = ''] = /^(\d{1,13})(?:\.(\d{1,2}))?$/.exec(isText(amount) || typeof amount === 'number' ? String(amount) : '') ?? [];
+  return whole === undefined ? undefined : +whole * 100 + +cents.padEnd(2, '0');
+}
+
+/** Formats a wire amount as money from its decimal text, never through a binary fraction. */
+export const formatAmount = (amount: number | string, currency: string, locale: string): string =>
+  new Intl.NumberFormat(locale, { style: 'currency', currency }).format(String(amount) as `${number}`);
+
+/** The view if the answer has the shape the widget relies on; absent lists become empty. */
+export function readSessionView(body: unknown): SessionView | undefined {
+  const view = body as SessionView;
+  const { saved_cards: cards = [], customer_fields: fields = [] } = view ?? {};
+  return isText(view?.id) && toMinor(view.amount) !== undefined && /^[A-Z]{3}$/.test(view.currency) && STATUSES.includes(view.status) &&
+    isList(view.modes, (mode) => mode === 'direct' || mode === 'hosted') && isList(cards, (card: SavedCard) => isText(card?.token) && isText(card.mask)) &&
+    isList(fields, isText)
+    ? { ...view, customer_fields: fields, saved_cards: cards, test: view.test === true }
+    : undefined;
+}

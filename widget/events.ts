@@ -1,0 +1,39 @@
+import type { BrandId } from './card/brands.js';
+import type { CheckCode } from './card/check.js';
+import type { PayErrorCode } from './checkout/companion.js';
+import type { CustomerField, PayMode } from './checkout/session-view.js';
+
+export type FieldName = 'number' | 'exp' | 'cvv' | CustomerField;
+
+/** Every event `<pay-form>` and `<pay-button>` dispatch, by type, with its `detail`. All bubble and are composed. */
+export interface PayEventDetails {
+  /** The session has loaded and the element takes payment. */
+  'pay-ready': { mode: PayMode; test: boolean; amount: number; currency: string };
+  /**
+   * A field changed. `complete`: it can be submitted as it is; `valid`: it is complete or can still
+   * become so; `error`: the error code the field shows now, if any.
+   */
+  'pay-change': { field: FieldName; empty: boolean; complete: boolean; valid: boolean; brand?: BrandId; error?: CheckCode };
+  /** The card number's brand became known, changed or became unknown again. */
+  'pay-brand-change': { brand?: BrandId };
+  /** The customer submitted a valid form. Cancelable: `preventDefault()` stops the payment. */
+  'pay-submit': Record<string, never>;
+  /** The widget is about to leave the page. Cancelable: `preventDefault()` keeps the customer here. */
+  'pay-redirect': { url: string; reason: '3ds' | 'hosted' };
+  'pay-success': { orderId?: string; paymentId?: string };
+  /** The payment was declined; the form stays for another try. */
+  'pay-failure': { message: string; orderId?: string };
+  /** No usable answer from the companion (network, HTTP error, malformed answer, refused redirect). */
+  'pay-error': { code: PayErrorCode; message: string };
+}
+
+export type PayEventMap = { [K in keyof PayEventDetails]: CustomEvent<PayEventDetails[K]> };
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- merges the pay events into the DOM's event map
+  interface GlobalEventHandlersEventMap extends PayEventMap {}
+}
+
+/** Dispatches a pay event; answers false when a listener cancelled it. */
+export const emit = <K extends keyof PayEventDetails>(target: EventTarget, type: K, detail: PayEventDetails[K], cancelable = false): boolean =>
+  target.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true, cancelable }));

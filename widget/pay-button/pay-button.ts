@@ -1,0 +1,51 @@
+import type { TemplateResult } from 'lit';
+import { CheckoutElement } from '../checkout/checkout-element.js';
+import { theme } from '../theme.styles.js';
+
+/**
+ * A button that sends the customer to the gateway's hosted payment page for one checkout session:
+ * the low-PCI-scope way to pay, on its own. `<pay-form>` shows the same button when it cannot pay directly.
+ *
+ * @element pay-button
+ *
+ * @attr session - The checkout session id (from the companion).
+ * @attr endpoint - The companion's base URL; defaults to the origin that served the script.
+ * @attr lang - Language of the button; defaults to the closest `lang` up the page.
+ * @attr processing - Reflected while the hosted page is being prepared or a payment is being confirmed.
+ *
+ * @event pay-ready - The session loaded. `detail: { mode: 'hosted', test, amount, currency }`.
+ * @event pay-redirect - About to leave for the hosted page; cancelable. `detail: { url, reason: 'hosted' }`.
+ * @event pay-success - The session is paid (after returning from the hosted page). `detail: { orderId? }`.
+ * @event pay-failure - The last attempt failed. `detail: { message, orderId? }`.
+ * @event pay-error - The companion could not be reached or answered badly. `detail: { code, message }`.
+ *
+ * @csspart button - The button.
+ * @csspart message - The live region.
+ * @csspart banner - The test mode banner.
+ * @csspart success - The success view.
+ *
+ * @cssproperty --pay-form-color-accent - Button colour.
+ * @cssproperty --pay-form-color-on-accent - Button text colour; by default the background colour.
+ * @cssproperty --pay-form-color-text - Text colour.
+ * @cssproperty --pay-form-color-error - Errors.
+ * @cssproperty --pay-form-font - The `font` shorthand.
+ * @cssproperty --pay-form-radius - Corner radius.
+ * @cssproperty --pay-form-focus-ring - The focus ring (a `box-shadow`).
+ */
+export class PayButton extends CheckoutElement {
+  static override styles = theme;
+
+  protected override get hosted(): boolean {
+    return true;
+  }
+
+  protected override body(): TemplateResult {
+    return this.button();
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'pay-button': PayButton;
+  }
+}

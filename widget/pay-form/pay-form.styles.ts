@@ -1,0 +1,101 @@
+import { css } from 'lit';
+
+export const styles = css`
+  form,
+  fieldset,
+  [part='field'] {
+    display: grid;
+    gap: var(--_space);
+    margin: 0;
+    padding: 0;
+    border: 0;
+  }
+  [part='field'] {
+    gap: 4px;
+    align-content: start;
+  }
+  .row {
+    display: grid;
+    grid-template-columns: 1fr 1fr;
+    gap: var(--_space);
+  }
+  .row:empty {
+    display: none;
+  }
+  [part='field'] > div:first-child {
+    display: flex;
+    justify-content: space-between;
+    align-items: baseline;
+  }
+  [part='label'],
+  legend {
+    padding: 0;
+    font-weight: 500;
+    font-size: 0.9em;
+  }
+  [part='hint'] {
+    color: var(--_muted);
+    font-size: 0.8em;
+  }
+  .control {
+    position: relative;
+  }
+  [part='input'],
+  fieldset label {
+    box-sizing: border-box;
+    width: 100%;
+    padding: 10px 12px;
+    border: 1px solid var(--_line);
+    border-radius: var(--_radius);
+    background: var(--_bg);
+    color: inherit;
+    font: inherit;
+  }
+  [part='input']:focus,
+  fieldset label:has(:checked) {
+    border-color: var(--_accent);
+    box-shadow: var(--_ring);
+  }
+  [part='input'][aria-invalid='true'] {
+    border-color: var(--_error);
+  }
+  #number {
+    padding-right: 52px;
+  }
+  .control [part='icon'] {
+    position: absolute;
+    right: 10px;
+    top: 50%;
+    translate: 0 -50%;
+  }
+  [part='icon'] {
+    width: 32px;
+    color: var(--_muted);
+  }
+  text {
+    fill: #fff;
+    font: 700 9px system-ui, sans-serif;
+    text-anchor: middle;
+    text-transform: uppercase;
+  }
+  [part='error'] {
+    color: var(--_error);
+    font-size: 0.85em;
+  }
+  [part='error']:empty {
+    display: none;
+  }
+  fieldset {
+    gap: 6px;
+  }
+  fieldset label {
+    display: flex;
+    align-items: center;
+    gap: 10px;
+    cursor: pointer;
+  }
+  [type='radio'] {
+    margin: 0;
+    accent-color: var(--_accent);
+  }
+`;

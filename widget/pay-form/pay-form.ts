@@ -1,0 +1,315 @@
+import { html, nothing, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
+import { detectBrand, maxLength, type Brand, type BrandId } from '../card/brands.js';
+import { digitsOf, type Check, type CheckCode } from '../card/check.js';
+import { checkCvv, cvvLength } from '../card/cvv.js';
+import { checkExpiry, readExpiry } from '../card/expiry.js';
+import { formatCvv, formatExpiry, formatNumber, type Edit, type Keystroke } from '../card/format.js';
+import { checkNumber } from '../card/number.js';
+import { CheckoutElement } from '../checkout/checkout-element.js';
+import { CompanionError, type PayAnswer, type PayRequest } from '../checkout/companion.js';
+import { collectFingerprint } from '../checkout/fingerprint.js';
+import { checkEmail, checkName, checkPhone, phoneDigits } from '../customer/checks.js';
+import { emit, type FieldName } from '../events.js';
+import type { Message } from '../i18n/en.js';
+import { theme } from '../theme.styles.js';
+import { brandMark } from './brand-marks.js';
+import { styles } from './pay-form.styles.js';
+import type * as TestCards from './test-cards.js';
+
+type Errors = Partial<Record<FieldName, CheckCode>>;
+
+/**
+ * Each field's autocomplete token, check, formatting while typing and inputmode (which is also the
+ * input's type for email and tel). Every field but the names holds left-to-right text.
+ */
+const FIELDS: Record<FieldName, [
+  autocomplete: string,
+  check: (value: string, brand?: Brand, accepted?: readonly BrandId[]) => Check,
+  format?: (keystroke: Keystroke, brand?: Brand) => Edit,
+  inputmode?: string,
+]> = {
+  number: ['cc-number', (value, _, accepted) => checkNumber(digitsOf(value), accepted), formatNumber, 'numeric'],
+  exp: ['cc-exp', (value) => checkExpiry(value), formatExpiry, 'numeric'],
+  cvv: ['cc-csc', checkCvv, formatCvv, 'numeric'],
+  fname: ['given-name', checkName],
+  lname: ['family-name', checkName],
+  email: ['email', checkEmail, undefined, 'email'],
+  phone: ['tel', checkPhone, undefined, 'tel'],
+};
+
+/**
+ * A card payment form for one checkout session of the payform companion: card number, expiry and
+ * security code, the customer fields the session asks for, saved cards, 3-D Secure and hosted checkout.
+ *
+ * @element pay-form
+ *
+ * @attr session - The checkout session id (from the companion).
+ * @attr endpoint - The companion's base URL; defaults to the origin that served the script.
+ * @attr mode - `hosted` shows only the button to the gateway's payment page; by default the form pays directly.
+ * @attr lang - Language of the form; defaults to the closest `lang` up the page.
+ * @attr processing - Reflected while a payment is in flight or being confirmed.
+ * @attr invalid - Reflected while a field shows an error.
+ * @attr complete - Reflected when every field is complete.
+ *
+ * @event pay-ready - The session loaded and the form takes payment. `detail: { mode, test, amount, currency }` (amount in minor units).
+ * @event pay-change - A field changed. `detail: { field, empty, complete, valid, brand?, error? }`.
+ * @event pay-brand-change - The card brand became known or changed. `detail: { brand? }`.
+ * @event pay-submit - A valid form is being submitted; cancelable.
+ * @event pay-redirect - About to leave for 3-D Secure or the hosted page; cancelable. `detail: { url, reason }`.
+ * @event pay-success - The payment succeeded. `detail: { orderId?, paymentId? }`.
+ * @event pay-failure - The payment was declined; the form stays. `detail: { message, orderId? }`.
+ * @event pay-error - The companion could not be reached or answered badly. `detail: { code, message }`.
+ *
+ * @csspart form - The form.
+ * @csspart field - A label, input and error group.
+ * @csspart label - A field's label.
+ * @csspart input - A text input.
+ * @csspart hint - A field's hint (expiry format, where the security code is).
+ * @csspart error - A field's error message.
+ * @csspart icon - The card brand mark.
+ * @csspart saved - The saved cards group.
+ * @csspart button - The pay button (also the "check again" button).
+ * @csspart message - The live region: processing, declines, errors, success.
+ * @csspart banner - The test mode banner.
+ * @csspart success - The success view.
+ * @csspart test-cards - The test cards list (test mode only).
+ *
+ * @cssproperty --pay-form-color-text - Text colour.
+ * @cssproperty --pay-form-color-background - Input background.
+ * @cssproperty --pay-form-color-border - Input border; by default mixed from the text colour.
+ * @cssproperty --pay-form-color-accent - Button, focus and selection colour.
+ * @cssproperty --pay-form-color-on-accent - Text on the accent colour; by default the background colour.
+ * @cssproperty --pay-form-color-error - Errors.
+ * @cssproperty --pay-form-color-muted - Hints and secondary text; by default mixed from the text colour.
+ * @cssproperty --pay-form-color-success - The success mark.
+ * @cssproperty --pay-form-font - The `font` shorthand.
+ * @cssproperty --pay-form-radius - Corner radius of inputs and buttons.
+ * @cssproperty --pay-form-spacing - Space between fields.
+ * @cssproperty --pay-form-focus-ring - The focus ring (a `box-shadow`).
+ */
+export class PayForm extends CheckoutElement {
+  static override styles = [theme, styles];
+  static override properties: PropertyDeclarations = {
+    mode: {},
+    invalid: { type: Boolean, reflect: true },
+    complete: { type: Boolean, reflect: true },
+    errors: { state: true },
+    brand: { state: true },
+    token: { state: true },
+  };
+
+  /** `hosted` for the gateway's payment page only; empty (default) pays directly when the session allows it. */
+  mode: '' | 'hosted' = '';
+  invalid = false;
+  complete = false;
+
+  /** The error each field shows, if any. */
+  private errors: Errors = {};
+  private brand?: Brand;
+  /** The chosen saved card; empty for a new card. */
+  private token = '';
+  /** Each edited field's value before the current edit. */
+  private previous: Partial<Record<FieldName, string>> = {};
+  /** Test mode's quick-fill, loaded for test sessions only; null while loading. */
+  private extras?: typeof TestCards | null;
+
+  // Direct payment needs a session that allows it and a secure page; otherwise hosted checkout is the way.
+  protected override get hosted(): boolean {
+    return this.mode === 'hosted' || !this.view?.modes.includes('direct') || !isSecureContext;
+  }
+
+  protected override willUpdate(changed: PropertyValues): void {
+    super.willUpdate(changed);
+    const { view } = this;
+    if (changed.has('view') && view && !changed.get('view')) this.token = view.saved_cards[0]?.token ?? '';
+    if (view?.test && this.extras === undefined) {
+      this.extras = null;
+      void import('./test-cards.js').then((extras) => {
+        (this.renderRoot as ShadowRoot).adoptedStyleSheets.push(extras.testCardStyles);
+        this.extras = extras;
+        this.requestUpdate();
+      });
+    }
+  }
+
+  private inputs(): HTMLInputElement[] {
+    return [...this.renderRoot.querySelectorAll<HTMLInputElement>('[part=input]')];
+  }
+
+  private field(name: FieldName): HTMLInputElement | null {
+    return this.renderRoot.querySelector(`#${name}`);
+  }
+
+  private check({ name, value }: HTMLInputElement): Check {
+    return FIELDS[name as FieldName][1](value, this.brand, this.view?.brands);
+  }
+
+  /** Shows or clears fields' errors and refreshes the reflected states. */
+  private show(errors: Errors): void {
+    this.errors = { ...this.errors, ...errors };
+    this.invalid = Object.values(this.errors).some(Boolean);
+    this.complete = this.inputs().every((input) => this.check(input).valid);
+  }
+
+  private message(name: FieldName, code: CheckCode): string {
+    const key = code === 'empty' ? 'required' : name === 'cvv' && code === 'incomplete' && this.brand?.cvv ? 'cvv_amex' : `${name}_${code}`;
+    return this.t[key as Message] ?? this.t.invalid;
+  }
+
+  private onInput(event: InputEvent): void {
+    const input = event.target as HTMLInputElement;
+    const name = input.name as FieldName;
+    if (!FIELDS[name]) return;
+    const edit = FIELDS[name][2]?.({ value: input.value, caret: input.selectionStart ?? 0, inputType: event.inputType, before: this.previous[name] }, this.brand);
+    if (edit) {
+      input.value = edit.value;
+      if (this.shadowRoot!.activeElement === input) input.setSelectionRange(edit.caret, edit.caret);
+    }
+    this.previous[name] = input.value;
+    const check = this.check(input);
+    // While typing, a field turns invalid only once no more typing can make it valid.
+    const errors: Errors = { [name]: check.potentiallyValid ? undefined : check.code };
+    const digits = digitsOf(input.value);
+    const brand = name === 'number' ? detectBrand(digits) : this.brand;
+    if (brand !== this.brand) {
+      this.brand = brand;
+      emit(this, 'pay-brand-change', { brand: brand?.id });
+      const cvv = this.field('cvv')!;
+      const cvvCheck = this.check(cvv);
+      if (cvv.value) errors.cvv = cvvCheck.potentiallyValid ? undefined : cvvCheck.code;
+    }
+    this.show(errors);
+    emit(this, 'pay-change', { field: name, empty: !input.value, complete: check.valid, valid: check.potentiallyValid, brand: brand?.id, error: errors[name] });
+    // Typed or pasted to the brand's full length and valid: on to the next field. Autofill has no input type and stays.
+    const full = name === 'exp' || digits.length === (name === 'number' ? maxLength(brand) : name === 'cvv' ? cvvLength(brand) : -1);
+    if (check.valid && full && /^insert(Text|FromPaste)$/.test(event.inputType)) {
+      const inputs = this.inputs();
+      inputs[inputs.indexOf(input) + 1]?.focus();
+    }
+  }
+
+  // "Incomplete" and "required" wait for the customer to leave a field they have edited.
+  private onBlur({ target }: FocusEvent): void {
+    const input = target as HTMLInputElement;
+    if (input.name in this.previous) this.show({ [input.name]: this.check(input).code });
+  }
+
+  private async onSubmit(event: SubmitEvent): Promise<void> {
+    event.preventDefault();
+    if (this.phase !== 'ready') return;
+    const inputs = this.inputs();
+    this.show(Object.fromEntries(inputs.map((input) => [input.name, this.check(input).code])));
+    const first = inputs.find((input) => this.errors[input.name as FieldName]);
+    if (first) {
+      first.focus();
+      return this.say(this.t.fix, true);
+    }
+    if (!emit(this, 'pay-submit', {}, true)) return;
+    this.phase = 'paying';
+    this.say(this.t.processing);
+    try {
+      this.answer(await this.companion.pay(this.request()));
+    } catch (error) {
+      await this.recover(error);
+    }
+  }
+
+  private request(): PayRequest {
+    const value = (name: FieldName): string => this.field(name)?.value.trim() ?? '';
+    const fields = this.view!.customer_fields;
+    return {
+      card: this.token ? { token: this.token } : { number: digitsOf(value('number')), ...readExpiry(value('exp'))!, cvv: value('cvv') },
+      ...(fields.length && { customer: Object.fromEntries(fields.map((name) => [name, name === 'phone' ? phoneDigits(value(name)) : value(name)])) }),
+      fingerprint: collectFingerprint(),
+    };
+  }
+
+  private answer({ status, redirect_url, message, order_id, payment_id }: PayAnswer): void {
+    if (status === 'redirect') {
+      // A cancelled redirect leaves the challenge to the page; the form watches for the outcome.
+      if (!this.redirect(redirect_url!, '3ds')) void this.poll();
+      return;
+    }
+    if (status === 'success') this.previous = {};
+    this.settle({ ...this.view!, status, message, order_id: order_id ?? this.view!.order_id }, { paymentId: payment_id });
+    if (status === 'failure') void this.refocus();
+  }
+
+  /** After an error: point at the fields the companion named, or learn what happened before allowing a retry. */
+  private async recover(error: unknown): Promise<void> {
+    const { code, status, fields } = error instanceof CompanionError ? error : new CompanionError('server');
+    // "card.exp_month", "customer.email", "cc_number"… name the widget's exp, email, number.
+    const named = fields.map((path) => /(number|exp|cvv|fname|lname|email|phone)[^.]*$/.exec(path)?.[1]);
+    const invalid = this.inputs().filter((input) => named.includes(input.name));
+    if (code === 'network' || code === 'server' || code === 'malformed' || status === 409) {
+      // The payment may have gone through: never let the customer pay twice.
+      const view = await this.companion.view().catch(() => undefined);
+      if (view && view.status !== 'open' && view.status !== 'failure') return this.settle(view);
+    }
+    this.phase = 'ready';
+    this.show(Object.fromEntries(invalid.map((input) => [input.name, 'invalid'])));
+    this.fail(error);
+    await this.refocus(invalid[0]);
+  }
+
+  /** Moves focus to `target`, or back to the pay button when disabling it dropped focus. */
+  private async refocus(target?: HTMLElement): Promise<void> {
+    await this.updateComplete;
+    if (target || !this.shadowRoot!.activeElement) (target ?? this.renderRoot.querySelector<HTMLElement>('[part=button]'))?.focus();
+  }
+
+  /** Fills fields the way autofill does, then focuses what still needs the customer. */
+  private async fill(values: Partial<Record<FieldName, string>>): Promise<void> {
+    this.token = '';
+    await this.updateComplete;
+    for (const [name, value] of Object.entries(values)) {
+      const input = this.field(name as FieldName)!;
+      input.value = value;
+      input.dispatchEvent(new InputEvent('input', { bubbles: true }));
+    }
+    (this.inputs().find((input) => !this.check(input).valid) ?? this.renderRoot.querySelector<HTMLElement>('[part=button]'))?.focus();
+  }
+
+  private input(name: FieldName, hint?: Message): TemplateResult {
+    const [autocomplete, , , inputmode] = FIELDS[name];
+    const error = this.errors[name];
+    return html`<div part="field">
+      <div><label part="label" for=${name}>${this.t[name]}</label>${hint ? html`<span part="hint" id="${name}-hint">${this.t[hint]}</span>` : nothing}</div>
+      <div class="control" dir=${name.endsWith('name') ? nothing : 'ltr'}>
+        <input part="input" id=${name} name=${name} type=${inputmode === 'email' || inputmode === 'tel' ? inputmode : 'text'}
+          autocomplete=${autocomplete} inputmode=${inputmode ?? nothing} autocorrect="off" spellcheck="false" aria-required="true"
+          aria-invalid=${error ? 'true' : 'false'} aria-describedby="${name}-error${hint ? ` ${name}-hint` : ''}">
+        ${name === 'number' ? brandMark(this.brand) : nothing}
+      </div>
+      <div part="error" id="${name}-error">${error ? this.message(name, error) : ''}</div>
+    </div>`;
+  }
+
+  protected override body(): TemplateResult {
+    if (this.hosted) return this.button();
+    const { view, t } = this;
+    const asked = (name: FieldName): TemplateResult | typeof nothing => (view!.customer_fields.includes(name as never) ? this.input(name) : nothing);
+    return html`<form part="form" novalidate aria-busy=${this.phase === 'paying'} @input=${this.onInput} @focusout=${this.onBlur} @submit=${this.onSubmit}>
+      ${view!.saved_cards.length
+        ? html`<fieldset part="saved"><legend>${t.saved}</legend>${[...view!.saved_cards, { token: '', mask: '' }].map(
+            (card) => html`<label><input type="radio" name="card" .checked=${this.token === card.token} @change=${() => (this.token = card.token)}>${card.token
+              ? html`${brandMark(detectBrand(digitsOf(card.mask)))}<span dir="ltr">•••• ${card.mask.slice(-4)}</span>`
+              : t.new_card}</label>`,
+          )}</fieldset>`
+        : nothing}
+      ${this.token ? nothing : html`${this.input('number')}<div class="row">${this.input('exp', 'exp_hint')}${this.input('cvv', this.brand?.cvv ? 'cvv_hint_amex' : 'cvv_hint')}</div>`}
+      <div class="row">${asked('fname')}${asked('lname')}</div>${asked('email')}${asked('phone')}${this.button()}
+    </form>`;
+  }
+
+  protected override footer(): TemplateResult | typeof nothing {
+    const { extras, phase } = this;
+    return extras && !this.hosted && (phase === 'ready' || phase === 'paying') ? extras.testCards(html, this.t, (values) => this.fill(values)) : nothing;
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'pay-form': PayForm;
+  }
+}

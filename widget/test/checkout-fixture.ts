@@ -1,0 +1,36 @@
+/**
+ * What the browser tests ask of the backend, through the fixture routes that
+ * widget/test/companion-stand-in.mjs serves (and a real-backend version would map).
+ */
+import type { BrandId } from '../card/brands.js';
+import type { CustomerField, PayMode } from '../checkout/session-view.js';
+
+export interface SessionOptions {
+  amount?: number | string;
+  currency?: string;
+  description?: string;
+  /** Prefilled customer data: those fields are not asked. */
+  customer?: Partial<Record<CustomerField, string>>;
+  customer_id?: string;
+  modes?: PayMode[];
+  brands?: BrandId[];
+}
+
+async function post<T>(path: string, body: object): Promise<T> {
+  const response = await fetch(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  if (!response.ok) throw new Error(`${path}: HTTP ${response.status} ${await response.text()}`);
+  return (await response.json()) as T;
+}
+
+/** A new checkout session; by default 100.50 UAH, all four customer fields prefilled, both modes. */
+export const createSession = async (options: SessionOptions = {}): Promise<string> =>
+  (await post<{ id: string }>('/__fixture/sessions', {
+    amount: 100.5,
+    currency: 'UAH',
+    customer: { fname: 'Olena', lname: 'Kovalenko', email: 'olena@example.com', phone: '+380671234567' },
+    ...options,
+  })).id;
+
+/** What the sandbox's 3-D Secure page does when the customer passes or fails the challenge. */
+export const decideChallenge = (paymentId: string, result: 'success' | 'failure'): Promise<unknown> =>
+  post(`/__fixture/3ds/${paymentId}`, { result });

@@ -1,0 +1,93 @@
+import { css } from 'lit';
+
+/**
+ * The theme `<pay-form>` and `<pay-button>` share: public `--pay-form-*` properties feed private
+ * `--_*` ones. Colours follow the `color-scheme` the element inherits from the page (through
+ * `light-dark()`); `color-scheme: dark` on the element itself forces dark. Muted text and borders
+ * are mixed from the text colour, so one `--pay-form-color-text` keeps them in step.
+ */
+export const theme = css`
+  :host {
+    --_fg: var(--pay-form-color-text, light-dark(#1b1f27, #e9ebf0));
+    --_bg: var(--pay-form-color-background, light-dark(#fff, #1d2027));
+    --_muted: var(--pay-form-color-muted, color-mix(in srgb, var(--_fg) 72%, #0000));
+    --_line: var(--pay-form-color-border, color-mix(in srgb, var(--_fg) 55%, #0000));
+    --_accent: var(--pay-form-color-accent, light-dark(#3347d6, #9aa8ff));
+    --_error: var(--pay-form-color-error, light-dark(#c0282d, #ff8f8a));
+    --_ok: var(--pay-form-color-success, light-dark(#1b7f3b, #62d08b));
+    --_radius: var(--pay-form-radius, 8px);
+    --_space: var(--pay-form-spacing, 12px);
+    --_ring: var(--pay-form-focus-ring, 0 0 0 3px color-mix(in srgb, var(--_accent) 40%, #0000));
+    display: block;
+    font: var(--pay-form-font, 15px/1.4 system-ui, sans-serif);
+    color: var(--_fg);
+  }
+  :focus-visible {
+    outline: none;
+    box-shadow: var(--_ring);
+  }
+  [part~='button'] {
+    width: 100%;
+    padding: 12px;
+    border: 0;
+    border-radius: var(--_radius);
+    background: var(--_accent);
+    color: var(--pay-form-color-on-accent, var(--_bg));
+    font: inherit;
+    font-weight: 600;
+    cursor: pointer;
+  }
+  [part~='button']:disabled {
+    opacity: 0.65;
+    cursor: progress;
+  }
+  [part='message'] {
+    margin: 8px 0 0;
+    text-align: center;
+  }
+  [part='message']:empty {
+    display: none;
+  }
+  .error {
+    color: var(--_error);
+  }
+  [part='banner'] {
+    margin: 0 0 var(--_space);
+    padding: 6px 10px;
+    border-radius: var(--_radius);
+    background: light-dark(#fff3cf, #3b321c);
+    font-size: 0.87em;
+  }
+  .outcome {
+    display: grid;
+    justify-items: center;
+    gap: 8px;
+    padding: var(--_space) 0;
+  }
+  .spinner {
+    width: 24px;
+    height: 24px;
+    border: 3px solid color-mix(in srgb, var(--_accent) 25%, #0000);
+    border-top-color: var(--_accent);
+    border-radius: 50%;
+    animation: spin 0.8s linear infinite;
+  }
+  @keyframes spin {
+    to {
+      rotate: 1turn;
+    }
+  }
+  @media (prefers-reduced-motion: reduce) {
+    .spinner {
+      animation-duration: 3s;
+    }
+  }
+  .tick {
+    width: 40px;
+    border-radius: 50%;
+    background: var(--_ok);
+    color: var(--_bg);
+    font: 700 24px/40px system-ui;
+    text-align: center;
+  }
+`;

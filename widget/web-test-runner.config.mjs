@@ -1,0 +1,33 @@
+// Browser component tests (`widget/**/*.browser.test.ts`) in Debian's Chromium through Playwright.
+// `npx wtr --config widget/web-test-runner.config.mjs` (or `npm run test:widget`).
+import { fileURLToPath } from 'node:url';
+import { esbuildPlugin } from '@web/dev-server-esbuild';
+import { playwrightLauncher } from '@web/test-runner-playwright';
+import { companionStandIn } from './test/companion-stand-in.mjs';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+export default {
+  rootDir: root,
+  files: ['widget/**/*.browser.test.ts'],
+  nodeResolve: true,
+  // The root tsconfig: Lit's experimental decorators and useDefineForClassFields: false apply.
+  plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: `${root}tsconfig.json` })],
+  // The companion the widget talks to, served from the test server's own origin (the widget's default endpoint).
+  middleware: [companionStandIn()],
+  browsers: [
+    playwrightLauncher({
+      product: 'chromium',
+      launchOptions: {
+        executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+        headless: true,
+        args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+      },
+      // Paste tests put text on the clipboard.
+      createBrowserContext: ({ browser }) => browser.newContext({ permissions: ['clipboard-read', 'clipboard-write'] }),
+    }),
+  ],
+  // Focus moves between fields are part of what is tested: one page at a time keeps focus real.
+  concurrency: 1,
+  testFramework: { config: { timeout: 15000 } },
+};
