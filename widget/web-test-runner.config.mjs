@@ -1,6 +1,7 @@
 // Browser component tests (`widget/**/*.browser.test.ts`) in Debian's Chromium through Playwright.
 // `npx wtr --config widget/web-test-runner.config.mjs` (or `npm run test:widget`).
-import { fileURLToPath } from 'node:url';
+import process from 'node:process';
+import { fileURLToPath, URL } from 'node:url';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { playwrightLauncher } from '@web/test-runner-playwright';
 import { companionStandIn } from './test/companion-stand-in.mjs';
@@ -30,4 +31,5 @@ export default {
   // Focus moves between fields are part of what is tested: one page at a time keeps focus real.
   concurrency: 1,
   testFramework: { config: { timeout: 15000 } },
+  filterBrowserLogs: ({ args }) => !String(args[0]).startsWith('Lit is in dev mode'),
 };

@@ -16,7 +16,9 @@
  * forwards /api/checkout/* to a companion started on the sandbox, and maps the two fixture routes to
  * the companion's POST /api/checkout/sessions (with ADMIN_TOKEN) and the sandbox's control plane.
  */
+import { Buffer } from 'node:buffer';
 import { randomBytes } from 'node:crypto';
+import { setTimeout } from 'node:timers';
 
 const CUSTOMER_FIELDS = ['fname', 'lname', 'email', 'phone'];
 const FINGERPRINT = ['browserColorDepth', 'browserScreenHeight', 'browserScreenWidth', 'browserJavaEnabled', 'browserLanguage', 'browserTimeZone', 'browserTimeZoneOffset'];
