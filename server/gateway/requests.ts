@@ -40,8 +40,9 @@ export function wireRequest<S extends z.ZodType>(
   const issues: FieldIssue[] = [];
   const currency = typeof source[spec.currencyField] === 'string' ? (source[spec.currencyField] as string) : '';
   const request: Record<string, unknown> = { ...source };
+  // Only fields the caller gave: strict schemas refuse even an undefined unknown key.
   for (const field of spec.amounts) {
-    if (source[field] !== undefined) request[field] = wireAmount(source[field], field, currency, issues);
+    if (field in source) request[field] = wireAmount(source[field], field, currency, issues);
   }
   if (Array.isArray(source.split)) {
     request.split = source.split.map((share: unknown, index) =>
@@ -51,11 +52,15 @@ export function wireRequest<S extends z.ZodType>(
     );
   }
   const parsed = parseWire(schema, request);
-  const reported = new Set(issues.map((issue) => issue.field));
-  if (!parsed.success) issues.push(...parsed.issues.filter((issue) => !reported.has(issue.field)));
-  else issues.push(...(spec.extraIssues?.(parsed.data) ?? []));
-  if (issues.length > 0) throw InvalidRequestError.rejectedLocally(issues);
-  return (parsed as { data: z.output<S> }).data;
+  if (parsed.success) {
+    issues.push(...(spec.extraIssues?.(parsed.data) ?? []));
+  } else {
+    // A field whose amount could not be converted is reported once, in minor-unit terms.
+    const reported = new Set(issues.map((issue) => issue.field));
+    issues.push(...parsed.issues.filter((issue) => !reported.has(issue.field)));
+  }
+  if (issues.length > 0 || !parsed.success) throw InvalidRequestError.rejectedLocally(issues);
+  return parsed.data;
 }
 
 /** Validates path or query parameters the same way. */
@@ -68,6 +73,7 @@ export function wireParams<S extends z.ZodType>(schema: S, params: unknown): z.o
 // Minor units → wire decimal. Anything that is not a whole number is reported here, in the
 // caller's terms, and left for the schema to skip.
 function wireAmount(value: unknown, field: string, currency: string, issues: FieldIssue[]): unknown {
+  if (value === undefined) return undefined; // the schema says whether it is required
   if (typeof value !== 'number' || !Number.isSafeInteger(value)) {
     issues.push({ field, reason: 'must be a whole number of minor units' });
     return value;

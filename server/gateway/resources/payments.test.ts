@@ -208,6 +208,11 @@ describe('payments.createSplit', () => {
     expect(result.checkout_url).toBe('https://gateway.example/api/v1/checkout/x/form');
   });
 
+  it('says which share lacks its amount', async () => {
+    const error = await double.client().payments.createSplit({ ...direct, amount: 10010, split: [{ sub_merchant_id: samples.SUB_MERCHANT_A }] } as never).catch((e: unknown) => e);
+    expect(error).toMatchObject({ fields: [{ field: 'split[0].amount', reason: 'is required' }] });
+  });
+
   it('rejects shares that do not add up, before sending', async () => {
     const error = await double.client().payments.createSplit({ ...direct, amount: 10000, split: shares }).catch((e: unknown) => e);
     expect(error).toMatchObject({ fields: [{ field: 'split', reason: 'amounts must add up to amount' }] });
