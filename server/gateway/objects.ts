@@ -74,6 +74,7 @@ function normalise<W extends WireMoneyFields>(object: W, currency: string): View
     const fee = object[key];
     if (fee !== undefined) converted[key] = fee === null ? null : toFee(fee, currency);
   }
+  // TypeScript cannot follow Omit over a generic W; the spread is exactly View<W>.
   return { ...rest, ...converted } as unknown as View<W>;
 }
 
