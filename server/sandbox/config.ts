@@ -1,0 +1,140 @@
+/**
+ * What a sandbox is configured with: its merchant projects (the default test project first) and
+ * the timings of its simulated world. Every setting has a default, so `createSandbox()` alone
+ * gives the test project of server/gateway/test-project.ts.
+ */
+import { TEST_SUB_MERCHANTS, testProjectCredentials } from '../gateway/test-project.js';
+import type { ProjectCredentials } from '../gateway/test-project.js';
+import type { MerchantSector } from '../gateway/wire/payment.js';
+
+/** A merchant project (POS) as the gateway's settings hold it. */
+export interface Project extends ProjectCredentials {
+  /** Shown on the checkout page, 3-D Secure page and receipts. */
+  readonly name: string;
+  /** Currency of the project's balances. */
+  readonly currency: string;
+  /** Currencies payments may be made in; others are declined with 4124. */
+  readonly currencies: readonly string[];
+  /** How far a capture may exceed the reserved amount, in percent of it. */
+  readonly captureOverReservePercent: number;
+  /** Turns on the interface's extra rules for microfinance / iGaming merchants. */
+  readonly sector: MerchantSector | undefined;
+  /** MCC used when a payment names none. */
+  readonly mcc: string;
+  /** Commission of a successful payment: a fixed part in minor units and a percentage in basis points. */
+  readonly fees: { readonly fixedMinor: number; readonly percentBasisPoints: number };
+  /** Whether support has enabled credit references (signed_pdf) for the project. */
+  readonly creditReferences: boolean;
+  /** sub_merchant_id values accepted in `split` arrays. */
+  readonly subMerchants: readonly string[];
+}
+
+export interface SandboxTimings {
+  /** How long the 4000 0000 0000 0119 card stays pending (2119) before it succeeds. */
+  readonly slowCardDelayMs: number;
+  /** A 3-D Secure challenge left open this long fails with 4147. */
+  readonly challengeTimeoutMs: number;
+  /** Lifespan of a hosted payment sent without order_timeout. */
+  readonly hostedLifespanSeconds: number;
+}
+
+export interface WebhookSettings {
+  /** Waits before the 2nd, 3rd … attempt of a failed delivery; their count bounds the retries. */
+  readonly retryDelaysMs: readonly number[];
+  /** Limit of one delivery attempt. */
+  readonly timeoutMs: number;
+  /** How long webhook_reorder holds an event back waiting for a later one to overtake it. */
+  readonly reorderHoldMs: number;
+}
+
+export interface SandboxConfig {
+  /**
+   * Projects the sandbox knows, each completing the defaults of the test project. The first is
+   * the default project (the control plane's default `pos_id`). Default: the test project with
+   * credentials from GATEWAY_* variables.
+   */
+  readonly projects?: readonly Partial<Project>[];
+  /**
+   * Base URL put into `Location`, `user_action_url` and `receipt_url`. Default: the origin each
+   * request came to, so the URLs point wherever the caller reached the sandbox.
+   */
+  readonly publicUrl?: string;
+  readonly timings?: Partial<SandboxTimings>;
+  readonly webhooks?: Partial<WebhookSettings>;
+  /** Where the clock starts; default the real time. */
+  readonly startTime?: Date;
+  /** A frozen clock moves only through POST /_sandbox/clock (tests). Default: it follows real time. */
+  readonly frozenClock?: boolean;
+  /** Largest request body accepted, in bytes (413 above). Default 64 KiB. */
+  readonly bodyLimitBytes?: number;
+  /** Seed of the fault injector's random choices (error_rate between 0 and 1). */
+  readonly faultSeed?: number;
+  /** Used to post webhooks; default the global fetch. */
+  readonly fetch?: typeof globalThis.fetch;
+  /** One line per notable event (webhook failures…); default silent. */
+  readonly log?: (line: string) => void;
+}
+
+export interface ResolvedConfig {
+  readonly projects: readonly Project[];
+  readonly publicUrl: string | undefined;
+  readonly timings: SandboxTimings;
+  readonly webhooks: WebhookSettings;
+  readonly startTime: Date | undefined;
+  readonly frozenClock: boolean;
+  readonly bodyLimitBytes: number;
+  readonly faultSeed: number;
+  readonly fetch: typeof globalThis.fetch;
+  readonly log: (line: string) => void;
+}
+
+export const DEFAULT_TIMINGS: SandboxTimings = {
+  slowCardDelayMs: 5_000,
+  challengeTimeoutMs: 15 * 60_000,
+  hostedLifespanSeconds: 24 * 3600,
+};
+
+export const DEFAULT_WEBHOOKS: WebhookSettings = {
+  // About 45 minutes in all, then the delivery is given up (and stays in the log as failed).
+  retryDelaysMs: [1_000, 5_000, 30_000, 120_000, 600_000, 1_800_000],
+  timeoutMs: 10_000,
+  reorderHoldMs: 2_000,
+};
+
+/** The test project's settings beyond its credentials. */
+export function defaultProject(credentials: ProjectCredentials = testProjectCredentials()): Project {
+  return {
+    ...credentials,
+    name: 'payform test shop',
+    currency: 'UAH',
+    currencies: ['UAH', 'USD', 'EUR', 'PLN', 'XTS'],
+    captureOverReservePercent: 15,
+    sector: undefined,
+    mcc: '5999',
+    fees: { fixedMinor: 5, percentBasisPoints: 150 },
+    creditReferences: true,
+    subMerchants: TEST_SUB_MERCHANTS.map((merchant) => merchant.id),
+  };
+}
+
+export function resolveConfig(config: SandboxConfig = {}): ResolvedConfig {
+  const base = defaultProject();
+  const projects = (config.projects?.length ? config.projects : [{}]).map((project) => ({ ...base, ...project }));
+  const posIds = new Set(projects.map((project) => project.posId));
+  const apiKeys = new Set(projects.map((project) => project.apiKey));
+  if (posIds.size !== projects.length || apiKeys.size !== projects.length) {
+    throw new TypeError('sandbox projects need distinct pos ids and API keys');
+  }
+  return {
+    projects,
+    publicUrl: config.publicUrl?.replace(/\/+$/, ''),
+    timings: { ...DEFAULT_TIMINGS, ...config.timings },
+    webhooks: { ...DEFAULT_WEBHOOKS, ...config.webhooks },
+    startTime: config.startTime,
+    frozenClock: config.frozenClock ?? false,
+    bodyLimitBytes: config.bodyLimitBytes ?? 64 * 1024,
+    faultSeed: config.faultSeed ?? 1,
+    fetch: config.fetch ?? globalThis.fetch,
+    log: config.log ?? (() => {}),
+  };
+}

@@ -1,0 +1,130 @@
+/**
+ * Faults a test switches on through PUT /_sandbox/faults: latency, error answers, dropped
+ * connections on the API, and duplicate / delayed / reordered webhooks. Choices are
+ * deterministic: a rate of 1 always applies, 0 never, and rates in between follow a seeded
+ * generator, so the same seed gives the same sequence. `scope` narrows the API faults to a
+ * method and path prefix, `times` to the next N matching requests, and `phase` says whether the
+ * request is handled before the fault strikes (an outcome the caller cannot know).
+ */
+import * as z from 'zod';
+import type { WebhookFaults } from './webhook-sender.js';
+
+const Rate = z.number().min(0).max(1);
+
+export const FaultSettings = z.strictObject({
+  latency_ms: z.number().int().min(0).max(60_000).default(0),
+  error_rate: Rate.default(0),
+  error_status: z.number().int().min(400).max(599).default(500),
+  /** true or 1: every matching request's connection is dropped; a fraction: that share of them. */
+  drop_connection: z.union([z.boolean(), Rate]).default(false),
+  /** Extra copies of each webhook; true means one. */
+  webhook_duplicates: z.union([z.boolean(), z.number().int().min(0).max(10)]).default(0),
+  webhook_delay_ms: z.number().int().min(0).max(24 * 3600_000).default(0),
+  webhook_reorder: z.boolean().default(false),
+  scope: z
+    .strictObject({
+      method: z.enum(['GET', 'POST']).optional(),
+      /** A path prefix such as `/api/v1/capture`. */
+      path: z.string().startsWith('/', { error: 'must start with /' }).optional(),
+    })
+    .optional(),
+  /** Apply the API faults to this many matching requests, then clear them. */
+  times: z.number().int().positive().optional(),
+  /** `before`: the request is not handled. `after`: it is handled, then its answer is lost. */
+  phase: z.enum(['before', 'after']).default('before'),
+  seed: z.number().int().optional(),
+});
+export type FaultSettings = z.output<typeof FaultSettings>;
+
+export const NO_FAULTS: FaultSettings = FaultSettings.parse({});
+
+/** What the fault injector decided for one API request. */
+export interface FaultDecision {
+  readonly latencyMs: number;
+  readonly phase: 'before' | 'after';
+  /** Answer with this status instead. */
+  readonly errorStatus?: number;
+  /** Destroy the connection instead of answering. */
+  readonly drop: boolean;
+}
+
+export class FaultInjector {
+  #settings: FaultSettings = NO_FAULTS;
+  #remaining: number | undefined;
+  #random: () => number;
+  readonly #defaultSeed: number;
+
+  constructor(seed: number) {
+    this.#defaultSeed = seed;
+    this.#random = seededRandom(seed);
+  }
+
+  get settings(): FaultSettings & { readonly remaining?: number } {
+    return this.#remaining === undefined ? this.#settings : { ...this.#settings, remaining: this.#remaining };
+  }
+
+  /** Replaces every fault (an empty object clears them). */
+  set(settings: FaultSettings): void {
+    this.#settings = settings;
+    this.#remaining = settings.times;
+    this.#random = seededRandom(settings.seed ?? this.#defaultSeed);
+  }
+
+  clear(): void {
+    this.set(NO_FAULTS);
+  }
+
+  get webhooks(): WebhookFaults {
+    const duplicates = this.#settings.webhook_duplicates;
+    return {
+      duplicates: duplicates === true ? 1 : duplicates === false ? 0 : duplicates,
+      delayMs: this.#settings.webhook_delay_ms,
+      reorder: this.#settings.webhook_reorder,
+    };
+  }
+
+  /** The faults for one API request; undefined when none applies. */
+  decide(method: string, path: string): FaultDecision | undefined {
+    const settings = this.#settings;
+    const { latency_ms: latencyMs, error_rate: errorRate, drop_connection: dropSetting } = settings;
+    const dropRate = dropSetting === true ? 1 : dropSetting === false ? 0 : dropSetting;
+    if (latencyMs === 0 && errorRate === 0 && dropRate === 0) return undefined;
+    if (!this.#inScope(method, path)) return undefined;
+    if (this.#remaining !== undefined) {
+      this.#remaining -= 1;
+      if (this.#remaining <= 0) this.#settings = { ...NO_FAULTS, ...webhookPart(settings) };
+    }
+    const drop = this.#chance(dropRate);
+    const error = !drop && this.#chance(errorRate);
+    return { latencyMs, phase: settings.phase, drop, ...(error ? { errorStatus: settings.error_status } : {}) };
+  }
+
+  #inScope(method: string, path: string): boolean {
+    const scope = this.#settings.scope;
+    if (scope?.method && scope.method !== method) return false;
+    return !scope?.path || path.startsWith(scope.path);
+  }
+
+  #chance(rate: number): boolean {
+    if (rate >= 1) return true;
+    if (rate <= 0) return false;
+    return this.#random() < rate;
+  }
+}
+
+function webhookPart(settings: FaultSettings): Partial<FaultSettings> {
+  const { webhook_duplicates, webhook_delay_ms, webhook_reorder } = settings;
+  return { webhook_duplicates, webhook_delay_ms, webhook_reorder };
+}
+
+/** mulberry32: small, fast and good enough to pick which requests fail. */
+function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

@@ -1,0 +1,180 @@
+/**
+ * The interface's endpoints under /api/v1, mounted from the shared route table: payments,
+ * secondary operations, cancel, balances, receipts, order-state reads and webhook re-sends.
+ * Each handler authenticates, parses with the shared wire schema, applies the rules and
+ * answers with the wire view; refusals become the gateway's error body in app.ts.
+ */
+import { Hono } from 'hono';
+import { zipSync } from 'fflate';
+import { AccountParams, BalancesParams, TerminalParams } from '../../gateway/wire/balance.js';
+import {
+  CaptureRequest, RefundRequest, SplitCaptureRequest, SplitRefundRequest, VoidRequest,
+} from '../../gateway/wire/operation.js';
+import { OrderOperationParams, OrderParams, ResendWebhookQuery } from '../../gateway/wire/order.js';
+import type { OrderOperationResponse } from '../../gateway/wire/order.js';
+import { CancelParams, CreatePaymentRequest, SplitPurchaseRequest } from '../../gateway/wire/payment.js';
+import { DateReceiptsParams, DateReceiptsQuery, OrderReceiptParams, OrderReceiptQuery } from '../../gateway/wire/receipt.js';
+import { routes } from '../../gateway/wire/routes.js';
+import { accountsOf, accountView, terminalsOf, terminalView } from '../balances.js';
+import { capture, refund, voidAuth } from '../operations.js';
+import { cancel, createPayment } from '../payments.js';
+import type { CreateRequest } from '../payments.js';
+import { receiptDocument } from '../receipts/documents.js';
+import { dayReceipts, findTransaction, orderReceipt } from '../receipts/selection.js';
+import type { SimulatedGateway } from '../simulated-gateway.js';
+import type { Order } from '../state/records.js';
+import { Refusal } from '../state/refusal.js';
+import { chargeAsPayment, createdPaymentView, links, operationView, paymentView } from '../views.js';
+import { authenticate, ownProject } from './authentication.js';
+import type { SandboxEnv } from './env.js';
+import { parseInput, readBody, readQuery } from './request-input.js';
+
+/** `publicUrl` when configured, else the origin the request came to. */
+export type BaseUrlOf = (requestUrl: string) => string;
+
+export function apiRoutes(gateway: SimulatedGateway, baseUrlOf: BaseUrlOf): Hono<SandboxEnv> {
+  const api = new Hono<SandboxEnv>();
+  const store = gateway.store;
+
+  const create = (route: typeof routes.createPayment, schema: typeof CreatePaymentRequest | typeof SplitPurchaseRequest) =>
+    api.post(route.path, authenticate(gateway, route), async (c) => {
+      const request: CreateRequest = await readBody(c, schema);
+      const project = ownProject(c.var.project, request.pos_id);
+      const { payment } = createPayment(gateway, project, request, baseUrlOf(c.req.url));
+      if (payment.mode === 'hosted') return c.body(null, 303, { Location: links.checkout(payment) });
+      return c.json(createdPaymentView(payment));
+    });
+  create(routes.createPayment, CreatePaymentRequest);
+  create(routes.splitPurchase, SplitPurchaseRequest);
+
+  api.post(routes.capture.path, authenticate(gateway, routes.capture), async (c) => {
+    const request = await readBody(c, CaptureRequest);
+    return c.json(operationView(capture(gateway, ownProject(c.var.project, request.pos_id), request), 'response'));
+  });
+  api.post(routes.splitCapture.path, authenticate(gateway, routes.splitCapture), async (c) => {
+    const request = await readBody(c, SplitCaptureRequest);
+    return c.json(operationView(capture(gateway, ownProject(c.var.project, request.pos_id), request), 'response'));
+  });
+  api.post(routes.void.path, authenticate(gateway, routes.void), async (c) => {
+    const request = await readBody(c, VoidRequest);
+    return c.json(operationView(voidAuth(gateway, ownProject(c.var.project, request.pos_id), request), 'response'));
+  });
+  api.post(routes.refund.path, authenticate(gateway, routes.refund), async (c) => {
+    const request = await readBody(c, RefundRequest);
+    return c.json(operationView(refund(gateway, ownProject(c.var.project, request.pos_id), request), 'response'));
+  });
+  api.post(routes.splitRefund.path, authenticate(gateway, routes.splitRefund), async (c) => {
+    const request = await readBody(c, SplitRefundRequest);
+    return c.json(operationView(refund(gateway, ownProject(c.var.project, request.pos_id), request), 'response'));
+  });
+
+  // Cancel has no body: whatever is sent is ignored.
+  api.post(routes.cancel.path, authenticate(gateway, routes.cancel), (c) => {
+    const params = parseInput(CancelParams, c.req.param());
+    const order = orderOf(gateway, ownProject(c.var.project, params.pos_id).posId, params.order_id);
+    cancel(gateway, order);
+    return c.json([paymentView(order.payment, 'cancel')]);
+  });
+
+  api.get(routes.accounts.path, authenticate(gateway, routes.accounts), (c) => {
+    const project = ownProject(c.var.project, parseInput(BalancesParams, c.req.param()).pos_id);
+    const orders = store.orders(project.posId);
+    return c.json({ accounts: accountsOf(project).map((account) => accountView(account, orders, 'rollingReserve')) });
+  });
+  api.get(routes.account.path, authenticate(gateway, routes.account), (c) => {
+    const params = parseInput(AccountParams, c.req.param());
+    const project = ownProject(c.var.project, params.pos_id);
+    const account = accountsOf(project).find((candidate) => candidate.id === params.account_id);
+    if (!account) throw Refusal.notFound(`Account ${params.account_id}`);
+    // The samples spell the reserve both ways; the single-account answer uses the other spelling.
+    return c.json(accountView(account, store.orders(project.posId), 'rolling_reserve'));
+  });
+  api.get(routes.terminals.path, authenticate(gateway, routes.terminals), (c) => {
+    const project = ownProject(c.var.project, parseInput(BalancesParams, c.req.param()).pos_id);
+    const orders = store.orders(project.posId);
+    const terminals = terminalsOf(project);
+    return c.json({
+      terminals: terminals.filter((terminal) => !terminal.unavailable).map((terminal) => terminalView(terminal, orders)),
+      failed_terminals: terminals
+        .filter((terminal) => terminal.unavailable)
+        .map((terminal) => ({ id: terminal.id, message: terminal.unavailable ?? '' })),
+    });
+  });
+  api.get(routes.terminal.path, authenticate(gateway, routes.terminal), (c) => {
+    const params = parseInput(TerminalParams, c.req.param());
+    const project = ownProject(c.var.project, params.pos_id);
+    const terminal = terminalsOf(project).find((candidate) => candidate.id === params.terminal_id);
+    if (!terminal) throw Refusal.notFound(`Terminal ${params.terminal_id}`);
+    if (terminal.unavailable) throw new Refusal(503, terminal.unavailable, { code: 'P-503' });
+    return c.json(terminalView(terminal, store.orders(project.posId)));
+  });
+
+  api.get(routes.orderReceipt.path, authenticate(gateway, routes.orderReceipt), async (c) => {
+    const params = parseInput(OrderReceiptParams, c.req.param());
+    const query = parseInput(OrderReceiptQuery, readQuery(c));
+    const project = ownProject(c.var.project, params.pos_id);
+    const order = orderOf(gateway, project.posId, params.order_id);
+    const receipt = orderReceipt(gateway, project, order, query);
+    return receiptDocument(c, receipt, query.format);
+  });
+  api.get(routes.dateReceipts.path, authenticate(gateway, routes.dateReceipts), async (c) => {
+    const params = parseInput(DateReceiptsParams, c.req.param());
+    const query = parseInput(DateReceiptsQuery, readQuery(c));
+    const project = ownProject(c.var.project, params.pos_id);
+    const files = await dayReceipts(gateway, project, params.date, query);
+    return c.body(zipSync(files, { mtime: new Date(`${params.date}T12:00:00Z`) }), 200, {
+      'Content-Type': 'application/zip',
+      'Content-Disposition': `attachment; filename="receipts-${params.date}.zip"`,
+    });
+  });
+
+  api.get(routes.order.path, authenticate(gateway, routes.order), (c) => {
+    const params = parseInput(OrderParams, c.req.param());
+    const order = orderOf(gateway, ownProject(c.var.project, params.pos_id).posId, params.order_id);
+    return c.json(orderState(order));
+  });
+
+  // One operation of the order; with ?callback=true the webhook re-send of the interface.
+  api.get(routes.orderOperation.path, authenticate(gateway, routes.orderOperation), (c) => {
+    const params = parseInput(OrderOperationParams, c.req.param());
+    const query = readQuery(c);
+    const resend = query.callback === undefined ? undefined : parseInput(ResendWebhookQuery, query);
+    if (!resend && Object.keys(query).length > 0) throw Refusal.invalidField(Object.keys(query)[0] ?? '', 'is not allowed');
+    const order = orderOf(gateway, ownProject(c.var.project, params.pos_id).posId, params.order_id);
+    const found = findTransaction(order, params.operation, resend?.transactionId);
+    if (!found) {
+      throw Refusal.notFound(`${params.operation}${resend?.transactionId ? ` transaction ${resend.transactionId}` : ''} of order ${params.order_id}`);
+    }
+    if (resend) {
+      const target = found.kind === 'operation' ? (found.operation.serverUrl ?? order.payment.details.server_url) : order.payment.details.server_url;
+      if (!target) throw Refusal.invalidField('server_url', 'was not sent with the order: there is nowhere to deliver the webhook');
+      if (found.kind === 'operation') gateway.notifyOperation(order, found.operation, 'resend');
+      else gateway.notifyPayment(order, found.payment, 'resend');
+    }
+    const entry: OrderOperationResponse =
+      found.kind === 'operation' ? operationView(found.operation, 'entry') : paymentView(found.payment, 'entry');
+    return c.json(order.recurring && found.kind === 'payment' ? { ...entry, recurring: { id: order.recurring.id, status: order.recurring.status } } : entry);
+  });
+
+  return api;
+}
+
+function orderOf(gateway: SimulatedGateway, posId: string, orderId: string): Order {
+  const order = gateway.store.order(posId, orderId);
+  if (!order) throw Refusal.notFound(`Order ${orderId}`);
+  return order;
+}
+
+/** Every transaction of the order, oldest first: the payment, recurring charges, operations. */
+function orderState(order: Order): OrderOperationResponse[] {
+  const entries: { at: number; entry: OrderOperationResponse }[] = [
+    { at: order.payment.createdAt.getTime(), entry: paymentView(order.payment, 'entry') },
+    ...(order.recurring?.charges ?? []).map((charge) => ({
+      at: charge.createdAt.getTime(),
+      entry: paymentView(chargeAsPayment(order.payment, charge), 'entry'),
+    })),
+    ...order.operations.map((operation) => ({ at: operation.createdAt.getTime(), entry: operationView(operation, 'entry') })),
+  ];
+  // A stable sort keeps same-millisecond entries in the order they happened.
+  return entries.sort((a, b) => a.at - b.at).map(({ entry }) => entry);
+}

@@ -1,0 +1,12 @@
+/** The Hono environment of the sandbox app: Node's request objects when served over HTTP. */
+import type { HttpBindings } from '@hono/node-server';
+import type { Project } from '../config.js';
+
+export interface SandboxEnv {
+  /** Absent when the app is called in-process (`app.request()`). */
+  Bindings: Partial<HttpBindings> | undefined;
+  Variables: {
+    /** The project the request's credentials belong to (API routes). */
+    project: Project;
+  };
+}

@@ -1,0 +1,220 @@
+/**
+ * Secondary operations and the interface's rules for them:
+ *   - capture, split capture and void only on an `auth` in `success` (one capture or one void);
+ *   - a capture may exceed the reserve by the project's percentage, only through charge_amount;
+ *   - refund and split refund only on a successful `purchase`, or on the successful capture of
+ *     an auth; refunds never add up above what was paid (per sub-merchant for split payments);
+ *   - an omitted amount means the full amount (for a refund: all that is left).
+ * A request that breaks a rule of the order's state is a business decline: the operation is
+ * recorded with status `failure` and answered with 200 (gateway-notes.md), no webhook is sent
+ * (no status changed). An unknown order is 404; ill-formed input was refused before (400).
+ */
+import { fromWireAmount } from '../gateway/money.js';
+import type { MinorUnits } from '../gateway/money.js';
+import type {
+  CaptureRequest, RefundRequest, SplitCaptureRequest, SplitRefundRequest, VoidRequest,
+} from '../gateway/wire/operation.js';
+import { StatusCode } from '../gateway/wire/status.js';
+import type { Project } from './config.js';
+import { commission } from './state/fees.js';
+import { newUuid, transactionIdentifiers } from './state/identifiers.js';
+import { succeeded, sumAmounts } from './state/records.js';
+import type { Operation, Order, Share } from './state/records.js';
+import { Refusal } from './state/refusal.js';
+import { splitIssues, toShare } from './payments.js';
+import type { SimulatedGateway } from './simulated-gateway.js';
+
+interface Target {
+  readonly project: Project;
+  readonly order: Order;
+  readonly request: Operation['request'];
+  readonly comment: string | undefined;
+  readonly serverUrl: string | undefined;
+}
+
+/** What an operation would be; `decline` turns it into a recorded failure. */
+interface Draft {
+  readonly method: Operation['method'];
+  readonly amount: MinorUnits;
+  readonly full: boolean;
+  readonly split?: readonly Share[] | undefined;
+  readonly fees?: Operation['fees'];
+}
+
+class Decline {
+  constructor(
+    readonly code: StatusCode,
+    readonly description: string,
+  ) {}
+}
+
+export function capture(gateway: SimulatedGateway, project: Project, request: CaptureRequest | SplitCaptureRequest): Operation {
+  const split = 'split' in request ? request.split : undefined;
+  const issues = splitIssues(project, split);
+  if (issues.length > 0) throw Refusal.invalid(issues);
+  const target = find(gateway, project, request, split ? 'split_capture' : 'capture');
+  return perform(gateway, target, request.order_currency, (currency) => {
+    const payment = target.order.payment;
+    authorisedOnly(target.order, 'captured');
+    const reserved = payment.amount;
+    const amount = request.charge_amount === undefined ? reserved : fromWireAmount(request.charge_amount, currency);
+    const shares = split?.map((share) => toShare(share, currency));
+    if (shares && sumAmounts(shares) !== amount) {
+      // With charge_amount the schema checked the sum; without it the shares must cover the reserve.
+      throw Refusal.invalidField('split', 'amounts must add up to the captured amount (the full reserved amount when charge_amount is omitted)');
+    }
+    const limit = Math.floor((reserved * (100 + project.captureOverReservePercent)) / 100);
+    if (amount > limit) {
+      throw new Decline(StatusCode.AmountLimitExceeded, `Amount limit exceeded: at most ${project.captureOverReservePercent}% over the reserved amount can be captured`);
+    }
+    return { method: 'capture', amount, full: request.charge_amount === undefined, split: shares, fees: commission(amount, project) };
+  });
+}
+
+export function voidAuth(gateway: SimulatedGateway, project: Project, request: VoidRequest): Operation {
+  const target = find(gateway, project, request, 'void');
+  return perform(gateway, target, request.order_currency, () => {
+    authorisedOnly(target.order, 'voided');
+    return { method: 'void', amount: target.order.payment.amount, full: true, fees: null };
+  });
+}
+
+export function refund(gateway: SimulatedGateway, project: Project, request: RefundRequest | SplitRefundRequest): Operation {
+  const split = 'split' in request ? request.split : undefined;
+  const issues = splitIssues(project, split);
+  if (issues.length > 0) throw Refusal.invalid(issues);
+  const target = find(gateway, project, request, split ? 'split_refund' : 'refund');
+  const currency = 'currency' in request ? request.currency : request.order_currency;
+  return perform(gateway, target, currency, (orderCurrency) => {
+    const refundable = refundableOf(target.order);
+    const left = refundable.amount - sumAmounts(succeeded(target.order, 'refund'));
+    const amount = request.refund_amount === undefined ? left : fromWireAmount(request.refund_amount, orderCurrency);
+    if (left <= 0) throw new Decline(StatusCode.InvalidOperation, 'Invalid operation: the payment is already refunded in full');
+    if (amount > left) throw new Decline(StatusCode.InvalidAmount, `Invalid amount: at most ${left} minor units are left to refund`);
+    const shares = refundable.shares ? shareRefunds(target.order, refundable.shares, split, amount, left, orderCurrency, project) : undefined;
+    if (!refundable.shares && split) throw new Decline(StatusCode.InvalidOperation, 'Invalid operation: the payment is not a split payment');
+    const fees = shares && split ? { fixed: 0, percent: sumAmounts(shares.map((share) => ({ amount: share.fee ?? 0 }))) } : null;
+    return { method: 'refund', amount, full: request.refund_amount === undefined, split: shares, fees };
+  });
+}
+
+/** The order, or 404. Operations go to the project the credentials belong to. */
+function find(
+  gateway: SimulatedGateway,
+  project: Project,
+  request: { order_id: string; comment?: string | undefined; server_url?: string | undefined },
+  kind: Operation['request'],
+): Target {
+  const order = gateway.store.order(project.posId, request.order_id);
+  if (!order) throw Refusal.notFound(`Order ${request.order_id}`);
+  return { project, order, request: kind, comment: request.comment, serverUrl: request.server_url };
+}
+
+/**
+ * Runs the rules of one operation: a currency that is not the order's is a decline (4124), a
+ * Decline thrown by the rules becomes a failed operation, a success is reported by webhook.
+ */
+function perform(gateway: SimulatedGateway, target: Target, currency: string, rules: (currency: string) => Draft): Operation {
+  const payment = target.order.payment;
+  const now = gateway.clock.now();
+  const record = (draft: Draft, outcome: Decline | undefined): Operation => {
+    const operation: Operation = {
+      id: newUuid(),
+      payment,
+      request: target.request,
+      method: draft.method,
+      amount: draft.amount,
+      currency: payment.currency,
+      full: draft.full,
+      ...transactionIdentifiers(),
+      createdAt: now,
+      processedAt: now,
+      comment: target.comment,
+      serverUrl: target.serverUrl,
+      split: outcome ? undefined : draft.split,
+      fees: outcome ? null : (draft.fees ?? null),
+      status: outcome ? 'failure' : 'success',
+      statusCode: outcome ? outcome.code : successCode(draft.method),
+      statusDescription: outcome?.description,
+    };
+    gateway.store.addOperation(target.order, operation);
+    if (!outcome) gateway.notifyOperation(target.order, operation);
+    return operation;
+  };
+  const method = methodOf(target.request);
+  if (currency !== payment.currency) {
+    return record({ method, amount: 0, full: true }, new Decline(StatusCode.InvalidCurrency, `Invalid currency: the order is in ${payment.currency}`));
+  }
+  try {
+    return record(rules(payment.currency), undefined);
+  } catch (error) {
+    if (!(error instanceof Decline)) throw error;
+    return record({ method, amount: 0, full: true }, error);
+  }
+}
+
+/** Capture and void act on an authorised, not yet captured or voided, auth. */
+function authorisedOnly(order: Order, what: 'captured' | 'voided'): void {
+  const payment = order.payment;
+  if (payment.method !== 'auth' || payment.status !== 'success') {
+    throw new Decline(StatusCode.InvalidOperation, `Invalid operation: only a successful auth can be ${what}; this is a ${payment.method} in status ${payment.status}`);
+  }
+  if (succeeded(order, 'capture').length > 0) throw new Decline(StatusCode.InvalidOperation, 'Invalid operation: the auth is already captured');
+  if (succeeded(order, 'void').length > 0) throw new Decline(StatusCode.InvalidOperation, 'Invalid operation: the auth is voided');
+}
+
+/** What a refund draws on: a successful purchase, or the successful capture of an auth. */
+function refundableOf(order: Order): { amount: MinorUnits; shares: readonly Share[] | undefined } {
+  const payment = order.payment;
+  if (payment.method === 'purchase' && payment.status === 'success') return { amount: payment.amount, shares: payment.split };
+  const captured = payment.method === 'auth' ? succeeded(order, 'capture')[0] : undefined;
+  if (captured) return { amount: captured.amount, shares: captured.split };
+  throw new Decline(StatusCode.InvalidOperation, `Invalid operation: only a successful purchase or capture can be refunded; this is a ${payment.method} in status ${payment.status}${payment.method === 'auth' ? ' without a capture' : ''}`);
+}
+
+/**
+ * How a refund of a split payment divides among sub-merchants. A split refund names them, each
+ * within what is left of its share; a plain refund of a split payment must be the full rest
+ * and returns every share's rest.
+ */
+function shareRefunds(
+  order: Order,
+  shares: readonly Share[],
+  requested: readonly { amount: number | string; sub_merchant_id: string }[] | undefined,
+  amount: MinorUnits,
+  left: MinorUnits,
+  currency: string,
+  project: Project,
+): Share[] {
+  const leftOf = (subMerchantId: string) => {
+    const share = shares.find((candidate) => candidate.subMerchantId === subMerchantId);
+    const refunded = succeeded(order, 'refund').flatMap((operation) => operation.split ?? []).filter((part) => part.subMerchantId === subMerchantId);
+    return share ? share.amount - sumAmounts(refunded) : undefined;
+  };
+  const withFee = (subMerchantId: string, part: MinorUnits): Share => ({
+    subMerchantId,
+    amount: part,
+    fee: commission(part, project).percent,
+  });
+  if (!requested) {
+    if (amount !== left) throw new Decline(StatusCode.InvalidOperation, 'Invalid operation: refund part of a split payment through split refund');
+    return shares.map((share) => withFee(share.subMerchantId, leftOf(share.subMerchantId) ?? 0)).filter((share) => share.amount > 0);
+  }
+  return requested.map((part) => {
+    const partLeft = leftOf(part.sub_merchant_id);
+    const partAmount = fromWireAmount(part.amount, currency);
+    if (partLeft === undefined) throw new Decline(StatusCode.InvalidOperation, `Invalid operation: sub-merchant ${part.sub_merchant_id} has no share in this payment`);
+    if (partAmount > partLeft) throw new Decline(StatusCode.InvalidAmount, `Invalid amount: at most ${partLeft} minor units are left to refund to sub-merchant ${part.sub_merchant_id}`);
+    return withFee(part.sub_merchant_id, partAmount);
+  });
+}
+
+function methodOf(request: Operation['request']): Operation['method'] {
+  if (request === 'void') return 'void';
+  return request === 'capture' || request === 'split_capture' ? 'capture' : 'refund';
+}
+
+function successCode(method: Operation['method']): StatusCode {
+  if (method === 'capture') return StatusCode.TransactionSuccessful;
+  return method === 'void' ? StatusCode.ReverseSuccessful : StatusCode.RefundSuccessful;
+}

@@ -1,0 +1,61 @@
+/**
+ * The frame of every sandbox page: a small accessible document (language, skip link, landmarks,
+ * one h1) styled by the external stylesheet, and the security headers that go with it — a
+ * strict Content-Security-Policy without script, and no caching of pages that show payments.
+ */
+import type { Context } from 'hono';
+import { html } from 'hono/html';
+import type { HtmlEscapedString } from 'hono/utils/html';
+import { STYLESHEET_PATH } from './stylesheet.js';
+
+export type Markup = HtmlEscapedString | Promise<HtmlEscapedString>;
+
+export function layout(title: string, content: Markup): Markup {
+  return html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>${title} · payform sandbox</title>
+<link rel="stylesheet" href="${STYLESHEET_PATH}">
+</head>
+<body>
+<a class="skip-link" href="#main">Skip to content</a>
+<header>
+<p class="brand">payform sandbox gateway</p>
+<p class="test-mode">Test mode: no real money moves</p>
+</header>
+<main id="main" tabindex="-1">
+${content}
+</main>
+</body>
+</html>`;
+}
+
+/**
+ * Sends a page with its headers. `formTargets` are the origins a form on it may end up at:
+ * browsers apply form-action to the redirect that follows a submission (to result_url).
+ */
+export async function sendPage(c: Context, content: Markup, options: { status?: 200 | 400 | 403 | 404 | 409 | 410; formTargets?: readonly string[] } = {}) {
+  const formAction = ["'self'", ...new Set(options.formTargets ?? [])].join(' ');
+  c.header(
+    'Content-Security-Policy',
+    `default-src 'none'; style-src 'self'; img-src 'self' data:; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`,
+  );
+  c.header('X-Content-Type-Options', 'nosniff');
+  c.header('Referrer-Policy', 'no-referrer');
+  c.header('Cache-Control', 'no-store');
+  return c.html(await content, options.status ?? 200);
+}
+
+/** The origin of an http(s) URL, for form-action; nothing for anything else. */
+export function originOf(url: string | undefined): string[] {
+  if (!url) return [];
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? [parsed.origin] : [];
+  } catch {
+    return [];
+  }
+}

@@ -1,0 +1,339 @@
+/**
+ * Primary payments and their states:
+ *
+ *   direct create ── card/token ──► success 1000 (auth 1002) | failure 40xx
+ *                                 ├► pending 2122 ── challenge page / control plane ──► success | failure 4153
+ *                                 │                └─ no answer in time ──────────────► failure 4147
+ *                                 └► pending 2119 ── after a delay ───────────────────► success
+ *   hosted create ─► init 2123 ── checkout form ──► as a direct payment
+ *                              ├─ cancel ─────────► failure 6007
+ *                              └─ order_timeout ──► failure 4149
+ *
+ * Every status a payment enters after creation is reported by webhook; `init` is not (it is the
+ * create answer itself).
+ */
+import { fromWireAmount } from '../gateway/money.js';
+import type { CreatePaymentRequest, SplitPurchaseRequest } from '../gateway/wire/payment.js';
+import { sectorIssues } from '../gateway/wire/payment.js';
+import { StatusCode } from '../gateway/wire/status.js';
+import type { Project } from './config.js';
+import { cvvProblem, hasExpired, readCard } from './state/cards.js';
+import { commission } from './state/fees.js';
+import { newCapability, newUuid, randomDigits, transactionIdentifiers } from './state/identifiers.js';
+import { PAYMENT_DETAIL_FIELDS } from './state/records.js';
+import type { CardOnFile, Order, Payment, PaymentDetails, Share } from './state/records.js';
+import { Refusal } from './state/refusal.js';
+import type { SimulatedGateway } from './simulated-gateway.js';
+import { tokenExpiration } from './state/tokens.js';
+import { chargeAsPayment } from './views.js';
+
+/** Card data as the payer gave it: full card data or a token. Lives for one request only. */
+export type PayerCard =
+  | { readonly kind: 'card'; readonly number: string; readonly expMonth: number; readonly expYear: number; readonly cvv: string }
+  | { readonly kind: 'token'; readonly token: string };
+
+export type CreateRequest = CreatePaymentRequest | SplitPurchaseRequest;
+
+/**
+ * POST /api/v1/payment and /api/v1/split/purchase after their schema has passed. Refuses a
+ * taken order_id (P-409, failed payments included) and what the project's settings forbid.
+ */
+export function createPayment(gateway: SimulatedGateway, project: Project, request: CreateRequest, baseUrl: string): Order {
+  if (gateway.store.order(project.posId, request.order_id)) throw Refusal.duplicateOrder(request.order_id);
+  const issues = [...sectorIssues(request, project.sector), ...splitIssues(project, 'split' in request ? request.split : undefined)];
+  if (!project.currencies.includes(request.currency)) {
+    issues.push({ field: 'currency', reason: `is not enabled for this project (${project.currencies.join(', ')})` });
+  }
+  const card = request.mode === 'direct' ? payerCard(request) : undefined;
+  if (card?.kind === 'card') {
+    const problem = cvvProblem(readCard(card.number, card.expMonth, card.expYear).brand, card.cvv);
+    if (problem) issues.push({ field: 'card_cvv', reason: problem });
+  }
+  if (issues.length > 0) throw Refusal.invalid(issues);
+
+  const split = 'split' in request ? request.split.map((share) => toShare(share, request.currency)) : undefined;
+  const payment = newPayment(gateway, {
+    posId: project.posId,
+    orderId: request.order_id,
+    mode: request.mode,
+    method: request.method,
+    endpoint: split ? 'split' : 'payment',
+    amount: fromWireAmount(request.amount, request.currency),
+    currency: request.currency,
+    description: request.description,
+    details: pickDetails(request, project),
+    baseUrl,
+    split,
+  });
+  const order = gateway.store.addOrder(payment);
+  if (request.mode === 'hosted') {
+    openCheckout(gateway, order);
+    const lifespan = request.order_timeout ?? gateway.config.timings.hostedLifespanSeconds;
+    payment.expiresAt = new Date(payment.createdAt.getTime() + lifespan * 1000);
+    payment.timer = gateway.scheduler.at(payment.expiresAt.getTime(), () => expire(gateway, order));
+  } else if (card) {
+    authorise(gateway, order, card);
+  } else {
+    // A direct lookup without card data: the customer enters the card on the gateway's form.
+    openCheckout(gateway, order);
+    move(gateway, order, 'pending', StatusCode.WaitingForContinueRedirect);
+  }
+  return order;
+}
+
+/** The checkout form's submission: the card for a payment that waits for one. */
+export function pay(gateway: SimulatedGateway, order: Order, payerCardData: PayerCard): void {
+  const payment = order.payment;
+  if (!awaitsCard(payment)) throw Refusal.notAllowed(`The payment is ${payment.status}: it takes no card now`);
+  authorise(gateway, order, payerCardData);
+}
+
+/**
+ * Charges (or verifies) the payer's card. The outcome follows the test card (see TEST_CARDS);
+ * a card past its expiry fails with 4001.
+ */
+function authorise(gateway: SimulatedGateway, order: Order, payerCardData: PayerCard): void {
+  const payment = order.payment;
+  stopTimer(payment);
+  payment.checkoutId = undefined;
+  const card = payerCardData.kind === 'card'
+    ? readCard(payerCardData.number, payerCardData.expMonth, payerCardData.expYear)
+    : gateway.vault.resolve(payment.posId, payerCardData.token);
+  if (!card) return fail(gateway, order, StatusCode.InvalidCardData, 'Invalid card data: unknown cc_token');
+  payment.card = card;
+  if (payerCardData.kind === 'token') payment.token = { value: payerCardData.token, expiration: tokenExpiration(card) };
+  if (hasExpired(card.expMonth, card.expYear, gateway.clock.now())) return fail(gateway, order, StatusCode.CardExpired);
+  switch (card.behaviour) {
+    case 'success':
+    case 'wallet':
+      return succeed(gateway, order, false);
+    case 'three_ds_challenge':
+      return challenge(gateway, order);
+    case 'slow_pending':
+      payment.timer = gateway.scheduler.after(gateway.config.timings.slowCardDelayMs, () => succeed(gateway, order, false));
+      return move(gateway, order, 'pending', StatusCode.Processing);
+    case 'rejected':
+      return fail(gateway, order, StatusCode.TransactionRejected);
+    case 'insufficient_funds':
+      return fail(gateway, order, StatusCode.InsufficientFunds);
+    case 'expired':
+      return fail(gateway, order, StatusCode.CardExpired);
+    case 'not_a_test_card':
+      return fail(gateway, order, StatusCode.TransactionRejected, 'Transaction rejected: the sandbox accepts its test cards only');
+  }
+}
+
+/** Whether the payment is waiting for the payer's card (hosted init, or a lookup's card form). */
+export function awaitsCard(payment: Payment): boolean {
+  return (
+    payment.checkoutId !== undefined &&
+    (payment.status === 'init' || (payment.status === 'pending' && payment.statusCode === StatusCode.WaitingForContinueRedirect))
+  );
+}
+
+/** The outcome of a 3-D Secure challenge: the challenge page's buttons or POST /_sandbox/3ds. */
+export function completeChallenge(gateway: SimulatedGateway, order: Order, result: 'success' | 'failure'): void {
+  const payment = order.payment;
+  if (payment.status !== 'pending' || !payment.challengeId) {
+    throw Refusal.notAllowed(`The payment is ${payment.status}: no 3-D Secure challenge is open`);
+  }
+  stopTimer(payment);
+  payment.challengeId = undefined;
+  if (result === 'success') succeed(gateway, order, true);
+  else fail(gateway, order, StatusCode.TransactionRejected, 'Transaction rejected: 3-D Secure authentication failed');
+}
+
+/** Cancel of an unpaid hosted payment (interface rule 1): purchase or auth, mode hosted, status init. */
+export function cancel(gateway: SimulatedGateway, order: Order): void {
+  const payment = order.payment;
+  const cancellable = payment.mode === 'hosted' && (payment.method === 'purchase' || payment.method === 'auth') && payment.status === 'init';
+  if (!cancellable) {
+    throw Refusal.notAllowed(
+      `Only an unpaid hosted purchase or auth (status init) can be cancelled; this is a ${payment.mode} ${payment.method} in status ${payment.status}`,
+    );
+  }
+  stopTimer(payment);
+  payment.checkoutId = undefined;
+  fail(gateway, order, StatusCode.PaymentCancelled);
+}
+
+/** A hosted payment's order_timeout has passed. */
+function expire(gateway: SimulatedGateway, order: Order): void {
+  const payment = order.payment;
+  if (payment.status !== 'init') return;
+  payment.timer = undefined;
+  payment.checkoutId = undefined;
+  fail(gateway, order, StatusCode.SessionExpired);
+}
+
+function challenge(gateway: SimulatedGateway, order: Order): void {
+  const payment = order.payment;
+  payment.challengeId = newCapability();
+  gateway.store.openChallenge(payment.challengeId, order);
+  payment.timer = gateway.scheduler.after(gateway.config.timings.challengeTimeoutMs, () => {
+    if (payment.status !== 'pending' || !payment.challengeId) return;
+    payment.challengeId = undefined;
+    payment.timer = undefined;
+    fail(gateway, order, StatusCode.ThreeDsTimeout);
+  });
+  move(gateway, order, 'pending', StatusCode.ThreeDsRequired);
+}
+
+function succeed(gateway: SimulatedGateway, order: Order, authenticated: boolean): void {
+  const payment = order.payment;
+  const project = gateway.projectOf(order);
+  payment.timer = undefined;
+  payment.eci = eci(payment.card, authenticated);
+  if (payment.method !== 'lookup') payment.fees = commission(payment.amount, project);
+  if (payment.card && payment.card.behaviour !== 'wallet' && !payment.token) {
+    payment.token = gateway.vault.issue(payment.posId, payment.card);
+  }
+  move(gateway, order, 'success', payment.method === 'auth' ? StatusCode.HoldSuccessful : StatusCode.TransactionSuccessful);
+}
+
+function fail(gateway: SimulatedGateway, order: Order, code: StatusCode, description?: string): void {
+  order.payment.timer = undefined;
+  move(gateway, order, 'failure', code, description);
+}
+
+function move(gateway: SimulatedGateway, order: Order, status: Payment['status'], code: StatusCode, description?: string): void {
+  const payment = order.payment;
+  payment.status = status;
+  payment.statusCode = code;
+  payment.statusDescription = description;
+  payment.processedAt = gateway.clock.now();
+  gateway.notifyPayment(order);
+}
+
+function openCheckout(gateway: SimulatedGateway, order: Order): void {
+  order.payment.checkoutId = newCapability();
+  gateway.store.openCheckout(order.payment.checkoutId, order);
+}
+
+function stopTimer(payment: Payment): void {
+  payment.timer?.cancel();
+  payment.timer = undefined;
+}
+
+/**
+ * ECI: 05 (Visa, Amex) or 02 (Mastercard) after a 3-D Secure authentication, 07 or 00 for a
+ * payment without one.
+ */
+function eci(card: CardOnFile | undefined, authenticated: boolean): string | null {
+  if (!card) return null;
+  if (card.brand === 'mastercard') return authenticated ? '02' : '00';
+  return authenticated ? '05' : '07';
+}
+
+function payerCard(request: CreateRequest & { mode: 'direct' }): PayerCard | undefined {
+  if ('cc_token' in request && request.cc_token !== undefined) return { kind: 'token', token: request.cc_token };
+  const { cc_number: number, exp_month: expMonth, exp_year: expYear, card_cvv: cvv } = request;
+  if (number === undefined || expMonth === undefined || expYear === undefined || cvv === undefined) return undefined;
+  return { kind: 'card', number, expMonth, expYear, cvv };
+}
+
+function pickDetails(request: CreateRequest, project: Project): PaymentDetails {
+  const source = request as Readonly<Record<string, unknown>>;
+  const details: Record<string, unknown> = {};
+  for (const field of PAYMENT_DETAIL_FIELDS) {
+    if (source[field] !== undefined) details[field] = source[field];
+  }
+  details.merchant_mcc ??= project.mcc;
+  return details as PaymentDetails;
+}
+
+export function toShare(share: { amount: number | string; sub_merchant_id: string }, currency: string): Share {
+  return { subMerchantId: share.sub_merchant_id, amount: fromWireAmount(share.amount, currency) };
+}
+
+/** Shares name sub-merchants of the project, each once. */
+export function splitIssues(project: Project, split: readonly { sub_merchant_id: string }[] | undefined) {
+  const issues: { field: string; reason: string }[] = [];
+  const seen = new Set<string>();
+  split?.forEach((share, index) => {
+    if (!project.subMerchants.includes(share.sub_merchant_id)) {
+      issues.push({ field: `split[${index}].sub_merchant_id`, reason: 'is not a sub-merchant of this project' });
+    } else if (seen.has(share.sub_merchant_id)) {
+      issues.push({ field: `split[${index}].sub_merchant_id`, reason: 'appears twice' });
+    }
+    seen.add(share.sub_merchant_id);
+  });
+  return issues;
+}
+
+/**
+ * A later transaction of a recurring payment (control plane): the order's first payment must be
+ * a successful card purchase. Reported by webhook like any purchase, with the `recurring` object.
+ */
+export function chargeRecurring(gateway: SimulatedGateway, order: Order, amount: number | undefined): Payment {
+  const payment = order.payment;
+  if (payment.method !== 'purchase' || payment.status !== 'success' || !payment.card) {
+    throw Refusal.notAllowed('Recurring charges follow a successful card purchase');
+  }
+  order.recurring ??= { id: newUuid(), status: 'active', charges: [] };
+  const charge = { ...transactionIdentifiers(), amount: amount ?? payment.amount, createdAt: gateway.clock.now() };
+  gateway.store.addCharge(order, charge);
+  const asPayment = chargeAsPayment(payment, charge);
+  gateway.notifyPayment(order, asPayment);
+  return asPayment;
+}
+
+/** A successful credit (a payout to a card), created through the control plane. */
+export function createCredit(
+  gateway: SimulatedGateway,
+  project: Project,
+  credit: { order_id: string; amount: number; currency: string; description: string; server_url?: string | undefined },
+  baseUrl: string,
+): Order {
+  if (gateway.store.order(project.posId, credit.order_id)) throw Refusal.duplicateOrder(credit.order_id);
+  const now = gateway.clock.now();
+  const payment = newPayment(gateway, {
+    posId: project.posId,
+    orderId: credit.order_id,
+    mode: 'direct',
+    method: 'credit',
+    endpoint: 'credit',
+    amount: credit.amount,
+    currency: credit.currency,
+    description: credit.description,
+    details: { ...(credit.server_url ? { server_url: credit.server_url } : {}), merchant_mcc: project.mcc },
+    baseUrl,
+    split: undefined,
+  });
+  payment.card = readCard('4242424242424242', 12, now.getUTCFullYear() + 3);
+  payment.fees = commission(credit.amount, project);
+  payment.status = 'success';
+  payment.statusCode = StatusCode.TransactionSuccessful;
+  const order = gateway.store.addOrder(payment);
+  gateway.notifyPayment(order);
+  return order;
+}
+
+type NewPayment = Pick<
+  Payment,
+  'posId' | 'orderId' | 'mode' | 'method' | 'endpoint' | 'amount' | 'currency' | 'description' | 'details' | 'baseUrl' | 'split'
+>;
+
+/** A payment just created: status init, fresh identifiers, nothing decided yet. */
+function newPayment(gateway: SimulatedGateway, fields: NewPayment): Payment {
+  const now = gateway.clock.now();
+  return {
+    ...fields,
+    id: newUuid(),
+    ...transactionIdentifiers(),
+    gatewayOrderId: randomDigits(12),
+    billingOrderId: randomDigits(10),
+    createdAt: now,
+    processedAt: now,
+    status: 'init',
+    statusCode: StatusCode.WaitingForCheckoutRedirect,
+    card: undefined,
+    token: undefined,
+    eci: null,
+    fees: null,
+    checkoutId: undefined,
+    challengeId: undefined,
+    expiresAt: undefined,
+    timer: undefined,
+  };
+}

@@ -1,0 +1,50 @@
+/**
+ * Requests the sandbox refuses outright, with the HTTP status and error body the gateway gives
+ * them. (A business decline of a payment, capture, void or refund is not a refusal: it is a
+ * payment or operation with status `failure`, answered with 200.)
+ */
+import { DUPLICATE_ORDER_CODE, violationArgs } from '../../gateway/wire/error.js';
+import type { ErrorBody } from '../../gateway/wire/error.js';
+import type { FieldIssue } from '../../gateway/wire/issues.js';
+import { describeIssues } from '../../gateway/wire/issues.js';
+
+export type RefusalStatus = 400 | 401 | 404 | 405 | 406 | 409 | 413 | 503;
+
+export class Refusal extends Error {
+  override readonly name = 'Refusal';
+  readonly status: RefusalStatus;
+  readonly args: ErrorBody['args'];
+
+  constructor(status: RefusalStatus, message: string, args?: ErrorBody['args']) {
+    super(message);
+    this.status = status;
+    this.args = args;
+  }
+
+  /** The gateway's error body: message of at most 512 characters and args. */
+  get body(): ErrorBody {
+    const message = this.message.length > 512 ? `${this.message.slice(0, 509)}...` : this.message;
+    return this.args === undefined ? { message } : { message, args: this.args };
+  }
+
+  static invalid(issues: readonly FieldIssue[]): Refusal {
+    return new Refusal(400, `Invalid request: ${describeIssues(issues)}`, violationArgs(issues));
+  }
+
+  static invalidField(field: string, reason: string): Refusal {
+    return Refusal.invalid([{ field, reason }]);
+  }
+
+  static duplicateOrder(orderId: string): Refusal {
+    return new Refusal(409, `Order ${orderId} already exists`, { code: DUPLICATE_ORDER_CODE });
+  }
+
+  static notFound(what: string): Refusal {
+    return new Refusal(404, `${what} not found`, { code: 'P-404' });
+  }
+
+  /** The request is well formed but the order's state does not allow it. */
+  static notAllowed(message: string): Refusal {
+    return new Refusal(400, message, { code: '4150' });
+  }
+}

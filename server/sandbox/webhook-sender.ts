@@ -1,0 +1,213 @@
+/**
+ * Webhook delivery: a form post of `data` and `signature` (signed with the project's API
+ * secret by the shared server/gateway/webhook.ts) to the request's server_url. A delivery that
+ * gets no 2xx answer is retried on a growing schedule; every delivery and attempt is kept for
+ * GET /_sandbox/webhooks. The webhook faults of the control plane act here: duplicates, a delay
+ * before the first attempt, and reordering (an event held back until a later one overtakes it).
+ */
+import { webhookForm } from '../gateway/webhook.js';
+import { formatTimestamp } from '../gateway/wire/primitives.js';
+import type { SandboxClock, Scheduler } from './clock.js';
+import type { WebhookSettings } from './config.js';
+import { newUuid } from './state/identifiers.js';
+
+export interface WebhookFaults {
+  /** Extra copies of every delivery. */
+  readonly duplicates: number;
+  /** Wait before the first attempt. */
+  readonly delayMs: number;
+  /** Hold each event back until the next one has been sent. */
+  readonly reorder: boolean;
+}
+
+export interface WebhookAttempt {
+  readonly at: string;
+  /** The receiver's HTTP status; absent when no answer came. */
+  readonly http_status?: number;
+  readonly error?: string;
+  readonly duration_ms: number;
+}
+
+export type DeliveryStatus = 'scheduled' | 'held' | 'delivering' | 'retrying' | 'delivered' | 'failed';
+
+/** One webhook delivery as GET /_sandbox/webhooks lists it. */
+export interface Delivery {
+  readonly id: string;
+  readonly target: string;
+  readonly pos_id: string;
+  readonly order_id: string;
+  /** The event kind (`method` of the event). */
+  readonly method: string;
+  /** The event's `status`. */
+  readonly event_status: string;
+  /** Why it was sent: a status change, or a re-send request. */
+  readonly reason: 'status_change' | 'resend';
+  /** Set on the extra copies of the webhook_duplicates fault. */
+  readonly duplicate_of?: string;
+  /** The form exactly as posted. */
+  readonly body: { readonly data: string; readonly signature: string };
+  readonly event: object;
+  readonly created_at: string;
+  status: DeliveryStatus;
+  attempts: WebhookAttempt[];
+  next_attempt_at?: string | undefined;
+}
+
+export interface WebhookMessage {
+  readonly target: string;
+  readonly event: { readonly method: string; readonly status: string; readonly order_id: string; readonly pos_id?: string | null };
+  readonly apiSecret: string;
+  readonly reason: Delivery['reason'];
+}
+
+export interface WebhookSenderOptions {
+  readonly settings: WebhookSettings;
+  readonly clock: SandboxClock;
+  readonly scheduler: Scheduler;
+  readonly fetch: typeof globalThis.fetch;
+  readonly faults: () => WebhookFaults;
+  readonly log: (line: string) => void;
+}
+
+export class WebhookSender {
+  readonly #options: WebhookSenderOptions;
+  #deliveries: Delivery[] = [];
+  /** The delivery webhook_reorder is holding back, and how to release it. */
+  #held: { readonly delivery: Delivery; readonly release: () => void } | undefined;
+  readonly #inFlight = new Set<Promise<void>>();
+
+  constructor(options: WebhookSenderOptions) {
+    this.#options = options;
+  }
+
+  /** Queues the event for its target (plus copies when the duplicates fault is on). */
+  send(message: WebhookMessage): Delivery[] {
+    const faults = this.#options.faults();
+    const { data, signature } = webhookForm(message.event, message.apiSecret);
+    const make = (duplicateOf?: string): Delivery => ({
+      id: newUuid(),
+      target: message.target,
+      pos_id: message.event.pos_id ?? '',
+      order_id: message.event.order_id,
+      method: message.event.method,
+      event_status: message.event.status,
+      reason: message.reason,
+      ...(duplicateOf ? { duplicate_of: duplicateOf } : {}),
+      body: { data, signature },
+      event: message.event,
+      created_at: this.#now(),
+      status: 'scheduled',
+      attempts: [],
+    });
+    const original = make();
+    const copies = Array.from({ length: Math.max(0, Math.floor(faults.duplicates)) }, () => make(original.id));
+    const batch = [original, ...copies];
+    this.#deliveries.push(...batch);
+    for (const delivery of batch) this.#schedule(delivery, faults);
+    return batch;
+  }
+
+  list(): readonly Delivery[] {
+    return this.#deliveries;
+  }
+
+  /** Forgets every delivery (reset); attempts under way finish unrecorded. */
+  clear(): void {
+    this.#deliveries = [];
+    this.#held = undefined;
+  }
+
+  /** Resolves once no attempt is under way (used when the sandbox stops). */
+  async settle(): Promise<void> {
+    while (this.#inFlight.size > 0) await Promise.allSettled([...this.#inFlight]);
+  }
+
+  #schedule(delivery: Delivery, faults: WebhookFaults): void {
+    const start = () => this.#later(delivery, faults.delayMs);
+    if (!faults.reorder) return start();
+    const held = this.#held;
+    if (held) {
+      // The later event goes first; the held one follows once the later one has been tried.
+      this.#held = undefined;
+      this.#later(delivery, faults.delayMs, () => held.release());
+      return;
+    }
+    delivery.status = 'held';
+    const timer = this.#options.scheduler.after(this.#options.settings.reorderHoldMs, () => {
+      if (this.#held?.delivery === delivery) this.#held = undefined;
+      start();
+    });
+    this.#held = {
+      delivery,
+      release: () => {
+        timer.cancel();
+        this.#later(delivery, 0);
+      },
+    };
+  }
+
+  #later(delivery: Delivery, delayMs: number, afterFirstAttempt?: () => void): void {
+    delivery.status = 'scheduled';
+    delivery.next_attempt_at = formatTimestamp(new Date(this.#options.clock.nowMs() + delayMs));
+    this.#options.scheduler.after(delayMs, () => this.#track(this.#attempt(delivery).finally(afterFirstAttempt)));
+  }
+
+  #track(work: Promise<void>): void {
+    this.#inFlight.add(work);
+    void work.finally(() => this.#inFlight.delete(work));
+  }
+
+  async #attempt(delivery: Delivery): Promise<void> {
+    if (!this.#deliveries.includes(delivery)) return; // reset since it was scheduled
+    delivery.status = 'delivering';
+    delivery.next_attempt_at = undefined;
+    const startedAt = performance.now();
+    const at = this.#now();
+    let attempt: WebhookAttempt;
+    try {
+      const response = await this.#options.fetch(delivery.target, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'User-Agent': 'payform-sandbox-webhooks/1' },
+        body: new URLSearchParams(delivery.body).toString(),
+        redirect: 'manual',
+        signal: AbortSignal.timeout(this.#options.settings.timeoutMs),
+      });
+      await response.arrayBuffer().catch(() => undefined);
+      attempt = { at, http_status: response.status, duration_ms: elapsed(startedAt) };
+    } catch (error) {
+      attempt = { at, error: describeFailure(error), duration_ms: elapsed(startedAt) };
+    }
+    delivery.attempts.push(attempt);
+    const ok = attempt.http_status !== undefined && attempt.http_status >= 200 && attempt.http_status < 300;
+    if (ok) {
+      delivery.status = 'delivered';
+      return;
+    }
+    const wait = this.#options.settings.retryDelaysMs[delivery.attempts.length - 1];
+    if (wait === undefined) {
+      delivery.status = 'failed';
+      this.#options.log(`webhook ${delivery.method} for order ${delivery.order_id} to ${delivery.target} given up after ${delivery.attempts.length} attempts`);
+      return;
+    }
+    delivery.status = 'retrying';
+    delivery.next_attempt_at = formatTimestamp(new Date(this.#options.clock.nowMs() + wait));
+    this.#options.scheduler.after(wait, () => this.#track(this.#attempt(delivery)));
+  }
+
+  #now(): string {
+    return formatTimestamp(this.#options.clock.now());
+  }
+}
+
+function elapsed(startedAt: number): number {
+  return Math.round(performance.now() - startedAt);
+}
+
+function describeFailure(error: unknown): string {
+  if (error instanceof Error && error.name === 'TimeoutError') return 'timeout';
+  for (let current: unknown = error; current instanceof Error; current = current.cause) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+  }
+  return error instanceof Error ? error.message : 'failed';
+}
