@@ -36,7 +36,7 @@ export class WebhookInbox {
     const data = form.get('data') ?? '';
     const event = JSON.parse(Buffer.from(data, 'base64url').toString('utf8')) as Record<string, unknown>;
     this.received.push({ url: String(input), data, signature: form.get('signature') ?? '', event });
-    return new Response('ok', { status: this.status });
+    return new Response(this.status === 204 ? null : 'ok', { status: this.status });
   };
 
   /** The events received for an order, oldest first. */
@@ -58,6 +58,8 @@ export interface TestSandbox {
   /** POST and read the JSON answer, expecting `status`. */
   postJson<T = Record<string, unknown>>(path: string, body: unknown, status?: number): Promise<T>;
   getJson<T = Record<string, unknown>>(path: string, status?: number): Promise<T>;
+  /** A control-plane request (no credentials), with a JSON body when one is given. */
+  control(method: string, path: string, body?: unknown): Promise<Response>;
   /** Control plane: move the clock on. */
   advance(ms: number): Promise<void>;
 }
@@ -70,7 +72,7 @@ export function testSandbox(config: SandboxConfig = {}): TestSandbox {
     'X-API-AUTH': authHeaderValue(project.apiKey, project.apiSecret),
     'X-API-KEY': project.endpointsKey,
   };
-  const call: TestSandbox['call'] = (method, path, options = {}) =>
+  const call: TestSandbox['call'] = async (method, path, options = {}) =>
     app.request(path, {
       method,
       headers: { ...headers, ...(options.body === undefined ? {} : { 'Content-Type': 'application/json' }), ...options.headers },
@@ -81,6 +83,12 @@ export function testSandbox(config: SandboxConfig = {}): TestSandbox {
     if (response.status !== status) throw new Error(`expected HTTP ${status}, got ${response.status}: ${text}`);
     return JSON.parse(text) as T;
   };
+  const control: TestSandbox['control'] = async (method, path, body) =>
+    app.request(path, {
+      method,
+      headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
   return {
     app,
     project,
@@ -94,12 +102,9 @@ export function testSandbox(config: SandboxConfig = {}): TestSandbox {
     get: (path, extra) => call('GET', path, { headers: extra }),
     postJson: async (path, body, status = 200) => expectJson(await call('POST', path, { body }), status),
     getJson: async (path, status = 200) => expectJson(await call('GET', path), status),
+    control,
     advance: async (ms) => {
-      const response = await app.request('/_sandbox/clock', {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ advance_ms: ms }),
-      });
+      const response = await control('POST', '/_sandbox/clock', { advance_ms: ms });
       if (response.status !== 200) throw new Error(`clock: HTTP ${response.status}`);
     },
   };

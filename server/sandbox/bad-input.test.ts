@@ -1,0 +1,154 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { ErrorBody } from '../gateway/wire/error.js';
+import { routes } from '../gateway/wire/routes.js';
+import { directPayment, testSandbox } from './testing/in-process.js';
+import type { TestSandbox } from './testing/in-process.js';
+
+type Json = Record<string, unknown>;
+let sandbox: TestSandbox;
+beforeEach(() => {
+  sandbox = testSandbox({ bodyLimitBytes: 4096 });
+});
+
+/** Every answer to bad input is the gateway's error body with a 4xx. */
+async function expectError(response: Response, status: number): Promise<ErrorBody> {
+  expect(response.status).toBe(status);
+  expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+  return ErrorBody.parse(await response.json());
+}
+
+async function orderCount(): Promise<number> {
+  return sandbox.app.sandbox.gateway.store.orders(sandbox.project.posId).length;
+}
+
+describe('bad input never reaches the state', () => {
+  it('malformed JSON → 400', async () => {
+    const body = await expectError(await sandbox.post('/api/v1/payment', '{"pos_id": "x",'), 400);
+    expect(body).toEqual({ message: 'Invalid request: the body is not valid JSON', args: [{ field_name: '', violation: 'the body is not valid JSON' }] });
+  });
+
+  it('a body that is not application/json → 406, whatever it contains', async () => {
+    const json = JSON.stringify(directPayment(sandbox.project));
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'application/jsonp']) {
+      await expectError(await sandbox.call('POST', '/api/v1/payment', { body: json, headers: { 'Content-Type': type } }), 406);
+    }
+    expect(await orderCount()).toBe(0);
+  });
+
+  it('JSON that is not an object, or has wrong types → 400 naming each field', async () => {
+    await expectError(await sandbox.post('/api/v1/payment', '[1,2]'), 400);
+    await expectError(await sandbox.post('/api/v1/payment', 'null'), 400);
+    const body = await expectError(
+      await sandbox.post('/api/v1/payment', { ...directPayment(sandbox.project), amount: 'ten', exp_month: '12', browser_fingerprint: 'yes', extra: 1 }),
+      400,
+    );
+    expect(body.args).toEqual(
+      expect.arrayContaining([
+        { field_name: 'amount', violation: 'must be a plain decimal number' },
+        { field_name: 'exp_month', violation: 'must be a number' },
+        { field_name: 'browser_fingerprint', violation: 'must be an object' },
+        { field_name: 'extra', violation: 'is not allowed' },
+      ]),
+    );
+    expect(await orderCount()).toBe(0);
+  });
+
+  it('never echoes a card number: a number in the wrong field or failing Luhn is named, not quoted', async () => {
+    const response = await sandbox.post('/api/v1/payment', { ...directPayment(sandbox.project), cc_number: '4242424242424241', customer_id: 4242424242424242 });
+    const text = await response.text();
+    expect(response.status).toBe(400);
+    expect(text).not.toMatch(/424242424242424/);
+    expect(text).toContain('fails the Luhn check');
+  });
+
+  it('an oversize body → 413, declared or streamed', async () => {
+    const big = { ...directPayment(sandbox.project), description: 'x'.repeat(5000) };
+    await expectError(await sandbox.post('/api/v1/payment', big), 413);
+    const stream = new ReadableStream({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode(JSON.stringify(big)));
+        controller.close();
+      },
+    });
+    const streamed = await sandbox.app.request('/api/v1/payment', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: stream,
+      // @ts-expect-error undici needs duplex for a stream body; the DOM type does not know it
+      duplex: 'half',
+    });
+    await expectError(streamed, 413);
+    expect(await orderCount()).toBe(0);
+  });
+
+  it('a wrong method → 405 with Allow; an unknown path → 404', async () => {
+    const wrong = await sandbox.call('GET', '/api/v1/payment');
+    await expectError(wrong, 405);
+    expect(wrong.headers.get('allow')).toBe('POST');
+    const put = await sandbox.call('DELETE', `/api/v1/balances/pos/${sandbox.project.posId}/accounts`);
+    await expectError(put, 405);
+    expect(put.headers.get('allow')).toContain('GET');
+    const body = await expectError(await sandbox.call('POST', '/api/v2/payment', { body: {} }), 404);
+    expect(body.args).toEqual({ code: 'P-404' });
+    await expectError(await sandbox.call('GET', '/nowhere'), 404);
+  });
+
+  it('a missing or wrong X-API-AUTH or X-API-KEY → 401 on every endpoint that needs it', async () => {
+    const posted = directPayment(sandbox.project);
+    const variants: Record<string, string>[] = [
+      { 'X-API-AUTH': '' },
+      { 'X-API-AUTH': 'Basic c2FuZGJveDp4' },
+      { 'X-API-AUTH': `CPAY ${sandbox.project.apiKey}:wrong-secret` },
+      { 'X-API-AUTH': `CPAY unknown-key:${sandbox.project.apiSecret}` },
+      { 'X-API-KEY': '' },
+      { 'X-API-KEY': 'wrong-endpoints-key' },
+    ];
+    for (const headers of variants) {
+      await expectError(await sandbox.call('POST', routes.createPayment.path, { body: posted, headers }), 401);
+    }
+    expect(await orderCount()).toBe(0);
+  });
+
+  it('header names are case-insensitive', async () => {
+    const response = await sandbox.app.request('/api/v1/payment', {
+      method: 'POST',
+      headers: {
+        'x-api-auth': `CPAY ${sandbox.project.apiKey}:${sandbox.project.apiSecret}`,
+        'X-Api-Key': sandbox.project.endpointsKey,
+        'content-type': 'Application/JSON; charset=utf-8',
+      },
+      body: JSON.stringify(directPayment(sandbox.project)),
+    });
+    expect(response.status).toBe(200);
+  });
+
+  it('a pos_id in the body that is not the credentials’ project → 401', async () => {
+    await expectError(await sandbox.post('/api/v1/payment', directPayment(sandbox.project, { pos_id: '00000000-0000-4000-8000-000000000000' })), 401);
+  });
+
+  it('leaves an existing order untouched by refused operations', async () => {
+    const payment = await sandbox.postJson('/api/v1/payment', directPayment(sandbox.project, { method: 'auth', amount: 10 }));
+    const orderId = String(payment.order_id);
+    const before = await sandbox.getJson<Json[]>(`/api/v1/pos/${sandbox.project.posId}/orders/${orderId}`);
+    await expectError(await sandbox.post('/api/v1/capture', { pos_id: sandbox.project.posId, order_id: orderId, order_currency: 'UAH', charge_amount: -5 }), 400);
+    await expectError(await sandbox.post('/api/v1/capture', { pos_id: sandbox.project.posId, order_id: orderId, order_currency: 'uah' }), 400);
+    await expectError(await sandbox.post('/api/v1/capture', { pos_id: sandbox.project.posId, order_id: orderId, order_currency: 'UAH', amount: 5 }), 400);
+    await expectError(await sandbox.post('/api/v1/refund', '{"pos_id":'), 400);
+    await expectError(await sandbox.post('/api/v1/void', { pos_id: sandbox.project.posId, order_id: orderId }), 400);
+    expect(await sandbox.getJson<Json[]>(`/api/v1/pos/${sandbox.project.posId}/orders/${orderId}`)).toEqual(before);
+  });
+
+  it('bad control-plane commands get the same treatment', async () => {
+    const control = (path: string, method: string, body: string, type = 'application/json') =>
+      sandbox.app.request(path, { method, headers: { 'Content-Type': type }, body });
+    await expectError(await control('/_sandbox/faults', 'PUT', '{"error_rate": 2}'), 400);
+    await expectError(await control('/_sandbox/faults', 'PUT', '{"error_rate": 1', 'application/json'), 400);
+    await expectError(await control('/_sandbox/faults', 'PUT', 'error_rate=1', 'text/plain'), 406);
+    await expectError(await control('/_sandbox/clock', 'POST', '{"advance_ms": -1}'), 400);
+    await expectError(await control('/_sandbox/clock', 'POST', '{}'), 400);
+    await expectError(await control('/_sandbox/3ds/00000000-0000-4000-8000-000000000000', 'POST', '{"result":"success"}'), 404);
+    await expectError(await control('/_sandbox/3ds/00000000-0000-4000-8000-000000000000', 'POST', '{"result":"maybe"}'), 400);
+    await expectError(await control('/_sandbox/credits', 'POST', '{"order_id":"c","amount":1.5,"currency":"JPY"}'), 400);
+    await expectError(await control('/_sandbox/reset', 'GET', undefined as unknown as string), 405);
+  });
+});

@@ -1,0 +1,199 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { directPayment, testSandbox } from './testing/in-process.js';
+import type { TestSandbox } from './testing/in-process.js';
+
+type Json = Record<string, unknown>;
+let sandbox: TestSandbox;
+beforeEach(() => {
+  sandbox = testSandbox({ webhooks: { retryDelaysMs: [1_000, 5_000], reorderHoldMs: 2_000 } });
+});
+
+const control = (method: string, path: string, body?: unknown) => sandbox.control(method, `/_sandbox${path}`, body);
+const faults = (settings: Json) => control('PUT', '/faults', settings);
+const pay = (overrides: Json = {}, card?: string) => sandbox.post('/api/v1/payment', directPayment(sandbox.project, overrides, card));
+const deliveries = async (query = '') => ((await (await control('GET', `/webhooks${query}`)).json()) as { deliveries: Json[] }).deliveries;
+const orderCount = () => sandbox.app.sandbox.gateway.store.orders(sandbox.project.posId).length;
+
+describe('faults on the API', () => {
+  it('error_rate 1 answers every API request with error_status and the error body; state untouched', async () => {
+    await faults({ error_rate: 1, error_status: 503 });
+    const answer = await pay();
+    expect(answer.status).toBe(503);
+    expect(answer.headers.get('retry-after')).toBe('1');
+    expect(await answer.json()).toEqual({ message: 'Injected fault: the sandbox answers HTTP 503', args: { code: 'P-503' } });
+    expect(orderCount()).toBe(0);
+    expect((await sandbox.app.request('/health')).status).toBe(200); // not the API
+  });
+
+  it('times limits the faults to the next N matching requests; scope narrows them', async () => {
+    await faults({ error_rate: 1, times: 2, scope: { method: 'POST', path: '/api/v1/payment' } });
+    expect((await sandbox.get(`/api/v1/balances/pos/${sandbox.project.posId}/accounts`)).status).toBe(200);
+    expect((await pay()).status).toBe(500);
+    expect(await (await control('GET', '/faults')).json()).toMatchObject({ remaining: 1 });
+    expect((await pay()).status).toBe(500);
+    expect((await pay()).status).toBe(200);
+    expect(await (await control('GET', '/faults')).json()).toMatchObject({ error_rate: 0 });
+  });
+
+  it('phase after: the request is handled, then its answer is replaced (the caller cannot know)', async () => {
+    await faults({ error_rate: 1, phase: 'after', times: 1 });
+    const request = directPayment(sandbox.project);
+    expect((await sandbox.post('/api/v1/payment', request)).status).toBe(500);
+    expect(orderCount()).toBe(1);
+    expect(await sandbox.getJson<Json[]>(`/api/v1/pos/${sandbox.project.posId}/orders/${request.order_id}`)).toHaveLength(1);
+  });
+
+  it('phase after on a hosted create drops its Location with the answer', async () => {
+    await faults({ error_rate: 1, error_status: 502, phase: 'after', times: 1 });
+    const answer = await sandbox.post('/api/v1/payment', { ...directPayment(sandbox.project), mode: 'hosted', cc_number: undefined, exp_month: undefined, exp_year: undefined, card_cvv: undefined, customer_ip: undefined, browser_fingerprint: undefined });
+    expect(answer.status).toBe(502);
+    expect(answer.headers.get('location')).toBeNull();
+  });
+
+  it('error rates between 0 and 1 follow the seed: the same seed, the same sequence', async () => {
+    const run = async () => {
+      const box = testSandbox();
+      await box.control('PUT', '/_sandbox/faults', { error_rate: 0.5, seed: 42 });
+      const statuses: number[] = [];
+      for (let i = 0; i < 12; i += 1) statuses.push((await box.get(`/api/v1/balances/pos/${box.project.posId}/accounts`)).status);
+      return statuses;
+    };
+    const first = await run();
+    expect(await run()).toEqual(first);
+    expect(first).toContain(500);
+    expect(first).toContain(200);
+  });
+
+  it('latency delays the answer', async () => {
+    await faults({ latency_ms: 120, times: 1 });
+    const started = performance.now();
+    expect((await sandbox.get(`/api/v1/balances/pos/${sandbox.project.posId}/accounts`)).status).toBe(200);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(110);
+  });
+
+  it('drop_connection in-process (no socket) answers 503', async () => {
+    await faults({ drop_connection: true });
+    expect((await pay()).status).toBe(503);
+  });
+
+  it('DELETE and PUT {} clear the faults; reset clears them too', async () => {
+    await faults({ error_rate: 1 });
+    await control('DELETE', '/faults');
+    expect((await pay()).status).toBe(200);
+    await faults({ error_rate: 1 });
+    await faults({});
+    expect((await pay()).status).toBe(200);
+    await faults({ error_rate: 1, webhook_reorder: true });
+    await control('POST', '/reset');
+    expect(await (await control('GET', '/faults')).json()).toMatchObject({ error_rate: 0, webhook_reorder: false });
+  });
+});
+
+describe('webhook delivery', () => {
+  it('retries a failing receiver on the schedule, records every attempt, and gives up after the last', async () => {
+    sandbox.inbox.status = 500;
+    const answer = await pay();
+    const orderId = String(((await answer.json()) as Json).order_id);
+    await sandbox.deliver();
+    let [delivery] = await deliveries(`?order_id=${orderId}`);
+    expect(delivery).toMatchObject({ status: 'retrying', method: 'purchase', event_status: 'success', next_attempt_at: '2026-03-02T10:00:01.000' });
+    expect(delivery?.attempts).toEqual([{ at: '2026-03-02T10:00:00.000', http_status: 500, duration_ms: expect.any(Number) }]);
+    await sandbox.advance(1_000);
+    await sandbox.deliver();
+    await sandbox.advance(5_000);
+    await sandbox.deliver();
+    [delivery] = await deliveries(`?order_id=${orderId}`);
+    expect(delivery).toMatchObject({ status: 'failed' });
+    expect((delivery?.attempts as Json[]).map((attempt) => attempt.at)).toEqual(['2026-03-02T10:00:00.000', '2026-03-02T10:00:01.000', '2026-03-02T10:00:06.000']);
+    expect(sandbox.inbox.received).toHaveLength(3);
+  });
+
+  it('stops retrying once the receiver answers 2xx', async () => {
+    sandbox.inbox.status = 503;
+    await pay();
+    await sandbox.deliver();
+    sandbox.inbox.status = 204;
+    await sandbox.advance(1_000);
+    await sandbox.deliver();
+    const [delivery] = await deliveries();
+    expect(delivery).toMatchObject({ status: 'delivered' });
+    expect(delivery?.attempts).toHaveLength(2);
+  });
+
+  it('records an unreachable receiver as an error attempt', async () => {
+    const unreachable = testSandbox({ fetch: () => Promise.reject(Object.assign(new TypeError('fetch failed'), { cause: { code: 'ECONNREFUSED' } })) });
+    await unreachable.post('/api/v1/payment', directPayment(unreachable.project));
+    await unreachable.deliver();
+    const [delivery] = unreachable.app.sandbox.gateway.webhooks.list();
+    expect(delivery?.attempts).toEqual([{ at: expect.any(String), error: 'fetch failed', duration_ms: expect.any(Number) }]);
+  });
+
+  it('webhook_duplicates sends extra identical copies, marked as such in the log', async () => {
+    await faults({ webhook_duplicates: 2 });
+    await pay();
+    await sandbox.deliver();
+    expect(sandbox.inbox.received).toHaveLength(3);
+    expect(new Set(sandbox.inbox.received.map((delivery) => delivery.data)).size).toBe(1);
+    const log = await deliveries();
+    expect(log.filter((delivery) => delivery.duplicate_of === log[0]?.id)).toHaveLength(2);
+  });
+
+  it('webhook_delay_ms holds the first attempt back', async () => {
+    await faults({ webhook_delay_ms: 30_000 });
+    await pay();
+    await sandbox.deliver();
+    expect(sandbox.inbox.received).toHaveLength(0);
+    expect((await deliveries())[0]).toMatchObject({ status: 'scheduled', next_attempt_at: '2026-03-02T10:00:30.000' });
+    await sandbox.advance(30_000);
+    await sandbox.deliver();
+    expect(sandbox.inbox.received).toHaveLength(1);
+  });
+
+  it('webhook_reorder lets the later event overtake: success arrives before pending', async () => {
+    await faults({ webhook_reorder: true });
+    const pending = (await (await pay({}, '4000000000003220')).json()) as Json;
+    await sandbox.deliver();
+    expect(sandbox.inbox.received).toHaveLength(0); // held back for the next event
+    await control('POST', `/3ds/${String(pending.payment_id)}`, { result: 'success' });
+    await sandbox.deliver();
+    await sandbox.deliver();
+    expect(sandbox.inbox.events(String(pending.order_id)).map((event) => event.status)).toEqual(['success', 'pending']);
+  });
+
+  it('webhook_reorder sends a held event alone when nothing overtakes it in time', async () => {
+    await faults({ webhook_reorder: true });
+    await pay();
+    await sandbox.advance(2_000);
+    await sandbox.deliver();
+    expect(sandbox.inbox.received).toHaveLength(1);
+  });
+});
+
+describe('clock and reset', () => {
+  it('reports and advances the sandbox time', async () => {
+    expect(await (await control('GET', '/clock')).json()).toEqual({ now: '2026-03-02T10:00:00.000', frozen: true });
+    expect(await (await control('POST', '/clock', { advance_seconds: 90 })).json()).toEqual({ now: '2026-03-02T10:01:30.000', frozen: true });
+  });
+
+  it('reset forgets orders, deliveries and clock changes', async () => {
+    const request = directPayment(sandbox.project);
+    await sandbox.post('/api/v1/payment', request);
+    await control('POST', '/clock', { advance_seconds: 60 });
+    await sandbox.deliver();
+    expect(await (await control('POST', '/reset')).json()).toEqual({ reset: true, clock: '2026-03-02T10:00:00.000' });
+    expect(orderCount()).toBe(0);
+    expect(await deliveries()).toEqual([]);
+    expect((await sandbox.post('/api/v1/payment', request)).status).toBe(200); // the order_id is free again
+  });
+
+  it('describes the projects: ids, sub-merchants, balance ids, the failing terminal', async () => {
+    const description = (await (await control('GET', '')).json()) as { projects: Json[] };
+    expect(description.projects[0]).toMatchObject({
+      pos_id: sandbox.project.posId,
+      currency: 'UAH',
+      capture_over_reserve_percent: 15,
+      sub_merchants: sandbox.project.subMerchants,
+    });
+    expect((description.projects[0]?.terminals as Json[]).filter((terminal) => terminal.fails)).toHaveLength(1);
+  });
+});

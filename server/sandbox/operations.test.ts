@@ -1,0 +1,254 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { OperationResponse } from '../gateway/wire/operation.js';
+import { SUB_A, SUB_B, SUB_C, directPayment, hostedPayment, testSandbox } from './testing/in-process.js';
+import type { TestSandbox } from './testing/in-process.js';
+
+type Json = Record<string, unknown>;
+let sandbox: TestSandbox;
+beforeEach(() => {
+  sandbox = testSandbox();
+});
+
+async function paid(method: 'purchase' | 'auth', overrides: Json = {}, card?: string): Promise<string> {
+  const payment = await sandbox.postJson('/api/v1/payment', directPayment(sandbox.project, { method, amount: 100, ...overrides }, card));
+  return String(payment.order_id);
+}
+
+const target = (orderId: string, extra: Json = {}) => ({ pos_id: sandbox.project.posId, order_id: orderId, order_currency: 'UAH', ...extra });
+const capture = (orderId: string, extra: Json = {}) => sandbox.postJson('/api/v1/capture', target(orderId, extra));
+const voidAuth = (orderId: string, extra: Json = {}) => sandbox.postJson('/api/v1/void', target(orderId, extra));
+const refund = (orderId: string, extra: Json = {}) => sandbox.postJson('/api/v1/refund', target(orderId, extra));
+const state = (orderId: string) => sandbox.getJson<Json[]>(`/api/v1/pos/${sandbox.project.posId}/orders/${orderId}`);
+
+function expectDeclined(operation: Json, code: string): void {
+  expect(operation).toMatchObject({ status: 'failure', status_code: code, amount: 0, fee: null });
+  expect(String(operation.status_description)).not.toBe('');
+}
+
+describe('capture', () => {
+  it('captures a successful auth in full: 1000, order_currency instead of currency, processing_time', async () => {
+    const orderId = await paid('auth');
+    const captured = await capture(orderId, { comment: 'shipped' });
+    expect(OperationResponse.safeParse(captured).success).toBe(true);
+    expect(captured).toMatchObject({
+      method: 'capture', mode: 'direct', order_id: orderId, amount: 100, order_currency: 'UAH', status: 'success',
+      status_code: '1000', comment: 'shipped', fee: { amount: 1.55, currency: 'UAH' }, processing_time: '2026-03-02T10:00:00.000',
+    });
+    expect(captured).not.toHaveProperty('currency');
+    expect(captured).not.toHaveProperty('receipt_url');
+    await sandbox.deliver();
+    const events = sandbox.inbox.events(orderId);
+    expect(events.at(-1)).toMatchObject({ method: 'capture', operation_id: captured.operation_id, order_id: orderId, currency: 'UAH', amount: 100, status: 'success' });
+  });
+
+  it('captures part of the reserve with charge_amount and names the currency currency', async () => {
+    const captured = await capture(await paid('auth'), { charge_amount: '60.5' });
+    expect(captured).toMatchObject({ amount: 60.5, currency: 'UAH', status: 'success' });
+    expect(captured).not.toHaveProperty('order_currency');
+  });
+
+  it('captures beyond the reserve up to the project percentage (15%), and declines beyond it with 4012', async () => {
+    expect(await capture(await paid('auth'), { charge_amount: 115 })).toMatchObject({ status: 'success', amount: 115 });
+    const orderId = await paid('auth');
+    expectDeclined(await capture(orderId, { charge_amount: 115.01 }), '4012');
+    expect(await capture(orderId, { charge_amount: 100 })).toMatchObject({ status: 'success' });
+  });
+
+  it('follows the per-project percentage', async () => {
+    sandbox = testSandbox({ projects: [{ captureOverReservePercent: 0 }] });
+    expectDeclined(await capture(await paid('auth'), { charge_amount: 100.01 }), '4012');
+  });
+
+  it('declines a capture of a purchase, a failed or pending auth, a second capture and a voided auth (4150)', async () => {
+    expectDeclined(await capture(await paid('purchase')), '4150');
+    expectDeclined(await capture(await paid('auth', {}, '4000000000009995')), '4150');
+    expectDeclined(await capture(await paid('auth', {}, '4000000000003220')), '4150');
+    const once = await paid('auth');
+    await capture(once, { charge_amount: 10 });
+    expectDeclined(await capture(once), '4150');
+    const voided = await paid('auth');
+    await voidAuth(voided);
+    expectDeclined(await capture(voided), '4150');
+  });
+
+  it('declines an order currency that is not the order’s (4124) and records the failed operation without a webhook', async () => {
+    const orderId = await paid('auth');
+    await sandbox.deliver();
+    const before = sandbox.inbox.received.length;
+    const declined = await capture(orderId, { order_currency: 'USD' });
+    expectDeclined(declined, '4124');
+    await sandbox.deliver();
+    expect(sandbox.inbox.received).toHaveLength(before);
+    const entries = await state(orderId);
+    expect(entries.map((entry) => [entry.method, entry.status])).toEqual([['auth', 'success'], ['capture', 'failure']]);
+    expect(await capture(orderId)).toMatchObject({ status: 'success' });
+  });
+
+  it('answers 404 for an unknown order and 400 for an order_id over 32 characters', async () => {
+    const missing = await sandbox.post('/api/v1/capture', target('no-such-order'));
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toEqual({ message: 'Order no-such-order not found', args: { code: 'P-404' } });
+    const long = await sandbox.post('/api/v1/capture', target('x'.repeat(33)));
+    expect(long.status).toBe(400);
+    expect(await long.json()).toMatchObject({ args: [{ field_name: 'order_id', violation: 'must be at most 32 characters' }] });
+  });
+});
+
+describe('void', () => {
+  it('voids a successful auth: 1009 for the reserved amount, once', async () => {
+    const orderId = await paid('auth');
+    const voided = await voidAuth(orderId, { comment: 'customer changed mind' });
+    expect(voided).toMatchObject({ method: 'void', status: 'success', status_code: '1009', amount: 100, currency: 'UAH', fee: null });
+    expect(voided).toHaveProperty('processing_time');
+    expectDeclined(await voidAuth(orderId), '4150');
+    await sandbox.deliver();
+    expect(sandbox.inbox.events(orderId).map((event) => event.method)).toEqual(['auth', 'void']);
+  });
+
+  it('declines voiding a purchase or a captured auth', async () => {
+    expectDeclined(await voidAuth(await paid('purchase')), '4150');
+    const captured = await paid('auth');
+    await capture(captured);
+    expectDeclined(await voidAuth(captured), '4150');
+  });
+});
+
+describe('refund', () => {
+  it('refunds a purchase in part: 1004, processed_at, receipt_url', async () => {
+    const orderId = await paid('purchase');
+    const refunded = await refund(orderId, { refund_amount: 30.25, comment: 'one item back', f_receipt_delivery: 'email' });
+    expect(refunded).toMatchObject({ method: 'refund', status: 'success', status_code: '1004', amount: 30.25, currency: 'UAH', processed_at: '2026-03-02T10:00:00.000' });
+    expect(refunded).not.toHaveProperty('processing_time');
+    expect(refunded.receipt_url).toMatch(/^http:\/\/localhost\/receipts\/[0-9a-f]{32}$/);
+    await sandbox.deliver();
+    expect(sandbox.inbox.events(orderId).at(-1)).toMatchObject({ method: 'refund', receipt_url: refunded.receipt_url, amount: 30.25 });
+  });
+
+  it('never refunds more than was paid in total; an omitted amount refunds what is left', async () => {
+    const orderId = await paid('purchase');
+    await refund(orderId, { refund_amount: 60 });
+    expectDeclined(await refund(orderId, { refund_amount: 40.01 }), '4139');
+    expect(await refund(orderId)).toMatchObject({ status: 'success', amount: 40 });
+    expectDeclined(await refund(orderId, { refund_amount: 0.01 }), '4150');
+    expectDeclined(await refund(orderId), '4150');
+  });
+
+  it('refunds the capture of an auth, up to the captured amount (also beyond the reserve)', async () => {
+    const orderId = await paid('auth');
+    expectDeclined(await refund(orderId), '4150'); // nothing captured yet
+    await capture(orderId, { charge_amount: 110 });
+    expectDeclined(await refund(orderId, { refund_amount: 110.01 }), '4139');
+    expect(await refund(orderId)).toMatchObject({ status: 'success', amount: 110 });
+  });
+
+  it('declines refunds of failed, pending, voided and lookup payments', async () => {
+    expectDeclined(await refund(await paid('purchase', {}, '4000000000000002')), '4150');
+    expectDeclined(await refund(await paid('purchase', {}, '4000000000000119')), '4150');
+    const voided = await paid('auth');
+    await voidAuth(voided);
+    expectDeclined(await refund(voided), '4150');
+    const hosted = hostedPayment(sandbox.project);
+    await sandbox.post('/api/v1/payment', hosted);
+    expectDeclined(await refund(hosted.order_id), '4150');
+  });
+
+  it('refunds a purchase finished after its 3-D Secure challenge', async () => {
+    const payment = await sandbox.postJson('/api/v1/payment', directPayment(sandbox.project, { amount: 20 }, '4000000000003220'));
+    await sandbox.postJson(`/_sandbox/3ds/${String(payment.payment_id)}`, { result: 'success' });
+    expect(await refund(String(payment.order_id))).toMatchObject({ status: 'success', amount: 20 });
+  });
+});
+
+describe('split payments', () => {
+  const splitPurchase = (extra: Json = {}) =>
+    directPayment(sandbox.project, {
+      amount: 100,
+      split: [
+        { amount: 70, sub_merchant_id: SUB_A },
+        { amount: 30, sub_merchant_id: SUB_B },
+      ],
+      ...extra,
+    });
+
+  it('creates a direct split purchase answered with processing_time', async () => {
+    const payment = await sandbox.postJson('/api/v1/split/purchase', splitPurchase());
+    expect(payment).toMatchObject({ method: 'purchase', status: 'success', status_code: '1000', amount: 100 });
+    expect(payment).toHaveProperty('processing_time');
+    expect(payment).not.toHaveProperty('processed_at');
+  });
+
+  it('creates a hosted split purchase answered 303', async () => {
+    const request = hostedPayment(sandbox.project, { customer_ip: '203.0.113.7', products: [], amount: 100, split: [{ amount: 100, sub_merchant_id: SUB_C }] });
+    const response = await sandbox.post('/api/v1/split/purchase', request);
+    expect(response.status).toBe(303);
+  });
+
+  it('refuses shares that do not add up, unknown or repeated sub-merchants, and bad amounts', async () => {
+    const cases: [Json, string, string][] = [
+      [{ split: [{ amount: 70, sub_merchant_id: SUB_A }, { amount: 20, sub_merchant_id: SUB_B }] }, 'split', 'amounts must add up to amount'],
+      [{ split: [{ amount: 100, sub_merchant_id: '0f0e0d0c-0b0a-4908-8706-050403020100' }] }, 'split[0].sub_merchant_id', 'is not a sub-merchant of this project'],
+      [{ split: [{ amount: 50, sub_merchant_id: SUB_A }, { amount: 50, sub_merchant_id: SUB_A }] }, 'split[1].sub_merchant_id', 'appears twice'],
+      [{ split: [{ amount: -100, sub_merchant_id: SUB_A }] }, 'split[0].amount', 'must be greater than 0'],
+      [{ split: [{ amount: 99.999, sub_merchant_id: SUB_A }] }, 'split[0].amount', 'must have at most 2 decimal digits'],
+      [{ split: [{ amount: 100, sub_merchant_id: 'not-a-uuid' }] }, 'split[0].sub_merchant_id', 'must be a UUID'],
+      [{ split: [] }, 'split', 'must have at least 1 item'],
+    ];
+    for (const [change, field, violation] of cases) {
+      const response = await sandbox.post('/api/v1/split/purchase', splitPurchase(change));
+      expect(response.status, field).toBe(400);
+      const body = (await response.json()) as { args: { field_name: string; violation: string }[] };
+      expect(body.args).toContainEqual({ field_name: field, violation });
+    }
+  });
+
+  it('split-refunds per sub-merchant within each share, with split_fee', async () => {
+    const payment = await sandbox.postJson('/api/v1/split/purchase', splitPurchase());
+    const orderId = String(payment.order_id);
+    const body = (split: Json[], amount: number) => ({ pos_id: sandbox.project.posId, order_id: orderId, currency: 'UAH', refund_amount: amount, split });
+    const refunded = await sandbox.postJson('/api/v1/split/refund', body([{ amount: 20, sub_merchant_id: SUB_A }, { amount: 10, sub_merchant_id: SUB_B }], 30));
+    expect(refunded).toMatchObject({
+      method: 'refund', status: 'success', status_code: '1004', amount: 30, currency: 'UAH',
+      fee: { amount: 0.45, currency: 'UAH' },
+      split_fee: {
+        marketplace: { amount: 0, currency: 'UAH' },
+        sub_merchants: [
+          { sub_merchant_id: SUB_A, amount: 0.3, currency: 'UAH' },
+          { sub_merchant_id: SUB_B, amount: 0.15, currency: 'UAH' },
+        ],
+      },
+    });
+    expect(refunded.receipt_url).toEqual(expect.any(String));
+    expectDeclined(await sandbox.postJson('/api/v1/split/refund', body([{ amount: 20.01, sub_merchant_id: SUB_B }], 20.01)), '4139');
+    expectDeclined(await sandbox.postJson('/api/v1/split/refund', body([{ amount: 5, sub_merchant_id: SUB_C }], 5)), '4150');
+    expect(await sandbox.postJson('/api/v1/split/refund', body([{ amount: 50, sub_merchant_id: SUB_A }], 50))).toMatchObject({ status: 'success' });
+    // Whatever is left (B's 20) goes back through a plain full refund; a partial plain refund is refused.
+    expectDeclined(await refund(orderId, { refund_amount: 5 }), '4150');
+    expect(await refund(orderId)).toMatchObject({ status: 'success', amount: 20 });
+  });
+
+  it('split-refund of a payment without shares is declined; split-refund shares must add up to refund_amount', async () => {
+    const orderId = await paid('purchase');
+    const body = { pos_id: sandbox.project.posId, order_id: orderId, currency: 'UAH', refund_amount: 10, split: [{ amount: 10, sub_merchant_id: SUB_A }] };
+    expectDeclined(await sandbox.postJson('/api/v1/split/refund', body), '4150');
+    const mismatch = await sandbox.post('/api/v1/split/refund', { ...body, refund_amount: 11 });
+    expect(mismatch.status).toBe(400);
+  });
+
+  it('split-captures an auth per sub-merchant; the capture’s shares bound later split refunds', async () => {
+    const orderId = await paid('auth');
+    const body = (split: Json[], extra: Json = {}) => ({ ...target(orderId), split, ...extra });
+    const short = await sandbox.post('/api/v1/split/capture', body([{ amount: 60, sub_merchant_id: SUB_A }]));
+    expect(short.status).toBe(400); // without charge_amount the shares must cover the whole reserve
+    const captured = await sandbox.postJson('/api/v1/split/capture', body([{ amount: 60, sub_merchant_id: SUB_A }, { amount: 20, sub_merchant_id: SUB_C }], { charge_amount: 80 }));
+    expect(captured).toMatchObject({ method: 'capture', status: 'success', amount: 80, currency: 'UAH' });
+    const splitRefund = (amount: number, sub: string) =>
+      sandbox.postJson('/api/v1/split/refund', { pos_id: sandbox.project.posId, order_id: orderId, currency: 'UAH', refund_amount: amount, split: [{ amount, sub_merchant_id: sub }] });
+    expectDeclined(await splitRefund(20.01, SUB_C), '4139');
+    expect(await splitRefund(20, SUB_C)).toMatchObject({ status: 'success' });
+  });
+
+  it('split-capture follows the capture rules (purchase → 4150)', async () => {
+    const orderId = await paid('purchase');
+    expectDeclined(await sandbox.postJson('/api/v1/split/capture', { ...target(orderId), split: [{ amount: 100, sub_merchant_id: SUB_A }] }), '4150');
+  });
+});

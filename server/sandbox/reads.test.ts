@@ -1,0 +1,256 @@
+import { unzipSync } from 'fflate';
+import { PDFDocument } from 'pdf-lib';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { AccountListResponse, AccountResponse, TerminalListResponse } from '../gateway/wire/balance.js';
+import { OrderStateResponse } from '../gateway/wire/order.js';
+import { SUB_A, SUB_B, directPayment, hostedPayment, testSandbox } from './testing/in-process.js';
+import type { TestSandbox } from './testing/in-process.js';
+
+type Json = Record<string, unknown>;
+let sandbox: TestSandbox;
+beforeEach(() => {
+  sandbox = testSandbox();
+});
+
+const pos = () => `/api/v1/pos/${sandbox.project.posId}`;
+const balances = () => `/api/v1/balances/pos/${sandbox.project.posId}`;
+const pay = (overrides: Json = {}, card?: string) => sandbox.postJson('/api/v1/payment', directPayment(sandbox.project, overrides, card));
+/** Balances are read with X-API-AUTH only. */
+const balanceRead = (path: string) => sandbox.get(path, { 'X-API-KEY': '' });
+
+describe('balances', () => {
+  it('lists the accounts with plausible balances that follow the project’s payments', async () => {
+    const before = AccountListResponse.parse(await (await balanceRead(`${balances()}/accounts`)).json());
+    expect(before.accounts.map((account) => [account.name, account.currency])).toEqual([['Settlement account', 'UAH'], ['Test account', 'XTS']]);
+    expect(before.accounts[0]?.balances).toEqual({ available: 12500, rollingReserve: 0 });
+    const payment = await pay({ amount: 100 });
+    await sandbox.postJson('/api/v1/refund', { pos_id: sandbox.project.posId, order_id: payment.order_id, order_currency: 'UAH', refund_amount: 40 });
+    const after = AccountListResponse.parse(await (await balanceRead(`${balances()}/accounts`)).json());
+    // +100 paid, -1.55 commission, -40 refunded, -5 (5%) held in the rolling reserve.
+    expect(after.accounts[0]?.balances).toEqual({ available: 12553.45, rollingReserve: 5 });
+  });
+
+  it('reads one account (reserve spelt rolling_reserve), 404 for an unknown id, 400 for a malformed one', async () => {
+    const list = AccountListResponse.parse(await (await balanceRead(`${balances()}/accounts`)).json());
+    const id = list.accounts[1]?.id ?? '';
+    const one = await balanceRead(`${balances()}/accounts/${id}`);
+    expect(AccountResponse.parse(await one.json())).toMatchObject({ id, currency: 'XTS', balances: { available: 0, rolling_reserve: 0 } });
+    const unknown = await balanceRead(`${balances()}/accounts/00000000-0000-4000-8000-000000000000`);
+    expect(unknown.status).toBe(404);
+    const malformed = await balanceRead(`${balances()}/accounts/not-a-uuid`);
+    expect(malformed.status).toBe(400);
+    expect(await malformed.json()).toMatchObject({ args: [{ field_name: 'account_id', violation: 'must be a UUID' }] });
+  });
+
+  it('lists terminals with one that always fails in failed_terminals; reading that one answers 503', async () => {
+    const list = TerminalListResponse.parse(await (await balanceRead(`${balances()}/terminals`)).json());
+    expect(list.terminals.map((terminal) => terminal.name)).toEqual(['E-commerce terminal', 'Recurring payments terminal']);
+    expect(list.failed_terminals).toEqual([{ id: expect.any(String), message: expect.stringMatching(/unavailable/) }]);
+    const working = await balanceRead(`${balances()}/terminals/${list.terminals[0]?.id ?? ''}`);
+    expect(await working.json()).toMatchObject({ name: 'E-commerce terminal', balances: { available: 4800 } });
+    const failing = await balanceRead(`${balances()}/terminals/${list.failed_terminals?.[0]?.id ?? ''}`);
+    expect(failing.status).toBe(503);
+    expect((await balanceRead(`${balances()}/terminals/00000000-0000-4000-8000-000000000000`)).status).toBe(404);
+  });
+
+  it('answers 401 for wrong credentials or another project’s pos_id, 400 for a malformed pos_id', async () => {
+    expect((await sandbox.get(`${balances()}/accounts`, { 'X-API-AUTH': 'CPAY sandbox-test-api-key:wrong' })).status).toBe(401);
+    expect((await balanceRead('/api/v1/balances/pos/00000000-0000-4000-8000-000000000000/accounts')).status).toBe(401);
+    expect((await balanceRead('/api/v1/balances/pos/nope/accounts')).status).toBe(400);
+  });
+
+  it('keeps the same ids across sandboxes of the same project', async () => {
+    const other = testSandbox();
+    const ids = async (box: TestSandbox) =>
+      AccountListResponse.parse(await (await box.get(`/api/v1/balances/pos/${box.project.posId}/accounts`)).json()).accounts.map((account) => account.id);
+    expect(await ids(other)).toEqual(await ids(sandbox));
+  });
+});
+
+describe('order state and webhook re-send', () => {
+  it('lists every operation of an order oldest first, in the order-state shape', async () => {
+    const payment = await pay({ method: 'auth', amount: 50 });
+    const orderId = String(payment.order_id);
+    await sandbox.postJson('/api/v1/capture', { pos_id: sandbox.project.posId, order_id: orderId, order_currency: 'UAH' });
+    await sandbox.postJson('/api/v1/refund', { pos_id: sandbox.project.posId, order_id: orderId, order_currency: 'UAH', refund_amount: 5 });
+    const entries = OrderStateResponse.parse(await sandbox.getJson(`${pos()}/orders/${orderId}`));
+    expect(entries.map((entry) => [entry.method, entry.status, entry.status_code, entry.amount])).toEqual([
+      ['auth', 'success', '1002', 50],
+      ['capture', 'success', '1000', 50],
+      ['refund', 'success', '1004', 5],
+    ]);
+    for (const entry of entries) {
+      expect(entry).toHaveProperty('processing_time');
+      expect(entry).toHaveProperty('currency', 'UAH');
+    }
+    const one = await sandbox.getJson(`${pos()}/orders/${orderId}/capture`);
+    expect(one).toMatchObject({ method: 'capture', amount: 50 });
+    expect((await sandbox.get(`${pos()}/orders/${orderId}/void`)).status).toBe(404);
+    expect((await sandbox.get(`${pos()}/orders/${orderId}/dance`)).status).toBe(400);
+    expect((await sandbox.get(`${pos()}/orders/unknown-order`)).status).toBe(404);
+  });
+
+  it('re-sends the webhook of an operation with ?callback=true and records it as a re-send', async () => {
+    const payment = await pay({ method: 'auth' });
+    const orderId = String(payment.order_id);
+    await sandbox.postJson('/api/v1/void', { pos_id: sandbox.project.posId, order_id: orderId, order_currency: 'UAH', server_url: 'https://shop.example/hooks/void' });
+    await sandbox.deliver();
+    const again = await sandbox.getJson(`${pos()}/orders/${orderId}/void?callback=true`);
+    expect(again).toMatchObject({ method: 'void', status_code: '1009' });
+    await sandbox.getJson(`${pos()}/orders/${orderId}/auth?callback=true`);
+    await sandbox.deliver();
+    expect(sandbox.inbox.received.map((delivery) => [delivery.url, delivery.event.method])).toEqual([
+      ['https://shop.example/webhooks/gateway', 'auth'],
+      ['https://shop.example/hooks/void', 'void'],
+      ['https://shop.example/hooks/void', 'void'],
+      ['https://shop.example/webhooks/gateway', 'auth'],
+    ]);
+    const log = (await (await sandbox.control('GET', `/_sandbox/webhooks?order_id=${orderId}`)).json()) as { deliveries: Json[] };
+    expect(log.deliveries.map((delivery) => delivery.reason)).toEqual(['status_change', 'status_change', 'resend', 'resend']);
+  });
+
+  it('refuses a re-send without X-API-KEY, with callback other than true, or without a server_url', async () => {
+    const payment = await pay({ server_url: undefined });
+    const orderId = String(payment.order_id);
+    expect((await sandbox.get(`${pos()}/orders/${orderId}/purchase?callback=true`, { 'X-API-KEY': '' })).status).toBe(401);
+    expect((await sandbox.get(`${pos()}/orders/${orderId}/purchase?callback=false`)).status).toBe(400);
+    const nowhere = await sandbox.get(`${pos()}/orders/${orderId}/purchase?callback=true`);
+    expect(nowhere.status).toBe(400);
+    expect(await nowhere.json()).toMatchObject({ args: [{ field_name: 'server_url' }] });
+  });
+
+  it('re-sends a recurring payment’s latest transaction, or the one named by transactionId, with the recurring object', async () => {
+    const payment = await pay({ amount: 9.99 });
+    const orderId = String(payment.order_id);
+    const charge = (await (await sandbox.control('POST', '/_sandbox/recurring', { order_id: orderId })).json()) as Json;
+    expect(charge).toMatchObject({ method: 'purchase', amount: 9.99, status: 'success', recurring: { status: 'active' } });
+    expect(charge.transaction_id).not.toBe(payment.transaction_id);
+    const latest = await sandbox.getJson(`${pos()}/orders/${orderId}/purchase?callback=true`);
+    expect(latest).toMatchObject({ transaction_id: charge.transaction_id, recurring: charge.recurring });
+    const first = await sandbox.getJson(`${pos()}/orders/${orderId}/purchase?callback=true&transactionId=${String(payment.transaction_id)}`);
+    expect(first).toMatchObject({ transaction_id: payment.transaction_id, recurring: charge.recurring });
+    expect((await sandbox.get(`${pos()}/orders/${orderId}/purchase?callback=true&transactionId=nope`)).status).toBe(404);
+    await sandbox.deliver();
+    const events = sandbox.inbox.events(orderId);
+    expect(events.map((event) => [event.transaction_id, Boolean(event.recurring)])).toEqual([
+      [payment.transaction_id, false],
+      [charge.transaction_id, true],
+      [charge.transaction_id, true],
+      [payment.transaction_id, true],
+    ]);
+    expect(await sandbox.getJson<Json[]>(`${pos()}/orders/${orderId}`)).toHaveLength(2);
+  });
+});
+
+describe('receipts', () => {
+  const receipt = (orderId: string, query: string) => sandbox.get(`${pos()}/orders/${orderId}/report/receipt?${query}`);
+
+  it('renders a successful purchase receipt as HTML and as a real PDF', async () => {
+    const payment = await pay({ description: 'Кава та круасан' });
+    const orderId = String(payment.order_id);
+    const htmlAnswer = await receipt(orderId, 'format=html');
+    expect(htmlAnswer.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(htmlAnswer.headers.get('content-security-policy')).toMatch(/style-src 'sha256-/);
+    const text = await htmlAnswer.text();
+    expect(text).toContain('Payment receipt');
+    expect(text).toContain('Кава та круасан');
+    expect(text).toContain('10.10 UAH');
+    expect(text).toContain('Visa 424242******4242');
+    const pdfAnswer = await receipt(orderId, 'format=pdf');
+    expect(pdfAnswer.headers.get('content-type')).toBe('application/pdf');
+    const bytes = new Uint8Array(await pdfAnswer.arrayBuffer());
+    expect(new TextDecoder().decode(bytes.slice(0, 5))).toBe('%PDF-');
+    const document = await PDFDocument.load(bytes);
+    expect(document.getPageCount()).toBe(1);
+    expect(document.getTitle()).toMatch(/^Payment receipt R-\d{12}$/);
+  });
+
+  it('serves the receipt_url without credentials', async () => {
+    const payment = await pay();
+    const link = new URL(String(payment.receipt_url));
+    const open = await sandbox.app.request(link.pathname);
+    expect(open.status).toBe(200);
+    expect(await open.text()).toContain(String(payment.transaction_id));
+    const pdf = await sandbox.app.request(`${link.pathname}?format=pdf`);
+    expect(pdf.headers.get('content-type')).toBe('application/pdf');
+    expect((await sandbox.app.request('/receipts/0123456789abcdef0123456789abcdef')).status).toBe(404);
+  });
+
+  it('has receipts for auths and refunds (by transactionId), none for declines, lookups or unknown transactions', async () => {
+    const auth = await pay({ method: 'auth' });
+    expect(await (await receipt(String(auth.order_id), 'format=html')).text()).toContain('Pre-authorisation receipt');
+    const purchase = await pay();
+    const refunded = await sandbox.postJson('/api/v1/refund', { pos_id: sandbox.project.posId, order_id: purchase.order_id, order_currency: 'UAH' });
+    const refundReceipt = await receipt(String(purchase.order_id), `format=html&transactionId=${String(refunded.transaction_id)}`);
+    expect(await refundReceipt.text()).toContain('Refund receipt');
+    const declined = await pay({}, '4000000000000002');
+    expect((await receipt(String(declined.order_id), 'format=html')).status).toBe(404);
+    expect((await receipt(String(purchase.order_id), 'format=pdf&transactionId=00000000-0000-4000-8000-000000000000')).status).toBe(404);
+    expect((await receipt(String(purchase.order_id), 'format=docx')).status).toBe(400);
+    expect((await receipt(String(purchase.order_id), 'format=signed_pdf')).status).toBe(400);
+  });
+
+  it('issues credit references for credits, each with a new number; refuses them when support has not enabled them', async () => {
+    const credit = (await (await sandbox.control('POST', '/_sandbox/credits', { order_id: 'loan-1', amount: 1500, currency: 'UAH' })).json()) as Json;
+    expect(credit).toMatchObject({ method: 'credit', status: 'success', amount: 1500 });
+    const query = `format=signed_pdf&creditReference=true&transactionId=${String(credit.transaction_id)}`;
+    const first = await receipt('loan-1', query);
+    expect(first.headers.get('content-type')).toBe('application/pdf');
+    const firstDoc = await PDFDocument.load(new Uint8Array(await first.arrayBuffer()));
+    const secondDoc = await PDFDocument.load(new Uint8Array(await (await receipt('loan-1', query)).arrayBuffer()));
+    expect(firstDoc.getTitle()).toBe('Credit reference CR-2026-000001');
+    expect(secondDoc.getTitle()).toBe('Credit reference CR-2026-000002');
+    expect(firstDoc.getSubject()).toMatch(/^Sandbox signature [0-9a-f]{64}$/);
+    expect((await receipt('loan-1', 'format=signed_pdf&creditReference=true')).status).toBe(400); // transactionId required
+    const purchase = await pay();
+    expect((await receipt(String(purchase.order_id), `format=signed_pdf&creditReference=true&transactionId=${String(purchase.transaction_id)}`)).status).toBe(404);
+
+    const disabled = testSandbox({ projects: [{ creditReferences: false }] });
+    await disabled.control('POST', '/_sandbox/credits', { order_id: 'loan-2', amount: 10, currency: 'UAH' });
+    const [entry] = await disabled.getJson<Json[]>(`/api/v1/pos/${disabled.project.posId}/orders/loan-2`);
+    const refused = await disabled.get(`/api/v1/pos/${disabled.project.posId}/orders/loan-2/report/receipt?format=signed_pdf&creditReference=true&transactionId=${String(entry?.transaction_id)}`);
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({ args: { code: 'P-403' } });
+  });
+
+  it('zips a day’s receipts of successful purchases and auths, without split purchases, declines or other days', async () => {
+    const purchase = await pay();
+    const auth = await pay({ method: 'auth' });
+    await pay({}, '4000000000000002');
+    await sandbox.postJson('/api/v1/split/purchase', directPayment(sandbox.project, { amount: 100, split: [{ amount: 60, sub_merchant_id: SUB_A }, { amount: 40, sub_merchant_id: SUB_B }] }));
+    await sandbox.post('/api/v1/payment', hostedPayment(sandbox.project));
+    await sandbox.advance(24 * 3600_000);
+    const nextDay = await pay();
+
+    const day = async (date: string, query: string) => {
+      const answer = await sandbox.get(`${pos()}/date/${date}/report/receipt?${query}`);
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get('content-type')).toBe('application/zip');
+      return unzipSync(new Uint8Array(await answer.arrayBuffer()));
+    };
+    const names = Object.keys(await day('2026-03-02', 'format=html'));
+    expect(names.sort()).toEqual([`${String(purchase.order_id)}-${String(purchase.transaction_id)}.html`, `${String(auth.order_id)}-${String(auth.transaction_id)}.html`].sort());
+    const pdfs = await day('2026-03-02', 'format=pdf&method=auth');
+    expect(Object.keys(pdfs)).toEqual([`${String(auth.order_id)}-${String(auth.transaction_id)}.pdf`]);
+    expect(new TextDecoder().decode(Object.values(pdfs)[0]?.slice(0, 5))).toBe('%PDF-');
+    expect(Object.keys(await day('2026-03-03', 'format=html'))).toEqual([`${String(nextDay.order_id)}-${String(nextDay.transaction_id)}.html`]);
+    expect(Object.keys(await day('2026-03-01', 'format=html'))).toEqual([]);
+    expect((await sandbox.get(`${pos()}/date/2026-02-30/report/receipt?format=html`)).status).toBe(400);
+    expect((await sandbox.get(`${pos()}/date/2026-03-02/report/receipt?format=signed_pdf`)).status).toBe(400);
+  });
+
+  it('zips a day’s credit references', async () => {
+    await sandbox.control('POST', '/_sandbox/credits', { order_id: 'loan-3', amount: 700, currency: 'UAH' });
+    const answer = await sandbox.get(`${pos()}/date/2026-03-02/report/receipt?format=signed_pdf&method=credit`);
+    const files = unzipSync(new Uint8Array(await answer.arrayBuffer()));
+    expect(Object.keys(files)).toEqual([expect.stringMatching(/^loan-3-[0-9a-f-]{36}-CR-2026-000001\.pdf$/)]);
+  });
+});
+
+describe('health', () => {
+  it('answers OK without credentials', async () => {
+    const answer = await sandbox.app.request('/health');
+    expect(answer.status).toBe(200);
+    expect(await answer.text()).toBe('OK');
+  });
+});
