@@ -12,23 +12,23 @@ export async function saveCard(ctx: LedgerContext, input: NewSavedCard): Promise
   const card = parseInput(newSavedCardInput, input);
   const now = ctx.now();
   const row = await ctx.db
-    .insertInto('savedCards')
+    .insertInto('saved_cards')
     .values({
       id: randomUUID(),
-      customerId: card.customerId,
-      ccToken: card.ccToken,
-      ccMask: card.ccMask,
+      customer_id: card.customerId,
+      cc_token: card.ccToken,
+      cc_mask: card.ccMask,
       brand: card.brand ?? null,
-      tokenExpiration: card.tokenExpiration ?? null,
-      createdAt: now,
-      lastUsedAt: now,
+      token_expiration: card.tokenExpiration ?? null,
+      created_at: now,
+      last_used_at: now,
     })
     .onConflict((oc) =>
-      oc.columns(['customerId', 'ccToken']).doUpdateSet((eb) => ({
-        ccMask: eb.ref('excluded.ccMask'),
+      oc.columns(['customer_id', 'cc_token']).doUpdateSet((eb) => ({
+        cc_mask: eb.ref('excluded.cc_mask'),
         brand: eb.ref('excluded.brand'),
-        tokenExpiration: eb.ref('excluded.tokenExpiration'),
-        lastUsedAt: eb.ref('excluded.lastUsedAt'),
+        token_expiration: eb.ref('excluded.token_expiration'),
+        last_used_at: eb.ref('excluded.last_used_at'),
       })),
     )
     .returningAll()
@@ -38,22 +38,22 @@ export async function saveCard(ctx: LedgerContext, input: NewSavedCard): Promise
 
 /** Most recently used first. */
 export async function listCards(ctx: LedgerContext, customerId: string): Promise<SavedCard[]> {
-  const rows = await ctx.db.selectFrom('savedCards').selectAll().where('customerId', '=', customerId).orderBy('lastUsedAt', 'desc').orderBy('id').execute();
+  const rows = await ctx.db.selectFrom('saved_cards').selectAll().where('customer_id', '=', customerId).orderBy('last_used_at', 'desc').orderBy('id').execute();
   return rows.map(toSavedCard);
 }
 
 /** By the card's id or its gateway token, only among this customer's cards. */
 export async function findCard(ctx: LedgerContext, customerId: string, idOrToken: string): Promise<SavedCard | undefined> {
   const row = await ctx.db
-    .selectFrom('savedCards')
+    .selectFrom('saved_cards')
     .selectAll()
-    .where('customerId', '=', customerId)
-    .where((eb) => eb.or([eb('id', '=', idOrToken), eb('ccToken', '=', idOrToken)]))
+    .where('customer_id', '=', customerId)
+    .where((eb) => eb.or([eb('id', '=', idOrToken), eb('cc_token', '=', idOrToken)]))
     .executeTakeFirst();
   return row && toSavedCard(row);
 }
 
 export async function deleteCard(ctx: LedgerContext, customerId: string, cardId: string): Promise<void> {
-  const result = await ctx.db.deleteFrom('savedCards').where('customerId', '=', customerId).where('id', '=', cardId).executeTakeFirst();
+  const result = await ctx.db.deleteFrom('saved_cards').where('customer_id', '=', customerId).where('id', '=', cardId).executeTakeFirst();
   if (result.numDeletedRows === 0n) throw new LedgerNotFound('card', cardId);
 }

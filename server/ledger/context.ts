@@ -21,7 +21,7 @@ export function lockPayment(ctx: LedgerContext, trx: LedgerDb, orderId: string) 
   return trx
     .selectFrom('payments')
     .selectAll()
-    .where('orderId', '=', orderId)
+    .where('order_id', '=', orderId)
     .$if(ctx.dialect === 'postgres', (query) => query.forUpdate())
     .executeTakeFirst();
 }

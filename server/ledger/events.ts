@@ -1,14 +1,16 @@
 // Webhook events: stored once (the primary key is the hash of the raw `data` field), and
 // applied in the same transaction that stores them, so an event is either not stored or stored
 // with its effect — a crash between the two cannot leave a duplicate that is never applied.
-// This is the hottest write path (budget: 5,000 events/s on SQLite): a PK read, the guarded
-// UPDATE of the payment and one INSERT.
+// This is the hottest write path (budget: 5,000 events/s on SQLite): the guarded UPDATE of the
+// payment and one INSERT.
 import { createHash } from 'node:crypto';
 import { lockPayment } from './context.js';
 import type { LedgerContext, LedgerDb } from './context.js';
 import { gatewayEventInput, parseInput } from './input.js';
 import { insertOperation, progressOperation } from './operations.js';
 import { progressPayment } from './payments.js';
+import { prepareQuery } from './prepared.js';
+import type { PreparedQuery } from './prepared.js';
 import { toStoredEvent } from './rows.js';
 import type { WebhookEventRow } from './schema.js';
 import type { EventIngest, EventOutcome, GatewayEvent, Operation, OperationKind, OperationStatus, Payment, PaymentDetails, PaymentStatus, StoredEvent } from './types.js';
@@ -52,9 +54,9 @@ async function applyOperationEvent(ctx: LedgerContext, trx: LedgerDb, facts: Eve
   const kind = facts.method as OperationKind;
   const status = facts.status as OperationStatus;
   const result = { status, operationId: facts.operationId, amount: facts.amount, statusCode: facts.statusCode, statusDescription: facts.statusDescription, receiptUrl: facts.receiptUrl };
-  const known = await trx.selectFrom('operations').select(['id', 'orderId']).where('operationId', '=', facts.operationId).executeTakeFirst();
+  const known = await trx.selectFrom('operations').select(['id', 'order_id']).where('operation_id', '=', facts.operationId).executeTakeFirst();
   if (known) {
-    if (known.orderId !== facts.orderId) return unmatched;
+    if (known.order_id !== facts.orderId) return unmatched;
     const progressed = await progressOperation(ctx, trx, known.id, result);
     const outcome = progressed?.progress === 'stale' ? 'stale' : 'applied';
     return { outcome, advanced: progressed?.progress === 'advanced', payment: null, operation: progressed?.operation ?? null };
@@ -64,10 +66,10 @@ async function applyOperationEvent(ctx: LedgerContext, trx: LedgerDb, facts: Eve
   const reservation = await trx
     .selectFrom('operations')
     .select('id')
-    .where('orderId', '=', facts.orderId)
+    .where('order_id', '=', facts.orderId)
     .where('kind', '=', kind)
     .where('status', '=', 'pending')
-    .where('operationId', 'is', null)
+    .where('operation_id', 'is', null)
     .executeTakeFirst();
   if (reservation) return { outcome: 'parked', advanced: false, payment: null, operation: null };
   if (facts.amount === undefined) return unmatched;
@@ -89,39 +91,76 @@ function processedAt(ctx: LedgerContext, outcome: EventOutcome): number | null {
 
 async function recordOutcome(ctx: LedgerContext, trx: LedgerDb, stored: StoredEvent, effect: Effect): Promise<StoredEvent> {
   const appliedAt = processedAt(ctx, effect.outcome);
-  await trx.updateTable('webhookEvents').set({ outcome: effect.outcome, appliedAt }).where('id', '=', stored.id).execute();
+  await trx.updateTable('webhook_events').set({ outcome: effect.outcome, applied_at: appliedAt }).where('id', '=', stored.id).execute();
   return { ...stored, outcome: effect.outcome, appliedAt };
 }
 
-/** Thrown inside the transaction when another instance stored the same event first. */
-class StoredMeanwhile extends Error {}
+/** Thrown inside the transaction to undo its effect: the event was stored before. */
+class AlreadyStored extends Error {}
 
-function ingestOnce(ctx: LedgerContext, id: string, body: string, facts: EventFacts): Promise<EventIngest> {
+const eventColumns = ['id', 'method', 'status', 'order_id', 'operation_id', 'payment_id', 'body', 'facts', 'received_at', 'applied_at', 'outcome'] as const;
+
+const insertStatements = new WeakMap<LedgerContext, PreparedQuery<WebhookEventRow, never>>();
+
+/** INSERT … ON CONFLICT (id) DO NOTHING, prepared once per database. */
+function insertEvent(ctx: LedgerContext): PreparedQuery<WebhookEventRow, never> {
+  let prepared = insertStatements.get(ctx);
+  if (!prepared) {
+    prepared = prepareQuery<WebhookEventRow, never>((slot) =>
+      ctx.db
+        .insertInto('webhook_events')
+        .values(Object.fromEntries(eventColumns.map((column) => [column, slot(column)])) as unknown as WebhookEventRow)
+        .onConflict((oc) => oc.column('id').doNothing()),
+    );
+    insertStatements.set(ctx, prepared);
+  }
+  return prepared;
+}
+
+/**
+ * The hot path, two statements: apply, then insert the event with its outcome. When the insert
+ * finds the event already stored, the transaction is rolled back, so a duplicate leaves no trace.
+ */
+async function ingestNew(ctx: LedgerContext, id: string, body: string, facts: EventFacts): Promise<EventIngest | undefined> {
+  try {
+    return await ctx.db.transaction().execute(async (trx) => {
+      const effect = await applyEvent(ctx, trx, facts);
+      const row: WebhookEventRow = {
+        id,
+        method: facts.method,
+        status: facts.status,
+        order_id: facts.orderId,
+        operation_id: facts.operationId ?? null,
+        payment_id: facts.paymentId ?? null,
+        body,
+        facts: JSON.stringify(facts),
+        received_at: ctx.now(),
+        applied_at: processedAt(ctx, effect.outcome),
+        outcome: effect.outcome,
+      };
+      const inserted = await insertEvent(ctx)(trx as never, row);
+      if (!inserted.numAffectedRows) throw new AlreadyStored();
+      return { isNew: true, event: toStoredEvent(row), advanced: effect.advanced, payment: effect.payment, operation: effect.operation };
+    });
+  } catch (error) {
+    if (error instanceof AlreadyStored) return undefined;
+    throw error;
+  }
+}
+
+/** A known event: nothing to do once applied; otherwise (parked, unmatched) try it again. */
+function ingestKnown(ctx: LedgerContext, id: string, facts: EventFacts): Promise<EventIngest> {
   return ctx.db.transaction().execute(async (trx) => {
-    const storedRow = await trx.selectFrom('webhookEvents').selectAll().where('id', '=', id).executeTakeFirst();
-    const stored = storedRow && toStoredEvent(storedRow);
-    if (stored?.appliedAt != null) return { isNew: false, event: stored, advanced: false, payment: null, operation: null };
+    const row = await trx
+      .selectFrom('webhook_events')
+      .selectAll()
+      .where('id', '=', id)
+      .$if(ctx.dialect === 'postgres', (query) => query.forUpdate())
+      .executeTakeFirstOrThrow();
+    const stored = toStoredEvent(row);
+    if (stored.appliedAt !== null) return { isNew: false, event: stored, advanced: false, payment: null, operation: null };
     const effect = await applyEvent(ctx, trx, facts);
-    const result = { advanced: effect.advanced, payment: effect.payment, operation: effect.operation };
-    if (stored) return { ...result, isNew: false, event: await recordOutcome(ctx, trx, stored, effect) };
-    // Stored with its outcome in one write: the common path is this INSERT and the UPDATE above.
-    const row: WebhookEventRow = {
-      id,
-      method: facts.method,
-      status: facts.status,
-      orderId: facts.orderId,
-      operationId: facts.operationId ?? null,
-      paymentId: facts.paymentId ?? null,
-      body,
-      facts: JSON.stringify(facts),
-      receivedAt: ctx.now(),
-      appliedAt: processedAt(ctx, effect.outcome),
-      outcome: effect.outcome,
-    };
-    const inserted = await trx.insertInto('webhookEvents').values(row).onConflict((oc) => oc.column('id').doNothing()).executeTakeFirstOrThrow();
-    // PostgreSQL: a concurrent delivery of the same event committed first. Undo this effect.
-    if (!inserted.numInsertedOrUpdatedRows) throw new StoredMeanwhile();
-    return { ...result, isNew: true, event: toStoredEvent(row) };
+    return { isNew: false, event: await recordOutcome(ctx, trx, stored, effect), advanced: effect.advanced, payment: effect.payment, operation: effect.operation };
   });
 }
 
@@ -133,22 +172,17 @@ function ingestOnce(ctx: LedgerContext, id: string, body: string, facts: EventFa
 export async function ingestEvent(ctx: LedgerContext, input: GatewayEvent): Promise<EventIngest> {
   const { data, body, ...facts } = parseInput(gatewayEventInput, input);
   const id = eventId(data);
-  try {
-    return await ingestOnce(ctx, id, body, facts);
-  } catch (error) {
-    if (!(error instanceof StoredMeanwhile)) throw error;
-    return ingestOnce(ctx, id, body, facts);
-  }
+  return (await ingestNew(ctx, id, body, facts)) ?? ingestKnown(ctx, id, facts);
 }
 
 /** Applies the order's parked secondary events again (after a reservation learnt its operation id). */
 export async function reapplyParkedEvents(ctx: LedgerContext, trx: LedgerDb, orderId: string): Promise<void> {
   const rows = await trx
-    .selectFrom('webhookEvents')
+    .selectFrom('webhook_events')
     .selectAll()
-    .where('orderId', '=', orderId)
+    .where('order_id', '=', orderId)
     .where('outcome', '=', 'parked')
-    .orderBy('receivedAt')
+    .orderBy('received_at')
     .execute();
   for (const row of rows) {
     await recordOutcome(ctx, trx, toStoredEvent(row), await applyEvent(ctx, trx, JSON.parse(row.facts) as EventFacts));
@@ -156,6 +190,6 @@ export async function reapplyParkedEvents(ctx: LedgerContext, trx: LedgerDb, ord
 }
 
 export async function eventsOf(db: LedgerDb, orderId: string): Promise<StoredEvent[]> {
-  const rows = await db.selectFrom('webhookEvents').selectAll().where('orderId', '=', orderId).orderBy('receivedAt').orderBy('id').execute();
+  const rows = await db.selectFrom('webhook_events').selectAll().where('order_id', '=', orderId).orderBy('received_at').orderBy('id').execute();
   return rows.map(toStoredEvent);
 }

@@ -1,5 +1,5 @@
 // The ledger: one interface over SQLite (default) and PostgreSQL, chosen by the URL.
-import { CamelCasePlugin, Kysely } from 'kysely';
+import { Kysely } from 'kysely';
 import { deleteCard, findCard, listCards, saveCard } from './cards.js';
 import type { LedgerContext } from './context.js';
 import { InvalidLedgerInput, LedgerNotFound } from './errors.js';
@@ -142,10 +142,10 @@ export async function openLedger(url: string, options: LedgerOptions = {}): Prom
   if (schema && !postgres) throw new InvalidLedgerInput('schema', 'applies to PostgreSQL only');
   if (postgres && schema) await ensureSchema(url, schema);
   const dialect = postgres ? postgresDialect(url, { schema, poolSize: options.poolSize }) : sqliteDialect(url);
-  const db = new Kysely<LedgerTables>({ dialect, plugins: [new CamelCasePlugin()] });
+  const db = new Kysely<LedgerTables>({ dialect });
   const ctx: LedgerContext = { db, dialect: postgres ? 'postgres' : 'sqlite', now: options.clock ?? Date.now };
   try {
-    await migrateToLatest(db.withoutPlugins() as Kysely<unknown>, ctx.dialect);
+    await migrateToLatest(db as unknown as Kysely<unknown>, ctx.dialect);
   } catch (error) {
     await db.destroy();
     throw error;

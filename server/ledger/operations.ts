@@ -8,12 +8,12 @@ import { LedgerNotFound } from './errors.js';
 import { operationRequestInput, parseInput } from './input.js';
 import { decideOperation, orderTotals } from './money-rules.js';
 import { operationProgression, progressTo } from './progression.js';
-import { toJson, toOperation, toPayment } from './rows.js';
+import { operationResultColumns, toJson, toOperation, toPayment } from './rows.js';
 import type { OperationRow } from './schema.js';
 import type { Operation, OperationOrigin, OperationProgress, OperationRequest, OperationResult, OrderTotals } from './types.js';
 
 export async function operationsOf(db: LedgerDb, orderId: string): Promise<Operation[]> {
-  const rows = await db.selectFrom('operations').selectAll().where('orderId', '=', orderId).orderBy('createdAt').orderBy('id').execute();
+  const rows = await db.selectFrom('operations').selectAll().where('order_id', '=', orderId).orderBy('created_at').orderBy('id').execute();
   return rows.map(toOperation);
 }
 
@@ -35,20 +35,20 @@ export async function insertOperation(ctx: LedgerContext, db: LedgerDb, orderId:
   const now = ctx.now();
   const row: OperationRow = {
     id: randomUUID(),
-    orderId,
+    order_id: orderId,
     kind: record.kind,
     amount: record.amount,
     status: record.status,
-    operationId: record.operationId ?? null,
-    statusCode: record.statusCode ?? null,
-    statusDescription: record.statusDescription ?? null,
+    operation_id: record.operationId ?? null,
+    status_code: record.statusCode ?? null,
+    status_description: record.statusDescription ?? null,
     comment: record.comment ?? null,
     split: toJson(record.split ?? undefined),
-    receiptUrl: record.receiptUrl ?? null,
+    receipt_url: record.receiptUrl ?? null,
     origin: record.origin,
-    createdAt: now,
-    updatedAt: now,
-    settledAt: operationProgression.isFinal(record.status) ? now : null,
+    created_at: now,
+    updated_at: now,
+    settled_at: operationProgression.isFinal(record.status) ? now : null,
   };
   await db.insertInto('operations').values(row).execute();
   return toOperation(row);
@@ -74,19 +74,19 @@ export async function progressOperation(ctx: LedgerContext, db: LedgerDb, id: st
   const now = ctx.now();
   const { status, amount, ...details } = result;
   const settles = operationProgression.isFinal(status);
-  const { progress, row } = await progressTo(operationProgression, status, (guard, step) =>
+  const { progress, row } = await progressTo((step) =>
     db
       .updateTable('operations')
       .set({
-        ...details,
+        ...operationResultColumns(details),
         status,
-        updatedAt: now,
+        updated_at: now,
         // The gateway's actual amount replaces the reserved one once it succeeded.
         ...(status === 'success' && amount !== undefined ? { amount } : {}),
-        ...(step === 'advanced' && settles ? { settledAt: now } : {}),
+        ...(step === 'advanced' && settles ? { settled_at: now } : {}),
       })
       .where('id', '=', id)
-      .where(guard)
+      .where(step === 'advanced' ? operationProgression.forward(operationProgression.rank(status)) : operationProgression.same(status))
       .returningAll()
       .executeTakeFirst(),
   );
@@ -95,7 +95,7 @@ export async function progressOperation(ctx: LedgerContext, db: LedgerDb, id: st
 }
 
 export async function totalsOf(ctx: LedgerContext, orderId: string, overCapturePercent?: number): Promise<OrderTotals> {
-  const payment = await ctx.db.selectFrom('payments').selectAll().where('orderId', '=', orderId).executeTakeFirst();
+  const payment = await ctx.db.selectFrom('payments').selectAll().where('order_id', '=', orderId).executeTakeFirst();
   if (!payment) throw new LedgerNotFound('order', orderId);
   return orderTotals(toPayment(payment), await operationsOf(ctx.db, orderId), overCapturePercent);
 }

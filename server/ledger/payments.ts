@@ -1,13 +1,73 @@
 // Payments, one per order id, moved forward only.
 import type { LedgerContext, LedgerDb } from './context.js';
 import { LedgerNotFound } from './errors.js';
+import { prepareQuery } from './prepared.js';
+import type { PreparedQuery } from './prepared.js';
 import { paymentProgression, progressTo } from './progression.js';
-import { toPayment } from './rows.js';
-import type { Payment, PaymentProgress, PaymentUpdate } from './types.js';
+import { paymentDetailColumns, toPayment } from './rows.js';
+import type { PaymentDetailColumns, PaymentRow } from './schema.js';
+import type { Payment, PaymentProgress, PaymentStatus, PaymentUpdate } from './types.js';
 
 export async function getPayment(db: LedgerDb, orderId: string): Promise<Payment | undefined> {
-  const row = await db.selectFrom('payments').selectAll().where('orderId', '=', orderId).executeTakeFirst();
+  const row = await db.selectFrom('payments').selectAll().where('order_id', '=', orderId).executeTakeFirst();
   return row && toPayment(row);
+}
+
+const detailColumns = [
+  'status_code',
+  'status_description',
+  'payment_id',
+  'gateway_order_id',
+  'billing_order_id',
+  'transaction_id',
+  'cc_mask',
+  'card_brand',
+  'cc_token',
+  'cc_token_expiration',
+  'user_action_url',
+  'checkout_url',
+  'receipt_url',
+] as const satisfies readonly (keyof PaymentDetailColumns)[];
+
+type UpdateArgs = Partial<PaymentDetailColumns> & {
+  orderId: string;
+  status: PaymentStatus;
+  rank: number;
+  now: number;
+  /** `now` when the new status is final; kept once set. */
+  finalizedAt: number | null;
+};
+
+/**
+ * The guarded UPDATE, one per guard, prepared once per database (it runs for every webhook).
+ * A detail the update leaves out (null) keeps its stored value.
+ */
+function prepareUpdate(db: LedgerDb, step: 'advanced' | 'updated'): PreparedQuery<UpdateArgs, PaymentRow> {
+  return prepareQuery<UpdateArgs, PaymentRow>((slot) =>
+    db
+      .updateTable('payments')
+      .set((eb) => ({
+        ...Object.fromEntries(detailColumns.map((column) => [column, eb.fn.coalesce(eb.val(slot(column)), eb.ref(column))])),
+        status: slot('status'),
+        updated_at: slot('now'),
+        last_seen_at: slot('now'),
+        finalized_at: eb.fn.coalesce(eb.ref('finalized_at'), eb.val(slot('finalizedAt'))),
+      }))
+      .where('order_id', '=', slot('orderId'))
+      .where(step === 'advanced' ? paymentProgression.forward(slot('rank')) : paymentProgression.same(slot('status')))
+      .returningAll(),
+  );
+}
+
+const statements = new WeakMap<LedgerContext, Record<'advanced' | 'updated', PreparedQuery<UpdateArgs, PaymentRow>>>();
+
+function updates(ctx: LedgerContext) {
+  let prepared = statements.get(ctx);
+  if (!prepared) {
+    prepared = { advanced: prepareUpdate(ctx.db, 'advanced'), updated: prepareUpdate(ctx.db, 'updated') };
+    statements.set(ctx, prepared);
+  }
+  return prepared;
 }
 
 /**
@@ -18,21 +78,21 @@ export async function getPayment(db: LedgerDb, orderId: string): Promise<Payment
 export async function progressPayment(ctx: LedgerContext, db: LedgerDb, orderId: string, update: PaymentUpdate): Promise<PaymentProgress | undefined> {
   const now = ctx.now();
   const { status, ...details } = update;
-  const finalizes = paymentProgression.isFinal(status);
-  const { progress, row } = await progressTo(paymentProgression, status, (guard, step) =>
-    db
-      .updateTable('payments')
-      .set({ ...details, status, updatedAt: now, lastSeenAt: now, ...(step === 'advanced' && finalizes ? { finalizedAt: now } : {}) })
-      .where('orderId', '=', orderId)
-      .where(guard)
-      .returningAll()
-      .executeTakeFirst(),
-  );
+  const args: UpdateArgs = {
+    ...paymentDetailColumns(details),
+    orderId,
+    status,
+    rank: paymentProgression.rank(status),
+    now,
+    finalizedAt: paymentProgression.isFinal(status) ? now : null,
+  };
+  const prepared = updates(ctx);
+  const { progress, row } = await progressTo(async (step) => (await prepared[step](db as never, args)).rows[0]);
   const payment = row ? toPayment(row) : await getPayment(db, orderId);
   return payment && { progress, payment };
 }
 
 export async function markPaymentChecked(ctx: LedgerContext, orderId: string): Promise<void> {
-  const result = await ctx.db.updateTable('payments').set({ lastSeenAt: ctx.now() }).where('orderId', '=', orderId).executeTakeFirst();
+  const result = await ctx.db.updateTable('payments').set({ last_seen_at: ctx.now() }).where('order_id', '=', orderId).executeTakeFirst();
   if (result.numUpdatedRows === 0n) throw new LedgerNotFound('order', orderId);
 }

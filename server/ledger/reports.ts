@@ -39,10 +39,10 @@ export async function listOrders(ctx: LedgerContext, input: OrderListQuery = {})
     .selectAll()
     .$if(query.status !== undefined, (q) => q.where('status', '=', query.status!))
     .$if(after !== undefined, (q) =>
-      q.where((eb) => eb.or([eb('createdAt', '<', after!.createdAt), eb.and([eb('createdAt', '=', after!.createdAt), eb('orderId', '<', after!.orderId)])])),
+      q.where((eb) => eb.or([eb('created_at', '<', after!.createdAt), eb.and([eb('created_at', '=', after!.createdAt), eb('order_id', '<', after!.orderId)])])),
     )
-    .orderBy('createdAt', 'desc')
-    .orderBy('orderId', 'desc')
+    .orderBy('created_at', 'desc')
+    .orderBy('order_id', 'desc')
     .limit(limit + 1)
     .execute();
   const orders = rows.slice(0, limit).map(toPayment);
@@ -69,12 +69,12 @@ export async function paymentStats(ctx: LedgerContext, input: StatsQuery): Promi
   const last = Math.floor((query.to - 1 + offset) / size);
   if (last - first + 1 > MAX_BUCKETS) throw new InvalidLedgerInput('to', `spans more than ${MAX_BUCKETS} buckets`);
   // Literals, not parameters: SQLite would bind them as REAL and divide as floats.
-  const bucket = sql<number>`(${sql.ref('createdAt')} + ${sql.lit(offset)}) / ${sql.lit(size)}`;
+  const bucket = sql<number>`(${sql.ref('created_at')} + ${sql.lit(offset)}) / ${sql.lit(size)}`;
   const rows = await ctx.db
     .selectFrom('payments')
     .select((eb) => [bucket.as('bucket'), 'status', eb.fn.countAll<number>().as('count')])
-    .where('createdAt', '>=', query.from)
-    .where('createdAt', '<', query.to)
+    .where('created_at', '>=', query.from)
+    .where('created_at', '<', query.to)
     .groupBy([bucket, 'status'])
     .execute();
   const buckets = Array.from({ length: last - first + 1 }, (_, i) => ({ start: (first + i) * size - offset, total: 0, succeeded: 0, failed: 0, inFlight: 0 }));
@@ -97,8 +97,8 @@ export async function listStalePayments(ctx: LedgerContext, input: StaleQuery): 
     .selectFrom('payments')
     .selectAll()
     .where('status', 'in', ['init', 'pending'])
-    .where('lastSeenAt', '<=', ctx.now() - query.quietForMs)
-    .orderBy('lastSeenAt')
+    .where('last_seen_at', '<=', ctx.now() - query.quietForMs)
+    .orderBy('last_seen_at')
     .limit(query.limit ?? DEFAULT_BATCH)
     .execute();
   return rows.map(toPayment);
@@ -111,8 +111,8 @@ export async function listUnsettledOperations(ctx: LedgerContext, input: StaleQu
     .selectFrom('operations')
     .selectAll()
     .where('status', '=', 'pending')
-    .where('createdAt', '<=', ctx.now() - query.quietForMs)
-    .orderBy('createdAt')
+    .where('created_at', '<=', ctx.now() - query.quietForMs)
+    .orderBy('created_at')
     .limit(query.limit ?? DEFAULT_BATCH)
     .execute();
   return rows.map(toOperation);
@@ -122,11 +122,11 @@ export async function listUnsettledOperations(ctx: LedgerContext, input: StaleQu
 export async function listWaitingEvents(ctx: LedgerContext, input: StaleQuery): Promise<StoredEvent[]> {
   const query = parseInput(staleInput, input);
   const rows = await ctx.db
-    .selectFrom('webhookEvents')
+    .selectFrom('webhook_events')
     .selectAll()
-    .where('appliedAt', 'is', null)
-    .where('receivedAt', '<=', ctx.now() - query.quietForMs)
-    .orderBy('receivedAt')
+    .where('applied_at', 'is', null)
+    .where('received_at', '<=', ctx.now() - query.quietForMs)
+    .orderBy('received_at')
     .limit(query.limit ?? DEFAULT_BATCH)
     .execute();
   return rows.map(toStoredEvent);

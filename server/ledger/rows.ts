@@ -1,6 +1,19 @@
-// Stored rows → the ledger's domain objects (JSON columns parsed, nothing else changed).
-import type { CheckoutSessionRow, OperationRow, PaymentRow, SavedCardRow, WebhookEventRow } from './schema.js';
-import type { CheckoutSession, CustomerDetails, Operation, Payment, PaymentMode, SavedCard, SessionStatus, SplitShare, StoredEvent } from './types.js';
+// Stored rows ↔ the ledger's domain objects. Spelled out field by field: this runs for every
+// row on the hot paths, and it is the one place where SQL names meet domain names.
+import type { CheckoutSessionRow, OperationRow, PaymentDetailColumns, PaymentRow, SavedCardRow, WebhookEventRow } from './schema.js';
+import type {
+  CheckoutSession,
+  CustomerDetails,
+  Operation,
+  OperationResult,
+  Payment,
+  PaymentDetails,
+  PaymentMode,
+  SavedCard,
+  SessionStatus,
+  SplitShare,
+  StoredEvent,
+} from './types.js';
 
 export function toJson(value: unknown): string | null {
   return value === undefined ? null : JSON.stringify(value);
@@ -10,37 +23,139 @@ function parseSplit(text: string | null): readonly SplitShare[] | null {
   return text === null ? null : (JSON.parse(text) as SplitShare[]);
 }
 
+/** The columns an update names; what it leaves undefined is left out (kept as stored). */
+export function paymentDetailColumns(details: PaymentDetails): Partial<PaymentDetailColumns> {
+  return {
+    status_code: details.statusCode,
+    status_description: details.statusDescription,
+    payment_id: details.paymentId,
+    gateway_order_id: details.gatewayOrderId,
+    billing_order_id: details.billingOrderId,
+    transaction_id: details.transactionId,
+    cc_mask: details.ccMask,
+    card_brand: details.cardBrand,
+    cc_token: details.ccToken,
+    cc_token_expiration: details.ccTokenExpiration,
+    user_action_url: details.userActionUrl,
+    checkout_url: details.checkoutUrl,
+    receipt_url: details.receiptUrl,
+  };
+}
+
+export function operationResultColumns(result: Omit<OperationResult, 'status' | 'amount'>): Partial<OperationRow> {
+  return {
+    operation_id: result.operationId,
+    status_code: result.statusCode,
+    status_description: result.statusDescription,
+    receipt_url: result.receiptUrl,
+  };
+}
+
 export function toPayment(row: PaymentRow): Payment {
-  return { ...row, split: parseSplit(row.split), customer: JSON.parse(row.customer) as CustomerDetails };
+  return {
+    orderId: row.order_id,
+    sessionId: row.session_id,
+    attempt: row.attempt,
+    mode: row.mode,
+    method: row.method,
+    amount: row.amount,
+    currency: row.currency,
+    split: parseSplit(row.split),
+    status: row.status,
+    statusCode: row.status_code,
+    statusDescription: row.status_description,
+    paymentId: row.payment_id,
+    gatewayOrderId: row.gateway_order_id,
+    billingOrderId: row.billing_order_id,
+    transactionId: row.transaction_id,
+    ccMask: row.cc_mask,
+    cardBrand: row.card_brand,
+    ccToken: row.cc_token,
+    ccTokenExpiration: row.cc_token_expiration,
+    userActionUrl: row.user_action_url,
+    checkoutUrl: row.checkout_url,
+    receiptUrl: row.receipt_url,
+    customer: JSON.parse(row.customer) as CustomerDetails,
+    customerId: row.customer_id,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    lastSeenAt: row.last_seen_at,
+    finalizedAt: row.finalized_at,
+  };
 }
 
 export function toOperation(row: OperationRow): Operation {
-  return { ...row, split: parseSplit(row.split) };
+  return {
+    id: row.id,
+    orderId: row.order_id,
+    kind: row.kind,
+    amount: row.amount,
+    status: row.status,
+    operationId: row.operation_id,
+    statusCode: row.status_code,
+    statusDescription: row.status_description,
+    comment: row.comment,
+    split: parseSplit(row.split),
+    receiptUrl: row.receipt_url,
+    origin: row.origin,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    settledAt: row.settled_at,
+  };
 }
 
 export function toStoredEvent(row: WebhookEventRow): StoredEvent {
-  const { facts: _facts, ...event } = row;
-  return event;
+  return {
+    id: row.id,
+    method: row.method,
+    status: row.status,
+    orderId: row.order_id,
+    operationId: row.operation_id,
+    paymentId: row.payment_id,
+    body: row.body,
+    receivedAt: row.received_at,
+    appliedAt: row.applied_at,
+    outcome: row.outcome,
+  };
 }
 
 export function toSavedCard(row: SavedCardRow): SavedCard {
-  return { ...row };
+  return {
+    id: row.id,
+    customerId: row.customer_id,
+    ccToken: row.cc_token,
+    ccMask: row.cc_mask,
+    brand: row.brand,
+    tokenExpiration: row.token_expiration,
+    createdAt: row.created_at,
+    lastUsedAt: row.last_used_at,
+  };
 }
 
 function sessionStatus(row: CheckoutSessionRow, payment: Payment | null, now: number): SessionStatus {
   if (payment?.status === 'success') return 'paid';
   if (payment && payment.status !== 'failure') return 'processing';
-  if (row.closedAt !== null) return 'closed';
-  return row.expiresAt <= now ? 'expired' : 'open';
+  if (row.closed_at !== null) return 'closed';
+  return row.expires_at <= now ? 'expired' : 'open';
 }
 
-/** `payment` is the session's live attempt or, when none is live, its latest. */
+/** `payment` is the session's latest attempt (the one in flight, if any is). */
 export function toSession(row: CheckoutSessionRow, payment: Payment | null, now: number): CheckoutSession {
   return {
-    ...row,
+    id: row.id,
+    orderId: row.order_id,
+    amount: row.amount,
+    currency: row.currency,
+    description: row.description,
+    method: row.method,
     split: parseSplit(row.split),
     customer: JSON.parse(row.customer) as CustomerDetails,
-    allowedModes: JSON.parse(row.allowedModes) as PaymentMode[],
+    customerId: row.customer_id,
+    returnUrl: row.return_url,
+    allowedModes: JSON.parse(row.allowed_modes) as PaymentMode[],
+    createdAt: row.created_at,
+    expiresAt: row.expires_at,
+    closedAt: row.closed_at,
     status: sessionStatus(row, payment, now),
     payment,
   };

@@ -1,28 +1,46 @@
-// Row types of the ledger's tables as Kysely sees them. Column names are snake_case in SQL and
-// camelCase here (CamelCasePlugin). BIGINT columns arrive as numbers on both databases (the
-// PostgreSQL pool parses int8). JSON columns are TEXT on both, parsed in the row mappers.
+// Row types of the ledger's tables as Kysely sees them: the SQL names, snake_case. The row
+// mappers in rows.ts turn them into the domain's camelCase objects (explicitly: a name-mapping
+// plugin costs more per query than SQLite takes to run it). BIGINT columns arrive as numbers on
+// both databases (the PostgreSQL pool parses int8). JSON columns are TEXT on both.
 import type { EventOutcome, OperationKind, OperationOrigin, OperationStatus, PaymentMethod, PaymentMode, PaymentStatus } from './types.js';
 
 export interface CheckoutSessionRow {
   id: string;
-  orderId: string;
+  order_id: string;
   amount: number;
   currency: string;
   description: string;
   method: PaymentMethod;
   split: string | null;
   customer: string;
-  customerId: string | null;
-  returnUrl: string | null;
-  allowedModes: string;
-  createdAt: number;
-  expiresAt: number;
-  closedAt: number | null;
+  customer_id: string | null;
+  return_url: string | null;
+  allowed_modes: string;
+  created_at: number;
+  expires_at: number;
+  closed_at: number | null;
 }
 
-export interface PaymentRow {
-  orderId: string;
-  sessionId: string;
+/** What the gateway tells about a payment, as columns. */
+export interface PaymentDetailColumns {
+  status_code: string | null;
+  status_description: string | null;
+  payment_id: string | null;
+  gateway_order_id: string | null;
+  billing_order_id: string | null;
+  transaction_id: string | null;
+  cc_mask: string | null;
+  card_brand: string | null;
+  cc_token: string | null;
+  cc_token_expiration: string | null;
+  user_action_url: string | null;
+  checkout_url: string | null;
+  receipt_url: string | null;
+}
+
+export interface PaymentRow extends PaymentDetailColumns {
+  order_id: string;
+  session_id: string;
   attempt: number;
   mode: PaymentMode;
   method: PaymentMethod;
@@ -30,75 +48,62 @@ export interface PaymentRow {
   currency: string;
   split: string | null;
   status: PaymentStatus;
-  statusCode: string | null;
-  statusDescription: string | null;
-  paymentId: string | null;
-  gatewayOrderId: string | null;
-  billingOrderId: string | null;
-  transactionId: string | null;
-  ccMask: string | null;
-  cardBrand: string | null;
-  ccToken: string | null;
-  ccTokenExpiration: string | null;
-  userActionUrl: string | null;
-  checkoutUrl: string | null;
-  receiptUrl: string | null;
   customer: string;
-  customerId: string | null;
-  createdAt: number;
-  updatedAt: number;
-  lastSeenAt: number;
-  finalizedAt: number | null;
+  customer_id: string | null;
+  created_at: number;
+  updated_at: number;
+  last_seen_at: number;
+  finalized_at: number | null;
 }
 
 export interface OperationRow {
   id: string;
-  orderId: string;
+  order_id: string;
   kind: OperationKind;
   amount: number;
   status: OperationStatus;
-  operationId: string | null;
-  statusCode: string | null;
-  statusDescription: string | null;
+  operation_id: string | null;
+  status_code: string | null;
+  status_description: string | null;
   comment: string | null;
   split: string | null;
-  receiptUrl: string | null;
+  receipt_url: string | null;
   origin: OperationOrigin;
-  createdAt: number;
-  updatedAt: number;
-  settledAt: number | null;
+  created_at: number;
+  updated_at: number;
+  settled_at: number | null;
 }
 
 export interface WebhookEventRow {
   id: string;
   method: string;
   status: string;
-  orderId: string;
-  operationId: string | null;
-  paymentId: string | null;
+  order_id: string;
+  operation_id: string | null;
+  payment_id: string | null;
   body: string;
   /** The event as the companion parsed it (JSON), so a parked event can be applied later. */
   facts: string;
-  receivedAt: number;
-  appliedAt: number | null;
+  received_at: number;
+  applied_at: number | null;
   outcome: EventOutcome;
 }
 
 export interface SavedCardRow {
   id: string;
-  customerId: string;
-  ccToken: string;
-  ccMask: string;
+  customer_id: string;
+  cc_token: string;
+  cc_mask: string;
   brand: string | null;
-  tokenExpiration: string | null;
-  createdAt: number;
-  lastUsedAt: number;
+  token_expiration: string | null;
+  created_at: number;
+  last_used_at: number;
 }
 
 export interface LedgerTables {
-  checkoutSessions: CheckoutSessionRow;
+  checkout_sessions: CheckoutSessionRow;
   payments: PaymentRow;
   operations: OperationRow;
-  webhookEvents: WebhookEventRow;
-  savedCards: SavedCardRow;
+  webhook_events: WebhookEventRow;
+  saved_cards: SavedCardRow;
 }

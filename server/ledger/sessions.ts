@@ -22,7 +22,7 @@ function newOrderId(): string {
 }
 
 async function latestAttempt(db: LedgerDb, sessionId: string): Promise<Payment | null> {
-  const row = await db.selectFrom('payments').selectAll().where('sessionId', '=', sessionId).orderBy('attempt', 'desc').limit(1).executeTakeFirst();
+  const row = await db.selectFrom('payments').selectAll().where('session_id', '=', sessionId).orderBy('attempt', 'desc').limit(1).executeTakeFirst();
   return row ? toPayment(row) : null;
 }
 
@@ -31,34 +31,34 @@ export async function createSession(ctx: LedgerContext, input: NewCheckoutSessio
   const now = ctx.now();
   const row: CheckoutSessionRow = {
     id: newSessionId(),
-    orderId: session.orderId ?? newOrderId(),
+    order_id: session.orderId ?? newOrderId(),
     amount: session.amount,
     currency: session.currency,
     description: session.description,
     method: session.method,
     split: toJson(session.split),
     customer: JSON.stringify(session.customer ?? {}),
-    customerId: session.customerId ?? null,
-    returnUrl: session.returnUrl ?? null,
-    allowedModes: JSON.stringify([...new Set(session.allowedModes ?? ['direct', 'hosted'])]),
-    createdAt: now,
-    expiresAt: now + (session.ttlSeconds ?? DEFAULT_TTL_SECONDS) * 1000,
-    closedAt: null,
+    customer_id: session.customerId ?? null,
+    return_url: session.returnUrl ?? null,
+    allowed_modes: JSON.stringify([...new Set(session.allowedModes ?? ['direct', 'hosted'])]),
+    created_at: now,
+    expires_at: now + (session.ttlSeconds ?? DEFAULT_TTL_SECONDS) * 1000,
+    closed_at: null,
   };
-  const paymentWithId = await ctx.db.selectFrom('payments').select('orderId').where('orderId', '=', row.orderId).executeTakeFirst();
-  const inserted = paymentWithId ? 0n : (await ctx.db.insertInto('checkoutSessions').values(row).onConflict((oc) => oc.doNothing()).executeTakeFirstOrThrow()).numInsertedOrUpdatedRows;
-  if (!inserted) throw new LedgerConflict('order_id_taken', `order id ${row.orderId} is already used`);
+  const paymentWithId = await ctx.db.selectFrom('payments').select('order_id').where('order_id', '=', row.order_id).executeTakeFirst();
+  const inserted = paymentWithId ? 0n : (await ctx.db.insertInto('checkout_sessions').values(row).onConflict((oc) => oc.doNothing()).executeTakeFirstOrThrow()).numInsertedOrUpdatedRows;
+  if (!inserted) throw new LedgerConflict('order_id_taken', `order id ${row.order_id} is already used`);
   return toSession(row, null, now);
 }
 
 export async function getSession(ctx: LedgerContext, id: string): Promise<CheckoutSession | undefined> {
-  const row = await ctx.db.selectFrom('checkoutSessions').selectAll().where('id', '=', id).executeTakeFirst();
+  const row = await ctx.db.selectFrom('checkout_sessions').selectAll().where('id', '=', id).executeTakeFirst();
   return row && toSession(row, await latestAttempt(ctx.db, id), ctx.now());
 }
 
 /** No further attempts; one already in flight is left to finish. */
 export async function closeSession(ctx: LedgerContext, id: string): Promise<CheckoutSession> {
-  await ctx.db.updateTable('checkoutSessions').set({ closedAt: ctx.now() }).where('id', '=', id).where('closedAt', 'is', null).execute();
+  await ctx.db.updateTable('checkout_sessions').set({ closed_at: ctx.now() }).where('id', '=', id).where('closed_at', 'is', null).execute();
   const session = await getSession(ctx, id);
   if (!session) throw new LedgerNotFound('session', id);
   return session;
@@ -85,29 +85,29 @@ export async function claimPayAttempt(ctx: LedgerContext, sessionId: string, req
   const { mode, customer } = parseInput(payAttemptInput, request);
   return ctx.db.transaction().execute(async (trx) => {
     const session = await trx
-      .selectFrom('checkoutSessions')
+      .selectFrom('checkout_sessions')
       .selectAll()
       .where('id', '=', sessionId)
       .$if(ctx.dialect === 'postgres', (query) => query.forUpdate())
       .executeTakeFirst();
     if (!session) throw new LedgerNotFound('session', sessionId);
-    if (!(JSON.parse(session.allowedModes) as string[]).includes(mode)) throw new InvalidLedgerInput('mode', `this session does not allow ${mode}`);
+    if (!(JSON.parse(session.allowed_modes) as string[]).includes(mode)) throw new InvalidLedgerInput('mode', `this session does not allow ${mode}`);
     const latest = await latestAttempt(trx, sessionId);
     const live = refusalByLiveAttempt(latest);
     if (live) return live;
     const now = ctx.now();
-    if (session.closedAt !== null) return refusal('closed', latest);
-    if (session.expiresAt <= now) return refusal('expired', latest);
+    if (session.closed_at !== null) return refusal('closed', latest);
+    if (session.expires_at <= now) return refusal('expired', latest);
     // The gateway refuses a used order_id even after a failure, so a retry gets its own.
     const attempt = (latest?.attempt ?? 0) + 1;
-    const orderId = attempt === 1 ? session.orderId : `${session.orderId}-${attempt}`;
+    const orderId = attempt === 1 ? session.order_id : `${session.order_id}-${attempt}`;
     if (orderId.length > MAX_ORDER_ID_LENGTH) return refusal('retry_unavailable', latest);
-    if (attempt > 1 && (await trx.selectFrom('checkoutSessions').select('id').where('orderId', '=', orderId).executeTakeFirst())) {
+    if (attempt > 1 && (await trx.selectFrom('checkout_sessions').select('id').where('order_id', '=', orderId).executeTakeFirst())) {
       return refusal('retry_unavailable', latest);
     }
     const row: PaymentRow = {
-      orderId,
-      sessionId,
+      order_id: orderId,
+      session_id: sessionId,
       attempt,
       mode,
       method: session.method,
@@ -115,25 +115,25 @@ export async function claimPayAttempt(ctx: LedgerContext, sessionId: string, req
       currency: session.currency,
       split: session.split,
       status: 'init',
-      statusCode: null,
-      statusDescription: null,
-      paymentId: null,
-      gatewayOrderId: null,
-      billingOrderId: null,
-      transactionId: null,
-      ccMask: null,
-      cardBrand: null,
-      ccToken: null,
-      ccTokenExpiration: null,
-      userActionUrl: null,
-      checkoutUrl: null,
-      receiptUrl: null,
+      status_code: null,
+      status_description: null,
+      payment_id: null,
+      gateway_order_id: null,
+      billing_order_id: null,
+      transaction_id: null,
+      cc_mask: null,
+      card_brand: null,
+      cc_token: null,
+      cc_token_expiration: null,
+      user_action_url: null,
+      checkout_url: null,
+      receipt_url: null,
       customer: customer ? JSON.stringify(customer) : session.customer,
-      customerId: session.customerId,
-      createdAt: now,
-      updatedAt: now,
-      lastSeenAt: now,
-      finalizedAt: null,
+      customer_id: session.customer_id,
+      created_at: now,
+      updated_at: now,
+      last_seen_at: now,
+      finalized_at: null,
     };
     const inserted = await trx.insertInto('payments').values(row).onConflict((oc) => oc.doNothing()).executeTakeFirstOrThrow();
     if (!inserted.numInsertedOrUpdatedRows) {

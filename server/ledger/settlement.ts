@@ -15,16 +15,16 @@ import type { OperationProgress, OperationResult } from './types.js';
 export async function settleOperation(ctx: LedgerContext, id: string, input: OperationResult): Promise<OperationProgress> {
   const result = parseInput(operationResultInput, input);
   return ctx.db.transaction().execute(async (trx) => {
-    const reservation = await trx.selectFrom('operations').select('orderId').where('id', '=', id).executeTakeFirst();
+    const reservation = await trx.selectFrom('operations').select('order_id').where('id', '=', id).executeTakeFirst();
     if (!reservation) throw new LedgerNotFound('operation', id);
-    await lockPayment(ctx, trx, reservation.orderId);
+    await lockPayment(ctx, trx, reservation.order_id);
     if (result.operationId) {
-      const holder = await trx.selectFrom('operations').select('id').where('operationId', '=', result.operationId).executeTakeFirst();
+      const holder = await trx.selectFrom('operations').select('id').where('operation_id', '=', result.operationId).executeTakeFirst();
       if (holder && holder.id !== id) throw new LedgerConflict('operation_id_taken', `operation id ${result.operationId} belongs to another operation`);
     }
     const progressed = await progressOperation(ctx, trx, id, result);
     if (!progressed) throw new LedgerNotFound('operation', id);
-    await reapplyParkedEvents(ctx, trx, reservation.orderId);
+    await reapplyParkedEvents(ctx, trx, reservation.order_id);
     // A parked event may have moved this very operation on since.
     return { progress: progressed.progress, operation: (await getOperation(trx, id)) ?? progressed.operation };
   });
