@@ -1,0 +1,130 @@
+/**
+ * `createCompanion(config)`: the merchant's server as a Hono app. It holds the gateway
+ * credentials, creates payments for the widget, takes the gateway's signed webhooks into the
+ * ledger, and serves the merchant API of the back office. It uses web-standard Request and
+ * Response only (Node's socket just for the client's address), and talks to the gateway only
+ * through server/gateway.
+ *
+ *   const app = createCompanion({ ledger, gateway, gatewayApiSecret, publicUrl, adminToken });
+ *   serve({ fetch: app.fetch, port: 3000 });      // @hono/node-server (see start.ts)
+ *   app.companion.reconciler.start();             // settle what webhooks did not
+ */
+import { Hono } from 'hono';
+import { methodNotAllowed } from 'hono/method-not-allowed';
+import { checkoutRoutes } from './checkout/checkout-routes.js';
+import { DirectPayments } from './checkout/direct-payments.js';
+import { HostedCheckouts } from './checkout/hosted-checkouts.js';
+import { returnRoutes } from './checkout/return-routes.js';
+import { widgetRoutes } from './checkout/widget-routes.js';
+import { resolveConfig } from './config.js';
+import type { CompanionConfig } from './config.js';
+import type { CompanionEnv, CompanionServices } from './context.js';
+import { checkoutCors, noStore, securityHeaders } from './http/browser-policies.js';
+import { problemOf } from './http/failure-problems.js';
+import { limitBody, requireAdminToken, requireMediaType } from './http/guards.js';
+import { ApiProblem, sendProblem } from './http/problem.js';
+import { RateLimiter } from './http/rate-limit.js';
+import { logRequests } from './http/request-log.js';
+import { createLogger } from './log/logger.js';
+import type { Logger } from './log/logger.js';
+import { balanceRoutes } from './merchant/balance-routes.js';
+import { cardRoutes } from './merchant/card-routes.js';
+import { feedRoutes } from './merchant/feed-routes.js';
+import { orderRoutes } from './merchant/order-routes.js';
+import { reportRoutes } from './merchant/report-routes.js';
+import { SecondaryOperations } from './merchant/secondary-operations.js';
+import { openApiDocument } from './openapi/openapi-document.js';
+import { ChangeFeed } from './payments/change-feed.js';
+import { OrderStateSync } from './payments/order-state.js';
+import { PaymentReactions } from './payments/reactions.js';
+import { Reconciler } from './reconciliation/reconciler.js';
+import { webhookRoutes } from './webhooks/webhook-routes.js';
+
+export interface CompanionHandle {
+  readonly services: CompanionServices;
+  /** Not started by createCompanion: call `start()` (startCompanion does). */
+  readonly reconciler: Reconciler;
+  /** Stops the reconciler (the ledger and gateway belong to whoever made them). */
+  stop(): Promise<void>;
+}
+
+export type CompanionApp = Hono<CompanionEnv> & { readonly companion: CompanionHandle };
+
+/** Merchant API prefixes: everything under them needs the admin token. */
+const ADMIN_PREFIXES = ['/api/orders', '/api/balances', '/api/receipts', '/api/stats', '/api/changes', '/api/customers'];
+
+export function createCompanion(config: CompanionConfig): CompanionApp {
+  const options = resolveConfig(config);
+  const { ledger, gateway } = config;
+  const clock = config.clock ?? Date.now;
+  const logger = config.logger ?? createLogger({ clock });
+  const feed = new ChangeFeed();
+  const reactions = new PaymentReactions({ ledger, feed, logger, clock, hook: config.onPaymentEvent });
+  const orderState = new OrderStateSync({ ledger, gateway, reactions, sandboxOrigin: options.sandboxOrigin });
+  const flow = { ledger, gateway, orderState, reactions, options, logger, clock };
+  const services: CompanionServices = {
+    ...flow,
+    feed,
+    directPayments: new DirectPayments(flow),
+    hostedCheckouts: new HostedCheckouts(flow),
+    operations: new SecondaryOperations(flow),
+    payLimits: {
+      perSession: new RateLimiter(options.rateLimits.perSession, options.rateLimits.windowMs, clock),
+      perClient: new RateLimiter(options.rateLimits.perClient, options.rateLimits.windowMs, clock),
+    },
+  };
+  const reconciler = new Reconciler({ ledger, gateway, orderState, reactions, timings: options.reconciliation, logger, clock });
+
+  const app = new Hono<CompanionEnv>();
+  app.use(async (c, next) => {
+    c.set('services', services);
+    c.set('logger', logger);
+    await next();
+  });
+  app.use(logRequests());
+  app.use(securityHeaders(options.publicUrl));
+  app.use(methodNotAllowed({ app, onMethodNotAllowed: (_c, allowed) => methodProblem(allowed) }));
+  app.use('/api/checkout/sessions/*', checkoutCors(options.allowedOrigins));
+  app.use('/api/*', noStore(), limitBody(options.bodyLimitBytes), requireMediaType('application/json'));
+  app.use('/webhooks/*', noStore(), limitBody(options.webhookBodyLimitBytes), requireMediaType('application/x-www-form-urlencoded'));
+  const admin = requireAdminToken(options.adminToken);
+  for (const prefix of ADMIN_PREFIXES) app.use(prefix, admin).use(`${prefix}/*`, admin);
+
+  app.route('/api/checkout', checkoutRoutes(options.adminToken));
+  app.route('/checkout', returnRoutes());
+  app.route('/widget', widgetRoutes(options.widgetDir));
+  app.route('/webhooks', webhookRoutes(config.gatewayApiSecret));
+  app.route('/api/orders', orderRoutes());
+  app.route('/api/balances', balanceRoutes());
+  app.route('/api', reportRoutes());
+  app.route('/api/changes', feedRoutes());
+  app.route('/api/customers', cardRoutes());
+  app.get('/api/openapi.json', (c) => c.json(openApiDocument(options.publicUrl)));
+  app.get('/healthz', async (c) => {
+    try {
+      await ledger.listOrders({ limit: 1 });
+      return c.json({ status: 'ok' });
+    } catch (error) {
+      logger.error('health check: the ledger cannot be reached', { err: error });
+      return c.json({ status: 'unavailable' }, 503);
+    }
+  });
+
+  app.notFound((c) => sendProblem(c, new ApiProblem(404, 'not_found', `No route ${c.req.method} ${c.req.path.slice(0, 200)}`)));
+  app.onError((error, c) => answerError(error, c.var.logger ?? logger, (problem) => sendProblem(c, problem)));
+
+  const handle: CompanionHandle = { services, reconciler, stop: () => reconciler.stop() };
+  return Object.assign(app, { companion: handle });
+}
+
+function methodProblem(allowed: readonly string[]): Response {
+  const problem = new ApiProblem(405, 'method_not_allowed', `Use ${allowed.join(', ')}`);
+  return Response.json(problem.body, { status: 405, headers: { Allow: allowed.join(', ') } });
+}
+
+/** Whatever went wrong becomes the envelope; only the companion's own faults are a 500. */
+function answerError(error: Error, logger: Logger, send: (problem: ApiProblem) => Response): Response {
+  const problem = problemOf(error);
+  if (problem.status >= 500) logger.error('request error', { err: error, code: problem.code });
+  return send(problem);
+}

@@ -1,0 +1,109 @@
+/**
+ * The checkout API. The merchant's backend opens and closes sessions with the admin token;
+ * the browser reads a session's public view and pays it, holding only the session id — an
+ * unguessable capability (256 random bits).
+ *
+ *   POST   /api/checkout/sessions              (admin) open a session → 201
+ *   DELETE /api/checkout/sessions/:id          (admin) close it: no further attempts
+ *   GET    /api/checkout/sessions/:id          public view for the widget
+ *   POST   /api/checkout/sessions/:id/pay      direct payment (card or saved card)
+ *   POST   /api/checkout/sessions/:id/hosted   → { redirect_url } of the gateway's page
+ */
+import { Hono } from 'hono';
+import type { Context } from 'hono';
+import * as z from 'zod';
+import type { CheckoutSession } from '../../ledger/index.js';
+import type { CompanionEnv } from '../context.js';
+import { decimal } from '../http/amounts.js';
+import { clientAddress } from '../http/client-address.js';
+import { requireAdminToken } from '../http/guards.js';
+import { ApiProblem } from '../http/problem.js';
+import { validate } from '../http/validate.js';
+import { Customer } from './customer.js';
+import { PayRequest } from './pay-request.js';
+import { limitPayAttempts } from './pay-limits.js';
+import { NewSessionRequest } from './session-request.js';
+import { sessionView, viewStatus } from './session-view.js';
+
+/** base64url of 32 random bytes, as the ledger makes them. */
+const SESSION_ID = /^[A-Za-z0-9_-]{43}$/;
+
+export const HostedRequest = z.strictObject({ customer: Customer.optional() });
+
+/** What the merchant gets back when it opens a session. */
+export function createdSession(session: CheckoutSession) {
+  return {
+    id: session.id,
+    order_id: session.orderId,
+    amount: decimal(session.amount, session.currency),
+    currency: session.currency,
+    description: session.description,
+    method: session.method,
+    status: viewStatus(session).status,
+    modes: session.allowedModes,
+    ...(session.customerId ? { customer_id: session.customerId } : {}),
+    ...(session.returnUrl ? { return_url: session.returnUrl } : {}),
+    ...(session.split ? { split: session.split.map((share) => ({ sub_merchant_id: share.subMerchantId, amount: decimal(share.amount, session.currency) })) } : {}),
+    expires_at: new Date(session.expiresAt).toISOString(),
+  };
+}
+
+function sessionId(c: Context<CompanionEnv>): string {
+  const id = c.req.param('id') ?? '';
+  if (!SESSION_ID.test(id)) throw ApiProblem.notFound('The checkout session', 'session_not_found');
+  return id;
+}
+
+export function checkoutRoutes(adminToken: string): Hono<CompanionEnv> {
+  const checkout = new Hono<CompanionEnv>();
+  const admin = requireAdminToken(adminToken);
+
+  checkout.post('/sessions', admin, validate('json', NewSessionRequest), async (c) => {
+    const { ledger, options, feed, clock } = c.var.services;
+    const request = c.req.valid('json');
+    const session = await ledger.createSession({ ttlSeconds: options.sessionTtlSeconds, ...request });
+    feed.publish({ kind: 'session', orderId: session.orderId, status: 'open', source: 'merchant', at: clock() });
+    c.var.logger.info('checkout session opened', { order_id: session.orderId, amount: session.amount, currency: session.currency });
+    return c.json(createdSession(session), 201);
+  });
+
+  checkout.delete('/sessions/:id', admin, async (c) => {
+    const { ledger, feed, clock } = c.var.services;
+    const id = sessionId(c);
+    if (!(await ledger.getSession(id))) throw ApiProblem.notFound('The checkout session', 'session_not_found');
+    const session = await ledger.closeSession(id);
+    feed.publish({ kind: 'session', orderId: session.orderId, status: 'closed', source: 'merchant', at: clock() });
+    return c.json(createdSession(session));
+  });
+
+  checkout.get('/sessions/:id', async (c) => {
+    const { ledger, options } = c.var.services;
+    const session = await ledger.getSession(sessionId(c));
+    if (!session) throw ApiProblem.notFound('The checkout session', 'session_not_found');
+    const cards = session.customerId && session.allowedModes.includes('direct') ? await ledger.listCards(session.customerId) : [];
+    return c.json(sessionView(session, cards, options));
+  });
+
+  checkout.post('/sessions/:id/pay', limitPayAttempts(), validate('json', PayRequest), async (c) => {
+    const { directPayments, options, logger } = c.var.services;
+    const id = sessionId(c);
+    const request = c.req.valid('json');
+    const ip = clientAddress(c, options.trustProxy);
+    if (!ip) logger.warn('the client address is unknown; sending 0.0.0.0 as customer_ip');
+    const answer = await directPayments.pay({
+      sessionId: id,
+      card: request.card,
+      customer: request.customer,
+      fingerprint: request.fingerprint,
+      client: { ip: ip ?? '0.0.0.0', accept: c.req.header('accept') ?? '*/*', userAgent: c.req.header('user-agent') ?? '' },
+    });
+    return c.json(answer);
+  });
+
+  checkout.post('/sessions/:id/hosted', limitPayAttempts(), validate('json', HostedRequest), async (c) => {
+    const url = await c.var.services.hostedCheckouts.open(sessionId(c), c.req.valid('json').customer);
+    return c.json({ redirect_url: url });
+  });
+
+  return checkout;
+}

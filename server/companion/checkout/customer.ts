@@ -1,0 +1,51 @@
+/**
+ * The customer fields a payer types into the widget (and a merchant may prefill), in the shape
+ * the gateway accepts: names, an e-mail address, a phone number of 7–15 digits (spaces, dots,
+ * dashes and brackets as people type them are dropped).
+ */
+import * as z from 'zod';
+import { requiredText } from '../../gateway/wire/primitives.js';
+import type { CustomerDetails } from '../../ledger/index.js';
+import { definedFields } from '../optional-fields.js';
+
+export type CustomerField = 'fname' | 'lname' | 'email' | 'phone';
+
+const Name = z.string().trim().pipe(requiredText(256));
+const Email = z.string().trim().pipe(z.email({ error: 'must be an e-mail address' }).max(256));
+const Phone = z
+  .string()
+  .transform((phone) => phone.replace(/[\s().-]/g, ''))
+  .pipe(z.string().regex(/^\+?\d{7,15}$/, { error: 'must be 7 to 15 digits, optionally after a +' }));
+
+export const Customer = z.strictObject({ fname: Name, lname: Name, email: Email, phone: Phone }).partial();
+export type Customer = z.output<typeof Customer>;
+
+export function customerDetails(customer: Customer): CustomerDetails {
+  return definedFields({ fname: customer.fname, lname: customer.lname, email: customer.email, phone: customer.phone });
+}
+
+/** What the gateway requires of the customer in each mode (interface, endpoint 1). */
+const REQUIRED: Record<'direct' | 'hosted', readonly CustomerField[]> = {
+  direct: ['fname', 'lname', 'email', 'phone'],
+  hosted: ['email', 'phone'],
+};
+
+/** The fields the payer must still give: required by the allowed modes and not prefilled. */
+export function missingCustomerFields(modes: readonly ('direct' | 'hosted')[], known: CustomerDetails): CustomerField[] {
+  const required = new Set(modes.flatMap((mode) => REQUIRED[mode]));
+  return REQUIRED.direct.filter((field) => required.has(field) && !known[field]);
+}
+
+/** The gateway's `customer_*` parameters for what is known of the customer. */
+export function customerParams(customer: CustomerDetails): Record<string, string> {
+  return definedFields({
+    customer_fname: customer.fname,
+    customer_lname: customer.lname,
+    customer_patronym: customer.patronym,
+    customer_email: customer.email,
+    customer_phone: customer.phone,
+    customer_country: customer.country,
+    customer_birthday: customer.birthday,
+    customer_tax_id: customer.taxId,
+  }) as Record<string, string>;
+}

@@ -1,0 +1,165 @@
+/**
+ * A direct payment from the widget: the companion holds the card data for the length of this
+ * one call, sends it to the gateway once, and answers from what the ledger then knows.
+ *
+ * One attempt per session at a time: the ledger's claim makes a payment row before the
+ * gateway is called, so a second click (or tab, or instance) is answered with the attempt in
+ * flight. When the gateway's answer is lost (timeout, 5xx, dropped connection) the order's
+ * state is read instead — a payment is never created twice.
+ */
+import { DuplicateOrderError, GatewayError, InvalidRequestError, OutcomeUnknownError } from '../../gateway/errors.js';
+import type { GatewayClient } from '../../gateway/client.js';
+import type { Payment as GatewayPayment } from '../../gateway/objects.js';
+import type { DirectPaymentParams, DirectSplitPurchaseParams } from '../../gateway/resources/payments.js';
+import type { CheckoutSession, CustomerDetails, Ledger, Payment } from '../../ledger/index.js';
+import type { CompanionOptions } from '../config.js';
+import { gatewayProblem } from '../http/failure-problems.js';
+import { ApiProblem, fieldReasons } from '../http/problem.js';
+import type { Logger } from '../log/logger.js';
+import { definedFields } from '../optional-fields.js';
+import { paymentUpdate } from '../payments/gateway-facts.js';
+import type { OrderStateSync } from '../payments/order-state.js';
+import type { PaymentReactions } from '../payments/reactions.js';
+import { customerDetails, customerParams } from './customer.js';
+import type { Customer } from './customer.js';
+import { payAnswer } from './pay-answer.js';
+import type { PayAnswer } from './pay-answer.js';
+import { hasExpired, requestField } from './pay-request.js';
+import type { BrowserFingerprint, CardInput } from './pay-request.js';
+import { closedSessionProblem, endAttempt, liveAttempt, payableSession, requireCustomer } from './session-access.js';
+
+/** What the HTTP request adds: who is paying, from where, with which browser. */
+export interface PayingClient {
+  readonly ip: string;
+  readonly accept: string;
+  readonly userAgent: string;
+}
+
+export interface DirectPayment {
+  readonly sessionId: string;
+  readonly card: CardInput;
+  readonly customer: Customer | undefined;
+  readonly fingerprint: BrowserFingerprint;
+  readonly client: PayingClient;
+}
+
+interface DirectPaymentDeps {
+  readonly ledger: Ledger;
+  readonly gateway: GatewayClient;
+  readonly orderState: OrderStateSync;
+  readonly reactions: PaymentReactions;
+  readonly options: CompanionOptions;
+  readonly logger: Logger;
+  readonly clock: () => number;
+}
+
+type CardSource = { readonly cc_token: string } | { readonly cc_number: string; readonly exp_month: number; readonly exp_year: number; readonly card_cvv: string };
+
+/** How long a recovery read may take while the customer waits. */
+const RECOVERY_READ_MS = 5_000;
+
+export class DirectPayments {
+  readonly #deps: DirectPaymentDeps;
+
+  constructor(deps: DirectPaymentDeps) {
+    this.#deps = deps;
+  }
+
+  async pay(request: DirectPayment): Promise<PayAnswer> {
+    const { ledger } = this.#deps;
+    const session = await payableSession(ledger, request.sessionId, 'direct');
+    if (session.payment && session.payment.status !== 'failure') return payAnswer(session.payment);
+    if (session.status === 'closed' || session.status === 'expired') throw closedSessionProblem(session.status);
+    // What the merchant prefilled is not the payer's to change.
+    const customer: CustomerDetails = { ...customerDetails(request.customer ?? {}), ...session.customer };
+    requireCustomer('direct', customer);
+    const card = await this.#cardSource(session, request.card);
+
+    const claim = await ledger.claimPayAttempt(session.id, { mode: 'direct', customer });
+    if (!claim.claimed) return payAnswer(liveAttempt(claim));
+    try {
+      return await this.#record(claim.payment, await this.#create(session, claim.payment, card, customer, request));
+    } catch (error) {
+      return this.#recover(claim.payment, error);
+    }
+  }
+
+  /** Full card data, or the gateway token of one of this customer's saved cards. */
+  async #cardSource(session: CheckoutSession, card: CardInput): Promise<CardSource> {
+    if (card.kind === 'card') {
+      if (hasExpired(card, this.#deps.clock())) throw new ApiProblem(422, 'card_expired', 'The card has expired', { 'card.exp_month': 'the card has expired' });
+      return { cc_number: card.number, exp_month: card.expMonth, exp_year: card.expYear, card_cvv: card.cvv };
+    }
+    const saved = session.customerId ? await this.#deps.ledger.findCard(session.customerId, card.token) : undefined;
+    if (!saved) throw new ApiProblem(422, 'unknown_card', 'The saved card was not found', { 'card.token': 'is not a saved card of this customer' });
+    return { cc_token: saved.ccToken };
+  }
+
+  #create(session: CheckoutSession, payment: Payment, card: CardSource, customer: CustomerDetails, request: DirectPayment): Promise<GatewayPayment> {
+    const { gateway, options } = this.#deps;
+    const { client } = request;
+    const params = definedFields({
+      mode: 'direct' as const,
+      method: session.method,
+      amount: session.amount,
+      currency: session.currency,
+      description: session.description,
+      order_id: payment.orderId,
+      ...card,
+      ...customerParams(customer),
+      customer_id: session.customerId ?? undefined,
+      customer_ip: client.ip,
+      browser_fingerprint: {
+        ...request.fingerprint,
+        browserAcceptHeader: client.accept.slice(0, 2048),
+        browserIpAddress: client.ip,
+        browserUserAgent: client.userAgent.slice(0, 2048),
+      },
+      server_url: `${options.publicUrl}/webhooks/gateway`,
+      result_url: `${options.publicUrl}/checkout/return/${session.id}`,
+    });
+    if (!session.split) return gateway.payments.create(params as DirectPaymentParams);
+    const split = session.split.map((share) => ({ amount: share.amount, sub_merchant_id: share.subMerchantId }));
+    return gateway.payments.createSplit({ ...params, method: 'purchase', split } as DirectSplitPurchaseParams);
+  }
+
+  /** The gateway answered: store what it said (unless a webhook got there first) and answer. */
+  async #record(payment: Payment, answer: GatewayPayment): Promise<PayAnswer> {
+    const { ledger, reactions, options, logger } = this.#deps;
+    const update = paymentUpdate({ ...answer }, options.sandboxOrigin);
+    if (answer.status === 'pending' && answer.user_action_url && !update.userActionUrl) {
+      logger.warn('refused a redirect that is neither https nor the sandbox', { order_id: payment.orderId });
+    }
+    const progress = await ledger.advancePayment(payment.orderId, update);
+    if (progress.progress === 'advanced') await reactions.paymentAdvanced(progress.payment, 'gateway_answer');
+    return payAnswer(progress.payment);
+  }
+
+  async #recover(payment: Payment, error: unknown): Promise<PayAnswer> {
+    if (!(error instanceof GatewayError)) throw error;
+    const { logger } = this.#deps;
+    if (error instanceof InvalidRequestError && !(error instanceof DuplicateOrderError)) {
+      // A definite refusal: nothing was created, the session can take another attempt.
+      await endAttempt(this.#deps, payment, `Refused by the gateway: ${error.message}`);
+      throw new ApiProblem(422, 'payment_rejected', 'The gateway refused the payment details', fieldReasons(error.fields, requestField));
+    }
+    if (!(error instanceof OutcomeUnknownError) && !(error instanceof DuplicateOrderError)) {
+      // Not sent at all (refused credentials, rate limit, no connection): nothing happened.
+      logger.error('a payment could not be sent to the gateway', { order_id: payment.orderId, err: error });
+      await endAttempt(this.#deps, payment, 'Not sent: the gateway could not be reached');
+      throw gatewayProblem(error);
+    }
+    // It may have happened: ask the gateway what it knows of the order.
+    logger.warn('the outcome of a payment is unknown; reading the order state', { order_id: payment.orderId, err: error });
+    try {
+      const state = await this.#deps.orderState.refresh(payment.orderId, 'order_state', { timeoutMs: RECOVERY_READ_MS });
+      if (state.found && state.payment) return payAnswer(state.payment);
+      if (!state.found && error instanceof DuplicateOrderError) await endAttempt(this.#deps, payment, 'The order id is taken at the gateway');
+    } catch (readError) {
+      logger.warn('the order state could not be read; reconciliation will settle the payment', { order_id: payment.orderId, err: readError });
+    }
+    // Still unknown: the reconciler settles it; the widget keeps waiting.
+    return payAnswer((await this.#deps.ledger.getPayment(payment.orderId)) ?? payment);
+  }
+}
+

@@ -1,0 +1,138 @@
+/**
+ * Hosted checkout: the gateway's own page collects the card, which keeps card data off the
+ * merchant entirely (the low PCI scope path). The companion creates the hosted payment and
+ * hands the widget the page's address from the 303 `Location`; a second click gets the same
+ * page, and so does a create the gateway refuses as a duplicate (P-409).
+ */
+import { DuplicateOrderError, GatewayError, InvalidRequestError, OutcomeUnknownError } from '../../gateway/errors.js';
+import type { GatewayClient } from '../../gateway/client.js';
+import type { HostedPaymentParams, HostedSplitPurchaseParams } from '../../gateway/resources/payments.js';
+import type { CheckoutSession, CustomerDetails, Ledger, Payment } from '../../ledger/index.js';
+import type { CompanionOptions } from '../config.js';
+import { gatewayProblem } from '../http/failure-problems.js';
+import { ApiProblem, fieldReasons } from '../http/problem.js';
+import type { Logger } from '../log/logger.js';
+import { definedFields } from '../optional-fields.js';
+import type { OrderStateSync } from '../payments/order-state.js';
+import type { PaymentReactions } from '../payments/reactions.js';
+import { isAllowedRedirect } from '../payments/redirects.js';
+import { customerDetails, customerParams } from './customer.js';
+import type { Customer } from './customer.js';
+import { requestField } from './pay-request.js';
+import { closedSessionProblem, endAttempt, liveAttempt, payableSession, requireCustomer } from './session-access.js';
+
+interface HostedCheckoutDeps {
+  readonly ledger: Ledger;
+  readonly gateway: GatewayClient;
+  readonly orderState: OrderStateSync;
+  readonly reactions: PaymentReactions;
+  readonly options: CompanionOptions;
+  readonly logger: Logger;
+  readonly clock: () => number;
+}
+
+const RECOVERY_READ_MS = 5_000;
+
+const tryAgain = () => new ApiProblem(503, 'gateway_unavailable', 'The payment page could not be opened; try again', undefined, { 'Retry-After': '2' });
+
+export class HostedCheckouts {
+  readonly #deps: HostedCheckoutDeps;
+
+  constructor(deps: HostedCheckoutDeps) {
+    this.#deps = deps;
+  }
+
+  /** The address of the gateway's payment page for this session. */
+  async open(sessionId: string, payer: Customer | undefined): Promise<string> {
+    const { ledger } = this.#deps;
+    const session = await payableSession(ledger, sessionId, 'hosted');
+    const live = session.payment && session.payment.status !== 'failure' ? session.payment : undefined;
+    if (live) return this.#pageOf(live);
+    if (session.status === 'closed' || session.status === 'expired') throw closedSessionProblem(session.status);
+    const customer: CustomerDetails = { ...customerDetails(payer ?? {}), ...session.customer };
+    requireCustomer('hosted', customer);
+    const claim = await ledger.claimPayAttempt(session.id, { mode: 'hosted', customer });
+    if (!claim.claimed) return this.#pageOf(liveAttempt(claim));
+    try {
+      return await this.#create(session, claim.payment, customer);
+    } catch (error) {
+      return this.#recover(claim.payment, error);
+    }
+  }
+
+  /** An attempt already under way: its page when it is a hosted one still open. */
+  #pageOf(payment: Payment): string {
+    if (payment.status === 'success') throw new ApiProblem(409, 'already_paid', 'This checkout session is paid');
+    if (payment.mode === 'hosted' && payment.checkoutUrl) return payment.checkoutUrl;
+    throw new ApiProblem(409, 'payment_in_progress', 'A payment for this checkout session is in progress');
+  }
+
+  async #create(session: CheckoutSession, payment: Payment, customer: CustomerDetails): Promise<string> {
+    const { gateway, ledger, options, clock } = this.#deps;
+    const params = definedFields({
+      mode: 'hosted' as const,
+      method: session.method,
+      amount: session.amount,
+      currency: session.currency,
+      description: session.description,
+      order_id: payment.orderId,
+      ...customerParams(customer),
+      customer_lang: customer.lang,
+      customer_id: session.customerId ?? undefined,
+      server_url: `${options.publicUrl}/webhooks/gateway`,
+      result_url: `${options.publicUrl}/checkout/return/${session.id}`,
+      // The page lives no longer than the session it pays.
+      order_timeout: Math.max(60, Math.ceil((session.expiresAt - clock()) / 1000)),
+    });
+    const split = session.split?.map((share) => ({ amount: share.amount, sub_merchant_id: share.subMerchantId }));
+    const checkout = split
+      ? await gateway.payments.createSplit({ ...params, method: 'purchase', split } as HostedSplitPurchaseParams)
+      : await gateway.payments.create(params as HostedPaymentParams);
+    if (!isAllowedRedirect(checkout.checkout_url, options.sandboxOrigin)) {
+      this.#deps.logger.error('the gateway sent a payment page that is neither https nor the sandbox', { order_id: payment.orderId });
+      await this.#cancel(payment);
+      throw new ApiProblem(502, 'unsafe_redirect', 'The gateway’s payment page address is not safe to open');
+    }
+    await ledger.advancePayment(payment.orderId, { status: 'init', checkoutUrl: checkout.checkout_url });
+    return checkout.checkout_url;
+  }
+
+  async #recover(payment: Payment, error: unknown): Promise<string> {
+    if (!(error instanceof GatewayError)) throw error;
+    const { logger, ledger } = this.#deps;
+    if (error instanceof InvalidRequestError && !(error instanceof DuplicateOrderError)) {
+      await endAttempt(this.#deps, payment, `Refused by the gateway: ${error.message}`);
+      throw new ApiProblem(422, 'payment_rejected', 'The gateway refused the payment details', fieldReasons(error.fields, requestField));
+    }
+    if (!(error instanceof OutcomeUnknownError) && !(error instanceof DuplicateOrderError)) {
+      logger.error('a hosted payment could not be sent to the gateway', { order_id: payment.orderId, err: error });
+      await endAttempt(this.#deps, payment, 'Not sent: the gateway could not be reached');
+      throw gatewayProblem(error);
+    }
+    // P-409 after an earlier create of this order: its page is the answer, when it was kept.
+    const stored = await ledger.getPayment(payment.orderId);
+    if (stored?.checkoutUrl) return stored.checkoutUrl;
+    logger.warn('the outcome of a hosted create is unknown; reading the order state', { order_id: payment.orderId, err: error });
+    try {
+      const state = await this.#deps.orderState.refresh(payment.orderId, 'order_state', { timeoutMs: RECOVERY_READ_MS });
+      // Created but its address lost: nobody can reach that page, so it is cancelled and the
+      // next click opens a fresh one.
+      if (!state.found) await endAttempt(this.#deps, payment, 'Not created at the gateway');
+      else if (state.payment?.status === 'init') await this.#cancel(payment);
+      else if (state.payment) return this.#pageOf(state.payment);
+    } catch (readError) {
+      logger.warn('the order state could not be read; reconciliation will settle the payment', { order_id: payment.orderId, err: readError });
+    }
+    throw tryAgain();
+  }
+
+  /** Cancels an unpaid hosted payment at the gateway and ends the attempt. */
+  async #cancel(payment: Payment): Promise<void> {
+    try {
+      await this.#deps.gateway.payments.cancel(payment.orderId, { timeoutMs: RECOVERY_READ_MS });
+      await endAttempt(this.#deps, payment, 'Payment cancelled', '6007');
+    } catch (error) {
+      this.#deps.logger.warn('a lost hosted payment could not be cancelled yet; reconciliation will', { order_id: payment.orderId, err: error });
+    }
+  }
+}

@@ -1,0 +1,29 @@
+/**
+ * The answer to a pay request (design.md, "The pay request and its answer"), from the ledger's
+ * view of the attempt: success, failure with a customer-safe message, redirect to the 3-D
+ * Secure page, or pending while the gateway decides.
+ */
+import * as z from 'zod';
+import type { Payment } from '../../ledger/index.js';
+import { declineMessage } from './decline-messages.js';
+
+export const PayAnswer = z.object({
+  status: z.enum(['success', 'failure', 'pending', 'redirect']),
+  redirect_url: z.string().optional(),
+  message: z.string().optional(),
+  order_id: z.string(),
+  payment_id: z.string().optional(),
+});
+export type PayAnswer = z.infer<typeof PayAnswer>;
+
+export function payAnswer(payment: Payment): PayAnswer {
+  const ids = { order_id: payment.orderId, ...(payment.paymentId ? { payment_id: payment.paymentId } : {}) };
+  switch (payment.status) {
+    case 'success':
+      return { status: 'success', ...ids };
+    case 'failure':
+      return { status: 'failure', message: declineMessage(payment.statusCode, payment.userActionUrl !== null), ...ids };
+    default:
+      return payment.userActionUrl ? { status: 'redirect', redirect_url: payment.userActionUrl, ...ids } : { status: 'pending', ...ids };
+  }
+}

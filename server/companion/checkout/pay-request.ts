@@ -1,0 +1,85 @@
+/**
+ * `POST /api/checkout/sessions/:id/pay`: full card data or a saved card's token, the customer
+ * fields the session asks for, and what the browser knows for 3-D Secure. The amount is not
+ * part of it: the session's amount is charged. Reasons never quote a value, so a rejected card
+ * number or CVV is not echoed back.
+ */
+import * as z from 'zod';
+import { CardCvv, CardNumber, ExpMonth, ExpYear } from '../../gateway/wire/card.js';
+import { Customer } from './customer.js';
+
+const CARD_FIELDS = ['number', 'exp_month', 'exp_year', 'cvv'] as const;
+
+/** Spaces and dashes as people type them are dropped before the checks. */
+const Number_ = z.string().max(32).transform((number) => number.replace(/[\s-]/g, '')).pipe(CardNumber);
+/** Four digits, or two (30 → 2030). */
+const Year = z
+  .number()
+  .int()
+  .transform((year) => (year >= 0 && year < 100 ? 2000 + year : year))
+  .pipe(ExpYear);
+
+export type CardInput =
+  | { readonly kind: 'token'; readonly token: string }
+  | { readonly kind: 'card'; readonly number: string; readonly expMonth: number; readonly expYear: number; readonly cvv: string };
+
+const Card = z
+  .strictObject({
+    token: z.string().min(1).max(512).optional(),
+    number: Number_.optional(),
+    exp_month: ExpMonth.optional(),
+    exp_year: Year.optional(),
+    cvv: CardCvv.optional(),
+  })
+  .superRefine((card, ctx) => {
+    if (card.token !== undefined) {
+      for (const field of CARD_FIELDS) {
+        if (card[field] !== undefined) ctx.addIssue({ code: 'custom', path: [field], message: 'is not sent with a saved card token' });
+      }
+      return;
+    }
+    for (const field of CARD_FIELDS) {
+      if (card[field] === undefined) ctx.addIssue({ code: 'custom', path: [field], message: 'is required' });
+    }
+    if (card.number !== undefined && card.cvv !== undefined) {
+      const length = /^3[47]/.test(card.number) ? 4 : 3;
+      if (card.cvv.length !== length) ctx.addIssue({ code: 'custom', path: ['cvv'], message: `must be ${length} digits for this card` });
+    }
+  })
+  .transform(
+    (card): CardInput =>
+      card.token !== undefined
+        ? { kind: 'token', token: card.token }
+        : { kind: 'card', number: card.number!, expMonth: card.exp_month!, expYear: card.exp_year!, cvv: card.cvv! },
+  );
+
+const BrowserValue = z.string().max(2048);
+
+/** The browser's part of EMV 3-D Secure data; the companion adds IP, Accept and User-Agent. */
+export const BrowserFingerprint = z.object({
+  browserColorDepth: BrowserValue,
+  browserScreenHeight: BrowserValue,
+  browserScreenWidth: BrowserValue,
+  browserJavaEnabled: BrowserValue,
+  browserLanguage: BrowserValue,
+  browserTimeZone: BrowserValue,
+  browserTimeZoneOffset: BrowserValue,
+});
+export type BrowserFingerprint = z.output<typeof BrowserFingerprint>;
+
+export const PayRequest = z.strictObject({ card: Card, customer: Customer.optional(), fingerprint: BrowserFingerprint });
+export type PayRequest = z.output<typeof PayRequest>;
+
+/** Whether the card's expiry month has ended at `now`. */
+export function hasExpired(card: { readonly expMonth: number; readonly expYear: number }, now: number): boolean {
+  return Date.UTC(card.expYear, card.expMonth) <= now;
+}
+
+/** Request names of the gateway's fields, for reasons the gateway gives about them. */
+export function requestField(field: string): string {
+  const card: Record<string, string> = { cc_number: 'card.number', exp_month: 'card.exp_month', exp_year: 'card.exp_year', card_cvv: 'card.cvv', cc_token: 'card.token' };
+  if (card[field]) return card[field];
+  if (field.startsWith('customer_')) return `customer.${field.slice('customer_'.length)}`;
+  if (field.startsWith('browser_fingerprint.')) return `fingerprint.${field.slice('browser_fingerprint.'.length)}`;
+  return field;
+}

@@ -1,0 +1,73 @@
+/**
+ * `GET /checkout/return/:id` — the `result_url` the customer lands on after 3-D Secure or the
+ * hosted page. The gateway documents no query parameters here, so the landing proves nothing:
+ * the outcome comes from the ledger (webhooks), refreshed by one order-state read while it is
+ * still open. The customer is then sent on to the merchant's return URL with the session's
+ * state, or shown a short page when the merchant gave none.
+ */
+import { Hono } from 'hono';
+import { html } from 'hono/html';
+import type { CheckoutSession } from '../../ledger/index.js';
+import type { CompanionEnv } from '../context.js';
+import { viewStatus } from './session-view.js';
+import type { SessionViewStatus } from './session-view.js';
+
+const REFRESH_READ_MS = 3_000;
+
+const HEADINGS: Record<SessionViewStatus, string> = {
+  success: 'Payment received',
+  failure: 'Payment not completed',
+  pending: 'Payment is being processed',
+  open: 'Payment not completed',
+  expired: 'This checkout has expired',
+};
+
+/** The page's own policy: text and an inline style, nothing else. */
+const PAGE_POLICY = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+
+export function returnRoutes(): Hono<CompanionEnv> {
+  const routes = new Hono<CompanionEnv>();
+
+  routes.get('/return/:id', async (c) => {
+    const { ledger, orderState, logger } = c.var.services;
+    const id = c.req.param('id');
+    let session = await ledger.getSession(id);
+    if (!session) {
+      c.header('Content-Security-Policy', PAGE_POLICY);
+      return c.html(page('Checkout not found', 'This checkout does not exist. Return to the shop and start again.'), 404);
+    }
+    const open = session.status === 'processing' ? session.payment : null;
+    if (open) {
+      try {
+        await orderState.refresh(open.orderId, 'order_state', { timeoutMs: REFRESH_READ_MS });
+        session = (await ledger.getSession(id)) ?? session;
+      } catch (error) {
+        logger.warn('the order state could not be read on return; the webhook will settle it', { order_id: open.orderId, err: error });
+      }
+    }
+    const { status, message } = viewStatus(session);
+    if (session.returnUrl) return c.redirect(merchantReturn(session, status), 303);
+    c.header('Content-Security-Policy', PAGE_POLICY);
+    return c.html(page(HEADINGS[status], message ?? (status === 'success' ? 'Thank you. You can close this page.' : 'You can close this page.')));
+  });
+
+  return routes;
+}
+
+/** The merchant's return URL with `checkout_session`, `order_id` and `status` added. */
+function merchantReturn(session: CheckoutSession, status: SessionViewStatus): string {
+  const url = new URL(session.returnUrl!);
+  url.searchParams.set('checkout_session', session.id);
+  url.searchParams.set('order_id', session.payment?.orderId ?? session.orderId);
+  url.searchParams.set('status', status);
+  return url.toString();
+}
+
+function page(heading: string, text: string) {
+  return html`<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${heading}</title>
+<style>body{font:16px/1.5 system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem;color:#1a1a1a}</style></head>
+<body><main><h1>${heading}</h1><p>${text}</p></main></body>
+</html>`;
+}

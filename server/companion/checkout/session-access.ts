@@ -1,0 +1,55 @@
+/**
+ * Rules every widget-facing action shares: the session must exist and allow the mode; a paid
+ * session or one with an attempt in flight is answered with that attempt, never paid again.
+ */
+import type { CheckoutSession, CustomerDetails, Ledger, PayAttemptClaim, Payment, PaymentMode } from '../../ledger/index.js';
+import { ApiProblem } from '../http/problem.js';
+import { definedFields } from '../optional-fields.js';
+import type { PaymentReactions } from '../payments/reactions.js';
+import { missingCustomerFields } from './customer.js';
+
+export async function payableSession(ledger: Ledger, sessionId: string, mode: PaymentMode): Promise<CheckoutSession> {
+  const session = await ledger.getSession(sessionId);
+  if (!session) throw ApiProblem.notFound('The checkout session', 'session_not_found');
+  if (!session.allowedModes.includes(mode)) {
+    throw new ApiProblem(409, 'mode_not_allowed', `This checkout session does not allow ${mode} payment`);
+  }
+  return session;
+}
+
+/** Why a session takes no new attempt, for the refusals that are not answered with a payment. */
+export function closedSessionProblem(reason: 'closed' | 'expired' | 'retry_unavailable'): ApiProblem {
+  if (reason === 'retry_unavailable') {
+    return new ApiProblem(409, 'retry_unavailable', 'This checkout session cannot take another attempt; start a new checkout');
+  }
+  return new ApiProblem(409, 'session_expired', 'This checkout session has expired');
+}
+
+/** A claim refused because of the attempt in flight or paid: that attempt; otherwise the refusal. */
+export function liveAttempt(claim: Extract<PayAttemptClaim, { claimed: false }>): Payment {
+  if (claim.payment && (claim.reason === 'in_flight' || claim.reason === 'paid')) return claim.payment;
+  throw closedSessionProblem(claim.reason === 'in_flight' || claim.reason === 'paid' ? 'retry_unavailable' : claim.reason);
+}
+
+/** The customer fields `mode` needs that neither the merchant nor the payer gave. */
+export function requireCustomer(mode: PaymentMode, customer: CustomerDetails): void {
+  const missing = missingCustomerFields([mode], customer);
+  if (missing.length === 0) return;
+  const fields = Object.fromEntries(missing.map((field) => [`customer.${field}`, 'is required']));
+  throw new ApiProblem(422, 'customer_required', 'Some customer details are required', fields);
+}
+
+/**
+ * Ends an attempt that got no decision from the gateway (refused before processing, never
+ * sent, or lost), so the session can take another one under a new order id.
+ */
+export async function endAttempt(
+  deps: { readonly ledger: Ledger; readonly reactions: PaymentReactions },
+  payment: Payment,
+  reason: string,
+  statusCode?: string,
+): Promise<void> {
+  const update = definedFields({ status: 'failure' as const, statusDescription: reason.slice(0, 2048), statusCode });
+  const progress = await deps.ledger.advancePayment(payment.orderId, update);
+  if (progress.progress === 'advanced') await deps.reactions.paymentAdvanced(progress.payment, 'gateway_answer');
+}

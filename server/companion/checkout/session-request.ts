@@ -1,0 +1,86 @@
+/**
+ * `POST /api/checkout/sessions`: what the merchant's backend sends to open a checkout, checked
+ * and turned into the ledger's terms (minor units, camelCase). The amount is set here, by the
+ * merchant, and never by the browser.
+ */
+import * as z from 'zod';
+import { checkCurrencyPrecision, checkSplitAmounts, SplitPayments } from '../../gateway/wire/amounts.js';
+import { Currency, IsoDate, Url, requiredText } from '../../gateway/wire/primitives.js';
+import type { CustomerDetails, NewCheckoutSession } from '../../ledger/index.js';
+import { Amount, minorUnits } from '../http/amounts.js';
+import { Customer, customerDetails } from './customer.js';
+import { definedFields } from '../optional-fields.js';
+
+/** Order ids travel in gateway paths and capture/void/refund take at most 32 characters. */
+export const OrderId = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._:-]{0,31}$/, { error: 'must be 1 to 32 letters, digits or . _ : - (starting with a letter or digit)' });
+
+/** Customer data the merchant may prefill: the widget's four fields and the gateway's others. */
+const SessionCustomer = Customer.extend({
+  patronym: requiredText(256),
+  country: z.string().regex(/^[A-Z]{2}$/, { error: 'must be an ISO 3166-1 alpha-2 code' }),
+  birthday: IsoDate,
+  city: requiredText(256),
+  lang: z.string().regex(/^[A-Z]{2}$/, { error: 'must be an upper-case two-letter code such as EN or UK' }),
+  tax_id: requiredText(32),
+}).partial();
+
+export const NewSessionRequest = z
+  .strictObject({
+    amount: Amount,
+    currency: Currency,
+    description: requiredText(2048),
+    method: z.enum(['purchase', 'auth']).default('purchase'),
+    order_id: OrderId.optional(),
+    split: SplitPayments.max(100).optional(),
+    customer: SessionCustomer.optional(),
+    customer_id: requiredText(128).optional(),
+    return_url: Url.max(2048).optional(),
+    modes: z.array(z.enum(['direct', 'hosted'])).min(1).optional(),
+    ttl_seconds: z.number().int().min(60).max(7 * 86_400).optional(),
+  })
+  .superRefine((session, ctx) => {
+    checkSplitAmounts(ctx, 'amount', session.amount, session.currency, session.split);
+    session.split?.forEach((share, i) => checkCurrencyPrecision(ctx, `split[${i}].amount`, share.amount, session.currency));
+    // A two-step payment is split when it is captured (split capture), not when it is reserved.
+    if (session.split && session.method === 'auth') {
+      ctx.addIssue({ code: 'custom', path: ['split'], message: 'applies to purchase sessions; split an auth when capturing it' });
+    }
+    const subMerchants = session.split?.map((share) => share.sub_merchant_id.toLowerCase()) ?? [];
+    if (new Set(subMerchants).size !== subMerchants.length) {
+      ctx.addIssue({ code: 'custom', path: ['split'], message: 'must name each sub-merchant once' });
+    }
+  })
+  .transform((session, ctx): NewCheckoutSession => {
+    const amount = minorUnits(ctx, ['amount'], session.amount, session.currency) ?? 0;
+    const split = session.split?.map((share, i) => ({
+      subMerchantId: share.sub_merchant_id,
+      amount: minorUnits(ctx, ['split', i, 'amount'], share.amount, session.currency) ?? 0,
+    }));
+    const customer: CustomerDetails | undefined = session.customer && {
+      ...customerDetails(session.customer),
+      ...definedFields({
+        patronym: session.customer.patronym,
+        country: session.customer.country,
+        birthday: session.customer.birthday,
+        city: session.customer.city,
+        lang: session.customer.lang,
+        taxId: session.customer.tax_id,
+      }),
+    };
+    return definedFields({
+      amount,
+      currency: session.currency,
+      description: session.description,
+      method: session.method,
+      orderId: session.order_id,
+      split,
+      customer,
+      customerId: session.customer_id,
+      returnUrl: session.return_url,
+      allowedModes: session.modes,
+      ttlSeconds: session.ttl_seconds,
+    });
+  });
+

@@ -1,0 +1,73 @@
+/**
+ * The public view of a checkout session (`GET /api/checkout/sessions/:id`), exactly what the
+ * widget reads (widget/checkout/session-view.ts). The schema is the contract, written out for
+ * the OpenAPI document; `sessionView` builds it from the ledger's session.
+ */
+import * as z from 'zod';
+import type { CheckoutSession, SavedCard } from '../../ledger/index.js';
+import { decimal } from '../http/amounts.js';
+import { missingCustomerFields } from './customer.js';
+import { declineMessage } from './decline-messages.js';
+
+export const SessionViewStatus = z.enum(['open', 'pending', 'success', 'failure', 'expired']);
+export type SessionViewStatus = z.infer<typeof SessionViewStatus>;
+
+export const SessionView = z.object({
+  id: z.string(),
+  amount: z.number().describe('Decimal in major units, at most 2 digits'),
+  currency: z.string(),
+  description: z.string().optional(),
+  status: SessionViewStatus,
+  modes: z.array(z.enum(['direct', 'hosted'])),
+  customer_fields: z.array(z.enum(['fname', 'lname', 'email', 'phone'])),
+  brands: z.array(z.string()).optional(),
+  test: z.boolean(),
+  sandbox_origin: z.string().optional(),
+  saved_cards: z.array(z.object({ token: z.string(), mask: z.string(), brand: z.string().optional() })),
+  order_id: z.string().optional(),
+  message: z.string().optional(),
+});
+export type SessionView = z.infer<typeof SessionView>;
+
+export interface ViewOptions {
+  readonly testMode: boolean;
+  readonly sandboxOrigin: string | undefined;
+  readonly acceptedBrands: readonly string[] | undefined;
+}
+
+/** The widget's status of a session, and the customer-safe reason of a failed attempt. */
+export function viewStatus(session: CheckoutSession): { status: SessionViewStatus; message?: string } {
+  switch (session.status) {
+    case 'paid':
+      return { status: 'success' };
+    case 'processing':
+      return { status: 'pending' };
+    case 'closed':
+    case 'expired':
+      return { status: 'expired' };
+    case 'open': {
+      const failed = session.payment?.status === 'failure' ? session.payment : undefined;
+      return failed ? { status: 'failure', message: declineMessage(failed.statusCode) } : { status: 'open' };
+    }
+  }
+}
+
+export function sessionView(session: CheckoutSession, cards: readonly SavedCard[], options: ViewOptions): SessionView {
+  const { status, message } = viewStatus(session);
+  return {
+    id: session.id,
+    amount: decimal(session.amount, session.currency),
+    currency: session.currency,
+    description: session.description,
+    status,
+    modes: [...session.allowedModes],
+    customer_fields: missingCustomerFields(session.allowedModes, session.customer),
+    ...(options.acceptedBrands ? { brands: [...options.acceptedBrands] } : {}),
+    test: options.testMode,
+    ...(options.testMode && options.sandboxOrigin ? { sandbox_origin: options.sandboxOrigin } : {}),
+    // The card's ledger id is what the pay request sends back; the gateway token stays here.
+    saved_cards: cards.map((card) => ({ token: card.id, mask: card.ccMask, ...(card.brand ? { brand: card.brand } : {}) })),
+    order_id: session.payment?.orderId ?? session.orderId,
+    ...(message ? { message } : {}),
+  };
+}

@@ -1,0 +1,64 @@
+/**
+ * The built widget, for merchants' pages: `GET /widget/pay-form.js` and the chunks it loads on
+ * demand (`/widget/chunks/<name>.js`). Served to any origin (a module script is fetched with
+ * CORS), revalidated by ETag, and 404 in the envelope when the bundle has not been built.
+ */
+import { createHash } from 'node:crypto';
+import { readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Hono } from 'hono';
+import type { Context } from 'hono';
+import type { CompanionEnv } from '../context.js';
+import { ApiProblem } from '../http/problem.js';
+
+const CHUNK_NAME = /^[A-Za-z0-9_.-]+\.js$/;
+
+interface Asset {
+  readonly body: Uint8Array;
+  readonly etag: string;
+  readonly mtimeMs: number;
+}
+
+export function widgetRoutes(widgetDir: string): Hono<CompanionEnv> {
+  const routes = new Hono<CompanionEnv>();
+  const cache = new Map<string, Asset>();
+
+  const serve = async (c: Context<CompanionEnv>, file: string) => {
+    const asset = await load(cache, join(widgetDir, file));
+    if (!asset) throw new ApiProblem(404, 'widget_not_built', 'The widget is not built: run `npx vite build` first');
+    c.header('Access-Control-Allow-Origin', '*');
+    c.header('Cross-Origin-Resource-Policy', 'cross-origin');
+    // Names carry no content hash, so browsers revalidate often and cheaply (304).
+    c.header('Cache-Control', 'public, max-age=300, must-revalidate');
+    c.header('ETag', asset.etag);
+    if (c.req.header('if-none-match') === asset.etag) return c.body(null, 304);
+    c.header('Content-Type', 'text/javascript; charset=utf-8');
+    return c.body(asset.body as Uint8Array<ArrayBuffer>, 200);
+  };
+
+  routes.get('/pay-form.js', (c) => serve(c, 'pay-form.js'));
+  routes.get('/chunks/:name', (c) => {
+    const name = c.req.param('name');
+    if (!CHUNK_NAME.test(name) || name.startsWith('.')) throw new ApiProblem(404, 'not_found', 'No such widget file');
+    return serve(c, join('chunks', name));
+  });
+  return routes;
+}
+
+/** The file, read again only when it changed on disk (a rebuild); undefined when missing. */
+async function load(cache: Map<string, Asset>, path: string): Promise<Asset | undefined> {
+  let mtimeMs: number;
+  try {
+    const info = await stat(path);
+    if (!info.isFile()) return undefined;
+    mtimeMs = info.mtimeMs;
+  } catch {
+    return undefined;
+  }
+  const cached = cache.get(path);
+  if (cached?.mtimeMs === mtimeMs) return cached;
+  const body = new Uint8Array(await readFile(path));
+  const asset = { body, mtimeMs, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
+  cache.set(path, asset);
+  return asset;
+}

@@ -1,0 +1,157 @@
+/**
+ * What `createCompanion(config)` is given: its dependencies (ledger, gateway client, clock,
+ * logger, hook) and its settings. Every setting has a default except the public URL and the
+ * admin token; `resolveConfig` checks them once, at start, and names what is wrong.
+ */
+import { fileURLToPath } from 'node:url';
+import * as z from 'zod';
+import type { GatewayClient } from '../gateway/client.js';
+import { describeIssues, parseWire } from '../gateway/wire/issues.js';
+import type { Ledger } from '../ledger/index.js';
+import type { Logger } from './log/logger.js';
+import type { PaymentEventHook } from './payments/reactions.js';
+
+export interface RateLimits {
+  /** Pay and hosted requests per checkout session in one window. */
+  readonly perSession: number;
+  /** Pay and hosted requests per client IP address in one window. */
+  readonly perClient: number;
+  readonly windowMs: number;
+}
+
+export interface ReconciliationTimings {
+  /** Pause between two passes. */
+  readonly intervalMs: number;
+  /** A payment in init/pending with no news for this long is checked with the gateway. */
+  readonly stalePaymentAfterMs: number;
+  /** A capture/void/refund left without the gateway's answer for this long is checked. */
+  readonly unsettledOperationAfterMs: number;
+  /** A payment or operation the gateway still does not know after this long never happened. */
+  readonly giveUpAfterMs: number;
+  /** Most payments and operations looked at in one pass. */
+  readonly batchSize: number;
+}
+
+export interface CompanionConfig {
+  readonly ledger: Ledger;
+  readonly gateway: GatewayClient;
+  /** The gateway's API secret: webhooks are signed with it. */
+  readonly gatewayApiSecret: string;
+  /** How browsers and the gateway reach this companion: `server_url` and `result_url` derive from it. */
+  readonly publicUrl: string;
+  /** Bearer token of the merchant API (at least 16 characters). */
+  readonly adminToken: string;
+  /** Origins of the merchant's pages that may call the checkout API from a browser (CORS). */
+  readonly allowedOrigins?: readonly string[];
+  /**
+   * Development only: the sandbox's origin, the one non-https place a 3-D Secure or hosted
+   * checkout redirect may point to.
+   */
+  readonly sandboxOrigin?: string;
+  /** Sessions say `test: true` (the widget shows a banner and the test cards). Default: false. */
+  readonly testMode?: boolean;
+  /** Default lifetime of a checkout session; default 30 minutes. */
+  readonly sessionTtlSeconds?: number;
+  /** How far above the reserve the gateway project lets a capture go, in percent; default 0. */
+  readonly captureOverReservePercent?: number;
+  /** Card schemes offered by the widget (its brand ids); default: every scheme it knows. */
+  readonly acceptedBrands?: readonly string[];
+  readonly rateLimits?: Partial<RateLimits>;
+  readonly reconciliation?: Partial<ReconciliationTimings>;
+  /** Largest JSON body of the checkout and merchant API; default 16 KiB (webhooks 64 KiB). */
+  readonly bodyLimitBytes?: number;
+  /** Take the client's address from X-Forwarded-For (behind a trusted proxy only). Default false. */
+  readonly trustProxy?: boolean;
+  /** Where the built widget is (`pay-form.js`); default `dist/widget` of this repository. */
+  readonly widgetDir?: string;
+  /** Epoch milliseconds; default `Date.now`. */
+  readonly clock?: () => number;
+  /** Default: JSON lines on standard error at level info. */
+  readonly logger?: Logger;
+  /** Called once for every change of a payment's or operation's status (fulfil orders here). */
+  readonly onPaymentEvent?: PaymentEventHook;
+}
+
+export interface CompanionOptions {
+  readonly publicUrl: string;
+  readonly adminToken: string;
+  readonly allowedOrigins: readonly string[];
+  readonly sandboxOrigin: string | undefined;
+  readonly testMode: boolean;
+  readonly sessionTtlSeconds: number;
+  readonly captureOverReservePercent: number;
+  readonly acceptedBrands: readonly string[] | undefined;
+  readonly rateLimits: RateLimits;
+  readonly reconciliation: ReconciliationTimings;
+  readonly bodyLimitBytes: number;
+  readonly webhookBodyLimitBytes: number;
+  readonly trustProxy: boolean;
+  readonly widgetDir: string;
+}
+
+export const DEFAULT_RATE_LIMITS: RateLimits = { perSession: 10, perClient: 30, windowMs: 60_000 };
+
+export const DEFAULT_RECONCILIATION: ReconciliationTimings = {
+  intervalMs: 15_000,
+  stalePaymentAfterMs: 60_000,
+  unsettledOperationAfterMs: 30_000,
+  giveUpAfterMs: 30 * 60_000,
+  batchSize: 50,
+};
+
+const WEBHOOK_BODY_LIMIT = 64 * 1024;
+const DEFAULT_WIDGET_DIR = fileURLToPath(new URL('../../dist/widget/', import.meta.url));
+
+const HttpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
+const Origin = HttpUrl.refine((url) => new URL(url).origin === url.replace(/\/$/, ''), { error: 'must be an origin (scheme, host, port)' });
+const PositiveInt = z.number().int().positive();
+
+const Settings = z.object({
+  gatewayApiSecret: z.string().min(1),
+  publicUrl: HttpUrl,
+  adminToken: z.string().min(16, { error: 'must be at least 16 characters' }),
+  allowedOrigins: z.array(Origin).optional(),
+  sandboxOrigin: Origin.optional(),
+  testMode: z.boolean().optional(),
+  sessionTtlSeconds: z.number().int().min(60).max(7 * 86_400).optional(),
+  captureOverReservePercent: z.number().min(0).max(100).optional(),
+  acceptedBrands: z.array(z.string().min(1)).optional(),
+  rateLimits: z.object({ perSession: PositiveInt, perClient: PositiveInt, windowMs: PositiveInt }).partial().optional(),
+  reconciliation: z
+    .object({
+      intervalMs: PositiveInt,
+      stalePaymentAfterMs: z.number().int().min(0),
+      unsettledOperationAfterMs: z.number().int().min(0),
+      giveUpAfterMs: z.number().int().min(0),
+      batchSize: z.number().int().min(1).max(1000),
+    })
+    .partial()
+    .optional(),
+  bodyLimitBytes: z.number().int().min(1024).max(1024 * 1024).optional(),
+  trustProxy: z.boolean().optional(),
+  widgetDir: z.string().min(1).optional(),
+});
+
+/** Checks the settings and fills in the defaults. Throws TypeError naming each wrong setting. */
+export function resolveConfig(config: CompanionConfig): CompanionOptions {
+  const { ledger: _l, gateway: _g, clock: _c, logger: _log, onPaymentEvent: _hook, ...settings } = config;
+  const checked = parseWire(Settings, settings);
+  // describeIssues names fields and reasons only: the admin token never ends up in the message.
+  if (!checked.success) throw new TypeError(`Invalid companion config: ${describeIssues(checked.issues)}`);
+  return {
+    publicUrl: config.publicUrl.replace(/\/+$/, ''),
+    adminToken: config.adminToken,
+    allowedOrigins: (config.allowedOrigins ?? []).map((origin) => new URL(origin).origin),
+    sandboxOrigin: config.sandboxOrigin === undefined ? undefined : new URL(config.sandboxOrigin).origin,
+    testMode: config.testMode ?? false,
+    sessionTtlSeconds: config.sessionTtlSeconds ?? 30 * 60,
+    captureOverReservePercent: config.captureOverReservePercent ?? 0,
+    acceptedBrands: config.acceptedBrands,
+    rateLimits: { ...DEFAULT_RATE_LIMITS, ...config.rateLimits },
+    reconciliation: { ...DEFAULT_RECONCILIATION, ...config.reconciliation },
+    bodyLimitBytes: config.bodyLimitBytes ?? 16 * 1024,
+    webhookBodyLimitBytes: WEBHOOK_BODY_LIMIT,
+    trustProxy: config.trustProxy ?? false,
+    widgetDir: config.widgetDir ?? DEFAULT_WIDGET_DIR,
+  };
+}

@@ -1,0 +1,37 @@
+/**
+ * What every route group reads from `c.var`: the companion's services, built once by
+ * createCompanion, and the request's logger.
+ */
+import type { HttpBindings } from '@hono/node-server';
+import type { GatewayClient } from '../gateway/client.js';
+import type { Ledger } from '../ledger/index.js';
+import type { DirectPayments } from './checkout/direct-payments.js';
+import type { HostedCheckouts } from './checkout/hosted-checkouts.js';
+import type { CompanionOptions } from './config.js';
+import type { RateLimiter } from './http/rate-limit.js';
+import type { Logger } from './log/logger.js';
+import type { SecondaryOperations } from './merchant/secondary-operations.js';
+import type { ChangeFeed } from './payments/change-feed.js';
+import type { OrderStateSync } from './payments/order-state.js';
+import type { PaymentReactions } from './payments/reactions.js';
+
+export interface CompanionServices {
+  readonly ledger: Ledger;
+  readonly gateway: GatewayClient;
+  readonly options: CompanionOptions;
+  readonly logger: Logger;
+  readonly clock: () => number;
+  readonly feed: ChangeFeed;
+  readonly reactions: PaymentReactions;
+  readonly orderState: OrderStateSync;
+  readonly directPayments: DirectPayments;
+  readonly hostedCheckouts: HostedCheckouts;
+  readonly operations: SecondaryOperations;
+  readonly payLimits: { readonly perSession: RateLimiter; readonly perClient: RateLimiter };
+}
+
+export interface CompanionEnv {
+  /** Node's request and response under @hono/node-server; absent in app.request() tests. */
+  Bindings: Partial<HttpBindings>;
+  Variables: { services: CompanionServices; logger: Logger };
+}

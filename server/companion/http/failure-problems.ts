@@ -1,0 +1,63 @@
+/**
+ * The answer for what the gateway or the ledger refused: every failure a request can meet
+ * becomes a clear status and code in the companion's envelope, never a bare 500. Gateway
+ * trouble is 502/503 (the client did nothing wrong and may try again); the ledger's refusals
+ * are the client's 4xx.
+ */
+import { HTTPException } from 'hono/http-exception';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import {
+  AuthenticationError, GatewayError, InvalidRequestError, NotFoundError, OutcomeUnknownError, RateLimitError,
+  UnexpectedResponseError,
+} from '../../gateway/errors.js';
+import { InvalidLedgerInput, LedgerConflict, LedgerError, LedgerNotFound, OperationRefused } from '../../ledger/index.js';
+import type { RefusalReason } from '../../ledger/index.js';
+import { ApiProblem, capitalise, fieldReasons } from './problem.js';
+
+export function gatewayProblem(error: GatewayError, rename?: (field: string) => string): ApiProblem {
+  if (error instanceof InvalidRequestError) {
+    return new ApiProblem(422, 'gateway_rejected', `The gateway refused the request: ${error.message}`, fieldReasons(error.fields, rename));
+  }
+  if (error instanceof NotFoundError) return new ApiProblem(404, 'not_found_at_gateway', 'The gateway does not know this order or resource');
+  if (error instanceof RateLimitError) {
+    const seconds = Math.max(1, Math.ceil((error.retryAfterMs ?? 1000) / 1000));
+    return new ApiProblem(503, 'gateway_busy', 'The gateway is rate limiting requests; try again shortly', undefined, { 'Retry-After': String(seconds) });
+  }
+  if (error instanceof AuthenticationError) return new ApiProblem(502, 'gateway_credentials', 'The gateway refused the companion’s credentials');
+  if (error instanceof OutcomeUnknownError) {
+    return new ApiProblem(504, 'outcome_unknown', 'The gateway did not answer in time; the outcome is being checked');
+  }
+  if (error instanceof UnexpectedResponseError) return new ApiProblem(502, 'gateway_error', 'The gateway answered something the companion cannot read');
+  return new ApiProblem(503, 'gateway_unavailable', 'The gateway cannot be reached; try again shortly', undefined, { 'Retry-After': '5' });
+}
+
+// Refusals about the order's state are conflicts; the rest are amounts too large or misdirected.
+const STATE_REFUSALS: ReadonlySet<RefusalReason> = new Set(['payment_not_successful', 'not_an_auth', 'already_voided', 'already_captured', 'nothing_captured', 'nothing_left']);
+
+export function ledgerProblem(error: LedgerError): ApiProblem {
+  if (error instanceof InvalidLedgerInput) return ApiProblem.invalid({ [snakeCase(error.field)]: error.reason });
+  if (error instanceof LedgerNotFound) return ApiProblem.notFound(`The ${error.entity}`, `${error.entity}_not_found`);
+  if (error instanceof LedgerConflict) return new ApiProblem(409, error.reason, error.message);
+  if (error instanceof OperationRefused) {
+    const status = STATE_REFUSALS.has(error.reason) ? 409 : 422;
+    return new ApiProblem(status, error.reason, capitalise(error.message));
+  }
+  return new ApiProblem(409, error.code, error.message);
+}
+
+/** The envelope for anything a route threw; what is not a known failure is the companion's own 500. */
+export function problemOf(error: unknown): ApiProblem {
+  if (error instanceof ApiProblem) return error;
+  if (error instanceof HTTPException) {
+    // The validator's "Malformed JSON in request body"; other framework refusals keep their status.
+    if (/json/i.test(error.message)) return new ApiProblem(400, 'invalid_json', 'The body is not valid JSON');
+    return new ApiProblem(error.status as ContentfulStatusCode, 'bad_request', error.message);
+  }
+  if (error instanceof LedgerError) return ledgerProblem(error);
+  if (error instanceof GatewayError) return gatewayProblem(error);
+  return new ApiProblem(500, 'internal_error', 'Something went wrong in the companion');
+}
+
+function snakeCase(field: string): string {
+  return field.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+}

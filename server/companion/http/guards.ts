@@ -1,0 +1,68 @@
+/**
+ * Request guards shared by the route groups: the merchant API's bearer token, the body's media
+ * type (415) and size (413). Each answers with the companion's error envelope.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { MiddlewareHandler } from 'hono';
+import type { CompanionEnv } from '../context.js';
+import { bodyLimit } from 'hono/body-limit';
+import { ApiProblem } from './problem.js';
+
+/**
+ * `Authorization: Bearer <ADMIN_TOKEN>`. Both sides are hashed first, so the comparison takes
+ * the same time whatever the length or content of what was sent.
+ */
+export function requireAdminToken(adminToken: string): MiddlewareHandler {
+  const expected = digest(adminToken);
+  return async (c, next) => {
+    const match = /^Bearer[ ]+(\S+)\s*$/i.exec(c.req.header('authorization') ?? '');
+    if (!match?.[1] || !timingSafeEqual(digest(match[1]), expected)) {
+      throw new ApiProblem(401, 'unauthorized', 'A valid bearer token is required', undefined, {
+        'WWW-Authenticate': 'Bearer realm="payform"',
+      });
+    }
+    await next();
+  };
+}
+
+function digest(text: string): Buffer {
+  return createHash('sha256').update(text, 'utf8').digest();
+}
+
+/**
+ * A request that carries a body must say it is one of `mediaTypes`; one without a body passes
+ * (the validator then sees `{}`), so `POST …/void` needs no body at all.
+ */
+export function requireMediaType(...mediaTypes: string[]): MiddlewareHandler<CompanionEnv> {
+  return async (c, next) => {
+    if (hasBody(c.req.raw, c.env?.incoming !== undefined)) {
+      const mediaType = (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+      if (!mediaTypes.includes(mediaType)) {
+        throw new ApiProblem(415, 'unsupported_media_type', `The body must be ${mediaTypes.join(' or ')}`);
+      }
+    }
+    await next();
+  };
+}
+
+/**
+ * Over HTTP a body is announced by Content-Length or Transfer-Encoding; a Request built in
+ * process (app.request) may carry one without either.
+ */
+function hasBody(request: Request, overHttp: boolean): boolean {
+  if (request.method === 'GET' || request.method === 'HEAD') return false;
+  const length = request.headers.get('content-length');
+  if (length !== null) return length.trim() !== '0';
+  if (request.headers.has('transfer-encoding')) return true;
+  return !overHttp && request.body !== null;
+}
+
+/** 413 above `maxBytes`, whether the length is declared or only found while reading. */
+export function limitBody(maxBytes: number): MiddlewareHandler {
+  return bodyLimit({
+    maxSize: maxBytes,
+    onError: () => {
+      throw new ApiProblem(413, 'payload_too_large', `The body must be at most ${maxBytes} bytes`);
+    },
+  });
+}

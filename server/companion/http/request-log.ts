@@ -1,0 +1,18 @@
+/**
+ * One log line per request: method, the matched route pattern (never the concrete path — a
+ * checkout session id in it is a capability), status and duration.
+ */
+import type { MiddlewareHandler } from 'hono';
+import { routePath } from 'hono/route';
+import type { CompanionEnv } from '../context.js';
+
+export function logRequests(): MiddlewareHandler<CompanionEnv> {
+  return async (c, next) => {
+    const started = performance.now();
+    await next();
+    const status = c.res.status;
+    const fields = { method: c.req.method, route: routePath(c, -1), status, ms: Math.round((performance.now() - started) * 10) / 10 };
+    if (status >= 500) c.var.logger.error('request failed', fields);
+    else c.var.logger.info('request', fields);
+  };
+}

@@ -1,0 +1,76 @@
+/**
+ * The companion's logger: one JSON object per line, every value passed through `redact` first,
+ * so a card number or CVV cannot be written even by mistake. Lines go to the logger's sink and,
+ * when PAYFORM_LOG_FILE is set, also to that file — the capture `.ci/test` scans after the
+ * whole Vitest run (see test/scan-log-capture.ts).
+ */
+import { appendFileSync } from 'node:fs';
+import { redact } from './redact.js';
+
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+export type LogFields = Readonly<Record<string, unknown>>;
+/** Receives each finished line (JSON, without the newline). */
+export type LogSink = (line: string) => void;
+
+export interface Logger {
+  debug(message: string, fields?: LogFields): void;
+  info(message: string, fields?: LogFields): void;
+  warn(message: string, fields?: LogFields): void;
+  error(message: string, fields?: LogFields): void;
+  /** A logger that adds `bindings` to every line. */
+  child(bindings: LogFields): Logger;
+}
+
+export interface LoggerOptions {
+  /** Default: standard error. */
+  readonly sink?: LogSink;
+  /** Lines below it are dropped; default `info`. */
+  readonly level?: LogLevel;
+  readonly bindings?: LogFields;
+  /** Default: the real time. */
+  readonly clock?: () => number;
+}
+
+const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+
+export const stderrSink: LogSink = (line) => {
+  process.stderr.write(`${line}\n`);
+};
+
+/** Keeps the lines in memory, for tests that look at what was logged. */
+export function memorySink(): { readonly sink: LogSink; readonly lines: string[] } {
+  const lines: string[] = [];
+  return { sink: (line) => void lines.push(line), lines };
+}
+
+// Synchronous appends: a line is on disk before the next statement, even if the process dies.
+const captureFile = process.env.PAYFORM_LOG_FILE?.trim();
+const capture: LogSink | undefined = captureFile ? (line) => appendFileSync(captureFile, `${line}\n`) : undefined;
+
+export function createLogger(options: LoggerOptions = {}): Logger {
+  const sink = options.sink ?? stderrSink;
+  const threshold = RANK[options.level ?? 'info'];
+  const clock = options.clock ?? Date.now;
+  const bindings = options.bindings ?? {};
+
+  const write = (level: LogLevel, message: string, fields: LogFields = {}) => {
+    if (RANK[level] < threshold) return;
+    const entry = redact({ ...bindings, ...fields }) as Record<string, unknown>;
+    let line: string;
+    try {
+      line = JSON.stringify({ time: new Date(clock()).toISOString(), level, msg: redact(message), ...entry });
+    } catch {
+      line = JSON.stringify({ time: new Date(clock()).toISOString(), level, msg: redact(message), fields: '[unserialisable]' });
+    }
+    sink(line);
+    capture?.(line);
+  };
+
+  return {
+    debug: (message, fields) => write('debug', message, fields),
+    info: (message, fields) => write('info', message, fields),
+    warn: (message, fields) => write('warn', message, fields),
+    error: (message, fields) => write('error', message, fields),
+    child: (more) => createLogger({ ...options, sink, bindings: { ...bindings, ...more } }),
+  };
+}

@@ -1,0 +1,54 @@
+/**
+ * What may never reach a log line: card numbers, CVVs, expiry dates, gateway credentials, the
+ * admin token, card tokens and signatures. Values under such keys are replaced whatever they
+ * hold; in every other string, runs of 12–19 digits (spaced or dashed, as card numbers are
+ * typed) are masked, because a card number can hide in an error message or a gateway echo.
+ */
+import { maskCardNumbers } from '../../gateway/errors.js';
+
+export const REDACTED = '[redacted]';
+
+// Compared after lower-casing and dropping `_` and `-`: `card_cvv`, `cardCvv` and `Card-CVV` alike.
+const SECRET_KEYS = new Set([
+  'number', 'ccnumber', 'cardnumber', 'pan', 'cvv', 'cvv2', 'cvc', 'cvc2', 'cardcvv', 'securitycode',
+  'expmonth', 'expyear', 'expiry', 'authorization', 'cookie', 'setcookie', 'xapiauth', 'xapikey', 'apikey',
+  'apisecret', 'endpointskey', 'admintoken', 'password', 'secret', 'signature', 'token', 'cctoken',
+]);
+
+const MAX_DEPTH = 6;
+
+export function isSecretKey(key: string): boolean {
+  return SECRET_KEYS.has(key.toLowerCase().replace(/[-_]/g, ''));
+}
+
+/** A copy of `value` safe to log: secrets under their keys replaced, card-like digit runs masked. */
+export function redact(value: unknown, depth = 0, seen = new WeakSet<object>()): unknown {
+  if (typeof value === 'string') return maskCardNumbers(value);
+  if (typeof value === 'bigint') return value.toString();
+  if (value === null || typeof value !== 'object') return typeof value === 'function' ? undefined : value;
+  if (seen.has(value)) return '[circular]';
+  if (depth >= MAX_DEPTH) return '[nested]';
+  seen.add(value);
+  if (value instanceof Error) return redactError(value, depth, seen);
+  if (value instanceof Uint8Array) return `[${value.byteLength} bytes]`;
+  if (value instanceof Date) return value.toISOString();
+  if (Array.isArray(value)) return value.map((item) => redact(item, depth + 1, seen));
+  const copy: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    copy[key] = isSecretKey(key) && item != null ? REDACTED : redact(item, depth + 1, seen);
+  }
+  return copy;
+}
+
+function redactError(error: Error, depth: number, seen: WeakSet<object>): Record<string, unknown> {
+  const { status, code, fields } = error as Error & { status?: unknown; code?: unknown; fields?: unknown };
+  return {
+    name: error.name,
+    message: maskCardNumbers(error.message),
+    ...(status === undefined ? {} : { status }),
+    ...(code === undefined ? {} : { code: redact(code, depth + 1, seen) }),
+    ...(Array.isArray(fields) && fields.length > 0 ? { fields: redact(fields, depth + 1, seen) } : {}),
+    ...(error.stack ? { stack: maskCardNumbers(error.stack) } : {}),
+    ...(error.cause === undefined ? {} : { cause: redact(error.cause, depth + 1, seen) }),
+  };
+}

@@ -1,0 +1,67 @@
+/**
+ * Balances as the gateway reports them (bearer ADMIN_TOKEN), amounts as decimals. A terminal
+ * whose balance cannot be read is listed under `failed_terminals`, not an error.
+ *
+ *   GET /api/balances/accounts[/:id]   GET /api/balances/terminals[/:id]
+ */
+import { Hono } from 'hono';
+import type { Context } from 'hono';
+import { GatewayError } from '../../gateway/errors.js';
+import type { Account } from '../../gateway/objects.js';
+import type { CompanionEnv } from '../context.js';
+import { decimal } from '../http/amounts.js';
+import { gatewayProblem } from '../http/failure-problems.js';
+import { ApiProblem } from '../http/problem.js';
+
+const ID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+
+export function balanceView(account: Account) {
+  const { available, rolling_reserve: reserve } = account.balances;
+  return {
+    id: account.id,
+    name: account.name,
+    currency: account.currency,
+    balances: {
+      available: decimal(available, account.currency),
+      ...(reserve === undefined ? {} : { rolling_reserve: decimal(reserve, account.currency) }),
+    },
+  };
+}
+
+export async function fromGateway<T>(read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (error) {
+    throw error instanceof GatewayError ? gatewayProblem(error) : error;
+  }
+}
+
+function balanceId(c: Context<CompanionEnv>): string {
+  const id = c.req.param('id') ?? '';
+  if (!ID.test(id)) throw ApiProblem.invalid({ id: 'must be a UUID' });
+  return id;
+}
+
+export function balanceRoutes(): Hono<CompanionEnv> {
+  const balances = new Hono<CompanionEnv>();
+
+  balances.get('/accounts', async (c) => {
+    const accounts = await fromGateway(() => c.var.services.gateway.balances.listAccounts());
+    return c.json({ accounts: accounts.map(balanceView) });
+  });
+  balances.get('/accounts/:id', async (c) => {
+    const id = balanceId(c);
+    return c.json(balanceView(await fromGateway(() => c.var.services.gateway.balances.getAccount(id))));
+  });
+  balances.get('/terminals', async (c) => {
+    const list = await fromGateway(() => c.var.services.gateway.balances.listTerminals());
+    return c.json({ terminals: list.terminals.map(balanceView), failed_terminals: list.failed_terminals });
+  });
+  balances.get('/terminals/:id', async (c) => {
+    const id = balanceId(c);
+    return c.json(balanceView(await fromGateway(() => c.var.services.gateway.balances.getTerminal(id))));
+  });
+
+  return balances;
+}
+

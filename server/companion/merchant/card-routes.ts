@@ -1,0 +1,49 @@
+/**
+ * A customer's saved cards (bearer ADMIN_TOKEN): what the widget offers them, and the
+ * merchant's way to forget one. Tokens are not shown; cards are named by their ledger id.
+ *
+ *   GET    /api/customers/:customer_id/cards
+ *   DELETE /api/customers/:customer_id/cards/:card_id
+ */
+import { Hono } from 'hono';
+import type { SavedCard } from '../../ledger/index.js';
+import type { CompanionEnv } from '../context.js';
+import { ApiProblem } from '../http/problem.js';
+
+function cardView(card: SavedCard) {
+  return {
+    id: card.id,
+    mask: card.ccMask,
+    brand: card.brand,
+    token_expiration: card.tokenExpiration,
+    created_at: new Date(card.createdAt).toISOString(),
+    last_used_at: new Date(card.lastUsedAt).toISOString(),
+  };
+}
+
+function customerId(raw: string | undefined): string {
+  if (!raw || raw.length > 128) throw ApiProblem.notFound('The customer', 'customer_not_found');
+  return raw;
+}
+
+export function cardRoutes(): Hono<CompanionEnv> {
+  const cards = new Hono<CompanionEnv>();
+
+  cards.get('/:customer_id/cards', async (c) => {
+    const list = await c.var.services.ledger.listCards(customerId(c.req.param('customer_id')));
+    return c.json({ cards: list.map(cardView) });
+  });
+
+  cards.delete('/:customer_id/cards/:card_id', async (c) => {
+    const { ledger, logger } = c.var.services;
+    const customer = customerId(c.req.param('customer_id'));
+    const id = c.req.param('card_id');
+    const card = id.length <= 64 ? await ledger.findCard(customer, id) : undefined;
+    if (card?.id !== id) throw ApiProblem.notFound('The saved card', 'card_not_found');
+    await ledger.deleteCard(customer, card.id);
+    logger.info('saved card deleted', { customer_id: customer });
+    return c.body(null, 204);
+  });
+
+  return cards;
+}

@@ -1,0 +1,80 @@
+/**
+ * The back office's live feed of status changes (bearer ADMIN_TOKEN), two ways:
+ *
+ *   GET /api/changes?after=<seq>   cheap polling: the changes since the last one seen
+ *   GET /api/changes/stream        server-sent events; `Last-Event-ID` resumes after a drop
+ */
+import { Hono } from 'hono';
+import { streamSSE } from 'hono/streaming';
+import * as z from 'zod';
+import type { CompanionEnv } from '../context.js';
+import type { Change } from '../payments/change-feed.js';
+import { validate } from '../http/validate.js';
+
+const Seq = z.string().regex(/^\d{1,15}$/, { error: 'must be a sequence number' }).transform(Number);
+
+export const ChangesQuery = z.strictObject({
+  after: Seq.optional(),
+  limit: Seq.pipe(z.number().min(1).max(1000)).optional(),
+});
+
+const HEARTBEAT_MS = 15_000;
+
+export function changeView(change: Change) {
+  return {
+    seq: change.seq,
+    kind: change.kind,
+    order_id: change.orderId,
+    status: change.status,
+    ...(change.operationId ? { operation: { id: change.operationId, kind: change.operationKind } } : {}),
+    source: change.source,
+    at: new Date(change.at).toISOString(),
+  };
+}
+
+export function feedRoutes(): Hono<CompanionEnv> {
+  const feed = new Hono<CompanionEnv>();
+
+  feed.get('/', validate('query', ChangesQuery), (c) => {
+    const query = c.req.valid('query');
+    const { changes, complete } = c.var.services.feed.since(query.after ?? 0, query.limit);
+    return c.json({ changes: changes.map(changeView), last_seq: c.var.services.feed.seq, complete });
+  });
+
+  feed.get('/stream', (c) => {
+    const changes = c.var.services.feed;
+    const resumeAt = Number(/^\d{1,15}$/.exec(c.req.header('last-event-id') ?? '')?.[0] ?? changes.seq);
+    return streamSSE(c, async (stream) => {
+      const queue: Change[] = changes.since(resumeAt).changes;
+      let wake: (() => void) | undefined;
+      const unsubscribe = changes.subscribe((change) => {
+        queue.push(change);
+        wake?.();
+      });
+      stream.onAbort(() => {
+        unsubscribe();
+        wake?.();
+      });
+      await stream.writeSSE({ event: 'ready', data: JSON.stringify({ last_seq: changes.seq }) });
+      while (!stream.aborted) {
+        for (let change = queue.shift(); change; change = queue.shift()) {
+          await stream.writeSSE({ id: String(change.seq), event: 'change', data: JSON.stringify(changeView(change)) });
+        }
+        // Sleep until a change comes or the heartbeat is due; a comment keeps proxies from closing it.
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, HEARTBEAT_MS);
+          timer.unref?.();
+          wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+        wake = undefined;
+        if (!stream.aborted && queue.length === 0) await stream.write(': heartbeat\n\n');
+      }
+      unsubscribe();
+    });
+  });
+
+  return feed;
+}

@@ -1,0 +1,24 @@
+/**
+ * Bodies of the merchant's secondary operations. Amounts are decimals in the order's currency;
+ * omitted, they mean "all that is left" (the rest of the reserve, the refundable amount).
+ */
+import * as z from 'zod';
+import { SplitPayments } from '../../gateway/wire/amounts.js';
+import { Comment } from '../../gateway/wire/primitives.js';
+import { Amount } from '../http/amounts.js';
+
+export const CaptureRequest = z.strictObject({ amount: Amount.optional(), comment: Comment.optional() });
+export const VoidRequest = z.strictObject({ comment: Comment.optional() });
+export const RefundRequest = z.strictObject({
+  amount: Amount.optional(),
+  comment: Comment.optional(),
+  f_receipt_delivery: z.enum(['email', 'sms', 'viber', 'none']).optional(),
+});
+export const SplitCaptureRequest = z.strictObject({ amount: Amount.optional(), split: SplitPayments.max(100), comment: Comment.optional() });
+export const SplitRefundRequest = z.strictObject({ amount: Amount.optional(), split: SplitPayments.max(100), comment: Comment.optional() });
+export const ResendRequest = z.strictObject({
+  operation: z.enum(['purchase', 'auth', 'capture', 'void', 'refund']).optional(),
+  transaction_id: z.string().min(1).max(256).optional(),
+});
+
+export type OperationBody = z.output<typeof RefundRequest> & { readonly split?: z.output<typeof SplitPayments> };

@@ -1,0 +1,111 @@
+/**
+ * The merchant API over orders (bearer ADMIN_TOKEN): the list and detail the back office
+ * shows, and the secondary operations. Rules are checked before the gateway is called; a
+ * refused operation is a 409/422 naming the rule, and changes nothing.
+ *
+ *   GET  /api/orders                          ?status=&limit=&cursor=
+ *   GET  /api/orders/:order_id                payment, operations, events, totals
+ *   POST /api/orders/:order_id/capture        { amount?, comment? }   (omitted amount: the rest of the reserve)
+ *   POST /api/orders/:order_id/split-capture  { amount?, split, comment? }
+ *   POST /api/orders/:order_id/void           { comment? }
+ *   POST /api/orders/:order_id/refund         { amount?, comment?, f_receipt_delivery? }
+ *   POST /api/orders/:order_id/split-refund   { amount?, split, comment? }
+ *   POST /api/orders/:order_id/cancel         unpaid hosted payment only
+ *   POST /api/orders/:order_id/resend-webhook { operation?, transaction_id? }
+ *   GET  /api/orders/:order_id/receipt        ?format=html|pdf&transaction_id=
+ */
+import { Hono } from 'hono';
+import type { Context } from 'hono';
+import * as z from 'zod';
+import type { OperationKind } from '../../ledger/index.js';
+import type { CompanionEnv } from '../context.js';
+import { ApiProblem } from '../http/problem.js';
+import { validate } from '../http/validate.js';
+import { OrderId } from '../checkout/session-request.js';
+import { fromGateway } from './balance-routes.js';
+import { sendDocument } from './documents.js';
+import {
+  CaptureRequest, RefundRequest, ResendRequest, SplitCaptureRequest, SplitRefundRequest, VoidRequest,
+} from './operation-request.js';
+import type { OperationBody } from './operation-request.js';
+import type { OperationOutcome } from './secondary-operations.js';
+import { operationView, orderView, paymentView } from './views.js';
+
+const Count = z.string().regex(/^\d{1,4}$/, { error: 'must be a whole number' }).transform(Number);
+
+export const OrderListQuery = z.strictObject({
+  status: z.enum(['init', 'pending', 'success', 'failure']).optional(),
+  limit: Count.pipe(z.number().min(1).max(200)).optional(),
+  cursor: z.string().min(1).max(256).optional(),
+});
+
+export const OrderReceiptQuery = z.strictObject({
+  format: z.enum(['html', 'pdf']).default('html'),
+  transaction_id: z.guid({ error: 'must be a UUID' }).optional(),
+});
+
+function orderId(c: Context<CompanionEnv>): string {
+  const id = c.req.param('order_id') ?? '';
+  if (!OrderId.safeParse(id).success) throw ApiProblem.notFound('The order', 'order_not_found');
+  return id;
+}
+
+export function orderRoutes(): Hono<CompanionEnv> {
+  const orders = new Hono<CompanionEnv>();
+
+  orders.get('/', validate('query', OrderListQuery), async (c) => {
+    const query = c.req.valid('query');
+    const page = await c.var.services.ledger.listOrders(query);
+    return c.json({ orders: page.orders.map(paymentView), next_cursor: page.nextCursor });
+  });
+
+  orders.get('/:order_id', async (c) => {
+    const { ledger, options } = c.var.services;
+    const id = orderId(c);
+    const detail = await ledger.getOrder(id);
+    if (!detail) throw ApiProblem.notFound('The order', 'order_not_found');
+    return c.json(orderView(detail, await ledger.capturableAmount(id, options.captureOverReservePercent)));
+  });
+
+  const operation = (kind: OperationKind) => async (c: Context<CompanionEnv>, body: OperationBody) => {
+    const { operations, ledger, options } = c.var.services;
+    const id = orderId(c);
+    const outcome: OperationOutcome = await operations.perform(id, kind, body);
+    const detail = await ledger.getOrder(id);
+    const currency = detail?.payment.currency ?? 'XTS';
+    const totals = detail && orderView(detail, await ledger.capturableAmount(id, options.captureOverReservePercent)).totals;
+    return c.json({ operation: operationView(outcome.operation, currency), totals }, outcome.settled ? 200 : 202);
+  };
+  const capture = operation('capture');
+  const voidAuth = operation('void');
+  const refund = operation('refund');
+
+  orders.post('/:order_id/capture', validate('json', CaptureRequest), (c) => capture(c, c.req.valid('json')));
+  orders.post('/:order_id/split-capture', validate('json', SplitCaptureRequest), (c) => capture(c, c.req.valid('json')));
+  orders.post('/:order_id/void', validate('json', VoidRequest), (c) => voidAuth(c, c.req.valid('json')));
+  orders.post('/:order_id/refund', validate('json', RefundRequest), (c) => refund(c, c.req.valid('json')));
+  orders.post('/:order_id/split-refund', validate('json', SplitRefundRequest), (c) => refund(c, c.req.valid('json')));
+
+  orders.post('/:order_id/cancel', validate('json', z.strictObject({})), async (c) => {
+    const payment = await c.var.services.operations.cancel(orderId(c));
+    return c.json({ order: paymentView(payment) });
+  });
+
+  orders.post('/:order_id/resend-webhook', validate('json', ResendRequest), async (c) => {
+    const body = c.req.valid('json');
+    const operation = await c.var.services.operations.resendWebhook(orderId(c), body.operation, body.transaction_id);
+    return c.json({ requested: true, operation }, 202);
+  });
+
+  orders.get('/:order_id/receipt', validate('query', OrderReceiptQuery), async (c) => {
+    const { gateway, ledger } = c.var.services;
+    const id = orderId(c);
+    const query = c.req.valid('query');
+    if (!(await ledger.getPayment(id))) throw ApiProblem.notFound('The order', 'order_not_found');
+    const options = { format: query.format, ...(query.transaction_id ? { transactionId: query.transaction_id } : {}) };
+    const document = await fromGateway(() => gateway.receipts.forOrder(id, options));
+    return sendDocument(c, document, `receipt-${id}.${query.format}`);
+  });
+
+  return orders;
+}

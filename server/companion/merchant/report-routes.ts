@@ -1,0 +1,73 @@
+/**
+ * What the back office draws and downloads (bearer ADMIN_TOKEN):
+ *
+ *   GET /api/receipts/:date     ?format=html|pdf&method=purchase|auth  — the day's receipts, a ZIP
+ *   GET /api/stats              ?from=&to=&bucket=hour|day&utc_offset_minutes=
+ *                               payments per bucket by outcome, with the success rate
+ */
+import { Hono } from 'hono';
+import * as z from 'zod';
+import { IsoDate } from '../../gateway/wire/primitives.js';
+import type { CompanionEnv } from '../context.js';
+import { ApiProblem } from '../http/problem.js';
+import { validate } from '../http/validate.js';
+import { fromGateway } from './balance-routes.js';
+import { sendDocument } from './documents.js';
+
+export const DateReceiptsQuery = z.strictObject({
+  format: z.enum(['html', 'pdf']).default('pdf'),
+  method: z.enum(['purchase', 'auth']).optional(),
+});
+
+const Instant = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time' }).transform((text) => Date.parse(text));
+
+export const StatsQuery = z
+  .strictObject({
+    from: Instant.optional(),
+    to: Instant.optional(),
+    bucket: z.enum(['hour', 'day']).default('hour'),
+    utc_offset_minutes: z
+      .string()
+      .regex(/^-?\d{1,3}$/, { error: 'must be a whole number of minutes' })
+      .transform(Number)
+      .pipe(z.number().min(-840).max(840))
+      .optional(),
+  });
+
+const HOUR = 3_600_000;
+
+export function reportRoutes(): Hono<CompanionEnv> {
+  const reports = new Hono<CompanionEnv>();
+
+  reports.get('/receipts/:date', validate('query', DateReceiptsQuery), async (c) => {
+    const date = c.req.param('date');
+    if (!IsoDate.safeParse(date).success) throw ApiProblem.invalid({ date: 'must be a date yyyy-MM-dd' });
+    const query = c.req.valid('query');
+    const document = await fromGateway(() => c.var.services.gateway.receipts.forDate(date, { format: query.format, ...(query.method ? { method: query.method } : {}) }));
+    return sendDocument(c, document, `receipts-${date}.zip`);
+  });
+
+  reports.get('/stats', validate('query', StatsQuery), async (c) => {
+    const { ledger, clock } = c.var.services;
+    const query = c.req.valid('query');
+    const to = query.to ?? clock();
+    // Default windows: the last day by hour, the last 30 days by day.
+    const from = query.from ?? to - (query.bucket === 'hour' ? 24 * HOUR : 30 * 24 * HOUR);
+    const buckets = await ledger.paymentStats({ from, to, bucket: query.bucket, ...(query.utc_offset_minutes === undefined ? {} : { utcOffsetMinutes: query.utc_offset_minutes }) });
+    const decided = (b: { succeeded: number; failed: number }) => b.succeeded + b.failed;
+    const rate = (b: { succeeded: number; failed: number }) => (decided(b) === 0 ? null : b.succeeded / decided(b));
+    const totals = buckets.reduce(
+      (sum, b) => ({ total: sum.total + b.total, succeeded: sum.succeeded + b.succeeded, failed: sum.failed + b.failed, in_flight: sum.in_flight + b.inFlight }),
+      { total: 0, succeeded: 0, failed: 0, in_flight: 0 },
+    );
+    return c.json({
+      bucket: query.bucket,
+      from: new Date(from).toISOString(),
+      to: new Date(to).toISOString(),
+      buckets: buckets.map((b) => ({ start: new Date(b.start).toISOString(), total: b.total, succeeded: b.succeeded, failed: b.failed, in_flight: b.inFlight, success_rate: rate(b) })),
+      totals: { ...totals, success_rate: rate(totals) },
+    });
+  });
+
+  return reports;
+}

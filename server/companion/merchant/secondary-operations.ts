@@ -1,0 +1,190 @@
+/**
+ * Capture, void and refund (and their split forms) as the merchant asks for them: the money
+ * rules are checked and the amount reserved in the ledger under the order's lock before the
+ * gateway is called — so 50 refunds racing through any number of instances never return more
+ * than was paid — then the gateway's answer settles the reservation (a decline releases it).
+ * An answer lost on the way is found in the order's state, never by sending again.
+ */
+import {
+  GatewayError, NetworkError, OutcomeUnknownError, UnexpectedResponseError,
+} from '../../gateway/errors.js';
+import type { GatewayClient } from '../../gateway/client.js';
+import type { Operation as GatewayOperation } from '../../gateway/objects.js';
+import type { Ledger, Operation, OperationKind, OperationRequest, Payment, SplitShare } from '../../ledger/index.js';
+import { OperationRefused } from '../../ledger/index.js';
+import type { CompanionOptions } from '../config.js';
+import { decimal, minorUnitsOf } from '../http/amounts.js';
+import { gatewayProblem } from '../http/failure-problems.js';
+import { ApiProblem, capitalise } from '../http/problem.js';
+import type { Logger } from '../log/logger.js';
+import { definedFields } from '../optional-fields.js';
+import { operationResult, paymentUpdate } from '../payments/gateway-facts.js';
+import type { GatewayFacts } from '../payments/gateway-facts.js';
+import type { OrderStateSync } from '../payments/order-state.js';
+import type { PaymentReactions } from '../payments/reactions.js';
+import type { OperationBody } from './operation-request.js';
+
+interface OperationDeps {
+  readonly ledger: Ledger;
+  readonly gateway: GatewayClient;
+  readonly orderState: OrderStateSync;
+  readonly reactions: PaymentReactions;
+  readonly options: CompanionOptions;
+  readonly logger: Logger;
+}
+
+/** The outcome: settled by the gateway's answer, or still pending when it was lost. */
+export interface OperationOutcome {
+  readonly operation: Operation;
+  readonly settled: boolean;
+}
+
+const RECOVERY_READ_MS = 5_000;
+
+export class SecondaryOperations {
+  readonly #deps: OperationDeps;
+
+  constructor(deps: OperationDeps) {
+    this.#deps = deps;
+  }
+
+  async perform(orderId: string, kind: OperationKind, body: OperationBody): Promise<OperationOutcome> {
+    const { ledger, logger } = this.#deps;
+    const payment = await this.#payment(orderId);
+    const request = definedFields<OperationRequest>({
+      kind,
+      amount: body.amount === undefined ? undefined : minorUnitsOf(body.amount, payment.currency, 'amount'),
+      comment: body.comment,
+      split: body.split?.map((share, i): SplitShare => ({ subMerchantId: share.sub_merchant_id, amount: minorUnitsOf(share.amount, payment.currency, `split[${i}].amount`) })),
+      overCapturePercent: kind === 'capture' ? this.#deps.options.captureOverReservePercent : undefined,
+    });
+    let reservation: Operation;
+    try {
+      reservation = await ledger.reserveOperation(orderId, request);
+    } catch (error) {
+      if (error instanceof OperationRefused) throw refusalProblem(error, kind, payment.currency);
+      throw error;
+    }
+    logger.info('operation reserved', { order_id: orderId, operation: kind, amount: reservation.amount });
+    try {
+      const answer = await this.#send(payment, reservation, body);
+      return { operation: await this.#settle(reservation, answer), settled: true };
+    } catch (error) {
+      return this.#recover(payment, reservation, error);
+    }
+  }
+
+  /** Cancels an unpaid hosted payment (status init) and closes its checkout session. */
+  async cancel(orderId: string): Promise<Payment> {
+    const { ledger, gateway, reactions, options } = this.#deps;
+    const payment = await this.#payment(orderId);
+    if (payment.mode !== 'hosted' || payment.status !== 'init') {
+      throw new ApiProblem(409, 'not_cancellable', `Only an unpaid hosted payment can be cancelled; this one is ${payment.mode}, ${payment.status}`);
+    }
+    try {
+      const answer = await gateway.payments.cancel(orderId);
+      const entry = answer.find((candidate) => candidate.order_id === orderId);
+      if (entry) {
+        const progress = await ledger.advancePayment(orderId, paymentUpdate({ ...entry }, options.sandboxOrigin));
+        if (progress.progress === 'advanced') await reactions.paymentAdvanced(progress.payment, 'gateway_answer');
+      }
+    } catch (error) {
+      if (!(error instanceof OutcomeUnknownError)) throw error instanceof GatewayError ? gatewayProblem(error) : error;
+      await this.#readState(orderId);
+    }
+    await ledger.closeSession(payment.sessionId);
+    return (await ledger.getPayment(orderId)) ?? payment;
+  }
+
+  /** Asks the gateway to deliver an operation's webhook again (the primary payment's by default). */
+  async resendWebhook(orderId: string, operation: string | undefined, transactionId: string | undefined): Promise<string> {
+    const payment = await this.#payment(orderId);
+    const method = (operation ?? payment.method) as Payment['method'] | OperationKind;
+    try {
+      await this.#deps.gateway.orders.resendWebhook(orderId, method, definedFields({ transactionId }));
+    } catch (error) {
+      throw error instanceof GatewayError ? gatewayProblem(error) : error;
+    }
+    return method;
+  }
+
+  async #payment(orderId: string): Promise<Payment> {
+    const payment = await this.#deps.ledger.getPayment(orderId);
+    if (!payment) throw ApiProblem.notFound('The order', 'order_not_found');
+    return payment;
+  }
+
+  #send(payment: Payment, reservation: Operation, body: OperationBody): Promise<GatewayOperation> {
+    const { gateway, options } = this.#deps;
+    const target = { order_id: payment.orderId, comment: body.comment, server_url: `${options.publicUrl}/webhooks/gateway` };
+    const split = reservation.split?.map((share) => ({ amount: share.amount, sub_merchant_id: share.subMerchantId }));
+    // The whole payment at once goes without an amount, as the interface's "full" form.
+    const whole = reservation.amount === payment.amount;
+    switch (reservation.kind) {
+      case 'capture':
+        return split
+          ? gateway.operations.splitCapture(definedFields({ ...target, order_currency: payment.currency, charge_amount: reservation.amount, split }))
+          : gateway.operations.capture(definedFields({ ...target, order_currency: payment.currency, charge_amount: whole ? undefined : reservation.amount }));
+      case 'void':
+        return gateway.operations.void(definedFields({ ...target, order_currency: payment.currency }));
+      case 'refund':
+        return split
+          ? gateway.operations.splitRefund(definedFields({ ...target, currency: payment.currency, refund_amount: reservation.amount, split }))
+          : gateway.operations.refund(
+              definedFields({
+                ...target,
+                order_currency: payment.currency,
+                refund_amount: whole && payment.method === 'purchase' ? undefined : reservation.amount,
+                f_receipt_delivery: body.f_receipt_delivery,
+              }),
+            );
+    }
+  }
+
+  async #settle(reservation: Operation, answer: GatewayFacts | GatewayOperation): Promise<Operation> {
+    const settled = await this.#deps.ledger.settleOperation(reservation.id, operationResult(answer as GatewayFacts));
+    if (settled.progress === 'advanced') await this.#deps.reactions.operationAdvanced(settled.operation, 'gateway_answer');
+    return settled.operation;
+  }
+
+  async #recover(payment: Payment, reservation: Operation, error: unknown): Promise<OperationOutcome> {
+    const { logger, ledger } = this.#deps;
+    if (!(error instanceof GatewayError)) throw error;
+    const lost = error instanceof OutcomeUnknownError || error instanceof UnexpectedResponseError || (error instanceof NetworkError && !error.connectFailed);
+    if (!lost) {
+      // A definite refusal or a call never sent: nothing moved, the reservation is released.
+      logger.warn('the gateway refused an operation', { order_id: payment.orderId, operation: reservation.kind, err: error });
+      await this.#settle(reservation, { status: 'failure', status_description: `Refused: ${error.message}`.slice(0, 2048) });
+      throw gatewayProblem(error);
+    }
+    logger.warn('the outcome of an operation is unknown; reading the order state', { order_id: payment.orderId, operation: reservation.kind, err: error });
+    await this.#readState(payment.orderId);
+    const operation = (await ledger.getOperation(reservation.id)) ?? reservation;
+    return { operation, settled: operation.status !== 'pending' };
+  }
+
+  async #readState(orderId: string): Promise<void> {
+    try {
+      await this.#deps.orderState.refresh(orderId, 'order_state', { timeoutMs: RECOVERY_READ_MS });
+    } catch (readError) {
+      this.#deps.logger.warn('the order state could not be read; reconciliation will settle it', { order_id: orderId, err: readError });
+    }
+  }
+}
+
+const VERB: Record<OperationKind, string> = { capture: 'captured', void: 'voided', refund: 'refunded' };
+
+/** A money rule said no: the reason as the code, the limit in the order's currency. */
+function refusalProblem(error: OperationRefused, kind: OperationKind, currency: string): ApiProblem {
+  const limit = error.available === undefined ? undefined : `${decimal(error.available, currency)} ${currency}`;
+  switch (error.reason) {
+    case 'exceeds_capturable':
+    case 'exceeds_refundable':
+      return new ApiProblem(422, error.reason, `At most ${limit} can be ${VERB[kind]}`, { amount: `must be at most ${limit}` });
+    case 'exceeds_sub_merchant_share':
+    case 'unknown_sub_merchant':
+      return new ApiProblem(422, error.reason, capitalise(error.message.replace(/at most \d+/, `at most ${limit}`)), { split: error.reason === 'unknown_sub_merchant' ? 'names a sub-merchant without a share in this order' : `a share must be at most ${limit}` });
+    default:
+      return new ApiProblem(409, error.reason, capitalise(error.message));
+  }
+}

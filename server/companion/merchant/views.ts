@@ -1,0 +1,103 @@
+/**
+ * How the merchant API shows the ledger's records: snake_case, decimal amounts in the order's
+ * currency, ISO timestamps. Gateway card tokens are never shown (they can charge the card);
+ * the masked number and brand are.
+ */
+import type { Operation, OrderDetail, OrderTotals, Payment, SplitShare, StoredEvent } from '../../ledger/index.js';
+import { decimal } from '../http/amounts.js';
+import { isSecretKey } from '../log/redact.js';
+
+const iso = (time: number | null) => (time === null ? null : new Date(time).toISOString());
+
+function splitView(split: readonly SplitShare[] | null, currency: string) {
+  return split?.map((share) => ({ sub_merchant_id: share.subMerchantId, amount: decimal(share.amount, currency) })) ?? null;
+}
+
+export function paymentView(payment: Payment) {
+  return {
+    order_id: payment.orderId,
+    session_id: payment.sessionId,
+    attempt: payment.attempt,
+    mode: payment.mode,
+    method: payment.method,
+    amount: decimal(payment.amount, payment.currency),
+    currency: payment.currency,
+    split: splitView(payment.split, payment.currency),
+    status: payment.status,
+    status_code: payment.statusCode,
+    status_description: payment.statusDescription,
+    payment_id: payment.paymentId,
+    transaction_id: payment.transactionId,
+    gateway_order_id: payment.gatewayOrderId,
+    card: payment.ccMask ? { mask: payment.ccMask, brand: payment.cardBrand } : null,
+    customer_id: payment.customerId,
+    customer: payment.customer,
+    checkout_url: payment.checkoutUrl,
+    receipt_url: payment.receiptUrl,
+    created_at: iso(payment.createdAt),
+    updated_at: iso(payment.updatedAt),
+    finalized_at: iso(payment.finalizedAt),
+  };
+}
+
+export function operationView(operation: Operation, currency: string) {
+  return {
+    id: operation.id,
+    operation_id: operation.operationId,
+    kind: operation.kind,
+    amount: decimal(operation.amount, currency),
+    status: operation.status,
+    status_code: operation.statusCode,
+    status_description: operation.statusDescription,
+    comment: operation.comment,
+    split: splitView(operation.split, currency),
+    receipt_url: operation.receiptUrl,
+    origin: operation.origin,
+    created_at: iso(operation.createdAt),
+    settled_at: iso(operation.settledAt),
+  };
+}
+
+/** A stored webhook, its event as the gateway sent it minus tokens and the like. */
+export function eventView(event: StoredEvent) {
+  let body: unknown;
+  try {
+    body = JSON.parse(event.body) as unknown;
+  } catch {
+    body = null;
+  }
+  const shown = body && typeof body === 'object' ? Object.fromEntries(Object.entries(body).filter(([key]) => !isSecretKey(key))) : body;
+  return {
+    id: event.id,
+    method: event.method,
+    status: event.status,
+    operation_id: event.operationId,
+    outcome: event.outcome,
+    received_at: iso(event.receivedAt),
+    applied_at: iso(event.appliedAt),
+    event: shown,
+  };
+}
+
+export function totalsView(totals: OrderTotals, currency: string) {
+  return {
+    captured: decimal(totals.captured, currency),
+    capture_pending: decimal(totals.capturePending, currency),
+    refunded: decimal(totals.refunded, currency),
+    refund_pending: decimal(totals.refundPending, currency),
+    voided: totals.voided,
+    refundable: decimal(totals.refundable, currency),
+    capturable: decimal(totals.capturable, currency),
+  };
+}
+
+/** `capturable` here includes the project's over-capture allowance (the ledger's detail does not). */
+export function orderView(detail: OrderDetail, capturable: number) {
+  const currency = detail.payment.currency;
+  return {
+    order: paymentView(detail.payment),
+    totals: totalsView({ ...detail.totals, capturable }, currency),
+    operations: detail.operations.map((operation) => operationView(operation, currency)),
+    events: detail.events.map(eventView),
+  };
+}

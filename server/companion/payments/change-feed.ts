@@ -1,0 +1,63 @@
+/**
+ * The back office's live view: every status change this instance makes or learns, numbered in
+ * order, kept in a bounded ring for clients that poll (`?after=<seq>`) or reconnect to the
+ * event stream (`Last-Event-ID`). It is per instance: behind a load balancer, pin the back
+ * office to one instance or poll the orders list instead.
+ */
+
+export interface Change {
+  /** Increases by one per change, from 1. */
+  readonly seq: number;
+  readonly kind: 'payment' | 'operation' | 'session';
+  readonly orderId: string;
+  readonly status: string;
+  /** The operation (capture, void, refund) for `operation` changes. */
+  readonly operationId?: string;
+  readonly operationKind?: string;
+  /** What told the companion: the gateway's answer, a webhook, the reconciler… */
+  readonly source: string;
+  /** Epoch milliseconds. */
+  readonly at: number;
+}
+
+export type ChangeListener = (change: Change) => void;
+
+export class ChangeFeed {
+  readonly #capacity: number;
+  readonly #changes: Change[] = [];
+  readonly #listeners = new Set<ChangeListener>();
+  #seq = 0;
+
+  constructor(capacity = 1000) {
+    this.#capacity = capacity;
+  }
+
+  /** The latest sequence number (0 before the first change). */
+  get seq(): number {
+    return this.#seq;
+  }
+
+  publish(change: Omit<Change, 'seq'>): Change {
+    const numbered = { ...change, seq: ++this.#seq };
+    this.#changes.push(numbered);
+    if (this.#changes.length > this.#capacity) this.#changes.shift();
+    for (const listener of this.#listeners) listener(numbered);
+    return numbered;
+  }
+
+  /**
+   * Changes after `seq`, oldest first, at most `limit`. `complete` is false when some were
+   * already dropped from the ring (the client should reload everything).
+   */
+  since(seq: number, limit = this.#capacity): { changes: Change[]; complete: boolean } {
+    const oldest = this.#changes[0]?.seq ?? this.#seq + 1;
+    const changes = this.#changes.filter((change) => change.seq > seq).slice(0, limit);
+    return { changes, complete: seq >= oldest - 1 };
+  }
+
+  /** Returns the unsubscribe function. */
+  subscribe(listener: ChangeListener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+}

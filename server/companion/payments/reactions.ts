@@ -1,0 +1,101 @@
+/**
+ * What follows a status change, whoever noticed it first (the gateway's answer, a webhook, an
+ * order-state read, the reconciler): the customer's card is kept for next time, the back
+ * office's feed hears of it, and the merchant's `onPaymentEvent` hook runs. The ledger's
+ * forward-only updates report a step once, across instances, so each change arrives here once.
+ */
+import type { Ledger, Operation, OperationStatus, Payment, PaymentStatus } from '../../ledger/index.js';
+import type { Logger } from '../log/logger.js';
+import type { ChangeFeed } from './change-feed.js';
+
+/** Who told the companion. */
+export type ChangeSource = 'gateway_answer' | 'webhook' | 'order_state' | 'reconciliation';
+
+export type PaymentChange =
+  | {
+      readonly kind: 'payment';
+      readonly orderId: string;
+      readonly status: PaymentStatus;
+      readonly payment: Payment;
+      readonly source: ChangeSource;
+    }
+  | {
+      readonly kind: 'operation';
+      readonly orderId: string;
+      readonly status: OperationStatus;
+      readonly operation: Operation;
+      readonly source: ChangeSource;
+    };
+
+/**
+ * The merchant's subscription to status changes: fulfil an order when its payment succeeds.
+ * Runs once per change; an error it throws is logged and does not undo the change.
+ */
+export type PaymentEventHook = (change: PaymentChange) => void | Promise<void>;
+
+interface ReactionDeps {
+  readonly ledger: Ledger;
+  readonly feed: ChangeFeed;
+  readonly logger: Logger;
+  readonly clock: () => number;
+  readonly hook: PaymentEventHook | undefined;
+}
+
+export class PaymentReactions {
+  readonly #deps: ReactionDeps;
+
+  constructor(deps: ReactionDeps) {
+    this.#deps = deps;
+  }
+
+  /** A payment's status moved forward. */
+  async paymentAdvanced(payment: Payment, source: ChangeSource): Promise<void> {
+    const { feed, logger, clock } = this.#deps;
+    logger.info('payment status changed', { order_id: payment.orderId, status: payment.status, status_code: payment.statusCode, source });
+    if (payment.status === 'success') await this.#keepCard(payment);
+    feed.publish({ kind: 'payment', orderId: payment.orderId, status: payment.status, source, at: clock() });
+    await this.#notify({ kind: 'payment', orderId: payment.orderId, status: payment.status, payment, source });
+  }
+
+  /** A capture, void or refund was settled (or first heard of). */
+  async operationAdvanced(operation: Operation, source: ChangeSource): Promise<void> {
+    const { feed, logger, clock } = this.#deps;
+    logger.info('operation status changed', { order_id: operation.orderId, operation: operation.kind, status: operation.status, source });
+    feed.publish({
+      kind: 'operation',
+      orderId: operation.orderId,
+      status: operation.status,
+      operationId: operation.id,
+      operationKind: operation.kind,
+      source,
+      at: clock(),
+    });
+    await this.#notify({ kind: 'operation', orderId: operation.orderId, status: operation.status, operation, source });
+  }
+
+  /** A successful payment of a known customer leaves its token for the next checkout. */
+  async #keepCard(payment: Payment): Promise<void> {
+    if (!payment.customerId || !payment.ccToken || !payment.ccMask) return;
+    try {
+      await this.#deps.ledger.saveCard({
+        customerId: payment.customerId,
+        ccToken: payment.ccToken,
+        ccMask: payment.ccMask,
+        ...(payment.cardBrand ? { brand: payment.cardBrand } : {}),
+        ...(payment.ccTokenExpiration ? { tokenExpiration: payment.ccTokenExpiration } : {}),
+      });
+    } catch (error) {
+      this.#deps.logger.error('could not keep the card of a successful payment', { order_id: payment.orderId, err: error });
+    }
+  }
+
+  async #notify(change: PaymentChange): Promise<void> {
+    const hook = this.#deps.hook;
+    if (!hook) return;
+    try {
+      await hook(change);
+    } catch (error) {
+      this.#deps.logger.error('the onPaymentEvent hook failed', { order_id: change.orderId, kind: change.kind, err: error });
+    }
+  }
+}

@@ -1,0 +1,169 @@
+/**
+ * Reconciliation: nothing stays pending without being checked. On every pass the reconciler
+ * takes the payments that have heard nothing for a while and the captures, voids and refunds
+ * whose answer was lost, and reads each order's state at the gateway:
+ *
+ * - what the gateway decided is applied (forward-only, so a late webhook changes nothing);
+ * - a payment still open is marked checked and looked at again next time; the gateway is
+ *   asked to send its webhook again, in case it was lost on the way;
+ * - an unpaid hosted payment whose checkout session has expired is cancelled;
+ * - a payment or operation the gateway still does not know after `giveUpAfterMs` never
+ *   reached it and is ended as failed.
+ *
+ * Several instances may reconcile the same ledger: every write is forward-only and guarded.
+ */
+import { GatewayError } from '../../gateway/errors.js';
+import type { GatewayClient } from '../../gateway/client.js';
+import type { Ledger, Operation, Payment } from '../../ledger/index.js';
+import type { ReconciliationTimings } from '../config.js';
+import type { Logger } from '../log/logger.js';
+import type { OrderStateSync } from '../payments/order-state.js';
+import type { PaymentReactions } from '../payments/reactions.js';
+
+interface ReconcilerDeps {
+  readonly ledger: Ledger;
+  readonly gateway: GatewayClient;
+  readonly orderState: OrderStateSync;
+  readonly reactions: PaymentReactions;
+  readonly timings: ReconciliationTimings;
+  readonly logger: Logger;
+  readonly clock: () => number;
+}
+
+/** What one pass did, for logs and tests. */
+export interface ReconciliationReport {
+  readonly checkedPayments: number;
+  readonly checkedOperations: number;
+  /** Payments and operations that reached a final state in this pass. */
+  readonly settled: number;
+  readonly cancelled: number;
+  readonly givenUp: number;
+  readonly failures: number;
+}
+
+export class Reconciler {
+  readonly #deps: ReconcilerDeps;
+  #timer: NodeJS.Timeout | undefined;
+  #running: Promise<ReconciliationReport> | undefined;
+  #stopped = true;
+
+  constructor(deps: ReconcilerDeps) {
+    this.#deps = deps;
+  }
+
+  /** Runs a pass every `intervalMs` until stopped. The timer never keeps the process alive. */
+  start(): void {
+    if (!this.#stopped) return;
+    this.#stopped = false;
+    this.#schedule();
+  }
+
+  /** Stops the loop and waits for a pass under way. */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    await this.#running?.catch(() => undefined);
+  }
+
+  /** One pass now (a pass already running is joined, not doubled). */
+  runOnce(): Promise<ReconciliationReport> {
+    this.#running ??= this.#pass().finally(() => {
+      this.#running = undefined;
+    });
+    return this.#running;
+  }
+
+  #schedule(): void {
+    if (this.#stopped) return;
+    this.#timer = setTimeout(() => {
+      this.runOnce()
+        .catch((error: unknown) => this.#deps.logger.error('a reconciliation pass failed', { err: error }))
+        .finally(() => this.#schedule());
+    }, this.#deps.timings.intervalMs);
+    this.#timer.unref();
+  }
+
+  async #pass(): Promise<ReconciliationReport> {
+    const { ledger, timings, logger } = this.#deps;
+    const tally = { checkedPayments: 0, checkedOperations: 0, settled: 0, cancelled: 0, givenUp: 0, failures: 0 };
+    const payments = await ledger.listStalePayments({ quietForMs: timings.stalePaymentAfterMs, limit: timings.batchSize });
+    for (const payment of payments) {
+      tally.checkedPayments += 1;
+      await this.#guard(tally, payment.orderId, () => this.#checkPayment(payment, tally));
+    }
+    const operations = await ledger.listUnsettledOperations({ quietForMs: timings.unsettledOperationAfterMs, limit: timings.batchSize });
+    for (const operation of operations) {
+      tally.checkedOperations += 1;
+      await this.#guard(tally, operation.orderId, () => this.#checkOperation(operation, tally));
+    }
+    if (tally.checkedPayments + tally.checkedOperations > 0) logger.info('reconciliation pass', tally);
+    return tally;
+  }
+
+  /** One order's trouble (the gateway down, a refusal) never stops the pass. */
+  async #guard(tally: { failures: number }, orderId: string, check: () => Promise<void>): Promise<void> {
+    try {
+      await check();
+    } catch (error) {
+      tally.failures += 1;
+      this.#deps.logger.warn('could not reconcile an order', { order_id: orderId, err: error });
+      if (!(error instanceof GatewayError)) throw error;
+    }
+  }
+
+  async #checkPayment(payment: Payment, tally: { settled: number; cancelled: number; givenUp: number }): Promise<void> {
+    const { ledger, orderState, gateway, clock, timings, reactions } = this.#deps;
+    const state = await orderState.refresh(payment.orderId, 'reconciliation');
+    if (!state.found) {
+      if (clock() - payment.createdAt >= timings.giveUpAfterMs) {
+        const progress = await ledger.advancePayment(payment.orderId, { status: 'failure', statusDescription: 'Never reached the gateway' });
+        if (progress.progress === 'advanced') {
+          tally.givenUp += 1;
+          await reactions.paymentAdvanced(progress.payment, 'reconciliation');
+        }
+        return;
+      }
+      await ledger.markPaymentChecked(payment.orderId);
+      return;
+    }
+    const now = state.payment ?? payment;
+    if (now.status === 'success' || now.status === 'failure') {
+      tally.settled += 1;
+      return;
+    }
+    if (now.mode === 'hosted' && now.status === 'init' && (await this.#sessionExpired(now))) {
+      const cancelled = await gateway.payments.cancel(now.orderId);
+      if (cancelled.length > 0) await orderState.refresh(now.orderId, 'reconciliation');
+      tally.cancelled += 1;
+      return;
+    }
+    await ledger.markPaymentChecked(payment.orderId);
+    // Still open at the gateway too: the webhook may have been lost; ask for it again.
+    await gateway.orders.resendWebhook(now.orderId, now.method).catch((error: unknown) => {
+      this.#deps.logger.debug('webhook re-send not possible', { order_id: now.orderId, err: error });
+    });
+  }
+
+  async #checkOperation(operation: Operation, tally: { settled: number; givenUp: number }): Promise<void> {
+    const { ledger, orderState, clock, timings, reactions } = this.#deps;
+    await orderState.refresh(operation.orderId, 'reconciliation');
+    const now = (await ledger.getOperation(operation.id)) ?? operation;
+    if (now.status !== 'pending') {
+      tally.settled += 1;
+      return;
+    }
+    if (clock() - operation.createdAt >= timings.giveUpAfterMs) {
+      const settled = await ledger.settleOperation(operation.id, { status: 'failure', statusDescription: 'Never reached the gateway' });
+      if (settled.progress === 'advanced') {
+        tally.givenUp += 1;
+        await reactions.operationAdvanced(settled.operation, 'reconciliation');
+      }
+    }
+  }
+
+  async #sessionExpired(payment: Payment): Promise<boolean> {
+    const session = await this.#deps.ledger.getSession(payment.sessionId);
+    return session === undefined || session.expiresAt <= this.#deps.clock() || session.closedAt !== null;
+  }
+}

@@ -1,0 +1,55 @@
+/**
+ * `POST /webhooks/gateway` — the `server_url` the gateway posts events to. The signature is
+ * checked on the raw `data` field before anything else is read; a forged or tampered post is
+ * refused with 401 and leaves no trace. A genuine event is stored once (its identity is the
+ * hash of `data`), applied forward-only in the same transaction, and answered 200 — a
+ * duplicate too, so the gateway stops resending it.
+ */
+import { Hono } from 'hono';
+import { decodeWebhook, verifyWebhook, WebhookPayloadError } from '../../gateway/webhook.js';
+import type { WebhookEvent } from '../../gateway/objects.js';
+import type { CompanionEnv } from '../context.js';
+import { ApiProblem } from '../http/problem.js';
+import { gatewayEvent } from '../payments/gateway-facts.js';
+import type { GatewayFacts } from '../payments/gateway-facts.js';
+
+export function webhookRoutes(apiSecret: string): Hono<CompanionEnv> {
+  const webhooks = new Hono<CompanionEnv>();
+
+  webhooks.post('/gateway', async (c) => {
+    const { ledger, reactions, options } = c.var.services;
+    const log = c.var.logger;
+    // Read as text and split by hand: `data` must stay exactly as it was signed.
+    const form = new URLSearchParams(await c.req.text());
+    const data = form.get('data');
+    const signature = form.get('signature');
+    if (!data || !signature) {
+      throw ApiProblem.invalid({ ...(data ? {} : { data: 'is required' }), ...(signature ? {} : { signature: 'is required' }) });
+    }
+    if (!verifyWebhook(data, signature, apiSecret)) {
+      log.warn('refused a webhook with a wrong signature');
+      throw new ApiProblem(401, 'invalid_signature', 'The webhook signature does not match');
+    }
+    let event: WebhookEvent;
+    try {
+      event = decodeWebhook(data);
+    } catch (error) {
+      if (!(error instanceof WebhookPayloadError)) throw error;
+      log.error('a signed webhook could not be read', { err: error });
+      throw new ApiProblem(422, 'invalid_event', 'The webhook is signed but is not an event the companion can read');
+    }
+    const ingest = await ledger.ingestEvent(gatewayEvent(data, event as unknown as GatewayFacts, options.sandboxOrigin));
+    log.info('webhook received', {
+      order_id: ingest.event.orderId,
+      method: ingest.event.method,
+      status: ingest.event.status,
+      duplicate: !ingest.isNew,
+      outcome: ingest.event.outcome,
+    });
+    if (ingest.advanced && ingest.payment) await reactions.paymentAdvanced(ingest.payment, 'webhook');
+    if (ingest.advanced && ingest.operation) await reactions.operationAdvanced(ingest.operation, 'webhook');
+    return c.json({ received: true, duplicate: !ingest.isNew, outcome: ingest.event.outcome });
+  });
+
+  return webhooks;
+}
