@@ -1,0 +1,112 @@
+/**
+ * Contract: health, authentication, balances, receipts, order state and webhook re-sends through
+ * the client over real HTTP.
+ */
+import { unzipSync } from 'fflate';
+import { PDFDocument } from 'pdf-lib';
+import { describe, expect, it } from 'vitest';
+import { AuthenticationError, GatewayUnavailableError, InvalidRequestError, NotFoundError } from '../../gateway/index.js';
+import { useServedSandbox } from '../testing/served.js';
+import { direct } from './params.js';
+
+const sandbox = useServedSandbox();
+const hook = () => sandbox.receiver.url();
+
+describe('health and authentication', () => {
+  it('answers the health check', async () => {
+    expect(await sandbox.client().health()).toBe(true);
+  });
+
+  it('refuses wrong credentials with AuthenticationError (401) on balances, payments and reads', async () => {
+    const wrongSecret = sandbox.client({ apiSecret: 'not-the-secret' });
+    await expect(wrongSecret.balances.listAccounts()).rejects.toBeInstanceOf(AuthenticationError);
+    await expect(wrongSecret.payments.create(direct(hook()))).rejects.toMatchObject({ status: 401, code: 'P-401' });
+    const wrongKey = sandbox.client({ endpointsKey: 'not-the-endpoints-key' });
+    await expect(wrongKey.orders.get('any-order')).rejects.toBeInstanceOf(AuthenticationError);
+    expect(await wrongKey.balances.listAccounts()).toHaveLength(2); // balances take no X-API-KEY
+    const otherPos = sandbox.client({ posId: '00000000-0000-4000-8000-000000000000' });
+    await expect(otherPos.balances.listTerminals()).rejects.toBeInstanceOf(AuthenticationError);
+  });
+});
+
+describe('balances', () => {
+  it('lists accounts and terminals, reads each by id, reports the failing terminal', async () => {
+    const client = sandbox.client();
+    const accounts = await client.balances.listAccounts();
+    expect(accounts.map((account) => [account.name, account.currency, account.balances.available])).toEqual([
+      ['Settlement account', 'UAH', 1_250_000],
+      ['Test account', 'XTS', 0],
+    ]);
+    const settlement = accounts[0]?.id ?? '';
+    await client.payments.create(direct(hook(), { amount: 20000 }));
+    expect(await client.balances.getAccount(settlement)).toMatchObject({ balances: { available: 1_250_000 + 20000 - 305 - 1000, rolling_reserve: 1000 } });
+    const terminals = await client.balances.listTerminals();
+    expect(terminals.terminals).toHaveLength(2);
+    expect(terminals.failed_terminals).toEqual([{ id: expect.any(String), message: expect.stringContaining('unavailable') }]);
+    expect(await client.balances.getTerminal(terminals.terminals[0]?.id ?? '')).toMatchObject({ name: 'E-commerce terminal', balances: { available: 480_000 + 20000 - 305 } });
+    await expect(client.balances.getTerminal(terminals.failed_terminals[0]?.id ?? '')).rejects.toBeInstanceOf(GatewayUnavailableError);
+    await expect(client.balances.getAccount('00000000-0000-4000-8000-000000000000')).rejects.toBeInstanceOf(NotFoundError);
+  });
+});
+
+describe('receipts', () => {
+  it('downloads one order’s receipt as HTML and PDF with their content types', async () => {
+    const client = sandbox.client();
+    const payment = await client.payments.create(direct(hook(), { amount: 1234 }));
+    const html = await client.receipts.forOrder(payment.order_id, { format: 'html' });
+    expect(html.contentType).toBe('text/html; charset=utf-8');
+    expect(new TextDecoder().decode(html.body)).toContain('12.34 UAH');
+    const pdf = await client.receipts.forOrder(payment.order_id, { format: 'pdf' });
+    expect(pdf.contentType).toBe('application/pdf');
+    expect(new TextDecoder().decode(pdf.body.slice(0, 5))).toBe('%PDF-');
+    await expect(client.receipts.forOrder('no-such-order', { format: 'pdf' })).rejects.toBeInstanceOf(NotFoundError);
+  });
+
+  it('downloads a credit reference (signed_pdf) for a credit', async () => {
+    const client = sandbox.client();
+    const credit = await sandbox.control('POST', '/_sandbox/credits', { order_id: 'contract-loan', amount: 2500, currency: 'UAH' });
+    const reference = await client.receipts.forOrder('contract-loan', { format: 'signed_pdf', creditReference: true, transactionId: String(credit.transaction_id) });
+    expect(reference.contentType).toBe('application/pdf');
+    expect((await PDFDocument.load(reference.body)).getTitle()).toBe('Credit reference CR-2026-000001');
+  });
+
+  it('downloads a day’s receipts as a ZIP without split purchases', async () => {
+    const client = sandbox.client();
+    const purchase = await client.payments.create(direct(hook()));
+    const zip = await client.receipts.forDate('2026-03-02', { format: 'pdf' });
+    expect(zip.contentType).toBe('application/zip');
+    expect(Object.keys(unzipSync(zip.body))).toEqual([`${purchase.order_id}-${String(purchase.transaction_id)}.pdf`]);
+    await expect(client.receipts.forDate('2026-03-02', { format: 'signed_pdf' })).rejects.toBeInstanceOf(InvalidRequestError);
+  });
+});
+
+describe('order state and webhook re-send', () => {
+  it('reads the order and one operation; re-sends the payment webhook on request', async () => {
+    const client = sandbox.client();
+    const payment = await client.payments.create(direct(hook()));
+    await sandbox.receiver.waitFor(payment.order_id, 1);
+    const [entry] = await client.orders.get(payment.order_id);
+    expect(entry).toMatchObject({ payment_id: payment.payment_id, method: 'purchase', status: 'success', amount: 1010 });
+    const resent = await client.orders.resendWebhook(payment.order_id, 'purchase');
+    expect(resent).toMatchObject({ payment_id: payment.payment_id });
+    const events = await sandbox.receiver.waitFor(payment.order_id, 2);
+    expect(events[1]).toEqual(events[0]);
+    await expect(client.orders.getOperation(payment.order_id, 'capture')).rejects.toBeInstanceOf(NotFoundError);
+    await expect(client.orders.get('no-such-order')).rejects.toBeInstanceOf(NotFoundError);
+  });
+
+  it('re-sends one transaction of a recurring payment by transactionId, with the recurring object', async () => {
+    const client = sandbox.client();
+    const payment = await client.payments.create(direct(hook(), { amount: 999 }));
+    const charge = await sandbox.control('POST', '/_sandbox/recurring', { order_id: payment.order_id, amount: 12.5 });
+    const latest = await client.orders.resendWebhook(payment.order_id, 'purchase');
+    expect(latest).toMatchObject({ transaction_id: charge.transaction_id, amount: 1250, recurring: { status: 'active' } });
+    const first = await client.orders.resendWebhook(payment.order_id, 'purchase', { transactionId: String(payment.transaction_id) });
+    expect(first).toMatchObject({ transaction_id: payment.transaction_id, amount: 999 });
+    const events = await sandbox.receiver.waitFor(payment.order_id, 4);
+    expect(events.slice(2).map((event) => [event.transaction_id, (event.recurring as { id?: string } | undefined)?.id])).toEqual([
+      [charge.transaction_id, (charge.recurring as { id: string }).id],
+      [payment.transaction_id, (charge.recurring as { id: string }).id],
+    ]);
+  });
+});

@@ -1,0 +1,83 @@
+/**
+ * Contract: webhooks as an independent receiver sees them — form posts to server_url, signatures
+ * checked with the receiver's own code, retries with backoff when it fails, and the webhook
+ * faults: duplicates, delay, reordering.
+ */
+import { describe, expect, it } from 'vitest';
+import { readWebhook } from '../../gateway/index.js';
+import { useServedSandbox } from '../testing/served.js';
+import { direct } from './params.js';
+
+const sandbox = useServedSandbox();
+const hook = () => sandbox.receiver.url('/webhooks/gateway');
+
+interface Delivery {
+  status: string;
+  attempts: { http_status?: number }[];
+  duplicate_of?: string;
+  next_attempt_at?: string;
+}
+const deliveries = async (orderId: string) => (await sandbox.control<{ deliveries: Delivery[] }>('GET', `/_sandbox/webhooks?order_id=${orderId}`)).deliveries;
+
+describe('webhook delivery', () => {
+  it('posts application/x-www-form-urlencoded data + signature that the receiver verifies and the companion can read', async () => {
+    const payment = await sandbox.client().payments.create(direct(hook()));
+    await sandbox.receiver.waitFor(payment.order_id, 1);
+    const [webhook] = sandbox.receiver.received;
+    expect(webhook).toMatchObject({ path: '/webhooks/gateway', contentType: 'application/x-www-form-urlencoded', signatureValid: true });
+    expect(webhook?.signature).toMatch(/^[A-Za-z0-9_-]{27}=$/);
+    expect(webhook?.event).toMatchObject({ payment_id: payment.payment_id, order_id: payment.order_id, amount: 10.1, status: 'success' });
+    // The shared reader accepts what the sandbox sent (one wire format on both ends).
+    const event = readWebhook({ data: webhook?.data ?? '', signature: webhook?.signature ?? '' }, sandbox.project.apiSecret);
+    expect(event).toMatchObject({ amount: 1010, status_code: '1000' });
+  });
+
+  it('retries with backoff until the receiver accepts, recording every attempt', async () => {
+    sandbox.receiver.answer(500, 503);
+    const payment = await sandbox.client().payments.create(direct(hook()));
+    await sandbox.receiver.waitFor(payment.order_id, 1);
+    await waitUntil(async () => (await deliveries(payment.order_id))[0]?.status === 'retrying');
+    expect((await deliveries(payment.order_id))[0]?.next_attempt_at).toBe('2026-03-02T10:00:01.000');
+    await sandbox.control('POST', '/_sandbox/clock', { advance_ms: 1_000 });
+    await sandbox.receiver.waitFor(payment.order_id, 2);
+    await sandbox.control('POST', '/_sandbox/clock', { advance_ms: 5_000 });
+    const received = await sandbox.receiver.waitFor(payment.order_id, 3);
+    expect(sandbox.receiver.received.map((webhook) => webhook.answered)).toEqual([500, 503, 200]);
+    expect(new Set(received.map((event) => JSON.stringify(event))).size).toBe(1);
+    await waitUntil(async () => (await deliveries(payment.order_id))[0]?.status === 'delivered');
+    expect((await deliveries(payment.order_id))[0]?.attempts.map((attempt) => attempt.http_status)).toEqual([500, 503, 200]);
+  });
+
+  it('delivers duplicates when asked: the same signed data, each copy logged', async () => {
+    await sandbox.control('PUT', '/_sandbox/faults', { webhook_duplicates: 1 });
+    const payment = await sandbox.client().payments.create(direct(hook()));
+    const events = await sandbox.receiver.waitFor(payment.order_id, 2);
+    expect(events[0]).toEqual(events[1]);
+    expect(sandbox.receiver.received.every((webhook) => webhook.signatureValid)).toBe(true);
+    expect((await deliveries(payment.order_id)).filter((delivery) => delivery.duplicate_of)).toHaveLength(1);
+  });
+
+  it('delays and reorders when asked: the final status can arrive before the pending one', async () => {
+    await sandbox.control('PUT', '/_sandbox/faults', { webhook_reorder: true });
+    const client = sandbox.client();
+    const payment = await client.payments.create(direct(hook(), {}, '4000000000003220'));
+    await sandbox.control('POST', `/_sandbox/3ds/${payment.payment_id}`, { result: 'success' });
+    const events = await sandbox.receiver.waitFor(payment.order_id, 2);
+    expect(events.map((event) => event.status)).toEqual(['success', 'pending']);
+
+    await sandbox.control('PUT', '/_sandbox/faults', { webhook_delay_ms: 60_000 });
+    const delayed = await client.payments.create(direct(hook()));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(sandbox.receiver.events(delayed.order_id)).toEqual([]);
+    await sandbox.control('POST', '/_sandbox/clock', { advance_ms: 60_000 });
+    await sandbox.receiver.waitFor(delayed.order_id, 1);
+  });
+});
+
+async function waitUntil(condition: () => Promise<boolean>, timeoutMs = 3_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
