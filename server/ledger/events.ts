@@ -98,8 +98,6 @@ async function recordOutcome(ctx: LedgerContext, trx: LedgerDb, stored: StoredEv
 /** Thrown inside the transaction to undo its effect: the event was stored before. */
 class AlreadyStored extends Error {}
 
-const eventColumns = ['id', 'method', 'status', 'order_id', 'operation_id', 'payment_id', 'body', 'facts', 'received_at', 'applied_at', 'outcome'] as const;
-
 const insertStatements = new WeakMap<LedgerContext, PreparedQuery<WebhookEventRow, never>>();
 
 /** INSERT … ON CONFLICT (id) DO NOTHING, prepared once per database. */
@@ -109,7 +107,19 @@ function insertEvent(ctx: LedgerContext): PreparedQuery<WebhookEventRow, never> 
     prepared = prepareQuery<WebhookEventRow, never>((slot) =>
       ctx.db
         .insertInto('webhook_events')
-        .values(Object.fromEntries(eventColumns.map((column) => [column, slot(column)])) as unknown as WebhookEventRow)
+        .values({
+          id: slot('id'),
+          method: slot('method'),
+          status: slot('status'),
+          order_id: slot('order_id'),
+          operation_id: slot('operation_id'),
+          payment_id: slot('payment_id'),
+          body: slot('body'),
+          facts: slot('facts'),
+          received_at: slot('received_at'),
+          applied_at: slot('applied_at'),
+          outcome: slot('outcome'),
+        })
         .onConflict((oc) => oc.column('id').doNothing()),
     );
     insertStatements.set(ctx, prepared);
@@ -138,7 +148,7 @@ async function ingestNew(ctx: LedgerContext, id: string, body: string, facts: Ev
         applied_at: processedAt(ctx, effect.outcome),
         outcome: effect.outcome,
       };
-      const inserted = await insertEvent(ctx)(trx as never, row);
+      const inserted = await insertEvent(ctx)(trx, row);
       if (!inserted.numAffectedRows) throw new AlreadyStored();
       return { isNew: true, event: toStoredEvent(row), advanced: effect.advanced, payment: effect.payment, operation: effect.operation };
     });

@@ -145,7 +145,7 @@ export async function openLedger(url: string, options: LedgerOptions = {}): Prom
   const db = new Kysely<LedgerTables>({ dialect });
   const ctx: LedgerContext = { db, dialect: postgres ? 'postgres' : 'sqlite', now: options.clock ?? Date.now };
   try {
-    await migrateToLatest(db as unknown as Kysely<unknown>, ctx.dialect);
+    await migrateToLatest(db, ctx.dialect);
   } catch (error) {
     await db.destroy();
     throw error;

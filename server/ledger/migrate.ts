@@ -4,15 +4,16 @@
 import { sql, Migrator } from 'kysely';
 import type { Kysely } from 'kysely';
 import { migrations } from './migrations.js';
+import type { LedgerTables } from './schema.js';
 
-async function currentSchema(db: Kysely<unknown>): Promise<string> {
+async function currentSchema(db: Kysely<LedgerTables>): Promise<string> {
   const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
   const schema = rows[0]?.schema;
   if (!schema) throw new Error('ledger: PostgreSQL has no current schema (check search_path)');
   return schema;
 }
 
-export async function migrateToLatest(db: Kysely<unknown>, dialect: 'sqlite' | 'postgres'): Promise<void> {
+export async function migrateToLatest(db: Kysely<LedgerTables>, dialect: 'sqlite' | 'postgres'): Promise<void> {
   // Kysely finds its own tables by introspection across schemas, so on PostgreSQL name ours.
   const migrationTableSchema = dialect === 'postgres' ? await currentSchema(db) : undefined;
   const migrator = new Migrator({

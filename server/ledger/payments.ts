@@ -87,7 +87,7 @@ export async function progressPayment(ctx: LedgerContext, db: LedgerDb, orderId:
     finalizedAt: paymentProgression.isFinal(status) ? now : null,
   };
   const prepared = updates(ctx);
-  const { progress, row } = await progressTo(async (step) => (await prepared[step](db as never, args)).rows[0]);
+  const { progress, row } = await progressTo(async (step) => (await prepared[step](db, args)).rows[0]);
   const payment = row ? toPayment(row) : await getPayment(db, orderId);
   return payment && { progress, payment };
 }

@@ -11,7 +11,8 @@ class Slot {
 
 export type SlotOf<Args> = <K extends keyof Args & string>(name: K) => Args[K];
 
-export type PreparedQuery<Args, Row> = (db: Kysely<never>, args: Args) => Promise<QueryResult<Row>>;
+/** Runs on the database or on a transaction of it. */
+export type PreparedQuery<Args, Row> = (db: Pick<Kysely<unknown>, 'executeQuery'>, args: Args) => Promise<QueryResult<Row>>;
 
 /** `build` receives `slot(name)`, to use wherever the query takes a value. */
 export function prepareQuery<Args extends object, Row>(build: (slot: SlotOf<Args>) => Compilable<Row>): PreparedQuery<Args, Row> {
