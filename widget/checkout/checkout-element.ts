@@ -57,6 +57,7 @@ export abstract class CheckoutElement extends LitElement {
   protected locale = 'en';
   /** Bumped by every load and poll, so that a stale one stops. */
   private run = 0;
+  private localised?: Promise<void>;
 
   /** Whether this element pays through the gateway's hosted page. */
   protected abstract get hosted(): boolean;
@@ -76,7 +77,7 @@ export abstract class CheckoutElement extends LitElement {
   }
 
   protected override willUpdate(changed: PropertyValues): void {
-    if (changed.has('lang') || !this.hasUpdated) void this.localise();
+    if (changed.has('lang') || !this.hasUpdated) this.localised = this.localise();
     if (changed.has('session') || changed.has('endpoint')) void this.load();
     this.processing = this.phase === 'paying' || this.phase === 'confirming';
   }
@@ -105,7 +106,8 @@ export abstract class CheckoutElement extends LitElement {
     this.phase = 'loading';
     this.say('');
     try {
-      const view = await this.companion.view();
+      // The form shows up in its language, not in English first.
+      const [view] = await Promise.all([this.companion.view(), this.localised]);
       if (run !== this.run) return;
       this.settle(view);
       if ((this.phase as Phase) !== 'ready') return;
@@ -156,6 +158,8 @@ export abstract class CheckoutElement extends LitElement {
     this.phase = 'paying';
     this.say(this.t.processing);
     try {
+      // Without a view (it failed to load) the redirect check lacks the sandbox origin: try again first.
+      this.view ??= await this.companion.view().catch(() => undefined);
       if (!this.redirect(await this.companion.hosted(), 'hosted')) this.phase = 'ready';
     } catch (error) {
       this.phase = 'ready';

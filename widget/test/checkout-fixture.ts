@@ -31,6 +31,5 @@ export const createSession = async (options: SessionOptions = {}): Promise<strin
     ...options,
   })).id;
 
-/** What the sandbox's 3-D Secure page does when the customer passes or fails the challenge. */
-export const decideChallenge = (paymentId: string, result: 'success' | 'failure'): Promise<unknown> =>
-  post(`/__fixture/3ds/${paymentId}`, { result });
+/** What the sandbox's 3-D Secure page at `url` (the pay answer's `redirect_url`) does when the customer passes or fails. */
+export const decideChallenge = (url: string, result: 'success' | 'failure'): Promise<unknown> => post('/__fixture/3ds', { url, result });

@@ -10,7 +10,8 @@
  * - the fixture routes the tests call to set things up, which a real-backend version keeps:
  *   POST /__fixture/sessions  { amount, currency, description?, customer?, customer_id?, modes?, brands? } → { id }
  *     (the merchant API's session creation; sessions on the sandbox are test sessions)
- *   POST /__fixture/3ds/:payment_id  { result: "success" | "failure" }  (the sandbox's POST /_sandbox/3ds/:id)
+ *   POST /__fixture/3ds  { url, result: "success" | "failure" }  (the sandbox's POST /_sandbox/3ds/:payment_id for the
+ *     challenge page at `url`, the pay answer's redirect_url)
  *
  * To run the same tests against the real stack, replace this file's export with a middleware that
  * forwards /api/checkout/* to a companion started on the sandbox, and maps the two fixture routes to
@@ -157,9 +158,8 @@ export function companionStandIn({ pendingMs = 1500 } = {}) {
       sessions.set(session.id, session);
       return reply(201, { id: session.id, order_id: session.order_id });
     }
-    const challenge = /^\/__fixture\/3ds\/([\w-]+)$/.exec(path);
-    if (method === 'POST' && challenge) {
-      const session = payments.get(challenge[1] ?? '');
+    if (method === 'POST' && path === '/__fixture/3ds') {
+      const session = payments.get(String(body?.url).split('/').pop() ?? '');
       if (!session || session.status !== 'pending') return error(404, 'not_found', 'No 3-D Secure challenge waits for this payment.');
       settle(session, body?.result === 'success' ? 'success' : 'failure', '3-D Secure verification failed.');
       return reply(200, { status: session.status });

@@ -1,0 +1,82 @@
+import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import type { PayForm } from '../pay-form/pay-form.js';
+import { createSession } from '../test/checkout-fixture.js';
+import { button, errorText, field, mount, part, press, type } from '../test/harness.js';
+
+const label = (form: PayForm, name: string): string => part(form, `label[for=${name}]`).textContent!;
+
+describe('localisation', () => {
+  it('speaks Ukrainian with lang="uk", amounts included', async () => {
+    const form = await mount({}, { lang: 'uk' });
+    await form.updateComplete;
+    expect(label(form, 'number')).to.equal('Номер картки');
+    expect(label(form, 'exp')).to.equal('Термін дії');
+    expect(button(form).textContent).to.equal(`Сплатити ${new Intl.NumberFormat('uk', { style: 'currency', currency: 'UAH' }).format(100.5)}`);
+    expect(button(form).textContent).to.contain('100,50');
+    await type(field(form, 'number'), '4242');
+    await press('Tab');
+    expect(errorText(form, 'number')).to.equal('Номер картки неповний.');
+  });
+
+  for (const [lang, text] of [['pl', 'Numer karty'], ['de', 'Kartennummer'], ['fr', 'Numéro de carte'], ['es', 'Número de tarjeta'], ['uk-UA', 'Номер картки']]) {
+    it(`follows the page's language: ${lang}`, async () => {
+      const session = await createSession();
+      const wrapper = await fixture<HTMLDivElement>(html`<div lang=${lang!}></div>`);
+      const form = document.createElement('pay-form');
+      form.session = session;
+      const ready = oneEvent(form, 'pay-ready');
+      wrapper.append(form);
+      await ready;
+      await form.updateComplete;
+      expect(label(form, 'number')).to.equal(text);
+    });
+  }
+
+  it('uses <html lang> when nothing closer says otherwise', async () => {
+    const before = document.documentElement.lang;
+    document.documentElement.lang = 'de-AT';
+    try {
+      const form = await mount();
+      await form.updateComplete;
+      expect(button(form).textContent).to.match(/^UAH\s100,50 bezahlen$/);
+    } finally {
+      document.documentElement.lang = before;
+    }
+  });
+
+  it('falls back to English for languages it has no catalog for and for malformed tags', async () => {
+    for (const lang of ['ja', 'not a language!']) {
+      const form = await mount({}, { lang });
+      await form.updateComplete;
+      expect(label(form, 'number'), lang).to.equal('Card number');
+    }
+  });
+
+  it('changes language when the lang attribute changes', async () => {
+    const form = await mount({}, { lang: 'en' });
+    form.setAttribute('lang', 'fr');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await form.updateComplete;
+    expect(label(form, 'number')).to.equal('Numéro de carte');
+  });
+
+  it('lays out right to left while card digits stay left to right', async () => {
+    const session = await createSession({ customer: {} });
+    const wrapper = await fixture<HTMLDivElement>(html`<div dir="rtl" lang="ar"></div>`);
+    const form = document.createElement('pay-form');
+    form.session = session;
+    const ready = oneEvent(form, 'pay-ready');
+    wrapper.append(form);
+    await ready;
+    await form.updateComplete;
+    const direction = (element: Element): string => getComputedStyle(element).direction;
+    expect(direction(part(form, 'form'))).to.equal('rtl');
+    for (const name of ['number', 'exp', 'cvv', 'phone', 'email'] as const) expect(direction(field(form, name)), name).to.equal('ltr');
+    expect(direction(field(form, 'fname'))).to.equal('rtl');
+    await type(field(form, 'number'), '4242424242424242');
+    expect(field(form, 'number').value).to.equal('4242 4242 4242 4242');
+    const { left: labelLeft } = part(form, 'label[for=number]').getBoundingClientRect();
+    const { left: fieldLeft, right: fieldRight } = field(form, 'number').getBoundingClientRect();
+    expect(labelLeft, 'the label sits at the right').to.be.greaterThan((fieldLeft + fieldRight) / 2);
+  });
+});

@@ -1,0 +1,81 @@
+import { expect, fixture, oneEvent } from '@open-wc/testing';
+import { createSession } from '../test/checkout-fixture.js';
+import { autofill, button, card, message, mount, stay, watchFetch } from '../test/harness.js';
+
+describe('hosted checkout', () => {
+  it('<pay-form mode="hosted"> is only the pay button, which leaves for the hosted page when the page lets it', async () => {
+    const form = await mount({}, { mode: 'hosted' });
+    expect(form.shadowRoot!.querySelector('form')).to.equal(null);
+    expect(button(form).textContent).to.match(/^Pay UAH\s100\.50$/);
+    const redirect = stay(form);
+    button(form).click();
+    const event = await redirect;
+    expect(event.detail).to.deep.equal({ url: `${location.origin}/__sandbox/hosted/${form.session}`, reason: 'hosted' });
+    await form.updateComplete;
+    expect(button(form).disabled, 'cancelled: the button is back').to.equal(false);
+  });
+
+  it('is what <pay-form> shows when the session allows hosted checkout only', async () => {
+    const ready = await (async () => {
+      const form = document.createElement('pay-form');
+      form.session = await createSession({ modes: ['hosted'] });
+      const event = oneEvent(form, 'pay-ready');
+      await fixture(form);
+      return { form, detail: (await event).detail };
+    })();
+    expect(ready.detail).to.deep.equal({ mode: 'hosted', test: true, amount: 10050, currency: 'UAH' });
+    expect(ready.form.shadowRoot!.querySelector('input')).to.equal(null);
+  });
+
+  it('<pay-button> pays a session on the hosted page', async () => {
+    const payButton = await mount({ amount: '25', currency: 'EUR' }, {}, 'pay-button');
+    expect(button(payButton).textContent).to.equal('Pay €25.00');
+    const redirect = stay(payButton);
+    button(payButton).click();
+    expect((await redirect).detail.reason).to.equal('hosted');
+    expect(payButton.shadowRoot!.querySelector('[part=banner]')?.textContent).to.equal('Test mode: no real money moves.');
+  });
+
+  it('<pay-button> says what went wrong when the hosted page is refused', async () => {
+    const payButton = await mount({ modes: ['direct'] }, {}, 'pay-button');
+    const error = oneEvent(payButton, 'pay-error');
+    button(payButton).click();
+    expect((await error).detail.code).to.equal('rejected');
+    await payButton.updateComplete;
+    expect(message(payButton)).to.equal('The payment could not be started. Check the details and try again.');
+    expect(button(payButton).disabled).to.equal(false);
+  });
+
+  it('<pay-button> shows a paid session as paid', async () => {
+    const session = await createSession();
+    const form = await mount(session);
+    const success = oneEvent(form, 'pay-success');
+    autofill(form, card('4242424242424242'));
+    button(form).click();
+    await success;
+    const payButton = document.createElement('pay-button');
+    payButton.session = session;
+    const paid = oneEvent(payButton, 'pay-success');
+    await fixture(payButton);
+    await paid;
+    await payButton.updateComplete;
+    expect(message(payButton)).to.equal('Payment successful');
+    expect(payButton.shadowRoot!.querySelector('button')).to.equal(null);
+  });
+
+  it('takes its companion from the endpoint attribute', async () => {
+    const calls = watchFetch();
+    try {
+      const session = await createSession();
+      const payButton = document.createElement('pay-button');
+      payButton.session = session;
+      payButton.endpoint = `${location.origin}/`;
+      const ready = oneEvent(payButton, 'pay-ready');
+      await fixture(payButton);
+      await ready;
+      expect(calls[0]!.url).to.equal(`${location.origin}/api/checkout/sessions/${session}`);
+    } finally {
+      calls.restore();
+    }
+  });
+});

@@ -1,0 +1,154 @@
+// Faults no sandbox makes — dropped connections, broken bodies, hostile redirects — on a fetch double
+// in front of the companion stand-in; everything else still goes to it.
+import { expect, fixture, oneEvent, waitUntil } from '@open-wc/testing';
+import type { PayForm } from './pay-form.js';
+import { createSession } from '../test/checkout-fixture.js';
+import { autofill, button, card, errorText, field, json, message, mount, part, record, watchFetch, type FetchCall } from '../test/harness.js';
+
+const isPay = (call: FetchCall): boolean => call.url.endsWith('/pay');
+
+describe('<pay-form> when things go wrong', () => {
+  let calls: ReturnType<typeof watchFetch> | undefined;
+  afterEach(() => calls?.restore());
+
+  async function payThrough(form: PayForm, number = '4242424242424242'): Promise<void> {
+    autofill(form, card(number));
+    button(form).click();
+  }
+
+  it('after a dropped connection, checks the session, then offers a retry that pays once', async () => {
+    const form = await mount();
+    calls = watchFetch((call) => (isPay(call) ? Promise.reject(new TypeError('Failed to fetch')) : undefined));
+    const error = oneEvent(form, 'pay-error');
+    await payThrough(form);
+    expect((await error).detail).to.deep.equal({ code: 'network', message: 'Could not reach the payment service. Check your connection and try again.' });
+    expect(calls.map((call) => call.method), 'the session was read before a retry was allowed').to.deep.equal(['POST', 'GET']);
+    await form.updateComplete;
+    expect(button(form).disabled).to.equal(false);
+    expect(message(form)).to.equal('Could not reach the payment service. Check your connection and try again.');
+    calls.restore();
+    const success = oneEvent(form, 'pay-success');
+    button(form).click();
+    await success;
+  });
+
+  it('after a 500 whose payment went through, shows the payment instead of a retry', async () => {
+    const form = await mount();
+    form.pollInterval = 50;
+    // The companion took the payment (pending, then success) but its answer was lost in a 500.
+    calls = watchFetch((call, pass) => (isPay(call) ? pass().then(() => json(500, { error: { code: 'internal', message: 'boom' } })) : undefined));
+    const success = oneEvent(form, 'pay-success');
+    const errors = record(form, 'pay-error');
+    await payThrough(form, '4000000000000119');
+    await waitUntil(() => form.hasAttribute('processing') && message(form) === 'Confirming your payment…', 'not confirming');
+    await success;
+    expect(errors).to.deep.equal([]);
+    expect(calls.filter(isPay).length).to.equal(1);
+  });
+
+  it('reads an answer it cannot parse as an unknown outcome', async () => {
+    const form = await mount();
+    calls = watchFetch((call, pass) => (isPay(call) ? pass().then(() => new Response('<html>Bad gateway</html>', { status: 200 })) : undefined));
+    const success = oneEvent(form, 'pay-success');
+    await payThrough(form);
+    await success;
+  });
+
+  it('reports a malformed answer when nothing was paid', async () => {
+    const form = await mount();
+    calls = watchFetch((call) => (isPay(call) ? Promise.resolve(json(200, { status: 'approved' })) : undefined));
+    const error = oneEvent(form, 'pay-error');
+    await payThrough(form);
+    expect((await error).detail.code).to.equal('malformed');
+    expect(message(form)).to.equal('Something went wrong. Please try again in a moment.');
+  });
+
+  for (const url of ['http://pay.example/3ds', 'javascript:alert(1)', '/relative/3ds', 'data:text/html,hi']) {
+    it(`never follows a redirect to ${url}`, async () => {
+      const form = await mount();
+      calls = watchFetch((call) => (isPay(call) ? Promise.resolve(json(200, { status: 'redirect', redirect_url: url, order_id: 'o1' })) : undefined));
+      const redirects = record(form, 'pay-redirect');
+      const error = oneEvent(form, 'pay-error');
+      await payThrough(form);
+      expect((await error).detail.code).to.equal('unsafe_redirect');
+      expect(redirects).to.deep.equal([]);
+      expect(location.pathname).not.to.contain('3ds');
+    });
+  }
+
+  it('does not treat the sandbox origin as safe outside test mode', async () => {
+    calls = watchFetch((call, pass) => (call.method === 'GET' ? pass().then(async (response) => json(200, { ...(await response.json()), test: false })) : undefined));
+    const form = await mount();
+    expect(form.shadowRoot!.querySelector('[part=banner]'), 'no test banner').to.equal(null);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(form.shadowRoot!.querySelector('[part=test-cards]'), 'no test cards').to.equal(null);
+    const redirects = record(form, 'pay-redirect');
+    const error = oneEvent(form, 'pay-error');
+    await payThrough(form, '4000000000003220');
+    expect((await error).detail.code).to.equal('unsafe_redirect');
+    expect(redirects).to.deep.equal([]);
+  });
+
+  it('asks the customer to wait when rate limited', async () => {
+    const form = await mount();
+    calls = watchFetch((call) => (isPay(call) ? Promise.resolve(json(429, { error: { code: 'rate_limited', message: 'Slow down' } })) : undefined));
+    const error = oneEvent(form, 'pay-error');
+    await payThrough(form);
+    expect((await error).detail).to.deep.equal({ code: 'rate_limited', message: 'Too many attempts. Please wait a moment and try again.' });
+  });
+
+  it('points at the fields the companion refused', async () => {
+    const form = await mount({ customer: {} });
+    autofill(form, { fname: 'Olena', lname: 'K', email: 'olena@example.com', phone: '+380671234567' });
+    calls = watchFetch((call) =>
+      isPay(call) ? Promise.resolve(json(400, { error: { code: 'invalid_request', message: 'Invalid', fields: { 'customer.email': 'domain has no mail server', 'card.exp_month': 'invalid' } } })) : undefined,
+    );
+    const error = oneEvent(form, 'pay-error');
+    await payThrough(form);
+    expect((await error).detail.code).to.equal('rejected');
+    await form.updateComplete;
+    expect(errorText(form, 'email')).to.equal('Enter a valid email address.');
+    expect(errorText(form, 'exp')).to.equal('The expiry date is invalid.');
+    await waitUntil(() => form.shadowRoot!.activeElement === field(form, 'exp'), 'the first refused field is not focused');
+  });
+
+  it('turns into the hosted pay button when the session cannot be loaded', async () => {
+    const session = await createSession();
+    calls = watchFetch((call) => (call.method === 'GET' ? Promise.reject(new TypeError('Failed to fetch')) : undefined));
+    const form = document.createElement('pay-form');
+    form.session = session;
+    const error = oneEvent(form, 'pay-error');
+    await fixture(form);
+    expect((await error).detail.code).to.equal('network');
+    await form.updateComplete;
+    expect(form.shadowRoot!.querySelector('form')).to.equal(null);
+    expect(button(form).textContent).to.equal('Pay');
+    calls.restore();
+    const redirect = new Promise<CustomEvent>((resolve) => form.addEventListener('pay-redirect', (event) => (event.preventDefault(), resolve(event))));
+    button(form).click();
+    expect((await redirect).detail.reason).to.equal('hosted');
+  });
+
+  it('says so when the session does not exist', async () => {
+    const form = document.createElement('pay-form');
+    form.session = 'cs_no-such-session';
+    const error = oneEvent(form, 'pay-error');
+    await fixture(form);
+    expect((await error).detail.code).to.equal('rejected');
+    await form.updateComplete;
+    expect(message(form)).to.equal('This payment link is not valid.');
+    expect(form.shadowRoot!.querySelector('button')).to.equal(null);
+  });
+
+  it('falls back to the hosted button for a session view it cannot read', async () => {
+    const session = await createSession();
+    calls = watchFetch((call) => (call.method === 'GET' ? Promise.resolve(json(200, { id: session, amount: '10.001', currency: 'UAH' })) : undefined));
+    const form = document.createElement('pay-form');
+    form.session = session;
+    const error = oneEvent(form, 'pay-error');
+    await fixture(form);
+    expect((await error).detail.code).to.equal('malformed');
+    await form.updateComplete;
+    expect(part(form, '[part=button]').textContent).to.equal('Pay');
+  });
+});

@@ -1,0 +1,265 @@
+import { expect, fixture, oneEvent, waitUntil } from '@open-wc/testing';
+import type { PayForm } from './pay-form.js';
+import { createSession, decideChallenge } from '../test/checkout-fixture.js';
+import { autofill, button, card, errorText, field, focused, message, mount, part, press, stay, watchFetch } from '../test/harness.js';
+
+/** Fills a test card and clicks Pay. */
+async function payWith(form: PayForm, number: string): Promise<void> {
+  autofill(form, card(number));
+  button(form).click();
+}
+
+const payRequests = (calls: { url: string; method: string }[]): number => calls.filter((call) => call.url.endsWith('/pay')).length;
+
+/** A form for a session that already exists and may be in any state; resolves once it has rendered it. */
+async function mountExisting(session: string): Promise<PayForm> {
+  const form = document.createElement('pay-form');
+  form.session = session;
+  form.pollInterval = 50;
+  await fixture(form);
+  await waitUntil(() => !form.shadowRoot!.querySelector('.spinner') || form.hasAttribute('processing'), 'the session did not load');
+  return form;
+}
+
+describe('<pay-form> paying', () => {
+  let calls: ReturnType<typeof watchFetch>;
+  beforeEach(() => (calls = watchFetch()));
+  afterEach(() => calls.restore());
+
+  it('pays, keeps the button disabled meanwhile, and shows the paid amount', async () => {
+    const form = await mount();
+    const success = oneEvent(form, 'pay-success');
+    await payWith(form, '4242424242424242');
+    await form.updateComplete;
+    expect(button(form).disabled).to.equal(true);
+    expect(button(form).textContent).to.equal('Processing payment…');
+    expect(form.hasAttribute('processing')).to.equal(true);
+    expect(part(form, 'form').getAttribute('aria-busy')).to.equal('true');
+    const { detail } = await success;
+    expect(detail.orderId).to.be.a('string');
+    expect(detail.paymentId).to.be.a('string');
+    await form.updateComplete;
+    expect(message(form)).to.equal('Payment successful');
+    expect(part(form, '[part=success]').textContent).to.contain('100.50');
+    expect(form.shadowRoot!.querySelector('input'), 'no card data stays in the page').to.equal(null);
+    expect(form.hasAttribute('processing')).to.equal(false);
+  });
+
+  it('sends the card, the customer the session asks for and the browser fingerprint', async () => {
+    const form = await mount({ customer: {} });
+    const success = oneEvent(form, 'pay-success');
+    autofill(form, { ...card('5454545454545454'), fname: ' Olena ', lname: 'Kovalenko', email: 'olena@example.com', phone: '+380 (67) 123-45-67' });
+    button(form).click();
+    await success;
+    const pay = calls.find((call) => call.url.endsWith('/pay'))!;
+    const body = pay.body as { card: object; customer: object; fingerprint: Record<string, unknown> };
+    expect(pay.url).to.equal(`${location.origin}/api/checkout/sessions/${form.session}/pay`);
+    expect(body.card).to.deep.equal({ number: '5454545454545454', exp_month: 12, exp_year: new Date().getFullYear() + 3, cvv: '123' });
+    expect(body.customer).to.deep.equal({ fname: 'Olena', lname: 'Kovalenko', email: 'olena@example.com', phone: '+380671234567' });
+    expect(Object.keys(body.fingerprint).sort()).to.deep.equal([
+      'browserColorDepth', 'browserJavaEnabled', 'browserLanguage', 'browserScreenHeight', 'browserScreenWidth', 'browserTimeZone', 'browserTimeZoneOffset',
+    ]);
+    expect(Object.values(body.fingerprint).every((value) => typeof value === 'string')).to.equal(true);
+    expect(body.fingerprint.browserTimeZoneOffset).to.equal(String(new Date().getTimezoneOffset()));
+    expect(body.fingerprint.browserJavaEnabled).to.equal('false');
+  });
+
+  it('creates one payment however often the customer clicks or presses Enter', async () => {
+    const form = await mount();
+    const success = oneEvent(form, 'pay-success');
+    autofill(form, card('4242424242424242'));
+    button(form).click();
+    button(form).click();
+    part<HTMLFormElement>(form, 'form').requestSubmit();
+    await success;
+    expect(payRequests(calls)).to.equal(1);
+  });
+
+  it('submits on Enter from a field', async () => {
+    const form = await mount();
+    autofill(form, card('4242424242424242'));
+    const submit = oneEvent(form, 'pay-submit');
+    const success = oneEvent(form, 'pay-success');
+    field(form, 'cvv').focus();
+    await press('Enter');
+    await submit;
+    await success;
+  });
+
+  it('does not pay an invalid form: shows every error and focuses the first invalid field', async () => {
+    const form = await mount({ customer: { fname: 'Olena', lname: 'Kovalenko' } });
+    autofill(form, { exp: `12/${String(new Date().getFullYear() + 3).slice(2)}` });
+    button(form).click();
+    await form.updateComplete;
+    expect(focused(form)).to.equal('number');
+    expect(errorText(form, 'number')).to.equal('This field is required.');
+    expect(errorText(form, 'exp')).to.equal('');
+    expect(errorText(form, 'cvv')).to.equal('This field is required.');
+    expect(errorText(form, 'email')).to.equal('This field is required.');
+    expect(message(form)).to.equal('Check the highlighted fields.');
+    expect(payRequests(calls)).to.equal(0);
+  });
+
+  it('lets the page veto the payment by cancelling pay-submit', async () => {
+    const form = await mount();
+    form.addEventListener('pay-submit', (event) => event.preventDefault());
+    autofill(form, card('4242424242424242'));
+    button(form).click();
+    await form.updateComplete;
+    expect(payRequests(calls)).to.equal(0);
+    expect(button(form).disabled).to.equal(false);
+  });
+
+  for (const [number, text] of [
+    ['4000000000000002', 'Transaction rejected.'],
+    ['4000000000009995', 'Insufficient funds.'],
+    ['4000000000000069', 'The card has expired.'],
+  ]) {
+    it(`keeps the form for another try after a decline: ${text}`, async () => {
+      const form = await mount();
+      const failure = oneEvent(form, 'pay-failure');
+      await payWith(form, number!);
+      expect((await failure).detail.message).to.equal(text);
+      await form.updateComplete;
+      expect(message(form)).to.equal(text);
+      expect(part(form, '[part=message]').classList.contains('error')).to.equal(true);
+      expect(field(form, 'cvv').value, 'what was typed stays').to.equal('123');
+      expect(button(form).disabled).to.equal(false);
+      await waitUntil(() => focused(form) === undefined && form.shadowRoot!.activeElement === button(form), 'focus did not return to the pay button');
+      const success = oneEvent(form, 'pay-success');
+      autofill(form, { number: '4242424242424242' });
+      button(form).click();
+      await success;
+    });
+  }
+
+  it('asks before leaving for 3-D Secure, then confirms the outcome when the page keeps the customer', async () => {
+    const form = await mount();
+    form.pollInterval = 50;
+    const redirect = stay(form);
+    await payWith(form, '4000000000003220');
+    const event = await redirect;
+    expect(event.cancelable).to.equal(true);
+    expect(event.defaultPrevented).to.equal(true);
+    expect(event.detail.reason).to.equal('3ds');
+    expect(new URL(event.detail.url).origin, 'the sandbox origin, allowed in test mode').to.equal(location.origin);
+    await form.updateComplete;
+    expect(form.hasAttribute('processing')).to.equal(true);
+    expect(message(form)).to.equal('Confirming your payment…');
+    const success = oneEvent(form, 'pay-success');
+    await decideChallenge(event.detail.url, 'success');
+    await success;
+  });
+
+  it('shows the final result after the customer comes back from 3-D Secure', async () => {
+    const session = await createSession();
+    const first = await mount(session);
+    const redirect = stay(first);
+    await payWith(first, '4000000000003220');
+    const { detail } = await redirect;
+    first.remove();
+
+    // Back on the merchant's page: a new form for the same session, while the payment is still pending.
+    const form = await mountExisting(session);
+    expect(form.hasAttribute('processing')).to.equal(true);
+    expect(message(form)).to.equal('Confirming your payment…');
+    expect(form.shadowRoot!.querySelector('.spinner')).not.to.equal(null);
+    const failure = oneEvent(form, 'pay-failure');
+    await decideChallenge(detail.url, 'failure');
+    expect((await failure).detail.message).to.equal('3-D Secure verification failed.');
+    await form.updateComplete;
+    expect(field(form, 'number').value, 'the form is back for another try').to.equal('');
+    expect(form.hasAttribute('processing')).to.equal(false);
+  });
+
+  it('shows a paid session as paid', async () => {
+    const session = await createSession();
+    const first = await mount(session);
+    const success = oneEvent(first, 'pay-success');
+    await payWith(first, '4242424242424242');
+    await success;
+    first.remove();
+    const form = await mountExisting(session);
+    expect(message(form)).to.equal('Payment successful');
+    expect(form.shadowRoot!.querySelector('form')).to.equal(null);
+  });
+
+  it('confirms a payment that the gateway settles later (pending, then success)', async () => {
+    const form = await mount();
+    form.pollInterval = 100;
+    const success = oneEvent(form, 'pay-success');
+    await payWith(form, '4000000000000119');
+    await waitUntil(() => message(form) === 'Confirming your payment…', 'no confirming state');
+    expect(form.hasAttribute('processing')).to.equal(true);
+    await success;
+    expect(calls.filter((call) => call.method === 'GET').length, 'it polled').to.be.greaterThan(2);
+  });
+
+  it('stops polling after its time limit and lets the customer check again', async () => {
+    const form = await mount();
+    form.pollInterval = 50;
+    form.pollTimeout = 300;
+    const redirect = stay(form);
+    await payWith(form, '4000000000003220');
+    const event = await redirect;
+    await waitUntil(() => message(form).startsWith('Your payment is still being confirmed'), 'polling did not give up', { timeout: 3000 });
+    const polls = calls.length;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(calls.length, 'no polling after the limit').to.equal(polls);
+    expect(form.hasAttribute('processing')).to.equal(false);
+    await decideChallenge(event.detail.url, 'success');
+    const success = oneEvent(form, 'pay-success');
+    button(form).click(); // "Check again"
+    await success;
+  });
+
+  it('pays with a saved card, and offers a new card instead', async () => {
+    const customer_id = `customer-${Math.random()}`;
+    const first = await mount({ customer_id });
+    const paid = oneEvent(first, 'pay-success');
+    await payWith(first, '5454545454545454');
+    await paid;
+    first.remove();
+
+    const form = await mount({ customer_id });
+    const radios = [...form.shadowRoot!.querySelectorAll<HTMLInputElement>('[type=radio]')];
+    expect(radios.map((radio) => radio.parentElement!.textContent!.trim())).to.deep.equal(['•••• 5454', 'A new card']);
+    expect(radios[0]!.checked).to.equal(true);
+    expect(form.shadowRoot!.querySelector('#number'), 'no card fields for a saved card').to.equal(null);
+    expect(part(form, '[part=saved] [part=icon]').getAttribute('aria-label')).to.equal('Mastercard');
+    radios[1]!.click();
+    await form.updateComplete;
+    expect(field(form, 'number')).not.to.equal(null);
+    radios[0]!.click();
+    await form.updateComplete;
+    const success = oneEvent(form, 'pay-success');
+    button(form).click();
+    await success;
+    const body = calls.filter((call) => call.url.endsWith('/pay')).at(-1)!.body as { card: { token: string } };
+    expect(Object.keys(body.card)).to.deep.equal(['token']);
+  });
+
+  it('fills a sandbox test card from the test mode list', async () => {
+    const form = await mount();
+    await waitUntil(() => form.shadowRoot!.querySelector('[part=test-cards]'), 'no test cards');
+    expect(part(form, '[part=banner]').textContent).to.equal('Test mode: no real money moves.');
+    const entries = [...form.shadowRoot!.querySelectorAll<HTMLButtonElement>('[part=test-cards] button')];
+    expect(entries.map((entry) => entry.textContent)).to.include('4000 0000 0000 32203-D Secure');
+    entries.find((entry) => entry.textContent!.startsWith('3782'))!.click();
+    await waitUntil(() => field(form, 'number').value === '3782 822463 10005', 'not filled');
+    expect(field(form, 'cvv').value).to.equal('1234');
+    expect(form.shadowRoot!.activeElement === button(form), 'focus on the pay button').to.equal(true);
+  });
+
+  it('tells the page about each outcome with typed, bubbling, composed events', async () => {
+    const seen: string[] = [];
+    const listen = (event: Event): void => void seen.push(`${event.type}:${event.bubbles}:${event.composed}`);
+    for (const type of ['pay-submit', 'pay-success'] as const) document.addEventListener(type, listen);
+    const form = await mount();
+    const success = oneEvent(form, 'pay-success');
+    await payWith(form, '4242424242424242');
+    await success;
+    for (const type of ['pay-submit', 'pay-success'] as const) document.removeEventListener(type, listen);
+    expect(seen).to.deep.equal(['pay-submit:true:true', 'pay-success:true:true']);
+  });
+});

@@ -1,0 +1,66 @@
+import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import { autofill, button, card, field, mount, part, press, type } from '../test/harness.js';
+
+describe('theming', () => {
+  it('takes colours, radius and font from --pay-form-* properties', async () => {
+    const form = await mount();
+    form.style.setProperty('--pay-form-color-accent', 'rgb(10, 120, 60)');
+    form.style.setProperty('--pay-form-color-on-accent', 'rgb(255, 255, 0)');
+    form.style.setProperty('--pay-form-radius', '2px');
+    form.style.setProperty('--pay-form-font', '13px/1.2 monospace');
+    const style = getComputedStyle(button(form));
+    expect(style.backgroundColor).to.equal('rgb(10, 120, 60)');
+    expect(style.color).to.equal('rgb(255, 255, 0)');
+    expect(getComputedStyle(field(form, 'number')).borderTopLeftRadius).to.equal('2px');
+    expect(getComputedStyle(field(form, 'number')).fontFamily).to.equal('monospace');
+  });
+
+  it('lets the page style its parts', async () => {
+    const style = await fixture(html`<style>
+      pay-form::part(input) { border-color: rgb(1, 2, 3); }
+      pay-form::part(label) { text-transform: uppercase; }
+      pay-form::part(button) { letter-spacing: 2px; }
+      pay-form::part(error) { font-style: italic; }
+    </style>`);
+    try {
+      const form = await mount();
+      expect(getComputedStyle(field(form, 'number')).borderTopColor).to.equal('rgb(1, 2, 3)');
+      expect(getComputedStyle(part(form, '[part=label]')).textTransform).to.equal('uppercase');
+      expect(getComputedStyle(button(form)).letterSpacing).to.equal('2px');
+      await type(field(form, 'number'), '4242');
+      await press('Tab');
+      expect(getComputedStyle(part(form, '#number-error')).fontStyle).to.equal('italic');
+    } finally {
+      style.remove();
+    }
+  });
+
+  it('follows the colour scheme: light by default, dark when the page or element says so', async () => {
+    const form = await mount();
+    const background = (): string => getComputedStyle(field(form, 'number')).backgroundColor;
+    expect(background()).to.equal('rgb(255, 255, 255)');
+    form.style.colorScheme = 'dark';
+    expect(background()).to.equal('rgb(29, 32, 39)');
+    expect(getComputedStyle(form).color).to.equal('rgb(233, 235, 240)');
+  });
+
+  it('reflects processing, invalid and complete for page styles', async () => {
+    const form = await mount();
+    await type(field(form, 'number'), '4242');
+    await press('Tab');
+    await form.updateComplete;
+    expect(form.hasAttribute('invalid')).to.equal(true);
+    expect(form.hasAttribute('complete')).to.equal(false);
+    autofill(form, card('4242424242424242'));
+    await form.updateComplete;
+    expect(form.hasAttribute('invalid')).to.equal(false);
+    expect(form.hasAttribute('complete')).to.equal(true);
+    const success = oneEvent(form, 'pay-success');
+    button(form).click();
+    await form.updateComplete;
+    expect(form.hasAttribute('processing')).to.equal(true);
+    await success;
+    await form.updateComplete;
+    expect(form.hasAttribute('processing')).to.equal(false);
+  });
+});

@@ -1,0 +1,289 @@
+import { expect } from '@open-wc/testing';
+import { sendKeys } from '@web/test-runner-commands';
+import { autofill, errorText, field, focused, mount, part, press, record, type, withCaret, yearAhead } from '../test/harness.js';
+
+describe('<pay-form> card entry', () => {
+  describe('formatting while typing', () => {
+    it('groups a Visa number 4-4-4-4 and shows its mark', async () => {
+      const form = await mount();
+      const brands = record(form, 'pay-brand-change');
+      await type(field(form, 'number'), '4242424242424242');
+      expect(withCaret(field(form, 'number'))).to.equal('4242 4242 4242 4242|');
+      expect(part(form, '[part=icon]').getAttribute('aria-label')).to.equal('Visa');
+      expect(brands).to.deep.equal([{ brand: 'visa' }]);
+    });
+
+    it('groups Amex 4-6-5, stops at 15 digits, and tells when the brand turns known', async () => {
+      const form = await mount();
+      const brands = record(form, 'pay-brand-change');
+      await type(field(form, 'number'), '3');
+      expect(brands, 'a lone 3 is ambiguous').to.deep.equal([]);
+      await type(field(form, 'number'), '78282246310005999');
+      expect(field(form, 'number').value).to.equal('3782 822463 10005');
+      expect(brands).to.deep.equal([{ brand: 'amex' }]);
+      expect(part(form, '[part=hint]#cvv-hint').textContent).to.equal('4 digits on the front');
+    });
+
+    it('recognises Mastercard 2-series, Mir and Prostir from their prefixes', async () => {
+      const form = await mount();
+      const number = field(form, 'number');
+      const brands = record(form, 'pay-brand-change');
+      await type(number, '2221');
+      await press('Control+A');
+      await type(number, '2200');
+      await press('Control+A');
+      await type(number, '9804');
+      expect(brands.map((detail) => detail.brand), '9 is Prostir alone').to.deep.equal(['mastercard', undefined, 'mir', 'prostir']);
+    });
+
+    it('keeps the caret after a digit typed in the middle', async () => {
+      const form = await mount();
+      const number = field(form, 'number');
+      await type(number, '42424242');
+      for (let i = 0; i < 4; i++) await press('ArrowLeft');
+      expect(withCaret(number)).to.equal('4242 |4242');
+      await sendKeys({ type: '1' });
+      expect(withCaret(number)).to.equal('4242 1|424 2');
+    });
+
+    it('deletes the digit before a gap on Backspace and after it on Delete', async () => {
+      const form = await mount();
+      const number = field(form, 'number');
+      await type(number, '42424242');
+      for (let i = 0; i < 4; i++) await press('ArrowLeft');
+      await press('Backspace');
+      expect(withCaret(number)).to.equal('424|4 242');
+      await press('End');
+      await press('Backspace');
+      expect(withCaret(number)).to.equal('4244 24|');
+      await press('Home');
+      for (let i = 0; i < 4; i++) await press('ArrowRight');
+      await press('Delete');
+      expect(withCaret(number)).to.equal('4244| 4');
+    });
+
+    it('pads the expiry month, adds the slash and accepts a four-digit year', async () => {
+      const form = await mount();
+      const exp = field(form, 'exp');
+      await type(exp, '2');
+      expect(withCaret(exp)).to.equal('02/|');
+      await press('Backspace');
+      expect(exp.value, 'backspace takes the slash, not the month').to.equal('02');
+      await press('Control+A');
+      await sendKeys({ type: `1220${yearAhead(3)}` });
+      expect(withCaret(exp)).to.equal(`12/${yearAhead(3)}|`);
+    });
+
+    it('takes only digits, and no more security code digits than the brand prints', async () => {
+      const form = await mount();
+      await type(field(form, 'number'), '4242424242424242');
+      await type(field(form, 'cvv'), '1a2b34');
+      expect(field(form, 'cvv').value).to.equal('123');
+    });
+  });
+
+  describe('paste', () => {
+    it('strips spaces, dashes and no-break spaces, then moves on when the number is complete', async () => {
+      const form = await mount();
+      await navigator.clipboard.writeText(' 5454-5454\u00a05454 5454 ');
+      field(form, 'number').focus();
+      await press('Control+V');
+      expect(withCaret(field(form, 'number'))).to.equal('5454 5454 5454 5454|');
+      expect(focused(form)).to.equal('exp');
+    });
+
+    it('stays in the field after a partial paste', async () => {
+      const form = await mount();
+      await navigator.clipboard.writeText('5454 54');
+      field(form, 'number').focus();
+      await press('Control+V');
+      expect(field(form, 'number').value).to.equal('5454 54');
+      expect(focused(form)).to.equal('number');
+    });
+
+    it('puts a pasted group in the middle of a number and keeps the caret after it', async () => {
+      const form = await mount();
+      const number = field(form, 'number');
+      await type(number, '42424242');
+      for (let i = 0; i < 4; i++) await press('ArrowLeft');
+      await navigator.clipboard.writeText('1111-');
+      await press('Control+V');
+      expect(withCaret(number)).to.equal('4242 1111 |4242');
+    });
+  });
+
+  describe('focus', () => {
+    it('moves on only from a valid field at its full length', async () => {
+      const form = await mount({ customer: {} });
+      await type(field(form, 'number'), '4242424242424242');
+      expect(focused(form), 'a Visa may still have 19 digits').to.equal('number');
+      await press('Control+A');
+      await sendKeys({ type: '5555555555554444' });
+      expect(focused(form)).to.equal('exp');
+      await sendKeys({ type: `12${yearAhead(2)}` });
+      expect(focused(form)).to.equal('cvv');
+      await sendKeys({ type: '123' });
+      expect(focused(form)).to.equal('fname');
+    });
+
+    it('stays on a full number that fails the Luhn check', async () => {
+      const form = await mount();
+      await type(field(form, 'number'), '5555555555554445');
+      expect(focused(form)).to.equal('number');
+      expect(errorText(form, 'number')).to.equal('The card number is invalid.');
+    });
+  });
+
+  describe('error timing', () => {
+    it('shows "incomplete" when the customer leaves the field, not while typing', async () => {
+      const form = await mount();
+      const number = field(form, 'number');
+      await type(number, '4242');
+      expect(errorText(form, 'number')).to.equal('');
+      expect(number.getAttribute('aria-invalid')).to.equal('false');
+      await press('Tab');
+      expect(errorText(form, 'number')).to.equal('The card number is incomplete.');
+      expect(number.getAttribute('aria-invalid')).to.equal('true');
+      await form.updateComplete;
+      expect(form.hasAttribute('invalid')).to.equal(true);
+      await type(number, '4');
+      expect(errorText(form, 'number'), 'typing on clears it while it can still become valid').to.equal('');
+    });
+
+    it('waits for blur on a 16-digit Visa failing Luhn, as 19 digits may follow', async () => {
+      const form = await mount();
+      await type(field(form, 'number'), '4242424242424241');
+      expect(errorText(form, 'number')).to.equal('');
+      await press('Tab');
+      expect(errorText(form, 'number')).to.equal('The card number is invalid.');
+    });
+
+    it('says at once that a number no scheme issues is not accepted, as well as a brand the merchant refuses', async () => {
+      const form = await mount({ brands: ['visa', 'mastercard'] });
+      await type(field(form, 'number'), '7');
+      expect(errorText(form, 'number')).to.equal('This card type is not accepted.');
+      await press('Backspace');
+      await sendKeys({ type: '37' });
+      expect(errorText(form, 'number')).to.equal('This card type is not accepted.');
+    });
+
+    it('does not call an untouched field required when the customer tabs through it', async () => {
+      const form = await mount();
+      field(form, 'number').focus();
+      await press('Tab');
+      await press('Tab');
+      expect(errorText(form, 'number')).to.equal('');
+      expect(errorText(form, 'exp')).to.equal('');
+    });
+
+    it('calls a field emptied by the customer required when they leave it', async () => {
+      const form = await mount();
+      await type(field(form, 'cvv'), '1');
+      await press('Backspace');
+      await press('Tab');
+      expect(errorText(form, 'cvv')).to.equal('This field is required.');
+    });
+
+    it('marks an expiry in the past at once, unless it may still become a four-digit year', async () => {
+      const form = await mount();
+      const exp = field(form, 'exp');
+      await type(exp, '0119');
+      expect(errorText(form, 'exp')).to.equal('This card has expired.');
+      await press('Control+A');
+      await sendKeys({ type: '0120' });
+      expect(errorText(form, 'exp'), '01/20 may become 01/2031').to.equal('');
+      await press('Tab');
+      expect(errorText(form, 'exp')).to.equal('This card has expired.');
+      await type(exp, '');
+      await press('Control+A');
+      await sendKeys({ type: `01${yearAhead(20)}` });
+      expect(errorText(form, 'exp')).to.equal('The expiry date is too far ahead.');
+      await press('Control+A');
+      await sendKeys({ type: '13' });
+      expect(exp.value, '13 can only be January and a year starting with 3').to.equal('01/3');
+      await press('Control+A');
+      await sendKeys({ type: '00' });
+      expect(errorText(form, 'exp')).to.equal('The expiry date is invalid.');
+    });
+
+    it('words the security code error for Amex, and re-checks the code when the brand changes', async () => {
+      const form = await mount();
+      await type(field(form, 'cvv'), '1234');
+      await type(field(form, 'number'), '4242');
+      expect(errorText(form, 'cvv'), 'Visa codes have 3 digits').to.equal('Check this value.');
+      await press('Control+A');
+      await sendKeys({ type: '3782' });
+      expect(errorText(form, 'cvv')).to.equal('');
+      await type(field(form, 'cvv'), '');
+      await press('Backspace');
+      await press('Tab');
+      expect(errorText(form, 'cvv')).to.equal('Enter the 4 digits on the front of the card.');
+      expect(part(form, '#cvv').getAttribute('aria-describedby')).to.equal('cvv-error cvv-hint');
+    });
+
+    it('tells the page about every change', async () => {
+      const form = await mount();
+      const changes = record(form, 'pay-change');
+      await type(field(form, 'number'), '55');
+      await press('Tab');
+      expect(changes).to.deep.equal([
+        { field: 'number', empty: false, complete: false, valid: true, brand: undefined, error: undefined },
+        { field: 'number', empty: false, complete: false, valid: true, brand: 'mastercard', error: undefined },
+      ]);
+      await type(field(form, 'number'), '55555555554445');
+      expect(changes.at(-1)).to.deep.equal({ field: 'number', empty: false, complete: false, valid: false, brand: 'mastercard', error: 'invalid' });
+    });
+  });
+
+  describe('customer fields', () => {
+    it('asks only for what the merchant did not prefill, with the right autocomplete tokens', async () => {
+      const form = await mount({ customer: { fname: 'Olena', email: 'olena@example.com' } });
+      const names = [...form.shadowRoot!.querySelectorAll('input')].map((input) => [input.name, input.autocomplete, input.type]);
+      expect(names).to.deep.equal([
+        ['number', 'cc-number', 'text'],
+        ['exp', 'cc-exp', 'text'],
+        ['cvv', 'cc-csc', 'text'],
+        ['lname', 'family-name', 'text'],
+        ['phone', 'tel', 'tel'],
+      ]);
+    });
+
+    it('checks email and phone when the customer leaves them', async () => {
+      const form = await mount({ customer: {} });
+      await type(field(form, 'email'), 'olena@example');
+      await press('Tab');
+      expect(errorText(form, 'email')).to.equal('Enter a valid email address.');
+      await type(field(form, 'phone'), '+380 67');
+      await press('Tab');
+      expect(errorText(form, 'phone')).to.equal('Enter a phone number with its country code.');
+      await type(field(form, 'phone'), ' 123 4567');
+      await press('Tab');
+      expect(errorText(form, 'phone')).to.equal('');
+    });
+  });
+
+  describe('autofill', () => {
+    it('takes a browser autofill of every field at once, formats it, and leaves focus alone', async () => {
+      const form = await mount({ customer: {} });
+      field(form, 'fname').focus();
+      autofill(form, { number: '4111111111111111', exp: `12/20${yearAhead(4)}`, cvv: '737', fname: 'Olena', lname: 'Kovalenko', email: 'olena@example.com', phone: '+380671234567' });
+      expect(field(form, 'number').value).to.equal('4111 1111 1111 1111');
+      expect(field(form, 'exp').value).to.equal(`12/${yearAhead(4)}`);
+      expect(focused(form)).to.equal('fname');
+      await form.updateComplete;
+      expect(form.hasAttribute('complete')).to.equal(true);
+      expect(form.hasAttribute('invalid')).to.equal(false);
+    });
+
+    it('marks the card inputs for autofill and for numeric keyboards, without autocorrect', async () => {
+      const form = await mount();
+      for (const name of ['number', 'exp', 'cvv'] as const) {
+        const input = field(form, name);
+        expect(input.inputMode, name).to.equal('numeric');
+        expect(input.getAttribute('autocorrect'), name).to.equal('off');
+        expect(input.spellcheck, name).to.equal(false);
+        expect(input.getAttribute('aria-required'), name).to.equal('true');
+      }
+    });
+  });
+});

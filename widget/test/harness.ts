@@ -1,0 +1,113 @@
+/** Mounting and driving `<pay-form>` in the browser tests. */
+import { fixture, oneEvent } from '@open-wc/testing';
+import { sendKeys } from '@web/test-runner-commands';
+import '../index.js';
+import type { FieldName, PayEventDetails } from '../events.js';
+import type { PayButton } from '../pay-button/pay-button.js';
+import type { PayForm } from '../pay-form/pay-form.js';
+import { createSession, type SessionOptions } from './checkout-fixture.js';
+
+/** A `<pay-form>` (or `<pay-button>`) for a session, once it has announced `pay-ready`. */
+export async function mount<T extends 'pay-form' | 'pay-button' = 'pay-form'>(
+  options: SessionOptions | string = {},
+  attributes: Record<string, string> = {},
+  tag: T = 'pay-form' as T,
+): Promise<HTMLElementTagNameMap[T]> {
+  const element = document.createElement(tag) as PayForm | PayButton;
+  element.session = typeof options === 'string' ? options : await createSession(options);
+  for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value);
+  const ready = oneEvent(element, 'pay-ready');
+  await fixture(element);
+  await ready;
+  return element as HTMLElementTagNameMap[T];
+}
+
+/** An element of the form's shadow root. */
+export function part<E extends Element = HTMLElement>(form: Element, selector: string): E {
+  const found = form.shadowRoot!.querySelector<E>(selector);
+  if (!found) throw new Error(`no ${selector} in <${form.localName}>`);
+  return found;
+}
+
+export const field = (form: Element, name: FieldName): HTMLInputElement => part(form, `#${name}`);
+export const errorText = (form: Element, name: FieldName): string => part(form, `#${name}-error`).textContent!.trim();
+export const message = (form: Element): string => part(form, '[part=message]').textContent!.trim();
+export const button = (form: Element): HTMLButtonElement => part(form, '[part~=button]');
+
+/** The field's value with the caret shown as "|". */
+export const withCaret = ({ value, selectionStart }: HTMLInputElement): string =>
+  `${value.slice(0, selectionStart!)}|${value.slice(selectionStart!)}`;
+
+/** Types with real key presses into the field (focusing it first). */
+export async function type(input: HTMLInputElement, text: string): Promise<void> {
+  input.focus();
+  await sendKeys({ type: text });
+}
+
+export const press = (key: string): Promise<void> => sendKeys({ press: key });
+
+/** The name of the focused field inside the form, if any. */
+export const focused = (form: Element): string | undefined => (form.shadowRoot!.activeElement as HTMLInputElement | null)?.name || undefined;
+
+/** Two digits of the year `ahead` years from now. */
+export const yearAhead = (ahead: number): string => String(new Date().getFullYear() + ahead).slice(2);
+
+/** Every `detail` of an event type the target dispatches from now on. */
+export function record<K extends keyof PayEventDetails>(target: EventTarget, type: K): PayEventDetails[K][] {
+  const details: PayEventDetails[K][] = [];
+  target.addEventListener(type, (event) => details.push((event as CustomEvent<PayEventDetails[K]>).detail));
+  return details;
+}
+
+/** What Chromium's autofill does: set each value, then an `input` event without a typed input type. */
+export function autofill(form: Element, values: Partial<Record<FieldName, string>>): void {
+  for (const [name, value] of Object.entries(values)) {
+    const input = field(form, name as FieldName);
+    input.value = value;
+    input.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true, inputType: 'insertReplacementText' }));
+  }
+}
+
+/** A valid card the sandbox treats by its number (see design.md's test cards). */
+export const card = (number: string): Partial<Record<FieldName, string>> => ({
+  number,
+  exp: `12/${yearAhead(3)}`,
+  cvv: number.startsWith('37') ? '1234' : '123',
+});
+
+export interface FetchCall {
+  url: string;
+  method: string;
+  body: unknown;
+}
+
+/**
+ * Watches `fetch`: every call is recorded, and `answer` may replace the companion's answer (for the
+ * faults no sandbox makes: dropped connections, broken bodies). Returning undefined passes the call on.
+ */
+export function watchFetch(answer?: (call: FetchCall, pass: () => Promise<Response>) => Promise<Response> | undefined): FetchCall[] & { restore(): void } {
+  const real = window.fetch;
+  const calls = Object.assign([] as FetchCall[], { restore: () => void (window.fetch = real) });
+  window.fetch = (input, init) => {
+    const call = { url: String(input), method: init?.method ?? 'GET', body: init?.body ? JSON.parse(String(init.body)) : undefined };
+    if (!call.url.includes('/__fixture/')) calls.push(call);
+    return answer?.(call, () => real(input, init)) ?? real(input, init);
+  };
+  return calls;
+}
+
+export const json = (status: number, body: unknown): Response =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+/**
+ * Keeps the test page where it is: cancels every `pay-redirect` of the target (a listener must do it
+ * while the event is dispatched) and resolves with the first one.
+ */
+export function stay(target: EventTarget): Promise<CustomEvent<PayEventDetails['pay-redirect']>> {
+  return new Promise((resolve) =>
+    target.addEventListener('pay-redirect', (event) => {
+      event.preventDefault();
+      resolve(event as CustomEvent<PayEventDetails['pay-redirect']>);
+    }),
+  );
+}
