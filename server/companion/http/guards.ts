@@ -35,7 +35,7 @@ function digest(text: string): Buffer {
  */
 export function requireMediaType(...mediaTypes: string[]): MiddlewareHandler<CompanionEnv> {
   return async (c, next) => {
-    if (hasBody(c.req.raw, c.env?.incoming !== undefined)) {
+    if (hasBody(c.req.raw, typeof c.env?.incoming?.httpVersion === 'string')) {
       const mediaType = (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
       if (!mediaTypes.includes(mediaType)) {
         throw new ApiProblem(415, 'unsupported_media_type', `The body must be ${mediaTypes.join(' or ')}`);

@@ -1,0 +1,178 @@
+// Opening, reading and closing checkout sessions (in process, real sandbox and SQLite).
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { readSessionView } from '../../../widget/checkout/session-view.js';
+import { SessionView } from './session-view.js';
+import { createStack, payBody } from '../test/stack.js';
+import type { Stack } from '../test/stack.js';
+import { card, CUSTOMER } from '../test/cards.js';
+
+let stack: Stack;
+beforeEach(async () => {
+  stack = await createStack();
+});
+afterEach(async () => {
+  await stack.close();
+});
+
+describe('POST /api/checkout/sessions', () => {
+  it('opens a session with an unguessable id, exact decimal amount and an order id of at most 32 characters', async () => {
+    const created = await stack.openSession({ amount: '10.10', description: 'Tea' });
+    expect(created.id).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(created.order_id.length).toBeLessThanOrEqual(32);
+    expect(created).toMatchObject({ amount: 10.1, currency: 'UAH', description: 'Tea', method: 'purchase', status: 'open', modes: ['direct', 'hosted'] });
+    expect(Date.parse(created.expires_at)).toBeGreaterThan(Date.now() + 29 * 60_000);
+    const session = await stack.ledger.getSession(created.id);
+    expect(session?.amount).toBe(1010);
+  });
+
+  it('keeps the merchant order id, customer, return URL, modes, lifetime and split', async () => {
+    const created = await stack.openSession({
+      order_id: 'shop-1001',
+      amount: 100,
+      split: [
+        { sub_merchant_id: '8a1f3c52-6b0e-4d97-a2c4-1e5f7b9d3a60', amount: 70 },
+        { sub_merchant_id: 'c4e7b1d9-2a83-4f65-8b1c-9d0e6a2f4b71', amount: '30' },
+      ],
+      customer: { email: 'olena@example.com', tax_id: '1234567890' },
+      customer_id: 'customer-7',
+      return_url: 'https://shop.example/thanks',
+      modes: ['hosted'],
+      ttl_seconds: 600,
+    });
+    expect(created).toMatchObject({ order_id: 'shop-1001', customer_id: 'customer-7', return_url: 'https://shop.example/thanks', modes: ['hosted'] });
+    expect(created.split).toEqual([
+      { sub_merchant_id: '8a1f3c52-6b0e-4d97-a2c4-1e5f7b9d3a60', amount: 70 },
+      { sub_merchant_id: 'c4e7b1d9-2a83-4f65-8b1c-9d0e6a2f4b71', amount: 30 },
+    ]);
+    const session = await stack.ledger.getSession(created.id);
+    expect(session?.customer).toEqual({ email: 'olena@example.com', taxId: '1234567890' });
+    expect(session!.expiresAt - session!.createdAt).toBe(600_000);
+  });
+
+  it('refuses without the admin token, or with a wrong one', async () => {
+    const body = { amount: 1, currency: 'UAH', description: 'x' };
+    for (const headers of [{}, { Authorization: 'Bearer wrong-token-wrong-token' }, { Authorization: 'Basic abc' }]) {
+      const response = await stack.request('POST', '/api/checkout/sessions', { body, headers });
+      expect(response.status).toBe(401);
+      expect(response.headers.get('www-authenticate')).toContain('Bearer');
+      expect(await response.json()).toMatchObject({ error: { code: 'unauthorized' } });
+    }
+  });
+
+  it.each([
+    [{ amount: 10.123 }, 'amount', 'must have at most 2 decimal digits'],
+    [{ amount: -5 }, 'amount', 'must be greater than 0'],
+    [{ amount: '1e3' }, 'amount', 'must be a plain decimal number'],
+    [{ amount: 100.5, currency: 'JPY' }, 'amount', 'must be a whole number in JPY'],
+    [{ currency: 'uah' }, 'currency', 'must be a three-letter upper-case ISO 4217 code'],
+    [{ description: '' }, 'description', 'must not be empty'],
+    [{ method: 'credit' }, 'method', 'must be one of purchase, auth'],
+    [{ order_id: 'x'.repeat(33) }, 'order_id', 'must be 1 to 32 letters'],
+    [{ order_id: '../etc' }, 'order_id', 'must be 1 to 32 letters'],
+    [{ return_url: 'javascript:alert(1)' }, 'return_url', 'must be an http(s) URL'],
+    [{ modes: [] }, 'modes', 'must have at least 1 item'],
+    [{ ttl_seconds: 10 }, 'ttl_seconds', 'must be at least 60'],
+    [{ extra: 1 }, 'extra', 'is not allowed'],
+    [{ customer: { email: 'not-mail' } }, 'customer.email', 'must be an e-mail address'],
+    [{ split: [{ sub_merchant_id: '8a1f3c52-6b0e-4d97-a2c4-1e5f7b9d3a60', amount: 5 }] }, 'split', 'amounts must add up to amount'],
+    [{ method: 'auth', amount: 5, split: [{ sub_merchant_id: '8a1f3c52-6b0e-4d97-a2c4-1e5f7b9d3a60', amount: 5 }] }, 'split', 'applies to purchase sessions'],
+  ])('answers 400 naming the field for %j', async (change, field, reason) => {
+    const response = await stack.request('POST', '/api/checkout/sessions', { admin: true, body: { amount: 10, currency: 'UAH', description: 'Tea', ...change } });
+    expect(response.status).toBe(400);
+    const body = await response.json();
+    expect(body.error.code).toBe('invalid_request');
+    expect(body.error.fields[field]).toContain(reason);
+    expect((await stack.ledger.listOrders()).orders).toHaveLength(0);
+  });
+
+  it('answers 409 when the order id is taken', async () => {
+    await stack.openSession({ order_id: 'dup-1' });
+    const response = await stack.request('POST', '/api/checkout/sessions', { admin: true, body: { amount: 1, currency: 'UAH', description: 'x', order_id: 'dup-1' } });
+    expect(response.status).toBe(409);
+    expect((await response.json()).error.code).toBe('order_id_taken');
+  });
+
+  it('answers 400 for a body that is not JSON, 415 for another media type', async () => {
+    const broken = await stack.request('POST', '/api/checkout/sessions', { admin: true, body: '{"amount":', headers: { 'Content-Type': 'application/json' } });
+    expect(broken.status).toBe(400);
+    expect((await broken.json()).error.code).toBe('invalid_json');
+    const form = await stack.request('POST', '/api/checkout/sessions', { admin: true, body: 'amount=1', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+    expect(form.status).toBe(415);
+  });
+});
+
+describe('GET /api/checkout/sessions/:id', () => {
+  it('gives the widget exactly the view it reads', async () => {
+    const created = await stack.openSession({ amount: '100.50', customer: { email: 'olena@example.com' } });
+    const view = await stack.json('GET', `/api/checkout/sessions/${created.id}`, 200);
+    expect(SessionView.strict().parse(view)).toEqual(view);
+    expect(readSessionView(view)).toEqual(view);
+    expect(view).toEqual({
+      id: created.id,
+      amount: 100.5,
+      currency: 'UAH',
+      description: 'Green tea, 250 g',
+      status: 'open',
+      modes: ['direct', 'hosted'],
+      customer_fields: ['fname', 'lname', 'phone'],
+      test: true,
+      sandbox_origin: stack.sandboxUrl,
+      saved_cards: [],
+      order_id: created.order_id,
+    });
+  });
+
+  it('asks a hosted-only session for the hosted page’s fields only', async () => {
+    const created = await stack.openSession({ modes: ['hosted'], customer: { phone: '+380501234567' } });
+    const view = await stack.json('GET', `/api/checkout/sessions/${created.id}`, 200);
+    expect(view.customer_fields).toEqual(['email']);
+  });
+
+  it('says failure with a customer-safe message after a decline, then success after a retry', async () => {
+    const created = await stack.openSession();
+    await stack.pay(created.id, payBody({ card: card('insufficient_funds') }));
+    const failed = await stack.json('GET', `/api/checkout/sessions/${created.id}`, 200);
+    expect(failed).toMatchObject({ status: 'failure', message: 'Insufficient funds. Try another card.' });
+    await stack.pay(created.id);
+    const paid = await stack.json('GET', `/api/checkout/sessions/${created.id}`, 200);
+    expect(paid).toMatchObject({ status: 'success', order_id: `${created.order_id}-2` });
+    expect(paid).not.toHaveProperty('message');
+  });
+
+  it('answers 404 for an unknown or malformed id', async () => {
+    for (const id of ['A'.repeat(43), 'short', '..%2F..%2Fetc']) {
+      const response = await stack.request('GET', `/api/checkout/sessions/${id}`);
+      expect(response.status).toBe(404);
+      expect((await response.json()).error.code).toBe('session_not_found');
+    }
+  });
+
+  it('offers the customer’s saved cards, by their ledger id, never the gateway token', async () => {
+    const first = await stack.openSession({ customer_id: 'customer-42' });
+    expect((await stack.pay(first.id)).status).toBe(200);
+    const second = await stack.openSession({ customer_id: 'customer-42', customer: CUSTOMER });
+    const view = await stack.json('GET', `/api/checkout/sessions/${second.id}`, 200);
+    const [saved] = await stack.ledger.listCards('customer-42');
+    expect(view.saved_cards).toEqual([{ token: saved!.id, mask: '424242******4242', brand: 'visa' }]);
+    expect(JSON.stringify(view)).not.toContain(saved!.ccToken);
+    expect(view.customer_fields).toEqual([]);
+  });
+});
+
+describe('DELETE /api/checkout/sessions/:id', () => {
+  it('closes a session: it reads as expired and takes no payment', async () => {
+    const created = await stack.openSession();
+    const closed = await stack.json('DELETE', `/api/checkout/sessions/${created.id}`, 200, { admin: true });
+    expect(closed.status).toBe('expired');
+    const response = await stack.pay(created.id);
+    expect(response.status).toBe(409);
+    expect((await response.json()).error.code).toBe('session_expired');
+    expect((await stack.ledger.getSession(created.id))?.payment).toBeNull();
+  });
+
+  it('needs the admin token and a known session', async () => {
+    const created = await stack.openSession();
+    expect((await stack.request('DELETE', `/api/checkout/sessions/${created.id}`)).status).toBe(401);
+    expect((await stack.request('DELETE', `/api/checkout/sessions/${'B'.repeat(43)}`, { admin: true })).status).toBe(404);
+  });
+});

@@ -1,0 +1,38 @@
+/**
+ * Card data the companion's tests type in: the sandbox's test cards (design.md) and CVVs
+ * chosen to be easy to find. The log-capture check (scan-log-capture.ts) looks for exactly
+ * these, so every test that pays uses them.
+ */
+import { TEST_CARDS } from '../../gateway/test-project.js';
+import type { TestCardOutcome } from '../../gateway/test-project.js';
+
+export function cardNumber(outcome: TestCardOutcome, brand: 'visa' | 'mastercard' | 'amex' = 'visa'): string {
+  const card = TEST_CARDS.find((candidate) => candidate.outcome === outcome && (outcome !== 'success' || candidate.brand === brand));
+  if (!card) throw new Error(`no test card for ${outcome}`);
+  return card.number;
+}
+
+/** Three digits for Visa and Mastercard, four for Amex. */
+export const TEST_CVV = '737';
+export const TEST_AMEX_CVV = '7373';
+export const TEST_CVVS = [TEST_CVV, TEST_AMEX_CVV] as const;
+
+/** A future expiry, as the widget sends it. */
+export const EXPIRY = { exp_month: 12, exp_year: new Date().getUTCFullYear() + 3 };
+
+export function card(outcome: TestCardOutcome = 'success', spaced = true) {
+  const number = cardNumber(outcome);
+  return { number: spaced ? number.replace(/(\d{4})(?=\d)/g, '$1 ') : number, ...EXPIRY, cvv: TEST_CVV };
+}
+
+export const FINGERPRINT = {
+  browserColorDepth: '24',
+  browserScreenHeight: '1080',
+  browserScreenWidth: '1920',
+  browserJavaEnabled: 'false',
+  browserLanguage: 'uk-UA',
+  browserTimeZone: 'Europe/Kyiv',
+  browserTimeZoneOffset: '-120',
+};
+
+export const CUSTOMER = { fname: 'Olena', lname: 'Koval', email: 'olena@example.com', phone: '+380501234567' };

@@ -1,0 +1,235 @@
+/**
+ * The stack the companion's tests run on: a real sandbox (server/sandbox) as the gateway, a
+ * real ledger (SQLite or PostgreSQL), and the companion between them — either in process
+ * (`app.request()`, the sandbox reached through its `fetch`, webhooks posted straight into the
+ * companion) or served over real HTTP on 127.0.0.1 and free ports.
+ */
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import { expect } from 'vitest';
+import { GatewayClient } from '../../gateway/client.js';
+import type { GatewayClientConfig } from '../../gateway/client.js';
+import { testProjectCredentials } from '../../gateway/test-project.js';
+import type { Ledger } from '../../ledger/index.js';
+import type { LedgerBackend, TestClock, TestLedger } from '../../ledger/testing/databases.js';
+import { memoryBackend, TestClock as Clock } from '../../ledger/testing/databases.js';
+import { createSandbox } from '../../sandbox/app.js';
+import type { SandboxApp } from '../../sandbox/app.js';
+import type { SandboxConfig } from '../../sandbox/config.js';
+import { createCompanion } from '../app.js';
+import type { CompanionApp } from '../app.js';
+import type { CompanionConfig } from '../config.js';
+import { createLogger, memorySink } from '../log/logger.js';
+import type { PaymentChange } from '../payments/reactions.js';
+import { CUSTOMER, FINGERPRINT, card } from './cards.js';
+
+export const ADMIN_TOKEN = 'test-admin-token-0123456789';
+export const CLIENT_IP = '203.0.113.7';
+const IN_PROCESS_COMPANION = 'http://companion.test';
+const IN_PROCESS_SANDBOX = 'http://sandbox.test';
+
+export type CompanionSettingsForTest = Partial<Omit<CompanionConfig, 'ledger' | 'gateway' | 'gatewayApiSecret'>>;
+
+export interface StackOptions {
+  /** Default: SQLite in memory. */
+  readonly backend?: LedgerBackend;
+  /** Serve sandbox and companion over HTTP (default: in process). */
+  readonly served?: boolean;
+  readonly sandbox?: SandboxConfig;
+  readonly companion?: CompanionSettingsForTest;
+  readonly gateway?: Partial<GatewayClientConfig>;
+  /** The ledger's and companion's clock; default the real time. */
+  readonly clock?: TestClock;
+}
+
+export interface RequestOptions {
+  readonly body?: unknown;
+  readonly headers?: Record<string, string>;
+  /** Send the admin token. */
+  readonly admin?: boolean;
+  /** The client's address (in process: the fake socket's). */
+  readonly ip?: string;
+}
+
+export interface Stack {
+  readonly companion: CompanionApp;
+  readonly sandbox: SandboxApp;
+  readonly ledger: Ledger;
+  readonly testLedger: TestLedger;
+  /** The companion's base URL (in process: a made-up origin). */
+  readonly companionUrl: string;
+  readonly sandboxUrl: string;
+  readonly logs: string[];
+  readonly changes: PaymentChange[];
+  /** While true, the sandbox's webhooks do not reach the companion (in process only). */
+  dropWebhooks: boolean;
+  request(method: string, path: string, options?: RequestOptions): Promise<Response>;
+  /** A JSON request that must answer `status`; returns the parsed body. */
+  json<T = Record<string, any>>(method: string, path: string, status: number, options?: RequestOptions): Promise<T>;
+  openSession(body?: Record<string, unknown>): Promise<Record<string, any>>;
+  pay(sessionId: string, body?: Record<string, unknown>, options?: RequestOptions): Promise<Response>;
+  /** The sandbox's control plane (no credentials); answers JSON, throws on non-2xx. */
+  control<T = Record<string, any>>(method: string, path: string, body?: unknown): Promise<T>;
+  /** Runs the sandbox's due tasks and waits for its webhook attempts to finish. */
+  settleWebhooks(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** What the widget sends for a card payment. */
+export function payBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return { card: card(), customer: CUSTOMER, fingerprint: FINGERPRINT, ...overrides };
+}
+
+interface Listener {
+  readonly url: string;
+  handle: (request: Request, env: unknown) => Response | Promise<Response>;
+  close(): Promise<void>;
+}
+
+/** An HTTP server on 127.0.0.1 whose handler is set once the app exists (it needs the URL). */
+async function listen(): Promise<Listener> {
+  const listener = {
+    handle: (() => new Response('not ready', { status: 503 })) as Listener['handle'],
+  } as Listener;
+  const server = serve({ fetch: (request, env) => listener.handle(request, env), port: 0, hostname: '127.0.0.1' }) as Server;
+  await new Promise<void>((resolve) => (server.listening ? resolve() : server.once('listening', () => resolve())));
+  return Object.assign(listener, {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  });
+}
+
+export async function createStack(options: StackOptions = {}): Promise<Stack> {
+  const clock = options.clock ?? new Clock(Date.now());
+  const realTime = options.clock === undefined;
+  const now = () => (realTime ? Date.now() : clock.now);
+  const testLedger = await (options.backend ?? memoryBackend).open(realTime ? Object.assign(new Clock(), { read: () => Date.now() }) : clock);
+  const memory = memorySink();
+  const changes: PaymentChange[] = [];
+  const credentials = testProjectCredentials({});
+  const served = options.served ?? false;
+
+  const companionListener = served ? await listen() : undefined;
+  const sandboxListener = served ? await listen() : undefined;
+  const companionUrl = companionListener?.url ?? IN_PROCESS_COMPANION;
+  const sandboxUrl = sandboxListener?.url ?? IN_PROCESS_SANDBOX;
+  const socketEnv = (ip: string) => ({ incoming: { socket: { remoteAddress: ip } } });
+
+  let companion: CompanionApp | undefined;
+  const stack = { dropWebhooks: false } as Stack & { dropWebhooks: boolean };
+  const sandbox = createSandbox({
+    webhooks: { retryDelaysMs: [200, 1_000], timeoutMs: 5_000, reorderHoldMs: 300 },
+    timings: { slowCardDelayMs: 300 },
+    ...(served
+      ? {}
+      : {
+          fetch: async (input, init) => {
+            if (stack.dropWebhooks || !companion) throw new TypeError('fetch failed');
+            return companion.fetch(new Request(input, init), socketEnv('198.51.100.1'));
+          },
+        }),
+    ...options.sandbox,
+  });
+  const gateway = new GatewayClient({
+    baseUrl: sandboxUrl,
+    ...credentials,
+    timeoutMs: 5_000,
+    retry: { maxRetries: 1, initialDelayMs: 10, maxDelayMs: 50 },
+    ...(served ? {} : { fetch: (input, init) => Promise.resolve(sandbox.fetch(new Request(input, init))) }),
+    ...options.gateway,
+  });
+  companion = createCompanion({
+    ledger: testLedger.ledger,
+    gateway,
+    gatewayApiSecret: credentials.apiSecret,
+    publicUrl: companionUrl,
+    adminToken: ADMIN_TOKEN,
+    sandboxOrigin: sandboxUrl,
+    testMode: true,
+    captureOverReservePercent: 15,
+    allowedOrigins: ['https://shop.example'],
+    clock: now,
+    logger: createLogger({ sink: memory.sink, level: 'debug', clock: now }),
+    onPaymentEvent: (change) => void changes.push(change),
+    rateLimits: { perSession: 1000, perClient: 1000 },
+    ...options.companion,
+  });
+  const app = companion;
+  if (companionListener) companionListener.handle = (request, env) => app.fetch(request, env as never);
+  if (sandboxListener) sandboxListener.handle = (request, env) => sandbox.fetch(request, env as never);
+
+  const request: Stack['request'] = async (method, path, init = {}) => {
+    const headers: Record<string, string> = {
+      ...(init.body === undefined ? {} : { 'Content-Type': 'application/json' }),
+      ...(init.admin ? { Authorization: `Bearer ${ADMIN_TOKEN}` } : {}),
+      ...init.headers,
+    };
+    const body = init.body === undefined ? undefined : typeof init.body === 'string' ? init.body : JSON.stringify(init.body);
+    if (served) return fetch(companionUrl + path, { method, headers, body });
+    return app.request(path, { method, headers, body }, socketEnv(init.ip ?? CLIENT_IP) as never);
+  };
+  const sandboxRequest = (method: string, path: string, body?: unknown) => {
+    const headers: Record<string, string> = body === undefined ? {} : { 'Content-Type': 'application/json' };
+    const init: RequestInit = { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) };
+    return served ? fetch(sandboxUrl + path, init) : Promise.resolve(sandbox.request(sandboxUrl + path, init));
+  };
+
+  return Object.assign(stack, {
+    companion: app,
+    sandbox,
+    ledger: testLedger.ledger,
+    testLedger,
+    companionUrl,
+    sandboxUrl,
+    logs: memory.lines,
+    changes,
+    request,
+    async json(method: string, path: string, status: number, init?: RequestOptions) {
+      const response = await request(method, path, init);
+      const text = await response.text();
+      expect(response.status, `${method} ${path}: ${text}`).toBe(status);
+      return text ? JSON.parse(text) : undefined;
+    },
+    openSession: (body: Record<string, unknown> = {}) =>
+      stack.json('POST', '/api/checkout/sessions', 201, { admin: true, body: { amount: 10.1, currency: 'UAH', description: 'Green tea, 250 g', ...body } }),
+    pay: (sessionId: string, body?: Record<string, unknown>, init?: RequestOptions) =>
+      request('POST', `/api/checkout/sessions/${sessionId}/pay`, { ...init, body: body ?? payBody() }),
+    async control(method: string, path: string, body?: unknown) {
+      const response = await sandboxRequest(method, path, body);
+      const text = await response.text();
+      if (!response.ok) throw new Error(`${method} ${path}: HTTP ${response.status} ${text}`);
+      return JSON.parse(text);
+    },
+    async settleWebhooks() {
+      for (let round = 0; round < 3; round += 1) {
+        sandbox.sandbox.gateway.scheduler.runDue();
+        await sandbox.sandbox.gateway.webhooks.settle();
+      }
+    },
+    async close() {
+      await app.companion.stop();
+      await sandbox.sandbox.stop();
+      await companionListener?.close();
+      await sandboxListener?.close();
+      await testLedger.dispose();
+    },
+  });
+}
+
+/** Waits until `check` stops throwing (webhooks arrive asynchronously over HTTP). */
+export async function eventually<T>(check: () => Promise<T> | T, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await check();
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  }
+}
