@@ -13,15 +13,18 @@ export interface LedgerContext {
 }
 
 /**
- * Reads a payment row and, on PostgreSQL, locks it until the transaction ends, so everything
- * that checks an order's money and then writes is serialised per order across instances.
- * On SQLite the transaction's BEGIN IMMEDIATE already holds the database's write lock.
+ * For `.$call()` on a SELECT inside a transaction: locks the rows it reads until the
+ * transaction ends — FOR UPDATE on PostgreSQL; on SQLite the transaction's BEGIN IMMEDIATE
+ * already holds the database's write lock. The one place where locking differs by dialect.
+ */
+export function lockingRead(ctx: LedgerContext) {
+  return <Query extends { forUpdate(): Query }>(query: Query): Query => (ctx.dialect === 'postgres' ? query.forUpdate() : query);
+}
+
+/**
+ * Reads a payment row and locks it, so everything that checks an order's money and then
+ * writes is serialised per order, across instances too.
  */
 export function lockPayment(ctx: LedgerContext, trx: LedgerDb, orderId: string) {
-  return trx
-    .selectFrom('payments')
-    .selectAll()
-    .where('order_id', '=', orderId)
-    .$if(ctx.dialect === 'postgres', (query) => query.forUpdate())
-    .executeTakeFirst();
+  return trx.selectFrom('payments').selectAll().where('order_id', '=', orderId).$call(lockingRead(ctx)).executeTakeFirst();
 }

@@ -4,7 +4,7 @@
 // This is the hottest write path (budget: 5,000 events/s on SQLite): the guarded UPDATE of the
 // payment and one INSERT.
 import { createHash } from 'node:crypto';
-import { lockPayment } from './context.js';
+import { lockPayment, lockingRead } from './context.js';
 import type { LedgerContext, LedgerDb } from './context.js';
 import { gatewayEventInput, parseInput } from './input.js';
 import { insertOperation, progressOperation } from './operations.js';
@@ -165,7 +165,7 @@ function ingestKnown(ctx: LedgerContext, id: string, facts: EventFacts): Promise
       .selectFrom('webhook_events')
       .selectAll()
       .where('id', '=', id)
-      .$if(ctx.dialect === 'postgres', (query) => query.forUpdate())
+      .$call(lockingRead(ctx))
       .executeTakeFirstOrThrow();
     const stored = toStoredEvent(row);
     if (stored.appliedAt !== null) return { isNew: false, event: stored, advanced: false, payment: null, operation: null };

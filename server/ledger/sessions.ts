@@ -1,6 +1,7 @@
 // Checkout sessions and the pay-attempt claim: one attempt in flight per session, whatever
 // the number of clicks, tabs or instances.
 import { randomBytes, randomUUID } from 'node:crypto';
+import { lockingRead } from './context.js';
 import type { LedgerContext, LedgerDb } from './context.js';
 import { InvalidLedgerInput, LedgerConflict, LedgerNotFound } from './errors.js';
 import { newSessionInput, parseInput, payAttemptInput } from './input.js';
@@ -88,7 +89,7 @@ export async function claimPayAttempt(ctx: LedgerContext, sessionId: string, req
       .selectFrom('checkout_sessions')
       .selectAll()
       .where('id', '=', sessionId)
-      .$if(ctx.dialect === 'postgres', (query) => query.forUpdate())
+      .$call(lockingRead(ctx))
       .executeTakeFirst();
     if (!session) throw new LedgerNotFound('session', sessionId);
     if (!(JSON.parse(session.allowed_modes) as string[]).includes(mode)) throw new InvalidLedgerInput('mode', `this session does not allow ${mode}`);
