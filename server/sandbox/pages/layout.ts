@@ -16,8 +16,8 @@ export function layout(title: string, content: Markup): Markup {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
 <title>${title} · payform sandbox</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="${STYLESHEET_PATH}">
 </head>
 <body>
@@ -44,7 +44,8 @@ export async function sendPage(c: Context, content: Markup, options: { status?: 
     `default-src 'none'; style-src 'self'; img-src 'self' data:; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`,
   );
   c.header('X-Content-Type-Options', 'nosniff');
-  c.header('Referrer-Policy', 'no-referrer');
+  // Same-origin only: the shop never learns the checkout or challenge address, and form posts keep their Origin.
+  c.header('Referrer-Policy', 'same-origin');
   c.header('Cache-Control', 'no-store');
   return c.html(await content, options.status ?? 200);
 }

@@ -35,10 +35,15 @@ export function pageRoutes(gateway: SimulatedGateway, publicUrl: string | undefi
     return sendPage(c, outcomePage(payment, merchantOf(order), payment.statusDescription));
   };
 
+  // Browsers say where a form post comes from in Sec-Fetch-Site and Origin; anything but this
+  // sandbox's own pages is refused. (A missing header is an older browser or a test tool.)
   const refuseForeignPost = (c: Context<SandboxEnv>) => {
+    const site = c.req.header('sec-fetch-site');
     const origin = c.req.header('origin');
     const own = [new URL(c.req.url).origin, ...originOf(publicUrl)];
-    if (origin === undefined || own.includes(origin)) return undefined;
+    const foreignSite = site !== undefined && site !== 'same-origin';
+    const foreignOrigin = origin !== undefined && !own.includes(origin) && !(origin === 'null' && site === 'same-origin');
+    if (!foreignSite && !foreignOrigin) return undefined;
     return sendPage(c, missingPage('Request refused', 'This form can only be sent from the sandbox’s own page.'), { status: 403 });
   };
 
