@@ -161,6 +161,9 @@ async function ingestNew(ctx: LedgerContext, id: string, body: string, facts: Ev
 /** A known event: nothing to do once applied; otherwise (parked, unmatched) try it again. */
 function ingestKnown(ctx: LedgerContext, id: string, facts: EventFacts): Promise<EventIngest> {
   return ctx.db.transaction().execute(async (trx) => {
+    // Locks in the order every writer takes them — the payment, then its events — so this
+    // cannot deadlock with a settlement re-applying the same parked event.
+    await lockPayment(ctx, trx, facts.orderId);
     const row = await trx
       .selectFrom('webhook_events')
       .selectAll()
