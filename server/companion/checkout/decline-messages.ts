@@ -21,7 +21,12 @@ const NOT_CONFIRMED = 'The payment was not confirmed. Try again or use another c
 /** No code: the attempt never got a decision (the gateway could not be reached). */
 const NOT_COMPLETED = 'The payment could not be completed. Try again.';
 
-export function declineMessage(statusCode: string | null, afterChallenge = false): string {
+/** The customer-safe reason of a failed attempt; a redirect it had means a 3-D Secure challenge. */
+export function failureMessage(payment: { readonly statusCode: string | null; readonly userActionUrl: string | null }): string {
+  return declineMessage(payment.statusCode, payment.userActionUrl !== null);
+}
+
+function declineMessage(statusCode: string | null, afterChallenge: boolean): string {
   const known = statusCode ? MESSAGES[statusCode] : undefined;
   if (known) return known;
   if (afterChallenge) return NOT_CONFIRMED;

@@ -5,7 +5,7 @@
  */
 import * as z from 'zod';
 import type { Payment } from '../../ledger/index.js';
-import { declineMessage } from './decline-messages.js';
+import { failureMessage } from './decline-messages.js';
 
 export const PayAnswer = z.object({
   status: z.enum(['success', 'failure', 'pending', 'redirect']),
@@ -22,7 +22,7 @@ export function payAnswer(payment: Payment): PayAnswer {
     case 'success':
       return { status: 'success', ...ids };
     case 'failure':
-      return { status: 'failure', message: declineMessage(payment.statusCode, payment.userActionUrl !== null), ...ids };
+      return { status: 'failure', message: failureMessage(payment), ...ids };
     default:
       return payment.userActionUrl ? { status: 'redirect', redirect_url: payment.userActionUrl, ...ids } : { status: 'pending', ...ids };
   }

@@ -7,7 +7,7 @@ import * as z from 'zod';
 import type { CheckoutSession, SavedCard } from '../../ledger/index.js';
 import { decimal } from '../http/amounts.js';
 import { missingCustomerFields } from './customer.js';
-import { declineMessage } from './decline-messages.js';
+import { failureMessage } from './decline-messages.js';
 
 export const SessionViewStatus = z.enum(['open', 'pending', 'success', 'failure', 'expired']);
 export type SessionViewStatus = z.infer<typeof SessionViewStatus>;
@@ -47,7 +47,7 @@ export function viewStatus(session: CheckoutSession): { status: SessionViewStatu
       return { status: 'expired' };
     case 'open': {
       const failed = session.payment?.status === 'failure' ? session.payment : undefined;
-      return failed ? { status: 'failure', message: declineMessage(failed.statusCode) } : { status: 'open' };
+      return failed ? { status: 'failure', message: failureMessage(failed) } : { status: 'open' };
     }
   }
 }

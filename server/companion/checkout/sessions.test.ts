@@ -51,7 +51,7 @@ describe('POST /api/checkout/sessions', () => {
 
   it('refuses without the admin token, or with a wrong one', async () => {
     const body = { amount: 1, currency: 'UAH', description: 'x' };
-    for (const headers of [{}, { Authorization: 'Bearer wrong-token-wrong-token' }, { Authorization: 'Basic abc' }]) {
+    for (const headers of [{}, { Authorization: 'Bearer wrong-token-wrong-token' }, { Authorization: 'Basic abc' }] as Record<string, string>[]) {
       const response = await stack.request('POST', '/api/checkout/sessions', { body, headers });
       expect(response.status).toBe(401);
       expect(response.headers.get('www-authenticate')).toContain('Bearer');

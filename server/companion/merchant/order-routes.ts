@@ -17,7 +17,7 @@
 import { Hono } from 'hono';
 import type { Context } from 'hono';
 import * as z from 'zod';
-import type { OperationKind } from '../../ledger/index.js';
+import type { Ledger, OperationKind, OrderDetail } from '../../ledger/index.js';
 import type { CompanionEnv } from '../context.js';
 import { ApiProblem } from '../http/problem.js';
 import { validate } from '../http/validate.js';
@@ -44,6 +44,12 @@ export const OrderReceiptQuery = z.strictObject({
   transaction_id: z.guid({ error: 'must be a UUID' }).optional(),
 });
 
+/** What can still be captured: nothing once the auth's one capture is made (see SecondaryOperations). */
+async function capturable(ledger: Ledger, detail: OrderDetail, overCapturePercent: number): Promise<number> {
+  if (detail.totals.captured + detail.totals.capturePending > 0) return 0;
+  return ledger.capturableAmount(detail.payment.orderId, overCapturePercent);
+}
+
 function orderId(c: Context<CompanionEnv>): string {
   const id = c.req.param('order_id') ?? '';
   if (!OrderId.safeParse(id).success) throw ApiProblem.notFound('The order', 'order_not_found');
@@ -64,7 +70,7 @@ export function orderRoutes(): Hono<CompanionEnv> {
     const id = orderId(c);
     const detail = await ledger.getOrder(id);
     if (!detail) throw ApiProblem.notFound('The order', 'order_not_found');
-    return c.json(orderView(detail, await ledger.capturableAmount(id, options.captureOverReservePercent)));
+    return c.json(orderView(detail, await capturable(ledger, detail, options.captureOverReservePercent)));
   });
 
   const operation = (kind: OperationKind) => async (c: Context<CompanionEnv>, body: OperationBody) => {
@@ -73,7 +79,7 @@ export function orderRoutes(): Hono<CompanionEnv> {
     const outcome: OperationOutcome = await operations.perform(id, kind, body);
     const detail = await ledger.getOrder(id);
     const currency = detail?.payment.currency ?? 'XTS';
-    const totals = detail && orderView(detail, await ledger.capturableAmount(id, options.captureOverReservePercent)).totals;
+    const totals = detail && orderView(detail, await capturable(ledger, detail, options.captureOverReservePercent)).totals;
     return c.json({ operation: operationView(outcome.operation, currency), totals }, outcome.settled ? 200 : 202);
   };
   const capture = operation('capture');

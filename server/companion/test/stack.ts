@@ -29,6 +29,10 @@ export const CLIENT_IP = '203.0.113.7';
 const IN_PROCESS_COMPANION = 'http://companion.test';
 const IN_PROCESS_SANDBOX = 'http://sandbox.test';
 
+/** An answer's JSON, read loosely: tests assert on its fields. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON under test is checked by the assertions themselves
+export type Json = Record<string, any>;
+
 export type CompanionSettingsForTest = Partial<Omit<CompanionConfig, 'ledger' | 'gateway' | 'gatewayApiSecret'>>;
 
 export interface StackOptions {
@@ -66,11 +70,11 @@ export interface Stack {
   dropWebhooks: boolean;
   request(method: string, path: string, options?: RequestOptions): Promise<Response>;
   /** A JSON request that must answer `status`; returns the parsed body. */
-  json<T = Record<string, any>>(method: string, path: string, status: number, options?: RequestOptions): Promise<T>;
-  openSession(body?: Record<string, unknown>): Promise<Record<string, any>>;
+  json<T = Json>(method: string, path: string, status: number, options?: RequestOptions): Promise<T>;
+  openSession(body?: Record<string, unknown>): Promise<Json>;
   pay(sessionId: string, body?: Record<string, unknown>, options?: RequestOptions): Promise<Response>;
   /** The sandbox's control plane (no credentials); answers JSON, throws on non-2xx. */
-  control<T = Record<string, any>>(method: string, path: string, body?: unknown): Promise<T>;
+  control<T = Json>(method: string, path: string, body?: unknown): Promise<T>;
   /** Runs the sandbox's due tasks and waits for its webhook attempts to finish. */
   settleWebhooks(): Promise<void>;
   close(): Promise<void>;
@@ -120,7 +124,7 @@ export async function createStack(options: StackOptions = {}): Promise<Stack> {
   const sandboxUrl = sandboxListener?.url ?? IN_PROCESS_SANDBOX;
   const socketEnv = (ip: string) => ({ incoming: { socket: { remoteAddress: ip } } });
 
-  let companion: CompanionApp | undefined;
+  const late: { companion?: CompanionApp } = {};
   const stack = { dropWebhooks: false } as Stack & { dropWebhooks: boolean };
   const sandbox = createSandbox({
     webhooks: { retryDelaysMs: [200, 1_000], timeoutMs: 5_000, reorderHoldMs: 300 },
@@ -129,8 +133,8 @@ export async function createStack(options: StackOptions = {}): Promise<Stack> {
       ? {}
       : {
           fetch: async (input, init) => {
-            if (stack.dropWebhooks || !companion) throw new TypeError('fetch failed');
-            return companion.fetch(new Request(input, init), socketEnv('198.51.100.1'));
+            if (stack.dropWebhooks || !late.companion) throw new TypeError('fetch failed');
+            return late.companion.fetch(new Request(input, init), socketEnv('198.51.100.1'));
           },
         }),
     ...options.sandbox,
@@ -143,7 +147,7 @@ export async function createStack(options: StackOptions = {}): Promise<Stack> {
     ...(served ? {} : { fetch: (input, init) => Promise.resolve(sandbox.fetch(new Request(input, init))) }),
     ...options.gateway,
   });
-  companion = createCompanion({
+  const app = createCompanion({
     ledger: testLedger.ledger,
     gateway,
     gatewayApiSecret: credentials.apiSecret,
@@ -159,7 +163,7 @@ export async function createStack(options: StackOptions = {}): Promise<Stack> {
     rateLimits: { perSession: 1000, perClient: 1000 },
     ...options.companion,
   });
-  const app = companion;
+  late.companion = app;
   if (companionListener) companionListener.handle = (request, env) => app.fetch(request, env as never);
   if (sandboxListener) sandboxListener.handle = (request, env) => sandbox.fetch(request, env as never);
 

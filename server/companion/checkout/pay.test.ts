@@ -1,0 +1,318 @@
+// Direct payments from the widget, in process against the real sandbox and SQLite.
+import { readFileSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { fileBackend } from '../../ledger/testing/databases.js';
+import { CUSTOMER, FINGERPRINT, TEST_AMEX_CVV, TEST_CVV, card, cardNumber } from '../test/cards.js';
+import { CLIENT_IP, createStack, eventually, payBody } from '../test/stack.js';
+import type { Json, Stack, StackOptions } from '../test/stack.js';
+
+let stack: Stack;
+async function open(options: StackOptions = {}): Promise<Stack> {
+  stack = await createStack(options);
+  return stack;
+}
+afterEach(async () => {
+  await stack.close();
+});
+
+async function payJson(sessionId: string, body = payBody(), status = 200) {
+  const response = await stack.pay(sessionId, body);
+  const text = await response.text();
+  expect(response.status, text).toBe(status);
+  return JSON.parse(text);
+}
+
+describe('a direct payment', () => {
+  it('succeeds with a card: the answer, the ledger and the hook agree', async () => {
+    await open();
+    const session = await stack.openSession();
+    const answer = await payJson(session.id);
+    expect(answer).toEqual({ status: 'success', order_id: session.order_id, payment_id: expect.any(String) });
+    const payment = await stack.ledger.getPayment(session.order_id);
+    expect(payment).toMatchObject({ status: 'success', statusCode: '1000', ccMask: '424242******4242', cardBrand: 'visa', amount: 1010 });
+    expect(stack.changes.filter((change) => change.kind === 'payment')).toMatchObject([{ status: 'success', orderId: session.order_id, source: 'gateway_answer' }]);
+  });
+
+  it('reserves with an auth session (successful hold 1002)', async () => {
+    await open();
+    const session = await stack.openSession({ method: 'auth' });
+    expect((await payJson(session.id)).status).toBe('success');
+    expect(await stack.ledger.getPayment(session.order_id)).toMatchObject({ method: 'auth', status: 'success', statusCode: '1002' });
+  });
+
+  it.each([
+    ['rejected', 'The payment was declined. Try another card or contact your bank.', '4153'],
+    ['insufficient_funds', 'Insufficient funds. Try another card.', '4009'],
+    ['expired', 'The card has expired. Try another card.', '4001'],
+  ] as const)('answers a %s decline with a customer-safe message', async (outcome, message, code) => {
+    await open();
+    const session = await stack.openSession();
+    expect(await payJson(session.id, payBody({ card: card(outcome) }))).toMatchObject({ status: 'failure', message, order_id: session.order_id });
+    expect(await stack.ledger.getPayment(session.order_id)).toMatchObject({ status: 'failure', statusCode: code });
+  });
+
+  it('fills the customer IP, browser data and the companion’s URLs from the request', async () => {
+    const sent: Json[] = [];
+    await open({
+      gateway: {
+        fetch: async (input, init) => {
+          if (String(input).endsWith('/api/v1/payment')) sent.push(JSON.parse(String(init?.body)));
+          return stack.sandbox.fetch(new Request(input, init));
+        },
+      },
+    });
+    const session = await stack.openSession();
+    await stack.pay(session.id, payBody(), { headers: { 'User-Agent': 'Mozilla/5.0 (Test)', Accept: 'application/json' }, ip: '2001:db8::5' });
+    expect(sent[0]).toMatchObject({
+      customer_ip: '2001:db8::5',
+      customer_fname: 'Olena',
+      customer_phone: '+380501234567',
+      browser_fingerprint: { ...FINGERPRINT, browserIpAddress: '2001:db8::5', browserUserAgent: 'Mozilla/5.0 (Test)', browserAcceptHeader: 'application/json' },
+      server_url: `${stack.companionUrl}/webhooks/gateway`,
+      result_url: `${stack.companionUrl}/checkout/return/${session.id}`,
+      amount: 10.1,
+      cc_number: cardNumber('success'),
+    });
+  });
+
+  it('charges a split purchase session through the split endpoint', async () => {
+    await open();
+    const session = await stack.openSession({
+      amount: 100,
+      split: [
+        { sub_merchant_id: '8a1f3c52-6b0e-4d97-a2c4-1e5f7b9d3a60', amount: 70 },
+        { sub_merchant_id: 'c4e7b1d9-2a83-4f65-8b1c-9d0e6a2f4b71', amount: 30 },
+      ],
+    });
+    expect((await payJson(session.id)).status).toBe('success');
+    const state = await stack.companion.companion.services.gateway.orders.get(session.order_id);
+    expect(state[0]).toMatchObject({ method: 'purchase', status: 'success', amount: 10000 });
+  });
+
+  it('accepts an Amex card with its four-digit CVV and refuses a three-digit one', async () => {
+    await open();
+    const session = await stack.openSession();
+    const amex = { number: cardNumber('success', 'amex'), exp_month: 1, exp_year: 2040, cvv: TEST_CVV };
+    const wrong = await payJson(session.id, payBody({ card: amex }), 400);
+    expect(wrong.error.fields).toEqual({ 'card.cvv': 'must be 4 digits for this card' });
+    expect((await payJson(session.id, payBody({ card: { ...amex, cvv: TEST_AMEX_CVV } }))).status).toBe('success');
+    expect((await stack.ledger.getPayment(session.order_id))?.cardBrand).toBe('amex');
+  });
+});
+
+describe('3-D Secure and slow payments', () => {
+  it('redirects to the challenge; its success arrives by webhook', async () => {
+    await open();
+    const session = await stack.openSession();
+    const answer = await payJson(session.id, payBody({ card: card('three_ds_challenge') }));
+    expect(answer.status).toBe('redirect');
+    expect(new URL(answer.redirect_url).origin).toBe(stack.sandboxUrl);
+    expect((await stack.json('GET', `/api/checkout/sessions/${session.id}`, 200)).status).toBe('pending');
+    // A second click while the challenge is open gets the same challenge, no new payment.
+    expect(await payJson(session.id)).toEqual(answer);
+    await stack.control('POST', `/_sandbox/3ds/${answer.payment_id}`, { result: 'success' });
+    await stack.settleWebhooks();
+    expect((await stack.json('GET', `/api/checkout/sessions/${session.id}`, 200)).status).toBe('success');
+    expect(stack.changes.filter((change) => change.kind === 'payment').map((change) => [change.status, change.source])).toEqual([
+      ['pending', 'gateway_answer'],
+      ['success', 'webhook'],
+    ]);
+  });
+
+  it('a refused challenge ends as a failure the customer can retry', async () => {
+    await open();
+    const session = await stack.openSession();
+    const answer = await payJson(session.id, payBody({ card: card('three_ds_challenge') }));
+    await stack.control('POST', `/_sandbox/3ds/${answer.payment_id}`, { result: 'failure' });
+    await stack.settleWebhooks();
+    const view = await stack.json('GET', `/api/checkout/sessions/${session.id}`, 200);
+    expect(view).toMatchObject({ status: 'failure', message: 'The payment was not confirmed. Try again or use another card.' });
+    expect((await payJson(session.id)).order_id).toBe(`${session.order_id}-2`);
+  });
+
+  it('answers pending for a card still processing; the webhook settles it', async () => {
+    await open();
+    const session = await stack.openSession();
+    expect(await payJson(session.id, payBody({ card: card('slow_pending') }))).toMatchObject({ status: 'pending', order_id: session.order_id });
+    await eventually(async () => {
+      await stack.settleWebhooks();
+      expect((await stack.ledger.getPayment(session.order_id))?.status).toBe('success');
+    });
+  });
+});
+
+describe('one payment per session', () => {
+  it('twenty simultaneous clicks create one payment', async () => {
+    await open();
+    const session = await stack.openSession();
+    const answers = await Promise.all(Array.from({ length: 20 }, () => payJson(session.id)));
+    expect(new Set(answers.map((answer) => answer.order_id))).toEqual(new Set([session.order_id]));
+    expect(answers.every((answer) => ['success', 'pending'].includes(answer.status))).toBe(true);
+    expect(await stack.ledger.getPayment(`${session.order_id}-2`)).toBeUndefined();
+    expect((await stack.companion.companion.services.gateway.orders.get(session.order_id)).filter((entry) => entry.method === 'purchase')).toHaveLength(1);
+  });
+
+  it('a paid session answers success again without paying again', async () => {
+    await open();
+    const session = await stack.openSession();
+    const first = await payJson(session.id);
+    expect(await payJson(session.id, payBody({ card: card('rejected') }))).toEqual(first);
+  });
+
+  it('refuses direct payment where the merchant allows hosted only', async () => {
+    await open();
+    const session = await stack.openSession({ modes: ['hosted'] });
+    expect((await payJson(session.id, payBody(), 409)).error.code).toBe('mode_not_allowed');
+  });
+});
+
+describe('what the browser sends is checked before anything is stored', () => {
+  const cases: [string, Record<string, unknown>, Record<string, string>][] = [
+    ['a number failing Luhn', { card: { ...card(), number: '4242 4242 4242 4241' } }, { 'card.number': 'fails the Luhn check' }],
+    ['letters in the number', { card: { ...card(), number: '4242abcd' } }, { 'card.number': 'must be 12 to 19 digits' }],
+    ['a missing CVV', { card: { number: cardNumber('success'), exp_month: 12, exp_year: 2031 } }, { 'card.cvv': 'is required' }],
+    ['month 13', { card: { ...card(), exp_month: 13 } }, { 'card.exp_month': 'must be at most 12' }],
+    ['a token with card data', { card: { token: 'x', cvv: TEST_CVV } }, { 'card.cvv': 'is not sent with a saved card token' }],
+    ['an amount (the session sets it)', { amount: 0.01 }, { amount: 'is not allowed' }],
+    ['no fingerprint', { fingerprint: undefined }, { fingerprint: 'is required' }],
+    ['a bad e-mail', { customer: { ...CUSTOMER, email: 'x' } }, { 'customer.email': 'must be an e-mail address' }],
+  ];
+  it.each(cases)('%s → 400 naming the field, never echoing the card', async (_name, change, fields) => {
+    await open();
+    const session = await stack.openSession();
+    const response = await stack.pay(session.id, payBody(change));
+    const text = await response.text();
+    expect(response.status).toBe(400);
+    expect(JSON.parse(text).error.fields).toEqual(fields);
+    expect(text).not.toContain(TEST_CVV);
+    expect(text).not.toMatch(/\d{12,}/);
+    expect((await stack.ledger.getSession(session.id))?.payment).toBeNull();
+  });
+
+  it('asks for the customer fields the merchant did not prefill (422), and the merchant’s win', async () => {
+    await open();
+    const session = await stack.openSession({ customer: { fname: 'Merchant', lname: 'Given' } });
+    const missing = await payJson(session.id, payBody({ customer: { fname: 'Payer' } }), 422);
+    expect(missing.error).toMatchObject({ code: 'customer_required', fields: { 'customer.email': 'is required', 'customer.phone': 'is required' } });
+    expect((await stack.ledger.getSession(session.id))?.payment).toBeNull();
+    await payJson(session.id, payBody({ customer: { ...CUSTOMER, fname: 'Payer' } }));
+    expect((await stack.ledger.getPayment(session.order_id))?.customer).toMatchObject({ fname: 'Merchant', lname: 'Given', email: CUSTOMER.email });
+  });
+
+  it('refuses an expired card without asking the gateway', async () => {
+    await open();
+    const session = await stack.openSession();
+    const answer = await payJson(session.id, payBody({ card: { ...card(), exp_month: 1, exp_year: 2020 } }), 422);
+    expect(answer.error).toMatchObject({ code: 'card_expired', fields: { 'card.exp_month': 'the card has expired' } });
+    expect((await stack.ledger.getSession(session.id))?.payment).toBeNull();
+  });
+});
+
+describe('saved cards', () => {
+  it('pay with the token of the customer’s own saved card, not another’s', async () => {
+    await open();
+    const first = await stack.openSession({ customer_id: 'alice' });
+    await payJson(first.id);
+    const [saved] = await stack.ledger.listCards('alice');
+    const second = await stack.openSession({ customer_id: 'alice' });
+    expect((await payJson(second.id, payBody({ card: { token: saved!.id } }))).status).toBe('success');
+    expect(await stack.ledger.getPayment(second.order_id)).toMatchObject({ status: 'success', ccMask: saved!.ccMask });
+
+    const bob = await stack.openSession({ customer_id: 'bob' });
+    const refused = await payJson(bob.id, payBody({ card: { token: saved!.id } }), 422);
+    expect(refused.error).toMatchObject({ code: 'unknown_card', fields: { 'card.token': 'is not a saved card of this customer' } });
+    const anonymous = await stack.openSession();
+    expect((await payJson(anonymous.id, payBody({ card: { token: saved!.ccToken } }), 422)).error.code).toBe('unknown_card');
+  });
+
+  it('the merchant lists and deletes a customer’s cards; a deleted card is no longer offered', async () => {
+    await open();
+    await payJson((await stack.openSession({ customer_id: 'carol' })).id);
+    const listed = await stack.json('GET', '/api/customers/carol/cards', 200, { admin: true });
+    expect(listed.cards).toEqual([expect.objectContaining({ mask: '424242******4242', brand: 'visa' })]);
+    expect(JSON.stringify(listed)).not.toContain('cc_token');
+    expect((await stack.request('GET', '/api/customers/carol/cards')).status).toBe(401);
+    await stack.json('DELETE', `/api/customers/carol/cards/${listed.cards[0].id}`, 204, { admin: true });
+    expect(await stack.json('DELETE', `/api/customers/carol/cards/${listed.cards[0].id}`, 404, { admin: true })).toMatchObject({ error: { code: 'card_not_found' } });
+    const next = await stack.openSession({ customer_id: 'carol' });
+    expect((await stack.json('GET', `/api/checkout/sessions/${next.id}`, 200)).saved_cards).toEqual([]);
+  });
+});
+
+describe('card testing defences', () => {
+  it('limits pay attempts per session with 429 and Retry-After', async () => {
+    await open({ companion: { rateLimits: { perSession: 3, perClient: 100 } } });
+    const session = await stack.openSession();
+    const statuses = [];
+    for (let i = 0; i < 4; i += 1) statuses.push((await stack.pay(session.id, payBody({ card: card('rejected') }))).status);
+    expect(statuses).toEqual([200, 200, 200, 429]);
+    const limited = await stack.pay(session.id);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await limited.json()).error.code).toBe('rate_limited');
+  });
+
+  it('limits pay attempts per client address across sessions', async () => {
+    await open({ companion: { rateLimits: { perSession: 100, perClient: 2 } } });
+    const sessions = await Promise.all([1, 2, 3].map(() => stack.openSession()));
+    expect((await stack.pay(sessions[0]!.id)).status).toBe(200);
+    expect((await stack.pay(sessions[1]!.id)).status).toBe(200);
+    expect((await stack.pay(sessions[2]!.id)).status).toBe(429);
+    expect((await stack.pay(sessions[2]!.id, payBody(), { ip: '192.0.2.99' })).status).toBe(200);
+    expect((await stack.ledger.getSession(sessions[2]!.id))?.payment?.status).toBe('success');
+  });
+});
+
+describe('card data at rest', () => {
+  it('is not in the database file, the logs or the hook’s payloads after every kind of payment', async () => {
+    await open({ backend: fileBackend });
+    for (const outcome of ['success', 'rejected', 'three_ds_challenge', 'slow_pending'] as const) {
+      const session = await stack.openSession({ customer_id: 'dave' });
+      await stack.pay(session.id, payBody({ card: card(outcome) }));
+    }
+    await stack.settleWebhooks();
+    const numbers = ['success', 'rejected', 'three_ds_challenge', 'slow_pending'].map((outcome) => cardNumber(outcome as 'success'));
+    const dbDir = (stack.testLedger as unknown as { reopen: unknown }).reopen ? await findDatabaseFiles(stack) : [];
+    const stored = dbDir.map((file) => readFileSync(file).toString('latin1')).join('\n');
+    const everything = [stored, stack.logs.join('\n'), JSON.stringify(stack.changes)].join('\n');
+    for (const number of numbers) expect(everything).not.toContain(number);
+    expect(stack.logs.join('\n')).not.toContain(`"${TEST_CVV}"`);
+    expect(stored.length).toBeGreaterThan(0);
+    expect(stack.logs.some((line) => line.includes('/pay'))).toBe(true);
+  });
+});
+
+describe('gateway trouble', () => {
+  it('a gateway that cannot be reached: 503, the attempt ends, the customer may try again', async () => {
+    await open({
+      gateway: {
+        fetch: () => Promise.reject(new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) })),
+      },
+    });
+    const session = await stack.openSession();
+    const response = await stack.pay(session.id);
+    expect(response.status).toBe(503);
+    expect((await response.json()).error.code).toBe('gateway_unavailable');
+    expect(await stack.ledger.getPayment(session.order_id)).toMatchObject({ status: 'failure', statusCode: null });
+    const view = await stack.json('GET', `/api/checkout/sessions/${session.id}`, 200);
+    expect(view).toMatchObject({ status: 'failure', message: 'The payment could not be completed. Try again.' });
+  });
+});
+
+/** The SQLite file (and its WAL) of a file-backed test ledger. */
+async function findDatabaseFiles(current: Stack): Promise<string[]> {
+  const { readdirSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const { tmpdir } = await import('node:os');
+  const dirs = readdirSync(tmpdir()).filter((name) => name.startsWith('payform-ledger-')).map((name) => join(tmpdir(), name, 'nested'));
+  const files = dirs.flatMap((dir) => {
+    try {
+      return readdirSync(dir).map((name) => join(dir, name));
+    } catch {
+      return [];
+    }
+  });
+  void current;
+  return files;
+}
+
+void CLIENT_IP;

@@ -1,0 +1,108 @@
+// The logger never writes a card number, CVV or secret, whatever it is handed.
+import { describe, expect, it } from 'vitest';
+import { OutcomeUnknownError, InvalidRequestError } from '../../gateway/errors.js';
+import { createLogger, memorySink } from './logger.js';
+import { REDACTED, redact } from './redact.js';
+
+const PAN = '4242424242424242';
+const CVV = '737';
+
+function logged(write: (logger: ReturnType<typeof createLogger>) => void): string[] {
+  const memory = memorySink();
+  write(createLogger({ sink: memory.sink, level: 'debug', clock: () => Date.UTC(2030, 0, 1) }));
+  return memory.lines;
+}
+
+describe('redact', () => {
+  it('replaces values under card and secret keys, at any depth and in any spelling', () => {
+    const value = redact({
+      card: { number: PAN, cvv: CVV, exp_month: 12, expYear: 2030 },
+      cc_number: PAN,
+      card_cvv: CVV,
+      'Card-CVV': CVV,
+      headers: { authorization: 'Bearer secret-admin-token', 'x-api-auth': 'CPAY key:secret' },
+      apiSecret: 'shh',
+      cc_token: 'tok_123',
+      signature: 'abc=',
+      list: [{ cvc: '123' }],
+      amount: 1010,
+      order_id: 'order-1',
+    });
+    expect(value).toEqual({
+      card: { number: REDACTED, cvv: REDACTED, exp_month: REDACTED, expYear: REDACTED },
+      cc_number: REDACTED,
+      card_cvv: REDACTED,
+      'Card-CVV': REDACTED,
+      headers: { authorization: REDACTED, 'x-api-auth': REDACTED },
+      apiSecret: REDACTED,
+      cc_token: REDACTED,
+      signature: REDACTED,
+      list: [{ cvc: REDACTED }],
+      amount: 1010,
+      order_id: 'order-1',
+    });
+  });
+
+  it('masks card-like digit runs in free text, spaced or dashed', () => {
+    expect(redact(`card ${PAN} and 4242 4242 4242 4242 and 4242-4242-4242-4242 failed`)).toBe(
+      'card [card number] and [card number] and [card number] failed',
+    );
+    expect(redact({ note: `number=${PAN}` })).toEqual({ note: 'number=[card number]' });
+    // Short numbers (amounts, years, codes) stay readable.
+    expect(redact('amount 1010 in 2030, code 4153')).toBe('amount 1010 in 2030, code 4153');
+  });
+
+  it('keeps errors readable: name, masked message and stack, status, fields, cause', () => {
+    const cause = new InvalidRequestError(`bad card ${PAN}`, { status: 400, fields: [{ field: 'cc_number', reason: 'fails the Luhn check' }] });
+    const error = new OutcomeUnknownError('create payment', 'order-1', cause);
+    const value = redact(error) as { name: string; cause: unknown };
+    expect(value.name).toBe('OutcomeUnknownError');
+    expect(JSON.stringify(value)).not.toContain(PAN);
+    expect(value.cause).toMatchObject({ name: 'InvalidRequestError', status: 400, fields: [{ field: 'cc_number', reason: 'fails the Luhn check' }] });
+  });
+
+  it('survives cycles, deep nesting, bytes and functions', () => {
+    const cyclic: Record<string, unknown> = { name: 'a' };
+    cyclic.self = cyclic;
+    let deep: Record<string, unknown> = { pan: PAN };
+    for (let i = 0; i < 20; i += 1) deep = { deep };
+    expect(redact({ cyclic, deep, bytes: new Uint8Array(3), fn: () => PAN })).toEqual({
+      cyclic: { name: 'a', self: '[circular]' },
+      deep: expect.anything(),
+      bytes: '[3 bytes]',
+      fn: undefined,
+    });
+    expect(JSON.stringify(redact(deep))).not.toContain(PAN);
+  });
+});
+
+describe('createLogger', () => {
+  it('writes one JSON line per call with level, time and redacted fields', () => {
+    const lines = logged((log) => log.info(`paying with ${PAN}`, { card: { number: PAN, cvv: CVV }, order_id: 'o-1' }));
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0]!)).toEqual({
+      time: '2030-01-01T00:00:00.000Z',
+      level: 'info',
+      msg: 'paying with [card number]',
+      card: { number: REDACTED, cvv: REDACTED },
+      order_id: 'o-1',
+    });
+    expect(lines[0]).not.toContain(PAN);
+    expect(lines[0]).not.toContain(`"${CVV}"`);
+  });
+
+  it('drops lines below its level and carries a child’s bindings, redacted too', () => {
+    const memory = memorySink();
+    const logger = createLogger({ sink: memory.sink, level: 'warn' });
+    logger.info('not written');
+    logger.child({ request: 'r-1', token: 'secret-token' }).warn('written', { err: new Error(`declined ${PAN}`) });
+    expect(memory.lines).toHaveLength(1);
+    const line = JSON.parse(memory.lines[0]!);
+    expect(line).toMatchObject({ level: 'warn', request: 'r-1', token: REDACTED, err: { name: 'Error', message: 'declined [card number]' } });
+  });
+
+  it('never throws on what it cannot serialise', () => {
+    const lines = logged((log) => log.error('odd', { big: 10n, sym: Symbol('x') as unknown }));
+    expect(JSON.parse(lines[0]!)).toMatchObject({ msg: 'odd', big: '10' });
+  });
+});

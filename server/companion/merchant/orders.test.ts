@@ -1,0 +1,226 @@
+// The merchant API over orders: reads, capture, void, refund, split, cancel, re-send, receipts.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { TEST_SUB_MERCHANTS } from '../../gateway/test-project.js';
+import { createStack } from '../test/stack.js';
+import type { Stack } from '../test/stack.js';
+
+const [SUB_A, SUB_B] = TEST_SUB_MERCHANTS.map((merchant) => merchant.id) as [string, string];
+let stack: Stack;
+beforeEach(async () => {
+  stack = await createStack();
+});
+afterEach(async () => {
+  await stack.close();
+});
+
+/** A paid order of `amount` (decimal UAH): a purchase, or an auth to capture. */
+async function paidOrder(method: 'purchase' | 'auth' = 'purchase', extra: Record<string, unknown> = {}): Promise<string> {
+  const session = await stack.openSession({ method, amount: 10.1, ...extra });
+  const answer = await (await stack.pay(session.id)).json();
+  expect(answer.status).toBe('success');
+  return session.order_id;
+}
+
+const op = (orderId: string, action: string, status: number, body: unknown = {}) =>
+  stack.json('POST', `/api/orders/${orderId}/${action}`, status, { admin: true, body });
+
+describe('reading orders', () => {
+  it('lists newest first, pages with a cursor and filters by status', async () => {
+    const first = await paidOrder();
+    const second = await paidOrder();
+    const page = await stack.json('GET', '/api/orders?limit=1', 200, { admin: true });
+    expect(page.orders.map((order: { order_id: string }) => order.order_id)).toEqual([second]);
+    const next = await stack.json('GET', `/api/orders?limit=1&cursor=${page.next_cursor}`, 200, { admin: true });
+    expect(next.orders.map((order: { order_id: string }) => order.order_id)).toEqual([first]);
+    expect((await stack.json('GET', '/api/orders?status=failure', 200, { admin: true })).orders).toEqual([]);
+    expect((await stack.json('GET', '/api/orders?limit=0', 400, { admin: true })).error.fields.limit).toBeDefined();
+    expect((await stack.json('GET', '/api/orders?status=lost', 400, { admin: true })).error.fields.status).toBeDefined();
+    expect((await stack.json('GET', '/api/orders?cursor=bogus', 400, { admin: true })).error.code).toBe('invalid_request');
+  });
+
+  it('shows an order with its payment, events and totals — no card token', async () => {
+    const orderId = await paidOrder();
+    const detail = await stack.json('GET', `/api/orders/${orderId}`, 200, { admin: true });
+    expect(detail.order).toMatchObject({ order_id: orderId, amount: 10.1, currency: 'UAH', status: 'success', card: { mask: '424242******4242', brand: 'visa' } });
+    expect(detail.totals).toEqual({ captured: 0, capture_pending: 0, refunded: 0, refund_pending: 0, voided: false, refundable: 10.1, capturable: 0 });
+    expect(detail.operations).toEqual([]);
+    expect(JSON.stringify(detail)).not.toMatch(/cc_token|ccToken/);
+    expect((await stack.json('GET', '/api/orders/unknown-order', 404, { admin: true })).error.code).toBe('order_not_found');
+    expect((await stack.request('GET', `/api/orders/${orderId}`)).status).toBe(401);
+  });
+});
+
+describe('capture and void', () => {
+  it('captures the whole reserve when no amount is given', async () => {
+    const orderId = await paidOrder('auth');
+    expect((await stack.json('GET', `/api/orders/${orderId}`, 200, { admin: true })).totals.capturable).toBe(11.61);
+    const full = await op(orderId, 'capture', 200);
+    expect(full.operation).toMatchObject({ kind: 'capture', amount: 10.1, status: 'success', status_code: '1000' });
+    expect(full.totals).toMatchObject({ captured: 10.1, refundable: 10.1, capturable: 0 });
+  });
+
+  it('captures in part once: the rest of the reserve is released', async () => {
+    const orderId = await paidOrder('auth');
+    const partial = await op(orderId, 'capture', 200, { amount: 7, comment: 'first box' });
+    expect(partial.operation).toMatchObject({ kind: 'capture', amount: 7, status: 'success', comment: 'first box', operation_id: expect.any(String) });
+    expect(partial.totals).toMatchObject({ captured: 7, refundable: 7, capturable: 0 });
+    expect((await op(orderId, 'capture', 409)).error.code).toBe('already_captured');
+    const gateway = await stack.companion.companion.services.gateway.orders.get(orderId);
+    expect(gateway.filter((entry) => entry.method === 'capture').map((entry) => entry.amount)).toEqual([700]);
+  });
+
+  it('captures above the reserve within the project’s limit, and refuses beyond it', async () => {
+    const orderId = await paidOrder('auth');
+    const beyond = await op(orderId, 'capture', 422, { amount: 11.62 });
+    expect(beyond.error).toEqual({ code: 'exceeds_capturable', message: 'At most 11.61 UAH can be captured', fields: { amount: 'must be at most 11.61 UAH' } });
+    expect((await stack.ledger.getOrder(orderId))?.operations).toEqual([]);
+    expect((await op(orderId, 'capture', 200, { amount: '11.61' })).operation).toMatchObject({ amount: 11.61, status: 'success' });
+  });
+
+  it('refuses capture and void of a purchase, and of an auth that did not succeed', async () => {
+    const purchase = await paidOrder();
+    expect((await op(purchase, 'capture', 409)).error.code).toBe('not_an_auth');
+    expect((await op(purchase, 'void', 409)).error.code).toBe('not_an_auth');
+    const session = await stack.openSession({ method: 'auth' });
+    await stack.pay(session.id, { card: { number: '4000000000000002', exp_month: 12, exp_year: 2040, cvv: '737' }, customer: { fname: 'A', lname: 'B', email: 'a@b.co', phone: '+380501234567' }, fingerprint: { browserColorDepth: '24', browserScreenHeight: '1', browserScreenWidth: '1', browserJavaEnabled: 'false', browserLanguage: 'en', browserTimeZone: 'UTC', browserTimeZoneOffset: '0' } });
+    expect((await op(session.order_id, 'capture', 409)).error.code).toBe('payment_not_successful');
+  });
+
+  it('voids an uncaptured auth; nothing can be captured or voided after', async () => {
+    const orderId = await paidOrder('auth');
+    const voided = await op(orderId, 'void', 200, { comment: 'out of stock' });
+    expect(voided.operation).toMatchObject({ kind: 'void', status: 'success', amount: 10.1, status_code: '1009' });
+    expect((await op(orderId, 'capture', 409)).error.code).toBe('already_voided');
+    expect((await op(orderId, 'void', 409)).error.code).toBe('already_voided');
+  });
+
+  it('refuses to void a captured auth', async () => {
+    const orderId = await paidOrder('auth');
+    await op(orderId, 'capture', 200, { amount: 1 });
+    expect((await op(orderId, 'void', 409)).error.code).toBe('already_captured');
+  });
+
+  it('validates bodies: unknown fields, amounts, comment length', async () => {
+    const orderId = await paidOrder('auth');
+    expect((await op(orderId, 'capture', 400, { amount: 1.001 })).error.fields.amount).toContain('decimal digits');
+    expect((await op(orderId, 'capture', 400, { charge_amount: 1 })).error.fields.charge_amount).toBe('is not allowed');
+    expect((await op(orderId, 'void', 400, { comment: 'x'.repeat(2049) })).error.fields.comment).toContain('2048');
+    expect((await op('no-such-order', 'capture', 404)).error.code).toBe('order_not_found');
+  });
+});
+
+describe('refunds', () => {
+  it('refunds in part with receipt delivery, then the rest; nothing is left after', async () => {
+    const orderId = await paidOrder();
+    const part = await op(orderId, 'refund', 200, { amount: 2.5, comment: 'damaged', f_receipt_delivery: 'email' });
+    expect(part.operation).toMatchObject({ kind: 'refund', amount: 2.5, status: 'success', status_code: '1004', receipt_url: expect.stringMatching(/^http/) });
+    expect(part.totals).toMatchObject({ refunded: 2.5, refundable: 7.6 });
+    expect((await op(orderId, 'refund', 422, { amount: 7.61 })).error).toMatchObject({ code: 'exceeds_refundable', fields: { amount: 'must be at most 7.6 UAH' } });
+    expect((await op(orderId, 'refund', 200)).operation.amount).toBe(7.6);
+    expect((await op(orderId, 'refund', 409, { amount: 0.01 })).error.code).toBe('nothing_left');
+    expect((await op(orderId, 'refund', 400, { f_receipt_delivery: 'pigeon' })).error.fields.f_receipt_delivery).toBeDefined();
+  });
+
+  it('refunds an auth only as far as it was captured', async () => {
+    const orderId = await paidOrder('auth');
+    expect((await op(orderId, 'refund', 409)).error.code).toBe('nothing_captured');
+    await op(orderId, 'capture', 200, { amount: 4 });
+    expect((await op(orderId, 'refund', 422, { amount: 4.01 })).error.code).toBe('exceeds_refundable');
+    expect((await op(orderId, 'refund', 200)).operation.amount).toBe(4);
+  });
+
+  it('50 racing refunds never return more than was paid, here or at the gateway', async () => {
+    const orderId = await paidOrder();
+    const responses = await Promise.all(
+      Array.from({ length: 50 }, () => stack.request('POST', `/api/orders/${orderId}/refund`, { admin: true, body: { amount: 0.3 } })),
+    );
+    const statuses = responses.map((response) => response.status);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(33);
+    expect(statuses.filter((status) => status === 422)).toHaveLength(17);
+    const detail = await stack.ledger.getOrder(orderId);
+    expect(detail?.totals.refunded).toBe(990);
+    const gatewayRefunds = (await stack.companion.companion.services.gateway.orders.get(orderId)).filter((entry) => entry.method === 'refund');
+    expect(gatewayRefunds.reduce((sum, entry) => sum + entry.amount, 0)).toBe(990);
+  });
+});
+
+describe('split operations', () => {
+  it('captures an auth split among sub-merchants, then refunds one share in part', async () => {
+    const orderId = await paidOrder('auth', { amount: 100 });
+    const captured = await op(orderId, 'split-capture', 200, { split: [{ sub_merchant_id: SUB_A, amount: 70 }, { sub_merchant_id: SUB_B, amount: 30 }] });
+    expect(captured.operation).toMatchObject({ kind: 'capture', amount: 100, split: [{ sub_merchant_id: SUB_A, amount: 70 }, { sub_merchant_id: SUB_B, amount: 30 }] });
+    const refunded = await op(orderId, 'split-refund', 200, { split: [{ sub_merchant_id: SUB_A, amount: 20 }] });
+    expect(refunded.operation).toMatchObject({ kind: 'refund', amount: 20, status: 'success' });
+    expect((await op(orderId, 'split-refund', 422, { split: [{ sub_merchant_id: SUB_B, amount: 31 }] })).error).toMatchObject({ code: 'exceeds_sub_merchant_share', fields: { split: 'a share must be at most 30 UAH' } });
+  });
+
+  it('refunds a split purchase by share and refuses a sub-merchant without one', async () => {
+    const session = await stack.openSession({ amount: 100, split: [{ sub_merchant_id: SUB_A, amount: 60 }, { sub_merchant_id: SUB_B, amount: 40 }] });
+    expect((await (await stack.pay(session.id)).json()).status).toBe('success');
+    expect((await op(session.order_id, 'split-refund', 200, { amount: 10, split: [{ sub_merchant_id: SUB_B, amount: 10 }] })).operation.amount).toBe(10);
+    const stranger = TEST_SUB_MERCHANTS[2].id;
+    expect((await op(session.order_id, 'split-refund', 422, { split: [{ sub_merchant_id: stranger, amount: 1 }] })).error.code).toBe('unknown_sub_merchant');
+    expect((await op(session.order_id, 'split-refund', 400, { amount: 5, split: [{ sub_merchant_id: SUB_A, amount: 4 }] })).error.code).toBe('invalid_request');
+  });
+});
+
+describe('cancel and re-send', () => {
+  it('cancels an unpaid hosted payment (6007) and closes its session; a direct one is refused', async () => {
+    const session = await stack.openSession({ customer: { email: 'olena@example.com', phone: '+380501234567' } });
+    await stack.json('POST', `/api/checkout/sessions/${session.id}/hosted`, 200, { body: {} });
+    const cancelled = await op(session.order_id, 'cancel', 200);
+    expect(cancelled.order).toMatchObject({ status: 'failure', status_code: '6007' });
+    expect((await stack.json('GET', `/api/checkout/sessions/${session.id}`, 200)).status).toBe('expired');
+    expect((await op(session.order_id, 'cancel', 409)).error.code).toBe('not_cancellable');
+    const direct = await paidOrder();
+    expect((await op(direct, 'cancel', 409)).error.code).toBe('not_cancellable');
+  });
+
+  it('asks the gateway to send a webhook again', async () => {
+    const orderId = await paidOrder();
+    await stack.settleWebhooks();
+    expect(await op(orderId, 'resend-webhook', 202)).toEqual({ requested: true, operation: 'purchase' });
+    await stack.settleWebhooks();
+    const { deliveries } = await stack.control('GET', `/_sandbox/webhooks?order_id=${orderId}`);
+    expect(deliveries.filter((delivery: { reason: string }) => delivery.reason === 'resend')).toHaveLength(1);
+    const detail = await stack.ledger.getOrder(orderId);
+    expect(detail?.events.length).toBeGreaterThanOrEqual(1);
+    expect((await op(orderId, 'resend-webhook', 400, { operation: 'teleport' })).error.fields.operation).toBeDefined();
+  });
+});
+
+describe('receipts and balances', () => {
+  it('streams an order’s receipt as HTML (sandboxed) or PDF, and a day’s receipts as ZIP', async () => {
+    const orderId = await paidOrder();
+    const html = await stack.request('GET', `/api/orders/${orderId}/receipt`, { admin: true });
+    expect(html.status).toBe(200);
+    expect(html.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(html.headers.get('content-security-policy')).toMatch(/^sandbox/);
+    expect(await html.text()).toContain('<html');
+    const pdf = await stack.request('GET', `/api/orders/${orderId}/receipt?format=pdf`, { admin: true });
+    expect(pdf.headers.get('content-type')).toBe('application/pdf');
+    expect(pdf.headers.get('content-disposition')).toBe(`attachment; filename="receipt-${orderId}.pdf"`);
+    expect(Buffer.from(await pdf.arrayBuffer()).subarray(0, 5).toString()).toBe('%PDF-');
+    const today = new Date().toISOString().slice(0, 10);
+    const zip = await stack.request('GET', `/api/receipts/${today}?format=pdf`, { admin: true });
+    expect(zip.status).toBe(200);
+    expect(zip.headers.get('content-type')).toBe('application/zip');
+    expect(Buffer.from(await zip.arrayBuffer()).subarray(0, 2).toString()).toBe('PK');
+    expect((await stack.json('GET', '/api/receipts/2030-13-45', 400, { admin: true })).error.fields.date).toBeDefined();
+    expect((await stack.json('GET', `/api/orders/${orderId}/receipt?format=docx`, 400, { admin: true })).error.fields.format).toBeDefined();
+  });
+
+  it('shows account and terminal balances, with the terminals that failed', async () => {
+    const accounts = await stack.json('GET', '/api/balances/accounts', 200, { admin: true });
+    expect(accounts.accounts.length).toBeGreaterThan(0);
+    const [account] = accounts.accounts;
+    expect(typeof account.balances.available).toBe('number');
+    expect(await stack.json('GET', `/api/balances/accounts/${account.id}`, 200, { admin: true })).toMatchObject({ id: account.id, currency: account.currency });
+    const terminals = await stack.json('GET', '/api/balances/terminals', 200, { admin: true });
+    expect(terminals.terminals.length).toBeGreaterThan(0);
+    expect(Array.isArray(terminals.failed_terminals)).toBe(true);
+    expect(await stack.json('GET', `/api/balances/terminals/${terminals.terminals[0].id}`, 200, { admin: true })).toMatchObject({ id: terminals.terminals[0].id });
+    expect((await stack.json('GET', '/api/balances/accounts/not-a-uuid', 400, { admin: true })).error.fields.id).toBe('must be a UUID');
+    expect((await stack.json('GET', '/api/balances/accounts/00000000-0000-0000-0000-000000000000', 404, { admin: true })).error.code).toBe('not_found_at_gateway');
+  });
+});

@@ -1,0 +1,152 @@
+// The gateway's webhooks: verified on the raw field first, stored once, applied forward only.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { encodeWebhookData, signWebhook, webhookForm } from '../../gateway/webhook.js';
+import { testProjectCredentials } from '../../gateway/test-project.js';
+import { card } from '../test/cards.js';
+import { createStack, payBody } from '../test/stack.js';
+import type { Stack } from '../test/stack.js';
+
+const SECRET = testProjectCredentials({}).apiSecret;
+let stack: Stack;
+beforeEach(async () => {
+  stack = await createStack();
+  stack.dropWebhooks = true; // these tests post the events themselves
+});
+afterEach(async () => {
+  await stack.close();
+});
+
+function post(form: { readonly data?: string; readonly signature?: string } | string, contentType = 'application/x-www-form-urlencoded') {
+  const body = typeof form === 'string' ? form : new URLSearchParams(Object.entries(form).filter((entry): entry is [string, string] => entry[1] !== undefined)).toString();
+  return stack.request('POST', '/webhooks/gateway', { body, headers: { 'Content-Type': contentType } });
+}
+
+function paymentEvent(orderId: string, status: string, extra: Record<string, unknown> = {}) {
+  return {
+    payment_id: '0b6f5a7e-1c2d-4e3f-8a9b-0c1d2e3f4a5b',
+    order_id: orderId,
+    pos_id: testProjectCredentials({}).posId,
+    mode: 'direct',
+    method: 'purchase',
+    amount: 10.1,
+    currency: 'UAH',
+    status,
+    status_code: status === 'success' ? '1000' : status === 'failure' ? '4153' : '2119',
+    cc_mask: '400000******0119',
+    created_at: '2030-01-15T09:30:00.000',
+    ...extra,
+  };
+}
+
+/** A session whose payment is pending (the slow card) and whose webhook never came. */
+async function pendingOrder(): Promise<string> {
+  const session = await stack.openSession();
+  const answer = await (await stack.pay(session.id, payBody({ card: card('slow_pending') }))).json();
+  expect(answer.status).toBe('pending');
+  return session.order_id;
+}
+
+describe('POST /webhooks/gateway', () => {
+  it('applies a genuine event once and tells the hook once', async () => {
+    const orderId = await pendingOrder();
+    const form = webhookForm(paymentEvent(orderId, 'success'), SECRET);
+    const first = await post(form);
+    expect(first.status).toBe(200);
+    expect(await first.json()).toEqual({ received: true, duplicate: false, outcome: 'applied' });
+    const again = await post(form);
+    expect(await again.json()).toEqual({ received: true, duplicate: true, outcome: 'applied' });
+    const detail = await stack.ledger.getOrder(orderId);
+    expect(detail?.payment).toMatchObject({ status: 'success', statusCode: '1000' });
+    expect(detail?.events).toHaveLength(1);
+    expect(stack.changes.filter((change) => change.kind === 'payment' && change.status === 'success')).toHaveLength(1);
+  });
+
+  it('never moves a final state back: a late pending after success is stale', async () => {
+    const orderId = await pendingOrder();
+    await post(webhookForm(paymentEvent(orderId, 'success'), SECRET));
+    const late = await post(webhookForm(paymentEvent(orderId, 'pending', { processed_at: 'earlier' }), SECRET));
+    expect(await late.json()).toMatchObject({ outcome: 'stale' });
+    const failure = await post(webhookForm(paymentEvent(orderId, 'failure'), SECRET));
+    expect(await failure.json()).toMatchObject({ outcome: 'stale' });
+    expect((await stack.ledger.getPayment(orderId))?.status).toBe('success');
+  });
+
+  it.each([
+    ['a wrong secret', (data: string) => ({ data, signature: signWebhook(data, 'not-the-secret') })],
+    ['data tampered with after signing', (data: string) => ({ data: encodeWebhookData({ tampered: true }), signature: signWebhook(data, SECRET) })],
+    ['the padding stripped', (data: string) => ({ data, signature: signWebhook(data, SECRET).replace(/=+$/, '') })],
+    ['the standard base64 alphabet', (data: string) => ({ data, signature: signWebhook(data, SECRET).replaceAll('-', '+').replaceAll('_', '/') + '' })],
+    ['an empty signature', (data: string) => ({ data, signature: ' ' })],
+  ])('refuses a forged webhook (%s) with 401 and stores nothing', async (_name, forge) => {
+    const orderId = await pendingOrder();
+    const data = encodeWebhookData(paymentEvent(orderId, 'success'));
+    const forged = forge(data);
+    // Make sure the alphabet case really differs from the genuine signature.
+    if (forged.signature === signWebhook(data, SECRET)) forged.signature = `${forged.signature.slice(0, -2)}x=`;
+    const response = await post(forged);
+    expect(response.status).toBe(401);
+    expect((await response.json()).error.code).toBe('invalid_signature');
+    const detail = await stack.ledger.getOrder(orderId);
+    expect(detail?.payment.status).toBe('pending');
+    expect(detail?.events).toEqual([]);
+    expect(stack.logs.some((line) => line.includes('wrong signature'))).toBe(true);
+  });
+
+  it('refuses what is not a webhook form with a clear 4xx', async () => {
+    expect((await post({ data: 'abc' })).status).toBe(400);
+    expect(await (await post({ signature: 'abc' })).json()).toMatchObject({ error: { fields: { data: 'is required' } } });
+    expect((await post(JSON.stringify({ data: 'x', signature: 'y' }), 'application/json')).status).toBe(415);
+    expect((await post('data=' + 'A'.repeat(70 * 1024) + '&signature=x')).status).toBe(413);
+    expect((await stack.request('GET', '/webhooks/gateway')).status).toBe(405);
+  });
+
+  it('answers 422 for a correctly signed payload that is no event, storing nothing', async () => {
+    const data = encodeWebhookData({ hello: 'world' });
+    const response = await post({ data, signature: signWebhook(data, SECRET) });
+    expect(response.status).toBe(422);
+    expect((await response.json()).error.code).toBe('invalid_event');
+    const notJson = Buffer.from('not json').toString('base64url');
+    expect((await post({ data: notJson, signature: signWebhook(notJson, SECRET) })).status).toBe(422);
+  });
+
+  it('keeps an event for an order it does not know (unmatched), answering 200', async () => {
+    const response = await post(webhookForm(paymentEvent('someone-elses-order', 'success'), SECRET));
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ outcome: 'unmatched', duplicate: false });
+  });
+
+  it('records a refund made outside the companion, and a duplicate of it once', async () => {
+    const session = await stack.openSession();
+    await stack.pay(session.id);
+    const refund = {
+      operation_id: '5f0c8b1e-2d3a-4b5c-9d8e-7f6a5b4c3d2e',
+      payment_id: '0b6f5a7e-1c2d-4e3f-8a9b-0c1d2e3f4a5b',
+      order_id: session.order_id,
+      pos_id: testProjectCredentials({}).posId,
+      mode: 'direct',
+      method: 'refund',
+      amount: 2.5,
+      currency: 'UAH',
+      status: 'success',
+      status_code: '1004',
+      created_at: '2030-01-15T09:31:00',
+    };
+    await post(webhookForm(refund, SECRET));
+    await post(webhookForm(refund, SECRET));
+    const detail = await stack.ledger.getOrder(session.order_id);
+    expect(detail?.operations).toMatchObject([{ kind: 'refund', amount: 250, status: 'success', origin: 'gateway', operationId: refund.operation_id }]);
+    expect(detail?.totals.refundable).toBe(1010 - 250);
+    expect(stack.changes.filter((change) => change.kind === 'operation')).toHaveLength(1);
+  });
+
+  it('a failing onPaymentEvent hook is logged and does not fail the webhook', async () => {
+    await stack.close();
+    stack = await createStack({ companion: { onPaymentEvent: () => Promise.reject(new Error('fulfilment down')) } });
+    stack.dropWebhooks = true;
+    const orderId = await pendingOrder();
+    const response = await post(webhookForm(paymentEvent(orderId, 'success'), SECRET));
+    expect(response.status).toBe(200);
+    expect((await stack.ledger.getPayment(orderId))?.status).toBe('success');
+    expect(stack.logs.some((line) => line.includes('onPaymentEvent hook failed') && line.includes('fulfilment down'))).toBe(true);
+  });
+});
