@@ -358,3 +358,37 @@ describe('webhooks of payments', () => {
     expect(sandbox.inbox.received).toEqual([]);
   });
 });
+
+describe('validation_url preflight', () => {
+  it('asks the merchant first with a signed form post; a 2xx lets the payment go on', async () => {
+    const payment = await pay({ validation_url: 'https://shop.example/validate' });
+    expect(payment).toMatchObject({ status: 'success' });
+    const [preflight] = sandbox.inbox.received;
+    expect(preflight?.url).toBe('https://shop.example/validate');
+    expect(preflight?.event).toMatchObject({ order_id: payment.order_id, status: 'pending', status_code: '2001', amount: 10.1 });
+    expect(verifyWebhook(preflight?.data ?? '', preflight?.signature ?? '', sandbox.project.apiSecret)).toBe(true);
+    const log = (await (await sandbox.control('GET', `/_sandbox/webhooks?order_id=${String(payment.order_id)}`)).json()) as { deliveries: Json[] };
+    expect(log.deliveries[0]).toMatchObject({ reason: 'validation', status: 'delivered' });
+  });
+
+  it('declines the payment (4153) without charging the card when the merchant does not confirm', async () => {
+    sandbox.inbox.status = 409;
+    const payment = await pay({ validation_url: 'https://shop.example/validate' }, '4000000000003220');
+    expect(payment).toMatchObject({ status: 'failure', status_code: '4153', cc_mask: null, user_action_required: false });
+    expect(String(payment.status_description)).toContain('validation_url');
+  });
+
+  it('asks before a hosted payment’s card is taken on the checkout page', async () => {
+    sandbox.inbox.status = 500;
+    const request = hostedPayment(sandbox.project, { validation_url: 'https://shop.example/validate' });
+    const created = await sandbox.post('/api/v1/payment', request);
+    const form = new URL(created.headers.get('location') ?? '').pathname;
+    const answer = await sandbox.app.request(form, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ cc_number: '4242424242424242', exp_month: '12', exp_year: '30', card_cvv: '123' }).toString(),
+    });
+    expect(answer.status).toBe(303);
+    expect((await orderState(request.order_id))[0]).toMatchObject({ status: 'failure', status_code: '4153' });
+  });
+});

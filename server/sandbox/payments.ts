@@ -38,7 +38,7 @@ export type CreateRequest = CreatePaymentRequest | SplitPurchaseRequest;
  * POST /api/v1/payment and /api/v1/split/purchase after their schema has passed. Refuses a
  * taken order_id (P-409, failed payments included) and what the project's settings forbid.
  */
-export function createPayment(gateway: SimulatedGateway, project: Project, request: CreateRequest, baseUrl: string): Order {
+export async function createPayment(gateway: SimulatedGateway, project: Project, request: CreateRequest, baseUrl: string): Promise<Order> {
   if (gateway.store.order(project.posId, request.order_id)) throw Refusal.duplicateOrder(request.order_id);
   const issues = [...sectorIssues(request, project.sector), ...splitIssues(project, 'split' in request ? request.split : undefined)];
   if (!project.currencies.includes(request.currency)) {
@@ -65,6 +65,11 @@ export function createPayment(gateway: SimulatedGateway, project: Project, reque
     baseUrl,
     split,
   });
+  if (request.mode === 'direct') {
+    // Until the card is decided (after a validation_url preflight) a direct payment is pending.
+    payment.status = 'pending';
+    payment.statusCode = StatusCode.Pending;
+  }
   const order = gateway.store.addOrder(payment);
   if (request.mode === 'hosted') {
     openCheckout(gateway, order);
@@ -72,7 +77,7 @@ export function createPayment(gateway: SimulatedGateway, project: Project, reque
     payment.expiresAt = new Date(payment.createdAt.getTime() + lifespan * 1000);
     payment.timer = gateway.scheduler.at(payment.expiresAt.getTime(), () => expire(gateway, order));
   } else if (card) {
-    authorise(gateway, order, card);
+    await authoriseConfirmed(gateway, order, card);
   } else {
     // A direct lookup without card data: the customer enters the card on the gateway's form.
     openCheckout(gateway, order);
@@ -82,9 +87,24 @@ export function createPayment(gateway: SimulatedGateway, project: Project, reque
 }
 
 /** The checkout form's submission: the card for a payment that waits for one. */
-export function pay(gateway: SimulatedGateway, order: Order, payerCardData: PayerCard): void {
+export async function pay(gateway: SimulatedGateway, order: Order, payerCardData: PayerCard): Promise<void> {
   const payment = order.payment;
   if (!awaitsCard(payment)) throw Refusal.notAllowed(`The payment is ${payment.status}: it takes no card now`);
+  // Taken off the form at once, so a second submission during the preflight is not a second payment.
+  payment.checkoutId = undefined;
+  await authoriseConfirmed(gateway, order, payerCardData);
+}
+
+/**
+ * The validation_url preflight, then the card. The merchant is asked first (a signed form post
+ * like a webhook); anything but a 2xx answer declines the payment before the card is charged.
+ */
+async function authoriseConfirmed(gateway: SimulatedGateway, order: Order, payerCardData: PayerCard): Promise<void> {
+  const target = order.payment.details.validation_url;
+  if (target && !(await gateway.confirmWithMerchant(order, target))) {
+    stopTimer(order.payment);
+    return fail(gateway, order, StatusCode.TransactionRejected, 'Transaction rejected: the merchant’s validation_url did not confirm the payment');
+  }
   authorise(gateway, order, payerCardData);
 }
 
@@ -314,7 +334,7 @@ type NewPayment = Pick<
   'posId' | 'orderId' | 'mode' | 'method' | 'endpoint' | 'amount' | 'currency' | 'description' | 'details' | 'baseUrl' | 'split'
 >;
 
-/** A payment just created: status init, fresh identifiers, nothing decided yet. */
+/** A payment just created: fresh identifiers, nothing decided yet (status init, as a hosted payment starts). */
 function newPayment(gateway: SimulatedGateway, fields: NewPayment): Payment {
   const now = gateway.clock.now();
   return {

@@ -75,6 +75,12 @@ export class SimulatedGateway {
     return this.webhooks.send({ target, event: operationEvent(operation), apiSecret: this.projectOf(order).apiSecret, reason });
   }
 
+  /** The validation_url preflight of a payment: true when the merchant answers 2xx. */
+  async confirmWithMerchant(order: Order, target: string): Promise<boolean> {
+    const event = paymentEvent(order.payment);
+    return this.webhooks.preflight({ target, event, apiSecret: this.projectOf(order).apiSecret, reason: 'validation' });
+  }
+
   /** Forgets every order, token, delivery, fault and clock change. */
   reset(): void {
     this.store.clear();

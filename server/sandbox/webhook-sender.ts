@@ -40,8 +40,8 @@ export interface Delivery {
   readonly method: string;
   /** The event's `status`. */
   readonly event_status: string;
-  /** Why it was sent: a status change, or a re-send request. */
-  readonly reason: 'status_change' | 'resend';
+  /** Why it was sent: a status change, a re-send request, or a validation_url preflight. */
+  readonly reason: 'status_change' | 'resend' | 'validation';
   /** Set on the extra copies of the webhook_duplicates fault. */
   readonly duplicate_of?: string;
   /** The form exactly as posted. */
@@ -83,8 +83,17 @@ export class WebhookSender {
   /** Queues the event for its target (plus copies when the duplicates fault is on). */
   send(message: WebhookMessage): Delivery[] {
     const faults = this.#options.faults();
+    const original = this.#record(message);
+    const copies = Array.from({ length: Math.max(0, Math.floor(faults.duplicates)) }, () => this.#record(message, original.id));
+    const batch = [original, ...copies];
+    this.#deliveries.push(...batch);
+    for (const delivery of batch) this.#schedule(delivery, faults);
+    return batch;
+  }
+
+  #record(message: WebhookMessage, duplicateOf?: string): Delivery {
     const { data, signature } = webhookForm(message.event, message.apiSecret);
-    const make = (duplicateOf?: string): Delivery => ({
+    return {
       id: newUuid(),
       target: message.target,
       pos_id: message.event.pos_id ?? '',
@@ -98,13 +107,18 @@ export class WebhookSender {
       created_at: this.#now(),
       status: 'scheduled',
       attempts: [],
-    });
-    const original = make();
-    const copies = Array.from({ length: Math.max(0, Math.floor(faults.duplicates)) }, () => make(original.id));
-    const batch = [original, ...copies];
-    this.#deliveries.push(...batch);
-    for (const delivery of batch) this.#schedule(delivery, faults);
-    return batch;
+    };
+  }
+
+  /**
+   * Posts the form once, now, and tells whether the receiver answered 2xx: the validation_url
+   * preflight. No retries and no webhook faults; logged like any delivery.
+   */
+  async preflight(message: WebhookMessage): Promise<boolean> {
+    const delivery = this.#record(message);
+    this.#deliveries.push(delivery);
+    await this.#attempt(delivery, { retry: false });
+    return delivery.status === 'delivered';
   }
 
   list(): readonly Delivery[] {
@@ -157,7 +171,7 @@ export class WebhookSender {
     void work.finally(() => this.#inFlight.delete(work));
   }
 
-  async #attempt(delivery: Delivery): Promise<void> {
+  async #attempt(delivery: Delivery, options: { retry: boolean } = { retry: true }): Promise<void> {
     if (!this.#deliveries.includes(delivery)) return; // reset since it was scheduled
     delivery.status = 'delivering';
     delivery.next_attempt_at = undefined;
@@ -183,7 +197,7 @@ export class WebhookSender {
       delivery.status = 'delivered';
       return;
     }
-    const wait = this.#options.settings.retryDelaysMs[delivery.attempts.length - 1];
+    const wait = options.retry ? this.#options.settings.retryDelaysMs[delivery.attempts.length - 1] : undefined;
     if (wait === undefined) {
       delivery.status = 'failed';
       this.#options.log(`webhook ${delivery.method} for order ${delivery.order_id} to ${delivery.target} given up after ${delivery.attempts.length} attempts`);

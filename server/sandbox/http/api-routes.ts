@@ -40,7 +40,7 @@ export function apiRoutes(gateway: SimulatedGateway, baseUrlOf: BaseUrlOf): Hono
     api.post(route.path, authenticate(gateway, route), async (c) => {
       const request: CreateRequest = await readBody(c, schema);
       const project = ownProject(c.var.project, request.pos_id);
-      const { payment } = createPayment(gateway, project, request, baseUrlOf(c.req.url));
+      const { payment } = await createPayment(gateway, project, request, baseUrlOf(c.req.url));
       if (payment.mode === 'hosted') return c.body(null, 303, { Location: links.checkout(payment) });
       return c.json(createdPaymentView(payment));
     });

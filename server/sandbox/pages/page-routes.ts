@@ -78,7 +78,7 @@ export function pageRoutes(gateway: SimulatedGateway, publicUrl: string | undefi
         formTargets: targets(order),
       });
     }
-    pay(gateway, order, result.card);
+    await pay(gateway, order, result.card);
     return finish(c, order);
   });
 

@@ -24,7 +24,7 @@ dl.summary { display: grid; grid-template-columns: max-content 1fr; gap: 4px 16p
 dl.summary dt { color: var(--muted); }
 dl.summary dd { margin: 0; overflow-wrap: anywhere; }
 .amount { font-size: 1.25rem; font-weight: 600; }
-label, legend { display: block; font-weight: 600; margin-bottom: 4px; }
+label, legend { display: block; font-weight: 600; margin-bottom: 4px; padding: 0; }
 fieldset { border: 0; padding: 0; margin: 0 0 16px; }
 .field { margin-bottom: 16px; }
 .hint { color: var(--muted); font-size: 0.875rem; margin: 0 0 4px; }
