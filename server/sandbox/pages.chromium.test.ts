@@ -60,6 +60,14 @@ afterEach(async () => {
   expect(consoleErrors).toEqual([]);
 });
 
+/** Types a card into the checkout form, as a person would. */
+async function fillCard(current: Page, card: { number: string; month: string; year: string; cvv: string }): Promise<void> {
+  await current.getByLabel('Card number').fill(card.number);
+  await current.getByLabel('Month').fill(card.month);
+  await current.getByLabel('Year').fill(card.year);
+  await current.getByLabel('Security code').fill(card.cvv);
+}
+
 async function expectAccessible(current: Page): Promise<void> {
   const results = await new AxeBuilder({ page: current }).analyze();
   expect(results.violations.map((violation) => `${violation.id}: ${violation.help}`)).toEqual([]);
@@ -104,10 +112,7 @@ describe('hosted checkout page in Chromium', { timeout: 60_000 }, () => {
     expect(await page.title()).toBe('Pay payform test shop · payform sandbox');
     await expectAccessible(page);
 
-    await page.getByLabel('Card number').fill('4242 4242 4242 4241');
-    await page.getByLabel('Month').fill('12');
-    await page.getByLabel('Year').fill('31');
-    await page.getByLabel('Security code').fill('12');
+    await fillCard(page, { number: '4242 4242 4242 4241', month: '12', year: '31', cvv: '12' });
     await page.getByRole('button', { name: 'Pay 199.99 UAH' }).click();
     const summary = page.getByRole('alert');
     expect(await summary.getByRole('link').allTextContents()).toEqual([
@@ -134,10 +139,7 @@ describe('hosted checkout page in Chromium', { timeout: 60_000 }, () => {
     const { checkout_url } = await client.payments.create(params);
     await newPage({ javaScript: false });
     await page.goto(checkout_url);
-    await page.getByLabel('Card number').fill('4000 0000 0000 3220');
-    await page.getByLabel('Month').fill('01');
-    await page.getByLabel('Year').fill('2032');
-    await page.getByLabel('Security code').fill('555');
+    await fillCard(page, { number: '4000 0000 0000 3220', month: '01', year: '2032', cvv: '555' });
     await Promise.all([page.waitForURL(/\/3ds\/[0-9a-f]{32}$/), page.getByRole('button', { name: /^Pay / }).click()]);
     await Promise.all([page.waitForURL(shopUrl), page.getByRole('button', { name: 'Complete authentication' }).click()]);
     const events = await sandbox.receiver.waitFor(params.order_id, 2);
@@ -151,10 +153,7 @@ describe('hosted checkout page in Chromium', { timeout: 60_000 }, () => {
     const { checkout_url } = await client.payments.create(params);
     await newPage({ javaScript: true });
     await page.goto(checkout_url);
-    await page.getByLabel('Card number').fill('4000000000000069');
-    await page.getByLabel('Month').fill('12');
-    await page.getByLabel('Year').fill('30');
-    await page.getByLabel('Security code').fill('123');
+    await fillCard(page, { number: '4000000000000069', month: '12', year: '30', cvv: '123' });
     await page.getByRole('button', { name: /^Pay / }).click();
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Payment declined');
     await expectAccessible(page);

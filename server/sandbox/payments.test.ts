@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { TEST_CARDS } from '../gateway/test-project.js';
 import { PaymentResponse } from '../gateway/wire/payment.js';
 import { verifyWebhook } from '../gateway/webhook.js';
-import { directPayment, hostedPayment, newOrderId, testSandbox } from './testing/in-process.js';
+import { directPayment, expectedOutcome, hostedPayment, newOrderId, testSandbox } from './testing/in-process.js';
 import type { TestSandbox } from './testing/in-process.js';
 
 let sandbox: TestSandbox;
@@ -19,21 +19,12 @@ async function orderState(orderId: string): Promise<Json[]> {
 }
 
 describe('direct payments and the test cards', () => {
-  const expected: Record<string, { status: string; purchase: string; auth: string }> = {
-    success: { status: 'success', purchase: '1000', auth: '1002' },
-    three_ds_challenge: { status: 'pending', purchase: '2122', auth: '2122' },
-    rejected: { status: 'failure', purchase: '4153', auth: '4153' },
-    insufficient_funds: { status: 'failure', purchase: '4009', auth: '4009' },
-    expired: { status: 'failure', purchase: '4001', auth: '4001' },
-    slow_pending: { status: 'pending', purchase: '2119', auth: '2119' },
-  };
-
+  
   for (const card of TEST_CARDS) {
     for (const method of ['purchase', 'auth'] as const) {
-      it(`${card.number} (${card.outcome}) ${method} → ${expected[card.outcome]?.[method]}`, async () => {
+      it(`${card.number} (${card.outcome}) ${method} → ${expectedOutcome(card, method).status_code}`, async () => {
         const payment = await pay({ method }, card.number);
-        const outcome = expected[card.outcome];
-        expect(payment).toMatchObject({ status: outcome?.status, status_code: outcome?.[method], method, mode: 'direct' });
+        expect(payment).toMatchObject({ ...expectedOutcome(card, method), method, mode: 'direct' });
         expect(PaymentResponse.safeParse(payment).success).toBe(true);
         expect(payment.cc_mask).toBe(`${card.number.slice(0, 6)}${'*'.repeat(card.number.length - 10)}${card.number.slice(-4)}`);
       });

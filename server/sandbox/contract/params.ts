@@ -2,7 +2,7 @@
 import type {
   DirectPaymentParams, DirectSplitPurchaseParams, HostedPaymentParams, HostedSplitPurchaseParams, SplitShare,
 } from '../../gateway/index.js';
-import { fingerprint } from '../testing/in-process.js';
+import { payerFields } from '../testing/in-process.js';
 
 let sequence = 0;
 export function orderId(prefix = 'contract'): string {
@@ -18,16 +18,7 @@ export function direct(serverUrl: string, overrides: Partial<DirectPaymentParams
     currency: 'UAH',
     description: 'Contract order',
     order_id: orderId(),
-    cc_number: card,
-    exp_month: 12,
-    exp_year: 2030,
-    card_cvv: card.startsWith('37') ? '1234' : '123',
-    customer_fname: 'Olena',
-    customer_lname: 'Koval',
-    customer_email: 'olena@example.com',
-    customer_phone: '+380501234567',
-    customer_ip: '203.0.113.7',
-    browser_fingerprint: fingerprint,
+    ...payerFields(card),
     server_url: serverUrl,
     result_url: 'https://shop.example/return',
     ...overrides,

@@ -5,6 +5,7 @@
  * answers with the wire view; refusals become the gateway's error body in app.ts.
  */
 import { Hono } from 'hono';
+import type * as z from 'zod';
 import { zipSync } from 'fflate';
 import { AccountParams, BalancesParams, TerminalParams } from '../../gateway/wire/balance.js';
 import {
@@ -15,6 +16,7 @@ import type { OrderOperationResponse } from '../../gateway/wire/order.js';
 import { CancelParams, CreatePaymentRequest, SplitPurchaseRequest } from '../../gateway/wire/payment.js';
 import { DateReceiptsParams, DateReceiptsQuery, OrderReceiptParams, OrderReceiptQuery } from '../../gateway/wire/receipt.js';
 import { routes } from '../../gateway/wire/routes.js';
+import type { Route } from '../../gateway/wire/routes.js';
 import { accountsOf, accountView, terminalsOf, terminalView } from '../balances.js';
 import { capture, refund, voidAuth } from '../operations.js';
 import { cancel, createPayment } from '../payments.js';
@@ -22,7 +24,8 @@ import type { CreateRequest } from '../payments.js';
 import { receiptDocument } from '../receipts/documents.js';
 import { dayReceipts, findTransaction, orderReceipt } from '../receipts/selection.js';
 import type { SimulatedGateway } from '../simulated-gateway.js';
-import type { Order } from '../state/records.js';
+import type { Operation, Order } from '../state/records.js';
+import type { Project } from '../config.js';
 import { Refusal } from '../state/refusal.js';
 import { chargeAsPayment, createdPaymentView, links, operationView, paymentView } from '../views.js';
 import { authenticate, ownProject } from './authentication.js';
@@ -36,7 +39,7 @@ export function apiRoutes(gateway: SimulatedGateway, baseUrlOf: BaseUrlOf): Hono
   const api = new Hono<SandboxEnv>();
   const store = gateway.store;
 
-  const create = (route: typeof routes.createPayment, schema: typeof CreatePaymentRequest | typeof SplitPurchaseRequest) =>
+  const create = (route: Route, schema: typeof CreatePaymentRequest | typeof SplitPurchaseRequest) =>
     api.post(route.path, authenticate(gateway, route), async (c) => {
       const request: CreateRequest = await readBody(c, schema);
       const project = ownProject(c.var.project, request.pos_id);
@@ -47,26 +50,20 @@ export function apiRoutes(gateway: SimulatedGateway, baseUrlOf: BaseUrlOf): Hono
   create(routes.createPayment, CreatePaymentRequest);
   create(routes.splitPurchase, SplitPurchaseRequest);
 
-  api.post(routes.capture.path, authenticate(gateway, routes.capture), async (c) => {
-    const request = await readBody(c, CaptureRequest);
-    return c.json(operationView(capture(gateway, ownProject(c.var.project, request.pos_id), request), 'response'));
-  });
-  api.post(routes.splitCapture.path, authenticate(gateway, routes.splitCapture), async (c) => {
-    const request = await readBody(c, SplitCaptureRequest);
-    return c.json(operationView(capture(gateway, ownProject(c.var.project, request.pos_id), request), 'response'));
-  });
-  api.post(routes.void.path, authenticate(gateway, routes.void), async (c) => {
-    const request = await readBody(c, VoidRequest);
-    return c.json(operationView(voidAuth(gateway, ownProject(c.var.project, request.pos_id), request), 'response'));
-  });
-  api.post(routes.refund.path, authenticate(gateway, routes.refund), async (c) => {
-    const request = await readBody(c, RefundRequest);
-    return c.json(operationView(refund(gateway, ownProject(c.var.project, request.pos_id), request), 'response'));
-  });
-  api.post(routes.splitRefund.path, authenticate(gateway, routes.splitRefund), async (c) => {
-    const request = await readBody(c, SplitRefundRequest);
-    return c.json(operationView(refund(gateway, ownProject(c.var.project, request.pos_id), request), 'response'));
-  });
+  const operation = <S extends z.ZodType<{ pos_id: string }>>(
+    route: Route,
+    schema: S,
+    perform: (gateway: SimulatedGateway, project: Project, request: z.output<S>) => Operation,
+  ) =>
+    api.post(route.path, authenticate(gateway, route), async (c) => {
+      const request = await readBody(c, schema);
+      return c.json(operationView(perform(gateway, ownProject(c.var.project, request.pos_id), request), 'response'));
+    });
+  operation(routes.capture, CaptureRequest, capture);
+  operation(routes.splitCapture, SplitCaptureRequest, capture);
+  operation(routes.void, VoidRequest, voidAuth);
+  operation(routes.refund, RefundRequest, refund);
+  operation(routes.splitRefund, SplitRefundRequest, refund);
 
   // Cancel has no body: whatever is sent is ignored.
   api.post(routes.cancel.path, authenticate(gateway, routes.cancel), (c) => {

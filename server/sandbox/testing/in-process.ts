@@ -3,7 +3,11 @@
  * requests with the test project's credentials through `app.request()`, and valid wire requests
  * to change one field of.
  */
+import { fingerprint } from '../../gateway/test/samples.js';
 import { TEST_SUB_MERCHANTS } from '../../gateway/test-project.js';
+import type { TestCard } from '../../gateway/test-project.js';
+import { statusCodeInfo } from '../../gateway/wire/status.js';
+import type { StatusCode } from '../../gateway/wire/status.js';
 import { authHeaderValue } from '../../gateway/wire/routes.js';
 import { createSandbox } from '../app.js';
 import type { SandboxApp } from '../app.js';
@@ -11,18 +15,6 @@ import type { Project, SandboxConfig } from '../config.js';
 
 export const START = new Date('2026-03-02T10:00:00.000Z');
 
-export const fingerprint = {
-  browserColorDepth: '24',
-  browserScreenHeight: '1080',
-  browserScreenWidth: '1920',
-  browserJavaEnabled: 'false',
-  browserLanguage: 'uk-UA',
-  browserTimeZone: 'Europe/Kyiv',
-  browserTimeZoneOffset: '-120',
-  browserAcceptHeader: 'text/html',
-  browserIpAddress: '203.0.113.7',
-  browserUserAgent: 'Mozilla/5.0',
-};
 
 export const [SUB_A, SUB_B, SUB_C] = TEST_SUB_MERCHANTS.map((merchant) => merchant.id) as [string, string, string];
 
@@ -117,7 +109,27 @@ export function newOrderId(prefix = 'order'): string {
   return `${prefix}-${orderSequence}`;
 }
 
-export const TEST_CARD = { cc_number: '4242424242424242', exp_month: 12, exp_year: 2030, card_cvv: '123' };
+/** The payer's side of a direct payment: a test card (with a code of its length), customer, browser. */
+export function payerFields(card = '4242424242424242') {
+  return {
+    cc_number: card,
+    exp_month: 12,
+    exp_year: 2030,
+    card_cvv: card.startsWith('37') ? '1234' : '123',
+    customer_fname: 'Olena',
+    customer_lname: 'Koval',
+    customer_email: 'olena@example.com',
+    customer_phone: '+380501234567',
+    customer_ip: '203.0.113.7',
+    browser_fingerprint: fingerprint,
+  };
+}
+
+/** What a test card leads to: its code for a purchase; an auth's success is 1002. */
+export function expectedOutcome(card: TestCard, method: 'purchase' | 'auth'): { status: string; status_code: string } {
+  const code: StatusCode = method === 'auth' && card.statusCode === '1000' ? '1002' : card.statusCode;
+  return { status: statusCodeInfo[code].status, status_code: code };
+}
 
 /** A direct payment with full card data; `card` picks the test card number. */
 export function directPayment(project: Project, overrides: Record<string, unknown> = {}, card = '4242424242424242') {
@@ -130,15 +142,7 @@ export function directPayment(project: Project, overrides: Record<string, unknow
     description: 'Order at the test shop',
     order_id: newOrderId(),
     order_3ds_bypass: 'supported',
-    ...TEST_CARD,
-    cc_number: card,
-    card_cvv: card.startsWith('37') ? '1234' : '123',
-    customer_fname: 'Olena',
-    customer_lname: 'Koval',
-    customer_email: 'olena@example.com',
-    customer_phone: '+380501234567',
-    customer_ip: '203.0.113.7',
-    browser_fingerprint: fingerprint,
+    ...payerFields(card),
     server_url: 'https://shop.example/webhooks/gateway',
     result_url: 'https://shop.example/checkout/return/1',
     ...overrides,
