@@ -19,7 +19,7 @@ export default defineConfig({
         chunkFileNames: 'chunks/[name].js',
         minify: true,
         comments: false,
-        postBanner: (chunk) => (chunk.isEntry ? '/*! payform <pay-form>; includes Lit, BSD-3-Clause, Copyright Google LLC */' : ''),
+        postBanner: (chunk) => (chunk.isEntry ? '/*! payform widget. Lit: BSD-3-Clause, (c) Google LLC */' : ''),
       },
     },
   },

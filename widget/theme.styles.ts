@@ -55,7 +55,7 @@ export const theme = css`
     margin: 0 0 var(--_space);
     padding: 6px 10px;
     border-radius: var(--_radius);
-    background: light-dark(#fff3cf, #3b321c);
+    background: color-mix(in srgb, #fb0 25%, #0000);
     font-size: 0.87em;
   }
   .outcome {

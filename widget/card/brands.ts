@@ -43,9 +43,19 @@ function mayStartWith(digits: string, prefix: string): boolean {
   return head >= low.slice(0, n) && head <= high.slice(0, n);
 }
 
+// No prefix is longer than 6 digits, so the first 6 decide: each keystroke costs a lookup.
+const known = new Map<string, Brand[]>();
+
 /** Every brand the number could still belong to. */
-export const candidates = (digits: string): Brand[] =>
-  BRANDS.filter((brand) => brand.prefixes.some((prefix) => mayStartWith(digits, prefix)));
+export function candidates(digits: string): Brand[] {
+  const head = digits.slice(0, 6);
+  let found = known.get(head);
+  if (!found) {
+    if (known.size > 999) known.clear();
+    known.set(head, (found = BRANDS.filter((brand) => brand.prefixes.some((prefix) => mayStartWith(head, prefix)))));
+  }
+  return found;
+}
 
 /** The brand once the prefix is unique; `undefined` while ambiguous (or when nothing matches). */
 export function detectBrand(digits: string): Brand | undefined {

@@ -56,8 +56,8 @@ export abstract class CheckoutElement extends LitElement {
   protected t: Catalog = en;
   protected locale = 'en';
   /** Bumped by every load and poll, so that a stale one stops. */
-  private run = 0;
-  private localised?: Promise<void>;
+  #run = 0;
+  #localised?: Promise<void>;
 
   /** Whether this element pays through the gateway's hosted page. */
   protected abstract get hosted(): boolean;
@@ -73,16 +73,16 @@ export abstract class CheckoutElement extends LitElement {
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    this.run++;
+    this.#run++;
   }
 
   protected override willUpdate(changed: PropertyValues): void {
-    if (changed.has('lang') || !this.hasUpdated) this.localised = this.localise();
+    if (changed.has('lang') || !this.hasUpdated) this.#localised = this.#localise();
     if (changed.has('session') || changed.has('endpoint')) void this.load();
     this.processing = this.phase === 'paying' || this.phase === 'confirming';
   }
 
-  private async localise(): Promise<void> {
+  async #localise(): Promise<void> {
     let locale = this.closest('[lang]')?.getAttribute('lang') || 'en';
     try {
       Intl.getCanonicalLocales(locale);
@@ -102,19 +102,19 @@ export abstract class CheckoutElement extends LitElement {
 
   protected async load(): Promise<void> {
     if (!this.session) return;
-    const run = ++this.run;
+    const run = ++this.#run;
     this.phase = 'loading';
     this.say('');
     try {
       // The form shows up in its language, not in English first.
-      const [view] = await Promise.all([this.companion.view(), this.localised]);
-      if (run !== this.run) return;
+      const [view] = await Promise.all([this.companion.view(), this.#localised]);
+      if (run !== this.#run) return;
       this.settle(view);
       if ((this.phase as Phase) !== 'ready') return;
       await this.updateComplete;
       emit(this, 'pay-ready', { mode: this.hosted ? 'hosted' : 'direct', test: view.test, amount: toMinor(view.amount)!, currency: view.currency });
     } catch (error) {
-      if (run !== this.run) return;
+      if (run !== this.#run) return;
       const status = error instanceof CompanionError ? error.status : 0;
       // An unknown or foreign session stays unknown; anything else may pass, so the hosted button stays on offer.
       this.phase = status >= 400 && status < 500 && status !== 429 ? 'closed' : 'ready';
@@ -138,14 +138,14 @@ export abstract class CheckoutElement extends LitElement {
 
   /** Polls a pending payment until it is final, for `pollTimeout` at most, then waits for the customer. */
   protected async poll(): Promise<void> {
-    const run = ++this.run;
+    const run = ++this.#run;
     this.phase = 'confirming';
     this.say(this.t.confirming);
     for (const until = Date.now() + this.pollTimeout; Date.now() < until; ) {
       await new Promise((resolve) => setTimeout(resolve, this.pollInterval));
-      if (run !== this.run) return;
+      if (run !== this.#run) return;
       const view = await this.companion.view().catch(() => undefined);
-      if (run !== this.run) return;
+      if (run !== this.#run) return;
       if (view && view.status !== 'pending') return this.settle(view);
     }
     this.phase = 'waiting';
@@ -210,12 +210,12 @@ export abstract class CheckoutElement extends LitElement {
 
   // The live region stays one element from the first render on, whatever shows above it.
   protected override render(): TemplateResult {
-    return html`${this.view?.test ? html`<p part="banner">${this.t.test}</p>` : nothing}${this.outcome() ?? this.body()}<p
+    return html`${this.view?.test ? html`<p part="banner">${this.t.test}</p>` : nothing}${this.#outcome() ?? this.body()}<p
         part="message" role="status" class=${this.alarming ? 'error' : ''}>${this.notice}</p>${this.footer()}`;
   }
 
   /** What shows instead of the form or button while loading, confirming, waiting, and at the end. */
-  private outcome(): TemplateResult | undefined {
+  #outcome(): TemplateResult | undefined {
     const { phase, t } = this;
     if (phase === 'ready' || phase === 'paying') return undefined;
     return html`<div class="outcome" part=${phase === 'success' ? phase : nothing}>${

@@ -34,9 +34,9 @@ export class CompanionError extends Error {
 
 const ANSWERS: readonly string[] = ['success', 'failure', 'pending', 'redirect'];
 
-// `error.fields` may name fields as an object's keys or as a list of names, paths or issues.
+// `error.fields` names fields as an object's keys, or as a list of names or of zod-like issues.
 const fieldNames = (fields: unknown): string[] =>
-  (Array.isArray(fields) ? fields : Object.keys(fields ?? {})).map((f) => [f?.field ?? f?.path ?? f].flat().join('.'));
+  (Array.isArray(fields) ? fields : Object.keys(fields ?? {})).map((f) => [f?.path ?? f].flat().join('.'));
 
 /** The companion's widget-facing API for one checkout session. */
 export class Companion {

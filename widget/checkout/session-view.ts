@@ -63,8 +63,7 @@ export function readSessionView(body: unknown): SessionView | undefined {
   const view = body as SessionView;
   const { saved_cards: cards = [], customer_fields: fields = [] } = view ?? {};
   return isText(view?.id) && toMinor(view.amount) !== undefined && /^[A-Z]{3}$/.test(view.currency) && STATUSES.includes(view.status) &&
-    isList(view.modes, (mode) => mode === 'direct' || mode === 'hosted') && isList(cards, (card: SavedCard) => isText(card?.token) && isText(card.mask)) &&
-    isList(fields, isText)
+    isList(view.modes, isText) && isList(fields, isText) && isList(cards, (card: SavedCard) => isText(card?.token) && isText(card.mask))
     ? { ...view, customer_fields: fields, saved_cards: cards, test: view.test === true }
     : undefined;
 }

@@ -69,14 +69,50 @@ export const styles = css`
     translate: 0 -50%;
   }
   [part='icon'] {
-    width: 32px;
-    color: var(--_muted);
-  }
-  text {
-    fill: #fff;
-    font: 700 9px system-ui, sans-serif;
-    text-anchor: middle;
+    display: grid;
+    place-items: center;
+    min-width: 24px;
+    height: 18px;
+    padding: 0 4px;
+    border-radius: 3px;
+    color: #fff;
+    font: 700 8px/1 system-ui, sans-serif;
     text-transform: uppercase;
+  }
+  [part='icon']:empty {
+    border: 1px solid var(--_muted);
+    opacity: 0.5;
+  }
+  /* Scheme colours, dark enough for white text. */
+  .visa {
+    background: #1a1f71;
+  }
+  .mastercard {
+    background: #eb001b;
+  }
+  .amex {
+    background: #1f72cd;
+  }
+  .discover {
+    background: #b34400;
+  }
+  .diners {
+    background: #0079be;
+  }
+  .jcb {
+    background: #0b6b3a;
+  }
+  .unionpay {
+    background: #d10429;
+  }
+  .maestro {
+    background: #0069a8;
+  }
+  .mir {
+    background: #0f754e;
+  }
+  .prostir {
+    background: #0057b8;
   }
   [part='error'] {
     color: var(--_error);

@@ -109,9 +109,9 @@ export class PayForm extends CheckoutElement {
   /** The chosen saved card; empty for a new card. */
   private token = '';
   /** Each edited field's value before the current edit. */
-  private previous: Partial<Record<FieldName, string>> = {};
+  #previous: Partial<Record<FieldName, string>> = {};
   /** Test mode's quick-fill, loaded for test sessions only; null while loading. */
-  private extras?: typeof TestCards | null;
+  #extras?: typeof TestCards | null;
 
   // Direct payment needs a session that allows it and a secure page; otherwise hosted checkout is the way.
   protected override get hosted(): boolean {
@@ -122,51 +122,51 @@ export class PayForm extends CheckoutElement {
     super.willUpdate(changed);
     const { view } = this;
     if (changed.has('view') && view && !changed.get('view')) this.token = view.saved_cards[0]?.token ?? '';
-    if (view?.test && this.extras === undefined) {
-      this.extras = null;
+    if (view?.test && this.#extras === undefined) {
+      this.#extras = null;
       void import('./test-cards.js').then((extras) => {
         (this.renderRoot as ShadowRoot).adoptedStyleSheets.push(extras.testCardStyles);
-        this.extras = extras;
+        this.#extras = extras;
         this.requestUpdate();
       });
     }
   }
 
-  private inputs(): HTMLInputElement[] {
+  #inputs(): HTMLInputElement[] {
     return [...this.renderRoot.querySelectorAll<HTMLInputElement>('[part=input]')];
   }
 
-  private field(name: FieldName): HTMLInputElement | null {
+  #field(name: FieldName): HTMLInputElement | null {
     return this.renderRoot.querySelector(`#${name}`);
   }
 
-  private check({ name, value }: HTMLInputElement): Check {
+  #check({ name, value }: HTMLInputElement): Check {
     return FIELDS[name as FieldName][1](value, this.brand, this.view?.brands);
   }
 
   /** Shows or clears fields' errors and refreshes the reflected states. */
-  private show(errors: Errors): void {
+  #show(errors: Errors): void {
     this.errors = { ...this.errors, ...errors };
     this.invalid = Object.values(this.errors).some(Boolean);
-    this.complete = this.inputs().every((input) => this.check(input).valid);
+    this.complete = this.#inputs().every((input) => this.#check(input).valid);
   }
 
-  private message(name: FieldName, code: CheckCode): string {
+  #message(name: FieldName, code: CheckCode): string {
     const key = code === 'empty' ? 'required' : name === 'cvv' && code === 'incomplete' && this.brand?.cvv ? 'cvv_amex' : `${name}_${code}`;
     return this.t[key as Message] ?? this.t.invalid;
   }
 
-  private onInput(event: InputEvent): void {
+  #onInput(event: InputEvent): void {
     const input = event.target as HTMLInputElement;
     const name = input.name as FieldName;
     if (!FIELDS[name]) return;
-    const edit = FIELDS[name][2]?.({ value: input.value, caret: input.selectionStart ?? 0, inputType: event.inputType, before: this.previous[name] }, this.brand);
+    const edit = FIELDS[name][2]?.({ value: input.value, caret: input.selectionStart ?? 0, inputType: event.inputType, before: this.#previous[name] }, this.brand);
     if (edit) {
       input.value = edit.value;
       if (this.shadowRoot!.activeElement === input) input.setSelectionRange(edit.caret, edit.caret);
     }
-    this.previous[name] = input.value;
-    const check = this.check(input);
+    this.#previous[name] = input.value;
+    const check = this.#check(input);
     // While typing, a field turns invalid only once no more typing can make it valid.
     const errors: Errors = { [name]: check.potentiallyValid ? undefined : check.code };
     const digits = digitsOf(input.value);
@@ -174,31 +174,31 @@ export class PayForm extends CheckoutElement {
     if (brand !== this.brand) {
       this.brand = brand;
       emit(this, 'pay-brand-change', { brand: brand?.id });
-      const cvv = this.field('cvv')!;
-      const cvvCheck = this.check(cvv);
+      const cvv = this.#field('cvv')!;
+      const cvvCheck = this.#check(cvv);
       if (cvv.value) errors.cvv = cvvCheck.potentiallyValid ? undefined : cvvCheck.code;
     }
-    this.show(errors);
+    this.#show(errors);
     emit(this, 'pay-change', { field: name, empty: !input.value, complete: check.valid, valid: check.potentiallyValid, brand: brand?.id, error: errors[name] });
     // Typed or pasted to the brand's full length and valid: on to the next field. Autofill has no input type and stays.
     const full = name === 'exp' || digits.length === (name === 'number' ? maxLength(brand) : name === 'cvv' ? cvvLength(brand) : -1);
     if (check.valid && full && /^insert(Text|FromPaste)$/.test(event.inputType)) {
-      const inputs = this.inputs();
+      const inputs = this.#inputs();
       inputs[inputs.indexOf(input) + 1]?.focus();
     }
   }
 
   // "Incomplete" and "required" wait for the customer to leave a field they have edited.
-  private onBlur({ target }: FocusEvent): void {
+  #onBlur({ target }: FocusEvent): void {
     const input = target as HTMLInputElement;
-    if (input.name in this.previous) this.show({ [input.name]: this.check(input).code });
+    if (input.name in this.#previous) this.#show({ [input.name]: this.#check(input).code });
   }
 
-  private async onSubmit(event: SubmitEvent): Promise<void> {
+  async #onSubmit(event: SubmitEvent): Promise<void> {
     event.preventDefault();
     if (this.phase !== 'ready') return;
-    const inputs = this.inputs();
-    this.show(Object.fromEntries(inputs.map((input) => [input.name, this.check(input).code])));
+    const inputs = this.#inputs();
+    this.#show(Object.fromEntries(inputs.map((input) => [input.name, this.#check(input).code])));
     const first = inputs.find((input) => this.errors[input.name as FieldName]);
     if (first) {
       first.focus();
@@ -208,14 +208,14 @@ export class PayForm extends CheckoutElement {
     this.phase = 'paying';
     this.say(this.t.processing);
     try {
-      this.answer(await this.companion.pay(this.request()));
+      this.#answer(await this.companion.pay(this.#request()));
     } catch (error) {
-      await this.recover(error);
+      await this.#recover(error);
     }
   }
 
-  private request(): PayRequest {
-    const value = (name: FieldName): string => this.field(name)?.value.trim() ?? '';
+  #request(): PayRequest {
+    const value = (name: FieldName): string => this.#field(name)?.value.trim() ?? '';
     const fields = this.view!.customer_fields;
     return {
       card: this.token ? { token: this.token } : { number: digitsOf(value('number')), ...readExpiry(value('exp'))!, cvv: value('cvv') },
@@ -224,53 +224,53 @@ export class PayForm extends CheckoutElement {
     };
   }
 
-  private answer({ status, redirect_url, message, order_id, payment_id }: PayAnswer): void {
+  #answer({ status, redirect_url, message, order_id, payment_id }: PayAnswer): void {
     if (status === 'redirect') {
       // A cancelled redirect leaves the challenge to the page; the form watches for the outcome.
       if (!this.redirect(redirect_url!, '3ds')) void this.poll();
       return;
     }
-    if (status === 'success') this.previous = {};
+    if (status === 'success') this.#previous = {};
     this.settle({ ...this.view!, status, message, order_id: order_id ?? this.view!.order_id }, { paymentId: payment_id });
-    if (status === 'failure') void this.refocus();
+    if (status === 'failure') void this.#refocus();
   }
 
   /** After an error: point at the fields the companion named, or learn what happened before allowing a retry. */
-  private async recover(error: unknown): Promise<void> {
+  async #recover(error: unknown): Promise<void> {
     const { code, status, fields } = error instanceof CompanionError ? error : new CompanionError('server');
     // "card.exp_month", "customer.email", "cc_number"… name the widget's exp, email, number.
     const named = fields.map((path) => /(number|exp|cvv|fname|lname|email|phone)[^.]*$/.exec(path)?.[1]);
-    const invalid = this.inputs().filter((input) => named.includes(input.name));
+    const invalid = this.#inputs().filter((input) => named.includes(input.name));
     if (code === 'network' || code === 'server' || code === 'malformed' || status === 409) {
       // The payment may have gone through: never let the customer pay twice.
       const view = await this.companion.view().catch(() => undefined);
       if (view && view.status !== 'open' && view.status !== 'failure') return this.settle(view);
     }
     this.phase = 'ready';
-    this.show(Object.fromEntries(invalid.map((input) => [input.name, 'invalid'])));
+    this.#show(Object.fromEntries(invalid.map((input) => [input.name, 'invalid'])));
     this.fail(error);
-    await this.refocus(invalid[0]);
+    await this.#refocus(invalid[0]);
   }
 
   /** Moves focus to `target`, or back to the pay button when disabling it dropped focus. */
-  private async refocus(target?: HTMLElement): Promise<void> {
+  async #refocus(target?: HTMLElement): Promise<void> {
     await this.updateComplete;
     if (target || !this.shadowRoot!.activeElement) (target ?? this.renderRoot.querySelector<HTMLElement>('[part=button]'))?.focus();
   }
 
   /** Fills fields the way autofill does, then focuses what still needs the customer. */
-  private async fill(values: Partial<Record<FieldName, string>>): Promise<void> {
+  async #fill(values: Partial<Record<FieldName, string>>): Promise<void> {
     this.token = '';
     await this.updateComplete;
     for (const [name, value] of Object.entries(values)) {
-      const input = this.field(name as FieldName)!;
+      const input = this.#field(name as FieldName)!;
       input.value = value;
       input.dispatchEvent(new InputEvent('input', { bubbles: true }));
     }
-    (this.inputs().find((input) => !this.check(input).valid) ?? this.renderRoot.querySelector<HTMLElement>('[part=button]'))?.focus();
+    (this.#inputs().find((input) => !this.#check(input).valid) ?? this.renderRoot.querySelector<HTMLElement>('[part=button]'))?.focus();
   }
 
-  private input(name: FieldName, hint?: Message): TemplateResult {
+  #input(name: FieldName, hint?: Message): TemplateResult {
     const [autocomplete, , , inputmode] = FIELDS[name];
     const error = this.errors[name];
     return html`<div part="field">
@@ -281,15 +281,15 @@ export class PayForm extends CheckoutElement {
           aria-invalid=${error ? 'true' : 'false'} aria-describedby="${name}-error${hint ? ` ${name}-hint` : ''}">
         ${name === 'number' ? brandMark(this.brand) : nothing}
       </div>
-      <div part="error" id="${name}-error">${error ? this.message(name, error) : ''}</div>
+      <div part="error" id="${name}-error">${error ? this.#message(name, error) : ''}</div>
     </div>`;
   }
 
   protected override body(): TemplateResult {
     if (this.hosted) return this.button();
     const { view, t } = this;
-    const asked = (name: FieldName): TemplateResult | typeof nothing => (view!.customer_fields.includes(name as never) ? this.input(name) : nothing);
-    return html`<form part="form" novalidate aria-busy=${this.phase === 'paying'} @input=${this.onInput} @focusout=${this.onBlur} @submit=${this.onSubmit}>
+    const asked = (name: FieldName): TemplateResult | typeof nothing => (view!.customer_fields.includes(name as never) ? this.#input(name) : nothing);
+    return html`<form part="form" novalidate aria-busy=${this.phase === 'paying'} @input=${this.#onInput} @focusout=${this.#onBlur} @submit=${this.#onSubmit}>
       ${view!.saved_cards.length
         ? html`<fieldset part="saved"><legend>${t.saved}</legend>${[...view!.saved_cards, { token: '', mask: '' }].map(
             (card) => html`<label><input type="radio" name="card" .checked=${this.token === card.token} @change=${() => (this.token = card.token)}>${card.token
@@ -297,14 +297,15 @@ export class PayForm extends CheckoutElement {
               : t.new_card}</label>`,
           )}</fieldset>`
         : nothing}
-      ${this.token ? nothing : html`${this.input('number')}<div class="row">${this.input('exp', 'exp_hint')}${this.input('cvv', this.brand?.cvv ? 'cvv_hint_amex' : 'cvv_hint')}</div>`}
+      ${this.token ? nothing : html`${this.#input('number')}<div class="row">${this.#input('exp', 'exp_hint')}${this.#input('cvv', this.brand?.cvv ? 'cvv_hint_amex' : 'cvv_hint')}</div>`}
       <div class="row">${asked('fname')}${asked('lname')}</div>${asked('email')}${asked('phone')}${this.button()}
     </form>`;
   }
 
   protected override footer(): TemplateResult | typeof nothing {
-    const { extras, phase } = this;
-    return extras && !this.hosted && (phase === 'ready' || phase === 'paying') ? extras.testCards(html, this.t, (values) => this.fill(values)) : nothing;
+    const { phase } = this;
+    const extras = this.#extras;
+    return extras && !this.hosted && (phase === 'ready' || phase === 'paying') ? extras.testCards(html, this.locale, (values) => this.#fill(values)) : nothing;
   }
 }
 

@@ -223,7 +223,7 @@ describe('<pay-form> paying', () => {
 
     const form = await mount({ customer_id });
     const radios = [...form.shadowRoot!.querySelectorAll<HTMLInputElement>('[type=radio]')];
-    expect(radios.map((radio) => radio.parentElement!.textContent!.trim())).to.deep.equal(['•••• 5454', 'A new card']);
+    expect(radios.map((radio) => radio.parentElement!.textContent!.trim())).to.deep.equal(['Mastercard•••• 5454', 'A new card']);
     expect(radios[0]!.checked).to.equal(true);
     expect(form.shadowRoot!.querySelector('#number'), 'no card fields for a saved card').to.equal(null);
     expect(part(form, '[part=saved] [part=icon]').getAttribute('aria-label')).to.equal('Mastercard');

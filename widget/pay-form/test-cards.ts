@@ -1,22 +1,31 @@
 import type { html as Html, TemplateResult } from 'lit';
 import type { FieldName } from '../events.js';
-import type { Catalog, Message } from '../i18n/en.js';
 
 /**
  * Test mode's quick-fill list of the sandbox's test cards (design.md). `<pay-form>` loads this
  * module only for test sessions, so pages taking real payments never download it. It takes Lit's
  * `html` from the form and imports nothing, so the bundle keeps Lit in its one file.
  */
-const CARDS: readonly (readonly [number: string, outcome: Message])[] = [
-  ['4242 4242 4242 4242', 't_ok'],
-  ['5454 5454 5454 5454', 't_ok'],
-  ['3782 822463 10005', 't_ok'],
-  ['4000 0000 0000 3220', 't_3ds'],
-  ['4000 0000 0000 0002', 't_declined'],
-  ['4000 0000 0000 9995', 't_funds'],
-  ['4000 0000 0000 0069', 't_expired'],
-  ['4000 0000 0000 0119', 't_later'],
+const CARDS: readonly (readonly [number: string, outcome: number])[] = [
+  ['4242 4242 4242 4242', 1],
+  ['5454 5454 5454 5454', 1],
+  ['3782 822463 10005', 1],
+  ['4000 0000 0000 3220', 2],
+  ['4000 0000 0000 0002', 3],
+  ['4000 0000 0000 9995', 4],
+  ['4000 0000 0000 0069', 5],
+  ['4000 0000 0000 0119', 6],
 ];
+
+/** The list's title, then what the cards do; test mode's words live here, not in the main catalogs. */
+const WORDS: Record<string, readonly string[]> = {
+  en: ['Test cards', 'success', '3-D Secure', 'declined', 'insufficient funds', 'expired card', 'pending, then success'],
+  uk: ['Тестові картки', 'успіх', '3-D Secure', 'відхилено', 'недостатньо коштів', 'прострочена картка', 'очікування, потім успіх'],
+  pl: ['Karty testowe', 'sukces', '3-D Secure', 'odrzucona', 'brak środków', 'karta wygasła', 'oczekuje, potem sukces'],
+  de: ['Testkarten', 'Erfolg', '3-D Secure', 'abgelehnt', 'keine Deckung', 'Karte abgelaufen', 'ausstehend, dann Erfolg'],
+  fr: ['Cartes de test', 'succès', '3-D Secure', 'refusée', 'fonds insuffisants', 'carte expirée', 'en attente, puis succès'],
+  es: ['Tarjetas de prueba', 'éxito', '3-D Secure', 'rechazada', 'fondos insuficientes', 'tarjeta caducada', 'pendiente, luego éxito'],
+};
 
 export const testCardStyles = new CSSStyleSheet();
 testCardStyles.replaceSync(/* css */ `
@@ -56,10 +65,12 @@ testCardStyles.replaceSync(/* css */ `
   }
 `);
 
-/** The list; a click fills the card's number, an expiry three years ahead and a code of the right length. */
-export const testCards = (html: typeof Html, t: Catalog, fill: (values: Partial<Record<FieldName, string>>) => void): TemplateResult =>
-  html`<details part="test-cards"><summary>${t.test_cards}</summary><ul>${CARDS.map(
+/** The list in the form's language; a click fills the card's number, an expiry three years ahead and a code of the right length. */
+export function testCards(html: typeof Html, locale: string, fill: (values: Partial<Record<FieldName, string>>) => void): TemplateResult {
+  const words = WORDS[locale.split('-')[0]!.toLowerCase()] ?? WORDS.en!;
+  return html`<details part="test-cards"><summary>${words[0]}</summary><ul>${CARDS.map(
     ([number, outcome]) => html`<li><button type="button" @click=${() =>
       fill({ number, exp: `12/${String(new Date().getFullYear() + 3).slice(2)}`, cvv: number.startsWith('37') ? '1234' : '123' })}><span
-      dir="ltr">${number}</span>${t[outcome]}</button></li>`,
+      dir="ltr">${number}</span>${words[outcome]}</button></li>`,
   )}</ul></details>`;
+}
