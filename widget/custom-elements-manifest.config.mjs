@@ -4,6 +4,8 @@ export default {
   globs: ['widget/**/*.ts'],
   exclude: ['widget/**/*.test.ts', 'widget/test/**', 'widget/build/**', 'widget/**/*.d.ts'],
   outdir: 'dist/widget',
+  // package.json's "customElements" field is kept by hand.
+  packagejson: false,
   litelement: true,
   plugins: [
     {
