@@ -13,7 +13,7 @@ import { prepareQuery } from './prepared.js';
 import type { PreparedQuery } from './prepared.js';
 import { toStoredEvent } from './rows.js';
 import type { WebhookEventRow } from './schema.js';
-import type { EventIngest, EventOutcome, GatewayEvent, Operation, OperationKind, OperationStatus, Payment, PaymentDetails, PaymentStatus, StoredEvent } from './types.js';
+import type { EventIngest, EventOutcome, GatewayEvent, Operation, OperationKind, OperationStatus, Payment, PaymentStatus, StoredEvent } from './types.js';
 
 /** What an event says, without the raw payload: enough to apply it again later. */
 type EventFacts = Omit<GatewayEvent, 'data' | 'body'>;
@@ -36,14 +36,9 @@ export function eventId(data: string): string {
   return createHash('sha256').update(data).digest('hex');
 }
 
-function detailsOf(facts: EventFacts): PaymentDetails & { amount?: number } {
-  const { method: _method, status: _status, orderId: _orderId, operationId: _operationId, ...details } = facts;
-  return details;
-}
-
 async function applyPaymentEvent(ctx: LedgerContext, trx: LedgerDb, facts: EventFacts): Promise<Effect> {
-  const { amount: _amount, ...details } = detailsOf(facts);
-  const result = await progressPayment(ctx, trx, facts.orderId, { ...details, status: facts.status as PaymentStatus });
+  const { method: _method, status, orderId, operationId: _operationId, amount: _amount, ...details } = facts;
+  const result = await progressPayment(ctx, trx, orderId, { ...details, status: status as PaymentStatus });
   if (!result) return unmatched;
   return { outcome: result.progress === 'stale' ? 'stale' : 'applied', advanced: result.progress === 'advanced', payment: result.payment, operation: null };
 }
