@@ -23,7 +23,7 @@ const de: Catalog = {
   declined: 'Die Zahlung wurde abgelehnt. Prüfen Sie die Angaben oder verwenden Sie eine andere Karte.',
   fix: 'Bitte prüfen Sie die markierten Felder.',
   network: 'Der Zahlungsdienst ist nicht erreichbar. Prüfen Sie Ihre Verbindung und versuchen Sie es erneut.',
-  server: 'Bei uns ist etwas schiefgelaufen. Bitte versuchen Sie es gleich noch einmal.',
+  server: 'Etwas ist schiefgelaufen. Bitte versuchen Sie es gleich noch einmal.',
   rejected: 'Die Zahlung konnte nicht gestartet werden. Prüfen Sie die Angaben und versuchen Sie es erneut.',
   rate_limited: 'Zu viele Versuche. Bitte warten Sie einen Moment und versuchen Sie es erneut.',
   closed: 'Diese Zahlung ist nicht mehr verfügbar.',
@@ -41,7 +41,7 @@ const de: Catalog = {
   exp_too_far: 'Das Ablaufdatum liegt zu weit in der Zukunft.',
   cvv_incomplete: 'Geben Sie den 3-stelligen Code von der Kartenrückseite ein.',
   cvv_amex: 'Geben Sie den 4-stelligen Code von der Kartenvorderseite ein.',
-  email_invalid: 'Geben Sie eine E-Mail-Adresse wie name@example.com ein.',
-  phone_invalid: 'Geben Sie eine Telefonnummer mit Ländervorwahl ein, z. B. +49 151 23456789.',
+  email_invalid: 'Geben Sie eine gültige E-Mail-Adresse ein.',
+  phone_invalid: 'Geben Sie eine Telefonnummer mit Ländervorwahl ein.',
 };
 export default de;

@@ -23,7 +23,7 @@ const es: Catalog = {
   declined: 'El pago fue rechazado. Revisa los datos o prueba con otra tarjeta.',
   fix: 'Revisa los campos marcados.',
   network: 'No se pudo conectar con el servicio de pago. Revisa tu conexión e inténtalo de nuevo.',
-  server: 'Algo salió mal por nuestra parte. Inténtalo de nuevo en un momento.',
+  server: 'Algo salió mal. Inténtalo de nuevo en un momento.',
   rejected: 'No se pudo iniciar el pago. Revisa los datos e inténtalo de nuevo.',
   rate_limited: 'Demasiados intentos. Espera un momento e inténtalo de nuevo.',
   closed: 'Este pago ya no está disponible.',
@@ -41,7 +41,7 @@ const es: Catalog = {
   exp_too_far: 'La fecha de caducidad es demasiado lejana.',
   cvv_incomplete: 'Introduce el código de 3 dígitos del reverso de la tarjeta.',
   cvv_amex: 'Introduce el código de 4 dígitos del anverso de la tarjeta.',
-  email_invalid: 'Introduce una dirección como nombre@ejemplo.com.',
-  phone_invalid: 'Introduce un número con el prefijo del país, p. ej. +34 612 345 678.',
+  email_invalid: 'Introduce un correo electrónico válido.',
+  phone_invalid: 'Introduce un teléfono con el prefijo del país.',
 };
 export default es;

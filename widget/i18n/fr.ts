@@ -23,7 +23,7 @@ const fr: Catalog = {
   declined: 'Le paiement a été refusé. Vérifiez les informations ou essayez une autre carte.',
   fix: 'Vérifiez les champs signalés.',
   network: 'Impossible de joindre le service de paiement. Vérifiez votre connexion et réessayez.',
-  server: 'Un problème est survenu de notre côté. Réessayez dans un instant.',
+  server: 'Un problème est survenu. Réessayez dans un instant.',
   rejected: 'Le paiement n’a pas pu être lancé. Vérifiez les informations et réessayez.',
   rate_limited: 'Trop de tentatives. Patientez un instant puis réessayez.',
   closed: 'Ce paiement n’est plus disponible.',
@@ -41,7 +41,7 @@ const fr: Catalog = {
   exp_too_far: 'La date d’expiration est trop lointaine.',
   cvv_incomplete: 'Saisissez le code à 3 chiffres au dos de la carte.',
   cvv_amex: 'Saisissez le code à 4 chiffres au recto de la carte.',
-  email_invalid: 'Saisissez une adresse comme nom@exemple.com.',
-  phone_invalid: 'Saisissez un numéro avec l’indicatif du pays, par ex. +33 6 12 34 56 78.',
+  email_invalid: 'Saisissez une adresse e-mail valide.',
+  phone_invalid: 'Saisissez un numéro de téléphone avec l’indicatif du pays.',
 };
 export default fr;

@@ -23,7 +23,7 @@ const pl: Catalog = {
   declined: 'Płatność została odrzucona. Sprawdź dane lub użyj innej karty.',
   fix: 'Sprawdź zaznaczone pola.',
   network: 'Nie udało się połączyć z serwisem płatności. Sprawdź połączenie i spróbuj ponownie.',
-  server: 'Coś poszło nie tak po naszej stronie. Spróbuj ponownie za chwilę.',
+  server: 'Coś poszło nie tak. Spróbuj ponownie za chwilę.',
   rejected: 'Nie udało się rozpocząć płatności. Sprawdź dane i spróbuj ponownie.',
   rate_limited: 'Zbyt wiele prób. Odczekaj chwilę i spróbuj ponownie.',
   closed: 'Ta płatność nie jest już dostępna.',
@@ -41,7 +41,7 @@ const pl: Catalog = {
   exp_too_far: 'Data ważności jest zbyt odległa.',
   cvv_incomplete: 'Wpisz 3-cyfrowy kod z odwrotu karty.',
   cvv_amex: 'Wpisz 4-cyfrowy kod z przodu karty.',
-  email_invalid: 'Wpisz adres w postaci name@example.com.',
-  phone_invalid: 'Wpisz numer z kodem kraju, np. +48 600 123 456.',
+  email_invalid: 'Wpisz poprawny adres e-mail.',
+  phone_invalid: 'Wpisz numer telefonu z kodem kraju.',
 };
 export default pl;

@@ -17,7 +17,12 @@ export const styles = css`
   .row {
     display: grid;
     grid-template-columns: 1fr 1fr;
-    gap: var(--_space);
+    gap: 4px var(--_space);
+  }
+  /* Labels, inputs and errors line up across a row even when a label wraps. */
+  .row > * {
+    grid-row: span 3;
+    grid-template-rows: subgrid;
   }
   .row:empty {
     display: none;
