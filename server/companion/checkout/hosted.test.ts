@@ -1,0 +1,124 @@
+// Hosted checkout (the gateway's own page) and the customer's return to the shop.
+import { afterEach, describe, expect, it } from 'vitest';
+import { testProjectCredentials } from '../../gateway/test-project.js';
+import { GatewayClient } from '../../gateway/client.js';
+import { EXPIRY, TEST_CVV, card, cardNumber } from '../test/cards.js';
+import { createStack, payBody } from '../test/stack.js';
+import type { Stack, StackOptions } from '../test/stack.js';
+
+const CONTACT = { email: 'olena@example.com', phone: '+380501234567' };
+let stack: Stack;
+async function open(options: StackOptions = {}): Promise<Stack> {
+  stack = await createStack(options);
+  return stack;
+}
+afterEach(async () => {
+  await stack.close();
+});
+
+const hosted = (sessionId: string, status: number, body: unknown = {}) => stack.json('POST', `/api/checkout/sessions/${sessionId}/hosted`, status, { body });
+
+/** What a customer does on the sandbox's payment page: type the card and submit. */
+async function payOnPage(url: string): Promise<Response> {
+  const form = new URLSearchParams({ cc_number: cardNumber('success'), exp_month: String(EXPIRY.exp_month), exp_year: String(EXPIRY.exp_year), card_cvv: TEST_CVV });
+  return stack.sandbox.request(url, { method: 'POST', body: form.toString(), headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+}
+
+describe('POST /api/checkout/sessions/:id/hosted', () => {
+  it('opens the gateway’s page, gives the same page to a second click, and the payment arrives by webhook', async () => {
+    await open();
+    const session = await stack.openSession({ customer: CONTACT, return_url: 'https://shop.example/done?cart=7' });
+    const { redirect_url: url } = await hosted(session.id, 200);
+    expect(new URL(url).origin).toBe(stack.sandboxUrl);
+    expect(await stack.ledger.getPayment(session.order_id)).toMatchObject({ mode: 'hosted', status: 'init', checkoutUrl: url });
+    expect(await hosted(session.id, 200)).toEqual({ redirect_url: url });
+    expect((await stack.json('GET', `/api/checkout/sessions/${session.id}`, 200)).status).toBe('pending');
+
+    const page = await payOnPage(url);
+    expect(page.status).toBe(303);
+    expect(page.headers.get('location')).toBe(`${stack.companionUrl}/checkout/return/${session.id}`);
+    await stack.settleWebhooks();
+    expect((await stack.ledger.getPayment(session.order_id))?.status).toBe('success');
+
+    const back = await stack.request('GET', `/checkout/return/${session.id}`);
+    expect(back.status).toBe(303);
+    const target = new URL(back.headers.get('location')!);
+    expect(target.origin + target.pathname).toBe('https://shop.example/done');
+    expect(Object.fromEntries(target.searchParams)).toEqual({ cart: '7', checkout_session: session.id, order_id: session.order_id, status: 'success' });
+    expect((await hosted(session.id, 409)).error.code).toBe('already_paid');
+  });
+
+  it('takes the contact details the page needs from the payer when the merchant gave none', async () => {
+    await open();
+    const session = await stack.openSession();
+    expect((await hosted(session.id, 422)).error).toMatchObject({ code: 'customer_required', fields: { 'customer.email': 'is required', 'customer.phone': 'is required' } });
+    expect((await stack.ledger.getSession(session.id))?.payment).toBeNull();
+    expect((await hosted(session.id, 400, { customer: { email: 'nope' } })).error.fields['customer.email']).toBeDefined();
+    expect((await hosted(session.id, 200, { customer: CONTACT })).redirect_url).toMatch(/\/form$/);
+  });
+
+  it('refuses where hosted is not allowed or a direct payment is under way', async () => {
+    await open();
+    const directOnly = await stack.openSession({ modes: ['direct'], customer: CONTACT });
+    expect((await hosted(directOnly.id, 409)).error.code).toBe('mode_not_allowed');
+    const challenged = await stack.openSession({ customer: CONTACT });
+    expect((await (await stack.pay(challenged.id, payBody({ card: card('three_ds_challenge') }))).json()).status).toBe('redirect');
+    expect((await hosted(challenged.id, 409)).error.code).toBe('payment_in_progress');
+  });
+
+  it('an order id the gateway already holds (P-409): the lost page is cancelled and the next click opens a fresh one', async () => {
+    await open();
+    const session = await stack.openSession({ customer: CONTACT });
+    // The page was created once already, and its address never came back.
+    const direct = new GatewayClient({ baseUrl: stack.sandboxUrl, ...testProjectCredentials({}), fetch: (input, init) => Promise.resolve(stack.sandbox.fetch(new Request(input, init))) });
+    await direct.payments.create({ mode: 'hosted', method: 'purchase', amount: 1010, currency: 'UAH', description: 'x', order_id: session.order_id, customer_email: CONTACT.email, customer_phone: CONTACT.phone });
+    const refused = await stack.request('POST', `/api/checkout/sessions/${session.id}/hosted`, { body: {} });
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get('retry-after')).toBe('2');
+    expect(await stack.ledger.getPayment(session.order_id)).toMatchObject({ status: 'failure', statusCode: '6007' });
+    const [entry] = await direct.orders.get(session.order_id);
+    expect(entry).toMatchObject({ status: 'failure', status_code: '6007' });
+    const { redirect_url: fresh } = await hosted(session.id, 200);
+    expect(await stack.ledger.getPayment(`${session.order_id}-2`)).toMatchObject({ status: 'init', checkoutUrl: fresh });
+  });
+
+  it('never hands out a page address that is neither https nor the sandbox', async () => {
+    await open({ sandbox: { publicUrl: 'http://elsewhere.test' } });
+    const session = await stack.openSession({ customer: CONTACT });
+    const refused = await hosted(session.id, 502);
+    expect(refused.error.code).toBe('unsafe_redirect');
+    expect(JSON.stringify(refused)).not.toContain('elsewhere');
+    expect(await stack.ledger.getPayment(session.order_id)).toMatchObject({ status: 'failure', checkoutUrl: null });
+  });
+});
+
+describe('GET /checkout/return/:id', () => {
+  it('reads the order’s state when the webhook has not come, then sends the customer on', async () => {
+    await open();
+    stack.dropWebhooks = true;
+    const session = await stack.openSession({ return_url: 'https://shop.example/done' });
+    const answer = await (await stack.pay(session.id, payBody({ card: card('three_ds_challenge') }))).json();
+    await stack.control('POST', `/_sandbox/3ds/${answer.payment_id}`, { result: 'success' });
+    expect((await stack.ledger.getPayment(session.order_id))?.status).toBe('pending');
+    const back = await stack.request('GET', `/checkout/return/${session.id}`);
+    expect(new URL(back.headers.get('location')!).searchParams.get('status')).toBe('success');
+    expect((await stack.ledger.getPayment(session.order_id))?.status).toBe('success');
+    expect(stack.changes.map((change) => [change.status, change.source])).toContainEqual(['success', 'order_state']);
+  });
+
+  it('shows a short page when the merchant gave no return URL, and 404 for an unknown session', async () => {
+    await open();
+    const session = await stack.openSession();
+    await stack.pay(session.id, payBody({ card: card('insufficient_funds') }));
+    const page = await stack.request('GET', `/checkout/return/${session.id}`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
+    const text = await page.text();
+    expect(text).toContain('Payment not completed');
+    expect(text).toContain('Insufficient funds');
+    const missing = await stack.request('GET', '/checkout/return/<script>');
+    expect(missing.status).toBe(404);
+    expect(await missing.text()).not.toContain('<script>');
+  });
+});

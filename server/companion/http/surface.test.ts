@@ -1,0 +1,215 @@
+// The HTTP surface as a whole: headers, CORS, limits, the route catalog, and bad input of every
+// kind against every route — never a 5xx, always the envelope, nothing stored changed.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { API } from '../openapi/api-catalog.js';
+import { createStack } from '../test/stack.js';
+import type { Stack, StackOptions } from '../test/stack.js';
+
+let stack: Stack;
+async function open(options: StackOptions = {}): Promise<Stack> {
+  stack = await createStack(options);
+  return stack;
+}
+afterEach(async () => {
+  await stack.close();
+});
+
+describe('headers for browsers', () => {
+  beforeEach(async () => {
+    await open();
+  });
+
+  it('sets security headers and no-store on API answers', async () => {
+    const session = await stack.openSession();
+    const response = await stack.request('GET', `/api/checkout/sessions/${session.id}`);
+    expect(Object.fromEntries(['content-security-policy', 'x-content-type-options', 'x-frame-options', 'referrer-policy', 'cache-control'].map((name) => [name, response.headers.get(name)]))).toEqual({
+      'content-security-policy': "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+      'x-content-type-options': 'nosniff',
+      'x-frame-options': 'DENY',
+      'referrer-policy': 'no-referrer',
+      'cache-control': 'no-store',
+    });
+    expect(response.headers.get('strict-transport-security')).toBeNull();
+    expect(response.headers.get('x-powered-by')).toBeNull();
+  });
+
+  it('lets configured merchant origins call the checkout API, and no one else', async () => {
+    const session = await stack.openSession();
+    const path = `/api/checkout/sessions/${session.id}`;
+    const allowed = await stack.request('GET', path, { headers: { Origin: 'https://shop.example' } });
+    expect(allowed.headers.get('access-control-allow-origin')).toBe('https://shop.example');
+    const foreign = await stack.request('GET', path, { headers: { Origin: 'https://evil.example' } });
+    expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
+    const preflight = await stack.request('OPTIONS', `${path}/pay`, { headers: { Origin: 'https://shop.example', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'content-type' } });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-methods')).toContain('POST');
+    expect(preflight.headers.get('access-control-allow-headers')).toBe('Content-Type');
+    const foreignPreflight = await stack.request('OPTIONS', `${path}/pay`, { headers: { Origin: 'https://evil.example', 'Access-Control-Request-Method': 'POST' } });
+    expect(foreignPreflight.headers.get('access-control-allow-origin')).toBeNull();
+    const merchant = await stack.request('GET', '/api/orders', { admin: true, headers: { Origin: 'https://shop.example' } });
+    expect(merchant.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it('answers unknown routes 404 and wrong methods 405 with Allow, in the envelope', async () => {
+    const missing = await stack.request('GET', '/api/nothing-here');
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toMatchObject({ error: { code: 'not_found' } });
+    expect((await stack.request('PUT', '/api/orders')).status).toBe(401); // the token is checked first
+    const wrong = await stack.request('PUT', '/api/orders', { admin: true });
+    expect(wrong.status).toBe(405);
+    expect(wrong.headers.get('allow')).toContain('GET');
+    expect(await wrong.json()).toMatchObject({ error: { code: 'method_not_allowed' } });
+  });
+
+  it('refuses bodies above the limit with 413', async () => {
+    const response = await stack.request('POST', '/api/checkout/sessions', { admin: true, body: JSON.stringify({ description: 'x'.repeat(20_000) }), headers: { 'Content-Type': 'application/json', 'Content-Length': '20020' } });
+    expect(response.status).toBe(413);
+    expect((await response.json()).error.code).toBe('payload_too_large');
+  });
+
+  it('answers the health check', async () => {
+    expect(await stack.json('GET', '/healthz', 200)).toEqual({ status: 'ok' });
+  });
+});
+
+describe('HSTS', () => {
+  it('is sent when the companion is reached over https', async () => {
+    await open({ companion: { publicUrl: 'https://pay.shop.example' } });
+    expect((await stack.request('GET', '/healthz')).headers.get('strict-transport-security')).toContain('max-age=');
+  });
+});
+
+describe('the route catalog and OpenAPI document', () => {
+  beforeEach(async () => {
+    await open();
+  });
+
+  it('lists exactly the routes the app serves', () => {
+    const served = stack.companion.routes
+      .filter((route) => route.method !== 'ALL' && !route.path.endsWith('*'))
+      .map((route) => `${route.method} ${route.path}`);
+    const documented = API.map((operation) => `${operation.method.toUpperCase()} ${operation.path}`);
+    expect(new Set(served)).toEqual(new Set(documented));
+  });
+
+  it('serves an OpenAPI 3.1 document with the request schemas', async () => {
+    const document = await stack.json('GET', '/api/openapi.json', 200);
+    expect(document.openapi).toBe('3.1.0');
+    const pay = document.paths['/api/checkout/sessions/{id}/pay'].post;
+    expect(pay.requestBody.content['application/json'].schema.properties).toHaveProperty('card');
+    expect(pay.responses['200'].content['application/json'].schema.properties.status.enum).toEqual(['success', 'failure', 'pending', 'redirect']);
+    expect(document.paths['/api/orders'].get.security).toEqual([{ adminToken: [] }]);
+    expect(document.paths['/api/orders'].get.parameters.map((p: { name: string }) => p.name)).toEqual(['status', 'limit', 'cursor']);
+  });
+
+  it('refuses every merchant route without the admin token', async () => {
+    for (const operation of API.filter((candidate) => candidate.access === 'admin')) {
+      const path = operation.path.replace(/:(\w+)/g, 'x1');
+      const response = await stack.request(operation.method.toUpperCase(), path, operation.method === 'post' ? { body: {} } : {});
+      expect(response.status, `${operation.method} ${path}`).toBe(401);
+    }
+  });
+});
+
+describe('bad input against every route', () => {
+  it('never answers 5xx, always the envelope, and changes nothing stored', async () => {
+    await open({ companion: { rateLimits: { perSession: 100_000, perClient: 100_000 } } });
+    const session = await stack.openSession({ method: 'auth' });
+    await stack.pay(session.id);
+    await stack.settleWebhooks();
+    const before = JSON.stringify(await stack.ledger.getOrder(session.order_id));
+    const ids: Record<string, string[]> = {
+      id: [session.id, '..%2F..', 'A'.repeat(5000)],
+      order_id: [session.order_id, '%2e%2e', '1'.repeat(300)],
+      customer_id: ['c', '%ff', 'x'.repeat(300)],
+      card_id: ['x', '00000000-0000-0000-0000-000000000000'],
+      date: ['2030-02-30', 'today', '0000-00-00'],
+      name: ['x.js', '..', '.hidden.js'],
+    };
+    const bodies: unknown[] = [
+      null, 'string', [1, 2], { unknown: 1 }, { amount: -1 }, { amount: 1.234 }, { amount: '１２' }, { amount: '1e400' },
+      { amount: Number.MAX_SAFE_INTEGER }, { split: [{}] }, { card: { number: 'x'.repeat(5000) }, customer: { email: '😀@😀' }, fingerprint: [] },
+      { comment: 'x'.repeat(10_000), operation: 'capture', transaction_id: 5 }, JSON.parse('{"__proto__": {"polluted": 1}, "constructor": {"prototype": {"polluted": 1}}}'),
+      '{"unterminated": ', '\u0000\u0001', '{"a":'.repeat(200),
+    ];
+    let sent = 0;
+    for (const operation of API) {
+      const names = [...operation.path.matchAll(/:(\w+)/g)].map((match) => match[1]!);
+      const paths = names.length === 0 ? [operation.path] : (ids[names[0]!] ?? ['x']).map((value) => operation.path.replace(/:(\w+)/g, (_, name: string) => (name === names[0] ? value : (ids[name]?.[0] ?? 'x'))));
+      for (const path of paths) {
+        for (const body of operation.method === 'get' || operation.method === 'delete' ? [undefined] : bodies) {
+          for (const query of operation.method === 'get' ? ['', '?limit=-1&status=%00&format=exe&from=yesterday&after=x', `?${'a'.repeat(3000)}=1`] : ['']) {
+            const response = await stack.request(operation.method.toUpperCase(), path + query, {
+              admin: operation.access === 'admin',
+              ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body), headers: { 'Content-Type': 'application/json' } }),
+            });
+            sent += 1;
+            expect(response.status, `${operation.method} ${path}${query} ${String(body)}`).toBeLessThan(500);
+            // Every body here is wrong: a POST must be refused.
+            if (operation.method === 'post') expect(response.status, `${operation.method} ${path}`).toBeGreaterThanOrEqual(400);
+            if (response.status >= 400 && response.headers.get('content-type')?.startsWith('application/json')) {
+              const envelope = await response.json();
+              expect(envelope.error).toEqual({ code: expect.any(String), message: expect.any(String), ...(envelope.error.fields ? { fields: expect.any(Object) } : {}) });
+            } else if (response.headers.get('content-type')?.startsWith('text/event-stream')) {
+              await response.body?.cancel(); // the live feed never ends by itself
+            } else {
+              await response.arrayBuffer();
+            }
+          }
+        }
+      }
+    }
+    expect(sent).toBeGreaterThan(500);
+    await stack.settleWebhooks();
+    expect(JSON.stringify(await stack.ledger.getOrder(session.order_id))).toBe(before);
+    expect((await stack.ledger.listOrders()).orders).toHaveLength(1);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  }, 120_000);
+});
+
+describe('GET /widget/pay-form.js', () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'payform-widget-'));
+    mkdirSync(join(dir, 'chunks'));
+    writeFileSync(join(dir, 'pay-form.js'), 'export const payForm = 1;');
+    writeFileSync(join(dir, 'chunks', 'uk.js'), 'export default {};');
+    await open({ companion: { widgetDir: dir } });
+  });
+  afterEach(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('serves the bundle to any origin as JavaScript, revalidated by ETag', async () => {
+    const response = await stack.request('GET', '/widget/pay-form.js');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(response.headers.get('access-control-allow-origin')).toBe('*');
+    expect(response.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
+    expect(response.headers.get('cache-control')).toContain('max-age=');
+    expect(await response.text()).toBe('export const payForm = 1;');
+    const etag = response.headers.get('etag')!;
+    const again = await stack.request('GET', '/widget/pay-form.js', { headers: { 'If-None-Match': etag } });
+    expect(again.status).toBe(304);
+    writeFileSync(join(dir, 'pay-form.js'), 'export const payForm = 2;');
+    const rebuilt = await stack.request('GET', '/widget/pay-form.js', { headers: { 'If-None-Match': etag } });
+    expect(rebuilt.status).toBe(200);
+  });
+
+  it('serves its chunks and nothing outside them', async () => {
+    expect(await (await stack.request('GET', '/widget/chunks/uk.js')).text()).toBe('export default {};');
+    for (const path of ['/widget/chunks/..%2Fpay-form.js', '/widget/chunks/missing.js', '/widget/chunks/.hidden.js', '/widget/../package.json']) {
+      expect((await stack.request('GET', path)).status, path).toBe(404);
+    }
+  });
+
+  it('answers 404 in the envelope when the widget is not built', async () => {
+    rmSync(join(dir, 'pay-form.js'));
+    const response = await stack.request('GET', '/widget/pay-form.js');
+    expect(response.status).toBe(404);
+    expect((await response.json()).error.code).toBe('widget_not_built');
+  });
+});
