@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ErrorBody } from '../gateway/wire/error.js';
 import { routes } from '../gateway/wire/routes.js';
-import { directPayment, testSandbox } from './testing/in-process.js';
+import { directPayment, hostedPayment, testSandbox } from './testing/in-process.js';
 import type { TestSandbox } from './testing/in-process.js';
 
 type Json = Record<string, unknown>;
@@ -120,6 +120,18 @@ describe('bad input never reaches the state', () => {
       body: JSON.stringify(directPayment(sandbox.project)),
     });
     expect(response.status).toBe(200);
+  });
+
+  it('amounts too large to hold exactly → 400; above the project limit → a 4012 decline', async () => {
+    const body = await expectError(await sandbox.post('/api/v1/payment', directPayment(sandbox.project, { amount: 1e20 })), 400);
+    expect(body.args).toEqual([{ field_name: 'amount', violation: 'cannot be an amount in UAH: too large or too precise' }]);
+    const auth = await sandbox.postJson('/api/v1/payment', directPayment(sandbox.project, { method: 'auth' }));
+    await expectError(await sandbox.post('/api/v1/capture', { pos_id: sandbox.project.posId, order_id: auth.order_id, order_currency: 'UAH', charge_amount: '99999999999999999999.99' }), 400);
+    const limited = await sandbox.postJson('/api/v1/payment', directPayment(sandbox.project, { amount: 100_000_000.01 }));
+    expect(limited).toMatchObject({ status: 'failure', status_code: '4012' });
+    const longLived = hostedPayment(sandbox.project, { order_timeout: Number.MAX_SAFE_INTEGER });
+    expect((await sandbox.post('/api/v1/payment', longLived)).status).toBe(303);
+    expect(await sandbox.getJson<Json[]>(`/api/v1/pos/${sandbox.project.posId}/orders/${longLived.order_id}`)).toHaveLength(1);
   });
 
   it('a pos_id in the body that is not the credentials’ project → 401', async () => {

@@ -19,6 +19,8 @@ export interface Project extends ProjectCredentials {
   readonly captureOverReservePercent: number;
   /** Turns on the interface's extra rules for microfinance / iGaming merchants. */
   readonly sector: MerchantSector | undefined;
+  /** Payments above this many minor units are declined with 4012 (amount limit exceeded). */
+  readonly amountLimitMinor: number;
   /** MCC used when a payment names none. */
   readonly mcc: string;
   /** Commission of a successful payment: a fixed part in minor units and a percentage in basis points. */
@@ -109,6 +111,7 @@ export function defaultProject(credentials: ProjectCredentials = testProjectCred
     currency: 'UAH',
     currencies: ['UAH', 'USD', 'EUR', 'PLN', 'XTS'],
     captureOverReservePercent: 15,
+    amountLimitMinor: 10_000_000_000,
     sector: undefined,
     mcc: '5999',
     fees: { fixedMinor: 5, percentBasisPoints: 150 },

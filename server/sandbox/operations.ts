@@ -9,13 +9,13 @@
  * recorded with status `failure` and answered with 200 (gateway-notes.md), no webhook is sent
  * (no status changed). An unknown order is 404; ill-formed input was refused before (400).
  */
-import { fromWireAmount } from '../gateway/money.js';
 import type { MinorUnits } from '../gateway/money.js';
 import type {
   CaptureRequest, RefundRequest, SplitCaptureRequest, SplitRefundRequest, VoidRequest,
 } from '../gateway/wire/operation.js';
 import { StatusCode } from '../gateway/wire/status.js';
 import type { Project } from './config.js';
+import { minorUnits } from './state/amounts.js';
 import { commission } from './state/fees.js';
 import { newUuid, transactionIdentifiers } from './state/identifiers.js';
 import { succeeded, sumAmounts } from './state/records.js';
@@ -57,8 +57,8 @@ export function capture(gateway: SimulatedGateway, project: Project, request: Ca
     const payment = target.order.payment;
     authorisedOnly(target.order, 'captured');
     const reserved = payment.amount;
-    const amount = request.charge_amount === undefined ? reserved : fromWireAmount(request.charge_amount, currency);
-    const shares = split?.map((share) => toShare(share, currency));
+    const amount = request.charge_amount === undefined ? reserved : minorUnits(request.charge_amount, currency, 'charge_amount');
+    const shares = split?.map((share, index) => toShare(share, currency, index));
     if (shares && sumAmounts(shares) !== amount) {
       // With charge_amount the schema checked the sum; without it the shares must cover the reserve.
       throw Refusal.invalidField('split', 'amounts must add up to the captured amount (the full reserved amount when charge_amount is omitted)');
@@ -88,7 +88,7 @@ export function refund(gateway: SimulatedGateway, project: Project, request: Ref
   return perform(gateway, target, currency, (orderCurrency) => {
     const refundable = refundableOf(target.order);
     const left = refundable.amount - sumAmounts(succeeded(target.order, 'refund'));
-    const amount = request.refund_amount === undefined ? left : fromWireAmount(request.refund_amount, orderCurrency);
+    const amount = request.refund_amount === undefined ? left : minorUnits(request.refund_amount, orderCurrency, 'refund_amount');
     if (left <= 0) throw new Decline(StatusCode.InvalidOperation, 'Invalid operation: the payment is already refunded in full');
     if (amount > left) throw new Decline(StatusCode.InvalidAmount, `Invalid amount: at most ${left} minor units are left to refund`);
     const shares = refundable.shares ? shareRefunds(target.order, refundable.shares, split, amount, left, orderCurrency, project) : undefined;
@@ -200,9 +200,9 @@ function shareRefunds(
     if (amount !== left) throw new Decline(StatusCode.InvalidOperation, 'Invalid operation: refund part of a split payment through split refund');
     return shares.map((share) => withFee(share.subMerchantId, leftOf(share.subMerchantId) ?? 0)).filter((share) => share.amount > 0);
   }
-  return requested.map((part) => {
+  return requested.map((part, index) => {
     const partLeft = leftOf(part.sub_merchant_id);
-    const partAmount = fromWireAmount(part.amount, currency);
+    const partAmount = minorUnits(part.amount, currency, `split[${index}].amount`);
     if (partLeft === undefined) throw new Decline(StatusCode.InvalidOperation, `Invalid operation: sub-merchant ${part.sub_merchant_id} has no share in this payment`);
     if (partAmount > partLeft) throw new Decline(StatusCode.InvalidAmount, `Invalid amount: at most ${partLeft} minor units are left to refund to sub-merchant ${part.sub_merchant_id}`);
     return withFee(part.sub_merchant_id, partAmount);

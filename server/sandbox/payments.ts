@@ -12,11 +12,11 @@
  * Every status a payment enters after creation is reported by webhook; `init` is not (it is the
  * create answer itself).
  */
-import { fromWireAmount } from '../gateway/money.js';
 import type { CreatePaymentRequest, SplitPurchaseRequest } from '../gateway/wire/payment.js';
 import { sectorIssues } from '../gateway/wire/payment.js';
 import { StatusCode } from '../gateway/wire/status.js';
 import type { Project } from './config.js';
+import { minorUnits } from './state/amounts.js';
 import { cvvProblem, hasExpired, readCard } from './state/cards.js';
 import { commission } from './state/fees.js';
 import { newCapability, newUuid, randomDigits, transactionIdentifiers } from './state/identifiers.js';
@@ -33,6 +33,9 @@ export type PayerCard =
   | { readonly kind: 'token'; readonly token: string };
 
 export type CreateRequest = CreatePaymentRequest | SplitPurchaseRequest;
+
+/** No hosted payment waits longer than ten years. */
+const MAX_LIFESPAN_SECONDS = 10 * 365 * 86_400;
 
 /**
  * POST /api/v1/payment and /api/v1/split/purchase after their schema has passed. Refuses a
@@ -51,14 +54,14 @@ export async function createPayment(gateway: SimulatedGateway, project: Project,
   }
   if (issues.length > 0) throw Refusal.invalid(issues);
 
-  const split = 'split' in request ? request.split.map((share) => toShare(share, request.currency)) : undefined;
+  const split = 'split' in request ? request.split.map((share, index) => toShare(share, request.currency, index)) : undefined;
   const payment = newPayment(gateway, {
     posId: project.posId,
     orderId: request.order_id,
     mode: request.mode,
     method: request.method,
     endpoint: split ? 'split' : 'payment',
-    amount: fromWireAmount(request.amount, request.currency),
+    amount: minorUnits(request.amount, request.currency, 'amount'),
     currency: request.currency,
     description: request.description,
     details: pickDetails(request, project),
@@ -73,7 +76,8 @@ export async function createPayment(gateway: SimulatedGateway, project: Project,
   const order = gateway.store.addOrder(payment);
   if (request.mode === 'hosted') {
     openCheckout(gateway, order);
-    const lifespan = request.order_timeout ?? gateway.config.timings.hostedLifespanSeconds;
+    // Bounded so that the expiry stays a representable date.
+    const lifespan = Math.min(request.order_timeout ?? gateway.config.timings.hostedLifespanSeconds, MAX_LIFESPAN_SECONDS);
     payment.expiresAt = new Date(payment.createdAt.getTime() + lifespan * 1000);
     payment.timer = gateway.scheduler.at(payment.expiresAt.getTime(), () => expire(gateway, order));
   } else if (card) {
@@ -123,6 +127,9 @@ function authorise(gateway: SimulatedGateway, order: Order, payerCardData: Payer
   payment.card = card;
   if (payerCardData.kind === 'token') payment.token = { value: payerCardData.token, expiration: tokenExpiration(card) };
   if (hasExpired(card.expMonth, card.expYear, gateway.clock.now())) return fail(gateway, order, StatusCode.CardExpired);
+  if (payment.method !== 'lookup' && payment.amount > gateway.projectOf(order).amountLimitMinor) {
+    return fail(gateway, order, StatusCode.AmountLimitExceeded);
+  }
   switch (card.behaviour) {
     case 'success':
     case 'wallet':
@@ -262,8 +269,8 @@ function pickDetails(request: CreateRequest, project: Project): PaymentDetails {
   return details as PaymentDetails;
 }
 
-export function toShare(share: { amount: number | string; sub_merchant_id: string }, currency: string): Share {
-  return { subMerchantId: share.sub_merchant_id, amount: fromWireAmount(share.amount, currency) };
+export function toShare(share: { amount: number | string; sub_merchant_id: string }, currency: string, index: number): Share {
+  return { subMerchantId: share.sub_merchant_id, amount: minorUnits(share.amount, currency, `split[${index}].amount`) };
 }
 
 /** Shares name sub-merchants of the project, each once. */

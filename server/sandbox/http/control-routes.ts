@@ -25,11 +25,12 @@ import type { Project } from '../config.js';
 import { FaultSettings } from '../faults.js';
 import { chargeRecurring, completeChallenge, createCredit } from '../payments.js';
 import type { SimulatedGateway } from '../simulated-gateway.js';
+import { minorUnits } from '../state/amounts.js';
 import { Refusal } from '../state/refusal.js';
 import { paymentView } from '../views.js';
 import type { BaseUrlOf } from './api-routes.js';
 import type { SandboxEnv } from './env.js';
-import { minorUnits, parseInput, readJsonBody, readQuery } from './request-input.js';
+import { parseInput, readJsonBody, readQuery } from './request-input.js';
 
 const ChallengeCommand = z.strictObject({ result: z.enum(['success', 'failure']) });
 

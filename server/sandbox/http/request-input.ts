@@ -6,8 +6,6 @@
  */
 import type { Context } from 'hono';
 import type * as z from 'zod';
-import { fromWireAmount } from '../../gateway/money.js';
-import type { MinorUnits, WireAmount } from '../../gateway/money.js';
 import { parseWire } from '../../gateway/wire/issues.js';
 import { Refusal } from '../state/refusal.js';
 
@@ -48,11 +46,3 @@ export function readQuery(c: Context): Record<string, string> {
   return query;
 }
 
-/** A wire amount already checked by a schema, in minor units; 400 if too fine for the currency. */
-export function minorUnits(value: WireAmount, currency: string, field: string): MinorUnits {
-  try {
-    return fromWireAmount(value, currency);
-  } catch {
-    throw Refusal.invalidField(field, `has more decimal digits than ${currency} allows`);
-  }
-}

@@ -1,0 +1,13 @@
+/** Wire amounts that passed their schema, in minor units — or a 400 when they cannot be held exactly. */
+import { fromWireAmount } from '../../gateway/money.js';
+import type { MinorUnits, WireAmount } from '../../gateway/money.js';
+import { Refusal } from './refusal.js';
+
+export function minorUnits(value: WireAmount, currency: string, field: string): MinorUnits {
+  try {
+    return fromWireAmount(value, currency);
+  } catch {
+    // The schema allowed two decimals; what fails here is too fine for the currency or too large.
+    throw Refusal.invalidField(field, `cannot be an amount in ${currency}: too large or too precise`);
+  }
+}
