@@ -50,7 +50,8 @@ export function reportRoutes(): Hono<CompanionEnv> {
   reports.get('/stats', validate('query', StatsQuery), async (c) => {
     const { ledger, clock } = c.var.services;
     const query = c.req.valid('query');
-    const to = query.to ?? clock();
+    // Up to and including now (the range's end is exclusive).
+    const to = query.to ?? clock() + 1;
     // Default windows: the last day by hour, the last 30 days by day.
     const from = query.from ?? to - (query.bucket === 'hour' ? 24 * HOUR : 30 * 24 * HOUR);
     const buckets = await ledger.paymentStats({ from, to, bucket: query.bucket, ...(query.utc_offset_minutes === undefined ? {} : { utcOffsetMinutes: query.utc_offset_minutes }) });

@@ -1,0 +1,105 @@
+// What the back office draws: statistics over time and the live feed of changes.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { TestClock } from '../../ledger/testing/databases.js';
+import { card } from '../test/cards.js';
+import { ADMIN_TOKEN, createStack, payBody } from '../test/stack.js';
+import type { Stack } from '../test/stack.js';
+
+const HOUR = 3_600_000;
+// Half past the current hour: buckets are predictable and test cards have not expired.
+const START = Math.floor(Date.now() / HOUR) * HOUR + HOUR / 2;
+const at = (ms: number) => new Date(ms).toISOString();
+let stack: Stack;
+let clock: TestClock;
+beforeEach(async () => {
+  clock = new TestClock(START);
+  stack = await createStack({ clock });
+});
+afterEach(async () => {
+  await stack.close();
+});
+
+async function payWith(outcome: 'success' | 'rejected' | 'three_ds_challenge') {
+  const session = await stack.openSession();
+  await stack.pay(session.id, payBody({ card: card(outcome) }));
+  return session;
+}
+
+describe('GET /api/stats', () => {
+  it('counts payments per hour by outcome with the success rate, every bucket present', async () => {
+    await payWith('success');
+    await payWith('rejected');
+    clock.advance(HOUR);
+    await payWith('success');
+    await payWith('three_ds_challenge');
+    const hour = START - HOUR / 2;
+    const stats = await stack.json('GET', `/api/stats?from=${at(hour)}&to=${at(hour + 3 * HOUR)}&bucket=hour`, 200, { admin: true });
+    expect(stats.buckets).toEqual([
+      { start: at(hour), total: 2, succeeded: 1, failed: 1, in_flight: 0, success_rate: 0.5 },
+      { start: at(hour + HOUR), total: 2, succeeded: 1, failed: 0, in_flight: 1, success_rate: 1 },
+      { start: at(hour + 2 * HOUR), total: 0, succeeded: 0, failed: 0, in_flight: 0, success_rate: null },
+    ]);
+    expect(stats.totals).toEqual({ total: 4, succeeded: 2, failed: 1, in_flight: 1, success_rate: 2 / 3 });
+  });
+
+  it('defaults to the last day by hour, days start at the given UTC offset, and bad ranges are 400', async () => {
+    await payWith('success');
+    const last = await stack.json('GET', '/api/stats', 200, { admin: true });
+    // The last 24 hours from half past: 25 hour buckets, the first and last partly.
+    expect(last.buckets).toHaveLength(25);
+    expect(last.totals.succeeded).toBe(1);
+    const dayStart = Math.floor((START + 2 * HOUR) / (24 * HOUR)) * 24 * HOUR - 2 * HOUR;
+    const days = await stack.json('GET', `/api/stats?bucket=day&utc_offset_minutes=120&from=${at(dayStart)}&to=${at(dayStart + 24 * HOUR)}`, 200, { admin: true });
+    expect(days.buckets).toEqual([expect.objectContaining({ start: at(dayStart), succeeded: 1 })]);
+    expect((await stack.json('GET', '/api/stats?from=yesterday', 400, { admin: true })).error.fields.from).toBeDefined();
+    expect((await stack.json('GET', `/api/stats?from=${at(START)}&to=${at(START - HOUR)}`, 400, { admin: true })).error.fields.to).toBe('must be after from');
+    expect((await stack.json('GET', '/api/stats?from=2000-01-01T00:00:00Z&to=2030-01-01T00:00:00Z&bucket=hour', 400, { admin: true })).error.fields.to).toContain('buckets');
+  });
+});
+
+describe('GET /api/changes', () => {
+  it('gives the changes after a sequence number, oldest first', async () => {
+    const paid = await payWith('success');
+    const declined = await payWith('rejected');
+    const all = await stack.json('GET', '/api/changes', 200, { admin: true });
+    expect(all.changes.map((change: { kind: string; order_id: string; status: string }) => [change.kind, change.order_id, change.status])).toEqual([
+      ['session', paid.order_id, 'open'],
+      ['payment', paid.order_id, 'success'],
+      ['session', declined.order_id, 'open'],
+      ['payment', declined.order_id, 'failure'],
+    ]);
+    expect(all).toMatchObject({ last_seq: 4, complete: true });
+    const later = await stack.json('GET', '/api/changes?after=3', 200, { admin: true });
+    expect(later.changes).toHaveLength(1);
+    expect(later.changes[0]).toMatchObject({ seq: 4, source: 'gateway_answer', at: at(START) });
+    expect((await stack.json('GET', '/api/changes?after=-1', 400, { admin: true })).error.fields.after).toBeDefined();
+  });
+
+  it('streams changes as server-sent events, resuming after Last-Event-ID', async () => {
+    await payWith('success');
+    const response = await stack.request('GET', '/api/changes/stream', { admin: true, headers: { 'Last-Event-ID': '1' } });
+    expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const reader = response.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = '';
+    const readUntil = async (needle: string) => {
+      while (!text.includes(needle)) {
+        const { value, done } = await reader.read();
+        if (done) throw new Error(`stream ended before ${needle}`);
+        text += decoder.decode(value);
+      }
+    };
+    await readUntil('event: ready');
+    await readUntil('id: 2');
+    expect(text).toContain('"kind":"payment"');
+    expect(text).not.toContain('id: 1\n');
+    const next = await payWith('rejected');
+    await readUntil(`"order_id":"${next.order_id}","status":"failure"`);
+    await reader.cancel();
+  });
+
+  it('needs the admin token', async () => {
+    expect((await stack.request('GET', '/api/changes/stream')).status).toBe(401);
+    expect((await stack.request('GET', '/api/changes', { headers: { Authorization: `Bearer ${ADMIN_TOKEN}x` } })).status).toBe(401);
+  });
+});
