@@ -1,6 +1,5 @@
-import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import { expect, fixture, html } from '@open-wc/testing';
 import type { PayForm } from '../pay-form/pay-form.js';
-import { createSession } from '../test/checkout-fixture.js';
 import { button, errorText, field, mount, part, press, type } from '../test/harness.js';
 
 const label = (form: PayForm, name: string): string => part(form, `label[for=${name}]`).textContent!;
@@ -20,14 +19,7 @@ describe('localisation', () => {
 
   for (const [lang, text] of [['pl', 'Numer karty'], ['de', 'Kartennummer'], ['fr', 'Numéro de carte'], ['es', 'Número de tarjeta'], ['uk-UA', 'Номер картки']]) {
     it(`follows the page's language: ${lang}`, async () => {
-      const session = await createSession();
-      const wrapper = await fixture<HTMLDivElement>(html`<div lang=${lang!}></div>`);
-      const form = document.createElement('pay-form');
-      form.session = session;
-      const ready = oneEvent(form, 'pay-ready');
-      wrapper.append(form);
-      await ready;
-      await form.updateComplete;
+      const form = await mount({}, {}, 'pay-form', await fixture(html`<div lang=${lang!}></div>`));
       expect(label(form, 'number')).to.equal(text);
     });
   }
@@ -61,14 +53,7 @@ describe('localisation', () => {
   });
 
   it('lays out right to left while card digits stay left to right', async () => {
-    const session = await createSession({ customer: {} });
-    const wrapper = await fixture<HTMLDivElement>(html`<div dir="rtl" lang="ar"></div>`);
-    const form = document.createElement('pay-form');
-    form.session = session;
-    const ready = oneEvent(form, 'pay-ready');
-    wrapper.append(form);
-    await ready;
-    await form.updateComplete;
+    const form = await mount({ customer: {} }, {}, 'pay-form', await fixture(html`<div dir="rtl" lang="ar"></div>`));
     const direction = (element: Element): string => getComputedStyle(element).direction;
     expect(direction(part(form, 'form'))).to.equal('rtl');
     for (const name of ['number', 'exp', 'cvv', 'phone', 'email'] as const) expect(direction(field(form, name)), name).to.equal('ltr');

@@ -11,6 +11,17 @@ describe('<pay-form> when things go wrong', () => {
   let calls: ReturnType<typeof watchFetch> | undefined;
   afterEach(() => calls?.restore());
 
+  /** A form for `session` whose loading fails: resolves with it and its pay-error. */
+  async function failToLoad(session: string): Promise<{ form: PayForm; code: string }> {
+    const form = document.createElement('pay-form');
+    form.session = session;
+    const error = oneEvent(form, 'pay-error');
+    await fixture(form);
+    const { code } = (await error).detail;
+    await form.updateComplete;
+    return { form, code };
+  }
+
   async function payThrough(form: PayForm, number = '4242424242424242'): Promise<void> {
     autofill(form, card(number));
     button(form).click();
@@ -115,12 +126,8 @@ describe('<pay-form> when things go wrong', () => {
   it('turns into the hosted pay button when the session cannot be loaded', async () => {
     const session = await createSession();
     calls = watchFetch((call) => (call.method === 'GET' ? Promise.reject(new TypeError('Failed to fetch')) : undefined));
-    const form = document.createElement('pay-form');
-    form.session = session;
-    const error = oneEvent(form, 'pay-error');
-    await fixture(form);
-    expect((await error).detail.code).to.equal('network');
-    await form.updateComplete;
+    const { form, code } = await failToLoad(session);
+    expect(code).to.equal('network');
     expect(form.shadowRoot!.querySelector('form')).to.equal(null);
     expect(button(form).textContent).to.equal('Pay');
     calls.restore();
@@ -130,12 +137,8 @@ describe('<pay-form> when things go wrong', () => {
   });
 
   it('says so when the session does not exist', async () => {
-    const form = document.createElement('pay-form');
-    form.session = 'cs_no-such-session';
-    const error = oneEvent(form, 'pay-error');
-    await fixture(form);
-    expect((await error).detail.code).to.equal('rejected');
-    await form.updateComplete;
+    const { form, code } = await failToLoad('cs_no-such-session');
+    expect(code).to.equal('rejected');
     expect(message(form)).to.equal('This payment link is not valid.');
     expect(form.shadowRoot!.querySelector('button')).to.equal(null);
   });
@@ -143,12 +146,8 @@ describe('<pay-form> when things go wrong', () => {
   it('falls back to the hosted button for a session view it cannot read', async () => {
     const session = await createSession();
     calls = watchFetch((call) => (call.method === 'GET' ? Promise.resolve(json(200, { id: session, amount: '10.001', currency: 'UAH' })) : undefined));
-    const form = document.createElement('pay-form');
-    form.session = session;
-    const error = oneEvent(form, 'pay-error');
-    await fixture(form);
-    expect((await error).detail.code).to.equal('malformed');
-    await form.updateComplete;
+    const { form, code } = await failToLoad(session);
+    expect(code).to.equal('malformed');
     expect(part(form, '[part=button]').textContent).to.equal('Pay');
   });
 });

@@ -2,6 +2,15 @@ import { expect } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import { autofill, errorText, field, focused, mount, part, press, record, type, withCaret, yearAhead } from '../test/harness.js';
 
+/** Types "4242 4242" and steps the caret back to the start of the second group. */
+async function caretBeforeSecondGroup(form: Element): Promise<HTMLInputElement> {
+  const number = field(form, 'number');
+  await type(number, '42424242');
+  for (let i = 0; i < 4; i++) await press('ArrowLeft');
+  expect(withCaret(number)).to.equal('4242 |4242');
+  return number;
+}
+
 describe('<pay-form> card entry', () => {
   describe('formatting while typing', () => {
     it('groups a Visa number 4-4-4-4 and shows its mark', async () => {
@@ -37,20 +46,13 @@ describe('<pay-form> card entry', () => {
     });
 
     it('keeps the caret after a digit typed in the middle', async () => {
-      const form = await mount();
-      const number = field(form, 'number');
-      await type(number, '42424242');
-      for (let i = 0; i < 4; i++) await press('ArrowLeft');
-      expect(withCaret(number)).to.equal('4242 |4242');
+      const number = await caretBeforeSecondGroup(await mount());
       await sendKeys({ type: '1' });
       expect(withCaret(number)).to.equal('4242 1|424 2');
     });
 
     it('deletes the digit before a gap on Backspace and after it on Delete', async () => {
-      const form = await mount();
-      const number = field(form, 'number');
-      await type(number, '42424242');
-      for (let i = 0; i < 4; i++) await press('ArrowLeft');
+      const number = await caretBeforeSecondGroup(await mount());
       await press('Backspace');
       expect(withCaret(number)).to.equal('424|4 242');
       await press('End');
@@ -102,10 +104,7 @@ describe('<pay-form> card entry', () => {
     });
 
     it('puts a pasted group in the middle of a number and keeps the caret after it', async () => {
-      const form = await mount();
-      const number = field(form, 'number');
-      await type(number, '42424242');
-      for (let i = 0; i < 4; i++) await press('ArrowLeft');
+      const number = await caretBeforeSecondGroup(await mount());
       await navigator.clipboard.writeText('1111-');
       await press('Control+V');
       expect(withCaret(number)).to.equal('4242 1111 |4242');

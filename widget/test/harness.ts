@@ -7,18 +7,24 @@ import type { PayButton } from '../pay-button/pay-button.js';
 import type { PayForm } from '../pay-form/pay-form.js';
 import { createSession, type SessionOptions } from './checkout-fixture.js';
 
-/** A `<pay-form>` (or `<pay-button>`) for a session, once it has announced `pay-ready`. */
+/**
+ * A `<pay-form>` (or `<pay-button>`) for a session — a new one from `options`, or an existing id —
+ * inside `parent` or a fresh fixture, once it has announced `pay-ready` and rendered.
+ */
 export async function mount<T extends 'pay-form' | 'pay-button' = 'pay-form'>(
   options: SessionOptions | string = {},
   attributes: Record<string, string> = {},
   tag: T = 'pay-form' as T,
+  parent?: Element,
 ): Promise<HTMLElementTagNameMap[T]> {
   const element = document.createElement(tag) as PayForm | PayButton;
   element.session = typeof options === 'string' ? options : await createSession(options);
   for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value);
   const ready = oneEvent(element, 'pay-ready');
-  await fixture(element);
+  if (parent) parent.append(element);
+  else await fixture(element);
   await ready;
+  await element.updateComplete;
   return element as HTMLElementTagNameMap[T];
 }
 
