@@ -164,3 +164,60 @@ describe('bad input never reaches the state', () => {
     await expectError(await control('/_sandbox/reset', 'GET', undefined as unknown as string), 405);
   });
 });
+
+describe('no input makes the sandbox fail', () => {
+  const oddValues: unknown[] = [null, true, -1, 0, 1e308, 1e-7, '', 'x'.repeat(3000), '1e3', [], {}, [{}], { amount: 'x' }, '../../etc', '😀'];
+
+  /** Each field of a valid request replaced by each odd value (and removed). */
+  function* mutations(valid: Record<string, unknown>): Generator<Record<string, unknown>> {
+    for (const field of Object.keys(valid)) {
+      const { [field]: _, ...without } = valid;
+      yield without;
+      for (const value of oddValues) yield { ...valid, [field]: value };
+    }
+  }
+
+  it('answers every mutated create, capture and refund request with a 2xx, 3xx or 4xx — never a 5xx', async () => {
+    const auth = await sandbox.postJson('/api/v1/payment', directPayment(sandbox.project, { method: 'auth', amount: 50 }));
+    const target = { pos_id: sandbox.project.posId, order_id: String(auth.order_id), order_currency: 'UAH' };
+    const cases: [string, Record<string, unknown>][] = [
+      ['/api/v1/payment', directPayment(sandbox.project)],
+      ['/api/v1/capture', { ...target, charge_amount: 10, comment: 'c' }],
+      ['/api/v1/refund', { ...target, refund_amount: 5, f_receipt_delivery: 'email' }],
+      ['/_sandbox/faults', { latency_ms: 0, error_rate: 0, scope: { path: '/api/v1/nothing' } }],
+    ];
+    const statuses = new Set<number>();
+    for (const [path, valid] of cases) {
+      for (const body of mutations(valid)) {
+        const response = path.startsWith('/_sandbox') ? await sandbox.control('PUT', path, body) : await sandbox.post(path, body);
+        statuses.add(response.status);
+        expect(response.status, `${path} ${JSON.stringify(body).slice(0, 200)}`).toBeLessThan(500);
+        await response.arrayBuffer();
+      }
+    }
+    expect([...statuses].sort()).toEqual(expect.arrayContaining([200, 400]));
+    await sandbox.control('DELETE', '/_sandbox/faults');
+  });
+
+  it('answers odd paths and parameters on every read with a 4xx, never a 5xx', async () => {
+    const odd = ['%00', '%2e%2e', 'a'.repeat(300), '%F0%9F%98%80', '00000000-0000-0000-0000-000000000000'];
+    for (const value of odd) {
+      for (const path of [
+        `/api/v1/balances/pos/${value}/accounts`,
+        `/api/v1/balances/pos/${sandbox.project.posId}/terminals/${value}`,
+        `/api/v1/pos/${sandbox.project.posId}/orders/${value}`,
+        `/api/v1/pos/${sandbox.project.posId}/orders/${value}/purchase?callback=true&transactionId=${value}`,
+        `/api/v1/pos/${sandbox.project.posId}/orders/${value}/report/receipt?format=pdf&transactionId=${value}`,
+        `/api/v1/pos/${sandbox.project.posId}/date/${value}/report/receipt?format=html`,
+        `/api/v1/checkout/${value}/form`,
+        `/3ds/${value}`,
+        `/receipts/${value}`,
+      ]) {
+        const response = await sandbox.get(path);
+        expect(response.status, path).toBeLessThan(500);
+        // `..` is resolved by URL parsing before routing: /3ds/%2e%2e is the front page.
+        if (value !== '%2e%2e') expect(response.status, path).toBeGreaterThanOrEqual(400);
+      }
+    }
+  });
+});

@@ -69,6 +69,9 @@ export interface WebhookSenderOptions {
   readonly log: (line: string) => void;
 }
 
+/** The log keeps this many deliveries; older finished ones make room (a long-running sandbox). */
+const LOG_LIMIT = 10_000;
+
 export class WebhookSender {
   readonly #options: WebhookSenderOptions;
   #deliveries: Delivery[] = [];
@@ -86,7 +89,7 @@ export class WebhookSender {
     const original = this.#record(message);
     const copies = Array.from({ length: Math.max(0, Math.floor(faults.duplicates)) }, () => this.#record(message, original.id));
     const batch = [original, ...copies];
-    this.#deliveries.push(...batch);
+    this.#log(...batch);
     for (const delivery of batch) this.#schedule(delivery, faults);
     return batch;
   }
@@ -116,7 +119,7 @@ export class WebhookSender {
    */
   async preflight(message: WebhookMessage): Promise<boolean> {
     const delivery = this.#record(message);
-    this.#deliveries.push(delivery);
+    this.#log(delivery);
     await this.#attempt(delivery, { retry: false });
     return delivery.status === 'delivered';
   }
@@ -134,6 +137,18 @@ export class WebhookSender {
   /** Resolves once no attempt is under way (used when the sandbox stops). */
   async settle(): Promise<void> {
     while (this.#inFlight.size > 0) await Promise.allSettled([...this.#inFlight]);
+  }
+
+  #log(...deliveries: Delivery[]): void {
+    this.#deliveries.push(...deliveries);
+    if (this.#deliveries.length <= LOG_LIMIT) return;
+    const finished = (delivery: Delivery) => delivery.status === 'delivered' || delivery.status === 'failed';
+    let excess = this.#deliveries.length - LOG_LIMIT;
+    this.#deliveries = this.#deliveries.filter((delivery) => {
+      if (excess === 0 || !finished(delivery)) return true;
+      excess -= 1;
+      return false;
+    });
   }
 
   #schedule(delivery: Delivery, faults: WebhookFaults): void {
