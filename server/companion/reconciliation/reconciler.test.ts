@@ -1,0 +1,154 @@
+// Reconciliation: whatever the webhooks did not settle is settled by reading the gateway.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { TestClock } from '../../ledger/testing/databases.js';
+import { card } from '../test/cards.js';
+import { createStack, eventually, payBody } from '../test/stack.js';
+import type { Stack } from '../test/stack.js';
+
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+let stack: Stack;
+let clock: TestClock;
+let failReads = false;
+let loseAnswers: RegExp | undefined;
+
+beforeEach(async () => {
+  clock = new TestClock(Date.now());
+  failReads = false;
+  loseAnswers = undefined;
+  stack = await createStack({
+    clock,
+    gateway: {
+      retry: { maxRetries: 0 },
+      // The network between companion and gateway: reads may fail, answers may be lost after
+      // the gateway acted on the request.
+      fetch: async (input, init) => {
+        const url = String(input);
+        if (failReads && (init?.method ?? 'GET') === 'GET') throw new TypeError('fetch failed', { cause: { code: 'ECONNRESET' } });
+        const response = await stack.sandbox.fetch(new Request(input, init));
+        if (loseAnswers?.test(url)) throw new TypeError('fetch failed', { cause: { code: 'ECONNRESET' } });
+        return response;
+      },
+    },
+  });
+  stack.dropWebhooks = true;
+});
+afterEach(async () => {
+  await stack.close();
+});
+
+const reconcile = () => stack.companion.companion.reconciler.runOnce();
+
+describe('stale payments', () => {
+  it('settles a payment whose webhook was lost from the order state', async () => {
+    const session = await stack.openSession();
+    expect((await (await stack.pay(session.id, payBody({ card: card('slow_pending') }))).json()).status).toBe('pending');
+    // The gateway decides; the webhook never arrives.
+    await eventually(async () => expect((await stack.companion.companion.services.gateway.orders.get(session.order_id))[0]?.status).toBe('success'));
+    expect(await reconcile()).toMatchObject({ checkedPayments: 0 });
+    clock.advance(61 * SECOND);
+    expect(await reconcile()).toMatchObject({ checkedPayments: 1, settled: 1, failures: 0 });
+    expect((await stack.ledger.getPayment(session.order_id))?.status).toBe('success');
+    expect(stack.changes.filter((change) => change.kind === 'payment').map((change) => [change.status, change.source])).toEqual([
+      ['pending', 'gateway_answer'],
+      ['success', 'reconciliation'],
+    ]);
+  });
+
+  it('checks a payment still open at the gateway again later, and asks for its webhook again', async () => {
+    const session = await stack.openSession();
+    await stack.pay(session.id, payBody({ card: card('three_ds_challenge') }));
+    clock.advance(61 * SECOND);
+    expect(await reconcile()).toMatchObject({ checkedPayments: 1, settled: 0 });
+    const { deliveries } = await stack.control('GET', `/_sandbox/webhooks?order_id=${session.order_id}`);
+    expect(deliveries.map((delivery: { reason: string }) => delivery.reason)).toContain('resend');
+    // Checked just now: not looked at again until it is quiet for another while.
+    expect(await reconcile()).toMatchObject({ checkedPayments: 0 });
+    clock.advance(61 * SECOND);
+    expect(await reconcile()).toMatchObject({ checkedPayments: 1 });
+  });
+
+  it('ends an attempt the gateway never heard of, but only after giving it time', async () => {
+    const session = await stack.openSession({ ttl_seconds: 7200 });
+    const claim = await stack.ledger.claimPayAttempt(session.id, { mode: 'direct' });
+    expect(claim.claimed).toBe(true);
+    clock.advance(2 * MINUTE);
+    expect(await reconcile()).toMatchObject({ checkedPayments: 1, givenUp: 0 });
+    expect((await stack.ledger.getPayment(session.order_id))?.status).toBe('init');
+    clock.advance(30 * MINUTE);
+    expect(await reconcile()).toMatchObject({ checkedPayments: 1, givenUp: 1 });
+    expect(await stack.ledger.getPayment(session.order_id)).toMatchObject({ status: 'failure', statusDescription: 'Never reached the gateway' });
+    expect((await stack.json('GET', `/api/checkout/sessions/${session.id}`, 200)).status).toBe('failure');
+  });
+
+  it('cancels an unpaid hosted page once its session has expired', async () => {
+    const session = await stack.openSession({ ttl_seconds: 60, customer: { email: 'olena@example.com', phone: '+380501234567' } });
+    await stack.json('POST', `/api/checkout/sessions/${session.id}/hosted`, 200, { body: {} });
+    clock.advance(61 * SECOND);
+    expect(await reconcile()).toMatchObject({ checkedPayments: 1, cancelled: 1 });
+    expect(await stack.ledger.getPayment(session.order_id)).toMatchObject({ status: 'failure', statusCode: '6007' });
+  });
+
+  it('keeps going when the gateway cannot be read, and counts the failures', async () => {
+    const session = await stack.openSession();
+    await stack.pay(session.id, payBody({ card: card('slow_pending') }));
+    await eventually(async () => expect((await stack.companion.companion.services.gateway.orders.get(session.order_id))[0]?.status).toBe('success'));
+    failReads = true;
+    clock.advance(61 * SECOND);
+    expect(await reconcile()).toMatchObject({ checkedPayments: 1, failures: 1 });
+    expect((await stack.ledger.getPayment(session.order_id))?.status).toBe('pending');
+    // A failed check does not count as one: the next pass looks again.
+    failReads = false;
+    expect(await reconcile()).toMatchObject({ checkedPayments: 1, settled: 1, failures: 0 });
+    expect((await stack.ledger.getPayment(session.order_id))?.status).toBe('success');
+  });
+});
+
+describe('unsettled operations', () => {
+  it('settles a refund whose answer and first read were both lost', async () => {
+    const session = await stack.openSession();
+    await stack.pay(session.id);
+    loseAnswers = /\/api\/v1\/refund$/;
+    failReads = true;
+    const pending = await stack.json('POST', `/api/orders/${session.order_id}/refund`, 202, { admin: true, body: { amount: 2 } });
+    expect(pending.operation).toMatchObject({ status: 'pending', amount: 2 });
+    // The reserved amount already counts against the refundable.
+    expect(pending.totals).toMatchObject({ refund_pending: 2, refundable: 8.1 });
+    loseAnswers = undefined;
+    failReads = false;
+    clock.advance(31 * SECOND);
+    expect(await reconcile()).toMatchObject({ checkedOperations: 1, settled: 1 });
+    const detail = await stack.ledger.getOrder(session.order_id);
+    expect(detail?.operations).toMatchObject([{ kind: 'refund', status: 'success', amount: 200, operationId: expect.any(String) }]);
+    expect(detail?.totals).toMatchObject({ refunded: 200, refundPending: 0 });
+  });
+
+  it('releases a reservation the gateway never received, after giving it time', async () => {
+    const session = await stack.openSession();
+    await stack.pay(session.id);
+    const reservation = await stack.ledger.reserveOperation(session.order_id, { kind: 'refund', amount: 300 });
+    clock.advance(31 * SECOND);
+    expect(await reconcile()).toMatchObject({ checkedOperations: 1, settled: 0, givenUp: 0 });
+    clock.advance(30 * MINUTE);
+    expect(await reconcile()).toMatchObject({ givenUp: 1 });
+    expect(await stack.ledger.getOperation(reservation.id)).toMatchObject({ status: 'failure' });
+    expect(await stack.ledger.refundableAmount(session.order_id)).toBe(1010);
+  });
+});
+
+describe('the loop', () => {
+  it('runs passes on its timer until stopped', async () => {
+    await stack.close();
+    stack = await createStack({ clock, companion: { reconciliation: { intervalMs: 10, stalePaymentAfterMs: 0 } } });
+    stack.dropWebhooks = true;
+    const session = await stack.openSession();
+    await stack.pay(session.id, payBody({ card: card('slow_pending') }));
+    const reconciler = stack.companion.companion.reconciler;
+    reconciler.start();
+    await eventually(async () => expect((await stack.ledger.getPayment(session.order_id))?.status).toBe('success'));
+    await reconciler.stop();
+    const passes = stack.logs.filter((line) => line.includes('reconciliation pass')).length;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(stack.logs.filter((line) => line.includes('reconciliation pass')).length).toBe(passes);
+  });
+});
