@@ -12,6 +12,7 @@
  * Every status a payment enters after creation is reported by webhook; `init` is not (it is the
  * create answer itself).
  */
+import type { FieldIssue } from '../gateway/wire/issues.js';
 import type { CreatePaymentRequest, SplitPurchaseRequest } from '../gateway/wire/payment.js';
 import { sectorIssues } from '../gateway/wire/payment.js';
 import { StatusCode } from '../gateway/wire/status.js';
@@ -94,8 +95,12 @@ export async function createPayment(gateway: SimulatedGateway, project: Project,
 export async function pay(gateway: SimulatedGateway, order: Order, payerCardData: PayerCard): Promise<void> {
   const payment = order.payment;
   if (!awaitsCard(payment)) throw Refusal.notAllowed(`The payment is ${payment.status}: it takes no card now`);
-  // Taken off the form at once, so a second submission during the preflight is not a second payment.
+  // From here the payment is being processed: not a second submission, nor a cancel or an
+  // expiry while the validation_url preflight is under way.
+  stopTimer(payment);
   payment.checkoutId = undefined;
+  payment.status = 'pending';
+  payment.statusCode = StatusCode.Pending;
   await authoriseConfirmed(gateway, order, payerCardData);
 }
 
@@ -106,7 +111,6 @@ export async function pay(gateway: SimulatedGateway, order: Order, payerCardData
 async function authoriseConfirmed(gateway: SimulatedGateway, order: Order, payerCardData: PayerCard): Promise<void> {
   const target = order.payment.details.validation_url;
   if (target && !(await gateway.confirmWithMerchant(order, target))) {
-    stopTimer(order.payment);
     return fail(gateway, order, StatusCode.TransactionRejected, 'Transaction rejected: the merchant’s validation_url did not confirm the payment');
   }
   authorise(gateway, order, payerCardData);
@@ -274,8 +278,8 @@ export function toShare(share: { amount: number | string; sub_merchant_id: strin
 }
 
 /** Shares name sub-merchants of the project, each once. */
-export function splitIssues(project: Project, split: readonly { sub_merchant_id: string }[] | undefined) {
-  const issues: { field: string; reason: string }[] = [];
+export function splitIssues(project: Project, split: readonly { sub_merchant_id: string }[] | undefined): FieldIssue[] {
+  const issues: FieldIssue[] = [];
   const seen = new Set<string>();
   split?.forEach((share, index) => {
     if (!project.subMerchants.includes(share.sub_merchant_id)) {
