@@ -1,13 +1,14 @@
 import { defineConfig } from 'vitest/config';
+import { thirdPartyLicenses } from './widget/build/licenses.js';
 import { minifyTemplates } from './widget/build/minify-templates.js';
 
 // One Vite config for the repository: Vitest runs the Node-side suites from here
 // (browser component tests run under web-test-runner, end-to-end under Playwright).
 export default defineConfig({
-  plugins: [minifyTemplates()],
+  plugins: [minifyTemplates(), thirdPartyLicenses()],
   // `vite build`: the widget's bundle, Lit included, served by the companion at /widget/pay-form.js.
   // Languages other than English and test mode's quick-fill are small sibling modules under
-  // chunks/, loaded on demand.
+  // chunks/, loaded on demand; Lit's licence goes to LICENSES.txt beside them.
   build: {
     lib: { entry: 'widget/index.ts', formats: ['es'], fileName: () => 'pay-form.js' },
     outDir: 'dist/widget',
@@ -19,7 +20,6 @@ export default defineConfig({
         chunkFileNames: 'chunks/[name].js',
         minify: true,
         comments: false,
-        postBanner: (chunk) => (chunk.isEntry ? '/*! payform widget. Lit: BSD-3-Clause, (c) Google LLC */' : ''),
       },
     },
   },

@@ -14,7 +14,8 @@ import { checkExpiry } from './card/expiry.js';
 import { formatCvv, formatExpiry, formatNumber, type Edit, type Keystroke } from './card/format.js';
 import { checkNumber } from './card/number.js';
 
-export const BUNDLE_BUDGET_BYTES = 14 * 1024;
+// 14 KB read strictly (14,000 bytes); as 14 KiB (14,336) it leaves more room.
+export const BUNDLE_BUDGET_BYTES = 14_000;
 export const KEYSTROKE_BUDGET_MICROSECONDS = 20;
 
 const DIST = fileURLToPath(new URL('../dist/widget/', import.meta.url));
@@ -90,7 +91,7 @@ export function measureWidget(): WidgetFigures {
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const figures = measureWidget();
   const rows: [string, string, string][] = [
-    ['widget bundle (pay-form.js, min+gzip, Lit included)', `${figures.bundleGzipBytes} B`, `≤ ${BUNDLE_BUDGET_BYTES} B (14 KB)`],
+    ['widget bundle (pay-form.js, min+gzip, Lit included)', `${figures.bundleGzipBytes} B`, `≤ ${BUNDLE_BUDGET_BYTES} B`],
     ...Object.entries(figures.chunksGzipBytes).map(([name, bytes]): [string, string, string] => [`  on demand: chunks/${name}`, `${bytes} B`, '']),
     ['widget unbundled modules (dist/widget/lib, gzip, without Lit)', `${figures.unbundledGzipBytes} B`, ''],
     ['card format + validate per keystroke (Node)', `${figures.keystrokeMicroseconds.toFixed(2)} µs`, `≤ ${KEYSTROKE_BUDGET_MICROSECONDS} µs`],

@@ -14,7 +14,6 @@ export const theme = css`
     --_line: var(--pay-form-color-border, color-mix(in srgb, var(--_fg) 55%, #0000));
     --_accent: var(--pay-form-color-accent, light-dark(#3347d6, #9aa8ff));
     --_error: var(--pay-form-color-error, light-dark(#c0282d, #ff8f8a));
-    --_ok: var(--pay-form-color-success, light-dark(#1b7f3b, #62d08b));
     --_radius: var(--pay-form-radius, 8px);
     --_space: var(--pay-form-spacing, 12px);
     --_ring: var(--pay-form-focus-ring, 0 0 0 3px color-mix(in srgb, var(--_accent) 40%, #0000));
@@ -85,7 +84,7 @@ export const theme = css`
   .tick {
     width: 40px;
     border-radius: 50%;
-    background: var(--_ok);
+    background: var(--_accent);
     color: var(--_bg);
     font: 700 24px/40px system-ui;
     text-align: center;

@@ -85,7 +85,7 @@ export abstract class CheckoutElement extends LitElement {
   async #localise(): Promise<void> {
     let locale = this.closest('[lang]')?.getAttribute('lang') || 'en';
     try {
-      Intl.getCanonicalLocales(locale);
+      new Intl.Locale(locale);
     } catch {
       locale = 'en';
     }

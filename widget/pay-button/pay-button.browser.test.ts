@@ -42,7 +42,7 @@ describe('hosted checkout', () => {
     button(payButton).click();
     expect((await error).detail.code).to.equal('rejected');
     await payButton.updateComplete;
-    expect(message(payButton)).to.equal('The payment could not be started. Check the details and try again.');
+    expect(message(payButton)).to.equal('The payment could not be started. Please try again.');
     expect(button(payButton).disabled).to.equal(false);
   });
 

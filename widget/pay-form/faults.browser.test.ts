@@ -32,11 +32,11 @@ describe('<pay-form> when things go wrong', () => {
     calls = watchFetch((call) => (isPay(call) ? Promise.reject(new TypeError('Failed to fetch')) : undefined));
     const error = oneEvent(form, 'pay-error');
     await payThrough(form);
-    expect((await error).detail).to.deep.equal({ code: 'network', message: 'Could not reach the payment service. Check your connection and try again.' });
+    expect((await error).detail).to.deep.equal({ code: 'network', message: 'Could not reach the payment service. Please try again.' });
     expect(calls.map((call) => call.method), 'the session was read before a retry was allowed').to.deep.equal(['POST', 'GET']);
     await form.updateComplete;
     expect(button(form).disabled).to.equal(false);
-    expect(message(form)).to.equal('Could not reach the payment service. Check your connection and try again.');
+    expect(message(form)).to.equal('Could not reach the payment service. Please try again.');
     calls.restore();
     const success = oneEvent(form, 'pay-success');
     button(form).click();
@@ -105,7 +105,7 @@ describe('<pay-form> when things go wrong', () => {
     calls = watchFetch((call) => (isPay(call) ? Promise.resolve(json(429, { error: { code: 'rate_limited', message: 'Slow down' } })) : undefined));
     const error = oneEvent(form, 'pay-error');
     await payThrough(form);
-    expect((await error).detail).to.deep.equal({ code: 'rate_limited', message: 'Too many attempts. Please wait a moment and try again.' });
+    expect((await error).detail).to.deep.equal({ code: 'rate_limited', message: 'Too many attempts. Please wait a moment.' });
   });
 
   it('points at the fields the companion refused', async () => {

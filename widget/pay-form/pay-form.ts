@@ -81,7 +81,6 @@ const FIELDS: Record<FieldName, [
  * @cssproperty --pay-form-color-on-accent - Text on the accent colour; by default the background colour.
  * @cssproperty --pay-form-color-error - Errors.
  * @cssproperty --pay-form-color-muted - Hints and secondary text; by default mixed from the text colour.
- * @cssproperty --pay-form-color-success - The success mark.
  * @cssproperty --pay-form-font - The `font` shorthand.
  * @cssproperty --pay-form-radius - Corner radius of inputs and buttons.
  * @cssproperty --pay-form-spacing - Space between fields.
