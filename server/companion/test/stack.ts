@@ -56,6 +56,15 @@ export interface RequestOptions {
   readonly ip?: string;
 }
 
+/** Another companion on the same database and gateway, as a second server behind a load balancer. */
+export interface Instance {
+  readonly companion: CompanionApp;
+  readonly ledger: Ledger;
+  readonly url: string;
+  request: Stack['request'];
+  close(): Promise<void>;
+}
+
 export interface Stack {
   readonly companion: CompanionApp;
   readonly sandbox: SandboxApp;
@@ -75,6 +84,8 @@ export interface Stack {
   pay(sessionId: string, body?: Record<string, unknown>, options?: RequestOptions): Promise<Response>;
   /** The sandbox's control plane (no credentials); answers JSON, throws on non-2xx. */
   control<T = Json>(method: string, path: string, body?: unknown): Promise<T>;
+  /** A second companion sharing this one's database (served stacks on a persistent ledger). */
+  instance(): Promise<Instance>;
   /** Runs the sandbox's due tasks and waits for its webhook attempts to finish. */
   settleWebhooks(): Promise<void>;
   close(): Promise<void>;
@@ -147,36 +158,40 @@ export async function createStack(options: StackOptions = {}): Promise<Stack> {
     ...(served ? {} : { fetch: (input, init) => Promise.resolve(sandbox.fetch(new Request(input, init))) }),
     ...options.gateway,
   });
-  const app = createCompanion({
-    ledger: testLedger.ledger,
-    gateway,
-    gatewayApiSecret: credentials.apiSecret,
-    publicUrl: companionUrl,
-    adminToken: ADMIN_TOKEN,
-    sandboxOrigin: sandboxUrl,
-    testMode: true,
-    captureOverReservePercent: 15,
-    allowedOrigins: ['https://shop.example'],
-    clock: now,
-    logger: createLogger({ sink: memory.sink, level: 'debug', clock: now }),
-    onPaymentEvent: (change) => void changes.push(change),
-    rateLimits: { perSession: 1000, perClient: 1000 },
-    ...options.companion,
-  });
+  const makeCompanion = (ledger: Ledger, publicUrl: string) =>
+    createCompanion({
+      ledger,
+      gateway,
+      gatewayApiSecret: credentials.apiSecret,
+      publicUrl,
+      adminToken: ADMIN_TOKEN,
+      sandboxOrigin: sandboxUrl,
+      testMode: true,
+      captureOverReservePercent: 15,
+      allowedOrigins: ['https://shop.example'],
+      clock: now,
+      logger: createLogger({ sink: memory.sink, level: 'debug', clock: now }),
+      onPaymentEvent: (change) => void changes.push(change),
+      rateLimits: { perSession: 1000, perClient: 1000 },
+      ...options.companion,
+    });
+  const app = makeCompanion(testLedger.ledger, companionUrl);
   late.companion = app;
   if (companionListener) companionListener.handle = (request, env) => app.fetch(request, env as never);
   if (sandboxListener) sandboxListener.handle = (request, env) => sandbox.fetch(request, env as never);
 
-  const request: Stack['request'] = async (method, path, init = {}) => {
+  const requestTo = (target: CompanionApp, url: string): Stack['request'] => async (method, path, init = {}) => {
     const headers: Record<string, string> = {
       ...(init.body === undefined ? {} : { 'Content-Type': 'application/json' }),
       ...(init.admin ? { Authorization: `Bearer ${ADMIN_TOKEN}` } : {}),
       ...init.headers,
     };
     const body = init.body === undefined ? undefined : typeof init.body === 'string' ? init.body : JSON.stringify(init.body);
-    if (served) return fetch(companionUrl + path, { method, headers, body });
-    return app.request(path, { method, headers, body }, socketEnv(init.ip ?? CLIENT_IP) as never);
+    if (served) return fetch(url + path, { method, headers, body });
+    return target.request(path, { method, headers, body }, socketEnv(init.ip ?? CLIENT_IP) as never);
   };
+  const request = requestTo(app, companionUrl);
+  const instances: Instance[] = [];
   const sandboxRequest = (method: string, path: string, body?: unknown) => {
     const headers: Record<string, string> = body === undefined ? {} : { 'Content-Type': 'application/json' };
     const init: RequestInit = { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) };
@@ -215,7 +230,27 @@ export async function createStack(options: StackOptions = {}): Promise<Stack> {
         await sandbox.sandbox.gateway.webhooks.settle();
       }
     },
+    async instance() {
+      if (!served || !testLedger.reopen) throw new Error('a second instance needs the served stack and a persistent ledger');
+      const ledger = await testLedger.reopen();
+      const listener = await listen();
+      const other = makeCompanion(ledger, listener.url);
+      listener.handle = (incoming, env) => other.fetch(incoming, env as never);
+      const instance: Instance = {
+        companion: other,
+        ledger,
+        url: listener.url,
+        request: requestTo(other, listener.url),
+        close: async () => {
+          await other.companion.stop();
+          await listener.close();
+        },
+      };
+      instances.push(instance);
+      return instance;
+    },
     async close() {
+      for (const instance of instances) await instance.close();
       await app.companion.stop();
       await sandbox.sandbox.stop();
       await companionListener?.close();
