@@ -11,6 +11,8 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 export default {
   rootDir: root,
   files: ['widget/**/*.browser.test.ts'],
+  // Loopback only; without a port the runner takes the first free one from 8000 up.
+  hostname: '127.0.0.1',
   nodeResolve: true,
   // The root tsconfig: Lit's experimental decorators and useDefineForClassFields: false apply.
   plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: `${root}tsconfig.json` })],

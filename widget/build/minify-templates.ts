@@ -1,4 +1,4 @@
-import ts from 'typescript';
+import type * as TypeScript from 'typescript';
 import type { Plugin } from 'vite';
 
 /** Collapses the white space of CSS: none around punctuation, one space elsewhere. */
@@ -30,11 +30,13 @@ export function minifyTemplates(): Plugin {
     name: 'payform:minify-lit-templates',
     enforce: 'pre',
     apply: 'build',
-    transform(code, id) {
+    async transform(code, id) {
       if (!/\/widget\/.*\.ts$/.test(id)) return null;
+      // Loaded here, not at the top: the Vite config is also Vitest's, which never builds.
+      const { default: ts } = await import('typescript');
       const source = ts.createSourceFile(id, code, ts.ScriptTarget.Latest, true);
       const edits: [start: number, end: number, text: string][] = [];
-      const visit = (node: ts.Node): void => {
+      const visit = (node: TypeScript.Node): void => {
         if (ts.isTaggedTemplateExpression(node) && ts.isIdentifier(node.tag) && /^(css|html|svg)$/.test(node.tag.text)) {
           const minify = node.tag.text === 'css' ? minifyCss : minifyHtml;
           const { template } = node;
