@@ -1,0 +1,28 @@
+// The log-capture check itself: it must find what it looks for.
+import { describe, expect, it } from 'vitest';
+import { createLogger, memorySink } from '../log/logger.js';
+import { TEST_CVV, card, cardNumber } from './cards.js';
+import { scanLogCapture } from './log-capture.js';
+
+describe('scanLogCapture', () => {
+  it('finds a card number in any spelling, a CVV, and an unredacted card field', () => {
+    const amex = cardNumber('success', 'amex');
+    const lines = [
+      `{"msg":"paid ${cardNumber('success')}"}`,
+      `{"msg":"typed 4000 0000 0000 0002"}`,
+      `{"msg":"${amex.slice(0, 4)} ${amex.slice(4, 10)} ${amex.slice(10)}"}`,
+      `{"msg":"ok","code":"${TEST_CVV}"}`,
+      `{"cvv":1234}`,
+      `{"msg":"clean","order_id":"o-1","cvv":"[redacted]"}`,
+    ];
+    expect(scanLogCapture(lines.join('\n')).map((finding) => finding.line)).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it('finds nothing in what the logger writes for a card payment', () => {
+    const memory = memorySink();
+    const logger = createLogger({ sink: memory.sink, level: 'debug' });
+    const body = { card: card(), fingerprint: {} };
+    logger.info(`pay ${body.card.number}`, { body, error: new Error(`card ${body.card.number.replaceAll(' ', '')} declined`) });
+    expect(scanLogCapture(memory.lines.join('\n'))).toEqual([]);
+  });
+});
