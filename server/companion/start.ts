@@ -112,7 +112,8 @@ export async function startCompanion(settings: CompanionSettings = readCompanion
     });
     const port = (server.address() as AddressInfo).port;
     const url = `http://${settings.host && settings.host !== '0.0.0.0' && settings.host !== '::' ? settings.host : 'localhost'}:${port}`;
-    const publicUrl = options.publicUrl ?? (settings.port === 0 && process.env.PUBLIC_URL === undefined ? url : settings.publicUrl);
+    // PORT=0 without PUBLIC_URL leaves a default ending in :0; the real port replaces it.
+    const publicUrl = options.publicUrl ?? (/:0$/.test(settings.publicUrl) ? url : settings.publicUrl);
     const composed = await composeCompanion(settings, { ...options, publicUrl });
     handle = (request, env) => composed.app.fetch(request, env as never);
     composed.app.companion.reconciler.start();

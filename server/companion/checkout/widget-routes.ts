@@ -25,7 +25,7 @@ export function widgetRoutes(widgetDir: string): Hono<CompanionEnv> {
 
   const serve = async (c: Context<CompanionEnv>, file: string) => {
     const asset = await load(cache, join(widgetDir, file));
-    if (!asset) throw new ApiProblem(404, 'widget_not_built', 'The widget is not built: run `npx vite build` first');
+    if (!asset) throw new ApiProblem(404, 'widget_not_built', 'The widget is not built: run `npm run build:widget` first');
     c.header('Access-Control-Allow-Origin', '*');
     c.header('Cross-Origin-Resource-Policy', 'cross-origin');
     // Names carry no content hash, so browsers revalidate often and cheaply (304).

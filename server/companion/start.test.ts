@@ -1,0 +1,56 @@
+// startCompanion: a real server on a free port, composed with a served sandbox as `npm start` does.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { serveSandbox } from '../sandbox/testing/served.js';
+import type { ServedSandbox } from '../sandbox/testing/served.js';
+import { composeCompanion, startCompanion } from './start.js';
+import { readCompanionConfig } from './settings.js';
+import { createLogger, memorySink } from './log/logger.js';
+import { eventually, payBody } from './test/stack.js';
+
+let sandbox: ServedSandbox;
+let dir: string;
+beforeEach(async () => {
+  sandbox = await serveSandbox();
+  dir = mkdtempSync(join(tmpdir(), 'payform-start-'));
+});
+afterEach(async () => {
+  await sandbox.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('startCompanion', () => {
+  it('listens, prints the generated admin token, takes payments and webhooks, and stops', async () => {
+    const print = vi.spyOn(console, 'log').mockImplementation(() => undefined);
+    const settings = { ...readCompanionConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: join(dir, 'data', 'payform.db') }) };
+    const memory = memorySink();
+    const companion = await startCompanion(settings, {
+      gatewayBaseUrl: sandbox.url,
+      sandboxOrigin: sandbox.url,
+      logger: createLogger({ sink: memory.sink }),
+      extend: (app) => app.get('/shop', (c) => c.text('the demo shop')),
+    });
+    try {
+      expect(print.mock.calls.flat().join(' ')).toContain(settings.adminToken);
+      expect(companion.url).toBe(`http://127.0.0.1:${companion.port}`);
+      expect(await (await fetch(`${companion.url}/healthz`)).json()).toEqual({ status: 'ok' });
+      expect(await (await fetch(`${companion.url}/shop`)).text()).toBe('the demo shop');
+      const headers = { Authorization: `Bearer ${settings.adminToken}`, 'Content-Type': 'application/json' };
+      const session = await (await fetch(`${companion.url}/api/checkout/sessions`, { method: 'POST', headers, body: JSON.stringify({ amount: 1.5, currency: 'XTS', description: 'Test' }) })).json();
+      const answer = await (await fetch(`${companion.url}/api/checkout/sessions/${session.id}/pay`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(payBody()) })).json();
+      expect(answer.status).toBe('success');
+      // The webhook finds its way back: the public URL follows the real port.
+      await eventually(async () => expect((await companion.ledger.getOrder(session.order_id))?.events).toHaveLength(1));
+    } finally {
+      await companion.close();
+      print.mockRestore();
+    }
+    await expect(fetch(`${companion.url}/healthz`)).rejects.toThrow();
+  });
+
+  it('needs a gateway: GATEWAY_BASE_URL or a started sandbox', async () => {
+    await expect(composeCompanion(readCompanionConfig({ DATABASE_URL: ':memory:' }))).rejects.toThrow(/No gateway/);
+  });
+});
