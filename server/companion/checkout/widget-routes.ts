@@ -1,6 +1,6 @@
 /**
- * The built widget, for merchants' pages: `GET /widget/pay-form.js` and the chunks it loads on
- * demand (`/widget/chunks/<name>.js`). Served to any origin (a module script is fetched with
+ * The built widget, for merchants' pages: `GET /widget/pay-form.js`, the chunks it loads on
+ * demand (`/widget/chunks/<name>.js`) and the licences of what it bundles. Served to any origin (a module script is fetched with
  * CORS), revalidated by ETag, and 404 in the envelope when the bundle has not been built.
  */
 import { createHash } from 'node:crypto';
@@ -23,7 +23,7 @@ export function widgetRoutes(widgetDir: string): Hono<CompanionEnv> {
   const routes = new Hono<CompanionEnv>();
   const cache = new Map<string, Asset>();
 
-  const serve = async (c: Context<CompanionEnv>, file: string) => {
+  const serve = async (c: Context<CompanionEnv>, file: string, contentType = 'text/javascript; charset=utf-8') => {
     const asset = await load(cache, join(widgetDir, file));
     if (!asset) throw new ApiProblem(404, 'widget_not_built', 'The widget is not built: run `npm run build:widget` first');
     c.header('Access-Control-Allow-Origin', '*');
@@ -32,11 +32,13 @@ export function widgetRoutes(widgetDir: string): Hono<CompanionEnv> {
     c.header('Cache-Control', 'public, max-age=300, must-revalidate');
     c.header('ETag', asset.etag);
     if (c.req.header('if-none-match') === asset.etag) return c.body(null, 304);
-    c.header('Content-Type', 'text/javascript; charset=utf-8');
+    c.header('Content-Type', contentType);
     return c.body(asset.body as Uint8Array<ArrayBuffer>, 200);
   };
 
   routes.get('/pay-form.js', (c) => serve(c, 'pay-form.js'));
+  // Lit's licence travels with the bundle.
+  routes.get('/LICENSES.txt', (c) => serve(c, 'LICENSES.txt', 'text/plain; charset=utf-8'));
   routes.get('/chunks/:name', (c) => {
     const name = c.req.param('name');
     if (!CHUNK_NAME.test(name) || name.startsWith('.')) throw new ApiProblem(404, 'not_found', 'No such widget file');

@@ -177,6 +177,7 @@ describe('GET /widget/pay-form.js', () => {
     mkdirSync(join(dir, 'chunks'));
     writeFileSync(join(dir, 'pay-form.js'), 'export const payForm = 1;');
     writeFileSync(join(dir, 'chunks', 'uk.js'), 'export default {};');
+    writeFileSync(join(dir, 'LICENSES.txt'), 'Lit: BSD-3-Clause');
     await open({ companion: { widgetDir: dir } });
   });
   afterEach(() => {
@@ -201,6 +202,9 @@ describe('GET /widget/pay-form.js', () => {
 
   it('serves its chunks and nothing outside them', async () => {
     expect(await (await stack.request('GET', '/widget/chunks/uk.js')).text()).toBe('export default {};');
+    const licences = await stack.request('GET', '/widget/LICENSES.txt');
+    expect(licences.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    expect(await licences.text()).toBe('Lit: BSD-3-Clause');
     for (const path of ['/widget/chunks/..%2Fpay-form.js', '/widget/chunks/missing.js', '/widget/chunks/.hidden.js', '/widget/../package.json']) {
       expect((await stack.request('GET', path)).status, path).toBe(404);
     }
