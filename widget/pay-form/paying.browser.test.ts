@@ -1,6 +1,6 @@
 import { expect, fixture, oneEvent, waitUntil } from '@open-wc/testing';
 import type { PayForm } from './pay-form.js';
-import { createSession, decideChallenge } from '../test/checkout-fixture.js';
+import { createSession, decideChallenge, readView } from '../test/checkout-fixture.js';
 import { autofill, button, card, errorText, field, focused, message, mount, part, press, stay, watchFetch } from '../test/harness.js';
 
 /** Fills a test card and clicks Pay. */
@@ -110,16 +110,17 @@ describe('<pay-form> paying', () => {
     expect(button(form).disabled).to.equal(false);
   });
 
-  for (const [number, text] of [
-    ['4000000000000002', 'Transaction rejected.'],
-    ['4000000000009995', 'Insufficient funds.'],
-    ['4000000000000069', 'The card has expired.'],
-  ]) {
-    it(`keeps the form for another try after a decline: ${text}`, async () => {
+  for (const [number, words] of [
+    ['4000000000000002', /declined/i],
+    ['4000000000009995', /insufficient funds/i],
+    ['4000000000000069', /expired/i],
+  ] as const) {
+    it(`keeps the form for another try after a decline (${number})`, async () => {
       const form = await mount();
       const failure = oneEvent(form, 'pay-failure');
-      await payWith(form, number!);
-      expect((await failure).detail.message).to.equal(text);
+      await payWith(form, number);
+      const text = (await failure).detail.message;
+      expect(text, "the companion's customer-safe words").to.match(words);
       await form.updateComplete;
       expect(message(form)).to.equal(text);
       expect(part(form, '[part=message]').classList.contains('error')).to.equal(true);
@@ -142,7 +143,7 @@ describe('<pay-form> paying', () => {
     expect(event.cancelable).to.equal(true);
     expect(event.defaultPrevented).to.equal(true);
     expect(event.detail.reason).to.equal('3ds');
-    expect(new URL(event.detail.url).origin, 'the sandbox origin, allowed in test mode').to.equal(location.origin);
+    expect(new URL(event.detail.url).origin, 'the sandbox origin, allowed in test mode').to.equal((await readView(form.session)).sandbox_origin);
     await form.updateComplete;
     expect(form.hasAttribute('processing')).to.equal(true);
     expect(message(form)).to.equal('Confirming your payment…');
@@ -166,8 +167,10 @@ describe('<pay-form> paying', () => {
     expect(form.shadowRoot!.querySelector('.spinner')).not.to.equal(null);
     const failure = oneEvent(form, 'pay-failure');
     await decideChallenge(detail.url, 'failure');
-    expect((await failure).detail.message).to.equal('3-D Secure verification failed.');
+    const { message: text } = (await failure).detail;
+    expect(text.length).to.be.greaterThan(0);
     await form.updateComplete;
+    expect(message(form)).to.equal(text);
     expect(field(form, 'number').value, 'the form is back for another try').to.equal('');
     expect(form.hasAttribute('processing')).to.equal(false);
   });

@@ -2,8 +2,7 @@
  * What the browser tests ask of the backend, through the fixture routes that
  * widget/test/companion-stand-in.mjs serves (and a real-backend version would map).
  */
-import type { BrandId } from '../card/brands.js';
-import type { CustomerField, PayMode } from '../checkout/session-view.js';
+import type { CustomerField, PayMode, SessionView } from '../checkout/session-view.js';
 
 export interface SessionOptions {
   amount?: number | string;
@@ -13,7 +12,6 @@ export interface SessionOptions {
   customer?: Partial<Record<CustomerField, string>>;
   customer_id?: string;
   modes?: PayMode[];
-  brands?: BrandId[];
 }
 
 async function post<T>(path: string, body: object): Promise<T> {
@@ -33,3 +31,10 @@ export const createSession = async (options: SessionOptions = {}): Promise<strin
 
 /** What the sandbox's 3-D Secure page at `url` (the pay answer's `redirect_url`) does when the customer passes or fails. */
 export const decideChallenge = (url: string, result: 'success' | 'failure'): Promise<unknown> => post('/__fixture/3ds', { url, result });
+
+/** The session's public view, as the widget reads it. */
+export async function readView(id: string): Promise<SessionView> {
+  const response = await fetch(`/api/checkout/sessions/${id}`);
+  if (!response.ok) throw new Error(`session view: HTTP ${response.status}`);
+  return (await response.json()) as SessionView;
+}

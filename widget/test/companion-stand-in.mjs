@@ -8,7 +8,7 @@
  *   envelope { error: { code, message, fields? } };
  * - the sandbox's test cards (design.md) and 3-D Secure, with the challenge page's decision;
  * - the fixture routes the tests call to set things up, which a real-backend version keeps:
- *   POST /__fixture/sessions  { amount, currency, description?, customer?, customer_id?, modes?, brands? } → { id }
+ *   POST /__fixture/sessions  { amount, currency, description?, customer?, customer_id?, modes? } → { id }
  *     (the merchant API's session creation; sessions on the sandbox are test sessions)
  *   POST /__fixture/3ds  { url, result: "success" | "failure" }  (the sandbox's POST /_sandbox/3ds/:payment_id for the
  *     challenge page at `url`, the pay answer's redirect_url)
@@ -24,12 +24,12 @@ import { setTimeout } from 'node:timers';
 const CUSTOMER_FIELDS = ['fname', 'lname', 'email', 'phone'];
 const FINGERPRINT = ['browserColorDepth', 'browserScreenHeight', 'browserScreenWidth', 'browserJavaEnabled', 'browserLanguage', 'browserTimeZone', 'browserTimeZoneOffset'];
 
-/** The sandbox's test cards: what each one does (design.md). Any other valid card succeeds. */
+/** The sandbox's test cards: what each one does (design.md), in the companion's customer-safe words. Any other valid card succeeds. */
 const OUTCOMES = {
   '4000000000003220': { status: 'redirect' },
-  '4000000000000002': { status: 'failure', message: 'Transaction rejected.' },
-  '4000000000009995': { status: 'failure', message: 'Insufficient funds.' },
-  '4000000000000069': { status: 'failure', message: 'The card has expired.' },
+  '4000000000000002': { status: 'failure', message: 'The payment was declined. Try another card or contact your bank.' },
+  '4000000000009995': { status: 'failure', message: 'Insufficient funds. Try another card.' },
+  '4000000000000069': { status: 'failure', message: 'The card has expired. Try another card.' },
   '4000000000000119': { status: 'pending' },
 };
 
@@ -57,7 +57,6 @@ export function companionStandIn({ pendingMs = 1500 } = {}) {
     status: s.status,
     modes: s.modes,
     customer_fields: CUSTOMER_FIELDS.filter((field) => !s.customer?.[field]),
-    ...(s.brands && { brands: s.brands }),
     test: s.test,
     ...(s.test && { sandbox_origin: origin }),
     saved_cards: (s.customer_id && wallets.get(s.customer_id)) || [],
@@ -149,7 +148,6 @@ export function companionStandIn({ pendingMs = 1500 } = {}) {
         currency: body?.currency ?? 'UAH',
         description: body?.description ?? 'Order',
         modes: body?.modes ?? ['direct', 'hosted'],
-        brands: body?.brands,
         customer: body?.customer,
         customer_id: body?.customer_id,
         test: true,
@@ -161,7 +159,7 @@ export function companionStandIn({ pendingMs = 1500 } = {}) {
     if (method === 'POST' && path === '/__fixture/3ds') {
       const session = payments.get(String(body?.url).split('/').pop() ?? '');
       if (!session || session.status !== 'pending') return error(404, 'not_found', 'No 3-D Secure challenge waits for this payment.');
-      settle(session, body?.result === 'success' ? 'success' : 'failure', '3-D Secure verification failed.');
+      settle(session, body?.result === 'success' ? 'success' : 'failure', 'The payment was not confirmed. Try again or use another card.');
       return reply(200, { status: session.status });
     }
 
