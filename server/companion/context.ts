@@ -15,6 +15,17 @@ import type { ChangeFeed } from './payments/change-feed.js';
 import type { OrderStateSync } from './payments/order-state.js';
 import type { PaymentReactions } from './payments/reactions.js';
 
+/** What the payment flows (direct, hosted, secondary operations) work with. */
+export interface PaymentFlowDeps {
+  readonly ledger: Ledger;
+  readonly gateway: GatewayClient;
+  readonly orderState: OrderStateSync;
+  readonly reactions: PaymentReactions;
+  readonly options: CompanionOptions;
+  readonly logger: Logger;
+  readonly clock: () => number;
+}
+
 export interface CompanionServices {
   readonly ledger: Ledger;
   readonly gateway: GatewayClient;

@@ -7,26 +7,22 @@
  * flight. When the gateway's answer is lost (timeout, 5xx, dropped connection) the order's
  * state is read instead — a payment is never created twice.
  */
-import { DuplicateOrderError, GatewayError, InvalidRequestError, OutcomeUnknownError } from '../../gateway/errors.js';
-import type { GatewayClient } from '../../gateway/client.js';
+import { DuplicateOrderError } from '../../gateway/errors.js';
 import type { Payment as GatewayPayment } from '../../gateway/objects.js';
 import type { DirectPaymentParams, DirectSplitPurchaseParams } from '../../gateway/resources/payments.js';
-import type { CheckoutSession, CustomerDetails, Ledger, Payment } from '../../ledger/index.js';
-import type { CompanionOptions } from '../config.js';
-import { gatewayProblem } from '../http/failure-problems.js';
-import { ApiProblem, fieldReasons } from '../http/problem.js';
-import type { Logger } from '../log/logger.js';
+import type { CheckoutSession, CustomerDetails, Payment } from '../../ledger/index.js';
+import type { PaymentFlowDeps } from '../context.js';
+import { ApiProblem } from '../http/problem.js';
 import { definedFields } from '../optional-fields.js';
 import { paymentUpdate } from '../payments/gateway-facts.js';
-import type { OrderStateSync } from '../payments/order-state.js';
-import type { PaymentReactions } from '../payments/reactions.js';
 import { customerDetails, customerParams } from './customer.js';
 import type { Customer } from './customer.js';
 import { payAnswer } from './pay-answer.js';
 import type { PayAnswer } from './pay-answer.js';
-import { hasExpired, requestField } from './pay-request.js';
+import { hasExpired } from './pay-request.js';
 import type { BrowserFingerprint, CardInput } from './pay-request.js';
-import { closedSessionProblem, endAttempt, liveAttempt, payableSession, requireCustomer } from './session-access.js';
+import { endAttempt, endUnsentAttempt, readOrderState } from './attempt-outcomes.js';
+import { closedSessionProblem, liveAttempt, payableSession, requireCustomer } from './session-access.js';
 
 /** What the HTTP request adds: who is paying, from where, with which browser. */
 export interface PayingClient {
@@ -43,25 +39,13 @@ export interface DirectPayment {
   readonly client: PayingClient;
 }
 
-interface DirectPaymentDeps {
-  readonly ledger: Ledger;
-  readonly gateway: GatewayClient;
-  readonly orderState: OrderStateSync;
-  readonly reactions: PaymentReactions;
-  readonly options: CompanionOptions;
-  readonly logger: Logger;
-  readonly clock: () => number;
-}
 
 type CardSource = { readonly cc_token: string } | { readonly cc_number: string; readonly exp_month: number; readonly exp_year: number; readonly card_cvv: string };
 
-/** How long a recovery read may take while the customer waits. */
-const RECOVERY_READ_MS = 5_000;
-
 export class DirectPayments {
-  readonly #deps: DirectPaymentDeps;
+  readonly #deps: PaymentFlowDeps;
 
-  constructor(deps: DirectPaymentDeps) {
+  constructor(deps: PaymentFlowDeps) {
     this.#deps = deps;
   }
 
@@ -136,28 +120,11 @@ export class DirectPayments {
   }
 
   async #recover(payment: Payment, error: unknown): Promise<PayAnswer> {
-    if (!(error instanceof GatewayError)) throw error;
-    const { logger } = this.#deps;
-    if (error instanceof InvalidRequestError && !(error instanceof DuplicateOrderError)) {
-      // A definite refusal: nothing was created, the session can take another attempt.
-      await endAttempt(this.#deps, payment, `Refused by the gateway: ${error.message}`);
-      throw new ApiProblem(422, 'payment_rejected', 'The gateway refused the payment details', fieldReasons(error.fields, requestField));
-    }
-    if (!(error instanceof OutcomeUnknownError) && !(error instanceof DuplicateOrderError)) {
-      // Not sent at all (refused credentials, rate limit, no connection): nothing happened.
-      logger.error('a payment could not be sent to the gateway', { order_id: payment.orderId, err: error });
-      await endAttempt(this.#deps, payment, 'Not sent: the gateway could not be reached');
-      throw gatewayProblem(error);
-    }
-    // It may have happened: ask the gateway what it knows of the order.
-    logger.warn('the outcome of a payment is unknown; reading the order state', { order_id: payment.orderId, err: error });
-    try {
-      const state = await this.#deps.orderState.refresh(payment.orderId, 'order_state', { timeoutMs: RECOVERY_READ_MS });
-      if (state.found && state.payment) return payAnswer(state.payment);
-      if (!state.found && error instanceof DuplicateOrderError) await endAttempt(this.#deps, payment, 'The order id is taken at the gateway');
-    } catch (readError) {
-      logger.warn('the order state could not be read; reconciliation will settle the payment', { order_id: payment.orderId, err: readError });
-    }
+    const unknown = await endUnsentAttempt(this.#deps, payment, error);
+    // It may have happened: the gateway's order state says what did.
+    const state = await readOrderState(this.#deps, payment, unknown);
+    if (state?.found && state.payment) return payAnswer(state.payment);
+    if (state?.found === false && unknown instanceof DuplicateOrderError) await endAttempt(this.#deps, payment, 'The order id is taken at the gateway');
     // Still unknown: the reconciler settles it; the widget keeps waiting.
     return payAnswer((await this.#deps.ledger.getPayment(payment.orderId)) ?? payment);
   }

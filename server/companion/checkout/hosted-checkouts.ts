@@ -4,41 +4,24 @@
  * hands the widget the page's address from the 303 `Location`; a second click gets the same
  * page, and so does a create the gateway refuses as a duplicate (P-409).
  */
-import { DuplicateOrderError, GatewayError, InvalidRequestError, OutcomeUnknownError } from '../../gateway/errors.js';
-import type { GatewayClient } from '../../gateway/client.js';
 import type { HostedPaymentParams, HostedSplitPurchaseParams } from '../../gateway/resources/payments.js';
-import type { CheckoutSession, CustomerDetails, Ledger, Payment } from '../../ledger/index.js';
-import type { CompanionOptions } from '../config.js';
-import { gatewayProblem } from '../http/failure-problems.js';
-import { ApiProblem, fieldReasons } from '../http/problem.js';
-import type { Logger } from '../log/logger.js';
+import type { CheckoutSession, CustomerDetails, Payment } from '../../ledger/index.js';
+import type { PaymentFlowDeps } from '../context.js';
+import { ApiProblem } from '../http/problem.js';
 import { definedFields } from '../optional-fields.js';
-import type { OrderStateSync } from '../payments/order-state.js';
-import type { PaymentReactions } from '../payments/reactions.js';
 import { isAllowedRedirect } from '../payments/redirects.js';
+import { endAttempt, endUnsentAttempt, readOrderState } from './attempt-outcomes.js';
 import { customerDetails, customerParams } from './customer.js';
 import type { Customer } from './customer.js';
-import { requestField } from './pay-request.js';
-import { closedSessionProblem, endAttempt, liveAttempt, payableSession, requireCustomer } from './session-access.js';
+import { closedSessionProblem, liveAttempt, payableSession, requireCustomer } from './session-access.js';
 
-interface HostedCheckoutDeps {
-  readonly ledger: Ledger;
-  readonly gateway: GatewayClient;
-  readonly orderState: OrderStateSync;
-  readonly reactions: PaymentReactions;
-  readonly options: CompanionOptions;
-  readonly logger: Logger;
-  readonly clock: () => number;
-}
-
-const RECOVERY_READ_MS = 5_000;
 
 const tryAgain = () => new ApiProblem(503, 'gateway_unavailable', 'The payment page could not be opened; try again', undefined, { 'Retry-After': '2' });
 
 export class HostedCheckouts {
-  readonly #deps: HostedCheckoutDeps;
+  readonly #deps: PaymentFlowDeps;
 
-  constructor(deps: HostedCheckoutDeps) {
+  constructor(deps: PaymentFlowDeps) {
     this.#deps = deps;
   }
 
@@ -98,38 +81,23 @@ export class HostedCheckouts {
   }
 
   async #recover(payment: Payment, error: unknown): Promise<string> {
-    if (!(error instanceof GatewayError)) throw error;
-    const { logger, ledger } = this.#deps;
-    if (error instanceof InvalidRequestError && !(error instanceof DuplicateOrderError)) {
-      await endAttempt(this.#deps, payment, `Refused by the gateway: ${error.message}`);
-      throw new ApiProblem(422, 'payment_rejected', 'The gateway refused the payment details', fieldReasons(error.fields, requestField));
-    }
-    if (!(error instanceof OutcomeUnknownError) && !(error instanceof DuplicateOrderError)) {
-      logger.error('a hosted payment could not be sent to the gateway', { order_id: payment.orderId, err: error });
-      await endAttempt(this.#deps, payment, 'Not sent: the gateway could not be reached');
-      throw gatewayProblem(error);
-    }
+    const unknown = await endUnsentAttempt(this.#deps, payment, error);
     // P-409 after an earlier create of this order: its page is the answer, when it was kept.
-    const stored = await ledger.getPayment(payment.orderId);
+    const stored = await this.#deps.ledger.getPayment(payment.orderId);
     if (stored?.checkoutUrl) return stored.checkoutUrl;
-    logger.warn('the outcome of a hosted create is unknown; reading the order state', { order_id: payment.orderId, err: error });
-    try {
-      const state = await this.#deps.orderState.refresh(payment.orderId, 'order_state', { timeoutMs: RECOVERY_READ_MS });
-      // Created but its address lost: nobody can reach that page, so it is cancelled and the
-      // next click opens a fresh one.
-      if (!state.found) await endAttempt(this.#deps, payment, 'Not created at the gateway');
-      else if (state.payment?.status === 'init') await this.#cancel(payment);
-      else if (state.payment) return this.#pageOf(state.payment);
-    } catch (readError) {
-      logger.warn('the order state could not be read; reconciliation will settle the payment', { order_id: payment.orderId, err: readError });
-    }
+    const state = await readOrderState(this.#deps, payment, unknown);
+    // Created but its address lost: nobody can reach that page, so it is cancelled and the
+    // next click opens a fresh one.
+    if (state?.found === false) await endAttempt(this.#deps, payment, 'Not created at the gateway');
+    else if (state?.payment?.status === 'init') await this.#cancel(payment);
+    else if (state?.payment) return this.#pageOf(state.payment);
     throw tryAgain();
   }
 
   /** Cancels an unpaid hosted payment at the gateway and ends the attempt. */
   async #cancel(payment: Payment): Promise<void> {
     try {
-      await this.#deps.gateway.payments.cancel(payment.orderId, { timeoutMs: RECOVERY_READ_MS });
+      await this.#deps.gateway.payments.cancel(payment.orderId, { timeoutMs: 5_000 });
       await endAttempt(this.#deps, payment, 'Payment cancelled', '6007');
     } catch (error) {
       this.#deps.logger.warn('a lost hosted payment could not be cancelled yet; reconciliation will', { order_id: payment.orderId, err: error });

@@ -1,20 +1,15 @@
 // Hosted checkout (the gateway's own page) and the customer's return to the shop.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { testProjectCredentials } from '../../gateway/test-project.js';
 import { GatewayClient } from '../../gateway/client.js';
 import { EXPIRY, TEST_CVV, card, cardNumber } from '../test/cards.js';
-import { createStack, payBody } from '../test/stack.js';
+import { stacksPerTest, payBody } from '../test/stack.js';
 import type { Stack, StackOptions } from '../test/stack.js';
 
 const CONTACT = { email: 'olena@example.com', phone: '+380501234567' };
+const openStack = stacksPerTest();
 let stack: Stack;
-async function open(options: StackOptions = {}): Promise<Stack> {
-  stack = await createStack(options);
-  return stack;
-}
-afterEach(async () => {
-  await stack.close();
-});
+const open = async (options: StackOptions = {}) => (stack = await openStack(options));
 
 const hosted = (sessionId: string, status: number, body: unknown = {}) => stack.json('POST', `/api/checkout/sessions/${sessionId}/hosted`, status, { body });
 

@@ -5,7 +5,7 @@
  * number or CVV is not echoed back.
  */
 import * as z from 'zod';
-import { CardCvv, CardNumber, ExpMonth, ExpYear } from '../../gateway/wire/card.js';
+import { BrowserFingerprint as GatewayFingerprint, CardCvv, CardNumber, ExpMonth, ExpYear } from '../../gateway/wire/card.js';
 import { Customer } from './customer.js';
 
 const CARD_FIELDS = ['number', 'exp_month', 'exp_year', 'cvv'] as const;
@@ -53,18 +53,8 @@ const Card = z
         : { kind: 'card', number: card.number!, expMonth: card.exp_month!, expYear: card.exp_year!, cvv: card.cvv! },
   );
 
-const BrowserValue = z.string().max(2048);
-
 /** The browser's part of EMV 3-D Secure data; the companion adds IP, Accept and User-Agent. */
-export const BrowserFingerprint = z.object({
-  browserColorDepth: BrowserValue,
-  browserScreenHeight: BrowserValue,
-  browserScreenWidth: BrowserValue,
-  browserJavaEnabled: BrowserValue,
-  browserLanguage: BrowserValue,
-  browserTimeZone: BrowserValue,
-  browserTimeZoneOffset: BrowserValue,
-});
+export const BrowserFingerprint = GatewayFingerprint.omit({ browserAcceptHeader: true, browserIpAddress: true, browserUserAgent: true });
 export type BrowserFingerprint = z.output<typeof BrowserFingerprint>;
 
 export const PayRequest = z.strictObject({ card: Card, customer: Customer.optional(), fingerprint: BrowserFingerprint });

@@ -4,8 +4,6 @@
  */
 import type { CheckoutSession, CustomerDetails, Ledger, PayAttemptClaim, Payment, PaymentMode } from '../../ledger/index.js';
 import { ApiProblem } from '../http/problem.js';
-import { definedFields } from '../optional-fields.js';
-import type { PaymentReactions } from '../payments/reactions.js';
 import { missingCustomerFields } from './customer.js';
 
 export async function payableSession(ledger: Ledger, sessionId: string, mode: PaymentMode): Promise<CheckoutSession> {
@@ -39,17 +37,3 @@ export function requireCustomer(mode: PaymentMode, customer: CustomerDetails): v
   throw new ApiProblem(422, 'customer_required', 'Some customer details are required', fields);
 }
 
-/**
- * Ends an attempt that got no decision from the gateway (refused before processing, never
- * sent, or lost), so the session can take another one under a new order id.
- */
-export async function endAttempt(
-  deps: { readonly ledger: Ledger; readonly reactions: PaymentReactions },
-  payment: Payment,
-  reason: string,
-  statusCode?: string,
-): Promise<void> {
-  const update = definedFields({ status: 'failure' as const, statusDescription: reason.slice(0, 2048), statusCode });
-  const progress = await deps.ledger.advancePayment(payment.orderId, update);
-  if (progress.progress === 'advanced') await deps.reactions.paymentAdvanced(progress.payment, 'gateway_answer');
-}

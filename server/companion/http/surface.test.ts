@@ -5,17 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { API } from '../openapi/api-catalog.js';
-import { createStack } from '../test/stack.js';
+import { stacksPerTest } from '../test/stack.js';
 import type { Stack, StackOptions } from '../test/stack.js';
 
+const openStack = stacksPerTest();
 let stack: Stack;
-async function open(options: StackOptions = {}): Promise<Stack> {
-  stack = await createStack(options);
-  return stack;
-}
-afterEach(async () => {
-  await stack.close();
-});
+const open = async (options: StackOptions = {}) => (stack = await openStack(options));
 
 describe('headers for browsers', () => {
   beforeEach(async () => {

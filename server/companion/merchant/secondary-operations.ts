@@ -8,30 +8,18 @@
 import {
   GatewayError, NetworkError, OutcomeUnknownError, UnexpectedResponseError,
 } from '../../gateway/errors.js';
-import type { GatewayClient } from '../../gateway/client.js';
 import type { Operation as GatewayOperation } from '../../gateway/objects.js';
-import type { Ledger, Operation, OperationKind, OperationRequest, Payment, SplitShare } from '../../ledger/index.js';
+import type { Operation, OperationKind, OperationRequest, Payment, SplitShare } from '../../ledger/index.js';
 import { OperationRefused } from '../../ledger/index.js';
-import type { CompanionOptions } from '../config.js';
+import type { PaymentFlowDeps } from '../context.js';
 import { decimal, minorUnitsOf } from '../http/amounts.js';
 import { gatewayProblem } from '../http/failure-problems.js';
 import { ApiProblem, capitalise } from '../http/problem.js';
-import type { Logger } from '../log/logger.js';
 import { definedFields } from '../optional-fields.js';
 import { operationResult, paymentUpdate } from '../payments/gateway-facts.js';
 import type { GatewayFacts } from '../payments/gateway-facts.js';
-import type { OrderStateSync } from '../payments/order-state.js';
-import type { PaymentReactions } from '../payments/reactions.js';
 import type { OperationBody } from './operation-request.js';
 
-interface OperationDeps {
-  readonly ledger: Ledger;
-  readonly gateway: GatewayClient;
-  readonly orderState: OrderStateSync;
-  readonly reactions: PaymentReactions;
-  readonly options: CompanionOptions;
-  readonly logger: Logger;
-}
 
 /** The outcome: settled by the gateway's answer, or still pending when it was lost. */
 export interface OperationOutcome {
@@ -42,9 +30,9 @@ export interface OperationOutcome {
 const RECOVERY_READ_MS = 5_000;
 
 export class SecondaryOperations {
-  readonly #deps: OperationDeps;
+  readonly #deps: PaymentFlowDeps;
 
-  constructor(deps: OperationDeps) {
+  constructor(deps: PaymentFlowDeps) {
     this.#deps = deps;
   }
 

@@ -5,6 +5,7 @@
  */
 import { TEST_CARDS } from '../../gateway/test-project.js';
 import type { TestCardOutcome } from '../../gateway/test-project.js';
+import * as samples from '../../gateway/test/samples.js';
 
 export function cardNumber(outcome: TestCardOutcome, brand: 'visa' | 'mastercard' | 'amex' = 'visa'): string {
   const card = TEST_CARDS.find((candidate) => candidate.outcome === outcome && (outcome !== 'success' || candidate.brand === brand));
@@ -25,14 +26,7 @@ export function card(outcome: TestCardOutcome = 'success', spaced = true) {
   return { number: spaced ? number.replace(/(\d{4})(?=\d)/g, '$1 ') : number, ...EXPIRY, cvv: TEST_CVV };
 }
 
-export const FINGERPRINT = {
-  browserColorDepth: '24',
-  browserScreenHeight: '1080',
-  browserScreenWidth: '1920',
-  browserJavaEnabled: 'false',
-  browserLanguage: 'uk-UA',
-  browserTimeZone: 'Europe/Kyiv',
-  browserTimeZoneOffset: '-120',
-};
+/** What the widget sends: the browser's part of the gateway samples' fingerprint. */
+export const FINGERPRINT = (({ browserAcceptHeader: _a, browserIpAddress: _i, browserUserAgent: _u, ...browser }) => browser)(samples.fingerprint);
 
 export const CUSTOMER = { fname: 'Olena', lname: 'Koval', email: 'olena@example.com', phone: '+380501234567' };

@@ -7,7 +7,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
-import { expect } from 'vitest';
+import { afterEach, expect } from 'vitest';
 import { GatewayClient } from '../../gateway/client.js';
 import type { GatewayClientConfig } from '../../gateway/client.js';
 import { testProjectCredentials } from '../../gateway/test-project.js';
@@ -258,6 +258,22 @@ export async function createStack(options: StackOptions = {}): Promise<Stack> {
       await testLedger.dispose();
     },
   });
+}
+
+/**
+ * Opens stacks for a test file's tests and closes each one after its test:
+ * `const open = stacksPerTest(); … const stack = await open({ served: true });`
+ */
+export function stacksPerTest(): (options?: StackOptions) => Promise<Stack> {
+  const opened: Stack[] = [];
+  afterEach(async () => {
+    for (const stack of opened.splice(0)) await stack.close();
+  });
+  return async (options) => {
+    const stack = await createStack(options);
+    opened.push(stack);
+    return stack;
+  };
 }
 
 /** Waits until `check` stops throwing (webhooks arrive asynchronously over HTTP). */

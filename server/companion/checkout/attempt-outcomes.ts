@@ -1,0 +1,51 @@
+/**
+ * What a pay or hosted attempt does when the gateway's answer to its create is not a payment:
+ * a definite refusal or a call never sent ends the attempt (the session may try again under a
+ * new order id); an answer that may have been lost leads to the order's state instead.
+ */
+import { DuplicateOrderError, GatewayError, InvalidRequestError, OutcomeUnknownError } from '../../gateway/errors.js';
+import type { Payment } from '../../ledger/index.js';
+import type { PaymentFlowDeps } from '../context.js';
+import { gatewayProblem } from '../http/failure-problems.js';
+import { ApiProblem, fieldReasons } from '../http/problem.js';
+import { definedFields } from '../optional-fields.js';
+import type { OrderRefresh } from '../payments/order-state.js';
+import { requestField } from './pay-request.js';
+
+/** How long a recovery read may take while the customer waits. */
+const RECOVERY_READ_MS = 5_000;
+
+/** Ends an attempt that got no decision from the gateway, so the session can take another. */
+export async function endAttempt(deps: PaymentFlowDeps, payment: Payment, reason: string, statusCode?: string): Promise<void> {
+  const update = definedFields({ status: 'failure' as const, statusDescription: reason.slice(0, 2048), statusCode });
+  const progress = await deps.ledger.advancePayment(payment.orderId, update);
+  if (progress.progress === 'advanced') await deps.reactions.paymentAdvanced(progress.payment, 'gateway_answer');
+}
+
+/**
+ * For a create that threw: ends the attempt and throws the answer when nothing can have
+ * happened; returns when it may have (a lost answer, or P-409: the order id is taken).
+ */
+export async function endUnsentAttempt(deps: PaymentFlowDeps, payment: Payment, error: unknown): Promise<OutcomeUnknownError | DuplicateOrderError> {
+  if (!(error instanceof GatewayError)) throw error;
+  if (error instanceof OutcomeUnknownError || error instanceof DuplicateOrderError) return error;
+  if (error instanceof InvalidRequestError) {
+    await endAttempt(deps, payment, `Refused by the gateway: ${error.message}`);
+    throw new ApiProblem(422, 'payment_rejected', 'The gateway refused the payment details', fieldReasons(error.fields, requestField));
+  }
+  // Refused credentials, rate limited, no connection: the request was not processed.
+  deps.logger.error('a payment could not be sent to the gateway', { order_id: payment.orderId, err: error });
+  await endAttempt(deps, payment, 'Not sent: the gateway could not be reached');
+  throw gatewayProblem(error);
+}
+
+/** The order's state at the gateway, applied to the ledger; undefined when it cannot be read now. */
+export async function readOrderState(deps: PaymentFlowDeps, payment: Payment, cause: unknown): Promise<OrderRefresh | undefined> {
+  deps.logger.warn('the outcome of a payment is unknown; reading the order state', { order_id: payment.orderId, err: cause });
+  try {
+    return await deps.orderState.refresh(payment.orderId, 'order_state', { timeoutMs: RECOVERY_READ_MS });
+  } catch (readError) {
+    deps.logger.warn('the order state could not be read; reconciliation will settle the payment', { order_id: payment.orderId, err: readError });
+    return undefined;
+  }
+}
