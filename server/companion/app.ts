@@ -21,7 +21,7 @@ import type { CompanionConfig } from './config.js';
 import type { CompanionEnv, CompanionServices } from './context.js';
 import { checkoutCors, noStore, securityHeaders } from './http/browser-policies.js';
 import { problemOf } from './http/failure-problems.js';
-import { limitBody, requireAdminToken, requireMediaType } from './http/guards.js';
+import { limitBody, refuseNulCharacters, requireAdminToken, requireMediaType } from './http/guards.js';
 import { ApiProblem, sendProblem } from './http/problem.js';
 import { RateLimiter } from './http/rate-limit.js';
 import { logRequests } from './http/request-log.js';
@@ -87,6 +87,7 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
   app.use('/api/checkout/sessions/*', checkoutCors(options.allowedOrigins));
   app.use('/api/*', noStore(), limitBody(options.bodyLimitBytes), requireMediaType('application/json'));
   app.use('/webhooks/*', noStore(), limitBody(options.webhookBodyLimitBytes), requireMediaType('application/x-www-form-urlencoded'));
+  app.use(refuseNulCharacters());
   const admin = requireAdminToken(options.adminToken);
   for (const prefix of ADMIN_PREFIXES) app.use(prefix, admin).use(`${prefix}/*`, admin);
 

@@ -66,3 +66,20 @@ export function limitBody(maxBytes: number): MiddlewareHandler {
     },
   });
 }
+
+/**
+ * NUL characters have no business in an id, a name or a description, and PostgreSQL cannot
+ * store them: refused anywhere in the address or a JSON body, before any handler runs.
+ */
+export function refuseNulCharacters(): MiddlewareHandler<CompanionEnv> {
+  return async (c, next) => {
+    const nul = () => new ApiProblem(400, 'invalid_request', 'NUL characters are not accepted');
+    if (/%00|\0/i.test(c.req.url)) throw nul();
+    const mediaType = (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+    if (mediaType === 'application/json' && c.req.method !== 'GET' && c.req.method !== 'HEAD') {
+      const text = await c.req.text();
+      if (text.includes('\\u0000') || text.includes('\0')) throw nul();
+    }
+    await next();
+  };
+}
