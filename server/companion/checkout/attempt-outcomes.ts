@@ -49,3 +49,18 @@ export async function readOrderState(deps: PaymentFlowDeps, payment: Payment, ca
     return undefined;
   }
 }
+
+/**
+ * Cancels an unpaid hosted page at the gateway and ends its attempt; true when it ended. A page
+ * the customer is paying on right now is no longer `init` and is refused by the gateway: false.
+ */
+export async function cancelHostedPage(deps: PaymentFlowDeps, payment: Payment): Promise<boolean> {
+  try {
+    await deps.gateway.payments.cancel(payment.orderId, { timeoutMs: RECOVERY_READ_MS });
+    await endAttempt(deps, payment, 'Payment cancelled', '6007');
+    return true;
+  } catch (error) {
+    deps.logger.warn('a hosted payment could not be cancelled now; reconciliation will look at it', { order_id: payment.orderId, err: error });
+    return false;
+  }
+}

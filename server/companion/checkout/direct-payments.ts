@@ -21,7 +21,7 @@ import { payAnswer } from './pay-answer.js';
 import type { PayAnswer } from './pay-answer.js';
 import { hasExpired } from './pay-request.js';
 import type { BrowserFingerprint, CardInput } from './pay-request.js';
-import { endAttempt, endUnsentAttempt, readOrderState } from './attempt-outcomes.js';
+import { cancelHostedPage, endAttempt, endUnsentAttempt, readOrderState } from './attempt-outcomes.js';
 import { closedSessionProblem, liveAttempt, payableSession, requireCustomer } from './session-access.js';
 
 /** What the HTTP request adds: who is paying, from where, with which browser. */
@@ -51,8 +51,14 @@ export class DirectPayments {
 
   async pay(request: DirectPayment): Promise<PayAnswer> {
     const { ledger } = this.#deps;
-    const session = await payableSession(ledger, request.sessionId, 'direct');
-    if (session.payment && session.payment.status !== 'failure') return payAnswer(session.payment);
+    let session = await payableSession(ledger, request.sessionId, 'direct');
+    const live = session.payment && session.payment.status !== 'failure' ? session.payment : undefined;
+    if (live) {
+      // A hosted page opened and left unpaid gives way to paying by card here.
+      const abandoned = live.mode === 'hosted' && live.status === 'init' && (await cancelHostedPage(this.#deps, live));
+      if (!abandoned) return payAnswer(live);
+      session = await payableSession(ledger, request.sessionId, 'direct');
+    }
     if (session.status === 'closed' || session.status === 'expired') throw closedSessionProblem(session.status);
     // What the merchant prefilled is not the payer's to change.
     const customer: CustomerDetails = { ...customerDetails(request.customer ?? {}), ...session.customer };

@@ -10,7 +10,7 @@ import type { PaymentFlowDeps } from '../context.js';
 import { ApiProblem } from '../http/problem.js';
 import { definedFields } from '../optional-fields.js';
 import { isAllowedRedirect } from '../payments/redirects.js';
-import { endAttempt, endUnsentAttempt, readOrderState } from './attempt-outcomes.js';
+import { cancelHostedPage, endAttempt, endUnsentAttempt, readOrderState } from './attempt-outcomes.js';
 import { customerDetails, customerParams } from './customer.js';
 import type { Customer } from './customer.js';
 import { closedSessionProblem, liveAttempt, payableSession, requireCustomer } from './session-access.js';
@@ -73,7 +73,7 @@ export class HostedCheckouts {
       : await gateway.payments.create(params as HostedPaymentParams);
     if (!isAllowedRedirect(checkout.checkout_url, options.sandboxOrigin)) {
       this.#deps.logger.error('the gateway sent a payment page that is neither https nor the sandbox', { order_id: payment.orderId });
-      await this.#cancel(payment);
+      await cancelHostedPage(this.#deps, payment);
       throw new ApiProblem(502, 'unsafe_redirect', 'The gateway’s payment page address is not safe to open');
     }
     await ledger.advancePayment(payment.orderId, { status: 'init', checkoutUrl: checkout.checkout_url });
@@ -89,18 +89,8 @@ export class HostedCheckouts {
     // Created but its address lost: nobody can reach that page, so it is cancelled and the
     // next click opens a fresh one.
     if (state?.found === false) await endAttempt(this.#deps, payment, 'Not created at the gateway');
-    else if (state?.payment?.status === 'init') await this.#cancel(payment);
+    else if (state?.payment?.status === 'init') await cancelHostedPage(this.#deps, payment);
     else if (state?.payment) return this.#pageOf(state.payment);
     throw tryAgain();
-  }
-
-  /** Cancels an unpaid hosted payment at the gateway and ends the attempt. */
-  async #cancel(payment: Payment): Promise<void> {
-    try {
-      await this.#deps.gateway.payments.cancel(payment.orderId, { timeoutMs: 5_000 });
-      await endAttempt(this.#deps, payment, 'Payment cancelled', '6007');
-    } catch (error) {
-      this.#deps.logger.warn('a lost hosted payment could not be cancelled yet; reconciliation will', { order_id: payment.orderId, err: error });
-    }
   }
 }

@@ -52,6 +52,17 @@ describe('POST /api/checkout/sessions/:id/hosted', () => {
     expect((await hosted(session.id, 200, { customer: CONTACT })).redirect_url).toMatch(/\/form$/);
   });
 
+  it('a hosted page left unpaid gives way to paying by card in the widget', async () => {
+    await open();
+    const session = await stack.openSession({ customer: CONTACT });
+    await hosted(session.id, 200);
+    const answer = await (await stack.pay(session.id)).json();
+    expect(answer).toMatchObject({ status: 'success', order_id: `${session.order_id}-2` });
+    expect(await stack.ledger.getPayment(session.order_id)).toMatchObject({ mode: 'hosted', status: 'failure', statusCode: '6007' });
+    const [page] = await stack.companion.companion.services.gateway.orders.get(session.order_id);
+    expect(page).toMatchObject({ status: 'failure', status_code: '6007' });
+  });
+
   it('refuses where hosted is not allowed or a direct payment is under way', async () => {
     await open();
     const directOnly = await stack.openSession({ modes: ['direct'], customer: CONTACT });
