@@ -60,7 +60,7 @@ export interface CompanionConfig {
   readonly reconciliation?: Partial<ReconciliationTimings>;
   /** Largest JSON body of the checkout and merchant API; default 16 KiB (webhooks 64 KiB). */
   readonly bodyLimitBytes?: number;
-  /** Take the client's address from X-Forwarded-For (behind a trusted proxy only). Default false. */
+  /** Take the client's address from X-Forwarded-For's last entry (behind one trusted proxy). Default false. */
   readonly trustProxy?: boolean;
   /** Where the built widget is (`pay-form.js`); default `dist/widget` of this repository. */
   readonly widgetDir?: string;

@@ -305,3 +305,15 @@ describe('gateway trouble', () => {
     expect(view).toMatchObject({ status: 'failure', message: 'The payment could not be completed. Try again.' });
   });
 });
+
+describe('client address behind a proxy', () => {
+  it('counts the address the trusted proxy saw, not what the client claims', async () => {
+    await open({ companion: { trustProxy: true, rateLimits: { perSession: 100, perClient: 1 } } });
+    const first = await stack.openSession();
+    const second = await stack.openSession();
+    const headers = (claimed: string) => ({ 'X-Forwarded-For': `${claimed}, 198.51.100.20` });
+    expect((await stack.pay(first.id, payBody(), { headers: headers('10.0.0.1') })).status).toBe(200);
+    // Another claimed address from the same real client is still the same client.
+    expect((await stack.pay(second.id, payBody(), { headers: headers('10.0.0.2') })).status).toBe(429);
+  });
+});

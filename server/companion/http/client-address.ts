@@ -1,7 +1,8 @@
 /**
  * The customer's IP address, for `customer_ip`, the 3-D Secure `browserIpAddress` and the
  * per-client rate limit: the socket's peer, or — only when the companion is told it sits behind
- * a trusted proxy — the first address of X-Forwarded-For.
+ * one trusted proxy — the last address of X-Forwarded-For, the one that proxy saw (earlier
+ * entries are whatever the client claimed).
  */
 import { isIP } from 'node:net';
 import type { Context } from 'hono';
@@ -9,7 +10,7 @@ import type { CompanionEnv } from '../context.js';
 
 export function clientAddress(c: Context<CompanionEnv>, trustProxy: boolean): string | undefined {
   if (trustProxy) {
-    const forwarded = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
+    const forwarded = c.req.header('x-forwarded-for')?.split(',').at(-1)?.trim();
     const address = forwarded && plain(forwarded);
     if (address) return address;
   }
