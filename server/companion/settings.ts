@@ -15,7 +15,7 @@
  * | PAYFORM_TEST_MODE | sessions are test sessions (banner, test cards) | true on test credentials |
  * | CAPTURE_OVER_RESERVE_PERCENT | the project's over-capture limit | 15 on the sandbox, else 0 |
  * | SESSION_TTL_SECONDS | checkout session lifetime | 1800 |
- * | TRUST_PROXY | take the client address from X-Forwarded-For | false |
+ * | TRUST_PROXY | take the client address from X-Forwarded-For's last entry (one proxy of yours) | false |
  * | LOG_LEVEL | debug, info, warn, error | info |
  * | NODE_ENV | `production` requires ADMIN_TOKEN, GATEWAY_BASE_URL and real credentials | — |
  */
