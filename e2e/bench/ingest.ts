@@ -1,0 +1,214 @@
+/**
+ * Webhook ingest: signed events verified, decoded, deduplicated and persisted — at the ledger
+ * (this process: verify → decode → map → `ledger.ingestEvent`, one event at a time, the
+ * companion route's own steps without HTTP) and through the companion's `POST /webhooks/gateway`
+ * (a companion in its own process, events posted over keep-alive loopback connections by
+ * several senders at once, as a gateway delivers them).
+ *
+ * The events are the sandbox's own: a pending (2119) and a success event of a real slow-card
+ * payment, captured once and re-addressed to each prepared order. Each payment gets both, in
+ * order; a share of deliveries are exact repeats of a recent one (the gateway's retries). After
+ * the run the ledger must hold every distinct event once, every payment in success, and no
+ * event may have been reported new twice ("applied twice").
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { testProjectCredentials } from '../../server/gateway/test-project.js';
+import { decodeWebhook, verifyWebhook, webhookForm } from '../../server/gateway/webhook.js';
+import type { WebhookEvent } from '../../server/gateway/objects.js';
+import type { GatewayFacts } from '../../server/companion/payments/gateway-facts.js';
+import { gatewayEvent } from '../../server/companion/payments/gateway-facts.js';
+import { openLedger } from '../../server/ledger/index.js';
+import type { Ledger, LedgerOptions } from '../../server/ledger/index.js';
+import { directPayment, testSandbox } from '../../server/sandbox/testing/in-process.js';
+import { LoopbackClient } from './load/http-client.js';
+import { spawnServer } from './servers/processes.js';
+
+export interface IngestFigures {
+  readonly events: number;
+  readonly distinct: number;
+  /** Repeated deliveries ÷ all deliveries. */
+  readonly duplicateRatio: number;
+  readonly perSecond: number;
+  /** Events reported new more than once, or stored more than once: must be 0. */
+  readonly appliedTwice: number;
+  /** Payments not in success after the run: must be 0. */
+  readonly notSettled: number;
+  readonly concurrency: number;
+}
+
+export interface IngestRun {
+  readonly payments: number;
+  readonly duplicateRatio: number;
+  /** Senders posting at once (route only). */
+  readonly concurrency: number;
+}
+
+export const DEFAULT_INGEST: IngestRun = { payments: 5_000, duplicateRatio: 0.1, concurrency: 16 };
+
+const API_SECRET = testProjectCredentials({}).apiSecret;
+
+/** A pending and a success event of one real sandbox payment (the slow test card). */
+async function sandboxEventTemplates(): Promise<{ pending: Record<string, unknown>; success: Record<string, unknown> }> {
+  const sandbox = testSandbox({ timings: { slowCardDelayMs: 1_000 } });
+  const payment = directPayment(sandbox.project, { server_url: 'http://companion.test/webhooks/gateway' }, '4000000000000119');
+  await sandbox.postJson('/api/v1/payment', payment);
+  await sandbox.advance(2_000);
+  await sandbox.deliver();
+  await sandbox.app.sandbox.stop();
+  const events = sandbox.inbox.events(payment.order_id as string);
+  const pending = events.find((event) => event.status === 'pending');
+  const success = events.find((event) => event.status === 'success');
+  if (!pending || !success) throw new Error(`the sandbox sent ${events.map((event) => event.status).join(', ')} for the slow card`);
+  return { pending, success };
+}
+
+/** Opens one checkout session per payment and claims its attempt: payments in `init`. */
+async function preparePayments(ledger: Ledger, count: number): Promise<string[]> {
+  const orders: string[] = [];
+  for (let i = 0; i < count; i += 1) {
+    const session = await ledger.createSession({ amount: 1010, currency: 'UAH', description: 'Green tea, 250 g', method: 'purchase' });
+    const claim = await ledger.claimPayAttempt(session.id, { mode: 'direct' });
+    if (!claim.claimed) throw new Error(`claim refused: ${claim.reason}`);
+    orders.push(claim.payment.orderId);
+  }
+  return orders;
+}
+
+interface Delivery {
+  readonly data: string;
+  readonly signature: string;
+  /** Index of the distinct event. */
+  readonly event: number;
+}
+
+/** Deliveries in gateway order: p0 p1 s0 p2 s1 …, with repeats of recent ones mixed in. */
+async function deliveries(orders: readonly string[], duplicateRatio: number): Promise<{ list: Delivery[]; distinct: number }> {
+  const { pending, success } = await sandboxEventTemplates();
+  const distinct: Delivery[] = [];
+  const eventOf = (template: Record<string, unknown>, orderId: string, paymentId: string) => {
+    const form = webhookForm({ ...template, order_id: orderId, payment_id: paymentId, transaction_id: randomUUID() }, API_SECRET);
+    distinct.push({ ...form, event: distinct.length });
+  };
+  const paymentIds = orders.map(() => randomUUID());
+  orders.forEach((orderId, index) => {
+    eventOf(pending, orderId, paymentIds[index]!);
+    if (index > 0) eventOf(success, orders[index - 1]!, paymentIds[index - 1]!);
+  });
+  eventOf(success, orders.at(-1)!, paymentIds.at(-1)!);
+  // Deterministic "randomness": the same run every time.
+  let seed = 7;
+  const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+  const list: Delivery[] = [];
+  for (const delivery of distinct) {
+    list.push(delivery);
+    if (random() < duplicateRatio / (1 - duplicateRatio)) list.push(distinct[Math.max(0, delivery.event - Math.floor(random() * 50))]!);
+  }
+  return { list, distinct: distinct.length };
+}
+
+async function settledCheck(ledger: Ledger, orders: readonly string[], distinct: number): Promise<{ notSettled: number; storedTwice: number }> {
+  let notSettled = 0;
+  let stored = 0;
+  for (const orderId of orders) {
+    const order = await ledger.getOrder(orderId);
+    if (order?.payment.status !== 'success') notSettled += 1;
+    stored += order?.events.length ?? 0;
+  }
+  return { notSettled, storedTwice: Math.max(0, stored - distinct) };
+}
+
+function ledgerOptions(schema: string | undefined): LedgerOptions {
+  return schema ? { schema } : {};
+}
+
+/** Verify → decode → ingest in this process, one event at a time. */
+export async function measureLedgerIngest(databaseUrl: string, run: IngestRun = DEFAULT_INGEST, schema?: string): Promise<IngestFigures> {
+  const ledger = await openLedger(databaseUrl, ledgerOptions(schema));
+  try {
+    const orders = await preparePayments(ledger, run.payments);
+    const { list, distinct } = await deliveries(orders, run.duplicateRatio);
+    const reportedNew = new Map<number, number>();
+    const start = performance.now();
+    for (const delivery of list) {
+      if (!verifyWebhook(delivery.data, delivery.signature, API_SECRET)) throw new Error('signature refused');
+      const event: WebhookEvent = decodeWebhook(delivery.data);
+      const ingest = await ledger.ingestEvent(gatewayEvent(delivery.data, event as unknown as GatewayFacts, undefined));
+      if (ingest.isNew) reportedNew.set(delivery.event, (reportedNew.get(delivery.event) ?? 0) + 1);
+    }
+    const seconds = (performance.now() - start) / 1000;
+    const check = await settledCheck(ledger, orders, distinct);
+    const twice = [...reportedNew.values()].filter((count) => count > 1).length;
+    return {
+      events: list.length,
+      distinct,
+      duplicateRatio: (list.length - distinct) / list.length,
+      perSecond: list.length / seconds,
+      appliedTwice: twice + check.storedTwice,
+      notSettled: check.notSettled,
+      concurrency: 1,
+    };
+  } finally {
+    await ledger.close();
+  }
+}
+
+/** Through `POST /webhooks/gateway` of a companion in its own process. */
+export async function measureRouteIngest(databaseUrl: string, run: IngestRun = DEFAULT_INGEST, schema?: string, logFile?: string): Promise<IngestFigures> {
+  const ledger = await openLedger(databaseUrl, ledgerOptions(schema));
+  const orders = await preparePayments(ledger, run.payments);
+  const { list, distinct } = await deliveries(orders, run.duplicateRatio);
+  const companion = await spawnServer('companion', {
+    ...(logFile ? { logFile } : {}),
+    // The gateway is never called: webhooks only.
+    env: { BENCH_GATEWAY_URL: 'http://127.0.0.1:9', BENCH_DATABASE_URL: databaseUrl, ...(schema ? { BENCH_DATABASE_SCHEMA: schema } : {}) },
+  });
+  const client = new LoopbackClient(run.concurrency);
+  try {
+    const url = `${companion.url}/webhooks/gateway`;
+    const reportedNew = new Map<number, number>();
+    let failures = 0;
+    let next = 0;
+    const start = performance.now();
+    await Promise.all(
+      Array.from({ length: run.concurrency }, async () => {
+        for (let index = next++; index < list.length; index = next++) {
+          const delivery = list[index]!;
+          const reply = await client.send('POST', url, new URLSearchParams({ data: delivery.data, signature: delivery.signature }).toString(), {
+            'Content-Type': 'application/x-www-form-urlencoded',
+          });
+          if (reply.status !== 200) {
+            failures += 1;
+            continue;
+          }
+          if (!(JSON.parse(reply.body) as { duplicate: boolean }).duplicate) reportedNew.set(delivery.event, (reportedNew.get(delivery.event) ?? 0) + 1);
+        }
+      }),
+    );
+    const seconds = (performance.now() - start) / 1000;
+    if (failures > 0) throw new Error(`${failures} webhook deliveries were not answered 200`);
+    const check = await settledCheck(ledger, orders, distinct);
+    const twice = [...reportedNew.values()].filter((count) => count > 1).length;
+    return {
+      events: list.length,
+      distinct,
+      duplicateRatio: (list.length - distinct) / list.length,
+      perSecond: list.length / seconds,
+      appliedTwice: twice + check.storedTwice,
+      notSettled: check.notSettled,
+      concurrency: run.concurrency,
+    };
+  } finally {
+    client.close();
+    await companion.stop();
+    await ledger.close();
+  }
+}
+
+/** A SQLite file in a fresh temporary folder, removed by `dispose`. */
+export function temporarySqlite(): { url: string; dispose(): void } {
+  const dir = mkdtempSync(join(tmpdir(), 'payform-bench-ingest-'));
+  return { url: join(dir, 'ledger.db'), dispose: () => rmSync(dir, { recursive: true, force: true }) };
+}

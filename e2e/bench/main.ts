@@ -1,0 +1,200 @@
+/**
+ * `npm run bench`: every budget of design.md measured on this machine, printed with the budget
+ * beside it and the load average, and written to bench/results.json. Everything runs on
+ * loopback and is bounded in time (a few minutes in all).
+ *
+ *   npm run bench                            all of it (builds the widget first)
+ *   npm run bench -- --only=overhead,ingest  some sections: widget, widget-load, overhead, ingest, startup
+ *   npm run bench -- --no-build              measure the widget as it is in dist/widget
+ *   DATABASE_URL=postgres://… npm run bench  ingest on PostgreSQL too
+ *   BENCH_CPU_PROFILE_DIR=/tmp/p npm run bench -- --only=overhead   V8 CPU profiles of the servers
+ *
+ * Exit code 1 when a measurement failed or a correctness check of one broke (an event applied
+ * twice, a payment left unsettled); budgets missed are reported, not failed.
+ */
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { BUNDLE_BUDGET_BYTES, KEYSTROKE_BUDGET_MICROSECONDS, measureWidget } from '../../widget/budget.js';
+import { DEFAULT_INGEST, measureLedgerIngest, measureRouteIngest, temporarySqlite } from './ingest.js';
+import type { IngestFigures } from './ingest.js';
+import { DEFAULT_OVERHEAD, measureCompanionOverhead } from './overhead.js';
+import { currentLoad, printTable, withinBudget, writeResults } from './report.js';
+import type { Budget, Figure } from './report.js';
+import { hasStartScript, measureStartup } from './startup.js';
+import { measureWidgetLoad } from './widget-load.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const RESULTS = `${ROOT}bench/results.json`;
+const SECTIONS = ['widget', 'widget-load', 'overhead', 'ingest', 'startup'] as const;
+type Section = (typeof SECTIONS)[number];
+
+const INGEST_BUDGET: Budget = { kind: 'min', limit: 5_000, text: '5,000 events/s' };
+const KIB = 1024;
+
+const args = process.argv.slice(2);
+const onlyArg = args.find((arg) => arg.startsWith('--only='))?.slice('--only='.length);
+const selected = new Set<Section>(onlyArg ? (onlyArg.split(',') as Section[]) : SECTIONS);
+for (const section of selected) if (!SECTIONS.includes(section)) throw new Error(`unknown section ${section}; use ${SECTIONS.join(', ')}`);
+
+const figures: Figure[] = [];
+const failures: string[] = [];
+const add = (figure: Omit<Figure, 'load'>) => figures.push({ ...figure, load: currentLoad() });
+
+async function section(name: Section, title: string, measure: () => Promise<void>): Promise<void> {
+  if (!selected.has(name)) return;
+  console.log(`… ${title} (load ${currentLoad().toFixed(2)})`);
+  try {
+    await measure();
+  } catch (error) {
+    failures.push(`${title}: ${(error as Error).message}`);
+    console.error(`  ${title} failed: ${(error as Error).stack ?? String(error)}`);
+  }
+}
+
+function ingestFigures(title: string, figuresOf: IngestFigures, budget: Budget | undefined): void {
+  add({
+    section: '4. Webhook ingest (verify + dedupe + persist)',
+    name: title,
+    value: figuresOf.perSecond,
+    unit: 'events/s',
+    ...(budget ? { budget } : {}),
+    detail: `${figuresOf.events} deliveries of ${figuresOf.distinct} events, duplicate ratio ${(figuresOf.duplicateRatio * 100).toFixed(1)} %, applied twice ${figuresOf.appliedTwice}, unsettled ${figuresOf.notSettled}, ${figuresOf.concurrency} sender(s)`,
+  });
+  if (figuresOf.appliedTwice !== 0) failures.push(`${title}: ${figuresOf.appliedTwice} event(s) applied twice`);
+  if (figuresOf.notSettled !== 0) failures.push(`${title}: ${figuresOf.notSettled} payment(s) not settled`);
+}
+
+async function withPostgresSchema<T>(url: string, use: (schema: string) => Promise<T>): Promise<T> {
+  const schema = `bench_${randomBytes(6).toString('hex')}`;
+  try {
+    return await use(schema);
+  } finally {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    await client.query(`drop schema if exists ${schema} cascade`).finally(() => client.end());
+  }
+}
+
+if (selected.has('widget') && !args.includes('--no-build')) {
+  console.log('… building the widget (npm run build:widget)');
+  const build = spawnSync('npm', ['run', '-s', 'build:widget'], { cwd: ROOT, encoding: 'utf8' });
+  if (build.status !== 0) {
+    console.error(build.stdout, build.stderr);
+    throw new Error('npm run build:widget failed');
+  }
+}
+
+await section('widget', 'widget weight and keystroke', async () => {
+  const widget = measureWidget();
+  const title = '1. Widget weight';
+  add({
+    section: title,
+    name: 'pay-form.js bundle, min+gzip, Lit included',
+    value: widget.bundleGzipBytes,
+    unit: 'B',
+    budget: { kind: 'max', limit: BUNDLE_BUDGET_BYTES, text: `14 KB = ${BUNDLE_BUDGET_BYTES.toLocaleString('en-US')} B` },
+    detail: `${(widget.bundleGzipBytes / KIB).toFixed(2)} KiB; as 14 KiB (${(14 * KIB).toLocaleString('en-US')} B) the headroom would be ${14 * KIB - widget.bundleGzipBytes} B; gzip level 6 (Node zlib)`,
+  });
+  add({ section: title, name: 'unbundled modules without Lit (dist/widget/lib, gzip each, summed)', value: widget.unbundledGzipBytes, unit: 'B' });
+  for (const [name, bytes] of Object.entries(widget.chunksGzipBytes)) add({ section: title, name: `  on-demand chunk ${name}, gzip`, value: bytes, unit: 'B' });
+  add({
+    section: '2. Widget speed',
+    name: 'card format + validate per keystroke (Node)',
+    value: widget.keystrokeMicroseconds,
+    unit: 'µs',
+    budget: { kind: 'max', limit: KEYSTROKE_BUDGET_MICROSECONDS, text: `${KEYSTROKE_BUDGET_MICROSECONDS} µs` },
+  });
+});
+
+await section('widget-load', 'module load → interactive <pay-form> in Chromium', async () => {
+  const { interactive } = await measureWidgetLoad();
+  add({
+    section: '2. Widget speed',
+    name: 'module load → interactive <pay-form>, headless Chromium, p50',
+    value: interactive.p50,
+    unit: 'ms',
+    detail: `p90 ${interactive.p90.toFixed(0)} ms, ${interactive.samples} first visits (fresh context each), bundle + session over loopback`,
+  });
+});
+
+await section('overhead', 'companion overhead', async () => {
+  const overhead = await measureCompanionOverhead(DEFAULT_OVERHEAD);
+  const title = '3. Companion overhead (pay: via companion vs straight to the sandbox)';
+  add({
+    section: title,
+    name: 'p50 latency added by the companion',
+    value: overhead.addedP50,
+    unit: 'ms',
+    budget: { kind: 'max', limit: 1, text: '1 ms' },
+    detail: `direct p50 ${overhead.direct.p50.toFixed(2)} ms, via companion p50 ${overhead.viaCompanion.p50.toFixed(2)} ms (${overhead.direct.samples} pairs, one at a time)`,
+  });
+  add({
+    section: title,
+    name: 'p99 latency added by the companion',
+    value: overhead.addedP99,
+    unit: 'ms',
+    detail: `direct p99 ${overhead.direct.p99.toFixed(2)} ms, via companion p99 ${overhead.viaCompanion.p99.toFixed(2)} ms`,
+  });
+  add({
+    section: title,
+    name: `throughput via companion ÷ direct (${overhead.concurrency} callers)`,
+    value: overhead.throughputRatio,
+    unit: '×',
+    detail: `${overhead.viaCompanionPerSecond.toFixed(0)} vs ${overhead.directPerSecond.toFixed(0)} payments/s`,
+  });
+  add({
+    section: title,
+    name: 'companion CPU per payment (its webhooks included)',
+    value: overhead.companionCpuMsPerPayment,
+    unit: 'ms',
+    detail: `sandbox CPU per payment ${overhead.sandboxCpuMsPerPayment.toFixed(2)} ms`,
+  });
+});
+
+await section('ingest', 'webhook ingest', async () => {
+  const file = temporarySqlite();
+  try {
+    ingestFigures('at the ledger, SQLite file (WAL), one at a time', await measureLedgerIngest(file.url, DEFAULT_INGEST), INGEST_BUDGET);
+  } finally {
+    file.dispose();
+  }
+  ingestFigures('at the ledger, SQLite in memory, one at a time', await measureLedgerIngest(':memory:', DEFAULT_INGEST), undefined);
+  const routeFile = temporarySqlite();
+  try {
+    ingestFigures('through POST /webhooks/gateway, SQLite file', await measureRouteIngest(routeFile.url, DEFAULT_INGEST), undefined);
+  } finally {
+    routeFile.dispose();
+  }
+  const postgres = process.env.DATABASE_URL;
+  if (postgres && /^postgres(ql)?:\/\//.test(postgres)) {
+    const run = { ...DEFAULT_INGEST, payments: 2_000 };
+    ingestFigures('at the ledger, PostgreSQL, one at a time', await withPostgresSchema(postgres, (schema) => measureLedgerIngest(postgres, run, schema)), undefined);
+    ingestFigures('through POST /webhooks/gateway, PostgreSQL', await withPostgresSchema(postgres, (schema) => measureRouteIngest(postgres, run, schema)), undefined);
+  } else {
+    console.log('  PostgreSQL: DATABASE_URL is not a postgres:// URL; skipped (set it to measure)');
+  }
+});
+
+await section('startup', 'npm start → ready', async () => {
+  if (!hasStartScript()) throw new Error('package.json has no start script yet');
+  const { ready } = await measureStartup();
+  add({
+    section: '5. Start-up',
+    name: 'npm start → "payform ready", once built, p50',
+    value: ready.p50,
+    unit: 'ms',
+    budget: { kind: 'max', limit: 2_000, text: '2 s' },
+    detail: `slowest ${ready.p99.toFixed(0)} ms of ${ready.samples} starts (free ports, fresh SQLite file)`,
+  });
+});
+
+printTable(figures);
+writeResults(RESULTS, figures, failures);
+const missed = figures.filter((figure) => withinBudget(figure) === false);
+console.log(`\n${figures.filter((figure) => figure.budget).length - missed.length} of ${figures.filter((figure) => figure.budget).length} budgets met; results in bench/results.json`);
+if (failures.length > 0) {
+  for (const failure of failures) console.error(`FAILED: ${failure}`);
+  process.exitCode = 1;
+}

@@ -1,0 +1,180 @@
+/**
+ * Companion overhead: the same card payment sent straight to the sandbox and through the
+ * companion, side by side in one run on loopback. The sandbox and the companion each run in a
+ * process of their own (serve.ts), with a SQLite file (WAL) as the companion's ledger and its
+ * request log on; this process only generates load, over keep-alive connections.
+ *
+ * Latency: one request at a time, direct and via-companion alternating (which goes first
+ * alternates too), after a warm-up; the figure is the difference of the two p50s (and p99s).
+ * Throughput: a closed loop of `concurrency` callers for a few seconds on each path.
+ *
+ * The direct request is the very body the companion sends for that payment (same card,
+ * customer, fingerprint, server_url pointing at the companion), so both cause the same webhook
+ * traffic afterwards.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { testProjectCredentials } from '../../server/gateway/test-project.js';
+import { authHeaderValue } from '../../server/gateway/wire/routes.js';
+import { CUSTOMER, FINGERPRINT, card } from '../../server/companion/test/cards.js';
+import { LoopbackClient } from './load/http-client.js';
+import type { Reply } from './load/http-client.js';
+import { closedLoop, summarise, timed } from './load/latency.js';
+import type { LatencySummary } from './load/latency.js';
+import { BENCH_ADMIN_TOKEN, spawnServer } from './servers/processes.js';
+
+export interface OverheadOptions {
+  readonly warmup: number;
+  readonly samples: number;
+  readonly concurrency: number;
+  readonly throughputMs: number;
+  /** Write V8 CPU profiles of both servers here. */
+  readonly cpuProfileDir?: string;
+  readonly logFile?: string;
+}
+
+export interface OverheadFigures {
+  readonly direct: LatencySummary;
+  readonly viaCompanion: LatencySummary;
+  /** p50 via the companion minus p50 direct, ms. */
+  readonly addedP50: number;
+  readonly addedP99: number;
+  readonly directPerSecond: number;
+  readonly viaCompanionPerSecond: number;
+  /** via ÷ direct. */
+  readonly throughputRatio: number;
+  readonly concurrency: number;
+  /** CPU the companion spent per payment in the latency run (its webhook included), ms. */
+  readonly companionCpuMsPerPayment: number;
+  /** CPU the sandbox spent per payment (both paths averaged), ms. */
+  readonly sandboxCpuMsPerPayment: number;
+}
+
+export const DEFAULT_OVERHEAD: OverheadOptions = { warmup: 300, samples: 1500, concurrency: 8, throughputMs: 5_000 };
+
+const credentials = testProjectCredentials({});
+const ADMIN = { Authorization: `Bearer ${BENCH_ADMIN_TOKEN}` };
+const GATEWAY_HEADERS = {
+  'X-API-AUTH': authHeaderValue(credentials.apiKey, credentials.apiSecret),
+  'X-API-KEY': credentials.endpointsKey,
+  Accept: 'application/json, text/html, application/pdf, application/zip, */*',
+};
+const USER_AGENT = 'payform-bench/1';
+
+function expectStatus(reply: Reply, status: number, what: string): Reply {
+  if (reply.status !== status) throw new Error(`${what}: HTTP ${reply.status} ${reply.body.slice(0, 300)}`);
+  return reply;
+}
+
+export async function measureCompanionOverhead(options: OverheadOptions = DEFAULT_OVERHEAD): Promise<OverheadFigures> {
+  const dir = mkdtempSync(join(tmpdir(), 'payform-bench-overhead-'));
+  const profile = options.cpuProfileDir ? { cpuProfileDir: options.cpuProfileDir } : {};
+  const sandbox = await spawnServer('sandbox', profile);
+  const companion = await spawnServer('companion', {
+    ...profile,
+    ...(options.logFile ? { logFile: options.logFile } : {}),
+    env: { BENCH_GATEWAY_URL: sandbox.url, BENCH_DATABASE_URL: join(dir, 'ledger.db') },
+  });
+  const client = new LoopbackClient(options.concurrency);
+  try {
+    const paymentCard = card('success', false);
+    // Sessions are opened ahead (the merchant's backend does that before the page loads).
+    const openSession = async () =>
+      (JSON.parse(
+        expectStatus(await client.json('POST', `${companion.url}/api/checkout/sessions`, { amount: 10.1, currency: 'UAH', description: 'Green tea, 250 g' }, ADMIN), 201, 'open a session').body,
+      ) as { id: string }).id;
+    const sessions: string[] = [];
+    const openSessions = async (count: number) => {
+      for (let i = 0; i < count; i += 1) sessions.push(await openSession());
+    };
+    const viaCompanion = async (): Promise<void> => {
+      const sessionId = sessions.pop() ?? (await openSession());
+      const { ms, value } = await timed(() =>
+        client.json('POST', `${companion.url}/api/checkout/sessions/${sessionId}/pay`, { card: card('success'), customer: CUSTOMER, fingerprint: FINGERPRINT }, {
+          Accept: 'application/json',
+          'User-Agent': USER_AGENT,
+        }),
+      );
+      const answer = JSON.parse(expectStatus(value, 200, 'pay through the companion').body) as { status: string };
+      if (answer.status !== 'success') throw new Error(`pay through the companion: ${answer.status}`);
+      viaSamples.push(ms);
+    };
+    const direct = async (): Promise<void> => {
+      const orderId = randomUUID().replaceAll('-', '').slice(0, 20);
+      const body = {
+        pos_id: credentials.posId,
+        mode: 'direct',
+        method: 'purchase',
+        amount: 10.1,
+        currency: 'UAH',
+        description: 'Green tea, 250 g',
+        order_id: orderId,
+        cc_number: paymentCard.number,
+        exp_month: paymentCard.exp_month,
+        exp_year: paymentCard.exp_year,
+        card_cvv: paymentCard.cvv,
+        customer_fname: CUSTOMER.fname,
+        customer_lname: CUSTOMER.lname,
+        customer_email: CUSTOMER.email,
+        customer_phone: CUSTOMER.phone,
+        customer_ip: '127.0.0.1',
+        browser_fingerprint: { ...FINGERPRINT, browserAcceptHeader: 'application/json', browserIpAddress: '127.0.0.1', browserUserAgent: USER_AGENT },
+        server_url: `${companion.url}/webhooks/gateway`,
+        result_url: `${companion.url}/checkout/return/${orderId}`,
+        order_3ds_bypass: 'supported',
+      };
+      const { ms, value } = await timed(() => client.json('POST', `${sandbox.url}/api/v1/payment`, body, GATEWAY_HEADERS));
+      const payment = JSON.parse(expectStatus(value, 200, 'pay at the sandbox').body) as { status: string };
+      if (payment.status !== 'success') throw new Error(`pay at the sandbox: ${payment.status}`);
+      directSamples.push(ms);
+    };
+
+    let directSamples: number[] = [];
+    let viaSamples: number[] = [];
+    await openSessions(options.warmup + options.samples);
+    let cpuAtStart = { companion: 0, sandbox: 0 };
+    for (let round = 0; round < options.warmup + options.samples; round += 1) {
+      if (round === options.warmup) {
+        directSamples = [];
+        viaSamples = [];
+        cpuAtStart = { companion: companion.cpuMs(), sandbox: sandbox.cpuMs() };
+      }
+      if (round % 2 === 0) {
+        await direct();
+        await viaCompanion();
+      } else {
+        await viaCompanion();
+        await direct();
+      }
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500)); // the last webhooks
+    const companionCpuMsPerPayment = (companion.cpuMs() - cpuAtStart.companion) / options.samples;
+    const sandboxCpuMsPerPayment = (sandbox.cpuMs() - cpuAtStart.sandbox) / (2 * options.samples);
+    const directSummary = summarise(directSamples);
+    const viaSummary = summarise(viaSamples);
+
+    // Enough sessions for the loop at the sequential rate (a concurrent one is not faster on 2 cores).
+    await openSessions(Math.ceil((options.throughputMs / viaSummary.mean) * 2));
+    const directRate = await closedLoop(options.concurrency, options.throughputMs, direct);
+    const viaRate = await closedLoop(options.concurrency, options.throughputMs, viaCompanion);
+    return {
+      direct: directSummary,
+      viaCompanion: viaSummary,
+      addedP50: viaSummary.p50 - directSummary.p50,
+      addedP99: viaSummary.p99 - directSummary.p99,
+      directPerSecond: directRate.perSecond,
+      viaCompanionPerSecond: viaRate.perSecond,
+      throughputRatio: viaRate.perSecond / directRate.perSecond,
+      concurrency: options.concurrency,
+      companionCpuMsPerPayment,
+      sandboxCpuMsPerPayment,
+    };
+  } finally {
+    client.close();
+    await companion.stop();
+    await sandbox.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
