@@ -1,14 +1,14 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import type { UserConfig } from 'vite';
 import { thirdPartyLicenses } from './widget/build/licenses.js';
 import { minifyTemplates } from './widget/build/minify-templates.js';
 
-// One Vite config for the repository: Vitest runs the Node-side suites from here
-// (browser component tests run under web-test-runner, end-to-end under Playwright).
-export default defineConfig({
+// `vite build`: the widget's bundle, Lit included, served by the companion at /widget/pay-form.js.
+// Languages other than English and test mode's quick-fill are small sibling modules under
+// chunks/, loaded on demand; Lit's licence goes to LICENSES.txt beside them.
+const widget: UserConfig = {
   plugins: [minifyTemplates(), thirdPartyLicenses()],
-  // `vite build`: the widget's bundle, Lit included, served by the companion at /widget/pay-form.js.
-  // Languages other than English and test mode's quick-fill are small sibling modules under
-  // chunks/, loaded on demand; Lit's licence goes to LICENSES.txt beside them.
   build: {
     lib: { entry: 'widget/index.ts', formats: ['es'], fileName: () => 'pay-form.js' },
     outDir: 'dist/widget',
@@ -23,6 +23,33 @@ export default defineConfig({
       },
     },
   },
+};
+
+// `vite build --mode demo`: the demo shop and back office (demo/web, one HTML file per page) into
+// dist/demo, which the companion process serves. The pages load the widget from the companion
+// (/widget/pay-form.js, `vite-ignore`d), as a merchant's pages do.
+const demo: UserConfig = {
+  root: 'demo/web',
+  base: '/',
+  build: {
+    outDir: '../../dist/demo',
+    emptyOutDir: true,
+    target: 'es2022',
+    // No inline scripts or styles anywhere: the pages run under a strict Content-Security-Policy.
+    assetsInlineLimit: 0,
+    modulePreload: { polyfill: false },
+    rolldownOptions: {
+      input: Object.fromEntries(
+        ['index', 'checkout', 'result', 'admin'].map((page) => [page, fileURLToPath(new URL(`demo/web/${page}.html`, import.meta.url))]),
+      ),
+    },
+  },
+};
+
+// One Vite config for the repository: Vitest runs the Node-side suites from here
+// (browser component tests run under web-test-runner, end-to-end under Playwright).
+export default defineConfig(({ mode }) => ({
+  ...(mode === 'demo' ? demo : widget),
   test: {
     include: ['server/**/*.test.ts', 'widget/**/*.test.ts', 'demo/**/*.test.ts', 'e2e/**/*.test.ts'],
     exclude: ['**/node_modules/**', 'widget/**/*.browser.test.ts'],
@@ -30,4 +57,4 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 30_000,
   },
-});
+}));

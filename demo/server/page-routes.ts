@@ -1,0 +1,57 @@
+/**
+ * The demo's pages and their assets, as Vite built them into dist/demo: the shop (`/`), the
+ * checkout (`/checkout`), the result after 3-D Secure or the hosted page (`/result`) and the
+ * back office (`/admin`). Every page is served under a strict Content-Security-Policy: scripts,
+ * styles and connections from this origin only, nothing inline, no framing.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { serveStatic } from '@hono/node-server/serve-static';
+import { Hono } from 'hono';
+import type { CompanionEnv } from '../../server/companion/context.js';
+
+export const PAGE_POLICY = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self'",
+  "connect-src 'self'",
+  "manifest-src 'self'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/** Path → built HTML file. */
+export const PAGES: Readonly<Record<string, string>> = {
+  '/': 'index.html',
+  '/checkout': 'checkout.html',
+  '/result': 'result.html',
+  '/admin': 'admin.html',
+};
+
+export function pageRoutes(webDir: string): Hono<CompanionEnv> {
+  const pages = new Hono<CompanionEnv>();
+
+  for (const [path, file] of Object.entries(PAGES)) {
+    pages.get(path, async (c) => {
+      c.header('Content-Security-Policy', PAGE_POLICY);
+      c.header('Cache-Control', 'no-cache');
+      try {
+        return c.html(await readFile(join(webDir, file), 'utf8'));
+      } catch {
+        return c.text('The demo is not built: run `npm start` (or `npm run build:demo`).', 503);
+      }
+    });
+  }
+
+  // Vite names assets by content hash: cache them for good.
+  pages.use(
+    '/assets/*',
+    serveStatic({ root: webDir, onFound: (_path, c) => void c.header('Cache-Control', 'public, max-age=31536000, immutable') }),
+  );
+  for (const file of ['/favicon.svg', '/preferences.js']) {
+    pages.get(file, serveStatic({ root: webDir, onFound: (_path, c) => void c.header('Cache-Control', 'public, max-age=300') }));
+  }
+  return pages;
+}

@@ -1,0 +1,112 @@
+/**
+ * The whole stack in one process: the sandbox gateway (unless GATEWAY_BASE_URL names a real
+ * one), the companion, and the demo shop and back office on the companion's port.
+ * `npm start` (demo/main.ts) runs one; the end-to-end suite runs one per test worker.
+ *
+ *   const stack = await startStack({ env: { ...process.env, PORT: '0', SANDBOX_PORT: '0' } });
+ *   stack.shopUrl; stack.sandboxUrl; stack.adminToken;
+ *   await stack.close();
+ */
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import { readCompanionConfig, startCompanion } from '../server/companion/index.js';
+import type { RunningCompanion } from '../server/companion/index.js';
+import { testProjectCredentials } from '../server/gateway/test-project.js';
+import { createSandbox } from '../server/sandbox/index.js';
+import type { SandboxApp } from '../server/sandbox/index.js';
+import { demoRoutes } from './server/demo-routes.js';
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+export interface StackOptions {
+  /** Where the settings come from (design.md's variables); default process.env. */
+  readonly env?: Env;
+  /** The companion's gateway timeout per call; default the client's. */
+  readonly gatewayTimeoutMs?: number;
+  /** The sandbox's error log; default stderr. */
+  readonly sandboxLog?: (line: string) => void;
+}
+
+export interface RunningStack {
+  /** The shop, on the companion's origin. */
+  readonly shopUrl: string;
+  readonly backOfficeUrl: string;
+  /** The bundled sandbox; undefined when GATEWAY_BASE_URL names another gateway. */
+  readonly sandboxUrl: string | undefined;
+  readonly adminToken: string;
+  /** True when ADMIN_TOKEN was not set and this run made one up. */
+  readonly adminTokenGenerated: boolean;
+  readonly databaseUrl: string;
+  readonly companion: RunningCompanion;
+  /** Stops the companion (ledger closed), then the sandbox. */
+  close(): Promise<void>;
+}
+
+export async function startStack(options: StackOptions = {}): Promise<RunningStack> {
+  const env = options.env ?? process.env;
+  const settings = readCompanionConfig(env);
+  const sandbox = settings.gatewayBaseUrl === undefined ? await startSandbox(env, options.sandboxLog) : undefined;
+  let companion: RunningCompanion;
+  try {
+    // The token is printed by whoever started the stack, with the back office's address.
+    companion = await startCompanion({ ...settings, adminTokenGenerated: false }, {
+      ...(sandbox ? { gatewayBaseUrl: sandbox.url, sandboxOrigin: sandbox.url } : {}),
+      ...(options.gatewayTimeoutMs ? { gatewayTimeoutMs: options.gatewayTimeoutMs } : {}),
+      extend: (app) => app.route('/', demoRoutes(app)),
+    });
+  } catch (error) {
+    await sandbox?.close();
+    throw error;
+  }
+  return {
+    shopUrl: `${companion.url}/`,
+    backOfficeUrl: `${companion.url}/admin`,
+    sandboxUrl: sandbox?.url,
+    adminToken: settings.adminToken,
+    adminTokenGenerated: settings.adminTokenGenerated,
+    databaseUrl: settings.databaseUrl,
+    companion,
+    async close() {
+      await companion.close();
+      await sandbox?.close();
+    },
+  };
+}
+
+interface RunningSandbox {
+  readonly app: SandboxApp;
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+/** The sandbox on SANDBOX_PORT (3001; 0 for any free port) of SANDBOX_HOST (127.0.0.1), as `npm run sandbox` serves it. */
+async function startSandbox(env: Env, log = (line: string) => console.error(`[sandbox] ${line}`)): Promise<RunningSandbox> {
+  const port = Number(env.SANDBOX_PORT?.trim() || 3001);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new TypeError('Invalid environment: SANDBOX_PORT must be a port number');
+  const hostname = env.SANDBOX_HOST?.trim() || '127.0.0.1';
+  const publicUrl = env.SANDBOX_PUBLIC_URL?.trim() || undefined;
+  const app = createSandbox({ projects: [testProjectCredentials(env)], publicUrl, log });
+  const server = serve({ fetch: app.fetch, port, hostname }) as Server;
+  await new Promise<void>((resolve, reject) => {
+    if (server.listening) resolve();
+    server.once('listening', resolve).once('error', (error) => {
+      void app.sandbox.stop();
+      reject(new Error(`The sandbox could not listen on ${hostname}:${port}: ${error.message}`));
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const url = publicUrl ?? `http://${host === '0.0.0.0' || host === '[::]' ? 'localhost' : host}:${address.port}`;
+  return {
+    app,
+    url,
+    async close() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      await app.sandbox.stop();
+    },
+  };
+}

@@ -1,0 +1,196 @@
+/**
+ * The back office's client of the companion's merchant API, and where the admin token lives.
+ *
+ * The token is typed into the sign-in form or arrives in the address's fragment
+ * (`/admin#token=…`, the link `npm start` prints: a fragment is never sent to a server nor put in
+ * a Referer). It is kept in sessionStorage — this tab only, gone when the tab closes — and sent
+ * as `Authorization: Bearer` to the same origin. No cookie carries it, so no other site can make
+ * this browser use it, and the shop's pages never read it.
+ */
+const TOKEN_KEY = 'kavarnia:admin-token';
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly fields: Readonly<Record<string, string>> = {},
+  ) {
+    super(message);
+  }
+}
+
+/** Takes a token from the fragment (then removes it from the address bar), else the stored one. */
+export function adminToken(): string | undefined {
+  const fromFragment = fragmentToken();
+  if (fromFragment) {
+    saveToken(fromFragment);
+    history.replaceState(null, '', location.pathname + location.search);
+  }
+  try {
+    return sessionStorage.getItem(TOKEN_KEY) ?? undefined;
+  } catch {
+    return fromFragment;
+  }
+}
+
+function fragmentToken(): string | undefined {
+  const encoded = /^#token=(.{16,})$/.exec(location.hash)?.[1];
+  try {
+    return encoded && decodeURIComponent(encoded);
+  } catch {
+    return undefined;
+  }
+}
+
+export function saveToken(token: string): void {
+  try {
+    sessionStorage.setItem(TOKEN_KEY, token);
+  } catch {
+    // Not kept: the back office asks again after a reload.
+  }
+}
+
+export function forgetToken(): void {
+  try {
+    sessionStorage.removeItem(TOKEN_KEY);
+  } catch {
+    // Nothing was kept.
+  }
+}
+
+export function authorization(token: string): Record<string, string> {
+  return { Authorization: `Bearer ${token}` };
+}
+
+/** A merchant API request; a 4xx/5xx answer becomes an ApiError with the envelope's code, message and fields. */
+export async function api<T>(token: string, path: string, init: { method?: string; body?: unknown; signal?: AbortSignal } = {}): Promise<T> {
+  const response = await fetch(path, {
+    method: init.method ?? 'GET',
+    headers: { ...authorization(token), ...(init.body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+    ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
+    ...(init.signal ? { signal: init.signal } : {}),
+  });
+  const body = (await response.json().catch(() => undefined)) as (T & { error?: undefined }) | { error?: { code?: string; message?: string; fields?: Record<string, string> } } | undefined;
+  if (!response.ok) {
+    const error = body && 'error' in body ? body.error : undefined;
+    throw new ApiError(response.status, error?.code ?? 'http_error', error?.message ?? `HTTP ${response.status}`, error?.fields);
+  }
+  return body as T;
+}
+
+/** Downloads a file of the merchant API (receipts) under the name the companion gives it. */
+export async function download(token: string, path: string, fallbackName: string): Promise<void> {
+  const response = await fetch(path, { headers: authorization(token) });
+  if (!response.ok) {
+    const body = (await response.json().catch(() => undefined)) as { error?: { code?: string; message?: string } } | undefined;
+    throw new ApiError(response.status, body?.error?.code ?? 'http_error', body?.error?.message ?? `HTTP ${response.status}`);
+  }
+  const name = /filename="?([^";]+)"?/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? fallbackName;
+  const url = URL.createObjectURL(await response.blob());
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = name;
+  link.hidden = true;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // The click has handed the file over; the blob can go once the browser has read it.
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+// The merchant API's answers, as far as the back office reads them.
+
+export type PaymentStatus = 'init' | 'pending' | 'success' | 'failure';
+
+export interface Share {
+  readonly sub_merchant_id: string;
+  readonly amount: number | string;
+}
+
+export interface OrderSummary {
+  readonly order_id: string;
+  readonly mode: 'direct' | 'hosted';
+  readonly method: 'purchase' | 'auth';
+  readonly amount: number;
+  readonly currency: string;
+  readonly split: Share[] | null;
+  readonly status: PaymentStatus;
+  readonly status_code: string | null;
+  readonly status_description: string | null;
+  readonly payment_id: string | null;
+  readonly transaction_id: string | null;
+  readonly card: { readonly mask: string; readonly brand: string | null } | null;
+  readonly customer_id: string | null;
+  readonly customer: { readonly fname?: string; readonly lname?: string; readonly email?: string; readonly phone?: string } | null;
+  readonly created_at: string;
+  readonly updated_at: string | null;
+}
+
+export interface Operation {
+  readonly id: string;
+  readonly operation_id: string | null;
+  readonly kind: 'capture' | 'void' | 'refund';
+  readonly amount: number;
+  readonly status: PaymentStatus;
+  readonly status_code: string | null;
+  readonly status_description: string | null;
+  readonly comment: string | null;
+  readonly split: Share[] | null;
+  readonly origin: string;
+  readonly created_at: string;
+  readonly settled_at: string | null;
+}
+
+export interface WebhookEvent {
+  readonly id: string;
+  readonly method: string;
+  readonly status: string;
+  readonly operation_id: string | null;
+  readonly outcome: string;
+  readonly received_at: string;
+}
+
+export interface Totals {
+  readonly captured: number;
+  readonly capture_pending: number;
+  readonly refunded: number;
+  readonly refund_pending: number;
+  readonly voided: boolean;
+  readonly refundable: number;
+  readonly capturable: number;
+}
+
+export interface OrderDetail {
+  readonly order: OrderSummary;
+  readonly totals: Totals;
+  readonly operations: Operation[];
+  readonly events: WebhookEvent[];
+}
+
+export interface Stats {
+  readonly bucket: 'hour' | 'day';
+  readonly buckets: { start: string; total: number; succeeded: number; failed: number; in_flight: number; success_rate: number | null }[];
+  readonly totals: { total: number; succeeded: number; failed: number; in_flight: number; success_rate: number | null };
+}
+
+export interface Balance {
+  readonly id: string;
+  readonly name: string;
+  readonly currency: string;
+  readonly balances: { readonly available: number; readonly rolling_reserve?: number };
+}
+
+export interface Terminals {
+  readonly terminals: Balance[];
+  readonly failed_terminals: { readonly id: string; readonly message: string }[];
+}
+
+export interface Change {
+  readonly seq: number;
+  readonly kind: 'payment' | 'operation';
+  readonly order_id: string;
+  readonly status: PaymentStatus;
+  readonly operation?: { readonly id: string; readonly kind: string };
+  readonly at: string;
+}

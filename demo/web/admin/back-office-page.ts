@@ -1,0 +1,294 @@
+/**
+ * `/admin`: the merchant's back office over the companion's merchant API. Signed in with the
+ * admin token (see admin-api.ts for where it is kept), it shows the payments chart, balances,
+ * the orders and one order in detail, follows the live feed, and performs secondary operations.
+ */
+import { html, nothing } from 'lit';
+import type { TemplateResult } from 'lit';
+import { t } from '../ui/i18n.js';
+import { formatDecimal } from '../ui/money.js';
+import { mountPage } from '../ui/page-chrome.js';
+import { adminToken, api, ApiError, download, forgetToken, saveToken } from './admin-api.js';
+import type { Balance, OrderDetail, OrderSummary, Stats, Terminals } from './admin-api.js';
+import { followChanges } from './live-feed.js';
+import type { FeedState } from './live-feed.js';
+import { operationDialog } from './operation-dialog.js';
+import type { OperationAction, OperationDraft, OperationRequest } from './operation-dialog.js';
+import { orderDetailPanel, ordersPanel } from './order-views.js';
+import type { OrderFilter } from './order-views.js';
+import { balancesPanel, receiptsPanel, statsPanel } from './overview-views.js';
+import type { BalancesState } from './overview-views.js';
+
+let token = adminToken();
+let signInProblem = '';
+let feed: FeedState = 'connecting';
+let stopFeed: (() => void) | undefined;
+let announcement = '';
+
+let orders: OrderSummary[] = [];
+let ordersLoading = true;
+let filter: OrderFilter = 'all';
+let selected = new URLSearchParams(location.search).get('order') ?? undefined;
+let detail: OrderDetail | undefined;
+let detailProblem: string | undefined;
+let stats: Stats | undefined;
+let bucket: Stats['bucket'] = 'hour';
+let balances: BalancesState = {};
+let receiptsProblem: string | undefined;
+let draft: OperationDraft | undefined;
+const flashing = new Set<string>();
+
+function content(): TemplateResult {
+  if (!token) return signInView();
+  return html`<div class="admin-head">
+      <div>
+        <h1>${t('admin.heading')}</h1>
+        <p class="muted">${t('admin.intro')}</p>
+      </div>
+      <p class="live live--${feed}" role="status"><span class="live__dot" aria-hidden="true"></span>${t(`live.${feed}`)}</p>
+    </div>
+    <p class="visually-hidden" role="status" aria-live="polite">${announcement}</p>
+    <div class="admin-overview">
+      ${statsPanel(stats, (next) => {
+        bucket = next;
+        void loadStats();
+      })}
+      <div class="admin-side">
+        ${balancesPanel(balances)}
+        ${receiptsPanel(downloadDay, receiptsProblem)}
+      </div>
+    </div>
+    <div class="admin-orders">
+      ${ordersPanel({ orders, filter, selected, flashing, loading: ordersLoading }, handlers)}
+      ${orderDetailPanel(detail?.order.order_id === selected ? detail : undefined, detailProblem, handlers)}
+    </div>
+    ${draft ? operationDialog(draft, { submit: perform, close: closeDialog }) : nothing}`;
+}
+
+function signInView(): TemplateResult {
+  const submit = async (event: SubmitEvent) => {
+    event.preventDefault();
+    const candidate = String(new FormData(event.target as HTMLFormElement).get('token') ?? '').trim();
+    try {
+      await api(candidate, '/api/stats');
+    } catch (error) {
+      signInProblem = error instanceof ApiError && error.status === 401 ? t('signIn.refused') : t('problem', { message: String(error) });
+      page.refresh();
+      document.querySelector<HTMLInputElement>('#admin-token')?.focus();
+      return;
+    }
+    saveToken(candidate);
+    token = candidate;
+    signInProblem = '';
+    start();
+  };
+  return html`<div class="sign-in">
+    <form class="panel" @submit=${submit} aria-labelledby="sign-in-heading">
+      <h1 id="sign-in-heading">${t('signIn.heading')}</h1>
+      <p class="muted">${t('signIn.text')}</p>
+      <div class="field">
+        <label for="admin-token">${t('signIn.token')}</label>
+        <input id="admin-token" name="token" type="password" autocomplete="off" spellcheck="false" required aria-required="true" dir="ltr"
+          aria-invalid=${signInProblem ? 'true' : 'false'} aria-describedby="admin-token-error">
+        <span class="field__error" id="admin-token-error">${signInProblem}</span>
+      </div>
+      <button class="button button--block" type="submit">${t('signIn.submit')}</button>
+    </form>
+  </div>`;
+}
+
+const handlers = {
+  filter(next: OrderFilter) {
+    filter = next;
+    void loadOrders();
+  },
+  select(orderId: string) {
+    selected = orderId;
+    history.replaceState(null, '', `?${new URLSearchParams({ order: orderId })}`);
+    detailProblem = undefined;
+    page.refresh();
+    void loadDetail().then(() => document.querySelector<HTMLElement>('#detail-heading')?.focus());
+  },
+  act(action: OperationAction) {
+    if (!detail) return;
+    draft = { action, order: detail, busy: false };
+    page.refresh();
+    document.querySelector<HTMLDialogElement>('dialog.operation-dialog')?.showModal();
+  },
+  resend() {
+    if (!detail) return;
+    const orderId = detail.order.order_id;
+    void guarded(async () => {
+      await api(token!, `/api/orders/${encodeURIComponent(orderId)}/resend-webhook`, { method: 'POST', body: {} });
+      announce(t('done.resend', { order: orderId }));
+    });
+  },
+  receipt(format: 'html' | 'pdf') {
+    if (!detail) return;
+    const orderId = detail.order.order_id;
+    void guarded(() => download(token!, `/api/orders/${encodeURIComponent(orderId)}/receipt?format=${format}`, `receipt-${orderId}.${format}`));
+  },
+};
+
+async function perform(request: OperationRequest): Promise<void> {
+  if (!draft) return;
+  const orderId = draft.order.order.order_id;
+  draft = { ...draft, busy: true, error: undefined };
+  page.refresh();
+  try {
+    const answer = await api<{ operation?: { kind: string; amount: number; status: string; status_description: string | null } }>(
+      token!,
+      `/api/orders/${encodeURIComponent(orderId)}/${request.action}`,
+      { method: 'POST', body: request.body },
+    );
+    closeDialog();
+    const operation = answer.operation;
+    const currency = detail?.order.currency ?? 'UAH';
+    announce(
+      !operation
+        ? t('done.cancel', { order: orderId })
+        : operation.status === 'success'
+          ? t('done.success', { operation: t(`operation.${operation.kind as 'refund'}`), amount: formatDecimal(operation.amount, currency) })
+          : operation.status === 'failure'
+            ? t('done.declined', { operation: t(`operation.${operation.kind as 'refund'}`), reason: operation.status_description ?? '' })
+            : t('done.pending', { operation: t(`operation.${operation.kind as 'refund'}`) }),
+    );
+    await Promise.all([loadDetail(), loadOrders()]);
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) return signOut();
+    draft = draft && { ...draft, busy: false, error: error instanceof ApiError ? error : new ApiError(0, 'network', String(error)) };
+    page.refresh();
+    document.querySelector<HTMLElement>('dialog.operation-dialog [aria-invalid="true"], dialog.operation-dialog [role="alert"]')?.focus();
+  }
+}
+
+function closeDialog(): void {
+  const dialog = document.querySelector<HTMLDialogElement>('dialog.operation-dialog');
+  draft = undefined;
+  if (dialog?.open) dialog.close();
+  page.refresh();
+  document.querySelector<HTMLElement>('.order-actions button')?.focus();
+}
+
+function announce(text: string): void {
+  announcement = text;
+  page.refresh();
+}
+
+async function downloadDay(date: string, format: 'html' | 'pdf'): Promise<void> {
+  receiptsProblem = undefined;
+  try {
+    await download(token!, `/api/receipts/${date}?format=${format}`, `receipts-${date}.zip`);
+  } catch (error) {
+    receiptsProblem = t('problem', { message: error instanceof Error ? error.message : String(error) });
+  }
+  page.refresh();
+}
+
+/** Runs a merchant API call for the open order; its refusal shows on the order. */
+async function guarded(call: () => Promise<void>): Promise<void> {
+  detailProblem = undefined;
+  try {
+    await call();
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) return signOut();
+    detailProblem = t('problem', { message: error instanceof Error ? error.message : String(error) });
+  }
+  page.refresh();
+}
+
+async function loadOrders(): Promise<void> {
+  try {
+    const list = await api<{ orders: OrderSummary[] }>(token!, `/api/orders?limit=50${filter === 'all' ? '' : `&status=${filter}`}`);
+    orders = list.orders;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) return signOut();
+  }
+  ordersLoading = false;
+  page.refresh();
+}
+
+async function loadDetail(): Promise<void> {
+  if (!selected) return;
+  const orderId = selected;
+  try {
+    const loaded = await api<OrderDetail>(token!, `/api/orders/${encodeURIComponent(orderId)}`);
+    if (orderId === selected) detail = loaded;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) return signOut();
+    if (orderId === selected) detailProblem = t('problem', { message: error instanceof Error ? error.message : String(error) });
+  }
+  page.refresh();
+}
+
+async function loadStats(): Promise<void> {
+  const offset = -new Date().getTimezoneOffset();
+  try {
+    stats = await api<Stats>(token!, `/api/stats?bucket=${bucket}&utc_offset_minutes=${offset}`);
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) return signOut();
+  }
+  page.refresh();
+}
+
+async function loadBalances(): Promise<void> {
+  try {
+    const [accounts, terminals] = await Promise.all([
+      api<{ accounts: Balance[] }>(token!, '/api/balances/accounts'),
+      api<Terminals>(token!, '/api/balances/terminals'),
+    ]);
+    balances = { accounts: accounts.accounts, terminals };
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) return signOut();
+    balances = { ...balances, problem: t('problem', { message: error instanceof Error ? error.message : String(error) }) };
+  }
+  page.refresh();
+}
+
+/** Coalesces a burst of changes (a payment and its webhooks) into one reload of each view. */
+function debounced(run: () => void, ms: number): () => void {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  return () => {
+    clearTimeout(timer);
+    timer = setTimeout(run, ms);
+  };
+}
+
+const reloadLists = debounced(() => void Promise.all([loadOrders(), loadDetail()]), 150);
+const reloadOverview = debounced(() => void Promise.all([loadStats(), loadBalances()]), 1_000);
+
+function start(): void {
+  page.refresh();
+  void Promise.all([loadOrders(), loadDetail(), loadStats(), loadBalances()]);
+  stopFeed = followChanges(token!, {
+    change(change) {
+      flashing.add(change.order_id);
+      setTimeout(() => {
+        flashing.delete(change.order_id);
+        page.refresh();
+      }, 2_000);
+      reloadLists();
+      reloadOverview();
+    },
+    state(state) {
+      feed = state;
+      page.refresh();
+    },
+    refused: signOut,
+  });
+}
+
+function signOut(): void {
+  stopFeed?.();
+  forgetToken();
+  token = undefined;
+  detail = undefined;
+  orders = [];
+  page.refresh();
+}
+
+// Mounted last: the first render already uses the handlers above.
+const page = mountPage('admin', content, () =>
+  token ? html`<button class="button button--quiet button--small" type="button" @click=${signOut}>${t('admin.signOut')}</button>` : nothing,
+);
+if (token) start();

@@ -1,0 +1,134 @@
+/**
+ * The back office's dialog for one secondary operation on an order: capture, void, refund, their
+ * split variants and the cancel of an unpaid hosted payment. It asks for what the operation takes
+ * (amount, shares per seller, a comment), sends it to the merchant API and shows the refusal, field
+ * by field, when the companion or the gateway says no. The rules are the companion's; the dialog
+ * only pre-fills what it can.
+ */
+import { html, nothing } from 'lit';
+import type { TemplateResult } from 'lit';
+import { SELLERS } from '../../catalog.js';
+import { t } from '../ui/i18n.js';
+import type { MessageKey } from '../ui/i18n.js';
+import { decimalText, formatDecimal, hundredths } from '../ui/money.js';
+import type { ApiError, OrderDetail, Share } from './admin-api.js';
+
+export type OperationAction = 'capture' | 'split-capture' | 'void' | 'refund' | 'split-refund' | 'cancel';
+
+export interface OperationDraft {
+  readonly action: OperationAction;
+  readonly order: OrderDetail;
+  readonly busy: boolean;
+  readonly error?: ApiError;
+}
+
+/** What the dialog sends: the API path's last part and the body. */
+export interface OperationRequest {
+  readonly action: OperationAction;
+  readonly body: Record<string, unknown>;
+}
+
+const TITLES: Record<OperationAction, MessageKey> = {
+  capture: 'action.capture',
+  'split-capture': 'action.splitCapture',
+  void: 'action.void',
+  refund: 'action.refund',
+  'split-refund': 'action.splitRefund',
+  cancel: 'action.cancel',
+};
+
+const EXPLANATIONS: Record<OperationAction, MessageKey> = {
+  capture: 'dialog.captureText',
+  'split-capture': 'dialog.splitCaptureText',
+  void: 'dialog.voidText',
+  refund: 'dialog.refundText',
+  'split-refund': 'dialog.splitRefundText',
+  cancel: 'dialog.cancelText',
+};
+
+const DECIMAL = /^\d{1,10}([.,]\d{1,2})?$/;
+
+export const takesAmount = (action: OperationAction) => action === 'capture' || action === 'refund';
+export const isSplit = (action: OperationAction) => action === 'split-capture' || action === 'split-refund';
+
+/** The shares a split dialog starts from: the payment's own split, else the amount spread over the sellers. */
+export function suggestedShares(detail: OrderDetail, action: OperationAction): Share[] {
+  const split = detail.order.split ?? detail.operations.find((operation) => operation.kind === 'capture' && operation.split)?.split;
+  if (action === 'split-refund' && split) return split;
+  const all = hundredths(detail.totals.capturable);
+  const each = Math.floor(all / SELLERS.length);
+  return SELLERS.map((seller, i) => ({
+    sub_merchant_id: seller.subMerchantId,
+    amount: decimalText(i === 0 ? all - each * (SELLERS.length - 1) : each),
+  }));
+}
+
+export function operationDialog(
+  draft: OperationDraft,
+  handlers: { submit: (request: OperationRequest) => void; close: () => void },
+): TemplateResult {
+  const { action, order, error } = draft;
+  const currency = order.order.currency;
+  const limit = action === 'capture' || action === 'split-capture' ? order.totals.capturable : order.totals.refundable;
+  const fieldError = (path: string) => error?.fields[path];
+  const shares = isSplit(action) ? suggestedShares(order, action) : [];
+  const destructive = action === 'void' || action === 'cancel';
+
+  const submit = (event: SubmitEvent) => {
+    event.preventDefault();
+    const form = new FormData(event.target as HTMLFormElement);
+    const text = (name: string) => String(form.get(name) ?? '').trim().replace(',', '.');
+    const comment = text('comment');
+    const body: Record<string, unknown> = comment ? { comment } : {};
+    if (takesAmount(action) && text('amount')) body.amount = text('amount');
+    if (isSplit(action)) {
+      const split = SELLERS.map((seller) => ({ sub_merchant_id: seller.subMerchantId, amount: text(`share-${seller.id}`) })).filter((share) => share.amount !== '' && Number(share.amount) > 0);
+      body.split = split;
+      // The sum, sent as text so no float is added: the companion checks it against the shares.
+      body.amount = decimalText(split.reduce((sum, share) => sum + hundredths(share.amount), 0));
+    }
+    handlers.submit({ action, body });
+  };
+
+  return html`<dialog class="operation-dialog" aria-labelledby="operation-title" @close=${handlers.close}>
+    <form method="dialog" novalidate @submit=${submit}>
+      <h2 id="operation-title">${t(TITLES[action])} · <span class="mono">${order.order.order_id}</span></h2>
+      <p class="muted">${t(EXPLANATIONS[action], { limit: formatDecimal(limit, currency) })}</p>
+      ${takesAmount(action)
+        ? html`<div class="field">
+            <label for="operation-amount">${t('dialog.amount', { currency })}</label>
+            <input id="operation-amount" name="amount" inputmode="decimal" autocomplete="off" dir="ltr" placeholder=${String(limit)}
+              pattern=${DECIMAL.source} aria-describedby="operation-amount-hint operation-amount-error" aria-invalid=${fieldError('amount') ? 'true' : 'false'}>
+            <span class="field__hint" id="operation-amount-hint">${t('dialog.amountHint', { limit: formatDecimal(limit, currency) })}</span>
+            <span class="field__error" id="operation-amount-error">${fieldError('amount') ?? ''}</span>
+          </div>`
+        : nothing}
+      ${isSplit(action)
+        ? html`<fieldset class="shares"><legend>${t('dialog.shares', { currency })}</legend>
+            ${SELLERS.map((seller) => {
+              const share = shares.find((s) => s.sub_merchant_id.toLowerCase() === seller.subMerchantId.toLowerCase());
+              return html`<div class="field">
+                <label for="share-${seller.id}">${seller.name}</label>
+                <input id="share-${seller.id}" name="share-${seller.id}" inputmode="decimal" autocomplete="off" dir="ltr"
+                  .value=${share ? String(share.amount) : ''}>
+              </div>`;
+            })}
+          </fieldset>`
+        : nothing}
+      ${action === 'cancel' ? nothing : html`<div class="field">
+        <label for="operation-comment">${t('dialog.comment')}</label>
+        <input id="operation-comment" name="comment" autocomplete="off" maxlength="2048">
+      </div>`}
+      ${error ? html`<div class="notice notice--error" role="alert">
+          <strong>${t('dialog.refused')}</strong> ${error.message}
+          ${Object.keys(error.fields).length ? html`<ul>${Object.entries(error.fields).map(([field, reason]) => html`<li><span class="mono">${field}</span>: ${reason}</li>`)}</ul>` : nothing}
+        </div>` : nothing}
+      <div class="dialog-actions">
+        <button class="button button--quiet" type="button" @click=${handlers.close}>${t('dialog.close')}</button>
+        <button class=${destructive ? 'button button--danger' : 'button'} type="submit" ?disabled=${draft.busy}>
+          ${draft.busy ? t('dialog.sending') : t(TITLES[action])}
+        </button>
+      </div>
+    </form>
+  </dialog>`;
+}

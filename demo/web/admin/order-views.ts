@@ -1,0 +1,205 @@
+/**
+ * The back office's orders: the list (newest first, filtered by state, rows flashing as the
+ * live feed changes them) and one order in detail — the payment, what can still be captured or
+ * refunded, the actions that apply, every secondary operation and every webhook event.
+ */
+import { html, nothing } from 'lit';
+import type { TemplateResult } from 'lit';
+import { SELLERS } from '../../catalog.js';
+import { t } from '../ui/i18n.js';
+import type { MessageKey } from '../ui/i18n.js';
+import { formatDecimal, hundredths } from '../ui/money.js';
+import { preferences } from '../ui/preferences.js';
+import type { OrderDetail, OrderSummary, PaymentStatus, Share } from './admin-api.js';
+import type { OperationAction } from './operation-dialog.js';
+
+export type OrderFilter = PaymentStatus | 'all';
+
+export interface OrderListState {
+  readonly orders: readonly OrderSummary[];
+  readonly filter: OrderFilter;
+  readonly selected: string | undefined;
+  readonly flashing: ReadonlySet<string>;
+  readonly loading: boolean;
+}
+
+export interface OrderHandlers {
+  filter(filter: OrderFilter): void;
+  select(orderId: string): void;
+  act(action: OperationAction): void;
+  resend(): void;
+  receipt(format: 'html' | 'pdf'): void;
+}
+
+const STATUS_KEYS: Record<PaymentStatus, MessageKey> = {
+  init: 'status.init',
+  pending: 'status.pending',
+  success: 'status.success',
+  failure: 'status.failure',
+};
+
+export const statusBadge = (status: PaymentStatus | string) =>
+  html`<span class="badge badge--${status}">${status in STATUS_KEYS ? t(STATUS_KEYS[status as PaymentStatus]) : status}</span>`;
+
+const time = (iso: string | null, withDate = false) =>
+  iso ? new Intl.DateTimeFormat(preferences().lang, { ...(withDate ? { dateStyle: 'medium' } : {}), timeStyle: 'medium' }).format(new Date(iso)) : '—';
+
+const cardText = (card: OrderSummary['card']) => (card ? `•••• ${card.mask.slice(-4)}` : '—');
+
+const sellerName = (share: Share) => SELLERS.find((seller) => seller.subMerchantId.toLowerCase() === share.sub_merchant_id.toLowerCase())?.name ?? share.sub_merchant_id;
+
+export function ordersPanel(state: OrderListState, handlers: OrderHandlers): TemplateResult {
+  const filters: OrderFilter[] = ['all', 'success', 'pending', 'init', 'failure'];
+  return html`<section class="panel orders" aria-labelledby="orders-heading">
+    <header class="panel__head">
+      <h2 id="orders-heading">${t('orders.heading')}</h2>
+      <div class="segmented" role="group" aria-label=${t('orders.filter')}>
+        ${filters.map(
+          (filter) => html`<button type="button" aria-pressed=${state.filter === filter ? 'true' : 'false'} @click=${() => handlers.filter(filter)}>
+            ${filter === 'all' ? t('orders.all') : t(STATUS_KEYS[filter])}
+          </button>`,
+        )}
+      </div>
+    </header>
+    ${state.orders.length === 0
+      ? html`<p class="muted">${state.loading ? t('loading') : t('orders.empty')}</p>`
+      : html`<div class="table-scroll"><table class="orders-table">
+          <caption class="visually-hidden">${t('orders.caption')}</caption>
+          <thead><tr>
+            <th scope="col">${t('orders.order')}</th><th scope="col">${t('orders.created')}</th><th scope="col">${t('orders.customer')}</th>
+            <th scope="col" class="numeric">${t('orders.amount')}</th><th scope="col">${t('orders.method')}</th><th scope="col">${t('orders.status')}</th>
+          </tr></thead>
+          <tbody>${state.orders.map(
+            (order) => html`<tr class=${[state.selected === order.order_id ? 'is-selected' : '', state.flashing.has(order.order_id) ? 'is-flashing' : ''].join(' ')}
+              data-order=${order.order_id}>
+              <th scope="row"><a class="mono" href="?${new URLSearchParams({ order: order.order_id })}" aria-current=${state.selected === order.order_id ? 'true' : nothing}
+                @click=${(event: MouseEvent) => {
+                  event.preventDefault();
+                  handlers.select(order.order_id);
+                }}>${order.order_id}</a></th>
+              <td>${time(order.created_at)}</td>
+              <td>${[order.customer?.fname, order.customer?.lname].filter(Boolean).join(' ') || '—'}</td>
+              <td class="numeric">${formatDecimal(order.amount, order.currency)}</td>
+              <td>${t(order.method === 'auth' ? 'method.auth' : 'method.purchase')}${order.mode === 'hosted' ? html` · <span class="muted">${t('mode.hosted')}</span>` : nothing}</td>
+              <td>${statusBadge(order.status)}</td>
+            </tr>`,
+          )}</tbody>
+        </table></div>`}
+  </section>`;
+}
+
+/** The actions that apply to the order now (the companion checks them again). */
+export function applicableActions(detail: OrderDetail): OperationAction[] {
+  const { order, totals, operations } = detail;
+  if (order.status === 'init') return order.mode === 'hosted' ? ['cancel'] : [];
+  if (order.status !== 'success') return [];
+  const captured = hundredths(totals.captured) + hundredths(totals.capture_pending) > 0;
+  const refundable = hundredths(totals.refundable) > 0;
+  const splitPaid = order.split !== null || operations.some((operation) => operation.kind === 'capture' && operation.split);
+  const actions: OperationAction[] = [];
+  if (order.method === 'auth' && !totals.voided && hundredths(totals.capturable) > 0) actions.push('capture', 'split-capture');
+  if (order.method === 'auth' && !totals.voided && !captured) actions.push('void');
+  if (refundable) actions.push('refund');
+  if (refundable && splitPaid) actions.push('split-refund');
+  return actions;
+}
+
+const ACTION_KEYS: Record<OperationAction, MessageKey> = {
+  capture: 'action.capture',
+  'split-capture': 'action.splitCapture',
+  void: 'action.void',
+  refund: 'action.refund',
+  'split-refund': 'action.splitRefund',
+  cancel: 'action.cancel',
+};
+
+export function orderDetailPanel(detail: OrderDetail | undefined, problem: string | undefined, handlers: OrderHandlers): TemplateResult {
+  if (!detail) {
+    return html`<section class="panel order-detail order-detail--empty" aria-labelledby="detail-heading">
+      <h2 id="detail-heading">${t('detail.none')}</h2>
+      ${problem ? html`<p class="notice notice--error" role="alert">${problem}</p>` : html`<p class="muted">${t('detail.pick')}</p>`}
+    </section>`;
+  }
+  const { order, totals, operations, events } = detail;
+  const money = (amount: number | string) => formatDecimal(amount, order.currency);
+  const actions = applicableActions(detail);
+  const name = [order.customer?.fname, order.customer?.lname].filter(Boolean).join(' ');
+  return html`<section class="panel order-detail" aria-labelledby="detail-heading">
+    <header class="order-detail__head">
+      <div>
+        <p class="eyebrow">${t('detail.order')}</p>
+        <h2 id="detail-heading" class="mono">${order.order_id}</h2>
+      </div>
+      <div class="order-detail__amount">
+        <strong>${money(order.amount)}</strong>
+        ${statusBadge(order.status)}
+      </div>
+    </header>
+    ${problem ? html`<p class="notice notice--error" role="alert">${problem}</p>` : nothing}
+    <dl class="facts">
+      <div><dt>${t('orders.method')}</dt><dd>${t(order.method === 'auth' ? 'method.auth' : 'method.purchase')}</dd></div>
+      <div><dt>${t('detail.mode')}</dt><dd>${t(order.mode === 'hosted' ? 'mode.hosted' : 'mode.direct')}</dd></div>
+      <div><dt>${t('detail.card')}</dt><dd dir="ltr">${cardText(order.card)}${order.card?.brand ? html` <span class="muted">${order.card.brand}</span>` : nothing}</dd></div>
+      <div><dt>${t('orders.customer')}</dt><dd>${name || '—'}${order.customer?.email ? html`<br><span class="muted" dir="ltr">${order.customer.email}</span>` : nothing}</dd></div>
+      <div><dt>${t('orders.created')}</dt><dd>${time(order.created_at, true)}</dd></div>
+      <div><dt>${t('detail.gatewayStatus')}</dt><dd>${order.status_code ?? '—'}${order.status_description ? html` <span class="muted">${order.status_description}</span>` : nothing}</dd></div>
+      ${order.split ? html`<div class="facts__wide"><dt>${t('detail.split')}</dt><dd>${order.split.map((share) => html`<span class="chip">${sellerName(share)}: ${money(share.amount)}</span>`)}</dd></div>` : nothing}
+    </dl>
+    <dl class="totals">
+      ${order.method === 'auth' ? html`<div><dt>${t('totals.captured')}</dt><dd>${money(totals.captured)}</dd></div>
+        <div><dt>${t('totals.capturable')}</dt><dd>${money(totals.capturable)}</dd></div>` : nothing}
+      <div><dt>${t('totals.refunded')}</dt><dd>${money(totals.refunded)}</dd></div>
+      <div><dt>${t('totals.refundable')}</dt><dd>${money(totals.refundable)}</dd></div>
+      ${totals.voided ? html`<div><dt>${t('totals.voided')}</dt><dd>${t('yes')}</dd></div>` : nothing}
+      ${hundredths(totals.capture_pending) + hundredths(totals.refund_pending) > 0
+        ? html`<div><dt>${t('totals.pending')}</dt><dd>${money(hundredths(totals.capture_pending) > 0 ? totals.capture_pending : totals.refund_pending)}</dd></div>`
+        : nothing}
+    </dl>
+    <div class="order-actions" role="group" aria-label=${t('detail.actions')}>
+      ${actions.map(
+        (action) => html`<button type="button" class=${action === 'void' || action === 'cancel' ? 'button button--small button--quiet danger-text' : 'button button--small'}
+          @click=${() => handlers.act(action)}>${t(ACTION_KEYS[action])}</button>`,
+      )}
+      <button type="button" class="button button--small button--quiet" @click=${handlers.resend}>${t('action.resend')}</button>
+      ${order.status === 'success'
+        ? html`<button type="button" class="button button--small button--quiet" @click=${() => handlers.receipt('html')}>${t('action.receiptHtml')}</button>
+            <button type="button" class="button button--small button--quiet" @click=${() => handlers.receipt('pdf')}>${t('action.receiptPdf')}</button>`
+        : nothing}
+    </div>
+    <section aria-labelledby="operations-heading">
+      <h3 id="operations-heading">${t('operations.heading')}</h3>
+      ${operations.length === 0
+        ? html`<p class="muted">${t('operations.none')}</p>`
+        : html`<div class="table-scroll"><table class="operations-table">
+            <thead><tr><th scope="col">${t('operations.kind')}</th><th scope="col" class="numeric">${t('orders.amount')}</th><th scope="col">${t('orders.status')}</th>
+              <th scope="col">${t('operations.details')}</th><th scope="col">${t('operations.when')}</th></tr></thead>
+            <tbody>${operations.map(
+              (operation) => html`<tr>
+                <th scope="row">${t(`operation.${operation.kind}`)}${operation.split ? html` <span class="muted">(${t('detail.splitShort')})</span>` : nothing}</th>
+                <td class="numeric">${money(operation.amount)}</td>
+                <td>${statusBadge(operation.status)}</td>
+                <td>${[operation.status_code, operation.status_description, operation.comment].filter(Boolean).join(' · ') || '—'}
+                  ${operation.split ? html`<br>${operation.split.map((share) => html`<span class="chip">${sellerName(share)}: ${money(share.amount)}</span>`)}` : nothing}</td>
+                <td>${time(operation.created_at)}</td>
+              </tr>`,
+            )}</tbody>
+          </table></div>`}
+    </section>
+    <section aria-labelledby="events-heading">
+      <h3 id="events-heading">${t('events.heading')}</h3>
+      ${events.length === 0
+        ? html`<p class="muted">${t('events.none')}</p>`
+        : html`<div class="table-scroll"><table class="events-table">
+            <thead><tr><th scope="col">${t('events.received')}</th><th scope="col">${t('events.event')}</th><th scope="col">${t('orders.status')}</th><th scope="col">${t('events.outcome')}</th></tr></thead>
+            <tbody>${events.map(
+              (event) => html`<tr>
+                <td>${time(event.received_at)}</td>
+                <th scope="row">${event.method}${event.operation_id ? html` <span class="muted mono">${event.operation_id.slice(0, 8)}</span>` : nothing}</th>
+                <td>${statusBadge(event.status)}</td>
+                <td>${event.outcome}</td>
+              </tr>`,
+            )}</tbody>
+          </table></div>`}
+    </section>
+  </section>`;
+}

@@ -1,0 +1,93 @@
+/**
+ * The back office's overview: the figures of the period with the chart, the balances of
+ * accounts and terminals (a terminal the gateway cannot read is shown as such), and the day's
+ * receipts as a ZIP.
+ */
+import { html, nothing } from 'lit';
+import type { TemplateResult } from 'lit';
+import { t } from '../ui/i18n.js';
+import { formatDecimal } from '../ui/money.js';
+import type { Balance, Stats, Terminals } from './admin-api.js';
+import { paymentsChart } from './payments-chart.js';
+
+export interface BalancesState {
+  readonly accounts?: readonly Balance[];
+  readonly terminals?: Terminals;
+  readonly problem?: string;
+}
+
+export function statsPanel(stats: Stats | undefined, onRange: (bucket: Stats['bucket']) => void): TemplateResult {
+  const bucket = stats?.bucket ?? 'hour';
+  const totals = stats?.totals;
+  const rate = totals?.success_rate;
+  return html`<section class="panel stats" aria-labelledby="stats-heading">
+    <header class="panel__head">
+      <h2 id="stats-heading">${t('stats.heading')}</h2>
+      <div class="segmented" role="group" aria-label=${t('stats.range')}>
+        <button type="button" aria-pressed=${bucket === 'hour' ? 'true' : 'false'} @click=${() => onRange('hour')}>${t('stats.day')}</button>
+        <button type="button" aria-pressed=${bucket === 'day' ? 'true' : 'false'} @click=${() => onRange('day')}>${t('stats.month')}</button>
+      </div>
+    </header>
+    <dl class="kpis">
+      <div><dt>${t('stats.total')}</dt><dd>${totals?.total ?? '—'}</dd></div>
+      <div><dt>${t('stats.succeeded')}</dt><dd class="kpi--success">${totals?.succeeded ?? '—'}</dd></div>
+      <div><dt>${t('stats.failed')}</dt><dd class="kpi--failure">${totals?.failed ?? '—'}</dd></div>
+      <div><dt>${t('stats.rate')}</dt><dd>${rate === undefined || rate === null ? '—' : `${Math.round(rate * 100)} %`}</dd></div>
+    </dl>
+    ${stats ? paymentsChart(stats) : html`<p class="muted">${t('loading')}</p>`}
+  </section>`;
+}
+
+export function balancesPanel(state: BalancesState): TemplateResult {
+  const row = (balance: Balance) => html`<li class="balance">
+    <span class="balance__name">${balance.name}</span>
+    <span class="balance__amount">${formatDecimal(balance.balances.available, balance.currency)}</span>
+    ${balance.balances.rolling_reserve === undefined
+      ? nothing
+      : html`<span class="balance__reserve muted">${t('balances.reserve', { amount: formatDecimal(balance.balances.rolling_reserve, balance.currency) })}</span>`}
+  </li>`;
+  return html`<section class="panel balances" aria-labelledby="balances-heading">
+    <h2 id="balances-heading">${t('balances.heading')}</h2>
+    ${state.problem ? html`<p class="notice notice--error" role="alert">${state.problem}</p>` : nothing}
+    <h3>${t('balances.accounts')}</h3>
+    ${state.accounts ? html`<ul class="balance-list">${state.accounts.map(row)}</ul>` : html`<p class="muted">${t('loading')}</p>`}
+    <h3>${t('balances.terminals')}</h3>
+    ${state.terminals
+      ? html`<ul class="balance-list">
+          ${state.terminals.terminals.map(row)}
+          ${state.terminals.failed_terminals.map(
+            (terminal) => html`<li class="balance balance--failed">
+              <span class="balance__name"><span class="mono">${terminal.id.slice(0, 8)}…</span></span>
+              <span class="badge badge--failure">${t('balances.unavailable')}</span>
+              <span class="balance__reserve muted">${terminal.message}</span>
+            </li>`,
+          )}
+        </ul>`
+      : html`<p class="muted">${t('loading')}</p>`}
+  </section>`;
+}
+
+export function receiptsPanel(onDownload: (date: string, format: 'html' | 'pdf') => void, problem: string | undefined): TemplateResult {
+  const today = new Date().toISOString().slice(0, 10);
+  const submit = (event: SubmitEvent) => {
+    event.preventDefault();
+    const form = new FormData(event.target as HTMLFormElement);
+    onDownload(String(form.get('date') || today), form.get('format') === 'html' ? 'html' : 'pdf');
+  };
+  return html`<section class="panel receipts" aria-labelledby="receipts-heading">
+    <h2 id="receipts-heading">${t('receipts.heading')}</h2>
+    <p class="muted">${t('receipts.text')}</p>
+    <form class="receipts__form" @submit=${submit}>
+      <div class="field">
+        <label for="receipts-date">${t('receipts.date')}</label>
+        <input id="receipts-date" name="date" type="date" .value=${today} max=${today} required>
+      </div>
+      <div class="field">
+        <label for="receipts-format">${t('receipts.format')}</label>
+        <select id="receipts-format" name="format"><option value="pdf">PDF</option><option value="html">HTML</option></select>
+      </div>
+      <button class="button button--quiet" type="submit">${t('receipts.download')}</button>
+    </form>
+    ${problem ? html`<p class="notice notice--error" role="alert">${problem}</p>` : nothing}
+  </section>`;
+}

@@ -1,0 +1,246 @@
+/**
+ * `/checkout`: contact details and payment options (the shop's own form), then the payment: the
+ * shop's server opens a checkout session for the cart and the page embeds `<pay-form>` for it,
+ * with `<pay-button>` as the way to pay on the gateway's own page instead.
+ */
+import { html, nothing } from 'lit';
+import type { TemplateResult } from 'lit';
+import { SHOP_CURRENCY, cartTotal, productById, sellerById, sellerShares } from '../../catalog.js';
+import { t } from '../ui/i18n.js';
+import type { MessageKey } from '../ui/i18n.js';
+import { formatMinor } from '../ui/money.js';
+import { mountPage } from '../ui/page-chrome.js';
+import { preferences } from '../ui/preferences.js';
+import { testCardsPanel } from '../ui/test-cards-panel.js';
+import { cartLines, onCartChange } from './cart.js';
+import { cartLink } from './cart-link.js';
+import { openCheckout, ShopError } from './shop-api.js';
+import type { CheckoutOptions, Contact, OpenedCheckout } from './shop-api.js';
+
+type Step = { name: 'details' } | { name: 'opening' } | { name: 'paying'; checkout: OpenedCheckout };
+
+const CONTACT_KEY = 'kavarnia:contact';
+const FIELDS = [
+  ['fname', 'given-name', 'text'],
+  ['lname', 'family-name', 'text'],
+  ['email', 'email', 'email'],
+  ['phone', 'tel', 'tel'],
+] as const satisfies readonly (readonly [keyof Contact, string, string])[];
+
+/** A demo customer, so a sales demo goes straight to the card; every field can be changed. */
+const DEMO_CONTACT: Contact = { fname: 'Olena', lname: 'Kovalenko', email: 'olena@example.com', phone: '+380 67 123 4567' };
+
+let step: Step = { name: 'details' };
+let contact: Contact = storedContact();
+let options: CheckoutOptions = { method: 'purchase', split: false, remember_card: false };
+let errors: Partial<Record<keyof Contact, string>> = {};
+let problem = '';
+
+const page = mountPage('checkout', content, cartLink);
+onCartChange(() => {
+  // A cart changed in another tab no longer matches the session opened for it.
+  if (step.name === 'paying') step = { name: 'details' };
+  page.refresh();
+});
+// Back from the hosted page through the browser's cache: that page is left behind, start the payment again.
+window.addEventListener('pageshow', (event) => {
+  if (event.persisted && step.name !== 'details') {
+    step = { name: 'details' };
+    page.refresh();
+  }
+});
+document.addEventListener('pay-success', (event) => {
+  if (step.name !== 'paying') return;
+  const { session, order_id: orderId } = step.checkout;
+  const detail = (event as CustomEvent<{ orderId?: string }>).detail;
+  location.assign(`/result?${new URLSearchParams({ checkout_session: session, order_id: detail.orderId ?? orderId })}`);
+});
+
+function content(): TemplateResult {
+  const lines = cartLines();
+  if (lines.length === 0 && step.name !== 'paying') {
+    return html`<h1>${t('checkout.heading')}</h1>
+      <div class="panel empty-cart"><p>${t('checkout.empty')}</p><a class="button" href="/">${t('checkout.backToShop')}</a></div>`;
+  }
+  return html`<h1>${t('checkout.heading')}</h1>
+    <div class="checkout-layout">
+      <div class="checkout-main">
+        ${step.name === 'paying' ? detailsSummary() : detailsForm()}
+        ${step.name === 'paying' ? paymentSection(step.checkout) : nothing}
+      </div>
+      <aside class="checkout-aside">
+        ${orderSummary()}
+        ${testCardsPanel(() => page.refresh())}
+      </aside>
+    </div>`;
+}
+
+function detailsForm(): TemplateResult {
+  const opening = step.name === 'opening';
+  const field = ([name, autocomplete, type]: (typeof FIELDS)[number]) => html`<div class="field">
+    <label for="contact-${name}">${t(`contact.${name}`)}</label>
+    <input id="contact-${name}" name=${name} type=${type} autocomplete=${autocomplete} required aria-required="true"
+      dir=${type === 'text' ? nothing : 'ltr'} .value=${contact[name]} aria-invalid=${errors[name] ? 'true' : 'false'}
+      aria-describedby="contact-${name}-error" @input=${(event: Event) => (contact = { ...contact, [name]: (event.target as HTMLInputElement).value })}>
+    <span class="field__error" id="contact-${name}-error">${errors[name] ?? ''}</span>
+  </div>`;
+  return html`<form class="panel" novalidate @submit=${submit} aria-labelledby="details-heading" aria-busy=${opening ? 'true' : 'false'}>
+    <h2 id="details-heading">${t('checkout.details')}</h2>
+    <fieldset>
+      <legend>${t('checkout.contact')}</legend>
+      <div class="fields">${FIELDS.map(field)}</div>
+    </fieldset>
+    <fieldset class="options">
+      <legend>${t('checkout.options')}</legend>
+      <div class="choices">
+        ${methodChoice('purchase', 'option.purchase', 'option.purchaseText')}
+        ${methodChoice('auth', 'option.auth', 'option.authText')}
+      </div>
+      <div class="choices">
+        ${toggleChoice('split', options.method === 'auth', 'option.split', options.method === 'auth' ? 'option.splitAuthText' : 'option.splitText')}
+        ${toggleChoice('remember_card', false, 'option.remember', 'option.rememberText')}
+      </div>
+    </fieldset>
+    ${problem ? html`<p class="notice notice--error" role="alert">${problem}</p>` : nothing}
+    <button class="button button--block" type="submit" ?disabled=${opening}>${opening ? t('checkout.opening') : t('checkout.continue')}</button>
+  </form>`;
+}
+
+function methodChoice(method: CheckoutOptions['method'], label: MessageKey, text: MessageKey): TemplateResult {
+  return html`<label class="choice">
+    <input type="radio" name="method" value=${method} .checked=${options.method === method}
+      @change=${() => {
+        options = { ...options, method };
+        page.refresh();
+      }}>
+    <span><strong>${t(label)}</strong><span>${t(text)}</span></span>
+  </label>`;
+}
+
+function toggleChoice(name: 'split' | 'remember_card', disabled: boolean, label: MessageKey, text: MessageKey): TemplateResult {
+  return html`<label class="choice">
+    <input type="checkbox" name=${name} .checked=${options[name] && !disabled} ?disabled=${disabled}
+      @change=${(event: Event) => {
+        options = { ...options, [name]: (event.target as HTMLInputElement).checked };
+        page.refresh();
+      }}>
+    <span><strong>${t(label)}</strong><span>${t(text)}</span></span>
+  </label>`;
+}
+
+function detailsSummary(): TemplateResult {
+  const chosen = [
+    t(options.method === 'auth' ? 'option.auth' : 'option.purchase'),
+    ...(options.split && options.method === 'purchase' ? [t('option.split')] : []),
+    ...(options.remember_card ? [t('option.remember')] : []),
+  ];
+  return html`<section class="panel details-summary" aria-labelledby="details-heading">
+    <div class="details-summary__head">
+      <h2 id="details-heading">${t('checkout.details')}</h2>
+      <button class="button button--quiet button--small" type="button" @click=${() => {
+        step = { name: 'details' };
+        page.refresh();
+      }}>${t('checkout.edit')}</button>
+    </div>
+    <p>${contact.fname} ${contact.lname} · <span dir="ltr">${contact.email}</span> · <span dir="ltr">${contact.phone}</span></p>
+    <p class="muted">${chosen.join(' · ')}</p>
+  </section>`;
+}
+
+function paymentSection(checkout: OpenedCheckout): TemplateResult {
+  const { lang } = preferences();
+  return html`<section class="panel payment" aria-labelledby="payment-heading">
+    <h2 id="payment-heading" tabindex="-1">${t('checkout.payment')}</h2>
+    <p class="muted">${t('checkout.paymentText', { order: checkout.order_id })}</p>
+    <section aria-labelledby="card-heading">
+      <h3 id="card-heading" class="visually-hidden">${t('checkout.byCard')}</h3>
+      <pay-form session=${checkout.session} lang=${lang}></pay-form>
+    </section>
+    <div class="or" role="presentation"><span>${t('checkout.or')}</span></div>
+    <section aria-labelledby="hosted-heading">
+      <h3 id="hosted-heading">${t('checkout.hosted')}</h3>
+      <p class="muted">${t('checkout.hostedText')}</p>
+      <pay-button session=${checkout.session} lang=${lang}></pay-button>
+    </section>
+  </section>`;
+}
+
+function orderSummary(): TemplateResult {
+  const { lang } = preferences();
+  const lines = cartLines();
+  const shares = sellerShares(lines);
+  return html`<section class="panel summary" aria-labelledby="summary-heading">
+    <h2 id="summary-heading">${t('checkout.summary')}</h2>
+    <ul class="summary__lines">
+      ${lines.map((line) => {
+        const product = productById(line.product)!;
+        return html`<li><span>${line.quantity} × ${product.name[lang]}</span><span>${formatMinor(product.price * line.quantity, SHOP_CURRENCY)}</span></li>`;
+      })}
+    </ul>
+    <p class="summary__total"><span>${t('cart.total')}</span><strong>${formatMinor(cartTotal(lines), SHOP_CURRENCY)}</strong></p>
+    ${options.split && options.method === 'purchase'
+      ? html`<h3 class="summary__split-heading">${t('checkout.splitHeading')}</h3>
+          <ul class="summary__lines summary__lines--split">
+            ${shares.map((share) => html`<li><span>${sellerById(share.seller.id)!.name}</span><span>${formatMinor(share.amount, SHOP_CURRENCY)}</span></li>`)}
+          </ul>`
+      : nothing}
+  </section>`;
+}
+
+async function submit(event: SubmitEvent): Promise<void> {
+  event.preventDefault();
+  const form = event.target as HTMLFormElement;
+  errors = Object.fromEntries(
+    FIELDS.flatMap(([name]) => {
+      const input = form.elements.namedItem(name) as HTMLInputElement;
+      if (!input.value.trim()) return [[name, t('contact.required')]];
+      // Only the e-mail field has a format the browser checks.
+      return input.validity.valid ? [] : [[name, t('contact.emailInvalid')]];
+    }),
+  );
+  problem = '';
+  if (Object.keys(errors).length > 0) {
+    page.refresh();
+    form.querySelector<HTMLInputElement>('[aria-invalid="true"]')?.focus();
+    return;
+  }
+  saveContact(contact);
+  step = { name: 'opening' };
+  page.refresh();
+  try {
+    const checkout = await openCheckout({ lines: cartLines(), customer: contact, ...options, split: options.split && options.method === 'purchase', lang: preferences().lang });
+    step = { name: 'paying', checkout };
+    page.refresh();
+    // Screen readers hear where they are; the next Tab reaches the card number.
+    document.querySelector<HTMLElement>('#payment-heading')?.focus();
+  } catch (error) {
+    step = { name: 'details' };
+    if (error instanceof ShopError) {
+      errors = Object.fromEntries(
+        Object.entries(error.fields).flatMap(([path, reason]) => {
+          const name = /^customer\.(fname|lname|email|phone)$/.exec(path)?.[1];
+          return name ? [[name, reason]] : [];
+        }),
+      );
+    }
+    problem = t('checkout.failed', { message: error instanceof Error ? error.message : String(error) });
+    page.refresh();
+  }
+}
+
+function storedContact(): Contact {
+  try {
+    const stored = JSON.parse(sessionStorage.getItem(CONTACT_KEY) ?? 'null') as Partial<Contact> | null;
+    return { ...DEMO_CONTACT, ...stored };
+  } catch {
+    return DEMO_CONTACT;
+  }
+}
+
+function saveContact(value: Contact): void {
+  try {
+    sessionStorage.setItem(CONTACT_KEY, JSON.stringify(value));
+  } catch {
+    // Not kept: the demo customer comes back next time.
+  }
+}

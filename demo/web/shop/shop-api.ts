@@ -1,0 +1,45 @@
+/** The pages' client of the shop's own backend (demo/server/shop-routes.ts). */
+import type { CartLine } from '../../catalog.js';
+import type { Language } from '../ui/preferences.js';
+
+export interface Contact {
+  fname: string;
+  lname: string;
+  email: string;
+  phone: string;
+}
+
+export interface CheckoutOptions {
+  method: 'purchase' | 'auth';
+  split: boolean;
+  remember_card: boolean;
+}
+
+export interface OpenedCheckout {
+  readonly session: string;
+  readonly order_id: string;
+  readonly amount: number;
+  readonly currency: string;
+}
+
+/** The shop refused: `fields` names what to correct (`customer.email` …). */
+export class ShopError extends Error {
+  constructor(
+    message: string,
+    readonly fields: Readonly<Record<string, string>> = {},
+  ) {
+    super(message);
+  }
+}
+
+export async function openCheckout(request: { lines: CartLine[]; customer: Contact; lang: Language } & CheckoutOptions): Promise<OpenedCheckout> {
+  const response = await fetch('/shop/api/checkout', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(request),
+  });
+  const body = (await response.json().catch(() => undefined)) as OpenedCheckout | { error?: { message?: string; fields?: Record<string, string> } } | undefined;
+  if (response.ok && body && 'session' in body) return body;
+  const error = body && 'error' in body ? body.error : undefined;
+  throw new ShopError(error?.message ?? `HTTP ${response.status}`, error?.fields);
+}
