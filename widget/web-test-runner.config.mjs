@@ -4,20 +4,27 @@ import process from 'node:process';
 import { fileURLToPath, URL } from 'node:url';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { playwrightLauncher } from '@web/test-runner-playwright';
-import { companionStandIn } from './test/companion-stand-in.mjs';
+import { tsImport } from 'tsx/esm/api';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+
+// The real sandbox and companions (TypeScript, loaded through tsx for this module only), started on
+// free loopback ports with the dev server, stopped with it; see widget/test/dev-server-backend.ts.
+const { checkoutBackend } = await tsImport('./test/dev-server-backend.ts', import.meta.url);
+const backend = checkoutBackend();
 
 export default {
   rootDir: root,
   files: ['widget/**/*.browser.test.ts'],
-  // Loopback only; without a port the runner takes the first free one from 8000 up.
+  // Pages at http://127.0.0.1 (the runner still listens on every interface: for this name it leaves
+  // the host out; the backend routes answer loopback clients only). Without a port it takes the first
+  // free one from 8000 up.
   hostname: '127.0.0.1',
   nodeResolve: true,
   // The root tsconfig: Lit's experimental decorators and useDefineForClassFields: false apply.
-  plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: `${root}tsconfig.json` })],
-  // The companion the widget talks to, served from the test server's own origin (the widget's default endpoint).
-  middleware: [companionStandIn()],
+  plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: `${root}tsconfig.json` }), backend.plugin],
+  // The shop's companion answers at the test page's own origin (the widget's default endpoint), plus the fixture routes.
+  middleware: [backend.routes],
   browsers: [
     playwrightLauncher({
       product: 'chromium',

@@ -1,5 +1,5 @@
 import { expect, fixture, oneEvent } from '@open-wc/testing';
-import { createSession, readView } from '../test/checkout-fixture.js';
+import { createSession, openCheckout, readView } from '../test/checkout-fixture.js';
 import { autofill, button, card, message, mount, stay, watchFetch } from '../test/harness.js';
 
 describe('hosted checkout', () => {
@@ -64,17 +64,25 @@ describe('hosted checkout', () => {
     expect(payButton.shadowRoot!.querySelector('button')).to.equal(null);
   });
 
-  it('takes its companion from the endpoint attribute', async () => {
+  it('takes its companion from the endpoint attribute, on another origin', async () => {
     const calls = watchFetch();
     try {
-      const session = await createSession();
+      // The shop's companion at its own address rather than the page's: CORS lets this page in.
+      const { id, companion_url: endpoint } = await openCheckout();
+      expect(new URL(endpoint).origin).not.to.equal(location.origin);
       const payButton = document.createElement('pay-button');
-      payButton.session = session;
-      payButton.endpoint = `${location.origin}/`;
+      payButton.session = id;
+      payButton.endpoint = `${endpoint}/`;
       const ready = oneEvent(payButton, 'pay-ready');
       await fixture(payButton);
       await ready;
-      expect(calls[0]!.url).to.equal(`${location.origin}/api/checkout/sessions/${session}`);
+      const redirect = stay(payButton);
+      button(payButton).click();
+      expect((await redirect).detail.reason).to.equal('hosted');
+      expect(calls.map((call) => `${call.method} ${call.url}`)).to.deep.equal([
+        `GET ${endpoint}/api/checkout/sessions/${id}`,
+        `POST ${endpoint}/api/checkout/sessions/${id}/hosted`,
+      ]);
     } finally {
       calls.restore();
     }

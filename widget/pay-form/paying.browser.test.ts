@@ -1,6 +1,6 @@
 import { expect, fixture, oneEvent, waitUntil } from '@open-wc/testing';
 import type { PayForm } from './pay-form.js';
-import { createSession, decideChallenge, readView } from '../test/checkout-fixture.js';
+import { advanceGatewayClock, closeSession, createSession, decideChallenge, readView } from '../test/checkout-fixture.js';
 import { autofill, button, card, errorText, field, focused, message, mount, part, press, stay, watchFetch } from '../test/harness.js';
 
 /** Fills a test card and clicks Pay. */
@@ -187,15 +187,35 @@ describe('<pay-form> paying', () => {
     expect(form.shadowRoot!.querySelector('form')).to.equal(null);
   });
 
+  it('says so when the merchant closed the session while the customer was typing, and after', async () => {
+    const form = await mount();
+    await closeSession(form.session);
+    autofill(form, card('4242424242424242'));
+    button(form).click();
+    await waitUntil(() => message(form) === 'This payment is no longer available.', 'not closed');
+    expect(payRequests(calls), 'the companion refused the attempt').to.equal(1);
+    expect(form.shadowRoot!.querySelector('form'), 'nothing left to pay with').to.equal(null);
+    form.remove();
+    const again = await mountExisting(form.session);
+    expect(message(again)).to.equal('This payment is no longer available.');
+    expect(again.shadowRoot!.querySelector('button')).to.equal(null);
+  });
+
   it('confirms a payment that the gateway settles later (pending, then success)', async () => {
     const form = await mount();
-    form.pollInterval = 100;
+    form.pollInterval = 50;
     const success = oneEvent(form, 'pay-success');
+    const polls = (): number => calls.filter((call) => call.method === 'GET').length;
     await payWith(form, '4000000000000119');
     await waitUntil(() => message(form) === 'Confirming your payment…', 'no confirming state');
     expect(form.hasAttribute('processing')).to.equal(true);
+    await waitUntil(() => polls() >= 3, 'it does not poll');
+    expect(message(form), 'still pending at the gateway').to.equal('Confirming your payment…');
+    // The sandbox settles this card 5 s later, by its own clock.
+    await advanceGatewayClock(5);
     await success;
-    expect(calls.filter((call) => call.method === 'GET').length, 'it polled').to.be.greaterThan(2);
+    await form.updateComplete;
+    expect(message(form)).to.equal('Payment successful');
   });
 
   it('stops polling after its time limit and lets the customer check again', async () => {

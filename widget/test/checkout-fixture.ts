@@ -1,10 +1,20 @@
 /**
- * What the browser tests ask of the backend, through the fixture routes that
- * widget/test/companion-stand-in.mjs serves (and a real-backend version would map).
+ * What the browser tests ask of the backend — the real sandbox and companions that
+ * widget/test/checkout-backend.ts starts — through the dev server's fixture routes
+ * (widget/test/backend-routes.ts). The admin token stays on the Node side.
  */
 import type { CustomerField, PayMode, SessionView } from '../checkout/session-view.js';
 
+/**
+ * Which merchant's companion opens the session. `shop` (the default) serves the test page's origin
+ * (`/api/checkout/*`), as the widget's own companion would; the others are companions of their own,
+ * on their own origins (reached through `endpoint`, with CORS): one that accepts Visa and
+ * Mastercard only, and one in live mode (no test flag) that is still wired to the sandbox.
+ */
+export type Merchant = 'shop' | 'visa-mastercard' | 'live';
+
 export interface SessionOptions {
+  merchant?: Merchant;
   amount?: number | string;
   currency?: string;
   description?: string;
@@ -14,25 +24,50 @@ export interface SessionOptions {
   modes?: PayMode[];
 }
 
+/** A session the merchant's server opened, and where its companion answers directly. */
+export interface Checkout {
+  id: string;
+  order_id: string;
+  /** The companion's own origin (for `shop` another origin than the page's). */
+  companion_url: string;
+}
+
 async function post<T>(path: string, body: object): Promise<T> {
   const response = await fetch(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   if (!response.ok) throw new Error(`${path}: HTTP ${response.status} ${await response.text()}`);
   return (await response.json()) as T;
 }
 
-/** A new checkout session; by default 100.50 UAH, all four customer fields prefilled, both modes. */
-export const createSession = async (options: SessionOptions = {}): Promise<string> =>
-  (await post<{ id: string }>('/__fixture/sessions', {
+/**
+ * Opens a checkout session with the merchant API (`POST /api/checkout/sessions`); by default
+ * 100.50 UAH at `shop`, all four customer fields prefilled, both modes.
+ */
+export const openCheckout = ({ merchant = 'shop', ...session }: SessionOptions = {}): Promise<Checkout> =>
+  post('/__fixture/sessions', {
+    merchant,
     amount: 100.5,
     currency: 'UAH',
+    description: 'Green tea, 250 g',
     customer: { fname: 'Olena', lname: 'Kovalenko', email: 'olena@example.com', phone: '+380671234567' },
-    ...options,
-  })).id;
+    ...session,
+  });
 
-/** What the sandbox's 3-D Secure page at `url` (the pay answer's `redirect_url`) does when the customer passes or fails. */
+/** The id of a new session at `shop` (see `openCheckout`). */
+export const createSession = async (options: Omit<SessionOptions, 'merchant'> = {}): Promise<string> => (await openCheckout(options)).id;
+
+/** The merchant closes a session at `shop` (`DELETE /api/checkout/sessions/:id`): it takes no more attempts. */
+export const closeSession = (id: string): Promise<unknown> => post('/__fixture/close', { id });
+
+/**
+ * Presses a button of the sandbox's 3-D Secure page at `url` (the pay answer's redirect_url):
+ * the customer passes or fails the challenge, and the sandbox tells the companion by webhook.
+ */
 export const decideChallenge = (url: string, result: 'success' | 'failure'): Promise<unknown> => post('/__fixture/3ds', { url, result });
 
-/** The session's public view, as the widget reads it. */
+/** Moves the sandbox's clock on (it stands still otherwise): what was due by then happens, e.g. the slow card settles. */
+export const advanceGatewayClock = (seconds: number): Promise<unknown> => post('/__fixture/clock', { advance_seconds: seconds });
+
+/** The session's public view at `shop`, as the widget reads it. */
 export async function readView(id: string): Promise<SessionView> {
   const response = await fetch(`/api/checkout/sessions/${id}`);
   if (!response.ok) throw new Error(`session view: HTTP ${response.status}`);

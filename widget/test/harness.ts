@@ -5,11 +5,12 @@ import '../index.js';
 import type { FieldName, PayEventDetails } from '../events.js';
 import type { PayButton } from '../pay-button/pay-button.js';
 import type { PayForm } from '../pay-form/pay-form.js';
-import { createSession, type SessionOptions } from './checkout-fixture.js';
+import { openCheckout, type SessionOptions } from './checkout-fixture.js';
 
 /**
- * A `<pay-form>` (or `<pay-button>`) for a session — a new one from `options`, or an existing id —
- * inside `parent` or a fresh fixture, once it has announced `pay-ready` and rendered.
+ * A `<pay-form>` (or `<pay-button>`) for a session — a new one from `options`, or an existing id at
+ * `shop` — inside `parent` or a fresh fixture, once it has announced `pay-ready` and rendered. A
+ * session of another merchant is paid at that merchant's companion (`endpoint`).
  */
 export async function mount<T extends 'pay-form' | 'pay-button' = 'pay-form'>(
   options: SessionOptions | string = {},
@@ -18,7 +19,13 @@ export async function mount<T extends 'pay-form' | 'pay-button' = 'pay-form'>(
   parent?: Element,
 ): Promise<HTMLElementTagNameMap[T]> {
   const element = document.createElement(tag) as PayForm | PayButton;
-  element.session = typeof options === 'string' ? options : await createSession(options);
+  if (typeof options === 'string') element.session = options;
+  else {
+    const { id, companion_url } = await openCheckout(options);
+    element.session = id;
+    // `shop` answers at the page's own origin, the widget's default; the other merchants' companions do not.
+    if ((options.merchant ?? 'shop') !== 'shop') element.endpoint = companion_url;
+  }
   for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value);
   const ready = oneEvent(element, 'pay-ready');
   if (parent) parent.append(element);

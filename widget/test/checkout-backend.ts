@@ -1,0 +1,108 @@
+/**
+ * The real backend of the widget's browser tests (Node side): the sandbox gateway and one payform
+ * companion per merchant of checkout-fixture.ts, each over HTTP on 127.0.0.1 and a free port, each
+ * companion with its own in-memory SQLite ledger, in test mode and pointed at the sandbox.
+ * widget/web-test-runner.config.mjs loads this file through tsx and starts and stops it with the
+ * dev server; the tests reach it through backend-routes.ts.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import { createCompanion, createLogger } from '../../server/companion/index.js';
+import type { CompanionApp, CompanionConfig } from '../../server/companion/index.js';
+import { GatewayClient } from '../../server/gateway/client.js';
+import { testProjectCredentials } from '../../server/gateway/test-project.js';
+import { openLedger } from '../../server/ledger/index.js';
+import { createSandbox } from '../../server/sandbox/index.js';
+import type { Merchant } from './checkout-fixture.js';
+
+/** How each merchant's companion differs from the default one. */
+const MERCHANT_SETTINGS: Record<Merchant, Partial<CompanionConfig>> = {
+  shop: {},
+  'visa-mastercard': { acceptedBrands: ['visa', 'mastercard'] },
+  // Live mode with the development redirect setting still on: the widget alone must refuse the sandbox.
+  live: { testMode: false },
+};
+
+export interface MerchantCompanion {
+  /** Where it listens, e.g. http://127.0.0.1:41234. */
+  readonly url: string;
+  /** Bearer token of its merchant API: for the fixture routes, never for the browser. */
+  readonly adminToken: string;
+}
+
+export interface CheckoutBackend {
+  readonly sandboxUrl: string;
+  readonly merchants: Readonly<Record<Merchant, MerchantCompanion>>;
+  /** Stops the servers and closes the ledgers. */
+  close(): Promise<void>;
+}
+
+type FetchHandler = (request: Request, env: unknown) => Response | Promise<Response>;
+
+/** An HTTP server on 127.0.0.1 and a free port. */
+async function serveOnLoopback(handle: FetchHandler): Promise<{ url: string; close(): Promise<void> }> {
+  const server = serve({ fetch: handle, port: 0, hostname: '127.0.0.1' }) as Server;
+  await new Promise<void>((resolve, reject) => (server.listening ? resolve() : server.once('listening', resolve).once('error', reject)));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+/**
+ * Starts the sandbox and the companions. `pageOrigin` is the test page's origin, which every
+ * companion allows for CORS. The sandbox's clock stands still unless moved (`POST /_sandbox/clock`),
+ * so nothing settles behind a test's back.
+ */
+export async function startCheckoutBackend(pageOrigin: string): Promise<CheckoutBackend> {
+  const stops: (() => Promise<void>)[] = [];
+  const close = async () => {
+    for (const stop of stops.splice(0).reverse()) await stop();
+  };
+  try {
+    const sandbox = createSandbox({ frozenClock: true });
+    stops.push(() => sandbox.sandbox.stop());
+    const sandboxServer = await serveOnLoopback((request, env) => sandbox.fetch(request, env as never));
+    stops.push(sandboxServer.close);
+    const credentials = testProjectCredentials();
+
+    const startCompanion = async (merchant: Merchant): Promise<MerchantCompanion> => {
+      const ledger = await openLedger(':memory:');
+      stops.push(() => ledger.close());
+      // The companion's public URL (webhooks, 3-D Secure return) is its address, known once it listens;
+      // nobody knows the address, so nothing calls it, before the app exists.
+      const server = await serveOnLoopback((request, env) => app.fetch(request, env as never));
+      stops.push(server.close);
+      const adminToken = randomBytes(24).toString('base64url');
+      const app: CompanionApp = createCompanion({
+        ledger,
+        gateway: new GatewayClient({ baseUrl: sandboxServer.url, ...credentials }),
+        gatewayApiSecret: credentials.apiSecret,
+        publicUrl: server.url,
+        adminToken,
+        allowedOrigins: [pageOrigin],
+        sandboxOrigin: sandboxServer.url,
+        testMode: true,
+        // One browser makes every payment of the suite; the per-session limit stays the default.
+        rateLimits: { perClient: 100_000 },
+        logger: createLogger({ level: 'error' }),
+        ...MERCHANT_SETTINGS[merchant],
+      });
+      stops.push(() => app.companion.stop());
+      return { url: server.url, adminToken };
+    };
+
+    const merchants = {} as Record<Merchant, MerchantCompanion>;
+    for (const merchant of Object.keys(MERCHANT_SETTINGS) as Merchant[]) merchants[merchant] = await startCompanion(merchant);
+    return { sandboxUrl: sandboxServer.url, merchants, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}

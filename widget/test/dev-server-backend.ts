@@ -1,0 +1,140 @@
+/**
+ * The real backend (checkout-backend.ts) in web-test-runner's / web-dev-server's dev server, for
+ * the browser tests and the screenshot script: a plugin that starts it once the server knows its
+ * own origin and stops it with the server, and these routes:
+ *
+ * - `/api/checkout/*` is passed to the `shop` companion, so the widget finds its companion at the
+ *   origin that served its script, as it does in production (the companion serves the widget);
+ * - `POST /__fixture/sessions` `{ merchant, ...session }` → that merchant's
+ *   `POST /api/checkout/sessions` with its admin token (which never reaches the browser), answered
+ *   with the created session and `companion_url`;
+ * - `POST /__fixture/close` `{ id }` → the `shop` companion's `DELETE /api/checkout/sessions/:id`;
+ * - `POST /__fixture/3ds` `{ url, result }` → the button of the sandbox's 3-D Secure page at `url`;
+ * - `POST /__fixture/clock` `{ advance_seconds }` → the sandbox's `POST /_sandbox/clock`.
+ *
+ * Only loopback clients are served: the dev server listens on every interface.
+ */
+import { Buffer } from 'node:buffer';
+import type { AddressInfo } from 'node:net';
+import type { Context, Middleware, Plugin } from '@web/dev-server-core';
+import { startCheckoutBackend, type CheckoutBackend } from './checkout-backend.js';
+import type { Merchant } from './checkout-fixture.js';
+
+// Hop-by-hop headers and the ones fetch redoes itself (it decodes the body, so its length changes).
+const NOT_FORWARDED = new Set(['host', 'connection', 'keep-alive', 'transfer-encoding', 'content-length', 'content-encoding']);
+
+/** A fixture route asked for something it cannot do. */
+class FixtureMisuse extends Error {}
+
+async function readBody(ctx: Context): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of ctx.req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+async function readJson(ctx: Context): Promise<Record<string, unknown>> {
+  let body: unknown;
+  try {
+    body = JSON.parse((await readBody(ctx)).toString('utf8') || '{}');
+  } catch {
+    throw new FixtureMisuse('the fixture body is not JSON');
+  }
+  if (typeof body !== 'object' || body === null) throw new FixtureMisuse('the fixture body must be a JSON object');
+  return body as Record<string, unknown>;
+}
+
+/** Answers `ctx` with `response`, as the browser would have had it from the server itself. */
+async function relay(ctx: Context, response: Response): Promise<void> {
+  ctx.status = response.status;
+  response.headers.forEach((value, name) => {
+    if (!NOT_FORWARDED.has(name)) ctx.set(name, value);
+  });
+  ctx.body = Buffer.from(await response.arrayBuffer());
+}
+
+/** Passes the browser's request on to `origin` unchanged. */
+async function forward(ctx: Context, origin: string): Promise<void> {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(ctx.request.headers)) {
+    if (!NOT_FORWARDED.has(name) && value !== undefined) headers.set(name, String(value));
+  }
+  const body = ctx.method === 'GET' || ctx.method === 'HEAD' ? undefined : new Uint8Array(await readBody(ctx));
+  await relay(ctx, await fetch(origin + ctx.url, { method: ctx.method, headers, body, redirect: 'manual' }));
+}
+
+const isLoopback = (address: string | undefined): boolean => address === '127.0.0.1' || address === '::1' || address === '::ffff:127.0.0.1';
+
+function backendRoutes(backend: () => Promise<CheckoutBackend> | undefined): Middleware {
+  const fixtures: Record<string, (ctx: Context, stack: CheckoutBackend) => Promise<void>> = {
+    async '/__fixture/sessions'(ctx, stack) {
+      const { merchant = 'shop', ...session } = await readJson(ctx);
+      const companion = Object.hasOwn(stack.merchants, String(merchant)) ? stack.merchants[merchant as Merchant] : undefined;
+      if (!companion) throw new FixtureMisuse(`no merchant ${String(merchant)}`);
+      const response = await fetch(`${companion.url}/api/checkout/sessions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${companion.adminToken}` },
+        body: JSON.stringify(session),
+      });
+      if (response.status !== 201) return relay(ctx, response);
+      ctx.body = { ...((await response.json()) as object), companion_url: companion.url };
+    },
+
+    async '/__fixture/close'(ctx, stack) {
+      const { id } = await readJson(ctx);
+      const { url, adminToken } = stack.merchants.shop;
+      await relay(ctx, await fetch(`${url}/api/checkout/sessions/${encodeURIComponent(String(id))}`, { method: 'DELETE', headers: { authorization: `Bearer ${adminToken}` } }));
+    },
+
+    async '/__fixture/3ds'(ctx, stack) {
+      const { url, result } = await readJson(ctx);
+      if (typeof url !== 'string' || new URL(url).origin !== stack.sandboxUrl) throw new FixtureMisuse('url must be a page of the sandbox');
+      // What the page's form sends when the customer presses a button; the redirect back is the browser's to follow.
+      const response = await fetch(url, { method: 'POST', body: new URLSearchParams({ result: String(result) }), redirect: 'manual' });
+      if (response.status !== 303) return relay(ctx, response);
+      ctx.body = { result };
+    },
+
+    async '/__fixture/clock'(ctx, stack) {
+      const body = JSON.stringify(await readJson(ctx));
+      await relay(ctx, await fetch(`${stack.sandboxUrl}/_sandbox/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body }));
+    },
+  };
+
+  return async (ctx, next) => {
+    const fixture = ctx.method === 'POST' ? fixtures[ctx.path] : undefined;
+    if (!fixture && !ctx.path.startsWith('/api/checkout/')) return next();
+    if (!isLoopback(ctx.req.socket.remoteAddress)) {
+      ctx.status = 403;
+      return;
+    }
+    try {
+      const stack = await backend();
+      if (!stack) throw new Error('the checkout backend has not started');
+      await (fixture ? fixture(ctx, stack) : forward(ctx, stack.merchants.shop.url));
+    } catch (error) {
+      // A fixture used wrongly is the test's mistake (400); anything else is the backend's.
+      ctx.status = error instanceof FixtureMisuse ? 400 : 502;
+      ctx.body = { error: { code: 'fixture', message: error instanceof Error ? error.message : String(error) } };
+    }
+  };
+}
+
+/** The plugin and the routes; give the dev server both. */
+export function checkoutBackend(): { plugin: Plugin; routes: Middleware } {
+  let backend: Promise<CheckoutBackend> | undefined;
+  return {
+    plugin: {
+      name: 'payform-checkout-backend',
+      async serverStart({ config, server }) {
+        // The port it listens on: the configured one, or the free one it took for port 0.
+        const port = (server?.address() as AddressInfo | null)?.port ?? config.port;
+        backend = startCheckoutBackend(`http://${config.hostname ?? '127.0.0.1'}:${port}`);
+        await backend;
+      },
+      async serverStop() {
+        await (await backend)?.close();
+      },
+    },
+    routes: backendRoutes(() => backend),
+  };
+}
