@@ -1,12 +1,14 @@
 // Takes docs/widget.png: the built bundle (dist/widget/pay-form.js) in Chromium, light and dark,
-// against the companion stand-in. `npm run build:widget && node widget/build/screenshot.mjs`.
+// against the real sandbox and companion of the browser tests. `npm run build:widget && node widget/build/screenshot.mjs`.
 import process from 'node:process';
 import { fileURLToPath, URL } from 'node:url';
 import { startDevServer } from '@web/dev-server';
 import { chromium } from 'playwright';
-import { companionStandIn } from '../test/companion-stand-in.mjs';
+import { tsImport } from 'tsx/esm/api';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
+const { checkoutBackend } = await tsImport('../test/dev-server-backend.ts', import.meta.url);
+const backend = checkoutBackend();
 
 const page = `<!doctype html>
 <html lang="en">
@@ -26,13 +28,14 @@ const server = await startDevServer({
     rootDir: root,
     port: 0,
     hostname: '127.0.0.1',
+    plugins: [backend.plugin],
     middleware: [
       (ctx, next) => {
         if (ctx.path !== '/') return next();
         ctx.type = 'html';
         ctx.body = page;
       },
-      companionStandIn(),
+      backend.routes,
     ],
   },
   readCliArgs: false,
