@@ -6,7 +6,7 @@ import { InvalidLedgerInput, LedgerNotFound } from './errors.js';
 import { ingestEvent } from './events.js';
 import { overCapturePercent, parseInput, paymentUpdateInput, schemaName } from './input.js';
 import { migrateToLatest } from './migrate.js';
-import { getOperation, reserveOperation, totalsOf } from './operations.js';
+import { getOperation, markOperationChecked, reserveOperation, totalsOf } from './operations.js';
 import { getPayment, markPaymentChecked, progressPayment } from './payments.js';
 import { ensureSchema, isPostgresUrl, postgresDialect } from './postgres.js';
 import { getOrder, listOrders, listStalePayments, listUnsettledOperations, listWaitingEvents, paymentStats } from './reports.js';
@@ -62,6 +62,8 @@ export interface Ledger {
   /** The gateway's answer: success keeps the reservation, failure releases it. */
   settleOperation(id: string, result: OperationResult): Promise<OperationProgress>;
   getOperation(id: string): Promise<Operation | undefined>;
+  /** The reconciler looked at a pending reservation: it leaves the unsettled list for a while. */
+  markOperationChecked(id: string): Promise<void>;
   refundableAmount(orderId: string): Promise<number>;
   capturableAmount(orderId: string, overCapturePercent?: number): Promise<number>;
 
@@ -114,6 +116,7 @@ function ledgerOver(ctx: LedgerContext): Ledger {
     reserveOperation: (orderId, request) => reserveOperation(ctx, orderId, request),
     settleOperation: (id, result) => settleOperation(ctx, id, result),
     getOperation: (id) => getOperation(ctx.db, id),
+    markOperationChecked: (id) => markOperationChecked(ctx, id),
     refundableAmount: async (orderId) => (await totalsOf(ctx, orderId)).refundable,
     capturableAmount: async (orderId, percent) => (await totalsOf(ctx, orderId, parseInput(overCapturePercent.optional(), percent))).capturable,
     ingestEvent: (event) => ingestEvent(ctx, event),

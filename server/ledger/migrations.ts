@@ -128,6 +128,21 @@ const initial: Migration = {
   },
 };
 
+/**
+ * Operations get a "last heard of or checked" time, as payments have: the reconciler marks
+ * what it looked at, so a batch of reservations still pending at the gateway cannot keep the
+ * newer ones from ever being looked at.
+ */
+const operationChecks: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema.alterTable('operations').addColumn('last_seen_at', 'bigint', (c) => c.notNull().defaultTo(0)).execute();
+    await sql`update operations set last_seen_at = updated_at`.execute(db);
+    await db.schema.dropIndex('operations_by_status').execute();
+    await db.schema.createIndex('operations_unsettled').on('operations').columns(['status', 'last_seen_at']).execute();
+  },
+};
+
 export const migrations: Readonly<Record<string, Migration>> = {
   '0001_initial': initial,
+  '0002_operation_checks': operationChecks,
 };

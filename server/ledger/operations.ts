@@ -48,6 +48,7 @@ export async function insertOperation(ctx: LedgerContext, db: LedgerDb, orderId:
     origin: record.origin,
     created_at: now,
     updated_at: now,
+    last_seen_at: now,
     settled_at: operationProgression.isFinal(record.status) ? now : null,
   };
   await db.insertInto('operations').values(row).execute();
@@ -81,6 +82,7 @@ export async function progressOperation(ctx: LedgerContext, db: LedgerDb, id: st
         ...operationResultColumns(details),
         status,
         updated_at: now,
+        last_seen_at: now,
         // The gateway's actual amount replaces the reserved one once it succeeded.
         ...(status === 'success' && amount !== undefined ? { amount } : {}),
         ...(step === 'advanced' && settles ? { settled_at: now } : {}),
@@ -92,6 +94,12 @@ export async function progressOperation(ctx: LedgerContext, db: LedgerDb, id: st
   );
   const operation = row ? toOperation(row) : await getOperation(db, id);
   return operation && { progress, operation };
+}
+
+/** The reconciler looked at a reservation still pending: it leaves the unsettled list for a while. */
+export async function markOperationChecked(ctx: LedgerContext, id: string): Promise<void> {
+  const result = await ctx.db.updateTable('operations').set({ last_seen_at: ctx.now() }).where('id', '=', id).executeTakeFirst();
+  if (result.numUpdatedRows === 0n) throw new LedgerNotFound('operation', id);
 }
 
 export async function totalsOf(ctx: LedgerContext, orderId: string, overCapturePercent?: number): Promise<OrderTotals> {

@@ -104,15 +104,19 @@ export async function listStalePayments(ctx: LedgerContext, input: StaleQuery): 
   return rows.map(toPayment);
 }
 
-/** Reservations the gateway's answer never settled (a crash, a timeout): oldest first. */
+/**
+ * Reservations still pending with no news (answer, event or check) for `quietForMs`: the one
+ * heard of longest ago first, so a check sends an operation to the back of the queue.
+ */
 export async function listUnsettledOperations(ctx: LedgerContext, input: StaleQuery): Promise<Operation[]> {
   const query = parseInput(staleInput, input);
   const rows = await ctx.db
     .selectFrom('operations')
     .selectAll()
     .where('status', '=', 'pending')
-    .where('created_at', '<=', ctx.now() - query.quietForMs)
-    .orderBy('created_at')
+    .where('last_seen_at', '<=', ctx.now() - query.quietForMs)
+    .orderBy('last_seen_at')
+    .orderBy('id')
     .limit(query.limit ?? DEFAULT_BATCH)
     .execute();
   return rows.map(toOperation);

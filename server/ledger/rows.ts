@@ -100,6 +100,7 @@ export function toOperation(row: OperationRow): Operation {
     origin: row.origin,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
+    lastSeenAt: row.last_seen_at,
     settledAt: row.settled_at,
   };
 }

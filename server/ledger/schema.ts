@@ -71,6 +71,8 @@ export interface OperationRow {
   origin: OperationOrigin;
   created_at: number;
   updated_at: number;
+  /** Last time the gateway was heard from about it or the reconciler checked it. */
+  last_seen_at: number;
   settled_at: number | null;
 }
 

@@ -197,6 +197,8 @@ export interface Operation {
   readonly origin: OperationOrigin;
   readonly createdAt: number;
   readonly updatedAt: number;
+  /** Last time the gateway was heard from about this operation or it was checked. */
+  readonly lastSeenAt: number;
   readonly settledAt: number | null;
 }
 

@@ -136,6 +136,37 @@ describe('unsettled operations', () => {
   });
 });
 
+describe('many pending operations', () => {
+  it('checks every pending reservation in turn, not the oldest batch over and over', async () => {
+    await stack.close();
+    const read: string[] = [];
+    stack = await createStack({
+      clock,
+      companion: { reconciliation: { batchSize: 1 } },
+      gateway: {
+        fetch: async (input, init) => {
+          const path = new URL(String(input)).pathname;
+          if ((init?.method ?? 'GET') === 'GET' && path.includes('/orders/')) read.push(decodeURIComponent(path.split('/').at(-1)!));
+          return stack.sandbox.fetch(new Request(input, init));
+        },
+      },
+    });
+    const orders: string[] = [];
+    for (let i = 0; i < 2; i += 1) {
+      const session = await stack.openSession();
+      await stack.pay(session.id);
+      await stack.ledger.reserveOperation(session.order_id, { kind: 'refund', amount: 100 });
+      orders.push(session.order_id);
+      clock.advance(SECOND);
+    }
+    clock.advance(31 * SECOND);
+    await reconcile();
+    clock.advance(31 * SECOND);
+    await reconcile();
+    expect(read).toEqual(orders);
+  });
+});
+
 describe('the loop', () => {
   it('runs passes on its timer until stopped', async () => {
     await stack.close();

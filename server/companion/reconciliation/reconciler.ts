@@ -159,7 +159,10 @@ export class Reconciler {
         tally.givenUp += 1;
         await reactions.operationAdvanced(settled.operation, 'reconciliation');
       }
+      return;
     }
+    // Looked at: the next pass takes the reservations not checked for longest first.
+    await ledger.markOperationChecked(operation.id);
   }
 
   async #sessionExpired(payment: Payment): Promise<boolean> {

@@ -66,7 +66,7 @@ export function describeLedgerContract(backend: LedgerBackend): void {
         const third = await store.reopen!();
         expect(await again.getPayment(payment.orderId)).toEqual(payment);
         expect(await third.getPayment(payment.orderId)).toEqual(payment);
-        expect(await store.migrations!()).toEqual(['0001_initial']);
+        expect(await store.migrations!()).toEqual(['0001_initial', '0002_operation_checks']);
       });
 
       it('has no column that could hold a card number or CVV', async () => {
@@ -436,6 +436,20 @@ export function describeLedgerContract(backend: LedgerBackend): void {
         expect(await ledger.listUnsettledOperations({ quietForMs: MINUTE })).toEqual([]);
         clock.advance(MINUTE);
         expect((await ledger.listUnsettledOperations({ quietForMs: MINUTE })).map((op) => op.id)).toEqual([forgotten.id]);
+      });
+
+      it('a check sends a pending reservation to the back of the queue', async () => {
+        const { orderId } = await paidOrder(ledger);
+        const first = await ledger.reserveOperation(orderId, { kind: 'refund', amount: 10 });
+        clock.advance(1);
+        const second = await ledger.reserveOperation(orderId, { kind: 'refund', amount: 10 });
+        clock.advance(MINUTE);
+        expect((await ledger.listUnsettledOperations({ quietForMs: MINUTE, limit: 1 })).map((op) => op.id)).toEqual([first.id]);
+        await ledger.markOperationChecked(first.id);
+        expect((await ledger.listUnsettledOperations({ quietForMs: MINUTE, limit: 1 })).map((op) => op.id)).toEqual([second.id]);
+        clock.advance(MINUTE);
+        expect((await ledger.listUnsettledOperations({ quietForMs: MINUTE })).map((op) => op.id)).toEqual([second.id, first.id]);
+        await expect(ledger.markOperationChecked('nope')).rejects.toBeInstanceOf(LedgerNotFound);
       });
     });
 
