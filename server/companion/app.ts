@@ -83,10 +83,12 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
   });
   app.use(logRequests());
   app.use(securityHeaders(options.publicUrl));
+  // Before anything reads a body, on every path (routes added by `extend` included).
+  app.use(limitBody(options.bodyLimitBytes, { '/webhooks/': options.webhookBodyLimitBytes }));
   app.use(methodNotAllowed({ app, onMethodNotAllowed: (_c, allowed) => methodProblem(allowed) }));
   app.use('/api/checkout/sessions/*', checkoutCors(options.allowedOrigins));
-  app.use('/api/*', noStore(), limitBody(options.bodyLimitBytes), requireMediaType('application/json'));
-  app.use('/webhooks/*', noStore(), limitBody(options.webhookBodyLimitBytes), requireMediaType('application/x-www-form-urlencoded'));
+  app.use('/api/*', noStore(), requireMediaType('application/json'));
+  app.use('/webhooks/*', noStore(), requireMediaType('application/x-www-form-urlencoded'));
   app.use(refuseNulCharacters());
   const admin = requireAdminToken(options.adminToken);
   for (const prefix of ADMIN_PREFIXES) app.use(prefix, admin).use(`${prefix}/*`, admin);

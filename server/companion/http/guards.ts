@@ -1,6 +1,6 @@
 /**
  * Request guards shared by the route groups: the merchant API's bearer token, the body's media
- * type (415) and size (413). Each answers with the companion's error envelope.
+ * type (415) and size (413, on every path). Each answers with the companion's error envelope.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
@@ -57,14 +57,22 @@ function hasBody(request: Request, overHttp: boolean): boolean {
   return !overHttp && request.body !== null;
 }
 
-/** 413 above `maxBytes`, whether the length is declared or only found while reading. */
-export function limitBody(maxBytes: number): MiddlewareHandler {
-  return bodyLimit({
-    maxSize: maxBytes,
-    onError: () => {
-      throw new ApiProblem(413, 'payload_too_large', `The body must be at most ${maxBytes} bytes`);
-    },
-  });
+/**
+ * 413 above the limit, whether the length is declared or only found while reading. Mounted for
+ * every path, so no route — an unknown one, a page, one an embedding app adds — reads an
+ * unbounded body; `larger` raises the limit under path prefixes that need more (webhooks).
+ */
+export function limitBody(maxBytes: number, larger: Readonly<Record<string, number>> = {}): MiddlewareHandler {
+  const limiter = (limit: number) =>
+    bodyLimit({
+      maxSize: limit,
+      onError: () => {
+        throw new ApiProblem(413, 'payload_too_large', `The body must be at most ${limit} bytes`);
+      },
+    });
+  const byPrefix = Object.entries(larger).map(([prefix, limit]) => [prefix, limiter(limit)] as const);
+  const standard = limiter(maxBytes);
+  return (c, next) => (byPrefix.find(([prefix]) => c.req.path.startsWith(prefix))?.[1] ?? standard)(c, next);
 }
 
 /**

@@ -65,6 +65,23 @@ describe('headers for browsers', () => {
     expect((await response.json()).error.code).toBe('payload_too_large');
   });
 
+  it('limits the body on every path — unknown ones, pages, routes added later — and webhooks to their own size', async () => {
+    stack.companion.post('/shop/api/note', async (c) => c.json({ length: (await c.req.text()).length }));
+    // No Content-Length: the limit must hold while the body is read, not only when declared.
+    const big = JSON.stringify({ note: 'x'.repeat(100_000) });
+    for (const path of ['/nowhere', '/healthz', '/checkout/return/abc', '/shop/api/note', '/api/checkout/sessions/x/pay']) {
+      const response = await stack.request('POST', path, { body: big });
+      expect(response.status, path).toBe(413);
+      expect((await response.json()).error.code, path).toBe('payload_too_large');
+    }
+    const declared = await stack.request('POST', '/nowhere', { body: '{}', headers: { 'Content-Length': String(50 * 1024 * 1024) } });
+    expect(declared.status).toBe(413);
+    const note = { note: 'a small order note' };
+    expect(await stack.json('POST', '/shop/api/note', 200, { body: note })).toEqual({ length: JSON.stringify(note).length });
+    const webhook = await stack.request('POST', '/webhooks/gateway', { body: `data=${'A'.repeat(40_000)}`, headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+    expect(webhook.status).toBe(400); // above the JSON limit, within the webhook one: read and judged
+  });
+
   it('answers the health check', async () => {
     expect(await stack.json('GET', '/healthz', 200)).toEqual({ status: 'ok' });
   });
