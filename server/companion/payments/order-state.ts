@@ -16,7 +16,13 @@ import type { ChangeSource, PaymentReactions } from './reactions.js';
 export type OrderRefresh =
   /** The gateway does not know the order. */
   | { readonly found: false }
-  | { readonly found: true; readonly entries: readonly OrderOperation[]; readonly payment: Payment | undefined };
+  | {
+      readonly found: true;
+      readonly entries: readonly OrderOperation[];
+      readonly payment: Payment | undefined;
+      /** Ledger ids of the reservations the gateway shows, whatever their status there. */
+      readonly shown: ReadonlySet<string>;
+    };
 
 interface OrderStateDeps {
   readonly ledger: Ledger;
@@ -45,10 +51,10 @@ export class OrderStateSync {
       throw error;
     }
     const payment = await ledger.getPayment(orderId);
-    if (!payment) return { found: true, entries, payment: undefined };
+    if (!payment) return { found: true, entries, payment: undefined, shown: new Set() };
     const updated = await this.#applyPayment(payment, entries, source);
-    await this.#settleOperations(orderId, entries, source);
-    return { found: true, entries, payment: updated };
+    const shown = await this.#settleOperations(orderId, entries, source);
+    return { found: true, entries, payment: updated, shown };
   }
 
   async #applyPayment(payment: Payment, entries: readonly OrderOperation[], source: ChangeSource): Promise<Payment> {
@@ -63,18 +69,21 @@ export class OrderStateSync {
    * Pending reservations meet the gateway's operations: by operation id when the reservation
    * knows it, otherwise the oldest unclaimed operation of the same kind (the same amount first).
    */
-  async #settleOperations(orderId: string, entries: readonly OrderOperation[], source: ChangeSource): Promise<void> {
+  async #settleOperations(orderId: string, entries: readonly OrderOperation[], source: ChangeSource): Promise<Set<string>> {
     const { ledger, reactions } = this.#deps;
     const operations = (await ledger.getOrder(orderId))?.operations ?? [];
     const claimed = new Set(operations.map((operation) => operation.operationId).filter((id) => id !== null));
+    const shown = new Set<string>();
     for (const operation of operations.filter((candidate) => candidate.status === 'pending')) {
       const entry = matchEntry(operation, entries, claimed);
       if (!entry) continue;
+      shown.add(operation.id);
       const result = operationResult(facts(entry));
       if (result.operationId) claimed.add(result.operationId);
       const settled = await ledger.settleOperation(operation.id, result);
       if (settled.progress === 'advanced') await reactions.operationAdvanced(settled.operation, source);
     }
+    return shown;
   }
 }
 

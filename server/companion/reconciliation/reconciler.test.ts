@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TestClock } from '../../ledger/testing/databases.js';
 import { card } from '../test/cards.js';
 import { createStack, eventually, payBody } from '../test/stack.js';
-import type { Stack } from '../test/stack.js';
+import type { Json, Stack } from '../test/stack.js';
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
@@ -11,11 +11,22 @@ let stack: Stack;
 let clock: TestClock;
 let failReads = false;
 let loseAnswers: RegExp | undefined;
+/** The gateway keeps refunds pending (acquirer-side) in its answers and its order state. */
+let refundsPending = false;
+
+async function withPendingRefunds(request: Request, response: Response): Promise<Response> {
+  const path = new URL(request.url).pathname;
+  if (!refundsPending || !(path.endsWith('/refund') || /\/orders\/[^/]+$/.test(path))) return response;
+  const pending = (entry: Json) => (entry.method === 'refund' ? { ...entry, status: 'pending', status_code: '2001', status_description: 'Pending' } : entry);
+  const json = (await response.json()) as Json | Json[];
+  return Response.json(Array.isArray(json) ? json.map(pending) : pending(json), { status: response.status });
+}
 
 beforeEach(async () => {
   clock = new TestClock(Date.now());
   failReads = false;
   loseAnswers = undefined;
+  refundsPending = false;
   stack = await createStack({
     clock,
     gateway: {
@@ -25,9 +36,10 @@ beforeEach(async () => {
       fetch: async (input, init) => {
         const url = String(input);
         if (failReads && (init?.method ?? 'GET') === 'GET') throw new TypeError('fetch failed', { cause: { code: 'ECONNRESET' } });
-        const response = await stack.sandbox.fetch(new Request(input, init));
+        const request = new Request(input, init);
+        const response = await stack.sandbox.fetch(request.clone());
         if (loseAnswers?.test(url)) throw new TypeError('fetch failed', { cause: { code: 'ECONNRESET' } });
-        return response;
+        return withPendingRefunds(request, response);
       },
     },
   });
@@ -121,6 +133,29 @@ describe('unsettled operations', () => {
     const detail = await stack.ledger.getOrder(session.order_id);
     expect(detail?.operations).toMatchObject([{ kind: 'refund', status: 'success', amount: 200, operationId: expect.any(String) }]);
     expect(detail?.totals).toMatchObject({ refunded: 200, refundPending: 0 });
+  });
+
+  it('never gives up a refund the gateway still reports pending, and takes its late success', async () => {
+    const session = await stack.openSession();
+    await stack.pay(session.id);
+    refundsPending = true;
+    const { operation } = await stack.json('POST', `/api/orders/${session.order_id}/refund`, 200, { admin: true, body: { amount: 6 } });
+    expect(operation).toMatchObject({ status: 'pending', operation_id: expect.any(String) });
+    clock.advance(31 * MINUTE);
+    expect(await reconcile()).toMatchObject({ checkedOperations: 1, givenUp: 0 });
+    expect(await stack.ledger.getOperation(operation.id)).toMatchObject({ status: 'pending' });
+    // Checked: set aside for a quiet period, then looked at again.
+    expect(await reconcile()).toMatchObject({ checkedOperations: 0 });
+    // The gateway settles it at last; its webhook (held back so far) arrives.
+    const { deliveries } = await stack.control('GET', `/_sandbox/webhooks?order_id=${session.order_id}`);
+    const refund = deliveries.find((delivery: Json) => delivery.body.data && JSON.parse(Buffer.from(delivery.body.data, 'base64url').toString()).method === 'refund');
+    const delivered = await stack.request('POST', '/webhooks/gateway', {
+      body: new URLSearchParams(refund.body).toString(),
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    });
+    expect(await delivered.json()).toMatchObject({ outcome: 'applied' });
+    expect(await stack.ledger.getOrder(session.order_id)).toMatchObject({ totals: { refunded: 600, refundPending: 0, refundable: 410 } });
+    await stack.json('POST', `/api/orders/${session.order_id}/refund`, 422, { admin: true, body: { amount: 6 } });
   });
 
   it('releases a reservation the gateway never received, after giving it time', async () => {

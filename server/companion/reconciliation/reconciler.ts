@@ -8,7 +8,7 @@
  *   asked to send its webhook again, in case it was lost on the way;
  * - an unpaid hosted payment whose checkout session has expired is cancelled;
  * - a payment or operation the gateway still does not know after `giveUpAfterMs` never
- *   reached it and is ended as failed.
+ *   reached it and is ended as failed; one it shows, even as pending, is never given up.
  *
  * Several instances may reconcile the same ledger: every write is forward-only and guarded.
  */
@@ -147,13 +147,17 @@ export class Reconciler {
 
   async #checkOperation(operation: Operation, tally: { settled: number; givenUp: number }): Promise<void> {
     const { ledger, orderState, clock, timings, reactions } = this.#deps;
-    await orderState.refresh(operation.orderId, 'reconciliation');
+    const state = await orderState.refresh(operation.orderId, 'reconciliation');
     const now = (await ledger.getOperation(operation.id)) ?? operation;
     if (now.status !== 'pending') {
       tally.settled += 1;
       return;
     }
-    if (clock() - operation.createdAt >= timings.giveUpAfterMs) {
+    // Only an operation the gateway does not show at all never reached it. One it shows as
+    // pending is waiting at the gateway (or its acquirer): released here, it could still
+    // succeed there — a refund paid twice.
+    const shown = state.found && state.shown.has(operation.id);
+    if (!shown && clock() - operation.createdAt >= timings.giveUpAfterMs) {
       const settled = await ledger.settleOperation(operation.id, { status: 'failure', statusDescription: 'Never reached the gateway' });
       if (settled.progress === 'advanced') {
         tally.givenUp += 1;
