@@ -19,7 +19,20 @@ export class LoopbackClient {
     this.#agent = new Agent({ keepAlive: true, maxSockets: connections, keepAliveMsecs: 30_000 });
   }
 
-  send(method: string, url: string, body?: string, headers: Record<string, string> = {}): Promise<Reply> {
+  /**
+   * One request. A keep-alive socket the server closed just as it was reused fails with
+   * ECONNRESET before anything was processed; such a request is sent once more on a new one.
+   */
+  async send(method: string, url: string, body?: string, headers: Record<string, string> = {}): Promise<Reply> {
+    try {
+      return await this.#send(method, url, body, headers);
+    } catch (error) {
+      if (!(error as { reusedSocket?: boolean }).reusedSocket) throw error;
+      return this.#send(method, url, body, headers);
+    }
+  }
+
+  #send(method: string, url: string, body: string | undefined, headers: Record<string, string>): Promise<Reply> {
     return new Promise((resolve, reject) => {
       const outgoing = request(
         url,
@@ -31,7 +44,9 @@ export class LoopbackClient {
           incoming.on('error', reject);
         },
       );
-      outgoing.on('error', reject);
+      outgoing.on('error', (error: NodeJS.ErrnoException) =>
+        reject(Object.assign(error, { reusedSocket: outgoing.reusedSocket && error.code === 'ECONNRESET' })),
+      );
       outgoing.end(body);
     });
   }

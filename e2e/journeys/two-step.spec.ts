@@ -1,0 +1,78 @@
+/**
+ * The merchant's money operations from the back office, each checked at the gateway too:
+ * an authorisation captured in part, an authorisation voided, and a purchase refunded twice in
+ * part with a third refund refused because it would return more than was paid.
+ */
+import { expect, test } from '../fixtures.js';
+import { CUP, ESPRESSO } from '../pages/checkout.js';
+import type { Checkout } from '../pages/checkout.js';
+import { Result } from '../pages/result.js';
+
+async function paid(checkout: Checkout, options: Parameters<Checkout['choose']>[0], lines = [{ product: ESPRESSO.product, quantity: 1 }]): Promise<string> {
+  await checkout.open(lines);
+  await checkout.choose(options);
+  const orderId = await checkout.continueToPayment();
+  await checkout.pay('4242 4242 4242 4242');
+  await new Result(checkout.page).expectOutcome('success');
+  return orderId;
+}
+
+test('authorisation, then a partial capture', async ({ checkout, backOffice, sandbox }) => {
+  const orderId = await paid(checkout, { method: 'auth' });
+  await backOffice.open(orderId);
+  await expect(backOffice.detail).toContainText('Authorisation');
+  await expect(backOffice.detail.getByText('Can capture')).toBeVisible();
+
+  await backOffice.performed('Capture', { amount: '300', comment: 'two of three bags in stock' });
+  await expect(backOffice.announcement).toHaveText('Capture of UAH 300.00: done.');
+  await expect(backOffice.operations).toHaveCount(1);
+  await expect(backOffice.operations.first()).toContainText('Capture');
+  await expect(backOffice.operations.first()).toContainText('UAH 300.00');
+  await expect(backOffice.operations.first()).toContainText('two of three bags in stock');
+  // One capture per authorisation: the rest of the reserve is released, nothing more to capture.
+  await expect(backOffice.actionButton('Capture')).toHaveCount(0);
+  await expect(backOffice.actionButton('Void')).toHaveCount(0);
+  await expect(backOffice.actionButton('Refund')).toBeVisible();
+
+  const captures = (await sandbox.order(orderId)).filter((entry) => entry.method === 'capture');
+  expect(captures).toEqual([expect.objectContaining({ status: 'success', amount: 300 })]);
+});
+
+test('authorisation, then a void', async ({ checkout, backOffice, sandbox }) => {
+  const orderId = await paid(checkout, { method: 'auth' });
+  await backOffice.open(orderId);
+  await backOffice.performed('Void');
+  await expect(backOffice.announcement).toContainText('Void of UAH 420.00: done.');
+  await expect(backOffice.operations).toHaveCount(1);
+  await expect(backOffice.operations.first()).toContainText('Void');
+  await expect(backOffice.detail.getByText('Voided')).toBeVisible();
+  await expect(backOffice.actionButton('Capture')).toHaveCount(0);
+  await expect(backOffice.actionButton('Void')).toHaveCount(0);
+
+  const voids = (await sandbox.order(orderId)).filter((entry) => entry.method === 'void');
+  expect(voids).toEqual([expect.objectContaining({ status: 'success' })]);
+});
+
+test('purchase, two partial refunds, and a third refused for exceeding the amount', async ({ checkout, backOffice, sandbox }) => {
+  const orderId = await paid(checkout, { method: 'purchase' }, [{ product: CUP.product, quantity: 1 }]);
+  await backOffice.open(orderId);
+
+  await backOffice.performed('Refund', { amount: '200' });
+  await expect(backOffice.announcement).toHaveText('Refund of UAH 200.00: done.');
+  await backOffice.performed('Refund', { amount: '300.50' });
+  await expect(backOffice.announcement).toHaveText('Refund of UAH 300.50: done.');
+  await expect(backOffice.operations).toHaveCount(2);
+  await expect(backOffice.detail.getByText('Can refund').locator('..')).toContainText('UAH 149.50');
+
+  // 200 more would return 700.50 of 650.00: refused before the gateway is asked.
+  await backOffice.perform('Refund', { amount: '200' });
+  const refusal = backOffice.dialog.getByRole('alert');
+  await expect(refusal).toContainText('Not done');
+  await expect(refusal).toContainText('149.5');
+  await expect(backOffice.dialog.getByLabel(/^Amount/)).toHaveAttribute('aria-invalid', 'true');
+  await backOffice.dialog.getByRole('button', { name: 'Close' }).click();
+  await expect(backOffice.operations).toHaveCount(2);
+
+  const refunds = (await sandbox.order(orderId)).filter((entry) => entry.method === 'refund');
+  expect(refunds.map((refund) => refund.amount)).toEqual([200, 300.5]);
+});

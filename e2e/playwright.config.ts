@@ -1,0 +1,47 @@
+/**
+ * The end-to-end journeys (`npm run test:e2e`): real Chromium (Debian's, see .ci/ensure-chromium)
+ * against the whole stack — sandbox, companion and demo — started by `webServer` on free ports,
+ * one stack per worker (e2e/serve-stacks.ts). Traces, screenshots and videos are kept only for
+ * failing tests, under test-results/.
+ */
+import { defineConfig } from '@playwright/test';
+
+const WORKERS = Number(process.env.PAYFORM_E2E_WORKERS ?? 2);
+
+export default defineConfig({
+  testDir: './journeys',
+  outputDir: '../test-results/e2e',
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  fullyParallel: true,
+  workers: WORKERS,
+  forbidOnly: true,
+  retries: 0,
+  reporter: process.env.CI ? [['list'], ['html', { open: 'never', outputFolder: '../playwright-report' }]] : [['list']],
+  use: {
+    browserName: 'chromium',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+    },
+    viewport: { width: 1280, height: 900 },
+    locale: 'en-GB',
+    timezoneId: 'Europe/Kyiv',
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    actionTimeout: 10_000,
+    navigationTimeout: 15_000,
+  },
+  webServer: {
+    command: 'node --import tsx e2e/serve-stacks.ts',
+    cwd: '..',
+    env: { PAYFORM_E2E_WORKERS: String(WORKERS) },
+    // The stacks' addresses and admin tokens, for the workers (fixtures.ts reads them).
+    wait: { stdout: /payform e2e stacks (?<payform_e2e_stacks>[A-Za-z0-9_-]+)/ },
+    // A first run builds the widget and the demo pages first.
+    timeout: 180_000,
+    stdout: 'ignore',
+    stderr: 'pipe',
+    gracefulShutdown: { signal: 'SIGTERM', timeout: 5_000 },
+  },
+});
