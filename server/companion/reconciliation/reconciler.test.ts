@@ -114,6 +114,27 @@ describe('stale payments', () => {
     expect(await reconcile()).toMatchObject({ checkedPayments: 1, settled: 1, failures: 0 });
     expect((await stack.ledger.getPayment(session.order_id))?.status).toBe('success');
   });
+
+  it('one order that cannot be reconciled does not stop the pass, and waits its turn again', async () => {
+    const troubled = await stack.openSession();
+    const fine = await stack.openSession();
+    for (const session of [troubled, fine]) await stack.pay(session.id, payBody({ card: card('slow_pending') }));
+    for (const session of [troubled, fine]) {
+      await eventually(async () => expect((await stack.companion.companion.services.gateway.orders.get(session.order_id))[0]?.status).toBe('success'));
+    }
+    // The database refuses every write about one order (a corrupt row, a trigger, a bug).
+    const advance = stack.ledger.advancePayment;
+    stack.ledger.advancePayment = (orderId, update) => (orderId === troubled.order_id ? Promise.reject(new Error('disk I/O error')) : advance(orderId, update));
+    clock.advance(61 * SECOND);
+    expect(await reconcile()).toMatchObject({ checkedPayments: 2, settled: 1, failures: 1 });
+    expect((await stack.ledger.getPayment(fine.order_id))?.status).toBe('success');
+    expect(stack.logs.some((line) => line.includes('could not reconcile an order') && line.includes(troubled.order_id))).toBe(true);
+    // It was looked at: not again until another quiet period has passed.
+    expect(await reconcile()).toMatchObject({ checkedPayments: 0 });
+    stack.ledger.advancePayment = advance;
+    clock.advance(61 * SECOND);
+    expect(await reconcile()).toMatchObject({ checkedPayments: 1, settled: 1, failures: 0 });
+  });
 });
 
 describe('unsettled operations', () => {

@@ -12,7 +12,9 @@
  *
  * Several instances may reconcile the same ledger: every write is forward-only and guarded.
  */
-import { GatewayError } from '../../gateway/errors.js';
+import {
+  GatewayUnavailableError, NetworkError, NetworkTimeoutError, OutcomeUnknownError, RateLimitError,
+} from '../../gateway/errors.js';
 import type { GatewayClient } from '../../gateway/client.js';
 import type { Ledger, Operation, Payment } from '../../ledger/index.js';
 import type { ReconciliationTimings } from '../config.js';
@@ -90,25 +92,35 @@ export class Reconciler {
     const payments = await ledger.listStalePayments({ quietForMs: timings.stalePaymentAfterMs, limit: timings.batchSize });
     for (const payment of payments) {
       tally.checkedPayments += 1;
-      await this.#guard(tally, payment.orderId, () => this.#checkPayment(payment, tally));
+      await this.#guard(tally, payment.orderId, () => this.#checkPayment(payment, tally), () => ledger.markPaymentChecked(payment.orderId));
     }
     const operations = await ledger.listUnsettledOperations({ quietForMs: timings.unsettledOperationAfterMs, limit: timings.batchSize });
     for (const operation of operations) {
       tally.checkedOperations += 1;
-      await this.#guard(tally, operation.orderId, () => this.#checkOperation(operation, tally));
+      await this.#guard(tally, operation.orderId, () => this.#checkOperation(operation, tally), () => ledger.markOperationChecked(operation.id));
     }
     if (tally.checkedPayments + tally.checkedOperations > 0) logger.info('reconciliation pass', tally);
     return tally;
   }
 
-  /** One order's trouble (the gateway down, a refusal) never stops the pass. */
-  async #guard(tally: { failures: number }, orderId: string, check: () => Promise<void>): Promise<void> {
+  /**
+   * One order's trouble never stops the pass. A gateway that could not be reached is tried
+   * again on the next pass (that read did not count as a check); anything else — a refusal,
+   * an unreadable answer, a fault of the ledger or of this code — is logged and the order is
+   * marked checked, so it waits its turn instead of holding the head of every batch.
+   */
+  async #guard(tally: { failures: number }, orderId: string, check: () => Promise<void>, markChecked: () => Promise<void>): Promise<void> {
+    const { logger } = this.#deps;
     try {
       await check();
     } catch (error) {
       tally.failures += 1;
-      this.#deps.logger.warn('could not reconcile an order', { order_id: orderId, err: error });
-      if (!(error instanceof GatewayError)) throw error;
+      if (isUnreachable(error)) {
+        logger.warn('could not reconcile an order: the gateway could not be reached', { order_id: orderId, err: error });
+        return;
+      }
+      logger.error('could not reconcile an order', { order_id: orderId, err: error });
+      await markChecked().catch((markError: unknown) => logger.error('could not mark an order checked', { order_id: orderId, err: markError }));
     }
   }
 
@@ -173,4 +185,9 @@ export class Reconciler {
     const session = await this.#deps.ledger.getSession(payment.sessionId);
     return session === undefined || session.expiresAt <= this.#deps.clock() || session.closedAt !== null;
   }
+}
+
+/** The gateway was down, busy or out of reach: worth asking again soon. */
+function isUnreachable(error: unknown): boolean {
+  return [NetworkError, NetworkTimeoutError, GatewayUnavailableError, RateLimitError, OutcomeUnknownError].some((kind) => error instanceof kind);
 }
