@@ -95,6 +95,8 @@ export const test = base.extend<
   { stack: Stack }
 >({
   stack: [
+    // Playwright reads the fixtures a fixture needs from its first parameter's pattern: this one needs none.
+    // eslint-disable-next-line no-empty-pattern
     async ({}, use, workerInfo) => {
       const all = stacks();
       const stack = all[workerInfo.parallelIndex % all.length];
@@ -105,6 +107,7 @@ export const test = base.extend<
   ],
   baseURL: async ({ stack }, use) => use(stack.shop),
   // A client address of its own per test (the stacks trust X-Forwarded-For), so pay rate limits never carry over.
+  // eslint-disable-next-line no-empty-pattern
   extraHTTPHeaders: async ({}, use, testInfo) => {
     clients += 1;
     await use({ 'X-Forwarded-For': `198.51.${100 + testInfo.parallelIndex}.${clients % 250}` });

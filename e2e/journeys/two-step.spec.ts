@@ -5,10 +5,10 @@
  */
 import { expect, test } from '../fixtures.js';
 import { CUP, ESPRESSO } from '../pages/checkout.js';
-import type { Checkout } from '../pages/checkout.js';
+import type { CartLine, Checkout } from '../pages/checkout.js';
 import { Result } from '../pages/result.js';
 
-async function paid(checkout: Checkout, options: Parameters<Checkout['choose']>[0], lines = [{ product: ESPRESSO.product, quantity: 1 }]): Promise<string> {
+async function paid(checkout: Checkout, options: Parameters<Checkout['choose']>[0], lines: readonly CartLine[] = [{ product: ESPRESSO.product, quantity: 1 }]): Promise<string> {
   await checkout.open(lines);
   await checkout.choose(options);
   const orderId = await checkout.continueToPayment();
