@@ -22,11 +22,9 @@ import { validate } from '../http/validate.js';
 import { Customer } from './customer.js';
 import { PayRequest } from './pay-request.js';
 import { limitPayAttempts } from './pay-limits.js';
+import { SESSION_ID } from './session-access.js';
 import { NewSessionRequest } from './session-request.js';
 import { sessionView, viewStatus } from './session-view.js';
-
-/** base64url of 32 random bytes, as the ledger makes them. */
-const SESSION_ID = /^[A-Za-z0-9_-]{43}$/;
 
 export const HostedRequest = z.strictObject({ customer: Customer.optional() });
 

@@ -1,25 +1,27 @@
 /**
- * Card testing defence: pay and hosted requests are counted per checkout session and per
- * client address; past either limit the answer is 429 with Retry-After, before the body is
- * even read.
+ * Card testing defence: pay and hosted requests are counted per client and per checkout
+ * session; past either limit the answer is 429 with Retry-After, before the body is even read.
+ * Only what can be a session is counted, and only for a client still within its own limit, so
+ * one client cannot fill the counters with made-up ids.
  */
 import type { MiddlewareHandler } from 'hono';
 import type { CompanionEnv } from '../context.js';
-import { clientAddress } from '../http/client-address.js';
+import { clientAddress, clientNetwork } from '../http/client-address.js';
 import { ApiProblem } from '../http/problem.js';
+import { SESSION_ID } from './session-access.js';
 
 export function limitPayAttempts(): MiddlewareHandler<CompanionEnv> {
   return async (c, next) => {
     const { payLimits, options, logger } = c.var.services;
-    const client = clientAddress(c, options.trustProxy) ?? 'unknown';
-    const bySession = payLimits.perSession.take(`session:${c.req.param('id') ?? ''}`);
-    const byClient = payLimits.perClient.take(`client:${client}`);
-    const refused = [bySession, byClient].filter((decision) => !decision.allowed);
-    if (refused.length > 0) {
-      const waitMs = Math.max(...refused.map((decision) => decision.retryAfterMs));
-      logger.warn('pay attempts rate limited', { client, by: bySession.allowed ? 'client' : 'session' });
+    const id = c.req.param('id') ?? '';
+    if (!SESSION_ID.test(id)) throw ApiProblem.notFound('The checkout session', 'session_not_found');
+    const client = clientAddress(c, options.trustProxy);
+    const byClient = payLimits.perClient.take(`client:${client === undefined ? 'unknown' : clientNetwork(client)}`);
+    const decision = byClient.allowed ? payLimits.perSession.take(`session:${id}`) : byClient;
+    if (!decision.allowed) {
+      logger.warn('pay attempts rate limited', { client, by: byClient.allowed ? 'session' : 'client' });
       throw new ApiProblem(429, 'rate_limited', 'Too many payment attempts; wait a moment and try again', undefined, {
-        'Retry-After': String(Math.max(1, Math.ceil(waitMs / 1000))),
+        'Retry-After': String(Math.max(1, Math.ceil(decision.retryAfterMs / 1000))),
       });
     }
     await next();

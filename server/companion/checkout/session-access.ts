@@ -6,6 +6,9 @@ import type { CheckoutSession, CustomerDetails, Ledger, PayAttemptClaim, Payment
 import { ApiProblem } from '../http/problem.js';
 import { missingCustomerFields } from './customer.js';
 
+/** A session id: base64url of 32 random bytes, as the ledger makes them. */
+export const SESSION_ID = /^[A-Za-z0-9_-]{43}$/;
+
 export async function payableSession(ledger: Ledger, sessionId: string, mode: PaymentMode): Promise<CheckoutSession> {
   const session = await ledger.getSession(sessionId);
   if (!session) throw ApiProblem.notFound('The checkout session', 'session_not_found');

@@ -23,3 +23,20 @@ function plain(address: string): string | undefined {
   const unmapped = address.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/i, '');
   return isIP(unmapped) ? unmapped : undefined;
 }
+
+/**
+ * What the per-client limit counts: an IPv4 address as it is, an IPv6 one by its /64 — one
+ * subscriber is usually given a whole /64 and could otherwise change address every request.
+ */
+export function clientNetwork(address: string): string {
+  if (isIP(address) !== 6) return address;
+  const [head = '', tail] = address.replace(/%.*$/, '').split('::');
+  const groups = head ? head.split(':') : [];
+  if (tail !== undefined) {
+    const tailGroups = tail ? tail.split(':') : [];
+    // An IPv4 tail (64:ff9b::192.0.2.1) fills two groups.
+    const tailWidth = tailGroups.reduce((width, group) => width + (group.includes('.') ? 2 : 1), 0);
+    groups.push(...Array<string>(8 - groups.length - tailWidth).fill('0'), ...tailGroups);
+  }
+  return `${groups.slice(0, 4).map((group) => parseInt(group, 16).toString(16)).join(':')}::/64`;
+}

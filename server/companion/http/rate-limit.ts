@@ -1,7 +1,8 @@
 /**
  * Fixed-window request counters against card testing: so many pay attempts per checkout
  * session and per client address in each window, then 429 with Retry-After. Counters live in
- * this process (each instance counts for itself); idle keys are dropped as windows pass.
+ * this process (each instance counts for itself) and are bounded: ended windows are dropped as
+ * time passes, and past `maxKeys` the oldest window is given up for the new one.
  */
 export interface RateDecision {
   readonly allowed: boolean;
@@ -9,24 +10,36 @@ export interface RateDecision {
   readonly retryAfterMs: number;
 }
 
+/** Enough for every client of one busy instance within a window; about 15 MB at most. */
+const DEFAULT_MAX_KEYS = 100_000;
+
 export class RateLimiter {
   readonly #limit: number;
   readonly #windowMs: number;
   readonly #clock: () => number;
+  readonly #maxKeys: number;
+  /** In the order the windows started (a restarted window moves to the end), so ended ones lead. */
   readonly #windows = new Map<string, { count: number; endsAt: number }>();
 
-  constructor(limit: number, windowMs: number, clock: () => number) {
+  constructor(limit: number, windowMs: number, clock: () => number, maxKeys = DEFAULT_MAX_KEYS) {
     this.#limit = limit;
     this.#windowMs = windowMs;
     this.#clock = clock;
+    this.#maxKeys = maxKeys;
+  }
+
+  /** Counters held. */
+  get size(): number {
+    return this.#windows.size;
   }
 
   /** Counts one request for `key`. */
   take(key: string): RateDecision {
     const now = this.#clock();
-    if (this.#windows.size > 10_000) this.#prune(now);
+    this.#dropEnded(now);
     let window = this.#windows.get(key);
-    if (!window || window.endsAt <= now) {
+    if (!window) {
+      if (this.#windows.size >= this.#maxKeys) this.#windows.delete(this.#windows.keys().next().value!);
       window = { count: 0, endsAt: now + this.#windowMs };
       this.#windows.set(key, window);
     }
@@ -34,7 +47,11 @@ export class RateLimiter {
     return { allowed: window.count <= this.#limit, retryAfterMs: window.endsAt - now };
   }
 
-  #prune(now: number): void {
-    for (const [key, window] of this.#windows) if (window.endsAt <= now) this.#windows.delete(key);
+  // Every window lasts as long, so the ended ones are at the front: the cost is what is dropped.
+  #dropEnded(now: number): void {
+    for (const [key, window] of this.#windows) {
+      if (window.endsAt > now) return;
+      this.#windows.delete(key);
+    }
   }
 }

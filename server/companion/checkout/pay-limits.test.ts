@@ -1,0 +1,80 @@
+// The pay rate limits themselves: what is counted, under which key, and how much they can hold.
+import { describe, expect, it } from 'vitest';
+import { clientNetwork } from '../http/client-address.js';
+import { RateLimiter } from '../http/rate-limit.js';
+import { payBody, stacksPerTest } from '../test/stack.js';
+import type { Stack, StackOptions } from '../test/stack.js';
+
+const openStack = stacksPerTest();
+let stack: Stack;
+const open = async (options: StackOptions = {}) => (stack = await openStack(options));
+const payLimits = () => stack.companion.companion.services.payLimits;
+
+describe('pay rate limits', () => {
+  it('count no session for an id that cannot be one, so junk ids take no memory', async () => {
+    await open({ companion: { rateLimits: { perSession: 100, perClient: 100 } } });
+    for (let i = 0; i < 20; i += 1) {
+      const response = await stack.pay(`${i}-${'x'.repeat(16_000)}`);
+      expect(response.status).toBe(404);
+      expect((await response.json()).error.code).toBe('session_not_found');
+    }
+    expect(payLimits().perSession.size).toBe(0);
+  });
+
+  it('do not count a session for a client that is already refused', async () => {
+    await open({ companion: { rateLimits: { perSession: 2, perClient: 1 } } });
+    const session = await stack.openSession();
+    expect((await stack.pay(session.id, payBody(), { ip: '192.0.2.1' })).status).toBe(200);
+    // Refused as a client: the session's own quota is left alone …
+    expect((await stack.pay(session.id, payBody(), { ip: '192.0.2.1' })).status).toBe(429);
+    expect((await stack.pay(session.id, payBody(), { ip: '192.0.2.1' })).status).toBe(429);
+    // … so another client still has the session's second attempt (answered with the paid attempt).
+    expect((await stack.pay(session.id, payBody(), { ip: '192.0.2.2' })).status).toBe(200);
+  });
+
+  it('count an IPv6 client by its /64, which one subscriber holds whole', async () => {
+    await open({ companion: { rateLimits: { perSession: 100, perClient: 1 } } });
+    const sessions = await Promise.all([1, 2, 3].map(() => stack.openSession()));
+    expect((await stack.pay(sessions[0]!.id, payBody(), { ip: '2001:db8:1:2::1' })).status).toBe(200);
+    expect((await stack.pay(sessions[1]!.id, payBody(), { ip: '2001:db8:1:2:ffff:ffff:ffff:fffe' })).status).toBe(429);
+    expect((await stack.pay(sessions[2]!.id, payBody(), { ip: '2001:db8:1:3::1' })).status).toBe(200);
+  });
+});
+
+describe('clientNetwork', () => {
+  it('is the IPv4 address itself, or the /64 of an IPv6 one in any spelling', () => {
+    expect(clientNetwork('192.0.2.1')).toBe('192.0.2.1');
+    expect(clientNetwork('2001:DB8:0:0:1::1')).toBe('2001:db8:0:0::/64');
+    expect(clientNetwork('2001:0db8:0000:0000:0000:0000:0000:0001')).toBe('2001:db8:0:0::/64');
+    expect(clientNetwork('::1')).toBe('0:0:0:0::/64');
+    expect(clientNetwork('2001:db8:1::')).toBe('2001:db8:1:0::/64');
+    expect(clientNetwork('64:ff9b::192.0.2.1')).toBe('64:ff9b:0:0::/64');
+    expect(clientNetwork('fe80::1%eth0')).toBe('fe80:0:0:0::/64');
+  });
+});
+
+describe('RateLimiter', () => {
+  it('holds at most maxKeys counters, giving up the oldest window first', () => {
+    let now = 0;
+    const limiter = new RateLimiter(1, 60_000, () => now, 3);
+    for (const key of ['a', 'b', 'c']) {
+      expect(limiter.take(key).allowed).toBe(true);
+      now += 1;
+    }
+    expect(limiter.take('b').allowed).toBe(false);
+    expect(limiter.take('d').allowed).toBe(true);
+    expect(limiter.size).toBe(3);
+    expect(limiter.take('a').allowed).toBe(true); // 'a' was the oldest: forgotten for 'd'
+    expect(limiter.take('c').allowed).toBe(false);
+  });
+
+  it('forgets windows that ended', () => {
+    let now = 0;
+    const limiter = new RateLimiter(1, 1_000, () => now);
+    for (let i = 0; i < 1_000; i += 1) limiter.take(`k${i}`);
+    expect(limiter.size).toBe(1_000);
+    now += 1_000;
+    expect(limiter.take('k0')).toEqual({ allowed: true, retryAfterMs: 1_000 });
+    expect(limiter.size).toBe(1);
+  });
+});
