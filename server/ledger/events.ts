@@ -86,7 +86,7 @@ function processedAt(ctx: LedgerContext, outcome: EventOutcome): number | null {
 
 async function recordOutcome(ctx: LedgerContext, trx: LedgerDb, stored: StoredEvent, effect: Effect): Promise<StoredEvent> {
   const appliedAt = processedAt(ctx, effect.outcome);
-  await trx.updateTable('webhook_events').set({ outcome: effect.outcome, applied_at: appliedAt }).where('id', '=', stored.id).execute();
+  await trx.updateTable('webhook_events').set({ outcome: effect.outcome, applied_at: appliedAt, tried_at: ctx.now() }).where('id', '=', stored.id).execute();
   return { ...stored, outcome: effect.outcome, appliedAt };
 }
 
@@ -113,6 +113,7 @@ function insertEvent(ctx: LedgerContext): PreparedQuery<WebhookEventRow, never> 
           facts: slot('facts'),
           received_at: slot('received_at'),
           applied_at: slot('applied_at'),
+          tried_at: slot('received_at'),
           outcome: slot('outcome'),
         })
         .onConflict((oc) => oc.column('id').doNothing()),
@@ -130,6 +131,7 @@ async function ingestNew(ctx: LedgerContext, id: string, body: string, facts: Ev
   try {
     return await ctx.db.transaction().execute(async (trx) => {
       const effect = await applyEvent(ctx, trx, facts);
+      const now = ctx.now();
       const row: WebhookEventRow = {
         id,
         method: facts.method,
@@ -139,8 +141,9 @@ async function ingestNew(ctx: LedgerContext, id: string, body: string, facts: Ev
         payment_id: facts.paymentId ?? null,
         body,
         facts: JSON.stringify(facts),
-        received_at: ctx.now(),
+        received_at: now,
         applied_at: processedAt(ctx, effect.outcome),
+        tried_at: now,
         outcome: effect.outcome,
       };
       const inserted = await insertEvent(ctx)(trx, row);
@@ -153,8 +156,8 @@ async function ingestNew(ctx: LedgerContext, id: string, body: string, facts: Ev
   }
 }
 
-/** A known event: nothing to do once applied; otherwise (parked, unmatched) try it again. */
-function ingestKnown(ctx: LedgerContext, id: string, facts: EventFacts): Promise<EventIngest> {
+/** A stored event: nothing to do once applied; otherwise (parked, unmatched) try it again. */
+function applyStored(ctx: LedgerContext, id: string, facts: EventFacts): Promise<EventIngest> {
   return ctx.db.transaction().execute(async (trx) => {
     // Locks in the order every writer takes them — the payment, then its events — so this
     // cannot deadlock with a settlement re-applying the same parked event.
@@ -173,6 +176,15 @@ function ingestKnown(ctx: LedgerContext, id: string, facts: EventFacts): Promise
 }
 
 /**
+ * Tries a stored event that is not applied yet (parked, unmatched) again, from the facts kept
+ * with it: what a re-delivery would do, without waiting for one. Undefined when unknown.
+ */
+export async function retryEvent(ctx: LedgerContext, id: string): Promise<EventIngest | undefined> {
+  const row = await ctx.db.selectFrom('webhook_events').select('facts').where('id', '=', id).executeTakeFirst();
+  return row && applyStored(ctx, id, JSON.parse(row.facts) as EventFacts);
+}
+
+/**
  * Stores a verified webhook once and applies it forward-only, in one transaction. A duplicate
  * of an event already applied changes nothing; a duplicate of one still parked or unmatched is
  * tried again (so a re-send can complete what a first delivery could not).
@@ -180,7 +192,7 @@ function ingestKnown(ctx: LedgerContext, id: string, facts: EventFacts): Promise
 export async function ingestEvent(ctx: LedgerContext, input: GatewayEvent): Promise<EventIngest> {
   const { data, body, ...facts } = parseInput(gatewayEventInput, input);
   const id = eventId(data);
-  return (await ingestNew(ctx, id, body, facts)) ?? ingestKnown(ctx, id, facts);
+  return (await ingestNew(ctx, id, body, facts)) ?? applyStored(ctx, id, facts);
 }
 
 /** Applies the order's parked secondary events again (after a reservation learnt its operation id). */

@@ -3,7 +3,7 @@ import { Kysely } from 'kysely';
 import { deleteCard, findCard, listCards, saveCard } from './cards.js';
 import type { LedgerContext } from './context.js';
 import { InvalidLedgerInput, LedgerNotFound } from './errors.js';
-import { ingestEvent } from './events.js';
+import { ingestEvent, retryEvent } from './events.js';
 import { overCapturePercent, parseInput, paymentUpdateInput, schemaName } from './input.js';
 import { migrateToLatest } from './migrate.js';
 import { getOperation, markOperationChecked, reserveOperation, totalsOf } from './operations.js';
@@ -70,6 +70,8 @@ export interface Ledger {
   // Webhooks
   /** Stores a verified event once (by the hash of its raw data) and applies it, atomically. */
   ingestEvent(event: GatewayEvent): Promise<EventIngest>;
+  /** Applies a stored event that is still waiting (parked, unmatched) if it applies now. */
+  retryEvent(id: string): Promise<EventIngest | undefined>;
 
   // Saved cards
   saveCard(card: NewSavedCard): Promise<SavedCard>;
@@ -120,6 +122,7 @@ function ledgerOver(ctx: LedgerContext): Ledger {
     refundableAmount: async (orderId) => (await totalsOf(ctx, orderId)).refundable,
     capturableAmount: async (orderId, percent) => (await totalsOf(ctx, orderId, parseInput(overCapturePercent.optional(), percent))).capturable,
     ingestEvent: (event) => ingestEvent(ctx, event),
+    retryEvent: (id) => retryEvent(ctx, id),
     saveCard: (card) => saveCard(ctx, card),
     listCards: (customerId) => listCards(ctx, customerId),
     findCard: (customerId, idOrToken) => findCard(ctx, customerId, idOrToken),

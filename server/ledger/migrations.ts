@@ -142,7 +142,26 @@ const operationChecks: Migration = {
   },
 };
 
+/**
+ * Webhook events not applied yet (parked, unmatched) get the time the ledger last tried them,
+ * so the reconciler can retry them in turn without the ones that never apply starving others.
+ */
+const eventRetries: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema.alterTable('webhook_events').addColumn('tried_at', 'bigint', (c) => c.notNull().defaultTo(0)).execute();
+    await sql`update webhook_events set tried_at = received_at`.execute(db);
+    await db.schema.dropIndex('webhook_events_waiting').execute();
+    await db.schema
+      .createIndex('webhook_events_waiting')
+      .on('webhook_events')
+      .columns(['tried_at'])
+      .where(sql.raw<SqlBool>('applied_at is null'))
+      .execute();
+  },
+};
+
 export const migrations: Readonly<Record<string, Migration>> = {
   '0001_initial': initial,
   '0002_operation_checks': operationChecks,
+  '0003_event_retries': eventRetries,
 };

@@ -122,15 +122,19 @@ export async function listUnsettledOperations(ctx: LedgerContext, input: StaleQu
   return rows.map(toOperation);
 }
 
-/** Events stored but not applied (parked or unmatched) for `quietForMs`: oldest first. */
+/**
+ * Events stored but not applied (parked or unmatched) and not tried for `quietForMs`: the one
+ * tried longest ago first, so events that never apply cannot keep the others from a retry.
+ */
 export async function listWaitingEvents(ctx: LedgerContext, input: StaleQuery): Promise<StoredEvent[]> {
   const query = parseInput(staleInput, input);
   const rows = await ctx.db
     .selectFrom('webhook_events')
     .selectAll()
     .where('applied_at', 'is', null)
-    .where('received_at', '<=', ctx.now() - query.quietForMs)
-    .orderBy('received_at')
+    .where('tried_at', '<=', ctx.now() - query.quietForMs)
+    .orderBy('tried_at')
+    .orderBy('id')
     .limit(query.limit ?? DEFAULT_BATCH)
     .execute();
   return rows.map(toStoredEvent);

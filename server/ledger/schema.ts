@@ -88,6 +88,8 @@ export interface WebhookEventRow {
   facts: string;
   received_at: number;
   applied_at: number | null;
+  /** When the ledger last tried to apply it (on arrival, a re-delivery or a retry). */
+  tried_at: number;
   outcome: EventOutcome;
 }
 

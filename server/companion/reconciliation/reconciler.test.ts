@@ -1,5 +1,7 @@
 // Reconciliation: whatever the webhooks did not settle is settled by reading the gateway.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { testProjectCredentials } from '../../gateway/test-project.js';
+import { webhookForm } from '../../gateway/webhook.js';
 import { TestClock } from '../../ledger/testing/databases.js';
 import { card } from '../test/cards.js';
 import { createStack, eventually, payBody } from '../test/stack.js';
@@ -189,6 +191,33 @@ describe('unsettled operations', () => {
     expect(await reconcile()).toMatchObject({ givenUp: 1 });
     expect(await stack.ledger.getOperation(reservation.id)).toMatchObject({ status: 'failure' });
     expect(await stack.ledger.refundableAmount(session.order_id)).toBe(1010);
+  });
+});
+
+describe('waiting webhook events', () => {
+  it('applies an event that could not be applied when it came, on a later pass', async () => {
+    const credentials = testProjectCredentials({});
+    // The event arrives before this ledger knows its order (restored from a backup taken earlier).
+    const event = {
+      payment_id: '0b6f5a7e-1c2d-4e3f-8a9b-0c1d2e3f4a5b', order_id: 'restored-1001', pos_id: credentials.posId, mode: 'direct',
+      method: 'purchase', amount: 10.1, currency: 'UAH', status: 'success', status_code: '1000', created_at: '2030-01-15T09:30:00.000',
+    };
+    const posted = await stack.request('POST', '/webhooks/gateway', {
+      body: new URLSearchParams({ ...webhookForm(event, credentials.apiSecret) }).toString(),
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    });
+    expect(await posted.json()).toMatchObject({ outcome: 'unmatched' });
+    const session = await stack.openSession({ order_id: 'restored-1001' });
+    await stack.ledger.claimPayAttempt(session.id, { mode: 'direct' });
+    clock.advance(31 * SECOND);
+    expect(await reconcile()).toMatchObject({ checkedEvents: 1, appliedEvents: 1 });
+    expect(await stack.ledger.getPayment('restored-1001')).toMatchObject({ status: 'success', statusCode: '1000' });
+    expect(stack.changes.map((change) => [change.kind, change.status, change.source])).toContainEqual(['payment', 'success', 'reconciliation']);
+    const detail = await stack.ledger.getOrder('restored-1001');
+    expect(detail?.events.map((stored) => stored.outcome)).toEqual(['applied']);
+    // Applied: nothing left waiting.
+    clock.advance(31 * SECOND);
+    expect(await reconcile()).toMatchObject({ checkedEvents: 0 });
   });
 });
 

@@ -7,6 +7,7 @@
  * - a payment still open is marked checked and looked at again next time; the gateway is
  *   asked to send its webhook again, in case it was lost on the way;
  * - an unpaid hosted payment whose checkout session has expired is cancelled;
+ * - a webhook event that could not be applied when it came is tried again;
  * - a payment or operation the gateway still does not know after `giveUpAfterMs` never
  *   reached it and is ended as failed; one it shows, even as pending, is never given up.
  *
@@ -40,6 +41,9 @@ export interface ReconciliationReport {
   readonly settled: number;
   readonly cancelled: number;
   readonly givenUp: number;
+  /** Webhook events still waiting (parked, unmatched) that were tried again, and how many applied. */
+  readonly checkedEvents: number;
+  readonly appliedEvents: number;
   readonly failures: number;
 }
 
@@ -88,7 +92,7 @@ export class Reconciler {
 
   async #pass(): Promise<ReconciliationReport> {
     const { ledger, timings, logger } = this.#deps;
-    const tally = { checkedPayments: 0, checkedOperations: 0, settled: 0, cancelled: 0, givenUp: 0, failures: 0 };
+    const tally = { checkedPayments: 0, checkedOperations: 0, settled: 0, cancelled: 0, givenUp: 0, checkedEvents: 0, appliedEvents: 0, failures: 0 };
     const payments = await ledger.listStalePayments({ quietForMs: timings.stalePaymentAfterMs, limit: timings.batchSize });
     for (const payment of payments) {
       tally.checkedPayments += 1;
@@ -99,7 +103,13 @@ export class Reconciler {
       tally.checkedOperations += 1;
       await this.#guard(tally, operation.orderId, () => this.#checkOperation(operation, tally), () => ledger.markOperationChecked(operation.id));
     }
-    if (tally.checkedPayments + tally.checkedOperations > 0) logger.info('reconciliation pass', tally);
+    const events = await ledger.listWaitingEvents({ quietForMs: timings.unsettledOperationAfterMs, limit: timings.batchSize });
+    for (const event of events) {
+      tally.checkedEvents += 1;
+      // A retry records its own try, so there is nothing to mark when it fails.
+      await this.#guard(tally, event.orderId, () => this.#retryEvent(event.id, tally), async () => {});
+    }
+    if (tally.checkedPayments + tally.checkedOperations + tally.checkedEvents > 0) logger.info('reconciliation pass', tally);
     return tally;
   }
 
@@ -179,6 +189,18 @@ export class Reconciler {
     }
     // Looked at: the next pass takes the reservations not checked for longest first.
     await ledger.markOperationChecked(operation.id);
+  }
+
+  /**
+   * A webhook that could not be applied when it came (its order or its reservation's operation
+   * id not known yet) is tried again, as a re-delivery would.
+   */
+  async #retryEvent(id: string, tally: { appliedEvents: number }): Promise<void> {
+    const { ledger, reactions } = this.#deps;
+    const retried = await ledger.retryEvent(id);
+    if (retried?.event.outcome === 'applied') tally.appliedEvents += 1;
+    if (retried?.advanced && retried.payment) await reactions.paymentAdvanced(retried.payment, 'reconciliation');
+    if (retried?.advanced && retried.operation) await reactions.operationAdvanced(retried.operation, 'reconciliation');
   }
 
   async #sessionExpired(payment: Payment): Promise<boolean> {

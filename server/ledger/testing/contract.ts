@@ -66,7 +66,7 @@ export function describeLedgerContract(backend: LedgerBackend): void {
         const third = await store.reopen!();
         expect(await again.getPayment(payment.orderId)).toEqual(payment);
         expect(await third.getPayment(payment.orderId)).toEqual(payment);
-        expect(await store.migrations!()).toEqual(['0001_initial', '0002_operation_checks']);
+        expect(await store.migrations!()).toEqual(['0001_initial', '0002_operation_checks', '0003_event_retries']);
       });
 
       it('has no column that could hold a card number or CVV', async () => {
@@ -492,6 +492,24 @@ export function describeLedgerContract(backend: LedgerBackend): void {
         await claimedPayment(ledger, { orderId: 'late-1' });
         expect(await ledger.ingestEvent(event)).toMatchObject({ isNew: false, advanced: true, event: { outcome: 'applied' }, payment: { status: 'success' } });
         expect(await ledger.listWaitingEvents({ quietForMs: 0 })).toEqual([]);
+      });
+
+      it('retries a waiting event without a re-delivery; one still waiting goes to the back', async () => {
+        const never = gatewayEvent({ method: 'purchase', status: 'success', orderId: 'never-known' });
+        const late = gatewayEvent({ method: 'purchase', status: 'success', orderId: 'late-2' });
+        const neverId = (await ledger.ingestEvent(never)).event.id;
+        clock.advance(1);
+        const lateId = (await ledger.ingestEvent(late)).event.id;
+        clock.advance(MINUTE);
+        expect((await ledger.listWaitingEvents({ quietForMs: MINUTE, limit: 1 })).map((e) => e.id)).toEqual([neverId]);
+        expect(await ledger.retryEvent(neverId)).toMatchObject({ isNew: false, advanced: false, event: { outcome: 'unmatched' } });
+        expect((await ledger.listWaitingEvents({ quietForMs: MINUTE, limit: 1 })).map((e) => e.id)).toEqual([lateId]);
+        await claimedPayment(ledger, { orderId: 'late-2' });
+        expect(await ledger.retryEvent(lateId)).toMatchObject({ advanced: true, event: { outcome: 'applied' }, payment: { orderId: 'late-2', status: 'success' } });
+        expect(await ledger.retryEvent(lateId)).toMatchObject({ advanced: false, event: { outcome: 'applied' } });
+        expect(await ledger.retryEvent('unknown')).toBeUndefined();
+        clock.advance(MINUTE);
+        expect((await ledger.listWaitingEvents({ quietForMs: MINUTE })).map((e) => e.id)).toEqual([neverId]);
       });
 
       it('applies a secondary event to the operation it names, forward only', async () => {
