@@ -116,7 +116,7 @@ export class DirectPayments {
   /** The gateway answered: store what it said (unless a webhook got there first) and answer. */
   async #record(payment: Payment, answer: GatewayPayment): Promise<PayAnswer> {
     const { ledger, reactions, options, logger } = this.#deps;
-    const update = paymentUpdate({ ...answer }, options.sandboxOrigin);
+    const update = paymentUpdate(answer, options.sandboxOrigin);
     if (answer.status === 'pending' && answer.user_action_url && !update.userActionUrl) {
       logger.warn('refused a redirect that is neither https nor the sandbox', { order_id: payment.orderId });
     }

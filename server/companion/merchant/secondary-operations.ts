@@ -9,7 +9,7 @@ import {
   GatewayError, NetworkError, OutcomeUnknownError, UnexpectedResponseError,
 } from '../../gateway/errors.js';
 import type { Operation as GatewayOperation } from '../../gateway/objects.js';
-import type { Operation, OperationKind, OperationRequest, Payment, SplitShare } from '../../ledger/index.js';
+import type { Operation, OperationKind, OperationRequest, OperationResult, Payment, SplitShare } from '../../ledger/index.js';
 import { OperationRefused } from '../../ledger/index.js';
 import type { PaymentFlowDeps } from '../context.js';
 import { decimal, minorUnitsOf } from '../http/amounts.js';
@@ -17,7 +17,6 @@ import { gatewayProblem } from '../http/failure-problems.js';
 import { ApiProblem, capitalise } from '../http/problem.js';
 import { definedFields } from '../optional-fields.js';
 import { operationResult, paymentUpdate } from '../payments/gateway-facts.js';
-import type { GatewayFacts } from '../payments/gateway-facts.js';
 import type { OperationBody } from './operation-request.js';
 
 
@@ -57,7 +56,7 @@ export class SecondaryOperations {
     logger.info('operation reserved', { order_id: orderId, operation: kind, amount: reservation.amount });
     try {
       const answer = await this.#send(payment, reservation, body);
-      return { operation: await this.#settle(reservation, answer), settled: true };
+      return { operation: await this.#settle(reservation, operationResult(answer)), settled: true };
     } catch (error) {
       return this.#recover(payment, reservation, error);
     }
@@ -74,7 +73,7 @@ export class SecondaryOperations {
       const answer = await gateway.payments.cancel(orderId);
       const entry = answer.find((candidate) => candidate.order_id === orderId);
       if (entry) {
-        const progress = await ledger.advancePayment(orderId, paymentUpdate({ ...entry }, options.sandboxOrigin));
+        const progress = await ledger.advancePayment(orderId, paymentUpdate(entry, options.sandboxOrigin));
         if (progress.progress === 'advanced') await reactions.paymentAdvanced(progress.payment, 'gateway_answer');
       }
     } catch (error) {
@@ -141,8 +140,8 @@ export class SecondaryOperations {
     }
   }
 
-  async #settle(reservation: Operation, answer: GatewayFacts | GatewayOperation): Promise<Operation> {
-    const settled = await this.#deps.ledger.settleOperation(reservation.id, operationResult(answer as GatewayFacts));
+  async #settle(reservation: Operation, result: OperationResult): Promise<Operation> {
+    const settled = await this.#deps.ledger.settleOperation(reservation.id, result);
     if (settled.progress === 'advanced') await this.#deps.reactions.operationAdvanced(settled.operation, 'gateway_answer');
     return settled.operation;
   }
@@ -154,7 +153,7 @@ export class SecondaryOperations {
     if (!lost) {
       // A definite refusal or a call never sent: nothing moved, the reservation is released.
       logger.warn('the gateway refused an operation', { order_id: payment.orderId, operation: reservation.kind, err: error });
-      await this.#settle(reservation, { status: 'failure', status_description: `Refused: ${error.message}`.slice(0, 2048) });
+      await this.#settle(reservation, { status: 'failure', statusDescription: `Refused: ${error.message}`.slice(0, 2048) });
       throw gatewayProblem(error);
     }
     logger.warn('the outcome of an operation is unknown; reading the order state', { order_id: payment.orderId, operation: reservation.kind, err: error });

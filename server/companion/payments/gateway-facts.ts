@@ -1,107 +1,124 @@
 /**
  * From what the gateway says (a create answer, an order-state entry, a webhook event, an
- * operation answer) to what the ledger stores. The gateway's shapes are loose — fields may be
- * null, missing or longer than expected — so each value is taken only when it fits the ledger;
- * one odd field never costs the whole update.
+ * operation answer) to what the ledger stores. The input is always one of the gateway client's
+ * objects, never a wire object: the client has turned every amount into integer minor units of
+ * the object's currency, and the types keep a raw wire answer (decimal amounts) out of here.
+ * The gateway's shapes are loose — fields may be null, missing or longer than expected — so each
+ * value is taken only when it fits the ledger; one odd field never costs the whole update.
  */
+import type {
+  OperationEvent, Operation as GatewayOperation, OrderOperation, Payment as GatewayPayment, PaymentEvent, WebhookEvent,
+} from '../../gateway/objects.js';
 import type { GatewayEvent, OperationResult, PaymentStatus, PaymentUpdate } from '../../ledger/index.js';
 import { brandOfMask } from './card-brand.js';
 import { isAllowedRedirect } from './redirects.js';
 import { definedFields } from '../optional-fields.js';
 
-/** Any gateway object about a payment or operation: fields by their wire names. */
-export type GatewayFacts = Readonly<Record<string, unknown>> & { readonly status: string };
+/** The client's word on a payment: a create or cancel answer, a primary event, an order entry. */
+export type PaymentFacts = GatewayPayment | PaymentEvent | OrderOperation;
 
-const PAYMENT_STATUSES: readonly string[] = ['init', 'pending', 'success', 'failure'];
+/** The client's word on a capture, void or refund: an operation answer or event, an order entry. */
+export type OperationFacts = GatewayOperation | OperationEvent | OrderOperation;
 
-function text(facts: GatewayFacts, field: string, max: number): string | undefined {
-  const value = facts[field];
+/**
+ * The fields read here, as every client object has them (`amount` in minor units). Each of the
+ * facts types must fit this shape, which the compiler checks where they are read.
+ */
+interface ReadableFields {
+  readonly status: PaymentStatus;
+  readonly amount: number;
+  readonly status_code?: string | null | undefined;
+  readonly status_description?: string | null | undefined;
+  readonly payment_id?: string | null | undefined;
+  readonly operation_id?: string | null | undefined;
+  readonly gateway_order_id?: string | null | undefined;
+  readonly billing_order_id?: string | null | undefined;
+  readonly transaction_id?: string | null | undefined;
+  readonly cc_mask?: string | null | undefined;
+  readonly cc_token?: string | null | undefined;
+  readonly cc_token_expiration?: string | null | undefined;
+  readonly user_action_url?: string | null | undefined;
+  readonly receipt_url?: string | null | undefined;
+}
+
+function text(value: string | null | undefined, max: number): string | undefined {
   return typeof value === 'string' && value.length > 0 && value.length <= max ? value : undefined;
 }
 
-function webUrl(facts: GatewayFacts, field: string): string | undefined {
-  const value = text(facts, field, 2048);
-  if (value === undefined) return undefined;
+function webUrl(value: string | null | undefined): string | undefined {
+  const url = text(value, 2048);
+  if (url === undefined) return undefined;
   try {
-    return ['http:', 'https:'].includes(new URL(value).protocol) ? value : undefined;
+    return ['http:', 'https:'].includes(new URL(url).protocol) ? url : undefined;
   } catch {
     return undefined;
   }
 }
 
 /** A mask keeps at most the first six and last four digits; anything else is not stored. */
-function cardMask(facts: GatewayFacts): string | undefined {
-  const mask = text(facts, 'cc_mask', 32);
+function cardMask(value: string | null | undefined): string | undefined {
+  const mask = text(value, 32);
   return mask !== undefined && (mask.match(/\d/g)?.length ?? 0) <= 10 ? mask : undefined;
 }
 
-
-export function isPaymentStatus(status: string): status is PaymentStatus {
-  return PAYMENT_STATUSES.includes(status);
-}
-
-/** The ledger update for a payment the gateway describes. `status` must be a payment status. */
-export function paymentUpdate(facts: GatewayFacts & { readonly status: PaymentStatus }, sandboxOrigin: string | undefined): PaymentUpdate {
-  const mask = cardMask(facts);
-  const actionUrl = text(facts, 'user_action_url', 2048);
+/** The payment's details the gateway reports, without the status. */
+function paymentDetails(facts: ReadableFields, status: PaymentStatus, sandboxOrigin: string | undefined): Omit<PaymentUpdate, 'status'> {
+  const mask = cardMask(facts.cc_mask);
+  const actionUrl = text(facts.user_action_url, 2048);
   return definedFields({
-    status: facts.status,
-    statusCode: text(facts, 'status_code', 16),
-    statusDescription: text(facts, 'status_description', 2048),
-    paymentId: text(facts, 'payment_id', 64),
-    gatewayOrderId: text(facts, 'gateway_order_id', 256),
-    billingOrderId: text(facts, 'billing_order_id', 256),
-    transactionId: text(facts, 'transaction_id', 64),
+    statusCode: text(facts.status_code, 16),
+    statusDescription: text(facts.status_description, 2048),
+    paymentId: text(facts.payment_id, 64),
+    gatewayOrderId: text(facts.gateway_order_id, 256),
+    billingOrderId: text(facts.billing_order_id, 256),
+    transactionId: text(facts.transaction_id, 64),
     ccMask: mask,
     cardBrand: mask === undefined ? undefined : brandOfMask(mask),
-    ccToken: text(facts, 'cc_token', 512),
-    ccTokenExpiration: text(facts, 'cc_token_expiration', 64),
+    ccToken: text(facts.cc_token, 512),
+    ccTokenExpiration: text(facts.cc_token_expiration, 64),
     // Only an address the browser may be sent to is kept: the widget follows it.
-    userActionUrl: facts.status === 'pending' && isAllowedRedirect(actionUrl, sandboxOrigin) ? actionUrl : undefined,
-    receiptUrl: webUrl(facts, 'receipt_url'),
+    userActionUrl: status === 'pending' && isAllowedRedirect(actionUrl, sandboxOrigin) ? actionUrl : undefined,
+    receiptUrl: webUrl(facts.receipt_url),
   });
+}
+
+/** The ledger update for a payment the gateway describes. */
+export function paymentUpdate(payment: PaymentFacts, sandboxOrigin: string | undefined): PaymentUpdate {
+  const facts: ReadableFields = payment;
+  return { status: facts.status, ...paymentDetails(facts, facts.status, sandboxOrigin) };
 }
 
 /** The ledger settlement of a capture, void or refund the gateway describes. */
-export function operationResult(facts: GatewayFacts): OperationResult {
-  const amount = facts.amount;
+export function operationResult(operation: OperationFacts): OperationResult {
+  const facts: ReadableFields = operation;
   return definedFields({
     // A secondary operation has no `init`: not final yet is pending.
     status: facts.status === 'success' || facts.status === 'failure' ? facts.status : 'pending',
-    operationId: text(facts, 'operation_id', 64),
-    amount: typeof amount === 'number' && Number.isSafeInteger(amount) && amount > 0 ? amount : undefined,
-    statusCode: text(facts, 'status_code', 16),
-    statusDescription: text(facts, 'status_description', 2048),
-    receiptUrl: webUrl(facts, 'receipt_url'),
+    operationId: text(facts.operation_id, 64),
+    amount: minorUnits(facts.amount),
+    statusCode: text(facts.status_code, 16),
+    statusDescription: text(facts.status_description, 2048),
+    receiptUrl: webUrl(facts.receipt_url),
   });
 }
 
+/** An amount the ledger can hold: a positive whole number of minor units. */
+function minorUnits(amount: number): number | undefined {
+  return Number.isSafeInteger(amount) && amount > 0 ? amount : undefined;
+}
+
+function isOperationEvent(event: WebhookEvent): event is OperationEvent {
+  return event.method === 'capture' || event.method === 'void' || event.method === 'refund';
+}
+
 /** A verified, decoded webhook as the ledger ingests it. `data` is the form field as received. */
-export function gatewayEvent(data: string, event: GatewayFacts, sandboxOrigin: string | undefined): GatewayEvent {
+export function gatewayEvent(data: string, event: WebhookEvent, sandboxOrigin: string | undefined): GatewayEvent {
   const body = Buffer.from(data, 'base64url').toString('utf8');
-  const method = String(event.method);
-  const orderId = String(event.order_id);
-  const secondary = method === 'capture' || method === 'void' || method === 'refund';
-  const details = secondary
-    ? definedFields({
-        statusCode: text(event, 'status_code', 16),
-        statusDescription: text(event, 'status_description', 2048),
-        paymentId: text(event, 'payment_id', 64),
-        transactionId: text(event, 'transaction_id', 64),
-        receiptUrl: webUrl(event, 'receipt_url'),
-      })
-    : isPaymentStatus(event.status)
-      ? (({ status: _, ...rest }) => rest)(paymentUpdate({ ...event, status: event.status }, sandboxOrigin))
-      : {};
-  const { amount, operationId } = secondary ? operationResult(event) : { amount: undefined, operationId: undefined };
-  return definedFields({
-    data,
-    body,
-    method: method.slice(0, 32),
-    status: String(event.status).slice(0, 32),
-    orderId: orderId.slice(0, 256),
-    operationId,
-    amount,
-    ...details,
-  });
+  const common = { data, body, method: event.method, status: event.status, orderId: event.order_id.slice(0, 256) };
+  if (isOperationEvent(event)) {
+    const { status: _, ...result } = operationResult(event);
+    return definedFields({ ...common, ...result, paymentId: text(event.payment_id, 64), transactionId: text(event.transaction_id, 64) });
+  }
+  const facts: ReadableFields = event;
+  return definedFields({ ...common, ...paymentDetails(facts, facts.status, sandboxOrigin) });
 }

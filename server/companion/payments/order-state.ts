@@ -9,8 +9,7 @@ import type { GatewayClient } from '../../gateway/client.js';
 import type { OrderOperation } from '../../gateway/objects.js';
 import type { RequestOptions } from '../../gateway/transport.js';
 import type { Ledger, Operation, Payment } from '../../ledger/index.js';
-import { isPaymentStatus, operationResult, paymentUpdate } from './gateway-facts.js';
-import type { GatewayFacts } from './gateway-facts.js';
+import { operationResult, paymentUpdate } from './gateway-facts.js';
 import type { ChangeSource, PaymentReactions } from './reactions.js';
 
 export type OrderRefresh =
@@ -30,8 +29,6 @@ interface OrderStateDeps {
   readonly reactions: PaymentReactions;
   readonly sandboxOrigin: string | undefined;
 }
-
-const facts = (entry: OrderOperation): GatewayFacts => entry as unknown as GatewayFacts;
 
 export class OrderStateSync {
   readonly #deps: OrderStateDeps;
@@ -59,8 +56,8 @@ export class OrderStateSync {
 
   async #applyPayment(payment: Payment, entries: readonly OrderOperation[], source: ChangeSource): Promise<Payment> {
     const entry = entries.find((candidate) => candidate.method === payment.method);
-    if (!entry || !isPaymentStatus(entry.status)) return payment;
-    const progress = await this.#deps.ledger.advancePayment(payment.orderId, paymentUpdate({ ...facts(entry), status: entry.status }, this.#deps.sandboxOrigin));
+    if (!entry) return payment;
+    const progress = await this.#deps.ledger.advancePayment(payment.orderId, paymentUpdate(entry, this.#deps.sandboxOrigin));
     if (progress.progress === 'advanced') await this.#deps.reactions.paymentAdvanced(progress.payment, source);
     return progress.payment;
   }
@@ -78,7 +75,7 @@ export class OrderStateSync {
       const entry = matchEntry(operation, entries, claimed);
       if (!entry) continue;
       shown.add(operation.id);
-      const result = operationResult(facts(entry));
+      const result = operationResult(entry);
       if (result.operationId) claimed.add(result.operationId);
       const settled = await ledger.settleOperation(operation.id, result);
       if (settled.progress === 'advanced') await reactions.operationAdvanced(settled.operation, source);

@@ -11,7 +11,6 @@ import type { WebhookEvent } from '../../gateway/objects.js';
 import type { CompanionEnv } from '../context.js';
 import { ApiProblem } from '../http/problem.js';
 import { gatewayEvent } from '../payments/gateway-facts.js';
-import type { GatewayFacts } from '../payments/gateway-facts.js';
 
 export function webhookRoutes(apiSecret: string): Hono<CompanionEnv> {
   const webhooks = new Hono<CompanionEnv>();
@@ -38,7 +37,7 @@ export function webhookRoutes(apiSecret: string): Hono<CompanionEnv> {
       log.error('a signed webhook could not be read', { err: error });
       throw new ApiProblem(422, 'invalid_event', 'The webhook is signed but is not an event the companion can read');
     }
-    const ingest = await ledger.ingestEvent(gatewayEvent(data, event as unknown as GatewayFacts, options.sandboxOrigin));
+    const ingest = await ledger.ingestEvent(gatewayEvent(data, event, options.sandboxOrigin));
     log.info('webhook received', {
       order_id: ingest.event.orderId,
       method: ingest.event.method,
