@@ -160,6 +160,20 @@ describe('webhook delivery', () => {
     expect(sandbox.inbox.events(String(pending.order_id)).map((event) => event.status)).toEqual(['success', 'pending']);
   });
 
+  it('webhook_reorder with duplicates: every copy of the later event comes before the held one', async () => {
+    await faults({ webhook_reorder: true, webhook_duplicates: 2 });
+    const pending = (await (await pay({}, '4000000000003220')).json()) as Json;
+    await sandbox.deliver();
+    expect(sandbox.inbox.received).toHaveLength(0); // the pending event and its copies wait together
+    await control('POST', `/3ds/${String(pending.payment_id)}`, { result: 'success' });
+    await sandbox.deliver();
+    await sandbox.deliver();
+    const statuses = sandbox.inbox.events(String(pending.order_id)).map((event) => event.status);
+    expect(statuses.slice(0, 1)).toEqual(['success']);
+    expect(statuses.filter((status) => status === 'pending')).toHaveLength(3);
+    expect(statuses.lastIndexOf('success')).toBeLessThan(statuses.indexOf('pending'));
+  });
+
   it('webhook_reorder sends a held event alone when nothing overtakes it in time', async () => {
     await faults({ webhook_reorder: true });
     await pay();

@@ -75,8 +75,8 @@ const LOG_LIMIT = 10_000;
 export class WebhookSender {
   readonly #options: WebhookSenderOptions;
   #deliveries: Delivery[] = [];
-  /** The delivery webhook_reorder is holding back, and how to release it. */
-  #held: { readonly delivery: Delivery; readonly release: () => void } | undefined;
+  /** The event (with its duplicates) webhook_reorder is holding back, and how to release it. */
+  #held: { readonly batch: readonly Delivery[]; readonly release: () => void } | undefined;
   readonly #inFlight = new Set<Promise<void>>();
 
   constructor(options: WebhookSenderOptions) {
@@ -90,7 +90,7 @@ export class WebhookSender {
     const copies = Array.from({ length: Math.max(0, Math.floor(faults.duplicates)) }, () => this.#record(message, original.id));
     const batch = [original, ...copies];
     this.#log(...batch);
-    for (const delivery of batch) this.#schedule(delivery, faults);
+    this.#schedule(batch, faults);
     return batch;
   }
 
@@ -151,26 +151,29 @@ export class WebhookSender {
     });
   }
 
-  #schedule(delivery: Delivery, faults: WebhookFaults): void {
-    const start = () => this.#later(delivery, faults.delayMs);
-    if (!faults.reorder) return start();
+  /** Schedules one event's deliveries (the original and its duplicates), reordered as a whole. */
+  #schedule(batch: readonly Delivery[], faults: WebhookFaults): void {
+    const start = (delayMs: number) => batch.forEach((delivery) => this.#later(delivery, delayMs));
+    if (!faults.reorder) return start(faults.delayMs);
     const held = this.#held;
     if (held) {
       // The later event goes first; the held one follows once the later one has been tried.
       this.#held = undefined;
-      this.#later(delivery, faults.delayMs, () => held.release());
+      const [first, ...copies] = batch;
+      this.#later(first!, faults.delayMs, () => held.release());
+      copies.forEach((delivery) => this.#later(delivery, faults.delayMs));
       return;
     }
-    delivery.status = 'held';
+    for (const delivery of batch) delivery.status = 'held';
     const timer = this.#options.scheduler.after(this.#options.settings.reorderHoldMs, () => {
-      if (this.#held?.delivery === delivery) this.#held = undefined;
-      start();
+      if (this.#held?.batch === batch) this.#held = undefined;
+      start(faults.delayMs);
     });
     this.#held = {
-      delivery,
+      batch,
       release: () => {
         timer.cancel();
-        this.#later(delivery, 0);
+        start(0);
       },
     };
   }
