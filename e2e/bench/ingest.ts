@@ -18,7 +18,6 @@ import { join } from 'node:path';
 import { testProjectCredentials } from '../../server/gateway/test-project.js';
 import { decodeWebhook, verifyWebhook, webhookForm } from '../../server/gateway/webhook.js';
 import type { WebhookEvent } from '../../server/gateway/objects.js';
-import type { GatewayFacts } from '../../server/companion/payments/gateway-facts.js';
 import { gatewayEvent } from '../../server/companion/payments/gateway-facts.js';
 import { openLedger } from '../../server/ledger/index.js';
 import type { Ledger, LedgerOptions } from '../../server/ledger/index.js';
@@ -135,7 +134,7 @@ export async function measureLedgerIngest(databaseUrl: string, run: IngestRun = 
     for (const delivery of list) {
       if (!verifyWebhook(delivery.data, delivery.signature, API_SECRET)) throw new Error('signature refused');
       const event: WebhookEvent = decodeWebhook(delivery.data);
-      const ingest = await ledger.ingestEvent(gatewayEvent(delivery.data, event as unknown as GatewayFacts, undefined));
+      const ingest = await ledger.ingestEvent(gatewayEvent(delivery.data, event, undefined));
       if (ingest.isNew) reportedNew.set(delivery.event, (reportedNew.get(delivery.event) ?? 0) + 1);
     }
     const seconds = (performance.now() - start) / 1000;

@@ -188,7 +188,7 @@ function fieldPaths(valid: unknown, prefix: readonly (string | number)[] = [], d
 function withValue(body: unknown, path: readonly (string | number)[], value: unknown): unknown {
   if (path.length === 0) return value;
   const [head, ...rest] = path as [string | number, ...(string | number)[]];
-  const copy: Record<string | number, unknown> = Array.isArray(body) ? [...(body as unknown[])] : { ...(body as Record<string, unknown>) };
+  const copy = (Array.isArray(body) ? [...(body as unknown[])] : { ...(body as Record<string, unknown>) }) as Record<string | number, unknown>;
   copy[head] = withValue(copy[head], rest, value);
   return copy;
 }

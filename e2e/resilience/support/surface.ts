@@ -64,7 +64,7 @@ const SANDBOX_LIMIT = 64 * 1024;
 
 const credentials = testProjectCredentials({});
 const ADMIN = { Authorization: `Bearer ${ADMIN_TOKEN}` };
-const WRONG_ADMIN = [
+const WRONG_ADMIN: Record<string, string>[] = [
   {},
   { Authorization: 'Bearer wrong-token-0123456789' },
   { Authorization: `Bearer ${ADMIN_TOKEN}x` },
@@ -75,7 +75,7 @@ const WRONG_ADMIN = [
 ];
 const GATEWAY = { 'X-API-AUTH': authHeaderValue(credentials.apiKey, credentials.apiSecret), 'X-API-KEY': credentials.endpointsKey };
 const GATEWAY_READ = { 'X-API-AUTH': GATEWAY['X-API-AUTH'] };
-const WRONG_GATEWAY = [
+const WRONG_GATEWAY: Record<string, string>[] = [
   {},
   { 'X-API-KEY': credentials.endpointsKey },
   { 'X-API-AUTH': authHeaderValue(credentials.apiKey, 'wrong-secret'), 'X-API-KEY': credentials.endpointsKey },
@@ -83,7 +83,7 @@ const WRONG_GATEWAY = [
   { 'X-API-AUTH': `Basic ${credentials.apiKey}:${credentials.apiSecret}`, 'X-API-KEY': credentials.endpointsKey },
   { 'X-API-AUTH': GATEWAY['X-API-AUTH'], 'X-API-KEY': 'wrong-endpoints-key' },
 ];
-const WRONG_GATEWAY_READ = [
+const WRONG_GATEWAY_READ: Record<string, string>[] = [
   {},
   { 'X-API-AUTH': authHeaderValue(credentials.apiKey, 'wrong-secret') },
   { 'X-API-AUTH': authHeaderValue('wrong-key', credentials.apiSecret) },
