@@ -14,7 +14,7 @@ import { readCompanionConfig, startCompanion } from '../server/companion/index.j
 import type { RunningCompanion } from '../server/companion/index.js';
 import { testProjectCredentials } from '../server/gateway/test-project.js';
 import { createSandbox } from '../server/sandbox/index.js';
-import type { SandboxApp } from '../server/sandbox/index.js';
+import type { SandboxApp, SandboxConfig } from '../server/sandbox/index.js';
 import { demoRoutes } from './server/demo-routes.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -26,6 +26,8 @@ export interface StackOptions {
   readonly gatewayTimeoutMs?: number;
   /** The sandbox's error log; default stderr. */
   readonly sandboxLog?: (line: string) => void;
+  /** More sandbox settings (the end-to-end suite holds reordered webhooks longer). */
+  readonly sandbox?: Pick<SandboxConfig, 'webhooks' | 'timings'>;
 }
 
 export interface RunningStack {
@@ -46,7 +48,7 @@ export interface RunningStack {
 export async function startStack(options: StackOptions = {}): Promise<RunningStack> {
   const env = options.env ?? process.env;
   const settings = readCompanionConfig(env);
-  const sandbox = settings.gatewayBaseUrl === undefined ? await startSandbox(env, options.sandboxLog) : undefined;
+  const sandbox = settings.gatewayBaseUrl === undefined ? await startSandbox(env, options) : undefined;
   let companion: RunningCompanion;
   try {
     // The token is printed by whoever started the stack, with the back office's address.
@@ -81,12 +83,13 @@ interface RunningSandbox {
 }
 
 /** The sandbox on SANDBOX_PORT (3001; 0 for any free port) of SANDBOX_HOST (127.0.0.1), as `npm run sandbox` serves it. */
-async function startSandbox(env: Env, log = (line: string) => console.error(`[sandbox] ${line}`)): Promise<RunningSandbox> {
+async function startSandbox(env: Env, options: StackOptions): Promise<RunningSandbox> {
   const port = Number(env.SANDBOX_PORT?.trim() || 3001);
   if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new TypeError('Invalid environment: SANDBOX_PORT must be a port number');
   const hostname = env.SANDBOX_HOST?.trim() || '127.0.0.1';
   const publicUrl = env.SANDBOX_PUBLIC_URL?.trim() || undefined;
-  const app = createSandbox({ projects: [testProjectCredentials(env)], publicUrl, log });
+  const log = options.sandboxLog ?? ((line: string) => console.error(`[sandbox] ${line}`));
+  const app = createSandbox({ ...options.sandbox, projects: [testProjectCredentials(env)], publicUrl, log });
   const server = serve({ fetch: app.fetch, port, hostname }) as Server;
   await new Promise<void>((resolve, reject) => {
     if (server.listening) resolve();

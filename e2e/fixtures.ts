@@ -63,7 +63,8 @@ export interface Delivery {
   readonly event_status: string;
   readonly duplicate_of?: string;
   readonly status: string;
-  readonly attempts: { readonly http_status?: number }[];
+  readonly created_at: string;
+  readonly attempts: { readonly at: string; readonly http_status?: number }[];
   readonly event: { readonly operation_id?: string; readonly status?: string; readonly method?: string };
 }
 

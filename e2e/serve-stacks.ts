@@ -12,6 +12,7 @@
 import { randomBytes } from 'node:crypto';
 import { buildWhatIsStale } from '../demo/builds.js';
 import { startStack } from '../demo/stack.js';
+import { DEFAULT_WEBHOOKS } from '../server/sandbox/index.js';
 import type { RunningStack } from '../demo/stack.js';
 
 /** Short enough that the "slow gateway" journey does not wait half a minute, long enough for a loaded CI machine. */
@@ -37,6 +38,9 @@ for (let i = 0; i < count; i++) {
         LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
       },
       gatewayTimeoutMs: E2E_GATEWAY_TIMEOUT_MS,
+      // A reordered webhook waits for the next one this long (2 s by default): a challenge clicked
+      // on a busy machine still comes before it, so the reordering is certain.
+      sandbox: { webhooks: { ...DEFAULT_WEBHOOKS, reorderHoldMs: 8_000 } },
     }),
   );
 }

@@ -55,7 +55,8 @@ export const isSplit = (action: OperationAction) => action === 'split-capture' |
 export function suggestedShares(detail: OrderDetail, action: OperationAction): Share[] {
   const split = detail.order.split ?? detail.operations.find((operation) => operation.kind === 'capture' && operation.split)?.split;
   if (action === 'split-refund' && split) return split;
-  const all = hundredths(detail.totals.capturable);
+  // The reserve itself, though the project may allow capturing a little more.
+  const all = Math.min(hundredths(detail.order.amount), hundredths(detail.totals.capturable));
   const each = Math.floor(all / SELLERS.length);
   return SELLERS.map((seller, i) => ({
     sub_merchant_id: seller.subMerchantId,
