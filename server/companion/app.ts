@@ -113,7 +113,8 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
     }
   });
 
-  app.notFound((c) => sendProblem(c, new ApiProblem(404, 'not_found', `No route ${c.req.method} ${c.req.path.slice(0, 200)}`)));
+  // The path is not repeated: it is whatever the client typed, card data included.
+  app.notFound((c) => sendProblem(c, new ApiProblem(404, 'not_found', `No ${c.req.method} route at this address`)));
   app.onError((error, c) => answerError(error, c.var.logger ?? logger, (problem) => sendProblem(c, problem)));
 
   const handle: CompanionHandle = { services, reconciler, stop: () => reconciler.stop() };

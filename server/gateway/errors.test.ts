@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   AuthenticationError, DuplicateOrderError, GatewayError, GatewayUnavailableError, InvalidRequestError, NetworkTimeoutError,
-  NotFoundError, OutcomeUnknownError, RateLimitError, UnexpectedResponseError, errorFromResponse, maskCardNumbers,
+  NotFoundError, OutcomeUnknownError, RateLimitError, UnexpectedResponseError, errorFromResponse, maskCardData,
 } from './errors.js';
 
 describe('errorFromResponse', () => {
@@ -61,11 +61,23 @@ describe('errorFromResponse', () => {
   });
 });
 
-describe('maskCardNumbers', () => {
+describe('maskCardData', () => {
   it('leaves short digit runs and non-strings alone', () => {
-    expect(maskCardNumbers('order 12345 code 2122')).toBe('order 12345 code 2122');
-    expect(maskCardNumbers(42)).toBe(42);
-    expect(maskCardNumbers(null)).toBeNull();
+    expect(maskCardData('order 12345 code 2122')).toBe('order 12345 code 2122');
+    expect(maskCardData(42)).toBe(42);
+    expect(maskCardData(null)).toBeNull();
+  });
+
+  it('masks a CVV in text that speaks of one, whichever side the value is on', () => {
+    expect(maskCardData('CVV 123 does not match (code 4153)')).toBe('CVV [cvv] does not match (code [cvv])');
+    expect(maskCardData('value "1234" is not a valid card_cvv')).toBe('value "[cvv]" is not a valid card_cvv');
+    expect(maskCardData('Security code: 987')).toBe('Security code: [cvv]');
+    expect(maskCardData('declined, code 4153')).toBe('declined, code 4153');
+  });
+
+  it('masks card data anywhere in a structure — keys, numbers, siblings — and keeps it readable', () => {
+    const masked = maskCardData({ args: [{ field_name: 'card_cvv', violation: 'bad value 123' }], echo: { '4242424242424242': 4242424242424242 }, cvv: 987 });
+    expect(masked).toEqual({ args: [{ field_name: 'card_cvv', violation: 'bad value [cvv]' }], echo: { '[card number]': '[card number]' }, cvv: '[cvv]' });
   });
 });
 

@@ -24,7 +24,7 @@ export interface GatewayErrorDetails {
   readonly status?: number | undefined;
   /** `args.code` of the error body, e.g. "P-409". */
   readonly code?: string | undefined;
-  /** `args` of the error body as sent (card-number-like digit runs masked). */
+  /** `args` of the error body as sent (card data masked: `maskCardData`). */
   readonly args?: unknown;
   /** Which fields are wrong and why. */
   readonly fields?: readonly FieldIssue[] | undefined;
@@ -132,10 +132,10 @@ export class UnexpectedResponseError extends GatewayError {}
  */
 export function errorFromResponse(status: number, body: unknown, retryAfterMs?: number): GatewayError {
   const envelope = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
-  const args = envelope.args === undefined ? undefined : maskCardNumbers(envelope.args);
+  const args = envelope.args === undefined ? undefined : maskCardData(envelope.args);
   const { code, fields } = readErrorArgs(args);
   const gatewayMessage = typeof envelope.message === 'string' && envelope.message ? envelope.message : undefined;
-  const message = maskCardNumbers(gatewayMessage ?? `The gateway answered HTTP ${status}`);
+  const message = maskCardData(gatewayMessage ?? `The gateway answered HTTP ${status}`);
   const details = { status, code, args, fields };
 
   if (code === DUPLICATE_ORDER_CODE || status === 409) return new DuplicateOrderError(message, details);
@@ -148,14 +148,32 @@ export function errorFromResponse(status: number, body: unknown, retryAfterMs?: 
 }
 
 /**
- * Masks runs of 12–19 digits (optionally spaced) in text the gateway sent back, in case it
- * echoes a card number: payform never lets one into an error.
+ * Masks card data in anything the gateway sent back, in case it echoes what it was given:
+ * runs of 12–19 digits (spaced or dashed, as card numbers are typed) become `[card number]`,
+ * and when the text mentions a CVV (cvv, cvc, csc, security code) every run of 3–4 digits in it
+ * becomes `[cvv]` — a status code next to it is lost, a CVV never gets through. Structures are
+ * masked through their keys, strings and numbers; one mention anywhere in them counts for all.
  */
-export function maskCardNumbers<T>(value: T): T {
-  const mask = (text: string) => text.replace(/\d(?:[ -]?\d){11,18}/g, '[card number]');
-  if (typeof value === 'string') return mask(value) as T;
+export function maskCardData<T>(value: T): T {
+  if (value === null || (typeof value !== 'object' && typeof value !== 'string')) return value;
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  return maskIn(value, CVV_MENTION.test(text)) as T;
+}
+
+const CARD_NUMBER = /\d(?:[ -]?\d){11,18}/g;
+const CVV_MENTION = /cvv|cvc|csc|security[\s_-]?code/i;
+const SHORT_CODE = /(?<!\d)\d{3,4}(?!\d)/g;
+
+function maskIn(value: unknown, mentionsCvv: boolean): unknown {
+  const mask = (text: string) => {
+    const masked = text.replace(CARD_NUMBER, '[card number]');
+    return mentionsCvv ? masked.replace(SHORT_CODE, '[cvv]') : masked;
+  };
+  if (typeof value === 'string') return mask(value);
+  if (typeof value === 'number') return mask(String(value)) === String(value) ? value : mask(String(value));
   if (value === null || typeof value !== 'object') return value;
-  return JSON.parse(mask(JSON.stringify(value))) as T;
+  if (Array.isArray(value)) return value.map((item) => maskIn(item, mentionsCvv));
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [mask(key), maskIn(item, mentionsCvv)]));
 }
 
 function describeCause(cause: unknown): string {

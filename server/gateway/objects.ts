@@ -2,9 +2,10 @@
  * The objects the client hands out: wire objects with every amount in integer minor units and
  * the interface's naming quirks resolved — `processed_at` whichever way the gateway spelt it
  * (`processing_time`), `currency` even where the full capture said `order_currency`,
- * `rolling_reserve` for `rollingReserve`, `status_code` always a string or null. Fields the
- * client does not know are kept as they came.
+ * `rolling_reserve` for `rollingReserve`, `status_code` always a string or null, card data
+ * masked in `status_description`. Fields the client does not know are kept as they came.
  */
+import { maskCardData } from './errors.js';
 import { fromWireAmount } from './money.js';
 import type { MinorUnits, WireAmount } from './money.js';
 import type * as wire from './wire/index.js';
@@ -27,6 +28,8 @@ interface Normalised {
   status_code: string | null;
   /** Last update time, from `processed_at` or `processing_time`. */
   processed_at: string | null;
+  /** The gateway's words, kept and shown to the merchant: card data masked in case it quotes any. */
+  status_description?: string | null;
 }
 
 /** Named fields of a wire type, without the index signature of a loose object. */
@@ -52,6 +55,7 @@ interface WireMoneyFields {
   status_code?: string | number | null | undefined;
   processed_at?: string | null | undefined;
   processing_time?: string | null | undefined;
+  status_description?: string | null | undefined;
 }
 
 /**
@@ -67,6 +71,7 @@ function normalise<W extends WireMoneyFields>(object: W, currency: string): View
     status_code: object.status_code == null ? null : String(object.status_code),
     processed_at: object.processed_at ?? processing_time ?? null,
   };
+  if (object.status_description != null) converted.status_description = maskCardData(object.status_description);
   if (object.processed_amount != null) {
     converted.processed_amount = fromWireAmount(object.processed_amount, object.processed_currency ?? currency);
   }
@@ -103,12 +108,13 @@ export function toWebhookEvent(event: wire.WebhookEvent): WebhookEvent {
 }
 
 /**
- * An order's operations all share the order's currency; entries that do not repeat it take it
- * from one that does.
+ * An order's operations all share the order's currency. The live service promises no currency
+ * on these entries, so the caller — who created the order and knows its currency — names it;
+ * without that, entries that do not repeat it take it from one that does.
  */
-export function toOrderState(entries: readonly wire.OrderOperationResponse[]): OrderOperation[] {
-  const orderCurrency = entries.map((entry) => entry.currency ?? entry.order_currency).find((c) => c !== undefined);
-  return entries.map((entry) => toOrderOperation(entry, orderCurrency));
+export function toOrderState(entries: readonly wire.OrderOperationResponse[], orderCurrency?: string): OrderOperation[] {
+  const currency = orderCurrency ?? entries.map((entry) => entry.currency ?? entry.order_currency).find((c) => c !== undefined);
+  return entries.map((entry) => toOrderOperation(entry, currency));
 }
 
 export function toOrderOperation(entry: wire.OrderOperationResponse, orderCurrency?: string): OrderOperation {

@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { API } from '../openapi/api-catalog.js';
-import { stacksPerTest } from '../test/stack.js';
+import { card } from '../test/cards.js';
+import { payBody, stacksPerTest } from '../test/stack.js';
 import type { Stack, StackOptions } from '../test/stack.js';
 
 const openStack = stacksPerTest();
@@ -84,6 +85,59 @@ describe('headers for browsers', () => {
 
   it('answers the health check', async () => {
     expect(await stack.json('GET', '/healthz', 200)).toEqual({ status: 'ok' });
+  });
+});
+
+describe('card data in answers', () => {
+  it('is not echoed through an unknown key or an unknown path', async () => {
+    await open();
+    const session = await stack.openSession();
+    const typedAsKey = await stack.pay(session.id, { card: { '4242 4242 4242 4242 / 12/30 / 123': true }, fingerprint: {} });
+    expect(typedAsKey.status).toBe(400);
+    const answer = await typedAsKey.text();
+    expect(JSON.parse(answer).error.fields.card).toBe('has a field that is not allowed');
+    expect(answer).not.toMatch(/4242|12\/30|123/);
+    const path = await stack.request('GET', '/api/4242424242424242/123');
+    expect(path.status).toBe(404);
+    expect(await path.text()).not.toMatch(/4242|123/);
+  });
+
+  it('the gateway might echo is masked before it is stored, logged or answered', async () => {
+    // A gateway that refuses the card and quotes it back, number and CVV.
+    const echo = { message: 'Card 4242424242424242 refused: CVV 123 does not match', args: [{ field_name: 'card_cvv', violation: 'value 123 is wrong' }] };
+    await open({
+      gateway: {
+        fetch: async (input, init) =>
+          String(input).endsWith('/api/v1/payment') ? Response.json(echo, { status: 400 }) : stack.sandbox.fetch(new Request(input, init)),
+      },
+    });
+    const session = await stack.openSession();
+    const refused = await stack.pay(session.id);
+    expect(refused.status).toBe(422);
+    const stored = await stack.ledger.getPayment(session.order_id);
+    expect(stored?.statusDescription).toContain('[card number]');
+    const order = await stack.json('GET', `/api/orders/${session.order_id}`, 200, { admin: true });
+    for (const text of [await refused.text(), JSON.stringify(stored), JSON.stringify(order), stack.logs.join('\n')]) {
+      expect(text).not.toMatch(/4242424242424242|\b123\b/);
+    }
+  });
+});
+
+describe('card data in the gateway\'s descriptions', () => {
+  it('is masked before a payment\'s description is stored or shown', async () => {
+    await open({
+      gateway: {
+        fetch: async (input, init) => {
+          const answer = await stack.sandbox.fetch(new Request(input, init));
+          if (!String(input).endsWith('/api/v1/payment')) return answer;
+          const payment = await answer.json();
+          return Response.json({ ...payment, status_description: 'Declined: card 4242 4242 4242 4242, cvv2 123' }, { status: answer.status });
+        },
+      },
+    });
+    const session = await stack.openSession();
+    expect((await stack.pay(session.id, payBody({ card: card('rejected') }))).status).toBe(200);
+    expect((await stack.ledger.getPayment(session.order_id))?.statusDescription).toBe('Declined: card [card number], cvv2 [cvv]');
   });
 });
 

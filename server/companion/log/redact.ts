@@ -1,10 +1,11 @@
 /**
  * What may never reach a log line: card numbers, CVVs, expiry dates, gateway credentials, the
  * admin token, card tokens and signatures. Values under such keys are replaced whatever they
- * hold; in every other string, runs of 12–19 digits (spaced or dashed, as card numbers are
- * typed) are masked, because a card number can hide in an error message or a gateway echo.
+ * hold; every other string is masked like the gateway's echoes (`maskCardData`: card-number
+ * digit runs, and 3–4-digit runs in text that mentions a CVV), because card data can hide in an
+ * error message or a gateway echo.
  */
-import { maskCardNumbers } from '../../gateway/errors.js';
+import { maskCardData } from '../../gateway/errors.js';
 
 export const REDACTED = '[redacted]';
 
@@ -21,9 +22,9 @@ export function isSecretKey(key: string): boolean {
   return SECRET_KEYS.has(key.toLowerCase().replace(/[-_]/g, ''));
 }
 
-/** A copy of `value` safe to log: secrets under their keys replaced, card-like digit runs masked. */
+/** A copy of `value` safe to log: secrets under their keys replaced, card data in strings masked. */
 export function redact(value: unknown, depth = 0, seen = new WeakSet<object>()): unknown {
-  if (typeof value === 'string') return maskCardNumbers(value);
+  if (typeof value === 'string') return maskCardData(value);
   if (typeof value === 'bigint') return value.toString();
   if (value === null || typeof value !== 'object') return typeof value === 'function' ? undefined : value;
   if (seen.has(value)) return '[circular]';
@@ -44,11 +45,11 @@ function redactError(error: Error, depth: number, seen: WeakSet<object>): Record
   const { status, code, fields } = error as Error & { status?: unknown; code?: unknown; fields?: unknown };
   return {
     name: error.name,
-    message: maskCardNumbers(error.message),
+    message: maskCardData(error.message),
     ...(status === undefined ? {} : { status }),
     ...(code === undefined ? {} : { code: redact(code, depth + 1, seen) }),
     ...(Array.isArray(fields) && fields.length > 0 ? { fields: redact(fields, depth + 1, seen) } : {}),
-    ...(error.stack ? { stack: maskCardNumbers(error.stack) } : {}),
+    ...(error.stack ? { stack: maskCardData(error.stack) } : {}),
     ...(error.cause === undefined ? {} : { cause: redact(error.cause, depth + 1, seen) }),
   };
 }

@@ -2,7 +2,8 @@
  * Turns zod issues into what the gateway — and payform everywhere — reports for bad input:
  * one `{ field, reason }` pair per problem, e.g. `{ field: 'split[1].amount', reason: 'must
  * be greater than 0' }`. The client uses it for local validation errors; the sandbox for its
- * 400 answers. Reasons never quote the rejected value, so card data cannot leak into errors.
+ * 400 answers. Reasons never quote the rejected value, and a key the sender chose is named only
+ * when it cannot hold card data, so card data cannot leak into errors.
  */
 import type * as z from 'zod';
 
@@ -20,20 +21,36 @@ export function parseWire<S extends z.ZodType>(schema: S, input: unknown): WireP
   return result.success ? { success: true, data: result.data } : { success: false, issues: fieldIssues(result.error) };
 }
 
-/** One pair per problem; an unrecognised-keys issue becomes one pair per key. */
+/**
+ * One pair per problem; an unrecognised-keys issue becomes one pair per key — on the key when
+ * its name may be repeated, else on its parent without the name.
+ */
 export function fieldIssues(error: z.ZodError): FieldIssue[] {
   return error.issues.flatMap((issue) =>
     issue.code === 'unrecognized_keys'
-      ? issue.keys.map((key) => ({ field: fieldPath([...issue.path, key]), reason: 'is not allowed' }))
+      ? issue.keys.map((key) =>
+          isEchoableKey(key)
+            ? { field: fieldPath([...issue.path, key]), reason: 'is not allowed' }
+            : { field: fieldPath(issue.path), reason: 'has a field that is not allowed' },
+        )
       : [{ field: fieldPath(issue.path), reason: issue.message }],
   );
 }
 
-/** `['split', 1, 'amount']` → `split[1].amount`. */
+/**
+ * Whether a key the sender chose may appear in an answer: a plain identifier of at most 64
+ * characters with at most two digits. A card number or CVV typed as a key is neither.
+ */
+export function isEchoableKey(key: string): boolean {
+  return /^[A-Za-z_][A-Za-z0-9_]{0,63}$/.test(key) && (key.match(/\d/g)?.length ?? 0) <= 2;
+}
+
+/** `['split', 1, 'amount']` → `split[1].amount`; a key that may not be repeated shows as `*`. */
 export function fieldPath(path: readonly PropertyKey[]): string {
   return path.reduce<string>((joined, key) => {
     if (typeof key === 'number') return `${joined}[${key}]`;
-    return joined ? `${joined}.${String(key)}` : String(key);
+    const name = typeof key === 'string' && isEchoableKey(key) ? key : '*';
+    return joined ? `${joined}.${name}` : name;
   }, '');
 }
 
