@@ -56,18 +56,20 @@ async function applyOperationEvent(ctx: LedgerContext, trx: LedgerDb, facts: Eve
     const outcome = progressed?.progress === 'stale' ? 'stale' : 'applied';
     return { outcome, advanced: progressed?.progress === 'advanced', payment: null, operation: progressed?.operation ?? null };
   }
-  // A reservation of this kind has not learnt its operation id yet: the event is probably its
-  // own. Wait for its settlement (which applies waiting events) rather than guess by amount.
+  if (facts.amount === undefined) return unmatched;
+  // A reservation of this kind and amount has not learnt its operation id yet: the event is
+  // probably its own. Wait for its settlement (which applies waiting events) rather than guess
+  // between reservations. An event of another amount is not its own.
   const reservation = await trx
     .selectFrom('operations')
     .select('id')
     .where('order_id', '=', facts.orderId)
     .where('kind', '=', kind)
+    .where('amount', '=', facts.amount)
     .where('status', '=', 'pending')
     .where('operation_id', 'is', null)
     .executeTakeFirst();
   if (reservation) return { outcome: 'parked', advanced: false, payment: null, operation: null };
-  if (facts.amount === undefined) return unmatched;
   // An operation this ledger never reserved (made elsewhere, e.g. in the gateway's portal):
   // recorded as the gateway reports it, limits or not, because it happened.
   const operation = await insertOperation(ctx, trx, facts.orderId, { ...result, kind, amount: facts.amount, origin: 'gateway' });

@@ -8,8 +8,9 @@ import { NotFoundError } from '../../gateway/errors.js';
 import type { GatewayClient } from '../../gateway/client.js';
 import type { OrderOperation } from '../../gateway/objects.js';
 import type { RequestOptions } from '../../gateway/transport.js';
-import type { Ledger, Operation, Payment } from '../../ledger/index.js';
+import type { Ledger, Payment } from '../../ledger/index.js';
 import { operationResult, paymentUpdate } from './gateway-facts.js';
+import { matchOperations } from './operation-matching.js';
 import type { ChangeSource, PaymentReactions } from './reactions.js';
 
 export type OrderRefresh =
@@ -40,6 +41,7 @@ export class OrderStateSync {
   /** Gateway errors other than "not found" propagate: the state is then simply unknown. */
   async refresh(orderId: string, source: ChangeSource, options: RequestOptions = {}): Promise<OrderRefresh> {
     const { ledger, gateway } = this.#deps;
+    const payment = await ledger.getPayment(orderId);
     let entries: OrderOperation[];
     try {
       entries = await gateway.orders.get(orderId, options);
@@ -47,7 +49,6 @@ export class OrderStateSync {
       if (error instanceof NotFoundError) return { found: false };
       throw error;
     }
-    const payment = await ledger.getPayment(orderId);
     if (!payment) return { found: true, entries, payment: undefined, shown: new Set() };
     const updated = await this.#applyPayment(payment, entries, source);
     const shown = await this.#settleOperations(orderId, entries, source);
@@ -63,30 +64,18 @@ export class OrderStateSync {
   }
 
   /**
-   * Pending reservations meet the gateway's operations: by operation id when the reservation
-   * knows it, otherwise the oldest unclaimed operation of the same kind (the same amount first).
+   * Pending reservations meet the gateway's operations (by operation id, else by kind, amount
+   * and time: see operation-matching.ts) and take what the gateway says of them. Returns the
+   * reservations the gateway may be showing.
    */
-  async #settleOperations(orderId: string, entries: readonly OrderOperation[], source: ChangeSource): Promise<Set<string>> {
+  async #settleOperations(orderId: string, entries: readonly OrderOperation[], source: ChangeSource): Promise<ReadonlySet<string>> {
     const { ledger, reactions } = this.#deps;
     const operations = (await ledger.getOrder(orderId))?.operations ?? [];
-    const claimed = new Set(operations.map((operation) => operation.operationId).filter((id) => id !== null));
-    const shown = new Set<string>();
-    for (const operation of operations.filter((candidate) => candidate.status === 'pending')) {
-      const entry = matchEntry(operation, entries, claimed);
-      if (!entry) continue;
-      shown.add(operation.id);
-      const result = operationResult(entry);
-      if (result.operationId) claimed.add(result.operationId);
-      const settled = await ledger.settleOperation(operation.id, result);
+    const { settling, shown } = matchOperations(operations, entries);
+    for (const [id, entry] of settling) {
+      const settled = await ledger.settleOperation(id, operationResult(entry));
       if (settled.progress === 'advanced') await reactions.operationAdvanced(settled.operation, source);
     }
     return shown;
   }
-}
-
-function matchEntry(operation: Operation, entries: readonly OrderOperation[], claimed: ReadonlySet<string>): OrderOperation | undefined {
-  const sameKind = entries.filter((entry) => entry.method === operation.kind);
-  if (operation.operationId) return sameKind.find((entry) => entry.operation_id === operation.operationId);
-  const unclaimed = sameKind.filter((entry) => typeof entry.operation_id === 'string' && !claimed.has(entry.operation_id));
-  return unclaimed.find((entry) => entry.amount === operation.amount) ?? unclaimed[0];
 }

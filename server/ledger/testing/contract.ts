@@ -533,6 +533,15 @@ export function describeLedgerContract(backend: LedgerBackend): void {
         expect((await ledger.getOrder(orderId))?.events).toMatchObject([{ outcome: 'applied' }]);
       });
 
+      it('parks only an event of the waiting reservation\'s amount; another is recorded as it happened', async () => {
+        const { orderId } = await paidOrder(ledger);
+        const op = await ledger.reserveOperation(orderId, { kind: 'refund', amount: 300 });
+        const other = await ledger.ingestEvent(gatewayEvent({ method: 'refund', status: 'success', orderId, operationId: 'op-portal', amount: 200, statusCode: '1004' }));
+        expect(other).toMatchObject({ event: { outcome: 'applied' }, operation: { origin: 'gateway', amount: 200, operationId: 'op-portal' } });
+        expect(await ledger.getOperation(op.id)).toMatchObject({ status: 'pending', operationId: null });
+        expect(await ledger.refundableAmount(orderId)).toBe(500);
+      });
+
       it('records an operation the ledger never reserved, as the gateway reports it', async () => {
         const { orderId } = await paidOrder(ledger);
         const result = await ledger.ingestEvent(gatewayEvent({ method: 'refund', status: 'success', orderId, operationId: 'op-portal', amount: 200 }));

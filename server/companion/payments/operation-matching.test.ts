@@ -1,0 +1,62 @@
+// Which gateway entry is which reservation, when the entries carry no operation id.
+import { describe, expect, it } from 'vitest';
+import type { OrderOperation } from '../../gateway/objects.js';
+import type { Operation } from '../../ledger/index.js';
+import { gatewayTime, matchOperations } from './operation-matching.js';
+
+const T0 = Date.UTC(2030, 0, 15, 9, 0);
+const MINUTE = 60_000;
+
+function operation(id: string, fields: Partial<Operation>): Operation {
+  return {
+    id, orderId: 'o-1', kind: 'refund', amount: 200, status: 'pending', operationId: null, statusCode: null, statusDescription: null, comment: null,
+    split: null, receiptUrl: null, origin: 'merchant', createdAt: T0, updatedAt: T0, lastSeenAt: T0, settledAt: null, ...fields,
+  };
+}
+
+function entry(fields: Partial<OrderOperation>, at = T0): OrderOperation {
+  return { method: 'refund', status: 'success', amount: 200, currency: 'UAH', status_code: '1004', processed_at: null, created_at: new Date(at).toISOString().slice(0, 23), ...fields } as OrderOperation;
+}
+
+describe('matching reservations to the gateway\'s operations', () => {
+  it('lets operations already settled use up their own entries first', () => {
+    const settled = operation('a', { status: 'success', statusCode: '1004' });
+    const waiting = operation('b', { createdAt: T0 + MINUTE });
+    const first = entry({}, T0 + 1000);
+    const second = entry({ status: 'pending', status_code: '2001' }, T0 + MINUTE + 1000);
+    const { settling, shown } = matchOperations([settled, waiting], [first, second]);
+    expect([...settling]).toEqual([['b', second]]);
+    expect([...shown]).toEqual(['b']);
+  });
+
+  it('pairs by operation id when both know it, whatever the order', () => {
+    const a = operation('a', { operationId: 'op-a' });
+    const b = operation('b', { operationId: 'op-b' });
+    const { settling } = matchOperations([a, b], [entry({ operation_id: 'op-b' }), entry({ operation_id: 'op-a', status: 'failure' })]);
+    expect(settling.get('a')).toMatchObject({ operation_id: 'op-a', status: 'failure' });
+    expect(settling.get('b')).toMatchObject({ operation_id: 'op-b', status: 'success' });
+  });
+
+  it('never pairs another amount or kind, nor an entry made before the reservation', () => {
+    const waiting = operation('a', { amount: 300, createdAt: T0 + 60 * MINUTE });
+    const { settling, shown } = matchOperations([waiting], [entry({ amount: 200 }), entry({ method: 'capture', amount: 300 }), entry({ amount: 300 }, T0)]);
+    expect(settling.size).toBe(0);
+    // An unexplained entry of its kind and amount exists: it may be this one, so it is not given up.
+    expect([...shown]).toEqual(['a']);
+  });
+
+  it('ignores reservations ended here: they never reached the gateway', () => {
+    const unsent = operation('a', { status: 'failure', statusDescription: 'Never reached the gateway' });
+    const waiting = operation('b', { createdAt: T0 + 1000 });
+    const { settling } = matchOperations([unsent, waiting], [entry({}, T0 + 2000)]);
+    expect([...settling.keys()]).toEqual(['b']);
+  });
+
+  it('reads zone-less gateway timestamps as UTC', () => {
+    expect(gatewayTime('2030-01-15T09:00:00')).toBe(T0);
+    expect(gatewayTime('2030-01-15T09:00:00.500Z')).toBe(T0 + 500);
+    expect(gatewayTime('2030-01-15T11:00:00+02:00')).toBe(T0);
+    expect(gatewayTime('soon')).toBeUndefined();
+    expect(gatewayTime(null)).toBeUndefined();
+  });
+});

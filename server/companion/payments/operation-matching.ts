@@ -1,0 +1,77 @@
+/**
+ * Which of the gateway's captures, voids and refunds of an order is which of the ledger's. The
+ * live gateway's order state promises no operation id on its entries, so after a lost answer a
+ * reservation is found by what it is: its kind, its amount, and a time not before it was made.
+ * The ledger's operations are taken in the order it made them, each pairing with the earliest
+ * entry that fits and no other operation has taken — so operations already settled use up their
+ * own entries first, and an older operation of the same amount made elsewhere is not mistaken
+ * for a newer reservation.
+ */
+import type { OrderOperation } from '../../gateway/objects.js';
+import type { Operation } from '../../ledger/index.js';
+
+/**
+ * How far the gateway's clock may run behind the ledger's. Its timestamps carry no zone; they
+ * are read as UTC (a gateway writing local time east of UTC only makes entries look later).
+ */
+const CLOCK_SKEW_MS = 10 * 60_000;
+
+const SECONDARY = new Set<string>(['capture', 'void', 'refund']);
+
+export interface OperationMatches {
+  /** Pending reservations the gateway's entries describe: ledger id → entry. */
+  readonly settling: ReadonlyMap<string, OrderOperation>;
+  /**
+   * Pending reservations the gateway may be showing: matched ones, and those for which an entry
+   * of the same kind and amount is left over. None of them may be given up as never sent.
+   */
+  readonly shown: ReadonlySet<string>;
+}
+
+/** `operations` in the order the ledger made them; `entries` as the gateway listed them. */
+export function matchOperations(operations: readonly Operation[], entries: readonly OrderOperation[]): OperationMatches {
+  const owners = new Map(operations.flatMap((operation) => (operation.operationId ? [[operation.operationId, operation] as const] : [])));
+  const paired = new Map<string, OrderOperation>();
+  const left: OrderOperation[] = [];
+  for (const entry of entries.filter((candidate) => SECONDARY.has(candidate.method))) {
+    const owner = entry.operation_id ? owners.get(entry.operation_id) : undefined;
+    if (owner && owner.kind === entry.method) paired.set(owner.id, entry);
+    else left.push(entry);
+  }
+  for (const operation of operations) {
+    if (paired.has(operation.id) || !mayBeAtGateway(operation)) continue;
+    const index = left.findIndex((entry) => entry.method === operation.kind && entry.amount === operation.amount && mayBe(operation, entry));
+    if (index >= 0) paired.set(operation.id, left.splice(index, 1)[0]!);
+  }
+  const pending = operations.filter((operation) => operation.status === 'pending');
+  const settling = new Map(pending.flatMap((operation) => (paired.has(operation.id) ? [[operation.id, paired.get(operation.id)!] as const] : [])));
+  const shown = new Set(
+    pending
+      .filter((operation) => settling.has(operation.id) || left.some((entry) => entry.method === operation.kind && entry.amount === operation.amount))
+      .map((operation) => operation.id),
+  );
+  return { settling, shown };
+}
+
+/**
+ * Whether the gateway can have this operation: still pending, or settled by the gateway's word
+ * (an operation id, a success — only the gateway says success —, or a decline with its code).
+ * A failure without either was ended here (refused before sending, given up) and never got there.
+ */
+function mayBeAtGateway(operation: Operation): boolean {
+  return operation.status !== 'failure' || operation.operationId !== null || operation.statusCode !== null;
+}
+
+function mayBe(operation: Operation, entry: OrderOperation): boolean {
+  if (operation.operationId && entry.operation_id && entry.operation_id !== operation.operationId) return false;
+  const created = gatewayTime(entry.created_at);
+  return created === undefined || created >= operation.createdAt - CLOCK_SKEW_MS;
+}
+
+/** A gateway TIMESTAMP in epoch ms; without a zone it is read as UTC. Undefined when unreadable. */
+export function gatewayTime(timestamp: string | null | undefined): number | undefined {
+  if (!timestamp) return undefined;
+  const zoned = /(?:[zZ]|[+-]\d{2}:?\d{2})$/.test(timestamp) ? timestamp : `${timestamp}Z`;
+  const time = Date.parse(zoned);
+  return Number.isNaN(time) ? undefined : time;
+}
