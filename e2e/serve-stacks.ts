@@ -35,7 +35,8 @@ for (let i = 0; i < count; i++) {
         ADMIN_TOKEN: randomBytes(24).toString('base64url'),
         // Each test is its own customer, with its own address (X-Forwarded-For): pay rate limits count per test.
         TRUST_PROXY: 'true',
-        LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+        // The fault journeys make the companion warn on purpose; errors still show.
+        LOG_LEVEL: process.env.LOG_LEVEL ?? 'error',
       },
       gatewayTimeoutMs: E2E_GATEWAY_TIMEOUT_MS,
       // A reordered webhook waits for the next one this long (2 s by default): a challenge clicked

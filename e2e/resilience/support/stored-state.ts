@@ -3,8 +3,7 @@
  * PostgreSQL schema) and the sandbox's orders, webhook deliveries and faults. Two snapshots
  * compare equal when nothing stored changed in between.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
@@ -12,17 +11,21 @@ import { openLedger } from '../../../server/ledger/index.js';
 import type { Ledger } from '../../../server/ledger/index.js';
 import type { LedgerBackend } from '../../../server/ledger/testing/databases.js';
 import type { SandboxApp } from '../../../server/sandbox/app.js';
+import { keptForScan, stackFolder } from './at-rest.js';
 
 export type TableDump = Record<string, unknown[]>;
 
-/** A SQLite ledger in a file whose folder the test knows (to read the file and its WAL). */
+/**
+ * A SQLite ledger in a file whose folder the test knows (to read the file and its WAL). The
+ * folder is removed afterwards unless PAYFORM_AT_REST_DIR keeps it for the scan after the run.
+ */
 export interface SqliteFileBackend extends LedgerBackend {
   readonly dir: string;
   readonly path: string;
 }
 
 export function sqliteFileBackend(): SqliteFileBackend {
-  const dir = mkdtempSync(join(tmpdir(), 'payform-resilience-'));
+  const dir = stackFolder();
   const path = join(dir, 'ledger.db');
   return {
     name: 'SQLite file',
@@ -41,7 +44,7 @@ export function sqliteFileBackend(): SqliteFileBackend {
         reopen: open,
         async dispose() {
           for (const ledger of opened) await ledger.close();
-          rmSync(dir, { recursive: true, force: true });
+          if (!keptForScan()) rmSync(dir, { recursive: true, force: true });
         },
       };
     },
