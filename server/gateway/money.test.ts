@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { currencyExponent, fractionDigits, fromWireAmount, toWireAmount, wireHundredths } from './money.js';
+import { parseWire } from './wire/issues.js';
+import { RequestAmount } from './wire/primitives.js';
 
 describe('currencyExponent', () => {
   it('follows ISO 4217, with XTS and unknown codes at two digits', () => {
@@ -39,6 +41,14 @@ describe('toWireAmount', () => {
 
   it('leaves three digits for a three-decimal amount that the wire cannot carry', () => {
     expect(toWireAmount(1005, 'BHD')).toBe(1.005);
+  });
+
+  it('refuses an amount a JSON number cannot carry exactly, rather than send another one', () => {
+    expect(toWireAmount(999_999_999_999_999, 'UAH')).toBe(9999999999999.99);
+    expect(toWireAmount(999_999_999_999_999, 'JPY')).toBe(999999999999999);
+    // 16 significant digits: as a number this would leave as 90071992547409.9.
+    expect(() => toWireAmount(Number.MAX_SAFE_INTEGER, 'UAH')).toThrow(RangeError);
+    expect(() => toWireAmount(1_000_000_000_000_001, 'UAH')).toThrow(RangeError);
   });
 
   it('rejects non-integers and unsafe integers', () => {
@@ -82,5 +92,22 @@ describe('wireHundredths', () => {
     expect(wireHundredths(70) + wireHundredths('30.00')).toBe(wireHundredths(100));
     expect(wireHundredths(0.1) + wireHundredths(0.2)).toBe(wireHundredths(0.3));
     expect(() => wireHundredths(1.005)).toThrow(RangeError);
+  });
+});
+
+describe('RequestAmount', () => {
+  const reasonFor = (amount: unknown) => {
+    const parsed = parseWire(RequestAmount, amount);
+    return parsed.success ? undefined : parsed.issues[0]?.reason;
+  };
+
+  it('takes every amount up to 9999999999999.99, each one exact on the wire', () => {
+    for (const amount of [0.01, '0.01', 10.1, '9999999999999.99', 9999999999999.99, '999999999999']) expect(reasonFor(amount)).toBeUndefined();
+  });
+
+  it('refuses larger amounts, whose digits a JSON number would lose, with a clear reason', () => {
+    for (const amount of ['90071992547409.91', 90071992547409.91, '10000000000000', 1e15, '99999999999999999999']) {
+      expect(reasonFor(amount)).toBe('must be at most 9999999999999.99');
+    }
   });
 });

@@ -16,6 +16,14 @@ export type WireAmount = number | string;
 /** The gateway accepts at most this many fraction digits, whatever the currency. */
 export const WIRE_MAX_DECIMALS = 2;
 
+/**
+ * The largest amount payform takes or sends: 15 significant digits, as many as a JSON number
+ * (an IEEE double) carries exactly — one more and 90071992547409.91 travels as 90071992547409.9.
+ */
+export const MAX_WIRE_AMOUNT = '9999999999999.99';
+const MAX_WIRE_HUNDREDTHS = 999_999_999_999_999n;
+const MAX_SIGNIFICANT_DIGITS = 15;
+
 // ISO 4217 currencies without a minor unit: their amounts are whole on the wire.
 const ZERO_DECIMAL = new Set([
   'BIF', 'CLP', 'DJF', 'GNF', 'ISK', 'JPY', 'KMF', 'KRW', 'PYG', 'RWF', 'UGX', 'UYI', 'VND',
@@ -52,14 +60,25 @@ export function isDecimal(value: WireAmount): boolean {
 
 /**
  * Formats minor units as the decimal the gateway expects: 1010 UAH → 10.1, 500 JPY → 500.
- * Throws RangeError for a non-integer or unsafe integer. The result may carry three fraction
+ * Throws RangeError for a non-integer or unsafe integer, and for an amount that a JSON number
+ * cannot carry exactly (more than 15 significant digits). The result may carry three fraction
  * digits for a three-decimal currency; request validation rejects those with a clear reason.
  */
 export function toWireAmount(minor: MinorUnits, currency: string): number {
   if (!Number.isSafeInteger(minor)) {
     throw new RangeError('amount must be a whole number of minor units');
   }
-  return Number(formatMinor(minor, currencyExponent(currency)));
+  const text = formatMinor(minor, currencyExponent(currency));
+  if (text.replace(/[-.]/g, '').replace(/^0+/, '').length > MAX_SIGNIFICANT_DIGITS) {
+    throw new RangeError(`amount ${text} has more digits than a JSON number carries exactly`);
+  }
+  return Number(text);
+}
+
+/** True when a plain decimal of at most two fraction digits is above MAX_WIRE_AMOUNT. */
+export function exceedsWireRange(value: WireAmount): boolean {
+  const hundredths = wireHundredths(value);
+  return (hundredths < 0n ? -hundredths : hundredths) > MAX_WIRE_HUNDREDTHS;
 }
 
 /**

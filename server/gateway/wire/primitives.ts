@@ -3,7 +3,7 @@
  * every request, response and webhook schema.
  */
 import * as z from 'zod';
-import { WIRE_MAX_DECIMALS, fractionDigits, isDecimal } from '../money.js';
+import { MAX_WIRE_AMOUNT, WIRE_MAX_DECIMALS, exceedsWireRange, fractionDigits, isDecimal } from '../money.js';
 
 /**
  * A schema's own reason for a wrong value, leaving a missing value to the shared
@@ -51,7 +51,8 @@ export const Comment = text(2048);
 
 /**
  * An amount in a request: positive, a JSON number or a numeric string (the live service takes
- * both), at most two fraction digits. Float artefacts such as 0.30000000000000004 fail.
+ * both), at most two fraction digits, at most MAX_WIRE_AMOUNT (so it is exact as a JSON number).
+ * Float artefacts such as 0.30000000000000004 fail.
  */
 export const RequestAmount = z
   .union([z.number(), z.string()], { error: reason('must be a decimal number') })
@@ -61,6 +62,8 @@ export const RequestAmount = z
       ctx.addIssue({ code: 'custom', message: 'must be a plain decimal number' });
     } else if (digits > WIRE_MAX_DECIMALS) {
       ctx.addIssue({ code: 'custom', message: `must have at most ${WIRE_MAX_DECIMALS} decimal digits` });
+    } else if (exceedsWireRange(value)) {
+      ctx.addIssue({ code: 'custom', message: `must be at most ${MAX_WIRE_AMOUNT}` });
     } else if (!(Number(value) > 0)) {
       ctx.addIssue({ code: 'custom', message: 'must be greater than 0' });
     }
