@@ -57,19 +57,31 @@ async function applyOperationEvent(ctx: LedgerContext, trx: LedgerDb, facts: Eve
     return { outcome, advanced: progressed?.progress === 'advanced', payment: null, operation: progressed?.operation ?? null };
   }
   if (facts.amount === undefined) return unmatched;
+  const withoutId = (status: 'pending' | 'settled') =>
+    trx
+      .selectFrom('operations')
+      .select('id')
+      .where('order_id', '=', facts.orderId)
+      .where('kind', '=', kind)
+      .where('amount', '=', facts.amount!)
+      .where('operation_id', 'is', null)
+      .where('origin', '=', 'merchant')
+      .$if(status === 'pending', (q) => q.where('status', '=', 'pending'))
+      // Settled from the order state (whose entries carry no operation id): a success, or a
+      // decline with the gateway's code — not a failure ended here, which never got there.
+      .$if(status === 'settled', (q) => q.where((eb) => eb.or([eb('status', '=', 'success'), eb.and([eb('status', '=', 'failure'), eb('status_code', 'is not', null)])])))
+      .orderBy('created_at')
+      .executeTakeFirst();
   // A reservation of this kind and amount has not learnt its operation id yet: the event is
   // probably its own. Wait for its settlement (which applies waiting events) rather than guess
-  // between reservations. An event of another amount is not its own.
-  const reservation = await trx
-    .selectFrom('operations')
-    .select('id')
-    .where('order_id', '=', facts.orderId)
-    .where('kind', '=', kind)
-    .where('amount', '=', facts.amount)
-    .where('status', '=', 'pending')
-    .where('operation_id', 'is', null)
-    .executeTakeFirst();
-  if (reservation) return { outcome: 'parked', advanced: false, payment: null, operation: null };
+  // between reservations.
+  if (await withoutId('pending')) return { outcome: 'parked', advanced: false, payment: null, operation: null };
+  // One already settled from the order state is this event's operation: it takes the id.
+  const settled = await withoutId('settled');
+  if (settled) {
+    const progressed = await progressOperation(ctx, trx, settled.id, result);
+    return { outcome: progressed?.progress === 'stale' ? 'stale' : 'applied', advanced: progressed?.progress === 'advanced', payment: null, operation: progressed?.operation ?? null };
+  }
   // An operation this ledger never reserved (made elsewhere, e.g. in the gateway's portal):
   // recorded as the gateway reports it, limits or not, because it happened.
   const operation = await insertOperation(ctx, trx, facts.orderId, { ...result, kind, amount: facts.amount, origin: 'gateway' });

@@ -89,7 +89,7 @@ export class SecondaryOperations {
     const payment = await this.#payment(orderId);
     const method = (operation ?? payment.method) as Payment['method'] | OperationKind;
     try {
-      await this.#deps.gateway.orders.resendWebhook(orderId, method, definedFields({ transactionId }));
+      await this.#deps.gateway.orders.resendWebhook(orderId, method, definedFields({ transactionId }), { currency: payment.currency });
     } catch (error) {
       throw error instanceof GatewayError ? gatewayProblem(error) : error;
     }

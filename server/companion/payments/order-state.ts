@@ -44,7 +44,8 @@ export class OrderStateSync {
     const payment = await ledger.getPayment(orderId);
     let entries: OrderOperation[];
     try {
-      entries = await gateway.orders.get(orderId, options);
+      // The ledger knows the order's currency; the gateway's entries need not name it.
+      entries = await gateway.orders.get(orderId, { ...options, ...(payment ? { currency: payment.currency } : {}) });
     } catch (error) {
       if (error instanceof NotFoundError) return { found: false };
       throw error;

@@ -162,7 +162,7 @@ export class Reconciler {
     }
     await ledger.markPaymentChecked(payment.orderId);
     // Still open at the gateway too: the webhook may have been lost; ask for it again.
-    await gateway.orders.resendWebhook(now.orderId, now.method).catch((error: unknown) => {
+    await gateway.orders.resendWebhook(now.orderId, now.method, {}, { currency: now.currency }).catch((error: unknown) => {
       this.#deps.logger.debug('webhook re-send not possible', { order_id: now.orderId, err: error });
     });
   }

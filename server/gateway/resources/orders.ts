@@ -12,6 +12,14 @@ import type { Method } from '../wire/primitives.js';
 import { routes } from '../wire/routes.js';
 import type { GatewayContext } from './context.js';
 
+export interface OrderReadOptions extends RequestOptions {
+  /**
+   * The order's currency, which its amounts are in. The live service promises no currency on
+   * order-state entries; without it an entry that names none is unreadable.
+   */
+  readonly currency?: string;
+}
+
 export class Orders {
   readonly #gateway: GatewayContext;
 
@@ -20,13 +28,14 @@ export class Orders {
   }
 
   /** GET …/orders/<order_id> — every operation on the order (payment, captures, refunds …). */
-  async get(orderId: string, options: RequestOptions = {}): Promise<OrderOperation[]> {
+  async get(orderId: string, options: OrderReadOptions = {}): Promise<OrderOperation[]> {
+    const { currency, ...request } = options;
     const params = wireParams(OrderParams, { pos_id: this.#gateway.posId, order_id: orderId });
-    return fetchJson(this.#gateway.transport, { route: routes.order, params, ...options }, OrderStateResponse, toOrderState);
+    return fetchJson(this.#gateway.transport, { route: routes.order, params, ...request }, OrderStateResponse, (entries) => toOrderState(entries, currency));
   }
 
   /** GET …/orders/<order_id>/<operation> — that one operation. */
-  async getOperation(orderId: string, operation: Method, options: RequestOptions = {}): Promise<OrderOperation> {
+  async getOperation(orderId: string, operation: Method, options: OrderReadOptions = {}): Promise<OrderOperation> {
     return this.#operation(orderId, operation, undefined, options);
   }
 
@@ -39,15 +48,16 @@ export class Orders {
     orderId: string,
     operation: Method,
     resend: { transactionId?: string } = {},
-    options: RequestOptions = {},
+    options: OrderReadOptions = {},
   ): Promise<OrderOperation> {
     const query = wireParams(ResendWebhookQuery, { callback: 'true', transactionId: resend.transactionId });
     return this.#operation(orderId, operation, query, options);
   }
 
-  #operation(orderId: string, operation: Method, query: ResendWebhookQuery | undefined, options: RequestOptions) {
+  #operation(orderId: string, operation: Method, query: ResendWebhookQuery | undefined, options: OrderReadOptions) {
+    const { currency, ...request } = options;
     const params = wireParams(OrderOperationParams, { pos_id: this.#gateway.posId, order_id: orderId, operation });
-    const call = { route: routes.orderOperation, params, query, ...options };
-    return fetchJson(this.#gateway.transport, call, OrderOperationResponse, (entry) => toOrderOperation(entry));
+    const call = { route: routes.orderOperation, params, query, ...request };
+    return fetchJson(this.#gateway.transport, call, OrderOperationResponse, (entry) => toOrderOperation(entry, currency));
   }
 }

@@ -130,7 +130,21 @@ describe('orders', () => {
     ]);
   });
 
-  it('reports an order state that names no currency at all', async () => {
+  it('reads entries that name no currency (all the live service promises) in the currency the caller knows', async () => {
+    const live = { method: 'refund', status: 'pending', status_code: '2001', amount: '2.50', created_at: '2025-03-01T10:07:00', processing_time: null };
+    double.gateway.answer({ body: [{ method: 'purchase', status: 'success', status_code: '1000', amount: 10.1, created_at: '2025-03-01T10:00:00' }, live] });
+    expect(await double.client().orders.get('order-1001', { currency: 'UAH' })).toEqual([
+      { method: 'purchase', status: 'success', status_code: '1000', amount: 1010, currency: 'UAH', created_at: '2025-03-01T10:00:00', processed_at: null },
+      { method: 'refund', status: 'pending', status_code: '2001', amount: 250, currency: 'UAH', created_at: '2025-03-01T10:07:00', processed_at: null },
+    ]);
+    // Zero-decimal: the caller's currency decides the unit.
+    double.gateway.answer({ body: [{ method: 'purchase', status: 'success', amount: 500, created_at: '2025-03-01T10:00:00' }] });
+    expect((await double.client().orders.get('order-1001', { currency: 'JPY' }))[0]).toMatchObject({ amount: 500, currency: 'JPY' });
+    double.gateway.answer({ body: { method: 'refund', status: 'success', amount: '1.5', created_at: '2025-03-01T10:07:00' } });
+    expect(await double.client().orders.getOperation('order-1001', 'refund', { currency: 'UAH' })).toMatchObject({ amount: 150, currency: 'UAH' });
+  });
+
+  it('reports an order state that names no currency when the caller gives none either', async () => {
     double.gateway.answer({ body: [{ method: 'capture', status: 'success', amount: 1 }] });
     await expect(double.client().orders.get('order-1001')).rejects.toThrow(/names no currency/);
   });

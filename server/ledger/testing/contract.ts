@@ -542,6 +542,22 @@ export function describeLedgerContract(backend: LedgerBackend): void {
         expect(await ledger.refundableAmount(orderId)).toBe(500);
       });
 
+      it('a reservation settled from the order state (no operation id there) takes its event\'s id, counted once', async () => {
+        const { orderId } = await paidOrder(ledger);
+        const op = await ledger.reserveOperation(orderId, { kind: 'refund', amount: 300 });
+        await ledger.settleOperation(op.id, { status: 'success', amount: 300, statusCode: '1004' });
+        const late = await ledger.ingestEvent(gatewayEvent({ method: 'refund', status: 'success', orderId, operationId: 'op-99', amount: 300, statusCode: '1004' }));
+        expect(late).toMatchObject({ advanced: false, operation: { id: op.id, operationId: 'op-99' } });
+        expect((await ledger.getOrder(orderId))?.operations).toHaveLength(1);
+        expect(await ledger.refundableAmount(orderId)).toBe(700);
+        // A reservation ended here (never sent) is not the gateway's: its event is another operation.
+        const unsent = await ledger.reserveOperation(orderId, { kind: 'refund', amount: 100 });
+        await ledger.settleOperation(unsent.id, { status: 'failure', statusDescription: 'Never reached the gateway' });
+        const elsewhere = await ledger.ingestEvent(gatewayEvent({ method: 'refund', status: 'success', orderId, operationId: 'op-100', amount: 100 }));
+        expect(elsewhere.operation).toMatchObject({ origin: 'gateway', operationId: 'op-100' });
+        expect(await ledger.refundableAmount(orderId)).toBe(600);
+      });
+
       it('records an operation the ledger never reserved, as the gateway reports it', async () => {
         const { orderId } = await paidOrder(ledger);
         const result = await ledger.ingestEvent(gatewayEvent({ method: 'refund', status: 'success', orderId, operationId: 'op-portal', amount: 200 }));

@@ -1,0 +1,119 @@
+// Reading an order's state as the live gateway gives it: its entries promise only method,
+// status, status_code, amount, created_at and processing_time — no currency, no operation_id.
+// The sandbox says more, so its answers are cut down to that here.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { TestClock } from '../../ledger/testing/databases.js';
+import { card } from '../test/cards.js';
+import { createStack, payBody } from '../test/stack.js';
+import type { Json, Stack } from '../test/stack.js';
+
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+const LIVE_FIELDS = ['method', 'status', 'status_code', 'amount', 'created_at', 'processing_time'];
+
+let stack: Stack;
+let clock: TestClock;
+let loseAnswers: RegExp | undefined;
+/** Entries the gateway shows besides what the sandbox knows (e.g. made elsewhere). */
+let extraEntries: Json[];
+
+const liveEntry = (entry: Json) => Object.fromEntries(Object.entries(entry).filter(([field]) => LIVE_FIELDS.includes(field)));
+
+beforeEach(async () => {
+  clock = new TestClock(Date.now());
+  loseAnswers = undefined;
+  extraEntries = [];
+  stack = await createStack({
+    clock,
+    gateway: {
+      retry: { maxRetries: 0 },
+      fetch: async (input, init) => {
+        const request = new Request(input, init);
+        const response = await stack.sandbox.fetch(request.clone());
+        if (loseAnswers?.test(request.url)) throw new TypeError('fetch failed', { cause: { code: 'ECONNRESET' } });
+        if (request.method !== 'GET' || !/\/orders\/[^/]+$/.test(new URL(request.url).pathname) || !response.ok) return response;
+        const entries = [...((await response.json()) as Json[]), ...extraEntries];
+        return Response.json(entries.map(liveEntry));
+      },
+    },
+  });
+  stack.dropWebhooks = true;
+});
+afterEach(async () => {
+  await stack.close();
+});
+
+/** The webhooks the sandbox tried to send for an order, in order, as form bodies. */
+async function heldWebhooks(orderId: string, method: string): Promise<string[]> {
+  const { deliveries } = await stack.control('GET', `/_sandbox/webhooks?order_id=${orderId}`);
+  return deliveries
+    .filter((delivery: Json) => JSON.parse(Buffer.from(delivery.body.data, 'base64url').toString()).method === method)
+    .map((delivery: Json) => new URLSearchParams(delivery.body).toString());
+}
+
+const deliver = async (form: string) =>
+  (await stack.request('POST', '/webhooks/gateway', { body: form, headers: { 'Content-Type': 'application/x-www-form-urlencoded' } })).json();
+
+const refund = (orderId: string, amount: number, status = 200) => stack.json('POST', `/api/orders/${orderId}/refund`, status, { admin: true, body: { amount } });
+
+describe('an order state without currency or operation ids', () => {
+  it('recovers a lost pay answer', async () => {
+    const session = await stack.openSession();
+    loseAnswers = /\/api\/v1\/payment$/;
+    expect((await (await stack.pay(session.id)).json()).status).toBe('success');
+    expect(await stack.ledger.getPayment(session.order_id)).toMatchObject({ status: 'success' });
+  });
+
+  it('settles a stale payment in reconciliation', async () => {
+    const session = await stack.openSession();
+    await stack.pay(session.id, payBody({ card: card('slow_pending') }));
+    await stack.settleWebhooks();
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    clock.advance(61 * SECOND);
+    expect(await stack.companion.companion.reconciler.runOnce()).toMatchObject({ checkedPayments: 1, failures: 0 });
+    expect(await stack.ledger.getPayment(session.order_id)).toMatchObject({ status: 'success' });
+  });
+
+  it('settles a refund whose answer was lost by kind and amount; its webhook later counts it once', async () => {
+    const session = await stack.openSession();
+    await stack.pay(session.id);
+    loseAnswers = /\/api\/v1\/refund$/;
+    const answer = await refund(session.order_id, 4);
+    expect(answer.operation).toMatchObject({ status: 'success', amount: 4, operation_id: null });
+    loseAnswers = undefined;
+    const [webhook] = await heldWebhooks(session.order_id, 'refund');
+    expect(await deliver(webhook!)).toMatchObject({ outcome: expect.stringMatching(/^(applied|stale)$/) });
+    const detail = await stack.ledger.getOrder(session.order_id);
+    expect(detail?.operations).toMatchObject([{ kind: 'refund', status: 'success', amount: 400, operationId: expect.any(String), origin: 'merchant' }]);
+    expect(detail?.totals).toMatchObject({ refunded: 400, refundable: 610 });
+  });
+
+  it('a webhook that came while the refund waited is its own once the order state settles it', async () => {
+    const session = await stack.openSession();
+    await stack.pay(session.id);
+    loseAnswers = /\/api\/v1\/(refund|pos\/.*\/orders\/.*)$/;
+    expect((await refund(session.order_id, 4, 202)).operation).toMatchObject({ status: 'pending' });
+    const [webhook] = await heldWebhooks(session.order_id, 'refund');
+    expect(await deliver(webhook!)).toMatchObject({ outcome: 'parked' });
+    loseAnswers = undefined;
+    clock.advance(31 * SECOND);
+    expect(await stack.companion.companion.reconciler.runOnce()).toMatchObject({ checkedOperations: 1, settled: 1 });
+    const detail = await stack.ledger.getOrder(session.order_id);
+    expect(detail?.operations).toHaveLength(1);
+    expect(detail?.totals).toMatchObject({ refunded: 400, refundable: 610 });
+    expect(detail?.events.map((event) => event.outcome)).toEqual(['applied']);
+  });
+
+  it('matches a reservation only to an operation of its amount, made after it', async () => {
+    const session = await stack.openSession();
+    await stack.pay(session.id);
+    // Never sent (a crash right after reserving), and an older refund of the same amount made elsewhere.
+    const unsent = await stack.ledger.reserveOperation(session.order_id, { kind: 'refund', amount: 300 });
+    clock.advance(SECOND);
+    extraEntries = [{ method: 'refund', status: 'success', status_code: '1004', amount: 3, created_at: new Date(clock.now - 2 * 60 * MINUTE).toISOString().slice(0, 23) }];
+    loseAnswers = /\/api\/v1\/refund$/;
+    const lost = await refund(session.order_id, 2);
+    expect(lost.operation).toMatchObject({ status: 'success', amount: 2 });
+    expect(await stack.ledger.getOperation(unsent.id)).toMatchObject({ status: 'pending', amount: 300 });
+  });
+});
