@@ -10,6 +10,7 @@ import {
   NotFoundError, OutcomeUnknownError, RateLimitError, UnexpectedResponseError,
 } from './errors.js';
 import { useGatewayDouble } from './test/client-setup.js';
+import { routePath, routes } from './wire/routes.js';
 import * as samples from './test/samples.js';
 
 const double = useGatewayDouble();
@@ -208,6 +209,31 @@ describe('redirects', () => {
     double.gateway.answer({ status: 302, headers: { location: `${double.gateway.url}/elsewhere` } });
     await expect(double.client().balances.listAccounts()).rejects.toBeInstanceOf(UnexpectedResponseError);
     expect(double.gateway.onlyRequest.url).toBe(`/api/v1/balances/pos/${samples.POS_ID}/accounts`);
+  });
+});
+
+describe('path values', () => {
+  it('that are dot segments are refused before sending, so no call reaches another path', async () => {
+    const client = double.client();
+    for (const orderId of ['..', '.']) {
+      for (const call of [() => client.orders.get(orderId), () => client.payments.cancel(orderId), () => client.receipts.forOrder(orderId, { format: 'html' })]) {
+        const error = await failure(call());
+        expect(error).toBeInstanceOf(InvalidRequestError);
+        expect((error as InvalidRequestError).fields).toEqual([{ field: 'order_id', reason: 'must not be "." or ".."' }]);
+      }
+    }
+    expect(double.gateway.requests).toEqual([]);
+    expect(() => routePath(routes.order, { pos_id: samples.POS_ID, order_id: '..' })).toThrow(RangeError);
+  });
+
+  it('that only look like dots are sent encoded, as themselves', async () => {
+    double.gateway.answer({ body: [] }, { body: [] });
+    await double.client().orders.get('...');
+    await double.client().orders.get('a/../b');
+    expect(double.gateway.requests.map((request) => request.url)).toEqual([
+      `/api/v1/pos/${samples.POS_ID}/orders/...`,
+      `/api/v1/pos/${samples.POS_ID}/orders/a%2F..%2Fb`,
+    ]);
   });
 });
 

@@ -42,10 +42,18 @@ export const Url = z.url({ protocol: /^https?$/, error: reason('must be an http(
 export const text = (max = 256) => z.string().max(max, { error: `must be at most ${max} characters` });
 export const requiredText = (max = 256) => text(max).min(1, { error: 'must not be empty' });
 
+/**
+ * Order ids travel in gateway paths (`…/orders/:order_id`), where `.` and `..` are dot segments
+ * that URLs resolve — `orders/..` would address another endpoint with the merchant's
+ * credentials — and no encoding hides them (`%2E%2E` is `..` too). Such an order could never be
+ * read, cancelled or refunded, so it is not created either.
+ */
+const pathSafe = <S extends z.ZodString>(id: S) => id.refine((value) => value !== '.' && value !== '..', { error: 'must not be "." or ".."' });
+
 /** order_id as created; responses allow String(≤256). */
-export const OrderId = requiredText(256);
+export const OrderId = pathSafe(requiredText(256));
 /** order_id in capture, void and refund requests: max 32 characters. */
-export const SecondaryOrderId = requiredText(32);
+export const SecondaryOrderId = pathSafe(requiredText(32));
 
 export const Comment = text(2048);
 

@@ -40,11 +40,16 @@ export const routes = {
 
 export type RouteName = keyof typeof routes;
 
-/** Fills `:name` placeholders with URL-encoded values (order ids are merchant-chosen text). */
+/**
+ * Fills `:name` placeholders with URL-encoded values (order ids are merchant-chosen text).
+ * `.` and `..` are refused with RangeError: URLs resolve them, encoded or not, so the call would
+ * reach another path (the request schemas refuse such ids first, with a field error).
+ */
 export function routePath(route: Route, params: Readonly<Record<string, string>>): string {
   return route.path.replace(/:([a-z_]+)/g, (_, name: string) => {
     const value = params[name];
     if (value === undefined) throw new TypeError(`missing path parameter ${name} for ${route.path}`);
+    if (value === '.' || value === '..') throw new RangeError(`path parameter ${name} must not be a dot segment`);
     return encodeURIComponent(value);
   });
 }
