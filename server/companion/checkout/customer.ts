@@ -10,7 +10,15 @@ import { definedFields } from '../optional-fields.js';
 
 export type CustomerField = 'fname' | 'lname' | 'email' | 'phone';
 
-const Name = z.string().trim().pipe(requiredText(256));
+/** Twelve digits or more in a row (spaces or dashes between them): a card number in the wrong field. */
+const CARD_NUMBER_LIKE = /\d(?:[ -]?\d){11}/;
+
+// A payer who types the card number into a name field would otherwise have it stored and sent on.
+const Name = z
+  .string()
+  .trim()
+  .pipe(requiredText(256))
+  .refine((name) => !CARD_NUMBER_LIKE.test(name), { error: 'must not contain a card number' });
 const Email = z.string().trim().pipe(z.email({ error: 'must be an e-mail address' }).max(256));
 const Phone = z
   .string()
