@@ -212,6 +212,35 @@ describe('redirects', () => {
   });
 });
 
+describe('answer size', () => {
+  const huge = (bytes: number) => JSON.stringify({ accounts: [], padding: 'x'.repeat(bytes) });
+
+  it('a JSON answer above 4 MiB is refused as unreadable, declared or not, and not retried', async () => {
+    double.gateway.answer({ body: huge(5 * 1024 * 1024), headers: { 'content-type': 'application/json' } });
+    const declared = await failure(double.client().balances.listAccounts());
+    expect(declared).toBeInstanceOf(UnexpectedResponseError);
+    expect((declared as Error).message).toBe('The gateway\'s answer is larger than 4194304 bytes');
+    double.gateway.answer({ body: huge(5 * 1024 * 1024), headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' } });
+    expect(await failure(double.client().balances.listAccounts())).toBeInstanceOf(UnexpectedResponseError);
+    expect(double.gateway.requests).toHaveLength(2);
+  });
+
+  it('a money-moving call with an oversized answer is an unknown outcome', async () => {
+    const padded = JSON.stringify({ ...samples.captureResponse, padding: 'x'.repeat(5 * 1024 * 1024) });
+    double.gateway.answer({ body: padded, headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' } });
+    const error = await failure(double.client().operations.capture(capture));
+    expect(error).toBeInstanceOf(OutcomeUnknownError);
+    expect((error as OutcomeUnknownError).cause).toBeInstanceOf(UnexpectedResponseError);
+  });
+
+  it('receipts may be larger', async () => {
+    const zip = new Uint8Array(6 * 1024 * 1024).fill(7);
+    double.gateway.answer({ body: zip, headers: { 'content-type': 'application/zip' } });
+    const document = await double.client().receipts.forDate('2026-01-31', { format: 'pdf' });
+    expect(document.body.byteLength).toBe(zip.byteLength);
+  });
+});
+
 describe('path values', () => {
   it('that are dot segments are refused before sending, so no call reaches another path', async () => {
     const client = double.client();

@@ -1,11 +1,11 @@
 /**
- * One HTTP exchange with the gateway: authentication headers, a timeout on every attempt,
- * retries for reads, and an error for every answer that is not a success. Redirects are never
- * followed: the hosted create's 303 is the answer itself, and following a redirect elsewhere
- * would hand the X-API-AUTH credentials to another host.
+ * One HTTP exchange with the gateway: authentication headers, a timeout on every attempt, a
+ * size limit on every answer, retries for reads, and an error for every answer that is not a
+ * success. Redirects are never followed: the hosted create's 303 is the answer itself, and
+ * following a redirect elsewhere would hand the X-API-AUTH credentials to another host.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { errorFromResponse, GatewayError, NetworkError, NetworkTimeoutError } from './errors.js';
+import { errorFromResponse, GatewayError, NetworkError, NetworkTimeoutError, UnexpectedResponseError } from './errors.js';
 import { isRetryable, parseRetryAfter, retryDelay } from './retry.js';
 import type { RetryPolicy } from './retry.js';
 import { AUTH_HEADER, ENDPOINTS_KEY_HEADER, authHeaderValue, routePath } from './wire/routes.js';
@@ -94,9 +94,10 @@ export class Transport {
         signal,
       });
       // The body is read under the same signal, so a stalled answer times out as well.
-      const body = new Uint8Array(await response.arrayBuffer());
+      const body = await readAnswer(response, call.route.maxAnswerBytes);
       return { status: response.status, headers: response.headers, body, url };
     } catch (error) {
+      if (error instanceof GatewayError) throw error;
       if (call.signal?.aborted) throw call.signal.reason;
       if (timeout.aborted) throw new NetworkTimeoutError(timeoutMs, { cause: error });
       const connectFailed = CONNECT_FAILURES.has(errorCode(error) ?? '');
@@ -121,6 +122,29 @@ export class Transport {
       Accept: 'application/json, text/html, application/pdf, application/zip, */*',
     };
   }
+}
+
+/**
+ * The answer's body, up to `maxBytes`: a larger one — declared or found while reading — is an
+ * UnexpectedResponseError, and what was not read yet is left unread.
+ */
+async function readAnswer(response: Response, maxBytes: number): Promise<Uint8Array> {
+  const tooLarge = () => new UnexpectedResponseError(`The gateway's answer is larger than ${maxBytes} bytes`, { status: response.status });
+  if (Number(response.headers.get('content-length')) > maxBytes) {
+    await response.body?.cancel();
+    throw tooLarge();
+  }
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  // Leaving the loop by throwing cancels the stream.
+  for await (const chunk of response.body ?? []) {
+    size += chunk.byteLength;
+    if (size > maxBytes) throw tooLarge();
+    chunks.push(chunk);
+  }
+  const body = new Uint8Array(size);
+  chunks.reduce((offset, chunk) => (body.set(chunk, offset), offset + chunk.byteLength), 0);
+  return body;
 }
 
 /** The JSON of a body, or undefined when it is empty or not JSON. */

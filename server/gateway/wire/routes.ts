@@ -1,6 +1,7 @@
 /**
  * Every endpoint of the interface (plus the order-state reads and the health check) in one
- * table: HTTP method, path template and whether the X-API-KEY header goes with it. The client
+ * table: HTTP method, path template, whether the X-API-KEY header goes with it and how large
+ * an answer may be. The client
  * fills the templates; the sandbox mounts the same ones (Hono's `:param` syntax).
  */
 export interface Route {
@@ -12,10 +13,16 @@ export interface Route {
    * order-state reads share the re-send's path, so they carry it as well.
    */
   readonly endpointsKey: boolean;
+  /** The largest answer the client reads; a larger one is unreadable, never buffered whole. */
+  readonly maxAnswerBytes: number;
 }
 
-const post = (path: string): Route => ({ method: 'POST', path, endpointsKey: true });
-const get = (path: string, endpointsKey: boolean): Route => ({ method: 'GET', path, endpointsKey });
+// JSON answers are a payment or an order's operations; receipts may be a day's ZIP of PDFs.
+const JSON_ANSWER_BYTES = 4 * 1024 * 1024;
+const DOCUMENT_ANSWER_BYTES = 64 * 1024 * 1024;
+
+const post = (path: string): Route => ({ method: 'POST', path, endpointsKey: true, maxAnswerBytes: JSON_ANSWER_BYTES });
+const get = (path: string, endpointsKey: boolean, maxAnswerBytes = JSON_ANSWER_BYTES): Route => ({ method: 'GET', path, endpointsKey, maxAnswerBytes });
 
 export const routes = {
   createPayment: post('/api/v1/payment'),
@@ -30,8 +37,8 @@ export const routes = {
   account: get('/api/v1/balances/pos/:pos_id/accounts/:account_id', false),
   terminals: get('/api/v1/balances/pos/:pos_id/terminals', false),
   terminal: get('/api/v1/balances/pos/:pos_id/terminals/:terminal_id', false),
-  orderReceipt: get('/api/v1/pos/:pos_id/orders/:order_id/report/receipt', true),
-  dateReceipts: get('/api/v1/pos/:pos_id/date/:date/report/receipt', true),
+  orderReceipt: get('/api/v1/pos/:pos_id/orders/:order_id/report/receipt', true, DOCUMENT_ANSWER_BYTES),
+  dateReceipts: get('/api/v1/pos/:pos_id/date/:date/report/receipt', true, DOCUMENT_ANSWER_BYTES),
   order: get('/api/v1/pos/:pos_id/orders/:order_id', true),
   /** With `?callback=true` this is the webhook re-send. */
   orderOperation: get('/api/v1/pos/:pos_id/orders/:order_id/:operation', true),
