@@ -3,6 +3,7 @@
  * PostgreSQL schema) and the sandbox's orders, webhook deliveries and faults. Two snapshots
  * compare equal when nothing stored changed in between.
  */
+import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -45,6 +46,34 @@ export function sqliteFileBackend(): SqliteFileBackend {
         async dispose() {
           for (const ledger of opened) await ledger.close();
           if (!keptForScan()) rmSync(dir, { recursive: true, force: true });
+        },
+      };
+    },
+  };
+}
+
+/** A PostgreSQL ledger in a schema of its own, whose name the test knows; dropped afterwards. */
+export function postgresSchemaBackend(url: string): LedgerBackend & { readonly schema: string } {
+  const schema = `resilience_${randomBytes(6).toString('hex')}`;
+  return {
+    name: 'PostgreSQL',
+    persistent: true,
+    schema,
+    async open(clock) {
+      const opened: Ledger[] = [];
+      const open = async () => {
+        const ledger = await openLedger(url, { clock: clock.read, schema });
+        opened.push(ledger);
+        return ledger;
+      };
+      return {
+        ledger: await open(),
+        reopen: open,
+        async dispose() {
+          for (const ledger of opened) await ledger.close();
+          const client = new pg.Client({ connectionString: url });
+          await client.connect();
+          await client.query(`drop schema if exists ${schema} cascade`).finally(() => client.end());
         },
       };
     },
