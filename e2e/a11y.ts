@@ -2,7 +2,7 @@
  * Accessibility and Content-Security-Policy checks shared by the journeys: axe over the whole
  * page (open shadow roots included), and the CSP violations the page reported.
  */
-import AxeBuilder from '@axe-core/playwright';
+import { AxeBuilder } from '@axe-core/playwright';
 import { expect } from '@playwright/test';
 import type { Page } from '@playwright/test';
 
