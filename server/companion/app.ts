@@ -60,7 +60,7 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
   const logger = config.logger ?? createLogger({ clock });
   const feed = new ChangeFeed();
   const reactions = new PaymentReactions({ ledger, feed, logger, clock, hook: config.onPaymentEvent });
-  const orderState = new OrderStateSync({ ledger, gateway, reactions, sandboxOrigin: options.sandboxOrigin });
+  const orderState = new OrderStateSync({ ledger, gateway, reactions, logger, sandboxOrigin: options.sandboxOrigin });
   const flow = { ledger, gateway, orderState, reactions, options, logger, clock };
   const services: CompanionServices = {
     ...flow,

@@ -37,15 +37,18 @@ export function eventId(data: string): string {
 }
 
 async function applyPaymentEvent(ctx: LedgerContext, trx: LedgerDb, facts: EventFacts): Promise<Effect> {
-  const { method: _method, status, orderId, operationId: _operationId, amount: _amount, ...details } = facts;
+  const { method: _method, status, orderId, operationId: _operationId, ...details } = facts;
   const result = await progressPayment(ctx, trx, orderId, { ...details, status: status as PaymentStatus });
-  if (!result) return unmatched;
+  // No such order, or an event about another payment under its order id.
+  if (!result || result.progress === 'mismatch') return unmatched;
   return { outcome: result.progress === 'stale' ? 'stale' : 'applied', advanced: result.progress === 'advanced', payment: result.payment, operation: null };
 }
 
 async function applyOperationEvent(ctx: LedgerContext, trx: LedgerDb, facts: EventFacts): Promise<Effect> {
   const payment = await lockPayment(ctx, trx, facts.orderId);
   if (!payment || !facts.operationId) return unmatched;
+  // An operation in another currency is not on this order's payment.
+  if (facts.currency !== undefined && facts.currency !== payment.currency) return unmatched;
   const kind = facts.method as OperationKind;
   const status = facts.status as OperationStatus;
   const result = { status, operationId: facts.operationId, amount: facts.amount, statusCode: facts.statusCode, statusDescription: facts.statusDescription, receiptUrl: facts.receiptUrl };

@@ -100,6 +100,8 @@ export const paymentDetailsShape = {
 export const paymentUpdateInput = z.strictObject({
   status: z.enum(['init', 'pending', 'success', 'failure']),
   ...paymentDetailsShape,
+  amount: minorAmount.optional(),
+  currency: currency.optional(),
 });
 
 export const overCapturePercent = z.number().min(0, 'must not be negative').max(100, 'must be at most 100');
@@ -138,6 +140,7 @@ export const gatewayEventInput = z.strictObject({
   orderId: text(256),
   operationId: text(64).optional(),
   amount: minorAmount.optional(),
+  currency: currency.optional(),
   ...paymentDetailsShape,
 });
 

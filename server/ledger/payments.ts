@@ -32,6 +32,9 @@ const detailColumns = [
 type UpdateArgs = Partial<PaymentDetailColumns> & {
   orderId: string;
   status: PaymentStatus;
+  /** What the gateway says the payment is; null when the update does not say. */
+  amount: number | null;
+  currency: string | null;
   rank: number;
   now: number;
   /** `now` when the new status is final; kept once set. */
@@ -40,7 +43,9 @@ type UpdateArgs = Partial<PaymentDetailColumns> & {
 
 /**
  * The guarded UPDATE, one per guard, prepared once per database (it runs for every webhook).
- * A detail the update leaves out (null) keeps its stored value.
+ * A detail the update leaves out (null) keeps its stored value. It applies only to the payment
+ * the update describes: the same amount and currency when it names them, and no other payment
+ * id than the one stored.
  */
 function prepareUpdate(db: LedgerDb, step: 'advanced' | 'updated'): PreparedQuery<UpdateArgs, PaymentRow> {
   return prepareQuery<UpdateArgs, PaymentRow>((slot) =>
@@ -55,6 +60,13 @@ function prepareUpdate(db: LedgerDb, step: 'advanced' | 'updated'): PreparedQuer
       }))
       .where('order_id', '=', slot('orderId'))
       .where(step === 'advanced' ? paymentProgression.forward(slot('rank')) : paymentProgression.same(slot('status')))
+      .where((eb) =>
+        eb.and([
+          eb('amount', '=', eb.fn.coalesce(eb.val(slot('amount')), eb.ref('amount'))),
+          eb('currency', '=', eb.fn.coalesce(eb.val(slot('currency')), eb.ref('currency'))),
+          eb.or([eb('payment_id', 'is', null), eb('payment_id', '=', eb.fn.coalesce(eb.val(slot('payment_id')), eb.ref('payment_id')))]),
+        ]),
+      )
       .returningAll(),
   );
 }
@@ -72,16 +84,18 @@ function updates(ctx: LedgerContext) {
 
 /**
  * Applies what the gateway said about a payment: a forward step, a refresh of the same status
- * (details merged; what the update omits is kept) or nothing when it is stale. Undefined when
- * the order is unknown.
+ * (details merged; what the update omits is kept), nothing when it is stale — or nothing when it
+ * describes another payment (`mismatch`). Undefined when the order is unknown.
  */
 export async function progressPayment(ctx: LedgerContext, db: LedgerDb, orderId: string, update: PaymentUpdate): Promise<PaymentProgress | undefined> {
   const now = ctx.now();
-  const { status, ...details } = update;
+  const { status, amount, currency, ...details } = update;
   const args: UpdateArgs = {
     ...paymentDetailColumns(details),
     orderId,
     status,
+    amount: amount ?? null,
+    currency: currency ?? null,
     rank: paymentProgression.rank(status),
     now,
     finalizedAt: paymentProgression.isFinal(status) ? now : null,
@@ -89,7 +103,17 @@ export async function progressPayment(ctx: LedgerContext, db: LedgerDb, orderId:
   const prepared = updates(ctx);
   const { progress, row } = await progressTo(async (step) => (await prepared[step](db, args)).rows[0]);
   const payment = row ? toPayment(row) : await getPayment(db, orderId);
+  if (payment && !row && describesAnother(payment, update)) return { progress: 'mismatch', payment };
   return payment && { progress, payment };
+}
+
+/** Whether an update is about another payment than the stored one under its order id. */
+function describesAnother(payment: Payment, update: PaymentUpdate): boolean {
+  return (
+    (update.amount !== undefined && update.amount !== payment.amount) ||
+    (update.currency !== undefined && update.currency !== payment.currency) ||
+    (update.paymentId !== undefined && payment.paymentId !== null && update.paymentId !== payment.paymentId)
+  );
 }
 
 export async function markPaymentChecked(ctx: LedgerContext, orderId: string): Promise<void> {

@@ -107,7 +107,18 @@ export interface PaymentDetails {
   readonly receiptUrl?: string;
 }
 
-export interface PaymentUpdate extends PaymentDetails {
+/**
+ * What the gateway says the payment is. When given, it must be this payment: an update whose
+ * amount or currency differs, or whose payment id is not the one stored, describes another
+ * payment under the same order id and is not applied (progress `mismatch`).
+ */
+export interface ReportedPayment {
+  /** Minor units of `currency`. */
+  readonly amount?: number;
+  readonly currency?: string;
+}
+
+export interface PaymentUpdate extends PaymentDetails, ReportedPayment {
   readonly status: PaymentStatus;
 }
 
@@ -133,7 +144,7 @@ export interface Payment {
   readonly ccToken: string | null;
   readonly ccTokenExpiration: string | null;
   readonly userActionUrl: string | null;
-  /** The hosted checkout page, kept so a repeated create (P-409) can answer with it. */
+  /** The hosted checkout page, kept so a second click gets the same page. */
   readonly checkoutUrl: string | null;
   readonly receiptUrl: string | null;
   readonly customer: CustomerDetails;
@@ -152,7 +163,8 @@ export interface Payment {
 export type Progress = 'advanced' | 'updated' | 'stale';
 
 export interface PaymentProgress {
-  readonly progress: Progress;
+  /** `mismatch`: the update describes another payment (see ReportedPayment); nothing changed. */
+  readonly progress: Progress | 'mismatch';
   readonly payment: Payment;
 }
 
@@ -223,6 +235,8 @@ export interface OrderTotals {
 
 /** A verified webhook as the companion decoded it. */
 export interface GatewayEvent extends PaymentDetails {
+  /** The payment's or operation's currency, as the event names it. */
+  readonly currency?: string;
   /** The `data` form field exactly as received: its hash is the event's identity. */
   readonly data: string;
   /** The decoded JSON text, kept whole (unknown fields included). */
@@ -238,7 +252,8 @@ export interface GatewayEvent extends PaymentDetails {
 /**
  * applied: changed a payment or operation · stale: older than what is stored, no effect ·
  * parked: a secondary event waiting for its reservation to learn its operation id ·
- * unmatched: no known order (or a kind the ledger does not track).
+ * unmatched: no known order, a kind the ledger does not track, or another payment than the
+ * ledger's under that order id (another amount, currency or payment id).
  */
 export type EventOutcome = 'applied' | 'stale' | 'parked' | 'unmatched';
 

@@ -1,9 +1,10 @@
 /**
  * What a pay or hosted attempt does when the gateway's answer to its create is not a payment:
  * a definite refusal or a call never sent ends the attempt (the session may try again under a
- * new order id); an answer that may have been lost leads to the order's state instead.
+ * new order id); an answer that may have been lost leads to the order's state instead; an order
+ * id someone else already used at the gateway ends it too, never adopting their payment.
  */
-import { DuplicateOrderError, GatewayError, InvalidRequestError, OutcomeUnknownError } from '../../gateway/errors.js';
+import { GatewayError, InvalidRequestError, OutcomeUnknownError } from '../../gateway/errors.js';
 import type { Payment } from '../../ledger/index.js';
 import type { PaymentFlowDeps } from '../context.js';
 import { gatewayProblem } from '../http/failure-problems.js';
@@ -23,12 +24,25 @@ export async function endAttempt(deps: PaymentFlowDeps, payment: Payment, reason
 }
 
 /**
- * For a create that threw: ends the attempt and throws the answer when nothing can have
- * happened; returns when it may have (a lost answer, or P-409: the order id is taken).
+ * P-409 on an order id this ledger has just claimed for a new attempt: the ledger never sends a
+ * create twice, so the id was used at the gateway by someone else — another integration on the
+ * same project, or a database older than that payment. Nothing of theirs is read or touched:
+ * the attempt ends, and the caller goes on under the session's next order id.
  */
-export async function endUnsentAttempt(deps: PaymentFlowDeps, payment: Payment, error: unknown): Promise<OutcomeUnknownError | DuplicateOrderError> {
+export async function endTakenAttempt(deps: PaymentFlowDeps, payment: Payment): Promise<void> {
+  deps.logger.warn('the order id is already used at the gateway by another payment; the checkout goes on under its next order id', { order_id: payment.orderId });
+  await endAttempt(deps, payment, ORDER_ID_TAKEN);
+}
+
+export const ORDER_ID_TAKEN = 'The order id is already used at the gateway by another payment';
+
+/**
+ * For a create that threw (other than P-409): ends the attempt and throws the answer when
+ * nothing can have happened; returns when it may have (a lost answer).
+ */
+export async function endUnsentAttempt(deps: PaymentFlowDeps, payment: Payment, error: unknown): Promise<OutcomeUnknownError> {
   if (!(error instanceof GatewayError)) throw error;
-  if (error instanceof OutcomeUnknownError || error instanceof DuplicateOrderError) return error;
+  if (error instanceof OutcomeUnknownError) return error;
   if (error instanceof InvalidRequestError) {
     await endAttempt(deps, payment, `Refused by the gateway: ${error.message}`);
     throw new ApiProblem(422, 'payment_rejected', 'The gateway refused the payment details', fieldReasons(error.fields, requestField));

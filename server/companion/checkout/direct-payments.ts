@@ -21,7 +21,7 @@ import { payAnswer } from './pay-answer.js';
 import type { PayAnswer } from './pay-answer.js';
 import { hasExpired } from './pay-request.js';
 import type { BrowserFingerprint, CardInput } from './pay-request.js';
-import { cancelHostedPage, endAttempt, endUnsentAttempt, readOrderState } from './attempt-outcomes.js';
+import { cancelHostedPage, endTakenAttempt, endUnsentAttempt, readOrderState } from './attempt-outcomes.js';
 import { closedSessionProblem, liveAttempt, payableSession, requireCustomer } from './session-access.js';
 
 /** What the HTTP request adds: who is paying, from where, with which browser. */
@@ -67,10 +67,20 @@ export class DirectPayments {
 
     const claim = await ledger.claimPayAttempt(session.id, { mode: 'direct', customer });
     if (!claim.claimed) return payAnswer(liveAttempt(claim));
+    return this.#attempt(session, claim.payment, card, customer, request, true);
+  }
+
+  /** Sends one attempt. An order id someone else used at the gateway goes on once under the next. */
+  async #attempt(session: CheckoutSession, payment: Payment, card: CardSource, customer: CustomerDetails, request: DirectPayment, retry: boolean): Promise<PayAnswer> {
     try {
-      return await this.#record(claim.payment, await this.#create(session, claim.payment, card, customer, request));
+      return await this.#record(payment, await this.#create(session, payment, card, customer, request));
     } catch (error) {
-      return this.#recover(claim.payment, error);
+      if (!(error instanceof DuplicateOrderError)) return this.#recover(payment, error);
+      await endTakenAttempt(this.#deps, payment);
+      if (!retry) return payAnswer((await this.#deps.ledger.getPayment(payment.orderId)) ?? payment);
+      const next = await this.#deps.ledger.claimPayAttempt(session.id, { mode: 'direct', customer });
+      if (!next.claimed) return payAnswer(liveAttempt(next));
+      return this.#attempt(session, next.payment, card, customer, request, false);
     }
   }
 
@@ -122,6 +132,7 @@ export class DirectPayments {
     }
     const progress = await ledger.advancePayment(payment.orderId, update);
     if (progress.progress === 'advanced') await reactions.paymentAdvanced(progress.payment, 'gateway_answer');
+    if (progress.progress === 'mismatch') logger.error('the gateway answered with another amount, currency or payment id; not applied', { order_id: payment.orderId });
     return payAnswer(progress.payment);
   }
 
@@ -130,7 +141,6 @@ export class DirectPayments {
     // It may have happened: the gateway's order state says what did.
     const state = await readOrderState(this.#deps, payment, unknown);
     if (state?.found && state.payment) return payAnswer(state.payment);
-    if (state?.found === false && unknown instanceof DuplicateOrderError) await endAttempt(this.#deps, payment, 'The order id is taken at the gateway');
     // Still unknown: the reconciler settles it; the widget keeps waiting.
     return payAnswer((await this.#deps.ledger.getPayment(payment.orderId)) ?? payment);
   }

@@ -2,15 +2,17 @@
  * Hosted checkout: the gateway's own page collects the card, which keeps card data off the
  * merchant entirely (the low PCI scope path). The companion creates the hosted payment and
  * hands the widget the page's address from the 303 `Location`; a second click gets the same
- * page, and so does a create the gateway refuses as a duplicate (P-409).
+ * page. An order id someone else already used at the gateway (P-409) is left to them: the page
+ * opens under the session's next order id.
  */
+import { DuplicateOrderError } from '../../gateway/errors.js';
 import type { HostedPaymentParams, HostedSplitPurchaseParams } from '../../gateway/resources/payments.js';
 import type { CheckoutSession, CustomerDetails, Payment } from '../../ledger/index.js';
 import type { PaymentFlowDeps } from '../context.js';
 import { ApiProblem } from '../http/problem.js';
 import { definedFields } from '../optional-fields.js';
 import { isAllowedRedirect } from '../payments/redirects.js';
-import { cancelHostedPage, endAttempt, endUnsentAttempt, readOrderState } from './attempt-outcomes.js';
+import { cancelHostedPage, endAttempt, endTakenAttempt, endUnsentAttempt, readOrderState } from './attempt-outcomes.js';
 import { customerDetails, customerParams } from './customer.js';
 import type { Customer } from './customer.js';
 import { closedSessionProblem, liveAttempt, payableSession, requireCustomer } from './session-access.js';
@@ -36,10 +38,20 @@ export class HostedCheckouts {
     requireCustomer('hosted', customer);
     const claim = await ledger.claimPayAttempt(session.id, { mode: 'hosted', customer });
     if (!claim.claimed) return this.#pageOf(liveAttempt(claim));
+    return this.#attempt(session, claim.payment, customer, true);
+  }
+
+  /** Creates one attempt's page. An order id someone else used at the gateway goes on once under the next. */
+  async #attempt(session: CheckoutSession, payment: Payment, customer: CustomerDetails, retry: boolean): Promise<string> {
     try {
-      return await this.#create(session, claim.payment, customer);
+      return await this.#create(session, payment, customer);
     } catch (error) {
-      return this.#recover(claim.payment, error);
+      if (!(error instanceof DuplicateOrderError)) return this.#recover(payment, error);
+      await endTakenAttempt(this.#deps, payment);
+      if (!retry) throw tryAgain();
+      const next = await this.#deps.ledger.claimPayAttempt(session.id, { mode: 'hosted', customer });
+      if (!next.claimed) return this.#pageOf(liveAttempt(next));
+      return this.#attempt(session, next.payment, customer, false);
     }
   }
 
@@ -82,9 +94,6 @@ export class HostedCheckouts {
 
   async #recover(payment: Payment, error: unknown): Promise<string> {
     const unknown = await endUnsentAttempt(this.#deps, payment, error);
-    // P-409 after an earlier create of this order: its page is the answer, when it was kept.
-    const stored = await this.#deps.ledger.getPayment(payment.orderId);
-    if (stored?.checkoutUrl) return stored.checkoutUrl;
     const state = await readOrderState(this.#deps, payment, unknown);
     // Created but its address lost: nobody can reach that page, so it is cancelled and the
     // next click opens a fresh one.

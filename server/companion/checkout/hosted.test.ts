@@ -72,20 +72,20 @@ describe('POST /api/checkout/sessions/:id/hosted', () => {
     expect((await hosted(challenged.id, 409)).error.code).toBe('payment_in_progress');
   });
 
-  it('an order id the gateway already holds (P-409): the lost page is cancelled and the next click opens a fresh one', async () => {
+  it('an order id someone else already used at the gateway (P-409): their page is left alone, ours opens under a fresh id', async () => {
     await open();
     const session = await stack.openSession({ customer: CONTACT });
-    // The page was created once already, and its address never came back.
     const direct = new GatewayClient({ baseUrl: stack.sandboxUrl, ...testProjectCredentials({}), fetch: (input, init) => Promise.resolve(stack.sandbox.fetch(new Request(input, init))) });
-    await direct.payments.create({ mode: 'hosted', method: 'purchase', amount: 1010, currency: 'UAH', description: 'x', order_id: session.order_id, customer_email: CONTACT.email, customer_phone: CONTACT.phone });
-    const refused = await stack.request('POST', `/api/checkout/sessions/${session.id}/hosted`, { body: {} });
-    expect(refused.status).toBe(503);
-    expect(refused.headers.get('retry-after')).toBe('2');
-    expect(await stack.ledger.getPayment(session.order_id)).toMatchObject({ status: 'failure', statusCode: '6007' });
-    const [entry] = await direct.orders.get(session.order_id);
-    expect(entry).toMatchObject({ status: 'failure', status_code: '6007' });
-    const { redirect_url: fresh } = await hosted(session.id, 200);
-    expect(await stack.ledger.getPayment(`${session.order_id}-2`)).toMatchObject({ status: 'init', checkoutUrl: fresh });
+    await direct.payments.create({ mode: 'hosted', method: 'purchase', amount: 100, currency: 'UAH', description: 'someone else', order_id: session.order_id, customer_email: CONTACT.email, customer_phone: CONTACT.phone });
+    const { redirect_url: url } = await hosted(session.id, 200);
+    const ours = (await stack.ledger.getSession(session.id))?.payment;
+    expect(ours).toMatchObject({ status: 'init', checkoutUrl: url });
+    expect(ours?.orderId).not.toBe(session.order_id);
+    expect(await stack.ledger.getPayment(session.order_id)).toMatchObject({ status: 'failure', statusCode: null, checkoutUrl: null });
+    const [theirs] = await direct.orders.get(session.order_id);
+    expect(theirs).toMatchObject({ status: 'init', amount: 100 });
+    const [page] = await direct.orders.get(ours!.orderId);
+    expect(page).toMatchObject({ status: 'init', amount: 1010 });
   });
 
   it('never hands out a page address that is neither https nor the sandbox', async () => {

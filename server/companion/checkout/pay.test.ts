@@ -5,10 +5,11 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openLedger } from '../../ledger/index.js';
 import type { LedgerBackend } from '../../ledger/testing/databases.js';
-import { CUSTOMER, FINGERPRINT, TEST_AMEX_CVV, TEST_CVV, card, cardNumber } from '../test/cards.js';
+import { CUSTOMER, EXPIRY, FINGERPRINT, TEST_AMEX_CVV, TEST_CVV, card, cardNumber } from '../test/cards.js';
 import { eventually, payBody, stacksPerTest } from '../test/stack.js';
 import type { Json, Stack, StackOptions } from '../test/stack.js';
 
+const CARD_PARAMS = { cc_number: cardNumber('success'), exp_month: EXPIRY.exp_month, exp_year: EXPIRY.exp_year, card_cvv: TEST_CVV };
 const openStack = stacksPerTest();
 let stack: Stack;
 const open = async (options: StackOptions = {}) => (stack = await openStack(options));
@@ -286,6 +287,33 @@ describe('card data at rest', () => {
     expect(stack.logs.join('\n')).not.toContain(`"${TEST_CVV}"`);
     expect(stack.logs.some((line) => line.includes('/pay'))).toBe(true);
     rmSync(dir, { recursive: true, force: true });
+  });
+});
+
+describe('an order id someone else already used at the gateway (P-409)', () => {
+  it('is never answered with that payment: the attempt ends and goes on under a fresh order id', async () => {
+    await open();
+    // Another integration (or an older database) paid 1.00 UAH under the merchant's order id.
+    const foreign = await stack.companion.companion.services.gateway.payments.create({
+      mode: 'direct', method: 'purchase', amount: 100, currency: 'UAH', description: 'someone else', order_id: 'SHOP-1001', ...CARD_PARAMS,
+      customer_fname: 'A', customer_lname: 'B', customer_email: 'a@example.com', customer_phone: '+380501112233', customer_ip: '198.51.100.9',
+      browser_fingerprint: { ...FINGERPRINT, browserAcceptHeader: '*/*', browserIpAddress: '198.51.100.9', browserUserAgent: 'x' },
+    });
+    expect(foreign.status).toBe('success');
+    const session = await stack.openSession({ amount: '5000.00', order_id: 'SHOP-1001' });
+
+    const declined = await payJson(session.id, payBody({ card: card('rejected') }));
+    expect(declined).toMatchObject({ status: 'failure', message: 'The payment was declined. Try another card or contact your bank.' });
+    expect(declined.order_id).not.toBe('SHOP-1001');
+    expect(await stack.ledger.getPayment('SHOP-1001')).toMatchObject({ status: 'failure', paymentId: null, statusDescription: 'The order id is already used at the gateway by another payment' });
+    expect(stack.changes.filter((change) => change.kind === 'payment' && change.status === 'success')).toEqual([]);
+
+    const paid = await payJson(session.id);
+    expect(paid.status).toBe('success');
+    const [entry] = await stack.companion.companion.services.gateway.orders.get(paid.order_id);
+    expect(entry).toMatchObject({ status: 'success', amount: 500_000 });
+    const [theirs] = await stack.companion.companion.services.gateway.orders.get('SHOP-1001');
+    expect(theirs).toMatchObject({ status: 'success', amount: 100, payment_id: foreign.payment_id });
   });
 });
 

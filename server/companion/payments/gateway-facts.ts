@@ -9,7 +9,7 @@
 import type {
   OperationEvent, Operation as GatewayOperation, OrderOperation, Payment as GatewayPayment, PaymentEvent, WebhookEvent,
 } from '../../gateway/objects.js';
-import type { GatewayEvent, OperationResult, PaymentStatus, PaymentUpdate } from '../../ledger/index.js';
+import type { GatewayEvent, OperationResult, PaymentStatus, PaymentUpdate, ReportedPayment } from '../../ledger/index.js';
 import { brandOfMask } from './card-brand.js';
 import { isAllowedRedirect } from './redirects.js';
 import { definedFields } from '../optional-fields.js';
@@ -27,6 +27,7 @@ export type OperationFacts = GatewayOperation | OperationEvent | OrderOperation;
 interface ReadableFields {
   readonly status: PaymentStatus;
   readonly amount: number;
+  readonly currency?: string | null | undefined;
   readonly status_code?: string | null | undefined;
   readonly status_description?: string | null | undefined;
   readonly payment_id?: string | null | undefined;
@@ -82,10 +83,18 @@ function paymentDetails(facts: ReadableFields, status: PaymentStatus, sandboxOri
   });
 }
 
+/**
+ * What the gateway says the payment is — its amount and currency — so that the ledger applies
+ * the facts only to the payment they describe, never to another one under the same order id.
+ */
+function reported(facts: ReadableFields): ReportedPayment {
+  return definedFields({ amount: minorUnits(facts.amount), currency: text(facts.currency, 3) });
+}
+
 /** The ledger update for a payment the gateway describes. */
 export function paymentUpdate(payment: PaymentFacts, sandboxOrigin: string | undefined): PaymentUpdate {
   const facts: ReadableFields = payment;
-  return { status: facts.status, ...paymentDetails(facts, facts.status, sandboxOrigin) };
+  return { status: facts.status, ...paymentDetails(facts, facts.status, sandboxOrigin), ...reported(facts) };
 }
 
 /** The ledger settlement of a capture, void or refund the gateway describes. */
@@ -117,8 +126,9 @@ export function gatewayEvent(data: string, event: WebhookEvent, sandboxOrigin: s
   const common = { data, body, method: event.method, status: event.status, orderId: event.order_id.slice(0, 256) };
   if (isOperationEvent(event)) {
     const { status: _, ...result } = operationResult(event);
-    return definedFields({ ...common, ...result, paymentId: text(event.payment_id, 64), transactionId: text(event.transaction_id, 64) });
+    const currency = text(event.currency, 3);
+    return definedFields({ ...common, ...result, currency, paymentId: text(event.payment_id, 64), transactionId: text(event.transaction_id, 64) });
   }
   const facts: ReadableFields = event;
-  return definedFields({ ...common, ...paymentDetails(facts, facts.status, sandboxOrigin) });
+  return definedFields({ ...common, ...paymentDetails(facts, facts.status, sandboxOrigin), ...reported(facts) });
 }

@@ -16,6 +16,8 @@ let clock: TestClock;
 let loseAnswers: RegExp | undefined;
 /** Entries the gateway shows besides what the sandbox knows (e.g. made elsewhere). */
 let extraEntries: Json[];
+/** How the gateway's entries differ from the sandbox's. */
+let alterEntries: (entry: Json) => Json;
 
 const liveEntry = (entry: Json) => Object.fromEntries(Object.entries(entry).filter(([field]) => LIVE_FIELDS.includes(field)));
 
@@ -23,6 +25,7 @@ beforeEach(async () => {
   clock = new TestClock(Date.now());
   loseAnswers = undefined;
   extraEntries = [];
+  alterEntries = (entry) => entry;
   stack = await createStack({
     clock,
     gateway: {
@@ -33,7 +36,7 @@ beforeEach(async () => {
         if (loseAnswers?.test(request.url)) throw new TypeError('fetch failed', { cause: { code: 'ECONNRESET' } });
         if (request.method !== 'GET' || !/\/orders\/[^/]+$/.test(new URL(request.url).pathname) || !response.ok) return response;
         const entries = [...((await response.json()) as Json[]), ...extraEntries];
-        return Response.json(entries.map(liveEntry));
+        return Response.json(entries.map(alterEntries).map(liveEntry));
       },
     },
   });
@@ -62,6 +65,14 @@ describe('an order state without currency or operation ids', () => {
     loseAnswers = /\/api\/v1\/payment$/;
     expect((await (await stack.pay(session.id)).json()).status).toBe('success');
     expect(await stack.ledger.getPayment(session.order_id)).toMatchObject({ status: 'success' });
+  });
+
+  it('never applies an entry of another amount: another payment under this order id', async () => {
+    const session = await stack.openSession();
+    alterEntries = (entry) => (entry.method === 'purchase' ? { ...entry, amount: 1 } : entry);
+    loseAnswers = /\/api\/v1\/payment$/;
+    expect((await (await stack.pay(session.id)).json()).status).toBe('pending');
+    expect(await stack.ledger.getPayment(session.order_id)).toMatchObject({ status: 'init' });
   });
 
   it('settles a stale payment in reconciliation', async () => {

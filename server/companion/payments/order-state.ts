@@ -11,6 +11,7 @@ import type { RequestOptions } from '../../gateway/transport.js';
 import type { Ledger, Payment } from '../../ledger/index.js';
 import { operationResult, paymentUpdate } from './gateway-facts.js';
 import { matchOperations } from './operation-matching.js';
+import type { Logger } from '../log/logger.js';
 import type { ChangeSource, PaymentReactions } from './reactions.js';
 
 export type OrderRefresh =
@@ -28,6 +29,7 @@ interface OrderStateDeps {
   readonly ledger: Ledger;
   readonly gateway: GatewayClient;
   readonly reactions: PaymentReactions;
+  readonly logger: Logger;
   readonly sandboxOrigin: string | undefined;
 }
 
@@ -56,11 +58,21 @@ export class OrderStateSync {
     return { found: true, entries, payment: updated, shown };
   }
 
+  /**
+   * The entry of the payment's method — the one naming its payment id, else its amount — is
+   * applied; the ledger refuses it when it describes another payment (another amount, currency
+   * or payment id), which is then only logged.
+   */
   async #applyPayment(payment: Payment, entries: readonly OrderOperation[], source: ChangeSource): Promise<Payment> {
-    const entry = entries.find((candidate) => candidate.method === payment.method);
+    const candidates = entries.filter((candidate) => candidate.method === payment.method);
+    const entry =
+      candidates.find((candidate) => payment.paymentId !== null && candidate.payment_id === payment.paymentId) ??
+      candidates.find((candidate) => candidate.amount === payment.amount) ??
+      candidates[0];
     if (!entry) return payment;
     const progress = await this.#deps.ledger.advancePayment(payment.orderId, paymentUpdate(entry, this.#deps.sandboxOrigin));
     if (progress.progress === 'advanced') await this.#deps.reactions.paymentAdvanced(progress.payment, source);
+    if (progress.progress === 'mismatch') this.#deps.logger.warn('the order state shows another payment under this order id; not applied', { order_id: payment.orderId });
     return progress.payment;
   }
 

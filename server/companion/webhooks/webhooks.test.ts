@@ -21,9 +21,12 @@ function post(form: { readonly data?: string; readonly signature?: string } | st
   return stack.request('POST', '/webhooks/gateway', { body, headers: { 'Content-Type': contentType } });
 }
 
+/** The gateway's payment id of each order the tests made, as its events carry it. */
+const paymentIds = new Map<string, string>();
+
 function paymentEvent(orderId: string, status: string, extra: Record<string, unknown> = {}) {
   return {
-    payment_id: '0b6f5a7e-1c2d-4e3f-8a9b-0c1d2e3f4a5b',
+    payment_id: paymentIds.get(orderId) ?? '0b6f5a7e-1c2d-4e3f-8a9b-0c1d2e3f4a5b',
     order_id: orderId,
     pos_id: testProjectCredentials({}).posId,
     mode: 'direct',
@@ -43,8 +46,25 @@ async function pendingOrder(): Promise<string> {
   const session = await stack.openSession();
   const answer = await (await stack.pay(session.id, payBody({ card: card('slow_pending') }))).json();
   expect(answer.status).toBe('pending');
+  paymentIds.set(session.order_id, answer.payment_id);
   return session.order_id;
 }
+
+describe('an event about another payment under the order id', () => {
+  it('is kept but never applied: another payment id, amount or currency', async () => {
+    const orderId = await pendingOrder();
+    const payment = await stack.ledger.getPayment(orderId);
+    expect(payment?.paymentId).toEqual(expect.any(String));
+    for (const other of [{ payment_id: '7c1d2e3f-4a5b-4c6d-8e9f-0a1b2c3d4e5f' }, { amount: 1 }, { currency: 'USD' }]) {
+      const answer = await (await post(webhookForm(paymentEvent(orderId, 'success', { payment_id: payment!.paymentId, ...other }), SECRET))).json();
+      expect(answer).toMatchObject({ received: true, outcome: 'unmatched' });
+    }
+    expect(await stack.ledger.getPayment(orderId)).toMatchObject({ status: 'pending', paymentId: payment?.paymentId });
+    expect(stack.changes.filter((change) => change.status === 'success')).toEqual([]);
+    const own = await (await post(webhookForm(paymentEvent(orderId, 'success', { payment_id: payment!.paymentId }), SECRET))).json();
+    expect(own).toMatchObject({ outcome: 'applied' });
+  });
+});
 
 describe('POST /webhooks/gateway', () => {
   it('applies a genuine event once and tells the hook once', async () => {

@@ -248,6 +248,19 @@ export function describeLedgerContract(backend: LedgerBackend): void {
         expect((await ledger.getPayment(orderId))?.status).toBe(finals[0]!.payment.status);
       });
 
+      it('applies an update only to the payment it describes: its amount, currency and payment id', async () => {
+        const { orderId } = await claimedPayment(ledger);
+        await ledger.advancePayment(orderId, { status: 'pending', paymentId: 'pay-1', amount: 1000, currency: 'XTS' });
+        for (const other of [{ amount: 100 }, { currency: 'UAH' }, { paymentId: 'pay-2' }]) {
+          const result = await ledger.advancePayment(orderId, { status: 'success', statusCode: '1000', ...other });
+          expect(result).toMatchObject({ progress: 'mismatch', payment: { status: 'pending', paymentId: 'pay-1', statusCode: null } });
+        }
+        const foreign = await ledger.ingestEvent(gatewayEvent({ method: 'purchase', status: 'success', orderId, paymentId: 'pay-2', amount: 1000, currency: 'XTS' }));
+        expect(foreign).toMatchObject({ advanced: false, event: { outcome: 'unmatched' } });
+        const own = await ledger.ingestEvent(gatewayEvent({ method: 'purchase', status: 'success', orderId, paymentId: 'pay-1', amount: 1000, currency: 'XTS' }));
+        expect(own).toMatchObject({ advanced: true, event: { outcome: 'applied' }, payment: { status: 'success' } });
+      });
+
       it('refuses an unknown order and bad updates, changing nothing', async () => {
         const payment = await claimedPayment(ledger);
         await expect(ledger.advancePayment('missing', { status: 'success' })).rejects.toMatchObject({ code: 'not_found', entity: 'order' });
