@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { currencyExponent, fractionDigits, fromWireAmount, toWireAmount, wireHundredths } from './money.js';
 import { parseWire } from './wire/issues.js';
-import { RequestAmount } from './wire/primitives.js';
+import { Currency, RequestAmount } from './wire/primitives.js';
 
 describe('currencyExponent', () => {
   it('follows ISO 4217, with XTS and unknown codes at two digits', () => {
@@ -109,5 +109,26 @@ describe('RequestAmount', () => {
     for (const amount of ['90071992547409.91', 90071992547409.91, '10000000000000', 1e15, '99999999999999999999']) {
       expect(reasonFor(amount)).toBe('must be at most 9999999999999.99');
     }
+  });
+});
+
+describe('Currency', () => {
+  const reasonFor = (code: unknown) => {
+    const parsed = parseWire(Currency, code);
+    return parsed.success ? undefined : parsed.issues[0]?.reason;
+  };
+
+  it('takes ISO 4217 currencies, the test code XTS included', () => {
+    for (const code of ['UAH', 'EUR', 'USD', 'PLN', 'JPY', 'KRW', 'KWD', 'BHD', 'XTS']) expect(reasonFor(code), code).toBeUndefined();
+  });
+
+  it('refuses codes that are no currency, and ones finer than the gateway can carry', () => {
+    expect(reasonFor('XXX')).toBe('is not an ISO 4217 currency code');
+    expect(reasonFor('ABC')).toBe('is not an ISO 4217 currency code');
+    expect(reasonFor('XAU')).toBe('is not an ISO 4217 currency code');
+    expect(reasonFor('CLF')).toBe('has four decimal places; the gateway takes at most two');
+    expect(reasonFor('UYW')).toBe('has four decimal places; the gateway takes at most two');
+    expect(reasonFor('uah')).toBe('must be a three-letter upper-case ISO 4217 code');
+    expect(reasonFor(undefined)).toBe('is required');
   });
 });

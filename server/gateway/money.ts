@@ -26,12 +26,26 @@ const MAX_SIGNIFICANT_DIGITS = 15;
 
 // ISO 4217 currencies without a minor unit: their amounts are whole on the wire.
 const ZERO_DECIMAL = new Set([
-  'BIF', 'CLP', 'DJF', 'GNF', 'ISK', 'JPY', 'KMF', 'KRW', 'PYG', 'RWF', 'UGX', 'UYI', 'VND',
-  'VUV', 'XAF', 'XOF', 'XPF',
+  'BIF', 'CLP', 'DJF', 'GNF', 'ISK', 'JPY', 'KMF', 'KRW', 'PYG', 'RWF', 'UGX', 'VND', 'VUV',
+  'XAF', 'XOF', 'XPF',
 ]);
 // ISO 4217 currencies with three fraction digits. Their minor unit stays ISO's (fils), so an
 // amount reaches the wire only when its last digit is 0: the gateway takes two digits at most.
 const THREE_DECIMAL = new Set(['BHD', 'IQD', 'JOD', 'KWD', 'LYD', 'OMR', 'TND']);
+// ISO 4217 units of account with four: no rule fits them into the gateway's two, so refused.
+const FOUR_DECIMAL = new Set(['CLF', 'UYW']);
+
+// The currencies Node's ICU knows — ISO 4217's, without funds, metals and other units — plus
+// XTS, ISO's code for testing, which ICU leaves out.
+const PAYABLE_CURRENCIES: ReadonlySet<string> = new Set([...Intl.supportedValuesOf('currency'), 'XTS']);
+
+/** Why `code` cannot be the currency of a payment, or undefined when it can. */
+export function currencyRefusal(code: string): string | undefined {
+  if (!/^[A-Z]{3}$/.test(code)) return 'must be a three-letter upper-case ISO 4217 code';
+  if (FOUR_DECIMAL.has(code)) return 'has four decimal places; the gateway takes at most two';
+  if (!PAYABLE_CURRENCIES.has(code)) return 'is not an ISO 4217 currency code';
+  return undefined;
+}
 
 /**
  * Fraction digits of a currency's minor unit. Everything not listed above — including the

@@ -19,4 +19,13 @@ describe('amounts', () => {
       expect(refused.error.fields).toEqual({ amount: 'must be at most 9999999999999.99' });
     }
   });
+
+  it('are in an ISO 4217 currency the gateway can carry', async () => {
+    const stack = await open();
+    for (const [currency, reason] of [['XXX', 'is not an ISO 4217 currency code'], ['CLF', 'has four decimal places; the gateway takes at most two']]) {
+      const refused = await stack.json('POST', '/api/checkout/sessions', 400, { admin: true, body: { amount: 10, currency, description: 'Tea' } });
+      expect(refused.error.fields).toEqual({ currency: reason });
+    }
+    expect((await stack.openSession({ amount: 1.5, currency: 'XTS' })).amount).toBe(1.5);
+  });
 });

@@ -3,7 +3,7 @@
  * every request, response and webhook schema.
  */
 import * as z from 'zod';
-import { MAX_WIRE_AMOUNT, WIRE_MAX_DECIMALS, exceedsWireRange, fractionDigits, isDecimal } from '../money.js';
+import { MAX_WIRE_AMOUNT, WIRE_MAX_DECIMALS, currencyRefusal, exceedsWireRange, fractionDigits, isDecimal } from '../money.js';
 
 /**
  * A schema's own reason for a wrong value, leaving a missing value to the shared
@@ -18,9 +18,14 @@ export const reason = (message: string) => (issue: { input?: unknown }) =>
  */
 export const Uuid = z.guid({ error: reason('must be a UUID') });
 
-export const Currency = z
-  .string()
-  .regex(/^[A-Z]{3}$/, { error: 'must be a three-letter upper-case ISO 4217 code' });
+/**
+ * An ISO 4217 currency the gateway can carry (XTS, the testing code, included): see
+ * `currencyRefusal`. Answers are read with the same rule — the gateway echoes the request's.
+ */
+export const Currency = z.string().superRefine((code, ctx) => {
+  const refusal = currencyRefusal(code);
+  if (refusal) ctx.addIssue({ code: 'custom', message: refusal });
+});
 
 export const Mode = z.enum(['direct', 'hosted']);
 export type Mode = z.infer<typeof Mode>;
