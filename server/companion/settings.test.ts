@@ -83,7 +83,38 @@ describe('readCompanionConfig', () => {
   });
 
   it('in production requires a real admin token, gateway and credentials', () => {
-    expect(() => readCompanionConfig({ NODE_ENV: 'production' })).toThrow('production needs ADMIN_TOKEN, GATEWAY_BASE_URL, GATEWAY_API_KEY, GATEWAY_API_SECRET');
+    expect(() => readCompanionConfig({ NODE_ENV: 'production' })).toThrow(
+      'production needs ADMIN_TOKEN, GATEWAY_BASE_URL, GATEWAY_POS_ID, GATEWAY_API_KEY, GATEWAY_API_SECRET, GATEWAY_ENDPOINTS_KEY',
+    );
+  });
+
+  describe('in production', () => {
+    const live = {
+      NODE_ENV: 'production',
+      ADMIN_TOKEN: 'a-long-enough-admin-token',
+      GATEWAY_BASE_URL: 'https://api.gateway.example',
+      GATEWAY_POS_ID: '11111111-2222-3333-4444-555555555555',
+      GATEWAY_API_KEY: 'live-key',
+      GATEWAY_API_SECRET: 'live-secret',
+      GATEWAY_ENDPOINTS_KEY: 'live-endpoints',
+    };
+
+    it('starts with its own credentials', () => {
+      expect(readCompanionConfig(live)).toMatchObject({ testMode: false, sandboxOrigin: undefined });
+    });
+
+    it('refuses any one credential left at the test project\'s value', () => {
+      for (const [name, value] of Object.entries(TEST_PROJECT_DEFAULTS)) {
+        const variable = `GATEWAY_${name.replace(/[A-Z]/g, (letter) => `_${letter}`).toUpperCase()}`;
+        expect(() => readCompanionConfig({ ...live, [variable]: value }), variable).toThrow(`Invalid environment: production needs ${variable}`);
+      }
+    });
+
+    it('refuses SANDBOX_ORIGIN, which lets browsers be sent to a plain-http address', () => {
+      expect(() => readCompanionConfig({ ...live, SANDBOX_ORIGIN: 'http://localhost:3001' })).toThrow(
+        'Invalid environment: SANDBOX_ORIGIN must not be set in production',
+      );
+    });
   });
 });
 

@@ -17,7 +17,7 @@
  * | SESSION_TTL_SECONDS | checkout session lifetime | 1800 |
  * | TRUST_PROXY | take the client address from X-Forwarded-For's last entry (one proxy of yours) | false |
  * | LOG_LEVEL | debug, info, warn, error | info |
- * | NODE_ENV | `production` requires ADMIN_TOKEN, GATEWAY_BASE_URL and real credentials | — |
+ * | NODE_ENV | `production` requires ADMIN_TOKEN, GATEWAY_BASE_URL, all four credentials its own, no SANDBOX_ORIGIN | — |
  */
 import { randomBytes } from 'node:crypto';
 import * as z from 'zod';
@@ -80,14 +80,7 @@ export function readCompanionConfig(env: Env = process.env): CompanionSettings {
   const vars = parsed.data;
   const credentials = testProjectCredentials(env);
   const onTestProject = credentials.apiSecret === TEST_PROJECT_DEFAULTS.apiSecret && credentials.apiKey === TEST_PROJECT_DEFAULTS.apiKey;
-  if (vars.NODE_ENV === 'production') {
-    const missing = [
-      ...(vars.ADMIN_TOKEN ? [] : ['ADMIN_TOKEN']),
-      ...(vars.GATEWAY_BASE_URL ? [] : ['GATEWAY_BASE_URL']),
-      ...(onTestProject ? ['GATEWAY_API_KEY', 'GATEWAY_API_SECRET'] : []),
-    ];
-    if (missing.length > 0) throw new TypeError(`Invalid environment: production needs ${missing.join(', ')}`);
-  }
+  if (vars.NODE_ENV === 'production') checkProduction(vars, credentials);
   const publicUrl = (vars.PUBLIC_URL ?? `http://localhost:${vars.PORT}`).replace(/\/+$/, '');
   const bundledSandbox = vars.GATEWAY_BASE_URL === undefined;
   return {
@@ -107,4 +100,30 @@ export function readCompanionConfig(env: Env = process.env): CompanionSettings {
     trustProxy: vars.TRUST_PROXY,
     logLevel: vars.LOG_LEVEL,
   };
+}
+
+const CREDENTIAL_VARIABLES: Readonly<Record<keyof ProjectCredentials, string>> = {
+  posId: 'GATEWAY_POS_ID',
+  apiKey: 'GATEWAY_API_KEY',
+  apiSecret: 'GATEWAY_API_SECRET',
+  endpointsKey: 'GATEWAY_ENDPOINTS_KEY',
+};
+
+/**
+ * Production runs on its own settings only: an admin token and a gateway given, no credential
+ * left at the published test project's value (one is enough to leak or misroute), and no
+ * sandbox origin — the one address browsers may be sent to over plain http.
+ */
+function checkProduction(vars: z.output<typeof Variables>, credentials: ProjectCredentials): void {
+  const defaults = Object.entries(CREDENTIAL_VARIABLES).filter(([name]) => {
+    const key = name as keyof ProjectCredentials;
+    return credentials[key] === TEST_PROJECT_DEFAULTS[key];
+  });
+  const missing = [
+    ...(vars.ADMIN_TOKEN ? [] : ['ADMIN_TOKEN']),
+    ...(vars.GATEWAY_BASE_URL ? [] : ['GATEWAY_BASE_URL']),
+    ...defaults.map(([, variable]) => variable),
+  ];
+  if (missing.length > 0) throw new TypeError(`Invalid environment: production needs ${missing.join(', ')}`);
+  if (vars.SANDBOX_ORIGIN) throw new TypeError('Invalid environment: SANDBOX_ORIGIN must not be set in production');
 }
