@@ -1,0 +1,71 @@
+/**
+ * The back office as the merchant uses it: it follows payments live (server-sent events) while
+ * they happen in the shop, it opens only with the admin token, and the shop's pages never see
+ * that token.
+ */
+import { expect, test } from '../fixtures.js';
+import { BackOffice } from '../pages/back-office.js';
+import { Checkout } from '../pages/checkout.js';
+import { Result } from '../pages/result.js';
+
+test('live: a payment made in the shop appears, pending then paid, without reloading', async ({ context, page, stack }) => {
+  const backOffice = new BackOffice(page, stack.token);
+  await backOffice.open();
+  const kpiTotal = page.getByRole('region', { name: 'Payments' }).getByRole('definition').first();
+  const before = Number(await kpiTotal.textContent());
+
+  const shopper = await context.newPage();
+  const checkout = new Checkout(shopper);
+  await checkout.open();
+  const orderId = await checkout.continueToPayment();
+  // The sandbox's slow card: pending at first, paid by the gateway's webhook a few seconds later.
+  await checkout.pay('4000 0000 0000 0119');
+
+  await expect(backOffice.row(orderId)).toContainText('Pending');
+  await expect(backOffice.row(orderId)).toContainText('Success', { timeout: 20_000 });
+  await expect(kpiTotal).toHaveText(String(before + 1));
+  await backOffice.select(orderId);
+  await expect(backOffice.events.filter({ hasText: 'Success' })).toContainText('applied');
+  await new Result(shopper).expectOutcome('success');
+});
+
+test('the back office opens only with the admin token, and the shop never sees it', async ({ page, stack, checkout }) => {
+  const authorised: string[] = [];
+  page.on('request', (request) => {
+    if (request.headers().authorization) authorised.push(new URL(request.url()).pathname);
+  });
+
+  await page.goto('/admin');
+  const token = page.getByLabel('Admin token');
+  await token.fill('not-the-token-at-all');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(token).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByText('That token was not accepted.')).toBeVisible();
+  expect((await page.request.get('/api/orders')).status()).toBe(401);
+
+  await token.fill(stack.token);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('heading', { name: 'Back office', level: 1 })).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: 'Live' })).toBeVisible();
+  expect(authorised.every((path) => path.startsWith('/api/'))).toBe(true);
+
+  // Signing out forgets it.
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await expect(page.getByLabel('Admin token')).toBeVisible();
+  await page.reload();
+  await expect(page.getByLabel('Admin token')).toBeVisible();
+
+  // The shop's pages: no request carries it, and nothing served to them contains it.
+  authorised.length = 0;
+  const bodies: string[] = [];
+  page.on('response', async (response) => {
+    if (new URL(response.url()).origin === new URL(stack.shop).origin) bodies.push(await response.text().catch(() => ''));
+  });
+  await checkout.open();
+  await checkout.continueToPayment();
+  await checkout.pay('4242 4242 4242 4242');
+  await new Result(page).expectOutcome('success');
+  expect(authorised).toEqual([]);
+  expect(bodies.length).toBeGreaterThan(5);
+  expect(bodies.some((body) => body.includes(stack.token))).toBe(false);
+});
