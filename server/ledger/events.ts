@@ -21,6 +21,7 @@ type EventFacts = Omit<GatewayEvent, 'data' | 'body'>;
 interface Effect {
   readonly outcome: EventOutcome;
   readonly advanced: boolean;
+  readonly flagged?: boolean;
   readonly payment: Payment | null;
   readonly operation: Operation | null;
 }
@@ -39,8 +40,11 @@ export function eventId(data: string): string {
 async function applyPaymentEvent(ctx: LedgerContext, trx: LedgerDb, facts: EventFacts): Promise<Effect> {
   const { method: _method, status, orderId, operationId: _operationId, ...details } = facts;
   const result = await progressPayment(ctx, trx, orderId, { ...details, status: status as PaymentStatus });
-  // No such order, or an event about another payment under its order id.
-  if (!result || result.progress === 'mismatch') return unmatched;
+  // No such order, or an event about another payment under its order id (or this one with other
+  // figures: then flagged on the payment, once).
+  if (!result) return unmatched;
+  if (result.progress === 'flagged') return { ...unmatched, flagged: true, payment: result.payment };
+  if (result.progress === 'mismatch') return unmatched;
   return { outcome: result.progress === 'stale' ? 'stale' : 'applied', advanced: result.progress === 'advanced', payment: result.payment, operation: null };
 }
 
@@ -165,7 +169,7 @@ async function ingestNew(ctx: LedgerContext, id: string, body: string, facts: Ev
       };
       const inserted = await insertEvent(ctx)(trx, row);
       if (!inserted.numAffectedRows) throw new AlreadyStored();
-      return { isNew: true, event: toStoredEvent(row), advanced: effect.advanced, payment: effect.payment, operation: effect.operation };
+      return { isNew: true, event: toStoredEvent(row), advanced: effect.advanced, flagged: effect.flagged ?? false, payment: effect.payment, operation: effect.operation };
     });
   } catch (error) {
     if (error instanceof AlreadyStored) return undefined;
@@ -186,9 +190,9 @@ function applyStored(ctx: LedgerContext, id: string, facts: EventFacts): Promise
       .$call(lockingRead(ctx))
       .executeTakeFirstOrThrow();
     const stored = toStoredEvent(row);
-    if (stored.appliedAt !== null) return { isNew: false, event: stored, advanced: false, payment: null, operation: null };
+    if (stored.appliedAt !== null) return { isNew: false, event: stored, advanced: false, flagged: false, payment: null, operation: null };
     const effect = await applyEvent(ctx, trx, facts);
-    return { isNew: false, event: await recordOutcome(ctx, trx, stored, effect), advanced: effect.advanced, payment: effect.payment, operation: effect.operation };
+    return { isNew: false, event: await recordOutcome(ctx, trx, stored, effect), advanced: effect.advanced, flagged: effect.flagged ?? false, payment: effect.payment, operation: effect.operation };
   });
 }
 

@@ -18,6 +18,9 @@ export const minorAmount = z
   .positive('must be positive')
   .max(Number.MAX_SAFE_INTEGER, 'is too large');
 
+/** What a payer actually paid: may be nothing at all. */
+const paidAmount = z.number({ error: 'must be a number of minor units' }).int('must be a whole number of minor units').min(0, 'must not be negative').max(Number.MAX_SAFE_INTEGER, 'is too large');
+
 const currency = z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code in capitals');
 
 // Order ids travel in gateway URL paths (cancel, receipts, order state), so keep them plain.
@@ -102,6 +105,8 @@ export const paymentUpdateInput = z.strictObject({
   ...paymentDetailsShape,
   amount: minorAmount.optional(),
   currency: currency.optional(),
+  paidAmount: paidAmount.optional(),
+  paidCurrency: currency.optional(),
 });
 
 export const overCapturePercent = z.number().min(0, 'must not be negative').max(100, 'must be at most 100');
@@ -141,6 +146,8 @@ export const gatewayEventInput = z.strictObject({
   operationId: text(64).optional(),
   amount: minorAmount.optional(),
   currency: currency.optional(),
+  paidAmount: paidAmount.optional(),
+  paidCurrency: currency.optional(),
   ...paymentDetailsShape,
 });
 

@@ -160,8 +160,19 @@ const eventRetries: Migration = {
   },
 };
 
+/**
+ * A payment the gateway reports with other figures (a short payment on the hosted page, another
+ * amount or currency) is flagged for a person to look at instead of being marked paid.
+ */
+const paymentDiscrepancies: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema.alterTable('payments').addColumn('mismatch_report', 'text').execute();
+  },
+};
+
 export const migrations: Readonly<Record<string, Migration>> = {
   '0001_initial': initial,
   '0002_operation_checks': operationChecks,
   '0003_event_retries': eventRetries,
+  '0004_payment_discrepancies': paymentDiscrepancies,
 };

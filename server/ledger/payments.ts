@@ -6,7 +6,7 @@ import type { PreparedQuery } from './prepared.js';
 import { paymentProgression, progressTo } from './progression.js';
 import { paymentDetailColumns, toPayment } from './rows.js';
 import type { PaymentDetailColumns, PaymentRow } from './schema.js';
-import type { Payment, PaymentProgress, PaymentStatus, PaymentUpdate } from './types.js';
+import type { Payment, PaymentDiscrepancy, PaymentProgress, PaymentStatus, PaymentUpdate } from './types.js';
 
 export async function getPayment(db: LedgerDb, orderId: string): Promise<Payment | undefined> {
   const row = await db.selectFrom('payments').selectAll().where('order_id', '=', orderId).executeTakeFirst();
@@ -35,6 +35,8 @@ type UpdateArgs = Partial<PaymentDetailColumns> & {
   /** What the gateway says the payment is; null when the update does not say. */
   amount: number | null;
   currency: string | null;
+  paidAmount: number | null;
+  paidCurrency: string | null;
   rank: number;
   now: number;
   /** `now` when the new status is final; kept once set. */
@@ -64,6 +66,8 @@ function prepareUpdate(db: LedgerDb, step: 'advanced' | 'updated'): PreparedQuer
         eb.and([
           eb('amount', '=', eb.fn.coalesce(eb.val(slot('amount')), eb.ref('amount'))),
           eb('currency', '=', eb.fn.coalesce(eb.val(slot('currency')), eb.ref('currency'))),
+          eb('amount', '=', eb.fn.coalesce(eb.val(slot('paidAmount')), eb.ref('amount'))),
+          eb('currency', '=', eb.fn.coalesce(eb.val(slot('paidCurrency')), eb.ref('currency'))),
           eb.or([eb('payment_id', 'is', null), eb('payment_id', '=', eb.fn.coalesce(eb.val(slot('payment_id')), eb.ref('payment_id')))]),
         ]),
       )
@@ -89,13 +93,15 @@ function updates(ctx: LedgerContext) {
  */
 export async function progressPayment(ctx: LedgerContext, db: LedgerDb, orderId: string, update: PaymentUpdate): Promise<PaymentProgress | undefined> {
   const now = ctx.now();
-  const { status, amount, currency, ...details } = update;
+  const { status, amount, currency, paidAmount, paidCurrency, ...details } = update;
   const args: UpdateArgs = {
     ...paymentDetailColumns(details),
     orderId,
     status,
     amount: amount ?? null,
     currency: currency ?? null,
+    paidAmount: paidAmount ?? null,
+    paidCurrency: paidCurrency ?? null,
     rank: paymentProgression.rank(status),
     now,
     finalizedAt: paymentProgression.isFinal(status) ? now : null,
@@ -103,17 +109,46 @@ export async function progressPayment(ctx: LedgerContext, db: LedgerDb, orderId:
   const prepared = updates(ctx);
   const { progress, row } = await progressTo(async (step) => (await prepared[step](db, args)).rows[0]);
   const payment = row ? toPayment(row) : await getPayment(db, orderId);
-  if (payment && !row && describesAnother(payment, update)) return { progress: 'mismatch', payment };
+  if (payment && !row && figuresDiffer(payment, update)) {
+    // Another payment id is another payment: not this one's business. A success of this one
+    // (or one the gateway names no id for) with other figures means money moved that does not
+    // match the order: held, flagged once, for a person to settle.
+    const otherId = update.paymentId !== undefined && payment.paymentId !== null && update.paymentId !== payment.paymentId;
+    const flagged = update.status === 'success' && !otherId ? await flagDiscrepancy(ctx, db, payment, update) : undefined;
+    return flagged ? { progress: 'flagged', payment: flagged } : { progress: 'mismatch', payment };
+  }
   return payment && { progress, payment };
 }
 
-/** Whether an update is about another payment than the stored one under its order id. */
-function describesAnother(payment: Payment, update: PaymentUpdate): boolean {
+/** Whether an update describes another payment, or this one with other figures. */
+function figuresDiffer(payment: Payment, update: PaymentUpdate): boolean {
+  const { amount, currency, paidAmount, paidCurrency, paymentId } = update;
   return (
-    (update.amount !== undefined && update.amount !== payment.amount) ||
-    (update.currency !== undefined && update.currency !== payment.currency) ||
-    (update.paymentId !== undefined && payment.paymentId !== null && update.paymentId !== payment.paymentId)
+    [amount, paidAmount].some((reported) => reported !== undefined && reported !== payment.amount) ||
+    [currency, paidCurrency].some((reported) => reported !== undefined && reported !== payment.currency) ||
+    (paymentId !== undefined && payment.paymentId !== null && paymentId !== payment.paymentId)
   );
+}
+
+/** Notes the discrepancy unless one is noted already; the payment as it is then, or undefined. */
+async function flagDiscrepancy(ctx: LedgerContext, db: LedgerDb, payment: Payment, update: PaymentUpdate): Promise<Payment | undefined> {
+  const discrepancy: PaymentDiscrepancy = {
+    status: update.status,
+    amount: update.amount ?? null,
+    currency: update.currency ?? null,
+    paidAmount: update.paidAmount ?? null,
+    paidCurrency: update.paidCurrency ?? null,
+    paymentId: update.paymentId ?? null,
+    notedAt: ctx.now(),
+  };
+  const row = await db
+    .updateTable('payments')
+    .set({ mismatch_report: JSON.stringify(discrepancy), updated_at: ctx.now() })
+    .where('order_id', '=', payment.orderId)
+    .where('mismatch_report', 'is', null)
+    .returningAll()
+    .executeTakeFirst();
+  return row && toPayment(row);
 }
 
 export async function markPaymentChecked(ctx: LedgerContext, orderId: string): Promise<void> {

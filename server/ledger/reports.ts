@@ -97,6 +97,8 @@ export async function listStalePayments(ctx: LedgerContext, input: StaleQuery): 
     .selectFrom('payments')
     .selectAll()
     .where('status', 'in', ['init', 'pending'])
+    // A payment held for a discrepancy waits for a person, not for the gateway.
+    .where('mismatch_report', 'is', null)
     .where('last_seen_at', '<=', ctx.now() - query.quietForMs)
     .orderBy('last_seen_at')
     .limit(query.limit ?? DEFAULT_BATCH)

@@ -8,6 +8,7 @@ import type {
   OperationResult,
   Payment,
   PaymentDetails,
+  PaymentDiscrepancy,
   PaymentMode,
   SavedCard,
   SessionStatus,
@@ -81,6 +82,7 @@ export function toPayment(row: PaymentRow): Payment {
     updatedAt: row.updated_at,
     lastSeenAt: row.last_seen_at,
     finalizedAt: row.finalized_at,
+    discrepancy: row.mismatch_report === null ? null : (JSON.parse(row.mismatch_report) as PaymentDiscrepancy),
   };
 }
 

@@ -54,6 +54,8 @@ export interface PaymentRow extends PaymentDetailColumns {
   updated_at: number;
   last_seen_at: number;
   finalized_at: number | null;
+  /** JSON of a PaymentDiscrepancy, or null. */
+  mismatch_report: string | null;
 }
 
 export interface OperationRow {

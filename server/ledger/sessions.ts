@@ -135,6 +135,7 @@ export async function claimPayAttempt(ctx: LedgerContext, sessionId: string, req
       updated_at: now,
       last_seen_at: now,
       finalized_at: null,
+      mismatch_report: null,
     };
     const inserted = await trx.insertInto('payments').values(row).onConflict((oc) => oc.doNothing()).executeTakeFirstOrThrow();
     if (!inserted.numInsertedOrUpdatedRows) {

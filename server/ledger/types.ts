@@ -116,6 +116,29 @@ export interface ReportedPayment {
   /** Minor units of `currency`. */
   readonly amount?: number;
   readonly currency?: string;
+  /**
+   * What was actually paid, when the payer could change it (alternative methods on the hosted
+   * page): minor units of `paidCurrency`. It must be the payment's amount too.
+   */
+  readonly paidAmount?: number;
+  readonly paidCurrency?: string;
+}
+
+/**
+ * The gateway reported this payment a success with other figures than the order's (paid short,
+ * another amount or currency): the payment is held where it was — never a plain success that
+ * would fulfil the order — for a person to settle with the customer or at the gateway.
+ */
+export interface PaymentDiscrepancy {
+  /** What the gateway reported. */
+  readonly status: PaymentStatus;
+  readonly amount: number | null;
+  readonly currency: string | null;
+  readonly paidAmount: number | null;
+  readonly paidCurrency: string | null;
+  readonly paymentId: string | null;
+  /** When the ledger first noted it (epoch ms). */
+  readonly notedAt: number;
 }
 
 export interface PaymentUpdate extends PaymentDetails, ReportedPayment {
@@ -154,6 +177,8 @@ export interface Payment {
   /** Last time the gateway was heard from about this payment or it was checked. */
   readonly lastSeenAt: number;
   readonly finalizedAt: number | null;
+  /** Set once the gateway reported it a success with other figures; such a payment is held. */
+  readonly discrepancy: PaymentDiscrepancy | null;
 }
 
 /**
@@ -163,8 +188,12 @@ export interface Payment {
 export type Progress = 'advanced' | 'updated' | 'stale';
 
 export interface PaymentProgress {
-  /** `mismatch`: the update describes another payment (see ReportedPayment); nothing changed. */
-  readonly progress: Progress | 'mismatch';
+  /**
+   * `mismatch`: the update describes another payment (see ReportedPayment); nothing changed.
+   * `flagged`: it reported this payment a success with other figures, noted just now as the
+   * payment's discrepancy (once); the status did not change.
+   */
+  readonly progress: Progress | 'mismatch' | 'flagged';
   readonly payment: Payment;
 }
 
@@ -237,6 +266,9 @@ export interface OrderTotals {
 export interface GatewayEvent extends PaymentDetails {
   /** The payment's or operation's currency, as the event names it. */
   readonly currency?: string;
+  /** Primary events: what was actually paid (ReportedPayment). */
+  readonly paidAmount?: number;
+  readonly paidCurrency?: string;
   /** The `data` form field exactly as received: its hash is the event's identity. */
   readonly data: string;
   /** The decoded JSON text, kept whole (unknown fields included). */
@@ -278,6 +310,8 @@ export interface EventIngest {
   readonly event: StoredEvent;
   /** Set when the event moved a payment's status forward (fulfil orders on this). */
   readonly advanced: boolean;
+  /** Set when the event flagged the payment's discrepancy (reported paid, with other figures). */
+  readonly flagged: boolean;
   readonly payment: Payment | null;
   readonly operation: Operation | null;
 }

@@ -58,7 +58,7 @@ export function regressions(changes: readonly PaymentChange[]): string[] {
   const found: string[] = [];
   const seen = new Map<string, string[]>();
   for (const change of changes) {
-    const key = change.kind === 'payment' ? `payment ${change.orderId}` : `operation ${change.operation.id}`;
+    const key = change.kind === 'operation' ? `operation ${change.operation.id}` : `${change.kind} ${change.orderId}`;
     const statuses = seen.get(key) ?? [];
     if (statuses.some((status) => FINAL.has(status))) found.push(`${key}: ${change.status} reported after ${statuses.join(' → ')}`);
     if (statuses.includes(change.status)) found.push(`${key}: ${change.status} reported twice`);

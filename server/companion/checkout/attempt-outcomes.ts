@@ -20,7 +20,7 @@ const RECOVERY_READ_MS = 5_000;
 export async function endAttempt(deps: PaymentFlowDeps, payment: Payment, reason: string, statusCode?: string): Promise<void> {
   const update = definedFields({ status: 'failure' as const, statusDescription: reason.slice(0, 2048), statusCode });
   const progress = await deps.ledger.advancePayment(payment.orderId, update);
-  if (progress.progress === 'advanced') await deps.reactions.paymentAdvanced(progress.payment, 'gateway_answer');
+  await deps.reactions.paymentProgressed(progress, 'gateway_answer');
 }
 
 /**

@@ -131,7 +131,7 @@ export class DirectPayments {
       logger.warn('refused a redirect that is neither https nor the sandbox', { order_id: payment.orderId });
     }
     const progress = await ledger.advancePayment(payment.orderId, update);
-    if (progress.progress === 'advanced') await reactions.paymentAdvanced(progress.payment, 'gateway_answer');
+    await reactions.paymentProgressed(progress, 'gateway_answer');
     if (progress.progress === 'mismatch') logger.error('the gateway answered with another amount, currency or payment id; not applied', { order_id: payment.orderId });
     return payAnswer(progress.payment);
   }

@@ -74,7 +74,7 @@ export class SecondaryOperations {
       const entry = answer.find((candidate) => candidate.order_id === orderId);
       if (entry) {
         const progress = await ledger.advancePayment(orderId, paymentUpdate(entry, options.sandboxOrigin));
-        if (progress.progress === 'advanced') await reactions.paymentAdvanced(progress.payment, 'gateway_answer');
+        await reactions.paymentProgressed(progress, 'gateway_answer');
       }
     } catch (error) {
       if (!(error instanceof OutcomeUnknownError)) throw error instanceof GatewayError ? gatewayProblem(error) : error;

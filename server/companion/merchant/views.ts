@@ -3,7 +3,7 @@
  * currency, ISO timestamps. Gateway card tokens are never shown (they can charge the card);
  * the masked number and brand are.
  */
-import type { Operation, OrderDetail, OrderTotals, Payment, SplitShare, StoredEvent } from '../../ledger/index.js';
+import type { Operation, OrderDetail, OrderTotals, Payment, PaymentDiscrepancy, SplitShare, StoredEvent } from '../../ledger/index.js';
 import { decimal } from '../http/amounts.js';
 import { isSecretKey } from '../log/redact.js';
 
@@ -11,6 +11,21 @@ const iso = (time: number | null) => (time === null ? null : new Date(time).toIS
 
 function splitView(split: readonly SplitShare[] | null, currency: string) {
   return split?.map((share) => ({ sub_merchant_id: share.subMerchantId, amount: decimal(share.amount, currency) })) ?? null;
+}
+
+/** What the gateway reported, amounts in their own currency (the order's when it named none). */
+function discrepancyView(reported: PaymentDiscrepancy | null, orderCurrency: string) {
+  if (!reported) return null;
+  const amount = (value: number | null, currency: string | null) => (value === null ? null : decimal(value, currency ?? orderCurrency));
+  return {
+    status: reported.status,
+    amount: amount(reported.amount, reported.currency),
+    currency: reported.currency,
+    paid_amount: amount(reported.paidAmount, reported.paidCurrency ?? reported.currency),
+    paid_currency: reported.paidCurrency,
+    payment_id: reported.paymentId,
+    noted_at: iso(reported.notedAt),
+  };
 }
 
 export function paymentView(payment: Payment) {
@@ -34,6 +49,8 @@ export function paymentView(payment: Payment) {
     customer: payment.customer,
     checkout_url: payment.checkoutUrl,
     receipt_url: payment.receiptUrl,
+    /** Set when the gateway reported the payment paid with other figures: held, do not fulfil. */
+    discrepancy: discrepancyView(payment.discrepancy, payment.currency),
     created_at: iso(payment.createdAt),
     updated_at: iso(payment.updatedAt),
     finalized_at: iso(payment.finalizedAt),

@@ -8,7 +8,8 @@
 export interface Change {
   /** Increases by one per change, from 1. */
   readonly seq: number;
-  readonly kind: 'payment' | 'operation' | 'session';
+  /** `discrepancy`: the gateway reported a payment with other figures than the order's. */
+  readonly kind: 'payment' | 'operation' | 'session' | 'discrepancy';
   readonly orderId: string;
   readonly status: string;
   /** The operation (capture, void, refund) for `operation` changes. */

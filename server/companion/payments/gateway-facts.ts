@@ -28,6 +28,9 @@ interface ReadableFields {
   readonly status: PaymentStatus;
   readonly amount: number;
   readonly currency?: string | null | undefined;
+  /** Alternative methods where the payer can change the amount: what was paid, in minor units. */
+  readonly processed_amount?: number | null | undefined;
+  readonly processed_currency?: string | null | undefined;
   readonly status_code?: string | null | undefined;
   readonly status_description?: string | null | undefined;
   readonly payment_id?: string | null | undefined;
@@ -88,7 +91,14 @@ function paymentDetails(facts: ReadableFields, status: PaymentStatus, sandboxOri
  * the facts only to the payment they describe, never to another one under the same order id.
  */
 function reported(facts: ReadableFields): ReportedPayment {
-  return definedFields({ amount: minorUnits(facts.amount), currency: text(facts.currency, 3) });
+  const paid = facts.processed_amount;
+  return definedFields({
+    amount: minorUnits(facts.amount),
+    currency: text(facts.currency, 3),
+    // Nothing (or nothing readable) paid is a figure too: never the order's amount.
+    paidAmount: paid == null ? undefined : Number.isSafeInteger(paid) && paid > 0 ? paid : 0,
+    paidCurrency: paid == null ? undefined : (text(facts.processed_currency, 3) ?? text(facts.currency, 3)),
+  });
 }
 
 /** The ledger update for a payment the gateway describes. */

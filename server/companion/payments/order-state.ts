@@ -71,7 +71,7 @@ export class OrderStateSync {
       candidates[0];
     if (!entry) return payment;
     const progress = await this.#deps.ledger.advancePayment(payment.orderId, paymentUpdate(entry, this.#deps.sandboxOrigin));
-    if (progress.progress === 'advanced') await this.#deps.reactions.paymentAdvanced(progress.payment, source);
+    await this.#deps.reactions.paymentProgressed(progress, source);
     if (progress.progress === 'mismatch') this.#deps.logger.warn('the order state shows another payment under this order id; not applied', { order_id: payment.orderId });
     return progress.payment;
   }

@@ -4,7 +4,7 @@
  * office's feed hears of it, and the merchant's `onPaymentEvent` hook runs. The ledger's
  * forward-only updates report a step once, across instances, so each change arrives here once.
  */
-import type { Ledger, Operation, OperationStatus, Payment, PaymentStatus } from '../../ledger/index.js';
+import type { Ledger, Operation, OperationStatus, Payment, PaymentProgress, PaymentStatus } from '../../ledger/index.js';
 import type { Logger } from '../log/logger.js';
 import type { ChangeFeed } from './change-feed.js';
 
@@ -24,6 +24,19 @@ export type PaymentChange =
       readonly orderId: string;
       readonly status: OperationStatus;
       readonly operation: Operation;
+      readonly source: ChangeSource;
+    }
+  | {
+      /**
+       * The gateway reported the payment a success with other figures than the order's (paid
+       * short, another amount or currency): `payment.discrepancy` says what. The payment keeps
+       * its status — do not fulfil; settle it with the customer or at the gateway.
+       */
+      readonly kind: 'discrepancy';
+      readonly orderId: string;
+      /** The status the gateway reported. */
+      readonly status: PaymentStatus;
+      readonly payment: Payment;
       readonly source: ChangeSource;
     };
 
@@ -55,6 +68,28 @@ export class PaymentReactions {
     if (payment.status === 'success') await this.#keepCard(payment);
     feed.publish({ kind: 'payment', orderId: payment.orderId, status: payment.status, source, at: clock() });
     await this.#notify({ kind: 'payment', orderId: payment.orderId, status: payment.status, payment, source });
+  }
+
+  /** What a ledger update of a payment calls for: the status moved on, or a discrepancy was noted. */
+  async paymentProgressed(progress: PaymentProgress, source: ChangeSource): Promise<void> {
+    if (progress.progress === 'advanced') await this.paymentAdvanced(progress.payment, source);
+    if (progress.progress === 'flagged') await this.discrepancyNoted(progress.payment, source);
+  }
+
+  /** The gateway reported the payment with other figures than the order's; it is held. */
+  async discrepancyNoted(payment: Payment, source: ChangeSource): Promise<void> {
+    const { feed, logger, clock } = this.#deps;
+    const reported = payment.discrepancy;
+    if (!reported) return;
+    logger.error('the gateway reports a payment with other figures than the order; it is held for review', {
+      order_id: payment.orderId,
+      amount: payment.amount,
+      currency: payment.currency,
+      reported,
+      source,
+    });
+    feed.publish({ kind: 'discrepancy', orderId: payment.orderId, status: reported.status, source, at: clock() });
+    await this.#notify({ kind: 'discrepancy', orderId: payment.orderId, status: reported.status, payment, source });
   }
 
   /** A capture, void or refund was settled (or first heard of). */

@@ -200,6 +200,7 @@ export class Reconciler {
     const retried = await ledger.retryEvent(id);
     if (retried?.event.outcome === 'applied') tally.appliedEvents += 1;
     if (retried?.advanced && retried.payment) await reactions.paymentAdvanced(retried.payment, 'reconciliation');
+    if (retried?.flagged && retried.payment) await reactions.discrepancyNoted(retried.payment, 'reconciliation');
     if (retried?.advanced && retried.operation) await reactions.operationAdvanced(retried.operation, 'reconciliation');
   }
 

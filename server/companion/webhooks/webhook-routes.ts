@@ -46,6 +46,7 @@ export function webhookRoutes(apiSecret: string): Hono<CompanionEnv> {
       outcome: ingest.event.outcome,
     });
     if (ingest.advanced && ingest.payment) await reactions.paymentAdvanced(ingest.payment, 'webhook');
+    if (ingest.flagged && ingest.payment) await reactions.discrepancyNoted(ingest.payment, 'webhook');
     if (ingest.advanced && ingest.operation) await reactions.operationAdvanced(ingest.operation, 'webhook');
     return c.json({ received: true, duplicate: !ingest.isNew, outcome: ingest.event.outcome });
   });

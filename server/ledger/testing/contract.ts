@@ -66,7 +66,7 @@ export function describeLedgerContract(backend: LedgerBackend): void {
         const third = await store.reopen!();
         expect(await again.getPayment(payment.orderId)).toEqual(payment);
         expect(await third.getPayment(payment.orderId)).toEqual(payment);
-        expect(await store.migrations!()).toEqual(['0001_initial', '0002_operation_checks', '0003_event_retries']);
+        expect(await store.migrations!()).toEqual(['0001_initial', '0002_operation_checks', '0003_event_retries', '0004_payment_discrepancies']);
       });
 
       it('has no column that could hold a card number or CVV', async () => {
@@ -251,14 +251,34 @@ export function describeLedgerContract(backend: LedgerBackend): void {
       it('applies an update only to the payment it describes: its amount, currency and payment id', async () => {
         const { orderId } = await claimedPayment(ledger);
         await ledger.advancePayment(orderId, { status: 'pending', paymentId: 'pay-1', amount: 1000, currency: 'XTS' });
-        for (const other of [{ amount: 100 }, { currency: 'UAH' }, { paymentId: 'pay-2' }]) {
-          const result = await ledger.advancePayment(orderId, { status: 'success', statusCode: '1000', ...other });
-          expect(result).toMatchObject({ progress: 'mismatch', payment: { status: 'pending', paymentId: 'pay-1', statusCode: null } });
+        for (const other of [{ amount: 100 }, { currency: 'UAH' }, { paidAmount: 999 }, { paymentId: 'pay-2' }]) {
+          const result = await ledger.advancePayment(orderId, { status: 'pending', statusCode: '2001', ...other });
+          expect(result).toMatchObject({ progress: 'mismatch', payment: { status: 'pending', paymentId: 'pay-1', statusCode: null, discrepancy: null } });
         }
+        // Another payment id's success is another payment: nothing to note here.
+        expect(await ledger.advancePayment(orderId, { status: 'success', paymentId: 'pay-2' })).toMatchObject({ progress: 'mismatch', payment: { discrepancy: null } });
         const foreign = await ledger.ingestEvent(gatewayEvent({ method: 'purchase', status: 'success', orderId, paymentId: 'pay-2', amount: 1000, currency: 'XTS' }));
         expect(foreign).toMatchObject({ advanced: false, event: { outcome: 'unmatched' } });
         const own = await ledger.ingestEvent(gatewayEvent({ method: 'purchase', status: 'success', orderId, paymentId: 'pay-1', amount: 1000, currency: 'XTS' }));
         expect(own).toMatchObject({ advanced: true, event: { outcome: 'applied' }, payment: { status: 'success' } });
+      });
+
+      it('holds a payment reported paid with other figures, and notes it once', async () => {
+        const { orderId } = await claimedPayment(ledger);
+        const short = { status: 'success' as const, statusCode: '1000', amount: 1000, currency: 'XTS', paidAmount: 400, paidCurrency: 'XTS' };
+        expect(await ledger.advancePayment(orderId, short)).toMatchObject({
+          progress: 'flagged',
+          payment: { status: 'init', statusCode: null, discrepancy: { status: 'success', amount: 1000, paidAmount: 400, paidCurrency: 'XTS', paymentId: null, notedAt: clock.now } },
+        });
+        expect(await ledger.advancePayment(orderId, { ...short, amount: 5 })).toMatchObject({ progress: 'mismatch', payment: { discrepancy: { amount: 1000 } } });
+        const event = await ledger.ingestEvent(gatewayEvent({ method: 'purchase', status: 'success', orderId, amount: 1000, paidAmount: 0 }));
+        expect(event).toMatchObject({ flagged: false, advanced: false, event: { outcome: 'unmatched' } });
+        expect(await ledger.listStalePayments({ quietForMs: 0 })).toEqual([]);
+        const other = await claimedPayment(ledger);
+        expect(await ledger.ingestEvent(gatewayEvent({ method: 'purchase', status: 'success', orderId: other.orderId, currency: 'UAH' }))).toMatchObject({
+          flagged: true,
+          payment: { status: 'init', discrepancy: { currency: 'UAH' } },
+        });
       });
 
       it('refuses an unknown order and bad updates, changing nothing', async () => {
