@@ -31,7 +31,13 @@ describe('captureCeiling', () => {
 describe('orderTotals', () => {
   it('counts settled and pending money, and nothing of failures', () => {
     const totals = orderTotals(auth, [op('capture', 'success', 600), op('capture', 'pending', 100), op('capture', 'failure', 300), op('refund', 'pending', 50), op('refund', 'success', 150)]);
-    expect(totals).toEqual({ captured: 600, capturePending: 100, refunded: 150, refundPending: 50, voided: false, refundable: 400, capturable: 300 });
+    expect(totals).toEqual({ captured: 600, capturePending: 100, refunded: 150, refundPending: 50, voided: false, refundable: 400, capturable: 0 });
+  });
+
+  it('lets an auth be captured once: capturable until a capture is made or under way', () => {
+    expect(orderTotals(auth, [op('capture', 'failure', 300)], 10)).toMatchObject({ capturable: 1100 });
+    expect(orderTotals(auth, [op('capture', 'pending', 300)], 10)).toMatchObject({ capturable: 0 });
+    expect(orderTotals(auth, [op('capture', 'success', 300)], 10)).toMatchObject({ capturable: 0 });
   });
 
   it('gives nothing to refund or capture before the payment succeeded', () => {
@@ -46,9 +52,15 @@ describe('orderTotals', () => {
 });
 
 describe('decideOperation', () => {
+  it('refuses a second capture of an auth, made or under way', () => {
+    for (const status of ['pending', 'success'] as const) {
+      expect(() => decideOperation(auth, [op('capture', status, 300)], { kind: 'capture', amount: 100 })).toThrow(expect.objectContaining({ reason: 'already_captured', available: 0 }));
+    }
+  });
+
   it('reserves what remains when no amount is named', () => {
     expect(decideOperation(purchase, [op('refund', 'success', 300)], { kind: 'refund' })).toBe(700);
-    expect(decideOperation(auth, [op('capture', 'pending', 300)], { kind: 'capture' })).toBe(700);
+    expect(decideOperation(auth, [op('capture', 'failure', 300)], { kind: 'capture' })).toBe(1000);
     expect(decideOperation(auth, [], { kind: 'void' })).toBe(1000);
   });
 

@@ -45,7 +45,8 @@ export function orderTotals(payment: MoneyPayment, operations: readonly MoneyOpe
   // A purchase is refundable as paid; an auth only as far as it was captured (pending
   // captures are not money yet).
   const refundBase = !paid ? 0 : payment.method === 'purchase' ? payment.amount : captured;
-  const capturableBase = paid && payment.method === 'auth' && !voided ? captureCeiling(payment.amount, overCapturePercent) : 0;
+  // One capture per auth: once one is made or under way, the rest of the reserve is released.
+  const capturable = paid && payment.method === 'auth' && !voided && captured + capturePending === 0 ? captureCeiling(payment.amount, overCapturePercent) : 0;
   return {
     captured,
     capturePending,
@@ -53,7 +54,7 @@ export function orderTotals(payment: MoneyPayment, operations: readonly MoneyOpe
     refundPending,
     voided,
     refundable: Math.max(0, refundBase - refunded - refundPending),
-    capturable: Math.max(0, capturableBase - captured - capturePending),
+    capturable,
   };
 }
 
@@ -74,13 +75,19 @@ function requireSuccessfulAuth(payment: MoneyPayment, totals: OrderTotals, kind:
   if (totals.voided) throw new OperationRefused('already_voided', 'the auth is voided');
 }
 
+/**
+ * One capture per auth, as the sandbox and acquirers commonly have it: a partial capture settles
+ * the auth and releases the rest of the reserve, so a second capture is refused here, under the
+ * order's lock — two racing partial captures cannot both be reserved.
+ */
 function decideCapture(payment: MoneyPayment, operations: readonly MoneyOperation[], request: MoneyRequest): number {
   const totals = orderTotals(payment, operations, request.overCapturePercent);
   requireSuccessfulAuth(payment, totals, 'capture');
-  // Omitted amount: the rest of the reserve, never the over-capture allowance.
-  const rest = payment.amount - totals.captured - totals.capturePending;
-  const amount = requestedAmount(request) ?? rest;
-  if (amount <= 0) throw new OperationRefused('nothing_left', 'the reserve is fully captured', 0);
+  if (totals.captured + totals.capturePending > 0) {
+    throw new OperationRefused('already_captured', 'the auth is already captured: an auth takes one capture, a partial one releases the rest', 0);
+  }
+  // Omitted amount: the whole reserve, never the over-capture allowance.
+  const amount = requestedAmount(request) ?? payment.amount;
   if (amount > totals.capturable) {
     throw new OperationRefused('exceeds_capturable', `at most ${totals.capturable} can be captured`, totals.capturable);
   }

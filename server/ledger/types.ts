@@ -256,7 +256,10 @@ export interface OrderTotals {
   readonly refundPending: number;
   readonly voided: boolean;
   readonly refundable: number;
-  /** Up to the auth amount; captures above it need `overCapturePercent`. */
+  /**
+   * What one capture may take: the reserve (plus `overCapturePercent`) while the auth is not
+   * captured yet; 0 once a capture is made or under way (one capture per auth).
+   */
   readonly capturable: number;
 }
 

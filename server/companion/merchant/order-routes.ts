@@ -44,9 +44,8 @@ export const OrderReceiptQuery = z.strictObject({
   transaction_id: z.guid({ error: 'must be a UUID' }).optional(),
 });
 
-/** What can still be captured: nothing once the auth's one capture is made (see SecondaryOperations). */
-async function capturable(ledger: Ledger, detail: OrderDetail, overCapturePercent: number): Promise<number> {
-  if (detail.totals.captured + detail.totals.capturePending > 0) return 0;
+/** What one capture may take, with the project's over-capture allowance (the ledger's rule). */
+function capturable(ledger: Ledger, detail: OrderDetail, overCapturePercent: number): Promise<number> {
   return ledger.capturableAmount(detail.payment.orderId, overCapturePercent);
 }
 

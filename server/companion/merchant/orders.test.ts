@@ -69,6 +69,19 @@ describe('capture and void', () => {
     expect(gateway.filter((entry) => entry.method === 'capture').map((entry) => entry.amount)).toEqual([700]);
   });
 
+  it('two partial captures at once: one is made, the other refused before the gateway', async () => {
+    const orderId = await paidOrder('auth');
+    const answers = await Promise.all([1, 2].map(async (amount) => {
+      const response = await stack.request('POST', `/api/orders/${orderId}/capture`, { admin: true, body: { amount } });
+      return { status: response.status, body: await response.json() };
+    }));
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409]);
+    expect(answers.find((answer) => answer.status === 409)?.body.error.code).toBe('already_captured');
+    const gateway = await stack.companion.companion.services.gateway.orders.get(orderId);
+    expect(gateway.filter((entry) => entry.method === 'capture')).toHaveLength(1);
+    expect((await stack.ledger.getOrder(orderId))?.operations).toHaveLength(1);
+  });
+
   it('captures above the reserve within the project’s limit, and refuses beyond it', async () => {
     const orderId = await paidOrder('auth');
     const beyond = await op(orderId, 'capture', 422, { amount: 11.62 });

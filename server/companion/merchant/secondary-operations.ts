@@ -45,7 +45,6 @@ export class SecondaryOperations {
       split: body.split?.map((share, i): SplitShare => ({ subMerchantId: share.sub_merchant_id, amount: minorUnitsOf(share.amount, payment.currency, `split[${i}].amount`) })),
       overCapturePercent: kind === 'capture' ? this.#deps.options.captureOverReservePercent : undefined,
     });
-    if (kind === 'capture') await this.#requireUncaptured(payment);
     let reservation: Operation;
     try {
       reservation = await ledger.reserveOperation(orderId, request);
@@ -94,17 +93,6 @@ export class SecondaryOperations {
       throw error instanceof GatewayError ? gatewayProblem(error) : error;
     }
     return method;
-  }
-
-  /**
-   * One capture per auth: a partial capture settles the payment and releases the rest of the
-   * reserve (the sandbox refuses a second capture with 4150, as acquirers commonly do).
-   */
-  async #requireUncaptured(payment: Payment): Promise<void> {
-    const totals = (await this.#deps.ledger.getOrder(payment.orderId))?.totals;
-    if (totals && totals.captured + totals.capturePending > 0) {
-      throw new ApiProblem(409, 'already_captured', 'The auth is already captured: an auth takes one capture, a partial one releases the rest');
-    }
   }
 
   async #payment(orderId: string): Promise<Payment> {

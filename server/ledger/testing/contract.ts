@@ -372,22 +372,24 @@ export function describeLedgerContract(backend: LedgerBackend): void {
     describe('captures and voids', () => {
       const auth = { method: 'auth' as const, amount: 1000 };
 
-      it('captures in parts up to the reserve, and above it only within the allowance', async () => {
+      it('captures an auth once: a partial capture releases the rest; above the reserve only within the allowance', async () => {
         const { orderId } = await paidOrder(ledger, auth);
         expect(await ledger.capturableAmount(orderId)).toBe(1000);
         expect(await ledger.capturableAmount(orderId, 10)).toBe(1100);
-        const part = await ledger.reserveOperation(orderId, { kind: 'capture', amount: 600 });
-        await ledger.settleOperation(part.id, { status: 'success', operationId: 'cap-1' });
-        const rest = await ledger.reserveOperation(orderId, { kind: 'capture' });
-        expect(rest.amount).toBe(400);
-        await ledger.settleOperation(rest.id, { status: 'success' });
-        await expect(ledger.reserveOperation(orderId, { kind: 'capture', amount: 101, overCapturePercent: 10 })).rejects.toMatchObject({
+        await expect(ledger.reserveOperation(orderId, { kind: 'capture', amount: 1101, overCapturePercent: 10 })).rejects.toMatchObject({
           reason: 'exceeds_capturable',
-          available: 100,
+          available: 1100,
         });
-        const above = await ledger.reserveOperation(orderId, { kind: 'capture', amount: 100, overCapturePercent: 10 });
-        expect(above.amount).toBe(100);
-        await expect(ledger.reserveOperation(orderId, { kind: 'capture', overCapturePercent: 10 })).rejects.toMatchObject({ reason: 'nothing_left' });
+        const part = await ledger.reserveOperation(orderId, { kind: 'capture', amount: 600 });
+        expect(await ledger.capturableAmount(orderId, 10)).toBe(0);
+        await expect(ledger.reserveOperation(orderId, { kind: 'capture' })).rejects.toMatchObject({ reason: 'already_captured', available: 0 });
+        // A declined capture leaves the auth capturable again.
+        await ledger.settleOperation(part.id, { status: 'failure', operationId: 'cap-1', statusCode: '4150' });
+        const above = await ledger.reserveOperation(orderId, { kind: 'capture', amount: 1100, overCapturePercent: 10 });
+        await ledger.settleOperation(above.id, { status: 'success', operationId: 'cap-2' });
+        expect(await ledger.capturableAmount(orderId, 10)).toBe(0);
+        expect((await ledger.getOrder(orderId))?.totals).toMatchObject({ captured: 1100, capturable: 0 });
+        await expect(ledger.reserveOperation(orderId, { kind: 'capture', amount: 1 })).rejects.toMatchObject({ reason: 'already_captured' });
       });
 
       it('refunds an auth only as far as it was captured', async () => {
@@ -426,11 +428,12 @@ export function describeLedgerContract(backend: LedgerBackend): void {
         await expect(ledger.capturableAmount(pendingAuth.orderId, -1)).rejects.toBeInstanceOf(InvalidLedgerInput);
       });
 
-      it('20 concurrent captures never capture more than the reserve', async () => {
+      it('20 concurrent partial captures: exactly one is reserved', async () => {
         const { orderId } = await paidOrder(ledger, auth);
         const outcomes = await Promise.allSettled(Array.from({ length: 20 }, () => ledger.reserveOperation(orderId, { kind: 'capture', amount: 150 })));
-        expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(6);
-        expect((await ledger.getOrder(orderId))?.totals).toMatchObject({ capturePending: 900, capturable: 100 });
+        expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(1);
+        expect(outcomes.filter((outcome) => outcome.status === 'rejected').map((outcome) => (outcome as PromiseRejectedResult).reason.reason)).toEqual(Array(19).fill('already_captured'));
+        expect((await ledger.getOrder(orderId))?.totals).toMatchObject({ capturePending: 150, capturable: 0 });
       });
 
       it('a split capture distributes the captured amount', async () => {
