@@ -88,8 +88,13 @@ export class HostedCheckouts {
       await cancelHostedPage(this.#deps, payment);
       throw new ApiProblem(502, 'unsafe_redirect', 'The gateway’s payment page address is not safe to open');
     }
-    await ledger.advancePayment(payment.orderId, { status: 'init', checkoutUrl: checkout.checkout_url });
-    return checkout.checkout_url;
+    const stored = await ledger.advancePayment(payment.orderId, { status: 'init', checkoutUrl: checkout.checkout_url });
+    if (stored.payment.status === 'init' && stored.payment.checkoutUrl === checkout.checkout_url) return checkout.checkout_url;
+    // Ended while it was being opened (a card payment in another tab cancelled it): the page is
+    // gone; the session's attempt now is the answer.
+    const current = (await ledger.getSession(payment.sessionId))?.payment;
+    if (current && current.status !== 'failure') return this.#pageOf(current);
+    throw tryAgain();
   }
 
   async #recover(payment: Payment, error: unknown): Promise<string> {

@@ -63,6 +63,31 @@ describe('POST /api/checkout/sessions/:id/hosted', () => {
     expect(page).toMatchObject({ status: 'failure', status_code: '6007' });
   });
 
+  it('never hands out a page cancelled while it was being opened (the customer paid by card meanwhile)', async () => {
+    let meanwhile: (() => Promise<void>) | undefined;
+    await open({
+      gateway: {
+        fetch: async (input, init) => {
+          const response = await stack.sandbox.fetch(new Request(input, init));
+          const run = meanwhile;
+          if (run && String(input).endsWith('/api/v1/payment') && JSON.parse(String(init?.body)).mode === 'hosted') {
+            meanwhile = undefined;
+            await run();
+          }
+          return response;
+        },
+      },
+    });
+    const session = await stack.openSession({ customer: CONTACT });
+    let card: { status?: string } = {};
+    meanwhile = async () => {
+      card = await (await stack.pay(session.id)).json();
+    };
+    expect((await hosted(session.id, 409)).error.code).toBe('already_paid');
+    expect(card.status).toBe('success');
+    expect(await stack.ledger.getPayment(session.order_id)).toMatchObject({ mode: 'hosted', status: 'failure', statusCode: '6007', checkoutUrl: null });
+  });
+
   it('refuses where hosted is not allowed or a direct payment is under way', async () => {
     await open();
     const directOnly = await stack.openSession({ modes: ['direct'], customer: CONTACT });
