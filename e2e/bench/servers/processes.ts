@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 export const BENCH_ADMIN_TOKEN = 'bench-admin-token-0123456789';
 
 const SERVE = fileURLToPath(new URL('./serve.ts', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const READY_TIMEOUT_MS = 30_000;
 
 export interface ServerProcess {
@@ -40,7 +41,7 @@ export async function spawnServer(role: 'sandbox' | 'companion', options: SpawnO
   const child = spawn(
     process.execPath,
     [...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), '--import', 'tsx', SERVE, role],
-    { stdio: ['pipe', 'pipe', stderr], env: { ...process.env, ...options.env } },
+    { cwd: ROOT, stdio: ['pipe', 'pipe', stderr], env: { ...process.env, ...options.env } },
   );
   if (typeof stderr === 'number') closeSync(stderr);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

@@ -74,6 +74,16 @@ async function startCompanion(): Promise<() => Promise<void>> {
   };
 }
 
+// BENCH_MEMORY_LOG_MS: a line of process.memoryUsage() on standard error that often, after a
+// full collection when the process runs with --expose-gc (to tell a leak from a lazy heap).
+const memoryLogMs = Number(process.env.BENCH_MEMORY_LOG_MS ?? 0);
+if (memoryLogMs > 0) {
+  setInterval(() => {
+    (globalThis as { gc?: () => void }).gc?.();
+    console.error(JSON.stringify({ msg: 'memory', ...process.memoryUsage() }));
+  }, memoryLogMs).unref();
+}
+
 const role = process.argv[2];
 const stop = role === 'sandbox' ? await startSandbox() : role === 'companion' ? await startCompanion() : undefined;
 if (!stop) throw new Error(`usage: serve.ts sandbox|companion, not ${role ?? 'nothing'}`);
