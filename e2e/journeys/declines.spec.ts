@@ -19,7 +19,7 @@ test('a declined card, then another card on the same checkout succeeds', async (
   const result = new Result(page);
   await result.expectOutcome('success');
   const retry = await result.orderId();
-  expect(retry).toBe(`${firstAttempt}-2`);
+  expect(retry).toBe(`${firstAttempt}:2`);
 
   await backOffice.open(firstAttempt);
   await expect(backOffice.status).toHaveText('Failed');

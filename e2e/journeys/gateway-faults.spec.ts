@@ -10,9 +10,9 @@ import { Result } from '../pages/result.js';
 
 const CREATE = { method: 'POST', path: '/api/v1/payment' };
 
-/** Every payment the gateway holds for the checkout's attempts (`<order>`, `<order>-2` …). */
+/** Every payment the gateway holds for the checkout's attempts (`<order>`, `<order>:2` …). */
 async function gatewayPayments(sandbox: SandboxControl, orderId: string, attempts = 3) {
-  const ids = [orderId, ...Array.from({ length: attempts - 1 }, (_, i) => `${orderId}-${i + 2}`)];
+  const ids = [orderId, ...Array.from({ length: attempts - 1 }, (_, i) => `${orderId}:${i + 2}`)];
   return (await Promise.all(ids.map((id) => sandbox.order(id)))).flat().filter((entry) => entry.method === 'purchase');
 }
 
@@ -56,8 +56,8 @@ test('the gateway refuses for a moment: a clear message, and the retry is charge
   await checkout.payButton.click();
   const result = new Result(page);
   await result.expectOutcome('success');
-  expect(await result.orderId()).toBe(`${orderId}-2`);
-  expect(await gatewayPayments(sandbox, orderId)).toEqual([expect.objectContaining({ order_id: `${orderId}-2`, status: 'success' })]);
+  expect(await result.orderId()).toBe(`${orderId}:2`);
+  expect(await gatewayPayments(sandbox, orderId)).toEqual([expect.objectContaining({ order_id: `${orderId}:2`, status: 'success' })]);
 });
 
 test('the gateway is down: the customer is told the payment is being confirmed and cannot pay twice', async ({ page, checkout, sandbox }) => {

@@ -24,9 +24,12 @@ const paidAmount = z.number({ error: 'must be a number of minor units' }).int('m
 const currency = z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code in capitals');
 
 // Order ids travel in gateway URL paths (cancel, receipts, order state), so keep them plain.
+// A session's own order id leaves room for its retries, `<order_id>:<attempt>`: no colon (so a
+// merchant's id can never be a retry's) and at most 28 characters (so `:999` still fits the
+// 32 that capture, void and refund accept).
 export const orderId = z
   .string()
-  .regex(/^[A-Za-z0-9][A-Za-z0-9._:-]{0,31}$/, 'must be 1–32 characters of letters, digits and . _ : -');
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,27}$/, 'must be 1–28 characters of letters, digits and . _ -');
 
 const text = (max: number) => z.string().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
 

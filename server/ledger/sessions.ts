@@ -17,7 +17,7 @@ function newSessionId(): string {
   return randomBytes(32).toString('base64url');
 }
 
-/** 20 characters, leaving room for the `-<attempt>` suffix of retries within 32. */
+/** 20 characters, leaving room for the `:<attempt>` suffix of retries within 32. */
 function newOrderId(): string {
   return randomUUID().replaceAll('-', '').slice(0, 20);
 }
@@ -99,13 +99,11 @@ export async function claimPayAttempt(ctx: LedgerContext, sessionId: string, req
     const now = ctx.now();
     if (session.closed_at !== null) return refusal('closed', latest);
     if (session.expires_at <= now) return refusal('expired', latest);
-    // The gateway refuses a used order_id even after a failure, so a retry gets its own.
+    // The gateway refuses a used order_id even after a failure, so a retry gets its own. The
+    // colon is the ledger's: no session's order id has one, so a retry's cannot be taken.
     const attempt = (latest?.attempt ?? 0) + 1;
-    const orderId = attempt === 1 ? session.order_id : `${session.order_id}-${attempt}`;
+    const orderId = attempt === 1 ? session.order_id : `${session.order_id}:${attempt}`;
     if (orderId.length > MAX_ORDER_ID_LENGTH) return refusal('retry_unavailable', latest);
-    if (attempt > 1 && (await trx.selectFrom('checkout_sessions').select('id').where('order_id', '=', orderId).executeTakeFirst())) {
-      return refusal('retry_unavailable', latest);
-    }
     const row: PaymentRow = {
       order_id: orderId,
       session_id: sessionId,

@@ -148,7 +148,7 @@ export interface PaymentUpdate extends PaymentDetails, ReportedPayment {
 export interface Payment {
   readonly orderId: string;
   readonly sessionId: string;
-  /** 1 for the session's first attempt; later attempts carry `-<attempt>` in their order id. */
+  /** 1 for the session's first attempt; later attempts carry `:<attempt>` in their order id. */
   readonly attempt: number;
   readonly mode: PaymentMode;
   readonly method: PaymentMethod;

@@ -57,7 +57,7 @@ describe('POST /api/checkout/sessions/:id/hosted', () => {
     const session = await stack.openSession({ customer: CONTACT });
     await hosted(session.id, 200);
     const answer = await (await stack.pay(session.id)).json();
-    expect(answer).toMatchObject({ status: 'success', order_id: `${session.order_id}-2` });
+    expect(answer).toMatchObject({ status: 'success', order_id: `${session.order_id}:2` });
     expect(await stack.ledger.getPayment(session.order_id)).toMatchObject({ mode: 'hosted', status: 'failure', statusCode: '6007' });
     const [page] = await stack.companion.companion.services.gateway.orders.get(session.order_id);
     expect(page).toMatchObject({ status: 'failure', status_code: '6007' });

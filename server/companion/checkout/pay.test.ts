@@ -126,7 +126,7 @@ describe('3-D Secure and slow payments', () => {
     await stack.settleWebhooks();
     const view = await stack.json('GET', `/api/checkout/sessions/${session.id}`, 200);
     expect(view).toMatchObject({ status: 'failure', message: 'The payment was not confirmed. Try again or use another card.' });
-    expect((await payJson(session.id)).order_id).toBe(`${session.order_id}-2`);
+    expect((await payJson(session.id)).order_id).toBe(`${session.order_id}:2`);
   });
 
   it('answers pending for a card still processing; the webhook settles it', async () => {
@@ -147,7 +147,7 @@ describe('one payment per session', () => {
     const answers = await Promise.all(Array.from({ length: 20 }, () => payJson(session.id)));
     expect(new Set(answers.map((answer) => answer.order_id))).toEqual(new Set([session.order_id]));
     expect(answers.every((answer) => ['success', 'pending'].includes(answer.status))).toBe(true);
-    expect(await stack.ledger.getPayment(`${session.order_id}-2`)).toBeUndefined();
+    expect(await stack.ledger.getPayment(`${session.order_id}:2`)).toBeUndefined();
     expect((await stack.companion.companion.services.gateway.orders.get(session.order_id)).filter((entry) => entry.method === 'purchase')).toHaveLength(1);
   });
 

@@ -11,10 +11,21 @@ import { Amount, minorUnits } from '../http/amounts.js';
 import { Customer, customerDetails } from './customer.js';
 import { definedFields } from '../optional-fields.js';
 
-/** Order ids travel in gateway paths and capture/void/refund take at most 32 characters. */
+/**
+ * Order ids travel in gateway paths and capture/void/refund take at most 32 characters. A
+ * payment's order id is the session's, or a retry's `<order_id>:<attempt>`.
+ */
 export const OrderId = z
   .string()
   .regex(/^[A-Za-z0-9][A-Za-z0-9._:-]{0,31}$/, { error: 'must be 1 to 32 letters, digits or . _ : - (starting with a letter or digit)' });
+
+/**
+ * The merchant's order id of a new session leaves room for its retries: no colon (the ledger's
+ * `:<attempt>` suffix, so a merchant's id is never a retry's) and at most 28 characters.
+ */
+export const SessionOrderId = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,27}$/, { error: 'must be 1 to 28 letters, digits or . _ - (starting with a letter or digit)' });
 
 /** Customer data the merchant may prefill: the widget's four fields and the gateway's others. */
 const SessionCustomer = Customer.extend({
@@ -32,7 +43,7 @@ export const NewSessionRequest = z
     currency: Currency,
     description: requiredText(2048),
     method: z.enum(['purchase', 'auth']).default('purchase'),
-    order_id: OrderId.optional(),
+    order_id: SessionOrderId.optional(),
     split: SplitPayments.max(100).optional(),
     customer: SessionCustomer.optional(),
     customer_id: requiredText(128).optional(),

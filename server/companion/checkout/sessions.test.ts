@@ -67,8 +67,9 @@ describe('POST /api/checkout/sessions', () => {
     [{ currency: 'uah' }, 'currency', 'must be a three-letter upper-case ISO 4217 code'],
     [{ description: '' }, 'description', 'must not be empty'],
     [{ method: 'credit' }, 'method', 'must be one of purchase, auth'],
-    [{ order_id: 'x'.repeat(33) }, 'order_id', 'must be 1 to 32 letters'],
-    [{ order_id: '../etc' }, 'order_id', 'must be 1 to 32 letters'],
+    [{ order_id: 'x'.repeat(29) }, 'order_id', 'must be 1 to 28 letters'],
+    [{ order_id: '../etc' }, 'order_id', 'must be 1 to 28 letters'],
+    [{ order_id: 'shop:2' }, 'order_id', 'must be 1 to 28 letters, digits or . _ -'],
     [{ return_url: 'javascript:alert(1)' }, 'return_url', 'must be an http(s) URL'],
     [{ modes: [] }, 'modes', 'must have at least 1 item'],
     [{ ttl_seconds: 10 }, 'ttl_seconds', 'must be at least 60'],
@@ -135,8 +136,20 @@ describe('GET /api/checkout/sessions/:id', () => {
     expect(failed).toMatchObject({ status: 'failure', message: 'Insufficient funds. Try another card.' });
     await stack.pay(created.id);
     const paid = await stack.json('GET', `/api/checkout/sessions/${created.id}`, 200);
-    expect(paid).toMatchObject({ status: 'success', order_id: `${created.order_id}-2` });
+    expect(paid).toMatchObject({ status: 'success', order_id: `${created.order_id}:2` });
     expect(paid).not.toHaveProperty('message');
+  });
+
+  it('retries under an order id no merchant id can take, and always within 32 characters', async () => {
+    const longest = await stack.openSession({ order_id: 'x'.repeat(28) });
+    await stack.pay(longest.id, payBody({ card: card('rejected') }));
+    expect((await (await stack.pay(longest.id)).json()).order_id).toBe(`${'x'.repeat(28)}:2`);
+    // A merchant's own order id that looks like another session's retry does not block it.
+    const first = await stack.openSession({ order_id: 'shop-7' });
+    await stack.openSession({ order_id: 'shop-7-2' });
+    await stack.pay(first.id, payBody({ card: card('rejected') }));
+    const retried = await (await stack.pay(first.id)).json();
+    expect(retried).toMatchObject({ status: 'success', order_id: 'shop-7:2' });
   });
 
   it('answers 404 for an unknown or malformed id', async () => {

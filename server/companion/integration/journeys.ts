@@ -46,7 +46,7 @@ export function describeJourneys(backend: LedgerBackend): void {
       it('a decline, then a retry with another card under a new order id', async () => {
         const session = await stack.openSession();
         expect(await pay(session.id, payBody({ card: card('rejected') }))).toMatchObject({ status: 'failure', message: expect.any(String) });
-        expect(await pay(session.id)).toMatchObject({ status: 'success', order_id: `${session.order_id}-2` });
+        expect(await pay(session.id)).toMatchObject({ status: 'success', order_id: `${session.order_id}:2` });
       });
 
       it('3-D Secure passed and failed through the sandbox’s control plane', async () => {

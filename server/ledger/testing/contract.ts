@@ -180,17 +180,19 @@ export function describeLedgerContract(backend: LedgerBackend): void {
         await ledger.advancePayment(first.payment!.orderId, { status: 'failure', statusCode: '4153' });
         expect((await ledger.getSession(session.id))?.status).toBe('open');
         const second = await ledger.claimPayAttempt(session.id, { mode: 'direct' });
-        expect(second).toMatchObject({ claimed: true, payment: { orderId: 'tea-43-2', attempt: 2 } });
-        await ledger.advancePayment('tea-43-2', { status: 'success' });
-        expect(await ledger.getSession(session.id)).toMatchObject({ status: 'paid', payment: { orderId: 'tea-43-2' } });
+        expect(second).toMatchObject({ claimed: true, payment: { orderId: 'tea-43:2', attempt: 2 } });
+        await ledger.advancePayment('tea-43:2', { status: 'success' });
+        expect(await ledger.getSession(session.id)).toMatchObject({ status: 'paid', payment: { orderId: 'tea-43:2' } });
         expect(await ledger.claimPayAttempt(session.id, { mode: 'direct' })).toMatchObject({ claimed: false, reason: 'paid' });
       });
 
-      it('refuses a retry whose order id could not stay within 32 characters', async () => {
-        const session = await ledger.createSession({ ...teaSession, orderId: 'x'.repeat(32) });
+      it('keeps room for retries: a merchant order id has no colon and at most 28 characters', async () => {
+        await expect(ledger.createSession({ ...teaSession, orderId: 'x'.repeat(29) })).rejects.toMatchObject({ field: 'orderId' });
+        await expect(ledger.createSession({ ...teaSession, orderId: 'tea:2' })).rejects.toMatchObject({ field: 'orderId' });
+        const session = await ledger.createSession({ ...teaSession, orderId: 'x'.repeat(28) });
         const first = await ledger.claimPayAttempt(session.id, { mode: 'direct' });
         await ledger.advancePayment(first.payment!.orderId, { status: 'failure' });
-        expect(await ledger.claimPayAttempt(session.id, { mode: 'direct' })).toMatchObject({ claimed: false, reason: 'retry_unavailable' });
+        expect(await ledger.claimPayAttempt(session.id, { mode: 'direct' })).toMatchObject({ claimed: true, payment: { orderId: `${'x'.repeat(28)}:2` } });
       });
 
       it('refuses a mode the session does not allow and an unknown session', async () => {
