@@ -55,7 +55,8 @@ export type RefusalReason =
   | 'exceeds_capturable'
   | 'exceeds_refundable'
   | 'unknown_sub_merchant'
-  | 'exceeds_sub_merchant_share';
+  | 'exceeds_sub_merchant_share'
+  | 'split_refund_required';
 
 /** A money rule forbids the operation; `available` says how much would be allowed. */
 export class OperationRefused extends LedgerError {

@@ -145,6 +145,11 @@ function decideRefund(payment: MoneyPayment, operations: readonly MoneyOperation
     throw new OperationRefused('exceeds_refundable', `at most ${totals.refundable} can be refunded`, totals.refundable);
   }
   if (request.split) checkSplitRefund(payment, operations, request.split);
+  // A payment paid in shares gives back part of it only per sub-merchant (the gateway declines a
+  // plain partial refund of it); a plain refund must be the whole rest, which returns every share.
+  else if (amount !== totals.refundable && paidShares(payment, operations).size > 0) {
+    throw new OperationRefused('split_refund_required', 'part of a split payment is refunded per sub-merchant, through a split refund', totals.refundable);
+  }
   return amount;
 }
 

@@ -3,7 +3,7 @@
  * omitted, they mean "all that is left" (the rest of the reserve, the refundable amount).
  */
 import * as z from 'zod';
-import { SplitPayments } from '../../gateway/wire/amounts.js';
+import { checkSplitTotal, SplitPayments } from '../../gateway/wire/amounts.js';
 import { Comment } from '../../gateway/wire/primitives.js';
 import { Amount } from '../http/amounts.js';
 
@@ -14,8 +14,17 @@ export const RefundRequest = z.strictObject({
   comment: Comment.optional(),
   f_receipt_delivery: z.enum(['email', 'sms', 'viber', 'none']).optional(),
 });
-export const SplitCaptureRequest = z.strictObject({ amount: Amount.optional(), split: SplitPayments.max(100), comment: Comment.optional() });
-export const SplitRefundRequest = z.strictObject({ amount: Amount.optional(), split: SplitPayments.max(100), comment: Comment.optional() });
+/**
+ * The shares name each sub-merchant once and, when the total is given, add up to it — checked
+ * here, before anything is reserved.
+ */
+const Split = z.strictObject({ amount: Amount.optional(), split: SplitPayments.max(100), comment: Comment.optional() }).superRefine((request, ctx) => {
+  checkSplitTotal(ctx, 'amount', request.amount, request.split);
+  const subMerchants = request.split.map((share) => share.sub_merchant_id.toLowerCase());
+  if (new Set(subMerchants).size !== subMerchants.length) ctx.addIssue({ code: 'custom', path: ['split'], message: 'must name each sub-merchant once' });
+});
+export const SplitCaptureRequest = Split;
+export const SplitRefundRequest = Split;
 export const ResendRequest = z.strictObject({
   operation: z.enum(['purchase', 'auth', 'capture', 'void', 'refund']).optional(),
   transaction_id: z.string().min(1).max(256).optional(),

@@ -175,6 +175,25 @@ describe('split operations', () => {
     expect((await op(session.order_id, 'split-refund', 422, { split: [{ sub_merchant_id: stranger, amount: 1 }] })).error.code).toBe('unknown_sub_merchant');
     expect((await op(session.order_id, 'split-refund', 400, { amount: 5, split: [{ sub_merchant_id: SUB_A, amount: 4 }] })).error.code).toBe('invalid_request');
   });
+
+  it('refuses what the gateway would refuse of a split payment before reserving anything', async () => {
+    const session = await stack.openSession({ amount: 100, split: [{ sub_merchant_id: SUB_A, amount: 60 }, { sub_merchant_id: SUB_B, amount: 40 }] });
+    expect((await (await stack.pay(session.id)).json()).status).toBe('success');
+    // Part of a split payment is refunded per sub-merchant (split refund), not as a plain refund.
+    const part = await op(session.order_id, 'refund', 422, { amount: 10 });
+    expect(part.error).toMatchObject({ code: 'split_refund_required', fields: { split: 'is required to refund part of a split payment' } });
+    const mismatch = await op(session.order_id, 'split-refund', 400, { amount: 5, split: [{ sub_merchant_id: SUB_A, amount: 4 }] });
+    expect(mismatch.error.fields).toEqual({ split: 'amounts must add up to amount' });
+    expect((await stack.ledger.getOrder(session.order_id))?.operations).toEqual([]);
+    expect((await stack.companion.companion.services.gateway.orders.get(session.order_id)).filter((entry) => entry.method === 'refund')).toEqual([]);
+    // The whole rest may go as a plain refund: every share's rest is returned.
+    expect((await op(session.order_id, 'refund', 200, {})).operation).toMatchObject({ amount: 100, status: 'success' });
+
+    const auth = await paidOrder('auth', { amount: 100 });
+    await op(auth, 'split-capture', 200, { split: [{ sub_merchant_id: SUB_A, amount: 70 }, { sub_merchant_id: SUB_B, amount: 30 }] });
+    expect((await op(auth, 'refund', 422, { amount: 10 })).error.code).toBe('split_refund_required');
+    expect((await op(auth, 'split-capture', 400, { amount: 50, split: [{ sub_merchant_id: SUB_A, amount: 30 }] })).error.fields).toEqual({ split: 'amounts must add up to amount' });
+  });
 });
 
 describe('cancel and re-send', () => {

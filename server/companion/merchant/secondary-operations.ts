@@ -171,6 +171,10 @@ function refusalProblem(error: OperationRefused, kind: OperationKind, currency: 
     case 'exceeds_sub_merchant_share':
     case 'unknown_sub_merchant':
       return new ApiProblem(422, error.reason, capitalise(error.message.replace(/at most \d+/, `at most ${limit}`)), { split: error.reason === 'unknown_sub_merchant' ? 'names a sub-merchant without a share in this order' : `a share must be at most ${limit}` });
+    case 'split_refund_required':
+      return new ApiProblem(422, error.reason, `Part of a split payment is refunded per sub-merchant (split-refund); a plain refund must be the whole ${limit}`, {
+        split: 'is required to refund part of a split payment',
+      });
     default:
       return new ApiProblem(409, error.reason, capitalise(error.message));
   }

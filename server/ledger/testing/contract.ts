@@ -369,6 +369,14 @@ export function describeLedgerContract(backend: LedgerBackend): void {
         await expect(ledger.reserveOperation(orderId, { kind: 'refund', amount: 100, split: [{ subMerchantId: 'shop', amount: 50 }] })).rejects.toMatchObject({ field: 'split' });
         expect(await ledger.reserveOperation(orderId, { kind: 'refund', split: [{ subMerchantId: 'shop', amount: 300 }] })).toMatchObject({ amount: 300 });
       });
+
+      it('refunds part of a split payment only per sub-merchant; a plain refund takes the whole rest', async () => {
+        const { orderId } = await paidOrder(ledger, { split: [{ subMerchantId: 'farm', amount: 700 }, { subMerchantId: 'shop', amount: 300 }] });
+        await ledger.reserveOperation(orderId, { kind: 'refund', split: [{ subMerchantId: 'farm', amount: 100 }] });
+        await expect(ledger.reserveOperation(orderId, { kind: 'refund', amount: 100 })).rejects.toMatchObject({ reason: 'split_refund_required', available: 900 });
+        expect((await ledger.getOrder(orderId))?.operations).toHaveLength(1);
+        expect(await ledger.reserveOperation(orderId, { kind: 'refund' })).toMatchObject({ amount: 900, split: null });
+      });
     });
 
     describe('captures and voids', () => {
