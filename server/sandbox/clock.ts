@@ -53,19 +53,111 @@ interface Task {
   readonly sequence: number;
   readonly run: () => unknown;
   cancelled: boolean;
+  /** In the queue: not yet run, dropped or cleared. */
+  queued: boolean;
 }
 
 export interface Scheduled {
   cancel(): void;
 }
 
+/** Earlier due time first; of two due at once, the one scheduled first. */
+const runsBefore = (a: Task, b: Task) => a.dueMs < b.dueMs || (a.dueMs === b.dueMs && a.sequence < b.sequence);
+
+/**
+ * Pending tasks as a binary min-heap: scheduling and taking the earliest are O(log n), so
+ * hundreds of thousands of pending tasks (webhook retries, payment expiries) cost every request
+ * nothing but a look at the top. A cancelled task stays until it surfaces and is dropped, unless
+ * cancelled ones come to outnumber the live ones, when the heap is rebuilt without them.
+ */
+class TaskQueue {
+  #heap: Task[] = [];
+  #cancelled = 0;
+
+  push(task: Task): void {
+    task.queued = true;
+    this.#heap.push(task);
+    this.#siftUp(this.#heap.length - 1);
+  }
+
+  /** The earliest live task, left in place. */
+  peek(): Task | undefined {
+    while (this.#heap[0]?.cancelled) this.#removeTop();
+    return this.#heap[0];
+  }
+
+  /** Removes and returns the earliest live task. */
+  pop(): Task | undefined {
+    const top = this.peek();
+    if (top) this.#removeTop();
+    return top;
+  }
+
+  cancel(task: Task): void {
+    const waiting = task.queued && !task.cancelled;
+    task.cancelled = true;
+    if (!waiting) return;
+    this.#cancelled += 1;
+    if (this.#cancelled > 1_024 && this.#cancelled * 2 > this.#heap.length) this.#rebuild();
+  }
+
+  clear(): void {
+    for (const task of this.#heap) task.queued = false;
+    this.#heap = [];
+    this.#cancelled = 0;
+  }
+
+  #removeTop(): void {
+    const top = this.#heap[0]!;
+    top.queued = false;
+    if (top.cancelled) this.#cancelled -= 1;
+    const last = this.#heap.pop()!;
+    if (this.#heap.length === 0) return;
+    this.#heap[0] = last;
+    this.#siftDown(0);
+  }
+
+  #rebuild(): void {
+    for (const task of this.#heap) if (task.cancelled) task.queued = false;
+    this.#heap = this.#heap.filter((task) => !task.cancelled);
+    this.#cancelled = 0;
+    for (let i = (this.#heap.length >> 1) - 1; i >= 0; i -= 1) this.#siftDown(i);
+  }
+
+  #siftUp(index: number): void {
+    const heap = this.#heap;
+    for (let i = index; i > 0; ) {
+      const parent = (i - 1) >> 1;
+      if (!runsBefore(heap[i]!, heap[parent]!)) return;
+      [heap[i], heap[parent]] = [heap[parent]!, heap[i]!];
+      i = parent;
+    }
+  }
+
+  #siftDown(index: number): void {
+    const heap = this.#heap;
+    for (let i = index; ; ) {
+      const left = 2 * i + 1;
+      const right = left + 1;
+      let first = i;
+      if (left < heap.length && runsBefore(heap[left]!, heap[first]!)) first = left;
+      if (right < heap.length && runsBefore(heap[right]!, heap[first]!)) first = right;
+      if (first === i) return;
+      [heap[i], heap[first]] = [heap[first]!, heap[i]!];
+      i = first;
+    }
+  }
+}
+
 /** Runs tasks once the clock reaches them: on a real timer, and whenever the clock is moved. */
 export class Scheduler {
   readonly #clock: SandboxClock;
   readonly #onError: (error: unknown) => void;
-  #tasks: Task[] = [];
+  readonly #tasks = new TaskQueue();
   #sequence = 0;
   #timer: NodeJS.Timeout | undefined;
+  /** When the armed timer fires, so a task due later does not re-arm it. */
+  #timerDueMs = Number.POSITIVE_INFINITY;
   #stopped = false;
 
   constructor(clock: SandboxClock, onError: (error: unknown) => void) {
@@ -78,29 +170,23 @@ export class Scheduler {
   }
 
   at(dueMs: number, run: () => unknown): Scheduled {
-    const task: Task = { dueMs, sequence: (this.#sequence += 1), run, cancelled: false };
+    const task: Task = { dueMs, sequence: (this.#sequence += 1), run, cancelled: false, queued: false };
     if (!this.#stopped) {
       this.#tasks.push(task);
-      this.#arm();
+      if (dueMs < this.#timerDueMs) this.#arm();
     }
-    return { cancel: () => void (task.cancelled = true) };
+    return { cancel: () => this.#tasks.cancel(task) };
   }
 
   /** Runs every task that is due, earliest first, including tasks that those tasks schedule. */
   runDue(): void {
-    for (;;) {
-      const now = this.#clock.nowMs();
-      const due = this.#tasks.filter((task) => task.dueMs <= now && !task.cancelled);
-      this.#tasks = this.#tasks.filter((task) => task.dueMs > now && !task.cancelled);
-      if (due.length === 0) break;
-      due.sort((a, b) => a.dueMs - b.dueMs || a.sequence - b.sequence);
-      for (const task of due) {
-        try {
-          const result = task.run();
-          if (result instanceof Promise) result.catch(this.#onError);
-        } catch (error) {
-          this.#onError(error);
-        }
+    for (let task = this.#tasks.peek(); task && task.dueMs <= this.#clock.nowMs(); task = this.#tasks.peek()) {
+      this.#tasks.pop();
+      try {
+        const result = task.run();
+        if (result instanceof Promise) result.catch(this.#onError);
+      } catch (error) {
+        this.#onError(error);
       }
     }
     this.#arm();
@@ -108,7 +194,7 @@ export class Scheduler {
 
   /** Forgets every task (reset). */
   clear(): void {
-    this.#tasks = [];
+    this.#tasks.clear();
     this.#arm();
   }
 
@@ -122,13 +208,14 @@ export class Scheduler {
   #arm(): void {
     if (this.#timer) clearTimeout(this.#timer);
     this.#timer = undefined;
-    const pending = this.#tasks.filter((task) => !task.cancelled);
-    if (pending.length === 0) return;
-    const earliest = Math.min(...pending.map((task) => task.dueMs));
-    const wait = earliest - this.#clock.nowMs();
+    this.#timerDueMs = Number.POSITIVE_INFINITY;
+    const earliest = this.#tasks.peek();
+    if (!earliest) return;
+    const wait = earliest.dueMs - this.#clock.nowMs();
     if (this.#clock.frozen && wait > 0) return;
     // setTimeout takes at most 2^31-1 ms; a later task is re-armed when that timer fires.
     this.#timer = setTimeout(() => this.runDue(), Math.min(Math.max(wait, 0), 2 ** 31 - 1));
     this.#timer.unref();
+    this.#timerDueMs = earliest.dueMs;
   }
 }
