@@ -53,13 +53,13 @@ function content(): TemplateResult {
         bucket = next;
         void loadStats();
       })}
-      <div class="admin-side">
-        ${balancesPanel(balances)}
-        ${receiptsPanel(downloadDay, receiptsProblem)}
-      </div>
+      ${balancesPanel(balances)}
     </div>
     <div class="admin-orders">
-      ${ordersPanel({ orders, filter, selected, flashing, loading: ordersLoading }, handlers)}
+      <div class="admin-main">
+        ${ordersPanel({ orders, filter, selected, flashing, loading: ordersLoading }, handlers)}
+        ${receiptsPanel(downloadDay, receiptsProblem)}
+      </div>
       ${orderDetailPanel(detail?.order.order_id === selected ? detail : undefined, detailProblem, handlers)}
     </div>
     ${draft ? operationDialog(draft, { submit: perform, close: closeDialog }) : nothing}`;
@@ -85,7 +85,7 @@ function signInView(): TemplateResult {
   return html`<div class="sign-in">
     <form class="panel" @submit=${submit} aria-labelledby="sign-in-heading">
       <h1 id="sign-in-heading">${t('signIn.heading')}</h1>
-      <p class="muted">${t('signIn.text')}</p>
+      <p class="muted">${t('signIn.text').split('npm start').flatMap((part, i) => (i === 0 ? [part] : [html`<code>npm start</code>`, part]))}</p>
       <div class="field">
         <label for="admin-token">${t('signIn.token')}</label>
         <input id="admin-token" name="token" type="password" autocomplete="off" spellcheck="false" required aria-required="true" dir="ltr"

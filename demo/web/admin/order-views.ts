@@ -67,20 +67,21 @@ export function ordersPanel(state: OrderListState, handlers: OrderHandlers): Tem
           <caption class="visually-hidden">${t('orders.caption')}</caption>
           <thead><tr>
             <th scope="col">${t('orders.order')}</th><th scope="col">${t('orders.created')}</th><th scope="col">${t('orders.customer')}</th>
-            <th scope="col" class="numeric">${t('orders.amount')}</th><th scope="col">${t('orders.method')}</th><th scope="col">${t('orders.status')}</th>
+            <th scope="col" class="numeric">${t('orders.amount')}</th><th scope="col">${t('orders.status')}</th>
           </tr></thead>
           <tbody>${state.orders.map(
-            (order) => html`<tr class=${[state.selected === order.order_id ? 'is-selected' : '', state.flashing.has(order.order_id) ? 'is-flashing' : ''].join(' ')}
-              data-order=${order.order_id}>
-              <th scope="row"><a class="mono" href="?${new URLSearchParams({ order: order.order_id })}" aria-current=${state.selected === order.order_id ? 'true' : nothing}
-                @click=${(event: MouseEvent) => {
-                  event.preventDefault();
-                  handlers.select(order.order_id);
-                }}>${order.order_id}</a></th>
-              <td>${time(order.created_at)}</td>
+            (order) => html`<tr class=${[state.selected === order.order_id ? 'is-selected' : '', state.flashing.has(order.order_id) ? 'is-flashing' : ''].join(' ')}>
+              <th scope="row">
+                <a class="mono" href="?${new URLSearchParams({ order: order.order_id })}" aria-current=${state.selected === order.order_id ? 'true' : nothing}
+                  @click=${(event: MouseEvent) => {
+                    event.preventDefault();
+                    handlers.select(order.order_id);
+                  }}>${order.order_id}</a>
+                <span class="order-kind">${t(order.method === 'auth' ? 'method.auth' : 'method.purchase')}${order.mode === 'hosted' ? ` · ${t('mode.hosted')}` : ''}${order.split ? ` · ${t('detail.splitShort')}` : ''}</span>
+              </th>
+              <td class="nowrap">${time(order.created_at)}</td>
               <td>${[order.customer?.fname, order.customer?.lname].filter(Boolean).join(' ') || '—'}</td>
               <td class="numeric">${formatDecimal(order.amount, order.currency)}</td>
-              <td>${t(order.method === 'auth' ? 'method.auth' : 'method.purchase')}${order.mode === 'hosted' ? html` · <span class="muted">${t('mode.hosted')}</span>` : nothing}</td>
               <td>${statusBadge(order.status)}</td>
             </tr>`,
           )}</tbody>

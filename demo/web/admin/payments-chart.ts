@@ -10,7 +10,7 @@ import { t } from '../ui/i18n.js';
 import { preferences } from '../ui/preferences.js';
 
 const WIDTH = 720;
-const HEIGHT = 230;
+const HEIGHT = 260;
 const PLOT = { left: 34, right: 44, top: 14, bottom: 28 };
 
 /** The top of the count scale: a round even number at or above `count` (4, 6, 8, 10, 20, 40 …), so the middle tick is whole too. */
@@ -31,7 +31,7 @@ export function paymentsChart(stats: Stats): TemplateResult {
   const y = (count: number) => PLOT.top + plotHeight - (count / top) * plotHeight;
   const yRate = (rate: number) => PLOT.top + plotHeight - rate * plotHeight;
   const x = (index: number) => PLOT.left + slot * index + (slot - bar) / 2;
-  const label = new Intl.DateTimeFormat(lang, stats.bucket === 'hour' ? { hour: '2-digit', minute: '2-digit' } : { day: 'numeric', month: 'short' });
+  const label = new Intl.DateTimeFormat(lang, stats.bucket === 'hour' ? { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' } : { day: 'numeric', month: 'short' });
   const every = stats.bucket === 'hour' ? 4 : 5;
   const rated = stats.buckets.flatMap((b, i) => (b.success_rate === null ? [] : [[x(i) + bar / 2, yRate(b.success_rate)] as const]));
   const { totals } = stats;

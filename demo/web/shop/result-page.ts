@@ -59,7 +59,9 @@ function content(): TemplateResult {
           ${summary.description ? html`<div class="result__wide"><dt>${t('result.items')}</dt><dd>${summary.description.replace(/^Kavarnia: /, '')}</dd></div>` : nothing}
         </dl>`
       : nothing}
-    ${sessionId && outcome !== 'unknown' ? html`<div class="result__payment"><pay-form session=${sessionId} lang=${lang}></pay-form></div>` : nothing}
+    ${sessionId && outcome !== 'unknown' && outcome !== 'success'
+      ? html`<div class="result__payment"><pay-form session=${sessionId} lang=${lang}></pay-form></div>`
+      : nothing}
     <p class="result__actions">
       <a class="button" href="/">${t('result.continue')}</a>
       ${orderId ?? summary?.order_id ? html`<a class="button button--quiet" href="/admin?${new URLSearchParams({ order: (orderId ?? summary?.order_id)! })}">${t('result.backOffice')}</a>` : nothing}

@@ -12,6 +12,9 @@ import { testCardsPanel } from '../ui/test-cards-panel.js';
 import { addToCart, cartLines, onCartChange, setQuantity } from './cart.js';
 import { cartLink } from './cart-link.js';
 
+/** The three makers' goods on the front page's picture. */
+const HERO_PRODUCTS = ['ethiopia-guji', 'kosiv-cup', 'clay-dripper'];
+
 const page = mountPage('shop', content, cartLink);
 onCartChange(page.refresh);
 
@@ -21,8 +24,9 @@ function content(): TemplateResult {
         <p class="hero__eyebrow">${t('hero.eyebrow')}</p>
         <h1 id="hero-heading">${t('hero.title')}</h1>
         <p class="hero__text">${t('hero.text')}</p>
+        <p class="hero__note"><span class="test-pill">${t('testMode')}</span> ${t('hero.testNote')}</p>
       </div>
-      <p class="hero__note"><span class="test-pill">${t('testMode')}</span> ${t('hero.testNote')}</p>
+      <div class="hero__art" aria-hidden="true">${HERO_PRODUCTS.map((id) => productArt(productById(id)!))}</div>
     </section>
     <div class="shop-layout">
       <section aria-labelledby="products-heading">

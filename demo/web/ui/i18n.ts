@@ -108,7 +108,7 @@ const en = {
   'result.backOffice': 'See it in the back office',
 
   'signIn.heading': 'Sign in to the back office',
-  'signIn.text': 'Paste the admin token. `npm start` prints it, with a link that signs you in.',
+  'signIn.text': 'Paste the admin token. npm start prints it, with a link that signs you in.',
   'signIn.token': 'Admin token',
   'signIn.submit': 'Sign in',
   'signIn.refused': 'That token was not accepted.',
@@ -324,7 +324,7 @@ const uk: Record<MessageKey, string> = {
   'result.backOffice': 'Переглянути в бек-офісі',
 
   'signIn.heading': 'Вхід до бек-офісу',
-  'signIn.text': 'Вставте токен адміністратора. `npm start` друкує його разом із посиланням для входу.',
+  'signIn.text': 'Вставте токен адміністратора. npm start друкує його разом із посиланням для входу.',
   'signIn.token': 'Токен адміністратора',
   'signIn.submit': 'Увійти',
   'signIn.refused': 'Цей токен не прийнято.',

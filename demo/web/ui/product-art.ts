@@ -54,13 +54,15 @@ const DRAWINGS: Record<ProductArt, (main: string, shade: string, light: string) 
     <path d="M58 108 Q34 104 34 80 Q34 58 22 44" fill="none" stroke="${main}" stroke-width="7" stroke-linecap="round"/>
     <path d="M134 72 Q162 76 160 100 Q158 118 136 118" fill="none" stroke="${shade}" stroke-width="9" stroke-linecap="round"/>`,
   grinder: (main, shade, light) => svg`
-    <ellipse cx="100" cy="138" rx="36" ry="5" fill="${shade}" opacity=".2"/>
-    <rect x="72" y="56" width="56" height="80" rx="12" fill="${main}"/>
-    <rect x="72" y="92" width="56" height="10" fill="${shade}"/>
-    <rect x="80" y="62" width="8" height="66" rx="4" fill="${light}" opacity=".6"/>
-    <rect x="92" y="40" width="16" height="18" rx="3" fill="${shade}"/>
-    <path d="M100 40 V26 H146" stroke="${shade}" stroke-width="6" stroke-linecap="round" fill="none"/>
-    <rect x="140" y="18" width="14" height="22" rx="7" fill="${light}"/>`,
+    <ellipse cx="100" cy="140" rx="40" ry="5" fill="${shade}" opacity=".2"/>
+    <path d="M70 74 H130 L126 134 Q100 140 74 134 Z" fill="${main}"/>
+    <path d="M74 92 H126 M75 110 H125" stroke="${shade}" stroke-width="3" opacity=".5"/>
+    <rect x="64" y="62" width="72" height="14" rx="5" fill="${shade}"/>
+    <rect x="94" y="44" width="12" height="20" rx="3" fill="${shade}"/>
+    <path d="M100 46 L150 30" stroke="${shade}" stroke-width="7" stroke-linecap="round"/>
+    <circle cx="154" cy="29" r="9" fill="${light}" stroke="${shade}" stroke-width="3"/>
+    <circle cx="100" cy="46" r="6" fill="${light}"/>
+    <rect x="80" y="80" width="7" height="48" rx="3.5" fill="${light}" opacity=".45"/>`,
   filters: (main, shade, light) => svg`
     <ellipse cx="100" cy="132" rx="56" ry="6" fill="${shade}" opacity=".2"/>
     <path d="M44 46 H124 L104 126 H64 Z" fill="${light}" stroke="${shade}" stroke-width="2"/>

@@ -37,7 +37,7 @@ export function testCardsPanel(refresh: () => void): TemplateResult {
         (card) => html`<li>
           <button type="button" @click=${() => copy(card)}>
             <span class="outcome-dot outcome-dot--${card.outcome}" aria-hidden="true"></span>
-            <span><span class="number" dir="ltr">${formatCardNumber(card.number)}</span><span class="visually-hidden">, ${BRANDS[card.brand]},</span>
+            <span class="card-text"><span class="number" dir="ltr">${formatCardNumber(card.number)}<span class="visually-hidden">, ${BRANDS[card.brand]},</span></span>
               <span class="outcome">${t(`outcome.${card.outcome}`)}</span></span>
             <span class=${copied === card.number ? 'copied' : 'visually-hidden'}>${copied === card.number ? t('testCards.copied') : t('testCards.copy')}</span>
           </button>
