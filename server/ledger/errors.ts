@@ -58,15 +58,22 @@ export type RefusalReason =
   | 'exceeds_sub_merchant_share'
   | 'split_refund_required';
 
-/** A money rule forbids the operation; `available` says how much would be allowed. */
+/**
+ * A money rule forbids the operation. `available` says how much would be allowed (minor units);
+ * `subMerchantId` which share of a split refund broke the rule. Callers word their own answers
+ * from these values; `message` is for logs.
+ */
 export class OperationRefused extends LedgerError {
   readonly code = 'operation_refused';
+  readonly subMerchantId: string | undefined;
   constructor(
     readonly reason: RefusalReason,
     message: string,
     readonly available?: number,
+    details: { readonly subMerchantId?: string } = {},
   ) {
     super(message);
     this.name = 'OperationRefused';
+    this.subMerchantId = details.subMerchantId;
   }
 }

@@ -124,11 +124,13 @@ function checkSplitRefund(payment: MoneyPayment, operations: readonly MoneyOpera
   for (const share of split) {
     const paidShare = paid.get(share.subMerchantId);
     if (paidShare === undefined) {
-      throw new OperationRefused('unknown_sub_merchant', `sub-merchant ${share.subMerchantId} has no share in this order`, 0);
+      throw new OperationRefused('unknown_sub_merchant', `sub-merchant ${share.subMerchantId} has no share in this order`, 0, { subMerchantId: share.subMerchantId });
     }
     const left = paidShare - refundedShare(operations, share.subMerchantId);
     if (share.amount > left) {
-      throw new OperationRefused('exceeds_sub_merchant_share', `at most ${left} can be refunded to sub-merchant ${share.subMerchantId}`, left);
+      throw new OperationRefused('exceeds_sub_merchant_share', `at most ${left} can be refunded to sub-merchant ${share.subMerchantId}`, left, {
+        subMerchantId: share.subMerchantId,
+      });
     }
   }
 }

@@ -164,7 +164,11 @@ describe('split operations', () => {
     expect(captured.operation).toMatchObject({ kind: 'capture', amount: 100, split: [{ sub_merchant_id: SUB_A, amount: 70 }, { sub_merchant_id: SUB_B, amount: 30 }] });
     const refunded = await op(orderId, 'split-refund', 200, { split: [{ sub_merchant_id: SUB_A, amount: 20 }] });
     expect(refunded.operation).toMatchObject({ kind: 'refund', amount: 20, status: 'success' });
-    expect((await op(orderId, 'split-refund', 422, { split: [{ sub_merchant_id: SUB_B, amount: 31 }] })).error).toMatchObject({ code: 'exceeds_sub_merchant_share', fields: { split: 'a share must be at most 30 UAH' } });
+    expect((await op(orderId, 'split-refund', 422, { split: [{ sub_merchant_id: SUB_A, amount: 1 }, { sub_merchant_id: SUB_B, amount: 31 }] })).error).toEqual({
+      code: 'exceeds_sub_merchant_share',
+      message: `At most 30 UAH can be refunded to sub-merchant ${SUB_B}`,
+      fields: { 'split[1].amount': 'must be at most 30 UAH' },
+    });
   });
 
   it('refunds a split purchase by share and refuses a sub-merchant without one', async () => {
@@ -172,7 +176,11 @@ describe('split operations', () => {
     expect((await (await stack.pay(session.id)).json()).status).toBe('success');
     expect((await op(session.order_id, 'split-refund', 200, { amount: 10, split: [{ sub_merchant_id: SUB_B, amount: 10 }] })).operation.amount).toBe(10);
     const stranger = TEST_SUB_MERCHANTS[2].id;
-    expect((await op(session.order_id, 'split-refund', 422, { split: [{ sub_merchant_id: stranger, amount: 1 }] })).error.code).toBe('unknown_sub_merchant');
+    expect((await op(session.order_id, 'split-refund', 422, { split: [{ sub_merchant_id: stranger, amount: 1 }] })).error).toEqual({
+      code: 'unknown_sub_merchant',
+      message: `Sub-merchant ${stranger} has no share in this order`,
+      fields: { 'split[0].sub_merchant_id': 'has no share in this order' },
+    });
     expect((await op(session.order_id, 'split-refund', 400, { amount: 5, split: [{ sub_merchant_id: SUB_A, amount: 4 }] })).error.code).toBe('invalid_request');
   });
 

@@ -49,7 +49,7 @@ export class SecondaryOperations {
     try {
       reservation = await ledger.reserveOperation(orderId, request);
     } catch (error) {
-      if (error instanceof OperationRefused) throw refusalProblem(error, kind, payment.currency);
+      if (error instanceof OperationRefused) throw refusalProblem(error, kind, payment.currency, request.split ?? []);
       throw error;
     }
     logger.info('operation reserved', { order_id: orderId, operation: kind, amount: reservation.amount });
@@ -161,16 +161,21 @@ export class SecondaryOperations {
 
 const VERB: Record<OperationKind, string> = { capture: 'captured', void: 'voided', refund: 'refunded' };
 
-/** A money rule said no: the reason as the code, the limit in the order's currency. */
-function refusalProblem(error: OperationRefused, kind: OperationKind, currency: string): ApiProblem {
+/**
+ * A money rule said no: the reason as the code, worded here from the refusal's values (the
+ * limit in the order's currency, the share of the request that broke it).
+ */
+function refusalProblem(error: OperationRefused, kind: OperationKind, currency: string, split: readonly SplitShare[]): ApiProblem {
   const limit = error.available === undefined ? undefined : `${decimal(error.available, currency)} ${currency}`;
+  const share = `split[${Math.max(0, split.findIndex((candidate) => candidate.subMerchantId === error.subMerchantId))}]`;
   switch (error.reason) {
     case 'exceeds_capturable':
     case 'exceeds_refundable':
       return new ApiProblem(422, error.reason, `At most ${limit} can be ${VERB[kind]}`, { amount: `must be at most ${limit}` });
     case 'exceeds_sub_merchant_share':
+      return new ApiProblem(422, error.reason, `At most ${limit} can be refunded to sub-merchant ${error.subMerchantId}`, { [`${share}.amount`]: `must be at most ${limit}` });
     case 'unknown_sub_merchant':
-      return new ApiProblem(422, error.reason, capitalise(error.message.replace(/at most \d+/, `at most ${limit}`)), { split: error.reason === 'unknown_sub_merchant' ? 'names a sub-merchant without a share in this order' : `a share must be at most ${limit}` });
+      return new ApiProblem(422, error.reason, `Sub-merchant ${error.subMerchantId} has no share in this order`, { [`${share}.sub_merchant_id`]: 'has no share in this order' });
     case 'split_refund_required':
       return new ApiProblem(422, error.reason, `Part of a split payment is refunded per sub-merchant (split-refund); a plain refund must be the whole ${limit}`, {
         split: 'is required to refund part of a split payment',
