@@ -94,7 +94,7 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
   for (const prefix of ADMIN_PREFIXES) app.use(prefix, admin).use(`${prefix}/*`, admin);
 
   app.route('/api/checkout', checkoutRoutes(options.adminToken));
-  app.route('/checkout', returnRoutes());
+  app.route('/checkout', returnRoutes(clock));
   app.route('/widget', widgetRoutes(options.widgetDir));
   app.route('/webhooks', webhookRoutes(config.gatewayApiSecret));
   app.route('/api/orders', orderRoutes());

@@ -1,18 +1,22 @@
 /**
  * `GET /checkout/return/:id` — the `result_url` the customer lands on after 3-D Secure or the
  * hosted page. The gateway documents no query parameters here, so the landing proves nothing:
- * the outcome comes from the ledger (webhooks), refreshed by one order-state read while it is
- * still open. The customer is then sent on to the merchant's return URL with the session's
- * state, or shown a short page when the merchant gave none.
+ * the outcome comes from the ledger (webhooks), refreshed by an order-state read while it is
+ * still open — at most one per session every few seconds, however often the page is loaded.
+ * The customer is then sent on to the merchant's return URL with the session's state, or shown
+ * a short page when the merchant gave none.
  */
 import { Hono } from 'hono';
 import { html } from 'hono/html';
 import type { CheckoutSession } from '../../ledger/index.js';
 import type { CompanionEnv } from '../context.js';
+import { RateLimiter } from '../http/rate-limit.js';
 import { viewStatus } from './session-view.js';
 import type { SessionViewStatus } from './session-view.js';
 
 const REFRESH_READ_MS = 3_000;
+/** A reload within this long answers from the ledger: the page is public, the gateway's reads are not free. */
+const REFRESH_EVERY_MS = 5_000;
 
 const HEADINGS: Record<SessionViewStatus, string> = {
   success: 'Payment received',
@@ -25,8 +29,9 @@ const HEADINGS: Record<SessionViewStatus, string> = {
 /** The page's own policy: text and an inline style, nothing else. */
 const PAGE_POLICY = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
-export function returnRoutes(): Hono<CompanionEnv> {
+export function returnRoutes(clock: () => number): Hono<CompanionEnv> {
   const routes = new Hono<CompanionEnv>();
+  const refreshes = new RateLimiter(1, REFRESH_EVERY_MS, clock);
 
   routes.get('/return/:id', async (c) => {
     const { ledger, orderState, logger } = c.var.services;
@@ -37,7 +42,7 @@ export function returnRoutes(): Hono<CompanionEnv> {
       return c.html(page('Checkout not found', 'This checkout does not exist. Return to the shop and start again.'), 404);
     }
     const open = session.status === 'processing' ? session.payment : null;
-    if (open) {
+    if (open && refreshes.take(id).allowed) {
       try {
         await orderState.refresh(open.orderId, 'order_state', { timeoutMs: REFRESH_READ_MS });
         session = (await ledger.getSession(id)) ?? session;

@@ -1,8 +1,9 @@
 /**
- * Fixed-window request counters against card testing: so many pay attempts per checkout
- * session and per client address in each window, then 429 with Retry-After. Counters live in
- * this process (each instance counts for itself) and are bounded: ended windows are dropped as
- * time passes, and past `maxKeys` the oldest window is given up for the new one.
+ * Fixed-window request counters: so many pay attempts per checkout session and per client
+ * address in each window against card testing (then 429 with Retry-After), one order-state read
+ * per returning session. Counters live in this process (each instance counts for itself) and
+ * are bounded: ended windows are dropped as time passes, and past `maxKeys` the oldest window
+ * is given up for the new one.
  */
 export interface RateDecision {
   readonly allowed: boolean;

@@ -1,0 +1,36 @@
+// The return landing reads the order's state for an open attempt — once in a while, not per hit.
+import { describe, expect, it } from 'vitest';
+import { TestClock } from '../../ledger/testing/databases.js';
+import { card } from '../test/cards.js';
+import { payBody, stacksPerTest } from '../test/stack.js';
+import type { Stack } from '../test/stack.js';
+
+const open = stacksPerTest();
+
+describe('GET /checkout/return/:id', () => {
+  it('reads the order state at most once per session every 5 seconds, however often it is loaded', async () => {
+    const clock = new TestClock(Date.now());
+    let orderReads = 0;
+    const stack: Stack = await open({
+      clock,
+      gateway: {
+        fetch: async (input, init) => {
+          if (/\/orders\/[^/]+$/.test(new URL(String(input)).pathname)) orderReads += 1;
+          return stack.sandbox.fetch(new Request(input, init));
+        },
+      },
+    });
+    stack.dropWebhooks = true;
+    const session = await stack.openSession();
+    const other = await stack.openSession();
+    for (const id of [session.id, other.id]) await stack.pay(id, payBody({ card: card('three_ds_challenge') }));
+    orderReads = 0;
+    for (let i = 0; i < 10; i += 1) expect((await stack.request('GET', `/checkout/return/${session.id}`)).status).toBe(200);
+    expect(orderReads).toBe(1);
+    await stack.request('GET', `/checkout/return/${other.id}`); // another session has its own read
+    expect(orderReads).toBe(2);
+    clock.advance(5_000);
+    await stack.request('GET', `/checkout/return/${session.id}`);
+    expect(orderReads).toBe(3);
+  });
+});
