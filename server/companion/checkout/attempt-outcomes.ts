@@ -10,11 +10,9 @@ import type { PaymentFlowDeps } from '../context.js';
 import { gatewayProblem } from '../http/failure-problems.js';
 import { ApiProblem, fieldReasons } from '../http/problem.js';
 import { definedFields } from '../optional-fields.js';
+import { RECOVERY_READ_MS } from '../payments/order-state.js';
 import type { OrderRefresh } from '../payments/order-state.js';
-import { requestField } from './pay-request.js';
-
-/** How long a recovery read may take while the customer waits. */
-const RECOVERY_READ_MS = 5_000;
+import { requestField } from './request-fields.js';
 
 /** Ends an attempt that got no decision from the gateway, so the session can take another. */
 export async function endAttempt(deps: PaymentFlowDeps, payment: Payment, reason: string, statusCode?: string): Promise<void> {
@@ -56,12 +54,7 @@ export async function endUnsentAttempt(deps: PaymentFlowDeps, payment: Payment, 
 /** The order's state at the gateway, applied to the ledger; undefined when it cannot be read now. */
 export async function readOrderState(deps: PaymentFlowDeps, payment: Payment, cause: unknown): Promise<OrderRefresh | undefined> {
   deps.logger.warn('the outcome of a payment is unknown; reading the order state', { order_id: payment.orderId, err: cause });
-  try {
-    return await deps.orderState.refresh(payment.orderId, 'order_state', { timeoutMs: RECOVERY_READ_MS });
-  } catch (readError) {
-    deps.logger.warn('the order state could not be read; reconciliation will settle the payment', { order_id: payment.orderId, err: readError });
-    return undefined;
-  }
+  return deps.orderState.readWhileWaiting(payment.orderId);
 }
 
 /**

@@ -19,7 +19,7 @@ import { customerDetails, customerParams } from './customer.js';
 import type { Customer } from './customer.js';
 import { payAnswer } from './pay-answer.js';
 import type { PayAnswer } from './pay-answer.js';
-import { hasExpired } from './pay-request.js';
+import { hasExpired } from './card-expiry.js';
 import type { BrowserFingerprint, CardInput } from './pay-request.js';
 import { cancelHostedPage, endTakenAttempt, endUnsentAttempt, readOrderState } from './attempt-outcomes.js';
 import { closedSessionProblem, liveAttempt, payableSession, requireCustomer } from './session-access.js';

@@ -1,8 +1,9 @@
 /**
- * `POST /api/checkout/sessions/:id/pay`: full card data or a saved card's token, the customer
- * fields the session asks for, and what the browser knows for 3-D Secure. The amount is not
- * part of it: the session's amount is charged. Reasons never quote a value, so a rejected card
- * number or CVV is not echoed back.
+ * `POST /api/checkout/sessions/:id/pay`: the body's schema — full card data or a saved card's
+ * token, the customer fields the session asks for, and what the browser knows for 3-D Secure.
+ * The amount is not part of it: the session's amount is charged. Reasons never quote a value,
+ * so a rejected card number or CVV is not echoed back. (The expiry rule is card-expiry.ts; the
+ * request names of the gateway's fields, request-fields.ts.)
  */
 import * as z from 'zod';
 import { BrowserFingerprint as GatewayFingerprint, CardCvv, CardNumber, ExpMonth, ExpYear } from '../../gateway/wire/card.js';
@@ -59,17 +60,3 @@ export type BrowserFingerprint = z.output<typeof BrowserFingerprint>;
 
 export const PayRequest = z.strictObject({ card: Card, customer: Customer.optional(), fingerprint: BrowserFingerprint });
 export type PayRequest = z.output<typeof PayRequest>;
-
-/** Whether the card's expiry month has ended at `now`. */
-export function hasExpired(card: { readonly expMonth: number; readonly expYear: number }, now: number): boolean {
-  return Date.UTC(card.expYear, card.expMonth) <= now;
-}
-
-/** Request names of the gateway's fields, for reasons the gateway gives about them. */
-export function requestField(field: string): string {
-  const card: Record<string, string> = { cc_number: 'card.number', exp_month: 'card.exp_month', exp_year: 'card.exp_year', card_cvv: 'card.cvv', cc_token: 'card.token' };
-  if (card[field]) return card[field];
-  if (field.startsWith('customer_')) return `customer.${field.slice('customer_'.length)}`;
-  if (field.startsWith('browser_fingerprint.')) return `fingerprint.${field.slice('browser_fingerprint.'.length)}`;
-  return field;
-}

@@ -26,8 +26,6 @@ export interface OperationOutcome {
   readonly settled: boolean;
 }
 
-const RECOVERY_READ_MS = 5_000;
-
 export class SecondaryOperations {
   readonly #deps: PaymentFlowDeps;
 
@@ -77,7 +75,7 @@ export class SecondaryOperations {
       }
     } catch (error) {
       if (!(error instanceof OutcomeUnknownError)) throw error instanceof GatewayError ? gatewayProblem(error) : error;
-      await this.#readState(orderId);
+      await this.#deps.orderState.readWhileWaiting(orderId);
     }
     await ledger.closeSession(payment.sessionId);
     return (await ledger.getPayment(orderId)) ?? payment;
@@ -145,17 +143,9 @@ export class SecondaryOperations {
       throw gatewayProblem(error);
     }
     logger.warn('the outcome of an operation is unknown; reading the order state', { order_id: payment.orderId, operation: reservation.kind, err: error });
-    await this.#readState(payment.orderId);
+    await this.#deps.orderState.readWhileWaiting(payment.orderId);
     const operation = (await ledger.getOperation(reservation.id)) ?? reservation;
     return { operation, settled: operation.status !== 'pending' };
-  }
-
-  async #readState(orderId: string): Promise<void> {
-    try {
-      await this.#deps.orderState.refresh(orderId, 'order_state', { timeoutMs: RECOVERY_READ_MS });
-    } catch (readError) {
-      this.#deps.logger.warn('the order state could not be read; reconciliation will settle it', { order_id: orderId, err: readError });
-    }
   }
 }
 

@@ -14,6 +14,9 @@ import { matchOperations } from './operation-matching.js';
 import type { Logger } from '../log/logger.js';
 import type { ChangeSource, PaymentReactions } from './reactions.js';
 
+/** How long an order-state read or a cancel may take while someone waits for the answer. */
+export const RECOVERY_READ_MS = 5_000;
+
 export type OrderRefresh =
   /** The gateway does not know the order. */
   | { readonly found: false }
@@ -63,6 +66,20 @@ export class OrderStateSync {
    * applied; the ledger refuses it when it describes another payment (another amount, currency
    * or payment id), which is then only logged.
    */
+  /**
+   * The order's state read while a customer or the merchant waits for an answer that was lost:
+   * a short timeout, and undefined (logged) when it cannot be read now — reconciliation settles
+   * it later.
+   */
+  async readWhileWaiting(orderId: string): Promise<OrderRefresh | undefined> {
+    try {
+      return await this.refresh(orderId, 'order_state', { timeoutMs: RECOVERY_READ_MS });
+    } catch (error) {
+      this.#deps.logger.warn('the order state could not be read; reconciliation will settle it', { order_id: orderId, err: error });
+      return undefined;
+    }
+  }
+
   async #applyPayment(payment: Payment, entries: readonly OrderOperation[], source: ChangeSource): Promise<Payment> {
     const candidates = entries.filter((candidate) => candidate.method === payment.method);
     const entry =
