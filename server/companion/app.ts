@@ -22,6 +22,7 @@ import type { CompanionEnv, CompanionServices } from './context.js';
 import { checkoutCors, noStore, securityHeaders } from './http/browser-policies.js';
 import { problemOf } from './http/failure-problems.js';
 import { limitBody, refuseNulCharacters, requireAdminToken, requireMediaType } from './http/guards.js';
+import { InFlight } from './http/in-flight.js';
 import { ApiProblem, sendProblem } from './http/problem.js';
 import { RateLimiter } from './http/rate-limit.js';
 import { logRequests } from './http/request-log.js';
@@ -44,11 +45,17 @@ export interface CompanionHandle {
   readonly services: CompanionServices;
   /** Not started by createCompanion: call `start()` (startCompanion does). */
   readonly reconciler: Reconciler;
-  /** Stops the reconciler (the ledger and gateway belong to whoever made them). */
+  /**
+   * Stops the reconciler and waits (up to 10 s) for hooks still running after their webhook was
+   * answered; the ledger and gateway belong to whoever made them, to close afterwards.
+   */
   stop(): Promise<void>;
 }
 
 export type CompanionApp = Hono<CompanionEnv> & { readonly companion: CompanionHandle };
+
+/** How long stop() waits for hooks that outlived their webhook's answer. */
+const BACKGROUND_GRACE_MS = 10_000;
 
 /** Merchant API prefixes: everything under them needs the admin token. */
 const ADMIN_PREFIXES = ['/api/orders', '/api/balances', '/api/receipts', '/api/stats', '/api/changes', '/api/customers'];
@@ -74,6 +81,7 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
     },
   };
   const reconciler = new Reconciler({ ledger, gateway, orderState, reactions, timings: options.reconciliation, logger, clock });
+  const background = new InFlight();
 
   const app = new Hono<CompanionEnv>();
   app.use(async (c, next) => {
@@ -96,7 +104,7 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
   app.route('/api/checkout', checkoutRoutes(options.adminToken));
   app.route('/checkout', returnRoutes(clock));
   app.route('/widget', widgetRoutes(options.widgetDir));
-  app.route('/webhooks', webhookRoutes(config.gatewayApiSecret));
+  app.route('/webhooks', webhookRoutes(config.gatewayApiSecret, background));
   app.route('/api/orders', orderRoutes());
   app.route('/api/balances', balanceRoutes());
   app.route('/api', reportRoutes());
@@ -117,7 +125,14 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
   app.notFound((c) => sendProblem(c, new ApiProblem(404, 'not_found', `No ${c.req.method} route at this address`)));
   app.onError((error, c) => answerError(error, c.var.logger ?? logger, (problem) => sendProblem(c, problem)));
 
-  const handle: CompanionHandle = { services, reconciler, stop: () => reconciler.stop() };
+  const handle: CompanionHandle = {
+    services,
+    reconciler,
+    async stop() {
+      await reconciler.stop();
+      if (!(await background.drained(BACKGROUND_GRACE_MS))) logger.warn('stopped while onPaymentEvent hooks were still running');
+    },
+  };
   return Object.assign(app, { companion: handle });
 }
 

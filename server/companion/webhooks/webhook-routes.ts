@@ -4,15 +4,24 @@
  * refused with 401 and leaves no trace. A genuine event is stored once (its identity is the
  * hash of `data`), applied forward-only in the same transaction, and answered 200 — a
  * duplicate too, so the gateway stops resending it.
+ *
+ * What follows a change (the saved card, the feed, the merchant's `onPaymentEvent`) runs once
+ * per change, after it is committed. The answer waits for it only so long: a slow hook must not
+ * hold the gateway's acknowledgement until it times out and resends.
  */
 import { Hono } from 'hono';
 import { decodeWebhook, verifyWebhook, WebhookPayloadError } from '../../gateway/webhook.js';
 import type { WebhookEvent } from '../../gateway/objects.js';
 import type { CompanionEnv } from '../context.js';
+import { waitAtMost } from '../http/in-flight.js';
+import type { InFlight } from '../http/in-flight.js';
 import { ApiProblem } from '../http/problem.js';
 import { gatewayEvent } from '../payments/gateway-facts.js';
 
-export function webhookRoutes(apiSecret: string): Hono<CompanionEnv> {
+/** Longest the acknowledgement waits for the reactions; they carry on after it, tracked for shutdown. */
+const REACTIONS_WAIT_MS = 2_000;
+
+export function webhookRoutes(apiSecret: string, background: InFlight): Hono<CompanionEnv> {
   const webhooks = new Hono<CompanionEnv>();
 
   webhooks.post('/gateway', async (c) => {
@@ -45,9 +54,12 @@ export function webhookRoutes(apiSecret: string): Hono<CompanionEnv> {
       duplicate: !ingest.isNew,
       outcome: ingest.event.outcome,
     });
-    if (ingest.advanced && ingest.payment) await reactions.paymentAdvanced(ingest.payment, 'webhook');
-    if (ingest.flagged && ingest.payment) await reactions.discrepancyNoted(ingest.payment, 'webhook');
-    if (ingest.advanced && ingest.operation) await reactions.operationAdvanced(ingest.operation, 'webhook');
+    const reacting = (async () => {
+      if (ingest.advanced && ingest.payment) await reactions.paymentAdvanced(ingest.payment, 'webhook');
+      if (ingest.flagged && ingest.payment) await reactions.discrepancyNoted(ingest.payment, 'webhook');
+      if (ingest.advanced && ingest.operation) await reactions.operationAdvanced(ingest.operation, 'webhook');
+    })().catch((error: unknown) => log.error('reacting to a webhook failed', { order_id: ingest.event.orderId, err: error }));
+    await waitAtMost(background.track(reacting), REACTIONS_WAIT_MS);
     return c.json({ received: true, duplicate: !ingest.isNew, outcome: ingest.event.outcome });
   });
 
