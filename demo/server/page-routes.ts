@@ -8,6 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
+import type { MiddlewareHandler } from 'hono';
 import type { CompanionEnv } from '../../server/companion/context.js';
 
 export const PAGE_POLICY = [
@@ -45,13 +46,12 @@ export function pageRoutes(webDir: string): Hono<CompanionEnv> {
     });
   }
 
-  // Vite names assets by content hash: cache them for good.
-  pages.use(
-    '/assets/*',
-    serveStatic({ root: webDir, onFound: (_path, c) => void c.header('Cache-Control', 'public, max-age=31536000, immutable') }),
-  );
-  for (const file of ['/favicon.svg', '/preferences.js']) {
-    pages.get(file, serveStatic({ root: webDir, onFound: (_path, c) => void c.header('Cache-Control', 'public, max-age=300') }));
-  }
+  // Vite names assets by content hash: cache them for good. The rest may change with a rebuild.
+  const cacheFor = (value: string): MiddlewareHandler => async (c, next) => {
+    await next();
+    if (c.res.status === 200) c.res.headers.set('Cache-Control', value);
+  };
+  pages.use('/assets/*', cacheFor('public, max-age=31536000, immutable'), serveStatic({ root: webDir }));
+  for (const file of ['/favicon.svg', '/preferences.js']) pages.get(file, cacheFor('public, max-age=300'), serveStatic({ root: webDir }));
   return pages;
 }

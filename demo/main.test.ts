@@ -1,0 +1,87 @@
+/**
+ * `npm start` as a user runs it (here without npm: the same `node --import tsx demo/main.ts`):
+ * it prints the ready line and the addresses, everything answers there, and SIGTERM stops it
+ * cleanly. PORT=0 and SANDBOX_PORT=0 pick free ports, and the printed ones are the real ones.
+ */
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { buildWhatIsStale, REPOSITORY } from './builds.js';
+
+let child: ChildProcess | undefined;
+
+beforeAll(() => buildWhatIsStale(() => {}), 300_000);
+afterEach(() => {
+  if (child?.exitCode === null) child.kill('SIGKILL');
+});
+
+/** Starts the demo and resolves with everything it printed up to the line saying where the sandbox is. */
+async function start(env: Record<string, string>): Promise<string> {
+  child = spawn(process.execPath, ['--import', 'tsx', 'demo/main.ts'], {
+    cwd: REPOSITORY,
+    env: { ...process.env, PORT: '0', SANDBOX_PORT: '0', DATABASE_URL: ':memory:', LOG_LEVEL: 'error', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let printed = '';
+  child.stdout!.on('data', (chunk: Buffer) => (printed += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (printed += chunk.toString()));
+  const started = Date.now();
+  while (!/Ctrl-C stops everything/.test(printed)) {
+    if (child.exitCode !== null) throw new Error(`exited early:\n${printed}`);
+    if (Date.now() - started > 60_000) throw new Error(`not ready after 60 s:\n${printed}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return printed;
+}
+
+const line = (printed: string, label: string) => new RegExp(`^  ${label} +(\\S+)`, 'm').exec(printed)?.[1];
+
+describe('npm start', () => {
+  it('prints the ready line and the real addresses; shop, back office, widget and sandbox answer there', async () => {
+    const printed = await start({});
+    expect(printed).toMatch(/^payform ready in \d+ ms/m);
+    const shop = line(printed, 'shop')!;
+    const backOffice = line(printed, 'back office')!;
+    const token = line(printed, 'admin token')!;
+    const sandbox = line(printed, 'sandbox')!;
+    expect(shop).toMatch(/^http:\/\/localhost:\d+\/$/);
+    expect(shop).not.toContain(':0/');
+    expect(backOffice).toBe(`${shop}admin#token=${token}`);
+    expect(printed).toContain('4242 4242 4242 4242');
+
+    const page = await fetch(shop);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect((await fetch(`${shop}widget/pay-form.js`)).status).toBe(200);
+    expect((await fetch(`${shop}api/orders`)).status).toBe(401);
+    expect((await fetch(`${shop}api/orders`, { headers: { Authorization: `Bearer ${token}` } })).status).toBe(200);
+    expect(await (await fetch(`${sandbox}health`)).text()).toBe('OK');
+
+    child!.kill('SIGTERM');
+    const [code] = (await once(child!, 'exit')) as [number | null];
+    expect(code).toBe(0);
+  });
+
+  it('does not print a token it was given', async () => {
+    const printed = await start({ ADMIN_TOKEN: 'given-token-0123456789abcdef' });
+    expect(printed).not.toContain('given-token-0123456789abcdef');
+    expect(line(printed, 'back office')).toMatch(/\/admin$/);
+    child!.kill('SIGINT');
+    expect(((await once(child!, 'exit')) as [number | null])[0]).toBe(0);
+  });
+
+  it('says what is wrong with the environment and exits 1', async () => {
+    child = spawn(process.execPath, ['--import', 'tsx', 'demo/main.ts'], {
+      cwd: REPOSITORY,
+      env: { ...process.env, PORT: 'eighty', SANDBOX_PORT: '0', DATABASE_URL: ':memory:' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let printed = '';
+    child.stderr!.on('data', (chunk: Buffer) => (printed += chunk.toString()));
+    const [code] = (await once(child, 'exit')) as [number | null];
+    expect(code).toBe(1);
+    expect(printed).toContain('payform could not start');
+    expect(printed).toContain('PORT');
+  });
+});

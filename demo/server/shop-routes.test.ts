@@ -1,0 +1,118 @@
+/**
+ * The shop's backend over HTTP on a whole stack (sandbox, companion, demo on free ports): the
+ * amount is the catalog's, never the browser's; split shares follow the sellers; a card is
+ * remembered only with consent; bad carts are refused with the field named.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startStack } from '../stack.js';
+import type { RunningStack } from '../stack.js';
+import { SELLERS } from '../catalog.js';
+
+const ADMIN_TOKEN = 'demo-test-admin-token-0123456789';
+const CUSTOMER = { fname: 'Olena', lname: 'Kovalenko', email: 'olena@example.com', phone: '+380671234567' };
+const FINGERPRINT = {
+  browserColorDepth: '24', browserScreenHeight: '900', browserScreenWidth: '1280', browserJavaEnabled: 'false',
+  browserLanguage: 'uk-UA', browserTimeZone: 'Europe/Kyiv', browserTimeZoneOffset: '-120',
+};
+const CARD = { number: '4242424242424242', exp_month: 12, exp_year: new Date().getFullYear() + 3, cvv: '123' };
+
+let stack: RunningStack;
+let base: string;
+
+beforeAll(async () => {
+  stack = await startStack({
+    env: { ...process.env, PORT: '0', SANDBOX_PORT: '0', HOST: '127.0.0.1', PUBLIC_URL: '', DATABASE_URL: ':memory:', ADMIN_TOKEN, LOG_LEVEL: 'error' },
+    sandboxLog: () => {},
+  });
+  base = stack.shopUrl.replace(/\/$/, '');
+});
+afterAll(() => stack.close());
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers under test, checked field by field
+type Json = Record<string, any>;
+
+async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; json: Json; headers: Headers }> {
+  const response = await fetch(`${base}${path}`, {
+    method,
+    headers: { ...(body === undefined ? {} : { 'Content-Type': 'application/json' }), ...headers },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return { status: response.status, json: (await response.json()) as Json, headers: response.headers };
+}
+
+const checkout = (extra: Json = {}, headers: Record<string, string> = {}) =>
+  call('POST', '/shop/api/checkout', { lines: [{ product: 'house-espresso', quantity: 2 }, { product: 'kosiv-cup', quantity: 1 }], customer: CUSTOMER, ...extra }, headers);
+const admin = { Authorization: `Bearer ${ADMIN_TOKEN}` };
+
+describe('POST /shop/api/checkout', () => {
+  it('opens a session for the cart at the catalog’s prices, the customer prefilled', async () => {
+    const opened = await checkout();
+    expect(opened.status).toBe(201);
+    expect(opened.json).toMatchObject({ amount: 1490, currency: 'UAH' });
+    const view = await call('GET', `/api/checkout/sessions/${opened.json.session}`);
+    expect(view.json).toMatchObject({ amount: 1490, currency: 'UAH', status: 'open', customer_fields: [], test: true });
+    expect(view.json.description).toBe('Kavarnia: 2 × House espresso blend, 1 × Kosiv hand-painted cup');
+    expect(view.json.saved_cards).toEqual([]);
+  });
+
+  it('refuses an amount from the browser, unknown products, repeated lines and empty carts, naming the field', async () => {
+    expect((await checkout({ amount: 1 })).json.error.fields).toHaveProperty('amount');
+    const unknown = await call('POST', '/shop/api/checkout', { lines: [{ product: 'gold-bar', quantity: 1 }], customer: CUSTOMER });
+    expect(unknown.status).toBe(400);
+    expect(unknown.json.error.fields).toHaveProperty(['lines[0].product']);
+    const twice = await call('POST', '/shop/api/checkout', { lines: [{ product: 'kosiv-cup', quantity: 1 }, { product: 'kosiv-cup', quantity: 1 }], customer: CUSTOMER });
+    expect(twice.status).toBe(400);
+    const empty = await call('POST', '/shop/api/checkout', { lines: [], customer: CUSTOMER });
+    expect(empty.json.error.fields).toHaveProperty('lines');
+    const tooMany = await call('POST', '/shop/api/checkout', { lines: [{ product: 'kosiv-cup', quantity: 21 }], customer: CUSTOMER });
+    expect(tooMany.status).toBe(400);
+  });
+
+  it('passes the companion’s refusal of the customer’s details on, field by field', async () => {
+    const refused = await checkout({ customer: { ...CUSTOMER, email: 'not an address' } });
+    expect(refused.status).toBe(400);
+    expect(refused.json.error.fields).toHaveProperty(['customer.email']);
+  });
+
+  it('splits a purchase by seller, and an authorisation not at all', async () => {
+    const split = await checkout({ split: true });
+    const paid = await call('POST', `/api/checkout/sessions/${split.json.session}/pay`, { card: CARD, fingerprint: FINGERPRINT });
+    expect(paid.json.status).toBe('success');
+    const order = await call('GET', `/api/orders/${split.json.order_id}`, undefined, admin);
+    expect(order.json.order.split).toEqual([
+      { sub_merchant_id: SELLERS[0]!.subMerchantId, amount: 840 },
+      { sub_merchant_id: SELLERS[1]!.subMerchantId, amount: 650 },
+    ]);
+
+    const auth = await checkout({ split: true, method: 'auth' });
+    await call('POST', `/api/checkout/sessions/${auth.json.session}/pay`, { card: CARD, fingerprint: FINGERPRINT });
+    const reserved = await call('GET', `/api/orders/${auth.json.order_id}`, undefined, admin);
+    expect(reserved.json.order).toMatchObject({ method: 'auth', split: null, status: 'success' });
+  });
+
+  it('remembers a card only when asked, in an HttpOnly cookie the next checkout sends back', async () => {
+    const without = await checkout();
+    expect(without.headers.get('set-cookie')).toBeNull();
+
+    const first = await checkout({ remember_card: true });
+    const cookie = first.headers.get('set-cookie') ?? '';
+    expect(cookie).toMatch(/^kavarnia_customer=c_[A-Za-z0-9_-]{22};/);
+    expect(cookie).toContain('HttpOnly');
+    expect(cookie).toContain('SameSite=Lax');
+    await call('POST', `/api/checkout/sessions/${first.json.session}/pay`, { card: CARD, fingerprint: FINGERPRINT });
+
+    const again = await checkout({ remember_card: true }, { Cookie: cookie.split(';')[0]! });
+    expect(again.headers.get('set-cookie')).toBeNull();
+    const view = await call('GET', `/api/checkout/sessions/${again.json.session}`);
+    expect(view.json.saved_cards).toEqual([expect.objectContaining({ mask: expect.stringMatching(/4242$/) })]);
+
+    const stranger = await checkout({ remember_card: true }, { Cookie: 'kavarnia_customer=forged' });
+    const strangers = await call('GET', `/api/checkout/sessions/${stranger.json.session}`);
+    expect(strangers.json.saved_cards).toEqual([]);
+  });
+
+  it('takes JSON only', async () => {
+    const response = await fetch(`${base}/shop/api/checkout`, { method: 'POST', headers: { 'Content-Type': 'text/plain' }, body: 'lines=1' });
+    expect(response.status).toBe(415);
+  });
+});
