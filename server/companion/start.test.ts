@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { serveSandbox } from '../sandbox/testing/served.js';
 import type { ServedSandbox } from '../sandbox/testing/served.js';
 import { composeCompanion, startCompanion } from './start.js';
+import { openLedger } from '../ledger/index.js';
 import { readCompanionConfig } from './settings.js';
 import { createLogger, memorySink } from './log/logger.js';
 import { eventually, payBody } from './test/stack.js';
@@ -48,6 +49,80 @@ describe('startCompanion', () => {
       print.mockRestore();
     }
     await expect(fetch(`${companion.url}/healthz`)).rejects.toThrow();
+  });
+
+  it('shuts down gracefully: stops accepting, lets a payment in flight finish and be recorded, then closes the ledger', async () => {
+    const databaseUrl = join(dir, 'payform.db');
+    const settings = readCompanionConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: databaseUrl, ADMIN_TOKEN: 'a-long-enough-admin-token' });
+    let charging = () => {};
+    const atGateway = new Promise<void>((resolve) => (charging = resolve));
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const companion = await startCompanion(settings, {
+      gatewayBaseUrl: sandbox.url,
+      sandboxOrigin: sandbox.url,
+      logger: createLogger({ sink: memorySink().sink }),
+      // The charge reaches the gateway, whose answer is slow to come back.
+      fetch: async (input, init) => {
+        const answer = await fetch(input, init);
+        if (String(input).endsWith('/api/v1/payment')) {
+          charging();
+          await released;
+        }
+        return answer;
+      },
+    });
+    const headers = { Authorization: `Bearer ${settings.adminToken}`, 'Content-Type': 'application/json' };
+    const session = await (await fetch(`${companion.url}/api/checkout/sessions`, { method: 'POST', headers, body: JSON.stringify({ amount: 1.5, currency: 'XTS', description: 'Test' }) })).json();
+    const paying = fetch(`${companion.url}/api/checkout/sessions/${session.id}/pay`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(payBody()) });
+    await atGateway;
+    const closing = companion.close();
+    await expect(fetch(`${companion.url}/healthz`)).rejects.toThrow(); // no longer accepting
+    release();
+    const answer = await paying;
+    expect(answer.status).toBe(200);
+    expect((await answer.json()).status).toBe('success');
+    await closing;
+    const reopened = await openLedger(databaseUrl);
+    try {
+      expect((await reopened.getPayment(session.order_id))?.status).toBe('success');
+    } finally {
+      await reopened.close();
+    }
+  });
+
+  it('waits for requests in flight only so long', async () => {
+    const settings = readCompanionConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: ':memory:' });
+    vi.spyOn(console, 'log').mockImplementation(() => undefined);
+    const memory = memorySink();
+    const companion = await startCompanion(settings, {
+      gatewayBaseUrl: sandbox.url,
+      logger: createLogger({ sink: memory.sink }),
+      shutdownGraceMs: 100,
+      extend: (app) =>
+        app.get('/stuck', () => {
+          entered();
+          return new Promise<Response>(() => {});
+        }),
+    });
+    let entered = () => {};
+    const handling = new Promise<void>((resolve) => (entered = resolve));
+    const stuck = fetch(`${companion.url}/stuck`).catch((error: unknown) => error);
+    await handling;
+    await companion.close();
+    expect(await stuck).toBeInstanceOf(Error);
+    expect(memory.lines.join('\n')).toContain('requests still in flight');
+    vi.restoreAllMocks();
+  });
+
+  it('does not wait for a live feed, which never ends by itself', async () => {
+    const settings = readCompanionConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: ':memory:', ADMIN_TOKEN: 'a-long-enough-admin-token' });
+    // A grace far beyond the test's own timeout: waiting for the feed would fail the test.
+    const companion = await startCompanion(settings, { gatewayBaseUrl: sandbox.url, logger: createLogger({ sink: memorySink().sink }), shutdownGraceMs: 600_000 });
+    const feed = await fetch(`${companion.url}/api/changes/stream`, { headers: { Authorization: `Bearer ${settings.adminToken}` } });
+    expect(feed.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    await companion.close();
+    await expect(feed.text()).rejects.toThrow();
   });
 
   it('needs a gateway: GATEWAY_BASE_URL or a started sandbox', async () => {

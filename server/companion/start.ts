@@ -10,19 +10,42 @@
  *   });
  *   …; await companion.close();
  */
-import type { Server } from 'node:http';
+import type { Server, ServerResponse } from 'node:http';
+import { finished } from 'node:stream/promises';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { GatewayClient } from '../gateway/client.js';
 import { openLedger } from '../ledger/index.js';
 import type { Ledger } from '../ledger/index.js';
 import { createCompanion } from './app.js';
+import { InFlight } from './http/in-flight.js';
 import type { CompanionApp } from './app.js';
 import { createLogger } from './log/logger.js';
 import type { Logger } from './log/logger.js';
 import type { PaymentEventHook } from './payments/reactions.js';
 import { readCompanionConfig } from './settings.js';
 import type { CompanionSettings } from './settings.js';
+
+/** A gateway call's default timeout: a request in flight has had its answer by then. */
+const SHUTDOWN_GRACE_MS = 30_000;
+
+/**
+ * Until the answer has been written out — the handler returning is not enough, @hono/node-server
+ * still writes the body. A live feed (server-sent events) never ends by itself: it is not waited
+ * for, and closing cuts it.
+ */
+async function delivered(response: Response, outgoing: ServerResponse | undefined): Promise<void> {
+  if (!outgoing || response.headers.get('content-type')?.startsWith('text/event-stream')) return;
+  await finished(outgoing).catch(() => undefined);
+}
+
+/** What a request on a connection still open gets once close() has begun. */
+function shuttingDown(): Response {
+  return new Response(JSON.stringify({ error: { code: 'shutting_down', message: 'The server is shutting down; try again shortly' } }), {
+    status: 503,
+    headers: { 'Content-Type': 'application/json', 'Retry-After': '1', Connection: 'close' },
+  });
+}
 
 export interface StartOptions {
   /** The gateway when the settings name none: the bundled sandbox the caller started. */
@@ -39,13 +62,15 @@ export interface StartOptions {
   readonly fetch?: typeof globalThis.fetch;
   /** Gateway call timeout per attempt; default the client's (30 s). */
   readonly gatewayTimeoutMs?: number;
+  /** How long close() lets requests in flight finish; default 30 s (a gateway call's timeout). */
+  readonly shutdownGraceMs?: number;
 }
 
 export interface ComposedCompanion {
   readonly app: CompanionApp;
   readonly ledger: Ledger;
   readonly gateway: GatewayClient;
-  /** Stops reconciliation and closes the ledger. */
+  /** Stops reconciliation, waits for hooks still running, and closes the ledger. */
   close(): Promise<void>;
 }
 
@@ -53,6 +78,13 @@ export interface RunningCompanion extends ComposedCompanion {
   /** Where it listens, e.g. http://localhost:3000. */
   readonly url: string;
   readonly port: number;
+  /**
+   * Stops gracefully: no new connections (a request on a connection already open is answered
+   * 503), requests in flight finish — up to `shutdownGraceMs` —, then the remaining connections
+   * are closed, reconciliation stops and the ledger closes. A payment the gateway took while
+   * shutting down is still recorded.
+   */
+  close(): Promise<void>;
 }
 
 export async function composeCompanion(settings: CompanionSettings, options: StartOptions = {}): Promise<ComposedCompanion> {
@@ -100,6 +132,8 @@ export async function composeCompanion(settings: CompanionSettings, options: Sta
  */
 export async function startCompanion(settings: CompanionSettings = readCompanionConfig(), options: StartOptions = {}): Promise<RunningCompanion> {
   let handle: ((request: Request, env: unknown) => Response | Promise<Response>) | undefined;
+  const inFlight = new InFlight();
+  let closing = false;
   const server = serve({
     fetch: (request, env) => handle?.(request, env) ?? new Response('Starting', { status: 503, headers: { 'Retry-After': '1' } }),
     port: settings.port,
@@ -115,18 +149,30 @@ export async function startCompanion(settings: CompanionSettings = readCompanion
     // PORT=0 without PUBLIC_URL leaves a default ending in :0; the real port replaces it.
     const publicUrl = options.publicUrl ?? (/:0$/.test(settings.publicUrl) ? url : settings.publicUrl);
     const composed = await composeCompanion(settings, { ...options, publicUrl });
-    handle = (request, env) => composed.app.fetch(request, env as never);
+    handle = (request, env) => {
+      if (closing) return shuttingDown();
+      const reply = Promise.resolve(composed.app.fetch(request, env as never));
+      inFlight.track(reply.then((response) => delivered(response, (env as { outgoing?: ServerResponse }).outgoing)));
+      return reply;
+    };
     composed.app.companion.reconciler.start();
     if (settings.adminTokenGenerated) console.log(`payform companion: ADMIN_TOKEN was not set; this run's token is ${settings.adminToken}`);
+    const logger = options.logger ?? createLogger({ level: settings.logLevel });
     return {
       ...composed,
       url,
       port,
       async close() {
-        await new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          server.closeAllConnections();
-        });
+        closing = true;
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeIdleConnections();
+        // Handlers write what the gateway did to the ledger: they finish, and their answers go
+        // out, before it closes.
+        if (!(await inFlight.drained(options.shutdownGraceMs ?? SHUTDOWN_GRACE_MS))) {
+          logger.warn('shutting down with requests still in flight', { requests: inFlight.size });
+        }
+        server.closeAllConnections();
+        await closed;
         await composed.close();
       },
     };
