@@ -28,7 +28,8 @@ export interface OperationRequest {
   readonly body: Record<string, unknown>;
 }
 
-const TITLES: Record<OperationAction, MessageKey> = {
+/** Each action's name, on its button and as its dialog's title. */
+export const ACTION_NAMES: Record<OperationAction, MessageKey> = {
   capture: 'action.capture',
   'split-capture': 'action.splitCapture',
   void: 'action.void',
@@ -93,7 +94,7 @@ export function operationDialog(
 
   return html`<dialog class="operation-dialog" aria-labelledby="operation-title" @close=${handlers.close}>
     <form method="dialog" novalidate @submit=${submit}>
-      <h2 id="operation-title">${t(TITLES[action])} · <span class="mono">${order.order.order_id}</span></h2>
+      <h2 id="operation-title">${t(ACTION_NAMES[action])} · <span class="mono">${order.order.order_id}</span></h2>
       <p class="muted">${t(EXPLANATIONS[action], { limit: formatDecimal(limit, currency) })}</p>
       ${takesAmount(action)
         ? html`<div class="field">
@@ -127,7 +128,7 @@ export function operationDialog(
       <div class="dialog-actions">
         <button class="button button--quiet" type="button" @click=${handlers.close}>${t('dialog.close')}</button>
         <button class=${destructive ? 'button button--danger' : 'button'} type="submit" ?disabled=${draft.busy}>
-          ${draft.busy ? t('dialog.sending') : t(TITLES[action])}
+          ${draft.busy ? t('dialog.sending') : t(ACTION_NAMES[action])}
         </button>
       </div>
     </form>

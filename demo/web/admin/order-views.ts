@@ -11,6 +11,7 @@ import type { MessageKey } from '../ui/i18n.js';
 import { formatDecimal, hundredths } from '../ui/money.js';
 import { preferences } from '../ui/preferences.js';
 import type { OrderDetail, OrderSummary, PaymentStatus, Share } from './admin-api.js';
+import { ACTION_NAMES } from './operation-dialog.js';
 import type { OperationAction } from './operation-dialog.js';
 
 export type OrderFilter = PaymentStatus | 'all';
@@ -105,15 +106,6 @@ export function applicableActions(detail: OrderDetail): OperationAction[] {
   return actions;
 }
 
-const ACTION_KEYS: Record<OperationAction, MessageKey> = {
-  capture: 'action.capture',
-  'split-capture': 'action.splitCapture',
-  void: 'action.void',
-  refund: 'action.refund',
-  'split-refund': 'action.splitRefund',
-  cancel: 'action.cancel',
-};
-
 export function orderDetailPanel(detail: OrderDetail | undefined, problem: string | undefined, handlers: OrderHandlers): TemplateResult {
   if (!detail) {
     return html`<section class="panel order-detail order-detail--empty" aria-labelledby="detail-heading">
@@ -159,7 +151,7 @@ export function orderDetailPanel(detail: OrderDetail | undefined, problem: strin
     <div class="order-actions" role="group" aria-label=${t('detail.actions')}>
       ${actions.map(
         (action) => html`<button type="button" class=${action === 'void' || action === 'cancel' ? 'button button--small button--quiet danger-text' : 'button button--small'}
-          @click=${() => handlers.act(action)}>${t(ACTION_KEYS[action])}</button>`,
+          @click=${() => handlers.act(action)}>${t(ACTION_NAMES[action])}</button>`,
       )}
       <button type="button" class="button button--small button--quiet" @click=${handlers.resend}>${t('action.resend')}</button>
       ${order.status === 'success'
@@ -167,40 +159,51 @@ export function orderDetailPanel(detail: OrderDetail | undefined, problem: strin
             <button type="button" class="button button--small button--quiet" @click=${() => handlers.receipt('pdf')}>${t('action.receiptPdf')}</button>`
         : nothing}
     </div>
-    <section aria-labelledby="operations-heading">
-      <h3 id="operations-heading">${t('operations.heading')}</h3>
-      ${operations.length === 0
-        ? html`<p class="muted">${t('operations.none')}</p>`
-        : html`<div class="table-scroll"><table class="operations-table">
-            <thead><tr><th scope="col">${t('operations.kind')}</th><th scope="col" class="numeric">${t('orders.amount')}</th><th scope="col">${t('orders.status')}</th>
-              <th scope="col">${t('operations.details')}</th><th scope="col">${t('operations.when')}</th></tr></thead>
-            <tbody>${operations.map(
-              (operation) => html`<tr>
-                <th scope="row">${t(`operation.${operation.kind}`)}${operation.split ? html` <span class="muted">(${t('detail.splitShort')})</span>` : nothing}</th>
-                <td class="numeric">${money(operation.amount)}</td>
-                <td>${statusBadge(operation.status)}</td>
-                <td>${[operation.status_code, operation.status_description, operation.comment].filter(Boolean).join(' · ') || '—'}
-                  ${operation.split ? html`<br>${operation.split.map((share) => html`<span class="chip">${sellerName(share)}: ${money(share.amount)}</span>`)}` : nothing}</td>
-                <td>${time(operation.created_at)}</td>
-              </tr>`,
-            )}</tbody>
-          </table></div>`}
-    </section>
-    <section aria-labelledby="events-heading">
-      <h3 id="events-heading">${t('events.heading')}</h3>
-      ${events.length === 0
-        ? html`<p class="muted">${t('events.none')}</p>`
-        : html`<div class="table-scroll"><table class="events-table">
-            <thead><tr><th scope="col">${t('events.received')}</th><th scope="col">${t('events.event')}</th><th scope="col">${t('orders.status')}</th><th scope="col">${t('events.outcome')}</th></tr></thead>
-            <tbody>${events.map(
-              (event) => html`<tr>
-                <td>${time(event.received_at)}</td>
-                <th scope="row">${event.method}${event.operation_id ? html` <span class="muted mono">${event.operation_id.slice(0, 8)}</span>` : nothing}</th>
-                <td>${statusBadge(event.status)}</td>
-                <td>${event.outcome}</td>
-              </tr>`,
-            )}</tbody>
-          </table></div>`}
-    </section>
+    ${detailTable({
+      id: 'operations',
+      heading: t('operations.heading'),
+      empty: t('operations.none'),
+      columns: [t('operations.kind'), [t('orders.amount'), 'numeric'], t('orders.status'), t('operations.details'), t('operations.when')],
+      rows: operations.map(
+        (operation) => html`<tr>
+          <th scope="row">${t(`operation.${operation.kind}`)}${operation.split ? html` <span class="muted">(${t('detail.splitShort')})</span>` : nothing}</th>
+          <td class="numeric">${money(operation.amount)}</td>
+          <td>${statusBadge(operation.status)}</td>
+          <td>${[operation.status_code, operation.status_description, operation.comment].filter(Boolean).join(' · ') || '—'}
+            ${operation.split ? html`<br>${operation.split.map((share) => html`<span class="chip">${sellerName(share)}: ${money(share.amount)}</span>`)}` : nothing}</td>
+          <td>${time(operation.created_at)}</td>
+        </tr>`,
+      ),
+    })}
+    ${detailTable({
+      id: 'events',
+      heading: t('events.heading'),
+      empty: t('events.none'),
+      columns: [t('events.received'), t('events.event'), t('orders.status'), t('events.outcome')],
+      rows: events.map(
+        (event) => html`<tr>
+          <td>${time(event.received_at)}</td>
+          <th scope="row">${event.method}${event.operation_id ? html` <span class="muted mono">${event.operation_id.slice(0, 8)}</span>` : nothing}</th>
+          <td>${statusBadge(event.status)}</td>
+          <td>${event.outcome}</td>
+        </tr>`,
+      ),
+    })}
+  </section>`;
+}
+
+/** A titled table of the order's detail, or a line saying there is nothing yet. */
+function detailTable(table: { id: string; heading: string; empty: string; columns: (string | [string, string])[]; rows: TemplateResult[] }): TemplateResult {
+  return html`<section aria-labelledby="${table.id}-heading">
+    <h3 id="${table.id}-heading">${table.heading}</h3>
+    ${table.rows.length === 0
+      ? html`<p class="muted">${table.empty}</p>`
+      : html`<div class="table-scroll"><table class="${table.id}-table">
+          <thead><tr>${table.columns.map((column) => {
+            const [name, kind] = Array.isArray(column) ? column : [column, ''];
+            return html`<th scope="col" class=${kind || nothing}>${name}</th>`;
+          })}</tr></thead>
+          <tbody>${table.rows}</tbody>
+        </table></div>`}
   </section>`;
 }
