@@ -6,6 +6,15 @@ import { openLedger } from '../ledger/index.js';
 import { createCompanion } from './app.js';
 import { readCompanionConfig } from './settings.js';
 
+/** A merchant's own gateway and credentials. */
+const LIVE_GATEWAY = {
+  GATEWAY_BASE_URL: 'https://api.gateway.example',
+  GATEWAY_POS_ID: '11111111-2222-3333-4444-555555555555',
+  GATEWAY_API_KEY: 'live-key',
+  GATEWAY_API_SECRET: 'live-secret',
+  GATEWAY_ENDPOINTS_KEY: 'live-endpoints',
+};
+
 describe('readCompanionConfig', () => {
   it('runs on defaults: the bundled sandbox, SQLite in ./data, a generated admin token', () => {
     const settings = readCompanionConfig({});
@@ -34,11 +43,7 @@ describe('readCompanionConfig', () => {
       PORT: '8080',
       HOST: '127.0.0.1',
       PUBLIC_URL: 'https://pay.shop.example/',
-      GATEWAY_BASE_URL: 'https://api.gateway.example',
-      GATEWAY_POS_ID: '11111111-2222-3333-4444-555555555555',
-      GATEWAY_API_KEY: 'live-key',
-      GATEWAY_API_SECRET: 'live-secret',
-      GATEWAY_ENDPOINTS_KEY: 'live-endpoints',
+      ...LIVE_GATEWAY,
       DATABASE_URL: 'postgres://shop@db/payform',
       ADMIN_TOKEN: 'a-long-enough-admin-token',
       ALLOWED_ORIGINS: 'https://shop.example, https://www.shop.example/checkout',
@@ -89,15 +94,7 @@ describe('readCompanionConfig', () => {
   });
 
   describe('in production', () => {
-    const live = {
-      NODE_ENV: 'production',
-      ADMIN_TOKEN: 'a-long-enough-admin-token',
-      GATEWAY_BASE_URL: 'https://api.gateway.example',
-      GATEWAY_POS_ID: '11111111-2222-3333-4444-555555555555',
-      GATEWAY_API_KEY: 'live-key',
-      GATEWAY_API_SECRET: 'live-secret',
-      GATEWAY_ENDPOINTS_KEY: 'live-endpoints',
-    };
+    const live = { NODE_ENV: 'production', ADMIN_TOKEN: 'a-long-enough-admin-token', ...LIVE_GATEWAY };
 
     it('starts with its own credentials', () => {
       expect(readCompanionConfig(live)).toMatchObject({ testMode: false, sandboxOrigin: undefined });

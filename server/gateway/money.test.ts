@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type * as z from 'zod';
 import { currencyExponent, fractionDigits, fromWireAmount, toWireAmount, wireHundredths } from './money.js';
 import { parseWire } from './wire/issues.js';
 import { Currency, RequestAmount } from './wire/primitives.js';
@@ -95,11 +96,14 @@ describe('wireHundredths', () => {
   });
 });
 
+/** The reason a schema gives for `value`, or undefined when it takes it. */
+function reasonOf(schema: z.ZodType, value: unknown): string | undefined {
+  const parsed = parseWire(schema, value);
+  return parsed.success ? undefined : parsed.issues[0]?.reason;
+}
+
 describe('RequestAmount', () => {
-  const reasonFor = (amount: unknown) => {
-    const parsed = parseWire(RequestAmount, amount);
-    return parsed.success ? undefined : parsed.issues[0]?.reason;
-  };
+  const reasonFor = (amount: unknown) => reasonOf(RequestAmount, amount);
 
   it('takes every amount up to 9999999999999.99, each one exact on the wire', () => {
     for (const amount of [0.01, '0.01', 10.1, '9999999999999.99', 9999999999999.99, '999999999999']) expect(reasonFor(amount)).toBeUndefined();
@@ -113,10 +117,7 @@ describe('RequestAmount', () => {
 });
 
 describe('Currency', () => {
-  const reasonFor = (code: unknown) => {
-    const parsed = parseWire(Currency, code);
-    return parsed.success ? undefined : parsed.issues[0]?.reason;
-  };
+  const reasonFor = (code: unknown) => reasonOf(Currency, code);
 
   it('takes ISO 4217 currencies, the test code XTS included', () => {
     for (const code of ['UAH', 'EUR', 'USD', 'PLN', 'JPY', 'KRW', 'KWD', 'BHD', 'XTS']) expect(reasonFor(code), code).toBeUndefined();
