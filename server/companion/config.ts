@@ -58,7 +58,7 @@ export interface CompanionConfig {
   readonly acceptedBrands?: readonly string[];
   readonly rateLimits?: Partial<RateLimits>;
   readonly reconciliation?: Partial<ReconciliationTimings>;
-  /** Largest JSON body of the checkout and merchant API; default 16 KiB (webhooks 64 KiB). */
+  /** Largest request body on any path (routes added later included); default 16 KiB (webhooks 64 KiB). */
   readonly bodyLimitBytes?: number;
   /** Take the client's address from X-Forwarded-For's last entry (behind one trusted proxy). Default false. */
   readonly trustProxy?: boolean;
