@@ -29,6 +29,35 @@ test('live: a payment made in the shop appears, pending then paid, without reloa
   await new Result(shopper).expectOutcome('success');
 });
 
+test('balances of every account and terminal, the unreadable terminal flagged; the figures follow the payments', async ({ context, page, backOffice }) => {
+  await backOffice.open();
+  const balances = page.getByRole('region', { name: 'Balances' });
+  await expect(balances).toContainText('Settlement account');
+  await expect(balances).toContainText('E-commerce terminal');
+  await expect(balances.getByText('Unavailable', { exact: true })).toBeVisible();
+  await expect(balances).toContainText('temporarily unavailable');
+
+  // The worker's ledger has other tests' payments too: count what this one adds.
+  const payments = page.getByRole('region', { name: 'Payments' });
+  await expect(payments.getByRole('img', { name: 'Payments per hour, last 24 hours' })).toBeVisible();
+  const figure = (index: number) => payments.getByRole('definition').nth(index);
+  const before = await Promise.all([0, 1, 2].map(async (index) => Number(await figure(index).textContent())));
+
+  const shopper = new Checkout(await context.newPage());
+  await shopper.open();
+  await shopper.continueToPayment();
+  await shopper.pay('4000 0000 0000 0002');
+  await expect(shopper.message).toContainText('declined');
+  await shopper.pay('4242 4242 4242 4242');
+  await new Result(shopper.page).expectOutcome('success');
+
+  await expect(figure(0)).toHaveText(String(before[0]! + 2));
+  await expect(figure(1)).toHaveText(String(before[1]! + 1));
+  await expect(figure(2)).toHaveText(String(before[2]! + 1));
+  await payments.getByText('Show the numbers').click();
+  await expect(payments.getByRole('table').getByRole('row')).not.toHaveCount(1);
+});
+
 test('the back office opens only with the admin token, and the shop never sees it', async ({ page, stack, checkout }) => {
   const authorised: string[] = [];
   page.on('request', (request) => {

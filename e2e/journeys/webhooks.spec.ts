@@ -58,4 +58,13 @@ test('duplicated and reordered webhooks: each operation once, no state regressed
   await expect(backOffice.status).toHaveText('Success');
   await expect(backOffice.detail.getByText('Refunded').locator('..')).toContainText('UAH 150.00');
   await expect(backOffice.row(orderId)).toContainText('Success');
+
+  // A re-send asked from the back office comes (three times over) and is recognised: still four events.
+  await backOffice.actionButton('Re-send webhook').click();
+  await expect(backOffice.announcement).toHaveText(`Order ${orderId}: the gateway will send its webhook again.`);
+  await allDelivered(sandbox, orderId, 15);
+  await page.reload();
+  await expect(backOffice.detailHeading).toHaveText(orderId);
+  await expect(backOffice.events).toHaveCount(4);
+  await expect(backOffice.operations).toHaveCount(2);
 });
