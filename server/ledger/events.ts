@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { lockPayment, lockingRead } from './context.js';
 import type { LedgerContext, LedgerDb } from './context.js';
+import { GroupCommit } from './group-commit.js';
 import { gatewayEventInput, parseInput } from './input.js';
 import { insertOperation, progressOperation } from './operations.js';
 import { progressPayment } from './payments.js';
@@ -146,54 +147,65 @@ function insertEvent(ctx: LedgerContext): PreparedQuery<WebhookEventRow, never> 
 
 /**
  * The hot path, two statements: apply, then insert the event with its outcome. When the insert
- * finds the event already stored, the transaction is rolled back, so a duplicate leaves no trace.
+ * finds the event already stored it throws AlreadyStored, and the caller rolls the effect back,
+ * so a duplicate leaves no trace.
  */
-async function ingestNew(ctx: LedgerContext, id: string, body: string, facts: EventFacts): Promise<EventIngest | undefined> {
-  try {
-    return await ctx.db.transaction().execute(async (trx) => {
-      const effect = await applyEvent(ctx, trx, facts);
-      const now = ctx.now();
-      const row: WebhookEventRow = {
-        id,
-        method: facts.method,
-        status: facts.status,
-        order_id: facts.orderId,
-        operation_id: facts.operationId ?? null,
-        payment_id: facts.paymentId ?? null,
-        body,
-        facts: JSON.stringify(facts),
-        received_at: now,
-        applied_at: processedAt(ctx, effect.outcome),
-        tried_at: now,
-        outcome: effect.outcome,
-      };
-      const inserted = await insertEvent(ctx)(trx, row);
-      if (!inserted.numAffectedRows) throw new AlreadyStored();
-      return { isNew: true, event: toStoredEvent(row), advanced: effect.advanced, flagged: effect.flagged ?? false, payment: effect.payment, operation: effect.operation };
-    });
-  } catch (error) {
-    if (error instanceof AlreadyStored) return undefined;
-    throw error;
-  }
+async function insertNew(ctx: LedgerContext, trx: LedgerDb, id: string, body: string, facts: EventFacts): Promise<EventIngest> {
+  const effect = await applyEvent(ctx, trx, facts);
+  const now = ctx.now();
+  const row: WebhookEventRow = {
+    id,
+    method: facts.method,
+    status: facts.status,
+    order_id: facts.orderId,
+    operation_id: facts.operationId ?? null,
+    payment_id: facts.paymentId ?? null,
+    body,
+    facts: JSON.stringify(facts),
+    received_at: now,
+    applied_at: processedAt(ctx, effect.outcome),
+    tried_at: now,
+    outcome: effect.outcome,
+  };
+  const inserted = await insertEvent(ctx)(trx, row);
+  if (!inserted.numAffectedRows) throw new AlreadyStored();
+  return { isNew: true, event: toStoredEvent(row), advanced: effect.advanced, flagged: effect.flagged ?? false, payment: effect.payment, operation: effect.operation };
 }
 
 /** A stored event: nothing to do once applied; otherwise (parked, unmatched) try it again. */
-function applyStored(ctx: LedgerContext, id: string, facts: EventFacts): Promise<EventIngest> {
-  return ctx.db.transaction().execute(async (trx) => {
-    // Locks in the order every writer takes them — the payment, then its events — so this
-    // cannot deadlock with a settlement re-applying the same parked event.
-    await lockPayment(ctx, trx, facts.orderId);
-    const row = await trx
-      .selectFrom('webhook_events')
-      .selectAll()
-      .where('id', '=', id)
-      .$call(lockingRead(ctx))
-      .executeTakeFirstOrThrow();
-    const stored = toStoredEvent(row);
-    if (stored.appliedAt !== null) return { isNew: false, event: stored, advanced: false, flagged: false, payment: null, operation: null };
-    const effect = await applyEvent(ctx, trx, facts);
-    return { isNew: false, event: await recordOutcome(ctx, trx, stored, effect), advanced: effect.advanced, flagged: effect.flagged ?? false, payment: effect.payment, operation: effect.operation };
-  });
+async function applyStored(ctx: LedgerContext, trx: LedgerDb, id: string, facts: EventFacts): Promise<EventIngest> {
+  // Locks in the order every writer takes them — the payment, then its events — so this
+  // cannot deadlock with a settlement re-applying the same parked event.
+  await lockPayment(ctx, trx, facts.orderId);
+  const row = await trx
+    .selectFrom('webhook_events')
+    .selectAll()
+    .where('id', '=', id)
+    .$call(lockingRead(ctx))
+    .executeTakeFirstOrThrow();
+  const stored = toStoredEvent(row);
+  if (stored.appliedAt !== null) return { isNew: false, event: stored, advanced: false, flagged: false, payment: null, operation: null };
+  const effect = await applyEvent(ctx, trx, facts);
+  return { isNew: false, event: await recordOutcome(ctx, trx, stored, effect), advanced: effect.advanced, flagged: effect.flagged ?? false, payment: effect.payment, operation: effect.operation };
+}
+
+type InTransaction = <T>(work: (trx: LedgerDb) => Promise<T>) => Promise<T>;
+
+const groupCommits = new WeakMap<LedgerContext, GroupCommit>();
+
+/**
+ * Where events are stored: on SQLite, in group commits (one writer, and the commit is most of
+ * an event's cost); on PostgreSQL, a transaction each (instances and connections work at once).
+ */
+function eventTransactions(ctx: LedgerContext): InTransaction {
+  if (ctx.dialect === 'postgres') return (work) => ctx.db.transaction().execute(work);
+  let group = groupCommits.get(ctx);
+  if (!group) {
+    group = new GroupCommit(ctx.db);
+    groupCommits.set(ctx, group);
+  }
+  const shared = group;
+  return (work) => shared.run(work);
 }
 
 /**
@@ -202,7 +214,7 @@ function applyStored(ctx: LedgerContext, id: string, facts: EventFacts): Promise
  */
 export async function retryEvent(ctx: LedgerContext, id: string): Promise<EventIngest | undefined> {
   const row = await ctx.db.selectFrom('webhook_events').select('facts').where('id', '=', id).executeTakeFirst();
-  return row && applyStored(ctx, id, JSON.parse(row.facts) as EventFacts);
+  return row && ctx.db.transaction().execute((trx) => applyStored(ctx, trx, id, JSON.parse(row.facts) as EventFacts));
 }
 
 /**
@@ -213,7 +225,13 @@ export async function retryEvent(ctx: LedgerContext, id: string): Promise<EventI
 export async function ingestEvent(ctx: LedgerContext, input: GatewayEvent): Promise<EventIngest> {
   const { data, body, ...facts } = parseInput(gatewayEventInput, input);
   const id = eventId(data);
-  return (await ingestNew(ctx, id, body, facts)) ?? applyStored(ctx, id, facts);
+  const inTransaction = eventTransactions(ctx);
+  try {
+    return await inTransaction((trx) => insertNew(ctx, trx, id, body, facts));
+  } catch (error) {
+    if (!(error instanceof AlreadyStored)) throw error;
+  }
+  return inTransaction((trx) => applyStored(ctx, trx, id, facts));
 }
 
 /** Applies the order's parked secondary events again (after a reservation learnt its operation id). */

@@ -1,0 +1,93 @@
+// Group commit: queued work shares one transaction, a failing piece is undone alone, and the
+// ledger's webhook ingest keeps exactly-once under concurrent, duplicated deliveries.
+import Database from 'better-sqlite3';
+import { Kysely, SqliteDialect, sql } from 'kysely';
+import { afterEach, describe, expect, it } from 'vitest';
+import { GroupCommit } from './group-commit.js';
+import { openLedger } from './ledger.js';
+import type { Ledger } from './ledger.js';
+
+describe('GroupCommit', () => {
+  const opened: Kysely<{ entries: { name: string } }>[] = [];
+  afterEach(async () => {
+    for (const db of opened.splice(0)) await db.destroy();
+  });
+
+  function database() {
+    const sqlite = new Database(':memory:');
+    const begun: string[] = [];
+    const prepare = sqlite.prepare.bind(sqlite);
+    sqlite.prepare = ((text: string) => {
+      if (/^begin/i.test(text)) begun.push(text);
+      return prepare(text);
+    }) as typeof sqlite.prepare;
+    const db = new Kysely<{ entries: { name: string } }>({ dialect: new SqliteDialect({ database: sqlite }) });
+    opened.push(db);
+    return { db, begun };
+  }
+
+  it('runs the work queued while a transaction is open in one next transaction, and undoes a failing piece alone', async () => {
+    const { db, begun } = database();
+    await sql`create table entries (name text primary key)`.execute(db);
+    const group = new GroupCommit(db as never);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const insert = (name: string) => group.run(async (trx) => void (await sql`insert into entries values (${name})`.execute(trx)));
+    const first = group.run(async (trx) => {
+      await sql`insert into entries values ('first')`.execute(trx);
+      await held;
+    });
+    const queued = [
+      insert('a'),
+      insert('b'),
+      group.run(async (trx) => {
+        await sql`insert into entries values ('undone')`.execute(trx);
+        throw new Error('this piece fails');
+      }),
+      insert('c'),
+      insert('a'), // a duplicate key: fails on its own
+    ];
+    release();
+    await first;
+    const settled = await Promise.allSettled(queued);
+    expect(settled.map((outcome) => outcome.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled', 'rejected']);
+    expect((await db.selectFrom('entries').select('name').orderBy('name').execute()).map((row) => row.name)).toEqual(['a', 'b', 'c', 'first']);
+    expect(begun).toHaveLength(2);
+  });
+});
+
+describe('webhook ingest in group commits (SQLite)', () => {
+  let ledger: Ledger;
+  afterEach(async () => {
+    await ledger.close();
+  });
+
+  it('applies each of many concurrent, duplicated events exactly once', async () => {
+    ledger = await openLedger(':memory:');
+    const orders: string[] = [];
+    for (let i = 0; i < 20; i += 1) {
+      const session = await ledger.createSession({ amount: 1010, currency: 'UAH', description: 'tea', method: 'purchase' });
+      const claim = await ledger.claimPayAttempt(session.id, { mode: 'direct' });
+      if (!claim.claimed) throw new Error('not claimed');
+      orders.push(claim.payment.orderId);
+    }
+    const event = (orderId: string) => ({
+      data: `success:${orderId}`,
+      body: JSON.stringify({ order_id: orderId, status: 'success' }),
+      method: 'purchase',
+      status: 'success',
+      orderId,
+      amount: 1010,
+      currency: 'UAH',
+    });
+    const deliveries = [...orders, ...orders, ...orders].map((orderId) => ledger.ingestEvent(event(orderId)));
+    const results = await Promise.all(deliveries);
+    expect(results.filter((result) => result.isNew)).toHaveLength(20);
+    expect(results.filter((result) => result.advanced)).toHaveLength(20);
+    for (const orderId of orders) {
+      const order = await ledger.getOrder(orderId);
+      expect(order?.payment.status).toBe('success');
+      expect(order?.events).toHaveLength(1);
+    }
+  });
+});
