@@ -7,7 +7,8 @@ import { expect, test } from '../fixtures.js';
 import { CUP, ESPRESSO } from '../pages/checkout.js';
 import { Result } from '../pages/result.js';
 
-test('direct purchase: cart, card form, success page, paid order in the back office', async ({ page, shop, checkout, backOffice }) => {
+test('direct purchase: cart, card form, success page, paid order in the back office', async ({ page, context, stack, shop, checkout, backOffice }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stack.shop });
   await shop.open();
   await shop.add(ESPRESSO.name);
   await shop.add(CUP.name, 2);
@@ -18,7 +19,16 @@ test('direct purchase: cart, card form, success page, paid order in the back off
 
   const orderId = await checkout.continueToPayment();
   await expect(checkout.payButton).toHaveText('Pay UAH 1,720.00');
-  await checkout.pay('4242 4242 4242 4242');
+  // The number copied from the test cards panel and pasted into the card form.
+  const testCards = page.getByRole('region', { name: /Sandbox test cards/ });
+  await testCards.getByRole('button', { name: /4242 4242 4242 4242/ }).click();
+  await expect(testCards.getByRole('status')).toHaveText('Copied: 4242 4242 4242 4242');
+  await checkout.cardNumber.focus();
+  await page.keyboard.press('ControlOrMeta+V');
+  await expect(checkout.cardNumber).toHaveValue('4242 4242 4242 4242');
+  await checkout.card.getByLabel('Expiry date').fill('12/30');
+  await checkout.card.getByLabel('Security code').fill('123');
+  await checkout.payButton.click();
 
   const result = new Result(page);
   await result.expectOutcome('success');
