@@ -31,6 +31,8 @@ export interface IngestFigures {
   /** Repeated deliveries ÷ all deliveries. */
   readonly duplicateRatio: number;
   readonly perSecond: number;
+  /** CPU spent per delivery by the process that ingests (verify, decode, store), µs. */
+  readonly cpuMicrosPerEvent: number;
   /** Events reported new more than once, or stored more than once: must be 0. */
   readonly appliedTwice: number;
   /** Payments not in success after the run: must be 0. */
@@ -123,21 +125,32 @@ function ledgerOptions(schema: string | undefined): LedgerOptions {
   return schema ? { schema } : {};
 }
 
-/** Verify → decode → ingest in this process, one event at a time. */
+/**
+ * Verify → decode → ingest in this process: the route's own steps without HTTP. `concurrency`
+ * events are in flight at once (1: one at a time), as deliveries overlap on a busy endpoint.
+ */
 export async function measureLedgerIngest(databaseUrl: string, run: IngestRun = DEFAULT_INGEST, schema?: string): Promise<IngestFigures> {
   const ledger = await openLedger(databaseUrl, ledgerOptions(schema));
   try {
     const orders = await preparePayments(ledger, run.payments);
     const { list, distinct } = await deliveries(orders, run.duplicateRatio);
     const reportedNew = new Map<number, number>();
+    let next = 0;
+    const cpu = process.cpuUsage();
     const start = performance.now();
-    for (const delivery of list) {
-      if (!verifyWebhook(delivery.data, delivery.signature, API_SECRET)) throw new Error('signature refused');
-      const event: WebhookEvent = decodeWebhook(delivery.data);
-      const ingest = await ledger.ingestEvent(gatewayEvent(delivery.data, event, undefined));
-      if (ingest.isNew) reportedNew.set(delivery.event, (reportedNew.get(delivery.event) ?? 0) + 1);
-    }
+    await Promise.all(
+      Array.from({ length: run.concurrency }, async () => {
+        for (let index = next++; index < list.length; index = next++) {
+          const delivery = list[index]!;
+          if (!verifyWebhook(delivery.data, delivery.signature, API_SECRET)) throw new Error('signature refused');
+          const event: WebhookEvent = decodeWebhook(delivery.data);
+          const ingest = await ledger.ingestEvent(gatewayEvent(delivery.data, event, undefined));
+          if (ingest.isNew) reportedNew.set(delivery.event, (reportedNew.get(delivery.event) ?? 0) + 1);
+        }
+      }),
+    );
     const seconds = (performance.now() - start) / 1000;
+    const used = process.cpuUsage(cpu);
     const check = await settledCheck(ledger, orders, distinct);
     const twice = [...reportedNew.values()].filter((count) => count > 1).length;
     return {
@@ -145,9 +158,10 @@ export async function measureLedgerIngest(databaseUrl: string, run: IngestRun = 
       distinct,
       duplicateRatio: (list.length - distinct) / list.length,
       perSecond: list.length / seconds,
+      cpuMicrosPerEvent: (used.user + used.system) / list.length,
       appliedTwice: twice + check.storedTwice,
       notSettled: check.notSettled,
-      concurrency: 1,
+      concurrency: run.concurrency,
     };
   } finally {
     await ledger.close();
@@ -170,6 +184,7 @@ export async function measureRouteIngest(databaseUrl: string, run: IngestRun = D
     const reportedNew = new Map<number, number>();
     let failures = 0;
     let next = 0;
+    const cpuAtStart = companion.cpuMs();
     const start = performance.now();
     await Promise.all(
       Array.from({ length: run.concurrency }, async () => {
@@ -187,6 +202,7 @@ export async function measureRouteIngest(databaseUrl: string, run: IngestRun = D
       }),
     );
     const seconds = (performance.now() - start) / 1000;
+    const cpuMs = companion.cpuMs() - cpuAtStart;
     if (failures > 0) throw new Error(`${failures} webhook deliveries were not answered 200`);
     const check = await settledCheck(ledger, orders, distinct);
     const twice = [...reportedNew.values()].filter((count) => count > 1).length;
@@ -195,6 +211,7 @@ export async function measureRouteIngest(databaseUrl: string, run: IngestRun = D
       distinct,
       duplicateRatio: (list.length - distinct) / list.length,
       perSecond: list.length / seconds,
+      cpuMicrosPerEvent: (cpuMs * 1000) / list.length,
       appliedTwice: twice + check.storedTwice,
       notSettled: check.notSettled,
       concurrency: run.concurrency,

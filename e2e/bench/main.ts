@@ -60,7 +60,7 @@ function ingestFigures(title: string, figuresOf: IngestFigures, budget: Budget |
     value: figuresOf.perSecond,
     unit: 'events/s',
     ...(budget ? { budget } : {}),
-    detail: `${figuresOf.events} deliveries of ${figuresOf.distinct} events, duplicate ratio ${(figuresOf.duplicateRatio * 100).toFixed(1)} %, applied twice ${figuresOf.appliedTwice}, unsettled ${figuresOf.notSettled}, ${figuresOf.concurrency} sender(s)`,
+    detail: `${figuresOf.events} deliveries of ${figuresOf.distinct} events, duplicates ${(figuresOf.duplicateRatio * 100).toFixed(1)} %, applied twice ${figuresOf.appliedTwice}, unsettled ${figuresOf.notSettled}; ${figuresOf.cpuMicrosPerEvent.toFixed(0)} µs CPU per delivery`,
   });
   if (figuresOf.appliedTwice !== 0) failures.push(`${title}: ${figuresOf.appliedTwice} event(s) applied twice`);
   if (figuresOf.notSettled !== 0) failures.push(`${title}: ${figuresOf.notSettled} payment(s) not settled`);
@@ -154,24 +154,24 @@ await section('overhead', 'companion overhead', async () => {
 });
 
 await section('ingest', 'webhook ingest', async () => {
-  const file = temporarySqlite();
-  try {
-    ingestFigures('at the ledger, SQLite file (WAL), one at a time', await measureLedgerIngest(file.url, DEFAULT_INGEST), INGEST_BUDGET);
-  } finally {
-    file.dispose();
-  }
-  ingestFigures('at the ledger, SQLite in memory, one at a time', await measureLedgerIngest(':memory:', DEFAULT_INGEST), undefined);
-  const routeFile = temporarySqlite();
-  try {
-    ingestFigures('through POST /webhooks/gateway, SQLite file', await measureRouteIngest(routeFile.url, DEFAULT_INGEST), undefined);
-  } finally {
-    routeFile.dispose();
-  }
+  const inFlight = DEFAULT_INGEST;
+  const oneAtATime = { ...DEFAULT_INGEST, concurrency: 1 };
+  const onSqlite = async (measure: (url: string) => Promise<IngestFigures>) => {
+    const file = temporarySqlite();
+    try {
+      return await measure(file.url);
+    } finally {
+      file.dispose();
+    }
+  };
+  ingestFigures(`at the ledger, SQLite file (WAL), ${inFlight.concurrency} in flight`, await onSqlite((url) => measureLedgerIngest(url, inFlight)), INGEST_BUDGET);
+  ingestFigures('at the ledger, SQLite file (WAL), one at a time', await onSqlite((url) => measureLedgerIngest(url, oneAtATime)), INGEST_BUDGET);
+  ingestFigures(`through POST /webhooks/gateway, SQLite file, ${inFlight.concurrency} senders`, await onSqlite((url) => measureRouteIngest(url, inFlight)), undefined);
   const postgres = process.env.DATABASE_URL;
   if (postgres && /^postgres(ql)?:\/\//.test(postgres)) {
-    const run = { ...DEFAULT_INGEST, payments: 2_000 };
-    ingestFigures('at the ledger, PostgreSQL, one at a time', await withPostgresSchema(postgres, (schema) => measureLedgerIngest(postgres, run, schema)), undefined);
-    ingestFigures('through POST /webhooks/gateway, PostgreSQL', await withPostgresSchema(postgres, (schema) => measureRouteIngest(postgres, run, schema)), undefined);
+    const run = { ...inFlight, payments: 2_000 };
+    ingestFigures(`at the ledger, PostgreSQL, ${run.concurrency} in flight`, await withPostgresSchema(postgres, (schema) => measureLedgerIngest(postgres, run, schema)), undefined);
+    ingestFigures(`through POST /webhooks/gateway, PostgreSQL, ${run.concurrency} senders`, await withPostgresSchema(postgres, (schema) => measureRouteIngest(postgres, run, schema)), undefined);
   } else {
     console.log('  PostgreSQL: DATABASE_URL is not a postgres:// URL; skipped (set it to measure)');
   }
