@@ -1,12 +1,13 @@
 /**
  * What `npm start` builds before it serves: the widget bundle and the demo's pages, each only
  * when its output is missing or older than its newest source. Fast when nothing changed: a
- * walk over file times, no bundler loaded.
+ * walk over file times, no bundler loaded. `npx tsx demo/builds.ts` does just that (.ci/test,
+ * before the suites that serve the bundle start in parallel).
  */
 import { spawn } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export const REPOSITORY = fileURLToPath(new URL('..', import.meta.url));
 
@@ -75,3 +76,5 @@ function runScript(script: string): Promise<void> {
     );
   });
 }
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await buildWhatIsStale();
