@@ -42,6 +42,8 @@ test('keyboard-only checkout: shop, details, card form and result without a mous
 
   // Focus lands on the payment's heading; the next Tab is the card number.
   await expect(checkout.payment.getByRole('heading', { name: 'Payment', exact: true })).toBeFocused();
+  // Once the card form has loaded its session (as the customer sees it appear), Tab reaches it.
+  await expect(checkout.cardNumber).toBeVisible();
   await page.keyboard.press('Tab');
   await expect(checkout.cardNumber).toBeFocused();
   await page.keyboard.type('5454545454545454');
