@@ -120,17 +120,18 @@ describe('<pay-form> when things go wrong', () => {
 
   it('points at the fields the companion refused', async () => {
     const form = await mount({ customer: {} });
-    // Both pass the form's own checks but not the companion's: UnionPay numbers need not pass Luhn, yet
-    // the gateway takes no number that fails it; the address has a dotted domain, but no real top level.
-    autofill(form, { ...card('6200000000000006'), fname: 'Olena', lname: 'K', email: 'olena@example.c', phone: '+380671234567' });
+    // Both pass the form's own checks but not the companion's: the gateway takes names of at most 256
+    // characters; the address has a dotted domain, but no real top level.
+    autofill(form, { ...card('4242424242424242'), fname: 'O'.repeat(257), lname: 'K', email: 'olena@example.c', phone: '+380671234567' });
     const error = oneEvent(form, 'pay-error');
     button(form).click();
     expect((await error).detail.code).to.equal('rejected');
     await form.updateComplete;
-    expect(errorText(form, 'number')).to.equal('The card number is invalid.');
+    expect(errorText(form, 'number')).to.equal('');
+    expect(errorText(form, 'fname')).to.equal('Check this value.');
     expect(errorText(form, 'email')).to.equal('Enter a valid email address.');
     expect(errorText(form, 'phone')).to.equal('');
-    await waitUntil(() => form.shadowRoot!.activeElement === field(form, 'number'), 'the first refused field is not focused');
+    await waitUntil(() => form.shadowRoot!.activeElement === field(form, 'fname'), 'the first refused field is not focused');
     expect(button(form).disabled).to.equal(false);
   });
 

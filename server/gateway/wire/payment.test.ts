@@ -158,6 +158,12 @@ describe('CreatePaymentRequest', () => {
     expect(createIssues({ ...samples.directPurchase, amout: 5 })).toEqual([{ field: 'amout', reason: 'is not allowed' }]);
   });
 
+  it('exempts UnionPay numbers (62…, 81…) from the Luhn check, and no other scheme', () => {
+    expect(createIssues({ ...samples.directPurchase, cc_number: '6200000000000006' })).toEqual([]);
+    expect(createIssues({ ...samples.directPurchase, cc_number: '8100000000000006' })).toEqual([]);
+    expect(createIssues({ ...samples.directPurchase, cc_number: '6011000000000006' })).toEqual([{ field: 'cc_number', reason: 'fails the Luhn check' }]);
+  });
+
   it('never quotes a rejected card number or CVV', () => {
     const text = JSON.stringify(createIssues({ ...samples.directPurchase, cc_number: '4242424242424241', card_cvv: '98x' }));
     expect(text).not.toContain('4242424242424241');

@@ -4,7 +4,7 @@
  * own page checks too: the Luhn checksum, an expiry date that has not passed, and a security
  * code of the brand's length. The number is never put back into the page.
  */
-import { passesLuhn } from '../../gateway/wire/card.js';
+import { hasValidCheckDigit } from '../../gateway/wire/card.js';
 import type { PayerCard } from '../payments.js';
 import { BRAND_NAMES, cardBrand, cvvLength, hasExpired } from '../state/cards.js';
 
@@ -53,6 +53,6 @@ function checkNumber(number: string): string | undefined {
   if (number === '') return 'Enter the card number';
   if (!/^\d+$/.test(number)) return 'Enter the card number using digits only';
   if (number.length < 12 || number.length > 19) return 'The card number must be 12 to 19 digits';
-  if (!passesLuhn(number)) return 'The card number is not valid: check it for typing errors';
+  if (!hasValidCheckDigit(number)) return 'The card number is not valid: check it for typing errors';
   return undefined;
 }
