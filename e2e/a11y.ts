@@ -10,6 +10,9 @@ import type { Page } from '@playwright/test';
 const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'];
 
 export async function expectNoAxeViolations(page: Page, what: string): Promise<void> {
+  // Colours are judged once they have settled: halfway through a theme switch's transitions a
+  // button is neither its light nor its dark self, and axe would measure that in-between.
+  await page.waitForFunction(() => document.getAnimations().every((animation) => !(animation instanceof CSSTransition) || animation.playState !== 'running'));
   const { violations } = await new AxeBuilder({ page }).withTags(TAGS).analyze();
   const found = violations.map((violation) => `${violation.id} (${violation.impact}): ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
   expect(found, `axe on ${what}`).toEqual([]);

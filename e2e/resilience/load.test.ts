@@ -112,7 +112,9 @@ describe(`the companion under ${SECONDS} s of checkouts and webhooks`, () => {
     const end = memoryLines().at(-1);
 
     expect(problems.slice(0, 10)).toEqual([]);
-    expect(expected.size).toBeGreaterThan(SECONDS * 5);
+    // That the load was sustained, not how fast it ran (speed is the benchmarks' job): one checkout a
+    // second on average is far below what even a busy CI machine manages.
+    expect(expected.size).toBeGreaterThan(SECONDS);
 
     // Every payment ends as its card says, once the last webhooks are in.
     const statuses = new Map<string, string>();
