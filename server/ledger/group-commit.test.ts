@@ -33,10 +33,14 @@ describe('GroupCommit', () => {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
     const insert = (name: string) => group.run(async (trx) => void (await sql`insert into entries values (${name})`.execute(trx)));
+    let begin!: () => void;
+    const begunFirst = new Promise<void>((resolve) => (begin = resolve));
     const first = group.run(async (trx) => {
       await sql`insert into entries values ('first')`.execute(trx);
+      begin();
       await held;
     });
+    await begunFirst;
     const queued = [
       insert('a'),
       insert('b'),
@@ -53,6 +57,22 @@ describe('GroupCommit', () => {
     expect(settled.map((outcome) => outcome.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled', 'rejected']);
     expect((await db.selectFrom('entries').select('name').orderBy('name').execute()).map((row) => row.name)).toEqual(['a', 'b', 'c', 'first']);
     expect(begun).toHaveLength(2);
+  });
+
+  it('lets the work handed over in one turn of the event loop share a transaction, and starts it in the next', async () => {
+    const { db, begun } = database();
+    await sql`create table entries (name text primary key)`.execute(db);
+    const group = new GroupCommit(db as never);
+    const insert = (name: string) => group.run(async (trx) => void (await sql`insert into entries values (${name})`.execute(trx)));
+    // As HTTP deliveries read in one turn: the first finds the queue idle, the rest join it.
+    const first = insert('a');
+    const more = [insert('b'), insert('c')];
+    await Promise.all([first, ...more]);
+    expect(begun).toHaveLength(1);
+    // A turn later the queue is idle again: the next piece gets a transaction of its own.
+    await insert('d');
+    expect(begun).toHaveLength(2);
+    expect((await db.selectFrom('entries').select('name').orderBy('name').execute()).map((row) => row.name)).toEqual(['a', 'b', 'c', 'd']);
   });
 });
 

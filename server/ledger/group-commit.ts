@@ -1,7 +1,11 @@
 // Group commit for SQLite: work that arrives while a transaction is open waits, and the next
 // transaction runs all of it, each piece under its own savepoint. One commit — one write of the
 // WAL — then serves the whole group; on a busy webhook endpoint the commit is most of an
-// event's cost. Nothing waits for a group to fill: work that finds the queue idle starts at once.
+// event's cost. Nothing waits for a group to fill: work that finds the queue idle starts at the
+// end of the current turn of the event loop (setImmediate), so the deliveries read off the
+// sockets in the same turn join it. Without that turn better-sqlite3, being synchronous, would
+// run and commit each HTTP delivery's transaction before the next request is even parsed.
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { CompiledQuery } from 'kysely';
 import type { LedgerDb } from './context.js';
 
@@ -45,6 +49,7 @@ export class GroupCommit {
     this.#draining = true;
     try {
       while (this.#queue.length > 0) {
+        await nextTurn();
         const group = this.#queue.splice(0, MAX_GROUP);
         let outcomes: Outcome[];
         try {
