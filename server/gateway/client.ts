@@ -35,7 +35,7 @@ export interface GatewayClientConfig {
   readonly timeoutMs?: number;
   /** Retries of reads (GET); money-moving calls are never retried. */
   readonly retry?: Partial<RetryPolicy>;
-  /** Defaults to the global fetch. */
+  /** Sends the HTTP requests instead of node:http (e.g. to an in-process app). */
   readonly fetch?: typeof globalThis.fetch;
   /** Turns on the interface's extra request rules for microfinance or iGaming merchants. */
   readonly merchantSector?: MerchantSector;
@@ -85,7 +85,7 @@ export class GatewayClient {
       endpointsKey: config.endpointsKey,
       timeoutMs: config.timeoutMs ?? DEFAULT_TIMEOUT_MS,
       retry: { ...DEFAULT_RETRY_POLICY, ...config.retry },
-      fetch: config.fetch ?? globalThis.fetch,
+      ...(config.fetch ? { fetch: config.fetch } : {}),
     });
     const context: GatewayContext = {
       transport: this.#transport,

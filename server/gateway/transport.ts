@@ -5,7 +5,9 @@
  * following a redirect elsewhere would hand the X-API-AUTH credentials to another host.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { errorFromResponse, GatewayError, NetworkError, NetworkTimeoutError, UnexpectedResponseError } from './errors.js';
+import { errorFromResponse, GatewayError, NetworkError, NetworkTimeoutError } from './errors.js';
+import { fetchExchange, nodeHttpExchange } from './exchange.js';
+import type { Exchange } from './exchange.js';
 import { isRetryable, parseRetryAfter, retryDelay } from './retry.js';
 import type { RetryPolicy } from './retry.js';
 import { AUTH_HEADER, ENDPOINTS_KEY_HEADER, authHeaderValue, routePath } from './wire/routes.js';
@@ -20,7 +22,8 @@ export interface TransportConfig {
   /** Limit of each attempt, from sending to the last byte of the answer. */
   readonly timeoutMs: number;
   readonly retry: RetryPolicy;
-  readonly fetch: typeof globalThis.fetch;
+  /** Sends the requests; unset: node:http over keep-alive connections (see exchange.ts). */
+  readonly fetch?: typeof globalThis.fetch;
 }
 
 /** Per-call options every client method takes last. */
@@ -53,9 +56,11 @@ const CONNECT_FAILURES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHO
 
 export class Transport {
   readonly #config: TransportConfig;
+  readonly #exchange: Exchange;
 
   constructor(config: TransportConfig) {
     this.#config = config;
+    this.#exchange = config.fetch ? fetchExchange(config.fetch) : nodeHttpExchange();
   }
 
   /** Sends the call; retries reads. Throws a GatewayError for anything but 2xx/3xx. */
@@ -90,16 +95,15 @@ export class Transport {
     timer.unref();
     const signal = call.signal ? AbortSignal.any([call.signal, timeout.signal]) : timeout.signal;
     try {
-      const response = await this.#config.fetch(url, {
+      const answer = await this.#exchange({
+        url,
         method: call.route.method,
         headers: this.#headers(call),
         body: call.body === undefined ? undefined : JSON.stringify(call.body),
-        redirect: 'manual',
         signal,
+        maxAnswerBytes: call.route.maxAnswerBytes,
       });
-      // The body is read under the same signal, so a stalled answer times out as well.
-      const body = await readAnswer(response, call.route.maxAnswerBytes);
-      return { status: response.status, headers: response.headers, body, url };
+      return { ...answer, url };
     } catch (error) {
       if (error instanceof GatewayError) throw error;
       if (call.signal?.aborted) throw call.signal.reason;
@@ -128,29 +132,6 @@ export class Transport {
       Accept: 'application/json, text/html, application/pdf, application/zip, */*',
     };
   }
-}
-
-/**
- * The answer's body, up to `maxBytes`: a larger one — declared or found while reading — is an
- * UnexpectedResponseError, and what was not read yet is left unread.
- */
-async function readAnswer(response: Response, maxBytes: number): Promise<Uint8Array> {
-  const tooLarge = () => new UnexpectedResponseError(`The gateway's answer is larger than ${maxBytes} bytes`, { status: response.status });
-  if (Number(response.headers.get('content-length')) > maxBytes) {
-    await response.body?.cancel();
-    throw tooLarge();
-  }
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  // Leaving the loop by throwing cancels the stream.
-  for await (const chunk of response.body ?? []) {
-    size += chunk.byteLength;
-    if (size > maxBytes) throw tooLarge();
-    chunks.push(chunk);
-  }
-  const body = new Uint8Array(size);
-  chunks.reduce((offset, chunk) => (body.set(chunk, offset), offset + chunk.byteLength), 0);
-  return body;
 }
 
 /** The JSON of a body, or undefined when it is empty or not JSON. */

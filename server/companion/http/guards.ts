@@ -63,16 +63,30 @@ function hasBody(request: Request, overHttp: boolean): boolean {
  * unbounded body; `larger` raises the limit under path prefixes that need more (webhooks).
  */
 export function limitBody(maxBytes: number, larger: Readonly<Record<string, number>> = {}): MiddlewareHandler {
-  const limiter = (limit: number) =>
-    bodyLimit({
-      maxSize: limit,
-      onError: () => {
-        throw new ApiProblem(413, 'payload_too_large', `The body must be at most ${limit} bytes`);
-      },
-    });
-  const byPrefix = Object.entries(larger).map(([prefix, limit]) => [prefix, limiter(limit)] as const);
-  const standard = limiter(maxBytes);
-  return (c, next) => (byPrefix.find(([prefix]) => c.req.path.startsWith(prefix))?.[1] ?? standard)(c, next);
+  const limited = (limit: number) => ({ limit, readingStream: bodyLimit({ maxSize: limit, onError: () => { throw tooLarge(limit); } }) });
+  const byPrefix = Object.entries(larger).map(([prefix, limit]) => ({ prefix, ...limited(limit) }));
+  const standard = limited(maxBytes);
+  return (c, next) => {
+    const { limit, readingStream } = byPrefix.find(({ prefix }) => c.req.path.startsWith(prefix)) ?? standard;
+    // A declared length is the body's length (HTTP framing), so the header alone decides.
+    // Asking for the body stream first, as bodyLimit does, would turn the Node request into a
+    // web stream and cost every later read @hono/node-server's direct one.
+    const declared = declaredLength(c.req.raw.headers);
+    if (declared === undefined) return readingStream(c, next);
+    if (declared > limit) throw tooLarge(limit);
+    return next();
+  };
+}
+
+function tooLarge(limit: number): ApiProblem {
+  return new ApiProblem(413, 'payload_too_large', `The body must be at most ${limit} bytes`);
+}
+
+/** Content-Length when it alone frames the body (no Transfer-Encoding), else undefined. */
+function declaredLength(headers: Headers): number | undefined {
+  const length = headers.get('content-length');
+  if (length === null || headers.has('transfer-encoding')) return undefined;
+  return /^\s*\d+\s*$/.test(length) ? Number(length) : undefined;
 }
 
 /**
