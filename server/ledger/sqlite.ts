@@ -69,10 +69,13 @@ export function sqliteDialect(location: string): Dialect {
   database.pragma('busy_timeout = 5000');
   if (!inMemory) {
     database.pragma('journal_mode = WAL');
-    // With WAL, NORMAL syncs at checkpoints rather than at every commit: a committed write
-    // survives a crash of the process, and only an OS crash or power loss can drop the last
-    // transactions. This is what makes thousands of webhook inserts per second possible.
-    database.pragma('synchronous = NORMAL');
+    // FULL syncs the WAL at every commit, so a commit survives an OS crash or power loss too:
+    // a pay claim committed before the gateway is called must never be forgotten (NORMAL could
+    // drop the last commits, and with them the proof that a payment was taken — a double
+    // charge). Webhooks pay little for it: group commit shares one sync among the events that
+    // arrive together (npm run bench measured no difference through the route, and about 0.3 ms
+    // more per lone commit on the development machine's disk).
+    database.pragma('synchronous = FULL');
   }
   return new LedgerSqliteDialect(withStatementCache(database));
 }
