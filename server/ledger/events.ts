@@ -10,8 +10,7 @@ import { GroupCommit } from './group-commit.js';
 import { gatewayEventInput, parseInput } from './input.js';
 import { insertOperation, progressOperation } from './operations.js';
 import { progressPayment } from './payments.js';
-import { prepareQuery } from './prepared.js';
-import type { PreparedQuery } from './prepared.js';
+import { oncePerLedger, prepareQuery } from './prepared.js';
 import { toStoredEvent } from './rows.js';
 import type { WebhookEventRow } from './schema.js';
 import type { EventIngest, EventOutcome, GatewayEvent, Operation, OperationKind, OperationStatus, Payment, PaymentStatus, StoredEvent } from './types.js';
@@ -115,35 +114,28 @@ async function recordOutcome(ctx: LedgerContext, trx: LedgerDb, stored: StoredEv
 /** Thrown inside the transaction to undo its effect: the event was stored before. */
 class AlreadyStored extends Error {}
 
-const insertStatements = new WeakMap<LedgerContext, PreparedQuery<WebhookEventRow, never>>();
-
 /** INSERT … ON CONFLICT (id) DO NOTHING, prepared once per database. */
-function insertEvent(ctx: LedgerContext): PreparedQuery<WebhookEventRow, never> {
-  let prepared = insertStatements.get(ctx);
-  if (!prepared) {
-    prepared = prepareQuery<WebhookEventRow, never>((slot) =>
-      ctx.db
-        .insertInto('webhook_events')
-        .values({
-          id: slot('id'),
-          method: slot('method'),
-          status: slot('status'),
-          order_id: slot('order_id'),
-          operation_id: slot('operation_id'),
-          payment_id: slot('payment_id'),
-          body: slot('body'),
-          facts: slot('facts'),
-          received_at: slot('received_at'),
-          applied_at: slot('applied_at'),
-          tried_at: slot('received_at'),
-          outcome: slot('outcome'),
-        })
-        .onConflict((oc) => oc.column('id').doNothing()),
-    );
-    insertStatements.set(ctx, prepared);
-  }
-  return prepared;
-}
+const insertEvent = oncePerLedger((ctx: LedgerContext) =>
+  prepareQuery<WebhookEventRow, never>((slot) =>
+    ctx.db
+      .insertInto('webhook_events')
+      .values({
+        id: slot('id'),
+        method: slot('method'),
+        status: slot('status'),
+        order_id: slot('order_id'),
+        operation_id: slot('operation_id'),
+        payment_id: slot('payment_id'),
+        body: slot('body'),
+        facts: slot('facts'),
+        received_at: slot('received_at'),
+        applied_at: slot('applied_at'),
+        tried_at: slot('received_at'),
+        outcome: slot('outcome'),
+      })
+      .onConflict((oc) => oc.column('id').doNothing()),
+  ),
+);
 
 /**
  * The hot path, two statements: apply, then insert the event with its outcome. When the insert

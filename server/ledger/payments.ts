@@ -1,7 +1,7 @@
 // Payments, one per order id, moved forward only.
 import type { LedgerContext, LedgerDb } from './context.js';
 import { LedgerNotFound } from './errors.js';
-import { prepareQuery } from './prepared.js';
+import { oncePerLedger, prepareQuery } from './prepared.js';
 import type { PreparedQuery } from './prepared.js';
 import { paymentProgression, progressTo } from './progression.js';
 import { paymentDetailColumns, toPayment } from './rows.js';
@@ -75,16 +75,7 @@ function prepareUpdate(db: LedgerDb, step: 'advanced' | 'updated'): PreparedQuer
   );
 }
 
-const statements = new WeakMap<LedgerContext, Record<'advanced' | 'updated', PreparedQuery<UpdateArgs, PaymentRow>>>();
-
-function updates(ctx: LedgerContext) {
-  let prepared = statements.get(ctx);
-  if (!prepared) {
-    prepared = { advanced: prepareUpdate(ctx.db, 'advanced'), updated: prepareUpdate(ctx.db, 'updated') };
-    statements.set(ctx, prepared);
-  }
-  return prepared;
-}
+const updates = oncePerLedger((ctx: LedgerContext) => ({ advanced: prepareUpdate(ctx.db, 'advanced'), updated: prepareUpdate(ctx.db, 'updated') }));
 
 /**
  * Applies what the gateway said about a payment: a forward step, a refresh of the same status

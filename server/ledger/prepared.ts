@@ -23,3 +23,16 @@ export function prepareQuery<Args extends object, Row>(build: (slot: SlotOf<Args
   const names = (parameters as Slot[]).map((slot) => slot.name as keyof Args);
   return (db, args) => db.executeQuery<Row>(CompiledQuery.raw(sql, names.map((name) => args[name] ?? null)));
 }
+
+/** `make` once per database (its ledger context), e.g. the statements a module prepares. */
+export function oncePerLedger<Ctx extends object, T>(make: (ctx: Ctx) => T): (ctx: Ctx) => T {
+  const made = new WeakMap<Ctx, T>();
+  return (ctx) => {
+    let value = made.get(ctx);
+    if (value === undefined) {
+      value = make(ctx);
+      made.set(ctx, value);
+    }
+    return value;
+  };
+}

@@ -1,10 +1,12 @@
 // Checkout sessions and the pay-attempt claim: one attempt in flight per session, whatever
 // the number of clicks, tabs or instances.
 import { randomBytes, randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import { lockingRead } from './context.js';
 import type { LedgerContext, LedgerDb } from './context.js';
 import { InvalidLedgerInput, LedgerConflict, LedgerNotFound } from './errors.js';
 import { newSessionInput, parseInput, payAttemptInput } from './input.js';
+import { oncePerLedger, prepareQuery } from './prepared.js';
 import { toJson, toPayment, toSession } from './rows.js';
 import type { CheckoutSessionRow, PaymentRow } from './schema.js';
 import type { CheckoutSession, NewCheckoutSession, PayAttemptClaim, PayAttemptRefusal, PayAttemptRequest, Payment } from './types.js';
@@ -22,8 +24,63 @@ function newOrderId(): string {
   return randomUUID().replaceAll('-', '').slice(0, 20);
 }
 
-async function latestAttempt(db: LedgerDb, sessionId: string): Promise<Payment | null> {
-  const row = await db.selectFrom('payments').selectAll().where('session_id', '=', sessionId).orderBy('attempt', 'desc').limit(1).executeTakeFirst();
+/** Every column of a payment row, so the claim's INSERT can be prepared with a slot for each. */
+const paymentColumns = Object.keys({
+  order_id: true,
+  session_id: true,
+  attempt: true,
+  mode: true,
+  method: true,
+  amount: true,
+  currency: true,
+  split: true,
+  status: true,
+  status_code: true,
+  status_description: true,
+  payment_id: true,
+  gateway_order_id: true,
+  billing_order_id: true,
+  transaction_id: true,
+  cc_mask: true,
+  card_brand: true,
+  cc_token: true,
+  cc_token_expiration: true,
+  user_action_url: true,
+  checkout_url: true,
+  receipt_url: true,
+  customer: true,
+  customer_id: true,
+  created_at: true,
+  updated_at: true,
+  last_seen_at: true,
+  finalized_at: true,
+  mismatch_report: true,
+} satisfies Record<keyof PaymentRow, true>) as (keyof PaymentRow)[];
+
+type BySession = { sessionId: string };
+
+/**
+ * The pay path's statements, prepared once per database: every payment reads its session and
+ * claims an attempt, and building these with Kysely each time cost more than running them.
+ */
+const statements = oncePerLedger((ctx: LedgerContext) => ({
+  session: prepareQuery<BySession, CheckoutSessionRow>((slot) => ctx.db.selectFrom('checkout_sessions').selectAll().where('id', '=', slot('sessionId'))),
+  lockedSession: prepareQuery<BySession, CheckoutSessionRow>((slot) =>
+    ctx.db.selectFrom('checkout_sessions').selectAll().where('id', '=', slot('sessionId')).$call(lockingRead(ctx)),
+  ),
+  latestAttempt: prepareQuery<BySession, PaymentRow>((slot) =>
+    ctx.db.selectFrom('payments').selectAll().where('session_id', '=', slot('sessionId')).orderBy('attempt', 'desc').limit(sql.lit(1)),
+  ),
+  insertPayment: prepareQuery<PaymentRow, never>((slot) =>
+    ctx.db
+      .insertInto('payments')
+      .values(Object.fromEntries(paymentColumns.map((column) => [column, slot(column)])) as unknown as PaymentRow)
+      .onConflict((oc) => oc.doNothing()),
+  ),
+}));
+
+async function latestAttempt(ctx: LedgerContext, db: LedgerDb, sessionId: string): Promise<Payment | null> {
+  const row = (await statements(ctx).latestAttempt(db, { sessionId })).rows[0];
   return row ? toPayment(row) : null;
 }
 
@@ -53,8 +110,8 @@ export async function createSession(ctx: LedgerContext, input: NewCheckoutSessio
 }
 
 export async function getSession(ctx: LedgerContext, id: string): Promise<CheckoutSession | undefined> {
-  const row = await ctx.db.selectFrom('checkout_sessions').selectAll().where('id', '=', id).executeTakeFirst();
-  return row && toSession(row, await latestAttempt(ctx.db, id), ctx.now());
+  const row = (await statements(ctx).session(ctx.db, { sessionId: id })).rows[0];
+  return row && toSession(row, await latestAttempt(ctx, ctx.db, id), ctx.now());
 }
 
 /** No further attempts; one already in flight is left to finish. */
@@ -85,15 +142,11 @@ function refusalByLiveAttempt(latest: Payment | null): PayAttemptClaim | undefin
 export async function claimPayAttempt(ctx: LedgerContext, sessionId: string, request: PayAttemptRequest): Promise<PayAttemptClaim> {
   const { mode, customer } = parseInput(payAttemptInput, request);
   return ctx.db.transaction().execute(async (trx) => {
-    const session = await trx
-      .selectFrom('checkout_sessions')
-      .selectAll()
-      .where('id', '=', sessionId)
-      .$call(lockingRead(ctx))
-      .executeTakeFirst();
+    const prepared = statements(ctx);
+    const session = (await prepared.lockedSession(trx, { sessionId })).rows[0];
     if (!session) throw new LedgerNotFound('session', sessionId);
     if (!(JSON.parse(session.allowed_modes) as string[]).includes(mode)) throw new InvalidLedgerInput('mode', `this session does not allow ${mode}`);
-    const latest = await latestAttempt(trx, sessionId);
+    const latest = await latestAttempt(ctx, trx, sessionId);
     const live = refusalByLiveAttempt(latest);
     if (live) return live;
     const now = ctx.now();
@@ -135,10 +188,10 @@ export async function claimPayAttempt(ctx: LedgerContext, sessionId: string, req
       finalized_at: null,
       mismatch_report: null,
     };
-    const inserted = await trx.insertInto('payments').values(row).onConflict((oc) => oc.doNothing()).executeTakeFirstOrThrow();
-    if (!inserted.numInsertedOrUpdatedRows) {
+    const inserted = await prepared.insertPayment(trx, row);
+    if (!inserted.numAffectedRows) {
       // Only reachable without the row lock's protection, e.g. the order id taken elsewhere.
-      const winner = await latestAttempt(trx, sessionId);
+      const winner = await latestAttempt(ctx, trx, sessionId);
       return refusalByLiveAttempt(winner) ?? refusal('retry_unavailable', winner);
     }
     return { claimed: true, payment: toPayment(row) };
