@@ -37,7 +37,8 @@ async function start(env: Record<string, string>): Promise<string> {
 
 const line = (printed: string, label: string) => new RegExp(`^  ${label} +(\\S+)`, 'm').exec(printed)?.[1];
 
-describe('npm start', () => {
+// start() itself allows 60 s before it gives up, and stopping up to 5 s: a busy machine gets that long.
+describe('npm start', { timeout: 90_000 }, () => {
   it('prints the ready line and the real addresses; shop, back office, widget and sandbox answer there', async () => {
     const printed = await start({});
     expect(printed).toMatch(/^payform ready in \d+ ms/m);
