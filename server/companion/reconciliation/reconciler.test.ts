@@ -219,6 +219,25 @@ describe('waiting webhook events', () => {
     clock.advance(31 * SECOND);
     expect(await reconcile()).toMatchObject({ checkedEvents: 0 });
   });
+  it('keeps trying an event that applies to nothing, and warns once it has waited longer than giving up takes', async () => {
+    const credentials = testProjectCredentials({});
+    const event = {
+      payment_id: '1c7e6b8f-2d3e-4f5a-9b0c-1d2e3f4a5b6c', order_id: 'lost-2002', pos_id: credentials.posId, mode: 'direct',
+      method: 'purchase', amount: 25, currency: 'UAH', status: 'success', status_code: '1000', created_at: '2030-01-15T09:30:00.000',
+    };
+    await stack.request('POST', '/webhooks/gateway', {
+      body: new URLSearchParams({ ...webhookForm(event, credentials.apiSecret) }).toString(),
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    });
+    const warnings = () => stack.logs.filter((line) => line.includes('a webhook event still applies to nothing'));
+    clock.advance(31 * SECOND);
+    expect(await reconcile()).toMatchObject({ checkedEvents: 1, appliedEvents: 0 });
+    expect(warnings(), 'too early to call it lost').toEqual([]);
+    clock.advance(30 * MINUTE);
+    expect(await reconcile()).toMatchObject({ checkedEvents: 1, appliedEvents: 0 });
+    expect(warnings()).toHaveLength(1);
+    expect(JSON.parse(warnings()[0]!)).toMatchObject({ level: 'warn', order_id: 'lost-2002', method: 'purchase', status: 'success', outcome: 'unmatched' });
+  });
 });
 
 describe('many pending operations', () => {

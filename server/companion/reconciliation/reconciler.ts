@@ -17,7 +17,7 @@ import {
   GatewayUnavailableError, NetworkError, NetworkTimeoutError, OutcomeUnknownError, RateLimitError,
 } from '../../gateway/errors.js';
 import type { GatewayClient } from '../../gateway/client.js';
-import type { Ledger, Operation, Payment } from '../../ledger/index.js';
+import type { Ledger, Operation, Payment, StoredEvent } from '../../ledger/index.js';
 import type { ReconciliationTimings } from '../config.js';
 import type { Logger } from '../log/logger.js';
 import type { OrderStateSync } from '../payments/order-state.js';
@@ -107,7 +107,7 @@ export class Reconciler {
     for (const event of events) {
       tally.checkedEvents += 1;
       // A retry records its own try, so there is nothing to mark when it fails.
-      await this.#guard(tally, event.orderId, () => this.#retryEvent(event.id, tally), async () => {});
+      await this.#guard(tally, event.orderId, () => this.#retryEvent(event, tally), async () => {});
     }
     if (tally.checkedPayments + tally.checkedOperations + tally.checkedEvents > 0) logger.info('reconciliation pass', tally);
     return tally;
@@ -193,12 +193,20 @@ export class Reconciler {
 
   /**
    * A webhook that could not be applied when it came (its order or its reservation's operation
-   * id not known yet) is tried again, as a re-delivery would.
+   * id not known yet) is tried again, as a re-delivery would. One still waiting after
+   * `giveUpAfterMs` will most likely never apply (a payment this ledger lost, another shop's
+   * order): it keeps its turn, but each try now warns, so a person looks at it.
    */
-  async #retryEvent(id: string, tally: { appliedEvents: number }): Promise<void> {
-    const { ledger, reactions } = this.#deps;
-    const retried = await ledger.retryEvent(id);
+  async #retryEvent(event: StoredEvent, tally: { appliedEvents: number }): Promise<void> {
+    const { ledger, reactions, clock, timings, logger } = this.#deps;
+    const retried = await ledger.retryEvent(event.id);
     if (retried?.event.outcome === 'applied') tally.appliedEvents += 1;
+    else if (clock() - event.receivedAt >= timings.giveUpAfterMs) {
+      logger.warn('a webhook event still applies to nothing in the ledger', {
+        order_id: event.orderId, event_id: event.id, method: event.method, status: event.status, outcome: retried?.event.outcome ?? event.outcome,
+        waiting_ms: clock() - event.receivedAt,
+      });
+    }
     if (retried?.advanced && retried.payment) await reactions.paymentAdvanced(retried.payment, 'reconciliation');
     if (retried?.flagged && retried.payment) await reactions.discrepancyNoted(retried.payment, 'reconciliation');
     if (retried?.advanced && retried.operation) await reactions.operationAdvanced(retried.operation, 'reconciliation');
