@@ -43,6 +43,16 @@ describe('redact', () => {
     });
   });
 
+  it('keeps identifiers whole when a run of digits in them only looks like a card number', () => {
+    const ids = { order_id: 'ab412345678901234cd0', paymentId: '6f1c2a3b-4d5e-4f60-8123-456789012345', event_id: 'e3123456789012f' };
+    expect(redact(ids)).toEqual(ids);
+    expect(redact({ order_id: PAN, 'Order-Id': '4242 4242 4242 4242', note: `order ab${PAN}cd` })).toEqual({
+      order_id: '[card number]',
+      'Order-Id': '[card number]',
+      note: 'order ab[card number]cd',
+    });
+  });
+
   it('masks card-like digit runs in free text, spaced or dashed', () => {
     expect(redact(`card ${PAN} and 4242 4242 4242 4242 and 4242-4242-4242-4242 failed`)).toBe(
       'card [card number] and [card number] and [card number] failed',
