@@ -23,6 +23,7 @@ import { openLedger } from '../../server/ledger/index.js';
 import type { Ledger, LedgerOptions } from '../../server/ledger/index.js';
 import { directPayment, testSandbox } from '../../server/sandbox/testing/in-process.js';
 import { LoopbackClient } from './load/http-client.js';
+import { eachConcurrently } from './load/latency.js';
 import { spawnServer } from './servers/processes.js';
 
 export interface IngestFigures {
@@ -135,20 +136,14 @@ export async function measureLedgerIngest(databaseUrl: string, run: IngestRun = 
     const orders = await preparePayments(ledger, run.payments);
     const { list, distinct } = await deliveries(orders, run.duplicateRatio);
     const reportedNew = new Map<number, number>();
-    let next = 0;
     const cpu = process.cpuUsage();
     const start = performance.now();
-    await Promise.all(
-      Array.from({ length: run.concurrency }, async () => {
-        for (let index = next++; index < list.length; index = next++) {
-          const delivery = list[index]!;
-          if (!verifyWebhook(delivery.data, delivery.signature, API_SECRET)) throw new Error('signature refused');
-          const event: WebhookEvent = decodeWebhook(delivery.data);
-          const ingest = await ledger.ingestEvent(gatewayEvent(delivery.data, event, undefined));
-          if (ingest.isNew) reportedNew.set(delivery.event, (reportedNew.get(delivery.event) ?? 0) + 1);
-        }
-      }),
-    );
+    await eachConcurrently(list, run.concurrency, async (delivery) => {
+      if (!verifyWebhook(delivery.data, delivery.signature, API_SECRET)) throw new Error('signature refused');
+      const event: WebhookEvent = decodeWebhook(delivery.data);
+      const ingest = await ledger.ingestEvent(gatewayEvent(delivery.data, event, undefined));
+      if (ingest.isNew) reportedNew.set(delivery.event, (reportedNew.get(delivery.event) ?? 0) + 1);
+    });
     const seconds = (performance.now() - start) / 1000;
     const used = process.cpuUsage(cpu);
     const check = await settledCheck(ledger, orders, distinct);
@@ -183,24 +178,15 @@ export async function measureRouteIngest(databaseUrl: string, run: IngestRun = D
     const url = `${companion.url}/webhooks/gateway`;
     const reportedNew = new Map<number, number>();
     let failures = 0;
-    let next = 0;
     const cpuAtStart = companion.cpuMs();
     const start = performance.now();
-    await Promise.all(
-      Array.from({ length: run.concurrency }, async () => {
-        for (let index = next++; index < list.length; index = next++) {
-          const delivery = list[index]!;
-          const reply = await client.send('POST', url, new URLSearchParams({ data: delivery.data, signature: delivery.signature }).toString(), {
-            'Content-Type': 'application/x-www-form-urlencoded',
-          });
-          if (reply.status !== 200) {
-            failures += 1;
-            continue;
-          }
-          if (!(JSON.parse(reply.body) as { duplicate: boolean }).duplicate) reportedNew.set(delivery.event, (reportedNew.get(delivery.event) ?? 0) + 1);
-        }
-      }),
-    );
+    await eachConcurrently(list, run.concurrency, async (delivery) => {
+      const reply = await client.send('POST', url, new URLSearchParams({ data: delivery.data, signature: delivery.signature }).toString(), {
+        'Content-Type': 'application/x-www-form-urlencoded',
+      });
+      if (reply.status !== 200) failures += 1;
+      else if (!(JSON.parse(reply.body) as { duplicate: boolean }).duplicate) reportedNew.set(delivery.event, (reportedNew.get(delivery.event) ?? 0) + 1);
+    });
     const seconds = (performance.now() - start) / 1000;
     const cpuMs = companion.cpuMs() - cpuAtStart;
     if (failures > 0) throw new Error(`${failures} webhook deliveries were not answered 200`);

@@ -50,3 +50,13 @@ export async function closedLoop(concurrency: number, durationMs: number, work: 
   );
   return { completed, perSecond: completed / ((performance.now() - start) / 1000) };
 }
+
+/** Hands every item to `work`, at most `concurrency` at a time, in order of the list. */
+export async function eachConcurrently<T>(items: readonly T[], concurrency: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      for (let index = next++; index < items.length; index = next++) await work(items[index]!);
+    }),
+  );
+}

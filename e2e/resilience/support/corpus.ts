@@ -9,6 +9,7 @@
 import { ErrorEnvelope } from '../../../server/companion/openapi/api-catalog.js';
 import { ErrorBody } from '../../../server/gateway/wire/error.js';
 import type { LoopbackClient } from '../../bench/load/http-client.js';
+import { eachConcurrently } from '../../bench/load/latency.js';
 import { BROKEN_JSON, DOT_SEGMENTS, ODD_BODIES, ODD_VALUES, PATH_TRICKS, WRONG_MEDIA_TYPES, combinedMutations, fieldMutations, jsonText, seededRandom } from './mutations.js';
 import type { ErrorShape, RouteTarget, Server } from './surface.js';
 
@@ -174,22 +175,16 @@ export async function sendCorpus(
 ): Promise<{ verdicts: Verdict[]; statuses: Map<number, number> }> {
   const verdicts: Verdict[] = [];
   const statuses = new Map<number, number>();
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      for (let index = next++; index < corpus.length; index = next++) {
-        const request = corpus[index]!;
-        try {
-          const reply = await client.send(request.method, origins[request.server] + request.path, request.body, { ...request.headers });
-          statuses.set(reply.status, (statuses.get(reply.status) ?? 0) + 1);
-          const contentType = String(reply.headers['content-type'] ?? '');
-          const problem = judge(request, reply.status, contentType, reply.body);
-          if (problem) verdicts.push({ request, problem });
-        } catch (error) {
-          verdicts.push({ request, problem: `no answer: ${(error as Error).message}` });
-        }
-      }
-    }),
-  );
+  await eachConcurrently(corpus, concurrency, async (request) => {
+    try {
+      const reply = await client.send(request.method, origins[request.server] + request.path, request.body, { ...request.headers });
+      statuses.set(reply.status, (statuses.get(reply.status) ?? 0) + 1);
+      const contentType = String(reply.headers['content-type'] ?? '');
+      const problem = judge(request, reply.status, contentType, reply.body);
+      if (problem) verdicts.push({ request, problem });
+    } catch (error) {
+      verdicts.push({ request, problem: `no answer: ${(error as Error).message}` });
+    }
+  });
   return { verdicts, statuses };
 }
