@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { openLedger } from '../../../server/ledger/index.js';
-import type { Ledger } from '../../../server/ledger/index.js';
+import { dropSchema, trackedLedgers } from '../../../server/ledger/testing/databases.js';
 import type { LedgerBackend } from '../../../server/ledger/testing/databases.js';
 import type { SandboxApp } from '../../../server/sandbox/app.js';
 import { keptForScan, stackFolder } from './at-rest.js';
@@ -33,22 +33,13 @@ export function sqliteFileBackend(): SqliteFileBackend {
     persistent: true,
     dir,
     path,
-    async open(clock) {
-      const opened: Ledger[] = [];
-      const open = async () => {
-        const ledger = await openLedger(path, { clock: clock.read });
-        opened.push(ledger);
-        return ledger;
-      };
-      return {
-        ledger: await open(),
-        reopen: open,
-        async dispose() {
-          for (const ledger of opened) await ledger.close();
+    open: (clock) =>
+      trackedLedgers(
+        () => openLedger(path, { clock: clock.read }),
+        () => {
           if (!keptForScan()) rmSync(dir, { recursive: true, force: true });
         },
-      };
-    },
+      ),
   };
 }
 
@@ -59,24 +50,7 @@ export function postgresSchemaBackend(url: string): LedgerBackend & { readonly s
     name: 'PostgreSQL',
     persistent: true,
     schema,
-    async open(clock) {
-      const opened: Ledger[] = [];
-      const open = async () => {
-        const ledger = await openLedger(url, { clock: clock.read, schema });
-        opened.push(ledger);
-        return ledger;
-      };
-      return {
-        ledger: await open(),
-        reopen: open,
-        async dispose() {
-          for (const ledger of opened) await ledger.close();
-          const client = new pg.Client({ connectionString: url });
-          await client.connect();
-          await client.query(`drop schema if exists ${schema} cascade`).finally(() => client.end());
-        },
-      };
-    },
+    open: (clock) => trackedLedgers(() => openLedger(url, { clock: clock.read, schema }), () => dropSchema(url, schema)),
   };
 }
 

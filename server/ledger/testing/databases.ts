@@ -65,6 +65,30 @@ export function withTestDatabase(define: (url: string) => void): void {
   });
 }
 
+/**
+ * Ledgers on one database: the first opened now, more on `reopen` (a restart, a second
+ * instance); `dispose` closes every one of them, then cleans the database up.
+ */
+export async function trackedLedgers(
+  open: () => Promise<Ledger>,
+  cleanUp: () => void | Promise<void>,
+): Promise<Required<Pick<TestLedger, 'ledger' | 'reopen' | 'dispose'>>> {
+  const opened: Ledger[] = [];
+  const reopen = async () => {
+    const ledger = await open();
+    opened.push(ledger);
+    return ledger;
+  };
+  return {
+    ledger: await reopen(),
+    reopen,
+    async dispose() {
+      for (const ledger of opened) await ledger.close();
+      await cleanUp();
+    },
+  };
+}
+
 export const memoryBackend: LedgerBackend = {
   name: 'SQLite in memory',
   persistent: false,
@@ -80,12 +104,6 @@ export const fileBackend: LedgerBackend = {
   async open(clock) {
     const dir = mkdtempSync(join(tmpdir(), 'payform-ledger-'));
     const path = join(dir, 'nested', 'ledger.db');
-    const opened: Ledger[] = [];
-    const open = async () => {
-      const ledger = await openLedger(path, { clock: clock.read });
-      opened.push(ledger);
-      return ledger;
-    };
     const read = <T>(query: string) => {
       const db = new Database(path, { readonly: true });
       try {
@@ -95,15 +113,10 @@ export const fileBackend: LedgerBackend = {
       }
     };
     return {
-      ledger: await open(),
-      reopen: open,
+      ...(await trackedLedgers(() => openLedger(path, { clock: clock.read }), () => rmSync(dir, { recursive: true, force: true }))),
       columns: async () =>
         ledgerTables.flatMap((table) => read<{ name: string }>(`select name from pragma_table_info('${table}')`).map(({ name }) => ({ table, column: name }))),
       migrations: async () => read<{ name: string }>('select name from ledger_migration order by name').map(({ name }) => name),
-      async dispose() {
-        for (const ledger of opened) await ledger.close();
-        rmSync(dir, { recursive: true, force: true });
-      },
     };
   },
 };
@@ -131,15 +144,8 @@ export function dropSchema(url: string, schema: string): Promise<void> {
 /** A ledger on a schema of its own; every instance it opens shares that schema. */
 export async function postgresTestLedger(url: string, clock: TestClock, options: { poolSize?: number } = {}): Promise<TestLedger> {
   const schema = freshSchemaName();
-  const opened: Ledger[] = [];
-  const open = async () => {
-    const ledger = await openLedger(url, { clock: clock.read, schema, ...options });
-    opened.push(ledger);
-    return ledger;
-  };
   return {
-    ledger: await open(),
-    reopen: open,
+    ...(await trackedLedgers(() => openLedger(url, { clock: clock.read, schema, ...options }), () => dropSchema(url, schema))),
     columns: () =>
       withClient(url, async (client) => {
         const { rows } = await client.query<{ table: string; column: string }>(
@@ -150,10 +156,6 @@ export async function postgresTestLedger(url: string, clock: TestClock, options:
       }),
     migrations: () =>
       withClient(url, async (client) => (await client.query<{ name: string }>(`select name from ${schema}.ledger_migration order by name`)).rows.map(({ name }) => name)),
-    async dispose() {
-      for (const ledger of opened) await ledger.close();
-      await dropSchema(url, schema);
-    },
   };
 }
 
