@@ -59,6 +59,14 @@ describe('errorFromResponse', () => {
     expect(JSON.stringify([error.message, error.fields, error.args])).not.toMatch(/4242\s?4242\s?4242/);
     expect(error.message).toBe('Card [card number] is invalid');
   });
+
+  it('masks a CVV the message quotes when only the args name the field, and keeps the code', () => {
+    const error = errorFromResponse(400, { message: 'value 737 is not valid', args: [{ field_name: 'card_cvv', violation: 'invalid' }] });
+    expect(error.message).toBe('value [cvv] is not valid');
+    expect(error.fields).toEqual([{ field: 'card_cvv', reason: 'invalid' }]);
+    const coded = errorFromResponse(400, { message: 'card_cvv 737 refused', args: { code: 'P-400' } });
+    expect([coded.message, coded.code]).toEqual(['card_cvv [cvv] refused', 'P-400']);
+  });
 });
 
 describe('maskCardData', () => {

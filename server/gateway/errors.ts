@@ -132,10 +132,13 @@ export class UnexpectedResponseError extends GatewayError {}
  */
 export function errorFromResponse(status: number, body: unknown, retryAfterMs?: number): GatewayError {
   const envelope = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
-  const args = envelope.args === undefined ? undefined : maskCardData(envelope.args);
-  const { code, fields } = readErrorArgs(args);
   const gatewayMessage = typeof envelope.message === 'string' && envelope.message ? envelope.message : undefined;
-  const message = maskCardData(gatewayMessage ?? `The gateway answered HTTP ${status}`);
+  // Message and args masked as one: a CVV named in the args ("card_cvv") and quoted in the
+  // message ("value 737 is not valid") is masked in both.
+  const { message, args } = maskCardData({ message: gatewayMessage ?? `The gateway answered HTTP ${status}`, args: envelope.args });
+  const { fields } = readErrorArgs(args);
+  // The code from the args as sent (masked on its own): a CVV mention elsewhere must not make `P-409` into `P-[cvv]`.
+  const code = maskCardData(readErrorArgs(envelope.args).code);
   const details = { status, code, args, fields };
 
   if (code === DUPLICATE_ORDER_CODE || status === 409) return new DuplicateOrderError(message, details);
