@@ -16,12 +16,13 @@ const SECRET_KEYS = new Set([
   'apisecret', 'endpointskey', 'admintoken', 'password', 'secret', 'signature', 'token', 'cctoken',
 ]);
 
-// Identifiers the companion and the gateway make (hex, UUIDs) hold a run of twelve digits by
-// chance — about one order id in thirty — which the card-number mask would hide from the very
-// person searching the log for that order. Under these keys only a value that is nothing but a
-// card number (a merchant who used one as an order id) is masked.
-const IDENTIFIER_KEYS = new Set(['id', 'orderid', 'paymentid', 'gatewayorderid', 'transactionid', 'operationid', 'eventid', 'sessionid']);
-const WHOLE_CARD_NUMBER = /^\s*\d(?:[ -]?\d){11,18}\s*$/;
+// Identifiers the ledger and the gateway make (20 hex digits, `:n` retries, UUIDs, 64-hex event
+// ids) hold a run of twelve digits by chance — about one order id in thirty — which the card-
+// number mask would hide from the very person searching the log for that order. Under id keys a
+// value of exactly such a shape is kept whole; anything else there (a merchant's own order id) is
+// masked like any string. The 20-digit form needs a letter: twenty digits could carry a card number.
+const IDENTIFIER_KEYS = new Set(['id', 'orderid', 'paymentid', 'gatewayorderid', 'transactionid', 'operationid', 'eventid']);
+const GENERATED_ID = /^(?:(?=\d*[a-f])[\da-f]{20}(?::\d{1,3})?|[\da-f]{8}-[\da-f]{4}-[\da-f]{4}-[\da-f]{4}-[\da-f]{12}|[\da-f]{64})$/;
 
 const MAX_DEPTH = 6;
 
@@ -29,10 +30,6 @@ const normalisedKey = (key: string) => key.toLowerCase().replace(/[-_]/g, '');
 
 export function isSecretKey(key: string): boolean {
   return SECRET_KEYS.has(normalisedKey(key));
-}
-
-function redactIdentifier(value: string): string {
-  return WHOLE_CARD_NUMBER.test(value) ? '[card number]' : value;
 }
 
 /** A copy of `value` safe to log: secrets under their keys replaced, card data in strings masked. */
@@ -50,7 +47,7 @@ export function redact(value: unknown, depth = 0, seen = new WeakSet<object>()):
   const copy: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) {
     if (isSecretKey(key) && item != null) copy[key] = REDACTED;
-    else if (typeof item === 'string' && IDENTIFIER_KEYS.has(normalisedKey(key))) copy[key] = redactIdentifier(item);
+    else if (typeof item === 'string' && IDENTIFIER_KEYS.has(normalisedKey(key)) && GENERATED_ID.test(item)) copy[key] = item;
     else copy[key] = redact(item, depth + 1, seen);
   }
   return copy;

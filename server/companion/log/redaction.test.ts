@@ -43,13 +43,22 @@ describe('redact', () => {
     });
   });
 
-  it('keeps identifiers whole when a run of digits in them only looks like a card number', () => {
-    const ids = { order_id: 'ab412345678901234cd0', paymentId: '6f1c2a3b-4d5e-4f60-8123-456789012345', event_id: 'e3123456789012f' };
+  it('keeps the ids the ledger and the gateway make whole, though a run of digits in them looks like a card number', () => {
+    const ids = {
+      order_id: 'ab412345678901234cd0',
+      retry: { order_id: 'ab412345678901234cd0:2' },
+      paymentId: '6f1c2a3b-4d5e-4f60-8123-456789012345',
+      event_id: `${'4'.repeat(16)}${'e'.repeat(48)}`,
+    };
     expect(redact(ids)).toEqual(ids);
-    expect(redact({ order_id: PAN, 'Order-Id': '4242 4242 4242 4242', note: `order ab${PAN}cd` })).toEqual({
+  });
+
+  it('masks card numbers in ids of any other shape', () => {
+    expect(redact({ order_id: PAN, 'Order-Id': 'o-4111111111111111', id: `card ${PAN} exp`, transaction_id: '42424242424242420000' })).toEqual({
       order_id: '[card number]',
-      'Order-Id': '[card number]',
-      note: 'order ab[card number]cd',
+      'Order-Id': 'o-[card number]',
+      id: 'card [card number] exp',
+      transaction_id: '[card number]0',
     });
   });
 
