@@ -5,7 +5,7 @@
  */
 import type { Operation, OrderDetail, OrderTotals, Payment, PaymentDiscrepancy, SplitShare, StoredEvent } from '../../ledger/index.js';
 import { decimal } from '../http/amounts.js';
-import { isSecretKey } from '../log/redact.js';
+import { redact } from '../log/redact.js';
 
 const iso = (time: number | null) => (time === null ? null : new Date(time).toISOString());
 
@@ -75,7 +75,10 @@ export function operationView(operation: Operation, currency: string) {
   };
 }
 
-/** A stored webhook, its event as the gateway sent it minus tokens and the like. */
+/**
+ * A stored webhook, its event as the gateway sent it with tokens and the like replaced and card
+ * data masked (stored so; redacted again here for events kept before it was).
+ */
 export function eventView(event: StoredEvent) {
   let body: unknown;
   try {
@@ -83,7 +86,7 @@ export function eventView(event: StoredEvent) {
   } catch {
     body = null;
   }
-  const shown = body && typeof body === 'object' ? Object.fromEntries(Object.entries(body).filter(([key]) => !isSecretKey(key))) : body;
+  const shown = redact(body);
   return {
     id: event.id,
     method: event.method,

@@ -12,6 +12,7 @@ import type {
 import type { GatewayEvent, OperationResult, PaymentStatus, PaymentUpdate, ReportedPayment } from '../../ledger/index.js';
 import { brandOfMask } from './card-brand.js';
 import { isAllowedRedirect } from './redirects.js';
+import { redact } from '../log/redact.js';
 import { definedFields } from '../optional-fields.js';
 
 /** The client's word on a payment: a create or cancel answer, a primary event, an order entry. */
@@ -132,8 +133,7 @@ function isOperationEvent(event: WebhookEvent): event is OperationEvent {
 
 /** A verified, decoded webhook as the ledger ingests it. `data` is the form field as received. */
 export function gatewayEvent(data: string, event: WebhookEvent, sandboxOrigin: string | undefined): GatewayEvent {
-  const body = Buffer.from(data, 'base64url').toString('utf8');
-  const common = { data, body, method: event.method, status: event.status, orderId: event.order_id.slice(0, 256) };
+  const common = { data, body: storableBody(data), method: event.method, status: event.status, orderId: event.order_id.slice(0, 256) };
   if (isOperationEvent(event)) {
     const { status: _, ...result } = operationResult(event);
     const currency = text(event.currency, 3);
@@ -141,4 +141,18 @@ export function gatewayEvent(data: string, event: WebhookEvent, sandboxOrigin: s
   }
   const facts: ReadableFields = event;
   return definedFields({ ...common, ...paymentDetails(facts, facts.status, sandboxOrigin), ...reported(facts) });
+}
+
+/**
+ * The event as the gateway sent it, as the ledger keeps and the merchant API shows it: tokens and
+ * the like under their keys replaced, card data in values masked — a gateway may echo what it
+ * was given, in a description as anywhere. What the ledger acts on is read from the event itself.
+ */
+function storableBody(data: string): string {
+  const text = Buffer.from(data, 'base64url').toString('utf8');
+  try {
+    return JSON.stringify(redact(JSON.parse(text)));
+  } catch {
+    return redact(text) as string;
+  }
 }

@@ -102,6 +102,23 @@ describe('POST /webhooks/gateway', () => {
     expect(stack.changes.filter((change) => change.kind === 'payment' && change.status === 'success')).toHaveLength(1);
   });
 
+  it('keeps and shows the event with card data the gateway echoed masked, and its tokens replaced', async () => {
+    const orderId = await pendingOrder();
+    const echoing = paymentEvent(orderId, 'failure', {
+      status_description: 'Declined: card 4242 4242 4242 4242, cvv2 123',
+      cc_token: 'a'.repeat(40),
+      extra: { card_cvv: '123', note: 'pan 4000000000000002' },
+    });
+    expect((await post(webhookForm(echoing, SECRET))).status).toBe(200);
+    const stored = (await stack.ledger.getOrder(orderId))!.events[0]!.body;
+    const shown = JSON.stringify((await (await stack.request('GET', `/api/orders/${orderId}`, { admin: true })).json()).events[0].event);
+    for (const text of [stored, shown]) {
+      expect(text).toContain(orderId);
+      expect(text).not.toMatch(/4242 4242|4000000000000002|\b123\b|a{40}/);
+      expect(text).toContain('[card number]');
+    }
+  });
+
   it('never moves a final state back: a late pending after success is stale', async () => {
     const orderId = await pendingOrder();
     await post(webhookForm(paymentEvent(orderId, 'success'), SECRET));
