@@ -58,7 +58,7 @@ export interface StartOptions {
   readonly onPaymentEvent?: PaymentEventHook;
   /** Adds routes before the app serves (the demo's pages on the same port). */
   readonly extend?: (app: CompanionApp) => void;
-  /** The gateway client's fetch; default the global one. */
+  /** The gateway client's fetch; default: node:http over keep-alive connections (see gateway/exchange.ts). */
   readonly fetch?: typeof globalThis.fetch;
   /** Gateway call timeout per attempt; default the client's (30 s). */
   readonly gatewayTimeoutMs?: number;
@@ -157,7 +157,7 @@ export async function startCompanion(settings: CompanionSettings = readCompanion
     };
     composed.app.companion.reconciler.start();
     if (settings.adminTokenGenerated) console.log(`payform companion: ADMIN_TOKEN was not set; this run's token is ${settings.adminToken}`);
-    const logger = options.logger ?? createLogger({ level: settings.logLevel });
+    const { logger } = composed.app.companion.services;
     return {
       ...composed,
       url,
