@@ -115,7 +115,9 @@ export const test = base.extend<
   },
   sandbox: [
     async ({ stack, playwright }, use) => {
-      const request = await playwright.request.newContext();
+      // A connection per call: the sandbox closes idle ones after Node's 5 s, and a call made just
+      // then on a kept-alive connection would find it hung up (seen in CI between a test's first and last call).
+      const request = await playwright.request.newContext({ extraHTTPHeaders: { Connection: 'close' } });
       const control = new SandboxControl(request, stack.sandbox);
       await control.reset();
       await use(control);

@@ -36,7 +36,10 @@ describe('startCompanion', () => {
     try {
       expect(print.mock.calls.flat().join(' ')).toContain(settings.adminToken);
       expect(companion.url).toBe(`http://127.0.0.1:${companion.port}`);
-      expect(await (await fetch(`${companion.url}/healthz`)).json()).toEqual({ status: 'ok' });
+      const health = await fetch(`${companion.url}/healthz`);
+      expect(await health.json()).toEqual({ status: 'ok' });
+      // Idle connections outlive a proxy's 60 s, so the proxy never reuses one the companion is closing.
+      expect(health.headers.get('keep-alive')).toBe('timeout=65');
       expect(await (await fetch(`${companion.url}/shop`)).text()).toBe('the demo shop');
       const headers = { Authorization: `Bearer ${settings.adminToken}`, 'Content-Type': 'application/json' };
       const session = await (await fetch(`${companion.url}/api/checkout/sessions`, { method: 'POST', headers, body: JSON.stringify({ amount: 1.5, currency: 'XTS', description: 'Test' }) })).json();

@@ -30,6 +30,14 @@ import type { CompanionSettings } from './settings.js';
 const SHUTDOWN_GRACE_MS = 30_000;
 
 /**
+ * How long an idle connection stays open. Node's 5 s default is shorter than the idle timeout
+ * of the proxies merchants put in front (nginx upstream keep-alive, cloud load balancers: 60 s),
+ * so a proxy would reuse a connection just as the companion closes it and answer its customer
+ * 502. Longer than theirs, the proxy is the one that closes an idle connection.
+ */
+const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+
+/**
  * Until the answer has been written out — the handler returning is not enough, @hono/node-server
  * still writes the body. A live feed (server-sent events) never ends by itself: it is not waited
  * for, and closing cuts it.
@@ -139,6 +147,7 @@ export async function startCompanion(settings: CompanionSettings = readCompanion
     port: settings.port,
     ...(settings.host ? { hostname: settings.host } : {}),
   }) as Server;
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
   try {
     await new Promise<void>((resolve, reject) => {
       if (server.listening) resolve();
