@@ -166,17 +166,26 @@ export function maskCardData<T>(value: T): T {
 const CARD_NUMBER = /\d(?:[ -]?\d){11,18}/g;
 const CVV_MENTION = /cvv|cvc|csc|security[\s_-]?code/i;
 const SHORT_CODE = /(?<!\d)\d{3,4}(?!\d)/g;
+/** Three digits at least: the fewest a CVV has, and a card number has more. */
+const THREE_DIGITS = /\d\D*\d\D*\d/;
+
+function maskText(text: string, mentionsCvv: boolean): string {
+  // Most text (names, statuses, URLs' words) has no run to mask: skip the replacing.
+  if (!THREE_DIGITS.test(text)) return text;
+  const masked = text.replace(CARD_NUMBER, '[card number]');
+  return mentionsCvv ? masked.replace(SHORT_CODE, '[cvv]') : masked;
+}
 
 function maskIn(value: unknown, mentionsCvv: boolean): unknown {
-  const mask = (text: string) => {
-    const masked = text.replace(CARD_NUMBER, '[card number]');
-    return mentionsCvv ? masked.replace(SHORT_CODE, '[cvv]') : masked;
-  };
-  if (typeof value === 'string') return mask(value);
-  if (typeof value === 'number') return mask(String(value)) === String(value) ? value : mask(String(value));
+  if (typeof value === 'string') return maskText(value, mentionsCvv);
+  if (typeof value === 'number') {
+    const text = String(value);
+    const masked = maskText(text, mentionsCvv);
+    return masked === text ? value : masked;
+  }
   if (value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) return value.map((item) => maskIn(item, mentionsCvv));
-  return Object.fromEntries(Object.entries(value).map(([key, item]) => [mask(key), maskIn(item, mentionsCvv)]));
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [maskText(key, mentionsCvv), maskIn(item, mentionsCvv)]));
 }
 
 function describeCause(cause: unknown): string {

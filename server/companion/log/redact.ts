@@ -32,6 +32,30 @@ export function isSecretKey(key: string): boolean {
   return SECRET_KEYS.has(normalisedKey(key));
 }
 
+type KeyKind = 'secret' | 'identifier' | 'other';
+
+// Logs and webhook bodies use a few dozen keys over and over; their kinds are remembered (up to
+// a bound, so keys made up by a caller cannot grow it without end).
+const keyKinds = new Map<string, KeyKind>();
+const KEY_KINDS_KEPT = 2_048;
+
+function kindOf(key: string): KeyKind {
+  let kind = keyKinds.get(key);
+  if (kind === undefined) {
+    const normalised = normalisedKey(key);
+    kind = SECRET_KEYS.has(normalised) ? 'secret' : IDENTIFIER_KEYS.has(normalised) ? 'identifier' : 'other';
+    if (keyKinds.size < KEY_KINDS_KEPT) keyKinds.set(key, kind);
+  }
+  return kind;
+}
+
+function redactEntry(key: string, item: unknown, depth: number, seen: WeakSet<object>): unknown {
+  const kind = kindOf(key);
+  if (kind === 'secret' && item != null) return REDACTED;
+  if (kind === 'identifier' && typeof item === 'string' && GENERATED_ID.test(item)) return item;
+  return redact(item, depth + 1, seen);
+}
+
 /** A copy of `value` safe to log: secrets under their keys replaced, card data in strings masked. */
 export function redact(value: unknown, depth = 0, seen = new WeakSet<object>()): unknown {
   if (typeof value === 'string') return maskCardData(value);
@@ -44,13 +68,8 @@ export function redact(value: unknown, depth = 0, seen = new WeakSet<object>()):
   if (value instanceof Uint8Array) return `[${value.byteLength} bytes]`;
   if (value instanceof Date) return value.toISOString();
   if (Array.isArray(value)) return value.map((item) => redact(item, depth + 1, seen));
-  const copy: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) {
-    if (isSecretKey(key) && item != null) copy[key] = REDACTED;
-    else if (typeof item === 'string' && IDENTIFIER_KEYS.has(normalisedKey(key)) && GENERATED_ID.test(item)) copy[key] = item;
-    else copy[key] = redact(item, depth + 1, seen);
-  }
-  return copy;
+  // fromEntries, not assignment: a `__proto__` key stays a key instead of becoming the copy's prototype.
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, redactEntry(key, item, depth, seen)]));
 }
 
 function redactError(error: Error, depth: number, seen: WeakSet<object>): Record<string, unknown> {

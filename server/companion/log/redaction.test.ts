@@ -67,8 +67,18 @@ describe('redact', () => {
       'card [card number] and [card number] and [card number] failed',
     );
     expect(redact({ note: `number=${PAN}` })).toEqual({ note: 'number=[card number]' });
+    // Digits typed one by one with spaces between them are a card number too.
+    expect(redact(`pan ${PAN.split('').join(' ')} end`)).toBe('pan [card number] end');
     // Short numbers (amounts, years, codes) stay readable.
     expect(redact('amount 1010 in 2030, code 4153')).toBe('amount 1010 in 2030, code 4153');
+    // A CVV mentioned in text is masked, however few digits are around it.
+    expect(redact(`cvv ${CVV}`)).toBe('cvv [cvv]');
+  });
+
+  it('keeps a `__proto__` key as a key, its value redacted, and the copy a plain object', () => {
+    const copy = redact(JSON.parse(`{"__proto__": {"card_cvv": "${CVV}", "note": "${PAN}"}, "status": "success"}`)) as object;
+    expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
+    expect(JSON.stringify(copy)).toBe(`{"__proto__":{"card_cvv":"${REDACTED}","note":"[card number]"},"status":"success"}`);
   });
 
   it('keeps errors readable: name, masked message and stack, status, fields, cause', () => {
