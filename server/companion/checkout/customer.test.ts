@@ -1,0 +1,86 @@
+// The customer's phone number, wherever it comes in: never a card number, always a real phone.
+// In process against the real sandbox and SQLite.
+import { describe, expect, it } from 'vitest';
+import { CUSTOMER } from '../test/cards.js';
+import { payBody, stacksPerTest } from '../test/stack.js';
+import type { Stack } from '../test/stack.js';
+
+const REASON = 'must be a phone number, not a card number';
+const openStack = stacksPerTest();
+
+/** Asks for a 400 naming `customer.phone` alone, and checks the answer holds none of `digits`. */
+async function refusedPhone(response: Response, digits: string): Promise<void> {
+  const text = await response.text();
+  expect(response.status, text).toBe(400);
+  expect(JSON.parse(text).error).toEqual({ code: 'invalid_request', message: `Invalid request: customer.phone ${REASON}`, fields: { 'customer.phone': REASON } });
+  expect(text).not.toContain(digits);
+  expect(text).not.toMatch(/\d{7,}/);
+  expect([...response.headers.values()].join('\n')).not.toContain(digits);
+}
+
+async function orderCount(stack: Stack): Promise<number> {
+  return (await stack.ledger.listOrders()).orders.length;
+}
+
+describe('a card number typed as the phone', () => {
+  it.each([
+    ['an Amex', '3782 822463 10005'],
+    ['a Diners Club', '3056 930902 5904'],
+    ['a 13-digit Visa', '4222-2222-22222'],
+    // The carve-out for numbers written with + does not reach a German mobile without its +.
+    ['a German mobile without its + (Luhn-valid, a Visa’s 13 digits)', '49 1512 3456787'],
+  ])('%s is refused from the payer and the merchant, and is nowhere afterwards', async (_card, typed) => {
+    const stack = await openStack();
+    const digits = typed.replace(/\D/g, '');
+    const session = await stack.openSession();
+    const orders = await orderCount(stack);
+
+    await refusedPhone(await stack.pay(session.id, payBody({ customer: { ...CUSTOMER, phone: typed } })), digits);
+    await refusedPhone(await stack.request('POST', `/api/checkout/sessions/${session.id}/hosted`, { body: { customer: { email: CUSTOMER.email, phone: typed } } }), digits);
+    const prefilled = { amount: 10, currency: 'UAH', description: 'Tea', customer: { email: CUSTOMER.email, phone: typed } };
+    await refusedPhone(await stack.request('POST', '/api/checkout/sessions', { admin: true, body: prefilled }), digits);
+
+    expect((await stack.ledger.getSession(session.id))?.payment).toBeNull();
+    expect(await orderCount(stack)).toBe(orders);
+    expect(stack.changes).toEqual([]);
+    expect(stack.logs.join('\n')).not.toContain(digits);
+    // The payer who corrects the field pays as usual.
+    expect(await stack.json('POST', `/api/checkout/sessions/${session.id}/pay`, 200, { body: payBody() })).toMatchObject({ status: 'success' });
+  });
+});
+
+describe('a real phone number', () => {
+  // Written as people write them. Those marked Luhn-valid pass the card check digit: a card
+  // scheme's prefix, its length or the + tells them apart.
+  const phones = [
+    '+380 50 123 4567', // Luhn-valid, Diners' 38, but 12 digits
+    '380501234567', // the same without +
+    '+49 1512 3456789',
+    '+49 1512 3456787', // Luhn-valid, Visa's 4 and 13 digits, but written with +
+    '+49 89 1234 567894', // Luhn-valid, Visa's 4, but 14 digits
+    '+39 312 345 6789',
+    '+39 06 1234 5673', // Luhn-valid, Diners' 39, but 12 digits
+    '+1 (415) 555-0132',
+    '+44 7911 123456', // Luhn-valid, Visa's 4, but 12 digits
+    '+43 676 12345677', // Luhn-valid, Visa's 4 and 13 digits, with +
+    '5511987654325', // Luhn-valid, Mastercard's 55 (Brazil), but 13 digits
+    '62 8123 4567 8901', // Luhn-valid, UnionPay's 62 (Indonesia) and one of its lengths: not taken for a card
+    '573001234562', // Luhn-valid, Maestro's 57 (Colombia) and one of its lengths: not taken for a card
+    '639171234565', // Luhn-valid, Maestro's 63 (the Philippines)
+    '8613812345678', // Luhn-valid, no scheme's prefix
+    '0049 151 23456787', // the international prefix written out
+    '(050) 123-45-67',
+  ];
+
+  it('is kept from the payer and from the merchant', async () => {
+    const stack = await openStack();
+    for (const phone of phones) {
+      const digits = phone.replace(/[\s().-]/g, '');
+      const paid = await stack.openSession();
+      expect(await stack.json('POST', `/api/checkout/sessions/${paid.id}/pay`, 200, { body: payBody({ customer: { ...CUSTOMER, phone } }) })).toMatchObject({ status: 'success' });
+      expect((await stack.ledger.getPayment(paid.order_id))?.customer?.phone, phone).toBe(digits);
+      const prefilled = await stack.openSession({ customer: { phone } });
+      expect((await stack.ledger.getSession(prefilled.id))?.customer?.phone, phone).toBe(digits);
+    }
+  });
+});
