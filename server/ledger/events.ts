@@ -107,8 +107,9 @@ function processedAt(ctx: LedgerContext, outcome: EventOutcome): number | null {
 
 async function recordOutcome(ctx: LedgerContext, trx: LedgerDb, stored: StoredEvent, effect: Effect): Promise<StoredEvent> {
   const appliedAt = processedAt(ctx, effect.outcome);
-  await trx.updateTable('webhook_events').set({ outcome: effect.outcome, applied_at: appliedAt, tried_at: ctx.now() }).where('id', '=', stored.id).execute();
-  return { ...stored, outcome: effect.outcome, appliedAt };
+  const triedAt = ctx.now();
+  await trx.updateTable('webhook_events').set({ outcome: effect.outcome, applied_at: appliedAt, tried_at: triedAt }).where('id', '=', stored.id).execute();
+  return { ...stored, outcome: effect.outcome, appliedAt, triedAt };
 }
 
 /** Thrown inside the transaction to undo its effect: the event was stored before. */

@@ -164,10 +164,20 @@ export const newSavedCardInput = z.strictObject({
 
 export const schemaName = z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a lower-case SQL identifier');
 
-export const orderListInput = z.strictObject({
-  status: z.enum(['init', 'pending', 'success', 'failure']).optional(),
+/** A page of a back-office list: how many rows, after which (a `nextCursor` the ledger gave). */
+const pageShape = {
   limit: z.number().int().min(1, 'must be at least 1').max(200, 'must be at most 200').optional(),
   cursor: text(256).optional(),
+};
+
+export const orderListInput = z.strictObject({
+  status: z.enum(['init', 'pending', 'success', 'failure']).optional(),
+  ...pageShape,
+});
+
+export const eventListInput = z.strictObject({
+  outcome: z.enum(['parked', 'unmatched']),
+  ...pageShape,
 });
 
 const epochMs = z.number().int('must be epoch milliseconds').min(0, 'must not be negative');

@@ -9,7 +9,7 @@ import { migrateToLatest } from './migrate.js';
 import { getOperation, markOperationChecked, reserveOperation, totalsOf } from './operations.js';
 import { getPayment, markPaymentChecked, progressPayment } from './payments.js';
 import { ensureSchema, isPostgresUrl, postgresDialect } from './postgres.js';
-import { getOrder, listOrders, listStalePayments, listUnsettledOperations, listWaitingEvents, paymentStats } from './reports.js';
+import { getOrder, listEvents, listOrders, listStalePayments, listUnsettledOperations, listWaitingEvents, paymentStats } from './reports.js';
 import type { LedgerTables } from './schema.js';
 import { claimPayAttempt, closeSession, createSession, getSession } from './sessions.js';
 import { settleOperation } from './settlement.js';
@@ -17,6 +17,8 @@ import { sqliteDialect } from './sqlite.js';
 import type {
   CheckoutSession,
   EventIngest,
+  EventListQuery,
+  EventPage,
   GatewayEvent,
   NewCheckoutSession,
   NewSavedCard,
@@ -82,6 +84,8 @@ export interface Ledger {
   // Back office
   listOrders(query?: OrderListQuery): Promise<OrderPage>;
   getOrder(orderId: string): Promise<OrderDetail | undefined>;
+  /** Webhook events by waiting outcome (unmatched, parked), newest first, paged like the orders. */
+  listEvents(query: EventListQuery): Promise<EventPage>;
   paymentStats(query: StatsQuery): Promise<StatsBucket[]>;
 
   // Reconciliation
@@ -129,6 +133,7 @@ function ledgerOver(ctx: LedgerContext): Ledger {
     deleteCard: (customerId, cardId) => deleteCard(ctx, customerId, cardId),
     listOrders: (query) => listOrders(ctx, query),
     getOrder: (orderId) => getOrder(ctx, orderId),
+    listEvents: (query) => listEvents(ctx, query),
     paymentStats: (query) => paymentStats(ctx, query),
     listStalePayments: (query) => listStalePayments(ctx, query),
     listUnsettledOperations: (query) => listUnsettledOperations(ctx, query),

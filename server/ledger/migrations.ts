@@ -170,9 +170,25 @@ const paymentDiscrepancies: Migration = {
   },
 };
 
+/**
+ * The back office lists the events that apply to nothing (unmatched, parked), newest first. A
+ * partial index, so the webhooks that apply — nearly all of them — cost it nothing to store.
+ */
+const waitingEventList: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .createIndex('webhook_events_waiting_newest')
+      .on('webhook_events')
+      .columns(['outcome', 'received_at', 'id'])
+      .where(sql.raw<SqlBool>('applied_at is null'))
+      .execute();
+  },
+};
+
 export const migrations: Readonly<Record<string, Migration>> = {
   '0001_initial': initial,
   '0002_operation_checks': operationChecks,
   '0003_event_retries': eventRetries,
   '0004_payment_discrepancies': paymentDiscrepancies,
+  '0005_waiting_event_list': waitingEventList,
 };

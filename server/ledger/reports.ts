@@ -3,51 +3,49 @@ import { sql } from 'kysely';
 import type { LedgerContext } from './context.js';
 import { InvalidLedgerInput } from './errors.js';
 import { eventsOf } from './events.js';
-import { orderListInput, parseInput, staleInput, statsInput } from './input.js';
+import { eventListInput, orderListInput, parseInput, staleInput, statsInput } from './input.js';
+import { newestFirst, pageOf, pageRequest } from './keyset.js';
 import { orderTotals } from './money-rules.js';
 import { operationsOf } from './operations.js';
 import { getPayment } from './payments.js';
-import { toOperation, toPayment, toStoredEvent } from './rows.js';
-import type { Operation, OrderDetail, OrderListQuery, OrderPage, Payment, StaleQuery, StatsBucket, StatsQuery, StoredEvent } from './types.js';
+import { toListedEvent, toOperation, toPayment, toStoredEvent } from './rows.js';
+import type { EventListQuery, EventPage, Operation, OrderDetail, OrderListQuery, OrderPage, Payment, StaleQuery, StatsBucket, StatsQuery, StoredEvent } from './types.js';
 
-const DEFAULT_PAGE = 50;
 const DEFAULT_BATCH = 100;
 const MAX_BUCKETS = 5000;
-
-interface Cursor {
-  readonly createdAt: number;
-  readonly orderId: string;
-}
-
-function encodeCursor(payment: Payment): string {
-  return Buffer.from(`${payment.createdAt}:${payment.orderId}`).toString('base64url');
-}
-
-function decodeCursor(text: string): Cursor {
-  const match = /^(\d{1,16}):(.+)$/.exec(Buffer.from(text, 'base64url').toString());
-  if (!match?.[1] || !match[2]) throw new InvalidLedgerInput('cursor', 'is not a cursor this ledger returned');
-  return { createdAt: Number(match[1]), orderId: match[2] };
-}
 
 /** Newest first, keyset-paged on (created_at, order_id) so pages stay stable while orders arrive. */
 export async function listOrders(ctx: LedgerContext, input: OrderListQuery = {}): Promise<OrderPage> {
   const query = parseInput(orderListInput, input);
-  const limit = query.limit ?? DEFAULT_PAGE;
-  const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+  const page = pageRequest(query);
   const rows = await ctx.db
     .selectFrom('payments')
     .selectAll()
     .$if(query.status !== undefined, (q) => q.where('status', '=', query.status!))
-    .$if(after !== undefined, (q) =>
-      q.where((eb) => eb.or([eb('created_at', '<', after!.createdAt), eb.and([eb('created_at', '=', after!.createdAt), eb('order_id', '<', after!.orderId)])])),
-    )
-    .orderBy('created_at', 'desc')
-    .orderBy('order_id', 'desc')
-    .limit(limit + 1)
+    .$call(newestFirst('created_at', 'order_id', page))
     .execute();
-  const orders = rows.slice(0, limit).map(toPayment);
-  const last = orders.at(-1);
-  return { orders, nextCursor: rows.length > limit && last ? encodeCursor(last) : null };
+  const { items, nextCursor } = pageOf(rows.map(toPayment), page, (payment) => ({ time: payment.createdAt, key: payment.orderId }));
+  return { orders: items, nextCursor };
+}
+
+/**
+ * Events that apply to nothing in the ledger (unmatched) or wait for a reservation (parked),
+ * newest first, paged as the orders are: what a person must see, since no order shows the
+ * unmatched ones.
+ */
+export async function listEvents(ctx: LedgerContext, input: EventListQuery): Promise<EventPage> {
+  const query = parseInput(eventListInput, input);
+  const page = pageRequest(query);
+  const rows = await ctx.db
+    .selectFrom('webhook_events')
+    .selectAll()
+    // Implied by both outcomes; said so the partial index of waiting events can serve the read.
+    .where('applied_at', 'is', null)
+    .where('outcome', '=', query.outcome)
+    .$call(newestFirst('received_at', 'id', page))
+    .execute();
+  const { items, nextCursor } = pageOf(rows.map(toListedEvent), page, (event) => ({ time: event.receivedAt, key: event.id }));
+  return { events: items, nextCursor };
 }
 
 export async function getOrder(ctx: LedgerContext, orderId: string): Promise<OrderDetail | undefined> {

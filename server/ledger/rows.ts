@@ -4,6 +4,7 @@ import type { CheckoutSessionRow, OperationRow, PaymentDetailColumns, PaymentRow
 import type {
   CheckoutSession,
   CustomerDetails,
+  ListedEvent,
   Operation,
   OperationResult,
   Payment,
@@ -118,8 +119,16 @@ export function toStoredEvent(row: WebhookEventRow): StoredEvent {
     body: row.body,
     receivedAt: row.received_at,
     appliedAt: row.applied_at,
+    triedAt: row.tried_at,
     outcome: row.outcome,
   };
+}
+
+/** The event with the amount it names, read from the facts kept with it (only when listed). */
+export function toListedEvent(row: WebhookEventRow): ListedEvent {
+  const facts = JSON.parse(row.facts) as { amount?: number; currency?: string };
+  const currency = facts.currency ?? null;
+  return { ...toStoredEvent(row), amount: currency === null ? null : (facts.amount ?? null), currency };
 }
 
 export function toSavedCard(row: SavedCardRow): SavedCard {

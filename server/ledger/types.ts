@@ -304,7 +304,19 @@ export interface StoredEvent {
   readonly receivedAt: number;
   /** When it was processed (applied or found stale); null while parked or unmatched. */
   readonly appliedAt: number | null;
+  /** When the ledger last tried to apply it: on arrival, a re-delivery or a retry. */
+  readonly triedAt: number;
   readonly outcome: EventOutcome;
+}
+
+/** An event the ledger could not apply (yet): the outcomes the back office lists. */
+export type WaitingOutcome = Extract<EventOutcome, 'parked' | 'unmatched'>;
+
+/** A stored event as the back office lists it, with the money it names when it names it. */
+export interface ListedEvent extends StoredEvent {
+  /** Minor units of `currency`; null when the event names no amount or no currency to count it in. */
+  readonly amount: number | null;
+  readonly currency: string | null;
 }
 
 export interface EventIngest {
@@ -352,6 +364,19 @@ export interface OrderListQuery {
 
 export interface OrderPage {
   readonly orders: readonly Payment[];
+  readonly nextCursor: string | null;
+}
+
+export interface EventListQuery {
+  readonly outcome: WaitingOutcome;
+  /** 1–200, default 50. */
+  readonly limit?: number;
+  /** `nextCursor` of the previous page. */
+  readonly cursor?: string;
+}
+
+export interface EventPage {
+  readonly events: readonly ListedEvent[];
   readonly nextCursor: string | null;
 }
 

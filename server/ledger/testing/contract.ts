@@ -66,7 +66,7 @@ export function describeLedgerContract(backend: LedgerBackend): void {
         const third = await store.reopen!();
         expect(await again.getPayment(payment.orderId)).toEqual(payment);
         expect(await third.getPayment(payment.orderId)).toEqual(payment);
-        expect(await store.migrations!()).toEqual(['0001_initial', '0002_operation_checks', '0003_event_retries', '0004_payment_discrepancies']);
+        expect(await store.migrations!()).toEqual(['0001_initial', '0002_operation_checks', '0003_event_retries', '0004_payment_discrepancies', '0005_waiting_event_list']);
       });
 
       it('has no column that could hold a card number or CVV', async () => {
@@ -697,6 +697,53 @@ export function describeLedgerContract(backend: LedgerBackend): void {
           totals: { refundPending: 100, refundable: 900, captured: 0, voided: false },
         });
         expect(await ledger.getOrder('nope')).toBeUndefined();
+      });
+
+      it('lists the events that apply to nothing, newest first, paged like the orders', async () => {
+        const { orderId: paid } = await paidOrder(ledger);
+        await ledger.ingestEvent(gatewayEvent({ method: 'purchase', status: 'success', orderId: paid, amount: 1000, currency: 'XTS' }));
+        const op = await ledger.reserveOperation(paid, { kind: 'refund', amount: 300 });
+        const parked = await ledger.ingestEvent(gatewayEvent({ method: 'refund', status: 'success', orderId: paid, operationId: 'op-parked', amount: 300, currency: 'XTS' }));
+        const strays: string[] = [];
+        for (let i = 0; i < 5; i++) {
+          const stray = await ledger.ingestEvent(gatewayEvent({ method: 'purchase', status: 'success', orderId: `elsewhere-${i}`, amount: 100 + i, currency: 'XTS', paymentId: `pay-${i}` }));
+          strays.push(stray.event.id);
+          clock.advance(i === 2 ? 0 : 1000); // two events share a timestamp
+        }
+        const pages: string[][] = [];
+        let cursor: string | undefined;
+        do {
+          const page = await ledger.listEvents({ outcome: 'unmatched', limit: 2, ...(cursor ? { cursor } : {}) });
+          pages.push(page.events.map((event) => event.id));
+          cursor = page.nextCursor ?? undefined;
+          // A newer stray must not shift the later pages. (Its amount names no currency: not an amount to show.)
+          if (pages.length === 1) await ledger.ingestEvent(gatewayEvent({ method: 'purchase', status: 'success', orderId: 'elsewhere-late', amount: 1000 }));
+        } while (cursor);
+        expect(pages.map((page) => page.length)).toEqual([2, 2, 1]);
+        expect(new Set(pages.flat())).toEqual(new Set(strays));
+        // Same-millisecond events come by id (descending); compare as sets at that spot.
+        const expected = [...strays].reverse();
+        expect(pages.flat().filter((id, i) => id === expected[i]).length).toBeGreaterThanOrEqual(3);
+
+        const [newest] = (await ledger.listEvents({ outcome: 'unmatched', limit: 1 })).events;
+        expect(newest).toMatchObject({ orderId: 'elsewhere-late', outcome: 'unmatched', appliedAt: null, amount: null, currency: null });
+        const listed = (await ledger.listEvents({ outcome: 'unmatched' })).events;
+        expect(listed.find((event) => event.orderId === 'elsewhere-4')).toMatchObject({
+          method: 'purchase', status: 'success', paymentId: 'pay-4', amount: 104, currency: 'XTS', receivedAt: expect.any(Number), triedAt: expect.any(Number),
+        });
+        expect(listed.map((event) => event.orderId)).not.toContain(paid);
+        expect((await ledger.listEvents({ outcome: 'parked' })).events).toMatchObject([{ id: parked.event.id, orderId: paid, operationId: 'op-parked', amount: 300 }]);
+
+        // Once they apply, they leave the lists.
+        await ledger.settleOperation(op.id, { status: 'pending', operationId: 'op-parked' });
+        expect((await ledger.listEvents({ outcome: 'parked' })).events).toEqual([]);
+        await claimedPayment(ledger, { orderId: 'elsewhere-late' });
+        await ledger.retryEvent(newest!.id);
+        expect((await ledger.listEvents({ outcome: 'unmatched' })).events.map((event) => event.id)).toEqual(expected);
+
+        await expect(ledger.listEvents({ outcome: 'applied' as 'parked' })).rejects.toMatchObject({ field: 'outcome' });
+        await expect(ledger.listEvents({ outcome: 'unmatched', limit: 201 })).rejects.toMatchObject({ field: 'limit' });
+        await expect(ledger.listEvents({ outcome: 'unmatched', cursor: 'garbage' })).rejects.toMatchObject({ field: 'cursor' });
       });
 
       it('counts payments per hour and per local day for the chart', async () => {

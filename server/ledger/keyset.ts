@@ -1,0 +1,55 @@
+// Keyset paging for the back office's lists: newest first on (a time, a unique key), the cursor
+// naming the last row shown. Unlike an offset, a page does not shift while new rows arrive, and
+// the next page starts with an index seek however deep it is.
+import { sql } from 'kysely';
+import type { SelectQueryBuilder, SqlBool } from 'kysely';
+import { InvalidLedgerInput } from './errors.js';
+
+const DEFAULT_PAGE = 50;
+
+interface PagePosition {
+  readonly time: number;
+  readonly key: string;
+}
+
+/** How many rows, after which one: a checked `{ limit?, cursor? }`. */
+export interface PageRequest {
+  readonly limit: number;
+  readonly position: PagePosition | undefined;
+}
+
+function encodeCursor(position: PagePosition): string {
+  return Buffer.from(`${position.time}:${position.key}`).toString('base64url');
+}
+
+function decodeCursor(text: string): PagePosition {
+  const match = /^(\d{1,16}):(.+)$/.exec(Buffer.from(text, 'base64url').toString());
+  if (!match?.[1] || !match[2]) throw new InvalidLedgerInput('cursor', 'is not a cursor this ledger returned');
+  return { time: Number(match[1]), key: match[2] };
+}
+
+export function pageRequest(query: { readonly limit?: number | undefined; readonly cursor?: string | undefined }): PageRequest {
+  return { limit: query.limit ?? DEFAULT_PAGE, position: query.cursor === undefined ? undefined : decodeCursor(query.cursor) };
+}
+
+/**
+ * For `.$call()` on a SELECT: newest first on (time, key), from just after the request's position,
+ * one row more than the page (it says whether there is a next one). The position is a row-value
+ * comparison, so SQLite and PostgreSQL alike seek the (…, time, key) index to it.
+ */
+export function newestFirst(timeColumn: string, keyColumn: string, page: PageRequest) {
+  const { position } = page;
+  return <DB, TB extends keyof DB, O>(query: SelectQueryBuilder<DB, TB, O>): SelectQueryBuilder<DB, TB, O> =>
+    query
+      .$if(position !== undefined, (q) => q.where(sql<SqlBool>`(${sql.ref(timeColumn)}, ${sql.ref(keyColumn)}) < (${position!.time}, ${position!.key})`))
+      .orderBy(sql.ref(timeColumn), 'desc')
+      .orderBy(sql.ref(keyColumn), 'desc')
+      .limit(page.limit + 1);
+}
+
+/** The page out of the rows `newestFirst` read, and the cursor of the next one (null at the end). */
+export function pageOf<T>(rows: readonly T[], page: PageRequest, position: (row: T) => PagePosition): { readonly items: T[]; readonly nextCursor: string | null } {
+  const items = rows.slice(0, page.limit);
+  const last = items.at(-1);
+  return { items, nextCursor: rows.length > page.limit && last !== undefined ? encodeCursor(position(last)) : null };
+}
