@@ -30,6 +30,7 @@ import { createLogger } from './log/logger.js';
 import type { Logger } from './log/logger.js';
 import { balanceRoutes } from './merchant/balance-routes.js';
 import { cardRoutes } from './merchant/card-routes.js';
+import { eventRoutes } from './merchant/event-routes.js';
 import { feedRoutes } from './merchant/feed-routes.js';
 import { orderRoutes } from './merchant/order-routes.js';
 import { reportRoutes } from './merchant/report-routes.js';
@@ -58,7 +59,7 @@ export type CompanionApp = Hono<CompanionEnv> & { readonly companion: CompanionH
 const BACKGROUND_GRACE_MS = 10_000;
 
 /** Merchant API prefixes: everything under them needs the admin token. */
-const ADMIN_PREFIXES = ['/api/orders', '/api/balances', '/api/receipts', '/api/stats', '/api/changes', '/api/customers'];
+const ADMIN_PREFIXES = ['/api/orders', '/api/webhook-events', '/api/balances', '/api/receipts', '/api/stats', '/api/changes', '/api/customers'];
 
 export function createCompanion(config: CompanionConfig): CompanionApp {
   const options = resolveConfig(config);
@@ -106,6 +107,7 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
   app.route('/widget', widgetRoutes(options.widgetDir));
   app.route('/webhooks', webhookRoutes(config.gatewayApiSecret, background));
   app.route('/api/orders', orderRoutes());
+  app.route('/api/webhook-events', eventRoutes());
   app.route('/api/balances', balanceRoutes());
   app.route('/api', reportRoutes());
   app.route('/api/changes', feedRoutes());

@@ -169,6 +169,9 @@ describe('the route catalog and OpenAPI document', () => {
     expect(pay.responses['200'].content['application/json'].schema.properties.status.enum).toEqual(['success', 'failure', 'pending', 'redirect']);
     expect(document.paths['/api/orders'].get.security).toEqual([{ adminToken: [] }]);
     expect(document.paths['/api/orders'].get.parameters.map((p: { name: string }) => p.name)).toEqual(['status', 'limit', 'cursor']);
+    const events = document.paths['/api/webhook-events'].get;
+    expect(events.security).toEqual([{ adminToken: [] }]);
+    expect(events.parameters.find((p: { name: string }) => p.name === 'outcome').schema).toMatchObject({ enum: ['unmatched', 'parked'], default: 'unmatched' });
   });
 
   it('refuses every merchant route without the admin token', async () => {

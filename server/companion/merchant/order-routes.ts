@@ -28,15 +28,13 @@ import {
   CaptureRequest, RefundRequest, ResendRequest, SplitCaptureRequest, SplitRefundRequest, VoidRequest,
 } from './operation-request.js';
 import type { OperationBody } from './operation-request.js';
+import { PageQuery } from './page-query.js';
 import type { OperationOutcome } from './secondary-operations.js';
 import { operationView, orderView, paymentView } from './views.js';
 
-const Count = z.string().regex(/^\d{1,4}$/, { error: 'must be a whole number' }).transform(Number);
-
 export const OrderListQuery = z.strictObject({
   status: z.enum(['init', 'pending', 'success', 'failure']).optional(),
-  limit: Count.pipe(z.number().min(1).max(200)).optional(),
-  cursor: z.string().min(1).max(256).optional(),
+  ...PageQuery,
 });
 
 export const OrderReceiptQuery = z.strictObject({

@@ -3,7 +3,7 @@
  * currency, ISO timestamps. Gateway card tokens are never shown (they can charge the card);
  * the masked number and brand are.
  */
-import type { Operation, OrderDetail, OrderTotals, Payment, PaymentDiscrepancy, SplitShare, StoredEvent } from '../../ledger/index.js';
+import type { ListedEvent, Operation, OrderDetail, OrderTotals, Payment, PaymentDiscrepancy, SplitShare, StoredEvent } from '../../ledger/index.js';
 import { decimal } from '../http/amounts.js';
 import { redact } from '../log/redact.js';
 
@@ -96,6 +96,31 @@ export function eventView(event: StoredEvent) {
     received_at: iso(event.receivedAt),
     applied_at: iso(event.appliedAt),
     event: shown,
+  };
+}
+
+/** An event's amount as a decimal of its currency, when it names both and it can be written exactly. */
+function eventAmount(event: ListedEvent): number | null {
+  if (event.amount === null || event.currency === null) return null;
+  try {
+    return decimal(event.amount, event.currency);
+  } catch {
+    return null; // more digits than a JSON number carries: the event itself still shows it
+  }
+}
+
+/**
+ * A stored webhook listed on its own, outside any order: the event's view with what says whose
+ * it is — its order and payment ids, the money it names — and when the ledger last tried it.
+ */
+export function waitingEventView(event: ListedEvent) {
+  return {
+    ...eventView(event),
+    order_id: event.orderId,
+    payment_id: event.paymentId,
+    amount: eventAmount(event),
+    currency: event.currency,
+    tried_at: iso(event.triedAt),
   };
 }
 

@@ -9,6 +9,7 @@ import { PayAnswer } from '../checkout/pay-answer.js';
 import { PayRequest } from '../checkout/pay-request.js';
 import { NewSessionRequest } from '../checkout/session-request.js';
 import { SessionView } from '../checkout/session-view.js';
+import { EventListQuery } from '../merchant/event-routes.js';
 import { ChangesQuery } from '../merchant/feed-routes.js';
 import {
   CaptureRequest, RefundRequest, ResendRequest, SplitCaptureRequest, SplitRefundRequest, VoidRequest,
@@ -62,6 +63,7 @@ export const API: readonly ApiOperation[] = [
   { method: 'get', path: '/widget/chunks/:name', tag: 'Checkout', summary: 'A chunk the widget loads on demand', access: 'public', responses: { 200: { description: 'ES module', contentType: 'text/javascript' } } },
   // Webhooks
   { method: 'post', path: '/webhooks/gateway', tag: 'Webhooks', summary: 'The gateway’s signed events (form fields data, signature)', access: 'signature', responses: { 200: json('Stored (or a duplicate)'), 401: json('Signature does not match: nothing stored'), 415: json('Not a form post') } },
+  { method: 'get', path: '/api/webhook-events', tag: 'Webhooks', summary: 'The gateway’s events that apply to nothing in the ledger (unmatched) or wait for a reservation (parked), newest first', access: 'admin', query: EventListQuery, responses: { 200: json('A page of events and next_cursor') } },
   // Orders
   { method: 'get', path: '/api/orders', tag: 'Orders', summary: 'Orders, newest first', access: 'admin', query: OrderListQuery, responses: { 200: json('A page of orders and next_cursor') } },
   { method: 'get', path: '/api/orders/:order_id', tag: 'Orders', summary: 'An order: payment, operations, webhook events, totals', access: 'admin', responses: { 200: json('The order'), 404: json('Unknown order') } },

@@ -1,0 +1,31 @@
+/**
+ * The gateway's webhook events that apply to nothing in the ledger (bearer ADMIN_TOKEN): an
+ * order id this ledger does not know (another shop on the same gateway project, a payment lost
+ * with an old backup), another payment under a known order id, or a capture, void or refund
+ * still waiting for its reservation. No order shows the first kind, and the reconciler only
+ * logs them: this is where a person sees money the gateway says moved that the shop does not.
+ *
+ *   GET /api/webhook-events   ?outcome=unmatched|parked (default unmatched)&limit=&cursor=
+ */
+import { Hono } from 'hono';
+import * as z from 'zod';
+import type { CompanionEnv } from '../context.js';
+import { validate } from '../http/validate.js';
+import { PageQuery } from './page-query.js';
+import { waitingEventView } from './views.js';
+
+export const EventListQuery = z.strictObject({
+  outcome: z.enum(['unmatched', 'parked']).default('unmatched'),
+  ...PageQuery,
+});
+
+export function eventRoutes(): Hono<CompanionEnv> {
+  const events = new Hono<CompanionEnv>();
+
+  events.get('/', validate('query', EventListQuery), async (c) => {
+    const page = await c.var.services.ledger.listEvents(c.req.valid('query'));
+    return c.json({ events: page.events.map(waitingEventView), next_cursor: page.nextCursor });
+  });
+
+  return events;
+}
