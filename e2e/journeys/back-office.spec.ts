@@ -3,6 +3,9 @@
  * they happen in the shop, it opens only with the admin token, and the shop's pages never see
  * that token.
  */
+import { TEST_PROJECT_DEFAULTS } from '../../server/gateway/test-project.js';
+import { webhookForm } from '../../server/gateway/webhook.js';
+import { expectNoAxeViolations } from '../a11y.js';
 import { expect, test } from '../fixtures.js';
 import { BackOffice } from '../pages/back-office.js';
 import { Checkout } from '../pages/checkout.js';
@@ -97,4 +100,29 @@ test('the back office opens only with the admin token, and the shop never sees i
   expect(authorised).toEqual([]);
   expect(bodies.length).toBeGreaterThan(5);
   expect(bodies.some((body) => body.includes(stack.token))).toBe(false);
+});
+
+test('a payment the gateway reports for an order the shop does not know is shown for a person to look at', async ({ page, request, stack, backOffice }) => {
+  await backOffice.open();
+  const unmatched = page.getByRole('region', { name: 'Unmatched gateway events' });
+  // Only while there are any: every other journey's webhooks match their orders.
+  await expect(unmatched).toHaveCount(0);
+
+  // Another shop on the same gateway project: a genuine, correctly signed event for its order.
+  const orderId = `elsewhere-${Date.now().toString(36)}`;
+  const event = {
+    payment_id: '7c1d2e3f-4a5b-4c6d-8e9f-0a1b2c3d4e5f', pos_id: TEST_PROJECT_DEFAULTS.posId, mode: 'direct', method: 'purchase',
+    order_id: orderId, amount: 12.5, currency: 'UAH', status: 'success', status_code: '1000', created_at: '2030-01-15T09:30:00.000',
+  };
+  const answer = await request.post(`${stack.shop}/webhooks/gateway`, { form: { ...webhookForm(event, TEST_PROJECT_DEFAULTS.apiSecret) } });
+  expect(await answer.json()).toMatchObject({ received: true, outcome: 'unmatched' });
+
+  // It changes no order, so the live feed does not mention it: a person opening the back office sees it.
+  await page.reload();
+  const row = unmatched.getByRole('row').filter({ has: page.getByRole('rowheader', { name: orderId }) });
+  await expect(row).toContainText('Purchase');
+  await expect(row).toContainText('Success');
+  await expect(row).toContainText('12.50');
+  await expect(backOffice.row(orderId)).toHaveCount(0);
+  await expectNoAxeViolations(page, 'the back office with an unmatched gateway event');
 });

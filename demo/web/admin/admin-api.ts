@@ -151,6 +151,16 @@ export interface WebhookEvent {
   readonly received_at: string;
 }
 
+/** `GET /api/webhook-events`: the gateway's events that match no order. */
+export interface UnmatchedEvents {
+  readonly events: (WebhookEvent & {
+    readonly order_id: string;
+    readonly amount: number | null;
+    readonly currency: string | null;
+  })[];
+  readonly next_cursor: string | null;
+}
+
 export interface Totals {
   readonly captured: number;
   readonly capture_pending: number;

@@ -9,7 +9,7 @@ import { t } from '../ui/i18n.js';
 import { formatDecimal } from '../ui/money.js';
 import { mountPage } from '../ui/page-chrome.js';
 import { adminToken, api, ApiError, download, forgetToken, saveToken } from './admin-api.js';
-import type { Balance, OrderDetail, OrderSummary, Stats, Terminals } from './admin-api.js';
+import type { Balance, OrderDetail, OrderSummary, Stats, Terminals, UnmatchedEvents } from './admin-api.js';
 import { followChanges } from './live-feed.js';
 import type { FeedState } from './live-feed.js';
 import { operationDialog } from './operation-dialog.js';
@@ -18,6 +18,7 @@ import { orderDetailPanel, ordersPanel } from './order-views.js';
 import type { OrderFilter } from './order-views.js';
 import { balancesPanel, receiptsPanel, statsPanel } from './overview-views.js';
 import type { BalancesState } from './overview-views.js';
+import { unmatchedEventsPanel } from './unmatched-events.js';
 
 let token = adminToken();
 let signInProblem = '';
@@ -35,6 +36,7 @@ let stats: Stats | undefined;
 let bucket: Stats['bucket'] = 'hour';
 let balances: BalancesState = {};
 let receiptsProblem: string | undefined;
+let unmatched: UnmatchedEvents | undefined;
 let draft: OperationDraft | undefined;
 const flashing = new Set<string>();
 
@@ -55,6 +57,7 @@ function content(): TemplateResult {
       })}
       ${balancesPanel(balances)}
     </div>
+    ${unmatchedEventsPanel(unmatched)}
     <div class="admin-orders">
       <div class="admin-main">
         ${ordersPanel({ orders, filter, selected, flashing, loading: ordersLoading }, handlers)}
@@ -245,6 +248,15 @@ async function loadBalances(): Promise<void> {
   page.refresh();
 }
 
+async function loadUnmatched(): Promise<void> {
+  try {
+    unmatched = await api<UnmatchedEvents>(token!, '/api/webhook-events?outcome=unmatched');
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) return signOut();
+  }
+  page.refresh();
+}
+
 /** Coalesces a burst of changes (a payment and its webhooks) into one reload of each view. */
 function debounced(run: () => void, ms: number): () => void {
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -255,11 +267,19 @@ function debounced(run: () => void, ms: number): () => void {
 }
 
 const reloadLists = debounced(() => void Promise.all([loadOrders(), loadDetail()]), 150);
-const reloadOverview = debounced(() => void Promise.all([loadStats(), loadBalances()]), 1_000);
+const reloadOverview = debounced(() => void Promise.all([loadStats(), loadBalances(), loadUnmatched()]), 1_000);
+
+/**
+ * An event that matches no order changes no order, so the live feed never mentions it: looked
+ * for again now and then as well.
+ */
+const UNMATCHED_POLL_MS = 60_000;
+let unmatchedPoll: ReturnType<typeof setInterval> | undefined;
 
 function start(): void {
   page.refresh();
-  void Promise.all([loadOrders(), loadDetail(), loadStats(), loadBalances()]);
+  void Promise.all([loadOrders(), loadDetail(), loadStats(), loadBalances(), loadUnmatched()]);
+  unmatchedPoll = setInterval(() => void loadUnmatched(), UNMATCHED_POLL_MS);
   stopFeed = followChanges(token!, {
     change(change) {
       flashing.add(change.order_id);
@@ -280,10 +300,12 @@ function start(): void {
 
 function signOut(): void {
   stopFeed?.();
+  clearInterval(unmatchedPoll);
   forgetToken();
   token = undefined;
   detail = undefined;
   orders = [];
+  unmatched = undefined;
   page.refresh();
 }
 

@@ -42,7 +42,8 @@ const STATUS_KEYS: Record<PaymentStatus, MessageKey> = {
 export const statusBadge = (status: PaymentStatus | string) =>
   html`<span class="badge badge--${status}">${status in STATUS_KEYS ? t(STATUS_KEYS[status as PaymentStatus]) : status}</span>`;
 
-const time = (iso: string | null, withDate = false) =>
+/** A time as the page's language writes it; with the date where a row may be days old. */
+export const time = (iso: string | null, withDate = false) =>
   iso ? new Intl.DateTimeFormat(preferences().lang, { ...(withDate ? { dateStyle: 'medium' } : {}), timeStyle: 'medium' }).format(new Date(iso)) : '—';
 
 const cardText = (card: OrderSummary['card']) => (card ? `•••• ${card.mask.slice(-4)}` : '—');
