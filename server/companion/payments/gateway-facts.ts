@@ -97,7 +97,7 @@ function reported(facts: ReadableFields): ReportedPayment {
     amount: minorUnits(facts.amount),
     currency: text(facts.currency, 3),
     // Nothing (or nothing readable) paid is a figure too: never the order's amount.
-    paidAmount: paid == null ? undefined : Number.isSafeInteger(paid) && paid > 0 ? paid : 0,
+    paidAmount: paid == null ? undefined : (minorUnits(paid) ?? 0),
     paidCurrency: paid == null ? undefined : (text(facts.processed_currency, 3) ?? text(facts.currency, 3)),
   });
 }
@@ -122,9 +122,15 @@ export function operationResult(operation: OperationFacts): OperationResult {
   });
 }
 
-/** An amount the ledger can hold: a positive whole number of minor units. */
+/** Fifteen digits: the most an amount may have to be written back exactly (MAX_WIRE_AMOUNT). */
+const MAX_MINOR_UNITS = 999_999_999_999_999;
+
+/**
+ * An amount the ledger can hold and show again: a positive whole number of minor units of at
+ * most fifteen digits. A larger one the client could still read would break every view of it.
+ */
 function minorUnits(amount: number): number | undefined {
-  return Number.isSafeInteger(amount) && amount > 0 ? amount : undefined;
+  return Number.isSafeInteger(amount) && amount > 0 && amount <= MAX_MINOR_UNITS ? amount : undefined;
 }
 
 function isOperationEvent(event: WebhookEvent): event is OperationEvent {

@@ -197,6 +197,30 @@ describe('POST /webhooks/gateway', () => {
     expect(stack.changes.filter((change) => change.kind === 'operation')).toHaveLength(1);
   });
 
+  it('keeps, and does not record, an operation whose amount has more digits than can be shown exactly', async () => {
+    const session = await stack.openSession();
+    await stack.pay(session.id);
+    const refund = {
+      operation_id: '6a1d9c2f-3e4b-4c5d-8e6f-7a8b9c0d1e2f',
+      payment_id: '0b6f5a7e-1c2d-4e3f-8a9b-0c1d2e3f4a5b',
+      order_id: session.order_id,
+      pos_id: testProjectCredentials({}).posId,
+      mode: 'direct',
+      method: 'refund',
+      amount: '12345678901234.56',
+      currency: 'UAH',
+      status: 'success',
+      status_code: '1004',
+      created_at: '2030-01-15T09:31:00',
+    };
+    const answer = await post(webhookForm(refund, SECRET));
+    expect(answer.status).toBe(200);
+    expect(await answer.json()).toMatchObject({ outcome: 'unmatched' });
+    const order = await stack.request('GET', `/api/orders/${session.order_id}`, { admin: true });
+    expect(order.status).toBe(200);
+    expect((await order.json()).operations).toEqual([]);
+  });
+
   it('a failing onPaymentEvent hook is logged and does not fail the webhook', async () => {
     await stack.close();
     stack = await createStack({ companion: { onPaymentEvent: () => Promise.reject(new Error('fulfilment down')) } });
