@@ -195,3 +195,10 @@ export const staleInput = z.strictObject({
   quietForMs: z.number().int().min(0, 'must not be negative'),
   limit: z.number().int().min(1).max(1000).optional(),
 });
+
+export const noticeClaimInput = z.strictObject({
+  limit: z.number().int().min(1).max(1000),
+  leaseMs: z.number().int().min(1, 'must be positive'),
+});
+
+export const noticeRetryInput = z.strictObject({ retryAt: epochMs });

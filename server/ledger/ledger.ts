@@ -7,6 +7,7 @@ import { ingestEvent, retryEvent } from './events.js';
 import { overCapturePercent, parseInput, paymentUpdateInput, schemaName } from './input.js';
 import { migrateToLatest } from './migrate.js';
 import { getOperation, markOperationChecked, reserveOperation, totalsOf } from './operations.js';
+import { claimNotices, dropNotices, noticeFailed, noticeTold } from './notices.js';
 import { getPayment, markPaymentChecked, progressPayment } from './payments.js';
 import { ensureSchema, isPostgresUrl, postgresDialect } from './postgres.js';
 import { getOrder, listEvents, listOrders, listStalePayments, listUnsettledOperations, listWaitingEvents, paymentStats } from './reports.js';
@@ -16,12 +17,15 @@ import { settleOperation } from './settlement.js';
 import { sqliteDialect } from './sqlite.js';
 import type {
   CheckoutSession,
+  DueNotice,
   EventIngest,
   EventListQuery,
   EventPage,
   GatewayEvent,
   NewCheckoutSession,
   NewSavedCard,
+  NoticeClaim,
+  NoticeState,
   Operation,
   OperationProgress,
   OperationRequest,
@@ -93,6 +97,17 @@ export interface Ledger {
   listUnsettledOperations(query: StaleQuery): Promise<Operation[]>;
   listWaitingEvents(query: StaleQuery): Promise<StoredEvent[]>;
 
+  // Merchant notices: every step of a payment or operation, and a discrepancy, is marked due
+  // (in the statement that makes it) until the merchant's hook is told; see notices.ts.
+  /** Payments and operations whose state is due to be told now, leased to this caller for `leaseMs`. */
+  claimNotices(claim: NoticeClaim): Promise<DueNotice[]>;
+  /** The hook was told `state`: its mark is cleared unless the row changed since. Whether it was. */
+  noticeTold(state: NoticeState): Promise<boolean>;
+  /** Telling `state` failed: it is due again at `retryAt` unless the row changed since. */
+  noticeFailed(state: NoticeState, retryAt: number): Promise<boolean>;
+  /** No hook to tell: clears every mark; how many there were. */
+  dropNotices(): Promise<number>;
+
   close(): Promise<void>;
 }
 
@@ -138,6 +153,10 @@ function ledgerOver(ctx: LedgerContext): Ledger {
     listStalePayments: (query) => listStalePayments(ctx, query),
     listUnsettledOperations: (query) => listUnsettledOperations(ctx, query),
     listWaitingEvents: (query) => listWaitingEvents(ctx, query),
+    claimNotices: (claim) => claimNotices(ctx, claim),
+    noticeTold: (state) => noticeTold(ctx, state),
+    noticeFailed: (state, retryAt) => noticeFailed(ctx, state, retryAt),
+    dropNotices: () => dropNotices(ctx),
     close: () => ctx.db.destroy(),
   };
 }

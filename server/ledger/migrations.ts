@@ -185,10 +185,33 @@ const waitingEventList: Migration = {
   },
 };
 
+/**
+ * The merchant's `onPaymentEvent` hook is told each change at least once: the statement that
+ * moves a payment or operation forward (or flags a discrepancy) also marks it due, and the mark
+ * is cleared once the hook has been told. `notice_due_at` is when it may next be told by
+ * reconciliation (a lease while a teller is at it), `notice_attempts` how often that failed.
+ * Partial indexes: only the few rows not told yet are in them.
+ */
+const merchantNotices: Migration = {
+  async up(db: Kysely<unknown>) {
+    for (const table of ['payments', 'operations']) {
+      await db.schema.alterTable(table).addColumn('notice_due_at', 'bigint').execute();
+      await db.schema.alterTable(table).addColumn('notice_attempts', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+      await db.schema
+        .createIndex(`${table}_notice_due`)
+        .on(table)
+        .column('notice_due_at')
+        .where(sql.raw<SqlBool>('notice_due_at is not null'))
+        .execute();
+    }
+  },
+};
+
 export const migrations: Readonly<Record<string, Migration>> = {
   '0001_initial': initial,
   '0002_operation_checks': operationChecks,
   '0003_event_retries': eventRetries,
   '0004_payment_discrepancies': paymentDiscrepancies,
   '0005_waiting_event_list': waitingEventList,
+  '0006_merchant_notices': merchantNotices,
 };

@@ -7,6 +7,7 @@ import type { LedgerContext, LedgerDb } from './context.js';
 import { LedgerNotFound } from './errors.js';
 import { operationRequestInput, parseInput } from './input.js';
 import { decideOperation, orderTotals } from './money-rules.js';
+import { noticeDue } from './notices.js';
 import { operationProgression, progressTo } from './progression.js';
 import { operationResultColumns, toJson, toOperation, toPayment } from './rows.js';
 import type { OperationRow } from './schema.js';
@@ -50,6 +51,8 @@ export async function insertOperation(ctx: LedgerContext, db: LedgerDb, orderId:
     updated_at: now,
     last_seen_at: now,
     settled_at: operationProgression.isFinal(record.status) ? now : null,
+    // One the gateway made is news for the merchant; the companion's own reservation is not.
+    ...(record.origin === 'gateway' ? noticeDue(now) : { notice_due_at: null, notice_attempts: 0 }),
   };
   await db.insertInto('operations').values(row).execute();
   return toOperation(row);
@@ -86,6 +89,7 @@ export async function progressOperation(ctx: LedgerContext, db: LedgerDb, id: st
         // The gateway's actual amount replaces the reserved one once it succeeded.
         ...(status === 'success' && amount !== undefined ? { amount } : {}),
         ...(step === 'advanced' && settles ? { settled_at: now } : {}),
+        ...(step === 'advanced' ? noticeDue(now) : {}),
       })
       .where('id', '=', id)
       .where(step === 'advanced' ? operationProgression.forward(operationProgression.rank(status)) : operationProgression.same(status))

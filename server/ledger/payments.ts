@@ -1,6 +1,7 @@
 // Payments, one per order id, moved forward only.
 import type { LedgerContext, LedgerDb } from './context.js';
 import { LedgerNotFound } from './errors.js';
+import { noticeDue, noticeDueAt } from './notices.js';
 import { oncePerLedger, prepareQuery } from './prepared.js';
 import type { PreparedQuery } from './prepared.js';
 import { paymentProgression, progressTo } from './progression.js';
@@ -41,6 +42,8 @@ type UpdateArgs = Partial<PaymentDetailColumns> & {
   now: number;
   /** `now` when the new status is final; kept once set. */
   finalizedAt: number | null;
+  /** The merchant's notice of a step (see notices.ts). */
+  noticeDueAt: number;
 };
 
 /**
@@ -59,6 +62,8 @@ function prepareUpdate(db: LedgerDb, step: 'advanced' | 'updated'): PreparedQuer
         updated_at: slot('now'),
         last_seen_at: slot('now'),
         finalized_at: eb.fn.coalesce(eb.ref('finalized_at'), eb.val(slot('finalizedAt'))),
+        // A step is news for the merchant; a refresh of the same status is not.
+        ...(step === 'advanced' ? { notice_due_at: slot('noticeDueAt'), notice_attempts: eb.lit(0) } : {}),
       }))
       .where('order_id', '=', slot('orderId'))
       .where(step === 'advanced' ? paymentProgression.forward(slot('rank')) : paymentProgression.same(slot('status')))
@@ -96,6 +101,7 @@ export async function progressPayment(ctx: LedgerContext, db: LedgerDb, orderId:
     rank: paymentProgression.rank(status),
     now,
     finalizedAt: paymentProgression.isFinal(status) ? now : null,
+    noticeDueAt: noticeDueAt(now),
   };
   const prepared = updates(ctx);
   const { progress, row } = await progressTo(async (step) => (await prepared[step](db, args)).rows[0]);
@@ -134,7 +140,7 @@ async function flagDiscrepancy(ctx: LedgerContext, db: LedgerDb, payment: Paymen
   };
   const row = await db
     .updateTable('payments')
-    .set({ mismatch_report: JSON.stringify(discrepancy), updated_at: ctx.now() })
+    .set({ mismatch_report: JSON.stringify(discrepancy), updated_at: ctx.now(), ...noticeDue(ctx.now()) })
     .where('order_id', '=', payment.orderId)
     .where('mismatch_report', 'is', null)
     .returningAll()

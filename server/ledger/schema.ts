@@ -38,7 +38,17 @@ export interface PaymentDetailColumns {
   receipt_url: string | null;
 }
 
-export interface PaymentRow extends PaymentDetailColumns {
+/**
+ * Whether the merchant's hook has been told the row's current state: null when it has (or there
+ * was nothing to tell), else when reconciliation may tell it next (see notices.ts).
+ */
+interface NoticeColumns {
+  notice_due_at: number | null;
+  /** Failed tellings since the last change. */
+  notice_attempts: number;
+}
+
+export interface PaymentRow extends PaymentDetailColumns, NoticeColumns {
   order_id: string;
   session_id: string;
   attempt: number;
@@ -58,7 +68,7 @@ export interface PaymentRow extends PaymentDetailColumns {
   mismatch_report: string | null;
 }
 
-export interface OperationRow {
+export interface OperationRow extends NoticeColumns {
   id: string;
   order_id: string;
   kind: OperationKind;

@@ -55,6 +55,8 @@ const paymentColumns = Object.keys({
   last_seen_at: true,
   finalized_at: true,
   mismatch_report: true,
+  notice_due_at: true,
+  notice_attempts: true,
 } satisfies Record<keyof PaymentRow, true>) as (keyof PaymentRow)[];
 
 type BySession = { sessionId: string };
@@ -187,6 +189,8 @@ export async function claimPayAttempt(ctx: LedgerContext, sessionId: string, req
       last_seen_at: now,
       finalized_at: null,
       mismatch_report: null,
+      notice_due_at: null,
+      notice_attempts: 0,
     };
     const inserted = await prepared.insertPayment(trx, row);
     if (!inserted.numAffectedRows) {

@@ -409,3 +409,26 @@ export interface StaleQuery {
   /** Default 100. */
   readonly limit?: number;
 }
+
+// ---------------------------------------------------------------- merchant notices
+
+/**
+ * A payment's or operation's state as the merchant's hook was told it. Statuses only move
+ * forward and a discrepancy is flagged once, so the state names the change: a notice clears the
+ * mark only while the row is still in the state told.
+ */
+export type NoticeState =
+  | { readonly kind: 'payment'; readonly orderId: string; readonly status: PaymentStatus; readonly flagged: boolean }
+  | { readonly kind: 'operation'; readonly id: string; readonly status: OperationStatus };
+
+/** A payment or operation whose current state the merchant has not been told, claimed to tell it now. */
+export type DueNotice =
+  | { readonly kind: 'payment'; readonly payment: Payment; readonly attempt: number }
+  | { readonly kind: 'operation'; readonly operation: Operation; readonly attempt: number };
+
+export interface NoticeClaim {
+  /** At most this many payments, and this many operations. */
+  readonly limit: number;
+  /** No other claim takes them for this long (the hook's time to answer). */
+  readonly leaseMs: number;
+}

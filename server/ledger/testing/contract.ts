@@ -3,7 +3,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { InvalidLedgerInput, LedgerConflict, LedgerNotFound, OperationRefused } from '../errors.js';
 import type { Ledger } from '../ledger.js';
-import type { GatewayEvent, NewCheckoutSession, Operation, Payment, PaymentDetails } from '../types.js';
+import { NOTICE_GRACE_MS, operationNotice, paymentNotice } from '../notices.js';
+import type { DueNotice, GatewayEvent, NewCheckoutSession, Operation, Payment, PaymentDetails } from '../types.js';
 import { TestClock } from './databases.js';
 import type { LedgerBackend, TestLedger } from './databases.js';
 
@@ -66,7 +67,7 @@ export function describeLedgerContract(backend: LedgerBackend): void {
         const third = await store.reopen!();
         expect(await again.getPayment(payment.orderId)).toEqual(payment);
         expect(await third.getPayment(payment.orderId)).toEqual(payment);
-        expect(await store.migrations!()).toEqual(['0001_initial', '0002_operation_checks', '0003_event_retries', '0004_payment_discrepancies', '0005_waiting_event_list']);
+        expect(await store.migrations!()).toEqual(['0001_initial', '0002_operation_checks', '0003_event_retries', '0004_payment_discrepancies', '0005_waiting_event_list', '0006_merchant_notices']);
       });
 
       it('has no column that could hold a card number or CVV', async () => {
@@ -620,6 +621,106 @@ export function describeLedgerContract(backend: LedgerBackend): void {
         await expect(ledger.ingestEvent({ ...good, amount: -1 })).rejects.toMatchObject({ field: 'amount' });
         await expect(ledger.ingestEvent({ ...good, ccMask: '4000000000003220' })).rejects.toMatchObject({ field: 'ccMask' });
         expect(await ledger.getOrder(orderId)).toMatchObject({ payment: { status: 'init' }, events: [] });
+      });
+    });
+
+    describe('merchant notices', () => {
+      const claim = () => ledger.claimNotices({ limit: 50, leaseMs: MINUTE });
+      const summary = (due: DueNotice) => (due.kind === 'payment' ? [due.payment.orderId, due.payment.status, due.attempt] : [due.operation.kind, due.operation.status, due.attempt]);
+      const claimed = async () => (await claim()).map(summary);
+      /** Claims what is due and tells it: what it told. */
+      const tellDue = async () => {
+        const due = await claim();
+        for (const notice of due) expect(await ledger.noticeTold(notice.kind === 'payment' ? paymentNotice(notice.payment) : operationNotice(notice.operation))).toBe(true);
+        return due.map(summary);
+      };
+
+      it('marks each step and a discrepancy due once its maker had its grace, not a refresh or a reservation', async () => {
+        const { orderId } = await claimedPayment(ledger);
+        clock.advance(NOTICE_GRACE_MS);
+        expect(await claimed()).toEqual([]);
+        await ledger.advancePayment(orderId, { status: 'pending', statusCode: '2122' });
+        clock.advance(NOTICE_GRACE_MS - 1);
+        expect(await claimed()).toEqual([]);
+        clock.advance(1);
+        expect(await claimed()).toEqual([[orderId, 'pending', 1]]);
+        expect(await ledger.noticeTold({ kind: 'payment', orderId, status: 'pending', flagged: false })).toBe(true);
+        // A refresh of the same status is not news.
+        await ledger.advancePayment(orderId, { status: 'pending', statusCode: '2122', paymentId: 'pay-1' });
+        clock.advance(NOTICE_GRACE_MS);
+        expect(await claimed()).toEqual([]);
+        // A success with other figures is held, and the discrepancy is news.
+        await ledger.advancePayment(orderId, { status: 'success', amount: 999, currency: 'XTS' });
+        clock.advance(NOTICE_GRACE_MS);
+        const [flagged] = await claim();
+        expect(flagged).toMatchObject({ kind: 'payment', payment: { status: 'pending', discrepancy: { status: 'success', amount: 999 } } });
+        expect(await ledger.noticeTold({ kind: 'payment', orderId, status: 'pending', flagged: false })).toBe(false);
+        expect(await ledger.noticeTold({ kind: 'payment', orderId, status: 'pending', flagged: true })).toBe(true);
+
+        const paid = await paidOrder(ledger);
+        clock.advance(NOTICE_GRACE_MS);
+        expect(await tellDue()).toEqual([[paid.orderId, 'success', 1]]);
+        // The companion's own reservation is not news; its settlement and a refund made at the gateway are.
+        const refund = await ledger.reserveOperation(paid.orderId, { kind: 'refund', amount: 100 });
+        clock.advance(NOTICE_GRACE_MS);
+        expect(await claimed()).toEqual([]);
+        await ledger.settleOperation(refund.id, { status: 'success', operationId: 'op-1' });
+        await ledger.ingestEvent(gatewayEvent({ method: 'refund', status: 'success', orderId: paid.orderId, operationId: 'op-portal', amount: 200, currency: 'XTS' }));
+        clock.advance(NOTICE_GRACE_MS);
+        expect((await claimed()).sort()).toEqual([['refund', 'success', 1], ['refund', 'success', 1]]);
+      });
+
+      it('leases what it claims: no other claim takes it until the lease ends, then the attempt is counted', async () => {
+        const paid = await paidOrder(ledger);
+        clock.advance(NOTICE_GRACE_MS);
+        const others = backend.persistent ? [await store.reopen!(), await store.reopen!()] : [];
+        const rivals = await Promise.all([ledger, ...others].map((each) => each.claimNotices({ limit: 50, leaseMs: MINUTE })));
+        expect(rivals.flat()).toHaveLength(1);
+        expect(await claimed()).toEqual([]);
+        clock.advance(MINUTE);
+        expect(await claimed()).toEqual([[paid.orderId, 'success', 2]]);
+        await expect(ledger.claimNotices({ limit: 0, leaseMs: MINUTE })).rejects.toMatchObject({ field: 'limit' });
+      });
+
+      it('clears only the state told: a newer step that came meanwhile stays due', async () => {
+        const { orderId } = await claimedPayment(ledger);
+        await ledger.advancePayment(orderId, { status: 'pending' });
+        clock.advance(NOTICE_GRACE_MS);
+        const [pending] = await claim();
+        await ledger.advancePayment(orderId, { status: 'success' });
+        expect(await ledger.noticeTold(paymentNotice((pending as { payment: Payment }).payment))).toBe(false);
+        expect(await ledger.noticeFailed(paymentNotice((pending as { payment: Payment }).payment), clock.now + HOUR)).toBe(false);
+        clock.advance(NOTICE_GRACE_MS);
+        expect(await claimed()).toEqual([[orderId, 'success', 1]]);
+
+        const paid = await paidOrder(ledger);
+        const refund = await ledger.reserveOperation(paid.orderId, { kind: 'refund' });
+        const settled = await ledger.settleOperation(refund.id, { status: 'success', operationId: 'op-2' });
+        expect(await ledger.noticeTold(operationNotice(refund))).toBe(false);
+        expect(await ledger.noticeTold(operationNotice(settled.operation))).toBe(true);
+        expect(await ledger.noticeTold(operationNotice(settled.operation))).toBe(false);
+      });
+
+      it('takes a failed notice again when it is told to, the attempts counted', async () => {
+        const paid = await paidOrder(ledger);
+        clock.advance(NOTICE_GRACE_MS);
+        const [due] = await claim();
+        expect(await ledger.noticeFailed(paymentNotice((due as { payment: Payment }).payment), clock.now + 15_000)).toBe(true);
+        clock.advance(14_999);
+        expect(await claimed()).toEqual([]);
+        clock.advance(1);
+        expect(await claimed()).toEqual([[paid.orderId, 'success', 2]]);
+        await expect(ledger.noticeFailed(paymentNotice(paid), -1)).rejects.toMatchObject({ field: 'retryAt' });
+      });
+
+      it('drops every mark when there is no one to tell', async () => {
+        const paid = await paidOrder(ledger);
+        await paidOrder(ledger);
+        await ledger.settleOperation((await ledger.reserveOperation(paid.orderId, { kind: 'refund' })).id, { status: 'success' });
+        expect(await ledger.dropNotices()).toBe(3);
+        expect(await ledger.dropNotices()).toBe(0);
+        clock.advance(HOUR);
+        expect(await claimed()).toEqual([]);
       });
     });
 

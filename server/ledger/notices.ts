@@ -1,0 +1,106 @@
+// Telling the merchant (the companion's `onPaymentEvent` hook) at least once. The statement that
+// moves a payment or operation forward, or flags a discrepancy, also marks it due — no extra
+// statement on the webhook path — and a change not told yet survives a failed hook and a process
+// that died before calling it. The mark is the time reconciliation may tell it next; a change
+// first leaves its maker the grace below to tell it, and a claim leases the row the same way, so
+// two tellers do not call the hook for one row at once.
+import type { LedgerContext } from './context.js';
+import { noticeClaimInput, noticeRetryInput, parseInput } from './input.js';
+import { toOperation, toPayment } from './rows.js';
+import type { OperationRow, PaymentRow } from './schema.js';
+import type { DueNotice, NoticeClaim, NoticeState, Operation, Payment } from './types.js';
+
+/** How long whoever made a change has to tell it before reconciliation may tell it instead. */
+export const NOTICE_GRACE_MS = 60_000;
+
+/** When a change made at `now` is due for reconciliation to tell, if its maker has not. */
+export function noticeDueAt(now: number): number {
+  return now + NOTICE_GRACE_MS;
+}
+
+/** The mark a change sets in the statement that makes it. */
+export function noticeDue(now: number): { notice_due_at: number; notice_attempts: number } {
+  return { notice_due_at: noticeDueAt(now), notice_attempts: 0 };
+}
+
+/**
+ * Takes the payments and operations due now (oldest mark first) and leases them: their mark moves
+ * `leaseMs` ahead and their attempt is counted, in one UPDATE per table that takes only rows still
+ * due, so concurrent claims — on other instances too — never take the same row. PostgreSQL skips
+ * rows another claim is taking instead of waiting for them.
+ */
+export async function claimNotices(ctx: LedgerContext, input: NoticeClaim): Promise<DueNotice[]> {
+  const { limit, leaseMs } = parseInput(noticeClaimInput, input);
+  const payments = (await claimIn(ctx, 'payments', limit, leaseMs)) as PaymentRow[];
+  const operations = (await claimIn(ctx, 'operations', limit, leaseMs)) as OperationRow[];
+  return [
+    ...payments.map((row): DueNotice => ({ kind: 'payment', payment: toPayment(row), attempt: row.notice_attempts })),
+    ...operations.map((row): DueNotice => ({ kind: 'operation', operation: toOperation(row), attempt: row.notice_attempts })),
+  ];
+}
+
+const keyOf = { payments: 'order_id', operations: 'id' } as const;
+
+async function claimIn(ctx: LedgerContext, table: keyof typeof keyOf, limit: number, leaseMs: number) {
+  const now = ctx.now();
+  const key = keyOf[table];
+  return ctx.db
+    .updateTable(table)
+    .set((eb) => ({ notice_due_at: now + leaseMs, notice_attempts: eb('notice_attempts', '+', 1) }))
+    .where(key, 'in', (eb) =>
+      eb
+        .selectFrom(table)
+        .select(key)
+        .where('notice_due_at', '<=', now)
+        .orderBy('notice_due_at')
+        .limit(limit)
+        .$if(ctx.dialect === 'postgres', (q) => q.forUpdate().skipLocked()),
+    )
+    .where('notice_due_at', '<=', now)
+    .returningAll()
+    .execute();
+}
+
+/** Moves the mark of the row still in the state told (and still marked); whether it did. */
+async function remark(ctx: LedgerContext, told: NoticeState, dueAt: number | null): Promise<boolean> {
+  const set = { notice_due_at: dueAt, ...(dueAt === null ? { notice_attempts: 0 } : {}) };
+  const marked = ctx.db.updateTable(told.kind === 'payment' ? 'payments' : 'operations').set(set).where('notice_due_at', 'is not', null);
+  const result = await (told.kind === 'payment'
+    ? marked.where('order_id', '=', told.orderId).where('status', '=', told.status).where('mismatch_report', told.flagged ? 'is not' : 'is', null)
+    : marked.where('id', '=', told.id).where('status', '=', told.status)
+  ).executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/**
+ * The merchant was told `told`: the mark is cleared — unless the row has changed since (a newer
+ * step or a discrepancy), which stays due. Whether it cleared one.
+ */
+export function noticeTold(ctx: LedgerContext, told: NoticeState): Promise<boolean> {
+  return remark(ctx, told, null);
+}
+
+/** Telling `told` failed: it is due again at `retryAt`, unless the row has changed (or was told) since. */
+export async function noticeFailed(ctx: LedgerContext, told: NoticeState, retryAt: number): Promise<boolean> {
+  return remark(ctx, told, parseInput(noticeRetryInput, { retryAt }).retryAt);
+}
+
+/** There is no one to tell: every mark is cleared; how many. */
+export async function dropNotices(ctx: LedgerContext): Promise<number> {
+  let dropped = 0n;
+  for (const table of ['payments', 'operations'] as const) {
+    const result = await ctx.db.updateTable(table).set({ notice_due_at: null, notice_attempts: 0 }).where('notice_due_at', 'is not', null).executeTakeFirst();
+    dropped += result.numUpdatedRows;
+  }
+  return Number(dropped);
+}
+
+/** The state a payment change tells. */
+export function paymentNotice(payment: Payment): NoticeState {
+  return { kind: 'payment', orderId: payment.orderId, status: payment.status, flagged: payment.discrepancy !== null };
+}
+
+/** The state an operation change tells. */
+export function operationNotice(operation: Operation): NoticeState {
+  return { kind: 'operation', id: operation.id, status: operation.status };
+}
