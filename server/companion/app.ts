@@ -37,6 +37,7 @@ import { reportRoutes } from './merchant/report-routes.js';
 import { SecondaryOperations } from './merchant/secondary-operations.js';
 import { openApiDocument } from './openapi/openapi-document.js';
 import { ChangeFeed } from './payments/change-feed.js';
+import { MerchantNotices } from './payments/merchant-notices.js';
 import { OrderStateSync } from './payments/order-state.js';
 import { PaymentReactions } from './payments/reactions.js';
 import { Reconciler } from './reconciliation/reconciler.js';
@@ -67,7 +68,8 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
   const clock = config.clock ?? Date.now;
   const logger = config.logger ?? createLogger({ clock });
   const feed = new ChangeFeed();
-  const reactions = new PaymentReactions({ ledger, feed, logger, clock, hook: config.onPaymentEvent });
+  const notices = new MerchantNotices({ ledger, logger, clock, hook: config.onPaymentEvent });
+  const reactions = new PaymentReactions({ ledger, feed, logger, clock, notices });
   const orderState = new OrderStateSync({ ledger, gateway, reactions, logger, sandboxOrigin: options.sandboxOrigin });
   const flow = { ledger, gateway, orderState, reactions, options, logger, clock };
   const services: CompanionServices = {
@@ -81,7 +83,7 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
       perClient: new RateLimiter(options.rateLimits.perClient, options.rateLimits.windowMs, clock),
     },
   };
-  const reconciler = new Reconciler({ ledger, gateway, orderState, reactions, timings: options.reconciliation, logger, clock });
+  const reconciler = new Reconciler({ ledger, gateway, orderState, reactions, notices, timings: options.reconciliation, logger, clock });
   const background = new InFlight();
 
   const app = new Hono<CompanionEnv>();

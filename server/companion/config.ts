@@ -68,7 +68,7 @@ export interface CompanionConfig {
   readonly clock?: () => number;
   /** Default: JSON lines on standard error at level info. */
   readonly logger?: Logger;
-  /** Called once for every change of a payment's or operation's status (fulfil orders here). */
+  /** Told every change of a payment's or operation's status, at least once (fulfil orders here; see PaymentChange). */
   readonly onPaymentEvent?: PaymentEventHook;
 }
 

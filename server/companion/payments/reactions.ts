@@ -1,57 +1,25 @@
 /**
  * What follows a status change, whoever noticed it first (the gateway's answer, a webhook, an
  * order-state read, the reconciler): the customer's card is kept for next time, the back
- * office's feed hears of it, and the merchant's `onPaymentEvent` hook runs. The ledger's
- * forward-only updates report a step once, across instances, so each change arrives here once.
+ * office's feed hears of it, and the merchant's `onPaymentEvent` hook is told. The ledger's
+ * forward-only updates report a step once, across instances, so each change arrives here once;
+ * what the hook was not told, reconciliation tells again (merchant-notices.ts).
  */
-import type { Ledger, Operation, OperationStatus, Payment, PaymentProgress, PaymentStatus } from '../../ledger/index.js';
+import type { Ledger, Operation, Payment, PaymentProgress } from '../../ledger/index.js';
 import type { Logger } from '../log/logger.js';
 import type { ChangeFeed } from './change-feed.js';
+import type { MerchantNotices } from './merchant-notices.js';
+import { discrepancyChange, operationChange, paymentChange } from './payment-change.js';
+import type { ChangeSource } from './payment-change.js';
 
-/** Who told the companion. */
-export type ChangeSource = 'gateway_answer' | 'webhook' | 'order_state' | 'reconciliation';
-
-export type PaymentChange =
-  | {
-      readonly kind: 'payment';
-      readonly orderId: string;
-      readonly status: PaymentStatus;
-      readonly payment: Payment;
-      readonly source: ChangeSource;
-    }
-  | {
-      readonly kind: 'operation';
-      readonly orderId: string;
-      readonly status: OperationStatus;
-      readonly operation: Operation;
-      readonly source: ChangeSource;
-    }
-  | {
-      /**
-       * The gateway reported the payment a success with other figures than the order's (paid
-       * short, another amount or currency): `payment.discrepancy` says what. The payment keeps
-       * its status — do not fulfil; settle it with the customer or at the gateway.
-       */
-      readonly kind: 'discrepancy';
-      readonly orderId: string;
-      /** The status the gateway reported. */
-      readonly status: PaymentStatus;
-      readonly payment: Payment;
-      readonly source: ChangeSource;
-    };
-
-/**
- * The merchant's subscription to status changes: fulfil an order when its payment succeeds.
- * Runs once per change; an error it throws is logged and does not undo the change.
- */
-export type PaymentEventHook = (change: PaymentChange) => void | Promise<void>;
+export type { ChangeSource, PaymentChange, PaymentEventHook } from './payment-change.js';
 
 interface ReactionDeps {
   readonly ledger: Ledger;
   readonly feed: ChangeFeed;
   readonly logger: Logger;
   readonly clock: () => number;
-  readonly hook: PaymentEventHook | undefined;
+  readonly notices: MerchantNotices;
 }
 
 export class PaymentReactions {
@@ -67,7 +35,7 @@ export class PaymentReactions {
     logger.info('payment status changed', { order_id: payment.orderId, status: payment.status, status_code: payment.statusCode, source });
     if (payment.status === 'success') await this.#keepCard(payment);
     feed.publish({ kind: 'payment', orderId: payment.orderId, status: payment.status, source, at: clock() });
-    await this.#notify({ kind: 'payment', orderId: payment.orderId, status: payment.status, payment, source });
+    await this.#deps.notices.tell(paymentChange(payment, source));
   }
 
   /** What a ledger update of a payment calls for: the status moved on, or a discrepancy was noted. */
@@ -79,8 +47,9 @@ export class PaymentReactions {
   /** The gateway reported the payment with other figures than the order's; it is held. */
   async discrepancyNoted(payment: Payment, source: ChangeSource): Promise<void> {
     const { feed, logger, clock } = this.#deps;
+    const change = discrepancyChange(payment, source);
     const reported = payment.discrepancy;
-    if (!reported) return;
+    if (!change || !reported) return;
     logger.error('the gateway reports a payment with other figures than the order; it is held for review', {
       order_id: payment.orderId,
       amount: payment.amount,
@@ -89,7 +58,7 @@ export class PaymentReactions {
       source,
     });
     feed.publish({ kind: 'discrepancy', orderId: payment.orderId, status: reported.status, source, at: clock() });
-    await this.#notify({ kind: 'discrepancy', orderId: payment.orderId, status: reported.status, payment, source });
+    await this.#deps.notices.tell(change);
   }
 
   /** A capture, void or refund was settled (or first heard of). */
@@ -105,7 +74,7 @@ export class PaymentReactions {
       source,
       at: clock(),
     });
-    await this.#notify({ kind: 'operation', orderId: operation.orderId, status: operation.status, operation, source });
+    await this.#deps.notices.tell(operationChange(operation, source));
   }
 
   /** A successful payment of a known customer leaves its token for the next checkout. */
@@ -124,13 +93,4 @@ export class PaymentReactions {
     }
   }
 
-  async #notify(change: PaymentChange): Promise<void> {
-    const hook = this.#deps.hook;
-    if (!hook) return;
-    try {
-      await hook(change);
-    } catch (error) {
-      this.#deps.logger.error('the onPaymentEvent hook failed', { order_id: change.orderId, kind: change.kind, err: error });
-    }
-  }
 }

@@ -9,7 +9,9 @@
  * - an unpaid hosted payment whose checkout session has expired is cancelled;
  * - a webhook event that could not be applied when it came is tried again;
  * - a payment or operation the gateway still does not know after `giveUpAfterMs` never
- *   reached it and is ended as failed; one it shows, even as pending, is never given up.
+ *   reached it and is ended as failed; one it shows, even as pending, is never given up;
+ * - a change the merchant's `onPaymentEvent` hook was not told (it threw, or the process
+ *   stopped before it returned) is told again, backing off while the hook keeps failing.
  *
  * Several instances may reconcile the same ledger: every write is forward-only and guarded.
  */
@@ -20,6 +22,7 @@ import type { GatewayClient } from '../../gateway/client.js';
 import type { Ledger, Operation, Payment, StoredEvent } from '../../ledger/index.js';
 import type { ReconciliationTimings } from '../config.js';
 import type { Logger } from '../log/logger.js';
+import type { MerchantNotices } from '../payments/merchant-notices.js';
 import type { OrderStateSync } from '../payments/order-state.js';
 import type { PaymentReactions } from '../payments/reactions.js';
 
@@ -28,6 +31,7 @@ interface ReconcilerDeps {
   readonly gateway: GatewayClient;
   readonly orderState: OrderStateSync;
   readonly reactions: PaymentReactions;
+  readonly notices: MerchantNotices;
   readonly timings: ReconciliationTimings;
   readonly logger: Logger;
   readonly clock: () => number;
@@ -45,6 +49,10 @@ export interface ReconciliationReport {
   readonly checkedEvents: number;
   readonly appliedEvents: number;
   readonly failures: number;
+  /** Changes the hook was not told, claimed and told again (told: it returned); dropped: cleared for want of a hook. */
+  readonly dueNotices: number;
+  readonly toldNotices: number;
+  readonly droppedNotices: number;
 }
 
 export class Reconciler {
@@ -92,7 +100,10 @@ export class Reconciler {
 
   async #pass(): Promise<ReconciliationReport> {
     const { ledger, timings, logger } = this.#deps;
-    const tally = { checkedPayments: 0, checkedOperations: 0, settled: 0, cancelled: 0, givenUp: 0, checkedEvents: 0, appliedEvents: 0, failures: 0 };
+    const tally = {
+      checkedPayments: 0, checkedOperations: 0, settled: 0, cancelled: 0, givenUp: 0, checkedEvents: 0, appliedEvents: 0, failures: 0,
+      dueNotices: 0, toldNotices: 0, droppedNotices: 0,
+    };
     const payments = await ledger.listStalePayments({ quietForMs: timings.stalePaymentAfterMs, limit: timings.batchSize });
     for (const payment of payments) {
       tally.checkedPayments += 1;
@@ -109,7 +120,10 @@ export class Reconciler {
       // A retry records its own try, so there is nothing to mark when it fails.
       await this.#guard(tally, event.orderId, () => this.#retryEvent(event, tally), async () => {});
     }
-    if (tally.checkedPayments + tally.checkedOperations + tally.checkedEvents > 0) logger.info('reconciliation pass', tally);
+    // Last, so what this pass settled has had its own chance to be told first.
+    const notices = await this.#deps.notices.tellDue(timings.batchSize);
+    Object.assign(tally, { dueNotices: notices.due, toldNotices: notices.told, droppedNotices: notices.dropped });
+    if (tally.checkedPayments + tally.checkedOperations + tally.checkedEvents + tally.dueNotices > 0) logger.info('reconciliation pass', tally);
     return tally;
   }
 

@@ -84,8 +84,8 @@ export interface Stack {
   pay(sessionId: string, body?: Record<string, unknown>, options?: RequestOptions): Promise<Response>;
   /** The sandbox's control plane (no credentials); answers JSON, throws on non-2xx. */
   control<T = Json>(method: string, path: string, body?: unknown): Promise<T>;
-  /** A second companion sharing this one's database (served stacks on a persistent ledger). */
-  instance(): Promise<Instance>;
+  /** A second companion sharing this one's database (served stacks on a persistent ledger), its settings overridden by `settings`. */
+  instance(settings?: CompanionSettingsForTest): Promise<Instance>;
   /** Runs the sandbox's due tasks and waits for its webhook attempts to finish. */
   settleWebhooks(): Promise<void>;
   close(): Promise<void>;
@@ -158,7 +158,7 @@ export async function createStack(options: StackOptions = {}): Promise<Stack> {
     ...(served ? {} : { fetch: (input, init) => Promise.resolve(sandbox.fetch(new Request(input, init))) }),
     ...options.gateway,
   });
-  const makeCompanion = (ledger: Ledger, publicUrl: string) =>
+  const makeCompanion = (ledger: Ledger, publicUrl: string, settings: CompanionSettingsForTest = {}) =>
     createCompanion({
       ledger,
       gateway,
@@ -174,6 +174,7 @@ export async function createStack(options: StackOptions = {}): Promise<Stack> {
       onPaymentEvent: (change) => void changes.push(change),
       rateLimits: { perSession: 1000, perClient: 1000 },
       ...options.companion,
+      ...settings,
     });
   const app = makeCompanion(testLedger.ledger, companionUrl);
   late.companion = app;
@@ -230,11 +231,11 @@ export async function createStack(options: StackOptions = {}): Promise<Stack> {
         await sandbox.sandbox.gateway.webhooks.settle();
       }
     },
-    async instance() {
+    async instance(settings?: CompanionSettingsForTest) {
       if (!served || !testLedger.reopen) throw new Error('a second instance needs the served stack and a persistent ledger');
       const ledger = await testLedger.reopen();
       const listener = await listen();
-      const other = makeCompanion(ledger, listener.url);
+      const other = makeCompanion(ledger, listener.url, settings);
       listener.handle = (incoming, env) => other.fetch(incoming, env as never);
       const instance: Instance = {
         companion: other,

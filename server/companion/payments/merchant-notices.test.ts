@@ -1,0 +1,146 @@
+// The merchant's hook is told every change at least once: a hook that throws, a process that
+// stopped before calling it, and several instances on one database — through the real sandbox.
+import { describe, expect, it } from 'vitest';
+import { NOTICE_GRACE_MS } from '../../ledger/index.js';
+import { fileBackend, postgresBackend, TestClock, withTestDatabase } from '../../ledger/testing/databases.js';
+import { card } from '../test/cards.js';
+import { payBody, stacksPerTest } from '../test/stack.js';
+import type { Stack } from '../test/stack.js';
+import type { PaymentChange, PaymentEventHook } from './payment-change.js';
+
+const HOUR = 3_600_000;
+const open = stacksPerTest();
+const reconcile = (stack: Pick<Stack, 'companion'>) => stack.companion.companion.reconciler.runOnce();
+
+/** A hook that holds every call until `release()`; `entered` resolves at the first call. */
+function heldHook(calls: PaymentChange[]) {
+  let release = () => {};
+  let enter = () => {};
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const entered = new Promise<void>((resolve) => (enter = resolve));
+  const hook: PaymentEventHook = async (change) => {
+    calls.push(change);
+    enter();
+    await released;
+  };
+  return { hook, entered, release };
+}
+
+describe('telling the merchant at least once', () => {
+  it('tells a change again on later passes while the hook throws, with the same id, and not after it succeeded', async () => {
+    const clock = new TestClock(Date.now());
+    const calls: PaymentChange[] = [];
+    let failuresLeft = 2;
+    const stack = await open({
+      clock,
+      companion: {
+        onPaymentEvent: (change) => {
+          calls.push(change);
+          if (failuresLeft-- > 0) throw new Error('the mail server is down');
+        },
+      },
+    });
+    stack.dropWebhooks = true;
+    const session = await stack.openSession();
+    expect((await (await stack.pay(session.id)).json()).status).toBe('success');
+    expect(calls).toHaveLength(1);
+    // The caller that made the change had its try; reconciliation waits out its grace.
+    expect(await reconcile(stack)).toMatchObject({ dueNotices: 0 });
+    clock.advance(NOTICE_GRACE_MS);
+    expect(await reconcile(stack)).toMatchObject({ dueNotices: 1, toldNotices: 0 });
+    expect(calls).toHaveLength(2);
+    clock.advance(15_000 - 1);
+    expect(await reconcile(stack)).toMatchObject({ dueNotices: 0 });
+    clock.advance(1);
+    expect(await reconcile(stack)).toMatchObject({ dueNotices: 1, toldNotices: 1 });
+    clock.advance(2 * HOUR);
+    expect(await reconcile(stack)).toMatchObject({ dueNotices: 0 });
+    expect(calls.map((change) => [change.id, change.kind, change.status, change.source])).toEqual([
+      [`payment:${session.order_id}:success`, 'payment', 'success', 'gateway_answer'],
+      [`payment:${session.order_id}:success`, 'payment', 'success', 'redelivery'],
+      [`payment:${session.order_id}:success`, 'payment', 'success', 'redelivery'],
+    ]);
+    const failures = stack.logs.filter((line) => line.includes('the onPaymentEvent hook failed')).map((line) => JSON.parse(line));
+    expect(failures.map((entry) => [entry.order_id, entry.attempt])).toEqual([[session.order_id, undefined], [session.order_id, 1]]);
+  });
+
+  it('a change committed by a companion that never told it is told by another on the same database', async () => {
+    const clock = new TestClock(Date.now());
+    // The first companion stands for a process that died between the commit and the hook.
+    const stack = await open({ backend: fileBackend, served: true, clock, companion: { onPaymentEvent: undefined } });
+    const session = await stack.openSession({ method: 'auth' });
+    expect((await (await stack.pay(session.id)).json()).status).toBe('success');
+    expect((await stack.json('POST', `/api/orders/${session.order_id}/void`, 200, { admin: true, body: {} })).operation.status).toBe('success');
+    const told: PaymentChange[] = [];
+    const second = await stack.instance({ onPaymentEvent: (change) => void told.push(change) });
+    expect(await reconcile(second)).toMatchObject({ dueNotices: 0 });
+    clock.advance(NOTICE_GRACE_MS);
+    expect(await reconcile(second)).toMatchObject({ dueNotices: 2, toldNotices: 2 });
+    expect(told.map((change) => [change.kind, change.status, change.source, change.orderId])).toEqual([
+      ['payment', 'success', 'redelivery', session.order_id],
+      ['operation', 'success', 'redelivery', session.order_id],
+    ]);
+    expect(told[1]?.id).toMatch(/^void:[0-9a-f-]{36}:success$/);
+    clock.advance(HOUR);
+    expect(await reconcile(second)).toMatchObject({ dueNotices: 0 });
+  });
+
+  it('a newer change that lands while the hook is told an older one is not cleared by the older one’s success', async () => {
+    const clock = new TestClock(Date.now());
+    const calls: PaymentChange[] = [];
+    const held = heldHook(calls);
+    const stack = await open({ clock, companion: { onPaymentEvent: held.hook } });
+    stack.dropWebhooks = true;
+    const session = await stack.openSession();
+    const paying = stack.pay(session.id, payBody({ card: card('three_ds_challenge') }));
+    await held.entered;
+    // The customer passes 3-D Secure and the success is committed; its own telling is lost.
+    await stack.ledger.advancePayment(session.order_id, { status: 'success', statusCode: '1000' });
+    held.release();
+    expect((await (await paying).json()).status).toBe('redirect');
+    clock.advance(NOTICE_GRACE_MS);
+    expect(await reconcile(stack)).toMatchObject({ dueNotices: 1, toldNotices: 1 });
+    expect(calls.map((change) => [change.id, change.source])).toEqual([
+      [`payment:${session.order_id}:pending`, 'gateway_answer'],
+      [`payment:${session.order_id}:success`, 'redelivery'],
+    ]);
+  });
+
+  it('with no hook, nothing is kept for telling and payments and refunds work as before', async () => {
+    const clock = new TestClock(Date.now());
+    const stack = await open({ clock, companion: { onPaymentEvent: undefined } });
+    const session = await stack.openSession();
+    expect((await (await stack.pay(session.id)).json()).status).toBe('success');
+    expect((await stack.json('POST', `/api/orders/${session.order_id}/refund`, 200, { admin: true, body: { amount: 1 } })).operation.status).toBe('success');
+    expect(await reconcile(stack)).toMatchObject({ dueNotices: 0, droppedNotices: 2, failures: 0 });
+    expect(await reconcile(stack)).toMatchObject({ droppedNotices: 0 });
+    clock.advance(HOUR);
+    expect(await stack.ledger.claimNotices({ limit: 50, leaseMs: 1 })).toEqual([]);
+    expect(await stack.json('GET', `/api/orders/${session.order_id}`, 200, { admin: true })).toMatchObject({ order: { status: 'success' } });
+  });
+});
+
+withTestDatabase((url) => {
+  describe('several instances on one PostgreSQL', () => {
+    it('tell a due change from one instance only while its hook runs', async () => {
+      const clock = new TestClock(Date.now());
+      const stack = await open({ backend: postgresBackend(url), served: true, clock, companion: { onPaymentEvent: undefined } });
+      const session = await stack.openSession();
+      expect((await (await stack.pay(session.id)).json()).status).toBe('success');
+      const calls: PaymentChange[] = [];
+      const held = heldHook(calls);
+      const first = await stack.instance({ onPaymentEvent: held.hook });
+      const second = await stack.instance({ onPaymentEvent: (change) => void calls.push(change) });
+      clock.advance(NOTICE_GRACE_MS);
+      const telling = reconcile(first);
+      try {
+        await held.entered;
+        expect(await reconcile(second)).toMatchObject({ dueNotices: 0 });
+      } finally {
+        held.release();
+      }
+      expect(await telling).toMatchObject({ dueNotices: 1, toldNotices: 1 });
+      expect(calls.map((change) => change.id)).toEqual([`payment:${session.order_id}:success`]);
+    });
+  });
+});

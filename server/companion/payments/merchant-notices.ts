@@ -1,0 +1,108 @@
+/**
+ * Telling the merchant's `onPaymentEvent` hook, at least once. The ledger marks every change due
+ * in the statement that makes it; the companion tells it at once and clears the mark. What was
+ * not told — the hook threw, or the process stopped before it returned — reconciliation tells
+ * again from the ledger's current record, backing off while the hook keeps failing. Several
+ * instances share the work: each claim leases its rows, so one row's hook runs once at a time.
+ *
+ * With no hook there is no one to tell: a pass clears the marks in bulk (one statement per
+ * table), so nothing piles up, and every instance sharing a ledger should be given the same hook.
+ */
+import { operationNotice, paymentNotice } from '../../ledger/index.js';
+import type { DueNotice, Ledger, NoticeState } from '../../ledger/index.js';
+import type { Logger } from '../log/logger.js';
+import { discrepancyChange, operationChange, paymentChange } from './payment-change.js';
+import type { PaymentChange, PaymentEventHook } from './payment-change.js';
+
+/** How long a claimed notice is this instance's to tell before another may try. */
+export const NOTICE_LEASE_MS = 60_000;
+
+/** After the n-th failed retry, the next one waits this long (the last one repeats). */
+const RETRY_DELAYS_MS = [15_000, 60_000, 5 * 60_000, 15 * 60_000, 60 * 60_000];
+
+/** What one reconciliation pass did with notices. */
+export interface NoticeReport {
+  /** Claimed to be told again, and of those told. */
+  readonly due: number;
+  readonly told: number;
+  /** Marks cleared because no hook is configured. */
+  readonly dropped: number;
+}
+
+interface NoticeDeps {
+  readonly ledger: Ledger;
+  readonly logger: Logger;
+  readonly clock: () => number;
+  readonly hook: PaymentEventHook | undefined;
+}
+
+export class MerchantNotices {
+  readonly #deps: NoticeDeps;
+
+  constructor(deps: NoticeDeps) {
+    this.#deps = deps;
+  }
+
+  /** Tells a change just made. A throw is logged; the change stays due for reconciliation. */
+  async tell(change: PaymentChange): Promise<void> {
+    const { hook, logger } = this.#deps;
+    if (!hook) return;
+    try {
+      await hook(change);
+    } catch (error) {
+      logger.error('the onPaymentEvent hook failed; reconciliation tells it again', { order_id: change.orderId, kind: change.kind, err: error });
+      return;
+    }
+    await this.#told(stateOf(change));
+  }
+
+  /** Tells what is due (at most `batchSize` payments and as many operations), or drops it all without a hook. */
+  async tellDue(batchSize: number): Promise<NoticeReport> {
+    const { hook, ledger } = this.#deps;
+    if (!hook) return { due: 0, told: 0, dropped: await ledger.dropNotices() };
+    const due = await ledger.claimNotices({ limit: batchSize, leaseMs: NOTICE_LEASE_MS });
+    let told = 0;
+    for (const notice of due) {
+      if (await this.#retell(notice, hook)) told += 1;
+    }
+    return { due: due.length, told, dropped: 0 };
+  }
+
+  async #retell(notice: DueNotice, hook: PaymentEventHook): Promise<boolean> {
+    const { ledger, logger, clock } = this.#deps;
+    const changes = changesOf(notice);
+    const state = notice.kind === 'payment' ? paymentNotice(notice.payment) : operationNotice(notice.operation);
+    try {
+      for (const change of changes) await hook(change);
+    } catch (error) {
+      const retryInMs = RETRY_DELAYS_MS[Math.min(notice.attempt, RETRY_DELAYS_MS.length) - 1]!;
+      logger.error('the onPaymentEvent hook failed again; it is told again later', {
+        order_id: changes[0]?.orderId, attempt: notice.attempt, retry_in_ms: retryInMs, err: error,
+      });
+      await ledger.noticeFailed(state, clock() + retryInMs);
+      return false;
+    }
+    await this.#told(state);
+    return true;
+  }
+
+  /** A ledger that cannot clear the mark only makes the change be told again. */
+  async #told(state: NoticeState): Promise<void> {
+    await this.#deps.ledger.noticeTold(state).catch((error: unknown) => {
+      this.#deps.logger.warn('could not record that the merchant was told; it will be told again', { err: error });
+    });
+  }
+}
+
+/** The ledger state a change tells: its whole record, as it was when told. */
+function stateOf(change: PaymentChange): NoticeState {
+  return change.kind === 'operation' ? operationNotice(change.operation) : paymentNotice(change.payment);
+}
+
+/** What a due record tells: a payment's discrepancy (if noted) and its status; an operation's status. */
+function changesOf(notice: DueNotice): PaymentChange[] {
+  if (notice.kind === 'operation') return [operationChange(notice.operation, 'redelivery')];
+  const { payment } = notice;
+  const discrepancy = discrepancyChange(payment, 'redelivery');
+  return [...(discrepancy ? [discrepancy] : []), ...(payment.status === 'init' ? [] : [paymentChange(payment, 'redelivery')])];
+}
