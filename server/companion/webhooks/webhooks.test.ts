@@ -173,7 +173,8 @@ describe('POST /webhooks/gateway', () => {
     expect(await response.json()).toMatchObject({ outcome: 'unmatched', duplicate: false });
   });
 
-  it('records a refund made outside the companion, and a duplicate of it once', async () => {
+  /** A refund made at the gateway (its portal), not through the companion, of a paid order. */
+  async function outsideRefund(amount: number | string) {
     const session = await stack.openSession();
     await stack.pay(session.id);
     const refund = {
@@ -183,40 +184,31 @@ describe('POST /webhooks/gateway', () => {
       pos_id: testProjectCredentials({}).posId,
       mode: 'direct',
       method: 'refund',
-      amount: 2.5,
+      amount,
       currency: 'UAH',
       status: 'success',
       status_code: '1004',
       created_at: '2030-01-15T09:31:00',
     };
+    return { orderId: session.order_id, refund };
+  }
+
+  it('records a refund made outside the companion, and a duplicate of it once', async () => {
+    const { orderId, refund } = await outsideRefund(2.5);
     await post(webhookForm(refund, SECRET));
     await post(webhookForm(refund, SECRET));
-    const detail = await stack.ledger.getOrder(session.order_id);
+    const detail = await stack.ledger.getOrder(orderId);
     expect(detail?.operations).toMatchObject([{ kind: 'refund', amount: 250, status: 'success', origin: 'gateway', operationId: refund.operation_id }]);
     expect(detail?.totals.refundable).toBe(1010 - 250);
     expect(stack.changes.filter((change) => change.kind === 'operation')).toHaveLength(1);
   });
 
   it('keeps, and does not record, an operation whose amount has more digits than can be shown exactly', async () => {
-    const session = await stack.openSession();
-    await stack.pay(session.id);
-    const refund = {
-      operation_id: '6a1d9c2f-3e4b-4c5d-8e6f-7a8b9c0d1e2f',
-      payment_id: '0b6f5a7e-1c2d-4e3f-8a9b-0c1d2e3f4a5b',
-      order_id: session.order_id,
-      pos_id: testProjectCredentials({}).posId,
-      mode: 'direct',
-      method: 'refund',
-      amount: '12345678901234.56',
-      currency: 'UAH',
-      status: 'success',
-      status_code: '1004',
-      created_at: '2030-01-15T09:31:00',
-    };
+    const { orderId, refund } = await outsideRefund('12345678901234.56');
     const answer = await post(webhookForm(refund, SECRET));
     expect(answer.status).toBe(200);
     expect(await answer.json()).toMatchObject({ outcome: 'unmatched' });
-    const order = await stack.request('GET', `/api/orders/${session.order_id}`, { admin: true });
+    const order = await stack.request('GET', `/api/orders/${orderId}`, { admin: true });
     expect(order.status).toBe(200);
     expect((await order.json()).operations).toEqual([]);
   });
