@@ -23,7 +23,8 @@ function encodeCursor(position: PagePosition): string {
 }
 
 function decodeCursor(text: string): PagePosition {
-  const match = /^(\d{1,16}):(.+)$/.exec(Buffer.from(text, 'base64url').toString());
+  // No key the ledger gives holds a control character, and PostgreSQL's text cannot hold NUL.
+  const match = /^(\d{1,16}):(\P{Cc}+)$/u.exec(Buffer.from(text, 'base64url').toString());
   if (!match?.[1] || !match[2]) throw new InvalidLedgerInput('cursor', 'is not a cursor this ledger returned');
   return { time: Number(match[1]), key: match[2] };
 }

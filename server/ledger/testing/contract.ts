@@ -783,6 +783,10 @@ export function describeLedgerContract(backend: LedgerBackend): void {
         expect(paid.orders.every((order) => order.status === 'success')).toBe(true);
         expect(paid.orders).toHaveLength(4);
         await expect(ledger.listOrders({ cursor: 'garbage' })).rejects.toMatchObject({ field: 'cursor' });
+        // Shaped like a cursor, but with a character no text column holds (PostgreSQL refuses NUL).
+        const forged = Buffer.from(`${clock.now}:order\u0000`).toString('base64url');
+        await expect(ledger.listOrders({ cursor: forged })).rejects.toMatchObject({ field: 'cursor' });
+        await expect(ledger.listEvents({ outcome: 'unmatched', cursor: forged })).rejects.toMatchObject({ field: 'cursor' });
         await expect(ledger.listOrders({ limit: 0 })).rejects.toMatchObject({ field: 'limit' });
       });
 
