@@ -1,6 +1,8 @@
 // The merchant's hook is told every change at least once: a hook that throws, a process that
 // stopped before calling it, and several instances on one database — through the real sandbox.
 import { describe, expect, it } from 'vitest';
+import { testProjectCredentials } from '../../gateway/test-project.js';
+import { webhookForm } from '../../gateway/webhook.js';
 import { NOTICE_GRACE_MS } from '../../ledger/index.js';
 import { fileBackend, postgresBackend, TestClock, withTestDatabase } from '../../ledger/testing/databases.js';
 import { card } from '../test/cards.js';
@@ -24,6 +26,21 @@ function heldHook(calls: PaymentChange[]) {
     await released;
   };
   return { hook, entered, release };
+}
+
+/** Posts the gateway's signed event that the order's payment is a success, with `figures` (default: its own). */
+async function postSuccess(stack: Stack, orderId: string, figures: Record<string, unknown> = {}): Promise<void> {
+  const { apiSecret, posId } = testProjectCredentials({});
+  const payment = await stack.ledger.getPayment(orderId);
+  const event = {
+    payment_id: payment?.paymentId, order_id: orderId, pos_id: posId, mode: 'direct', method: 'purchase', amount: 10.1, currency: 'UAH',
+    status: 'success', status_code: '1000', created_at: '2030-01-15T09:30:00.000', ...figures,
+  };
+  const response = await stack.request('POST', '/webhooks/gateway', {
+    body: new URLSearchParams({ ...webhookForm(event, apiSecret) }).toString(),
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+  });
+  expect(response.status).toBe(200);
 }
 
 describe('telling the merchant at least once', () => {
@@ -104,6 +121,51 @@ describe('telling the merchant at least once', () => {
       [`payment:${session.order_id}:pending`, 'gateway_answer'],
       [`payment:${session.order_id}:success`, 'redelivery'],
     ]);
+  });
+
+  it('a discrepancy told does not stand for the status the hook was not told, nor the other way round', async () => {
+    const clock = new TestClock(Date.now());
+    const calls: PaymentChange[] = [];
+    let failing: PaymentChange['kind'] | undefined = 'payment';
+    const stack = await open({
+      clock,
+      companion: {
+        onPaymentEvent: (change) => {
+          calls.push(change);
+          if (change.kind === failing) throw new Error('the mail server is down');
+        },
+      },
+    });
+    stack.dropWebhooks = true;
+    const told = () => calls.splice(0).map((change) => [change.id, change.source]);
+
+    // The success's telling throws; then the gateway reports it again with another amount.
+    const paid = await stack.openSession();
+    expect((await (await stack.pay(paid.id)).json()).status).toBe('success');
+    failing = undefined;
+    await postSuccess(stack, paid.order_id, { amount: 1 });
+    expect(told()).toEqual([[`payment:${paid.order_id}:success`, 'gateway_answer'], [`discrepancy:${paid.order_id}`, 'webhook']]);
+    clock.advance(NOTICE_GRACE_MS);
+    expect(await reconcile(stack)).toMatchObject({ dueNotices: 1, toldNotices: 1 });
+    expect(told()).toContainEqual([`payment:${paid.order_id}:success`, 'redelivery']);
+
+    // The discrepancy's telling throws; then the payment's own success comes.
+    const slow = await stack.openSession();
+    expect((await (await stack.pay(slow.id, payBody({ card: card('slow_pending') }))).json()).status).toBe('pending');
+    failing = 'discrepancy';
+    await postSuccess(stack, slow.order_id, { amount: 1 });
+    failing = undefined;
+    await postSuccess(stack, slow.order_id);
+    expect(told()).toEqual([
+      [`payment:${slow.order_id}:pending`, 'gateway_answer'],
+      [`discrepancy:${slow.order_id}`, 'webhook'],
+      [`payment:${slow.order_id}:success`, 'webhook'],
+    ]);
+    clock.advance(NOTICE_GRACE_MS);
+    expect(await reconcile(stack)).toMatchObject({ dueNotices: 1, toldNotices: 1 });
+    expect(told()).toContainEqual([`discrepancy:${slow.order_id}`, 'redelivery']);
+    clock.advance(HOUR);
+    expect(await reconcile(stack)).toMatchObject({ dueNotices: 0 });
   });
 
   it('with no hook, nothing is kept for telling and payments and refunds work as before', async () => {

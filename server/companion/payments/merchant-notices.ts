@@ -53,7 +53,9 @@ export class MerchantNotices {
       logger.error('the onPaymentEvent hook failed; reconciliation tells it again', { order_id: change.orderId, kind: change.kind, err: error });
       return;
     }
-    await this.#told(stateOf(change));
+    // A flagged payment's record has two things to tell, and the mark cannot say whether the
+    // other one was told (its call may have thrown): it stays, and reconciliation tells both.
+    if (changesOf(dueOf(change)).length === 1) await this.#told(stateOf(change));
   }
 
   /** Tells what is due (at most `batchSize` payments and as many operations), or drops it all without a hook. */
@@ -97,6 +99,11 @@ export class MerchantNotices {
 /** The ledger state a change tells: its whole record, as it was when told. */
 function stateOf(change: PaymentChange): NoticeState {
   return change.kind === 'operation' ? operationNotice(change.operation) : paymentNotice(change.payment);
+}
+
+/** The record a change tells, as reconciliation would find it due. */
+function dueOf(change: PaymentChange): DueNotice {
+  return change.kind === 'operation' ? { kind: 'operation', operation: change.operation, attempt: 0 } : { kind: 'payment', payment: change.payment, attempt: 0 };
 }
 
 /** What a due record tells: a payment's discrepancy (if noted) and its status; an operation's status. */
