@@ -199,6 +199,7 @@ export const staleInput = z.strictObject({
 export const noticeClaimInput = z.strictObject({
   limit: z.number().int().min(1).max(1000),
   leaseMs: z.number().int().min(1, 'must be positive'),
+  kind: z.enum(['payment', 'operation']).optional(),
 });
 
 export const noticeRetryInput = z.strictObject({ retryAt: epochMs });

@@ -30,9 +30,9 @@ export function noticeDue(now: number): { notice_due_at: number; notice_attempts
  * rows another claim is taking instead of waiting for them.
  */
 export async function claimNotices(ctx: LedgerContext, input: NoticeClaim): Promise<DueNotice[]> {
-  const { limit, leaseMs } = parseInput(noticeClaimInput, input);
-  const payments = (await claimIn(ctx, 'payments', limit, leaseMs)) as PaymentRow[];
-  const operations = (await claimIn(ctx, 'operations', limit, leaseMs)) as OperationRow[];
+  const { limit, leaseMs, kind } = parseInput(noticeClaimInput, input);
+  const payments = kind === 'operation' ? [] : ((await claimIn(ctx, 'payments', limit, leaseMs)) as PaymentRow[]);
+  const operations = kind === 'payment' ? [] : ((await claimIn(ctx, 'operations', limit, leaseMs)) as OperationRow[]);
   return [
     ...payments.map((row): DueNotice => ({ kind: 'payment', payment: toPayment(row), attempt: row.notice_attempts })),
     ...operations.map((row): DueNotice => ({ kind: 'operation', operation: toOperation(row), attempt: row.notice_attempts })),

@@ -429,6 +429,8 @@ export type DueNotice =
 export interface NoticeClaim {
   /** At most this many payments, and this many operations. */
   readonly limit: number;
+  /** Only payments, or only operations; both by default. */
+  readonly kind?: DueNotice['kind'];
   /** No other claim takes them for this long (the hook's time to answer). */
   readonly leaseMs: number;
 }

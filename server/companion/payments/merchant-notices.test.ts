@@ -102,6 +102,33 @@ describe('telling the merchant at least once', () => {
     expect(await reconcile(second)).toMatchObject({ dueNotices: 0 });
   });
 
+  it('each retelling has the whole lease: another instance does not tell what a pass claimed while its hook, quick each time, works down the batch', async () => {
+    const clock = new TestClock(Date.now());
+    const stack = await open({ backend: fileBackend, served: true, clock, companion: { onPaymentEvent: undefined } });
+    const orderIds: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const session = await stack.openSession();
+      expect((await (await stack.pay(session.id)).json()).status).toBe('success');
+      orderIds.push(session.order_id);
+    }
+    const byOther: string[] = [];
+    const other = await stack.instance({ onPaymentEvent: (change) => void byOther.push(change.id) });
+    const byFirst: string[] = [];
+    let otherPass: unknown;
+    const first = await stack.instance({
+      onPaymentEvent: async (change) => {
+        byFirst.push(change.id);
+        clock.advance(40_000); // each call well inside the one-minute lease
+        if (byFirst.length === 2) otherPass = await reconcile(other);
+      },
+    });
+    clock.advance(NOTICE_GRACE_MS);
+    expect(await reconcile(first)).toMatchObject({ dueNotices: 2, toldNotices: 2 });
+    expect(otherPass).toMatchObject({ dueNotices: 0 });
+    expect(byOther).toEqual([]);
+    expect(byFirst.sort()).toEqual(orderIds.map((orderId) => `payment:${orderId}:success`).sort());
+  });
+
   it('a newer change that lands while the hook is told an older one is not cleared by the older one’s success', async () => {
     const clock = new TestClock(Date.now());
     const calls: PaymentChange[] = [];

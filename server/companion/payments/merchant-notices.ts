@@ -62,12 +62,19 @@ export class MerchantNotices {
   async tellDue(batchSize: number): Promise<NoticeReport> {
     const { hook, ledger } = this.#deps;
     if (!hook) return { due: 0, told: 0, dropped: await ledger.dropNotices() };
-    const due = await ledger.claimNotices({ limit: batchSize, leaseMs: NOTICE_LEASE_MS });
+    let due = 0;
     let told = 0;
-    for (const notice of due) {
-      if (await this.#retell(notice, hook)) told += 1;
+    for (const kind of ['payment', 'operation'] as const) {
+      // One claim per call, so each call has the whole lease: rows claimed together would wait
+      // for the calls before them, and another instance could claim them once the lease ran out.
+      for (let n = 0; n < batchSize; n++) {
+        const [notice] = await ledger.claimNotices({ limit: 1, leaseMs: NOTICE_LEASE_MS, kind });
+        if (!notice) break;
+        due += 1;
+        if (await this.#retell(notice, hook)) told += 1;
+      }
     }
-    return { due: due.length, told, dropped: 0 };
+    return { due, told, dropped: 0 };
   }
 
   async #retell(notice: DueNotice, hook: PaymentEventHook): Promise<boolean> {

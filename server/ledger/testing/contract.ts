@@ -682,6 +682,17 @@ export function describeLedgerContract(backend: LedgerBackend): void {
         await expect(ledger.claimNotices({ limit: 0, leaseMs: MINUTE })).rejects.toMatchObject({ field: 'limit' });
       });
 
+      it('claims only the kind asked for, when asked', async () => {
+        const paid = await paidOrder(ledger);
+        await ledger.settleOperation((await ledger.reserveOperation(paid.orderId, { kind: 'refund' })).id, { status: 'success' });
+        clock.advance(NOTICE_GRACE_MS);
+        const only = (kind: DueNotice['kind']) => ledger.claimNotices({ limit: 50, leaseMs: MINUTE, kind });
+        expect((await only('operation')).map(summary)).toEqual([['refund', 'success', 1]]);
+        expect((await only('payment')).map(summary)).toEqual([[paid.orderId, 'success', 1]]);
+        expect(await claimed()).toEqual([]);
+        await expect(ledger.claimNotices({ limit: 1, leaseMs: MINUTE, kind: 'session' as 'payment' })).rejects.toMatchObject({ field: 'kind' });
+      });
+
       it('clears only the state told: a newer step that came meanwhile stays due', async () => {
         const { orderId } = await claimedPayment(ledger);
         await ledger.advancePayment(orderId, { status: 'pending' });
