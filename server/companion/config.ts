@@ -30,6 +30,11 @@ export interface ReconciliationTimings {
   readonly giveUpAfterMs: number;
   /** Most payments and operations looked at in one pass. */
   readonly batchSize: number;
+  /**
+   * How long a call of the `onPaymentEvent` hook may take before it is left to a later pass (it
+   * is told again, so a hook that hangs holds up neither a payment's answer nor reconciliation).
+   */
+  readonly hookTimeoutMs: number;
 }
 
 export interface CompanionConfig {
@@ -97,6 +102,7 @@ export const DEFAULT_RECONCILIATION: ReconciliationTimings = {
   unsettledOperationAfterMs: 30_000,
   giveUpAfterMs: 30 * 60_000,
   batchSize: 50,
+  hookTimeoutMs: 20_000,
 };
 
 const WEBHOOK_BODY_LIMIT = 64 * 1024;
@@ -124,6 +130,7 @@ const Settings = z.object({
       unsettledOperationAfterMs: z.number().int().min(0),
       giveUpAfterMs: z.number().int().min(0),
       batchSize: z.number().int().min(1).max(1000),
+      hookTimeoutMs: PositiveInt,
     })
     .partial()
     .optional(),

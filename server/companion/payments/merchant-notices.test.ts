@@ -195,6 +195,27 @@ describe('telling the merchant at least once', () => {
     expect(await reconcile(stack)).toMatchObject({ dueNotices: 0 });
   });
 
+  it('a hook that never returns holds up neither the payment’s answer nor a pass, and is told again later', async () => {
+    const clock = new TestClock(Date.now());
+    const calls: PaymentChange[] = [];
+    const hanging: PaymentEventHook = (change) => {
+      calls.push(change);
+      return new Promise<void>(() => {});
+    };
+    const stack = await open({ clock, companion: { onPaymentEvent: hanging, reconciliation: { hookTimeoutMs: 50 } } });
+    stack.dropWebhooks = true;
+    const session = await stack.openSession();
+    expect((await (await stack.pay(session.id)).json()).status).toBe('success');
+    clock.advance(NOTICE_GRACE_MS);
+    expect(await reconcile(stack)).toMatchObject({ dueNotices: 1, toldNotices: 0 });
+    // Given up on for now, it is due again after the first back-off, as a hook that threw.
+    clock.advance(15_000);
+    expect(await reconcile(stack)).toMatchObject({ dueNotices: 1, toldNotices: 0 });
+    expect(calls.map((change) => change.source)).toEqual(['gateway_answer', 'redelivery', 'redelivery']);
+    const timeouts = stack.logs.filter((line) => line.includes('HookTimeout'));
+    expect(timeouts).toHaveLength(3);
+  });
+
   it('with no hook, nothing is kept for telling and payments and refunds work as before', async () => {
     const clock = new TestClock(Date.now());
     const stack = await open({ clock, companion: { onPaymentEvent: undefined } });

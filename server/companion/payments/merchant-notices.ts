@@ -34,6 +34,8 @@ interface NoticeDeps {
   readonly logger: Logger;
   readonly clock: () => number;
   readonly hook: PaymentEventHook | undefined;
+  /** A call taking longer is given up on here (it may still finish) and told again later. */
+  readonly hookTimeoutMs: number;
 }
 
 export class MerchantNotices {
@@ -48,7 +50,7 @@ export class MerchantNotices {
     const { hook, logger } = this.#deps;
     if (!hook) return;
     try {
-      await hook(change);
+      await this.#call(hook, change);
     } catch (error) {
       logger.error('the onPaymentEvent hook failed; reconciliation tells it again', { order_id: change.orderId, kind: change.kind, err: error });
       return;
@@ -82,7 +84,7 @@ export class MerchantNotices {
     const changes = changesOf(notice);
     const state = notice.kind === 'payment' ? paymentNotice(notice.payment) : operationNotice(notice.operation);
     try {
-      for (const change of changes) await hook(change);
+      for (const change of changes) await this.#call(hook, change);
     } catch (error) {
       const retryInMs = RETRY_DELAYS_MS[Math.min(notice.attempt, RETRY_DELAYS_MS.length) - 1]!;
       logger.error('the onPaymentEvent hook failed again; it is told again later', {
@@ -95,11 +97,32 @@ export class MerchantNotices {
     return true;
   }
 
+  /** The hook's call, or a HookTimeout once it has taken `hookTimeoutMs`. */
+  async #call(hook: PaymentEventHook, change: PaymentChange): Promise<void> {
+    const limitMs = this.#deps.hookTimeoutMs;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new HookTimeout(limitMs)), limitMs);
+    });
+    try {
+      await Promise.race([hook(change), timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   /** A ledger that cannot clear the mark only makes the change be told again. */
   async #told(state: NoticeState): Promise<void> {
     await this.#deps.ledger.noticeTold(state).catch((error: unknown) => {
       this.#deps.logger.warn('could not record that the merchant was told; it will be told again', { err: error });
     });
+  }
+}
+
+class HookTimeout extends Error {
+  constructor(limitMs: number) {
+    super(`the hook did not return within ${limitMs} ms`);
+    this.name = 'HookTimeout';
   }
 }
 
