@@ -68,7 +68,7 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
   const clock = config.clock ?? Date.now;
   const logger = config.logger ?? createLogger({ clock });
   const feed = new ChangeFeed();
-  const notices = new MerchantNotices({ ledger, logger, clock, hook: config.onPaymentEvent, hookTimeoutMs: options.reconciliation.hookTimeoutMs });
+  const notices = new MerchantNotices({ ledger, logger, clock, hook: config.onPaymentEvent, hookTimeoutMs: options.reconciliation.hookTimeoutMs, dropAfterMs: options.reconciliation.giveUpAfterMs });
   const reactions = new PaymentReactions({ ledger, feed, logger, clock, notices });
   const orderState = new OrderStateSync({ ledger, gateway, reactions, logger, sandboxOrigin: options.sandboxOrigin });
   const flow = { ledger, gateway, orderState, reactions, options, logger, clock };

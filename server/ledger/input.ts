@@ -203,3 +203,4 @@ export const noticeClaimInput = z.strictObject({
 });
 
 export const noticeRetryInput = z.strictObject({ retryAt: epochMs });
+export const noticeDropInput = z.strictObject({ dueBefore: epochMs });

@@ -105,8 +105,8 @@ export interface Ledger {
   noticeTold(state: NoticeState): Promise<boolean>;
   /** Telling `state` failed: it is due again at `retryAt` unless the row changed since. */
   noticeFailed(state: NoticeState, retryAt: number): Promise<boolean>;
-  /** No hook to tell: clears every mark; how many there were. */
-  dropNotices(): Promise<number>;
+  /** No hook to tell: clears the marks due before `dueBefore`; how many there were. */
+  dropNotices(dueBefore: number): Promise<number>;
 
   close(): Promise<void>;
 }
@@ -156,7 +156,7 @@ function ledgerOver(ctx: LedgerContext): Ledger {
     claimNotices: (claim) => claimNotices(ctx, claim),
     noticeTold: (state) => noticeTold(ctx, state),
     noticeFailed: (state, retryAt) => noticeFailed(ctx, state, retryAt),
-    dropNotices: () => dropNotices(ctx),
+    dropNotices: (dueBefore) => dropNotices(ctx, dueBefore),
     close: () => ctx.db.destroy(),
   };
 }

@@ -5,7 +5,7 @@
 // first leaves its maker the grace below to tell it, and a claim leases the row the same way, so
 // two tellers do not call the hook for one row at once.
 import type { LedgerContext } from './context.js';
-import { noticeClaimInput, noticeRetryInput, parseInput } from './input.js';
+import { noticeClaimInput, noticeDropInput, noticeRetryInput, parseInput } from './input.js';
 import { toOperation, toPayment } from './rows.js';
 import type { OperationRow, PaymentRow } from './schema.js';
 import type { DueNotice, NoticeClaim, NoticeState, Operation, Payment } from './types.js';
@@ -85,11 +85,15 @@ export async function noticeFailed(ctx: LedgerContext, told: NoticeState, retryA
   return remark(ctx, told, parseInput(noticeRetryInput, { retryAt }).retryAt);
 }
 
-/** There is no one to tell: every mark is cleared; how many. */
-export async function dropNotices(ctx: LedgerContext): Promise<number> {
+/**
+ * There is no one to tell: the marks due since before `dueBefore` are cleared (how many). Younger
+ * ones stay for an instance that has a hook — one started after this one in a rolling deploy.
+ */
+export async function dropNotices(ctx: LedgerContext, dueBefore: number): Promise<number> {
+  const before = parseInput(noticeDropInput, { dueBefore }).dueBefore;
   let dropped = 0n;
   for (const table of ['payments', 'operations'] as const) {
-    const result = await ctx.db.updateTable(table).set({ notice_due_at: null, notice_attempts: 0 }).where('notice_due_at', 'is not', null).executeTakeFirst();
+    const result = await ctx.db.updateTable(table).set({ notice_due_at: null, notice_attempts: 0 }).where('notice_due_at', '<', before).executeTakeFirst();
     dropped += result.numUpdatedRows;
   }
   return Number(dropped);

@@ -81,7 +81,7 @@ describe('telling the merchant at least once', () => {
     expect(failures.map((entry) => [entry.order_id, entry.attempt])).toEqual([[session.order_id, undefined], [session.order_id, 1]]);
   });
 
-  it('a change committed by a companion that never told it is told by another on the same database', async () => {
+  it('a change committed by a companion that never told it is told by another on the same database, the first not dropping it', async () => {
     const clock = new TestClock(Date.now());
     // The first companion stands for a process that died between the commit and the hook.
     const stack = await open({ backend: fileBackend, served: true, clock, companion: { onPaymentEvent: undefined } });
@@ -92,6 +92,8 @@ describe('telling the merchant at least once', () => {
     const second = await stack.instance({ onPaymentEvent: (change) => void told.push(change) });
     expect(await reconcile(second)).toMatchObject({ dueNotices: 0 });
     clock.advance(NOTICE_GRACE_MS);
+    // The first, without a hook, still running beside it (a rolling deploy): it leaves them be.
+    expect(await reconcile(stack)).toMatchObject({ droppedNotices: 0 });
     expect(await reconcile(second)).toMatchObject({ dueNotices: 2, toldNotices: 2 });
     expect(told.map((change) => [change.kind, change.status, change.source, change.orderId])).toEqual([
       ['payment', 'success', 'redelivery', session.order_id],
@@ -222,6 +224,10 @@ describe('telling the merchant at least once', () => {
     const session = await stack.openSession();
     expect((await (await stack.pay(session.id)).json()).status).toBe('success');
     expect((await stack.json('POST', `/api/orders/${session.order_id}/refund`, 200, { admin: true, body: { amount: 1 } })).operation.status).toBe('success');
+    // Kept while an instance with a hook could still tell them (a rolling deploy adding one)…
+    expect(await reconcile(stack)).toMatchObject({ dueNotices: 0, droppedNotices: 0, failures: 0 });
+    // …then, told by no one for reconciliation's give-up time, cleared.
+    clock.advance(HOUR);
     expect(await reconcile(stack)).toMatchObject({ dueNotices: 0, droppedNotices: 2, failures: 0 });
     expect(await reconcile(stack)).toMatchObject({ droppedNotices: 0 });
     clock.advance(HOUR);

@@ -36,6 +36,8 @@ interface NoticeDeps {
   readonly hook: PaymentEventHook | undefined;
   /** A call taking longer is given up on here (it may still finish) and told again later. */
   readonly hookTimeoutMs: number;
+  /** Without a hook, marks no instance told for this long are cleared (reconciliation's give-up time). */
+  readonly dropAfterMs: number;
 }
 
 export class MerchantNotices {
@@ -60,10 +62,14 @@ export class MerchantNotices {
     if (changesOf(dueOf(change)).length === 1) await this.#told(stateOf(change));
   }
 
-  /** Tells what is due (at most `batchSize` payments and as many operations), or drops it all without a hook. */
+  /**
+   * Tells what is due (at most `batchSize` payments and as many operations). Without a hook, drops
+   * what has waited longer than `dropAfterMs`: an instance with one (a rolling deploy adding it)
+   * would have told it by then, so nothing it could tell is lost and nothing piles up.
+   */
   async tellDue(batchSize: number): Promise<NoticeReport> {
-    const { hook, ledger } = this.#deps;
-    if (!hook) return { due: 0, told: 0, dropped: await ledger.dropNotices() };
+    const { hook, ledger, clock, dropAfterMs } = this.#deps;
+    if (!hook) return { due: 0, told: 0, dropped: await ledger.dropNotices(clock() - dropAfterMs) };
     let due = 0;
     let told = 0;
     for (const kind of ['payment', 'operation'] as const) {

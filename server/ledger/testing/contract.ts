@@ -724,14 +724,19 @@ export function describeLedgerContract(backend: LedgerBackend): void {
         await expect(ledger.noticeFailed(paymentNotice(paid), -1)).rejects.toMatchObject({ field: 'retryAt' });
       });
 
-      it('drops every mark when there is no one to tell', async () => {
+      it('drops the marks due before a time when there is no one to tell, and keeps younger ones', async () => {
         const paid = await paidOrder(ledger);
         await paidOrder(ledger);
         await ledger.settleOperation((await ledger.reserveOperation(paid.orderId, { kind: 'refund' })).id, { status: 'success' });
-        expect(await ledger.dropNotices()).toBe(3);
-        expect(await ledger.dropNotices()).toBe(0);
+        // Still in their grace: an instance with a hook may tell them yet.
+        expect(await ledger.dropNotices(clock.now)).toBe(0);
         clock.advance(HOUR);
-        expect(await claimed()).toEqual([]);
+        const younger = await paidOrder(ledger);
+        expect(await ledger.dropNotices(clock.now)).toBe(3);
+        expect(await ledger.dropNotices(clock.now)).toBe(0);
+        clock.advance(NOTICE_GRACE_MS);
+        expect(await claimed()).toEqual([[younger.orderId, 'success', 1]]);
+        await expect(ledger.dropNotices(-1)).rejects.toMatchObject({ field: 'dueBefore' });
       });
     });
 
