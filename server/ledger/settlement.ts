@@ -25,7 +25,9 @@ export async function settleOperation(ctx: LedgerContext, id: string, input: Ope
     const progressed = await progressOperation(ctx, trx, id, result);
     if (!progressed) throw new LedgerNotFound('operation', id);
     await reapplyParkedEvents(ctx, trx, reservation.order_id);
-    // A parked event may have moved this very operation on since.
-    return { progress: progressed.progress, operation: (await getOperation(trx, id)) ?? progressed.operation };
+    // A parked event may have moved this very operation on since: a step forward too, so the
+    // caller reacts to it (the merchant's hook, the live feed) as to any other.
+    const current = (await getOperation(trx, id)) ?? progressed.operation;
+    return { progress: current.status === progressed.operation.status ? progressed.progress : 'advanced', operation: current };
   });
 }

@@ -577,6 +577,8 @@ export function describeLedgerContract(backend: LedgerBackend): void {
         // The answer came back "pending"; the webhook already knew better.
         const settled = await ledger.settleOperation(op.id, { status: 'pending', operationId: 'op-88' });
         expect(settled.operation).toMatchObject({ status: 'success', operationId: 'op-88', statusCode: '1004' });
+        // A step forward, so whoever settled it tells the merchant and the live feed now.
+        expect(settled.progress).toBe('advanced');
         expect((await ledger.getOrder(orderId))?.events).toMatchObject([{ outcome: 'applied' }]);
       });
 
