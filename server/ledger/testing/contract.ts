@@ -781,7 +781,7 @@ export function describeLedgerContract(backend: LedgerBackend): void {
         for (let i = 0; i < 7; i++) {
           const payment = i % 2 ? await paidOrder(ledger) : await claimedPayment(ledger);
           created.push(payment.orderId);
-          clock.advance(i === 3 ? 0 : 1000); // two orders share a timestamp
+          clock.advance(i === 3 || i === 4 ? 0 : 1000); // three orders (two of them paid) share a timestamp
         }
         const pages: string[][] = [];
         let cursor: string | undefined;
@@ -794,12 +794,25 @@ export function describeLedgerContract(backend: LedgerBackend): void {
         expect(pages.map((page) => page.length)).toEqual([3, 3, 1]);
         const listed = pages.flat();
         expect(new Set(listed)).toEqual(new Set(created));
-        const expected = [...created].reverse();
-        // Same-millisecond orders come by order id (descending); compare as sets at that spot.
-        expect(listed.filter((id, i) => id === expected[i]).length).toBeGreaterThanOrEqual(5);
-        const paid = await ledger.listOrders({ status: 'success' });
-        expect(paid.orders.every((order) => order.status === 'success')).toBe(true);
-        expect(paid.orders).toHaveLength(4);
+        // Newest first; same-millisecond orders by order id, descending.
+        const createdAt = new Map<string, number>();
+        for (const id of created) createdAt.set(id, (await ledger.getPayment(id))!.createdAt);
+        const newestFirst = (ids: readonly string[]) =>
+          [...ids].sort((a, b) => createdAt.get(b)! - createdAt.get(a)! || (a < b ? 1 : a > b ? -1 : 0));
+        expect(listed).toEqual(newestFirst(created));
+        // The status filter pages with the same cursor, the tie included.
+        const paidPages: string[][] = [];
+        let paidCursor: string | undefined;
+        do {
+          const page = await ledger.listOrders({ status: 'success', limit: 2, ...(paidCursor ? { cursor: paidCursor } : {}) });
+          expect(page.orders.every((order) => order.status === 'success')).toBe(true);
+          paidPages.push(page.orders.map((order) => order.orderId));
+          paidCursor = page.nextCursor ?? undefined;
+        } while (paidCursor);
+        const paidBefore = created.filter((_, i) => i % 2 === 1);
+        // Leaving out the order paid while the first listing was paged (the newest).
+        expect(paidPages.flat().filter((id) => created.includes(id))).toEqual(newestFirst(paidBefore));
+        expect((await ledger.listOrders({ status: 'success' })).orders).toHaveLength(4);
         await expect(ledger.listOrders({ cursor: 'garbage' })).rejects.toMatchObject({ field: 'cursor' });
         // Shaped like a cursor, but with a character no text column holds (PostgreSQL refuses NUL).
         const forged = Buffer.from(`${clock.now}:order\u0000`).toString('base64url');
