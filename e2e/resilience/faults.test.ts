@@ -16,7 +16,9 @@ import { TEST_SUB_MERCHANTS } from '../../server/gateway/test-project.js';
 import { EXPIRY, TEST_AMEX_CVV, TEST_CVV, card, cardNumber } from '../../server/companion/test/cards.js';
 import { createStack, eventually, payBody } from '../../server/companion/test/stack.js';
 import type { Json, Stack } from '../../server/companion/test/stack.js';
-import { sqliteFileBackend } from './support/stored-state.js';
+import { withTestDatabase } from '../../server/ledger/testing/databases.js';
+import type { LedgerBackend } from '../../server/ledger/testing/databases.js';
+import { postgresSchemaBackend, sqliteFileBackend } from './support/stored-state.js';
 import { differencesFromTruth, regressions } from './support/truth.js';
 
 const [SUB_A, SUB_B] = TEST_SUB_MERCHANTS.map((merchant) => merchant.id) as [string, string];
@@ -90,121 +92,129 @@ async function paidSession(body: Record<string, unknown>): Promise<Json> {
   return session;
 }
 
-beforeAll(async () => {
-  stack = await createStack({
-    backend: sqliteFileBackend(),
-    served: true,
-    gateway: { timeoutMs: GATEWAY_TIMEOUT_MS, retry: { maxRetries: 0 } },
-    sandbox: {
-      timings: { slowCardDelayMs: 300 },
-      // Two quick retries, then the sandbox gives a delivery up: a lost webhook.
-      webhooks: { retryDelaysMs: [100, 200], timeoutMs: 2_000, reorderHoldMs: 300 },
-      fetch: (input, init) => (webhooksLost ? Promise.reject(new TypeError('fetch failed: the companion is unreachable')) : fetch(input, init)),
-    },
-    companion: {
-      reconciliation: { intervalMs: 60_000, stalePaymentAfterMs: 0, unsettledOperationAfterMs: 0, giveUpAfterMs: 2_000, batchSize: 200 },
-      rateLimits: { perSession: 1_000, perClient: 1_000 },
-    },
-  });
-}, 30_000);
-
-afterAll(async () => {
-  await stack.close();
-});
-
-describe('payments of every kind under gateway faults', () => {
-  it('end, after reconciliation, exactly as the gateway has them', async () => {
-    // Direct payments whose answers are lost in every way, and declines among them.
-    const directs: [string, Json, Faults | undefined, boolean][] = [];
-    const direct = async (what: string, body: Record<string, unknown>, faults: Faults | undefined, lose = false) => {
-      const session = await stack.openSession();
-      await withFaults(faults, lose, () => pay(what, session, payBody(body)));
-      directs.push([what, session, faults, lose]);
-    };
-    await direct('visa, answer slower than the timeout', {}, slow('/api/v1/payment'));
-    await direct('mastercard, 500 after the charge', { card: { number: cardNumber('success', 'mastercard'), ...EXPIRY, cvv: TEST_CVV } }, failing('/api/v1/payment', 500));
-    await direct('amex, connection dropped after the charge', { card: { number: cardNumber('success', 'amex'), ...EXPIRY, cvv: TEST_AMEX_CVV } }, dropped('/api/v1/payment'));
-    await direct('visa, 503 before anything happened', {}, failing('/api/v1/payment', 503, 'before'));
-    await direct('visa, connection dropped before anything happened', {}, dropped('/api/v1/payment', 'before'));
-    await direct('rejected, 503 after the decline', { card: card('rejected') }, failing('/api/v1/payment', 503));
-    await direct('insufficient funds, webhooks lost', { card: card('insufficient_funds') }, undefined, true);
-    await direct('expired card, webhooks duplicated and reordered', { card: card('expired') }, DUPLICATED_AND_REORDERED);
-    await direct('slow card, webhooks delayed', { card: card('slow_pending') }, { webhook_delay_ms: 400 });
-    await direct('slow card, webhooks lost', { card: card('slow_pending') }, undefined, true);
-
-    // 3-D Secure, decided on the sandbox while webhooks misbehave.
-    for (const [result, faults, lose] of [
-      ['success', DUPLICATED_AND_REORDERED, false],
-      ['failure', DUPLICATED_AND_REORDERED, false],
-      ['success', undefined, true],
-      ['failure', undefined, true],
-    ] as const) {
-      const session = await stack.openSession();
-      const challenge = await pay(`3-D Secure ${result}`, session, payBody({ card: card('three_ds_challenge') }));
-      expect(challenge.status).toBe('redirect');
-      await withFaults(faults, lose, async () => {
-        await stack.control('POST', `/_sandbox/3ds/${challenge.payment_id}`, { result });
-        await stack.settleWebhooks();
+/** The bad day, on a companion whose ledger is `backend`'s. */
+function badDay(name: string, backend: () => LedgerBackend): void {
+  describe(`payments of every kind under gateway faults (${name})`, () => {
+    beforeAll(async () => {
+      answers.length = 0;
+      webhooksLost = false;
+      stack = await createStack({
+        backend: backend(),
+        served: true,
+        gateway: { timeoutMs: GATEWAY_TIMEOUT_MS, retry: { maxRetries: 0 } },
+        sandbox: {
+          timings: { slowCardDelayMs: 300 },
+          // Two quick retries, then the sandbox gives a delivery up: a lost webhook.
+          webhooks: { retryDelaysMs: [100, 200], timeoutMs: 2_000, reorderHoldMs: 300 },
+          fetch: (input, init) => (webhooksLost ? Promise.reject(new TypeError('fetch failed: the companion is unreachable')) : fetch(input, init)),
+        },
+        companion: {
+          reconciliation: { intervalMs: 60_000, stalePaymentAfterMs: 0, unsettledOperationAfterMs: 0, giveUpAfterMs: 2_000, batchSize: 200 },
+          rateLimits: { perSession: 1_000, perClient: 1_000 },
+        },
       });
-    }
-
-    // Hosted: paid on the gateway's page with webhooks lost; cancelled with the answer dropped.
-    const hostedPaid = await stack.openSession({ customer: CONTACT });
-    const { redirect_url: page } = await stack.json('POST', `/api/checkout/sessions/${hostedPaid.id}/hosted`, 200, { body: {} });
-    await withFaults(undefined, true, async () => {
-      const submitted = await fetch(page, {
-        method: 'POST',
-        redirect: 'manual',
-        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ cc_number: cardNumber('success'), exp_month: String(EXPIRY.exp_month), exp_year: String(EXPIRY.exp_year), card_cvv: TEST_CVV }).toString(),
-      });
-      expect(submitted.status).toBe(303);
-      await stack.settleWebhooks();
-    });
-    const hostedCancelled = await stack.openSession({ customer: CONTACT });
-    await stack.json('POST', `/api/checkout/sessions/${hostedCancelled.id}/hosted`, 200, { body: {} });
-    await withFaults(dropped('/api/v1/pos/'), false, () => operate('cancel, answer dropped', hostedCancelled.order_id, 'cancel'));
-
-    // Back office: captures, voids, refunds and split refunds whose answers go astray.
-    const captured = await paidSession({ method: 'auth' });
-    await withFaults(failing('/api/v1/capture', 500), false, () => operate('partial capture, 500 after', captured.order_id, 'capture', { amount: 5 }));
-    const voided = await paidSession({ method: 'auth' });
-    await withFaults(slow('/api/v1/void'), false, () => operate('void, slower than the timeout', voided.order_id, 'void'));
-    const refunded = await paidSession({});
-    await withFaults(dropped('/api/v1/refund'), false, () => operate('refund 1, dropped after', refunded.order_id, 'refund', { amount: 2 }));
-    await withFaults(DUPLICATED_AND_REORDERED, false, () => operate('refund 2, webhooks duplicated', refunded.order_id, 'refund', { amount: 3 }));
-    await withFaults(failing('/api/v1/refund', 503, 'before'), false, () => operate('refund 3, 503 before', refunded.order_id, 'refund', { amount: 1 }));
-    const split = await paidSession({ amount: 100, split: [{ sub_merchant_id: SUB_A, amount: 60 }, { sub_merchant_id: SUB_B, amount: 40 }] });
-    await withFaults(failing('/api/v1/split/refund', 503), true, () =>
-      operate('split refund, 503 after, webhooks lost', split.order_id, 'split-refund', { split: [{ sub_merchant_id: SUB_B, amount: 40 }] }),
-    );
-
-    // A saved card pays the next order while the answer is slow.
-    await paidSession({ customer_id: 'faults-customer' });
-    const next = await stack.openSession({ customer_id: 'faults-customer' });
-    const view = await stack.json('GET', `/api/checkout/sessions/${next.id}`, 200);
-    await withFaults(slow('/api/v1/payment'), false, () => pay('saved card, slow answer', next, payBody({ card: { token: view.saved_cards[0].token } })));
-
-    // The bad day ends: every fault off, the companion reachable, time for late deliveries.
-    webhooksLost = false;
-    await stack.settleWebhooks();
-    // The faults did their harm: without reconciliation the ledger would not be right.
-    const before = await differencesFromTruth(stack);
-    expect(before.length).toBeGreaterThan(0);
-    const reconciler = stack.companion.companion.reconciler;
-    await eventually(async () => {
-      await stack.settleWebhooks();
-      await reconciler.runOnce();
-      expect(await differencesFromTruth(stack)).toEqual([]);
     }, 30_000);
 
-    // Nobody was shown a 500; the faults did reach the companion (answers other than 200).
-    expect(answers.filter((answer) => answer.status === 500)).toEqual([]);
-    expect(answers.some((answer) => answer.status !== 200)).toBe(true);
-    expect(regressions(stack.changes)).toEqual([]);
-    // Every kind is in the batch, and the gateway saw each order once.
-    const statuses = new Set((await stack.ledger.listOrders({ limit: 200 })).orders.map((payment) => payment.status));
-    expect([...statuses].sort()).toEqual(['failure', 'success']);
-    expect(directs).toHaveLength(10);
-  }, 180_000);
-});
+    afterAll(async () => {
+      await stack.close();
+    });
+
+    it('end, after reconciliation, exactly as the gateway has them', async () => {
+      // Direct payments whose answers are lost in every way, and declines among them.
+      const directs: [string, Json, Faults | undefined, boolean][] = [];
+      const direct = async (what: string, body: Record<string, unknown>, faults: Faults | undefined, lose = false) => {
+        const session = await stack.openSession();
+        await withFaults(faults, lose, () => pay(what, session, payBody(body)));
+        directs.push([what, session, faults, lose]);
+      };
+      await direct('visa, answer slower than the timeout', {}, slow('/api/v1/payment'));
+      await direct('mastercard, 500 after the charge', { card: { number: cardNumber('success', 'mastercard'), ...EXPIRY, cvv: TEST_CVV } }, failing('/api/v1/payment', 500));
+      await direct('amex, connection dropped after the charge', { card: { number: cardNumber('success', 'amex'), ...EXPIRY, cvv: TEST_AMEX_CVV } }, dropped('/api/v1/payment'));
+      await direct('visa, 503 before anything happened', {}, failing('/api/v1/payment', 503, 'before'));
+      await direct('visa, connection dropped before anything happened', {}, dropped('/api/v1/payment', 'before'));
+      await direct('rejected, 503 after the decline', { card: card('rejected') }, failing('/api/v1/payment', 503));
+      await direct('insufficient funds, webhooks lost', { card: card('insufficient_funds') }, undefined, true);
+      await direct('expired card, webhooks duplicated and reordered', { card: card('expired') }, DUPLICATED_AND_REORDERED);
+      await direct('slow card, webhooks delayed', { card: card('slow_pending') }, { webhook_delay_ms: 400 });
+      await direct('slow card, webhooks lost', { card: card('slow_pending') }, undefined, true);
+
+      // 3-D Secure, decided on the sandbox while webhooks misbehave.
+      for (const [result, faults, lose] of [
+        ['success', DUPLICATED_AND_REORDERED, false],
+        ['failure', DUPLICATED_AND_REORDERED, false],
+        ['success', undefined, true],
+        ['failure', undefined, true],
+      ] as const) {
+        const session = await stack.openSession();
+        const challenge = await pay(`3-D Secure ${result}`, session, payBody({ card: card('three_ds_challenge') }));
+        expect(challenge.status).toBe('redirect');
+        await withFaults(faults, lose, async () => {
+          await stack.control('POST', `/_sandbox/3ds/${challenge.payment_id}`, { result });
+          await stack.settleWebhooks();
+        });
+      }
+
+      // Hosted: paid on the gateway's page with webhooks lost; cancelled with the answer dropped.
+      const hostedPaid = await stack.openSession({ customer: CONTACT });
+      const { redirect_url: page } = await stack.json('POST', `/api/checkout/sessions/${hostedPaid.id}/hosted`, 200, { body: {} });
+      await withFaults(undefined, true, async () => {
+        const submitted = await fetch(page, {
+          method: 'POST',
+          redirect: 'manual',
+          headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ cc_number: cardNumber('success'), exp_month: String(EXPIRY.exp_month), exp_year: String(EXPIRY.exp_year), card_cvv: TEST_CVV }).toString(),
+        });
+        expect(submitted.status).toBe(303);
+        await stack.settleWebhooks();
+      });
+      const hostedCancelled = await stack.openSession({ customer: CONTACT });
+      await stack.json('POST', `/api/checkout/sessions/${hostedCancelled.id}/hosted`, 200, { body: {} });
+      await withFaults(dropped('/api/v1/pos/'), false, () => operate('cancel, answer dropped', hostedCancelled.order_id, 'cancel'));
+
+      // Back office: captures, voids, refunds and split refunds whose answers go astray.
+      const captured = await paidSession({ method: 'auth' });
+      await withFaults(failing('/api/v1/capture', 500), false, () => operate('partial capture, 500 after', captured.order_id, 'capture', { amount: 5 }));
+      const voided = await paidSession({ method: 'auth' });
+      await withFaults(slow('/api/v1/void'), false, () => operate('void, slower than the timeout', voided.order_id, 'void'));
+      const refunded = await paidSession({});
+      await withFaults(dropped('/api/v1/refund'), false, () => operate('refund 1, dropped after', refunded.order_id, 'refund', { amount: 2 }));
+      await withFaults(DUPLICATED_AND_REORDERED, false, () => operate('refund 2, webhooks duplicated', refunded.order_id, 'refund', { amount: 3 }));
+      await withFaults(failing('/api/v1/refund', 503, 'before'), false, () => operate('refund 3, 503 before', refunded.order_id, 'refund', { amount: 1 }));
+      const split = await paidSession({ amount: 100, split: [{ sub_merchant_id: SUB_A, amount: 60 }, { sub_merchant_id: SUB_B, amount: 40 }] });
+      await withFaults(failing('/api/v1/split/refund', 503), true, () =>
+        operate('split refund, 503 after, webhooks lost', split.order_id, 'split-refund', { split: [{ sub_merchant_id: SUB_B, amount: 40 }] }),
+      );
+
+      // A saved card pays the next order while the answer is slow.
+      await paidSession({ customer_id: 'faults-customer' });
+      const next = await stack.openSession({ customer_id: 'faults-customer' });
+      const view = await stack.json('GET', `/api/checkout/sessions/${next.id}`, 200);
+      await withFaults(slow('/api/v1/payment'), false, () => pay('saved card, slow answer', next, payBody({ card: { token: view.saved_cards[0].token } })));
+
+      // The bad day ends: every fault off, the companion reachable, time for late deliveries.
+      webhooksLost = false;
+      await stack.settleWebhooks();
+      // The faults did their harm: without reconciliation the ledger would not be right.
+      const before = await differencesFromTruth(stack);
+      expect(before.length).toBeGreaterThan(0);
+      const reconciler = stack.companion.companion.reconciler;
+      await eventually(async () => {
+        await stack.settleWebhooks();
+        await reconciler.runOnce();
+        expect(await differencesFromTruth(stack)).toEqual([]);
+      }, 30_000);
+
+      // Nobody was shown a 500; the faults did reach the companion (answers other than 200).
+      expect(answers.filter((answer) => answer.status === 500)).toEqual([]);
+      expect(answers.some((answer) => answer.status !== 200)).toBe(true);
+      expect(regressions(stack.changes)).toEqual([]);
+      // Every kind is in the batch, and the gateway saw each order once.
+      const statuses = new Set((await stack.ledger.listOrders({ limit: 200 })).orders.map((payment) => payment.status));
+      expect([...statuses].sort()).toEqual(['failure', 'success']);
+      expect(directs).toHaveLength(10);
+    }, 180_000);
+  });
+}
+
+badDay('SQLite file', sqliteFileBackend);
+withTestDatabase((url) => badDay('PostgreSQL', () => postgresSchemaBackend(url)));
