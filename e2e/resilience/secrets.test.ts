@@ -186,18 +186,21 @@ describe('the widget and redirects, in Chromium', () => {
       });
     }
     await page.route(/^https?:\/\/(evil|example)\./, (route) => route.fulfill({ contentType: 'text/html', body: '<title>elsewhere</title>' }));
+    // The outcome comes back through a binding, not as an evaluate's result: a redirect
+    // navigates the page away, and an evaluate still open then fails with its context destroyed.
+    let report: (outcome: string) => void = () => {};
+    const outcome = new Promise<string>((resolve) => (report = resolve));
+    await page.exposeFunction('reportPayOutcome', (text: string) => report(text));
     await page.goto(`${stack.companionUrl}/shop`);
     await page.getByLabel('Card number').fill('4242 4242 4242 4242');
     await page.getByLabel('Expiry date').fill('12/30');
     await page.getByLabel('Security code').fill('737');
-    const outcome = page.evaluate(
-      () =>
-        new Promise<string>((resolve) => {
-          const form = document.querySelector('pay-form')!;
-          form.addEventListener('pay-error', (event) => resolve(`error ${(event as CustomEvent<{ code: string }>).detail.code}`), { once: true });
-          form.addEventListener('pay-redirect', (event) => resolve(`redirect ${(event as CustomEvent<{ url: string }>).detail.url}`), { once: true });
-        }),
-    );
+    await page.evaluate(() => {
+      const form = document.querySelector('pay-form')!;
+      const tell = (window as unknown as { reportPayOutcome(text: string): void }).reportPayOutcome;
+      form.addEventListener('pay-error', (event) => tell(`error ${(event as CustomEvent<{ code: string }>).detail.code}`), { once: true });
+      form.addEventListener('pay-redirect', (event) => tell(`redirect ${(event as CustomEvent<{ url: string }>).detail.url}`), { once: true });
+    });
     await page.getByRole('button', { name: /^Pay/ }).click();
     return outcome;
   }
