@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { lockPayment, lockingRead } from './context.js';
 import type { LedgerContext, LedgerDb } from './context.js';
-import { GroupCommit } from './group-commit.js';
+import { sharedTransactions } from './group-commit.js';
 import { gatewayEventInput, parseInput } from './input.js';
 import { insertOperation, progressOperation } from './operations.js';
 import { progressPayment } from './payments.js';
@@ -182,25 +182,6 @@ async function applyStored(ctx: LedgerContext, trx: LedgerDb, id: string, facts:
   return { isNew: false, event: await recordOutcome(ctx, trx, stored, effect), advanced: effect.advanced, flagged: effect.flagged ?? false, payment: effect.payment, operation: effect.operation };
 }
 
-type InTransaction = <T>(work: (trx: LedgerDb) => Promise<T>) => Promise<T>;
-
-const groupCommits = new WeakMap<LedgerContext, GroupCommit>();
-
-/**
- * Where events are stored: on SQLite, in group commits (one writer, and the commit is most of
- * an event's cost); on PostgreSQL, a transaction each (instances and connections work at once).
- */
-function eventTransactions(ctx: LedgerContext): InTransaction {
-  if (ctx.dialect === 'postgres') return (work) => ctx.db.transaction().execute(work);
-  let group = groupCommits.get(ctx);
-  if (!group) {
-    group = new GroupCommit(ctx.db);
-    groupCommits.set(ctx, group);
-  }
-  const shared = group;
-  return (work) => shared.run(work);
-}
-
 /**
  * Tries a stored event that is not applied yet (parked, unmatched) again, from the facts kept
  * with it: what a re-delivery would do, without waiting for one. Undefined when unknown.
@@ -218,7 +199,7 @@ export async function retryEvent(ctx: LedgerContext, id: string): Promise<EventI
 export async function ingestEvent(ctx: LedgerContext, input: GatewayEvent): Promise<EventIngest> {
   const { data, body, ...facts } = parseInput(gatewayEventInput, input);
   const id = eventId(data);
-  const inTransaction = eventTransactions(ctx);
+  const inTransaction = sharedTransactions(ctx);
   try {
     return await inTransaction((trx) => insertNew(ctx, trx, id, body, facts));
   } catch (error) {

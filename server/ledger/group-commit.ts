@@ -7,7 +7,8 @@
 // run and commit each HTTP delivery's transaction before the next request is even parsed.
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { CompiledQuery } from 'kysely';
-import type { LedgerDb } from './context.js';
+import type { LedgerContext, LedgerDb } from './context.js';
+import { oncePerLedger } from './prepared.js';
 
 const SAVEPOINT = CompiledQuery.raw('savepoint group_piece');
 const RELEASE = CompiledQuery.raw('release group_piece');
@@ -82,3 +83,16 @@ export class GroupCommit {
     }
   }
 }
+
+type InTransaction = <T>(work: (trx: LedgerDb) => Promise<T>) => Promise<T>;
+
+/**
+ * Where the webhook path's writes go — storing an event, clearing a notice mark after the hook:
+ * on SQLite one group commit per database (one writer, and the synced commit is most of a small
+ * write's cost); on PostgreSQL a transaction each (instances and connections work at once).
+ */
+export const sharedTransactions = oncePerLedger((ctx: LedgerContext): InTransaction => {
+  if (ctx.dialect === 'postgres') return (work) => ctx.db.transaction().execute(work);
+  const group = new GroupCommit(ctx.db);
+  return (work) => group.run(work);
+});

@@ -5,6 +5,7 @@
 // first leaves its maker the grace below to tell it, and a claim leases the row the same way, so
 // two tellers do not call the hook for one row at once.
 import type { LedgerContext } from './context.js';
+import { sharedTransactions } from './group-commit.js';
 import { noticeClaimInput, noticeDropInput, noticeRetryInput, parseInput } from './input.js';
 import { toOperation, toPayment } from './rows.js';
 import type { OperationRow, PaymentRow } from './schema.js';
@@ -61,15 +62,21 @@ async function claimIn(ctx: LedgerContext, table: keyof typeof keyOf, limit: num
     .execute();
 }
 
-/** Moves the mark of the row still in the state told (and still marked); whether it did. */
-async function remark(ctx: LedgerContext, told: NoticeState, dueAt: number | null): Promise<boolean> {
+/**
+ * Moves the mark of the row still in the state told (and still marked); whether it did. It
+ * follows every webhook the hook is told of, so it shares the events' commits (on SQLite a
+ * commit of its own would cost each event a second synced write).
+ */
+function remark(ctx: LedgerContext, told: NoticeState, dueAt: number | null): Promise<boolean> {
   const set = { notice_due_at: dueAt, ...(dueAt === null ? { notice_attempts: 0 } : {}) };
-  const marked = ctx.db.updateTable(told.kind === 'payment' ? 'payments' : 'operations').set(set).where('notice_due_at', 'is not', null);
-  const result = await (told.kind === 'payment'
-    ? marked.where('order_id', '=', told.orderId).where('status', '=', told.status).where('mismatch_report', told.flagged ? 'is not' : 'is', null)
-    : marked.where('id', '=', told.id).where('status', '=', told.status)
-  ).executeTakeFirst();
-  return result.numUpdatedRows > 0n;
+  return sharedTransactions(ctx)(async (trx) => {
+    const marked = trx.updateTable(told.kind === 'payment' ? 'payments' : 'operations').set(set).where('notice_due_at', 'is not', null);
+    const result = await (told.kind === 'payment'
+      ? marked.where('order_id', '=', told.orderId).where('status', '=', told.status).where('mismatch_report', told.flagged ? 'is not' : 'is', null)
+      : marked.where('id', '=', told.id).where('status', '=', told.status)
+    ).executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  });
 }
 
 /**
