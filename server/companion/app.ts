@@ -68,7 +68,13 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
   const clock = config.clock ?? Date.now;
   const logger = config.logger ?? createLogger({ clock });
   const feed = new ChangeFeed();
-  const notices = new MerchantNotices({ ledger, logger, clock, hook: config.onPaymentEvent, hookTimeoutMs: options.reconciliation.hookTimeoutMs, dropAfterMs: options.reconciliation.giveUpAfterMs });
+  const background = new InFlight();
+  const notices = new MerchantNotices({
+    ledger, logger, clock, background,
+    hook: config.onPaymentEvent,
+    hookTimeoutMs: options.reconciliation.hookTimeoutMs,
+    dropAfterMs: options.reconciliation.giveUpAfterMs,
+  });
   const reactions = new PaymentReactions({ ledger, feed, logger, clock, notices });
   const orderState = new OrderStateSync({ ledger, gateway, reactions, logger, sandboxOrigin: options.sandboxOrigin });
   const flow = { ledger, gateway, orderState, reactions, options, logger, clock };
@@ -84,7 +90,6 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
     },
   };
   const reconciler = new Reconciler({ ledger, gateway, orderState, reactions, notices, timings: options.reconciliation, logger, clock });
-  const background = new InFlight();
 
   const app = new Hono<CompanionEnv>();
   app.use(async (c, next) => {

@@ -197,7 +197,17 @@ describe('telling the merchant at least once', () => {
     expect(await reconcile(stack)).toMatchObject({ dueNotices: 0 });
   });
 
-  it('a hook that never returns holds up neither the payment’s answer nor a pass, and is told again later', async () => {
+  it('a hook that never returns does not hold the payment’s answer until it is given up on', async () => {
+    const hanging: PaymentEventHook = () => new Promise<void>(() => {});
+    const stack = await open({ companion: { onPaymentEvent: hanging, reconciliation: { hookTimeoutMs: 5_000 } } });
+    stack.dropWebhooks = true;
+    const session = await stack.openSession();
+    expect((await (await stack.pay(session.id)).json()).status).toBe('success');
+    // Answered while the call still ran: it was not yet given up on (that comes after 5 s).
+    expect(stack.logs.filter((line) => line.includes('HookTimeout'))).toEqual([]);
+  });
+
+  it('a pass stops at a hook that hangs, leaves the rest for the next, and tells it again later', async () => {
     const clock = new TestClock(Date.now());
     const calls: PaymentChange[] = [];
     const hanging: PaymentEventHook = (change) => {
@@ -206,16 +216,17 @@ describe('telling the merchant at least once', () => {
     };
     const stack = await open({ clock, companion: { onPaymentEvent: hanging, reconciliation: { hookTimeoutMs: 50 } } });
     stack.dropWebhooks = true;
-    const session = await stack.openSession();
-    expect((await (await stack.pay(session.id)).json()).status).toBe('success');
+    for (const session of [await stack.openSession(), await stack.openSession()]) {
+      expect((await (await stack.pay(session.id)).json()).status).toBe('success');
+    }
     clock.advance(NOTICE_GRACE_MS);
     expect(await reconcile(stack)).toMatchObject({ dueNotices: 1, toldNotices: 0 });
-    // Given up on for now, it is due again after the first back-off, as a hook that threw.
+    expect(await reconcile(stack)).toMatchObject({ dueNotices: 1, toldNotices: 0 });
+    // Given up on, each is due again after the first back-off, as a hook that threw.
     clock.advance(15_000);
     expect(await reconcile(stack)).toMatchObject({ dueNotices: 1, toldNotices: 0 });
-    expect(calls.map((change) => change.source)).toEqual(['gateway_answer', 'redelivery', 'redelivery']);
-    const timeouts = stack.logs.filter((line) => line.includes('HookTimeout'));
-    expect(timeouts).toHaveLength(3);
+    expect(calls.map((change) => change.source)).toEqual(['gateway_answer', 'gateway_answer', 'redelivery', 'redelivery', 'redelivery']);
+    expect(stack.logs.filter((line) => line.includes('HookTimeout'))).toHaveLength(5);
   });
 
   it('with no hook, nothing is kept for telling and payments and refunds work as before', async () => {

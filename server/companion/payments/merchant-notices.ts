@@ -10,12 +10,20 @@
  */
 import { operationNotice, paymentNotice } from '../../ledger/index.js';
 import type { DueNotice, Ledger, NoticeState } from '../../ledger/index.js';
+import { waitAtMost } from '../http/in-flight.js';
+import type { InFlight } from '../http/in-flight.js';
 import type { Logger } from '../log/logger.js';
 import { discrepancyChange, operationChange, paymentChange } from './payment-change.js';
 import type { PaymentChange, PaymentEventHook } from './payment-change.js';
 
 /** How long a claimed notice is this instance's to tell before another may try. */
 export const NOTICE_LEASE_MS = 60_000;
+
+/**
+ * Longest whoever made a change (a pay answer, a webhook's acknowledgement) waits for the hook
+ * told at once; it carries on after that, tracked so that stopping waits for it.
+ */
+const TELL_WAIT_MS = 2_000;
 
 /** After the n-th failed retry, the next one waits this long (the last one repeats). */
 const RETRY_DELAYS_MS = [15_000, 60_000, 5 * 60_000, 15 * 60_000, 60 * 60_000];
@@ -38,6 +46,8 @@ interface NoticeDeps {
   readonly hookTimeoutMs: number;
   /** Without a hook, marks no instance told for this long are cleared (reconciliation's give-up time). */
   readonly dropAfterMs: number;
+  /** Calls still running when their maker stopped waiting. */
+  readonly background: InFlight;
 }
 
 export class MerchantNotices {
@@ -47,10 +57,18 @@ export class MerchantNotices {
     this.#deps = deps;
   }
 
-  /** Tells a change just made. A throw is logged; the change stays due for reconciliation. */
+  /**
+   * Tells a change just made, waiting for it at most TELL_WAIT_MS. A throw is logged; the
+   * change stays due for reconciliation.
+   */
   async tell(change: PaymentChange): Promise<void> {
-    const { hook, logger } = this.#deps;
+    const { hook, background } = this.#deps;
     if (!hook) return;
+    await waitAtMost(background.track(this.#tellNow(hook, change)), TELL_WAIT_MS);
+  }
+
+  async #tellNow(hook: PaymentEventHook, change: PaymentChange): Promise<void> {
+    const { logger } = this.#deps;
     try {
       await this.#call(hook, change);
     } catch (error) {
@@ -59,7 +77,7 @@ export class MerchantNotices {
     }
     // A flagged payment's record has two things to tell, and the mark cannot say whether the
     // other one was told (its call may have thrown): it stays, and reconciliation tells both.
-    if (changesOf(dueOf(change)).length === 1) await this.#told(stateOf(change));
+    if (tellsWholeRecord(change)) await this.#told(stateOf(change));
   }
 
   /**
@@ -79,7 +97,10 @@ export class MerchantNotices {
         const [notice] = await ledger.claimNotices({ limit: 1, leaseMs: NOTICE_LEASE_MS, kind });
         if (!notice) break;
         due += 1;
-        if (await this.#retell(notice, hook)) told += 1;
+        // A hook that fails or hangs is down for the rest too: they keep their marks for the
+        // next pass, and this one goes on with the reconciler's other work.
+        if (!(await this.#retell(notice, hook))) return { due, told, dropped: 0 };
+        told += 1;
       }
     }
     return { due, told, dropped: 0 };
@@ -137,9 +158,9 @@ function stateOf(change: PaymentChange): NoticeState {
   return change.kind === 'operation' ? operationNotice(change.operation) : paymentNotice(change.payment);
 }
 
-/** The record a change tells, as reconciliation would find it due. */
-function dueOf(change: PaymentChange): DueNotice {
-  return change.kind === 'operation' ? { kind: 'operation', operation: change.operation, attempt: 0 } : { kind: 'payment', payment: change.payment, attempt: 0 };
+/** Whether a change is all its record has to tell (a flagged payment past init has two things: its discrepancy and its status). */
+function tellsWholeRecord(change: PaymentChange): boolean {
+  return change.kind === 'operation' || change.payment.discrepancy === null || change.payment.status === 'init';
 }
 
 /** What a due record tells: a payment's discrepancy (if noted) and its status; an operation's status. */
