@@ -4,7 +4,7 @@
  * for exactly the cart's amount.
  */
 import { expect, test } from '../fixtures.js';
-import { CUP, ESPRESSO } from '../pages/checkout.js';
+import { CUP, ESPRESSO, FUTURE_EXPIRY } from '../pages/checkout.js';
 import { Result } from '../pages/result.js';
 
 test('direct purchase: cart, card form, success page, paid order in the back office', async ({ page, context, stack, shop, checkout, backOffice }) => {
@@ -26,7 +26,7 @@ test('direct purchase: cart, card form, success page, paid order in the back off
   await checkout.cardNumber.focus();
   await page.keyboard.press('ControlOrMeta+V');
   await expect(checkout.cardNumber).toHaveValue('4242 4242 4242 4242');
-  await checkout.card.getByLabel('Expiry date').fill('12/30');
+  await checkout.card.getByLabel('Expiry date').fill(FUTURE_EXPIRY);
   await checkout.card.getByLabel('Security code').fill('123');
   await checkout.payButton.click();
 

@@ -121,11 +121,9 @@ function badDay(name: string, backend: () => LedgerBackend): void {
 
     it('end, after reconciliation, exactly as the gateway has them', async () => {
       // Direct payments whose answers are lost in every way, and declines among them.
-      const directs: [string, Json, Faults | undefined, boolean][] = [];
       const direct = async (what: string, body: Record<string, unknown>, faults: Faults | undefined, lose = false) => {
         const session = await stack.openSession();
         await withFaults(faults, lose, () => pay(what, session, payBody(body)));
-        directs.push([what, session, faults, lose]);
       };
       await direct('visa, answer slower than the timeout', {}, slow('/api/v1/payment'));
       await direct('mastercard, 500 after the charge', { card: { number: cardNumber('success', 'mastercard'), ...EXPIRY, cvv: TEST_CVV } }, failing('/api/v1/payment', 500));
@@ -208,10 +206,9 @@ function badDay(name: string, backend: () => LedgerBackend): void {
       expect(answers.filter((answer) => answer.status === 500)).toEqual([]);
       expect(answers.some((answer) => answer.status !== 200)).toBe(true);
       expect(regressions(stack.changes)).toEqual([]);
-      // Every kind is in the batch, and the gateway saw each order once.
+      // Successes and declines both ended the day.
       const statuses = new Set((await stack.ledger.listOrders({ limit: 200 })).orders.map((payment) => payment.status));
       expect([...statuses].sort()).toEqual(['failure', 'success']);
-      expect(directs).toHaveLength(10);
     }, 180_000);
   });
 }
