@@ -84,3 +84,16 @@ describe('a real phone number', () => {
     }
   });
 });
+
+describe('a card number typed into the e-mail address', () => {
+  it('is refused with the field named, not echoed, and nothing is kept', async () => {
+    const stack = await openStack();
+    const session = await stack.openSession();
+    const response = await stack.pay(session.id, payBody({ customer: { ...CUSTOMER, email: '4242424242424242@example.com' } }));
+    const text = await response.text();
+    expect(response.status, text).toBe(400);
+    expect(JSON.parse(text).error.fields).toEqual({ 'customer.email': 'must not contain a card number' });
+    expect(text).not.toContain('4242424242424242');
+    expect((await stack.ledger.getSession(session.id))?.payment).toBeNull();
+  });
+});

@@ -22,7 +22,11 @@ const Name = z
   .trim()
   .pipe(requiredText(256))
   .refine((name) => !CARD_NUMBER_LIKE.test(name), { error: 'must not contain a card number' });
-const Email = z.string().trim().pipe(z.email({ error: 'must be an e-mail address' }).max(256));
+const Email = z
+  .string()
+  .trim()
+  .pipe(z.email({ error: 'must be an e-mail address' }).max(256))
+  .refine((email) => !CARD_NUMBER_LIKE.test(email), { error: 'must not contain a card number' });
 
 /**
  * The card numbers short enough to pass for a phone (at most 15 digits), by the companion's own
