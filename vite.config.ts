@@ -1,17 +1,31 @@
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import type { UserConfig } from 'vite';
 import { thirdPartyLicenses } from './widget/build/licenses.js';
 import { minifyTemplates } from './widget/build/minify-templates.js';
 
-// `vite build`: the widget's bundle, Lit included, served by the companion at /widget/pay-form.js.
+const inRepository = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+
+// Inside the repository the @payform packages resolve to their TypeScript sources, as
+// tsconfig.json's `paths` say (tsx, tsc and Playwright read them there); installed, a package
+// resolves to its built dist/ through its `exports`.
+const tsconfigPaths: Record<string, [string]> = JSON.parse(readFileSync(inRepository('tsconfig.json'), 'utf8')).compilerOptions.paths;
+const packageSources = Object.entries(tsconfigPaths).map(([name, [source]]) => ({
+  find: new RegExp(`^${name.replaceAll('/', '\\/')}$`),
+  replacement: inRepository(source),
+}));
+
+// `vite build`: @payform/widget's bundle (widget/dist), Lit included, served by the companion at
+// /widget/pay-form.js.
 // Languages other than English and test mode's quick-fill are small sibling modules under
 // chunks/, loaded on demand; Lit's licence goes to LICENSES.txt beside them.
 const widget: UserConfig = {
   plugins: [minifyTemplates(), thirdPartyLicenses()],
   build: {
-    lib: { entry: 'widget/index.ts', formats: ['es'], fileName: () => 'pay-form.js' },
-    outDir: 'dist/widget',
+    lib: { entry: inRepository('widget/index.ts'), formats: ['es'], fileName: () => 'pay-form.js' },
+    outDir: inRepository('widget/dist'),
+    emptyOutDir: true,
     target: 'es2022',
     minify: true,
     copyPublicDir: false,
@@ -50,6 +64,7 @@ const demo: UserConfig = {
 // (browser component tests run under web-test-runner, end-to-end under Playwright).
 export default defineConfig(({ mode }) => ({
   ...(mode === 'demo' ? demo : widget),
+  resolve: { alias: packageSources },
   test: {
     include: ['server/**/*.test.ts', 'widget/**/*.test.ts', 'demo/**/*.test.ts', 'e2e/**/*.test.ts'],
     exclude: ['**/node_modules/**', 'widget/**/*.browser.test.ts'],

@@ -3,8 +3,22 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import lit from 'eslint-plugin-lit';
 
+// The packages (design.md): code reaches another package by its name (`@payform/gateway`), never
+// by a relative path, so what runs in the repository is what a merchant installs. Tests and their
+// fixtures, which are not published, may reach into another package's test fixtures.
+const TESTS = ['**/*.test.ts', '**/test/**', '**/testing/**', 'server/companion/integration/**', 'server/sandbox/contract/**'];
+const crossing = (files, folders) => ({
+  files,
+  ignores: TESTS,
+  rules: {
+    'no-restricted-imports': ['error', {
+      patterns: [{ regex: `^(\\.\\./)+(${folders})/`, message: 'Import another package by its name (@payform/…), not by a relative path.' }],
+    }],
+  },
+});
+
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', 'dist/**', 'bench/**', 'test-results/**', 'playwright-report/**', 'data/**'] },
+  { ignores: ['**/node_modules/**', '**/dist/**', 'bench/**', 'test-results/**', 'playwright-report/**', 'data/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -18,4 +32,9 @@ export default tseslint.config(
       'no-console': 'off',
     },
   },
+  crossing(['widget/**/*.ts'], 'server'),
+  crossing(['server/gateway/**/*.ts'], 'companion|ledger|sandbox|widget'),
+  crossing(['server/companion/**/*.ts', 'server/ledger/**/*.ts'], 'gateway|sandbox|widget'),
+  crossing(['server/sandbox/**/*.ts'], 'companion|ledger|gateway|widget'),
+  crossing(['demo/**/*.ts'], 'server|widget'),
 );

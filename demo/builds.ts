@@ -22,7 +22,7 @@ interface Build {
 }
 
 export const BUILDS: readonly Build[] = [
-  { name: 'widget', script: 'build:widget', output: 'dist/widget/pay-form.js', sources: ['widget', 'vite.config.ts'] },
+  { name: 'widget', script: 'build:widget', output: 'widget/dist/pay-form.js', sources: ['widget', 'vite.config.ts'] },
   {
     name: 'demo pages',
     script: 'build:demo',
@@ -32,7 +32,7 @@ export const BUILDS: readonly Build[] = [
 ];
 
 /** Tests and test fixtures do not end up in a bundle. */
-const NOT_A_SOURCE = /(\.test\.ts|\.d\.ts)$|^(test|node_modules)$/;
+const NOT_A_SOURCE = /(\.test\.ts|\.d\.ts)$|^(test|node_modules|dist)$/;
 
 /** The newest modification time under `path`, in ms; 0 when nothing is there. */
 export function newestChange(path: string): number {

@@ -4,7 +4,7 @@
  * Kavarnia is a small marketplace: each product has a seller, a sub-merchant of the test
  * project, so an order can be paid as a split purchase.
  */
-import { TEST_SUB_MERCHANTS } from '../server/gateway/test-project.js';
+import { TEST_SUB_MERCHANTS } from '@payform/gateway/testing';
 
 export const SHOP_CURRENCY = 'UAH';
 

@@ -21,7 +21,7 @@ const buildMs = performance.now() - building;
 // Loaded only now, so a build does not wait for the servers' modules and vice versa.
 const [{ startStack }, { TEST_CARDS, formatCardNumber }] = await Promise.all([
   import('./stack.js'),
-  import('../server/gateway/test-project.js'),
+  import('@payform/gateway/testing'),
 ]);
 
 let stack: Awaited<ReturnType<typeof startStack>>;

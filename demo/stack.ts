@@ -10,11 +10,11 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
-import { readCompanionConfig, startCompanion } from '../server/companion/index.js';
-import type { RunningCompanion } from '../server/companion/index.js';
-import { testProjectCredentials } from '../server/gateway/test-project.js';
-import { createSandbox } from '../server/sandbox/index.js';
-import type { SandboxApp, SandboxConfig } from '../server/sandbox/index.js';
+import { readCompanionConfig, startCompanion } from '@payform/companion';
+import type { RunningCompanion } from '@payform/companion';
+import { testProjectCredentials } from '@payform/gateway/testing';
+import { createSandbox } from '@payform/sandbox';
+import type { SandboxApp, SandboxConfig } from '@payform/sandbox';
 import { demoRoutes } from './server/demo-routes.js';
 
 type Env = Readonly<Record<string, string | undefined>>;

@@ -18,7 +18,7 @@ import { checkNumber } from './card/number.js';
 export const BUNDLE_BUDGET_BYTES = 14_000;
 export const KEYSTROKE_BUDGET_MICROSECONDS = 20;
 
-const DIST = fileURLToPath(new URL('../dist/widget/', import.meta.url));
+const DIST = fileURLToPath(new URL('./dist/', import.meta.url));
 
 /** gzip at its default level, as `gzip -c file | wc -c` counts. */
 const gzipped = (path: string): number => gzipSync(readFileSync(path)).length;
@@ -69,11 +69,11 @@ export function measureKeystroke(rounds = 20_000): number {
 }
 
 export interface WidgetFigures {
-  /** dist/widget/pay-form.js, minified, gzip: Lit included. */
+  /** widget/dist/pay-form.js, minified, gzip: Lit included. */
   bundleGzipBytes: number;
   /** The on-demand chunks (other languages, test mode), each gzip. */
   chunksGzipBytes: Record<string, number>;
-  /** dist/widget/lib: the package's unbundled modules, without Lit, gzip each and summed. */
+  /** widget/dist/lib: the package's unbundled modules, without Lit, gzip each and summed. */
   unbundledGzipBytes: number;
   keystrokeMicroseconds: number;
 }
@@ -93,7 +93,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const rows: [string, string, string][] = [
     ['widget bundle (pay-form.js, min+gzip, Lit included)', `${figures.bundleGzipBytes} B`, `≤ ${BUNDLE_BUDGET_BYTES} B`],
     ...Object.entries(figures.chunksGzipBytes).map(([name, bytes]): [string, string, string] => [`  on demand: chunks/${name}`, `${bytes} B`, '']),
-    ['widget unbundled modules (dist/widget/lib, gzip, without Lit)', `${figures.unbundledGzipBytes} B`, ''],
+    ['widget unbundled modules (widget/dist/lib, gzip, without Lit)', `${figures.unbundledGzipBytes} B`, ''],
     ['card format + validate per keystroke (Node)', `${figures.keystrokeMicroseconds.toFixed(2)} µs`, `≤ ${KEYSTROKE_BUDGET_MICROSECONDS} µs`],
   ];
   for (const [what, value, budget] of rows) console.log(`${what.padEnd(64)} ${value.padStart(10)}  ${budget}`);

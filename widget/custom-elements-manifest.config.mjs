@@ -1,18 +1,18 @@
-// The custom-elements manifest (dist/widget/custom-elements.json) from the components' JSDoc headers
+// The custom-elements manifest (widget/dist/custom-elements.json) from the components' JSDoc headers
 // (@event, @csspart, @cssproperty, @attr): `cem analyze --config widget/custom-elements-manifest.config.mjs`.
 export default {
   globs: ['widget/**/*.ts'],
-  exclude: ['widget/**/*.test.ts', 'widget/test/**', 'widget/build/**', 'widget/**/*.d.ts'],
-  outdir: 'dist/widget',
+  exclude: ['widget/**/*.test.ts', 'widget/test/**', 'widget/build/**', 'widget/dist/**', 'widget/**/*.d.ts'],
+  outdir: 'widget/dist',
   // package.json's "customElements" field is kept by hand.
   packagejson: false,
   litelement: true,
   plugins: [
     {
-      // Point the manifest at the published modules (dist/widget/lib/…js), not at the TypeScript sources.
+      // Point the manifest at the published modules (dist/lib/…js, relative to the package), not at the TypeScript sources.
       name: 'payform:published-paths',
       packageLinkPhase({ customElementsManifest }) {
-        const publish = (path) => path.replace(/^widget\//, 'dist/widget/lib/').replace(/\.ts$/, '.js');
+        const publish = (path) => path.replace(/^widget\//, 'dist/lib/').replace(/\.ts$/, '.js');
         const walk = (node) => {
           if (Array.isArray(node)) return node.forEach(walk);
           if (!node || typeof node !== 'object') return;

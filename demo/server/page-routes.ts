@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
 import type { MiddlewareHandler } from 'hono';
-import type { CompanionEnv } from '../../server/companion/context.js';
+import type { CompanionEnv } from '@payform/companion';
 
 export const PAGE_POLICY = [
   "default-src 'none'",

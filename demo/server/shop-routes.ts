@@ -15,12 +15,12 @@ import { Hono } from 'hono';
 import type { Context } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
 import * as z from 'zod';
-import { toWireAmount } from '../../server/gateway/money.js';
-import type { CompanionApp } from '../../server/companion/index.js';
-import type { CompanionEnv } from '../../server/companion/context.js';
-import { limitBody, requireMediaType } from '../../server/companion/http/guards.js';
-import { ApiProblem } from '../../server/companion/http/problem.js';
-import { validate } from '../../server/companion/http/validate.js';
+import { toWireAmount } from '@payform/gateway';
+import type { CompanionApp } from '@payform/companion';
+import type { CompanionEnv } from '@payform/companion';
+import { limitBody, requireMediaType } from '@payform/companion';
+import { ApiProblem } from '@payform/companion';
+import { validate } from '@payform/companion';
 import { cartTotal, MAX_QUANTITY, productById, PRODUCTS, SHOP_CURRENCY, sellerShares } from '../catalog.js';
 import type { CartLine } from '../catalog.js';
 

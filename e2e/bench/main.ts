@@ -5,7 +5,7 @@
  *
  *   npm run bench                            all of it (builds the widget first)
  *   npm run bench -- --only=overhead,ingest  some sections: widget, widget-load, overhead, ingest, startup
- *   npm run bench -- --no-build              measure the widget as it is in dist/widget
+ *   npm run bench -- --no-build              measure the widget as it is in widget/dist
  *   DATABASE_URL=postgres://… npm run bench  ingest on PostgreSQL too
  *   BENCH_CPU_PROFILE_DIR=/tmp/p npm run bench -- --only=overhead   V8 CPU profiles of the servers
  *
@@ -97,7 +97,7 @@ await section('widget', 'widget weight and keystroke', async () => {
     budget: { kind: 'max', limit: BUNDLE_BUDGET_BYTES, text: `14 KB = ${BUNDLE_BUDGET_BYTES.toLocaleString('en-US')} B` },
     detail: `${(widget.bundleGzipBytes / KIB).toFixed(2)} KiB; as 14 KiB (${(14 * KIB).toLocaleString('en-US')} B) the headroom would be ${14 * KIB - widget.bundleGzipBytes} B; gzip level 6 (Node zlib)`,
   });
-  add({ section: title, name: 'unbundled modules without Lit (dist/widget/lib, gzip each, summed)', value: widget.unbundledGzipBytes, unit: 'B' });
+  add({ section: title, name: 'unbundled modules without Lit (widget/dist/lib, gzip each, summed)', value: widget.unbundledGzipBytes, unit: 'B' });
   for (const [name, bytes] of Object.entries(widget.chunksGzipBytes)) add({ section: title, name: `  on-demand chunk ${name}, gzip`, value: bytes, unit: 'B' });
   add({
     section: '2. Widget speed',

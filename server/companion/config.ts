@@ -3,10 +3,11 @@
  * logger, hook) and its settings. Every setting has a default except the public URL and the
  * admin token; `resolveConfig` checks them once, at start, and names what is wrong.
  */
-import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import * as z from 'zod';
-import type { GatewayClient } from '../gateway/client.js';
-import { describeIssues, parseWire } from '../gateway/wire/issues.js';
+import type { GatewayClient } from '@payform/gateway';
+import { describeIssues, parseWire } from '@payform/gateway/wire';
 import type { Ledger } from '../ledger/index.js';
 import type { Logger } from './log/logger.js';
 import type { PaymentEventHook } from './payments/reactions.js';
@@ -67,7 +68,7 @@ export interface CompanionConfig {
   readonly bodyLimitBytes?: number;
   /** Take the client's address from X-Forwarded-For's last entry (behind one trusted proxy). Default false. */
   readonly trustProxy?: boolean;
-  /** Where the built widget is (`pay-form.js`); default `dist/widget` of this repository. */
+  /** Where the built widget is (`pay-form.js`); default the `dist/` of the installed `@payform/widget`. */
   readonly widgetDir?: string;
   /** Epoch milliseconds; default `Date.now`. */
   readonly clock?: () => number;
@@ -106,7 +107,8 @@ export const DEFAULT_RECONCILIATION: ReconciliationTimings = {
 };
 
 const WEBHOOK_BODY_LIMIT = 64 * 1024;
-const DEFAULT_WIDGET_DIR = fileURLToPath(new URL('../../dist/widget/', import.meta.url));
+/** The bundle of the installed @payform/widget (its package.json is exported, its dist/ is the bundle). */
+const DEFAULT_WIDGET_DIR = join(dirname(createRequire(import.meta.url).resolve('@payform/widget/package.json')), 'dist');
 
 const HttpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
 const Origin = HttpUrl.refine((url) => new URL(url).origin === url.replace(/\/$/, ''), { error: 'must be an origin (scheme, host, port)' });

@@ -3,7 +3,7 @@
  * createCompanion, and the request's logger.
  */
 import type { HttpBindings } from '@hono/node-server';
-import type { GatewayClient } from '../gateway/client.js';
+import type { GatewayClient } from '@payform/gateway';
 import type { Ledger } from '../ledger/index.js';
 import type { DirectPayments } from './checkout/direct-payments.js';
 import type { HostedCheckouts } from './checkout/hosted-checkouts.js';

@@ -1,5 +1,5 @@
 /**
- * server/companion: the merchant's Hono server. See docs/companion.md.
+ * @payform/companion: the merchant's Hono server and its ledger. See docs/companion.md.
  */
 export { createCompanion } from './app.js';
 export type { CompanionApp, CompanionHandle } from './app.js';
@@ -15,3 +15,12 @@ export { redact } from './log/redact.js';
 export type { PaymentChange, PaymentEventHook, ChangeSource } from './payments/reactions.js';
 export type { ReconciliationReport } from './reconciliation/reconciler.js';
 export { openApiDocument } from './openapi/openapi-document.js';
+export type { CompanionEnv, CompanionServices } from './context.js';
+// For routes a merchant adds beside the companion's (`extend`), answering in its error envelope.
+export { ApiProblem } from './http/problem.js';
+export { limitBody, requireAdminToken, requireMediaType } from './http/guards.js';
+export { validate } from './http/validate.js';
+export {
+  openLedger, InvalidLedgerInput, LedgerConflict, LedgerError, LedgerNotFound, OperationRefused,
+} from '../ledger/index.js';
+export type { Ledger, LedgerOptions } from '../ledger/index.js';

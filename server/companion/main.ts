@@ -1,11 +1,19 @@
+#!/usr/bin/env node
 /**
- * The companion on its own against a real gateway (`npm run companion`): settings from the
- * environment, Ctrl-C stops it. `npm start` runs it together with the sandbox and the demo.
+ * `payform-companion` (in the repository `npm run companion`): the companion on its own,
+ * configured by the environment (README's table, docs/companion.md); Ctrl-C stops it.
  */
 import { startCompanion } from './start.js';
 import { readCompanionConfig } from './settings.js';
 
-const companion = await startCompanion(readCompanionConfig());
+let companion;
+try {
+  companion = await startCompanion(readCompanionConfig());
+} catch (error) {
+  // A wrong setting or a missing database driver: the message says what to do, a stack would bury it.
+  console.error(`payform companion could not start: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+}
 console.log(`payform companion listening on ${companion.url}`);
 const stop = () => {
   void companion.close().then(() => process.exit(0));

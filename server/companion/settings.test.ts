@@ -1,7 +1,7 @@
 // The environment the companion starts from, and the config createCompanion checks.
 import { describe, expect, it } from 'vitest';
-import { TEST_PROJECT_DEFAULTS } from '../gateway/test-project.js';
-import { GatewayClient } from '../gateway/client.js';
+import { TEST_PROJECT_DEFAULTS } from '@payform/gateway/testing';
+import { GatewayClient } from '@payform/gateway';
 import { openLedger } from '../ledger/index.js';
 import { createCompanion } from './app.js';
 import { readCompanionConfig } from './settings.js';

@@ -21,9 +21,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import * as z from 'zod';
-import { TEST_PROJECT_DEFAULTS, testProjectCredentials } from '../gateway/test-project.js';
-import type { ProjectCredentials } from '../gateway/test-project.js';
-import { describeIssues, parseWire } from '../gateway/wire/issues.js';
+import { TEST_PROJECT_DEFAULTS, testProjectCredentials } from '@payform/gateway/testing';
+import type { ProjectCredentials } from '@payform/gateway/testing';
+import { describeIssues, parseWire } from '@payform/gateway/wire';
 import type { LogLevel } from './log/logger.js';
 
 export interface CompanionSettings {

@@ -14,7 +14,7 @@ import type { Server, ServerResponse } from 'node:http';
 import { finished } from 'node:stream/promises';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
-import { GatewayClient } from '../gateway/client.js';
+import { GatewayClient } from '@payform/gateway';
 import { openLedger } from '../ledger/index.js';
 import type { Ledger } from '../ledger/index.js';
 import { createCompanion } from './app.js';

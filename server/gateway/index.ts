@@ -25,6 +25,7 @@ export {
   GatewayUnavailableError, NetworkError, NetworkTimeoutError, OutcomeUnknownError, UnexpectedResponseError,
 } from './errors.js';
 export type { GatewayErrorDetails } from './errors.js';
+export { maskCardData } from './errors.js';
 export { currencyExponent, toWireAmount, fromWireAmount } from './money.js';
 export type { MinorUnits, WireAmount } from './money.js';
 export {

@@ -171,7 +171,7 @@ export async function openLedger(url: string, options: LedgerOptions = {}): Prom
   const schema = options.schema === undefined ? undefined : parseInput(schemaName, options.schema);
   if (schema && !postgres) throw new InvalidLedgerInput('schema', 'applies to PostgreSQL only');
   if (postgres && schema) await ensureSchema(url, schema);
-  const dialect = postgres ? postgresDialect(url, { schema, poolSize: options.poolSize }) : sqliteDialect(url);
+  const dialect = postgres ? await postgresDialect(url, { schema, poolSize: options.poolSize }) : await sqliteDialect(url);
   const db = new Kysely<LedgerTables>({ dialect });
   const ctx: LedgerContext = { db, dialect: postgres ? 'postgres' : 'sqlite', now: options.clock ?? Date.now };
   try {

@@ -1,7 +1,8 @@
 // PostgreSQL specifics, kept here so the queries stay one implementation.
-import pg from 'pg';
+import type pg from 'pg';
 import { PostgresDialect } from 'kysely';
 import type { Dialect } from 'kysely';
+import { loadPostgres } from './drivers.js';
 
 const INT8_OID = 20;
 
@@ -14,10 +15,12 @@ function parseInt8(text: string): number {
   return value;
 }
 
-const types: pg.CustomTypesConfig = {
-  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    oid === INT8_OID && format !== 'binary' ? parseInt8 : pg.types.getTypeParser(oid, format)) as pg.CustomTypesConfig['getTypeParser'],
-};
+function typesOf(driver: typeof pg): pg.CustomTypesConfig {
+  return {
+    getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+      oid === INT8_OID && format !== 'binary' ? parseInt8 : driver.types.getTypeParser(oid, format)) as pg.CustomTypesConfig['getTypeParser'],
+  };
+}
 
 export function isPostgresUrl(url: string): boolean {
   return /^postgres(ql)?:\/\//i.test(url);
@@ -29,11 +32,12 @@ export interface PostgresOptions {
   readonly poolSize?: number;
 }
 
-export function postgresDialect(url: string, options: PostgresOptions): Dialect {
-  const pool = new pg.Pool({
+export async function postgresDialect(url: string, options: PostgresOptions): Promise<Dialect> {
+  const driver = await loadPostgres();
+  const pool = new driver.Pool({
     connectionString: url,
     max: options.poolSize ?? 10,
-    types,
+    types: typesOf(driver),
     ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
   });
   // An idle client whose server connection drops emits 'error' on the pool; the pool discards
@@ -43,7 +47,8 @@ export function postgresDialect(url: string, options: PostgresOptions): Dialect 
 }
 
 export async function ensureSchema(url: string, schema: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
+  const driver = await loadPostgres();
+  const client = new driver.Client({ connectionString: url });
   await client.connect();
   try {
     await client.query(`create schema if not exists ${schema}`);

@@ -14,7 +14,7 @@ describeLedgerContract(fileBackend);
 describe('a SQLite ledger file', () => {
   it('is written ahead (WAL) and synced at every commit, so a commit outlives a power loss', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'payform-sqlite-'));
-    const db = new Kysely<unknown>({ dialect: sqliteDialect(join(dir, 'ledger.db')) });
+    const db = new Kysely<unknown>({ dialect: await sqliteDialect(join(dir, 'ledger.db')) });
     try {
       const pragma = async (name: string) => Object.values((await sql.raw(`pragma ${name}`).execute(db)).rows[0] as object)[0] as unknown;
       expect(await pragma('journal_mode')).toBe('wal');

@@ -6,8 +6,9 @@
 //   migrate one after the other.
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import Database from 'better-sqlite3';
 import { CompiledQuery, SqliteAdapter, SqliteDriver, SqliteIntrospector, SqliteQueryCompiler } from 'kysely';
+import type Database from 'better-sqlite3';
+import { loadSqlite } from './drivers.js';
 import type { DatabaseConnection, DatabaseIntrospector, Dialect, DialectAdapter, Driver, Kysely, QueryCompiler, SqliteDatabase } from 'kysely';
 
 const STATEMENT_CACHE_SIZE = 256;
@@ -61,10 +62,11 @@ class LedgerSqliteDialect implements Dialect {
 }
 
 /** `location` is a file path or `:memory:`. */
-export function sqliteDialect(location: string): Dialect {
+export async function sqliteDialect(location: string): Promise<Dialect> {
+  const Sqlite = await loadSqlite();
   const inMemory = location === ':memory:';
   if (!inMemory) mkdirSync(dirname(location), { recursive: true });
-  const database = new Database(location);
+  const database = new Sqlite(location);
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
   if (!inMemory) {

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { ErrorBody } from '../gateway/wire/error.js';
-import { routes } from '../gateway/wire/routes.js';
+import { ErrorBody } from '@payform/gateway/wire';
+import { routes } from '@payform/gateway/wire';
 import { directPayment, hostedPayment, testSandbox } from './testing/in-process.js';
 import type { TestSandbox } from './testing/in-process.js';
 

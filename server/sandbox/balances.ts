@@ -9,9 +9,9 @@
  * purchases, captures, recurring charges and credits, less commission and refunds.
  */
 import { createHash } from 'node:crypto';
-import { toWireAmount } from '../gateway/money.js';
-import type { MinorUnits } from '../gateway/money.js';
-import type { AccountResponse, TerminalResponse } from '../gateway/wire/balance.js';
+import { toWireAmount } from '@payform/gateway';
+import type { MinorUnits } from '@payform/gateway';
+import type { AccountResponse, TerminalResponse } from '@payform/gateway/wire';
 import type { Project } from './config.js';
 import { totalFee } from './state/fees.js';
 import { succeeded, sumAmounts } from './state/records.js';

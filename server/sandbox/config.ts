@@ -3,9 +3,9 @@
  * the timings of its simulated world. Every setting has a default, so `createSandbox()` alone
  * gives the test project of server/gateway/test-project.ts.
  */
-import { TEST_SUB_MERCHANTS, testProjectCredentials } from '../gateway/test-project.js';
-import type { ProjectCredentials } from '../gateway/test-project.js';
-import type { MerchantSector } from '../gateway/wire/payment.js';
+import { TEST_SUB_MERCHANTS, testProjectCredentials } from '@payform/gateway/testing';
+import type { ProjectCredentials } from '@payform/gateway/testing';
+import type { MerchantSector } from '@payform/gateway/wire';
 
 /** A merchant project (POS) as the gateway's settings hold it. */
 export interface Project extends ProjectCredentials {

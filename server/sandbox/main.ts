@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 /**
  * `npm run sandbox`: the sandbox alone, over HTTP.
  *

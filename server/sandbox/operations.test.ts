@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { OperationResponse } from '../gateway/wire/operation.js';
+import { OperationResponse } from '@payform/gateway/wire';
 import { SUB_A, SUB_B, SUB_C, directPayment, hostedPayment, testSandbox } from './testing/in-process.js';
 import type { TestSandbox } from './testing/in-process.js';
 

@@ -9,11 +9,11 @@
  * recorded with status `failure` and answered with 200 (gateway-notes.md), no webhook is sent
  * (no status changed). An unknown order is 404; ill-formed input was refused before (400).
  */
-import type { MinorUnits } from '../gateway/money.js';
+import type { MinorUnits } from '@payform/gateway';
 import type {
   CaptureRequest, RefundRequest, SplitCaptureRequest, SplitRefundRequest, VoidRequest,
-} from '../gateway/wire/operation.js';
-import { StatusCode } from '../gateway/wire/status.js';
+} from '@payform/gateway/wire';
+import { StatusCode } from '@payform/gateway/wire';
 import type { Project } from './config.js';
 import { minorUnits } from './state/amounts.js';
 import { commission } from './state/fees.js';

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { TEST_CARDS } from '../gateway/test-project.js';
+import { TEST_CARDS } from '@payform/gateway/testing';
 import { directPayment, hostedPayment, testSandbox } from './testing/in-process.js';
 import type { TestSandbox } from './testing/in-process.js';
 

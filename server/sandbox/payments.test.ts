@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { TEST_CARDS } from '../gateway/test-project.js';
-import { PaymentResponse } from '../gateway/wire/payment.js';
-import { verifyWebhook } from '../gateway/webhook.js';
+import { TEST_CARDS } from '@payform/gateway/testing';
+import { PaymentResponse } from '@payform/gateway/wire';
+import { verifyWebhook } from '@payform/gateway';
 import { directPayment, expectedOutcome, hostedPayment, newOrderId, testSandbox } from './testing/in-process.js';
 import type { TestSandbox } from './testing/in-process.js';
 

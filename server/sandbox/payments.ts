@@ -12,10 +12,10 @@
  * Every status a payment enters after creation is reported by webhook; `init` is not (it is the
  * create answer itself).
  */
-import type { FieldIssue } from '../gateway/wire/issues.js';
-import type { CreatePaymentRequest, SplitPurchaseRequest } from '../gateway/wire/payment.js';
-import { sectorIssues } from '../gateway/wire/payment.js';
-import { StatusCode } from '../gateway/wire/status.js';
+import type { FieldIssue } from '@payform/gateway/wire';
+import type { CreatePaymentRequest, SplitPurchaseRequest } from '@payform/gateway/wire';
+import { sectorIssues } from '@payform/gateway/wire';
+import { StatusCode } from '@payform/gateway/wire';
 import type { Project } from './config.js';
 import { minorUnits } from './state/amounts.js';
 import { cvvProblem, hasExpired, readCard } from './state/cards.js';

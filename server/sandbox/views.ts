@@ -5,14 +5,14 @@
  * `order_currency` in the full-capture response, the reduced cancel object. The types are the
  * shared wire schemas', so a misspelt field does not compile.
  */
-import { toWireAmount } from '../gateway/money.js';
-import type { MinorUnits } from '../gateway/money.js';
-import type { OperationEvent, PaymentEvent } from '../gateway/wire/event.js';
-import type { OperationResponse } from '../gateway/wire/operation.js';
-import type { OrderOperationResponse } from '../gateway/wire/order.js';
-import type { PaymentResponse } from '../gateway/wire/payment.js';
-import { formatTimestamp } from '../gateway/wire/primitives.js';
-import { statusCodeInfo } from '../gateway/wire/status.js';
+import { toWireAmount } from '@payform/gateway';
+import type { MinorUnits } from '@payform/gateway';
+import type { OperationEvent, PaymentEvent } from '@payform/gateway/wire';
+import type { OperationResponse } from '@payform/gateway/wire';
+import type { OrderOperationResponse } from '@payform/gateway/wire';
+import type { PaymentResponse } from '@payform/gateway/wire';
+import { formatTimestamp } from '@payform/gateway/wire';
+import { statusCodeInfo } from '@payform/gateway/wire';
 import type { Fees, Operation, Payment, RecurringCharge, Recurring, StatusState } from './state/records.js';
 import { totalFee } from './state/fees.js';
 

@@ -5,8 +5,8 @@
  * GET /_sandbox/webhooks. The webhook faults of the control plane act here: duplicates, a delay
  * before the first attempt, and reordering (an event held back until a later one overtakes it).
  */
-import { webhookForm } from '../gateway/webhook.js';
-import { formatTimestamp } from '../gateway/wire/primitives.js';
+import { webhookForm } from '@payform/gateway';
+import { formatTimestamp } from '@payform/gateway/wire';
 import type { SandboxClock, Scheduler } from './clock.js';
 import type { WebhookSettings } from './config.js';
 import { newUuid } from './state/identifiers.js';

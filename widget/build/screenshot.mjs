@@ -1,4 +1,4 @@
-// Takes docs/widget.png: the built bundle (dist/widget/pay-form.js) in Chromium, light and dark,
+// Takes docs/widget.png: the built bundle (widget/dist/pay-form.js) in Chromium, light and dark,
 // against the real sandbox and companion of the browser tests. `npm run build:widget && node widget/build/screenshot.mjs`.
 import process from 'node:process';
 import { fileURLToPath, URL } from 'node:url';
@@ -15,7 +15,7 @@ const page = `<!doctype html>
 <meta charset="utf-8">
 <title>pay-form</title>
 <link rel="stylesheet" href="/widget/build/screenshot.css">
-<script type="module" src="/dist/widget/pay-form.js"></script>
+<script type="module" src="/widget/dist/pay-form.js"></script>
 <script type="module" src="/widget/build/screenshot-page.mjs"></script>
 <main>
   <section class="light"><h1>Checkout</h1><p>Order #1042 · Linen shirt</p><pay-form></pay-form></section>

@@ -9,12 +9,12 @@ import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
-import { createCompanion, createLogger } from '../../server/companion/index.js';
-import type { CompanionApp, CompanionConfig } from '../../server/companion/index.js';
-import { GatewayClient } from '../../server/gateway/client.js';
-import { testProjectCredentials } from '../../server/gateway/test-project.js';
-import { openLedger } from '../../server/ledger/index.js';
-import { createSandbox } from '../../server/sandbox/index.js';
+import { createCompanion, createLogger } from '@payform/companion';
+import type { CompanionApp, CompanionConfig } from '@payform/companion';
+import { GatewayClient } from '@payform/gateway';
+import { testProjectCredentials } from '@payform/gateway/testing';
+import { openLedger } from '@payform/companion';
+import { createSandbox } from '@payform/sandbox';
 import type { Merchant } from './checkout-fixture.js';
 
 /** How each merchant's companion differs from the default one. */

@@ -4,8 +4,8 @@
  */
 import { html } from 'lit';
 import type { TemplateResult } from 'lit';
-import { formatCardNumber, TEST_CARDS } from '../../../server/gateway/test-project.js';
-import type { TestCard } from '../../../server/gateway/test-project.js';
+import { formatCardNumber, TEST_CARDS } from '@payform/gateway/testing';
+import type { TestCard } from '@payform/gateway/testing';
 import { t } from './i18n.js';
 
 let copied: string | undefined;

@@ -1,5 +1,5 @@
 /**
- * The widget's bundle, as the companion serves it (dist/widget): built when it is missing or
+ * The widget's bundle, as the companion serves it (widget/dist): built when it is missing or
  * older than the widget's sources (the rule `npm start` uses), so a suite that drives the widget
  * in Chromium runs on a fresh clone and never tests yesterday's bundle.
  */

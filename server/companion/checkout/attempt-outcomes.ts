@@ -4,7 +4,7 @@
  * new order id); an answer that may have been lost leads to the order's state instead; an order
  * id someone else already used at the gateway ends it too, never adopting their payment.
  */
-import { GatewayError, InvalidRequestError, OutcomeUnknownError } from '../../gateway/errors.js';
+import { GatewayError, InvalidRequestError, OutcomeUnknownError } from '@payform/gateway';
 import type { Payment } from '../../ledger/index.js';
 import type { PaymentFlowDeps } from '../context.js';
 import { gatewayProblem } from '../http/failure-problems.js';

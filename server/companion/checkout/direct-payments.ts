@@ -7,9 +7,9 @@
  * flight. When the gateway's answer is lost (timeout, 5xx, dropped connection) the order's
  * state is read instead — a payment is never created twice.
  */
-import { DuplicateOrderError } from '../../gateway/errors.js';
-import type { Payment as GatewayPayment } from '../../gateway/objects.js';
-import type { DirectPaymentParams, DirectSplitPurchaseParams } from '../../gateway/resources/payments.js';
+import { DuplicateOrderError } from '@payform/gateway';
+import type { Payment as GatewayPayment } from '@payform/gateway';
+import type { DirectPaymentParams, DirectSplitPurchaseParams } from '@payform/gateway';
 import type { CheckoutSession, CustomerDetails, Payment } from '../../ledger/index.js';
 import type { PaymentFlowDeps } from '../context.js';
 import { ApiProblem } from '../http/problem.js';

@@ -5,8 +5,8 @@
  * page. An order id someone else already used at the gateway (P-409) is left to them: the page
  * opens under the session's next order id.
  */
-import { DuplicateOrderError } from '../../gateway/errors.js';
-import type { HostedPaymentParams, HostedSplitPurchaseParams } from '../../gateway/resources/payments.js';
+import { DuplicateOrderError } from '@payform/gateway';
+import type { HostedPaymentParams, HostedSplitPurchaseParams } from '@payform/gateway';
 import type { CheckoutSession, CustomerDetails, Payment } from '../../ledger/index.js';
 import type { PaymentFlowDeps } from '../context.js';
 import { ApiProblem } from '../http/problem.js';

@@ -1,7 +1,7 @@
 // Hosted checkout (the gateway's own page) and the customer's return to the shop.
 import { describe, expect, it } from 'vitest';
-import { testProjectCredentials } from '../../gateway/test-project.js';
-import { GatewayClient } from '../../gateway/client.js';
+import { testProjectCredentials } from '@payform/gateway/testing';
+import { GatewayClient } from '@payform/gateway';
 import { EXPIRY, TEST_CVV, card, cardNumber } from '../test/cards.js';
 import { stacksPerTest, payBody } from '../test/stack.js';
 import type { Stack, StackOptions } from '../test/stack.js';

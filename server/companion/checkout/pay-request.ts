@@ -6,7 +6,7 @@
  * request names of the gateway's fields, request-fields.ts.)
  */
 import * as z from 'zod';
-import { BrowserFingerprint as GatewayFingerprint, CardCvv, CardNumber, ExpMonth, ExpYear } from '../../gateway/wire/card.js';
+import { BrowserFingerprint as GatewayFingerprint, CardCvv, CardNumber, ExpMonth, ExpYear } from '@payform/gateway/wire';
 import { Customer } from './customer.js';
 
 const CARD_FIELDS = ['number', 'exp_month', 'exp_year', 'cvv'] as const;

@@ -4,8 +4,8 @@
  * merchant, and never by the browser.
  */
 import * as z from 'zod';
-import { checkCurrencyPrecision, checkSplitAmounts, SplitPayments } from '../../gateway/wire/amounts.js';
-import { Currency, IsoDate, Url, requiredText } from '../../gateway/wire/primitives.js';
+import { checkCurrencyPrecision, checkSplitAmounts, SplitPayments } from '@payform/gateway/wire';
+import { Currency, IsoDate, Url, requiredText } from '@payform/gateway/wire';
 import type { CustomerDetails, NewCheckoutSession } from '../../ledger/index.js';
 import { Amount, minorUnits } from '../http/amounts.js';
 import { Customer, customerDetails } from './customer.js';

@@ -4,12 +4,12 @@
  * the currency, converted exactly through decimal text (never float arithmetic).
  */
 import type * as z from 'zod';
-import { fromWireAmount, toWireAmount } from '../../gateway/money.js';
-import type { MinorUnits, WireAmount } from '../../gateway/money.js';
+import { fromWireAmount, toWireAmount } from '@payform/gateway';
+import type { MinorUnits, WireAmount } from '@payform/gateway';
 import { ApiProblem } from './problem.js';
 
 /** Positive, a number or numeric string, at most two decimal digits. */
-export { RequestAmount as Amount } from '../../gateway/wire/primitives.js';
+export { RequestAmount as Amount } from '@payform/gateway/wire';
 
 /** The decimal a client sees for minor units: 1010 UAH → 10.1, 500 JPY → 500. */
 export function decimal(minor: MinorUnits, currency: string): number {

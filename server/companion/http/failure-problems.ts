@@ -9,7 +9,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import {
   AuthenticationError, GatewayError, InvalidRequestError, NotFoundError, OutcomeUnknownError, RateLimitError,
   UnexpectedResponseError,
-} from '../../gateway/errors.js';
+} from '@payform/gateway';
 import { InvalidLedgerInput, LedgerConflict, LedgerError, LedgerNotFound, OperationRefused } from '../../ledger/index.js';
 import type { RefusalReason } from '../../ledger/index.js';
 import { ApiProblem, capitalise, fieldReasons } from './problem.js';

@@ -6,7 +6,7 @@
  */
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import type { FieldIssue } from '../../gateway/wire/issues.js';
+import type { FieldIssue } from '@payform/gateway/wire';
 
 export type FieldReasons = Record<string, string>;
 

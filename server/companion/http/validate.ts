@@ -6,7 +6,7 @@
 import { zValidator } from '@hono/zod-validator';
 import type { ValidationTargets } from 'hono';
 import type * as z from 'zod';
-import { fieldIssues, wireErrorMap } from '../../gateway/wire/issues.js';
+import { fieldIssues, wireErrorMap } from '@payform/gateway/wire';
 import { ApiProblem, fieldReasons } from './problem.js';
 
 export function validate<T extends z.ZodType, Where extends keyof ValidationTargets>(target: Where, schema: T) {

@@ -4,8 +4,8 @@
  * on the given database. Written once, run on SQLite and on PostgreSQL.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { TEST_SUB_MERCHANTS } from '../../gateway/test-project.js';
-import { webhookForm } from '../../gateway/webhook.js';
+import { TEST_SUB_MERCHANTS } from '@payform/gateway/testing';
+import { webhookForm } from '@payform/gateway';
 import type { LedgerBackend } from '../../ledger/testing/databases.js';
 import { EXPIRY, TEST_CVV, card, cardNumber } from '../test/cards.js';
 import { createStack, eventually, payBody } from '../test/stack.js';

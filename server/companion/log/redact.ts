@@ -5,7 +5,7 @@
  * digit runs, and 3–4-digit runs in text that mentions a CVV), because card data can hide in an
  * error message or a gateway echo.
  */
-import { maskCardData } from '../../gateway/errors.js';
+import { maskCardData } from '@payform/gateway';
 
 export const REDACTED = '[redacted]';
 

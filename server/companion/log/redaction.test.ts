@@ -1,6 +1,6 @@
 // The logger never writes a card number, CVV or secret, whatever it is handed.
 import { describe, expect, it } from 'vitest';
-import { OutcomeUnknownError, InvalidRequestError } from '../../gateway/errors.js';
+import { OutcomeUnknownError, InvalidRequestError } from '@payform/gateway';
 import { createLogger, memorySink } from './logger.js';
 import { REDACTED, redact } from './redact.js';
 

@@ -6,8 +6,8 @@
  */
 import { Hono } from 'hono';
 import type { Context } from 'hono';
-import { GatewayError } from '../../gateway/errors.js';
-import type { Account } from '../../gateway/objects.js';
+import { GatewayError } from '@payform/gateway';
+import type { Account } from '@payform/gateway';
 import type { CompanionEnv } from '../context.js';
 import { decimal } from '../http/amounts.js';
 import { gatewayProblem } from '../http/failure-problems.js';

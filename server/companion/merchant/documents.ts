@@ -3,7 +3,7 @@
  * sandboxing policy: served from the companion's origin, a script in it must not run there.
  */
 import type { Context } from 'hono';
-import type { GatewayDocument } from '../../gateway/replies.js';
+import type { GatewayDocument } from '@payform/gateway';
 
 export function sendDocument(c: Context, document: GatewayDocument, filename: string): Response {
   const html = document.contentType.toLowerCase().startsWith('text/html');

@@ -1,6 +1,6 @@
 // The merchant API over orders: reads, capture, void, refund, split, cancel, re-send, receipts.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { TEST_SUB_MERCHANTS } from '../../gateway/test-project.js';
+import { TEST_SUB_MERCHANTS } from '@payform/gateway/testing';
 import { createStack } from '../test/stack.js';
 import type { Stack } from '../test/stack.js';
 

@@ -7,7 +7,7 @@
  */
 import { Hono } from 'hono';
 import * as z from 'zod';
-import { IsoDate } from '../../gateway/wire/primitives.js';
+import { IsoDate } from '@payform/gateway/wire';
 import type { CompanionEnv } from '../context.js';
 import { ApiProblem } from '../http/problem.js';
 import { validate } from '../http/validate.js';

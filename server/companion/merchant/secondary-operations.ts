@@ -7,8 +7,8 @@
  */
 import {
   GatewayError, NetworkError, OutcomeUnknownError, UnexpectedResponseError,
-} from '../../gateway/errors.js';
-import type { Operation as GatewayOperation } from '../../gateway/objects.js';
+} from '@payform/gateway';
+import type { Operation as GatewayOperation } from '@payform/gateway';
 import type { Operation, OperationKind, OperationRequest, OperationResult, Payment, SplitShare } from '../../ledger/index.js';
 import { OperationRefused } from '../../ledger/index.js';
 import type { PaymentFlowDeps } from '../context.js';

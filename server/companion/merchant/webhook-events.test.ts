@@ -1,8 +1,8 @@
 // The merchant API over the gateway's events that apply to nothing in the ledger: what no order
 // shows, listed for a person — through the real webhook route, the real sandbox and SQLite.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { testProjectCredentials } from '../../gateway/test-project.js';
-import { webhookForm } from '../../gateway/webhook.js';
+import { testProjectCredentials } from '@payform/gateway/testing';
+import { webhookForm } from '@payform/gateway';
 import { createStack } from '../test/stack.js';
 import type { Json, Stack } from '../test/stack.js';
 

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { toOperation, toPayment, toWebhookEvent } from '../../gateway/objects.js';
 import { captureResponse, paymentResponse } from '../../gateway/test/samples.js';
-import type { OperationResponse, PaymentResponse } from '../../gateway/wire/index.js';
+import type { OperationResponse, PaymentResponse } from '@payform/gateway/wire';
 import { gatewayEvent, operationResult, paymentUpdate } from './gateway-facts.js';
 
 const wireRefund = { ...captureResponse, method: 'refund', amount: 100, status: 'success', status_code: '1004', receipt_url: 'https://gw.example/r/1' } as OperationResponse;

@@ -8,7 +8,7 @@
  */
 import type {
   OperationEvent, Operation as GatewayOperation, OrderOperation, Payment as GatewayPayment, PaymentEvent, WebhookEvent,
-} from '../../gateway/objects.js';
+} from '@payform/gateway';
 import type { GatewayEvent, OperationResult, PaymentStatus, PaymentUpdate, ReportedPayment } from '../../ledger/index.js';
 import { brandOfMask } from './card-brand.js';
 import { isAllowedRedirect } from './redirects.js';

@@ -1,8 +1,8 @@
 // The merchant's hook is told every change at least once: a hook that throws, a process that
 // stopped before calling it, and several instances on one database — through the real sandbox.
 import { describe, expect, it } from 'vitest';
-import { testProjectCredentials } from '../../gateway/test-project.js';
-import { webhookForm } from '../../gateway/webhook.js';
+import { testProjectCredentials } from '@payform/gateway/testing';
+import { webhookForm } from '@payform/gateway';
 import { NOTICE_GRACE_MS } from '../../ledger/index.js';
 import { fileBackend, postgresBackend, TestClock, withTestDatabase } from '../../ledger/testing/databases.js';
 import { card } from '../test/cards.js';

@@ -1,6 +1,6 @@
 // Which gateway entry is which reservation, when the entries carry no operation id.
 import { describe, expect, it } from 'vitest';
-import type { OrderOperation } from '../../gateway/objects.js';
+import type { OrderOperation } from '@payform/gateway';
 import type { Operation } from '../../ledger/index.js';
 import { gatewayTime, matchOperations } from './operation-matching.js';
 

@@ -7,7 +7,7 @@
  * own entries first, and an older operation of the same amount made elsewhere is not mistaken
  * for a newer reservation.
  */
-import type { OrderOperation } from '../../gateway/objects.js';
+import type { OrderOperation } from '@payform/gateway';
 import type { Operation } from '../../ledger/index.js';
 
 /**

@@ -4,10 +4,10 @@
  * learns an outcome it did not get — after a timeout or a 5xx, on the customer's return, and in
  * reconciliation — without ever sending a payment or refund a second time.
  */
-import { NotFoundError } from '../../gateway/errors.js';
-import type { GatewayClient } from '../../gateway/client.js';
-import type { OrderOperation } from '../../gateway/objects.js';
-import type { RequestOptions } from '../../gateway/transport.js';
+import { NotFoundError } from '@payform/gateway';
+import type { GatewayClient } from '@payform/gateway';
+import type { OrderOperation } from '@payform/gateway';
+import type { RequestOptions } from '@payform/gateway';
 import type { Ledger, Payment } from '../../ledger/index.js';
 import { operationResult, paymentUpdate } from './gateway-facts.js';
 import { matchOperations } from './operation-matching.js';

@@ -1,7 +1,7 @@
 // Reconciliation: whatever the webhooks did not settle is settled by reading the gateway.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { testProjectCredentials } from '../../gateway/test-project.js';
-import { webhookForm } from '../../gateway/webhook.js';
+import { testProjectCredentials } from '@payform/gateway/testing';
+import { webhookForm } from '@payform/gateway';
 import { TestClock } from '../../ledger/testing/databases.js';
 import { card } from '../test/cards.js';
 import { createStack, eventually, payBody } from '../test/stack.js';

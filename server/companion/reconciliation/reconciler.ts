@@ -17,8 +17,8 @@
  */
 import {
   GatewayUnavailableError, NetworkError, NetworkTimeoutError, OutcomeUnknownError, RateLimitError,
-} from '../../gateway/errors.js';
-import type { GatewayClient } from '../../gateway/client.js';
+} from '@payform/gateway';
+import type { GatewayClient } from '@payform/gateway';
 import type { Ledger, Operation, Payment, StoredEvent } from '../../ledger/index.js';
 import type { ReconciliationTimings } from '../config.js';
 import type { Logger } from '../log/logger.js';

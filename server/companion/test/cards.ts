@@ -3,8 +3,8 @@
  * chosen to be easy to find. The log-capture check (scan-log-capture.ts) looks for exactly
  * these, so every test that pays uses them.
  */
-import { TEST_CARDS } from '../../gateway/test-project.js';
-import type { TestCardOutcome } from '../../gateway/test-project.js';
+import { TEST_CARDS } from '@payform/gateway/testing';
+import type { TestCardOutcome } from '@payform/gateway/testing';
 import * as samples from '../../gateway/test/samples.js';
 
 export function cardNumber(outcome: TestCardOutcome, brand: 'visa' | 'mastercard' | 'amex' = 'visa'): string {

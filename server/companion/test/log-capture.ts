@@ -3,7 +3,7 @@
  * companion wrote during the suites, searched for the test card numbers (as digits, spaced
  * and dashed) and the tests' CVVs, and for a CVV-like key whose value is not redacted.
  */
-import { TEST_CARDS } from '../../gateway/test-project.js';
+import { TEST_CARDS } from '@payform/gateway/testing';
 import { TEST_CVVS } from './cards.js';
 
 export interface CaptureFinding {

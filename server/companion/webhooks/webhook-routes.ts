@@ -10,8 +10,8 @@
  * hold the gateway's acknowledgement until it times out and resends.
  */
 import { Hono } from 'hono';
-import { decodeWebhook, verifyWebhook, WebhookPayloadError } from '../../gateway/webhook.js';
-import type { WebhookEvent } from '../../gateway/objects.js';
+import { decodeWebhook, verifyWebhook, WebhookPayloadError } from '@payform/gateway';
+import type { WebhookEvent } from '@payform/gateway';
 import type { CompanionEnv } from '../context.js';
 import { waitAtMost } from '../http/in-flight.js';
 import type { InFlight } from '../http/in-flight.js';

@@ -1,7 +1,7 @@
 // The gateway's webhooks: verified on the raw field first, stored once, applied forward only.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { encodeWebhookData, signWebhook, webhookForm } from '../../gateway/webhook.js';
-import { testProjectCredentials } from '../../gateway/test-project.js';
+import { encodeWebhookData, signWebhook, webhookForm } from '@payform/gateway';
+import { testProjectCredentials } from '@payform/gateway/testing';
 import { card } from '../test/cards.js';
 import { createStack, payBody } from '../test/stack.js';
 import type { Stack } from '../test/stack.js';

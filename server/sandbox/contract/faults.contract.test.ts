@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   GatewayUnavailableError, NetworkError, NetworkTimeoutError, OutcomeUnknownError, RateLimitError,
-} from '../../gateway/index.js';
+} from '@payform/gateway';
 import { useServedSandbox } from '../testing/served.js';
 import { direct } from './params.js';
 

@@ -3,9 +3,9 @@
  * and split refund, through the client over real HTTP, with the webhooks each success sends.
  */
 import { describe, expect, it } from 'vitest';
-import { InvalidRequestError, NotFoundError } from '../../gateway/index.js';
-import type { GatewayClient, Operation } from '../../gateway/index.js';
-import { TEST_SUB_MERCHANTS } from '../../gateway/test-project.js';
+import { InvalidRequestError, NotFoundError } from '@payform/gateway';
+import type { GatewayClient, Operation } from '@payform/gateway';
+import { TEST_SUB_MERCHANTS } from '@payform/gateway/testing';
 import { useServedSandbox } from '../testing/served.js';
 import { direct, directSplit, hosted } from './params.js';
 

@@ -1,7 +1,7 @@
 /** Client-side parameters (amounts in minor units) for the contract tests. */
 import type {
   DirectPaymentParams, DirectSplitPurchaseParams, HostedPaymentParams, HostedSplitPurchaseParams, SplitShare,
-} from '../../gateway/index.js';
+} from '@payform/gateway';
 import { payerFields } from '../testing/in-process.js';
 
 let sequence = 0;

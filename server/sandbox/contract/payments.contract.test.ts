@@ -3,9 +3,9 @@
  * payments, every test card, tokens, hosted checkout, cancel, expiry, duplicates, split purchase.
  */
 import { describe, expect, it } from 'vitest';
-import { DuplicateOrderError, InvalidRequestError, NotFoundError } from '../../gateway/index.js';
-import type { Payment } from '../../gateway/index.js';
-import { TEST_CARDS, TEST_SUB_MERCHANTS } from '../../gateway/test-project.js';
+import { DuplicateOrderError, InvalidRequestError, NotFoundError } from '@payform/gateway';
+import type { Payment } from '@payform/gateway';
+import { TEST_CARDS, TEST_SUB_MERCHANTS } from '@payform/gateway/testing';
 import { expectedOutcome } from '../testing/in-process.js';
 import { useServedSandbox } from '../testing/served.js';
 import { byToken, direct, directSplit, hosted, hostedSplit, orderId } from './params.js';

@@ -5,7 +5,7 @@
 import { unzipSync } from 'fflate';
 import { PDFDocument } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
-import { AuthenticationError, GatewayUnavailableError, InvalidRequestError, NotFoundError } from '../../gateway/index.js';
+import { AuthenticationError, GatewayUnavailableError, InvalidRequestError, NotFoundError } from '@payform/gateway';
 import { useServedSandbox } from '../testing/served.js';
 import { direct } from './params.js';
 

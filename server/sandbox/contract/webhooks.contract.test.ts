@@ -4,7 +4,7 @@
  * faults: duplicates, delay, reordering.
  */
 import { describe, expect, it } from 'vitest';
-import { readWebhook } from '../../gateway/index.js';
+import { readWebhook } from '@payform/gateway';
 import { useServedSandbox } from '../testing/served.js';
 import { direct } from './params.js';
 

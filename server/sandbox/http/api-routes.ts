@@ -7,16 +7,16 @@
 import { Hono } from 'hono';
 import type * as z from 'zod';
 import { zipSync } from 'fflate';
-import { AccountParams, BalancesParams, TerminalParams } from '../../gateway/wire/balance.js';
+import { AccountParams, BalancesParams, TerminalParams } from '@payform/gateway/wire';
 import {
   CaptureRequest, RefundRequest, SplitCaptureRequest, SplitRefundRequest, VoidRequest,
-} from '../../gateway/wire/operation.js';
-import { OrderOperationParams, OrderParams, ResendWebhookQuery } from '../../gateway/wire/order.js';
-import type { OrderOperationResponse } from '../../gateway/wire/order.js';
-import { CancelParams, CreatePaymentRequest, SplitPurchaseRequest } from '../../gateway/wire/payment.js';
-import { DateReceiptsParams, DateReceiptsQuery, OrderReceiptParams, OrderReceiptQuery } from '../../gateway/wire/receipt.js';
-import { routes } from '../../gateway/wire/routes.js';
-import type { Route } from '../../gateway/wire/routes.js';
+} from '@payform/gateway/wire';
+import { OrderOperationParams, OrderParams, ResendWebhookQuery } from '@payform/gateway/wire';
+import type { OrderOperationResponse } from '@payform/gateway/wire';
+import { CancelParams, CreatePaymentRequest, SplitPurchaseRequest } from '@payform/gateway/wire';
+import { DateReceiptsParams, DateReceiptsQuery, OrderReceiptParams, OrderReceiptQuery } from '@payform/gateway/wire';
+import { routes } from '@payform/gateway/wire';
+import type { Route } from '@payform/gateway/wire';
 import { accountsOf, accountView, terminalsOf, terminalView } from '../balances.js';
 import { capture, refund, voidAuth } from '../operations.js';
 import { cancel, createPayment } from '../payments.js';

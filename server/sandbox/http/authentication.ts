@@ -6,8 +6,8 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
-import { AUTH_HEADER, ENDPOINTS_KEY_HEADER, readAuthHeader } from '../../gateway/wire/routes.js';
-import type { Route } from '../../gateway/wire/routes.js';
+import { AUTH_HEADER, ENDPOINTS_KEY_HEADER, readAuthHeader } from '@payform/gateway/wire';
+import type { Route } from '@payform/gateway/wire';
 import type { Project } from '../config.js';
 import type { SimulatedGateway } from '../simulated-gateway.js';
 import { Refusal } from '../state/refusal.js';

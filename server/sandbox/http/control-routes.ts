@@ -16,10 +16,10 @@
  */
 import { Hono } from 'hono';
 import * as z from 'zod';
-import { checkCurrencyPrecision } from '../../gateway/wire/amounts.js';
+import { checkCurrencyPrecision } from '@payform/gateway/wire';
 import {
   Currency, OrderId, RequestAmount, Url, Uuid, formatTimestamp, requiredText,
-} from '../../gateway/wire/primitives.js';
+} from '@payform/gateway/wire';
 import { accountsOf, terminalsOf } from '../balances.js';
 import type { Project } from '../config.js';
 import { FaultSettings } from '../faults.js';

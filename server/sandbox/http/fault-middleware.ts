@@ -6,7 +6,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { SimulatedGateway } from '../simulated-gateway.js';
-import type { ErrorBody } from '../../gateway/wire/error.js';
+import type { ErrorBody } from '@payform/gateway/wire';
 import type { SandboxEnv } from './env.js';
 
 export function injectFaults(gateway: SimulatedGateway): MiddlewareHandler<SandboxEnv> {

@@ -6,7 +6,7 @@
  */
 import type { Context } from 'hono';
 import type * as z from 'zod';
-import { parseWire } from '../../gateway/wire/issues.js';
+import { parseWire } from '@payform/gateway/wire';
 import { Refusal } from '../state/refusal.js';
 
 const JSON_TYPE = /^application\/json\s*(;|$)/i;

@@ -4,7 +4,7 @@
  * own page checks too: the Luhn checksum, an expiry date that has not passed, and a security
  * code of the brand's length. The number is never put back into the page.
  */
-import { hasValidCheckDigit } from '../../gateway/wire/card.js';
+import { hasValidCheckDigit } from '@payform/gateway/wire';
 import type { PayerCard } from '../payments.js';
 import { BRAND_NAMES, cardBrand, cvvLength, hasExpired } from '../state/cards.js';
 

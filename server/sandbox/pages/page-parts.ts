@@ -1,6 +1,6 @@
 /** Pieces the checkout, 3-D Secure and outcome pages share. */
 import { html } from 'hono/html';
-import { formatCardNumber, TEST_CARDS } from '../../gateway/test-project.js';
+import { formatCardNumber, TEST_CARDS } from '@payform/gateway/testing';
 import { formatMoney } from '../receipts/receipt.js';
 import { BRAND_NAMES } from '../state/cards.js';
 import type { Payment } from '../state/records.js';

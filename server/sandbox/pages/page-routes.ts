@@ -6,7 +6,7 @@
  */
 import type { Context } from 'hono';
 import { Hono } from 'hono';
-import { ReceiptFormat } from '../../gateway/wire/receipt.js';
+import { ReceiptFormat } from '@payform/gateway/wire';
 import { awaitsCard, completeChallenge, pay } from '../payments.js';
 import { receiptDocument } from '../receipts/documents.js';
 import { receiptFor } from '../receipts/receipt.js';

@@ -1,6 +1,6 @@
 /** Receipts rendered in the format asked for, with the content type of that format. */
 import type { Context } from 'hono';
-import type { ReceiptFormat } from '../../gateway/wire/receipt.js';
+import type { ReceiptFormat } from '@payform/gateway/wire';
 import type { Receipt } from './receipt.js';
 import { RECEIPT_CSP, receiptHtml } from './receipt-html.js';
 

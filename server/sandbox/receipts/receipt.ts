@@ -5,8 +5,8 @@
  * credit references support has enabled.
  */
 import { createHash } from 'node:crypto';
-import { currencyExponent } from '../../gateway/money.js';
-import type { MinorUnits } from '../../gateway/money.js';
+import { currencyExponent } from '@payform/gateway';
+import type { MinorUnits } from '@payform/gateway';
 import type { Project } from '../config.js';
 import { BRAND_NAMES } from '../state/cards.js';
 import type { Payment } from '../state/records.js';

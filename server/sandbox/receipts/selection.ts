@@ -2,9 +2,9 @@
  * Which transactions a receipt request means: one order's incoming transaction or the one
  * named by transactionId, a credit reference, or every receipt of a project's day.
  */
-import { formatTimestamp } from '../../gateway/wire/primitives.js';
-import type { DateReceiptsQuery, OrderReceiptQuery } from '../../gateway/wire/receipt.js';
-import type { Method } from '../../gateway/wire/primitives.js';
+import { formatTimestamp } from '@payform/gateway/wire';
+import type { DateReceiptsQuery, OrderReceiptQuery } from '@payform/gateway/wire';
+import type { Method } from '@payform/gateway/wire';
 import type { Project } from '../config.js';
 import type { SimulatedGateway } from '../simulated-gateway.js';
 import type { Operation, Order, Payment } from '../state/records.js';

@@ -1,6 +1,6 @@
 /** Wire amounts that passed their schema, in minor units — or a 400 when they cannot be held exactly. */
-import { fromWireAmount } from '../../gateway/money.js';
-import type { MinorUnits, WireAmount } from '../../gateway/money.js';
+import { fromWireAmount } from '@payform/gateway';
+import type { MinorUnits, WireAmount } from '@payform/gateway';
 import { Refusal } from './refusal.js';
 
 export function minorUnits(value: WireAmount, currency: string, field: string): MinorUnits {

@@ -3,8 +3,8 @@
  * and the checks an issuer makes on expiry and CVV. A number is read once and dropped; only
  * the resulting CardOnFile is kept.
  */
-import { TEST_CARDS } from '../../gateway/test-project.js';
-import type { CardBrand } from '../../gateway/test-project.js';
+import { TEST_CARDS } from '@payform/gateway/testing';
+import type { CardBrand } from '@payform/gateway/testing';
 import type { CardOnFile } from './records.js';
 
 const BRANDS: readonly (readonly [CardBrand, RegExp])[] = [

@@ -4,11 +4,11 @@
  * sandbox clock's. Card numbers and CVVs are never kept: a payment holds only the card's mask,
  * brand, expiry and how the sandbox treats it.
  */
-import type { CardBrand, TestCardOutcome } from '../../gateway/test-project.js';
-import type { MinorUnits } from '../../gateway/money.js';
-import type { Mode, Status } from '../../gateway/wire/primitives.js';
-import type { StatusCode } from '../../gateway/wire/status.js';
-import type { ThreeDsBypass } from '../../gateway/wire/payment.js';
+import type { CardBrand, TestCardOutcome } from '@payform/gateway/testing';
+import type { MinorUnits } from '@payform/gateway';
+import type { Mode, Status } from '@payform/gateway/wire';
+import type { StatusCode } from '@payform/gateway/wire';
+import type { ThreeDsBypass } from '@payform/gateway/wire';
 import type { Scheduled } from '../clock.js';
 
 export type PrimaryMethod = 'purchase' | 'auth' | 'lookup' | 'credit';

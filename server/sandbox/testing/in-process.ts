@@ -4,11 +4,11 @@
  * to change one field of.
  */
 import { fingerprint } from '../../gateway/test/samples.js';
-import { TEST_SUB_MERCHANTS } from '../../gateway/test-project.js';
-import type { TestCard } from '../../gateway/test-project.js';
-import { statusCodeInfo } from '../../gateway/wire/status.js';
-import type { StatusCode } from '../../gateway/wire/status.js';
-import { authHeaderValue } from '../../gateway/wire/routes.js';
+import { TEST_SUB_MERCHANTS } from '@payform/gateway/testing';
+import type { TestCard } from '@payform/gateway/testing';
+import { statusCodeInfo } from '@payform/gateway/wire';
+import type { StatusCode } from '@payform/gateway/wire';
+import { authHeaderValue } from '@payform/gateway/wire';
 import { createSandbox } from '../app.js';
 import type { SandboxApp } from '../app.js';
 import type { Project, SandboxConfig } from '../config.js';
