@@ -4,6 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { fileBackend, TestClock } from '../../ledger/testing/databases.js';
 import { requestFingerprint } from '../http/idempotency-keys.js';
+import { API } from '../openapi/api-catalog.js';
+import { takesIdempotencyKey } from '../openapi/openapi-document.js';
 import { ADMIN_TOKEN, stacksPerTest } from '../test/stack.js';
 import type { Stack, StackOptions } from '../test/stack.js';
 
@@ -140,6 +142,27 @@ describe('the Idempotency-Key header', () => {
     const session = () => stack.request('POST', '/api/checkout/sessions', { body: { amount: 5, currency: 'UAH', description: 'Sencha' }, headers: { 'Idempotency-Key': 'mine-too' } });
     expect((await stack.request('POST', '/api/checkout/sessions', { admin: true, body: { amount: 5, currency: 'UAH', description: 'Sencha' }, headers: { 'Idempotency-Key': 'mine-too' } })).status).toBe(201);
     expect((await session()).status).toBe(401);
+  });
+});
+
+describe('every merchant POST', () => {
+  it('checks the key on each one the catalog lists, and the document says so', async () => {
+    stack = await openStack();
+    const merchantPosts = API.filter(takesIdempotencyKey);
+    expect(merchantPosts.map((operation) => operation.path)).toEqual(expect.arrayContaining(['/api/checkout/sessions', '/api/orders/:order_id/refund', '/api/orders/:order_id/resend-webhook']));
+    const document = await stack.json('GET', '/api/openapi.json', 200);
+    for (const operation of merchantPosts) {
+      const path = operation.path.replace(/:(\w+)/g, 'x1');
+      const answer = await stack.request('POST', path, { admin: true, body: {}, headers: { 'Idempotency-Key': '' } });
+      expect(answer.status, path).toBe(400);
+      expect((await answer.json()).error.fields, path).toEqual({ 'Idempotency-Key': 'must not be empty' });
+      const documented = document.paths[operation.path.replace(/:(\w+)/g, '{$1}')].post;
+      expect(documented.parameters, path).toContainEqual(expect.objectContaining({ name: 'Idempotency-Key', in: 'header', required: false }));
+      expect(documented.responses['409'].description, path).toContain('idempotency_key_in_use');
+      expect(documented.responses['422'].description, path).toContain('idempotency_key_reused');
+    }
+    const pay = document.paths['/api/checkout/sessions/{id}/pay'].post;
+    expect(pay.parameters.map((parameter: { name: string }) => parameter.name)).not.toContain('Idempotency-Key');
   });
 });
 
