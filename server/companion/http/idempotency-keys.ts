@@ -15,6 +15,7 @@
  */
 import { createHmac } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
+import { passesLuhn } from '../../gateway/wire/card.js';
 import type { IdempotencyRequest, StoredAnswer } from '../../ledger/index.js';
 import type { CompanionEnv } from '../context.js';
 import { ApiProblem } from './problem.js';
@@ -60,7 +61,10 @@ export function idempotencyKeys(secret: string, timings: IdempotencyTimings = ID
     let answer: StoredAnswer | undefined;
     try {
       await next();
-      answer = changedSomething(c.res.status) ? { status: c.res.status, contentType: c.res.headers.get('content-type') ?? 'application/json', body: await c.res.clone().text() } : undefined;
+      if (changedSomething(c.res.status)) {
+        const body = await c.res.clone().text();
+        answer = { status: c.res.status, contentType: c.res.headers.get('content-type') ?? 'application/json', body: withoutCardNumbers(body) };
+      }
     } finally {
       // The client has its answer either way; a ledger that fails here leaves the claim to its lease.
       try {
@@ -87,6 +91,19 @@ function checkedKey(header: string): string {
 /** 2xx and 5xx: the request ran and may have moved money. */
 function changedSomething(status: number): boolean {
   return status < 400 || status >= 500;
+}
+
+// A card number as people type it: 13–19 digits, maybe grouped by single spaces or dashes, not
+// part of a longer word or number (so ids holding a run of digits are left alone).
+const TYPED_CARD_NUMBER = /(?<![\p{L}\p{N}])\d(?:[ -]?\d){12,18}(?![\p{L}\p{N}])/gu;
+
+/**
+ * Merchant answers hold masks, never a card number, but a comment or a description is the
+ * merchant's free text and is echoed: one that holds a card number is not kept at rest. The
+ * replay then shows `[card number]` where the first answer showed the digits.
+ */
+export function withoutCardNumbers(body: string): string {
+  return body.replace(TYPED_CARD_NUMBER, (run) => (passesLuhn(run.replace(/\D/g, '')) ? '[card number]' : run));
 }
 
 function replay(answer: StoredAnswer): Response {

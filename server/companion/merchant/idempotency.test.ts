@@ -106,6 +106,20 @@ describe('a request sent again with its Idempotency-Key', () => {
     expect(gatewayRefunds(orderId)).toEqual([500]);
   });
 
+  it('keeps no card number at rest: one typed into a comment is masked in the stored answer', async () => {
+    await open();
+    const orderId = await paidOrder();
+    const body = { amount: 2, comment: 'customer read out 4242 4242 4242 4242 on the phone; call 0501234567' };
+    const first = await refund(orderId, 'chatty', body);
+    expect(first.status).toBe(200);
+    const again = await refund(orderId, 'chatty', body);
+    expect(again.replayed).toBe('true');
+    expect(JSON.parse(again.text).operation.comment).toBe('customer read out [card number] on the phone; call 0501234567');
+    expect(again.text.replace('[card number]', '')).toBe(first.text.replace('4242 4242 4242 4242', ''));
+    // Ids holding long runs of digits are not card numbers.
+    expect(JSON.parse(again.text).operation.id).toBe(JSON.parse(first.text).operation.id);
+  });
+
   it('holds across a second instance and a restart on the same ledger file', async () => {
     await open();
     const orderId = await paidOrder();
