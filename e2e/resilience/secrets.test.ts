@@ -247,15 +247,16 @@ function describeAtRest(name: string, backend: () => LedgerBackend, dump?: (stac
             if (answer.status === 'redirect') await stack.control('POST', `/_sandbox/3ds/${answer.payment_id}`, { result: 'success' });
           }
         }
-        // The saved card pays again; a purchase is refunded in two parts.
+        // The saved card pays again; a purchase is refunded in two parts, under idempotency keys
+        // (their stored answers are scanned too).
         const saved = await stack.json('GET', '/api/customers/at-rest-customer/cards', 200, { admin: true });
         expect(saved.cards.length).toBeGreaterThan(0);
         const view = await stack.json('GET', `/api/checkout/sessions/${(await stack.openSession({ customer_id: 'at-rest-customer' })).id}`, 200);
         const visa = view.saved_cards.find((saved: Json) => String(saved.mask).endsWith('4242'));
         const { session, answer } = await pay({ card: { token: visa.token } });
         expect(answer.status).toBe('success');
-        await stack.json('POST', `/api/orders/${session.order_id}/refund`, 200, { admin: true, body: { amount: 1 } });
-        await stack.json('POST', `/api/orders/${session.order_id}/refund`, 200, { admin: true, body: {} });
+        await stack.json('POST', `/api/orders/${session.order_id}/refund`, 200, { admin: true, body: { amount: 1 }, headers: { 'Idempotency-Key': 'at-rest-1' } });
+        await stack.json('POST', `/api/orders/${session.order_id}/refund`, 200, { admin: true, body: {}, headers: { 'Idempotency-Key': 'at-rest-2' } });
         // Hosted: the card typed on the sandbox's page.
         const hosted = await stack.openSession({ customer: CONTACT });
         const { redirect_url: hostedPage } = await stack.json('POST', `/api/checkout/sessions/${hosted.id}/hosted`, 200, { body: {} });

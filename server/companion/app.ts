@@ -22,6 +22,7 @@ import type { CompanionEnv, CompanionServices } from './context.js';
 import { checkoutCors, noStore, securityHeaders } from './http/browser-policies.js';
 import { problemOf } from './http/failure-problems.js';
 import { limitBody, refuseNulCharacters, requireAdminToken, requireMediaType } from './http/guards.js';
+import { idempotencyKeys } from './http/idempotency-keys.js';
 import { InFlight } from './http/in-flight.js';
 import { ApiProblem, sendProblem } from './http/problem.js';
 import { RateLimiter } from './http/rate-limit.js';
@@ -108,6 +109,12 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
   app.use(refuseNulCharacters());
   const admin = requireAdminToken(options.adminToken);
   for (const prefix of ADMIN_PREFIXES) app.use(prefix, admin).use(`${prefix}/*`, admin);
+  // Every merchant POST takes an Idempotency-Key: those under the admin prefixes (`/*` matches
+  // the prefix itself too, and the key must be claimed once) and the session create. After the
+  // token check, so only the merchant can hold a key.
+  const idempotent = idempotencyKeys(options.adminToken);
+  app.use('/api/checkout/sessions', admin, idempotent);
+  for (const prefix of ADMIN_PREFIXES) app.use(`${prefix}/*`, idempotent);
 
   app.route('/api/checkout', checkoutRoutes(options.adminToken));
   app.route('/checkout', returnRoutes(clock));

@@ -6,3 +6,4 @@ export type { ConflictReason, LedgerEntity, LedgerErrorCode, RefusalReason } fro
 export { captureCeiling } from './money-rules.js';
 export { NOTICE_GRACE_MS, operationNotice, paymentNotice } from './notices.js';
 export type * from './types.js';
+export type { IdempotencyClaim, IdempotencyRequest, StoredAnswer } from './idempotency.js';

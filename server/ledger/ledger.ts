@@ -4,6 +4,8 @@ import { deleteCard, findCard, listCards, saveCard } from './cards.js';
 import type { LedgerContext } from './context.js';
 import { InvalidLedgerInput, LedgerNotFound } from './errors.js';
 import { ingestEvent, retryEvent } from './events.js';
+import { claimIdempotencyKey, releaseIdempotencyKey, storeIdempotentAnswer, sweepIdempotencyKeys } from './idempotency.js';
+import type { IdempotencyClaim, IdempotencyRequest, StoredAnswer } from './idempotency.js';
 import { overCapturePercent, parseInput, paymentUpdateInput, schemaName } from './input.js';
 import { migrateToLatest } from './migrate.js';
 import { getOperation, markOperationChecked, reserveOperation, totalsOf } from './operations.js';
@@ -108,6 +110,16 @@ export interface Ledger {
   /** No hook to tell: clears the marks due before `dueBefore`; how many there were. */
   dropNotices(dueBefore: number): Promise<number>;
 
+  // Idempotency keys of the merchant API (see idempotency.ts)
+  /** Claims the key for this request, or says why not: the stored answer, in use, or reused. */
+  claimIdempotencyKey(request: IdempotencyRequest): Promise<IdempotencyClaim>;
+  /** Keeps the answer under the claimed key for `lifetimeMs`; false if the claim was lost. */
+  storeIdempotentAnswer(key: string, claimId: string, answer: StoredAnswer, lifetimeMs: number): Promise<boolean>;
+  /** Frees a claimed key whose request changed nothing. */
+  releaseIdempotencyKey(key: string, claimId: string): Promise<void>;
+  /** Deletes keys past their lifetime; how many. */
+  sweepIdempotencyKeys(): Promise<number>;
+
   close(): Promise<void>;
 }
 
@@ -157,6 +169,10 @@ function ledgerOver(ctx: LedgerContext): Ledger {
     noticeTold: (state) => noticeTold(ctx, state),
     noticeFailed: (state, retryAt) => noticeFailed(ctx, state, retryAt),
     dropNotices: (dueBefore) => dropNotices(ctx, dueBefore),
+    claimIdempotencyKey: (request) => claimIdempotencyKey(ctx, request),
+    storeIdempotentAnswer: (key, claimId, answer, lifetimeMs) => storeIdempotentAnswer(ctx, key, claimId, answer, lifetimeMs),
+    releaseIdempotencyKey: (key, claimId) => releaseIdempotencyKey(ctx, key, claimId),
+    sweepIdempotencyKeys: () => sweepIdempotencyKeys(ctx),
     close: () => ctx.db.destroy(),
   };
 }

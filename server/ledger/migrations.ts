@@ -207,6 +207,32 @@ const merchantNotices: Migration = {
   },
 };
 
+/**
+ * Idempotency keys of the merchant API (server/ledger/idempotency.ts): the primary key is the
+ * client's key, so the insert that claims one is the lock across instances. `expires_at` is
+ * indexed for the sweep of keys past their lifetime.
+ */
+const idempotencyKeys: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .createTable('idempotency_keys')
+      .addColumn('key', 'text', (c) => c.primaryKey())
+      .addColumn('method', 'text', (c) => c.notNull())
+      .addColumn('path', 'text', (c) => c.notNull())
+      .addColumn('fingerprint', 'text', (c) => c.notNull())
+      .addColumn('state', 'text', (c) => c.notNull().check(sql`state in ('in_progress', 'done')`))
+      .addColumn('claim_id', 'text', (c) => c.notNull())
+      .addColumn('locked_until', 'bigint')
+      .addColumn('status', 'integer')
+      .addColumn('content_type', 'text')
+      .addColumn('body', 'text')
+      .addColumn('created_at', 'bigint', (c) => c.notNull())
+      .addColumn('expires_at', 'bigint', (c) => c.notNull())
+      .execute();
+    await db.schema.createIndex('idempotency_keys_expiry').on('idempotency_keys').column('expires_at').execute();
+  },
+};
+
 export const migrations: Readonly<Record<string, Migration>> = {
   '0001_initial': initial,
   '0002_operation_checks': operationChecks,
@@ -214,4 +240,5 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '0004_payment_discrepancies': paymentDiscrepancies,
   '0005_waiting_event_list': waitingEventList,
   '0006_merchant_notices': merchantNotices,
+  '0007_idempotency_keys': idempotencyKeys,
 };

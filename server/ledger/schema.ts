@@ -116,10 +116,31 @@ export interface SavedCardRow {
   last_used_at: number;
 }
 
+/**
+ * A merchant request's Idempotency-Key: who holds it (`claim_id`, while `in_progress`, until
+ * `locked_until`) and, once `done`, the answer to give again. Only a keyed hash of the request is
+ * kept, never its body.
+ */
+export interface IdempotencyKeyRow {
+  key: string;
+  method: string;
+  path: string;
+  fingerprint: string;
+  state: 'in_progress' | 'done';
+  claim_id: string;
+  locked_until: number | null;
+  status: number | null;
+  content_type: string | null;
+  body: string | null;
+  created_at: number;
+  expires_at: number;
+}
+
 export interface LedgerTables {
   checkout_sessions: CheckoutSessionRow;
   payments: PaymentRow;
   operations: OperationRow;
   webhook_events: WebhookEventRow;
   saved_cards: SavedCardRow;
+  idempotency_keys: IdempotencyKeyRow;
 }

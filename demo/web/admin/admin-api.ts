@@ -63,11 +63,26 @@ export function authorization(token: string): Record<string, string> {
   return { Authorization: `Bearer ${token}` };
 }
 
-/** A merchant API request; a 4xx/5xx answer becomes an ApiError with the envelope's code, message and fields. */
-export async function api<T>(token: string, path: string, init: { method?: string; body?: unknown; signal?: AbortSignal } = {}): Promise<T> {
+/**
+ * A key for one operation the merchant means to do once (the Idempotency-Key of its requests):
+ * 128 random bits in hex. getRandomValues, not randomUUID, which only secure contexts have.
+ */
+export function newIdempotencyKey(): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+/**
+ * A merchant API request; a 4xx/5xx answer becomes an ApiError with the envelope's code, message
+ * and fields. A POST sent again with its `idempotencyKey` is answered, not done, again.
+ */
+export async function api<T>(token: string, path: string, init: { method?: string; body?: unknown; signal?: AbortSignal; idempotencyKey?: string } = {}): Promise<T> {
   const response = await fetch(path, {
     method: init.method ?? 'GET',
-    headers: { ...authorization(token), ...(init.body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+    headers: {
+      ...authorization(token),
+      ...(init.body === undefined ? {} : { 'Content-Type': 'application/json' }),
+      ...(init.idempotencyKey ? { 'Idempotency-Key': init.idempotencyKey } : {}),
+    },
     ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
     ...(init.signal ? { signal: init.signal } : {}),
   });

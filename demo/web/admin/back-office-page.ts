@@ -8,7 +8,7 @@ import type { TemplateResult } from 'lit';
 import { t } from '../ui/i18n.js';
 import { formatDecimal } from '../ui/money.js';
 import { mountPage } from '../ui/page-chrome.js';
-import { adminToken, api, ApiError, download, forgetToken, saveToken } from './admin-api.js';
+import { adminToken, api, ApiError, download, forgetToken, newIdempotencyKey, saveToken } from './admin-api.js';
 import type { Balance, OrderDetail, OrderSummary, Stats, Terminals, UnmatchedEvents } from './admin-api.js';
 import { followChanges } from './live-feed.js';
 import type { FeedState } from './live-feed.js';
@@ -114,7 +114,7 @@ const handlers = {
   },
   act(action: OperationAction) {
     if (!detail) return;
-    draft = { action, order: detail, busy: false };
+    draft = { action, order: detail, busy: false, idempotencyKey: newIdempotencyKey() };
     page.refresh();
     document.querySelector<HTMLDialogElement>('dialog.operation-dialog')?.showModal();
   },
@@ -142,7 +142,7 @@ async function perform(request: OperationRequest): Promise<void> {
     const answer = await api<{ operation?: { kind: string; amount: number; status: string; status_description: string | null } }>(
       token!,
       `/api/orders/${encodeURIComponent(orderId)}/${request.action}`,
-      { method: 'POST', body: request.body },
+      { method: 'POST', body: request.body, idempotencyKey: draft.idempotencyKey },
     );
     closeDialog();
     const operation = answer.operation;

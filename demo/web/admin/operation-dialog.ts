@@ -20,6 +20,11 @@ export interface OperationDraft {
   readonly order: OrderDetail;
   readonly busy: boolean;
   readonly error?: ApiError;
+  /**
+   * Made when the dialog opens and sent with every submit of it: a second click, or a retry after
+   * an answer lost on the way, gets the first answer instead of refunding (capturing…) again.
+   */
+  readonly idempotencyKey: string;
 }
 
 /** What the dialog sends: the API path's last part and the body. */

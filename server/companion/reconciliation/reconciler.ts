@@ -11,7 +11,8 @@
  * - a payment or operation the gateway still does not know after `giveUpAfterMs` never
  *   reached it and is ended as failed; one it shows, even as pending, is never given up;
  * - a change the merchant's `onPaymentEvent` hook was not told (it threw, or the process
- *   stopped before it returned) is told again, backing off while the hook keeps failing.
+ *   stopped before it returned) is told again, backing off while the hook keeps failing;
+ * - idempotency keys past their lifetime are deleted.
  *
  * Several instances may reconcile the same ledger: every write is forward-only and guarded.
  */
@@ -53,6 +54,8 @@ export interface ReconciliationReport {
   readonly dueNotices: number;
   readonly toldNotices: number;
   readonly droppedNotices: number;
+  /** Idempotency keys deleted at the end of their lifetime. */
+  readonly expiredKeys: number;
 }
 
 export class Reconciler {
@@ -102,7 +105,7 @@ export class Reconciler {
     const { ledger, timings, logger } = this.#deps;
     const tally = {
       checkedPayments: 0, checkedOperations: 0, settled: 0, cancelled: 0, givenUp: 0, checkedEvents: 0, appliedEvents: 0, failures: 0,
-      dueNotices: 0, toldNotices: 0, droppedNotices: 0,
+      dueNotices: 0, toldNotices: 0, droppedNotices: 0, expiredKeys: 0,
     };
     const payments = await ledger.listStalePayments({ quietForMs: timings.stalePaymentAfterMs, limit: timings.batchSize });
     for (const payment of payments) {
@@ -123,6 +126,7 @@ export class Reconciler {
     // Last, so what this pass settled has had its own chance to be told first.
     const notices = await this.#deps.notices.tellDue(timings.batchSize);
     Object.assign(tally, { dueNotices: notices.due, toldNotices: notices.told, droppedNotices: notices.dropped });
+    tally.expiredKeys = await ledger.sweepIdempotencyKeys();
     if (tally.checkedPayments + tally.checkedOperations + tally.checkedEvents + tally.dueNotices > 0) logger.info('reconciliation pass', tally);
     return tally;
   }

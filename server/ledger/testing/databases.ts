@@ -43,7 +43,7 @@ export interface LedgerBackend {
   open(clock: TestClock): Promise<TestLedger>;
 }
 
-const ledgerTables = ['checkout_sessions', 'payments', 'operations', 'webhook_events', 'saved_cards'];
+const ledgerTables = ['checkout_sessions', 'payments', 'operations', 'webhook_events', 'saved_cards', 'idempotency_keys'];
 
 const missingDatabase =
   'TEST_DATABASE_URL is not set, so the PostgreSQL half of the ledger suite cannot run (it must not be skipped).\n' +

@@ -1,0 +1,140 @@
+/**
+ * `Idempotency-Key` on the merchant API's POSTs: a request sent again with the same key — a
+ * retry after a timeout, a second click — gets the first answer again instead of running again,
+ * so a refund, capture or charge moves money once. Mounted in app.ts on every path where the
+ * merchant's POSTs live; a POST route added there has it without doing anything.
+ *
+ * The key is claimed in the ledger before the handler runs (the unique key is the lock across
+ * instances) and the answer kept for 24 h:
+ * - same key, same request → the stored status and body, with `Idempotent-Replayed: true`;
+ * - same key, another request (method, path or body) → 422 `idempotency_key_reused`;
+ * - same key while the first request still runs → 409 `idempotency_key_in_use`.
+ * Kept are the answers that may have changed something: 2xx and 5xx (a 5xx cannot promise the
+ * gateway was not reached). A 4xx is a refusal that changed nothing (a bad body, a money rule, the
+ * gateway's definite no), so the key is freed and may be sent again, corrected or not.
+ */
+import { createHmac } from 'node:crypto';
+import type { MiddlewareHandler } from 'hono';
+import { passesLuhn } from '../../gateway/wire/card.js';
+import type { IdempotencyRequest, StoredAnswer } from '../../ledger/index.js';
+import type { CompanionEnv } from '../context.js';
+import { ApiProblem } from './problem.js';
+
+export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
+export const REPLAYED_HEADER = 'Idempotent-Replayed';
+
+export interface IdempotencyTimings {
+  /** How long a key and its answer are kept (at least 24 h is promised). */
+  readonly lifetimeMs: number;
+  /** How long a claim holds a key while its request runs; a claim whose instance died is free after it. */
+  readonly leaseMs: number;
+}
+
+export const IDEMPOTENCY_TIMINGS: IdempotencyTimings = { lifetimeMs: 24 * 3_600_000, leaseMs: 5 * 60_000 };
+
+// Printable ASCII: a UUID, a ULID, an order id with a suffix — anything a client makes up.
+const KEY = /^[\x20-\x7e]{1,255}$/;
+
+/**
+ * `secret` keys the hash of each request (the admin token): the ledger never holds a request's
+ * body, and not a plain hash of it either, from which a short value could be guessed back.
+ */
+export function idempotencyKeys(secret: string, timings: IdempotencyTimings = IDEMPOTENCY_TIMINGS): MiddlewareHandler<CompanionEnv> {
+  return async (c, next) => {
+    const header = c.req.method === 'POST' ? c.req.header(IDEMPOTENCY_HEADER) : undefined;
+    if (header === undefined) return next();
+    const key = checkedKey(header);
+    const { ledger, logger } = c.var.services;
+    const fingerprint = requestFingerprint(secret, c.req.method, c.req.path, await c.req.text());
+    const request: IdempotencyRequest = { key, method: c.req.method, path: c.req.path, fingerprint, ...timings };
+    const claim = await ledger.claimIdempotencyKey(request);
+    switch (claim.outcome) {
+      case 'replay':
+        return replay(claim.answer);
+      case 'in_progress':
+        throw new ApiProblem(409, 'idempotency_key_in_use', 'A request with this Idempotency-Key is still running; try again when it has been answered', undefined, { 'Retry-After': '1' });
+      case 'reused':
+        throw new ApiProblem(422, 'idempotency_key_reused', 'This Idempotency-Key was used for another request (another path or body); a new request needs a new key', {
+          [IDEMPOTENCY_HEADER]: 'was used for another request',
+        });
+    }
+    let answer: StoredAnswer | undefined;
+    try {
+      await next();
+      if (changedSomething(c.res.status)) {
+        const body = await c.res.clone().text();
+        answer = { status: c.res.status, contentType: c.res.headers.get('content-type') ?? 'application/json', body: withoutCardNumbers(body) };
+      }
+    } finally {
+      // The client has its answer either way; a ledger that fails here leaves the claim to its lease.
+      try {
+        if (answer) {
+          if (!(await ledger.storeIdempotentAnswer(key, claim.claimId, answer, timings.lifetimeMs))) {
+            logger.warn('an idempotency claim outlived its lease; the answer was not kept', { path: c.req.path });
+          }
+        } else {
+          await ledger.releaseIdempotencyKey(key, claim.claimId);
+        }
+      } catch (error) {
+        logger.error('the idempotency key could not be settled; it is held until its lease ends', { path: c.req.path, err: error });
+      }
+    }
+  };
+}
+
+function checkedKey(header: string): string {
+  if (KEY.test(header)) return header;
+  const reason = header === '' ? 'must not be empty' : header.length > 255 ? 'must be at most 255 characters' : 'must be printable ASCII characters';
+  throw new ApiProblem(400, 'invalid_request', `The ${IDEMPOTENCY_HEADER} header ${reason}`, { [IDEMPOTENCY_HEADER]: reason });
+}
+
+/** 2xx and 5xx: the request ran and may have moved money. */
+function changedSomething(status: number): boolean {
+  return status < 400 || status >= 500;
+}
+
+// A card number as people type it: 13–19 digits, maybe grouped by single spaces or dashes, not
+// part of a longer word or number (so ids holding a run of digits are left alone).
+const TYPED_CARD_NUMBER = /(?<![\p{L}\p{N}])\d(?:[ -]?\d){12,18}(?![\p{L}\p{N}])/gu;
+
+/**
+ * Merchant answers hold masks, never a card number, but a comment or a description is the
+ * merchant's free text and is echoed: one that holds a card number is not kept at rest. The
+ * replay then shows `[card number]` where the first answer showed the digits.
+ */
+export function withoutCardNumbers(body: string): string {
+  return body.replace(TYPED_CARD_NUMBER, (run) => (passesLuhn(run.replace(/\D/g, '')) ? '[card number]' : run));
+}
+
+function replay(answer: StoredAnswer): Response {
+  return new Response(answer.body, { status: answer.status, headers: { 'Content-Type': answer.contentType, [REPLAYED_HEADER]: 'true' } });
+}
+
+/**
+ * The request as the key promises it: method, path and the body's meaning. The body is compared
+ * as parsed JSON with its keys sorted — a retry that serialises the same values in another order
+ * or spacing is the same request, any other value is not — and no body reads as `{}`, as the
+ * routes read it. A body that is not JSON is taken as it is (the route refuses it anyway).
+ */
+export function requestFingerprint(secret: string, method: string, path: string, body: string): string {
+  return createHmac('sha256', secret).update(`${method} ${path}\n${canonicalBody(body)}`, 'utf8').digest('hex');
+}
+
+function canonicalBody(text: string): string {
+  if (text.trim() === '') return '{}';
+  try {
+    return JSON.stringify(sortedKeys(JSON.parse(text)));
+  } catch {
+    return text;
+  }
+}
+
+function sortedKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortedKeys);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.keys(value)
+      .sort()
+      .map((key) => [key, sortedKeys((value as Record<string, unknown>)[key])]),
+  );
+}

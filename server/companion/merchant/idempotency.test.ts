@@ -1,0 +1,218 @@
+// Idempotency-Key on the merchant API, through the real sandbox over HTTP on a SQLite file: a
+// request sent again answers the first answer and moves no money twice, another request under
+// the same key is refused, and the key holds across instances, restarts and its 24 hours.
+import { describe, expect, it } from 'vitest';
+import { fileBackend, TestClock } from '../../ledger/testing/databases.js';
+import { requestFingerprint } from '../http/idempotency-keys.js';
+import { API } from '../openapi/api-catalog.js';
+import { takesIdempotencyKey } from '../openapi/openapi-document.js';
+import { ADMIN_TOKEN, stacksPerTest } from '../test/stack.js';
+import type { Stack, StackOptions } from '../test/stack.js';
+
+const HOUR = 3_600_000;
+const openStack = stacksPerTest();
+let stack: Stack;
+const open = async (options: StackOptions = {}) => (stack = await openStack({ backend: fileBackend, served: true, ...options }));
+
+/** A paid purchase of 10.10 UAH; its order id. */
+async function paidOrder(): Promise<string> {
+  const session = await stack.openSession({ amount: 10.1 });
+  expect((await (await stack.pay(session.id)).json()).status).toBe('success');
+  return session.order_id;
+}
+
+/** Successful refunds as the gateway booked them (minor units). */
+function gatewayRefunds(orderId: string): number[] {
+  const { gateway } = stack.sandbox.sandbox;
+  const order = gateway.store.order(gateway.defaultProject.posId, orderId);
+  return (order?.operations ?? []).filter((operation) => operation.method === 'refund' && operation.status === 'success').map((operation) => operation.amount);
+}
+
+const refund = async (orderId: string, key: string, body: unknown = { amount: 2 }, send = stack.request) => {
+  const response = await send('POST', `/api/orders/${orderId}/refund`, { admin: true, body, headers: { 'Idempotency-Key': key } });
+  return { status: response.status, replayed: response.headers.get('idempotent-replayed'), text: await response.text() };
+};
+
+describe('a request sent again with its Idempotency-Key', () => {
+  it('answers the first answer again, byte for byte, and the gateway refunds once', async () => {
+    await open();
+    const orderId = await paidOrder();
+    const first = await refund(orderId, 'refund-1');
+    expect(first).toMatchObject({ status: 200, replayed: null });
+    expect(JSON.parse(first.text).operation).toMatchObject({ kind: 'refund', amount: 2, status: 'success' });
+    const again = await refund(orderId, 'refund-1');
+    expect(again).toEqual({ status: 200, replayed: 'true', text: first.text });
+    // The same values serialised in another order and spacing are the same request.
+    const reordered = await stack.request('POST', `/api/orders/${orderId}/refund`, { admin: true, body: '{ "amount" : 2 }', headers: { 'Idempotency-Key': 'refund-1' } });
+    expect(reordered.status).toBe(200);
+    expect(await reordered.text()).toBe(first.text);
+    expect(gatewayRefunds(orderId)).toEqual([200]);
+    expect((await stack.ledger.getOrder(orderId))!.totals.refunded).toBe(200);
+    // Another key is another refund.
+    expect((await refund(orderId, 'refund-2')).status).toBe(200);
+    expect(gatewayRefunds(orderId)).toEqual([200, 200]);
+  });
+
+  it('opens one checkout session however often its creation is sent', async () => {
+    await open();
+    const create = () =>
+      stack.request('POST', '/api/checkout/sessions', { admin: true, body: { amount: 5, currency: 'UAH', description: 'Sencha' }, headers: { 'Idempotency-Key': 'cart-77' } });
+    const first = await create();
+    const again = await create();
+    expect([first.status, again.status]).toEqual([201, 201]);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    const [a, b] = [await first.json(), await again.json()];
+    expect(b.id).toBe(a.id);
+    expect((await stack.ledger.listOrders()).orders).toHaveLength(0);
+    expect(await stack.ledger.getSession(a.id)).toBeDefined();
+  });
+
+  it('is refused with 422 idempotency_key_reused for another body or another operation', async () => {
+    await open();
+    const orderId = await paidOrder();
+    expect((await refund(orderId, 'k-1')).status).toBe(200);
+    const otherAmount = await refund(orderId, 'k-1', { amount: 3 });
+    expect(otherAmount.status).toBe(422);
+    expect(JSON.parse(otherAmount.text)).toMatchObject({ error: { code: 'idempotency_key_reused', fields: { 'Idempotency-Key': 'was used for another request' } } });
+    const otherOperation = await stack.request('POST', `/api/orders/${orderId}/split-refund`, { admin: true, body: { amount: 2 }, headers: { 'Idempotency-Key': 'k-1' } });
+    expect(otherOperation.status).toBe(422);
+    expect((await otherOperation.json()).error.code).toBe('idempotency_key_reused');
+    expect(gatewayRefunds(orderId)).toEqual([200]);
+  });
+
+  it('is refused with 409 idempotency_key_in_use while the first is still running', async () => {
+    await open();
+    const orderId = await paidOrder();
+    await stack.control('PUT', '/_sandbox/faults', { latency_ms: 500, scope: { method: 'POST' } });
+    const answers = await Promise.all([refund(orderId, 'slow'), refund(orderId, 'slow')]);
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409]);
+    const busy = answers.find((answer) => answer.status === 409)!;
+    expect(JSON.parse(busy.text).error.code).toBe('idempotency_key_in_use');
+    await stack.control('PUT', '/_sandbox/faults', {});
+    expect(await refund(orderId, 'slow')).toMatchObject({ status: 200, replayed: 'true' });
+    expect(gatewayRefunds(orderId)).toEqual([200]);
+  });
+
+  it('keeps no refusal: a 4xx frees the key for the corrected request', async () => {
+    await open();
+    const orderId = await paidOrder();
+    const tooMuch = await refund(orderId, 'fix-me', { amount: 50 });
+    expect(tooMuch.status).toBe(422);
+    expect(JSON.parse(tooMuch.text).error.code).toBe('exceeds_refundable');
+    const malformed = await refund(orderId, 'fix-me', { amount: 'two' });
+    expect(malformed.status).toBe(400);
+    expect(await refund(orderId, 'fix-me', { amount: 5 })).toMatchObject({ status: 200, replayed: null });
+    expect(await refund(orderId, 'fix-me', { amount: 5 })).toMatchObject({ status: 200, replayed: 'true' });
+    expect(gatewayRefunds(orderId)).toEqual([500]);
+  });
+
+  it('keeps no card number at rest: one typed into a comment is masked in the stored answer', async () => {
+    await open();
+    const orderId = await paidOrder();
+    const body = { amount: 2, comment: 'customer read out 4242 4242 4242 4242 on the phone; call 0501234567' };
+    const first = await refund(orderId, 'chatty', body);
+    expect(first.status).toBe(200);
+    const again = await refund(orderId, 'chatty', body);
+    expect(again.replayed).toBe('true');
+    expect(JSON.parse(again.text).operation.comment).toBe('customer read out [card number] on the phone; call 0501234567');
+    expect(again.text.replace('[card number]', '')).toBe(first.text.replace('4242 4242 4242 4242', ''));
+    // Ids holding long runs of digits are not card numbers.
+    expect(JSON.parse(again.text).operation.id).toBe(JSON.parse(first.text).operation.id);
+  });
+
+  it('holds across a second instance and a restart on the same ledger file', async () => {
+    await open();
+    const orderId = await paidOrder();
+    const first = await refund(orderId, 'across');
+    const restarted = await stack.instance();
+    const again = await refund(orderId, 'across', { amount: 2 }, restarted.request);
+    expect(again).toEqual({ status: 200, replayed: 'true', text: first.text });
+    expect(gatewayRefunds(orderId)).toEqual([200]);
+  });
+});
+
+describe('the Idempotency-Key header', () => {
+  it('must be 1 to 255 printable characters: else 400 naming the header, and nothing runs', async () => {
+    await open();
+    const orderId = await paidOrder();
+    for (const [key, reason] of [['', 'must not be empty'], ['k'.repeat(256), 'must be at most 255 characters'], ['clé', 'must be printable ASCII characters']] as const) {
+      const answer = await refund(orderId, key);
+      expect(answer.status).toBe(400);
+      expect(JSON.parse(answer.text)).toMatchObject({ error: { code: 'invalid_request', fields: { 'Idempotency-Key': reason } } });
+      expect(JSON.parse(answer.text).error.message).toContain('Idempotency-Key');
+    }
+    expect(gatewayRefunds(orderId)).toEqual([]);
+    expect((await refund(orderId, 'k'.repeat(255))).status).toBe(200);
+  });
+
+  it('is the merchant’s alone: without the admin token there is no answer to replay', async () => {
+    await open();
+    const orderId = await paidOrder();
+    const mine = await refund(orderId, 'mine');
+    expect(mine.status).toBe(200);
+    const stranger = await stack.request('POST', `/api/orders/${orderId}/refund`, { body: { amount: 2 }, headers: { 'Idempotency-Key': 'mine' } });
+    expect(stranger.status).toBe(401);
+    expect(await stranger.text()).not.toContain('operation');
+    const session = () => stack.request('POST', '/api/checkout/sessions', { body: { amount: 5, currency: 'UAH', description: 'Sencha' }, headers: { 'Idempotency-Key': 'mine-too' } });
+    expect((await stack.request('POST', '/api/checkout/sessions', { admin: true, body: { amount: 5, currency: 'UAH', description: 'Sencha' }, headers: { 'Idempotency-Key': 'mine-too' } })).status).toBe(201);
+    expect((await session()).status).toBe(401);
+  });
+});
+
+describe('every merchant POST', () => {
+  it('checks the key on each one the catalog lists, and the document says so', async () => {
+    stack = await openStack();
+    const merchantPosts = API.filter(takesIdempotencyKey);
+    expect(merchantPosts.map((operation) => operation.path)).toEqual(expect.arrayContaining(['/api/checkout/sessions', '/api/orders/:order_id/refund', '/api/orders/:order_id/resend-webhook']));
+    const document = await stack.json('GET', '/api/openapi.json', 200);
+    for (const operation of merchantPosts) {
+      const path = operation.path.replace(/:(\w+)/g, 'x1');
+      const answer = await stack.request('POST', path, { admin: true, body: {}, headers: { 'Idempotency-Key': '' } });
+      expect(answer.status, path).toBe(400);
+      expect((await answer.json()).error.fields, path).toEqual({ 'Idempotency-Key': 'must not be empty' });
+      const documented = document.paths[operation.path.replace(/:(\w+)/g, '{$1}')].post;
+      expect(documented.parameters, path).toContainEqual(expect.objectContaining({ name: 'Idempotency-Key', in: 'header', required: false }));
+      expect(documented.responses['409'].description, path).toContain('idempotency_key_in_use');
+      expect(documented.responses['422'].description, path).toContain('idempotency_key_reused');
+    }
+    const pay = document.paths['/api/checkout/sessions/{id}/pay'].post;
+    expect(pay.parameters.map((parameter: { name: string }) => parameter.name)).not.toContain('Idempotency-Key');
+  });
+});
+
+describe('the lifetime of a key', () => {
+  it('lives 24 hours: replayed until then, swept and free after', async () => {
+    const clock = new TestClock(Date.now());
+    await open({ clock });
+    const orderId = await paidOrder();
+    expect((await refund(orderId, 'daily')).status).toBe(200);
+    clock.advance(24 * HOUR - 1);
+    expect(await refund(orderId, 'daily')).toMatchObject({ status: 200, replayed: 'true' });
+    expect((await stack.companion.companion.reconciler.runOnce()).expiredKeys).toBe(0);
+    clock.advance(1);
+    expect((await stack.companion.companion.reconciler.runOnce()).expiredKeys).toBe(1);
+    expect(await refund(orderId, 'daily')).toMatchObject({ status: 200, replayed: null });
+    expect(gatewayRefunds(orderId)).toEqual([200, 200]);
+  });
+
+  it('a claim whose instance died holds the key for its 5-minute lease, then the request runs', async () => {
+    const clock = new TestClock(Date.now());
+    await open({ clock });
+    const orderId = await paidOrder();
+    const path = `/api/orders/${orderId}/refund`;
+    // What an instance that crashed mid-request leaves behind: a claim and no answer.
+    const crashed = await stack.ledger.claimIdempotencyKey({
+      key: 'orphan', method: 'POST', path, fingerprint: requestFingerprint(ADMIN_TOKEN, 'POST', path, JSON.stringify({ amount: 2 })), leaseMs: 5 * 60_000, lifetimeMs: 24 * HOUR,
+    });
+    expect(crashed.outcome).toBe('claimed');
+    expect((await refund(orderId, 'orphan')).status).toBe(409);
+    clock.advance(5 * 60_000 - 1);
+    expect((await refund(orderId, 'orphan')).status).toBe(409);
+    // Another body never takes over someone else's key, even a dead one's.
+    clock.advance(1);
+    expect((await refund(orderId, 'orphan', { amount: 3 })).status).toBe(422);
+    expect(await refund(orderId, 'orphan')).toMatchObject({ status: 200, replayed: null });
+    expect(await refund(orderId, 'orphan')).toMatchObject({ status: 200, replayed: 'true' });
+    expect(gatewayRefunds(orderId)).toEqual([200]);
+  });
+});

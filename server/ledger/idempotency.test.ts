@@ -1,0 +1,93 @@
+// Idempotency keys in the ledger, on a SQLite file and on PostgreSQL, each with two ledgers on
+// one database (two instances): one claimer wins, the answer is given again, and a claim or a key
+// past its time is free.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { IdempotencyRequest } from './index.js';
+import type { Ledger } from './ledger.js';
+import { TestClock, fileBackend, postgresBackend, withTestDatabase } from './testing/databases.js';
+import type { LedgerBackend, TestLedger } from './testing/databases.js';
+
+const LEASE = 5 * 60_000;
+const LIFETIME = 24 * 3_600_000;
+const request = (overrides: Partial<IdempotencyRequest> = {}): IdempotencyRequest => ({
+  key: 'key-1', method: 'POST', path: '/api/orders/o-1/refund', fingerprint: 'f'.repeat(64), leaseMs: LEASE, lifetimeMs: LIFETIME, ...overrides,
+});
+const answer = { status: 200, contentType: 'application/json', body: '{"operation":{"amount":1}}' };
+
+function describeKeys(backend: () => LedgerBackend): void {
+  describe(`idempotency keys (${backend().name}, two instances)`, () => {
+    let clock: TestClock;
+    let store: TestLedger;
+    let a: Ledger;
+    let b: Ledger;
+
+    beforeEach(async () => {
+      clock = new TestClock();
+      store = await backend().open(clock);
+      a = store.ledger;
+      b = await store.reopen!();
+    });
+    afterEach(async () => {
+      await store.dispose();
+    });
+
+    const claimed = async (ledger: Ledger, overrides: Partial<IdempotencyRequest> = {}) => {
+      const claim = await ledger.claimIdempotencyKey(request(overrides));
+      if (claim.outcome !== 'claimed') throw new Error(`not claimed: ${claim.outcome}`);
+      return claim.claimId;
+    };
+
+    it('lets one of 20 claims racing through both instances win', async () => {
+      const claims = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? a : b).claimIdempotencyKey(request())));
+      expect(claims.filter((claim) => claim.outcome === 'claimed')).toHaveLength(1);
+      expect(claims.filter((claim) => claim.outcome === 'in_progress')).toHaveLength(19);
+    });
+
+    it('gives the stored answer to the same request and refuses another', async () => {
+      const claimId = await claimed(a);
+      expect(await a.storeIdempotentAnswer('key-1', claimId, answer, LIFETIME)).toBe(true);
+      expect(await b.claimIdempotencyKey(request())).toEqual({ outcome: 'replay', answer });
+      expect(await b.claimIdempotencyKey(request({ fingerprint: 'e'.repeat(64) }))).toEqual({ outcome: 'reused' });
+    });
+
+    it('frees a released key for any request', async () => {
+      const claimId = await claimed(a);
+      await a.releaseIdempotencyKey('key-1', claimId);
+      await claimed(b, { fingerprint: 'e'.repeat(64) });
+    });
+
+    it('lets the same request take over a claim only once its lease has run out, and the old holder store nothing', async () => {
+      const stale = await claimed(a);
+      clock.advance(LEASE - 1);
+      expect((await b.claimIdempotencyKey(request())).outcome).toBe('in_progress');
+      clock.advance(1);
+      expect((await b.claimIdempotencyKey(request({ fingerprint: 'e'.repeat(64) }))).outcome).toBe('reused');
+      const taken = await Promise.all([a, b].map((ledger) => ledger.claimIdempotencyKey(request())));
+      expect(taken.filter((claim) => claim.outcome === 'claimed')).toHaveLength(1);
+      expect(await a.storeIdempotentAnswer('key-1', stale, answer, LIFETIME)).toBe(false);
+      await a.releaseIdempotencyKey('key-1', stale);
+      expect((await b.claimIdempotencyKey(request())).outcome).toBe('in_progress');
+    });
+
+    it('keeps a key for its lifetime from the answer, then frees and sweeps it', async () => {
+      const claimId = await claimed(a);
+      clock.advance(1_000);
+      await a.storeIdempotentAnswer('key-1', claimId, answer, LIFETIME);
+      clock.advance(LIFETIME - 1);
+      expect((await b.claimIdempotencyKey(request({ fingerprint: 'e'.repeat(64) }))).outcome).toBe('reused');
+      expect(await b.sweepIdempotencyKeys()).toBe(0);
+      clock.advance(1);
+      await claimed(b, { key: 'key-2' });
+      expect(await b.sweepIdempotencyKeys()).toBe(1);
+      await claimed(a, { fingerprint: 'e'.repeat(64) });
+    });
+
+    it('refuses a key that is empty or longer than 255 characters', async () => {
+      await expect(a.claimIdempotencyKey(request({ key: '' }))).rejects.toMatchObject({ field: 'key' });
+      await expect(a.claimIdempotencyKey(request({ key: 'k'.repeat(256) }))).rejects.toMatchObject({ field: 'key' });
+    });
+  });
+}
+
+describeKeys(() => fileBackend);
+withTestDatabase((url) => describeKeys(() => postgresBackend(url)));

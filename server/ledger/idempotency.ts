@@ -1,0 +1,138 @@
+// Idempotency keys of the merchant API. A key is claimed by inserting its row: the primary key
+// makes exactly one claimer win, whichever instance it runs on. The winner runs the request and
+// stores the answer (or releases the key when the answer changed nothing); everyone else gets
+// the stored answer, "in use" while the winner runs, or "reused" when their request differs.
+// A claim whose holder died is taken over once its lease has run out; a key past its lifetime
+// is free again, and swept.
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import type { LedgerContext } from './context.js';
+import { parseInput } from './input.js';
+import type { IdempotencyKeyRow } from './schema.js';
+
+export interface IdempotencyRequest {
+  /** The client's Idempotency-Key. */
+  readonly key: string;
+  readonly method: string;
+  readonly path: string;
+  /** What identifies the request's content (a keyed hash of it); a different one is a reuse. */
+  readonly fingerprint: string;
+  /** How long the claim holds while the request runs; then another request may take it over. */
+  readonly leaseMs: number;
+  /** How long the key lives, counted from the claim and again from the stored answer. */
+  readonly lifetimeMs: number;
+}
+
+/** An answer as it went out, to give again. */
+export interface StoredAnswer {
+  readonly status: number;
+  readonly contentType: string;
+  readonly body: string;
+}
+
+export type IdempotencyClaim =
+  | { readonly outcome: 'claimed'; readonly claimId: string }
+  | { readonly outcome: 'replay'; readonly answer: StoredAnswer }
+  | { readonly outcome: 'in_progress' }
+  | { readonly outcome: 'reused' };
+
+const duration = z.number().int().positive().max(366 * 24 * 3_600_000);
+const idempotencyRequest = z.strictObject({
+  key: z.string().min(1, 'must not be empty').max(255, 'must be at most 255 characters'),
+  method: z.string().min(1).max(16),
+  path: z.string().min(1).max(2048, 'must be at most 2048 characters'),
+  fingerprint: z.string().min(1).max(128),
+  leaseMs: duration,
+  lifetimeMs: duration,
+});
+const storedAnswer = z.strictObject({
+  status: z.number().int().min(100).max(599),
+  contentType: z.string().max(256),
+  body: z.string(),
+});
+
+// A release racing with a claim can make the claimer find no row after losing the insert; it
+// tries again, a few times, before it calls the key busy.
+const CLAIM_ROUNDS = 3;
+
+export async function claimIdempotencyKey(ctx: LedgerContext, input: IdempotencyRequest): Promise<IdempotencyClaim> {
+  const request = parseInput(idempotencyRequest, input);
+  for (let round = 0; round < CLAIM_ROUNDS; round += 1) {
+    const now = ctx.now();
+    const claimId = randomUUID();
+    const claim = {
+      method: request.method,
+      path: request.path,
+      fingerprint: request.fingerprint,
+      state: 'in_progress' as const,
+      claim_id: claimId,
+      locked_until: now + request.leaseMs,
+      status: null,
+      content_type: null,
+      body: null,
+      created_at: now,
+      expires_at: now + request.lifetimeMs,
+    };
+    const inserted = await ctx.db
+      .insertInto('idempotency_keys')
+      .values({ key: request.key, ...claim })
+      .onConflict((oc) => oc.column('key').doNothing())
+      .returning('key')
+      .executeTakeFirst();
+    if (inserted) return { outcome: 'claimed', claimId };
+
+    // Taken over in one guarded statement, so of two takers racing only one matches.
+    const taken = await ctx.db
+      .updateTable('idempotency_keys')
+      .set(claim)
+      .where('key', '=', request.key)
+      .where((eb) =>
+        eb.or([
+          eb('expires_at', '<=', now),
+          eb.and([eb('state', '=', 'in_progress'), eb('locked_until', '<=', now), eb('fingerprint', '=', request.fingerprint)]),
+        ]),
+      )
+      .returning('key')
+      .executeTakeFirst();
+    if (taken) return { outcome: 'claimed', claimId };
+
+    const row = await ctx.db.selectFrom('idempotency_keys').selectAll().where('key', '=', request.key).executeTakeFirst();
+    if (!row) continue;
+    if (row.fingerprint !== request.fingerprint) return { outcome: 'reused' };
+    const answer = storedOf(row);
+    return answer ? { outcome: 'replay', answer } : { outcome: 'in_progress' };
+  }
+  return { outcome: 'in_progress' };
+}
+
+function storedOf(row: IdempotencyKeyRow): StoredAnswer | undefined {
+  if (row.state !== 'done' || row.status === null || row.body === null) return undefined;
+  return { status: row.status, contentType: row.content_type ?? 'application/json', body: row.body };
+}
+
+/**
+ * Stores the answer of the claim `claimId` holds; the key then lives `lifetimeMs` from now.
+ * False when the claim is no longer this one's (its lease ran out and another took it).
+ */
+export async function storeIdempotentAnswer(ctx: LedgerContext, key: string, claimId: string, answer: StoredAnswer, lifetimeMs: number): Promise<boolean> {
+  const stored = parseInput(storedAnswer, answer);
+  const now = ctx.now();
+  const result = await ctx.db
+    .updateTable('idempotency_keys')
+    .set({ state: 'done', locked_until: null, status: stored.status, content_type: stored.contentType, body: stored.body, expires_at: now + parseInput(duration, lifetimeMs) })
+    .where('key', '=', key)
+    .where('claim_id', '=', claimId)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** Frees a key whose request changed nothing, so it may be sent again (corrected or not). */
+export async function releaseIdempotencyKey(ctx: LedgerContext, key: string, claimId: string): Promise<void> {
+  await ctx.db.deleteFrom('idempotency_keys').where('key', '=', key).where('claim_id', '=', claimId).where('state', '=', 'in_progress').execute();
+}
+
+/** Deletes the keys past their lifetime; how many. */
+export async function sweepIdempotencyKeys(ctx: LedgerContext): Promise<number> {
+  const result = await ctx.db.deleteFrom('idempotency_keys').where('expires_at', '<=', ctx.now()).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
