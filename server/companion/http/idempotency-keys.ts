@@ -15,7 +15,7 @@
  */
 import { createHmac } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
-import { passesLuhn } from '../../gateway/wire/card.js';
+import { passesLuhn } from '@payform/gateway/wire';
 import type { IdempotencyRequest, StoredAnswer } from '../../ledger/index.js';
 import type { CompanionEnv } from '../context.js';
 import { ApiProblem } from './problem.js';
