@@ -1,6 +1,7 @@
 /**
  * Request guards shared by the route groups: the merchant API's bearer token, the body's media
- * type (415) and size (413, on every path). Each answers with the companion's error envelope.
+ * type (415) and size (413, on every path), NUL characters in the address. Each answers with
+ * the companion's error envelope; none reads the body.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
@@ -91,17 +92,17 @@ function declaredLength(headers: Headers): number | undefined {
 
 /**
  * NUL characters have no business in an id, a name or a description, and PostgreSQL cannot
- * store them: refused anywhere in the address or a JSON body, before any handler runs.
+ * store them: refused anywhere in the address before any handler runs. A JSON body is checked
+ * where it is read, by `validate` — after the route's own guards (admin token, pay limits), so
+ * a client refused by them is never waited for while it sends a body.
  */
-export function refuseNulCharacters(): MiddlewareHandler<CompanionEnv> {
+export function refuseNulInAddress(): MiddlewareHandler<CompanionEnv> {
   return async (c, next) => {
-    const nul = () => new ApiProblem(400, 'invalid_request', 'NUL characters are not accepted');
-    if (/%00|\0/i.test(c.req.url)) throw nul();
-    const mediaType = (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
-    if (mediaType === 'application/json' && c.req.method !== 'GET' && c.req.method !== 'HEAD') {
-      const text = await c.req.text();
-      if (text.includes('\\u0000') || text.includes('\0')) throw nul();
-    }
+    if (/%00|\0/i.test(c.req.url)) throw nulRefused();
     await next();
   };
+}
+
+export function nulRefused(): ApiProblem {
+  return new ApiProblem(400, 'invalid_request', 'NUL characters are not accepted');
 }
