@@ -89,6 +89,7 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
       perSession: new RateLimiter(options.rateLimits.perSession, options.rateLimits.windowMs, clock),
       perClient: new RateLimiter(options.rateLimits.perClient, options.rateLimits.windowMs, clock),
     },
+    wrongAdminTokens: new RateLimiter(options.rateLimits.wrongAdminTokens, options.rateLimits.windowMs, clock),
   };
   const reconciler = new Reconciler({ ledger, gateway, orderState, reactions, notices, timings: options.reconciliation, logger, clock });
 

@@ -7,23 +7,45 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import type { CompanionEnv } from '../context.js';
 import { bodyLimit } from 'hono/body-limit';
+import { clientKey } from './client-address.js';
 import { ApiProblem } from './problem.js';
 
 /**
  * `Authorization: Bearer <ADMIN_TOKEN>`. Both sides are hashed first, so the comparison takes
- * the same time whatever the length or content of what was sent.
+ * the same time whatever the length or content of what was sent. Against guessing, wrong tokens
+ * are counted per client (`services.wrongAdminTokens`): past the limit, that client is refused
+ * 429 until the window ends — a right token included, so the answer tells a guesser nothing —
+ * and the burst is logged once.
  */
-export function requireAdminToken(adminToken: string): MiddlewareHandler {
+export function requireAdminToken(adminToken: string): MiddlewareHandler<CompanionEnv> {
   const expected = digest(adminToken);
   return async (c, next) => {
+    const { wrongAdminTokens, options, logger } = c.var.services;
+    const client = clientKey(c, options.trustProxy);
+    const throttled = wrongAdminTokens.check(client);
+    if (!throttled.allowed) throw tooManyWrongTokens(throttled.retryAfterMs);
     const match = /^Bearer[ ]+(\S+)\s*$/i.exec(c.req.header('authorization') ?? '');
-    if (!match?.[1] || !timingSafeEqual(digest(match[1]), expected)) {
-      throw new ApiProblem(401, 'unauthorized', 'A valid bearer token is required', undefined, {
-        'WWW-Authenticate': 'Bearer realm="payform"',
-      });
+    if (!match?.[1]) throw unauthorized();
+    if (!timingSafeEqual(digest(match[1]), expected)) {
+      const counted = wrongAdminTokens.take(client);
+      if (counted.allowed) throw unauthorized();
+      if (counted.justExceeded) {
+        logger.warn('wrong admin tokens: client refused until the window ends', { client, retry_after_ms: counted.retryAfterMs });
+      }
+      throw tooManyWrongTokens(counted.retryAfterMs);
     }
     await next();
   };
+}
+
+function unauthorized(): ApiProblem {
+  return new ApiProblem(401, 'unauthorized', 'A valid bearer token is required', undefined, { 'WWW-Authenticate': 'Bearer realm="payform"' });
+}
+
+function tooManyWrongTokens(retryAfterMs: number): ApiProblem {
+  return new ApiProblem(429, 'rate_limited', 'Too many wrong tokens; wait a moment and try again', undefined, {
+    'Retry-After': String(Math.max(1, Math.ceil(retryAfterMs / 1000))),
+  });
 }
 
 function digest(text: string): Buffer {
