@@ -6,7 +6,7 @@ import { startCompanion } from './start.js';
 import { readCompanionConfig } from './settings.js';
 
 const companion = await startCompanion(readCompanionConfig());
-console.log(`payform companion listening on ${companion.url}`);
+console.log(`payform companion listening on ${companion.url} — ${companion.listening}`);
 const stop = () => {
   void companion.close().then(() => process.exit(0));
 };
