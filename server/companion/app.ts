@@ -107,6 +107,8 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
   app.use('/api/checkout/sessions/*', checkoutCors(options.allowedOrigins));
   app.use('/api/*', noStore(), requireMediaType('application/json'));
   app.use('/webhooks/*', noStore(), requireMediaType('application/x-www-form-urlencoded'));
+  // The return landing answers with a session's outcome, or a redirect carrying its id.
+  app.use('/checkout/*', noStore());
   app.use(refuseNulInAddress());
   const admin = requireAdminToken(options.adminToken);
   for (const prefix of ADMIN_PREFIXES) app.use(prefix, admin).use(`${prefix}/*`, admin);
