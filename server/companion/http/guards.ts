@@ -43,9 +43,7 @@ function unauthorized(): ApiProblem {
 }
 
 function tooManyWrongTokens(retryAfterMs: number): ApiProblem {
-  return new ApiProblem(429, 'rate_limited', 'Too many wrong tokens; wait a moment and try again', undefined, {
-    'Retry-After': String(Math.max(1, Math.ceil(retryAfterMs / 1000))),
-  });
+  return ApiProblem.tooMany('Too many wrong tokens; wait a moment and try again', retryAfterMs);
 }
 
 function digest(text: string): Buffer {
