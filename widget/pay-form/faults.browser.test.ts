@@ -5,7 +5,7 @@
 import { expect, fixture, oneEvent, waitUntil } from '@open-wc/testing';
 import type { PayForm } from './pay-form.js';
 import { advanceGatewayClock, createSession, readView } from '../test/checkout-fixture.js';
-import { autofill, button, card, errorText, field, json, message, mount, part, record, watchFetch, type FetchCall } from '../test/harness.js';
+import { autofill, button, card, errorText, field, json, message, mount, part, record, stay, watchFetch, type FetchCall } from '../test/harness.js';
 
 const isPay = (call: FetchCall): boolean => call.url.endsWith('/pay');
 
@@ -87,6 +87,25 @@ describe('<pay-form> when things go wrong', () => {
       expect((await error).detail.code).to.equal('unsafe_redirect');
       expect(redirects).to.deep.equal([]);
       expect(location.pathname).not.to.contain('3ds');
+    });
+  }
+
+  // javascript: and data: URLs have the opaque origin "null": a view naming that as the sandbox's
+  // must not make them look like the sandbox.
+  for (const url of ['javascript:alert(1)', 'data:text/html,hi']) {
+    it(`never follows ${url.split(':')[0]}: even when the view's sandbox origin is "null"`, async () => {
+      calls = watchFetch((call, pass) => {
+        if (isPay(call)) return Promise.resolve(json(200, { status: 'redirect', redirect_url: url, order_id: 'o1' }));
+        if (call.method === 'GET' && /\/api\/checkout\/sessions\/[^/]+$/.test(call.url)) {
+          return pass().then(async (answer) => json(200, { ...(await answer.json()), test: true, sandbox_origin: 'null' }));
+        }
+        return undefined;
+      });
+      const form = await mount();
+      // Whichever comes first: the refusal, or a redirect (cancelled, so the test page stays).
+      const outcome = Promise.race([oneEvent(form, 'pay-error').then((event) => event.detail.code), stay(form).then(() => 'followed')]);
+      await payThrough(form);
+      expect(await outcome).to.equal('unsafe_redirect');
     });
   }
 
