@@ -160,7 +160,7 @@ describe('<pay-form> when things go wrong', () => {
     const { form, code } = await failToLoad(session);
     expect(code).to.equal('network');
     expect(form.shadowRoot!.querySelector('form')).to.equal(null);
-    expect(button(form).textContent).to.equal('Pay');
+    expect(button(form).textContent).to.equal('Pay on the secure payment page');
     calls.restore();
     const redirect = new Promise<CustomEvent>((resolve) => form.addEventListener('pay-redirect', (event) => (event.preventDefault(), resolve(event))));
     button(form).click();
@@ -179,6 +179,6 @@ describe('<pay-form> when things go wrong', () => {
     calls = watchFetch((call) => (call.method === 'GET' ? Promise.resolve(json(200, { id: session, amount: '10.001', currency: 'UAH' })) : undefined));
     const { form, code } = await failToLoad(session);
     expect(code).to.equal('malformed');
-    expect(part(form, '[part=button]').textContent).to.equal('Pay');
+    expect(part(form, '[part=button]').textContent).to.equal('Pay on the secure payment page');
   });
 });
