@@ -172,7 +172,7 @@ export async function createStack(options: StackOptions = {}): Promise<Stack> {
       clock: now,
       logger: createLogger({ sink: memory.sink, level: 'debug', clock: now }),
       onPaymentEvent: (change) => void changes.push(change),
-      rateLimits: { perSession: 1000, perClient: 1000 },
+      rateLimits: { perSession: 1000, perClient: 1000, wrongAdminTokens: 1000 },
       ...options.companion,
       ...settings,
     });
