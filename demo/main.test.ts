@@ -49,6 +49,8 @@ describe('npm start', { timeout: 90_000 }, () => {
     expect(shop).toMatch(/^http:\/\/localhost:\d+\/$/);
     expect(shop).not.toContain(':0/');
     expect(backOffice).toBe(`${shop}admin#token=${token}`);
+    // No HOST in development: this machine only, and the start-up lines say so.
+    expect(printed).toContain(`  listening     127.0.0.1:${new URL(shop).port} (this machine only; set HOST to listen elsewhere)`);
     expect(printed).toContain('4242 4242 4242 4242');
 
     const page = await fetch(shop);

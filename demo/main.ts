@@ -37,6 +37,7 @@ const token = stack.adminTokenGenerated ? stack.adminToken : undefined;
 const lines = [
   `payform ready in ${readyMs} ms${built.length > 0 ? ` (built the ${built.join(' and the ')} first, ${(buildMs / 1000).toFixed(1)} s)` : ''}`,
   `  shop          ${stack.shopUrl}`,
+  `  listening     ${stack.companion.listening}`,
   // The fragment never reaches a server or a Referer; the back office keeps it for this tab only.
   `  back office   ${stack.backOfficeUrl}${token ? `#token=${token}` : ''}`,
   `  admin token   ${token ?? '(the ADMIN_TOKEN you set)'}`,

@@ -4,8 +4,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { Hono } from 'hono';
-import type { CompanionApp } from '@payform/companion';
-import type { CompanionEnv } from '@payform/companion';
+import type { CompanionApp, CompanionEnv } from '@payform/companion';
 import { pageRoutes } from './page-routes.js';
 import { shopRoutes } from './shop-routes.js';
 

@@ -21,7 +21,8 @@ let base: string;
 
 beforeAll(async () => {
   stack = await startStack({
-    env: { ...process.env, PORT: '0', SANDBOX_PORT: '0', HOST: '127.0.0.1', PUBLIC_URL: '', DATABASE_URL: ':memory:', ADMIN_TOKEN, LOG_LEVEL: 'error' },
+    // Behind one proxy: the rate limit test is a client of its own (X-Forwarded-For).
+    env: { ...process.env, PORT: '0', SANDBOX_PORT: '0', HOST: '127.0.0.1', PUBLIC_URL: '', DATABASE_URL: ':memory:', ADMIN_TOKEN, LOG_LEVEL: 'error', TRUST_PROXY: 'true' },
     sandboxLog: () => {},
   });
   base = stack.shopUrl.replace(/\/$/, '');
@@ -109,6 +110,21 @@ describe('POST /shop/api/checkout', () => {
     const stranger = await checkout({ remember_card: true }, { Cookie: 'kavarnia_customer=forged' });
     const strangers = await call('GET', `/api/checkout/sessions/${stranger.json.session}`);
     expect(strangers.json.saved_cards).toEqual([]);
+  });
+
+  it('is answered no-store: the answer carries the session id', async () => {
+    expect((await checkout()).headers.get('cache-control')).toBe('no-store');
+  });
+
+  it('is rate limited per client like the pay route, before the body is read', async () => {
+    const client = { 'X-Forwarded-For': '198.51.100.77' };
+    // The companion's default: 30 a minute per client.
+    for (let i = 0; i < 30; i += 1) expect((await checkout({}, client)).status).toBe(201);
+    const refused = await call('POST', '/shop/api/checkout', { not: 'even a cart' }, client);
+    expect(refused.status).toBe(429);
+    expect(refused.json.error.code).toBe('rate_limited');
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await checkout({}, { 'X-Forwarded-For': '198.51.100.78' })).status, 'another client').toBe(201);
   });
 
   it('takes JSON only', async () => {

@@ -4,6 +4,8 @@
  *   POST /shop/api/checkout   { lines, customer, method?, split?, remember_card?, lang? }
  *                             → 201 { session, order_id, amount, currency }
  *
+ * Anyone may call it: it is limited per client like the pay route (429 with Retry-After), and
+ * its answer, carrying the session id, is never cached (no-store).
  * It prices the cart from the catalog (the browser only says what and how many), then opens
  * the checkout session through the companion's merchant API with the admin token — in process,
  * the same request a separate backend would send over HTTP. The token never leaves the server.
@@ -16,11 +18,8 @@ import type { Context } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
 import * as z from 'zod';
 import { toWireAmount } from '@payform/gateway';
-import type { CompanionApp } from '@payform/companion';
-import type { CompanionEnv } from '@payform/companion';
-import { limitBody, requireMediaType } from '@payform/companion';
-import { ApiProblem } from '@payform/companion';
-import { validate } from '@payform/companion';
+import type { CompanionApp, CompanionEnv } from '@payform/companion';
+import { noStore, limitPerClient, limitBody, requireMediaType, ApiProblem, RateLimiter, validate } from '@payform/companion';
 import { cartTotal, MAX_QUANTITY, productById, PRODUCTS, SHOP_CURRENCY, sellerShares } from '../catalog.js';
 import type { CartLine } from '../catalog.js';
 
@@ -58,11 +57,13 @@ interface CompanionSession {
 
 export function shopRoutes(companion: CompanionApp): Hono<CompanionEnv> {
   const shop = new Hono<CompanionEnv>();
-  shop.use('*', limitBody(16 * 1024), requireMediaType('application/json'));
+  // Anyone may open a session here, so it is limited per client as paying is (and by the same numbers).
+  const { options, clock } = companion.companion.services;
+  const sessionsOpened = new RateLimiter(options.rateLimits.perClient, options.rateLimits.windowMs, clock);
+  shop.use('*', limitBody(16 * 1024), requireMediaType('application/json'), noStore());
 
-  shop.post('/checkout', validate('json', CheckoutRequest), async (c) => {
+  shop.post('/checkout', limitPerClient(sessionsOpened, 'checkouts opened'), validate('json', CheckoutRequest), async (c) => {
     const checkout = c.req.valid('json');
-    const { options } = c.var.services;
     const customerId = checkout.remember_card ? rememberedCustomer(c) : undefined;
     const answer = await companion.request('/api/checkout/sessions', {
       method: 'POST',

@@ -40,3 +40,16 @@ test('direct purchase: cart, card form, success page, paid order in the back off
   await expect(backOffice.status).toHaveText('Success');
   await expect(backOffice.detail).toContainText('•••• 4242');
 });
+
+test('the result page shows the session’s own order, never the one in the address', async ({ page, request }) => {
+  const opened = await request.post('/shop/api/checkout', {
+    data: { lines: [{ product: 'house-espresso', quantity: 1 }], customer: { fname: 'Olena', lname: 'Kovalenko', email: 'olena@example.com', phone: '+380671234567' } },
+  });
+  expect(opened.status()).toBe(201);
+  const { session, order_id: orderId } = (await opened.json()) as { session: string; order_id: string };
+  await page.goto(`/result?${new URLSearchParams({ checkout_session: session, order_id: 'forged-order-7', status: 'success' })}`);
+  const result = new Result(page);
+  await result.expectOutcome('open');
+  expect(await result.orderId()).toBe(orderId);
+  await expect(page.getByText('forged-order-7')).toHaveCount(0);
+});

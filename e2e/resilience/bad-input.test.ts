@@ -27,7 +27,7 @@ let world: World;
 const client = new LoopbackClient(CONCURRENCY);
 
 beforeAll(async () => {
-  stack = await createStack({ backend, served: true, companion: { rateLimits: { perSession: 1_000_000, perClient: 1_000_000 } } });
+  stack = await createStack({ backend, served: true, companion: { rateLimits: { perSession: 1_000_000, perClient: 1_000_000, wrongAdminTokens: 1_000_000 } } });
   world = await buildWorld(stack);
 }, 60_000);
 

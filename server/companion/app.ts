@@ -20,8 +20,9 @@ import { resolveConfig } from './config.js';
 import type { CompanionConfig } from './config.js';
 import type { CompanionEnv, CompanionServices } from './context.js';
 import { checkoutCors, noStore, securityHeaders } from './http/browser-policies.js';
+import { abortedByClient, abortedProblem } from './http/client-abort.js';
 import { problemOf } from './http/failure-problems.js';
-import { limitBody, refuseNulCharacters, requireAdminToken, requireMediaType } from './http/guards.js';
+import { limitBody, refuseNulInAddress, requireAdminToken, requireMediaType } from './http/guards.js';
 import { idempotencyKeys } from './http/idempotency-keys.js';
 import { InFlight } from './http/in-flight.js';
 import { ApiProblem, sendProblem } from './http/problem.js';
@@ -89,6 +90,7 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
       perSession: new RateLimiter(options.rateLimits.perSession, options.rateLimits.windowMs, clock),
       perClient: new RateLimiter(options.rateLimits.perClient, options.rateLimits.windowMs, clock),
     },
+    wrongAdminTokens: new RateLimiter(options.rateLimits.wrongAdminTokens, options.rateLimits.windowMs, clock),
   };
   const reconciler = new Reconciler({ ledger, gateway, orderState, reactions, notices, timings: options.reconciliation, logger, clock });
 
@@ -106,7 +108,9 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
   app.use('/api/checkout/sessions/*', checkoutCors(options.allowedOrigins));
   app.use('/api/*', noStore(), requireMediaType('application/json'));
   app.use('/webhooks/*', noStore(), requireMediaType('application/x-www-form-urlencoded'));
-  app.use(refuseNulCharacters());
+  // The return landing answers with a session's outcome, or a redirect carrying its id.
+  app.use('/checkout/*', noStore());
+  app.use(refuseNulInAddress());
   const admin = requireAdminToken(options.adminToken);
   for (const prefix of ADMIN_PREFIXES) app.use(prefix, admin).use(`${prefix}/*`, admin);
   // Every merchant POST takes an Idempotency-Key: those under the admin prefixes (`/*` matches
@@ -139,7 +143,10 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
 
   // The path is not repeated: it is whatever the client typed, card data included.
   app.notFound((c) => sendProblem(c, new ApiProblem(404, 'not_found', `No ${c.req.method} route at this address`)));
-  app.onError((error, c) => answerError(error, c.var.logger ?? logger, (problem) => sendProblem(c, problem)));
+  app.onError((error, c) => {
+    if (abortedByClient(c)) return sendProblem(c, abortedProblem());
+    return answerError(error, c.var.logger ?? logger, (problem) => sendProblem(c, problem));
+  });
 
   const handle: CompanionHandle = {
     services,

@@ -17,6 +17,11 @@ export interface RateLimits {
   readonly perSession: number;
   /** Pay and hosted requests per client IP address in one window. */
   readonly perClient: number;
+  /**
+   * Wrong admin tokens per client in one window; past it, that client's merchant API requests
+   * are refused 429 until the window ends, whatever token they carry.
+   */
+  readonly wrongAdminTokens: number;
   readonly windowMs: number;
 }
 
@@ -95,7 +100,7 @@ export interface CompanionOptions {
   readonly widgetDir: string;
 }
 
-export const DEFAULT_RATE_LIMITS: RateLimits = { perSession: 10, perClient: 30, windowMs: 60_000 };
+export const DEFAULT_RATE_LIMITS: RateLimits = { perSession: 10, perClient: 30, wrongAdminTokens: 10, windowMs: 60_000 };
 
 export const DEFAULT_RECONCILIATION: ReconciliationTimings = {
   intervalMs: 15_000,
@@ -124,7 +129,7 @@ const Settings = z.object({
   sessionTtlSeconds: z.number().int().min(60).max(7 * 86_400).optional(),
   captureOverReservePercent: z.number().min(0).max(100).optional(),
   acceptedBrands: z.array(z.string().min(1)).optional(),
-  rateLimits: z.object({ perSession: PositiveInt, perClient: PositiveInt, windowMs: PositiveInt }).partial().optional(),
+  rateLimits: z.object({ perSession: PositiveInt, perClient: PositiveInt, wrongAdminTokens: PositiveInt, windowMs: PositiveInt }).partial().optional(),
   reconciliation: z
     .object({
       intervalMs: PositiveInt,

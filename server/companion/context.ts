@@ -39,6 +39,8 @@ export interface CompanionServices {
   readonly hostedCheckouts: HostedCheckouts;
   readonly operations: SecondaryOperations;
   readonly payLimits: { readonly perSession: RateLimiter; readonly perClient: RateLimiter };
+  /** Wrong admin tokens per client (see requireAdminToken). */
+  readonly wrongAdminTokens: RateLimiter;
 }
 
 export interface CompanionEnv {

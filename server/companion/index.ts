@@ -20,6 +20,9 @@ export type { CompanionEnv, CompanionServices } from './context.js';
 export { ApiProblem } from './http/problem.js';
 export { limitBody, requireAdminToken, requireMediaType } from './http/guards.js';
 export { validate } from './http/validate.js';
+export { noStore } from './http/browser-policies.js';
+export { limitPerClient } from './http/client-limit.js';
+export { RateLimiter } from './http/rate-limit.js';
 export {
   openLedger, InvalidLedgerInput, LedgerConflict, LedgerError, LedgerNotFound, OperationRefused,
 } from '../ledger/index.js';

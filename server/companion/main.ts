@@ -14,7 +14,7 @@ try {
   console.error(`payform companion could not start: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
 }
-console.log(`payform companion listening on ${companion.url}`);
+console.log(`payform companion listening on ${companion.url} — ${companion.listening}`);
 const stop = () => {
   void companion.close().then(() => process.exit(0));
 };

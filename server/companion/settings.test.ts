@@ -21,6 +21,7 @@ describe('readCompanionConfig', () => {
     expect(settings).toMatchObject({
       port: 3000,
       host: undefined,
+      production: false,
       publicUrl: 'http://localhost:3000',
       gatewayBaseUrl: undefined,
       credentials: TEST_PROJECT_DEFAULTS,
@@ -97,7 +98,7 @@ describe('readCompanionConfig', () => {
     const live = { NODE_ENV: 'production', ADMIN_TOKEN: 'a-long-enough-admin-token', ...LIVE_GATEWAY };
 
     it('starts with its own credentials', () => {
-      expect(readCompanionConfig(live)).toMatchObject({ testMode: false, sandboxOrigin: undefined });
+      expect(readCompanionConfig(live)).toMatchObject({ testMode: false, sandboxOrigin: undefined, production: true });
     });
 
     it('refuses any one credential left at the test project\'s value', () => {

@@ -4,7 +4,7 @@
  *
  * | variable | meaning | default |
  * |---|---|---|
- * | PORT, HOST | where to listen | 3000, all interfaces |
+ * | PORT, HOST | where to listen | 3000; 127.0.0.1 in development (its webhook secret is public), all interfaces in production |
  * | PUBLIC_URL | how the gateway and browsers reach the companion | http://localhost:$PORT |
  * | GATEWAY_BASE_URL | the gateway; unset ⇒ the bundled sandbox (started by the caller) | — |
  * | GATEWAY_POS_ID, GATEWAY_API_KEY, GATEWAY_API_SECRET, GATEWAY_ENDPOINTS_KEY | credentials | the test project's |
@@ -28,7 +28,10 @@ import type { LogLevel } from './log/logger.js';
 
 export interface CompanionSettings {
   readonly port: number;
+  /** HOST; unset: 127.0.0.1 in development, every interface in production (see startCompanion). */
   readonly host: string | undefined;
+  /** NODE_ENV=production (its own credentials, no sandbox origin, reachable from the network). */
+  readonly production: boolean;
   readonly publicUrl: string;
   /** Undefined: the bundled sandbox, whose URL the caller passes to startCompanion. */
   readonly gatewayBaseUrl: string | undefined;
@@ -86,6 +89,7 @@ export function readCompanionConfig(env: Env = process.env): CompanionSettings {
   return {
     port: vars.PORT,
     host: vars.HOST,
+    production: vars.NODE_ENV === 'production',
     publicUrl,
     gatewayBaseUrl: vars.GATEWAY_BASE_URL,
     credentials,

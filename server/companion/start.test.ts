@@ -128,6 +128,22 @@ describe('startCompanion', () => {
     await expect(feed.text()).rejects.toThrow();
   });
 
+  it('listens on 127.0.0.1 only in development unless HOST says otherwise, and says so', async () => {
+    const companion = await startCompanion(readCompanionConfig({ PORT: '0', DATABASE_URL: ':memory:', ADMIN_TOKEN: 'a-long-enough-admin-token' }), {
+      gatewayBaseUrl: sandbox.url,
+      logger: createLogger({ sink: memorySink().sink }),
+    });
+    try {
+      expect(companion.url).toBe(`http://localhost:${companion.port}`);
+      expect(companion.listening).toBe(`127.0.0.1:${companion.port} (this machine only; set HOST to listen elsewhere)`);
+      expect((await fetch(`http://127.0.0.1:${companion.port}/healthz`)).status).toBe(200);
+      // Bound to every interface, the IPv6 loopback would answer too.
+      await expect(fetch(`http://[::1]:${companion.port}/healthz`)).rejects.toThrow();
+    } finally {
+      await companion.close();
+    }
+  });
+
   it('needs a gateway: GATEWAY_BASE_URL or a started sandbox', async () => {
     await expect(composeCompanion(readCompanionConfig({ DATABASE_URL: ':memory:' }))).rejects.toThrow(/No gateway/);
   });

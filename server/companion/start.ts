@@ -26,6 +26,12 @@ import type { PaymentEventHook } from './payments/reactions.js';
 import { readCompanionConfig } from './settings.js';
 import type { CompanionSettings } from './settings.js';
 
+/**
+ * Where development listens without HOST: this machine only. The sandbox's credentials and
+ * webhook secret are published, so anyone else on the network could otherwise sign webhooks.
+ */
+const DEVELOPMENT_HOST = '127.0.0.1';
+
 /** A gateway call's default timeout: a request in flight has had its answer by then. */
 const SHUTDOWN_GRACE_MS = 30_000;
 
@@ -86,6 +92,8 @@ export interface RunningCompanion extends ComposedCompanion {
   /** Where it listens, e.g. http://localhost:3000. */
   readonly url: string;
   readonly port: number;
+  /** The bound address for the start-up lines, e.g. `127.0.0.1:3000 (this machine only; …)`. */
+  readonly listening: string;
   /**
    * Stops gracefully: no new connections (a request on a connection already open is answered
    * 503), requests in flight finish — up to `shutdownGraceMs` —, then the remaining connections
@@ -145,7 +153,7 @@ export async function startCompanion(settings: CompanionSettings = readCompanion
   const server = serve({
     fetch: (request, env) => handle?.(request, env) ?? new Response('Starting', { status: 503, headers: { 'Retry-After': '1' } }),
     port: settings.port,
-    ...(settings.host ? { hostname: settings.host } : {}),
+    ...(listenHost(settings) ? { hostname: listenHost(settings) } : {}),
   }) as Server;
   server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
   try {
@@ -153,7 +161,8 @@ export async function startCompanion(settings: CompanionSettings = readCompanion
       if (server.listening) resolve();
       server.once('listening', resolve).once('error', reject);
     });
-    const port = (server.address() as AddressInfo).port;
+    const bound = server.address() as AddressInfo;
+    const port = bound.port;
     const url = `http://${settings.host && settings.host !== '0.0.0.0' && settings.host !== '::' ? settings.host : 'localhost'}:${port}`;
     // PORT=0 without PUBLIC_URL leaves a default ending in :0; the real port replaces it.
     const publicUrl = options.publicUrl ?? (/:0$/.test(settings.publicUrl) ? url : settings.publicUrl);
@@ -171,6 +180,7 @@ export async function startCompanion(settings: CompanionSettings = readCompanion
       ...composed,
       url,
       port,
+      listening: describeAddress(bound),
       async close() {
         closing = true;
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
@@ -189,4 +199,18 @@ export async function startCompanion(settings: CompanionSettings = readCompanion
     server.close();
     throw error;
   }
+}
+
+function listenHost(settings: CompanionSettings): string | undefined {
+  return settings.host ?? (settings.production ? undefined : DEVELOPMENT_HOST);
+}
+
+function describeAddress({ address, family, port }: AddressInfo): string {
+  if (address === '0.0.0.0' || address === '::') return `all interfaces, port ${port}`;
+  const shown = `${family === 'IPv6' ? `[${address}]` : address}:${port}`;
+  return isLoopback(address) ? `${shown} (this machine only; set HOST to listen elsewhere)` : shown;
+}
+
+function isLoopback(address: string): boolean {
+  return address === '::1' || address.startsWith('127.');
 }

@@ -1,6 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { ErrorBody } from '@payform/gateway/wire';
-import { routes } from '@payform/gateway/wire';
+import { ErrorBody, routes } from '@payform/gateway/wire';
 import { directPayment, hostedPayment, testSandbox } from './testing/in-process.js';
 import type { TestSandbox } from './testing/in-process.js';
 

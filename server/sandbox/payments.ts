@@ -12,10 +12,8 @@
  * Every status a payment enters after creation is reported by webhook; `init` is not (it is the
  * create answer itself).
  */
-import type { FieldIssue } from '@payform/gateway/wire';
-import type { CreatePaymentRequest, SplitPurchaseRequest } from '@payform/gateway/wire';
-import { sectorIssues } from '@payform/gateway/wire';
-import { StatusCode } from '@payform/gateway/wire';
+import type { FieldIssue, CreatePaymentRequest, SplitPurchaseRequest } from '@payform/gateway/wire';
+import { sectorIssues, StatusCode } from '@payform/gateway/wire';
 import type { Project } from './config.js';
 import { minorUnits } from './state/amounts.js';
 import { cvvProblem, hasExpired, readCard } from './state/cards.js';

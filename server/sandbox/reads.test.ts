@@ -1,8 +1,7 @@
 import { unzipSync } from 'fflate';
 import { PDFDocument } from 'pdf-lib';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { AccountListResponse, AccountResponse, TerminalListResponse } from '@payform/gateway/wire';
-import { OrderStateResponse } from '@payform/gateway/wire';
+import { AccountListResponse, AccountResponse, TerminalListResponse, OrderStateResponse } from '@payform/gateway/wire';
 import { SUB_A, SUB_B, directPayment, hostedPayment, testSandbox } from './testing/in-process.js';
 import type { TestSandbox } from './testing/in-process.js';
 

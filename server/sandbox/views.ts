@@ -7,12 +7,8 @@
  */
 import { toWireAmount } from '@payform/gateway';
 import type { MinorUnits } from '@payform/gateway';
-import type { OperationEvent, PaymentEvent } from '@payform/gateway/wire';
-import type { OperationResponse } from '@payform/gateway/wire';
-import type { OrderOperationResponse } from '@payform/gateway/wire';
-import type { PaymentResponse } from '@payform/gateway/wire';
-import { formatTimestamp } from '@payform/gateway/wire';
-import { statusCodeInfo } from '@payform/gateway/wire';
+import type { OperationEvent, PaymentEvent, OperationResponse, OrderOperationResponse, PaymentResponse } from '@payform/gateway/wire';
+import { formatTimestamp, statusCodeInfo } from '@payform/gateway/wire';
 import type { Fees, Operation, Payment, RecurringCharge, Recurring, StatusState } from './state/records.js';
 import { totalFee } from './state/fees.js';
 

@@ -69,6 +69,11 @@ describe('formatExpiry', () => {
     ['1/30|', 'insertFromPaste', '|', '01/30|'],
     [' 12 / 30 |', 'insertFromPaste', '|', '12/30|'],
     ['12/2030|', undefined, undefined, '12/30|'], // autofill
+    // With its separator, an expiry is judged as written: "13/27" is no month, not January 2032.
+    ['13/27|', 'insertFromPaste', '|', '13/27|'],
+    ['13/2027|', undefined, undefined, '13/27|'], // autofill
+    ['21/30|', 'insertFromPaste', '|', '21/30|'],
+    ['2/30|', 'insertFromPaste', '|', '02/30|'], // a lone first digit is still the month
   ])('%j (%s from %j) → %j', (after, inputType, before, expected) => {
     expect(show(formatExpiry(key(after, inputType, before)))).toBe(expected);
   });

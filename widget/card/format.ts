@@ -64,10 +64,14 @@ export const formatNumber = (keystroke: Keystroke): Edit =>
 /**
  * Expiry as MM/YY. A month that can only have one digit is padded ("2" → "02/", "1/" → "01/",
  * "13" → "01/3"); a four-digit year 20YY becomes YY once complete (autofill often sends MM/YYYY).
+ * A month written before a separator is taken as written: a pasted or autofilled "13/27" stays an
+ * invalid month rather than becoming January 2032.
  */
 export const formatExpiry = (keystroke: Keystroke): Edit =>
   reformat(keystroke, (digits, before, deleting, value) => {
-    if (!deleting && (/^\d\D/.test(value.trim()) || digits[0]! > '1' || (digits[0] === '1' && (digits[1] ?? '') > '2'))) {
+    const written = /^\s*(\d+)\s*[^\d\s]/.exec(value)?.[1];
+    const padMonth = written === undefined ? digits[0]! > '1' || (digits[0] === '1' && (digits[1] ?? '') > '2') : written.length === 1;
+    if (!deleting && padMonth) {
       digits = '0' + digits;
       before++;
     }

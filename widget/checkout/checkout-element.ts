@@ -191,13 +191,16 @@ export abstract class CheckoutElement extends LitElement {
     return view ? formatAmount(view.amount, view.currency, this.locale) : '';
   }
 
-  /** The pay button; `<pay-form>` submits its form with it, `<pay-button>` goes to the hosted page. */
+  /**
+   * The pay button; `<pay-form>` submits its form with it, `<pay-button>` goes to the hosted page.
+   * The hosted one says so: a page offering both never shows two buttons alike.
+   */
   protected button(): TemplateResult {
     const busy = this.phase !== 'ready';
+    // Until the session is read there is no amount: "Pay", "Pay on the secure payment page".
+    const label = (this.hosted ? this.t.pay_hosted : this.t.pay).replace('{}', this.amount).replace(/ {2,}/g, ' ').trim();
     return html`<button part="button" type=${this.hosted ? 'button' : 'submit'} ?disabled=${busy}
-      @click=${this.hosted ? this.payHosted : nothing}>${
-        busy && this.phase !== 'loading' ? this.t.processing : this.t.pay.replace('{}', this.amount).trim()
-      }</button>`;
+      @click=${this.hosted ? this.payHosted : nothing}>${busy && this.phase !== 'loading' ? this.t.processing : label}</button>`;
   }
 
   /** The element's own content while `ready` or `paying`. */

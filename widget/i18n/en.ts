@@ -13,6 +13,7 @@ export const en = {
   saved: 'Pay with',
   new_card: 'A new card',
   pay: 'Pay {}',
+  pay_hosted: 'Pay {} on the secure payment page',
   processing: 'Processing payment…',
   confirming: 'Confirming your payment…',
   waiting: 'Your payment is still being confirmed. You will be notified.',

@@ -15,6 +15,7 @@ const es: Catalog = {
   saved: 'Pagar con',
   new_card: 'Una tarjeta nueva',
   pay: 'Pagar {}',
+  pay_hosted: 'Pagar {} en la página de pago segura',
   processing: 'Procesando el pago…',
   confirming: 'Confirmando el pago…',
   waiting: 'Tu pago todavía se está confirmando. Te avisaremos.',

@@ -15,6 +15,7 @@ const fr: Catalog = {
   saved: 'Payer avec',
   new_card: 'Une nouvelle carte',
   pay: 'Payer {}',
+  pay_hosted: 'Payer {} sur la page de paiement sécurisée',
   processing: 'Paiement en cours…',
   confirming: 'Confirmation du paiement…',
   waiting: 'Votre paiement est en cours de confirmation. Vous serez averti.',

@@ -24,6 +24,23 @@ describe('localisation', () => {
     });
   }
 
+  // Where the hosted button goes, in every catalog: a page with both buttons never shows two alike.
+  for (const [lang, text] of [
+    ['en', 'Pay {} on the secure payment page'],
+    ['uk', 'Сплатити {} на захищеній сторінці оплати'],
+    ['pl', 'Zapłać {} na bezpiecznej stronie płatności'],
+    ['de', '{} auf der sicheren Zahlungsseite bezahlen'],
+    ['fr', 'Payer {} sur la page de paiement sécurisée'],
+    ['es', 'Pagar {} en la página de pago segura'],
+  ] as const) {
+    it(`names the hosted page on its button: ${lang}`, async () => {
+      const payButton = await mount({}, { lang }, 'pay-button');
+      await payButton.updateComplete;
+      const amount = new Intl.NumberFormat(lang, { style: 'currency', currency: 'UAH' }).format(100.5);
+      expect(button(payButton).textContent).to.equal(text.replace('{}', amount));
+    });
+  }
+
   it('uses <html lang> when nothing closer says otherwise', async () => {
     const before = document.documentElement.lang;
     document.documentElement.lang = 'de-AT';

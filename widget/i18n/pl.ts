@@ -15,6 +15,7 @@ const pl: Catalog = {
   saved: 'Metoda płatności',
   new_card: 'Nowa karta',
   pay: 'Zapłać {}',
+  pay_hosted: 'Zapłać {} na bezpiecznej stronie płatności',
   processing: 'Przetwarzanie płatności…',
   confirming: 'Potwierdzamy płatność…',
   waiting: 'Płatność jest wciąż potwierdzana. Otrzymasz powiadomienie.',

@@ -1,4 +1,4 @@
-import { expect, fixture, oneEvent } from '@open-wc/testing';
+import { expect, fixture, html, oneEvent } from '@open-wc/testing';
 import { createSession, openCheckout, readView } from '../test/checkout-fixture.js';
 import { autofill, button, card, message, mount, stay, watchFetch } from '../test/harness.js';
 
@@ -6,7 +6,7 @@ describe('hosted checkout', () => {
   it('<pay-form mode="hosted"> is only the pay button, which leaves for the hosted page when the page lets it', async () => {
     const form = await mount({}, { mode: 'hosted' });
     expect(form.shadowRoot!.querySelector('form')).to.equal(null);
-    expect(button(form).textContent).to.match(/^Pay UAH\s100\.50$/);
+    expect(button(form).textContent).to.match(/^Pay UAH\s100\.50 on the secure payment page$/);
     const redirect = stay(form);
     button(form).click();
     const event = await redirect;
@@ -30,11 +30,23 @@ describe('hosted checkout', () => {
 
   it('<pay-button> pays a session on the hosted page', async () => {
     const payButton = await mount({ amount: '25', currency: 'EUR' }, {}, 'pay-button');
-    expect(button(payButton).textContent).to.equal('Pay €25.00');
+    expect(button(payButton).textContent).to.equal('Pay €25.00 on the secure payment page');
     const redirect = stay(payButton);
     button(payButton).click();
     expect((await redirect).detail.reason).to.equal('hosted');
     expect(payButton.shadowRoot!.querySelector('[part=banner]')?.textContent).to.equal('Test mode: no real money moves.');
+  });
+
+  it('is told apart from the form’s own pay button when a page offers both', async () => {
+    const session = await createSession({});
+    const [form, payButton] = [document.createElement('pay-form'), document.createElement('pay-button')];
+    const ready = Promise.all([form, payButton].map((element) => ((element.session = session), oneEvent(element, 'pay-ready'))));
+    (await fixture(html`<div></div>`)).append(form, payButton);
+    await ready;
+    await Promise.all([form.updateComplete, payButton.updateComplete]);
+    const names = [button(form).textContent, button(payButton).textContent];
+    expect(names[0]).to.match(/^Pay UAH\s100\.50$/);
+    expect(names[1]).to.match(/^Pay UAH\s100\.50 on the secure payment page$/);
   });
 
   it('<pay-button> says what went wrong when the hosted page is refused', async () => {

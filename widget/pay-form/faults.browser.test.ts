@@ -5,7 +5,7 @@
 import { expect, fixture, oneEvent, waitUntil } from '@open-wc/testing';
 import type { PayForm } from './pay-form.js';
 import { advanceGatewayClock, createSession, readView } from '../test/checkout-fixture.js';
-import { autofill, button, card, errorText, field, json, message, mount, part, record, watchFetch, type FetchCall } from '../test/harness.js';
+import { autofill, button, card, errorText, field, json, message, mount, part, record, stay, watchFetch, type FetchCall } from '../test/harness.js';
 
 const isPay = (call: FetchCall): boolean => call.url.endsWith('/pay');
 
@@ -90,6 +90,25 @@ describe('<pay-form> when things go wrong', () => {
     });
   }
 
+  // javascript: and data: URLs have the opaque origin "null": a view naming that as the sandbox's
+  // must not make them look like the sandbox.
+  for (const url of ['javascript:alert(1)', 'data:text/html,hi']) {
+    it(`never follows ${url.split(':')[0]}: even when the view's sandbox origin is "null"`, async () => {
+      calls = watchFetch((call, pass) => {
+        if (isPay(call)) return Promise.resolve(json(200, { status: 'redirect', redirect_url: url, order_id: 'o1' }));
+        if (call.method === 'GET' && /\/api\/checkout\/sessions\/[^/]+$/.test(call.url)) {
+          return pass().then(async (answer) => json(200, { ...(await answer.json()), test: true, sandbox_origin: 'null' }));
+        }
+        return undefined;
+      });
+      const form = await mount();
+      // Whichever comes first: the refusal, or a redirect (cancelled, so the test page stays).
+      const outcome = Promise.race([oneEvent(form, 'pay-error').then((event) => event.detail.code), stay(form).then(() => 'followed')]);
+      await payThrough(form);
+      expect(await outcome).to.equal('unsafe_redirect');
+    });
+  }
+
   it('does not treat the sandbox origin as safe outside test mode', async () => {
     // A live-mode companion still wired to the sandbox hands out its challenge page; the widget refuses it.
     const form = await mount({ merchant: 'live' });
@@ -141,7 +160,7 @@ describe('<pay-form> when things go wrong', () => {
     const { form, code } = await failToLoad(session);
     expect(code).to.equal('network');
     expect(form.shadowRoot!.querySelector('form')).to.equal(null);
-    expect(button(form).textContent).to.equal('Pay');
+    expect(button(form).textContent).to.equal('Pay on the secure payment page');
     calls.restore();
     const redirect = new Promise<CustomEvent>((resolve) => form.addEventListener('pay-redirect', (event) => (event.preventDefault(), resolve(event))));
     button(form).click();
@@ -160,6 +179,6 @@ describe('<pay-form> when things go wrong', () => {
     calls = watchFetch((call) => (call.method === 'GET' ? Promise.resolve(json(200, { id: session, amount: '10.001', currency: 'UAH' })) : undefined));
     const { form, code } = await failToLoad(session);
     expect(code).to.equal('malformed');
-    expect(part(form, '[part=button]').textContent).to.equal('Pay');
+    expect(part(form, '[part=button]').textContent).to.equal('Pay on the secure payment page');
   });
 });

@@ -9,11 +9,10 @@ import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
-import { createCompanion, createLogger } from '@payform/companion';
+import { createCompanion, createLogger, openLedger } from '@payform/companion';
 import type { CompanionApp, CompanionConfig } from '@payform/companion';
 import { GatewayClient } from '@payform/gateway';
 import { testProjectCredentials } from '@payform/gateway/testing';
-import { openLedger } from '@payform/companion';
 import { createSandbox } from '@payform/sandbox';
 import type { Merchant } from './checkout-fixture.js';
 

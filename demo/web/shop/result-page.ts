@@ -2,7 +2,8 @@
  * `/result`: where the customer lands after 3-D Secure or the gateway's page (the companion's
  * return route sends them here with `checkout_session`), and after paying on the checkout page.
  * The state shown is the session's, read from the companion and followed by `<pay-form>` — never
- * the `status` in the address, which anyone can type. A failed payment can be retried right here.
+ * the `status` or `order_id` in the address, which anyone can type. A failed payment can be
+ * retried right here.
  */
 import { html, nothing } from 'lit';
 import type { TemplateResult } from 'lit';
@@ -27,7 +28,9 @@ interface SessionSummary {
 const sessionId = new URLSearchParams(location.search).get('checkout_session') ?? '';
 let outcome: Outcome = sessionId ? 'loading' : 'unknown';
 let summary: SessionSummary | undefined;
-let orderId = new URLSearchParams(location.search).get('order_id') ?? undefined;
+// The order shown is the session's (its view, then the widget's answers), never the `order_id`
+// in the address: anyone can send a customer here with another order's id in the link.
+let orderId: string | undefined;
 
 const HEADINGS: Record<Outcome, [MessageKey, MessageKey | undefined]> = {
   loading: ['result.loading', undefined],

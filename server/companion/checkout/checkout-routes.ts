@@ -21,6 +21,7 @@ import { ApiProblem } from '../http/problem.js';
 import { validate } from '../http/validate.js';
 import { Customer } from './customer.js';
 import { PayRequest } from './pay-request.js';
+import { returnUrlProblem } from './return-url.js';
 import { limitPayAttempts } from './pay-limits.js';
 import { SESSION_ID } from './session-access.js';
 import { NewSessionRequest } from './session-request.js';
@@ -59,6 +60,8 @@ export function checkoutRoutes(adminToken: string): Hono<CompanionEnv> {
   checkout.post('/sessions', admin, validate('json', NewSessionRequest), async (c) => {
     const { ledger, options, feed, clock } = c.var.services;
     const request = c.req.valid('json');
+    const returnUrl = request.returnUrl && returnUrlProblem(request.returnUrl, options.sandboxOrigin);
+    if (returnUrl) throw ApiProblem.invalid({ return_url: returnUrl });
     const session = await ledger.createSession({ ttlSeconds: options.sessionTtlSeconds, ...request });
     feed.publish({ kind: 'session', orderId: session.orderId, status: 'open', source: 'merchant', at: clock() });
     c.var.logger.info('checkout session opened', { order_id: session.orderId, amount: session.amount, currency: session.currency });

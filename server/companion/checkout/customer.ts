@@ -4,8 +4,7 @@
  * dashes and brackets as people type them are dropped). None may hold a card number.
  */
 import * as z from 'zod';
-import { passesLuhn } from '@payform/gateway/wire';
-import { requiredText } from '@payform/gateway/wire';
+import { passesLuhn, requiredText } from '@payform/gateway/wire';
 import type { CustomerDetails } from '../../ledger/index.js';
 import { definedFields } from '../optional-fields.js';
 import { brandOfMask } from '../payments/card-brand.js';

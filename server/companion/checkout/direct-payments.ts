@@ -8,8 +8,7 @@
  * state is read instead — a payment is never created twice.
  */
 import { DuplicateOrderError } from '@payform/gateway';
-import type { Payment as GatewayPayment } from '@payform/gateway';
-import type { DirectPaymentParams, DirectSplitPurchaseParams } from '@payform/gateway';
+import type { Payment as GatewayPayment, DirectPaymentParams, DirectSplitPurchaseParams } from '@payform/gateway';
 import type { CheckoutSession, CustomerDetails, Payment } from '../../ledger/index.js';
 import type { PaymentFlowDeps } from '../context.js';
 import { ApiProblem } from '../http/problem.js';

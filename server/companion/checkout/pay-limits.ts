@@ -6,7 +6,7 @@
  */
 import type { MiddlewareHandler } from 'hono';
 import type { CompanionEnv } from '../context.js';
-import { clientAddress, clientNetwork } from '../http/client-address.js';
+import { clientAddress, clientKey } from '../http/client-address.js';
 import { ApiProblem } from '../http/problem.js';
 import { SESSION_ID } from './session-access.js';
 
@@ -16,7 +16,7 @@ export function limitPayAttempts(): MiddlewareHandler<CompanionEnv> {
     const id = c.req.param('id') ?? '';
     if (!SESSION_ID.test(id)) throw ApiProblem.notFound('The checkout session', 'session_not_found');
     const client = clientAddress(c, options.trustProxy);
-    const byClient = payLimits.perClient.take(`client:${client === undefined ? 'unknown' : clientNetwork(client)}`);
+    const byClient = payLimits.perClient.take(`client:${clientKey(c, options.trustProxy)}`);
     const decision = byClient.allowed ? payLimits.perSession.take(`session:${id}`) : byClient;
     if (!decision.allowed) {
       logger.warn('pay attempts rate limited', { client, by: byClient.allowed ? 'session' : 'client' });

@@ -8,6 +8,15 @@ import type { Stack } from '../test/stack.js';
 const open = stacksPerTest();
 
 describe('GET /checkout/return/:id', () => {
+  it('is never stored by a cache: the page, the way on to the merchant, and the unknown session', async () => {
+    const stack = await open();
+    const page = await stack.openSession();
+    const onward = await stack.openSession({ return_url: 'https://shop.example/thanks' });
+    const answers = await Promise.all([page.id, onward.id, 'x'.repeat(43)].map((id) => stack.request('GET', `/checkout/return/${id}`)));
+    expect(answers.map((answer) => answer.status)).toEqual([200, 303, 404]);
+    expect(answers.map((answer) => answer.headers.get('cache-control'))).toEqual(['no-store', 'no-store', 'no-store']);
+  });
+
   it('reads the order state at most once per session every 5 seconds, however often it is loaded', async () => {
     const clock = new TestClock(Date.now());
     let orderReads = 0;

@@ -4,8 +4,7 @@
  * merchant, and never by the browser.
  */
 import * as z from 'zod';
-import { checkCurrencyPrecision, checkSplitAmounts, SplitPayments } from '@payform/gateway/wire';
-import { Currency, IsoDate, Url, requiredText } from '@payform/gateway/wire';
+import { checkCurrencyPrecision, checkSplitAmounts, SplitPayments, Currency, IsoDate, Url, requiredText } from '@payform/gateway/wire';
 import type { CustomerDetails, NewCheckoutSession } from '../../ledger/index.js';
 import { Amount, minorUnits } from '../http/amounts.js';
 import { Customer, customerDetails } from './customer.js';

@@ -71,6 +71,9 @@ describe('POST /api/checkout/sessions', () => {
     [{ order_id: '../etc' }, 'order_id', 'must be 1 to 28 letters'],
     [{ order_id: 'shop:2' }, 'order_id', 'must be 1 to 28 letters, digits or . _ -'],
     [{ return_url: 'javascript:alert(1)' }, 'return_url', 'must be an http(s) URL'],
+    [{ return_url: 'http://shop.example/thanks' }, 'return_url', 'must be an https: URL'],
+    [{ return_url: 'https://shop:secret@shop.example/thanks' }, 'return_url', 'must not carry a user name or password'],
+    [{ return_url: 'https://shop@shop.example/thanks' }, 'return_url', 'must not carry a user name or password'],
     [{ modes: [] }, 'modes', 'must have at least 1 item'],
     [{ ttl_seconds: 10 }, 'ttl_seconds', 'must be at least 60'],
     [{ extra: 1 }, 'extra', 'is not allowed'],
@@ -84,6 +87,17 @@ describe('POST /api/checkout/sessions', () => {
     expect(body.error.code).toBe('invalid_request');
     expect(body.error.fields[field]).toContain(reason);
     expect((await stack.ledger.listOrders()).orders).toHaveLength(0);
+  });
+
+  it('takes a plain-http return URL in development for the sandbox and this machine only', async ({ onTestFinished: onTestEnd }) => {
+    for (const url of [`${stack.sandboxUrl}/done`, 'http://localhost:3000/result', 'http://127.0.0.1:3000/result', 'http://[::1]:3000/result']) {
+      expect((await stack.openSession({ return_url: url })).return_url, url).toBe(url);
+    }
+    const production = await createStack({ companion: { sandboxOrigin: undefined } });
+    onTestEnd(() => production.close());
+    const refused = await production.request('POST', '/api/checkout/sessions', { admin: true, body: { amount: 1, currency: 'UAH', description: 'x', return_url: 'http://localhost:3000/result' } });
+    expect(refused.status).toBe(400);
+    expect((await refused.json()).error.fields).toEqual({ return_url: 'must be an https: URL (the session id travels in it)' });
   });
 
   it('answers 409 when the order id is taken', async () => {

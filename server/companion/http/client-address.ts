@@ -24,8 +24,14 @@ function plain(address: string): string | undefined {
   return isIP(unmapped) ? unmapped : undefined;
 }
 
+/** The key the per-client limits count under: the client's network, or `unknown`. */
+export function clientKey(c: Context<CompanionEnv>, trustProxy: boolean): string {
+  const address = clientAddress(c, trustProxy);
+  return address === undefined ? 'unknown' : clientNetwork(address);
+}
+
 /**
- * What the per-client limit counts: an IPv4 address as it is, an IPv6 one by its /64 — one
+ * What the per-client limits count: an IPv4 address as it is, an IPv6 one by its /64 — one
  * subscriber is usually given a whole /64 and could otherwise change address every request.
  */
 export function clientNetwork(address: string): string {

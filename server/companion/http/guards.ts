@@ -1,28 +1,49 @@
 /**
  * Request guards shared by the route groups: the merchant API's bearer token, the body's media
- * type (415) and size (413, on every path). Each answers with the companion's error envelope.
+ * type (415) and size (413, on every path), NUL characters in the address. Each answers with
+ * the companion's error envelope; none reads the body.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import type { CompanionEnv } from '../context.js';
 import { bodyLimit } from 'hono/body-limit';
+import { clientKey } from './client-address.js';
 import { ApiProblem } from './problem.js';
 
 /**
  * `Authorization: Bearer <ADMIN_TOKEN>`. Both sides are hashed first, so the comparison takes
- * the same time whatever the length or content of what was sent.
+ * the same time whatever the length or content of what was sent. Against guessing, wrong tokens
+ * are counted per client (`services.wrongAdminTokens`): past the limit, that client is refused
+ * 429 until the window ends — a right token included, so the answer tells a guesser nothing —
+ * and the burst is logged once.
  */
-export function requireAdminToken(adminToken: string): MiddlewareHandler {
+export function requireAdminToken(adminToken: string): MiddlewareHandler<CompanionEnv> {
   const expected = digest(adminToken);
   return async (c, next) => {
+    const { wrongAdminTokens, options, logger } = c.var.services;
+    const client = clientKey(c, options.trustProxy);
+    const throttled = wrongAdminTokens.check(client);
+    if (!throttled.allowed) throw tooManyWrongTokens(throttled.retryAfterMs);
     const match = /^Bearer[ ]+(\S+)\s*$/i.exec(c.req.header('authorization') ?? '');
-    if (!match?.[1] || !timingSafeEqual(digest(match[1]), expected)) {
-      throw new ApiProblem(401, 'unauthorized', 'A valid bearer token is required', undefined, {
-        'WWW-Authenticate': 'Bearer realm="payform"',
-      });
+    if (!match?.[1]) throw unauthorized();
+    if (!timingSafeEqual(digest(match[1]), expected)) {
+      const counted = wrongAdminTokens.take(client);
+      if (counted.allowed) throw unauthorized();
+      if (counted.justExceeded) {
+        logger.warn('wrong admin tokens: client refused until the window ends', { client, retry_after_ms: counted.retryAfterMs });
+      }
+      throw tooManyWrongTokens(counted.retryAfterMs);
     }
     await next();
   };
+}
+
+function unauthorized(): ApiProblem {
+  return new ApiProblem(401, 'unauthorized', 'A valid bearer token is required', undefined, { 'WWW-Authenticate': 'Bearer realm="payform"' });
+}
+
+function tooManyWrongTokens(retryAfterMs: number): ApiProblem {
+  return ApiProblem.tooMany('Too many wrong tokens; wait a moment and try again', retryAfterMs);
 }
 
 function digest(text: string): Buffer {
@@ -91,17 +112,17 @@ function declaredLength(headers: Headers): number | undefined {
 
 /**
  * NUL characters have no business in an id, a name or a description, and PostgreSQL cannot
- * store them: refused anywhere in the address or a JSON body, before any handler runs.
+ * store them: refused anywhere in the address before any handler runs. A JSON body is checked
+ * where it is read, by `validate` — after the route's own guards (admin token, pay limits), so
+ * a client refused by them is never waited for while it sends a body.
  */
-export function refuseNulCharacters(): MiddlewareHandler<CompanionEnv> {
+export function refuseNulInAddress(): MiddlewareHandler<CompanionEnv> {
   return async (c, next) => {
-    const nul = () => new ApiProblem(400, 'invalid_request', 'NUL characters are not accepted');
-    if (/%00|\0/i.test(c.req.url)) throw nul();
-    const mediaType = (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
-    if (mediaType === 'application/json' && c.req.method !== 'GET' && c.req.method !== 'HEAD') {
-      const text = await c.req.text();
-      if (text.includes('\\u0000') || text.includes('\0')) throw nul();
-    }
+    if (/%00|\0/i.test(c.req.url)) throw nulRefused();
     await next();
   };
+}
+
+export function nulRefused(): ApiProblem {
+  return new ApiProblem(400, 'invalid_request', 'NUL characters are not accepted');
 }

@@ -39,6 +39,11 @@ export class ApiProblem extends Error {
   static notFound(what: string, code = 'not_found'): ApiProblem {
     return new ApiProblem(404, code, `${what} was not found`);
   }
+
+  /** 429 with Retry-After in whole seconds (at least 1). */
+  static tooMany(message: string, retryAfterMs: number): ApiProblem {
+    return new ApiProblem(429, 'rate_limited', message, undefined, { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterMs / 1000))) });
+  }
 }
 
 /** `{ field: reason }` from the gateway's `[{ field, reason }]`; the first reason of a field wins. */

@@ -9,6 +9,8 @@ export interface RateDecision {
   readonly allowed: boolean;
   /** When the window ends, for Retry-After. */
   readonly retryAfterMs: number;
+  /** The request that went past the limit: the first refused in its window (worth one log line). */
+  readonly justExceeded: boolean;
 }
 
 /** Enough for every client of one busy instance within a window; about 15 MB at most. */
@@ -45,7 +47,15 @@ export class RateLimiter {
       this.#windows.set(key, window);
     }
     window.count += 1;
-    return { allowed: window.count <= this.#limit, retryAfterMs: window.endsAt - now };
+    return { allowed: window.count <= this.#limit, retryAfterMs: window.endsAt - now, justExceeded: window.count === this.#limit + 1 };
+  }
+
+  /** Whether `key` is past its limit in the current window, without counting a request. */
+  check(key: string): RateDecision {
+    const now = this.#clock();
+    const window = this.#windows.get(key);
+    if (!window || window.endsAt <= now) return { allowed: true, retryAfterMs: 0, justExceeded: false };
+    return { allowed: window.count <= this.#limit, retryAfterMs: window.endsAt - now, justExceeded: false };
   }
 
   // Every window lasts as long, so the ended ones are at the front: the cost is what is dropped.

@@ -1,10 +1,12 @@
 /**
  * One log line per request: method, the matched route pattern (never the concrete path — a
- * checkout session id in it is a capability), status and duration.
+ * checkout session id in it is a capability), status and duration. A 5xx is an error; a request
+ * its client abandoned half-sent is the client's doing, told at info.
  */
 import type { MiddlewareHandler } from 'hono';
 import { routePath } from 'hono/route';
 import type { CompanionEnv } from '../context.js';
+import { abortedByClient } from './client-abort.js';
 
 export function logRequests(): MiddlewareHandler<CompanionEnv> {
   return async (c, next) => {
@@ -12,7 +14,8 @@ export function logRequests(): MiddlewareHandler<CompanionEnv> {
     await next();
     const status = c.res.status;
     const fields = { method: c.req.method, route: routePath(c, -1), status, ms: Math.round((performance.now() - started) * 10) / 10 };
-    if (status >= 500) c.var.logger.error('request failed', fields);
+    if (abortedByClient(c)) c.var.logger.info('request aborted by the client', fields);
+    else if (status >= 500) c.var.logger.error('request failed', fields);
     else c.var.logger.info('request', fields);
   };
 }

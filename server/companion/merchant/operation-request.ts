@@ -3,8 +3,7 @@
  * omitted, they mean "all that is left" (the rest of the reserve, the refundable amount).
  */
 import * as z from 'zod';
-import { checkSplitTotal, SplitPayments } from '@payform/gateway/wire';
-import { Comment } from '@payform/gateway/wire';
+import { checkSplitTotal, SplitPayments, Comment } from '@payform/gateway/wire';
 import { Amount } from '../http/amounts.js';
 
 export const CaptureRequest = z.strictObject({ amount: Amount.optional(), comment: Comment.optional() });

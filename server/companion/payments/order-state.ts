@@ -5,9 +5,7 @@
  * reconciliation — without ever sending a payment or refund a second time.
  */
 import { NotFoundError } from '@payform/gateway';
-import type { GatewayClient } from '@payform/gateway';
-import type { OrderOperation } from '@payform/gateway';
-import type { RequestOptions } from '@payform/gateway';
+import type { GatewayClient, OrderOperation, RequestOptions } from '@payform/gateway';
 import type { Ledger, Payment } from '../../ledger/index.js';
 import { operationResult, paymentUpdate } from './gateway-facts.js';
 import { matchOperations } from './operation-matching.js';

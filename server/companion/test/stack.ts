@@ -15,8 +15,7 @@ import type { Ledger } from '../../ledger/index.js';
 import type { LedgerBackend, TestClock, TestLedger } from '../../ledger/testing/databases.js';
 import { memoryBackend, TestClock as Clock } from '../../ledger/testing/databases.js';
 import { createSandbox } from '@payform/sandbox';
-import type { SandboxApp } from '@payform/sandbox';
-import type { SandboxConfig } from '@payform/sandbox';
+import type { SandboxApp, SandboxConfig } from '@payform/sandbox';
 import { createCompanion } from '../app.js';
 import type { CompanionApp } from '../app.js';
 import type { CompanionConfig } from '../config.js';
@@ -172,7 +171,7 @@ export async function createStack(options: StackOptions = {}): Promise<Stack> {
       clock: now,
       logger: createLogger({ sink: memory.sink, level: 'debug', clock: now }),
       onPaymentEvent: (change) => void changes.push(change),
-      rateLimits: { perSession: 1000, perClient: 1000 },
+      rateLimits: { perSession: 1000, perClient: 1000, wrongAdminTokens: 1000 },
       ...options.companion,
       ...settings,
     });

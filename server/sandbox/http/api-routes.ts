@@ -7,16 +7,8 @@
 import { Hono } from 'hono';
 import type * as z from 'zod';
 import { zipSync } from 'fflate';
-import { AccountParams, BalancesParams, TerminalParams } from '@payform/gateway/wire';
-import {
-  CaptureRequest, RefundRequest, SplitCaptureRequest, SplitRefundRequest, VoidRequest,
-} from '@payform/gateway/wire';
-import { OrderOperationParams, OrderParams, ResendWebhookQuery } from '@payform/gateway/wire';
-import type { OrderOperationResponse } from '@payform/gateway/wire';
-import { CancelParams, CreatePaymentRequest, SplitPurchaseRequest } from '@payform/gateway/wire';
-import { DateReceiptsParams, DateReceiptsQuery, OrderReceiptParams, OrderReceiptQuery } from '@payform/gateway/wire';
-import { routes } from '@payform/gateway/wire';
-import type { Route } from '@payform/gateway/wire';
+import { AccountParams, BalancesParams, TerminalParams, CaptureRequest, RefundRequest, SplitCaptureRequest, SplitRefundRequest, VoidRequest, OrderOperationParams, OrderParams, ResendWebhookQuery, CancelParams, CreatePaymentRequest, SplitPurchaseRequest, DateReceiptsParams, DateReceiptsQuery, OrderReceiptParams, OrderReceiptQuery, routes } from '@payform/gateway/wire';
+import type { OrderOperationResponse, Route } from '@payform/gateway/wire';
 import { accountsOf, accountView, terminalsOf, terminalView } from '../balances.js';
 import { capture, refund, voidAuth } from '../operations.js';
 import { cancel, createPayment } from '../payments.js';

@@ -16,10 +16,7 @@
  */
 import { Hono } from 'hono';
 import * as z from 'zod';
-import { checkCurrencyPrecision } from '@payform/gateway/wire';
-import {
-  Currency, OrderId, RequestAmount, Url, Uuid, formatTimestamp, requiredText,
-} from '@payform/gateway/wire';
+import { checkCurrencyPrecision, Currency, OrderId, RequestAmount, Url, Uuid, formatTimestamp, requiredText } from '@payform/gateway/wire';
 import { accountsOf, terminalsOf } from '../balances.js';
 import type { Project } from '../config.js';
 import { FaultSettings } from '../faults.js';

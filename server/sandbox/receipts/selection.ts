@@ -3,8 +3,7 @@
  * named by transactionId, a credit reference, or every receipt of a project's day.
  */
 import { formatTimestamp } from '@payform/gateway/wire';
-import type { DateReceiptsQuery, OrderReceiptQuery } from '@payform/gateway/wire';
-import type { Method } from '@payform/gateway/wire';
+import type { DateReceiptsQuery, OrderReceiptQuery, Method } from '@payform/gateway/wire';
 import type { Project } from '../config.js';
 import type { SimulatedGateway } from '../simulated-gateway.js';
 import type { Operation, Order, Payment } from '../state/records.js';

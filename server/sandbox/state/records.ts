@@ -6,9 +6,7 @@
  */
 import type { CardBrand, TestCardOutcome } from '@payform/gateway/testing';
 import type { MinorUnits } from '@payform/gateway';
-import type { Mode, Status } from '@payform/gateway/wire';
-import type { StatusCode } from '@payform/gateway/wire';
-import type { ThreeDsBypass } from '@payform/gateway/wire';
+import type { Mode, Status, StatusCode, ThreeDsBypass } from '@payform/gateway/wire';
 import type { Scheduled } from '../clock.js';
 
 export type PrimaryMethod = 'purchase' | 'auth' | 'lookup' | 'credit';

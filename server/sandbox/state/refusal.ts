@@ -3,10 +3,8 @@
  * them. (A business decline of a payment, capture, void or refund is not a refusal: it is a
  * payment or operation with status `failure`, answered with 200.)
  */
-import { DUPLICATE_ORDER_CODE, violationArgs } from '@payform/gateway/wire';
-import type { ErrorBody } from '@payform/gateway/wire';
-import type { FieldIssue } from '@payform/gateway/wire';
-import { describeIssues } from '@payform/gateway/wire';
+import { DUPLICATE_ORDER_CODE, violationArgs, describeIssues } from '@payform/gateway/wire';
+import type { ErrorBody, FieldIssue } from '@payform/gateway/wire';
 
 export type RefusalStatus = 400 | 401 | 404 | 405 | 406 | 409 | 413 | 503;
 

@@ -6,9 +6,8 @@
 import { fingerprint } from '../../gateway/test/samples.js';
 import { TEST_SUB_MERCHANTS } from '@payform/gateway/testing';
 import type { TestCard } from '@payform/gateway/testing';
-import { statusCodeInfo } from '@payform/gateway/wire';
+import { statusCodeInfo, authHeaderValue } from '@payform/gateway/wire';
 import type { StatusCode } from '@payform/gateway/wire';
-import { authHeaderValue } from '@payform/gateway/wire';
 import { createSandbox } from '../app.js';
 import type { SandboxApp } from '../app.js';
 import type { Project, SandboxConfig } from '../config.js';

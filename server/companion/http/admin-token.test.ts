@@ -1,0 +1,45 @@
+// The merchant API's bearer token against guessing: a client that keeps sending wrong tokens is
+// refused 429 for a while — right token or not — and the burst is logged once.
+import { describe, expect, it } from 'vitest';
+import { TestClock } from '../../ledger/testing/databases.js';
+import { ADMIN_TOKEN, stacksPerTest } from '../test/stack.js';
+
+const openStack = stacksPerTest();
+const GUESSER = '198.51.100.23';
+
+describe('wrong admin tokens', () => {
+  it('are answered 401, then 429 per client after a burst, with one warning a burst', async () => {
+    const clock = new TestClock();
+    const stack = await openStack({ clock, companion: { rateLimits: { wrongAdminTokens: 3, windowMs: 60_000 } } });
+    const orders = (token: string, ip = GUESSER) => stack.request('GET', '/api/orders', { ip, headers: { Authorization: `Bearer ${token}` } });
+    for (let guess = 0; guess < 3; guess += 1) expect((await orders(`guess-${guess}`)).status).toBe(401);
+    for (let guess = 3; guess < 8; guess += 1) {
+      const refused = await orders(`guess-${guess}`);
+      expect(refused.status).toBe(429);
+      expect(await refused.json()).toMatchObject({ error: { code: 'rate_limited' } });
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    }
+    // Throttled means throttled: a right token from that client does not tell it apart.
+    expect((await orders(ADMIN_TOKEN)).status).toBe(429);
+    // Others are not held back by it.
+    expect((await orders(ADMIN_TOKEN, '203.0.113.50')).status).toBe(200);
+    const warnings = () => stack.logs.map((line) => JSON.parse(line)).filter((entry) => entry.level === 'warn' && /admin token/.test(entry.msg));
+    expect(warnings()).toHaveLength(1);
+    expect(warnings()[0]).toMatchObject({ client: GUESSER });
+    expect(JSON.stringify(warnings())).not.toContain('guess-');
+
+    clock.advance(60_000);
+    expect((await orders(ADMIN_TOKEN)).status).toBe(200);
+    for (let guess = 0; guess < 4; guess += 1) await orders(`again-${guess}`);
+    expect(warnings(), 'a new burst, a new warning').toHaveLength(2);
+  });
+
+  it('are counted whatever the route: the checkout API’s admin routes share the count', async () => {
+    const stack = await openStack({ companion: { rateLimits: { wrongAdminTokens: 2 } } });
+    const wrong = { ip: GUESSER, headers: { Authorization: 'Bearer not-it' } };
+    expect((await stack.request('GET', '/api/orders', wrong)).status).toBe(401);
+    expect((await stack.request('POST', '/api/checkout/sessions', { ...wrong, body: { amount: 1, currency: 'UAH', description: 'x' } })).status).toBe(401);
+    expect((await stack.request('GET', '/api/balances/accounts', wrong)).status).toBe(429);
+    expect((await stack.request('POST', '/api/checkout/sessions', { ...wrong, body: { amount: 1, currency: 'UAH', description: 'x' } })).status).toBe(429);
+  });
+});

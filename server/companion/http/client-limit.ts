@@ -1,0 +1,23 @@
+/**
+ * A per-client request limit as middleware (the demo shop's session opening uses it): each
+ * request counts for the client's network; past the limit the answer is 429 with Retry-After,
+ * before the body is read, and the burst is logged once.
+ */
+import type { MiddlewareHandler } from 'hono';
+import type { CompanionEnv } from '../context.js';
+import { clientAddress, clientKey } from './client-address.js';
+import { ApiProblem } from './problem.js';
+import type { RateLimiter } from './rate-limit.js';
+
+/** `what` names the requests counted, in the plural: "checkout sessions opened". */
+export function limitPerClient(limiter: RateLimiter, what: string): MiddlewareHandler<CompanionEnv> {
+  return async (c, next) => {
+    const { options, logger } = c.var.services;
+    const decision = limiter.take(clientKey(c, options.trustProxy));
+    if (!decision.allowed) {
+      if (decision.justExceeded) logger.warn(`${what}: client rate limited`, { client: clientAddress(c, options.trustProxy) });
+      throw ApiProblem.tooMany(`Too many ${what}; wait a moment and try again`, decision.retryAfterMs);
+    }
+    await next();
+  };
+}
