@@ -13,7 +13,7 @@ import { serve } from '@hono/node-server';
 import { readCompanionConfig, startCompanion } from '../server/companion/index.js';
 import type { RunningCompanion } from '../server/companion/index.js';
 import { testProjectCredentials } from '../server/gateway/test-project.js';
-import { createSandbox } from '../server/sandbox/index.js';
+import { createSandbox, strictFromEnv } from '../server/sandbox/index.js';
 import type { SandboxApp, SandboxConfig } from '../server/sandbox/index.js';
 import { demoRoutes } from './server/demo-routes.js';
 
@@ -89,7 +89,7 @@ async function startSandbox(env: Env, options: StackOptions): Promise<RunningSan
   const hostname = env.SANDBOX_HOST?.trim() || '127.0.0.1';
   const publicUrl = env.SANDBOX_PUBLIC_URL?.trim() || undefined;
   const log = options.sandboxLog ?? ((line: string) => console.error(`[sandbox] ${line}`));
-  const app = createSandbox({ ...options.sandbox, projects: [testProjectCredentials(env)], publicUrl, log });
+  const app = createSandbox({ ...options.sandbox, projects: [{ ...testProjectCredentials(env), strict: strictFromEnv(env) }], publicUrl, log });
   const server = serve({ fetch: app.fetch, port, hostname }) as Server;
   await new Promise<void>((resolve, reject) => {
     if (server.listening) resolve();
