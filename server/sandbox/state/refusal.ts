@@ -8,7 +8,7 @@ import type { ErrorBody } from '../../gateway/wire/error.js';
 import type { FieldIssue } from '../../gateway/wire/issues.js';
 import { describeIssues } from '../../gateway/wire/issues.js';
 
-export type RefusalStatus = 400 | 401 | 404 | 405 | 406 | 409 | 413 | 503;
+export type RefusalStatus = 400 | 401 | 403 | 404 | 405 | 406 | 409 | 413 | 503;
 
 export class Refusal extends Error {
   override readonly name = 'Refusal';
