@@ -140,6 +140,8 @@ export async function createStack(options: StackOptions = {}): Promise<Stack> {
   const sandbox = createSandbox({
     // Strict: payform's own requests must be exact, not merely what the live gateway tolerates.
     projects: [{ strict: true }],
+    // In process, the sandbox is addressed as http://sandbox.test; its control plane must answer that name.
+    allowedHosts: [new URL(IN_PROCESS_SANDBOX).hostname],
     webhooks: { retryDelaysMs: [200, 1_000], timeoutMs: 5_000, reorderHoldMs: 300 },
     timings: { slowCardDelayMs: 300 },
     ...(served
