@@ -32,13 +32,14 @@ describe('control-plane commands are JSON', () => {
 describe('the control plane answers its own pages and tools, not other websites', () => {
   it('refuses a foreign Origin or a cross-site Sec-Fetch-Site, on reads as on commands', async () => {
     const json = { 'Content-Type': 'application/json' };
-    for (const headers of [
+    const foreign: Record<string, string>[] = [
       { Origin: 'https://evil.example' },
       { Origin: 'http://127.0.0.1:3000' }, // the shop next door is another origin too
       { Origin: 'null' },
       { 'Sec-Fetch-Site': 'cross-site' },
       { 'Sec-Fetch-Site': 'same-site' },
-    ]) {
+    ];
+    for (const headers of foreign) {
       const answer = await reset({ ...json, ...headers });
       expect(answer.status, JSON.stringify(headers)).toBe(403);
       expect(await answer.json()).toMatchObject({ args: { code: 'P-403' } });
