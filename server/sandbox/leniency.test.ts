@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { RefundRequest, SplitRefundRequest } from '../gateway/wire/operation.js';
+import { CreatePaymentRequest } from '../gateway/wire/payment.js';
 import { resolveConfig } from './config.js';
 import type { SandboxEnv } from './http/env.js';
 import { LENIENCY_RULES, readLeniently } from './http/leniency.js';
@@ -84,6 +85,38 @@ describe('a tolerant project (the default) reads requests as the live gateway do
   });
 });
 
+describe('tolerant reading never makes the sandbox fail', () => {
+  const odd: unknown[] = [null, true, -1, 0, 1e308, '', ' 1', '1.', '.5', '-0', '00012', '1e3', '9'.repeat(400), [], {}, [{}], { amount: '1' }];
+
+  it('answers odd unknown fields and odd strings in Number fields with a 2xx, 3xx or 4xx', async () => {
+    const sandbox = testSandbox();
+    const auth = await paidOrder(sandbox, 'auth', 50);
+    const cases: [string, Json, string[]][] = [
+      ['/api/v1/payment', directPayment(sandbox.project), ['exp_month', 'exp_year', 'amount']],
+      ['/api/v1/payment', hostedPayment(sandbox.project), ['order_timeout', 'amount']],
+      ['/api/v1/capture', target(sandbox, auth, { charge_amount: 10 }), ['charge_amount']],
+      ['/api/v1/refund', target(sandbox, auth, { refund_amount: 5 }), ['refund_amount']],
+      ['/api/v1/split/refund', { pos_id: sandbox.project.posId, order_id: auth, currency: 'UAH', refund_amount: 5, split: [{ sub_merchant_id: SUB_A, amount: 5 }] }, ['refund_amount']],
+    ];
+    const statuses = new Set<number>();
+    let sent = 0;
+    for (const [path, valid, numbers] of cases) {
+      for (const value of odd) {
+        const variants = [{ ...valid, extra: value, nested: { deeper: value } }, ...numbers.map((field) => ({ ...valid, [field]: typeof value === 'string' ? value : JSON.stringify(value) }))];
+        for (const body of variants) {
+          sent += 1;
+          // Creates need a fresh order id each; operations all aim at the one auth.
+          const response = await sandbox.post(path, path === '/api/v1/payment' ? { ...body, order_id: `${String(valid.order_id)}-${sent}` } : body);
+          statuses.add(response.status);
+          expect(response.status, `${path} ${JSON.stringify(body).slice(0, 160)}`).toBeLessThan(500);
+          await response.arrayBuffer();
+        }
+      }
+    }
+    expect([...statuses].sort()).toEqual(expect.arrayContaining([200, 303, 400]));
+  });
+});
+
 describe('a strict project reads requests exactly as payform’s client checks them', () => {
   it('refuses unknown fields and numeric strings outside amounts, as before', async () => {
     const sandbox = testSandbox({ projects: [{ strict: true }] });
@@ -156,6 +189,17 @@ describe('the leniency report', () => {
         refused: [{ field: 'comment', reason: 'must be a string', rule: LENIENCY_RULES.refused }],
       },
     });
+  });
+
+  it('tells a strict refusal of what a tolerant project would take from a refusal in every mode', () => {
+    const read = readLeniently(CreatePaymentRequest, { ...directPayment(testSandbox().project, { exp_month: '12', exp_year: 'soon' }), payway: 'card' }, true);
+    expect(read.success).toBe(false);
+    expect(read.leniency.refused).toEqual([
+      { field: 'exp_month', reason: 'must be a number', rule: LENIENCY_RULES.strictString },
+      { field: 'exp_year', reason: 'must be a number', rule: LENIENCY_RULES.refused },
+      { field: 'payway', reason: 'is not allowed', rule: LENIENCY_RULES.strictUnknown },
+    ]);
+    expect(read.leniency).toMatchObject({ strict: true, ignored: [], coerced: [] });
   });
 
   it('is left on the Hono context for a request inspector, refused requests included', async () => {

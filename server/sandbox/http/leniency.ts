@@ -14,7 +14,7 @@
  * would have passed over in silence. Reports name fields, never values: card data may sit there.
  */
 import type * as z from 'zod';
-import { fieldIssues, fieldPath, wireErrorMap } from '../../gateway/wire/issues.js';
+import { fieldPath, issueFields, wireErrorMap } from '../../gateway/wire/issues.js';
 import type { FieldIssue } from '../../gateway/wire/issues.js';
 import { isDecimal } from '../../gateway/money.js';
 
@@ -25,6 +25,10 @@ export const LENIENCY_RULES = {
   coerced:
     'a Number in the interface: the live gateway reads a numeric string as that number, under the same rules (a strict project refuses it)',
   refused: 'breaks a rule of the interface: refused, in every mode',
+  strictUnknown:
+    'not a request field of this endpoint in the interface: refused because the project is strict (a tolerant project ignores it, as the live gateway does)',
+  strictString:
+    'a Number in the interface: a numeric string is refused because the project is strict (a tolerant project reads it, as the live gateway does)',
 } as const;
 
 export interface IgnoredField {
@@ -73,8 +77,11 @@ export function readLeniently<S extends z.ZodType>(schema: S, input: unknown, st
     if (result.success) return { success: true, data: result.data, leniency: { strict, ignored, coerced, refused: [] } };
     const repairs = strict || pass === MAX_PASSES ? [] : repairsOf(result.error.issues, current);
     if (repairs.length === 0) {
-      const issues = fieldIssues(result.error);
-      const refused = issues.map((issue) => ({ ...issue, rule: LENIENCY_RULES.refused }));
+      const refused = result.error.issues.flatMap((issue) => {
+        const rule = ruleOfRefusal(issue, current, strict);
+        return issueFields(issue).map((pair) => ({ ...pair, rule }));
+      });
+      const issues = refused.map(({ field, reason }) => ({ field, reason }));
       return { success: false, issues, leniency: { strict, ignored, coerced, refused } };
     }
     current = structuredClone(current);
@@ -97,12 +104,22 @@ type Repair = { kind: 'ignore'; path: Path; key: string } | { kind: 'number'; pa
 function repairsOf(issues: readonly z.core.$ZodIssue[], input: unknown): Repair[] {
   return issues.flatMap((issue): Repair[] => {
     if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => ({ kind: 'ignore', path: issue.path, key }));
-    if (issue.code === 'invalid_type' && issue.expected === 'number' && issue.path.length > 0) {
-      const value = valueAt(input, issue.path);
-      if (typeof value === 'string' && isDecimal(value)) return [{ kind: 'number', path: issue.path }];
-    }
-    return [];
+    return isNumericString(issue, input) ? [{ kind: 'number', path: issue.path }] : [];
   });
+}
+
+/** A plain decimal string where the schema expects a number. */
+function isNumericString(issue: z.core.$ZodIssue, input: unknown): boolean {
+  if (issue.code !== 'invalid_type' || issue.expected !== 'number' || issue.path.length === 0) return false;
+  const value = valueAt(input, issue.path);
+  return typeof value === 'string' && isDecimal(value);
+}
+
+/** Why an issue is refused: a strict project refuses what a tolerant one would have repaired. */
+function ruleOfRefusal(issue: z.core.$ZodIssue, input: unknown, strict: boolean): string {
+  if (strict && issue.code === 'unrecognized_keys') return LENIENCY_RULES.strictUnknown;
+  if (strict && isNumericString(issue, input)) return LENIENCY_RULES.strictString;
+  return LENIENCY_RULES.refused;
 }
 
 function valueAt(input: unknown, path: Path): unknown {
