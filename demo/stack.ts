@@ -13,7 +13,7 @@ import { serve } from '@hono/node-server';
 import { readCompanionConfig, startCompanion } from '@payform/companion';
 import type { RunningCompanion } from '@payform/companion';
 import { testProjectCredentials } from '@payform/gateway/testing';
-import { createSandbox } from '@payform/sandbox';
+import { createSandbox, strictFromEnv } from '@payform/sandbox';
 import type { SandboxApp, SandboxConfig } from '@payform/sandbox';
 import { demoRoutes } from './server/demo-routes.js';
 
@@ -89,7 +89,7 @@ async function startSandbox(env: Env, options: StackOptions): Promise<RunningSan
   const hostname = env.SANDBOX_HOST?.trim() || '127.0.0.1';
   const publicUrl = env.SANDBOX_PUBLIC_URL?.trim() || undefined;
   const log = options.sandboxLog ?? ((line: string) => console.error(`[sandbox] ${line}`));
-  const app = createSandbox({ ...options.sandbox, projects: [testProjectCredentials(env)], publicUrl, log });
+  const app = createSandbox({ ...options.sandbox, projects: [{ ...testProjectCredentials(env), strict: strictFromEnv(env) }], publicUrl, log });
   const server = serve({ fetch: app.fetch, port, hostname }) as Server;
   await new Promise<void>((resolve, reject) => {
     if (server.listening) resolve();

@@ -28,7 +28,7 @@ export class SandboxControl {
   ) {}
 
   async reset(): Promise<void> {
-    expect((await this.request.post(`${this.url}/_sandbox/reset`)).ok()).toBe(true);
+    expect((await this.request.post(`${this.url}/_sandbox/reset`, { data: {} })).ok()).toBe(true);
   }
 
   async faults(faults: Record<string, unknown>): Promise<void> {

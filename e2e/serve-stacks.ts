@@ -32,6 +32,8 @@ for (let i = 0; i < count; i++) {
         HOST: '127.0.0.1',
         PUBLIC_URL: '',
         DATABASE_URL: ':memory:',
+        // The journeys drive payform's own client: its requests must be exact (strict mode).
+        SANDBOX_STRICT: '1',
         ADMIN_TOKEN: randomBytes(24).toString('base64url'),
         // Each test is its own customer, with its own address (X-Forwarded-For): pay rate limits count per test.
         TRUST_PROXY: 'true',

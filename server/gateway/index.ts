@@ -26,7 +26,7 @@ export {
 } from './errors.js';
 export type { GatewayErrorDetails } from './errors.js';
 export { maskCardData } from './errors.js';
-export { currencyExponent, toWireAmount, fromWireAmount } from './money.js';
+export { currencyExponent, toWireAmount, fromWireAmount, isDecimal } from './money.js';
 export type { MinorUnits, WireAmount } from './money.js';
 export {
   signWebhook, verifyWebhook, decodeWebhook, readWebhook, encodeWebhookData, webhookForm, WebhookSignatureError,

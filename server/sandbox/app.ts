@@ -17,6 +17,7 @@ import { methodNotAllowed } from 'hono/method-not-allowed';
 import { resolveConfig } from './config.js';
 import type { SandboxConfig } from './config.js';
 import { apiRoutes } from './http/api-routes.js';
+import { guardControlPlane } from './http/control-guard.js';
 import { controlRoutes } from './http/control-routes.js';
 import type { SandboxEnv } from './http/env.js';
 import { injectFaults } from './http/fault-middleware.js';
@@ -64,6 +65,7 @@ export function createSandbox(config: SandboxConfig = {}): SandboxApp {
   app.get('/health', (c) => c.text('OK'));
   app.route('/', apiRoutes(gateway, baseUrlOf));
   app.route('/', pageRoutes(gateway, resolved.publicUrl));
+  app.use('/_sandbox/*', guardControlPlane(resolved));
   app.route('/_sandbox', controlRoutes(gateway, baseUrlOf));
 
   app.notFound((c) => c.json(Refusal.notFound(`${c.req.method} ${c.req.path}`).body, 404));

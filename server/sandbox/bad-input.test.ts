@@ -6,7 +6,8 @@ import type { TestSandbox } from './testing/in-process.js';
 type Json = Record<string, unknown>;
 let sandbox: TestSandbox;
 beforeEach(() => {
-  sandbox = testSandbox({ bodyLimitBytes: 4096 });
+  // Strict, so that unknown fields are refused too; leniency.test.ts has the tolerant reading.
+  sandbox = testSandbox({ bodyLimitBytes: 4096, projects: [{ strict: true }] });
 });
 
 /** Every answer to bad input is the gateway's error body with a 4xx. */

@@ -29,6 +29,14 @@ export interface Project extends ProjectCredentials {
   readonly creditReferences: boolean;
   /** sub_merchant_id values accepted in `split` arrays. */
   readonly subMerchants: readonly string[];
+  /**
+   * Strict mode: requests are read exactly as payform's client checks them, so a field the
+   * interface does not list, or a numeric string where it types a Number (other than amounts,
+   * which the wire takes as strings), is refused with 400. Off by default: the live gateway
+   * ignores unknown fields and reads numeric strings (http/leniency.ts). SANDBOX_STRICT=1 turns
+   * it on for the default project.
+   */
+  readonly strict: boolean;
 }
 
 export interface SandboxTimings {
@@ -67,6 +75,12 @@ export interface SandboxConfig {
   readonly startTime?: Date;
   /** A frozen clock moves only through POST /_sandbox/clock (tests). Default: it follows real time. */
   readonly frozenClock?: boolean;
+  /**
+   * Host names besides loopback and publicUrl's host that the control plane answers to (a
+   * sandbox reached as `http://sandbox:3001` inside a container network). Any other Host is
+   * refused there, against DNS rebinding. Default: SANDBOX_ALLOWED_HOSTS, comma-separated.
+   */
+  readonly allowedHosts?: readonly string[];
   /** Largest request body accepted, in bytes (413 above). Default 64 KiB. */
   readonly bodyLimitBytes?: number;
   /** Seed of the fault injector's random choices (error_rate between 0 and 1). */
@@ -80,6 +94,7 @@ export interface SandboxConfig {
 export interface ResolvedConfig {
   readonly projects: readonly Project[];
   readonly publicUrl: string | undefined;
+  readonly allowedHosts: readonly string[];
   readonly timings: SandboxTimings;
   readonly webhooks: WebhookSettings;
   readonly startTime: Date | undefined;
@@ -117,12 +132,28 @@ export function defaultProject(credentials: ProjectCredentials = testProjectCred
     fees: { fixedMinor: 5, percentBasisPoints: 150 },
     creditReferences: true,
     subMerchants: TEST_SUB_MERCHANTS.map((merchant) => merchant.id),
+    strict: false,
   };
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** SANDBOX_STRICT=1 (or true): the default project reads requests strictly. */
+export function strictFromEnv(env: Env = process.env): boolean {
+  return /^(1|true)$/i.test(env.SANDBOX_STRICT?.trim() ?? '');
+}
+
+function allowedHostsFromEnv(env: Env = process.env): string[] {
+  return (env.SANDBOX_ALLOWED_HOSTS ?? '').split(',').map((host) => host.trim()).filter(Boolean);
 }
 
 export function resolveConfig(config: SandboxConfig = {}): ResolvedConfig {
   const base = defaultProject();
-  const projects = (config.projects?.length ? config.projects : [{}]).map((project) => ({ ...base, ...project }));
+  const projects = (config.projects?.length ? config.projects : [{}]).map((project, index) => ({
+    ...base,
+    strict: index === 0 && strictFromEnv(),
+    ...project,
+  }));
   const posIds = new Set(projects.map((project) => project.posId));
   const apiKeys = new Set(projects.map((project) => project.apiKey));
   if (posIds.size !== projects.length || apiKeys.size !== projects.length) {
@@ -131,6 +162,7 @@ export function resolveConfig(config: SandboxConfig = {}): ResolvedConfig {
   return {
     projects,
     publicUrl: config.publicUrl?.replace(/\/+$/, ''),
+    allowedHosts: config.allowedHosts ?? allowedHostsFromEnv(),
     timings: { ...DEFAULT_TIMINGS, ...config.timings },
     webhooks: { ...DEFAULT_WEBHOOKS, ...config.webhooks },
     startTime: config.startTime,

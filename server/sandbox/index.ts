@@ -5,7 +5,7 @@
  */
 export { createSandbox } from './app.js';
 export type { SandboxApp, SandboxHandle } from './app.js';
-export { DEFAULT_TIMINGS, DEFAULT_WEBHOOKS, defaultProject } from './config.js';
+export { DEFAULT_TIMINGS, DEFAULT_WEBHOOKS, defaultProject, strictFromEnv } from './config.js';
 export type { Project, SandboxConfig, SandboxTimings, WebhookSettings } from './config.js';
 export { FaultSettings } from './faults.js';
 export type { Delivery, WebhookAttempt } from './webhook-sender.js';

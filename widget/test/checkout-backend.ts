@@ -65,7 +65,7 @@ export async function startCheckoutBackend(pageOrigin: string): Promise<Checkout
     for (const stop of stops.splice(0).reverse()) await stop();
   };
   try {
-    const sandbox = createSandbox({ frozenClock: true });
+    const sandbox = createSandbox({ frozenClock: true, projects: [{ strict: true }] });
     stops.push(() => sandbox.sandbox.stop());
     const sandboxServer = await serveOnLoopback((request, env) => sandbox.fetch(request, env as never));
     stops.push(sandboxServer.close);

@@ -137,6 +137,10 @@ export async function createStack(options: StackOptions = {}): Promise<Stack> {
   const late: { companion?: CompanionApp } = {};
   const stack = { dropWebhooks: false } as Stack & { dropWebhooks: boolean };
   const sandbox = createSandbox({
+    // Strict: payform's own requests must be exact, not merely what the live gateway tolerates.
+    projects: [{ strict: true }],
+    // In process, the sandbox is addressed as http://sandbox.test; its control plane must answer that name.
+    allowedHosts: [new URL(IN_PROCESS_SANDBOX).hostname],
     webhooks: { retryDelaysMs: [200, 1_000], timeoutMs: 5_000, reorderHoldMs: 300 },
     timings: { slowCardDelayMs: 300 },
     ...(served
@@ -193,8 +197,10 @@ export async function createStack(options: StackOptions = {}): Promise<Stack> {
   const request = requestTo(app, companionUrl);
   const instances: Instance[] = [];
   const sandboxRequest = (method: string, path: string, body?: unknown) => {
-    const headers: Record<string, string> = body === undefined ? {} : { 'Content-Type': 'application/json' };
-    const init: RequestInit = { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) };
+    // Control-plane commands are JSON, even when they carry nothing (POST /_sandbox/reset).
+    const command = body ?? (method === 'POST' || method === 'PUT' ? {} : undefined);
+    const headers: Record<string, string> = command === undefined ? {} : { 'Content-Type': 'application/json' };
+    const init: RequestInit = { method, headers, ...(command === undefined ? {} : { body: JSON.stringify(command) }) };
     return served ? fetch(sandboxUrl + path, init) : Promise.resolve(sandbox.request(sandboxUrl + path, init));
   };
 

@@ -21,20 +21,23 @@ export function parseWire<S extends z.ZodType>(schema: S, input: unknown): WireP
   return result.success ? { success: true, data: result.data } : { success: false, issues: fieldIssues(result.error) };
 }
 
-/**
- * One pair per problem; an unrecognised-keys issue becomes one pair per key — on the key when
- * its name may be repeated, else on its parent without the name.
- */
+/** One pair per problem (see issueFields). */
 export function fieldIssues(error: z.ZodError): FieldIssue[] {
-  return error.issues.flatMap((issue) =>
-    issue.code === 'unrecognized_keys'
-      ? issue.keys.map((key) =>
-          isEchoableKey(key)
-            ? { field: fieldPath([...issue.path, key]), reason: 'is not allowed' }
-            : { field: fieldPath(issue.path), reason: 'has a field that is not allowed' },
-        )
-      : [{ field: fieldPath(issue.path), reason: issue.message }],
-  );
+  return error.issues.flatMap(issueFields);
+}
+
+/**
+ * The pairs of one zod issue: one, except that an unrecognised-keys issue becomes one pair per
+ * key — on the key when its name may be repeated, else on its parent without the name.
+ */
+export function issueFields(issue: z.core.$ZodIssue): FieldIssue[] {
+  return issue.code === 'unrecognized_keys'
+    ? issue.keys.map((key) =>
+        isEchoableKey(key)
+          ? { field: fieldPath([...issue.path, key]), reason: 'is not allowed' }
+          : { field: fieldPath(issue.path), reason: 'has a field that is not allowed' },
+      )
+    : [{ field: fieldPath(issue.path), reason: issue.message }];
 }
 
 /**

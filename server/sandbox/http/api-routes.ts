@@ -5,7 +5,7 @@
  * answers with the wire view; refusals become the gateway's error body in app.ts.
  */
 import { Hono } from 'hono';
-import type * as z from 'zod';
+import * as z from 'zod';
 import { zipSync } from 'fflate';
 import { AccountParams, BalancesParams, TerminalParams, CaptureRequest, RefundRequest, SplitCaptureRequest, SplitRefundRequest, VoidRequest, OrderOperationParams, OrderParams, ResendWebhookQuery, CancelParams, CreatePaymentRequest, SplitPurchaseRequest, DateReceiptsParams, DateReceiptsQuery, OrderReceiptParams, OrderReceiptQuery, routes } from '@payform/gateway/wire';
 import type { OrderOperationResponse, Route } from '@payform/gateway/wire';
@@ -22,7 +22,10 @@ import { Refusal } from '../state/refusal.js';
 import { chargeAsPayment, createdPaymentView, links, operationView, paymentView } from '../views.js';
 import { authenticate, ownProject } from './authentication.js';
 import type { SandboxEnv } from './env.js';
-import { parseInput, readBody, readQuery } from './request-input.js';
+import { parseInput, readBody, readQuery, readRequest } from './request-input.js';
+
+/** An order-state read takes no query parameters (unknown ones are ignored unless strict). */
+const NoQuery = z.strictObject({});
 
 /** `publicUrl` when configured, else the origin the request came to. */
 export type BaseUrlOf = (requestUrl: string) => string;
@@ -100,7 +103,7 @@ export function apiRoutes(gateway: SimulatedGateway, baseUrlOf: BaseUrlOf): Hono
 
   api.get(routes.orderReceipt.path, authenticate(gateway, routes.orderReceipt), async (c) => {
     const params = parseInput(OrderReceiptParams, c.req.param());
-    const query = parseInput(OrderReceiptQuery, readQuery(c));
+    const query = readRequest(c, OrderReceiptQuery, readQuery(c));
     const project = ownProject(c.var.project, params.pos_id);
     const order = orderOf(gateway, project.posId, params.order_id);
     const receipt = orderReceipt(gateway, project, order, query);
@@ -108,7 +111,7 @@ export function apiRoutes(gateway: SimulatedGateway, baseUrlOf: BaseUrlOf): Hono
   });
   api.get(routes.dateReceipts.path, authenticate(gateway, routes.dateReceipts), async (c) => {
     const params = parseInput(DateReceiptsParams, c.req.param());
-    const query = parseInput(DateReceiptsQuery, readQuery(c));
+    const query = readRequest(c, DateReceiptsQuery, readQuery(c));
     const project = ownProject(c.var.project, params.pos_id);
     const files = await dayReceipts(gateway, project, params.date, query);
     return c.body(zipSync(files, { mtime: new Date(`${params.date}T12:00:00Z`) }), 200, {
@@ -127,8 +130,8 @@ export function apiRoutes(gateway: SimulatedGateway, baseUrlOf: BaseUrlOf): Hono
   api.get(routes.orderOperation.path, authenticate(gateway, routes.orderOperation), (c) => {
     const params = parseInput(OrderOperationParams, c.req.param());
     const query = readQuery(c);
-    const resend = query.callback === undefined ? undefined : parseInput(ResendWebhookQuery, query);
-    if (!resend && Object.keys(query).length > 0) throw Refusal.invalidField(Object.keys(query)[0] ?? '', 'is not allowed');
+    const resend = query.callback === undefined ? undefined : readRequest(c, ResendWebhookQuery, query);
+    if (!resend) readRequest(c, NoQuery, query);
     const order = orderOf(gateway, ownProject(c.var.project, params.pos_id).posId, params.order_id);
     const found = findTransaction(order, params.operation, resend?.transactionId);
     if (!found) {

@@ -78,6 +78,7 @@ export function controlRoutes(gateway: SimulatedGateway, baseUrlOf: BaseUrlOf): 
         sector: project.sector ?? null,
         credit_references: project.creditReferences,
         sub_merchants: project.subMerchants,
+        strict: project.strict,
         accounts: accountsOf(project).map(({ id, name, currency }) => ({ id, name, currency })),
         terminals: terminalsOf(project).map(({ id, name, currency, unavailable }) => ({ id, name, currency, fails: Boolean(unavailable) })),
       })),

@@ -1,6 +1,7 @@
 /** The Hono environment of the sandbox app: Node's request objects when served over HTTP. */
 import type { HttpBindings } from '@hono/node-server';
 import type { Project } from '../config.js';
+import type { Leniency } from './leniency.js';
 
 export interface SandboxEnv {
   /** Absent when the app is called in-process (`app.request()`). */
@@ -8,5 +9,10 @@ export interface SandboxEnv {
   Variables: {
     /** The project the request's credentials belong to (API routes). */
     project: Project;
+    /**
+     * What reading the request ignored, coerced or refused, and the rule behind each (API
+     * routes, once the body or query is read; leniency.ts). For a request inspector.
+     */
+    leniency: Leniency | undefined;
   };
 }

@@ -3,19 +3,27 @@
  * schemas, refusing anything else with the gateway's error body: 406 for a body that is not
  * `application/json`, 400 for malformed JSON or a value that breaks the schema. Reasons never
  * quote a value, so a card number sent in the wrong field is not echoed.
+ *
+ * The interface's endpoints read bodies and queries as tolerantly as the live gateway, unless
+ * the project is strict (leniency.ts); what that changed is left on the context as `leniency`.
  */
 import type { Context } from 'hono';
 import type * as z from 'zod';
 import { parseWire } from '@payform/gateway/wire';
 import { Refusal } from '../state/refusal.js';
+import type { SandboxEnv } from './env.js';
+import { readLeniently } from './leniency.js';
+import type { Leniency } from './leniency.js';
 
 const JSON_TYPE = /^application\/json\s*(;|$)/i;
+
+export const isJsonType = (contentType: string | undefined): boolean => JSON_TYPE.test(contentType ?? '');
 
 /** The JSON body; `optional` lets an empty body through as `{}` (control-plane commands). */
 export async function readJsonBody(c: Context, options: { optional?: boolean } = {}): Promise<unknown> {
   const text = await c.req.text();
   if (options.optional && text.trim() === '') return {};
-  if (!JSON_TYPE.test(c.req.header('content-type') ?? '')) {
+  if (!isJsonType(c.req.header('content-type'))) {
     throw new Refusal(406, 'The body must be JSON sent with Content-Type: application/json', { code: 'P-406' });
   }
   try {
@@ -32,8 +40,29 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.ou
   return parsed.data;
 }
 
-export async function readBody<S extends z.ZodType>(c: Context, schema: S): Promise<z.output<S>> {
-  return parseInput(schema, await readJsonBody(c));
+/**
+ * Parses an interface request (body or query) for the authenticated project: tolerant unless it
+ * is strict. The leniency is set on the context before a refusal, so it reports refusals too.
+ */
+export function readRequest<S extends z.ZodType>(c: Context<SandboxEnv>, schema: S, input: unknown): z.output<S> {
+  const read = readLeniently(schema, input, c.var.project.strict);
+  c.set('leniency', merge(c.var.leniency, read.leniency));
+  if (!read.success) throw Refusal.invalid(read.issues);
+  return read.data;
+}
+
+export async function readBody<S extends z.ZodType>(c: Context<SandboxEnv>, schema: S): Promise<z.output<S>> {
+  return readRequest(c, schema, await readJsonBody(c));
+}
+
+function merge(earlier: Leniency | undefined, later: Leniency): Leniency {
+  if (!earlier) return later;
+  return {
+    strict: later.strict,
+    ignored: [...earlier.ignored, ...later.ignored],
+    coerced: [...earlier.coerced, ...later.coerced],
+    refused: [...earlier.refused, ...later.refused],
+  };
 }
 
 /** Query parameters as single strings; a parameter given twice is refused. */

@@ -43,6 +43,9 @@ export async function sendPage(c: Context, content: Markup, options: { status?: 
     'Content-Security-Policy',
     `default-src 'none'; style-src 'self'; img-src 'self' data:; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`,
   );
+  // frame-ancestors for browsers that know CSP 2, X-Frame-Options for those that do not: a
+  // framed card form or challenge could be overlaid to trick the customer (clickjacking).
+  c.header('X-Frame-Options', 'DENY');
   c.header('X-Content-Type-Options', 'nosniff');
   // Same-origin only: the shop never learns the checkout or challenge address, and form posts keep their Origin.
   c.header('Referrer-Policy', 'same-origin');

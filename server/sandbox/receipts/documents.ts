@@ -28,6 +28,6 @@ export async function receiptDocument(c: Context, receipt: Receipt, format: Rece
     'X-Content-Type-Options': 'nosniff',
     'Cache-Control': 'no-store',
   };
-  if (rendered.extension === 'html') headers['Content-Security-Policy'] = RECEIPT_CSP;
+  if (rendered.extension === 'html') Object.assign(headers, { 'Content-Security-Policy': RECEIPT_CSP, 'X-Frame-Options': 'DENY' });
   return c.body(rendered.bytes, 200, headers);
 }

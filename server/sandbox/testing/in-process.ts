@@ -74,12 +74,7 @@ export function testSandbox(config: SandboxConfig = {}): TestSandbox {
     if (response.status !== status) throw new Error(`expected HTTP ${status}, got ${response.status}: ${text}`);
     return JSON.parse(text) as T;
   };
-  const control: TestSandbox['control'] = async (method, path, body) =>
-    app.request(path, {
-      method,
-      headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
+  const control: TestSandbox['control'] = async (method, path, body) => app.request(path, controlRequest(method, body));
   return {
     app,
     project,
@@ -99,6 +94,12 @@ export function testSandbox(config: SandboxConfig = {}): TestSandbox {
       if (response.status !== 200) throw new Error(`clock: HTTP ${response.status}`);
     },
   };
+}
+
+/** A control-plane request: commands (POST, PUT) are JSON even when they carry nothing. */
+export function controlRequest(method: string, body?: unknown): RequestInit {
+  const command = body ?? (method === 'POST' || method === 'PUT' ? {} : undefined);
+  return command === undefined ? { method } : { method, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(command) };
 }
 
 let orderSequence = 0;

@@ -11,6 +11,7 @@ import type { GatewayClientConfig } from '@payform/gateway';
 import { createSandbox } from '../app.js';
 import type { SandboxApp } from '../app.js';
 import type { Project, SandboxConfig } from '../config.js';
+import { controlRequest } from './in-process.js';
 import { WebhookReceiver } from './webhook-receiver.js';
 
 export interface ServedSandbox {
@@ -62,6 +63,8 @@ export function useServedSandbox(config: SandboxConfig = {}): ContractContext {
   };
   beforeAll(async () => {
     served = await serveSandbox({
+      // payform's client is held to the letter of the interface (docs/sandbox.md, strict mode).
+      projects: [{ strict: true }],
       startTime: CONTRACT_START,
       frozenClock: true,
       webhooks: { retryDelaysMs: [1_000, 5_000, 30_000], timeoutMs: 2_000, reorderHoldMs: 2_000 },
@@ -102,11 +105,7 @@ export function useServedSandbox(config: SandboxConfig = {}): ContractContext {
         ...overrides,
       }),
     control: async <T>(method: string, path: string, body?: unknown): Promise<T> => {
-      const response = await fetch(context.url + path, {
-        method,
-        headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
+      const response = await fetch(context.url + path, controlRequest(method, body));
       const text = await response.text();
       if (!response.ok) throw new Error(`${method} ${path}: HTTP ${response.status} ${text}`);
       return JSON.parse(text) as T;

@@ -1,0 +1,237 @@
+import { Hono } from 'hono';
+import { describe, expect, it } from 'vitest';
+import { RefundRequest, SplitRefundRequest } from '../gateway/wire/operation.js';
+import { CreatePaymentRequest } from '../gateway/wire/payment.js';
+import { resolveConfig } from './config.js';
+import type { SandboxEnv } from './http/env.js';
+import { LENIENCY_RULES, readLeniently } from './http/leniency.js';
+import type { Leniency } from './http/leniency.js';
+import { SUB_A, SUB_B, directPayment, hostedPayment, testSandbox } from './testing/in-process.js';
+import type { TestSandbox } from './testing/in-process.js';
+
+type Json = Record<string, unknown>;
+const POS = '00000000-0000-4000-8000-000000000001';
+
+/** What a PHP plugin in production sends beside the interface's fields: dates, amounts under other names. */
+const pluginExtras = { refund_date: '2026-03-02 12:00:00', order_amount: '100.00', provider_order_id: '' };
+
+async function paidOrder(sandbox: TestSandbox, method: 'purchase' | 'auth', amount = 100): Promise<string> {
+  return String((await sandbox.postJson('/api/v1/payment', directPayment(sandbox.project, { method, amount }))).order_id);
+}
+const target = (sandbox: TestSandbox, orderId: string, extra: Json = {}) => ({ pos_id: sandbox.project.posId, order_id: orderId, order_currency: 'UAH', ...extra });
+const violations = async (response: Response) => ((await response.json()) as { args: { field_name: string; violation: string }[] }).args;
+
+describe('a tolerant project (the default) reads requests as the live gateway does', () => {
+  it('ignores fields the interface does not list on capture, void and refund, and reads string amounts', async () => {
+    const sandbox = testSandbox();
+    const auth = await paidOrder(sandbox, 'auth');
+    expect(await sandbox.postJson('/api/v1/capture', target(sandbox, auth, { ...pluginExtras, charge_amount: '60.5' }))).toMatchObject({
+      method: 'capture', status: 'success', status_code: '1000', amount: 60.5,
+    });
+    const other = await paidOrder(sandbox, 'auth');
+    expect(await sandbox.postJson('/api/v1/void', target(sandbox, other, pluginExtras))).toMatchObject({ method: 'void', status: 'success', status_code: '1009' });
+    const purchase = await paidOrder(sandbox, 'purchase');
+    expect(await sandbox.postJson('/api/v1/refund', target(sandbox, purchase, { ...pluginExtras, refund_amount: '40.25' }))).toMatchObject({
+      method: 'refund', status: 'success', status_code: '1004', amount: 40.25,
+    });
+  });
+
+  it('reads numeric strings where the interface types a Number, then holds them to its rules', async () => {
+    const sandbox = testSandbox();
+    const paid = await sandbox.postJson('/api/v1/payment', directPayment(sandbox.project, { amount: '10.10', exp_month: '12', exp_year: '2030', note: 'x' }));
+    expect(paid).toMatchObject({ status: 'success', amount: 10.1 });
+    const hosted = await sandbox.post('/api/v1/payment', hostedPayment(sandbox.project, { order_timeout: '900' }));
+    expect(hosted.status).toBe(303);
+
+    const refused = async (body: Json, path = '/api/v1/payment') => {
+      const response = await sandbox.post(path, body);
+      expect(response.status).toBe(400);
+      return violations(response);
+    };
+    expect(await refused(directPayment(sandbox.project, { exp_month: '13' }))).toEqual([{ field_name: 'exp_month', violation: 'must be at most 12' }]);
+    expect(await refused(directPayment(sandbox.project, { exp_month: 'twelve' }))).toEqual([{ field_name: 'exp_month', violation: 'must be a number' }]);
+    expect(await refused(directPayment(sandbox.project, { exp_month: ' 12' }))).toEqual([{ field_name: 'exp_month', violation: 'must be a number' }]);
+    expect(await refused(hostedPayment(sandbox.project, { order_timeout: '1.5' }))).toEqual([{ field_name: 'order_timeout', violation: 'must be an integer' }]);
+    expect(await refused(directPayment(sandbox.project, { amount: '10.105' }))).toEqual([{ field_name: 'amount', violation: 'must have at most 2 decimal digits' }]);
+    const purchase = await paidOrder(sandbox, 'purchase');
+    expect(await refused(target(sandbox, purchase, { refund_amount: '-1', note: 'x' }), '/api/v1/refund')).toEqual([
+      { field_name: 'refund_amount', violation: 'must be greater than 0' },
+    ]);
+    expect(await refused(target(sandbox, purchase, { refund_amount: '1e2' }), '/api/v1/refund')).toEqual([
+      { field_name: 'refund_amount', violation: 'must be a plain decimal number' },
+    ]);
+    expect(sandbox.app.sandbox.gateway.store.order(sandbox.project.posId, purchase)?.operations).toEqual([]);
+  });
+
+  it('still enforces what the interface says: a field "not sent" in hosted mode is refused, not ignored', async () => {
+    const sandbox = testSandbox();
+    const response = await sandbox.post('/api/v1/payment', hostedPayment(sandbox.project, { cc_number: '4242424242424242', customer_ip: '203.0.113.7' }));
+    expect(response.status).toBe(400);
+    expect(await violations(response)).toEqual([
+      { field_name: 'cc_number', violation: 'is not sent in hosted mode' },
+      { field_name: 'customer_ip', violation: 'is not sent in hosted mode' },
+    ]);
+  });
+
+  it('ignores unknown query parameters of the reads, which a strict project refuses', async () => {
+    for (const strict of [false, true]) {
+      const sandbox = testSandbox({ projects: [{ strict }] });
+      const purchase = await paidOrder(sandbox, 'purchase');
+      const base = `/api/v1/pos/${sandbox.project.posId}/orders/${purchase}`;
+      for (const path of [`${base}/report/receipt?format=html&_=1709373600`, `${base}/purchase?lang=en`, `${base}/purchase?callback=true&lang=en`]) {
+        expect((await sandbox.get(path)).status, `${path} strict=${strict}`).toBe(strict ? 400 : 200);
+      }
+    }
+  });
+});
+
+describe('tolerant reading never makes the sandbox fail', () => {
+  const odd: unknown[] = [null, true, -1, 0, 1e308, '', ' 1', '1.', '.5', '-0', '00012', '1e3', '9'.repeat(400), [], {}, [{}], { amount: '1' }];
+
+  it('answers odd unknown fields and odd strings in Number fields with a 2xx, 3xx or 4xx', async () => {
+    const sandbox = testSandbox();
+    const auth = await paidOrder(sandbox, 'auth', 50);
+    const cases: [string, Json, string[]][] = [
+      ['/api/v1/payment', directPayment(sandbox.project), ['exp_month', 'exp_year', 'amount']],
+      ['/api/v1/payment', hostedPayment(sandbox.project), ['order_timeout', 'amount']],
+      ['/api/v1/capture', target(sandbox, auth, { charge_amount: 10 }), ['charge_amount']],
+      ['/api/v1/refund', target(sandbox, auth, { refund_amount: 5 }), ['refund_amount']],
+      ['/api/v1/split/refund', { pos_id: sandbox.project.posId, order_id: auth, currency: 'UAH', refund_amount: 5, split: [{ sub_merchant_id: SUB_A, amount: 5 }] }, ['refund_amount']],
+    ];
+    const statuses = new Set<number>();
+    let sent = 0;
+    for (const [path, valid, numbers] of cases) {
+      for (const value of odd) {
+        const variants = [{ ...valid, extra: value, nested: { deeper: value } }, ...numbers.map((field) => ({ ...valid, [field]: typeof value === 'string' ? value : JSON.stringify(value) }))];
+        for (const body of variants) {
+          sent += 1;
+          // Creates need a fresh order id each; operations all aim at the one auth.
+          const response = await sandbox.post(path, path === '/api/v1/payment' ? { ...body, order_id: `${String(valid.order_id)}-${sent}` } : body);
+          statuses.add(response.status);
+          expect(response.status, `${path} ${JSON.stringify(body).slice(0, 160)}`).toBeLessThan(500);
+          await response.arrayBuffer();
+        }
+      }
+    }
+    expect([...statuses].sort()).toEqual(expect.arrayContaining([200, 303, 400]));
+  });
+});
+
+describe('a strict project reads requests exactly as payform’s client checks them', () => {
+  it('refuses unknown fields and numeric strings outside amounts, as before', async () => {
+    const sandbox = testSandbox({ projects: [{ strict: true }] });
+    const purchase = await paidOrder(sandbox, 'purchase');
+    const refund = await sandbox.post('/api/v1/refund', target(sandbox, purchase, { ...pluginExtras, refund_amount: '40.25' }));
+    expect(refund.status).toBe(400);
+    expect(await violations(refund)).toEqual([
+      { field_name: 'refund_date', violation: 'is not allowed' },
+      { field_name: 'order_amount', violation: 'is not allowed' },
+      { field_name: 'provider_order_id', violation: 'is not allowed' },
+    ]);
+    const payment = await sandbox.post('/api/v1/payment', directPayment(sandbox.project, { exp_month: '12' }));
+    expect(await violations(payment)).toEqual([{ field_name: 'exp_month', violation: 'must be a number' }]);
+    // Amounts as numeric strings are the wire's own rule (the client takes them too).
+    expect(await sandbox.postJson('/api/v1/refund', target(sandbox, purchase, { refund_amount: '40.25' }))).toMatchObject({ amount: 40.25 });
+  });
+
+  it('is per project, and SANDBOX_STRICT=1 makes the default project strict', () => {
+    const saved = process.env.SANDBOX_STRICT;
+    try {
+      process.env.SANDBOX_STRICT = '1';
+      const [first, second] = resolveConfig({ projects: [{}, { posId: POS, apiKey: 'other-key' }] }).projects;
+      expect([first?.strict, second?.strict]).toEqual([true, false]);
+      expect(resolveConfig({ projects: [{ strict: false }] }).projects[0]?.strict).toBe(false);
+      delete process.env.SANDBOX_STRICT;
+      expect(resolveConfig().projects[0]?.strict).toBe(false);
+    } finally {
+      if (saved === undefined) delete process.env.SANDBOX_STRICT;
+      else process.env.SANDBOX_STRICT = saved;
+    }
+  });
+});
+
+describe('the leniency report', () => {
+  it('lists what was ignored and coerced, with the rule, naming fields and never values', () => {
+    const read = readLeniently(
+      SplitRefundRequest,
+      {
+        pos_id: POS, order_id: 'o-1', currency: 'UAH', refund_amount: '15', note: 'x', '4242424242424242': 'card as a key',
+        split: [{ sub_merchant_id: SUB_A, amount: 10, share: 'a' }, { sub_merchant_id: SUB_B, amount: '5' }],
+      },
+      false,
+    );
+    expect(read.success).toBe(true);
+    expect(read.leniency).toEqual({
+      strict: false,
+      ignored: [
+        { field: 'split[0].share', rule: LENIENCY_RULES.ignored },
+        { field: 'note', rule: LENIENCY_RULES.ignored },
+        { field: '*', rule: LENIENCY_RULES.ignored },
+      ],
+      coerced: [],
+      refused: [],
+    });
+    expect(JSON.stringify(read.leniency)).not.toContain('4242');
+  });
+
+  it('lists refusals with their reasons beside what was ignored', () => {
+    const request = { pos_id: POS, order_id: 'o-1', order_currency: 'UAH', refund_amount: '15', comment: 5, extra: true };
+    const read = readLeniently(RefundRequest, request, false);
+    expect(read).toEqual({
+      success: false,
+      issues: [
+        { field: 'comment', reason: 'must be a string' },
+      ],
+      leniency: {
+        strict: false,
+        ignored: [{ field: 'extra', rule: LENIENCY_RULES.ignored }],
+        coerced: [],
+        refused: [{ field: 'comment', reason: 'must be a string', rule: LENIENCY_RULES.refused }],
+      },
+    });
+  });
+
+  it('tells a strict refusal of what a tolerant project would take from a refusal in every mode', () => {
+    const read = readLeniently(CreatePaymentRequest, { ...directPayment(testSandbox().project, { exp_month: '12', exp_year: 'soon' }), payway: 'card' }, true);
+    expect(read.success).toBe(false);
+    expect(read.leniency.refused).toEqual([
+      { field: 'exp_month', reason: 'must be a number', rule: LENIENCY_RULES.strictString },
+      { field: 'exp_year', reason: 'must be a number', rule: LENIENCY_RULES.refused },
+      { field: 'payway', reason: 'is not allowed', rule: LENIENCY_RULES.strictUnknown },
+    ]);
+    expect(read.leniency).toMatchObject({ strict: true, ignored: [], coerced: [] });
+  });
+
+  it('is left on the Hono context for a request inspector, refused requests included', async () => {
+    const sandbox = testSandbox();
+    const seen: (Leniency | undefined)[] = [];
+    const inspected = new Hono<SandboxEnv>()
+      .use(async (c, next) => {
+        await next();
+        seen.push(c.var.leniency);
+      })
+      .route('/', sandbox.app);
+    const send = (body: Json) =>
+      inspected.request('/api/v1/payment', {
+        method: 'POST',
+        headers: { 'X-API-AUTH': `CPAY ${sandbox.project.apiKey}:${sandbox.project.apiSecret}`, 'X-API-KEY': sandbox.project.endpointsKey, 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    expect((await send(directPayment(sandbox.project, { exp_year: '2030', payway: 'card' }))).status).toBe(200);
+    expect((await send(directPayment(sandbox.project, { exp_month: '0', payway: 'card' }))).status).toBe(400);
+    expect(seen).toEqual([
+      {
+        strict: false,
+        ignored: [{ field: 'payway', rule: LENIENCY_RULES.ignored }],
+        coerced: [{ field: 'exp_year', from: 'string', to: 'number', rule: LENIENCY_RULES.coerced }],
+        refused: [],
+      },
+      {
+        strict: false,
+        ignored: [{ field: 'payway', rule: LENIENCY_RULES.ignored }],
+        coerced: [{ field: 'exp_month', from: 'string', to: 'number', rule: LENIENCY_RULES.coerced }],
+        refused: [{ field: 'exp_month', reason: 'must be at least 1', rule: LENIENCY_RULES.refused }],
+      },
+    ]);
+  });
+});
