@@ -78,7 +78,11 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
     dropAfterMs: options.reconciliation.giveUpAfterMs,
   });
   const reactions = new PaymentReactions({ ledger, feed, logger, clock, notices });
-  const orderState = new OrderStateSync({ ledger, gateway, reactions, logger, sandboxOrigin: options.sandboxOrigin });
+  const orderState = new OrderStateSync({
+    ledger, gateway, reactions, logger, clock,
+    sandboxOrigin: options.sandboxOrigin,
+    neverSent: { reads: options.reconciliation.neverSentReads, spacingMs: options.reconciliation.neverSentSpacingMs },
+  });
   const flow = { ledger, gateway, orderState, reactions, options, logger, clock };
   const services: CompanionServices = {
     ...flow,

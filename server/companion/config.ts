@@ -32,8 +32,23 @@ export interface ReconciliationTimings {
   readonly stalePaymentAfterMs: number;
   /** A capture/void/refund left without the gateway's answer for this long is checked. */
   readonly unsettledOperationAfterMs: number;
-  /** A payment or operation the gateway still does not know after this long never happened. */
+  /**
+   * A payment or operation the gateway still does not know this long after it was last sent is
+   * ended for good (a payment as a failure: the session's next attempt takes a new order id).
+   * Keep it far above the never-sent window.
+   */
   readonly giveUpAfterMs: number;
+  /**
+   * An attempt or reservation the gateway answers "not there" for on this many reads, each sent
+   * at least `neverSentSpacingMs` after the last counted one, never reached it: the attempt's
+   * session may pay again (under the same order id), the reservation's money is free again.
+   */
+  readonly neverSentReads: number;
+  /**
+   * Keep (reads − 1) × spacing at least twice the gateway client's timeout, so that a request
+   * still in flight at the gateway when the first read was sent has shown up by the last.
+   */
+  readonly neverSentSpacingMs: number;
   /** Most payments and operations looked at in one pass. */
   readonly batchSize: number;
   /**
@@ -107,6 +122,9 @@ export const DEFAULT_RECONCILIATION: ReconciliationTimings = {
   stalePaymentAfterMs: 60_000,
   unsettledOperationAfterMs: 30_000,
   giveUpAfterMs: 30 * 60_000,
+  // Three reads over a minute: twice the gateway client's default 30 s timeout.
+  neverSentReads: 3,
+  neverSentSpacingMs: 30_000,
   batchSize: 50,
   hookTimeoutMs: 20_000,
 };
@@ -136,6 +154,9 @@ const Settings = z.object({
       stalePaymentAfterMs: z.number().int().min(0),
       unsettledOperationAfterMs: z.number().int().min(0),
       giveUpAfterMs: z.number().int().min(0),
+      // One "no such order" is never enough to call a request unsent.
+      neverSentReads: z.number().int().min(2).max(100),
+      neverSentSpacingMs: z.number().int().min(0),
       batchSize: z.number().int().min(1).max(1000),
       hookTimeoutMs: PositiveInt,
     })

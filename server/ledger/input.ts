@@ -193,7 +193,15 @@ export const statsInput = z
 
 export const staleInput = z.strictObject({
   quietForMs: z.number().int().min(0, 'must not be negative'),
+  absentQuietForMs: z.number().int().min(0, 'must not be negative').optional(),
   limit: z.number().int().min(1).max(1000).optional(),
+});
+
+export const absentReadInput = z.strictObject({
+  readAt: z.number().int().min(0, 'must not be negative'),
+  // One "not there" is never enough: it must hold over a window of reads.
+  reads: z.number().int().min(2, 'must be at least 2').max(100),
+  spacingMs: z.number().int().min(0, 'must not be negative'),
 });
 
 export const noticeClaimInput = z.strictObject({

@@ -1,5 +1,6 @@
 // The ledger: one interface over SQLite (default) and PostgreSQL, chosen by the URL.
 import { Kysely } from 'kysely';
+import { clearAbsentOperation, clearAbsentPayment, countAbsentOperation, countAbsentPayment } from './absence.js';
 import { deleteCard, findCard, listCards, saveCard } from './cards.js';
 import type { LedgerContext } from './context.js';
 import { InvalidLedgerInput, LedgerNotFound } from './errors.js';
@@ -18,6 +19,8 @@ import { claimPayAttempt, closeSession, createSession, getSession } from './sess
 import { settleOperation } from './settlement.js';
 import { sqliteDialect } from './sqlite.js';
 import type {
+  AbsenceCount,
+  AbsentRead,
   CheckoutSession,
   DueNotice,
   EventIngest,
@@ -63,6 +66,14 @@ export interface Ledger {
   advancePayment(orderId: string, update: PaymentUpdate): Promise<PaymentProgress>;
   /** The reconciler looked at it: it leaves the stale list for a while. */
   markPaymentChecked(orderId: string): Promise<void>;
+  /**
+   * The order's state, read at `read.readAt`, has no such order: counted once per spacing while
+   * the attempt is `init`; the window's last read ends it as never sent (`unsentAt`), freeing
+   * its session to send it again under the same order id. Undefined when the read did not count.
+   */
+  countAbsentPayment(orderId: string, read: AbsentRead): Promise<AbsenceCount | undefined>;
+  /** The gateway showed the order: the count starts over and the attempt is not unsent. */
+  clearAbsentPayment(orderId: string): Promise<void>;
 
   // Secondary operations
   /** Checks the money rules under the order's lock and reserves the amount as `pending`. */
@@ -72,6 +83,10 @@ export interface Ledger {
   getOperation(id: string): Promise<Operation | undefined>;
   /** The reconciler looked at a pending reservation: it leaves the unsettled list for a while. */
   markOperationChecked(id: string): Promise<void>;
+  /** The order's state, read at `read.readAt`, does not show this reservation: counted as a payment's. */
+  countAbsentOperation(id: string, read: AbsentRead): Promise<AbsenceCount | undefined>;
+  /** The gateway may be showing the reservation: the count starts over. */
+  clearAbsentOperation(id: string): Promise<void>;
   refundableAmount(orderId: string): Promise<number>;
   capturableAmount(orderId: string, overCapturePercent?: number): Promise<number>;
 
@@ -146,10 +161,14 @@ function ledgerOver(ctx: LedgerContext): Ledger {
       return progressed;
     },
     markPaymentChecked: (orderId) => markPaymentChecked(ctx, orderId),
+    countAbsentPayment: (orderId, read) => countAbsentPayment(ctx, orderId, read),
+    clearAbsentPayment: (orderId) => clearAbsentPayment(ctx, orderId),
     reserveOperation: (orderId, request) => reserveOperation(ctx, orderId, request),
     settleOperation: (id, result) => settleOperation(ctx, id, result),
     getOperation: (id) => getOperation(ctx.db, id),
     markOperationChecked: (id) => markOperationChecked(ctx, id),
+    countAbsentOperation: (id, read) => countAbsentOperation(ctx, id, read),
+    clearAbsentOperation: (id) => clearAbsentOperation(ctx, id),
     refundableAmount: async (orderId) => (await totalsOf(ctx, orderId)).refundable,
     capturableAmount: async (orderId, percent) => (await totalsOf(ctx, orderId, parseInput(overCapturePercent.optional(), percent))).capturable,
     ingestEvent: (event) => ingestEvent(ctx, event),

@@ -233,6 +233,22 @@ const idempotencyKeys: Migration = {
   },
 };
 
+/**
+ * An attempt or reservation the gateway answers "no such order" (or does not show) for is
+ * counted, read by spaced read, so that a window of consistent answers ends it as never sent
+ * (see absence.ts). `unsent_at` marks a payment attempt so ended: its session may send it
+ * again under the same order id.
+ */
+const neverSent: Migration = {
+  async up(db: Kysely<unknown>) {
+    for (const table of ['payments', 'operations']) {
+      await db.schema.alterTable(table).addColumn('absent_reads', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+      await db.schema.alterTable(table).addColumn('absent_read_at', 'bigint').execute();
+    }
+    await db.schema.alterTable('payments').addColumn('unsent_at', 'bigint').execute();
+  },
+};
+
 export const migrations: Readonly<Record<string, Migration>> = {
   '0001_initial': initial,
   '0002_operation_checks': operationChecks,
@@ -241,4 +257,5 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '0005_waiting_event_list': waitingEventList,
   '0006_merchant_notices': merchantNotices,
   '0007_idempotency_keys': idempotencyKeys,
+  '0008_never_sent': neverSent,
 };

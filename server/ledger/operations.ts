@@ -51,6 +51,8 @@ export async function insertOperation(ctx: LedgerContext, db: LedgerDb, orderId:
     updated_at: now,
     last_seen_at: now,
     settled_at: operationProgression.isFinal(record.status) ? now : null,
+    absent_reads: 0,
+    absent_read_at: null,
     // One the gateway made is news for the merchant; the companion's own reservation is not.
     ...(record.origin === 'gateway' ? noticeDue(now) : { notice_due_at: null, notice_attempts: 0 }),
   };

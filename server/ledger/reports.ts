@@ -97,7 +97,13 @@ export async function listStalePayments(ctx: LedgerContext, input: StaleQuery): 
     .where('status', 'in', ['init', 'pending'])
     // A payment held for a discrepancy waits for a person, not for the gateway.
     .where('mismatch_report', 'is', null)
-    .where('last_seen_at', '<=', ctx.now() - query.quietForMs)
+    .where((eb) =>
+      eb.or([
+        eb('last_seen_at', '<=', ctx.now() - query.quietForMs),
+        // An attempt the gateway has not shown yet is read again sooner, to end its window.
+        eb.and([eb('absent_reads', '>', 0), eb('unsent_at', 'is', null), eb('last_seen_at', '<=', ctx.now() - (query.absentQuietForMs ?? query.quietForMs))]),
+      ]),
+    )
     .orderBy('last_seen_at')
     .limit(query.limit ?? DEFAULT_BATCH)
     .execute();
@@ -114,7 +120,12 @@ export async function listUnsettledOperations(ctx: LedgerContext, input: StaleQu
     .selectFrom('operations')
     .selectAll()
     .where('status', '=', 'pending')
-    .where('last_seen_at', '<=', ctx.now() - query.quietForMs)
+    .where((eb) =>
+      eb.or([
+        eb('last_seen_at', '<=', ctx.now() - query.quietForMs),
+        eb.and([eb('absent_reads', '>', 0), eb('last_seen_at', '<=', ctx.now() - (query.absentQuietForMs ?? query.quietForMs))]),
+      ]),
+    )
     .orderBy('last_seen_at')
     .orderBy('id')
     .limit(query.limit ?? DEFAULT_BATCH)

@@ -1,5 +1,6 @@
 // Stored rows ↔ the ledger's domain objects. Spelled out field by field: this runs for every
 // row on the hot paths, and it is the one place where SQL names meet domain names.
+import { holdsSession } from './attempts.js';
 import type { CheckoutSessionRow, OperationRow, PaymentDetailColumns, PaymentRow, SavedCardRow, WebhookEventRow } from './schema.js';
 import type {
   CheckoutSession,
@@ -84,6 +85,7 @@ export function toPayment(row: PaymentRow): Payment {
     lastSeenAt: row.last_seen_at,
     finalizedAt: row.finalized_at,
     discrepancy: row.mismatch_report === null ? null : (JSON.parse(row.mismatch_report) as PaymentDiscrepancy),
+    unsentAt: row.unsent_at,
   };
 }
 
@@ -146,7 +148,7 @@ export function toSavedCard(row: SavedCardRow): SavedCard {
 
 function sessionStatus(row: CheckoutSessionRow, payment: Payment | null, now: number): SessionStatus {
   if (payment?.status === 'success') return 'paid';
-  if (payment && payment.status !== 'failure') return 'processing';
+  if (payment && holdsSession(payment)) return 'processing';
   if (row.closed_at !== null) return 'closed';
   return row.expires_at <= now ? 'expired' : 'open';
 }

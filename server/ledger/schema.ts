@@ -48,7 +48,14 @@ interface NoticeColumns {
   notice_attempts: number;
 }
 
-export interface PaymentRow extends PaymentDetailColumns, NoticeColumns {
+/** The gateway's "not there" answers to order-state reads, counted once per spacing (absence.ts). */
+interface AbsenceColumns {
+  absent_reads: number;
+  /** When the last counted read was sent. */
+  absent_read_at: number | null;
+}
+
+export interface PaymentRow extends PaymentDetailColumns, NoticeColumns, AbsenceColumns {
   order_id: string;
   session_id: string;
   attempt: number;
@@ -66,9 +73,11 @@ export interface PaymentRow extends PaymentDetailColumns, NoticeColumns {
   finalized_at: number | null;
   /** JSON of a PaymentDiscrepancy, or null. */
   mismatch_report: string | null;
+  /** Ended as never sent (the gateway never showed it): the session may send it again. */
+  unsent_at: number | null;
 }
 
-export interface OperationRow extends NoticeColumns {
+export interface OperationRow extends NoticeColumns, AbsenceColumns {
   id: string;
   order_id: string;
   kind: OperationKind;

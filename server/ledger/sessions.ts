@@ -2,6 +2,7 @@
 // the number of clicks, tabs or instances.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
+import { holdsSession } from './attempts.js';
 import { lockingRead } from './context.js';
 import type { LedgerContext, LedgerDb } from './context.js';
 import { InvalidLedgerInput, LedgerConflict, LedgerNotFound } from './errors.js';
@@ -9,7 +10,7 @@ import { newSessionInput, parseInput, payAttemptInput } from './input.js';
 import { oncePerLedger, prepareQuery } from './prepared.js';
 import { toJson, toPayment, toSession } from './rows.js';
 import type { CheckoutSessionRow, PaymentRow } from './schema.js';
-import type { CheckoutSession, NewCheckoutSession, PayAttemptClaim, PayAttemptRefusal, PayAttemptRequest, Payment } from './types.js';
+import type { CheckoutSession, NewCheckoutSession, PayAttemptClaim, PayAttemptRefusal, PayAttemptRequest, Payment, PaymentMode } from './types.js';
 
 const DEFAULT_TTL_SECONDS = 30 * 60;
 const MAX_ORDER_ID_LENGTH = 32;
@@ -57,6 +58,9 @@ const paymentColumns = Object.keys({
   mismatch_report: true,
   notice_due_at: true,
   notice_attempts: true,
+  absent_reads: true,
+  absent_read_at: true,
+  unsent_at: true,
 } satisfies Record<keyof PaymentRow, true>) as (keyof PaymentRow)[];
 
 type BySession = { sessionId: string };
@@ -130,8 +134,26 @@ function refusal(reason: PayAttemptRefusal, payment: Payment | null): PayAttempt
 
 /** The refusal an attempt in flight (or paid) imposes on a new one. */
 function refusalByLiveAttempt(latest: Payment | null): PayAttemptClaim | undefined {
-  if (!latest || latest.status === 'failure') return undefined;
+  if (!latest || !holdsSession(latest)) return undefined;
   return refusal(latest.status === 'success' ? 'paid' : 'in_flight', latest);
+}
+
+/**
+ * Takes up again an attempt ended as never sent, under its own order id: at the gateway an order
+ * id pays once, so its first send landing late and this one cannot both pay. Undefined when it
+ * moved on meanwhile (a late webhook, another instance's claim).
+ */
+async function resend(ctx: LedgerContext, trx: LedgerDb, unsent: Payment, mode: PaymentMode, customer: string): Promise<Payment | undefined> {
+  const now = ctx.now();
+  const row = await trx
+    .updateTable('payments')
+    .set({ mode, customer, unsent_at: null, absent_reads: 0, absent_read_at: null, updated_at: now, last_seen_at: now })
+    .where('order_id', '=', unsent.orderId)
+    .where('status', '=', 'init')
+    .where('unsent_at', 'is not', null)
+    .returningAll()
+    .executeTakeFirst();
+  return row && toPayment(row);
 }
 
 /**
@@ -154,6 +176,11 @@ export async function claimPayAttempt(ctx: LedgerContext, sessionId: string, req
     const now = ctx.now();
     if (session.closed_at !== null) return refusal('closed', latest);
     if (session.expires_at <= now) return refusal('expired', latest);
+    if (latest?.status === 'init' && latest.unsentAt !== null) {
+      const resent = await resend(ctx, trx, latest, mode, customer ? JSON.stringify(customer) : session.customer);
+      if (resent) return { claimed: true, payment: resent, resent: true };
+      return refusalByLiveAttempt(await latestAttempt(ctx, trx, sessionId)) ?? refusal('retry_unavailable', latest);
+    }
     // The gateway refuses a used order_id even after a failure, so a retry gets its own. The
     // colon is the ledger's: no session's order id has one, so a retry's cannot be taken.
     const attempt = (latest?.attempt ?? 0) + 1;
@@ -191,6 +218,9 @@ export async function claimPayAttempt(ctx: LedgerContext, sessionId: string, req
       mismatch_report: null,
       notice_due_at: null,
       notice_attempts: 0,
+      absent_reads: 0,
+      absent_read_at: null,
+      unsent_at: null,
     };
     const inserted = await prepared.insertPayment(trx, row);
     if (!inserted.numAffectedRows) {
@@ -198,6 +228,6 @@ export async function claimPayAttempt(ctx: LedgerContext, sessionId: string, req
       const winner = await latestAttempt(ctx, trx, sessionId);
       return refusalByLiveAttempt(winner) ?? refusal('retry_unavailable', winner);
     }
-    return { claimed: true, payment: toPayment(row) };
+    return { claimed: true, payment: toPayment(row), resent: false };
   });
 }

@@ -85,7 +85,11 @@ export interface PayAttemptRequest {
 export type PayAttemptRefusal = 'in_flight' | 'paid' | 'closed' | 'expired' | 'retry_unavailable';
 
 export type PayAttemptClaim =
-  | { readonly claimed: true; readonly payment: Payment }
+  /**
+   * `resent`: the attempt is one the gateway never showed (ended as never sent), taken up again
+   * under its order id — a duplicate-order answer to it may be its first send, landed late.
+   */
+  | { readonly claimed: true; readonly payment: Payment; readonly resent: boolean }
   | { readonly claimed: false; readonly reason: PayAttemptRefusal; readonly payment: Payment | null };
 
 // ---------------------------------------------------------------- payments (one per order_id)
@@ -179,6 +183,12 @@ export interface Payment {
   readonly finalizedAt: number | null;
   /** Set once the gateway reported it a success with other figures; such a payment is held. */
   readonly discrepancy: PaymentDiscrepancy | null;
+  /**
+   * When it was ended as never sent: the gateway answered "no such order" to every read of a
+   * window. It stays `init` and no longer holds its session, whose next attempt sends it again
+   * under this same order id (so a first send landing late cannot pay a second time).
+   */
+  readonly unsentAt: number | null;
 }
 
 /**
@@ -406,8 +416,32 @@ export interface StatsBucket {
 export interface StaleQuery {
   /** How long without news counts as stale. */
   readonly quietForMs: number;
+  /**
+   * How long without news counts as stale for one the gateway has already answered "not there"
+   * for and that is still within its window (see AbsentRead); default `quietForMs`.
+   */
+  readonly absentQuietForMs?: number;
   /** Default 100. */
   readonly limit?: number;
+}
+
+/**
+ * A read of an order's state that did not show an attempt or reservation. Reads are counted at
+ * most once per `spacingMs` (by when they were sent); the `reads`-th ends it as never sent.
+ */
+export interface AbsentRead {
+  /** When the read was sent (epoch ms): only what existed before it can be missing from it. */
+  readonly readAt: number;
+  readonly reads: number;
+  readonly spacingMs: number;
+}
+
+/** What counting an absent read did; undefined when it did not count (too soon, settled, shown). */
+export interface AbsenceCount {
+  /** Counted reads so far. */
+  readonly reads: number;
+  /** This read completed the window: the attempt or reservation never reached the gateway. */
+  readonly neverSent: boolean;
 }
 
 // ---------------------------------------------------------------- merchant notices

@@ -5,6 +5,7 @@
  * id someone else already used at the gateway ends it too, never adopting their payment.
  */
 import { GatewayError, InvalidRequestError, OutcomeUnknownError } from '@payform/gateway';
+import type { DuplicateOrderError } from '@payform/gateway';
 import type { Payment } from '../../ledger/index.js';
 import type { PaymentFlowDeps } from '../context.js';
 import { gatewayProblem } from '../http/failure-problems.js';
@@ -34,21 +35,46 @@ export async function endTakenAttempt(deps: PaymentFlowDeps, payment: Payment): 
 
 export const ORDER_ID_TAKEN = 'The order id is already used at the gateway by another payment';
 
+/** How an attempt is being sent: whether a taken order id may go on under the next, and whether it was sent before. */
+export interface AttemptSend {
+  readonly retry: boolean;
+  /** Sent again after it was ended as never sent (PayAttemptClaim `resent`). */
+  readonly resent: boolean;
+}
+
+/**
+ * P-409 on an attempt sent again under its own order id: its first send may have landed after
+ * all. Never ended nor moved to the next order id — that could pay twice —, it is an outcome to
+ * read from the order's state, like a lost answer.
+ */
+export function sentBefore(payment: Payment, duplicate: DuplicateOrderError): OutcomeUnknownError {
+  return new OutcomeUnknownError('create payment', payment.orderId, duplicate);
+}
+
 /**
  * For a create that threw (other than P-409): ends the attempt and throws the answer when
  * nothing can have happened; returns when it may have (a lost answer).
  */
-export async function endUnsentAttempt(deps: PaymentFlowDeps, payment: Payment, error: unknown): Promise<OutcomeUnknownError> {
+export async function endUnsentAttempt(deps: PaymentFlowDeps, payment: Payment, error: unknown, send: AttemptSend): Promise<OutcomeUnknownError> {
   if (!(error instanceof GatewayError)) throw error;
   if (error instanceof OutcomeUnknownError) return error;
   if (error instanceof InvalidRequestError) {
-    await endAttempt(deps, payment, `Refused by the gateway: ${error.message}`);
+    await endNotSent(deps, payment, `Refused by the gateway: ${error.message}`, send);
     throw new ApiProblem(422, 'payment_rejected', 'The gateway refused the payment details', fieldReasons(error.fields, requestField));
   }
   // Refused credentials, rate limited, no connection: the request was not processed.
   deps.logger.error('a payment could not be sent to the gateway', { order_id: payment.orderId, err: error });
-  await endAttempt(deps, payment, 'Not sent: the gateway could not be reached');
+  await endNotSent(deps, payment, 'Not sent: the gateway could not be reached', send);
   throw gatewayProblem(error);
+}
+
+/**
+ * Ends an attempt this send did not reach the gateway with — unless it was sent before: its
+ * first send may still land, so it keeps its order id (the session's next attempt must not take
+ * another) and waits for the never-sent window again.
+ */
+export async function endNotSent(deps: PaymentFlowDeps, payment: Payment, reason: string, send: AttemptSend): Promise<void> {
+  if (!send.resent) await endAttempt(deps, payment, reason);
 }
 
 /** The order's state at the gateway, applied to the ledger; undefined when it cannot be read now. */

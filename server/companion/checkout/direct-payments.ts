@@ -9,6 +9,7 @@
  */
 import { DuplicateOrderError } from '@payform/gateway';
 import type { Payment as GatewayPayment, DirectPaymentParams, DirectSplitPurchaseParams } from '@payform/gateway';
+import { holdsSession } from '../../ledger/index.js';
 import type { CheckoutSession, CustomerDetails, Payment } from '../../ledger/index.js';
 import type { PaymentFlowDeps } from '../context.js';
 import { ApiProblem } from '../http/problem.js';
@@ -20,7 +21,8 @@ import { payAnswer } from './pay-answer.js';
 import type { PayAnswer } from './pay-answer.js';
 import { hasExpired } from './card-expiry.js';
 import type { BrowserFingerprint, CardInput } from './pay-request.js';
-import { cancelHostedPage, endTakenAttempt, endUnsentAttempt, readOrderState } from './attempt-outcomes.js';
+import { cancelHostedPage, endTakenAttempt, endUnsentAttempt, readOrderState, sentBefore } from './attempt-outcomes.js';
+import type { AttemptSend } from './attempt-outcomes.js';
 import { closedSessionProblem, liveAttempt, payableSession, requireCustomer } from './session-access.js';
 
 /** What the HTTP request adds: who is paying, from where, with which browser. */
@@ -51,7 +53,7 @@ export class DirectPayments {
   async pay(request: DirectPayment): Promise<PayAnswer> {
     const { ledger } = this.#deps;
     let session = await payableSession(ledger, request.sessionId, 'direct');
-    const live = session.payment && session.payment.status !== 'failure' ? session.payment : undefined;
+    const live = session.payment && holdsSession(session.payment) ? session.payment : undefined;
     if (live) {
       // A hosted page opened and left unpaid gives way to paying by card here.
       const abandoned = live.mode === 'hosted' && live.status === 'init' && (await cancelHostedPage(this.#deps, live));
@@ -66,20 +68,24 @@ export class DirectPayments {
 
     const claim = await ledger.claimPayAttempt(session.id, { mode: 'direct', customer });
     if (!claim.claimed) return payAnswer(liveAttempt(claim));
-    return this.#attempt(session, claim.payment, card, customer, request, true);
+    return this.#attempt(session, claim.payment, card, customer, request, { retry: true, resent: claim.resent });
   }
 
-  /** Sends one attempt. An order id someone else used at the gateway goes on once under the next. */
-  async #attempt(session: CheckoutSession, payment: Payment, card: CardSource, customer: CustomerDetails, request: DirectPayment, retry: boolean): Promise<PayAnswer> {
+  /**
+   * Sends one attempt. An order id someone else used at the gateway goes on once under the next
+   * — unless this attempt was sent before: then the duplicate may be its first send, landed late.
+   */
+  async #attempt(session: CheckoutSession, payment: Payment, card: CardSource, customer: CustomerDetails, request: DirectPayment, send: AttemptSend): Promise<PayAnswer> {
     try {
       return await this.#record(payment, await this.#create(session, payment, card, customer, request));
     } catch (error) {
-      if (!(error instanceof DuplicateOrderError)) return this.#recover(payment, error);
+      if (!(error instanceof DuplicateOrderError)) return this.#recover(payment, error, send);
+      if (send.resent) return this.#recover(payment, sentBefore(payment, error), send);
       await endTakenAttempt(this.#deps, payment);
-      if (!retry) return payAnswer((await this.#deps.ledger.getPayment(payment.orderId)) ?? payment);
+      if (!send.retry) return payAnswer((await this.#deps.ledger.getPayment(payment.orderId)) ?? payment);
       const next = await this.#deps.ledger.claimPayAttempt(session.id, { mode: 'direct', customer });
       if (!next.claimed) return payAnswer(liveAttempt(next));
-      return this.#attempt(session, next.payment, card, customer, request, false);
+      return this.#attempt(session, next.payment, card, customer, request, { retry: false, resent: next.resent });
     }
   }
 
@@ -135,8 +141,8 @@ export class DirectPayments {
     return payAnswer(progress.payment);
   }
 
-  async #recover(payment: Payment, error: unknown): Promise<PayAnswer> {
-    const unknown = await endUnsentAttempt(this.#deps, payment, error);
+  async #recover(payment: Payment, error: unknown, send: AttemptSend): Promise<PayAnswer> {
+    const unknown = await endUnsentAttempt(this.#deps, payment, error, send);
     // It may have happened: the gateway's order state says what did.
     const state = await readOrderState(this.#deps, payment, unknown);
     if (state?.found && state.payment) return payAnswer(state.payment);

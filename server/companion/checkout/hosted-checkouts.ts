@@ -7,12 +7,14 @@
  */
 import { DuplicateOrderError } from '@payform/gateway';
 import type { HostedPaymentParams, HostedSplitPurchaseParams } from '@payform/gateway';
+import { holdsSession } from '../../ledger/index.js';
 import type { CheckoutSession, CustomerDetails, Payment } from '../../ledger/index.js';
 import type { PaymentFlowDeps } from '../context.js';
 import { ApiProblem } from '../http/problem.js';
 import { definedFields } from '../optional-fields.js';
 import { isAllowedRedirect } from '../payments/redirects.js';
-import { cancelHostedPage, endAttempt, endTakenAttempt, endUnsentAttempt, readOrderState } from './attempt-outcomes.js';
+import { cancelHostedPage, endNotSent, endTakenAttempt, endUnsentAttempt, readOrderState, sentBefore } from './attempt-outcomes.js';
+import type { AttemptSend } from './attempt-outcomes.js';
 import { customerDetails, customerParams } from './customer.js';
 import type { Customer } from './customer.js';
 import { closedSessionProblem, liveAttempt, payableSession, requireCustomer } from './session-access.js';
@@ -31,27 +33,31 @@ export class HostedCheckouts {
   async open(sessionId: string, payer: Customer | undefined): Promise<string> {
     const { ledger } = this.#deps;
     const session = await payableSession(ledger, sessionId, 'hosted');
-    const live = session.payment && session.payment.status !== 'failure' ? session.payment : undefined;
+    const live = session.payment && holdsSession(session.payment) ? session.payment : undefined;
     if (live) return this.#pageOf(live);
     if (session.status === 'closed' || session.status === 'expired') throw closedSessionProblem(session.status);
     const customer: CustomerDetails = { ...customerDetails(payer ?? {}), ...session.customer };
     requireCustomer('hosted', customer);
     const claim = await ledger.claimPayAttempt(session.id, { mode: 'hosted', customer });
     if (!claim.claimed) return this.#pageOf(liveAttempt(claim));
-    return this.#attempt(session, claim.payment, customer, true);
+    return this.#attempt(session, claim.payment, customer, { retry: true, resent: claim.resent });
   }
 
-  /** Creates one attempt's page. An order id someone else used at the gateway goes on once under the next. */
-  async #attempt(session: CheckoutSession, payment: Payment, customer: CustomerDetails, retry: boolean): Promise<string> {
+  /**
+   * Creates one attempt's page. An order id someone else used at the gateway goes on once under
+   * the next — unless this attempt was sent before: then the duplicate may be its first send.
+   */
+  async #attempt(session: CheckoutSession, payment: Payment, customer: CustomerDetails, send: AttemptSend): Promise<string> {
     try {
       return await this.#create(session, payment, customer);
     } catch (error) {
-      if (!(error instanceof DuplicateOrderError)) return this.#recover(payment, error);
+      if (!(error instanceof DuplicateOrderError)) return this.#recover(payment, error, send);
+      if (send.resent) return this.#recover(payment, sentBefore(payment, error), send);
       await endTakenAttempt(this.#deps, payment);
-      if (!retry) throw tryAgain();
+      if (!send.retry) throw tryAgain();
       const next = await this.#deps.ledger.claimPayAttempt(session.id, { mode: 'hosted', customer });
       if (!next.claimed) return this.#pageOf(liveAttempt(next));
-      return this.#attempt(session, next.payment, customer, false);
+      return this.#attempt(session, next.payment, customer, { retry: false, resent: next.resent });
     }
   }
 
@@ -97,12 +103,12 @@ export class HostedCheckouts {
     throw tryAgain();
   }
 
-  async #recover(payment: Payment, error: unknown): Promise<string> {
-    const unknown = await endUnsentAttempt(this.#deps, payment, error);
+  async #recover(payment: Payment, error: unknown, send: AttemptSend): Promise<string> {
+    const unknown = await endUnsentAttempt(this.#deps, payment, error, send);
     const state = await readOrderState(this.#deps, payment, unknown);
     // Created but its address lost: nobody can reach that page, so it is cancelled and the
-    // next click opens a fresh one.
-    if (state?.found === false) await endAttempt(this.#deps, payment, 'Not created at the gateway');
+    // next click opens a fresh one. (An attempt sent before may have been a card payment.)
+    if (state?.found === false) await endNotSent(this.#deps, payment, 'Not created at the gateway', send);
     else if (state?.payment?.status === 'init') await cancelHostedPage(this.#deps, payment);
     else if (state?.payment) return this.#pageOf(state.payment);
     throw tryAgain();

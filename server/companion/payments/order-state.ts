@@ -6,7 +6,7 @@
  */
 import { NotFoundError } from '@payform/gateway';
 import type { GatewayClient, OrderOperation, RequestOptions } from '@payform/gateway';
-import type { Ledger, Payment } from '../../ledger/index.js';
+import type { Ledger, Payment, Operation } from '../../ledger/index.js';
 import { operationResult, paymentUpdate } from './gateway-facts.js';
 import { matchOperations } from './operation-matching.js';
 import type { Logger } from '../log/logger.js';
@@ -16,15 +16,23 @@ import type { ChangeSource, PaymentReactions } from './reactions.js';
 export const RECOVERY_READ_MS = 5_000;
 
 export type OrderRefresh =
-  /** The gateway does not know the order. */
-  | { readonly found: false }
+  /** The gateway does not know the order; `neverSent`: this read ended its attempt as never sent. */
+  | { readonly found: false; readonly neverSent: boolean }
   | {
       readonly found: true;
       readonly entries: readonly OrderOperation[];
       readonly payment: Payment | undefined;
       /** Ledger ids of the reservations the gateway shows, whatever their status there. */
       readonly shown: ReadonlySet<string>;
+      /** Ledger ids of the reservations this read ended as never sent. */
+      readonly neverSent: ReadonlySet<string>;
     };
+
+/** How many "not there" reads, how far apart, end an attempt or reservation as never sent. */
+export interface NeverSentWindow {
+  readonly reads: number;
+  readonly spacingMs: number;
+}
 
 interface OrderStateDeps {
   readonly ledger: Ledger;
@@ -32,6 +40,8 @@ interface OrderStateDeps {
   readonly reactions: PaymentReactions;
   readonly logger: Logger;
   readonly sandboxOrigin: string | undefined;
+  readonly neverSent: NeverSentWindow;
+  readonly clock: () => number;
 }
 
 export class OrderStateSync {
@@ -41,22 +51,29 @@ export class OrderStateSync {
     this.#deps = deps;
   }
 
-  /** Gateway errors other than "not found" propagate: the state is then simply unknown. */
+  /**
+   * Gateway errors other than "not found" propagate: the state is then simply unknown. Every read
+   * also counts towards the never-sent window of what it does not show (see docs/reliability.md).
+   */
   async refresh(orderId: string, source: ChangeSource, options: RequestOptions = {}): Promise<OrderRefresh> {
-    const { ledger, gateway } = this.#deps;
+    const { ledger, gateway, clock } = this.#deps;
     const payment = await ledger.getPayment(orderId);
+    // Only what was sent before the read went out can be missing from its answer.
+    const readAt = clock();
     let entries: OrderOperation[];
     try {
       // The ledger knows the order's currency; the gateway's entries need not name it.
       entries = await gateway.orders.get(orderId, { ...options, ...(payment ? { currency: payment.currency } : {}) });
     } catch (error) {
-      if (error instanceof NotFoundError) return { found: false };
+      if (error instanceof NotFoundError) return { found: false, neverSent: payment !== undefined && (await this.#countAbsentPayment(payment, readAt)) };
       throw error;
     }
-    if (!payment) return { found: true, entries, payment: undefined, shown: new Set() };
+    if (!payment) return { found: true, entries, payment: undefined, shown: new Set(), neverSent: new Set() };
+    // Shown once, the order is there for good: no window may end this attempt.
+    if (payment.status === 'init') await ledger.clearAbsentPayment(orderId);
     const updated = await this.#applyPayment(payment, entries, source);
-    const shown = await this.#settleOperations(orderId, entries, source);
-    return { found: true, entries, payment: updated, shown };
+    const { shown, neverSent } = await this.#settleOperations(orderId, entries, source, readAt);
+    return { found: true, entries, payment: updated, shown, neverSent };
   }
 
   /**
@@ -96,7 +113,7 @@ export class OrderStateSync {
    * and time: see operation-matching.ts) and take what the gateway says of them. Returns the
    * reservations the gateway may be showing.
    */
-  async #settleOperations(orderId: string, entries: readonly OrderOperation[], source: ChangeSource): Promise<ReadonlySet<string>> {
+  async #settleOperations(orderId: string, entries: readonly OrderOperation[], source: ChangeSource, readAt: number): Promise<{ shown: ReadonlySet<string>; neverSent: ReadonlySet<string> }> {
     const { ledger, reactions } = this.#deps;
     const operations = (await ledger.getOrder(orderId))?.operations ?? [];
     const { settling, shown } = matchOperations(operations, entries);
@@ -104,6 +121,37 @@ export class OrderStateSync {
       const settled = await ledger.settleOperation(id, operationResult(entry));
       if (settled.progress === 'advanced') await reactions.operationAdvanced(settled.operation, source);
     }
-    return shown;
+    const neverSent = new Set<string>();
+    for (const operation of operations.filter((candidate) => candidate.status === 'pending' && !settling.has(candidate.id))) {
+      if (shown.has(operation.id)) await ledger.clearAbsentOperation(operation.id);
+      else if (await this.#countAbsentOperation(operation, readAt, source)) neverSent.add(operation.id);
+    }
+    return { shown, neverSent };
+  }
+
+  /** Counts a read without the order; true when it ended the attempt as never sent. */
+  async #countAbsentPayment(payment: Payment, readAt: number): Promise<boolean> {
+    const counted = await this.#deps.ledger.countAbsentPayment(payment.orderId, { readAt, ...this.#deps.neverSent });
+    if (!counted?.neverSent) return false;
+    this.#deps.logger.warn('the gateway never saw this payment attempt; its session may pay again, under the same order id', { order_id: payment.orderId, reads: counted.reads });
+    return true;
+  }
+
+  /**
+   * Counts a read that does not show a reservation; on the window's last one it is settled as a
+   * failure, which frees its amount. True when this read did that.
+   */
+  async #countAbsentOperation(operation: Operation, readAt: number, source: ChangeSource): Promise<boolean> {
+    const { ledger, reactions, logger, neverSent } = this.#deps;
+    const counted = await ledger.countAbsentOperation(operation.id, { readAt, ...neverSent });
+    if (!counted?.neverSent) return false;
+    const settled = await ledger.settleOperation(operation.id, { status: 'failure', statusDescription: NEVER_REACHED });
+    if (settled.progress !== 'advanced') return false;
+    logger.warn('the gateway never saw this operation; its amount is free again', { order_id: operation.orderId, operation: operation.id, kind: operation.kind, reads: counted.reads });
+    await reactions.operationAdvanced(settled.operation, source);
+    return true;
   }
 }
+
+/** Why an attempt or reservation the gateway never saw was ended. */
+export const NEVER_REACHED = 'Never reached the gateway';

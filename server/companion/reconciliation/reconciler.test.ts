@@ -95,6 +95,23 @@ describe('stale payments', () => {
     expect((await stack.json('GET', `/api/checkout/sessions/${session.id}`, 200)).status).toBe('failure');
   });
 
+  it('ends an attempt as never sent on the window’s last read, read every spacing, and its session pays it under the same order id', async () => {
+    const session = await stack.openSession();
+    await stack.control('PUT', '/_sandbox/faults', { error_rate: 1, error_status: 503, phase: 'before', scope: { method: 'POST', path: '/api/v1/payment' }, times: 1 });
+    // The pay path's own read of the order state is the window's first.
+    expect((await stack.pay(session.id)).status).toBe(200);
+    clock.advance(29 * SECOND);
+    expect(await reconcile()).toMatchObject({ checkedPayments: 0 });
+    clock.advance(1 * SECOND);
+    expect(await reconcile()).toMatchObject({ checkedPayments: 1, neverSent: 0, givenUp: 0 });
+    expect((await stack.json('GET', `/api/checkout/sessions/${session.id}`, 200)).status).toBe('pending');
+    clock.advance(30 * SECOND);
+    expect(await reconcile()).toMatchObject({ checkedPayments: 1, neverSent: 1, givenUp: 0 });
+    expect(await stack.ledger.getPayment(session.order_id)).toMatchObject({ status: 'init', unsentAt: clock.now });
+    expect((await stack.json('GET', `/api/checkout/sessions/${session.id}`, 200)).status).toBe('open');
+    expect(await (await stack.pay(session.id)).json()).toMatchObject({ status: 'success', order_id: session.order_id });
+  });
+
   it('cancels an unpaid hosted page once its session has expired', async () => {
     const session = await stack.openSession({ ttl_seconds: 60, customer: { email: 'olena@example.com', phone: '+380501234567' } });
     await stack.json('POST', `/api/checkout/sessions/${session.id}/hosted`, 200, { body: {} });

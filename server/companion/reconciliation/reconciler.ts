@@ -8,8 +8,12 @@
  *   asked to send its webhook again, in case it was lost on the way;
  * - an unpaid hosted payment whose checkout session has expired is cancelled;
  * - a webhook event that could not be applied when it came is tried again;
- * - a payment or operation the gateway still does not know after `giveUpAfterMs` never
- *   reached it and is ended as failed; one it shows, even as pending, is never given up;
+ * - a payment attempt or reservation the gateway answers "not there" for over a window of
+ *   spaced reads (`neverSentReads`, `neverSentSpacingMs`) never reached it: the attempt's
+ *   session may pay again, under the same order id; the reservation is released. Read again
+ *   every `neverSentSpacingMs` until then, not only when stale;
+ * - a payment or operation the gateway still does not know `giveUpAfterMs` after it was last
+ *   sent is ended as failed for good; one it shows, even as pending, is never given up;
  * - a change the merchant's `onPaymentEvent` hook was not told (it threw, or the process
  *   stopped before it returned) is told again, backing off while the hook keeps failing;
  * - idempotency keys past their lifetime are deleted.
@@ -24,6 +28,7 @@ import type { Ledger, Operation, Payment, StoredEvent } from '../../ledger/index
 import type { ReconciliationTimings } from '../config.js';
 import type { Logger } from '../log/logger.js';
 import type { MerchantNotices } from '../payments/merchant-notices.js';
+import { NEVER_REACHED } from '../payments/order-state.js';
 import type { OrderStateSync } from '../payments/order-state.js';
 import type { PaymentReactions } from '../payments/reactions.js';
 
@@ -45,6 +50,8 @@ export interface ReconciliationReport {
   /** Payments and operations that reached a final state in this pass. */
   readonly settled: number;
   readonly cancelled: number;
+  /** Attempts and reservations ended as never sent in this pass (their window's last read). */
+  readonly neverSent: number;
   readonly givenUp: number;
   /** Webhook events still waiting (parked, unmatched) that were tried again, and how many applied. */
   readonly checkedEvents: number;
@@ -104,15 +111,17 @@ export class Reconciler {
   async #pass(): Promise<ReconciliationReport> {
     const { ledger, timings, logger } = this.#deps;
     const tally = {
-      checkedPayments: 0, checkedOperations: 0, settled: 0, cancelled: 0, givenUp: 0, checkedEvents: 0, appliedEvents: 0, failures: 0,
+      checkedPayments: 0, checkedOperations: 0, settled: 0, cancelled: 0, neverSent: 0, givenUp: 0, checkedEvents: 0, appliedEvents: 0, failures: 0,
       dueNotices: 0, toldNotices: 0, droppedNotices: 0, expiredKeys: 0,
     };
-    const payments = await ledger.listStalePayments({ quietForMs: timings.stalePaymentAfterMs, limit: timings.batchSize });
+    const payments = await ledger.listStalePayments({ quietForMs: timings.stalePaymentAfterMs, absentQuietForMs: timings.neverSentSpacingMs, limit: timings.batchSize });
     for (const payment of payments) {
       tally.checkedPayments += 1;
       await this.#guard(tally, payment.orderId, () => this.#checkPayment(payment, tally), () => ledger.markPaymentChecked(payment.orderId));
     }
-    const operations = await ledger.listUnsettledOperations({ quietForMs: timings.unsettledOperationAfterMs, limit: timings.batchSize });
+    const operations = await ledger.listUnsettledOperations({
+      quietForMs: timings.unsettledOperationAfterMs, absentQuietForMs: timings.neverSentSpacingMs, limit: timings.batchSize,
+    });
     for (const operation of operations) {
       tally.checkedOperations += 1;
       await this.#guard(tally, operation.orderId, () => this.#checkOperation(operation, tally), () => ledger.markOperationChecked(operation.id));
@@ -152,12 +161,14 @@ export class Reconciler {
     }
   }
 
-  async #checkPayment(payment: Payment, tally: { settled: number; cancelled: number; givenUp: number }): Promise<void> {
+  async #checkPayment(payment: Payment, tally: { settled: number; cancelled: number; neverSent: number; givenUp: number }): Promise<void> {
     const { ledger, orderState, gateway, clock, timings, reactions } = this.#deps;
     const state = await orderState.refresh(payment.orderId, 'reconciliation');
     if (!state.found) {
-      if (clock() - payment.createdAt >= timings.giveUpAfterMs) {
-        const progress = await ledger.advancePayment(payment.orderId, { status: 'failure', statusDescription: 'Never reached the gateway' });
+      if (state.neverSent) tally.neverSent += 1;
+      // Since it was last sent: an attempt sent again under its order id starts afresh.
+      if (clock() - payment.updatedAt >= timings.giveUpAfterMs) {
+        const progress = await ledger.advancePayment(payment.orderId, { status: 'failure', statusDescription: NEVER_REACHED });
         if (progress.progress === 'advanced') {
           tally.givenUp += 1;
           await reactions.paymentAdvanced(progress.payment, 'reconciliation');
@@ -185,10 +196,14 @@ export class Reconciler {
     });
   }
 
-  async #checkOperation(operation: Operation, tally: { settled: number; givenUp: number }): Promise<void> {
+  async #checkOperation(operation: Operation, tally: { settled: number; neverSent: number; givenUp: number }): Promise<void> {
     const { ledger, orderState, clock, timings, reactions } = this.#deps;
     const state = await orderState.refresh(operation.orderId, 'reconciliation');
     const now = (await ledger.getOperation(operation.id)) ?? operation;
+    if (state.found && state.neverSent.has(operation.id)) {
+      tally.neverSent += 1;
+      return;
+    }
     if (now.status !== 'pending') {
       tally.settled += 1;
       return;
@@ -198,7 +213,7 @@ export class Reconciler {
     // succeed there — a refund paid twice.
     const shown = state.found && state.shown.has(operation.id);
     if (!shown && clock() - operation.createdAt >= timings.giveUpAfterMs) {
-      const settled = await ledger.settleOperation(operation.id, { status: 'failure', statusDescription: 'Never reached the gateway' });
+      const settled = await ledger.settleOperation(operation.id, { status: 'failure', statusDescription: NEVER_REACHED });
       if (settled.progress === 'advanced') {
         tally.givenUp += 1;
         await reactions.operationAdvanced(settled.operation, 'reconciliation');

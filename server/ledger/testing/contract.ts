@@ -67,7 +67,7 @@ export function describeLedgerContract(backend: LedgerBackend): void {
         const third = await store.reopen!();
         expect(await again.getPayment(payment.orderId)).toEqual(payment);
         expect(await third.getPayment(payment.orderId)).toEqual(payment);
-        expect(await store.migrations!()).toEqual(['0001_initial', '0002_operation_checks', '0003_event_retries', '0004_payment_discrepancies', '0005_waiting_event_list', '0006_merchant_notices', '0007_idempotency_keys']);
+        expect(await store.migrations!()).toEqual(['0001_initial', '0002_operation_checks', '0003_event_retries', '0004_payment_discrepancies', '0005_waiting_event_list', '0006_merchant_notices', '0007_idempotency_keys', '0008_never_sent']);
       });
 
       it('has no column that could hold a card number or CVV', async () => {
@@ -185,6 +185,60 @@ export function describeLedgerContract(backend: LedgerBackend): void {
         await ledger.advancePayment('tea-43:2', { status: 'success' });
         expect(await ledger.getSession(session.id)).toMatchObject({ status: 'paid', payment: { orderId: 'tea-43:2' } });
         expect(await ledger.claimPayAttempt(session.id, { mode: 'direct' })).toMatchObject({ claimed: false, reason: 'paid' });
+      });
+
+      it('counts a read without the order once per spacing, frees the session on the window’s last, and sends the same order id again', async () => {
+        const session = await ledger.createSession({ ...teaSession, orderId: 'tea-44' });
+        await ledger.claimPayAttempt(session.id, { mode: 'direct' });
+        const window = { reads: 3, spacingMs: 30_000 };
+        const read = () => ({ readAt: clock.now, ...window });
+        // Two instances reading at once count once; a read sooner than the spacing not at all.
+        const both = await Promise.all([ledger.countAbsentPayment('tea-44', read()), ledger.countAbsentPayment('tea-44', read())]);
+        expect(both.filter(Boolean)).toEqual([{ reads: 1, neverSent: false }]);
+        clock.advance(29_999);
+        expect(await ledger.countAbsentPayment('tea-44', read())).toBeUndefined();
+        clock.advance(1);
+        expect(await ledger.countAbsentPayment('tea-44', read())).toEqual({ reads: 2, neverSent: false });
+        // The gateway showed it once: the window starts over.
+        await ledger.clearAbsentPayment('tea-44');
+        for (const reads of [1, 2]) {
+          clock.advance(30_000);
+          expect(await ledger.countAbsentPayment('tea-44', read())).toEqual({ reads, neverSent: false });
+        }
+        expect((await ledger.getSession(session.id))?.status).toBe('processing');
+        clock.advance(30_000);
+        expect(await ledger.countAbsentPayment('tea-44', read())).toEqual({ reads: 3, neverSent: true });
+        expect(await ledger.getSession(session.id)).toMatchObject({ status: 'open', payment: { orderId: 'tea-44', status: 'init', unsentAt: clock.now } });
+        // Ended: more reads change nothing until it is sent again.
+        clock.advance(30_000);
+        expect(await ledger.countAbsentPayment('tea-44', read())).toBeUndefined();
+
+        const again = await ledger.claimPayAttempt(session.id, { mode: 'hosted', customer: { email: 'ada@example.com' } });
+        expect(again).toMatchObject({ claimed: true, resent: true, payment: { orderId: 'tea-44', attempt: 1, mode: 'hosted', status: 'init', unsentAt: null, customer: { email: 'ada@example.com' } } });
+        expect(await ledger.claimPayAttempt(session.id, { mode: 'direct' })).toMatchObject({ claimed: false, reason: 'in_flight' });
+        // A read sent before the new send does not count against it.
+        expect(await ledger.countAbsentPayment('tea-44', { ...window, readAt: clock.now - 1 })).toBeUndefined();
+        expect((await ledger.listOrders()).orders).toHaveLength(1);
+      });
+
+      it('never counts a read against a payment the gateway answered, nor frees a session on one read', async () => {
+        const payment = await claimedPayment(ledger);
+        await ledger.advancePayment(payment.orderId, { status: 'pending', statusCode: '2122' });
+        expect(await ledger.countAbsentPayment(payment.orderId, { readAt: clock.now, reads: 3, spacingMs: 0 })).toBeUndefined();
+        await expect(ledger.countAbsentPayment(payment.orderId, { readAt: clock.now, reads: 1, spacingMs: 0 })).rejects.toMatchObject({ field: 'reads' });
+      });
+
+      it('counts reads that do not show a reservation once per spacing, from its making on', async () => {
+        const order = await paidOrder(ledger);
+        const refund = await ledger.reserveOperation(order.orderId, { kind: 'refund', amount: 300 });
+        const window = { reads: 2, spacingMs: 10_000 };
+        expect(await ledger.countAbsentOperation(refund.id, { ...window, readAt: clock.now - 1 })).toBeUndefined();
+        expect(await ledger.countAbsentOperation(refund.id, { ...window, readAt: clock.now })).toEqual({ reads: 1, neverSent: false });
+        clock.advance(10_000);
+        await ledger.clearAbsentOperation(refund.id);
+        expect(await ledger.countAbsentOperation(refund.id, { ...window, readAt: clock.now })).toEqual({ reads: 1, neverSent: false });
+        clock.advance(10_000);
+        expect(await ledger.countAbsentOperation(refund.id, { ...window, readAt: clock.now })).toEqual({ reads: 2, neverSent: true });
       });
 
       it('keeps room for retries: a merchant order id has no colon and at most 28 characters', async () => {

@@ -1,0 +1,10 @@
+// What a session's latest attempt means for the session.
+import type { Payment } from './types.js';
+
+/**
+ * Whether an attempt holds its session (in flight or paid). A failure does not, nor an attempt
+ * ended as never sent: the session's next attempt sends that one again.
+ */
+export function holdsSession(payment: Payment): boolean {
+  return payment.status !== 'failure' && !(payment.status === 'init' && payment.unsentAt !== null);
+}
