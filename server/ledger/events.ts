@@ -13,7 +13,7 @@ import { progressPayment } from './payments.js';
 import { oncePerLedger, prepareQuery } from './prepared.js';
 import { toStoredEvent } from './rows.js';
 import type { WebhookEventRow } from './schema.js';
-import type { EventIngest, EventOutcome, GatewayEvent, Operation, OperationKind, OperationStatus, Payment, PaymentStatus, StoredEvent } from './types.js';
+import type { EventIngest, EventOutcome, GatewayEvent, Operation, OperationKind, OperationStatus, Payment, PaymentMethod, PaymentStatus, StoredEvent } from './types.js';
 
 /** What an event says, without the raw payload: enough to apply it again later. */
 type EventFacts = Omit<GatewayEvent, 'data' | 'body'>;
@@ -38,10 +38,10 @@ export function eventId(data: string): string {
 }
 
 async function applyPaymentEvent(ctx: LedgerContext, trx: LedgerDb, facts: EventFacts): Promise<Effect> {
-  const { method: _method, status, orderId, operationId: _operationId, ...details } = facts;
-  const result = await progressPayment(ctx, trx, orderId, { ...details, status: status as PaymentStatus });
-  // No such order, or an event about another payment under its order id (or this one with other
-  // figures: then flagged on the payment, once).
+  const { method, status, orderId, operationId: _operationId, ...details } = facts;
+  const result = await progressPayment(ctx, trx, orderId, { ...details, method: method as PaymentMethod, status: status as PaymentStatus });
+  // No such order, or an event about another payment under its order id — another method or
+  // payment id — (or this one with other figures: then flagged on the payment, once).
   if (!result) return unmatched;
   if (result.progress === 'flagged') return { ...unmatched, flagged: true, payment: result.payment };
   if (result.progress === 'mismatch') return unmatched;
@@ -51,12 +51,18 @@ async function applyPaymentEvent(ctx: LedgerContext, trx: LedgerDb, facts: Event
 async function applyOperationEvent(ctx: LedgerContext, trx: LedgerDb, facts: EventFacts): Promise<Effect> {
   const payment = await lockPayment(ctx, trx, facts.orderId);
   if (!payment || !facts.operationId) return unmatched;
-  // An operation in another currency is not on this order's payment.
-  if (facts.currency !== undefined && facts.currency !== payment.currency) return unmatched;
   const kind = facts.method as OperationKind;
+  // An operation in another currency is not on this order's payment, nor is a capture or void
+  // of a purchase; one of no readable amount is no figure to record.
+  if (facts.currency !== undefined && facts.currency !== payment.currency) return unmatched;
+  if ((kind !== 'refund' && payment.method !== 'auth') || facts.amount === 0) return unmatched;
+  return applyOperation(ctx, trx, kind, facts.operationId, facts);
+}
+
+async function applyOperation(ctx: LedgerContext, trx: LedgerDb, kind: OperationKind, operationId: string, facts: EventFacts): Promise<Effect> {
   const status = facts.status as OperationStatus;
-  const result = { status, operationId: facts.operationId, amount: facts.amount, statusCode: facts.statusCode, statusDescription: facts.statusDescription, receiptUrl: facts.receiptUrl };
-  const known = await trx.selectFrom('operations').select(['id', 'order_id']).where('operation_id', '=', facts.operationId).executeTakeFirst();
+  const result = { status, operationId, amount: facts.amount, statusCode: facts.statusCode, statusDescription: facts.statusDescription, receiptUrl: facts.receiptUrl };
+  const known = await trx.selectFrom('operations').select(['id', 'order_id']).where('operation_id', '=', operationId).executeTakeFirst();
   if (known) {
     if (known.order_id !== facts.orderId) return unmatched;
     const progressed = await progressOperation(ctx, trx, known.id, result);

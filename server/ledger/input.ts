@@ -18,8 +18,11 @@ export const minorAmount = z
   .positive('must be positive')
   .max(Number.MAX_SAFE_INTEGER, 'is too large');
 
-/** What a payer actually paid: may be nothing at all. */
-const paidAmount = z.number({ error: 'must be a number of minor units' }).int('must be a whole number of minor units').min(0, 'must not be negative').max(Number.MAX_SAFE_INTEGER, 'is too large');
+/**
+ * An amount the gateway reported, compared with the order's: 0 when it named nothing (readable)
+ * — a payer who paid nothing, or an amount the companion could not read — never a match.
+ */
+const reportedAmount = z.number({ error: 'must be a number of minor units' }).int('must be a whole number of minor units').min(0, 'must not be negative').max(Number.MAX_SAFE_INTEGER, 'is too large');
 
 const currency = z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code in capitals');
 
@@ -106,9 +109,10 @@ export const paymentDetailsShape = {
 export const paymentUpdateInput = z.strictObject({
   status: z.enum(['init', 'pending', 'success', 'failure']),
   ...paymentDetailsShape,
-  amount: minorAmount.optional(),
+  method: z.enum(['purchase', 'auth']).optional(),
+  amount: reportedAmount.optional(),
   currency: currency.optional(),
-  paidAmount: paidAmount.optional(),
+  paidAmount: reportedAmount.optional(),
   paidCurrency: currency.optional(),
 });
 
@@ -147,9 +151,9 @@ export const gatewayEventInput = z.strictObject({
   status: text(32),
   orderId: text(256),
   operationId: text(64).optional(),
-  amount: minorAmount.optional(),
+  amount: reportedAmount.optional(),
   currency: currency.optional(),
-  paidAmount: paidAmount.optional(),
+  paidAmount: reportedAmount.optional(),
   paidCurrency: currency.optional(),
   ...paymentDetailsShape,
 });

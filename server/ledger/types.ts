@@ -113,7 +113,9 @@ export interface PaymentDetails {
  * payment under the same order id and is not applied (progress `mismatch`).
  */
 export interface ReportedPayment {
-  /** Minor units of `currency`. */
+  /** A purchase or an auth: an event of the other method is about another payment. */
+  readonly method?: PaymentMethod;
+  /** Minor units of `currency`; 0 when the gateway named none that could be read (zero, negative, too long). */
   readonly amount?: number;
   readonly currency?: string;
   /**
@@ -281,14 +283,16 @@ export interface GatewayEvent extends PaymentDetails {
   readonly orderId: string;
   /** Secondary events (capture, void, refund). */
   readonly operationId?: string;
+  /** Minor units; 0 when the event names an amount that could not be read (never applied as one). */
   readonly amount?: number;
 }
 
 /**
  * applied: changed a payment or operation · stale: older than what is stored, no effect ·
  * parked: a secondary event waiting for its reservation to learn its operation id ·
- * unmatched: no known order, a kind the ledger does not track, or another payment than the
- * ledger's under that order id (another amount, currency or payment id).
+ * unmatched: no known order, a kind the ledger does not track, another payment than the
+ * ledger's under that order id (another method, amount, currency or payment id), or an amount
+ * that could not be read.
  */
 export type EventOutcome = 'applied' | 'stale' | 'parked' | 'unmatched';
 
@@ -314,7 +318,7 @@ export type WaitingOutcome = Extract<EventOutcome, 'parked' | 'unmatched'>;
 
 /** A stored event as the back office lists it, with the money it names when it names it. */
 export interface ListedEvent extends StoredEvent {
-  /** Minor units of `currency`; null when the event names no amount or no currency to count it in. */
+  /** Minor units of `currency`; null when the event names no amount (none readable) or no currency to count it in. */
   readonly amount: number | null;
   readonly currency: string | null;
 }

@@ -614,6 +614,17 @@ export function describeLedgerContract(backend: LedgerBackend): void {
         expect(await ledger.refundableAmount(orderId)).toBe(800);
       });
 
+      it('does not apply an event of the other method; holds a success of no readable amount as a discrepancy', async () => {
+        const { orderId } = await claimedPayment(ledger);
+        const auth = await ledger.ingestEvent(gatewayEvent({ method: 'auth', status: 'success', orderId, amount: 1000, currency: 'XTS' }));
+        expect(auth).toMatchObject({ advanced: false, flagged: false, event: { outcome: 'unmatched' } });
+        expect(await ledger.getPayment(orderId)).toMatchObject({ status: 'init', discrepancy: null });
+        // 0: the gateway named an amount the companion could not read.
+        const unreadable = await ledger.ingestEvent(gatewayEvent({ method: 'purchase', status: 'success', orderId, amount: 0, currency: 'XTS' }));
+        expect(unreadable).toMatchObject({ advanced: false, flagged: true, event: { outcome: 'unmatched' }, payment: { status: 'init', discrepancy: { status: 'success', amount: 0 } } });
+        expect(await ledger.advancePayment(orderId, { status: 'success', method: 'purchase', amount: 1000, currency: 'XTS' })).toMatchObject({ progress: 'advanced' });
+      });
+
       it('stores kinds it does not track without applying them, and refuses malformed events', async () => {
         const lookup = await ledger.ingestEvent(gatewayEvent({ method: 'lookup', status: 'success', orderId: 'lk-1' }));
         expect(lookup).toMatchObject({ isNew: true, event: { outcome: 'unmatched' } });
