@@ -38,7 +38,7 @@ export function eventId(data: string): string {
 }
 
 async function applyPaymentEvent(ctx: LedgerContext, trx: LedgerDb, facts: EventFacts): Promise<Effect> {
-  const { method, status, orderId, operationId: _operationId, ...details } = facts;
+  const { method, status, orderId, operationId: _operationId, otherPosId: _otherPosId, ...details } = facts;
   const result = await progressPayment(ctx, trx, orderId, { ...details, method: method as PaymentMethod, status: status as PaymentStatus });
   // No such order, or an event about another payment under its order id — another method or
   // payment id — (or this one with other figures: then flagged on the payment, once).
@@ -102,6 +102,8 @@ async function applyOperation(ctx: LedgerContext, trx: LedgerDb, kind: Operation
 }
 
 function applyEvent(ctx: LedgerContext, trx: LedgerDb, facts: EventFacts): Promise<Effect> {
+  // Addressed to another point of sale: whatever it says, not about this ledger's payments.
+  if (facts.otherPosId !== undefined) return Promise.resolve(unmatched);
   if (paymentMethods.has(facts.method) && paymentStatuses.has(facts.status)) return applyPaymentEvent(ctx, trx, facts);
   if (operationKinds.has(facts.method) && operationStatuses.has(facts.status)) return applyOperationEvent(ctx, trx, facts);
   return Promise.resolve(unmatched);

@@ -151,6 +151,7 @@ export const gatewayEventInput = z.strictObject({
   status: text(32),
   orderId: text(256),
   operationId: text(64).optional(),
+  otherPosId: text(64).optional(),
   amount: reportedAmount.optional(),
   currency: currency.optional(),
   paidAmount: reportedAmount.optional(),

@@ -285,14 +285,19 @@ export interface GatewayEvent extends PaymentDetails {
   readonly operationId?: string;
   /** Minor units; 0 when the event names an amount that could not be read (never applied as one). */
   readonly amount?: number;
+  /**
+   * The point of sale the event names, when it is not the companion's: the event is kept and
+   * listed `unmatched`, never applied — also when it is tried again.
+   */
+  readonly otherPosId?: string;
 }
 
 /**
  * applied: changed a payment or operation · stale: older than what is stored, no effect ·
  * parked: a secondary event waiting for its reservation to learn its operation id ·
  * unmatched: no known order, a kind the ledger does not track, another payment than the
- * ledger's under that order id (another method, amount, currency or payment id), or an amount
- * that could not be read.
+ * ledger's under that order id (another method, amount, currency or payment id), an amount that
+ * could not be read, or another point of sale.
  */
 export type EventOutcome = 'applied' | 'stale' | 'parked' | 'unmatched';
 

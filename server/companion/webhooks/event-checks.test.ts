@@ -1,5 +1,5 @@
 // Correctly signed events the ledger must not take as they are: a success of no readable amount,
-// another method than the payment's.
+// another method or point of sale than the payment's.
 // Through the real route, the sandbox over HTTP (its own webhooks held back: the test posts the
 // events) and both databases.
 import { randomUUID } from 'node:crypto';
@@ -89,6 +89,24 @@ function describeEventChecks(backend: LedgerBackend): void {
       const capture = { ...operationEvent(paid, 'capture', 10.1), status_code: '1000' };
       expect(await postOk(stack, capture)).toMatchObject({ outcome: 'unmatched' });
       expect((await orderOf(stack, session.order_id)).operations).toEqual([]);
+    });
+
+    it('an event naming another point of sale is kept unmatched, listed and logged, and never applied', async () => {
+      const stack = await openStack(backend);
+      const { orderId, event } = await pendingPurchase(stack);
+      const otherPos = randomUUID();
+      const foreign = await postOk(stack, { ...event, pos_id: otherPos, status: 'success', status_code: '1000' });
+      expect(foreign).toMatchObject({ received: true, duplicate: false, outcome: 'unmatched' });
+      expect((await orderOf(stack, orderId)).order.status).toBe('pending');
+      const listed = await stack.json('GET', '/api/webhook-events?outcome=unmatched', 200, { admin: true });
+      expect(listed.events).toMatchObject([{ order_id: orderId, status: 'success' }]);
+      expect(stack.logs.some((line) => line.includes('another point of sale') && line.includes(otherPos))).toBe(true);
+      // Tried again (a re-delivery, reconciliation's retry): still not applied.
+      expect(await postOk(stack, { ...event, pos_id: otherPos, status: 'success', status_code: '1000' })).toMatchObject({ duplicate: true, outcome: 'unmatched' });
+      expect(await stack.ledger.retryEvent(listed.events[0].id)).toMatchObject({ advanced: false, event: { outcome: 'unmatched' } });
+      expect((await stack.ledger.getPayment(orderId))?.status).toBe('pending');
+      // Its own point of sale, or none named (the gateway may send null), is applied.
+      expect(await postOk(stack, { ...event, pos_id: null, status: 'success', status_code: '1000' })).toMatchObject({ outcome: 'applied' });
     });
 
   });

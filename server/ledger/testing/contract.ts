@@ -625,6 +625,16 @@ export function describeLedgerContract(backend: LedgerBackend): void {
         expect(await ledger.advancePayment(orderId, { status: 'success', method: 'purchase', amount: 1000, currency: 'XTS' })).toMatchObject({ progress: 'advanced' });
       });
 
+      it('never applies an event naming another point of sale, also when tried again', async () => {
+        const { orderId } = await claimedPayment(ledger);
+        const foreign = await ledger.ingestEvent(gatewayEvent({ method: 'purchase', status: 'success', orderId, otherPosId: '7c1d2e3f-4a5b-4c6d-8e9f-0a1b2c3d4e5f' }));
+        expect(foreign).toMatchObject({ isNew: true, advanced: false, event: { outcome: 'unmatched', appliedAt: null } });
+        expect(await ledger.ingestEvent(gatewayEvent({ method: 'purchase', status: 'success', orderId, otherPosId: '7c1d2e3f-4a5b-4c6d-8e9f-0a1b2c3d4e5f' }))).toMatchObject({ isNew: false, advanced: false });
+        expect(await ledger.retryEvent(foreign.event.id)).toMatchObject({ advanced: false, event: { outcome: 'unmatched' } });
+        expect((await ledger.listEvents({ outcome: 'unmatched' })).events.map((event) => event.id)).toEqual([foreign.event.id]);
+        expect(await ledger.getPayment(orderId)).toMatchObject({ status: 'init' });
+      });
+
       it('stores kinds it does not track without applying them, and refuses malformed events', async () => {
         const lookup = await ledger.ingestEvent(gatewayEvent({ method: 'lookup', status: 'success', orderId: 'lk-1' }));
         expect(lookup).toMatchObject({ isNew: true, event: { outcome: 'unmatched' } });
