@@ -8,10 +8,11 @@ import { lockPayment, lockingRead } from './context.js';
 import type { LedgerContext, LedgerDb } from './context.js';
 import { sharedTransactions } from './group-commit.js';
 import { gatewayEventInput, parseInput } from './input.js';
-import { insertOperation, progressOperation } from './operations.js';
-import { progressPayment } from './payments.js';
+import { orderTotals, refundedPastPaid } from './money-rules.js';
+import { insertOperation, operationsOf, progressOperation } from './operations.js';
+import { flagDiscrepancy, progressPayment } from './payments.js';
 import { oncePerLedger, prepareQuery } from './prepared.js';
-import { toStoredEvent } from './rows.js';
+import { toPayment, toStoredEvent } from './rows.js';
 import type { WebhookEventRow } from './schema.js';
 import type { EventIngest, EventOutcome, GatewayEvent, Operation, OperationKind, OperationStatus, Payment, PaymentMethod, PaymentStatus, StoredEvent } from './types.js';
 
@@ -56,7 +57,22 @@ async function applyOperationEvent(ctx: LedgerContext, trx: LedgerDb, facts: Eve
   // of a purchase; one of no readable amount is no figure to record.
   if (facts.currency !== undefined && facts.currency !== payment.currency) return unmatched;
   if ((kind !== 'refund' && payment.method !== 'auth') || facts.amount === 0) return unmatched;
-  return applyOperation(ctx, trx, kind, facts.operationId, facts);
+  return checkRefunds(ctx, trx, toPayment(payment), await applyOperation(ctx, trx, kind, facts.operationId, facts));
+}
+
+/**
+ * Refunds the gateway reports past what was paid (made in its portal, never asked for here):
+ * recorded as they happened, and the payment flagged — once — for a person to look at.
+ */
+async function checkRefunds(ctx: LedgerContext, trx: LedgerDb, payment: Payment, effect: Effect): Promise<Effect> {
+  const { operation } = effect;
+  if (!effect.advanced || operation?.kind !== 'refund' || operation.status !== 'success') return effect;
+  const operations = await operationsOf(trx, payment.orderId);
+  if (refundedPastPaid(payment, operations) === 0) return effect;
+  const { refunded } = orderTotals(payment, operations);
+  const report = { status: payment.status, amount: null, currency: null, paidAmount: null, paidCurrency: null, paymentId: null, refunded };
+  const flagged = await flagDiscrepancy(ctx, trx, payment.orderId, report);
+  return flagged ? { ...effect, flagged: true, payment: flagged } : effect;
 }
 
 async function applyOperation(ctx: LedgerContext, trx: LedgerDb, kind: OperationKind, operationId: string, facts: EventFacts): Promise<Effect> {

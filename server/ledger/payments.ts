@@ -113,7 +113,7 @@ export async function progressPayment(ctx: LedgerContext, db: LedgerDb, orderId:
     // Another payment id or method is another payment: not this one's business. A success of
     // this one (or one the gateway names no id for) with other figures means money moved that
     // does not match the order: held, flagged once, for a person to settle.
-    const flagged = update.status === 'success' && !isAnotherPayment(payment, update) ? await flagDiscrepancy(ctx, db, payment, update) : undefined;
+    const flagged = update.status === 'success' && !isAnotherPayment(payment, update) ? await flagDiscrepancy(ctx, db, payment.orderId, reportOf(update)) : undefined;
     return flagged ? { progress: 'flagged', payment: flagged } : { progress: 'mismatch', payment };
   }
   return payment && { progress, payment };
@@ -132,21 +132,27 @@ function figuresDiffer(payment: Payment, update: PaymentUpdate): boolean {
   );
 }
 
-/** Notes the discrepancy unless one is noted already; the payment as it is then, or undefined. */
-async function flagDiscrepancy(ctx: LedgerContext, db: LedgerDb, payment: Payment, update: PaymentUpdate): Promise<Payment | undefined> {
-  const discrepancy: PaymentDiscrepancy = {
+function reportOf(update: PaymentUpdate): Omit<PaymentDiscrepancy, 'notedAt'> {
+  return {
     status: update.status,
     amount: update.amount ?? null,
     currency: update.currency ?? null,
     paidAmount: update.paidAmount ?? null,
     paidCurrency: update.paidCurrency ?? null,
     paymentId: update.paymentId ?? null,
-    notedAt: ctx.now(),
   };
+}
+
+/**
+ * Notes what the gateway reported as the payment's discrepancy (and its merchant notice due),
+ * unless one is noted already; the payment as it is then, or undefined.
+ */
+export async function flagDiscrepancy(ctx: LedgerContext, db: LedgerDb, orderId: string, report: Omit<PaymentDiscrepancy, 'notedAt'>): Promise<Payment | undefined> {
+  const discrepancy: PaymentDiscrepancy = { ...report, notedAt: ctx.now() };
   const row = await db
     .updateTable('payments')
     .set({ mismatch_report: JSON.stringify(discrepancy), updated_at: ctx.now(), ...noticeDue(ctx.now()) })
-    .where('order_id', '=', payment.orderId)
+    .where('order_id', '=', orderId)
     .where('mismatch_report', 'is', null)
     .returningAll()
     .executeTakeFirst();

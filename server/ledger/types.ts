@@ -139,6 +139,11 @@ export interface PaymentDiscrepancy {
   readonly paidAmount: number | null;
   readonly paidCurrency: string | null;
   readonly paymentId: string | null;
+  /**
+   * Set when the gateway reported refunds of the order past what was paid (refunds the ledger
+   * never asked for): what they add up to, in minor units of the payment's currency.
+   */
+  readonly refunded?: number;
   /** When the ledger first noted it (epoch ms). */
   readonly notedAt: number;
 }
@@ -334,8 +339,12 @@ export interface EventIngest {
   readonly event: StoredEvent;
   /** Set when the event moved a payment's status forward (fulfil orders on this). */
   readonly advanced: boolean;
-  /** Set when the event flagged the payment's discrepancy (reported paid, with other figures). */
+  /**
+   * Set when the event flagged the payment's discrepancy: reported paid with other figures, or
+   * a refund that took the order's refunds past what was paid.
+   */
   readonly flagged: boolean;
+  /** The payment the event moved or flagged. */
   readonly payment: Payment | null;
   readonly operation: Operation | null;
 }

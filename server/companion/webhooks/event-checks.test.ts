@@ -1,5 +1,5 @@
 // Correctly signed events the ledger must not take as they are: a success of no readable amount,
-// another method or point of sale than the payment's.
+// another method or point of sale than the payment's, refunds past what was paid.
 // Through the real route, the sandbox over HTTP (its own webhooks held back: the test posts the
 // events) and both databases.
 import { randomUUID } from 'node:crypto';
@@ -109,6 +109,30 @@ function describeEventChecks(backend: LedgerBackend): void {
       expect(await postOk(stack, { ...event, pos_id: null, status: 'success', status_code: '1000' })).toMatchObject({ outcome: 'applied' });
     });
 
+    it('a refund the ledger never asked for, past what was paid, is recorded and flags the order', async () => {
+      const stack = await openStack(backend);
+      const session = await stack.openSession({ amount: 10 });
+      expect((await (await stack.pay(session.id)).json()).status).toBe('success');
+      const paid = await sandboxEvent(stack, session.order_id);
+      const refund = { ...operationEvent(paid, 'refund', 103), status_code: '1004' };
+      expect(await postOk(stack, refund)).toMatchObject({ outcome: 'applied' });
+      const detail = await orderOf(stack, session.order_id);
+      expect(detail.operations).toMatchObject([{ kind: 'refund', amount: 103, status: 'success', origin: 'gateway' }]);
+      expect(detail.order).toMatchObject({ status: 'success', discrepancy: { status: 'success', refunded_amount: 103, noted_at: expect.any(String) } });
+      expect(stack.changes.filter((change) => change.kind === 'discrepancy')).toMatchObject([{ orderId: session.order_id, source: 'webhook' }]);
+      expect(stack.changes.filter((change) => change.kind === 'operation')).toHaveLength(1);
+      expect(stack.changes.filter((change) => change.kind === 'payment')).toHaveLength(1); // the pay answer's success, not told again
+      expect((await stack.ledger.getOrder(session.order_id))?.totals.refundable).toBe(0);
+    });
+
+    it('a refund the ledger never asked for, within what was paid, is recorded without a flag', async () => {
+      const stack = await openStack(backend);
+      const session = await stack.openSession({ amount: 10 });
+      await stack.pay(session.id);
+      const paid = await sandboxEvent(stack, session.order_id);
+      expect(await postOk(stack, { ...operationEvent(paid, 'refund', 10), status_code: '1004' })).toMatchObject({ outcome: 'applied' });
+      expect((await orderOf(stack, session.order_id)).order.discrepancy).toBeNull();
+    });
   });
 }
 

@@ -59,7 +59,8 @@ export function webhookRoutes(apiSecret: string, background: InFlight): Hono<Com
       outcome: ingest.event.outcome,
     });
     const reacting = (async () => {
-      if (ingest.advanced && ingest.payment) await reactions.paymentAdvanced(ingest.payment, 'webhook');
+      // A refund past what was paid flags its payment: the payment's status did not move.
+      if (ingest.advanced && ingest.payment && !ingest.operation) await reactions.paymentAdvanced(ingest.payment, 'webhook');
       if (ingest.flagged && ingest.payment) await reactions.discrepancyNoted(ingest.payment, 'webhook');
       if (ingest.advanced && ingest.operation) await reactions.operationAdvanced(ingest.operation, 'webhook');
     })().catch((error: unknown) => log.error('reacting to a webhook failed', { order_id: ingest.event.orderId, err: error }));

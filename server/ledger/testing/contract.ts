@@ -635,6 +635,29 @@ export function describeLedgerContract(backend: LedgerBackend): void {
         expect(await ledger.getPayment(orderId)).toMatchObject({ status: 'init' });
       });
 
+      it('records refunds it never asked for past what was paid and flags the payment once; no capture of a purchase, no amount unread', async () => {
+        const { orderId } = await paidOrder(ledger);
+        const operation = (operationId: string, amount: number, method = 'refund') => gatewayEvent({ method, status: 'success', orderId, operationId, amount, statusCode: '1004' });
+        expect(await ledger.ingestEvent(operation('op-capture', 1000, 'capture'))).toMatchObject({ event: { outcome: 'unmatched' }, operation: null });
+        expect(await ledger.ingestEvent(operation('op-unread', 0))).toMatchObject({ event: { outcome: 'unmatched' }, operation: null });
+        expect(await ledger.ingestEvent(operation('op-1', 600))).toMatchObject({ flagged: false, payment: null, operation: { origin: 'gateway', amount: 600 } });
+        clock.advance(1000);
+        const past = await ledger.ingestEvent(operation('op-2', 500));
+        expect(past).toMatchObject({
+          advanced: true,
+          flagged: true,
+          event: { outcome: 'applied' },
+          operation: { origin: 'gateway', amount: 500, status: 'success' },
+          payment: { status: 'success', discrepancy: { status: 'success', amount: null, refunded: 1100, notedAt: clock.now } },
+        });
+        clock.advance(1000);
+        expect(await ledger.ingestEvent(operation('op-3', 100))).toMatchObject({ flagged: false, payment: null, operation: { amount: 100 } });
+        const detail = await ledger.getOrder(orderId);
+        expect(detail?.operations.map((op) => op.amount)).toEqual([600, 500, 100]);
+        expect(detail?.totals).toMatchObject({ refunded: 1200, refundable: 0 });
+        expect(detail?.payment.discrepancy?.refunded).toBe(1100);
+      });
+
       it('stores kinds it does not track without applying them, and refuses malformed events', async () => {
         const lookup = await ledger.ingestEvent(gatewayEvent({ method: 'lookup', status: 'success', orderId: 'lk-1' }));
         expect(lookup).toMatchObject({ isNew: true, event: { outcome: 'unmatched' } });
