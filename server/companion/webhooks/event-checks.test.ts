@@ -1,5 +1,5 @@
 // Correctly signed events the ledger must not take as they are: a success of no readable amount,
-// another method or point of sale than the payment's, refunds past what was paid.
+// another method or point of sale than the payment's, refunds past what was paid, NUL characters.
 // Through the real route, the sandbox over HTTP (its own webhooks held back: the test posts the
 // events) and both databases.
 import { randomUUID } from 'node:crypto';
@@ -132,6 +132,22 @@ function describeEventChecks(backend: LedgerBackend): void {
       const paid = await sandboxEvent(stack, session.order_id);
       expect(await postOk(stack, { ...operationEvent(paid, 'refund', 10), status_code: '1004' })).toMatchObject({ outcome: 'applied' });
       expect((await orderOf(stack, session.order_id)).order.discrepancy).toBeNull();
+    });
+
+    it('a signed event with NUL characters is stored with them replaced, answered 200, never a 500', async () => {
+      const stack = await openStack(backend);
+      const { orderId, event } = await pendingPurchase(stack);
+      const response = await post(stack, { ...event, status: 'failure', status_code: '4153', status_description: 'Declined\u0000 by issuer', gateway_order_id: 'g\u0000' });
+      expect(response.status).toBe(200);
+      expect(await response.json()).toMatchObject({ outcome: 'applied' });
+      const detail = await orderOf(stack, orderId);
+      expect(detail.order).toMatchObject({ status: 'failure', status_description: 'Declined\uFFFD by issuer', gateway_order_id: 'g\uFFFD' });
+      // One naming an order id with a NUL is kept, applying to nothing.
+      const stray = await post(stack, { ...event, order_id: `${orderId}\u0000`, status: 'success' });
+      expect(stray.status).toBe(200);
+      expect(await stray.json()).toMatchObject({ outcome: 'unmatched' });
+      const listed = await stack.json('GET', '/api/webhook-events?outcome=unmatched', 200, { admin: true });
+      expect(listed.events).toMatchObject([{ order_id: `${orderId}\uFFFD` }]);
     });
   });
 }

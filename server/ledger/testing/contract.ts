@@ -658,6 +658,18 @@ export function describeLedgerContract(backend: LedgerBackend): void {
         expect(detail?.payment.discrepancy?.refunded).toBe(1100);
       });
 
+      it('keeps what the gateway reports with NUL characters replaced, alike on every database', async () => {
+        const { orderId } = await paidOrder(ledger);
+        const nul = await ledger.ingestEvent(gatewayEvent({ method: 'purchase', status: 'success', orderId, statusDescription: 'Paid\u0000 in full', gatewayOrderId: 'g\u0000' }));
+        expect(nul).toMatchObject({ event: { outcome: 'applied' }, payment: { statusDescription: 'Paid\uFFFD in full', gatewayOrderId: 'g\uFFFD' } });
+        const stray = await ledger.ingestEvent(gatewayEvent({ method: 'purchase\u0000', status: 'success\u0000', orderId: `${orderId}\u0000`, paymentId: 'p\u0000' }));
+        expect(stray).toMatchObject({ isNew: true, event: { outcome: 'unmatched', orderId: `${orderId}\uFFFD`, method: 'purchase\uFFFD', status: 'success\uFFFD', paymentId: 'p\uFFFD' } });
+        const refund = await ledger.reserveOperation(orderId, { kind: 'refund', amount: 100 });
+        expect((await ledger.settleOperation(refund.id, { status: 'failure', statusCode: '4\u0000', statusDescription: 'No\u0000' })).operation).toMatchObject({ statusCode: '4\uFFFD', statusDescription: 'No\uFFFD' });
+        const other = await claimedPayment(ledger);
+        expect((await ledger.advancePayment(other.orderId, { status: 'pending', statusDescription: 'x\u0000' })).payment.statusDescription).toBe('x\uFFFD');
+      });
+
       it('stores kinds it does not track without applying them, and refuses malformed events', async () => {
         const lookup = await ledger.ingestEvent(gatewayEvent({ method: 'lookup', status: 'success', orderId: 'lk-1' }));
         expect(lookup).toMatchObject({ isNew: true, event: { outcome: 'unmatched' } });
