@@ -8,12 +8,13 @@ import { lockPayment, lockingRead } from './context.js';
 import type { LedgerContext, LedgerDb } from './context.js';
 import { sharedTransactions } from './group-commit.js';
 import { gatewayEventInput, parseInput } from './input.js';
-import { insertOperation, progressOperation } from './operations.js';
-import { progressPayment } from './payments.js';
+import { orderTotals, refundedPastPaid } from './money-rules.js';
+import { insertOperation, operationsOf, progressOperation } from './operations.js';
+import { flagDiscrepancy, progressPayment } from './payments.js';
 import { oncePerLedger, prepareQuery } from './prepared.js';
-import { toStoredEvent } from './rows.js';
+import { toPayment, toStoredEvent } from './rows.js';
 import type { WebhookEventRow } from './schema.js';
-import type { EventIngest, EventOutcome, GatewayEvent, Operation, OperationKind, OperationStatus, Payment, PaymentStatus, StoredEvent } from './types.js';
+import type { EventIngest, EventOutcome, GatewayEvent, Operation, OperationKind, OperationStatus, Payment, PaymentMethod, PaymentStatus, StoredEvent } from './types.js';
 
 /** What an event says, without the raw payload: enough to apply it again later. */
 type EventFacts = Omit<GatewayEvent, 'data' | 'body'>;
@@ -38,10 +39,10 @@ export function eventId(data: string): string {
 }
 
 async function applyPaymentEvent(ctx: LedgerContext, trx: LedgerDb, facts: EventFacts): Promise<Effect> {
-  const { method: _method, status, orderId, operationId: _operationId, ...details } = facts;
-  const result = await progressPayment(ctx, trx, orderId, { ...details, status: status as PaymentStatus });
-  // No such order, or an event about another payment under its order id (or this one with other
-  // figures: then flagged on the payment, once).
+  const { method, status, orderId, operationId: _operationId, otherPosId: _otherPosId, ...details } = facts;
+  const result = await progressPayment(ctx, trx, orderId, { ...details, method: method as PaymentMethod, status: status as PaymentStatus });
+  // No such order, or an event about another payment under its order id — another method or
+  // payment id — (or this one with other figures: then flagged on the payment, once).
   if (!result) return unmatched;
   if (result.progress === 'flagged') return { ...unmatched, flagged: true, payment: result.payment };
   if (result.progress === 'mismatch') return unmatched;
@@ -51,12 +52,33 @@ async function applyPaymentEvent(ctx: LedgerContext, trx: LedgerDb, facts: Event
 async function applyOperationEvent(ctx: LedgerContext, trx: LedgerDb, facts: EventFacts): Promise<Effect> {
   const payment = await lockPayment(ctx, trx, facts.orderId);
   if (!payment || !facts.operationId) return unmatched;
-  // An operation in another currency is not on this order's payment.
-  if (facts.currency !== undefined && facts.currency !== payment.currency) return unmatched;
   const kind = facts.method as OperationKind;
+  // An operation in another currency is not on this order's payment, nor is a capture or void
+  // of a purchase; one of no readable amount is no figure to record.
+  if (facts.currency !== undefined && facts.currency !== payment.currency) return unmatched;
+  if ((kind !== 'refund' && payment.method !== 'auth') || facts.amount === 0) return unmatched;
+  return checkRefunds(ctx, trx, toPayment(payment), await applyOperation(ctx, trx, kind, facts.operationId, facts));
+}
+
+/**
+ * Refunds the gateway reports past what was paid (made in its portal, never asked for here):
+ * recorded as they happened, and the payment flagged — once — for a person to look at.
+ */
+async function checkRefunds(ctx: LedgerContext, trx: LedgerDb, payment: Payment, effect: Effect): Promise<Effect> {
+  const { operation } = effect;
+  if (!effect.advanced || operation?.kind !== 'refund' || operation.status !== 'success') return effect;
+  const operations = await operationsOf(trx, payment.orderId);
+  if (refundedPastPaid(payment, operations) === 0) return effect;
+  const { refunded } = orderTotals(payment, operations);
+  const report = { status: payment.status, amount: null, currency: null, paidAmount: null, paidCurrency: null, paymentId: null, refunded };
+  const flagged = await flagDiscrepancy(ctx, trx, payment.orderId, report);
+  return flagged ? { ...effect, flagged: true, payment: flagged } : effect;
+}
+
+async function applyOperation(ctx: LedgerContext, trx: LedgerDb, kind: OperationKind, operationId: string, facts: EventFacts): Promise<Effect> {
   const status = facts.status as OperationStatus;
-  const result = { status, operationId: facts.operationId, amount: facts.amount, statusCode: facts.statusCode, statusDescription: facts.statusDescription, receiptUrl: facts.receiptUrl };
-  const known = await trx.selectFrom('operations').select(['id', 'order_id']).where('operation_id', '=', facts.operationId).executeTakeFirst();
+  const result = { status, operationId, amount: facts.amount, statusCode: facts.statusCode, statusDescription: facts.statusDescription, receiptUrl: facts.receiptUrl };
+  const known = await trx.selectFrom('operations').select(['id', 'order_id']).where('operation_id', '=', operationId).executeTakeFirst();
   if (known) {
     if (known.order_id !== facts.orderId) return unmatched;
     const progressed = await progressOperation(ctx, trx, known.id, result);
@@ -96,6 +118,8 @@ async function applyOperationEvent(ctx: LedgerContext, trx: LedgerDb, facts: Eve
 }
 
 function applyEvent(ctx: LedgerContext, trx: LedgerDb, facts: EventFacts): Promise<Effect> {
+  // Addressed to another point of sale: whatever it says, not about this ledger's payments.
+  if (facts.otherPosId !== undefined) return Promise.resolve(unmatched);
   if (paymentMethods.has(facts.method) && paymentStatuses.has(facts.status)) return applyPaymentEvent(ctx, trx, facts);
   if (operationKinds.has(facts.method) && operationStatuses.has(facts.status)) return applyOperationEvent(ctx, trx, facts);
   return Promise.resolve(unmatched);

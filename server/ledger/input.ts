@@ -18,8 +18,26 @@ export const minorAmount = z
   .positive('must be positive')
   .max(Number.MAX_SAFE_INTEGER, 'is too large');
 
-/** What a payer actually paid: may be nothing at all. */
-const paidAmount = z.number({ error: 'must be a number of minor units' }).int('must be a whole number of minor units').min(0, 'must not be negative').max(Number.MAX_SAFE_INTEGER, 'is too large');
+/**
+ * An amount the gateway reported, compared with the order's: 0 when it named nothing (readable)
+ * — a payer who paid nothing, or an amount the companion could not read — never a match.
+ */
+const reportedAmount = z.number({ error: 'must be a number of minor units' }).int('must be a whole number of minor units').min(0, 'must not be negative').max(Number.MAX_SAFE_INTEGER, 'is too large');
+
+/**
+ * What the gateway reports, with every NUL character replaced by U+FFFD: PostgreSQL's text
+ * cannot hold one, and the same report must be kept alike on either database. `data` is never
+ * stored (its hash is the event's identity), so it stays exactly as received.
+ */
+function withoutNul<T extends z.ZodType>(schema: T) {
+  return z.preprocess(
+    (value) =>
+      typeof value === 'object' && value !== null
+        ? Object.fromEntries(Object.entries(value).map(([key, field]) => [key, typeof field === 'string' && key !== 'data' ? field.replaceAll('\0', '\uFFFD') : field]))
+        : value,
+    schema,
+  );
+}
 
 const currency = z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code in capitals');
 
@@ -103,14 +121,17 @@ export const paymentDetailsShape = {
   receiptUrl: webUrl.optional(),
 };
 
-export const paymentUpdateInput = z.strictObject({
-  status: z.enum(['init', 'pending', 'success', 'failure']),
-  ...paymentDetailsShape,
-  amount: minorAmount.optional(),
-  currency: currency.optional(),
-  paidAmount: paidAmount.optional(),
-  paidCurrency: currency.optional(),
-});
+export const paymentUpdateInput = withoutNul(
+  z.strictObject({
+    status: z.enum(['init', 'pending', 'success', 'failure']),
+    ...paymentDetailsShape,
+    method: z.enum(['purchase', 'auth']).optional(),
+    amount: reportedAmount.optional(),
+    currency: currency.optional(),
+    paidAmount: reportedAmount.optional(),
+    paidCurrency: currency.optional(),
+  }),
+);
 
 export const overCapturePercent = z.number().min(0, 'must not be negative').max(100, 'must be at most 100');
 
@@ -131,28 +152,33 @@ export const operationRequestInput = z
     message: 'shares must add up to the amount',
   });
 
-export const operationResultInput = z.strictObject({
-  status: z.enum(['pending', 'success', 'failure']),
-  operationId: text(64).optional(),
-  amount: minorAmount.optional(),
-  statusCode: statusCode.optional(),
-  statusDescription: text(2048).optional(),
-  receiptUrl: webUrl.optional(),
-});
+export const operationResultInput = withoutNul(
+  z.strictObject({
+    status: z.enum(['pending', 'success', 'failure']),
+    operationId: text(64).optional(),
+    amount: minorAmount.optional(),
+    statusCode: statusCode.optional(),
+    statusDescription: text(2048).optional(),
+    receiptUrl: webUrl.optional(),
+  }),
+);
 
-export const gatewayEventInput = z.strictObject({
-  data: text(1_000_000),
-  body: text(1_000_000),
-  method: text(32),
-  status: text(32),
-  orderId: text(256),
-  operationId: text(64).optional(),
-  amount: minorAmount.optional(),
-  currency: currency.optional(),
-  paidAmount: paidAmount.optional(),
-  paidCurrency: currency.optional(),
-  ...paymentDetailsShape,
-});
+export const gatewayEventInput = withoutNul(
+  z.strictObject({
+    data: text(1_000_000),
+    body: text(1_000_000),
+    method: text(32),
+    status: text(32),
+    orderId: text(256),
+    operationId: text(64).optional(),
+    otherPosId: text(64).optional(),
+    amount: reportedAmount.optional(),
+    currency: currency.optional(),
+    paidAmount: reportedAmount.optional(),
+    paidCurrency: currency.optional(),
+    ...paymentDetailsShape,
+  }),
+);
 
 export const newSavedCardInput = z.strictObject({
   customerId: text(128),

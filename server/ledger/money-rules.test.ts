@@ -1,6 +1,6 @@
 // The money rules as pure functions; the contract suite proves they hold under races.
 import { describe, expect, it } from 'vitest';
-import { captureCeiling, decideOperation, orderTotals } from './money-rules.js';
+import { captureCeiling, decideOperation, orderTotals, refundedPastPaid } from './money-rules.js';
 import type { MoneyOperation, MoneyPayment } from './money-rules.js';
 
 const auth: MoneyPayment = { method: 'auth', status: 'success', amount: 1000, split: null };
@@ -25,6 +25,20 @@ describe('captureCeiling', () => {
     // amount × basis points passes 2^53 here (float arithmetic gives …954); the result does not.
     expect(captureCeiling(515_904_832_711_493, 85.8)).toBe(958_551_179_177_953);
     expect(captureCeiling(1010, 10.01)).toBe(1111);
+  });
+});
+
+describe('refundedPastPaid', () => {
+  it('counts successful refunds past a purchase\'s amount or an auth\'s captures, and nothing pending or failed', () => {
+    expect(refundedPastPaid(purchase, [op('refund', 'success', 600), op('refund', 'success', 400)])).toBe(0);
+    expect(refundedPastPaid(purchase, [op('refund', 'success', 600), op('refund', 'success', 500), op('refund', 'pending', 900), op('refund', 'failure', 900)])).toBe(100);
+    expect(refundedPastPaid(auth, [op('capture', 'success', 700), op('refund', 'success', 750)])).toBe(50);
+    expect(refundedPastPaid(auth, [op('capture', 'success', 700), op('refund', 'success', 700)])).toBe(0);
+  });
+
+  it('says nothing while what may be refunded is not known: unpaid, or an auth with no capture known', () => {
+    expect(refundedPastPaid({ ...purchase, status: 'pending' }, [op('refund', 'success', 2000)])).toBe(0);
+    expect(refundedPastPaid(auth, [op('capture', 'pending', 700), op('refund', 'success', 500)])).toBe(0);
   });
 });
 

@@ -58,6 +58,18 @@ export function orderTotals(payment: MoneyPayment, operations: readonly MoneyOpe
   };
 }
 
+/**
+ * How far the order's successful refunds go past what was paid (a purchase's amount, an auth's
+ * successful captures): more than 0 only when refunds the ledger never asked for (or a gateway
+ * amount above the one reserved) took it there. 0 while the payment is not paid, or an auth has
+ * no capture known: what may be refunded is not known yet.
+ */
+export function refundedPastPaid(payment: MoneyPayment, operations: readonly MoneyOperation[]): number {
+  const paid = payment.method === 'purchase' ? payment.amount : sum(operations, 'capture', 'success');
+  if (payment.status !== 'success' || paid === 0) return 0;
+  return Math.max(0, sum(operations, 'refund', 'success') - paid);
+}
+
 export function splitTotal(shares: readonly { readonly amount: number }[]): number {
   return shares.reduce((total, share) => total + share.amount, 0);
 }

@@ -7,7 +7,7 @@ import type { PreparedQuery } from './prepared.js';
 import { paymentProgression, progressTo } from './progression.js';
 import { paymentDetailColumns, toPayment } from './rows.js';
 import type { PaymentDetailColumns, PaymentRow } from './schema.js';
-import type { Payment, PaymentDiscrepancy, PaymentProgress, PaymentStatus, PaymentUpdate } from './types.js';
+import type { Payment, PaymentDiscrepancy, PaymentMethod, PaymentProgress, PaymentStatus, PaymentUpdate } from './types.js';
 
 export async function getPayment(db: LedgerDb, orderId: string): Promise<Payment | undefined> {
   const row = await db.selectFrom('payments').selectAll().where('order_id', '=', orderId).executeTakeFirst();
@@ -34,6 +34,7 @@ type UpdateArgs = Partial<PaymentDetailColumns> & {
   orderId: string;
   status: PaymentStatus;
   /** What the gateway says the payment is; null when the update does not say. */
+  method: PaymentMethod | null;
   amount: number | null;
   currency: string | null;
   paidAmount: number | null;
@@ -49,8 +50,8 @@ type UpdateArgs = Partial<PaymentDetailColumns> & {
 /**
  * The guarded UPDATE, one per guard, prepared once per database (it runs for every webhook).
  * A detail the update leaves out (null) keeps its stored value. It applies only to the payment
- * the update describes: the same amount and currency when it names them, and no other payment
- * id than the one stored.
+ * the update describes: the same method, amount and currency when it names them, and no other
+ * payment id than the one stored.
  */
 function prepareUpdate(db: LedgerDb, step: 'advanced' | 'updated'): PreparedQuery<UpdateArgs, PaymentRow> {
   return prepareQuery<UpdateArgs, PaymentRow>((slot) =>
@@ -69,6 +70,7 @@ function prepareUpdate(db: LedgerDb, step: 'advanced' | 'updated'): PreparedQuer
       .where(step === 'advanced' ? paymentProgression.forward(slot('rank')) : paymentProgression.same(slot('status')))
       .where((eb) =>
         eb.and([
+          eb('method', '=', eb.fn.coalesce(eb.val(slot('method')), eb.ref('method'))),
           eb('amount', '=', eb.fn.coalesce(eb.val(slot('amount')), eb.ref('amount'))),
           eb('currency', '=', eb.fn.coalesce(eb.val(slot('currency')), eb.ref('currency'))),
           eb('amount', '=', eb.fn.coalesce(eb.val(slot('paidAmount')), eb.ref('amount'))),
@@ -89,11 +91,12 @@ const updates = oncePerLedger((ctx: LedgerContext) => ({ advanced: prepareUpdate
  */
 export async function progressPayment(ctx: LedgerContext, db: LedgerDb, orderId: string, update: PaymentUpdate): Promise<PaymentProgress | undefined> {
   const now = ctx.now();
-  const { status, amount, currency, paidAmount, paidCurrency, ...details } = update;
+  const { status, method, amount, currency, paidAmount, paidCurrency, ...details } = update;
   const args: UpdateArgs = {
     ...paymentDetailColumns(details),
     orderId,
     status,
+    method: method ?? null,
     amount: amount ?? null,
     currency: currency ?? null,
     paidAmount: paidAmount ?? null,
@@ -106,42 +109,50 @@ export async function progressPayment(ctx: LedgerContext, db: LedgerDb, orderId:
   const prepared = updates(ctx);
   const { progress, row } = await progressTo(async (step) => (await prepared[step](db, args)).rows[0]);
   const payment = row ? toPayment(row) : await getPayment(db, orderId);
-  if (payment && !row && figuresDiffer(payment, update)) {
-    // Another payment id is another payment: not this one's business. A success of this one
-    // (or one the gateway names no id for) with other figures means money moved that does not
-    // match the order: held, flagged once, for a person to settle.
-    const otherId = update.paymentId !== undefined && payment.paymentId !== null && update.paymentId !== payment.paymentId;
-    const flagged = update.status === 'success' && !otherId ? await flagDiscrepancy(ctx, db, payment, update) : undefined;
+  if (payment && !row && (isAnotherPayment(payment, update) || figuresDiffer(payment, update))) {
+    // Another payment id or method is another payment: not this one's business. A success of
+    // this one (or one the gateway names no id for) with other figures means money moved that
+    // does not match the order: held, flagged once, for a person to settle.
+    const flagged = update.status === 'success' && !isAnotherPayment(payment, update) ? await flagDiscrepancy(ctx, db, payment.orderId, reportOf(update)) : undefined;
     return flagged ? { progress: 'flagged', payment: flagged } : { progress: 'mismatch', payment };
   }
   return payment && { progress, payment };
 }
 
-/** Whether an update describes another payment, or this one with other figures. */
+function isAnotherPayment(payment: Payment, { paymentId, method }: PaymentUpdate): boolean {
+  return (paymentId !== undefined && payment.paymentId !== null && paymentId !== payment.paymentId) || (method !== undefined && method !== payment.method);
+}
+
+/** Whether an update gives this payment other figures. */
 function figuresDiffer(payment: Payment, update: PaymentUpdate): boolean {
-  const { amount, currency, paidAmount, paidCurrency, paymentId } = update;
+  const { amount, currency, paidAmount, paidCurrency } = update;
   return (
     [amount, paidAmount].some((reported) => reported !== undefined && reported !== payment.amount) ||
-    [currency, paidCurrency].some((reported) => reported !== undefined && reported !== payment.currency) ||
-    (paymentId !== undefined && payment.paymentId !== null && paymentId !== payment.paymentId)
+    [currency, paidCurrency].some((reported) => reported !== undefined && reported !== payment.currency)
   );
 }
 
-/** Notes the discrepancy unless one is noted already; the payment as it is then, or undefined. */
-async function flagDiscrepancy(ctx: LedgerContext, db: LedgerDb, payment: Payment, update: PaymentUpdate): Promise<Payment | undefined> {
-  const discrepancy: PaymentDiscrepancy = {
+function reportOf(update: PaymentUpdate): Omit<PaymentDiscrepancy, 'notedAt'> {
+  return {
     status: update.status,
     amount: update.amount ?? null,
     currency: update.currency ?? null,
     paidAmount: update.paidAmount ?? null,
     paidCurrency: update.paidCurrency ?? null,
     paymentId: update.paymentId ?? null,
-    notedAt: ctx.now(),
   };
+}
+
+/**
+ * Notes what the gateway reported as the payment's discrepancy (and its merchant notice due),
+ * unless one is noted already; the payment as it is then, or undefined.
+ */
+export async function flagDiscrepancy(ctx: LedgerContext, db: LedgerDb, orderId: string, report: Omit<PaymentDiscrepancy, 'notedAt'>): Promise<Payment | undefined> {
+  const discrepancy: PaymentDiscrepancy = { ...report, notedAt: ctx.now() };
   const row = await db
     .updateTable('payments')
     .set({ mismatch_report: JSON.stringify(discrepancy), updated_at: ctx.now(), ...noticeDue(ctx.now()) })
-    .where('order_id', '=', payment.orderId)
+    .where('order_id', '=', orderId)
     .where('mismatch_report', 'is', null)
     .returningAll()
     .executeTakeFirst();

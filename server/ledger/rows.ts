@@ -130,7 +130,8 @@ export function toStoredEvent(row: WebhookEventRow): StoredEvent {
 export function toListedEvent(row: WebhookEventRow): ListedEvent {
   const facts = JSON.parse(row.facts) as { amount?: number; currency?: string };
   const currency = facts.currency ?? null;
-  return { ...toStoredEvent(row), amount: currency === null ? null : (facts.amount ?? null), currency };
+  // 0: the event named an amount that could not be read — no amount to show.
+  return { ...toStoredEvent(row), amount: currency === null || !facts.amount ? null : facts.amount, currency };
 }
 
 export function toSavedCard(row: SavedCardRow): SavedCard {

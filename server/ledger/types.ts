@@ -117,7 +117,9 @@ export interface PaymentDetails {
  * payment under the same order id and is not applied (progress `mismatch`).
  */
 export interface ReportedPayment {
-  /** Minor units of `currency`. */
+  /** A purchase or an auth: an event of the other method is about another payment. */
+  readonly method?: PaymentMethod;
+  /** Minor units of `currency`; 0 when the gateway named none that could be read (zero, negative, too long). */
   readonly amount?: number;
   readonly currency?: string;
   /**
@@ -141,6 +143,11 @@ export interface PaymentDiscrepancy {
   readonly paidAmount: number | null;
   readonly paidCurrency: string | null;
   readonly paymentId: string | null;
+  /**
+   * Set when the gateway reported refunds of the order past what was paid (refunds the ledger
+   * never asked for): what they add up to, in minor units of the payment's currency.
+   */
+  readonly refunded?: number;
   /** When the ledger first noted it (epoch ms). */
   readonly notedAt: number;
 }
@@ -291,14 +298,21 @@ export interface GatewayEvent extends PaymentDetails {
   readonly orderId: string;
   /** Secondary events (capture, void, refund). */
   readonly operationId?: string;
+  /** Minor units; 0 when the event names an amount that could not be read (never applied as one). */
   readonly amount?: number;
+  /**
+   * The point of sale the event names, when it is not the companion's: the event is kept and
+   * listed `unmatched`, never applied — also when it is tried again.
+   */
+  readonly otherPosId?: string;
 }
 
 /**
  * applied: changed a payment or operation · stale: older than what is stored, no effect ·
  * parked: a secondary event waiting for its reservation to learn its operation id ·
- * unmatched: no known order, a kind the ledger does not track, or another payment than the
- * ledger's under that order id (another amount, currency or payment id).
+ * unmatched: no known order, a kind the ledger does not track, another payment than the
+ * ledger's under that order id (another method, amount, currency or payment id), an amount that
+ * could not be read, or another point of sale.
  */
 export type EventOutcome = 'applied' | 'stale' | 'parked' | 'unmatched';
 
@@ -324,7 +338,7 @@ export type WaitingOutcome = Extract<EventOutcome, 'parked' | 'unmatched'>;
 
 /** A stored event as the back office lists it, with the money it names when it names it. */
 export interface ListedEvent extends StoredEvent {
-  /** Minor units of `currency`; null when the event names no amount or no currency to count it in. */
+  /** Minor units of `currency`; null when the event names no amount (none readable) or no currency to count it in. */
   readonly amount: number | null;
   readonly currency: string | null;
 }
@@ -335,8 +349,12 @@ export interface EventIngest {
   readonly event: StoredEvent;
   /** Set when the event moved a payment's status forward (fulfil orders on this). */
   readonly advanced: boolean;
-  /** Set when the event flagged the payment's discrepancy (reported paid, with other figures). */
+  /**
+   * Set when the event flagged the payment's discrepancy: reported paid with other figures, or
+   * a refund that took the order's refunds past what was paid.
+   */
   readonly flagged: boolean;
+  /** The payment the event moved or flagged. */
   readonly payment: Payment | null;
   readonly operation: Operation | null;
 }

@@ -24,6 +24,8 @@ function discrepancyView(reported: PaymentDiscrepancy | null, orderCurrency: str
     paid_amount: amount(reported.paidAmount, reported.paidCurrency ?? reported.currency),
     paid_currency: reported.paidCurrency,
     payment_id: reported.paymentId,
+    /** Refunds the gateway reported past what was paid: what they add up to. */
+    refunded_amount: reported.refunded === undefined ? null : decimal(reported.refunded, orderCurrency),
     noted_at: iso(reported.notedAt),
   };
 }
@@ -49,7 +51,7 @@ export function paymentView(payment: Payment) {
     customer: payment.customer,
     checkout_url: payment.checkoutUrl,
     receipt_url: payment.receiptUrl,
-    /** Set when the gateway reported the payment paid with other figures: held, do not fulfil. */
+    /** Set when the gateway reported the payment paid with other figures (held, do not fulfil), or refunds past what was paid. */
     discrepancy: discrepancyView(payment.discrepancy, payment.currency),
     created_at: iso(payment.createdAt),
     updated_at: iso(payment.updatedAt),

@@ -94,7 +94,8 @@ function paymentDetails(facts: ReadableFields, status: PaymentStatus, sandboxOri
 function reported(facts: ReadableFields): ReportedPayment {
   const paid = facts.processed_amount;
   return definedFields({
-    amount: minorUnits(facts.amount),
+    // An amount that cannot be read (zero, negative, too long) is a figure too: never the order's.
+    amount: minorUnits(facts.amount) ?? 0,
     currency: text(facts.currency, 3),
     // Nothing (or nothing readable) paid is a figure too: never the order's amount.
     paidAmount: paid == null ? undefined : (minorUnits(paid) ?? 0),
@@ -143,7 +144,8 @@ export function gatewayEvent(data: string, event: WebhookEvent, sandboxOrigin: s
   if (isOperationEvent(event)) {
     const { status: _, ...result } = operationResult(event);
     const currency = text(event.currency, 3);
-    return definedFields({ ...common, ...result, currency, paymentId: text(event.payment_id, 64), transactionId: text(event.transaction_id, 64) });
+    // An event names its amount: one that cannot be read is kept as 0, which the ledger never records.
+    return definedFields({ ...common, ...result, amount: result.amount ?? 0, currency, paymentId: text(event.payment_id, 64), transactionId: text(event.transaction_id, 64) });
   }
   const facts: ReadableFields = event;
   return definedFields({ ...common, ...paymentDetails(facts, facts.status, sandboxOrigin), ...reported(facts) });

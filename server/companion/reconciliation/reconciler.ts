@@ -240,7 +240,7 @@ export class Reconciler {
         waiting_ms: clock() - event.receivedAt,
       });
     }
-    if (retried?.advanced && retried.payment) await reactions.paymentAdvanced(retried.payment, 'reconciliation');
+    if (retried?.advanced && retried.payment && !retried.operation) await reactions.paymentAdvanced(retried.payment, 'reconciliation');
     if (retried?.flagged && retried.payment) await reactions.discrepancyNoted(retried.payment, 'reconciliation');
     if (retried?.advanced && retried.operation) await reactions.operationAdvanced(retried.operation, 'reconciliation');
   }

@@ -25,7 +25,7 @@ export function webhookRoutes(apiSecret: string, background: InFlight): Hono<Com
   const webhooks = new Hono<CompanionEnv>();
 
   webhooks.post('/gateway', async (c) => {
-    const { ledger, reactions, options } = c.var.services;
+    const { ledger, reactions, options, gateway } = c.var.services;
     const log = c.var.logger;
     // Read as text and split by hand: `data` must stay exactly as it was signed.
     const form = new URLSearchParams(await c.req.text());
@@ -46,7 +46,11 @@ export function webhookRoutes(apiSecret: string, background: InFlight): Hono<Com
       log.error('a signed webhook could not be read', { err: error });
       throw new ApiProblem(422, 'invalid_event', 'The webhook is signed but is not an event the companion can read');
     }
-    const ingest = await ledger.ingestEvent(gatewayEvent(data, event, options.sandboxOrigin));
+    // An event for another point of sale (another shop's, sent here by mistake or on purpose)
+    // is kept for a person to see, never applied: the ledger keeps it unmatched.
+    const otherPosId = event.pos_id != null && event.pos_id.toLowerCase() !== gateway.posId.toLowerCase() ? event.pos_id : undefined;
+    if (otherPosId !== undefined) log.warn('a webhook names another point of sale; kept unmatched', { order_id: event.order_id, pos_id: otherPosId });
+    const ingest = await ledger.ingestEvent({ ...gatewayEvent(data, event, options.sandboxOrigin), ...(otherPosId === undefined ? {} : { otherPosId }) });
     log.info('webhook received', {
       order_id: ingest.event.orderId,
       method: ingest.event.method,
@@ -55,7 +59,8 @@ export function webhookRoutes(apiSecret: string, background: InFlight): Hono<Com
       outcome: ingest.event.outcome,
     });
     const reacting = (async () => {
-      if (ingest.advanced && ingest.payment) await reactions.paymentAdvanced(ingest.payment, 'webhook');
+      // A refund past what was paid flags its payment: the payment's status did not move.
+      if (ingest.advanced && ingest.payment && !ingest.operation) await reactions.paymentAdvanced(ingest.payment, 'webhook');
       if (ingest.flagged && ingest.payment) await reactions.discrepancyNoted(ingest.payment, 'webhook');
       if (ingest.advanced && ingest.operation) await reactions.operationAdvanced(ingest.operation, 'webhook');
     })().catch((error: unknown) => log.error('reacting to a webhook failed', { order_id: ingest.event.orderId, err: error }));

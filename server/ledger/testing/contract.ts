@@ -668,6 +668,62 @@ export function describeLedgerContract(backend: LedgerBackend): void {
         expect(await ledger.refundableAmount(orderId)).toBe(800);
       });
 
+      it('does not apply an event of the other method; holds a success of no readable amount as a discrepancy', async () => {
+        const { orderId } = await claimedPayment(ledger);
+        const auth = await ledger.ingestEvent(gatewayEvent({ method: 'auth', status: 'success', orderId, amount: 1000, currency: 'XTS' }));
+        expect(auth).toMatchObject({ advanced: false, flagged: false, event: { outcome: 'unmatched' } });
+        expect(await ledger.getPayment(orderId)).toMatchObject({ status: 'init', discrepancy: null });
+        // 0: the gateway named an amount the companion could not read.
+        const unreadable = await ledger.ingestEvent(gatewayEvent({ method: 'purchase', status: 'success', orderId, amount: 0, currency: 'XTS' }));
+        expect(unreadable).toMatchObject({ advanced: false, flagged: true, event: { outcome: 'unmatched' }, payment: { status: 'init', discrepancy: { status: 'success', amount: 0 } } });
+        expect(await ledger.advancePayment(orderId, { status: 'success', method: 'purchase', amount: 1000, currency: 'XTS' })).toMatchObject({ progress: 'advanced' });
+      });
+
+      it('never applies an event naming another point of sale, also when tried again', async () => {
+        const { orderId } = await claimedPayment(ledger);
+        const foreign = await ledger.ingestEvent(gatewayEvent({ method: 'purchase', status: 'success', orderId, otherPosId: '7c1d2e3f-4a5b-4c6d-8e9f-0a1b2c3d4e5f' }));
+        expect(foreign).toMatchObject({ isNew: true, advanced: false, event: { outcome: 'unmatched', appliedAt: null } });
+        expect(await ledger.ingestEvent(gatewayEvent({ method: 'purchase', status: 'success', orderId, otherPosId: '7c1d2e3f-4a5b-4c6d-8e9f-0a1b2c3d4e5f' }))).toMatchObject({ isNew: false, advanced: false });
+        expect(await ledger.retryEvent(foreign.event.id)).toMatchObject({ advanced: false, event: { outcome: 'unmatched' } });
+        expect((await ledger.listEvents({ outcome: 'unmatched' })).events.map((event) => event.id)).toEqual([foreign.event.id]);
+        expect(await ledger.getPayment(orderId)).toMatchObject({ status: 'init' });
+      });
+
+      it('records refunds it never asked for past what was paid and flags the payment once; no capture of a purchase, no amount unread', async () => {
+        const { orderId } = await paidOrder(ledger);
+        const operation = (operationId: string, amount: number, method = 'refund') => gatewayEvent({ method, status: 'success', orderId, operationId, amount, statusCode: '1004' });
+        expect(await ledger.ingestEvent(operation('op-capture', 1000, 'capture'))).toMatchObject({ event: { outcome: 'unmatched' }, operation: null });
+        expect(await ledger.ingestEvent(operation('op-unread', 0))).toMatchObject({ event: { outcome: 'unmatched' }, operation: null });
+        expect(await ledger.ingestEvent(operation('op-1', 600))).toMatchObject({ flagged: false, payment: null, operation: { origin: 'gateway', amount: 600 } });
+        clock.advance(1000);
+        const past = await ledger.ingestEvent(operation('op-2', 500));
+        expect(past).toMatchObject({
+          advanced: true,
+          flagged: true,
+          event: { outcome: 'applied' },
+          operation: { origin: 'gateway', amount: 500, status: 'success' },
+          payment: { status: 'success', discrepancy: { status: 'success', amount: null, refunded: 1100, notedAt: clock.now } },
+        });
+        clock.advance(1000);
+        expect(await ledger.ingestEvent(operation('op-3', 100))).toMatchObject({ flagged: false, payment: null, operation: { amount: 100 } });
+        const detail = await ledger.getOrder(orderId);
+        expect(detail?.operations.map((op) => op.amount)).toEqual([600, 500, 100]);
+        expect(detail?.totals).toMatchObject({ refunded: 1200, refundable: 0 });
+        expect(detail?.payment.discrepancy?.refunded).toBe(1100);
+      });
+
+      it('keeps what the gateway reports with NUL characters replaced, alike on every database', async () => {
+        const { orderId } = await paidOrder(ledger);
+        const nul = await ledger.ingestEvent(gatewayEvent({ method: 'purchase', status: 'success', orderId, statusDescription: 'Paid\u0000 in full', gatewayOrderId: 'g\u0000' }));
+        expect(nul).toMatchObject({ event: { outcome: 'applied' }, payment: { statusDescription: 'Paid\uFFFD in full', gatewayOrderId: 'g\uFFFD' } });
+        const stray = await ledger.ingestEvent(gatewayEvent({ method: 'purchase\u0000', status: 'success\u0000', orderId: `${orderId}\u0000`, paymentId: 'p\u0000' }));
+        expect(stray).toMatchObject({ isNew: true, event: { outcome: 'unmatched', orderId: `${orderId}\uFFFD`, method: 'purchase\uFFFD', status: 'success\uFFFD', paymentId: 'p\uFFFD' } });
+        const refund = await ledger.reserveOperation(orderId, { kind: 'refund', amount: 100 });
+        expect((await ledger.settleOperation(refund.id, { status: 'failure', statusCode: '4\u0000', statusDescription: 'No\u0000' })).operation).toMatchObject({ statusCode: '4\uFFFD', statusDescription: 'No\uFFFD' });
+        const other = await claimedPayment(ledger);
+        expect((await ledger.advancePayment(other.orderId, { status: 'pending', statusDescription: 'x\u0000' })).payment.statusDescription).toBe('x\uFFFD');
+      });
+
       it('stores kinds it does not track without applying them, and refuses malformed events', async () => {
         const lookup = await ledger.ingestEvent(gatewayEvent({ method: 'lookup', status: 'success', orderId: 'lk-1' }));
         expect(lookup).toMatchObject({ isNew: true, event: { outcome: 'unmatched' } });

@@ -1,0 +1,172 @@
+// Correctly signed events the ledger must not take as they are: a success of no readable amount,
+// another method or point of sale than the payment's, refunds past what was paid, NUL characters.
+// Through the real route, the sandbox over HTTP (its own webhooks held back: the test posts the
+// events) and both databases.
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { testProjectCredentials } from '../../gateway/test-project.js';
+import { webhookForm } from '../../gateway/webhook.js';
+import { memoryBackend, postgresBackend, withTestDatabase } from '../../ledger/testing/databases.js';
+import type { LedgerBackend } from '../../ledger/testing/databases.js';
+import { card } from '../test/cards.js';
+import { payBody, stacksPerTest } from '../test/stack.js';
+import type { Json, Stack } from '../test/stack.js';
+
+const { apiSecret, posId } = testProjectCredentials({});
+const open = stacksPerTest();
+
+async function openStack(backend: LedgerBackend): Promise<Stack> {
+  const stack = await open({ backend, served: true });
+  await stack.control('PUT', '/_sandbox/faults', { webhook_delay_ms: 3_600_000 });
+  return stack;
+}
+
+async function post(stack: Stack, event: Json): Promise<Response> {
+  return stack.request('POST', '/webhooks/gateway', {
+    body: new URLSearchParams({ ...webhookForm(event, apiSecret) }).toString(),
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+  });
+}
+
+async function postOk(stack: Stack, event: Json): Promise<Json> {
+  const response = await post(stack, event);
+  expect(response.status, await response.clone().text()).toBe(200);
+  return response.json();
+}
+
+/** The event the sandbox made for an order's latest step (held back, not delivered), decoded. */
+async function sandboxEvent(stack: Stack, orderId: string): Promise<Json> {
+  const { deliveries } = await stack.control('GET', `/_sandbox/webhooks?order_id=${orderId}`);
+  const data = new URLSearchParams(deliveries.at(-1).body).get('data')!;
+  return JSON.parse(Buffer.from(data, 'base64url').toString('utf8'));
+}
+
+/** A purchase waiting for its 3-D Secure challenge: pending in the ledger, its event the sandbox's. */
+async function pendingPurchase(stack: Stack, session: Json = {}): Promise<{ orderId: string; event: Json }> {
+  const opened = await stack.openSession(session);
+  const answer = await (await stack.pay(opened.id, payBody({ card: card('three_ds_challenge') }))).json();
+  expect(answer.status).toBe('redirect');
+  expect((await stack.ledger.getPayment(opened.order_id))?.status).toBe('pending');
+  return { orderId: opened.order_id, event: await sandboxEvent(stack, opened.order_id) };
+}
+
+const orderOf = (stack: Stack, orderId: string) => stack.json('GET', `/api/orders/${orderId}`, 200, { admin: true });
+
+function describeEventChecks(backend: LedgerBackend): void {
+  describe(`signed events the ledger does not take as they are (${backend.name})`, () => {
+    it.each([
+      ['0', 0],
+      ['negative', -10.1],
+      ['unreadable', '12345678901234.56'],
+    ])('a success whose amount is %s is held as a discrepancy, never a plain success', async (_name, amount) => {
+      const stack = await openStack(backend);
+      const { orderId, event } = await pendingPurchase(stack);
+      const answer = await postOk(stack, { ...event, status: 'success', status_code: '1000', amount });
+      expect(answer).toMatchObject({ received: true, outcome: 'unmatched' });
+      const { order } = await orderOf(stack, orderId);
+      expect(order).toMatchObject({ status: 'pending', discrepancy: { status: 'success', currency: 'UAH', noted_at: expect.any(String) } });
+      expect(order.discrepancy.amount).not.toBe(order.amount);
+      expect(stack.changes.filter((change) => change.kind === 'payment' && change.status === 'success')).toEqual([]);
+      expect(stack.changes.filter((change) => change.kind === 'discrepancy')).toMatchObject([{ orderId, status: 'success', source: 'webhook' }]);
+    });
+
+    it('an auth event for a purchase is kept unmatched and not applied; the purchase event is', async () => {
+      const stack = await openStack(backend);
+      const { orderId, event } = await pendingPurchase(stack);
+      const success = { ...event, status: 'success', status_code: '1000' };
+      expect(await postOk(stack, { ...success, method: 'auth' })).toMatchObject({ outcome: 'unmatched' });
+      expect((await orderOf(stack, orderId)).order).toMatchObject({ status: 'pending', discrepancy: null });
+      expect(stack.changes.filter((change) => change.kind === 'discrepancy' || change.status === 'success')).toEqual([]);
+      expect(await postOk(stack, success)).toMatchObject({ outcome: 'applied' });
+      expect((await orderOf(stack, orderId)).order.status).toBe('success');
+    });
+
+    it('a capture event for a purchase is kept unmatched, not recorded', async () => {
+      const stack = await openStack(backend);
+      const session = await stack.openSession();
+      expect((await (await stack.pay(session.id)).json()).status).toBe('success');
+      const paid = await sandboxEvent(stack, session.order_id);
+      const capture = { ...operationEvent(paid, 'capture', 10.1), status_code: '1000' };
+      expect(await postOk(stack, capture)).toMatchObject({ outcome: 'unmatched' });
+      expect((await orderOf(stack, session.order_id)).operations).toEqual([]);
+    });
+
+    it('an event naming another point of sale is kept unmatched, listed and logged, and never applied', async () => {
+      const stack = await openStack(backend);
+      const { orderId, event } = await pendingPurchase(stack);
+      const otherPos = randomUUID();
+      const foreign = await postOk(stack, { ...event, pos_id: otherPos, status: 'success', status_code: '1000' });
+      expect(foreign).toMatchObject({ received: true, duplicate: false, outcome: 'unmatched' });
+      expect((await orderOf(stack, orderId)).order.status).toBe('pending');
+      const listed = await stack.json('GET', '/api/webhook-events?outcome=unmatched', 200, { admin: true });
+      expect(listed.events).toMatchObject([{ order_id: orderId, status: 'success' }]);
+      expect(stack.logs.some((line) => line.includes('another point of sale') && line.includes(otherPos))).toBe(true);
+      // Tried again (a re-delivery, reconciliation's retry): still not applied.
+      expect(await postOk(stack, { ...event, pos_id: otherPos, status: 'success', status_code: '1000' })).toMatchObject({ duplicate: true, outcome: 'unmatched' });
+      expect(await stack.ledger.retryEvent(listed.events[0].id)).toMatchObject({ advanced: false, event: { outcome: 'unmatched' } });
+      expect((await stack.ledger.getPayment(orderId))?.status).toBe('pending');
+      // Its own point of sale, or none named (the gateway may send null), is applied.
+      expect(await postOk(stack, { ...event, pos_id: null, status: 'success', status_code: '1000' })).toMatchObject({ outcome: 'applied' });
+    });
+
+    it('a refund the ledger never asked for, past what was paid, is recorded and flags the order', async () => {
+      const stack = await openStack(backend);
+      const session = await stack.openSession({ amount: 10 });
+      expect((await (await stack.pay(session.id)).json()).status).toBe('success');
+      const paid = await sandboxEvent(stack, session.order_id);
+      const refund = { ...operationEvent(paid, 'refund', 103), status_code: '1004' };
+      expect(await postOk(stack, refund)).toMatchObject({ outcome: 'applied' });
+      const detail = await orderOf(stack, session.order_id);
+      expect(detail.operations).toMatchObject([{ kind: 'refund', amount: 103, status: 'success', origin: 'gateway' }]);
+      expect(detail.order).toMatchObject({ status: 'success', discrepancy: { status: 'success', refunded_amount: 103, noted_at: expect.any(String) } });
+      expect(stack.changes.filter((change) => change.kind === 'discrepancy')).toMatchObject([{ orderId: session.order_id, source: 'webhook' }]);
+      expect(stack.changes.filter((change) => change.kind === 'operation')).toHaveLength(1);
+      expect(stack.changes.filter((change) => change.kind === 'payment')).toHaveLength(1); // the pay answer's success, not told again
+      expect((await stack.ledger.getOrder(session.order_id))?.totals.refundable).toBe(0);
+    });
+
+    it('a refund the ledger never asked for, within what was paid, is recorded without a flag', async () => {
+      const stack = await openStack(backend);
+      const session = await stack.openSession({ amount: 10 });
+      await stack.pay(session.id);
+      const paid = await sandboxEvent(stack, session.order_id);
+      expect(await postOk(stack, { ...operationEvent(paid, 'refund', 10), status_code: '1004' })).toMatchObject({ outcome: 'applied' });
+      expect((await orderOf(stack, session.order_id)).order.discrepancy).toBeNull();
+    });
+
+    it('a signed event with NUL characters is stored with them replaced, answered 200, never a 500', async () => {
+      const stack = await openStack(backend);
+      const { orderId, event } = await pendingPurchase(stack);
+      const response = await post(stack, { ...event, status: 'failure', status_code: '4153', status_description: 'Declined\u0000 by issuer', gateway_order_id: 'g\u0000' });
+      expect(response.status).toBe(200);
+      expect(await response.json()).toMatchObject({ outcome: 'applied' });
+      const detail = await orderOf(stack, orderId);
+      expect(detail.order).toMatchObject({ status: 'failure', status_description: 'Declined\uFFFD by issuer', gateway_order_id: 'g\uFFFD' });
+      // One naming an order id with a NUL is kept, applying to nothing.
+      const stray = await post(stack, { ...event, order_id: `${orderId}\u0000`, status: 'success' });
+      expect(stray.status).toBe(200);
+      expect(await stray.json()).toMatchObject({ outcome: 'unmatched' });
+      const listed = await stack.json('GET', '/api/webhook-events?outcome=unmatched', 200, { admin: true });
+      expect(listed.events).toMatchObject([{ order_id: `${orderId}\uFFFD` }]);
+    });
+  });
+}
+
+/** A secondary event as the gateway posts it, on the payment `primary` describes. */
+function operationEvent(primary: Json, method: 'capture' | 'refund', amount: number): Json {
+  return {
+    operation_id: randomUUID(),
+    payment_id: primary.payment_id,
+    order_id: primary.order_id,
+    pos_id: posId,
+    mode: 'direct',
+    method,
+    amount,
+    currency: primary.currency,
+    status: 'success',
+    created_at: primary.created_at,
+  };
+}
+
+describeEventChecks(memoryBackend);
+withTestDatabase((url) => describeEventChecks(postgresBackend(url)));
