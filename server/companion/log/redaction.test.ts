@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { OutcomeUnknownError, InvalidRequestError } from '../../gateway/errors.js';
 import { createLogger, memorySink } from './logger.js';
-import { REDACTED, redact } from './redact.js';
+import { REDACTED, redact } from '../../gateway/redact.js';
 
 const PAN = '4242424242424242';
 const CVV = '737';

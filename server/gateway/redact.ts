@@ -3,9 +3,10 @@
  * admin token, card tokens and signatures. Values under such keys are replaced whatever they
  * hold; every other string is masked like the gateway's echoes (`maskCardData`: card-number
  * digit runs, and 3–4-digit runs in text that mentions a CVV), because card data can hide in an
- * error message or a gateway echo.
+ * error message or a gateway echo. Shared by the companion's logger and the sandbox's request
+ * inspector, which must not import each other.
  */
-import { maskCardData } from '../../gateway/errors.js';
+import { maskCardData } from './errors.js';
 
 export const REDACTED = '[redacted]';
 
