@@ -60,6 +60,12 @@ function redactEntry(key: string, item: unknown, depth: number, seen: WeakSet<ob
 /** A copy of `value` safe to log: secrets under their keys replaced, card data in strings masked. */
 export function redact(value: unknown, depth = 0, seen = new WeakSet<object>()): unknown {
   if (typeof value === 'string') return maskCardData(value);
+  // JSON.parse makes a card number sent unquoted a number: masked like the same digits in text.
+  if (typeof value === 'number') {
+    const text = String(value);
+    const masked = maskCardData(text);
+    return masked === text ? value : masked;
+  }
   if (typeof value === 'bigint') return value.toString();
   if (value === null || typeof value !== 'object') return typeof value === 'function' ? undefined : value;
   if (seen.has(value)) return '[circular]';

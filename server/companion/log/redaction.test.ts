@@ -75,6 +75,11 @@ describe('redact', () => {
     expect(redact(`cvv ${CVV}`)).toBe('cvv [cvv]');
   });
 
+  it('masks a card number sent as a JSON number, under a key it does not know', () => {
+    expect(redact(JSON.parse(`{"card_num": ${PAN}, "amount": 1010}`))).toEqual({ card_num: '[card number]', amount: 1010 });
+    expect(redact(Number(PAN))).toBe('[card number]');
+  });
+
   it('keeps a `__proto__` key as a key, its value redacted, and the copy a plain object', () => {
     const copy = redact(JSON.parse(`{"__proto__": {"card_cvv": "${CVV}", "note": "${PAN}"}, "status": "success"}`)) as object;
     expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
