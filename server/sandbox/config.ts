@@ -6,6 +6,14 @@
 import { TEST_SUB_MERCHANTS, testProjectCredentials } from '../gateway/test-project.js';
 import type { ProjectCredentials } from '../gateway/test-project.js';
 import type { MerchantSector } from '../gateway/wire/payment.js';
+import type { Ledger } from './balances.js';
+
+/**
+ * When a card payment meets 3-D Secure: `card` as the test card says (only 4000 0000 0000 3220
+ * challenges), `always` a challenge for every card (wallet tokens are authenticated already),
+ * `never` none (the 3220 card passes frictionless, authenticated).
+ */
+export type ThreeDSecurePolicy = 'card' | 'always' | 'never';
 
 /** A merchant project (POS) as the gateway's settings hold it. */
 export interface Project extends ProjectCredentials {
@@ -29,6 +37,10 @@ export interface Project extends ProjectCredentials {
   readonly creditReferences: boolean;
   /** sub_merchant_id values accepted in `split` arrays. */
   readonly subMerchants: readonly string[];
+  readonly threeDSecure: ThreeDSecurePolicy;
+  /** The project's accounts and terminals; undefined: the sandbox's own (balances.ts). */
+  readonly accounts: readonly Ledger[] | undefined;
+  readonly terminals: readonly Ledger[] | undefined;
 }
 
 export interface SandboxTimings {
@@ -117,6 +129,9 @@ export function defaultProject(credentials: ProjectCredentials = testProjectCred
     fees: { fixedMinor: 5, percentBasisPoints: 150 },
     creditReferences: true,
     subMerchants: TEST_SUB_MERCHANTS.map((merchant) => merchant.id),
+    threeDSecure: 'card',
+    accounts: undefined,
+    terminals: undefined,
   };
 }
 
