@@ -76,7 +76,8 @@ export function redact(value: unknown, depth = 0, seen = new WeakSet<object>()):
   if (value instanceof Date) return value.toISOString();
   if (Array.isArray(value)) return value.map((item) => redact(item, depth + 1, seen));
   // fromEntries, not assignment: a `__proto__` key stays a key instead of becoming the copy's prototype.
-  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, redactEntry(key, item, depth, seen)]));
+  // Keys are masked too: whoever builds the object may have put a card number in one.
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [maskCardData(key), redactEntry(key, item, depth, seen)]));
 }
 
 function redactError(error: Error, depth: number, seen: WeakSet<object>): Record<string, unknown> {

@@ -80,6 +80,13 @@ describe('redact', () => {
     expect(redact(Number(PAN))).toBe('[card number]');
   });
 
+  it('masks a card number sent as a key', () => {
+    expect(redact(JSON.parse(`{"${PAN}": "${CVV}", "note": {"4242 4242 4242 4242": true}}`))).toEqual({
+      '[card number]': CVV,
+      note: { '[card number]': true },
+    });
+  });
+
   it('keeps a `__proto__` key as a key, its value redacted, and the copy a plain object', () => {
     const copy = redact(JSON.parse(`{"__proto__": {"card_cvv": "${CVV}", "note": "${PAN}"}, "status": "success"}`)) as object;
     expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
