@@ -4,6 +4,7 @@
  * webhook retries — is a task on this clock, so a test can make it happen now by advancing the
  * clock (POST /_sandbox/clock) instead of waiting.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 
 export interface ClockOptions {
   readonly start?: Date | undefined;
@@ -169,8 +170,13 @@ export class Scheduler {
     return this.at(this.#clock.nowMs() + Math.max(0, delayMs), run);
   }
 
+  /**
+   * A task runs in the async context it was scheduled in, as a timer callback would, whichever
+   * request or timer happens to find it due: what it causes is traced to what scheduled it.
+   */
   at(dueMs: number, run: () => unknown): Scheduled {
-    const task: Task = { dueMs, sequence: (this.#sequence += 1), run, cancelled: false, queued: false };
+    const inContext = AsyncLocalStorage.snapshot();
+    const task: Task = { dueMs, sequence: (this.#sequence += 1), run: () => inContext(run), cancelled: false, queued: false };
     if (!this.#stopped) {
       this.#tasks.push(task);
       if (dueMs < this.#timerDueMs) this.#arm();

@@ -1,6 +1,7 @@
 /** The Hono environment of the sandbox app: Node's request objects when served over HTTP. */
 import type { HttpBindings } from '@hono/node-server';
 import type { Project } from '../config.js';
+import type { LeniencyNote } from '../inspector/notes.js';
 
 export interface SandboxEnv {
   /** Absent when the app is called in-process (`app.request()`). */
@@ -8,5 +9,7 @@ export interface SandboxEnv {
   Variables: {
     /** The project the request's credentials belong to (API routes). */
     project: Project;
+    /** What the request's parse ignored or coerced, for the inspector: add with `noteLeniency` (inspector/notes.ts). */
+    inspectorNotes: LeniencyNote[];
   };
 }
