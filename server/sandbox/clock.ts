@@ -4,7 +4,6 @@
  * webhook retries — is a task on this clock, so a test can make it happen now by advancing the
  * clock (POST /_sandbox/clock) instead of waiting.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 
 export interface ClockOptions {
   readonly start?: Date | undefined;
@@ -161,22 +160,25 @@ export class Scheduler {
   #timerDueMs = Number.POSITIVE_INFINITY;
   #stopped = false;
 
-  constructor(clock: SandboxClock, onError: (error: unknown) => void) {
+  readonly #carry: (run: () => unknown) => () => unknown;
+
+  /**
+   * `carry` wraps each task as it is scheduled, to take along what it should run with: the
+   * sandbox passes the request under way (inspector/cause.ts), so that what a task causes —
+   * whichever request or timer finds it due — is traced to what scheduled it.
+   */
+  constructor(clock: SandboxClock, onError: (error: unknown) => void, carry: (run: () => unknown) => () => unknown = (run) => run) {
     this.#clock = clock;
     this.#onError = onError;
+    this.#carry = carry;
   }
 
   after(delayMs: number, run: () => unknown): Scheduled {
     return this.at(this.#clock.nowMs() + Math.max(0, delayMs), run);
   }
 
-  /**
-   * A task runs in the async context it was scheduled in, as a timer callback would, whichever
-   * request or timer happens to find it due: what it causes is traced to what scheduled it.
-   */
   at(dueMs: number, run: () => unknown): Scheduled {
-    const inContext = AsyncLocalStorage.snapshot();
-    const task: Task = { dueMs, sequence: (this.#sequence += 1), run: () => inContext(run), cancelled: false, queued: false };
+    const task: Task = { dueMs, sequence: (this.#sequence += 1), run: this.#carry(run), cancelled: false, queued: false };
     if (!this.#stopped) {
       this.#tasks.push(task);
       if (dueMs < this.#timerDueMs) this.#arm();

@@ -5,6 +5,7 @@
 import { SandboxClock, Scheduler } from './clock.js';
 import type { Project, ResolvedConfig } from './config.js';
 import { FaultInjector } from './faults.js';
+import { carryRequest } from './inspector/cause.js';
 import { RequestLog } from './inspector/request-log.js';
 import type { Operation, Order, Payment } from './state/records.js';
 import { SandboxStore } from './state/store.js';
@@ -29,7 +30,7 @@ export class SimulatedGateway {
   constructor(config: ResolvedConfig) {
     this.config = config;
     this.clock = new SandboxClock({ start: config.startTime, frozen: config.frozenClock });
-    this.scheduler = new Scheduler(this.clock, (error) => config.log(`sandbox task failed: ${String(error)}`));
+    this.scheduler = new Scheduler(this.clock, (error) => config.log(`sandbox task failed: ${String(error)}`), carryRequest);
     this.faults = new FaultInjector(config.faultSeed);
     this.webhooks = new WebhookSender({
       settings: config.webhooks,
