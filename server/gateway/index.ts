@@ -26,6 +26,7 @@ export {
 } from './errors.js';
 export type { GatewayErrorDetails } from './errors.js';
 export { currencyExponent, toWireAmount, fromWireAmount } from './money.js';
+export { redact, isSecretKey, REDACTED } from './redact.js';
 export type { MinorUnits, WireAmount } from './money.js';
 export {
   signWebhook, verifyWebhook, decodeWebhook, readWebhook, encodeWebhookData, webhookForm, WebhookSignatureError,
