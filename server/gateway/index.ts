@@ -27,6 +27,7 @@ export {
 export type { GatewayErrorDetails } from './errors.js';
 export { maskCardData } from './errors.js';
 export { currencyExponent, toWireAmount, fromWireAmount, isDecimal } from './money.js';
+export { redact, isSecretKey, REDACTED } from './redact.js';
 export type { MinorUnits, WireAmount } from './money.js';
 export {
   signWebhook, verifyWebhook, decodeWebhook, readWebhook, encodeWebhookData, webhookForm, WebhookSignatureError,

@@ -19,8 +19,10 @@ import type { SandboxConfig } from './config.js';
 import { apiRoutes } from './http/api-routes.js';
 import { guardControlPlane } from './http/control-guard.js';
 import { controlRoutes } from './http/control-routes.js';
+import { inspectorRoutes } from './http/inspector-routes.js';
 import type { SandboxEnv } from './http/env.js';
 import { injectFaults } from './http/fault-middleware.js';
+import { recordRequests } from './inspector/recorder.js';
 import { pageRoutes } from './pages/page-routes.js';
 import { SimulatedGateway } from './simulated-gateway.js';
 import { Refusal } from './state/refusal.js';
@@ -40,6 +42,8 @@ export function createSandbox(config: SandboxConfig = {}): SandboxApp {
   const baseUrlOf = (requestUrl: string) => resolved.publicUrl ?? new URL(requestUrl).origin;
   const app = new Hono<SandboxEnv>();
 
+  // First, so that every answer is recorded, refusals by the middleware below included.
+  app.use(recordRequests(gateway));
   app.use(
     bodyLimit({
       maxSize: resolved.bodyLimitBytes,
@@ -66,6 +70,7 @@ export function createSandbox(config: SandboxConfig = {}): SandboxApp {
   app.route('/', apiRoutes(gateway, baseUrlOf));
   app.route('/', pageRoutes(gateway, resolved.publicUrl));
   app.use('/_sandbox/*', guardControlPlane(resolved));
+  app.route('/_sandbox', inspectorRoutes(gateway));
   app.route('/_sandbox', controlRoutes(gateway, baseUrlOf));
 
   app.notFound((c) => c.json(Refusal.notFound(`${c.req.method} ${c.req.path}`).body, 404));

@@ -1,9 +1,9 @@
 /**
- * Balances of a project's accounts and terminals. Each project has a settlement account in its
- * currency and a test account in XTS, and three terminals: the e-commerce one that the
- * sandbox's payments go through, a recurring-payments one, and an offline one whose balance can
- * never be read (it shows up in `failed_terminals`). Ids are derived from the pos_id, so they
- * stay the same across restarts.
+ * Balances of a project's accounts and terminals. A project whose settings name none has a
+ * settlement account in its currency and a test account in XTS, and three terminals: the
+ * e-commerce one that the sandbox's payments go through, a recurring-payments one, and an
+ * offline one whose balance can never be read (it shows up in `failed_terminals`). Ids are
+ * derived from the pos_id, so they stay the same across restarts.
  *
  * Available balances start from an opening figure and follow the project's successful payments:
  * purchases, captures, recurring charges and credits, less commission and refunds.
@@ -32,14 +32,16 @@ export interface Ledger {
 /** The share of turnover held back as rolling reserve, in basis points. */
 const ROLLING_RESERVE_BASIS_POINTS = 500;
 
-export function accountsOf(project: Project): Ledger[] {
+export function accountsOf(project: Project): readonly Ledger[] {
+  if (project.accounts) return project.accounts;
   return [
     { id: derivedId(project, 'account:settlement'), name: 'Settlement account', currency: project.currency, live: true, opening: 1_250_000 },
     { id: derivedId(project, 'account:test'), name: 'Test account', currency: 'XTS', live: true, opening: 0 },
   ];
 }
 
-export function terminalsOf(project: Project): Ledger[] {
+export function terminalsOf(project: Project): readonly Ledger[] {
+  if (project.terminals) return project.terminals;
   return [
     { id: derivedId(project, 'terminal:ecommerce'), name: 'E-commerce terminal', currency: project.currency, live: true, opening: 480_000 },
     { id: derivedId(project, 'terminal:recurring'), name: 'Recurring payments terminal', currency: project.currency, live: false, opening: 93_550 },

@@ -160,9 +160,17 @@ export class Scheduler {
   #timerDueMs = Number.POSITIVE_INFINITY;
   #stopped = false;
 
-  constructor(clock: SandboxClock, onError: (error: unknown) => void) {
+  readonly #carry: (run: () => unknown) => () => unknown;
+
+  /**
+   * `carry` wraps each task as it is scheduled, to take along what it should run with: the
+   * sandbox passes the request under way (inspector/cause.ts), so that what a task causes —
+   * whichever request or timer finds it due — is traced to what scheduled it.
+   */
+  constructor(clock: SandboxClock, onError: (error: unknown) => void, carry: (run: () => unknown) => () => unknown = (run) => run) {
     this.#clock = clock;
     this.#onError = onError;
+    this.#carry = carry;
   }
 
   after(delayMs: number, run: () => unknown): Scheduled {
@@ -170,7 +178,7 @@ export class Scheduler {
   }
 
   at(dueMs: number, run: () => unknown): Scheduled {
-    const task: Task = { dueMs, sequence: (this.#sequence += 1), run, cancelled: false, queued: false };
+    const task: Task = { dueMs, sequence: (this.#sequence += 1), run: this.#carry(run), cancelled: false, queued: false };
     if (!this.#stopped) {
       this.#tasks.push(task);
       if (dueMs < this.#timerDueMs) this.#arm();

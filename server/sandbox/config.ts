@@ -6,6 +6,14 @@
 import { TEST_SUB_MERCHANTS, testProjectCredentials } from '@payform/gateway/testing';
 import type { ProjectCredentials } from '@payform/gateway/testing';
 import type { MerchantSector } from '@payform/gateway/wire';
+import type { Ledger } from './balances.js';
+
+/**
+ * When a card payment meets 3-D Secure: `card` as the test card says (only 4000 0000 0000 3220
+ * challenges), `always` a challenge for every card (wallet tokens are authenticated already),
+ * `never` none (the 3220 card passes frictionless, authenticated).
+ */
+export type ThreeDSecurePolicy = 'card' | 'always' | 'never';
 
 /** A merchant project (POS) as the gateway's settings hold it. */
 export interface Project extends ProjectCredentials {
@@ -37,6 +45,10 @@ export interface Project extends ProjectCredentials {
    * it on for the default project.
    */
   readonly strict: boolean;
+  readonly threeDSecure: ThreeDSecurePolicy;
+  /** The project's accounts and terminals; undefined: the sandbox's own (balances.ts). */
+  readonly accounts: readonly Ledger[] | undefined;
+  readonly terminals: readonly Ledger[] | undefined;
 }
 
 export interface SandboxTimings {
@@ -133,6 +145,9 @@ export function defaultProject(credentials: ProjectCredentials = testProjectCred
     creditReferences: true,
     subMerchants: TEST_SUB_MERCHANTS.map((merchant) => merchant.id),
     strict: false,
+    threeDSecure: 'card',
+    accounts: undefined,
+    terminals: undefined,
   };
 }
 

@@ -1,42 +1,158 @@
 /**
- * `npm run sandbox` as a user runs it: a child process that prints its URL and credentials,
- * answers over HTTP, and stops on SIGTERM.
+ * `payform-sandbox` / `npm run sandbox` as a user runs it: a child process that prints its URL
+ * and credentials, answers over HTTP and stops on SIGTERM; that takes its projects from a file;
+ * and that refuses a wrong command line or projects file with one error and exit code 2.
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { describe, expect, it } from 'vitest';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { authHeaderValue } from '../gateway/wire/routes.js';
 
-describe('npm run sandbox (server/sandbox/main.ts)', () => {
-  it('listens, prints URL and credentials, serves the API and stops on SIGTERM', { timeout: 30_000 }, async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/sandbox/main.ts'], {
-      env: { ...process.env, SANDBOX_PORT: '0', SANDBOX_HOST: '127.0.0.1', GATEWAY_API_KEY: 'printed-key', GATEWAY_POS_ID: '' },
-      stdio: ['ignore', 'pipe', 'pipe'],
+type Child = ReturnType<typeof spawn>;
+
+function start(args: string[], env: Record<string, string> = {}): Child {
+  return spawn(process.execPath, ['--import', 'tsx', 'server/sandbox/main.ts', ...args], {
+    env: { ...process.env, SANDBOX_PORT: '0', SANDBOX_HOST: '127.0.0.1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+/** Waits for the printed URL; rejects with the output when the process exits first. */
+async function listening(child: Child): Promise<{ url: string; output: () => string }> {
+  let output = '';
+  child.stdout?.setEncoding('utf8');
+  child.stderr?.setEncoding('utf8');
+  child.stderr?.on('data', (chunk: string) => (output += chunk));
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout?.on('data', (chunk: string) => {
+      output += chunk;
+      const match = /GATEWAY_BASE_URL=(\S+)/.exec(output);
+      if (match?.[1] && output.includes('docs/sandbox.md')) resolve(match[1]);
     });
+    child.once('exit', (code) => reject(new Error(`sandbox exited (${String(code)}): ${output}`)));
+  });
+  return { url, output: () => output };
+}
+
+/** Runs to the end: exit code and what was printed. */
+async function finished(child: Child): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  const [code] = (await once(child, 'exit')) as [number | null];
+  return { code, stdout, stderr };
+}
+
+async function stop(child: Child): Promise<number | null> {
+  child.kill('SIGTERM');
+  const [code] = (await once(child, 'exit')) as [number | null];
+  return code;
+}
+
+let directory: string;
+beforeAll(async () => {
+  directory = await mkdtemp(join(tmpdir(), 'payform-sandbox-'));
+});
+afterAll(async () => {
+  await rm(directory, { recursive: true, force: true });
+});
+
+describe('payform-sandbox (server/sandbox/main.ts)', { timeout: 30_000 }, () => {
+  it('listens, prints URL and credentials, serves the API and stops on SIGTERM', async () => {
+    const child = start([], { GATEWAY_API_KEY: 'printed-key', GATEWAY_POS_ID: '' });
     try {
-      let output = '';
-      child.stdout.setEncoding('utf8');
-      const url = await new Promise<string>((resolve, reject) => {
-        child.stdout.on('data', (chunk: string) => {
-          output += chunk;
-          const match = /GATEWAY_BASE_URL=(\S+)/.exec(output);
-          if (match?.[1] && output.includes('GATEWAY_ENDPOINTS_KEY=')) resolve(match[1]);
-        });
-        child.once('exit', (code) => reject(new Error(`sandbox exited (${String(code)}): ${output}`)));
-      });
+      const { url, output } = await listening(child);
       expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-      expect(output).toContain('GATEWAY_API_KEY=printed-key');
-      expect(output).toContain('GATEWAY_POS_ID=5d1c2a8e-3f47-4b6a-9e0d-7c4b2f8a6e15'); // empty variable: the default
-      expect(output).toContain('GATEWAY_API_SECRET=sandbox-test-api-secret');
+      expect(output()).toContain('GATEWAY_API_KEY=printed-key');
+      expect(output()).toContain('GATEWAY_POS_ID=5d1c2a8e-3f47-4b6a-9e0d-7c4b2f8a6e15'); // empty variable: the default
+      expect(output()).toContain('GATEWAY_API_SECRET=sandbox-test-api-secret');
       expect(await (await fetch(`${url}/health`)).text()).toBe('OK');
       const accounts = await fetch(`${url}/api/v1/balances/pos/5d1c2a8e-3f47-4b6a-9e0d-7c4b2f8a6e15/accounts`, {
         headers: { 'X-API-AUTH': 'CPAY printed-key:sandbox-test-api-secret' },
       });
       expect(accounts.status).toBe(200);
-      child.kill('SIGTERM');
-      const [code] = (await once(child, 'exit')) as [number | null];
-      expect(code).toBe(0);
+      expect(await stop(child)).toBe(0);
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL');
+    }
+  });
+
+  it('takes its projects from SANDBOX_PROJECTS (the example file) and its port from --port', async () => {
+    const child = start(['--port', '0'], { SANDBOX_PORT: 'not a port', SANDBOX_PROJECTS: 'docs/sandbox-projects.example.json' });
+    try {
+      const { url, output } = await listening(child);
+      expect(output()).toContain('GATEWAY_POS_ID=0b7e4c1a-9d3f-4a62-8e15-2c6f0a9b7d34');
+      expect(output()).toContain('also project Acme Marketplace: pos_id 7d3a9e5c-1f84-4b26-a0c9-6e2b8d4f1a75');
+      const { projects } = (await (await fetch(`${url}/_sandbox`)).json()) as { projects: Record<string, unknown>[] };
+      expect(projects.map((project) => [project.name, project.three_d_secure])).toEqual([
+        ['Acme Coffee', 'always'],
+        ['Acme Marketplace', 'never'],
+      ]);
+      const accounts = await fetch(`${url}/api/v1/balances/pos/0b7e4c1a-9d3f-4a62-8e15-2c6f0a9b7d34/accounts`, {
+        headers: { 'X-API-AUTH': authHeaderValue('acme-sandbox-api-key', 'acme-sandbox-api-secret') },
+      });
+      expect(await accounts.json()).toEqual({
+        accounts: [
+          { id: '6a2d8f41-0c7b-4e93-b5a1-9f3e2d7c6b10', name: 'Settlement account', currency: 'UAH', balances: { available: 15000, rollingReserve: 0 } },
+          { id: 'd41c7a92-3e6f-4b08-8c2d-5a9b1e0f7c63', name: 'Test account', currency: 'XTS', balances: { available: 0, rollingReserve: 0 } },
+        ],
+      });
+      expect(await stop(child)).toBe(0);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+  });
+
+  it('refuses a projects file with one error naming every wrong entry, exit code 2', async () => {
+    const file = join(directory, 'wrong-projects.json');
+    const valid = { pos_id: '0b7e4c1a-9d3f-4a62-8e15-2c6f0a9b7d34', api_key: 'k1', api_secret: 's1', endpoints_key: 'e1', name: 'One' };
+    await writeFile(
+      file,
+      JSON.stringify({
+        projects: [
+          { ...valid, currencies: ['UAH', 'XTS', 'uah'], three_d_secure: 'sometimes' },
+          { ...valid, api_key: 'k2', api_secret: '', name: 'Two', capture_over_reserve: 10 },
+        ],
+      }),
+    );
+    const result = await finished(start(['--projects', file]));
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain(`payform-sandbox: ${file} is not a valid projects file:`);
+    for (const entry of [
+      'projects[0].currencies[2]: must be a three-letter upper-case ISO 4217 code',
+      'projects[0].three_d_secure:',
+      'projects[1].api_secret: must not be empty',
+      'projects[1].capture_over_reserve: is not allowed',
+      'projects[1].pos_id: is already another project’s',
+    ]) {
+      expect(result.stderr).toContain(entry);
+    }
+  });
+
+  it('refuses a missing projects file and wrong flags, naming each, exit code 2', async () => {
+    const missing = await finished(start(['--projects', join(directory, 'nowhere.json')]));
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/nowhere\.json is not a valid projects file:\n {2}cannot be read \(ENOENT\)/);
+
+    const wrong = await finished(start(['--port', '70000', '--public-url', 'ftp://example', '--colour']));
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toContain('payform-sandbox: wrong command line:');
+    expect(wrong.stderr).toContain('unknown option --colour');
+    expect(wrong.stderr).toContain('--port must be a port number from 0 to 65535, not "70000"');
+    expect(wrong.stderr).toContain('--public-url must be an http:// or https:// URL, not "ftp://example"');
+  });
+
+  it('prints its usage with --help and exits 0', async () => {
+    const help = await finished(start(['--help']));
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: payform-sandbox \[options\]/);
+    for (const flag of ['--port <n>', '--host <address>', '--projects <file>', '--public-url <url>', 'SANDBOX_PROJECTS', 'PORT', 'HOST']) {
+      expect(help.stdout).toContain(flag);
     }
   });
 });

@@ -1,39 +1,53 @@
 #!/usr/bin/env node
 /**
- * `npm run sandbox`: the sandbox alone, over HTTP.
- *
- *   SANDBOX_PORT        port (default 3001; 0 picks a free one)
- *   SANDBOX_HOST        address to listen on (default 127.0.0.1: the control plane has no credentials)
- *   SANDBOX_PUBLIC_URL  base of the links it hands out (default: the address each request came to)
- *   GATEWAY_POS_ID, GATEWAY_API_KEY, GATEWAY_API_SECRET, GATEWAY_ENDPOINTS_KEY  the test project's credentials
+ * `payform-sandbox` (and `npm run sandbox`): the sandbox alone, over HTTP. Flags, environment
+ * and defaults are in command-line.ts (`--help` prints them). A wrong flag, value or projects
+ * file stops it before it listens, with exit code 2 and one error naming every problem.
  */
 import { serve } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
 import { createSandbox } from './app.js';
+import { readCommandLine, USAGE } from './command-line.js';
+import type { Project } from './config.js';
+import { ProjectsFileError, readProjectsFile } from './projects-file.js';
 
-const port = Number(process.env.SANDBOX_PORT ?? 3001);
-const hostname = process.env.SANDBOX_HOST ?? '127.0.0.1';
-if (!Number.isInteger(port) || port < 0 || port > 65_535) {
-  console.error(`SANDBOX_PORT must be a port number, not ${process.env.SANDBOX_PORT ?? ''}`);
-  process.exit(1);
+const commandLine = readCommandLine(process.argv.slice(2), process.env);
+if (commandLine.kind === 'help') {
+  process.stdout.write(USAGE);
+  process.exit(0);
+}
+if (commandLine.kind === 'wrong') refuse(commandLine.problems);
+const options = commandLine.options;
+
+let projects: Partial<Project>[] | undefined;
+if (options.projectsFile) {
+  try {
+    projects = await readProjectsFile(options.projectsFile);
+  } catch (error) {
+    if (error instanceof ProjectsFileError) refuse([error.message]);
+    throw error;
+  }
 }
 
 const sandbox = createSandbox({
-  publicUrl: process.env.SANDBOX_PUBLIC_URL || undefined,
+  projects,
+  publicUrl: options.publicUrl,
   log: (line) => console.log(`[sandbox] ${line}`),
 });
 const project = sandbox.sandbox.gateway.defaultProject;
+const others = sandbox.sandbox.gateway.config.projects.slice(1);
 
-const server = serve({ fetch: sandbox.fetch, port, hostname }, (info: AddressInfo) => {
+const server = serve({ fetch: sandbox.fetch, port: options.port, hostname: options.host }, (info: AddressInfo) => {
   const host = info.family === 'IPv6' ? `[${info.address}]` : info.address;
-  const url = process.env.SANDBOX_PUBLIC_URL || `http://${host === '0.0.0.0' || host === '[::]' ? 'localhost' : host}:${info.port}`;
+  const url = options.publicUrl || `http://${host === '0.0.0.0' || host === '[::]' ? 'localhost' : host}:${info.port}`;
   console.log(`payform sandbox gateway listening on ${url}
   GATEWAY_BASE_URL=${url}
   GATEWAY_POS_ID=${project.posId}
   GATEWAY_API_KEY=${project.apiKey}
   GATEWAY_API_SECRET=${project.apiSecret}
   GATEWAY_ENDPOINTS_KEY=${project.endpointsKey}
-  control plane: ${url}/_sandbox   test cards: ${url}/   docs: docs/sandbox.md`);
+${others.map((other) => `  also project ${other.name}: pos_id ${other.posId}\n`).join('')}\
+  inspector and control plane: ${url}/_sandbox   test cards: ${url}/   docs: docs/sandbox.md`);
 });
 
 server.on('error', (error) => {
@@ -51,3 +65,9 @@ const stop = (signal: string) => {
 };
 process.on('SIGINT', () => stop('SIGINT'));
 process.on('SIGTERM', () => stop('SIGTERM'));
+
+function refuse(problems: readonly string[]): never {
+  const message = problems.length === 1 ? problems[0] : `wrong command line:\n${problems.map((problem) => `  ${problem}`).join('\n')}`;
+  console.error(`payform-sandbox: ${message}\nRun payform-sandbox --help for the options.`);
+  process.exit(2);
+}

@@ -160,3 +160,26 @@ describe('hosted checkout page in Chromium', { timeout: 60_000 }, () => {
     expect((await client.orders.get(params.order_id))[0]).toMatchObject({ status: 'failure', status_code: '4001' });
   });
 });
+
+describe('request inspector page in Chromium', { timeout: 60_000 }, () => {
+  it('shows a new request without a reload, with the webhook it caused, under its CSP', async () => {
+    await newPage({ javaScript: true });
+    await page.goto(`${sandbox.url}/_sandbox`);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Request inspector');
+    await expect.poll(() => page.getByText('/api/v1/payment').count()).toBe(0);
+
+    const payment = await sandbox.client().payments.create(direct(sandbox.receiver.url(), { description: '<b>bold?</b>' }));
+    await sandbox.receiver.waitFor(payment.order_id, 1);
+    const entry = page.locator('#requests > li', { hasText: '/api/v1/payment' });
+    await entry.waitFor({ timeout: 10_000 });
+    await entry.locator('summary').first().click();
+    await expect.poll(() => entry.getByText('purchase success →').isVisible(), { timeout: 10_000 }).toBe(true);
+    // Escaped, not interpreted: the description shows as text, in the request and in the answer.
+    expect(await entry.locator('b').count()).toBe(0);
+    expect(await entry.getByText('"description": "<b>bold?</b>"').count()).toBe(2);
+    // It stays open across the next refresh.
+    await page.waitForTimeout(2_500);
+    expect(await entry.locator('details').first().getAttribute('open')).not.toBeNull();
+    await expectAccessible(page);
+  });
+});

@@ -132,11 +132,15 @@ function authorise(gateway: SimulatedGateway, order: Order, payerCardData: Payer
   if (payment.method !== 'lookup' && payment.amount > gateway.projectOf(order).amountLimitMinor) {
     return fail(gateway, order, StatusCode.AmountLimitExceeded);
   }
+  const threeDSecure = gateway.projectOf(order).threeDSecure;
   switch (card.behaviour) {
     case 'success':
     case 'wallet':
+      if (threeDSecure === 'always' && card.behaviour === 'success') return challenge(gateway, order);
       return succeed(gateway, order, false);
     case 'three_ds_challenge':
+      // Frictionless: the issuer authenticates without asking the cardholder.
+      if (threeDSecure === 'never') return succeed(gateway, order, true);
       return challenge(gateway, order);
     case 'slow_pending':
       payment.timer = gateway.scheduler.after(gateway.config.timings.slowCardDelayMs, () => succeed(gateway, order, false));

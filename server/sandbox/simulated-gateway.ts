@@ -5,6 +5,8 @@
 import { SandboxClock, Scheduler } from './clock.js';
 import type { Project, ResolvedConfig } from './config.js';
 import { FaultInjector } from './faults.js';
+import { carryRequest } from './inspector/cause.js';
+import { RequestLog } from './inspector/request-log.js';
 import type { Operation, Order, Payment } from './state/records.js';
 import { SandboxStore } from './state/store.js';
 import { CardVault } from './state/tokens.js';
@@ -18,6 +20,8 @@ export class SimulatedGateway {
   readonly scheduler: Scheduler;
   readonly store = new SandboxStore();
   readonly vault = new CardVault();
+  /** The last requests answered, masked, for the inspector (GET /_sandbox/requests). */
+  readonly requests = new RequestLog();
   readonly faults: FaultInjector;
   readonly webhooks: WebhookSender;
   readonly #projectsByPos: ReadonlyMap<string, Project>;
@@ -26,7 +30,7 @@ export class SimulatedGateway {
   constructor(config: ResolvedConfig) {
     this.config = config;
     this.clock = new SandboxClock({ start: config.startTime, frozen: config.frozenClock });
-    this.scheduler = new Scheduler(this.clock, (error) => config.log(`sandbox task failed: ${String(error)}`));
+    this.scheduler = new Scheduler(this.clock, (error) => config.log(`sandbox task failed: ${String(error)}`), carryRequest);
     this.faults = new FaultInjector(config.faultSeed);
     this.webhooks = new WebhookSender({
       settings: config.webhooks,
@@ -81,9 +85,10 @@ export class SimulatedGateway {
     return this.webhooks.preflight({ target, event, apiSecret: this.projectOf(order).apiSecret, reason: 'validation' });
   }
 
-  /** Forgets every order, token, delivery, fault and clock change. */
+  /** Forgets every order, token, delivery, recorded request, fault and clock change. */
   reset(): void {
     this.store.clear();
+    this.requests.clear();
     this.vault.clear();
     this.webhooks.clear();
     this.faults.clear();

@@ -9,6 +9,7 @@ import { webhookForm } from '@payform/gateway';
 import { formatTimestamp } from '@payform/gateway/wire';
 import type { SandboxClock, Scheduler } from './clock.js';
 import type { WebhookSettings } from './config.js';
+import { requestUnderWay } from './inspector/cause.js';
 import { newUuid } from './state/identifiers.js';
 
 export interface WebhookFaults {
@@ -42,6 +43,8 @@ export interface Delivery {
   readonly event_status: string;
   /** Why it was sent: a status change, a re-send request, or a validation_url preflight. */
   readonly reason: 'status_change' | 'resend' | 'validation';
+  /** The recorded request that caused it (GET /_sandbox/requests); null when none did. */
+  readonly request_id: number | null;
   /** Set on the extra copies of the webhook_duplicates fault. */
   readonly duplicate_of?: string;
   /** The form exactly as posted. */
@@ -104,6 +107,7 @@ export class WebhookSender {
       method: message.event.method,
       event_status: message.event.status,
       reason: message.reason,
+      request_id: requestUnderWay() ?? null,
       ...(duplicateOf ? { duplicate_of: duplicateOf } : {}),
       body: { data, signature },
       event: message.event,

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { OutcomeUnknownError, InvalidRequestError } from '@payform/gateway';
 import { createLogger, memorySink } from './logger.js';
-import { REDACTED, redact } from './redact.js';
+import { REDACTED, redact } from '../../gateway/redact.js';
 
 const PAN = '4242424242424242';
 const CVV = '737';
@@ -73,6 +73,18 @@ describe('redact', () => {
     expect(redact('amount 1010 in 2030, code 4153')).toBe('amount 1010 in 2030, code 4153');
     // A CVV mentioned in text is masked, however few digits are around it.
     expect(redact(`cvv ${CVV}`)).toBe('cvv [cvv]');
+  });
+
+  it('masks a card number sent as a JSON number, under a key it does not know', () => {
+    expect(redact(JSON.parse(`{"card_num": ${PAN}, "amount": 1010}`))).toEqual({ card_num: '[card number]', amount: 1010 });
+    expect(redact(Number(PAN))).toBe('[card number]');
+  });
+
+  it('masks a card number sent as a key', () => {
+    expect(redact(JSON.parse(`{"${PAN}": "${CVV}", "note": {"4242 4242 4242 4242": true}}`))).toEqual({
+      '[card number]': CVV,
+      note: { '[card number]': true },
+    });
   });
 
   it('keeps a `__proto__` key as a key, its value redacted, and the copy a plain object', () => {

@@ -5,7 +5,7 @@
  */
 import type { ListedEvent, Operation, OrderDetail, OrderTotals, Payment, PaymentDiscrepancy, SplitShare, StoredEvent } from '../../ledger/index.js';
 import { decimal } from '../http/amounts.js';
-import { redact } from '../log/redact.js';
+import { redact } from '@payform/gateway';
 
 const iso = (time: number | null) => (time === null ? null : new Date(time).toISOString());
 

@@ -12,7 +12,7 @@ import type {
 import type { GatewayEvent, OperationResult, PaymentStatus, PaymentUpdate, ReportedPayment } from '../../ledger/index.js';
 import { brandOfMask } from './card-brand.js';
 import { isAllowedRedirect } from './redirects.js';
-import { redact } from '../log/redact.js';
+import { redact } from '@payform/gateway';
 import { definedFields } from '../optional-fields.js';
 
 /** The client's word on a payment: a create or cancel answer, a primary event, an order entry. */

@@ -77,6 +77,7 @@ export function controlRoutes(gateway: SimulatedGateway, baseUrlOf: BaseUrlOf): 
         capture_over_reserve_percent: project.captureOverReservePercent,
         sector: project.sector ?? null,
         credit_references: project.creditReferences,
+        three_d_secure: project.threeDSecure,
         sub_merchants: project.subMerchants,
         strict: project.strict,
         accounts: accountsOf(project).map(({ id, name, currency }) => ({ id, name, currency })),

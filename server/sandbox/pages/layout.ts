@@ -37,11 +37,17 @@ ${content}
  * Sends a page with its headers. `formTargets` are the origins a form on it may end up at:
  * browsers apply form-action to the redirect that follows a submission (to result_url).
  */
-export async function sendPage(c: Context, content: Markup, options: { status?: 200 | 400 | 403 | 404 | 409 | 410; formTargets?: readonly string[] } = {}) {
+export async function sendPage(
+  c: Context,
+  content: Markup,
+  options: { status?: 200 | 400 | 403 | 404 | 409 | 410; formTargets?: readonly string[]; scripts?: boolean } = {},
+) {
   const formAction = ["'self'", ...new Set(options.formTargets ?? [])].join(' ');
+  // Pages that keep themselves current (the inspector) load a script of the sandbox's own and fetch from it.
+  const scripts = options.scripts ? "script-src 'self'; connect-src 'self'; " : '';
   c.header(
     'Content-Security-Policy',
-    `default-src 'none'; style-src 'self'; img-src 'self' data:; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`,
+    `default-src 'none'; ${scripts}style-src 'self'; img-src 'self' data:; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`,
   );
   // frame-ancestors for browsers that know CSP 2, X-Frame-Options for those that do not: a
   // framed card form or challenge could be overlaid to trick the customer (clickjacking).

@@ -20,6 +20,7 @@ import { checkoutPage } from './checkout-view.js';
 import { originOf, sendPage } from './layout.js';
 import { missingPage, outcomePage } from './outcome-view.js';
 import { homePage } from './home-view.js';
+import { INSPECTOR_SCRIPT, INSPECTOR_SCRIPT_PATH } from './inspector-script.js';
 import { STYLESHEET, STYLESHEET_PATH } from './stylesheet.js';
 
 export function pageRoutes(gateway: SimulatedGateway, publicUrl: string | undefined): Hono<SandboxEnv> {
@@ -124,6 +125,10 @@ export function pageRoutes(gateway: SimulatedGateway, publicUrl: string | undefi
 
   pages.get(STYLESHEET_PATH, (c) =>
     c.body(STYLESHEET, 200, { 'Content-Type': 'text/css; charset=utf-8', 'Cache-Control': 'public, max-age=3600', 'X-Content-Type-Options': 'nosniff' }),
+  );
+
+  pages.get(INSPECTOR_SCRIPT_PATH, (c) =>
+    c.body(INSPECTOR_SCRIPT, 200, { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff' }),
   );
 
   return pages;

@@ -48,5 +48,15 @@ details { margin-top: 24px; }
 table { border-collapse: collapse; width: 100%; font-size: 0.875rem; }
 th, td { text-align: left; padding: 4px 8px; border-bottom: 1px solid var(--line); }
 td.number { font-variant-numeric: tabular-nums; white-space: nowrap; }
+main:has(> .inspector) { max-width: 72rem; }
+.requests { list-style: none; padding: 0; margin: 0 0 24px; }
+.requests > li { border-bottom: 1px solid var(--line); padding: 6px 0; }
+.requests summary { cursor: pointer; overflow-wrap: anywhere; }
+.requests h3 { font-size: 1rem; margin: 16px 0 4px; }
+.requests pre { background: var(--bg); border: 1px solid var(--line); border-radius: 6px; padding: 8px; overflow-x: auto; font-size: 0.8125rem; margin: 0 0 8px; }
+.method { font-weight: 600; }
+.status-ok { color: var(--ok); font-weight: 600; }
+.status-refused, .status-error { color: var(--danger); font-weight: 600; }
+.notes li, .webhooks li { margin-bottom: 4px; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
 `;

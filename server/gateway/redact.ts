@@ -3,9 +3,10 @@
  * admin token, card tokens and signatures. Values under such keys are replaced whatever they
  * hold; every other string is masked like the gateway's echoes (`maskCardData`: card-number
  * digit runs, and 3–4-digit runs in text that mentions a CVV), because card data can hide in an
- * error message or a gateway echo.
+ * error message or a gateway echo. Shared by the companion's logger and the sandbox's request
+ * inspector, which must not import each other.
  */
-import { maskCardData } from '@payform/gateway';
+import { maskCardData } from './errors.js';
 
 export const REDACTED = '[redacted]';
 
@@ -59,6 +60,12 @@ function redactEntry(key: string, item: unknown, depth: number, seen: WeakSet<ob
 /** A copy of `value` safe to log: secrets under their keys replaced, card data in strings masked. */
 export function redact(value: unknown, depth = 0, seen = new WeakSet<object>()): unknown {
   if (typeof value === 'string') return maskCardData(value);
+  // JSON.parse makes a card number sent unquoted a number: masked like the same digits in text.
+  if (typeof value === 'number') {
+    const text = String(value);
+    const masked = maskCardData(text);
+    return masked === text ? value : masked;
+  }
   if (typeof value === 'bigint') return value.toString();
   if (value === null || typeof value !== 'object') return typeof value === 'function' ? undefined : value;
   if (seen.has(value)) return '[circular]';
@@ -69,7 +76,8 @@ export function redact(value: unknown, depth = 0, seen = new WeakSet<object>()):
   if (value instanceof Date) return value.toISOString();
   if (Array.isArray(value)) return value.map((item) => redact(item, depth + 1, seen));
   // fromEntries, not assignment: a `__proto__` key stays a key instead of becoming the copy's prototype.
-  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, redactEntry(key, item, depth, seen)]));
+  // Keys are masked too: whoever builds the object may have put a card number in one.
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [maskCardData(key), redactEntry(key, item, depth, seen)]));
 }
 
 function redactError(error: Error, depth: number, seen: WeakSet<object>): Record<string, unknown> {

@@ -1,0 +1,97 @@
+/**
+ * The command line of `payform-sandbox` (main.ts): flags first, then the environment, then the
+ * defaults. Every problem is collected, so one error names them all.
+ */
+import { parseArgs } from 'node:util';
+
+export const USAGE = `Usage: payform-sandbox [options]
+
+An offline, stateful twin of the card payment gateway: the API under /api/v1, the checkout and
+3-D Secure pages, signed webhooks, and the control plane and request inspector at /_sandbox.
+
+Options:
+  --port <n>          port to listen on, 0 for a free one (env SANDBOX_PORT, then PORT; default 3001)
+  --host <address>    address to listen on (env SANDBOX_HOST, then HOST; default 127.0.0.1 —
+                      the control plane has no credentials: keep it on a trusted host)
+  --projects <file>   merchant projects from a JSON file (env SANDBOX_PROJECTS; see docs/sandbox.md);
+                      default the test project, with GATEWAY_POS_ID, GATEWAY_API_KEY,
+                      GATEWAY_API_SECRET and GATEWAY_ENDPOINTS_KEY replacing its credentials
+  --public-url <url>  base of the links it hands out (env SANDBOX_PUBLIC_URL; default the address
+                      each request came to)
+  -h, --help          print this help
+`;
+
+export interface SandboxOptions {
+  readonly port: number;
+  readonly host: string;
+  readonly projectsFile: string | undefined;
+  readonly publicUrl: string | undefined;
+}
+
+export type CommandLine =
+  | { readonly kind: 'help' }
+  | { readonly kind: 'run'; readonly options: SandboxOptions }
+  | { readonly kind: 'wrong'; readonly problems: readonly string[] };
+
+const FLAGS = {
+  port: { type: 'string' },
+  host: { type: 'string' },
+  projects: { type: 'string' },
+  'public-url': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+export function readCommandLine(args: readonly string[], env: Readonly<Record<string, string | undefined>>): CommandLine {
+  // Not strict, so that an unknown flag is named along with every other problem, not alone.
+  const { values, tokens } = parseArgs({ args: [...args], options: FLAGS, strict: false, allowPositionals: true, tokens: true });
+  const problems: string[] = [];
+  for (const token of tokens) {
+    if (token.kind === 'positional') problems.push(`unexpected argument "${token.value}"`);
+    if (token.kind !== 'option') continue;
+    const flag = FLAGS[token.name as keyof typeof FLAGS] as { type: 'string' | 'boolean' } | undefined;
+    if (!flag) problems.push(`unknown option ${token.rawName}`);
+    else if (flag.type === 'string' && token.value === undefined) problems.push(`${token.rawName} needs a value`);
+    else if (flag.type === 'boolean' && token.value !== undefined) problems.push(`${token.rawName} takes no value`);
+  }
+  if (values.help === true && problems.length === 0) return { kind: 'help' };
+  const text = (value: string | boolean | undefined) => (typeof value === 'string' ? value : undefined);
+
+  const given = (flag: string | undefined, ...names: string[]) => {
+    if (flag !== undefined) return { value: flag, from: `--${names[0]}` };
+    for (const name of names.slice(1)) {
+      const value = env[name]?.trim();
+      if (value) return { value, from: name };
+    }
+    return undefined;
+  };
+
+  const portSetting = given(text(values.port), 'port', 'SANDBOX_PORT', 'PORT');
+  const port = portSetting ? Number(portSetting.value) : 3001;
+  if (portSetting && !(/^\d{1,5}$/.test(portSetting.value) && port <= 65_535)) {
+    problems.push(`${portSetting.from} must be a port number from 0 to 65535, not "${portSetting.value}"`);
+  }
+
+  const host = given(text(values.host), 'host', 'SANDBOX_HOST', 'HOST');
+  if (host && host.value.trim() === '') problems.push(`${host.from} must name an address, such as 127.0.0.1`);
+
+  const projects = given(text(values.projects), 'projects', 'SANDBOX_PROJECTS');
+  if (projects && projects.value.trim() === '') problems.push(`${projects.from} must name a file`);
+
+  const publicUrl = given(text(values['public-url']), 'public-url', 'SANDBOX_PUBLIC_URL');
+  if (publicUrl && !isHttpUrl(publicUrl.value)) problems.push(`${publicUrl.from} must be an http:// or https:// URL, not "${publicUrl.value}"`);
+
+  if (problems.length > 0) return { kind: 'wrong', problems };
+  return {
+    kind: 'run',
+    options: { port, host: host?.value ?? '127.0.0.1', projectsFile: projects?.value, publicUrl: publicUrl?.value },
+  };
+}
+
+function isHttpUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,236 @@
+/**
+ * The request inspector: GET /_sandbox/requests and the page at /_sandbox, in-process. What a
+ * request carried and got back, masked; what was ignored, coerced or refused; the webhooks it
+ * caused; and no card data, credential or markup from a request ever coming back out raw.
+ */
+import { Hono } from 'hono';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { SandboxEnv } from './http/env.js';
+import { noteLeniency } from './inspector/notes.js';
+import { recordRequests } from './inspector/recorder.js';
+import { RequestLog } from './inspector/request-log.js';
+import { directPayment, hostedPayment, testSandbox } from './testing/in-process.js';
+import type { TestSandbox } from './testing/in-process.js';
+
+type Json = Record<string, unknown>;
+interface Listed extends Json {
+  id: number;
+  method: string;
+  path: string;
+  status: number;
+  headers: Json;
+  body: Json;
+  notes: Json[];
+  webhooks: Json[];
+}
+
+const PAN = '4242424242424242';
+const CVV = '737';
+
+let sandbox: TestSandbox;
+beforeEach(() => {
+  sandbox = testSandbox();
+});
+
+async function listing(query = ''): Promise<{ requests: Listed[]; cursor: number }> {
+  const answer = await sandbox.control('GET', `/_sandbox/requests${query}`);
+  expect(answer.status).toBe(200);
+  return (await answer.json()) as { requests: Listed[]; cursor: number };
+}
+
+/** Every string and number anywhere in a value. */
+function leaves(value: unknown): (string | number)[] {
+  if (typeof value === 'string' || typeof value === 'number') return [value];
+  if (value === null || typeof value !== 'object') return [];
+  return Object.values(value).flatMap(leaves);
+}
+
+function expectNoCardData(value: unknown): void {
+  for (const leaf of leaves(value)) {
+    expect(String(leaf).replace(/\D/g, '')).not.toContain(PAN);
+    expect(String(leaf)).not.toBe(CVV);
+    expect(String(leaf)).not.toContain(sandbox.project.apiSecret);
+    expect(String(leaf)).not.toContain(sandbox.project.endpointsKey);
+  }
+}
+
+async function page(path = '/_sandbox'): Promise<Response> {
+  return sandbox.app.request(path, { headers: { Accept: 'text/html,application/xhtml+xml' } });
+}
+
+/** The JSON shown in the page's <pre> blocks, unescaped and parsed. */
+function shownJson(html: string): unknown[] {
+  const unescape = (text: string) =>
+    text.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+  return [...html.matchAll(/<pre>([\s\S]*?)<\/pre>/g)].map((match) => JSON.parse(unescape(match[1] ?? '')) as unknown);
+}
+
+describe('GET /_sandbox/requests', () => {
+  it('lists a request with its answer and the webhook it caused, card data and credentials masked', async () => {
+    const request = directPayment(sandbox.project, { card_cvv: CVV });
+    expect((await sandbox.post('/api/v1/payment', request)).status).toBe(200);
+    await sandbox.deliver();
+
+    const { requests } = await listing();
+    expect(requests).toHaveLength(1);
+    const [recorded] = requests as [Listed];
+    expect(recorded).toMatchObject({ method: 'POST', path: '/api/v1/payment', status: 200, notes: [] });
+    expect(recorded.body).toMatchObject({ order_id: request.order_id, amount: 10.1, cc_number: '[redacted]', card_cvv: '[redacted]' });
+    expect(recorded.headers).toMatchObject({ 'x-api-auth': '[redacted]', 'x-api-key': '[redacted]' });
+    expect(recorded.response).toMatchObject({ body: { status: 'success', order_id: request.order_id, cc_mask: '424242******4242' } });
+    expect(recorded.webhooks).toEqual([
+      expect.objectContaining({ method: 'purchase', event_status: 'success', status: 'delivered', target: request.server_url }),
+    ]);
+    expectNoCardData(requests);
+  });
+
+  it('masks a card number wherever it is sent — as a number under an unknown key, in the path, in text', async () => {
+    await sandbox.post('/api/v1/payment', { ...directPayment(sandbox.project), card_num: Number(PAN) });
+    await sandbox.get(`/api/v1/order/${sandbox.project.posId}/${PAN}`);
+    await sandbox.call('POST', '/api/v1/payment', { body: `cc_number=${PAN}&card_cvv=${CVV}`, headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+    await sandbox.call('POST', '/api/v1/payment', { body: `{"cc_number": "${PAN}", "card_cvv": "${CVV}",`, headers: { 'Content-Type': 'application/json' } });
+
+    const { requests } = await listing();
+    expect(requests.map((request) => request.status)).toEqual([400, 406, 404, 400]);
+    expect(requests[3]?.body).toMatchObject({ card_num: '[card number]' });
+    expect(requests[2]?.path).toBe(`/api/v1/order/${sandbox.project.posId}/[card number]`);
+    expect(requests[1]?.body).toEqual({ cc_number: '[redacted]', card_cvv: '[redacted]' });
+    expectNoCardData(requests);
+  });
+
+  it('masks the card typed into the hosted checkout form, and a card number sent as a key', async () => {
+    const created = await sandbox.post('/api/v1/payment', hostedPayment(sandbox.project));
+    const form = new URL(created.headers.get('location') ?? '').pathname;
+    const paid = await sandbox.app.request(form, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ cc_number: PAN, exp_month: '12', exp_year: '2030', card_cvv: CVV }).toString(),
+    });
+    expect(paid.status).toBe(303);
+    await sandbox.post('/api/v1/payment', { ...directPayment(sandbox.project), [PAN]: 1 });
+
+    const [keyed, checkout] = (await listing()).requests as [Listed, Listed];
+    expect(checkout).toMatchObject({ method: 'POST', path: form, status: 303 });
+    expect(checkout.body).toEqual({ cc_number: '[redacted]', exp_month: '[redacted]', exp_year: '[redacted]', card_cvv: '[redacted]' });
+    expect(keyed.body).toMatchObject({ '[card number]': 1 });
+    expectNoCardData(Object.keys(keyed.body));
+  });
+
+  it('notes every refused field with its reason, and the rule behind a refusal without fields', async () => {
+    await sandbox.post('/api/v1/payment', directPayment(sandbox.project, { amount: -1, currency: 'ABC' }));
+    await sandbox.post('/api/v1/payment', directPayment(sandbox.project), { 'X-API-KEY': 'wrong' });
+
+    const [unauthorised, invalid] = (await listing()).requests as [Listed, Listed];
+    expect(invalid.notes).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ kind: 'refused', field: 'amount' }),
+        expect.objectContaining({ kind: 'refused', field: 'currency' }),
+      ]),
+    );
+    expect(unauthorised.status).toBe(401);
+    expect(unauthorised.notes).toEqual([
+      { kind: 'refused', field: '', reason: 'Invalid or missing X-API-KEY', rule: expect.stringContaining('X-API-AUTH') },
+    ]);
+  });
+
+  it('keeps what noteLeniency is told during a request, a card field’s values masked', async () => {
+    const gateway = sandbox.app.sandbox.gateway;
+    const app = new Hono<SandboxEnv>();
+    app.use(recordRequests(gateway));
+    app.post('/api/v1/lenient', (c) => {
+      noteLeniency(c, { kind: 'ignored', field: 'shop_ref', rule: 'unknown fields are ignored' });
+      noteLeniency(c, { kind: 'coerced', field: 'card_cvv', from: Number(CVV), to: CVV, rule: 'numbers are taken as strings' });
+      noteLeniency(c, { kind: 'coerced', field: 'amount', from: '10.10', to: 10.1, rule: 'amounts may be numeric strings' });
+      return c.json({ ok: true });
+    });
+    await app.request('/api/v1/lenient', { method: 'POST' });
+
+    const [recorded] = (await listing()).requests as [Listed];
+    expect(recorded.notes).toEqual([
+      { kind: 'ignored', field: 'shop_ref', rule: 'unknown fields are ignored' },
+      { kind: 'coerced', field: 'card_cvv', from: '[redacted]', to: '[redacted]', rule: 'numbers are taken as strings' },
+      { kind: 'coerced', field: 'amount', from: '10.10', to: 10.1, rule: 'amounts may be numeric strings' },
+    ]);
+  });
+
+  it('links a webhook sent later to the request that set it going, not to the request that found it due', async () => {
+    const slow = directPayment(sandbox.project, {}, '4000000000000119');
+    await sandbox.post('/api/v1/payment', slow);
+    await sandbox.advance(5_000); // the slow card succeeds: a webhook
+    await sandbox.deliver();
+
+    const [clock, payment] = (await listing()).requests as [Listed, Listed];
+    expect(clock.path).toBe('/_sandbox/clock');
+    expect(clock.webhooks).toEqual([]);
+    expect(payment.webhooks.map((webhook) => [webhook.event_status, (webhook.event as Json).status_code])).toEqual([
+      ['pending', '2119'],
+      ['success', '1000'],
+    ]);
+  });
+
+  it('gives only what was recorded after a cursor, and does not record its own reads', async () => {
+    await sandbox.post('/api/v1/payment', directPayment(sandbox.project));
+    const first = await listing();
+    expect(first.requests).toHaveLength(1);
+    expect((await listing(`?after=${first.cursor}`)).requests).toEqual([]);
+
+    await sandbox.get(`/api/v1/balances/pos/${sandbox.project.posId}/accounts`);
+    const next = await listing(`?after=${first.cursor}`);
+    expect(next.requests.map((request) => request.path)).toEqual([`/api/v1/balances/pos/${sandbox.project.posId}/accounts`]);
+    expect((await sandbox.control('GET', '/_sandbox/requests?after=soon')).status).toBe(400);
+  });
+
+  it('records a body over the limit as refused without reading it', async () => {
+    sandbox = testSandbox({ bodyLimitBytes: 1024 });
+    await sandbox.post('/api/v1/payment', { ...directPayment(sandbox.project), description: 'x'.repeat(2048) });
+    const [recorded] = (await listing()).requests as [Listed];
+    expect(recorded).toMatchObject({ status: 413, body: '[larger than the body limit: not read]' });
+  });
+
+  it('keeps the last requests only: the oldest make room', () => {
+    const log = new RequestLog(2);
+    const record = (id: number) => ({
+      id, at: '', method: 'POST', path: `/${id}`, query: {}, headers: {}, body: null, status: 200,
+      response: { headers: {}, body: null }, duration_ms: 0, notes: [],
+    });
+    for (const id of [1, 2, 3]) log.add(record(log.nextId() && id));
+    expect(log.since().requests.map((request) => request.id)).toEqual([3, 2]);
+    expect(log.since(2).requests.map((request) => request.id)).toEqual([3]);
+  });
+});
+
+describe('the inspector page at /_sandbox', () => {
+  it('shows each request with its webhooks, escaped and masked, under a CSP that allows only its own script', async () => {
+    const hostile = '<script>alert(1)</script><img src=x onerror=alert(2)>';
+    const request = directPayment(sandbox.project, { card_cvv: CVV, description: hostile });
+    await sandbox.post('/api/v1/payment', request);
+    await sandbox.post('/api/v1/payment', { ...directPayment(sandbox.project), [hostile]: 1 });
+    await sandbox.deliver();
+
+    const answer = await page();
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('content-security-policy')).toMatch(/default-src 'none'; script-src 'self'; connect-src 'self';/);
+    const html = await answer.text();
+    expect(html).toContain('<script src="/assets/inspector.js" defer></script>');
+    expect(html.match(/<script/g)).toHaveLength(1);
+    expect(html).not.toContain('<img');
+    expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(html).toContain('POST</span> <code>/api/v1/payment</code>');
+    expect(html).toContain(`purchase success → <code>${request.server_url}</code> · delivered, 1 attempt`);
+    expect(html).not.toContain(PAN);
+    const shown = shownJson(html);
+    expect(shown).toContainEqual(expect.objectContaining({ card_cvv: '[redacted]', description: hostile }));
+    expectNoCardData(shown);
+  });
+
+  it('serves the list alone for the page to refresh, and JSON to everyone else as before', async () => {
+    await sandbox.post('/api/v1/payment', directPayment(sandbox.project));
+    const fragment = await sandbox.app.request('/_sandbox/requests?format=html');
+    expect(fragment.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(await fragment.text()).toMatch(/^<ol id="requests"[\s\S]*\/api\/v1\/payment[\s\S]*<\/ol>$/);
+    const script = await sandbox.app.request('/assets/inspector.js');
+    expect(script.headers.get('content-type')).toMatch(/^text\/javascript/);
+    const projects = (await (await sandbox.control('GET', '/_sandbox')).json()) as { projects: Json[] };
+    expect(projects.projects[0]).toMatchObject({ pos_id: sandbox.project.posId, three_d_secure: 'card' });
+  });
+});

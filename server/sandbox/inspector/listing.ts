@@ -1,0 +1,41 @@
+/**
+ * The inspector's listing: recorded requests, newest first, each with the webhooks it caused
+ * (deliveries carrying its id), masked like the requests — the event's card token and the
+ * signature never show.
+ */
+import { redact } from '@payform/gateway';
+import type { SimulatedGateway } from '../simulated-gateway.js';
+import type { Delivery } from '../webhook-sender.js';
+import type { RecordedRequest } from './request-log.js';
+
+export type CausedWebhook = Pick<
+  Delivery,
+  'id' | 'method' | 'event_status' | 'reason' | 'target' | 'status' | 'attempts' | 'next_attempt_at' | 'duplicate_of' | 'created_at' | 'event'
+>;
+
+export interface InspectedRequest extends RecordedRequest {
+  readonly webhooks: readonly CausedWebhook[];
+}
+
+export interface Listing {
+  readonly requests: readonly InspectedRequest[];
+  /** Ask with `?after=` this cursor for what comes next. */
+  readonly cursor: number;
+}
+
+export function inspectorListing(gateway: SimulatedGateway, after?: number): Listing {
+  const { requests, cursor } = gateway.requests.since(after);
+  const caused = new Map<number, CausedWebhook[]>();
+  for (const delivery of gateway.webhooks.list()) {
+    if (delivery.request_id === null) continue;
+    const list = caused.get(delivery.request_id) ?? [];
+    list.push(causedWebhook(delivery));
+    caused.set(delivery.request_id, list);
+  }
+  return { requests: requests.map((request) => ({ ...request, webhooks: caused.get(request.id) ?? [] })), cursor };
+}
+
+function causedWebhook(delivery: Delivery): CausedWebhook {
+  const { id, method, event_status, reason, target, status, attempts, next_attempt_at, duplicate_of, created_at, event } = delivery;
+  return redact({ id, method, event_status, reason, target, status, attempts, next_attempt_at, duplicate_of, created_at, event }) as CausedWebhook;
+}

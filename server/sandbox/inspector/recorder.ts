@@ -1,0 +1,110 @@
+/**
+ * Records what the sandbox is asked and answers, for GET /_sandbox/requests and the page at
+ * /_sandbox: every request to the interface (/api/v1) and every request that may change
+ * something (any method but GET and HEAD). The control plane's own reads and the pages a
+ * browser loads are left out, so watching the inspector does not fill it.
+ *
+ * Nothing is kept unmasked: headers, query, bodies and notes go through the redaction the
+ * companion's logs use (server/gateway/redact.ts) — credential headers and card fields replaced,
+ * card-number digit runs masked wherever they are.
+ */
+import type { Context, MiddlewareHandler } from 'hono';
+import { formatTimestamp } from '@payform/gateway/wire';
+import { isSecretKey, redact, REDACTED } from '@payform/gateway';
+import type { SandboxEnv } from '../http/env.js';
+import type { SimulatedGateway } from '../simulated-gateway.js';
+import { duringRequest } from './cause.js';
+import { refusalNotes } from './notes.js';
+import type { InspectorNote, LeniencyNote } from './notes.js';
+import type { RecordedRequest } from './request-log.js';
+
+/** Longest body text kept per request or answer (masked first, then cut). */
+const BODY_KEPT = 16 * 1024;
+const ANSWER_HEADERS = ['content-type', 'location', 'retry-after', 'allow'];
+
+export function recordRequests(gateway: SimulatedGateway): MiddlewareHandler<SandboxEnv> {
+  return async (c, next) => {
+    if (!isRecorded(c.req.method, c.req.path)) return next();
+    const id = gateway.requests.nextId();
+    const at = formatTimestamp(gateway.clock.now());
+    const startedAt = performance.now();
+    await duringRequest(id, next);
+    try {
+      gateway.requests.add(await describe(c, { id, at, durationMs: Math.round(performance.now() - startedAt) }));
+    } catch (error) {
+      // The answer goes out whatever happens to its record.
+      gateway.config.log(`sandbox inspector could not record ${c.req.method} ${c.req.path}: ${String(error)}`);
+    }
+  };
+}
+
+function isRecorded(method: string, path: string): boolean {
+  return path.startsWith('/api/v1/') || (method !== 'GET' && method !== 'HEAD');
+}
+
+async function describe(c: Context<SandboxEnv>, start: { id: number; at: string; durationMs: number }): Promise<RecordedRequest> {
+  const answer = c.res;
+  // A 413 was refused before its body was read: it is not read now either.
+  const requestText = answer.status === 413 ? '' : await c.req.text().catch(() => '');
+  const answerBody = await readAnswer(answer);
+  const notes: InspectorNote[] = [...(c.get('inspectorNotes') ?? []).map(maskNote), ...refusalNotes(answer.status, answerBody)];
+  const headers: Record<string, string> = {};
+  for (const name of ANSWER_HEADERS) {
+    const value = answer.headers.get(name);
+    if (value !== null) headers[name] = value;
+  }
+  return {
+    id: start.id,
+    at: start.at,
+    method: c.req.method,
+    path: redact(c.req.path) as string,
+    query: redact(c.req.query()) as Record<string, unknown>,
+    headers: redact(c.req.header()) as Record<string, unknown>,
+    body: answer.status === 413 ? '[larger than the body limit: not read]' : readable(requestText, c.req.header('content-type')),
+    status: answer.status,
+    response: { headers: redact(headers) as Record<string, string>, body: cut(redact(answerBody)) },
+    duration_ms: start.durationMs,
+    notes: redact(notes) as InspectorNote[],
+  };
+}
+
+/** A body as a person reads it: parsed JSON or form fields when it is one, masked. */
+function readable(text: string, contentType = ''): unknown {
+  if (text === '') return null;
+  if (/json/i.test(contentType) || /^\s*[[{]/.test(text)) {
+    try {
+      return redact(JSON.parse(text));
+    } catch {
+      // Not JSON after all: kept as text.
+    }
+  }
+  if (/^application\/x-www-form-urlencoded/i.test(contentType)) return redact(Object.fromEntries(new URLSearchParams(text)));
+  return cut(redact(text));
+}
+
+/** Long text cut after masking, so no half card number is left unmasked. */
+function cut(value: unknown): unknown {
+  return typeof value === 'string' && value.length > BODY_KEPT ? `${value.slice(0, BODY_KEPT)}…` : value;
+}
+
+/** The answer's body: JSON parsed, other text kept, documents (PDF, ZIP, pages) described. */
+async function readAnswer(answer: Response): Promise<unknown> {
+  const type = answer.headers.get('content-type') ?? '';
+  if (answer.body === null) return null;
+  if (!/json|^text\/plain/i.test(type)) return `[${type || 'body'}]`;
+  const text = await answer.clone().text().catch(() => '');
+  if (/json/i.test(type)) {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      // Kept as text.
+    }
+  }
+  return text;
+}
+
+/** A coerced value of a card or secret field is replaced, like the field itself would be. */
+function maskNote(note: LeniencyNote): LeniencyNote {
+  if (note.kind !== 'coerced' || !isSecretKey(note.field.split(/[.[\]]/).filter(Boolean).pop() ?? '')) return note;
+  return { ...note, from: REDACTED, to: REDACTED };
+}

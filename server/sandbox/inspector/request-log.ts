@@ -1,0 +1,59 @@
+/**
+ * The inspector's memory: the last requests the sandbox answered, masked, in a bounded ring
+ * (the oldest makes room). Each request is numbered when it starts (`id`, which the webhooks it
+ * causes carry) and gets a place in the ring when it ends (`cursor`), so a poller that asks for
+ * what came after its cursor misses nothing, however long a request took.
+ */
+import type { InspectorNote } from './notes.js';
+
+/** One answered request, card data and credentials masked. */
+export interface RecordedRequest {
+  readonly id: number;
+  /** Sandbox time when it came in. */
+  readonly at: string;
+  readonly method: string;
+  readonly path: string;
+  readonly query: Readonly<Record<string, unknown>>;
+  readonly headers: Readonly<Record<string, unknown>>;
+  /** Parsed JSON or form fields, else the text; null without a body. */
+  readonly body: unknown;
+  readonly status: number;
+  readonly response: { readonly headers: Readonly<Record<string, string>>; readonly body: unknown };
+  readonly duration_ms: number;
+  readonly notes: readonly InspectorNote[];
+}
+
+export const REQUEST_LOG_LIMIT = 500;
+
+export class RequestLog {
+  readonly #limit: number;
+  #entries: { readonly cursor: number; readonly request: RecordedRequest }[] = [];
+  #nextId = 1;
+  #cursor = 0;
+
+  constructor(limit = REQUEST_LOG_LIMIT) {
+    this.#limit = limit;
+  }
+
+  /** A number for a request that is starting. */
+  nextId(): number {
+    return this.#nextId++;
+  }
+
+  add(request: RecordedRequest): void {
+    this.#cursor += 1;
+    this.#entries.push({ cursor: this.#cursor, request });
+    if (this.#entries.length > this.#limit) this.#entries.splice(0, this.#entries.length - this.#limit);
+  }
+
+  /** Requests recorded after `cursor` (all without one), newest first, and the cursor to ask from next. */
+  since(cursor = 0): { readonly requests: RecordedRequest[]; readonly cursor: number } {
+    const requests = this.#entries.filter((entry) => entry.cursor > cursor).map((entry) => entry.request);
+    return { requests: requests.reverse(), cursor: this.#cursor };
+  }
+
+  /** Forgets every request (reset); ids and cursors go on, so a poller's cursor stays meaningful. */
+  clear(): void {
+    this.#entries = [];
+  }
+}

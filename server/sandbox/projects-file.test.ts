@@ -1,0 +1,123 @@
+/**
+ * Projects from a file: what a merchant's file sets reaches the sandbox's behaviour over its
+ * API (credentials, currencies, accounts and terminals, 3-D Secure policy), and a wrong file is
+ * refused with every problem named at once.
+ */
+import { describe, expect, it } from 'vitest';
+import { authHeaderValue } from '../gateway/wire/routes.js';
+import { parseProjects, ProjectsFileError, readProjectsFile } from './projects-file.js';
+import { directPayment, testSandbox } from './testing/in-process.js';
+
+const POS = '0b7e4c1a-9d3f-4a62-8e15-2c6f0a9b7d34';
+const project = (overrides: Record<string, unknown> = {}) => ({
+  pos_id: POS, api_key: 'acme-key', api_secret: 'acme-secret', endpoints_key: 'acme-endpoints', name: 'Acme', ...overrides,
+});
+
+function problems(json: unknown): string[] {
+  try {
+    parseProjects(json);
+  } catch (error) {
+    if (error instanceof ProjectsFileError) return error.issues.map(({ field, reason }) => `${field}: ${reason}`);
+    throw error;
+  }
+  throw new Error('the file was accepted');
+}
+
+/** A sandbox with one project from a file, and requests with that project's credentials. */
+function sandboxOf(entry: Record<string, unknown>) {
+  const sandbox = testSandbox({ projects: parseProjects({ projects: [entry] }) });
+  const headers = { 'X-API-AUTH': authHeaderValue(String(entry.api_key), String(entry.api_secret)), 'X-API-KEY': String(entry.endpoints_key) };
+  return { sandbox, headers };
+}
+
+describe('projects file', () => {
+  it('loads the example of docs/sandbox-projects.example.json', async () => {
+    const projects = await readProjectsFile('docs/sandbox-projects.example.json');
+    expect(projects.map((entry) => [entry.name, entry.posId, entry.currencies, entry.threeDSecure])).toEqual([
+      ['Acme Coffee', POS, ['UAH', 'EUR', 'XTS'], 'always'],
+      ['Acme Marketplace', '7d3a9e5c-1f84-4b26-a0c9-6e2b8d4f1a75', ['EUR', 'XTS'], 'never'],
+    ]);
+    expect(projects[0]).toMatchObject({ currency: 'UAH', captureOverReservePercent: 10, subMerchants: ['3f9a1c7e-5b2d-4e80-9a6c-1d7e3b5f0c28'] });
+    expect(projects[1]).toMatchObject({ currency: 'EUR' });
+    expect(testSandbox({ projects }).app.sandbox.gateway.config.projects).toHaveLength(2);
+  });
+
+  it('names every wrong entry at once, the checks across fields too', () => {
+    expect(
+      problems({
+        projects: [
+          project({
+            pos_id: 'not-a-uuid',
+            currency: 'GBP',
+            currencies: ['UAH', 'UAH', 'EURO'],
+            sub_merchants: ['3f9a1c7e-5b2d-4e80-9a6c-1d7e3b5f0c28', '3f9a1c7e-5b2d-4e80-9a6c-1d7e3b5f0c28'],
+            accounts: [{ id: '6a2d8f41-0c7b-4e93-b5a1-9f3e2d7c6b10', name: 'Main', currency: 'UAH', opening_balance: 1.005 }],
+            capture_over_reserve_percent: -5,
+          }),
+          project({ pos_id: '7d3a9e5c-1f84-4b26-a0c9-6e2b8d4f1a75', endpoints_key: '', three_d_secure: 'maybe' }),
+          { pos_id: '7d3a9e5c-1f84-4b26-a0c9-6e2b8d4f1a75' },
+        ],
+        extra: true,
+      }),
+    ).toEqual([
+      'projects[0].pos_id: must be a UUID',
+      'projects[0].currencies[2]: must be a three-letter upper-case ISO 4217 code',
+      'projects[0].capture_over_reserve_percent: must be at least 0',
+      'projects[0].currency: must be one of the project’s currencies',
+      'projects[0].currencies[1]: appears twice',
+      'projects[0].sub_merchants[1]: appears twice',
+      'projects[0].accounts[0].opening_balance: must be an amount in UAH, no finer than its minor unit',
+      'projects[1].endpoints_key: must not be empty',
+      'projects[1].three_d_secure: must be one of card, always, never',
+      'projects[2].api_key: is required',
+      'projects[2].api_secret: is required',
+      'projects[2].endpoints_key: is required',
+      'projects[2].name: is required',
+      'extra: is not allowed',
+      'projects[2].pos_id: is already another project’s',
+      'projects[1].api_key: is already another project’s',
+    ]);
+    expect(problems({ projects: [] })).toEqual(['projects: must list at least one project']);
+    expect(problems([project()])).toEqual([': must be an object']);
+  });
+
+  it('gives the project its credentials, currencies (XTS among them) and accounts and terminals', async () => {
+    const ledger = (id: string, name: string, extra: Record<string, unknown> = {}) => ({ id, name, currency: 'UAH', opening_balance: 100, ...extra });
+    const { sandbox, headers } = sandboxOf(
+      project({
+        currencies: ['UAH', 'XTS'],
+        accounts: [ledger('6a2d8f41-0c7b-4e93-b5a1-9f3e2d7c6b10', 'Main')],
+        terminals: [
+          ledger('9e5b3d17-6a4c-4f21-a8e0-7c2b9d1f5a46', 'Web'),
+          ledger('2c8f6e03-b19d-4a75-9e4b-0d6a3c8f1b92', 'Kiosk', { receives_payments: false, unavailable: 'Kiosk is offline' }),
+        ],
+      }),
+    );
+    const pay = (currency: string) => sandbox.call('POST', '/api/v1/payment', { body: directPayment(sandbox.project, { currency, amount: 10 }), headers });
+    expect(await (await pay('XTS')).json()).toMatchObject({ status: 'success', currency: 'XTS' });
+    expect(await (await pay('UAH')).json()).toMatchObject({ status: 'success' });
+    expect((await pay('USD')).status).toBe(400); // not this project's
+
+    const terminals = await (await sandbox.call('GET', `/api/v1/balances/pos/${POS}/terminals`, { headers })).json();
+    // 100 opening + 10 paid − 0.20 commission (0.05 + 1.5 %) on the live terminal; the other fails.
+    expect(terminals).toEqual({
+      terminals: [{ id: '9e5b3d17-6a4c-4f21-a8e0-7c2b9d1f5a46', name: 'Web', currency: 'UAH', balances: { available: 109.8 } }],
+      failed_terminals: [{ id: '2c8f6e03-b19d-4a75-9e4b-0d6a3c8f1b92', message: 'Kiosk is offline' }],
+    });
+    const accounts = (await (await sandbox.call('GET', `/api/v1/balances/pos/${POS}/accounts`, { headers })).json()) as { accounts: { id: string }[] };
+    expect(accounts.accounts.map((account) => account.id)).toEqual(['6a2d8f41-0c7b-4e93-b5a1-9f3e2d7c6b10']);
+  });
+
+  it('applies the 3-D Secure policy: always challenges every card, never lets the challenge card through', async () => {
+    const always = sandboxOf(project({ three_d_secure: 'always' }));
+    const challenged = await always.sandbox.call('POST', '/api/v1/payment', { body: directPayment(always.sandbox.project), headers: always.headers });
+    expect(await challenged.json()).toMatchObject({ status: 'pending', status_code: '2122', user_action_required: true });
+
+    const never = sandboxOf(project({ three_d_secure: 'never' }));
+    const frictionless = await never.sandbox.call('POST', '/api/v1/payment', {
+      body: directPayment(never.sandbox.project, {}, '4000000000003220'),
+      headers: never.headers,
+    });
+    expect(await frictionless.json()).toMatchObject({ status: 'success', status_code: '1000', eci: '05' });
+  });
+});

@@ -1,0 +1,185 @@
+/**
+ * Projects from a file (`payform-sandbox --projects projects.json`, or SANDBOX_PROJECTS), so the
+ * sandbox mirrors a merchant's real projects: credentials, currencies, sub-merchants, accounts and
+ * terminals, the over-capture allowance and the 3-D Secure policy. Fields are spelt as GET
+ * /_sandbox shows them; what a project leaves out is the test project's (config.ts). The file is
+ * checked whole before the sandbox starts, and one error names every wrong entry.
+ * docs/sandbox.md has an example; docs/sandbox-projects.example.json is one to copy.
+ */
+import { readFile } from 'node:fs/promises';
+import * as z from 'zod';
+import { fromWireAmount } from '@payform/gateway';
+import { describeIssues, parseWire, Currency, Uuid, requiredText } from '@payform/gateway/wire';
+import type { FieldIssue } from '@payform/gateway/wire';
+import type { Ledger } from './balances.js';
+import type { Project } from './config.js';
+
+/**
+ * The checks across fields run even when a field is wrong, so that one error names every problem:
+ * they read the input as it came, trusting none of its types.
+ */
+const EVERY_PROBLEM = { when: () => true };
+
+const Ledger = z.strictObject({
+  id: Uuid,
+  name: requiredText(128),
+  currency: Currency,
+  /** In the currency's major units, as the API shows balances: 12500.5. */
+  opening_balance: z.number().default(0),
+  /** Whether the project's successful payments in its currency move this balance. */
+  receives_payments: z.boolean().default(true),
+});
+
+const Terminal = Ledger.extend({
+  /** A terminal whose balance cannot be read: listed in failed_terminals with this message. */
+  unavailable: requiredText(256).optional(),
+});
+
+const ProjectEntry = z
+  .strictObject({
+    pos_id: Uuid,
+    api_key: requiredText(256),
+    api_secret: requiredText(256),
+    endpoints_key: requiredText(256),
+    name: requiredText(128),
+    /** Currency of the project's balances; default the first of `currencies`. */
+    currency: Currency.optional(),
+    currencies: z.array(Currency).min(1, { error: 'must name at least one currency' }).optional(),
+    sub_merchants: z.array(Uuid).optional(),
+    accounts: z.array(Ledger).min(1, { error: 'must name at least one account' }).optional(),
+    terminals: z.array(Terminal).min(1, { error: 'must name at least one terminal' }).optional(),
+    capture_over_reserve_percent: z.number().min(0).max(1000).optional(),
+    three_d_secure: z.enum(['card', 'always', 'never']).optional(),
+    sector: z.enum(['microfinance', 'igaming']).nullable().optional(),
+    mcc: z.string().regex(/^\d{4}$/, { error: 'must be four digits' }).optional(),
+    credit_references: z.boolean().optional(),
+  })
+  .check(z.superRefine(projectConsistency, EVERY_PROBLEM));
+
+const ProjectsFile = z
+  .strictObject({ projects: z.array(ProjectEntry).min(1, { error: 'must list at least one project' }) })
+  .check(z.superRefine(distinctProjects, EVERY_PROBLEM));
+
+/** The file could not be used; `issues` names every wrong entry. */
+export class ProjectsFileError extends Error {
+  override readonly name = 'ProjectsFileError';
+  readonly issues: readonly FieldIssue[];
+
+  constructor(source: string, issues: readonly FieldIssue[]) {
+    super(`${source} is not a valid projects file:\n${issues.map((issue) => `  ${describeIssues([issue])}`).join('\n')}`);
+    this.issues = issues;
+  }
+}
+
+/** Reads and checks a projects file; throws ProjectsFileError naming every problem. */
+export async function readProjectsFile(path: string): Promise<Partial<Project>[]> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    throw new ProjectsFileError(path, [{ field: '', reason: `cannot be read (${typeof code === 'string' ? code : String(error)})` }]);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new ProjectsFileError(path, [{ field: '', reason: `is not JSON: ${(error as Error).message}` }]);
+  }
+  return parseProjects(json, path);
+}
+
+/** The projects of a parsed file, as SandboxConfig.projects takes them. */
+export function parseProjects(json: unknown, source = 'the projects file'): Partial<Project>[] {
+  const parsed = parseWire(ProjectsFile, json);
+  if (!parsed.success) throw new ProjectsFileError(source, parsed.issues);
+  return parsed.data.projects.map(toProject);
+}
+
+function toProject(entry: z.output<typeof ProjectEntry>): Partial<Project> {
+  const currency = entry.currency ?? entry.currencies?.[0];
+  const project: Partial<Project> = {
+    posId: entry.pos_id,
+    apiKey: entry.api_key,
+    apiSecret: entry.api_secret,
+    endpointsKey: entry.endpoints_key,
+    name: entry.name,
+    ...(currency ? { currency } : {}),
+    ...(entry.currencies ? { currencies: entry.currencies } : {}),
+    ...(entry.sub_merchants ? { subMerchants: entry.sub_merchants } : {}),
+    ...(entry.accounts ? { accounts: entry.accounts.map(toLedger) } : {}),
+    ...(entry.terminals ? { terminals: entry.terminals.map(toLedger) } : {}),
+    ...(entry.capture_over_reserve_percent === undefined ? {} : { captureOverReservePercent: entry.capture_over_reserve_percent }),
+    ...(entry.three_d_secure ? { threeDSecure: entry.three_d_secure } : {}),
+    ...(entry.sector === undefined ? {} : { sector: entry.sector ?? undefined }),
+    ...(entry.mcc ? { mcc: entry.mcc } : {}),
+    ...(entry.credit_references === undefined ? {} : { creditReferences: entry.credit_references }),
+  };
+  return project;
+}
+
+function toLedger(entry: z.output<typeof Terminal> | z.output<typeof Ledger>): Ledger {
+  return {
+    id: entry.id,
+    name: entry.name,
+    currency: entry.currency,
+    live: entry.receives_payments,
+    opening: fromWireAmount(entry.opening_balance, entry.currency),
+    ...('unavailable' in entry && entry.unavailable ? { unavailable: entry.unavailable } : {}),
+  };
+}
+
+function isAmount(value: number, currency: string): boolean {
+  try {
+    fromWireAmount(value, currency);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+type Issue = (path: (string | number)[], message: string) => void;
+const issuesOf = (ctx: z.RefinementCtx): Issue => (path, message) => ctx.addIssue({ code: 'custom', path, message });
+const fields = (value: unknown): Record<string, unknown> => (typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {});
+const items = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
+
+/** Within a project: the balance currency among the accepted ones; nothing listed twice; balances in their currency. */
+function projectConsistency(input: unknown, ctx: z.RefinementCtx): void {
+  const issue = issuesOf(ctx);
+  const project = fields(input);
+  const currencies = items(project.currencies);
+  if (typeof project.currency === 'string' && Array.isArray(project.currencies) && !currencies.includes(project.currency)) {
+    issue(['currency'], 'must be one of the project’s currencies');
+  }
+  repeated(currencies).forEach((index) => issue(['currencies', index], 'appears twice'));
+  repeated(items(project.sub_merchants)).forEach((index) => issue(['sub_merchants', index], 'appears twice'));
+  for (const kind of ['accounts', 'terminals'] as const) {
+    const ledgers = items(project[kind]).map(fields);
+    repeated(ledgers.map((ledger) => ledger.id)).forEach((index) => issue([kind, index, 'id'], 'appears twice'));
+    ledgers.forEach(({ opening_balance: balance, currency }, index) => {
+      if (typeof balance === 'number' && typeof currency === 'string' && !isAmount(balance, currency)) {
+        issue([kind, index, 'opening_balance'], `must be an amount in ${currency}, no finer than its minor unit`);
+      }
+    });
+  }
+}
+
+/** Across projects: each pos_id and API key belongs to one project (the key finds the project). */
+function distinctProjects(input: unknown, ctx: z.RefinementCtx): void {
+  const issue = issuesOf(ctx);
+  const projects = items(fields(input).projects).map(fields);
+  for (const key of ['pos_id', 'api_key'] as const) {
+    repeated(projects.map((project) => project[key])).forEach((index) => issue(['projects', index, key], 'is already another project’s'));
+  }
+}
+
+/** Indexes of the values that appeared earlier in the list (values that are not text or numbers aside). */
+function repeated(values: readonly unknown[]): number[] {
+  const seen = new Set<unknown>();
+  return values.flatMap((value, index) => {
+    if (typeof value !== 'string' && typeof value !== 'number') return [];
+    if (seen.has(value)) return [index];
+    seen.add(value);
+    return [];
+  });
+}
