@@ -22,65 +22,41 @@ const MAX_PHONE_DIGITS = 15;
 // White space of any width (tab, no-break, thin, ideographic), invisible format characters, dashes
 // and connectors of any kind (`-`, `–`, `_`), and the punctuation digits are grouped with, in their
 // full-width forms too. Up to five in a row: " - ", " / ", two spaces and a dash.
-const SEPARATOR = String.raw`[\s\p{Cf}\p{Pd}\p{Pc}.,/\\·'’\u2024\u2027\uFF0C\uFF0E\uFF0F\uFF3C]`;
+const SEPARATOR = String.raw`[\s\p{Cf}\p{Pd}\p{Pc}.,/\\'’·\uFF0C\uFF0E\uFF0F]`;
 const DIGIT_RUN = new RegExp(String.raw`\p{Nd}(?:${SEPARATOR}{0,5}\p{Nd})*`, 'gu');
 const DIGIT_GROUP = /\p{Nd}+/gu;
-const IS_DIGIT = /^\p{Nd}$/u;
-const PLUS = new Set(['+', '\uFF0B']);
+const DIGIT = /\p{Nd}/u;
+const NOT_ASCII = /[^0-9]/gu;
 
-/** The value 0–9 of any decimal digit: Unicode keeps each script's digits in order, 0 first. */
-function digitValue(digit: string): number {
+/** 0–9 for any decimal digit: Unicode keeps each script's ten digits together, in order. */
+function asciiDigit(digit: string): string {
   const code = digit.codePointAt(0)!;
-  if (code < 0x80) return code - 0x30;
   let zero = code;
-  while (IS_DIGIT.test(String.fromCodePoint(zero - 1))) zero -= 1;
-  return (code - zero) % 10;
-}
-
-function asciiDigits(group: string): string {
-  return /^[0-9]+$/.test(group) ? group : Array.from(group, (digit) => String(digitValue(digit))).join('');
-}
-
-interface Group {
-  readonly start: number;
-  readonly end: number;
-  readonly digits: string;
-}
-
-function groupsOf(run: string, offset: number): Group[] {
-  return Array.from(run.matchAll(DIGIT_GROUP), (match) => ({
-    start: offset + match.index,
-    end: offset + match.index + match[0].length,
-    digits: asciiDigits(match[0]),
-  }));
-}
-
-/**
- * Every span of whole groups of one digit run with 13–19 digits and a valid check digit,
- * overlapping spans merged. A run written after `+` with at most 15 digits is a phone.
- */
-function spansOfRun(text: string, run: string, offset: number, into: CardNumberSpan[]): void {
-  const groups = groupsOf(run, offset);
-  const digitCount = groups.reduce((sum, group) => sum + group.digits.length, 0);
-  if (digitCount < MIN_DIGITS) return;
-  if (digitCount <= MAX_PHONE_DIGITS && PLUS.has(text[offset - 1] ?? '')) return;
-  let last: { start: number; end: number } | undefined;
-  for (let first = 0; first < groups.length; first += 1) {
-    let digits = '';
-    for (let next = first; next < groups.length && digits.length + groups[next]!.digits.length <= MAX_DIGITS; next += 1) {
-      digits += groups[next]!.digits;
-      if (digits.length < MIN_DIGITS || !luhn(digits)) continue;
-      const span = { start: groups[first]!.start, end: groups[next]!.end };
-      if (last && span.start < last.end) last.end = Math.max(last.end, span.end);
-      else into.push((last = span));
-    }
-  }
+  while (DIGIT.test(String.fromCodePoint(zero - 1))) zero -= 1;
+  return String((code - zero) % 10);
 }
 
 /** Where `text` holds card numbers, in order. */
 export function findCardNumbers(text: string): CardNumberSpan[] {
-  const spans: CardNumberSpan[] = [];
-  for (const match of text.matchAll(DIGIT_RUN)) spansOfRun(text, match[0], match.index, spans);
+  const spans: { start: number; end: number }[] = [];
+  for (const run of text.matchAll(DIGIT_RUN)) {
+    const groups = [...run[0].matchAll(DIGIT_GROUP)];
+    const digits = groups.map(([group]) => group.replace(NOT_ASCII, asciiDigit));
+    const count = digits.join('').length;
+    // A number written after `+` with no more digits than a phone has is a phone.
+    if (count < MIN_DIGITS || (count <= MAX_PHONE_DIGITS && /[+＋]/.test(text[run.index - 1] ?? ''))) continue;
+    // Whole groups only: the separators a person types fall between a card number's parts.
+    let last: { start: number; end: number } | undefined;
+    groups.forEach((first, from) => {
+      for (let to = from, number = ''; to < groups.length && (number += digits[to]).length <= MAX_DIGITS; to += 1) {
+        if (number.length < MIN_DIGITS || !luhn(number)) continue;
+        const start = run.index + first.index;
+        const end = run.index + groups[to]!.index + groups[to]![0].length;
+        if (last && start < last.end) last.end = Math.max(last.end, end);
+        else spans.push((last = { start, end }));
+      }
+    });
+  }
   return spans;
 }
 
