@@ -48,6 +48,11 @@ describe('findCardNumbers', () => {
     expect(findCardNumbers(text).map(({ start, end }) => text.slice(start, end))).toEqual(['4111 1111 1111 1111']);
   });
 
+  it('takes more than 19 digits in a row as a card number with digits run into it', () => {
+    const text = `id ${VISA}0000 and 2026-11-22 ${'1'.repeat(30)}`;
+    expect(findCardNumbers(text).map(({ start, end }) => text.slice(start, end))).toEqual([`${VISA}0000`, '1'.repeat(30)]);
+  });
+
   it.each([
     ['a flat number', 'Apt 12'],
     ['an address', 'Flat 12, 3rd floor, 14/2 Khreshchatyk St'],

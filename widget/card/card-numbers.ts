@@ -2,9 +2,10 @@
  * Card numbers written into text, however a person separates the digits. The judgement is on
  * the digits alone: any decimal digit (full-width ４, Arabic-Indic ٤… count as 4), joined by
  * short runs of what people put between groups of digits. Whole groups that together make 13–19
- * digits with a valid check digit are a card number; other numbers in text (a flat, a date, an
- * amount, a 12-digit id, a phone written with `+`) are not. Pure: the widget checks the customer
- * fields with it as the payer types, the companion refuses and masks with it.
+ * digits with a valid check digit are a card number, and so is any group of more than 19 digits;
+ * other numbers in text (a flat, a date, an amount, a 12-digit id, a phone written with `+`) are
+ * not. Pure: the widget checks the customer fields with it as the payer types, the companion
+ * refuses and masks with it.
  */
 import { luhn } from './luhn.js';
 
@@ -21,11 +22,14 @@ const MAX_PHONE_DIGITS = 15;
 
 // White space of any width (tab, no-break, thin, ideographic), invisible format characters, dashes
 // and connectors of any kind (`-`, `–`, `_`), and the punctuation digits are grouped with, in their
-// full-width forms too. Up to five in a row: " - ", " / ", two spaces and a dash.
+// full-width forms too. Up to five in a row: " - ", " / ", two spaces and a dash. Only runs of
+// enough digits are matched.
 const SEPARATOR = String.raw`[\s\p{Cf}\p{Pd}\p{Pc}.,/\\'’·\uFF0C\uFF0E\uFF0F]`;
-const DIGIT_RUN = new RegExp(String.raw`\p{Nd}(?:${SEPARATOR}{0,5}\p{Nd})*`, 'gu');
+const DIGIT_RUN = new RegExp(String.raw`\p{Nd}(?:${SEPARATOR}{0,5}\p{Nd}){${MIN_DIGITS - 1},}`, 'gu');
 const DIGIT_GROUP = /\p{Nd}+/gu;
 const DIGIT = /\p{Nd}/u;
+/** Most text (names, statuses, ids) has fewer digits than any card number: nothing to look for. */
+const ENOUGH_DIGITS = /(?:\p{Nd}\P{Nd}*){13}/u;
 const NOT_ASCII = /[^0-9]/gu;
 
 /** 0–9 for any decimal digit: Unicode keeps each script's ten digits together, in order. */
@@ -39,21 +43,30 @@ function asciiDigit(digit: string): string {
 /** Where `text` holds card numbers, in order. */
 export function findCardNumbers(text: string): CardNumberSpan[] {
   const spans: { start: number; end: number }[] = [];
-  for (const run of text.matchAll(DIGIT_RUN)) {
-    const groups = [...run[0].matchAll(DIGIT_GROUP)];
+  if (!ENOUGH_DIGITS.test(text)) return spans;
+  // exec, not matchAll: matchAll copies the expression on each call, which costs ten times more.
+  DIGIT_RUN.lastIndex = 0;
+  for (let run; (run = DIGIT_RUN.exec(text)); ) {
+    const groups: RegExpExecArray[] = [];
+    DIGIT_GROUP.lastIndex = 0;
+    for (let group; (group = DIGIT_GROUP.exec(run[0])); ) groups.push(group);
     const digits = groups.map(([group]) => group.replace(NOT_ASCII, asciiDigit));
     const count = digits.join('').length;
     // A number written after `+` with no more digits than a phone has is a phone.
     if (count < MIN_DIGITS || (count <= MAX_PHONE_DIGITS && /[+＋]/.test(text[run.index - 1] ?? ''))) continue;
-    // Whole groups only: the separators a person types fall between a card number's parts.
+    // Whole groups only: the separators a person types fall between a card number's parts. A
+    // group longer than any card number may hold one with more digits run into it.
     let last: { start: number; end: number } | undefined;
     groups.forEach((first, from) => {
-      for (let to = from, number = ''; to < groups.length && (number += digits[to]).length <= MAX_DIGITS; to += 1) {
-        if (number.length < MIN_DIGITS || !luhn(number)) continue;
+      const span = (to: number) => {
         const start = run.index + first.index;
         const end = run.index + groups[to]!.index + groups[to]![0].length;
         if (last && start < last.end) last.end = Math.max(last.end, end);
         else spans.push((last = { start, end }));
+      };
+      if (digits[from]!.length > MAX_DIGITS) span(from);
+      for (let to = from, number = ''; to < groups.length && (number += digits[to]).length <= MAX_DIGITS; to += 1) {
+        if (number.length >= MIN_DIGITS && luhn(number)) span(to);
       }
     });
   }
