@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findCardNumbers, holdsCardNumber, maskCardNumbers } from './card-numbers.js';
+import { findCardNumbers, foldDigits, holdsCardNumber, maskCardNumbers } from './card-numbers.js';
 
 const VISA = '4111111111111111';
 const groups = (digits: string, size = 4) => digits.match(new RegExp(`.{1,${size}}`, 'g'))!;
@@ -92,5 +92,11 @@ describe('maskCardNumbers', () => {
     );
     expect(maskCardNumbers(`${FULL_WIDTH(VISA)}/${VISA}`, '#')).toBe('#/#');
     expect(maskCardNumbers('nothing here', '#')).toBe('nothing here');
+  });
+});
+
+describe('foldDigits', () => {
+  it('writes the digits of any script as 0–9 and keeps everything else', () => {
+    expect(foldDigits(`${FULL_WIDTH('4111')}-${ARABIC_INDIC('1234')} \u{1d7ce}\u{1d7d7} ok 56`)).toBe('4111-1234 09 ok 56');
   });
 });

@@ -28,9 +28,9 @@ const SEPARATOR = String.raw`[\s\p{Cf}\p{Pd}\p{Pc}.,/\\'’·\uFF0C\uFF0E\uFF0F]
 const DIGIT_RUN = new RegExp(String.raw`\p{Nd}(?:${SEPARATOR}{0,5}\p{Nd}){${MIN_DIGITS - 1},}`, 'gu');
 const DIGIT_GROUP = /\p{Nd}+/gu;
 const DIGIT = /\p{Nd}/u;
+const OTHER_DIGIT = /(?![0-9])\p{Nd}/gu;
 /** Most text (names, statuses, ids) has fewer digits than any card number: nothing to look for. */
 const ENOUGH_DIGITS = /(?:\p{Nd}\P{Nd}*){13}/u;
-const NOT_ASCII = /[^0-9]/gu;
 
 /** 0–9 for any decimal digit: Unicode keeps each script's ten digits together, in order. */
 function asciiDigit(digit: string): string {
@@ -39,6 +39,9 @@ function asciiDigit(digit: string): string {
   while (DIGIT.test(String.fromCodePoint(zero - 1))) zero -= 1;
   return String((code - zero) % 10);
 }
+
+/** `text` with every decimal digit written 0–9 (full-width ４ as 4), the rest as it is. */
+export const foldDigits = (text: string): string => text.replace(OTHER_DIGIT, asciiDigit);
 
 /** Where `text` holds card numbers, in order. */
 export function findCardNumbers(text: string): CardNumberSpan[] {
@@ -50,7 +53,7 @@ export function findCardNumbers(text: string): CardNumberSpan[] {
     const groups: RegExpExecArray[] = [];
     DIGIT_GROUP.lastIndex = 0;
     for (let group; (group = DIGIT_GROUP.exec(run[0])); ) groups.push(group);
-    const digits = groups.map(([group]) => group.replace(NOT_ASCII, asciiDigit));
+    const digits = groups.map(([group]) => foldDigits(group));
     const count = digits.join('').length;
     // A number written after `+` with no more digits than a phone has is a phone.
     if (count < MIN_DIGITS || (count <= MAX_PHONE_DIGITS && /[+＋]/.test(text[run.index - 1] ?? ''))) continue;
