@@ -30,7 +30,7 @@ const DIGIT_GROUP = /\p{Nd}+/gu;
 const DIGIT = /\p{Nd}/u;
 const OTHER_DIGIT = /(?![0-9])\p{Nd}/gu;
 /** Most text (names, statuses, ids) has fewer digits than any card number: nothing to look for. */
-const ENOUGH_DIGITS = /(?:\p{Nd}\P{Nd}*){13}/u;
+const ENOUGH_DIGITS = new RegExp(String.raw`(?:\p{Nd}\P{Nd}*){${MIN_DIGITS}}`, 'u');
 
 /** 0–9 for any decimal digit: Unicode keeps each script's ten digits together, in order. */
 function asciiDigit(digit: string): string {
@@ -54,9 +54,8 @@ export function findCardNumbers(text: string): CardNumberSpan[] {
     DIGIT_GROUP.lastIndex = 0;
     for (let group; (group = DIGIT_GROUP.exec(run[0])); ) groups.push(group);
     const digits = groups.map(([group]) => foldDigits(group));
-    const count = digits.join('').length;
     // A number written after `+` with no more digits than a phone has is a phone.
-    if (count < MIN_DIGITS || (count <= MAX_PHONE_DIGITS && /[+＋]/.test(text[run.index - 1] ?? ''))) continue;
+    if (digits.join('').length <= MAX_PHONE_DIGITS && /[+＋]/.test(text[run.index - 1] ?? '')) continue;
     // Whole groups only: the separators a person types fall between a card number's parts. A
     // group longer than any card number may hold one with more digits run into it.
     let last: { start: number; end: number } | undefined;
