@@ -277,6 +277,13 @@ function describeAtRest(name: string, backend: () => LedgerBackend, dump?: (stac
           // The payer typed the card number into a name field: it must not be kept there.
           { card: card(), customer: { fname: cardNumber('success').replace(/(\d{4})(?=\d)/g, '$1 '), lname: 'Koval', email: 'olena@example.com', phone: '+380501234567' } },
           { card: card(), customer: { fname: 'Olena', lname: `Koval ${cardNumber('success', 'mastercard')}`, email: 'olena@example.com', phone: '+380501234567' } },
+          // …with other separators, or in full-width digits, in a name and in an e-mail address.
+          ...['  ', '\u00a0', '\u2009', '\t', '.', '/', '_', ',', ' - '].map((separator) => ({
+            card: card(),
+            customer: { ...FULL_CUSTOMER, fname: `Olena ${cardNumber('success').match(/.{4}/g)!.join(separator)}` },
+          })),
+          { card: card(), customer: { ...FULL_CUSTOMER, lname: cardNumber('success').replace(/\d/g, (digit) => String.fromCharCode(0xff10 + Number(digit))) } },
+          { card: card(), customer: { ...FULL_CUSTOMER, email: `${cardNumber('success').match(/.{4}/g)!.join('.')}@example.com` } },
         ]) {
           await (await stack.pay((await stack.openSession()).id, payBody(body))).arrayBuffer();
         }

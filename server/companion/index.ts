@@ -11,7 +11,7 @@ export { composeCompanion, startCompanion } from './start.js';
 export type { ComposedCompanion, RunningCompanion, StartOptions } from './start.js';
 export { createLogger, memorySink, stderrSink } from './log/logger.js';
 export type { LogFields, LogLevel, Logger, LogSink } from './log/logger.js';
-export { redact } from '@payform/gateway';
+export { redact, redactForStorage } from './log/redact.js';
 export type { PaymentChange, PaymentEventHook, ChangeSource } from './payments/reactions.js';
 export type { ReconciliationReport } from './reconciliation/reconciler.js';
 export { openApiDocument } from './openapi/openapi-document.js';

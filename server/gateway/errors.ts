@@ -169,6 +169,11 @@ const SHORT_CODE = /(?<!\d)\d{3,4}(?!\d)/g;
 /** Three digits at least: the fewest a CVV has, and a card number has more. */
 const THREE_DIGITS = /\d\D*\d\D*\d/;
 
+/** `text` with every run of 3–4 digits masked when it mentions a CVV (card numbers left as they are). */
+export function maskCvvMention(text: string): string {
+  return CVV_MENTION.test(text) ? text.replace(SHORT_CODE, '[cvv]') : text;
+}
+
 function maskText(text: string, mentionsCvv: boolean): string {
   // Most text (names, statuses, URLs' words) has no run to mask: skip the replacing.
   if (!THREE_DIGITS.test(text)) return text;

@@ -25,9 +25,9 @@ export {
   GatewayUnavailableError, NetworkError, NetworkTimeoutError, OutcomeUnknownError, UnexpectedResponseError,
 } from './errors.js';
 export type { GatewayErrorDetails } from './errors.js';
-export { maskCardData } from './errors.js';
+export { maskCardData, maskCvvMention } from './errors.js';
 export { currencyExponent, toWireAmount, fromWireAmount, isDecimal } from './money.js';
-export { redact, isSecretKey, REDACTED } from './redact.js';
+export { CARD_NUMBER_MASK, redact, redactor, isSecretKey, REDACTED } from './redact.js';
 export type { MinorUnits, WireAmount } from './money.js';
 export {
   signWebhook, verifyWebhook, decodeWebhook, readWebhook, encodeWebhookData, webhookForm, WebhookSignatureError,

@@ -1,14 +1,17 @@
 /**
- * What may never reach a log line: card numbers, CVVs, expiry dates, gateway credentials, the
- * admin token, card tokens and signatures. Values under such keys are replaced whatever they
- * hold; every other string is masked like the gateway's echoes (`maskCardData`: card-number
- * digit runs, and 3–4-digit runs in text that mentions a CVV), because card data can hide in an
- * error message or a gateway echo. Shared by the companion's logger and the sandbox's request
- * inspector, which must not import each other.
+ * What may never reach a log line or a stored gateway body: card numbers, CVVs, expiry dates,
+ * gateway credentials, the admin token, card tokens and signatures. `redactor(maskText)` makes a
+ * masking copy: values under such keys are replaced whatever they hold, and every other key,
+ * string and number goes through `maskText`, because card data can hide in an error message, a
+ * gateway echo or a key. `redact` masks like the gateway's echoes (`maskCardData`: 12–19-digit
+ * runs, and 3–4-digit runs in text that mentions a CVV). The companion's logger and stored
+ * bodies and the sandbox's request inspector share this walk; each brings its own `maskText`.
  */
 import { maskCardData } from './errors.js';
 
 export const REDACTED = '[redacted]';
+/** What a masked card number reads. */
+export const CARD_NUMBER_MASK = '[card number]';
 
 // Compared after lower-casing and dropping `_` and `-`: `card_cvv`, `cardCvv` and `Card-CVV` alike.
 const SECRET_KEYS = new Set([
@@ -35,60 +38,86 @@ export function isSecretKey(key: string): boolean {
 
 type KeyKind = 'secret' | 'identifier' | 'other';
 
-// Logs and webhook bodies use a few dozen keys over and over; their kinds are remembered (up to
-// a bound, so keys made up by a caller cannot grow it without end).
-const keyKinds = new Map<string, KeyKind>();
-const KEY_KINDS_KEPT = 2_048;
+/** What a mask makes of a key: its kind, and the key as written out. */
+interface KeySeen {
+  readonly kind: KeyKind;
+  readonly written: string;
+}
+
+// Logs and webhook bodies use a few dozen keys over and over; what each mask makes of them is
+// remembered (up to a bound, so keys made up by a caller cannot grow it without end).
+const KEYS_KEPT = 2_048;
 
 function kindOf(key: string): KeyKind {
-  let kind = keyKinds.get(key);
-  if (kind === undefined) {
-    const normalised = normalisedKey(key);
-    kind = SECRET_KEYS.has(normalised) ? 'secret' : IDENTIFIER_KEYS.has(normalised) ? 'identifier' : 'other';
-    if (keyKinds.size < KEY_KINDS_KEPT) keyKinds.set(key, kind);
+  const normalised = normalisedKey(key);
+  return SECRET_KEYS.has(normalised) ? 'secret' : IDENTIFIER_KEYS.has(normalised) ? 'identifier' : 'other';
+}
+
+/**
+ * A copy of any value with secrets under their keys replaced and `maskText` applied to keys,
+ * strings and numbers.
+ */
+export function redactor(maskText: (text: string) => string): (value: unknown) => unknown {
+  const keys = new Map<string, KeySeen>();
+
+  function seenKey(key: string): KeySeen {
+    let seen = keys.get(key);
+    if (seen === undefined) {
+      seen = { kind: kindOf(key), written: maskText(key) };
+      if (keys.size < KEYS_KEPT) keys.set(key, seen);
+    }
+    return seen;
   }
-  return kind;
-}
 
-function redactEntry(key: string, item: unknown, depth: number, seen: WeakSet<object>): unknown {
-  const kind = kindOf(key);
-  if (kind === 'secret' && item != null) return REDACTED;
-  if (kind === 'identifier' && typeof item === 'string' && GENERATED_ID.test(item)) return item;
-  return redact(item, depth + 1, seen);
-}
+  function entry(key: string, item: unknown, depth: number, seen: WeakSet<object>): [string, unknown] {
+    const { kind, written } = seenKey(key);
+    if (kind === 'secret' && item != null) return [written, REDACTED];
+    if (kind === 'identifier' && typeof item === 'string' && GENERATED_ID.test(item)) return [written, item];
+    return [written, walk(item, depth + 1, seen)];
+  }
 
-/** A copy of `value` safe to log: secrets under their keys replaced, card data in strings masked. */
-export function redact(value: unknown, depth = 0, seen = new WeakSet<object>()): unknown {
-  if (typeof value === 'string') return maskCardData(value);
-  // JSON.parse makes a card number sent unquoted a number: masked like the same digits in text.
-  if (typeof value === 'number') {
+  /**
+   * A card number sent as a JSON number is masked like its digits in text. Past 2^53 an
+   * integer's digits are no longer the ones sent, so any of 16–19 digits there is taken for one.
+   */
+  function number(value: number): number | string {
+    if (!Number.isInteger(value) || Math.abs(value) < 1e12) return value;
+    if (!Number.isSafeInteger(value)) return Math.abs(value) < 1e19 ? CARD_NUMBER_MASK : value;
     const text = String(value);
-    const masked = maskCardData(text);
-    return masked === text ? value : masked;
+    return maskText(text) === text ? value : CARD_NUMBER_MASK;
   }
-  if (typeof value === 'bigint') return value.toString();
-  if (value === null || typeof value !== 'object') return typeof value === 'function' ? undefined : value;
-  if (seen.has(value)) return '[circular]';
-  if (depth >= MAX_DEPTH) return '[nested]';
-  seen.add(value);
-  if (value instanceof Error) return redactError(value, depth, seen);
-  if (value instanceof Uint8Array) return `[${value.byteLength} bytes]`;
-  if (value instanceof Date) return value.toISOString();
-  if (Array.isArray(value)) return value.map((item) => redact(item, depth + 1, seen));
-  // fromEntries, not assignment: a `__proto__` key stays a key instead of becoming the copy's prototype.
-  // Keys are masked too: whoever builds the object may have put a card number in one.
-  return Object.fromEntries(Object.entries(value).map(([key, item]) => [maskCardData(key), redactEntry(key, item, depth, seen)]));
+
+  function walk(value: unknown, depth: number, seen: WeakSet<object>): unknown {
+    if (typeof value === 'string') return maskText(value);
+    if (typeof value === 'number') return number(value);
+    if (typeof value === 'bigint') return maskText(value.toString());
+    if (value === null || typeof value !== 'object') return typeof value === 'function' ? undefined : value;
+    if (seen.has(value)) return '[circular]';
+    if (depth >= MAX_DEPTH) return '[nested]';
+    seen.add(value);
+    if (value instanceof Error) return error(value, depth, seen);
+    if (value instanceof Uint8Array) return `[${value.byteLength} bytes]`;
+    if (value instanceof Date) return value.toISOString();
+    if (Array.isArray(value)) return value.map((item) => walk(item, depth + 1, seen));
+    // fromEntries, not assignment: a `__proto__` key stays a key instead of becoming the copy's prototype.
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => entry(key, item, depth, seen)));
+  }
+
+  function error(error: Error, depth: number, seen: WeakSet<object>): Record<string, unknown> {
+    const { status, code, fields } = error as Error & { status?: unknown; code?: unknown; fields?: unknown };
+    return {
+      name: error.name,
+      message: maskText(error.message),
+      ...(status === undefined ? {} : { status }),
+      ...(code === undefined ? {} : { code: walk(code, depth + 1, seen) }),
+      ...(Array.isArray(fields) && fields.length > 0 ? { fields: walk(fields, depth + 1, seen) } : {}),
+      ...(error.stack ? { stack: maskText(error.stack) } : {}),
+      ...(error.cause === undefined ? {} : { cause: walk(error.cause, depth + 1, seen) }),
+    };
+  }
+
+  return (value) => walk(value, 0, new WeakSet());
 }
 
-function redactError(error: Error, depth: number, seen: WeakSet<object>): Record<string, unknown> {
-  const { status, code, fields } = error as Error & { status?: unknown; code?: unknown; fields?: unknown };
-  return {
-    name: error.name,
-    message: maskCardData(error.message),
-    ...(status === undefined ? {} : { status }),
-    ...(code === undefined ? {} : { code: redact(code, depth + 1, seen) }),
-    ...(Array.isArray(fields) && fields.length > 0 ? { fields: redact(fields, depth + 1, seen) } : {}),
-    ...(error.stack ? { stack: maskCardData(error.stack) } : {}),
-    ...(error.cause === undefined ? {} : { cause: redact(error.cause, depth + 1, seen) }),
-  };
-}
+/** A copy of `value` safe to log: secrets under their keys replaced, card-like digit runs masked in keys, strings and numbers. */
+export const redact: (value: unknown) => unknown = redactor(maskCardData);

@@ -9,7 +9,7 @@ export interface Check {
 }
 
 /** Why a value is not valid. */
-export type CheckCode = 'empty' | 'incomplete' | 'invalid' | 'unsupported' | 'expired' | 'too_far';
+export type CheckCode = 'empty' | 'incomplete' | 'invalid' | 'unsupported' | 'expired' | 'too_far' | 'card_number';
 
 export const VALID: Check = { valid: true, potentiallyValid: true };
 

@@ -34,6 +34,29 @@ describe('customer field checks', () => {
     expect(checkPhone(value)).toEqual(code ? { valid, potentiallyValid, code } : { valid, potentiallyValid });
   });
 
+  // The rule is the companion's (card/card-numbers.ts): any separators, any decimal digits, Luhn and 13–19 digits.
+  const CARD_NUMBER = { valid: false, potentiallyValid: false, code: 'card_number' };
+  it.each([
+    ['Olena 4111  1111  1111  1111', checkName],
+    ['Olena 4111\u00a01111\u00a01111\u00a01111', checkName],
+    ['4111\t1111\t1111\t1111', checkName],
+    ['Koval 4111/1111/1111/1111', checkName],
+    ['Koval 4111 - 1111 - 1111 - 1111', checkName],
+    ['Koval ４１１１１１１１１１１１１１１１', checkName],
+    ['4111.1111.1111.1111@example.com', checkEmail],
+    ['olena_4111_1111_1111_1111@example.com', checkEmail],
+    ['4111 1111 1111 1111', checkEmail],
+  ])('refuses the card number in %j at once', (value, check) => {
+    expect(check(value)).toEqual(CARD_NUMBER);
+  });
+
+  it.each(['Apt 12', 'Koval 2026-11-22', 'Olena +380 44 123 4567', 'Koval 123456789012', 'Koval 4111 1111 1111 1112'])(
+    'keeps the numbers of an ordinary name: %j',
+    (value) => {
+      expect(checkName(value)).toEqual({ valid: true, potentiallyValid: true });
+    },
+  );
+
   it('sends phone numbers without the formatting people type', () => {
     expect(phoneDigits('+48 (600) 123-456')).toBe('+48600123456');
   });

@@ -1,12 +1,21 @@
+import { holdsCardNumber } from '../card/card-numbers.js';
 import { fail, VALID, type Check } from '../card/check.js';
 
-/** A name: anything but blank. */
-export const checkName = (value: string): Check => (value.trim() ? VALID : fail('empty', true));
+// A card number typed or pasted into a name or the e-mail address is refused at once, by the
+// rule the companion applies: it would be stored, shown to the merchant and sent on.
+const CARD_NUMBER = fail('card_number', false);
 
-/** An address with a local part, a domain and a dot in it; no spaces. */
+/** A name: anything but blank, and no card number. */
+export function checkName(value: string): Check {
+  if (!value.trim()) return fail('empty', true);
+  return holdsCardNumber(value) ? CARD_NUMBER : VALID;
+}
+
+/** An address with a local part, a domain and a dot in it; no spaces, and no card number. */
 export function checkEmail(value: string): Check {
   const v = value.trim();
   if (!v) return fail('empty', true);
+  if (holdsCardNumber(v)) return CARD_NUMBER;
   return /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/.test(v) ? VALID : fail('invalid', !/\s|@.*@/.test(v));
 }
 

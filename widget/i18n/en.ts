@@ -40,6 +40,7 @@ export const en = {
   exp_too_far: 'The expiry date is too far ahead.',
   cvv_incomplete: 'Enter the 3 digits on the back of the card.',
   cvv_amex: 'Enter the 4 digits on the front of the card.',
+  card_number: 'This looks like a card number: enter it only in the card number field.',
   email_invalid: 'Enter a valid email address.',
   phone_invalid: 'Enter a phone number with its country code.',
 };

@@ -151,7 +151,7 @@ export class PayForm extends CheckoutElement {
   }
 
   #message(name: FieldName, code: CheckCode): string {
-    const key = code === 'empty' ? 'required' : name === 'cvv' && code === 'incomplete' && this.brand?.cvv ? 'cvv_amex' : `${name}_${code}`;
+    const key = code === 'empty' ? 'required' : code === 'card_number' ? code : name === 'cvv' && code === 'incomplete' && this.brand?.cvv ? 'cvv_amex' : `${name}_${code}`;
     return this.t[key as Message] ?? this.t.invalid;
   }
 

@@ -11,6 +11,8 @@ async function caretBeforeSecondGroup(form: Element): Promise<HTMLInputElement> 
   return number;
 }
 
+const CARD_NUMBER = 'This looks like a card number: enter it only in the card number field.';
+
 describe('<pay-form> card entry', () => {
   describe('formatting while typing', () => {
     it('groups a Visa number 4-4-4-4 and shows its mark', async () => {
@@ -262,6 +264,23 @@ describe('<pay-form> card entry', () => {
       await type(field(form, 'phone'), ' 123 4567');
       await press('Tab');
       expect(errorText(form, 'phone')).to.equal('');
+    });
+
+    it('says at once that a card number does not belong in a name or the e-mail address, whatever separates its digits', async () => {
+      const form = await mount({ customer: {} });
+      const changes = record(form, 'pay-change');
+      const fname = field(form, 'fname');
+      await type(fname, 'Olena 4111.1111.1111.111');
+      expect(errorText(form, 'fname')).to.equal('');
+      await type(fname, '1');
+      expect(errorText(form, 'fname')).to.equal(CARD_NUMBER);
+      expect(fname.getAttribute('aria-invalid')).to.equal('true');
+      expect(changes.at(-1)).to.include({ field: 'fname', valid: false, error: 'card_number' });
+      await type(field(form, 'email'), '４１１１\u2009１１１１\u2009１１１１\u2009１１１１@example.com');
+      expect(errorText(form, 'email')).to.equal(CARD_NUMBER);
+      await type(field(form, 'lname'), 'Koval, Apt 12, 2026-11-22, +380 44 123 4567');
+      await press('Tab');
+      expect(errorText(form, 'lname')).to.equal('');
     });
   });
 

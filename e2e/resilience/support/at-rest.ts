@@ -1,7 +1,7 @@
 /**
  * Card data at rest: every file the stack wrote (SQLite database, its WAL and shared memory,
- * logs) and every row of a PostgreSQL schema, searched for the test card numbers — as digits,
- * spaced and dashed — and the tests' CVVs in the forms a stored JSON value would take. The
+ * logs) and every row of a PostgreSQL schema, searched for the test card numbers — however their
+ * digits are written and separated — and the tests' CVVs in the forms a stored JSON value would take. The
  * needles are the log-capture check's own (server/companion/test/log-capture.ts).
  *
  * Where the suites keep their files: PAYFORM_AT_REST_DIR when set (`.ci/test` sets it and
@@ -33,9 +33,12 @@ export function filesUnder(dir: string): string[] {
   });
 }
 
-/** Findings in one file's bytes (read as latin1: digits and JSON punctuation are ASCII). */
+/**
+ * Findings in one file's bytes, read as UTF-8 so a no-break space or a full-width digit is one
+ * character (the bytes that are not UTF-8 become U+FFFD, never swallowing an ASCII digit).
+ */
 export function scanFile(path: string): AtRestFinding[] {
-  return scanLogCapture(readFileSync(path).toString('latin1')).map((finding) => ({ where: path, what: finding.what }));
+  return scanLogCapture(readFileSync(path).toString('utf8')).map((finding) => ({ where: path, what: finding.what }));
 }
 
 export function scanDump(name: string, dump: TableDump): AtRestFinding[] {

@@ -97,3 +97,54 @@ describe('a card number typed into the e-mail address', () => {
     expect((await stack.ledger.getSession(session.id))?.payment).toBeNull();
   });
 });
+
+describe('a card number written into a name or the e-mail address, whatever separates its digits', () => {
+  const REFUSED = 'must not contain a card number';
+  const VISA = '4111111111111111';
+  const grouped = (separator: string) => VISA.match(/.{4}/g)!.join(separator);
+  const fullWidth = (digits: string) => digits.replace(/\d/g, (digit) => String.fromCharCode(0xff10 + Number(digit)));
+  const names = [
+    grouped('  '), grouped('\u00a0'), grouped('\u2009'), grouped('\t'), grouped('.'), grouped('/'),
+    grouped('_'), grouped(','), grouped(' - '), fullWidth(VISA), grouped(' ').replace(/\d/g, fullWidth),
+  ];
+  const emails = [`${grouped('.')}@example.com`, `olena_${grouped('_')}@example.com`, `${grouped('--')}@example.com`];
+
+  async function refused(response: Response, field: string, written: string): Promise<void> {
+    const text = await response.text();
+    expect(response.status, `${field} ${JSON.stringify(written)}: ${text}`).toBe(400);
+    expect(JSON.parse(text).error.fields, JSON.stringify(written)).toEqual({ [`customer.${field}`]: REFUSED });
+    expect(text).not.toContain(written);
+  }
+
+  it('is refused from the payer and the merchant, the field named, and nothing is kept', async () => {
+    const stack = await openStack();
+    const session = await stack.openSession();
+    const orders = await orderCount(stack);
+    const cases = [
+      ...names.map((written, index) => ({ field: index % 2 ? 'lname' : 'fname', value: `Olena ${written}`, written })),
+      ...emails.map((written) => ({ field: 'email', value: written, written })),
+    ];
+    for (const { field, value, written } of cases) {
+      await refused(await stack.pay(session.id, payBody({ customer: { ...CUSTOMER, [field]: value } })), field, written);
+      const prefilled = { amount: 10, currency: 'UAH', description: 'Tea', customer: { [field]: value } };
+      await refused(await stack.request('POST', '/api/checkout/sessions', { admin: true, body: prefilled }), field, written);
+    }
+    expect((await stack.ledger.getSession(session.id))?.payment).toBeNull();
+    expect(await orderCount(stack)).toBe(orders);
+    expect(stack.changes).toEqual([]);
+  });
+
+  it('leaves the numbers of ordinary names and addresses alone', async () => {
+    const stack = await openStack();
+    const kept = [
+      { fname: 'Olena (Apt 12)', lname: 'Koval 2026-11-22' },
+      { fname: 'Olena +380 44 123 4567', lname: 'Koval' },
+      { fname: 'Olena', lname: 'Koval 123456789012', email: 'olena.2026.11.22@example.com' },
+    ];
+    for (const customer of kept) {
+      const session = await stack.openSession();
+      expect(await stack.json('POST', `/api/checkout/sessions/${session.id}/pay`, 200, { body: payBody({ customer: { ...CUSTOMER, ...customer } }) })).toMatchObject({ status: 'success' });
+      expect((await stack.ledger.getPayment(session.order_id))?.customer).toMatchObject(customer);
+    }
+  });
+});

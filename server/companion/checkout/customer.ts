@@ -5,6 +5,7 @@
  */
 import * as z from 'zod';
 import { passesLuhn, requiredText } from '@payform/gateway/wire';
+import { holdsCardNumber } from '@payform/widget/card';
 import type { CustomerDetails } from '../../ledger/index.js';
 import { definedFields } from '../optional-fields.js';
 import { brandOfMask } from '../payments/card-brand.js';
@@ -12,20 +13,18 @@ import type { CardBrand } from '../payments/card-brand.js';
 
 export type CustomerField = 'fname' | 'lname' | 'email' | 'phone';
 
-/** Twelve digits or more in a row (spaces or dashes between them): a card number in the wrong field. */
-const CARD_NUMBER_LIKE = /\d(?:[ -]?\d){11}/;
-
 // A payer who types the card number into a name field would otherwise have it stored and sent on.
+// The widget refuses it by the same rule as the payer types (its customer checks).
 const Name = z
   .string()
   .trim()
   .pipe(requiredText(256))
-  .refine((name) => !CARD_NUMBER_LIKE.test(name), { error: 'must not contain a card number' });
+  .refine((name) => !holdsCardNumber(name), { error: 'must not contain a card number' });
 const Email = z
   .string()
   .trim()
   .pipe(z.email({ error: 'must be an e-mail address' }).max(256))
-  .refine((email) => !CARD_NUMBER_LIKE.test(email), { error: 'must not contain a card number' });
+  .refine((email) => !holdsCardNumber(email), { error: 'must not contain a card number' });
 
 /**
  * The card numbers short enough to pass for a phone (at most 15 digits), by the companion's own

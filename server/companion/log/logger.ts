@@ -5,7 +5,7 @@
  * whole Vitest run (see test/scan-log-capture.ts).
  */
 import { appendFileSync } from 'node:fs';
-import { redact } from '@payform/gateway';
+import { redact } from './redact.js';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 export type LogFields = Readonly<Record<string, unknown>>;

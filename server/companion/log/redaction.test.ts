@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { OutcomeUnknownError, InvalidRequestError } from '@payform/gateway';
 import { createLogger, memorySink } from './logger.js';
-import { REDACTED, redact } from '../../gateway/redact.js';
+import { REDACTED, redact, redactForStorage } from './redact.js';
 
 const PAN = '4242424242424242';
 const CVV = '737';
@@ -58,7 +58,7 @@ describe('redact', () => {
       order_id: '[card number]',
       'Order-Id': 'o-[card number]',
       id: 'card [card number] exp',
-      transaction_id: '[card number]0',
+      transaction_id: '[card number]',
     });
   });
 
@@ -85,6 +85,15 @@ describe('redact', () => {
       '[card number]': CVV,
       note: { '[card number]': true },
     });
+  });
+
+  it('masks card numbers whatever separates their digits, in keys and numbers too', () => {
+    const wide = PAN.replace(/\d/g, (digit) => String.fromCharCode(0xff10 + Number(digit)));
+    expect(
+      redact({ note: `card 4242.4242.4242.4242 or 4242\u00a04242\u00a04242\u00a04242 and ${wide}`, '4242_4242_4242_4242': 'typed', ref: Number(PAN) }),
+    ).toEqual({ note: 'card [card number] or [card number] and [card number]', '[card number]': 'typed', ref: '[card number]' });
+    // Twelve digits in a row are still hidden from a log line, as before.
+    expect(redact('order 123456789012')).toBe('order [card number]');
   });
 
   it('keeps a `__proto__` key as a key, its value redacted, and the copy a plain object', () => {
@@ -114,6 +123,57 @@ describe('redact', () => {
       fn: undefined,
     });
     expect(JSON.stringify(redact(deep))).not.toContain(PAN);
+  });
+});
+
+describe('redactForStorage', () => {
+  // A card number's digits however written, and the places they hide in a stored gateway body.
+  const wide = PAN.replace(/\d/g, (digit) => String.fromCharCode(0xff10 + Number(digit)));
+
+  it('masks card numbers in values, keys and numbers, whatever separates their digits', () => {
+    const body = JSON.parse(`{"big": 4111111111111111003, "ref": ${PAN}}`) as Record<string, unknown>;
+    expect(
+      redactForStorage({
+        status_description: 'Declined: card 4242\u2009 4242\u2009 4242\u2009 4242, cvv2 737',
+        note: `pan 4242_4242_4242_4242 or 4242 - 4242 - 4242 - 4242 or ${wide} or 4242\t4242\t4242\t4242`,
+        echo: { '4242,4242,4242,4242': 'typed as a key', [PAN]: PAN, ...body },
+        list: [Number(PAN), `x${PAN}y`],
+      }),
+    ).toEqual({
+      status_description: 'Declined: card [card number], cvv2 [cvv]',
+      note: 'pan [card number] or [card number] or [card number] or [card number]',
+      echo: { '[card number]': '[card number]', big: '[card number]', ref: '[card number]' },
+      list: ['[card number]', 'x[card number]y'],
+    });
+  });
+
+  it('replaces secrets under their keys, as the log does', () => {
+    expect(redactForStorage({ cc_token: 'a'.repeat(40), card: { number: '4242', cvv: CVV }, signature: 'abc=' })).toEqual({
+      cc_token: REDACTED,
+      card: { number: REDACTED, cvv: REDACTED },
+      signature: REDACTED,
+    });
+  });
+
+  it('keeps gateway ids, phones, dates and amounts whole: they are the audit trail', () => {
+    const body = {
+      payment_id: '6f1c2a3b-4d5e-4f60-8123-456789012345',
+      order_id: 'ab412345678901234cd0',
+      gateway_order_id: '123456789012',
+      billing_order_id: '9876543210',
+      rrn: '987654321098',
+      approval_code: 123456,
+      customer_phone: '+380501234567',
+      phone: '+49 1512 3456704', // passes the Luhn check, 13 digits: written with + it is a phone
+      status_code: '4153',
+      status_description: 'Declined by issuer 123456789012 on 2026-11-22 10:00:00, call +380 44 123 4567',
+      amount: 1010.5,
+      fee: { amount: 20.2, currency: 'UAH' },
+      created_at: '2026-11-22T10:00:00.123',
+      receipt_url: 'http://127.0.0.1:3001/receipts/8d6a0c7e9b1f2a3c4d5e6f7a8b9c0d1e',
+      gateway_ids: [123456789012, 9007199254740991],
+    };
+    expect(redactForStorage(body)).toEqual(body);
   });
 });
 

@@ -5,7 +5,7 @@
  */
 import type { ListedEvent, Operation, OrderDetail, OrderTotals, Payment, PaymentDiscrepancy, SplitShare, StoredEvent } from '../../ledger/index.js';
 import { decimal } from '../http/amounts.js';
-import { redact } from '@payform/gateway';
+import { redactForStorage } from '../log/redact.js';
 
 const iso = (time: number | null) => (time === null ? null : new Date(time).toISOString());
 
@@ -88,7 +88,7 @@ export function eventView(event: StoredEvent) {
   } catch {
     body = null;
   }
-  const shown = redact(body);
+  const shown = redactForStorage(body);
   return {
     id: event.id,
     method: event.method,

@@ -12,7 +12,7 @@ import type {
 import type { GatewayEvent, OperationResult, PaymentStatus, PaymentUpdate, ReportedPayment } from '../../ledger/index.js';
 import { brandOfMask } from './card-brand.js';
 import { isAllowedRedirect } from './redirects.js';
-import { redact } from '@payform/gateway';
+import { maskStoredText, redactForStorage } from '../log/redact.js';
 import { definedFields } from '../optional-fields.js';
 
 /** The client's word on a payment: a create or cancel answer, a primary event, an order entry. */
@@ -50,6 +50,12 @@ function text(value: string | null | undefined, max: number): string | undefined
   return typeof value === 'string' && value.length > 0 && value.length <= max ? value : undefined;
 }
 
+/** A gateway's status text, which may echo the card number it was given however written. */
+function description(value: string | null | undefined): string | undefined {
+  const kept = text(value, 2048);
+  return kept === undefined ? undefined : maskStoredText(kept);
+}
+
 function webUrl(value: string | null | undefined): string | undefined {
   const url = text(value, 2048);
   if (url === undefined) return undefined;
@@ -72,7 +78,7 @@ function paymentDetails(facts: ReadableFields, status: PaymentStatus, sandboxOri
   const actionUrl = text(facts.user_action_url, 2048);
   return definedFields({
     statusCode: text(facts.status_code, 16),
-    statusDescription: text(facts.status_description, 2048),
+    statusDescription: description(facts.status_description),
     paymentId: text(facts.payment_id, 64),
     gatewayOrderId: text(facts.gateway_order_id, 256),
     billingOrderId: text(facts.billing_order_id, 256),
@@ -118,7 +124,7 @@ export function operationResult(operation: OperationFacts): OperationResult {
     operationId: text(facts.operation_id, 64),
     amount: minorUnits(facts.amount),
     statusCode: text(facts.status_code, 16),
-    statusDescription: text(facts.status_description, 2048),
+    statusDescription: description(facts.status_description),
     receiptUrl: webUrl(facts.receipt_url),
   });
 }
@@ -153,14 +159,15 @@ export function gatewayEvent(data: string, event: WebhookEvent, sandboxOrigin: s
 
 /**
  * The event as the gateway sent it, as the ledger keeps and the merchant API shows it: tokens and
- * the like under their keys replaced, card data in values masked — a gateway may echo what it
- * was given, in a description as anywhere. What the ledger acts on is read from the event itself.
+ * the like under their keys replaced, card numbers in keys and values masked — a gateway may echo
+ * what it was given, in a description as anywhere — and its ids and phones kept for the audit.
+ * What the ledger acts on is read from the event itself.
  */
 function storableBody(data: string): string {
   const text = Buffer.from(data, 'base64url').toString('utf8');
   try {
-    return JSON.stringify(redact(JSON.parse(text)));
+    return JSON.stringify(redactForStorage(JSON.parse(text)));
   } catch {
-    return redact(text) as string;
+    return redactForStorage(text) as string;
   }
 }

@@ -18,6 +18,22 @@ describe('scanLogCapture', () => {
     expect(scanLogCapture(lines.join('\n')).map((finding) => finding.line)).toEqual([1, 2, 3, 4, 5]);
   });
 
+  it('finds a test card number whatever separates its digits, in any digits, and names it', () => {
+    const visa = cardNumber('success');
+    const groups = visa.match(/.{4}/g)!;
+    const fullWidth = visa.replace(/\d/g, (digit) => String.fromCharCode(0xff10 + Number(digit)));
+    const written = [
+      groups.join('  '), groups.join('\u00a0'), groups.join('\u2009'), groups.join('.'), groups.join('/'),
+      groups.join('_'), groups.join(','), groups.join(' - '), fullWidth, groups.join('\u200b'),
+    ];
+    const lines = [...written.map((text) => JSON.stringify({ msg: `typed ${text}` })), JSON.stringify({ name: groups.join('\t') })];
+    const findings = scanLogCapture(lines.join('\n'));
+    expect(findings.map((finding) => finding.line)).toEqual(lines.map((_, index) => index + 1));
+    expect(new Set(findings.map((finding) => finding.what))).toEqual(new Set([`test card ${visa.slice(0, 6)}…`]));
+    // Numbers that only share digits with a test card are not one.
+    expect(scanLogCapture(`{"order":"${visa.slice(0, 12)}","at":"2026-11-22 10:00:00","amount":4242}`)).toEqual([]);
+  });
+
   it('finds nothing in what the logger writes for a card payment', () => {
     const memory = memorySink();
     const logger = createLogger({ sink: memory.sink, level: 'debug' });

@@ -119,6 +119,28 @@ describe('POST /webhooks/gateway', () => {
     }
   });
 
+  it('keeps the event with card numbers masked however written, in keys and numbers too, and its ids and phone whole', async () => {
+    const orderId = await pendingOrder();
+    const { gatewayOrderId } = (await stack.ledger.getPayment(orderId))!;
+    expect(gatewayOrderId).toMatch(/^\d{12}$/);
+    const echoing = paymentEvent(orderId, 'failure', {
+      gateway_order_id: gatewayOrderId,
+      customer_phone: '+380501234567',
+      status_description: 'Declined: card 4242.4242.4242.4242',
+      rrn: '987654321098',
+      extra: { note: 'pan 4000\u00a00000\u00a00000\u00a00002', '4111 1111 1111 1111': 'a card number as a key', ref: 4111111111111111 },
+    });
+    expect((await post(webhookForm(echoing, SECRET))).status).toBe(200);
+    const stored = (await stack.ledger.getOrder(orderId))!.events[0]!.body;
+    const shown = JSON.stringify((await (await stack.request('GET', `/api/orders/${orderId}`, { admin: true })).json()).events[0].event);
+    for (const text of [stored, shown]) {
+      expect(text).not.toMatch(/4242\.4242|4000\u00a00000|4111 1111|4111111111111111/);
+      expect(JSON.parse(text).extra).toEqual({ note: 'pan [card number]', '[card number]': 'a card number as a key', ref: '[card number]' });
+      for (const kept of [`"gateway_order_id":"${gatewayOrderId}"`, '"customer_phone":"+380501234567"', '"rrn":"987654321098"']) expect(text).toContain(kept);
+    }
+    expect((await stack.ledger.getPayment(orderId))?.statusDescription).toBe('Declined: card [card number]');
+  });
+
   it('never moves a final state back: a late pending after success is stale', async () => {
     const orderId = await pendingOrder();
     await post(webhookForm(paymentEvent(orderId, 'success'), SECRET));

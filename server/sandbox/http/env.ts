@@ -2,7 +2,6 @@
 import type { HttpBindings } from '@hono/node-server';
 import type { Project } from '../config.js';
 import type { Leniency } from './leniency.js';
-import type { LeniencyNote } from '../inspector/notes.js';
 
 export interface SandboxEnv {
   /** Absent when the app is called in-process (`app.request()`). */
@@ -15,7 +14,5 @@ export interface SandboxEnv {
      * routes, once the body or query is read; leniency.ts). For a request inspector.
      */
     leniency: Leniency | undefined;
-    /** What the request's parse ignored or coerced, for the inspector: add with `noteLeniency` (inspector/notes.ts). */
-    inspectorNotes: LeniencyNote[];
   };
 }

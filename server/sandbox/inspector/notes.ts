@@ -1,32 +1,28 @@
 /**
  * What the sandbox ignored, coerced or refused in a request, with the rule of the interface
- * behind it: the `notes` of each request in GET /_sandbox/requests.
- *
- * Whoever bends a request tells the inspector with one call, during the request:
- *
- *   noteLeniency(c, { kind: 'ignored', field: 'shop_ref', rule: 'unknown fields are ignored (gateway-notes.md)' });
- *   noteLeniency(c, { kind: 'coerced', field: 'amount', from: '10.10', to: 10.1, rule: 'amounts may be numeric strings' });
- *
- * Refusals need no call: they are read from the 4xx answer's error body. Values are masked
- * when the request is recorded (card data and credentials never reach the inspector).
+ * behind it: the `notes` of each request in GET /_sandbox/requests. What reading the request
+ * bent comes from its leniency report (`c.var.leniency`, http/leniency.ts); refusals are read
+ * from the 4xx answer's error body, with the leniency's rule where it names one. Notes name
+ * fields and JSON types, never values: a field may be a card's expiry.
  */
-import type { Context } from 'hono';
 import { readErrorArgs } from '@payform/gateway/wire';
-import type { SandboxEnv } from '../http/env.js';
+import type { Leniency } from '../http/leniency.js';
 
 export type LeniencyNote =
   | { readonly kind: 'ignored'; readonly field: string; readonly rule: string }
-  | { readonly kind: 'coerced'; readonly field: string; readonly from: unknown; readonly to: unknown; readonly rule: string };
+  | { readonly kind: 'coerced'; readonly field: string; readonly from: string; readonly to: string; readonly rule: string };
 
 export type RefusalNote = { readonly kind: 'refused'; readonly field: string; readonly reason: string; readonly rule?: string };
 
 export type InspectorNote = LeniencyNote | RefusalNote;
 
-/** Adds a note to the request under way (kept in the `inspectorNotes` context variable). */
-export function noteLeniency(c: Context<SandboxEnv>, note: LeniencyNote): void {
-  const notes = c.get('inspectorNotes');
-  if (notes) notes.push(note);
-  else c.set('inspectorNotes', [note]);
+/** What reading the request ignored and coerced. */
+export function leniencyNotes(leniency: Leniency | undefined): LeniencyNote[] {
+  if (!leniency) return [];
+  return [
+    ...leniency.ignored.map(({ field, rule }): LeniencyNote => ({ kind: 'ignored', field, rule })),
+    ...leniency.coerced.map(({ field, from, to, rule }): LeniencyNote => ({ kind: 'coerced', field, from, to, rule })),
+  ];
 }
 
 /** The rule behind a refusal that names no field, by the error body's code. */
@@ -42,12 +38,13 @@ const RULES_BY_CODE: Readonly<Record<string, string>> = {
 
 const FIELD_RULE = 'The request parameters of the interface: presence, type, length and format';
 
-/** Notes for a refused request, read from its error body `{message, args}`. */
-export function refusalNotes(status: number, body: unknown): RefusalNote[] {
+/** Notes for a refused request, read from its error body `{message, args}`; a field's rule from the leniency when it has one. */
+export function refusalNotes(status: number, body: unknown, leniency?: Leniency): RefusalNote[] {
   if (status < 400 || status >= 500 || typeof body !== 'object' || body === null) return [];
   const { message, args } = body as { message?: unknown; args?: unknown };
   const { code, fields } = readErrorArgs(args);
-  if (fields.length > 0) return fields.map(({ field, reason }) => ({ kind: 'refused', field, reason, rule: FIELD_RULE }));
+  const ruleOf = (field: string) => leniency?.refused.find((refused) => refused.field === field)?.rule ?? FIELD_RULE;
+  if (fields.length > 0) return fields.map(({ field, reason }) => ({ kind: 'refused', field, reason, rule: ruleOf(field) }));
   const rule = code === undefined ? undefined : RULES_BY_CODE[code];
   return [{ kind: 'refused', field: '', reason: typeof message === 'string' ? message : `HTTP ${status}`, ...(rule ? { rule } : {}) }];
 }

@@ -10,12 +10,12 @@
  */
 import type { Context, MiddlewareHandler } from 'hono';
 import { formatTimestamp } from '@payform/gateway/wire';
-import { isSecretKey, redact, REDACTED } from '@payform/gateway';
+import { redact } from '@payform/gateway';
 import type { SandboxEnv } from '../http/env.js';
 import type { SimulatedGateway } from '../simulated-gateway.js';
 import { duringRequest } from './cause.js';
-import { refusalNotes } from './notes.js';
-import type { InspectorNote, LeniencyNote } from './notes.js';
+import { leniencyNotes, refusalNotes } from './notes.js';
+import type { InspectorNote } from './notes.js';
 import type { RecordedRequest } from './request-log.js';
 
 /** Longest body text kept per request or answer (masked first, then cut). */
@@ -47,7 +47,7 @@ async function describe(c: Context<SandboxEnv>, start: { id: number; at: string;
   // A 413 was refused before its body was read: it is not read now either.
   const requestText = answer.status === 413 ? '' : await c.req.text().catch(() => '');
   const answerBody = await readAnswer(answer);
-  const notes: InspectorNote[] = [...(c.get('inspectorNotes') ?? []).map(maskNote), ...refusalNotes(answer.status, answerBody)];
+  const notes: InspectorNote[] = [...leniencyNotes(c.var.leniency), ...refusalNotes(answer.status, answerBody, c.var.leniency)];
   const headers: Record<string, string> = {};
   for (const name of ANSWER_HEADERS) {
     const value = answer.headers.get(name);
@@ -104,7 +104,3 @@ async function readAnswer(answer: Response): Promise<unknown> {
 }
 
 /** A coerced value of a card or secret field is replaced, like the field itself would be. */
-function maskNote(note: LeniencyNote): LeniencyNote {
-  if (note.kind !== 'coerced' || !isSecretKey(note.field.split(/[.[\]]/).filter(Boolean).pop() ?? '')) return note;
-  return { ...note, from: REDACTED, to: REDACTED };
-}

@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import { findCardNumbers, foldDigits, holdsCardNumber, maskCardNumbers } from './card-numbers.js';
+
+const VISA = '4111111111111111';
+const groups = (digits: string, size = 4) => digits.match(new RegExp(`.{1,${size}}`, 'g'))!;
+const FULL_WIDTH = (digits: string) => digits.replace(/\d/g, (digit) => String.fromCharCode(0xff10 + Number(digit)));
+const ARABIC_INDIC = (digits: string) => digits.replace(/\d/g, (digit) => String.fromCharCode(0x0660 + Number(digit)));
+/** A German mobile number that passes the Luhn check, 13 digits: a card number's length too. */
+const LUHN_PHONE = '4915123456704';
+
+describe('findCardNumbers', () => {
+  it.each([
+    ['nothing between', VISA],
+    ['one space', groups(VISA).join(' ')],
+    ['two spaces', groups(VISA).join('  ')],
+    ['a no-break space', groups(VISA).join('\u00a0')],
+    ['a thin space', groups(VISA).join('\u2009')],
+    ['a narrow no-break space', groups(VISA).join('\u202f')],
+    ['an ideographic space', groups(VISA).join('\u3000')],
+    ['a tab', groups(VISA).join('\t')],
+    ['a line break', groups(VISA).join('\n')],
+    ['a zero-width space', groups(VISA).join('\u200b')],
+    ['a hyphen', groups(VISA).join('-')],
+    ['a spaced hyphen', groups(VISA).join(' - ')],
+    ['an en dash', groups(VISA).join('–')],
+    ['dots', groups(VISA).join('.')],
+    ['slashes', groups(VISA).join('/')],
+    ['spaced slashes', groups(VISA).join(' / ')],
+    ['underscores', groups(VISA).join('_')],
+    ['commas', groups(VISA).join(',')],
+    ['a comma and a space', groups(VISA).join(', ')],
+    ['a space after each digit', VISA.split('').join(' ')],
+    ['full-width digits', FULL_WIDTH(VISA)],
+    ['full-width digits and spaces', groups(FULL_WIDTH(VISA)).join('\u3000')],
+    ['Arabic-Indic digits', ARABIC_INDIC(VISA)],
+    ['Amex groups 4-6-5', '3782 822463 10005'],
+    ['13 digits', '4222 2222 22222'],
+    ['19 digits', '4111 1111 1111 1111 003'],
+  ])('finds a card number written with %s', (_, written) => {
+    const text = `Olena ${written} Koval`;
+    expect(findCardNumbers(text).map(({ start, end }) => text.slice(start, end))).toEqual([written]);
+  });
+
+  it('finds a card number run into letters, or followed by its expiry date', () => {
+    expect(holdsCardNumber(`olena${VISA}@example.com`)).toBe(true);
+    expect(holdsCardNumber('olena.4111.1111.1111.1111@example.com')).toBe(true);
+    const text = '4111 1111 1111 1111 12/28';
+    expect(findCardNumbers(text).map(({ start, end }) => text.slice(start, end))).toEqual(['4111 1111 1111 1111']);
+  });
+
+  it('takes more than 19 digits in a row as a card number with digits run into it', () => {
+    const text = `id ${VISA}0000 and 2026-11-22 ${'1'.repeat(30)}`;
+    expect(findCardNumbers(text).map(({ start, end }) => text.slice(start, end))).toEqual([`${VISA}0000`, '1'.repeat(30)]);
+  });
+
+  it.each([
+    ['a flat number', 'Apt 12'],
+    ['an address', 'Flat 12, 3rd floor, 14/2 Khreshchatyk St'],
+    ['a date', '2026-11-22'],
+    ['dates', 'from 22.11.2026 to 01.12.2026'],
+    ['an amount', '1 234 567,89 UAH'],
+    ['a 12-digit gateway id', '123456789012'],
+    ['a spaced phone with +', '+380 44 123 4567'],
+    ['a phone with + that passes the Luhn check', `+${LUHN_PHONE}`],
+    ['a spaced phone with + that passes the Luhn check', '+49 1512 3456704'],
+    ['16 digits that fail the check digit', '4111 1111 1111 1112'],
+    ['12 digits that pass it', '4111 1111 1113'],
+    ['a timestamp', '2026-11-22T10:00:00.123'],
+    ['a UUID', '6f1c2a3b-4d5e-4f60-8123-456789012345'],
+  ])('finds none in %s', (_, text) => {
+    expect(findCardNumbers(text)).toEqual([]);
+  });
+
+  it('takes a number of 13–15 digits as a phone only when `+` is written right before it', () => {
+    expect(holdsCardNumber(LUHN_PHONE)).toBe(true);
+    expect(holdsCardNumber(`tel. ${LUHN_PHONE}`)).toBe(true);
+    // No phone has 16 digits: a `+` does not hide a card number.
+    expect(holdsCardNumber(`+${VISA}`)).toBe(true);
+    expect(holdsCardNumber(`+${groups(VISA).join(' ')}`)).toBe(true);
+  });
+
+  it('finds each of several card numbers once', () => {
+    const text = `a ${VISA} b 3782-822463-10005 c`;
+    expect(findCardNumbers(text).map(({ start, end }) => text.slice(start, end))).toEqual([VISA, '3782-822463-10005']);
+  });
+});
+
+describe('maskCardNumbers', () => {
+  it('replaces every card number and keeps the rest of the text', () => {
+    expect(maskCardNumbers(`paid by ${groups(VISA).join('.')} on 2026-11-22, order 123456789012`, '[card number]')).toBe(
+      'paid by [card number] on 2026-11-22, order 123456789012',
+    );
+    expect(maskCardNumbers(`${FULL_WIDTH(VISA)}/${VISA}`, '#')).toBe('#/#');
+    expect(maskCardNumbers('nothing here', '#')).toBe('nothing here');
+  });
+});
+
+describe('foldDigits', () => {
+  it('writes the digits of any script as 0–9 and keeps everything else', () => {
+    expect(foldDigits(`${FULL_WIDTH('4111')}-${ARABIC_INDIC('1234')} \u{1d7ce}\u{1d7d7} ok 56`)).toBe('4111-1234 09 ok 56');
+  });
+});
