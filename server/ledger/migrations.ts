@@ -209,6 +209,7 @@ const merchantNotices: Migration = {
 
 /**
  * Sessions and payments may be card verifications (`lookup`): the method's CHECK takes it.
+ * Payments get an index by customer (a saved card's charge reads who last paid with it).
  * PostgreSQL swaps the constraint. SQLite cannot alter a CHECK (and refuses to edit its schema
  * table), so the tables are rebuilt from their own DDL with the constraint changed: the new
  * copies are filled parents first, the old ones dropped children first (no row ever points
@@ -219,6 +220,13 @@ const lookupMethod: Migration = {
     const before = `method in ('purchase', 'auth')`;
     const after = `method in ('purchase', 'auth', 'lookup')`;
     const tables = ['checkout_sessions', 'payments'];
+    // A charge of a saved card reads who last paid with it.
+    await db.schema
+      .createIndex('payments_of_customer')
+      .on('payments')
+      .columns(['customer_id', 'created_at'])
+      .where(sql.raw<SqlBool>('customer_id is not null'))
+      .execute();
     if (!(db.getExecutor().adapter instanceof SqliteAdapter)) {
       for (const table of tables) {
         await sql`alter table ${sql.table(table)} drop constraint ${sql.ref(`${table}_method_check`)}`.execute(db);
