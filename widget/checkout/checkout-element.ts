@@ -129,7 +129,8 @@ export abstract class CheckoutElement extends LitElement {
     const { status, order_id: orderId } = view;
     if (status === 'pending') return void this.poll();
     const failed = status === 'failure';
-    const message = failed ? view.message || this.t.declined : status === 'success' ? this.t.paid : status === 'expired' ? this.t.closed : '';
+    const done = this.verifying ? this.t.card_saved : this.t.paid;
+    const message = failed ? view.message || this.t.declined : status === 'success' ? done : status === 'expired' ? this.t.closed : '';
     this.phase = status === 'success' ? 'success' : status === 'expired' ? 'closed' : 'ready';
     this.say(message, failed);
     if (failed) emit(this, 'pay-failure', { message, orderId });
@@ -191,13 +192,22 @@ export abstract class CheckoutElement extends LitElement {
     return view ? formatAmount(view.amount, view.currency, this.locale) : '';
   }
 
+  /** A session that saves a card (`lookup`): nothing is paid, so nothing says "Pay". */
+  protected get verifying(): boolean {
+    return this.view?.method === 'lookup';
+  }
+
+  /** For a card verification: what happens to the card and the amount held to check it. */
+  protected verificationNote(): TemplateResult | typeof nothing {
+    return this.verifying ? html`<p part="note">${this.t.save_note.replace('{}', this.amount)}</p>` : nothing;
+  }
+
   /** The pay button; `<pay-form>` submits its form with it, `<pay-button>` goes to the hosted page. */
   protected button(): TemplateResult {
     const busy = this.phase !== 'ready';
+    const label = this.verifying ? this.t.save_card : this.t.pay.replace('{}', this.amount).trim();
     return html`<button part="button" type=${this.hosted ? 'button' : 'submit'} ?disabled=${busy}
-      @click=${this.hosted ? this.payHosted : nothing}>${
-        busy && this.phase !== 'loading' ? this.t.processing : this.t.pay.replace('{}', this.amount).trim()
-      }</button>`;
+      @click=${this.hosted ? this.payHosted : nothing}>${busy && this.phase !== 'loading' ? this.t.processing : label}</button>`;
   }
 
   /** The element's own content while `ready` or `paying`. */
@@ -220,7 +230,7 @@ export abstract class CheckoutElement extends LitElement {
     if (phase === 'ready' || phase === 'paying') return undefined;
     return html`<div class="outcome" part=${phase === 'success' ? phase : nothing}>${
       phase === 'success'
-        ? html`<span class="tick" aria-hidden="true">✓</span><strong>${this.amount}</strong>`
+        ? html`<span class="tick" aria-hidden="true">✓</span><strong>${this.verifying ? t.card_saved : this.amount}</strong>`
         : phase === 'waiting'
           ? html`<button part="button" @click=${this.poll}>${t.check_again}</button>`
           : phase === 'closed' ? '' : html`<span class="spinner" aria-busy="true"></span>${phase === 'loading' ? t.loading : ''}`

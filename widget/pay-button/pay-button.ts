@@ -1,3 +1,4 @@
+import { html } from 'lit';
 import type { TemplateResult } from 'lit';
 import { CheckoutElement } from '../checkout/checkout-element.js';
 import { theme } from '../theme.styles.js';
@@ -20,6 +21,7 @@ import { theme } from '../theme.styles.js';
  * @event pay-error - The companion could not be reached or answered badly. `detail: { code, message }`.
  *
  * @csspart button - The button.
+ * @csspart note - For a card verification (`lookup` session): that the card is saved and nothing is charged.
  * @csspart message - The live region.
  * @csspart banner - The test mode banner.
  * @csspart success - The success view.
@@ -40,7 +42,7 @@ export class PayButton extends CheckoutElement {
   }
 
   protected override body(): TemplateResult {
-    return this.button();
+    return html`${this.verificationNote()}${this.button()}`;
   }
 }
 
