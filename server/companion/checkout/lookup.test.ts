@@ -78,6 +78,9 @@ describe('a card verification session', () => {
     await expectSaved(stack, 'cust-hosted', /^424242\*+4242$/);
     const detail = await stack.json('GET', `/api/orders/${session.order_id}`, 200, { admin: true });
     expect(detail.order).toMatchObject({ method: 'lookup', mode: 'hosted', status: 'success' });
+    // Back on the companion's return page: it speaks of the card, not of a payment.
+    const landing = await stack.request('GET', `/checkout/return/${session.id}`);
+    expect(await landing.text()).toContain('<h1>Card saved</h1>');
   });
 
   it('needs a customer to save the card for, and is never split', async () => {
