@@ -4,6 +4,9 @@
  *   POST /shop/api/checkout   { lines, customer, method?, split?, remember_card?, lang? }
  *                             → 201 { session, order_id, amount, currency }
  *
+ * `method: "lookup"` saves the customer's card without a purchase (a card verification of
+ * VERIFICATION_AMOUNT): the back office can charge it later.
+ *
  * It prices the cart from the catalog (the browser only says what and how many), then opens
  * the checkout session through the companion's merchant API with the admin token — in process,
  * the same request a separate backend would send over HTTP. The token never leaves the server.
@@ -41,7 +44,7 @@ export const CheckoutRequest = z.strictObject({
     .max(PRODUCTS.length)
     .refine((lines) => new Set(lines.map((line) => line.product)).size === lines.length, { error: 'must name each product once' }),
   customer: z.strictObject({ fname: Text, lname: Text, email: Text, phone: Text }),
-  method: z.enum(['purchase', 'auth']).default('purchase'),
+  method: z.enum(['purchase', 'auth', 'lookup']).default('purchase'),
   split: z.boolean().default(false),
   remember_card: z.boolean().default(false),
   lang: z.enum(['en', 'uk']).default('en'),
@@ -63,7 +66,8 @@ export function shopRoutes(companion: CompanionApp): Hono<CompanionEnv> {
   shop.post('/checkout', validate('json', CheckoutRequest), async (c) => {
     const checkout = c.req.valid('json');
     const { options } = c.var.services;
-    const customerId = checkout.remember_card ? rememberedCustomer(c) : undefined;
+    // A card is saved for a customer: a verification always remembers one.
+    const customerId = checkout.remember_card || checkout.method === 'lookup' ? rememberedCustomer(c) : undefined;
     const answer = await companion.request('/api/checkout/sessions', {
       method: 'POST',
       headers: { Authorization: `Bearer ${options.adminToken}`, 'Content-Type': 'application/json' },
@@ -93,10 +97,24 @@ function rememberedCustomer(c: Context<CompanionEnv>): string {
   return id;
 }
 
+/** What the bank holds for a moment to verify a card that is only saved (minor units). */
+export const VERIFICATION_AMOUNT = 100;
+
 /** The merchant API's `POST /api/checkout/sessions` body for a cart. */
 export function sessionRequest(checkout: Checkout, returnUrl: string, customerId: string | undefined) {
   const lines: CartLine[] = checkout.lines;
   const amount = (minor: number) => String(toWireAmount(minor, SHOP_CURRENCY));
+  if (checkout.method === 'lookup') {
+    return {
+      amount: amount(VERIFICATION_AMOUNT),
+      currency: SHOP_CURRENCY,
+      description: 'Kavarnia: card saved for later orders',
+      method: 'lookup',
+      customer: { ...checkout.customer, lang: checkout.lang.toUpperCase() },
+      customer_id: customerId,
+      return_url: returnUrl,
+    };
+  }
   const items = lines.map((line) => `${line.quantity} × ${productById(line.product)!.name[checkout.lang]}`);
   return {
     amount: amount(cartTotal(lines)),
