@@ -59,9 +59,17 @@ function describeLookups(backend: LedgerBackend): void {
 }
 
 /** A database at the last migration before lookups, holding a paid order with a refund. */
-async function beforeLookups(db: Kysely<unknown>): Promise<void> {
+async function beforeLookups(db: Kysely<unknown>, schema?: string): Promise<void> {
   const earlier = Object.fromEntries(Object.entries(migrations).filter(([name]) => name < '0007'));
-  const { error } = await new Migrator({ db, provider: { getMigrations: () => Promise.resolve(earlier) }, migrationTableName: 'ledger_migration', migrationLockTableName: 'ledger_migration_lock' }).migrateToLatest();
+  // On PostgreSQL the migrator is told its schema, as the ledger's is (migrate.ts): it would
+  // otherwise find another test's tables.
+  const { error } = await new Migrator({
+    db,
+    provider: { getMigrations: () => Promise.resolve(earlier) },
+    migrationTableName: 'ledger_migration',
+    migrationLockTableName: 'ledger_migration_lock',
+    ...(schema ? { migrationTableSchema: schema } : {}),
+  }).migrateToLatest();
   if (error) throw error;
   await sql`insert into checkout_sessions (id, order_id, amount, currency, description, method, customer, allowed_modes, created_at, expires_at)
     values ('s1', 'old-1', 1000, 'XTS', 'Tea', 'purchase', '{}', '["direct"]', 1, 99999999999999)`.execute(db);
@@ -115,7 +123,7 @@ describe('a ledger made before card verifications', () => {
       try {
         await ensureSchema(url, schema);
         const old = new Kysely<unknown>({ dialect: postgresDialect(url, { schema, poolSize: 1 }) });
-        await beforeLookups(old);
+        await beforeLookups(old, schema);
         await old.destroy();
         const ledger = await openLedger(url, { schema });
         try {
