@@ -50,6 +50,12 @@ describe('a card verification session', () => {
       const detail = await stack.json('GET', `/api/orders/${session.order_id}`, 200, { admin: true });
       expect(detail.events.map((event: Json) => [event.method, event.status, event.outcome])).toContainEqual(['lookup', 'success', expect.stringMatching(/applied|stale/)]);
     });
+    // The gateway sends its webhook again on request, as for any payment.
+    await stack.json('POST', `/api/orders/${session.order_id}/resend-webhook`, 202, { admin: true, body: { operation: 'lookup' } });
+    await eventually(async () => {
+      const resent = (await stack.control('GET', `/_sandbox/webhooks?order_id=${session.order_id}`)).deliveries.filter((delivery: Json) => delivery.reason === 'resend');
+      expect(resent.map((delivery: Json) => [delivery.method, delivery.event_status])).toEqual([['lookup', 'success']]);
+    });
     // Nothing was paid: nothing to refund.
     const refund = await stack.request('POST', `/api/orders/${session.order_id}/refund`, { admin: true, body: {} });
     expect(refund.status).toBe(409);
