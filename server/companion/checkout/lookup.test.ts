@@ -2,6 +2,7 @@
 // with 3-D Secure, and on the gateway's hosted page; on success the card is saved for the
 // session's customer, and the back office lists the verification apart from payments.
 import { describe, expect, it } from 'vitest';
+import { TestClock } from '../../ledger/testing/databases.js';
 import { card, cardNumber, EXPIRY, FINGERPRINT, TEST_CVV } from '../test/cards.js';
 import { eventually, stacksPerTest } from '../test/stack.js';
 import type { Json, Stack } from '../test/stack.js';
@@ -97,5 +98,22 @@ describe('a card verification session', () => {
     });
     expect(refused.status).toBe(400);
     expect((await refused.json()).error.fields).toMatchObject({ customer_id: expect.stringMatching(/required/), split: expect.any(String) });
+  });
+});
+
+describe('reconciliation of a card verification', () => {
+  it('settles one whose webhook was lost from the order state, and saves the card', async () => {
+    const clock = new TestClock(Date.now());
+    const stack = await open({ clock });
+    stack.dropWebhooks = true;
+    const session = await stack.openSession(verification('cust-quiet'));
+    const answer = await stack.json('POST', `/api/checkout/sessions/${session.id}/pay`, 200, { body: { card: card('three_ds_challenge'), fingerprint: FINGERPRINT } });
+    await stack.control('POST', `/_sandbox/3ds/${answer.payment_id}`, { result: 'success' });
+    expect(await savedCards(stack, 'cust-quiet')).toEqual([]);
+    clock.advance(61_000);
+    expect(await stack.companion.companion.reconciler.runOnce()).toMatchObject({ checkedPayments: 1, settled: 1 });
+    expect(await stack.ledger.getPayment(session.order_id)).toMatchObject({ method: 'lookup', status: 'success' });
+    expect(await savedCards(stack, 'cust-quiet')).toEqual([expect.objectContaining({ mask: expect.stringMatching(/3220$/) })]);
+    expect(stack.changes.filter((change) => change.orderId === session.order_id).map((change) => [change.status, change.source])).toContainEqual(['success', 'reconciliation']);
   });
 });
