@@ -46,6 +46,10 @@ function describeLookups(backend: LedgerBackend): void {
       expect(await ids('verifications')).toEqual([lookup.orderId]);
       expect(await ids('payments')).toEqual([purchase.orderId]);
       expect(await ids()).toEqual([lookup.orderId, purchase.orderId].sort());
+      // The payments chart counts the purchase only.
+      const now = Date.UTC(2030, 0, 15, 9, 30);
+      const [hour] = await ledger.paymentStats({ from: now - 3_600_000, to: now + 1, bucket: 'hour' }).then((buckets) => buckets.filter((bucket) => bucket.total > 0));
+      expect(hour).toMatchObject({ total: 1, inFlight: 1 });
     });
 
     it('refuses a split verification and a capture of one', async () => {
