@@ -2,6 +2,7 @@ import { html, LitElement, nothing, type PropertyDeclarations, type PropertyValu
 import { emit, type PayEventDetails } from '../events.js';
 import { loadCatalog } from '../i18n/catalogs.js';
 import { en, type Catalog } from '../i18n/en.js';
+import type { Verification } from '../i18n/lookup.js';
 import { Companion, CompanionError } from './companion.js';
 import { mayRedirect } from './redirect.js';
 import { formatAmount, toMinor, type SessionView } from './session-view.js';
@@ -53,11 +54,14 @@ export abstract class CheckoutElement extends LitElement {
   /** The text of the polite live region, and whether it tells of a problem. */
   protected notice = '';
   private alarming = false;
-  protected t: Catalog = en;
+  /** With a card verification's words (`note` among them) for a `lookup` session. */
+  protected t: Catalog & Partial<Verification> = en;
   protected locale = 'en';
   /** Bumped by every load and poll, so that a stale one stops. */
   #run = 0;
   #localised?: Promise<void>;
+  /** The session saves a card (`lookup`): "Save card" and "Card saved" replace "Pay" and "paid". */
+  #lookup = false;
 
   /** Whether this element pays through the gateway's hosted page. */
   protected abstract get hosted(): boolean;
@@ -90,7 +94,8 @@ export abstract class CheckoutElement extends LitElement {
       locale = 'en';
     }
     this.locale = locale;
-    const catalog = await loadCatalog(locale);
+    let catalog = await loadCatalog(locale);
+    if (this.#lookup) catalog = (await import('../i18n/lookup.js')).default(catalog, locale);
     // A later change of language wins over a slower catalog.
     if (locale === this.locale) this.t = catalog;
   }
@@ -108,6 +113,11 @@ export abstract class CheckoutElement extends LitElement {
     try {
       // The form shows up in its language, not in English first.
       const [view] = await Promise.all([this.companion.view(), this.#localised]);
+      // A session that saves a card (or no longer does) changes the words.
+      if ((view.method === 'lookup') !== this.#lookup) {
+        this.#lookup = !this.#lookup;
+        await (this.#localised = this.#localise());
+      }
       if (run !== this.#run) return;
       this.settle(view);
       if ((this.phase as Phase) !== 'ready') return;
@@ -129,8 +139,7 @@ export abstract class CheckoutElement extends LitElement {
     const { status, order_id: orderId } = view;
     if (status === 'pending') return void this.poll();
     const failed = status === 'failure';
-    const done = this.verifying ? this.t.card_saved : this.t.paid;
-    const message = failed ? view.message || this.t.declined : status === 'success' ? done : status === 'expired' ? this.t.closed : '';
+    const message = failed ? view.message || this.t.declined : status === 'success' ? this.t.paid : status === 'expired' ? this.t.closed : '';
     this.phase = status === 'success' ? 'success' : status === 'expired' ? 'closed' : 'ready';
     this.say(message, failed);
     if (failed) emit(this, 'pay-failure', { message, orderId });
@@ -192,22 +201,13 @@ export abstract class CheckoutElement extends LitElement {
     return view ? formatAmount(view.amount, view.currency, this.locale) : '';
   }
 
-  /** A session that saves a card (`lookup`): nothing is paid, so nothing says "Pay". */
-  protected get verifying(): boolean {
-    return this.view?.method === 'lookup';
-  }
-
-  /** For a card verification: what happens to the card and the amount held to check it. */
-  protected verificationNote(): TemplateResult | typeof nothing {
-    return this.verifying ? html`<p part="note">${this.t.save_note.replace('{}', this.amount)}</p>` : nothing;
-  }
-
-  /** The pay button; `<pay-form>` submits its form with it, `<pay-button>` goes to the hosted page. */
+  /** The pay button (after a card verification's note); `<pay-form>` submits its form with it, `<pay-button>` goes to the hosted page. */
   protected button(): TemplateResult {
     const busy = this.phase !== 'ready';
-    const label = this.verifying ? this.t.save_card : this.t.pay.replace('{}', this.amount).trim();
-    return html`<button part="button" type=${this.hosted ? 'button' : 'submit'} ?disabled=${busy}
-      @click=${this.hosted ? this.payHosted : nothing}>${busy && this.phase !== 'loading' ? this.t.processing : label}</button>`;
+    return html`${this.t.note ? html`<p part="note">${this.t.note.replace('{}', this.amount)}</p>` : nothing}<button part="button" type=${this.hosted ? 'button' : 'submit'} ?disabled=${busy}
+      @click=${this.hosted ? this.payHosted : nothing}>${
+        busy && this.phase !== 'loading' ? this.t.processing : this.t.pay.replace('{}', this.amount).trim()
+      }</button>`;
   }
 
   /** The element's own content while `ready` or `paying`. */
@@ -230,7 +230,7 @@ export abstract class CheckoutElement extends LitElement {
     if (phase === 'ready' || phase === 'paying') return undefined;
     return html`<div class="outcome" part=${phase === 'success' ? phase : nothing}>${
       phase === 'success'
-        ? html`<span class="tick" aria-hidden="true">✓</span><strong>${this.verifying ? t.card_saved : this.amount}</strong>`
+        ? html`<span class="tick" aria-hidden="true">✓</span><strong>${this.amount}</strong>`
         : phase === 'waiting'
           ? html`<button part="button" @click=${this.poll}>${t.check_again}</button>`
           : phase === 'closed' ? '' : html`<span class="spinner" aria-busy="true"></span>${phase === 'loading' ? t.loading : ''}`

@@ -1,4 +1,3 @@
-import { html } from 'lit';
 import type { TemplateResult } from 'lit';
 import { CheckoutElement } from '../checkout/checkout-element.js';
 import { theme } from '../theme.styles.js';
@@ -42,7 +41,7 @@ export class PayButton extends CheckoutElement {
   }
 
   protected override body(): TemplateResult {
-    return html`${this.verificationNote()}${this.button()}`;
+    return this.button();
   }
 }
 

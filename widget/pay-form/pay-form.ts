@@ -286,7 +286,7 @@ export class PayForm extends CheckoutElement {
   }
 
   protected override body(): TemplateResult {
-    if (this.hosted) return html`${this.verificationNote()}${this.button()}`;
+    if (this.hosted) return this.button();
     const { view, t } = this;
     const asked = (name: FieldName): TemplateResult | typeof nothing => (view!.customer_fields.includes(name as never) ? this.#input(name) : nothing);
     return html`<form part="form" novalidate aria-busy=${this.phase === 'paying'} @input=${this.#onInput} @focusout=${this.#onBlur} @submit=${this.#onSubmit}>
@@ -298,7 +298,7 @@ export class PayForm extends CheckoutElement {
           )}</fieldset>`
         : nothing}
       ${this.token ? nothing : html`${this.#input('number')}<div class="row">${this.#input('exp', 'exp_hint')}${this.#input('cvv', this.brand?.cvv ? 'cvv_hint_amex' : 'cvv_hint')}</div>`}
-      <div class="row">${asked('fname')}${asked('lname')}</div>${asked('email')}${asked('phone')}${this.verificationNote()}${this.button()}
+      <div class="row">${asked('fname')}${asked('lname')}</div>${asked('email')}${asked('phone')}${this.button()}
     </form>`;
   }
 

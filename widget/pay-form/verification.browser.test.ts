@@ -1,4 +1,5 @@
-import { expect, oneEvent } from '@open-wc/testing';
+import { expect, oneEvent, waitUntil } from '@open-wc/testing';
+import { createSession } from '../test/checkout-fixture.js';
 import { autofill, button, card, message, mount, part } from '../test/harness.js';
 
 /** A card verification ("save a card") of 1.00 UAH for a customer, at the shop's real companion. */
@@ -20,13 +21,22 @@ describe('a card verification session (lookup)', () => {
     await success;
     await form.updateComplete;
     expect(message(form)).to.equal('Card saved');
-    expect(part(form, '[part=success]').textContent).to.contain('Card saved');
   });
 
-  it('speaks the page’s language', async () => {
+  it('speaks the page’s language, also when it changes', async () => {
     const form = await mount(verification, { lang: 'uk' });
     expect(button(form).textContent!.trim()).to.equal('Зберегти картку');
     expect(part(form, '[part=note]').textContent).to.contain('Кошти не списуються');
+    form.setAttribute('lang', 'de');
+    await waitUntil(() => button(form).textContent!.trim() === 'Karte speichern', 'the German words did not come');
+    expect(part(form, '[part=note]').textContent).to.contain('nichts abgebucht');
+  });
+
+  it('goes back to paying when the element is given a payment session', async () => {
+    const form = await mount(verification);
+    form.session = await createSession({ amount: 2 });
+    await waitUntil(() => /^Pay /.test(button(form).textContent!.trim()), 'the Pay button did not come back');
+    expect(form.shadowRoot!.querySelector('[part=note]')).to.equal(null);
   });
 
   it('<pay-button> (hosted) saves a card too, and says so', async () => {
