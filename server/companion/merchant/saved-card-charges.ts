@@ -72,7 +72,7 @@ export class SavedCardCharges {
       allowedModes: ['direct'],
       ttlSeconds: options.sessionTtlSeconds,
     } satisfies NewCheckoutSession);
-    logger.info('saved card charged by the merchant', { order_id: session.orderId, amount: session.amount, currency: session.currency });
+    logger.info('charging a saved card for the merchant', { order_id: session.orderId, amount: session.amount, currency: session.currency });
     const answer = await directPayments.chargeSavedCard(session, card.ccToken);
     return {
       ...chargeStatus(answer, `${options.publicUrl}/checkout/challenge/${session.id}`),
