@@ -127,6 +127,24 @@ describe('POST /shop/api/checkout', () => {
     expect((await checkout({}, { 'X-Forwarded-For': '198.51.100.78' })).status, 'another client').toBe(201);
   });
 
+  it('saves a card without a purchase, for this browser’s customer, and the back office can charge it', async () => {
+    const saving = await checkout({ method: 'lookup', split: true });
+    expect(saving.status).toBe(201);
+    expect(saving.json).toMatchObject({ amount: 1, currency: 'UAH' });
+    const cookie = saving.headers.get('set-cookie') ?? '';
+    expect(cookie).toMatch(/^kavarnia_customer=c_/);
+    const view = await call('GET', `/api/checkout/sessions/${saving.json.session}`);
+    expect(view.json).toMatchObject({ method: 'lookup', amount: 1, description: 'Kavarnia: card saved for later orders' });
+    expect((await call('POST', `/api/checkout/sessions/${saving.json.session}/pay`, { card: CARD, fingerprint: FINGERPRINT })).json.status).toBe('success');
+
+    const customerId = /kavarnia_customer=([^;]+)/.exec(cookie)![1]!;
+    const { json: saved } = await call('GET', `/api/customers/${customerId}/cards`, undefined, admin);
+    expect(saved.cards).toHaveLength(1);
+    const charged = await call('POST', `/api/customers/${customerId}/cards/${saved.cards[0].id}/charges`, { amount: 149, currency: 'UAH', description: 'Kavarnia: next delivery', method: 'purchase' }, admin);
+    expect(charged.status).toBe(201);
+    expect(charged.json).toMatchObject({ status: 'success', amount: 149 });
+  });
+
   it('takes JSON only', async () => {
     const response = await fetch(`${base}/shop/api/checkout`, { method: 'POST', headers: { 'Content-Type': 'text/plain' }, body: 'lines=1' });
     expect(response.status).toBe(415);

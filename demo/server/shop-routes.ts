@@ -6,6 +6,10 @@
  *
  * Anyone may call it: it is limited per client like the pay route (429 with Retry-After), and
  * its answer, carrying the session id, is never cached (no-store).
+ *
+ * `method: "lookup"` saves the customer's card without a purchase (a card verification of
+ * VERIFICATION_AMOUNT): the back office can charge it later.
+ *
  * It prices the cart from the catalog (the browser only says what and how many), then opens
  * the checkout session through the companion's merchant API with the admin token — in process,
  * the same request a separate backend would send over HTTP. The token never leaves the server.
@@ -40,7 +44,7 @@ export const CheckoutRequest = z.strictObject({
     .max(PRODUCTS.length)
     .refine((lines) => new Set(lines.map((line) => line.product)).size === lines.length, { error: 'must name each product once' }),
   customer: z.strictObject({ fname: Text, lname: Text, email: Text, phone: Text }),
-  method: z.enum(['purchase', 'auth']).default('purchase'),
+  method: z.enum(['purchase', 'auth', 'lookup']).default('purchase'),
   split: z.boolean().default(false),
   remember_card: z.boolean().default(false),
   lang: z.enum(['en', 'uk']).default('en'),
@@ -64,7 +68,9 @@ export function shopRoutes(companion: CompanionApp): Hono<CompanionEnv> {
 
   shop.post('/checkout', limitPerClient(sessionsOpened, 'checkouts opened'), validate('json', CheckoutRequest), async (c) => {
     const checkout = c.req.valid('json');
-    const customerId = checkout.remember_card ? rememberedCustomer(c) : undefined;
+    const { options } = c.var.services;
+    // A card is saved for a customer: a verification always remembers one.
+    const customerId = checkout.remember_card || checkout.method === 'lookup' ? rememberedCustomer(c) : undefined;
     const answer = await companion.request('/api/checkout/sessions', {
       method: 'POST',
       headers: { Authorization: `Bearer ${options.adminToken}`, 'Content-Type': 'application/json' },
@@ -94,10 +100,24 @@ function rememberedCustomer(c: Context<CompanionEnv>): string {
   return id;
 }
 
+/** What the bank holds for a moment to verify a card that is only saved (minor units). */
+export const VERIFICATION_AMOUNT = 100;
+
 /** The merchant API's `POST /api/checkout/sessions` body for a cart. */
 export function sessionRequest(checkout: Checkout, returnUrl: string, customerId: string | undefined) {
   const lines: CartLine[] = checkout.lines;
   const amount = (minor: number) => String(toWireAmount(minor, SHOP_CURRENCY));
+  if (checkout.method === 'lookup') {
+    return {
+      amount: amount(VERIFICATION_AMOUNT),
+      currency: SHOP_CURRENCY,
+      description: 'Kavarnia: card saved for later orders',
+      method: 'lookup',
+      customer: { ...checkout.customer, lang: checkout.lang.toUpperCase() },
+      customer_id: customerId,
+      return_url: returnUrl,
+    };
+  }
   const items = lines.map((line) => `${line.quantity} × ${productById(line.product)!.name[checkout.lang]}`);
   return {
     amount: amount(cartTotal(lines)),

@@ -12,7 +12,8 @@ export interface CartLine {
 }
 
 export interface CheckoutOptions {
-  readonly method?: 'purchase' | 'auth';
+  /** `lookup`: "Save my card only", a card verification. */
+  readonly method?: 'purchase' | 'auth' | 'lookup';
   readonly split?: boolean;
   readonly remember?: boolean;
 }
@@ -48,6 +49,7 @@ export class Checkout {
   async choose(options: CheckoutOptions): Promise<void> {
     if (options.method === 'auth') await this.page.getByRole('radio', { name: /Reserve now/ }).check();
     if (options.method === 'purchase') await this.page.getByRole('radio', { name: /Charge now/ }).check();
+    if (options.method === 'lookup') await this.page.getByRole('radio', { name: /Save my card only/ }).check();
     if (options.split !== undefined) await this.page.getByRole('checkbox', { name: /Split between the makers/ }).setChecked(options.split);
     if (options.remember !== undefined) await this.page.getByRole('checkbox', { name: /Remember my card/ }).setChecked(options.remember);
   }

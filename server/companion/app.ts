@@ -11,6 +11,7 @@
  */
 import { Hono } from 'hono';
 import { methodNotAllowed } from 'hono/method-not-allowed';
+import { challengeRoutes } from './checkout/challenge-routes.js';
 import { checkoutRoutes } from './checkout/checkout-routes.js';
 import { DirectPayments } from './checkout/direct-payments.js';
 import { HostedCheckouts } from './checkout/hosted-checkouts.js';
@@ -32,10 +33,12 @@ import { createLogger } from './log/logger.js';
 import type { Logger } from './log/logger.js';
 import { balanceRoutes } from './merchant/balance-routes.js';
 import { cardRoutes } from './merchant/card-routes.js';
+import { chargeRoutes } from './merchant/charge-routes.js';
 import { eventRoutes } from './merchant/event-routes.js';
 import { feedRoutes } from './merchant/feed-routes.js';
 import { orderRoutes } from './merchant/order-routes.js';
 import { reportRoutes } from './merchant/report-routes.js';
+import { SavedCardCharges } from './merchant/saved-card-charges.js';
 import { SecondaryOperations } from './merchant/secondary-operations.js';
 import { openApiDocument } from './openapi/openapi-document.js';
 import { ChangeFeed } from './payments/change-feed.js';
@@ -84,12 +87,14 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
     neverSent: { reads: options.reconciliation.neverSentReads, spacingMs: options.reconciliation.neverSentSpacingMs },
   });
   const flow = { ledger, gateway, orderState, reactions, options, logger, clock };
+  const directPayments = new DirectPayments(flow);
   const services: CompanionServices = {
     ...flow,
     feed,
-    directPayments: new DirectPayments(flow),
+    directPayments,
     hostedCheckouts: new HostedCheckouts(flow),
     operations: new SecondaryOperations(flow),
+    charges: new SavedCardCharges({ ...flow, directPayments }),
     payLimits: {
       perSession: new RateLimiter(options.rateLimits.perSession, options.rateLimits.windowMs, clock),
       perClient: new RateLimiter(options.rateLimits.perClient, options.rateLimits.windowMs, clock),
@@ -126,6 +131,7 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
 
   app.route('/api/checkout', checkoutRoutes(options.adminToken));
   app.route('/checkout', returnRoutes(clock));
+  app.route('/checkout', challengeRoutes());
   app.route('/widget', widgetRoutes(options.widgetDir));
   app.route('/webhooks', webhookRoutes(config.gatewayApiSecret, background));
   app.route('/api/orders', orderRoutes());
@@ -134,6 +140,7 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
   app.route('/api', reportRoutes());
   app.route('/api/changes', feedRoutes());
   app.route('/api/customers', cardRoutes());
+  app.route('/api/customers', chargeRoutes());
   app.get('/api/openapi.json', (c) => c.json(openApiDocument(options.publicUrl)));
   app.get('/healthz', async (c) => {
     try {

@@ -10,6 +10,7 @@ import type { HostedCheckouts } from './checkout/hosted-checkouts.js';
 import type { CompanionOptions } from './config.js';
 import type { RateLimiter } from './http/rate-limit.js';
 import type { Logger } from './log/logger.js';
+import type { SavedCardCharges } from './merchant/saved-card-charges.js';
 import type { SecondaryOperations } from './merchant/secondary-operations.js';
 import type { ChangeFeed } from './payments/change-feed.js';
 import type { OrderStateSync } from './payments/order-state.js';
@@ -38,6 +39,7 @@ export interface CompanionServices {
   readonly directPayments: DirectPayments;
   readonly hostedCheckouts: HostedCheckouts;
   readonly operations: SecondaryOperations;
+  readonly charges: SavedCardCharges;
   readonly payLimits: { readonly perSession: RateLimiter; readonly perClient: RateLimiter };
   /** Wrong admin tokens per client (see requireAdminToken). */
   readonly wrongAdminTokens: RateLimiter;

@@ -5,7 +5,7 @@ import type { LedgerContext } from './context.js';
 import { LedgerNotFound } from './errors.js';
 import { newSavedCardInput, parseInput } from './input.js';
 import { toSavedCard } from './rows.js';
-import type { NewSavedCard, SavedCard } from './types.js';
+import type { CustomerDetails, NewSavedCard, SavedCard } from './types.js';
 
 /** Saving a token the customer already has refreshes its mask, brand, expiry and last use. */
 export async function saveCard(ctx: LedgerContext, input: NewSavedCard): Promise<SavedCard> {
@@ -51,6 +51,22 @@ export async function findCard(ctx: LedgerContext, customerId: string, idOrToken
     .where((eb) => eb.or([eb('id', '=', idOrToken), eb('cc_token', '=', idOrToken)]))
     .executeTakeFirst();
   return row && toSavedCard(row);
+}
+
+/**
+ * The customer details of the latest payment (or verification) made with this saved card: who
+ * the cardholder is when the merchant charges the card without them present.
+ */
+export async function cardholderOf(ctx: LedgerContext, customerId: string, ccToken: string): Promise<CustomerDetails | undefined> {
+  const row = await ctx.db
+    .selectFrom('payments')
+    .select('customer')
+    .where('customer_id', '=', customerId)
+    .where('cc_token', '=', ccToken)
+    .orderBy('created_at', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row && (JSON.parse(row.customer) as CustomerDetails);
 }
 
 export async function deleteCard(ctx: LedgerContext, customerId: string, cardId: string): Promise<void> {

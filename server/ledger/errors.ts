@@ -47,6 +47,7 @@ export class LedgerConflict extends LedgerError {
 
 export type RefusalReason =
   | 'payment_not_successful'
+  | 'not_a_payment'
   | 'not_an_auth'
   | 'already_voided'
   | 'already_captured'

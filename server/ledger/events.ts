@@ -29,7 +29,7 @@ interface Effect {
 
 const unmatched: Effect = { outcome: 'unmatched', advanced: false, payment: null, operation: null };
 
-const paymentMethods = new Set(['purchase', 'auth']);
+const paymentMethods = new Set(['purchase', 'auth', 'lookup']);
 const paymentStatuses = new Set<string>(['init', 'pending', 'success', 'failure']);
 const operationKinds = new Set<string>(['capture', 'void', 'refund']);
 const operationStatuses = new Set<string>(['pending', 'success', 'failure']);

@@ -89,7 +89,7 @@ export const newSessionInput = z
     amount: minorAmount,
     currency,
     description: text(2048),
-    method: z.enum(['purchase', 'auth']),
+    method: z.enum(['purchase', 'auth', 'lookup']),
     orderId: orderId.optional(),
     split: splitShares.optional(),
     customer: customer.optional(),
@@ -101,7 +101,8 @@ export const newSessionInput = z
   .refine((session) => !session.split || splitTotal(session.split) === session.amount, {
     path: ['split'],
     message: 'shares must add up to the amount',
-  });
+  })
+  .refine((session) => !session.split || session.method !== 'lookup', { path: ['split'], message: 'a card verification is not split' });
 
 export const payAttemptInput = z.strictObject({ mode, customer: customer.optional() });
 
@@ -198,6 +199,7 @@ const pageShape = {
 
 export const orderListInput = z.strictObject({
   status: z.enum(['init', 'pending', 'success', 'failure']).optional(),
+  kind: z.enum(['payments', 'verifications']).optional(),
   ...pageShape,
 });
 

@@ -1,7 +1,7 @@
 // The ledger: one interface over SQLite (default) and PostgreSQL, chosen by the URL.
 import { Kysely } from 'kysely';
 import { clearAbsentOperation, clearAbsentPayment, countAbsentOperation, countAbsentPayment } from './absence.js';
-import { deleteCard, findCard, listCards, saveCard } from './cards.js';
+import { deleteCard, findCard, listCards, saveCard, cardholderOf } from './cards.js';
 import type { LedgerContext } from './context.js';
 import { InvalidLedgerInput, LedgerNotFound } from './errors.js';
 import { ingestEvent, retryEvent } from './events.js';
@@ -22,6 +22,7 @@ import type {
   AbsenceCount,
   AbsentRead,
   CheckoutSession,
+  CustomerDetails,
   DueNotice,
   EventIngest,
   EventListQuery,
@@ -101,6 +102,8 @@ export interface Ledger {
   listCards(customerId: string): Promise<SavedCard[]>;
   findCard(customerId: string, idOrToken: string): Promise<SavedCard | undefined>;
   deleteCard(customerId: string, cardId: string): Promise<void>;
+  /** The customer details last paid with this card of the customer's (by its gateway token). */
+  cardholderOf(customerId: string, ccToken: string): Promise<CustomerDetails | undefined>;
 
   // Back office
   listOrders(query?: OrderListQuery): Promise<OrderPage>;
@@ -177,6 +180,7 @@ function ledgerOver(ctx: LedgerContext): Ledger {
     listCards: (customerId) => listCards(ctx, customerId),
     findCard: (customerId, idOrToken) => findCard(ctx, customerId, idOrToken),
     deleteCard: (customerId, cardId) => deleteCard(ctx, customerId, cardId),
+    cardholderOf: (customerId, ccToken) => cardholderOf(ctx, customerId, ccToken),
     listOrders: (query) => listOrders(ctx, query),
     getOrder: (orderId) => getOrder(ctx, orderId),
     listEvents: (query) => listEvents(ctx, query),

@@ -1,7 +1,7 @@
 // Versioned schema. Names sort in the order they run; a released migration is never edited,
 // a change is a new entry. Kysely's Migrator records them in `ledger_migration` and, on
 // PostgreSQL, holds an advisory lock so two instances starting at once migrate once.
-import { sql } from 'kysely';
+import { sql, SqliteAdapter } from 'kysely';
 import type { Kysely, Migration, SqlBool } from 'kysely';
 
 const initial: Migration = {
@@ -249,6 +249,62 @@ const neverSent: Migration = {
   },
 };
 
+/**
+ * Sessions and payments may be card verifications (`lookup`): the method's CHECK takes it.
+ * Payments get an index by customer (a saved card's charge reads who last paid with it).
+ * PostgreSQL swaps the constraint. SQLite cannot alter a CHECK (and refuses to edit its schema
+ * table), so the tables are rebuilt from their own DDL with the constraint changed: the new
+ * copies are filled parents first, the old ones dropped children first (no row ever points
+ * nowhere, with foreign keys on), then renamed into place, which repoints the references.
+ */
+const lookupMethod: Migration = {
+  async up(db: Kysely<unknown>) {
+    const before = `method in ('purchase', 'auth')`;
+    const after = `method in ('purchase', 'auth', 'lookup')`;
+    const tables = ['checkout_sessions', 'payments'];
+    // A charge of a saved card reads who last paid with it.
+    await db.schema
+      .createIndex('payments_of_customer')
+      .on('payments')
+      .columns(['customer_id', 'created_at'])
+      .where(sql.raw<SqlBool>('customer_id is not null'))
+      .execute();
+    if (!(db.getExecutor().adapter instanceof SqliteAdapter)) {
+      for (const table of tables) {
+        await sql`alter table ${sql.table(table)} drop constraint ${sql.ref(`${table}_method_check`)}`.execute(db);
+        await sql`alter table ${sql.table(table)} add constraint ${sql.ref(`${table}_method_check`)} check (${sql.raw(after)})`.execute(db);
+      }
+      return;
+    }
+    type Entry = { type: string; name: string; tbl_name: string; sql: string | null };
+    const schema = (await sql<Entry>`select type, name, tbl_name, sql from sqlite_schema where sql is not null`.execute(db)).rows;
+    // Whatever references a rebuilt table is rebuilt too (operations, and any later child).
+    const rebuilt = [...tables];
+    for (let grew = true; grew; ) {
+      grew = false;
+      for (const entry of schema) {
+        if (entry.type !== 'table' || rebuilt.includes(entry.name)) continue;
+        if (rebuilt.some((table) => entry.sql!.includes(`references "${table}"`))) {
+          rebuilt.push(entry.name);
+          grew = true;
+        }
+      }
+    }
+    const copy = (table: string) => `${table}__rebuilt`;
+    const indexes = schema.filter((entry) => entry.type === 'index' && rebuilt.includes(entry.tbl_name));
+    for (const table of rebuilt) {
+      let ddl = schema.find((entry) => entry.type === 'table' && entry.name === table)!.sql!;
+      ddl = ddl.replace(`CREATE TABLE "${table}"`, `CREATE TABLE "${copy(table)}"`).replace(before, after);
+      for (const parent of rebuilt) ddl = ddl.replaceAll(`references "${parent}"`, `references "${copy(parent)}"`);
+      await sql.raw(ddl).execute(db);
+      await sql`insert into ${sql.table(copy(table))} select * from ${sql.table(table)}`.execute(db);
+    }
+    for (const table of [...rebuilt].reverse()) await sql`drop table ${sql.table(table)}`.execute(db);
+    for (const table of rebuilt) await sql`alter table ${sql.table(copy(table))} rename to ${sql.table(table)}`.execute(db);
+    for (const index of indexes) await sql.raw(index.sql!).execute(db);
+  },
+};
+
 export const migrations: Readonly<Record<string, Migration>> = {
   '0001_initial': initial,
   '0002_operation_checks': operationChecks,
@@ -258,4 +314,5 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '0006_merchant_notices': merchantNotices,
   '0007_idempotency_keys': idempotencyKeys,
   '0008_never_sent': neverSent,
+  '0009_lookup_method': lookupMethod,
 };

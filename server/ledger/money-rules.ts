@@ -148,6 +148,7 @@ function checkSplitRefund(payment: MoneyPayment, operations: readonly MoneyOpera
 }
 
 function decideRefund(payment: MoneyPayment, operations: readonly MoneyOperation[], request: MoneyRequest): number {
+  if (payment.method === 'lookup') throw new OperationRefused('not_a_payment', 'a card verification paid nothing to refund');
   if (payment.status !== 'success') {
     throw new OperationRefused('payment_not_successful', `a refund needs a successful payment (it is ${payment.status})`);
   }

@@ -22,6 +22,7 @@ export async function listOrders(ctx: LedgerContext, input: OrderListQuery = {})
     .selectFrom('payments')
     .selectAll()
     .$if(query.status !== undefined, (q) => q.where('status', '=', query.status!))
+    .$if(query.kind !== undefined, (q) => q.where('method', query.kind === 'verifications' ? '=' : '<>', 'lookup'))
     .$call(newestFirst('created_at', 'order_id', page))
     .execute();
   const { items, nextCursor } = pageOf(rows.map(toPayment), page, (payment) => ({ time: payment.createdAt, key: payment.orderId }));
@@ -56,7 +57,7 @@ export async function getOrder(ctx: LedgerContext, orderId: string): Promise<Ord
 }
 
 /**
- * Payments created per hour or day in [from, to), by outcome, every bucket present (zeros
+ * Payments (not card verifications) created per hour or day in [from, to), by outcome, every bucket present (zeros
  * included) so a chart can draw it as is. Success rate = succeeded / (succeeded + failed).
  */
 export async function paymentStats(ctx: LedgerContext, input: StatsQuery): Promise<StatsBucket[]> {
@@ -73,6 +74,8 @@ export async function paymentStats(ctx: LedgerContext, input: StatsQuery): Promi
     .select((eb) => [bucket.as('bucket'), 'status', eb.fn.countAll<number>().as('count')])
     .where('created_at', '>=', query.from)
     .where('created_at', '<', query.to)
+    // Card verifications pay nothing: not counted among payments.
+    .where('method', '<>', 'lookup')
     .groupBy([bucket, 'status'])
     .execute();
   const buckets = Array.from({ length: last - first + 1 }, (_, i) => ({ start: (first + i) * size - offset, total: 0, succeeded: 0, failed: 0, inFlight: 0 }));

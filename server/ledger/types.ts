@@ -2,7 +2,8 @@
 // milliseconds (UTC). The ledger does not import the gateway client: the companion maps
 // between the wire shapes and these.
 
-export type PaymentMethod = 'purchase' | 'auth';
+/** `lookup`: a card verification — nothing is paid; it saves the card for its customer. */
+export type PaymentMethod = 'purchase' | 'auth' | 'lookup';
 export type PaymentMode = 'direct' | 'hosted';
 export type PaymentStatus = 'init' | 'pending' | 'success' | 'failure';
 export type OperationKind = 'capture' | 'void' | 'refund';
@@ -384,6 +385,8 @@ export interface SavedCard {
 
 export interface OrderListQuery {
   readonly status?: PaymentStatus;
+  /** `payments`: purchases and auths; `verifications`: lookups; both when omitted. */
+  readonly kind?: 'payments' | 'verifications';
   /** 1–200, default 50. */
   readonly limit?: number;
   /** `nextCursor` of the previous page. */

@@ -2,6 +2,7 @@ import { html, LitElement, nothing, type PropertyDeclarations, type PropertyValu
 import { emit, type PayEventDetails } from '../events.js';
 import { loadCatalog } from '../i18n/catalogs.js';
 import { en, type Catalog } from '../i18n/en.js';
+import type { Verification } from '../i18n/lookup.js';
 import { Companion, CompanionError } from './companion.js';
 import { mayRedirect } from './redirect.js';
 import { formatAmount, toMinor, type SessionView } from './session-view.js';
@@ -53,11 +54,14 @@ export abstract class CheckoutElement extends LitElement {
   /** The text of the polite live region, and whether it tells of a problem. */
   protected notice = '';
   private alarming = false;
-  protected t: Catalog = en;
+  /** With a card verification's words (`note` among them) for a `lookup` session. */
+  protected t: Catalog & Partial<Verification> = en;
   protected locale = 'en';
   /** Bumped by every load and poll, so that a stale one stops. */
   #run = 0;
   #localised?: Promise<void>;
+  /** The session saves a card (`lookup`): "Save card" and "Card saved" replace "Pay" and "paid". */
+  #lookup = false;
 
   /** Whether this element pays through the gateway's hosted page. */
   protected abstract get hosted(): boolean;
@@ -90,7 +94,8 @@ export abstract class CheckoutElement extends LitElement {
       locale = 'en';
     }
     this.locale = locale;
-    const catalog = await loadCatalog(locale);
+    let catalog = await loadCatalog(locale);
+    if (this.#lookup) catalog = (await import('../i18n/lookup.js')).default(catalog, locale);
     // A later change of language wins over a slower catalog.
     if (locale === this.locale) this.t = catalog;
   }
@@ -108,6 +113,11 @@ export abstract class CheckoutElement extends LitElement {
     try {
       // The form shows up in its language, not in English first.
       const [view] = await Promise.all([this.companion.view(), this.#localised]);
+      // A session that saves a card (or no longer does) changes the words.
+      if ((view.method === 'lookup') !== this.#lookup) {
+        this.#lookup = !this.#lookup;
+        await (this.#localised = this.#localise());
+      }
       if (run !== this.#run) return;
       this.settle(view);
       if ((this.phase as Phase) !== 'ready') return;
@@ -193,13 +203,14 @@ export abstract class CheckoutElement extends LitElement {
 
   /**
    * The pay button; `<pay-form>` submits its form with it, `<pay-button>` goes to the hosted page.
-   * The hosted one says so: a page offering both never shows two buttons alike.
+   * The hosted one says so: a page offering both never shows two buttons alike. A card
+   * verification's note comes first.
    */
   protected button(): TemplateResult {
     const busy = this.phase !== 'ready';
     // Until the session is read there is no amount: "Pay", "Pay on the secure payment page".
     const label = (this.hosted ? this.t.pay_hosted : this.t.pay).replace('{}', this.amount).replace(/ {2,}/g, ' ').trim();
-    return html`<button part="button" type=${this.hosted ? 'button' : 'submit'} ?disabled=${busy}
+    return html`${this.t.note ? html`<p part="note">${this.t.note.replace('{}', this.amount)}</p>` : nothing}<button part="button" type=${this.hosted ? 'button' : 'submit'} ?disabled=${busy}
       @click=${this.hosted ? this.payHosted : nothing}>${busy && this.phase !== 'loading' ? this.t.processing : label}</button>`;
   }
 

@@ -11,6 +11,8 @@ export interface SessionView {
   /** ISO 4217 code, `XTS` for test payments. */
   currency: string;
   description?: string;
+  /** `lookup`: the session saves a card (card verification) instead of paying; the amount is only held to verify it. */
+  method?: 'purchase' | 'auth' | 'lookup';
   /**
    * `open`: can be paid; `failure`: the last attempt failed and it can be paid again (`message` says why);
    * `pending`: a payment is in flight (3-D Secure, processing); `success`: paid; `expired`: can no longer be paid.

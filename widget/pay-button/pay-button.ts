@@ -20,6 +20,7 @@ import { theme } from '../theme.styles.js';
  * @event pay-error - The companion could not be reached or answered badly. `detail: { code, message }`.
  *
  * @csspart button - The button.
+ * @csspart note - For a card verification (`lookup` session): that the card is saved and nothing is charged.
  * @csspart message - The live region.
  * @csspart banner - The test mode banner.
  * @csspart success - The success view.

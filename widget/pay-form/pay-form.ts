@@ -69,6 +69,7 @@ const FIELDS: Record<FieldName, [
  * @csspart icon - The card brand mark.
  * @csspart saved - The saved cards group.
  * @csspart button - The pay button (also the "check again" button).
+ * @csspart note - For a card verification (`lookup` session): that the card is saved and nothing is charged.
  * @csspart message - The live region: processing, declines, errors, success.
  * @csspart banner - The test mode banner.
  * @csspart success - The success view.

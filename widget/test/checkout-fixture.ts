@@ -22,6 +22,8 @@ export interface SessionOptions {
   customer?: Partial<Record<CustomerField, string>>;
   customer_id?: string;
   modes?: PayMode[];
+  /** `lookup`: a card verification that saves the card for `customer_id`. */
+  method?: 'purchase' | 'auth' | 'lookup';
 }
 
 /** A session the merchant's server opened, and where its companion answers directly. */

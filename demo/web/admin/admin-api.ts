@@ -126,7 +126,7 @@ export interface Share {
 export interface OrderSummary {
   readonly order_id: string;
   readonly mode: 'direct' | 'hosted';
-  readonly method: 'purchase' | 'auth';
+  readonly method: 'purchase' | 'auth' | 'lookup';
   readonly amount: number;
   readonly currency: string;
   readonly split: Share[] | null;

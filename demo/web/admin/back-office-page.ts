@@ -12,10 +12,12 @@ import { adminToken, api, ApiError, download, forgetToken, newIdempotencyKey, sa
 import type { Balance, OrderDetail, OrderSummary, Stats, Terminals, UnmatchedEvents } from './admin-api.js';
 import { followChanges } from './live-feed.js';
 import type { FeedState } from './live-feed.js';
+import { chargeDialog, chargeSavedCard } from './charge-dialog.js';
+import type { ChargeAnswer, ChargeDraft, ChargeRequest } from './charge-dialog.js';
 import { operationDialog } from './operation-dialog.js';
 import type { OperationAction, OperationDraft, OperationRequest } from './operation-dialog.js';
 import { orderDetailPanel, ordersPanel } from './order-views.js';
-import type { OrderFilter } from './order-views.js';
+import type { OrderFilter, OrderKind } from './order-views.js';
 import { balancesPanel, receiptsPanel, statsPanel } from './overview-views.js';
 import type { BalancesState } from './overview-views.js';
 import { unmatchedEventsPanel } from './unmatched-events.js';
@@ -29,6 +31,10 @@ let announcement = '';
 let orders: OrderSummary[] = [];
 let ordersLoading = true;
 let filter: OrderFilter = 'all';
+let kind: OrderKind = 'payments';
+let chargeDraft: ChargeDraft | undefined;
+/** The last saved-card charge waiting for the customer's 3-D Secure: its link is shown to pass on. */
+let challenge: ChargeAnswer | undefined;
 let selected = new URLSearchParams(location.search).get('order') ?? undefined;
 let detail: OrderDetail | undefined;
 let detailProblem: string | undefined;
@@ -58,14 +64,18 @@ function content(): TemplateResult {
       ${balancesPanel(balances)}
     </div>
     ${unmatchedEventsPanel(unmatched)}
+    ${challenge?.challenge_url
+      ? html`<p class="notice" role="status">${t('done.chargeChallenge')} <a class="mono" href=${challenge.challenge_url}>${challenge.challenge_url}</a></p>`
+      : nothing}
     <div class="admin-orders">
       <div class="admin-main">
-        ${ordersPanel({ orders, filter, selected, flashing, loading: ordersLoading }, handlers)}
+        ${ordersPanel({ orders, filter, kind, selected, flashing, loading: ordersLoading }, handlers)}
         ${receiptsPanel(downloadDay, receiptsProblem)}
       </div>
       ${orderDetailPanel(detail?.order.order_id === selected ? detail : undefined, detailProblem, handlers)}
     </div>
-    ${draft ? operationDialog(draft, { submit: perform, close: closeDialog }) : nothing}`;
+    ${draft ? operationDialog(draft, { submit: perform, close: closeDialog }) : nothing}
+    ${chargeDraft ? chargeDialog(chargeDraft, { submit: charge, close: closeChargeDialog }) : nothing}`;
 }
 
 function signInView(): TemplateResult {
@@ -104,6 +114,16 @@ const handlers = {
   filter(next: OrderFilter) {
     filter = next;
     void loadOrders();
+  },
+  kind(next: OrderKind) {
+    kind = next;
+    void loadOrders();
+  },
+  charge() {
+    if (!detail) return;
+    chargeDraft = { order: detail.order, busy: false };
+    page.refresh();
+    document.querySelector<HTMLDialogElement>('dialog.charge-dialog')?.showModal();
   },
   select(orderId: string) {
     selected = orderId;
@@ -165,6 +185,38 @@ async function perform(request: OperationRequest): Promise<void> {
   }
 }
 
+async function charge(request: ChargeRequest): Promise<void> {
+  if (!chargeDraft) return;
+  const { order } = chargeDraft;
+  chargeDraft = { ...chargeDraft, busy: true, error: undefined };
+  page.refresh();
+  try {
+    const answer = await chargeSavedCard(token!, order, request);
+    closeChargeDialog();
+    challenge = answer.status === 'action_required' ? answer : undefined;
+    const amount = formatDecimal(answer.amount, answer.currency);
+    if (answer.status === 'success') announce(t('done.charged', { amount, order: answer.order_id }));
+    else if (answer.status === 'failure') announce(t('done.chargeDeclined', { reason: answer.message ?? '' }));
+    else if (answer.status === 'pending') announce(t('done.chargePending', { order: answer.order_id }));
+    // The new payment is an order of its own: show it.
+    kind = 'payments';
+    await loadOrders();
+    handlers.select(answer.order_id);
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) return signOut();
+    chargeDraft = chargeDraft && { ...chargeDraft, busy: false, error: error instanceof ApiError ? error : new ApiError(0, 'network', String(error)) };
+    page.refresh();
+    document.querySelector<HTMLElement>('dialog.charge-dialog [aria-invalid="true"], dialog.charge-dialog [role="alert"]')?.focus();
+  }
+}
+
+function closeChargeDialog(): void {
+  const dialog = document.querySelector<HTMLDialogElement>('dialog.charge-dialog');
+  chargeDraft = undefined;
+  if (dialog?.open) dialog.close();
+  page.refresh();
+}
+
 function closeDialog(): void {
   const dialog = document.querySelector<HTMLDialogElement>('dialog.operation-dialog');
   draft = undefined;
@@ -202,7 +254,7 @@ async function guarded(call: () => Promise<void>): Promise<void> {
 
 async function loadOrders(): Promise<void> {
   try {
-    const list = await api<{ orders: OrderSummary[] }>(token!, `/api/orders?limit=50${filter === 'all' ? '' : `&status=${filter}`}`);
+    const list = await api<{ orders: OrderSummary[] }>(token!, `/api/orders?limit=50&kind=${kind}${filter === 'all' ? '' : `&status=${filter}`}`);
     orders = list.orders;
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) return signOut();

@@ -11,14 +11,18 @@ import type { MessageKey } from '../ui/i18n.js';
 import { formatDecimal, hundredths } from '../ui/money.js';
 import { preferences } from '../ui/preferences.js';
 import type { OrderDetail, OrderSummary, PaymentStatus, Share } from './admin-api.js';
+import { chargeable } from './charge-dialog.js';
 import { ACTION_NAMES } from './operation-dialog.js';
 import type { OperationAction } from './operation-dialog.js';
 
 export type OrderFilter = PaymentStatus | 'all';
+/** Payments (purchases, auths) and card verifications are listed apart. */
+export type OrderKind = 'payments' | 'verifications';
 
 export interface OrderListState {
   readonly orders: readonly OrderSummary[];
   readonly filter: OrderFilter;
+  readonly kind: OrderKind;
   readonly selected: string | undefined;
   readonly flashing: ReadonlySet<string>;
   readonly loading: boolean;
@@ -26,6 +30,9 @@ export interface OrderListState {
 
 export interface OrderHandlers {
   filter(filter: OrderFilter): void;
+  kind(kind: OrderKind): void;
+  /** Charge the saved card of the open order's customer. */
+  charge(): void;
   select(orderId: string): void;
   act(action: OperationAction): void;
   resend(): void;
@@ -46,6 +53,8 @@ export const statusBadge = (status: PaymentStatus | string) =>
 export const time = (iso: string | null, withDate = false) =>
   iso ? new Intl.DateTimeFormat(preferences().lang, { ...(withDate ? { dateStyle: 'medium' } : {}), timeStyle: 'medium' }).format(new Date(iso)) : '—';
 
+const METHOD_KEYS: Record<OrderSummary['method'], MessageKey> = { purchase: 'method.purchase', auth: 'method.auth', lookup: 'method.lookup' };
+
 const cardText = (card: OrderSummary['card']) => (card ? `•••• ${card.mask.slice(-4)}` : '—');
 
 const sellerName = (share: Share) => SELLERS.find((seller) => seller.subMerchantId.toLowerCase() === share.sub_merchant_id.toLowerCase())?.name ?? share.sub_merchant_id;
@@ -55,6 +64,13 @@ export function ordersPanel(state: OrderListState, handlers: OrderHandlers): Tem
   return html`<section class="panel orders" aria-labelledby="orders-heading">
     <header class="panel__head">
       <h2 id="orders-heading">${t('orders.heading')}</h2>
+      <div class="segmented" role="group" aria-label=${t('orders.kind')}>
+        ${(['payments', 'verifications'] as const).map(
+          (kind) => html`<button type="button" aria-pressed=${state.kind === kind ? 'true' : 'false'} @click=${() => handlers.kind(kind)}>
+            ${t(kind === 'payments' ? 'orders.payments' : 'orders.verifications')}
+          </button>`,
+        )}
+      </div>
       <div class="segmented" role="group" aria-label=${t('orders.filter')}>
         ${filters.map(
           (filter) => html`<button type="button" aria-pressed=${state.filter === filter ? 'true' : 'false'} @click=${() => handlers.filter(filter)}>
@@ -79,7 +95,7 @@ export function ordersPanel(state: OrderListState, handlers: OrderHandlers): Tem
                     event.preventDefault();
                     handlers.select(order.order_id);
                   }}>${order.order_id}</a>
-                <span class="order-kind">${t(order.method === 'auth' ? 'method.auth' : 'method.purchase')}${order.mode === 'hosted' ? ` · ${t('mode.hosted')}` : ''}${order.split ? ` · ${t('detail.splitShort')}` : ''}</span>
+                <span class="order-kind">${t(METHOD_KEYS[order.method])}${order.mode === 'hosted' ? ` · ${t('mode.hosted')}` : ''}${order.split ? ` · ${t('detail.splitShort')}` : ''}</span>
               </th>
               <td class="nowrap">${time(order.created_at)}</td>
               <td>${[order.customer?.fname, order.customer?.lname].filter(Boolean).join(' ') || '—'}</td>
@@ -131,7 +147,7 @@ export function orderDetailPanel(detail: OrderDetail | undefined, problem: strin
     </header>
     ${problem ? html`<p class="notice notice--error" role="alert">${problem}</p>` : nothing}
     <dl class="facts">
-      <div><dt>${t('orders.method')}</dt><dd>${t(order.method === 'auth' ? 'method.auth' : 'method.purchase')}</dd></div>
+      <div><dt>${t('orders.method')}</dt><dd>${t(METHOD_KEYS[order.method])}</dd></div>
       <div><dt>${t('detail.mode')}</dt><dd>${t(order.mode === 'hosted' ? 'mode.hosted' : 'mode.direct')}</dd></div>
       <div><dt>${t('detail.card')}</dt><dd dir="ltr">${cardText(order.card)}${order.card?.brand ? html` <span class="muted">${order.card.brand}</span>` : nothing}</dd></div>
       <div><dt>${t('orders.customer')}</dt><dd>${name || '—'}${order.customer?.email ? html`<br><span class="muted" dir="ltr">${order.customer.email}</span>` : nothing}</dd></div>
@@ -154,6 +170,7 @@ export function orderDetailPanel(detail: OrderDetail | undefined, problem: strin
         (action) => html`<button type="button" class=${action === 'void' || action === 'cancel' ? 'button button--small button--quiet danger-text' : 'button button--small'}
           @click=${() => handlers.act(action)}>${t(ACTION_NAMES[action])}</button>`,
       )}
+      ${chargeable(order) ? html`<button type="button" class="button button--small" @click=${handlers.charge}>${t('action.chargeCard')}</button>` : nothing}
       <button type="button" class="button button--small button--quiet" @click=${handlers.resend}>${t('action.resend')}</button>
       ${order.status === 'success'
         ? html`<button type="button" class="button button--small button--quiet" @click=${() => handlers.receipt('html')}>${t('action.receiptHtml')}</button>

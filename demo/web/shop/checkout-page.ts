@@ -95,10 +95,11 @@ function detailsForm(): TemplateResult {
       <div class="choices">
         ${methodChoice('purchase', 'option.purchase', 'option.purchaseText')}
         ${methodChoice('auth', 'option.auth', 'option.authText')}
+        ${methodChoice('lookup', 'option.saveCard', 'option.saveCardText')}
       </div>
       <div class="choices">
-        ${toggleChoice('split', options.method === 'auth', 'option.split', options.method === 'auth' ? 'option.splitAuthText' : 'option.splitText')}
-        ${toggleChoice('remember_card', false, 'option.remember', 'option.rememberText')}
+        ${toggleChoice('split', options.method !== 'purchase', 'option.split', options.method === 'auth' ? 'option.splitAuthText' : 'option.splitText')}
+        ${toggleChoice('remember_card', options.method === 'lookup', 'option.remember', 'option.rememberText')}
       </div>
     </fieldset>
     ${problem ? html`<p class="notice notice--error" role="alert">${problem}</p>` : nothing}
@@ -119,7 +120,7 @@ function methodChoice(method: CheckoutOptions['method'], label: MessageKey, text
 
 function toggleChoice(name: 'split' | 'remember_card', disabled: boolean, label: MessageKey, text: MessageKey): TemplateResult {
   return html`<label class="choice">
-    <input type="checkbox" name=${name} .checked=${options[name] && !disabled} ?disabled=${disabled}
+    <input type="checkbox" name=${name} .checked=${name === 'remember_card' && options.method === 'lookup' ? true : options[name] && !disabled} ?disabled=${disabled}
       @change=${(event: Event) => {
         options = { ...options, [name]: (event.target as HTMLInputElement).checked };
         page.refresh();
@@ -130,7 +131,7 @@ function toggleChoice(name: 'split' | 'remember_card', disabled: boolean, label:
 
 function detailsSummary(): TemplateResult {
   const chosen = [
-    t(options.method === 'auth' ? 'option.auth' : 'option.purchase'),
+    t(options.method === 'auth' ? 'option.auth' : options.method === 'lookup' ? 'option.saveCard' : 'option.purchase'),
     ...(options.split && options.method === 'purchase' ? [t('option.split')] : []),
     ...(options.remember_card ? [t('option.remember')] : []),
   ];

@@ -22,6 +22,7 @@ interface SessionSummary {
   readonly currency: string;
   readonly description?: string;
   readonly order_id?: string;
+  readonly method?: 'purchase' | 'auth' | 'lookup';
   readonly status: Exclude<Outcome, 'loading' | 'unknown'>;
 }
 
@@ -45,7 +46,8 @@ const HEADINGS: Record<Outcome, [MessageKey, MessageKey | undefined]> = {
 const ICONS: Partial<Record<Outcome, string>> = { success: '✓', failure: '!', expired: '!', unknown: '?', open: '…', pending: '…' };
 
 function content(): TemplateResult {
-  const [heading, text] = HEADINGS[outcome];
+  // A card verification saved a card: it paid for nothing.
+  const [heading, text] = outcome === 'success' && summary?.method === 'lookup' ? (['result.savedHeading', 'result.savedText'] as const) : HEADINGS[outcome];
   const { lang } = preferences();
   return html`<section class="result result--${outcome}" aria-labelledby="result-heading">
     <div class="result__head">
@@ -75,7 +77,8 @@ function content(): TemplateResult {
 const page = mountPage('result', content, cartLink);
 
 function show(next: Outcome): void {
-  if (next === 'success') clearCart();
+  // A saved card bought nothing: the cart stays.
+  if (next === 'success' && summary?.method !== 'lookup') clearCart();
   outcome = next;
   page.refresh();
 }

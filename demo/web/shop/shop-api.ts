@@ -10,7 +10,8 @@ export interface Contact {
 }
 
 export interface CheckoutOptions {
-  method: 'purchase' | 'auth';
+  /** `lookup`: save the card only (a card verification); nothing is bought. */
+  method: 'purchase' | 'auth' | 'lookup';
   split: boolean;
   remember_card: boolean;
 }

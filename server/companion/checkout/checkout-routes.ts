@@ -81,7 +81,9 @@ export function checkoutRoutes(adminToken: string): Hono<CompanionEnv> {
     const { ledger, options } = c.var.services;
     const session = await ledger.getSession(sessionId(c));
     if (!session) throw ApiProblem.notFound('The checkout session', 'session_not_found');
-    const cards = session.customerId && session.allowedModes.includes('direct') ? await ledger.listCards(session.customerId) : [];
+    // A verification saves a new card: it offers none of the saved ones.
+    const offersCards = session.allowedModes.includes('direct') && session.method !== 'lookup';
+    const cards = session.customerId && offersCards ? await ledger.listCards(session.customerId) : [];
     return c.json(sessionView(session, cards, options));
   });
 

@@ -6,7 +6,7 @@
 import * as z from 'zod';
 import { passesLuhn, requiredText } from '@payform/gateway/wire';
 import { holdsCardNumber } from '@payform/widget/card';
-import type { CustomerDetails } from '../../ledger/index.js';
+import type { CustomerDetails, PaymentMethod } from '../../ledger/index.js';
 import { definedFields } from '../optional-fields.js';
 import { brandOfMask } from '../payments/card-brand.js';
 import type { CardBrand } from '../payments/card-brand.js';
@@ -64,8 +64,12 @@ const REQUIRED: Record<'direct' | 'hosted', readonly CustomerField[]> = {
   hosted: ['email', 'phone'],
 };
 
-/** The fields the payer must still give: required by the allowed modes and not prefilled. */
-export function missingCustomerFields(modes: readonly ('direct' | 'hosted')[], known: CustomerDetails): CustomerField[] {
+/**
+ * The fields the payer must still give: required by the allowed modes and not prefilled. A
+ * card verification (lookup) requires none of them.
+ */
+export function missingCustomerFields(modes: readonly ('direct' | 'hosted')[], known: CustomerDetails, method: PaymentMethod): CustomerField[] {
+  if (method === 'lookup') return [];
   const required = new Set(modes.flatMap((mode) => REQUIRED[mode]));
   return REQUIRED.direct.filter((field) => required.has(field) && !known[field]);
 }

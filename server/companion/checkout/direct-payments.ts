@@ -40,6 +40,14 @@ export interface DirectPayment {
   readonly client: PayingClient;
 }
 
+/** A customer's address nobody knows (the pay route's fallback too). */
+const UNKNOWN_ADDRESS = '0.0.0.0';
+
+/** A charge without the customer has no browser: the fingerprint's fields go empty. */
+const ABSENT_BROWSER: BrowserFingerprint = {
+  browserColorDepth: '', browserScreenHeight: '', browserScreenWidth: '', browserJavaEnabled: '',
+  browserLanguage: '', browserTimeZone: '', browserTimeZoneOffset: '',
+};
 
 type CardSource = { readonly cc_token: string } | { readonly cc_number: string; readonly exp_month: number; readonly exp_year: number; readonly card_cvv: string };
 
@@ -63,12 +71,30 @@ export class DirectPayments {
     if (session.status === 'closed' || session.status === 'expired') throw closedSessionProblem(session.status);
     // What the merchant prefilled is not the payer's to change.
     const customer: CustomerDetails = { ...customerDetails(request.customer ?? {}), ...session.customer };
-    requireCustomer('direct', customer);
+    requireCustomer('direct', customer, session.method);
     const card = await this.#cardSource(session, request.card);
 
     const claim = await ledger.claimPayAttempt(session.id, { mode: 'direct', customer });
     if (!claim.claimed) return payAnswer(liveAttempt(claim));
     return this.#attempt(session, claim.payment, card, customer, request, { retry: true, resent: claim.resent });
+  }
+
+  /**
+   * A merchant-initiated payment of `session` (opened for it) with a saved card's token. The
+   * customer is not there: no browser to describe, and their address is not known.
+   */
+  async chargeSavedCard(session: CheckoutSession, ccToken: string): Promise<PayAnswer> {
+    const customer = session.customer;
+    const claim = await this.#deps.ledger.claimPayAttempt(session.id, { mode: 'direct', customer });
+    if (!claim.claimed) return payAnswer(liveAttempt(claim));
+    const request: DirectPayment = {
+      sessionId: session.id,
+      card: { kind: 'token', token: ccToken },
+      customer: undefined,
+      fingerprint: ABSENT_BROWSER,
+      client: { ip: customer.ip ?? UNKNOWN_ADDRESS, accept: '', userAgent: '' },
+    };
+    return this.#attempt(session, claim.payment, { cc_token: ccToken }, customer, request, { retry: true, resent: claim.resent });
   }
 
   /**
@@ -95,7 +121,8 @@ export class DirectPayments {
       if (hasExpired(card, this.#deps.clock())) throw new ApiProblem(422, 'card_expired', 'The card has expired', { 'card.exp_month': 'the card has expired' });
       return { cc_number: card.number, exp_month: card.expMonth, exp_year: card.expYear, card_cvv: card.cvv };
     }
-    const saved = session.customerId ? await this.#deps.ledger.findCard(session.customerId, card.token) : undefined;
+    // A card verification takes card data only: the gateway refuses a token in a lookup.
+    const saved = session.customerId && session.method !== 'lookup' ? await this.#deps.ledger.findCard(session.customerId, card.token) : undefined;
     if (!saved) throw new ApiProblem(422, 'unknown_card', 'The saved card was not found', { 'card.token': 'is not a saved card of this customer' });
     return { cc_token: saved.ccToken };
   }

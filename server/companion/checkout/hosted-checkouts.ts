@@ -37,7 +37,7 @@ export class HostedCheckouts {
     if (live) return this.#pageOf(live);
     if (session.status === 'closed' || session.status === 'expired') throw closedSessionProblem(session.status);
     const customer: CustomerDetails = { ...customerDetails(payer ?? {}), ...session.customer };
-    requireCustomer('hosted', customer);
+    requireCustomer('hosted', customer, session.method);
     const claim = await ledger.claimPayAttempt(session.id, { mode: 'hosted', customer });
     if (!claim.claimed) return this.#pageOf(liveAttempt(claim));
     return this.#attempt(session, claim.payment, customer, { retry: true, resent: claim.resent });
@@ -78,7 +78,8 @@ export class HostedCheckouts {
       description: session.description,
       order_id: payment.orderId,
       ...customerParams(customer),
-      customer_lang: customer.lang,
+      // The gateway takes no language for a lookup's page.
+      customer_lang: session.method === 'lookup' ? undefined : customer.lang,
       customer_id: session.customerId ?? undefined,
       server_url: `${options.publicUrl}/webhooks/gateway`,
       result_url: `${options.publicUrl}/checkout/return/${session.id}`,

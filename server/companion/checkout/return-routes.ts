@@ -26,6 +26,14 @@ const HEADINGS: Record<SessionViewStatus, string> = {
   expired: 'This checkout has expired',
 };
 
+/** A card verification (lookup) paid nothing: its page speaks of the card. */
+const VERIFICATION_HEADINGS: Partial<Record<SessionViewStatus, string>> = {
+  success: 'Card saved',
+  failure: 'Card not saved',
+  open: 'Card not saved',
+  pending: 'Card is being verified',
+};
+
 /** The page's own policy: text and an inline style, nothing else. */
 const PAGE_POLICY = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
@@ -53,7 +61,8 @@ export function returnRoutes(clock: () => number): Hono<CompanionEnv> {
     const { status, message } = viewStatus(session);
     if (session.returnUrl) return c.redirect(merchantReturn(session, status), 303);
     c.header('Content-Security-Policy', PAGE_POLICY);
-    return c.html(page(HEADINGS[status], message ?? (status === 'success' ? 'Thank you. You can close this page.' : 'You can close this page.')));
+    const heading = (session.method === 'lookup' ? VERIFICATION_HEADINGS[status] : undefined) ?? HEADINGS[status];
+    return c.html(page(heading, message ?? (status === 'success' ? 'Thank you. You can close this page.' : 'You can close this page.')));
   });
 
   return routes;

@@ -2,7 +2,7 @@
  * Rules every widget-facing action shares: the session must exist and allow the mode; a paid
  * session or one with an attempt in flight is answered with that attempt, never paid again.
  */
-import type { CheckoutSession, CustomerDetails, Ledger, PayAttemptClaim, Payment, PaymentMode } from '../../ledger/index.js';
+import type { CheckoutSession, CustomerDetails, Ledger, PayAttemptClaim, Payment, PaymentMethod, PaymentMode } from '../../ledger/index.js';
 import { ApiProblem } from '../http/problem.js';
 import { missingCustomerFields } from './customer.js';
 
@@ -33,8 +33,8 @@ export function liveAttempt(claim: Extract<PayAttemptClaim, { claimed: false }>)
 }
 
 /** The customer fields `mode` needs that neither the merchant nor the payer gave. */
-export function requireCustomer(mode: PaymentMode, customer: CustomerDetails): void {
-  const missing = missingCustomerFields([mode], customer);
+export function requireCustomer(mode: PaymentMode, customer: CustomerDetails, method: PaymentMethod): void {
+  const missing = missingCustomerFields([mode], customer, method);
   if (missing.length === 0) return;
   const fields = Object.fromEntries(missing.map((field) => [`customer.${field}`, 'is required']));
   throw new ApiProblem(422, 'customer_required', 'Some customer details are required', fields);

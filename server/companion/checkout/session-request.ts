@@ -36,61 +36,77 @@ const SessionCustomer = Customer.extend({
   tax_id: requiredText(32),
 }).partial();
 
-export const NewSessionRequest = z
-  .strictObject({
-    amount: Amount,
-    currency: Currency,
-    description: requiredText(2048),
-    method: z.enum(['purchase', 'auth']).default('purchase'),
-    order_id: SessionOrderId.optional(),
-    split: SplitPayments.max(100).optional(),
-    customer: SessionCustomer.optional(),
-    customer_id: requiredText(128).optional(),
-    return_url: Url.max(2048).optional(),
-    modes: z.array(z.enum(['direct', 'hosted'])).min(1).optional(),
-    ttl_seconds: z.number().int().min(60).max(7 * 86_400).optional(),
-  })
-  .superRefine((session, ctx) => {
-    checkSplitAmounts(ctx, 'amount', session.amount, session.currency, session.split);
-    session.split?.forEach((share, i) => checkCurrencyPrecision(ctx, `split[${i}].amount`, share.amount, session.currency));
-    // A two-step payment is split when it is captured (split capture), not when it is reserved.
-    if (session.split && session.method === 'auth') {
-      ctx.addIssue({ code: 'custom', path: ['split'], message: 'applies to purchase sessions; split an auth when capturing it' });
-    }
-    const subMerchants = session.split?.map((share) => share.sub_merchant_id.toLowerCase()) ?? [];
-    if (new Set(subMerchants).size !== subMerchants.length) {
-      ctx.addIssue({ code: 'custom', path: ['split'], message: 'must name each sub-merchant once' });
-    }
-  })
-  .transform((session, ctx): NewCheckoutSession => {
-    const amount = minorUnits(ctx, ['amount'], session.amount, session.currency) ?? 0;
-    const split = session.split?.map((share, i) => ({
-      subMerchantId: share.sub_merchant_id,
-      amount: minorUnits(ctx, ['split', i, 'amount'], share.amount, session.currency) ?? 0,
-    }));
-    const customer: CustomerDetails | undefined = session.customer && {
-      ...customerDetails(session.customer),
-      ...definedFields({
-        patronym: session.customer.patronym,
-        country: session.customer.country,
-        birthday: session.customer.birthday,
-        city: session.customer.city,
-        lang: session.customer.lang,
-        taxId: session.customer.tax_id,
-      }),
-    };
-    return definedFields({
-      amount,
-      currency: session.currency,
-      description: session.description,
-      method: session.method,
-      orderId: session.order_id,
-      split,
-      customer,
-      customerId: session.customer_id,
-      returnUrl: session.return_url,
-      allowedModes: session.modes,
-      ttlSeconds: session.ttl_seconds,
-    });
+/** What a payment of any kind is: the fields a session and a saved card's charge share. */
+export const paymentFields = {
+  amount: Amount,
+  currency: Currency,
+  description: requiredText(2048),
+  order_id: SessionOrderId.optional(),
+  split: SplitPayments.max(100).optional(),
+  customer: SessionCustomer.optional(),
+};
+
+const SessionFields = z.strictObject({
+  ...paymentFields,
+  // lookup: verify and save a card for `customer_id`; the gateway holds `amount` to check it.
+  method: z.enum(['purchase', 'auth', 'lookup']).default('purchase'),
+  customer_id: requiredText(128).optional(),
+  return_url: Url.max(2048).optional(),
+  modes: z.array(z.enum(['direct', 'hosted'])).min(1).optional(),
+  ttl_seconds: z.number().int().min(60).max(7 * 86_400).optional(),
+});
+type SessionFields = z.output<typeof SessionFields>;
+
+/** The rules across fields: split amounts and methods, what a lookup needs. */
+export function checkSession(session: SessionFields, ctx: z.RefinementCtx): void {
+  checkSplitAmounts(ctx, 'amount', session.amount, session.currency, session.split);
+  session.split?.forEach((share, i) => checkCurrencyPrecision(ctx, `split[${i}].amount`, share.amount, session.currency));
+  // A two-step payment is split when it is captured (split capture), not when it is reserved.
+  if (session.split && session.method === 'auth') {
+    ctx.addIssue({ code: 'custom', path: ['split'], message: 'applies to purchase sessions; split an auth when capturing it' });
+  }
+  if (session.method === 'lookup') {
+    if (session.split) ctx.addIssue({ code: 'custom', path: ['split'], message: 'applies to purchase sessions; a card verification pays nothing' });
+    if (!session.customer_id) ctx.addIssue({ code: 'custom', path: ['customer_id'], message: 'is required to save a card (method lookup)' });
+  }
+  const subMerchants = session.split?.map((share) => share.sub_merchant_id.toLowerCase()) ?? [];
+  if (new Set(subMerchants).size !== subMerchants.length) {
+    ctx.addIssue({ code: 'custom', path: ['split'], message: 'must name each sub-merchant once' });
+  }
+}
+
+/** The ledger's terms: minor units, camelCase. */
+export function toNewSession(session: SessionFields, ctx: z.RefinementCtx): NewCheckoutSession {
+  const amount = minorUnits(ctx, ['amount'], session.amount, session.currency) ?? 0;
+  const split = session.split?.map((share, i) => ({
+    subMerchantId: share.sub_merchant_id,
+    amount: minorUnits(ctx, ['split', i, 'amount'], share.amount, session.currency) ?? 0,
+  }));
+  const customer: CustomerDetails | undefined = session.customer && {
+    ...customerDetails(session.customer),
+    ...definedFields({
+      patronym: session.customer.patronym,
+      country: session.customer.country,
+      birthday: session.customer.birthday,
+      city: session.customer.city,
+      lang: session.customer.lang,
+      taxId: session.customer.tax_id,
+    }),
+  };
+  return definedFields({
+    amount,
+    currency: session.currency,
+    description: session.description,
+    method: session.method,
+    orderId: session.order_id,
+    split,
+    customer,
+    customerId: session.customer_id,
+    returnUrl: session.return_url,
+    allowedModes: session.modes,
+    ttlSeconds: session.ttl_seconds,
   });
+}
+
+export const NewSessionRequest = SessionFields.superRefine(checkSession).transform(toNewSession);
 

@@ -127,6 +127,7 @@ describe('GET /api/checkout/sessions/:id', () => {
       amount: 100.5,
       currency: 'UAH',
       description: 'Green tea, 250 g',
+      method: 'purchase',
       status: 'open',
       modes: ['direct', 'hosted'],
       customer_fields: ['fname', 'lname', 'phone'],

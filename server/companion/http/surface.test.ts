@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { API } from '../openapi/api-catalog.js';
 import { card } from '../test/cards.js';
 import { payBody, stacksPerTest } from '../test/stack.js';
-import type { Stack, StackOptions } from '../test/stack.js';
+import type { Json, Stack, StackOptions } from '../test/stack.js';
 
 const openStack = stacksPerTest();
 let stack: Stack;
@@ -170,7 +170,12 @@ describe('the route catalog and OpenAPI document', () => {
     expect(pay.requestBody.content['application/json'].schema.properties).toHaveProperty('card');
     expect(pay.responses['200'].content['application/json'].schema.properties.status.enum).toEqual(['success', 'failure', 'pending', 'redirect']);
     expect(document.paths['/api/orders'].get.security).toEqual([{ adminToken: [] }]);
-    expect(document.paths['/api/orders'].get.parameters.map((p: { name: string }) => p.name)).toEqual(['status', 'limit', 'cursor']);
+    expect(document.paths['/api/orders'].get.parameters.map((p: { name: string }) => p.name)).toEqual(['status', 'kind', 'limit', 'cursor']);
+    const bodyOf = (operation: Json): Json => operation.requestBody.content['application/json'].schema.properties;
+    expect(bodyOf(document.paths['/api/checkout/sessions'].post).method.enum).toEqual(['purchase', 'auth', 'lookup']);
+    const charge = document.paths['/api/customers/{customer_id}/cards/{card_id}/charges'].post;
+    expect(bodyOf(charge).method.enum).toEqual(['purchase', 'auth']);
+    expect(charge.responses['201'].content['application/json'].schema.properties.status.enum).toContain('action_required');
     const events = document.paths['/api/webhook-events'].get;
     expect(events.security).toEqual([{ adminToken: [] }]);
     expect(events.parameters.find((p: { name: string }) => p.name === 'outcome').schema).toMatchObject({ enum: ['unmatched', 'parked'], default: 'unmatched' });

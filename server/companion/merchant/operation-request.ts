@@ -25,7 +25,7 @@ const Split = z.strictObject({ amount: Amount.optional(), split: SplitPayments.m
 export const SplitCaptureRequest = Split;
 export const SplitRefundRequest = Split;
 export const ResendRequest = z.strictObject({
-  operation: z.enum(['purchase', 'auth', 'capture', 'void', 'refund']).optional(),
+  operation: z.enum(['purchase', 'auth', 'lookup', 'capture', 'void', 'refund']).optional(),
   transaction_id: z.string().min(1).max(256).optional(),
 });
 

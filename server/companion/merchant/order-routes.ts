@@ -3,7 +3,7 @@
  * shows, and the secondary operations. Rules are checked before the gateway is called; a
  * refused operation is a 409/422 naming the rule, and changes nothing.
  *
- *   GET  /api/orders                          ?status=&limit=&cursor=
+ *   GET  /api/orders                          ?status=&kind=payments|verifications&limit=&cursor=
  *   GET  /api/orders/:order_id                payment, operations, events, totals
  *   POST /api/orders/:order_id/capture        { amount?, comment? }   (omitted amount: the rest of the reserve)
  *   POST /api/orders/:order_id/split-capture  { amount?, split, comment? }
@@ -34,6 +34,7 @@ import { operationView, orderView, paymentView } from './views.js';
 
 export const OrderListQuery = z.strictObject({
   status: z.enum(['init', 'pending', 'success', 'failure']).optional(),
+  kind: z.enum(['payments', 'verifications']).optional().describe('payments: purchases and auths; verifications: card lookups; both when omitted'),
   ...PageQuery,
 });
 

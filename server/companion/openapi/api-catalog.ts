@@ -15,6 +15,7 @@ import {
   CaptureRequest, RefundRequest, ResendRequest, SplitCaptureRequest, SplitRefundRequest, VoidRequest,
 } from '../merchant/operation-request.js';
 import { OrderListQuery, OrderReceiptQuery } from '../merchant/order-routes.js';
+import { ChargeAnswer, ChargeRequest } from '../merchant/saved-card-charges.js';
 import { DateReceiptsQuery, StatsQuery } from '../merchant/report-routes.js';
 
 export type Access = 'admin' | 'session' | 'signature' | 'public';
@@ -52,12 +53,13 @@ const operationAnswers = {
 
 export const API: readonly ApiOperation[] = [
   // Checkout
-  { method: 'post', path: '/api/checkout/sessions', tag: 'Checkout', summary: 'Open a checkout session', access: 'admin', body: NewSessionRequest, responses: { 201: json('The session; `id` is the capability to give the widget') } },
+  { method: 'post', path: '/api/checkout/sessions', tag: 'Checkout', summary: 'Open a checkout session (method lookup: verify and save a card for customer_id)', access: 'admin', body: NewSessionRequest, responses: { 201: json('The session; `id` is the capability to give the widget') } },
   { method: 'get', path: '/api/checkout/sessions/:id', tag: 'Checkout', summary: 'Public view of a session (for the widget)', access: 'session', responses: { 200: json('The session view', SessionView), 404: json('Unknown session') } },
   { method: 'delete', path: '/api/checkout/sessions/:id', tag: 'Checkout', summary: 'Close a session: no further attempts', access: 'admin', responses: { 200: json('The closed session') } },
   { method: 'post', path: '/api/checkout/sessions/:id/pay', tag: 'Checkout', summary: 'Pay directly with a card or a saved card', access: 'session', body: PayRequest, responses: { 200: json('The attempt’s state', PayAnswer), 409: json('Session expired or mode not allowed'), 422: json('Customer details missing, card expired or unknown, or refused by the gateway'), 429: json('Too many attempts; see Retry-After') } },
   { method: 'post', path: '/api/checkout/sessions/:id/hosted', tag: 'Checkout', summary: 'Open the gateway’s hosted payment page', access: 'session', body: HostedRequest, responses: { 200: json('Where to send the customer', z.object({ redirect_url: z.string() })), 409: json('Paid, in progress or mode not allowed'), 429: json('Too many attempts') } },
   { method: 'get', path: '/checkout/return/:id', tag: 'Checkout', summary: 'Where the customer lands after 3-D Secure or the hosted page', access: 'session', responses: { 303: json('To the merchant’s return_url with checkout_session, order_id and status'), 200: { description: 'A short status page (no return_url)', contentType: 'text/html' } } },
+  { method: 'get', path: '/checkout/challenge/:id', tag: 'Checkout', summary: 'A saved card’s charge waiting for 3-D Secure: the link for the customer (challenge_url)', access: 'session', responses: { 303: json('To the gateway’s challenge page while it waits, else to /checkout/return/:id'), 404: json('Unknown session') } },
   { method: 'get', path: '/widget/pay-form.js', tag: 'Checkout', summary: 'The built <pay-form> widget', access: 'public', responses: { 200: { description: 'ES module', contentType: 'text/javascript' }, 404: json('Not built') } },
   { method: 'get', path: '/widget/LICENSES.txt', tag: 'Checkout', summary: 'Licences of what the widget bundles', access: 'public', responses: { 200: { description: 'Text', contentType: 'text/plain' } } },
   { method: 'get', path: '/widget/chunks/:name', tag: 'Checkout', summary: 'A chunk the widget loads on demand', access: 'public', responses: { 200: { description: 'ES module', contentType: 'text/javascript' } } },
@@ -87,6 +89,10 @@ export const API: readonly ApiOperation[] = [
   // Customers
   { method: 'get', path: '/api/customers/:customer_id/cards', tag: 'Customers', summary: 'A customer’s saved cards', access: 'admin', responses: { 200: json('cards') } },
   { method: 'delete', path: '/api/customers/:customer_id/cards/:card_id', tag: 'Customers', summary: 'Forget a saved card', access: 'admin', responses: { 204: json('Deleted'), 404: json('Unknown card') } },
+  {
+    method: 'post', path: '/api/customers/:customer_id/cards/:card_id/charges', tag: 'Customers', summary: 'Charge a saved card from the merchant’s server, without the customer', access: 'admin', body: ChargeRequest,
+    responses: { 201: json('The payment’s state; action_required carries challenge_url for the customer', ChargeAnswer), 409: json('The card is deleted (card_not_saved) or expired (card_expired): the gateway was not called'), 422: json('Cardholder details missing (fields name them)') },
+  },
   // Service
   { method: 'get', path: '/healthz', tag: 'Service', summary: 'Liveness and the ledger’s reachability', access: 'public', responses: { 200: json('ok'), 503: json('The ledger cannot be reached') } },
   { method: 'get', path: '/api/openapi.json', tag: 'Service', summary: 'This document', access: 'public', responses: { 200: json('OpenAPI 3.1') } },

@@ -1,0 +1,93 @@
+/**
+ * The back office's "Charge saved card": a new payment with the card an order's customer saved
+ * (a card verification, or a payment with "remember my card"), made from the shop's server
+ * without the customer — `POST /api/customers/:customer_id/cards/:card_id/charges`. The card is
+ * found among the customer's saved cards by the order's mask; a card since deleted or expired
+ * is refused by the companion before the gateway hears of it.
+ */
+import { html, nothing } from 'lit';
+import type { TemplateResult } from 'lit';
+import { t } from '../ui/i18n.js';
+import { api, ApiError } from './admin-api.js';
+import type { OrderSummary } from './admin-api.js';
+
+export interface ChargeDraft {
+  readonly order: OrderSummary;
+  readonly busy: boolean;
+  readonly error?: ApiError;
+}
+
+/** What the companion answers (ChargeAnswer in server/companion/merchant/saved-card-charges.ts). */
+export interface ChargeAnswer {
+  readonly order_id: string;
+  readonly amount: number;
+  readonly currency: string;
+  readonly status: 'success' | 'failure' | 'pending' | 'action_required';
+  readonly message?: string;
+  readonly challenge_url?: string;
+}
+
+export interface ChargeRequest {
+  readonly amount: string;
+  readonly description: string;
+  readonly method: 'purchase' | 'auth';
+}
+
+/** Whether the order's customer may still have its card saved. */
+export const chargeable = (order: OrderSummary): boolean => order.status === 'success' && order.customer_id !== null && order.card !== null;
+
+/** Charges the saved card that paid (or verified) `order`. */
+export async function chargeSavedCard(token: string, order: OrderSummary, request: ChargeRequest): Promise<ChargeAnswer> {
+  const customer = encodeURIComponent(order.customer_id!);
+  const { cards } = await api<{ cards: { id: string; mask: string }[] }>(token, `/api/customers/${customer}/cards`);
+  const card = cards.find((candidate) => candidate.mask === order.card!.mask);
+  if (!card) throw new ApiError(409, 'card_not_saved', t('charge.noCard', { last4: order.card!.mask.slice(-4) }));
+  return api<ChargeAnswer>(token, `/api/customers/${customer}/cards/${encodeURIComponent(card.id)}/charges`, {
+    method: 'POST',
+    body: { ...request, currency: order.currency },
+  });
+}
+
+export function chargeDialog(draft: ChargeDraft, handlers: { submit: (request: ChargeRequest) => void; close: () => void }): TemplateResult {
+  const { order, error } = draft;
+  const fieldError = (path: string) => error?.fields[path];
+  const submit = (event: SubmitEvent) => {
+    event.preventDefault();
+    const form = new FormData(event.target as HTMLFormElement);
+    const text = (name: string) => String(form.get(name) ?? '').trim();
+    handlers.submit({ amount: text('amount').replace(',', '.'), description: text('description'), method: text('method') === 'auth' ? 'auth' : 'purchase' });
+  };
+  return html`<dialog class="operation-dialog charge-dialog" aria-labelledby="charge-title" @close=${handlers.close}>
+    <form method="dialog" novalidate @submit=${submit}>
+      <h2 id="charge-title">${t('action.chargeCard')}</h2>
+      <p class="muted">${t('dialog.chargeCardText', { card: `•••• ${order.card?.mask.slice(-4) ?? ''}` })}</p>
+      <div class="field">
+        <label for="charge-amount">${t('dialog.amount', { currency: order.currency })}</label>
+        <input id="charge-amount" name="amount" inputmode="decimal" autocomplete="off" dir="ltr" required aria-required="true"
+          aria-describedby="charge-amount-error" aria-invalid=${fieldError('amount') ? 'true' : 'false'}>
+        <span class="field__error" id="charge-amount-error">${fieldError('amount') ?? ''}</span>
+      </div>
+      <div class="field">
+        <label for="charge-description">${t('dialog.description')}</label>
+        <input id="charge-description" name="description" autocomplete="off" maxlength="2048" required aria-required="true"
+          .value=${'Kavarnia: next delivery'} aria-describedby="charge-description-error" aria-invalid=${fieldError('description') ? 'true' : 'false'}>
+        <span class="field__error" id="charge-description-error">${fieldError('description') ?? ''}</span>
+      </div>
+      <div class="field">
+        <label for="charge-method">${t('dialog.method')}</label>
+        <select id="charge-method" name="method">
+          <option value="purchase">${t('method.purchase')}</option>
+          <option value="auth">${t('method.auth')}</option>
+        </select>
+      </div>
+      ${error ? html`<div class="notice notice--error" role="alert">
+          <strong>${t('dialog.refused')}</strong> ${error.message}
+          ${Object.keys(error.fields).length ? html`<ul>${Object.entries(error.fields).map(([field, reason]) => html`<li><span class="mono">${field}</span>: ${reason}</li>`)}</ul>` : nothing}
+        </div>` : nothing}
+      <div class="dialog-actions">
+        <button class="button button--quiet" type="button" @click=${handlers.close}>${t('dialog.close')}</button>
+        <button class="button" type="submit" ?disabled=${draft.busy}>${draft.busy ? t('dialog.sending') : t('action.chargeCard')}</button>
+      </div>
+    </form>
+  </dialog>`;
+}

@@ -1,0 +1,24 @@
+/**
+ * Merchant-initiated charges of a saved card (bearer ADMIN_TOKEN), in the merchant route group
+ * under /api/customers: no customer present; see saved-card-charges.ts.
+ *
+ *   POST /api/customers/:customer_id/cards/:card_id/charges   → 201 ChargeAnswer
+ */
+import { Hono } from 'hono';
+import type { CompanionEnv } from '../context.js';
+import { ApiProblem } from '../http/problem.js';
+import { validate } from '../http/validate.js';
+import { ChargeRequest } from './saved-card-charges.js';
+
+export function chargeRoutes(): Hono<CompanionEnv> {
+  const charges = new Hono<CompanionEnv>();
+
+  charges.post('/:customer_id/cards/:card_id/charges', validate('json', ChargeRequest), async (c) => {
+    const customerId = c.req.param('customer_id');
+    if (customerId.length > 128) throw ApiProblem.notFound('The customer', 'customer_not_found');
+    const answer = await c.var.services.charges.charge(customerId, c.req.param('card_id'), c.req.valid('json'));
+    return c.json(answer, 201);
+  });
+
+  return charges;
+}

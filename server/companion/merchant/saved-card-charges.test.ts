@@ -1,0 +1,130 @@
+// Charges of a saved card from the merchant's server, through the sandbox over HTTP: purchase
+// and auth without the customer, 3-D Secure answered with a link that completes it, and cards
+// that are gone or expired refused before the gateway hears of them.
+import { describe, expect, it } from 'vitest';
+import { card, CUSTOMER, FINGERPRINT } from '../test/cards.js';
+import { eventually, stacksPerTest } from '../test/stack.js';
+import type { Json, Stack } from '../test/stack.js';
+
+const open = stacksPerTest();
+
+/** Every request the companion's gateway client sent (real HTTP to the sandbox, only observed). */
+async function observedStack(): Promise<{ stack: Stack; gatewayCalls: string[] }> {
+  const gatewayCalls: string[] = [];
+  const stack = await open({
+    served: true,
+    gateway: {
+      fetch: (input, init) => {
+        gatewayCalls.push(`${init?.method ?? 'GET'} ${new URL(String(input instanceof Request ? input.url : input)).pathname}`);
+        return fetch(input, init);
+      },
+    },
+  });
+  return { stack, gatewayCalls };
+}
+
+/** A card saved the way customers save them: a paid checkout of theirs (or a verification). */
+async function savedCard(stack: Stack, customerId: string, outcome: 'success' | 'three_ds_challenge' = 'success'): Promise<Json> {
+  const session = await stack.openSession({ customer_id: customerId, ...(outcome === 'success' ? {} : { method: 'lookup' }) });
+  const answer = await stack.json('POST', `/api/checkout/sessions/${session.id}/pay`, 200, { body: { card: card(outcome), customer: CUSTOMER, fingerprint: FINGERPRINT } });
+  if (answer.status === 'redirect') await stack.control('POST', `/_sandbox/3ds/${answer.payment_id}`, { result: 'success' });
+  const cards = await eventually(async () => {
+    const list = (await stack.json('GET', `/api/customers/${customerId}/cards`, 200, { admin: true })).cards;
+    expect(list).toHaveLength(1);
+    return list;
+  });
+  return cards[0];
+}
+
+const charge = (stack: Stack, customerId: string, cardId: string, body: Record<string, unknown>) =>
+  stack.request('POST', `/api/customers/${customerId}/cards/${cardId}/charges`, { admin: true, body });
+
+const renewal = { amount: 199.5, currency: 'UAH', description: 'Tea club, December', method: 'purchase' };
+
+describe('a charge of a saved card', () => {
+  it('pays with the card’s token without the customer, as any payment is recorded and told', async () => {
+    const { stack, gatewayCalls } = await observedStack();
+    const saved = await savedCard(stack, 'cust-renew');
+    gatewayCalls.length = 0;
+    const response = await charge(stack, 'cust-renew', saved.id, { ...renewal, order_id: 'renewal-2030-12' });
+    expect(response.status).toBe(201);
+    const answer = await response.json();
+    expect(answer).toMatchObject({ order_id: 'renewal-2030-12', status: 'success', method: 'purchase', amount: 199.5, currency: 'UAH', card_id: saved.id, payment_id: expect.any(String) });
+    expect(gatewayCalls).toEqual(['POST /api/v1/payment']);
+    const detail = await stack.json('GET', '/api/orders/renewal-2030-12', 200, { admin: true });
+    expect(detail.order).toMatchObject({ method: 'purchase', mode: 'direct', status: 'success', amount: 199.5, customer_id: 'cust-renew', card: { mask: saved.mask } });
+    // The sandbox's webhook for it arrives and applies; the merchant's hook hears of it.
+    await eventually(async () => {
+      const deliveries = (await stack.control('GET', '/_sandbox/webhooks?order_id=renewal-2030-12')).deliveries;
+      expect(deliveries.map((delivery: Json) => [delivery.method, delivery.event_status, delivery.status])).toContainEqual(['purchase', 'success', 'delivered']);
+      expect(stack.changes.some((change) => change.orderId === 'renewal-2030-12' && change.status === 'success')).toBe(true);
+    });
+  });
+
+  it('reserves with auth, and the reservation captures like any other', async () => {
+    const stack = await open({ served: true });
+    const saved = await savedCard(stack, 'cust-auth');
+    const answer = await (await charge(stack, 'cust-auth', saved.id, { ...renewal, method: 'auth' })).json();
+    expect(answer).toMatchObject({ status: 'success', method: 'auth' });
+    const captured = await stack.json('POST', `/api/orders/${answer.order_id}/capture`, 200, { admin: true, body: { amount: 100 } });
+    expect(captured.operation ?? captured).toMatchObject({ status: 'success' });
+  });
+
+  it('answers 3-D Secure with a link that takes the customer to the challenge; its end arrives as for any payment', async () => {
+    const stack = await open({ served: true });
+    const saved = await savedCard(stack, 'cust-3ds', 'three_ds_challenge');
+    const answer = await (await charge(stack, 'cust-3ds', saved.id, renewal)).json();
+    expect(answer).toMatchObject({ status: 'action_required', challenge_url: expect.stringMatching(new RegExp(`^${stack.companionUrl}/checkout/challenge/[A-Za-z0-9_-]{43}$`)) });
+    const link = await fetch(answer.challenge_url, { redirect: 'manual' });
+    expect(link.status).toBe(303);
+    const challengePage = link.headers.get('location') ?? '';
+    expect(challengePage.startsWith(stack.sandboxUrl)).toBe(true);
+    expect((await fetch(challengePage)).status).toBe(200);
+    await stack.control('POST', `/_sandbox/3ds/${answer.payment_id}`, { result: 'success' });
+    await eventually(async () => {
+      expect((await stack.json('GET', `/api/orders/${answer.order_id}`, 200, { admin: true })).order.status).toBe('success');
+    });
+    // Once done, the link shows how it ended instead.
+    const after = await fetch(answer.challenge_url, { redirect: 'manual' });
+    expect(after.headers.get('location')).toMatch(/^\/checkout\/return\//);
+  });
+
+  it('refuses a deleted card with 409 before the gateway is called', async () => {
+    const { stack, gatewayCalls } = await observedStack();
+    const saved = await savedCard(stack, 'cust-gone');
+    await stack.json('DELETE', `/api/customers/cust-gone/cards/${saved.id}`, 204, { admin: true });
+    const before = (await stack.control('GET', '/_sandbox/webhooks')).deliveries.length;
+    gatewayCalls.length = 0;
+    const response = await charge(stack, 'cust-gone', saved.id, renewal);
+    expect(response.status).toBe(409);
+    expect((await response.json()).error.code).toBe('card_not_saved');
+    expect(gatewayCalls).toEqual([]);
+    expect((await stack.control('GET', '/_sandbox/webhooks')).deliveries).toHaveLength(before);
+    expect((await stack.json('GET', '/api/orders', 200, { admin: true })).orders).toHaveLength(1);
+  });
+
+  it('refuses an expired card with 409 before the gateway is called', async () => {
+    const { stack, gatewayCalls } = await observedStack();
+    // A card saved years ago whose token has expired since.
+    const old = await stack.ledger.saveCard({ customerId: 'cust-old', ccToken: 'tok-old', ccMask: '424242******4242', tokenExpiration: '2021-03-31T23:59:59' });
+    const response = await charge(stack, 'cust-old', old.id, { ...renewal, customer: CUSTOMER });
+    expect(response.status).toBe(409);
+    expect((await response.json()).error).toMatchObject({ code: 'card_expired', message: expect.stringContaining('2021-03-31') });
+    expect(gatewayCalls).toEqual([]);
+    expect((await stack.control('GET', '/_sandbox/webhooks')).deliveries).toEqual([]);
+    expect((await stack.json('GET', '/api/orders', 200, { admin: true })).orders).toEqual([]);
+  });
+
+  it('names what is wrong with a request, and asks for the cardholder when nobody paid with the card', async () => {
+    const stack = await open();
+    const saved = await stack.ledger.saveCard({ customerId: 'cust-x', ccToken: 'tok-x', ccMask: '424242******4242', tokenExpiration: '2099-12-31T23:59:59' });
+    const lookup = await charge(stack, 'cust-x', saved.id, { ...renewal, method: 'lookup', amount: 'lots' });
+    expect(lookup.status).toBe(400);
+    expect((await lookup.json()).error.fields).toMatchObject({ method: expect.any(String), amount: expect.any(String) });
+    const anonymous = await charge(stack, 'cust-x', saved.id, renewal);
+    expect(anonymous.status).toBe(422);
+    expect((await anonymous.json()).error.fields).toMatchObject({ 'customer.email': 'is required' });
+    const unauthorised = await stack.request('POST', `/api/customers/cust-x/cards/${saved.id}/charges`, { body: renewal });
+    expect(unauthorised.status).toBe(401);
+  });
+});

@@ -1,0 +1,112 @@
+/**
+ * Charges of a saved card from the merchant's server, without the customer (renewals, top-ups,
+ * a second delivery). Each charge is a direct payment with the card's `cc_token`, made through
+ * a checkout session of its own: the ledger, webhooks, reconciliation and `onPaymentEvent` take
+ * it like any payment, and when the gateway asks for 3-D Secure that session is what the
+ * customer is sent to (`challenge_url`) to complete it.
+ *
+ * A card that is gone or past its token's expiry is refused before the gateway is called.
+ */
+import * as z from 'zod';
+import type { CustomerDetails, NewCheckoutSession, SavedCard } from '../../ledger/index.js';
+import type { DirectPayments } from '../checkout/direct-payments.js';
+import type { PayAnswer } from '../checkout/pay-answer.js';
+import { checkSession, paymentFields, toNewSession } from '../checkout/session-request.js';
+import { requireCustomer } from '../checkout/session-access.js';
+import type { PaymentFlowDeps } from '../context.js';
+import { decimal } from '../http/amounts.js';
+import { ApiProblem } from '../http/problem.js';
+
+/** `POST /api/customers/:customer_id/cards/:card_id/charges`. */
+export const ChargeRequest = z
+  .strictObject({ ...paymentFields, method: z.enum(['purchase', 'auth']) })
+  .superRefine(checkSession)
+  .transform(toNewSession);
+export type ChargeRequest = z.output<typeof ChargeRequest>;
+
+export const ChargeAnswer = z.object({
+  order_id: z.string(),
+  payment_id: z.string().optional(),
+  method: z.enum(['purchase', 'auth']),
+  amount: z.number(),
+  currency: z.string(),
+  card_id: z.string(),
+  status: z
+    .enum(['success', 'failure', 'pending', 'action_required'])
+    .describe('action_required: the gateway asks for 3-D Secure; send the customer to challenge_url. The final state arrives as for any payment.'),
+  message: z.string().optional().describe('Customer-safe reason of a failure'),
+  challenge_url: z.string().optional().describe('With action_required: the companion page that takes the customer to the 3-D Secure challenge'),
+});
+export type ChargeAnswer = z.infer<typeof ChargeAnswer>;
+
+/** The token's expiry as the gateway gives it (`yyyy-MM-ddTHH:mm:ss`, UTC); undefined when unreadable. */
+function tokenExpiresAt(card: SavedCard): number | undefined {
+  if (!card.tokenExpiration) return undefined;
+  const zoned = /(Z|[+-]\d{2}:?\d{2})$/.test(card.tokenExpiration) ? card.tokenExpiration : `${card.tokenExpiration}Z`;
+  const at = Date.parse(zoned);
+  return Number.isNaN(at) ? undefined : at;
+}
+
+interface ChargeDeps extends PaymentFlowDeps {
+  readonly directPayments: DirectPayments;
+}
+
+export class SavedCardCharges {
+  readonly #deps: ChargeDeps;
+
+  constructor(deps: ChargeDeps) {
+    this.#deps = deps;
+  }
+
+  async charge(customerId: string, cardId: string, request: ChargeRequest): Promise<ChargeAnswer> {
+    const { ledger, options, directPayments, logger } = this.#deps;
+    const card = await this.#chargeableCard(customerId, cardId);
+    // Who the cardholder is: what the merchant sends over what they last paid with.
+    const known: CustomerDetails = (await ledger.cardholderOf(customerId, card.ccToken)) ?? {};
+    const customer: CustomerDetails = { ...known, ...request.customer };
+    requireCustomer('direct', customer, request.method);
+    const session = await ledger.createSession({
+      ...request,
+      customer,
+      customerId,
+      allowedModes: ['direct'],
+      ttlSeconds: options.sessionTtlSeconds,
+    } satisfies NewCheckoutSession);
+    logger.info('charging a saved card for the merchant', { order_id: session.orderId, amount: session.amount, currency: session.currency });
+    const answer = await directPayments.chargeSavedCard(session, card.ccToken);
+    return {
+      ...chargeStatus(answer, `${options.publicUrl}/checkout/challenge/${session.id}`),
+      order_id: answer.order_id,
+      ...(answer.payment_id ? { payment_id: answer.payment_id } : {}),
+      method: request.method === 'auth' ? 'auth' : 'purchase',
+      amount: decimal(session.amount, session.currency),
+      currency: session.currency,
+      card_id: card.id,
+    };
+  }
+
+  /** The customer's card by its id, refused (409) when it is gone or expired. */
+  async #chargeableCard(customerId: string, cardId: string): Promise<SavedCard> {
+    const card = cardId.length <= 64 ? await this.#deps.ledger.findCard(customerId, cardId) : undefined;
+    // Only by its id: the token is never a name the merchant holds.
+    if (card?.id !== cardId) {
+      throw new ApiProblem(409, 'card_not_saved', 'This customer has no such saved card (deleted, or never saved)');
+    }
+    const expiresAt = tokenExpiresAt(card);
+    if (expiresAt !== undefined && expiresAt < this.#deps.clock()) {
+      throw new ApiProblem(409, 'card_expired', `The saved card expired at ${card.tokenExpiration}; ask the customer for another card`);
+    }
+    return card;
+  }
+}
+
+function chargeStatus(answer: PayAnswer, challengeUrl: string): Pick<ChargeAnswer, 'status' | 'message' | 'challenge_url'> {
+  switch (answer.status) {
+    case 'redirect':
+      return { status: 'action_required', challenge_url: challengeUrl };
+    case 'failure':
+      return { status: 'failure', ...(answer.message ? { message: answer.message } : {}) };
+    default:
+      return { status: answer.status };
+  }
+}
