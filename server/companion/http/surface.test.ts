@@ -168,7 +168,8 @@ describe('the route catalog and OpenAPI document', () => {
     expect(document.openapi).toBe('3.1.0');
     const pay = document.paths['/api/checkout/sessions/{id}/pay'].post;
     expect(pay.requestBody.content['application/json'].schema.properties).toHaveProperty('card');
-    expect(pay.responses['200'].content['application/json'].schema.properties.status.enum).toEqual(['success', 'failure', 'pending', 'redirect']);
+    expect(pay.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/PayAnswer' });
+    expect(document.components.schemas.PayAnswer.properties.status.enum).toEqual(['success', 'failure', 'pending', 'redirect']);
     expect(document.paths['/api/orders'].get.security).toEqual([{ adminToken: [] }]);
     expect(document.paths['/api/orders'].get.parameters.map((p: { name: string }) => p.name)).toEqual(['status', 'limit', 'cursor']);
     const events = document.paths['/api/webhook-events'].get;
