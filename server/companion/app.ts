@@ -40,6 +40,7 @@ import { orderRoutes } from './merchant/order-routes.js';
 import { reportRoutes } from './merchant/report-routes.js';
 import { SavedCardCharges } from './merchant/saved-card-charges.js';
 import { SecondaryOperations } from './merchant/secondary-operations.js';
+import type { Health } from './openapi/api-catalog.js';
 import { openApiDocument } from './openapi/openapi-document.js';
 import { ChangeFeed } from './payments/change-feed.js';
 import { MerchantNotices } from './payments/merchant-notices.js';
@@ -145,10 +146,10 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
   app.get('/healthz', async (c) => {
     try {
       await ledger.listOrders({ limit: 1 });
-      return c.json({ status: 'ok' });
+      return c.json({ status: 'ok' } satisfies Health);
     } catch (error) {
       logger.error('health check: the ledger cannot be reached', { err: error });
-      return c.json({ status: 'unavailable' }, 503);
+      return c.json({ status: 'unavailable' } satisfies Health, 503);
     }
   });
 

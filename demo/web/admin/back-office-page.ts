@@ -121,7 +121,7 @@ const handlers = {
   },
   charge() {
     if (!detail) return;
-    chargeDraft = { order: detail.order, busy: false };
+    chargeDraft = { order: detail.order, busy: false, idempotencyKey: newIdempotencyKey() };
     page.refresh();
     document.querySelector<HTMLDialogElement>('dialog.charge-dialog')?.showModal();
   },
@@ -187,11 +187,11 @@ async function perform(request: OperationRequest): Promise<void> {
 
 async function charge(request: ChargeRequest): Promise<void> {
   if (!chargeDraft) return;
-  const { order } = chargeDraft;
+  const { order, idempotencyKey } = chargeDraft;
   chargeDraft = { ...chargeDraft, busy: true, error: undefined };
   page.refresh();
   try {
-    const answer = await chargeSavedCard(token!, order, request);
+    const answer = await chargeSavedCard(token!, order, request, idempotencyKey);
     closeChargeDialog();
     challenge = answer.status === 'action_required' ? answer : undefined;
     const amount = formatDecimal(answer.amount, answer.currency);

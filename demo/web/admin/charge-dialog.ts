@@ -14,6 +14,8 @@ import type { OrderSummary } from './admin-api.js';
 export interface ChargeDraft {
   readonly order: OrderSummary;
   readonly busy: boolean;
+  /** One per dialog: a double click or a retried request never charges twice. */
+  readonly idempotencyKey: string;
   readonly error?: ApiError;
 }
 
@@ -36,8 +38,8 @@ export interface ChargeRequest {
 /** Whether the order's customer may still have its card saved. */
 export const chargeable = (order: OrderSummary): boolean => order.status === 'success' && order.customer_id !== null && order.card !== null;
 
-/** Charges the saved card that paid (or verified) `order`. */
-export async function chargeSavedCard(token: string, order: OrderSummary, request: ChargeRequest): Promise<ChargeAnswer> {
+/** Charges the saved card that paid (or verified) `order`, once per `idempotencyKey`. */
+export async function chargeSavedCard(token: string, order: OrderSummary, request: ChargeRequest, idempotencyKey: string): Promise<ChargeAnswer> {
   const customer = encodeURIComponent(order.customer_id!);
   const { cards } = await api<{ cards: { id: string; mask: string }[] }>(token, `/api/customers/${customer}/cards`);
   const card = cards.find((candidate) => candidate.mask === order.card!.mask);
@@ -45,6 +47,7 @@ export async function chargeSavedCard(token: string, order: OrderSummary, reques
   return api<ChargeAnswer>(token, `/api/customers/${customer}/cards/${encodeURIComponent(card.id)}/charges`, {
     method: 'POST',
     body: { ...request, currency: order.currency },
+    idempotencyKey,
   });
 }
 

@@ -1,13 +1,17 @@
 /**
  * `GET /checkout/challenge/:id` — the link a merchant sends a customer whose saved card the
  * gateway wants 3-D Secure for (a charge's `challenge_url`). The session id is the capability.
- * While the charge waits for the customer it goes on to the gateway's challenge page (an
- * address the ledger only keeps when it is https or the sandbox); otherwise to the return page,
- * which shows how the charge ended.
+ * While the charge waits for the customer it answers a page saying what is to be confirmed, with
+ * the way on to the gateway's challenge (an address the ledger only keeps when it is https or the
+ * sandbox). A page, not a redirect: mail scanners open links before people do, and must not
+ * spend the bank's one challenge. Otherwise it goes on to the return page, which shows how the
+ * charge ended.
  */
 import { Hono } from 'hono';
 import type { CompanionEnv } from '../context.js';
+import { decimal } from '../http/amounts.js';
 import { ApiProblem } from '../http/problem.js';
+import { PAGE_POLICY, page } from './return-routes.js';
 import { SESSION_ID } from './session-access.js';
 
 export function challengeRoutes(): Hono<CompanionEnv> {
@@ -19,7 +23,15 @@ export function challengeRoutes(): Hono<CompanionEnv> {
     if (!session) throw ApiProblem.notFound('The checkout session', 'session_not_found');
     const payment = session.payment;
     const waiting = payment && (payment.status === 'init' || payment.status === 'pending') ? payment.userActionUrl : null;
-    return c.redirect(waiting ?? `/checkout/return/${encodeURIComponent(session.id)}`, 303);
+    if (!waiting) return c.redirect(`/checkout/return/${encodeURIComponent(session.id)}`, 303);
+    c.header('Content-Security-Policy', PAGE_POLICY);
+    const amount = new Intl.NumberFormat('en', { style: 'currency', currency: session.currency }).format(decimal(session.amount, session.currency));
+    return c.html(
+      page('Confirm your payment', `${session.description}: ${amount}. Your bank asks you to confirm this payment.`, {
+        href: waiting,
+        label: 'Continue to your bank',
+      }),
+    );
   });
 
   return routes;

@@ -25,12 +25,33 @@ import { returnUrlProblem } from './return-url.js';
 import { limitPayAttempts } from './pay-limits.js';
 import { SESSION_ID } from './session-access.js';
 import { NewSessionRequest } from './session-request.js';
-import { sessionView, viewStatus } from './session-view.js';
+import { SessionViewStatus, sessionView, viewStatus } from './session-view.js';
 
 export const HostedRequest = z.strictObject({ customer: Customer.optional() });
 
+/** Where the widget sends the customer for the gateway's hosted page. */
+export const HostedPage = z.object({ redirect_url: z.string() });
+export type HostedPage = z.output<typeof HostedPage>;
+
+/** The merchant's view of a session: what it gets back when it opens or closes one. */
+export const CreatedSession = z.object({
+  id: z.string().describe('The capability to give the widget'),
+  order_id: z.string(),
+  amount: z.number().describe('Decimal in major units of the currency'),
+  currency: z.string(),
+  description: z.string(),
+  method: z.enum(['purchase', 'auth', 'lookup']),
+  status: SessionViewStatus,
+  modes: z.array(z.enum(['direct', 'hosted'])),
+  customer_id: z.string().optional(),
+  return_url: z.string().optional(),
+  split: z.array(z.object({ sub_merchant_id: z.string(), amount: z.number() })).optional(),
+  expires_at: z.iso.datetime(),
+});
+export type CreatedSession = z.output<typeof CreatedSession>;
+
 /** What the merchant gets back when it opens a session. */
-export function createdSession(session: CheckoutSession) {
+export function createdSession(session: CheckoutSession): CreatedSession {
   return {
     id: session.id,
     order_id: session.orderId,
@@ -39,7 +60,7 @@ export function createdSession(session: CheckoutSession) {
     description: session.description,
     method: session.method,
     status: viewStatus(session).status,
-    modes: session.allowedModes,
+    modes: [...session.allowedModes],
     ...(session.customerId ? { customer_id: session.customerId } : {}),
     ...(session.returnUrl ? { return_url: session.returnUrl } : {}),
     ...(session.split ? { split: session.split.map((share) => ({ sub_merchant_id: share.subMerchantId, amount: decimal(share.amount, session.currency) })) } : {}),
@@ -105,7 +126,7 @@ export function checkoutRoutes(adminToken: string): Hono<CompanionEnv> {
 
   checkout.post('/sessions/:id/hosted', limitPayAttempts(), validate('json', HostedRequest), async (c) => {
     const url = await c.var.services.hostedCheckouts.open(sessionId(c), c.req.valid('json').customer);
-    return c.json({ redirect_url: url });
+    return c.json({ redirect_url: url } satisfies HostedPage);
   });
 
   return checkout;

@@ -34,8 +34,8 @@ const VERIFICATION_HEADINGS: Partial<Record<SessionViewStatus, string>> = {
   pending: 'Card is being verified',
 };
 
-/** The page's own policy: text and an inline style, nothing else. */
-const PAGE_POLICY = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+/** The page's own policy: text, a link and an inline style, nothing else. */
+export const PAGE_POLICY = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
 export function returnRoutes(clock: () => number): Hono<CompanionEnv> {
   const routes = new Hono<CompanionEnv>();
@@ -77,11 +77,12 @@ function merchantReturn(session: CheckoutSession, status: SessionViewStatus): st
   return url.toString();
 }
 
-function page(heading: string, text: string) {
+/** A short page for the customer; `link` is where they may go on to (a bank's challenge). */
+export function page(heading: string, text: string, link?: { readonly href: string; readonly label: string }) {
   return html`<!doctype html>
 <html lang="en">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${heading}</title>
 <style>body{font:16px/1.5 system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem;color:#1a1a1a}</style></head>
-<body><main><h1>${heading}</h1><p>${text}</p></main></body>
+<body><main><h1>${heading}</h1><p>${text}</p>${link ? html`<p><a href="${link.href}">${link.label}</a></p>` : ''}</main></body>
 </html>`;
 }

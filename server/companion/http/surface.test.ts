@@ -168,14 +168,15 @@ describe('the route catalog and OpenAPI document', () => {
     expect(document.openapi).toBe('3.1.0');
     const pay = document.paths['/api/checkout/sessions/{id}/pay'].post;
     expect(pay.requestBody.content['application/json'].schema.properties).toHaveProperty('card');
-    expect(pay.responses['200'].content['application/json'].schema.properties.status.enum).toEqual(['success', 'failure', 'pending', 'redirect']);
+    expect(pay.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/PayAnswer' });
+    expect(document.components.schemas.PayAnswer.properties.status.enum).toEqual(['success', 'failure', 'pending', 'redirect']);
     expect(document.paths['/api/orders'].get.security).toEqual([{ adminToken: [] }]);
     expect(document.paths['/api/orders'].get.parameters.map((p: { name: string }) => p.name)).toEqual(['status', 'kind', 'limit', 'cursor']);
     const bodyOf = (operation: Json): Json => operation.requestBody.content['application/json'].schema.properties;
     expect(bodyOf(document.paths['/api/checkout/sessions'].post).method.enum).toEqual(['purchase', 'auth', 'lookup']);
     const charge = document.paths['/api/customers/{customer_id}/cards/{card_id}/charges'].post;
     expect(bodyOf(charge).method.enum).toEqual(['purchase', 'auth']);
-    expect(charge.responses['201'].content['application/json'].schema.properties.status.enum).toContain('action_required');
+    expect(document.components.schemas.Charge.properties.status.enum).toContain('action_required');
     const events = document.paths['/api/webhook-events'].get;
     expect(events.security).toEqual([{ adminToken: [] }]);
     expect(events.parameters.find((p: { name: string }) => p.name === 'outcome').schema).toMatchObject({ enum: ['unmatched', 'parked'], default: 'unmatched' });

@@ -6,6 +6,7 @@
  */
 import { Hono } from 'hono';
 import type { Context } from 'hono';
+import * as z from 'zod';
 import { GatewayError } from '@payform/gateway';
 import type { Account } from '@payform/gateway';
 import type { CompanionEnv } from '../context.js';
@@ -15,7 +16,21 @@ import { ApiProblem } from '../http/problem.js';
 
 const ID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 
-export function balanceView(account: Account) {
+export const BalanceView = z.object({
+  id: z.string(),
+  name: z.string(),
+  currency: z.string(),
+  balances: z.object({ available: z.number().describe('Decimal in major units of the currency'), rolling_reserve: z.number().optional() }),
+});
+export type BalanceView = z.output<typeof BalanceView>;
+
+export const AccountList = z.object({ accounts: z.array(BalanceView) });
+export const TerminalList = z.object({
+  terminals: z.array(BalanceView),
+  failed_terminals: z.array(z.object({ id: z.string(), message: z.string() })).describe('Terminals whose balance could not be read'),
+});
+
+export function balanceView(account: Account): BalanceView {
   const { available, rolling_reserve: reserve } = account.balances;
   return {
     id: account.id,
@@ -47,7 +62,7 @@ export function balanceRoutes(): Hono<CompanionEnv> {
 
   balances.get('/accounts', async (c) => {
     const accounts = await fromGateway(() => c.var.services.gateway.balances.listAccounts());
-    return c.json({ accounts: accounts.map(balanceView) });
+    return c.json({ accounts: accounts.map(balanceView) } satisfies z.output<typeof AccountList>);
   });
   balances.get('/accounts/:id', async (c) => {
     const id = balanceId(c);
@@ -55,7 +70,7 @@ export function balanceRoutes(): Hono<CompanionEnv> {
   });
   balances.get('/terminals', async (c) => {
     const list = await fromGateway(() => c.var.services.gateway.balances.listTerminals());
-    return c.json({ terminals: list.terminals.map(balanceView), failed_terminals: list.failed_terminals });
+    return c.json({ terminals: list.terminals.map(balanceView), failed_terminals: list.failed_terminals } satisfies z.output<typeof TerminalList>);
   });
   balances.get('/terminals/:id', async (c) => {
     const id = balanceId(c);

@@ -6,11 +6,22 @@
  *   DELETE /api/customers/:customer_id/cards/:card_id
  */
 import { Hono } from 'hono';
+import * as z from 'zod';
 import type { SavedCard } from '../../ledger/index.js';
 import type { CompanionEnv } from '../context.js';
 import { ApiProblem } from '../http/problem.js';
 
-function cardView(card: SavedCard) {
+export const CardView = z.object({
+  id: z.string().describe('What the pay request sends as card.token'),
+  mask: z.string(),
+  brand: z.string().nullable(),
+  token_expiration: z.string().nullable(),
+  created_at: z.iso.datetime(),
+  last_used_at: z.iso.datetime(),
+});
+export const CardList = z.object({ cards: z.array(CardView) });
+
+function cardView(card: SavedCard): z.output<typeof CardView> {
   return {
     id: card.id,
     mask: card.ccMask,
@@ -31,7 +42,7 @@ export function cardRoutes(): Hono<CompanionEnv> {
 
   cards.get('/:customer_id/cards', async (c) => {
     const list = await c.var.services.ledger.listCards(customerId(c.req.param('customer_id')));
-    return c.json({ cards: list.map(cardView) });
+    return c.json({ cards: list.map(cardView) } satisfies z.output<typeof CardList>);
   });
 
   cards.delete('/:customer_id/cards/:card_id', async (c) => {

@@ -12,19 +12,21 @@ import * as z from 'zod';
 import type { CompanionEnv } from '../context.js';
 import { validate } from '../http/validate.js';
 import { PageQuery } from './page-query.js';
-import { waitingEventView } from './views.js';
+import { WaitingEventView, waitingEventView } from './views.js';
 
 export const EventListQuery = z.strictObject({
   outcome: z.enum(['unmatched', 'parked']).default('unmatched'),
   ...PageQuery,
 });
 
+export const WaitingEventPage = z.object({ events: z.array(WaitingEventView), next_cursor: z.string().nullable() });
+
 export function eventRoutes(): Hono<CompanionEnv> {
   const events = new Hono<CompanionEnv>();
 
   events.get('/', validate('query', EventListQuery), async (c) => {
     const page = await c.var.services.ledger.listEvents(c.req.valid('query'));
-    return c.json({ events: page.events.map(waitingEventView), next_cursor: page.nextCursor });
+    return c.json({ events: page.events.map(waitingEventView), next_cursor: page.nextCursor } satisfies z.output<typeof WaitingEventPage>);
   });
 
   return events;

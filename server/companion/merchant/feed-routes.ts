@@ -20,7 +20,24 @@ export const ChangesQuery = z.strictObject({
 
 const HEARTBEAT_MS = 15_000;
 
-export function changeView(change: Change) {
+export const ChangeView = z.object({
+  seq: z.int(),
+  kind: z.enum(['payment', 'operation', 'session', 'discrepancy']),
+  order_id: z.string(),
+  status: z.string(),
+  operation: z.object({ id: z.string(), kind: z.string().optional() }).optional(),
+  source: z.string(),
+  at: z.iso.datetime(),
+});
+export type ChangeView = z.output<typeof ChangeView>;
+
+export const ChangesPage = z.object({
+  changes: z.array(ChangeView),
+  last_seq: z.int(),
+  complete: z.boolean().describe('False when changes after `after` fell out of the ring: read the orders again'),
+});
+
+export function changeView(change: Change): ChangeView {
   return {
     seq: change.seq,
     kind: change.kind,
@@ -38,7 +55,7 @@ export function feedRoutes(): Hono<CompanionEnv> {
   feed.get('/', validate('query', ChangesQuery), (c) => {
     const query = c.req.valid('query');
     const { changes, complete } = c.var.services.feed.since(query.after ?? 0, query.limit);
-    return c.json({ changes: changes.map(changeView), last_seq: c.var.services.feed.seq, complete });
+    return c.json({ changes: changes.map(changeView), last_seq: c.var.services.feed.seq, complete } satisfies z.output<typeof ChangesPage>);
   });
 
   feed.get('/stream', (c) => {

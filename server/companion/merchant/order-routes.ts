@@ -30,7 +30,7 @@ import {
 import type { OperationBody } from './operation-request.js';
 import { PageQuery } from './page-query.js';
 import type { OperationOutcome } from './secondary-operations.js';
-import { operationView, orderView, paymentView } from './views.js';
+import { OperationView, PaymentView, TotalsView, operationView, orderView, paymentView } from './views.js';
 
 export const OrderListQuery = z.strictObject({
   status: z.enum(['init', 'pending', 'success', 'failure']).optional(),
@@ -42,6 +42,19 @@ export const OrderReceiptQuery = z.strictObject({
   format: z.enum(['html', 'pdf']).default('html'),
   transaction_id: z.guid({ error: 'must be a UUID' }).optional(),
 });
+
+export const OrderPage = z.object({ orders: z.array(PaymentView), next_cursor: z.string().nullable() });
+export type OrderPage = z.output<typeof OrderPage>;
+
+/** A capture, void or refund as it stands, with the order's totals after it. */
+export const OperationAnswer = z.object({ operation: OperationView, totals: TotalsView.optional() });
+export type OperationAnswer = z.output<typeof OperationAnswer>;
+
+export const CancelledOrder = z.object({ order: PaymentView });
+export type CancelledOrder = z.output<typeof CancelledOrder>;
+
+export const ResendAnswer = z.object({ requested: z.literal(true), operation: z.string().describe('The operation whose webhook is sent again') });
+export type ResendAnswer = z.output<typeof ResendAnswer>;
 
 /** What one capture may take, with the project's over-capture allowance (the ledger's rule). */
 function capturable(ledger: Ledger, detail: OrderDetail, overCapturePercent: number): Promise<number> {
@@ -60,7 +73,7 @@ export function orderRoutes(): Hono<CompanionEnv> {
   orders.get('/', validate('query', OrderListQuery), async (c) => {
     const query = c.req.valid('query');
     const page = await c.var.services.ledger.listOrders(query);
-    return c.json({ orders: page.orders.map(paymentView), next_cursor: page.nextCursor });
+    return c.json({ orders: page.orders.map(paymentView), next_cursor: page.nextCursor } satisfies OrderPage);
   });
 
   orders.get('/:order_id', async (c) => {
@@ -78,7 +91,7 @@ export function orderRoutes(): Hono<CompanionEnv> {
     const detail = await ledger.getOrder(id);
     const currency = detail?.payment.currency ?? 'XTS';
     const totals = detail && orderView(detail, await capturable(ledger, detail, options.captureOverReservePercent)).totals;
-    return c.json({ operation: operationView(outcome.operation, currency), totals }, outcome.settled ? 200 : 202);
+    return c.json({ operation: operationView(outcome.operation, currency), totals } satisfies OperationAnswer, outcome.settled ? 200 : 202);
   };
   const capture = operation('capture');
   const voidAuth = operation('void');
@@ -92,13 +105,13 @@ export function orderRoutes(): Hono<CompanionEnv> {
 
   orders.post('/:order_id/cancel', validate('json', z.strictObject({})), async (c) => {
     const payment = await c.var.services.operations.cancel(orderId(c));
-    return c.json({ order: paymentView(payment) });
+    return c.json({ order: paymentView(payment) } satisfies CancelledOrder);
   });
 
   orders.post('/:order_id/resend-webhook', validate('json', ResendRequest), async (c) => {
     const body = c.req.valid('json');
     const operation = await c.var.services.operations.resendWebhook(orderId(c), body.operation, body.transaction_id);
-    return c.json({ requested: true, operation }, 202);
+    return c.json({ requested: true, operation } satisfies ResendAnswer, 202);
   });
 
   orders.get('/:order_id/receipt', validate('query', OrderReceiptQuery), async (c) => {

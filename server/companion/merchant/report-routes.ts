@@ -34,6 +34,22 @@ export const StatsQuery = z
       .optional(),
   });
 
+const Counts = {
+  total: z.int(),
+  succeeded: z.int(),
+  failed: z.int(),
+  in_flight: z.int(),
+  success_rate: z.number().nullable().describe('succeeded / (succeeded + failed); null when none was decided'),
+};
+
+export const StatsView = z.object({
+  bucket: z.enum(['hour', 'day']),
+  from: z.iso.datetime(),
+  to: z.iso.datetime(),
+  buckets: z.array(z.object({ start: z.iso.datetime(), ...Counts })),
+  totals: z.object(Counts),
+});
+
 const HOUR = 3_600_000;
 
 export function reportRoutes(): Hono<CompanionEnv> {
@@ -67,7 +83,7 @@ export function reportRoutes(): Hono<CompanionEnv> {
       to: new Date(to).toISOString(),
       buckets: buckets.map((b) => ({ start: new Date(b.start).toISOString(), total: b.total, succeeded: b.succeeded, failed: b.failed, in_flight: b.inFlight, success_rate: rate(b) })),
       totals: { ...totals, success_rate: rate(totals) },
-    });
+    } satisfies z.output<typeof StatsView>);
   });
 
   return reports;

@@ -3,18 +3,143 @@
  * currency, ISO timestamps. Gateway card tokens are never shown (they can charge the card);
  * the masked number and brand are.
  */
+import * as z from 'zod';
 import type { ListedEvent, Operation, OrderDetail, OrderTotals, Payment, PaymentDiscrepancy, SplitShare, StoredEvent } from '../../ledger/index.js';
 import { decimal } from '../http/amounts.js';
 import { redactForStorage } from '../log/redact.js';
 
-const iso = (time: number | null) => (time === null ? null : new Date(time).toISOString());
+// The schemas are the contract (the OpenAPI document's components); the builders below are typed by them.
 
-function splitView(split: readonly SplitShare[] | null, currency: string) {
+/** A decimal in major units of the currency, as many digits as it has (UAH 10.1). */
+export const Amount = z.number().describe('Decimal in major units of the currency');
+export const Timestamp = z.iso.datetime().describe('ISO 8601, UTC');
+const SplitView = z.array(z.object({ sub_merchant_id: z.string(), amount: Amount })).nullable();
+const PaymentStatus = z.enum(['init', 'pending', 'success', 'failure']);
+
+export const DiscrepancyView = z
+  .object({
+    status: PaymentStatus,
+    amount: Amount.nullable(),
+    currency: z.string().nullable(),
+    paid_amount: Amount.nullable(),
+    paid_currency: z.string().nullable(),
+    payment_id: z.string().nullable(),
+    refunded_amount: Amount.nullable().describe('Refunds the gateway reported past what was paid: what they add up to'),
+    noted_at: Timestamp,
+  })
+  .describe('What the gateway reported for a payment it says is paid with other figures, or refunded past what was paid: held, do not fulfil');
+
+/** Customer data as the payment carries it (the gateway's names without `customer_`). */
+export const CustomerView = z.object({
+  fname: z.string().optional(),
+  lname: z.string().optional(),
+  patronym: z.string().optional(),
+  email: z.string().optional(),
+  phone: z.string().optional(),
+  ip: z.string().optional(),
+  country: z.string().optional(),
+  birthday: z.string().optional(),
+  city: z.string().optional(),
+  lang: z.string().optional(),
+  taxId: z.string().optional(),
+});
+
+export const PaymentView = z.object({
+  order_id: z.string(),
+  session_id: z.string(),
+  attempt: z.int(),
+  mode: z.enum(['direct', 'hosted']),
+  method: z.enum(['purchase', 'auth', 'lookup']).describe('lookup: a card verification, nothing paid'),
+  amount: Amount,
+  currency: z.string(),
+  split: SplitView,
+  status: PaymentStatus,
+  status_code: z.string().nullable(),
+  status_description: z.string().nullable(),
+  payment_id: z.string().nullable(),
+  transaction_id: z.string().nullable(),
+  gateway_order_id: z.string().nullable(),
+  card: z.object({ mask: z.string(), brand: z.string().nullable() }).nullable(),
+  customer_id: z.string().nullable(),
+  customer: CustomerView,
+  checkout_url: z.string().nullable(),
+  receipt_url: z.string().nullable(),
+  discrepancy: DiscrepancyView.nullable(),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+  finalized_at: Timestamp.nullable(),
+});
+export type PaymentView = z.output<typeof PaymentView>;
+
+export const OperationView = z.object({
+  id: z.string(),
+  operation_id: z.string().nullable(),
+  kind: z.enum(['capture', 'void', 'refund']),
+  amount: Amount,
+  status: z.enum(['pending', 'success', 'failure']),
+  status_code: z.string().nullable(),
+  status_description: z.string().nullable(),
+  comment: z.string().nullable(),
+  split: SplitView,
+  receipt_url: z.string().nullable(),
+  origin: z.enum(['merchant', 'gateway']),
+  created_at: Timestamp,
+  settled_at: Timestamp.nullable(),
+});
+export type OperationView = z.output<typeof OperationView>;
+
+export const EventView = z.object({
+  id: z.string(),
+  method: z.string(),
+  status: z.string(),
+  operation_id: z.string().nullable(),
+  outcome: z.enum(['applied', 'stale', 'parked', 'unmatched']),
+  received_at: Timestamp,
+  applied_at: Timestamp.nullable(),
+  event: z.unknown().describe('The event as the gateway sent it, tokens replaced and card data masked'),
+});
+export type EventView = z.output<typeof EventView>;
+
+export const WaitingEventView = EventView.extend({
+  order_id: z.string(),
+  payment_id: z.string().nullable(),
+  amount: Amount.nullable(),
+  currency: z.string().nullable(),
+  tried_at: Timestamp,
+});
+export type WaitingEventView = z.output<typeof WaitingEventView>;
+
+export const TotalsView = z.object({
+  captured: Amount,
+  capture_pending: Amount,
+  refunded: Amount,
+  refund_pending: Amount,
+  voided: z.boolean(),
+  refundable: Amount,
+  capturable: Amount,
+});
+export type TotalsView = z.output<typeof TotalsView>;
+
+export const OrderView = z.object({
+  order: PaymentView,
+  totals: TotalsView,
+  operations: z.array(OperationView),
+  events: z.array(EventView),
+});
+export type OrderView = z.output<typeof OrderView>;
+
+function iso(time: number): string;
+function iso(time: number | null): string | null;
+function iso(time: number | null) {
+  return time === null ? null : new Date(time).toISOString();
+}
+
+function splitView(split: readonly SplitShare[] | null, currency: string): z.output<typeof SplitView> {
   return split?.map((share) => ({ sub_merchant_id: share.subMerchantId, amount: decimal(share.amount, currency) })) ?? null;
 }
 
 /** What the gateway reported, amounts in their own currency (the order's when it named none). */
-function discrepancyView(reported: PaymentDiscrepancy | null, orderCurrency: string) {
+function discrepancyView(reported: PaymentDiscrepancy | null, orderCurrency: string): z.output<typeof DiscrepancyView> | null {
   if (!reported) return null;
   const amount = (value: number | null, currency: string | null) => (value === null ? null : decimal(value, currency ?? orderCurrency));
   return {
@@ -24,13 +149,12 @@ function discrepancyView(reported: PaymentDiscrepancy | null, orderCurrency: str
     paid_amount: amount(reported.paidAmount, reported.paidCurrency ?? reported.currency),
     paid_currency: reported.paidCurrency,
     payment_id: reported.paymentId,
-    /** Refunds the gateway reported past what was paid: what they add up to. */
     refunded_amount: reported.refunded === undefined ? null : decimal(reported.refunded, orderCurrency),
     noted_at: iso(reported.notedAt),
   };
 }
 
-export function paymentView(payment: Payment) {
+export function paymentView(payment: Payment): PaymentView {
   return {
     order_id: payment.orderId,
     session_id: payment.sessionId,
@@ -59,7 +183,7 @@ export function paymentView(payment: Payment) {
   };
 }
 
-export function operationView(operation: Operation, currency: string) {
+export function operationView(operation: Operation, currency: string): OperationView {
   return {
     id: operation.id,
     operation_id: operation.operationId,
@@ -81,7 +205,7 @@ export function operationView(operation: Operation, currency: string) {
  * A stored webhook, its event as the gateway sent it with tokens and the like replaced and card
  * data masked (stored so; redacted again here for events kept before it was).
  */
-export function eventView(event: StoredEvent) {
+export function eventView(event: StoredEvent): EventView {
   let body: unknown;
   try {
     body = JSON.parse(event.body) as unknown;
@@ -115,7 +239,7 @@ function eventAmount(event: ListedEvent): number | null {
  * A stored webhook listed on its own, outside any order: the event's view with what says whose
  * it is — its order and payment ids, the money it names — and when the ledger last tried it.
  */
-export function waitingEventView(event: ListedEvent) {
+export function waitingEventView(event: ListedEvent): WaitingEventView {
   return {
     ...eventView(event),
     order_id: event.orderId,
@@ -126,7 +250,7 @@ export function waitingEventView(event: ListedEvent) {
   };
 }
 
-export function totalsView(totals: OrderTotals, currency: string) {
+export function totalsView(totals: OrderTotals, currency: string): TotalsView {
   return {
     captured: decimal(totals.captured, currency),
     capture_pending: decimal(totals.capturePending, currency),
@@ -139,7 +263,7 @@ export function totalsView(totals: OrderTotals, currency: string) {
 }
 
 /** `capturable` here includes the project's over-capture allowance (the ledger's detail does not). */
-export function orderView(detail: OrderDetail, capturable: number) {
+export function orderView(detail: OrderDetail, capturable: number): OrderView {
   const currency = detail.payment.currency;
   return {
     order: paymentView(detail.payment),

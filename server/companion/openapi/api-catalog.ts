@@ -1,36 +1,50 @@
 /**
- * Every route of the companion's HTTP API with the zod schemas its handler validates with —
- * the source of the OpenAPI document (`GET /api/openapi.json`). A test checks that the app's
- * routes and this list are the same, so the document cannot fall behind the code.
+ * Every route of the companion's HTTP API with the zod schemas its handler validates with and
+ * builds its answers with — the source of the OpenAPI document (`GET /api/openapi.json`). Tests
+ * check that the app's routes and this list are the same, that every JSON answer names one of
+ * the views below, and that the answers the handlers send match it, so the document cannot fall
+ * behind the code.
  */
 import * as z from 'zod';
-import { HostedRequest } from '../checkout/checkout-routes.js';
+import { CreatedSession, HostedPage, HostedRequest } from '../checkout/checkout-routes.js';
 import { PayAnswer } from '../checkout/pay-answer.js';
 import { PayRequest } from '../checkout/pay-request.js';
 import { NewSessionRequest } from '../checkout/session-request.js';
 import { SessionView } from '../checkout/session-view.js';
-import { EventListQuery } from '../merchant/event-routes.js';
-import { ChangesQuery } from '../merchant/feed-routes.js';
+import { AccountList, BalanceView, TerminalList } from '../merchant/balance-routes.js';
+import { CardList, CardView } from '../merchant/card-routes.js';
+import { EventListQuery, WaitingEventPage } from '../merchant/event-routes.js';
+import { ChangesPage, ChangesQuery, ChangeView } from '../merchant/feed-routes.js';
 import {
   CaptureRequest, RefundRequest, ResendRequest, SplitCaptureRequest, SplitRefundRequest, VoidRequest,
 } from '../merchant/operation-request.js';
-import { OrderListQuery, OrderReceiptQuery } from '../merchant/order-routes.js';
+import { CancelledOrder, OperationAnswer, OrderListQuery, OrderPage, OrderReceiptQuery, ResendAnswer } from '../merchant/order-routes.js';
 import { ChargeAnswer, ChargeRequest } from '../merchant/saved-card-charges.js';
-import { DateReceiptsQuery, StatsQuery } from '../merchant/report-routes.js';
+import { DateReceiptsQuery, StatsQuery, StatsView } from '../merchant/report-routes.js';
+import {
+  DiscrepancyView, EventView, OperationView, OrderView, PaymentView, TotalsView, WaitingEventView,
+} from '../merchant/views.js';
+import { WebhookReceipt } from '../webhooks/webhook-routes.js';
 
 export type Access = 'admin' | 'session' | 'signature' | 'public';
 
-export interface ApiResponse {
-  readonly description: string;
-  readonly schema?: z.ZodType;
-  /** Default application/json. */
-  readonly contentType?: string;
-}
+/** How an answer is described: by the zod view its handler builds it with, or as an error. */
+export type ApiResponse =
+  /** JSON built with `schema` (one of VIEWS). */
+  | { readonly kind: 'json'; readonly description: string; readonly schema: z.ZodType }
+  /** The error envelope. */
+  | { readonly kind: 'problem'; readonly description: string }
+  /** A page, a file or a stream. */
+  | { readonly kind: 'content'; readonly description: string; readonly contentTypes: readonly string[] }
+  /** No body: 204, or a redirect (`Location`). */
+  | { readonly kind: 'empty'; readonly description: string };
 
 export interface ApiOperation {
   readonly method: 'get' | 'post' | 'delete';
   /** Hono's form: `/api/orders/:order_id`. */
   readonly path: string;
+  /** camelCase, the method name of generated clients: `getOrder`. */
+  readonly operationId: string;
   readonly tag: string;
   readonly summary: string;
   readonly access: Access;
@@ -40,60 +54,116 @@ export interface ApiOperation {
 }
 
 export const ErrorEnvelope = z.object({
-  error: z.object({ code: z.string(), message: z.string(), fields: z.record(z.string(), z.string()).optional() }),
+  error: z.object({
+    code: z.string().describe('What went wrong, for programs: order_not_found, invalid_request…'),
+    message: z.string(),
+    fields: z.record(z.string(), z.string()).optional().describe('Field path → reason, for bad input'),
+  }),
 });
 
-const json = (description: string, schema?: z.ZodType): ApiResponse => (schema ? { description, schema } : { description });
+/** What `GET /healthz` answers (200 ok, 503 unavailable). */
+export const Health = z.object({ status: z.enum(['ok', 'unavailable']) });
+export type Health = z.output<typeof Health>;
+
+/** The document itself, as far as a client needs to know. */
+export const OpenApiDocument = z.looseObject({
+  openapi: z.string(),
+  info: z.looseObject({ title: z.string(), version: z.string() }),
+  paths: z.record(z.string(), z.unknown()),
+});
+
+/**
+ * Every view an answer is built with, by its name in the document (`components.schemas`);
+ * views inside views are referenced by these names too.
+ */
+export const VIEWS: Readonly<Record<string, z.ZodType>> = {
+  Error: ErrorEnvelope,
+  CheckoutSession: CreatedSession,
+  SessionView,
+  PayAnswer,
+  HostedPage,
+  Payment: PaymentView,
+  Discrepancy: DiscrepancyView,
+  Operation: OperationView,
+  Totals: TotalsView,
+  Event: EventView,
+  WaitingEvent: WaitingEventView,
+  Order: OrderView,
+  OrderPage,
+  OperationAnswer,
+  CancelledOrder,
+  ResendAnswer,
+  WaitingEventPage,
+  WebhookReceipt,
+  Charge: ChargeAnswer,
+  Balance: BalanceView,
+  AccountList,
+  TerminalList,
+  Stats: StatsView,
+  Change: ChangeView,
+  ChangesPage,
+  Card: CardView,
+  CardList,
+  Health,
+  OpenApiDocument,
+};
+
+const json = (description: string, schema: z.ZodType): ApiResponse => ({ kind: 'json', description, schema });
+const problem = (description: string): ApiResponse => ({ kind: 'problem', description });
+const content = (description: string, ...contentTypes: string[]): ApiResponse => ({ kind: 'content', description, contentTypes });
+const empty = (description: string): ApiResponse => ({ kind: 'empty', description });
+const notModified = empty('Unchanged since the ETag sent in If-None-Match');
 const operationAnswers = {
-  200: json('Settled by the gateway (a decline shows as status failure)'),
-  202: json('Sent, answer lost: pending until the order state or a webhook settles it'),
-  409: json('Refused by a rule of the order’s state (code says which)'),
-  422: json('Amount above what is left (fields.amount says the limit), or refused by the gateway'),
+  200: json('Settled by the gateway (a decline shows as status failure)', OperationAnswer),
+  202: json('Sent, answer lost: pending until the order state or a webhook settles it', OperationAnswer),
+  404: problem('Unknown order'),
+  409: problem('Refused by a rule of the order’s state (code says which)'),
+  422: problem('Amount above what is left (fields.amount says the limit), or refused by the gateway'),
 };
 
 export const API: readonly ApiOperation[] = [
   // Checkout
-  { method: 'post', path: '/api/checkout/sessions', tag: 'Checkout', summary: 'Open a checkout session (method lookup: verify and save a card for customer_id)', access: 'admin', body: NewSessionRequest, responses: { 201: json('The session; `id` is the capability to give the widget') } },
-  { method: 'get', path: '/api/checkout/sessions/:id', tag: 'Checkout', summary: 'Public view of a session (for the widget)', access: 'session', responses: { 200: json('The session view', SessionView), 404: json('Unknown session') } },
-  { method: 'delete', path: '/api/checkout/sessions/:id', tag: 'Checkout', summary: 'Close a session: no further attempts', access: 'admin', responses: { 200: json('The closed session') } },
-  { method: 'post', path: '/api/checkout/sessions/:id/pay', tag: 'Checkout', summary: 'Pay directly with a card or a saved card', access: 'session', body: PayRequest, responses: { 200: json('The attempt’s state', PayAnswer), 409: json('Session expired or mode not allowed'), 422: json('Customer details missing, card expired or unknown, or refused by the gateway'), 429: json('Too many attempts; see Retry-After') } },
-  { method: 'post', path: '/api/checkout/sessions/:id/hosted', tag: 'Checkout', summary: 'Open the gateway’s hosted payment page', access: 'session', body: HostedRequest, responses: { 200: json('Where to send the customer', z.object({ redirect_url: z.string() })), 409: json('Paid, in progress or mode not allowed'), 429: json('Too many attempts') } },
-  { method: 'get', path: '/checkout/return/:id', tag: 'Checkout', summary: 'Where the customer lands after 3-D Secure or the hosted page', access: 'session', responses: { 303: json('To the merchant’s return_url with checkout_session, order_id and status'), 200: { description: 'A short status page (no return_url)', contentType: 'text/html' } } },
-  { method: 'get', path: '/checkout/challenge/:id', tag: 'Checkout', summary: 'A saved card’s charge waiting for 3-D Secure: the link for the customer (challenge_url)', access: 'session', responses: { 303: json('To the gateway’s challenge page while it waits, else to /checkout/return/:id'), 404: json('Unknown session') } },
-  { method: 'get', path: '/widget/pay-form.js', tag: 'Checkout', summary: 'The built <pay-form> widget', access: 'public', responses: { 200: { description: 'ES module', contentType: 'text/javascript' }, 404: json('Not built') } },
-  { method: 'get', path: '/widget/LICENSES.txt', tag: 'Checkout', summary: 'Licences of what the widget bundles', access: 'public', responses: { 200: { description: 'Text', contentType: 'text/plain' } } },
-  { method: 'get', path: '/widget/chunks/:name', tag: 'Checkout', summary: 'A chunk the widget loads on demand', access: 'public', responses: { 200: { description: 'ES module', contentType: 'text/javascript' } } },
+  { method: 'post', path: '/api/checkout/sessions', operationId: 'createCheckoutSession', tag: 'Checkout', summary: 'Open a checkout session (method lookup: verify and save a card for customer_id)', access: 'admin', body: NewSessionRequest, responses: { 201: json('The session; `id` is the capability to give the widget', CreatedSession) } },
+  { method: 'get', path: '/api/checkout/sessions/:id', operationId: 'getCheckoutSession', tag: 'Checkout', summary: 'Public view of a session (for the widget)', access: 'session', responses: { 200: json('The session view', SessionView), 404: problem('Unknown session') } },
+  { method: 'delete', path: '/api/checkout/sessions/:id', operationId: 'closeCheckoutSession', tag: 'Checkout', summary: 'Close a session: no further attempts', access: 'admin', responses: { 200: json('The closed session', CreatedSession), 404: problem('Unknown session') } },
+  { method: 'post', path: '/api/checkout/sessions/:id/pay', operationId: 'payCheckoutSession', tag: 'Checkout', summary: 'Pay directly with a card or a saved card', access: 'session', body: PayRequest, responses: { 200: json('The attempt’s state', PayAnswer), 404: problem('Unknown session'), 409: problem('Session expired or mode not allowed'), 422: problem('Customer details missing, card expired or unknown, or refused by the gateway'), 429: problem('Too many attempts; see Retry-After') } },
+  { method: 'post', path: '/api/checkout/sessions/:id/hosted', operationId: 'openHostedPaymentPage', tag: 'Checkout', summary: 'Open the gateway’s hosted payment page', access: 'session', body: HostedRequest, responses: { 200: json('Where to send the customer', HostedPage), 404: problem('Unknown session'), 409: problem('Paid, in progress or mode not allowed'), 429: problem('Too many attempts') } },
+  { method: 'get', path: '/checkout/return/:id', operationId: 'returnFromCheckout', tag: 'Checkout', summary: 'Where the customer lands after 3-D Secure or the hosted page', access: 'session', responses: { 303: empty('To the merchant’s return_url with checkout_session, order_id and status'), 200: content('A short status page (no return_url)', 'text/html'), 404: content('A page saying the checkout does not exist', 'text/html') } },
+  { method: 'get', path: '/checkout/challenge/:id', operationId: 'goToSavedCardChallenge', tag: 'Checkout', summary: 'A saved card’s charge waiting for 3-D Secure: the link for the customer (challenge_url)', access: 'session', responses: { 200: content('While the charge waits: a page with the way on to the bank’s challenge', 'text/html'), 303: empty('Once it no longer waits: to /checkout/return/:id'), 404: problem('Unknown session') } },
+  { method: 'get', path: '/widget/pay-form.js', operationId: 'getWidgetModule', tag: 'Checkout', summary: 'The built <pay-form> widget', access: 'public', responses: { 200: content('ES module', 'text/javascript'), 304: notModified, 404: problem('Not built') } },
+  { method: 'get', path: '/widget/LICENSES.txt', operationId: 'getWidgetLicenses', tag: 'Checkout', summary: 'Licences of what the widget bundles', access: 'public', responses: { 200: content('Text', 'text/plain'), 304: notModified } },
+  { method: 'get', path: '/widget/chunks/:name', operationId: 'getWidgetChunk', tag: 'Checkout', summary: 'A chunk the widget loads on demand', access: 'public', responses: { 200: content('ES module', 'text/javascript'), 304: notModified } },
   // Webhooks
-  { method: 'post', path: '/webhooks/gateway', tag: 'Webhooks', summary: 'The gateway’s signed events (form fields data, signature)', access: 'signature', responses: { 200: json('Stored (or a duplicate)'), 401: json('Signature does not match: nothing stored'), 415: json('Not a form post') } },
-  { method: 'get', path: '/api/webhook-events', tag: 'Webhooks', summary: 'The gateway’s events that apply to nothing in the ledger (unmatched) or wait for a reservation (parked), newest first', access: 'admin', query: EventListQuery, responses: { 200: json('A page of events and next_cursor') } },
+  { method: 'post', path: '/webhooks/gateway', operationId: 'receiveGatewayWebhook', tag: 'Webhooks', summary: 'The gateway’s signed events (form fields data, signature)', access: 'signature', responses: { 200: json('Stored (or a duplicate)', WebhookReceipt), 401: problem('Signature does not match: nothing stored'), 415: problem('Not a form post') } },
+  { method: 'get', path: '/api/webhook-events', operationId: 'listWebhookEvents', tag: 'Webhooks', summary: 'The gateway’s events that apply to nothing in the ledger (unmatched) or wait for a reservation (parked), newest first', access: 'admin', query: EventListQuery, responses: { 200: json('A page of events and next_cursor', WaitingEventPage) } },
   // Orders
-  { method: 'get', path: '/api/orders', tag: 'Orders', summary: 'Orders, newest first', access: 'admin', query: OrderListQuery, responses: { 200: json('A page of orders and next_cursor') } },
-  { method: 'get', path: '/api/orders/:order_id', tag: 'Orders', summary: 'An order: payment, operations, webhook events, totals', access: 'admin', responses: { 200: json('The order'), 404: json('Unknown order') } },
-  { method: 'post', path: '/api/orders/:order_id/capture', tag: 'Orders', summary: 'Capture an auth (full, partial, or above the reserve within the project’s limit)', access: 'admin', body: CaptureRequest, responses: operationAnswers },
-  { method: 'post', path: '/api/orders/:order_id/split-capture', tag: 'Orders', summary: 'Capture an auth split among sub-merchants', access: 'admin', body: SplitCaptureRequest, responses: operationAnswers },
-  { method: 'post', path: '/api/orders/:order_id/void', tag: 'Orders', summary: 'Void an uncaptured auth', access: 'admin', body: VoidRequest, responses: operationAnswers },
-  { method: 'post', path: '/api/orders/:order_id/refund', tag: 'Orders', summary: 'Refund a purchase or capture, fully or partly', access: 'admin', body: RefundRequest, responses: operationAnswers },
-  { method: 'post', path: '/api/orders/:order_id/split-refund', tag: 'Orders', summary: 'Refund sub-merchants’ shares of a split payment', access: 'admin', body: SplitRefundRequest, responses: operationAnswers },
-  { method: 'post', path: '/api/orders/:order_id/cancel', tag: 'Orders', summary: 'Cancel an unpaid hosted payment', access: 'admin', responses: { 200: json('The cancelled payment'), 409: json('Not an unpaid hosted payment') } },
-  { method: 'post', path: '/api/orders/:order_id/resend-webhook', tag: 'Orders', summary: 'Ask the gateway to send an operation’s webhook again', access: 'admin', body: ResendRequest, responses: { 202: json('Requested') } },
-  { method: 'get', path: '/api/orders/:order_id/receipt', tag: 'Orders', summary: 'The order’s receipt from the gateway', access: 'admin', query: OrderReceiptQuery, responses: { 200: { description: 'HTML or PDF', contentType: 'application/pdf' } } },
+  { method: 'get', path: '/api/orders', operationId: 'listOrders', tag: 'Orders', summary: 'Orders, newest first', access: 'admin', query: OrderListQuery, responses: { 200: json('A page of orders and next_cursor', OrderPage) } },
+  { method: 'get', path: '/api/orders/:order_id', operationId: 'getOrder', tag: 'Orders', summary: 'An order: payment, operations, webhook events, totals', access: 'admin', responses: { 200: json('The order', OrderView), 404: problem('Unknown order') } },
+  { method: 'post', path: '/api/orders/:order_id/capture', operationId: 'captureOrder', tag: 'Orders', summary: 'Capture an auth (full, partial, or above the reserve within the project’s limit)', access: 'admin', body: CaptureRequest, responses: operationAnswers },
+  { method: 'post', path: '/api/orders/:order_id/split-capture', operationId: 'splitCaptureOrder', tag: 'Orders', summary: 'Capture an auth split among sub-merchants', access: 'admin', body: SplitCaptureRequest, responses: operationAnswers },
+  { method: 'post', path: '/api/orders/:order_id/void', operationId: 'voidOrder', tag: 'Orders', summary: 'Void an uncaptured auth', access: 'admin', body: VoidRequest, responses: operationAnswers },
+  { method: 'post', path: '/api/orders/:order_id/refund', operationId: 'refundOrder', tag: 'Orders', summary: 'Refund a purchase or capture, fully or partly', access: 'admin', body: RefundRequest, responses: operationAnswers },
+  { method: 'post', path: '/api/orders/:order_id/split-refund', operationId: 'splitRefundOrder', tag: 'Orders', summary: 'Refund sub-merchants’ shares of a split payment', access: 'admin', body: SplitRefundRequest, responses: operationAnswers },
+  { method: 'post', path: '/api/orders/:order_id/cancel', operationId: 'cancelOrder', tag: 'Orders', summary: 'Cancel an unpaid hosted payment', access: 'admin', responses: { 200: json('The cancelled payment', CancelledOrder), 404: problem('Unknown order'), 409: problem('Not an unpaid hosted payment') } },
+  { method: 'post', path: '/api/orders/:order_id/resend-webhook', operationId: 'resendOrderWebhook', tag: 'Orders', summary: 'Ask the gateway to send an operation’s webhook again', access: 'admin', body: ResendRequest, responses: { 202: json('Requested', ResendAnswer), 404: problem('Unknown order') } },
+  { method: 'get', path: '/api/orders/:order_id/receipt', operationId: 'getOrderReceipt', tag: 'Orders', summary: 'The order’s receipt from the gateway', access: 'admin', query: OrderReceiptQuery, responses: { 200: content('HTML or PDF', 'text/html', 'application/pdf'), 404: problem('Unknown order') } },
   // Balances and reports
-  { method: 'get', path: '/api/balances/accounts', tag: 'Balances', summary: 'Balances of the merchant’s accounts', access: 'admin', responses: { 200: json('accounts') } },
-  { method: 'get', path: '/api/balances/accounts/:id', tag: 'Balances', summary: 'One account', access: 'admin', responses: { 200: json('The account') } },
-  { method: 'get', path: '/api/balances/terminals', tag: 'Balances', summary: 'Balances of terminals; unreadable ones in failed_terminals', access: 'admin', responses: { 200: json('terminals and failed_terminals') } },
-  { method: 'get', path: '/api/balances/terminals/:id', tag: 'Balances', summary: 'One terminal', access: 'admin', responses: { 200: json('The terminal') } },
-  { method: 'get', path: '/api/receipts/:date', tag: 'Reports', summary: 'A day’s receipts as a ZIP', access: 'admin', query: DateReceiptsQuery, responses: { 200: { description: 'ZIP archive', contentType: 'application/zip' } } },
-  { method: 'get', path: '/api/stats', tag: 'Reports', summary: 'Payments per hour or day by outcome, with the success rate', access: 'admin', query: StatsQuery, responses: { 200: json('buckets and totals') } },
-  { method: 'get', path: '/api/changes', tag: 'Reports', summary: 'Status changes since a sequence number (polling)', access: 'admin', query: ChangesQuery, responses: { 200: json('changes, last_seq, complete') } },
-  { method: 'get', path: '/api/changes/stream', tag: 'Reports', summary: 'Status changes as server-sent events', access: 'admin', responses: { 200: { description: 'Event stream', contentType: 'text/event-stream' } } },
+  { method: 'get', path: '/api/balances/accounts', operationId: 'listAccounts', tag: 'Balances', summary: 'Balances of the merchant’s accounts', access: 'admin', responses: { 200: json('accounts', AccountList) } },
+  { method: 'get', path: '/api/balances/accounts/:id', operationId: 'getAccount', tag: 'Balances', summary: 'One account', access: 'admin', responses: { 200: json('The account', BalanceView) } },
+  { method: 'get', path: '/api/balances/terminals', operationId: 'listTerminals', tag: 'Balances', summary: 'Balances of terminals; unreadable ones in failed_terminals', access: 'admin', responses: { 200: json('terminals and failed_terminals', TerminalList) } },
+  { method: 'get', path: '/api/balances/terminals/:id', operationId: 'getTerminal', tag: 'Balances', summary: 'One terminal', access: 'admin', responses: { 200: json('The terminal', BalanceView) } },
+  { method: 'get', path: '/api/receipts/:date', operationId: 'getDailyReceipts', tag: 'Reports', summary: 'A day’s receipts as a ZIP', access: 'admin', query: DateReceiptsQuery, responses: { 200: content('ZIP archive', 'application/zip') } },
+  { method: 'get', path: '/api/stats', operationId: 'getPaymentStats', tag: 'Reports', summary: 'Payments per hour or day by outcome, with the success rate', access: 'admin', query: StatsQuery, responses: { 200: json('buckets and totals', StatsView) } },
+  { method: 'get', path: '/api/changes', operationId: 'listChanges', tag: 'Reports', summary: 'Status changes since a sequence number (polling)', access: 'admin', query: ChangesQuery, responses: { 200: json('changes, last_seq, complete', ChangesPage) } },
+  { method: 'get', path: '/api/changes/stream', operationId: 'streamChanges', tag: 'Reports', summary: 'Status changes as server-sent events', access: 'admin', responses: { 200: content('Event stream', 'text/event-stream') } },
   // Customers
-  { method: 'get', path: '/api/customers/:customer_id/cards', tag: 'Customers', summary: 'A customer’s saved cards', access: 'admin', responses: { 200: json('cards') } },
-  { method: 'delete', path: '/api/customers/:customer_id/cards/:card_id', tag: 'Customers', summary: 'Forget a saved card', access: 'admin', responses: { 204: json('Deleted'), 404: json('Unknown card') } },
+  { method: 'get', path: '/api/customers/:customer_id/cards', operationId: 'listCustomerCards', tag: 'Customers', summary: 'A customer’s saved cards', access: 'admin', responses: { 200: json('cards', CardList) } },
+  { method: 'delete', path: '/api/customers/:customer_id/cards/:card_id', operationId: 'deleteCustomerCard', tag: 'Customers', summary: 'Forget a saved card', access: 'admin', responses: { 204: empty('Deleted'), 404: problem('Unknown card') } },
   {
-    method: 'post', path: '/api/customers/:customer_id/cards/:card_id/charges', tag: 'Customers', summary: 'Charge a saved card from the merchant’s server, without the customer', access: 'admin', body: ChargeRequest,
-    responses: { 201: json('The payment’s state; action_required carries challenge_url for the customer', ChargeAnswer), 409: json('The card is deleted (card_not_saved) or expired (card_expired): the gateway was not called'), 422: json('Cardholder details missing (fields name them)') },
+    method: 'post', path: '/api/customers/:customer_id/cards/:card_id/charges', operationId: 'chargeSavedCard', tag: 'Customers', summary: 'Charge a saved card from the merchant’s server, without the customer', access: 'admin', body: ChargeRequest,
+    responses: { 201: json('The payment’s state; action_required carries challenge_url for the customer', ChargeAnswer), 409: problem('The card is deleted (card_not_saved) or expired (card_expired): the gateway was not called'), 422: problem('Cardholder details missing (fields name them)') },
   },
   // Service
-  { method: 'get', path: '/healthz', tag: 'Service', summary: 'Liveness and the ledger’s reachability', access: 'public', responses: { 200: json('ok'), 503: json('The ledger cannot be reached') } },
-  { method: 'get', path: '/api/openapi.json', tag: 'Service', summary: 'This document', access: 'public', responses: { 200: json('OpenAPI 3.1') } },
+  { method: 'get', path: '/healthz', operationId: 'getHealth', tag: 'Service', summary: 'Liveness and the ledger’s reachability', access: 'public', responses: { 200: json('ok', Health), 503: json('The ledger cannot be reached', Health) } },
+  { method: 'get', path: '/api/openapi.json', operationId: 'getOpenApiDocument', tag: 'Service', summary: 'This document', access: 'public', responses: { 200: json('OpenAPI 3.1', OpenApiDocument) } },
 ];

@@ -1,15 +1,69 @@
-/** The OpenAPI 3.1 document of the companion, generated from the route catalog's zod schemas. */
+/**
+ * The OpenAPI 3.1 document of the companion, generated from the route catalog's zod schemas:
+ * requests inline, answers as `components.schemas` named after the catalog's views.
+ */
 import * as z from 'zod';
 import { IDEMPOTENCY_HEADER, REPLAYED_HEADER } from '../http/idempotency-keys.js';
-import type { ApiOperation } from './api-catalog.js';
-import { API, ErrorEnvelope } from './api-catalog.js';
+import type { ApiOperation, ApiResponse } from './api-catalog.js';
+import { API, VIEWS } from './api-catalog.js';
 
 type JsonSchema = Record<string, unknown>;
 
 // Requests are documented as clients write them (before transforms); unrepresentable parts
 // (refinements) become unconstrained rather than failing the whole document.
-const schemaOf = (schema: z.ZodType, io: 'input' | 'output'): JsonSchema =>
-  z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as JsonSchema;
+function schemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+  const { $schema: _dialect, ...json } = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' });
+  return json;
+}
+
+/** A body is required when its schema requires a field (a client then cannot forget it). */
+function requestBody(schema: z.ZodType) {
+  const json = schemaOf(schema, 'input');
+  return { required: Array.isArray(json.required) && json.required.length > 0, content: { 'application/json': { schema: json } } };
+}
+
+const COMPONENT = '#/components/schemas/';
+const viewNames = new Map<z.ZodType, string>(Object.entries(VIEWS).map(([name, schema]) => [schema, name]));
+
+/** The views as answers are sent (output), views inside views referenced by name. */
+function viewSchemas(): Record<string, JsonSchema> {
+  const registry = z.registry<{ id: string }>();
+  for (const [name, schema] of Object.entries(VIEWS)) registry.add(schema, { id: name });
+  const { schemas } = z.toJSONSchema(registry, {
+    io: 'output',
+    unrepresentable: 'any',
+    target: 'draft-2020-12',
+    uri: (name) => COMPONENT + name,
+    // zod's date-time pattern says nothing `format` does not, at length.
+    override: ({ jsonSchema }) => {
+      if (jsonSchema.format === 'date-time') delete jsonSchema.pattern;
+    },
+  });
+  return Object.fromEntries(Object.entries(schemas).map(([name, { $id: _id, $schema: _dialect, ...schema }]) => [name, schema as JsonSchema]));
+}
+
+let views: Record<string, JsonSchema> | undefined;
+
+/** An answer's schema: its view's name (a view not in VIEWS is written out; a test forbids it). */
+const answerSchema = (schema: z.ZodType): JsonSchema => {
+  const name = viewNames.get(schema);
+  return name ? { $ref: COMPONENT + name } : schemaOf(schema, 'output');
+};
+
+const errorAnswer = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: `${COMPONENT}Error` } } } });
+
+function answer(response: ApiResponse) {
+  switch (response.kind) {
+    case 'json':
+      return { description: response.description, content: { 'application/json': { schema: answerSchema(response.schema) } } };
+    case 'problem':
+      return errorAnswer(response.description);
+    case 'content':
+      return { description: response.description, content: Object.fromEntries(response.contentTypes.map((type) => [type, {}])) };
+    case 'empty':
+      return { description: response.description };
+  }
+}
 
 /** Every merchant POST takes an Idempotency-Key (app.ts mounts it where they live). */
 export const takesIdempotencyKey = (operation: ApiOperation) => operation.method === 'post' && operation.access === 'admin';
@@ -40,22 +94,17 @@ function responses(operation: ApiOperation) {
   const idempotent = takesIdempotencyKey(operation);
   const replayed = { [REPLAYED_HEADER]: { description: 'true when this is the stored answer to an earlier request with the same Idempotency-Key', schema: { type: 'string', enum: ['true'] } } };
   const documented = Object.fromEntries(
-    Object.entries(operation.responses).map(([status, response]) => {
-      const type = response.contentType ?? 'application/json';
-      const content = type === 'application/json' ? { schema: response.schema ? schemaOf(response.schema, 'output') : { type: 'object' } } : {};
-      return [status, { description: response.description, ...(idempotent && Number(status) < 300 ? { headers: replayed } : {}), content: { [type]: content } }];
-    }),
+    Object.entries(operation.responses).map(([status, response]) => [status, { ...answer(response), ...(idempotent && Number(status) < 300 ? { headers: replayed } : {}) }]),
   );
-  const error = { description: 'An error in the envelope', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
   const refusals = idempotent
     ? Object.fromEntries(
         Object.entries(idempotencyRefusals).map(([status, text]) => {
           const described = operation.responses[Number(status)]?.description;
-          return [status, { ...error, description: described ? `${described}; or ${text}` : text }];
+          return [status, errorAnswer(described ? `${described}; or ${text}` : text)];
         }),
       )
     : {};
-  return { ...documented, ...refusals, '4XX': error };
+  return { ...documented, ...refusals, '4XX': errorAnswer('Bad input or a refusal, in the error envelope'), '5XX': errorAnswer('The gateway or the ledger could not be reached; try again (see Retry-After)') };
 }
 
 export function openApiDocument(serverUrl: string) {
@@ -64,11 +113,12 @@ export function openApiDocument(serverUrl: string) {
     const path = operation.path.replace(/:(\w+)/g, '{$1}');
     paths[path] ??= {};
     paths[path][operation.method] = {
+      operationId: operation.operationId,
       tags: [operation.tag],
       summary: operation.summary,
       ...(operation.access === 'admin' ? { security: [{ adminToken: [] }] } : { security: [] }),
       parameters: parameters(operation),
-      ...(operation.body ? { requestBody: { required: false, content: { 'application/json': { schema: schemaOf(operation.body, 'input') } } } } : {}),
+      ...(operation.body ? { requestBody: requestBody(operation.body) } : {}),
       ...(operation.method === 'post' && operation.path === '/webhooks/gateway'
         ? {
             requestBody: {
@@ -86,11 +136,16 @@ export function openApiDocument(serverUrl: string) {
   }
   return {
     openapi: '3.1.0',
-    info: { title: 'payform companion', version: '1', description: 'The merchant’s server for <pay-form>: checkout sessions, payments, webhooks and the back office.' },
+    info: {
+      title: 'payform companion',
+      version: '1',
+      description: 'The merchant’s server for <pay-form>: checkout sessions, payments, webhooks and the back office.',
+      license: { name: 'MIT', identifier: 'MIT' },
+    },
     servers: [{ url: serverUrl }],
     components: {
       securitySchemes: { adminToken: { type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN' } },
-      schemas: { Error: schemaOf(ErrorEnvelope, 'output') },
+      schemas: (views ??= viewSchemas()),
     },
     paths,
   };

@@ -22,6 +22,7 @@ import type { CompanionConfig } from '../config.js';
 import { createLogger, memorySink } from '../log/logger.js';
 import type { PaymentChange } from '../payments/reactions.js';
 import { CUSTOMER, FINGERPRINT, card } from './cards.js';
+import { undocumentedAnswer } from './documented-answers.js';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
 export const CLIENT_IP = '203.0.113.7';
@@ -74,6 +75,8 @@ export interface Stack {
   readonly sandboxUrl: string;
   readonly logs: string[];
   readonly changes: PaymentChange[];
+  /** Answers that did not match the OpenAPI document (checked again when the stack closes). */
+  readonly undocumented: string[];
   /** While true, the sandbox's webhooks do not reach the companion (in process only). */
   dropWebhooks: boolean;
   request(method: string, path: string, options?: RequestOptions): Promise<Response>;
@@ -184,7 +187,15 @@ export async function createStack(options: StackOptions = {}): Promise<Stack> {
   if (companionListener) companionListener.handle = (request, env) => app.fetch(request, env as never);
   if (sandboxListener) sandboxListener.handle = (request, env) => sandbox.fetch(request, env as never);
 
+  // Every answer the test gets is checked against the document; `close()` fails on a mismatch.
+  const undocumented: string[] = [];
   const requestTo = (target: CompanionApp, url: string): Stack['request'] => async (method, path, init = {}) => {
+    const response = await send(target, url, method, path, init);
+    const mismatch = await undocumentedAnswer(method, path, response);
+    if (mismatch) undocumented.push(mismatch);
+    return response;
+  };
+  const send = async (target: CompanionApp, url: string, method: string, path: string, init: RequestOptions) => {
     const headers: Record<string, string> = {
       ...(init.body === undefined ? {} : { 'Content-Type': 'application/json' }),
       ...(init.admin ? { Authorization: `Bearer ${ADMIN_TOKEN}` } : {}),
@@ -213,6 +224,7 @@ export async function createStack(options: StackOptions = {}): Promise<Stack> {
     sandboxUrl,
     logs: memory.lines,
     changes,
+    undocumented,
     request,
     async json(method: string, path: string, status: number, init?: RequestOptions) {
       const response = await request(method, path, init);
@@ -262,6 +274,7 @@ export async function createStack(options: StackOptions = {}): Promise<Stack> {
       await companionListener?.close();
       await sandboxListener?.close();
       await testLedger.dispose();
+      expect(undocumented, 'answers that differ from the OpenAPI document').toEqual([]);
     },
   });
 }

@@ -10,6 +10,7 @@
  * hold the gateway's acknowledgement until it times out and resends.
  */
 import { Hono } from 'hono';
+import * as z from 'zod';
 import { decodeWebhook, verifyWebhook, WebhookPayloadError } from '@payform/gateway';
 import type { WebhookEvent } from '@payform/gateway';
 import type { CompanionEnv } from '../context.js';
@@ -17,6 +18,13 @@ import { waitAtMost } from '../http/in-flight.js';
 import type { InFlight } from '../http/in-flight.js';
 import { ApiProblem } from '../http/problem.js';
 import { gatewayEvent } from '../payments/gateway-facts.js';
+
+export const WebhookReceipt = z.object({
+  received: z.literal(true),
+  duplicate: z.boolean().describe('This exact event was stored before'),
+  outcome: z.enum(['applied', 'stale', 'parked', 'unmatched']),
+});
+export type WebhookReceipt = z.output<typeof WebhookReceipt>;
 
 /** Longest the acknowledgement waits for the reactions; they carry on after it, tracked for shutdown. */
 const REACTIONS_WAIT_MS = 2_000;
@@ -65,7 +73,7 @@ export function webhookRoutes(apiSecret: string, background: InFlight): Hono<Com
       if (ingest.advanced && ingest.operation) await reactions.operationAdvanced(ingest.operation, 'webhook');
     })().catch((error: unknown) => log.error('reacting to a webhook failed', { order_id: ingest.event.orderId, err: error }));
     await waitAtMost(background.track(reacting), REACTIONS_WAIT_MS);
-    return c.json({ received: true, duplicate: !ingest.isNew, outcome: ingest.event.outcome });
+    return c.json({ received: true, duplicate: !ingest.isNew, outcome: ingest.event.outcome } satisfies WebhookReceipt);
   });
 
   return webhooks;

@@ -1,0 +1,154 @@
+// The OpenAPI document as a contract: every answer described by the view its handler builds it
+// with, Redocly's recommended rules without a warning, and a client generated from the served
+// document (openapi-typescript + openapi-fetch) that runs a merchant's flow, typed, no casts.
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import openapiTS, { astToString } from 'openapi-typescript';
+import type { OpenAPI3 } from 'openapi-typescript';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+import { cardNumber, TEST_CVV } from '../test/cards.js';
+import { undocumentedAnswer } from '../test/documented-answers.js';
+import { MERCHANT_FLOW } from '../test/merchant-flow.js';
+import { ADMIN_TOKEN, stacksPerTest } from '../test/stack.js';
+import type { Json } from '../test/stack.js';
+import { API, VIEWS } from './api-catalog.js';
+
+const run = promisify(execFile);
+const ROOT = resolve(import.meta.dirname, '../../..');
+const BIN = join(ROOT, 'node_modules', '.bin');
+const openStack = stacksPerTest();
+
+/** A scratch folder the generated program can import the repository's packages from (node_modules is not committed). */
+function scratchDir(): string {
+  const cache = join(ROOT, 'node_modules', '.cache');
+  mkdirSync(cache, { recursive: true });
+  const dir = mkdtempSync(join(cache, 'payform-typed-client-'));
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ type: 'module', private: true }));
+  return dir;
+}
+
+describe('the route catalog', () => {
+  it('names every operation once, in camelCase', () => {
+    const ids = API.map((operation) => operation.operationId);
+    expect(ids.filter((id) => !/^[a-z][a-zA-Z]+$/.test(id))).toEqual([]);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('describes every answer: JSON by a named view, errors by the envelope', () => {
+    const views = new Set(Object.values(VIEWS));
+    const untyped = API.flatMap((operation) =>
+      Object.entries(operation.responses)
+        .filter(([status, response]) => {
+          switch (response.kind) {
+            case 'json':
+              return !views.has(response.schema);
+            case 'problem':
+              return Number(status) < 400;
+            case 'content':
+            case 'empty':
+              return false;
+            default:
+              return true; // written by hand, not with json() / problem() / content() / empty()
+          }
+        })
+        .map(([status]) => `${operation.method} ${operation.path} ${status}`),
+    );
+    expect(untyped).toEqual([]);
+  });
+
+  it('tells an answer that is not what its status documents', async () => {
+    const order = Response.json({ order: { order_id: 'o1' }, totals: {}, operations: [], events: [] });
+    expect(await undocumentedAnswer('GET', '/api/orders/o1', order)).toMatch(/^GET \/api\/orders\/o1 → 200: .*order\.session_id/s);
+    const notFound = Response.json({ error: { code: 'order_not_found', message: 'The order was not found' } }, { status: 404 });
+    expect(await undocumentedAnswer('GET', '/api/orders/o1', notFound)).toBeUndefined();
+    expect(await undocumentedAnswer('GET', '/api/orders/o1', Response.json({ message: 'no' }, { status: 404 }))).toMatch(/error/);
+    expect(await undocumentedAnswer('POST', '/api/orders/o1/refund', Response.json({}, { status: 201 }))).toBe('POST /api/orders/o1/refund → 201: status not documented');
+  });
+});
+
+describe('the served OpenAPI document', () => {
+  const served = async (): Promise<Json> => (await openStack()).json('GET', '/api/openapi.json', 200);
+
+  it('refers every JSON answer to a component and every error to the envelope', async () => {
+    const document = await served();
+    const components = document.components.schemas as Record<string, Json>;
+    const bare: string[] = [];
+    for (const [path, item] of Object.entries(document.paths as Record<string, Record<string, Json>>)) {
+      for (const [method, operation] of Object.entries(item)) {
+        expect(operation.operationId, `${method} ${path}`).toMatch(/^[a-z]/);
+        for (const [status, response] of Object.entries(operation.responses as Record<string, Json>)) {
+          const schema = response.content?.['application/json']?.schema as Json | undefined;
+          if (!schema) continue;
+          const name = String(schema.$ref ?? '').replace('#/components/schemas/', '');
+          if (!components[name]?.properties) bare.push(`${method} ${path} ${status}`);
+          if (Number(status) >= 400 && name !== 'Error' && name !== 'Health') bare.push(`${method} ${path} ${status}: ${name}`);
+        }
+      }
+    }
+    expect(bare).toEqual([]);
+    expect(components.Error).toMatchObject({ required: ['error'], properties: { error: { required: ['code', 'message'] } } });
+    expect(components.Order?.properties.order).toEqual({ $ref: '#/components/schemas/Payment' });
+  });
+
+  it('passes @redocly/cli lint with the recommended rules: no error, no warning', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'payform-openapi-'));
+    try {
+      writeFileSync(join(dir, 'openapi.json'), JSON.stringify(await served()));
+      const env = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' };
+      const { stdout } = await run(join(BIN, 'redocly'), ['lint', 'openapi.json', '--extends', 'recommended', '--format', 'json'], { cwd: dir, env });
+      const report = JSON.parse(stdout) as { totals: Record<string, number>; problems: { ruleId: string; message: string }[] };
+      expect(report.problems.map((problem) => `${problem.ruleId}: ${problem.message}`)).toEqual([]);
+      expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it('generates a client whose merchant flow compiles under tsc --strict without casts and runs against the companion', async () => {
+    const stack = await openStack({ served: true });
+    const dir = scratchDir();
+    try {
+      const document = await stack.json<OpenAPI3>('GET', '/api/openapi.json', 200);
+      writeFileSync(join(dir, 'companion-api.ts'), astToString(await openapiTS(document)));
+      const program = join(dir, 'merchant-flow.ts');
+      writeFileSync(program, MERCHANT_FLOW);
+
+      const source = ts.createSourceFile(program, MERCHANT_FLOW, ts.ScriptTarget.ES2022, true);
+      const casts: string[] = [];
+      const visit = (node: ts.Node): void => {
+        if (ts.isAsExpression(node) || ts.isTypeAssertionExpression(node) || ts.isNonNullExpression(node) || node.kind === ts.SyntaxKind.AnyKeyword) casts.push(node.getText(source));
+        ts.forEachChild(node, visit);
+      };
+      visit(source);
+      expect(casts).toEqual([]);
+
+      const compiled = ts.createProgram([program], {
+        strict: true,
+        noEmit: true,
+        target: ts.ScriptTarget.ES2022,
+        module: ts.ModuleKind.NodeNext,
+        moduleResolution: ts.ModuleResolutionKind.NodeNext,
+        lib: ['lib.es2023.d.ts', 'lib.dom.d.ts'],
+        types: ['node'],
+        skipLibCheck: true,
+      });
+      const diagnostics = ts.getPreEmitDiagnostics(compiled).map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
+      expect(diagnostics).toEqual([]);
+
+      const { stdout } = await run(join(BIN, 'tsx'), [program, stack.companionUrl, ADMIN_TOKEN, cardNumber('success'), TEST_CVV], { cwd: dir });
+      expect(JSON.parse(stdout)).toEqual({
+        session: { status: 'open', amount: 25.5, currency: 'UAH' },
+        pay: 'success',
+        refund: 'success',
+        order: { status: 'success', card: '424242******4242', refunded: 5.5, refundable: 20, operations: ['refund 5.5 success'] },
+        missing: 'order_not_found',
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
