@@ -15,7 +15,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { testProjectCredentials } from '../../server/gateway/test-project.js';
+import type { ProjectCredentials } from '../../server/gateway/test-project.js';
 import { decodeWebhook, verifyWebhook, webhookForm } from '../../server/gateway/webhook.js';
 import type { WebhookEvent } from '../../server/gateway/objects.js';
 import { gatewayEvent } from '../../server/companion/payments/gateway-facts.js';
@@ -24,6 +24,7 @@ import type { Ledger, LedgerOptions } from '../../server/ledger/index.js';
 import { directPayment, testSandbox } from '../../server/sandbox/testing/in-process.js';
 import { LoopbackClient } from './load/http-client.js';
 import { eachConcurrently } from './load/latency.js';
+import { benchCredentials, sandboxFor } from './servers/credentials.js';
 import { spawnServer } from './servers/processes.js';
 
 export interface IngestFigures {
@@ -50,11 +51,9 @@ export interface IngestRun {
 
 export const DEFAULT_INGEST: IngestRun = { payments: 5_000, duplicateRatio: 0.1, concurrency: 16 };
 
-const API_SECRET = testProjectCredentials({}).apiSecret;
-
 /** A pending and a success event of one real sandbox payment (the slow test card). */
-async function sandboxEventTemplates(): Promise<{ pending: Record<string, unknown>; success: Record<string, unknown> }> {
-  const sandbox = testSandbox({ timings: { slowCardDelayMs: 1_000 } });
+async function sandboxEventTemplates(credentials: ProjectCredentials): Promise<{ pending: Record<string, unknown>; success: Record<string, unknown> }> {
+  const sandbox = testSandbox({ ...sandboxFor(credentials), timings: { slowCardDelayMs: 1_000 } });
   const payment = directPayment(sandbox.project, { server_url: 'http://companion.test/webhooks/gateway' }, '4000000000000119');
   await sandbox.postJson('/api/v1/payment', payment);
   await sandbox.advance(2_000);
@@ -86,12 +85,12 @@ interface Delivery {
   readonly event: number;
 }
 
-/** Deliveries in gateway order: p0 p1 s0 p2 s1 …, with repeats of recent ones mixed in. */
-async function deliveries(orders: readonly string[], duplicateRatio: number): Promise<{ list: Delivery[]; distinct: number }> {
-  const { pending, success } = await sandboxEventTemplates();
+/** Deliveries in gateway order: p0 p1 s0 p2 s1 …, with repeats of recent ones mixed in, signed with the run's secret. */
+async function deliveries(orders: readonly string[], duplicateRatio: number, credentials: ProjectCredentials): Promise<{ list: Delivery[]; distinct: number }> {
+  const { pending, success } = await sandboxEventTemplates(credentials);
   const distinct: Delivery[] = [];
   const eventOf = (template: Record<string, unknown>, orderId: string, paymentId: string) => {
-    const form = webhookForm({ ...template, order_id: orderId, payment_id: paymentId, transaction_id: randomUUID() }, API_SECRET);
+    const form = webhookForm({ ...template, order_id: orderId, payment_id: paymentId, transaction_id: randomUUID() }, credentials.apiSecret);
     distinct.push({ ...form, event: distinct.length });
   };
   const paymentIds = orders.map(() => randomUUID());
@@ -131,15 +130,16 @@ function ledgerOptions(schema: string | undefined): LedgerOptions {
  * events are in flight at once (1: one at a time), as deliveries overlap on a busy endpoint.
  */
 export async function measureLedgerIngest(databaseUrl: string, run: IngestRun = DEFAULT_INGEST, schema?: string): Promise<IngestFigures> {
+  const credentials = benchCredentials();
   const ledger = await openLedger(databaseUrl, ledgerOptions(schema));
   try {
     const orders = await preparePayments(ledger, run.payments);
-    const { list, distinct } = await deliveries(orders, run.duplicateRatio);
+    const { list, distinct } = await deliveries(orders, run.duplicateRatio, credentials);
     const reportedNew = new Map<number, number>();
     const cpu = process.cpuUsage();
     const start = performance.now();
     await eachConcurrently(list, run.concurrency, async (delivery) => {
-      if (!verifyWebhook(delivery.data, delivery.signature, API_SECRET)) throw new Error('signature refused');
+      if (!verifyWebhook(delivery.data, delivery.signature, credentials.apiSecret)) throw new Error('signature refused');
       const event: WebhookEvent = decodeWebhook(delivery.data);
       const ingest = await ledger.ingestEvent(gatewayEvent(delivery.data, event, undefined));
       if (ingest.isNew) reportedNew.set(delivery.event, (reportedNew.get(delivery.event) ?? 0) + 1);
@@ -165,9 +165,11 @@ export async function measureLedgerIngest(databaseUrl: string, run: IngestRun = 
 
 /** Through `POST /webhooks/gateway` of a companion in its own process. */
 export async function measureRouteIngest(databaseUrl: string, run: IngestRun = DEFAULT_INGEST, schema?: string, logFile?: string): Promise<IngestFigures> {
+  // The companion reads the same ones from the environment it inherits.
+  const credentials = benchCredentials();
   const ledger = await openLedger(databaseUrl, ledgerOptions(schema));
   const orders = await preparePayments(ledger, run.payments);
-  const { list, distinct } = await deliveries(orders, run.duplicateRatio);
+  const { list, distinct } = await deliveries(orders, run.duplicateRatio, credentials);
   const companion = await spawnServer('companion', {
     ...(logFile ? { logFile } : {}),
     // The gateway is never called: webhooks only.

@@ -16,13 +16,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { testProjectCredentials } from '../../server/gateway/test-project.js';
-import { authHeaderValue } from '../../server/gateway/wire/routes.js';
 import { CUSTOMER, FINGERPRINT, card } from '../../server/companion/test/cards.js';
 import { LoopbackClient } from './load/http-client.js';
 import type { Reply } from './load/http-client.js';
 import { closedLoop, summarise, timed } from './load/latency.js';
 import type { LatencySummary } from './load/latency.js';
+import { benchCredentials, gatewayAuthHeaders } from './servers/credentials.js';
 import { BENCH_ADMIN_TOKEN, spawnServer } from './servers/processes.js';
 
 export interface OverheadOptions {
@@ -54,13 +53,8 @@ export interface OverheadFigures {
 
 export const DEFAULT_OVERHEAD: OverheadOptions = { warmup: 300, samples: 1500, concurrency: 8, throughputMs: 5_000 };
 
-const credentials = testProjectCredentials({});
 const ADMIN = { Authorization: `Bearer ${BENCH_ADMIN_TOKEN}` };
-const GATEWAY_HEADERS = {
-  'X-API-AUTH': authHeaderValue(credentials.apiKey, credentials.apiSecret),
-  'X-API-KEY': credentials.endpointsKey,
-  Accept: 'application/json, text/html, application/pdf, application/zip, */*',
-};
+const GATEWAY_ACCEPT = 'application/json, text/html, application/pdf, application/zip, */*';
 const USER_AGENT = 'payform-bench/1';
 
 function expectStatus(reply: Reply, status: number, what: string): Reply {
@@ -69,6 +63,9 @@ function expectStatus(reply: Reply, status: number, what: string): Reply {
 }
 
 export async function measureCompanionOverhead(options: OverheadOptions = DEFAULT_OVERHEAD): Promise<OverheadFigures> {
+  // The sandbox and the companion read the same ones from the environment they inherit.
+  const credentials = benchCredentials();
+  const gatewayHeaders = { ...gatewayAuthHeaders(credentials), Accept: GATEWAY_ACCEPT };
   const dir = mkdtempSync(join(tmpdir(), 'payform-bench-overhead-'));
   const profile = options.cpuProfileDir ? { cpuProfileDir: options.cpuProfileDir } : {};
   const sandbox = await spawnServer('sandbox', profile);
@@ -125,7 +122,7 @@ export async function measureCompanionOverhead(options: OverheadOptions = DEFAUL
         result_url: `${companion.url}/checkout/return/${orderId}`,
         order_3ds_bypass: 'supported',
       };
-      const { ms, value } = await timed(() => client.json('POST', `${sandbox.url}/api/v1/payment`, body, GATEWAY_HEADERS));
+      const { ms, value } = await timed(() => client.json('POST', `${sandbox.url}/api/v1/payment`, body, gatewayHeaders));
       const payment = JSON.parse(expectStatus(value, 200, 'pay at the sandbox').body) as { status: string };
       if (payment.status !== 'success') throw new Error(`pay at the sandbox: ${payment.status}`);
       directSamples.push(ms);

@@ -14,7 +14,8 @@ async function currentSchema(db: Kysely<LedgerTables>): Promise<string> {
 }
 
 export async function migrateToLatest(db: Kysely<LedgerTables>, dialect: 'sqlite' | 'postgres'): Promise<void> {
-  // Kysely finds its own tables by introspection across schemas, so on PostgreSQL name ours.
+  // Kysely finds its own tables by introspection (on PostgreSQL, of the ledger's schema only:
+  // postgres.ts) and names them with this schema.
   const migrationTableSchema = dialect === 'postgres' ? await currentSchema(db) : undefined;
   const migrator = new Migrator({
     db,

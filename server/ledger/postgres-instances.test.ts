@@ -1,5 +1,6 @@
 // Two companion instances sharing one PostgreSQL behave as one: each test opens two ledgers
 // (two connection pools) on one fresh schema and races them against each other.
+import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openLedger } from './ledger.js';
 import type { Ledger } from './ledger.js';
@@ -97,5 +98,59 @@ describe('instances starting at once on an empty PostgreSQL schema', () => {
     const reopened = await openLedger(url, { schema });
     await reopened.close();
   });
+});
+
+describe('ledgers opening while other schemas of the database are dropped', () => {
+  // Other test files (or tenants of one database) create and drop schemas of their own all the
+  // time; a ledger migrating its own schema must not trip over one vanishing mid-query.
+  const CHURNERS = 3;
+  const OPENS = 15;
+  const opened: string[] = [];
+  afterEach(async () => {
+    await Promise.all(opened.splice(0).map((schema) => dropSchema(url, schema)));
+  });
+
+  async function churnSchemas(client: pg.Client, running: () => boolean): Promise<number> {
+    let dropped = 0;
+    while (running()) {
+      const schema = freshSchemaName();
+      await client.query(`create schema ${schema}; ${['a', 'b', 'c', 'd'].map((table) => `create table ${schema}.${table} (id serial primary key, note text);`).join(' ')}`);
+      await client.query(`drop schema ${schema} cascade`);
+      dropped += 1;
+    }
+    return dropped;
+  }
+
+  it('open and migrate their own schemas every time', async () => {
+    const clients = await Promise.all(
+      Array.from({ length: CHURNERS }, async () => {
+        const client = new pg.Client({ connectionString: url });
+        await client.connect();
+        return client;
+      }),
+    );
+    let running = true;
+    const churn = Promise.all(clients.map((client) => churnSchemas(client, () => running)));
+    const failures: string[] = [];
+    try {
+      for (let open = 0; open < OPENS; open += 1) {
+        const schema = freshSchemaName();
+        opened.push(schema);
+        try {
+          const ledger = await openLedger(url, { schema, poolSize: 1 });
+          await ledger.close();
+        } catch (error) {
+          const cause = ((error as Error).cause ?? error) as { code?: string; message: string };
+          failures.push(`${cause.code ?? ''} ${cause.message}`);
+        }
+      }
+    } finally {
+      running = false;
+      const dropped = await churn.finally(() => Promise.all(clients.map((client) => client.end())));
+      // The race was there to lose: schemas vanished while the ledgers opened.
+      expect(dropped.reduce((sum, count) => sum + count, 0)).toBeGreaterThan(OPENS);
+    }
+    expect(failures).toEqual([]);
+  }, 60_000);
 });
 });

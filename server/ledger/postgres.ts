@@ -1,7 +1,7 @@
 // PostgreSQL specifics, kept here so the queries stay one implementation.
 import type pg from 'pg';
-import { PostgresDialect } from 'kysely';
-import type { Dialect } from 'kysely';
+import { DEFAULT_MIGRATION_LOCK_TABLE, DEFAULT_MIGRATION_TABLE, PostgresDialect, PostgresIntrospector, sql } from 'kysely';
+import type { DatabaseIntrospector, DatabaseMetadata, DatabaseMetadataOptions, Dialect, Kysely, SchemaMetadata, TableMetadata } from 'kysely';
 import { loadPostgres } from './drivers.js';
 
 const INT8_OID = 20;
@@ -20,6 +20,87 @@ function typesOf(driver: typeof pg): pg.CustomTypesConfig {
     getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
       oid === INT8_OID && format !== 'binary' ? parseInt8 : driver.types.getTypeParser(oid, format)) as pg.CustomTypesConfig['getTypeParser'],
   };
+}
+
+interface ColumnRow {
+  table: string;
+  is_view: boolean;
+  schema: string;
+  column: string;
+  type: string;
+  type_schema: string;
+  not_null: boolean;
+  has_default: boolean;
+  auto_incrementing: boolean;
+  comment: string | null;
+}
+
+/**
+ * Kysely's introspector lists the tables of every schema in the database, calling functions
+ * that look each schema and table up by name (has_schema_privilege, pg_get_serial_sequence);
+ * when another schema is dropped while that query runs — parallel test files, other tenants
+ * of one database — the lookup fails (3F000, 42P01) and so does the ledger's migration, which
+ * introspects to find its own tables. This one looks at the ledger's own schema only
+ * (current_schema(), from search_path) and joins the catalogs by oid, never by name.
+ */
+class OwnSchemaIntrospector implements DatabaseIntrospector {
+  readonly #db: Kysely<unknown>;
+  readonly #schemas: PostgresIntrospector;
+
+  constructor(db: Kysely<unknown>) {
+    this.#db = db;
+    this.#schemas = new PostgresIntrospector(db);
+  }
+
+  // Names only, read from pg_namespace: nothing to look up.
+  getSchemas(): Promise<SchemaMetadata[]> {
+    return this.#schemas.getSchemas();
+  }
+
+  async getTables(options: DatabaseMetadataOptions = { withInternalKyselyTables: false }): Promise<TableMetadata[]> {
+    const { rows } = await sql<ColumnRow>`
+      select c.relname as table, c.relkind = 'v' as is_view, ns.nspname as schema, a.attname as column,
+        typ.typname as type, typns.nspname as type_schema, a.attnotnull as not_null, a.atthasdef as has_default,
+        a.attidentity <> '' or exists (
+          select 1 from pg_catalog.pg_depend d join pg_catalog.pg_class seq on seq.oid = d.objid
+          where d.classid = 'pg_catalog.pg_class'::regclass and d.refobjid = c.oid and d.refobjsubid = a.attnum
+            and d.deptype in ('a', 'i') and seq.relkind = 'S'
+        ) as auto_incrementing,
+        col_description(c.oid, a.attnum) as comment
+      from pg_catalog.pg_class c
+        join pg_catalog.pg_namespace ns on ns.oid = c.relnamespace
+        join pg_catalog.pg_attribute a on a.attrelid = c.oid
+        join pg_catalog.pg_type typ on typ.oid = a.atttypid
+        join pg_catalog.pg_namespace typns on typns.oid = typ.typnamespace
+      where ns.nspname = current_schema() and c.relkind in ('r', 'v', 'p') and a.attnum > 0 and not a.attisdropped
+      order by c.relname, a.attnum`.execute(this.#db);
+    const tables = new Map<string, TableMetadata>();
+    for (const row of rows) {
+      if (!options.withInternalKyselyTables && (row.table === DEFAULT_MIGRATION_TABLE || row.table === DEFAULT_MIGRATION_LOCK_TABLE)) continue;
+      let table = tables.get(row.table);
+      if (!table) tables.set(row.table, (table = { name: row.table, schema: row.schema, isView: row.is_view, columns: [] }));
+      table.columns.push({
+        name: row.column,
+        dataType: row.type,
+        dataTypeSchema: row.type_schema,
+        isNullable: !row.not_null,
+        hasDefaultValue: row.has_default,
+        isAutoIncrementing: row.auto_incrementing,
+        ...(row.comment === null ? {} : { comment: row.comment }),
+      });
+    }
+    return [...tables.values()];
+  }
+
+  async getMetadata(options?: DatabaseMetadataOptions): Promise<DatabaseMetadata> {
+    return { tables: await this.getTables(options) };
+  }
+}
+
+class LedgerPostgresDialect extends PostgresDialect {
+  override createIntrospector(db: Kysely<unknown>): DatabaseIntrospector {
+    return new OwnSchemaIntrospector(db);
+  }
 }
 
 export function isPostgresUrl(url: string): boolean {
@@ -43,7 +124,7 @@ export async function postgresDialect(url: string, options: PostgresOptions): Pr
   // An idle client whose server connection drops emits 'error' on the pool; the pool discards
   // that client by itself, and without a listener Node would end the process.
   pool.on('error', () => {});
-  return new PostgresDialect({ pool });
+  return new LedgerPostgresDialect({ pool });
 }
 
 export async function ensureSchema(url: string, schema: string): Promise<void> {

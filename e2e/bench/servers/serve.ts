@@ -12,12 +12,12 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { GatewayClient } from '../../../server/gateway/client.js';
-import { testProjectCredentials } from '../../../server/gateway/test-project.js';
 import { openLedger } from '../../../server/ledger/index.js';
 import { createCompanion } from '../../../server/companion/app.js';
 import { createLogger } from '../../../server/companion/log/logger.js';
 import type { LogLevel } from '../../../server/companion/log/logger.js';
 import { createSandbox } from '../../../server/sandbox/app.js';
+import { benchCredentials, sandboxFor } from './credentials.js';
 import { BENCH_ADMIN_TOKEN } from './processes.js';
 
 type Handler = (request: Request, env: unknown) => Response | Promise<Response>;
@@ -33,7 +33,7 @@ async function listen(): Promise<{ server: Server; url: string; handle: (handler
 
 async function startSandbox(): Promise<() => Promise<void>> {
   const { server, url, handle } = await listen();
-  const sandbox = createSandbox({ webhooks: { retryDelaysMs: [500, 2_000, 5_000], timeoutMs: 10_000, reorderHoldMs: 300 } });
+  const sandbox = createSandbox({ ...sandboxFor(benchCredentials()), webhooks: { retryDelaysMs: [500, 2_000, 5_000], timeoutMs: 10_000, reorderHoldMs: 300 } });
   handle((request, env) => sandbox.fetch(request, env as never));
   console.log(JSON.stringify({ ready: url }));
   return async () => {
@@ -49,11 +49,12 @@ async function startCompanion(): Promise<() => Promise<void>> {
   if (!gatewayUrl || !databaseUrl) throw new Error('BENCH_GATEWAY_URL and BENCH_DATABASE_URL are required');
   const { server, url, handle } = await listen();
   const ledger = await openLedger(databaseUrl, process.env.BENCH_DATABASE_SCHEMA ? { schema: process.env.BENCH_DATABASE_SCHEMA } : {});
-  const gateway = new GatewayClient({ baseUrl: gatewayUrl, ...testProjectCredentials({}), timeoutMs: Number(process.env.BENCH_GATEWAY_TIMEOUT_MS ?? 10_000) });
+  const credentials = benchCredentials();
+  const gateway = new GatewayClient({ baseUrl: gatewayUrl, ...credentials, timeoutMs: Number(process.env.BENCH_GATEWAY_TIMEOUT_MS ?? 10_000) });
   const app = createCompanion({
     ledger,
     gateway,
-    gatewayApiSecret: testProjectCredentials({}).apiSecret,
+    gatewayApiSecret: credentials.apiSecret,
     publicUrl: url,
     adminToken: BENCH_ADMIN_TOKEN,
     sandboxOrigin: new URL(gatewayUrl).origin,
