@@ -5,7 +5,7 @@ import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
-import type { HttpBindings } from '@hono/node-server';
+import type { Http2Bindings, HttpBindings } from '@hono/node-server';
 import express from 'express';
 import { Hono } from 'hono';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -146,10 +146,21 @@ describe('the companion mounted under a base path', () => {
     expect((await fetch(`${url}/payments/healthz`)).status).toBe(200);
   });
 
+  it('behind a body parser that kept the bytes as rawBody: the companion reads those', async () => {
+    const shop = express();
+    const url = await hosted(createServer(shop));
+    const companion = await composeUnder(url);
+    shop.use(express.json({ verify: (request, _response, bytes) => void Object.assign(request, { rawBody: bytes }) }));
+    shop.use('/payments', toNodeListener(companion.app));
+
+    const opened = await fetch(`${url}/payments/api/checkout/sessions`, { method: 'POST', headers: admin, body: JSON.stringify({ amount: 1.5, currency: 'XTS', description: 'Test' }) });
+    expect(opened.status).toBe(201);
+  });
+
   it('as a fetch handler (Next.js route handler, Bun, Deno): pays, takes the webhook, counts the client by the address it is given', async () => {
     const late: { companion?: ComposedCompanion } = {};
     // What Deno.serve((request, info) => …) does; a Next.js route handler passes the request alone.
-    const handler = (request: Request, env: HttpBindings) =>
+    const handler = (request: Request, env: HttpBindings | Http2Bindings) =>
       new URL(request.url).pathname.startsWith('/payments/')
         ? late.companion!.app.fetch(request, { clientAddress: env.incoming.socket.remoteAddress })
         : new Response('the shop');
