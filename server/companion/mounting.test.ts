@@ -102,6 +102,14 @@ describe('the companion mounted under a base path', () => {
     const openapi = await (await fetch(`${url}/payments/api/openapi.json`)).json();
     expect(openapi.servers).toEqual([{ url: `${url}/payments` }]);
     expect((await fetch(`${url}/api/orders`, { headers: admin })).status).toBe(404);
+    // Its guards hold under the base path: the admin token, methods, the webhooks' larger body limit.
+    expect((await fetch(`${url}/payments/api/orders`)).status).toBe(401);
+    const wrongMethod = await fetch(`${url}/payments/healthz`, { method: 'PUT' });
+    expect(wrongMethod.status).toBe(405);
+    expect((await wrongMethod.json()).error.code).toBe('method_not_allowed');
+    const largeForm = new URLSearchParams({ data: 'x'.repeat(20 * 1024), signature: 'forged' });
+    const forged = await fetch(`${url}/payments/webhooks/gateway`, { method: 'POST', body: largeForm });
+    expect((await forged.json()).error.code).toBe('invalid_signature');
   });
 
   it('in an Express app (Node listener): pays, takes the webhook, and leaves the app’s own routes to it', async () => {
