@@ -51,7 +51,7 @@ import { webhookRoutes } from './webhooks/webhook-routes.js';
 
 export interface CompanionHandle {
   readonly services: CompanionServices;
-  /** Not started by createCompanion: call `start()` (startCompanion does). */
+  /** Not started by createCompanion: call `start()` (composeCompanion does). */
   readonly reconciler: Reconciler;
   /**
    * Stops the reconciler and waits (up to 10 s) for hooks still running after their webhook was
@@ -104,7 +104,9 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
   };
   const reconciler = new Reconciler({ ledger, gateway, orderState, reactions, notices, timings: options.reconciliation, logger, clock });
 
-  const app = new Hono<CompanionEnv>();
+  // Under a base path every route and middleware is registered below it, so the companion's
+  // policies (security headers, body limits) never reach the routes of an app it is mounted in.
+  const app = new Hono<CompanionEnv>().basePath(options.basePath || '/') as Hono<CompanionEnv>;
   app.use(async (c, next) => {
     c.set('services', services);
     c.set('logger', logger);
@@ -113,7 +115,7 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
   app.use(logRequests());
   app.use(securityHeaders(options.publicUrl));
   // Before anything reads a body, on every path (routes added by `extend` included).
-  app.use(limitBody(options.bodyLimitBytes, { '/webhooks/': options.webhookBodyLimitBytes }));
+  app.use(limitBody(options.bodyLimitBytes, { [`${options.basePath}/webhooks/`]: options.webhookBodyLimitBytes }));
   app.use(methodNotAllowed({ app, onMethodNotAllowed: (_c, allowed) => methodProblem(allowed) }));
   app.use('/api/checkout/sessions/*', checkoutCors(options.allowedOrigins));
   app.use('/api/*', noStore(), requireMediaType('application/json'));

@@ -63,8 +63,14 @@ export interface CompanionConfig {
   readonly gateway: GatewayClient;
   /** The gateway's API secret: webhooks are signed with it. */
   readonly gatewayApiSecret: string;
-  /** How browsers and the gateway reach this companion: `server_url` and `result_url` derive from it. */
+  /** How browsers and the gateway reach the server the companion runs in (with `basePath`, `server_url` and `result_url` derive from it). */
   readonly publicUrl: string;
+  /**
+   * Where in that server the companion's routes are, when it is mounted in the merchant's own
+   * (`/payments`: `/payments/api/…`, `server_url` = `<publicUrl>/payments/webhooks/gateway`).
+   * Requests reach it with the path as the browser sent it. Default `/`.
+   */
+  readonly basePath?: string;
   /** Bearer token of the merchant API (at least 16 characters). */
   readonly adminToken: string;
   /** Origins of the merchant's pages that may call the checkout API from a browser (CORS). */
@@ -99,7 +105,10 @@ export interface CompanionConfig {
 }
 
 export interface CompanionOptions {
+  /** The companion's own address: the config's publicUrl and basePath joined, no trailing slash. */
   readonly publicUrl: string;
+  /** `''` at the root, else `/payments`: no trailing slash. */
+  readonly basePath: string;
   readonly adminToken: string;
   readonly allowedOrigins: readonly string[];
   readonly sandboxOrigin: string | undefined;
@@ -136,10 +145,13 @@ const DEFAULT_WIDGET_DIR = join(dirname(createRequire(import.meta.url).resolve('
 const HttpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
 const Origin = HttpUrl.refine((url) => new URL(url).origin === url.replace(/\/$/, ''), { error: 'must be an origin (scheme, host, port)' });
 const PositiveInt = z.number().int().positive();
+/** Plain segments only: no parameter, wildcard, dot segment or encoded character for a router to read otherwise. */
+const BasePath = z.string().regex(/^(\/(?!\.{1,2}(\/|$))[A-Za-z0-9._~-]+)*\/?$/, { error: 'must be a path such as /payments' });
 
 const Settings = z.object({
   gatewayApiSecret: z.string().min(1),
   publicUrl: HttpUrl,
+  basePath: BasePath.optional(),
   adminToken: z.string().min(16, { error: 'must be at least 16 characters' }),
   allowedOrigins: z.array(Origin).optional(),
   sandboxOrigin: Origin.optional(),
@@ -173,8 +185,10 @@ export function resolveConfig(config: CompanionConfig): CompanionOptions {
   const checked = parseWire(Settings, settings);
   // describeIssues names fields and reasons only: the admin token never ends up in the message.
   if (!checked.success) throw new TypeError(`Invalid companion config: ${describeIssues(checked.issues)}`);
+  const basePath = (config.basePath ?? '').replace(/\/+$/, '');
   return {
-    publicUrl: config.publicUrl.replace(/\/+$/, ''),
+    publicUrl: config.publicUrl.replace(/\/+$/, '') + basePath,
+    basePath,
     adminToken: config.adminToken,
     allowedOrigins: (config.allowedOrigins ?? []).map((origin) => new URL(origin).origin),
     sandboxOrigin: config.sandboxOrigin === undefined ? undefined : new URL(config.sandboxOrigin).origin,

@@ -45,8 +45,16 @@ export interface CompanionServices {
   readonly wrongAdminTokens: RateLimiter;
 }
 
+/**
+ * What a host passes as `app.fetch(request, env)`'s second argument: Node's request and response
+ * under @hono/node-server (absent in app.request() tests), or — where there is no Node socket —
+ * the client's IP address as the host knows it (Bun's `server.requestIP`, Deno's `remoteAddr`).
+ */
+export interface CompanionBindings extends Partial<HttpBindings> {
+  readonly clientAddress?: string;
+}
+
 export interface CompanionEnv {
-  /** Node's request and response under @hono/node-server; absent in app.request() tests. */
-  Bindings: Partial<HttpBindings>;
+  Bindings: CompanionBindings;
   Variables: { services: CompanionServices; logger: Logger };
 }

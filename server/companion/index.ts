@@ -9,13 +9,16 @@ export { readCompanionConfig } from './settings.js';
 export type { CompanionSettings } from './settings.js';
 export { composeCompanion, startCompanion } from './start.js';
 export type { ComposedCompanion, RunningCompanion, StartOptions } from './start.js';
+// Mounted in a server of the merchant's: Hono routes to `app`, other hosts call `app.fetch`; Node servers (Express) take this.
+export { toNodeListener } from './http/node-listener.js';
+export type { NodeListener } from './http/node-listener.js';
 export { createLogger, memorySink, stderrSink } from './log/logger.js';
 export type { LogFields, LogLevel, Logger, LogSink } from './log/logger.js';
 export { redact, redactForStorage } from './log/redact.js';
 export type { PaymentChange, PaymentEventHook, ChangeSource } from './payments/reactions.js';
 export type { ReconciliationReport } from './reconciliation/reconciler.js';
 export { openApiDocument } from './openapi/openapi-document.js';
-export type { CompanionEnv, CompanionServices } from './context.js';
+export type { CompanionBindings, CompanionEnv, CompanionServices } from './context.js';
 // For routes a merchant adds beside the companion's (`extend`), answering in its error envelope.
 export { ApiProblem } from './http/problem.js';
 export { limitBody, requireAdminToken, requireMediaType } from './http/guards.js';

@@ -1,7 +1,7 @@
 /**
  * Running the companion: `composeCompanion` builds it from settings (ledger opened and
- * migrated, gateway client, app), `startCompanion` also listens with @hono/node-server and
- * starts reconciliation. `npm start` composes the sandbox, the companion and the demo in one
+ * migrated, gateway client, app, reconciliation running) — what a merchant mounts in a server of
+ * its own —, `startCompanion` also listens with @hono/node-server. `npm start` composes the sandbox, the companion and the demo in one
  * process with these:
  *
  *   const sandbox = …;                                            // started first, its URL known
@@ -68,6 +68,8 @@ export interface StartOptions {
   readonly sandboxOrigin?: string;
   /** Overrides the settings' public URL (e.g. once the real port is known). */
   readonly publicUrl?: string;
+  /** Where the companion's routes are in the server it is mounted in (`/payments`); default `/`. */
+  readonly basePath?: string;
   readonly logger?: Logger;
   readonly onPaymentEvent?: PaymentEventHook;
   /** Adds routes before the app serves (the demo's pages on the same port). */
@@ -84,7 +86,10 @@ export interface ComposedCompanion {
   readonly app: CompanionApp;
   readonly ledger: Ledger;
   readonly gateway: GatewayClient;
-  /** Stops reconciliation, waits for hooks still running, and closes the ledger. */
+  /**
+   * Stops reconciliation, waits for hooks still running, and closes the ledger. Mounted in a
+   * server of yours: close that server first (its requests in flight write to the ledger).
+   */
   close(): Promise<void>;
 }
 
@@ -120,6 +125,7 @@ export async function composeCompanion(settings: CompanionSettings, options: Sta
     gateway,
     gatewayApiSecret: settings.credentials.apiSecret,
     publicUrl: options.publicUrl ?? settings.publicUrl,
+    ...(options.basePath ? { basePath: options.basePath } : {}),
     adminToken: settings.adminToken,
     allowedOrigins: settings.allowedOrigins,
     ...(sandboxOrigin ? { sandboxOrigin } : {}),
@@ -131,6 +137,8 @@ export async function composeCompanion(settings: CompanionSettings, options: Sta
     ...(options.onPaymentEvent ? { onPaymentEvent: options.onPaymentEvent } : {}),
   });
   options.extend?.(app);
+  // Composed, it takes payments: what their webhooks did not settle, reconciliation does.
+  app.companion.reconciler.start();
   return {
     app,
     ledger,
@@ -143,8 +151,8 @@ export async function composeCompanion(settings: CompanionSettings, options: Sta
 }
 
 /**
- * Listens on settings.port (0: any free port; the public URL then follows the real port
- * unless PUBLIC_URL was set), starts reconciliation, and prints the generated admin token.
+ * Composes the companion and listens on settings.port (0: any free port; the public URL then
+ * follows the real port unless PUBLIC_URL was set), and prints the generated admin token.
  */
 export async function startCompanion(settings: CompanionSettings = readCompanionConfig(), options: StartOptions = {}): Promise<RunningCompanion> {
   let handle: ((request: Request, env: unknown) => Response | Promise<Response>) | undefined;
@@ -173,7 +181,6 @@ export async function startCompanion(settings: CompanionSettings = readCompanion
       inFlight.track(reply.then((response) => delivered(response, (env as { outgoing?: ServerResponse }).outgoing)));
       return reply;
     };
-    composed.app.companion.reconciler.start();
     if (settings.adminTokenGenerated) console.log(`payform companion: ADMIN_TOKEN was not set; this run's token is ${settings.adminToken}`);
     const { logger } = composed.app.companion.services;
     return {

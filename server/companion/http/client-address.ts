@@ -1,6 +1,7 @@
 /**
  * The customer's IP address, for `customer_ip`, the 3-D Secure `browserIpAddress` and the
- * per-client rate limit: the socket's peer, or — only when the companion is told it sits behind
+ * per-client rate limit: the socket's peer (or the address a host without Node sockets passes as
+ * `clientAddress`), or — only when the companion is told it sits behind
  * one trusted proxy — the last address of X-Forwarded-For, the one that proxy saw (earlier
  * entries are whatever the client claimed).
  */
@@ -14,7 +15,7 @@ export function clientAddress(c: Context<CompanionEnv>, trustProxy: boolean): st
     const address = forwarded && plain(forwarded);
     if (address) return address;
   }
-  const peer = c.env?.incoming?.socket?.remoteAddress;
+  const peer = c.env?.incoming?.socket?.remoteAddress ?? c.env?.clientAddress;
   return peer ? plain(peer) : undefined;
 }
 

@@ -1,0 +1,46 @@
+/**
+ * The companion as a Node request listener, for a server that is not Hono — Express, or plain
+ * node:http: `expressApp.use('/payments', toNodeListener(companion.app))`.
+ *
+ * The companion's routes carry their base path, and Express hands a middleware mounted at
+ * `/payments` only the rest of the path: the listener takes the whole one back from
+ * `originalUrl`. A request outside the base path goes on to `next` (Express's next middleware)
+ * when there is one. The client's address is the socket's, as when the companion listens itself
+ * (`trustProxy` reads X-Forwarded-For the same way).
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { getRequestListener } from '@hono/node-server';
+import type { CompanionApp } from '../app.js';
+
+export type NodeListener = (request: IncomingMessage, response: ServerResponse, next?: (error?: unknown) => void) => void;
+
+export function toNodeListener(app: CompanionApp): NodeListener {
+  const { options, logger } = app.companion.services;
+  const listener = getRequestListener((request, env) => app.fetch(request, env));
+  return (incoming, outgoing, next) => {
+    const url = (incoming as { originalUrl?: string }).originalUrl ?? incoming.url ?? '/';
+    if (next && !within(url, options.basePath)) return next();
+    // The webhook's signature is checked on the body as it came: a body parser that ran first
+    // (express.json(), express.urlencoded()) has taken it, and nothing can be read any more.
+    if (bodyTaken(incoming)) {
+      logger.error('the request body was read before the companion got it: mount the companion before body parsers such as express.json()', { method: incoming.method });
+      outgoing.writeHead(500, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' });
+      outgoing.end(JSON.stringify({ error: { code: 'body_already_read', message: 'The server could not read this request' } }));
+      return;
+    }
+    incoming.url = url;
+    void listener(incoming, outgoing);
+  };
+}
+
+function within(url: string, basePath: string): boolean {
+  const path = url.split('?', 1)[0]!;
+  return basePath === '' || path === basePath || path.startsWith(`${basePath}/`);
+}
+
+/** The body was announced and has been read, and no one kept it as `rawBody` (which @hono/node-server reads). */
+function bodyTaken(incoming: IncomingMessage): boolean {
+  const announced = incoming.headers['transfer-encoding'] !== undefined || (incoming.headers['content-length'] ?? '0').trim() !== '0';
+  const kept = (incoming as { rawBody?: unknown }).rawBody instanceof Buffer;
+  return announced && !kept && (incoming.readableEnded || incoming.readableDidRead);
+}

@@ -1,0 +1,198 @@
+// The companion mounted under /payments in a merchant's own server — Hono, Express, a bare fetch
+// handler — each served on a free port and paid through, with the served sandbox's signed
+// webhook coming back through the mounted path.
+import { createServer } from 'node:http';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import type { Http2Bindings, HttpBindings } from '@hono/node-server';
+import express from 'express';
+import { Hono } from 'hono';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { serveSandbox } from '../sandbox/testing/served.js';
+import type { ServedSandbox } from '../sandbox/testing/served.js';
+import { resolveConfig } from './config.js';
+import type { CompanionConfig } from './config.js';
+import { toNodeListener } from './http/node-listener.js';
+import { createLogger, memorySink } from './log/logger.js';
+import { readCompanionConfig } from './settings.js';
+import { composeCompanion } from './start.js';
+import type { ComposedCompanion } from './start.js';
+import { eventually, payBody } from './test/stack.js';
+import type { Json } from './test/stack.js';
+
+const ADMIN_TOKEN = 'a-long-enough-admin-token';
+const admin = { Authorization: `Bearer ${ADMIN_TOKEN}`, 'Content-Type': 'application/json' };
+
+let sandbox: ServedSandbox;
+let logs: string[];
+const cleanups: (() => Promise<void>)[] = [];
+beforeEach(async () => {
+  sandbox = await serveSandbox();
+  logs = [];
+});
+afterEach(async () => {
+  // The host stops taking requests before the companion closes its ledger.
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  await sandbox.close();
+});
+
+/** A host server on 127.0.0.1 and a free port; its URL is the companion's public URL. */
+async function hosted(server: Server): Promise<string> {
+  if (!server.listening) server.listen(0, '127.0.0.1');
+  await new Promise<void>((resolve) => (server.listening ? resolve() : server.once('listening', () => resolve())));
+  cleanups.push(
+    () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  );
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+async function composeUnder(publicUrl: string): Promise<ComposedCompanion> {
+  const memory = memorySink();
+  logs = memory.lines;
+  const companion = await composeCompanion(readCompanionConfig({ DATABASE_URL: ':memory:', ADMIN_TOKEN }), {
+    gatewayBaseUrl: sandbox.url,
+    sandboxOrigin: sandbox.url,
+    publicUrl,
+    basePath: '/payments',
+    logger: createLogger({ sink: memory.sink }),
+  });
+  cleanups.unshift(() => companion.close());
+  return companion;
+}
+
+/** Opens a session through the merchant API, pays it with a test card, and waits for the gateway's webhook. */
+async function payThrough(companionUrl: string): Promise<Json> {
+  const opened = await fetch(`${companionUrl}/api/checkout/sessions`, { method: 'POST', headers: admin, body: JSON.stringify({ amount: 1.5, currency: 'XTS', description: 'Test' }) });
+  expect(opened.status).toBe(201);
+  const session = await opened.json();
+  const paid = await fetch(`${companionUrl}/api/checkout/sessions/${session.id}/pay`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(payBody()) });
+  expect(await paid.json()).toMatchObject({ status: 'success' });
+  // Reconciliation would not look before a minute: the event is the webhook, delivered to the mounted path.
+  return eventually(async () => {
+    const order = await (await fetch(`${companionUrl}/api/orders/${session.order_id}`, { headers: admin })).json();
+    expect(order.events).toHaveLength(1);
+    return order;
+  });
+}
+
+/** The merchant's own page is the merchant's: none of the companion's policies on it. */
+async function expectShopUntouched(url: string): Promise<void> {
+  const page = await fetch(`${url}/`);
+  expect(await page.text()).toBe('the shop');
+  expect(page.headers.get('content-security-policy')).toBeNull();
+}
+
+describe('the companion mounted under a base path', () => {
+  it('in a Hono app (route): pays, takes the webhook and answers under /payments only', async () => {
+    const shop = new Hono();
+    shop.get('/', (c) => c.text('the shop'));
+    const url = await hosted(serve({ fetch: (request, env) => shop.fetch(request, env), port: 0, hostname: '127.0.0.1' }) as Server);
+    const companion = await composeUnder(url);
+    shop.route('/', companion.app);
+
+    const order = await payThrough(`${url}/payments`);
+    expect(order.order).toMatchObject({ status: 'success', amount: 1.5 });
+    await expectShopUntouched(url);
+    // The URLs it hands out follow the base path.
+    const openapi = await (await fetch(`${url}/payments/api/openapi.json`)).json();
+    expect(openapi.servers).toEqual([{ url: `${url}/payments` }]);
+    expect((await fetch(`${url}/api/orders`, { headers: admin })).status).toBe(404);
+    // Its guards hold under the base path: the admin token, methods, the webhooks' larger body limit.
+    expect((await fetch(`${url}/payments/api/orders`)).status).toBe(401);
+    const wrongMethod = await fetch(`${url}/payments/healthz`, { method: 'PUT' });
+    expect(wrongMethod.status).toBe(405);
+    expect((await wrongMethod.json()).error.code).toBe('method_not_allowed');
+    const largeForm = new URLSearchParams({ data: 'x'.repeat(20 * 1024), signature: 'forged' });
+    const forged = await fetch(`${url}/payments/webhooks/gateway`, { method: 'POST', body: largeForm });
+    expect((await forged.json()).error.code).toBe('invalid_signature');
+  });
+
+  it('in an Express app (Node listener): pays, takes the webhook, and leaves the app’s own routes to it', async () => {
+    const shop = express();
+    const url = await hosted(createServer(shop));
+    const companion = await composeUnder(url);
+    shop.use('/payments', toNodeListener(companion.app));
+    // The app's own JSON routes parse bodies after the companion's mount.
+    shop.use(express.json());
+    shop.get('/', (_request, response) => void response.type('text').send('the shop'));
+    shop.post('/cart', (request, response) => void response.json({ items: request.body.items }));
+
+    const order = await payThrough(`${url}/payments`);
+    expect(order.order).toMatchObject({ status: 'success', amount: 1.5 });
+    await expectShopUntouched(url);
+    expect(await (await fetch(`${url}/cart`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"items":2}' })).json()).toEqual({ items: 2 });
+  });
+
+  it('in Express mounted without a path: what is not under /payments goes on to the app', async () => {
+    const shop = express();
+    const url = await hosted(createServer(shop));
+    const companion = await composeUnder(url);
+    shop.use(toNodeListener(companion.app));
+    shop.get('/', (_request, response) => void response.type('text').send('the shop'));
+
+    expect((await payThrough(`${url}/payments`)).order.status).toBe('success');
+    await expectShopUntouched(url);
+  });
+
+  it('behind a body parser that ran first: a clear 500 and an error logged, never a hang', async () => {
+    const shop = express();
+    const url = await hosted(createServer(shop));
+    const companion = await composeUnder(url);
+    shop.use(express.json());
+    shop.use('/payments', toNodeListener(companion.app));
+
+    const opened = await fetch(`${url}/payments/api/checkout/sessions`, { method: 'POST', headers: admin, body: JSON.stringify({ amount: 1.5, currency: 'XTS', description: 'Test' }) });
+    expect(opened.status).toBe(500);
+    expect((await opened.json()).error.code).toBe('body_already_read');
+    expect(logs.join('\n')).toContain('before body parsers');
+    // A request without a body still goes through.
+    expect((await fetch(`${url}/payments/healthz`)).status).toBe(200);
+  });
+
+  it('behind a body parser that kept the bytes as rawBody: the companion reads those', async () => {
+    const shop = express();
+    const url = await hosted(createServer(shop));
+    const companion = await composeUnder(url);
+    shop.use(express.json({ verify: (request, _response, bytes) => void Object.assign(request, { rawBody: bytes }) }));
+    shop.use('/payments', toNodeListener(companion.app));
+
+    const opened = await fetch(`${url}/payments/api/checkout/sessions`, { method: 'POST', headers: admin, body: JSON.stringify({ amount: 1.5, currency: 'XTS', description: 'Test' }) });
+    expect(opened.status).toBe(201);
+  });
+
+  it('as a fetch handler (Next.js route handler, Bun, Deno): pays, takes the webhook, counts the client by the address it is given', async () => {
+    const late: { companion?: ComposedCompanion } = {};
+    // What Deno.serve((request, info) => …) does; a Next.js route handler passes the request alone.
+    const handler = (request: Request, env: HttpBindings | Http2Bindings) =>
+      new URL(request.url).pathname.startsWith('/payments/')
+        ? late.companion!.app.fetch(request, { clientAddress: env.incoming.socket.remoteAddress })
+        : new Response('the shop');
+    const url = await hosted(serve({ fetch: handler, port: 0, hostname: '127.0.0.1' }) as Server);
+    const companion = (late.companion = await composeUnder(url));
+
+    const order = await payThrough(`${url}/payments`);
+    expect(order.order).toMatchObject({ status: 'success', amount: 1.5 });
+    await expectShopUntouched(url);
+    // The payment went out with the customer's address the host gave.
+    const [entry] = await companion.gateway.orders.get(order.order.order_id);
+    expect(entry).toMatchObject({ customer_ip: '127.0.0.1' });
+  });
+});
+
+describe('basePath', () => {
+  const config = { gatewayApiSecret: 'secret', publicUrl: 'https://shop.example/', adminToken: ADMIN_TOKEN } as CompanionConfig;
+
+  it('joins the public URL into the address the gateway and browsers are given', () => {
+    expect(resolveConfig({ ...config, basePath: '/payments/' })).toMatchObject({ publicUrl: 'https://shop.example/payments', basePath: '/payments' });
+    expect(resolveConfig({ ...config, basePath: '/' })).toMatchObject({ publicUrl: 'https://shop.example', basePath: '' });
+  });
+
+  it.each(['payments', '/:id', '/pay/*', '/a/../b', '//payments', '/pay%20ments'])('refuses %s, naming it', (basePath) => {
+    expect(() => resolveConfig({ ...config, basePath })).toThrow(/basePath: must be a path such as \/payments/);
+  });
+});
