@@ -23,7 +23,7 @@ export function challengeRoutes(): Hono<CompanionEnv> {
     if (!session) throw ApiProblem.notFound('The checkout session', 'session_not_found');
     const payment = session.payment;
     const waiting = payment && (payment.status === 'init' || payment.status === 'pending') ? payment.userActionUrl : null;
-    if (!waiting) return c.redirect(`/checkout/return/${encodeURIComponent(session.id)}`, 303);
+    if (!waiting) return c.redirect(`${c.var.services.options.basePath}/checkout/return/${encodeURIComponent(session.id)}`, 303);
     c.header('Content-Security-Policy', PAGE_POLICY);
     const amount = new Intl.NumberFormat('en', { style: 'currency', currency: session.currency }).format(decimal(session.amount, session.currency));
     return c.html(
