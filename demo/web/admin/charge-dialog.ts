@@ -5,11 +5,12 @@
  * found among the customer's saved cards by the order's mask; a card since deleted or expired
  * is refused by the companion before the gateway hears of it.
  */
-import { html, nothing } from 'lit';
+import { html } from 'lit';
 import type { TemplateResult } from 'lit';
 import { t } from '../ui/i18n.js';
 import { api, ApiError } from './admin-api.js';
 import type { OrderSummary } from './admin-api.js';
+import { refusalNotice } from './refusal-notice.js';
 
 export interface ChargeDraft {
   readonly order: OrderSummary;
@@ -83,10 +84,7 @@ export function chargeDialog(draft: ChargeDraft, handlers: { submit: (request: C
           <option value="auth">${t('method.auth')}</option>
         </select>
       </div>
-      ${error ? html`<div class="notice notice--error" role="alert">
-          <strong>${t('dialog.refused')}</strong> ${error.message}
-          ${Object.keys(error.fields).length ? html`<ul>${Object.entries(error.fields).map(([field, reason]) => html`<li><span class="mono">${field}</span>: ${reason}</li>`)}</ul>` : nothing}
-        </div>` : nothing}
+      ${refusalNotice(error)}
       <div class="dialog-actions">
         <button class="button button--quiet" type="button" @click=${handlers.close}>${t('dialog.close')}</button>
         <button class="button" type="submit" ?disabled=${draft.busy}>${draft.busy ? t('dialog.sending') : t('action.chargeCard')}</button>

@@ -12,6 +12,7 @@ import { t } from '../ui/i18n.js';
 import type { MessageKey } from '../ui/i18n.js';
 import { decimalText, formatDecimal, hundredths } from '../ui/money.js';
 import type { ApiError, OrderDetail, Share } from './admin-api.js';
+import { refusalNotice } from './refusal-notice.js';
 
 export type OperationAction = 'capture' | 'split-capture' | 'void' | 'refund' | 'split-refund' | 'cancel';
 
@@ -126,10 +127,7 @@ export function operationDialog(
         <label for="operation-comment">${t('dialog.comment')}</label>
         <input id="operation-comment" name="comment" autocomplete="off" maxlength="2048">
       </div>`}
-      ${error ? html`<div class="notice notice--error" role="alert">
-          <strong>${t('dialog.refused')}</strong> ${error.message}
-          ${Object.keys(error.fields).length ? html`<ul>${Object.entries(error.fields).map(([field, reason]) => html`<li><span class="mono">${field}</span>: ${reason}</li>`)}</ul>` : nothing}
-        </div>` : nothing}
+      ${refusalNotice(error)}
       <div class="dialog-actions">
         <button class="button button--quiet" type="button" @click=${handlers.close}>${t('dialog.close')}</button>
         <button class=${destructive ? 'button button--danger' : 'button'} type="submit" ?disabled=${draft.busy}>
