@@ -30,6 +30,7 @@ const widget: UserConfig = {
     minify: true,
     copyPublicDir: false,
     rolldownOptions: {
+      preserveEntrySignatures: 'allow-extension',
       output: {
         chunkFileNames: 'chunks/[name].js',
         minify: true,
