@@ -1,7 +1,7 @@
 import { html, LitElement, nothing, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
 import { emit, type PayEventDetails } from '../events.js';
 import { loadCatalog } from '../i18n/catalogs.js';
-import { en, type Catalog } from '../i18n/en.js';
+import { en, type Strings } from '../i18n/en.js';
 import { Companion, CompanionError } from './companion.js';
 import { mayRedirect } from './redirect.js';
 import { formatAmount, toMinor, type SessionView } from './session-view.js';
@@ -53,7 +53,7 @@ export abstract class CheckoutElement extends LitElement {
   /** The text of the polite live region, and whether it tells of a problem. */
   protected notice = '';
   private alarming = false;
-  protected t: Catalog = en;
+  protected t: Strings = en;
   protected locale = 'en';
   /** Bumped by every load and poll, so that a stale one stops. */
   #run = 0;
@@ -114,6 +114,8 @@ export abstract class CheckoutElement extends LitElement {
       await this.updateComplete;
       emit(this, 'pay-ready', { mode: this.hosted ? 'hosted' : 'direct', test: view.test, amount: toMinor(view.amount)!, currency: view.currency });
     } catch (error) {
+      // Even when the session failed first, its error shows in the page's language.
+      await this.#localised;
       if (run !== this.#run) return;
       const status = error instanceof CompanionError ? error.status : 0;
       // An unknown or foreign session stays unknown; anything else may pass, so the hosted button stays on offer.
@@ -181,7 +183,7 @@ export abstract class CheckoutElement extends LitElement {
   /** Tells the customer and the page what went wrong. */
   protected fail(error: unknown, message?: string): void {
     const code = error instanceof CompanionError ? error.code : 'server';
-    message ??= (this.t as Record<string, string>)[code] ?? this.t.server;
+    message ??= (this.t as Partial<Record<string, string>>)[code] ?? this.t.server;
     this.say(message, true);
     emit(this, 'pay-error', { code, message });
   }
