@@ -167,7 +167,7 @@ export class PayForm extends CheckoutElement {
     const { value } = input;
     this.#previous[name] = value;
     const check = this.#check(input);
-    // Judged once what judges it has loaded (the card-number detector): the same input again, unless typing went on.
+    // A check still loading what judges it (the card-number detector): this input again once it has, unless typing went on.
     void check.pending?.then(() => input.value === value && input.dispatchEvent(new InputEvent('input', { bubbles: true })));
     // While typing, a field turns invalid only once no more typing can make it valid.
     const errors: Errors = { [name]: check.potentiallyValid ? undefined : check.code };
@@ -198,10 +198,11 @@ export class PayForm extends CheckoutElement {
 
   async #onSubmit(event: SubmitEvent): Promise<void> {
     event.preventDefault();
-    const inputs = this.#inputs();
-    const pending = inputs.map((input) => this.#check(input).pending).filter(Boolean);
+    // A name or address that may hold a card number waits for the detector's verdict.
+    const pending = this.#inputs().map((input) => this.#check(input).pending).filter(Boolean);
     if (pending.length) await Promise.all(pending);
     if (this.phase !== 'ready') return;
+    const inputs = this.#inputs();
     this.#show(Object.fromEntries(inputs.map((input) => [input.name, this.#check(input).code])));
     const first = inputs.find((input) => this.errors[input.name as FieldName]);
     if (first) {
