@@ -18,8 +18,10 @@ const packageSources = Object.entries(tsconfigPaths).map(([name, [source]]) => (
 
 // `vite build`: @payform/widget's bundle (widget/dist), Lit included, served by the companion at
 // /widget/pay-form.js.
-// Languages other than English and test mode's quick-fill are small sibling modules under
-// chunks/, loaded on demand; Lit's licence goes to LICENSES.txt beside them.
+// The catalogs (English's specific error messages, the other languages), test mode's quick-fill and
+// the card-number detector are small sibling modules under chunks/, loaded on demand; Lit's licence
+// goes to LICENSES.txt beside them. The detector takes Luhn from pay-form.js (`allow-extension`:
+// modules the bundle has stay in it rather than going to a third file).
 const widget: UserConfig = {
   plugins: [minifyTemplates(), thirdPartyLicenses()],
   build: {
@@ -30,8 +32,12 @@ const widget: UserConfig = {
     minify: true,
     copyPublicDir: false,
     rolldownOptions: {
+      preserveEntrySignatures: 'allow-extension',
       output: {
         chunkFileNames: 'chunks/[name].js',
+        // What a chunk takes from pay-form.js keeps its name: files of two builds met in a cache
+        // fail to link rather than swap functions.
+        minifyInternalExports: false,
         minify: true,
         comments: false,
       },

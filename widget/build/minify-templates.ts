@@ -1,7 +1,7 @@
 import type * as TypeScript from 'typescript';
 import type { Plugin } from 'vite';
 
-/** Collapses the white space of CSS: none around punctuation, one space elsewhere. */
+/** Collapses the white space of CSS (none around punctuation, one space elsewhere) and drops the 0 of 0.5. */
 export const minifyCss = (text: string): string =>
   text
     .replace(/\/\*[\s\S]*?\*\//g, '')
@@ -10,6 +10,7 @@ export const minifyCss = (text: string): string =>
     .replace(/: /g, ':')
     .replace(/;}/g, '}')
     .replace(/\[([\w-]+~?=)'([\w-]+)'\]/g, '[$1$2]')
+    .replace(/([\s:,(])0\.(?=\d)/g, '$1.')
     .trim();
 
 /**
@@ -21,9 +22,15 @@ export const minifyHtml = (text: string): string =>
     .replace(/\s*\n\s*/g, (run, at: number) => (text[at - 1] === '>' || text[at + run.length] === '<' ? '' : ' '))
     .replace(/="([\w.#-]+)"(?=[\s>])/g, '=$1');
 
+// What a `css` template without `${…}` becomes: the same CSSResult, but Lit's `css` tag (with its
+// checks of interpolated values and their long messages) is left out of the bundle. Safe: the text
+// is a literal of the widget's own source.
+const STATIC_CSS = '__payformStaticCss';
+
 /**
  * Build-only: shrinks the text of Lit's `css`, `html` and `svg` templates in the widget's sources,
- * found with the TypeScript parser so that nested templates and `${…}` are left alone.
+ * found with the TypeScript parser so that nested templates and `${…}` are left alone; a `css`
+ * template without `${…}` becomes `unsafeCSS` of its text.
  */
 export function minifyTemplates(): Plugin {
   return {
@@ -47,12 +54,16 @@ export function minifyTemplates(): Plugin {
             const end = literal.end - (code[literal.end - 1] === '`' ? 1 : 2);
             edits.push([start, end, minify(code.slice(start, end))]);
           }
+          if (node.tag.text === 'css' && ts.isNoSubstitutionTemplateLiteral(template)) {
+            edits.push([node.tag.getStart(source), node.tag.end, `${STATIC_CSS}(`], [template.end, template.end, ')']);
+          }
         }
         ts.forEachChild(node, visit);
       };
       visit(source);
       let out = code;
       for (const [start, end, text] of edits.sort((a, b) => b[0] - a[0])) out = out.slice(0, start) + text + out.slice(end);
+      if (out.includes(`${STATIC_CSS}(`)) out += `\nimport { unsafeCSS as ${STATIC_CSS} } from 'lit';\n`;
       return { code: out, map: null };
     },
   };

@@ -7,6 +7,7 @@
  * not. Pure: the widget checks the customer fields with it as the payer types, the companion
  * refuses and masks with it.
  */
+import { hasEnoughDigits, MIN_DIGITS } from './enough-digits.js';
 import { luhn } from './luhn.js';
 
 /** Where a card number is in a text, as string offsets: `text.slice(start, end)`. */
@@ -15,7 +16,6 @@ export interface CardNumberSpan {
   readonly end: number;
 }
 
-const MIN_DIGITS = 13;
 const MAX_DIGITS = 19;
 /** E.164: a phone has at most 15 digits. */
 const MAX_PHONE_DIGITS = 15;
@@ -29,8 +29,6 @@ const DIGIT_RUN = new RegExp(String.raw`\p{Nd}(?:${SEPARATOR}{0,5}\p{Nd}){${MIN_
 const DIGIT_GROUP = /\p{Nd}+/gu;
 const DIGIT = /\p{Nd}/u;
 const OTHER_DIGIT = /(?![0-9])\p{Nd}/gu;
-/** Most text (names, statuses, ids) has fewer digits than any card number: nothing to look for. */
-const ENOUGH_DIGITS = new RegExp(String.raw`(?:\p{Nd}\P{Nd}*){${MIN_DIGITS}}`, 'u');
 
 /** 0–9 for any decimal digit: Unicode keeps each script's ten digits together, in order. */
 function asciiDigit(digit: string): string {
@@ -46,7 +44,7 @@ export const foldDigits = (text: string): string => text.replace(OTHER_DIGIT, as
 /** Where `text` holds card numbers, in order. */
 export function findCardNumbers(text: string): CardNumberSpan[] {
   const spans: { start: number; end: number }[] = [];
-  if (!ENOUGH_DIGITS.test(text)) return spans;
+  if (!hasEnoughDigits(text)) return spans;
   // exec, not matchAll: matchAll copies the expression on each call, which costs ten times more.
   DIGIT_RUN.lastIndex = 0;
   for (let run; (run = DIGIT_RUN.exec(text)); ) {

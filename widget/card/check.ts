@@ -1,11 +1,13 @@
 /**
  * The answer of every field check: `valid` when the value can be submitted as it is,
  * `potentiallyValid` when it is valid or more typing could still make it so, and `code`, why not.
+ * `pending` while what judges the value is still loading: check again once it settles.
  */
 export interface Check {
   valid: boolean;
   potentiallyValid: boolean;
   code?: CheckCode;
+  pending?: Promise<unknown>;
 }
 
 /** Why a value is not valid. */

@@ -1,7 +1,7 @@
 import { html, LitElement, nothing, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
 import { emit, type PayEventDetails } from '../events.js';
 import { loadCatalog } from '../i18n/catalogs.js';
-import { en, type Catalog } from '../i18n/en.js';
+import { en, type Strings } from '../i18n/en.js';
 import type { Verification } from '../i18n/lookup.js';
 import { Companion, CompanionError } from './companion.js';
 import { mayRedirect } from './redirect.js';
@@ -55,7 +55,7 @@ export abstract class CheckoutElement extends LitElement {
   protected notice = '';
   private alarming = false;
   /** With a card verification's words (`note` among them) for a `lookup` session. */
-  protected t: Catalog & Partial<Verification> = en;
+  protected t: Strings & Partial<Verification> = en;
   protected locale = 'en';
   /** Bumped by every load and poll, so that a stale one stops. */
   #run = 0;
@@ -124,6 +124,8 @@ export abstract class CheckoutElement extends LitElement {
       await this.updateComplete;
       emit(this, 'pay-ready', { mode: this.hosted ? 'hosted' : 'direct', test: view.test, amount: toMinor(view.amount)!, currency: view.currency });
     } catch (error) {
+      // Even when the session failed first, its error shows in the page's language.
+      await this.#localised;
       if (run !== this.#run) return;
       const status = error instanceof CompanionError ? error.status : 0;
       // An unknown or foreign session stays unknown; anything else may pass, so the hosted button stays on offer.
@@ -191,7 +193,7 @@ export abstract class CheckoutElement extends LitElement {
   /** Tells the customer and the page what went wrong. */
   protected fail(error: unknown, message?: string): void {
     const code = error instanceof CompanionError ? error.code : 'server';
-    message ??= (this.t as Record<string, string>)[code] ?? this.t.server;
+    message ??= (this.t as Partial<Record<string, string>>)[code] ?? this.t.server;
     this.say(message, true);
     emit(this, 'pay-error', { code, message });
   }

@@ -1,22 +1,40 @@
-import { holdsCardNumber } from '../card/card-numbers.js';
 import { fail, VALID, type Check } from '../card/check.js';
+import { hasEnoughDigits } from '../card/enough-digits.js';
 
 // A card number typed or pasted into a name or the e-mail address is refused at once, by the
 // rule the companion applies: it would be stored, shown to the merchant and sent on.
 const CARD_NUMBER = fail('card_number', false);
 
+// The detector (card/card-numbers.ts) is a chunk loaded the first time a name or address has as
+// many digits as a card number, which they seldom do. Should it fail to load, the widget lets the
+// value through and the companion's own check refuses it on payment.
+let detector: ((text: string) => boolean) | undefined;
+let loading: Promise<unknown> | undefined;
+
+/** `CARD_NUMBER` for text that holds one, a pending check while the detector loads, else nothing. */
+function cardNumberCheck(text: string): Check | undefined {
+  if (!hasEnoughDigits(text)) return undefined;
+  if (!detector) {
+    loading ??= import('../card/card-numbers.js').then(
+      (module) => (detector = module.holdsCardNumber),
+      () => (detector = () => false),
+    );
+    return { valid: false, potentiallyValid: true, pending: loading };
+  }
+  return detector(text) ? CARD_NUMBER : undefined;
+}
+
 /** A name: anything but blank, and no card number. */
 export function checkName(value: string): Check {
   if (!value.trim()) return fail('empty', true);
-  return holdsCardNumber(value) ? CARD_NUMBER : VALID;
+  return cardNumberCheck(value) ?? VALID;
 }
 
 /** An address with a local part, a domain and a dot in it; no spaces, and no card number. */
 export function checkEmail(value: string): Check {
   const v = value.trim();
   if (!v) return fail('empty', true);
-  if (holdsCardNumber(v)) return CARD_NUMBER;
-  return /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/.test(v) ? VALID : fail('invalid', !/\s|@.*@/.test(v));
+  return cardNumberCheck(v) ?? (/^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/.test(v) ? VALID : fail('invalid', !/\s|@.*@/.test(v)));
 }
 
 /** Spaces, dots, dashes and brackets people type into phone numbers. */

@@ -1,10 +1,12 @@
-import { en, type Catalog } from './en.js';
+import { en, type Catalog, type Strings } from './en.js';
 
 /**
- * Catalogs other than English load on demand as small sibling modules, so the bundle carries
- * one language (see docs/widget.md, "Localisation").
+ * Catalogs load on demand as small sibling modules, so the bundle carries one language (see
+ * docs/widget.md, "Localisation"), and of it only what every form shows: English's specific
+ * error messages are a module of their own.
  */
-const LOADERS: Record<string, () => Promise<{ default: Catalog }>> = {
+const LOADERS: Record<string, () => Promise<{ default: Partial<Catalog> }>> = {
+  en: () => import('./en-messages.js'),
   uk: () => import('./uk.js'),
   pl: () => import('./pl.js'),
   de: () => import('./de.js'),
@@ -12,6 +14,12 @@ const LOADERS: Record<string, () => Promise<{ default: Catalog }>> = {
   es: () => import('./es.js'),
 };
 
-/** The catalog of a BCP 47 tag's language; English when there is none or it cannot load. */
-export const loadCatalog = async (tag: string): Promise<Catalog> =>
-  (await LOADERS[tag.split('-')[0]!.toLowerCase()]?.().catch(() => undefined))?.default ?? en;
+/**
+ * The catalog of a BCP 47 tag's language; English when there is none or it cannot load, and then
+ * without its specific messages if they cannot load either.
+ */
+export async function loadCatalog(tag: string): Promise<Strings> {
+  const load = LOADERS[tag.split('-')[0]!.toLowerCase()] ?? LOADERS.en!;
+  const catalog = await load().catch(() => LOADERS.en!().catch(() => undefined));
+  return { ...en, ...catalog?.default };
+}

@@ -1,4 +1,10 @@
-/** English, built into the bundle; every other catalog has exactly these keys. `{}` stands for the amount. */
+import type enMessages from './en-messages.js';
+
+/**
+ * English, built into the bundle: what every form shows, and the general messages the specific
+ * ones fall back on. Those specific ones (en-messages.ts) load with the catalog, as other languages
+ * do. Every other catalog has exactly the keys of both. `{}` stands for the amount.
+ */
 export const en = {
   number: 'Card number',
   exp: 'Expiry date',
@@ -21,29 +27,17 @@ export const en = {
   paid: 'Payment successful',
   declined: 'The payment was declined. Check the details or try another card.',
   fix: 'Check the highlighted fields.',
-  network: 'Could not reach the payment service. Please try again.',
   server: 'Something went wrong. Please try again in a moment.',
-  rejected: 'The payment could not be started. Please try again.',
-  rate_limited: 'Too many attempts. Please wait a moment.',
   closed: 'This payment is no longer available.',
   unknown: 'This payment link is not valid.',
   loading: 'Loading…',
   test: 'Test mode: no real money moves.',
   required: 'This field is required.',
   invalid: 'Check this value.',
-  number_incomplete: 'The card number is incomplete.',
-  number_invalid: 'The card number is invalid.',
-  number_unsupported: 'This card type is not accepted.',
-  exp_incomplete: 'The expiry date is incomplete.',
-  exp_invalid: 'The expiry date is invalid.',
-  exp_expired: 'This card has expired.',
-  exp_too_far: 'The expiry date is too far ahead.',
-  cvv_incomplete: 'Enter the 3 digits on the back of the card.',
-  cvv_amex: 'Enter the 4 digits on the front of the card.',
-  card_number: 'This looks like a card number: enter it only in the card number field.',
-  email_invalid: 'Enter a valid email address.',
-  phone_invalid: 'Enter a phone number with its country code.',
 };
 
-export type Catalog = Record<keyof typeof en, string>;
+export type Catalog = Record<keyof typeof en | keyof typeof enMessages, string>;
 export type Message = keyof Catalog;
+
+/** What an element reads: a catalog, or English whose specific messages have not loaded (or could not). */
+export type Strings = typeof en & Partial<Catalog>;

@@ -1,4 +1,4 @@
-import type { Catalog } from './en.js';
+import type { Catalog, Strings } from './en.js';
 
 /** A card verification's words: the pay buttons' and the success message, and the note above the button (`{}`: the amount). */
 export type Verification = Pick<Catalog, 'pay' | 'pay_hosted' | 'paid'> & { note: string };
@@ -16,4 +16,4 @@ const WORDING: Record<string, Verification> = {
  * `catalog` with the words of a session that saves a card (`lookup`) instead of paying, in the
  * catalog's languages (English for any other). A module of its own, loaded only for such a session.
  */
-export default (catalog: Catalog, tag: string): Catalog & Verification => ({ ...catalog, ...(WORDING[tag.split('-')[0]!.toLowerCase()] ?? WORDING.en!) });
+export default (catalog: Strings, tag: string): Strings & Verification => ({ ...catalog, ...(WORDING[tag.split('-')[0]!.toLowerCase()] ?? WORDING.en!) });

@@ -165,8 +165,11 @@ export class PayForm extends CheckoutElement {
       input.value = edit.value;
       if (this.shadowRoot!.activeElement === input) input.setSelectionRange(edit.caret, edit.caret);
     }
-    this.#previous[name] = input.value;
+    const { value } = input;
+    this.#previous[name] = value;
     const check = this.#check(input);
+    // A check still loading what judges it (the card-number detector): this input again once it has, unless typing went on.
+    void check.pending?.then(() => input.value === value && input.dispatchEvent(new InputEvent('input', { bubbles: true })));
     // While typing, a field turns invalid only once no more typing can make it valid.
     const errors: Errors = { [name]: check.potentiallyValid ? undefined : check.code };
     const digits = digitsOf(input.value);
@@ -196,6 +199,9 @@ export class PayForm extends CheckoutElement {
 
   async #onSubmit(event: SubmitEvent): Promise<void> {
     event.preventDefault();
+    // A name or address that may hold a card number waits for the detector's verdict.
+    const pending = this.#inputs().map((input) => this.#check(input).pending).filter(Boolean);
+    if (pending.length) await Promise.all(pending);
     if (this.phase !== 'ready') return;
     const inputs = this.#inputs();
     this.#show(Object.fromEntries(inputs.map((input) => [input.name, this.#check(input).code])));
