@@ -141,7 +141,7 @@ export abstract class CheckoutElement extends LitElement {
     const { status, order_id: orderId } = view;
     if (status === 'pending') return void this.poll();
     const failed = status === 'failure';
-    const message = failed ? view.message || this.t.declined : status === 'success' ? this.t.paid : status === 'expired' ? this.t.closed : '';
+    const message = failed ? view.message || this.t.declined || this.t.server : status === 'success' ? this.t.paid : status === 'expired' ? this.t.closed : '';
     this.phase = status === 'success' ? 'success' : status === 'expired' ? 'closed' : 'ready';
     this.say(message, failed);
     if (failed) emit(this, 'pay-failure', { message, orderId });
@@ -161,7 +161,7 @@ export abstract class CheckoutElement extends LitElement {
       if (view && view.status !== 'pending') return this.settle(view);
     }
     this.phase = 'waiting';
-    this.say(this.t.waiting);
+    this.say(this.t.waiting || this.t.confirming);
   }
 
   /** Leaves for the gateway's hosted page. */

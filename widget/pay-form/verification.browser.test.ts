@@ -35,13 +35,14 @@ describe('a card verification session (lookup)', () => {
   it('goes back to paying when the element is given a payment session', async () => {
     const form = await mount(verification);
     form.session = await createSession({ amount: 2 });
-    await waitUntil(() => /^Pay /.test(button(form).textContent!.trim()), 'the Pay button did not come back');
+    // While the new session loads there is no button at all.
+    await waitUntil(() => /^Pay /.test(form.shadowRoot!.querySelector('[part~=button]')?.textContent?.trim() ?? ''), 'the Pay button did not come back');
     expect(form.shadowRoot!.querySelector('[part=note]')).to.equal(null);
   });
 
   it('<pay-button> (hosted) saves a card too, and says so', async () => {
     const element = await mount(verification, {}, 'pay-button');
-    expect(button(element).textContent!.trim()).to.equal('Save card');
+    expect(button(element).textContent!.trim()).to.equal('Save card on the secure payment page');
     expect(part(element, '[part=note]').textContent).to.match(/Nothing is charged/);
   });
 
