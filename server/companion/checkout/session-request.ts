@@ -8,6 +8,7 @@ import { checkCurrencyPrecision, checkSplitAmounts, SplitPayments, Currency, Iso
 import type { CustomerDetails, NewCheckoutSession } from '../../ledger/index.js';
 import { Amount, minorUnits } from '../http/amounts.js';
 import { Customer, customerDetails } from './customer.js';
+import { maskStoredText } from '../log/redact.js';
 import { definedFields } from '../optional-fields.js';
 
 /**
@@ -96,7 +97,8 @@ export function toNewSession(session: SessionFields, ctx: z.RefinementCtx): NewC
   return definedFields({
     amount,
     currency: session.currency,
-    description: session.description,
+    // Kept, shown to the customer and sent on: a card number typed into it is masked first.
+    description: maskStoredText(session.description),
     method: session.method,
     orderId: session.order_id,
     split,
