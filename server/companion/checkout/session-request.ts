@@ -7,7 +7,7 @@ import * as z from 'zod';
 import { checkCurrencyPrecision, checkSplitAmounts, SplitPayments, Currency, IsoDate, Url, requiredText } from '@payform/gateway/wire';
 import type { CustomerDetails, NewCheckoutSession } from '../../ledger/index.js';
 import { Amount, minorUnits } from '../http/amounts.js';
-import { Customer, customerDetails } from './customer.js';
+import { Customer, customerDetails, Name } from './customer.js';
 import { maskStoredText } from '../log/redact.js';
 import { definedFields } from '../optional-fields.js';
 
@@ -29,10 +29,10 @@ export const SessionOrderId = z
 
 /** Customer data the merchant may prefill: the widget's four fields and the gateway's others. */
 const SessionCustomer = Customer.extend({
-  patronym: requiredText(256),
+  patronym: Name,
   country: z.string().regex(/^[A-Z]{2}$/, { error: 'must be an ISO 3166-1 alpha-2 code' }),
   birthday: IsoDate,
-  city: requiredText(256),
+  city: Name,
   lang: z.string().regex(/^[A-Z]{2}$/, { error: 'must be an upper-case two-letter code such as EN or UK' }),
   tax_id: requiredText(32),
 }).partial();
