@@ -15,9 +15,8 @@ export const CARD_NUMBER_MASK = '[card number]';
 
 // Compared after lower-casing and dropping `_` and `-`: `card_cvv`, `cardCvv` and `Card-CVV` alike.
 const SECRET_KEYS = new Set([
-  'number', 'ccnumber', 'cardnumber', 'pan', 'cvv', 'cvv2', 'cvc', 'cvc2', 'cardcvv', 'securitycode',
-  'expmonth', 'expyear', 'expiry', 'authorization', 'cookie', 'setcookie', 'xapiauth', 'xapikey', 'apikey',
-  'apisecret', 'endpointskey', 'admintoken', 'password', 'secret', 'signature', 'token', 'cctoken',
+  'number', 'ccnumber', 'cardnumber', 'pan', 'expmonth', 'expyear', 'expiry', 'authorization', 'cookie', 'setcookie',
+  'xapiauth', 'xapikey', 'apikey', 'apisecret', 'endpointskey', 'admintoken', 'password', 'secret', 'signature', 'token', 'cctoken',
 ]);
 
 // Identifiers the ledger and the gateway make (20 hex digits, `:n` retries, UUIDs, 64-hex event
@@ -30,10 +29,16 @@ const GENERATED_ID = /^(?:(?=\d*[a-f])[\da-f]{20}(?::\d{1,3})?|[\da-f]{8}-[\da-f
 
 const MAX_DEPTH = 6;
 
+// A CVV under a key no list can foresee (`card_cvc`, `cvv_code`, `cardSecurityCode`, `csc`): a key
+// that names one is secret, as text that names one has its short digit runs masked.
+const CVV_KEY = /cvv|cvc|securitycode|^csc$/;
+
 const normalisedKey = (key: string) => key.toLowerCase().replace(/[-_]/g, '');
 
+const isSecretNormalised = (normalised: string) => SECRET_KEYS.has(normalised) || CVV_KEY.test(normalised);
+
 export function isSecretKey(key: string): boolean {
-  return SECRET_KEYS.has(normalisedKey(key));
+  return isSecretNormalised(normalisedKey(key));
 }
 
 type KeyKind = 'secret' | 'identifier' | 'other';
@@ -50,7 +55,7 @@ const KEYS_KEPT = 2_048;
 
 function kindOf(key: string): KeyKind {
   const normalised = normalisedKey(key);
-  return SECRET_KEYS.has(normalised) ? 'secret' : IDENTIFIER_KEYS.has(normalised) ? 'identifier' : 'other';
+  return isSecretNormalised(normalised) ? 'secret' : IDENTIFIER_KEYS.has(normalised) ? 'identifier' : 'other';
 }
 
 /**

@@ -95,6 +95,15 @@ describe('GET /_sandbox/requests', () => {
     expectNoCardData(requests);
   });
 
+  it('masks a CVV sent under a key the interface does not have, however it is spelt', async () => {
+    const misspelt = { card_cvc: CVV, cvv_code: CVV, cardSecurityCode: CVV, 'CVV-2': Number(CVV), csc: CVV };
+    expect((await sandbox.post('/api/v1/payment', { ...directPayment(sandbox.project), ...misspelt })).status).toBe(200);
+
+    const [recorded] = (await listing()).requests;
+    expect(recorded?.body).toMatchObject({ card_cvc: '[redacted]', cvv_code: '[redacted]', cardSecurityCode: '[redacted]', 'CVV-2': '[redacted]', csc: '[redacted]' });
+    expectNoCardData(recorded);
+  });
+
   it('masks the card typed into the hosted checkout form, and a card number sent as a key', async () => {
     const created = await sandbox.post('/api/v1/payment', hostedPayment(sandbox.project));
     const form = new URL(created.headers.get('location') ?? '').pathname;

@@ -134,6 +134,18 @@ describe('a card number written into a name or the e-mail address, whatever sepa
     expect(stack.changes).toEqual([]);
   });
 
+  it('is refused in the patronym and city a merchant prefills, the field named, and nothing is kept', async () => {
+    const stack = await openStack();
+    for (const field of ['patronym', 'city']) {
+      for (const written of [VISA, grouped(' '), grouped('.')]) {
+        const prefilled = { amount: 10, currency: 'UAH', description: 'Tea', customer: { [field]: `Kyiv ${written}` } };
+        await refused(await stack.request('POST', '/api/checkout/sessions', { admin: true, body: prefilled }), field, written);
+      }
+    }
+    expect(await orderCount(stack)).toBe(0);
+    expect(stack.changes).toEqual([]);
+  });
+
   it('leaves the numbers of ordinary names and addresses alone', async () => {
     const stack = await openStack();
     const kept = [

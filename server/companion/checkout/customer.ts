@@ -14,8 +14,9 @@ import type { CardBrand } from '../payments/card-brand.js';
 export type CustomerField = 'fname' | 'lname' | 'email' | 'phone';
 
 // A payer who types the card number into a name field would otherwise have it stored and sent on.
-// The widget refuses it by the same rule as the payer types (its customer checks).
-const Name = z
+// The widget refuses it by the same rule as the payer types (its customer checks). A merchant's
+// prefilled patronym and city are held to it too.
+export const Name = z
   .string()
   .trim()
   .pipe(requiredText(256))

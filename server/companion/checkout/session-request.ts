@@ -7,7 +7,8 @@ import * as z from 'zod';
 import { checkCurrencyPrecision, checkSplitAmounts, SplitPayments, Currency, IsoDate, Url, requiredText } from '@payform/gateway/wire';
 import type { CustomerDetails, NewCheckoutSession } from '../../ledger/index.js';
 import { Amount, minorUnits } from '../http/amounts.js';
-import { Customer, customerDetails } from './customer.js';
+import { Customer, customerDetails, Name } from './customer.js';
+import { maskStoredText } from '../log/redact.js';
 import { definedFields } from '../optional-fields.js';
 
 /**
@@ -28,10 +29,10 @@ export const SessionOrderId = z
 
 /** Customer data the merchant may prefill: the widget's four fields and the gateway's others. */
 const SessionCustomer = Customer.extend({
-  patronym: requiredText(256),
+  patronym: Name,
   country: z.string().regex(/^[A-Z]{2}$/, { error: 'must be an ISO 3166-1 alpha-2 code' }),
   birthday: IsoDate,
-  city: requiredText(256),
+  city: Name,
   lang: z.string().regex(/^[A-Z]{2}$/, { error: 'must be an upper-case two-letter code such as EN or UK' }),
   tax_id: requiredText(32),
 }).partial();
@@ -96,7 +97,8 @@ export function toNewSession(session: SessionFields, ctx: z.RefinementCtx): NewC
   return definedFields({
     amount,
     currency: session.currency,
-    description: session.description,
+    // Kept, shown to the customer and sent on: a card number typed into it is masked first.
+    description: maskStoredText(session.description),
     method: session.method,
     orderId: session.order_id,
     split,

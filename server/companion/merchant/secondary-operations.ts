@@ -15,6 +15,7 @@ import type { PaymentFlowDeps } from '../context.js';
 import { decimal, minorUnitsOf } from '../http/amounts.js';
 import { gatewayProblem } from '../http/failure-problems.js';
 import { ApiProblem, capitalise } from '../http/problem.js';
+import { maskStoredText } from '../log/redact.js';
 import { definedFields } from '../optional-fields.js';
 import { operationResult, paymentUpdate } from '../payments/gateway-facts.js';
 import type { OperationBody } from './operation-request.js';
@@ -39,7 +40,8 @@ export class SecondaryOperations {
     const request = definedFields<OperationRequest>({
       kind,
       amount: body.amount === undefined ? undefined : minorUnitsOf(body.amount, payment.currency, 'amount'),
-      comment: body.comment,
+      // Free text kept at rest: a card number typed into it is stored masked; the gateway gets it as typed.
+      comment: body.comment === undefined ? undefined : maskStoredText(body.comment),
       split: body.split?.map((share, i): SplitShare => ({ subMerchantId: share.sub_merchant_id, amount: minorUnitsOf(share.amount, payment.currency, `split[${i}].amount`) })),
       overCapturePercent: kind === 'capture' ? this.#deps.options.captureOverReservePercent : undefined,
     });
