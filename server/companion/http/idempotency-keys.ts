@@ -8,7 +8,10 @@
  * instances) and the answer kept for 24 h:
  * - same key, same request → the stored status and body, with `Idempotent-Replayed: true`;
  * - same key, another request (method, path or body) → 422 `idempotency_key_reused`;
- * - same key while the first request still runs → 409 `idempotency_key_in_use`.
+ * - same key while the first request still runs → 409 `idempotency_key_in_use`;
+ * - same key after the instance running the first died mid-request (its lease ran out) → 500
+ *   `request_interrupted`, kept like any 5xx: that request may have reached the gateway, so it
+ *   is never run again under the key (a refund or charge would move money twice).
  * Kept are the answers that may have changed something: 2xx and 5xx (a 5xx cannot promise the
  * gateway was not reached). A 4xx is a refusal that changed nothing (a bad body, a money rule, the
  * gateway's definite no), so the key is freed and may be sent again, corrected or not.
@@ -17,7 +20,7 @@ import { createHmac } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import { passesLuhn } from '@payform/gateway/wire';
 import type { IdempotencyRequest, StoredAnswer } from '../../ledger/index.js';
-import type { CompanionEnv } from '../context.js';
+import type { CompanionEnv, CompanionServices } from '../context.js';
 import { ApiProblem } from './problem.js';
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
@@ -57,6 +60,8 @@ export function idempotencyKeys(secret: string, timings: IdempotencyTimings = ID
         throw new ApiProblem(422, 'idempotency_key_reused', 'This Idempotency-Key was used for another request (another path or body); a new request needs a new key', {
           [IDEMPOTENCY_HEADER]: 'was used for another request',
         });
+      case 'interrupted':
+        return answerInterrupted(c.var.services, request, claim.claimId);
     }
     let answer: StoredAnswer | undefined;
     try {
@@ -80,6 +85,20 @@ export function idempotencyKeys(secret: string, timings: IdempotencyTimings = ID
       }
     }
   };
+}
+
+const INTERRUPTED = new ApiProblem(
+  500,
+  'request_interrupted',
+  'The request first sent with this Idempotency-Key was interrupted before it was answered, and may have taken effect: look at the order (GET /api/orders/:order_id) and send a new key if nothing happened',
+);
+
+/** Keeps and gives the interrupted request's answer; a ledger that fails here leaves the claim to its lease. */
+async function answerInterrupted({ ledger, logger }: CompanionServices, request: IdempotencyRequest, claimId: string): Promise<Response> {
+  const answer: StoredAnswer = { status: INTERRUPTED.status, contentType: 'application/json', body: JSON.stringify(INTERRUPTED.body) };
+  logger.warn('an idempotency claim outlived its lease with no answer; its request is answered as interrupted', { path: request.path });
+  await ledger.storeIdempotentAnswer(request.key, claimId, answer, request.lifetimeMs);
+  return new Response(answer.body, { status: answer.status, headers: { 'Content-Type': answer.contentType } });
 }
 
 function checkedKey(header: string): string {
