@@ -116,13 +116,41 @@ function changedSomething(status: number): boolean {
 // part of a longer word or number (so ids holding a run of digits are left alone).
 const TYPED_CARD_NUMBER = /(?<![\p{L}\p{N}])\d(?:[ -]?\d){12,18}(?![\p{L}\p{N}])/gu;
 
+// An identifier or address (`id`, `order_id`, `challenge_url`): all digits passing Luhn is then
+// a numeric order or customer id, kept in the ledger's tables anyway, never free text.
+const IDENTIFIER = /(?:^|_)(?:id|url)$/;
+
 /**
  * Merchant answers hold masks, never a card number, but a comment or a description is the
  * merchant's free text and is echoed: one that holds a card number is not kept at rest. The
- * replay then shows `[card number]` where the first answer showed the digits.
+ * replay then shows `[card number]` where the first answer showed the digits; every other value
+ * is given back as it was, and an answer with nothing to mask byte for byte.
  */
 export function withoutCardNumbers(body: string): string {
-  return body.replace(TYPED_CARD_NUMBER, (run) => (passesLuhn(run.replace(/\D/g, '')) ? '[card number]' : run));
+  let answer: unknown;
+  try {
+    answer = JSON.parse(body);
+  } catch {
+    return maskCardNumbers(body);
+  }
+  let masked = false;
+  const visit = (value: unknown, key: string): unknown => {
+    if (typeof value === 'string') {
+      if (IDENTIFIER.test(key)) return value;
+      const text = maskCardNumbers(value);
+      masked ||= text !== value;
+      return text;
+    }
+    if (Array.isArray(value)) return value.map((item) => visit(item, key));
+    if (value === null || typeof value !== 'object') return value;
+    return Object.fromEntries(Object.entries(value).map(([name, item]) => [name, visit(item, name)]));
+  };
+  const kept = visit(answer, '');
+  return masked ? JSON.stringify(kept) : body;
+}
+
+function maskCardNumbers(text: string): string {
+  return text.replace(TYPED_CARD_NUMBER, (run) => (passesLuhn(run.replace(/\D/g, '')) ? '[card number]' : run));
 }
 
 function replay(answer: StoredAnswer): Response {

@@ -120,6 +120,24 @@ describe('a request sent again with its Idempotency-Key', () => {
     expect(JSON.parse(again.text).operation.id).toBe(JSON.parse(first.text).operation.id);
   });
 
+  it('gives ids back as they were, even all digits that pass Luhn (a numeric order id)', async () => {
+    await open();
+    const create = () =>
+      stack.request('POST', '/api/checkout/sessions', {
+        admin: true,
+        body: { amount: 5, currency: 'UAH', description: 'Order 1700000000001231, card 4242 4242 4242 4242', order_id: '1700000000001231' },
+        headers: { 'Idempotency-Key': 'numeric-order' },
+      });
+    const first = await create();
+    expect(first.status).toBe(201);
+    const firstText = await first.text();
+    const again = await create();
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    const replayed = JSON.parse(await again.text());
+    expect(replayed).toEqual({ ...JSON.parse(firstText), description: 'Order [card number], card [card number]' });
+    expect(replayed.order_id).toBe('1700000000001231');
+  });
+
   it('holds across a second instance and a restart on the same ledger file', async () => {
     await open();
     const orderId = await paidOrder();
