@@ -2,8 +2,9 @@
 // makes exactly one claimer win, whichever instance it runs on. The winner runs the request and
 // stores the answer (or releases the key when the answer changed nothing); everyone else gets
 // the stored answer, "in use" while the winner runs, or "reused" when their request differs.
-// A claim whose holder died is taken over once its lease has run out; a key past its lifetime
-// is free again, and swept.
+// A claim whose holder died is taken over once its lease has run out, but not to run its request
+// again: that may have reached the gateway, so the taker answers that the outcome is unknown. A
+// key past its lifetime is free again, and swept.
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { LedgerContext } from './context.js';
@@ -32,6 +33,8 @@ export interface StoredAnswer {
 
 export type IdempotencyClaim =
   | { readonly outcome: 'claimed'; readonly claimId: string }
+  /** The claim's holder died mid-request (its lease ran out): this claim is to answer so, not to run. */
+  | { readonly outcome: 'interrupted'; readonly claimId: string }
   | { readonly outcome: 'replay'; readonly answer: StoredAnswer }
   | { readonly outcome: 'in_progress' }
   | { readonly outcome: 'reused' };
@@ -81,20 +84,25 @@ export async function claimIdempotencyKey(ctx: LedgerContext, input: Idempotency
       .executeTakeFirst();
     if (inserted) return { outcome: 'claimed', claimId };
 
-    // Taken over in one guarded statement, so of two takers racing only one matches.
-    const taken = await ctx.db
+    // Taken over in one guarded statement each, so of two takers racing only one matches.
+    const renewed = await ctx.db
       .updateTable('idempotency_keys')
       .set(claim)
       .where('key', '=', request.key)
-      .where((eb) =>
-        eb.or([
-          eb('expires_at', '<=', now),
-          eb.and([eb('state', '=', 'in_progress'), eb('locked_until', '<=', now), eb('fingerprint', '=', request.fingerprint)]),
-        ]),
-      )
+      .where('expires_at', '<=', now)
       .returning('key')
       .executeTakeFirst();
-    if (taken) return { outcome: 'claimed', claimId };
+    if (renewed) return { outcome: 'claimed', claimId };
+    const orphaned = await ctx.db
+      .updateTable('idempotency_keys')
+      .set(claim)
+      .where('key', '=', request.key)
+      .where('state', '=', 'in_progress')
+      .where('locked_until', '<=', now)
+      .where('fingerprint', '=', request.fingerprint)
+      .returning('key')
+      .executeTakeFirst();
+    if (orphaned) return { outcome: 'interrupted', claimId };
 
     const row = await ctx.db.selectFrom('idempotency_keys').selectAll().where('key', '=', request.key).executeTakeFirst();
     if (!row) continue;

@@ -8,7 +8,10 @@
  * instances) and the answer kept for 24 h:
  * - same key, same request → the stored status and body, with `Idempotent-Replayed: true`;
  * - same key, another request (method, path or body) → 422 `idempotency_key_reused`;
- * - same key while the first request still runs → 409 `idempotency_key_in_use`.
+ * - same key while the first request still runs → 409 `idempotency_key_in_use`;
+ * - same key after the instance running the first died mid-request (its lease ran out) → 500
+ *   `request_interrupted`, kept like any 5xx: that request may have reached the gateway, so it
+ *   is never run again under the key (a refund or charge would move money twice).
  * Kept are the answers that may have changed something: 2xx and 5xx (a 5xx cannot promise the
  * gateway was not reached). A 4xx is a refusal that changed nothing (a bad body, a money rule, the
  * gateway's definite no), so the key is freed and may be sent again, corrected or not.
@@ -17,7 +20,7 @@ import { createHmac } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import { passesLuhn } from '@payform/gateway/wire';
 import type { IdempotencyRequest, StoredAnswer } from '../../ledger/index.js';
-import type { CompanionEnv } from '../context.js';
+import type { CompanionEnv, CompanionServices } from '../context.js';
 import { ApiProblem } from './problem.js';
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
@@ -57,6 +60,8 @@ export function idempotencyKeys(secret: string, timings: IdempotencyTimings = ID
         throw new ApiProblem(422, 'idempotency_key_reused', 'This Idempotency-Key was used for another request (another path or body); a new request needs a new key', {
           [IDEMPOTENCY_HEADER]: 'was used for another request',
         });
+      case 'interrupted':
+        return answerInterrupted(c.var.services, request, claim.claimId);
     }
     let answer: StoredAnswer | undefined;
     try {
@@ -82,6 +87,20 @@ export function idempotencyKeys(secret: string, timings: IdempotencyTimings = ID
   };
 }
 
+const INTERRUPTED = new ApiProblem(
+  500,
+  'request_interrupted',
+  'The request first sent with this Idempotency-Key was interrupted before it was answered, and may have taken effect: look at the order (GET /api/orders/:order_id) and send a new key if nothing happened',
+);
+
+/** Keeps and gives the interrupted request's answer; a ledger that fails here leaves the claim to its lease. */
+async function answerInterrupted({ ledger, logger }: CompanionServices, request: IdempotencyRequest, claimId: string): Promise<Response> {
+  const answer: StoredAnswer = { status: INTERRUPTED.status, contentType: 'application/json', body: JSON.stringify(INTERRUPTED.body) };
+  logger.warn('an idempotency claim outlived its lease with no answer; its request is answered as interrupted', { path: request.path });
+  await ledger.storeIdempotentAnswer(request.key, claimId, answer, request.lifetimeMs);
+  return new Response(answer.body, { status: answer.status, headers: { 'Content-Type': answer.contentType } });
+}
+
 function checkedKey(header: string): string {
   if (KEY.test(header)) return header;
   const reason = header === '' ? 'must not be empty' : header.length > 255 ? 'must be at most 255 characters' : 'must be printable ASCII characters';
@@ -97,13 +116,41 @@ function changedSomething(status: number): boolean {
 // part of a longer word or number (so ids holding a run of digits are left alone).
 const TYPED_CARD_NUMBER = /(?<![\p{L}\p{N}])\d(?:[ -]?\d){12,18}(?![\p{L}\p{N}])/gu;
 
+// An identifier or address (`id`, `order_id`, `challenge_url`): all digits passing Luhn is then
+// a numeric order or customer id, kept in the ledger's tables anyway, never free text.
+const IDENTIFIER = /(?:^|_)(?:id|url)$/;
+
 /**
  * Merchant answers hold masks, never a card number, but a comment or a description is the
  * merchant's free text and is echoed: one that holds a card number is not kept at rest. The
- * replay then shows `[card number]` where the first answer showed the digits.
+ * replay then shows `[card number]` where the first answer showed the digits; every other value
+ * is given back as it was, and an answer with nothing to mask byte for byte.
  */
 export function withoutCardNumbers(body: string): string {
-  return body.replace(TYPED_CARD_NUMBER, (run) => (passesLuhn(run.replace(/\D/g, '')) ? '[card number]' : run));
+  let answer: unknown;
+  try {
+    answer = JSON.parse(body);
+  } catch {
+    return maskCardNumbers(body);
+  }
+  let masked = false;
+  const visit = (value: unknown, key: string): unknown => {
+    if (typeof value === 'string') {
+      if (IDENTIFIER.test(key)) return value;
+      const text = maskCardNumbers(value);
+      masked ||= text !== value;
+      return text;
+    }
+    if (Array.isArray(value)) return value.map((item) => visit(item, key));
+    if (value === null || typeof value !== 'object') return value;
+    return Object.fromEntries(Object.entries(value).map(([name, item]) => [name, visit(item, name)]));
+  };
+  const kept = visit(answer, '');
+  return masked ? JSON.stringify(kept) : body;
+}
+
+function maskCardNumbers(text: string): string {
+  return text.replace(TYPED_CARD_NUMBER, (run) => (passesLuhn(run.replace(/\D/g, '')) ? '[card number]' : run));
 }
 
 function replay(answer: StoredAnswer): Response {

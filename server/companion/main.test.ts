@@ -1,0 +1,67 @@
+/**
+ * `payform-companion` installed without the database driver its DATABASE_URL needs (both are
+ * optional peer dependencies): a child process whose module resolution really cannot find the
+ * driver stops at once, exit code 1, naming the package to install.
+ */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+/**
+ * A resolve hook that sends the driver's name on to a package that does not exist, so Node's own
+ * resolver fails to find it (ERR_MODULE_NOT_FOUND) as it would in an install without it.
+ */
+function withoutPackage(name: string): string {
+  const hook = `export async function resolve(specifier, context, next) {
+    return next(specifier === ${JSON.stringify(name)} ? '@payform-not-installed/' + specifier : specifier, context);
+  }`;
+  const register = `import { register } from 'node:module'; register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hook)}`)});`;
+  return `data:text/javascript,${encodeURIComponent(register)}`;
+}
+
+async function startWithout(driver: string, databaseUrl: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', '--import', withoutPackage(driver), 'server/companion/main.ts'], {
+    // An unreachable gateway: the start must stop before anything would call it.
+    env: { ...process.env, DATABASE_URL: databaseUrl, GATEWAY_BASE_URL: 'http://127.0.0.1:9', PORT: '0', HOST: '127.0.0.1', ADMIN_TOKEN: 'main-test-admin-token-0123456789' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    timeout: 60_000,
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  const [code] = (await once(child, 'exit')) as [number | null];
+  return { code, stdout, stderr };
+}
+
+let directory: string;
+beforeAll(async () => {
+  directory = await mkdtemp(join(tmpdir(), 'payform-companion-main-'));
+});
+afterAll(async () => {
+  await rm(directory, { recursive: true, force: true });
+});
+
+describe('payform-companion without the driver its DATABASE_URL needs', () => {
+  it('stops with exit code 1 and `npm install pg` for a postgres:// URL', async () => {
+    const { code, stdout, stderr } = await startWithout('pg', 'postgres://payform:payform@127.0.0.1:5432/payform_test');
+    expect(code).toBe(1);
+    expect(stderr).toContain("payform companion could not start: A PostgreSQL ledger (DATABASE_URL postgres://…) needs the 'pg' package, which is not installed: run `npm install pg`");
+    // One line, no stack, and it never listened.
+    expect(stderr).not.toMatch(/\n\s+at /);
+    expect(stdout).not.toContain('listening');
+  }, 60_000);
+
+  it('stops with exit code 1 and `npm install better-sqlite3` for a file, creating no database', async () => {
+    const file = join(directory, 'data', 'ledger.db');
+    const { code, stdout, stderr } = await startWithout('better-sqlite3', file);
+    expect(code).toBe(1);
+    expect(stderr).toContain("needs the 'better-sqlite3' package, which is not installed: run `npm install better-sqlite3`");
+    expect(stdout).not.toContain('listening');
+    expect(existsSync(join(directory, 'data'))).toBe(false);
+  }, 60_000);
+});
