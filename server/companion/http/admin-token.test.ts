@@ -42,4 +42,12 @@ describe('wrong admin tokens', () => {
     expect((await stack.request('GET', '/api/balances/accounts', wrong)).status).toBe(429);
     expect((await stack.request('POST', '/api/checkout/sessions', { ...wrong, body: { amount: 1, currency: 'UAH', description: 'x' } })).status).toBe(429);
   });
+
+  it('are not counted for a client whose address the host did not pass: nobody can lock the merchant out', async () => {
+    const stack = await openStack({ companion: { rateLimits: { wrongAdminTokens: 2 } } });
+    // app.request with no socket and no clientAddress: the address is unknown, as on a bare fetch mount.
+    const orders = (token: string) => stack.companion.request('/api/orders', { headers: { Authorization: `Bearer ${token}` } });
+    for (let guess = 0; guess < 6; guess += 1) expect((await orders(`guess-${guess}`)).status).toBe(401);
+    expect((await orders(ADMIN_TOKEN)).status).toBe(200);
+  });
 });

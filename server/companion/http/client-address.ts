@@ -25,10 +25,13 @@ function plain(address: string): string | undefined {
   return isIP(unmapped) ? unmapped : undefined;
 }
 
-/** The key the per-client limits count under: the client's network, or `unknown`. */
+/** The key of clients whose address the host did not pass (a fetch handler without `clientAddress`). */
+export const UNKNOWN_CLIENT = 'unknown';
+
+/** The key the per-client limits count under: the client's network, or UNKNOWN_CLIENT. */
 export function clientKey(c: Context<CompanionEnv>, trustProxy: boolean): string {
   const address = clientAddress(c, trustProxy);
-  return address === undefined ? 'unknown' : clientNetwork(address);
+  return address === undefined ? UNKNOWN_CLIENT : clientNetwork(address);
 }
 
 /**

@@ -7,7 +7,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import type { CompanionEnv } from '../context.js';
 import { bodyLimit } from 'hono/body-limit';
-import { clientKey } from './client-address.js';
+import { clientKey, UNKNOWN_CLIENT } from './client-address.js';
 import { ApiProblem } from './problem.js';
 
 /**
@@ -15,18 +15,22 @@ import { ApiProblem } from './problem.js';
  * the same time whatever the length or content of what was sent. Against guessing, wrong tokens
  * are counted per client (`services.wrongAdminTokens`): past the limit, that client is refused
  * 429 until the window ends — a right token included, so the answer tells a guesser nothing —
- * and the burst is logged once.
+ * and the burst is logged once. A client whose address is not known is not counted.
  */
 export function requireAdminToken(adminToken: string): MiddlewareHandler<CompanionEnv> {
   const expected = digest(adminToken);
   return async (c, next) => {
     const { wrongAdminTokens, options, logger } = c.var.services;
     const client = clientKey(c, options.trustProxy);
-    const throttled = wrongAdminTokens.check(client);
+    // A host that passes no client address puts everyone under one key: counting there would let
+    // anyone lock the merchant out with a few wrong tokens. The token's length stands alone then.
+    const counting = client !== UNKNOWN_CLIENT;
+    const throttled = counting ? wrongAdminTokens.check(client) : { allowed: true, retryAfterMs: 0 };
     if (!throttled.allowed) throw tooManyWrongTokens(throttled.retryAfterMs);
     const match = /^Bearer[ ]+(\S+)\s*$/i.exec(c.req.header('authorization') ?? '');
     if (!match?.[1]) throw unauthorized();
     if (!timingSafeEqual(digest(match[1]), expected)) {
+      if (!counting) throw unauthorized();
       const counted = wrongAdminTokens.take(client);
       if (counted.allowed) throw unauthorized();
       if (counted.justExceeded) {
