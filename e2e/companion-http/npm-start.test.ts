@@ -13,9 +13,10 @@ import type { RunningStack } from '../../demo/stack.js';
 import { describeCompanionJourneys } from './journeys.js';
 
 let stack: RunningStack;
-const directory = mkdtempSync(join(tmpdir(), 'payform-npm-start-'));
+let directory: string;
 
 beforeAll(async () => {
+  directory = mkdtempSync(join(tmpdir(), 'payform-npm-start-'));
   stack = await startStack({
     env: {
       ...process.env,
@@ -33,7 +34,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await stack?.close();
-  rmSync(directory, { recursive: true, force: true });
+  if (directory) rmSync(directory, { recursive: true, force: true });
 });
 
 describeCompanionJourneys('npm start (demo/stack.ts, from the sources)', () => ({
