@@ -73,7 +73,8 @@ export default defineConfig(({ mode }) => ({
   resolve: { alias: packageSources },
   test: {
     include: ['server/**/*.test.ts', 'widget/**/*.test.ts', 'demo/**/*.test.ts', 'e2e/**/*.test.ts'],
-    exclude: ['**/node_modules/**', 'widget/**/*.browser.test.ts'],
+    // e2e/packages runs on its own (npm run test:packages): it packs and installs the packages first.
+    exclude: ['**/node_modules/**', 'widget/**/*.browser.test.ts', 'e2e/packages/**'],
     environment: 'node',
     testTimeout: 20_000,
     hookTimeout: 30_000,

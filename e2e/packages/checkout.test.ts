@@ -1,0 +1,152 @@
+/**
+ * A customer pays in Chromium on a merchant's page built the way a merchant builds it: the
+ * throwaway project's own Vite serves e2e/packages/shop (copied there), which imports the
+ * installed `@payform/widget` — the web component, and `PayForm` from `@payform/widget/react` —
+ * against the packaged companion and sandbox started from node_modules/.bin.
+ */
+import { cpSync, readFileSync, readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { chromium } from 'playwright';
+import type { Browser, Page } from 'playwright';
+import { expect as expectPage } from '@playwright/test';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { startPackagedStack } from './merchant.js';
+import type { PackagedStack } from './merchant.js';
+
+const { shop } = inject('packages');
+const FUTURE_EXPIRY = `12/${String((new Date().getUTCFullYear() + 3) % 100).padStart(2, '0')}`;
+
+interface ViteServer {
+  listen(): Promise<unknown>;
+  close(): Promise<void>;
+  readonly resolvedUrls: { readonly local: readonly string[] } | null;
+}
+
+let vite: ViteServer;
+let pageOrigin: string;
+let stack: PackagedStack;
+let browser: Browser;
+
+beforeAll(async () => {
+  const root = join(shop, 'web');
+  cpSync(new URL('shop', import.meta.url), root, { recursive: true });
+  // The shop's own Vite, resolved from the shop as its vite.config would be.
+  const { createServer } = (await import(/* @vite-ignore */ pathToFileURL(createRequire(join(shop, 'package.json')).resolve('vite')).href)) as {
+    createServer(config: object): Promise<ViteServer>;
+  };
+  vite = await createServer({
+    root,
+    configFile: false,
+    logLevel: 'warn',
+    cacheDir: join(shop, 'node_modules', '.vite'),
+    server: { host: '127.0.0.1', port: 0, strictPort: false, hmr: false },
+    // Bundled before the first page asks, so no "new dependencies found" reload mid-test.
+    optimizeDeps: { include: ['@payform/widget', '@payform/widget/react', 'react', 'react-dom/client'] },
+  });
+  await vite.listen();
+  pageOrigin = new URL(vite.resolvedUrls!.local[0]!).origin;
+  stack = await startPackagedStack(shop, { allowedOrigins: [pageOrigin] });
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+  });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await stack?.close();
+  await vite?.close();
+});
+
+async function openSession(overrides: Record<string, unknown> = {}): Promise<{ id: string; order_id: string }> {
+  const response = await fetch(`${stack.companionUrl}/api/checkout/sessions`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${stack.adminToken}` },
+    body: JSON.stringify({ amount: 249.5, currency: 'UAH', description: 'Order', method: 'purchase', ...overrides }),
+  });
+  expect(response.status).toBe(201);
+  return response.json();
+}
+
+async function orderStatus(orderId: string): Promise<string> {
+  const response = await fetch(`${stack.companionUrl}/api/orders/${orderId}`, { headers: { Authorization: `Bearer ${stack.adminToken}` } });
+  return ((await response.json()) as { order: { status: string } }).order.status;
+}
+
+/** A new page whose script errors show in the test's output. */
+async function newPage(): Promise<Page> {
+  const page = await browser.newPage();
+  page.on('pageerror', (error) => console.error(`page error: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error') console.error(`console: ${message.text()}`);
+  });
+  return page;
+}
+
+/** Opens `path` with the session, types the card and whatever customer fields it asks, and pays. */
+async function payOn(page: Page, path: string, sessionId: string, number: string): Promise<void> {
+  await page.goto(`${pageOrigin}${path}?${new URLSearchParams({ session: sessionId, endpoint: stack.companionUrl })}`);
+  const form = page.locator('pay-form');
+  await form.getByLabel('Card number').fill(number);
+  await form.getByLabel('Expiry date').fill(FUTURE_EXPIRY);
+  await form.getByLabel('Security code').fill('123');
+  for (const [label, value] of [
+    ['First name', 'Olena'],
+    ['Last name', 'Koval'],
+    ['Email', 'olena@example.com'],
+    ['Phone', '+380501234567'],
+  ] as const) {
+    const field = form.getByLabel(label, { exact: true });
+    if (await field.count()) await field.fill(value);
+  }
+  await form.getByRole('button', { name: /^Pay / }).click();
+}
+
+it('the script-tag bundle is Lit’s production build', () => {
+  expect(readFileSync(join(shop, 'node_modules', '@payform', 'widget', 'dist', 'pay-form.js'), 'utf8')).not.toMatch(/litIssuedWarnings|reactiveElementPolyfillSupportDevMode/);
+});
+
+it('the script-tag bundle (pay-form.js and its chunks) holds no React: that entry is @payform/widget/react', () => {
+  const dist = join(shop, 'node_modules', '@payform', 'widget', 'dist');
+  const bundle = [join(dist, 'pay-form.js'), ...readdirSync(join(dist, 'chunks')).map((chunk) => join(dist, 'chunks', chunk))];
+  for (const file of bundle) expect(readFileSync(file, 'utf8'), file).not.toMatch(/\breact\b|@lit\/react|createComponent/i);
+  expect(readFileSync(join(dist, 'lib', 'react.js'), 'utf8')).toMatch(/from\s*["']@lit\/react["']/);
+});
+
+describe('a merchant’s page served by Vite, paid in Chromium', () => {
+  it.each([
+    ['<pay-form> from @payform/widget', '/index.html'],
+    ['PayForm from @payform/widget/react', '/react.html'],
+  ])('%s: a test card pays, pay-success fires, the order is paid', async (_name, path) => {
+    const session = await openSession();
+    const page = await newPage();
+    try {
+      await payOn(page, path, session.id, '4242 4242 4242 4242');
+      await expectPage(page.locator('#outcome')).toHaveText(`Paid: order ${session.order_id}`, { timeout: 20_000 });
+      await expect.poll(() => orderStatus(session.order_id), { timeout: 10_000 }).toBe('success');
+    } finally {
+      await page.close();
+    }
+  });
+
+  // The session has no return_url, so the challenge ends on the companion's own result page.
+  // With a return_url on the shop's origin Chromium refuses the last hop: the sandbox's challenge
+  // page allows form-action only to itself and the companion, and browsers apply form-action to
+  // every redirect after the submission (reported to the lead; the sandbox is not this suite's).
+  it('3-D Secure: the sandbox’s challenge page, then the companion’s result page, the order paid', async () => {
+    const session = await openSession();
+    const page = await newPage();
+    try {
+      await payOn(page, '/index.html', session.id, '4000 0000 0000 3220');
+      await expectPage(page).toHaveURL(new RegExp(`^${stack.sandboxUrl}/3ds/`), { timeout: 20_000 });
+      await page.getByRole('button', { name: 'Complete authentication' }).click();
+      await expectPage(page).toHaveURL(`${stack.companionUrl}/checkout/return/${session.id}`, { timeout: 20_000 });
+      await expectPage(page.getByRole('heading', { level: 1 })).toHaveText('Payment received');
+      await expect.poll(() => orderStatus(session.order_id), { timeout: 10_000 }).toBe('success');
+    } finally {
+      await page.close();
+    }
+  });
+});

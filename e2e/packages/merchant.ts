@@ -1,0 +1,100 @@
+/**
+ * The merchant's side of the packages suite: the packaged `payform-sandbox` and
+ * `payform-companion` started from the throwaway project's node_modules/.bin, each a process
+ * of its own configured only by its command line and environment, as docs/sandbox.md and
+ * docs/companion.md tell a merchant to run them.
+ */
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import type { CompanionTarget } from '../companion-http/journeys.js';
+
+export interface RunningBin {
+  /** The URL it printed ("… listening on <url>"). */
+  readonly url: string;
+  /** Everything it wrote so far. */
+  output(): string;
+  /** SIGTERM, then waits until it exited. */
+  stop(): Promise<void>;
+}
+
+/** Spawns `node_modules/.bin/<bin>` in the shop and waits for its "listening on <url>" line. */
+export function startBin(shop: string, bin: string, args: readonly string[], env: Record<string, string>): Promise<RunningBin> {
+  const child = spawn(join(shop, 'node_modules', '.bin', bin), args, {
+    cwd: shop,
+    // Only what a merchant's shell would have, plus the log capture `npm test` scans for card data.
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? shop, ...(process.env.PAYFORM_LOG_FILE ? { PAYFORM_LOG_FILE: process.env.PAYFORM_LOG_FILE } : {}), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => fail(new Error(`${bin} did not say it was listening within 30 s:\n${output}`)), 30_000);
+    const fail = (error: Error) => {
+      clearTimeout(timer);
+      child.kill('SIGKILL');
+      reject(error);
+    };
+    const read = (chunk: Buffer) => {
+      output += chunk.toString();
+      const url = /listening on (http:\/\/\S+)/.exec(output)?.[1];
+      if (!url) return;
+      clearTimeout(timer);
+      resolve({ url, output: () => output, stop: () => stop(child, exited) });
+    };
+    child.stdout!.on('data', read);
+    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.once('exit', (code, signal) => fail(new Error(`${bin} exited (${code ?? signal}) before it listened:\n${output}`)));
+  });
+}
+
+async function stop(child: ChildProcess, exited: Promise<void>): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill('SIGTERM');
+  const late = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  await exited;
+  clearTimeout(late);
+}
+
+export interface PackagedStack extends CompanionTarget {
+  readonly sandbox: RunningBin;
+  readonly companion: RunningBin;
+  close(): Promise<void>;
+}
+
+/**
+ * `payform-sandbox --port 0`, then `payform-companion` pointed at it with a SQLite file ledger in
+ * the shop (better-sqlite3 is the merchant's own dependency), allowing `allowedOrigins` (CORS).
+ */
+export async function startPackagedStack(shop: string, options: { readonly allowedOrigins?: readonly string[]; readonly database?: string } = {}): Promise<PackagedStack> {
+  const sandbox = await startBin(shop, 'payform-sandbox', ['--port', '0', '--host', '127.0.0.1'], {});
+  const adminToken = randomBytes(24).toString('base64url');
+  let companion: RunningBin;
+  try {
+    companion = await startBin(shop, 'payform-companion', [], {
+      GATEWAY_BASE_URL: sandbox.url,
+      SANDBOX_ORIGIN: new URL(sandbox.url).origin,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      ADMIN_TOKEN: adminToken,
+      DATABASE_URL: join(shop, options.database ?? `ledger-${randomBytes(4).toString('hex')}.db`),
+      LOG_LEVEL: 'error',
+      ...(options.allowedOrigins ? { ALLOWED_ORIGINS: options.allowedOrigins.join(',') } : {}),
+    });
+  } catch (error) {
+    await sandbox.stop();
+    throw error;
+  }
+  return {
+    companionUrl: companion.url,
+    sandboxUrl: sandbox.url,
+    adminToken,
+    sandbox,
+    companion,
+    async close() {
+      await companion.stop();
+      await sandbox.stop();
+    },
+  };
+}
