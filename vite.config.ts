@@ -68,9 +68,14 @@ const demo: UserConfig = {
 
 // One Vite config for the repository: Vitest runs the Node-side suites from here
 // (browser component tests run under web-test-runner, end-to-end under Playwright).
-export default defineConfig(({ mode }) => ({
+export default defineConfig(({ mode, command }) => ({
   ...(mode === 'demo' ? demo : widget),
-  resolve: { alias: packageSources },
+  resolve: {
+    alias: packageSources,
+    // The widget's bundle is always Lit's production build, whatever NODE_ENV the shell has
+    // (Vite would add the `development` condition for any other value, and ship Lit's warnings).
+    ...(command === 'build' && mode !== 'demo' ? { conditions: ['module', 'browser', 'production'] } : {}),
+  },
   test: {
     include: ['server/**/*.test.ts', 'widget/**/*.test.ts', 'demo/**/*.test.ts', 'e2e/**/*.test.ts'],
     // e2e/packages runs on its own (npm run test:packages): it packs and installs the packages first.

@@ -131,19 +131,16 @@ describe('a merchant’s page served by Vite, paid in Chromium', () => {
     }
   });
 
-  // The session has no return_url, so the challenge ends on the companion's own result page.
-  // With a return_url on the shop's origin Chromium refuses the last hop: the sandbox's challenge
-  // page allows form-action only to itself and the companion, and browsers apply form-action to
-  // every redirect after the submission (reported to the lead; the sandbox is not this suite's).
-  it('3-D Secure: the sandbox’s challenge page, then the companion’s result page, the order paid', async () => {
-    const session = await openSession();
+  // The shop's return page is on its own origin: the sandbox's challenge form, the companion's
+  // result_url and the shop's page make a chain of redirects across three origins.
+  it('3-D Secure: the sandbox’s challenge page, then back to the shop’s page, the order paid', async () => {
+    const session = await openSession({ return_url: `${pageOrigin}/index.html?returned=1` });
     const page = await newPage();
     try {
       await payOn(page, '/index.html', session.id, '4000 0000 0000 3220');
       await expectPage(page).toHaveURL(new RegExp(`^${stack.sandboxUrl}/3ds/`), { timeout: 20_000 });
       await page.getByRole('button', { name: 'Complete authentication' }).click();
-      await expectPage(page).toHaveURL(`${stack.companionUrl}/checkout/return/${session.id}`, { timeout: 20_000 });
-      await expectPage(page.getByRole('heading', { level: 1 })).toHaveText('Payment received');
+      await expectPage(page).toHaveURL(new RegExp(`^${pageOrigin}/index\\.html\\?returned=1&checkout_session=${session.id}`), { timeout: 20_000 });
       await expect.poll(() => orderStatus(session.order_id), { timeout: 10_000 }).toBe('success');
     } finally {
       await page.close();

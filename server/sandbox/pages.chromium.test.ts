@@ -28,6 +28,11 @@ beforeAll(async () => {
   });
   // The shop the customer returns to (result_url).
   shop = createServer((request, response) => {
+    // A companion's result_url that sends the customer on to the merchant's own page, elsewhere.
+    if (request.url === '/hop') {
+      response.writeHead(303, { Location: `http://localhost:${(shop.address() as AddressInfo).port}/checkout/return` }).end();
+      return;
+    }
     response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(`<!doctype html><title>Shop</title><h1>Back at the shop</h1><p>${request.url ?? ''}</p>`);
   });
   await new Promise<void>((resolve) => shop.listen(0, '127.0.0.1', resolve));
@@ -89,6 +94,17 @@ describe('3-D Secure challenge page in Chromium', { timeout: 60_000 }, () => {
     const events = await sandbox.receiver.waitFor(payment.order_id, 2);
     expect(events.map((event) => event.status_code)).toEqual(['2122', '1000']);
     expect((await client.orders.get(payment.order_id))[0]).toMatchObject({ status: 'success', eci: '05' });
+  });
+
+  it('lets the customer go on from result_url to the merchant’s page on another origin', async () => {
+    const client = sandbox.client();
+    const resultUrl = shopUrl.replace('/checkout/return', '/hop');
+    const payment = await client.payments.create(direct(sandbox.receiver.url(), { result_url: resultUrl }, '4000000000003220'));
+    await newPage({ javaScript: false });
+    await page.goto(payment.user_action_url ?? '');
+    const merchantPage = shopUrl.replace('127.0.0.1', 'localhost');
+    await Promise.all([page.waitForURL(merchantPage), page.getByRole('button', { name: 'Complete authentication' }).click()]);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Back at the shop');
   });
 
   it('fails the challenge with the keyboard', async () => {

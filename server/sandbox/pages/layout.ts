@@ -34,15 +34,18 @@ ${content}
 }
 
 /**
- * Sends a page with its headers. `formTargets` are the origins a form on it may end up at:
- * browsers apply form-action to the redirect that follows a submission (to result_url).
+ * Sends a page with its headers. `formTargets` are the origins a form on it posts to or is sent
+ * on to (result_url). Browsers apply form-action to every redirect that follows a submission,
+ * and result_url (a companion) sends the customer on to the merchant's own page, wherever it
+ * is: so https pages, and this machine's pages in development, are allowed too. Other schemes
+ * (javascript:, data:) stay refused.
  */
 export async function sendPage(
   c: Context,
   content: Markup,
   options: { status?: 200 | 400 | 403 | 404 | 409 | 410; formTargets?: readonly string[]; scripts?: boolean } = {},
 ) {
-  const formAction = ["'self'", ...new Set(options.formTargets ?? [])].join(' ');
+  const formAction = ["'self'", ...new Set(options.formTargets ?? []), ...ONWARD_TARGETS].join(' ');
   // Pages that keep themselves current (the inspector) load a script of the sandbox's own and fetch from it.
   const scripts = options.scripts ? "script-src 'self'; connect-src 'self'; " : '';
   c.header(
@@ -58,6 +61,9 @@ export async function sendPage(
   c.header('Cache-Control', 'no-store');
   return c.html(await content, options.status ?? 200);
 }
+
+/** Where a customer may be sent on after result_url: any https page, or one on this machine. */
+const ONWARD_TARGETS = ['https:', 'http://localhost:*', 'http://127.0.0.1:*'];
 
 /** The origin of an http(s) URL, for form-action; nothing for anything else. */
 export function originOf(url: string | undefined): string[] {
