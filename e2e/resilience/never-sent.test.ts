@@ -162,6 +162,52 @@ function describeNeverSent(name: string, backend: () => LedgerBackend): void {
         expect(gatewayOrder(session.order_id)?.operations.filter((entry) => entry.method === kind && entry.status === 'success')).toHaveLength(1);
       }, 60_000);
     }
+
+    // The first refund request reaches the gateway after all, after its reservation was ended as
+    // never sent and the merchant refunded again: a refund of that order made at the gateway
+    // directly, with the companion's credentials, stands for it. The customer got two refunds;
+    // the merchant is told so, though the total is within what was paid.
+    for (const learnt of ['webhook', 'order_state'] as const) {
+      it(`a refund ended as never sent that the gateway makes after the retry flags the payment (by ${learnt})`, async () => {
+        const session = await stack.openSession();
+        expect((await pay(session)).status).toBe('success');
+        const refundPath = `/api/orders/${session.order_id}/refund`;
+        await stack.control('PUT', '/_sandbox/faults', BEFORE_ACTING('/api/v1/refund'));
+        const first = await stack.json('POST', refundPath, 202, { admin: true, body: { amount: 3 } });
+        await eventually(async () => {
+          await reconcileBoth();
+          expect(await stack.ledger.getOperation(first.operation.id)).toMatchObject({ status: 'failure', statusDescription: 'Never reached the gateway' });
+        }, 20_000);
+
+        const gateway = stack.companion.companion.services.gateway;
+        const late = () => gateway.operations.refund({ order_id: session.order_id, order_currency: 'UAH', refund_amount: 300, server_url: `${stack.companionUrl}/webhooks/gateway` });
+        if (learnt === 'webhook') {
+          expect((await stack.json('POST', refundPath, 200, { admin: true, body: { amount: 3 } })).operation).toMatchObject({ status: 'success' });
+          await late();
+        } else {
+          // Webhooks lost: the late refund lands first; the retry's answer is lost too, and the
+          // order-state read made for it shows two refunds of 3.00 where the ledger asked for one.
+          webhooksLost = true;
+          await late();
+          await stack.control('PUT', '/_sandbox/faults', { error_rate: 1, error_status: 503, phase: 'after', scope: { method: 'POST', path: '/api/v1/refund' }, times: 1 });
+          expect((await stack.json('POST', refundPath, 200, { admin: true, body: { amount: 3 } })).operation).toMatchObject({ status: 'success' });
+        }
+
+        const refunds = gatewayOrder(session.order_id)!.operations.filter((entry) => entry.method === 'refund' && entry.status === 'success');
+        expect(refunds).toHaveLength(2);
+        await eventually(async () => {
+          const detail = await stack.json('GET', `/api/orders/${session.order_id}`, 200, { admin: true });
+          // Which of the two equal refunds was the retry the order state cannot tell: one is.
+          const made = detail.operations.filter((operation: Json) => operation.origin === 'gateway');
+          expect(made).toMatchObject([{ kind: 'refund', status: 'success', amount: 3 }]);
+          const succeeded = detail.operations.filter((operation: Json) => operation.status === 'success').map((operation: Json) => operation.operation_id);
+          expect(succeeded.sort()).toEqual(refunds.map((entry) => entry.id).sort());
+          expect(detail.order.discrepancy).toMatchObject({ late_operation: { never_sent_id: first.operation.id, made_id: made[0].id, kind: 'refund', amount: 3 }, refunded_amount: null });
+          expect(detail.totals).toMatchObject({ refunded: 6, refundable: 4.1 });
+        }, 10_000);
+        expect(stack.changes.filter((change) => change.kind === 'discrepancy' && change.orderId === session.order_id).map((change) => change.source)).toEqual([learnt]);
+      }, 60_000);
+    }
   });
 }
 

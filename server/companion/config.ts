@@ -185,6 +185,8 @@ export function resolveConfig(config: CompanionConfig): CompanionOptions {
   const checked = parseWire(Settings, settings);
   // describeIssues names fields and reasons only: the admin token never ends up in the message.
   if (!checked.success) throw new TypeError(`Invalid companion config: ${describeIssues(checked.issues)}`);
+  const reconciliation = { ...DEFAULT_RECONCILIATION, ...config.reconciliation };
+  checkNeverSentWindow(reconciliation, config.gateway.timeoutMs);
   const basePath = (config.basePath ?? '').replace(/\/+$/, '');
   return {
     publicUrl: config.publicUrl.replace(/\/+$/, '') + basePath,
@@ -197,10 +199,25 @@ export function resolveConfig(config: CompanionConfig): CompanionOptions {
     captureOverReservePercent: config.captureOverReservePercent ?? 0,
     acceptedBrands: config.acceptedBrands,
     rateLimits: { ...DEFAULT_RATE_LIMITS, ...config.rateLimits },
-    reconciliation: { ...DEFAULT_RECONCILIATION, ...config.reconciliation },
+    reconciliation,
     bodyLimitBytes: config.bodyLimitBytes ?? 16 * 1024,
     webhookBodyLimitBytes: WEBHOOK_BODY_LIMIT,
     trustProxy: config.trustProxy ?? false,
     widgetDir: config.widgetDir ?? DEFAULT_WIDGET_DIR,
   };
+}
+
+/**
+ * The never-sent window must outlast a request still in flight: its reads span
+ * (neverSentReads − 1) × neverSentSpacingMs, which must be at least twice the gateway client's
+ * timeout per attempt, or a request the gateway is still working on could be ended as never sent.
+ */
+function checkNeverSentWindow({ neverSentReads, neverSentSpacingMs }: ReconciliationTimings, gatewayTimeoutMs: number): void {
+  const windowMs = (neverSentReads - 1) * neverSentSpacingMs;
+  if (windowMs >= 2 * gatewayTimeoutMs) return;
+  throw new TypeError(
+    `Invalid companion config: reconciliation.neverSentReads (${neverSentReads}) and reconciliation.neverSentSpacingMs (${neverSentSpacingMs}) ` +
+      `make a never-sent window of ${windowMs} ms, shorter than twice the gateway client's timeout per attempt (2 × ${gatewayTimeoutMs} ms): ` +
+      `(neverSentReads − 1) × neverSentSpacingMs must be at least ${2 * gatewayTimeoutMs} ms`,
+  );
 }

@@ -185,7 +185,7 @@ describe('the companion mounted under a base path', () => {
 });
 
 describe('basePath', () => {
-  const config = { gatewayApiSecret: 'secret', publicUrl: 'https://shop.example/', adminToken: ADMIN_TOKEN } as CompanionConfig;
+  const config = { gatewayApiSecret: 'secret', publicUrl: 'https://shop.example/', adminToken: ADMIN_TOKEN, gateway: { timeoutMs: 30_000 } } as CompanionConfig;
 
   it('joins the public URL into the address the gateway and browsers are given', () => {
     expect(resolveConfig({ ...config, basePath: '/payments/' })).toMatchObject({ publicUrl: 'https://shop.example/payments', basePath: '/payments' });

@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { serveSandbox } from '../sandbox/testing/served.js';
 import type { ServedSandbox } from '../sandbox/testing/served.js';
+import { GatewayClient } from '@payform/gateway';
+import { createCompanion } from './app.js';
 import { composeCompanion, startCompanion } from './start.js';
 import { openLedger } from '../ledger/index.js';
 import { readCompanionConfig } from './settings.js';
@@ -146,5 +148,24 @@ describe('startCompanion', () => {
 
   it('needs a gateway: GATEWAY_BASE_URL or a started sandbox', async () => {
     await expect(composeCompanion(readCompanionConfig({ DATABASE_URL: ':memory:' }))).rejects.toThrow(/No gateway/);
+  });
+
+  it('refuses a never-sent window shorter than twice the gateway timeout, naming both settings', async () => {
+    const settings = readCompanionConfig({ DATABASE_URL: join(dir, 'payform.db') });
+    // The default window, three reads 30 s apart, spans 60 s: a 40 s request could still be in flight.
+    await expect(composeCompanion(settings, { gatewayBaseUrl: sandbox.url, gatewayTimeoutMs: 40_000 })).rejects.toThrow(
+      'reconciliation.neverSentReads (3) and reconciliation.neverSentSpacingMs (30000) make a never-sent window of 60000 ms, shorter than twice the gateway client\'s timeout per attempt (2 × 40000 ms)',
+    );
+    // Refused, it left the database closed: it opens again and starts at the limit.
+    const composed = await composeCompanion(settings, { gatewayBaseUrl: sandbox.url, gatewayTimeoutMs: 30_000 });
+    await composed.close();
+
+    const ledger = await openLedger(':memory:');
+    const gateway = new GatewayClient({ baseUrl: sandbox.url, ...settings.credentials, timeoutMs: 400 });
+    const companion = (neverSentSpacingMs: number) =>
+      createCompanion({ ledger, gateway, gatewayApiSecret: 'secret', publicUrl: 'https://shop.example', adminToken: settings.adminToken, reconciliation: { neverSentReads: 3, neverSentSpacingMs } });
+    expect(() => companion(399)).toThrow(/reconciliation\.neverSentReads \(3\) and reconciliation\.neverSentSpacingMs \(399\).* \(2 × 400 ms\)/);
+    await companion(400).companion.stop();
+    await ledger.close();
   });
 });

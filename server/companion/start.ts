@@ -120,22 +120,29 @@ export async function composeCompanion(settings: CompanionSettings, options: Sta
   });
   const ledger = await openLedger(settings.databaseUrl);
   const sandboxOrigin = settings.sandboxOrigin ?? (settings.gatewayBaseUrl ? undefined : options.sandboxOrigin);
-  const app = createCompanion({
-    ledger,
-    gateway,
-    gatewayApiSecret: settings.credentials.apiSecret,
-    publicUrl: options.publicUrl ?? settings.publicUrl,
-    ...(options.basePath ? { basePath: options.basePath } : {}),
-    adminToken: settings.adminToken,
-    allowedOrigins: settings.allowedOrigins,
-    ...(sandboxOrigin ? { sandboxOrigin } : {}),
-    testMode: settings.testMode,
-    captureOverReservePercent: settings.captureOverReservePercent,
-    sessionTtlSeconds: settings.sessionTtlSeconds,
-    trustProxy: settings.trustProxy,
-    logger,
-    ...(options.onPaymentEvent ? { onPaymentEvent: options.onPaymentEvent } : {}),
-  });
+  let app: CompanionApp;
+  try {
+    app = createCompanion({
+      ledger,
+      gateway,
+      gatewayApiSecret: settings.credentials.apiSecret,
+      publicUrl: options.publicUrl ?? settings.publicUrl,
+      ...(options.basePath ? { basePath: options.basePath } : {}),
+      adminToken: settings.adminToken,
+      allowedOrigins: settings.allowedOrigins,
+      ...(sandboxOrigin ? { sandboxOrigin } : {}),
+      testMode: settings.testMode,
+      captureOverReservePercent: settings.captureOverReservePercent,
+      sessionTtlSeconds: settings.sessionTtlSeconds,
+      trustProxy: settings.trustProxy,
+      logger,
+      ...(options.onPaymentEvent ? { onPaymentEvent: options.onPaymentEvent } : {}),
+    });
+  } catch (error) {
+    // Refused (a setting out of range): nothing may keep the process alive.
+    await ledger.close();
+    throw error;
+  }
   options.extend?.(app);
   // Composed, it takes payments: what their webhooks did not settle, reconciliation does.
   app.companion.reconciler.start();

@@ -71,6 +71,8 @@ export class GatewayClient {
   readonly receipts: Receipts;
   /** The order's state and webhook re-sends. */
   readonly orders: Orders;
+  /** How long one attempt of a call may take (ms): what a caller waiting on the gateway must allow for. */
+  readonly timeoutMs: number;
   readonly #transport: Transport;
 
   constructor(config: GatewayClientConfig) {
@@ -78,12 +80,13 @@ export class GatewayClient {
     // The reasons name fields only: a credential never ends up in the message.
     if (!checked.success) throw new TypeError(`Invalid gateway client config: ${describeIssues(checked.issues)}`);
     this.posId = config.posId;
+    this.timeoutMs = config.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.#transport = new Transport({
       baseUrl: config.baseUrl,
       apiKey: config.apiKey,
       apiSecret: config.apiSecret,
       endpointsKey: config.endpointsKey,
-      timeoutMs: config.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      timeoutMs: this.timeoutMs,
       retry: { ...DEFAULT_RETRY_POLICY, ...config.retry },
       ...(config.fetch ? { fetch: config.fetch } : {}),
     });

@@ -8,12 +8,12 @@ import { lockPayment, lockingRead } from './context.js';
 import type { LedgerContext, LedgerDb } from './context.js';
 import { sharedTransactions } from './group-commit.js';
 import { gatewayEventInput, parseInput } from './input.js';
-import { orderTotals, refundedPastPaid } from './money-rules.js';
-import { insertOperation, operationsOf, progressOperation } from './operations.js';
-import { flagDiscrepancy, progressPayment } from './payments.js';
+import { insertOperation, progressOperation } from './operations.js';
+import { progressPayment } from './payments.js';
 import { oncePerLedger, prepareQuery } from './prepared.js';
 import { toPayment, toStoredEvent } from './rows.js';
 import type { WebhookEventRow } from './schema.js';
+import { checkMovedMoney } from './unasked-operations.js';
 import type { EventIngest, EventOutcome, GatewayEvent, Operation, OperationKind, OperationStatus, Payment, PaymentMethod, PaymentStatus, StoredEvent } from './types.js';
 
 /** What an event says, without the raw payload: enough to apply it again later. */
@@ -57,21 +57,17 @@ async function applyOperationEvent(ctx: LedgerContext, trx: LedgerDb, facts: Eve
   // of a purchase; one of no readable amount is no figure to record.
   if (facts.currency !== undefined && facts.currency !== payment.currency) return unmatched;
   if ((kind !== 'refund' && payment.method !== 'auth') || facts.amount === 0) return unmatched;
-  return checkRefunds(ctx, trx, toPayment(payment), await applyOperation(ctx, trx, kind, facts.operationId, facts));
+  return checkMoney(ctx, trx, toPayment(payment), await applyOperation(ctx, trx, kind, facts.operationId, facts));
 }
 
 /**
- * Refunds the gateway reports past what was paid (made in its portal, never asked for here):
- * recorded as they happened, and the payment flagged — once — for a person to look at.
+ * A capture or refund that moved money may contradict what the merchant was told — refunds past
+ * what was paid (made in the gateway's portal), or one it was told never happened: recorded as
+ * they happened, and the payment flagged — once — for a person to look at (unasked-operations.ts).
  */
-async function checkRefunds(ctx: LedgerContext, trx: LedgerDb, payment: Payment, effect: Effect): Promise<Effect> {
-  const { operation } = effect;
-  if (!effect.advanced || operation?.kind !== 'refund' || operation.status !== 'success') return effect;
-  const operations = await operationsOf(trx, payment.orderId);
-  if (refundedPastPaid(payment, operations) === 0) return effect;
-  const { refunded } = orderTotals(payment, operations);
-  const report = { status: payment.status, amount: null, currency: null, paidAmount: null, paidCurrency: null, paymentId: null, refunded };
-  const flagged = await flagDiscrepancy(ctx, trx, payment.orderId, report);
+async function checkMoney(ctx: LedgerContext, trx: LedgerDb, payment: Payment, effect: Effect): Promise<Effect> {
+  if (!effect.advanced || !effect.operation) return effect;
+  const flagged = await checkMovedMoney(ctx, trx, payment, effect.operation);
   return flagged ? { ...effect, flagged: true, payment: flagged } : effect;
 }
 
@@ -93,8 +89,8 @@ async function applyOperation(ctx: LedgerContext, trx: LedgerDb, kind: Operation
       .where('order_id', '=', facts.orderId)
       .where('kind', '=', kind)
       .where('amount', '=', facts.amount!)
+      // Without an id: the ledger's reservations, and operations recorded from the order state.
       .where('operation_id', 'is', null)
-      .where('origin', '=', 'merchant')
       .$if(status === 'pending', (q) => q.where('status', '=', 'pending'))
       // Settled from the order state (whose entries carry no operation id): a success, or a
       // decline with the gateway's code — not a failure ended here, which never got there.

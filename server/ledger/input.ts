@@ -164,6 +164,20 @@ export const operationResultInput = withoutNul(
   }),
 );
 
+/** An operation the order state shows that none of the ledger's accounts for. */
+export const gatewayOperationInput = withoutNul(
+  z.strictObject({
+    kind: z.enum(['capture', 'void', 'refund']),
+    status: z.enum(['pending', 'success', 'failure']),
+    operationId: text(64).optional(),
+    amount: minorAmount,
+    statusCode: statusCode.optional(),
+    statusDescription: text(2048).optional(),
+    receiptUrl: webUrl.optional(),
+    shown: z.number().int().min(1),
+  }),
+);
+
 export const gatewayEventInput = withoutNul(
   z.strictObject({
     data: text(1_000_000),

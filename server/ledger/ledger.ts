@@ -18,6 +18,7 @@ import type { LedgerTables } from './schema.js';
 import { claimPayAttempt, closeSession, createSession, getSession } from './sessions.js';
 import { settleOperation } from './settlement.js';
 import { sqliteDialect } from './sqlite.js';
+import { recordGatewayOperation } from './unasked-operations.js';
 import type {
   AbsenceCount,
   AbsentRead,
@@ -28,6 +29,8 @@ import type {
   EventListQuery,
   EventPage,
   GatewayEvent,
+  GatewayOperation,
+  GatewayOperationRecord,
   NewCheckoutSession,
   NewSavedCard,
   NoticeClaim,
@@ -88,6 +91,11 @@ export interface Ledger {
   countAbsentOperation(id: string, read: AbsentRead): Promise<AbsenceCount | undefined>;
   /** The gateway may be showing the reservation: the count starts over. */
   clearAbsentOperation(id: string): Promise<void>;
+  /**
+   * Records, once, a capture, void or refund the order state shows and no operation of the
+   * ledger accounts for; flags the payment when it contradicts what the merchant was told.
+   */
+  recordGatewayOperation(orderId: string, operation: GatewayOperation): Promise<GatewayOperationRecord>;
   refundableAmount(orderId: string): Promise<number>;
   capturableAmount(orderId: string, overCapturePercent?: number): Promise<number>;
 
@@ -171,6 +179,7 @@ function ledgerOver(ctx: LedgerContext): Ledger {
     getOperation: (id) => getOperation(ctx.db, id),
     markOperationChecked: (id) => markOperationChecked(ctx, id),
     countAbsentOperation: (id, read) => countAbsentOperation(ctx, id, read),
+    recordGatewayOperation: (orderId, operation) => recordGatewayOperation(ctx, orderId, operation),
     clearAbsentOperation: (id) => clearAbsentOperation(ctx, id),
     refundableAmount: async (orderId) => (await totalsOf(ctx, orderId)).refundable,
     capturableAmount: async (orderId, percent) => (await totalsOf(ctx, orderId, parseInput(overCapturePercent.optional(), percent))).capturable,

@@ -149,6 +149,12 @@ export interface PaymentDiscrepancy {
    * never asked for): what they add up to, in minor units of the payment's currency.
    */
   readonly refunded?: number;
+  /**
+   * Set when the gateway made a capture or refund the ledger had ended as never sent (the
+   * merchant was told it never happened, and may have made it again): `reservation` is the one
+   * so ended, `operation` the one recorded as the gateway made it (`origin: 'gateway'`).
+   */
+  readonly lateOperation?: { readonly reservation: string; readonly operation: string; readonly kind: OperationKind; readonly amount: number };
   /** When the ledger first noted it (epoch ms). */
   readonly notedAt: number;
 }
@@ -237,7 +243,22 @@ export interface OperationResult {
   readonly receiptUrl?: string;
 }
 
-/** merchant: reserved here before the gateway was asked · gateway: first learned from a webhook. */
+/** A capture, void or refund the gateway's order state shows that none of the ledger's accounts for. */
+export interface GatewayOperation extends OperationResult {
+  readonly kind: OperationKind;
+  readonly amount: number;
+  /** How many entries of this kind and amount the order state shows. */
+  readonly shown: number;
+}
+
+export interface GatewayOperationRecord {
+  /** Undefined when the ledger had it already (another instance recorded it meanwhile). */
+  readonly operation: Operation | undefined;
+  /** The payment, when recording it flagged its discrepancy. */
+  readonly flagged: Payment | undefined;
+}
+
+/** merchant: reserved here before the gateway was asked · gateway: first learned from the gateway (a webhook, the order state). */
 export type OperationOrigin = 'merchant' | 'gateway';
 
 export interface Operation {

@@ -26,6 +26,8 @@ export interface OperationMatches {
    * of the same kind and amount is left over. None of them may be given up as never sent.
    */
   readonly shown: ReadonlySet<string>;
+  /** The gateway's entries no operation of the ledger's pairs with: made elsewhere, or late. */
+  readonly unpaired: readonly OrderOperation[];
 }
 
 /** `operations` in the order the ledger made them; `entries` as the gateway listed them. */
@@ -50,7 +52,7 @@ export function matchOperations(operations: readonly Operation[], entries: reado
       .filter((operation) => settling.has(operation.id) || left.some((entry) => entry.method === operation.kind && entry.amount === operation.amount))
       .map((operation) => operation.id),
   );
-  return { settling, shown };
+  return { settling, shown, unpaired: left };
 }
 
 /**

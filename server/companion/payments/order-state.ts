@@ -116,17 +116,44 @@ export class OrderStateSync {
   async #settleOperations(orderId: string, entries: readonly OrderOperation[], source: ChangeSource, readAt: number): Promise<{ shown: ReadonlySet<string>; neverSent: ReadonlySet<string> }> {
     const { ledger, reactions } = this.#deps;
     const operations = (await ledger.getOrder(orderId))?.operations ?? [];
-    const { settling, shown } = matchOperations(operations, entries);
+    const { settling, shown, unpaired } = matchOperations(operations, entries);
     for (const [id, entry] of settling) {
       const settled = await ledger.settleOperation(id, operationResult(entry));
       if (settled.progress === 'advanced') await reactions.operationAdvanced(settled.operation, source);
     }
+    await this.#recordLateOperations(orderId, operations.filter((operation) => !settling.has(operation.id)), entries, unpaired, source);
     const neverSent = new Set<string>();
     for (const operation of operations.filter((candidate) => candidate.status === 'pending' && !settling.has(candidate.id))) {
       if (shown.has(operation.id)) await ledger.clearAbsentOperation(operation.id);
       else if (await this.#countAbsentOperation(operation, readAt, source)) neverSent.add(operation.id);
     }
     return { shown, neverSent };
+  }
+
+  /**
+   * A capture or refund the gateway made, of the kind and amount of a reservation ended here as
+   * never sent, that no operation of the ledger's pairs with: that request reached the gateway
+   * after all (its webhook may be lost). Recorded as the gateway made it, and the payment flagged:
+   * the merchant was told it never happened, and may have made it again. `operations`: the
+   * order's, but those this read settles.
+   */
+  async #recordLateOperations(orderId: string, operations: readonly Operation[], entries: readonly OrderOperation[], unpaired: readonly OrderOperation[], source: ChangeSource): Promise<void> {
+    const { ledger, reactions, logger } = this.#deps;
+    for (const entry of unpaired) {
+      const result = operationResult(entry);
+      const { amount } = result;
+      const kind = entry.method as Operation['kind'];
+      const like = (operation: Operation) => operation.kind === kind && operation.amount === amount;
+      // One still pending of that kind and amount may be the entry: its own settlement decides.
+      if (result.status !== 'success' || amount === undefined || !operations.some((operation) => like(operation) && endedAsNeverSent(operation))) continue;
+      if (operations.some((operation) => like(operation) && operation.status === 'pending')) continue;
+      const shown = entries.filter((other) => other.method === entry.method && other.amount === entry.amount).length;
+      const recorded = await ledger.recordGatewayOperation(orderId, { ...result, kind, amount, shown });
+      if (!recorded.operation) continue;
+      logger.warn('the gateway made an operation this companion had ended as never sent', { order_id: orderId, operation: recorded.operation.id, kind });
+      await reactions.operationAdvanced(recorded.operation, source);
+      if (recorded.flagged) await reactions.discrepancyNoted(recorded.flagged, source);
+    }
   }
 
   /** Counts a read without the order; true when it ended the attempt as never sent. */
@@ -155,3 +182,8 @@ export class OrderStateSync {
 
 /** Why an attempt or reservation the gateway never saw was ended. */
 export const NEVER_REACHED = 'Never reached the gateway';
+
+/** A reservation this companion ended as never sent: failed here, without the gateway's word. */
+function endedAsNeverSent(operation: Operation): boolean {
+  return operation.status === 'failure' && operation.operationId === null && operation.statusCode === null && operation.statusDescription === NEVER_REACHED;
+}

@@ -712,6 +712,52 @@ export function describeLedgerContract(backend: LedgerBackend): void {
         expect(detail?.payment.discrepancy?.refunded).toBe(1100);
       });
 
+      it('flags a refund or capture the gateway made that matches one ended as never sent, by webhook or from the order state, once', async () => {
+        const window = { reads: 2, spacingMs: 0 };
+        /** A reservation failed after a window of reads that did not show it, as the companion ends one. */
+        const endedUnsent = async (orderId: string, kind: 'refund' | 'capture', amount: number) => {
+          const reservation = await ledger.reserveOperation(orderId, { kind, amount });
+          clock.advance(1);
+          await ledger.countAbsentOperation(reservation.id, { ...window, readAt: clock.now });
+          await ledger.countAbsentOperation(reservation.id, { ...window, readAt: clock.now });
+          await ledger.settleOperation(reservation.id, { status: 'failure', statusDescription: 'Never reached the gateway' });
+          return reservation;
+        };
+        const { orderId } = await paidOrder(ledger);
+        // A failure refused here before any read, of another amount: nothing of the kind.
+        const refused = await ledger.reserveOperation(orderId, { kind: 'refund', amount: 200 });
+        await ledger.settleOperation(refused.id, { status: 'failure' });
+        expect(await ledger.ingestEvent(gatewayEvent({ method: 'refund', status: 'success', orderId, operationId: 'op-portal', amount: 200 }))).toMatchObject({ flagged: false, operation: { origin: 'gateway' } });
+
+        const unsent = await endedUnsent(orderId, 'refund', 300);
+        const retry = await ledger.reserveOperation(orderId, { kind: 'refund', amount: 300 });
+        await ledger.settleOperation(retry.id, { status: 'success', operationId: 'op-retry' });
+        // The late first request: pending first (no money moved), then its success flags.
+        expect(await ledger.ingestEvent(gatewayEvent({ method: 'refund', status: 'pending', orderId, operationId: 'op-late', amount: 300 }))).toMatchObject({ flagged: false });
+        clock.advance(1000);
+        const late = await ledger.ingestEvent(gatewayEvent({ method: 'refund', status: 'success', orderId, operationId: 'op-late', amount: 300 }));
+        expect(late).toMatchObject({
+          flagged: true,
+          operation: { origin: 'gateway', status: 'success', amount: 300, operationId: 'op-late' },
+          payment: { status: 'success', discrepancy: { status: 'success', amount: null, lateOperation: { reservation: unsent.id, operation: late.operation!.id, kind: 'refund', amount: 300 }, notedAt: clock.now } },
+        });
+        expect((await ledger.getOrder(orderId))?.totals).toMatchObject({ refunded: 800, refundable: 200 });
+
+        // From the order state, with or without the gateway's operation id, recorded once.
+        const auth = await paidOrder(ledger, { method: 'auth' });
+        const capture = await endedUnsent(auth.orderId, 'capture', 1000);
+        const entry = { kind: 'capture' as const, status: 'success' as const, amount: 1000, statusCode: '1000', shown: 1 };
+        const [first, second] = await Promise.all([ledger.recordGatewayOperation(auth.orderId, entry), ledger.recordGatewayOperation(auth.orderId, entry)]);
+        const recorded = first.operation ?? second.operation;
+        expect([first.operation, second.operation].filter(Boolean)).toHaveLength(1);
+        expect(first.flagged ?? second.flagged).toMatchObject({ discrepancy: { lateOperation: { reservation: capture.id, operation: recorded!.id, kind: 'capture', amount: 1000 } } });
+        // Its webhook then finds it (no id yet) and gives it the id, once.
+        expect(await ledger.ingestEvent(gatewayEvent({ method: 'capture', status: 'success', orderId: auth.orderId, operationId: 'op-capture', amount: 1000 }))).toMatchObject({ flagged: false, operation: { id: recorded!.id, operationId: 'op-capture' } });
+        expect(await ledger.recordGatewayOperation(auth.orderId, { ...entry, operationId: 'op-capture' })).toEqual({ operation: undefined, flagged: undefined });
+        expect((await ledger.getOrder(auth.orderId))?.operations.map((op) => `${op.origin} ${op.status}`)).toEqual(['merchant failure', 'gateway success']);
+        await expect(ledger.recordGatewayOperation(auth.orderId, { ...entry, shown: 0 })).rejects.toMatchObject({ field: 'shown' });
+      });
+
       it('keeps what the gateway reports with NUL characters replaced, alike on every database', async () => {
         const { orderId } = await paidOrder(ledger);
         const nul = await ledger.ingestEvent(gatewayEvent({ method: 'purchase', status: 'success', orderId, statusDescription: 'Paid\u0000 in full', gatewayOrderId: 'g\u0000' }));
