@@ -6,7 +6,7 @@
  * (e2e/packages/companion-journeys.test.ts). Both must pass the same tests.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { CUSTOMER, EXPIRY, FINGERPRINT, TEST_CVV, card, cardNumber } from '../../server/companion/test/cards.js';
+import { card, CUSTOMER, FINGERPRINT, payOnHostedPage } from '../../server/companion/test/cards.js';
 
 export interface CompanionTarget {
   /** The companion's public URL (the one its redirects name). */
@@ -109,12 +109,7 @@ export function describeCompanionJourneys(name: string, target: () => CompanionT
       const session = await openSession({ customer: CONTACT, return_url: 'https://shop.example/thanks' });
       const { redirect_url: page } = await call('POST', `/api/checkout/sessions/${session.id}/hosted`, 200, { body: {} });
       expect((await fetch(page)).status).toBe(200);
-      const submitted = await fetch(page, {
-        method: 'POST',
-        redirect: 'manual',
-        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ cc_number: cardNumber('success'), exp_month: String(EXPIRY.exp_month), exp_year: String(EXPIRY.exp_year), card_cvv: TEST_CVV }).toString(),
-      });
+      const submitted = await payOnHostedPage(page);
       expect(submitted.headers.get('location')).toBe(`${target().companionUrl}/checkout/return/${session.id}`);
       const back = await fetch(submitted.headers.get('location')!, { redirect: 'manual' });
       const shop = new URL(back.headers.get('location')!);

@@ -13,7 +13,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_SUB_MERCHANTS } from '../../server/gateway/test-project.js';
-import { EXPIRY, TEST_AMEX_CVV, TEST_CVV, card, cardNumber } from '../../server/companion/test/cards.js';
+import { card, cardNumber, EXPIRY, payOnHostedPage, TEST_AMEX_CVV, TEST_CVV } from '../../server/companion/test/cards.js';
 import { createStack, eventually, payBody } from '../../server/companion/test/stack.js';
 import type { Json, Stack } from '../../server/companion/test/stack.js';
 import { withTestDatabase } from '../../server/ledger/testing/databases.js';
@@ -156,12 +156,7 @@ function badDay(name: string, backend: () => LedgerBackend): void {
       const hostedPaid = await stack.openSession({ customer: CONTACT });
       const { redirect_url: page } = await stack.json('POST', `/api/checkout/sessions/${hostedPaid.id}/hosted`, 200, { body: {} });
       await withFaults(undefined, true, async () => {
-        const submitted = await fetch(page, {
-          method: 'POST',
-          redirect: 'manual',
-          headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-          body: new URLSearchParams({ cc_number: cardNumber('success'), exp_month: String(EXPIRY.exp_month), exp_year: String(EXPIRY.exp_year), card_cvv: TEST_CVV }).toString(),
-        });
+        const submitted = await payOnHostedPage(page);
         expect(submitted.status).toBe(303);
         await stack.settleWebhooks();
       });

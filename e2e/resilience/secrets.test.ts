@@ -14,7 +14,7 @@ import { chromium } from 'playwright-core';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../../server/companion/openapi/api-catalog.js';
-import { EXPIRY, TEST_AMEX_CVV, TEST_CVV, card, cardNumber } from '../../server/companion/test/cards.js';
+import { card, cardNumber, EXPIRY, payOnHostedPage, TEST_AMEX_CVV, TEST_CVV } from '../../server/companion/test/cards.js';
 import { ADMIN_TOKEN, createStack, eventually, payBody } from '../../server/companion/test/stack.js';
 import type { Json, Stack } from '../../server/companion/test/stack.js';
 import { TEST_CARDS, testProjectCredentials } from '../../server/gateway/test-project.js';
@@ -260,12 +260,7 @@ function describeAtRest(name: string, backend: () => LedgerBackend, dump?: (stac
         // Hosted: the card typed on the sandbox's page.
         const hosted = await stack.openSession({ customer: CONTACT });
         const { redirect_url: hostedPage } = await stack.json('POST', `/api/checkout/sessions/${hosted.id}/hosted`, 200, { body: {} });
-        await fetch(hostedPage, {
-          method: 'POST',
-          redirect: 'manual',
-          headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-          body: new URLSearchParams({ cc_number: cardNumber('success'), exp_month: String(EXPIRY.exp_month), exp_year: String(EXPIRY.exp_year), card_cvv: TEST_CVV }).toString(),
-        });
+        await payOnHostedPage(hostedPage);
         // Bad input carrying card data where it does not belong, each on a checkout of its own.
         for (const body of [
           { card: { number: cardNumber('success'), ...EXPIRY, cvv: '12345' } },

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { testProjectCredentials } from '@payform/gateway/testing';
 import { GatewayClient } from '@payform/gateway';
-import { EXPIRY, TEST_CVV, card, cardNumber } from '../test/cards.js';
+import { card, hostedCardForm } from '../test/cards.js';
 import { stacksPerTest, payBody } from '../test/stack.js';
 import type { Stack, StackOptions } from '../test/stack.js';
 
@@ -15,8 +15,7 @@ const hosted = (sessionId: string, status: number, body: unknown = {}) => stack.
 
 /** What a customer does on the sandbox's payment page: type the card and submit. */
 async function payOnPage(url: string): Promise<Response> {
-  const form = new URLSearchParams({ cc_number: cardNumber('success'), exp_month: String(EXPIRY.exp_month), exp_year: String(EXPIRY.exp_year), card_cvv: TEST_CVV });
-  return stack.sandbox.request(url, { method: 'POST', body: form.toString(), headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+  return stack.sandbox.request(url, { method: 'POST', body: hostedCardForm() });
 }
 
 describe('POST /api/checkout/sessions/:id/hosted', () => {

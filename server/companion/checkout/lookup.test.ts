@@ -3,7 +3,7 @@
 // session's customer, and the back office lists the verification apart from payments.
 import { describe, expect, it } from 'vitest';
 import { TestClock } from '../../ledger/testing/databases.js';
-import { card, cardNumber, EXPIRY, FINGERPRINT, TEST_CVV } from '../test/cards.js';
+import { card, FINGERPRINT, payOnHostedPage } from '../test/cards.js';
 import { eventually, stacksPerTest } from '../test/stack.js';
 import type { Json, Stack } from '../test/stack.js';
 
@@ -79,8 +79,7 @@ describe('a card verification session', () => {
     const session = await stack.openSession(verification('cust-hosted'));
     const { redirect_url: url } = await stack.json('POST', `/api/checkout/sessions/${session.id}/hosted`, 200, { body: {} });
     expect(url).toMatch(/\/form$/);
-    const form = new URLSearchParams({ cc_number: cardNumber('success'), exp_month: String(EXPIRY.exp_month), exp_year: String(EXPIRY.exp_year), card_cvv: TEST_CVV });
-    const submitted = await fetch(url, { method: 'POST', body: form, redirect: 'manual' });
+    const submitted = await payOnHostedPage(url);
     expect(submitted.status).toBeLessThan(400);
     await expectSaved(stack, 'cust-hosted', /^424242\*+4242$/);
     const detail = await stack.json('GET', `/api/orders/${session.order_id}`, 200, { admin: true });

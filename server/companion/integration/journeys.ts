@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TEST_SUB_MERCHANTS } from '@payform/gateway/testing';
 import { webhookForm } from '@payform/gateway';
 import type { LedgerBackend } from '../../ledger/testing/databases.js';
-import { EXPIRY, TEST_CVV, card, cardNumber } from '../test/cards.js';
+import { card, payOnHostedPage } from '../test/cards.js';
 import { createStack, eventually, payBody } from '../test/stack.js';
 import type { Stack, StackOptions } from '../test/stack.js';
 
@@ -68,12 +68,7 @@ export function describeJourneys(backend: LedgerBackend): void {
         const session = await stack.openSession({ customer: CONTACT, return_url: 'https://shop.example/thanks' });
         const { redirect_url: page } = await stack.json('POST', `/api/checkout/sessions/${session.id}/hosted`, 200, { body: {} });
         expect((await fetch(page)).status).toBe(200);
-        const submitted = await fetch(page, {
-          method: 'POST',
-          redirect: 'manual',
-          headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-          body: new URLSearchParams({ cc_number: cardNumber('success'), exp_month: String(EXPIRY.exp_month), exp_year: String(EXPIRY.exp_year), card_cvv: TEST_CVV }).toString(),
-        });
+        const submitted = await payOnHostedPage(page);
         expect(submitted.headers.get('location')).toBe(`${stack.companionUrl}/checkout/return/${session.id}`);
         const back = await fetch(submitted.headers.get('location')!, { redirect: 'manual' });
         expect(new URL(back.headers.get('location')!).searchParams.get('status')).toBe('success');

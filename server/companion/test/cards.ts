@@ -30,3 +30,13 @@ export function card(outcome: TestCardOutcome = 'success', spaced = true) {
 export const FINGERPRINT = (({ browserAcceptHeader: _a, browserIpAddress: _i, browserUserAgent: _u, ...browser }) => browser)(samples.fingerprint);
 
 export const CUSTOMER = { fname: 'Olena', lname: 'Koval', email: 'olena@example.com', phone: '+380501234567' };
+
+/** What a customer sends from the sandbox's hosted payment page: a test card typed in its form. */
+export function hostedCardForm(outcome: TestCardOutcome = 'success'): URLSearchParams {
+  return new URLSearchParams({ cc_number: cardNumber(outcome), exp_month: String(EXPIRY.exp_month), exp_year: String(EXPIRY.exp_year), card_cvv: TEST_CVV });
+}
+
+/** Submits that form to the hosted page at `url` over HTTP; the redirect it answers is not followed. */
+export function payOnHostedPage(url: string, outcome: TestCardOutcome = 'success'): Promise<Response> {
+  return fetch(url, { method: 'POST', redirect: 'manual', body: hostedCardForm(outcome) });
+}
