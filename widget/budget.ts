@@ -7,12 +7,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { detectBrand } from './card/brands.js';
-import { digitsOf } from './card/check.js';
-import { checkCvv } from './card/cvv.js';
-import { checkExpiry } from './card/expiry.js';
-import { formatCvv, formatExpiry, formatNumber, type Edit, type Keystroke } from './card/format.js';
-import { checkNumber } from './card/number.js';
+import { detectBrand, digitsOf, checkCvv, checkExpiry, formatCvv, formatExpiry, formatNumber, type Edit, type Keystroke, checkNumber } from '@payform/card/fields';
 
 // 14 KB read strictly (14,000 bytes); as 14 KiB (14,336) it leaves more room.
 export const BUNDLE_BUDGET_BYTES = 14_000;

@@ -1,5 +1,4 @@
-import type { BrandId } from './card/brands.js';
-import type { CheckCode } from './card/check.js';
+import type { BrandId, CheckCode } from '@payform/card/fields';
 import type { PayErrorCode } from './checkout/companion.js';
 import type { CustomerField, PayMode } from './checkout/session-view.js';
 

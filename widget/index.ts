@@ -2,8 +2,7 @@ import { PayButton } from './pay-button/pay-button.js';
 import { PayForm } from './pay-form/pay-form.js';
 
 export { PayButton, PayForm };
-export type { BrandId } from './card/brands.js';
-export type { CheckCode } from './card/check.js';
+export type { BrandId, CheckCode } from '@payform/card/fields';
 export type { PayErrorCode, PayRequest, PayAnswer } from './checkout/companion.js';
 export type { SessionView, SavedCard, SessionStatus, CustomerField, PayMode } from './checkout/session-view.js';
 export type { FieldName, PayEventDetails, PayEventMap } from './events.js';

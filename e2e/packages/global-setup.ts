@@ -1,7 +1,7 @@
 /**
  * Once for the whole packages suite: `npm pack` every workspace (prepack builds each one, as
  * publishing would), then ONE throwaway merchant project in the system's temporary directory —
- * outside the repository, so nothing resolves from its node_modules — with the four tarballs and
+ * outside the repository, so nothing resolves from its node_modules — with the five tarballs and
  * what a merchant adds beside them (better-sqlite3, vite, react, react-dom, @lit/react) installed
  * from the registry. Every test file reads it with `inject('packages')`; it is removed at the end.
  *

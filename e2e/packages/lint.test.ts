@@ -51,6 +51,6 @@ describe.each(tarballs.map((tarball) => [tarball.name, tarball] as const))('%s, 
   });
 });
 
-it('packs all four packages', () => {
-  expect(tarballs.map((tarball) => tarball.name).sort()).toEqual(['@payform/companion', '@payform/gateway', '@payform/sandbox', '@payform/widget']);
+it('packs all five packages', () => {
+  expect(tarballs.map((tarball) => tarball.name).sort()).toEqual(['@payform/card', '@payform/companion', '@payform/gateway', '@payform/sandbox', '@payform/widget']);
 });

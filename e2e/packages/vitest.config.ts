@@ -1,5 +1,5 @@
 /**
- * `npm run test:packages`: the four packages proved the way a merchant uses them — packed,
+ * `npm run test:packages`: the five packages proved the way a merchant uses them — packed,
  * installed from their tarballs in a throwaway project outside the repository, run from its
  * node_modules/.bin and served through Vite. One global setup packs and installs once for
  * every file (global-setup.ts); the main Vitest run leaves these files out.

@@ -1,7 +1,8 @@
 /**
- * A page that only needs the card form installs `@payform/widget` alone: that must pull Lit and
- * Lit's own dependencies and nothing else (React, Vue and @lit/react are optional peers). The
- * closure's size is printed for docs/performance.md ("Packages").
+ * A page that only needs the card form installs `@payform/widget` alone: that must pull Lit, Lit's
+ * own dependencies and `@payform/card` (no dependencies of its own), and nothing else (React, Vue
+ * and @lit/react are optional peers). The closure's size is printed for docs/performance.md
+ * ("Packages"). The card package comes from its tarball, as the registry would give it.
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
@@ -17,11 +18,11 @@ interface LockEntry {
   readonly peerDependencies?: Record<string, string>;
 }
 
-it('installing @payform/widget alone pulls only lit and its dependencies', { timeout: 180_000 }, async () => {
+it('installing @payform/widget alone pulls only lit, @payform/card and their dependencies', { timeout: 180_000 }, async () => {
   const project = mkdtempSync(join(work, 'widget-alone-'));
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'card-form-only', private: true, type: 'module' }));
-  const widget = tarballs.find((tarball) => tarball.name === '@payform/widget')!;
-  await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', join(tarballsDirectory, widget.filename)], { cwd: project });
+  const tarball = (name: string) => join(tarballsDirectory, tarballs.find((packed) => packed.name === name)!.filename);
+  await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball('@payform/widget'), tarball('@payform/card')], { cwd: project });
 
   // npm's record of what it put in node_modules, keyed by path.
   const lock: Record<string, LockEntry> = JSON.parse(readFileSync(join(project, 'node_modules', '.package-lock.json'), 'utf8')).packages;
@@ -41,9 +42,11 @@ it('installing @payform/widget alone pulls only lit and its dependencies', { tim
     }
   };
   visit('', 'lit');
+  visit('', '@payform/card');
 
   expect(installed.filter((path) => path !== 'node_modules/@payform/widget').sort()).toEqual([...reached].sort());
   expect(reached.has('node_modules/lit')).toBe(true);
+  expect(lock['node_modules/@payform/card']?.dependencies ?? {}).toEqual({});
 
   const bytes = installed.reduce((sum, path) => sum + size(join(project, path)), 0);
   console.log(`@payform/widget alone: ${installed.length} packages (${installed.map((path) => path.replace(/^.*node_modules\//, '')).join(', ')}), ${(bytes / 1024 / 1024).toFixed(2)} MB on disk`);

@@ -1,8 +1,10 @@
 /**
- * @payform/widget/card: the widget's card logic that needs no DOM, for servers as well as pages —
- * the card-number detector behind the customer-field checks (any decimal digits, any separators,
- * 13–19 digits with a valid check digit) and the Luhn check.
+ * @payform/card: card logic without a DOM, the same in the browser and on the server.
+ * - The card fields (`./fields`): brand, grouping, Luhn, expiry and CVV checks as the customer types.
+ * - The recogniser (`./card-numbers`): where a text holds a card number, however its digits are
+ *   written, and nothing else — the one implementation behind `<pay-form>`'s name checks, the
+ *   companion's refusals and log masks, the gateway client's redaction and the sandbox inspector.
  */
+export * from './fields.js';
 export { findCardNumbers, foldDigits, holdsCardNumber, maskCardNumbers } from './card-numbers.js';
 export type { CardNumberSpan } from './card-numbers.js';
-export { luhn } from './luhn.js';

@@ -1,4 +1,4 @@
-import type { BrandId } from '../card/brands.js';
+import type { BrandId } from '@payform/card/fields';
 
 /**
  * What `GET /api/checkout/sessions/:id` answers: the public view of a checkout session.

@@ -1,5 +1,4 @@
-import { fail, VALID, type Check } from '../card/check.js';
-import { hasEnoughDigits } from '../card/enough-digits.js';
+import { fail, VALID, type Check, hasEnoughDigits } from '@payform/card/fields';
 
 // A card number typed or pasted into a name or the e-mail address is refused at once, by the
 // rule the companion applies: it would be stored, shown to the merchant and sent on.
@@ -15,7 +14,7 @@ let loading: Promise<unknown> | undefined;
 function cardNumberCheck(text: string): Check | undefined {
   if (!hasEnoughDigits(text)) return undefined;
   if (!detector) {
-    loading ??= import('../card/card-numbers.js').then(
+    loading ??= import('@payform/card/card-numbers').then(
       (module) => (detector = module.holdsCardNumber),
       () => (detector = () => false),
     );

@@ -1,5 +1,5 @@
 import { html, type TemplateResult } from 'lit';
-import type { Brand } from '../card/brands.js';
+import type { Brand } from '@payform/card/fields';
 
 /**
  * The brand's mark: its name on the scheme's colour (pay-form.styles.ts), a few bytes instead of

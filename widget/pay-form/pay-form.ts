@@ -1,10 +1,5 @@
 import { html, nothing, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
-import { detectBrand, maxLength, type Brand, type BrandId } from '../card/brands.js';
-import { digitsOf, type Check, type CheckCode } from '../card/check.js';
-import { checkCvv, cvvLength } from '../card/cvv.js';
-import { checkExpiry, readExpiry } from '../card/expiry.js';
-import { formatCvv, formatExpiry, formatNumber, type Edit, type Keystroke } from '../card/format.js';
-import { checkNumber } from '../card/number.js';
+import { detectBrand, maxLength, type Brand, type BrandId, digitsOf, type Check, type CheckCode, checkCvv, cvvLength, checkExpiry, readExpiry, formatCvv, formatExpiry, formatNumber, type Edit, type Keystroke, checkNumber } from '@payform/card/fields';
 import { CheckoutElement } from '../checkout/checkout-element.js';
 import { CompanionError, type PayAnswer, type PayRequest } from '../checkout/companion.js';
 import { collectFingerprint } from '../checkout/fingerprint.js';
