@@ -1,12 +1,24 @@
 /**
- * Card numbers written into text, however a person separates the digits. The judgement is on
- * the digits alone: any decimal digit (full-width ４, Arabic-Indic ٤… count as 4), joined by
- * short runs of what people put between groups of digits. Whole groups that together make 13–19
- * digits with a valid check digit are a card number, and so is any group of more than 19 digits;
- * other numbers in text (a flat, a date, an amount, a 12-digit id, a phone written with `+`) are
- * not. Pure: the widget checks the customer fields with it as the payer types, the companion
- * refuses and masks with it.
+ * The card-number recogniser: where a text holds a card number, however a person, a keyboard or a
+ * page wrote its digits, and nowhere else. One implementation for `<pay-form>`'s name checks, the
+ * companion's refusals and masks, the gateway client's redaction and the sandbox's inspector.
+ *
+ * A card number is judged by its digits: 13–19 of them, with a scheme's prefix, a length that
+ * scheme issues and a valid check digit. Any decimal digit counts (full-width ４, Arabic-Indic ٤,
+ * mathematical 𝟒). Between the digits may stand anything that is not a letter — spaces, dashes,
+ * dots, `|`, `+`, `:`, `*`, brackets — up to eight between two groups, and what a reader does not see at all:
+ * mark-up tags, character entities, combining marks (underlines, keycaps) and format characters.
+ * A group of more than 19 digits may hide one with other digits run into it, and counts as one.
+ *
+ * What people write with as many digits is kept. The groups must be a card number's: in fours,
+ * each digit alone, or split at the scheme's own gaps (4-6-5), and separated alike, so
+ * timestamps, dates, amounts and phone numbers, written in pairs and threes and with mixed
+ * punctuation, are not taken for one. A number right after `+` with
+ * no more digits than a phone has (15) is a phone. UUIDs, hexadecimal ids and ids such as
+ * `e4-1795384870676` (a short group run into a word) are identifiers. No scheme issues numbers
+ * starting with 0, 1 or 7, which keeps epoch timestamps and most national numbers out.
  */
+import { candidates, gapsOf, type Brand } from './brands.js';
 import { hasEnoughDigits, MIN_DIGITS } from './enough-digits.js';
 import { luhn } from './luhn.js';
 
@@ -19,16 +31,27 @@ export interface CardNumberSpan {
 const MAX_DIGITS = 19;
 /** E.164: a phone has at most 15 digits. */
 const MAX_PHONE_DIGITS = 15;
+/** Visible characters that may stand between two groups of a card number's digits. */
+const MAX_GAP = 8;
+/** Sizes of groups a card number may be written in throughout. */
+const ALIKE = [1, 4];
 
-// White space of any width (tab, no-break, thin, ideographic), invisible format characters, dashes
-// and connectors of any kind (`-`, `–`, `_`), and the punctuation digits are grouped with, in their
-// full-width forms too. Up to five in a row: " - ", " / ", two spaces and a dash. Only runs of
-// enough digits are matched.
-const SEPARATOR = String.raw`[\s\p{Cf}\p{Pd}\p{Pc}.,/\\'’·\uFF0C\uFF0E\uFF0F]`;
-const DIGIT_RUN = new RegExp(String.raw`\p{Nd}(?:${SEPARATOR}{0,5}\p{Nd}){${MIN_DIGITS - 1},}`, 'gu');
-const DIGIT_GROUP = /\p{Nd}+/gu;
+// Digits with nothing a reader sees between them (NUL in the scanned text) make one group.
+const DIGIT_GROUP = /\p{Nd}(?:\0*\p{Nd})*/gu;
 const DIGIT = /\p{Nd}/u;
 const OTHER_DIGIT = /(?![0-9])\p{Nd}/gu;
+const LETTER = /\p{L}/u;
+// What a reader does not see between digits: tags (`<b>`, `</span>`), entities (`&nbsp;`,
+// `&#8209;`), combining and enclosing marks (U+0332 underline, U+20E3 keycap, variation
+// selectors) and format characters (zero-width space, soft hyphen).
+const INVISIBLE = /<\/?[a-z][^<>]{0,80}>|&(?:[a-z]{2,8}|#\d{1,6}|#x[\da-f]{1,5});|[\p{M}\p{Cf}]/giu;
+const MAY_HIDE = /[<&\p{M}\p{Cf}]/u;
+// Identifiers: UUIDs, and hexadecimal ids of 16 characters or more (a ledger's 20, an event's 64).
+const IDENTIFIER = /[\da-f]{8}-[\da-f]{4}-[\da-f]{4}-[\da-f]{4}-[\da-f]{12}|(?<![\p{L}\p{Nd}])(?=[\da-f]*[a-f])[\da-f]{16,}(?![\p{L}\p{Nd}])/giu;
+const MAY_IDENTIFY = /[a-f]/i;
+// A `+` after a space, right before digits, starts a phone number: it ends what came before.
+const PHONE_START = /\s[+＋]$/;
+const PLUS = /^[+＋]$/;
 
 /** 0–9 for any decimal digit: Unicode keeps each script's ten digits together, in order. */
 function asciiDigit(digit: string): string {
@@ -41,32 +64,123 @@ function asciiDigit(digit: string): string {
 /** `text` with every decimal digit written 0–9 (full-width ４ as 4), the rest as it is. */
 export const foldDigits = (text: string): string => text.replace(OTHER_DIGIT, asciiDigit);
 
+interface Group {
+  readonly start: number;
+  readonly end: number;
+  readonly digits: string;
+  /** What stands between this group and the one before, as compared: see `separator`. */
+  readonly after: string;
+}
+
+/**
+ * What separates two groups of one card number, as compared between its groups (`-` and ` - `
+ * alike, any white space alike), or `undefined` when the gap cannot: too long, a letter in it, or
+ * a phone number starting.
+ */
+function separator(gap: string): string | undefined {
+  const visible = gap.replace(/\0/g, '');
+  if (visible.length > MAX_GAP || LETTER.test(visible) || PHONE_START.test(visible)) return undefined;
+  const marks = visible.replace(/\s+/g, '');
+  return marks || (visible ? ' ' : '');
+}
+
+/** The scheme that issues `digits` as a whole card number, if one does. */
+function issuer(digits: string): Brand | undefined {
+  if (!luhn(digits)) return undefined;
+  return candidates(digits).find((brand) => brand.lengths.includes(digits.length));
+}
+
+/** Whether groups of these lengths are grouped as people and schemes group card numbers. */
+function groupedLikeACard(lengths: readonly number[], brand: Brand): boolean {
+  if (lengths.length === 1) return true;
+  const first = lengths[0]!;
+  // In fours or each digit alone, a shorter rest allowed at the end. Not in pairs or threes:
+  // times, dates and amounts (1 234 567) are written so.
+  if (ALIKE.includes(first) && lengths.every((length, i) => (i === lengths.length - 1 ? length <= first : length === first))) return true;
+  // Or split only where the scheme prints its gaps: 4-6-5, 4-6-9, 4-4-5. Groups of 4 to 6, the
+  // rest up to 9: two ids of eight digits side by side are not a card number.
+  const gaps = gapsOf(brand);
+  let at = 0;
+  return lengths.every((length, i) => length >= 4 && length <= (i === lengths.length - 1 ? 9 : 6)) && lengths.slice(0, -1).every((length) => gaps.includes((at += length)));
+}
+
+/**
+ * The text as the scan reads it, offsets unchanged: what a reader does not see becomes NUL, and
+ * identifiers become letters (not digits to judge).
+ */
+function readable(text: string): string {
+  const hidden = MAY_HIDE.test(text) ? text.replace(INVISIBLE, (found) => '\0'.repeat(found.length)) : text;
+  return MAY_IDENTIFY.test(hidden) ? hidden.replace(IDENTIFIER, (found) => 'x'.repeat(found.length)) : hidden;
+}
+
+/** Whether a `+` stands right before `index`, nothing a reader sees between them. */
+function afterPlus(text: string, index: number): boolean {
+  let at = index - 1;
+  while (at >= 0 && text[at] === '\0') at -= 1;
+  return PLUS.test(text[at] ?? '');
+}
+
+/**
+ * Whether the groups are separated alike, as a person writes one number (`4242 4242 …`,
+ * `4242-4242-…`); what separates a time's parts, a date's and a zone's is not (`07:21:16.5850-0530`).
+ */
+const separatedAlike = (window: readonly Group[]): boolean => window.every((group, i) => i < 2 || group.after === window[1]!.after);
+
+/**
+ * Whether groups end in a word: a short group run into letters (`e4-…`, `…-12ab`) is part of an
+ * identifier, and a card number is not made of it and the groups beside it. A whole number run
+ * into letters (`olena4111111111111111`) is still one.
+ */
+function endsInAWord(text: string, window: readonly Group[]): boolean {
+  if (window.length === 1) return false;
+  const first = window[0]!;
+  const last = window.at(-1)!;
+  return (first.digits.length < 4 && LETTER.test(text[first.start - 1] ?? '')) || (last.digits.length < 4 && LETTER.test(text[last.end] ?? ''));
+}
+
+/** Runs of digit groups that may belong together, each group with its digits written 0–9. */
+function* chains(text: string): Generator<Group[]> {
+  let chain: Group[] = [];
+  DIGIT_GROUP.lastIndex = 0;
+  for (let found; (found = DIGIT_GROUP.exec(text)); ) {
+    const last = chain.at(-1);
+    const after = last ? separator(text.slice(last.end, found.index)) : '';
+    if (after === undefined) {
+      yield chain;
+      chain = [];
+    }
+    chain.push({ start: found.index, end: found.index + found[0].length, digits: foldDigits(found[0]).replace(/\0/g, ''), after: after ?? '' });
+  }
+  if (chain.length > 0) yield chain;
+}
+
 /** Where `text` holds card numbers, in order. */
 export function findCardNumbers(text: string): CardNumberSpan[] {
   const spans: { start: number; end: number }[] = [];
   if (!hasEnoughDigits(text)) return spans;
-  // exec, not matchAll: matchAll copies the expression on each call, which costs ten times more.
-  DIGIT_RUN.lastIndex = 0;
-  for (let run; (run = DIGIT_RUN.exec(text)); ) {
-    const groups: RegExpExecArray[] = [];
-    DIGIT_GROUP.lastIndex = 0;
-    for (let group; (group = DIGIT_GROUP.exec(run[0])); ) groups.push(group);
-    const digits = groups.map(([group]) => foldDigits(group));
-    // A number written after `+` with no more digits than a phone has is a phone.
-    if (digits.join('').length <= MAX_PHONE_DIGITS && /[+＋]/.test(text[run.index - 1] ?? '')) continue;
-    // Whole groups only: the separators a person types fall between a card number's parts. A
-    // group longer than any card number may hold one with more digits run into it.
-    let last: { start: number; end: number } | undefined;
+  const scanned = readable(text);
+  let last: { start: number; end: number } | undefined;
+  const found = (start: number, digitsEnd: number) => {
+    // The marks on its last digit and the tags closing it go with it.
+    let end = digitsEnd;
+    while (scanned[end] === '\0') end += 1;
+    if (last && start < last.end) last.end = Math.max(last.end, end);
+    else spans.push((last = { start, end }));
+  };
+  for (const groups of chains(scanned)) {
+    const total = groups.reduce((sum, group) => sum + group.digits.length, 0);
+    if (total < MIN_DIGITS) continue;
+    if (total <= MAX_PHONE_DIGITS && afterPlus(scanned, groups[0]!.start)) continue;
     groups.forEach((first, from) => {
-      const span = (to: number) => {
-        const start = run.index + first.index;
-        const end = run.index + groups[to]!.index + groups[to]![0].length;
-        if (last && start < last.end) last.end = Math.max(last.end, end);
-        else spans.push((last = { start, end }));
-      };
-      if (digits[from]!.length > MAX_DIGITS) span(from);
-      for (let to = from, number = ''; to < groups.length && (number += digits[to]).length <= MAX_DIGITS; to += 1) {
-        if (number.length >= MIN_DIGITS && luhn(number)) span(to);
+      if (first.digits.length > MAX_DIGITS) found(first.start, first.end);
+      let number = '';
+      for (let to = from; to < groups.length && (number += groups[to]!.digits).length <= MAX_DIGITS; to += 1) {
+        if (number.length < MIN_DIGITS) continue;
+        const brand = issuer(number);
+        const window = groups.slice(from, to + 1);
+        if (brand && groupedLikeACard(window.map((group) => group.digits.length), brand) && separatedAlike(window) && !endsInAWord(scanned, window)) {
+          found(first.start, groups[to]!.end);
+        }
       }
     });
   }

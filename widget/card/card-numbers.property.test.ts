@@ -1,0 +1,205 @@
+/**
+ * The recogniser against generated text (fast-check): card numbers of every scheme, spelled with
+ * any separators, mark-up and digit forms, are all found; phone numbers, order ids, UUIDs,
+ * timestamps and amounts never are.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { BRANDS, type Brand } from './brands.js';
+import { foldDigits, holdsCardNumber, maskCardNumbers } from './card-numbers.js';
+import { luhn } from './luhn.js';
+
+// PROPERTY_RUNS=100000 tries far more cases, for a change to the recogniser.
+const RUNS = { numRuns: Number(process.env.PROPERTY_RUNS ?? 2_000) };
+
+// ---- Card numbers ----------------------------------------------------------------------------
+
+/** A prefix of `brand` written out: a range "2221-2720" gives any number in it. */
+const prefixOf = (brand: Brand): fc.Arbitrary<string> =>
+  fc.constantFrom(...brand.prefixes).chain((prefix) => {
+    const [low, high = low] = prefix.split('-') as [string, string?];
+    return fc.integer({ min: Number(low), max: Number(high) }).map((n) => String(n).padStart(low.length, '0'));
+  });
+
+/** The check digit that makes `body` pass the Luhn test. */
+const checkDigit = (body: string) => String([...'0123456789'].findIndex((digit) => luhn(body + digit)));
+
+const cardNumber: fc.Arbitrary<{ brand: Brand; digits: string }> = fc.constantFrom(...BRANDS).chain((brand) =>
+  fc.tuple(prefixOf(brand), fc.constantFrom(...brand.lengths.filter((length) => length >= 13))).chain(([prefix, length]) =>
+    fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: length - prefix.length - 1, maxLength: length - prefix.length - 1 }).map((rest) => {
+      const body = prefix + rest;
+      return { brand, digits: body + checkDigit(body) };
+    }),
+  ),
+);
+
+/** Where people and schemes split a card number: nowhere, every digit, in fours, at the scheme's gaps. */
+const grouping = (brand: Brand, length: number): fc.Arbitrary<number[]> =>
+  fc.oneof(
+    fc.constant<number[]>([length]),
+    fc.constantFrom(1, 4).map((size) => Array.from({ length: Math.ceil(length / size) }, (_, i) => Math.min(size, length - i * size))),
+    fc.constant([...(brand.gaps ?? [4, 8, 12, 16]).filter((gap) => gap < length), length].map((end, i, ends) => end - (ends[i - 1] ?? 0))),
+  );
+
+// What may stand between groups: visible separators, mark-up and what a reader does not see.
+const SEPARATORS = [
+  ' ', '  ', '      ', '\t', '\n', '\u00a0', '\u2009', '\u202f', '\u3000', '\u200b', '\u00ad', '-', ' - ', '–', '—', '.', '. ', ',', ', ',
+  '/', ' / ', '\\', '_', '|', ' | ', '+', ':', '*', '**', '(', ')', ') (', '[', ']', '#', '~', '·', "'", '’', '\uff0d', '\uff0e',
+  '<b>', '</b>', '<span class="pan">', '</span>', '<br/>', '&nbsp;', '&#8209;', '&thinsp;',
+];
+const separator = fc
+  .array(fc.constantFrom(...SEPARATORS), { minLength: 1, maxLength: 3 })
+  .map((parts) => parts.join(''))
+  .map((gap) => ({ gap, visible: gap.replace(/<[^>]*>|&[^;]*;|[\u200b\u00ad]/g, '') }))
+  // A `+` after a space right before digits starts a phone number, which ends the card number.
+  .filter(({ visible }) => visible.length <= 8 && !/\s\+$/.test(visible))
+  .map(({ gap }) => gap);
+
+// Decimal digits of other scripts (zero of each), and marks that decorate each digit.
+const ZEROS = [0x30, 0xff10, 0x0660, 0x06f0, 0x0966, 0x09e6, 0x0e50, 0x1d7ce, 0x1d7ec];
+const DECORATIONS = ['', '\u0332', '\ufe0f\u20e3', '\u0301'];
+const digitForm = fc.record({ zero: fc.constantFrom(...ZEROS), decoration: fc.constantFrom(...DECORATIONS) });
+
+const AROUND = ['', 'Olena ', 'card: ', 'paid by ', '<td>', '"', '(', 'олена ', 'tel. '];
+const AFTER = ['', ' Koval', '</td>', '"', ')', ' 12/28', '.', ' exp 12/28 cvv'];
+
+const spelledCard = cardNumber.chain(({ brand, digits }) =>
+  fc
+    .record({
+      groups: grouping(brand, digits.length),
+      // A person writes one number with one separator; mark-up may differ between groups.
+      separators: fc.tuple(separator, fc.array(fc.constantFrom('', '<b>', '</b>', '</span><span>', '&#8203;'), { minLength: 19, maxLength: 19 })).map(([between, markup]) => markup.map((tag) => between + tag)),
+      form: digitForm,
+      before: fc.constantFrom(...AROUND),
+      after: fc.constantFrom(...AFTER),
+    })
+    .map(({ groups, separators, form, before, after }) => {
+      const write = (digit: string) => String.fromCodePoint(form.zero + Number(digit)) + form.decoration;
+      let at = 0;
+      const written = groups.map((size, i) => {
+        const group = [...digits.slice(at, (at += size))].map(write).join('');
+        return i === 0 ? group : separators[i]! + group;
+      });
+      return { digits, text: before + written.join('') + after };
+    }),
+);
+
+describe('every card number, however it is written, is found', () => {
+  it('in generated spellings of every scheme', () => {
+    fc.assert(
+      fc.property(spelledCard, ({ digits, text }) => {
+        expect(holdsCardNumber(text)).toBe(true);
+        const left = foldDigits(maskCardNumbers(text, '#')).replace(/\D/g, '');
+        expect(left.includes(digits)).toBe(false);
+      }),
+      RUNS,
+    );
+  });
+
+  it('written with the separators the security probe used', () => {
+    for (const text of [
+      '4242|4242|4242|4242', '4242+4242+4242+4242', '4242:4242:4242:4242', '4242*4242*4242*4242', '(4242)(4242)(4242)(4242)',
+      '4242      4242      4242      4242', [...'4242424242424242'].map((digit) => `${digit}\u0332`).join(''),
+      [...'4242424242424242'].map((digit) => `${digit}\ufe0f\u20e3`).join(''), '4242<b>4242</b>4242<i>4242</i>',
+      '<span>4242</span> <span>4242</span> <span>4242</span> <span>4242</span>', '4242&nbsp;4242&nbsp;4242&nbsp;4242',
+      '4242.4242.4242.4242', '4242  4242  4242  4242', '4242/4242/4242/4242', '４２４２４２４２４２４２４２４２',
+    ]) {
+      const masked = maskCardNumbers(`refund for ${text} please`, '#');
+      expect(foldDigits(masked).replace(/\D/g, ''), text).toBe('');
+    }
+  });
+});
+
+// ---- Ordinary data --------------------------------------------------------------------------
+
+const digitsOf = (min: number, max: number) => fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: min, maxLength: max });
+const pick = <T,>(...values: T[]) => fc.constantFrom(...values);
+
+/** Split `digits` into groups of the given sizes (the rest in the last), joined by `joiner`. */
+const split = (digits: string, sizes: readonly number[], joiner: string) => {
+  const parts: string[] = [];
+  let at = 0;
+  for (const size of sizes) if (at < digits.length) parts.push(digits.slice(at, (at += size)));
+  if (at < digits.length) parts.push(digits.slice(at));
+  return parts.join(joiner);
+};
+
+const phone = fc.oneof(
+  // International, E.164: `+`, a country code, at most 15 digits, written as people write them.
+  fc
+    .tuple(digitsOf(1, 3).filter((code) => !code.startsWith('0')), digitsOf(6, 12), pick(' ', '-', '', '.'), pick<number[]>([3, 3, 2, 2], [2, 3, 4], [3, 4], [3, 3, 4], [2, 2, 2, 2], []))
+    .filter(([code, rest]) => code.length + rest.length <= 15)
+    .map(([code, rest, joiner, sizes]) => `+${code} ${split(rest, sizes, joiner)}`),
+  fc.tuple(digitsOf(2, 2), digitsOf(3, 3), digitsOf(3, 3), digitsOf(2, 2), digitsOf(2, 2)).map(([code, area, a, b, c]) => `+${code} (${area}) ${a}-${b}-${c}`),
+  // National: a trunk 0 first, or a short number.
+  fc.tuple(digitsOf(2, 3), digitsOf(3, 3), digitsOf(2, 2), digitsOf(2, 2)).map(([area, a, b, c]) => `(0${area}) ${a}-${b}-${c}`),
+  fc.tuple(digitsOf(9, 12)).map(([rest]) => `00${rest}`),
+);
+
+// Epoch times in digits until 2039: past it a time in microseconds starts like a Mir card (2200…),
+// and from 2096 one in milliseconds like a 13-digit Visa.
+const millis = fc.integer({ min: Date.UTC(2001, 8, 9, 1, 46, 40), max: Date.UTC(2039, 0, 1) });
+const date = fc.integer({ min: Date.UTC(1970, 0, 1), max: Date.UTC(2199, 11, 31) }).map((ms) => new Date(ms));
+const timestamp = fc.oneof(
+  date.map((d) => d.toISOString()),
+  date.map((d) => d.toISOString().replace('T', ' ').replace('Z', '')),
+  fc.tuple(date, digitsOf(0, 9), pick('Z', '+02:00', '-0530', ' +0000', '')).map(([d, fraction, zone]) => `${d.toISOString().slice(0, 19).replace('T', ' ')}${fraction ? `.${fraction}` : ''}${zone}`),
+  date.map((d) => d.toUTCString()),
+  date.map((d) => `${d.getUTCDate()}.${d.getUTCMonth() + 1}.${d.getUTCFullYear()} ${d.getUTCHours()}:${String(d.getUTCMinutes()).padStart(2, '0')}`),
+  fc.tuple(date, date).map(([from, to]) => `${from.toISOString().slice(0, 10)}–${to.toISOString().slice(0, 10)}`),
+  millis.map(String),
+  fc.tuple(millis, digitsOf(3, 6)).map(([ms, more]) => `${ms}${more}`),
+  millis.map((ms) => String(Math.floor(ms / 1000))),
+);
+
+const orderId = fc.oneof(
+  // The demo shop's shape: a letter and a digit, then the time in milliseconds.
+  fc.tuple(fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz'), digitsOf(1, 2), millis).map(([letter, digit, ms]) => `${letter}${digit}-${ms}`),
+  fc.tuple(pick('ORD', 'order', 'inv', 'sub_'), fc.integer({ min: 2001, max: 2099 }), digitsOf(4, 8)).map(([prefix, year, n]) => `${prefix}-${year}-${n}`),
+  fc.tuple(pick('order-', 'o_'), millis, digitsOf(1, 4)).map(([prefix, ms, n]) => `${prefix}${ms}-${n}`),
+  // Ids the ledger and the gateway make: 20 hexadecimal digits (a retry's `:n`), 64 for events.
+  fc.string({ unit: fc.constantFrom(...'0123456789abcdef'), minLength: 20, maxLength: 20 }).filter((id) => /[a-f]/.test(id)).map((id) => id),
+  fc.uuid(),
+);
+
+const amount = fc.oneof(
+  fc.integer({ min: 0, max: 99_999_999_999 }).map(String),
+  fc.integer({ min: 0, max: 9_999_999_999 }).map((minor) => `${Math.floor(minor / 100)}.${String(minor % 100).padStart(2, '0')} UAH`),
+  fc.integer({ min: 0, max: 999_999_999 }).map((n) => `${n.toLocaleString('uk-UA')},00 грн`),
+  fc.integer({ min: 0, max: 999_999_999 }).map((n) => `$${n.toLocaleString('en-US')}.99`),
+);
+
+const ordinary = fc.oneof(
+  phone.map((text) => ['phone', text] as const),
+  timestamp.map((text) => ['timestamp', text] as const),
+  orderId.map((text) => ['order id', text] as const),
+  fc.uuid().map((text) => ['uuid', text] as const),
+  amount.map((text) => ['amount', text] as const),
+);
+
+describe('ordinary data is never taken for a card number', () => {
+  it('alone', () => {
+    fc.assert(
+      fc.property(ordinary, ([, text]) => {
+        expect(maskCardNumbers(text, '#')).toBe(text);
+      }),
+      RUNS,
+    );
+  });
+
+  it('side by side in a sentence, a log line or a list', () => {
+    fc.assert(
+      fc.property(fc.array(ordinary, { minLength: 2, maxLength: 4 }), pick(' ', ', ', '; ', ' | ', '\n', ' at ', ' · '), (items, joiner) => {
+        const text = `Order ${items.map(([, item]) => item).join(joiner)} already exists`;
+        expect(maskCardNumbers(text, '#')).toBe(text);
+      }),
+      RUNS,
+    );
+  });
+
+  it('in the cases reported', () => {
+    for (const text of ['Order e4-1795384870676 already exists', '+380501234567', '+38 (050) 123-45-67', '2026-11-23 07:21:16.123', '6f1c2a3b-4d5e-4f60-8123-456789012345']) {
+      expect(maskCardNumbers(text, '#')).toBe(text);
+    }
+  });
+});
