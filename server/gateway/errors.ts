@@ -15,6 +15,7 @@
  *   ├─ OutcomeUnknownError      a money-moving call may or may not have happened
  *   └─ UnexpectedResponseError  an answer payform cannot read
  */
+import { maskCardNumbers } from '@payform/card';
 import { describeIssues } from './wire/issues.js';
 import type { FieldIssue } from './wire/issues.js';
 import { DUPLICATE_ORDER_CODE, readErrorArgs } from './wire/error.js';
@@ -150,12 +151,16 @@ export function errorFromResponse(status: number, body: unknown, retryAfterMs?: 
   return new UnexpectedResponseError(message, details);
 }
 
+/** What a masked card number reads. */
+export const CARD_NUMBER_MASK = '[card number]';
+
 /**
- * Masks card data in anything the gateway sent back, in case it echoes what it was given:
- * runs of 12–19 digits (spaced or dashed, as card numbers are typed) become `[card number]`,
- * and when the text mentions a CVV (cvv, cvc, csc, security code) every run of 3–4 digits in it
- * becomes `[cvv]` — a status code next to it is lost, a CVV never gets through. Structures are
- * masked through their keys, strings and numbers; one mention anywhere in them counts for all.
+ * Masks card data in anything the gateway sent back, in case it echoes what it was given: card
+ * numbers, however written (`@payform/card`'s recogniser), become `[card number]`, and when the
+ * text mentions a CVV (cvv, cvc, csc, security code) every run of 3–4 digits in it becomes
+ * `[cvv]` — a status code next to it is lost, a CVV never gets through. Ids, phones, timestamps
+ * and amounts are kept. Structures are masked through their keys, strings and numbers; one
+ * mention anywhere in them counts for all.
  */
 export function maskCardData<T>(value: T): T {
   if (value === null || (typeof value !== 'object' && typeof value !== 'string')) return value;
@@ -163,7 +168,6 @@ export function maskCardData<T>(value: T): T {
   return maskIn(value, CVV_MENTION.test(text)) as T;
 }
 
-const CARD_NUMBER = /\d(?:[ -]?\d){11,18}/g;
 const CVV_MENTION = /cvv|cvc|csc|security[\s_-]?code/i;
 const SHORT_CODE = /(?<!\d)\d{3,4}(?!\d)/g;
 /** Three digits at least: the fewest a CVV has, and a card number has more. */
@@ -177,7 +181,7 @@ export function maskCvvMention(text: string): string {
 function maskText(text: string, mentionsCvv: boolean): string {
   // Most text (names, statuses, URLs' words) has no run to mask: skip the replacing.
   if (!THREE_DIGITS.test(text)) return text;
-  const masked = text.replace(CARD_NUMBER, '[card number]');
+  const masked = maskCardNumbers(text, CARD_NUMBER_MASK);
   return mentionsCvv ? masked.replace(SHORT_CODE, '[cvv]') : masked;
 }
 

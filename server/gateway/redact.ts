@@ -3,15 +3,15 @@
  * gateway credentials, the admin token, card tokens and signatures. `redactor(maskText)` makes a
  * masking copy: values under such keys are replaced whatever they hold, and every other key,
  * string and number goes through `maskText`, because card data can hide in an error message, a
- * gateway echo or a key. `redact` masks like the gateway's echoes (`maskCardData`: 12–19-digit
- * runs, and 3–4-digit runs in text that mentions a CVV). The companion's logger and stored
- * bodies and the sandbox's request inspector share this walk; each brings its own `maskText`.
+ * gateway echo or a key. `redact` masks like the gateway's echoes (`maskCardData`: card numbers
+ * however written, and 3–4-digit runs in text that mentions a CVV) and keeps ids, phones and
+ * timestamps as written. The companion's logs and stored bodies and the sandbox's request
+ * inspector all use it.
  */
-import { maskCardData } from './errors.js';
+import { CARD_NUMBER_MASK, maskCardData } from './errors.js';
 
+export { CARD_NUMBER_MASK };
 export const REDACTED = '[redacted]';
-/** What a masked card number reads. */
-export const CARD_NUMBER_MASK = '[card number]';
 
 // Compared after lower-casing and dropping `_` and `-`: `card_cvv`, `cardCvv` and `Card-CVV` alike.
 const SECRET_KEYS = new Set([

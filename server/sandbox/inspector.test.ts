@@ -95,6 +95,23 @@ describe('GET /_sandbox/requests', () => {
     expectNoCardData(requests);
   });
 
+  it('masks a card number in a comment or a User-Agent however written, and shows phones and ids as sent', async () => {
+    const fours = (separator: string) => PAN.match(/.{4}/g)!.join(separator);
+    const wide = PAN.replace(/\d/g, (digit) => String.fromCharCode(0xff10 + Number(digit)));
+    const payment = await sandbox.postJson('/api/v1/payment', directPayment(sandbox.project, { amount: 100 }));
+    const orderId = String(payment.order_id);
+    const comment = `read out ${fours('.')} then ${fours('  ')} then ${fours('/')} then ${wide}; order e4-1795384870676, call +38 (050) 123-45-67`;
+    await sandbox.post('/api/v1/refund', { pos_id: sandbox.project.posId, order_id: orderId, order_currency: 'UAH', refund_amount: 1, comment }, { 'User-Agent': `shop/1.0 (card ${fours('.')})` });
+
+    const [refunded, paid] = (await listing()).requests as [Listed, Listed];
+    expect(refunded.body).toMatchObject({ comment: 'read out [card number] then [card number] then [card number] then [card number]; order e4-1795384870676, call +38 (050) 123-45-67' });
+    expect(refunded.headers).toMatchObject({ 'user-agent': 'shop/1.0 (card [card number])' });
+    expect(paid.body).toMatchObject({ customer_phone: '+380501234567', order_id: orderId });
+    // The sandbox's own ids, as it answered them.
+    expect((paid.response as Json).body).toMatchObject({ order_id: orderId, payment_id: payment.payment_id, transaction_id: payment.transaction_id });
+    expectNoCardData(refunded);
+  });
+
   it('masks a CVV sent under a key the interface does not have, however it is spelt', async () => {
     const misspelt = { card_cvc: CVV, cvv_code: CVV, cardSecurityCode: CVV, 'CVV-2': Number(CVV), csc: CVV };
     expect((await sandbox.post('/api/v1/payment', { ...directPayment(sandbox.project), ...misspelt })).status).toBe(200);

@@ -4,8 +4,8 @@
  * dashes and brackets as people type them are dropped). None may hold a card number.
  */
 import * as z from 'zod';
-import { passesLuhn, requiredText } from '@payform/gateway/wire';
-import { holdsCardNumber } from '@payform/widget/card';
+import { holdsCardNumber, luhn } from '@payform/card';
+import { requiredText } from '@payform/gateway/wire';
 import type { CustomerDetails, PaymentMethod } from '../../ledger/index.js';
 import { definedFields } from '../optional-fields.js';
 import { brandOfMask } from '../payments/card-brand.js';
@@ -43,7 +43,7 @@ const SHORT_CARD_LENGTHS: Partial<Record<CardBrand, number>> = { visa: 13, diner
  */
 function isCardNumber(phone: string): boolean {
   const brand = phone.startsWith('+') ? undefined : brandOfMask(phone);
-  return brand !== undefined && SHORT_CARD_LENGTHS[brand] === phone.length && passesLuhn(phone);
+  return brand !== undefined && SHORT_CARD_LENGTHS[brand] === phone.length && luhn(phone);
 }
 
 const Phone = z

@@ -18,7 +18,8 @@
  */
 import { createHmac } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
-import { passesLuhn } from '@payform/gateway/wire';
+import { maskCardNumbers } from '@payform/card';
+import { CARD_NUMBER_MASK } from '@payform/gateway';
 import type { IdempotencyRequest, StoredAnswer } from '../../ledger/index.js';
 import type { CompanionEnv, CompanionServices } from '../context.js';
 import { ApiProblem } from './problem.js';
@@ -112,10 +113,6 @@ function changedSomething(status: number): boolean {
   return status < 400 || status >= 500;
 }
 
-// A card number as people type it: 13–19 digits, maybe grouped by single spaces or dashes, not
-// part of a longer word or number (so ids holding a run of digits are left alone).
-const TYPED_CARD_NUMBER = /(?<![\p{L}\p{N}])\d(?:[ -]?\d){12,18}(?![\p{L}\p{N}])/gu;
-
 // An identifier or address (`id`, `order_id`, `challenge_url`): all digits passing Luhn is then
 // a numeric order or customer id, kept in the ledger's tables anyway, never free text.
 const IDENTIFIER = /(?:^|_)(?:id|url)$/;
@@ -131,13 +128,13 @@ export function withoutCardNumbers(body: string): string {
   try {
     answer = JSON.parse(body);
   } catch {
-    return maskCardNumbers(body);
+    return maskCardNumbers(body, CARD_NUMBER_MASK);
   }
   let masked = false;
   const visit = (value: unknown, key: string): unknown => {
     if (typeof value === 'string') {
       if (IDENTIFIER.test(key)) return value;
-      const text = maskCardNumbers(value);
+      const text = maskCardNumbers(value, CARD_NUMBER_MASK);
       masked ||= text !== value;
       return text;
     }
@@ -147,10 +144,6 @@ export function withoutCardNumbers(body: string): string {
   };
   const kept = visit(answer, '');
   return masked ? JSON.stringify(kept) : body;
-}
-
-function maskCardNumbers(text: string): string {
-  return text.replace(TYPED_CARD_NUMBER, (run) => (passesLuhn(run.replace(/\D/g, '')) ? '[card number]' : run));
 }
 
 function replay(answer: StoredAnswer): Response {

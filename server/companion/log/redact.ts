@@ -1,23 +1,17 @@
 /**
- * The companion's two masks, over the gateway package's walk (`redactor`). Logs (`redact`) mask
- * card numbers however they are written (`@payform/widget/card`: any separators, any decimal
- * digits) and, as the gateway's echoes are masked, every run of 12–19 digits: a log line may lose
- * an id, never a card number. Stored bodies (`redactForStorage`) are audit data: only card numbers
- * are masked (and CVVs in text that mentions one), so a 12-digit gateway id or a `+` phone is kept.
+ * The companion's mask, for logs and for what it stores and shows alike: the gateway package's
+ * `redact` — secrets under their keys replaced, card numbers however written masked
+ * (`@payform/card`'s recogniser), and CVVs in text that mentions one. Ids, phones, timestamps and
+ * amounts are kept as written, so a log line can still be searched for the order it is about.
  */
-import { CARD_NUMBER_MASK, maskCardData, maskCvvMention, redactor } from '@payform/gateway';
-import { maskCardNumbers } from '@payform/widget/card';
+import { maskCardData, redact } from '@payform/gateway';
 
 export { REDACTED } from '@payform/gateway';
 
-/** A copy of `value` safe to log: secrets under their keys replaced, card data in keys, strings and numbers masked. */
-export const redact: (value: unknown) => unknown = redactor((text) => maskCardData(maskCardNumbers(text, CARD_NUMBER_MASK)));
+export { redact };
 
-/** Gateway text safe to store and show: card numbers masked, and CVVs in text that mentions one; every other digit kept. */
-export const maskStoredText = (text: string): string => maskCvvMention(maskCardNumbers(text, CARD_NUMBER_MASK));
+/** Text safe to store and show: card numbers masked, and CVVs in text that mentions one. */
+export const maskStoredText = (text: string): string => maskCardData(text);
 
-/**
- * A copy of a gateway body safe to store and show: secrets under their keys replaced, keys,
- * strings and numbers masked as `maskStoredText` masks text.
- */
-export const redactForStorage: (value: unknown) => unknown = redactor(maskStoredText);
+/** A copy of a gateway body safe to store and show: the same mask as the logs'. */
+export const redactForStorage: (value: unknown) => unknown = redact;

@@ -25,6 +25,8 @@ describe('scanLogCapture', () => {
     const written = [
       groups.join('  '), groups.join('\u00a0'), groups.join('\u2009'), groups.join('.'), groups.join('/'),
       groups.join('_'), groups.join(','), groups.join(' - '), fullWidth, groups.join('\u200b'),
+      groups.join('|'), groups.join(':'), groups.join('      '), `${groups[0]}<b>${groups[1]}</b>${groups[2]}<i>${groups[3]}</i>`,
+      [...visa].map((digit) => `${digit}\ufe0f\u20e3`).join(''),
     ];
     const lines = [...written.map((text) => JSON.stringify({ msg: `typed ${text}` })), JSON.stringify({ name: groups.join('\t') })];
     const findings = scanLogCapture(lines.join('\n'));

@@ -5,7 +5,7 @@
  * redacted.
  */
 import { TEST_CARDS } from '@payform/gateway/testing';
-import { foldDigits } from '../../../widget/card/card-numbers.js';
+import { foldDigits } from '@payform/card';
 import { TEST_CVVS } from './cards.js';
 
 export interface CaptureFinding {
@@ -13,12 +13,13 @@ export interface CaptureFinding {
   readonly what: string;
 }
 
-// A test card number however written: digits of any script folded to 0–9 and, between two
-// digits, up to five characters that are neither letters nor digits (spaces of any width, tabs,
-// dots, slashes, underscores, commas, " - "). Broader than the masks' own rule on purpose:
-// this is the check of them. JSON writes a tab or a control character as an escape, read here as the
-// character it stands for.
-const GAP = String.raw`[^\p{L}\p{N}]{0,5}`;
+// A test card number however written: digits of any script folded to 0–9, mark-up tags dropped
+// and, between two digits, up to eight characters that are neither letters nor digits (spaces of
+// any width, tabs, dots, slashes, `|`, `+`, `:`, brackets, combining marks, " - "). Broader than
+// the recogniser's own rule on purpose: this is the check of it. JSON writes a tab or a control
+// character as an escape, read here as the character it stands for.
+const GAP = String.raw`[^\p{L}\p{N}]{0,8}`;
+const TAG = /<\/?[a-z][^<>]{0,80}>/gi;
 const TEST_CARD = new RegExp(TEST_CARDS.map((card) => `(${card.number.split('').join(GAP)})`).join('|'), 'gu');
 const JSON_ESCAPE = /\\(?:[bfnrt]|u[\da-fA-F]{4})/g;
 
@@ -27,7 +28,7 @@ const UNREDACTED_SECRET = /"(cvv|cvc|card_cvv|cc_number|card_number|number)"\s*:
 
 function testCardsIn(content: string): string[] {
   const found: string[] = [];
-  for (const match of foldDigits(content.replace(JSON_ESCAPE, ' ')).matchAll(TEST_CARD)) {
+  for (const match of foldDigits(content.replace(JSON_ESCAPE, ' ').replace(TAG, '')).matchAll(TEST_CARD)) {
     const card = TEST_CARDS[match.slice(1).findIndex((group) => group !== undefined)]!;
     found.push(`test card ${card.number.slice(0, 6)}…`);
   }

@@ -1,0 +1,98 @@
+// Card numbers however they are written, and ordinary data that only looks like them, through
+// every door free text comes in by: the public pay route's customer names, a session's
+// description, a refund's comment and a signed webhook's text. The real sandbox over HTTP, a
+// SQLite file; what is checked is what the companion answers, stores and logs.
+import { describe, expect, it } from 'vitest';
+import { testProjectCredentials } from '../../gateway/test-project.js';
+import { webhookForm } from '../../gateway/webhook.js';
+import { fileBackend } from '../../ledger/testing/databases.js';
+import { CUSTOMER, card } from '../test/cards.js';
+import { payBody, stacksPerTest } from '../test/stack.js';
+import type { Json, Stack } from '../test/stack.js';
+
+const { apiSecret } = testProjectCredentials({});
+const openStack = stacksPerTest();
+
+// The spellings the second security probe stored in clear: separators outside the first set,
+// decorations on each digit, digits split by mark-up.
+const PAN = '4242424242424242';
+const fours = (separator: string) => PAN.match(/.{4}/g)!.join(separator);
+const SPELLINGS = [
+  fours('|'), fours('+'), fours(':'), fours('*'), `(${fours(')(')})`, fours('      '),
+  [...PAN].map((digit) => `${digit}\u0332`).join(''), [...PAN].map((digit) => `${digit}\ufe0f\u20e3`).join(''),
+  '4242<b>4242</b>4242<i>4242</i>', fours('.'), fours('  '), fours('/'), PAN.replace(/\d/g, (digit) => String.fromCharCode(0xff10 + Number(digit))),
+];
+
+/** A spelling masked: the brackets around the digits are not the card number's. */
+const masked = (spelling: string) => (spelling.startsWith('(') ? '([card number])' : '[card number]');
+
+// What merchants and customers write that must stay as written.
+const ORDINARY = 'order e4-1795384870676, call +380501234567 or +38 (050) 123-45-67, at 2026-11-23 07:21:16.123, ref 6f1c2a3b-4d5e-4f60-8123-456789012345';
+
+async function open(): Promise<Stack> {
+  const stack = await openStack({ backend: fileBackend, served: true });
+  return stack;
+}
+
+async function refund(stack: Stack, orderId: string, comment: string): Promise<Json> {
+  return stack.json('POST', `/api/orders/${orderId}/refund`, 200, { admin: true, body: { amount: 1, comment } });
+}
+
+describe('a card number in free text, however it is written', () => {
+  it.each(SPELLINGS)('is refused in a customer name on the public pay route: %s', async (spelling) => {
+    const stack = await open();
+    const session = await stack.openSession();
+    const response = await stack.pay(session.id, payBody({ customer: { ...CUSTOMER, fname: `Olena ${spelling}` } }));
+    expect(response.status).toBe(400);
+    const { error } = await response.json();
+    expect(error.fields).toEqual({ 'customer.fname': 'must not contain a card number' });
+    expect((await stack.ledger.getOrder(session.order_id))?.payment ?? null).toBeNull();
+  });
+
+  it('is masked in a description, a refund comment and a signed webhook text, and nothing ordinary is', async () => {
+    const stack = await open();
+    const session = await stack.openSession({ amount: 100, description: `Tea; ${SPELLINGS.join(' ; ')}; ${ORDINARY}` });
+    const description = `Tea; ${SPELLINGS.map(masked).join(' ; ')}; ${ORDINARY}`;
+    expect(session.description).toBe(description);
+    expect((await stack.ledger.getSession(session.id))?.description).toBe(description);
+
+    expect((await (await stack.pay(session.id)).json()).status).toBe('success');
+    for (const spelling of SPELLINGS) {
+      const answer = await refund(stack, session.order_id, `read out ${spelling}; ${ORDINARY}`);
+      expect(answer.operation.comment).toBe(`read out ${masked(spelling)}; ${ORDINARY}`);
+    }
+    const stored = (await stack.ledger.getOrder(session.order_id))!.operations.map((operation) => operation.comment);
+    expect(stored.sort()).toEqual(SPELLINGS.map((spelling) => `read out ${masked(spelling)}; ${ORDINARY}`).sort());
+  });
+
+  it('is masked in the text of a signed event, which is stored and answered 200', async () => {
+    const stack = await open();
+    await stack.control('PUT', '/_sandbox/faults', { webhook_delay_ms: 3_600_000 });
+    const session = await stack.openSession();
+    const answer = await (await stack.pay(session.id, payBody({ card: card('three_ds_challenge') }))).json();
+    expect(answer.status).toBe('redirect');
+    const { deliveries } = await stack.control('GET', `/_sandbox/webhooks?order_id=${session.order_id}`);
+    const event = JSON.parse(Buffer.from(new URLSearchParams(deliveries.at(-1).body).get('data')!, 'base64url').toString('utf8'));
+    const text = `Declined: ${SPELLINGS.slice(0, 9).join(' / ')}; ${ORDINARY}`;
+    const response = await stack.request('POST', '/webhooks/gateway', {
+      body: new URLSearchParams({ ...webhookForm({ ...event, status: 'failure', status_code: '4153', status_description: text }, apiSecret) }).toString(),
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    });
+    expect(response.status).toBe(200);
+    const detail = await stack.json('GET', `/api/orders/${session.order_id}`, 200, { admin: true });
+    expect(detail.order.status_description).toBe(`Declined: ${SPELLINGS.slice(0, 9).map(masked).join(' / ')}; ${ORDINARY}`);
+  });
+});
+
+describe('ordinary data that looks like a card number', () => {
+  it('is answered as written: an order id the merchant chose, in the refusal of its duplicate', async () => {
+    const stack = await open();
+    const orderId = 'e4-1795384870676';
+    await stack.openSession({ order_id: orderId });
+    const response = await stack.request('POST', '/api/checkout/sessions', { admin: true, body: { amount: 10.1, currency: 'UAH', description: 'Tea', order_id: orderId } });
+    expect(response.status).toBe(409);
+    const text = await response.text();
+    expect(text).toContain(orderId);
+    expect(text).not.toContain('[card number]');
+  });
+});
