@@ -8,7 +8,7 @@ import { readCompanionConfig } from './settings.js';
 
 let companion;
 try {
-  companion = await startCompanion(readCompanionConfig());
+  companion = await startCompanion(readCompanionConfig(process.env));
 } catch (error) {
   // A wrong setting or a missing database driver: the message says what to do, a stack would bury it.
   console.error(`payform companion could not start: ${error instanceof Error ? error.message : String(error)}`);
