@@ -117,7 +117,7 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
   // Before anything reads a body, on every path (routes added by `extend` included).
   app.use(limitBody(options.bodyLimitBytes, { [`${options.basePath}/webhooks/`]: options.webhookBodyLimitBytes }));
   app.use(methodNotAllowed({ app, onMethodNotAllowed: (_c, allowed) => methodProblem(allowed) }));
-  app.use('/api/checkout/sessions/*', checkoutCors(options.allowedOrigins));
+  app.use('/api/checkout/sessions/*', checkoutCors(options.allowedOrigins, new URL(options.publicUrl).origin));
   app.use('/api/*', noStore(), requireMediaType('application/json'));
   app.use('/webhooks/*', noStore(), requireMediaType('application/x-www-form-urlencoded'));
   // The return landing answers with a session's outcome, or a redirect carrying its id.
