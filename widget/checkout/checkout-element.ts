@@ -192,10 +192,10 @@ export abstract class CheckoutElement extends LitElement {
 
   /** Tells the customer and the page what went wrong. */
   protected fail(error: unknown, message?: string): void {
-    const code = error instanceof CompanionError ? error.code : 'server';
+    const { code, reason } = error instanceof CompanionError ? error : { code: 'server' as const, reason: '' };
     message ??= (this.t as Partial<Record<string, string>>)[code] ?? this.t.server;
     this.say(message, true);
-    emit(this, 'pay-error', { code, message });
+    emit(this, 'pay-error', { code, message, ...(reason && { reason }) });
   }
 
   protected get amount(): string {
