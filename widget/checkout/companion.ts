@@ -70,7 +70,8 @@ export class Companion {
     const response = await fetch(url, {
       method: body ? 'POST' : 'GET',
       headers: body ? { 'content-type': 'application/json' } : {},
-      body: body && JSON.stringify(body),
+      // The page paid from: without the merchant's return_url, the customer comes back to it.
+      body: body && JSON.stringify({ ...body, page_url: location.href }),
       signal: AbortSignal.timeout(timeout),
     }).catch(() => undefined);
     const json = await response?.json().catch(() => undefined);
