@@ -130,7 +130,7 @@ describe('startCompanion', () => {
     await expect(feed.text()).rejects.toThrow();
   });
 
-  it('listens on 127.0.0.1 only in development unless HOST says otherwise, and says so', async () => {
+  it('listens on 127.0.0.1 only in development unless PAYFORM_HOST says otherwise, and says so', async () => {
     const companion = await startCompanion(readCompanionConfig({ PORT: '0', PAYFORM_DATABASE_URL: ':memory:', PAYFORM_ADMIN_TOKEN: 'a-long-enough-admin-token' }), {
       gatewayBaseUrl: sandbox.url,
       logger: createLogger({ sink: memorySink().sink }),
