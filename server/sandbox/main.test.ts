@@ -71,7 +71,9 @@ describe('payform-sandbox (server/sandbox/main.ts)', { timeout: 30_000 }, () => 
       expect(output()).toContain(`PAYFORM_GATEWAY_BASE_URL=${url}\n`);
       expect(output()).toContain('PAYFORM_GATEWAY_API_KEY=printed-key');
       expect(output()).toContain('PAYFORM_GATEWAY_POS_ID=5d1c2a8e-3f47-4b6a-9e0d-7c4b2f8a6e15'); // empty variable: the default
-      expect(output()).toContain('PAYFORM_GATEWAY_API_SECRET=legacy-named-secret'); // the 0.2 name is still read
+      expect(output()).toContain('PAYFORM_GATEWAY_API_SECRET=legacy-named-secret'); // the 0.2 name is still read, once said so
+      expect(output()).toContain('payform-sandbox: GATEWAY_API_SECRET is deprecated: name it PAYFORM_GATEWAY_API_SECRET');
+      expect(output()).not.toContain('GATEWAY_API_KEY is deprecated');
       expect(output()).toContain('PAYFORM_GATEWAY_ENDPOINTS_KEY=sandbox-test-endpoints-key');
       expect(output()).toContain(`PAYFORM_SANDBOX_ORIGIN=${url} `);
       expect(await (await fetch(`${url}/health`)).text()).toBe('OK');

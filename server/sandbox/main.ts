@@ -24,6 +24,11 @@ if (commandLine.kind === 'version') {
 if (commandLine.kind === 'wrong') refuse(commandLine.problems);
 const options = commandLine.options;
 
+// The test project's credentials are read under the companion's names; the 0.2 ones still work.
+for (const name of ['GATEWAY_POS_ID', 'GATEWAY_API_KEY', 'GATEWAY_API_SECRET', 'GATEWAY_ENDPOINTS_KEY']) {
+  if (process.env[name]?.trim() && !process.env[`PAYFORM_${name}`]?.trim()) console.error(`payform-sandbox: ${name} is deprecated: name it PAYFORM_${name}`);
+}
+
 let projects: Partial<Project>[] | undefined;
 if (options.projectsFile) {
   try {
