@@ -68,4 +68,21 @@ describe('GET /checkout/return/:id', () => {
     const forged = await stack.request('GET', `/checkout/return/${foreign.session.id}?page=${encodeURIComponent('https://evil.example/')}`);
     expect(forged.status).toBe(200);
   });
+
+  it('carries the page of a card payment into its 3-D Secure return address', async () => {
+    const resultUrls: string[] = [];
+    const stack: Stack = await open({
+      gateway: {
+        fetch: async (input, init) => {
+          const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as { result_url?: string }) : {};
+          if (body.result_url) resultUrls.push(body.result_url);
+          return stack.sandbox.fetch(new Request(input, init));
+        },
+      },
+    });
+    const session = await stack.openSession();
+    const paid = await stack.pay(session.id, payBody({ card: card('three_ds_challenge'), page_url: 'https://shop.example/cart' }));
+    expect(await paid.json()).toMatchObject({ status: 'redirect' });
+    expect(resultUrls).toEqual([`${stack.companionUrl}/checkout/return/${session.id}?page=${encodeURIComponent('https://shop.example/cart')}`]);
+  });
 });
