@@ -27,7 +27,7 @@ const REFUSED_ORIGINS_REMEMBERED = 1000;
  * CORS for the merchant's pages. A page on another origin is refused by its browser with
  * nothing the customer can read ("could not reach"), so each refused origin is logged once,
  * naming the setting that lets it in. The companion's own origin (its pages, the demo's) needs
- * no CORS and is not reported.
+ * no CORS and is not reported, whatever host name it was reached by.
  */
 export function checkoutCors(allowedOrigins: readonly string[], ownOrigin: string): MiddlewareHandler<CompanionEnv> {
   const allowed = new Set(allowedOrigins);
@@ -35,7 +35,9 @@ export function checkoutCors(allowedOrigins: readonly string[], ownOrigin: strin
   return cors({
     origin: (origin, c) => {
       if (allowed.has(origin)) return origin;
-      if (origin && origin !== ownOrigin && !reported.has(origin) && reported.size < REFUSED_ORIGINS_REMEMBERED) {
+      // A same-origin request (the companion's own pages, under whatever host name) needs no CORS.
+      const sameOrigin = origin === ownOrigin || origin === new URL(c.req.url).origin;
+      if (origin && !sameOrigin && !reported.has(origin) && reported.size < REFUSED_ORIGINS_REMEMBERED) {
         reported.add(origin);
         c.var.logger.warn('refused a checkout request from a page whose origin is not allowed: add it to PAYFORM_ALLOWED_ORIGINS (allowedOrigins) if it is your shop', { origin });
       }

@@ -48,6 +48,8 @@ describe('headers for browsers', () => {
     // Each refused origin is logged once, naming the setting; allowed ones are not.
     await stack.request('GET', path, { headers: { Origin: 'https://evil.example' } });
     await stack.request('GET', path, { headers: { Origin: 'https://other.example' } });
+    // A same-origin request is no refusal: the companion's own pages need no CORS.
+    await stack.request('GET', path, { headers: { Origin: new URL(stack.companionUrl).origin } });
     const refusals = stack.logs.filter((line) => line.includes('PAYFORM_ALLOWED_ORIGINS'));
     expect(refusals).toHaveLength(2);
     expect(refusals[0]).toContain('"origin":"https://evil.example"');
