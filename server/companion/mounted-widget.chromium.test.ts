@@ -1,6 +1,7 @@
-// The widget's bundle, served by a companion mounted under /payments in a shop's Hono app, finds
-// the companion there by itself: `<pay-form session>` with no `endpoint`, in Chromium, loads its
-// session and shows the card form (before, it asked the shop's root and said the link was invalid).
+// The widget's bundle, served by a companion mounted under /payments in a shop's Hono app, in
+// Chromium: it finds the companion there by itself (`<pay-form session>` with no `endpoint`; before,
+// it asked the shop's root and said the link was invalid), and after 3-D Secure a session without
+// return_url brings the customer back to the page they paid from.
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
@@ -35,6 +36,7 @@ beforeAll(async () => {
   shopUrl = `http://127.0.0.1:${(host.address() as AddressInfo).port}`;
   companion = await composeCompanion(readCompanionConfig({ PAYFORM_DATABASE_URL: ':memory:', PAYFORM_ADMIN_TOKEN: ADMIN_TOKEN, PAYFORM_PUBLIC_URL: shopUrl }), {
     gatewayBaseUrl: sandbox.url,
+    sandboxOrigin: sandbox.url,
     basePath: '/payments',
     logger: createLogger({ sink: memorySink().sink }),
   });
@@ -55,14 +57,19 @@ afterAll(async () => {
 });
 
 describe('<pay-form> served by a companion mounted under /payments', () => {
-  it('takes the companion at the base path it came from, with no endpoint attribute', async () => {
+  /** A session without return_url, its customer known (the form asks for nothing but the card). */
+  async function openSession(): Promise<{ id: string; order_id: string }> {
     const opened = await fetch(`${shopUrl}/payments/api/checkout/sessions`, {
       method: 'POST',
       headers: { Authorization: `Bearer ${ADMIN_TOKEN}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ amount: 150, currency: 'XTS', description: 'Tea' }),
+      body: JSON.stringify({ amount: 150, currency: 'XTS', description: 'Tea', customer: { fname: 'Olena', lname: 'Koval', email: 'olena@example.com', phone: '+380501234567' } }),
     });
     expect(opened.status).toBe(201);
-    const { id } = (await opened.json()) as { id: string };
+    return (await opened.json()) as { id: string; order_id: string };
+  }
+
+  it('takes the companion at the base path it came from, with no endpoint attribute', async () => {
+    const { id } = await openSession();
     const page = await browser.newPage();
     try {
       const reads: string[] = [];
@@ -70,6 +77,28 @@ describe('<pay-form> served by a companion mounted under /payments', () => {
       await page.goto(`${shopUrl}/checkout/${id}`);
       await page.locator('pay-form input#number').waitFor({ state: 'visible', timeout: 10_000 });
       expect(reads[0]).toBe(`/payments/api/checkout/sessions/${id}`);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('after 3-D Secure, brings a customer without return_url back to the page they paid from', { timeout: 60_000 }, async () => {
+    const session = await openSession();
+    const page = await browser.newPage();
+    try {
+      const paidFrom = `${shopUrl}/checkout/${session.id}`;
+      await page.goto(`${paidFrom}#card`);
+      const form = page.locator('pay-form');
+      await form.getByLabel('Card number').fill('4000 0000 0000 3220');
+      await form.getByLabel('Expiry date').fill('12/40');
+      await form.getByLabel('Security code').fill('123');
+      await Promise.all([page.waitForURL(/\/3ds\//), form.getByRole('button', { name: /^Pay/ }).click()]);
+      await Promise.all([page.waitForURL((url) => url.pathname === `/checkout/${session.id}`), page.getByRole('button', { name: 'Complete authentication' }).click()]);
+      const back = new URL(page.url());
+      expect(`${back.origin}${back.pathname}`).toBe(paidFrom);
+      expect(back.searchParams.get('checkout_session')).toBe(session.id);
+      expect(back.searchParams.get('order_id')).toBe(session.order_id);
+      expect(['success', 'pending']).toContain(back.searchParams.get('status'));
     } finally {
       await page.close();
     }
