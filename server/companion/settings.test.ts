@@ -138,6 +138,9 @@ describe('createCompanion config', () => {
     const base = { ledger, gateway, gatewayApiSecret: 'secret', publicUrl: 'http://localhost:3000', adminToken: 'a-long-enough-admin-token' };
     expect(() => createCompanion({ ...base, adminToken: 'tiny-token' })).toThrow(/adminToken: must be at least 16 characters/);
     expect(() => createCompanion({ ...base, publicUrl: 'localhost' })).toThrow(/publicUrl/);
+    // Nothing stands in for the token or the public URL of an app made by hand either.
+    expect(() => createCompanion({ ...base, adminToken: undefined as never })).toThrow(/adminToken: is required/);
+    expect(() => createCompanion({ ...base, publicUrl: undefined as never })).toThrow(/publicUrl: (is required|must be an http\(s\) URL)/);
     expect(() => createCompanion({ ...base, allowedOrigins: ['https://shop.example/path'] })).toThrow(/allowedOrigins\[0\]: must be an origin/);
     expect(() => createCompanion({ ...base, rateLimits: { perSession: 0 } })).toThrow(/rateLimits.perSession/);
     try {
