@@ -162,8 +162,8 @@ describe('GET /_sandbox/requests', () => {
 
     const [recorded] = (await listing()).requests as [Listed];
     expect(recorded.notes).toEqual([
-      { kind: 'ignored', field: 'shop_ref', rule: expect.stringContaining('ignore') },
-      { kind: 'coerced', field: 'exp_month', from: 'string', to: 'number', rule: expect.stringContaining('numeric string') },
+      { kind: 'ignored', field: 'shop_ref', what: 'unknown field ignored', rule: expect.stringContaining('ignore') },
+      { kind: 'coerced', field: 'exp_month', from: 'string', to: 'number', what: 'numeric string read as a number', rule: expect.stringContaining('numeric string') },
     ]);
     expect(JSON.stringify(recorded.notes)).not.toContain('A-17');
   });
