@@ -6,7 +6,7 @@
  *
  * A tolerant project (the default) takes each of these as the live gateway does, and its request
  * inspector names what it dropped, read otherwise or did not hold; a strict project refuses each,
- * naming the rule.
+ * naming the rule. Payouts (`method: credit`) are the interface, not a leniency: both take them.
  */
 import { describe, expect, it } from 'vitest';
 import { useServedSandbox } from '../testing/served.js';
@@ -289,5 +289,88 @@ describe('fields the interface marks "not sent" in hosted mode', () => {
     };
     const created = await send('tolerant', 'POST', 'payment', hostedPurchase('tolerant', everyField));
     expect(created.status, await created.clone().text()).toBe(303);
+  });
+});
+
+describe('payouts: method credit on POST /api/v1/payment (the Laravel package’s payouts)', () => {
+  /** A payout as the live documentation describes it: direct mode, the recipient's card number or a token. */
+  const payout = (mode: Mode, recipient: Json, extra: Json = {}): Json => ({
+    pos_id: posOf(mode),
+    mode: 'direct',
+    method: 'credit',
+    amount: '500.00',
+    currency: 'UAH',
+    description: 'Winnings #77',
+    order_id: orderId('payout'),
+    order_3ds_bypass: 'supported',
+    customer_ip: '203.0.113.7',
+    // The package sends an unset customer_id as null; a strict project refuses the null.
+    customer_id: mode === 'strict' ? 'client-77' : null,
+    customer_fname: 'Olena',
+    customer_lname: 'Koval',
+    recipient_first_name: 'Olena',
+    recipient_last_name: 'Koval',
+    server_url: sandbox.receiver.url('/gateway/webhook'),
+    ...recipient,
+    ...extra,
+  });
+
+  it('pays out to a card: success, a credit webhook, a receipt and a credit reference', async () => {
+    for (const mode of ['tolerant', 'strict'] as const) {
+      const body = payout(mode, { cc_number: '4242424242424242' });
+      const credit = await json(await send(mode, 'POST', 'payment', body));
+      expect(credit).toMatchObject({
+        method: 'credit', mode: 'direct', status: 'success', status_code: '1000', amount: 500, currency: 'UAH',
+        cc_mask: '424242******4242', user_action_required: false,
+      });
+      expect(credit.fee).toEqual({ amount: 7.55, currency: 'UAH' });
+      expect(JSON.stringify(credit)).not.toContain('4242424242424242');
+      if (mode === 'strict') continue;
+
+      const [event] = await sandbox.receiver.waitFor(String(body.order_id), 1);
+      expect(event).toMatchObject({ method: 'credit', order_id: body.order_id, payment_id: credit.payment_id, status: 'success', amount: 500 });
+      const base = `pos/${sandbox.project.posId}/orders/${String(body.order_id)}/report/receipt`;
+      const receipt = await send(mode, 'GET', `${base}?format=html`);
+      expect(receipt.status).toBe(200);
+      expect(await receipt.text()).toContain('424242******4242');
+      const reference = await send(mode, 'GET', `${base}?${phpQuery({ format: 'signed_pdf', creditReference: true, transactionId: String(credit.transaction_id) })}`);
+      expect(reference.status).toBe(200);
+      expect(reference.headers.get('content-type')).toBe('application/pdf');
+    }
+  });
+
+  it('pays out with the token of an earlier purchase, and follows the test cards', async () => {
+    const purchase = await json(await send('tolerant', 'POST', 'payment', directPurchase('tolerant')));
+    const byToken = await json(await send('tolerant', 'POST', 'payment', payout('tolerant', { cc_token: purchase.cc_token })));
+    expect(byToken).toMatchObject({ method: 'credit', status: 'success', cc_mask: purchase.cc_mask, cc_token: purchase.cc_token });
+
+    const outcomes: [string, Json][] = [
+      ['4000000000003220', { status: 'success', status_code: '1000', user_action_required: false }], // no 3-D Secure for a recipient
+      ['4000000000000002', { status: 'failure', status_code: '4153' }],
+      ['4000000000000069', { status: 'failure', status_code: '4001' }],
+      ['4000000000000119', { status: 'pending', status_code: '2119' }],
+    ];
+    for (const [card, outcome] of outcomes) {
+      expect(await json(await send('tolerant', 'POST', 'payment', payout('tolerant', { cc_number: card }))), card).toMatchObject(outcome);
+    }
+    expect(await json(await send('tolerant', 'POST', 'payment', payout('tolerant', { cc_token: 'f'.repeat(40) })))).toMatchObject({
+      status: 'failure', status_code: '4144',
+    });
+  });
+
+  it('refuses what the documentation does not allow: hosted mode, no recipient, both, no customer_ip, a used order_id', async () => {
+    const refused = async (body: Json) => violations(await send('strict', 'POST', 'payment', body));
+    expect(await refused(payout('strict', { cc_number: '4242424242424242', mode: 'hosted' }))).toEqual([{ field_name: 'mode', violation: 'must be direct: a credit has no hosted mode' }]);
+    expect(await refused(payout('strict', {}))).toEqual([{ field_name: 'cc_number', violation: 'is required unless cc_token is sent' }]);
+    expect(await refused(payout('strict', { cc_number: '4242424242424242', cc_token: 'f'.repeat(40) }))).toEqual([
+      { field_name: 'cc_token', violation: 'is not sent together with cc_number' },
+    ]);
+    expect(await refused(payout('strict', { cc_number: '4242424242424241', customer_ip: undefined }))).toEqual([
+      { field_name: 'cc_number', violation: 'fails the Luhn check' },
+      { field_name: 'customer_ip', violation: 'is required' },
+    ]);
+    const body = payout('tolerant', { cc_number: '4242424242424242' });
+    await json(await send('tolerant', 'POST', 'payment', body));
+    expect(await json(await send('tolerant', 'POST', 'payment', body), 409)).toMatchObject({ args: { code: 'P-409' } });
   });
 });
