@@ -238,6 +238,18 @@ describe('the inspector page at /_sandbox', () => {
     expectNoCardData(shown);
   });
 
+  it('says on the page what a tolerant project ignored, coerced and waived, and why', async () => {
+    const { customer_phone: _phone, ...withoutPhone } = hostedPayment(sandbox.project, { customer_id: null, customer_ip: '203.0.113.7' });
+    expect((await sandbox.post('/api/v1/payment', withoutPhone)).status).toBe(303);
+    expect((await sandbox.post('/api/v1/payment', directPayment(sandbox.project, { exp_year: 30 }))).status).toBe(200);
+
+    const html = await (await page()).text();
+    expect(html).toContain('<strong>Ignored</strong> <code>customer_id</code>: null dropped.');
+    expect(html).toContain('<strong>Ignored</strong> <code>customer_ip</code>: not sent in this mode: ignored.');
+    expect(html).toContain('<strong>Waived</strong> <code>customer_phone</code>: absent: taken without it.');
+    expect(html).toContain('<strong>Coerced</strong> <code>exp_year</code>: two-digit year widened (from <code>two-digit year</code> to <code>four-digit year</code>).');
+  });
+
   it('serves the list alone for the page to refresh, and JSON to everyone else as before', async () => {
     await sandbox.post('/api/v1/payment', directPayment(sandbox.project));
     const fragment = await sandbox.app.request('/_sandbox/requests?format=html');
