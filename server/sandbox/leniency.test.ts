@@ -267,6 +267,17 @@ describe('the leniency report', () => {
     ]);
   });
 
+  it('reads only the Boolean spellings it knows, and quotes nothing else', () => {
+    for (const callback of ['toString', '__proto__', 'constructor', '2', 'yes', '']) {
+      const read = readLeniently(ResendWebhookQuery, { callback }, false);
+      expect(read.success, callback).toBe(false);
+      expect(read.leniency.coerced, callback).toEqual([]);
+    }
+    const falsy = readLeniently(ResendWebhookQuery, { callback: '0' }, false);
+    expect(falsy.leniency.coerced).toMatchObject([{ field: 'callback', from: '0', to: 'false' }]);
+    expect(falsy.success).toBe(false);
+  });
+
   it('a tolerant read hands on what was sent for a rule it waived, and reports no value', () => {
     const project = testSandbox().project;
     const read = readLeniently(CreatePaymentRequest, hostedPayment(project, { customer_email: 'guest-7', customer_phone: undefined }), false);

@@ -136,10 +136,10 @@ const numericString: Tolerance = {
 };
 
 /** How PHP (`1`, `0`), JavaScript and Python (`True`) write a Boolean in a query or a form. */
-const BOOLEAN_SPELLINGS: Readonly<Record<string, boolean>> = {
-  '1': true, true: true, True: true, TRUE: true,
-  '0': false, false: false, False: false, FALSE: false,
-};
+const BOOLEAN_SPELLINGS: ReadonlyMap<string, boolean> = new Map([
+  ['1', true], ['true', true], ['True', true], ['TRUE', true],
+  ['0', false], ['false', false], ['False', false], ['FALSE', false],
+]);
 
 /** Query Booleans travel as the strings `true` / `false`; a JSON Boolean as itself. */
 function expectsBoolean(issue: z.core.$ZodIssue): 'string' | 'boolean' | undefined {
@@ -153,13 +153,16 @@ function expectsBoolean(issue: z.core.$ZodIssue): 'string' | 'boolean' | undefin
 const booleanSpelling: Tolerance = {
   repair: ({ issue, value }) => {
     const expected = expectsBoolean(issue);
-    const spelling = typeof value === 'number' ? String(value) : value;
-    if (expected === undefined || typeof spelling !== 'string' || !(spelling in BOOLEAN_SPELLINGS)) return [];
-    const meaning = BOOLEAN_SPELLINGS[spelling] as boolean;
+    const spelling = typeof value === 'number' || typeof value === 'string' ? String(value) : undefined;
+    const meaning = spelling === undefined ? undefined : BOOLEAN_SPELLINGS.get(spelling);
+    if (expected === undefined || spelling === undefined || meaning === undefined) return [];
+    const read = expected === 'string' ? String(meaning) : meaning;
+    // `false` where only `true` will do is refused as it is, not read again.
+    if (read === value) return [];
     return [{
       kind: 'coerce',
       path: issue.path,
-      value: expected === 'string' ? String(meaning) : meaning,
+      value: read,
       from: spelling,
       to: String(meaning),
       what: `\`${spelling}\` read as ${String(meaning)}`,
