@@ -88,7 +88,7 @@ const unknownField: Tolerance = {
   strictRule: RULES.strictUnknown,
 };
 
-// First: a null may also stand where a field is "not sent" or of another type.
+// Tried first: a null may also stand where a field is "not sent", or is of another type.
 const nullField: Tolerance = {
   repair: ({ issue, value }) =>
     value === null && typeof issue.path.at(-1) === 'string'
@@ -135,7 +135,7 @@ const numericString: Tolerance = {
   strictRule: RULES.strictNumeric,
 };
 
-/** How PHP (`1`, `0`), JavaScript and Python (`True`) write a Boolean in a query or a form. */
+/** How PHP (`1`, `0`) and Python (`True`, `False`) write a Boolean in a query or a form. */
 const BOOLEAN_SPELLINGS: ReadonlyMap<string, boolean> = new Map([
   ['1', true], ['true', true], ['True', true], ['TRUE', true],
   ['0', false], ['false', false], ['False', false], ['FALSE', false],
