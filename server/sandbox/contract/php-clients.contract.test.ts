@@ -71,7 +71,7 @@ const fingerprint = {
   browserAcceptHeader: 'text/html', browserIpAddress: '203.0.113.7', browserUserAgent: 'Mozilla/5.0',
 };
 
-/** The Laravel package's direct purchase: unset fields null, the amount and expiry as strings. */
+/** The Laravel package's direct purchase, the amount as a string. */
 const directPurchase = (mode: Mode, extra: Json = {}): Json => ({
   pos_id: posOf(mode),
   mode: 'direct',
@@ -95,7 +95,7 @@ const directPurchase = (mode: Mode, extra: Json = {}): Json => ({
   ...extra,
 });
 
-/** The SDK's hosted purchase: only what a hosted payment needs, no phone (the shop never asks for one). */
+/** The SDK's hosted purchase: what the interface asks of a hosted payment. */
 const hostedPurchase = (mode: Mode, extra: Json = {}): Json => ({
   pos_id: posOf(mode),
   mode: 'hosted',
