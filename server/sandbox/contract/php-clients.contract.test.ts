@@ -221,6 +221,9 @@ describe('customer_phone as the shopper typed it', () => {
     expect(await notesOf('/api/v1/payment')).toEqual([
       { kind: 'coerced', field: 'customer_phone', from: 'phone as typed', to: 'digits', what: 'spaces, brackets and dashes left out', rule: expect.stringContaining('phone') },
     ]);
+    // The inspector shows the phone as it was sent: a phone number is not a card number.
+    const { requests } = await sandbox.control<{ requests: { body: Json }[] }>('GET', '/_sandbox/requests');
+    expect(requests[0]?.body).toMatchObject({ customer_phone: '+38 (050) 123-45-67', cc_number: '[redacted]' });
   });
 
   it('is refused by a strict project; what holds too few digits or letters by every project', async () => {
