@@ -132,6 +132,11 @@ export async function postgresDialect(url: string, options: PostgresOptions): Pr
   // An idle client whose server connection drops emits 'error' on the pool; the pool discards
   // that client by itself, and without a listener Node would end the process.
   pool.on('error', () => {});
+  // A client handed out to a query is the pool's no longer: when its server connection drops
+  // (the database stopped, the network cut) it emits 'error' with nobody listening, and Node
+  // would end the process. The query in progress fails by itself (the caller answers 503), and
+  // the pool discards the dead client when it comes back.
+  pool.on('connect', (client) => client.on('error', () => {}));
   return new LedgerPostgresDialect({ pool });
 }
 
