@@ -11,6 +11,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { Hono } from 'hono';
 import type { MiddlewareHandler } from 'hono';
+import { isLedgerUnavailable } from '../../ledger/index.js';
 import type { CompanionEnv } from '../context.js';
 import { ApiProblem } from '../http/problem.js';
 import type { Health, Readiness } from '../openapi/api-catalog.js';
@@ -28,7 +29,9 @@ export function healthRoutes(): Hono<CompanionEnv> {
     try {
       await withTimeout(ledger.listOrders({ limit: 1 }), READINESS_TIMEOUT_MS);
     } catch (error) {
-      outage.noticed(error);
+      // A database that does not answer in time is not ready either; only a refused or cut
+      // connection starts an outage (logged once, probed until it is back).
+      if (isLedgerUnavailable(error)) outage.noticed(error);
       return notReady('unavailable');
     }
     return c.json({ status: 'ready' } satisfies Readiness);
