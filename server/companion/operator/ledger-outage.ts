@@ -31,6 +31,7 @@ export class LedgerOutage {
   #timer: NodeJS.Timeout | undefined;
   #back: { promise: Promise<void>; resolve: () => void } | undefined;
   #stopped = false;
+  readonly #counted = new WeakSet<object>();
 
   constructor(deps: LedgerOutageDeps) {
     this.#deps = deps;
@@ -44,6 +45,11 @@ export class LedgerOutage {
   /** A call failed because the database could not be reached (`isLedgerUnavailable`). */
   noticed(error: unknown): void {
     const { logger, clock } = this.#deps;
+    // One refused call is counted once, however many places it passes through.
+    if (typeof error === 'object' && error !== null) {
+      if (this.#counted.has(error)) return;
+      this.#counted.add(error);
+    }
     this.#refused += 1;
     this.#deps.onRefused?.();
     const now = clock();
