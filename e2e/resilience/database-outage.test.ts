@@ -21,6 +21,7 @@ const OUTAGE_MS = 20_000;
 const HANG_MS = 10_000;
 /** The sandbox's slow card is paid by webhook this long after its payment: inside the outage. */
 const SLOW_CARD_MS = 2_000;
+const METRICS_TOKEN = 'outage-metrics-token-0123456789';
 
 interface Answer {
   readonly what: string;
@@ -38,6 +39,7 @@ withTestDatabase((databaseUrl) => {
     stack = await createStack({
       served: true,
       backend: postgresSchemaBackend(proxy.url),
+      companion: { metricsToken: METRICS_TOKEN },
       sandbox: {
         // As a real gateway does, for longer than the outage.
         webhooks: { retryDelaysMs: [1_000, 2_000, 4_000, 8_000, 8_000, 8_000, 8_000], timeoutMs: 5_000, reorderHoldMs: 300 },
@@ -150,6 +152,8 @@ withTestDatabase((databaseUrl) => {
       expect(payment?.userActionUrl).toBe(tries.at(-1)!.body!.redirect_url);
 
       // Logged once when it began and once when it ended, with the count; no stack, no error per request.
+      // The probe notices within a second of the database answering again.
+      await eventually(() => expect(stack.logs.slice(logsBefore).some((line) => line.includes('"the database is back"'))).toBe(true));
       const lines = stack.logs.slice(logsBefore).map((line) => JSON.parse(line) as Json);
       const began = lines.filter((line) => line.msg.startsWith('the database cannot be reached'));
       const ended = lines.filter((line) => line.msg === 'the database is back');
@@ -160,6 +164,13 @@ withTestDatabase((databaseUrl) => {
       expect(lines.filter((line) => JSON.stringify(line).includes('"stack"'))).toEqual([]);
       expect(lines.filter((line) => line.level === 'error' && line !== began[0])).toEqual([]);
       expect(restoredAt - cutAt).toBeGreaterThanOrEqual(OUTAGE_MS);
+
+      // An operator saw it: every refused call counted as a ledger error, none as a fault.
+      const scraped = await (await stack.companion.request('/metrics', { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+      const counted = (kind: string) => Number(new RegExp(`^payform_ledger_errors_total\\{kind="${kind}"\\} (\\d+)$`, 'm').exec(scraped)?.[1]);
+      expect(counted('unavailable')).toBe(ended[0]!.refused);
+      expect(counted('failed')).toBe(0);
+      expect(scraped).toMatch(/^payform_ledger_up 1$/m);
 
       // No webhook lost: the gateway's retries land once the database is back.
       await eventually(async () => {
