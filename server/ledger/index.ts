@@ -3,6 +3,7 @@ export { openLedger } from './ledger.js';
 export type { Ledger, LedgerOptions } from './ledger.js';
 export { InvalidLedgerInput, LedgerConflict, LedgerError, LedgerNotFound, OperationRefused } from './errors.js';
 export type { ConflictReason, LedgerEntity, LedgerErrorCode, RefusalReason } from './errors.js';
+export { isLedgerFault, isLedgerUnavailable } from './availability.js';
 export { holdsSession } from './attempts.js';
 export { captureCeiling } from './money-rules.js';
 export { NOTICE_GRACE_MS, operationNotice, paymentNotice } from './notices.js';

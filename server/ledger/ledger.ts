@@ -1,5 +1,6 @@
 // The ledger: one interface over SQLite (default) and PostgreSQL, chosen by the URL.
 import { Kysely } from 'kysely';
+import { readBacklog } from './backlog.js';
 import { clearAbsentOperation, clearAbsentPayment, countAbsentOperation, countAbsentPayment } from './absence.js';
 import { deleteCard, findCard, listCards, saveCard, cardholderOf } from './cards.js';
 import type { LedgerContext } from './context.js';
@@ -32,6 +33,7 @@ import type {
   GatewayEvent,
   GatewayOperation,
   GatewayOperationRecord,
+  LedgerBacklog,
   NewCheckoutSession,
   NewSavedCard,
   NoticeClaim,
@@ -127,6 +129,8 @@ export interface Ledger {
   listStalePayments(query: StaleQuery): Promise<Payment[]>;
   listUnsettledOperations(query: StaleQuery): Promise<Operation[]>;
   listWaitingEvents(query: StaleQuery): Promise<StoredEvent[]>;
+  /** Counts of what is still waiting, for an operator's gauges. */
+  backlog(): Promise<LedgerBacklog>;
 
   // Merchant notices: every step of a payment or operation, and a discrepancy, is marked due
   // (in the statement that makes it) until the merchant's hook is told; see notices.ts.
@@ -201,6 +205,7 @@ function ledgerOver(ctx: LedgerContext): Ledger {
     listStalePayments: (query) => listStalePayments(ctx, query),
     listUnsettledOperations: (query) => listUnsettledOperations(ctx, query),
     listWaitingEvents: (query) => listWaitingEvents(ctx, query),
+    backlog: () => readBacklog(ctx),
     claimNotices: (claim) => claimNotices(ctx, claim),
     noticeTold: (state) => noticeTold(ctx, state),
     noticeFailed: (state, retryAt) => noticeFailed(ctx, state, retryAt),

@@ -107,6 +107,9 @@ export function isPostgresUrl(url: string): boolean {
   return /^postgres(ql)?:\/\//i.test(url);
 }
 
+/** How long a call waits for a connection (a new one, or a free one of the pool). */
+const CONNECT_TIMEOUT_MS = 5_000;
+
 export interface PostgresOptions {
   /** Schema for every table (created if missing); the server's search_path when omitted. */
   readonly schema?: string;
@@ -118,12 +121,22 @@ export async function postgresDialect(url: string, options: PostgresOptions): Pr
   const pool = new driver.Pool({
     connectionString: url,
     max: options.poolSize ?? 10,
+    // Without these a request waits for ever when the server is unreachable but the packets
+    // are lost rather than refused (a network cut, a failover): each call fails within this
+    // time and the companion answers 503 instead of hanging.
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    keepAlive: true,
     types: typesOf(driver),
     ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
   });
   // An idle client whose server connection drops emits 'error' on the pool; the pool discards
   // that client by itself, and without a listener Node would end the process.
   pool.on('error', () => {});
+  // A client handed out to a query is the pool's no longer: when its server connection drops
+  // (the database stopped, the network cut) it emits 'error' with nobody listening, and Node
+  // would end the process. The query in progress fails by itself (the caller answers 503), and
+  // the pool discards the dead client when it comes back.
+  pool.on('connect', (client) => client.on('error', () => {}));
   return new LedgerPostgresDialect({ pool });
 }
 
