@@ -4,9 +4,9 @@
  * loopback and is bounded in time (a few minutes in all).
  *
  *   npm run bench                            all of it (builds the widget first)
- *   npm run bench -- --only=overhead,ingest  some sections: widget, widget-load, overhead, ingest, startup
+ *   npm run bench -- --only=overhead,ingest  some sections: widget, merchant-build, widget-load, overhead, scale-out, ingest, startup
  *   npm run bench -- --no-build              measure the widget as it is in widget/dist
- *   DATABASE_URL=postgres://… npm run bench  ingest on PostgreSQL too
+ *   DATABASE_URL=postgres://… npm run bench  ingest on PostgreSQL too, and scale-out (one and two companions)
  *   BENCH_CPU_PROFILE_DIR=/tmp/p npm run bench -- --only=overhead   V8 CPU profiles of the servers
  *   npm run bench -- --baseline=main         the overhead and ingest figures of <rev> too, measured
  *                                            beside this checkout's in the same run, alternating
@@ -29,10 +29,12 @@ import { baselineTree, currentTree } from './trees/baseline.js';
 import type { Tree } from './trees/baseline.js';
 import { measureInTree } from './trees/measure.js';
 import { measureWidgetLoad } from './widget-load.js';
+import { measureMerchantBuild } from './merchant-build.js';
+import { DEFAULT_SCALE_OUT, measureInstances } from './scale-out.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const RESULTS = `${ROOT}bench/results.json`;
-const SECTIONS = ['widget', 'widget-load', 'overhead', 'ingest', 'startup'] as const;
+const SECTIONS = ['widget', 'merchant-build', 'widget-load', 'overhead', 'scale-out', 'ingest', 'startup'] as const;
 type Section = (typeof SECTIONS)[number];
 
 const INGEST_BUDGET: Budget = { kind: 'min', limit: 5_000, text: '5,000 events/s' };
@@ -126,6 +128,18 @@ await section('widget', 'widget weight and keystroke', async () => {
   });
 });
 
+await section('merchant-build', "a merchant's Vite build of a page with <pay-form>, from the packed tarballs", async () => {
+  const build = await measureMerchantBuild();
+  add({
+    section: '1. Widget weight',
+    name: "a merchant's Vite production build of a page with <pay-form>, what loads with the page, gzip",
+    value: build.initialGzipBytes,
+    unit: 'B',
+    budget: { kind: 'max', limit: BUNDLE_BUDGET_BYTES, text: `14 KB = ${BUNDLE_BUDGET_BYTES.toLocaleString('en-US')} B` },
+    detail: `${build.initialFiles.join(', ')}; vite ${build.viteVersion}; on demand: ${Object.entries(build.onDemandGzipBytes).map(([file, bytes]) => `${file.replace(/^assets\//, '')} ${bytes} B`).join(', ')}`,
+  });
+});
+
 await section('widget-load', 'module load → interactive <pay-form> in Chromium', async () => {
   const { interactive } = await measureWidgetLoad();
   add({
@@ -178,6 +192,27 @@ await section('overhead', 'companion overhead', async () => {
       unit: 'ms',
       budget: { kind: 'max', limit: 1, text: '1 ms' },
     });
+  }
+});
+
+await section('scale-out', 'one and two companions on one PostgreSQL', async () => {
+  const postgres = process.env.DATABASE_URL;
+  if (!postgres || !/^postgres(ql)?:\/\//.test(postgres)) {
+    console.log('  scale-out: DATABASE_URL is not a postgres:// URL; skipped (set it to measure)');
+    return;
+  }
+  const title = '3b. Scale-out on PostgreSQL (pay, closed loop, sessions opened in the loop)';
+  for (const instances of [1, 2]) {
+    const run = await withPostgresSchema(postgres, (schema) => measureInstances(postgres, schema, instances, DEFAULT_SCALE_OUT));
+    add({
+      section: title,
+      name: `${instances} companion${instances > 1 ? 's' : ''}, ${DEFAULT_SCALE_OUT.callers} callers`,
+      value: run.perSecond,
+      unit: 'payments/s',
+      detail: `CPU per payment ${run.cpuMsPerPayment.map((ms) => `${ms.toFixed(2)} ms`).join(' and ')}; ${run.payments} payments; lost ${run.lost}, doubled ${run.doubled}`,
+    });
+    if (run.lost !== 0) failures.push(`scale-out, ${instances} companions: ${run.lost} payment(s) lost or moved back`);
+    if (run.doubled !== 0) failures.push(`scale-out, ${instances} companions: ${run.doubled} session(s) paid twice`);
   }
 });
 
