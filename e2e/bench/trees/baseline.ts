@@ -4,7 +4,7 @@
  * workspace packages linked to its own sources. Removed again by `dispose`.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 
@@ -21,13 +21,17 @@ export function currentTree(root: string): Tree {
 
 export function baselineTree(root: string, revision: string): Tree {
   const commit = execFileSync('git', ['rev-parse', '--short', `${revision}^{commit}`], { cwd: root, encoding: 'utf8' }).trim();
-  const dir = join(mkdtempSync(join(tmpdir(), 'payform-bench-baseline-')), 'tree');
+  const parent = mkdtempSync(join(tmpdir(), 'payform-bench-baseline-'));
+  const dir = join(parent, 'tree');
   execFileSync('git', ['worktree', 'add', '--detach', dir, commit], { cwd: root, stdio: 'ignore' });
   linkModules(root, dir);
   return {
     name: `before (${commit})`,
     root: dir,
-    dispose: () => execFileSync('git', ['worktree', 'remove', '--force', dir], { cwd: root, stdio: 'ignore' }),
+    dispose: () => {
+      execFileSync('git', ['worktree', 'remove', '--force', dir], { cwd: root, stdio: 'ignore' });
+      rmSync(parent, { recursive: true, force: true });
+    },
   };
 }
 
