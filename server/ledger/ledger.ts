@@ -11,6 +11,8 @@ import type { IdempotencyClaim, IdempotencyRequest, StoredAnswer } from './idemp
 import { overCapturePercent, parseInput, paymentUpdateInput, schemaName } from './input.js';
 import { TablePrefixPlugin } from './table-names.js';
 import { migrateToLatest } from './migrate.js';
+import { observedDialect } from './observed.js';
+import type { StatementObserver } from './observed.js';
 import { getOperation, markOperationChecked, reserveOperation, totalsOf } from './operations.js';
 import { claimNotices, dropNotices, noticeFailed, noticeTold } from './notices.js';
 import { getPayment, markPaymentChecked, progressPayment } from './payments.js';
@@ -163,6 +165,11 @@ export interface LedgerOptions {
   readonly schema?: string;
   /** PostgreSQL only: connections in the pool (default 10). */
   readonly poolSize?: number;
+  /**
+   * Told the SQL of every statement before it is sent (SQLite) — every round trip on
+   * PostgreSQL — BEGIN, COMMIT and savepoints included: for counting them (tests, metrics).
+   */
+  readonly onStatement?: StatementObserver;
 }
 
 function ledgerOver(ctx: LedgerContext): Ledger {
@@ -228,7 +235,8 @@ export async function openLedger(url: string, options: LedgerOptions = {}): Prom
   const schema = options.schema === undefined ? undefined : parseInput(schemaName, options.schema);
   if (schema && !postgres) throw new InvalidLedgerInput('schema', 'applies to PostgreSQL only');
   if (postgres && schema) await ensureSchema(url, schema);
-  const dialect = postgres ? await postgresDialect(url, { schema, poolSize: options.poolSize }) : await sqliteDialect(url);
+  const database = postgres ? await postgresDialect(url, { schema, poolSize: options.poolSize }) : await sqliteDialect(url);
+  const dialect = options.onStatement ? observedDialect(database, options.onStatement) : database;
   const db = new Kysely<LedgerTables>({ dialect });
   const kind = postgres ? 'postgres' : 'sqlite';
   try {
