@@ -69,10 +69,10 @@ describe('payform-sandbox (server/sandbox/main.ts)', { timeout: 30_000 }, () => 
       expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       expect(output()).toContain('GATEWAY_API_KEY=printed-key');
       expect(output()).toContain('GATEWAY_POS_ID=5d1c2a8e-3f47-4b6a-9e0d-7c4b2f8a6e15'); // empty variable: the default
-      expect(output()).toContain('GATEWAY_API_SECRET=sandbox-test-api-secret');
+      expect(output()).toContain('GATEWAY_API_SECRET=sandbox-test-api-secret-32-bytes');
       expect(await (await fetch(`${url}/health`)).text()).toBe('OK');
       const accounts = await fetch(`${url}/api/v1/balances/pos/5d1c2a8e-3f47-4b6a-9e0d-7c4b2f8a6e15/accounts`, {
-        headers: { 'X-API-AUTH': 'CPAY printed-key:sandbox-test-api-secret' },
+        headers: { 'X-API-AUTH': 'CPAY printed-key:sandbox-test-api-secret-32-bytes' },
       });
       expect(accounts.status).toBe(200);
       expect(await stop(child)).toBe(0);
