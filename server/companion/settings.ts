@@ -8,6 +8,8 @@
  * | PUBLIC_URL | how the gateway and browsers reach the companion | http://localhost:$PORT |
  * | GATEWAY_BASE_URL | the gateway; unset ⇒ the bundled sandbox (started by the caller) | — |
  * | GATEWAY_POS_ID, GATEWAY_API_KEY, GATEWAY_API_SECRET, GATEWAY_ENDPOINTS_KEY | credentials | the test project's |
+ * | PAYFORM_GATEWAY_WIDGET_KEY | the project's widget key: `<pay-form>` tokenizes cards in the browser | — (the card is relayed) |
+ * | PAYFORM_GATEWAY_WIDGET_URL | the gateway's widget host, where its card tokenizer is | the gateway's URL (the sandbox serves both) |
  * | DATABASE_URL | postgres://… ⇒ PostgreSQL; a path ⇒ SQLite | ./data/payform.db |
  * | ADMIN_TOKEN | bearer token of the merchant API | generated (development only) |
  * | ALLOWED_ORIGINS | comma-separated origins of the merchant's pages (CORS) | PUBLIC_URL's origin |
@@ -36,6 +38,8 @@ export interface CompanionSettings {
   /** Undefined: the bundled sandbox, whose URL the caller passes to startCompanion. */
   readonly gatewayBaseUrl: string | undefined;
   readonly credentials: ProjectCredentials;
+  /** PAYFORM_GATEWAY_WIDGET_KEY and _URL: the card tokenizer (widgetUrl undefined: the gateway's URL). */
+  readonly tokenizer: { readonly widgetKey: string; readonly widgetUrl: string | undefined } | undefined;
   readonly databaseUrl: string;
   readonly adminToken: string;
   /** True when ADMIN_TOKEN was not set and one was made up (print it for the developer). */
@@ -63,6 +67,8 @@ const Variables = z.object({
   HOST: z.string().min(1).optional(),
   PUBLIC_URL: HttpUrl.optional(),
   GATEWAY_BASE_URL: HttpUrl.optional(),
+  PAYFORM_GATEWAY_WIDGET_KEY: z.string().max(256).optional(),
+  PAYFORM_GATEWAY_WIDGET_URL: HttpUrl.optional(),
   DATABASE_URL: z.string().min(1).default('./data/payform.db'),
   ADMIN_TOKEN: z.string().min(16, { error: 'must be at least 16 characters' }).optional(),
   ALLOWED_ORIGINS: Origins.optional(),
@@ -86,6 +92,9 @@ export function readCompanionConfig(env: Env = process.env): CompanionSettings {
   if (vars.NODE_ENV === 'production') checkProduction(vars, credentials);
   const publicUrl = (vars.PUBLIC_URL ?? `http://localhost:${vars.PORT}`).replace(/\/+$/, '');
   const bundledSandbox = vars.GATEWAY_BASE_URL === undefined;
+  if (vars.PAYFORM_GATEWAY_WIDGET_URL && !vars.PAYFORM_GATEWAY_WIDGET_KEY) {
+    throw new TypeError('Invalid environment: PAYFORM_GATEWAY_WIDGET_URL needs PAYFORM_GATEWAY_WIDGET_KEY (the project’s widget key)');
+  }
   return {
     port: vars.PORT,
     host: vars.HOST,
@@ -93,6 +102,7 @@ export function readCompanionConfig(env: Env = process.env): CompanionSettings {
     publicUrl,
     gatewayBaseUrl: vars.GATEWAY_BASE_URL,
     credentials,
+    tokenizer: vars.PAYFORM_GATEWAY_WIDGET_KEY ? { widgetKey: vars.PAYFORM_GATEWAY_WIDGET_KEY, widgetUrl: vars.PAYFORM_GATEWAY_WIDGET_URL } : undefined,
     databaseUrl: vars.DATABASE_URL,
     adminToken: vars.ADMIN_TOKEN ?? randomBytes(24).toString('base64url'),
     adminTokenGenerated: vars.ADMIN_TOKEN === undefined,

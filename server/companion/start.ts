@@ -132,6 +132,7 @@ export async function composeCompanion(settings: CompanionSettings, options: Sta
       allowedOrigins: settings.allowedOrigins,
       ...(sandboxOrigin ? { sandboxOrigin } : {}),
       testMode: settings.testMode,
+      ...(settings.tokenizer ? { tokenizer: { widgetKey: settings.tokenizer.widgetKey, widgetUrl: settings.tokenizer.widgetUrl ?? baseUrl } } : {}),
       captureOverReservePercent: settings.captureOverReservePercent,
       sessionTtlSeconds: settings.sessionTtlSeconds,
       trustProxy: settings.trustProxy,
