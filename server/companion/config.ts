@@ -203,6 +203,7 @@ export function resolveConfig(config: CompanionConfig): CompanionOptions {
   if (!checked.success) throw new TypeError(`Invalid companion config: ${describeIssues(checked.issues)}`);
   const reconciliation = { ...DEFAULT_RECONCILIATION, ...config.reconciliation };
   checkNeverSentWindow(reconciliation, config.gateway.timeoutMs);
+  checkTokenizer(config);
   const basePath = (config.basePath ?? '').replace(/\/+$/, '');
   return {
     publicUrl: config.publicUrl.replace(/\/+$/, '') + basePath,
@@ -237,4 +238,11 @@ function checkNeverSentWindow({ neverSentReads, neverSentSpacingMs }: Reconcilia
       `make a never-sent window of ${windowMs} ms, shorter than twice the gateway client's timeout per attempt (2 × ${gatewayTimeoutMs} ms): ` +
       `(neverSentReads − 1) × neverSentSpacingMs must be at least ${2 * gatewayTimeoutMs} ms`,
   );
+}
+
+/** Card data goes to the tokenizer from customers' browsers: over https, or to the development sandbox. */
+function checkTokenizer(config: CompanionConfig): void {
+  const url = config.tokenizer && new URL(config.tokenizer.widgetUrl);
+  if (!url || url.protocol === 'https:' || (config.sandboxOrigin !== undefined && url.origin === new URL(config.sandboxOrigin).origin)) return;
+  throw new TypeError(`Invalid companion config: tokenizer.widgetUrl must be https (or the sandbox origin in development), not ${url.origin}`);
 }
