@@ -24,7 +24,8 @@ export function tokenizeRoutes(gateway: SimulatedGateway): Hono<SandboxEnv> {
     c.body(null, 204, {
       ...corsHeaders(c),
       'Access-Control-Allow-Methods': 'POST',
-      'Access-Control-Allow-Headers': 'Content-Type, X-Widget-Id, X-Sign',
+      // Whatever headers the page adds (a proxy's, a tracing header): the signature, not a header list, guards the tokenizer.
+      'Access-Control-Allow-Headers': c.req.header('access-control-request-headers') ?? 'Content-Type, X-Widget-Id, X-Sign',
       'Access-Control-Max-Age': '600',
     }),
   );
