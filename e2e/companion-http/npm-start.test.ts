@@ -28,6 +28,9 @@ beforeAll(async () => {
       DATABASE_URL: join(directory, 'payform.db'),
       ADMIN_TOKEN: randomBytes(24).toString('base64url'),
       LOG_LEVEL: 'error',
+      // These journeys post card data to the pay route, as a companion without a widget key takes
+      // it; the demo's default tokenize mode has its own journey (e2e/journeys/card-data-path.spec.ts).
+      PAYFORM_DEMO_CARD_ENTRY: 'relay',
     },
   });
 });
