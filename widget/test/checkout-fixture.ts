@@ -11,7 +11,7 @@ import type { CustomerField, PayMode, SessionView } from '../checkout/session-vi
  * on their own origins (reached through `endpoint`, with CORS): one that accepts Visa and
  * Mastercard only, and one in live mode (no test flag) that is still wired to the sandbox.
  */
-export type Merchant = 'shop' | 'visa-mastercard' | 'live';
+export type Merchant = 'shop' | 'visa-mastercard' | 'live' | 'tokenize';
 
 export interface SessionOptions {
   merchant?: Merchant;
