@@ -68,6 +68,7 @@ export function viewStatus(session: CheckoutSession): { status: SessionViewStatu
 }
 
 export function sessionView(session: CheckoutSession, cards: readonly SavedCard[], options: ViewOptions): SessionView {
+  const modes = offeredModes(session, options.tokenizer !== undefined);
   const { status, message } = viewStatus(session);
   return {
     id: session.id,
@@ -76,8 +77,8 @@ export function sessionView(session: CheckoutSession, cards: readonly SavedCard[
     description: session.description,
     method: session.method,
     status,
-    modes: offeredModes(session, options.tokenizer !== undefined),
-    customer_fields: missingCustomerFields(offeredModes(session, options.tokenizer !== undefined), session.customer, session.method),
+    modes,
+    customer_fields: missingCustomerFields(modes, session.customer, session.method),
     ...(options.acceptedBrands ? { brands: [...options.acceptedBrands] } : {}),
     test: options.testMode,
     ...(options.testMode && options.sandboxOrigin ? { sandbox_origin: options.sandboxOrigin } : {}),
