@@ -40,4 +40,7 @@ export type { Exchange, OutgoingRequest, Answer } from './exchange.js';
 export type { FieldIssue } from './wire/issues.js';
 export type { MerchantSector } from './wire/payment.js';
 export { StatusCode } from './wire/status.js';
+export { TokenizeError, TokenizeRefusedError, TokenizerUnreachableError } from '@payform/card/tokenize';
+export { readRichAnswer, sealRichAnswer, RichAnswerError } from './rich-answer.js';
+export type { RichAnswer } from './rich-answer.js';
 export * as wire from './wire/index.js';

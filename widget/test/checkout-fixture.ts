@@ -12,7 +12,7 @@ import type { CustomerField, PayMode, SessionView } from '../checkout/session-vi
  * Mastercard only, one in live mode (no test flag) that is still wired to the sandbox, and one
  * that does not allow the test page's origin.
  */
-export type Merchant = 'shop' | 'visa-mastercard' | 'live' | 'elsewhere';
+export type Merchant = 'shop' | 'visa-mastercard' | 'live' | 'elsewhere' | 'tokenize';
 
 export interface SessionOptions {
   merchant?: Merchant;

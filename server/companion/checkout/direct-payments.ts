@@ -132,14 +132,25 @@ export class DirectPayments {
     }
   }
 
-  /** Full card data, or the gateway token of one of this customer's saved cards. */
+  /**
+   * Full card data, or the gateway token of one of this customer's saved cards, or — when the
+   * widget tokenizes — the token the gateway's tokenizer gave the browser. A companion whose widget
+   * tokenizes takes no card number: its server stays out of the card's way.
+   */
   async #cardSource(session: CheckoutSession, card: CardInput): Promise<CardSource> {
+    const tokenizes = this.#deps.options.tokenizer !== undefined;
+    if (card.kind === 'card' && tokenizes) {
+      throw new ApiProblem(400, 'card_data_refused', 'This checkout takes no card data: the card goes to the gateway’s tokenizer, and its token is paid with', {
+        'card.number': 'is not accepted here; send the tokenizer’s token as card.token',
+      });
+    }
     if (card.kind === 'card') {
       if (hasExpired(card, this.#deps.clock())) throw new ApiProblem(422, 'card_expired', 'The card has expired', { 'card.exp_month': 'the card has expired' });
       return { cc_number: card.number, exp_month: card.expMonth, exp_year: card.expYear, card_cvv: card.cvv };
     }
     // A card verification takes card data only: the gateway refuses a token in a lookup.
     const saved = session.customerId && session.method !== 'lookup' ? await this.#deps.ledger.findCard(session.customerId, card.token) : undefined;
+    if (!saved && tokenizes && session.method !== 'lookup') return { cc_token: card.token };
     if (!saved) throw new ApiProblem(422, 'unknown_card', 'The saved card was not found', { 'card.token': 'is not a saved card of this customer' });
     return { cc_token: saved.ccToken };
   }
