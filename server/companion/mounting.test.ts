@@ -67,7 +67,7 @@ async function composeUnder(publicUrl: string): Promise<ComposedCompanion> {
 
 /** Opens a session through the merchant API, pays it with a test card, and waits for the gateway's webhook. */
 async function payThrough(companionUrl: string): Promise<Json> {
-  const opened = await fetch(`${companionUrl}/api/checkout/sessions`, { method: 'POST', headers: admin, body: JSON.stringify({ amount: 1.5, currency: 'XTS', description: 'Test' }) });
+  const opened = await fetch(`${companionUrl}/api/checkout/sessions`, { method: 'POST', headers: admin, body: JSON.stringify({ amount: 150, currency: 'XTS', description: 'Test' }) });
   expect(opened.status).toBe(201);
   const session = await opened.json();
   const paid = await fetch(`${companionUrl}/api/checkout/sessions/${session.id}/pay`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(payBody()) });
@@ -96,7 +96,7 @@ describe('the companion mounted under a base path', () => {
     shop.route('/', companion.app);
 
     const order = await payThrough(`${url}/payments`);
-    expect(order.order).toMatchObject({ status: 'success', amount: 1.5 });
+    expect(order.order).toMatchObject({ status: 'success', amount: 150 });
     await expectShopUntouched(url);
     // The URLs it hands out follow the base path.
     const openapi = await (await fetch(`${url}/payments/api/openapi.json`)).json();
@@ -123,7 +123,7 @@ describe('the companion mounted under a base path', () => {
     shop.post('/cart', (request, response) => void response.json({ items: request.body.items }));
 
     const order = await payThrough(`${url}/payments`);
-    expect(order.order).toMatchObject({ status: 'success', amount: 1.5 });
+    expect(order.order).toMatchObject({ status: 'success', amount: 150 });
     await expectShopUntouched(url);
     expect(await (await fetch(`${url}/cart`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"items":2}' })).json()).toEqual({ items: 2 });
   });
@@ -146,7 +146,7 @@ describe('the companion mounted under a base path', () => {
     shop.use(express.json());
     shop.use('/payments', toNodeListener(companion.app));
 
-    const opened = await fetch(`${url}/payments/api/checkout/sessions`, { method: 'POST', headers: admin, body: JSON.stringify({ amount: 1.5, currency: 'XTS', description: 'Test' }) });
+    const opened = await fetch(`${url}/payments/api/checkout/sessions`, { method: 'POST', headers: admin, body: JSON.stringify({ amount: 150, currency: 'XTS', description: 'Test' }) });
     expect(opened.status).toBe(500);
     expect((await opened.json()).error.code).toBe('body_already_read');
     expect(logs.join('\n')).toContain('before body parsers');
@@ -161,7 +161,7 @@ describe('the companion mounted under a base path', () => {
     shop.use(express.json({ verify: (request, _response, bytes) => void Object.assign(request, { rawBody: bytes }) }));
     shop.use('/payments', toNodeListener(companion.app));
 
-    const opened = await fetch(`${url}/payments/api/checkout/sessions`, { method: 'POST', headers: admin, body: JSON.stringify({ amount: 1.5, currency: 'XTS', description: 'Test' }) });
+    const opened = await fetch(`${url}/payments/api/checkout/sessions`, { method: 'POST', headers: admin, body: JSON.stringify({ amount: 150, currency: 'XTS', description: 'Test' }) });
     expect(opened.status).toBe(201);
   });
 
@@ -176,7 +176,7 @@ describe('the companion mounted under a base path', () => {
     const companion = (late.companion = await composeUnder(url));
 
     const order = await payThrough(`${url}/payments`);
-    expect(order.order).toMatchObject({ status: 'success', amount: 1.5 });
+    expect(order.order).toMatchObject({ status: 'success', amount: 150 });
     await expectShopUntouched(url);
     // The payment went out with the customer's address the host gave.
     const [entry] = await companion.gateway.orders.get(order.order.order_id);

@@ -16,7 +16,7 @@
 import type * as z from 'zod';
 import { fieldPath, issueFields, wireErrorMap } from '@payform/gateway/wire';
 import type { FieldIssue } from '@payform/gateway/wire';
-import { isDecimal } from '@payform/gateway';
+import { isDecimal } from '@payform/gateway/wire';
 
 /** The rules of the interface behind each kind of entry. */
 export const LENIENCY_RULES = {
