@@ -7,6 +7,10 @@
  * client's methods take a `MinorUnits`, or a number literal that is visibly whole (`24950`,
  * never `249.5`); a computed number goes through `minorUnits()` first, which checks it.
  */
+import { currencyExponent } from '@payform/card/currencies';
+
+// The one table of ISO 4217 minor-unit digits, shared with the widget that shows the amounts.
+export { currencyExponent };
 
 declare const minorUnitsBrand: unique symbol;
 
@@ -98,14 +102,8 @@ export function isMinorUnits(value: unknown): value is MinorUnits {
   return Number.isSafeInteger(value);
 }
 
-// ISO 4217 currencies without a minor unit: their amounts are whole on the wire.
-const ZERO_DECIMAL = new Set([
-  'BIF', 'CLP', 'DJF', 'GNF', 'ISK', 'JPY', 'KMF', 'KRW', 'PYG', 'RWF', 'UGX', 'VND', 'VUV',
-  'XAF', 'XOF', 'XPF',
-]);
-// ISO 4217 currencies with three fraction digits. Their minor unit stays ISO's (fils), so an
-// amount reaches the wire only when its last digit is 0: the gateway takes two digits at most.
-const THREE_DECIMAL = new Set(['BHD', 'IQD', 'JOD', 'KWD', 'LYD', 'OMR', 'TND']);
+// Three-decimal currencies keep ISO's minor unit (fils): an amount reaches the wire only when
+// its last digit is 0, as the gateway takes two digits at most (wire/decimals.ts says so).
 // ISO 4217 units of account with four: no rule fits them into the gateway's two, so refused.
 const FOUR_DECIMAL = new Set(['CLF', 'UYW']);
 
@@ -119,16 +117,4 @@ export function currencyRefusal(code: string): string | undefined {
   if (FOUR_DECIMAL.has(code)) return 'has four decimal places; the gateway takes at most two';
   if (!PAYABLE_CURRENCIES.has(code)) return 'is not an ISO 4217 currency code';
   return undefined;
-}
-
-/**
- * Fraction digits of a currency's minor unit. Everything not listed above — including the
- * ISO test currency XTS, which ISO leaves without a minor unit — uses 2, as the gateway's
- * test projects take amounts like 1.50 XTS.
- */
-export function currencyExponent(currency: string): 0 | 2 | 3 {
-  const code = currency.toUpperCase();
-  if (ZERO_DECIMAL.has(code)) return 0;
-  if (THREE_DECIMAL.has(code)) return 3;
-  return 2;
 }

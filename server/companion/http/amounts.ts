@@ -4,7 +4,7 @@
  * carry is a 400 that names the field and the unit; nothing is rounded.
  */
 import * as z from 'zod';
-import { currencyExponent, describeMinorUnits, minorUnits } from '@payform/gateway';
+import { describeMinorUnits, minorUnits } from '@payform/gateway';
 import type { MinorUnits } from '@payform/gateway';
 import { maxWireMinorUnits, wireAmountRefusal } from '@payform/gateway/wire';
 import { ApiProblem } from './problem.js';
@@ -63,13 +63,4 @@ export function checkSplitTotal(
   if (![total, ...split.map((share) => share.amount)].every(Number.isSafeInteger)) return; // reported on its own field
   const sum = split.reduce((acc, share) => acc + BigInt(share.amount), 0n);
   if (sum !== BigInt(total)) ctx.addIssue({ code: 'custom', path: ['split'], message: `amounts must add up to ${totalField}` });
-}
-
-/**
- * The amount as a customer reads it, "₴249.50" — exactly: Intl takes the decimal as text
- * (`24950E-2`), so no float stands between the minor units and the page.
- */
-export function formatMoney(minor: number, currency: string, locale = 'en'): string {
-  const format = new Intl.NumberFormat(locale, { style: 'currency', currency });
-  return format.format(`${minor}E-${currencyExponent(currency)}` as Intl.StringNumericLiteral);
 }
