@@ -1,5 +1,5 @@
 // The merchant API over orders: reads, capture, void, refund, split, cancel, re-send, receipts.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { TEST_SUB_MERCHANTS } from '@payform/gateway/testing';
 import { createStack } from '../test/stack.js';
 import type { Stack } from '../test/stack.js';
@@ -44,6 +44,10 @@ describe('reading orders', () => {
     expect(detail.order).toMatchObject({ order_id: orderId, amount: 1010, currency: 'UAH', status: 'success', card: { mask: '424242******4242', brand: 'visa' } });
     expect(detail.totals).toEqual({ captured: 0, capture_pending: 0, refunded: 0, refund_pending: 0, voided: false, refundable: 1010, capturable: 0 });
     expect(detail.operations).toEqual([]);
+    // The gateway's webhook is shown in the API's one unit too: minor units, never its 10.1.
+    await vi.waitFor(async () => expect((await stack.json('GET', `/api/orders/${orderId}`, 200, { admin: true })).events).not.toEqual([]));
+    const { events } = await stack.json('GET', `/api/orders/${orderId}`, 200, { admin: true });
+    expect(events[0].event).toMatchObject({ order_id: orderId, amount: 1010, currency: 'UAH' });
     // The token the ledger keeps for saved cards is in no part of the view (a webhook's body shows `[redacted]`).
     const token = (await stack.ledger.getPayment(orderId))?.ccToken;
     expect(token).toEqual(expect.any(String));

@@ -4,12 +4,13 @@
  * the masked number and brand are.
  */
 import * as z from 'zod';
+import { readWebhookEvent } from '@payform/gateway';
 import type { ListedEvent, Operation, OrderDetail, OrderTotals, Payment, PaymentDiscrepancy, SplitShare, StoredEvent } from '../../ledger/index.js';
+import { AmountView as Amount } from '../http/amounts.js';
 import { redactForStorage } from '../log/redact.js';
 
 // The schemas are the contract (the OpenAPI document's components); the builders below are typed by them.
 
-import { AmountView as Amount } from '../http/amounts.js';
 export const Timestamp = z.iso.datetime().describe('ISO 8601, UTC');
 const SplitView = z.array(z.object({ sub_merchant_id: z.string(), amount: Amount })).nullable();
 const PaymentStatus = z.enum(['init', 'pending', 'success', 'failure']);
@@ -98,7 +99,7 @@ export const EventView = z.object({
   outcome: z.enum(['applied', 'stale', 'parked', 'unmatched']),
   received_at: Timestamp,
   applied_at: Timestamp.nullable(),
-  event: z.unknown().describe('The event as the gateway sent it, tokens replaced and card data masked'),
+  event: z.unknown().describe('The event the gateway sent, amounts in integer minor units (as the gateway client reads it), tokens replaced and card data masked; one that cannot be read is shown as it came'),
 });
 export type EventView = z.output<typeof EventView>;
 
@@ -206,8 +207,10 @@ export function operationView(operation: Operation): OperationView {
 }
 
 /**
- * A stored webhook, its event as the gateway sent it with tokens and the like replaced and card
- * data masked (stored so; redacted again here for events kept before it was).
+ * A stored webhook, its event as the gateway client reads it — amounts in minor units, like
+ * every amount the merchant API shows — with tokens and the like replaced and card data masked
+ * (stored so; redacted again here for events kept before it was). One the client cannot read
+ * is shown as it came.
  */
 export function eventView(event: StoredEvent): EventView {
   let body: unknown;
@@ -216,7 +219,7 @@ export function eventView(event: StoredEvent): EventView {
   } catch {
     body = null;
   }
-  const shown = redactForStorage(body);
+  const shown = redactForStorage(inMinorUnits(body));
   return {
     id: event.id,
     method: event.method,
@@ -269,4 +272,12 @@ export function orderView(detail: OrderDetail, capturable: number): OrderView {
     operations: detail.operations.map((operation) => operationView(operation)),
     events: detail.events.map(eventView),
   };
+}
+
+function inMinorUnits(body: unknown): unknown {
+  try {
+    return readWebhookEvent(body);
+  } catch {
+    return body;
+  }
 }

@@ -66,7 +66,7 @@ describe('GET /api/webhook-events', () => {
         received_at: expect.any(String),
         applied_at: null,
         tried_at: expect.any(String),
-        event: expect.objectContaining({ order_id: 'other-shop-17', amount: 12.5, cc_mask: '424242******4242', cc_token: '[redacted]' }),
+        event: expect.objectContaining({ order_id: 'other-shop-17', amount: 1250, cc_mask: '424242******4242', cc_token: '[redacted]' }),
       }],
       next_cursor: null,
     });
