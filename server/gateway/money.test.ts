@@ -3,7 +3,7 @@
 // test: `npm run typecheck` fails if any of them compiles.
 import { describe, expect, it } from 'vitest';
 import { InvalidRequestError } from './errors.js';
-import { currencyExponent, describeMinorUnits, isMinorUnits, minorUnits } from './money.js';
+import { currencyExponent, describeMinorUnits, isMinorUnits, minorUnits, minorUnitsRefusal } from './money.js';
 import type { MinorUnits } from './money.js';
 import type { DirectPaymentParams } from './resources/payments.js';
 import { useGatewayDouble } from './test/client-setup.js';
@@ -38,6 +38,8 @@ describe('minorUnits and isMinorUnits', () => {
       expect(() => minorUnits(computed)).toThrow(new RangeError(`amount ${String(value)} is not an integer number of minor units (24950 = 249.50 UAH)`));
     }
     expect(isMinorUnits('24950')).toBe(false);
+    expect(minorUnitsRefusal(24950)).toBeUndefined();
+    expect(minorUnitsRefusal('24950', 'EUR')).toBe('must be an integer number of minor units (24950 = 249.50 EUR)');
   });
 
   it('describe the unit with an example in the currency', () => {
