@@ -26,7 +26,7 @@ const CONTACTS = [
 await buildWhatIsStale((line) => console.error(line));
 const token = randomBytes(24).toString('base64url');
 const stack = await startStack({
-  env: { ...process.env, PORT: '0', SANDBOX_PORT: '0', HOST: '127.0.0.1', PUBLIC_URL: '', DATABASE_URL: ':memory:', ADMIN_TOKEN: token, LOG_LEVEL: 'error' },
+  env: { ...process.env, PORT: '0', SANDBOX_PORT: '0', PAYFORM_HOST: '127.0.0.1', PAYFORM_PUBLIC_URL: '', PAYFORM_DATABASE_URL: ':memory:', PAYFORM_ADMIN_TOKEN: token, PAYFORM_LOG_LEVEL: 'error' },
 });
 const shop = stack.shopUrl.replace(/\/$/, '');
 let browser: Browser | undefined;
@@ -106,8 +106,8 @@ async function seedOrders(): Promise<{ showcase: string }> {
   for (const [i, card] of cards.entries()) await buy([{ product: ['house-espresso', 'kosiv-cup', 'paper-filters'][i % 3]!, quantity: 1 + (i % 2) }], card, 'purchase', i);
   const showcase = await buy([{ product: 'gooseneck-kettle', quantity: 1 }, { product: 'ethiopia-guji', quantity: 2 }], '4242424242424242', 'auth', 1);
   const admin = { Authorization: `Bearer ${token}` };
-  await post(`${shop}/api/orders/${showcase.orderId}/capture`, { amount: '2600', comment: 'Two bags in stock, kettle shipped' }, admin);
-  await post(`${shop}/api/orders/${showcase.orderId}/refund`, { amount: '485', comment: 'One bag arrived damaged' }, admin);
+  await post(`${shop}/api/orders/${showcase.orderId}/capture`, { amount: 260_000, comment: 'Two bags in stock, kettle shipped' }, admin);
+  await post(`${shop}/api/orders/${showcase.orderId}/refund`, { amount: 48_500, comment: 'One bag arrived damaged' }, admin);
   return { showcase: showcase.orderId };
 }
 
