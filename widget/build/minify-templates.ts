@@ -28,10 +28,42 @@ export const minifyHtml = (text: string): string =>
 const STATIC_CSS = '__payformStaticCss';
 
 /**
- * Build-only: shrinks the text of Lit's `css`, `html` and `svg` templates in the widget's sources,
- * found with the TypeScript parser so that nested templates and `${…}` are left alone; a `css`
- * template without `${…}` becomes `unsafeCSS` of its text.
+ * Shrinks the text of Lit's `css`, `html` and `svg` templates in one module's code (TypeScript or
+ * the JavaScript tsc emits), found with the TypeScript parser so that nested templates and `${…}`
+ * are left alone; a `css` template without `${…}` becomes `unsafeCSS` of its text. Undefined when
+ * the module has no template.
  */
+export async function minifyTemplateLiterals(code: string, fileName: string): Promise<string | undefined> {
+  // Loaded here, not at the top: the Vite config is also Vitest's, which never builds.
+  const { default: ts } = await import('typescript');
+  const source = ts.createSourceFile(fileName, code, ts.ScriptTarget.Latest, true);
+  const edits: [start: number, end: number, text: string][] = [];
+  const visit = (node: TypeScript.Node): void => {
+    if (ts.isTaggedTemplateExpression(node) && ts.isIdentifier(node.tag) && /^(css|html|svg)$/.test(node.tag.text)) {
+      const minify = node.tag.text === 'css' ? minifyCss : minifyHtml;
+      const { template } = node;
+      const literals = ts.isNoSubstitutionTemplateLiteral(template) ? [template] : [template.head, ...template.templateSpans.map((span) => span.literal)];
+      for (const literal of literals) {
+        // Raw text between the delimiters: ` or } before, ` or ${ after.
+        const start = literal.getStart(source) + 1;
+        const end = literal.end - (code[literal.end - 1] === '`' ? 1 : 2);
+        edits.push([start, end, minify(code.slice(start, end))]);
+      }
+      if (node.tag.text === 'css' && ts.isNoSubstitutionTemplateLiteral(template)) {
+        edits.push([node.tag.getStart(source), node.tag.end, `${STATIC_CSS}(`], [template.end, template.end, ')']);
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  if (!edits.length) return undefined;
+  let out = code;
+  for (const [start, end, text] of edits.sort((a, b) => b[0] - a[0])) out = out.slice(0, start) + text + out.slice(end);
+  if (out.includes(`${STATIC_CSS}(`)) out += `\nimport { unsafeCSS as ${STATIC_CSS} } from 'lit';\n`;
+  return out;
+}
+
+/** Build-only: {@link minifyTemplateLiterals} over the widget's sources as Vite bundles them. */
 export function minifyTemplates(): Plugin {
   return {
     name: 'payform:minify-lit-templates',
@@ -39,32 +71,8 @@ export function minifyTemplates(): Plugin {
     apply: 'build',
     async transform(code, id) {
       if (!/\/widget\/.*\.ts$/.test(id)) return null;
-      // Loaded here, not at the top: the Vite config is also Vitest's, which never builds.
-      const { default: ts } = await import('typescript');
-      const source = ts.createSourceFile(id, code, ts.ScriptTarget.Latest, true);
-      const edits: [start: number, end: number, text: string][] = [];
-      const visit = (node: TypeScript.Node): void => {
-        if (ts.isTaggedTemplateExpression(node) && ts.isIdentifier(node.tag) && /^(css|html|svg)$/.test(node.tag.text)) {
-          const minify = node.tag.text === 'css' ? minifyCss : minifyHtml;
-          const { template } = node;
-          const literals = ts.isNoSubstitutionTemplateLiteral(template) ? [template] : [template.head, ...template.templateSpans.map((span) => span.literal)];
-          for (const literal of literals) {
-            // Raw text between the delimiters: ` or } before, ` or ${ after.
-            const start = literal.getStart(source) + 1;
-            const end = literal.end - (code[literal.end - 1] === '`' ? 1 : 2);
-            edits.push([start, end, minify(code.slice(start, end))]);
-          }
-          if (node.tag.text === 'css' && ts.isNoSubstitutionTemplateLiteral(template)) {
-            edits.push([node.tag.getStart(source), node.tag.end, `${STATIC_CSS}(`], [template.end, template.end, ')']);
-          }
-        }
-        ts.forEachChild(node, visit);
-      };
-      visit(source);
-      let out = code;
-      for (const [start, end, text] of edits.sort((a, b) => b[0] - a[0])) out = out.slice(0, start) + text + out.slice(end);
-      if (out.includes(`${STATIC_CSS}(`)) out += `\nimport { unsafeCSS as ${STATIC_CSS} } from 'lit';\n`;
-      return { code: out, map: null };
+      const out = await minifyTemplateLiterals(code, id);
+      return out === undefined ? null : { code: out, map: null };
     },
   };
 }
