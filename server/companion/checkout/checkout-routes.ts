@@ -17,6 +17,7 @@ import type { CompanionEnv } from '../context.js';
 import { decimal } from '../http/amounts.js';
 import { clientAddress } from '../http/client-address.js';
 import { requireAdminToken } from '../http/guards.js';
+import { noteUnknownClient } from '../http/unknown-client.js';
 import { ApiProblem } from '../http/problem.js';
 import { validate } from '../http/validate.js';
 import { Customer } from './customer.js';
@@ -109,11 +110,11 @@ export function checkoutRoutes(adminToken: string): Hono<CompanionEnv> {
   });
 
   checkout.post('/sessions/:id/pay', limitPayAttempts(), validate('json', PayRequest), async (c) => {
-    const { directPayments, options, logger } = c.var.services;
+    const { directPayments, options } = c.var.services;
     const id = sessionId(c);
     const request = c.req.valid('json');
     const ip = clientAddress(c, options.trustProxy);
-    if (!ip) logger.warn('the client address is unknown; sending 0.0.0.0 as customer_ip');
+    if (!ip) noteUnknownClient(c.var.services);
     const answer = await directPayments.pay({
       sessionId: id,
       card: request.card,
