@@ -150,6 +150,12 @@ export interface PaymentDiscrepancy {
    */
   readonly refunded?: number;
   /**
+   * Set when the gateway reported captures of an auth past its authorised amount that the
+   * ledger never asked for: what the order's captures add up to, in minor units. Only the
+   * authorised amount of them can be refunded.
+   */
+  readonly captured?: number;
+  /**
    * Set when the gateway made a capture or refund the ledger had ended as never sent (the
    * merchant was told it never happened, and may have made it again): `reservation` is the one
    * so ended, `operation` the one recorded as the gateway made it (`origin: 'gateway'`).
