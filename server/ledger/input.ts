@@ -187,6 +187,7 @@ export const gatewayEventInput = withoutNul(
     orderId: text(256),
     operationId: text(64).optional(),
     otherPosId: text(64).optional(),
+    unreadable: z.literal(true).optional(),
     amount: reportedAmount.optional(),
     currency: currency.optional(),
     paidAmount: reportedAmount.optional(),

@@ -158,6 +158,21 @@ function describeEventChecks(backend: LedgerBackend): void {
       expect((await stack.ledger.getOrder(session.order_id))?.totals.refundable).toBe(1000);
     });
 
+    it.each(['success', 'failure'])('a signed %s event the companion cannot read (amount 1e-9) is stored unmatched, flags its order, and is answered 200', async (status) => {
+      const stack = await openStack(backend);
+      const { orderId, event } = await pendingPurchase(stack);
+      const unreadable = { ...event, status, status_code: status === 'success' ? '1000' : '4153', amount: 1e-9 };
+      // Any other answer and the gateway resends it for ever.
+      expect(await postOk(stack, unreadable)).toMatchObject({ received: true, duplicate: false, outcome: 'unmatched' });
+      expect(await postOk(stack, unreadable)).toMatchObject({ received: true, duplicate: true, outcome: 'unmatched' });
+      const { order } = await orderOf(stack, orderId);
+      expect(order).toMatchObject({ status: 'pending', discrepancy: { status, noted_at: expect.any(String) } });
+      const listed = await stack.json('GET', '/api/webhook-events?outcome=unmatched', 200, { admin: true });
+      expect(listed.events).toMatchObject([{ order_id: orderId, status, method: 'purchase' }]);
+      expect(stack.changes.filter((change) => change.kind === 'discrepancy')).toMatchObject([{ orderId, status, source: 'webhook' }]);
+      expect(stack.changes.filter((change) => change.kind === 'payment' && change.status !== 'pending')).toEqual([]);
+    });
+
     it('a signed event with NUL characters is stored with them replaced, answered 200, never a 500', async () => {
       const stack = await openStack(backend);
       const { orderId, event } = await pendingPurchase(stack);
