@@ -94,6 +94,7 @@ export const newSessionInput = z
     split: splitShares.optional(),
     customer: customer.optional(),
     customerId: text(128).optional(),
+    cardId: text(64).optional(),
     returnUrl: webUrl.optional(),
     allowedModes: z.array(mode).min(1, 'must allow at least one mode').optional(),
     ttlSeconds: z.number().int().min(60, 'must be at least 60').max(7 * 86_400, 'must be at most 7 days').optional(),
@@ -102,7 +103,8 @@ export const newSessionInput = z
     path: ['split'],
     message: 'shares must add up to the amount',
   })
-  .refine((session) => !session.split || session.method !== 'lookup', { path: ['split'], message: 'a card verification is not split' });
+  .refine((session) => !session.split || session.method !== 'lookup', { path: ['split'], message: 'a card verification is not split' })
+  .refine((session) => session.cardId === undefined || session.customerId !== undefined, { path: ['cardId'], message: 'a saved card needs its customerId' });
 
 export const payAttemptInput = z.strictObject({ mode, customer: customer.optional() });
 

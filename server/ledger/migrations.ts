@@ -305,6 +305,16 @@ const lookupMethod: Migration = {
   },
 };
 
+/**
+ * A charge of a saved card opens a session of its own, whose id the customer gets in the 3-D
+ * Secure link: `card_id` binds it to that card, so the link pays that charge with that card only.
+ */
+const chargeCards: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema.alterTable('checkout_sessions').addColumn('card_id', 'text').execute();
+  },
+};
+
 export const migrations: Readonly<Record<string, Migration>> = {
   '0001_initial': initial,
   '0002_operation_checks': operationChecks,
@@ -315,4 +325,5 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '0007_idempotency_keys': idempotencyKeys,
   '0008_never_sent': neverSent,
   '0009_lookup_method': lookupMethod,
+  '0010_charge_cards': chargeCards,
 };

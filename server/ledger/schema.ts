@@ -16,6 +16,7 @@ export interface CheckoutSessionRow {
   customer_id: string | null;
   return_url: string | null;
   allowed_modes: string;
+  card_id: string | null;
   created_at: number;
   expires_at: number;
   closed_at: number | null;

@@ -103,6 +103,7 @@ export async function createSession(ctx: LedgerContext, input: NewCheckoutSessio
     split: toJson(session.split),
     customer: JSON.stringify(session.customer ?? {}),
     customer_id: session.customerId ?? null,
+    card_id: session.cardId ?? null,
     return_url: session.returnUrl ?? null,
     allowed_modes: JSON.stringify([...new Set(session.allowedModes ?? ['direct', 'hosted'])]),
     created_at: now,

@@ -43,6 +43,11 @@ export interface NewCheckoutSession {
   readonly split?: readonly SplitShare[];
   readonly customer?: CustomerDetails;
   readonly customerId?: string;
+  /**
+   * A charge of this saved card of `customerId`'s: the session is paid with it alone, also by
+   * whoever holds its 3-D Secure link after a failed challenge.
+   */
+  readonly cardId?: string;
   readonly returnUrl?: string;
   /** Defaults to both modes. */
   readonly allowedModes?: readonly PaymentMode[];
@@ -67,6 +72,8 @@ export interface CheckoutSession {
   readonly split: readonly SplitShare[] | null;
   readonly customer: CustomerDetails;
   readonly customerId: string | null;
+  /** The saved card the session may be paid with alone (a charge's), or null. */
+  readonly cardId: string | null;
   readonly returnUrl: string | null;
   readonly allowedModes: readonly PaymentMode[];
   readonly createdAt: number;

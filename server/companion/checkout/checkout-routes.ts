@@ -105,7 +105,9 @@ export function checkoutRoutes(adminToken: string): Hono<CompanionEnv> {
     if (!session) throw ApiProblem.notFound('The checkout session', 'session_not_found');
     // A verification saves a new card: it offers none of the saved ones.
     const offersCards = session.allowedModes.includes('direct') && session.method !== 'lookup';
-    const cards = session.customerId && offersCards ? await ledger.listCards(session.customerId) : [];
+    const saved = session.customerId && offersCards ? await ledger.listCards(session.customerId) : [];
+    // A charge's session offers the charged card alone.
+    const cards = session.cardId === null ? saved : saved.filter((card) => card.id === session.cardId);
     return c.json(sessionView(session, cards, options));
   });
 

@@ -117,6 +117,13 @@ export class DirectPayments {
 
   /** Full card data, or the gateway token of one of this customer's saved cards. */
   async #cardSource(session: CheckoutSession, card: CardInput): Promise<CardSource> {
+    // A charge's session (its 3-D Secure link) pays that charge with the charged card only: after
+    // a failed challenge, whoever holds the link must not pick a card that needs no challenge.
+    if (session.cardId !== null && (card.kind !== 'token' || card.token !== session.cardId)) {
+      throw new ApiProblem(422, 'card_not_allowed', 'This payment can only be made with the saved card it was made for', {
+        card: 'must be the saved card this payment was made for',
+      });
+    }
     if (card.kind === 'card') {
       if (hasExpired(card, this.#deps.clock())) throw new ApiProblem(422, 'card_expired', 'The card has expired', { 'card.exp_month': 'the card has expired' });
       return { cc_number: card.number, exp_month: card.expMonth, exp_year: card.expYear, card_cvv: card.cvv };

@@ -3,7 +3,8 @@
  * a second delivery). Each charge is a direct payment with the card's `cc_token`, made through
  * a checkout session of its own: the ledger, webhooks, reconciliation and `onPaymentEvent` take
  * it like any payment, and when the gateway asks for 3-D Secure that session is what the
- * customer is sent to (`challenge_url`) to complete it.
+ * customer is sent to (`challenge_url`) to complete it — with that card only: the session is
+ * bound to it, so the link cannot pay the charge with another of the customer's cards.
  *
  * A card that is gone or past its token's expiry is refused before the gateway is called.
  */
@@ -69,6 +70,7 @@ export class SavedCardCharges {
       ...request,
       customer,
       customerId,
+      cardId: card.id,
       allowedModes: ['direct'],
       ttlSeconds: options.sessionTtlSeconds,
     } satisfies NewCheckoutSession);
