@@ -132,6 +132,8 @@ export interface SavedCardRow {
  * kept, never its body.
  */
 export interface IdempotencyKeyRow {
+  /** Whose key it is: one of the merchant credential's (a keyed hash of it), '' for keys kept from before scopes. */
+  scope: string;
   key: string;
   method: string;
   path: string;

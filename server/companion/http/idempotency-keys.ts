@@ -41,16 +41,18 @@ const KEY = /^[\x20-\x7e]{1,255}$/;
 
 /**
  * `secret` keys the hash of each request (the admin token): the ledger never holds a request's
- * body, and not a plain hash of it either, from which a short value could be guessed back.
+ * body, and not a plain hash of it either, from which a short value could be guessed back. It
+ * also scopes the keys: two merchants (two admin tokens) sharing a database each have their own.
  */
 export function idempotencyKeys(secret: string, timings: IdempotencyTimings = IDEMPOTENCY_TIMINGS): MiddlewareHandler<CompanionEnv> {
+  const scope = idempotencyScope(secret);
   return async (c, next) => {
     const header = c.req.method === 'POST' ? c.req.header(IDEMPOTENCY_HEADER) : undefined;
     if (header === undefined) return next();
     const key = checkedKey(header);
     const { ledger, logger } = c.var.services;
     const fingerprint = requestFingerprint(secret, c.req.method, c.req.path, await c.req.text());
-    const request: IdempotencyRequest = { key, method: c.req.method, path: c.req.path, fingerprint, ...timings };
+    const request: IdempotencyRequest = { scope, key, method: c.req.method, path: c.req.path, fingerprint, ...timings };
     const claim = await ledger.claimIdempotencyKey(request);
     switch (claim.outcome) {
       case 'replay':
@@ -148,6 +150,11 @@ export function withoutCardNumbers(body: string): string {
 
 function replay(answer: StoredAnswer): Response {
   return new Response(answer.body, { status: answer.status, headers: { 'Content-Type': answer.contentType, [REPLAYED_HEADER]: 'true' } });
+}
+
+/** Whose keys they are, as the ledger keeps it: a keyed hash that names the credential without holding it. */
+export function idempotencyScope(secret: string): string {
+  return createHmac('sha256', secret).update('payform idempotency scope', 'utf8').digest('hex').slice(0, 32);
 }
 
 /**

@@ -3,7 +3,7 @@
 // the same key is refused, and the key holds across instances, restarts and its 24 hours.
 import { describe, expect, it } from 'vitest';
 import { fileBackend, TestClock } from '../../ledger/testing/databases.js';
-import { requestFingerprint } from '../http/idempotency-keys.js';
+import { idempotencyScope, requestFingerprint } from '../http/idempotency-keys.js';
 import { API } from '../openapi/api-catalog.js';
 import { takesIdempotencyKey } from '../openapi/openapi-document.js';
 import { ADMIN_TOKEN, stacksPerTest } from '../test/stack.js';
@@ -160,6 +160,25 @@ describe('a request sent again with its Idempotency-Key', () => {
   });
 });
 
+describe('keys of two merchants on one database', () => {
+  it('are each merchant’s own: the same key from another admin token is another request', async () => {
+    await open();
+    const orderId = await paidOrder();
+    const OTHER_TOKEN = 'another-merchants-admin-token-0123';
+    const other = await stack.instance({ adminToken: OTHER_TOKEN });
+    const mine = await refund(orderId, 'shared-key');
+    expect(mine.status).toBe(200);
+    const theirs = await other.request('POST', '/api/checkout/sessions', {
+      body: { amount: 5, currency: 'UAH', description: 'Sencha' },
+      headers: { Authorization: `Bearer ${OTHER_TOKEN}`, 'Idempotency-Key': 'shared-key' },
+    });
+    expect(theirs.status, await theirs.clone().text()).toBe(201);
+    expect(theirs.headers.get('idempotent-replayed')).toBeNull();
+    // And each still replays its own.
+    expect(await refund(orderId, 'shared-key')).toEqual({ status: 200, replayed: 'true', text: mine.text });
+  });
+});
+
 describe('the Idempotency-Key header', () => {
   it('must be 1 to 255 printable characters: else 400 naming the header, and nothing runs', async () => {
     await open();
@@ -231,7 +250,7 @@ describe('the lifetime of a key', () => {
     const path = `/api/orders/${orderId}/refund`;
     // What an instance that crashed mid-request leaves behind: a claim and no answer.
     const crashed = await stack.ledger.claimIdempotencyKey({
-      key: 'orphan', method: 'POST', path, fingerprint: requestFingerprint(ADMIN_TOKEN, 'POST', path, JSON.stringify({ amount: 2 })), leaseMs: 5 * 60_000, lifetimeMs: 24 * HOUR,
+      scope: idempotencyScope(ADMIN_TOKEN), key: 'orphan', method: 'POST', path, fingerprint: requestFingerprint(ADMIN_TOKEN, 'POST', path, JSON.stringify({ amount: 2 })), leaseMs: 5 * 60_000, lifetimeMs: 24 * HOUR,
     });
     expect(crashed.outcome).toBe('claimed');
     expect((await refund(orderId, 'orphan')).status).toBe(409);
