@@ -221,10 +221,18 @@ export function describeLedgerContract(backend: LedgerBackend): void {
         expect((await ledger.listOrders()).orders).toHaveLength(1);
       });
 
-      it('never counts a read against a payment the gateway answered, nor frees a session on one read', async () => {
+      it('counts reads against a pending payment the gateway lost as against one never sent, never against a final one, and frees no session on one read', async () => {
         const payment = await claimedPayment(ledger);
-        await ledger.advancePayment(payment.orderId, { status: 'pending', statusCode: '2122' });
-        expect(await ledger.countAbsentPayment(payment.orderId, { readAt: clock.now, reads: 3, spacingMs: 0 })).toBeUndefined();
+        await ledger.advancePayment(payment.orderId, { status: 'pending', statusCode: '2122', paymentId: 'pay-lost', userActionUrl: 'https://acs.example/challenge' });
+        expect(await ledger.countAbsentPayment(payment.orderId, { readAt: clock.now, reads: 2, spacingMs: 0 })).toEqual({ reads: 1, neverSent: false });
+        expect((await ledger.getSession(payment.sessionId))?.status).toBe('processing');
+        expect(await ledger.countAbsentPayment(payment.orderId, { readAt: clock.now, reads: 2, spacingMs: 0 })).toEqual({ reads: 2, neverSent: true });
+        expect((await ledger.getSession(payment.sessionId))?.status).toBe('open');
+        // Sent again under its order id, as a new send: nothing of the lost one is kept.
+        const again = await ledger.claimPayAttempt(payment.sessionId, { mode: 'direct' });
+        expect(again).toMatchObject({ claimed: true, resent: true, payment: { orderId: payment.orderId, status: 'init', paymentId: null, userActionUrl: null, unsentAt: null } });
+        const paid = await paidOrder(ledger);
+        expect(await ledger.countAbsentPayment(paid.orderId, { readAt: clock.now, reads: 2, spacingMs: 0 })).toBeUndefined();
         await expect(ledger.countAbsentPayment(payment.orderId, { readAt: clock.now, reads: 1, spacingMs: 0 })).rejects.toMatchObject({ field: 'reads' });
       });
 
