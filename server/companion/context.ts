@@ -56,5 +56,10 @@ export interface CompanionBindings extends Partial<HttpBindings> {
 
 export interface CompanionEnv {
   Bindings: CompanionBindings;
-  Variables: { services: CompanionServices; logger: Logger };
+  Variables: {
+    services: CompanionServices;
+    logger: Logger;
+    /** Under an Idempotency-Key: the order id a session or charge sent without one takes (see keyedOrderId). */
+    keyedOrderId?: string;
+  };
 }

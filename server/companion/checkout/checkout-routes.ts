@@ -84,7 +84,9 @@ export function checkoutRoutes(adminToken: string): Hono<CompanionEnv> {
     const request = c.req.valid('json');
     const returnUrl = request.returnUrl && returnUrlProblem(request.returnUrl, options.sandboxOrigin);
     if (returnUrl) throw ApiProblem.invalid({ return_url: returnUrl });
-    const session = await ledger.createSession({ ttlSeconds: options.sessionTtlSeconds, ...request });
+    // Under an Idempotency-Key, a session without its own order id takes one derived from the key.
+    const orderId = request.orderId ?? c.var.keyedOrderId;
+    const session = await ledger.createSession({ ttlSeconds: options.sessionTtlSeconds, ...request, ...(orderId ? { orderId } : {}) });
     feed.publish({ kind: 'session', orderId: session.orderId, status: 'open', source: 'merchant', at: clock() });
     c.var.logger.info('checkout session opened', { order_id: session.orderId, amount: session.amount, currency: session.currency });
     return c.json(createdSession(session), 201);

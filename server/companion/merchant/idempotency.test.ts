@@ -4,6 +4,9 @@
 import { describe, expect, it } from 'vitest';
 import { fileBackend, TestClock } from '../../ledger/testing/databases.js';
 import { idempotencyScope, requestFingerprint } from '../http/idempotency-keys.js';
+import { keyedOrderId } from '../http/keyed-truth.js';
+import { eventually } from '../test/stack.js';
+import type { Json } from '../test/stack.js';
 import { API } from '../openapi/api-catalog.js';
 import { takesIdempotencyKey } from '../openapi/openapi-document.js';
 import { ADMIN_TOKEN, stacksPerTest } from '../test/stack.js';
@@ -157,6 +160,85 @@ describe('a request sent again with its Idempotency-Key', () => {
     const again = await refund(orderId, 'across', { amount: 2 }, restarted.request);
     expect(again).toEqual({ status: 200, replayed: 'true', text: first.text });
     expect(gatewayRefunds(orderId)).toEqual([200]);
+  });
+});
+
+/** What an instance that crashed mid-request leaves behind: a claim of `key` and no answer. */
+async function crashedClaim(key: string, path: string, body: unknown): Promise<void> {
+  const fingerprint = requestFingerprint(ADMIN_TOKEN, 'POST', path, JSON.stringify(body));
+  const claim = await stack.ledger.claimIdempotencyKey({ scope: idempotencyScope(ADMIN_TOKEN), key, method: 'POST', path, fingerprint, leaseMs: 5 * 60_000, lifetimeMs: 24 * HOUR });
+  expect(claim.outcome).toBe('claimed');
+}
+
+/** A card saved by a paid checkout of the customer's; its id. */
+async function savedCardOf(customerId: string): Promise<string> {
+  const session = await stack.openSession({ customer_id: customerId });
+  expect((await (await stack.pay(session.id)).json()).status).toBe('success');
+  return eventually(async () => {
+    const cards = (await stack.json('GET', `/api/customers/${customerId}/cards`, 200, { admin: true })).cards as Json[];
+    expect(cards).toHaveLength(1);
+    return cards[0]!.id as string;
+  });
+}
+
+const renewal = { amount: 5, currency: 'UAH', description: 'Tea club, December', method: 'purchase' };
+const paidCharges = async (customerId: string) =>
+  ((await stack.json('GET', '/api/orders', 200, { admin: true })).orders as Json[]).filter((order) => order.customer_id === customerId && order.amount === 5 && order.status === 'success');
+
+describe('a keyed request whose instance died before answering', () => {
+  it('a charge is answered as the ledger has it as soon as it knows, under an order id derived from its key, and found by that key', async () => {
+    const clock = new TestClock(Date.now());
+    await open({ clock });
+    const cardId = await savedCardOf('cust-k');
+    const path = `/api/customers/cust-k/cards/${cardId}/charges`;
+    await crashedClaim('renew-1', path, renewal);
+    // The dead instance charged before it died: under the order id the key gives a charge without one.
+    const orderId = keyedOrderId(ADMIN_TOKEN, 'renew-1');
+    expect((await stack.request('POST', path, { admin: true, body: { ...renewal, order_id: orderId } })).status).toBe(201);
+    // Within the claim's lease, the retry is answered with the charge, not 409.
+    const retry = await stack.request('POST', path, { admin: true, body: renewal, headers: { 'Idempotency-Key': 'renew-1' } });
+    expect(retry.status).toBe(201);
+    expect(await retry.json()).toMatchObject({ order_id: orderId, status: 'success', card_id: cardId });
+    expect(await paidCharges('cust-k')).toHaveLength(1);
+    // The merchant finds it by its key.
+    const found = await stack.json('GET', '/api/orders?idempotency_key=renew-1', 200, { admin: true });
+    expect(found.orders).toMatchObject([{ order_id: orderId, status: 'success' }]);
+    expect((await stack.json('GET', '/api/orders?idempotency_key=no-such-key', 200, { admin: true })).orders).toEqual([]);
+  });
+
+  it('a charge that never got as far as the ledger is held for the lease, naming its order, then runs once', async () => {
+    const clock = new TestClock(Date.now());
+    await open({ clock });
+    const cardId = await savedCardOf('cust-n');
+    const path = `/api/customers/cust-n/cards/${cardId}/charges`;
+    await crashedClaim('renew-2', path, renewal);
+    const held = await stack.request('POST', path, { admin: true, body: renewal, headers: { 'Idempotency-Key': 'renew-2' } });
+    expect(held.status).toBe(409);
+    expect((await held.json()).error.message).toContain(keyedOrderId(ADMIN_TOKEN, 'renew-2'));
+    clock.advance(5 * 60_000);
+    const ran = await stack.request('POST', path, { admin: true, body: renewal, headers: { 'Idempotency-Key': 'renew-2' } });
+    expect(ran.status).toBe(201);
+    expect(await ran.json()).toMatchObject({ order_id: keyedOrderId(ADMIN_TOKEN, 'renew-2'), status: 'success' });
+    expect((await stack.request('POST', path, { admin: true, body: renewal, headers: { 'Idempotency-Key': 'renew-2' } })).status).toBe(201);
+    expect(await paidCharges('cust-n')).toHaveLength(1);
+  });
+
+  it('a session creation is answered with the session once made, and one never made runs after the lease', async () => {
+    const clock = new TestClock(Date.now());
+    await open({ clock });
+    const body = { amount: 5, currency: 'UAH', description: 'Sencha' };
+    await crashedClaim('cart-made', '/api/checkout/sessions', body);
+    await crashedClaim('cart-lost', '/api/checkout/sessions', body);
+    const made = await stack.ledger.createSession({ amount: 500, currency: 'UAH', description: 'Sencha', method: 'purchase', orderId: keyedOrderId(ADMIN_TOKEN, 'cart-made') });
+    const create = (key: string) => stack.request('POST', '/api/checkout/sessions', { admin: true, body, headers: { 'Idempotency-Key': key } });
+    const answer = await create('cart-made');
+    expect(answer.status).toBe(201);
+    expect(await answer.json()).toMatchObject({ id: made.id, order_id: made.orderId });
+    expect((await create('cart-lost')).status).toBe(409);
+    clock.advance(5 * 60_000);
+    const ran = await create('cart-lost');
+    expect(ran.status).toBe(201);
+    expect(await ran.json()).toMatchObject({ order_id: keyedOrderId(ADMIN_TOKEN, 'cart-lost') });
   });
 });
 

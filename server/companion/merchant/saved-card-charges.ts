@@ -9,8 +9,9 @@
  * A card that is gone or past its token's expiry is refused before the gateway is called.
  */
 import * as z from 'zod';
-import type { CustomerDetails, NewCheckoutSession, SavedCard } from '../../ledger/index.js';
+import type { CheckoutSession, CustomerDetails, NewCheckoutSession, SavedCard } from '../../ledger/index.js';
 import type { DirectPayments } from '../checkout/direct-payments.js';
+import { payAnswer } from '../checkout/pay-answer.js';
 import type { PayAnswer } from '../checkout/pay-answer.js';
 import { checkSession, paymentFields, toNewSession } from '../checkout/session-request.js';
 import { requireCustomer } from '../checkout/session-access.js';
@@ -75,15 +76,30 @@ export class SavedCardCharges {
       ttlSeconds: options.sessionTtlSeconds,
     } satisfies NewCheckoutSession);
     logger.info('charging a saved card for the merchant', { order_id: session.orderId, amount: session.amount, currency: session.currency });
-    const answer = await directPayments.chargeSavedCard(session, card.ccToken);
+    return this.#answer(session, await directPayments.chargeSavedCard(session, card.ccToken), card.id);
+  }
+
+  /**
+   * A charge as the ledger has it, by its order id: what a retry of a request interrupted
+   * mid-way is answered once its payment has left `init` (then the gateway has spoken). Undefined
+   * while that is not known, or when no charge has this order id.
+   */
+  async known(orderId: string): Promise<ChargeAnswer | undefined> {
+    const session = await this.#deps.ledger.findSessionOfOrder(orderId);
+    const payment = session?.payment;
+    if (!session?.cardId || !payment || payment.status === 'init') return undefined;
+    return this.#answer(session, payAnswer(payment), session.cardId);
+  }
+
+  #answer(session: CheckoutSession, answer: PayAnswer, cardId: string): ChargeAnswer {
     return {
-      ...chargeStatus(answer, `${options.publicUrl}/checkout/challenge/${session.id}`),
+      ...chargeStatus(answer, `${this.#deps.options.publicUrl}/checkout/challenge/${session.id}`),
       order_id: answer.order_id,
       ...(answer.payment_id ? { payment_id: answer.payment_id } : {}),
-      method: request.method === 'auth' ? 'auth' : 'purchase',
+      method: session.method === 'auth' ? 'auth' : 'purchase',
       amount: decimal(session.amount, session.currency),
       currency: session.currency,
-      card_id: card.id,
+      card_id: cardId,
     };
   }
 
