@@ -59,7 +59,10 @@ export interface CompanionEnv {
   Variables: {
     services: CompanionServices;
     logger: Logger;
-    /** Under an Idempotency-Key: the order id a session or charge sent without one takes (see keyedOrderId). */
+    /**
+     * Under an Idempotency-Key, its digest (keyedOrderId): the order id a session or charge sent
+     * without one takes, and what a capture, void or refund reservation keeps as its request key.
+     */
     keyedOrderId?: string;
   };
 }

@@ -145,6 +145,7 @@ export const operationRequestInput = z
     comment: text(2048).optional(),
     split: splitShares.optional(),
     overCapturePercent: overCapturePercent.optional(),
+    requestKey: text(64).optional(),
   })
   .refine((request) => request.kind !== 'void' || (request.amount === undefined && !request.split), {
     path: ['amount'],

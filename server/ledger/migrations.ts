@@ -350,6 +350,16 @@ const idempotencyScopes: Migration = {
   },
 };
 
+/**
+ * A capture, void or refund reservation remembers the merchant request that made it (a digest of
+ * its Idempotency-Key), so a retry of a request whose instance died learns what became of it.
+ */
+const operationRequestKeys: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema.alterTable('operations').addColumn('request_key', 'text').execute();
+  },
+};
+
 export const migrations: Readonly<Record<string, Migration>> = {
   '0001_initial': initial,
   '0002_operation_checks': operationChecks,
@@ -362,4 +372,5 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '0009_lookup_method': lookupMethod,
   '0010_charge_cards': chargeCards,
   '0011_idempotency_scopes': idempotencyScopes,
+  '0012_operation_request_keys': operationRequestKeys,
 };

@@ -91,6 +91,8 @@ export interface OperationRow extends NoticeColumns, AbsenceColumns {
   split: string | null;
   receipt_url: string | null;
   origin: OperationOrigin;
+  /** The merchant request that reserved it (a digest of its Idempotency-Key), when it had one. */
+  request_key: string | null;
   created_at: number;
   updated_at: number;
   /** Last time the gateway was heard from about it or the reconciler checked it. */

@@ -244,6 +244,11 @@ export interface OperationRequest {
   readonly split?: readonly SplitShare[];
   /** Captures only: how far above the reserve the project lets a capture go, in percent. */
   readonly overCapturePercent?: number;
+  /**
+   * The merchant request's own name for it (a digest of its Idempotency-Key): a retry of a
+   * request whose instance died finds what it reserved (Ledger.findOperationByRequestKey).
+   */
+  readonly requestKey?: string;
 }
 
 export interface OperationResult {

@@ -9,13 +9,13 @@
  * - same key, same request → the stored status and body, with `Idempotent-Replayed: true`;
  * - same key, another request (method, path or body) → 422 `idempotency_key_reused`;
  * - same key while the first request still runs, or after its instance died mid-request → what
- *   the ledger knows of it, as soon as it knows (keyed-truth.ts): a session or charge made is
- *   answered as it stands; one never made runs, once the dead claim's lease is over; otherwise
- *   409 `idempotency_key_in_use` naming the order to look at while the claim's lease runs, and
- *   after it 500 `request_interrupted` — a capture, void or refund that may have reached the
- *   gateway is never run again under the key, and that answer is kept like any 5xx. A session
- *   or charge sent without an order id takes one derived from the key (keyedOrderId), so it can
- *   always be told apart, and never be made twice.
+ *   the ledger knows of it, as soon as it knows (keyed-truth.ts): a session, charge or settled
+ *   capture, void or refund is answered as it stands; one never made runs, once the dead claim's
+ *   lease is over; one made but unsettled is 409 `idempotency_key_in_use` naming its order. What
+ *   may have reached the gateway is never run again under the key. Only a cancel or webhook
+ *   re-send, which the ledger cannot tell about, is answered 500 `request_interrupted` after the
+ *   lease, kept like any 5xx. A session or charge sent without an order id takes one derived from
+ *   the key (keyedOrderId), and a reservation keeps that digest, so a retry always finds its own.
  * Kept are the answers that may have changed something: 2xx and 5xx (a 5xx cannot promise the
  * gateway was not reached). A 4xx is a refusal that changed nothing (a bad body, a money rule, the
  * gateway's definite no), so the key is freed and may be sent again, corrected or not.
@@ -27,6 +27,7 @@ import { CARD_NUMBER_MASK } from '@payform/gateway';
 import type { IdempotencyRequest, StoredAnswer } from '../../ledger/index.js';
 import type { CompanionEnv, CompanionServices } from '../context.js';
 import { keyedOrderId, keyedTruth } from './keyed-truth.js';
+import type { KeyedTruth } from './keyed-truth.js';
 import { ApiProblem } from './problem.js';
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
@@ -69,7 +70,7 @@ export function idempotencyKeys(secret: string, timings: IdempotencyTimings = ID
         // Not stored: the claim's holder stores its own answer.
         const truth = await keyedTruth(c.var.services, c.req.path, body, keyedId);
         if (truth.known === 'made') return replay(truth.answer);
-        throw new ApiProblem(409, 'idempotency_key_in_use', `A request with this Idempotency-Key is still running; try again when it has been answered${lookAt(truth.orderId)}`, undefined, { 'Retry-After': '1' });
+        throw new ApiProblem(409, 'idempotency_key_in_use', `A request with this Idempotency-Key is still running; try again when it has been answered${lookAt(orderOf(truth))}`, undefined, { 'Retry-After': '1' });
       }
       case 'reused':
         throw new ApiProblem(422, 'idempotency_key_reused', 'This Idempotency-Key was used for another request (another path or body); a new request needs a new key', {
@@ -80,11 +81,11 @@ export function idempotencyKeys(secret: string, timings: IdempotencyTimings = ID
         if (truth.known === 'made') return storeAndReplay(c.var.services, request, claim.claimId, truth.answer);
         // Never made: nothing of it reached the gateway, so it runs now, under this claim.
         if (truth.known === 'never_made') break;
-        // A session or charge stays held, answered from the ledger once it knows; a capture, void
-        // or refund is answered as interrupted for good.
-        if (truth.orderId !== undefined && !ORDER_PATH.test(c.req.path)) {
+        // Made, not settled: held (not stored), answered from the ledger once it knows.
+        if (truth.known === 'not_yet') {
           throw new ApiProblem(409, 'idempotency_key_in_use', `The request first sent with this Idempotency-Key was interrupted; its outcome is not known yet${lookAt(truth.orderId)}`, undefined, { 'Retry-After': '5' });
         }
+        // Nothing in the ledger can say (a cancel, a webhook re-send): interrupted, for good.
         return answerInterrupted(c.var.services, request, claim.claimId, truth.orderId);
       }
     }
@@ -112,7 +113,9 @@ export function idempotencyKeys(secret: string, timings: IdempotencyTimings = ID
   };
 }
 
-const ORDER_PATH = /\/api\/orders\//;
+function orderOf(truth: KeyedTruth): string | undefined {
+  return truth.known === 'made' ? undefined : truth.orderId;
+}
 
 function lookAt(orderId: string | undefined): string {
   return orderId === undefined ? '' : `; its order is ${orderId} (GET /api/orders/${encodeURIComponent(orderId)})`;

@@ -4,22 +4,27 @@
  * lease and then hearing for 24 h that the outcome is unknown.
  *
  * Sessions and charges are found by their order id — their own, or the one derived from the key
- * (keyedOrderId) — so the ledger can tell: made (the session; the charge once its payment has
- * left `init`), never made (no such order: the request may run), or not known yet. Captures,
- * voids and refunds are not tied to their key in the ledger; for them only the order is named.
+ * (keyedOrderId) — and captures, voids and refunds by the digest of the key their reservation
+ * keeps, so the ledger can tell: made (the session; the charge once its payment has left
+ * `init`; the operation once settled), never made (nothing under the key: it never reached the
+ * gateway, and may run), or not known yet. Of a cancel or a webhook re-send only the order is
+ * named.
  */
 import { createHmac } from 'node:crypto';
 import type { StoredAnswer } from '../../ledger/index.js';
 import { createdSession } from '../checkout/checkout-routes.js';
 import type { CompanionServices } from '../context.js';
+import { operationView, orderView } from '../merchant/views.js';
 
 export type KeyedTruth =
   /** Made, and how it stands: the answer to give. */
   | { readonly known: 'made'; readonly answer: StoredAnswer }
   /** No order under its id: the request never got as far as the ledger, so it may run. */
   | { readonly known: 'never_made'; readonly orderId: string }
-  /** Not known yet; `orderId` names the order to look at, when there is one. */
-  | { readonly known: 'not_yet'; readonly orderId: string | undefined };
+  /** Made, not settled yet: answered once it is; `orderId` names the order to look at. */
+  | { readonly known: 'not_yet'; readonly orderId: string }
+  /** Nothing in the ledger says: the request may have taken effect. */
+  | { readonly known: 'unknowable'; readonly orderId: string | undefined };
 
 /**
  * The order id a session or charge sent without one takes under an Idempotency-Key: derived from
@@ -32,19 +37,31 @@ export function keyedOrderId(secret: string, key: string): string {
 
 const SESSION_CREATE = /\/api\/checkout\/sessions$/;
 const CHARGE = /\/api\/customers\/[^/]+\/cards\/[^/]+\/charges$/;
-const ORDER_OPERATION = /\/api\/orders\/([^/]+)\/[a-z-]+$/;
+const RESERVATION = /\/api\/orders\/([^/]+)\/(?:capture|split-capture|void|refund|split-refund)$/;
+const ORDER_REQUEST = /\/api\/orders\/([^/]+)\/[a-z-]+$/;
 
 export async function keyedTruth(services: CompanionServices, path: string, body: string, keyedId: string): Promise<KeyedTruth> {
-  const operation = ORDER_OPERATION.exec(path);
-  if (operation) return { known: 'not_yet', orderId: decodeURIComponent(operation[1]!) };
+  const reservation = RESERVATION.exec(path);
+  if (reservation) return operationTruth(services, decodeURIComponent(reservation[1]!), keyedId);
+  const other = ORDER_REQUEST.exec(path);
+  if (other) return { known: 'unknowable', orderId: decodeURIComponent(other[1]!) };
   const charge = CHARGE.test(path);
-  if (!charge && !SESSION_CREATE.test(path)) return { known: 'not_yet', orderId: undefined };
+  if (!charge && !SESSION_CREATE.test(path)) return { known: 'unknowable', orderId: undefined };
   const orderId = ownOrderId(body) ?? keyedId;
   const session = await services.ledger.findSessionOfOrder(orderId);
   if (!session) return { known: 'never_made', orderId };
   if (!charge) return { known: 'made', answer: json(201, createdSession(session)) };
   const answer = await services.charges.known(orderId);
   return answer ? { known: 'made', answer: json(201, answer) } : { known: 'not_yet', orderId };
+}
+
+async function operationTruth({ ledger, options }: CompanionServices, orderId: string, requestKey: string): Promise<KeyedTruth> {
+  const operation = await ledger.findOperationByRequestKey(orderId, requestKey);
+  if (!operation) return { known: 'never_made', orderId };
+  if (operation.status === 'pending') return { known: 'not_yet', orderId };
+  const detail = await ledger.getOrder(orderId);
+  const totals = detail && orderView(detail, await ledger.capturableAmount(orderId, options.captureOverReservePercent)).totals;
+  return { known: 'made', answer: json(200, { operation: operationView(operation, detail?.payment.currency ?? 'XTS'), totals }) };
 }
 
 function ownOrderId(body: string): string | undefined {

@@ -325,31 +325,48 @@ describe('the lifetime of a key', () => {
     expect(gatewayRefunds(orderId)).toEqual([200, 200]);
   });
 
-  it('a claim whose instance died holds the key for its 5-minute lease, then answers it was interrupted, never running it again', async () => {
+  it('a refund whose instance died is held while its reservation is unsettled, then answered as the ledger settled it, never run again', async () => {
     const clock = new TestClock(Date.now());
     await open({ clock });
     const orderId = await paidOrder();
     const path = `/api/orders/${orderId}/refund`;
-    // What an instance that crashed mid-request leaves behind: a claim and no answer.
-    const crashed = await stack.ledger.claimIdempotencyKey({
-      scope: idempotencyScope(ADMIN_TOKEN), key: 'orphan', method: 'POST', path, fingerprint: requestFingerprint(ADMIN_TOKEN, 'POST', path, JSON.stringify({ amount: 2 })), leaseMs: 5 * 60_000, lifetimeMs: 24 * HOUR,
-    });
-    expect(crashed.outcome).toBe('claimed');
-    expect((await refund(orderId, 'orphan')).status).toBe(409);
-    clock.advance(5 * 60_000 - 1);
-    expect((await refund(orderId, 'orphan')).status).toBe(409);
+    // The instance that crashed mid-request had reserved the refund under its key.
+    await crashedClaim('orphan', path, { amount: 2 });
+    const reserved = await stack.ledger.reserveOperation(orderId, { kind: 'refund', amount: 200, requestKey: keyedOrderId(ADMIN_TOKEN, 'orphan') });
+    const held = await refund(orderId, 'orphan');
+    expect(held.status).toBe(409);
+    expect(JSON.parse(held.text).error.message).toContain(orderId);
     // Another body never takes over someone else's key, even a dead one's.
-    clock.advance(1);
+    clock.advance(5 * 60_000);
     expect((await refund(orderId, 'orphan', { amount: 3 })).status).toBe(422);
-    // The dead instance may have sent the refund before it died: running it again could refund
-    // twice, so the outcome is unknown, and kept like any 5xx.
-    const interrupted = await refund(orderId, 'orphan');
-    expect(interrupted).toMatchObject({ status: 500, replayed: null });
-    expect(JSON.parse(interrupted.text).error.code).toBe('request_interrupted');
-    expect(await refund(orderId, 'orphan')).toEqual({ ...interrupted, replayed: 'true' });
+    // Past the lease and still unsettled: held, not run again (it may have reached the gateway).
+    expect((await refund(orderId, 'orphan')).status).toBe(409);
+    expect(gatewayRefunds(orderId)).toEqual([]);
+    // Reconciliation settles it (here: the gateway never had it); the retry is told so at once.
+    await stack.ledger.settleOperation(reserved.id, { status: 'failure', statusDescription: 'Never reached the gateway' });
+    const told = await refund(orderId, 'orphan');
+    expect(told).toMatchObject({ status: 200, replayed: 'true' });
+    expect(JSON.parse(told.text).operation).toMatchObject({ id: reserved.id, kind: 'refund', status: 'failure' });
+    expect(await refund(orderId, 'orphan')).toEqual(told);
     expect(gatewayRefunds(orderId)).toEqual([]);
     // A new key is a new refund.
     expect((await refund(orderId, 'after-orphan')).status).toBe(200);
     expect(gatewayRefunds(orderId)).toEqual([200]);
+  });
+
+  it('a refund whose instance died before reserving it runs once the lease is over; a cancel is answered as interrupted', async () => {
+    const clock = new TestClock(Date.now());
+    await open({ clock });
+    const orderId = await paidOrder();
+    await crashedClaim('never-reserved', `/api/orders/${orderId}/refund`, { amount: 2 });
+    await crashedClaim('cancel-1', `/api/orders/${orderId}/cancel`, {});
+    expect((await refund(orderId, 'never-reserved')).status).toBe(409);
+    clock.advance(5 * 60_000);
+    expect(await refund(orderId, 'never-reserved')).toMatchObject({ status: 200, replayed: null });
+    expect(await refund(orderId, 'never-reserved')).toMatchObject({ status: 200, replayed: 'true' });
+    expect(gatewayRefunds(orderId)).toEqual([200]);
+    const cancel = await stack.request('POST', `/api/orders/${orderId}/cancel`, { admin: true, body: {}, headers: { 'Idempotency-Key': 'cancel-1' } });
+    expect(cancel.status).toBe(500);
+    expect(await cancel.json()).toMatchObject({ error: { code: 'request_interrupted', message: expect.stringContaining(orderId) } });
   });
 });

@@ -99,7 +99,7 @@ export function orderRoutes(): Hono<CompanionEnv> {
   const operation = (kind: OperationKind) => async (c: Context<CompanionEnv>, body: OperationBody) => {
     const { operations, ledger, options } = c.var.services;
     const id = orderId(c);
-    const outcome: OperationOutcome = await operations.perform(id, kind, body);
+    const outcome: OperationOutcome = await operations.perform(id, kind, body, c.var.keyedOrderId);
     const detail = await ledger.getOrder(id);
     const currency = detail?.payment.currency ?? 'XTS';
     const totals = detail && orderView(detail, await capturable(ledger, detail, options.captureOverReservePercent)).totals;
