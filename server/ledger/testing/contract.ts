@@ -357,6 +357,16 @@ export function describeLedgerContract(backend: LedgerBackend): void {
     });
 
     describe('refunds', () => {
+      it('finds a reservation by the request key it was made with, on its own order only', async () => {
+        const { orderId } = await paidOrder(ledger);
+        const other = await paidOrder(ledger);
+        const keyed = await ledger.reserveOperation(orderId, { kind: 'refund', amount: 100, requestKey: 'k-request' });
+        await ledger.reserveOperation(orderId, { kind: 'refund', amount: 100 });
+        expect(await ledger.findOperationByRequestKey(orderId, 'k-request')).toEqual(keyed);
+        expect(await ledger.findOperationByRequestKey(other.orderId, 'k-request')).toBeUndefined();
+        expect(await ledger.findOperationByRequestKey(orderId, 'k-other')).toBeUndefined();
+      });
+
       it('allows partial refunds up to the amount and refuses the one that would exceed it', async () => {
         const { orderId } = await paidOrder(ledger);
         const first = await ledger.reserveOperation(orderId, { kind: 'refund', amount: 400, comment: 'one cup broken' });
