@@ -1,5 +1,5 @@
 /**
- * The whole stack in one process: the sandbox gateway (unless GATEWAY_BASE_URL names a real
+ * The whole stack in one process: the sandbox gateway (unless PAYFORM_GATEWAY_BASE_URL names a real
  * one), the companion, and the demo shop and back office on the companion's port.
  * `npm start` (demo/main.ts) runs one; the end-to-end suite runs one per test worker.
  *
@@ -34,10 +34,10 @@ export interface RunningStack {
   /** The shop, on the companion's origin. */
   readonly shopUrl: string;
   readonly backOfficeUrl: string;
-  /** The bundled sandbox; undefined when GATEWAY_BASE_URL names another gateway. */
+  /** The bundled sandbox; undefined when PAYFORM_GATEWAY_BASE_URL names another gateway. */
   readonly sandboxUrl: string | undefined;
   readonly adminToken: string;
-  /** True when ADMIN_TOKEN was not set and this run made one up. */
+  /** True when PAYFORM_ADMIN_TOKEN was not set and this run made one up. */
   readonly adminTokenGenerated: boolean;
   readonly databaseUrl: string;
   readonly companion: RunningCompanion;

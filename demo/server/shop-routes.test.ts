@@ -22,7 +22,7 @@ let base: string;
 beforeAll(async () => {
   stack = await startStack({
     // Behind one proxy: the rate limit test is a client of its own (X-Forwarded-For).
-    env: { ...process.env, PORT: '0', SANDBOX_PORT: '0', HOST: '127.0.0.1', PUBLIC_URL: '', DATABASE_URL: ':memory:', ADMIN_TOKEN, LOG_LEVEL: 'error', TRUST_PROXY: 'true' },
+    env: { ...process.env, PORT: '0', SANDBOX_PORT: '0', PAYFORM_HOST: '127.0.0.1', PAYFORM_PUBLIC_URL: '', PAYFORM_DATABASE_URL: ':memory:', PAYFORM_ADMIN_TOKEN: ADMIN_TOKEN, PAYFORM_LOG_LEVEL: 'error', PAYFORM_TRUST_PROXY: 'true' },
     sandboxLog: () => {},
   });
   base = stack.shopUrl.replace(/\/$/, '');

@@ -117,7 +117,7 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
   // Before anything reads a body, on every path (routes added by `extend` included).
   app.use(limitBody(options.bodyLimitBytes, { [`${options.basePath}/webhooks/`]: options.webhookBodyLimitBytes }));
   app.use(methodNotAllowed({ app, onMethodNotAllowed: (_c, allowed) => methodProblem(allowed) }));
-  app.use('/api/checkout/sessions/*', checkoutCors(options.allowedOrigins));
+  app.use('/api/checkout/sessions/*', checkoutCors(options.allowedOrigins, new URL(options.publicUrl).origin));
   app.use('/api/*', noStore(), requireMediaType('application/json'));
   app.use('/webhooks/*', noStore(), requireMediaType('application/x-www-form-urlencoded'));
   // The return landing answers with a session's outcome, or a redirect carrying its id.
@@ -155,8 +155,14 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
     }
   });
 
-  // The path is not repeated: it is whatever the client typed, card data included.
-  app.notFound((c) => sendProblem(c, new ApiProblem(404, 'not_found', `No ${c.req.method} route at this address`)));
+  // The path is not repeated: it is whatever the client typed, card data included. Any page may
+  // read that there is no route here (it tells nothing else): a widget whose endpoint misses the
+  // base path can then say so, instead of seeing a refused origin.
+  app.notFound((c) => {
+    c.header('Access-Control-Allow-Origin', '*');
+    c.header('Cross-Origin-Resource-Policy', 'cross-origin');
+    return sendProblem(c, new ApiProblem(404, 'not_found', `No ${c.req.method} route at this address`));
+  });
   app.onError((error, c) => {
     if (abortedByClient(c)) return sendProblem(c, abortedProblem());
     return answerError(error, c.var.logger ?? logger, (problem) => sendProblem(c, problem));

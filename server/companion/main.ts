@@ -23,7 +23,7 @@ if (commandLine.kind === 'wrong') {
 
 let companion;
 try {
-  companion = await startCompanion(readCompanionConfig());
+  companion = await startCompanion(readCompanionConfig(process.env));
 } catch (error) {
   // A wrong setting or a missing database driver: the message says what to do, a stack would bury it.
   console.error(`payform companion could not start: ${error instanceof Error ? error.message : String(error)}`);

@@ -1,11 +1,12 @@
 /**
  * Running the companion: `composeCompanion` builds it from settings (ledger opened and
  * migrated, gateway client, app, reconciliation running) — what a merchant mounts in a server of
- * its own —, `startCompanion` also listens with @hono/node-server. `npm start` composes the sandbox, the companion and the demo in one
- * process with these:
+ * its own, so it needs the admin token and public URL given —, `startCompanion` also listens
+ * with @hono/node-server (the bin: it may make up both for development). `npm start` composes
+ * the sandbox, the companion and the demo in one process with these:
  *
  *   const sandbox = …;                                            // started first, its URL known
- *   const companion = await startCompanion(readCompanionConfig(), {
+ *   const companion = await startCompanion(readCompanionConfig(process.env), {
  *     gatewayBaseUrl: sandbox.url, sandboxOrigin: sandbox.url, extend: (app) => app.route('/', demo),
  *   });
  *   …; await companion.close();
@@ -108,10 +109,30 @@ export interface RunningCompanion extends ComposedCompanion {
   close(): Promise<void>;
 }
 
+/**
+ * The companion for a server of yours (Hono, Express, a fetch handler). Mounted, nothing stands
+ * in for its admin token or its public URL: a made-up token would be shown to no one, and
+ * `http://localhost:$PORT` would send the gateway's webhooks nowhere. Both refusals name the
+ * variable and the option.
+ */
 export async function composeCompanion(settings: CompanionSettings, options: StartOptions = {}): Promise<ComposedCompanion> {
+  const missing = [
+    ...(settings.adminTokenGenerated ? ['the admin token (PAYFORM_ADMIN_TOKEN, at least 16 characters)'] : []),
+    ...(settings.publicUrlDerived && !options.publicUrl
+      ? ['the public URL browsers and the gateway reach your server at (PAYFORM_PUBLIC_URL, or the publicUrl option; webhooks and 3-D Secure returns go there)']
+      : []),
+  ];
+  if (missing.length > 0) {
+    throw new TypeError(`Invalid companion config: mounted in your server, the companion needs ${missing.join(' and ')}; only the payform-companion bin makes these up for development`);
+  }
+  return compose(settings, options);
+}
+
+async function compose(settings: CompanionSettings, options: StartOptions): Promise<ComposedCompanion> {
   const baseUrl = settings.gatewayBaseUrl ?? options.gatewayBaseUrl;
-  if (!baseUrl) throw new TypeError('No gateway: set GATEWAY_BASE_URL to the gateway, or to a sandbox started with `npx payform-sandbox`');
+  if (!baseUrl) throw new TypeError('No gateway: set PAYFORM_GATEWAY_BASE_URL to the gateway, or to a sandbox started with `npx payform-sandbox`');
   const logger = options.logger ?? createLogger({ level: settings.logLevel });
+  for (const line of settings.deprecations) logger.warn(line);
   const gateway = new GatewayClient({
     baseUrl,
     ...settings.credentials,
@@ -119,7 +140,7 @@ export async function composeCompanion(settings: CompanionSettings, options: Sta
     ...(options.gatewayTimeoutMs ? { timeoutMs: options.gatewayTimeoutMs } : {}),
   });
   const ledger = await openLedger(settings.databaseUrl);
-  const sandboxOrigin = settings.sandboxOrigin ?? (settings.gatewayBaseUrl ? undefined : options.sandboxOrigin);
+  const sandboxOrigin = settings.sandboxOrigin ?? (settings.gatewayBaseUrl ? localGatewayOrigin(settings, logger) : options.sandboxOrigin);
   let app: CompanionApp;
   try {
     app = createCompanion({
@@ -161,7 +182,7 @@ export async function composeCompanion(settings: CompanionSettings, options: Sta
  * Composes the companion and listens on settings.port (0: any free port; the public URL then
  * follows the real port unless PUBLIC_URL was set), and prints the generated admin token.
  */
-export async function startCompanion(settings: CompanionSettings = readCompanionConfig(), options: StartOptions = {}): Promise<RunningCompanion> {
+export async function startCompanion(settings: CompanionSettings = readCompanionConfig(process.env), options: StartOptions = {}): Promise<RunningCompanion> {
   let handle: ((request: Request, env: unknown) => Response | Promise<Response>) | undefined;
   const inFlight = new InFlight();
   let closing = false;
@@ -181,14 +202,14 @@ export async function startCompanion(settings: CompanionSettings = readCompanion
     const url = `http://${settings.host && settings.host !== '0.0.0.0' && settings.host !== '::' ? settings.host : 'localhost'}:${port}`;
     // PORT=0 without PUBLIC_URL leaves a default ending in :0; the real port replaces it.
     const publicUrl = options.publicUrl ?? (/:0$/.test(settings.publicUrl) ? url : settings.publicUrl);
-    const composed = await composeCompanion(settings, { ...options, publicUrl });
+    const composed = await compose(settings, { ...options, publicUrl });
     handle = (request, env) => {
       if (closing) return shuttingDown();
       const reply = Promise.resolve(composed.app.fetch(request, env as never));
       inFlight.track(reply.then((response) => delivered(response, (env as { outgoing?: ServerResponse }).outgoing)));
       return reply;
     };
-    if (settings.adminTokenGenerated) console.log(`payform companion: ADMIN_TOKEN was not set; this run's token is ${settings.adminToken}`);
+    if (settings.adminTokenGenerated) console.log(`payform companion: PAYFORM_ADMIN_TOKEN was not set; this run's token is ${settings.adminToken}`);
     const { logger } = composed.app.companion.services;
     return {
       ...composed,
@@ -215,6 +236,24 @@ export async function startCompanion(settings: CompanionSettings = readCompanion
   }
 }
 
+/**
+ * A gateway on this machine is the sandbox (or a stand-in for it): its 3-D Secure and hosted
+ * pages are plain http on its origin, which redirects may then go to. Without this a local
+ * gateway's 3-D Secure redirect would be dropped and the customer left waiting. Never in
+ * production, where only https redirects are followed.
+ */
+function localGatewayOrigin(settings: CompanionSettings, logger: Logger): string | undefined {
+  if (settings.production || !settings.gatewayBaseUrl) return undefined;
+  const gateway = new URL(settings.gatewayBaseUrl);
+  if (gateway.protocol !== 'http:' || !isLoopbackHost(gateway.hostname)) return undefined;
+  logger.info('PAYFORM_SANDBOX_ORIGIN not set: the gateway is on this machine, so redirects to its origin are followed', { sandboxOrigin: gateway.origin });
+  return gateway.origin;
+}
+
+function isLoopbackHost(hostname: string): boolean {
+  return hostname === 'localhost' || hostname === '[::1]' || isLoopback(hostname);
+}
+
 /** A port already taken or reserved, said with the way out; anything else as it came. */
 function listenProblem(error: NodeJS.ErrnoException, port: number): Error {
   if (error.code === 'EADDRINUSE') {
@@ -233,7 +272,7 @@ function listenHost(settings: CompanionSettings): string | undefined {
 function describeAddress({ address, family, port }: AddressInfo): string {
   if (address === '0.0.0.0' || address === '::') return `all interfaces, port ${port}`;
   const shown = `${family === 'IPv6' ? `[${address}]` : address}:${port}`;
-  return isLoopback(address) ? `${shown} (this machine only; set HOST to listen elsewhere)` : shown;
+  return isLoopback(address) ? `${shown} (this machine only; set PAYFORM_HOST to listen elsewhere)` : shown;
 }
 
 function isLoopback(address: string): boolean {

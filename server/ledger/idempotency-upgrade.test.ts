@@ -1,4 +1,4 @@
-// Keys kept before idempotency keys had scopes (migration 0011): a SQLite file migrated as far as
+// Keys kept before idempotency keys had scopes (migration 0012): a SQLite file migrated as far as
 // 0010 holds one, the ledger opens it (migrating the rest) and the first request of the key's
 // exact content takes it over — so a retry across the upgrade is still answered once — while
 // another credential's request under the same key is its own.
@@ -24,11 +24,11 @@ it('adopts a key kept from before scopes for the request of its exact content on
   const path = join(dir, 'ledger.db');
   const old = new Kysely<unknown>({ dialect: new SqliteDialect({ database: new Database(path) }) });
   const migrator = new Migrator({ db: old, provider: { getMigrations: () => Promise.resolve(migrations) }, migrationTableName: 'ledger_migration', migrationLockTableName: 'ledger_migration_lock' });
-  expect((await migrator.migrateTo('0010_charge_cards')).error).toBeUndefined();
+  expect((await migrator.migrateTo('0010_payform_prefix')).error).toBeUndefined();
   const now = Date.now();
   const answer = { status: 200, contentType: 'application/json', body: '{"operation":{"amount":2}}' };
   await old
-    .insertInto('idempotency_keys' as never)
+    .insertInto('payform_idempotency_keys' as never)
     .values({ key: 'refund-1', method: 'POST', path: '/api/orders/o-1/refund', fingerprint: 'f'.repeat(64), state: 'done', claim_id: 'c-1', locked_until: null, status: 200, content_type: answer.contentType, body: answer.body, created_at: now, expires_at: now + 3_600_000 } as never)
     .execute();
   await old.destroy();

@@ -8,6 +8,7 @@ import { ingestEvent, retryEvent } from './events.js';
 import { claimIdempotencyKey, releaseIdempotencyKey, storeIdempotentAnswer, sweepIdempotencyKeys } from './idempotency.js';
 import type { IdempotencyClaim, IdempotencyRequest, StoredAnswer } from './idempotency.js';
 import { overCapturePercent, parseInput, paymentUpdateInput, schemaName } from './input.js';
+import { TablePrefixPlugin } from './table-names.js';
 import { migrateToLatest } from './migrate.js';
 import { findOperationByRequestKey, getOperation, markOperationChecked, reserveOperation, totalsOf } from './operations.js';
 import { claimNotices, dropNotices, noticeFailed, noticeTold } from './notices.js';
@@ -227,12 +228,14 @@ export async function openLedger(url: string, options: LedgerOptions = {}): Prom
   if (postgres && schema) await ensureSchema(url, schema);
   const dialect = postgres ? await postgresDialect(url, { schema, poolSize: options.poolSize }) : await sqliteDialect(url);
   const db = new Kysely<LedgerTables>({ dialect });
-  const ctx: LedgerContext = { db, dialect: postgres ? 'postgres' : 'sqlite', now: options.clock ?? Date.now };
+  const kind = postgres ? 'postgres' : 'sqlite';
   try {
-    await migrateToLatest(db, ctx.dialect);
+    await migrateToLatest(db, kind);
   } catch (error) {
     await db.destroy();
     throw error;
   }
+  // Migrated, its tables carry the payform_ prefix; queries name them without (table-names.ts).
+  const ctx: LedgerContext = { db: db.withPlugin(new TablePrefixPlugin()), dialect: kind, now: options.clock ?? Date.now };
   return ledgerOver(ctx);
 }

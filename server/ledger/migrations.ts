@@ -306,12 +306,44 @@ const lookupMethod: Migration = {
 };
 
 /**
+ * The `payform_` prefix (table-names.ts), so the ledger lives beside a shop's own tables in one
+ * database: every table is renamed, its rows and references kept (PostgreSQL follows references
+ * by identity, SQLite rewrites them on rename). The indexes are renamed too: their names share
+ * one namespace with every table's (PostgreSQL's `payments_pkey` would stop a shop's own
+ * `payments`). SQLite cannot rename an index: it is made again under the new name.
+ */
+const payformPrefix: Migration = {
+  async up(db: Kysely<unknown>) {
+    const tables = ['checkout_sessions', 'payments', 'operations', 'webhook_events', 'saved_cards', 'idempotency_keys'];
+    const prefixed = (name: string) => (name.startsWith('payform_') ? name : `payform_${name}`);
+    for (const table of tables) await sql`alter table ${sql.table(table)} rename to ${sql.table(prefixed(table))}`.execute(db);
+    if (!(db.getExecutor().adapter instanceof SqliteAdapter)) {
+      const indexes = await sql<{ name: string }>`select indexname as name from pg_indexes
+        where schemaname = current_schema() and tablename in (${sql.join(tables.map(prefixed))})`.execute(db);
+      for (const { name } of indexes.rows) {
+        if (name !== prefixed(name)) await sql`alter index ${sql.table(name)} rename to ${sql.table(prefixed(name))}`.execute(db);
+      }
+      return;
+    }
+    type Index = { name: string; sql: string };
+    const indexes = await sql<Index>`select name, sql from sqlite_schema
+      where type = 'index' and sql is not null and tbl_name in (${sql.join(tables.map(prefixed))})`.execute(db);
+    for (const index of indexes.rows) {
+      if (index.name === prefixed(index.name)) continue;
+      const ddl = index.sql.replace(/^(create (?:unique )?index (?:if not exists )?)("?)([^"\s]+)\2/i, (_all, head: string, quote: string) => `${head}${quote}${prefixed(index.name)}${quote}`);
+      await sql`drop index ${sql.table(index.name)}`.execute(db);
+      await sql.raw(ddl).execute(db);
+    }
+  },
+};
+
+/**
  * A charge of a saved card opens a session of its own, whose id the customer gets in the 3-D
  * Secure link: `card_id` binds it to that card, so the link pays that charge with that card only.
  */
 const chargeCards: Migration = {
   async up(db: Kysely<unknown>) {
-    await db.schema.alterTable('checkout_sessions').addColumn('card_id', 'text').execute();
+    await db.schema.alterTable('payform_checkout_sessions').addColumn('card_id', 'text').execute();
   },
 };
 
@@ -325,7 +357,7 @@ const chargeCards: Migration = {
 const idempotencyScopes: Migration = {
   async up(db: Kysely<unknown>) {
     await db.schema
-      .createTable('idempotency_keys_scoped')
+      .createTable('payform_idempotency_keys_scoped')
       .addColumn('scope', 'text', (c) => c.notNull())
       .addColumn('key', 'text', (c) => c.notNull())
       .addColumn('method', 'text', (c) => c.notNull())
@@ -339,14 +371,14 @@ const idempotencyScopes: Migration = {
       .addColumn('body', 'text')
       .addColumn('created_at', 'bigint', (c) => c.notNull())
       .addColumn('expires_at', 'bigint', (c) => c.notNull())
-      .addPrimaryKeyConstraint('idempotency_keys_scoped_pkey', ['scope', 'key'])
+      .addPrimaryKeyConstraint('payform_idempotency_keys_scoped_pkey', ['scope', 'key'])
       .execute();
-    await sql`insert into idempotency_keys_scoped (scope, key, method, path, fingerprint, state, claim_id, locked_until, status, content_type, body, created_at, expires_at)
-      select '', key, method, path, fingerprint, state, claim_id, locked_until, status, content_type, body, created_at, expires_at from idempotency_keys`.execute(db);
-    await db.schema.dropTable('idempotency_keys').execute();
-    await db.schema.alterTable('idempotency_keys_scoped').renameTo('idempotency_keys').execute();
-    await db.schema.createIndex('idempotency_keys_expiry').on('idempotency_keys').column('expires_at').execute();
-    await db.schema.createIndex('idempotency_keys_claim').on('idempotency_keys').column('claim_id').unique().execute();
+    await sql`insert into payform_idempotency_keys_scoped (scope, key, method, path, fingerprint, state, claim_id, locked_until, status, content_type, body, created_at, expires_at)
+      select '', key, method, path, fingerprint, state, claim_id, locked_until, status, content_type, body, created_at, expires_at from payform_idempotency_keys`.execute(db);
+    await db.schema.dropTable('payform_idempotency_keys').execute();
+    await db.schema.alterTable('payform_idempotency_keys_scoped').renameTo('payform_idempotency_keys').execute();
+    await db.schema.createIndex('payform_idempotency_keys_expiry').on('payform_idempotency_keys').column('expires_at').execute();
+    await db.schema.createIndex('payform_idempotency_keys_claim').on('payform_idempotency_keys').column('claim_id').unique().execute();
   },
 };
 
@@ -356,7 +388,7 @@ const idempotencyScopes: Migration = {
  */
 const operationRequestKeys: Migration = {
   async up(db: Kysely<unknown>) {
-    await db.schema.alterTable('operations').addColumn('request_key', 'text').execute();
+    await db.schema.alterTable('payform_operations').addColumn('request_key', 'text').execute();
   },
 };
 
@@ -370,7 +402,8 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '0007_idempotency_keys': idempotencyKeys,
   '0008_never_sent': neverSent,
   '0009_lookup_method': lookupMethod,
-  '0010_charge_cards': chargeCards,
-  '0011_idempotency_scopes': idempotencyScopes,
-  '0012_operation_request_keys': operationRequestKeys,
+  '0010_payform_prefix': payformPrefix,
+  '0011_charge_cards': chargeCards,
+  '0012_idempotency_scopes': idempotencyScopes,
+  '0013_operation_request_keys': operationRequestKeys,
 };

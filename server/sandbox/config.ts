@@ -73,7 +73,7 @@ export interface SandboxConfig {
   /**
    * Projects the sandbox knows, each completing the defaults of the test project. The first is
    * the default project (the control plane's default `pos_id`). Default: the test project with
-   * credentials from GATEWAY_* variables.
+   * credentials from PAYFORM_GATEWAY_* variables (or the GATEWAY_* ones of 0.2).
    */
   readonly projects?: readonly Partial<Project>[];
   /**

@@ -22,6 +22,8 @@ const MERCHANT_SETTINGS: Record<Merchant, Partial<CompanionConfig>> = {
   'visa-mastercard': { acceptedBrands: ['visa', 'mastercard'] },
   // Live mode with the development redirect setting still on: the widget alone must refuse the sandbox.
   live: { testMode: false },
+  // A companion that does not list the test page's origin: the browser refuses its answers.
+  elsewhere: { allowedOrigins: [] },
 };
 
 export interface MerchantCompanion {

@@ -24,6 +24,7 @@ import type { BrowserFingerprint, CardInput } from './pay-request.js';
 import { cancelHostedPage, endTakenAttempt, endUnsentAttempt, readOrderState, sentBefore } from './attempt-outcomes.js';
 import type { AttemptSend } from './attempt-outcomes.js';
 import { closedSessionProblem, liveAttempt, payableSession, requireCustomer } from './session-access.js';
+import { resultUrl, returnablePage } from './payer-page.js';
 
 /** What the HTTP request adds: who is paying, from where, with which browser. */
 export interface PayingClient {
@@ -38,6 +39,8 @@ export interface DirectPayment {
   readonly customer: Customer | undefined;
   readonly fingerprint: BrowserFingerprint;
   readonly client: PayingClient;
+  /** The page paid from (the widget's `page_url`), checked: the return after 3-D Secure goes there. */
+  readonly pageUrl?: string | undefined;
 }
 
 /** A customer's address nobody knows (the pay route's fallback too). */
@@ -155,7 +158,7 @@ export class DirectPayments {
         browserUserAgent: client.userAgent.slice(0, 2048),
       },
       server_url: `${options.publicUrl}/webhooks/gateway`,
-      result_url: `${options.publicUrl}/checkout/return/${session.id}`,
+      result_url: resultUrl(options, session.id, returnablePage(request.pageUrl, options)),
     });
     if (!session.split) return gateway.payments.create(params as DirectPaymentParams);
     const split = session.split.map((share) => ({ amount: share.amount, sub_merchant_id: share.subMerchantId }));

@@ -9,6 +9,7 @@ import pg from 'pg';
 import { it } from 'vitest';
 import { openLedger } from '../ledger.js';
 import type { Ledger } from '../ledger.js';
+import { LEDGER_TABLES, stored } from '../table-names.js';
 
 /** A clock the test moves by hand. */
 export class TestClock {
@@ -43,7 +44,8 @@ export interface LedgerBackend {
   open(clock: TestClock): Promise<TestLedger>;
 }
 
-const ledgerTables = ['checkout_sessions', 'payments', 'operations', 'webhook_events', 'saved_cards', 'idempotency_keys'];
+/** The tables as the database names them (the payform_ prefix). */
+const ledgerTables = LEDGER_TABLES.map(stored);
 
 const missingDatabase =
   'TEST_DATABASE_URL is not set, so the PostgreSQL half of the ledger suite cannot run (it must not be skipped).\n' +
