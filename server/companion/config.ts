@@ -94,6 +94,12 @@ export interface CompanionConfig {
   readonly bodyLimitBytes?: number;
   /** Take the client's address from X-Forwarded-For's last entry (behind one trusted proxy). Default false. */
   readonly trustProxy?: boolean;
+  /**
+   * Serves `GET /metrics` (Prometheus text) to requests bearing this token (at least 16
+   * characters, not the admin token). Unset: no /metrics route — serve `app.companion.metrics`
+   * on an address of your own instead (startCompanion's `metricsAddress`).
+   */
+  readonly metricsToken?: string;
   /** Where the built widget is (`pay-form.js`); default the `dist/` of the installed `@payform/widget`. */
   readonly widgetDir?: string;
   /** Epoch milliseconds; default `Date.now`. */
@@ -121,6 +127,7 @@ export interface CompanionOptions {
   readonly bodyLimitBytes: number;
   readonly webhookBodyLimitBytes: number;
   readonly trustProxy: boolean;
+  readonly metricsToken: string | undefined;
   readonly widgetDir: string;
 }
 
@@ -176,6 +183,7 @@ const Settings = z.object({
     .optional(),
   bodyLimitBytes: z.number().int().min(1024).max(1024 * 1024).optional(),
   trustProxy: z.boolean().optional(),
+  metricsToken: z.string().min(16, { error: 'must be at least 16 characters' }).optional(),
   widgetDir: z.string().min(1).optional(),
 });
 
@@ -185,6 +193,10 @@ export function resolveConfig(config: CompanionConfig): CompanionOptions {
   const checked = parseWire(Settings, settings);
   // describeIssues names fields and reasons only: the admin token never ends up in the message.
   if (!checked.success) throw new TypeError(`Invalid companion config: ${describeIssues(checked.issues)}`);
+  // Whoever scrapes metrics must not thereby hold the merchant API.
+  if (config.metricsToken !== undefined && config.metricsToken === config.adminToken) {
+    throw new TypeError('Invalid companion config: metricsToken must differ from adminToken');
+  }
   const reconciliation = { ...DEFAULT_RECONCILIATION, ...config.reconciliation };
   checkNeverSentWindow(reconciliation, config.gateway.timeoutMs);
   const basePath = (config.basePath ?? '').replace(/\/+$/, '');
@@ -203,6 +215,7 @@ export function resolveConfig(config: CompanionConfig): CompanionOptions {
     bodyLimitBytes: config.bodyLimitBytes ?? 16 * 1024,
     webhookBodyLimitBytes: WEBHOOK_BODY_LIMIT,
     trustProxy: config.trustProxy ?? false,
+    metricsToken: config.metricsToken,
     widgetDir: config.widgetDir ?? DEFAULT_WIDGET_DIR,
   };
 }

@@ -18,6 +18,8 @@
  * | PAYFORM_CAPTURE_OVER_RESERVE_PERCENT | the project's over-capture limit | 15 on the sandbox, else 0 |
  * | PAYFORM_SESSION_TTL_SECONDS | checkout session lifetime | 1800 |
  * | PAYFORM_TRUST_PROXY | take the client address from X-Forwarded-For's last entry (one proxy of yours) | false |
+ * | PAYFORM_METRICS_TOKEN | serves GET /metrics to this bearer token (≥ 16 characters) | unset: no /metrics |
+ * | PAYFORM_METRICS_ADDRESS | serves GET /metrics without a token on this host:port of its own (e.g. 127.0.0.1:9464) | unset |
  * | PAYFORM_LOG_LEVEL | debug, info, warn, error | info |
  * | NODE_ENV | `production` requires PAYFORM_ADMIN_TOKEN, PAYFORM_GATEWAY_BASE_URL, all four credentials its own, no PAYFORM_SANDBOX_ORIGIN | — |
  *
@@ -55,6 +57,10 @@ export interface CompanionSettings {
   readonly captureOverReservePercent: number;
   readonly sessionTtlSeconds: number;
   readonly trustProxy: boolean;
+  /** PAYFORM_METRICS_TOKEN: /metrics on the companion's port, for this bearer token. */
+  readonly metricsToken: string | undefined;
+  /** PAYFORM_METRICS_ADDRESS: /metrics on a listener of its own, no token (bind it where only Prometheus reaches). */
+  readonly metricsAddress: { readonly host: string; readonly port: number } | undefined;
   readonly logLevel: LogLevel;
   /** One line per unprefixed 0.2 variable that was read: logged once at start. */
   readonly deprecations: readonly string[];
@@ -80,6 +86,16 @@ const Variables = z.object({
   PAYFORM_CAPTURE_OVER_RESERVE_PERCENT: z.string().regex(/^\d{1,3}(\.\d+)?$/, { error: 'must be a percentage' }).transform(Number).pipe(z.number().max(100)).optional(),
   PAYFORM_SESSION_TTL_SECONDS: z.string().regex(/^\d+$/, { error: 'must be a number of seconds' }).transform(Number).pipe(z.number().min(60).max(7 * 86_400)).default(1800),
   PAYFORM_TRUST_PROXY: Flag.default(false),
+  PAYFORM_METRICS_TOKEN: z.string().min(16, { error: 'must be at least 16 characters' }).optional(),
+  PAYFORM_METRICS_ADDRESS: z
+    .string()
+    .regex(/^(\[[0-9a-fA-F:.]+\]|[^\s:[\]]+):\d{1,5}$/, { error: 'must be host:port, e.g. 127.0.0.1:9464' })
+    .transform((address) => {
+      const at = address.lastIndexOf(':');
+      return { host: address.slice(0, at).replace(/^\[|\]$/g, ''), port: Number(address.slice(at + 1)) };
+    })
+    .refine((address) => address.port <= 65_535, { error: 'must be host:port, e.g. 127.0.0.1:9464' })
+    .optional(),
   PAYFORM_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
   NODE_ENV: z.string().optional(),
 });
@@ -122,6 +138,8 @@ export function readCompanionConfig(environment: Env): CompanionSettings {
     captureOverReservePercent: vars.PAYFORM_CAPTURE_OVER_RESERVE_PERCENT ?? (bundledSandbox ? 15 : 0),
     sessionTtlSeconds: vars.PAYFORM_SESSION_TTL_SECONDS,
     trustProxy: vars.PAYFORM_TRUST_PROXY,
+    metricsToken: vars.PAYFORM_METRICS_TOKEN,
+    metricsAddress: vars.PAYFORM_METRICS_ADDRESS,
     logLevel: vars.PAYFORM_LOG_LEVEL,
     deprecations,
   };

@@ -100,6 +100,8 @@ export interface RunningCompanion extends ComposedCompanion {
   readonly port: number;
   /** The bound address for the start-up lines, e.g. `127.0.0.1:3000 (this machine only; …)`. */
   readonly listening: string;
+  /** Where /metrics is served on an address of its own (PAYFORM_METRICS_ADDRESS). */
+  readonly metricsUrl?: string;
   /**
    * Stops gracefully: no new connections (a request on a connection already open is answered
    * 503), requests in flight finish — up to `shutdownGraceMs` —, then the remaining connections
@@ -156,6 +158,7 @@ async function compose(settings: CompanionSettings, options: StartOptions): Prom
       captureOverReservePercent: settings.captureOverReservePercent,
       sessionTtlSeconds: settings.sessionTtlSeconds,
       trustProxy: settings.trustProxy,
+      ...(settings.metricsToken ? { metricsToken: settings.metricsToken } : {}),
       logger,
       ...(options.onPaymentEvent ? { onPaymentEvent: options.onPaymentEvent } : {}),
     });
@@ -203,6 +206,12 @@ export async function startCompanion(settings: CompanionSettings = readCompanion
     // PORT=0 without PUBLIC_URL leaves a default ending in :0; the real port replaces it.
     const publicUrl = options.publicUrl ?? (/:0$/.test(settings.publicUrl) ? url : settings.publicUrl);
     const composed = await compose(settings, { ...options, publicUrl });
+    const metricsServer = settings.metricsAddress
+      ? await serveMetrics(composed, settings.metricsAddress).catch(async (error: unknown) => {
+          await composed.close();
+          throw error;
+        })
+      : undefined;
     handle = (request, env) => {
       if (closing) return shuttingDown();
       const reply = Promise.resolve(composed.app.fetch(request, env as never));
@@ -216,8 +225,10 @@ export async function startCompanion(settings: CompanionSettings = readCompanion
       url,
       port,
       listening: describeAddress(bound),
+      ...(metricsServer ? { metricsUrl: metricsServer.url } : {}),
       async close() {
         closing = true;
+        composed.app.companion.drain();
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
         // Handlers write what the gateway did to the ledger: they finish, and their answers go
@@ -227,6 +238,7 @@ export async function startCompanion(settings: CompanionSettings = readCompanion
         }
         server.closeAllConnections();
         await closed;
+        await metricsServer?.close();
         await composed.close();
       },
     };
@@ -252,6 +264,36 @@ function localGatewayOrigin(settings: CompanionSettings, logger: Logger): string
 
 function isLoopbackHost(hostname: string): boolean {
   return hostname === 'localhost' || hostname === '[::1]' || isLoopback(hostname);
+}
+
+/**
+ * `GET /metrics` alone, without a token, on an address of its own: bound where only the
+ * operator's Prometheus reaches (127.0.0.1, a private interface), never the public port.
+ */
+async function serveMetrics(composed: ComposedCompanion, address: { host: string; port: number }): Promise<{ url: string; close(): Promise<void> }> {
+  const { ledger, app } = composed;
+  const { metrics, services } = app.companion;
+  const server = serve({
+    fetch: async (request) => {
+      if (new URL(request.url).pathname !== '/metrics' || request.method !== 'GET') return new Response('Not found\n', { status: 404 });
+      return new Response(await metrics.exposition(ledger, services.clock()), { headers: { 'Content-Type': metrics.registry.contentType } });
+    },
+    port: address.port,
+    hostname: address.host,
+  }) as Server;
+  await new Promise<void>((resolve, reject) => {
+    if (server.listening) resolve();
+    server.once('listening', resolve).once('error', reject);
+  });
+  const bound = server.address() as AddressInfo;
+  const host = bound.family === 'IPv6' ? `[${bound.address}]` : bound.address;
+  return {
+    url: `http://${host}:${bound.port}/metrics`,
+    close: () => new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    }),
+  };
 }
 
 /** A port already taken or reserved, said with the way out; anything else as it came. */

@@ -1,5 +1,6 @@
 // The ledger: one interface over SQLite (default) and PostgreSQL, chosen by the URL.
 import { Kysely } from 'kysely';
+import { readBacklog } from './backlog.js';
 import { clearAbsentOperation, clearAbsentPayment, countAbsentOperation, countAbsentPayment } from './absence.js';
 import { deleteCard, findCard, listCards, saveCard, cardholderOf } from './cards.js';
 import type { LedgerContext } from './context.js';
@@ -10,6 +11,8 @@ import type { IdempotencyClaim, IdempotencyRequest, StoredAnswer } from './idemp
 import { overCapturePercent, parseInput, paymentUpdateInput, schemaName } from './input.js';
 import { TablePrefixPlugin } from './table-names.js';
 import { migrateToLatest } from './migrate.js';
+import { observedDialect } from './observed.js';
+import type { StatementObserver } from './observed.js';
 import { findOperationByRequestKey, getOperation, markOperationChecked, reserveOperation, totalsOf } from './operations.js';
 import { claimNotices, dropNotices, noticeFailed, noticeTold } from './notices.js';
 import { getPayment, markPaymentChecked, progressPayment } from './payments.js';
@@ -32,6 +35,7 @@ import type {
   GatewayEvent,
   GatewayOperation,
   GatewayOperationRecord,
+  LedgerBacklog,
   NewCheckoutSession,
   NewSavedCard,
   NoticeClaim,
@@ -129,6 +133,8 @@ export interface Ledger {
   listStalePayments(query: StaleQuery): Promise<Payment[]>;
   listUnsettledOperations(query: StaleQuery): Promise<Operation[]>;
   listWaitingEvents(query: StaleQuery): Promise<StoredEvent[]>;
+  /** Counts of what is still waiting, for an operator's gauges. */
+  backlog(): Promise<LedgerBacklog>;
 
   // Merchant notices: every step of a payment or operation, and a discrepancy, is marked due
   // (in the statement that makes it) until the merchant's hook is told; see notices.ts.
@@ -161,6 +167,11 @@ export interface LedgerOptions {
   readonly schema?: string;
   /** PostgreSQL only: connections in the pool (default 10). */
   readonly poolSize?: number;
+  /**
+   * Told the SQL of every statement before it is sent (SQLite) — every round trip on
+   * PostgreSQL — BEGIN, COMMIT and savepoints included: for counting them (tests, metrics).
+   */
+  readonly onStatement?: StatementObserver;
 }
 
 function ledgerOver(ctx: LedgerContext): Ledger {
@@ -204,6 +215,7 @@ function ledgerOver(ctx: LedgerContext): Ledger {
     listStalePayments: (query) => listStalePayments(ctx, query),
     listUnsettledOperations: (query) => listUnsettledOperations(ctx, query),
     listWaitingEvents: (query) => listWaitingEvents(ctx, query),
+    backlog: () => readBacklog(ctx),
     claimNotices: (claim) => claimNotices(ctx, claim),
     noticeTold: (state) => noticeTold(ctx, state),
     noticeFailed: (state, retryAt) => noticeFailed(ctx, state, retryAt),
@@ -226,7 +238,8 @@ export async function openLedger(url: string, options: LedgerOptions = {}): Prom
   const schema = options.schema === undefined ? undefined : parseInput(schemaName, options.schema);
   if (schema && !postgres) throw new InvalidLedgerInput('schema', 'applies to PostgreSQL only');
   if (postgres && schema) await ensureSchema(url, schema);
-  const dialect = postgres ? await postgresDialect(url, { schema, poolSize: options.poolSize }) : await sqliteDialect(url);
+  const database = postgres ? await postgresDialect(url, { schema, poolSize: options.poolSize }) : await sqliteDialect(url);
+  const dialect = options.onStatement ? observedDialect(database, options.onStatement) : database;
   const db = new Kysely<LedgerTables>({ dialect });
   const kind = postgres ? 'postgres' : 'sqlite';
   try {

@@ -97,7 +97,7 @@ export interface SandboxConfig {
   readonly bodyLimitBytes?: number;
   /** Seed of the fault injector's random choices (error_rate between 0 and 1). */
   readonly faultSeed?: number;
-  /** Used to post webhooks; default the global fetch. */
+  /** Used to post webhooks; default Node's own HTTP client (node:http, keep-alive connections). */
   readonly fetch?: typeof globalThis.fetch;
   /** One line per notable event (webhook failures…); default silent. */
   readonly log?: (line: string) => void;
@@ -113,7 +113,7 @@ export interface ResolvedConfig {
   readonly frozenClock: boolean;
   readonly bodyLimitBytes: number;
   readonly faultSeed: number;
-  readonly fetch: typeof globalThis.fetch;
+  readonly fetch: typeof globalThis.fetch | undefined;
   readonly log: (line: string) => void;
 }
 
@@ -184,7 +184,7 @@ export function resolveConfig(config: SandboxConfig = {}): ResolvedConfig {
     frozenClock: config.frozenClock ?? false,
     bodyLimitBytes: config.bodyLimitBytes ?? 64 * 1024,
     faultSeed: config.faultSeed ?? 1,
-    fetch: config.fetch ?? globalThis.fetch,
+    fetch: config.fetch,
     log: config.log ?? (() => {}),
   };
 }

@@ -9,7 +9,7 @@
  */
 import { DuplicateOrderError } from '@payform/gateway';
 import type { Payment as GatewayPayment, DirectPaymentParams, DirectSplitPurchaseParams } from '@payform/gateway';
-import { holdsSession } from '../../ledger/index.js';
+import { holdsSession, isLedgerUnavailable } from '../../ledger/index.js';
 import type { CheckoutSession, CustomerDetails, Payment } from '../../ledger/index.js';
 import type { PaymentFlowDeps } from '../context.js';
 import { ApiProblem } from '../http/problem.js';
@@ -20,6 +20,7 @@ import type { Customer } from './customer.js';
 import { payAnswer } from './pay-answer.js';
 import type { PayAnswer } from './pay-answer.js';
 import { hasExpired } from './card-expiry.js';
+import type { HeldAnswers } from './held-answers.js';
 import type { BrowserFingerprint, CardInput } from './pay-request.js';
 import { cancelHostedPage, endTakenAttempt, endUnsentAttempt, readOrderState, sentBefore } from './attempt-outcomes.js';
 import type { AttemptSend } from './attempt-outcomes.js';
@@ -56,13 +57,17 @@ type CardSource = { readonly cc_token: string } | { readonly cc_number: string; 
 
 export class DirectPayments {
   readonly #deps: PaymentFlowDeps;
+  readonly #held: HeldAnswers;
 
-  constructor(deps: PaymentFlowDeps) {
+  constructor(deps: PaymentFlowDeps, held: HeldAnswers) {
     this.#deps = deps;
+    this.#held = held;
   }
 
   async pay(request: DirectPayment): Promise<PayAnswer> {
     const { ledger } = this.#deps;
+    // An answer the database missed is written first, so the attempt below reads as the gateway left it.
+    await this.#held.release(request.sessionId);
     let session = await payableSession(ledger, request.sessionId, 'direct');
     const live = session.payment && holdsSession(session.payment) ? session.payment : undefined;
     if (live) {
@@ -105,8 +110,9 @@ export class DirectPayments {
    * — unless this attempt was sent before: then the duplicate may be its first send, landed late.
    */
   async #attempt(session: CheckoutSession, payment: Payment, card: CardSource, customer: CustomerDetails, request: DirectPayment, send: AttemptSend): Promise<PayAnswer> {
+    let answer: GatewayPayment;
     try {
-      return await this.#record(payment, await this.#create(session, payment, card, customer, request));
+      answer = await this.#create(session, payment, card, customer, request);
     } catch (error) {
       if (!(error instanceof DuplicateOrderError)) return this.#recover(payment, error, send);
       if (send.resent) return this.#recover(payment, sentBefore(payment, error), send);
@@ -115,6 +121,14 @@ export class DirectPayments {
       const next = await this.#deps.ledger.claimPayAttempt(session.id, { mode: 'direct', customer });
       if (!next.claimed) return payAnswer(liveAttempt(next));
       return this.#attempt(session, next.payment, card, customer, request, { retry: false, resent: next.resent });
+    }
+    try {
+      return await this.#record(payment, answer);
+    } catch (error) {
+      if (!isLedgerUnavailable(error)) throw error;
+      // The gateway has the payment; the database is away. Written once it is back, then answered.
+      this.#held.hold(session.id, payment.orderId, error, async () => void (await this.#record(payment, answer)));
+      throw error;
     }
   }
 

@@ -35,7 +35,7 @@ export function webhookRoutes(apiSecret: string, background: InFlight): Hono<Com
   const webhooks = new Hono<CompanionEnv>();
 
   webhooks.post('/gateway', async (c) => {
-    const { ledger, reactions, options, gateway } = c.var.services;
+    const { ledger, reactions, options, gateway, metrics } = c.var.services;
     const log = c.var.logger;
     // Read as text and split by hand: `data` must stay exactly as it was signed.
     const form = new URLSearchParams(await c.req.text());
@@ -46,9 +46,11 @@ export function webhookRoutes(apiSecret: string, background: InFlight): Hono<Com
     }
     if (!verifyWebhook(data, signature, apiSecret)) {
       log.warn('refused a webhook with a wrong signature');
+      metrics.webhook('invalid_signature');
       throw new ApiProblem(401, 'invalid_signature', 'The webhook signature does not match');
     }
-    const ingest = await ledger.ingestEvent(readEvent(data, gateway.posId, options.sandboxOrigin, log));
+    const ingest = await ledger.ingestEvent(readEvent(data, gateway.posId, options.sandboxOrigin, log, () => metrics.webhook('unreadable')));
+    metrics.webhook(ingest.isNew ? ingest.event.outcome : 'duplicate');
     log.info('webhook received', {
       order_id: ingest.event.orderId,
       method: ingest.event.method,
@@ -75,13 +77,14 @@ export function webhookRoutes(apiSecret: string, background: InFlight): Hono<Com
  * An event for another point of sale (another shop's, sent here by mistake or on purpose) is
  * kept for a person to see, never applied: the ledger keeps it unmatched.
  */
-function readEvent(data: string, posId: string, sandboxOrigin: string | undefined, log: Logger): GatewayEvent {
+function readEvent(data: string, posId: string, sandboxOrigin: string | undefined, log: Logger, noteUnreadable: () => void): GatewayEvent {
   let event: WebhookEvent;
   try {
     event = decodeWebhook(data);
   } catch (error) {
     if (!(error instanceof WebhookPayloadError)) throw error;
     log.error('a signed webhook could not be read; kept unmatched and its order flagged', { err: error });
+    noteUnreadable();
     return unreadableEvent(data);
   }
   const otherPosId = event.pos_id != null && event.pos_id.toLowerCase() !== posId.toLowerCase() ? event.pos_id : undefined;

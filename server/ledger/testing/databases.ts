@@ -8,7 +8,7 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import { it } from 'vitest';
 import { openLedger } from '../ledger.js';
-import type { Ledger } from '../ledger.js';
+import type { Ledger, LedgerOptions } from '../ledger.js';
 import { LEDGER_TABLES, stored } from '../table-names.js';
 
 /** A clock the test moves by hand. */
@@ -144,7 +144,7 @@ export function dropSchema(url: string, schema: string): Promise<void> {
 }
 
 /** A ledger on a schema of its own; every instance it opens shares that schema. */
-export async function postgresTestLedger(url: string, clock: TestClock, options: { poolSize?: number } = {}): Promise<TestLedger> {
+export async function postgresTestLedger(url: string, clock: TestClock, options: Pick<LedgerOptions, 'poolSize' | 'onStatement'> = {}): Promise<TestLedger> {
   const schema = freshSchemaName();
   return {
     ...(await trackedLedgers(() => openLedger(url, { clock: clock.read, schema, ...options }), () => dropSchema(url, schema))),
