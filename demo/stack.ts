@@ -11,8 +11,8 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { readCompanionConfig, startCompanion } from '@payform/companion';
-import type { RunningCompanion } from '@payform/companion';
-import { testProjectCredentials } from '@payform/gateway/testing';
+import type { CompanionSettings, RunningCompanion } from '@payform/companion';
+import { TEST_WIDGET_KEY, testProjectCredentials } from '@payform/gateway/testing';
 import { createSandbox, strictFromEnv } from '@payform/sandbox';
 import type { SandboxApp, SandboxConfig } from '@payform/sandbox';
 import { demoRoutes } from './server/demo-routes.js';
@@ -47,7 +47,7 @@ export interface RunningStack {
 
 export async function startStack(options: StackOptions = {}): Promise<RunningStack> {
   const env = options.env ?? process.env;
-  const settings = readCompanionConfig(env);
+  const settings = demoCardEntry(readCompanionConfig(env), env);
   const sandbox = settings.gatewayBaseUrl === undefined ? await startSandbox(env, options) : undefined;
   let companion: RunningCompanion;
   try {
@@ -113,4 +113,17 @@ async function startSandbox(env: Env, options: StackOptions): Promise<RunningSan
       await app.sandbox.stop();
     },
   };
+}
+
+/**
+ * The demo tokenizes cards by default: on the bundled sandbox, with no widget key set, it takes
+ * the test project's. PAYFORM_DEMO_CARD_ENTRY=relay shows the relay mode instead (the card
+ * through the companion), as a companion without a widget key runs.
+ */
+function demoCardEntry(settings: CompanionSettings, env: Env): CompanionSettings {
+  const entry = env.PAYFORM_DEMO_CARD_ENTRY?.trim() || 'tokenize';
+  if (entry !== 'tokenize' && entry !== 'relay') throw new TypeError('Invalid environment: PAYFORM_DEMO_CARD_ENTRY must be tokenize or relay');
+  if (entry === 'relay') return { ...settings, tokenizer: undefined };
+  if (settings.tokenizer || settings.gatewayBaseUrl !== undefined) return settings;
+  return { ...settings, tokenizer: { widgetKey: TEST_WIDGET_KEY, widgetUrl: undefined } };
 }

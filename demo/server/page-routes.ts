@@ -2,7 +2,8 @@
  * The demo's pages and their assets, as Vite built them into dist/demo: the shop (`/`), the
  * checkout (`/checkout`), the result after 3-D Secure or the hosted page (`/result`) and the
  * back office (`/admin`). Every page is served under a strict Content-Security-Policy: scripts,
- * styles and connections from this origin only, nothing inline, no framing.
+ * styles and connections from this origin only — and the gateway's card tokenizer, which the
+ * checkout's `<pay-form>` sends the card to in tokenize mode —, nothing inline, no framing.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -11,17 +12,22 @@ import { Hono } from 'hono';
 import type { MiddlewareHandler } from 'hono';
 import type { CompanionEnv } from '@payform/companion';
 
-export const PAGE_POLICY = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self'",
-  "connect-src 'self'",
-  "manifest-src 'self'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
+/** The pages' policy; `tokenizerUrl`, when the widget tokenizes, is the one other place pages may connect to. */
+export function pagePolicy(tokenizerUrl?: string): string {
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self'",
+    tokenizerUrl ? `connect-src 'self' ${new URL(tokenizerUrl).origin}` : "connect-src 'self'",
+    "manifest-src 'self'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+export const PAGE_POLICY = pagePolicy();
 
 /** Path → built HTML file. */
 export const PAGES: Readonly<Record<string, string>> = {
@@ -31,12 +37,13 @@ export const PAGES: Readonly<Record<string, string>> = {
   '/admin': 'admin.html',
 };
 
-export function pageRoutes(webDir: string): Hono<CompanionEnv> {
+export function pageRoutes(webDir: string, tokenizerUrl?: string): Hono<CompanionEnv> {
   const pages = new Hono<CompanionEnv>();
+  const policy = pagePolicy(tokenizerUrl);
 
   for (const [path, file] of Object.entries(PAGES)) {
     pages.get(path, async (c) => {
-      c.header('Content-Security-Policy', PAGE_POLICY);
+      c.header('Content-Security-Policy', policy);
       c.header('Cache-Control', 'no-cache');
       try {
         return c.html(await readFile(join(webDir, file), 'utf8'));

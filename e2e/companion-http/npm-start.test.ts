@@ -28,6 +28,9 @@ beforeAll(async () => {
       PAYFORM_DATABASE_URL: join(directory, 'payform.db'),
       PAYFORM_ADMIN_TOKEN: randomBytes(24).toString('base64url'),
       PAYFORM_LOG_LEVEL: 'error',
+      // These journeys post card data to the pay route, as a companion without a widget key takes
+      // it; the demo's default tokenize mode has its own journey (e2e/journeys/card-data-path.spec.ts).
+      PAYFORM_DEMO_CARD_ENTRY: 'relay',
     },
   });
 });

@@ -88,6 +88,12 @@ export interface CompanionConfig {
   readonly captureOverReservePercent?: number;
   /** Card schemes offered by the widget (its brand ids); default: every scheme it knows. */
   readonly acceptedBrands?: readonly string[];
+  /**
+   * The gateway's card tokenizer. Given, `<pay-form>` sends the card from the customer's browser
+   * to the tokenizer and pays with its token: the pay route refuses card numbers, and card data
+   * never reaches this server. Without it, the widget relays the card through the companion.
+   */
+  readonly tokenizer?: TokenizerConfig;
   readonly rateLimits?: Partial<RateLimits>;
   readonly reconciliation?: Partial<ReconciliationTimings>;
   /** Largest request body on any path (routes added later included); default 16 KiB (webhooks 64 KiB). */
@@ -110,6 +116,13 @@ export interface CompanionConfig {
   readonly onPaymentEvent?: PaymentEventHook;
 }
 
+export interface TokenizerConfig {
+  /** The gateway's widget host (`https://widget.<gateway>`); the tokenizer is its `/api/v1/sdk/tokenize`. */
+  readonly widgetUrl: string;
+  /** The project's widget key (public: browsers send it as X-Widget-Id). */
+  readonly widgetKey: string;
+}
+
 export interface CompanionOptions {
   /** The companion's own address: the config's publicUrl and basePath joined, no trailing slash. */
   readonly publicUrl: string;
@@ -122,6 +135,8 @@ export interface CompanionOptions {
   readonly sessionTtlSeconds: number;
   readonly captureOverReservePercent: number;
   readonly acceptedBrands: readonly string[] | undefined;
+  /** The card tokenizer's address and the widget key, when the widget tokenizes. */
+  readonly tokenizer: { readonly url: string; readonly widgetKey: string } | undefined;
   readonly rateLimits: RateLimits;
   readonly reconciliation: ReconciliationTimings;
   readonly bodyLimitBytes: number;
@@ -166,6 +181,7 @@ const Settings = z.object({
   sessionTtlSeconds: z.number().int().min(60).max(7 * 86_400).optional(),
   captureOverReservePercent: z.number().min(0).max(100).optional(),
   acceptedBrands: z.array(z.string().min(1)).optional(),
+  tokenizer: z.object({ widgetUrl: HttpUrl, widgetKey: z.string().min(1).max(256) }).optional(),
   rateLimits: z.object({ perSession: PositiveInt, perClient: PositiveInt, wrongAdminTokens: PositiveInt, windowMs: PositiveInt }).partial().optional(),
   reconciliation: z
     .object({
@@ -199,6 +215,7 @@ export function resolveConfig(config: CompanionConfig): CompanionOptions {
   }
   const reconciliation = { ...DEFAULT_RECONCILIATION, ...config.reconciliation };
   checkNeverSentWindow(reconciliation, config.gateway.timeoutMs);
+  checkTokenizer(config);
   const basePath = (config.basePath ?? '').replace(/\/+$/, '');
   return {
     publicUrl: config.publicUrl.replace(/\/+$/, '') + basePath,
@@ -210,6 +227,7 @@ export function resolveConfig(config: CompanionConfig): CompanionOptions {
     sessionTtlSeconds: config.sessionTtlSeconds ?? 30 * 60,
     captureOverReservePercent: config.captureOverReservePercent ?? 0,
     acceptedBrands: config.acceptedBrands,
+    tokenizer: config.tokenizer && { url: `${config.tokenizer.widgetUrl.replace(/\/+$/, '')}/api/v1/sdk/tokenize`, widgetKey: config.tokenizer.widgetKey },
     rateLimits: { ...DEFAULT_RATE_LIMITS, ...config.rateLimits },
     reconciliation,
     bodyLimitBytes: config.bodyLimitBytes ?? 16 * 1024,
@@ -233,4 +251,11 @@ function checkNeverSentWindow({ neverSentReads, neverSentSpacingMs }: Reconcilia
       `make a never-sent window of ${windowMs} ms, shorter than twice the gateway client's timeout per attempt (2 × ${gatewayTimeoutMs} ms): ` +
       `(neverSentReads − 1) × neverSentSpacingMs must be at least ${2 * gatewayTimeoutMs} ms`,
   );
+}
+
+/** Card data goes to the tokenizer from customers' browsers: over https, or to the development sandbox. */
+function checkTokenizer(config: CompanionConfig): void {
+  const url = config.tokenizer && new URL(config.tokenizer.widgetUrl);
+  if (!url || url.protocol === 'https:' || (config.sandboxOrigin !== undefined && url.origin === new URL(config.sandboxOrigin).origin)) return;
+  throw new TypeError(`Invalid companion config: tokenizer.widgetUrl must be https (or the sandbox origin in development), not ${url.origin}`);
 }

@@ -16,6 +16,17 @@ const LIVE_GATEWAY = {
 };
 
 describe('readCompanionConfig', () => {
+  it('tokenizes when given a widget key, on the gateway’s URL unless a widget host is named', () => {
+    expect(readCompanionConfig({}).tokenizer).toBeUndefined();
+    expect(readCompanionConfig({ PAYFORM_GATEWAY_WIDGET_KEY: 'wk' }).tokenizer).toEqual({ widgetKey: 'wk', widgetUrl: undefined });
+    expect(readCompanionConfig({ PAYFORM_GATEWAY_WIDGET_KEY: 'wk', PAYFORM_GATEWAY_WIDGET_URL: 'https://widget.gateway.example' }).tokenizer).toEqual({
+      widgetKey: 'wk',
+      widgetUrl: 'https://widget.gateway.example',
+    });
+    expect(() => readCompanionConfig({ PAYFORM_GATEWAY_WIDGET_URL: 'https://widget.gateway.example' })).toThrow(/PAYFORM_GATEWAY_WIDGET_URL needs PAYFORM_GATEWAY_WIDGET_KEY/);
+    expect(() => readCompanionConfig({ PAYFORM_GATEWAY_WIDGET_KEY: 'wk', PAYFORM_GATEWAY_WIDGET_URL: 'widget' })).toThrow(/PAYFORM_GATEWAY_WIDGET_URL/);
+  });
+
   it('runs on defaults: the bundled sandbox, SQLite in ./data, a generated admin token', () => {
     const settings = readCompanionConfig({});
     expect(settings).toMatchObject({

@@ -10,6 +10,8 @@
  * | PAYFORM_PUBLIC_URL | how the gateway and browsers reach the companion | http://localhost:$PORT for the bin; required when mounted |
  * | PAYFORM_GATEWAY_BASE_URL | the gateway; unset ⇒ the bundled sandbox (started by the caller) | — |
  * | PAYFORM_GATEWAY_POS_ID, …_API_KEY, …_API_SECRET, …_ENDPOINTS_KEY | credentials | the test project's |
+ * | PAYFORM_GATEWAY_WIDGET_KEY | the project's widget key: `<pay-form>` tokenizes cards in the browser | — (the card is relayed) |
+ * | PAYFORM_GATEWAY_WIDGET_URL | the gateway's widget host, where its card tokenizer is | the gateway's URL (the sandbox serves both) |
  * | PAYFORM_DATABASE_URL | postgres://… ⇒ PostgreSQL; a path ⇒ SQLite | ./data/payform.db |
  * | PAYFORM_ADMIN_TOKEN | bearer token of the merchant API | generated and printed by the bin in development; required when mounted |
  * | PAYFORM_ALLOWED_ORIGINS | comma-separated origins of the merchant's pages (CORS) | PAYFORM_PUBLIC_URL's origin |
@@ -47,6 +49,8 @@ export interface CompanionSettings {
   /** Undefined: the bundled sandbox, whose URL the caller passes to startCompanion. */
   readonly gatewayBaseUrl: string | undefined;
   readonly credentials: ProjectCredentials;
+  /** PAYFORM_GATEWAY_WIDGET_KEY and _URL: the card tokenizer (widgetUrl undefined: the gateway's URL). */
+  readonly tokenizer: { readonly widgetKey: string; readonly widgetUrl: string | undefined } | undefined;
   readonly databaseUrl: string;
   readonly adminToken: string;
   /** True when PAYFORM_ADMIN_TOKEN was not set and one was made up (the bin prints it; mounting refuses it). */
@@ -78,6 +82,8 @@ const Variables = z.object({
   PAYFORM_HOST: z.string().min(1).optional(),
   PAYFORM_PUBLIC_URL: HttpUrl.optional(),
   PAYFORM_GATEWAY_BASE_URL: HttpUrl.optional(),
+  PAYFORM_GATEWAY_WIDGET_KEY: z.string().max(256).optional(),
+  PAYFORM_GATEWAY_WIDGET_URL: HttpUrl.optional(),
   PAYFORM_DATABASE_URL: z.string().min(1).default('./data/payform.db'),
   PAYFORM_ADMIN_TOKEN: z.string().min(16, { error: 'must be at least 16 characters' }).optional(),
   PAYFORM_ALLOWED_ORIGINS: Origins.optional(),
@@ -121,6 +127,9 @@ export function readCompanionConfig(environment: Env): CompanionSettings {
   if (vars.NODE_ENV === 'production') checkProduction(vars, credentials);
   const publicUrl = (vars.PAYFORM_PUBLIC_URL ?? `http://localhost:${vars.PORT}`).replace(/\/+$/, '');
   const bundledSandbox = vars.PAYFORM_GATEWAY_BASE_URL === undefined;
+  if (vars.PAYFORM_GATEWAY_WIDGET_URL && !vars.PAYFORM_GATEWAY_WIDGET_KEY) {
+    throw new TypeError('Invalid environment: PAYFORM_GATEWAY_WIDGET_URL needs PAYFORM_GATEWAY_WIDGET_KEY (the project’s widget key)');
+  }
   return {
     port: vars.PORT,
     host: vars.PAYFORM_HOST,
@@ -129,6 +138,7 @@ export function readCompanionConfig(environment: Env): CompanionSettings {
     publicUrlDerived: vars.PAYFORM_PUBLIC_URL === undefined,
     gatewayBaseUrl: vars.PAYFORM_GATEWAY_BASE_URL,
     credentials,
+    tokenizer: vars.PAYFORM_GATEWAY_WIDGET_KEY ? { widgetKey: vars.PAYFORM_GATEWAY_WIDGET_KEY, widgetUrl: vars.PAYFORM_GATEWAY_WIDGET_URL } : undefined,
     databaseUrl: vars.PAYFORM_DATABASE_URL,
     adminToken: vars.PAYFORM_ADMIN_TOKEN ?? randomBytes(24).toString('base64url'),
     adminTokenGenerated: vars.PAYFORM_ADMIN_TOKEN === undefined,

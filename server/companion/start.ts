@@ -155,6 +155,7 @@ async function compose(settings: CompanionSettings, options: StartOptions): Prom
       allowedOrigins: settings.allowedOrigins,
       ...(sandboxOrigin ? { sandboxOrigin } : {}),
       testMode: settings.testMode,
+      ...(settings.tokenizer ? { tokenizer: { widgetKey: settings.tokenizer.widgetKey, widgetUrl: settings.tokenizer.widgetUrl ?? baseUrl } } : {}),
       captureOverReservePercent: settings.captureOverReservePercent,
       sessionTtlSeconds: settings.sessionTtlSeconds,
       trustProxy: settings.trustProxy,

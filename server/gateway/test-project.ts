@@ -20,9 +20,16 @@ export interface ProjectCredentials {
 export const TEST_PROJECT_DEFAULTS: ProjectCredentials = {
   posId: '5d1c2a8e-3f47-4b6a-9e0d-7c4b2f8a6e15',
   apiKey: 'sandbox-test-api-key',
-  apiSecret: 'sandbox-test-api-secret',
+  // 32 bytes: the tokenizer's rich answers are AES-256 with the secret's UTF-8 bytes as the key.
+  apiSecret: 'sandbox-test-api-secret-32-bytes',
   endpointsKey: 'sandbox-test-endpoints-key',
 };
+
+/**
+ * The test project's widget key: the public id of its card tokenizer (X-Widget-Id) and the key of
+ * the requests' signature (X-Sign). Browsers see it; it opens nothing but tokenization.
+ */
+export const TEST_WIDGET_KEY = 'sandbox-test-widget-key';
 
 /** The test project's credentials, each taken from the environment when set there. */
 export function testProjectCredentials(env: Readonly<Record<string, string | undefined>> = process.env): ProjectCredentials {

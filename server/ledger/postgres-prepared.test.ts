@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openLedger } from './ledger.js';
 import type { Ledger } from './ledger.js';
 import { claimedPayment } from './testing/contract.js';
+import { stored } from './table-names.js';
 import { dropSchema, freshSchemaName, withTestDatabase } from './testing/databases.js';
 
 withTestDatabase((url) => {
@@ -28,7 +29,7 @@ withTestDatabase((url) => {
       const other = new pg.Client({ connectionString: url });
       await other.connect();
       try {
-        await other.query(`alter table ${schema}.payform_payments add column added_by_a_later_release text`);
+        await other.query(`alter table ${schema}.${stored('payments')} add column added_by_a_later_release text`);
       } finally {
         await other.end();
       }

@@ -123,12 +123,17 @@ function authorise(gateway: SimulatedGateway, order: Order, payerCardData: Payer
   const payment = order.payment;
   stopTimer(payment);
   payment.checkoutId = undefined;
+  const tokenized = payerCardData.kind === 'token' ? gateway.widgetTokens.redeem(payment.posId, payerCardData.token, gateway.clock.now()) : undefined;
+  if (tokenized && tokenized.kind !== 'card') {
+    return fail(gateway, order, StatusCode.InvalidCardData, `Invalid card data: the cc_token is ${tokenized.kind === 'spent' ? 'used up' : 'expired'}`);
+  }
   const card = payerCardData.kind === 'card'
     ? readCard(payerCardData.number, payerCardData.expMonth, payerCardData.expYear)
-    : gateway.vault.resolve(payment.posId, payerCardData.token);
+    : (tokenized?.card ?? gateway.vault.resolve(payment.posId, payerCardData.token));
   if (!card) return fail(gateway, order, StatusCode.InvalidCardData, 'Invalid card data: unknown cc_token');
   payment.card = card;
-  if (payerCardData.kind === 'token') payment.token = { value: payerCardData.token, expiration: tokenExpiration(card) };
+  // A tokenizer's token is spent now: a successful payment answers with the card's lasting token.
+  if (payerCardData.kind === 'token' && !tokenized) payment.token = { value: payerCardData.token, expiration: tokenExpiration(card) };
   if (hasExpired(card.expMonth, card.expYear, gateway.clock.now())) return fail(gateway, order, StatusCode.CardExpired);
   if (payment.method !== 'lookup' && payment.amount > gateway.projectOf(order).amountLimitMinor) {
     return fail(gateway, order, StatusCode.AmountLimitExceeded);

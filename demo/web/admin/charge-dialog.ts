@@ -8,6 +8,7 @@
 import { html } from 'lit';
 import type { TemplateResult } from 'lit';
 import { t } from '../ui/i18n.js';
+import { parseMajor } from '../ui/money.js';
 import { api, ApiError } from './admin-api.js';
 import type { OrderSummary } from './admin-api.js';
 import { refusalNotice } from './refusal-notice.js';
@@ -31,7 +32,8 @@ export interface ChargeAnswer {
 }
 
 export interface ChargeRequest {
-  readonly amount: string;
+  /** Minor units, or the text typed when it is not an amount (the companion refuses it, naming the field). */
+  readonly amount: number | string;
   readonly description: string;
   readonly method: 'purchase' | 'auth';
 }
@@ -59,7 +61,7 @@ export function chargeDialog(draft: ChargeDraft, handlers: { submit: (request: C
     event.preventDefault();
     const form = new FormData(event.target as HTMLFormElement);
     const text = (name: string) => String(form.get(name) ?? '').trim();
-    handlers.submit({ amount: text('amount').replace(',', '.'), description: text('description'), method: text('method') === 'auth' ? 'auth' : 'purchase' });
+    handlers.submit({ amount: parseMajor(text('amount'), order.currency) ?? text('amount'), description: text('description'), method: text('method') === 'auth' ? 'auth' : 'purchase' });
   };
   return html`<dialog class="operation-dialog charge-dialog" aria-labelledby="charge-title" @close=${handlers.close}>
     <form method="dialog" novalidate @submit=${submit}>

@@ -10,7 +10,7 @@ import type { TemplateResult } from 'lit';
 import { SELLERS } from '../../catalog.js';
 import { t } from '../ui/i18n.js';
 import type { MessageKey } from '../ui/i18n.js';
-import { decimalText, formatDecimal, hundredths } from '../ui/money.js';
+import { formatMinor, majorText, parseMajor } from '../ui/money.js';
 import type { ApiError, OrderDetail, Share } from './admin-api.js';
 import { refusalNotice } from './refusal-notice.js';
 
@@ -63,11 +63,11 @@ export function suggestedShares(detail: OrderDetail, action: OperationAction): S
   const split = detail.order.split ?? detail.operations.find((operation) => operation.kind === 'capture' && operation.split)?.split;
   if (action === 'split-refund' && split) return split;
   // The reserve itself, though the project may allow capturing a little more.
-  const all = Math.min(hundredths(detail.order.amount), hundredths(detail.totals.capturable));
+  const all = Math.min(detail.order.amount, detail.totals.capturable);
   const each = Math.floor(all / SELLERS.length);
   return SELLERS.map((seller, i) => ({
     sub_merchant_id: seller.subMerchantId,
-    amount: decimalText(i === 0 ? all - each * (SELLERS.length - 1) : each),
+    amount: i === 0 ? all - each * (SELLERS.length - 1) : each,
   }));
 }
 
@@ -85,15 +85,19 @@ export function operationDialog(
   const submit = (event: SubmitEvent) => {
     event.preventDefault();
     const form = new FormData(event.target as HTMLFormElement);
-    const text = (name: string) => String(form.get(name) ?? '').trim().replace(',', '.');
+    const text = (name: string) => String(form.get(name) ?? '').trim();
+    // Typed as people write it ("5.50"), sent as the API counts it (550); what is not an amount
+    // goes as typed, for the companion to refuse naming the field.
+    const minor = (typed: string) => parseMajor(typed, currency) ?? typed;
     const comment = text('comment');
     const body: Record<string, unknown> = comment ? { comment } : {};
-    if (takesAmount(action) && text('amount')) body.amount = text('amount');
+    if (takesAmount(action) && text('amount')) body.amount = minor(text('amount'));
     if (isSplit(action)) {
-      const split = SELLERS.map((seller) => ({ sub_merchant_id: seller.subMerchantId, amount: text(`share-${seller.id}`) })).filter((share) => share.amount !== '' && Number(share.amount) > 0);
+      const split = SELLERS.map((seller) => ({ sub_merchant_id: seller.subMerchantId, amount: minor(text(`share-${seller.id}`)) }))
+        .filter((share) => share.amount !== '' && share.amount !== 0);
       body.split = split;
-      // The sum, sent as text so no float is added: the companion checks it against the shares.
-      body.amount = decimalText(split.reduce((sum, share) => sum + hundredths(share.amount), 0));
+      // The total the shares make; the companion checks it against them.
+      if (split.every((share) => typeof share.amount === 'number')) body.amount = split.reduce((sum, share) => sum + (share.amount as number), 0);
     }
     handlers.submit({ action, body });
   };
@@ -101,13 +105,13 @@ export function operationDialog(
   return html`<dialog class="operation-dialog" aria-labelledby="operation-title" @close=${handlers.close}>
     <form method="dialog" novalidate @submit=${submit}>
       <h2 id="operation-title">${t(ACTION_NAMES[action])} · <span class="mono">${order.order.order_id}</span></h2>
-      <p class="muted">${t(EXPLANATIONS[action], { limit: formatDecimal(limit, currency) })}</p>
+      <p class="muted">${t(EXPLANATIONS[action], { limit: formatMinor(limit, currency) })}</p>
       ${takesAmount(action)
         ? html`<div class="field">
             <label for="operation-amount">${t('dialog.amount', { currency })}</label>
-            <input id="operation-amount" name="amount" inputmode="decimal" autocomplete="off" dir="ltr" placeholder=${String(limit)}
+            <input id="operation-amount" name="amount" inputmode="decimal" autocomplete="off" dir="ltr" placeholder=${majorText(limit, currency)}
               pattern=${DECIMAL.source} aria-describedby="operation-amount-hint operation-amount-error" aria-invalid=${fieldError('amount') ? 'true' : 'false'}>
-            <span class="field__hint" id="operation-amount-hint">${t('dialog.amountHint', { limit: formatDecimal(limit, currency) })}</span>
+            <span class="field__hint" id="operation-amount-hint">${t('dialog.amountHint', { limit: formatMinor(limit, currency) })}</span>
             <span class="field__error" id="operation-amount-error">${fieldError('amount') ?? ''}</span>
           </div>`
         : nothing}
@@ -118,7 +122,7 @@ export function operationDialog(
               return html`<div class="field">
                 <label for="share-${seller.id}">${seller.name}</label>
                 <input id="share-${seller.id}" name="share-${seller.id}" inputmode="decimal" autocomplete="off" dir="ltr"
-                  .value=${share ? String(share.amount) : ''}>
+                  .value=${share ? majorText(share.amount, currency) : ''}>
               </div>`;
             })}
           </fieldset>`

@@ -7,7 +7,7 @@
  * flight. When the gateway's answer is lost (timeout, 5xx, dropped connection) the order's
  * state is read instead — a payment is never created twice.
  */
-import { DuplicateOrderError } from '@payform/gateway';
+import { DuplicateOrderError, minorUnits } from '@payform/gateway';
 import type { Payment as GatewayPayment, DirectPaymentParams, DirectSplitPurchaseParams } from '@payform/gateway';
 import { holdsSession, isLedgerUnavailable } from '../../ledger/index.js';
 import type { CheckoutSession, CustomerDetails, Payment } from '../../ledger/index.js';
@@ -132,7 +132,11 @@ export class DirectPayments {
     }
   }
 
-  /** Full card data, or the gateway token of one of this customer's saved cards. */
+  /**
+   * Full card data, or the gateway token of one of this customer's saved cards, or — when the
+   * widget tokenizes — the token the gateway's tokenizer gave the browser. A companion whose widget
+   * tokenizes takes no card number: its server stays out of the card's way.
+   */
   async #cardSource(session: CheckoutSession, card: CardInput): Promise<CardSource> {
     // A charge's session (its 3-D Secure link) pays that charge with the charged card only: after
     // a failed challenge, whoever holds the link must not pick a card that needs no challenge.
@@ -141,12 +145,19 @@ export class DirectPayments {
         card: 'must be the saved card this payment was made for',
       });
     }
+    const tokenizes = this.#deps.options.tokenizer !== undefined;
+    if (card.kind === 'card' && tokenizes) {
+      throw new ApiProblem(400, 'card_data_refused', 'This checkout takes no card data: the card goes to the gateway’s tokenizer, and its token is paid with', {
+        'card.number': 'is not accepted here; send the tokenizer’s token as card.token',
+      });
+    }
     if (card.kind === 'card') {
       if (hasExpired(card, this.#deps.clock())) throw new ApiProblem(422, 'card_expired', 'The card has expired', { 'card.exp_month': 'the card has expired' });
       return { cc_number: card.number, exp_month: card.expMonth, exp_year: card.expYear, card_cvv: card.cvv };
     }
     // A card verification takes card data only: the gateway refuses a token in a lookup.
     const saved = session.customerId && session.method !== 'lookup' ? await this.#deps.ledger.findCard(session.customerId, card.token) : undefined;
+    if (!saved && tokenizes && session.method !== 'lookup') return { cc_token: card.token };
     if (!saved) throw new ApiProblem(422, 'unknown_card', 'The saved card was not found', { 'card.token': 'is not a saved card of this customer' });
     return { cc_token: saved.ccToken };
   }
@@ -157,7 +168,7 @@ export class DirectPayments {
     const params = definedFields({
       mode: 'direct' as const,
       method: session.method,
-      amount: session.amount,
+      amount: minorUnits(session.amount),
       currency: session.currency,
       description: session.description,
       order_id: payment.orderId,
@@ -175,7 +186,7 @@ export class DirectPayments {
       result_url: resultUrl(options, session.id, returnablePage(request.pageUrl, options)),
     });
     if (!session.split) return gateway.payments.create(params as DirectPaymentParams);
-    const split = session.split.map((share) => ({ amount: share.amount, sub_merchant_id: share.subMerchantId }));
+    const split = session.split.map((share) => ({ amount: minorUnits(share.amount), sub_merchant_id: share.subMerchantId }));
     return gateway.payments.createSplit({ ...params, method: 'purchase', split } as DirectSplitPurchaseParams);
   }
 

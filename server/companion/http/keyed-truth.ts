@@ -63,7 +63,7 @@ async function operationTruth({ ledger, options }: CompanionServices, orderId: s
   if (operation.status === 'pending') return { known: 'not_yet', orderId };
   const detail = await ledger.getOrder(orderId);
   const totals = detail && orderView(detail, await ledger.capturableAmount(orderId, options.captureOverReservePercent)).totals;
-  return { known: 'made', answer: json(200, { operation: operationView(operation, detail?.payment.currency ?? 'XTS'), totals }) };
+  return { known: 'made', answer: json(200, { operation: operationView(operation), totals }) };
 }
 
 function ownOrderId(body: string): string | undefined {

@@ -19,7 +19,7 @@ const open = async (options: StackOptions = {}) => (stack = await openStack({ ba
 
 /** A paid purchase of 10.10 UAH; its order id. */
 async function paidOrder(): Promise<string> {
-  const session = await stack.openSession({ amount: 10.1 });
+  const session = await stack.openSession({ amount: 1010 });
   expect((await (await stack.pay(session.id)).json()).status).toBe('success');
   return session.order_id;
 }
@@ -31,7 +31,7 @@ function gatewayRefunds(orderId: string): number[] {
   return (order?.operations ?? []).filter((operation) => operation.method === 'refund' && operation.status === 'success').map((operation) => operation.amount);
 }
 
-const refund = async (orderId: string, key: string, body: unknown = { amount: 2 }, send = stack.request) => {
+const refund = async (orderId: string, key: string, body: unknown = { amount: 200 }, send = stack.request) => {
   const response = await send('POST', `/api/orders/${orderId}/refund`, { admin: true, body, headers: { 'Idempotency-Key': key } });
   return { status: response.status, replayed: response.headers.get('idempotent-replayed'), text: await response.text() };
 };
@@ -42,11 +42,11 @@ describe('a request sent again with its Idempotency-Key', () => {
     const orderId = await paidOrder();
     const first = await refund(orderId, 'refund-1');
     expect(first).toMatchObject({ status: 200, replayed: null });
-    expect(JSON.parse(first.text).operation).toMatchObject({ kind: 'refund', amount: 2, status: 'success' });
+    expect(JSON.parse(first.text).operation).toMatchObject({ kind: 'refund', amount: 200, status: 'success' });
     const again = await refund(orderId, 'refund-1');
     expect(again).toEqual({ status: 200, replayed: 'true', text: first.text });
     // The same values serialised in another order and spacing are the same request.
-    const reordered = await stack.request('POST', `/api/orders/${orderId}/refund`, { admin: true, body: '{ "amount" : 2 }', headers: { 'Idempotency-Key': 'refund-1' } });
+    const reordered = await stack.request('POST', `/api/orders/${orderId}/refund`, { admin: true, body: '{ "amount" : 200 }', headers: { 'Idempotency-Key': 'refund-1' } });
     expect(reordered.status).toBe(200);
     expect(await reordered.text()).toBe(first.text);
     expect(gatewayRefunds(orderId)).toEqual([200]);
@@ -74,10 +74,10 @@ describe('a request sent again with its Idempotency-Key', () => {
     await open();
     const orderId = await paidOrder();
     expect((await refund(orderId, 'k-1')).status).toBe(200);
-    const otherAmount = await refund(orderId, 'k-1', { amount: 3 });
+    const otherAmount = await refund(orderId, 'k-1', { amount: 300 });
     expect(otherAmount.status).toBe(422);
     expect(JSON.parse(otherAmount.text)).toMatchObject({ error: { code: 'idempotency_key_reused', fields: { 'Idempotency-Key': 'was used for another request' } } });
-    const otherOperation = await stack.request('POST', `/api/orders/${orderId}/split-refund`, { admin: true, body: { amount: 2 }, headers: { 'Idempotency-Key': 'k-1' } });
+    const otherOperation = await stack.request('POST', `/api/orders/${orderId}/split-refund`, { admin: true, body: { amount: 200 }, headers: { 'Idempotency-Key': 'k-1' } });
     expect(otherOperation.status).toBe(422);
     expect((await otherOperation.json()).error.code).toBe('idempotency_key_reused');
     expect(gatewayRefunds(orderId)).toEqual([200]);
@@ -99,20 +99,20 @@ describe('a request sent again with its Idempotency-Key', () => {
   it('keeps no refusal: a 4xx frees the key for the corrected request', async () => {
     await open();
     const orderId = await paidOrder();
-    const tooMuch = await refund(orderId, 'fix-me', { amount: 50 });
+    const tooMuch = await refund(orderId, 'fix-me', { amount: 5000 });
     expect(tooMuch.status).toBe(422);
     expect(JSON.parse(tooMuch.text).error.code).toBe('exceeds_refundable');
     const malformed = await refund(orderId, 'fix-me', { amount: 'two' });
     expect(malformed.status).toBe(400);
-    expect(await refund(orderId, 'fix-me', { amount: 5 })).toMatchObject({ status: 200, replayed: null });
-    expect(await refund(orderId, 'fix-me', { amount: 5 })).toMatchObject({ status: 200, replayed: 'true' });
+    expect(await refund(orderId, 'fix-me', { amount: 500 })).toMatchObject({ status: 200, replayed: null });
+    expect(await refund(orderId, 'fix-me', { amount: 500 })).toMatchObject({ status: 200, replayed: 'true' });
     expect(gatewayRefunds(orderId)).toEqual([500]);
   });
 
   it('keeps no card number at rest: one typed into a comment is masked in the stored answer', async () => {
     await open();
     const orderId = await paidOrder();
-    const body = { amount: 2, comment: 'customer read out 4242 4242 4242 4242 on the phone; call 0501234567' };
+    const body = { amount: 200, comment: 'customer read out 4242 4242 4242 4242 on the phone; call 0501234567' };
     const first = await refund(orderId, 'chatty', body);
     expect(first.status).toBe(200);
     const again = await refund(orderId, 'chatty', body);
@@ -123,11 +123,11 @@ describe('a request sent again with its Idempotency-Key', () => {
 
   it('stores no card number typed into a comment or a description, however its digits are separated', async () => {
     await open();
-    const session = await stack.openSession({ amount: 10.1, description: 'Tea for card 4242.4242.4242.4242' });
+    const session = await stack.openSession({ amount: 1010, description: 'Tea for card 4242.4242.4242.4242' });
     expect(session.description).toBe('Tea for card [card number]');
     expect((await stack.ledger.getSession(session.id))?.description).toBe('Tea for card [card number]');
     expect((await (await stack.pay(session.id)).json()).status).toBe('success');
-    const answer = await refund(session.order_id, 'typed', { amount: 2, comment: 'as read out: 4242  4242  4242  4242' });
+    const answer = await refund(session.order_id, 'typed', { amount: 200, comment: 'as read out: 4242  4242  4242  4242' });
     expect(answer.status).toBe(200);
     expect(JSON.parse(answer.text).operation.comment).toBe('as read out: [card number]');
     const stored = (await stack.ledger.getOrder(session.order_id))!.operations.map((operation) => operation.comment);
@@ -157,7 +157,7 @@ describe('a request sent again with its Idempotency-Key', () => {
     const orderId = await paidOrder();
     const first = await refund(orderId, 'across');
     const restarted = await stack.instance();
-    const again = await refund(orderId, 'across', { amount: 2 }, restarted.request);
+    const again = await refund(orderId, 'across', { amount: 200 }, restarted.request);
     expect(again).toEqual({ status: 200, replayed: 'true', text: first.text });
     expect(gatewayRefunds(orderId)).toEqual([200]);
   });
@@ -181,9 +181,9 @@ async function savedCardOf(customerId: string): Promise<string> {
   });
 }
 
-const renewal = { amount: 5, currency: 'UAH', description: 'Tea club, December', method: 'purchase' };
+const renewal = { amount: 500, currency: 'UAH', description: 'Tea club, December', method: 'purchase' };
 const paidCharges = async (customerId: string) =>
-  ((await stack.json('GET', '/api/orders', 200, { admin: true })).orders as Json[]).filter((order) => order.customer_id === customerId && order.amount === 5 && order.status === 'success');
+  ((await stack.json('GET', '/api/orders', 200, { admin: true })).orders as Json[]).filter((order) => order.customer_id === customerId && order.amount === 500 && order.status === 'success');
 
 describe('a keyed request whose instance died before answering', () => {
   it('a charge is answered as the ledger has it as soon as it knows, under an order id derived from its key, and found by that key', async () => {
@@ -226,7 +226,7 @@ describe('a keyed request whose instance died before answering', () => {
   it('a session creation is answered with the session once made, and one never made runs after the lease', async () => {
     const clock = new TestClock(Date.now());
     await open({ clock });
-    const body = { amount: 5, currency: 'UAH', description: 'Sencha' };
+    const body = { amount: 500, currency: 'UAH', description: 'Sencha' };
     await crashedClaim('cart-made', '/api/checkout/sessions', body);
     await crashedClaim('cart-lost', '/api/checkout/sessions', body);
     const made = await stack.ledger.createSession({ amount: 500, currency: 'UAH', description: 'Sencha', method: 'purchase', orderId: keyedOrderId(ADMIN_TOKEN, 'cart-made') });
@@ -280,7 +280,7 @@ describe('the Idempotency-Key header', () => {
     const orderId = await paidOrder();
     const mine = await refund(orderId, 'mine');
     expect(mine.status).toBe(200);
-    const stranger = await stack.request('POST', `/api/orders/${orderId}/refund`, { body: { amount: 2 }, headers: { 'Idempotency-Key': 'mine' } });
+    const stranger = await stack.request('POST', `/api/orders/${orderId}/refund`, { body: { amount: 200 }, headers: { 'Idempotency-Key': 'mine' } });
     expect(stranger.status).toBe(401);
     expect(await stranger.text()).not.toContain('operation');
     const session = () => stack.request('POST', '/api/checkout/sessions', { body: { amount: 5, currency: 'UAH', description: 'Sencha' }, headers: { 'Idempotency-Key': 'mine-too' } });
@@ -331,14 +331,14 @@ describe('the lifetime of a key', () => {
     const orderId = await paidOrder();
     const path = `/api/orders/${orderId}/refund`;
     // The instance that crashed mid-request had reserved the refund under its key.
-    await crashedClaim('orphan', path, { amount: 2 });
+    await crashedClaim('orphan', path, { amount: 200 });
     const reserved = await stack.ledger.reserveOperation(orderId, { kind: 'refund', amount: 200, requestKey: keyedOrderId(ADMIN_TOKEN, 'orphan') });
     const held = await refund(orderId, 'orphan');
     expect(held.status).toBe(409);
     expect(JSON.parse(held.text).error.message).toContain(orderId);
     // Another body never takes over someone else's key, even a dead one's.
     clock.advance(5 * 60_000);
-    expect((await refund(orderId, 'orphan', { amount: 3 })).status).toBe(422);
+    expect((await refund(orderId, 'orphan', { amount: 300 })).status).toBe(422);
     // Past the lease and still unsettled: held, not run again (it may have reached the gateway).
     expect((await refund(orderId, 'orphan')).status).toBe(409);
     expect(gatewayRefunds(orderId)).toEqual([]);
@@ -358,7 +358,7 @@ describe('the lifetime of a key', () => {
     const clock = new TestClock(Date.now());
     await open({ clock });
     const orderId = await paidOrder();
-    await crashedClaim('never-reserved', `/api/orders/${orderId}/refund`, { amount: 2 });
+    await crashedClaim('never-reserved', `/api/orders/${orderId}/refund`, { amount: 200 });
     await crashedClaim('cancel-1', `/api/orders/${orderId}/cancel`, {});
     expect((await refund(orderId, 'never-reserved')).status).toBe(409);
     clock.advance(5 * 60_000);
