@@ -24,6 +24,7 @@ beforeAll(async () => {
     // Behind one proxy: the rate limit test is a client of its own (X-Forwarded-For).
     // The shop's backend is the subject, so the card goes the short way: posted to the pay route
     // (relay mode). The demo's default tokenize mode has its own journey (card-data-path.spec.ts).
+    env: { ...process.env, PORT: '0', SANDBOX_PORT: '0', PAYFORM_HOST: '127.0.0.1', PAYFORM_PUBLIC_URL: '', PAYFORM_DATABASE_URL: ':memory:', PAYFORM_ADMIN_TOKEN: ADMIN_TOKEN, PAYFORM_LOG_LEVEL: 'error', PAYFORM_TRUST_PROXY: 'true', PAYFORM_DEMO_CARD_ENTRY: 'relay' },
     sandboxLog: () => {},
   });
   base = stack.shopUrl.replace(/\/$/, '');

@@ -77,7 +77,7 @@ describe('a companion whose widget tokenizes', () => {
 
   it('verifies a card on the gateway’s page, where the gateway takes the card itself', async () => {
     const stack = await tokenizing();
-    const session = await stack.openSession({ amount: 0.01, method: 'lookup', customer_id: 'cust-verify' });
+    const session = await stack.openSession({ amount: 1, method: 'lookup', customer_id: 'cust-verify' });
     const view = await stack.json('GET', `/api/checkout/sessions/${session.id}`, 200);
     expect(view).toMatchObject({ method: 'lookup', modes: ['hosted'] });
     expect(view).not.toHaveProperty('tokenizer');
@@ -87,7 +87,7 @@ describe('a companion whose widget tokenizes', () => {
 
   it('offers a direct-only verification no way to send a card: the gateway takes no token there, this companion no card', async () => {
     const stack = await tokenizing();
-    const session = await stack.openSession({ amount: 0.01, method: 'lookup', customer_id: 'cust-direct-only', modes: ['direct'] });
+    const session = await stack.openSession({ amount: 1, method: 'lookup', customer_id: 'cust-direct-only', modes: ['direct'] });
     expect(await stack.json('GET', `/api/checkout/sessions/${session.id}`, 200)).toMatchObject({ modes: [] });
     const refused = await stack.json('POST', `/api/checkout/sessions/${session.id}/pay`, 400, { body: { card: card(), fingerprint: FINGERPRINT } });
     expect(refused.error.code).toBe('card_data_refused');
