@@ -1,7 +1,7 @@
 /**
  * The demo's pages and their assets, as Vite built them into dist/demo: the shop (`/`), the
- * checkout (`/checkout`), the result after 3-D Secure or the hosted page (`/result`) and the
- * back office (`/admin`). Every page is served under a strict Content-Security-Policy: scripts,
+ * checkout (`/checkout`) and the result after 3-D Secure or the hosted page (`/result`). (The
+ * back office, `/admin`, is @payform/companion's own: see demo/stack.ts.) Every page is served under a strict Content-Security-Policy: scripts,
  * styles and connections from this origin only, nothing inline, no framing.
  */
 import { readFile } from 'node:fs/promises';
@@ -28,7 +28,6 @@ export const PAGES: Readonly<Record<string, string>> = {
   '/': 'index.html',
   '/checkout': 'checkout.html',
   '/result': 'result.html',
-  '/admin': 'admin.html',
 };
 
 export function pageRoutes(webDir: string): Hono<CompanionEnv> {

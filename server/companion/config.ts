@@ -9,6 +9,8 @@ import * as z from 'zod';
 import type { GatewayClient } from '@payform/gateway';
 import { describeIssues, parseWire } from '@payform/gateway/wire';
 import type { Ledger } from '../ledger/index.js';
+import { BackOfficeSettings, resolveBackOffice } from './back-office/back-office-options.js';
+import type { BackOfficeConfig, BackOfficeOptions } from './back-office/back-office-options.js';
 import type { Logger } from './log/logger.js';
 import type { PaymentEventHook } from './payments/reactions.js';
 
@@ -96,6 +98,11 @@ export interface CompanionConfig {
   readonly trustProxy?: boolean;
   /** Where the built widget is (`pay-form.js`); default the `dist/` of the installed `@payform/widget`. */
   readonly widgetDir?: string;
+  /**
+   * The back office, served at `path` below the base path (`{ path: '/admin' }`); signed in with
+   * the admin token. Off unless given.
+   */
+  readonly backOffice?: BackOfficeConfig;
   /** Epoch milliseconds; default `Date.now`. */
   readonly clock?: () => number;
   /** Default: JSON lines on standard error at level info. */
@@ -122,6 +129,7 @@ export interface CompanionOptions {
   readonly webhookBodyLimitBytes: number;
   readonly trustProxy: boolean;
   readonly widgetDir: string;
+  readonly backOffice: BackOfficeOptions | undefined;
 }
 
 export const DEFAULT_RATE_LIMITS: RateLimits = { perSession: 10, perClient: 30, wrongAdminTokens: 10, windowMs: 60_000 };
@@ -177,6 +185,7 @@ const Settings = z.object({
   bodyLimitBytes: z.number().int().min(1024).max(1024 * 1024).optional(),
   trustProxy: z.boolean().optional(),
   widgetDir: z.string().min(1).optional(),
+  backOffice: BackOfficeSettings.optional(),
 });
 
 /** Checks the settings and fills in the defaults. Throws TypeError naming each wrong setting. */
@@ -204,6 +213,7 @@ export function resolveConfig(config: CompanionConfig): CompanionOptions {
     webhookBodyLimitBytes: WEBHOOK_BODY_LIMIT,
     trustProxy: config.trustProxy ?? false,
     widgetDir: config.widgetDir ?? DEFAULT_WIDGET_DIR,
+    backOffice: config.backOffice && resolveBackOffice(config.backOffice),
   };
 }
 

@@ -17,6 +17,7 @@
  * | SESSION_TTL_SECONDS | checkout session lifetime | 1800 |
  * | TRUST_PROXY | take the client address from X-Forwarded-For's last entry (one proxy of yours) | false |
  * | LOG_LEVEL | debug, info, warn, error | info |
+ * | PAYFORM_BACK_OFFICE | the back office's path, e.g. /admin (signed in with ADMIN_TOKEN) | off |
  * | NODE_ENV | `production` requires ADMIN_TOKEN, GATEWAY_BASE_URL, all four credentials its own, no SANDBOX_ORIGIN | — |
  */
 import { randomBytes } from 'node:crypto';
@@ -24,6 +25,7 @@ import * as z from 'zod';
 import { TEST_PROJECT_DEFAULTS, testProjectCredentials } from '@payform/gateway/testing';
 import type { ProjectCredentials } from '@payform/gateway/testing';
 import { describeIssues, parseWire } from '@payform/gateway/wire';
+import { BackOfficeSettings } from './back-office/back-office-options.js';
 import type { LogLevel } from './log/logger.js';
 
 export interface CompanionSettings {
@@ -47,6 +49,8 @@ export interface CompanionSettings {
   readonly sessionTtlSeconds: number;
   readonly trustProxy: boolean;
   readonly logLevel: LogLevel;
+  /** PAYFORM_BACK_OFFICE: where the back office is served; undefined: not served. */
+  readonly backOffice: { readonly path: string } | undefined;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -72,6 +76,7 @@ const Variables = z.object({
   SESSION_TTL_SECONDS: z.string().regex(/^\d+$/, { error: 'must be a number of seconds' }).transform(Number).pipe(z.number().min(60).max(7 * 86_400)).default(1800),
   TRUST_PROXY: Flag.default(false),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+  PAYFORM_BACK_OFFICE: BackOfficeSettings.shape.path.optional(),
   NODE_ENV: z.string().optional(),
 });
 
@@ -103,6 +108,7 @@ export function readCompanionConfig(env: Env = process.env): CompanionSettings {
     sessionTtlSeconds: vars.SESSION_TTL_SECONDS,
     trustProxy: vars.TRUST_PROXY,
     logLevel: vars.LOG_LEVEL,
+    backOffice: vars.PAYFORM_BACK_OFFICE === undefined ? undefined : { path: vars.PAYFORM_BACK_OFFICE },
   };
 }
 

@@ -5,13 +5,13 @@
  */
 import { html, nothing } from 'lit';
 import type { TemplateResult } from 'lit';
-import { SELLERS } from '../../catalog.js';
-import { t } from '../ui/i18n.js';
-import type { MessageKey } from '../ui/i18n.js';
-import { formatDecimal, hundredths } from '../ui/money.js';
-import { preferences } from '../ui/preferences.js';
+import { t } from './i18n.js';
+import type { MessageKey } from './i18n.js';
+import { formatDecimal, hundredths } from './money.js';
+import { preferences } from './preferences.js';
 import type { OrderDetail, OrderSummary, PaymentStatus, Share } from './admin-api.js';
 import { chargeable } from './charge-dialog.js';
+import { subMerchantName } from './page-config.js';
 import { ACTION_NAMES } from './operation-dialog.js';
 import type { OperationAction } from './operation-dialog.js';
 
@@ -57,7 +57,7 @@ const METHOD_KEYS: Record<OrderSummary['method'], MessageKey> = { purchase: 'met
 
 const cardText = (card: OrderSummary['card']) => (card ? `•••• ${card.mask.slice(-4)}` : '—');
 
-const sellerName = (share: Share) => SELLERS.find((seller) => seller.subMerchantId.toLowerCase() === share.sub_merchant_id.toLowerCase())?.name ?? share.sub_merchant_id;
+const sellerName = (share: Share) => subMerchantName(share.sub_merchant_id);
 
 export function ordersPanel(state: OrderListState, handlers: OrderHandlers): TemplateResult {
   const filters: OrderFilter[] = ['all', 'success', 'pending', 'init', 'failure'];

@@ -7,11 +7,11 @@
  */
 import { html, nothing } from 'lit';
 import type { TemplateResult } from 'lit';
-import { SELLERS } from '../../catalog.js';
-import { t } from '../ui/i18n.js';
-import type { MessageKey } from '../ui/i18n.js';
-import { decimalText, formatDecimal, hundredths } from '../ui/money.js';
+import { t } from './i18n.js';
+import type { MessageKey } from './i18n.js';
+import { decimalText, formatDecimal, hundredths } from './money.js';
 import type { ApiError, OrderDetail, Share } from './admin-api.js';
+import { pageConfig } from './page-config.js';
 import { refusalNotice } from './refusal-notice.js';
 
 export type OperationAction = 'capture' | 'split-capture' | 'void' | 'refund' | 'split-refund' | 'cancel';
@@ -58,17 +58,29 @@ const DECIMAL = /^\d{1,10}([.,]\d{1,2})?$/;
 export const takesAmount = (action: OperationAction) => action === 'capture' || action === 'refund';
 export const isSplit = (action: OperationAction) => action === 'split-capture' || action === 'split-refund';
 
-/** The shares a split dialog starts from: the payment's own split, else the amount spread over the sellers. */
+/**
+ * The shares a split dialog starts from: the payment's own split, else the amount spread over the
+ * sellers the back office was given.
+ */
 export function suggestedShares(detail: OrderDetail, action: OperationAction): Share[] {
   const split = detail.order.split ?? detail.operations.find((operation) => operation.kind === 'capture' && operation.split)?.split;
   if (action === 'split-refund' && split) return split;
+  const sellers = pageConfig().subMerchants;
+  if (sellers.length === 0) return [];
   // The reserve itself, though the project may allow capturing a little more.
   const all = Math.min(hundredths(detail.order.amount), hundredths(detail.totals.capturable));
-  const each = Math.floor(all / SELLERS.length);
-  return SELLERS.map((seller, i) => ({
-    sub_merchant_id: seller.subMerchantId,
-    amount: decimalText(i === 0 ? all - each * (SELLERS.length - 1) : each),
+  const each = Math.floor(all / sellers.length);
+  return sellers.map((seller, i) => ({
+    sub_merchant_id: seller.id,
+    amount: decimalText(i === 0 ? all - each * (sellers.length - 1) : each),
   }));
+}
+
+/** A field per seller: the configured ones, and any other the payment was already split to. */
+function shareFields(shares: readonly Share[]): { readonly id: string; readonly name: string }[] {
+  const sellers = pageConfig().subMerchants;
+  const known = new Set(sellers.map((seller) => seller.id.toLowerCase()));
+  return [...sellers, ...shares.filter((share) => !known.has(share.sub_merchant_id.toLowerCase())).map((share) => ({ id: share.sub_merchant_id, name: share.sub_merchant_id }))];
 }
 
 export function operationDialog(
@@ -80,6 +92,7 @@ export function operationDialog(
   const limit = action === 'capture' || action === 'split-capture' ? order.totals.capturable : order.totals.refundable;
   const fieldError = (path: string) => error?.fields[path];
   const shares = isSplit(action) ? suggestedShares(order, action) : [];
+  const sellers = isSplit(action) ? shareFields(shares) : [];
   const destructive = action === 'void' || action === 'cancel';
 
   const submit = (event: SubmitEvent) => {
@@ -90,7 +103,7 @@ export function operationDialog(
     const body: Record<string, unknown> = comment ? { comment } : {};
     if (takesAmount(action) && text('amount')) body.amount = text('amount');
     if (isSplit(action)) {
-      const split = SELLERS.map((seller) => ({ sub_merchant_id: seller.subMerchantId, amount: text(`share-${seller.id}`) })).filter((share) => share.amount !== '' && Number(share.amount) > 0);
+      const split = sellers.map((seller, i) => ({ sub_merchant_id: seller.id, amount: text(`share-${i}`) })).filter((share) => share.amount !== '' && Number(share.amount) > 0);
       body.split = split;
       // The sum, sent as text so no float is added: the companion checks it against the shares.
       body.amount = decimalText(split.reduce((sum, share) => sum + hundredths(share.amount), 0));
@@ -113,11 +126,11 @@ export function operationDialog(
         : nothing}
       ${isSplit(action)
         ? html`<fieldset class="shares"><legend>${t('dialog.shares', { currency })}</legend>
-            ${SELLERS.map((seller) => {
-              const share = shares.find((s) => s.sub_merchant_id.toLowerCase() === seller.subMerchantId.toLowerCase());
+            ${sellers.map((seller, i) => {
+              const share = shares.find((s) => s.sub_merchant_id.toLowerCase() === seller.id.toLowerCase());
               return html`<div class="field">
-                <label for="share-${seller.id}">${seller.name}</label>
-                <input id="share-${seller.id}" name="share-${seller.id}" inputmode="decimal" autocomplete="off" dir="ltr"
+                <label for="share-${i}">${seller.name}</label>
+                <input id="share-${i}" name="share-${i}" inputmode="decimal" autocomplete="off" dir="ltr"
                   .value=${share ? String(share.amount) : ''}>
               </div>`;
             })}

@@ -2,12 +2,15 @@
  * The back office's client of the companion's merchant API, and where the admin token lives.
  *
  * The token is typed into the sign-in form or arrives in the address's fragment
- * (`/admin#token=…`, the link `npm start` prints: a fragment is never sent to a server nor put in
+ * (`…/admin#token=…`, a link the merchant's own tooling may print: a fragment is never sent to a server nor put in
  * a Referer). It is kept in sessionStorage — this tab only, gone when the tab closes — and sent
  * as `Authorization: Bearer` to the same origin. No cookie carries it, so no other site can make
- * this browser use it, and the shop's pages never read it.
+ * this browser use it, and the shop's pages never read it. Paths are the merchant API's
+ * (`/api/…`), below the companion's base path (page-config.ts).
  */
-const TOKEN_KEY = 'kavarnia:admin-token';
+import { apiPath } from './page-config.js';
+
+const TOKEN_KEY = 'payform:admin-token';
 
 export class ApiError extends Error {
   constructor(
@@ -76,7 +79,7 @@ export function newIdempotencyKey(): string {
  * and fields. A POST sent again with its `idempotencyKey` is answered, not done, again.
  */
 export async function api<T>(token: string, path: string, init: { method?: string; body?: unknown; signal?: AbortSignal; idempotencyKey?: string } = {}): Promise<T> {
-  const response = await fetch(path, {
+  const response = await fetch(apiPath(path), {
     method: init.method ?? 'GET',
     headers: {
       ...authorization(token),
@@ -96,7 +99,7 @@ export async function api<T>(token: string, path: string, init: { method?: strin
 
 /** Downloads a file of the merchant API (receipts) under the name the companion gives it. */
 export async function download(token: string, path: string, fallbackName: string): Promise<void> {
-  const response = await fetch(path, { headers: authorization(token) });
+  const response = await fetch(apiPath(path), { headers: authorization(token) });
   if (!response.ok) {
     const body = (await response.json().catch(() => undefined)) as { error?: { code?: string; message?: string } } | undefined;
     throw new ApiError(response.status, body?.error?.code ?? 'http_error', body?.error?.message ?? `HTTP ${response.status}`);

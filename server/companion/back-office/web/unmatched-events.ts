@@ -5,9 +5,9 @@
  */
 import { html, nothing } from 'lit';
 import type { TemplateResult } from 'lit';
-import { t } from '../ui/i18n.js';
-import { formatDecimal } from '../ui/money.js';
-import type { MessageKey } from '../ui/i18n.js';
+import { t } from './i18n.js';
+import { formatDecimal } from './money.js';
+import type { MessageKey } from './i18n.js';
 import type { UnmatchedEvents } from './admin-api.js';
 import { statusBadge, time } from './order-views.js';
 

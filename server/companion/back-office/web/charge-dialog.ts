@@ -7,7 +7,7 @@
  */
 import { html } from 'lit';
 import type { TemplateResult } from 'lit';
-import { t } from '../ui/i18n.js';
+import { t } from './i18n.js';
 import { api, ApiError } from './admin-api.js';
 import type { OrderSummary } from './admin-api.js';
 import { refusalNotice } from './refusal-notice.js';

@@ -5,8 +5,8 @@
  */
 import { html, nothing } from 'lit';
 import type { TemplateResult } from 'lit';
-import { t } from '../ui/i18n.js';
-import { formatDecimal } from '../ui/money.js';
+import { t } from './i18n.js';
+import { formatDecimal } from './money.js';
 import type { Balance, Stats, Terminals } from './admin-api.js';
 import { paymentsChart } from './payments-chart.js';
 
