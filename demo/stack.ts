@@ -98,7 +98,8 @@ async function startSandbox(env: Env, options: StackOptions): Promise<RunningSan
     if (server.listening) resolve();
     server.once('listening', resolve).once('error', (error) => {
       void app.sandbox.stop();
-      reject(new Error(`The sandbox could not listen on ${hostname}:${port}: ${error.message}`));
+      const hint = (error as NodeJS.ErrnoException).code === 'EADDRINUSE' ? ': set SANDBOX_PORT to a free port, or SANDBOX_PORT=0 to take any free one' : '';
+      reject(new Error(`The sandbox could not listen on ${hostname}:${port}: ${error.message}${hint}`));
     });
   });
   const address = server.address() as AddressInfo;

@@ -5,7 +5,7 @@
  * `require` and node10's resolution, which knows no `exports`, are out of scope). The sizes
  * are printed for docs/performance.md ("Packages").
  */
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { publint } from 'publint';
@@ -39,6 +39,18 @@ describe.each(tarballs.map((tarball) => [tarball.name, tarball] as const))('%s, 
       .filter((problem) => !problem.resolutionKind || !NOT_ESM.has(problem.resolutionKind));
     expect(esm).toEqual([]);
     expect(status).toBe(0);
+  });
+
+  it('tells the registry where its source, docs and issue tracker are', () => {
+    const manifest = JSON.parse(execFileSync('tar', ['-xOzf', file, 'package/package.json'], { encoding: 'utf8' })) as {
+      repository?: { url?: string; directory?: string };
+      homepage?: string;
+      bugs?: { url?: string };
+    };
+    expect(manifest.repository?.url).toMatch(/^git\+https:\/\/.+\.git$/);
+    expect(manifest.repository?.directory).toMatch(/^(widget|server)\//);
+    expect(manifest.homepage).toMatch(new RegExp(`/tree/main/${manifest.repository?.directory ?? '-'}#readme$`));
+    expect(manifest.bugs?.url).toMatch(/^https:\/\/.+\/issues$/);
   });
 
   it('ships its built code and no test, source map or TypeScript source', () => {

@@ -5,7 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,8 +23,12 @@ function withoutPackage(name: string): string {
   return `data:text/javascript,${encodeURIComponent(register)}`;
 }
 
-async function startWithout(driver: string, databaseUrl: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', '--import', withoutPackage(driver), 'server/companion/main.ts'], {
+function startWithout(driver: string, databaseUrl: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return runMain([], ['--import', withoutPackage(driver)], databaseUrl);
+}
+
+async function runMain(args: readonly string[], imports: readonly string[] = [], databaseUrl = ':memory:'): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...imports, 'server/companion/main.ts', ...args], {
     // An unreachable gateway: the start must stop before anything would call it.
     env: { ...process.env, DATABASE_URL: databaseUrl, GATEWAY_BASE_URL: 'http://127.0.0.1:9', PORT: '0', HOST: '127.0.0.1', ADMIN_TOKEN: 'main-test-admin-token-0123456789' },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -63,5 +67,30 @@ describe('payform-companion without the driver its DATABASE_URL needs', () => {
     expect(stderr).toContain("needs the 'better-sqlite3' package, which is not installed: run `npm install better-sqlite3`");
     expect(stdout).not.toContain('listening');
     expect(existsSync(join(directory, 'data'))).toBe(false);
+  }, 60_000);
+});
+
+describe('payform-companion on the command line', () => {
+  it('--help prints the usage and where every variable is documented, and starts nothing', async () => {
+    const { code, stdout } = await runMain(['--help']);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^Usage: payform-companion/);
+    expect(stdout).toContain('GATEWAY_BASE_URL');
+    expect(stdout).toContain('https://github.com/payform/payform/tree/main/server/companion#readme');
+    expect(stdout).not.toContain('listening');
+  }, 60_000);
+
+  it('--version prints the package version', async () => {
+    const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
+    const { code, stdout } = await runMain(['--version']);
+    expect(code).toBe(0);
+    expect(stdout).toBe(`@payform/companion ${version}\n`);
+  }, 60_000);
+
+  it('refuses an argument it does not know, with exit code 2, instead of starting', async () => {
+    const { code, stdout, stderr } = await runMain(['--port', '4000']);
+    expect(code).toBe(2);
+    expect(stderr).toContain('unexpected arguments "--port" "4000": the companion is configured by environment variables');
+    expect(stdout).not.toContain('listening');
   }, 60_000);
 });

@@ -1,10 +1,25 @@
 #!/usr/bin/env node
 /**
  * `payform-companion` (in the repository `npm run companion`): the companion on its own,
- * configured by the environment (README's table, docs/companion.md); Ctrl-C stops it.
+ * configured by the environment (settings.ts; `--help` lists the main variables); Ctrl-C stops it.
  */
+import { packageVersion, readCommandLine, USAGE } from './command-line.js';
 import { startCompanion } from './start.js';
 import { readCompanionConfig } from './settings.js';
+
+const commandLine = readCommandLine(process.argv.slice(2));
+if (commandLine.kind === 'help') {
+  process.stdout.write(USAGE);
+  process.exit(0);
+}
+if (commandLine.kind === 'version') {
+  process.stdout.write(`@payform/companion ${packageVersion()}\n`);
+  process.exit(0);
+}
+if (commandLine.kind === 'wrong') {
+  console.error(`payform-companion: ${commandLine.problem}\nRun payform-companion --help for more.`);
+  process.exit(2);
+}
 
 let companion;
 let settings;

@@ -146,6 +146,14 @@ describe('startCompanion', () => {
     }
   });
 
+  it('says how to choose another port when its port is taken', async () => {
+    const taken = new URL(sandbox.url).port;
+    const settings = readCompanionConfig({ PORT: taken, HOST: '127.0.0.1', DATABASE_URL: ':memory:', ADMIN_TOKEN: 'a-long-enough-admin-token' });
+    await expect(startCompanion(settings, { gatewayBaseUrl: sandbox.url, logger: createLogger({ sink: memorySink().sink }) })).rejects.toThrow(
+      `port ${taken} is already in use: set PORT to a free port, or PORT=0 to take any free one`,
+    );
+  });
+
   it('needs a gateway: GATEWAY_BASE_URL or a started sandbox', async () => {
     await expect(composeCompanion(readCompanionConfig({ DATABASE_URL: ':memory:' }))).rejects.toThrow(/No gateway/);
   });

@@ -113,7 +113,7 @@ export interface RunningCompanion extends ComposedCompanion {
 
 export async function composeCompanion(settings: CompanionSettings, options: StartOptions = {}): Promise<ComposedCompanion> {
   const baseUrl = settings.gatewayBaseUrl ?? options.gatewayBaseUrl;
-  if (!baseUrl) throw new TypeError('No gateway: set GATEWAY_BASE_URL, or start the bundled sandbox first (npm start)');
+  if (!baseUrl) throw new TypeError('No gateway: set GATEWAY_BASE_URL to the gateway, or to a sandbox started with `npx payform-sandbox`');
   const logger = options.logger ?? createLogger({ level: settings.logLevel });
   const gateway = new GatewayClient({
     baseUrl,
@@ -178,7 +178,7 @@ export async function startCompanion(settings: CompanionSettings = readCompanion
   try {
     await new Promise<void>((resolve, reject) => {
       if (server.listening) resolve();
-      server.once('listening', resolve).once('error', reject);
+      server.once('listening', resolve).once('error', (error) => reject(listenProblem(error, settings.port)));
     });
     const bound = server.address() as AddressInfo;
     const port = bound.port;
@@ -217,6 +217,17 @@ export async function startCompanion(settings: CompanionSettings = readCompanion
     server.close();
     throw error;
   }
+}
+
+/** A port already taken or reserved, said with the way out; anything else as it came. */
+function listenProblem(error: NodeJS.ErrnoException, port: number): Error {
+  if (error.code === 'EADDRINUSE') {
+    return new Error(`port ${port} is already in use: set PORT to a free port, or PORT=0 to take any free one`, { cause: error });
+  }
+  if (error.code === 'EACCES') {
+    return new Error(`port ${port} needs privileges this process does not have: set PORT to 1024 or above`, { cause: error });
+  }
+  return error;
 }
 
 function listenHost(settings: CompanionSettings): string | undefined {

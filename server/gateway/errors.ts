@@ -87,19 +87,25 @@ export class NetworkError extends GatewayError {
    * so even a money-moving call is known not to have happened.
    */
   readonly connectFailed: boolean;
+  /** What was tried, e.g. `POST http://127.0.0.1:3001/api/v1/payment` (no query string). */
+  readonly target: string | undefined;
 
-  constructor(message: string, details: GatewayErrorDetails & { connectFailed: boolean }) {
+  constructor(message: string, details: GatewayErrorDetails & { connectFailed: boolean; target?: string | undefined }) {
     super(message, details);
     this.connectFailed = details.connectFailed;
+    this.target = details.target;
   }
 }
 
 export class NetworkTimeoutError extends GatewayError {
   readonly timeoutMs: number;
+  /** What was tried, e.g. `POST http://127.0.0.1:3001/api/v1/payment` (no query string). */
+  readonly target: string | undefined;
 
-  constructor(timeoutMs: number, details: GatewayErrorDetails = {}) {
-    super(`The gateway did not answer within ${timeoutMs} ms`, details);
+  constructor(timeoutMs: number, details: GatewayErrorDetails & { target?: string | undefined } = {}) {
+    super(`The gateway did not answer within ${timeoutMs} ms${details.target ? ` (${details.target})` : ''}`, details);
     this.timeoutMs = timeoutMs;
+    this.target = details.target;
   }
 }
 

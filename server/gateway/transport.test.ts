@@ -158,7 +158,9 @@ describe('money-moving calls are sent once', () => {
     await new Promise<void>((resolve) => closed.close(() => resolve()));
     const error = await failure(double.client({ baseUrl: `http://127.0.0.1:${port}` }).operations.capture(capture));
     expect(error).toBeInstanceOf(NetworkError);
-    expect(error).toMatchObject({ connectFailed: true });
+    expect(error).toMatchObject({ connectFailed: true, target: `POST http://127.0.0.1:${port}/api/v1/capture` });
+    // The message names where it went, so a wrong base URL is visible in the first log line.
+    expect((error as Error).message).toContain(`http://127.0.0.1:${port}/api/v1/capture`);
   });
 });
 

@@ -107,9 +107,11 @@ export class Transport {
     } catch (error) {
       if (error instanceof GatewayError) throw error;
       if (call.signal?.aborted) throw call.signal.reason;
-      if (timeout.signal.aborted) throw new NetworkTimeoutError(timeoutMs, { cause: error });
+      // The query is left out: it is the caller's data, and the route says enough to check the base URL.
+      const target = `${call.route.method} ${url.origin}${url.pathname}`;
+      if (timeout.signal.aborted) throw new NetworkTimeoutError(timeoutMs, { cause: error, target });
       const connectFailed = CONNECT_FAILURES.has(errorCode(error) ?? '');
-      throw new NetworkError(`No answer from the gateway (${errorCode(error) ?? 'connection failed'})`, { cause: error, connectFailed });
+      throw new NetworkError(`No answer from the gateway at ${target} (${errorCode(error) ?? 'connection failed'})`, { cause: error, connectFailed, target });
     } finally {
       clearTimeout(timer);
     }

@@ -15,7 +15,7 @@ import { getPayment, markPaymentChecked, progressPayment } from './payments.js';
 import { ensureSchema, isPostgresUrl, postgresDialect } from './postgres.js';
 import { getOrder, listEvents, listOrders, listStalePayments, listUnsettledOperations, listWaitingEvents, paymentStats } from './reports.js';
 import type { LedgerTables } from './schema.js';
-import { claimPayAttempt, closeSession, createSession, getSession } from './sessions.js';
+import { claimPayAttempt, closeSession, createSession, findSessionOfOrder, getSession } from './sessions.js';
 import { settleOperation } from './settlement.js';
 import { sqliteDialect } from './sqlite.js';
 import { recordGatewayOperation } from './unasked-operations.js';
@@ -60,6 +60,8 @@ export interface Ledger {
   // Checkout sessions
   createSession(input: NewCheckoutSession): Promise<CheckoutSession>;
   getSession(id: string): Promise<CheckoutSession | undefined>;
+  /** The session whose order id this is (an order nobody has paid yet has no payment row). */
+  findSessionOfOrder(orderId: string): Promise<CheckoutSession | undefined>;
   closeSession(id: string): Promise<CheckoutSession>;
   /** Starts the session's next attempt (payment row in `init`) unless one is in flight or paid. */
   claimPayAttempt(sessionId: string, request: PayAttemptRequest): Promise<PayAttemptClaim>;
@@ -163,6 +165,7 @@ function ledgerOver(ctx: LedgerContext): Ledger {
     dialect: ctx.dialect,
     createSession: (input) => createSession(ctx, input),
     getSession: (id) => getSession(ctx, id),
+    findSessionOfOrder: (orderId) => findSessionOfOrder(ctx, orderId),
     closeSession: (id) => closeSession(ctx, id),
     claimPayAttempt: (sessionId, request) => claimPayAttempt(ctx, sessionId, request),
     getPayment: (orderId) => getPayment(ctx.db, orderId),

@@ -120,6 +120,12 @@ export async function getSession(ctx: LedgerContext, id: string): Promise<Checko
   return row && toSession(row, await latestAttempt(ctx, ctx.db, id), ctx.now());
 }
 
+/** The session that handed out `orderId`, whether or not anyone has paid it yet. */
+export async function findSessionOfOrder(ctx: LedgerContext, orderId: string): Promise<CheckoutSession | undefined> {
+  const row = await ctx.db.selectFrom('checkout_sessions').select('id').where('order_id', '=', orderId).executeTakeFirst();
+  return row && getSession(ctx, row.id);
+}
+
 /** No further attempts; one already in flight is left to finish. */
 export async function closeSession(ctx: LedgerContext, id: string): Promise<CheckoutSession> {
   await ctx.db.updateTable('checkout_sessions').set({ closed_at: ctx.now() }).where('id', '=', id).where('closed_at', 'is', null).execute();

@@ -2,7 +2,9 @@
  * The command line of `payform-sandbox` (main.ts): flags first, then the environment, then the
  * defaults. Every problem is collected, so one error names them all.
  */
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { SANDBOX_DOCS } from './docs.js';
 
 export const USAGE = `Usage: payform-sandbox [options]
 
@@ -13,12 +15,15 @@ Options:
   --port <n>          port to listen on, 0 for a free one (env SANDBOX_PORT, then PORT; default 3001)
   --host <address>    address to listen on (env SANDBOX_HOST, then HOST; default 127.0.0.1 —
                       the control plane has no credentials: keep it on a trusted host)
-  --projects <file>   merchant projects from a JSON file (env SANDBOX_PROJECTS; see docs/sandbox.md);
+  --projects <file>   merchant projects from a JSON file (env SANDBOX_PROJECTS; format in the docs);
                       default the test project, with GATEWAY_POS_ID, GATEWAY_API_KEY,
                       GATEWAY_API_SECRET and GATEWAY_ENDPOINTS_KEY replacing its credentials
   --public-url <url>  base of the links it hands out (env SANDBOX_PUBLIC_URL; default the address
                       each request came to)
   -h, --help          print this help
+  -v, --version       print the version
+
+Test cards, the control plane and every behaviour: ${SANDBOX_DOCS}
 `;
 
 export interface SandboxOptions {
@@ -30,6 +35,7 @@ export interface SandboxOptions {
 
 export type CommandLine =
   | { readonly kind: 'help' }
+  | { readonly kind: 'version' }
   | { readonly kind: 'run'; readonly options: SandboxOptions }
   | { readonly kind: 'wrong'; readonly problems: readonly string[] };
 
@@ -39,6 +45,7 @@ const FLAGS = {
   projects: { type: 'string' },
   'public-url': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
 } as const;
 
 export function readCommandLine(args: readonly string[], env: Readonly<Record<string, string | undefined>>): CommandLine {
@@ -54,6 +61,7 @@ export function readCommandLine(args: readonly string[], env: Readonly<Record<st
     else if (flag.type === 'boolean' && token.value !== undefined) problems.push(`${token.rawName} takes no value`);
   }
   if (values.help === true && problems.length === 0) return { kind: 'help' };
+  if (values.version === true && problems.length === 0) return { kind: 'version' };
   const text = (value: string | boolean | undefined) => (typeof value === 'string' ? value : undefined);
 
   const given = (flag: string | undefined, ...names: string[]) => {
@@ -94,4 +102,24 @@ function isHttpUrl(text: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** The version of the package this file is part of: its nearest package.json, from source or dist. */
+export function packageVersion(): string {
+  for (const path of ['./package.json', '../package.json']) {
+    try {
+      const manifest = JSON.parse(readFileSync(new URL(path, import.meta.url), 'utf8')) as { name?: string; version?: string };
+      if (manifest.name === '@payform/sandbox' && manifest.version) return manifest.version;
+    } catch {
+      // not here: one level up
+    }
+  }
+  return 'unknown';
+}
+
+/** A port already taken or reserved, said with the way out; anything else as it came. */
+export function listenProblem(error: NodeJS.ErrnoException, port: number): string {
+  if (error.code === 'EADDRINUSE') return `port ${port} is already in use: choose another with --port <n> or SANDBOX_PORT (0 takes any free one)`;
+  if (error.code === 'EACCES') return `port ${port} needs privileges this process does not have: choose one from 1024 up with --port <n> or SANDBOX_PORT`;
+  return error.message;
 }

@@ -5,7 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -30,7 +30,7 @@ async function listening(child: Child): Promise<{ url: string; output: () => str
     child.stdout?.on('data', (chunk: string) => {
       output += chunk;
       const match = /GATEWAY_BASE_URL=(\S+)/.exec(output);
-      if (match?.[1] && output.includes('docs/sandbox.md')) resolve(match[1]);
+      if (match?.[1] && output.includes('server/sandbox#readme')) resolve(match[1]);
     });
     child.once('exit', (code) => reject(new Error(`sandbox exited (${String(code)}): ${output}`)));
   });
@@ -151,8 +151,31 @@ describe('payform-sandbox (server/sandbox/main.ts)', { timeout: 30_000 }, () => 
     const help = await finished(start(['--help']));
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/^Usage: payform-sandbox \[options\]/);
-    for (const flag of ['--port <n>', '--host <address>', '--projects <file>', '--public-url <url>', 'SANDBOX_PROJECTS', 'PORT', 'HOST']) {
+    for (const flag of ['--port <n>', '--host <address>', '--projects <file>', '--public-url <url>', 'SANDBOX_PROJECTS', 'PORT', 'HOST', '--version']) {
       expect(help.stdout).toContain(flag);
+    }
+    // Its docs travel with the package, not with this repository's docs/ folder.
+    expect(help.stdout).toContain('https://github.com/payform/payform/tree/main/server/sandbox#readme');
+    expect(help.stdout).not.toContain('docs/sandbox.md');
+  });
+
+  it('prints its version with --version and exits 0', async () => {
+    const { version } = JSON.parse(await readFile(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
+    const answer = await finished(start(['--version']));
+    expect(answer.code).toBe(0);
+    expect(answer.stdout).toBe(`@payform/sandbox ${version}\n`);
+  });
+
+  it('says how to choose another port when its port is taken', async () => {
+    const first = start([]);
+    try {
+      const { url } = await listening(first);
+      const port = new URL(url).port;
+      const second = await finished(start(['--port', port]));
+      expect(second.code).toBe(1);
+      expect(second.stderr).toContain(`payform sandbox could not start: port ${port} is already in use: choose another with --port <n> or SANDBOX_PORT (0 takes any free one)`);
+    } finally {
+      await stop(first);
     }
   });
 });

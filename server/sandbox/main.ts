@@ -7,13 +7,18 @@
 import { serve } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
 import { createSandbox } from './app.js';
-import { readCommandLine, USAGE } from './command-line.js';
+import { listenProblem, packageVersion, readCommandLine, USAGE } from './command-line.js';
+import { SANDBOX_DOCS } from './docs.js';
 import type { Project } from './config.js';
 import { ProjectsFileError, readProjectsFile } from './projects-file.js';
 
 const commandLine = readCommandLine(process.argv.slice(2), process.env);
 if (commandLine.kind === 'help') {
   process.stdout.write(USAGE);
+  process.exit(0);
+}
+if (commandLine.kind === 'version') {
+  process.stdout.write(`@payform/sandbox ${packageVersion()}\n`);
   process.exit(0);
 }
 if (commandLine.kind === 'wrong') refuse(commandLine.problems);
@@ -47,11 +52,12 @@ const server = serve({ fetch: sandbox.fetch, port: options.port, hostname: optio
   GATEWAY_API_SECRET=${project.apiSecret}
   GATEWAY_ENDPOINTS_KEY=${project.endpointsKey}
 ${others.map((other) => `  also project ${other.name}: pos_id ${other.posId}\n`).join('')}\
-  inspector and control plane: ${url}/_sandbox   test cards: ${url}/   docs: docs/sandbox.md`);
+  inspector and control plane: ${url}/_sandbox   test cards: ${url}/
+  docs: ${SANDBOX_DOCS}`);
 });
 
 server.on('error', (error) => {
-  console.error(`payform sandbox could not start: ${error.message}`);
+  console.error(`payform sandbox could not start: ${listenProblem(error, options.port)}`);
   process.exit(1);
 });
 

@@ -268,3 +268,15 @@ describe('receipts and balances', () => {
     expect((await stack.json('GET', '/api/balances/accounts/00000000-0000-0000-0000-000000000000', 404, { admin: true })).error.code).toBe('not_found_at_gateway');
   });
 });
+
+describe('an order nobody has paid yet', () => {
+  it('answers 409 with the session state, not 404, for an order id the companion handed out', async () => {
+    const session = await stack.openSession({ method: 'auth' });
+    for (const action of ['refund', 'capture', 'void', 'cancel']) {
+      const refusal = await op(session.order_id, action, 409);
+      expect(refusal.error.code).toBe('order_not_paid');
+      expect(refusal.error.message).toContain('session is open');
+    }
+    expect((await op('never-handed-out', 'refund', 404)).error.code).toBe('order_not_found');
+  });
+});

@@ -96,9 +96,15 @@ export class SecondaryOperations {
   }
 
   async #payment(orderId: string): Promise<Payment> {
-    const payment = await this.#deps.ledger.getPayment(orderId);
-    if (!payment) throw ApiProblem.notFound('The order', 'order_not_found');
-    return payment;
+    const { ledger } = this.#deps;
+    const payment = await ledger.getPayment(orderId);
+    if (payment) return payment;
+    // An id the companion handed out with a session is known: say why nothing can be done yet.
+    const session = await ledger.findSessionOfOrder(orderId);
+    if (session) {
+      throw new ApiProblem(409, 'order_not_paid', `The order has no payment yet: its checkout session is ${session.status}`);
+    }
+    throw ApiProblem.notFound('The order', 'order_not_found');
   }
 
   #send(payment: Payment, reservation: Operation, body: OperationBody): Promise<GatewayOperation> {

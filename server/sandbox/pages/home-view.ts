@@ -1,6 +1,7 @@
 /** The sandbox's front page: what it is, the default project's id, the test cards, the control plane. */
 import { html } from 'hono/html';
 import type { Project } from '../config.js';
+import { SANDBOX_DOCS } from '../docs.js';
 import { layout } from './layout.js';
 import type { Markup } from './layout.js';
 import { testCardTable } from './page-parts.js';
@@ -16,7 +17,7 @@ export function homePage(project: Project): Markup {
 <dt>pos_id</dt><dd><code>${project.posId}</code></dd>
 <dt>Currency</dt><dd>${project.currency}</dd>
 </dl>
-<p>Credentials are printed by <code>npm run sandbox</code> and described in docs/sandbox.md.</p>
+<p>Credentials are printed by <code>payform-sandbox</code> when it starts; test cards, the control plane and every behaviour are described in <a href="${SANDBOX_DOCS}">its documentation</a>.</p>
 ${testCardTable()}`,
   );
 }

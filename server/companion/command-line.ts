@@ -1,0 +1,55 @@
+/**
+ * The command line of `payform-companion` (main.ts). The companion is configured by its
+ * environment (settings.ts); the command line only asks for help or the version.
+ */
+import { readFileSync } from 'node:fs';
+
+export const COMPANION_DOCS = 'https://github.com/payform/payform/tree/main/server/companion#readme';
+
+export const USAGE = `Usage: payform-companion [--help | --version]
+
+The merchant's payment server for <pay-form>: checkout sessions, payments, 3-D Secure,
+signed webhooks into a ledger, reconciliation and the merchant API. It is configured by
+environment variables; the main ones:
+
+  PORT, HOST               where to listen (default 3000 on 127.0.0.1 in development)
+  PUBLIC_URL               how the gateway and browsers reach it (default http://localhost:$PORT)
+  GATEWAY_BASE_URL         the gateway, or a sandbox started with payform-sandbox
+  GATEWAY_POS_ID, GATEWAY_API_KEY, GATEWAY_API_SECRET, GATEWAY_ENDPOINTS_KEY
+                           the project's credentials (default the sandbox's test project)
+  DATABASE_URL             postgres://… for PostgreSQL, else an SQLite file (./data/payform.db)
+  ADMIN_TOKEN              bearer token of the merchant API (generated and printed if unset)
+  ALLOWED_ORIGINS          origins of the pages that embed <pay-form> (default PUBLIC_URL's)
+
+Every variable, its default and the recipes for Hono, Express and fetch servers:
+${COMPANION_DOCS}
+
+Options:
+  -h, --help      print this help
+  -v, --version   print the version
+`;
+
+export type CommandLine =
+  | { readonly kind: 'run' | 'help' | 'version' }
+  | { readonly kind: 'wrong'; readonly problem: string };
+
+export function readCommandLine(args: readonly string[]): CommandLine {
+  if (args.length === 0) return { kind: 'run' };
+  const [first] = args;
+  if (args.length === 1 && (first === '--help' || first === '-h')) return { kind: 'help' };
+  if (args.length === 1 && (first === '--version' || first === '-v')) return { kind: 'version' };
+  return { kind: 'wrong', problem: `unexpected ${args.length === 1 ? 'argument' : 'arguments'} ${args.map((arg) => `"${arg}"`).join(' ')}: the companion is configured by environment variables` };
+}
+
+/** The version of the package this file is part of: its nearest package.json, from source or dist. */
+export function packageVersion(): string {
+  for (const path of ['./package.json', '../package.json', '../../package.json']) {
+    try {
+      const manifest = JSON.parse(readFileSync(new URL(path, import.meta.url), 'utf8')) as { name?: string; version?: string };
+      if (manifest.name === '@payform/companion' && manifest.version) return manifest.version;
+    } catch {
+      // not here: one level up
+    }
+  }
+  return 'unknown';
+}
