@@ -89,6 +89,11 @@ it('a payment made on the shop’s page shows up in the back office under /payme
   await form.getByLabel('Card number').fill('4242 4242 4242 4242');
   await form.getByLabel('Expiry date').fill(FUTURE_EXPIRY);
   await form.getByLabel('Security code').fill('123');
+  // The session named no customer: the form asks for what the gateway needs.
+  for (const [label, value] of [['First name', 'Olena'], ['Last name', 'Koval'], ['Email', 'olena@example.com'], ['Phone', '+380501234567']] as const) {
+    const field = form.getByLabel(label, { exact: true });
+    if (await field.count()) await field.fill(value);
+  }
   await form.getByRole('button', { name: /^Pay / }).click();
   await expectPage(customer.locator('#outcome')).toHaveText(`Paid: order ${session.order_id}`, { timeout: 20_000 });
 
@@ -105,4 +110,25 @@ it('a payment made on the shop’s page shows up in the back office under /payme
   await expectPage(backOffice.operations).toHaveCount(1);
   const refunds = (await atTheGateway(session.order_id)).filter((entry) => entry.method === 'refund');
   expect(refunds).toEqual([expect.objectContaining({ status: 'success', amount: 100 })]);
+});
+
+it('payform-companion serves it at PAYFORM_BACK_OFFICE and says where', async () => {
+  const companion = await startBin(shop, 'payform-companion', [], {
+    GATEWAY_BASE_URL: sandbox.url,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    ADMIN_TOKEN,
+    DATABASE_URL: ':memory:',
+    PAYFORM_BACK_OFFICE: '/admin',
+  });
+  try {
+    await expect.poll(() => companion.output()).toContain(`back office at ${companion.url}/admin`);
+    const page = await fetch(`${companion.url}/admin`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
+    const script = /src="(\/admin\/assets\/[^"]+\.js)"/.exec(await page.text())![1]!;
+    expect((await fetch(`${companion.url}${script}`)).status).toBe(200);
+  } finally {
+    await companion.stop();
+  }
 });
