@@ -1,9 +1,9 @@
 /**
  * The back office's client of the companion's merchant API, and where the admin token lives.
  *
- * The token is typed into the sign-in form or arrives in the address's fragment
- * (`…/admin#token=…`, a link the merchant's own tooling may print: a fragment is never sent to a server nor put in
- * a Referer). It is kept in sessionStorage — this tab only, gone when the tab closes — and sent
+ * The token is typed into the sign-in form or arrives in the address's fragment (`…/admin#token=…`,
+ * a link the merchant's own tooling may print: a fragment is never sent to a server nor put in a
+ * Referer). It is kept in sessionStorage — this tab only, gone when the tab closes — and sent
  * as `Authorization: Bearer` to the same origin. No cookie carries it, so no other site can make
  * this browser use it, and the shop's pages never read it. Paths are the merchant API's
  * (`/api/…`), below the companion's base path (page-config.ts).

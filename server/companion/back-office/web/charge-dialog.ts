@@ -74,7 +74,7 @@ export function chargeDialog(draft: ChargeDraft, handlers: { submit: (request: C
       <div class="field">
         <label for="charge-description">${t('dialog.description')}</label>
         <input id="charge-description" name="description" autocomplete="off" maxlength="2048" required aria-required="true"
-          .value=${'Kavarnia: next delivery'} aria-describedby="charge-description-error" aria-invalid=${fieldError('description') ? 'true' : 'false'}>
+          .value=${t('charge.description', { order: order.order_id })} aria-describedby="charge-description-error" aria-invalid=${fieldError('description') ? 'true' : 'false'}>
         <span class="field__error" id="charge-description-error">${fieldError('description') ?? ''}</span>
       </div>
       <div class="field">

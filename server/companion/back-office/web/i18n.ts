@@ -140,6 +140,7 @@ const en = {
   'done.chargePending': 'Charge {order} is being processed; its outcome will show here.',
   'done.chargeChallenge': 'The bank asks the customer to confirm the charge (3-D Secure). Send them this link:',
   'charge.noCard': 'This customer has no saved card ending {last4} any more.',
+  'charge.description': 'Next charge after order {order}',
 };
 
 export type MessageKey = keyof typeof en;
@@ -280,6 +281,7 @@ const uk: Record<MessageKey, string> = {
   'done.chargePending': 'Списання {order} обробляється; результат з’явиться тут.',
   'done.chargeChallenge': 'Банк просить клієнта підтвердити списання (3-D Secure). Надішліть йому це посилання:',
   'charge.noCard': 'У клієнта більше немає збереженої картки, що закінчується на {last4}.',
+  'charge.description': 'Наступне списання після замовлення {order}',
 };
 
 const CATALOGS = { en, uk };
