@@ -8,6 +8,7 @@
  * this browser use it, and the shop's pages never read it. Paths are the merchant API's
  * (`/api/…`), below the companion's base path (page-config.ts).
  */
+import type { ApiAmount } from './money.js';
 import { apiPath } from './page-config.js';
 
 const TOKEN_KEY = 'payform:admin-token';
@@ -123,14 +124,14 @@ export type PaymentStatus = 'init' | 'pending' | 'success' | 'failure';
 
 export interface Share {
   readonly sub_merchant_id: string;
-  readonly amount: number | string;
+  readonly amount: ApiAmount;
 }
 
 export interface OrderSummary {
   readonly order_id: string;
   readonly mode: 'direct' | 'hosted';
   readonly method: 'purchase' | 'auth' | 'lookup';
-  readonly amount: number;
+  readonly amount: ApiAmount;
   readonly currency: string;
   readonly split: Share[] | null;
   readonly status: PaymentStatus;
@@ -149,7 +150,7 @@ export interface Operation {
   readonly id: string;
   readonly operation_id: string | null;
   readonly kind: 'capture' | 'void' | 'refund';
-  readonly amount: number;
+  readonly amount: ApiAmount;
   readonly status: PaymentStatus;
   readonly status_code: string | null;
   readonly status_description: string | null;
@@ -173,20 +174,20 @@ export interface WebhookEvent {
 export interface UnmatchedEvents {
   readonly events: (WebhookEvent & {
     readonly order_id: string;
-    readonly amount: number | null;
+    readonly amount: ApiAmount | null;
     readonly currency: string | null;
   })[];
   readonly next_cursor: string | null;
 }
 
 export interface Totals {
-  readonly captured: number;
-  readonly capture_pending: number;
-  readonly refunded: number;
-  readonly refund_pending: number;
+  readonly captured: ApiAmount;
+  readonly capture_pending: ApiAmount;
+  readonly refunded: ApiAmount;
+  readonly refund_pending: ApiAmount;
   readonly voided: boolean;
-  readonly refundable: number;
-  readonly capturable: number;
+  readonly refundable: ApiAmount;
+  readonly capturable: ApiAmount;
 }
 
 export interface OrderDetail {
@@ -206,7 +207,7 @@ export interface Balance {
   readonly id: string;
   readonly name: string;
   readonly currency: string;
-  readonly balances: { readonly available: number; readonly rolling_reserve?: number };
+  readonly balances: { readonly available: ApiAmount; readonly rolling_reserve?: ApiAmount };
 }
 
 export interface Terminals {

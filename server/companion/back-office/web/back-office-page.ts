@@ -6,7 +6,7 @@
 import { html, nothing } from 'lit';
 import type { TemplateResult } from 'lit';
 import { t } from './i18n.js';
-import { formatDecimal } from './money.js';
+import { formatAmount } from './money.js';
 import { mountPage } from './chrome.js';
 import { adminToken, api, ApiError, download, forgetToken, newIdempotencyKey, saveToken } from './admin-api.js';
 import type { Balance, OrderDetail, OrderSummary, Stats, Terminals, UnmatchedEvents } from './admin-api.js';
@@ -171,7 +171,7 @@ async function perform(request: OperationRequest): Promise<void> {
       !operation
         ? t('done.cancel', { order: orderId })
         : operation.status === 'success'
-          ? t('done.success', { operation: t(`operation.${operation.kind as 'refund'}`), amount: formatDecimal(operation.amount, currency) })
+          ? t('done.success', { operation: t(`operation.${operation.kind as 'refund'}`), amount: formatAmount(operation.amount, currency) })
           : operation.status === 'failure'
             ? t('done.declined', { operation: t(`operation.${operation.kind as 'refund'}`), reason: operation.status_description ?? '' })
             : t('done.pending', { operation: t(`operation.${operation.kind as 'refund'}`) }),
@@ -194,7 +194,7 @@ async function charge(request: ChargeRequest): Promise<void> {
     const answer = await chargeSavedCard(token!, order, request, idempotencyKey);
     closeChargeDialog();
     challenge = answer.status === 'action_required' ? answer : undefined;
-    const amount = formatDecimal(answer.amount, answer.currency);
+    const amount = formatAmount(answer.amount, answer.currency);
     if (answer.status === 'success') announce(t('done.charged', { amount, order: answer.order_id }));
     else if (answer.status === 'failure') announce(t('done.chargeDeclined', { reason: answer.message ?? '' }));
     else if (answer.status === 'pending') announce(t('done.chargePending', { order: answer.order_id }));

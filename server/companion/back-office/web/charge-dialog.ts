@@ -10,6 +10,8 @@ import type { TemplateResult } from 'lit';
 import { t } from './i18n.js';
 import { api, ApiError } from './admin-api.js';
 import type { OrderSummary } from './admin-api.js';
+import { typedAmount } from './money.js';
+import type { ApiAmount } from './money.js';
 import { refusalNotice } from './refusal-notice.js';
 
 export interface ChargeDraft {
@@ -23,7 +25,7 @@ export interface ChargeDraft {
 /** What the companion answers (ChargeAnswer in server/companion/merchant/saved-card-charges.ts). */
 export interface ChargeAnswer {
   readonly order_id: string;
-  readonly amount: number;
+  readonly amount: ApiAmount;
   readonly currency: string;
   readonly status: 'success' | 'failure' | 'pending' | 'action_required';
   readonly message?: string;
@@ -31,7 +33,7 @@ export interface ChargeAnswer {
 }
 
 export interface ChargeRequest {
-  readonly amount: string;
+  readonly amount: ApiAmount;
   readonly description: string;
   readonly method: 'purchase' | 'auth';
 }
@@ -59,7 +61,7 @@ export function chargeDialog(draft: ChargeDraft, handlers: { submit: (request: C
     event.preventDefault();
     const form = new FormData(event.target as HTMLFormElement);
     const text = (name: string) => String(form.get(name) ?? '').trim();
-    handlers.submit({ amount: text('amount').replace(',', '.'), description: text('description'), method: text('method') === 'auth' ? 'auth' : 'purchase' });
+    handlers.submit({ amount: typedAmount(text('amount')), description: text('description'), method: text('method') === 'auth' ? 'auth' : 'purchase' });
   };
   return html`<dialog class="operation-dialog charge-dialog" aria-labelledby="charge-title" @close=${handlers.close}>
     <form method="dialog" novalidate @submit=${submit}>

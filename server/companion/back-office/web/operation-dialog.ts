@@ -9,7 +9,7 @@ import { html, nothing } from 'lit';
 import type { TemplateResult } from 'lit';
 import { t } from './i18n.js';
 import type { MessageKey } from './i18n.js';
-import { decimalText, formatDecimal, hundredths } from './money.js';
+import { editableAmount, formatAmount, fromUnits, typedAmount, units } from './money.js';
 import type { ApiError, OrderDetail, Share } from './admin-api.js';
 import { pageConfig } from './page-config.js';
 import { refusalNotice } from './refusal-notice.js';
@@ -68,11 +68,11 @@ export function suggestedShares(detail: OrderDetail, action: OperationAction): S
   const sellers = pageConfig().subMerchants;
   if (sellers.length === 0) return [];
   // The reserve itself, though the project may allow capturing a little more.
-  const all = Math.min(hundredths(detail.order.amount), hundredths(detail.totals.capturable));
+  const all = Math.min(units(detail.order.amount), units(detail.totals.capturable));
   const each = Math.floor(all / sellers.length);
   return sellers.map((seller, i) => ({
     sub_merchant_id: seller.id,
-    amount: decimalText(i === 0 ? all - each * (sellers.length - 1) : each),
+    amount: fromUnits(i === 0 ? all - each * (sellers.length - 1) : each),
   }));
 }
 
@@ -98,15 +98,18 @@ export function operationDialog(
   const submit = (event: SubmitEvent) => {
     event.preventDefault();
     const form = new FormData(event.target as HTMLFormElement);
-    const text = (name: string) => String(form.get(name) ?? '').trim().replace(',', '.');
+    const text = (name: string) => String(form.get(name) ?? '').trim();
     const comment = text('comment');
     const body: Record<string, unknown> = comment ? { comment } : {};
-    if (takesAmount(action) && text('amount')) body.amount = text('amount');
+    if (takesAmount(action) && text('amount')) body.amount = typedAmount(text('amount'));
     if (isSplit(action)) {
-      const split = sellers.map((seller, i) => ({ sub_merchant_id: seller.id, amount: text(`share-${i}`) })).filter((share) => share.amount !== '' && Number(share.amount) > 0);
+      const split = sellers
+        .map((seller, i) => ({ sub_merchant_id: seller.id, typed: text(`share-${i}`) }))
+        .filter((share) => share.typed !== '' && Number(typedAmount(share.typed)) > 0)
+        .map((share) => ({ sub_merchant_id: share.sub_merchant_id, amount: typedAmount(share.typed) }));
       body.split = split;
-      // The sum, sent as text so no float is added: the companion checks it against the shares.
-      body.amount = decimalText(split.reduce((sum, share) => sum + hundredths(share.amount), 0));
+      // The sum, added in whole units so no float is added: the companion checks it against the shares.
+      body.amount = fromUnits(split.reduce((sum, share) => sum + units(share.amount), 0));
     }
     handlers.submit({ action, body });
   };
@@ -114,13 +117,13 @@ export function operationDialog(
   return html`<dialog class="operation-dialog" aria-labelledby="operation-title" @close=${handlers.close}>
     <form method="dialog" novalidate @submit=${submit}>
       <h2 id="operation-title">${t(ACTION_NAMES[action])} · <span class="mono">${order.order.order_id}</span></h2>
-      <p class="muted">${t(EXPLANATIONS[action], { limit: formatDecimal(limit, currency) })}</p>
+      <p class="muted">${t(EXPLANATIONS[action], { limit: formatAmount(limit, currency) })}</p>
       ${takesAmount(action)
         ? html`<div class="field">
             <label for="operation-amount">${t('dialog.amount', { currency })}</label>
-            <input id="operation-amount" name="amount" inputmode="decimal" autocomplete="off" dir="ltr" placeholder=${String(limit)}
+            <input id="operation-amount" name="amount" inputmode="decimal" autocomplete="off" dir="ltr" placeholder=${editableAmount(limit)}
               pattern=${DECIMAL.source} aria-describedby="operation-amount-hint operation-amount-error" aria-invalid=${fieldError('amount') ? 'true' : 'false'}>
-            <span class="field__hint" id="operation-amount-hint">${t('dialog.amountHint', { limit: formatDecimal(limit, currency) })}</span>
+            <span class="field__hint" id="operation-amount-hint">${t('dialog.amountHint', { limit: formatAmount(limit, currency) })}</span>
             <span class="field__error" id="operation-amount-error">${fieldError('amount') ?? ''}</span>
           </div>`
         : nothing}
@@ -131,7 +134,7 @@ export function operationDialog(
               return html`<div class="field">
                 <label for="share-${i}">${seller.name}</label>
                 <input id="share-${i}" name="share-${i}" inputmode="decimal" autocomplete="off" dir="ltr"
-                  .value=${share ? String(share.amount) : ''}>
+                  .value=${share ? editableAmount(share.amount) : ''}>
               </div>`;
             })}
           </fieldset>`
