@@ -33,9 +33,12 @@ export const BackOfficeSettings = z.strictObject({
   dir: z.string().min(1).optional(),
 });
 
-/** The page as `npm run build -w @payform/companion` (prepack) leaves it in the installed package. */
-const DEFAULT_DIR = join(dirname(createRequire(import.meta.url).resolve('@payform/companion/package.json')), 'dist', 'back-office');
+/**
+ * The page as `npm run build -w @payform/companion` (prepack) leaves it in the installed package.
+ * Looked up only when the back office is on, so a bundler that moves this module breaks nothing else.
+ */
+const defaultDir = () => join(dirname(createRequire(import.meta.url).resolve('@payform/companion/package.json')), 'dist', 'back-office');
 
 export function resolveBackOffice(config: BackOfficeConfig): BackOfficeOptions {
-  return { path: config.path, subMerchants: config.subMerchants ?? [], dir: config.dir ?? DEFAULT_DIR };
+  return { path: config.path, subMerchants: config.subMerchants ?? [], dir: config.dir ?? defaultDir() };
 }
