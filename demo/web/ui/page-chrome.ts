@@ -22,7 +22,7 @@ const sun = html`<svg viewBox="0 0 24 24" aria-hidden="true" focusable="false"><
 
 /**
  * Mounts the chrome around `<main>` and renders `content` into it. `extra` goes at the end of
- * the header's tools (the shop's cart link, the back office's sign-out).
+ * the header's tools (the shop's cart link).
  */
 export function mountPage(page: PageName, content: () => TemplateResult, extra: () => TemplateResult | typeof nothing = () => nothing): Chrome {
   const header = document.querySelector<HTMLElement>('header.site-header')!;
