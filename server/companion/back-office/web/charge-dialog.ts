@@ -61,7 +61,7 @@ export function chargeDialog(draft: ChargeDraft, handlers: { submit: (request: C
     event.preventDefault();
     const form = new FormData(event.target as HTMLFormElement);
     const text = (name: string) => String(form.get(name) ?? '').trim();
-    handlers.submit({ amount: typedAmount(text('amount')), description: text('description'), method: text('method') === 'auth' ? 'auth' : 'purchase' });
+    handlers.submit({ amount: typedAmount(text('amount'), order.currency), description: text('description'), method: text('method') === 'auth' ? 'auth' : 'purchase' });
   };
   return html`<dialog class="operation-dialog charge-dialog" aria-labelledby="charge-title" @close=${handlers.close}>
     <form method="dialog" novalidate @submit=${submit}>

@@ -10,12 +10,12 @@ describe('amounts in the back office', () => {
   });
 
   it('sends what the merchant typed, decimal comma or point', () => {
-    expect(typedAmount(' 10,5 ')).toBe('10.5');
-    expect(typedAmount('100')).toBe('100');
+    expect(typedAmount(' 10,5 ', 'UAH')).toBe('10.5');
+    expect(typedAmount('100', 'UAH')).toBe('100');
   });
 
   it('prefills a field with the amount as one would type it', () => {
-    expect(editableAmount(fromUnits(65_000))).toBe('650.00');
-    expect(editableAmount(12.5)).toBe('12.5');
+    expect(editableAmount(fromUnits(65_000), 'UAH')).toBe('650.00');
+    expect(editableAmount(12.5, 'UAH')).toBe('12.5');
   });
 });

@@ -39,12 +39,12 @@ export function fromUnits(count: number): ApiAmount {
   return `${count < 0 ? '-' : ''}${digits.slice(0, -2)}.${digits.slice(-2)}`;
 }
 
-/** What the merchant types for an amount ("10.5", "10,50") → the API's amount; the API checks it. */
-export function typedAmount(text: string): ApiAmount {
+/** What the merchant types for an amount ("10.5", "10,50") in `currency` → the API's amount; the API checks it. */
+export function typedAmount(text: string, _currency: string): ApiAmount {
   return text.trim().replace(',', '.');
 }
 
-/** An amount as the merchant would type it, to prefill a field: 10.5 → "10.5". */
-export function editableAmount(amount: ApiAmount): string {
+/** An amount as the merchant would type it in `currency`, to prefill a field: 10.5 → "10.5". */
+export function editableAmount(amount: ApiAmount, _currency: string): string {
   return String(amount);
 }

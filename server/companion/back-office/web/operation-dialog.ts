@@ -101,12 +101,12 @@ export function operationDialog(
     const text = (name: string) => String(form.get(name) ?? '').trim();
     const comment = text('comment');
     const body: Record<string, unknown> = comment ? { comment } : {};
-    if (takesAmount(action) && text('amount')) body.amount = typedAmount(text('amount'));
+    if (takesAmount(action) && text('amount')) body.amount = typedAmount(text('amount'), currency);
     if (isSplit(action)) {
       const split = sellers
         .map((seller, i) => ({ sub_merchant_id: seller.id, typed: text(`share-${i}`) }))
-        .filter((share) => share.typed !== '' && Number(typedAmount(share.typed)) > 0)
-        .map((share) => ({ sub_merchant_id: share.sub_merchant_id, amount: typedAmount(share.typed) }));
+        .filter((share) => share.typed !== '' && Number(typedAmount(share.typed, currency)) > 0)
+        .map((share) => ({ sub_merchant_id: share.sub_merchant_id, amount: typedAmount(share.typed, currency) }));
       body.split = split;
       // The sum, added in whole units so no float is added: the companion checks it against the shares.
       body.amount = fromUnits(split.reduce((sum, share) => sum + units(share.amount), 0));
@@ -121,7 +121,7 @@ export function operationDialog(
       ${takesAmount(action)
         ? html`<div class="field">
             <label for="operation-amount">${t('dialog.amount', { currency })}</label>
-            <input id="operation-amount" name="amount" inputmode="decimal" autocomplete="off" dir="ltr" placeholder=${editableAmount(limit)}
+            <input id="operation-amount" name="amount" inputmode="decimal" autocomplete="off" dir="ltr" placeholder=${editableAmount(limit, currency)}
               pattern=${DECIMAL.source} aria-describedby="operation-amount-hint operation-amount-error" aria-invalid=${fieldError('amount') ? 'true' : 'false'}>
             <span class="field__hint" id="operation-amount-hint">${t('dialog.amountHint', { limit: formatAmount(limit, currency) })}</span>
             <span class="field__error" id="operation-amount-error">${fieldError('amount') ?? ''}</span>
@@ -134,7 +134,7 @@ export function operationDialog(
               return html`<div class="field">
                 <label for="share-${i}">${seller.name}</label>
                 <input id="share-${i}" name="share-${i}" inputmode="decimal" autocomplete="off" dir="ltr"
-                  .value=${share ? editableAmount(share.amount) : ''}>
+                  .value=${share ? editableAmount(share.amount, currency) : ''}>
               </div>`;
             })}
           </fieldset>`
