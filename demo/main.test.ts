@@ -20,7 +20,7 @@ afterEach(() => {
 async function start(env: Record<string, string>): Promise<string> {
   child = spawn(process.execPath, ['--import', 'tsx', 'demo/main.ts'], {
     cwd: REPOSITORY,
-    env: { ...process.env, PORT: '0', SANDBOX_PORT: '0', DATABASE_URL: ':memory:', LOG_LEVEL: 'error', ...env },
+    env: { ...process.env, PORT: '0', SANDBOX_PORT: '0', PAYFORM_DATABASE_URL: ':memory:', PAYFORM_LOG_LEVEL: 'error', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let printed = '';
@@ -50,7 +50,7 @@ describe('npm start', { timeout: 90_000 }, () => {
     expect(shop).not.toContain(':0/');
     expect(backOffice).toBe(`${shop}admin#token=${token}`);
     // No HOST in development: this machine only, and the start-up lines say so.
-    expect(printed).toContain(`  listening     127.0.0.1:${new URL(shop).port} (this machine only; set HOST to listen elsewhere)`);
+    expect(printed).toContain(`  listening     127.0.0.1:${new URL(shop).port} (this machine only; set PAYFORM_HOST to listen elsewhere)`);
     expect(printed).toContain('4242 4242 4242 4242');
 
     const page = await fetch(shop);
@@ -67,7 +67,7 @@ describe('npm start', { timeout: 90_000 }, () => {
   });
 
   it('does not print a token it was given', async () => {
-    const printed = await start({ ADMIN_TOKEN: 'given-token-0123456789abcdef' });
+    const printed = await start({ PAYFORM_ADMIN_TOKEN: 'given-token-0123456789abcdef' });
     expect(printed).not.toContain('given-token-0123456789abcdef');
     expect(line(printed, 'back office')).toMatch(/\/admin$/);
     child!.kill('SIGINT');
@@ -77,7 +77,7 @@ describe('npm start', { timeout: 90_000 }, () => {
   it('says what is wrong with the environment and exits 1', async () => {
     child = spawn(process.execPath, ['--import', 'tsx', 'demo/main.ts'], {
       cwd: REPOSITORY,
-      env: { ...process.env, PORT: 'eighty', SANDBOX_PORT: '0', DATABASE_URL: ':memory:' },
+      env: { ...process.env, PORT: 'eighty', SANDBOX_PORT: '0', PAYFORM_DATABASE_URL: ':memory:' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let printed = '';

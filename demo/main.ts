@@ -40,9 +40,9 @@ const lines = [
   `  listening     ${stack.companion.listening}`,
   // The fragment never reaches a server or a Referer; the back office keeps it for this tab only.
   `  back office   ${stack.backOfficeUrl}${token ? `#token=${token}` : ''}`,
-  `  admin token   ${token ?? '(the ADMIN_TOKEN you set)'}`,
+  `  admin token   ${token ?? '(the PAYFORM_ADMIN_TOKEN you set)'}`,
   ...(stack.sandboxUrl ? [`  sandbox       ${stack.sandboxUrl}/  (control plane ${stack.sandboxUrl}/_sandbox)`] : []),
-  `  database      ${stack.databaseUrl.startsWith('postgres') ? 'PostgreSQL (DATABASE_URL)' : stack.databaseUrl}`,
+  `  database      ${stack.databaseUrl.startsWith('postgres') ? 'PostgreSQL (PAYFORM_DATABASE_URL)' : stack.databaseUrl}`,
   ...(stack.sandboxUrl
     ? [
         '  test cards    any future expiry; security code 123 (American Express 1234)',

@@ -1,6 +1,6 @@
 /**
- * The whole stack in one process: the sandbox gateway (unless GATEWAY_BASE_URL names a real
- * one), the companion with its back office, and the demo shop on the companion's port.
+ * The whole stack in one process: the sandbox gateway (unless PAYFORM_GATEWAY_BASE_URL names a
+ * real one), the companion with its back office, and the demo shop on the companion's port.
  * `npm start` (demo/main.ts) runs one; the end-to-end suite runs one per test worker.
  *
  *   const stack = await startStack({ env: { ...process.env, PORT: '0', SANDBOX_PORT: '0' } });
@@ -11,8 +11,8 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { readCompanionConfig, startCompanion } from '@payform/companion';
-import type { RunningCompanion } from '@payform/companion';
-import { testProjectCredentials } from '@payform/gateway/testing';
+import type { CompanionSettings, RunningCompanion } from '@payform/companion';
+import { TEST_WIDGET_KEY, testProjectCredentials } from '@payform/gateway/testing';
 import { createSandbox, strictFromEnv } from '@payform/sandbox';
 import type { SandboxApp, SandboxConfig } from '@payform/sandbox';
 import { SELLERS } from './catalog.js';
@@ -35,10 +35,10 @@ export interface RunningStack {
   /** The shop, on the companion's origin. */
   readonly shopUrl: string;
   readonly backOfficeUrl: string;
-  /** The bundled sandbox; undefined when GATEWAY_BASE_URL names another gateway. */
+  /** The bundled sandbox; undefined when PAYFORM_GATEWAY_BASE_URL names another gateway. */
   readonly sandboxUrl: string | undefined;
   readonly adminToken: string;
-  /** True when ADMIN_TOKEN was not set and this run made one up. */
+  /** True when PAYFORM_ADMIN_TOKEN was not set and this run made one up. */
   readonly adminTokenGenerated: boolean;
   readonly databaseUrl: string;
   readonly companion: RunningCompanion;
@@ -48,7 +48,7 @@ export interface RunningStack {
 
 export async function startStack(options: StackOptions = {}): Promise<RunningStack> {
   const env = options.env ?? process.env;
-  const settings = readCompanionConfig(env);
+  const settings = demoCardEntry(readCompanionConfig(env), env);
   const sandbox = settings.gatewayBaseUrl === undefined ? await startSandbox(env, options) : undefined;
   let companion: RunningCompanion;
   try {
@@ -116,4 +116,17 @@ async function startSandbox(env: Env, options: StackOptions): Promise<RunningSan
       await app.sandbox.stop();
     },
   };
+}
+
+/**
+ * The demo tokenizes cards by default: on the bundled sandbox, with no widget key set, it takes
+ * the test project's. PAYFORM_DEMO_CARD_ENTRY=relay shows the relay mode instead (the card
+ * through the companion), as a companion without a widget key runs.
+ */
+function demoCardEntry(settings: CompanionSettings, env: Env): CompanionSettings {
+  const entry = env.PAYFORM_DEMO_CARD_ENTRY?.trim() || 'tokenize';
+  if (entry !== 'tokenize' && entry !== 'relay') throw new TypeError('Invalid environment: PAYFORM_DEMO_CARD_ENTRY must be tokenize or relay');
+  if (entry === 'relay') return { ...settings, tokenizer: undefined };
+  if (settings.tokenizer || settings.gatewayBaseUrl !== undefined) return settings;
+  return { ...settings, tokenizer: { widgetKey: TEST_WIDGET_KEY, widgetUrl: undefined } };
 }

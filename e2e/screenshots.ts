@@ -26,7 +26,7 @@ const CONTACTS = [
 await buildWhatIsStale((line) => console.error(line));
 const token = randomBytes(24).toString('base64url');
 const stack = await startStack({
-  env: { ...process.env, PORT: '0', SANDBOX_PORT: '0', HOST: '127.0.0.1', PUBLIC_URL: '', DATABASE_URL: ':memory:', ADMIN_TOKEN: token, LOG_LEVEL: 'error' },
+  env: { ...process.env, PORT: '0', SANDBOX_PORT: '0', PAYFORM_HOST: '127.0.0.1', PAYFORM_PUBLIC_URL: '', PAYFORM_DATABASE_URL: ':memory:', PAYFORM_ADMIN_TOKEN: token, PAYFORM_LOG_LEVEL: 'error' },
 });
 const shop = stack.shopUrl.replace(/\/$/, '');
 let browser: Browser | undefined;

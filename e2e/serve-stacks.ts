@@ -29,16 +29,16 @@ for (let i = 0; i < count; i++) {
         ...process.env,
         PORT: '0',
         SANDBOX_PORT: '0',
-        HOST: '127.0.0.1',
-        PUBLIC_URL: '',
-        DATABASE_URL: ':memory:',
+        PAYFORM_HOST: '127.0.0.1',
+        PAYFORM_PUBLIC_URL: '',
+        PAYFORM_DATABASE_URL: ':memory:',
         // The journeys drive payform's own client: its requests must be exact (strict mode).
         SANDBOX_STRICT: '1',
-        ADMIN_TOKEN: randomBytes(24).toString('base64url'),
+        PAYFORM_ADMIN_TOKEN: randomBytes(24).toString('base64url'),
         // Each test is its own customer, with its own address (X-Forwarded-For): pay rate limits count per test.
-        TRUST_PROXY: 'true',
+        PAYFORM_TRUST_PROXY: 'true',
         // The fault journeys make the companion warn on purpose; errors still show.
-        LOG_LEVEL: process.env.LOG_LEVEL ?? 'error',
+        PAYFORM_LOG_LEVEL: process.env.LOG_LEVEL ?? 'error',
       },
       gatewayTimeoutMs: E2E_GATEWAY_TIMEOUT_MS,
       // A reordered webhook waits for the next one this long (2 s by default): a challenge clicked

@@ -22,8 +22,12 @@ export interface PayEventDetails {
   'pay-success': { orderId?: string; paymentId?: string };
   /** The payment was declined; the form stays for another try. */
   'pay-failure': { message: string; orderId?: string };
-  /** No usable answer from the companion (network, HTTP error, malformed answer, refused redirect). */
-  'pay-error': { code: PayErrorCode; message: string };
+  /**
+   * No usable answer from the companion (network, HTTP error, malformed answer, refused redirect).
+   * `message` is the customer's; `reason`, for the developer, says what a misconfigured page
+   * reached and what was expected (also on the console).
+   */
+  'pay-error': { code: PayErrorCode; message: string; reason?: string };
 }
 
 export type PayEventMap = { [K in keyof PayEventDetails]: CustomEvent<PayEventDetails[K]> };

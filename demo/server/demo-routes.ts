@@ -14,6 +14,6 @@ export const DEMO_WEB_DIR = fileURLToPath(new URL('../../dist/demo', import.meta
 export function demoRoutes(companion: CompanionApp, webDir = DEMO_WEB_DIR): Hono<CompanionEnv> {
   const demo = new Hono<CompanionEnv>();
   demo.route('/shop/api', shopRoutes(companion));
-  demo.route('/', pageRoutes(webDir));
+  demo.route('/', pageRoutes(webDir, companion.companion.services.options.tokenizer?.url));
   return demo;
 }

@@ -31,6 +31,13 @@ describe('the demo’s pages', () => {
     expect(PAGE_POLICY).not.toContain('unsafe');
   });
 
+  it('lets pages connect to the card tokenizer’s origin, and to nothing else, in tokenize mode', async () => {
+    const pages = new Hono().route('/', pageRoutes(built(), 'http://127.0.0.1:3001/api/v1/sdk/tokenize') as unknown as Hono);
+    const policy = (await pages.request('/checkout')).headers.get('content-security-policy')!;
+    expect(policy).toContain("connect-src 'self' http://127.0.0.1:3001;");
+    expect(policy.replace("connect-src 'self' http://127.0.0.1:3001", "connect-src 'self'")).toBe(PAGE_POLICY);
+  });
+
   it('caches hashed assets for good, and nothing outside the build', async () => {
     const pages = app(built());
     const asset = await pages.request('/assets/shop-abc123.js');

@@ -4,10 +4,12 @@
  * loopback and is bounded in time (a few minutes in all).
  *
  *   npm run bench                            all of it (builds the widget first)
- *   npm run bench -- --only=overhead,ingest  some sections: widget, widget-load, overhead, ingest, startup
+ *   npm run bench -- --only=overhead,ingest  some sections: widget, merchant-build, widget-load, overhead, scale-out, ingest, startup
  *   npm run bench -- --no-build              measure the widget as it is in widget/dist
- *   DATABASE_URL=postgres://… npm run bench  ingest on PostgreSQL too
+ *   DATABASE_URL=postgres://… npm run bench  ingest on PostgreSQL too, and scale-out (one and two companions)
  *   BENCH_CPU_PROFILE_DIR=/tmp/p npm run bench -- --only=overhead   V8 CPU profiles of the servers
+ *   npm run bench -- --baseline=main         the overhead and ingest figures of <rev> too, measured
+ *                                            beside this checkout's in the same run, alternating
  *
  * Exit code 1 when a measurement failed or a correctness check of one broke (an event applied
  * twice, a payment left unsettled); budgets missed are reported, not failed.
@@ -23,20 +25,38 @@ import { DEFAULT_OVERHEAD, measureCompanionOverhead } from './overhead.js';
 import { currentLoad, printTable, withinBudget, writeResults } from './report.js';
 import type { Budget, Figure } from './report.js';
 import { hasStartScript, measureStartup } from './startup.js';
+import { baselineTree, currentTree } from './trees/baseline.js';
+import type { Tree } from './trees/baseline.js';
+import { measureInTree } from './trees/measure.js';
 import { measureWidgetLoad } from './widget-load.js';
+import { measureMerchantBuild } from './merchant-build.js';
+import { DEFAULT_SCALE_OUT, measureInstances } from './scale-out.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const RESULTS = `${ROOT}bench/results.json`;
-const SECTIONS = ['widget', 'widget-load', 'overhead', 'ingest', 'startup'] as const;
+const SECTIONS = ['widget', 'merchant-build', 'widget-load', 'overhead', 'scale-out', 'ingest', 'startup'] as const;
 type Section = (typeof SECTIONS)[number];
 
 const INGEST_BUDGET: Budget = { kind: 'min', limit: 5_000, text: '5,000 events/s' };
+const POSTGRES_INGEST_BUDGET: Budget = { kind: 'min', limit: 3_000, text: '3,000 events/s' };
 const KIB = 1024;
 
 const args = process.argv.slice(2);
 const onlyArg = args.find((arg) => arg.startsWith('--only='))?.slice('--only='.length);
 const selected = new Set<Section>(onlyArg ? (onlyArg.split(',') as Section[]) : SECTIONS);
 for (const section of selected) if (!SECTIONS.includes(section)) throw new Error(`unknown section ${section}; use ${SECTIONS.join(', ')}`);
+
+const baselineRevision = args.find((arg) => arg.startsWith('--baseline='))?.slice('--baseline='.length);
+// The baseline first, so a slow start of the machine does not flatter the change.
+const trees: Tree[] = [...(baselineRevision ? [baselineTree(ROOT, baselineRevision)] : []), currentTree(ROOT)];
+process.once('exit', () => trees.forEach((tree) => tree.dispose()));
+const sideBySide = trees.length > 1;
+const labelled = (tree: Tree, name: string) => (sideBySide ? `${name} — ${tree.name}` : name);
+
+/** A measurement of `tree`'s bench: in this process alone, in a process of that tree's beside a baseline. */
+function inTree<T>(tree: Tree, module: string, fn: string, args: readonly unknown[], here: () => Promise<T>): Promise<T> {
+  return sideBySide ? measureInTree<T>(tree, module, fn, args) : here();
+}
 
 const figures: Figure[] = [];
 const failures: string[] = [];
@@ -108,6 +128,18 @@ await section('widget', 'widget weight and keystroke', async () => {
   });
 });
 
+await section('merchant-build', "a merchant's Vite build of a page with <pay-form>, from the packed tarballs", async () => {
+  const build = await measureMerchantBuild();
+  add({
+    section: '1. Widget weight',
+    name: "a merchant's Vite production build of a page with <pay-form>, what loads with the page, gzip",
+    value: build.initialGzipBytes,
+    unit: 'B',
+    budget: { kind: 'max', limit: BUNDLE_BUDGET_BYTES, text: `14 KB = ${BUNDLE_BUDGET_BYTES.toLocaleString('en-US')} B` },
+    detail: `${build.initialFiles.join(', ')}; vite ${build.viteVersion}; on demand: ${Object.entries(build.onDemandGzipBytes).map(([file, bytes]) => `${file.replace(/^assets\//, '')} ${bytes} B`).join(', ')}`,
+  });
+});
+
 await section('widget-load', 'module load → interactive <pay-form> in Chromium', async () => {
   const { interactive } = await measureWidgetLoad();
   add({
@@ -120,37 +152,68 @@ await section('widget-load', 'module load → interactive <pay-form> in Chromium
 });
 
 await section('overhead', 'companion overhead', async () => {
-  const overhead = await measureCompanionOverhead(DEFAULT_OVERHEAD);
-  const title = '3. Companion overhead (pay: via companion vs straight to the sandbox)';
-  add({
-    section: title,
-    name: 'p50 latency added by the companion',
-    value: overhead.addedP50,
-    unit: 'ms',
-    budget: { kind: 'max', limit: 1, text: '1 ms' },
-    detail: `direct p50 ${overhead.direct.p50.toFixed(2)} ms, via companion p50 ${overhead.viaCompanion.p50.toFixed(2)} ms (${overhead.direct.samples} pairs, one at a time)`,
-  });
-  add({
-    section: title,
-    name: 'p99 latency added by the companion',
-    value: overhead.addedP99,
-    unit: 'ms',
-    detail: `direct p99 ${overhead.direct.p99.toFixed(2)} ms, via companion p99 ${overhead.viaCompanion.p99.toFixed(2)} ms`,
-  });
-  add({
-    section: title,
-    name: `throughput via companion ÷ direct (${overhead.concurrency} callers)`,
-    value: overhead.throughputRatio,
-    unit: '×',
-    detail: `${overhead.viaCompanionPerSecond.toFixed(0)} vs ${overhead.directPerSecond.toFixed(0)} payments/s`,
-  });
-  add({
-    section: title,
-    name: 'companion CPU per payment (its webhooks included)',
-    value: overhead.companionCpuMsPerPayment,
-    unit: 'ms',
-    detail: `sandbox CPU per payment ${overhead.sandboxCpuMsPerPayment.toFixed(2)} ms`,
-  });
+  for (const tree of trees) {
+    const overhead = await inTree(tree, 'e2e/bench/overhead.ts', 'measureCompanionOverhead', [DEFAULT_OVERHEAD], () => measureCompanionOverhead(DEFAULT_OVERHEAD));
+    const title = '3. Companion overhead (pay: via companion vs straight to the sandbox)';
+    add({
+      section: title,
+      name: labelled(tree, 'p50 latency added by the companion'),
+      value: overhead.addedP50,
+      unit: 'ms',
+      budget: { kind: 'max', limit: 1, text: '1 ms' },
+      detail: `direct p50 ${overhead.direct.p50.toFixed(2)} ms, via companion p50 ${overhead.viaCompanion.p50.toFixed(2)} ms (${overhead.direct.samples} pairs, one at a time)`,
+    });
+    add({
+      section: title,
+      name: labelled(tree, 'p99 latency added by the companion'),
+      value: overhead.addedP99,
+      unit: 'ms',
+      detail: `direct p99 ${overhead.direct.p99.toFixed(2)} ms, via companion p99 ${overhead.viaCompanion.p99.toFixed(2)} ms`,
+    });
+    add({
+      section: title,
+      name: labelled(tree, `throughput via companion ÷ direct (${overhead.concurrency} callers)`),
+      value: overhead.throughputRatio,
+      unit: '×',
+      budget: { kind: 'min', limit: 0.85, text: '0.85' },
+      detail: `${overhead.viaCompanionPerSecond.toFixed(0)} vs ${overhead.directPerSecond.toFixed(0)} payments/s`,
+    });
+    add({
+      section: title,
+      name: labelled(tree, 'companion CPU per payment (its webhooks included)'),
+      value: overhead.companionCpuMsPerPayment,
+      unit: 'ms',
+      budget: { kind: 'max', limit: 1.5, text: '1.5 ms' },
+    });
+    add({
+      section: title,
+      name: labelled(tree, 'sandbox CPU per payment'),
+      value: overhead.sandboxCpuMsPerPayment,
+      unit: 'ms',
+      budget: { kind: 'max', limit: 1, text: '1 ms' },
+    });
+  }
+});
+
+await section('scale-out', 'one and two companions on one PostgreSQL', async () => {
+  const postgres = process.env.DATABASE_URL;
+  if (!postgres || !/^postgres(ql)?:\/\//.test(postgres)) {
+    console.log('  scale-out: DATABASE_URL is not a postgres:// URL; skipped (set it to measure)');
+    return;
+  }
+  const title = '3b. Scale-out on PostgreSQL (pay, closed loop, sessions opened in the loop)';
+  for (const instances of [1, 2]) {
+    const run = await withPostgresSchema(postgres, (schema) => measureInstances(postgres, schema, instances, DEFAULT_SCALE_OUT));
+    add({
+      section: title,
+      name: `${instances} companion${instances > 1 ? 's' : ''}, ${DEFAULT_SCALE_OUT.callers} callers`,
+      value: run.perSecond,
+      unit: 'payments/s',
+      detail: `CPU per payment ${run.cpuMsPerPayment.map((ms) => `${ms.toFixed(2)} ms`).join(' and ')}; ${run.payments} payments; lost ${run.lost}, doubled ${run.doubled}`,
+    });
+    if (run.lost !== 0) failures.push(`scale-out, ${instances} companions: ${run.lost} payment(s) lost or moved back`);
+    if (run.doubled !== 0) failures.push(`scale-out, ${instances} companions: ${run.doubled} session(s) paid twice`);
+  }
 });
 
 await section('ingest', 'webhook ingest', async () => {
@@ -164,14 +227,18 @@ await section('ingest', 'webhook ingest', async () => {
       file.dispose();
     }
   };
-  ingestFigures(`at the ledger, SQLite file (WAL), ${inFlight.concurrency} in flight`, await onSqlite((url) => measureLedgerIngest(url, inFlight)), INGEST_BUDGET);
-  ingestFigures('at the ledger, SQLite file (WAL), one at a time', await onSqlite((url) => measureLedgerIngest(url, oneAtATime)), INGEST_BUDGET);
-  ingestFigures(`through POST /webhooks/gateway, SQLite file, ${inFlight.concurrency} senders`, await onSqlite((url) => measureRouteIngest(url, inFlight)), undefined);
+  const ledger = (tree: Tree, url: string, run: typeof inFlight, schema?: string) =>
+    inTree(tree, 'e2e/bench/ingest.ts', 'measureLedgerIngest', [url, run, schema], () => measureLedgerIngest(url, run, schema));
+  const route = (tree: Tree, url: string, run: typeof inFlight, schema?: string) =>
+    inTree(tree, 'e2e/bench/ingest.ts', 'measureRouteIngest', [url, run, schema], () => measureRouteIngest(url, run, schema));
+  for (const tree of trees) ingestFigures(labelled(tree, `at the ledger, SQLite file (WAL), ${inFlight.concurrency} in flight`), await onSqlite((url) => ledger(tree, url, inFlight)), INGEST_BUDGET);
+  for (const tree of trees) ingestFigures(labelled(tree, 'at the ledger, SQLite file (WAL), one at a time'), await onSqlite((url) => ledger(tree, url, oneAtATime)), INGEST_BUDGET);
+  for (const tree of trees) ingestFigures(labelled(tree, `through POST /webhooks/gateway, SQLite file, ${inFlight.concurrency} senders`), await onSqlite((url) => route(tree, url, inFlight)), INGEST_BUDGET);
   const postgres = process.env.DATABASE_URL;
   if (postgres && /^postgres(ql)?:\/\//.test(postgres)) {
     const run = { ...inFlight, payments: 2_000 };
-    ingestFigures(`at the ledger, PostgreSQL, ${run.concurrency} in flight`, await withPostgresSchema(postgres, (schema) => measureLedgerIngest(postgres, run, schema)), undefined);
-    ingestFigures(`through POST /webhooks/gateway, PostgreSQL, ${run.concurrency} senders`, await withPostgresSchema(postgres, (schema) => measureRouteIngest(postgres, run, schema)), undefined);
+    for (const tree of trees) ingestFigures(labelled(tree, `at the ledger, PostgreSQL, ${run.concurrency} in flight`), await withPostgresSchema(postgres, (schema) => ledger(tree, postgres, run, schema)), undefined);
+    for (const tree of trees) ingestFigures(labelled(tree, `through POST /webhooks/gateway, PostgreSQL, ${run.concurrency} senders`), await withPostgresSchema(postgres, (schema) => route(tree, postgres, run, schema)), POSTGRES_INGEST_BUDGET);
   } else {
     console.log('  PostgreSQL: DATABASE_URL is not a postgres:// URL; skipped (set it to measure)');
   }

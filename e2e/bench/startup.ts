@@ -58,7 +58,7 @@ async function startOnce(env: NodeJS.ProcessEnv): Promise<number> {
 export async function measureStartup(samples = 5): Promise<StartupFigures> {
   const dir = mkdtempSync(join(tmpdir(), 'payform-bench-start-'));
   try {
-    const env = { ...process.env, PORT: '0', SANDBOX_PORT: '0', DATABASE_URL: join(dir, 'payform.db') };
+    const env = { ...process.env, PORT: '0', SANDBOX_PORT: '0', PAYFORM_DATABASE_URL: join(dir, 'payform.db') };
     await startOnce(env); // builds what needs building
     const times: number[] = [];
     for (let sample = 0; sample < samples; sample += 1) times.push(await startOnce(env));

@@ -22,12 +22,15 @@ beforeAll(async () => {
       ...process.env,
       PORT: '0',
       SANDBOX_PORT: '0',
-      HOST: '127.0.0.1',
-      PUBLIC_URL: '',
-      GATEWAY_BASE_URL: '',
-      DATABASE_URL: join(directory, 'payform.db'),
-      ADMIN_TOKEN: randomBytes(24).toString('base64url'),
-      LOG_LEVEL: 'error',
+      PAYFORM_HOST: '127.0.0.1',
+      PAYFORM_PUBLIC_URL: '',
+      PAYFORM_GATEWAY_BASE_URL: '',
+      PAYFORM_DATABASE_URL: join(directory, 'payform.db'),
+      PAYFORM_ADMIN_TOKEN: randomBytes(24).toString('base64url'),
+      PAYFORM_LOG_LEVEL: 'error',
+      // These journeys post card data to the pay route, as a companion without a widget key takes
+      // it; the demo's default tokenize mode has its own journey (e2e/journeys/card-data-path.spec.ts).
+      PAYFORM_DEMO_CARD_ENTRY: 'relay',
     },
   });
 });

@@ -29,11 +29,11 @@ beforeAll(async () => {
   cpSync(new URL('shop/express', import.meta.url), join(shop, 'express'), { recursive: true });
   sandbox = await startBin(shop, 'payform-sandbox', ['--port', '0', '--host', '127.0.0.1'], {});
   server = await startScript(shop, 'express/server.js', {
-    GATEWAY_BASE_URL: sandbox.url,
-    SANDBOX_ORIGIN: new URL(sandbox.url).origin,
-    ADMIN_TOKEN,
-    DATABASE_URL: join(shop, `ledger-${randomBytes(4).toString('hex')}.db`),
-    LOG_LEVEL: 'error',
+    PAYFORM_GATEWAY_BASE_URL: sandbox.url,
+    PAYFORM_SANDBOX_ORIGIN: new URL(sandbox.url).origin,
+    PAYFORM_ADMIN_TOKEN: ADMIN_TOKEN,
+    PAYFORM_DATABASE_URL: join(shop, `ledger-${randomBytes(4).toString('hex')}.db`),
+    PAYFORM_LOG_LEVEL: 'error',
   });
   browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
@@ -114,11 +114,11 @@ it('a payment made on the shop’s page shows up in the back office under /payme
 
 it('payform-companion serves it at PAYFORM_BACK_OFFICE and says where', async () => {
   const companion = await startBin(shop, 'payform-companion', [], {
-    GATEWAY_BASE_URL: sandbox.url,
+    PAYFORM_GATEWAY_BASE_URL: sandbox.url,
     PORT: '0',
-    HOST: '127.0.0.1',
-    ADMIN_TOKEN,
-    DATABASE_URL: ':memory:',
+    PAYFORM_HOST: '127.0.0.1',
+    PAYFORM_ADMIN_TOKEN: ADMIN_TOKEN,
+    PAYFORM_DATABASE_URL: ':memory:',
     PAYFORM_BACK_OFFICE: '/admin',
   });
   try {

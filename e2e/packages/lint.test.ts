@@ -48,7 +48,7 @@ describe.each(tarballs.map((tarball) => [tarball.name, tarball] as const))('%s, 
       bugs?: { url?: string };
     };
     expect(manifest.repository?.url).toMatch(/^git\+https:\/\/.+\.git$/);
-    expect(manifest.repository?.directory).toMatch(/^(widget|server)\//);
+    expect(manifest.repository?.directory).toMatch(/^(widget|server)(\/|$)/);
     expect(manifest.homepage).toMatch(new RegExp(`/tree/main/${manifest.repository?.directory ?? '-'}#readme$`));
     expect(manifest.bugs?.url).toMatch(/^https:\/\/.+\/issues$/);
   });

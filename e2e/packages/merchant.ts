@@ -82,14 +82,14 @@ export async function startPackagedStack(shop: string, options: { readonly allow
   let companion: RunningBin;
   try {
     companion = await startBin(shop, 'payform-companion', [], {
-      GATEWAY_BASE_URL: sandbox.url,
-      SANDBOX_ORIGIN: new URL(sandbox.url).origin,
+      PAYFORM_GATEWAY_BASE_URL: sandbox.url,
+      PAYFORM_SANDBOX_ORIGIN: new URL(sandbox.url).origin,
       PORT: '0',
-      HOST: '127.0.0.1',
-      ADMIN_TOKEN: adminToken,
-      DATABASE_URL: join(shop, options.database ?? `ledger-${randomBytes(4).toString('hex')}.db`),
-      LOG_LEVEL: 'error',
-      ...(options.allowedOrigins ? { ALLOWED_ORIGINS: options.allowedOrigins.join(',') } : {}),
+      PAYFORM_HOST: '127.0.0.1',
+      PAYFORM_ADMIN_TOKEN: adminToken,
+      PAYFORM_DATABASE_URL: join(shop, options.database ?? `ledger-${randomBytes(4).toString('hex')}.db`),
+      PAYFORM_LOG_LEVEL: 'error',
+      ...(options.allowedOrigins ? { PAYFORM_ALLOWED_ORIGINS: options.allowedOrigins.join(',') } : {}),
     });
   } catch (error) {
     await sandbox.stop();

@@ -21,6 +21,7 @@ export class SandboxPages {
     await this.page.getByLabel('Month').fill('12');
     await this.page.getByLabel('Year').fill(String(new Date().getFullYear() + 3));
     await this.page.getByLabel('Security code').fill(cvv);
-    await this.page.getByRole('button', { name: /^Pay / }).click();
+    // A payment's page says "Pay …", a card verification's "Verify card".
+    await this.page.getByRole('button', { name: /^(Pay |Verify card$)/ }).click();
   }
 }

@@ -10,11 +10,13 @@
  *   app.companion.reconciler.start();             // settle what webhooks did not
  */
 import { Hono } from 'hono';
+import { routePath } from 'hono/route';
 import { methodNotAllowed } from 'hono/method-not-allowed';
 import { addBackOffice } from './back-office/back-office-routes.js';
 import { challengeRoutes } from './checkout/challenge-routes.js';
 import { checkoutRoutes } from './checkout/checkout-routes.js';
 import { DirectPayments } from './checkout/direct-payments.js';
+import { HeldAnswers } from './checkout/held-answers.js';
 import { HostedCheckouts } from './checkout/hosted-checkouts.js';
 import { returnRoutes } from './checkout/return-routes.js';
 import { widgetRoutes } from './checkout/widget-routes.js';
@@ -24,6 +26,7 @@ import type { CompanionEnv, CompanionServices } from './context.js';
 import { checkoutCors, noStore, securityHeaders } from './http/browser-policies.js';
 import { abortedByClient, abortedProblem } from './http/client-abort.js';
 import { problemOf } from './http/failure-problems.js';
+import { REPLAYED_HEADER } from './http/idempotency-keys.js';
 import { limitBody, refuseNulInAddress, requireAdminToken, requireMediaType } from './http/guards.js';
 import { idempotencyKeys } from './http/idempotency-keys.js';
 import { InFlight } from './http/in-flight.js';
@@ -41,7 +44,10 @@ import { orderRoutes } from './merchant/order-routes.js';
 import { reportRoutes } from './merchant/report-routes.js';
 import { SavedCardCharges } from './merchant/saved-card-charges.js';
 import { SecondaryOperations } from './merchant/secondary-operations.js';
-import type { Health } from './openapi/api-catalog.js';
+import { isLedgerFault, isLedgerUnavailable } from '../ledger/index.js';
+import { LedgerOutage } from './operator/ledger-outage.js';
+import { CompanionMetrics } from './operator/metrics.js';
+import { healthRoutes, metricsRoutes } from './operator/operator-routes.js';
 import { openApiDocument } from './openapi/openapi-document.js';
 import { ChangeFeed } from './payments/change-feed.js';
 import { MerchantNotices } from './payments/merchant-notices.js';
@@ -54,6 +60,13 @@ export interface CompanionHandle {
   readonly services: CompanionServices;
   /** Not started by createCompanion: call `start()` (composeCompanion does). */
   readonly reconciler: Reconciler;
+  /** The instance's Prometheus metrics (`exposition()` for the text), whether or not /metrics is served. */
+  readonly metrics: CompanionMetrics;
+  /**
+   * Marks the instance as stopping: /readyz answers 503 `draining` from now on, so a load
+   * balancer sends no new customers; requests already here are served as usual.
+   */
+  drain(): void;
   /**
    * Stops the reconciler and waits (up to 10 s) for hooks still running after their webhook was
    * answered; the ledger and gateway belong to whoever made them, to close afterwards.
@@ -76,20 +89,24 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
   const logger = config.logger ?? createLogger({ clock });
   const feed = new ChangeFeed();
   const background = new InFlight();
+  const metrics = new CompanionMetrics();
+  const outage = new LedgerOutage({ ledger, logger, clock, onRefused: () => metrics.ledgerError('unavailable') });
+  const readiness = { draining: false };
+  const unobserve = gateway.onCall((record) => metrics.gatewayCall(record));
   const notices = new MerchantNotices({
     ledger, logger, clock, background,
     hook: config.onPaymentEvent,
     hookTimeoutMs: options.reconciliation.hookTimeoutMs,
     dropAfterMs: options.reconciliation.giveUpAfterMs,
   });
-  const reactions = new PaymentReactions({ ledger, feed, logger, clock, notices });
+  const reactions = new PaymentReactions({ ledger, feed, logger, clock, notices, metrics });
   const orderState = new OrderStateSync({
     ledger, gateway, reactions, logger, clock,
     sandboxOrigin: options.sandboxOrigin,
     neverSent: { reads: options.reconciliation.neverSentReads, spacingMs: options.reconciliation.neverSentSpacingMs },
   });
   const flow = { ledger, gateway, orderState, reactions, options, logger, clock };
-  const directPayments = new DirectPayments(flow);
+  const directPayments = new DirectPayments(flow, new HeldAnswers(outage, logger));
   const services: CompanionServices = {
     ...flow,
     feed,
@@ -102,8 +119,11 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
       perClient: new RateLimiter(options.rateLimits.perClient, options.rateLimits.windowMs, clock),
     },
     wrongAdminTokens: new RateLimiter(options.rateLimits.wrongAdminTokens, options.rateLimits.windowMs, clock),
+    metrics,
+    outage,
+    readiness,
   };
-  const reconciler = new Reconciler({ ledger, gateway, orderState, reactions, notices, timings: options.reconciliation, logger, clock });
+  const reconciler = new Reconciler({ ledger, gateway, orderState, reactions, notices, timings: options.reconciliation, logger, clock, outage });
 
   // Under a base path every route and middleware is registered below it, so the companion's
   // policies (security headers, body limits) never reach the routes of an app it is mounted in.
@@ -114,11 +134,17 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
     await next();
   });
   app.use(logRequests());
+  app.use(async (c, next) => {
+    await next();
+    // Counted from the answers, so no limiter or key store needs to know about metrics.
+    if (c.res.status === 429) metrics.rateLimited(routePath(c, -1));
+    if (c.res.headers.get(REPLAYED_HEADER) === 'true') metrics.idempotentReplay();
+  });
   app.use(securityHeaders(options.publicUrl));
   // Before anything reads a body, on every path (routes added by `extend` included).
   app.use(limitBody(options.bodyLimitBytes, { [`${options.basePath}/webhooks/`]: options.webhookBodyLimitBytes }));
   app.use(methodNotAllowed({ app, onMethodNotAllowed: (_c, allowed) => methodProblem(allowed) }));
-  app.use('/api/checkout/sessions/*', checkoutCors(options.allowedOrigins));
+  app.use('/api/checkout/sessions/*', checkoutCors(options.allowedOrigins, new URL(options.publicUrl).origin));
   app.use('/api/*', noStore(), requireMediaType('application/json'));
   app.use('/webhooks/*', noStore(), requireMediaType('application/x-www-form-urlencoded'));
   // The return landing answers with a session's outcome, or a redirect carrying its id.
@@ -147,28 +173,36 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
   app.route('/api/customers', chargeRoutes());
   if (options.backOffice) addBackOffice(app, options.backOffice, options.basePath, logger);
   app.get('/api/openapi.json', (c) => c.json(openApiDocument(options.publicUrl)));
-  app.get('/healthz', async (c) => {
-    try {
-      await ledger.listOrders({ limit: 1 });
-      return c.json({ status: 'ok' } satisfies Health);
-    } catch (error) {
-      logger.error('health check: the ledger cannot be reached', { err: error });
-      return c.json({ status: 'unavailable' } satisfies Health, 503);
-    }
-  });
+  app.route('/', healthRoutes());
+  if (options.metricsToken) app.route('/metrics', metricsRoutes(options.metricsToken));
 
-  // The path is not repeated: it is whatever the client typed, card data included.
-  app.notFound((c) => sendProblem(c, new ApiProblem(404, 'not_found', `No ${c.req.method} route at this address`)));
+  // The path is not repeated: it is whatever the client typed, card data included. Any page may
+  // read that there is no route here (it tells nothing else): a widget whose endpoint misses the
+  // base path can then say so, instead of seeing a refused origin.
+  app.notFound((c) => {
+    c.header('Access-Control-Allow-Origin', '*');
+    c.header('Cross-Origin-Resource-Policy', 'cross-origin');
+    return sendProblem(c, new ApiProblem(404, 'not_found', `No ${c.req.method} route at this address`));
+  });
   app.onError((error, c) => {
     if (abortedByClient(c)) return sendProblem(c, abortedProblem());
+    if (isLedgerUnavailable(error)) outage.noticed(error);
+    else if (isLedgerFault(error)) metrics.ledgerError('failed');
     return answerError(error, c.var.logger ?? logger, (problem) => sendProblem(c, problem));
   });
 
   const handle: CompanionHandle = {
     services,
     reconciler,
+    metrics,
+    drain() {
+      readiness.draining = true;
+    },
     async stop() {
+      readiness.draining = true;
       await reconciler.stop();
+      outage.stop();
+      unobserve();
       if (!(await background.drained(BACKGROUND_GRACE_MS))) logger.warn('stopped while onPaymentEvent hooks were still running');
     },
   };
@@ -183,6 +217,7 @@ function methodProblem(allowed: readonly string[]): Response {
 /** Whatever went wrong becomes the envelope; only the companion's own faults are a 500. */
 function answerError(error: Error, logger: Logger, send: (problem: ApiProblem) => Response): Response {
   const problem = problemOf(error);
-  if (problem.status >= 500) logger.error('request error', { err: error, code: problem.code });
+  // An outage is logged once by LedgerOutage, not with a stack per request.
+  if (problem.status >= 500 && problem.code !== 'ledger_unavailable') logger.error('request error', { err: error, code: problem.code });
   return send(problem);
 }

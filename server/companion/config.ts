@@ -90,12 +90,24 @@ export interface CompanionConfig {
   readonly captureOverReservePercent?: number;
   /** Card schemes offered by the widget (its brand ids); default: every scheme it knows. */
   readonly acceptedBrands?: readonly string[];
+  /**
+   * The gateway's card tokenizer. Given, `<pay-form>` sends the card from the customer's browser
+   * to the tokenizer and pays with its token: the pay route refuses card numbers, and card data
+   * never reaches this server. Without it, the widget relays the card through the companion.
+   */
+  readonly tokenizer?: TokenizerConfig;
   readonly rateLimits?: Partial<RateLimits>;
   readonly reconciliation?: Partial<ReconciliationTimings>;
   /** Largest request body on any path (routes added later included); default 16 KiB (webhooks 64 KiB). */
   readonly bodyLimitBytes?: number;
   /** Take the client's address from X-Forwarded-For's last entry (behind one trusted proxy). Default false. */
   readonly trustProxy?: boolean;
+  /**
+   * Serves `GET /metrics` (Prometheus text) to requests bearing this token (at least 16
+   * characters, not the admin token). Unset: no /metrics route — serve `app.companion.metrics`
+   * on an address of your own instead (startCompanion's `metricsAddress`).
+   */
+  readonly metricsToken?: string;
   /** Where the built widget is (`pay-form.js`); default the `dist/` of the installed `@payform/widget`. */
   readonly widgetDir?: string;
   /**
@@ -111,6 +123,13 @@ export interface CompanionConfig {
   readonly onPaymentEvent?: PaymentEventHook;
 }
 
+export interface TokenizerConfig {
+  /** The gateway's widget host (`https://widget.<gateway>`); the tokenizer is its `/api/v1/sdk/tokenize`. */
+  readonly widgetUrl: string;
+  /** The project's widget key (public: browsers send it as X-Widget-Id). */
+  readonly widgetKey: string;
+}
+
 export interface CompanionOptions {
   /** The companion's own address: the config's publicUrl and basePath joined, no trailing slash. */
   readonly publicUrl: string;
@@ -123,11 +142,14 @@ export interface CompanionOptions {
   readonly sessionTtlSeconds: number;
   readonly captureOverReservePercent: number;
   readonly acceptedBrands: readonly string[] | undefined;
+  /** The card tokenizer's address and the widget key, when the widget tokenizes. */
+  readonly tokenizer: { readonly url: string; readonly widgetKey: string } | undefined;
   readonly rateLimits: RateLimits;
   readonly reconciliation: ReconciliationTimings;
   readonly bodyLimitBytes: number;
   readonly webhookBodyLimitBytes: number;
   readonly trustProxy: boolean;
+  readonly metricsToken: string | undefined;
   readonly widgetDir: string;
   readonly backOffice: BackOfficeOptions | undefined;
 }
@@ -167,6 +189,7 @@ const Settings = z.object({
   sessionTtlSeconds: z.number().int().min(60).max(7 * 86_400).optional(),
   captureOverReservePercent: z.number().min(0).max(100).optional(),
   acceptedBrands: z.array(z.string().min(1)).optional(),
+  tokenizer: z.object({ widgetUrl: HttpUrl, widgetKey: z.string().min(1).max(256) }).optional(),
   rateLimits: z.object({ perSession: PositiveInt, perClient: PositiveInt, wrongAdminTokens: PositiveInt, windowMs: PositiveInt }).partial().optional(),
   reconciliation: z
     .object({
@@ -184,6 +207,7 @@ const Settings = z.object({
     .optional(),
   bodyLimitBytes: z.number().int().min(1024).max(1024 * 1024).optional(),
   trustProxy: z.boolean().optional(),
+  metricsToken: z.string().min(16, { error: 'must be at least 16 characters' }).optional(),
   widgetDir: z.string().min(1).optional(),
   backOffice: BackOfficeSettings.optional(),
 });
@@ -194,8 +218,13 @@ export function resolveConfig(config: CompanionConfig): CompanionOptions {
   const checked = parseWire(Settings, settings);
   // describeIssues names fields and reasons only: the admin token never ends up in the message.
   if (!checked.success) throw new TypeError(`Invalid companion config: ${describeIssues(checked.issues)}`);
+  // Whoever scrapes metrics must not thereby hold the merchant API.
+  if (config.metricsToken !== undefined && config.metricsToken === config.adminToken) {
+    throw new TypeError('Invalid companion config: metricsToken must differ from adminToken');
+  }
   const reconciliation = { ...DEFAULT_RECONCILIATION, ...config.reconciliation };
   checkNeverSentWindow(reconciliation, config.gateway.timeoutMs);
+  checkTokenizer(config);
   const basePath = (config.basePath ?? '').replace(/\/+$/, '');
   return {
     publicUrl: config.publicUrl.replace(/\/+$/, '') + basePath,
@@ -207,11 +236,13 @@ export function resolveConfig(config: CompanionConfig): CompanionOptions {
     sessionTtlSeconds: config.sessionTtlSeconds ?? 30 * 60,
     captureOverReservePercent: config.captureOverReservePercent ?? 0,
     acceptedBrands: config.acceptedBrands,
+    tokenizer: config.tokenizer && { url: `${config.tokenizer.widgetUrl.replace(/\/+$/, '')}/api/v1/sdk/tokenize`, widgetKey: config.tokenizer.widgetKey },
     rateLimits: { ...DEFAULT_RATE_LIMITS, ...config.rateLimits },
     reconciliation,
     bodyLimitBytes: config.bodyLimitBytes ?? 16 * 1024,
     webhookBodyLimitBytes: WEBHOOK_BODY_LIMIT,
     trustProxy: config.trustProxy ?? false,
+    metricsToken: config.metricsToken,
     widgetDir: config.widgetDir ?? DEFAULT_WIDGET_DIR,
     backOffice: config.backOffice && resolveBackOffice(config.backOffice),
   };
@@ -230,4 +261,11 @@ function checkNeverSentWindow({ neverSentReads, neverSentSpacingMs }: Reconcilia
       `make a never-sent window of ${windowMs} ms, shorter than twice the gateway client's timeout per attempt (2 × ${gatewayTimeoutMs} ms): ` +
       `(neverSentReads − 1) × neverSentSpacingMs must be at least ${2 * gatewayTimeoutMs} ms`,
   );
+}
+
+/** Card data goes to the tokenizer from customers' browsers: over https, or to the development sandbox. */
+function checkTokenizer(config: CompanionConfig): void {
+  const url = config.tokenizer && new URL(config.tokenizer.widgetUrl);
+  if (!url || url.protocol === 'https:' || (config.sandboxOrigin !== undefined && url.origin === new URL(config.sandboxOrigin).origin)) return;
+  throw new TypeError(`Invalid companion config: tokenizer.widgetUrl must be https (or the sandbox origin in development), not ${url.origin}`);
 }

@@ -10,6 +10,8 @@ import type { HostedCheckouts } from './checkout/hosted-checkouts.js';
 import type { CompanionOptions } from './config.js';
 import type { RateLimiter } from './http/rate-limit.js';
 import type { Logger } from './log/logger.js';
+import type { LedgerOutage } from './operator/ledger-outage.js';
+import type { CompanionMetrics } from './operator/metrics.js';
 import type { SavedCardCharges } from './merchant/saved-card-charges.js';
 import type { SecondaryOperations } from './merchant/secondary-operations.js';
 import type { ChangeFeed } from './payments/change-feed.js';
@@ -43,6 +45,11 @@ export interface CompanionServices {
   readonly payLimits: { readonly perSession: RateLimiter; readonly perClient: RateLimiter };
   /** Wrong admin tokens per client (see requireAdminToken). */
   readonly wrongAdminTokens: RateLimiter;
+  readonly metrics: CompanionMetrics;
+  /** The database's outages: logged once, answered 503, probed until it is back. */
+  readonly outage: LedgerOutage;
+  /** Draining: the instance is stopping and takes no new work (readyz 503). */
+  readonly readiness: { readonly draining: boolean };
 }
 
 /**

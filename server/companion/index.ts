@@ -4,7 +4,7 @@
 export { createCompanion } from './app.js';
 export type { CompanionApp, CompanionHandle } from './app.js';
 export { DEFAULT_RATE_LIMITS, DEFAULT_RECONCILIATION } from './config.js';
-export type { CompanionConfig, RateLimits, ReconciliationTimings } from './config.js';
+export type { CompanionConfig, RateLimits, ReconciliationTimings, TokenizerConfig } from './config.js';
 export { readCompanionConfig } from './settings.js';
 export type { CompanionSettings } from './settings.js';
 export { composeCompanion, startCompanion } from './start.js';

@@ -1,5 +1,5 @@
 /**
- * `payform-companion` installed without the database driver its DATABASE_URL needs (both are
+ * `payform-companion` installed without the database driver its PAYFORM_DATABASE_URL needs (both are
  * optional peer dependencies): a child process whose module resolution really cannot find the
  * driver stops at once, exit code 1, naming the package to install.
  */
@@ -30,7 +30,7 @@ function startWithout(driver: string, databaseUrl: string): Promise<{ code: numb
 async function runMain(args: readonly string[], imports: readonly string[] = [], databaseUrl = ':memory:'): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', ...imports, 'server/companion/main.ts', ...args], {
     // An unreachable gateway: the start must stop before anything would call it.
-    env: { ...process.env, DATABASE_URL: databaseUrl, GATEWAY_BASE_URL: 'http://127.0.0.1:9', PORT: '0', HOST: '127.0.0.1', ADMIN_TOKEN: 'main-test-admin-token-0123456789' },
+    env: { ...process.env, PAYFORM_DATABASE_URL: databaseUrl, PAYFORM_GATEWAY_BASE_URL: 'http://127.0.0.1:9', PORT: '0', PAYFORM_HOST: '127.0.0.1', PAYFORM_ADMIN_TOKEN: 'main-test-admin-token-0123456789' },
     stdio: ['ignore', 'pipe', 'pipe'],
     timeout: 60_000,
   });
@@ -50,11 +50,11 @@ afterAll(async () => {
   await rm(directory, { recursive: true, force: true });
 });
 
-describe('payform-companion without the driver its DATABASE_URL needs', () => {
+describe('payform-companion without the driver its PAYFORM_DATABASE_URL needs', () => {
   it('stops with exit code 1 and `npm install pg` for a postgres:// URL', async () => {
     const { code, stdout, stderr } = await startWithout('pg', 'postgres://payform:payform@127.0.0.1:5432/payform_test');
     expect(code).toBe(1);
-    expect(stderr).toContain("payform companion could not start: A PostgreSQL ledger (DATABASE_URL postgres://…) needs the 'pg' package, which is not installed: run `npm install pg`");
+    expect(stderr).toContain("payform companion could not start: A PostgreSQL ledger (PAYFORM_DATABASE_URL postgres://…) needs the 'pg' package, which is not installed: run `npm install pg`");
     // One line, no stack, and it never listened.
     expect(stderr).not.toMatch(/\n\s+at /);
     expect(stdout).not.toContain('listening');

@@ -22,6 +22,7 @@ import { createLogger, memorySink } from './log/logger.js';
 import { readCompanionConfig } from './settings.js';
 import { composeCompanion } from './start.js';
 import type { ComposedCompanion, StartOptions } from './start.js';
+import { card } from './test/cards.js';
 import { eventually, payBody } from './test/stack.js';
 import type { Json } from './test/stack.js';
 
@@ -58,7 +59,7 @@ async function hosted(server: Server): Promise<string> {
 async function composeUnder(publicUrl: string, extra: StartOptions = {}): Promise<ComposedCompanion> {
   const memory = memorySink();
   logs = memory.lines;
-  const companion = await composeCompanion(readCompanionConfig({ DATABASE_URL: ':memory:', ADMIN_TOKEN }), {
+  const companion = await composeCompanion(readCompanionConfig({ PAYFORM_DATABASE_URL: ':memory:', PAYFORM_ADMIN_TOKEN: ADMIN_TOKEN }), {
     gatewayBaseUrl: sandbox.url,
     sandboxOrigin: sandbox.url,
     publicUrl,
@@ -298,6 +299,56 @@ describe('backOffice', () => {
 });
 
 const SELLER_ID = '0b5b0f43-5e3f-4b8e-9b43-6f1b8c2a9d10';
+
+describe('mounted, a missing setting is loud', () => {
+  const given = { PAYFORM_DATABASE_URL: ':memory:', PAYFORM_PUBLIC_URL: 'https://shop.example', PAYFORM_ADMIN_TOKEN: ADMIN_TOKEN };
+  const mount = async (env: Record<string, string>, options: Parameters<typeof composeCompanion>[1] = {}) => {
+    const memory = memorySink();
+    logs = memory.lines;
+    const companion = await composeCompanion(readCompanionConfig(env), { gatewayBaseUrl: sandbox.url, logger: createLogger({ sink: memory.sink }), ...options });
+    cleanups.unshift(() => companion.close());
+    return companion;
+  };
+
+  it('refuses to start without an admin token, naming the variable (a made-up one would be shown to no one)', async () => {
+    const { PAYFORM_ADMIN_TOKEN: _token, ...withoutToken } = given;
+    await expect(mount(withoutToken)).rejects.toThrow(/needs the admin token \(PAYFORM_ADMIN_TOKEN/);
+  });
+
+  it('refuses to start without a public URL, naming the variable and the option (webhooks would go to localhost)', async () => {
+    const { PAYFORM_PUBLIC_URL: _url, ...withoutUrl } = given;
+    await expect(mount(withoutUrl)).rejects.toThrow(/needs the public URL .*\(PAYFORM_PUBLIC_URL, or the publicUrl option/);
+    // Given as an option, it mounts.
+    await expect(mount(withoutUrl, { publicUrl: 'https://shop.example' })).resolves.toBeDefined();
+  });
+
+  it('reads no process environment unless it is passed', () => {
+    expect(() => readCompanionConfig(undefined as never)).toThrow(/pass process.env/);
+  });
+
+  it('follows a gateway on this machine to its 3-D Secure page without PAYFORM_SANDBOX_ORIGIN, and says so once', async () => {
+    const url = await hosted(createServer());
+    const companion = await mount({ ...given, PAYFORM_PUBLIC_URL: url, PAYFORM_GATEWAY_BASE_URL: sandbox.url });
+    const opened = await companion.app.request('/api/checkout/sessions', { method: 'POST', headers: admin, body: JSON.stringify({ amount: 1.5, currency: 'XTS', description: 'Test' }) });
+    const session = await opened.json();
+    const paid = await companion.app.request(`/api/checkout/sessions/${session.id}/pay`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(payBody({ card: card('three_ds_challenge') })),
+    });
+    const answer = await paid.json();
+    expect(answer).toMatchObject({ status: 'redirect' });
+    expect(new URL(answer.redirect_url).origin).toBe(new URL(sandbox.url).origin);
+    expect(logs.filter((line) => line.includes('PAYFORM_SANDBOX_ORIGIN not set'))).toHaveLength(1);
+  });
+
+  it('reads the unprefixed names of 0.2, with one deprecation line each', async () => {
+    await mount({ DATABASE_URL: ':memory:', PUBLIC_URL: 'https://shop.example', ADMIN_TOKEN });
+    const deprecations = logs.filter((line) => line.includes('is deprecated'));
+    expect(deprecations).toHaveLength(3);
+    for (const name of ['DATABASE_URL', 'PUBLIC_URL', 'ADMIN_TOKEN']) expect(deprecations.join('\n')).toContain(`${name} is deprecated: name it PAYFORM_${name}`);
+  });
+});
 
 describe('basePath', () => {
   const config = { gatewayApiSecret: 'secret', publicUrl: 'https://shop.example/', adminToken: ADMIN_TOKEN, gateway: { timeoutMs: 30_000 } } as CompanionConfig;

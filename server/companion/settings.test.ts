@@ -8,14 +8,25 @@ import { readCompanionConfig } from './settings.js';
 
 /** A merchant's own gateway and credentials. */
 const LIVE_GATEWAY = {
-  GATEWAY_BASE_URL: 'https://api.gateway.example',
-  GATEWAY_POS_ID: '11111111-2222-3333-4444-555555555555',
-  GATEWAY_API_KEY: 'live-key',
-  GATEWAY_API_SECRET: 'live-secret',
-  GATEWAY_ENDPOINTS_KEY: 'live-endpoints',
+  PAYFORM_GATEWAY_BASE_URL: 'https://api.gateway.example',
+  PAYFORM_GATEWAY_POS_ID: '11111111-2222-3333-4444-555555555555',
+  PAYFORM_GATEWAY_API_KEY: 'live-key',
+  PAYFORM_GATEWAY_API_SECRET: 'live-secret',
+  PAYFORM_GATEWAY_ENDPOINTS_KEY: 'live-endpoints',
 };
 
 describe('readCompanionConfig', () => {
+  it('tokenizes when given a widget key, on the gateway’s URL unless a widget host is named', () => {
+    expect(readCompanionConfig({}).tokenizer).toBeUndefined();
+    expect(readCompanionConfig({ PAYFORM_GATEWAY_WIDGET_KEY: 'wk' }).tokenizer).toEqual({ widgetKey: 'wk', widgetUrl: undefined });
+    expect(readCompanionConfig({ PAYFORM_GATEWAY_WIDGET_KEY: 'wk', PAYFORM_GATEWAY_WIDGET_URL: 'https://widget.gateway.example' }).tokenizer).toEqual({
+      widgetKey: 'wk',
+      widgetUrl: 'https://widget.gateway.example',
+    });
+    expect(() => readCompanionConfig({ PAYFORM_GATEWAY_WIDGET_URL: 'https://widget.gateway.example' })).toThrow(/PAYFORM_GATEWAY_WIDGET_URL needs PAYFORM_GATEWAY_WIDGET_KEY/);
+    expect(() => readCompanionConfig({ PAYFORM_GATEWAY_WIDGET_KEY: 'wk', PAYFORM_GATEWAY_WIDGET_URL: 'widget' })).toThrow(/PAYFORM_GATEWAY_WIDGET_URL/);
+  });
+
   it('runs on defaults: the bundled sandbox, SQLite in ./data, a generated admin token', () => {
     const settings = readCompanionConfig({});
     expect(settings).toMatchObject({
@@ -42,17 +53,17 @@ describe('readCompanionConfig', () => {
   it('takes every variable from the environment', () => {
     const settings = readCompanionConfig({
       PORT: '8080',
-      HOST: '127.0.0.1',
-      PUBLIC_URL: 'https://pay.shop.example/',
+      PAYFORM_HOST: '127.0.0.1',
+      PAYFORM_PUBLIC_URL: 'https://pay.shop.example/',
       ...LIVE_GATEWAY,
-      DATABASE_URL: 'postgres://shop@db/payform',
-      ADMIN_TOKEN: 'a-long-enough-admin-token',
-      ALLOWED_ORIGINS: 'https://shop.example, https://www.shop.example/checkout',
-      SANDBOX_ORIGIN: 'http://localhost:3001/',
-      CAPTURE_OVER_RESERVE_PERCENT: '10',
-      SESSION_TTL_SECONDS: '900',
-      TRUST_PROXY: 'true',
-      LOG_LEVEL: 'debug',
+      PAYFORM_DATABASE_URL: 'postgres://shop@db/payform',
+      PAYFORM_ADMIN_TOKEN: 'a-long-enough-admin-token',
+      PAYFORM_ALLOWED_ORIGINS: 'https://shop.example, https://www.shop.example/checkout',
+      PAYFORM_SANDBOX_ORIGIN: 'http://localhost:3001/',
+      PAYFORM_CAPTURE_OVER_RESERVE_PERCENT: '10',
+      PAYFORM_SESSION_TTL_SECONDS: '900',
+      PAYFORM_TRUST_PROXY: 'true',
+      PAYFORM_LOG_LEVEL: 'debug',
     });
     expect(settings).toMatchObject({
       port: 8080,
@@ -73,8 +84,23 @@ describe('readCompanionConfig', () => {
     });
   });
 
+  it('reads the unprefixed names of 0.2 when the prefixed ones are unset, reporting each once, and names them in errors', () => {
+    const settings = readCompanionConfig({ DATABASE_URL: 'postgres://shop@db/payform', HOST: '0.0.0.0', PAYFORM_ADMIN_TOKEN: 'a-long-enough-admin-token', ADMIN_TOKEN: 'ignored-because-prefixed-wins' });
+    expect(settings).toMatchObject({ databaseUrl: 'postgres://shop@db/payform', host: '0.0.0.0', adminToken: 'a-long-enough-admin-token' });
+    expect(settings.deprecations).toEqual([
+      'HOST is deprecated: name it PAYFORM_HOST (the unprefixed names of 0.2 will stop being read)',
+      'DATABASE_URL is deprecated: name it PAYFORM_DATABASE_URL (the unprefixed names of 0.2 will stop being read)',
+    ]);
+    expect(readCompanionConfig({ PAYFORM_DATABASE_URL: ':memory:' }).deprecations).toEqual([]);
+    expect(() => readCompanionConfig({ LOG_LEVEL: 'loud' })).toThrow(/Invalid environment: LOG_LEVEL/);
+  });
+
+  it('leaves a shop\'s own variables alone: DATABASE_URL is the shop\'s once PAYFORM_DATABASE_URL is set', () => {
+    expect(readCompanionConfig({ DATABASE_URL: 'postgres://shop@db/shop', PAYFORM_DATABASE_URL: './payform.db' }).databaseUrl).toBe('./payform.db');
+  });
+
   it('names every wrong variable at once, never echoing a secret', () => {
-    const attempt = () => readCompanionConfig({ PORT: 'eighty', PUBLIC_URL: 'ftp://x', ADMIN_TOKEN: 'short-secret', TRUST_PROXY: 'maybe', LOG_LEVEL: 'loud' });
+    const attempt = () => readCompanionConfig({ PORT: 'eighty', PAYFORM_PUBLIC_URL: 'ftp://x', PAYFORM_ADMIN_TOKEN: 'short-secret', PAYFORM_TRUST_PROXY: 'maybe', PAYFORM_LOG_LEVEL: 'loud' });
     expect(attempt).toThrow(TypeError);
     const message = (() => {
       try {
@@ -84,18 +110,18 @@ describe('readCompanionConfig', () => {
         return (error as Error).message;
       }
     })();
-    for (const name of ['PORT', 'PUBLIC_URL', 'ADMIN_TOKEN', 'TRUST_PROXY', 'LOG_LEVEL']) expect(message).toContain(name);
+    for (const name of ['PORT', 'PAYFORM_PUBLIC_URL', 'PAYFORM_ADMIN_TOKEN', 'PAYFORM_TRUST_PROXY', 'PAYFORM_LOG_LEVEL']) expect(message).toContain(name);
     expect(message).not.toContain('short-secret');
   });
 
   it('in production requires a real admin token, gateway and credentials', () => {
     expect(() => readCompanionConfig({ NODE_ENV: 'production' })).toThrow(
-      'production needs ADMIN_TOKEN, GATEWAY_BASE_URL, GATEWAY_POS_ID, GATEWAY_API_KEY, GATEWAY_API_SECRET, GATEWAY_ENDPOINTS_KEY',
+      'production needs PAYFORM_ADMIN_TOKEN, PAYFORM_GATEWAY_BASE_URL, PAYFORM_GATEWAY_POS_ID, PAYFORM_GATEWAY_API_KEY, PAYFORM_GATEWAY_API_SECRET, PAYFORM_GATEWAY_ENDPOINTS_KEY',
     );
   });
 
   describe('in production', () => {
-    const live = { NODE_ENV: 'production', ADMIN_TOKEN: 'a-long-enough-admin-token', ...LIVE_GATEWAY };
+    const live = { NODE_ENV: 'production', PAYFORM_ADMIN_TOKEN: 'a-long-enough-admin-token', ...LIVE_GATEWAY };
 
     it('starts with its own credentials', () => {
       expect(readCompanionConfig(live)).toMatchObject({ testMode: false, sandboxOrigin: undefined, production: true });
@@ -103,14 +129,14 @@ describe('readCompanionConfig', () => {
 
     it('refuses any one credential left at the test project\'s value', () => {
       for (const [name, value] of Object.entries(TEST_PROJECT_DEFAULTS)) {
-        const variable = `GATEWAY_${name.replace(/[A-Z]/g, (letter) => `_${letter}`).toUpperCase()}`;
+        const variable = `PAYFORM_GATEWAY_${name.replace(/[A-Z]/g, (letter) => `_${letter}`).toUpperCase()}`;
         expect(() => readCompanionConfig({ ...live, [variable]: value }), variable).toThrow(`Invalid environment: production needs ${variable}`);
       }
     });
 
-    it('refuses SANDBOX_ORIGIN, which lets browsers be sent to a plain-http address', () => {
-      expect(() => readCompanionConfig({ ...live, SANDBOX_ORIGIN: 'http://localhost:3001' })).toThrow(
-        'Invalid environment: SANDBOX_ORIGIN must not be set in production',
+    it('refuses PAYFORM_SANDBOX_ORIGIN, which lets browsers be sent to a plain-http address', () => {
+      expect(() => readCompanionConfig({ ...live, PAYFORM_SANDBOX_ORIGIN: 'http://localhost:3001' })).toThrow(
+        'Invalid environment: PAYFORM_SANDBOX_ORIGIN must not be set in production',
       );
     });
   });
@@ -123,6 +149,9 @@ describe('createCompanion config', () => {
     const base = { ledger, gateway, gatewayApiSecret: 'secret', publicUrl: 'http://localhost:3000', adminToken: 'a-long-enough-admin-token' };
     expect(() => createCompanion({ ...base, adminToken: 'tiny-token' })).toThrow(/adminToken: must be at least 16 characters/);
     expect(() => createCompanion({ ...base, publicUrl: 'localhost' })).toThrow(/publicUrl/);
+    // Nothing stands in for the token or the public URL of an app made by hand either.
+    expect(() => createCompanion({ ...base, adminToken: undefined as never })).toThrow(/adminToken: is required/);
+    expect(() => createCompanion({ ...base, publicUrl: undefined as never })).toThrow(/publicUrl: (is required|must be an http\(s\) URL)/);
     expect(() => createCompanion({ ...base, allowedOrigins: ['https://shop.example/path'] })).toThrow(/allowedOrigins\[0\]: must be an origin/);
     expect(() => createCompanion({ ...base, rateLimits: { perSession: 0 } })).toThrow(/rateLimits.perSession/);
     try {

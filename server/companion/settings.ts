@@ -1,24 +1,33 @@
 /**
- * `readCompanionConfig(env)`: the companion's settings from the environment (design.md's
- * table), checked in one go so every wrong variable is named at start.
+ * `readCompanionConfig(env)`: the companion's settings from an environment (design.md's table),
+ * checked in one go so every wrong variable is named at start. Nothing reads `process.env`
+ * unless it is passed: the bin passes it, a companion mounted in a shop's server is given what
+ * it needs in code (or `readCompanionConfig(process.env)`, when the host wants exactly that).
  *
  * | variable | meaning | default |
  * |---|---|---|
- * | PORT, HOST | where to listen | 3000; 127.0.0.1 in development (its webhook secret is public), all interfaces in production |
- * | PUBLIC_URL | how the gateway and browsers reach the companion | http://localhost:$PORT |
- * | GATEWAY_BASE_URL | the gateway; unset ⇒ the bundled sandbox (started by the caller) | — |
- * | GATEWAY_POS_ID, GATEWAY_API_KEY, GATEWAY_API_SECRET, GATEWAY_ENDPOINTS_KEY | credentials | the test project's |
- * | DATABASE_URL | postgres://… ⇒ PostgreSQL; a path ⇒ SQLite | ./data/payform.db |
- * | ADMIN_TOKEN | bearer token of the merchant API | generated (development only) |
- * | ALLOWED_ORIGINS | comma-separated origins of the merchant's pages (CORS) | PUBLIC_URL's origin |
- * | SANDBOX_ORIGIN | the non-https origin redirects may go to (development) | the sandbox's, when bundled |
+ * | PORT, PAYFORM_HOST | where to listen | 3000; 127.0.0.1 in development (its webhook secret is public), all interfaces in production |
+ * | PAYFORM_PUBLIC_URL | how the gateway and browsers reach the companion | http://localhost:$PORT for the bin; required when mounted |
+ * | PAYFORM_GATEWAY_BASE_URL | the gateway; unset ⇒ the bundled sandbox (started by the caller) | — |
+ * | PAYFORM_GATEWAY_POS_ID, …_API_KEY, …_API_SECRET, …_ENDPOINTS_KEY | credentials | the test project's |
+ * | PAYFORM_GATEWAY_WIDGET_KEY | the project's widget key: `<pay-form>` tokenizes cards in the browser | — (the card is relayed) |
+ * | PAYFORM_GATEWAY_WIDGET_URL | the gateway's widget host, where its card tokenizer is | the gateway's URL (the sandbox serves both) |
+ * | PAYFORM_DATABASE_URL | postgres://… ⇒ PostgreSQL; a path ⇒ SQLite | ./data/payform.db |
+ * | PAYFORM_ADMIN_TOKEN | bearer token of the merchant API | generated and printed by the bin in development; required when mounted |
+ * | PAYFORM_ALLOWED_ORIGINS | comma-separated origins of the merchant's pages (CORS) | PAYFORM_PUBLIC_URL's origin |
+ * | PAYFORM_SANDBOX_ORIGIN | the non-https origin redirects may go to (development) | the gateway's origin when it is on this machine |
  * | PAYFORM_TEST_MODE | sessions are test sessions (banner, test cards) | true on test credentials |
- * | CAPTURE_OVER_RESERVE_PERCENT | the project's over-capture limit | 15 on the sandbox, else 0 |
- * | SESSION_TTL_SECONDS | checkout session lifetime | 1800 |
- * | TRUST_PROXY | take the client address from X-Forwarded-For's last entry (one proxy of yours) | false |
- * | LOG_LEVEL | debug, info, warn, error | info |
- * | PAYFORM_BACK_OFFICE | the back office's path, e.g. /admin (signed in with ADMIN_TOKEN) | off |
- * | NODE_ENV | `production` requires ADMIN_TOKEN, GATEWAY_BASE_URL, all four credentials its own, no SANDBOX_ORIGIN | — |
+ * | PAYFORM_CAPTURE_OVER_RESERVE_PERCENT | the project's over-capture limit | 15 on the sandbox, else 0 |
+ * | PAYFORM_SESSION_TTL_SECONDS | checkout session lifetime | 1800 |
+ * | PAYFORM_TRUST_PROXY | take the client address from X-Forwarded-For's last entry (one proxy of yours) | false |
+ * | PAYFORM_METRICS_TOKEN | serves GET /metrics to this bearer token (≥ 16 characters) | unset: no /metrics |
+ * | PAYFORM_METRICS_ADDRESS | serves GET /metrics without a token on this host:port of its own (e.g. 127.0.0.1:9464) | unset |
+ * | PAYFORM_LOG_LEVEL | debug, info, warn, error | info |
+ * | PAYFORM_BACK_OFFICE | the back office's path, e.g. /admin (signed in with the admin token) | off |
+ * | NODE_ENV | `production` requires PAYFORM_ADMIN_TOKEN, PAYFORM_GATEWAY_BASE_URL, all four credentials its own, no PAYFORM_SANDBOX_ORIGIN | — |
+ *
+ * The unprefixed names of 0.2 (`DATABASE_URL`, `ADMIN_TOKEN`…) are read when the prefixed one is
+ * unset, each reported in `deprecations` (environment.ts).
  */
 import { randomBytes } from 'node:crypto';
 import * as z from 'zod';
@@ -26,21 +35,27 @@ import { TEST_PROJECT_DEFAULTS, testProjectCredentials } from '@payform/gateway/
 import type { ProjectCredentials } from '@payform/gateway/testing';
 import { describeIssues, parseWire } from '@payform/gateway/wire';
 import { BackOfficeSettings } from './back-office/back-office-options.js';
+import { currentEnvironment } from './environment.js';
+import type { Env } from './environment.js';
 import type { LogLevel } from './log/logger.js';
 
 export interface CompanionSettings {
   readonly port: number;
-  /** HOST; unset: 127.0.0.1 in development, every interface in production (see startCompanion). */
+  /** PAYFORM_HOST; unset: 127.0.0.1 in development, every interface in production (see startCompanion). */
   readonly host: string | undefined;
   /** NODE_ENV=production (its own credentials, no sandbox origin, reachable from the network). */
   readonly production: boolean;
   readonly publicUrl: string;
+  /** True when PAYFORM_PUBLIC_URL was not set and `http://localhost:$PORT` stands in (fine for the bin only). */
+  readonly publicUrlDerived: boolean;
   /** Undefined: the bundled sandbox, whose URL the caller passes to startCompanion. */
   readonly gatewayBaseUrl: string | undefined;
   readonly credentials: ProjectCredentials;
+  /** PAYFORM_GATEWAY_WIDGET_KEY and _URL: the card tokenizer (widgetUrl undefined: the gateway's URL). */
+  readonly tokenizer: { readonly widgetKey: string; readonly widgetUrl: string | undefined } | undefined;
   readonly databaseUrl: string;
   readonly adminToken: string;
-  /** True when ADMIN_TOKEN was not set and one was made up (print it for the developer). */
+  /** True when PAYFORM_ADMIN_TOKEN was not set and one was made up (the bin prints it; mounting refuses it). */
   readonly adminTokenGenerated: boolean;
   readonly allowedOrigins: readonly string[];
   readonly sandboxOrigin: string | undefined;
@@ -48,12 +63,16 @@ export interface CompanionSettings {
   readonly captureOverReservePercent: number;
   readonly sessionTtlSeconds: number;
   readonly trustProxy: boolean;
+  /** PAYFORM_METRICS_TOKEN: /metrics on the companion's port, for this bearer token. */
+  readonly metricsToken: string | undefined;
+  /** PAYFORM_METRICS_ADDRESS: /metrics on a listener of its own, no token (bind it where only Prometheus reaches). */
+  readonly metricsAddress: { readonly host: string; readonly port: number } | undefined;
   readonly logLevel: LogLevel;
   /** PAYFORM_BACK_OFFICE: where the back office is served; undefined: not served. */
   readonly backOffice: { readonly path: string } | undefined;
+  /** One line per unprefixed 0.2 variable that was read: logged once at start. */
+  readonly deprecations: readonly string[];
 }
-
-type Env = Readonly<Record<string, string | undefined>>;
 
 const Flag = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((flag) => ['true', '1', 'yes'].includes(flag));
 const HttpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
@@ -64,59 +83,89 @@ const Origins = z
 
 const Variables = z.object({
   PORT: z.string().regex(/^\d{1,5}$/, { error: 'must be a port number' }).transform(Number).pipe(z.number().min(0).max(65_535)).default(3000),
-  HOST: z.string().min(1).optional(),
-  PUBLIC_URL: HttpUrl.optional(),
-  GATEWAY_BASE_URL: HttpUrl.optional(),
-  DATABASE_URL: z.string().min(1).default('./data/payform.db'),
-  ADMIN_TOKEN: z.string().min(16, { error: 'must be at least 16 characters' }).optional(),
-  ALLOWED_ORIGINS: Origins.optional(),
-  SANDBOX_ORIGIN: HttpUrl.transform((url) => new URL(url).origin).optional(),
+  PAYFORM_HOST: z.string().min(1).optional(),
+  PAYFORM_PUBLIC_URL: HttpUrl.optional(),
+  PAYFORM_GATEWAY_BASE_URL: HttpUrl.optional(),
+  PAYFORM_GATEWAY_WIDGET_KEY: z.string().max(256).optional(),
+  PAYFORM_GATEWAY_WIDGET_URL: HttpUrl.optional(),
+  PAYFORM_DATABASE_URL: z.string().min(1).default('./data/payform.db'),
+  PAYFORM_ADMIN_TOKEN: z.string().min(16, { error: 'must be at least 16 characters' }).optional(),
+  PAYFORM_ALLOWED_ORIGINS: Origins.optional(),
+  PAYFORM_SANDBOX_ORIGIN: HttpUrl.transform((url) => new URL(url).origin).optional(),
   PAYFORM_TEST_MODE: Flag.optional(),
-  CAPTURE_OVER_RESERVE_PERCENT: z.string().regex(/^\d{1,3}(\.\d+)?$/, { error: 'must be a percentage' }).transform(Number).pipe(z.number().max(100)).optional(),
-  SESSION_TTL_SECONDS: z.string().regex(/^\d+$/, { error: 'must be a number of seconds' }).transform(Number).pipe(z.number().min(60).max(7 * 86_400)).default(1800),
-  TRUST_PROXY: Flag.default(false),
-  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+  PAYFORM_CAPTURE_OVER_RESERVE_PERCENT: z.string().regex(/^\d{1,3}(\.\d+)?$/, { error: 'must be a percentage' }).transform(Number).pipe(z.number().max(100)).optional(),
+  PAYFORM_SESSION_TTL_SECONDS: z.string().regex(/^\d+$/, { error: 'must be a number of seconds' }).transform(Number).pipe(z.number().min(60).max(7 * 86_400)).default(1800),
+  PAYFORM_TRUST_PROXY: Flag.default(false),
+  PAYFORM_METRICS_TOKEN: z.string().min(16, { error: 'must be at least 16 characters' }).optional(),
+  PAYFORM_METRICS_ADDRESS: z
+    .string()
+    .regex(/^(\[[0-9a-fA-F:.]+\]|[^\s:[\]]+):\d{1,5}$/, { error: 'must be host:port, e.g. 127.0.0.1:9464' })
+    .transform((address) => {
+      const at = address.lastIndexOf(':');
+      return { host: address.slice(0, at).replace(/^\[|\]$/g, ''), port: Number(address.slice(at + 1)) };
+    })
+    .refine((address) => address.port <= 65_535, { error: 'must be host:port, e.g. 127.0.0.1:9464' })
+    .optional(),
+  PAYFORM_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
   PAYFORM_BACK_OFFICE: BackOfficeSettings.shape.path.optional(),
   NODE_ENV: z.string().optional(),
 });
 
-const blankToUndefined = (env: Env) => Object.fromEntries(Object.entries(env).map(([name, value]) => [name, value?.trim() ? value.trim() : undefined]));
-
-export function readCompanionConfig(env: Env = process.env): CompanionSettings {
-  const parsed = parseWire(Variables, blankToUndefined(env));
-  if (!parsed.success) throw new TypeError(`Invalid environment: ${describeIssues(parsed.issues)}`);
+/**
+ * The environment is always passed (`readCompanionConfig(process.env)` in a bin): a companion
+ * mounted in a shop's server must not pick up the shop's variables by accident.
+ */
+export function readCompanionConfig(environment: Env): CompanionSettings {
+  if (typeof environment !== 'object' || environment === null) {
+    throw new TypeError('readCompanionConfig(env) reads only the environment it is given: pass process.env, or an object of PAYFORM_* variables');
+  }
+  const { env, readFrom, deprecations } = currentEnvironment(environment);
+  const parsed = parseWire(Variables, env);
+  if (!parsed.success) {
+    // A value read from a 0.2 name is named as it was set.
+    const issues = parsed.issues.map((issue) => ({ ...issue, field: readFrom[issue.field] ?? issue.field }));
+    throw new TypeError(`Invalid environment: ${describeIssues(issues)}`);
+  }
   const vars = parsed.data;
   const credentials = testProjectCredentials(env);
   const onTestProject = credentials.apiSecret === TEST_PROJECT_DEFAULTS.apiSecret && credentials.apiKey === TEST_PROJECT_DEFAULTS.apiKey;
   if (vars.NODE_ENV === 'production') checkProduction(vars, credentials);
-  const publicUrl = (vars.PUBLIC_URL ?? `http://localhost:${vars.PORT}`).replace(/\/+$/, '');
-  const bundledSandbox = vars.GATEWAY_BASE_URL === undefined;
+  const publicUrl = (vars.PAYFORM_PUBLIC_URL ?? `http://localhost:${vars.PORT}`).replace(/\/+$/, '');
+  const bundledSandbox = vars.PAYFORM_GATEWAY_BASE_URL === undefined;
+  if (vars.PAYFORM_GATEWAY_WIDGET_URL && !vars.PAYFORM_GATEWAY_WIDGET_KEY) {
+    throw new TypeError('Invalid environment: PAYFORM_GATEWAY_WIDGET_URL needs PAYFORM_GATEWAY_WIDGET_KEY (the project’s widget key)');
+  }
   return {
     port: vars.PORT,
-    host: vars.HOST,
+    host: vars.PAYFORM_HOST,
     production: vars.NODE_ENV === 'production',
     publicUrl,
-    gatewayBaseUrl: vars.GATEWAY_BASE_URL,
+    publicUrlDerived: vars.PAYFORM_PUBLIC_URL === undefined,
+    gatewayBaseUrl: vars.PAYFORM_GATEWAY_BASE_URL,
     credentials,
-    databaseUrl: vars.DATABASE_URL,
-    adminToken: vars.ADMIN_TOKEN ?? randomBytes(24).toString('base64url'),
-    adminTokenGenerated: vars.ADMIN_TOKEN === undefined,
-    allowedOrigins: vars.ALLOWED_ORIGINS ?? [new URL(publicUrl).origin],
-    sandboxOrigin: vars.SANDBOX_ORIGIN,
+    tokenizer: vars.PAYFORM_GATEWAY_WIDGET_KEY ? { widgetKey: vars.PAYFORM_GATEWAY_WIDGET_KEY, widgetUrl: vars.PAYFORM_GATEWAY_WIDGET_URL } : undefined,
+    databaseUrl: vars.PAYFORM_DATABASE_URL,
+    adminToken: vars.PAYFORM_ADMIN_TOKEN ?? randomBytes(24).toString('base64url'),
+    adminTokenGenerated: vars.PAYFORM_ADMIN_TOKEN === undefined,
+    allowedOrigins: vars.PAYFORM_ALLOWED_ORIGINS ?? [new URL(publicUrl).origin],
+    sandboxOrigin: vars.PAYFORM_SANDBOX_ORIGIN,
     testMode: vars.PAYFORM_TEST_MODE ?? (bundledSandbox || onTestProject),
-    captureOverReservePercent: vars.CAPTURE_OVER_RESERVE_PERCENT ?? (bundledSandbox ? 15 : 0),
-    sessionTtlSeconds: vars.SESSION_TTL_SECONDS,
-    trustProxy: vars.TRUST_PROXY,
-    logLevel: vars.LOG_LEVEL,
+    captureOverReservePercent: vars.PAYFORM_CAPTURE_OVER_RESERVE_PERCENT ?? (bundledSandbox ? 15 : 0),
+    sessionTtlSeconds: vars.PAYFORM_SESSION_TTL_SECONDS,
+    trustProxy: vars.PAYFORM_TRUST_PROXY,
+    metricsToken: vars.PAYFORM_METRICS_TOKEN,
+    metricsAddress: vars.PAYFORM_METRICS_ADDRESS,
+    logLevel: vars.PAYFORM_LOG_LEVEL,
     backOffice: vars.PAYFORM_BACK_OFFICE === undefined ? undefined : { path: vars.PAYFORM_BACK_OFFICE },
+    deprecations,
   };
 }
 
 const CREDENTIAL_VARIABLES: Readonly<Record<keyof ProjectCredentials, string>> = {
-  posId: 'GATEWAY_POS_ID',
-  apiKey: 'GATEWAY_API_KEY',
-  apiSecret: 'GATEWAY_API_SECRET',
-  endpointsKey: 'GATEWAY_ENDPOINTS_KEY',
+  posId: 'PAYFORM_GATEWAY_POS_ID',
+  apiKey: 'PAYFORM_GATEWAY_API_KEY',
+  apiSecret: 'PAYFORM_GATEWAY_API_SECRET',
+  endpointsKey: 'PAYFORM_GATEWAY_ENDPOINTS_KEY',
 };
 
 /**
@@ -130,10 +179,10 @@ function checkProduction(vars: z.output<typeof Variables>, credentials: ProjectC
     return credentials[key] === TEST_PROJECT_DEFAULTS[key];
   });
   const missing = [
-    ...(vars.ADMIN_TOKEN ? [] : ['ADMIN_TOKEN']),
-    ...(vars.GATEWAY_BASE_URL ? [] : ['GATEWAY_BASE_URL']),
+    ...(vars.PAYFORM_ADMIN_TOKEN ? [] : ['PAYFORM_ADMIN_TOKEN']),
+    ...(vars.PAYFORM_GATEWAY_BASE_URL ? [] : ['PAYFORM_GATEWAY_BASE_URL']),
     ...defaults.map(([, variable]) => variable),
   ];
   if (missing.length > 0) throw new TypeError(`Invalid environment: production needs ${missing.join(', ')}`);
-  if (vars.SANDBOX_ORIGIN) throw new TypeError('Invalid environment: SANDBOX_ORIGIN must not be set in production');
+  if (vars.PAYFORM_SANDBOX_ORIGIN) throw new TypeError('Invalid environment: PAYFORM_SANDBOX_ORIGIN must not be set in production');
 }

@@ -27,7 +27,7 @@ afterEach(async () => {
 describe('startCompanion', () => {
   it('listens, prints the generated admin token, takes payments and webhooks, and stops', async () => {
     const print = vi.spyOn(console, 'log').mockImplementation(() => undefined);
-    const settings = { ...readCompanionConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: join(dir, 'data', 'payform.db') }) };
+    const settings = { ...readCompanionConfig({ PORT: '0', PAYFORM_HOST: '127.0.0.1', PAYFORM_DATABASE_URL: join(dir, 'data', 'payform.db') }) };
     const memory = memorySink();
     const companion = await startCompanion(settings, {
       gatewayBaseUrl: sandbox.url,
@@ -58,7 +58,7 @@ describe('startCompanion', () => {
 
   it('shuts down gracefully: stops accepting, lets a payment in flight finish and be recorded, then closes the ledger', async () => {
     const databaseUrl = join(dir, 'payform.db');
-    const settings = readCompanionConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: databaseUrl, ADMIN_TOKEN: 'a-long-enough-admin-token' });
+    const settings = readCompanionConfig({ PORT: '0', PAYFORM_HOST: '127.0.0.1', PAYFORM_DATABASE_URL: databaseUrl, PAYFORM_ADMIN_TOKEN: 'a-long-enough-admin-token' });
     let charging = () => {};
     const atGateway = new Promise<void>((resolve) => (charging = resolve));
     let release = () => {};
@@ -97,7 +97,7 @@ describe('startCompanion', () => {
   });
 
   it('waits for requests in flight only so long', async () => {
-    const settings = readCompanionConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: ':memory:' });
+    const settings = readCompanionConfig({ PORT: '0', PAYFORM_HOST: '127.0.0.1', PAYFORM_DATABASE_URL: ':memory:' });
     vi.spyOn(console, 'log').mockImplementation(() => undefined);
     const memory = memorySink();
     const companion = await startCompanion(settings, {
@@ -121,7 +121,7 @@ describe('startCompanion', () => {
   });
 
   it('does not wait for a live feed, which never ends by itself', async () => {
-    const settings = readCompanionConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: ':memory:', ADMIN_TOKEN: 'a-long-enough-admin-token' });
+    const settings = readCompanionConfig({ PORT: '0', PAYFORM_HOST: '127.0.0.1', PAYFORM_DATABASE_URL: ':memory:', PAYFORM_ADMIN_TOKEN: 'a-long-enough-admin-token' });
     // A grace far beyond the test's own timeout: waiting for the feed would fail the test.
     const companion = await startCompanion(settings, { gatewayBaseUrl: sandbox.url, logger: createLogger({ sink: memorySink().sink }), shutdownGraceMs: 600_000 });
     const feed = await fetch(`${companion.url}/api/changes/stream`, { headers: { Authorization: `Bearer ${settings.adminToken}` } });
@@ -130,14 +130,14 @@ describe('startCompanion', () => {
     await expect(feed.text()).rejects.toThrow();
   });
 
-  it('listens on 127.0.0.1 only in development unless HOST says otherwise, and says so', async () => {
-    const companion = await startCompanion(readCompanionConfig({ PORT: '0', DATABASE_URL: ':memory:', ADMIN_TOKEN: 'a-long-enough-admin-token' }), {
+  it('listens on 127.0.0.1 only in development unless PAYFORM_HOST says otherwise, and says so', async () => {
+    const companion = await startCompanion(readCompanionConfig({ PORT: '0', PAYFORM_DATABASE_URL: ':memory:', PAYFORM_ADMIN_TOKEN: 'a-long-enough-admin-token' }), {
       gatewayBaseUrl: sandbox.url,
       logger: createLogger({ sink: memorySink().sink }),
     });
     try {
       expect(companion.url).toBe(`http://localhost:${companion.port}`);
-      expect(companion.listening).toBe(`127.0.0.1:${companion.port} (this machine only; set HOST to listen elsewhere)`);
+      expect(companion.listening).toBe(`127.0.0.1:${companion.port} (this machine only; set PAYFORM_HOST to listen elsewhere)`);
       expect((await fetch(`http://127.0.0.1:${companion.port}/healthz`)).status).toBe(200);
       // Bound to every interface, the IPv6 loopback would answer too.
       await expect(fetch(`http://[::1]:${companion.port}/healthz`)).rejects.toThrow();
@@ -148,18 +148,19 @@ describe('startCompanion', () => {
 
   it('says how to choose another port when its port is taken', async () => {
     const taken = new URL(sandbox.url).port;
-    const settings = readCompanionConfig({ PORT: taken, HOST: '127.0.0.1', DATABASE_URL: ':memory:', ADMIN_TOKEN: 'a-long-enough-admin-token' });
+    const settings = readCompanionConfig({ PORT: taken, PAYFORM_HOST: '127.0.0.1', PAYFORM_DATABASE_URL: ':memory:', PAYFORM_ADMIN_TOKEN: 'a-long-enough-admin-token' });
     await expect(startCompanion(settings, { gatewayBaseUrl: sandbox.url, logger: createLogger({ sink: memorySink().sink }) })).rejects.toThrow(
       `port ${taken} is already in use: set PORT to a free port, or PORT=0 to take any free one`,
     );
   });
 
-  it('needs a gateway: GATEWAY_BASE_URL or a started sandbox', async () => {
-    await expect(composeCompanion(readCompanionConfig({ DATABASE_URL: ':memory:' }))).rejects.toThrow(/No gateway/);
+  it('needs a gateway: PAYFORM_GATEWAY_BASE_URL or a started sandbox', async () => {
+    const mountable = { PAYFORM_DATABASE_URL: ':memory:', PAYFORM_PUBLIC_URL: 'https://shop.example', PAYFORM_ADMIN_TOKEN: 'a-long-enough-admin-token' };
+    await expect(composeCompanion(readCompanionConfig(mountable))).rejects.toThrow(/No gateway: set PAYFORM_GATEWAY_BASE_URL/);
   });
 
   it('refuses a never-sent window shorter than twice the gateway timeout, naming both settings', async () => {
-    const settings = readCompanionConfig({ DATABASE_URL: join(dir, 'payform.db') });
+    const settings = readCompanionConfig({ PAYFORM_DATABASE_URL: join(dir, 'payform.db'), PAYFORM_PUBLIC_URL: 'https://shop.example', PAYFORM_ADMIN_TOKEN: 'a-long-enough-admin-token' });
     // The default window, three reads 30 s apart, spans 60 s: a 40 s request could still be in flight.
     await expect(composeCompanion(settings, { gatewayBaseUrl: sandbox.url, gatewayTimeoutMs: 40_000 })).rejects.toThrow(
       'reconciliation.neverSentReads (3) and reconciliation.neverSentSpacingMs (30000) make a never-sent window of 60000 ms, shorter than twice the gateway client\'s timeout per attempt (2 × 40000 ms)',

@@ -1,11 +1,12 @@
 /**
  * Running the companion: `composeCompanion` builds it from settings (ledger opened and
  * migrated, gateway client, app, reconciliation running) — what a merchant mounts in a server of
- * its own —, `startCompanion` also listens with @hono/node-server. `npm start` composes the sandbox, the companion and the demo in one
- * process with these:
+ * its own, so it needs the admin token and public URL given —, `startCompanion` also listens
+ * with @hono/node-server (the bin: it may make up both for development). `npm start` composes
+ * the sandbox, the companion and the demo in one process with these:
  *
  *   const sandbox = …;                                            // started first, its URL known
- *   const companion = await startCompanion(readCompanionConfig(), {
+ *   const companion = await startCompanion(readCompanionConfig(process.env), {
  *     gatewayBaseUrl: sandbox.url, sandboxOrigin: sandbox.url, extend: (app) => app.route('/', demo),
  *   });
  *   …; await companion.close();
@@ -102,6 +103,8 @@ export interface RunningCompanion extends ComposedCompanion {
   readonly port: number;
   /** The bound address for the start-up lines, e.g. `127.0.0.1:3000 (this machine only; …)`. */
   readonly listening: string;
+  /** Where /metrics is served on an address of its own (PAYFORM_METRICS_ADDRESS). */
+  readonly metricsUrl?: string;
   /**
    * Stops gracefully: no new connections (a request on a connection already open is answered
    * 503), requests in flight finish — up to `shutdownGraceMs` —, then the remaining connections
@@ -111,10 +114,30 @@ export interface RunningCompanion extends ComposedCompanion {
   close(): Promise<void>;
 }
 
+/**
+ * The companion for a server of yours (Hono, Express, a fetch handler). Mounted, nothing stands
+ * in for its admin token or its public URL: a made-up token would be shown to no one, and
+ * `http://localhost:$PORT` would send the gateway's webhooks nowhere. Both refusals name the
+ * variable and the option.
+ */
 export async function composeCompanion(settings: CompanionSettings, options: StartOptions = {}): Promise<ComposedCompanion> {
+  const missing = [
+    ...(settings.adminTokenGenerated ? ['the admin token (PAYFORM_ADMIN_TOKEN, at least 16 characters)'] : []),
+    ...(settings.publicUrlDerived && !options.publicUrl
+      ? ['the public URL browsers and the gateway reach your server at (PAYFORM_PUBLIC_URL, or the publicUrl option; webhooks and 3-D Secure returns go there)']
+      : []),
+  ];
+  if (missing.length > 0) {
+    throw new TypeError(`Invalid companion config: mounted in your server, the companion needs ${missing.join(' and ')}; only the payform-companion bin makes these up for development`);
+  }
+  return compose(settings, options);
+}
+
+async function compose(settings: CompanionSettings, options: StartOptions): Promise<ComposedCompanion> {
   const baseUrl = settings.gatewayBaseUrl ?? options.gatewayBaseUrl;
-  if (!baseUrl) throw new TypeError('No gateway: set GATEWAY_BASE_URL to the gateway, or to a sandbox started with `npx payform-sandbox`');
+  if (!baseUrl) throw new TypeError('No gateway: set PAYFORM_GATEWAY_BASE_URL to the gateway, or to a sandbox started with `npx payform-sandbox`');
   const logger = options.logger ?? createLogger({ level: settings.logLevel });
+  for (const line of settings.deprecations) logger.warn(line);
   const gateway = new GatewayClient({
     baseUrl,
     ...settings.credentials,
@@ -122,7 +145,7 @@ export async function composeCompanion(settings: CompanionSettings, options: Sta
     ...(options.gatewayTimeoutMs ? { timeoutMs: options.gatewayTimeoutMs } : {}),
   });
   const ledger = await openLedger(settings.databaseUrl);
-  const sandboxOrigin = settings.sandboxOrigin ?? (settings.gatewayBaseUrl ? undefined : options.sandboxOrigin);
+  const sandboxOrigin = settings.sandboxOrigin ?? (settings.gatewayBaseUrl ? localGatewayOrigin(settings, logger) : options.sandboxOrigin);
   let app: CompanionApp;
   try {
     app = createCompanion({
@@ -135,10 +158,12 @@ export async function composeCompanion(settings: CompanionSettings, options: Sta
       allowedOrigins: settings.allowedOrigins,
       ...(sandboxOrigin ? { sandboxOrigin } : {}),
       testMode: settings.testMode,
+      ...(settings.tokenizer ? { tokenizer: { widgetKey: settings.tokenizer.widgetKey, widgetUrl: settings.tokenizer.widgetUrl ?? baseUrl } } : {}),
       captureOverReservePercent: settings.captureOverReservePercent,
       sessionTtlSeconds: settings.sessionTtlSeconds,
       trustProxy: settings.trustProxy,
       ...((options.backOffice ?? settings.backOffice) ? { backOffice: options.backOffice ?? settings.backOffice } : {}),
+      ...(settings.metricsToken ? { metricsToken: settings.metricsToken } : {}),
       logger,
       ...(options.onPaymentEvent ? { onPaymentEvent: options.onPaymentEvent } : {}),
     });
@@ -165,7 +190,7 @@ export async function composeCompanion(settings: CompanionSettings, options: Sta
  * Composes the companion and listens on settings.port (0: any free port; the public URL then
  * follows the real port unless PUBLIC_URL was set), and prints the generated admin token.
  */
-export async function startCompanion(settings: CompanionSettings = readCompanionConfig(), options: StartOptions = {}): Promise<RunningCompanion> {
+export async function startCompanion(settings: CompanionSettings = readCompanionConfig(process.env), options: StartOptions = {}): Promise<RunningCompanion> {
   let handle: ((request: Request, env: unknown) => Response | Promise<Response>) | undefined;
   const inFlight = new InFlight();
   let closing = false;
@@ -185,22 +210,30 @@ export async function startCompanion(settings: CompanionSettings = readCompanion
     const url = `http://${settings.host && settings.host !== '0.0.0.0' && settings.host !== '::' ? settings.host : 'localhost'}:${port}`;
     // PORT=0 without PUBLIC_URL leaves a default ending in :0; the real port replaces it.
     const publicUrl = options.publicUrl ?? (/:0$/.test(settings.publicUrl) ? url : settings.publicUrl);
-    const composed = await composeCompanion(settings, { ...options, publicUrl });
+    const composed = await compose(settings, { ...options, publicUrl });
+    const metricsServer = settings.metricsAddress
+      ? await serveMetrics(composed, settings.metricsAddress).catch(async (error: unknown) => {
+          await composed.close();
+          throw error;
+        })
+      : undefined;
     handle = (request, env) => {
       if (closing) return shuttingDown();
       const reply = Promise.resolve(composed.app.fetch(request, env as never));
       inFlight.track(reply.then((response) => delivered(response, (env as { outgoing?: ServerResponse }).outgoing)));
       return reply;
     };
-    if (settings.adminTokenGenerated) console.log(`payform companion: ADMIN_TOKEN was not set; this run's token is ${settings.adminToken}`);
+    if (settings.adminTokenGenerated) console.log(`payform companion: PAYFORM_ADMIN_TOKEN was not set; this run's token is ${settings.adminToken}`);
     const { logger } = composed.app.companion.services;
     return {
       ...composed,
       url,
       port,
       listening: describeAddress(bound),
+      ...(metricsServer ? { metricsUrl: metricsServer.url } : {}),
       async close() {
         closing = true;
+        composed.app.companion.drain();
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
         // Handlers write what the gateway did to the ledger: they finish, and their answers go
@@ -210,6 +243,7 @@ export async function startCompanion(settings: CompanionSettings = readCompanion
         }
         server.closeAllConnections();
         await closed;
+        await metricsServer?.close();
         await composed.close();
       },
     };
@@ -217,6 +251,54 @@ export async function startCompanion(settings: CompanionSettings = readCompanion
     server.close();
     throw error;
   }
+}
+
+/**
+ * A gateway on this machine is the sandbox (or a stand-in for it): its 3-D Secure and hosted
+ * pages are plain http on its origin, which redirects may then go to. Without this a local
+ * gateway's 3-D Secure redirect would be dropped and the customer left waiting. Never in
+ * production, where only https redirects are followed.
+ */
+function localGatewayOrigin(settings: CompanionSettings, logger: Logger): string | undefined {
+  if (settings.production || !settings.gatewayBaseUrl) return undefined;
+  const gateway = new URL(settings.gatewayBaseUrl);
+  if (gateway.protocol !== 'http:' || !isLoopbackHost(gateway.hostname)) return undefined;
+  logger.info('PAYFORM_SANDBOX_ORIGIN not set: the gateway is on this machine, so redirects to its origin are followed', { sandboxOrigin: gateway.origin });
+  return gateway.origin;
+}
+
+function isLoopbackHost(hostname: string): boolean {
+  return hostname === 'localhost' || hostname === '[::1]' || isLoopback(hostname);
+}
+
+/**
+ * `GET /metrics` alone, without a token, on an address of its own: bound where only the
+ * operator's Prometheus reaches (127.0.0.1, a private interface), never the public port.
+ */
+async function serveMetrics(composed: ComposedCompanion, address: { host: string; port: number }): Promise<{ url: string; close(): Promise<void> }> {
+  const { ledger, app } = composed;
+  const { metrics, services } = app.companion;
+  const server = serve({
+    fetch: async (request) => {
+      if (new URL(request.url).pathname !== '/metrics' || request.method !== 'GET') return new Response('Not found\n', { status: 404 });
+      return new Response(await metrics.exposition(ledger, services.clock()), { headers: { 'Content-Type': metrics.registry.contentType } });
+    },
+    port: address.port,
+    hostname: address.host,
+  }) as Server;
+  await new Promise<void>((resolve, reject) => {
+    if (server.listening) resolve();
+    server.once('listening', resolve).once('error', reject);
+  });
+  const bound = server.address() as AddressInfo;
+  const host = bound.family === 'IPv6' ? `[${bound.address}]` : bound.address;
+  return {
+    url: `http://${host}:${bound.port}/metrics`,
+    close: () => new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    }),
+  };
 }
 
 /** A port already taken or reserved, said with the way out; anything else as it came. */
@@ -237,7 +319,7 @@ function listenHost(settings: CompanionSettings): string | undefined {
 function describeAddress({ address, family, port }: AddressInfo): string {
   if (address === '0.0.0.0' || address === '::') return `all interfaces, port ${port}`;
   const shown = `${family === 'IPv6' ? `[${address}]` : address}:${port}`;
-  return isLoopback(address) ? `${shown} (this machine only; set HOST to listen elsewhere)` : shown;
+  return isLoopback(address) ? `${shown} (this machine only; set PAYFORM_HOST to listen elsewhere)` : shown;
 }
 
 function isLoopback(address: string): boolean {

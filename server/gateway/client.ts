@@ -16,7 +16,7 @@ import { Receipts } from './resources/receipts.js';
 import { DEFAULT_RETRY_POLICY } from './retry.js';
 import type { RetryPolicy } from './retry.js';
 import { Transport } from './transport.js';
-import type { RequestOptions } from './transport.js';
+import type { GatewayCallObserver, RequestOptions } from './transport.js';
 import { describeIssues, parseWire } from './wire/issues.js';
 import type { MerchantSector } from './wire/payment.js';
 import { Uuid } from './wire/primitives.js';
@@ -100,6 +100,15 @@ export class GatewayClient {
     this.balances = new Balances(context);
     this.receipts = new Receipts(context);
     this.orders = new Orders(context);
+  }
+
+  /**
+   * Tells `observer` of every HTTP attempt this client makes from now on (route template,
+   * status or `network`/`timeout`, seconds) — for metrics; it must not throw. Returns the
+   * function that stops it.
+   */
+  onCall(observer: GatewayCallObserver): () => void {
+    return this.#transport.observe(observer);
   }
 
   /** GET /health: true when the gateway answers `OK`. Errors as for any read. */

@@ -5,7 +5,7 @@
  */
 export { GatewayClient, DEFAULT_TIMEOUT_MS } from './client.js';
 export type { GatewayClientConfig } from './client.js';
-export type { RequestOptions } from './transport.js';
+export type { GatewayCallObserver, GatewayCallRecord, RequestOptions } from './transport.js';
 export { DEFAULT_RETRY_POLICY } from './retry.js';
 export type { RetryPolicy } from './retry.js';
 export type {
@@ -34,7 +34,13 @@ export {
   WebhookPayloadError,
 } from './webhook.js';
 export type { WebhookForm } from './webhook.js';
+// One HTTP request and its whole answer, as the client sends them: the sandbox posts its webhooks so too.
+export { fetchExchange, nodeHttpExchange } from './exchange.js';
+export type { Exchange, OutgoingRequest, Answer } from './exchange.js';
 export type { FieldIssue } from './wire/issues.js';
 export type { MerchantSector } from './wire/payment.js';
 export { StatusCode } from './wire/status.js';
+export { TokenizeError, TokenizeRefusedError, TokenizerUnreachableError } from '@payform/card/tokenize';
+export { readRichAnswer, sealRichAnswer, RichAnswerError } from './rich-answer.js';
+export type { RichAnswer } from './rich-answer.js';
 export * as wire from './wire/index.js';

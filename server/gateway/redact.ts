@@ -15,8 +15,8 @@ export const REDACTED = '[redacted]';
 
 // Compared after lower-casing and dropping `_` and `-`: `card_cvv`, `cardCvv` and `Card-CVV` alike.
 const SECRET_KEYS = new Set([
-  'number', 'ccnumber', 'cardnumber', 'pan', 'expmonth', 'expyear', 'expiry', 'authorization', 'cookie', 'setcookie',
-  'xapiauth', 'xapikey', 'apikey', 'apisecret', 'endpointskey', 'admintoken', 'password', 'secret', 'signature', 'token', 'cctoken',
+  'number', 'ccnumber', 'cardnumber', 'pan', 'expmonth', 'expyear', 'cardexpmonth', 'cardexpyear', 'expiry', 'authorization', 'cookie', 'setcookie',
+  'xapiauth', 'xapikey', 'apikey', 'apisecret', 'endpointskey', 'admintoken', 'password', 'secret', 'signature', 'xsign', 'token', 'cctoken',
 ]);
 
 // Identifiers the ledger and the gateway make (20 hex digits, `:n` retries, UUIDs, 64-hex event

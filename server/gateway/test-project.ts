@@ -3,8 +3,9 @@
  * companion uses by default, and the sandbox's test cards. Shared here because the companion
  * and the demo must not import the sandbox, yet all three have to agree on these values.
  *
- * Every credential can be replaced through the environment (GATEWAY_POS_ID, GATEWAY_API_KEY,
- * GATEWAY_API_SECRET, GATEWAY_ENDPOINTS_KEY); the sandbox then accepts the replaced ones.
+ * Every credential can be replaced through the environment (PAYFORM_GATEWAY_POS_ID,
+ * PAYFORM_GATEWAY_API_KEY, PAYFORM_GATEWAY_API_SECRET, PAYFORM_GATEWAY_ENDPOINTS_KEY; the 0.2
+ * names without the PAYFORM_ prefix are still read); the sandbox then accepts the replaced ones.
  */
 
 export interface ProjectCredentials {
@@ -19,16 +20,21 @@ export interface ProjectCredentials {
 export const TEST_PROJECT_DEFAULTS: ProjectCredentials = {
   posId: '5d1c2a8e-3f47-4b6a-9e0d-7c4b2f8a6e15',
   apiKey: 'sandbox-test-api-key',
-  apiSecret: 'sandbox-test-api-secret',
+  // 32 bytes: the tokenizer's rich answers are AES-256 with the secret's UTF-8 bytes as the key.
+  apiSecret: 'sandbox-test-api-secret-32-bytes',
   endpointsKey: 'sandbox-test-endpoints-key',
 };
 
+/**
+ * The test project's widget key: the public id of its card tokenizer (X-Widget-Id) and the key of
+ * the requests' signature (X-Sign). Browsers see it; it opens nothing but tokenization.
+ */
+export const TEST_WIDGET_KEY = 'sandbox-test-widget-key';
+
 /** The test project's credentials, each taken from the environment when set there. */
 export function testProjectCredentials(env: Readonly<Record<string, string | undefined>> = process.env): ProjectCredentials {
-  const pick = (name: string, fallback: string) => {
-    const value = env[name]?.trim();
-    return value ? value : fallback;
-  };
+  // The prefixed name wins; the unprefixed one of 0.2 is the fallback (the companion warns of it).
+  const pick = (name: string, fallback: string) => env[`PAYFORM_${name}`]?.trim() || env[name]?.trim() || fallback;
   return {
     posId: pick('GATEWAY_POS_ID', TEST_PROJECT_DEFAULTS.posId),
     apiKey: pick('GATEWAY_API_KEY', TEST_PROJECT_DEFAULTS.apiKey),

@@ -42,6 +42,19 @@ export interface GatewayCall extends RequestOptions {
   readonly body?: unknown;
 }
 
+/**
+ * One attempt of a call, as observers see it (`GatewayClient.onCall`): the route's template
+ * (`GET /api/v1/pos/:pos_id/orders/:order_id`, never the concrete path), the HTTP status, or
+ * `network` / `timeout` when no answer came, and how long the attempt took.
+ */
+export interface GatewayCallRecord {
+  readonly route: string;
+  readonly outcome: number | 'network' | 'timeout';
+  readonly seconds: number;
+}
+
+export type GatewayCallObserver = (record: GatewayCallRecord) => void;
+
 /** A success (2xx) or redirect (3xx) answer, body read in full. */
 export interface GatewayReply {
   readonly status: number;
@@ -57,10 +70,17 @@ const CONNECT_FAILURES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHO
 export class Transport {
   readonly #config: TransportConfig;
   readonly #exchange: Exchange;
+  readonly #observers = new Set<GatewayCallObserver>();
 
   constructor(config: TransportConfig) {
     this.#config = config;
     this.#exchange = config.fetch ? fetchExchange(config.fetch) : nodeHttpExchange();
+  }
+
+  /** Tells `observer` of every attempt from now on; returns the function that stops it. */
+  observe(observer: GatewayCallObserver): () => void {
+    this.#observers.add(observer);
+    return () => this.#observers.delete(observer);
   }
 
   /** Sends the call; retries reads. Throws a GatewayError for anything but 2xx/3xx. */
@@ -94,6 +114,8 @@ export class Transport {
     const timer = setTimeout(() => timeout.abort(new DOMException(`No answer within ${timeoutMs} ms`, 'TimeoutError')), timeoutMs);
     timer.unref();
     const signal = call.signal ? AbortSignal.any([call.signal, timeout.signal]) : timeout.signal;
+    const started = performance.now();
+    let outcome: GatewayCallRecord['outcome'] = 'network';
     try {
       const answer = await this.#exchange({
         url,
@@ -103,17 +125,32 @@ export class Transport {
         signal,
         maxAnswerBytes: call.route.maxAnswerBytes,
       });
+      outcome = answer.status;
       return { ...answer, url };
     } catch (error) {
       if (error instanceof GatewayError) throw error;
       if (call.signal?.aborted) throw call.signal.reason;
       // The query is left out: it is the caller's data, and the route says enough to check the base URL.
       const target = `${call.route.method} ${url.origin}${url.pathname}`;
-      if (timeout.signal.aborted) throw new NetworkTimeoutError(timeoutMs, { cause: error, target });
+      if (timeout.signal.aborted) {
+        outcome = 'timeout';
+        throw new NetworkTimeoutError(timeoutMs, { cause: error, target });
+      }
       const connectFailed = CONNECT_FAILURES.has(errorCode(error) ?? '');
       throw new NetworkError(`No answer from the gateway at ${target} (${errorCode(error) ?? 'connection failed'})`, { cause: error, connectFailed, target });
     } finally {
       clearTimeout(timer);
+      this.#tell({ route: `${call.route.method} ${call.route.path}`, outcome, seconds: (performance.now() - started) / 1000 });
+    }
+  }
+
+  #tell(record: GatewayCallRecord): void {
+    for (const observer of this.#observers) {
+      try {
+        observer(record);
+      } catch {
+        // An observer (metrics) must never fail a payment.
+      }
     }
   }
 

@@ -1,6 +1,6 @@
 /**
  * The database drivers are optional peer dependencies of @payform/companion: a merchant installs
- * the one its DATABASE_URL needs (better-sqlite3 for a file, pg for PostgreSQL). Each is loaded
+ * the one its PAYFORM_DATABASE_URL needs (better-sqlite3 for a file, pg for PostgreSQL). Each is loaded
  * when a ledger first needs it, so the other is never required, and a missing one stops the
  * start at once with the package to install.
  */
@@ -28,9 +28,9 @@ async function load<T>(driver: string, database: string, importer: () => Promise
 }
 
 export function loadSqlite(): Promise<typeof BetterSqlite3> {
-  return load('better-sqlite3', 'A SQLite ledger (DATABASE_URL a file path or :memory:)', () => import('better-sqlite3'));
+  return load('better-sqlite3', 'A SQLite ledger (PAYFORM_DATABASE_URL a file path or :memory:)', () => import('better-sqlite3'));
 }
 
 export function loadPostgres(): Promise<typeof Pg> {
-  return load('pg', 'A PostgreSQL ledger (DATABASE_URL postgres://…)', () => import('pg'));
+  return load('pg', 'A PostgreSQL ledger (PAYFORM_DATABASE_URL postgres://…)', () => import('pg'));
 }

@@ -1,8 +1,10 @@
 // server/ledger: the companion's store. See docs/companion.md#ledger.
 export { openLedger } from './ledger.js';
 export type { Ledger, LedgerOptions } from './ledger.js';
+export type { StatementObserver } from './observed.js';
 export { InvalidLedgerInput, LedgerConflict, LedgerError, LedgerNotFound, OperationRefused } from './errors.js';
 export type { ConflictReason, LedgerEntity, LedgerErrorCode, RefusalReason } from './errors.js';
+export { isLedgerFault, isLedgerUnavailable } from './availability.js';
 export { holdsSession } from './attempts.js';
 export { captureCeiling } from './money-rules.js';
 export { NOTICE_GRACE_MS, operationNotice, paymentNotice } from './notices.js';

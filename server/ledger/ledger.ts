@@ -1,5 +1,6 @@
 // The ledger: one interface over SQLite (default) and PostgreSQL, chosen by the URL.
 import { Kysely } from 'kysely';
+import { readBacklog } from './backlog.js';
 import { clearAbsentOperation, clearAbsentPayment, countAbsentOperation, countAbsentPayment } from './absence.js';
 import { deleteCard, findCard, listCards, saveCard, cardholderOf } from './cards.js';
 import type { LedgerContext } from './context.js';
@@ -8,7 +9,10 @@ import { ingestEvent, retryEvent } from './events.js';
 import { claimIdempotencyKey, releaseIdempotencyKey, storeIdempotentAnswer, sweepIdempotencyKeys } from './idempotency.js';
 import type { IdempotencyClaim, IdempotencyRequest, StoredAnswer } from './idempotency.js';
 import { overCapturePercent, parseInput, paymentUpdateInput, schemaName } from './input.js';
+import { TablePrefixPlugin } from './table-names.js';
 import { migrateToLatest } from './migrate.js';
+import { observedDialect } from './observed.js';
+import type { StatementObserver } from './observed.js';
 import { getOperation, markOperationChecked, reserveOperation, totalsOf } from './operations.js';
 import { claimNotices, dropNotices, noticeFailed, noticeTold } from './notices.js';
 import { getPayment, markPaymentChecked, progressPayment } from './payments.js';
@@ -31,6 +35,7 @@ import type {
   GatewayEvent,
   GatewayOperation,
   GatewayOperationRecord,
+  LedgerBacklog,
   NewCheckoutSession,
   NewSavedCard,
   NoticeClaim,
@@ -126,6 +131,8 @@ export interface Ledger {
   listStalePayments(query: StaleQuery): Promise<Payment[]>;
   listUnsettledOperations(query: StaleQuery): Promise<Operation[]>;
   listWaitingEvents(query: StaleQuery): Promise<StoredEvent[]>;
+  /** Counts of what is still waiting, for an operator's gauges. */
+  backlog(): Promise<LedgerBacklog>;
 
   // Merchant notices: every step of a payment or operation, and a discrepancy, is marked due
   // (in the statement that makes it) until the merchant's hook is told; see notices.ts.
@@ -158,6 +165,11 @@ export interface LedgerOptions {
   readonly schema?: string;
   /** PostgreSQL only: connections in the pool (default 10). */
   readonly poolSize?: number;
+  /**
+   * Told the SQL of every statement before it is sent (SQLite) — every round trip on
+   * PostgreSQL — BEGIN, COMMIT and savepoints included: for counting them (tests, metrics).
+   */
+  readonly onStatement?: StatementObserver;
 }
 
 function ledgerOver(ctx: LedgerContext): Ledger {
@@ -200,6 +212,7 @@ function ledgerOver(ctx: LedgerContext): Ledger {
     listStalePayments: (query) => listStalePayments(ctx, query),
     listUnsettledOperations: (query) => listUnsettledOperations(ctx, query),
     listWaitingEvents: (query) => listWaitingEvents(ctx, query),
+    backlog: () => readBacklog(ctx),
     claimNotices: (claim) => claimNotices(ctx, claim),
     noticeTold: (state) => noticeTold(ctx, state),
     noticeFailed: (state, retryAt) => noticeFailed(ctx, state, retryAt),
@@ -222,14 +235,17 @@ export async function openLedger(url: string, options: LedgerOptions = {}): Prom
   const schema = options.schema === undefined ? undefined : parseInput(schemaName, options.schema);
   if (schema && !postgres) throw new InvalidLedgerInput('schema', 'applies to PostgreSQL only');
   if (postgres && schema) await ensureSchema(url, schema);
-  const dialect = postgres ? await postgresDialect(url, { schema, poolSize: options.poolSize }) : await sqliteDialect(url);
+  const database = postgres ? await postgresDialect(url, { schema, poolSize: options.poolSize }) : await sqliteDialect(url);
+  const dialect = options.onStatement ? observedDialect(database, options.onStatement) : database;
   const db = new Kysely<LedgerTables>({ dialect });
-  const ctx: LedgerContext = { db, dialect: postgres ? 'postgres' : 'sqlite', now: options.clock ?? Date.now };
+  const kind = postgres ? 'postgres' : 'sqlite';
   try {
-    await migrateToLatest(db, ctx.dialect);
+    await migrateToLatest(db, kind);
   } catch (error) {
     await db.destroy();
     throw error;
   }
+  // Migrated, its tables carry the payform_ prefix; queries name them without (table-names.ts).
+  const ctx: LedgerContext = { db: db.withPlugin(new TablePrefixPlugin()), dialect: kind, now: options.clock ?? Date.now };
   return ledgerOver(ctx);
 }

@@ -110,8 +110,9 @@ describe('a ledger made before card verifications', () => {
         // Foreign keys still point at the rebuilt tables.
         await expect(ledger.reserveOperation('nope', { kind: 'refund' })).rejects.toMatchObject({ code: 'not_found' });
         const check = new Kysely<unknown>({ dialect: await sqliteDialect(path) });
-        await expect(sql`insert into operations (id, order_id, kind, amount, status, origin, created_at, updated_at) values ('op-2', 'missing', 'refund', 1, 'success', 'merchant', 1, 1)`.execute(check)).rejects.toThrow(/FOREIGN KEY/);
-        expect((await sql<{ sql: string }>`select sql from sqlite_schema where name = 'payments'`.execute(check)).rows[0]?.sql).toContain('references "checkout_sessions"');
+        // (Named as stored since 0010: the payform_ prefix.)
+        await expect(sql`insert into payform_operations (id, order_id, kind, amount, status, origin, created_at, updated_at) values ('op-2', 'missing', 'refund', 1, 'success', 'merchant', 1, 1)`.execute(check)).rejects.toThrow(/FOREIGN KEY/);
+        expect((await sql<{ sql: string }>`select sql from sqlite_schema where name = 'payform_payments'`.execute(check)).rows[0]?.sql).toContain('references "payform_checkout_sessions"');
         await check.destroy();
       } finally {
         await ledger.close();

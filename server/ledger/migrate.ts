@@ -27,6 +27,8 @@ export async function migrateToLatest(db: Kysely<LedgerTables>, dialect: 'sqlite
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((result) => result.status === 'Error')?.migrationName;
-    throw new Error(`ledger: migration ${failed ?? '(setup)'} failed`, { cause: error });
+    // The database's own words belong in the message: a start-up error is often all that is read.
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new Error(`ledger: migration ${failed ?? '(setup)'} failed: ${reason}`, { cause: error });
   }
 }

@@ -305,6 +305,38 @@ const lookupMethod: Migration = {
   },
 };
 
+/**
+ * The `payform_` prefix (table-names.ts), so the ledger lives beside a shop's own tables in one
+ * database: every table is renamed, its rows and references kept (PostgreSQL follows references
+ * by identity, SQLite rewrites them on rename). The indexes are renamed too: their names share
+ * one namespace with every table's (PostgreSQL's `payments_pkey` would stop a shop's own
+ * `payments`). SQLite cannot rename an index: it is made again under the new name.
+ */
+const payformPrefix: Migration = {
+  async up(db: Kysely<unknown>) {
+    const tables = ['checkout_sessions', 'payments', 'operations', 'webhook_events', 'saved_cards', 'idempotency_keys'];
+    const prefixed = (name: string) => (name.startsWith('payform_') ? name : `payform_${name}`);
+    for (const table of tables) await sql`alter table ${sql.table(table)} rename to ${sql.table(prefixed(table))}`.execute(db);
+    if (!(db.getExecutor().adapter instanceof SqliteAdapter)) {
+      const indexes = await sql<{ name: string }>`select indexname as name from pg_indexes
+        where schemaname = current_schema() and tablename in (${sql.join(tables.map(prefixed))})`.execute(db);
+      for (const { name } of indexes.rows) {
+        if (name !== prefixed(name)) await sql`alter index ${sql.table(name)} rename to ${sql.table(prefixed(name))}`.execute(db);
+      }
+      return;
+    }
+    type Index = { name: string; sql: string };
+    const indexes = await sql<Index>`select name, sql from sqlite_schema
+      where type = 'index' and sql is not null and tbl_name in (${sql.join(tables.map(prefixed))})`.execute(db);
+    for (const index of indexes.rows) {
+      if (index.name === prefixed(index.name)) continue;
+      const ddl = index.sql.replace(/^(create (?:unique )?index (?:if not exists )?)("?)([^"\s]+)\2/i, (_all, head: string, quote: string) => `${head}${quote}${prefixed(index.name)}${quote}`);
+      await sql`drop index ${sql.table(index.name)}`.execute(db);
+      await sql.raw(ddl).execute(db);
+    }
+  },
+};
+
 export const migrations: Readonly<Record<string, Migration>> = {
   '0001_initial': initial,
   '0002_operation_checks': operationChecks,
@@ -315,4 +347,5 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '0007_idempotency_keys': idempotencyKeys,
   '0008_never_sent': neverSent,
   '0009_lookup_method': lookupMethod,
+  '0010_payform_prefix': payformPrefix,
 };

@@ -1,7 +1,7 @@
 // PostgreSQL specifics, kept here so the queries stay one implementation.
 import type pg from 'pg';
 import { DEFAULT_MIGRATION_LOCK_TABLE, DEFAULT_MIGRATION_TABLE, PostgresDialect, PostgresIntrospector, sql } from 'kysely';
-import type { DatabaseIntrospector, DatabaseMetadata, DatabaseMetadataOptions, Dialect, Kysely, SchemaMetadata, TableMetadata } from 'kysely';
+import type { DatabaseIntrospector, DatabaseMetadata, DatabaseMetadataOptions, Dialect, Kysely, PostgresPool, PostgresPoolClient, SchemaMetadata, TableMetadata } from 'kysely';
 import { loadPostgres } from './drivers.js';
 
 const INT8_OID = 20;
@@ -103,9 +103,67 @@ class LedgerPostgresDialect extends PostgresDialect {
   }
 }
 
+/** Statement texts named so far; past this many, new texts run unnamed (generated SQL is bounded, but not by us). */
+const MAX_NAMED = 512;
+// PostgreSQL's "cached plan must not change result type": a named `select *` prepared before a
+// migration added a column (another instance's, during a rolling upgrade).
+const STALE_PLAN = '0A000';
+
+/**
+ * Every statement with parameters runs as a named prepared statement: each connection has
+ * PostgreSQL parse and plan the ledger's few dozen statements once instead of on every call
+ * (the webhook path's guarded UPDATE is long). The same text has the same name on every
+ * connection; a plan made stale by a migration gets a new name and is prepared again.
+ */
+class PreparingPool implements PostgresPool {
+  readonly #pool: pg.Pool;
+  readonly #names = new Map<string, string>();
+  #next = 0;
+
+  constructor(pool: pg.Pool) {
+    this.#pool = pool;
+  }
+
+  #name(text: string, fresh = false): string | undefined {
+    let name = fresh ? undefined : this.#names.get(text);
+    if (name === undefined && (fresh || this.#names.size < MAX_NAMED)) {
+      name = `ledger_${(this.#next += 1)}`;
+      this.#names.set(text, name);
+    }
+    return name;
+  }
+
+  async connect(): Promise<PostgresPoolClient> {
+    const client = await this.#pool.connect();
+    const named = async (text: string, values: unknown[]) => {
+      const name = this.#name(text);
+      if (name === undefined) return client.query(text, values);
+      try {
+        return await client.query({ name, text, values });
+      } catch (error) {
+        if ((error as { code?: string }).code !== STALE_PLAN) throw error;
+        return client.query({ name: this.#name(text, true)!, text, values });
+      }
+    };
+    return {
+      // A cursor (Kysely's streaming, which the ledger does not use) goes through as it is.
+      query: ((textOrCursor: unknown, values?: readonly unknown[]) =>
+        typeof textOrCursor === 'string' && values && values.length > 0 ? named(textOrCursor, [...values]) : client.query(textOrCursor as string, values as unknown[])) as unknown as PostgresPoolClient['query'],
+      release: () => client.release(),
+    };
+  }
+
+  end(): Promise<void> {
+    return this.#pool.end();
+  }
+}
+
 export function isPostgresUrl(url: string): boolean {
   return /^postgres(ql)?:\/\//i.test(url);
 }
+
+/** How long a call waits for a connection (a new one, or a free one of the pool). */
+const CONNECT_TIMEOUT_MS = 5_000;
 
 export interface PostgresOptions {
   /** Schema for every table (created if missing); the server's search_path when omitted. */
@@ -118,13 +176,23 @@ export async function postgresDialect(url: string, options: PostgresOptions): Pr
   const pool = new driver.Pool({
     connectionString: url,
     max: options.poolSize ?? 10,
+    // Without these a request waits for ever when the server is unreachable but the packets
+    // are lost rather than refused (a network cut, a failover): each call fails within this
+    // time and the companion answers 503 instead of hanging.
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    keepAlive: true,
     types: typesOf(driver),
     ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
   });
   // An idle client whose server connection drops emits 'error' on the pool; the pool discards
   // that client by itself, and without a listener Node would end the process.
   pool.on('error', () => {});
-  return new LedgerPostgresDialect({ pool });
+  // A client handed out to a query is the pool's no longer: when its server connection drops
+  // (the database stopped, the network cut) it emits 'error' with nobody listening, and Node
+  // would end the process. The query in progress fails by itself (the caller answers 503), and
+  // the pool discards the dead client when it comes back.
+  pool.on('connect', (client) => client.on('error', () => {}));
+  return new LedgerPostgresDialect({ pool: new PreparingPool(pool) });
 }
 
 export async function ensureSchema(url: string, schema: string): Promise<void> {

@@ -65,14 +65,32 @@ const paymentColumns = Object.keys({
 
 type BySession = { sessionId: string };
 
+/** A payment column as the session read names it beside the session's own (both have order_id, amount…). */
+const ATTEMPT_PREFIX = 'attempt__';
+
+/** The session row and, under prefixed names, its latest attempt's (all null when there is none). */
+type SessionWithAttemptRow = CheckoutSessionRow & Record<string, unknown>;
+
 /**
  * The pay path's statements, prepared once per database: every payment reads its session and
  * claims an attempt, and building these with Kysely each time cost more than running them.
  */
 const statements = oncePerLedger((ctx: LedgerContext) => ({
-  session: prepareQuery<BySession, CheckoutSessionRow>((slot) => ctx.db.selectFrom('checkout_sessions').selectAll().where('id', '=', slot('sessionId'))),
   lockedSession: prepareQuery<BySession, CheckoutSessionRow>((slot) =>
     ctx.db.selectFrom('checkout_sessions').selectAll().where('id', '=', slot('sessionId')).$call(lockingRead(ctx)),
+  ),
+  // One statement, one snapshot: a session is read on every pay call, return and page view.
+  sessionWithAttempt: prepareQuery<BySession, SessionWithAttemptRow>((slot) =>
+    ctx.db
+      .selectFrom('checkout_sessions as s')
+      .leftJoin('payments as p', (join) =>
+        join
+          .onRef('p.session_id', '=', 's.id')
+          .on('p.attempt', '=', (eb) => eb.selectFrom('payments as latest').select((max) => max.fn.max('latest.attempt').as('attempt')).whereRef('latest.session_id', '=', 's.id')),
+      )
+      .selectAll('s')
+      .select(paymentColumns.map((column) => sql.ref(`p.${column}`).as(`${ATTEMPT_PREFIX}${column}`)))
+      .where('s.id', '=', slot('sessionId')) as never,
   ),
   latestAttempt: prepareQuery<BySession, PaymentRow>((slot) =>
     ctx.db.selectFrom('payments').selectAll().where('session_id', '=', slot('sessionId')).orderBy('attempt', 'desc').limit(sql.lit(1)),
@@ -116,8 +134,14 @@ export async function createSession(ctx: LedgerContext, input: NewCheckoutSessio
 }
 
 export async function getSession(ctx: LedgerContext, id: string): Promise<CheckoutSession | undefined> {
-  const row = (await statements(ctx).session(ctx.db, { sessionId: id })).rows[0];
-  return row && toSession(row, await latestAttempt(ctx, ctx.db, id), ctx.now());
+  const row = (await statements(ctx).sessionWithAttempt(ctx.db, { sessionId: id })).rows[0];
+  return row && toSession(row, attemptOf(row), ctx.now());
+}
+
+/** The latest attempt read beside its session, or null. */
+function attemptOf(row: SessionWithAttemptRow): Payment | null {
+  if (row[`${ATTEMPT_PREFIX}order_id`] == null) return null;
+  return toPayment(Object.fromEntries(paymentColumns.map((column) => [column, row[`${ATTEMPT_PREFIX}${column}`]])) as unknown as PaymentRow);
 }
 
 /** The session that handed out `orderId`, whether or not anyone has paid it yet. */

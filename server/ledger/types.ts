@@ -455,6 +455,20 @@ export interface StatsBucket {
   readonly inFlight: number;
 }
 
+/** What is still waiting (Ledger.backlog): the gauges an operator watches. */
+export interface LedgerBacklog {
+  /** Payments in `init` or `pending`: not yet answered for good by the gateway. */
+  readonly unfinishedPayments: number;
+  /** When the oldest of them was created (epoch ms); undefined when there is none. */
+  readonly oldestUnfinishedPaymentAt: number | undefined;
+  /** Captures, voids and refunds reserved and not yet answered. */
+  readonly unsettledOperations: number;
+  /** Webhook events stored and waiting for their reservation (retried by reconciliation). */
+  readonly parkedEvents: number;
+  /** Webhook events that match no order, kept for a person to see. */
+  readonly unmatchedEvents: number;
+}
+
 export interface StaleQuery {
   /** How long without news counts as stale. */
   readonly quietForMs: number;

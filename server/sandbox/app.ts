@@ -25,6 +25,7 @@ import { injectFaults } from './http/fault-middleware.js';
 import { recordRequests } from './inspector/recorder.js';
 import { pageRoutes } from './pages/page-routes.js';
 import { SimulatedGateway } from './simulated-gateway.js';
+import { tokenizeRoutes } from './tokenizer/tokenize-routes.js';
 import { Refusal } from './state/refusal.js';
 
 export interface SandboxHandle {
@@ -67,6 +68,7 @@ export function createSandbox(config: SandboxConfig = {}): SandboxApp {
   app.use('/api/v1/*', injectFaults(gateway));
 
   app.get('/health', (c) => c.text('OK'));
+  app.route('/', tokenizeRoutes(gateway));
   app.route('/', apiRoutes(gateway, baseUrlOf));
   app.route('/', pageRoutes(gateway, resolved.publicUrl));
   app.use('/_sandbox/*', guardControlPlane(resolved));

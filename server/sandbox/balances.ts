@@ -6,7 +6,8 @@
  * derived from the pos_id, so they stay the same across restarts.
  *
  * Available balances start from an opening figure and follow the project's successful payments:
- * purchases, captures, recurring charges and credits, less commission and refunds.
+ * purchases, captures and recurring charges in, less commission and refunds; payouts (credits)
+ * and their commission out.
  */
 import { createHash } from 'node:crypto';
 import { toWireAmount } from '@payform/gateway';
@@ -56,12 +57,20 @@ export function terminalsOf(project: Project): readonly Ledger[] {
   ];
 }
 
-/** Net turnover of the project's orders in a currency: what was paid in, less commission and refunds. */
+/**
+ * Net turnover of the project's orders in a currency: what was paid in, less commission and
+ * refunds, less what was paid out (credits) with their commission. Payouts are not turnover: the
+ * rolling reserve is held on what came in.
+ */
 function turnover(orders: readonly Order[], currency: string): { gross: MinorUnits; net: MinorUnits } {
   let gross = 0;
   let net = 0;
   for (const order of orders) {
     if (order.payment.currency !== currency || order.payment.status !== 'success') continue;
+    if (order.payment.method === 'credit') {
+      net -= order.payment.amount + (order.payment.fees ? totalFee(order.payment.fees) : 0);
+      continue;
+    }
     const { paid, fees } = settled(order);
     gross += paid;
     net += paid - fees - sumAmounts(succeeded(order, 'refund'));

@@ -16,8 +16,9 @@ Options:
   --host <address>    address to listen on (env SANDBOX_HOST, then HOST; default 127.0.0.1 —
                       the control plane has no credentials: keep it on a trusted host)
   --projects <file>   merchant projects from a JSON file (env SANDBOX_PROJECTS; format in the docs);
-                      default the test project, with GATEWAY_POS_ID, GATEWAY_API_KEY,
-                      GATEWAY_API_SECRET and GATEWAY_ENDPOINTS_KEY replacing its credentials
+                      default the test project, with PAYFORM_GATEWAY_POS_ID, …_API_KEY,
+                      …_API_SECRET and …_ENDPOINTS_KEY replacing its credentials (the
+                      unprefixed GATEWAY_* names of 0.2 are still read)
   --public-url <url>  base of the links it hands out (env SANDBOX_PUBLIC_URL; default the address
                       each request came to)
   -h, --help          print this help

@@ -3,7 +3,7 @@
  * the timings of its simulated world. Every setting has a default, so `createSandbox()` alone
  * gives the test project of server/gateway/test-project.ts.
  */
-import { TEST_SUB_MERCHANTS, testProjectCredentials } from '@payform/gateway/testing';
+import { TEST_SUB_MERCHANTS, TEST_WIDGET_KEY, testProjectCredentials } from '@payform/gateway/testing';
 import type { ProjectCredentials } from '@payform/gateway/testing';
 import type { MerchantSector } from '@payform/gateway/wire';
 import type { Ledger } from './balances.js';
@@ -46,6 +46,13 @@ export interface Project extends ProjectCredentials {
    */
   readonly strict: boolean;
   readonly threeDSecure: ThreeDSecurePolicy;
+  /** The card tokenizer's X-Widget-Id, and the key of its X-Sign. */
+  readonly widgetKey: string;
+  /**
+   * Origins (`https://shop.example`) whose pages may call the card tokenizer (CORS). Empty:
+   * loopback origins only (`http://localhost:…`, `http://127.0.0.1:…`), for development.
+   */
+  readonly widgetOrigins: readonly string[];
   /** The project's accounts and terminals; undefined: the sandbox's own (balances.ts). */
   readonly accounts: readonly Ledger[] | undefined;
   readonly terminals: readonly Ledger[] | undefined;
@@ -58,6 +65,8 @@ export interface SandboxTimings {
   readonly challengeTimeoutMs: number;
   /** Lifespan of a hosted payment sent without order_timeout. */
   readonly hostedLifespanSeconds: number;
+  /** How long a card tokenizer's token may be paid with (by the sandbox clock). */
+  readonly widgetTokenLifespanMs: number;
 }
 
 export interface WebhookSettings {
@@ -73,7 +82,7 @@ export interface SandboxConfig {
   /**
    * Projects the sandbox knows, each completing the defaults of the test project. The first is
    * the default project (the control plane's default `pos_id`). Default: the test project with
-   * credentials from GATEWAY_* variables.
+   * credentials from PAYFORM_GATEWAY_* variables (or the GATEWAY_* ones of 0.2).
    */
   readonly projects?: readonly Partial<Project>[];
   /**
@@ -97,7 +106,7 @@ export interface SandboxConfig {
   readonly bodyLimitBytes?: number;
   /** Seed of the fault injector's random choices (error_rate between 0 and 1). */
   readonly faultSeed?: number;
-  /** Used to post webhooks; default the global fetch. */
+  /** Used to post webhooks; default Node's own HTTP client (node:http, keep-alive connections). */
   readonly fetch?: typeof globalThis.fetch;
   /** One line per notable event (webhook failures…); default silent. */
   readonly log?: (line: string) => void;
@@ -113,7 +122,7 @@ export interface ResolvedConfig {
   readonly frozenClock: boolean;
   readonly bodyLimitBytes: number;
   readonly faultSeed: number;
-  readonly fetch: typeof globalThis.fetch;
+  readonly fetch: typeof globalThis.fetch | undefined;
   readonly log: (line: string) => void;
 }
 
@@ -121,6 +130,7 @@ export const DEFAULT_TIMINGS: SandboxTimings = {
   slowCardDelayMs: 5_000,
   challengeTimeoutMs: 15 * 60_000,
   hostedLifespanSeconds: 24 * 3600,
+  widgetTokenLifespanMs: 15 * 60_000,
 };
 
 export const DEFAULT_WEBHOOKS: WebhookSettings = {
@@ -146,6 +156,8 @@ export function defaultProject(credentials: ProjectCredentials = testProjectCred
     subMerchants: TEST_SUB_MERCHANTS.map((merchant) => merchant.id),
     strict: false,
     threeDSecure: 'card',
+    widgetKey: TEST_WIDGET_KEY,
+    widgetOrigins: [],
     accounts: undefined,
     terminals: undefined,
   };
@@ -167,12 +179,15 @@ export function resolveConfig(config: SandboxConfig = {}): ResolvedConfig {
   const projects = (config.projects?.length ? config.projects : [{}]).map((project, index) => ({
     ...base,
     strict: index === 0 && strictFromEnv(),
+    // The test project's widget key is the first project's; each other one gets its own.
+    widgetKey: index === 0 ? base.widgetKey : `widget-key-${project.posId ?? index}`,
     ...project,
   }));
   const posIds = new Set(projects.map((project) => project.posId));
   const apiKeys = new Set(projects.map((project) => project.apiKey));
-  if (posIds.size !== projects.length || apiKeys.size !== projects.length) {
-    throw new TypeError('sandbox projects need distinct pos ids and API keys');
+  const widgetKeys = new Set(projects.map((project) => project.widgetKey));
+  if (posIds.size !== projects.length || apiKeys.size !== projects.length || widgetKeys.size !== projects.length) {
+    throw new TypeError('sandbox projects need distinct pos ids, API keys and widget keys');
   }
   return {
     projects,
@@ -184,7 +199,7 @@ export function resolveConfig(config: SandboxConfig = {}): ResolvedConfig {
     frozenClock: config.frozenClock ?? false,
     bodyLimitBytes: config.bodyLimitBytes ?? 64 * 1024,
     faultSeed: config.faultSeed ?? 1,
-    fetch: config.fetch ?? globalThis.fetch,
+    fetch: config.fetch,
     log: config.log ?? (() => {}),
   };
 }

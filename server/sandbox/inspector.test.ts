@@ -162,8 +162,8 @@ describe('GET /_sandbox/requests', () => {
 
     const [recorded] = (await listing()).requests as [Listed];
     expect(recorded.notes).toEqual([
-      { kind: 'ignored', field: 'shop_ref', rule: expect.stringContaining('ignore') },
-      { kind: 'coerced', field: 'exp_month', from: 'string', to: 'number', rule: expect.stringContaining('numeric string') },
+      { kind: 'ignored', field: 'shop_ref', what: 'unknown field ignored', rule: expect.stringContaining('ignore') },
+      { kind: 'coerced', field: 'exp_month', from: 'string', to: 'number', what: 'numeric string read as a number', rule: expect.stringContaining('numeric string') },
     ]);
     expect(JSON.stringify(recorded.notes)).not.toContain('A-17');
   });
@@ -236,6 +236,18 @@ describe('the inspector page at /_sandbox', () => {
     const shown = shownJson(html);
     expect(shown).toContainEqual(expect.objectContaining({ card_cvv: '[redacted]', description: hostile }));
     expectNoCardData(shown);
+  });
+
+  it('says on the page what a tolerant project ignored, coerced and waived, and why', async () => {
+    const { customer_phone: _phone, ...withoutPhone } = hostedPayment(sandbox.project, { customer_id: null, customer_ip: '203.0.113.7' });
+    expect((await sandbox.post('/api/v1/payment', withoutPhone)).status).toBe(303);
+    expect((await sandbox.post('/api/v1/payment', directPayment(sandbox.project, { exp_year: 30 }))).status).toBe(200);
+
+    const html = await (await page()).text();
+    expect(html).toContain('<strong>Ignored</strong> <code>customer_id</code>: null dropped.');
+    expect(html).toContain('<strong>Ignored</strong> <code>customer_ip</code>: not sent in this mode: ignored.');
+    expect(html).toContain('<strong>Waived</strong> <code>customer_phone</code>: absent: taken without it.');
+    expect(html).toContain('<strong>Coerced</strong> <code>exp_year</code>: two-digit year widened (from <code>two-digit year</code> to <code>four-digit year</code>).');
   });
 
   it('serves the list alone for the page to refresh, and JSON to everyone else as before', async () => {

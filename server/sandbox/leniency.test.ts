@@ -1,7 +1,9 @@
 import { Hono } from 'hono';
+import type * as z from 'zod';
 import { describe, expect, it } from 'vitest';
 import { RefundRequest, SplitRefundRequest } from '../gateway/wire/operation.js';
 import { CreatePaymentRequest } from '../gateway/wire/payment.js';
+import { ResendWebhookQuery } from '../gateway/wire/order.js';
 import { resolveConfig } from './config.js';
 import type { SandboxEnv } from './http/env.js';
 import { LENIENCY_RULES, readLeniently } from './http/leniency.js';
@@ -63,14 +65,13 @@ describe('a tolerant project (the default) reads requests as the live gateway do
     expect(sandbox.app.sandbox.gateway.store.order(sandbox.project.posId, purchase)?.operations).toEqual([]);
   });
 
-  it('still enforces what the interface says: a field "not sent" in hosted mode is refused, not ignored', async () => {
+  it('ignores a field "not sent" in hosted mode like an unknown one, but still refuses card data there', async () => {
     const sandbox = testSandbox();
     const response = await sandbox.post('/api/v1/payment', hostedPayment(sandbox.project, { cc_number: '4242424242424242', customer_ip: '203.0.113.7' }));
     expect(response.status).toBe(400);
-    expect(await violations(response)).toEqual([
-      { field_name: 'cc_number', violation: 'is not sent in hosted mode' },
-      { field_name: 'customer_ip', violation: 'is not sent in hosted mode' },
-    ]);
+    expect(await violations(response)).toEqual([{ field_name: 'cc_number', violation: 'is not sent in hosted mode' }]);
+    const withoutCard = await sandbox.post('/api/v1/payment', hostedPayment(sandbox.project, { customer_ip: '203.0.113.7' }));
+    expect(withoutCard.status).toBe(303);
   });
 
   it('ignores unknown query parameters of the reads, which a strict project refuses', async () => {
@@ -164,11 +165,12 @@ describe('the leniency report', () => {
     expect(read.leniency).toEqual({
       strict: false,
       ignored: [
-        { field: 'split[0].share', rule: LENIENCY_RULES.ignored },
-        { field: 'note', rule: LENIENCY_RULES.ignored },
-        { field: '*', rule: LENIENCY_RULES.ignored },
+        { field: 'split[0].share', what: 'unknown field ignored', rule: LENIENCY_RULES.unknown },
+        { field: 'note', what: 'unknown field ignored', rule: LENIENCY_RULES.unknown },
+        { field: '*', what: 'unknown field ignored', rule: LENIENCY_RULES.unknown },
       ],
       coerced: [],
+      waived: [],
       refused: [],
     });
     expect(JSON.stringify(read.leniency)).not.toContain('4242');
@@ -184,8 +186,9 @@ describe('the leniency report', () => {
       ],
       leniency: {
         strict: false,
-        ignored: [{ field: 'extra', rule: LENIENCY_RULES.ignored }],
+        ignored: [{ field: 'extra', what: 'unknown field ignored', rule: LENIENCY_RULES.unknown }],
         coerced: [],
+        waived: [],
         refused: [{ field: 'comment', reason: 'must be a string', rule: LENIENCY_RULES.refused }],
       },
     });
@@ -195,11 +198,92 @@ describe('the leniency report', () => {
     const read = readLeniently(CreatePaymentRequest, { ...directPayment(testSandbox().project, { exp_month: '12', exp_year: 'soon' }), payway: 'card' }, true);
     expect(read.success).toBe(false);
     expect(read.leniency.refused).toEqual([
-      { field: 'exp_month', reason: 'must be a number', rule: LENIENCY_RULES.strictString },
+      { field: 'exp_month', reason: 'must be a number', rule: LENIENCY_RULES.strictNumeric },
       { field: 'exp_year', reason: 'must be a number', rule: LENIENCY_RULES.refused },
       { field: 'payway', reason: 'is not allowed', rule: LENIENCY_RULES.strictUnknown },
     ]);
-    expect(read.leniency).toMatchObject({ strict: true, ignored: [], coerced: [] });
+    expect(read.leniency).toMatchObject({ strict: true, ignored: [], coerced: [], waived: [] });
+  });
+
+  it('names each tolerance of the live gateway it applied, and a strict project refuses each under its own rule', () => {
+    const project = testSandbox().project;
+    const cases: { schema: z.ZodType; request: Json; applied: { kind: 'ignored' | 'coerced' | 'waived'; field: string; what: string; rule: string }[] }[] = [
+      {
+        schema: CreatePaymentRequest,
+        request: directPayment(project, { customer_id: null, exp_year: '30', customer_phone: '+38 (050) 123-45-67', customer_email: 'unregistered', shop_ref: 'A-17' }),
+        applied: [
+          { kind: 'ignored', field: 'customer_id', what: 'null dropped', rule: LENIENCY_RULES.null },
+          { kind: 'ignored', field: 'shop_ref', what: 'unknown field ignored', rule: LENIENCY_RULES.unknown },
+          { kind: 'coerced', field: 'exp_year', what: 'numeric string read as a number', rule: LENIENCY_RULES.numeric },
+          { kind: 'coerced', field: 'customer_phone', what: 'spaces, brackets and dashes left out', rule: LENIENCY_RULES.phone },
+          { kind: 'coerced', field: 'exp_year', what: 'two-digit year widened', rule: LENIENCY_RULES.year },
+          { kind: 'waived', field: 'customer_email', what: 'not an address: taken as a string', rule: LENIENCY_RULES.email },
+        ],
+      },
+      {
+        schema: CreatePaymentRequest,
+        request: hostedPayment(project, { customer_phone: undefined, customer_referrer: 'https://shop.example/cart' }),
+        applied: [
+          { kind: 'ignored', field: 'customer_referrer', what: 'not sent in this mode: ignored', rule: LENIENCY_RULES.notSent },
+          { kind: 'waived', field: 'customer_phone', what: 'absent: taken without it', rule: LENIENCY_RULES.contact },
+        ],
+      },
+      {
+        schema: ResendWebhookQuery,
+        request: { callback: '1' },
+        applied: [{ kind: 'coerced', field: 'callback', what: '`1` read as true', rule: LENIENCY_RULES.boolean }],
+      },
+    ];
+    const strictRules: Record<string, string> = {
+      [LENIENCY_RULES.null]: LENIENCY_RULES.strictNull,
+      [LENIENCY_RULES.unknown]: LENIENCY_RULES.strictUnknown,
+      [LENIENCY_RULES.numeric]: LENIENCY_RULES.strictNumeric,
+      [LENIENCY_RULES.phone]: LENIENCY_RULES.strictPhone,
+      [LENIENCY_RULES.email]: LENIENCY_RULES.strictEmail,
+      [LENIENCY_RULES.notSent]: LENIENCY_RULES.strictNotSent,
+      [LENIENCY_RULES.contact]: LENIENCY_RULES.strictContact,
+      [LENIENCY_RULES.boolean]: LENIENCY_RULES.strictBoolean,
+    };
+    for (const { schema, request, applied } of cases) {
+      const tolerant = readLeniently(schema, request, false);
+      expect(tolerant.success).toBe(true);
+      const { ignored, coerced, waived } = tolerant.leniency;
+      const entries = [
+        ...ignored.map((entry) => ({ kind: 'ignored', ...entry })),
+        ...coerced.map(({ from: _from, to: _to, ...entry }) => ({ kind: 'coerced', ...entry })),
+        ...waived.map((entry) => ({ kind: 'waived', ...entry })),
+      ];
+      expect(entries).toEqual(applied);
+
+      const strict = readLeniently(schema, request, true);
+      expect(strict.success).toBe(false);
+      // The year is refused as a numeric string before it could be a two-digit one.
+      const expected = applied.filter((entry) => entry.rule !== LENIENCY_RULES.year).map((entry) => ({ field: entry.field, rule: strictRules[entry.rule] }));
+      expect(strict.leniency.refused.map(({ field, rule }) => ({ field, rule }))).toEqual(expect.arrayContaining(expected));
+      expect(strict.leniency.refused).toHaveLength(expected.length);
+    }
+    expect(readLeniently(CreatePaymentRequest, directPayment(project, { exp_year: 30 }), true).leniency.refused).toEqual([
+      { field: 'exp_year', reason: 'must be at least 2000', rule: LENIENCY_RULES.strictYear },
+    ]);
+  });
+
+  it('reads only the Boolean spellings it knows, and quotes nothing else', () => {
+    for (const callback of ['toString', '__proto__', 'constructor', '2', 'yes', '']) {
+      const read = readLeniently(ResendWebhookQuery, { callback }, false);
+      expect(read.success, callback).toBe(false);
+      expect(read.leniency.coerced, callback).toEqual([]);
+    }
+    const falsy = readLeniently(ResendWebhookQuery, { callback: '0' }, false);
+    expect(falsy.leniency.coerced).toMatchObject([{ field: 'callback', from: '0', to: 'false' }]);
+    expect(falsy.success).toBe(false);
+  });
+
+  it('a tolerant read hands on what was sent for a rule it waived, and reports no value', () => {
+    const project = testSandbox().project;
+    const read = readLeniently(CreatePaymentRequest, hostedPayment(project, { customer_email: 'guest-7', customer_phone: undefined }), false);
+    expect(read.success && read.data).toMatchObject({ customer_email: 'guest-7' });
+    expect(read.success && 'customer_phone' in read.data).toBe(false);
+    expect(JSON.stringify(read.leniency)).not.toContain('guest-7');
   });
 
   it('is left on the Hono context for a request inspector, refused requests included', async () => {
@@ -222,14 +306,16 @@ describe('the leniency report', () => {
     expect(seen).toEqual([
       {
         strict: false,
-        ignored: [{ field: 'payway', rule: LENIENCY_RULES.ignored }],
-        coerced: [{ field: 'exp_year', from: 'string', to: 'number', rule: LENIENCY_RULES.coerced }],
+        ignored: [{ field: 'payway', what: 'unknown field ignored', rule: LENIENCY_RULES.unknown }],
+        coerced: [{ field: 'exp_year', from: 'string', to: 'number', what: 'numeric string read as a number', rule: LENIENCY_RULES.numeric }],
+        waived: [],
         refused: [],
       },
       {
         strict: false,
-        ignored: [{ field: 'payway', rule: LENIENCY_RULES.ignored }],
-        coerced: [{ field: 'exp_month', from: 'string', to: 'number', rule: LENIENCY_RULES.coerced }],
+        ignored: [{ field: 'payway', what: 'unknown field ignored', rule: LENIENCY_RULES.unknown }],
+        coerced: [{ field: 'exp_month', from: 'string', to: 'number', what: 'numeric string read as a number', rule: LENIENCY_RULES.numeric }],
+        waived: [],
         refused: [{ field: 'exp_month', reason: 'must be at least 1', rule: LENIENCY_RULES.refused }],
       },
     ]);

@@ -63,16 +63,22 @@ afterAll(async () => {
 
 describe('payform-sandbox (server/sandbox/main.ts)', { timeout: 30_000 }, () => {
   it('listens, prints URL and credentials, serves the API and stops on SIGTERM', async () => {
-    const child = start([], { GATEWAY_API_KEY: 'printed-key', GATEWAY_POS_ID: '' });
+    const child = start([], { PAYFORM_GATEWAY_API_KEY: 'printed-key', PAYFORM_GATEWAY_POS_ID: '', GATEWAY_API_SECRET: 'legacy-named-secret' });
     try {
       const { url, output } = await listening(child);
       expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-      expect(output()).toContain('GATEWAY_API_KEY=printed-key');
-      expect(output()).toContain('GATEWAY_POS_ID=5d1c2a8e-3f47-4b6a-9e0d-7c4b2f8a6e15'); // empty variable: the default
-      expect(output()).toContain('GATEWAY_API_SECRET=sandbox-test-api-secret');
+      // Every line a companion needs, under the names it reads.
+      expect(output()).toContain(`PAYFORM_GATEWAY_BASE_URL=${url}\n`);
+      expect(output()).toContain('PAYFORM_GATEWAY_API_KEY=printed-key');
+      expect(output()).toContain('PAYFORM_GATEWAY_POS_ID=5d1c2a8e-3f47-4b6a-9e0d-7c4b2f8a6e15'); // empty variable: the default
+      expect(output()).toContain('PAYFORM_GATEWAY_API_SECRET=legacy-named-secret'); // the 0.2 name is still read, once said so
+      expect(output()).toContain('payform-sandbox: GATEWAY_API_SECRET is deprecated: name it PAYFORM_GATEWAY_API_SECRET');
+      expect(output()).not.toContain('GATEWAY_API_KEY is deprecated');
+      expect(output()).toContain('PAYFORM_GATEWAY_ENDPOINTS_KEY=sandbox-test-endpoints-key');
+      expect(output()).toContain(`PAYFORM_SANDBOX_ORIGIN=${url} `);
       expect(await (await fetch(`${url}/health`)).text()).toBe('OK');
       const accounts = await fetch(`${url}/api/v1/balances/pos/5d1c2a8e-3f47-4b6a-9e0d-7c4b2f8a6e15/accounts`, {
-        headers: { 'X-API-AUTH': 'CPAY printed-key:sandbox-test-api-secret' },
+        headers: { 'X-API-AUTH': 'CPAY printed-key:legacy-named-secret' },
       });
       expect(accounts.status).toBe(200);
       expect(await stop(child)).toBe(0);

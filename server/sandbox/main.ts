@@ -24,6 +24,11 @@ if (commandLine.kind === 'version') {
 if (commandLine.kind === 'wrong') refuse(commandLine.problems);
 const options = commandLine.options;
 
+// The test project's credentials are read under the companion's names; the 0.2 ones still work.
+for (const name of ['GATEWAY_POS_ID', 'GATEWAY_API_KEY', 'GATEWAY_API_SECRET', 'GATEWAY_ENDPOINTS_KEY']) {
+  if (process.env[name]?.trim() && !process.env[`PAYFORM_${name}`]?.trim()) console.error(`payform-sandbox: ${name} is deprecated: name it PAYFORM_${name}`);
+}
+
 let projects: Partial<Project>[] | undefined;
 if (options.projectsFile) {
   try {
@@ -45,12 +50,15 @@ const others = sandbox.sandbox.gateway.config.projects.slice(1);
 const server = serve({ fetch: sandbox.fetch, port: options.port, hostname: options.host }, (info: AddressInfo) => {
   const host = info.family === 'IPv6' ? `[${info.address}]` : info.address;
   const url = options.publicUrl || `http://${host === '0.0.0.0' || host === '[::]' ? 'localhost' : host}:${info.port}`;
-  console.log(`payform sandbox gateway listening on ${url}
-  GATEWAY_BASE_URL=${url}
-  GATEWAY_POS_ID=${project.posId}
-  GATEWAY_API_KEY=${project.apiKey}
-  GATEWAY_API_SECRET=${project.apiSecret}
-  GATEWAY_ENDPOINTS_KEY=${project.endpointsKey}
+  // Every line the companion needs: on this machine it follows the sandbox's redirects by itself;
+  // elsewhere (another host, a container) it needs PAYFORM_SANDBOX_ORIGIN as well.
+  console.log(`payform sandbox gateway listening on ${url} — for the companion:
+  PAYFORM_GATEWAY_BASE_URL=${url}
+  PAYFORM_GATEWAY_POS_ID=${project.posId}
+  PAYFORM_GATEWAY_API_KEY=${project.apiKey}
+  PAYFORM_GATEWAY_API_SECRET=${project.apiSecret}
+  PAYFORM_GATEWAY_ENDPOINTS_KEY=${project.endpointsKey}
+  PAYFORM_SANDBOX_ORIGIN=${new URL(url).origin}   (needed only when the sandbox is not on the companion's machine)
 ${others.map((other) => `  also project ${other.name}: pos_id ${other.posId}\n`).join('')}\
   inspector and control plane: ${url}/_sandbox   test cards: ${url}/
   docs: ${SANDBOX_DOCS}`);

@@ -42,10 +42,11 @@ const MAX_LIFESPAN_SECONDS = 10 * 365 * 86_400;
  */
 export async function createPayment(gateway: SimulatedGateway, project: Project, request: CreateRequest, baseUrl: string): Promise<Order> {
   if (gateway.store.order(project.posId, request.order_id)) throw Refusal.duplicateOrder(request.order_id);
-  const issues = [...sectorIssues(request, project.sector), ...splitIssues(project, 'split' in request ? request.split : undefined)];
-  if (!project.currencies.includes(request.currency)) {
-    issues.push({ field: 'currency', reason: `is not enabled for this project (${project.currencies.join(', ')})` });
-  }
+  const issues = [
+    ...sectorIssues(request, project.sector),
+    ...splitIssues(project, 'split' in request ? request.split : undefined),
+    ...currencyIssues(project, request.currency),
+  ];
   const card = request.mode === 'direct' ? payerCard(request) : undefined;
   if (card?.kind === 'card') {
     const problem = cvvProblem(readCard(card.number, card.expMonth, card.expYear).brand, card.cvv);
@@ -122,12 +123,17 @@ function authorise(gateway: SimulatedGateway, order: Order, payerCardData: Payer
   const payment = order.payment;
   stopTimer(payment);
   payment.checkoutId = undefined;
+  const tokenized = payerCardData.kind === 'token' ? gateway.widgetTokens.redeem(payment.posId, payerCardData.token, gateway.clock.now()) : undefined;
+  if (tokenized && tokenized.kind !== 'card') {
+    return fail(gateway, order, StatusCode.InvalidCardData, `Invalid card data: the cc_token is ${tokenized.kind === 'spent' ? 'used up' : 'expired'}`);
+  }
   const card = payerCardData.kind === 'card'
     ? readCard(payerCardData.number, payerCardData.expMonth, payerCardData.expYear)
-    : gateway.vault.resolve(payment.posId, payerCardData.token);
+    : (tokenized?.card ?? gateway.vault.resolve(payment.posId, payerCardData.token));
   if (!card) return fail(gateway, order, StatusCode.InvalidCardData, 'Invalid card data: unknown cc_token');
   payment.card = card;
-  if (payerCardData.kind === 'token') payment.token = { value: payerCardData.token, expiration: tokenExpiration(card) };
+  // A tokenizer's token is spent now: a successful payment answers with the card's lasting token.
+  if (payerCardData.kind === 'token' && !tokenized) payment.token = { value: payerCardData.token, expiration: tokenExpiration(card) };
   if (hasExpired(card.expMonth, card.expYear, gateway.clock.now())) return fail(gateway, order, StatusCode.CardExpired);
   if (payment.method !== 'lookup' && payment.amount > gateway.projectOf(order).amountLimitMinor) {
     return fail(gateway, order, StatusCode.AmountLimitExceeded);
@@ -229,7 +235,8 @@ function fail(gateway: SimulatedGateway, order: Order, code: StatusCode, descrip
   move(gateway, order, 'failure', code, description);
 }
 
-function move(gateway: SimulatedGateway, order: Order, status: Payment['status'], code: StatusCode, description?: string): void {
+/** A new status for the order's payment, reported by webhook. */
+export function move(gateway: SimulatedGateway, order: Order, status: Payment['status'], code: StatusCode, description?: string): void {
   const payment = order.payment;
   payment.status = status;
   payment.statusCode = code;
@@ -265,7 +272,8 @@ function payerCard(request: CreateRequest & { mode: 'direct' }): PayerCard | und
   return { kind: 'card', number, expMonth, expYear, cvv };
 }
 
-function pickDetails(request: CreateRequest, project: Project): PaymentDetails {
+/** The request fields a payment keeps and echoes; the project's MCC unless the request names one. */
+export function pickDetails(request: object, project: Project): PaymentDetails {
   const source = request as Readonly<Record<string, unknown>>;
   const details: Record<string, unknown> = {};
   for (const field of PAYMENT_DETAIL_FIELDS) {
@@ -277,6 +285,11 @@ function pickDetails(request: CreateRequest, project: Project): PaymentDetails {
 
 export function toShare(share: { amount: number | string; sub_merchant_id: string }, currency: string, index: number): Share {
   return { subMerchantId: share.sub_merchant_id, amount: minorUnits(share.amount, currency, `split[${index}].amount`) };
+}
+
+/** Currencies a project has not enabled are refused, so the order_id stays free. */
+export function currencyIssues(project: Project, currency: string): FieldIssue[] {
+  return project.currencies.includes(currency) ? [] : [{ field: 'currency', reason: `is not enabled for this project (${project.currencies.join(', ')})` }];
 }
 
 /** Shares name sub-merchants of the project, each once. */
@@ -348,7 +361,7 @@ type NewPayment = Pick<
 >;
 
 /** A payment just created: fresh identifiers, nothing decided yet (status init, as a hosted payment starts). */
-function newPayment(gateway: SimulatedGateway, fields: NewPayment): Payment {
+export function newPayment(gateway: SimulatedGateway, fields: NewPayment): Payment {
   const now = gateway.clock.now();
   return {
     ...fields,

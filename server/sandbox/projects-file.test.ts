@@ -81,6 +81,16 @@ describe('projects file', () => {
     expect(problems([project()])).toEqual([': must be an object']);
   });
 
+  it('gives the project its card tokenizer’s widget key and origins, each key unique', () => {
+    const [first, second] = parseProjects({
+      projects: [project({ widget_key: 'acme-widget', widget_origins: ['https://shop.example/checkout'] }), project({ pos_id: '1b7e4c1a-9d3f-4a62-8e15-2c6f0a9b7d34', api_key: 'other' })],
+    });
+    expect(first).toMatchObject({ widgetKey: 'acme-widget', widgetOrigins: ['https://shop.example'] });
+    expect(second).not.toHaveProperty('widgetKey');
+    const clash = () => parseProjects({ projects: [project({ widget_key: 'same' }), project({ pos_id: '1b7e4c1a-9d3f-4a62-8e15-2c6f0a9b7d34', api_key: 'other', widget_key: 'same' })] });
+    expect(clash).toThrow(/projects\[1\]\.widget_key: is already another project’s/);
+  });
+
   it('gives the project its credentials, currencies (XTS among them) and accounts and terminals', async () => {
     const ledger = (id: string, name: string, extra: Record<string, unknown> = {}) => ({ id, name, currency: 'UAH', opening_balance: 100, ...extra });
     const { sandbox, headers } = sandboxOf(

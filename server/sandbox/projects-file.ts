@@ -53,6 +53,10 @@ const ProjectEntry = z
     sector: z.enum(['microfinance', 'igaming']).nullable().optional(),
     mcc: z.string().regex(/^\d{4}$/, { error: 'must be four digits' }).optional(),
     credit_references: z.boolean().optional(),
+    /** The card tokenizer's X-Widget-Id and signing key. */
+    widget_key: requiredText(256).optional(),
+    /** Origins whose pages may call the card tokenizer; default loopback ones only. */
+    widget_origins: z.array(z.url({ protocol: /^https?$/ }).transform((url) => new URL(url).origin)).optional(),
   })
   .check(z.superRefine(projectConsistency, EVERY_PROBLEM));
 
@@ -114,6 +118,8 @@ function toProject(entry: z.output<typeof ProjectEntry>): Partial<Project> {
     ...(entry.sector === undefined ? {} : { sector: entry.sector ?? undefined }),
     ...(entry.mcc ? { mcc: entry.mcc } : {}),
     ...(entry.credit_references === undefined ? {} : { creditReferences: entry.credit_references }),
+    ...(entry.widget_key ? { widgetKey: entry.widget_key } : {}),
+    ...(entry.widget_origins ? { widgetOrigins: entry.widget_origins } : {}),
   };
   return project;
 }
@@ -164,11 +170,11 @@ function projectConsistency(input: unknown, ctx: z.RefinementCtx): void {
   }
 }
 
-/** Across projects: each pos_id and API key belongs to one project (the key finds the project). */
+/** Across projects: each pos_id, API key and widget key belongs to one project (the key finds the project). */
 function distinctProjects(input: unknown, ctx: z.RefinementCtx): void {
   const issue = issuesOf(ctx);
   const projects = items(fields(input).projects).map(fields);
-  for (const key of ['pos_id', 'api_key'] as const) {
+  for (const key of ['pos_id', 'api_key', 'widget_key'] as const) {
     repeated(projects.map((project) => project[key])).forEach((index) => issue(['projects', index, key], 'is already another project’s'));
   }
 }

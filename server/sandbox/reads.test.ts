@@ -29,6 +29,17 @@ describe('balances', () => {
     expect(after.accounts[0]?.balances).toEqual({ available: 12553.45, rollingReserve: 5 });
   });
 
+  it('takes a payout (method credit) out of the balance, with its commission, and holds no reserve for it', async () => {
+    const { cc_number: _card, exp_month: _month, exp_year: _year, card_cvv: _cvv, browser_fingerprint: _browser, ...payer } = directPayment(sandbox.project);
+    const credit = await sandbox.postJson('/api/v1/payment', { ...payer, method: 'credit', amount: '200.00', cc_number: '4242424242424242' });
+    expect(credit).toMatchObject({ method: 'credit', status: 'success' });
+    const after = AccountListResponse.parse(await (await balanceRead(`${balances()}/accounts`)).json());
+    // -200 paid out, -3.05 commission (5 minor units + 1.5 %); a payout is not turnover to hold back.
+    expect(after.accounts[0]?.balances).toEqual({ available: 12296.95, rollingReserve: 0 });
+    const terminals = (await (await balanceRead(`${balances()}/terminals`)).json()) as { terminals: { balances: { available: number } }[] };
+    expect(terminals.terminals[0]?.balances.available).toBe(4596.95);
+  });
+
   it('reads one account (reserve spelt rolling_reserve), 404 for an unknown id, 400 for a malformed one', async () => {
     const list = AccountListResponse.parse(await (await balanceRead(`${balances()}/accounts`)).json());
     const id = list.accounts[1]?.id ?? '';

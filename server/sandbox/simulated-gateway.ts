@@ -10,6 +10,7 @@ import { RequestLog } from './inspector/request-log.js';
 import type { Operation, Order, Payment } from './state/records.js';
 import { SandboxStore } from './state/store.js';
 import { CardVault } from './state/tokens.js';
+import { WidgetTokens } from './state/widget-tokens.js';
 import { operationEvent, paymentEvent } from './views.js';
 import { WebhookSender } from './webhook-sender.js';
 import type { Delivery } from './webhook-sender.js';
@@ -20,6 +21,7 @@ export class SimulatedGateway {
   readonly scheduler: Scheduler;
   readonly store = new SandboxStore();
   readonly vault = new CardVault();
+  readonly widgetTokens = new WidgetTokens();
   /** The last requests answered, masked, for the inspector (GET /_sandbox/requests). */
   readonly requests = new RequestLog();
   readonly faults: FaultInjector;
@@ -57,6 +59,11 @@ export class SimulatedGateway {
     return this.#projectsByKey.get(apiKey);
   }
 
+  /** The project whose card tokenizer a widget key (X-Widget-Id) opens. */
+  projectByWidgetKey(widgetKey: string): Project | undefined {
+    return this.config.projects.find((project) => project.widgetKey === widgetKey);
+  }
+
   /** The project an order belongs to; orders only exist for configured projects. */
   projectOf(order: Order): Project {
     const project = this.project(order.posId);
@@ -90,6 +97,7 @@ export class SimulatedGateway {
     this.store.clear();
     this.requests.clear();
     this.vault.clear();
+    this.widgetTokens.clear();
     this.webhooks.clear();
     this.faults.clear();
     this.scheduler.clear();

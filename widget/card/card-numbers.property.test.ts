@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BRANDS, type Brand } from './brands.js';
-import { foldDigits, holdsCardNumber, maskCardNumbers } from './card-numbers.js';
+import { findCardNumbers, foldDigits, holdsCardNumber, maskCardNumbers, scanForCardNumbers } from './card-numbers.js';
 import { luhn } from './luhn.js';
 
 // PROPERTY_RUNS=100000 tries far more cases, for a change to the recogniser.
@@ -201,5 +201,33 @@ describe('ordinary data is never taken for a card number', () => {
     for (const text of ['Order e4-1795384870676 already exists', '+380501234567', '+38 (050) 123-45-67', '2026-11-23 07:21:16.123', '6f1c2a3b-4d5e-4f60-8123-456789012345']) {
       expect(maskCardNumbers(text, '#')).toBe(text);
     }
+  });
+});
+
+describe('the quick look before the scan', () => {
+  // Text made of what the quick look reasons about: digits in groups of any size, gaps of any
+  // length, letters, `+`, and the characters that send text straight to the scan.
+  const piece = fc.oneof(
+    fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: 1, maxLength: 20 }),
+    fc.constantFrom(' ', '-', '  ', '.', ':', '/', ' - ', '         ', '+', ' +', 'T', 'x', 'ab', '\0', '<b>', '&nbsp;', '４', 'й', '\u200b', '4242', '4242424242424242', '378282246310005', '5555 5555 5555 4444'),
+  );
+  const text = fc.array(piece, { maxLength: 24 }).map((pieces) => pieces.join(''));
+
+  it('finds exactly what the scan finds', () => {
+    fc.assert(
+      fc.property(text, (sample) => {
+        expect(findCardNumbers(sample)).toEqual(scanForCardNumbers(sample));
+      }),
+      { numRuns: RUNS.numRuns * 5 },
+    );
+  });
+
+  it('finds exactly what the scan finds in generated card numbers and ordinary data', () => {
+    fc.assert(
+      fc.property(fc.oneof(spelledCard.map(({ text }) => text), ordinary.map(([, item]) => item)), (sample) => {
+        expect(findCardNumbers(sample)).toEqual(scanForCardNumbers(sample));
+      }),
+      RUNS,
+    );
   });
 });

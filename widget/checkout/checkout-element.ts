@@ -14,8 +14,12 @@ import { formatAmount, toMinor, type SessionView } from './session-view.js';
  */
 export type Phase = 'loading' | 'ready' | 'paying' | 'confirming' | 'waiting' | 'success' | 'closed';
 
-/** The companion that served this script, unless `endpoint` names another (reading import.meta touches no DOM). */
-const SCRIPT_ORIGIN = new URL(import.meta.url).origin;
+/**
+ * The companion that served this script, unless `endpoint` names another (reading import.meta
+ * touches no DOM): its base path too when the script is its `<base>/widget/pay-form.js`, so a
+ * companion mounted under `/payments` needs no `endpoint`; else the script's origin.
+ */
+const SCRIPT_ORIGIN = /^(.*)\/widget\/pay-form\.js$/.exec(import.meta.url)?.[1] ?? new URL(import.meta.url).origin;
 
 /**
  * What `<pay-form>` and `<pay-button>` share: the session, the companion, the language, the phases
@@ -192,10 +196,10 @@ export abstract class CheckoutElement extends LitElement {
 
   /** Tells the customer and the page what went wrong. */
   protected fail(error: unknown, message?: string): void {
-    const code = error instanceof CompanionError ? error.code : 'server';
+    const { code, reason } = error instanceof CompanionError ? error : { code: 'server' as const, reason: '' };
     message ??= (this.t as Partial<Record<string, string>>)[code] ?? this.t.server;
     this.say(message, true);
-    emit(this, 'pay-error', { code, message });
+    emit(this, 'pay-error', { code, message, ...(reason && { reason }) });
   }
 
   protected get amount(): string {

@@ -1,8 +1,11 @@
 import type { BrowserFingerprint } from './fingerprint.js';
 import { readSessionView, type CustomerField, type SessionView } from './session-view.js';
 
-/** Why talking to the companion did not give a usable answer (the `code` of `pay-error`). */
-export type PayErrorCode = 'network' | 'server' | 'rejected' | 'rate_limited' | 'malformed' | 'unsafe_redirect';
+/**
+ * Why talking to the companion did not give a usable answer (the `code` of `pay-error`);
+ * `misconfigured`: the page is set up wrong (its `endpoint`, or an origin the companion refuses).
+ */
+export type PayErrorCode = 'network' | 'server' | 'rejected' | 'rate_limited' | 'malformed' | 'unsafe_redirect' | 'misconfigured';
 
 /** `POST /api/checkout/sessions/:id/pay` — card or saved-card token, customer, fingerprint. */
 export interface PayRequest {
@@ -27,16 +30,14 @@ export class CompanionError extends Error {
     readonly status = 0,
     /** Request fields the companion named in `error.fields`, as dotted paths. */
     readonly fields: string[] = [],
+    /** For the developer (`misconfigured`): what was reached and what was expected. */
+    readonly reason?: string,
   ) {
     super(code);
   }
 }
 
 const ANSWERS: readonly string[] = ['success', 'failure', 'pending', 'redirect'];
-
-// `error.fields` names fields as an object's keys, or as a list of names or of zod-like issues.
-const fieldNames = (fields: unknown): string[] =>
-  (Array.isArray(fields) ? fields : Object.keys(fields ?? {})).map((f) => [f?.path ?? f].flat().join('.'));
 
 /** The companion's widget-facing API for one checkout session. */
 export class Companion {
@@ -60,26 +61,25 @@ export class Companion {
       typeof body?.redirect_url === 'string' ? body : undefined)).redirect_url as string;
   }
 
-  /** One request; `read` checks the answer's shape. Timeouts and dropped connections are `network`. */
+  /**
+   * One request; `read` checks the answer's shape. What went wrong otherwise is worked out by
+   * diagnose.ts, loaded then (timeouts and dropped connections are `network`, also when it cannot load).
+   */
   private async call<T>(path: string, body: object | undefined, timeout: number, read: (body: never) => T | undefined): Promise<T> {
-    let response: Response;
-    try {
-      response = await fetch(`${this.endpoint.replace(/\/$/, '')}/api/checkout/sessions/${encodeURIComponent(this.session)}${path}`, {
-        method: body ? 'POST' : 'GET',
-        headers: body ? { 'content-type': 'application/json' } : {},
-        body: body && JSON.stringify(body),
-        signal: AbortSignal.timeout(timeout),
-      });
-    } catch {
-      throw new CompanionError('network');
-    }
-    const json = await response.json().catch(() => undefined);
-    const { status } = response;
-    if (!response.ok) {
-      throw new CompanionError(status === 429 ? 'rate_limited' : status >= 500 ? 'server' : 'rejected', status, fieldNames(json?.error?.fields));
-    }
-    const answer = read(json as never);
-    if (answer === undefined) throw new CompanionError('malformed', status);
-    return answer;
+    const url = `${this.endpoint.replace(/\/$/, '')}/api/checkout/sessions/${encodeURIComponent(this.session)}${path}`;
+    const response = await fetch(url, {
+      method: body ? 'POST' : 'GET',
+      headers: body ? { 'content-type': 'application/json' } : {},
+      // The page paid from: without the merchant's return_url, the customer comes back to it.
+      body: body && JSON.stringify({ ...body, page_url: location.href }),
+      signal: AbortSignal.timeout(timeout),
+    }).catch(() => undefined);
+    const json = await response?.json().catch(() => undefined);
+    const answer = response?.ok && read(json as never);
+    if (answer) return answer;
+    throw await import('./diagnose.js').then(
+      (module) => module.diagnose(url, this.endpoint, response, json, !body),
+      () => new CompanionError('network'),
+    );
   }
 }

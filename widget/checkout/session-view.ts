@@ -28,6 +28,11 @@ export interface SessionView {
   test: boolean;
   /** With `test`: the sandbox's origin, the one non-`https:` place the widget may redirect to. */
   sandbox_origin?: string;
+  /**
+   * The gateway's card tokenizer, when the companion takes tokens instead of card numbers: the
+   * widget sends the card there (`url`, signed with `widget_key`) and pays with the token.
+   */
+  tokenizer?: { url: string; widget_key: string };
   saved_cards: SavedCard[];
   order_id?: string;
   /** Customer-safe text about the last failed attempt. */

@@ -4,7 +4,7 @@
 // double in front of them; everything else the double passes on.
 import { expect, fixture, oneEvent, waitUntil } from '@open-wc/testing';
 import type { PayForm } from './pay-form.js';
-import { advanceGatewayClock, createSession, readView } from '../test/checkout-fixture.js';
+import { advanceGatewayClock, createSession, openCheckout, readView } from '../test/checkout-fixture.js';
 import { autofill, button, card, errorText, field, json, message, mount, part, record, stay, watchFetch, type FetchCall } from '../test/harness.js';
 
 const isPay = (call: FetchCall): boolean => call.url.endsWith('/pay');
@@ -165,6 +165,58 @@ describe('<pay-form> when things go wrong', () => {
     const redirect = new Promise<CustomEvent>((resolve) => form.addEventListener('pay-redirect', (event) => (event.preventDefault(), resolve(event))));
     button(form).click();
     expect((await redirect).detail.reason).to.equal('hosted');
+  });
+
+  describe('on a page set up wrong', () => {
+    let errors: string[];
+    let restoreConsole: () => void;
+    beforeEach(() => {
+      errors = [];
+      const real = console.error;
+      console.error = (...args: unknown[]) => void errors.push(args.join(' '));
+      restoreConsole = () => void (console.error = real);
+    });
+    afterEach(() => restoreConsole());
+
+    /** A form at `endpoint` whose loading fails: its pay-error detail. */
+    async function failAt(endpoint: string, session: string) {
+      const form = document.createElement('pay-form');
+      form.session = session;
+      form.endpoint = endpoint;
+      const error = oneEvent(form, 'pay-error');
+      await fixture(form);
+      const { detail } = await error;
+      await form.updateComplete;
+      return { form, detail };
+    }
+
+    it('says what an endpoint without the base path reached and what it expected; the customer sees a calm message', async () => {
+      const session = await createSession();
+      const { form, detail } = await failAt(`${location.origin}/not-the-companion`, session);
+      expect(detail.code).to.equal('misconfigured');
+      expect(detail.message).to.equal('Something went wrong. Please try again in a moment.');
+      expect(message(form)).to.equal(detail.message);
+      expect(detail.reason).to.contain(`${location.origin}/not-the-companion/api/checkout/sessions/${session} answered HTTP 404`);
+      expect(detail.reason).to.contain('its base path included');
+      expect(errors).to.deep.equal([`<pay-form>: ${detail.reason}`]);
+    });
+
+    it('says so when the endpoint is the companion\'s origin without its base path', async () => {
+      const { id, companion_url } = await openCheckout({ merchant: 'visa-mastercard' });
+      const { detail } = await failAt(`${companion_url}/payments`, id);
+      expect(detail.code).to.equal('misconfigured');
+      expect(detail.reason).to.contain(`${companion_url}/payments/api/checkout/sessions/${id} answered HTTP 404 (application/json), not the payform companion's checkout API`);
+      expect(errors).to.deep.equal([`<pay-form>: ${detail.reason}`]);
+    });
+
+    it('names PAYFORM_ALLOWED_ORIGINS and the page origin when the companion refuses it', async () => {
+      const { id, companion_url } = await openCheckout({ merchant: 'elsewhere' });
+      const { form, detail } = await failAt(companion_url, id);
+      expect(detail.code).to.equal('misconfigured');
+      expect(detail.reason).to.contain(`add ${location.origin} to its PAYFORM_ALLOWED_ORIGINS (allowedOrigins)`);
+      expect(message(form)).to.equal('Something went wrong. Please try again in a moment.');
+      expect(errors).to.deep.equal([`<pay-form>: ${detail.reason}`]);
+    });
   });
 
   it('says so when the session does not exist', async () => {

@@ -209,7 +209,13 @@ export class PayForm extends CheckoutElement {
     this.phase = 'paying';
     this.say(this.t.processing);
     try {
-      this.#answer(await this.companion.pay(this.#request()));
+      const request = this.#request();
+      // Tokenize mode: the card goes to the gateway from here, loaded on demand (tokenized.ts).
+      const paid = this.view!.tokenizer ? await (await import('./tokenized.js')).tokenized(request, this.view!) : request;
+      // Without it the tokenizer is out of reach: the gateway's own page takes the card instead.
+      if (paid) return this.#answer(await this.companion.pay(paid));
+      this.phase = 'ready';
+      await this.payHosted();
     } catch (error) {
       await this.#recover(error);
     }

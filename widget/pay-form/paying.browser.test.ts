@@ -45,15 +45,17 @@ describe('<pay-form> paying', () => {
     expect(form.hasAttribute('processing')).to.equal(false);
   });
 
-  it('sends the card, the customer the session asks for and the browser fingerprint', async () => {
+  it('sends the card, the customer the session asks for, the browser fingerprint and the page paid from', async () => {
     const form = await mount({ customer: {} });
     const success = oneEvent(form, 'pay-success');
     autofill(form, { ...card('5454545454545454'), fname: ' Olena ', lname: 'Kovalenko', email: 'olena@example.com', phone: '+380 (67) 123-45-67' });
     button(form).click();
     await success;
     const pay = calls.find((call) => call.url.endsWith('/pay'))!;
-    const body = pay.body as { card: object; customer: object; fingerprint: Record<string, unknown> };
+    const body = pay.body as { card: object; customer: object; fingerprint: Record<string, unknown>; page_url: string };
     expect(pay.url).to.equal(`${location.origin}/api/checkout/sessions/${form.session}/pay`);
+    // Without a return_url, the customer comes back here after 3-D Secure.
+    expect(body.page_url).to.equal(location.href);
     expect(body.card).to.deep.equal({ number: '5454545454545454', exp_month: 12, exp_year: new Date().getFullYear() + 3, cvv: '123' });
     expect(body.customer).to.deep.equal({ fname: 'Olena', lname: 'Kovalenko', email: 'olena@example.com', phone: '+380671234567' });
     expect(Object.keys(body.fingerprint).sort()).to.deep.equal([

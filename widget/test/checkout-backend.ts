@@ -12,17 +12,21 @@ import { serve } from '@hono/node-server';
 import { createCompanion, createLogger, openLedger } from '@payform/companion';
 import type { CompanionApp, CompanionConfig } from '@payform/companion';
 import { GatewayClient } from '@payform/gateway';
-import { testProjectCredentials } from '@payform/gateway/testing';
+import { TEST_WIDGET_KEY, testProjectCredentials } from '@payform/gateway/testing';
 import { createSandbox } from '@payform/sandbox';
 import type { Merchant } from './checkout-fixture.js';
 
 /** How each merchant's companion differs from the default one. */
-const MERCHANT_SETTINGS: Record<Merchant, Partial<CompanionConfig>> = {
+const merchantSettings = (sandboxUrl: string): Record<Merchant, Partial<CompanionConfig>> => ({
   shop: {},
   'visa-mastercard': { acceptedBrands: ['visa', 'mastercard'] },
   // Live mode with the development redirect setting still on: the widget alone must refuse the sandbox.
   live: { testMode: false },
-};
+  // A companion that does not list the test page's origin: the browser refuses its answers.
+  elsewhere: { allowedOrigins: [] },
+  // The card goes to the sandbox's tokenizer; the companion takes tokens only.
+  tokenize: { tokenizer: { widgetUrl: sandboxUrl, widgetKey: TEST_WIDGET_KEY } },
+});
 
 export interface MerchantCompanion {
   /** Where it listens, e.g. http://127.0.0.1:41234. */
@@ -91,14 +95,14 @@ export async function startCheckoutBackend(pageOrigin: string): Promise<Checkout
         // One browser makes every payment of the suite; the per-session limit stays the default.
         rateLimits: { perClient: 100_000 },
         logger: createLogger({ level: 'error' }),
-        ...MERCHANT_SETTINGS[merchant],
+        ...merchantSettings(sandboxServer.url)[merchant],
       });
       stops.push(() => app.companion.stop());
       return { url: server.url, adminToken };
     };
 
     const merchants = {} as Record<Merchant, MerchantCompanion>;
-    for (const merchant of Object.keys(MERCHANT_SETTINGS) as Merchant[]) merchants[merchant] = await startCompanion(merchant);
+    for (const merchant of Object.keys(merchantSettings(sandboxServer.url)) as Merchant[]) merchants[merchant] = await startCompanion(merchant);
     return { sandboxUrl: sandboxServer.url, merchants, close };
   } catch (error) {
     await close();

@@ -9,9 +9,10 @@ import type { CustomerField, PayMode, SessionView } from '../checkout/session-vi
  * Which merchant's companion opens the session. `shop` (the default) serves the test page's origin
  * (`/api/checkout/*`), as the widget's own companion would; the others are companions of their own,
  * on their own origins (reached through `endpoint`, with CORS): one that accepts Visa and
- * Mastercard only, and one in live mode (no test flag) that is still wired to the sandbox.
+ * Mastercard only, one in live mode (no test flag) that is still wired to the sandbox, and one
+ * that does not allow the test page's origin.
  */
-export type Merchant = 'shop' | 'visa-mastercard' | 'live';
+export type Merchant = 'shop' | 'visa-mastercard' | 'live' | 'elsewhere' | 'tokenize';
 
 export interface SessionOptions {
   merchant?: Merchant;

@@ -27,7 +27,10 @@ import { SESSION_ID } from './session-access.js';
 import { NewSessionRequest } from './session-request.js';
 import { SessionViewStatus, sessionView, viewStatus } from './session-view.js';
 
-export const HostedRequest = z.strictObject({ customer: Customer.optional() });
+/** The page the customer pays from: they come back to it when the session has no return_url. */
+const PageUrl = z.string().max(8192).optional().describe('The page the customer pays from (the widget sends location.href): without a return_url, the customer comes back to it when it is on an allowed origin');
+
+export const HostedRequest = z.strictObject({ customer: Customer.optional(), page_url: PageUrl });
 
 /** Where the widget sends the customer for the gateway's hosted page. */
 export const HostedPage = z.object({ redirect_url: z.string() });
@@ -119,13 +122,15 @@ export function checkoutRoutes(adminToken: string): Hono<CompanionEnv> {
       card: request.card,
       customer: request.customer,
       fingerprint: request.fingerprint,
+      pageUrl: request.page_url,
       client: { ip: ip ?? '0.0.0.0', accept: c.req.header('accept') ?? '*/*', userAgent: c.req.header('user-agent') ?? '' },
     });
     return c.json(answer);
   });
 
   checkout.post('/sessions/:id/hosted', limitPayAttempts(), validate('json', HostedRequest), async (c) => {
-    const url = await c.var.services.hostedCheckouts.open(sessionId(c), c.req.valid('json').customer);
+    const { customer, page_url: pageUrl } = c.req.valid('json');
+    const url = await c.var.services.hostedCheckouts.open(sessionId(c), customer, pageUrl);
     return c.json({ redirect_url: url } satisfies HostedPage);
   });
 

@@ -9,7 +9,7 @@
  */
 import { DuplicateOrderError } from '@payform/gateway';
 import type { Payment as GatewayPayment, DirectPaymentParams, DirectSplitPurchaseParams } from '@payform/gateway';
-import { holdsSession } from '../../ledger/index.js';
+import { holdsSession, isLedgerUnavailable } from '../../ledger/index.js';
 import type { CheckoutSession, CustomerDetails, Payment } from '../../ledger/index.js';
 import type { PaymentFlowDeps } from '../context.js';
 import { ApiProblem } from '../http/problem.js';
@@ -20,10 +20,12 @@ import type { Customer } from './customer.js';
 import { payAnswer } from './pay-answer.js';
 import type { PayAnswer } from './pay-answer.js';
 import { hasExpired } from './card-expiry.js';
+import type { HeldAnswers } from './held-answers.js';
 import type { BrowserFingerprint, CardInput } from './pay-request.js';
 import { cancelHostedPage, endTakenAttempt, endUnsentAttempt, readOrderState, sentBefore } from './attempt-outcomes.js';
 import type { AttemptSend } from './attempt-outcomes.js';
 import { closedSessionProblem, liveAttempt, payableSession, requireCustomer } from './session-access.js';
+import { resultUrl, returnablePage } from './payer-page.js';
 
 /** What the HTTP request adds: who is paying, from where, with which browser. */
 export interface PayingClient {
@@ -38,6 +40,8 @@ export interface DirectPayment {
   readonly customer: Customer | undefined;
   readonly fingerprint: BrowserFingerprint;
   readonly client: PayingClient;
+  /** The page paid from (the widget's `page_url`), checked: the return after 3-D Secure goes there. */
+  readonly pageUrl?: string | undefined;
 }
 
 /** A customer's address nobody knows (the pay route's fallback too). */
@@ -53,13 +57,17 @@ type CardSource = { readonly cc_token: string } | { readonly cc_number: string; 
 
 export class DirectPayments {
   readonly #deps: PaymentFlowDeps;
+  readonly #held: HeldAnswers;
 
-  constructor(deps: PaymentFlowDeps) {
+  constructor(deps: PaymentFlowDeps, held: HeldAnswers) {
     this.#deps = deps;
+    this.#held = held;
   }
 
   async pay(request: DirectPayment): Promise<PayAnswer> {
     const { ledger } = this.#deps;
+    // An answer the database missed is written first, so the attempt below reads as the gateway left it.
+    await this.#held.release(request.sessionId);
     let session = await payableSession(ledger, request.sessionId, 'direct');
     const live = session.payment && holdsSession(session.payment) ? session.payment : undefined;
     if (live) {
@@ -102,8 +110,9 @@ export class DirectPayments {
    * — unless this attempt was sent before: then the duplicate may be its first send, landed late.
    */
   async #attempt(session: CheckoutSession, payment: Payment, card: CardSource, customer: CustomerDetails, request: DirectPayment, send: AttemptSend): Promise<PayAnswer> {
+    let answer: GatewayPayment;
     try {
-      return await this.#record(payment, await this.#create(session, payment, card, customer, request));
+      answer = await this.#create(session, payment, card, customer, request);
     } catch (error) {
       if (!(error instanceof DuplicateOrderError)) return this.#recover(payment, error, send);
       if (send.resent) return this.#recover(payment, sentBefore(payment, error), send);
@@ -113,16 +122,35 @@ export class DirectPayments {
       if (!next.claimed) return payAnswer(liveAttempt(next));
       return this.#attempt(session, next.payment, card, customer, request, { retry: false, resent: next.resent });
     }
+    try {
+      return await this.#record(payment, answer);
+    } catch (error) {
+      if (!isLedgerUnavailable(error)) throw error;
+      // The gateway has the payment; the database is away. Written once it is back, then answered.
+      this.#held.hold(session.id, payment.orderId, error, async () => void (await this.#record(payment, answer)));
+      throw error;
+    }
   }
 
-  /** Full card data, or the gateway token of one of this customer's saved cards. */
+  /**
+   * Full card data, or the gateway token of one of this customer's saved cards, or — when the
+   * widget tokenizes — the token the gateway's tokenizer gave the browser. A companion whose widget
+   * tokenizes takes no card number: its server stays out of the card's way.
+   */
   async #cardSource(session: CheckoutSession, card: CardInput): Promise<CardSource> {
+    const tokenizes = this.#deps.options.tokenizer !== undefined;
+    if (card.kind === 'card' && tokenizes) {
+      throw new ApiProblem(400, 'card_data_refused', 'This checkout takes no card data: the card goes to the gateway’s tokenizer, and its token is paid with', {
+        'card.number': 'is not accepted here; send the tokenizer’s token as card.token',
+      });
+    }
     if (card.kind === 'card') {
       if (hasExpired(card, this.#deps.clock())) throw new ApiProblem(422, 'card_expired', 'The card has expired', { 'card.exp_month': 'the card has expired' });
       return { cc_number: card.number, exp_month: card.expMonth, exp_year: card.expYear, card_cvv: card.cvv };
     }
     // A card verification takes card data only: the gateway refuses a token in a lookup.
     const saved = session.customerId && session.method !== 'lookup' ? await this.#deps.ledger.findCard(session.customerId, card.token) : undefined;
+    if (!saved && tokenizes && session.method !== 'lookup') return { cc_token: card.token };
     if (!saved) throw new ApiProblem(422, 'unknown_card', 'The saved card was not found', { 'card.token': 'is not a saved card of this customer' });
     return { cc_token: saved.ccToken };
   }
@@ -148,7 +176,7 @@ export class DirectPayments {
         browserUserAgent: client.userAgent.slice(0, 2048),
       },
       server_url: `${options.publicUrl}/webhooks/gateway`,
-      result_url: `${options.publicUrl}/checkout/return/${session.id}`,
+      result_url: resultUrl(options, session.id, returnablePage(request.pageUrl, options)),
     });
     if (!session.split) return gateway.payments.create(params as DirectPaymentParams);
     const split = session.split.map((share) => ({ amount: share.amount, sub_merchant_id: share.subMerchantId }));

@@ -18,6 +18,7 @@ import type { AttemptSend } from './attempt-outcomes.js';
 import { customerDetails, customerParams } from './customer.js';
 import type { Customer } from './customer.js';
 import { closedSessionProblem, liveAttempt, payableSession, requireCustomer } from './session-access.js';
+import { resultUrl, returnablePage } from './payer-page.js';
 
 
 const tryAgain = () => new ApiProblem(503, 'gateway_unavailable', 'The payment page could not be opened; try again', undefined, { 'Retry-After': '2' });
@@ -30,7 +31,8 @@ export class HostedCheckouts {
   }
 
   /** The address of the gateway's payment page for this session. */
-  async open(sessionId: string, payer: Customer | undefined): Promise<string> {
+  /** `pageUrl`: the page paid from (the widget's `page_url`); checked, the customer returns there. */
+  async open(sessionId: string, payer: Customer | undefined, pageUrl?: string): Promise<string> {
     const { ledger } = this.#deps;
     const session = await payableSession(ledger, sessionId, 'hosted');
     const live = session.payment && holdsSession(session.payment) ? session.payment : undefined;
@@ -40,16 +42,17 @@ export class HostedCheckouts {
     requireCustomer('hosted', customer, session.method);
     const claim = await ledger.claimPayAttempt(session.id, { mode: 'hosted', customer });
     if (!claim.claimed) return this.#pageOf(liveAttempt(claim));
-    return this.#attempt(session, claim.payment, customer, { retry: true, resent: claim.resent });
+    const page = returnablePage(pageUrl, this.#deps.options);
+    return this.#attempt(session, claim.payment, customer, page, { retry: true, resent: claim.resent });
   }
 
   /**
    * Creates one attempt's page. An order id someone else used at the gateway goes on once under
    * the next — unless this attempt was sent before: then the duplicate may be its first send.
    */
-  async #attempt(session: CheckoutSession, payment: Payment, customer: CustomerDetails, send: AttemptSend): Promise<string> {
+  async #attempt(session: CheckoutSession, payment: Payment, customer: CustomerDetails, page: string | undefined, send: AttemptSend): Promise<string> {
     try {
-      return await this.#create(session, payment, customer);
+      return await this.#create(session, payment, customer, page);
     } catch (error) {
       if (!(error instanceof DuplicateOrderError)) return this.#recover(payment, error, send);
       if (send.resent) return this.#recover(payment, sentBefore(payment, error), send);
@@ -57,7 +60,7 @@ export class HostedCheckouts {
       if (!send.retry) throw tryAgain();
       const next = await this.#deps.ledger.claimPayAttempt(session.id, { mode: 'hosted', customer });
       if (!next.claimed) return this.#pageOf(liveAttempt(next));
-      return this.#attempt(session, next.payment, customer, { retry: false, resent: next.resent });
+      return this.#attempt(session, next.payment, customer, page, { retry: false, resent: next.resent });
     }
   }
 
@@ -68,7 +71,7 @@ export class HostedCheckouts {
     throw new ApiProblem(409, 'payment_in_progress', 'A payment for this checkout session is in progress');
   }
 
-  async #create(session: CheckoutSession, payment: Payment, customer: CustomerDetails): Promise<string> {
+  async #create(session: CheckoutSession, payment: Payment, customer: CustomerDetails, page: string | undefined): Promise<string> {
     const { gateway, ledger, options, clock } = this.#deps;
     const params = definedFields({
       mode: 'hosted' as const,
@@ -82,7 +85,7 @@ export class HostedCheckouts {
       customer_lang: session.method === 'lookup' ? undefined : customer.lang,
       customer_id: session.customerId ?? undefined,
       server_url: `${options.publicUrl}/webhooks/gateway`,
-      result_url: `${options.publicUrl}/checkout/return/${session.id}`,
+      result_url: resultUrl(options, session.id, page),
       // The page lives no longer than the session it pays.
       order_timeout: Math.max(60, Math.ceil((session.expiresAt - clock()) / 1000)),
     });

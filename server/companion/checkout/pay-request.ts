@@ -58,5 +58,11 @@ const Card = z
 export const BrowserFingerprint = GatewayFingerprint.omit({ browserAcceptHeader: true, browserIpAddress: true, browserUserAgent: true });
 export type BrowserFingerprint = z.output<typeof BrowserFingerprint>;
 
-export const PayRequest = z.strictObject({ card: Card, customer: Customer.optional(), fingerprint: BrowserFingerprint });
+export const PayRequest = z.strictObject({
+  card: Card,
+  customer: Customer.optional(),
+  fingerprint: BrowserFingerprint,
+  // The page paid from: checked where it is used (payer-page.ts); one too long is only not returned to.
+  page_url: z.string().max(8192).optional().describe('The page the customer pays from (the widget sends location.href): without a return_url, the customer comes back to it when it is on an allowed origin'),
+});
 export type PayRequest = z.output<typeof PayRequest>;

@@ -1,7 +1,7 @@
 // The return landing reads the order's state for an open attempt — once in a while, not per hit.
 import { describe, expect, it } from 'vitest';
 import { TestClock } from '../../ledger/testing/databases.js';
-import { card } from '../test/cards.js';
+import { card, payOnHostedPage } from '../test/cards.js';
 import { payBody, stacksPerTest } from '../test/stack.js';
 import type { Stack } from '../test/stack.js';
 
@@ -41,5 +41,48 @@ describe('GET /checkout/return/:id', () => {
     clock.advance(5_000);
     await stack.request('GET', `/checkout/return/${session.id}`);
     expect(orderReads).toBe(3);
+  });
+
+  it('without a return_url, sends the customer back to the page they paid from, on an allowed origin only', async () => {
+    const stack = await open({ served: true });
+    const customer = { fname: 'Olena', lname: 'Koval', email: 'olena@example.com', phone: '+380501234567' };
+    /** Pays a new session on the hosted page from `pageUrl`: where the gateway sends the customer back. */
+    const payFrom = async (pageUrl: string) => {
+      const session = await stack.openSession({ customer });
+      const { redirect_url: page } = await stack.json('POST', `/api/checkout/sessions/${session.id}/hosted`, 200, { body: { page_url: pageUrl } });
+      const submitted = await payOnHostedPage(page);
+      return { session, landing: submitted.headers.get('location')! };
+    };
+
+    const { session, landing } = await payFrom('https://shop.example/checkout?cart=7#pay');
+    expect(landing).toBe(`${stack.companionUrl}/checkout/return/${session.id}?page=${encodeURIComponent('https://shop.example/checkout?cart=7')}`);
+    const back = await fetch(landing, { redirect: 'manual' });
+    expect(back.status).toBe(303);
+    const page = new URL(back.headers.get('location')!);
+    expect(`${page.origin}${page.pathname}`).toBe('https://shop.example/checkout');
+    expect(Object.fromEntries(page.searchParams)).toMatchObject({ cart: '7', checkout_session: session.id, order_id: session.order_id });
+
+    // A page on an origin the companion does not serve is not carried, and not followed when forged in.
+    const foreign = await payFrom('https://evil.example/checkout');
+    expect(foreign.landing).toBe(`${stack.companionUrl}/checkout/return/${foreign.session.id}`);
+    const forged = await stack.request('GET', `/checkout/return/${foreign.session.id}?page=${encodeURIComponent('https://evil.example/')}`);
+    expect(forged.status).toBe(200);
+  });
+
+  it('carries the page of a card payment into its 3-D Secure return address', async () => {
+    const resultUrls: string[] = [];
+    const stack: Stack = await open({
+      gateway: {
+        fetch: async (input, init) => {
+          const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as { result_url?: string }) : {};
+          if (body.result_url) resultUrls.push(body.result_url);
+          return stack.sandbox.fetch(new Request(input, init));
+        },
+      },
+    });
+    const session = await stack.openSession();
+    const paid = await stack.pay(session.id, payBody({ card: card('three_ds_challenge'), page_url: 'https://shop.example/cart' }));
+    expect(await paid.json()).toMatchObject({ status: 'redirect' });
+    expect(resultUrls).toEqual([`${stack.companionUrl}/checkout/return/${session.id}?page=${encodeURIComponent('https://shop.example/cart')}`]);
   });
 });

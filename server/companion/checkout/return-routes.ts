@@ -3,14 +3,16 @@
  * hosted page. The gateway documents no query parameters here, so the landing proves nothing:
  * the outcome comes from the ledger (webhooks), refreshed by an order-state read while it is
  * still open — at most one per session every few seconds, however often the page is loaded.
- * The customer is then sent on to the merchant's return URL with the session's state, or shown
- * a short page when the merchant gave none.
+ * The customer is then sent on to the merchant's return URL with the session's state — or,
+ * without one, back to the page they paid from (`?page=`, checked again here: the landing is
+ * public) — and shown a short page only when neither is known.
  */
 import { Hono } from 'hono';
 import { html } from 'hono/html';
 import type { CheckoutSession } from '../../ledger/index.js';
 import type { CompanionEnv } from '../context.js';
 import { RateLimiter } from '../http/rate-limit.js';
+import { returnablePage } from './payer-page.js';
 import { viewStatus } from './session-view.js';
 import type { SessionViewStatus } from './session-view.js';
 
@@ -59,7 +61,8 @@ export function returnRoutes(clock: () => number): Hono<CompanionEnv> {
       }
     }
     const { status, message } = viewStatus(session);
-    if (session.returnUrl) return c.redirect(merchantReturn(session, status), 303);
+    const returnTo = session.returnUrl ?? returnablePage(c.req.query('page'), c.var.services.options);
+    if (returnTo) return c.redirect(merchantReturn(returnTo, session, status), 303);
     c.header('Content-Security-Policy', PAGE_POLICY);
     const heading = (session.method === 'lookup' ? VERIFICATION_HEADINGS[status] : undefined) ?? HEADINGS[status];
     return c.html(page(heading, message ?? (status === 'success' ? 'Thank you. You can close this page.' : 'You can close this page.')));
@@ -68,9 +71,9 @@ export function returnRoutes(clock: () => number): Hono<CompanionEnv> {
   return routes;
 }
 
-/** The merchant's return URL with `checkout_session`, `order_id` and `status` added. */
-function merchantReturn(session: CheckoutSession, status: SessionViewStatus): string {
-  const url = new URL(session.returnUrl!);
+/** The merchant's return URL (or the page paid from) with `checkout_session`, `order_id` and `status` added. */
+function merchantReturn(returnTo: string, session: CheckoutSession, status: SessionViewStatus): string {
+  const url = new URL(returnTo);
   url.searchParams.set('checkout_session', session.id);
   url.searchParams.set('order_id', session.payment?.orderId ?? session.orderId);
   url.searchParams.set('status', status);

@@ -24,6 +24,10 @@ export const SessionView = z.object({
   brands: z.array(z.string()).optional(),
   test: z.boolean(),
   sandbox_origin: z.string().optional(),
+  tokenizer: z
+    .object({ url: z.string(), widget_key: z.string() })
+    .optional()
+    .describe('Present when the widget sends the card to the gateway’s tokenizer and pays with its token; the pay route then refuses card numbers'),
   saved_cards: z.array(z.object({ token: z.string(), mask: z.string(), brand: z.string().optional() })),
   order_id: z.string().optional(),
   message: z.string().optional(),
@@ -34,6 +38,16 @@ export interface ViewOptions {
   readonly testMode: boolean;
   readonly sandboxOrigin: string | undefined;
   readonly acceptedBrands: readonly string[] | undefined;
+  readonly tokenizer: { readonly url: string; readonly widgetKey: string } | undefined;
+}
+
+/**
+ * The modes a session offers the widget. When the widget tokenizes, a card verification runs on
+ * the gateway's page only: the gateway takes no token in a lookup, and this companion no card.
+ */
+export function offeredModes(session: CheckoutSession, tokenizes: boolean): ('direct' | 'hosted')[] {
+  if (tokenizes && session.method === 'lookup') return session.allowedModes.filter((mode) => mode === 'hosted');
+  return [...session.allowedModes];
 }
 
 /** The widget's status of a session, and the customer-safe reason of a failed attempt. */
@@ -54,6 +68,7 @@ export function viewStatus(session: CheckoutSession): { status: SessionViewStatu
 }
 
 export function sessionView(session: CheckoutSession, cards: readonly SavedCard[], options: ViewOptions): SessionView {
+  const modes = offeredModes(session, options.tokenizer !== undefined);
   const { status, message } = viewStatus(session);
   return {
     id: session.id,
@@ -62,11 +77,14 @@ export function sessionView(session: CheckoutSession, cards: readonly SavedCard[
     description: session.description,
     method: session.method,
     status,
-    modes: [...session.allowedModes],
-    customer_fields: missingCustomerFields(session.allowedModes, session.customer, session.method),
+    modes,
+    customer_fields: missingCustomerFields(modes, session.customer, session.method),
     ...(options.acceptedBrands ? { brands: [...options.acceptedBrands] } : {}),
     test: options.testMode,
     ...(options.testMode && options.sandboxOrigin ? { sandbox_origin: options.sandboxOrigin } : {}),
+    ...(options.tokenizer && session.allowedModes.includes('direct') && session.method !== 'lookup'
+      ? { tokenizer: { url: options.tokenizer.url, widget_key: options.tokenizer.widgetKey } }
+      : {}),
     // The card's ledger id is what the pay request sends back; the gateway token stays here.
     saved_cards: cards.map((card) => ({ token: card.id, mask: card.ccMask, ...(card.brand ? { brand: card.brand } : {}) })),
     order_id: session.payment?.orderId ?? session.orderId,

@@ -20,10 +20,29 @@ export function securityHeaders(publicUrl: string): MiddlewareHandler<CompanionE
   });
 }
 
-export function checkoutCors(allowedOrigins: readonly string[]): MiddlewareHandler<CompanionEnv> {
+/** Distinct refused origins remembered for the once-per-origin warning: anyone can send any Origin. */
+const REFUSED_ORIGINS_REMEMBERED = 1000;
+
+/**
+ * CORS for the merchant's pages. A page on another origin is refused by its browser with
+ * nothing the customer can read ("could not reach"), so each refused origin is logged once,
+ * naming the setting that lets it in. The companion's own origin (its pages, the demo's) needs
+ * no CORS and is not reported, whatever host name it was reached by.
+ */
+export function checkoutCors(allowedOrigins: readonly string[], ownOrigin: string): MiddlewareHandler<CompanionEnv> {
   const allowed = new Set(allowedOrigins);
+  const reported = new Set<string>();
   return cors({
-    origin: (origin) => (allowed.has(origin) ? origin : null),
+    origin: (origin, c) => {
+      if (allowed.has(origin)) return origin;
+      // A same-origin request (the companion's own pages, under whatever host name) needs no CORS.
+      const sameOrigin = origin === ownOrigin || origin === new URL(c.req.url).origin;
+      if (origin && !sameOrigin && !reported.has(origin) && reported.size < REFUSED_ORIGINS_REMEMBERED) {
+        reported.add(origin);
+        c.var.logger.warn('refused a checkout request from a page whose origin is not allowed: add it to PAYFORM_ALLOWED_ORIGINS (allowedOrigins) if it is your shop', { origin });
+      }
+      return null;
+    },
     allowMethods: ['GET', 'POST'],
     allowHeaders: ['Content-Type'],
     maxAge: 600,

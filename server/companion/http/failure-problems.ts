@@ -10,7 +10,7 @@ import {
   AuthenticationError, GatewayError, InvalidRequestError, NotFoundError, OutcomeUnknownError, RateLimitError,
   UnexpectedResponseError,
 } from '@payform/gateway';
-import { InvalidLedgerInput, LedgerConflict, LedgerError, LedgerNotFound, OperationRefused } from '../../ledger/index.js';
+import { InvalidLedgerInput, isLedgerUnavailable, LedgerConflict, LedgerError, LedgerNotFound, OperationRefused } from '../../ledger/index.js';
 import type { RefusalReason } from '../../ledger/index.js';
 import { ApiProblem, capitalise, fieldReasons } from './problem.js';
 
@@ -45,9 +45,18 @@ export function ledgerProblem(error: LedgerError): ApiProblem {
   return new ApiProblem(409, error.code, error.message);
 }
 
+/** Seconds a client waits before trying again while the database cannot be reached. */
+const LEDGER_RETRY_AFTER_SECONDS = '2';
+
+/** Nothing was written and the same request will work once the database is back. */
+export function ledgerUnavailableProblem(): ApiProblem {
+  return new ApiProblem(503, 'ledger_unavailable', 'The payment database cannot be reached right now; try again shortly', undefined, { 'Retry-After': LEDGER_RETRY_AFTER_SECONDS });
+}
+
 /** The envelope for anything a route threw; what is not a known failure is the companion's own 500. */
 export function problemOf(error: unknown): ApiProblem {
   if (error instanceof ApiProblem) return error;
+  if (isLedgerUnavailable(error)) return ledgerUnavailableProblem();
   if (error instanceof HTTPException) {
     // The validator's "Malformed JSON in request body"; other framework refusals keep their status.
     if (/json/i.test(error.message)) return new ApiProblem(400, 'invalid_json', 'The body is not valid JSON');

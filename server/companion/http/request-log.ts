@@ -15,7 +15,9 @@ export function logRequests(): MiddlewareHandler<CompanionEnv> {
     const status = c.res.status;
     const fields = { method: c.req.method, route: routePath(c, -1), status, ms: Math.round((performance.now() - started) * 10) / 10 };
     if (abortedByClient(c)) c.var.logger.info('request aborted by the client', fields);
-    else if (status >= 500) c.var.logger.error('request failed', fields);
+    // A 503 with Retry-After is a deliberate "try again shortly" (the database or gateway is
+    // away, the instance is stopping): the cause is logged once where it is noticed, not per request.
+    else if (status >= 500 && !(status === 503 && c.res.headers.has('retry-after'))) c.var.logger.error('request failed', fields);
     else c.var.logger.info('request', fields);
   };
 }

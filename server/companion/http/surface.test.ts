@@ -45,6 +45,15 @@ describe('headers for browsers', () => {
     expect(preflight.headers.get('access-control-allow-headers')).toBe('Content-Type');
     const foreignPreflight = await stack.request('OPTIONS', `${path}/pay`, { headers: { Origin: 'https://evil.example', 'Access-Control-Request-Method': 'POST' } });
     expect(foreignPreflight.headers.get('access-control-allow-origin')).toBeNull();
+    // Each refused origin is logged once, naming the setting; allowed ones are not.
+    await stack.request('GET', path, { headers: { Origin: 'https://evil.example' } });
+    await stack.request('GET', path, { headers: { Origin: 'https://other.example' } });
+    // A same-origin request is no refusal: the companion's own pages need no CORS.
+    await stack.request('GET', path, { headers: { Origin: new URL(stack.companionUrl).origin } });
+    const refusals = stack.logs.filter((line) => line.includes('PAYFORM_ALLOWED_ORIGINS'));
+    expect(refusals).toHaveLength(2);
+    expect(refusals[0]).toContain('"origin":"https://evil.example"');
+    expect(refusals[1]).toContain('"origin":"https://other.example"');
     const merchant = await stack.request('GET', '/api/orders', { admin: true, headers: { Origin: 'https://shop.example' } });
     expect(merchant.headers.get('access-control-allow-origin')).toBeNull();
   });

@@ -61,9 +61,13 @@ export const ErrorEnvelope = z.object({
   }),
 });
 
-/** What `GET /healthz` answers (200 ok, 503 unavailable). */
-export const Health = z.object({ status: z.enum(['ok', 'unavailable']) });
+/** What `GET /healthz` answers: the process is alive (200), whatever the database does. */
+export const Health = z.object({ status: z.literal('ok') });
 export type Health = z.output<typeof Health>;
+
+/** What `GET /readyz` answers: 200 ready, or 503 while the database cannot be reached or the instance drains. */
+export const Readiness = z.object({ status: z.enum(['ready', 'unavailable', 'draining']) });
+export type Readiness = z.output<typeof Readiness>;
 
 /** The document itself, as far as a client needs to know. */
 export const OpenApiDocument = z.looseObject({
@@ -105,6 +109,7 @@ export const VIEWS: Readonly<Record<string, z.ZodType>> = {
   Card: CardView,
   CardList,
   Health,
+  Readiness,
   OpenApiDocument,
 };
 
@@ -164,6 +169,7 @@ export const API: readonly ApiOperation[] = [
     responses: { 201: json('The payment’s state; action_required carries challenge_url for the customer', ChargeAnswer), 409: problem('The card is deleted (card_not_saved) or expired (card_expired): the gateway was not called'), 422: problem('Cardholder details missing (fields name them)') },
   },
   // Service
-  { method: 'get', path: '/healthz', operationId: 'getHealth', tag: 'Service', summary: 'Liveness and the ledger’s reachability', access: 'public', responses: { 200: json('ok', Health), 503: json('The ledger cannot be reached', Health) } },
+  { method: 'get', path: '/healthz', operationId: 'getHealth', tag: 'Service', summary: 'Liveness: the process answers, whatever the database does', access: 'public', responses: { 200: json('ok', Health) } },
+  { method: 'get', path: '/readyz', operationId: 'getReadiness', tag: 'Service', summary: 'Readiness: can take payments now', access: 'public', responses: { 200: json('ready', Readiness), 503: json('The database cannot be reached, or the instance is draining for a stop (Retry-After)', Readiness) } },
   { method: 'get', path: '/api/openapi.json', operationId: 'getOpenApiDocument', tag: 'Service', summary: 'This document', access: 'public', responses: { 200: json('OpenAPI 3.1', OpenApiDocument) } },
 ];

@@ -7,6 +7,7 @@
  */
 import type { Ledger, Operation, Payment, PaymentProgress } from '../../ledger/index.js';
 import type { Logger } from '../log/logger.js';
+import type { CompanionMetrics } from '../operator/metrics.js';
 import type { ChangeFeed } from './change-feed.js';
 import type { MerchantNotices } from './merchant-notices.js';
 import { discrepancyChange, operationChange, paymentChange } from './payment-change.js';
@@ -20,6 +21,7 @@ interface ReactionDeps {
   readonly logger: Logger;
   readonly clock: () => number;
   readonly notices: MerchantNotices;
+  readonly metrics?: CompanionMetrics;
 }
 
 export class PaymentReactions {
@@ -33,6 +35,7 @@ export class PaymentReactions {
   async paymentAdvanced(payment: Payment, source: ChangeSource): Promise<void> {
     const { feed, logger, clock } = this.#deps;
     logger.info('payment status changed', { order_id: payment.orderId, status: payment.status, status_code: payment.statusCode, source });
+    this.#deps.metrics?.paymentFinished(payment);
     if (payment.status === 'success') await this.#keepCard(payment);
     feed.publish({ kind: 'payment', orderId: payment.orderId, status: payment.status, source, at: clock() });
     await this.#deps.notices.tell(paymentChange(payment, source));

@@ -25,8 +25,10 @@ import {
 } from '@payform/gateway';
 import type { GatewayClient } from '@payform/gateway';
 import type { Ledger, Operation, Payment, StoredEvent } from '../../ledger/index.js';
+import { isLedgerUnavailable } from '../../ledger/index.js';
 import type { ReconciliationTimings } from '../config.js';
 import type { Logger } from '../log/logger.js';
+import type { LedgerOutage } from '../operator/ledger-outage.js';
 import type { MerchantNotices } from '../payments/merchant-notices.js';
 import { NEVER_REACHED } from '../payments/order-state.js';
 import type { OrderStateSync } from '../payments/order-state.js';
@@ -41,6 +43,8 @@ interface ReconcilerDeps {
   readonly timings: ReconciliationTimings;
   readonly logger: Logger;
   readonly clock: () => number;
+  /** A pass the database's outage stopped is counted there, not logged with a stack each time. */
+  readonly outage?: LedgerOutage;
 }
 
 /** What one pass did, for logs and tests. */
@@ -102,7 +106,10 @@ export class Reconciler {
     if (this.#stopped) return;
     this.#timer = setTimeout(() => {
       this.runOnce()
-        .catch((error: unknown) => this.#deps.logger.error('a reconciliation pass failed', { err: error }))
+        .catch((error: unknown) => {
+          if (this.#deps.outage && isLedgerUnavailable(error)) this.#deps.outage.noticed(error);
+          else this.#deps.logger.error('a reconciliation pass failed', { err: error });
+        })
         .finally(() => this.#schedule());
     }, this.#deps.timings.intervalMs);
     this.#timer.unref();

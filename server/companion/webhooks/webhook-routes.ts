@@ -33,7 +33,7 @@ export function webhookRoutes(apiSecret: string, background: InFlight): Hono<Com
   const webhooks = new Hono<CompanionEnv>();
 
   webhooks.post('/gateway', async (c) => {
-    const { ledger, reactions, options, gateway } = c.var.services;
+    const { ledger, reactions, options, gateway, metrics } = c.var.services;
     const log = c.var.logger;
     // Read as text and split by hand: `data` must stay exactly as it was signed.
     const form = new URLSearchParams(await c.req.text());
@@ -44,6 +44,7 @@ export function webhookRoutes(apiSecret: string, background: InFlight): Hono<Com
     }
     if (!verifyWebhook(data, signature, apiSecret)) {
       log.warn('refused a webhook with a wrong signature');
+      metrics.webhook('invalid_signature');
       throw new ApiProblem(401, 'invalid_signature', 'The webhook signature does not match');
     }
     let event: WebhookEvent;
@@ -52,6 +53,7 @@ export function webhookRoutes(apiSecret: string, background: InFlight): Hono<Com
     } catch (error) {
       if (!(error instanceof WebhookPayloadError)) throw error;
       log.error('a signed webhook could not be read', { err: error });
+      metrics.webhook('unreadable');
       throw new ApiProblem(422, 'invalid_event', 'The webhook is signed but is not an event the companion can read');
     }
     // An event for another point of sale (another shop's, sent here by mistake or on purpose)
@@ -59,6 +61,7 @@ export function webhookRoutes(apiSecret: string, background: InFlight): Hono<Com
     const otherPosId = event.pos_id != null && event.pos_id.toLowerCase() !== gateway.posId.toLowerCase() ? event.pos_id : undefined;
     if (otherPosId !== undefined) log.warn('a webhook names another point of sale; kept unmatched', { order_id: event.order_id, pos_id: otherPosId });
     const ingest = await ledger.ingestEvent({ ...gatewayEvent(data, event, options.sandboxOrigin), ...(otherPosId === undefined ? {} : { otherPosId }) });
+    metrics.webhook(ingest.isNew ? ingest.event.outcome : 'duplicate');
     log.info('webhook received', {
       order_id: ingest.event.orderId,
       method: ingest.event.method,

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import * as samples from '../test/samples.js';
 import { parseWire } from './issues.js';
 import type { FieldIssue } from './issues.js';
-import { CancelResponse, CreatePaymentRequest, PaymentResponse, SplitPurchaseRequest, sectorIssues } from './payment.js';
+import { CancelResponse, CreatePaymentRequest, CreditRequest, PaymentResponse, SplitPurchaseRequest, sectorIssues } from './payment.js';
 import type { CreatePaymentRequest as CreatePayment } from './payment.js';
 
 function issues(schema: Parameters<typeof parseWire>[0], input: unknown): FieldIssue[] {
@@ -266,5 +266,26 @@ describe('PaymentResponse', () => {
   it('reads a cancel answer as an array of payments', () => {
     const cancelled = { ...samples.paymentResponse, mode: 'hosted', status: 'failure', status_code: '6007', customer_city: 'Kyiv' };
     expect(CancelResponse.parse([cancelled])[0]?.customer_city).toBe('Kyiv');
+  });
+});
+
+describe('CreditRequest (a payout: method credit on the create-payment endpoint)', () => {
+  const credit = {
+    pos_id: samples.directPurchase.pos_id, mode: 'direct', method: 'credit', amount: '500.00', currency: 'UAH', description: 'Payout',
+    order_id: 'payout-1', order_3ds_bypass: 'supported', customer_ip: '203.0.113.7', cc_number: '4242424242424242',
+  };
+  const creditIssues = (input: unknown) => issues(CreditRequest, input);
+
+  it('pays out to a card number or a token, with the recipient’s details', () => {
+    expect(creditIssues(credit)).toEqual([]);
+    expect(creditIssues({ ...without(credit, 'cc_number'), cc_token: 'a'.repeat(40), recipient_first_name: 'Olena', customer_city: 'Kyiv' })).toEqual([]);
+  });
+
+  it('is direct only, wants a card number xor a token, and takes no expiry or security code', () => {
+    expect(creditIssues({ ...credit, mode: 'hosted' })).toEqual([{ field: 'mode', reason: 'must be direct: a credit has no hosted mode' }]);
+    expect(creditIssues(without(credit, 'cc_number'))).toEqual([{ field: 'cc_number', reason: 'is required unless cc_token is sent' }]);
+    expect(creditIssues({ ...credit, cc_token: 'tok' })).toEqual([{ field: 'cc_token', reason: 'is not sent together with cc_number' }]);
+    expect(creditIssues({ ...credit, card_cvv: '123' })).toEqual([{ field: 'card_cvv', reason: 'is not allowed' }]);
+    expect(creditIssues(without(credit, 'customer_ip'))).toEqual([{ field: 'customer_ip', reason: 'is required' }]);
   });
 });

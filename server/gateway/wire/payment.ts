@@ -9,7 +9,7 @@
 import * as z from 'zod';
 import { wireHundredths } from '../money.js';
 import { checkCurrencyPrecision, checkSplitAmounts, SplitPayments } from './amounts.js';
-import { BrowserFingerprint, CARD_FIELDS, CardToken, cardFields } from './card.js';
+import { BrowserFingerprint, CARD_FIELDS, CardNumber, CardToken, cardFields } from './card.js';
 import type { FieldIssue } from './issues.js';
 import {
   Currency, Fee, IsoDate, Mode, OrderId, PrimaryMethod, RequestAmount, ResponseAmount, Status,
@@ -175,6 +175,41 @@ export const SplitPurchaseRequest = z
   ])
   .superRefine((request, ctx) => checkSplitAmounts(ctx, 'amount', request.amount, request.currency, request.split));
 export type SplitPurchaseRequest = z.infer<typeof SplitPurchaseRequest>;
+
+/**
+ * POST /api/v1/payment with `method: credit` — a payout to a card. The interface names `credit`
+ * without its request; the live documentation ("Payouts to cards", gateway-notes.md) gives it:
+ * direct mode only, the recipient's card number or a token, and no 3-D Secure data.
+ */
+const { products: _products, ...creditOrderFields } = orderFields;
+export const CreditRequest = z
+  .strictObject({
+    ...creditOrderFields,
+    mode: z.literal('direct', { error: 'must be direct: a credit has no hosted mode' }),
+    method: z.literal('credit'),
+    cc_number: CardNumber.optional(),
+    cc_token: CardToken.optional(),
+    customer_ip: IpAddress,
+    customer_fname: Name.optional(),
+    customer_lname: Name.optional(),
+    customer_email: Email.optional(),
+    customer_phone: Phone.optional(),
+    customer_city: text().optional(),
+    properties: z.record(z.string(), z.unknown()).optional(),
+    recipient_first_name: Name.optional(),
+    recipient_middle_name: Name.optional(),
+    recipient_last_name: Name.optional(),
+    recipient_doc_number: requiredText(64).optional(),
+  })
+  .superRefine((request, ctx) => {
+    if (request.cc_number !== undefined && request.cc_token !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['cc_token'], message: 'is not sent together with cc_number' });
+    } else if (request.cc_number === undefined && request.cc_token === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['cc_number'], message: 'is required unless cc_token is sent' });
+    }
+    checkCurrencyPrecision(ctx, 'amount', request.amount, request.currency);
+  });
+export type CreditRequest = z.infer<typeof CreditRequest>;
 
 /** Sectors with extra rules in the interface (rules 3 and 4 of endpoint 1). */
 export type MerchantSector = 'microfinance' | 'igaming';

@@ -8,7 +8,8 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import { it } from 'vitest';
 import { openLedger } from '../ledger.js';
-import type { Ledger } from '../ledger.js';
+import type { Ledger, LedgerOptions } from '../ledger.js';
+import { LEDGER_TABLES, stored } from '../table-names.js';
 
 /** A clock the test moves by hand. */
 export class TestClock {
@@ -43,7 +44,8 @@ export interface LedgerBackend {
   open(clock: TestClock): Promise<TestLedger>;
 }
 
-const ledgerTables = ['checkout_sessions', 'payments', 'operations', 'webhook_events', 'saved_cards', 'idempotency_keys'];
+/** The tables as the database names them (the payform_ prefix). */
+const ledgerTables = LEDGER_TABLES.map(stored);
 
 const missingDatabase =
   'TEST_DATABASE_URL is not set, so the PostgreSQL half of the ledger suite cannot run (it must not be skipped).\n' +
@@ -142,7 +144,7 @@ export function dropSchema(url: string, schema: string): Promise<void> {
 }
 
 /** A ledger on a schema of its own; every instance it opens shares that schema. */
-export async function postgresTestLedger(url: string, clock: TestClock, options: { poolSize?: number } = {}): Promise<TestLedger> {
+export async function postgresTestLedger(url: string, clock: TestClock, options: Pick<LedgerOptions, 'poolSize' | 'onStatement'> = {}): Promise<TestLedger> {
   const schema = freshSchemaName();
   return {
     ...(await trackedLedgers(() => openLedger(url, { clock: clock.read, schema, ...options }), () => dropSchema(url, schema))),

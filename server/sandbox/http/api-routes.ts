@@ -7,11 +7,12 @@
 import { Hono } from 'hono';
 import * as z from 'zod';
 import { zipSync } from 'fflate';
-import { AccountParams, BalancesParams, TerminalParams, CaptureRequest, RefundRequest, SplitCaptureRequest, SplitRefundRequest, VoidRequest, OrderOperationParams, OrderParams, ResendWebhookQuery, CancelParams, CreatePaymentRequest, SplitPurchaseRequest, DateReceiptsParams, DateReceiptsQuery, OrderReceiptParams, OrderReceiptQuery, routes } from '@payform/gateway/wire';
+import { AccountParams, BalancesParams, TerminalParams, CaptureRequest, RefundRequest, SplitCaptureRequest, SplitRefundRequest, VoidRequest, OrderOperationParams, OrderParams, ResendWebhookQuery, CancelParams, CreatePaymentRequest, CreditRequest, SplitPurchaseRequest, DateReceiptsParams, DateReceiptsQuery, OrderReceiptParams, OrderReceiptQuery, routes } from '@payform/gateway/wire';
 import type { OrderOperationResponse, Route } from '@payform/gateway/wire';
 import { accountsOf, accountView, terminalsOf, terminalView } from '../balances.js';
 import { capture, refund, voidAuth } from '../operations.js';
 import { cancel, createPayment } from '../payments.js';
+import { createPayout } from '../payouts.js';
 import type { CreateRequest } from '../payments.js';
 import { receiptDocument } from '../receipts/documents.js';
 import { dayReceipts, findTransaction, orderReceipt } from '../receipts/selection.js';
@@ -22,7 +23,7 @@ import { Refusal } from '../state/refusal.js';
 import { chargeAsPayment, createdPaymentView, links, operationView, paymentView } from '../views.js';
 import { authenticate, ownProject } from './authentication.js';
 import type { SandboxEnv } from './env.js';
-import { parseInput, readBody, readQuery, readRequest } from './request-input.js';
+import { parseInput, readBody, readJsonBody, readQuery, readRequest } from './request-input.js';
 
 /** An order-state read takes no query parameters (unknown ones are ignored unless strict). */
 const NoQuery = z.strictObject({});
@@ -36,7 +37,14 @@ export function apiRoutes(gateway: SimulatedGateway, baseUrlOf: BaseUrlOf): Hono
 
   const create = (route: Route, schema: typeof CreatePaymentRequest | typeof SplitPurchaseRequest) =>
     api.post(route.path, authenticate(gateway, route), async (c) => {
-      const request: CreateRequest = await readBody(c, schema);
+      const body = await readJsonBody(c);
+      // A payout is the same endpoint with its own request (payouts.ts).
+      if (route === routes.createPayment && isCredit(body)) {
+        const credit = readRequest(c, CreditRequest, body);
+        const { payment } = await createPayout(gateway, ownProject(c.var.project, credit.pos_id), credit, baseUrlOf(c.req.url));
+        return c.json(createdPaymentView(payment));
+      }
+      const request: CreateRequest = readRequest(c, schema, body);
       const project = ownProject(c.var.project, request.pos_id);
       const { payment } = await createPayment(gateway, project, request, baseUrlOf(c.req.url));
       if (payment.mode === 'hosted') return c.body(null, 303, { Location: links.checkout(payment) });
@@ -150,6 +158,8 @@ export function apiRoutes(gateway: SimulatedGateway, baseUrlOf: BaseUrlOf): Hono
 
   return api;
 }
+
+const isCredit = (body: unknown): boolean => typeof body === 'object' && body !== null && (body as { method?: unknown }).method === 'credit';
 
 function orderOf(gateway: SimulatedGateway, posId: string, orderId: string): Order {
   const order = gateway.store.order(posId, orderId);

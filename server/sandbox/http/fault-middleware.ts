@@ -1,6 +1,7 @@
 /**
  * Applies the control plane's API faults to /api/v1 requests (the checkout page excepted: it is
- * a page for people, not the API). Latency first; then, before or after the request is handled
+ * a page for people, not the API; and the card tokenizer, which stands for the gateway's separate
+ * widget host). Latency first; then, before or after the request is handled
  * (`phase`), an error answer with the gateway's error body or a dropped connection.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -11,7 +12,7 @@ import type { SandboxEnv } from './env.js';
 
 export function injectFaults(gateway: SimulatedGateway): MiddlewareHandler<SandboxEnv> {
   return async (c, next) => {
-    if (c.req.path.startsWith('/api/v1/checkout/')) return next();
+    if (c.req.path.startsWith('/api/v1/checkout/') || c.req.path.startsWith('/api/v1/sdk/')) return next();
     const decision = gateway.faults.decide(c.req.method, c.req.path);
     if (!decision) return next();
     if (decision.latencyMs > 0) await sleep(decision.latencyMs);

@@ -61,6 +61,7 @@ function merge(earlier: Leniency | undefined, later: Leniency): Leniency {
     strict: later.strict,
     ignored: [...earlier.ignored, ...later.ignored],
     coerced: [...earlier.coerced, ...later.coerced],
+    waived: [...earlier.waived, ...later.waived],
     refused: [...earlier.refused, ...later.refused],
   };
 }

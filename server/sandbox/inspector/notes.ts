@@ -1,5 +1,5 @@
 /**
- * What the sandbox ignored, coerced or refused in a request, with the rule of the interface
+ * What the sandbox ignored, coerced, waived or refused in a request, with the rule of the interface
  * behind it: the `notes` of each request in GET /_sandbox/requests. What reading the request
  * bent comes from its leniency report (`c.var.leniency`, http/leniency.ts); refusals are read
  * from the 4xx answer's error body, with the leniency's rule where it names one. Notes name
@@ -9,19 +9,21 @@ import { readErrorArgs } from '@payform/gateway/wire';
 import type { Leniency } from '../http/leniency.js';
 
 export type LeniencyNote =
-  | { readonly kind: 'ignored'; readonly field: string; readonly rule: string }
-  | { readonly kind: 'coerced'; readonly field: string; readonly from: string; readonly to: string; readonly rule: string };
+  | { readonly kind: 'ignored'; readonly field: string; readonly what: string; readonly rule: string }
+  | { readonly kind: 'coerced'; readonly field: string; readonly from: string; readonly to: string; readonly what: string; readonly rule: string }
+  | { readonly kind: 'waived'; readonly field: string; readonly what: string; readonly rule: string };
 
 export type RefusalNote = { readonly kind: 'refused'; readonly field: string; readonly reason: string; readonly rule?: string };
 
 export type InspectorNote = LeniencyNote | RefusalNote;
 
-/** What reading the request ignored and coerced. */
+/** What reading the request ignored, coerced and waived. */
 export function leniencyNotes(leniency: Leniency | undefined): LeniencyNote[] {
   if (!leniency) return [];
   return [
-    ...leniency.ignored.map(({ field, rule }): LeniencyNote => ({ kind: 'ignored', field, rule })),
-    ...leniency.coerced.map(({ field, from, to, rule }): LeniencyNote => ({ kind: 'coerced', field, from, to, rule })),
+    ...leniency.ignored.map(({ field, what, rule }): LeniencyNote => ({ kind: 'ignored', field, what, rule })),
+    ...leniency.coerced.map(({ field, from, to, what, rule }): LeniencyNote => ({ kind: 'coerced', field, from, to, what, rule })),
+    ...leniency.waived.map(({ field, what, rule }): LeniencyNote => ({ kind: 'waived', field, what, rule })),
   ];
 }
 

@@ -1,0 +1,93 @@
+/**
+ * Scale-out on PostgreSQL: one companion, then two on one database (a schema each run), in
+ * processes of their own before one sandbox; a closed loop of callers paying sessions, spread
+ * over the instances. Reported: payments per second and the CPU each companion used per
+ * payment. Then the ledger is read: every payment answered `success` is in success there, no
+ * session holds a second attempt (nothing doubled), and nothing moved backwards.
+ */
+import { CUSTOMER, FINGERPRINT, card } from '../../server/companion/test/cards.js';
+import { openLedger } from '../../server/ledger/index.js';
+import { LoopbackClient } from './load/http-client.js';
+import type { Reply } from './load/http-client.js';
+import { closedLoop } from './load/latency.js';
+import { BENCH_ADMIN_TOKEN, spawnServer } from './servers/processes.js';
+import type { ServerProcess } from './servers/processes.js';
+
+export interface ScaleOutRun {
+  readonly callers: number;
+  readonly durationMs: number;
+}
+
+export interface InstancesFigures {
+  readonly instances: number;
+  readonly perSecond: number;
+  /** CPU per payment of each companion (of the payments it answered), ms. */
+  readonly cpuMsPerPayment: readonly number[];
+  readonly payments: number;
+  /** Paid at the companion but not in success in the ledger, a second attempt of one session, a payment no longer in success: must be 0. */
+  readonly lost: number;
+  readonly doubled: number;
+}
+
+export const DEFAULT_SCALE_OUT: ScaleOutRun = { callers: 8, durationMs: 5_000 };
+
+const ADMIN = { Authorization: `Bearer ${BENCH_ADMIN_TOKEN}` };
+
+function expectOk(reply: Reply, what: string): Record<string, unknown> {
+  if (reply.status < 200 || reply.status > 299) throw new Error(`${what}: HTTP ${reply.status} ${reply.body.slice(0, 300)}`);
+  return JSON.parse(reply.body) as Record<string, unknown>;
+}
+
+/** `instances` companions on `schema` of `databaseUrl`, paid through for `run.durationMs`. */
+export async function measureInstances(databaseUrl: string, schema: string, instances: number, run: ScaleOutRun = DEFAULT_SCALE_OUT): Promise<InstancesFigures> {
+  const sandbox = await spawnServer('sandbox');
+  const companions: ServerProcess[] = [];
+  const client = new LoopbackClient(run.callers);
+  try {
+    for (let i = 0; i < instances; i += 1) {
+      companions.push(await spawnServer('companion', { env: { BENCH_GATEWAY_URL: sandbox.url, BENCH_DATABASE_URL: databaseUrl, BENCH_DATABASE_SCHEMA: schema } }));
+    }
+    const paid: { sessionId: string; orderId: string }[] = [];
+    const answered = companions.map(() => 0);
+    // Sessions are opened on one instance and paid on any: the database is what they share.
+    const pay = async (index: number) => {
+      const via = index % companions.length;
+      const base = companions[via]!.url;
+      const session = expectOk(await client.json('POST', `${companions[0]!.url}/api/checkout/sessions`, { amount: 10.1, currency: 'UAH', description: 'Green tea, 250 g' }, ADMIN), 'open a session');
+      const answer = expectOk(
+        await client.json('POST', `${base}/api/checkout/sessions/${session.id as string}/pay`, { card: card('success'), customer: CUSTOMER, fingerprint: FINGERPRINT }, { 'User-Agent': 'payform-bench/1' }),
+        'pay',
+      );
+      if (answer.status !== 'success') throw new Error(`pay: ${String(answer.status)}`);
+      paid.push({ sessionId: session.id as string, orderId: answer.order_id as string });
+      answered[via]! += 1;
+    };
+    await closedLoop(run.callers, 1_000, pay); // warm-up
+    paid.length = 0;
+    answered.fill(0);
+    const cpuAtStart = companions.map((companion) => companion.cpuMs());
+    const rate = await closedLoop(run.callers, run.durationMs, pay);
+    await new Promise((resolve) => setTimeout(resolve, 1_000)); // the last webhooks
+    const cpuMsPerPayment = companions.map((companion, i) => (companion.cpuMs() - cpuAtStart[i]!) / Math.max(1, answered[i]!));
+    const ledger = await openLedger(databaseUrl, { schema });
+    let lost = 0;
+    let doubled = 0;
+    try {
+      for (const { sessionId, orderId } of paid) {
+        const order = await ledger.getOrder(orderId);
+        if (order?.payment.status !== 'success') lost += 1;
+        const session = await ledger.getSession(sessionId);
+        // The first attempt of a session carries the session's own order id; a second would not.
+        if (session?.payment?.orderId !== orderId || session.orderId !== orderId) doubled += 1;
+      }
+    } finally {
+      await ledger.close();
+    }
+    return { instances, perSecond: rate.perSecond, cpuMsPerPayment, payments: paid.length, lost, doubled };
+  } finally {
+    client.close();
+    for (const companion of companions) await companion.stop();
+    await sandbox.stop();
+  }
+}
+

@@ -1,0 +1,184 @@
+/**
+ * PostgreSQL gone for 20 seconds under traffic (issue 19, findings 7 and 8). Customers, the
+ * merchant's server and the gateway's webhooks keep coming while the database is cut (a proxy in
+ * front of the shared server, so nobody else loses theirs). Throughout, the companion answers
+ * 503 with Retry-After — never a 500, never a hang —, logs the outage once with a count instead
+ * of a stack per request, and comes back by itself: ready again, every webhook the gateway
+ * retried applied, and the customer whose 3-D Secure answer came back while the database was
+ * away sent to the bank on their first try once it is back.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { card } from '../../server/companion/test/cards.js';
+import { createStack, eventually, payBody } from '../../server/companion/test/stack.js';
+import type { Json, Stack } from '../../server/companion/test/stack.js';
+import { withTestDatabase } from '../../server/ledger/testing/databases.js';
+import { cuttableProxy } from './support/cuttable-proxy.js';
+import type { CuttableProxy } from './support/cuttable-proxy.js';
+import { postgresSchemaBackend } from './support/stored-state.js';
+
+const OUTAGE_MS = 20_000;
+/** Longer than any answer may take: a request still open then is a hang. */
+const HANG_MS = 10_000;
+/** The sandbox's slow card is paid by webhook this long after its payment: inside the outage. */
+const SLOW_CARD_MS = 2_000;
+const METRICS_TOKEN = 'outage-metrics-token-0123456789';
+
+interface Answer {
+  readonly what: string;
+  readonly status: number;
+  readonly retryAfter: string | null;
+  readonly body: Json | undefined;
+}
+
+withTestDatabase((databaseUrl) => {
+  let proxy: CuttableProxy;
+  let stack: Stack;
+
+  beforeAll(async () => {
+    proxy = await cuttableProxy(databaseUrl);
+    stack = await createStack({
+      served: true,
+      backend: postgresSchemaBackend(proxy.url),
+      companion: { metricsToken: METRICS_TOKEN },
+      sandbox: {
+        // As a real gateway does, for longer than the outage.
+        webhooks: { retryDelaysMs: [1_000, 2_000, 4_000, 8_000, 8_000, 8_000, 8_000], timeoutMs: 5_000, reorderHoldMs: 300 },
+        timings: { slowCardDelayMs: SLOW_CARD_MS },
+      },
+    });
+  });
+
+  afterAll(async () => {
+    await proxy?.restore().catch(() => undefined);
+    await stack?.close();
+    await proxy?.close();
+  });
+
+  async function send(what: string, method: string, path: string, options: { body?: unknown; admin?: boolean } = {}): Promise<Answer> {
+    const response = await stack.request(method, path, options);
+    const text = await response.text();
+    return { what, status: response.status, retryAfter: response.headers.get('retry-after'), body: text ? (JSON.parse(text) as Json) : undefined };
+  }
+
+  /** Never longer than HANG_MS: a request that has not answered by then fails the test. */
+  function bounded<T>(what: string, work: Promise<T>): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    const hang = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: no answer within ${HANG_MS} ms`)), HANG_MS)));
+    return Promise.race([work, hang]).finally(() => clearTimeout(timer));
+  }
+
+  describe('PostgreSQL stopped for 20 s under traffic', () => {
+    it('answers 503 with Retry-After, logs it once, recovers by itself, loses no webhook, and sends the 3-D Secure payer on once it is back', async () => {
+      const openSession = await stack.openSession();
+      const viewed = await stack.openSession();
+      // Paid by webhook while the database is away: the gateway must retry until it takes them.
+      const slow = await Promise.all([1, 2, 3].map(async () => {
+        const session = await stack.openSession();
+        const answer = await stack.json('POST', `/api/checkout/sessions/${session.id}/pay`, 200, { body: payBody({ card: card('slow_pending') }) });
+        expect(answer.status).toBe('pending');
+        return session;
+      }));
+
+      // The 3-D Secure payer: the gateway takes its time, and answers once the database is gone.
+      const challenged = await stack.openSession();
+      await stack.control('PUT', '/_sandbox/faults', { latency_ms: 3_000, phase: 'after', scope: { method: 'POST', path: '/api/v1/payment' }, times: 1 });
+      const firstTry = send('3-D Secure pay', 'POST', `/api/checkout/sessions/${challenged.id}/pay`, { body: payBody({ card: card('three_ds_challenge') }) });
+      await eventually(async () => expect((await stack.ledger.getSession(challenged.id))?.status).toBe('processing'));
+
+      const logsBefore = stack.logs.length;
+      await proxy.cut();
+      const cutAt = Date.now();
+      const answers: Answer[] = [];
+      let over = false;
+
+      // Traffic for the whole outage: the widget, the merchant's server, a retry storm that
+      // ignores Retry-After.
+      const traffic = async (kind: number) => {
+        while (!over) {
+          const attempt =
+            kind === 0
+              ? send('session view', 'GET', `/api/checkout/sessions/${viewed.id}`)
+              : kind === 1
+                ? send('pay', 'POST', `/api/checkout/sessions/${openSession.id}/pay`, { body: payBody() })
+                : kind === 2
+                  ? send('create session', 'POST', '/api/checkout/sessions', { admin: true, body: { amount: 5, currency: 'UAH', description: 'Tea' } })
+                  : send('orders', 'GET', '/api/orders', { admin: true });
+          answers.push(await bounded('traffic', attempt));
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+      };
+      // The 3-D Secure customer clicks again whenever Retry-After says.
+      const payer = (async () => {
+        const tries: Answer[] = [await bounded('3-D Secure pay', firstTry)];
+        while (tries.at(-1)!.status !== 200) {
+          await new Promise((resolve) => setTimeout(resolve, Number(tries.at(-1)!.retryAfter ?? 1) * 1000));
+          tries.push(await bounded('3-D Secure pay', send('3-D Secure pay', 'POST', `/api/checkout/sessions/${challenged.id}/pay`, { body: payBody({ card: card('three_ds_challenge') }) })));
+        }
+        return tries;
+      })();
+      const readiness = (async () => {
+        const during = await send('readyz', 'GET', '/readyz');
+        expect(during.status).toBe(503);
+        expect(during.body).toEqual({ status: 'unavailable' });
+        expect((await send('healthz', 'GET', '/healthz')).status).toBe(200);
+      })();
+      const loops = [0, 1, 2, 3].map(traffic);
+
+      await new Promise((resolve) => setTimeout(resolve, OUTAGE_MS));
+      await readiness;
+      await proxy.restore();
+      const restoredAt = Date.now();
+      over = true;
+      await Promise.all(loops);
+
+      // Back without a restart: ready, and taking payments.
+      await eventually(async () => expect((await send('readyz', 'GET', '/readyz')).status).toBe(200), HANG_MS);
+      const after = await stack.openSession();
+      expect((await stack.json('POST', `/api/checkout/sessions/${after.id}/pay`, 200, { body: payBody() })).status).toBe('success');
+
+      // Every answer during the outage: 503 with Retry-After and the envelope, or a real answer; never a 500.
+      expect(answers.length).toBeGreaterThan(100);
+      const refused = answers.filter((answer) => answer.status === 503);
+      expect(answers.filter((answer) => answer.status !== 503 && answer.status >= 500)).toEqual([]);
+      expect(refused.length).toBeGreaterThan(0);
+      expect(refused.filter((answer) => !answer.retryAfter || answer.body?.error?.code !== 'ledger_unavailable')).toEqual([]);
+
+      // The payer: 503 while the database was away, then straight to the bank — never "pending".
+      const tries = await payer;
+      expect(tries[0]).toMatchObject({ status: 503, body: { error: { code: 'ledger_unavailable' } } });
+      expect(tries.slice(0, -1).every((answer) => answer.status === 503 && answer.retryAfter)).toBe(true);
+      expect(tries.at(-1)!.body).toMatchObject({ status: 'redirect', redirect_url: expect.any(String) });
+      const payment = await stack.ledger.getPayment(challenged.order_id);
+      expect(payment?.userActionUrl).toBe(tries.at(-1)!.body!.redirect_url);
+
+      // Logged once when it began and once when it ended, with the count; no stack, no error per request.
+      // The probe notices within a second of the database answering again.
+      await eventually(() => expect(stack.logs.slice(logsBefore).some((line) => line.includes('"the database is back"'))).toBe(true));
+      const lines = stack.logs.slice(logsBefore).map((line) => JSON.parse(line) as Json);
+      const began = lines.filter((line) => line.msg.startsWith('the database cannot be reached'));
+      const ended = lines.filter((line) => line.msg === 'the database is back');
+      expect(began).toHaveLength(1);
+      expect(ended).toHaveLength(1);
+      expect(ended[0]!.refused).toBeGreaterThanOrEqual(refused.length);
+      expect(ended[0]!.down_for_ms).toBeGreaterThanOrEqual(OUTAGE_MS - 1_000);
+      expect(lines.filter((line) => JSON.stringify(line).includes('"stack"'))).toEqual([]);
+      expect(lines.filter((line) => line.level === 'error' && line !== began[0])).toEqual([]);
+      expect(restoredAt - cutAt).toBeGreaterThanOrEqual(OUTAGE_MS);
+
+      // An operator saw it: every refused call counted as a ledger error, none as a fault.
+      const scraped = await (await stack.companion.request('/metrics', { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+      const counted = (kind: string) => Number(new RegExp(`^payform_ledger_errors_total\\{kind="${kind}"\\} (\\d+)$`, 'm').exec(scraped)?.[1]);
+      expect(counted('unavailable')).toBe(ended[0]!.refused);
+      expect(counted('failed')).toBe(0);
+      expect(scraped).toMatch(/^payform_ledger_up 1$/m);
+
+      // No webhook lost: the gateway's retries land once the database is back.
+      await eventually(async () => {
+        await stack.settleWebhooks();
+        for (const session of slow) expect((await stack.ledger.getPayment(session.order_id))?.status).toBe('success');
+        const { deliveries } = await stack.control('GET', '/_sandbox/webhooks');
+        expect(deliveries.filter((delivery: Json) => delivery.status !== 'delivered')).toEqual([]);
+      }, 30_000);
+    }, 120_000);
+  });
+});

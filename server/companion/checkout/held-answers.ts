@@ -1,0 +1,68 @@
+/**
+ * Gateway answers the ledger could not take because the database was away. The payment exists
+ * at the gateway — a 3-D Secure challenge open for the customer — but the ledger's row still
+ * says `init`, and until it learns more (a webhook, reconciliation a minute or two later) every
+ * click would be answered "pending" with no way to the challenge. So the answer is held in
+ * memory and written the moment the database is back (LedgerOutage's probe), or first by the
+ * session's next pay request, which then answers with it: the customer is sent on to the bank
+ * as soon as the database answers. A held answer lost with the process is what reconciliation
+ * has always covered.
+ */
+import { isLedgerUnavailable } from '../../ledger/index.js';
+import type { Logger } from '../log/logger.js';
+import type { LedgerOutage } from '../operator/ledger-outage.js';
+
+interface Held {
+  readonly orderId: string;
+  readonly write: () => Promise<void>;
+  /** The write under way: the probe and a click arriving together write once. */
+  running?: Promise<void>;
+}
+
+export class HeldAnswers {
+  readonly #held = new Map<string, Held>();
+  readonly #outage: LedgerOutage;
+  readonly #logger: Logger;
+
+  constructor(outage: LedgerOutage, logger: Logger) {
+    this.#outage = outage;
+    this.#logger = logger;
+  }
+
+  /** Keeps `write` (recording the gateway's answer for `sessionId`) until the database is back. */
+  hold(sessionId: string, orderId: string, error: unknown, write: () => Promise<void>): void {
+    this.#outage.noticed(error);
+    this.#logger.warn('the gateway answered while the database was away; the answer is held until it is back', { order_id: orderId });
+    this.#held.set(sessionId, { orderId, write });
+    this.#whenBack(sessionId);
+  }
+
+  /**
+   * Writes what is held for `sessionId`, if anything; the session's next pay request calls it
+   * before reading the attempt. Throws (and keeps it held) while the database is still away.
+   */
+  release(sessionId: string): Promise<void> {
+    const held = this.#held.get(sessionId);
+    if (!held) return Promise.resolve();
+    held.running ??= held.write().then(
+      () => void this.#held.delete(sessionId),
+      (error: unknown) => {
+        held.running = undefined;
+        if (!isLedgerUnavailable(error)) {
+          // Not an outage: reconciliation reads the order's state, as for any lost answer.
+          this.#held.delete(sessionId);
+          this.#logger.error('a held gateway answer could not be recorded; reconciliation will read the order', { order_id: held.orderId, err: error });
+          return;
+        }
+        this.#outage.noticed(error);
+        this.#whenBack(sessionId);
+        throw error;
+      },
+    );
+    return held.running;
+  }
+
+  #whenBack(sessionId: string): void {
+    void this.#outage.back().then(() => this.release(sessionId).catch(() => undefined));
+  }
+}

@@ -1,0 +1,95 @@
+// Tokenize mode: the companion is given the gateway's card tokenizer, the widget sends the card
+// there, and the companion pays the session with the token — refusing card numbers on the pay
+// route. 3-D Secure, declines, saved cards, card verification and the hosted fallback still work.
+import { describe, expect, it } from 'vitest';
+import { tokenizeCard } from '@payform/gateway/tokenizer';
+import { TEST_WIDGET_KEY } from '@payform/gateway/testing';
+import type { TestCardOutcome } from '@payform/gateway/testing';
+import { card, cardNumber, CUSTOMER, EXPIRY, FINGERPRINT, TEST_CVV } from '../test/cards.js';
+import { eventually, stacksPerTest } from '../test/stack.js';
+import type { Json, Stack } from '../test/stack.js';
+
+const open = stacksPerTest();
+const SANDBOX = 'http://sandbox.test';
+const tokenizing = () => open({ companion: { tokenizer: { widgetUrl: SANDBOX, widgetKey: TEST_WIDGET_KEY } } });
+
+/** What `<pay-form>` does in the browser: the card to the sandbox's tokenizer, the token back. */
+function tokenize(stack: Stack, outcome: TestCardOutcome = 'success'): Promise<string> {
+  return tokenizeCard(
+    { url: `${SANDBOX}/api/v1/sdk/tokenize`, widgetKey: TEST_WIDGET_KEY, fetch: (input, init) => Promise.resolve(stack.sandbox.fetch(new Request(input, init))) },
+    { number: cardNumber(outcome), expMonth: EXPIRY.exp_month, expYear: EXPIRY.exp_year, cvv: TEST_CVV },
+  );
+}
+
+const payWithToken = (stack: Stack, sessionId: string, token: string, extra: Json = {}) =>
+  stack.json('POST', `/api/checkout/sessions/${sessionId}/pay`, 200, { body: { card: { token }, customer: CUSTOMER, fingerprint: FINGERPRINT, ...extra } });
+
+describe('a companion whose widget tokenizes', () => {
+  it('tells the widget where the tokenizer is, and nothing changes without one', async () => {
+    const stack = await tokenizing();
+    const session = await stack.openSession();
+    expect(await stack.json('GET', `/api/checkout/sessions/${session.id}`, 200)).toMatchObject({
+      modes: ['direct', 'hosted'],
+      tokenizer: { url: `${SANDBOX}/api/v1/sdk/tokenize`, widget_key: TEST_WIDGET_KEY },
+    });
+    const relay = await open();
+    const view = await relay.json('GET', `/api/checkout/sessions/${(await relay.openSession()).id}`, 200);
+    expect(view).not.toHaveProperty('tokenizer');
+    expect(await relay.json('POST', `/api/checkout/sessions/${view.id}/pay`, 200, { body: { card: card(), customer: CUSTOMER, fingerprint: FINGERPRINT } })).toMatchObject({ status: 'success' });
+  });
+
+  it('refuses card numbers on the pay route, naming the field, before anything reaches the gateway', async () => {
+    const stack = await tokenizing();
+    const session = await stack.openSession();
+    const refused = await stack.json('POST', `/api/checkout/sessions/${session.id}/pay`, 400, { body: { card: card(), customer: CUSTOMER, fingerprint: FINGERPRINT } });
+    expect(refused.error).toMatchObject({ code: 'card_data_refused', fields: { 'card.number': expect.stringContaining('token') } });
+    const { requests } = await stack.control('GET', '/_sandbox/requests');
+    expect(requests.filter((request: Json) => request.path === '/api/v1/payment')).toEqual([]);
+    expect(stack.logs.join('\n')).not.toContain(cardNumber('success'));
+  });
+
+  it('pays with the token: success, decline and 3-D Secure as the test cards say', async () => {
+    const stack = await tokenizing();
+    const paid = await stack.openSession();
+    expect(await payWithToken(stack, paid.id, await tokenize(stack))).toMatchObject({ status: 'success', order_id: paid.order_id });
+    const declined = await stack.openSession();
+    expect(await payWithToken(stack, declined.id, await tokenize(stack, 'insufficient_funds'))).toMatchObject({ status: 'failure', message: expect.any(String) });
+    const challenged = await stack.openSession();
+    const redirect = await payWithToken(stack, challenged.id, await tokenize(stack, 'three_ds_challenge'));
+    expect(redirect).toMatchObject({ status: 'redirect', redirect_url: expect.stringMatching(/^http:\/\/sandbox\.test\/3ds\//) });
+    await stack.control('POST', `/_sandbox/3ds/${redirect.payment_id}`, { result: 'success' });
+    await eventually(async () => expect(await stack.json('GET', `/api/checkout/sessions/${challenged.id}`, 200)).toMatchObject({ status: 'success' }));
+  });
+
+  it('saves the tokenized card for the customer and pays with it later', async () => {
+    const stack = await tokenizing();
+    const first = await stack.openSession({ customer_id: 'cust-token' });
+    expect(await payWithToken(stack, first.id, await tokenize(stack))).toMatchObject({ status: 'success' });
+    const cards = await eventually(async () => {
+      const list = (await stack.json('GET', '/api/customers/cust-token/cards', 200, { admin: true })).cards as Json[];
+      expect(list).toHaveLength(1);
+      return list;
+    });
+    const second = await stack.openSession({ customer_id: 'cust-token' });
+    expect((await stack.json('GET', `/api/checkout/sessions/${second.id}`, 200)).saved_cards).toEqual([expect.objectContaining({ token: cards[0]!.id })]);
+    expect(await payWithToken(stack, second.id, cards[0]!.id)).toMatchObject({ status: 'success' });
+  });
+
+  it('verifies a card on the gateway’s page, where the gateway takes the card itself', async () => {
+    const stack = await tokenizing();
+    const session = await stack.openSession({ amount: 0.01, method: 'lookup', customer_id: 'cust-verify' });
+    const view = await stack.json('GET', `/api/checkout/sessions/${session.id}`, 200);
+    expect(view).toMatchObject({ method: 'lookup', modes: ['hosted'] });
+    expect(view).not.toHaveProperty('tokenizer');
+    const page = await stack.json('POST', `/api/checkout/sessions/${session.id}/hosted`, 200, { body: {} });
+    expect(page.redirect_url).toMatch(/^http:\/\/sandbox\.test\//);
+  });
+
+  it('offers a direct-only verification no way to send a card: the gateway takes no token there, this companion no card', async () => {
+    const stack = await tokenizing();
+    const session = await stack.openSession({ amount: 0.01, method: 'lookup', customer_id: 'cust-direct-only', modes: ['direct'] });
+    expect(await stack.json('GET', `/api/checkout/sessions/${session.id}`, 200)).toMatchObject({ modes: [] });
+    const refused = await stack.json('POST', `/api/checkout/sessions/${session.id}/pay`, 400, { body: { card: card(), fingerprint: FINGERPRINT } });
+    expect(refused.error.code).toBe('card_data_refused');
+  });
+});

@@ -1,0 +1,51 @@
+/**
+ * The companion's variables carry the `PAYFORM_` prefix, so they never collide with a shop's own
+ * (`DATABASE_URL`, `HOST`…); `PORT` and `NODE_ENV` stay as hosting platforms set them. The
+ * unprefixed names of 0.2 are still read when the prefixed one is unset, each with one
+ * deprecation notice naming its replacement.
+ */
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+/** Every prefixed variable with the 0.2 name it replaces. */
+export const RENAMED_VARIABLES: Readonly<Record<string, string>> = {
+  PAYFORM_HOST: 'HOST',
+  PAYFORM_PUBLIC_URL: 'PUBLIC_URL',
+  PAYFORM_GATEWAY_BASE_URL: 'GATEWAY_BASE_URL',
+  PAYFORM_GATEWAY_POS_ID: 'GATEWAY_POS_ID',
+  PAYFORM_GATEWAY_API_KEY: 'GATEWAY_API_KEY',
+  PAYFORM_GATEWAY_API_SECRET: 'GATEWAY_API_SECRET',
+  PAYFORM_GATEWAY_ENDPOINTS_KEY: 'GATEWAY_ENDPOINTS_KEY',
+  PAYFORM_DATABASE_URL: 'DATABASE_URL',
+  PAYFORM_ADMIN_TOKEN: 'ADMIN_TOKEN',
+  PAYFORM_ALLOWED_ORIGINS: 'ALLOWED_ORIGINS',
+  PAYFORM_SANDBOX_ORIGIN: 'SANDBOX_ORIGIN',
+  PAYFORM_CAPTURE_OVER_RESERVE_PERCENT: 'CAPTURE_OVER_RESERVE_PERCENT',
+  PAYFORM_SESSION_TTL_SECONDS: 'SESSION_TTL_SECONDS',
+  PAYFORM_TRUST_PROXY: 'TRUST_PROXY',
+  PAYFORM_LOG_LEVEL: 'LOG_LEVEL',
+};
+
+export interface CurrentEnvironment {
+  /** The variables under their current names, blanks as unset. */
+  readonly env: Env;
+  /** For a value read from a 0.2 name: current name → the name it was read from (errors name what was set). */
+  readonly readFrom: Readonly<Record<string, string>>;
+  /** One line per 0.2 name in use. */
+  readonly deprecations: readonly string[];
+}
+
+const value = (raw: string | undefined) => (raw?.trim() ? raw.trim() : undefined);
+
+export function currentEnvironment(env: Env): CurrentEnvironment {
+  const current: Record<string, string | undefined> = Object.fromEntries(Object.entries(env).map(([name, raw]) => [name, value(raw)]));
+  const readFrom: Record<string, string> = {};
+  const deprecations: string[] = [];
+  for (const [name, legacy] of Object.entries(RENAMED_VARIABLES)) {
+    if (current[name] !== undefined || current[legacy] === undefined) continue;
+    current[name] = current[legacy];
+    readFrom[name] = legacy;
+    deprecations.push(`${legacy} is deprecated: name it ${name} (the unprefixed names of 0.2 will stop being read)`);
+  }
+  return { env: current, readFrom, deprecations };
+}

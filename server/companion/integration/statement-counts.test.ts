@@ -1,0 +1,153 @@
+/**
+ * How many statements (SQLite) and round trips (PostgreSQL) a payment costs the ledger: opening
+ * its session, the pay call, each webhook, a repeated webhook, and the customer's return from
+ * 3-D Secure. Counted through the ledger's `onStatement`, below Kysely, so BEGIN, COMMIT and
+ * savepoints count too. The numbers are pinned: a change that adds a statement to one of these
+ * paths fails here and has to say so — a count, not a timing.
+ *
+ * Webhooks are kept from the companion while the pay call and the return run (so nothing
+ * interleaves), then posted by hand exactly as the sandbox signed them, one at a time. The test
+ * stack's companion has an `onPaymentEvent` hook, so clearing a told change's mark is counted.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { openLedger } from '../../ledger/index.js';
+import type { LedgerBackend } from '../../ledger/testing/databases.js';
+import { postgresTestLedger, withTestDatabase } from '../../ledger/testing/databases.js';
+import { card } from '../test/cards.js';
+import { payBody, stacksPerTest } from '../test/stack.js';
+import type { Stack } from '../test/stack.js';
+
+/** The statements sent since the last `take`, their SQL as sent. */
+class StatementLog {
+  #sent: string[] = [];
+  readonly observe = (sql: string): void => void this.#sent.push(sql);
+  take(): string[] {
+    return this.#sent.splice(0);
+  }
+}
+
+function sqliteFile(log: StatementLog): LedgerBackend {
+  return {
+    name: 'SQLite file',
+    persistent: false,
+    async open(clock) {
+      const dir = mkdtempSync(join(tmpdir(), 'payform-counts-'));
+      const ledger = await openLedger(join(dir, 'ledger.db'), { clock: clock.read, onStatement: log.observe });
+      return {
+        ledger,
+        async dispose() {
+          await ledger.close();
+          rmSync(dir, { recursive: true, force: true });
+        },
+      };
+    },
+  };
+}
+
+function postgres(url: string, log: StatementLog): LedgerBackend {
+  return { name: 'PostgreSQL', persistent: true, open: (clock) => postgresTestLedger(url, clock, { onStatement: log.observe }) };
+}
+
+/** What each step cost, as counts (the SQL goes in the failure message). */
+interface Counts {
+  readonly openSession: number;
+  readonly pay: number;
+  readonly webhooks: readonly number[];
+  readonly repeatedWebhook: number;
+}
+
+/** Posts a delivery the sandbox made, as the sandbox would, and counts what it cost. */
+async function deliver(stack: Stack, log: StatementLog, form: { data: string; signature: string }, sql: string[][]): Promise<number> {
+  log.take();
+  const answer = await stack.request('POST', '/webhooks/gateway', {
+    body: new URLSearchParams(form).toString(),
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+  });
+  expect(answer.status, await answer.clone().text()).toBe(200);
+  const sent = log.take();
+  sql.push(sent);
+  return sent.length;
+}
+
+function deliveriesOf(stack: Stack, orderId: string) {
+  return stack.sandbox.sandbox.gateway.webhooks.list().filter((delivery) => delivery.order_id === orderId && !delivery.duplicate_of);
+}
+
+async function countPayment(stack: Stack, log: StatementLog, outcome: 'success' | 'three_ds_challenge'): Promise<{ counts: Counts & { returned?: number }; sql: string[][] }> {
+  const sql: string[][] = [];
+  const step = (sent: string[]) => (sql.push(sent), sent.length);
+  stack.dropWebhooks = true;
+  log.take();
+  const session = await stack.json('POST', '/api/checkout/sessions', 201, {
+    admin: true,
+    headers: { 'Idempotency-Key': `counts-${outcome}` },
+    body: { amount: 10.1, currency: 'UAH', description: 'Green tea, 250 g' },
+  });
+  const openSession = step(log.take());
+  const paid = await stack.json('POST', `/api/checkout/sessions/${session.id}/pay`, 200, { body: payBody({ card: card(outcome) }) });
+  const pay = step(log.take());
+  let returned: number | undefined;
+  if (outcome === 'three_ds_challenge') {
+    expect(paid.status).toBe('redirect');
+    await stack.control('POST', `/_sandbox/3ds/${paid.payment_id}`, { result: 'success' });
+    await stack.settleWebhooks();
+    log.take();
+    // Back from the bank before the webhook: the landing reads the order state and records it.
+    const back = await stack.request('GET', `/checkout/return/${session.id}`);
+    expect(back.status).toBe(200);
+    returned = step(log.take());
+  } else {
+    expect(paid.status).toBe('success');
+    await stack.settleWebhooks();
+  }
+  stack.dropWebhooks = false;
+  const deliveries = deliveriesOf(stack, paid.order_id);
+  expect(deliveries.length).toBeGreaterThan(0);
+  const webhooks: number[] = [];
+  for (const delivery of deliveries) webhooks.push(await deliver(stack, log, delivery.body, sql));
+  const repeatedWebhook = await deliver(stack, log, deliveries.at(-1)!.body, sql);
+  return { counts: { openSession, pay, webhooks, repeatedWebhook, ...(returned === undefined ? {} : { returned }) }, sql };
+}
+
+/** The pinned counts of one database. */
+interface Expected {
+  readonly card: Counts;
+  readonly threeDs: Counts & { readonly returned: number };
+}
+
+function describeCounts(name: string, backend: (log: StatementLog) => LedgerBackend, expected: Expected): void {
+  describe(`statements per payment, ${name}`, () => {
+    const open = stacksPerTest();
+    // Failed deliveries are not retried: the test posts them itself.
+    const sandbox = { webhooks: { retryDelaysMs: [], timeoutMs: 5_000, reorderHoldMs: 300 } };
+
+    it('a card payment: its session, the pay call, each webhook and a repeated one', async () => {
+      const log = new StatementLog();
+      const stack = await open({ backend: backend(log), sandbox });
+      const { counts, sql } = await countPayment(stack, log, 'success');
+      expect(counts, JSON.stringify(sql, null, 1)).toEqual(expected.card);
+    });
+
+    it('a 3-D Secure payment: the pay call, the return from the bank, each webhook', async () => {
+      const log = new StatementLog();
+      const stack = await open({ backend: backend(log), sandbox });
+      const { counts, sql } = await countPayment(stack, log, 'three_ds_challenge');
+      expect(counts, JSON.stringify(sql, null, 1)).toEqual(expected.threeDs);
+    });
+  });
+}
+
+describeCounts('SQLite', sqliteFile, {
+  card: { openSession: 4, pay: 12, webhooks: [7], repeatedWebhook: 14 },
+  threeDs: { openSession: 4, pay: 12, returned: 12, webhooks: [8, 7], repeatedWebhook: 14 },
+});
+
+withTestDatabase((url) =>
+  describeCounts('PostgreSQL', (log) => postgres(url, log), {
+    card: { openSession: 4, pay: 10, webhooks: [5], repeatedWebhook: 9 },
+    threeDs: { openSession: 4, pay: 10, returned: 10, webhooks: [6, 5], repeatedWebhook: 9 },
+  }),
+);

@@ -1,0 +1,106 @@
+// The widget's bundle, served by a companion mounted under /payments in a shop's Hono app, in
+// Chromium: it finds the companion there by itself (`<pay-form session>` with no `endpoint`; before,
+// it asked the shop's root and said the link was invalid), and after 3-D Secure a session without
+// return_url brings the customer back to the page they paid from.
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import { Hono } from 'hono';
+import { chromium } from 'playwright';
+import type { Browser } from 'playwright';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serveSandbox } from '../sandbox/testing/served.js';
+import type { ServedSandbox } from '../sandbox/testing/served.js';
+import { createLogger, memorySink } from './log/logger.js';
+import { readCompanionConfig } from './settings.js';
+import { composeCompanion } from './start.js';
+import type { ComposedCompanion } from './start.js';
+
+const ADMIN_TOKEN = 'a-long-enough-admin-token';
+
+let browser: Browser;
+let sandbox: ServedSandbox;
+let host: Server;
+let shopUrl: string;
+let companion: ComposedCompanion;
+const shop = new Hono();
+
+beforeAll(async () => {
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+  });
+  sandbox = await serveSandbox();
+  host = serve({ fetch: (request, env) => shop.fetch(request, env), port: 0, hostname: '127.0.0.1' }) as Server;
+  await new Promise<void>((resolve) => (host.listening ? resolve() : host.once('listening', () => resolve())));
+  shopUrl = `http://127.0.0.1:${(host.address() as AddressInfo).port}`;
+  companion = await composeCompanion(readCompanionConfig({ PAYFORM_DATABASE_URL: ':memory:', PAYFORM_ADMIN_TOKEN: ADMIN_TOKEN, PAYFORM_PUBLIC_URL: shopUrl }), {
+    gatewayBaseUrl: sandbox.url,
+    sandboxOrigin: sandbox.url,
+    basePath: '/payments',
+    logger: createLogger({ sink: memorySink().sink }),
+  });
+  shop.get('/checkout/:session', (c) =>
+    c.html(`<!doctype html><title>Checkout</title><script type="module" src="/payments/widget/pay-form.js"></script><pay-form session="${c.req.param('session')}"></pay-form>`),
+  );
+  shop.route('/', companion.app);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await new Promise<void>((resolve) => {
+    host?.close(() => resolve());
+    host?.closeAllConnections();
+  });
+  await companion?.close();
+  await sandbox?.close();
+});
+
+describe('<pay-form> served by a companion mounted under /payments', () => {
+  /** A session without return_url, its customer known (the form asks for nothing but the card). */
+  async function openSession(): Promise<{ id: string; order_id: string }> {
+    const opened = await fetch(`${shopUrl}/payments/api/checkout/sessions`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${ADMIN_TOKEN}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ amount: 150, currency: 'XTS', description: 'Tea', customer: { fname: 'Olena', lname: 'Koval', email: 'olena@example.com', phone: '+380501234567' } }),
+    });
+    expect(opened.status).toBe(201);
+    return (await opened.json()) as { id: string; order_id: string };
+  }
+
+  it('takes the companion at the base path it came from, with no endpoint attribute', async () => {
+    const { id } = await openSession();
+    const page = await browser.newPage();
+    try {
+      const reads: string[] = [];
+      page.on('request', (request) => void (request.url().includes('/api/checkout/sessions/') && reads.push(new URL(request.url()).pathname)));
+      await page.goto(`${shopUrl}/checkout/${id}`);
+      await page.locator('pay-form input#number').waitFor({ state: 'visible', timeout: 10_000 });
+      expect(reads[0]).toBe(`/payments/api/checkout/sessions/${id}`);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('after 3-D Secure, brings a customer without return_url back to the page they paid from', { timeout: 60_000 }, async () => {
+    const session = await openSession();
+    const page = await browser.newPage();
+    try {
+      const paidFrom = `${shopUrl}/checkout/${session.id}`;
+      await page.goto(`${paidFrom}#card`);
+      const form = page.locator('pay-form');
+      await form.getByLabel('Card number').fill('4000 0000 0000 3220');
+      await form.getByLabel('Expiry date').fill('12/40');
+      await form.getByLabel('Security code').fill('123');
+      await Promise.all([page.waitForURL(/\/3ds\//), form.getByRole('button', { name: /^Pay/ }).click()]);
+      await Promise.all([page.waitForURL((url) => url.pathname === `/checkout/${session.id}`), page.getByRole('button', { name: 'Complete authentication' }).click()]);
+      const back = new URL(page.url());
+      expect(`${back.origin}${back.pathname}`).toBe(paidFrom);
+      expect(back.searchParams.get('checkout_session')).toBe(session.id);
+      expect(back.searchParams.get('order_id')).toBe(session.order_id);
+      expect(['success', 'pending']).toContain(back.searchParams.get('status'));
+    } finally {
+      await page.close();
+    }
+  });
+});

@@ -1,0 +1,112 @@
+/**
+ * The database going away, as the companion lives through it: every request that needs the
+ * ledger meanwhile is answered 503 with Retry-After (failure-problems.ts), and the outage is
+ * logged once when it begins — one line, no stack — and once when it ends, with how long it
+ * lasted and how many calls it refused. While it lasts the ledger is probed every second, so the
+ * end is noticed (and what waited for it runs) as soon as the database answers again, whether
+ * or not a request comes.
+ */
+import type { Ledger } from '../../ledger/index.js';
+import type { Logger } from '../log/logger.js';
+
+/** How often a down ledger is asked again. */
+const PROBE_INTERVAL_MS = 1_000;
+/** While it lasts, a reminder with the running count at most this often. */
+const REMINDER_INTERVAL_MS = 60_000;
+
+export interface LedgerOutageDeps {
+  readonly ledger: Ledger;
+  readonly logger: Logger;
+  readonly clock: () => number;
+  /** Told of every refused call (the ledger-errors metric). */
+  readonly onRefused?: () => void;
+  readonly probeIntervalMs?: number;
+}
+
+export class LedgerOutage {
+  readonly #deps: LedgerOutageDeps;
+  #since: number | undefined;
+  #refused = 0;
+  #remindedAt = 0;
+  #timer: NodeJS.Timeout | undefined;
+  #back: { promise: Promise<void>; resolve: () => void } | undefined;
+  #stopped = false;
+  readonly #counted = new WeakSet<object>();
+
+  constructor(deps: LedgerOutageDeps) {
+    this.#deps = deps;
+  }
+
+  /** True from the first refused call until the ledger answers a probe. */
+  get down(): boolean {
+    return this.#since !== undefined;
+  }
+
+  /** A call failed because the database could not be reached (`isLedgerUnavailable`). */
+  noticed(error: unknown): void {
+    const { logger, clock } = this.#deps;
+    // One refused call is counted once, however many places it passes through.
+    if (typeof error === 'object' && error !== null) {
+      if (this.#counted.has(error)) return;
+      this.#counted.add(error);
+    }
+    this.#refused += 1;
+    this.#deps.onRefused?.();
+    const now = clock();
+    if (this.#since === undefined) {
+      this.#since = now;
+      this.#remindedAt = now;
+      logger.error('the database cannot be reached; answering 503 with Retry-After until it is back', { reason: describe(error) });
+      this.#probeLater();
+    } else if (now - this.#remindedAt >= REMINDER_INTERVAL_MS) {
+      this.#remindedAt = now;
+      logger.error('the database still cannot be reached', { down_for_ms: now - this.#since, refused: this.#refused });
+    }
+  }
+
+  /** Resolves once the ledger answers again (at once when it is not down). */
+  back(): Promise<void> {
+    if (this.#since === undefined) return Promise.resolve();
+    if (!this.#back) {
+      let resolve!: () => void;
+      const promise = new Promise<void>((done) => (resolve = done));
+      this.#back = { promise, resolve };
+    }
+    return this.#back.promise;
+  }
+
+  /** No more probes (the companion is stopping). */
+  stop(): void {
+    this.#stopped = true;
+    clearTimeout(this.#timer);
+  }
+
+  #probeLater(): void {
+    if (this.#stopped) return;
+    this.#timer = setTimeout(() => void this.#probe(), this.#deps.probeIntervalMs ?? PROBE_INTERVAL_MS);
+    this.#timer.unref();
+  }
+
+  async #probe(): Promise<void> {
+    try {
+      await this.#deps.ledger.listOrders({ limit: 1 });
+    } catch {
+      return this.#probeLater();
+    }
+    const { logger, clock } = this.#deps;
+    logger.warn('the database is back', { down_for_ms: clock() - (this.#since ?? clock()), refused: this.#refused });
+    this.#since = undefined;
+    this.#refused = 0;
+    const waiting = this.#back;
+    this.#back = undefined;
+    waiting?.resolve();
+  }
+}
+
+/** The error's code and first line: enough to tell a refused connection from a shutdown. */
+function describe(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const code = (error as { code?: unknown }).code;
+  const message = error.message.split('\n')[0] || error.name;
+  return typeof code === 'string' && !message.includes(code) ? `${code}: ${message}` : message;
+}

@@ -1,0 +1,47 @@
+// PAYFORM_METRICS_ADDRESS: /metrics on a listener of its own, without a token — and nowhere on
+// the companion's public port.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { serveSandbox } from '../../sandbox/testing/served.js';
+import type { ServedSandbox } from '../../sandbox/testing/served.js';
+import { createLogger, memorySink } from '../log/logger.js';
+import { readCompanionConfig } from '../settings.js';
+import { startCompanion } from '../start.js';
+
+let sandbox: ServedSandbox;
+let dir: string;
+beforeEach(async () => {
+  sandbox = await serveSandbox();
+  dir = mkdtempSync(join(tmpdir(), 'payform-metrics-'));
+});
+afterEach(async () => {
+  await sandbox.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('PAYFORM_METRICS_ADDRESS', () => {
+  it('serves /metrics on its own address without a token, and not on the public port', async () => {
+    const settings = readCompanionConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: join(dir, 'payform.db'), ADMIN_TOKEN: 'a-long-enough-admin-token', PAYFORM_METRICS_ADDRESS: '127.0.0.1:0' });
+    const companion = await startCompanion(settings, { gatewayBaseUrl: sandbox.url, sandboxOrigin: sandbox.url, logger: createLogger({ sink: memorySink().sink }) });
+    try {
+      expect(companion.metricsUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/metrics$/);
+      const scraped = await fetch(companion.metricsUrl!);
+      expect(scraped.status).toBe(200);
+      const text = await scraped.text();
+      expect(text).toContain('# TYPE payform_payments_total counter');
+      expect(text).toContain('payform_ledger_up 1');
+      expect((await fetch(companion.metricsUrl!.replace(/\/metrics$/, '/api/orders'))).status).toBe(404);
+      expect((await fetch(`${companion.url}/metrics`)).status).toBe(404);
+    } finally {
+      await companion.close();
+    }
+  });
+
+  it('is refused at start when it is not host:port', () => {
+    expect(() => readCompanionConfig({ PAYFORM_METRICS_ADDRESS: '9464' })).toThrow(/PAYFORM_METRICS_ADDRESS: must be host:port/);
+    expect(() => readCompanionConfig({ PAYFORM_METRICS_TOKEN: 'short' })).toThrow(/PAYFORM_METRICS_TOKEN: must be at least 16 characters/);
+    expect(readCompanionConfig({ PAYFORM_METRICS_ADDRESS: '[::1]:9464' }).metricsAddress).toEqual({ host: '::1', port: 9464 });
+  });
+});

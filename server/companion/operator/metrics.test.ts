@@ -1,0 +1,136 @@
+// GET /metrics after a journey: every counter the operator's dashboards and alerts read, with
+// the counts the journey made — payments by method and outcome, gateway calls by route, webhooks
+// by outcome, idempotent replays, rate-limit refusals, ledger errors, and the ledger's backlog.
+import { describe, expect, it } from 'vitest';
+import { webhookForm } from '@payform/gateway';
+import { testProjectCredentials } from '@payform/gateway/testing';
+import { ADMIN_TOKEN, payBody, stacksPerTest } from '../test/stack.js';
+import type { Json, Stack } from '../test/stack.js';
+import { card } from '../test/cards.js';
+
+const METRICS_TOKEN = 'metrics-token-0123456789abcdef';
+const SECRET = testProjectCredentials({}).apiSecret;
+const PER_SESSION = 4;
+const open = stacksPerTest();
+
+/** `name{labels} value` lines of the Prometheus text, as { 'name{a="b"}': value }. */
+function samples(text: string): Map<string, number> {
+  const found = new Map<string, number>();
+  for (const line of text.split('\n')) {
+    if (!line || line.startsWith('#')) continue;
+    const at = line.lastIndexOf(' ');
+    found.set(line.slice(0, at), Number(line.slice(at + 1)));
+  }
+  return found;
+}
+
+function scrape(stack: Stack, token: string | null = METRICS_TOKEN): Promise<Response> {
+  // Straight to the app: /metrics is an operator's endpoint, not part of the OpenAPI document.
+  return Promise.resolve(stack.companion.request('/metrics', { headers: token ? { Authorization: `Bearer ${token}` } : {} }));
+}
+
+function postWebhook(stack: Stack, form: { data: string; signature: string }): Promise<Response> {
+  return stack.request('POST', '/webhooks/gateway', { body: new URLSearchParams(form).toString(), headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+}
+
+async function pay(stack: Stack, session: Json, outcome: Parameters<typeof card>[0] = 'success'): Promise<Json> {
+  return stack.json('POST', `/api/checkout/sessions/${session.id}/pay`, 200, { body: payBody({ card: card(outcome) }) });
+}
+
+describe('GET /metrics', () => {
+  it('counts what a journey did', async () => {
+    const stack = await open({ companion: { metricsToken: METRICS_TOKEN, rateLimits: { perSession: PER_SESSION, perClient: 1000, wrongAdminTokens: 1000 } } });
+    // Payments: two purchases paid (one through 3-D Secure), one declined, one auth paid, one challenge left open.
+    const paid = await stack.openSession();
+    await pay(stack, paid);
+    const declined = await stack.openSession();
+    expect((await pay(stack, declined, 'rejected')).status).toBe('failure');
+    await pay(stack, await stack.openSession({ method: 'auth' }));
+    const challenged = await pay(stack, await stack.openSession(), 'three_ds_challenge');
+    expect(challenged.status).toBe('redirect');
+    await stack.control('POST', `/_sandbox/3ds/${challenged.payment_id}`, { result: 'success' });
+    const waiting = await pay(stack, await stack.openSession(), 'three_ds_challenge');
+    expect(waiting.status).toBe('redirect');
+    await stack.settleWebhooks();
+
+    // Rate limit: the paid session's pay button pressed until the limit answers 429, once.
+    for (let press = 1; press < PER_SESSION; press += 1) await pay(stack, paid);
+    expect((await stack.pay(paid.id)).status).toBe(429);
+
+    // An idempotent replay of a session creation.
+    const create = { admin: true, headers: { 'Idempotency-Key': 'metrics-replay-1' }, body: { amount: 5, currency: 'UAH', description: 'Tea' } };
+    expect((await stack.request('POST', '/api/checkout/sessions', create)).status).toBe(201);
+    const replayed = await stack.request('POST', '/api/checkout/sessions', create);
+    expect(replayed.headers.get('idempotent-replayed')).toBe('true');
+
+    // Webhooks the gateway did not send: one duplicate of a real event, one for no order, one forged.
+    const [delivered] = (await stack.control('GET', '/_sandbox/webhooks?status=delivered')).deliveries;
+    expect((await (await postWebhook(stack, delivered.body)).json()).duplicate).toBe(true);
+    const stranger = webhookForm({ ...eventFields(), order_id: 'not-an-order-of-ours' }, SECRET);
+    expect((await (await postWebhook(stack, stranger)).json()).outcome).toBe('unmatched');
+    expect((await postWebhook(stack, { data: stranger.data, signature: 'forged' })).status).toBe(401);
+
+    const response = await scrape(stack);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toContain('text/plain');
+    const metrics = samples(await response.text());
+
+    expect(metrics.get('payform_payments_total{method="purchase",outcome="success"}')).toBe(2);
+    expect(metrics.get('payform_payments_total{method="purchase",outcome="failure"}')).toBe(1);
+    expect(metrics.get('payform_payments_total{method="auth",outcome="success"}')).toBe(1);
+    // Five payments created at the gateway, each timed once, whatever its answer's status.
+    const creates = [...metrics].filter(([name]) => name.startsWith('payform_gateway_call_duration_seconds_count{route="POST /api/v1/payment"'));
+    expect(creates.reduce((sum, [, count]) => sum + count, 0)).toBe(5);
+    expect(creates.every(([name]) => /status="\d{3}"/.test(name))).toBe(true);
+
+    const webhooks = (outcome: string) => metrics.get(`payform_webhooks_received_total{outcome="${outcome}"}`) ?? 0;
+    const { deliveries } = await stack.control('GET', '/_sandbox/webhooks?status=delivered');
+    // Every delivery the sandbox made (200) was counted under its outcome; ours three besides.
+    expect(webhooks('applied') + webhooks('stale') + webhooks('parked') + webhooks('duplicate') + webhooks('unmatched') - 2).toBe(deliveries.length);
+    expect(webhooks('applied')).toBeGreaterThanOrEqual(5);
+    expect(webhooks('duplicate')).toBe(1);
+    expect(webhooks('unmatched')).toBe(1);
+    expect(webhooks('invalid_signature')).toBe(1);
+
+    expect(metrics.get('payform_idempotent_replays_total')).toBe(1);
+    expect(metrics.get('payform_rate_limit_refusals_total{route="/api/checkout/sessions/:id/pay"}')).toBe(1);
+    expect(metrics.get('payform_ledger_errors_total{kind="unavailable"}')).toBe(0);
+    expect(metrics.get('payform_ledger_errors_total{kind="failed"}')).toBe(0);
+    // The challenge left open is the one unfinished payment; the unmatched event waits for a person.
+    expect(metrics.get('payform_ledger_up')).toBe(1);
+    expect(metrics.get('payform_unfinished_payments')).toBe(1);
+    expect(metrics.get('payform_oldest_unfinished_payment_age_seconds')).toBeGreaterThanOrEqual(0);
+    expect(metrics.get('payform_unsettled_operations')).toBe(0);
+    expect(metrics.get('payform_webhook_events_waiting{outcome="unmatched"}')).toBe(1);
+    expect(metrics.get('payform_webhook_events_waiting{outcome="parked"}')).toBe(0);
+  });
+
+  it('answers only its own token, and is not there unless configured', async () => {
+    const stack = await open({ companion: { metricsToken: METRICS_TOKEN } });
+    expect((await scrape(stack, null)).status).toBe(401);
+    expect((await scrape(stack, ADMIN_TOKEN)).status).toBe(401);
+    expect((await scrape(stack)).status).toBe(200);
+
+    const without = await open();
+    expect((await scrape(without)).status).toBe(404);
+  });
+
+  it('refuses a metrics token that is the admin token', async () => {
+    await expect(open({ companion: { metricsToken: ADMIN_TOKEN } })).rejects.toThrow(/metricsToken must differ from adminToken/);
+  });
+});
+
+function eventFields() {
+  return {
+    payment_id: '0b6f5a7e-1c2d-4e3f-8a9b-0c1d2e3f4a5b',
+    pos_id: testProjectCredentials({}).posId,
+    mode: 'direct',
+    method: 'purchase',
+    amount: 10.1,
+    currency: 'UAH',
+    status: 'success',
+    status_code: '1000',
+    cc_mask: '424242******4242',
+    created_at: '2030-01-15T09:30:00.000',
+  };
+}

@@ -1,0 +1,94 @@
+/**
+ * What an operator's Prometheus scrapes from the companion (`GET /metrics`, see
+ * docs/reliability.md "Watching it"): counters of what this instance did since it started, and
+ * gauges of what waits in the ledger — shared by every instance on the database, so alert on
+ * their max, not their sum. A registry of its own per companion: two in one process (tests,
+ * a merchant's blue/green) never mix their counts.
+ */
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { GatewayCallRecord } from '@payform/gateway';
+import type { Ledger, Payment } from '../../ledger/index.js';
+
+/** Gateway latency buckets (seconds): a payment answers in tens of ms; the client's timeout is 30 s. */
+const GATEWAY_BUCKETS = [0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+
+export type WebhookOutcome = 'applied' | 'stale' | 'parked' | 'unmatched' | 'duplicate' | 'invalid_signature' | 'unreadable';
+
+export class CompanionMetrics {
+  readonly registry = new Registry();
+  readonly #payments: Counter<'method' | 'outcome'>;
+  readonly #gatewayCalls: Histogram<'route' | 'status'>;
+  readonly #webhooks: Counter<'outcome'>;
+  readonly #replays: Counter;
+  readonly #rateLimited: Counter<'route'>;
+  readonly #ledgerErrors: Counter<'kind'>;
+  readonly #ledgerUp: Gauge;
+  readonly #unfinished: Gauge;
+  readonly #oldestAge: Gauge;
+  readonly #unsettled: Gauge;
+  readonly #waitingEvents: Gauge<'outcome'>;
+
+  constructor() {
+    const registers = [this.registry];
+    this.#payments = new Counter({ name: 'payform_payments_total', help: 'Payments that reached a final status, by method (purchase, auth, lookup) and outcome (success, failure)', labelNames: ['method', 'outcome'], registers });
+    this.#gatewayCalls = new Histogram({
+      name: 'payform_gateway_call_duration_seconds',
+      help: 'Each HTTP attempt to the gateway, by route template and status (network, timeout when no answer came)',
+      labelNames: ['route', 'status'],
+      buckets: GATEWAY_BUCKETS,
+      registers,
+    });
+    this.#webhooks = new Counter({ name: 'payform_webhooks_received_total', help: 'Webhooks received, by outcome: applied, stale, parked, unmatched, duplicate, invalid_signature, unreadable', labelNames: ['outcome'], registers });
+    this.#replays = new Counter({ name: 'payform_idempotent_replays_total', help: 'Merchant API requests answered from an Idempotency-Key’s stored answer', registers });
+    this.#rateLimited = new Counter({ name: 'payform_rate_limit_refusals_total', help: 'Requests refused 429 by a rate limit, by route', labelNames: ['route'], registers });
+    this.#ledgerErrors = new Counter({ name: 'payform_ledger_errors_total', help: 'Ledger calls that failed: unavailable (the database could not be reached) or failed (a query fault)', labelNames: ['kind'], registers });
+    this.#ledgerUp = new Gauge({ name: 'payform_ledger_up', help: '1 when the ledger answered this scrape’s backlog read, else 0', registers });
+    this.#unfinished = new Gauge({ name: 'payform_unfinished_payments', help: 'Payments in init or pending: the reconciliation backlog (every instance on the database)', registers });
+    this.#oldestAge = new Gauge({ name: 'payform_oldest_unfinished_payment_age_seconds', help: 'Age of the oldest payment in init or pending; 0 when there is none', registers });
+    this.#unsettled = new Gauge({ name: 'payform_unsettled_operations', help: 'Captures, voids and refunds without the gateway’s answer yet', registers });
+    this.#waitingEvents = new Gauge({ name: 'payform_webhook_events_waiting', help: 'Webhook events stored and not applied: parked (waiting for their reservation) or unmatched (for a person)', labelNames: ['outcome'], registers });
+    for (const kind of ['unavailable', 'failed']) this.#ledgerErrors.inc({ kind }, 0);
+    this.#replays.inc(0);
+  }
+
+  /** A payment reached success or failure (each change is reported once, across instances). */
+  paymentFinished(payment: Payment): void {
+    if (payment.status === 'success' || payment.status === 'failure') this.#payments.inc({ method: payment.method, outcome: payment.status });
+  }
+
+  gatewayCall(record: GatewayCallRecord): void {
+    this.#gatewayCalls.observe({ route: record.route, status: String(record.outcome) }, record.seconds);
+  }
+
+  webhook(outcome: WebhookOutcome): void {
+    this.#webhooks.inc({ outcome });
+  }
+
+  idempotentReplay(): void {
+    this.#replays.inc();
+  }
+
+  rateLimited(route: string): void {
+    this.#rateLimited.inc({ route });
+  }
+
+  ledgerError(kind: 'unavailable' | 'failed'): void {
+    this.#ledgerErrors.inc({ kind });
+  }
+
+  /** The Prometheus text, the ledger's gauges read now (left as they were when it cannot be read). */
+  async exposition(ledger: Ledger, now: number): Promise<string> {
+    try {
+      const backlog = await ledger.backlog();
+      this.#ledgerUp.set(1);
+      this.#unfinished.set(backlog.unfinishedPayments);
+      this.#oldestAge.set(backlog.oldestUnfinishedPaymentAt === undefined ? 0 : Math.max(0, now - backlog.oldestUnfinishedPaymentAt) / 1000);
+      this.#unsettled.set(backlog.unsettledOperations);
+      this.#waitingEvents.set({ outcome: 'parked' }, backlog.parkedEvents);
+      this.#waitingEvents.set({ outcome: 'unmatched' }, backlog.unmatchedEvents);
+    } catch {
+      this.#ledgerUp.set(0);
+    }
+    return this.registry.metrics();
+  }
+}

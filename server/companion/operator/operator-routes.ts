@@ -1,0 +1,75 @@
+/**
+ * What an operator's tools ask the companion, beside the API:
+ *
+ *   GET /healthz   liveness: the process answers (200 whatever the database does — restarting
+ *                  the companion would not bring the database back)
+ *   GET /readyz    readiness: 200 when it can take payments; 503 with Retry-After while the
+ *                  database cannot be reached or the instance is draining for a stop
+ *   GET /metrics   Prometheus text (operator/metrics.ts), only when a metrics token is set,
+ *                  and only with it: `Authorization: Bearer <metrics token>`
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { Hono } from 'hono';
+import type { MiddlewareHandler } from 'hono';
+import { isLedgerUnavailable } from '../../ledger/index.js';
+import type { CompanionEnv } from '../context.js';
+import { ApiProblem } from '../http/problem.js';
+import type { Health, Readiness } from '../openapi/api-catalog.js';
+
+/** A readiness probe gives up on the database after this long: a hung database is not ready. */
+const READINESS_TIMEOUT_MS = 2_000;
+
+export function healthRoutes(): Hono<CompanionEnv> {
+  const health = new Hono<CompanionEnv>();
+  health.get('/healthz', (c) => c.json({ status: 'ok' } satisfies Health));
+  health.get('/readyz', async (c) => {
+    const { ledger, readiness, outage } = c.var.services;
+    const notReady = (status: Readiness['status']) => c.json({ status } satisfies Readiness, 503, { 'Retry-After': '2' });
+    if (readiness.draining) return notReady('draining');
+    try {
+      await withTimeout(ledger.listOrders({ limit: 1 }), READINESS_TIMEOUT_MS);
+    } catch (error) {
+      // A database that does not answer in time is not ready either; only a refused or cut
+      // connection starts an outage (logged once, probed until it is back).
+      if (isLedgerUnavailable(error)) outage.noticed(error);
+      return notReady('unavailable');
+    }
+    return c.json({ status: 'ready' } satisfies Readiness);
+  });
+  return health;
+}
+
+export function metricsRoutes(token: string): Hono<CompanionEnv> {
+  const metrics = new Hono<CompanionEnv>();
+  metrics.get('/', requireBearer(token), async (c) => {
+    const { ledger, metrics: registry, clock } = c.var.services;
+    return c.body(await registry.exposition(ledger, clock()), 200, { 'Content-Type': registry.registry.contentType });
+  });
+  return metrics;
+}
+
+/** The metrics token, compared in constant time (both sides hashed, so lengths do not show). */
+function requireBearer(token: string): MiddlewareHandler<CompanionEnv> {
+  const expected = digest(token);
+  return async (c, next) => {
+    const sent = /^Bearer[ ]+(\S+)\s*$/i.exec(c.req.header('authorization') ?? '')?.[1];
+    if (!sent || !timingSafeEqual(digest(sent), expected)) {
+      throw new ApiProblem(401, 'unauthorized', 'The metrics token is required', undefined, { 'WWW-Authenticate': 'Bearer realm="payform-metrics"' });
+    }
+    await next();
+  };
+}
+
+function digest(text: string): Buffer {
+  return createHash('sha256').update(text, 'utf8').digest();
+}
+
+async function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms)));
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

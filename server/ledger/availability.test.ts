@@ -1,0 +1,44 @@
+// Which failures of a ledger call mean "the database cannot be reached now" (answered 503, try
+// again) and which are faults in a query (a 500, logged with its stack).
+import { describe, expect, it } from 'vitest';
+import { isLedgerFault, isLedgerUnavailable } from './availability.js';
+
+const withCode = (code: string, message = 'failed') => Object.assign(new Error(message), { code });
+
+describe('isLedgerUnavailable', () => {
+  it.each([
+    ['a refused connection', withCode('ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:5432')],
+    ['a reset connection', withCode('ECONNRESET')],
+    ['a connection that timed out', withCode('ETIMEDOUT')],
+    ['the server shutting down (57P01)', withCode('57P01', 'terminating connection due to administrator command')],
+    ['the server starting up (57P03)', withCode('57P03', 'the database system is starting up')],
+    ['a connection failure (08006)', withCode('08006')],
+    ['too many connections (53300)', withCode('53300')],
+    ['node-postgres losing its connection', new Error('Connection terminated unexpectedly')],
+    ['the pool waiting too long', new Error('timeout exceeded when trying to connect')],
+    ['SQLite busy past busy_timeout', withCode('SQLITE_BUSY', 'database is locked')],
+    ['every address refused (happy eyeballs)', Object.assign(new AggregateError([withCode('ECONNREFUSED'), withCode('ECONNREFUSED')], ''), { code: 'ECONNREFUSED' })],
+    ['one wrapped as a cause', new Error('query failed', { cause: withCode('ECONNREFUSED') })],
+  ])('is true for %s', (_, error) => {
+    expect(isLedgerUnavailable(error)).toBe(true);
+    expect(isLedgerFault(error)).toBe(false);
+  });
+
+  it.each([
+    ['a unique violation (23505)', withCode('23505', 'duplicate key value violates unique constraint')],
+    ['a syntax error (42601)', withCode('42601')],
+    ['a SQLite constraint', withCode('SQLITE_CONSTRAINT_UNIQUE')],
+  ])('is false for a fault in a query: %s', (_, error) => {
+    expect(isLedgerUnavailable(error)).toBe(false);
+    expect(isLedgerFault(error)).toBe(true);
+  });
+
+  it.each([
+    ['a plain error', new Error('something else')],
+    ['a string', 'ECONNREFUSED'],
+    ['nothing', undefined],
+  ])('is false for %s', (_, error) => {
+    expect(isLedgerUnavailable(error)).toBe(false);
+    expect(isLedgerFault(error)).toBe(false);
+  });
+});

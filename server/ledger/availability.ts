@@ -1,0 +1,35 @@
+/**
+ * Whether a failed ledger call means "the database cannot be reached right now" — stopped,
+ * restarting, out of connections, the network between cut — rather than a fault in a query.
+ * Callers answer the first kind "try again shortly" (503 with Retry-After): nothing was written,
+ * and the same request will work once the database is back.
+ */
+
+/** Socket errors of a connection that could not be made or was cut. */
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+
+/**
+ * PostgreSQL SQLSTATEs of a server that is going away or not taking work: class 08 (connection
+ * exception), 57P01–57P03 (shut down by an administrator, crashed, starting up), 53300 (too many
+ * connections). SQLite's SQLITE_BUSY: another process held the file past busy_timeout.
+ */
+const SERVER_CODES = /^(08...|57P0[123]|53300|SQLITE_BUSY)$/;
+
+/** What node-postgres says (without a code) when its connection ended or never came. */
+const DRIVER_MESSAGES = /connection terminated|timeout exceeded when trying to connect|connection error and is not queryable|not queryable|query read timeout/i;
+
+export function isLedgerUnavailable(error: unknown, depth = 0): boolean {
+  if (!(error instanceof Error) || depth > 3) return false;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && (NETWORK_CODES.has(code) || SERVER_CODES.test(code))) return true;
+  if (DRIVER_MESSAGES.test(error.message)) return true;
+  // Node's happy-eyeballs connect fails with one error per address tried.
+  if (error instanceof AggregateError && error.errors.some((inner) => isLedgerUnavailable(inner, depth + 1))) return true;
+  return isLedgerUnavailable(error.cause, depth + 1);
+}
+
+/** A driver's own error (SQLSTATE or SQLite code) that is not an outage: a fault in a query. */
+export function isLedgerFault(error: unknown): boolean {
+  const code = error instanceof Error ? (error as { code?: unknown }).code : undefined;
+  return typeof code === 'string' && (/^[0-9A-Z]{5}$/.test(code) || code.startsWith('SQLITE_')) && !isLedgerUnavailable(error);
+}

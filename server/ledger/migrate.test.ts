@@ -1,0 +1,116 @@
+// A migration that fails says which one and why (the database's own words), so whoever starts
+// the companion can act on it without a debugger. The tables carry the payform_ prefix, so a
+// shop's own tables of the same names live beside them — an existing ledger's rows renamed, kept.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Kysely, Migrator, sql } from 'kysely';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openLedger } from './ledger.js';
+import { migrations } from './migrations.js';
+import { ensureSchema, postgresDialect } from './postgres.js';
+import { sqliteDialect } from './sqlite.js';
+import { dropSchema, freshSchemaName, withTestDatabase } from './testing/databases.js';
+
+describe('a failed migration', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'payform-migrate-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('names the migration and carries its cause, in the message and as `cause`', async () => {
+    const path = join(dir, 'shop.db');
+    // A database that already holds a table of that name, not the ledger's.
+    const shop = new Kysely<unknown>({ dialect: await sqliteDialect(path) });
+    await sql`create table checkout_sessions (cart text)`.execute(shop);
+    await shop.destroy();
+
+    const failure = await openLedger(path).then(
+      () => undefined,
+      (error: unknown) => error as Error,
+    );
+    expect(failure?.message).toMatch(/^ledger: migration 0001_initial failed: .*table "?checkout_sessions"? already exists/);
+    expect((failure?.cause as Error | undefined)?.message).toMatch(/checkout_sessions/);
+  });
+});
+
+/** A ledger as 0.2 left it (up to 0009), holding a paid order: its tables unprefixed. */
+async function ledgerOf02(db: Kysely<unknown>, schema?: string): Promise<void> {
+  const earlier = Object.fromEntries(Object.entries(migrations).filter(([name]) => name < '0010'));
+  const { error } = await new Migrator({
+    db,
+    provider: { getMigrations: () => Promise.resolve(earlier) },
+    migrationTableName: 'ledger_migration',
+    migrationLockTableName: 'ledger_migration_lock',
+    ...(schema ? { migrationTableSchema: schema } : {}),
+  }).migrateToLatest();
+  if (error) throw error;
+  await sql`insert into checkout_sessions (id, order_id, amount, currency, description, method, customer, allowed_modes, created_at, expires_at)
+    values ('s1', 'old-1', 1000, 'XTS', 'Tea', 'purchase', '{}', '["direct"]', 1, 99999999999999)`.execute(db);
+  await sql`insert into payments (order_id, session_id, attempt, mode, method, amount, currency, status, customer, created_at, updated_at, last_seen_at)
+    values ('old-1', 's1', 1, 'direct', 'purchase', 1000, 'XTS', 'success', '{}', 1, 1, 1)`.execute(db);
+}
+
+/** A shop's own tables and indexes of the very names the ledger used to have. */
+async function shopTables(db: Kysely<unknown>): Promise<void> {
+  await sql`create table payments (id integer primary key, cart text)`.execute(db);
+  await sql`create table checkout_sessions (id integer primary key)`.execute(db);
+  await sql`create index payments_of_customer on payments (cart)`.execute(db);
+  await sql`insert into payments (id, cart) values (1, 'the shop''s')`.execute(db);
+}
+
+describe('the payform_ prefix', () => {
+  it('renames an existing SQLite ledger\'s tables and indexes, keeping its rows, and leaves room for a shop\'s own', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'payform-prefix-'));
+    const path = join(dir, 'shop.db');
+    try {
+      const old = new Kysely<unknown>({ dialect: await sqliteDialect(path) });
+      await ledgerOf02(old);
+      await old.destroy();
+      const ledger = await openLedger(path);
+      expect(await ledger.getPayment('old-1')).toMatchObject({ status: 'success', amount: 1000, sessionId: 's1' });
+      await ledger.close();
+
+      const shop = new Kysely<unknown>({ dialect: await sqliteDialect(path) });
+      const names = (await sql<{ name: string }>`select name from sqlite_schema where sql is not null and name not like 'ledger_migration%' order by name`.execute(shop)).rows.map(({ name }) => name);
+      expect(names.every((name) => name.startsWith('payform_')), names.join(', ')).toBe(true);
+      await shopTables(shop);
+      await shop.destroy();
+      const again = await openLedger(path);
+      expect(await again.getPayment('old-1')).toMatchObject({ status: 'success' });
+      await again.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  withTestDatabase((url) => {
+    it('renames an existing PostgreSQL ledger\'s tables and indexes, keeping its rows, and leaves room for a shop\'s own', async () => {
+      const schema = freshSchemaName();
+      try {
+        await ensureSchema(url, schema);
+        const old = new Kysely<unknown>({ dialect: await postgresDialect(url, { schema, poolSize: 1 }) });
+        await ledgerOf02(old, schema);
+        await old.destroy();
+        const ledger = await openLedger(url, { schema });
+        expect(await ledger.getPayment('old-1')).toMatchObject({ status: 'success', amount: 1000, sessionId: 's1' });
+        await ledger.close();
+
+        const shop = new Kysely<unknown>({ dialect: await postgresDialect(url, { schema, poolSize: 1 }) });
+        const relations = await sql<{ name: string }>`select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
+          where n.nspname = ${schema} and c.relkind in ('r', 'i') and c.relname not like 'ledger_migration%'`.execute(shop);
+        const names = relations.rows.map(({ name }) => name);
+        expect(names.every((name) => name.startsWith('payform_')), names.join(', ')).toBe(true);
+        // The shop's own payments table makes its own payments_pkey: no clash.
+        await shopTables(shop);
+        await shop.destroy();
+        const again = await openLedger(url, { schema });
+        expect(await again.getPayment('old-1')).toMatchObject({ status: 'success' });
+        await again.close();
+      } finally {
+        await dropSchema(url, schema);
+      }
+    });
+  });
+});

@@ -1,0 +1,40 @@
+// The ledger's named prepared statements on PostgreSQL: a plan another instance's migration made
+// stale (a column added to a table read with `select *`) is prepared again, not an error.
+import pg from 'pg';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openLedger } from './ledger.js';
+import type { Ledger } from './ledger.js';
+import { claimedPayment } from './testing/contract.js';
+import { stored } from './table-names.js';
+import { dropSchema, freshSchemaName, withTestDatabase } from './testing/databases.js';
+
+withTestDatabase((url) => {
+  describe('prepared statements on PostgreSQL', () => {
+    let schema: string;
+    let ledger: Ledger;
+
+    beforeEach(async () => {
+      schema = freshSchemaName();
+      // One connection: the statement prepared before the migration is the one read after it.
+      ledger = await openLedger(url, { schema, poolSize: 1 });
+    });
+    afterEach(async () => {
+      await ledger.close();
+      await dropSchema(url, schema);
+    });
+
+    it('read the same rows after another instance adds a column', async () => {
+      const payment = await claimedPayment(ledger);
+      expect(await ledger.getPayment(payment.orderId)).toMatchObject({ orderId: payment.orderId, status: 'init' });
+      const other = new pg.Client({ connectionString: url });
+      await other.connect();
+      try {
+        await other.query(`alter table ${schema}.${stored('payments')} add column added_by_a_later_release text`);
+      } finally {
+        await other.end();
+      }
+      expect(await ledger.getPayment(payment.orderId)).toMatchObject({ orderId: payment.orderId, status: 'init' });
+      expect(await ledger.getPayment(payment.orderId)).toMatchObject({ orderId: payment.orderId, status: 'init' });
+    });
+  });
+});

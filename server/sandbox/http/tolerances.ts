@@ -1,0 +1,270 @@
+/**
+ * What the live gateway takes beyond the letter of its interface, one tolerance each, as the
+ * integrations in production send it (docs/sandbox.md, "Tolerant reading and strict mode").
+ *
+ * A tolerance looks at one issue the shared wire schema reports and, when it is the kind the live
+ * gateway passes over, says how to repair the request so that the schema can judge the rest:
+ *
+ * - `ignore`: the field is dropped (an unknown field, a `null`, a field "not sent" in this mode);
+ * - `coerce`: the value is read as the interface types it (`"12"` → 12, `1` → true, 24 → 2024);
+ * - `waive`: the schema parses a stand-in, and the request keeps what was sent (or its absence) —
+ *   for a rule the live gateway does not hold (a hosted payment's phone, an email's format).
+ *
+ * A strict project repairs nothing; a tolerance's `strictRule` then tells why it was refused.
+ * Each repair names what it did without quoting the value: a field may carry card data. Only a
+ * Boolean's spelling is quoted — it comes from a closed list and is never anyone's data.
+ */
+import type * as z from 'zod';
+import { isDecimal } from '@payform/gateway';
+import { CARD_FIELDS } from '@payform/gateway/wire';
+
+export type Path = readonly PropertyKey[];
+
+export type Repair =
+  | { readonly kind: 'ignore'; readonly path: Path; readonly what: string; readonly rule: string }
+  | { readonly kind: 'coerce'; readonly path: Path; readonly value: unknown; readonly from: string; readonly to: string; readonly what: string; readonly rule: string }
+  | { readonly kind: 'waive'; readonly path: Path; readonly standIn: unknown; readonly what: string; readonly rule: string };
+
+/** One issue, with the request it was found in and every other issue of the same parse. */
+export interface Finding {
+  readonly issue: z.core.$ZodIssue;
+  /** The value at the issue's path (undefined when absent). */
+  readonly value: unknown;
+  readonly request: unknown;
+  readonly issues: readonly z.core.$ZodIssue[];
+}
+
+export interface Tolerance {
+  /** The repairs a tolerant project makes for this finding; none when it is not this tolerance's kind. */
+  repair(finding: Finding): Repair[];
+  /** The rule behind a strict project's refusal of what this tolerance would have repaired. */
+  readonly strictRule: string;
+}
+
+const STRICT = 'refused because the project is strict (a tolerant project takes it, as the live gateway does)';
+
+/** The rule behind each repair, and behind a strict project's refusal of what it would repair. */
+export const RULES = {
+  unknown:
+    'not a request field of this endpoint in the interface: ignored, as the live gateway ignores fields it does not know (a strict project refuses it)',
+  strictUnknown: `not a request field of this endpoint in the interface: ${STRICT}`,
+  null:
+    'null for an unset field, as SDKs send every field they have no value for: dropped, as the live gateway drops it; a required field is then missing (a strict project refuses the null)',
+  strictNull: `null for an unset field: ${STRICT} — leave the field out`,
+  notSent:
+    'marked "not sent" for this mode in the interface: ignored like any field the endpoint does not know, as the live gateway does (a strict project refuses it; card data is refused in every mode)',
+  strictNotSent: `marked "not sent" for this mode in the interface: ${STRICT}`,
+  numeric:
+    'a Number in the interface: the live gateway reads a numeric string as that number, under the same rules (a strict project refuses it)',
+  strictNumeric: `a Number in the interface, sent as a numeric string: ${STRICT}`,
+  boolean:
+    'a Boolean in the interface: the live gateway reads 1/0 (how PHP writes true and false) and True/False as true and false (a strict project takes only true and false)',
+  strictBoolean: `a Boolean in the interface, spelt otherwise than true or false: ${STRICT}`,
+  year:
+    'exp_year is a four-digit year in the interface; the live gateway takes two digits (its own published example sends 24) as 20yy (a strict project refuses it)',
+  strictYear: `exp_year in two digits: ${STRICT}`,
+  phone:
+    'customer_phone is a String in the interface: the live gateway takes a phone number as the shopper typed it, +38 (050) 123-45-67, and the sandbox keeps its digits (a strict project refuses it)',
+  strictPhone: `customer_phone with spaces, brackets or dashes: ${STRICT}`,
+  email:
+    'customer_email is a String in the interface: the live gateway takes one that is not an address, as its own plugins send unregistered for guests (a strict project refuses it)',
+  strictEmail: `customer_email that is not an address: ${STRICT}`,
+  contact:
+    'required in hosted mode by the interface: the live gateway creates a hosted payment without it, as its own e-commerce plugins never send a phone and leave out an empty one (a strict project refuses it)',
+  strictContact: `required in hosted mode, absent: ${STRICT}`,
+  refused: 'breaks a rule of the interface: refused, in every mode',
+} as const;
+
+const unknownField: Tolerance = {
+  repair: ({ issue }) =>
+    issue.code === 'unrecognized_keys'
+      ? issue.keys.map((key) => ({
+          kind: 'ignore',
+          path: [...issue.path, key],
+          what: 'unknown field ignored',
+          rule: RULES.unknown,
+        }))
+      : [],
+  strictRule: RULES.strictUnknown,
+};
+
+// Tried first: a null may also stand where a field is "not sent", or is of another type.
+const nullField: Tolerance = {
+  repair: ({ issue, value }) =>
+    value === null && typeof issue.path.at(-1) === 'string'
+      ? [{
+          kind: 'ignore',
+          path: issue.path,
+          what: 'null dropped',
+          rule: RULES.null,
+        }]
+      : [],
+  strictRule: RULES.strictNull,
+};
+
+// Card data sent where the interface takes none is still refused: it means the merchant's
+// server handled card data it should never see (hosted mode keeps it on the gateway's page).
+const CARD_DATA = new Set<PropertyKey>([...CARD_FIELDS, 'cc_token']);
+
+const notSentField: Tolerance = {
+  repair: ({ issue }) =>
+    issue.code === 'invalid_type' && issue.expected === 'undefined' && issue.path.length === 1 && !CARD_DATA.has(issue.path[0] as PropertyKey)
+      ? [{
+          kind: 'ignore',
+          path: issue.path,
+          what: 'not sent in this mode: ignored',
+          rule: RULES.notSent,
+        }]
+      : [],
+  strictRule: RULES.strictNotSent,
+};
+
+const numericString: Tolerance = {
+  repair: ({ issue, value }) =>
+    issue.code === 'invalid_type' && issue.expected === 'number' && typeof value === 'string' && isDecimal(value)
+      ? [{
+          kind: 'coerce',
+          path: issue.path,
+          value: Number(value),
+          from: 'string',
+          to: 'number',
+          what: 'numeric string read as a number',
+          rule: RULES.numeric,
+        }]
+      : [],
+  strictRule: RULES.strictNumeric,
+};
+
+/** How PHP (`1`, `0`) and Python (`True`, `False`) write a Boolean in a query or a form. */
+const BOOLEAN_SPELLINGS: ReadonlyMap<string, boolean> = new Map([
+  ['1', true], ['true', true], ['True', true], ['TRUE', true],
+  ['0', false], ['false', false], ['False', false], ['FALSE', false],
+]);
+
+/** Query Booleans travel as the strings `true` / `false`; a JSON Boolean as itself. */
+function expectsBoolean(issue: z.core.$ZodIssue): 'string' | 'boolean' | undefined {
+  if (issue.code === 'invalid_type' && issue.expected === 'boolean') return 'boolean';
+  if (issue.code === 'invalid_value' && issue.values.length > 0 && issue.values.every((allowed) => allowed === 'true' || allowed === 'false')) {
+    return 'string';
+  }
+  return undefined;
+}
+
+const booleanSpelling: Tolerance = {
+  repair: ({ issue, value }) => {
+    const expected = expectsBoolean(issue);
+    const spelling = typeof value === 'number' || typeof value === 'string' ? String(value) : undefined;
+    const meaning = spelling === undefined ? undefined : BOOLEAN_SPELLINGS.get(spelling);
+    if (expected === undefined || spelling === undefined || meaning === undefined) return [];
+    const read = expected === 'string' ? String(meaning) : meaning;
+    // `false` where only `true` will do is refused as it is, not read again.
+    if (read === value) return [];
+    return [{
+      kind: 'coerce',
+      path: issue.path,
+      value: read,
+      from: spelling,
+      to: String(meaning),
+      what: `\`${spelling}\` read as ${String(meaning)}`,
+      rule: RULES.boolean,
+    }];
+  },
+  strictRule: RULES.strictBoolean,
+};
+
+const twoDigitYear: Tolerance = {
+  repair: ({ issue, value }) =>
+    issue.path.at(-1) === 'exp_year' && issue.code === 'too_small' && Number.isInteger(value) && (value as number) >= 0 && (value as number) <= 99
+      ? [{
+          kind: 'coerce',
+          path: issue.path,
+          value: 2000 + (value as number),
+          from: 'two-digit year',
+          to: 'four-digit year',
+          what: 'two-digit year widened',
+          rule: RULES.year,
+        }]
+      : [],
+  strictRule: RULES.strictYear,
+};
+
+/** What shoppers type between a phone number's digits. */
+const PHONE_AS_TYPED = /^\+?[\d\s().-]+$/;
+const PHONE_DIGITS = /^\+?\d{7,15}$/;
+
+const formattedPhone: Tolerance = {
+  repair: ({ issue, value }) => {
+    if (issue.path.at(-1) !== 'customer_phone' || issue.code !== 'invalid_format' || typeof value !== 'string' || !PHONE_AS_TYPED.test(value)) return [];
+    const digits = value.replace(/[^\d+]/g, '');
+    if (!PHONE_DIGITS.test(digits)) return [];
+    return [{
+      kind: 'coerce',
+      path: issue.path,
+      value: digits,
+      from: 'phone as typed',
+      to: 'digits',
+      what: 'spaces, brackets and dashes left out',
+      rule: RULES.phone,
+    }];
+  },
+  strictRule: RULES.strictPhone,
+};
+
+/** A stand-in the schema accepts while the request keeps what was sent. */
+const STAND_IN: Readonly<Record<string, string>> = { customer_email: 'stand-in@sandbox.invalid', customer_phone: '+10000000000' };
+
+const nonAddressEmail: Tolerance = {
+  repair: ({ issue, value, issues }) => {
+    if (issue.path.at(-1) !== 'customer_email' || issue.code !== 'invalid_format' || typeof value !== 'string') return [];
+    // Only the format is waived: an email breaking another rule too (its length) stays refused.
+    if (issues.some((other) => other !== issue && samePath(other.path, issue.path))) return [];
+    return [{
+      kind: 'waive',
+      path: issue.path,
+      standIn: STAND_IN.customer_email,
+      what: 'not an address: taken as a string',
+      rule: RULES.email,
+    }];
+  },
+  strictRule: RULES.strictEmail,
+};
+
+const hostedContact: Tolerance = {
+  repair: ({ issue, value, request }) => {
+    const field = issue.path.length === 1 ? issue.path[0] : undefined;
+    const isContact = field === 'customer_email' || field === 'customer_phone';
+    const hosted = typeof request === 'object' && request !== null && (request as { mode?: unknown }).mode === 'hosted';
+    if (!isContact || !hosted || issue.code !== 'invalid_type' || value !== undefined) return [];
+    return [{
+      kind: 'waive',
+      path: issue.path,
+      standIn: STAND_IN[field],
+      what: 'absent: taken without it',
+      rule: RULES.contact,
+    }];
+  },
+  strictRule: RULES.strictContact,
+};
+
+/** In the order they are tried: the first tolerance with a repair for an issue makes it. */
+export const TOLERANCES: readonly Tolerance[] = [
+  nullField, unknownField, notSentField, numericString, booleanSpelling, twoDigitYear, formattedPhone, nonAddressEmail, hostedContact,
+];
+
+/** The repairs a tolerant project makes for one finding. */
+export function repairsFor(finding: Finding): Repair[] {
+  for (const tolerance of TOLERANCES) {
+    const repairs = tolerance.repair(finding);
+    if (repairs.length > 0) return repairs;
+  }
+  return [];
+}
+
+/** Why a strict project refused a finding, when a tolerant one would have taken it. */
+export function strictRuleFor(finding: Finding): string | undefined {
+  return TOLERANCES.find((tolerance) => tolerance.repair(finding).length > 0)?.strictRule;
+}
+
+function samePath(a: Path, b: Path): boolean {
+  return a.length === b.length && a.every((key, index) => key === b[index]);
+}

@@ -1,0 +1,48 @@
+/**
+ * POST /api/v1/sdk/tokenize, the card tokenizer of the gateway's widget host, and its CORS: a
+ * shop's page calls it straight from the customer's browser. Preflights and answers name the
+ * page's origin when some project allows it (tokenize.ts says which); every other origin gets
+ * no CORS header, so its browser keeps the answer from the page.
+ */
+import { Hono } from 'hono';
+import type { Context } from 'hono';
+import type { SandboxEnv } from '../http/env.js';
+import type { SimulatedGateway } from '../simulated-gateway.js';
+import { originAllowed, tokenize, TokenizeRefusal } from './tokenize.js';
+
+export const TOKENIZE_PATH = '/api/v1/sdk/tokenize';
+
+export function tokenizeRoutes(gateway: SimulatedGateway): Hono<SandboxEnv> {
+  const routes = new Hono<SandboxEnv>();
+  const corsHeaders = (c: Context<SandboxEnv>): Record<string, string> => {
+    const origin = c.req.header('origin');
+    const allowed = origin !== undefined && gateway.config.projects.some((project) => originAllowed(project, origin));
+    return allowed ? { 'Access-Control-Allow-Origin': origin, Vary: 'Origin' } : { Vary: 'Origin' };
+  };
+
+  routes.options(TOKENIZE_PATH, (c) =>
+    c.body(null, 204, {
+      ...corsHeaders(c),
+      'Access-Control-Allow-Methods': 'POST',
+      // Whatever headers the page adds (a proxy's, a tracing header): the signature, not a header list, guards the tokenizer.
+      'Access-Control-Allow-Headers': c.req.header('access-control-request-headers') ?? 'Content-Type, X-Widget-Id, X-Sign',
+      'Access-Control-Max-Age': '600',
+    }),
+  );
+
+  routes.post(TOKENIZE_PATH, async (c) => {
+    try {
+      const { answer } = await tokenize(gateway, {
+        text: await c.req.text(),
+        widgetId: c.req.header('x-widget-id'),
+        sign: c.req.header('x-sign'),
+        origin: c.req.header('origin'),
+      });
+      return c.json(answer, 200, { ...corsHeaders(c), 'Cache-Control': 'no-store' });
+    } catch (error) {
+      if (!(error instanceof TokenizeRefusal)) throw error;
+      return c.json(error.body, error.status, corsHeaders(c));
+    }
+  });
+  return routes;
+}

@@ -1,0 +1,115 @@
+/**
+ * The gateway's card tokenizer (gateway-notes.md, "Card tokenization"), as a browser calls it: the
+ * card goes straight from the customer's browser to the gateway's widget host, and only the token
+ * it answers goes on to the merchant's server. Browser-safe: fetch and WebCrypto, no Node APIs.
+ * The sandbox verifies signatures with the same `signTokenizeBody`, so both ends read the rule once.
+ *
+ *   const token = await tokenizeCard({ url, widgetKey }, { number, expMonth, expYear, cvv });
+ *
+ * Errors: `TokenizeRefusedError` (the tokenizer answered no: `status`, `id`, `hint`) and
+ * `TokenizerUnreachableError` (no usable answer: network, 5xx, a body that is not the interface's),
+ * both `TokenizeError`s. Only the unreachable case is worth a fallback to the hosted page.
+ */
+
+export interface TokenizerSettings {
+  /** `{widget host}/api/v1/sdk/tokenize`. */
+  readonly url: string;
+  /** The project's widget key: sent as X-Widget-Id and the key of X-Sign. */
+  readonly widgetKey: string;
+  readonly fetch?: typeof globalThis.fetch;
+}
+
+export interface CardToTokenize {
+  /** Digits only. */
+  readonly number: string;
+  readonly expMonth: number;
+  /** Two or four digits. */
+  readonly expYear: number;
+  readonly cvv: string;
+}
+
+/** The request body: snake_case, scalar values only (each is part of the signature). */
+export type TokenizeBody = Readonly<Record<string, string | number | boolean>>;
+
+export class TokenizeError extends Error {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}
+
+/** The tokenizer refused the request: a bad signature, an unknown widget key, a card number failing Luhn… */
+export class TokenizeRefusedError extends TokenizeError {
+  constructor(
+    readonly status: number,
+    /** The error body's `id`. */
+    readonly id: string,
+    readonly hint?: string,
+  ) {
+    super(`The tokenizer refused the card (${status} ${id})`);
+  }
+}
+
+/** No usable answer: the widget host could not be reached, failed (5xx) or answered something else. */
+export class TokenizerUnreachableError extends TokenizeError {}
+
+/** The signed message: the body's values concatenated in the order of their sorted keys. */
+export function signingMessage(body: TokenizeBody): string {
+  return Object.keys(body)
+    .sort()
+    .map((key) => String(body[key]))
+    .join('');
+}
+
+/** hex(HMAC-SHA256(key, message)) with WebCrypto. */
+export async function hmacSha256Hex(key: string, message: string): Promise<string> {
+  const text = new TextEncoder();
+  const hmacKey = await crypto.subtle.importKey('raw', text.encode(key), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  const mac = new Uint8Array(await crypto.subtle.sign('HMAC', hmacKey, text.encode(message)));
+  return Array.from(mac, (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+/** X-Sign of a body. */
+export const signTokenizeBody = (widgetKey: string, body: TokenizeBody): Promise<string> => hmacSha256Hex(widgetKey, signingMessage(body));
+
+/** The body for a card; `rich` asks for the encrypted answer that only the merchant's server can read. */
+export function tokenizeBody(card: CardToTokenize, rich = false): TokenizeBody {
+  return {
+    card_number: card.number,
+    card_exp_month: card.expMonth,
+    card_exp_year: card.expYear % 100,
+    card_cvv: card.cvv,
+    platform: 'web',
+    sdk_version: 'payform-0.3',
+    ...(rich ? { rich: true } : {}),
+  };
+}
+
+/** Sends a signed body; the answer's JSON on a 2xx. */
+export async function postToTokenizer(settings: TokenizerSettings, body: TokenizeBody): Promise<Record<string, unknown>> {
+  const send = settings.fetch ?? globalThis.fetch;
+  let answer: Response;
+  let json: unknown;
+  try {
+    answer = await send(settings.url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-Widget-Id': settings.widgetKey, 'X-Sign': await signTokenizeBody(settings.widgetKey, body) },
+      body: JSON.stringify(body),
+      credentials: 'omit',
+    });
+    json = await answer.json();
+  } catch (cause) {
+    throw new TokenizerUnreachableError('The tokenizer could not be reached', { cause });
+  }
+  const fields = (typeof json === 'object' && json !== null ? json : {}) as Record<string, unknown>;
+  if (answer.ok) return fields;
+  if (answer.status >= 500 || typeof fields.id !== 'string') throw new TokenizerUnreachableError(`The tokenizer failed with ${answer.status}`);
+  throw new TokenizeRefusedError(answer.status, fields.id, typeof fields.hint === 'string' ? fields.hint : undefined);
+}
+
+/** The card's token, to pay with as `cc_token`. */
+export async function tokenizeCard(settings: TokenizerSettings, card: CardToTokenize): Promise<string> {
+  const { token } = await postToTokenizer(settings, tokenizeBody(card));
+  if (typeof token !== 'string' || token === '') throw new TokenizerUnreachableError('The tokenizer answered without a token');
+  return token;
+}

@@ -1,0 +1,59 @@
+/**
+ * Why a call to the companion gave no usable answer, worked out on demand (a chunk of its own:
+ * the bundle pays nothing until something goes wrong). A page set up wrong — an `endpoint` that
+ * is not the companion, a page origin the companion does not allow — is told to the developer on
+ * the console and in `pay-error`'s `reason`, saying what was reached and what was expected; the
+ * customer only ever sees the calm message of the code.
+ */
+import { CompanionError } from './companion.js';
+
+// `error.fields` names fields as an object's keys, or as a list of names or of zod-like issues.
+const fieldNames = (fields: unknown): string[] =>
+  (Array.isArray(fields) ? fields : Object.keys(fields ?? {})).map((f) => [f?.path ?? f].flat().join('.'));
+
+const EXPECTED = (endpoint: string) =>
+  `expected the payform companion's checkout API under endpoint "${endpoint}": set <pay-form endpoint> to the companion's address, its base path included (for example https://shop.example/payments)`;
+
+/** Says it to the developer; the customer sees the code's message only. */
+function misconfigured(reason: string, status = 0): CompanionError {
+  console.error(`<pay-form>: ${reason}`);
+  return new CompanionError('misconfigured', status, [], reason);
+}
+
+/**
+ * A request that got no answer the page may read. The companion serves its bundle to every
+ * origin: when that is readable at the endpoint, the companion is there and refused this page's
+ * origin (CORS). Otherwise a no-cors request tells whether anything answered at all: some other
+ * server, sending no CORS headers, is at the endpoint.
+ */
+async function unanswered(url: string, endpoint: string): Promise<CompanionError> {
+  const origin = location.origin;
+  const timeout = { signal: AbortSignal.timeout(5_000) };
+  const companion = await fetch(`${endpoint.replace(/\/$/, '')}/widget/pay-form.js`, timeout).then((response) => response.ok, () => false);
+  if (companion) {
+    return misconfigured(`the companion at ${endpoint} refused this page's origin ${origin}: add ${origin} to its PAYFORM_ALLOWED_ORIGINS (allowedOrigins)`);
+  }
+  const answered = await fetch(url, { ...timeout, mode: 'no-cors' }).then(() => true, () => false);
+  return answered ? misconfigured(`${url} answered, but not as the payform companion (no CORS headers): ${EXPECTED(endpoint)}`) : new CompanionError('network');
+}
+
+/**
+ * The error for `response` (undefined: no answer could be read) and its parsed JSON body.
+ * `reading`: a GET of the session, where a page set up wrong shows first; a payment's failed
+ * answer stays what it was (it may have been paid: the element checks the session).
+ */
+export async function diagnose(url: string, endpoint: string, response: Response | undefined, body: unknown, reading: boolean): Promise<CompanionError> {
+  if (!response) return reading ? unanswered(url, endpoint) : new CompanionError('network');
+  const { status } = response;
+  const error = (body as { error?: { code?: unknown; fields?: unknown } } | undefined)?.error;
+  const code = error?.code;
+  // Another server's page (the shop's 404, a single-page app's index.html), or the companion
+  // saying it has no route there: the endpoint is not where the checkout API is.
+  const elsewhere = (status === 404 || status === 405) && (typeof code !== 'string' || code === 'not_found');
+  if (reading && (elsewhere || (response.ok && body === undefined))) {
+    const type = response.headers.get('content-type')?.split(';')[0] ?? 'no content type';
+    return misconfigured(`${url} answered HTTP ${status} (${type}), not the payform companion's checkout API: ${EXPECTED(endpoint)}`);
+  }
+  if (!response.ok) return new CompanionError(status === 429 ? 'rate_limited' : status >= 500 ? 'server' : 'rejected', status, fieldNames(error?.fields));
+  return new CompanionError('malformed', status);
+}

@@ -1,0 +1,35 @@
+// Tokenize mode through the real companion and sandbox: the card goes from the browser to the
+// sandbox's tokenizer, the companion gets only the token; a tokenizer out of reach sends the
+// customer to the hosted page.
+import { expect, oneEvent } from '@open-wc/testing';
+import { autofill, button, card, mount, stay, watchFetch } from '../test/harness.js';
+
+describe('<pay-form> in tokenize mode', () => {
+  let calls: ReturnType<typeof watchFetch> | undefined;
+  afterEach(() => calls?.restore());
+
+  it('sends the card to the tokenizer and pays the session with the token', async () => {
+    const form = await mount({ merchant: 'tokenize' });
+    calls = watchFetch();
+    const success = oneEvent(form, 'pay-success');
+    autofill(form, card('4242424242424242'));
+    button(form).click();
+    await success;
+    const [tokenize, pay] = calls;
+    expect(tokenize!.url).to.match(/\/api\/v1\/sdk\/tokenize$/);
+    expect(tokenize!.body).to.include({ card_number: '4242424242424242', platform: 'web' });
+    expect(pay!.url).to.match(/\/pay$/);
+    expect((pay!.body as { card: object }).card).to.have.keys(['token']);
+    expect(JSON.stringify(pay!.body)).not.to.contain('4242424242424242');
+  });
+
+  it('goes to the hosted page when the tokenizer cannot be reached', async () => {
+    const form = await mount({ merchant: 'tokenize' });
+    calls = watchFetch((call) => (call.url.endsWith('/sdk/tokenize') ? Promise.reject(new TypeError('Failed to fetch')) : undefined));
+    const redirect = stay(form);
+    autofill(form, card('4242424242424242'));
+    button(form).click();
+    expect((await redirect).detail.reason).to.equal('hosted');
+    expect(calls.filter((call) => call.url.endsWith('/pay'))).to.deep.equal([]);
+  });
+});

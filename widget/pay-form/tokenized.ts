@@ -1,0 +1,23 @@
+import { tokenizeCard, TokenizerUnreachableError } from '@payform/card/tokenize';
+import type { PayRequest } from '../checkout/companion.js';
+import type { SessionView } from '../checkout/session-view.js';
+
+/**
+ * Tokenize mode (the session names the gateway's tokenizer): the card goes from this browser to
+ * the gateway, and the pay request carries only its token. Undefined when the tokenizer cannot be
+ * reached and the session offers the hosted page instead; a refusal (a wrong widget key or
+ * origin: the form has checked the card itself) is thrown as it is. A module of its own, loaded
+ * on demand, so that relay mode does not pay for it in bundle size.
+ */
+export async function tokenized(request: PayRequest, view: SessionView): Promise<PayRequest | undefined> {
+  const { url, widget_key: widgetKey } = view.tokenizer!;
+  // A saved card pays with its id. (The companion checks that the tokenizer is https: or the sandbox.)
+  if (!('number' in request.card)) return request;
+  const { number, exp_month: expMonth, exp_year: expYear, cvv } = request.card;
+  try {
+    return { ...request, card: { token: await tokenizeCard({ url, widgetKey }, { number, expMonth, expYear, cvv }) } };
+  } catch (error) {
+    if (error instanceof TokenizerUnreachableError && view.modes.includes('hosted')) return undefined;
+    throw error;
+  }
+}
