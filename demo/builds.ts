@@ -27,7 +27,7 @@ export const BUILDS: readonly Build[] = [
     name: 'back office',
     script: 'build:back-office',
     output: 'server/companion/dist/back-office/index.html',
-    sources: ['server/companion/back-office', 'server/companion/package.json'],
+    sources: ['server/companion/back-office', 'server/companion/package.json', 'widget/card/currencies.ts'],
   },
   {
     name: 'demo pages',

@@ -106,8 +106,8 @@ async function seedOrders(): Promise<{ showcase: string }> {
   for (const [i, card] of cards.entries()) await buy([{ product: ['house-espresso', 'kosiv-cup', 'paper-filters'][i % 3]!, quantity: 1 + (i % 2) }], card, 'purchase', i);
   const showcase = await buy([{ product: 'gooseneck-kettle', quantity: 1 }, { product: 'ethiopia-guji', quantity: 2 }], '4242424242424242', 'auth', 1);
   const admin = { Authorization: `Bearer ${token}` };
-  await post(`${shop}/api/orders/${showcase.orderId}/capture`, { amount: '2600', comment: 'Two bags in stock, kettle shipped' }, admin);
-  await post(`${shop}/api/orders/${showcase.orderId}/refund`, { amount: '485', comment: 'One bag arrived damaged' }, admin);
+  await post(`${shop}/api/orders/${showcase.orderId}/capture`, { amount: 260_000, comment: 'Two bags in stock, kettle shipped' }, admin);
+  await post(`${shop}/api/orders/${showcase.orderId}/refund`, { amount: 48_500, comment: 'One bag arrived damaged' }, admin);
   return { showcase: showcase.orderId };
 }
 

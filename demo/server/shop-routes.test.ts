@@ -50,9 +50,9 @@ describe('POST /shop/api/checkout', () => {
   it('opens a session for the cart at the catalog’s prices, the customer prefilled', async () => {
     const opened = await checkout();
     expect(opened.status).toBe(201);
-    expect(opened.json).toMatchObject({ amount: 1490, currency: 'UAH' });
+    expect(opened.json).toMatchObject({ amount: 149_000, currency: 'UAH' });
     const view = await call('GET', `/api/checkout/sessions/${opened.json.session}`);
-    expect(view.json).toMatchObject({ amount: 1490, currency: 'UAH', status: 'open', customer_fields: [], test: true });
+    expect(view.json).toMatchObject({ amount: 149_000, currency: 'UAH', status: 'open', customer_fields: [], test: true });
     expect(view.json.description).toBe('Kavarnia: 2 × House espresso blend, 1 × Kosiv hand-painted cup');
     expect(view.json.saved_cards).toEqual([]);
   });
@@ -82,8 +82,8 @@ describe('POST /shop/api/checkout', () => {
     expect(paid.json.status).toBe('success');
     const order = await call('GET', `/api/orders/${split.json.order_id}`, undefined, admin);
     expect(order.json.order.split).toEqual([
-      { sub_merchant_id: SELLERS[0]!.subMerchantId, amount: 840 },
-      { sub_merchant_id: SELLERS[1]!.subMerchantId, amount: 650 },
+      { sub_merchant_id: SELLERS[0]!.subMerchantId, amount: 84_000 },
+      { sub_merchant_id: SELLERS[1]!.subMerchantId, amount: 65_000 },
     ]);
 
     const auth = await checkout({ split: true, method: 'auth' });
@@ -131,19 +131,19 @@ describe('POST /shop/api/checkout', () => {
   it('saves a card without a purchase, for this browser’s customer, and the back office can charge it', async () => {
     const saving = await checkout({ method: 'lookup', split: true });
     expect(saving.status).toBe(201);
-    expect(saving.json).toMatchObject({ amount: 1, currency: 'UAH' });
+    expect(saving.json).toMatchObject({ amount: 100, currency: 'UAH' });
     const cookie = saving.headers.get('set-cookie') ?? '';
     expect(cookie).toMatch(/^kavarnia_customer=c_/);
     const view = await call('GET', `/api/checkout/sessions/${saving.json.session}`);
-    expect(view.json).toMatchObject({ method: 'lookup', amount: 1, description: 'Kavarnia: card saved for later orders' });
+    expect(view.json).toMatchObject({ method: 'lookup', amount: 100, description: 'Kavarnia: card saved for later orders' });
     expect((await call('POST', `/api/checkout/sessions/${saving.json.session}/pay`, { card: CARD, fingerprint: FINGERPRINT })).json.status).toBe('success');
 
     const customerId = /kavarnia_customer=([^;]+)/.exec(cookie)![1]!;
     const { json: saved } = await call('GET', `/api/customers/${customerId}/cards`, undefined, admin);
     expect(saved.cards).toHaveLength(1);
-    const charged = await call('POST', `/api/customers/${customerId}/cards/${saved.cards[0].id}/charges`, { amount: 149, currency: 'UAH', description: 'Kavarnia: next delivery', method: 'purchase' }, admin);
+    const charged = await call('POST', `/api/customers/${customerId}/cards/${saved.cards[0].id}/charges`, { amount: 14_900, currency: 'UAH', description: 'Kavarnia: next delivery', method: 'purchase' }, admin);
     expect(charged.status).toBe(201);
-    expect(charged.json).toMatchObject({ status: 'success', amount: 149 });
+    expect(charged.json).toMatchObject({ status: 'success', amount: 14_900 });
   });
 
   it('takes JSON only', async () => {

@@ -21,7 +21,6 @@ import { Hono } from 'hono';
 import type { Context } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
 import * as z from 'zod';
-import { toWireAmount } from '@payform/gateway';
 import type { CompanionApp, CompanionEnv } from '@payform/companion';
 import { noStore, limitPerClient, limitBody, requireMediaType, ApiProblem, RateLimiter, validate } from '@payform/companion';
 import { cartTotal, MAX_QUANTITY, productById, PRODUCTS, SHOP_CURRENCY, sellerShares } from '../catalog.js';
@@ -106,10 +105,9 @@ export const VERIFICATION_AMOUNT = 100;
 /** The merchant API's `POST /api/checkout/sessions` body for a cart. */
 export function sessionRequest(checkout: Checkout, returnUrl: string, customerId: string | undefined) {
   const lines: CartLine[] = checkout.lines;
-  const amount = (minor: number) => String(toWireAmount(minor, SHOP_CURRENCY));
   if (checkout.method === 'lookup') {
     return {
-      amount: amount(VERIFICATION_AMOUNT),
+      amount: VERIFICATION_AMOUNT,
       currency: SHOP_CURRENCY,
       description: 'Kavarnia: card saved for later orders',
       method: 'lookup',
@@ -120,13 +118,13 @@ export function sessionRequest(checkout: Checkout, returnUrl: string, customerId
   }
   const items = lines.map((line) => `${line.quantity} × ${productById(line.product)!.name[checkout.lang]}`);
   return {
-    amount: amount(cartTotal(lines)),
+    amount: cartTotal(lines),
     currency: SHOP_CURRENCY,
     description: `Kavarnia: ${items.join(', ')}`.slice(0, 2048),
     method: checkout.method,
     // A two-step payment is split when it is captured (in the back office), not when it is reserved.
     ...(checkout.split && checkout.method === 'purchase'
-      ? { split: sellerShares(lines).map((share) => ({ sub_merchant_id: share.seller.subMerchantId, amount: amount(share.amount) })) }
+      ? { split: sellerShares(lines).map((share) => ({ sub_merchant_id: share.seller.subMerchantId, amount: share.amount })) }
       : {}),
     customer: { ...checkout.customer, lang: checkout.lang.toUpperCase() },
     ...(customerId ? { customer_id: customerId } : {}),

@@ -80,7 +80,7 @@ export async function measureCompanionOverhead(options: OverheadOptions = DEFAUL
     // Sessions are opened ahead (the merchant's backend does that before the page loads).
     const openSession = async () =>
       (JSON.parse(
-        expectStatus(await client.json('POST', `${companion.url}/api/checkout/sessions`, { amount: 10.1, currency: 'UAH', description: 'Green tea, 250 g' }, ADMIN), 201, 'open a session').body,
+        expectStatus(await client.json('POST', `${companion.url}/api/checkout/sessions`, { amount: 1010, currency: 'UAH', description: 'Green tea, 250 g' }, ADMIN), 201, 'open a session').body,
       ) as { id: string }).id;
     const sessions: string[] = [];
     const openSessions = async (count: number) => {

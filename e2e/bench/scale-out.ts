@@ -53,7 +53,7 @@ export async function measureInstances(databaseUrl: string, schema: string, inst
     const pay = async (index: number) => {
       const via = index % companions.length;
       const base = companions[via]!.url;
-      const session = expectOk(await client.json('POST', `${companions[0]!.url}/api/checkout/sessions`, { amount: 10.1, currency: 'UAH', description: 'Green tea, 250 g' }, ADMIN), 'open a session');
+      const session = expectOk(await client.json('POST', `${companions[0]!.url}/api/checkout/sessions`, { amount: 1010, currency: 'UAH', description: 'Green tea, 250 g' }, ADMIN), 'open a session');
       const answer = expectOk(
         await client.json('POST', `${base}/api/checkout/sessions/${session.id as string}/pay`, { card: card('success'), customer: CUSTOMER, fingerprint: FINGERPRINT }, { 'User-Agent': 'payform-bench/1' }),
         'pay',

@@ -36,7 +36,7 @@ export async function measureWidgetLoad(samples = 15): Promise<WidgetLoadFigures
     const times: number[] = [];
     // One warm-up visit: Chromium's own first-use costs are not the widget's.
     for (let sample = 0; sample < samples + 1; sample += 1) {
-      const opened = await client.json('POST', `${companion.url}/api/checkout/sessions`, { amount: 10.1, currency: 'UAH', description: 'Green tea, 250 g' }, {
+      const opened = await client.json('POST', `${companion.url}/api/checkout/sessions`, { amount: 1010, currency: 'UAH', description: 'Green tea, 250 g' }, {
         Authorization: `Bearer ${BENCH_ADMIN_TOKEN}`,
       });
       if (opened.status !== 201) throw new Error(`open a session: HTTP ${opened.status} ${opened.body}`);

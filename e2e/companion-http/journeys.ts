@@ -46,7 +46,7 @@ export function describeCompanionJourneys(name: string, target: () => CompanionT
       return text ? JSON.parse(text) : {};
     };
     const openSession = (overrides: Json = {}) =>
-      call('POST', '/api/checkout/sessions', 201, { admin: true, body: { amount: 249.5, currency: 'UAH', description: 'Order', method: 'purchase', ...overrides } });
+      call('POST', '/api/checkout/sessions', 201, { admin: true, body: { amount: 24950, currency: 'UAH', description: 'Order', method: 'purchase', ...overrides } });
     const pay = (sessionId: string, body: Json = payBody()) => call('POST', `/api/checkout/sessions/${sessionId}/pay`, 200, { body });
     const order = (orderId: string) => call('GET', `/api/orders/${encodeURIComponent(orderId)}`, 200, { admin: true });
     const operate = (orderId: string, action: string, body: Json = {}) => call('POST', `/api/orders/${encodeURIComponent(orderId)}/${action}`, 200, { admin: true, body });
@@ -80,7 +80,7 @@ export function describeCompanionJourneys(name: string, target: () => CompanionT
       expect(session).toMatchObject({ id: expect.any(String), order_id: expect.any(String) });
       expect(await pay(session.id)).toMatchObject({ status: 'success', order_id: session.order_id });
       const detail = await settled(session.order_id, 'success');
-      expect(detail.order).toMatchObject({ amount: 249.5, currency: 'UAH', card: { mask: '424242******4242' } });
+      expect(detail.order).toMatchObject({ amount: 24950, currency: 'UAH', card: { mask: '424242******4242' } });
       expect((await call('GET', `/api/checkout/sessions/${session.id}`, 200)).status).toBe('success');
     });
 
@@ -122,8 +122,8 @@ export function describeCompanionJourneys(name: string, target: () => CompanionT
       const auth = await openSession({ method: 'auth' });
       await pay(auth.id);
       await settled(auth.order_id, 'success');
-      expect((await operate(auth.order_id, 'capture', { amount: 200 })).operation.status).toBe('success');
-      expect((await operate(auth.order_id, 'refund', { amount: 50 })).totals).toMatchObject({ refunded: 50, refundable: 150 });
+      expect((await operate(auth.order_id, 'capture', { amount: 20000 })).operation.status).toBe('success');
+      expect((await operate(auth.order_id, 'refund', { amount: 5000 })).totals).toMatchObject({ refunded: 5000, refundable: 15000 });
 
       const voided = await openSession({ method: 'auth' });
       await pay(voided.id);

@@ -78,7 +78,7 @@ it('a payment made on the shop’s page shows up in the back office under /payme
   const opened = await fetch(`${server.url}/payments/api/checkout/sessions`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${ADMIN_TOKEN}` },
-    body: JSON.stringify({ amount: 249.5, currency: 'UAH', description: 'Order 1042', method: 'purchase' }),
+    body: JSON.stringify({ amount: 24950, currency: 'UAH', description: 'Order 1042', method: 'purchase' }),
   });
   expect(opened.status).toBe(201);
   const session = (await opened.json()) as { id: string; order_id: string };

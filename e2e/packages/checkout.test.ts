@@ -64,7 +64,7 @@ async function openSession(overrides: Record<string, unknown> = {}): Promise<{ i
   const response = await fetch(`${stack.companionUrl}/api/checkout/sessions`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${stack.adminToken}` },
-    body: JSON.stringify({ amount: 249.5, currency: 'UAH', description: 'Order', method: 'purchase', ...overrides }),
+    body: JSON.stringify({ amount: 24950, currency: 'UAH', description: 'Order', method: 'purchase', ...overrides }),
   });
   expect(response.status).toBe(201);
   return response.json();

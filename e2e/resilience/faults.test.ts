@@ -166,13 +166,13 @@ function badDay(name: string, backend: () => LedgerBackend): void {
 
       // Back office: captures, voids, refunds and split refunds whose answers go astray.
       const captured = await paidSession({ method: 'auth' });
-      await withFaults(failing('/api/v1/capture', 500), false, () => operate('partial capture, 500 after', captured.order_id, 'capture', { amount: 5 }));
+      await withFaults(failing('/api/v1/capture', 500), false, () => operate('partial capture, 500 after', captured.order_id, 'capture', { amount: 500 }));
       const voided = await paidSession({ method: 'auth' });
       await withFaults(slow('/api/v1/void'), false, () => operate('void, slower than the timeout', voided.order_id, 'void'));
       const refunded = await paidSession({});
-      await withFaults(dropped('/api/v1/refund'), false, () => operate('refund 1, dropped after', refunded.order_id, 'refund', { amount: 2 }));
-      await withFaults(DUPLICATED_AND_REORDERED, false, () => operate('refund 2, webhooks duplicated', refunded.order_id, 'refund', { amount: 3 }));
-      await withFaults(failing('/api/v1/refund', 503, 'before'), false, () => operate('refund 3, 503 before', refunded.order_id, 'refund', { amount: 1 }));
+      await withFaults(dropped('/api/v1/refund'), false, () => operate('refund 1, dropped after', refunded.order_id, 'refund', { amount: 200 }));
+      await withFaults(DUPLICATED_AND_REORDERED, false, () => operate('refund 2, webhooks duplicated', refunded.order_id, 'refund', { amount: 300 }));
+      await withFaults(failing('/api/v1/refund', 503, 'before'), false, () => operate('refund 3, 503 before', refunded.order_id, 'refund', { amount: 100 }));
       const split = await paidSession({ amount: 100, split: [{ sub_merchant_id: SUB_A, amount: 60 }, { sub_merchant_id: SUB_B, amount: 40 }] });
       await withFaults(failing('/api/v1/split/refund', 503), true, () =>
         operate('split refund, 503 after, webhooks lost', split.order_id, 'split-refund', { split: [{ sub_merchant_id: SUB_B, amount: 40 }] }),

@@ -34,12 +34,12 @@ function describeRetries(name: string, backend: () => LedgerBackend, companions:
       return (order?.operations ?? []).filter((operation) => operation.method === 'refund' && operation.status === 'success').map((operation) => operation.amount);
     };
     const paidOrder = async () => {
-      const session = await stack.openSession({ amount: 10 });
+      const session = await stack.openSession({ amount: 1000 });
       expect((await (await stack.pay(session.id)).json()).status).toBe('success');
       return session.order_id as string;
     };
     const refund = async (send: Stack['request'], orderId: string, key: string) => {
-      const response = await send('POST', `/api/orders/${orderId}/refund`, { admin: true, body: { amount: 1 }, headers: { 'Idempotency-Key': key } });
+      const response = await send('POST', `/api/orders/${orderId}/refund`, { admin: true, body: { amount: 100 }, headers: { 'Idempotency-Key': key } });
       return { status: response.status, replayed: response.headers.get('idempotent-replayed') === 'true', text: await response.text() };
     };
 

@@ -84,7 +84,7 @@ describe(`the companion under ${SECONDS} s of checkouts and webhooks`, () => {
 
     const checkout = async (index: number) => {
       const { outcome, final } = MIX[index % MIX.length]!;
-      const opened = await client.json('POST', `${companion.url}/api/checkout/sessions`, { amount: 10.1 + (index % 50), currency: 'UAH', description: `Load ${index}` }, ADMIN);
+      const opened = await client.json('POST', `${companion.url}/api/checkout/sessions`, { amount: 1010 + (index % 50) * 100, currency: 'UAH', description: `Load ${index}` }, ADMIN);
       if (opened.status !== 201) return void problems.push(`open: HTTP ${opened.status} ${opened.body.slice(0, 120)}`);
       const session = JSON.parse(opened.body) as { id: string; order_id: string };
       const paid = await client.json('POST', `${companion.url}/api/checkout/sessions/${session.id}/pay`, { card: card(outcome), customer: CUSTOMER, fingerprint: FINGERPRINT });

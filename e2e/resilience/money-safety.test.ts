@@ -49,9 +49,9 @@ function describeMoneySafety(name: string, backend: () => LedgerBackend): void {
     };
 
     it('partial, full and split refunds racing on one payment never refund more than was paid', async () => {
-      const session = await paid({ amount: 100, split: [{ sub_merchant_id: SUB_A, amount: 60 }, { sub_merchant_id: SUB_B, amount: 40 }] });
+      const session = await paid({ amount: 10_000, split: [{ sub_merchant_id: SUB_A, amount: 6_000 }, { sub_merchant_id: SUB_B, amount: 4_000 }] });
       const requests = [
-        ...Array.from({ length: 24 }, (_, i) => ['split-refund', { split: [{ sub_merchant_id: i % 2 ? SUB_A : SUB_B, amount: 7 }] }] as const),
+        ...Array.from({ length: 24 }, (_, i) => ['split-refund', { split: [{ sub_merchant_id: i % 2 ? SUB_A : SUB_B, amount: 700 }] }] as const),
         ...Array.from({ length: 4 }, () => ['refund', {}] as const),
       ];
       const answers = await Promise.all(requests.map(([action, body]) => operate(session.order_id, action, body)));
@@ -74,9 +74,9 @@ function describeMoneySafety(name: string, backend: () => LedgerBackend): void {
     });
 
     it('captures and voids racing on one auth: one wins, within the reserve and its allowance', async () => {
-      const session = await paid({ method: 'auth', amount: 50 });
+      const session = await paid({ method: 'auth', amount: 5_000 });
       const requests = [
-        ...Array.from({ length: 10 }, (_, i) => operate(session.order_id, 'capture', { amount: 40 + i * 2 })),
+        ...Array.from({ length: 10 }, (_, i) => operate(session.order_id, 'capture', { amount: 4_000 + i * 200 })),
         ...Array.from({ length: 5 }, () => operate(session.order_id, 'void')),
         operate(session.order_id, 'capture', {}),
       ];

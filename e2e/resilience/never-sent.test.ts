@@ -173,7 +173,7 @@ function describeNeverSent(name: string, backend: () => LedgerBackend): void {
         expect((await pay(session)).status).toBe('success');
         const refundPath = `/api/orders/${session.order_id}/refund`;
         await stack.control('PUT', '/_sandbox/faults', BEFORE_ACTING('/api/v1/refund'));
-        const first = await stack.json('POST', refundPath, 202, { admin: true, body: { amount: 3 } });
+        const first = await stack.json('POST', refundPath, 202, { admin: true, body: { amount: 300 } });
         await eventually(async () => {
           await reconcileBoth();
           expect(await stack.ledger.getOperation(first.operation.id)).toMatchObject({ status: 'failure', statusDescription: 'Never reached the gateway' });
@@ -182,7 +182,7 @@ function describeNeverSent(name: string, backend: () => LedgerBackend): void {
         const gateway = stack.companion.companion.services.gateway;
         const late = () => gateway.operations.refund({ order_id: session.order_id, order_currency: 'UAH', refund_amount: 300, server_url: `${stack.companionUrl}/webhooks/gateway` });
         if (learnt === 'webhook') {
-          expect((await stack.json('POST', refundPath, 200, { admin: true, body: { amount: 3 } })).operation).toMatchObject({ status: 'success' });
+          expect((await stack.json('POST', refundPath, 200, { admin: true, body: { amount: 300 } })).operation).toMatchObject({ status: 'success' });
           await late();
         } else {
           // Webhooks lost: the late refund lands first; the retry's answer is lost too, and the
@@ -190,7 +190,7 @@ function describeNeverSent(name: string, backend: () => LedgerBackend): void {
           webhooksLost = true;
           await late();
           await stack.control('PUT', '/_sandbox/faults', { error_rate: 1, error_status: 503, phase: 'after', scope: { method: 'POST', path: '/api/v1/refund' }, times: 1 });
-          expect((await stack.json('POST', refundPath, 200, { admin: true, body: { amount: 3 } })).operation).toMatchObject({ status: 'success' });
+          expect((await stack.json('POST', refundPath, 200, { admin: true, body: { amount: 300 } })).operation).toMatchObject({ status: 'success' });
         }
 
         const refunds = gatewayOrder(session.order_id)!.operations.filter((entry) => entry.method === 'refund' && entry.status === 'success');
@@ -199,11 +199,11 @@ function describeNeverSent(name: string, backend: () => LedgerBackend): void {
           const detail = await stack.json('GET', `/api/orders/${session.order_id}`, 200, { admin: true });
           // Which of the two equal refunds was the retry the order state cannot tell: one is.
           const made = detail.operations.filter((operation: Json) => operation.origin === 'gateway');
-          expect(made).toMatchObject([{ kind: 'refund', status: 'success', amount: 3 }]);
+          expect(made).toMatchObject([{ kind: 'refund', status: 'success', amount: 300 }]);
           const succeeded = detail.operations.filter((operation: Json) => operation.status === 'success').map((operation: Json) => operation.operation_id);
           expect(succeeded.sort()).toEqual(refunds.map((entry) => entry.id).sort());
-          expect(detail.order.discrepancy).toMatchObject({ late_operation: { never_sent_id: first.operation.id, made_id: made[0].id, kind: 'refund', amount: 3 }, refunded_amount: null });
-          expect(detail.totals).toMatchObject({ refunded: 6, refundable: 4.1 });
+          expect(detail.order.discrepancy).toMatchObject({ late_operation: { never_sent_id: first.operation.id, made_id: made[0].id, kind: 'refund', amount: 300 }, refunded_amount: null });
+          expect(detail.totals).toMatchObject({ refunded: 600, refundable: 410 });
         }, 10_000);
         expect(stack.changes.filter((change) => change.kind === 'discrepancy' && change.orderId === session.order_id).map((change) => change.source)).toEqual([learnt]);
       }, 60_000);

@@ -255,7 +255,7 @@ function describeAtRest(name: string, backend: () => LedgerBackend, dump?: (stac
         const visa = view.saved_cards.find((saved: Json) => String(saved.mask).endsWith('4242'));
         const { session, answer } = await pay({ card: { token: visa.token } });
         expect(answer.status).toBe('success');
-        await stack.json('POST', `/api/orders/${session.order_id}/refund`, 200, { admin: true, body: { amount: 1 }, headers: { 'Idempotency-Key': 'at-rest-1' } });
+        await stack.json('POST', `/api/orders/${session.order_id}/refund`, 200, { admin: true, body: { amount: 100 }, headers: { 'Idempotency-Key': 'at-rest-1' } });
         await stack.json('POST', `/api/orders/${session.order_id}/refund`, 200, { admin: true, body: {}, headers: { 'Idempotency-Key': 'at-rest-2' } });
         // Hosted: the card typed on the sandbox's page.
         const hosted = await stack.openSession({ customer: CONTACT });

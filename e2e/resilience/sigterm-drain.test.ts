@@ -102,7 +102,7 @@ describe('SIGTERM in the middle of payments', () => {
     const admin = { Authorization: `Bearer ${ADMIN_TOKEN}`, 'Content-Type': 'application/json' };
     const sessions: Json[] = [];
     for (let index = 0; index < PAYMENTS; index += 1) {
-      const response = await fetch(`${first.url}/api/checkout/sessions`, { method: 'POST', headers: admin, body: JSON.stringify({ amount: 12.5, currency: 'UAH', description: `Order ${index}` }) });
+      const response = await fetch(`${first.url}/api/checkout/sessions`, { method: 'POST', headers: admin, body: JSON.stringify({ amount: 1250, currency: 'UAH', description: `Order ${index}` }) });
       expect(response.status).toBe(201);
       sessions.push((await response.json()) as Json);
     }

@@ -73,7 +73,7 @@ async function composeUnder(publicUrl: string, extra: StartOptions = {}): Promis
 
 /** Opens a session through the merchant API, pays it with a test card, and waits for the gateway's webhook. */
 async function payThrough(companionUrl: string): Promise<Json> {
-  const opened = await fetch(`${companionUrl}/api/checkout/sessions`, { method: 'POST', headers: admin, body: JSON.stringify({ amount: 1.5, currency: 'XTS', description: 'Test' }) });
+  const opened = await fetch(`${companionUrl}/api/checkout/sessions`, { method: 'POST', headers: admin, body: JSON.stringify({ amount: 150, currency: 'XTS', description: 'Test' }) });
   expect(opened.status).toBe(201);
   const session = await opened.json();
   const paid = await fetch(`${companionUrl}/api/checkout/sessions/${session.id}/pay`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(payBody()) });
@@ -102,7 +102,7 @@ describe('the companion mounted under a base path', () => {
     shop.route('/', companion.app);
 
     const order = await payThrough(`${url}/payments`);
-    expect(order.order).toMatchObject({ status: 'success', amount: 1.5 });
+    expect(order.order).toMatchObject({ status: 'success', amount: 150 });
     await expectShopUntouched(url);
     // The URLs it hands out follow the base path.
     const openapi = await (await fetch(`${url}/payments/api/openapi.json`)).json();
@@ -129,7 +129,7 @@ describe('the companion mounted under a base path', () => {
     shop.post('/cart', (request, response) => void response.json({ items: request.body.items }));
 
     const order = await payThrough(`${url}/payments`);
-    expect(order.order).toMatchObject({ status: 'success', amount: 1.5 });
+    expect(order.order).toMatchObject({ status: 'success', amount: 150 });
     await expectShopUntouched(url);
     expect(await (await fetch(`${url}/cart`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"items":2}' })).json()).toEqual({ items: 2 });
   });
@@ -152,7 +152,7 @@ describe('the companion mounted under a base path', () => {
     shop.use(express.json());
     shop.use('/payments', toNodeListener(companion.app));
 
-    const opened = await fetch(`${url}/payments/api/checkout/sessions`, { method: 'POST', headers: admin, body: JSON.stringify({ amount: 1.5, currency: 'XTS', description: 'Test' }) });
+    const opened = await fetch(`${url}/payments/api/checkout/sessions`, { method: 'POST', headers: admin, body: JSON.stringify({ amount: 150, currency: 'XTS', description: 'Test' }) });
     expect(opened.status).toBe(500);
     expect((await opened.json()).error.code).toBe('body_already_read');
     expect(logs.join('\n')).toContain('before body parsers');
@@ -167,7 +167,7 @@ describe('the companion mounted under a base path', () => {
     shop.use(express.json({ verify: (request, _response, bytes) => void Object.assign(request, { rawBody: bytes }) }));
     shop.use('/payments', toNodeListener(companion.app));
 
-    const opened = await fetch(`${url}/payments/api/checkout/sessions`, { method: 'POST', headers: admin, body: JSON.stringify({ amount: 1.5, currency: 'XTS', description: 'Test' }) });
+    const opened = await fetch(`${url}/payments/api/checkout/sessions`, { method: 'POST', headers: admin, body: JSON.stringify({ amount: 150, currency: 'XTS', description: 'Test' }) });
     expect(opened.status).toBe(201);
   });
 
@@ -182,7 +182,7 @@ describe('the companion mounted under a base path', () => {
     const companion = (late.companion = await composeUnder(url));
 
     const order = await payThrough(`${url}/payments`);
-    expect(order.order).toMatchObject({ status: 'success', amount: 1.5 });
+    expect(order.order).toMatchObject({ status: 'success', amount: 150 });
     await expectShopUntouched(url);
     // The payment went out with the customer's address the host gave.
     const [entry] = await companion.gateway.orders.get(order.order.order_id);
@@ -329,7 +329,7 @@ describe('mounted, a missing setting is loud', () => {
   it('follows a gateway on this machine to its 3-D Secure page without PAYFORM_SANDBOX_ORIGIN, and says so once', async () => {
     const url = await hosted(createServer());
     const companion = await mount({ ...given, PAYFORM_PUBLIC_URL: url, PAYFORM_GATEWAY_BASE_URL: sandbox.url });
-    const opened = await companion.app.request('/api/checkout/sessions', { method: 'POST', headers: admin, body: JSON.stringify({ amount: 1.5, currency: 'XTS', description: 'Test' }) });
+    const opened = await companion.app.request('/api/checkout/sessions', { method: 'POST', headers: admin, body: JSON.stringify({ amount: 150, currency: 'XTS', description: 'Test' }) });
     const session = await opened.json();
     const paid = await companion.app.request(`/api/checkout/sessions/${session.id}/pay`, {
       method: 'POST',

@@ -44,7 +44,7 @@ describe('startCompanion', () => {
       expect(health.headers.get('keep-alive')).toBe('timeout=65');
       expect(await (await fetch(`${companion.url}/shop`)).text()).toBe('the demo shop');
       const headers = { Authorization: `Bearer ${settings.adminToken}`, 'Content-Type': 'application/json' };
-      const session = await (await fetch(`${companion.url}/api/checkout/sessions`, { method: 'POST', headers, body: JSON.stringify({ amount: 1.5, currency: 'XTS', description: 'Test' }) })).json();
+      const session = await (await fetch(`${companion.url}/api/checkout/sessions`, { method: 'POST', headers, body: JSON.stringify({ amount: 150, currency: 'XTS', description: 'Test' }) })).json();
       const answer = await (await fetch(`${companion.url}/api/checkout/sessions/${session.id}/pay`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(payBody()) })).json();
       expect(answer.status).toBe('success');
       // The webhook finds its way back: the public URL follows the real port.
@@ -78,7 +78,7 @@ describe('startCompanion', () => {
       },
     });
     const headers = { Authorization: `Bearer ${settings.adminToken}`, 'Content-Type': 'application/json' };
-    const session = await (await fetch(`${companion.url}/api/checkout/sessions`, { method: 'POST', headers, body: JSON.stringify({ amount: 1.5, currency: 'XTS', description: 'Test' }) })).json();
+    const session = await (await fetch(`${companion.url}/api/checkout/sessions`, { method: 'POST', headers, body: JSON.stringify({ amount: 150, currency: 'XTS', description: 'Test' }) })).json();
     const paying = fetch(`${companion.url}/api/checkout/sessions/${session.id}/pay`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(payBody()) });
     await atGateway;
     const closing = companion.close();

@@ -14,7 +14,7 @@ const balances = `/api/v1/balances/pos/${samples.POS_ID}`;
 const operation = { body: samples.captureResponse };
 const account = { body: { id: samples.SUB_MERCHANT_A, name: 'Main', currency: 'UAH', balances: { available: 1 } } };
 const document = { headers: { 'content-type': 'application/pdf' }, body: '%PDF' };
-const split = [{ amount: 100, sub_merchant_id: samples.SUB_MERCHANT_A }];
+const split = [{ amount: 100, sub_merchant_id: samples.SUB_MERCHANT_A }] as const;
 const hosted = {
   mode: 'hosted', method: 'purchase', amount: 100, currency: 'UAH', description: 'd', order_id: 'o-1',
   customer_email: 'a@example.com', customer_phone: '+380501234567',

@@ -1,5 +1,5 @@
 /**
- * payform's gateway package: the typed client, its errors, money conversion and webhooks.
+ * payform's gateway package: the typed client, its errors, money in minor units and webhooks.
  * The wire format itself (schemas shared with the sandbox) is `./wire/index.js`, also
  * re-exported here as `wire`.
  */
@@ -26,11 +26,11 @@ export {
 } from './errors.js';
 export type { GatewayErrorDetails } from './errors.js';
 export { maskCardData, maskCvvMention } from './errors.js';
-export { currencyExponent, toWireAmount, fromWireAmount, isDecimal } from './money.js';
+export { minorUnits, isMinorUnits, minorUnitsRefusal, describeMinorUnits, formatMinorUnits, currencyExponent } from './money.js';
 export { CARD_NUMBER_MASK, redact, redactor, isSecretKey, REDACTED } from './redact.js';
-export type { MinorUnits, WireAmount } from './money.js';
+export type { MinorUnits, WholeAmount, CheckedAmounts, LooseAmounts } from './money.js';
 export {
-  signWebhook, verifyWebhook, decodeWebhook, readWebhook, encodeWebhookData, webhookForm, WebhookSignatureError,
+  signWebhook, verifyWebhook, decodeWebhook, readWebhook, readWebhookEvent, encodeWebhookData, webhookForm, WebhookSignatureError,
   WebhookPayloadError,
 } from './webhook.js';
 export type { WebhookForm } from './webhook.js';

@@ -1,8 +1,15 @@
+// Minor units as the client's callers meet them: the brand, its constructor and guard, and the
+// compile-time check of amounts written at a call. The `@ts-expect-error` lines are the type
+// test: `npm run typecheck` fails if any of them compiles.
 import { describe, expect, it } from 'vitest';
-import type * as z from 'zod';
-import { currencyExponent, fractionDigits, fromWireAmount, toWireAmount, wireHundredths } from './money.js';
-import { parseWire } from './wire/issues.js';
-import { Currency, RequestAmount } from './wire/primitives.js';
+import { InvalidRequestError } from './errors.js';
+import { currencyExponent, describeMinorUnits, isMinorUnits, minorUnits, minorUnitsRefusal } from './money.js';
+import type { MinorUnits } from './money.js';
+import type { DirectPaymentParams } from './resources/payments.js';
+import { useGatewayDouble } from './test/client-setup.js';
+import * as samples from './test/samples.js';
+
+const double = useGatewayDouble();
 
 describe('currencyExponent', () => {
   it('follows ISO 4217, with XTS and unknown codes at two digits', () => {
@@ -16,120 +23,91 @@ describe('currencyExponent', () => {
   });
 });
 
-describe('toWireAmount', () => {
-  it.each([
-    [1010, 'UAH', 10.1, '10.1'],
-    [1000, 'UAH', 10, '10'],
-    [1, 'UAH', 0.01, '0.01'],
-    [12345678901, 'UAH', 123456789.01, '123456789.01'],
-    [500, 'JPY', 500, '500'],
-    [150, 'XTS', 1.5, '1.5'],
-    [1230, 'KWD', 1.23, '1.23'],
-    [-250, 'EUR', -2.5, '-2.5'],
-  ])('%i minor %s → %s', (minor, currency, wire, json) => {
-    expect(toWireAmount(minor, currency)).toBe(wire);
-    expect(JSON.stringify(toWireAmount(minor, currency))).toBe(json);
-  });
-
-  it('never produces float artefacts, for every cent up to 1000.00', () => {
-    const wrong: number[] = [];
-    for (let minor = 1; minor <= 100_000; minor += 1) {
-      const text = JSON.stringify(toWireAmount(minor, 'UAH'));
-      if ((fractionDigits(text) ?? 99) > 2 || fromWireAmount(text, 'UAH') !== minor) wrong.push(minor);
-    }
-    expect(wrong).toEqual([]);
-  });
-
-  it('leaves three digits for a three-decimal amount that the wire cannot carry', () => {
-    expect(toWireAmount(1005, 'BHD')).toBe(1.005);
-  });
-
-  it('refuses an amount a JSON number cannot carry exactly, rather than send another one', () => {
-    expect(toWireAmount(999_999_999_999_999, 'UAH')).toBe(9999999999999.99);
-    expect(toWireAmount(999_999_999_999_999, 'JPY')).toBe(999999999999999);
-    // 16 significant digits: as a number this would leave as 90071992547409.9.
-    expect(() => toWireAmount(Number.MAX_SAFE_INTEGER, 'UAH')).toThrow(RangeError);
-    expect(() => toWireAmount(1_000_000_000_000_001, 'UAH')).toThrow(RangeError);
-  });
-
-  it('rejects non-integers and unsafe integers', () => {
-    expect(() => toWireAmount(10.5, 'UAH')).toThrow(RangeError);
-    expect(() => toWireAmount(Number.MAX_SAFE_INTEGER + 2, 'UAH')).toThrow(RangeError);
-    expect(() => toWireAmount(Number.NaN, 'UAH')).toThrow(RangeError);
-  });
-});
-
-describe('fromWireAmount', () => {
-  it.each([
-    [10.1, 'UAH', 1010],
-    ['10.10', 'UAH', 1010],
-    ['10.1', 'UAH', 1010],
-    [0.29, 'UAH', 29],
-    [1.15, 'UAH', 115],
-    [4.35, 'UAH', 435],
-    [100, 'UAH', 10000],
-    ['100', 'JPY', 100],
-    ['100.00', 'JPY', 100],
-    [1.234, 'KWD', 1234],
-    ['-5.5', 'UAH', -550],
-    ['0.00', 'UAH', 0],
-  ])('%s %s → %i', (wire, currency, minor) => {
-    expect(fromWireAmount(wire, currency)).toBe(minor);
-  });
-
-  it('rejects more precision than the minor unit, and non-decimals', () => {
-    expect(() => fromWireAmount(100.5, 'JPY')).toThrow(/finer than the JPY minor unit/);
-    expect(() => fromWireAmount('10.001', 'UAH')).toThrow(RangeError);
-    expect(() => fromWireAmount(0.1 + 0.2, 'UAH')).toThrow(RangeError);
-    expect(() => fromWireAmount('1e3', 'UAH')).toThrow(/not a plain decimal/);
-    expect(() => fromWireAmount(' 10', 'UAH')).toThrow(RangeError);
-    expect(() => fromWireAmount('', 'UAH')).toThrow(RangeError);
-    expect(() => fromWireAmount('99999999999999999', 'UAH')).toThrow(/too large/);
-  });
-});
-
-describe('wireHundredths', () => {
-  it('scales decimals exactly for sums', () => {
-    expect(wireHundredths(70) + wireHundredths('30.00')).toBe(wireHundredths(100));
-    expect(wireHundredths(0.1) + wireHundredths(0.2)).toBe(wireHundredths(0.3));
-    expect(() => wireHundredths(1.005)).toThrow(RangeError);
-  });
-});
-
-/** The reason a schema gives for `value`, or undefined when it takes it. */
-function reasonOf(schema: z.ZodType, value: unknown): string | undefined {
-  const parsed = parseWire(schema, value);
-  return parsed.success ? undefined : parsed.issues[0]?.reason;
-}
-
-describe('RequestAmount', () => {
-  const reasonFor = (amount: unknown) => reasonOf(RequestAmount, amount);
-
-  it('takes every amount up to 9999999999999.99, each one exact on the wire', () => {
-    for (const amount of [0.01, '0.01', 10.1, '9999999999999.99', 9999999999999.99, '999999999999']) expect(reasonFor(amount)).toBeUndefined();
-  });
-
-  it('refuses larger amounts, whose digits a JSON number would lose, with a clear reason', () => {
-    for (const amount of ['90071992547409.91', 90071992547409.91, '10000000000000', 1e15, '99999999999999999999']) {
-      expect(reasonFor(amount)).toBe('must be at most 9999999999999.99');
+describe('minorUnits and isMinorUnits', () => {
+  it('take safe integers, whatever their sign', () => {
+    for (const value of [24950, 1, 0, -250, Number.MAX_SAFE_INTEGER]) {
+      expect(isMinorUnits(value)).toBe(true);
+      expect(minorUnits(value)).toBe(value);
     }
   });
-});
 
-describe('Currency', () => {
-  const reasonFor = (code: unknown) => reasonOf(Currency, code);
-
-  it('takes ISO 4217 currencies, the test code XTS included', () => {
-    for (const code of ['UAH', 'EUR', 'USD', 'PLN', 'JPY', 'KRW', 'KWD', 'BHD', 'XTS']) expect(reasonFor(code), code).toBeUndefined();
+  it('refuse a fraction, a string and an unsafe integer, naming the unit', () => {
+    for (const value of [249.5, 0.1 + 0.2, Number.MAX_SAFE_INTEGER + 1, Number.NaN, Infinity]) {
+      expect(isMinorUnits(value)).toBe(false);
+      const computed: number = value;
+      expect(() => minorUnits(computed)).toThrow(new RangeError(`amount ${String(value)} is not an integer number of minor units (24950 = 249.50 UAH)`));
+    }
+    expect(isMinorUnits('24950')).toBe(false);
+    expect(minorUnitsRefusal(24950)).toBeUndefined();
+    expect(minorUnitsRefusal('24950', 'EUR')).toBe('must be an integer number of minor units (24950 = 249.50 EUR)');
   });
 
-  it('refuses codes that are no currency, and ones finer than the gateway can carry', () => {
-    expect(reasonFor('XXX')).toBe('is not an ISO 4217 currency code');
-    expect(reasonFor('ABC')).toBe('is not an ISO 4217 currency code');
-    expect(reasonFor('XAU')).toBe('is not an ISO 4217 currency code');
-    expect(reasonFor('CLF')).toBe('has four decimal places; the gateway takes at most two');
-    expect(reasonFor('UYW')).toBe('has four decimal places; the gateway takes at most two');
-    expect(reasonFor('uah')).toBe('must be a three-letter upper-case ISO 4217 code');
-    expect(reasonFor(undefined)).toBe('is required');
+  it('describe the unit with an example in the currency', () => {
+    expect(describeMinorUnits('UAH')).toBe('an integer number of minor units (24950 = 249.50 UAH)');
+    expect(describeMinorUnits('eur')).toBe('an integer number of minor units (24950 = 249.50 EUR)');
+    expect(describeMinorUnits('JPY')).toBe('an integer number of minor units (2495 = 2495 JPY)');
+    expect(describeMinorUnits('KWD')).toBe('an integer number of minor units (24950 = 24.950 KWD)');
+    expect(describeMinorUnits('not a code')).toBe('an integer number of minor units (24950 = 249.50 UAH)');
+  });
+});
+
+describe('amounts written at a client call', () => {
+  const payment = {
+    mode: 'direct', method: 'purchase', currency: 'UAH', description: 'Order 1001', order_id: 'order-1001', ...samples.card,
+    customer_fname: 'Olena', customer_lname: 'Koval', customer_email: 'olena@example.com', customer_phone: '+380501234567',
+    customer_ip: '203.0.113.7', browser_fingerprint: samples.fingerprint, server_url: 'https://shop.example/webhooks/gateway',
+  } as const;
+  const target = { order_id: 'order-1001', order_currency: 'UAH' } as const;
+  const sub = samples.SUB_MERCHANT_A;
+
+  it('compile as whole literals and MinorUnits, and go out as the gateway\'s decimals', async () => {
+    const client = double.client();
+    double.gateway.answer({ body: samples.paymentResponse });
+    await client.payments.create({ ...payment, amount: 24950 });
+    double.gateway.answer({ body: samples.paymentResponse });
+    const basket: MinorUnits = minorUnits(2 * 12475);
+    await client.payments.create({ ...payment, amount: basket });
+    double.gateway.answer({ body: samples.paymentResponse });
+    const declared: DirectPaymentParams = { ...payment, amount: minorUnits(24950) };
+    await client.payments.create(declared);
+    expect(double.gateway.requests.map((request) => JSON.parse(request.body).amount)).toEqual([249.5, 249.5, 249.5]);
+  });
+
+  it('with a fraction do not compile, and are refused before sending when forced through', async () => {
+    const client = double.client();
+    const refusals = [
+      // @ts-expect-error 249.5 is not minor units: it does not compile.
+      client.payments.create({ ...payment, amount: 249.5 }),
+      // @ts-expect-error a split share's fraction is caught as well.
+      client.payments.createSplit({ ...payment, amount: 300, split: [{ amount: 100.5, sub_merchant_id: sub }] }),
+      // @ts-expect-error charge_amount is minor units.
+      client.operations.capture({ ...target, charge_amount: 0.5 }),
+      // @ts-expect-error refund_amount is minor units.
+      client.operations.refund({ ...target, refund_amount: 0.01 }),
+      // @ts-expect-error split refunds' amounts too.
+      client.operations.splitRefund({ order_id: 'order-1001', currency: 'UAH', refund_amount: 1.5, split: [{ amount: 1.5, sub_merchant_id: sub }] }),
+    ];
+    const errors = await Promise.all(refusals.map((refusal) => refusal.catch((error: unknown) => error)));
+    for (const error of errors) expect(error).toBeInstanceOf(InvalidRequestError);
+    expect(errors.map((error) => (error as InvalidRequestError).fields[0])).toEqual([
+      { field: 'amount', reason: 'must be an integer number of minor units (24950 = 249.50 UAH)' },
+      { field: 'split[0].amount', reason: 'must be an integer number of minor units (24950 = 249.50 UAH)' },
+      { field: 'charge_amount', reason: 'must be an integer number of minor units (24950 = 249.50 UAH)' },
+      { field: 'refund_amount', reason: 'must be an integer number of minor units (24950 = 249.50 UAH)' },
+      { field: 'refund_amount', reason: 'must be an integer number of minor units (24950 = 249.50 UAH)' },
+    ]);
+    expect(double.gateway.requests).toHaveLength(0);
+  });
+
+  it('computed as plain numbers must be checked into MinorUnits first', async () => {
+    const client = double.client();
+    const price: number = 12475;
+    // @ts-expect-error TypeScript cannot know a computed number is whole: minorUnits(2 * price) says so.
+    const unchecked = client.payments.create({ ...payment, amount: 2 * price });
+    double.gateway.answer({ body: samples.paymentResponse });
+    await unchecked;
+    // @ts-expect-error a literal is still checked: no field the parameters do not have.
+    await client.payments.create({ ...payment, amount: 24950, ammount: 24950 }).catch(() => undefined);
+    expect(() => minorUnits(price / 2)).toThrow(RangeError);
   });
 });

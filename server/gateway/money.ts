@@ -1,37 +1,109 @@
 /**
- * Money at the gateway boundary.
+ * Money in payform: an amount is an integer number of the currency's minor unit (kopiyky,
+ * cents, yen) on every public surface — 24950 UAH is 249.50 UAH — as Stripe and Adyen count
+ * it. The gateway's decimals exist only in the wire layer (`wire/decimals.ts`).
  *
- * Inside payform an amount is an integer number of minor units (kopiyky, cents, yen). The
- * gateway speaks decimal numbers with at most two fraction digits. Conversion goes through
- * decimal strings, never through float multiplication, so 1010 UAH minor units leave as 10.1
- * and "10.10" comes back as exactly 1010.
+ * `MinorUnits` is branded so that TypeScript tells a checked amount from any number: the
+ * client's methods take a `MinorUnits`, or a number literal that is visibly whole (`24950`,
+ * never `249.5`); a computed number goes through `minorUnits()` first, which checks it.
  */
+import { currencyExponent } from '@payform/card/currencies';
 
-/** An integer count of the currency's minor unit (1010 = 10.10 UAH, 500 = 500 JPY). */
-export type MinorUnits = number;
+// The one table of ISO 4217 minor-unit digits, shared with the widget that shows the amounts.
+export { currencyExponent };
 
-/** What the gateway sends or accepts as an amount: a JSON number or a numeric string. */
-export type WireAmount = number | string;
+declare const minorUnitsBrand: unique symbol;
 
-/** The gateway accepts at most this many fraction digits, whatever the currency. */
-export const WIRE_MAX_DECIMALS = 2;
+/** An integer count of the currency's minor unit (1010 = 10.10 UAH, 500 = 500 JPY), checked. */
+export type MinorUnits = number & { readonly [minorUnitsBrand]: 'MinorUnits' };
+
+/** What TypeScript says of a literal with a fraction where minor units are expected. */
+type FractionalMinorUnits = { readonly 'an integer number of minor units (24950 = 249.50 UAH)': never };
 
 /**
- * The largest amount payform takes or sends: 15 significant digits, as many as a JSON number
- * (an IEEE double) carries exactly — one more and 90071992547409.91 travels as 90071992547409.9.
+ * The check of one amount written at a call: a `MinorUnits` or a whole number literal passes,
+ * a fractional literal is refused with the unit named, and a computed `number` must become a
+ * `MinorUnits` (through `minorUnits()`) first — TypeScript cannot know it is whole.
  */
-export const MAX_WIRE_AMOUNT = '9999999999999.99';
-const MAX_WIRE_HUNDREDTHS = 999_999_999_999_999n;
-const MAX_SIGNIFICANT_DIGITS = 15;
+export type WholeAmount<N> = N extends undefined
+  ? N
+  : N extends MinorUnits
+    ? N
+    : number extends N
+      ? MinorUnits
+      : N extends number
+        ? `${N}` extends `${bigint}` ? N : FractionalMinorUnits
+        : N;
 
-// ISO 4217 currencies without a minor unit: their amounts are whole on the wire.
-const ZERO_DECIMAL = new Set([
-  'BIF', 'CLP', 'DJF', 'GNF', 'ISK', 'JPY', 'KMF', 'KRW', 'PYG', 'RWF', 'UGX', 'VND', 'VUV',
-  'XAF', 'XOF', 'XPF',
-]);
-// ISO 4217 currencies with three fraction digits. Their minor unit stays ISO's (fils), so an
-// amount reaches the wire only when its last digit is 0: the gateway takes two digits at most.
-const THREE_DECIMAL = new Set(['BHD', 'IQD', 'JOD', 'KWD', 'LYD', 'OMR', 'TND']);
+/** Fields of the client's parameters that are amounts. */
+type AmountField = 'amount' | 'charge_amount' | 'refund_amount';
+type Keys<T> = T extends unknown ? keyof T : never;
+type CheckedShares<S> = { [I in keyof S]: S[I] extends { amount: unknown } ? S[I] & { amount: WholeAmount<S[I]['amount']> } : S[I] };
+
+/**
+ * The parameters `P` of a client call whose declared type is `T`, with each amount checked as
+ * `WholeAmount` (split shares' too), and no field `T` does not know. Used as
+ * `method<const P extends LooseAmounts<T>>(params: CheckedAmounts<P, T>)`, so that literal
+ * amounts keep their value for the check.
+ */
+export type CheckedAmounts<P, T> = P &
+  { [K in Exclude<keyof P, Keys<T>>]: never } &
+  { [K in keyof P & AmountField]: WholeAmount<P[K]> } &
+  (P extends { split: infer S } ? { split: CheckedShares<S> } : unknown);
+
+/** `T` with its amounts as plain numbers: what a call may write before `CheckedAmounts` looks. */
+export type LooseAmounts<T> = T extends unknown
+  ? {
+      [K in keyof T]: K extends AmountField
+        ? number | Extract<T[K], undefined>
+        : K extends 'split'
+          ? readonly { readonly amount: number; readonly sub_merchant_id: string }[] | Extract<T[K], undefined>
+          : T[K];
+    }
+  : never;
+
+/** Why `value` is not an amount in minor units of `currency`, or undefined when it is one. */
+export function minorUnitsRefusal(value: unknown, currency?: string): string | undefined {
+  return isMinorUnits(value) ? undefined : `must be ${describeMinorUnits(currency)}`;
+}
+
+/** "an integer number of minor units (24950 = 249.50 UAH)", with the example in `currency`. */
+export function describeMinorUnits(currency = 'UAH'): string {
+  const code = /^[A-Za-z]{3}$/.test(currency) ? currency.toUpperCase() : 'UAH';
+  const example = currencyExponent(code) === 0 ? 2495 : 24950;
+  return `an integer number of minor units (${example} = ${formatMinorUnits(example, code)})`;
+}
+
+/**
+ * Minor units as people write the amount, every fraction digit kept: 24950 UAH → "249.50 UAH",
+ * 500 JPY → "500 JPY". For messages and logs; the gateway's own decimals are the wire layer's.
+ */
+export function formatMinorUnits(minor: number, currency: string): string {
+  const exponent = currencyExponent(currency);
+  const digits = String(Math.abs(minor)).padStart(exponent + 1, '0');
+  const whole = digits.slice(0, digits.length - exponent);
+  const fraction = digits.slice(digits.length - exponent);
+  return `${minor < 0 ? '-' : ''}${whole}${fraction ? `.${fraction}` : ''} ${currency}`;
+}
+
+/**
+ * Checks a number as minor units: `minorUnits(24950)` is 249.50 UAH. A literal with a fraction
+ * does not compile; any other number that is not a safe integer throws a RangeError.
+ */
+export function minorUnits<const N extends number>(
+  value: number extends N ? N : `${N}` extends `${bigint}` ? N : FractionalMinorUnits,
+): MinorUnits {
+  if (!isMinorUnits(value)) throw new RangeError(`amount ${String(value)} is not ${describeMinorUnits()}`);
+  return value;
+}
+
+/** True when `value` is a safe integer: a count of minor units. */
+export function isMinorUnits(value: unknown): value is MinorUnits {
+  return Number.isSafeInteger(value);
+}
+
+// Three-decimal currencies keep ISO's minor unit (fils): an amount reaches the wire only when
+// its last digit is 0, as the gateway takes two digits at most (wire/decimals.ts says so).
 // ISO 4217 units of account with four: no rule fits them into the gateway's two, so refused.
 const FOUR_DECIMAL = new Set(['CLF', 'UYW']);
 
@@ -45,95 +117,4 @@ export function currencyRefusal(code: string): string | undefined {
   if (FOUR_DECIMAL.has(code)) return 'has four decimal places; the gateway takes at most two';
   if (!PAYABLE_CURRENCIES.has(code)) return 'is not an ISO 4217 currency code';
   return undefined;
-}
-
-/**
- * Fraction digits of a currency's minor unit. Everything not listed above — including the
- * ISO test currency XTS, which ISO leaves without a minor unit — uses 2, as the gateway's
- * test projects take amounts like 1.50 XTS.
- */
-export function currencyExponent(currency: string): 0 | 2 | 3 {
-  const code = currency.toUpperCase();
-  if (ZERO_DECIMAL.has(code)) return 0;
-  if (THREE_DECIMAL.has(code)) return 3;
-  return 2;
-}
-
-const PLAIN_DECIMAL = /^(-)?(\d+)(?:\.(\d+))?$/;
-
-/** Digits after the point of a plain decimal, or undefined when the text is not one. */
-export function fractionDigits(value: WireAmount): number | undefined {
-  const match = PLAIN_DECIMAL.exec(plainText(value));
-  return match ? (match[3] ?? '').length : undefined;
-}
-
-/** True when the value is a finite plain decimal (number or numeric string). */
-export function isDecimal(value: WireAmount): boolean {
-  return fractionDigits(value) !== undefined;
-}
-
-/**
- * Formats minor units as the decimal the gateway expects: 1010 UAH → 10.1, 500 JPY → 500.
- * Throws RangeError for a non-integer or unsafe integer, and for an amount that a JSON number
- * cannot carry exactly (more than 15 significant digits). The result may carry three fraction
- * digits for a three-decimal currency; request validation rejects those with a clear reason.
- */
-export function toWireAmount(minor: MinorUnits, currency: string): number {
-  if (!Number.isSafeInteger(minor)) {
-    throw new RangeError('amount must be a whole number of minor units');
-  }
-  const text = formatMinor(minor, currencyExponent(currency));
-  if (text.replace(/[-.]/g, '').replace(/^0+/, '').length > MAX_SIGNIFICANT_DIGITS) {
-    throw new RangeError(`amount ${text} has more digits than a JSON number carries exactly`);
-  }
-  return Number(text);
-}
-
-/** True when a plain decimal of at most two fraction digits is above MAX_WIRE_AMOUNT. */
-export function exceedsWireRange(value: WireAmount): boolean {
-  const hundredths = wireHundredths(value);
-  return (hundredths < 0n ? -hundredths : hundredths) > MAX_WIRE_HUNDREDTHS;
-}
-
-/**
- * Reads a gateway amount (10.1, "10.10", 500) as minor units of the currency, exactly.
- * Throws RangeError when the text is not a plain decimal or has more precision than the
- * currency's minor unit (e.g. 100.5 JPY).
- */
-export function fromWireAmount(value: WireAmount, currency: string): MinorUnits {
-  const match = PLAIN_DECIMAL.exec(plainText(value));
-  if (!match) throw new RangeError(`amount ${JSON.stringify(value)} is not a plain decimal`);
-  const [, sign = '', whole = '', fraction = ''] = match;
-  const exponent = currencyExponent(currency);
-  const significant = fraction.replace(/0+$/, '');
-  if (significant.length > exponent) {
-    throw new RangeError(`amount ${JSON.stringify(value)} is finer than the ${currency} minor unit`);
-  }
-  const minor = Number(`${sign}${whole}${significant.padEnd(exponent, '0')}`);
-  if (!Number.isSafeInteger(minor)) throw new RangeError(`amount ${JSON.stringify(value)} is too large`);
-  return minor === 0 ? 0 : minor; // no negative zero
-}
-
-/** A wire decimal scaled to hundredths, for exact sums such as split amounts. */
-export function wireHundredths(value: WireAmount): bigint {
-  const match = PLAIN_DECIMAL.exec(plainText(value));
-  if (!match) throw new RangeError(`amount ${JSON.stringify(value)} is not a plain decimal`);
-  const [, sign = '', whole = '', fraction = ''] = match;
-  const digits = fraction.padEnd(WIRE_MAX_DECIMALS, '0');
-  if (digits.length > WIRE_MAX_DECIMALS) throw new RangeError('more than two decimal digits');
-  return BigInt(`${sign}${whole}${digits}`);
-}
-
-function formatMinor(minor: number, exponent: number): string {
-  const sign = minor < 0 ? '-' : '';
-  const digits = String(Math.abs(minor)).padStart(exponent + 1, '0');
-  const whole = digits.slice(0, digits.length - exponent);
-  const fraction = digits.slice(digits.length - exponent).replace(/0+$/, '');
-  return fraction ? `${sign}${whole}.${fraction}` : `${sign}${whole}`;
-}
-
-// String(number) is the shortest text that round-trips, so 10.1 reads as "10.1" and a float
-// artefact such as 0.30000000000000004 keeps its extra digits and fails the precision checks.
-function plainText(value: WireAmount): string {
-  return typeof value === 'number' ? String(value) : value;
 }

@@ -6,8 +6,9 @@
  * masked in `status_description`. Fields the client does not know are kept as they came.
  */
 import { maskCardData } from './errors.js';
-import { fromWireAmount } from './money.js';
-import type { MinorUnits, WireAmount } from './money.js';
+import type { MinorUnits } from './money.js';
+import { fromWireAmount } from './wire/decimals.js';
+import type { WireAmount } from './wire/decimals.js';
 import type * as wire from './wire/index.js';
 
 export interface Fee {

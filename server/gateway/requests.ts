@@ -5,8 +5,8 @@
  */
 import type * as z from 'zod';
 import { InvalidRequestError } from './errors.js';
-import { WIRE_MAX_DECIMALS, currencyExponent, fractionDigits, toWireAmount } from './money.js';
 import type { MinorUnits } from './money.js';
+import { toWireAmount, wireAmountRefusal } from './wire/decimals.js';
 import { parseWire } from './wire/issues.js';
 import type { FieldIssue } from './wire/issues.js';
 
@@ -70,18 +70,14 @@ export function wireParams<S extends z.ZodType>(schema: S, params: unknown): z.o
   return parsed.data;
 }
 
-// Minor units → wire decimal. Anything that is not a whole number is reported here, in the
-// caller's terms, and left for the schema to skip.
+// Minor units → wire decimal. An amount that cannot go is reported here, in the caller's
+// terms, and left as it was for the schema to skip.
 function wireAmount(value: unknown, field: string, currency: string, issues: FieldIssue[]): unknown {
   if (value === undefined) return undefined; // the schema says whether it is required
-  if (typeof value !== 'number' || !Number.isSafeInteger(value)) {
-    issues.push({ field, reason: 'must be a whole number of minor units' });
+  const refusal = wireAmountRefusal(value, currency);
+  if (refusal !== undefined) {
+    issues.push({ field, reason: refusal });
     return value;
   }
-  const amount = toWireAmount(value, currency);
-  if ((fractionDigits(amount) ?? 0) > WIRE_MAX_DECIMALS) {
-    const step = 10 ** (currencyExponent(currency) - WIRE_MAX_DECIMALS);
-    issues.push({ field, reason: `must be a multiple of ${step} minor units: the gateway takes ${currency} with at most ${WIRE_MAX_DECIMALS} decimal digits` });
-  }
-  return amount;
+  return toWireAmount(value as number, currency);
 }

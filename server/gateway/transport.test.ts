@@ -14,7 +14,7 @@ import { routePath, routes } from './wire/routes.js';
 import * as samples from './test/samples.js';
 
 const double = useGatewayDouble();
-const capture = { order_id: 'order-1001', order_currency: 'UAH', charge_amount: 750 };
+const capture = { order_id: 'order-1001', order_currency: 'UAH', charge_amount: 750 } as const;
 const unavailable = { status: 503, body: { message: 'Service unavailable' } };
 
 async function failure(promise: Promise<unknown>): Promise<unknown> {

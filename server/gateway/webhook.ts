@@ -67,6 +67,14 @@ export function decodeWebhook(data: string): WebhookEvent {
   } catch {
     throw new WebhookPayloadError('webhook data is not JSON');
   }
+  return readWebhookEvent(json);
+}
+
+/**
+ * An event the gateway sent, already parsed from JSON (e.g. as stored), read as the client's
+ * WebhookEvent: amounts in minor units. Throws WebhookPayloadError when it is not one.
+ */
+export function readWebhookEvent(json: unknown): WebhookEvent {
   const parsed = parseWire(WebhookEventSchema, json);
   if (!parsed.success) throw new WebhookPayloadError(`webhook event is invalid: ${describeIssues(parsed.issues)}`);
   try {

@@ -10,8 +10,8 @@
  * and their commission out.
  */
 import { createHash } from 'node:crypto';
-import { toWireAmount } from '@payform/gateway';
-import type { MinorUnits } from '@payform/gateway';
+import { toWireAmount } from '@payform/gateway/wire';
+import type { MinorUnits } from './state/amounts.js';
 import type { AccountResponse, TerminalResponse } from '@payform/gateway/wire';
 import type { Project } from './config.js';
 import { totalFee } from './state/fees.js';

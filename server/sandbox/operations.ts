@@ -9,7 +9,7 @@
  * recorded with status `failure` and answered with 200 (gateway-notes.md), no webhook is sent
  * (no status changed). An unknown order is 404; ill-formed input was refused before (400).
  */
-import type { MinorUnits } from '@payform/gateway';
+import type { MinorUnits } from './state/amounts.js';
 import type {
   CaptureRequest, RefundRequest, SplitCaptureRequest, SplitRefundRequest, VoidRequest,
 } from '@payform/gateway/wire';

@@ -8,7 +8,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import * as z from 'zod';
-import { fromWireAmount } from '@payform/gateway';
+import { fromWireAmount } from '@payform/gateway/wire';
 import { describeIssues, parseWire, Currency, Uuid, requiredText } from '@payform/gateway/wire';
 import type { FieldIssue } from '@payform/gateway/wire';
 import type { Ledger } from './balances.js';

@@ -5,8 +5,8 @@
  * `order_currency` in the full-capture response, the reduced cancel object. The types are the
  * shared wire schemas', so a misspelt field does not compile.
  */
-import { toWireAmount } from '@payform/gateway';
-import type { MinorUnits } from '@payform/gateway';
+import { toWireAmount } from '@payform/gateway/wire';
+import type { MinorUnits } from './state/amounts.js';
 import type { OperationEvent, PaymentEvent, OperationResponse, OrderOperationResponse, PaymentResponse } from '@payform/gateway/wire';
 import { formatTimestamp, statusCodeInfo } from '@payform/gateway/wire';
 import type { Fees, Operation, Payment, RecurringCharge, Recurring, StatusState } from './state/records.js';

@@ -5,7 +5,7 @@ for (const form of forms) {
   const response = await fetch('/__fixture/sessions', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ amount: 1249.5, currency: 'UAH', description: 'Order #1042', customer: { phone: '+380671234567' } }),
+    body: JSON.stringify({ amount: 124950, currency: 'UAH', description: 'Order #1042', customer: { phone: '+380671234567' } }),
   });
   form.session = (await response.json()).id;
   await new Promise((resolve) => form.addEventListener('pay-ready', resolve, { once: true }));

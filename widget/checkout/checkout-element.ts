@@ -5,7 +5,7 @@ import { en, type Strings } from '../i18n/en.js';
 import type { Verification } from '../i18n/lookup.js';
 import { Companion, CompanionError } from './companion.js';
 import { mayRedirect } from './redirect.js';
-import { formatAmount, toMinor, type SessionView } from './session-view.js';
+import { formatAmount, type SessionView } from './session-view.js';
 
 /**
  * `loading` the session; `ready` to take payment; `paying` while a request is in flight;
@@ -126,7 +126,7 @@ export abstract class CheckoutElement extends LitElement {
       this.settle(view);
       if ((this.phase as Phase) !== 'ready') return;
       await this.updateComplete;
-      emit(this, 'pay-ready', { mode: this.hosted ? 'hosted' : 'direct', test: view.test, amount: toMinor(view.amount)!, currency: view.currency });
+      emit(this, 'pay-ready', { mode: this.hosted ? 'hosted' : 'direct', test: view.test, amount: view.amount, currency: view.currency });
     } catch (error) {
       // Even when the session failed first, its error shows in the page's language.
       await this.#localised;

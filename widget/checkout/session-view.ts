@@ -1,3 +1,4 @@
+import { currencyExponent } from '@payform/card/currencies';
 import type { BrandId } from '@payform/card/fields';
 
 /**
@@ -6,8 +7,8 @@ import type { BrandId } from '@payform/card/fields';
  */
 export interface SessionView {
   id: string;
-  /** Decimal major units with at most 2 digits, as on the wire (`100.5`); a decimal string is accepted too. */
-  amount: number | string;
+  /** Integer minor units of `currency`: 10050 is 100.50 UAH. */
+  amount: number;
   /** ISO 4217 code, `XTS` for test payments. */
   currency: string;
   description?: string;
@@ -55,21 +56,18 @@ const STATUSES: readonly unknown[] = ['open', 'pending', 'success', 'failure', '
 const isList = <T>(value: unknown, of: (item: T) => boolean): boolean => Array.isArray(value) && value.every(of);
 const isText = (value: unknown): value is string => typeof value === 'string';
 
-/** Integer minor units of a wire amount, `undefined` for anything but a plain decimal with ≤ 2 digits. */
-export function toMinor(amount: unknown): number | undefined {
-  const [, whole, cents = ''] = /^(\d{1,13})(?:\.(\d{1,2}))?$/.exec(isText(amount) || typeof amount === 'number' ? String(amount) : '') ?? [];
-  return whole === undefined ? undefined : +whole * 100 + +cents.padEnd(2, '0');
-}
-
-/** Formats a wire amount as money from its decimal text, never through a binary fraction. */
-export const formatAmount = (amount: number | string, currency: string, locale: string): string =>
-  new Intl.NumberFormat(locale, { style: 'currency', currency }).format(String(amount) as `${number}`);
+/**
+ * Formats minor units as money: Intl reads the decimal as text (`10050E-2`), so no binary
+ * fraction stands between the amount charged and the one shown.
+ */
+export const formatAmount = (minor: number, currency: string, locale: string): string =>
+  new Intl.NumberFormat(locale, { style: 'currency', currency }).format(`${minor}E-${currencyExponent(currency)}` as Intl.StringNumericLiteral);
 
 /** The view if the answer has the shape the widget relies on; absent lists become empty. */
 export function readSessionView(body: unknown): SessionView | undefined {
   const view = body as SessionView;
   const { saved_cards: cards = [], customer_fields: fields = [] } = view ?? {};
-  return isText(view?.id) && toMinor(view.amount) !== undefined && /^[A-Z]{3}$/.test(view.currency) && STATUSES.includes(view.status) &&
+  return isText(view?.id) && Number.isSafeInteger(view.amount) && view.amount >= 0 && /^[A-Z]{3}$/.test(view.currency) && STATUSES.includes(view.status) &&
     isList(view.modes, isText) && isList(fields, isText) && isList(cards, (card: SavedCard) => isText(card?.token) && isText(card.mask))
     ? { ...view, customer_fields: fields, saved_cards: cards, test: view.test === true }
     : undefined;

@@ -29,7 +29,7 @@ describe('hosted checkout', () => {
   });
 
   it('<pay-button> pays a session on the hosted page', async () => {
-    const payButton = await mount({ amount: '25', currency: 'EUR' }, {}, 'pay-button');
+    const payButton = await mount({ amount: 2500, currency: 'EUR' }, {}, 'pay-button');
     expect(button(payButton).textContent).to.equal('Pay €25.00 on the secure payment page');
     const redirect = stay(payButton);
     button(payButton).click();

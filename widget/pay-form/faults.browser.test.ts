@@ -228,7 +228,7 @@ describe('<pay-form> when things go wrong', () => {
 
   it('falls back to the hosted button for a session view it cannot read', async () => {
     const session = await createSession();
-    calls = watchFetch((call) => (call.method === 'GET' ? Promise.resolve(json(200, { id: session, amount: '10.001', currency: 'UAH' })) : undefined));
+    calls = watchFetch((call) => (call.method === 'GET' ? Promise.resolve(json(200, { id: session, amount: 100.5, currency: 'UAH' })) : undefined));
     const { form, code } = await failToLoad(session);
     expect(code).to.equal('malformed');
     expect(part(form, '[part=button]').textContent).to.equal('Pay on the secure payment page');

@@ -3,7 +3,7 @@ import { createSession } from '../test/checkout-fixture.js';
 import { autofill, button, card, message, mount, part } from '../test/harness.js';
 
 /** A card verification ("save a card") of 1.00 UAH for a customer, at the shop's real companion. */
-const verification = { method: 'lookup', amount: 1, customer_id: 'cust-widget' } as const;
+const verification = { method: 'lookup', amount: 100, customer_id: 'cust-widget' } as const;
 
 describe('a card verification session (lookup)', () => {
   it('<pay-form> says it saves the card and charges nothing, with no "Pay <amount>" button, and saves it', async () => {
@@ -34,7 +34,7 @@ describe('a card verification session (lookup)', () => {
 
   it('goes back to paying when the element is given a payment session', async () => {
     const form = await mount(verification);
-    form.session = await createSession({ amount: 2 });
+    form.session = await createSession({ amount: 200 });
     // While the new session loads there is no button at all.
     await waitUntil(() => /^Pay /.test(form.shadowRoot!.querySelector('[part~=button]')?.textContent?.trim() ?? ''), 'the Pay button did not come back');
     expect(form.shadowRoot!.querySelector('[part=note]')).to.equal(null);
@@ -47,7 +47,7 @@ describe('a card verification session (lookup)', () => {
   });
 
   it('a payment session still offers to pay its amount', async () => {
-    const form = await mount({ amount: 1 });
+    const form = await mount({ amount: 100 });
     expect(button(form).textContent!.trim()).to.match(/^Pay .*1\.00/);
     expect(form.shadowRoot!.querySelector('[part=note]')).to.equal(null);
   });

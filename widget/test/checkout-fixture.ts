@@ -16,7 +16,8 @@ export type Merchant = 'shop' | 'visa-mastercard' | 'live' | 'elsewhere' | 'toke
 
 export interface SessionOptions {
   merchant?: Merchant;
-  amount?: number | string;
+  /** Integer minor units of `currency`. */
+  amount?: number;
   currency?: string;
   description?: string;
   /** Prefilled customer data: those fields are not asked. */
@@ -48,7 +49,7 @@ async function post<T>(path: string, body: object): Promise<T> {
 export const openCheckout = ({ merchant = 'shop', ...session }: SessionOptions = {}): Promise<Checkout> =>
   post('/__fixture/sessions', {
     merchant,
-    amount: 100.5,
+    amount: 10050,
     currency: 'UAH',
     description: 'Green tea, 250 g',
     customer: { fname: 'Olena', lname: 'Kovalenko', email: 'olena@example.com', phone: '+380671234567' },

@@ -9,7 +9,7 @@ import { html, nothing } from 'lit';
 import type { TemplateResult } from 'lit';
 import { t } from '../ui/i18n.js';
 import type { MessageKey } from '../ui/i18n.js';
-import { formatDecimal } from '../ui/money.js';
+import { formatMinor } from '../ui/money.js';
 import { mountPage } from '../ui/page-chrome.js';
 import { preferences } from '../ui/preferences.js';
 import { clearCart } from './cart.js';
@@ -18,7 +18,8 @@ import { cartLink } from './cart-link.js';
 type Outcome = 'loading' | 'open' | 'pending' | 'success' | 'failure' | 'expired' | 'unknown';
 
 interface SessionSummary {
-  readonly amount: number | string;
+  /** Integer minor units of `currency`. */
+  readonly amount: number;
   readonly currency: string;
   readonly description?: string;
   readonly order_id?: string;
@@ -60,7 +61,7 @@ function content(): TemplateResult {
     ${summary
       ? html`<dl class="result__facts">
           <div><dt>${t('result.order')}</dt><dd class="mono">${orderId ?? summary.order_id ?? '—'}</dd></div>
-          <div><dt>${t('result.amount')}</dt><dd>${formatDecimal(summary.amount, summary.currency)}</dd></div>
+          <div><dt>${t('result.amount')}</dt><dd>${formatMinor(summary.amount, summary.currency)}</dd></div>
           ${summary.description ? html`<div class="result__wide"><dt>${t('result.items')}</dt><dd>${summary.description.replace(/^Kavarnia: /, '')}</dd></div>` : nothing}
         </dl>`
       : nothing}

@@ -1,8 +1,9 @@
 /**
- * Money as people read it, in the page's language: from integer minor units (the catalog) or
- * from the companion's decimal amounts (`100.5`), formatted from decimal text, never through
- * float arithmetic.
+ * Money as people read and type it, in the page's language. Everything the pages get and send
+ * is integer minor units (the catalog, the companion's JSON); the decimal a person sees or types
+ * exists only here, converted through text with the currency's ISO 4217 digits — never floats.
  */
+import { currencyExponent } from '@payform/card/currencies';
 import { preferences } from './preferences.js';
 
 const formatters = new Map<string, Intl.NumberFormat>();
@@ -17,25 +18,28 @@ function formatter(currency: string): Intl.NumberFormat {
   return format;
 }
 
-/** 42000 → "UAH 420.00" / "420,00 грн". */
+/** 42000 UAH → "UAH 420.00" / "420,00 грн". */
 export function formatMinor(minor: number, currency: string): string {
-  return formatDecimal(decimalText(minor), currency);
+  return formatter(currency).format(`${minor}E-${currencyExponent(currency)}` as Intl.StringNumericLiteral);
 }
 
-/** The companion's decimal (100.5 or "100.50") → "UAH 100.50". */
-export function formatDecimal(amount: number | string, currency: string): string {
-  return formatter(currency).format(String(amount) as `${number}`);
+/** 550 UAH → "5.50": what a person would type for the amount (prefilled inputs). */
+export function majorText(minor: number, currency: string): string {
+  const exponent = currencyExponent(currency);
+  const digits = String(Math.abs(minor)).padStart(exponent + 1, '0');
+  const fraction = exponent ? `.${digits.slice(-exponent)}` : '';
+  return `${minor < 0 ? '-' : ''}${digits.slice(0, digits.length - exponent)}${fraction}`;
 }
 
-/** "10.5" → 1050: hundredths of a decimal as the companion writes it (numbers or text, ≤ 2 digits). */
-export function hundredths(amount: number | string): number {
-  const [whole = '0', fraction = ''] = String(amount).split('.');
-  const sign = whole.startsWith('-') ? -1 : 1;
-  return sign * (Math.abs(Number(whole)) * 100 + Number(fraction.padEnd(2, '0').slice(0, 2)));
-}
-
-/** 1050 → "10.50". */
-export function decimalText(hundredthsOf: number): string {
-  const digits = String(Math.abs(hundredthsOf)).padStart(3, '0');
-  return `${hundredthsOf < 0 ? '-' : ''}${digits.slice(0, -2)}.${digits.slice(-2)}`;
+/**
+ * What a person typed ("5.50", "5,5", "5") as minor units of `currency` (550 UAH), or undefined
+ * when it is not an amount in that currency (letters, more digits than its minor unit has).
+ */
+export function parseMajor(text: string, currency: string): number | undefined {
+  const exponent = currencyExponent(currency);
+  const match = /^(\d{1,13})(?:[.,](\d+))?$/.exec(text.trim());
+  if (!match) return undefined;
+  const [, whole = '', fraction = ''] = match;
+  if (fraction.replace(/0+$/, '').length > exponent) return undefined;
+  return Number(`${whole}${fraction.padEnd(exponent, '0').slice(0, exponent)}`);
 }

@@ -101,10 +101,10 @@ export function companionTargets(world: World): RouteTarget[] {
   const open = (method: RouteTarget['method'], path: string, params: Record<string, string>, extra: Partial<RouteTarget> = {}): RouteTarget => ({
     server: 'companion', method, path, params, credentials: {}, wrongCredentials: [], errors: 'envelope', ...extra,
   });
-  const split = [{ sub_merchant_id: SUB_A, amount: 5 }, { sub_merchant_id: SUB_B, amount: 5.1 }];
+  const split = [{ sub_merchant_id: SUB_A, amount: 500 }, { sub_merchant_id: SUB_B, amount: 510 }];
   return [
     admin('POST', '/api/checkout/sessions', {}, {
-      body: json({ amount: 10.1, currency: 'UAH', description: 'Green tea, 250 g', method: 'purchase', customer: { ...CONTACT, fname: 'Olena' }, return_url: 'https://shop.example/thanks' }, NewSessionRequest),
+      body: json({ amount: 1010, currency: 'UAH', description: 'Green tea, 250 g', method: 'purchase', customer: { ...CONTACT, fname: 'Olena' }, return_url: 'https://shop.example/thanks' }, NewSessionRequest),
     }),
     open('GET', '/api/checkout/sessions/:id', session),
     admin('DELETE', '/api/checkout/sessions/:id', session),
@@ -116,10 +116,10 @@ export function companionTargets(world: World): RouteTarget[] {
     open('GET', '/widget/chunks/:name', { name: 'x.js' }),
     admin('GET', '/api/orders', {}, { query: { valid: { limit: '10' }, schema: OrderListQuery } }),
     admin('GET', '/api/orders/:order_id', { order_id: world.purchase.order_id }),
-    admin('POST', '/api/orders/:order_id/capture', { order_id: world.auth.order_id }, { body: json({ amount: 5, comment: 'partial' }, CaptureRequest) }),
-    admin('POST', '/api/orders/:order_id/split-capture', { order_id: world.auth.order_id }, { body: json({ amount: 10.1, split, comment: 'split' }, SplitCaptureRequest) }),
+    admin('POST', '/api/orders/:order_id/capture', { order_id: world.auth.order_id }, { body: json({ amount: 500, comment: 'partial' }, CaptureRequest) }),
+    admin('POST', '/api/orders/:order_id/split-capture', { order_id: world.auth.order_id }, { body: json({ amount: 1010, split, comment: 'split' }, SplitCaptureRequest) }),
     admin('POST', '/api/orders/:order_id/void', { order_id: world.auth.order_id }, { body: json({ comment: 'void' }, VoidRequest) }),
-    admin('POST', '/api/orders/:order_id/refund', { order_id: world.purchase.order_id }, { body: json({ amount: 1.5, comment: 'refund', f_receipt_delivery: 'email' }, RefundRequest) }),
+    admin('POST', '/api/orders/:order_id/refund', { order_id: world.purchase.order_id }, { body: json({ amount: 150, comment: 'refund', f_receipt_delivery: 'email' }, RefundRequest) }),
     admin('POST', '/api/orders/:order_id/split-refund', { order_id: world.split.order_id }, { body: json({ amount: 10, split: [{ sub_merchant_id: SUB_A, amount: 10 }] }, SplitRefundRequest) }),
     admin('POST', '/api/orders/:order_id/cancel', { order_id: world.hosted.session.order_id }, { body: { kind: 'none', limit: COMPANION_JSON_LIMIT } }),
     admin('POST', '/api/orders/:order_id/resend-webhook', { order_id: world.purchase.order_id }, { body: json({ operation: 'purchase' }, ResendRequest) }),

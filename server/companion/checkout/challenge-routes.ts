@@ -8,8 +8,8 @@
  * charge ended.
  */
 import { Hono } from 'hono';
+import { formatMinorUnits } from '@payform/gateway';
 import type { CompanionEnv } from '../context.js';
-import { decimal } from '../http/amounts.js';
 import { ApiProblem } from '../http/problem.js';
 import { PAGE_POLICY, page } from './return-routes.js';
 import { SESSION_ID } from './session-access.js';
@@ -25,7 +25,7 @@ export function challengeRoutes(): Hono<CompanionEnv> {
     const waiting = payment && (payment.status === 'init' || payment.status === 'pending') ? payment.userActionUrl : null;
     if (!waiting) return c.redirect(`${c.var.services.options.basePath}/checkout/return/${encodeURIComponent(session.id)}`, 303);
     c.header('Content-Security-Policy', PAGE_POLICY);
-    const amount = new Intl.NumberFormat('en', { style: 'currency', currency: session.currency }).format(decimal(session.amount, session.currency));
+    const amount = formatMinorUnits(session.amount, session.currency);
     return c.html(
       page('Confirm your payment', `${session.description}: ${amount}. Your bank asks you to confirm this payment.`, {
         href: waiting,

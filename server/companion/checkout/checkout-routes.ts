@@ -14,7 +14,6 @@ import type { Context } from 'hono';
 import * as z from 'zod';
 import type { CheckoutSession } from '../../ledger/index.js';
 import type { CompanionEnv } from '../context.js';
-import { decimal } from '../http/amounts.js';
 import { clientAddress } from '../http/client-address.js';
 import { requireAdminToken } from '../http/guards.js';
 import { ApiProblem } from '../http/problem.js';
@@ -26,6 +25,7 @@ import { limitPayAttempts } from './pay-limits.js';
 import { SESSION_ID } from './session-access.js';
 import { NewSessionRequest } from './session-request.js';
 import { SessionViewStatus, sessionView, viewStatus } from './session-view.js';
+import { AmountView } from '../http/amounts.js';
 
 /** The page the customer pays from: they come back to it when the session has no return_url. */
 const PageUrl = z.string().max(8192).optional().describe('The page the customer pays from (the widget sends location.href): without a return_url, the customer comes back to it when it is on an allowed origin');
@@ -40,7 +40,7 @@ export type HostedPage = z.output<typeof HostedPage>;
 export const CreatedSession = z.object({
   id: z.string().describe('The capability to give the widget'),
   order_id: z.string(),
-  amount: z.number().describe('Decimal in major units of the currency'),
+  amount: AmountView,
   currency: z.string(),
   description: z.string(),
   method: z.enum(['purchase', 'auth', 'lookup']),
@@ -48,7 +48,7 @@ export const CreatedSession = z.object({
   modes: z.array(z.enum(['direct', 'hosted'])),
   customer_id: z.string().optional(),
   return_url: z.string().optional(),
-  split: z.array(z.object({ sub_merchant_id: z.string(), amount: z.number() })).optional(),
+  split: z.array(z.object({ sub_merchant_id: z.string(), amount: AmountView })).optional(),
   expires_at: z.iso.datetime(),
 });
 export type CreatedSession = z.output<typeof CreatedSession>;
@@ -58,7 +58,7 @@ export function createdSession(session: CheckoutSession): CreatedSession {
   return {
     id: session.id,
     order_id: session.orderId,
-    amount: decimal(session.amount, session.currency),
+    amount: session.amount,
     currency: session.currency,
     description: session.description,
     method: session.method,
@@ -66,7 +66,7 @@ export function createdSession(session: CheckoutSession): CreatedSession {
     modes: [...session.allowedModes],
     ...(session.customerId ? { customer_id: session.customerId } : {}),
     ...(session.returnUrl ? { return_url: session.returnUrl } : {}),
-    ...(session.split ? { split: session.split.map((share) => ({ sub_merchant_id: share.subMerchantId, amount: decimal(share.amount, session.currency) })) } : {}),
+    ...(session.split ? { split: session.split.map((share) => ({ sub_merchant_id: share.subMerchantId, amount: share.amount })) } : {}),
     expires_at: new Date(session.expiresAt).toISOString(),
   };
 }

@@ -7,7 +7,7 @@
  * flight. When the gateway's answer is lost (timeout, 5xx, dropped connection) the order's
  * state is read instead — a payment is never created twice.
  */
-import { DuplicateOrderError } from '@payform/gateway';
+import { DuplicateOrderError, minorUnits } from '@payform/gateway';
 import type { Payment as GatewayPayment, DirectPaymentParams, DirectSplitPurchaseParams } from '@payform/gateway';
 import { holdsSession, isLedgerUnavailable } from '../../ledger/index.js';
 import type { CheckoutSession, CustomerDetails, Payment } from '../../ledger/index.js';
@@ -161,7 +161,7 @@ export class DirectPayments {
     const params = definedFields({
       mode: 'direct' as const,
       method: session.method,
-      amount: session.amount,
+      amount: minorUnits(session.amount),
       currency: session.currency,
       description: session.description,
       order_id: payment.orderId,
@@ -179,7 +179,7 @@ export class DirectPayments {
       result_url: resultUrl(options, session.id, returnablePage(request.pageUrl, options)),
     });
     if (!session.split) return gateway.payments.create(params as DirectPaymentParams);
-    const split = session.split.map((share) => ({ amount: share.amount, sub_merchant_id: share.subMerchantId }));
+    const split = session.split.map((share) => ({ amount: minorUnits(share.amount), sub_merchant_id: share.subMerchantId }));
     return gateway.payments.createSplit({ ...params, method: 'purchase', split } as DirectSplitPurchaseParams);
   }
 

@@ -5,7 +5,7 @@
  * page. An order id someone else already used at the gateway (P-409) is left to them: the page
  * opens under the session's next order id.
  */
-import { DuplicateOrderError } from '@payform/gateway';
+import { DuplicateOrderError, minorUnits } from '@payform/gateway';
 import type { HostedPaymentParams, HostedSplitPurchaseParams } from '@payform/gateway';
 import { holdsSession } from '../../ledger/index.js';
 import type { CheckoutSession, CustomerDetails, Payment } from '../../ledger/index.js';
@@ -76,7 +76,7 @@ export class HostedCheckouts {
     const params = definedFields({
       mode: 'hosted' as const,
       method: session.method,
-      amount: session.amount,
+      amount: minorUnits(session.amount),
       currency: session.currency,
       description: session.description,
       order_id: payment.orderId,
@@ -89,7 +89,7 @@ export class HostedCheckouts {
       // The page lives no longer than the session it pays.
       order_timeout: Math.max(60, Math.ceil((session.expiresAt - clock()) / 1000)),
     });
-    const split = session.split?.map((share) => ({ amount: share.amount, sub_merchant_id: share.subMerchantId }));
+    const split = session.split?.map((share) => ({ amount: minorUnits(share.amount), sub_merchant_id: share.subMerchantId }));
     const checkout = split
       ? await gateway.payments.createSplit({ ...params, method: 'purchase', split } as HostedSplitPurchaseParams)
       : await gateway.payments.create(params as HostedPaymentParams);

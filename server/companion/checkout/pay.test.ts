@@ -77,10 +77,10 @@ describe('a direct payment', () => {
   it('charges a split purchase session through the split endpoint', async () => {
     await open();
     const session = await stack.openSession({
-      amount: 100,
+      amount: 10000,
       split: [
-        { sub_merchant_id: '8a1f3c52-6b0e-4d97-a2c4-1e5f7b9d3a60', amount: 70 },
-        { sub_merchant_id: 'c4e7b1d9-2a83-4f65-8b1c-9d0e6a2f4b71', amount: 30 },
+        { sub_merchant_id: '8a1f3c52-6b0e-4d97-a2c4-1e5f7b9d3a60', amount: 7000 },
+        { sub_merchant_id: 'c4e7b1d9-2a83-4f65-8b1c-9d0e6a2f4b71', amount: 3000 },
       ],
     });
     expect((await payJson(session.id)).status).toBe('success');
@@ -300,7 +300,7 @@ describe('an order id someone else already used at the gateway (P-409)', () => {
       browser_fingerprint: { ...FINGERPRINT, browserAcceptHeader: '*/*', browserIpAddress: '198.51.100.9', browserUserAgent: 'x' },
     });
     expect(foreign.status).toBe('success');
-    const session = await stack.openSession({ amount: '5000.00', order_id: 'SHOP-1001' });
+    const session = await stack.openSession({ amount: 500_000, order_id: 'SHOP-1001' });
 
     const declined = await payJson(session.id, payBody({ card: card('rejected') }));
     expect(declined).toMatchObject({ status: 'failure', message: 'The payment was declined. Try another card or contact your bank.' });

@@ -1,12 +1,13 @@
 /**
  * `POST /api/checkout/sessions`: what the merchant's backend sends to open a checkout, checked
- * and turned into the ledger's terms (minor units, camelCase). The amount is set here, by the
- * merchant, and never by the browser.
+ * and turned into the ledger's terms (camelCase). Amounts are integer minor units, set here, by
+ * the merchant, and never by the browser.
  */
 import * as z from 'zod';
-import { checkCurrencyPrecision, checkSplitAmounts, SplitPayments, Currency, IsoDate, Url, requiredText } from '@payform/gateway/wire';
+import { Currency, IsoDate, Url, requiredText } from '@payform/gateway/wire';
 import type { CustomerDetails, NewCheckoutSession } from '../../ledger/index.js';
-import { Amount, minorUnits } from '../http/amounts.js';
+import { Amount, checkAmount, checkSplitTotal } from '../http/amounts.js';
+import { SplitShares } from '../http/split-shares.js';
 import { Customer, customerDetails, Name } from './customer.js';
 import { maskStoredText } from '../log/redact.js';
 import { definedFields } from '../optional-fields.js';
@@ -43,7 +44,7 @@ export const paymentFields = {
   currency: Currency,
   description: requiredText(2048),
   order_id: SessionOrderId.optional(),
-  split: SplitPayments.max(100).optional(),
+  split: SplitShares.optional(),
   customer: SessionCustomer.optional(),
 };
 
@@ -60,8 +61,9 @@ type SessionFields = z.output<typeof SessionFields>;
 
 /** The rules across fields: split amounts and methods, what a lookup needs. */
 export function checkSession(session: SessionFields, ctx: z.RefinementCtx): void {
-  checkSplitAmounts(ctx, 'amount', session.amount, session.currency, session.split);
-  session.split?.forEach((share, i) => checkCurrencyPrecision(ctx, `split[${i}].amount`, share.amount, session.currency));
+  checkAmount(ctx, ['amount'], session.amount, session.currency);
+  session.split?.forEach((share, i) => checkAmount(ctx, ['split', i, 'amount'], share.amount, session.currency));
+  checkSplitTotal(ctx, 'amount', session.amount, session.split);
   // A two-step payment is split when it is captured (split capture), not when it is reserved.
   if (session.split && session.method === 'auth') {
     ctx.addIssue({ code: 'custom', path: ['split'], message: 'applies to purchase sessions; split an auth when capturing it' });
@@ -76,13 +78,10 @@ export function checkSession(session: SessionFields, ctx: z.RefinementCtx): void
   }
 }
 
-/** The ledger's terms: minor units, camelCase. */
-export function toNewSession(session: SessionFields, ctx: z.RefinementCtx): NewCheckoutSession {
-  const amount = minorUnits(ctx, ['amount'], session.amount, session.currency) ?? 0;
-  const split = session.split?.map((share, i) => ({
-    subMerchantId: share.sub_merchant_id,
-    amount: minorUnits(ctx, ['split', i, 'amount'], share.amount, session.currency) ?? 0,
-  }));
+/** The ledger's terms: camelCase. */
+export function toNewSession(session: SessionFields): NewCheckoutSession {
+  const amount = session.amount;
+  const split = session.split?.map((share) => ({ subMerchantId: share.sub_merchant_id, amount: share.amount }));
   const customer: CustomerDetails | undefined = session.customer && {
     ...customerDetails(session.customer),
     ...definedFields({

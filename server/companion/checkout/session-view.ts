@@ -5,16 +5,16 @@
  */
 import * as z from 'zod';
 import type { CheckoutSession, SavedCard } from '../../ledger/index.js';
-import { decimal } from '../http/amounts.js';
 import { missingCustomerFields } from './customer.js';
 import { failureMessage } from './decline-messages.js';
+import { AmountView } from '../http/amounts.js';
 
 export const SessionViewStatus = z.enum(['open', 'pending', 'success', 'failure', 'expired']);
 export type SessionViewStatus = z.infer<typeof SessionViewStatus>;
 
 export const SessionView = z.object({
   id: z.string(),
-  amount: z.number().describe('Decimal in major units, at most 2 digits'),
+  amount: AmountView,
   currency: z.string(),
   description: z.string().optional(),
   method: z.enum(['purchase', 'auth', 'lookup']).describe('lookup: the session saves a card; nothing is paid beyond the verification hold'),
@@ -72,7 +72,7 @@ export function sessionView(session: CheckoutSession, cards: readonly SavedCard[
   const { status, message } = viewStatus(session);
   return {
     id: session.id,
-    amount: decimal(session.amount, session.currency),
+    amount: session.amount,
     currency: session.currency,
     description: session.description,
     method: session.method,

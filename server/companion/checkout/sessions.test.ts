@@ -15,11 +15,11 @@ afterEach(async () => {
 });
 
 describe('POST /api/checkout/sessions', () => {
-  it('opens a session with an unguessable id, exact decimal amount and an order id of at most 32 characters', async () => {
-    const created = await stack.openSession({ amount: '10.10', description: 'Tea' });
+  it('opens a session with an unguessable id, its amount in minor units and an order id of at most 32 characters', async () => {
+    const created = await stack.openSession({ amount: 1010, description: 'Tea' });
     expect(created.id).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(created.order_id.length).toBeLessThanOrEqual(32);
-    expect(created).toMatchObject({ amount: 10.1, currency: 'UAH', description: 'Tea', method: 'purchase', status: 'open', modes: ['direct', 'hosted'] });
+    expect(created).toMatchObject({ amount: 1010, currency: 'UAH', description: 'Tea', method: 'purchase', status: 'open', modes: ['direct', 'hosted'] });
     expect(Date.parse(created.expires_at)).toBeGreaterThan(Date.now() + 29 * 60_000);
     const session = await stack.ledger.getSession(created.id);
     expect(session?.amount).toBe(1010);
@@ -28,10 +28,10 @@ describe('POST /api/checkout/sessions', () => {
   it('keeps the merchant order id, customer, return URL, modes, lifetime and split', async () => {
     const created = await stack.openSession({
       order_id: 'shop-1001',
-      amount: 100,
+      amount: 10000,
       split: [
-        { sub_merchant_id: '8a1f3c52-6b0e-4d97-a2c4-1e5f7b9d3a60', amount: 70 },
-        { sub_merchant_id: 'c4e7b1d9-2a83-4f65-8b1c-9d0e6a2f4b71', amount: '30' },
+        { sub_merchant_id: '8a1f3c52-6b0e-4d97-a2c4-1e5f7b9d3a60', amount: 7000 },
+        { sub_merchant_id: 'c4e7b1d9-2a83-4f65-8b1c-9d0e6a2f4b71', amount: 3000 },
       ],
       customer: { email: 'olena@example.com', tax_id: '1234567890' },
       customer_id: 'customer-7',
@@ -41,8 +41,8 @@ describe('POST /api/checkout/sessions', () => {
     });
     expect(created).toMatchObject({ order_id: 'shop-1001', customer_id: 'customer-7', return_url: 'https://shop.example/thanks', modes: ['hosted'] });
     expect(created.split).toEqual([
-      { sub_merchant_id: '8a1f3c52-6b0e-4d97-a2c4-1e5f7b9d3a60', amount: 70 },
-      { sub_merchant_id: 'c4e7b1d9-2a83-4f65-8b1c-9d0e6a2f4b71', amount: 30 },
+      { sub_merchant_id: '8a1f3c52-6b0e-4d97-a2c4-1e5f7b9d3a60', amount: 7000 },
+      { sub_merchant_id: 'c4e7b1d9-2a83-4f65-8b1c-9d0e6a2f4b71', amount: 3000 },
     ]);
     const session = await stack.ledger.getSession(created.id);
     expect(session?.customer).toEqual({ email: 'olena@example.com', taxId: '1234567890' });
@@ -60,10 +60,15 @@ describe('POST /api/checkout/sessions', () => {
   });
 
   it.each([
-    [{ amount: 10.123 }, 'amount', 'must have at most 2 decimal digits'],
+    [{ amount: 249.5 }, 'amount', 'must be an integer number of minor units (24950 = 249.50 UAH)'],
+    [{ amount: 249.5, currency: 'EUR' }, 'amount', 'must be an integer number of minor units (24950 = 249.50 EUR)'],
+    [{ amount: 2495.5, currency: 'JPY' }, 'amount', 'must be an integer number of minor units (2495 = 2495 JPY)'],
+    [{ amount: '24950' }, 'amount', 'must be an integer number of minor units (24950 = 249.50 UAH)'],
+    [{ amount: '1e3' }, 'amount', 'must be an integer number of minor units'],
+    [{ amount: 1005, currency: 'KWD' }, 'amount', 'must be a multiple of 10 minor units: the gateway takes KWD with at most 2 decimal digits'],
     [{ amount: -5 }, 'amount', 'must be greater than 0'],
-    [{ amount: '1e3' }, 'amount', 'must be a plain decimal number'],
-    [{ amount: 100.5, currency: 'JPY' }, 'amount', 'must be a whole number in JPY'],
+    [{ amount: 0 }, 'amount', 'must be greater than 0'],
+    [{ split: [{ sub_merchant_id: '8a1f3c52-6b0e-4d97-a2c4-1e5f7b9d3a60', amount: 0.5 }, { sub_merchant_id: 'c4e7b1d9-2a83-4f65-8b1c-9d0e6a2f4b71', amount: 9.5 }] }, 'split[0].amount', 'must be an integer number of minor units (24950 = 249.50 UAH)'],
     [{ currency: 'uah' }, 'currency', 'must be a three-letter upper-case ISO 4217 code'],
     [{ description: '' }, 'description', 'must not be empty'],
     [{ method: 'credit' }, 'method', 'must be one of purchase, auth'],
@@ -118,13 +123,13 @@ describe('POST /api/checkout/sessions', () => {
 
 describe('GET /api/checkout/sessions/:id', () => {
   it('gives the widget exactly the view it reads', async () => {
-    const created = await stack.openSession({ amount: '100.50', customer: { email: 'olena@example.com' } });
+    const created = await stack.openSession({ amount: 10050, customer: { email: 'olena@example.com' } });
     const view = await stack.json('GET', `/api/checkout/sessions/${created.id}`, 200);
     expect(SessionView.strict().parse(view)).toEqual(view);
     expect(readSessionView(view)).toEqual(view);
     expect(view).toEqual({
       id: created.id,
-      amount: 100.5,
+      amount: 10050,
       currency: 'UAH',
       description: 'Green tea, 250 g',
       method: 'purchase',

@@ -1,31 +1,68 @@
-// Amounts in the companion's JSON: every accepted amount is the one answered and charged.
+// Amounts in the companion's JSON: integer minor units; every accepted amount is the one answered and charged.
 import { describe, expect, it } from 'vitest';
 import { stacksPerTest } from '../test/stack.js';
 
 const open = stacksPerTest();
 
 describe('amounts', () => {
-  it('are accepted up to 9999999999999.99 and answered exactly', async () => {
+  it('are integer minor units, answered and charged as written: 24950 is 249.50 UAH at the gateway', async () => {
     const stack = await open();
-    const session = await stack.openSession({ amount: '9999999999999.99' });
-    expect(session.amount).toBe(9999999999999.99);
-    expect((await stack.ledger.getSession(session.id))?.amount).toBe(999_999_999_999_999);
+    const session = await stack.openSession({ amount: 24950 });
+    expect(session.amount).toBe(24950);
+    expect((await stack.json('GET', `/api/checkout/sessions/${session.id}`, 200)).amount).toBe(24950);
+    expect((await (await stack.pay(session.id)).json()).status).toBe('success');
+    const order = await stack.json('GET', `/api/orders/${session.order_id}`, 200, { admin: true });
+    expect(order.order.amount).toBe(24950);
+    const [payment] = await stack.companion.companion.services.gateway.orders.get(session.order_id);
+    expect(payment?.amount).toBe(24950); // the gateway was sent 249.5 and answers it back
   });
 
-  it('beyond that are refused naming the field, not rounded to another amount', async () => {
+  it('with a fraction or as text are refused with the unit, in the currency of the request', async () => {
     const stack = await open();
-    for (const amount of ['90071992547409.91', 90071992547409.91, '10000000000000']) {
-      const refused = await stack.json('POST', '/api/checkout/sessions', 400, { admin: true, body: { amount, currency: 'UAH', description: 'Too much' } });
-      expect(refused.error.fields).toEqual({ amount: 'must be at most 9999999999999.99' });
+    for (const [amount, currency, reason] of [
+      [249.5, 'UAH', 'must be an integer number of minor units (24950 = 249.50 UAH)'],
+      ['24950', 'UAH', 'must be an integer number of minor units (24950 = 249.50 UAH)'],
+      [10.1, 'USD', 'must be an integer number of minor units (24950 = 249.50 USD)'],
+      [0.5, 'JPY', 'must be an integer number of minor units (2495 = 2495 JPY)'],
+    ] as const) {
+      const refused = await stack.json('POST', '/api/checkout/sessions', 400, { admin: true, body: { amount, currency, description: 'Tea' } });
+      expect(refused.error.fields).toEqual({ amount: reason });
+    }
+    expect((await stack.ledger.listOrders()).orders).toHaveLength(0);
+  });
+
+  it('are accepted up to what the gateway carries exactly, and refused beyond it naming the field', async () => {
+    const stack = await open();
+    const largest = await stack.openSession({ amount: 999_999_999_999_999 });
+    expect(largest.amount).toBe(999_999_999_999_999);
+    expect((await stack.ledger.getSession(largest.id))?.amount).toBe(999_999_999_999_999);
+    for (const [amount, currency, reason] of [
+      [1_000_000_000_000_000, 'UAH', 'must be at most 999999999999999 in UAH, what the gateway carries'],
+      [10_000_000_000_000, 'JPY', 'must be at most 9999999999999 in JPY, what the gateway carries'],
+      [Number.MAX_SAFE_INTEGER + 1, 'UAH', 'must be an integer number of minor units (24950 = 249.50 UAH)'],
+    ] as const) {
+      const refused = await stack.json('POST', '/api/checkout/sessions', 400, { admin: true, body: { amount, currency, description: 'Too much' } });
+      expect(refused.error.fields).toEqual({ amount: reason });
     }
   });
 
   it('are in an ISO 4217 currency the gateway can carry', async () => {
     const stack = await open();
     for (const [currency, reason] of [['XXX', 'is not an ISO 4217 currency code'], ['CLF', 'has four decimal places; the gateway takes at most two']]) {
-      const refused = await stack.json('POST', '/api/checkout/sessions', 400, { admin: true, body: { amount: 10, currency, description: 'Tea' } });
+      const refused = await stack.json('POST', '/api/checkout/sessions', 400, { admin: true, body: { amount: 1000, currency, description: 'Tea' } });
       expect(refused.error.fields).toEqual({ currency: reason });
     }
-    expect((await stack.openSession({ amount: 1.5, currency: 'XTS' })).amount).toBe(1.5);
+    expect((await stack.openSession({ amount: 150, currency: 'XTS' })).amount).toBe(150);
+  });
+
+  it('of an operation are minor units of the order\'s currency, refused with the unit named', async () => {
+    const stack = await open();
+    const session = await stack.openSession({ amount: 2500, currency: 'EUR', method: 'auth' });
+    expect((await (await stack.pay(session.id)).json()).status).toBe('success');
+    const refused = await stack.json('POST', `/api/orders/${session.order_id}/capture`, 400, { admin: true, body: { amount: 12.5 } });
+    expect(refused.error.fields).toEqual({ amount: 'must be an integer number of minor units (24950 = 249.50 EUR)' });
+    const captured = await stack.json('POST', `/api/orders/${session.order_id}/capture`, 200, { admin: true, body: { amount: 1250 } });
+    expect(captured.operation).toMatchObject({ amount: 1250, status: 'success' });
+    expect(captured.totals).toMatchObject({ captured: 1250, refundable: 1250 });
   });
 });

@@ -1,49 +1,66 @@
 /**
- * Amounts in the companion's JSON follow the gateway's convention: decimals with at most two
- * digits (`100.5`), numeric strings accepted on input. Inside, they are integer minor units of
- * the currency, converted exactly through decimal text (never float arithmetic).
+ * Amounts in the companion's JSON: integer minor units of the currency, as everywhere in
+ * payform (`24950` UAH is 249.50 UAH). A fraction, a string or an amount the gateway cannot
+ * carry is a 400 that names the field and the unit; nothing is rounded.
  */
-import type * as z from 'zod';
-import { fromWireAmount, toWireAmount } from '@payform/gateway';
-import type { MinorUnits, WireAmount } from '@payform/gateway';
+import * as z from 'zod';
+import { describeMinorUnits, minorUnits } from '@payform/gateway';
+import type { MinorUnits } from '@payform/gateway';
+import { maxWireMinorUnits, wireAmountRefusal } from '@payform/gateway/wire';
 import { ApiProblem } from './problem.js';
 
-/** Positive, a number or numeric string, at most two decimal digits. */
-export { RequestAmount as Amount } from '@payform/gateway/wire';
+const UNIT = 'Integer number of minor units of the currency: 24950 = 249.50 UAH, 500 = 500 JPY';
 
-/** The decimal a client sees for minor units: 1010 UAH → 10.1, 500 JPY → 500. */
-export function decimal(minor: MinorUnits, currency: string): number {
-  return toWireAmount(minor, currency);
+/**
+ * Any JSON number here: whether it is whole, positive and within range depends on the currency,
+ * so `amountRefusal` checks it where the currency is known and names it in the reason. The
+ * OpenAPI document says what is accepted: an integer.
+ */
+export const Amount = z.number({ error: `must be ${describeMinorUnits()}` }).meta({ type: 'integer', minimum: 1, description: UNIT });
+
+/** An amount in an answer. */
+export const AmountView = z.int().describe(UNIT);
+
+/** Why `amount` cannot be charged in `currency`, or undefined when it can. */
+export function amountRefusal(amount: number, currency: string): string | undefined {
+  const unit = wireAmountRefusal(amount, currency);
+  if (unit !== undefined) return unit;
+  if (amount <= 0) return 'must be greater than 0';
+  const max = maxWireMinorUnits(currency);
+  if (amount > max) return `must be at most ${max} in ${currency}, what the gateway carries`;
+  return undefined;
+}
+
+/** Adds an issue on `path` when `amount` cannot be charged in `currency`. */
+export function checkAmount(
+  ctx: Pick<z.core.$RefinementCtx, 'addIssue'>,
+  path: readonly (string | number)[],
+  amount: number,
+  currency: string,
+): void {
+  const refusal = amountRefusal(amount, currency);
+  if (refusal !== undefined) ctx.addIssue({ code: 'custom', path: [...path], message: refusal });
+}
+
+/** The amount as minor units, for a currency known only after validation: else a 400 on `field`. */
+export function minorUnitsOf(amount: number, currency: string, field: string): MinorUnits {
+  const refusal = amountRefusal(amount, currency);
+  if (refusal !== undefined) throw ApiProblem.invalid({ [field]: refusal });
+  return minorUnits(amount);
 }
 
 /**
- * Minor units of a checked decimal amount in `currency`, or an issue on `path` when the
- * currency has fewer digits (100.5 JPY) or the amount is too large to count exactly.
+ * The split shares must add up to the total: a share left unassigned or assigned twice is
+ * money nobody can account for. Summed as bigint, so a hundred large shares stay exact.
  */
-export function minorUnits(
+export function checkSplitTotal(
   ctx: Pick<z.core.$RefinementCtx, 'addIssue'>,
-  path: readonly (string | number)[],
-  amount: WireAmount,
-  currency: string,
-): MinorUnits | undefined {
-  const minor = exactly(amount, currency);
-  if (minor === undefined) ctx.addIssue({ code: 'custom', path: [...path], message: inexact(currency) });
-  return minor;
+  totalField: string,
+  total: number | undefined,
+  split: readonly { amount: number }[] | undefined,
+): void {
+  if (total === undefined || split === undefined || split.length === 0) return;
+  if (![total, ...split.map((share) => share.amount)].every(Number.isSafeInteger)) return; // reported on its own field
+  const sum = split.reduce((acc, share) => acc + BigInt(share.amount), 0n);
+  if (sum !== BigInt(total)) ctx.addIssue({ code: 'custom', path: ['split'], message: `amounts must add up to ${totalField}` });
 }
-
-/** The same, for an amount whose currency is known only after validation: 400 on `field`. */
-export function minorUnitsOf(amount: WireAmount, currency: string, field: string): MinorUnits {
-  const minor = exactly(amount, currency);
-  if (minor === undefined) throw ApiProblem.invalid({ [field]: inexact(currency) });
-  return minor;
-}
-
-function exactly(amount: WireAmount, currency: string): MinorUnits | undefined {
-  try {
-    return fromWireAmount(amount, currency);
-  } catch {
-    return undefined;
-  }
-}
-
-const inexact = (currency: string) => `must be an amount of ${currency} that can be counted exactly`;

@@ -89,7 +89,7 @@ describe('ordinary data that looks like a card number', () => {
     const stack = await open();
     const orderId = 'e4-1795384870676';
     await stack.openSession({ order_id: orderId });
-    const response = await stack.request('POST', '/api/checkout/sessions', { admin: true, body: { amount: 10.1, currency: 'UAH', description: 'Tea', order_id: orderId } });
+    const response = await stack.request('POST', '/api/checkout/sessions', { admin: true, body: { amount: 1010, currency: 'UAH', description: 'Tea', order_id: orderId } });
     expect(response.status).toBe(409);
     const text = await response.text();
     expect(text).toContain(orderId);

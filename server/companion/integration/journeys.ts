@@ -91,8 +91,8 @@ export function describeJourneys(backend: LedgerBackend): void {
       it('capture, refund, void, split capture and split refund, cancel', async () => {
         const auth = await stack.openSession({ method: 'auth' });
         await pay(auth.id);
-        expect((await op(auth.order_id, 'capture', 200, { amount: 5 })).operation.status).toBe('success');
-        expect((await op(auth.order_id, 'refund', 200, { amount: 1.5 })).totals).toMatchObject({ refunded: 1.5, refundable: 3.5 });
+        expect((await op(auth.order_id, 'capture', 200, { amount: 500 })).operation.status).toBe('success');
+        expect((await op(auth.order_id, 'refund', 200, { amount: 150 })).totals).toMatchObject({ refunded: 150, refundable: 350 });
 
         const voided = await stack.openSession({ method: 'auth' });
         await pay(voided.id);
@@ -137,10 +137,10 @@ export function describeJourneys(backend: LedgerBackend): void {
       });
 
       it('50 refunds racing over HTTP never return more than was paid', async () => {
-        const session = await stack.openSession({ amount: 10 });
+        const session = await stack.openSession({ amount: 1000 });
         await pay(session.id);
         const statuses = await Promise.all(
-          Array.from({ length: 50 }, async () => (await stack.request('POST', `/api/orders/${session.order_id}/refund`, { admin: true, body: { amount: 0.3 } })).status),
+          Array.from({ length: 50 }, async () => (await stack.request('POST', `/api/orders/${session.order_id}/refund`, { admin: true, body: { amount: 30 } })).status),
         );
         expect(statuses.filter((status) => status === 200)).toHaveLength(33);
         expect(statuses.every((status) => status === 200 || status === 422)).toBe(true);
@@ -235,9 +235,9 @@ export function describeJourneys(backend: LedgerBackend): void {
         const session = await stack.openSession();
         await pay(session.id);
         await faults({ error_rate: 1, error_status: 503, phase: 'after', scope: { path: '/api/v1/refund' } });
-        const refund = await op(session.order_id, 'refund', 200, { amount: 4 });
-        expect(refund.operation).toMatchObject({ status: 'success', amount: 4 });
-        expect(refund.totals.refundable).toBe(6.1);
+        const refund = await op(session.order_id, 'refund', 200, { amount: 400 });
+        expect(refund.operation).toMatchObject({ status: 'success', amount: 400 });
+        expect(refund.totals.refundable).toBe(610);
         expect((await gatewayOrders(session.order_id)).filter((entry) => entry.method === 'refund')).toHaveLength(1);
       });
 
@@ -246,7 +246,7 @@ export function describeJourneys(backend: LedgerBackend): void {
         await pay(session.id);
         await faults({ error_rate: 1, error_status: 500, phase: 'before', scope: { path: '/api/v1/capture' } });
         expect((await op(session.order_id, 'capture', 202)).operation.status).toBe('pending');
-        expect((await stack.json('GET', `/api/orders/${session.order_id}`, 200, { admin: true })).totals.capture_pending).toBe(10.1);
+        expect((await stack.json('GET', `/api/orders/${session.order_id}`, 200, { admin: true })).totals.capture_pending).toBe(1010);
         expect(await stack.companion.companion.reconciler.runOnce()).toMatchObject({ checkedOperations: 1, givenUp: 1 });
         expect((await op(session.order_id, 'capture', 200)).operation.status).toBe('success');
       });

@@ -84,7 +84,7 @@ async function countPayment(stack: Stack, log: StatementLog, outcome: 'success' 
   const session = await stack.json('POST', '/api/checkout/sessions', 201, {
     admin: true,
     headers: { 'Idempotency-Key': `counts-${outcome}` },
-    body: { amount: 10.1, currency: 'UAH', description: 'Green tea, 250 g' },
+    body: { amount: 1010, currency: 'UAH', description: 'Green tea, 250 g' },
   });
   const openSession = step(log.take());
   const paid = await stack.json('POST', `/api/checkout/sessions/${session.id}/pay`, 200, { body: payBody({ card: card(outcome) }) });

@@ -10,9 +10,9 @@ import * as z from 'zod';
 import { GatewayError } from '@payform/gateway';
 import type { Account } from '@payform/gateway';
 import type { CompanionEnv } from '../context.js';
-import { decimal } from '../http/amounts.js';
 import { gatewayProblem } from '../http/failure-problems.js';
 import { ApiProblem } from '../http/problem.js';
+import { AmountView } from '../http/amounts.js';
 
 const ID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 
@@ -20,7 +20,7 @@ export const BalanceView = z.object({
   id: z.string(),
   name: z.string(),
   currency: z.string(),
-  balances: z.object({ available: z.number().describe('Decimal in major units of the currency'), rolling_reserve: z.number().optional() }),
+  balances: z.object({ available: z.int().describe('Integer number of minor units of the currency; may be negative'), rolling_reserve: AmountView.optional() }),
 });
 export type BalanceView = z.output<typeof BalanceView>;
 
@@ -37,8 +37,8 @@ export function balanceView(account: Account): BalanceView {
     name: account.name,
     currency: account.currency,
     balances: {
-      available: decimal(available, account.currency),
-      ...(reserve === undefined ? {} : { rolling_reserve: decimal(reserve, account.currency) }),
+      available,
+      ...(reserve === undefined ? {} : { rolling_reserve: reserve }),
     },
   };
 }

@@ -16,7 +16,7 @@ const open = async (options: StackOptions = {}) => (stack = await openStack({ ba
 
 /** A paid purchase of 10.10 UAH; its order id. */
 async function paidOrder(): Promise<string> {
-  const session = await stack.openSession({ amount: 10.1 });
+  const session = await stack.openSession({ amount: 1010 });
   expect((await (await stack.pay(session.id)).json()).status).toBe('success');
   return session.order_id;
 }
@@ -28,7 +28,7 @@ function gatewayRefunds(orderId: string): number[] {
   return (order?.operations ?? []).filter((operation) => operation.method === 'refund' && operation.status === 'success').map((operation) => operation.amount);
 }
 
-const refund = async (orderId: string, key: string, body: unknown = { amount: 2 }, send = stack.request) => {
+const refund = async (orderId: string, key: string, body: unknown = { amount: 200 }, send = stack.request) => {
   const response = await send('POST', `/api/orders/${orderId}/refund`, { admin: true, body, headers: { 'Idempotency-Key': key } });
   return { status: response.status, replayed: response.headers.get('idempotent-replayed'), text: await response.text() };
 };
@@ -39,11 +39,11 @@ describe('a request sent again with its Idempotency-Key', () => {
     const orderId = await paidOrder();
     const first = await refund(orderId, 'refund-1');
     expect(first).toMatchObject({ status: 200, replayed: null });
-    expect(JSON.parse(first.text).operation).toMatchObject({ kind: 'refund', amount: 2, status: 'success' });
+    expect(JSON.parse(first.text).operation).toMatchObject({ kind: 'refund', amount: 200, status: 'success' });
     const again = await refund(orderId, 'refund-1');
     expect(again).toEqual({ status: 200, replayed: 'true', text: first.text });
     // The same values serialised in another order and spacing are the same request.
-    const reordered = await stack.request('POST', `/api/orders/${orderId}/refund`, { admin: true, body: '{ "amount" : 2 }', headers: { 'Idempotency-Key': 'refund-1' } });
+    const reordered = await stack.request('POST', `/api/orders/${orderId}/refund`, { admin: true, body: '{ "amount" : 200 }', headers: { 'Idempotency-Key': 'refund-1' } });
     expect(reordered.status).toBe(200);
     expect(await reordered.text()).toBe(first.text);
     expect(gatewayRefunds(orderId)).toEqual([200]);
@@ -71,10 +71,10 @@ describe('a request sent again with its Idempotency-Key', () => {
     await open();
     const orderId = await paidOrder();
     expect((await refund(orderId, 'k-1')).status).toBe(200);
-    const otherAmount = await refund(orderId, 'k-1', { amount: 3 });
+    const otherAmount = await refund(orderId, 'k-1', { amount: 300 });
     expect(otherAmount.status).toBe(422);
     expect(JSON.parse(otherAmount.text)).toMatchObject({ error: { code: 'idempotency_key_reused', fields: { 'Idempotency-Key': 'was used for another request' } } });
-    const otherOperation = await stack.request('POST', `/api/orders/${orderId}/split-refund`, { admin: true, body: { amount: 2 }, headers: { 'Idempotency-Key': 'k-1' } });
+    const otherOperation = await stack.request('POST', `/api/orders/${orderId}/split-refund`, { admin: true, body: { amount: 200 }, headers: { 'Idempotency-Key': 'k-1' } });
     expect(otherOperation.status).toBe(422);
     expect((await otherOperation.json()).error.code).toBe('idempotency_key_reused');
     expect(gatewayRefunds(orderId)).toEqual([200]);
@@ -96,20 +96,20 @@ describe('a request sent again with its Idempotency-Key', () => {
   it('keeps no refusal: a 4xx frees the key for the corrected request', async () => {
     await open();
     const orderId = await paidOrder();
-    const tooMuch = await refund(orderId, 'fix-me', { amount: 50 });
+    const tooMuch = await refund(orderId, 'fix-me', { amount: 5000 });
     expect(tooMuch.status).toBe(422);
     expect(JSON.parse(tooMuch.text).error.code).toBe('exceeds_refundable');
     const malformed = await refund(orderId, 'fix-me', { amount: 'two' });
     expect(malformed.status).toBe(400);
-    expect(await refund(orderId, 'fix-me', { amount: 5 })).toMatchObject({ status: 200, replayed: null });
-    expect(await refund(orderId, 'fix-me', { amount: 5 })).toMatchObject({ status: 200, replayed: 'true' });
+    expect(await refund(orderId, 'fix-me', { amount: 500 })).toMatchObject({ status: 200, replayed: null });
+    expect(await refund(orderId, 'fix-me', { amount: 500 })).toMatchObject({ status: 200, replayed: 'true' });
     expect(gatewayRefunds(orderId)).toEqual([500]);
   });
 
   it('keeps no card number at rest: one typed into a comment is masked in the stored answer', async () => {
     await open();
     const orderId = await paidOrder();
-    const body = { amount: 2, comment: 'customer read out 4242 4242 4242 4242 on the phone; call 0501234567' };
+    const body = { amount: 200, comment: 'customer read out 4242 4242 4242 4242 on the phone; call 0501234567' };
     const first = await refund(orderId, 'chatty', body);
     expect(first.status).toBe(200);
     const again = await refund(orderId, 'chatty', body);
@@ -120,11 +120,11 @@ describe('a request sent again with its Idempotency-Key', () => {
 
   it('stores no card number typed into a comment or a description, however its digits are separated', async () => {
     await open();
-    const session = await stack.openSession({ amount: 10.1, description: 'Tea for card 4242.4242.4242.4242' });
+    const session = await stack.openSession({ amount: 1010, description: 'Tea for card 4242.4242.4242.4242' });
     expect(session.description).toBe('Tea for card [card number]');
     expect((await stack.ledger.getSession(session.id))?.description).toBe('Tea for card [card number]');
     expect((await (await stack.pay(session.id)).json()).status).toBe('success');
-    const answer = await refund(session.order_id, 'typed', { amount: 2, comment: 'as read out: 4242  4242  4242  4242' });
+    const answer = await refund(session.order_id, 'typed', { amount: 200, comment: 'as read out: 4242  4242  4242  4242' });
     expect(answer.status).toBe(200);
     expect(JSON.parse(answer.text).operation.comment).toBe('as read out: [card number]');
     const stored = (await stack.ledger.getOrder(session.order_id))!.operations.map((operation) => operation.comment);
@@ -154,7 +154,7 @@ describe('a request sent again with its Idempotency-Key', () => {
     const orderId = await paidOrder();
     const first = await refund(orderId, 'across');
     const restarted = await stack.instance();
-    const again = await refund(orderId, 'across', { amount: 2 }, restarted.request);
+    const again = await refund(orderId, 'across', { amount: 200 }, restarted.request);
     expect(again).toEqual({ status: 200, replayed: 'true', text: first.text });
     expect(gatewayRefunds(orderId)).toEqual([200]);
   });
@@ -179,7 +179,7 @@ describe('the Idempotency-Key header', () => {
     const orderId = await paidOrder();
     const mine = await refund(orderId, 'mine');
     expect(mine.status).toBe(200);
-    const stranger = await stack.request('POST', `/api/orders/${orderId}/refund`, { body: { amount: 2 }, headers: { 'Idempotency-Key': 'mine' } });
+    const stranger = await stack.request('POST', `/api/orders/${orderId}/refund`, { body: { amount: 200 }, headers: { 'Idempotency-Key': 'mine' } });
     expect(stranger.status).toBe(401);
     expect(await stranger.text()).not.toContain('operation');
     const session = () => stack.request('POST', '/api/checkout/sessions', { body: { amount: 5, currency: 'UAH', description: 'Sencha' }, headers: { 'Idempotency-Key': 'mine-too' } });
@@ -231,7 +231,7 @@ describe('the lifetime of a key', () => {
     const path = `/api/orders/${orderId}/refund`;
     // What an instance that crashed mid-request leaves behind: a claim and no answer.
     const crashed = await stack.ledger.claimIdempotencyKey({
-      key: 'orphan', method: 'POST', path, fingerprint: requestFingerprint(ADMIN_TOKEN, 'POST', path, JSON.stringify({ amount: 2 })), leaseMs: 5 * 60_000, lifetimeMs: 24 * HOUR,
+      key: 'orphan', method: 'POST', path, fingerprint: requestFingerprint(ADMIN_TOKEN, 'POST', path, JSON.stringify({ amount: 200 })), leaseMs: 5 * 60_000, lifetimeMs: 24 * HOUR,
     });
     expect(crashed.outcome).toBe('claimed');
     expect((await refund(orderId, 'orphan')).status).toBe(409);
@@ -239,7 +239,7 @@ describe('the lifetime of a key', () => {
     expect((await refund(orderId, 'orphan')).status).toBe(409);
     // Another body never takes over someone else's key, even a dead one's.
     clock.advance(1);
-    expect((await refund(orderId, 'orphan', { amount: 3 })).status).toBe(422);
+    expect((await refund(orderId, 'orphan', { amount: 300 })).status).toBe(422);
     // The dead instance may have sent the refund before it died: running it again could refund
     // twice, so the outcome is unknown, and kept like any 5xx.
     const interrupted = await refund(orderId, 'orphan');

@@ -1,10 +1,12 @@
 /**
- * Bodies of the merchant's secondary operations. Amounts are decimals in the order's currency;
- * omitted, they mean "all that is left" (the rest of the reserve, the refundable amount).
+ * Bodies of the merchant's secondary operations. Amounts are integer minor units of the order's
+ * currency (checked against it once the order is read); omitted, they mean "all that is left"
+ * (the rest of the reserve, the refundable amount).
  */
 import * as z from 'zod';
-import { checkSplitTotal, SplitPayments, Comment } from '@payform/gateway/wire';
-import { Amount } from '../http/amounts.js';
+import { Comment } from '@payform/gateway/wire';
+import { Amount, checkSplitTotal } from '../http/amounts.js';
+import { SplitShares } from '../http/split-shares.js';
 
 export const CaptureRequest = z.strictObject({ amount: Amount.optional(), comment: Comment.optional() });
 export const VoidRequest = z.strictObject({ comment: Comment.optional() });
@@ -17,7 +19,7 @@ export const RefundRequest = z.strictObject({
  * The shares name each sub-merchant once and, when the total is given, add up to it — checked
  * here, before anything is reserved.
  */
-const Split = z.strictObject({ amount: Amount.optional(), split: SplitPayments.max(100), comment: Comment.optional() }).superRefine((request, ctx) => {
+const Split = z.strictObject({ amount: Amount.optional(), split: SplitShares, comment: Comment.optional() }).superRefine((request, ctx) => {
   checkSplitTotal(ctx, 'amount', request.amount, request.split);
   const subMerchants = request.split.map((share) => share.sub_merchant_id.toLowerCase());
   if (new Set(subMerchants).size !== subMerchants.length) ctx.addIssue({ code: 'custom', path: ['split'], message: 'must name each sub-merchant once' });
@@ -29,4 +31,4 @@ export const ResendRequest = z.strictObject({
   transaction_id: z.string().min(1).max(256).optional(),
 });
 
-export type OperationBody = z.output<typeof RefundRequest> & { readonly split?: z.output<typeof SplitPayments> };
+export type OperationBody = z.output<typeof RefundRequest> & { readonly split?: z.output<typeof SplitShares> };

@@ -89,9 +89,8 @@ export function orderRoutes(): Hono<CompanionEnv> {
     const id = orderId(c);
     const outcome: OperationOutcome = await operations.perform(id, kind, body);
     const detail = await ledger.getOrder(id);
-    const currency = detail?.payment.currency ?? 'XTS';
     const totals = detail && orderView(detail, await capturable(ledger, detail, options.captureOverReservePercent)).totals;
-    return c.json({ operation: operationView(outcome.operation, currency), totals } satisfies OperationAnswer, outcome.settled ? 200 : 202);
+    return c.json({ operation: operationView(outcome.operation), totals } satisfies OperationAnswer, outcome.settled ? 200 : 202);
   };
   const capture = operation('capture');
   const voidAuth = operation('void');

@@ -1,5 +1,5 @@
 // The merchant API over orders: reads, capture, void, refund, split, cancel, re-send, receipts.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { TEST_SUB_MERCHANTS } from '@payform/gateway/testing';
 import { createStack } from '../test/stack.js';
 import type { Stack } from '../test/stack.js';
@@ -13,9 +13,9 @@ afterEach(async () => {
   await stack.close();
 });
 
-/** A paid order of `amount` (decimal UAH): a purchase, or an auth to capture. */
+/** A paid order of 1010 (10.10 UAH, unless `extra` says otherwise): a purchase, or an auth to capture. */
 async function paidOrder(method: 'purchase' | 'auth' = 'purchase', extra: Record<string, unknown> = {}): Promise<string> {
-  const session = await stack.openSession({ method, amount: 10.1, ...extra });
+  const session = await stack.openSession({ method, amount: 1010, ...extra });
   const answer = await (await stack.pay(session.id)).json();
   expect(answer.status).toBe('success');
   return session.order_id;
@@ -41,9 +41,13 @@ describe('reading orders', () => {
   it('shows an order with its payment, events and totals — no card token', async () => {
     const orderId = await paidOrder();
     const detail = await stack.json('GET', `/api/orders/${orderId}`, 200, { admin: true });
-    expect(detail.order).toMatchObject({ order_id: orderId, amount: 10.1, currency: 'UAH', status: 'success', card: { mask: '424242******4242', brand: 'visa' } });
-    expect(detail.totals).toEqual({ captured: 0, capture_pending: 0, refunded: 0, refund_pending: 0, voided: false, refundable: 10.1, capturable: 0 });
+    expect(detail.order).toMatchObject({ order_id: orderId, amount: 1010, currency: 'UAH', status: 'success', card: { mask: '424242******4242', brand: 'visa' } });
+    expect(detail.totals).toEqual({ captured: 0, capture_pending: 0, refunded: 0, refund_pending: 0, voided: false, refundable: 1010, capturable: 0 });
     expect(detail.operations).toEqual([]);
+    // The gateway's webhook is shown in the API's one unit too: minor units, never its 10.1.
+    await vi.waitFor(async () => expect((await stack.json('GET', `/api/orders/${orderId}`, 200, { admin: true })).events).not.toEqual([]));
+    const { events } = await stack.json('GET', `/api/orders/${orderId}`, 200, { admin: true });
+    expect(events[0].event).toMatchObject({ order_id: orderId, amount: 1010, currency: 'UAH' });
     // The token the ledger keeps for saved cards is in no part of the view (a webhook's body shows `[redacted]`).
     const token = (await stack.ledger.getPayment(orderId))?.ccToken;
     expect(token).toEqual(expect.any(String));
@@ -57,17 +61,17 @@ describe('reading orders', () => {
 describe('capture and void', () => {
   it('captures the whole reserve when no amount is given', async () => {
     const orderId = await paidOrder('auth');
-    expect((await stack.json('GET', `/api/orders/${orderId}`, 200, { admin: true })).totals.capturable).toBe(11.61);
+    expect((await stack.json('GET', `/api/orders/${orderId}`, 200, { admin: true })).totals.capturable).toBe(1161);
     const full = await op(orderId, 'capture', 200);
-    expect(full.operation).toMatchObject({ kind: 'capture', amount: 10.1, status: 'success', status_code: '1000' });
-    expect(full.totals).toMatchObject({ captured: 10.1, refundable: 10.1, capturable: 0 });
+    expect(full.operation).toMatchObject({ kind: 'capture', amount: 1010, status: 'success', status_code: '1000' });
+    expect(full.totals).toMatchObject({ captured: 1010, refundable: 1010, capturable: 0 });
   });
 
   it('captures in part once: the rest of the reserve is released', async () => {
     const orderId = await paidOrder('auth');
-    const partial = await op(orderId, 'capture', 200, { amount: 7, comment: 'first box' });
-    expect(partial.operation).toMatchObject({ kind: 'capture', amount: 7, status: 'success', comment: 'first box', operation_id: expect.any(String) });
-    expect(partial.totals).toMatchObject({ captured: 7, refundable: 7, capturable: 0 });
+    const partial = await op(orderId, 'capture', 200, { amount: 700, comment: 'first box' });
+    expect(partial.operation).toMatchObject({ kind: 'capture', amount: 700, status: 'success', comment: 'first box', operation_id: expect.any(String) });
+    expect(partial.totals).toMatchObject({ captured: 700, refundable: 700, capturable: 0 });
     expect((await op(orderId, 'capture', 409)).error.code).toBe('already_captured');
     const gateway = await stack.companion.companion.services.gateway.orders.get(orderId);
     expect(gateway.filter((entry) => entry.method === 'capture').map((entry) => entry.amount)).toEqual([700]);
@@ -75,7 +79,7 @@ describe('capture and void', () => {
 
   it('two partial captures at once: one is made, the other refused before the gateway', async () => {
     const orderId = await paidOrder('auth');
-    const answers = await Promise.all([1, 2].map(async (amount) => {
+    const answers = await Promise.all([100, 200].map(async (amount) => {
       const response = await stack.request('POST', `/api/orders/${orderId}/capture`, { admin: true, body: { amount } });
       return { status: response.status, body: await response.json() };
     }));
@@ -88,10 +92,10 @@ describe('capture and void', () => {
 
   it('captures above the reserve within the project’s limit, and refuses beyond it', async () => {
     const orderId = await paidOrder('auth');
-    const beyond = await op(orderId, 'capture', 422, { amount: 11.62 });
-    expect(beyond.error).toEqual({ code: 'exceeds_capturable', message: 'At most 11.61 UAH can be captured', fields: { amount: 'must be at most 11.61 UAH' } });
+    const beyond = await op(orderId, 'capture', 422, { amount: 1162 });
+    expect(beyond.error).toEqual({ code: 'exceeds_capturable', message: 'At most 1161 (11.61 UAH) can be captured', fields: { amount: 'must be at most 1161 (11.61 UAH)' } });
     expect((await stack.ledger.getOrder(orderId))?.operations).toEqual([]);
-    expect((await op(orderId, 'capture', 200, { amount: '11.61' })).operation).toMatchObject({ amount: 11.61, status: 'success' });
+    expect((await op(orderId, 'capture', 200, { amount: 1161 })).operation).toMatchObject({ amount: 1161, status: 'success' });
   });
 
   it('refuses capture and void of a purchase, and of an auth that did not succeed', async () => {
@@ -106,20 +110,21 @@ describe('capture and void', () => {
   it('voids an uncaptured auth; nothing can be captured or voided after', async () => {
     const orderId = await paidOrder('auth');
     const voided = await op(orderId, 'void', 200, { comment: 'out of stock' });
-    expect(voided.operation).toMatchObject({ kind: 'void', status: 'success', amount: 10.1, status_code: '1009' });
+    expect(voided.operation).toMatchObject({ kind: 'void', status: 'success', amount: 1010, status_code: '1009' });
     expect((await op(orderId, 'capture', 409)).error.code).toBe('already_voided');
     expect((await op(orderId, 'void', 409)).error.code).toBe('already_voided');
   });
 
   it('refuses to void a captured auth', async () => {
     const orderId = await paidOrder('auth');
-    await op(orderId, 'capture', 200, { amount: 1 });
+    await op(orderId, 'capture', 200, { amount: 100 });
     expect((await op(orderId, 'void', 409)).error.code).toBe('already_captured');
   });
 
   it('validates bodies: unknown fields, amounts, comment length', async () => {
     const orderId = await paidOrder('auth');
-    expect((await op(orderId, 'capture', 400, { amount: 1.001 })).error.fields.amount).toContain('decimal digits');
+    expect((await op(orderId, 'capture', 400, { amount: 10.5 })).error.fields.amount).toBe('must be an integer number of minor units (24950 = 249.50 UAH)');
+    expect((await op(orderId, 'capture', 400, { amount: '1000' })).error.fields.amount).toBe('must be an integer number of minor units (24950 = 249.50 UAH)');
     expect((await op(orderId, 'capture', 400, { charge_amount: 1 })).error.fields.charge_amount).toBe('is not allowed');
     expect((await op(orderId, 'void', 400, { comment: 'x'.repeat(2049) })).error.fields.comment).toContain('2048');
     expect((await op('no-such-order', 'capture', 404)).error.code).toBe('order_not_found');
@@ -129,27 +134,27 @@ describe('capture and void', () => {
 describe('refunds', () => {
   it('refunds in part with receipt delivery, then the rest; nothing is left after', async () => {
     const orderId = await paidOrder();
-    const part = await op(orderId, 'refund', 200, { amount: 2.5, comment: 'damaged', f_receipt_delivery: 'email' });
-    expect(part.operation).toMatchObject({ kind: 'refund', amount: 2.5, status: 'success', status_code: '1004', receipt_url: expect.stringMatching(/^http/) });
-    expect(part.totals).toMatchObject({ refunded: 2.5, refundable: 7.6 });
-    expect((await op(orderId, 'refund', 422, { amount: 7.61 })).error).toMatchObject({ code: 'exceeds_refundable', fields: { amount: 'must be at most 7.6 UAH' } });
-    expect((await op(orderId, 'refund', 200)).operation.amount).toBe(7.6);
-    expect((await op(orderId, 'refund', 409, { amount: 0.01 })).error.code).toBe('nothing_left');
+    const part = await op(orderId, 'refund', 200, { amount: 250, comment: 'damaged', f_receipt_delivery: 'email' });
+    expect(part.operation).toMatchObject({ kind: 'refund', amount: 250, status: 'success', status_code: '1004', receipt_url: expect.stringMatching(/^http/) });
+    expect(part.totals).toMatchObject({ refunded: 250, refundable: 760 });
+    expect((await op(orderId, 'refund', 422, { amount: 761 })).error).toMatchObject({ code: 'exceeds_refundable', fields: { amount: 'must be at most 760 (7.60 UAH)' } });
+    expect((await op(orderId, 'refund', 200)).operation.amount).toBe(760);
+    expect((await op(orderId, 'refund', 409, { amount: 1 })).error.code).toBe('nothing_left');
     expect((await op(orderId, 'refund', 400, { f_receipt_delivery: 'pigeon' })).error.fields.f_receipt_delivery).toBeDefined();
   });
 
   it('refunds an auth only as far as it was captured', async () => {
     const orderId = await paidOrder('auth');
     expect((await op(orderId, 'refund', 409)).error.code).toBe('nothing_captured');
-    await op(orderId, 'capture', 200, { amount: 4 });
-    expect((await op(orderId, 'refund', 422, { amount: 4.01 })).error.code).toBe('exceeds_refundable');
-    expect((await op(orderId, 'refund', 200)).operation.amount).toBe(4);
+    await op(orderId, 'capture', 200, { amount: 400 });
+    expect((await op(orderId, 'refund', 422, { amount: 401 })).error.code).toBe('exceeds_refundable');
+    expect((await op(orderId, 'refund', 200)).operation.amount).toBe(400);
   });
 
   it('50 racing refunds never return more than was paid, here or at the gateway', async () => {
     const orderId = await paidOrder();
     const responses = await Promise.all(
-      Array.from({ length: 50 }, () => stack.request('POST', `/api/orders/${orderId}/refund`, { admin: true, body: { amount: 0.3 } })),
+      Array.from({ length: 50 }, () => stack.request('POST', `/api/orders/${orderId}/refund`, { admin: true, body: { amount: 30 } })),
     );
     const statuses = responses.map((response) => response.status);
     expect(statuses.filter((status) => status === 200)).toHaveLength(33);
@@ -170,8 +175,8 @@ describe('split operations', () => {
     expect(refunded.operation).toMatchObject({ kind: 'refund', amount: 20, status: 'success' });
     expect((await op(orderId, 'split-refund', 422, { split: [{ sub_merchant_id: SUB_A, amount: 1 }, { sub_merchant_id: SUB_B, amount: 31 }] })).error).toEqual({
       code: 'exceeds_sub_merchant_share',
-      message: `At most 30 UAH can be refunded to sub-merchant ${SUB_B}`,
-      fields: { 'split[1].amount': 'must be at most 30 UAH' },
+      message: `At most 30 (0.30 UAH) can be refunded to sub-merchant ${SUB_B}`,
+      fields: { 'split[1].amount': 'must be at most 30 (0.30 UAH)' },
     });
   });
 

@@ -39,7 +39,7 @@ async function savedCard(stack: Stack, customerId: string, outcome: 'success' | 
 const charge = (stack: Stack, customerId: string, cardId: string, body: Record<string, unknown>) =>
   stack.request('POST', `/api/customers/${customerId}/cards/${cardId}/charges`, { admin: true, body });
 
-const renewal = { amount: 199.5, currency: 'UAH', description: 'Tea club, December', method: 'purchase' };
+const renewal = { amount: 19950, currency: 'UAH', description: 'Tea club, December', method: 'purchase' };
 
 describe('a charge of a saved card', () => {
   it('pays with the card’s token without the customer, as any payment is recorded and told', async () => {
@@ -49,10 +49,10 @@ describe('a charge of a saved card', () => {
     const response = await charge(stack, 'cust-renew', saved.id, { ...renewal, order_id: 'renewal-2030-12' });
     expect(response.status).toBe(201);
     const answer = await response.json();
-    expect(answer).toMatchObject({ order_id: 'renewal-2030-12', status: 'success', method: 'purchase', amount: 199.5, currency: 'UAH', card_id: saved.id, payment_id: expect.any(String) });
+    expect(answer).toMatchObject({ order_id: 'renewal-2030-12', status: 'success', method: 'purchase', amount: 19950, currency: 'UAH', card_id: saved.id, payment_id: expect.any(String) });
     expect(gatewayCalls).toEqual(['POST /api/v1/payment']);
     const detail = await stack.json('GET', '/api/orders/renewal-2030-12', 200, { admin: true });
-    expect(detail.order).toMatchObject({ method: 'purchase', mode: 'direct', status: 'success', amount: 199.5, customer_id: 'cust-renew', card: { mask: saved.mask } });
+    expect(detail.order).toMatchObject({ method: 'purchase', mode: 'direct', status: 'success', amount: 19950, customer_id: 'cust-renew', card: { mask: saved.mask } });
     // The sandbox's webhook for it arrives and applies; the merchant's hook hears of it.
     await eventually(async () => {
       const deliveries = (await stack.control('GET', '/_sandbox/webhooks?order_id=renewal-2030-12')).deliveries;
@@ -66,7 +66,7 @@ describe('a charge of a saved card', () => {
     const saved = await savedCard(stack, 'cust-auth');
     const answer = await (await charge(stack, 'cust-auth', saved.id, { ...renewal, method: 'auth' })).json();
     expect(answer).toMatchObject({ status: 'success', method: 'auth' });
-    const captured = await stack.json('POST', `/api/orders/${answer.order_id}/capture`, 200, { admin: true, body: { amount: 100 } });
+    const captured = await stack.json('POST', `/api/orders/${answer.order_id}/capture`, 200, { admin: true, body: { amount: 10000 } });
     expect(captured.operation ?? captured).toMatchObject({ status: 'success' });
   });
 

@@ -14,8 +14,8 @@ import type { PayAnswer } from '../checkout/pay-answer.js';
 import { checkSession, paymentFields, toNewSession } from '../checkout/session-request.js';
 import { requireCustomer } from '../checkout/session-access.js';
 import type { PaymentFlowDeps } from '../context.js';
-import { decimal } from '../http/amounts.js';
 import { ApiProblem } from '../http/problem.js';
+import { AmountView } from '../http/amounts.js';
 
 /** `POST /api/customers/:customer_id/cards/:card_id/charges`. */
 export const ChargeRequest = z
@@ -28,7 +28,7 @@ export const ChargeAnswer = z.object({
   order_id: z.string(),
   payment_id: z.string().optional(),
   method: z.enum(['purchase', 'auth']),
-  amount: z.number(),
+  amount: AmountView,
   currency: z.string(),
   card_id: z.string(),
   status: z
@@ -79,7 +79,7 @@ export class SavedCardCharges {
       order_id: answer.order_id,
       ...(answer.payment_id ? { payment_id: answer.payment_id } : {}),
       method: request.method === 'auth' ? 'auth' : 'purchase',
-      amount: decimal(session.amount, session.currency),
+      amount: session.amount,
       currency: session.currency,
       card_id: card.id,
     };

@@ -12,7 +12,8 @@ import type { Operation as GatewayOperation } from '@payform/gateway';
 import type { Operation, OperationKind, OperationRequest, OperationResult, Payment, SplitShare } from '../../ledger/index.js';
 import { OperationRefused } from '../../ledger/index.js';
 import type { PaymentFlowDeps } from '../context.js';
-import { decimal, minorUnitsOf } from '../http/amounts.js';
+import { formatMinorUnits, minorUnits } from '@payform/gateway';
+import { minorUnitsOf } from '../http/amounts.js';
 import { gatewayProblem } from '../http/failure-problems.js';
 import { ApiProblem, capitalise } from '../http/problem.js';
 import { maskStoredText } from '../log/redact.js';
@@ -110,24 +111,25 @@ export class SecondaryOperations {
   #send(payment: Payment, reservation: Operation, body: OperationBody): Promise<GatewayOperation> {
     const { gateway, options } = this.#deps;
     const target = { order_id: payment.orderId, comment: body.comment, server_url: `${options.publicUrl}/webhooks/gateway` };
-    const split = reservation.split?.map((share) => ({ amount: share.amount, sub_merchant_id: share.subMerchantId }));
+    const split = reservation.split?.map((share) => ({ amount: minorUnits(share.amount), sub_merchant_id: share.subMerchantId }));
+    const amount = minorUnits(reservation.amount);
     // The whole payment at once goes without an amount, as the interface's "full" form.
     const whole = reservation.amount === payment.amount;
     switch (reservation.kind) {
       case 'capture':
         return split
-          ? gateway.operations.splitCapture(definedFields({ ...target, order_currency: payment.currency, charge_amount: reservation.amount, split }))
-          : gateway.operations.capture(definedFields({ ...target, order_currency: payment.currency, charge_amount: whole ? undefined : reservation.amount }));
+          ? gateway.operations.splitCapture(definedFields({ ...target, order_currency: payment.currency, charge_amount: amount, split }))
+          : gateway.operations.capture(definedFields({ ...target, order_currency: payment.currency, charge_amount: whole ? undefined : amount }));
       case 'void':
         return gateway.operations.void(definedFields({ ...target, order_currency: payment.currency }));
       case 'refund':
         return split
-          ? gateway.operations.splitRefund(definedFields({ ...target, currency: payment.currency, refund_amount: reservation.amount, split }))
+          ? gateway.operations.splitRefund(definedFields({ ...target, currency: payment.currency, refund_amount: amount, split }))
           : gateway.operations.refund(
               definedFields({
                 ...target,
                 order_currency: payment.currency,
-                refund_amount: whole && payment.method === 'purchase' ? undefined : reservation.amount,
+                refund_amount: whole && payment.method === 'purchase' ? undefined : amount,
                 f_receipt_delivery: body.f_receipt_delivery,
               }),
             );
@@ -164,7 +166,7 @@ const VERB: Record<OperationKind, string> = { capture: 'captured', void: 'voided
  * limit in the order's currency, the share of the request that broke it).
  */
 function refusalProblem(error: OperationRefused, kind: OperationKind, currency: string, split: readonly SplitShare[]): ApiProblem {
-  const limit = error.available === undefined ? undefined : `${decimal(error.available, currency)} ${currency}`;
+  const limit = error.available === undefined ? undefined : `${error.available} (${formatMinorUnits(error.available, currency)})`;
   const share = `split[${Math.max(0, split.findIndex((candidate) => candidate.subMerchantId === error.subMerchantId))}]`;
   switch (error.reason) {
     case 'exceeds_capturable':

@@ -1,17 +1,16 @@
 /**
- * How the merchant API shows the ledger's records: snake_case, decimal amounts in the order's
- * currency, ISO timestamps. Gateway card tokens are never shown (they can charge the card);
+ * How the merchant API shows the ledger's records: snake_case, amounts in integer minor units
+ * of their currency, ISO timestamps. Gateway card tokens are never shown (they can charge the card);
  * the masked number and brand are.
  */
 import * as z from 'zod';
+import { readWebhookEvent } from '@payform/gateway';
 import type { ListedEvent, Operation, OrderDetail, OrderTotals, Payment, PaymentDiscrepancy, SplitShare, StoredEvent } from '../../ledger/index.js';
-import { decimal } from '../http/amounts.js';
+import { AmountView as Amount } from '../http/amounts.js';
 import { redactForStorage } from '../log/redact.js';
 
 // The schemas are the contract (the OpenAPI document's components); the builders below are typed by them.
 
-/** A decimal in major units of the currency, as many digits as it has (UAH 10.1). */
-export const Amount = z.number().describe('Decimal in major units of the currency');
 export const Timestamp = z.iso.datetime().describe('ISO 8601, UTC');
 const SplitView = z.array(z.object({ sub_merchant_id: z.string(), amount: Amount })).nullable();
 const PaymentStatus = z.enum(['init', 'pending', 'success', 'failure']);
@@ -100,7 +99,7 @@ export const EventView = z.object({
   outcome: z.enum(['applied', 'stale', 'parked', 'unmatched']),
   received_at: Timestamp,
   applied_at: Timestamp.nullable(),
-  event: z.unknown().describe('The event as the gateway sent it, tokens replaced and card data masked'),
+  event: z.unknown().describe('The event the gateway sent, amounts in integer minor units (as the gateway client reads it), tokens replaced and card data masked; one that cannot be read is shown as it came'),
 });
 export type EventView = z.output<typeof EventView>;
 
@@ -138,24 +137,23 @@ function iso(time: number | null) {
   return time === null ? null : new Date(time).toISOString();
 }
 
-function splitView(split: readonly SplitShare[] | null, currency: string): z.output<typeof SplitView> {
-  return split?.map((share) => ({ sub_merchant_id: share.subMerchantId, amount: decimal(share.amount, currency) })) ?? null;
+function splitView(split: readonly SplitShare[] | null): z.output<typeof SplitView> {
+  return split?.map((share) => ({ sub_merchant_id: share.subMerchantId, amount: share.amount })) ?? null;
 }
 
-/** What the gateway reported, amounts in their own currency (the order's when it named none). */
-function discrepancyView(reported: PaymentDiscrepancy | null, orderCurrency: string): z.output<typeof DiscrepancyView> | null {
+/** What the gateway reported, amounts in minor units of their own currency. */
+function discrepancyView(reported: PaymentDiscrepancy | null): z.output<typeof DiscrepancyView> | null {
   if (!reported) return null;
-  const amount = (value: number | null, currency: string | null) => (value === null ? null : decimal(value, currency ?? orderCurrency));
   return {
     status: reported.status,
-    amount: amount(reported.amount, reported.currency),
+    amount: reported.amount,
     currency: reported.currency,
-    paid_amount: amount(reported.paidAmount, reported.paidCurrency ?? reported.currency),
+    paid_amount: reported.paidAmount,
     paid_currency: reported.paidCurrency,
     payment_id: reported.paymentId,
-    refunded_amount: reported.refunded === undefined ? null : decimal(reported.refunded, orderCurrency),
+    refunded_amount: reported.refunded === undefined ? null : reported.refunded,
     late_operation: reported.lateOperation
-      ? { never_sent_id: reported.lateOperation.reservation, made_id: reported.lateOperation.operation, kind: reported.lateOperation.kind, amount: decimal(reported.lateOperation.amount, orderCurrency) }
+      ? { never_sent_id: reported.lateOperation.reservation, made_id: reported.lateOperation.operation, kind: reported.lateOperation.kind, amount: reported.lateOperation.amount }
       : null,
     noted_at: iso(reported.notedAt),
   };
@@ -168,9 +166,9 @@ export function paymentView(payment: Payment): PaymentView {
     attempt: payment.attempt,
     mode: payment.mode,
     method: payment.method,
-    amount: decimal(payment.amount, payment.currency),
+    amount: payment.amount,
     currency: payment.currency,
-    split: splitView(payment.split, payment.currency),
+    split: splitView(payment.split),
     status: payment.status,
     status_code: payment.statusCode,
     status_description: payment.statusDescription,
@@ -183,24 +181,24 @@ export function paymentView(payment: Payment): PaymentView {
     checkout_url: payment.checkoutUrl,
     receipt_url: payment.receiptUrl,
     /** Set when the gateway reported the payment paid with other figures (held, do not fulfil), or refunds past what was paid. */
-    discrepancy: discrepancyView(payment.discrepancy, payment.currency),
+    discrepancy: discrepancyView(payment.discrepancy),
     created_at: iso(payment.createdAt),
     updated_at: iso(payment.updatedAt),
     finalized_at: iso(payment.finalizedAt),
   };
 }
 
-export function operationView(operation: Operation, currency: string): OperationView {
+export function operationView(operation: Operation): OperationView {
   return {
     id: operation.id,
     operation_id: operation.operationId,
     kind: operation.kind,
-    amount: decimal(operation.amount, currency),
+    amount: operation.amount,
     status: operation.status,
     status_code: operation.statusCode,
     status_description: operation.statusDescription,
     comment: operation.comment,
-    split: splitView(operation.split, currency),
+    split: splitView(operation.split),
     receipt_url: operation.receiptUrl,
     origin: operation.origin,
     created_at: iso(operation.createdAt),
@@ -209,8 +207,10 @@ export function operationView(operation: Operation, currency: string): Operation
 }
 
 /**
- * A stored webhook, its event as the gateway sent it with tokens and the like replaced and card
- * data masked (stored so; redacted again here for events kept before it was).
+ * A stored webhook, its event as the gateway client reads it — amounts in minor units, like
+ * every amount the merchant API shows — with tokens and the like replaced and card data masked
+ * (stored so; redacted again here for events kept before it was). One the client cannot read
+ * is shown as it came.
  */
 export function eventView(event: StoredEvent): EventView {
   let body: unknown;
@@ -219,7 +219,7 @@ export function eventView(event: StoredEvent): EventView {
   } catch {
     body = null;
   }
-  const shown = redactForStorage(body);
+  const shown = redactForStorage(inMinorUnits(body));
   return {
     id: event.id,
     method: event.method,
@@ -232,14 +232,9 @@ export function eventView(event: StoredEvent): EventView {
   };
 }
 
-/** An event's amount as a decimal of its currency, when it names both and it can be written exactly. */
+/** An event's amount in minor units, when it names both the amount and its currency. */
 function eventAmount(event: ListedEvent): number | null {
-  if (event.amount === null || event.currency === null) return null;
-  try {
-    return decimal(event.amount, event.currency);
-  } catch {
-    return null; // more digits than a JSON number carries: the event itself still shows it
-  }
+  return event.currency === null ? null : event.amount;
 }
 
 /**
@@ -257,25 +252,32 @@ export function waitingEventView(event: ListedEvent): WaitingEventView {
   };
 }
 
-export function totalsView(totals: OrderTotals, currency: string): TotalsView {
+export function totalsView(totals: OrderTotals): TotalsView {
   return {
-    captured: decimal(totals.captured, currency),
-    capture_pending: decimal(totals.capturePending, currency),
-    refunded: decimal(totals.refunded, currency),
-    refund_pending: decimal(totals.refundPending, currency),
+    captured: totals.captured,
+    capture_pending: totals.capturePending,
+    refunded: totals.refunded,
+    refund_pending: totals.refundPending,
     voided: totals.voided,
-    refundable: decimal(totals.refundable, currency),
-    capturable: decimal(totals.capturable, currency),
+    refundable: totals.refundable,
+    capturable: totals.capturable,
   };
 }
 
 /** `capturable` here includes the project's over-capture allowance (the ledger's detail does not). */
 export function orderView(detail: OrderDetail, capturable: number): OrderView {
-  const currency = detail.payment.currency;
   return {
     order: paymentView(detail.payment),
-    totals: totalsView({ ...detail.totals, capturable }, currency),
-    operations: detail.operations.map((operation) => operationView(operation, currency)),
+    totals: totalsView({ ...detail.totals, capturable }),
+    operations: detail.operations.map((operation) => operationView(operation)),
     events: detail.events.map(eventView),
   };
+}
+
+function inMinorUnits(body: unknown): unknown {
+  try {
+    return readWebhookEvent(body);
+  } catch {
+    return body;
+  }
 }

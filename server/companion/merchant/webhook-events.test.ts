@@ -60,13 +60,13 @@ describe('GET /api/webhook-events', () => {
         order_id: 'other-shop-17',
         operation_id: null,
         payment_id: '7c1d2e3f-4a5b-4c6d-8e9f-0a1b2c3d4e5f',
-        amount: 12.5,
+        amount: 1250,
         currency: 'UAH',
         outcome: 'unmatched',
         received_at: expect.any(String),
         applied_at: null,
         tried_at: expect.any(String),
-        event: expect.objectContaining({ order_id: 'other-shop-17', amount: 12.5, cc_mask: '424242******4242', cc_token: '[redacted]' }),
+        event: expect.objectContaining({ order_id: 'other-shop-17', amount: 1250, cc_mask: '424242******4242', cc_token: '[redacted]' }),
       }],
       next_cursor: null,
     });
@@ -96,7 +96,7 @@ describe('GET /api/webhook-events', () => {
     const reservation = await stack.ledger.reserveOperation(session.order_id, { kind: 'refund', amount: 300 });
     await postEvent({ method: 'refund', order_id: session.order_id, operation_id: 'c3d4e5f6-a7b8-4c9d-8e0f-1a2b3c4d5e6f', amount: 3, status_code: '1004' });
     const parked = await list('?outcome=parked');
-    expect(parked.events).toMatchObject([{ method: 'refund', order_id: session.order_id, operation_id: 'c3d4e5f6-a7b8-4c9d-8e0f-1a2b3c4d5e6f', amount: 3, currency: 'UAH', outcome: 'parked' }]);
+    expect(parked.events).toMatchObject([{ method: 'refund', order_id: session.order_id, operation_id: 'c3d4e5f6-a7b8-4c9d-8e0f-1a2b3c4d5e6f', amount: 300, currency: 'UAH', outcome: 'parked' }]);
     expect((await list()).events).toEqual([]);
     await stack.ledger.settleOperation(reservation.id, { status: 'pending', operationId: 'c3d4e5f6-a7b8-4c9d-8e0f-1a2b3c4d5e6f' });
     expect((await list('?outcome=parked')).events).toEqual([]);

@@ -95,6 +95,26 @@ describe('the served OpenAPI document', () => {
     expect(components.Order?.properties.order).toEqual({ $ref: '#/components/schemas/Payment' });
   });
 
+  it('describes every amount as an integer number of minor units, in requests and answers', async () => {
+    const document = await served();
+    const amounts: [string, Json][] = [];
+    const collect = (where: string, node: unknown): void => {
+      if (Array.isArray(node)) node.forEach((item, i) => collect(`${where}[${i}]`, item));
+      if (typeof node !== 'object' || node === null) return;
+      for (const [key, value] of Object.entries(node as Json)) {
+        if (/(^|_)amount$|^(available|rolling_reserve|captured|capture_pending|refunded|refund_pending|refundable|capturable)$/.test(key) && typeof value === 'object' && value !== null && !('$ref' in value)) amounts.push([`${where}.${key}`, value]);
+        collect(`${where}.${key}`, value);
+      }
+    };
+    collect('', document);
+    expect(amounts.length).toBeGreaterThan(20);
+    const described = (schema: Json): Json => (Array.isArray(schema.anyOf) ? schema.anyOf.find((member: Json) => member.type !== 'null') : schema);
+    const notMinor = amounts.filter(([, schema]) => described(schema).type !== 'integer' || !/minor units/.test(String(described(schema).description ?? schema.description)));
+    expect(notMinor.map(([where]) => where)).toEqual([]);
+    const create = document.paths['/api/checkout/sessions'].post.requestBody.content['application/json'].schema;
+    expect(create.properties.amount.description).toContain('24950 = 249.50 UAH');
+  });
+
   it('passes @redocly/cli lint with the recommended rules: no error, no warning', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'payform-openapi-'));
     try {
@@ -142,10 +162,10 @@ describe('the served OpenAPI document', () => {
 
       const { stdout } = await run(join(BIN, 'tsx'), [program, stack.companionUrl, ADMIN_TOKEN, cardNumber('success'), TEST_CVV], { cwd: dir });
       expect(JSON.parse(stdout)).toEqual({
-        session: { status: 'open', amount: 25.5, currency: 'UAH' },
+        session: { status: 'open', amount: 2550, currency: 'UAH' },
         pay: 'success',
         refund: 'success',
-        order: { status: 'success', card: '424242******4242', refunded: 5.5, refundable: 20, operations: ['refund 5.5 success'] },
+        order: { status: 'success', card: '424242******4242', refunded: 550, refundable: 2000, operations: ['refund 550 success'] },
         missing: 'order_not_found',
       });
     } finally {

@@ -1,5 +1,6 @@
 // Which gateway entry is which reservation, when the entries carry no operation id.
 import { describe, expect, it } from 'vitest';
+import { minorUnits } from '@payform/gateway';
 import type { OrderOperation } from '@payform/gateway';
 import type { Operation } from '../../ledger/index.js';
 import { gatewayTime, matchOperations } from './operation-matching.js';
@@ -14,8 +15,8 @@ function operation(id: string, fields: Partial<Operation>): Operation {
   };
 }
 
-function entry(fields: Partial<OrderOperation>, at = T0): OrderOperation {
-  return { method: 'refund', status: 'success', amount: 200, currency: 'UAH', status_code: '1004', processed_at: null, created_at: new Date(at).toISOString().slice(0, 23), ...fields } as OrderOperation;
+function entry({ amount = 200, ...fields }: Partial<Omit<OrderOperation, 'amount'>> & { amount?: number }, at = T0): OrderOperation {
+  return { method: 'refund', status: 'success', amount: minorUnits(amount), currency: 'UAH', status_code: '1004', processed_at: null, created_at: new Date(at).toISOString().slice(0, 23), ...fields } as OrderOperation;
 }
 
 describe('matching reservations to the gateway\'s operations', () => {

@@ -89,8 +89,8 @@ describe('an order state without currency or operation ids', () => {
     const session = await stack.openSession();
     await stack.pay(session.id);
     loseAnswers = /\/api\/v1\/refund$/;
-    const answer = await refund(session.order_id, 4);
-    expect(answer.operation).toMatchObject({ status: 'success', amount: 4, operation_id: null });
+    const answer = await refund(session.order_id, 400);
+    expect(answer.operation).toMatchObject({ status: 'success', amount: 400, operation_id: null });
     loseAnswers = undefined;
     const [webhook] = await heldWebhooks(session.order_id, 'refund');
     expect(await deliver(webhook!)).toMatchObject({ outcome: expect.stringMatching(/^(applied|stale)$/) });
@@ -103,7 +103,7 @@ describe('an order state without currency or operation ids', () => {
     const session = await stack.openSession();
     await stack.pay(session.id);
     loseAnswers = /\/api\/v1\/(refund|pos\/.*\/orders\/.*)$/;
-    expect((await refund(session.order_id, 4, 202)).operation).toMatchObject({ status: 'pending' });
+    expect((await refund(session.order_id, 400, 202)).operation).toMatchObject({ status: 'pending' });
     const [webhook] = await heldWebhooks(session.order_id, 'refund');
     expect(await deliver(webhook!)).toMatchObject({ outcome: 'parked' });
     loseAnswers = undefined;
@@ -123,8 +123,8 @@ describe('an order state without currency or operation ids', () => {
     clock.advance(SECOND);
     extraEntries = [{ method: 'refund', status: 'success', status_code: '1004', amount: 3, created_at: new Date(clock.now - 2 * 60 * MINUTE).toISOString().slice(0, 23) }];
     loseAnswers = /\/api\/v1\/refund$/;
-    const lost = await refund(session.order_id, 2);
-    expect(lost.operation).toMatchObject({ status: 'success', amount: 2 });
+    const lost = await refund(session.order_id, 200);
+    expect(lost.operation).toMatchObject({ status: 'success', amount: 200 });
     expect(await stack.ledger.getOperation(unsent.id)).toMatchObject({ status: 'pending', amount: 300 });
   });
 });

@@ -162,10 +162,10 @@ describe('unsettled operations', () => {
     await stack.pay(session.id);
     loseAnswers = /\/api\/v1\/refund$/;
     failReads = true;
-    const pending = await stack.json('POST', `/api/orders/${session.order_id}/refund`, 202, { admin: true, body: { amount: 2 } });
-    expect(pending.operation).toMatchObject({ status: 'pending', amount: 2 });
+    const pending = await stack.json('POST', `/api/orders/${session.order_id}/refund`, 202, { admin: true, body: { amount: 200 } });
+    expect(pending.operation).toMatchObject({ status: 'pending', amount: 200 });
     // The reserved amount already counts against the refundable.
-    expect(pending.totals).toMatchObject({ refund_pending: 2, refundable: 8.1 });
+    expect(pending.totals).toMatchObject({ refund_pending: 200, refundable: 810 });
     loseAnswers = undefined;
     failReads = false;
     clock.advance(31 * SECOND);
@@ -179,7 +179,7 @@ describe('unsettled operations', () => {
     const session = await stack.openSession();
     await stack.pay(session.id);
     refundsPending = true;
-    const { operation } = await stack.json('POST', `/api/orders/${session.order_id}/refund`, 200, { admin: true, body: { amount: 6 } });
+    const { operation } = await stack.json('POST', `/api/orders/${session.order_id}/refund`, 200, { admin: true, body: { amount: 600 } });
     expect(operation).toMatchObject({ status: 'pending', operation_id: expect.any(String) });
     clock.advance(31 * MINUTE);
     expect(await reconcile()).toMatchObject({ checkedOperations: 1, givenUp: 0 });
@@ -195,7 +195,7 @@ describe('unsettled operations', () => {
     });
     expect(await delivered.json()).toMatchObject({ outcome: 'applied' });
     expect(await stack.ledger.getOrder(session.order_id)).toMatchObject({ totals: { refunded: 600, refundPending: 0, refundable: 410 } });
-    await stack.json('POST', `/api/orders/${session.order_id}/refund`, 422, { admin: true, body: { amount: 6 } });
+    await stack.json('POST', `/api/orders/${session.order_id}/refund`, 422, { admin: true, body: { amount: 600 } });
   });
 
   it('releases a reservation the gateway never received, after giving it time', async () => {

@@ -15,7 +15,7 @@ const shopper = createClient<paths>({ baseUrl });
 
 const opened = await merchant.POST('/api/checkout/sessions', {
   params: { header: { 'Idempotency-Key': randomUUID() } },
-  body: { amount: 25.5, currency: 'UAH', description: 'Green tea, 3 tins' },
+  body: { amount: 2550, currency: 'UAH', description: 'Green tea, 3 tins' },
 });
 if (!opened.data) throw new Error(\`open: \${opened.error?.error.code}\`);
 const session: components['schemas']['CheckoutSession'] = opened.data;
@@ -42,7 +42,7 @@ const orderId: string = paid.data.order_id;
 
 const refund = await merchant.POST('/api/orders/{order_id}/refund', {
   params: { path: { order_id: orderId }, header: { 'Idempotency-Key': randomUUID() } },
-  body: { amount: 5.5, comment: 'One tin returned' },
+  body: { amount: 550, comment: 'One tin returned' },
 });
 if (!refund.data) throw new Error(\`refund: \${refund.error?.error.code}\`);
 const refundStatus: 'pending' | 'success' | 'failure' = refund.data.operation.status;

@@ -233,7 +233,7 @@ export async function createStack(options: StackOptions = {}): Promise<Stack> {
       return text ? JSON.parse(text) : undefined;
     },
     openSession: (body: Record<string, unknown> = {}) =>
-      stack.json('POST', '/api/checkout/sessions', 201, { admin: true, body: { amount: 10.1, currency: 'UAH', description: 'Green tea, 250 g', ...body } }),
+      stack.json('POST', '/api/checkout/sessions', 201, { admin: true, body: { amount: 1010, currency: 'UAH', description: 'Green tea, 250 g', ...body } }),
     pay: (sessionId: string, body?: Record<string, unknown>, init?: RequestOptions) =>
       request('POST', `/api/checkout/sessions/${sessionId}/pay`, { ...init, body: body ?? payBody() }),
     async control(method: string, path: string, body?: unknown) {

@@ -111,14 +111,14 @@ function describeEventChecks(backend: LedgerBackend): void {
 
     it('a refund the ledger never asked for, past what was paid, is recorded and flags the order', async () => {
       const stack = await openStack(backend);
-      const session = await stack.openSession({ amount: 10 });
+      const session = await stack.openSession({ amount: 1000 });
       expect((await (await stack.pay(session.id)).json()).status).toBe('success');
       const paid = await sandboxEvent(stack, session.order_id);
       const refund = { ...operationEvent(paid, 'refund', 103), status_code: '1004' };
       expect(await postOk(stack, refund)).toMatchObject({ outcome: 'applied' });
       const detail = await orderOf(stack, session.order_id);
-      expect(detail.operations).toMatchObject([{ kind: 'refund', amount: 103, status: 'success', origin: 'gateway' }]);
-      expect(detail.order).toMatchObject({ status: 'success', discrepancy: { status: 'success', refunded_amount: 103, noted_at: expect.any(String) } });
+      expect(detail.operations).toMatchObject([{ kind: 'refund', amount: 10300, status: 'success', origin: 'gateway' }]);
+      expect(detail.order).toMatchObject({ status: 'success', discrepancy: { status: 'success', refunded_amount: 10300, noted_at: expect.any(String) } });
       expect(stack.changes.filter((change) => change.kind === 'discrepancy')).toMatchObject([{ orderId: session.order_id, source: 'webhook' }]);
       expect(stack.changes.filter((change) => change.kind === 'operation')).toHaveLength(1);
       expect(stack.changes.filter((change) => change.kind === 'payment')).toHaveLength(1); // the pay answer's success, not told again
@@ -127,7 +127,7 @@ function describeEventChecks(backend: LedgerBackend): void {
 
     it('a refund the ledger never asked for, within what was paid, is recorded without a flag', async () => {
       const stack = await openStack(backend);
-      const session = await stack.openSession({ amount: 10 });
+      const session = await stack.openSession({ amount: 1000 });
       await stack.pay(session.id);
       const paid = await sandboxEvent(stack, session.order_id);
       expect(await postOk(stack, { ...operationEvent(paid, 'refund', 10), status_code: '1004' })).toMatchObject({ outcome: 'applied' });

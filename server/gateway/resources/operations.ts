@@ -6,7 +6,7 @@
 import type * as z from 'zod';
 import { toOperation } from '../objects.js';
 import type { Operation } from '../objects.js';
-import type { MinorUnits } from '../money.js';
+import type { CheckedAmounts, LooseAmounts, MinorUnits } from '../money.js';
 import { sendOnce } from '../outcome.js';
 import { readJson } from '../replies.js';
 import { wireRequest } from '../requests.js';
@@ -56,27 +56,27 @@ export class Operations {
   }
 
   /** POST /api/v1/capture — settles a successful auth, in whole, in part or beyond the reserve. */
-  async capture(params: CaptureParams, options?: RequestOptions): Promise<Operation> {
+  async capture<const P extends LooseAmounts<CaptureParams>>(params: CheckedAmounts<P, CaptureParams>, options?: RequestOptions): Promise<Operation> {
     return this.#perform(capture, params, options);
   }
 
   /** POST /api/v1/split/capture — shares in minor units. */
-  async splitCapture(params: SplitCaptureParams, options?: RequestOptions): Promise<Operation> {
+  async splitCapture<const P extends LooseAmounts<SplitCaptureParams>>(params: CheckedAmounts<P, SplitCaptureParams>, options?: RequestOptions): Promise<Operation> {
     return this.#perform(splitCapture, params, options);
   }
 
   /** POST /api/v1/void — cancels a successful auth. */
-  async void(params: VoidParams, options?: RequestOptions): Promise<Operation> {
+  async void<const P extends LooseAmounts<VoidParams>>(params: CheckedAmounts<P, VoidParams>, options?: RequestOptions): Promise<Operation> {
     return this.#perform(voidAuth, params, options);
   }
 
   /** POST /api/v1/refund — returns all or part of a purchase or capture. */
-  async refund(params: RefundParams, options?: RequestOptions): Promise<Operation> {
+  async refund<const P extends LooseAmounts<RefundParams>>(params: CheckedAmounts<P, RefundParams>, options?: RequestOptions): Promise<Operation> {
     return this.#perform(refund, params, options);
   }
 
   /** POST /api/v1/split/refund — shares in minor units, adding up to refund_amount. */
-  async splitRefund(params: SplitRefundParams, options?: RequestOptions): Promise<Operation> {
+  async splitRefund<const P extends LooseAmounts<SplitRefundParams>>(params: CheckedAmounts<P, SplitRefundParams>, options?: RequestOptions): Promise<Operation> {
     return this.#perform(splitRefund, params, options);
   }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DuplicateOrderError, InvalidRequestError, OutcomeUnknownError } from '../errors.js';
+import { minorUnits } from '../money.js';
 import { useGatewayDouble } from '../test/client-setup.js';
 import * as samples from '../test/samples.js';
 import type { DirectPaymentParams, HostedPaymentParams } from './payments.js';
@@ -9,7 +10,7 @@ const double = useGatewayDouble();
 const direct = {
   mode: 'direct',
   method: 'purchase',
-  amount: 1010,
+  amount: minorUnits(1010),
   currency: 'UAH',
   description: 'Order 1001',
   order_id: 'order-1001',
@@ -26,7 +27,7 @@ const direct = {
 const hosted = {
   mode: 'hosted',
   method: 'auth',
-  amount: 25000,
+  amount: minorUnits(25000),
   currency: 'UAH',
   description: 'Order 1002',
   order_id: 'order-1002',
@@ -61,7 +62,7 @@ describe('payments.create — direct', () => {
     const payment = await double.client().payments.create(direct);
     expect(payment).toMatchObject({
       payment_id: samples.PAYMENT_ID,
-      amount: 1010,
+      amount: minorUnits(1010),
       currency: 'UAH',
       status: 'pending',
       status_code: '2122',
@@ -145,10 +146,10 @@ describe('payments.create — validation before sending', () => {
   it('names the field and the reason, and never sends', async () => {
     const error = await rejected({ ...direct, customer_email: 'nobody', amount: 10.5 });
     expect(error.fields).toEqual([
-      { field: 'amount', reason: 'must be a whole number of minor units' },
+      { field: 'amount', reason: 'must be an integer number of minor units (24950 = 249.50 UAH)' },
       { field: 'customer_email', reason: 'must be an email address' },
     ]);
-    expect(error.message).toBe('Invalid request: amount: must be a whole number of minor units; customer_email: must be an email address');
+    expect(error.message).toBe('Invalid request: amount: must be an integer number of minor units (24950 = 249.50 UAH); customer_email: must be an email address');
     expect(error.status).toBeUndefined();
   });
 
@@ -187,7 +188,7 @@ describe('payments.createSplit', () => {
   const shares = [
     { amount: 7000, sub_merchant_id: samples.SUB_MERCHANT_A },
     { amount: 3010, sub_merchant_id: samples.SUB_MERCHANT_B },
-  ];
+  ] as const;
 
   it('posts to the split endpoint with shares as decimals', async () => {
     double.gateway.answer({ body: { ...samples.paymentResponse, amount: 100.1, processed_at: undefined, processing_time: '2025-03-01T10:00:03' } });

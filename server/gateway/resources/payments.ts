@@ -5,7 +5,7 @@
 import type * as z from 'zod';
 import { toPayment } from '../objects.js';
 import type { Payment } from '../objects.js';
-import type { MinorUnits } from '../money.js';
+import type { CheckedAmounts, LooseAmounts, MinorUnits } from '../money.js';
 import { sendOnce } from '../outcome.js';
 import { readJson, readLocation } from '../replies.js';
 import { wireParams, wireRequest } from '../requests.js';
@@ -54,19 +54,22 @@ export class Payments {
     this.#gateway = gateway;
   }
 
-  /** POST /api/v1/payment. Direct: the payment (maybe pending 2122 with user_action_url). Hosted: the checkout page. */
-  create(params: DirectPaymentParams, options?: RequestOptions): Promise<Payment>;
-  create(params: HostedPaymentParams, options?: RequestOptions): Promise<HostedCheckout>;
-  create(params: CreatePaymentParams, options?: RequestOptions): Promise<Payment | HostedCheckout>;
-  async create(params: CreatePaymentParams, options: RequestOptions = {}): Promise<Payment | HostedCheckout> {
+  /**
+   * POST /api/v1/payment. Direct: the payment (maybe pending 2122 with user_action_url). Hosted:
+   * the checkout page. `amount` is minor units: a whole literal (24950) or a `MinorUnits`.
+   */
+  create<const P extends LooseAmounts<DirectPaymentParams>>(params: CheckedAmounts<P, DirectPaymentParams>, options?: RequestOptions): Promise<Payment>;
+  create<const P extends LooseAmounts<HostedPaymentParams>>(params: CheckedAmounts<P, HostedPaymentParams>, options?: RequestOptions): Promise<HostedCheckout>;
+  create<const P extends LooseAmounts<CreatePaymentParams>>(params: CheckedAmounts<P, CreatePaymentParams>, options?: RequestOptions): Promise<Payment | HostedCheckout>;
+  async create(params: object, options: RequestOptions = {}): Promise<Payment | HostedCheckout> {
     return this.#submit('create payment', routes.createPayment, this.#request(CreatePaymentRequest, params), options);
   }
 
   /** POST /api/v1/split/purchase — shares in minor units, adding up to `amount`. */
-  createSplit(params: DirectSplitPurchaseParams, options?: RequestOptions): Promise<Payment>;
-  createSplit(params: HostedSplitPurchaseParams, options?: RequestOptions): Promise<HostedCheckout>;
-  createSplit(params: SplitPurchaseParams, options?: RequestOptions): Promise<Payment | HostedCheckout>;
-  async createSplit(params: SplitPurchaseParams, options: RequestOptions = {}): Promise<Payment | HostedCheckout> {
+  createSplit<const P extends LooseAmounts<DirectSplitPurchaseParams>>(params: CheckedAmounts<P, DirectSplitPurchaseParams>, options?: RequestOptions): Promise<Payment>;
+  createSplit<const P extends LooseAmounts<HostedSplitPurchaseParams>>(params: CheckedAmounts<P, HostedSplitPurchaseParams>, options?: RequestOptions): Promise<HostedCheckout>;
+  createSplit<const P extends LooseAmounts<SplitPurchaseParams>>(params: CheckedAmounts<P, SplitPurchaseParams>, options?: RequestOptions): Promise<Payment | HostedCheckout>;
+  async createSplit(params: object, options: RequestOptions = {}): Promise<Payment | HostedCheckout> {
     return this.#submit('split purchase', routes.splitPurchase, this.#request(SplitPurchaseRequest, params), options);
   }
 

@@ -3,8 +3,9 @@
  * the split totals.
  */
 import * as z from 'zod';
-import { WIRE_MAX_DECIMALS, currencyExponent, fractionDigits, wireHundredths } from '../money.js';
-import type { WireAmount } from '../money.js';
+import { currencyExponent } from '../money.js';
+import { WIRE_MAX_DECIMALS, fractionDigits, wireHundredths } from './decimals.js';
+import type { WireAmount } from './decimals.js';
 import { RequestAmount, Uuid } from './primitives.js';
 
 /** One sub-merchant's share of a split payment, capture or refund. */

@@ -7,7 +7,7 @@
  * otherwise vanish silently.
  */
 import * as z from 'zod';
-import { wireHundredths } from '../money.js';
+import { wireHundredths } from './decimals.js';
 import { checkCurrencyPrecision, checkSplitAmounts, SplitPayments } from './amounts.js';
 import { BrowserFingerprint, CARD_FIELDS, CardNumber, CardToken, cardFields } from './card.js';
 import type { FieldIssue } from './issues.js';

@@ -3,7 +3,8 @@
  * every request, response and webhook schema.
  */
 import * as z from 'zod';
-import { MAX_WIRE_AMOUNT, WIRE_MAX_DECIMALS, currencyRefusal, exceedsWireRange, fractionDigits, isDecimal } from '../money.js';
+import { currencyRefusal } from '../money.js';
+import { MAX_WIRE_AMOUNT, WIRE_MAX_DECIMALS, exceedsWireRange, fractionDigits, isDecimal } from './decimals.js';
 
 /**
  * A schema's own reason for a wrong value, leaving a missing value to the shared

@@ -15,7 +15,7 @@
  * Boolean's spelling is quoted — it comes from a closed list and is never anyone's data.
  */
 import type * as z from 'zod';
-import { isDecimal } from '@payform/gateway';
+import { isDecimal } from '@payform/gateway/wire';
 import { CARD_FIELDS } from '@payform/gateway/wire';
 
 export type Path = readonly PropertyKey[];

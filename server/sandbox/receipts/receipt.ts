@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { currencyExponent } from '@payform/gateway';
-import type { MinorUnits } from '@payform/gateway';
+import type { MinorUnits } from '../state/amounts.js';
 import type { Project } from '../config.js';
 import { BRAND_NAMES } from '../state/cards.js';
 import type { Payment } from '../state/records.js';

@@ -1,7 +1,13 @@
 /** Wire amounts that passed their schema, in minor units — or a 400 when they cannot be held exactly. */
-import { fromWireAmount } from '@payform/gateway';
-import type { MinorUnits, WireAmount } from '@payform/gateway';
+import { fromWireAmount } from '@payform/gateway/wire';
+import type { WireAmount } from '@payform/gateway/wire';
 import { Refusal } from './refusal.js';
+
+/**
+ * The sandbox's own count of minor units. It is the gateway: it adds, splits and takes fees
+ * freely, so it uses plain integers rather than the client's checked `MinorUnits`.
+ */
+export type MinorUnits = number;
 
 export function minorUnits(value: WireAmount, currency: string, field: string): MinorUnits {
   try {

@@ -1,5 +1,5 @@
 /** The commission the sandbox charges: a fixed part plus a percentage, in minor units. */
-import type { MinorUnits } from '@payform/gateway';
+import type { MinorUnits } from './amounts.js';
 import type { Project } from '../config.js';
 import type { Fees } from './records.js';
 

@@ -5,7 +5,7 @@
  * brand, expiry and how the sandbox treats it.
  */
 import type { CardBrand, TestCardOutcome } from '@payform/gateway/testing';
-import type { MinorUnits } from '@payform/gateway';
+import type { MinorUnits } from './amounts.js';
 import type { Mode, Status, StatusCode, ThreeDsBypass } from '@payform/gateway/wire';
 import type { Scheduled } from '../clock.js';
 

@@ -122,6 +122,7 @@ export async function download(token: string, path: string, fallbackName: string
 
 export type PaymentStatus = 'init' | 'pending' | 'success' | 'failure';
 
+/** Amounts in the merchant API are integer minor units of the order's currency. */
 export interface Share {
   readonly sub_merchant_id: string;
   readonly amount: ApiAmount;

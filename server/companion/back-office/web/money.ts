@@ -1,12 +1,17 @@
 /**
- * Amounts as the merchant API writes them, and as the merchant reads and types them. This is the
- * one module that knows the API's money unit — decimals in the currency (`100.5` or `"100.50"`)
- * — so the rest of the back office reads and sends amounts only through it. Formatting goes from
- * decimal text and sums go in hundredths: never float arithmetic.
+ * Amounts as the merchant API writes them — integer minor units of the currency (24950 for
+ * UAH 249.50, 500 for JPY 500) — and as the merchant reads and types them. This is the one module
+ * that knows the API's money unit: the rest of the back office reads and sends amounts only
+ * through it. The decimal a person sees or types is converted through text with the currency's
+ * ISO 4217 digits (@payform/card's table, the gateway's), never through floats.
  */
+import { currencyExponent } from '@payform/card/currencies';
 import { preferences } from './preferences.js';
 
-/** An amount as the merchant API writes it. */
+/**
+ * An amount as the merchant API writes it: integer minor units. A typed amount that is not one
+ * stays the merchant's text, for the companion to refuse naming the field and the unit.
+ */
 export type ApiAmount = number | string;
 
 const formatters = new Map<string, Intl.NumberFormat>();
@@ -21,30 +26,37 @@ function formatter(currency: string): Intl.NumberFormat {
   return format;
 }
 
-/** 100.5 UAH → "UAH 100.50" (in Ukrainian "100,50 грн"). */
+/** 24950 UAH → "UAH 249.50" (in Ukrainian "249,50 грн"). */
 export function formatAmount(amount: ApiAmount, currency: string): string {
-  return formatter(currency).format(String(amount) as `${number}`);
+  return formatter(currency).format(`${amount}E-${currencyExponent(currency)}` as Intl.StringNumericLiteral);
 }
 
-/** An amount as a whole number of the currency's smallest unit, to compare and add: 10.5 → 1050. */
+/** An amount as a whole number of minor units, to compare and add. */
 export function units(amount: ApiAmount): number {
-  const [whole = '0', fraction = ''] = String(amount).split('.');
-  const sign = whole.startsWith('-') ? -1 : 1;
-  return sign * (Math.abs(Number(whole)) * 100 + Number(fraction.padEnd(2, '0').slice(0, 2)));
+  return Number(amount);
 }
 
-/** The API's amount for a number of smallest units: 1050 → "10.50" (text, so no float is added). */
+/** The API's amount for a number of minor units. */
 export function fromUnits(count: number): ApiAmount {
-  const digits = String(Math.abs(count)).padStart(3, '0');
-  return `${count < 0 ? '-' : ''}${digits.slice(0, -2)}.${digits.slice(-2)}`;
+  return count;
 }
 
-/** What the merchant types for an amount ("10.5", "10,50") in `currency` → the API's amount; the API checks it. */
-export function typedAmount(text: string, _currency: string): ApiAmount {
-  return text.trim().replace(',', '.');
+/** What the merchant types ("249.5", "249,50") in `currency` → minor units (24950); anything else as typed. */
+export function typedAmount(text: string, currency: string): ApiAmount {
+  const typed = text.trim();
+  const exponent = currencyExponent(currency);
+  const match = /^(\d{1,13})(?:[.,](\d+))?$/.exec(typed);
+  if (!match) return typed;
+  const [, whole = '', fraction = ''] = match;
+  if (fraction.replace(/0+$/, '').length > exponent) return typed;
+  return Number(`${whole}${fraction.padEnd(exponent, '0').slice(0, exponent)}`);
 }
 
-/** An amount as the merchant would type it in `currency`, to prefill a field: 10.5 → "10.5". */
-export function editableAmount(amount: ApiAmount, _currency: string): string {
-  return String(amount);
+/** An amount as the merchant would type it in `currency`, to prefill a field: 24950 UAH → "249.50". */
+export function editableAmount(amount: ApiAmount, currency: string): string {
+  const minor = Number(amount);
+  const exponent = currencyExponent(currency);
+  const digits = String(Math.abs(minor)).padStart(exponent + 1, '0');
+  const fraction = exponent ? `.${digits.slice(-exponent)}` : '';
+  return `${minor < 0 ? '-' : ''}${digits.slice(0, digits.length - exponent)}${fraction}`;
 }

@@ -103,13 +103,14 @@ export function operationDialog(
     const body: Record<string, unknown> = comment ? { comment } : {};
     if (takesAmount(action) && text('amount')) body.amount = typedAmount(text('amount'), currency);
     if (isSplit(action)) {
+      // An empty or zero share is no share; one that is not an amount goes as typed, for the
+      // companion to refuse naming the field.
       const split = sellers
-        .map((seller, i) => ({ sub_merchant_id: seller.id, typed: text(`share-${i}`) }))
-        .filter((share) => share.typed !== '' && Number(typedAmount(share.typed, currency)) > 0)
-        .map((share) => ({ sub_merchant_id: share.sub_merchant_id, amount: typedAmount(share.typed, currency) }));
+        .map((seller, i) => ({ sub_merchant_id: seller.id, amount: typedAmount(text(`share-${i}`), currency) }))
+        .filter((share) => share.amount !== '' && share.amount !== 0);
       body.split = split;
-      // The sum, added in whole units so no float is added: the companion checks it against the shares.
-      body.amount = fromUnits(split.reduce((sum, share) => sum + units(share.amount), 0));
+      // The total the shares make, in whole units; the companion checks it against them.
+      if (split.every((share) => typeof share.amount === 'number')) body.amount = fromUnits(split.reduce((sum, share) => sum + units(share.amount), 0));
     }
     handlers.submit({ action, body });
   };

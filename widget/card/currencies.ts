@@ -1,0 +1,27 @@
+/**
+ * How many fraction digits a currency's minor unit has, per ISO 4217 as the gateway counts it:
+ * 24950 UAH minor units are 249.50 UAH, 500 JPY are 500 JPY, 1230 KWD are 1.230 KWD. One table
+ * for the widget (which shows amounts) and @payform/gateway (which sends them), so a page never
+ * shows another amount than the one charged. Intl's own digits are CLDR's and differ for some
+ * currencies (IQD, RSD…), so they are not used.
+ */
+
+// ISO 4217 currencies without a minor unit.
+const ZERO_DECIMAL = new Set([
+  'BIF', 'CLP', 'DJF', 'GNF', 'ISK', 'JPY', 'KMF', 'KRW', 'PYG', 'RWF', 'UGX', 'VND', 'VUV',
+  'XAF', 'XOF', 'XPF',
+]);
+// ISO 4217 currencies with three fraction digits (fils, baisa, millimes).
+const THREE_DECIMAL = new Set(['BHD', 'IQD', 'JOD', 'KWD', 'LYD', 'OMR', 'TND']);
+
+/**
+ * Fraction digits of a currency's minor unit. Everything not listed above — including the
+ * ISO test currency XTS, which ISO leaves without a minor unit — uses 2, as the gateway's
+ * test projects take amounts like 1.50 XTS.
+ */
+export function currencyExponent(currency: string): 0 | 2 | 3 {
+  const code = currency.toUpperCase();
+  if (ZERO_DECIMAL.has(code)) return 0;
+  if (THREE_DECIMAL.has(code)) return 3;
+  return 2;
+}
