@@ -45,9 +45,10 @@ const widget: UserConfig = {
   },
 };
 
-// `vite build --mode demo`: the demo shop and back office (demo/web, one HTML file per page) into
+// `vite build --mode demo`: the demo shop (demo/web, one HTML file per page) into
 // dist/demo, which the companion process serves. The pages load the widget from the companion
-// (/widget/pay-form.js, `vite-ignore`d), as a merchant's pages do.
+// (/widget/pay-form.js, `vite-ignore`d), as a merchant's pages do. The back office is the
+// companion's own (server/companion/back-office, built by the package's `build`).
 const demo: UserConfig = {
   root: 'demo/web',
   base: '/',
@@ -60,7 +61,7 @@ const demo: UserConfig = {
     modulePreload: { polyfill: false },
     rolldownOptions: {
       input: Object.fromEntries(
-        ['index', 'checkout', 'result', 'admin'].map((page) => [page, fileURLToPath(new URL(`demo/web/${page}.html`, import.meta.url))]),
+        ['index', 'checkout', 'result'].map((page) => [page, fileURLToPath(new URL(`demo/web/${page}.html`, import.meta.url))]),
       ),
     },
   },

@@ -22,7 +22,8 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    files: ['widget/**/*.ts'],
+    // Lit templates: the widget's and the companion's back office.
+    files: ['widget/**/*.ts', 'server/companion/back-office/web/**/*.ts'],
     ...lit.configs['flat/recommended'],
   },
   {

@@ -1,7 +1,7 @@
 /**
- * What `npm start` builds before it serves: the widget bundle and the demo's pages, each only
- * when its output is missing or older than its newest source. Fast when nothing changed: a
- * walk over file times, no bundler loaded. `npx tsx demo/builds.ts` does just that (.ci/test,
+ * What `npm start` builds before it serves: the widget bundle, the companion's back office and
+ * the demo's pages, each only when its output is missing or older than its newest source. Fast
+ * when nothing changed: a walk over file times, no bundler loaded. `npx tsx demo/builds.ts` does just that (.ci/test,
  * before the suites that serve the bundle start in parallel).
  */
 import { spawn } from 'node:child_process';
@@ -23,6 +23,12 @@ interface Build {
 
 export const BUILDS: readonly Build[] = [
   { name: 'widget', script: 'build:widget', output: 'widget/dist/pay-form.js', sources: ['widget', 'vite.config.ts'] },
+  {
+    name: 'back office',
+    script: 'build:back-office',
+    output: 'server/companion/dist/back-office/index.html',
+    sources: ['server/companion/back-office', 'server/companion/package.json', 'widget/card/currencies.ts'],
+  },
   {
     name: 'demo pages',
     script: 'build:demo',

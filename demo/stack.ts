@@ -1,6 +1,6 @@
 /**
- * The whole stack in one process: the sandbox gateway (unless PAYFORM_GATEWAY_BASE_URL names a real
- * one), the companion, and the demo shop and back office on the companion's port.
+ * The whole stack in one process: the sandbox gateway (unless PAYFORM_GATEWAY_BASE_URL names a
+ * real one), the companion with its back office, and the demo shop on the companion's port.
  * `npm start` (demo/main.ts) runs one; the end-to-end suite runs one per test worker.
  *
  *   const stack = await startStack({ env: { ...process.env, PORT: '0', SANDBOX_PORT: '0' } });
@@ -15,6 +15,7 @@ import type { CompanionSettings, RunningCompanion } from '@payform/companion';
 import { TEST_WIDGET_KEY, testProjectCredentials } from '@payform/gateway/testing';
 import { createSandbox, strictFromEnv } from '@payform/sandbox';
 import type { SandboxApp, SandboxConfig } from '@payform/sandbox';
+import { SELLERS } from './catalog.js';
 import { demoRoutes } from './server/demo-routes.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -55,6 +56,8 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
     companion = await startCompanion({ ...settings, adminTokenGenerated: false }, {
       ...(sandbox ? { gatewayBaseUrl: sandbox.url, sandboxOrigin: sandbox.url } : {}),
       ...(options.gatewayTimeoutMs ? { gatewayTimeoutMs: options.gatewayTimeoutMs } : {}),
+      // The companion's back office, as a merchant turns it on, naming the shop's sellers for split payments.
+      backOffice: { path: '/admin', subMerchants: SELLERS.map((seller) => ({ id: seller.subMerchantId, name: seller.name })) },
       extend: (app) => app.route('/', demoRoutes(app)),
     });
   } catch (error) {

@@ -38,7 +38,7 @@ export default defineConfig({
     env: { PAYFORM_E2E_WORKERS: String(WORKERS) },
     // The stacks' addresses and admin tokens, for the workers (fixtures.ts reads them).
     wait: { stdout: /payform e2e stacks (?<payform_e2e_stacks>[A-Za-z0-9_-]+)/ },
-    // A first run builds the widget and the demo pages first.
+    // A first run builds the widget, the back office and the demo pages first.
     timeout: 180_000,
     stdout: 'ignore',
     stderr: 'pipe',

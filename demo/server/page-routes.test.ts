@@ -8,7 +8,7 @@ import { PAGE_POLICY, pageRoutes } from './page-routes.js';
 function built(): string {
   const dir = mkdtempSync(join(tmpdir(), 'payform-demo-'));
   mkdirSync(join(dir, 'assets'));
-  for (const page of ['index', 'checkout', 'result', 'admin']) writeFileSync(join(dir, `${page}.html`), `<!doctype html><title>${page}</title>`);
+  for (const page of ['index', 'checkout', 'result']) writeFileSync(join(dir, `${page}.html`), `<!doctype html><title>${page}</title>`);
   writeFileSync(join(dir, 'assets', 'shop-abc123.js'), 'export {};');
   writeFileSync(join(dir, 'preferences.js'), '(function () {})();');
   return dir;
@@ -19,7 +19,7 @@ const app = (dir: string) => new Hono().route('/', pageRoutes(dir) as unknown as
 describe('the demo’s pages', () => {
   it('serves every page under the strict policy: nothing inline, this origin only, no framing', async () => {
     const pages = app(built());
-    for (const [path, title] of [['/', 'index'], ['/checkout', 'checkout'], ['/result', 'result'], ['/admin', 'admin']] as const) {
+    for (const [path, title] of [['/', 'index'], ['/checkout', 'checkout'], ['/result', 'result']] as const) {
       const response = await pages.request(path);
       expect(response.status).toBe(200);
       expect(await response.text()).toContain(`<title>${title}</title>`);

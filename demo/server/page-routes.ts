@@ -1,9 +1,10 @@
 /**
  * The demo's pages and their assets, as Vite built them into dist/demo: the shop (`/`), the
- * checkout (`/checkout`), the result after 3-D Secure or the hosted page (`/result`) and the
- * back office (`/admin`). Every page is served under a strict Content-Security-Policy: scripts,
- * styles and connections from this origin only — and the gateway's card tokenizer, which the
- * checkout's `<pay-form>` sends the card to in tokenize mode —, nothing inline, no framing.
+ * checkout (`/checkout`) and the result after 3-D Secure or the hosted page (`/result`); the back
+ * office (`/admin`) is @payform/companion's own (demo/stack.ts turns it on). Every page is served
+ * under a strict Content-Security-Policy: scripts, styles and connections from this origin only —
+ * and the gateway's card tokenizer, which the checkout's `<pay-form>` sends the card to in
+ * tokenize mode —, nothing inline, no framing.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -34,7 +35,6 @@ export const PAGES: Readonly<Record<string, string>> = {
   '/': 'index.html',
   '/checkout': 'checkout.html',
   '/result': 'result.html',
-  '/admin': 'admin.html',
 };
 
 export function pageRoutes(webDir: string, tokenizerUrl?: string): Hono<CompanionEnv> {

@@ -21,7 +21,16 @@ export interface RunningBin {
 
 /** Spawns `node_modules/.bin/<bin>` in the shop and waits for its "listening on <url>" line. */
 export function startBin(shop: string, bin: string, args: readonly string[], env: Record<string, string>): Promise<RunningBin> {
-  const child = spawn(join(shop, 'node_modules', '.bin', bin), args, {
+  return startProcess(shop, bin, join(shop, 'node_modules', '.bin', bin), args, env);
+}
+
+/** Runs one of the shop's own scripts with Node, as `startBin` runs a bin. */
+export function startScript(shop: string, script: string, env: Record<string, string>): Promise<RunningBin> {
+  return startProcess(shop, script, process.execPath, [join(shop, script)], env);
+}
+
+function startProcess(shop: string, bin: string, command: string, args: readonly string[], env: Record<string, string>): Promise<RunningBin> {
+  const child = spawn(command, args, {
     cwd: shop,
     // Only what a merchant's shell would have, plus the log capture `npm test` scans for card data.
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? shop, ...(process.env.PAYFORM_LOG_FILE ? { PAYFORM_LOG_FILE: process.env.PAYFORM_LOG_FILE } : {}), ...env },

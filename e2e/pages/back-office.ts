@@ -12,9 +12,11 @@ export class BackOffice {
   readonly detail: Locator;
   readonly dialog: Locator;
 
+  /** `path`: where the back office is (the demo's `/admin`; a companion mounted under `/payments`: `/payments/admin`). */
   constructor(
     readonly page: Page,
     private readonly token: string,
+    private readonly path = '/admin',
   ) {
     this.orders = page.getByRole('region', { name: 'Orders' });
     this.detail = page.locator('section.order-detail');
@@ -23,7 +25,7 @@ export class BackOffice {
 
   /** Opens the back office (on one order when given) and waits for the live feed. */
   async open(orderId?: string): Promise<void> {
-    await this.page.goto(`/admin${orderId ? `?${new URLSearchParams({ order: orderId })}` : ''}#token=${this.token}`);
+    await this.page.goto(`${this.path}${orderId ? `?${new URLSearchParams({ order: orderId })}` : ''}#token=${this.token}`);
     await expect(this.page.getByRole('status').filter({ hasText: 'Live' })).toBeVisible();
     if (orderId) await expect(this.detailHeading).toHaveText(orderId);
   }

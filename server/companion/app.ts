@@ -12,6 +12,7 @@
 import { Hono } from 'hono';
 import { routePath } from 'hono/route';
 import { methodNotAllowed } from 'hono/method-not-allowed';
+import { addBackOffice } from './back-office/back-office-routes.js';
 import { challengeRoutes } from './checkout/challenge-routes.js';
 import { checkoutRoutes } from './checkout/checkout-routes.js';
 import { DirectPayments } from './checkout/direct-payments.js';
@@ -170,6 +171,7 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
   app.route('/api/changes', feedRoutes());
   app.route('/api/customers', cardRoutes());
   app.route('/api/customers', chargeRoutes());
+  if (options.backOffice) addBackOffice(app, options.backOffice, options.basePath, logger);
   app.get('/api/openapi.json', (c) => c.json(openApiDocument(options.publicUrl)));
   app.route('/', healthRoutes());
   if (options.metricsToken) app.route('/metrics', metricsRoutes(options.metricsToken));

@@ -20,6 +20,7 @@ environment variables; the main ones:
   DATABASE_URL             postgres://… for PostgreSQL, else an SQLite file (./data/payform.db)
   ADMIN_TOKEN              bearer token of the merchant API (generated and printed if unset)
   ALLOWED_ORIGINS          origins of the pages that embed <pay-form> (default PUBLIC_URL's)
+  PAYFORM_BACK_OFFICE      serve the back office at this path, e.g. /admin (default off)
 
 Every variable, its default and the recipes for Hono, Express and fetch servers:
 ${COMPANION_DOCS}

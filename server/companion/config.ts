@@ -9,6 +9,8 @@ import * as z from 'zod';
 import type { GatewayClient } from '@payform/gateway';
 import { describeIssues, parseWire } from '@payform/gateway/wire';
 import type { Ledger } from '../ledger/index.js';
+import { BackOfficeSettings, resolveBackOffice } from './back-office/back-office-options.js';
+import type { BackOfficeConfig, BackOfficeOptions } from './back-office/back-office-options.js';
 import type { Logger } from './log/logger.js';
 import type { PaymentEventHook } from './payments/reactions.js';
 
@@ -108,6 +110,11 @@ export interface CompanionConfig {
   readonly metricsToken?: string;
   /** Where the built widget is (`pay-form.js`); default the `dist/` of the installed `@payform/widget`. */
   readonly widgetDir?: string;
+  /**
+   * The back office, served at `path` below the base path (`{ path: '/admin' }`); signed in with
+   * the admin token. Off unless given.
+   */
+  readonly backOffice?: BackOfficeConfig;
   /** Epoch milliseconds; default `Date.now`. */
   readonly clock?: () => number;
   /** Default: JSON lines on standard error at level info. */
@@ -144,6 +151,7 @@ export interface CompanionOptions {
   readonly trustProxy: boolean;
   readonly metricsToken: string | undefined;
   readonly widgetDir: string;
+  readonly backOffice: BackOfficeOptions | undefined;
 }
 
 export const DEFAULT_RATE_LIMITS: RateLimits = { perSession: 10, perClient: 30, wrongAdminTokens: 10, windowMs: 60_000 };
@@ -201,6 +209,7 @@ const Settings = z.object({
   trustProxy: z.boolean().optional(),
   metricsToken: z.string().min(16, { error: 'must be at least 16 characters' }).optional(),
   widgetDir: z.string().min(1).optional(),
+  backOffice: BackOfficeSettings.optional(),
 });
 
 /** Checks the settings and fills in the defaults. Throws TypeError naming each wrong setting. */
@@ -235,6 +244,7 @@ export function resolveConfig(config: CompanionConfig): CompanionOptions {
     trustProxy: config.trustProxy ?? false,
     metricsToken: config.metricsToken,
     widgetDir: config.widgetDir ?? DEFAULT_WIDGET_DIR,
+    backOffice: config.backOffice && resolveBackOffice(config.backOffice),
   };
 }
 

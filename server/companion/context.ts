@@ -63,5 +63,13 @@ export interface CompanionBindings extends Partial<HttpBindings> {
 
 export interface CompanionEnv {
   Bindings: CompanionBindings;
-  Variables: { services: CompanionServices; logger: Logger };
+  Variables: {
+    services: CompanionServices;
+    logger: Logger;
+    /**
+     * Under an Idempotency-Key, its digest (keyedOrderId): the order id a session or charge sent
+     * without one takes, and what a capture, void or refund reservation keeps as its request key.
+     */
+    keyedOrderId?: string;
+  };
 }

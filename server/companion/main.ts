@@ -22,14 +22,17 @@ if (commandLine.kind === 'wrong') {
 }
 
 let companion;
+let settings;
 try {
-  companion = await startCompanion(readCompanionConfig(process.env));
+  settings = readCompanionConfig(process.env);
+  companion = await startCompanion(settings);
 } catch (error) {
   // A wrong setting or a missing database driver: the message says what to do, a stack would bury it.
   console.error(`payform companion could not start: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
 }
 console.log(`payform companion listening on ${companion.url} — ${companion.listening}`);
+if (settings.backOffice) console.log(`payform companion: back office at ${companion.app.companion.services.options.publicUrl}${settings.backOffice.path} (sign in with PAYFORM_ADMIN_TOKEN)`);
 const stop = () => {
   void companion.close().then(() => process.exit(0));
 };

@@ -1,9 +1,12 @@
 // The companion mounted under /payments in a merchant's own server — Hono, Express, a bare fetch
 // handler — each served on a free port and paid through, with the served sandbox's signed
-// webhook coming back through the mounted path.
+// webhook coming back through the mounted path; and its back office, served under the same path.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { serve } from '@hono/node-server';
 import type { Http2Bindings, HttpBindings } from '@hono/node-server';
 import express from 'express';
@@ -11,13 +14,14 @@ import { Hono } from 'hono';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { serveSandbox } from '../sandbox/testing/served.js';
 import type { ServedSandbox } from '../sandbox/testing/served.js';
+import { BACK_OFFICE_POLICY } from './back-office/back-office-routes.js';
 import { resolveConfig } from './config.js';
 import type { CompanionConfig } from './config.js';
 import { toNodeListener } from './http/node-listener.js';
 import { createLogger, memorySink } from './log/logger.js';
 import { readCompanionConfig } from './settings.js';
 import { composeCompanion } from './start.js';
-import type { ComposedCompanion } from './start.js';
+import type { ComposedCompanion, StartOptions } from './start.js';
 import { card } from './test/cards.js';
 import { eventually, payBody } from './test/stack.js';
 import type { Json } from './test/stack.js';
@@ -52,7 +56,7 @@ async function hosted(server: Server): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
-async function composeUnder(publicUrl: string): Promise<ComposedCompanion> {
+async function composeUnder(publicUrl: string, extra: StartOptions = {}): Promise<ComposedCompanion> {
   const memory = memorySink();
   logs = memory.lines;
   const companion = await composeCompanion(readCompanionConfig({ PAYFORM_DATABASE_URL: ':memory:', PAYFORM_ADMIN_TOKEN: ADMIN_TOKEN }), {
@@ -61,6 +65,7 @@ async function composeUnder(publicUrl: string): Promise<ComposedCompanion> {
     publicUrl,
     basePath: '/payments',
     logger: createLogger({ sink: memory.sink }),
+    ...extra,
   });
   cleanups.unshift(() => companion.close());
   return companion;
@@ -184,6 +189,116 @@ describe('the companion mounted under a base path', () => {
     expect(entry).toMatchObject({ customer_ip: '127.0.0.1' });
   });
 });
+
+describe('the back office, mounted with the companion under /payments', () => {
+  const SELLER = { id: '0b5b0f43-5e3f-4b8e-9b43-6f1b8c2a9d10', name: 'Roasters </script><script>alert(1)</script>' };
+
+  /** The page, its script and the API it calls, as a browser signing in would ask for them. */
+  async function expectBackOffice(url: string): Promise<void> {
+    const page = await fetch(`${url}/payments/admin?order=o-1`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-security-policy')).toBe(BACK_OFFICE_POLICY);
+    const html = await page.text();
+    // Its files, below the mount path; the API's base path and the sellers in a data block, a seller's name unable to end it.
+    expect(html).toContain('<script type="module" crossorigin src="/payments/admin/assets/index-Ab1_.js"></script>');
+    const block = /<script type="application\/json" id="payform-back-office">(.*)<\/script>/.exec(html)![1]!;
+    expect(block).not.toContain('<');
+    expect(JSON.parse(block)).toEqual({ apiBase: '/payments', subMerchants: [SELLER] });
+    const script = await fetch(`${url}/payments/admin/assets/index-Ab1_.js`);
+    expect(script.status).toBe(200);
+    expect(script.headers.get('content-type')).toMatch(/^text\/javascript/);
+    expect(script.headers.get('cache-control')).toContain('immutable');
+    expect(await script.text()).toBe('export {};');
+    expect((await fetch(`${url}/payments/admin/preferences.js`)).status).toBe(200);
+    // Signing in is the merchant API's token check, under the same base path.
+    expect((await fetch(`${url}/payments/api/stats`)).status).toBe(401);
+    expect((await fetch(`${url}/payments/api/stats`, { headers: admin })).status).toBe(200);
+    // One address for the page: its relative links would resolve a level too deep from another.
+    const slash = await fetch(`${url}/payments/admin/?order=o-1`, { redirect: 'manual' });
+    expect(slash.status).toBe(308);
+    expect(slash.headers.get('location')).toBe('/payments/admin?order=o-1');
+    expect((await fetch(`${url}/payments/admin/assets/..%2f..%2fpackage.json`)).status).toBe(404);
+    expect((await fetch(`${url}/admin`)).status).toBe(404);
+  }
+
+  const backOffice = () => ({ backOffice: { path: '/admin', subMerchants: [SELLER], dir: builtPage() } });
+
+  it('in a Hono app', async () => {
+    const shop = new Hono();
+    const url = await hosted(serve({ fetch: (request, env) => shop.fetch(request, env), port: 0, hostname: '127.0.0.1' }) as Server);
+    shop.route('/', (await composeUnder(url, backOffice())).app);
+    await expectBackOffice(url);
+  });
+
+  it('in an Express app', async () => {
+    const shop = express();
+    const url = await hosted(createServer(shop));
+    shop.use('/payments', toNodeListener((await composeUnder(url, backOffice())).app));
+    await expectBackOffice(url);
+  });
+
+  it('as a fetch handler', async () => {
+    const late: { companion?: ComposedCompanion } = {};
+    const handler = (request: Request) => (new URL(request.url).pathname.startsWith('/payments/') ? late.companion!.app.fetch(request) : new Response('the shop', { status: 404 }));
+    const url = await hosted(serve({ fetch: handler, port: 0, hostname: '127.0.0.1' }) as Server);
+    late.companion = await composeUnder(url, backOffice());
+    await expectBackOffice(url);
+  });
+
+  it('is off unless asked for', async () => {
+    const shop = new Hono();
+    const url = await hosted(serve({ fetch: (request, env) => shop.fetch(request, env), port: 0, hostname: '127.0.0.1' }) as Server);
+    shop.route('/', (await composeUnder(url)).app);
+    expect((await fetch(`${url}/payments/admin`)).status).toBe(404);
+  });
+
+  it('not built: says so at start, naming the option and the command, and answers 503 saying the same', async () => {
+    const shop = new Hono();
+    const url = await hosted(serve({ fetch: (request, env) => shop.fetch(request, env), port: 0, hostname: '127.0.0.1' }) as Server);
+    const dir = join(tmpdir(), 'payform-back-office-not-built');
+    shop.route('/', (await composeUnder(url, { backOffice: { path: '/admin', dir } })).app);
+    const warned = logs.filter((line) => line.includes('backOffice'));
+    expect(warned).toHaveLength(1);
+    expect(warned[0]).toContain('npm run build -w @payform/companion');
+    const page = await fetch(`${url}/payments/admin`);
+    expect(page.status).toBe(503);
+    expect((await page.json()).error).toMatchObject({ code: 'back_office_not_built', message: expect.stringContaining('npm run build -w @payform/companion') });
+  });
+});
+
+/** A page as `vite build` leaves it (relative URLs), in a directory of its own. */
+function builtPage(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'payform-back-office-'));
+  mkdirSync(join(dir, 'assets'));
+  writeFileSync(
+    join(dir, 'index.html'),
+    '<!doctype html><html><head><script src="./preferences.js"></script><script type="module" crossorigin src="./assets/index-Ab1_.js"></script></head><body><main></main></body></html>',
+  );
+  writeFileSync(join(dir, 'assets', 'index-Ab1_.js'), 'export {};');
+  writeFileSync(join(dir, 'preferences.js'), '(function () {})();');
+  cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+describe('backOffice', () => {
+  const config = { gatewayApiSecret: 'secret', publicUrl: 'https://shop.example/', adminToken: ADMIN_TOKEN, gateway: { timeoutMs: 30_000 } } as CompanionConfig;
+
+  it.each(['admin', '/', '/api', '/api/admin', '/webhooks', '/a/../b', '/:id', '/admin/'])('refuses the path %s, naming the option', (path) => {
+    expect(() => resolveConfig({ ...config, backOffice: { path } })).toThrow(/backOffice\.path: must/);
+  });
+
+  it('refuses a seller without a name', () => {
+    expect(() => resolveConfig({ ...config, backOffice: { path: '/admin', subMerchants: [{ id: SELLER_ID, name: ' ' }] } })).toThrow(/backOffice\.subMerchants\[0\]\.name/);
+  });
+
+  it('is PAYFORM_BACK_OFFICE for payform-companion', () => {
+    expect(readCompanionConfig({ PAYFORM_BACK_OFFICE: '/admin' }).backOffice).toEqual({ path: '/admin' });
+    expect(readCompanionConfig({}).backOffice).toBeUndefined();
+    expect(() => readCompanionConfig({ PAYFORM_BACK_OFFICE: 'admin' })).toThrow(/PAYFORM_BACK_OFFICE: must be a path such as \/admin/);
+  });
+});
+
+const SELLER_ID = '0b5b0f43-5e3f-4b8e-9b43-6f1b8c2a9d10';
 
 describe('mounted, a missing setting is loud', () => {
   const given = { PAYFORM_DATABASE_URL: ':memory:', PAYFORM_PUBLIC_URL: 'https://shop.example', PAYFORM_ADMIN_TOKEN: ADMIN_TOKEN };

@@ -23,6 +23,7 @@
  * | PAYFORM_METRICS_TOKEN | serves GET /metrics to this bearer token (≥ 16 characters) | unset: no /metrics |
  * | PAYFORM_METRICS_ADDRESS | serves GET /metrics without a token on this host:port of its own (e.g. 127.0.0.1:9464) | unset |
  * | PAYFORM_LOG_LEVEL | debug, info, warn, error | info |
+ * | PAYFORM_BACK_OFFICE | the back office's path, e.g. /admin (signed in with the admin token) | off |
  * | NODE_ENV | `production` requires PAYFORM_ADMIN_TOKEN, PAYFORM_GATEWAY_BASE_URL, all four credentials its own, no PAYFORM_SANDBOX_ORIGIN | — |
  *
  * The unprefixed names of 0.2 (`DATABASE_URL`, `ADMIN_TOKEN`…) are read when the prefixed one is
@@ -33,6 +34,7 @@ import * as z from 'zod';
 import { TEST_PROJECT_DEFAULTS, testProjectCredentials } from '@payform/gateway/testing';
 import type { ProjectCredentials } from '@payform/gateway/testing';
 import { describeIssues, parseWire } from '@payform/gateway/wire';
+import { BackOfficeSettings } from './back-office/back-office-options.js';
 import { currentEnvironment } from './environment.js';
 import type { Env } from './environment.js';
 import type { LogLevel } from './log/logger.js';
@@ -66,6 +68,8 @@ export interface CompanionSettings {
   /** PAYFORM_METRICS_ADDRESS: /metrics on a listener of its own, no token (bind it where only Prometheus reaches). */
   readonly metricsAddress: { readonly host: string; readonly port: number } | undefined;
   readonly logLevel: LogLevel;
+  /** PAYFORM_BACK_OFFICE: where the back office is served; undefined: not served. */
+  readonly backOffice: { readonly path: string } | undefined;
   /** One line per unprefixed 0.2 variable that was read: logged once at start. */
   readonly deprecations: readonly string[];
 }
@@ -103,6 +107,7 @@ const Variables = z.object({
     .refine((address) => address.port <= 65_535, { error: 'must be host:port, e.g. 127.0.0.1:9464' })
     .optional(),
   PAYFORM_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+  PAYFORM_BACK_OFFICE: BackOfficeSettings.shape.path.optional(),
   NODE_ENV: z.string().optional(),
 });
 
@@ -151,6 +156,7 @@ export function readCompanionConfig(environment: Env): CompanionSettings {
     metricsToken: vars.PAYFORM_METRICS_TOKEN,
     metricsAddress: vars.PAYFORM_METRICS_ADDRESS,
     logLevel: vars.PAYFORM_LOG_LEVEL,
+    backOffice: vars.PAYFORM_BACK_OFFICE === undefined ? undefined : { path: vars.PAYFORM_BACK_OFFICE },
     deprecations,
   };
 }

@@ -19,6 +19,7 @@ import { GatewayClient } from '@payform/gateway';
 import { openLedger } from '../ledger/index.js';
 import type { Ledger } from '../ledger/index.js';
 import { createCompanion } from './app.js';
+import type { BackOfficeConfig } from './back-office/back-office-options.js';
 import { InFlight } from './http/in-flight.js';
 import type { CompanionApp } from './app.js';
 import { createLogger } from './log/logger.js';
@@ -71,6 +72,8 @@ export interface StartOptions {
   readonly publicUrl?: string;
   /** Where the companion's routes are in the server it is mounted in (`/payments`); default `/`. */
   readonly basePath?: string;
+  /** The back office (createCompanion's `backOffice`); default the settings' (PAYFORM_BACK_OFFICE). */
+  readonly backOffice?: BackOfficeConfig;
   readonly logger?: Logger;
   readonly onPaymentEvent?: PaymentEventHook;
   /** Adds routes before the app serves (the demo's pages on the same port). */
@@ -159,6 +162,7 @@ async function compose(settings: CompanionSettings, options: StartOptions): Prom
       captureOverReservePercent: settings.captureOverReservePercent,
       sessionTtlSeconds: settings.sessionTtlSeconds,
       trustProxy: settings.trustProxy,
+      ...((options.backOffice ?? settings.backOffice) ? { backOffice: options.backOffice ?? settings.backOffice } : {}),
       ...(settings.metricsToken ? { metricsToken: settings.metricsToken } : {}),
       logger,
       ...(options.onPaymentEvent ? { onPaymentEvent: options.onPaymentEvent } : {}),

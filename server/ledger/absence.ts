@@ -7,7 +7,8 @@ import type { AbsenceCount, AbsentRead } from './types.js';
 
 /**
  * A read sent at `readAt` found no such order for this attempt. It counts when the attempt is
- * still `init` and was sent before the read, and the last counted read was sent at least
+ * still `init` — or `pending`: a payment the gateway acknowledged and then lost (restarted without
+ * it) is no more there than one it never saw — and was sent before the read, and the last counted read was sent at least
  * `spacingMs` before it; the `reads`-th counted read ends the attempt as never sent (`unsent_at`),
  * which frees its session for a new send under the same order id.
  */
@@ -21,7 +22,7 @@ export async function countAbsentPayment(ctx: LedgerContext, orderId: string, in
       unsent_at: eb.case().when('absent_reads', '>=', read.reads - 1).then(read.readAt).else(null).end(),
     }))
     .where('order_id', '=', orderId)
-    .where('status', '=', 'init')
+    .where('status', 'in', ['init', 'pending'])
     .where('unsent_at', 'is', null)
     // A payment held for a discrepancy was seen by the gateway.
     .where('mismatch_report', 'is', null)

@@ -6,5 +6,10 @@ import type { Payment } from './types.js';
  * ended as never sent: the session's next attempt sends that one again.
  */
 export function holdsSession(payment: Payment): boolean {
-  return payment.status !== 'failure' && !(payment.status === 'init' && payment.unsentAt !== null);
+  return payment.status !== 'failure' && !isUnsent(payment);
+}
+
+/** An attempt ended as never sent (or lost by the gateway): its session may send it again, under its order id. */
+export function isUnsent(payment: Payment): boolean {
+  return (payment.status === 'init' || payment.status === 'pending') && payment.unsentAt !== null;
 }

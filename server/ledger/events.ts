@@ -9,7 +9,7 @@ import type { LedgerContext, LedgerDb } from './context.js';
 import { sharedTransactions } from './group-commit.js';
 import { gatewayEventInput, parseInput } from './input.js';
 import { insertOperation, progressOperation } from './operations.js';
-import { progressPayment } from './payments.js';
+import { flagDiscrepancy, progressPayment } from './payments.js';
 import { oncePerLedger, prepareQuery } from './prepared.js';
 import { toPayment, toStoredEvent } from './rows.js';
 import type { WebhookEventRow } from './schema.js';
@@ -113,9 +113,24 @@ async function applyOperation(ctx: LedgerContext, trx: LedgerDb, kind: Operation
   return { outcome: 'applied', advanced: true, payment: null, operation };
 }
 
+/**
+ * A post the companion could not read says something happened to the order, but not what: the
+ * payment is held for a person to look at (flagged once), nothing is applied.
+ */
+async function flagUnreadable(ctx: LedgerContext, trx: LedgerDb, facts: EventFacts): Promise<Effect> {
+  const row = await lockPayment(ctx, trx, facts.orderId);
+  if (!row) return unmatched;
+  const payment = toPayment(row);
+  const status = paymentStatuses.has(facts.status) ? (facts.status as PaymentStatus) : payment.status;
+  const report = { status, amount: 0, currency: null, paidAmount: null, paidCurrency: null, paymentId: null };
+  const flagged = await flagDiscrepancy(ctx, trx, payment.orderId, report);
+  return flagged ? { ...unmatched, flagged: true, payment: flagged } : unmatched;
+}
+
 function applyEvent(ctx: LedgerContext, trx: LedgerDb, facts: EventFacts): Promise<Effect> {
   // Addressed to another point of sale: whatever it says, not about this ledger's payments.
   if (facts.otherPosId !== undefined) return Promise.resolve(unmatched);
+  if (facts.unreadable) return flagUnreadable(ctx, trx, facts);
   if (paymentMethods.has(facts.method) && paymentStatuses.has(facts.status)) return applyPaymentEvent(ctx, trx, facts);
   if (operationKinds.has(facts.method) && operationStatuses.has(facts.status)) return applyOperationEvent(ctx, trx, facts);
   return Promise.resolve(unmatched);

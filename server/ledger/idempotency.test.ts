@@ -10,7 +10,7 @@ import type { LedgerBackend, TestLedger } from './testing/databases.js';
 const LEASE = 5 * 60_000;
 const LIFETIME = 24 * 3_600_000;
 const request = (overrides: Partial<IdempotencyRequest> = {}): IdempotencyRequest => ({
-  key: 'key-1', method: 'POST', path: '/api/orders/o-1/refund', fingerprint: 'f'.repeat(64), leaseMs: LEASE, lifetimeMs: LIFETIME, ...overrides,
+  scope: 'merchant-a', key: 'key-1', method: 'POST', path: '/api/orders/o-1/refund', fingerprint: 'f'.repeat(64), leaseMs: LEASE, lifetimeMs: LIFETIME, ...overrides,
 });
 const answer = { status: 200, contentType: 'application/json', body: '{"operation":{"amount":1}}' };
 
@@ -81,6 +81,15 @@ function describeKeys(backend: () => LedgerBackend): void {
       await claimed(b, { key: 'key-2' });
       expect(await b.sweepIdempotencyKeys()).toBe(1);
       await claimed(a, { fingerprint: 'e'.repeat(64) });
+    });
+
+    it('keeps each scope’s keys apart: the same key of another merchant is another claim', async () => {
+      const mine = await claimed(a);
+      await a.storeIdempotentAnswer('key-1', mine, answer, LIFETIME);
+      const theirs = await claimed(b, { scope: 'merchant-b', fingerprint: 'e'.repeat(64) });
+      expect(theirs).not.toBe(mine);
+      expect(await a.claimIdempotencyKey(request())).toEqual({ outcome: 'replay', answer });
+      expect((await a.claimIdempotencyKey(request({ scope: 'merchant-b', fingerprint: 'e'.repeat(64) }))).outcome).toBe('in_progress');
     });
 
     it('refuses a key that is empty or longer than 255 characters', async () => {

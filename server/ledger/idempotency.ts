@@ -1,5 +1,5 @@
-// Idempotency keys of the merchant API. A key is claimed by inserting its row: the primary key
-// makes exactly one claimer win, whichever instance it runs on. The winner runs the request and
+// Idempotency keys of the merchant API, each the merchant credential's that sent it (`scope`). A
+// key is claimed by inserting its row: the primary key (scope, key) makes exactly one claimer win, whichever instance it runs on. The winner runs the request and
 // stores the answer (or releases the key when the answer changed nothing); everyone else gets
 // the stored answer, "in use" while the winner runs, or "reused" when their request differs.
 // A claim whose holder died is taken over once its lease has run out, but not to run its request
@@ -12,6 +12,11 @@ import { parseInput } from './input.js';
 import type { IdempotencyKeyRow } from './schema.js';
 
 export interface IdempotencyRequest {
+  /**
+   * Whose key it is: the credential that sent it, as a keyed hash (never the credential). Two
+   * merchants sharing a database each have their own keys.
+   */
+  readonly scope: string;
   /** The client's Idempotency-Key. */
   readonly key: string;
   readonly method: string;
@@ -41,6 +46,7 @@ export type IdempotencyClaim =
 
 const duration = z.number().int().positive().max(366 * 24 * 3_600_000);
 const idempotencyRequest = z.strictObject({
+  scope: z.string().min(1, 'must not be empty').max(128, 'must be at most 128 characters'),
   key: z.string().min(1, 'must not be empty').max(255, 'must be at most 255 characters'),
   method: z.string().min(1).max(16),
   path: z.string().min(1).max(2048, 'must be at most 2048 characters'),
@@ -60,6 +66,8 @@ const CLAIM_ROUNDS = 3;
 
 export async function claimIdempotencyKey(ctx: LedgerContext, input: IdempotencyRequest): Promise<IdempotencyClaim> {
   const request = parseInput(idempotencyRequest, input);
+  await adoptUnscopedKey(ctx, request);
+  const ours = { scope: request.scope, key: request.key };
   for (let round = 0; round < CLAIM_ROUNDS; round += 1) {
     const now = ctx.now();
     const claimId = randomUUID();
@@ -78,8 +86,8 @@ export async function claimIdempotencyKey(ctx: LedgerContext, input: Idempotency
     };
     const inserted = await ctx.db
       .insertInto('idempotency_keys')
-      .values({ key: request.key, ...claim })
-      .onConflict((oc) => oc.column('key').doNothing())
+      .values({ ...ours, ...claim })
+      .onConflict((oc) => oc.columns(['scope', 'key']).doNothing())
       .returning('key')
       .executeTakeFirst();
     if (inserted) return { outcome: 'claimed', claimId };
@@ -88,7 +96,8 @@ export async function claimIdempotencyKey(ctx: LedgerContext, input: Idempotency
     const renewed = await ctx.db
       .updateTable('idempotency_keys')
       .set(claim)
-      .where('key', '=', request.key)
+      .where('scope', '=', ours.scope)
+      .where('key', '=', ours.key)
       .where('expires_at', '<=', now)
       .returning('key')
       .executeTakeFirst();
@@ -96,7 +105,8 @@ export async function claimIdempotencyKey(ctx: LedgerContext, input: Idempotency
     const orphaned = await ctx.db
       .updateTable('idempotency_keys')
       .set(claim)
-      .where('key', '=', request.key)
+      .where('scope', '=', ours.scope)
+      .where('key', '=', ours.key)
       .where('state', '=', 'in_progress')
       .where('locked_until', '<=', now)
       .where('fingerprint', '=', request.fingerprint)
@@ -104,13 +114,28 @@ export async function claimIdempotencyKey(ctx: LedgerContext, input: Idempotency
       .executeTakeFirst();
     if (orphaned) return { outcome: 'interrupted', claimId };
 
-    const row = await ctx.db.selectFrom('idempotency_keys').selectAll().where('key', '=', request.key).executeTakeFirst();
+    const row = await ctx.db.selectFrom('idempotency_keys').selectAll().where('scope', '=', ours.scope).where('key', '=', ours.key).executeTakeFirst();
     if (!row) continue;
     if (row.fingerprint !== request.fingerprint) return { outcome: 'reused' };
     const answer = storedOf(row);
     return answer ? { outcome: 'replay', answer } : { outcome: 'in_progress' };
   }
   return { outcome: 'in_progress' };
+}
+
+/**
+ * A key kept from before keys had scopes ('') becomes the scope's whose request has its exact
+ * fingerprint — a keyed hash only the credential that sent it can produce — so a retry across
+ * the upgrade is still answered once. None left after their 24 hours.
+ */
+async function adoptUnscopedKey(ctx: LedgerContext, request: { scope: string; key: string; fingerprint: string }): Promise<void> {
+  await ctx.db
+    .updateTable('idempotency_keys')
+    .set({ scope: request.scope })
+    .where('scope', '=', '')
+    .where('key', '=', request.key)
+    .where('fingerprint', '=', request.fingerprint)
+    .execute();
 }
 
 function storedOf(row: IdempotencyKeyRow): StoredAnswer | undefined {
@@ -128,15 +153,15 @@ export async function storeIdempotentAnswer(ctx: LedgerContext, key: string, cla
   const result = await ctx.db
     .updateTable('idempotency_keys')
     .set({ state: 'done', locked_until: null, status: stored.status, content_type: stored.contentType, body: stored.body, expires_at: now + parseInput(duration, lifetimeMs) })
-    .where('key', '=', key)
     .where('claim_id', '=', claimId)
+    .where('key', '=', key)
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
 
 /** Frees a key whose request changed nothing, so it may be sent again (corrected or not). */
 export async function releaseIdempotencyKey(ctx: LedgerContext, key: string, claimId: string): Promise<void> {
-  await ctx.db.deleteFrom('idempotency_keys').where('key', '=', key).where('claim_id', '=', claimId).where('state', '=', 'in_progress').execute();
+  await ctx.db.deleteFrom('idempotency_keys').where('claim_id', '=', claimId).where('key', '=', key).where('state', '=', 'in_progress').execute();
 }
 
 /** Deletes the keys past their lifetime; how many. */

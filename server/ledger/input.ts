@@ -94,6 +94,7 @@ export const newSessionInput = z
     split: splitShares.optional(),
     customer: customer.optional(),
     customerId: text(128).optional(),
+    cardId: text(64).optional(),
     returnUrl: webUrl.optional(),
     allowedModes: z.array(mode).min(1, 'must allow at least one mode').optional(),
     ttlSeconds: z.number().int().min(60, 'must be at least 60').max(7 * 86_400, 'must be at most 7 days').optional(),
@@ -102,7 +103,8 @@ export const newSessionInput = z
     path: ['split'],
     message: 'shares must add up to the amount',
   })
-  .refine((session) => !session.split || session.method !== 'lookup', { path: ['split'], message: 'a card verification is not split' });
+  .refine((session) => !session.split || session.method !== 'lookup', { path: ['split'], message: 'a card verification is not split' })
+  .refine((session) => session.cardId === undefined || session.customerId !== undefined, { path: ['cardId'], message: 'a saved card needs its customerId' });
 
 export const payAttemptInput = z.strictObject({ mode, customer: customer.optional() });
 
@@ -143,6 +145,7 @@ export const operationRequestInput = z
     comment: text(2048).optional(),
     split: splitShares.optional(),
     overCapturePercent: overCapturePercent.optional(),
+    requestKey: text(64).optional(),
   })
   .refine((request) => request.kind !== 'void' || (request.amount === undefined && !request.split), {
     path: ['amount'],
@@ -187,6 +190,7 @@ export const gatewayEventInput = withoutNul(
     orderId: text(256),
     operationId: text(64).optional(),
     otherPosId: text(64).optional(),
+    unreadable: z.literal(true).optional(),
     amount: reportedAmount.optional(),
     currency: currency.optional(),
     paidAmount: reportedAmount.optional(),

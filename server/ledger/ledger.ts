@@ -13,7 +13,7 @@ import { TablePrefixPlugin } from './table-names.js';
 import { migrateToLatest } from './migrate.js';
 import { observedDialect } from './observed.js';
 import type { StatementObserver } from './observed.js';
-import { getOperation, markOperationChecked, reserveOperation, totalsOf } from './operations.js';
+import { findOperationByRequestKey, getOperation, markOperationChecked, reserveOperation, totalsOf } from './operations.js';
 import { claimNotices, dropNotices, noticeFailed, noticeTold } from './notices.js';
 import { getPayment, markPaymentChecked, progressPayment } from './payments.js';
 import { ensureSchema, isPostgresUrl, postgresDialect } from './postgres.js';
@@ -92,6 +92,8 @@ export interface Ledger {
   /** The gateway's answer: success keeps the reservation, failure releases it. */
   settleOperation(id: string, result: OperationResult): Promise<OperationProgress>;
   getOperation(id: string): Promise<Operation | undefined>;
+  /** The reservation a merchant request made on the order, by its `requestKey` (OperationRequest). */
+  findOperationByRequestKey(orderId: string, requestKey: string): Promise<Operation | undefined>;
   /** The reconciler looked at a pending reservation: it leaves the unsettled list for a while. */
   markOperationChecked(id: string): Promise<void>;
   /** The order's state, read at `read.readAt`, does not show this reservation: counted as a payment's. */
@@ -192,6 +194,7 @@ function ledgerOver(ctx: LedgerContext): Ledger {
     reserveOperation: (orderId, request) => reserveOperation(ctx, orderId, request),
     settleOperation: (id, result) => settleOperation(ctx, id, result),
     getOperation: (id) => getOperation(ctx.db, id),
+    findOperationByRequestKey: (orderId, requestKey) => findOperationByRequestKey(ctx.db, orderId, requestKey),
     markOperationChecked: (id) => markOperationChecked(ctx, id),
     countAbsentOperation: (id, read) => countAbsentOperation(ctx, id, read),
     recordGatewayOperation: (orderId, operation) => recordGatewayOperation(ctx, orderId, operation),

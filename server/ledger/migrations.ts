@@ -337,6 +337,61 @@ const payformPrefix: Migration = {
   },
 };
 
+/**
+ * A charge of a saved card opens a session of its own, whose id the customer gets in the 3-D
+ * Secure link: `card_id` binds it to that card, so the link pays that charge with that card only.
+ */
+const chargeCards: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema.alterTable('payform_checkout_sessions').addColumn('card_id', 'text').execute();
+  },
+};
+
+/**
+ * Idempotency keys are the merchant's who sent them: two merchants on one database each have
+ * their own `refund-1`. The table is rebuilt with `scope` in the primary key (SQLite cannot change
+ * one in place); keys kept from before get scope '' and are adopted by the first request of the
+ * same content (only the credential that sent them can produce its fingerprint). `claim_id` is
+ * unique: an answer is stored, or a key released, by the claim that holds it.
+ */
+const idempotencyScopes: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .createTable('payform_idempotency_keys_scoped')
+      .addColumn('scope', 'text', (c) => c.notNull())
+      .addColumn('key', 'text', (c) => c.notNull())
+      .addColumn('method', 'text', (c) => c.notNull())
+      .addColumn('path', 'text', (c) => c.notNull())
+      .addColumn('fingerprint', 'text', (c) => c.notNull())
+      .addColumn('state', 'text', (c) => c.notNull().check(sql`state in ('in_progress', 'done')`))
+      .addColumn('claim_id', 'text', (c) => c.notNull())
+      .addColumn('locked_until', 'bigint')
+      .addColumn('status', 'integer')
+      .addColumn('content_type', 'text')
+      .addColumn('body', 'text')
+      .addColumn('created_at', 'bigint', (c) => c.notNull())
+      .addColumn('expires_at', 'bigint', (c) => c.notNull())
+      .addPrimaryKeyConstraint('payform_idempotency_keys_scoped_pkey', ['scope', 'key'])
+      .execute();
+    await sql`insert into payform_idempotency_keys_scoped (scope, key, method, path, fingerprint, state, claim_id, locked_until, status, content_type, body, created_at, expires_at)
+      select '', key, method, path, fingerprint, state, claim_id, locked_until, status, content_type, body, created_at, expires_at from payform_idempotency_keys`.execute(db);
+    await db.schema.dropTable('payform_idempotency_keys').execute();
+    await db.schema.alterTable('payform_idempotency_keys_scoped').renameTo('payform_idempotency_keys').execute();
+    await db.schema.createIndex('payform_idempotency_keys_expiry').on('payform_idempotency_keys').column('expires_at').execute();
+    await db.schema.createIndex('payform_idempotency_keys_claim').on('payform_idempotency_keys').column('claim_id').unique().execute();
+  },
+};
+
+/**
+ * A capture, void or refund reservation remembers the merchant request that made it (a digest of
+ * its Idempotency-Key), so a retry of a request whose instance died learns what became of it.
+ */
+const operationRequestKeys: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema.alterTable('payform_operations').addColumn('request_key', 'text').execute();
+  },
+};
+
 export const migrations: Readonly<Record<string, Migration>> = {
   '0001_initial': initial,
   '0002_operation_checks': operationChecks,
@@ -348,4 +403,7 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '0008_never_sent': neverSent,
   '0009_lookup_method': lookupMethod,
   '0010_payform_prefix': payformPrefix,
+  '0011_charge_cards': chargeCards,
+  '0012_idempotency_scopes': idempotencyScopes,
+  '0013_operation_request_keys': operationRequestKeys,
 };

@@ -16,6 +16,8 @@ export interface MoneyOperation {
   readonly status: OperationStatus;
   readonly amount: number;
   readonly split: readonly SplitShare[] | null;
+  /** `gateway`: recorded as the gateway made it, without the ledger asking (no limit checked). */
+  readonly origin?: 'merchant' | 'gateway';
 }
 
 export interface MoneyRequest {
@@ -43,8 +45,8 @@ export function orderTotals(payment: MoneyPayment, operations: readonly MoneyOpe
   const voided = operations.some((op) => op.kind === 'void' && op.status !== 'failure');
   const paid = payment.status === 'success';
   // A purchase is refundable as paid; an auth only as far as it was captured (pending
-  // captures are not money yet).
-  const refundBase = !paid ? 0 : payment.method === 'purchase' ? payment.amount : captured;
+  // captures are not money yet), and never past what was authorised by captures nobody checked.
+  const refundBase = !paid ? 0 : payment.method === 'purchase' ? payment.amount : refundableCaptured(payment, operations);
   // One capture per auth: once one is made or under way, the rest of the reserve is released.
   const capturable = paid && payment.method === 'auth' && !voided && captured + capturePending === 0 ? captureCeiling(payment.amount, overCapturePercent) : 0;
   return {
@@ -56,6 +58,28 @@ export function orderTotals(payment: MoneyPayment, operations: readonly MoneyOpe
     refundable: Math.max(0, refundBase - refunded - refundPending),
     capturable,
   };
+}
+
+/**
+ * What of an auth's successful captures can be given back: the ledger's own captures as made
+ * (their limit was checked when they were reserved), and the ones the gateway made unasked only
+ * up to the authorised amount — a capture of 50 times the reserve must not open 50 times the
+ * refund (it is flagged, see overCaptured).
+ */
+function refundableCaptured(payment: MoneyPayment, operations: readonly MoneyOperation[]): number {
+  const captured = sum(operations, 'capture', 'success');
+  const unasked = sum(operations.filter((op) => op.origin === 'gateway'), 'capture', 'success');
+  const asked = captured - unasked;
+  return asked + Math.min(unasked, Math.max(0, payment.amount - asked));
+}
+
+/**
+ * What of an auth's successful captures can never be refunded: the part of captures the ledger
+ * never asked for past the authorised amount. More than 0 only when the gateway reported one.
+ */
+export function overCaptured(payment: MoneyPayment, operations: readonly MoneyOperation[]): number {
+  if (payment.method !== 'auth' || payment.status !== 'success') return 0;
+  return sum(operations, 'capture', 'success') - refundableCaptured(payment, operations);
 }
 
 /**

@@ -18,6 +18,12 @@ export async function operationsOf(db: LedgerDb, orderId: string): Promise<Opera
   return rows.map(toOperation);
 }
 
+/** The reservation the merchant request with this key made on the order, if it made one. */
+export async function findOperationByRequestKey(db: LedgerDb, orderId: string, requestKey: string): Promise<Operation | undefined> {
+  const row = await db.selectFrom('operations').selectAll().where('order_id', '=', orderId).where('request_key', '=', requestKey).executeTakeFirst();
+  return row && toOperation(row);
+}
+
 export async function getOperation(db: LedgerDb, id: string): Promise<Operation | undefined> {
   const row = await db.selectFrom('operations').selectAll().where('id', '=', id).executeTakeFirst();
   return row && toOperation(row);
@@ -29,6 +35,7 @@ export interface OperationRecord extends OperationResult {
   readonly comment?: string;
   readonly split?: Operation['split'];
   readonly origin: OperationOrigin;
+  readonly requestKey?: string;
 }
 
 /** Inserts an operation row as given; the caller has checked (or deliberately skipped) the limits. */
@@ -47,6 +54,7 @@ export async function insertOperation(ctx: LedgerContext, db: LedgerDb, orderId:
     split: toJson(record.split ?? undefined),
     receipt_url: record.receiptUrl ?? null,
     origin: record.origin,
+    request_key: record.requestKey ?? null,
     created_at: now,
     updated_at: now,
     last_seen_at: now,

@@ -166,6 +166,7 @@ export function toSession(row: CheckoutSessionRow, payment: Payment | null, now:
     split: parseSplit(row.split),
     customer: JSON.parse(row.customer) as CustomerDetails,
     customerId: row.customer_id,
+    cardId: row.card_id,
     returnUrl: row.return_url,
     allowedModes: JSON.parse(row.allowed_modes) as PaymentMode[],
     createdAt: row.created_at,

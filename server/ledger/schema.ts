@@ -16,6 +16,7 @@ export interface CheckoutSessionRow {
   customer_id: string | null;
   return_url: string | null;
   allowed_modes: string;
+  card_id: string | null;
   created_at: number;
   expires_at: number;
   closed_at: number | null;
@@ -90,6 +91,8 @@ export interface OperationRow extends NoticeColumns, AbsenceColumns {
   split: string | null;
   receipt_url: string | null;
   origin: OperationOrigin;
+  /** The merchant request that reserved it (a digest of its Idempotency-Key), when it had one. */
+  request_key: string | null;
   created_at: number;
   updated_at: number;
   /** Last time the gateway was heard from about it or the reconciler checked it. */
@@ -131,6 +134,8 @@ export interface SavedCardRow {
  * kept, never its body.
  */
 export interface IdempotencyKeyRow {
+  /** Whose key it is: one of the merchant credential's (a keyed hash of it), '' for keys kept from before scopes. */
+  scope: string;
   key: string;
   method: string;
   path: string;

@@ -2,7 +2,7 @@
 // the number of clicks, tabs or instances.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import { holdsSession } from './attempts.js';
+import { holdsSession, isUnsent } from './attempts.js';
 import { lockingRead } from './context.js';
 import type { LedgerContext, LedgerDb } from './context.js';
 import { InvalidLedgerInput, LedgerConflict, LedgerNotFound } from './errors.js';
@@ -121,6 +121,7 @@ export async function createSession(ctx: LedgerContext, input: NewCheckoutSessio
     split: toJson(session.split),
     customer: JSON.stringify(session.customer ?? {}),
     customer_id: session.customerId ?? null,
+    card_id: session.cardId ?? null,
     return_url: session.returnUrl ?? null,
     allowed_modes: JSON.stringify([...new Set(session.allowedModes ?? ['direct', 'hosted'])]),
     created_at: now,
@@ -175,11 +176,15 @@ function refusalByLiveAttempt(latest: Payment | null): PayAttemptClaim | undefin
  */
 async function resend(ctx: LedgerContext, trx: LedgerDb, unsent: Payment, mode: PaymentMode, customer: string): Promise<Payment | undefined> {
   const now = ctx.now();
+  // A pending one the gateway lost starts over as a new send: nothing of its first send is its.
   const row = await trx
     .updateTable('payments')
-    .set({ mode, customer, unsent_at: null, absent_reads: 0, absent_read_at: null, updated_at: now, last_seen_at: now })
+    .set({
+      mode, customer, status: 'init', status_code: null, status_description: null, payment_id: null, user_action_url: null, checkout_url: null,
+      unsent_at: null, absent_reads: 0, absent_read_at: null, updated_at: now, last_seen_at: now,
+    })
     .where('order_id', '=', unsent.orderId)
-    .where('status', '=', 'init')
+    .where('status', 'in', ['init', 'pending'])
     .where('unsent_at', 'is not', null)
     .returningAll()
     .executeTakeFirst();
@@ -206,7 +211,7 @@ export async function claimPayAttempt(ctx: LedgerContext, sessionId: string, req
     const now = ctx.now();
     if (session.closed_at !== null) return refusal('closed', latest);
     if (session.expires_at <= now) return refusal('expired', latest);
-    if (latest?.status === 'init' && latest.unsentAt !== null) {
+    if (latest && isUnsent(latest)) {
       const resent = await resend(ctx, trx, latest, mode, customer ? JSON.stringify(customer) : session.customer);
       if (resent) return { claimed: true, payment: resent, resent: true };
       return refusalByLiveAttempt(await latestAttempt(ctx, trx, sessionId)) ?? refusal('retry_unavailable', latest);

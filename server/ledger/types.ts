@@ -43,6 +43,11 @@ export interface NewCheckoutSession {
   readonly split?: readonly SplitShare[];
   readonly customer?: CustomerDetails;
   readonly customerId?: string;
+  /**
+   * A charge of this saved card of `customerId`'s: the session is paid with it alone, also by
+   * whoever holds its 3-D Secure link after a failed challenge.
+   */
+  readonly cardId?: string;
   readonly returnUrl?: string;
   /** Defaults to both modes. */
   readonly allowedModes?: readonly PaymentMode[];
@@ -67,6 +72,8 @@ export interface CheckoutSession {
   readonly split: readonly SplitShare[] | null;
   readonly customer: CustomerDetails;
   readonly customerId: string | null;
+  /** The saved card the session may be paid with alone (a charge's), or null. */
+  readonly cardId: string | null;
   readonly returnUrl: string | null;
   readonly allowedModes: readonly PaymentMode[];
   readonly createdAt: number;
@@ -150,6 +157,12 @@ export interface PaymentDiscrepancy {
    */
   readonly refunded?: number;
   /**
+   * Set when the gateway reported captures of an auth past its authorised amount that the
+   * ledger never asked for: what the order's captures add up to, in minor units. Only the
+   * authorised amount of them can be refunded.
+   */
+  readonly captured?: number;
+  /**
    * Set when the gateway made a capture or refund the ledger had ended as never sent (the
    * merchant was told it never happened, and may have made it again): `reservation` is the one
    * so ended, `operation` the one recorded as the gateway made it (`origin: 'gateway'`).
@@ -231,6 +244,11 @@ export interface OperationRequest {
   readonly split?: readonly SplitShare[];
   /** Captures only: how far above the reserve the project lets a capture go, in percent. */
   readonly overCapturePercent?: number;
+  /**
+   * The merchant request's own name for it (a digest of its Idempotency-Key): a retry of a
+   * request whose instance died finds what it reserved (Ledger.findOperationByRequestKey).
+   */
+  readonly requestKey?: string;
 }
 
 export interface OperationResult {
@@ -327,6 +345,12 @@ export interface GatewayEvent extends PaymentDetails {
    * listed `unmatched`, never applied — also when it is tried again.
    */
   readonly otherPosId?: string;
+  /**
+   * Set for a signed post the companion could not read as an event (an amount like 1e-9, a
+   * field of the wrong type): kept `unmatched`, never applied — also when tried again — and its
+   * order's payment, when there is one, flagged once (status as the post names it, amount 0).
+   */
+  readonly unreadable?: true;
 }
 
 /**

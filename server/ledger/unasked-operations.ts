@@ -6,7 +6,7 @@ import { lockPayment } from './context.js';
 import type { LedgerContext, LedgerDb } from './context.js';
 import { LedgerNotFound } from './errors.js';
 import { gatewayOperationInput, parseInput } from './input.js';
-import { orderTotals, refundedPastPaid } from './money-rules.js';
+import { orderTotals, overCaptured, refundedPastPaid } from './money-rules.js';
 import { insertOperation, operationsOf } from './operations.js';
 import { flagDiscrepancy } from './payments.js';
 import { toPayment } from './rows.js';
@@ -35,15 +35,16 @@ async function endedAsNeverSent(trx: LedgerDb, operation: Operation): Promise<Op
 
 /**
  * A capture or refund just moved money (it advanced to success): flags the payment, once, when the
- * order's refunds now go past what was paid, or when the gateway made it unasked and it matches a
- * reservation ended as never sent — the merchant was told that one never happened and may have
- * made it again. The payment as flagged, or undefined.
+ * order's refunds now go past what was paid, its captures past what was authorised, or when the
+ * gateway made it unasked and it matches a reservation ended as never sent — the merchant was
+ * told that one never happened and may have made it again. The payment as flagged, or undefined.
  */
 export async function checkMovedMoney(ctx: LedgerContext, trx: LedgerDb, payment: Payment, operation: Operation): Promise<Payment | undefined> {
   if (operation.status !== 'success' || operation.kind === 'void') return undefined;
   const refunded = operation.kind === 'refund' ? await refundedIfPastPaid(trx, payment) : undefined;
+  const captured = operation.kind === 'capture' && operation.origin === 'gateway' ? await capturedIfPastAuthorised(trx, payment) : undefined;
   const unsent = operation.origin === 'gateway' ? await endedAsNeverSent(trx, operation) : undefined;
-  if (refunded === undefined && unsent === undefined) return undefined;
+  if (refunded === undefined && captured === undefined && unsent === undefined) return undefined;
   const report: Omit<PaymentDiscrepancy, 'notedAt'> = {
     status: payment.status,
     amount: null,
@@ -52,6 +53,7 @@ export async function checkMovedMoney(ctx: LedgerContext, trx: LedgerDb, payment
     paidCurrency: null,
     paymentId: null,
     ...(refunded !== undefined ? { refunded } : {}),
+    ...(captured !== undefined ? { captured } : {}),
     ...(unsent !== undefined ? { lateOperation: { reservation: unsent, operation: operation.id, kind: operation.kind, amount: operation.amount } } : {}),
   };
   return flagDiscrepancy(ctx, trx, payment.orderId, report);
@@ -61,6 +63,12 @@ export async function checkMovedMoney(ctx: LedgerContext, trx: LedgerDb, payment
 async function refundedIfPastPaid(trx: LedgerDb, payment: Payment): Promise<number | undefined> {
   const operations = await operationsOf(trx, payment.orderId);
   return refundedPastPaid(payment, operations) > 0 ? orderTotals(payment, operations).refunded : undefined;
+}
+
+/** What the order's successful captures add up to, when unasked ones took them past what was authorised. */
+async function capturedIfPastAuthorised(trx: LedgerDb, payment: Payment): Promise<number | undefined> {
+  const operations = await operationsOf(trx, payment.orderId);
+  return overCaptured(payment, operations) > 0 ? orderTotals(payment, operations).captured : undefined;
 }
 
 /**

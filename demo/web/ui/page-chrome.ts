@@ -10,7 +10,7 @@ import { effectiveTheme, onPreferencesChange, preferences, setPreferences } from
 import type { Language } from './preferences.js';
 import { brandMark } from './product-art.js';
 
-export type PageName = 'shop' | 'checkout' | 'result' | 'admin';
+export type PageName = 'shop' | 'checkout' | 'result';
 
 export interface Chrome {
   /** Renders the header, footer and the page's content again. */
@@ -22,13 +22,13 @@ const sun = html`<svg viewBox="0 0 24 24" aria-hidden="true" focusable="false"><
 
 /**
  * Mounts the chrome around `<main>` and renders `content` into it. `extra` goes at the end of
- * the header's tools (the shop's cart link, the back office's sign-out).
+ * the header's tools (the shop's cart link).
  */
 export function mountPage(page: PageName, content: () => TemplateResult, extra: () => TemplateResult | typeof nothing = () => nothing): Chrome {
   const header = document.querySelector<HTMLElement>('header.site-header')!;
   const main = document.querySelector<HTMLElement>('main')!;
   const footer = document.querySelector<HTMLElement>('footer.site-footer')!;
-  const titles: Record<PageName, Parameters<typeof t>[0]> = { shop: 'title.shop', checkout: 'title.checkout', result: 'title.result', admin: 'title.admin' };
+  const titles: Record<PageName, Parameters<typeof t>[0]> = { shop: 'title.shop', checkout: 'title.checkout', result: 'title.result' };
 
   const refresh = () => {
     document.title = t(titles[page]);
@@ -48,8 +48,9 @@ function headerTemplate(page: PageName, extra: TemplateResult | typeof nothing):
     <div class="site-header__inner">
       <a class="brand" href="/">${brandMark}<span>Kavarnia</span><small>${t('brand.tagline')}</small></a>
       <nav class="site-nav" aria-label=${t('nav.label')}>
-        <a href="/" aria-current=${page === 'admin' ? nothing : 'page'}>${t('nav.shop')}</a>
-        <a href="/admin" aria-current=${page === 'admin' ? 'page' : nothing}>${t('nav.backOffice')}</a>
+        <a href="/" aria-current="page">${t('nav.shop')}</a>
+        <!-- The back office of @payform/companion, mounted by demo/stack.ts. -->
+        <a href="/admin">${t('nav.backOffice')}</a>
       </nav>
       <div class="site-tools">
         <label class="visually-hidden" for="language">${t('tools.language')}</label>

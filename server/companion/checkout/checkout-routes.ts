@@ -16,6 +16,7 @@ import type { CheckoutSession } from '../../ledger/index.js';
 import type { CompanionEnv } from '../context.js';
 import { clientAddress } from '../http/client-address.js';
 import { requireAdminToken } from '../http/guards.js';
+import { noteUnknownClient } from '../http/unknown-client.js';
 import { ApiProblem } from '../http/problem.js';
 import { validate } from '../http/validate.js';
 import { Customer } from './customer.js';
@@ -86,7 +87,9 @@ export function checkoutRoutes(adminToken: string): Hono<CompanionEnv> {
     const request = c.req.valid('json');
     const returnUrl = request.returnUrl && returnUrlProblem(request.returnUrl, options.sandboxOrigin);
     if (returnUrl) throw ApiProblem.invalid({ return_url: returnUrl });
-    const session = await ledger.createSession({ ttlSeconds: options.sessionTtlSeconds, ...request });
+    // Under an Idempotency-Key, a session without its own order id takes one derived from the key.
+    const orderId = request.orderId ?? c.var.keyedOrderId;
+    const session = await ledger.createSession({ ttlSeconds: options.sessionTtlSeconds, ...request, ...(orderId ? { orderId } : {}) });
     feed.publish({ kind: 'session', orderId: session.orderId, status: 'open', source: 'merchant', at: clock() });
     c.var.logger.info('checkout session opened', { order_id: session.orderId, amount: session.amount, currency: session.currency });
     return c.json(createdSession(session), 201);
@@ -107,16 +110,18 @@ export function checkoutRoutes(adminToken: string): Hono<CompanionEnv> {
     if (!session) throw ApiProblem.notFound('The checkout session', 'session_not_found');
     // A verification saves a new card: it offers none of the saved ones.
     const offersCards = session.allowedModes.includes('direct') && session.method !== 'lookup';
-    const cards = session.customerId && offersCards ? await ledger.listCards(session.customerId) : [];
+    const saved = session.customerId && offersCards ? await ledger.listCards(session.customerId) : [];
+    // A charge's session offers the charged card alone.
+    const cards = session.cardId === null ? saved : saved.filter((card) => card.id === session.cardId);
     return c.json(sessionView(session, cards, options));
   });
 
   checkout.post('/sessions/:id/pay', limitPayAttempts(), validate('json', PayRequest), async (c) => {
-    const { directPayments, options, logger } = c.var.services;
+    const { directPayments, options } = c.var.services;
     const id = sessionId(c);
     const request = c.req.valid('json');
     const ip = clientAddress(c, options.trustProxy);
-    if (!ip) logger.warn('the client address is unknown; sending 0.0.0.0 as customer_ip');
+    if (!ip) noteUnknownClient(c.var.services);
     const answer = await directPayments.pay({
       sessionId: id,
       card: request.card,

@@ -138,6 +138,13 @@ export class DirectPayments {
    * tokenizes takes no card number: its server stays out of the card's way.
    */
   async #cardSource(session: CheckoutSession, card: CardInput): Promise<CardSource> {
+    // A charge's session (its 3-D Secure link) pays that charge with the charged card only: after
+    // a failed challenge, whoever holds the link must not pick a card that needs no challenge.
+    if (session.cardId !== null && (card.kind !== 'token' || card.token !== session.cardId)) {
+      throw new ApiProblem(422, 'card_not_allowed', 'This payment can only be made with the saved card it was made for', {
+        card: 'must be the saved card this payment was made for',
+      });
+    }
     const tokenizes = this.#deps.options.tokenizer !== undefined;
     if (card.kind === 'card' && tokenizes) {
       throw new ApiProblem(400, 'card_data_refused', 'This checkout takes no card data: the card goes to the gateway’s tokenizer, and its token is paid with', {

@@ -39,6 +39,21 @@ describe('pay rate limits', () => {
     expect((await stack.pay(sessions[1]!.id, payBody(), { ip: '2001:db8:1:2:ffff:ffff:ffff:fffe' })).status).toBe(429);
     expect((await stack.pay(sessions[2]!.id, payBody(), { ip: '2001:db8:1:3::1' })).status).toBe(200);
   });
+
+  it('without a client address count per session only, and say so once: junk cannot lock out real payers', async () => {
+    await open({ companion: { rateLimits: { perSession: 2, perClient: 3 } } });
+    // A fetch mount with no clientAddress (the Next.js recipe): no socket, no address.
+    const payUnknown = (id: string) =>
+      stack.companion.request(`/api/checkout/sessions/${id}/pay`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(payBody()) });
+    for (let i = 0; i < 10; i += 1) expect((await payUnknown(`made-up-session-${String(i).padStart(27, '0')}`)).status).toBe(404);
+    const session = await stack.openSession();
+    expect((await payUnknown(session.id)).status, 'a real customer still pays').toBe(200);
+    expect((await payUnknown(session.id)).status).toBe(200);
+    expect((await payUnknown(session.id)).status, 'the session keeps its own limit').toBe(429);
+    const notes = stack.logs.map((line) => JSON.parse(line)).filter((entry) => /client address/.test(entry.msg));
+    expect(notes).toHaveLength(1);
+    expect(notes[0]).toMatchObject({ level: 'warn' });
+  });
 });
 
 describe('clientNetwork', () => {

@@ -2,13 +2,18 @@
  * Card testing defence: pay and hosted requests are counted per client and per checkout
  * session; past either limit the answer is 429 with Retry-After, before the body is even read.
  * Only what can be a session is counted, and only for a client still within its own limit, so
- * one client cannot fill the counters with made-up ids.
+ * one client cannot fill the counters with made-up ids. Without a client address there is no
+ * client to count: then only the session is (see noteUnknownClient).
  */
 import type { MiddlewareHandler } from 'hono';
 import type { CompanionEnv } from '../context.js';
 import { clientAddress, clientKey } from '../http/client-address.js';
 import { ApiProblem } from '../http/problem.js';
+import type { RateDecision } from '../http/rate-limit.js';
+import { noteUnknownClient } from '../http/unknown-client.js';
 import { SESSION_ID } from './session-access.js';
+
+const UNCOUNTED: RateDecision = { allowed: true, retryAfterMs: 0, justExceeded: false };
 
 export function limitPayAttempts(): MiddlewareHandler<CompanionEnv> {
   return async (c, next) => {
@@ -16,7 +21,8 @@ export function limitPayAttempts(): MiddlewareHandler<CompanionEnv> {
     const id = c.req.param('id') ?? '';
     if (!SESSION_ID.test(id)) throw ApiProblem.notFound('The checkout session', 'session_not_found');
     const client = clientAddress(c, options.trustProxy);
-    const byClient = payLimits.perClient.take(`client:${clientKey(c, options.trustProxy)}`);
+    if (client === undefined) noteUnknownClient(c.var.services);
+    const byClient = client === undefined ? UNCOUNTED : payLimits.perClient.take(`client:${clientKey(c, options.trustProxy)}`);
     const decision = byClient.allowed ? payLimits.perSession.take(`session:${id}`) : byClient;
     if (!decision.allowed) {
       logger.warn('pay attempts rate limited', { client, by: byClient.allowed ? 'session' : 'client' });

@@ -3,28 +3,21 @@
  * demand (`/widget/chunks/<name>.js`) and the licences of what it bundles. Served to any origin (a module script is fetched with
  * CORS), revalidated by ETag, and 404 in the envelope when the bundle has not been built.
  */
-import { createHash } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Hono } from 'hono';
 import type { Context } from 'hono';
 import type { CompanionEnv } from '../context.js';
+import { FileCache } from '../http/file-cache.js';
 import { ApiProblem } from '../http/problem.js';
 
 const CHUNK_NAME = /^[A-Za-z0-9_.-]+\.js$/;
 
-interface Asset {
-  readonly body: Uint8Array;
-  readonly etag: string;
-  readonly mtimeMs: number;
-}
-
 export function widgetRoutes(widgetDir: string): Hono<CompanionEnv> {
   const routes = new Hono<CompanionEnv>();
-  const cache = new Map<string, Asset>();
+  const files = new FileCache();
 
   const serve = async (c: Context<CompanionEnv>, file: string, contentType = 'text/javascript; charset=utf-8') => {
-    const asset = await load(cache, join(widgetDir, file));
+    const asset = await files.read(join(widgetDir, file));
     if (!asset) throw new ApiProblem(404, 'widget_not_built', 'The widget is not built: run `npm run build:widget` first');
     c.header('Access-Control-Allow-Origin', '*');
     c.header('Cross-Origin-Resource-Policy', 'cross-origin');
@@ -45,22 +38,4 @@ export function widgetRoutes(widgetDir: string): Hono<CompanionEnv> {
     return serve(c, join('chunks', name));
   });
   return routes;
-}
-
-/** The file, read again only when it changed on disk (a rebuild); undefined when missing. */
-async function load(cache: Map<string, Asset>, path: string): Promise<Asset | undefined> {
-  let mtimeMs: number;
-  try {
-    const info = await stat(path);
-    if (!info.isFile()) return undefined;
-    mtimeMs = info.mtimeMs;
-  } catch {
-    return undefined;
-  }
-  const cached = cache.get(path);
-  if (cached?.mtimeMs === mtimeMs) return cached;
-  const body = new Uint8Array(await readFile(path));
-  const asset = { body, mtimeMs, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
-  cache.set(path, asset);
-  return asset;
 }

@@ -12,33 +12,29 @@ import { ApiProblem } from './problem.js';
 
 /**
  * `Authorization: Bearer <ADMIN_TOKEN>`. Both sides are hashed first, so the comparison takes
- * the same time whatever the length or content of what was sent. Against guessing, wrong tokens
- * are counted per client (`services.wrongAdminTokens`): past the limit, that client is refused
- * 429 until the window ends — a right token included, so the answer tells a guesser nothing —
- * and the burst is logged once. A client whose address is not known is not counted.
+ * the same time whatever the length or content of what was sent. The right token always passes:
+ * on localhost or behind a proxy the merchant shares an address with strangers, and one of them
+ * must not be able to lock the merchant out. Only wrong tokens are slowed: they are counted per
+ * client (`services.wrongAdminTokens`), past the limit that client's wrong tokens are answered
+ * 429 until the window ends, and the burst is logged once. Against guessing, the token itself
+ * is at least 16 characters (config). A client whose address is not known is not counted.
  */
 export function requireAdminToken(adminToken: string): MiddlewareHandler<CompanionEnv> {
   const expected = digest(adminToken);
   return async (c, next) => {
+    const match = /^Bearer[ ]+(\S+)\s*$/i.exec(c.req.header('authorization') ?? '');
+    if (match?.[1] && timingSafeEqual(digest(match[1]), expected)) return next();
     const { wrongAdminTokens, options, logger } = c.var.services;
     const client = clientKey(c, options.trustProxy);
-    // A host that passes no client address puts everyone under one key: counting there would let
-    // anyone lock the merchant out with a few wrong tokens. The token's length stands alone then.
-    const counting = client !== UNKNOWN_CLIENT;
-    const throttled = counting ? wrongAdminTokens.check(client) : { allowed: true, retryAfterMs: 0 };
-    if (!throttled.allowed) throw tooManyWrongTokens(throttled.retryAfterMs);
-    const match = /^Bearer[ ]+(\S+)\s*$/i.exec(c.req.header('authorization') ?? '');
-    if (!match?.[1]) throw unauthorized();
-    if (!timingSafeEqual(digest(match[1]), expected)) {
-      if (!counting) throw unauthorized();
-      const counted = wrongAdminTokens.take(client);
-      if (counted.allowed) throw unauthorized();
-      if (counted.justExceeded) {
-        logger.warn('wrong admin tokens: client refused until the window ends', { client, retry_after_ms: counted.retryAfterMs });
-      }
-      throw tooManyWrongTokens(counted.retryAfterMs);
+    // A host that passes no client address puts everyone under one key: counting there would
+    // slow every caller for one guesser. The token's length stands alone then.
+    if (client === UNKNOWN_CLIENT) throw unauthorized();
+    const counted = wrongAdminTokens.take(client);
+    if (counted.allowed) throw unauthorized();
+    if (counted.justExceeded) {
+      logger.warn('wrong admin tokens: client refused until the window ends', { client, retry_after_ms: counted.retryAfterMs });
     }
-    await next();
+    throw tooManyWrongTokens(counted.retryAfterMs);
   };
 }
 

@@ -8,10 +8,14 @@
  * instances) and the answer kept for 24 h:
  * - same key, same request → the stored status and body, with `Idempotent-Replayed: true`;
  * - same key, another request (method, path or body) → 422 `idempotency_key_reused`;
- * - same key while the first request still runs → 409 `idempotency_key_in_use`;
- * - same key after the instance running the first died mid-request (its lease ran out) → 500
- *   `request_interrupted`, kept like any 5xx: that request may have reached the gateway, so it
- *   is never run again under the key (a refund or charge would move money twice).
+ * - same key while the first request still runs, or after its instance died mid-request → what
+ *   the ledger knows of it, as soon as it knows (keyed-truth.ts): a session, charge or settled
+ *   capture, void or refund is answered as it stands; one never made runs, once the dead claim's
+ *   lease is over; one made but unsettled is 409 `idempotency_key_in_use` naming its order. What
+ *   may have reached the gateway is never run again under the key. Only a cancel or webhook
+ *   re-send, which the ledger cannot tell about, is answered 500 `request_interrupted` after the
+ *   lease, kept like any 5xx. A session or charge sent without an order id takes one derived from
+ *   the key (keyedOrderId), and a reservation keeps that digest, so a retry always finds its own.
  * Kept are the answers that may have changed something: 2xx and 5xx (a 5xx cannot promise the
  * gateway was not reached). A 4xx is a refusal that changed nothing (a bad body, a money rule, the
  * gateway's definite no), so the key is freed and may be sent again, corrected or not.
@@ -22,6 +26,8 @@ import { maskCardNumbers } from '@payform/card';
 import { CARD_NUMBER_MASK } from '@payform/gateway';
 import type { IdempotencyRequest, StoredAnswer } from '../../ledger/index.js';
 import type { CompanionEnv, CompanionServices } from '../context.js';
+import { keyedOrderId, keyedTruth } from './keyed-truth.js';
+import type { KeyedTruth } from './keyed-truth.js';
 import { ApiProblem } from './problem.js';
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
@@ -41,28 +47,47 @@ const KEY = /^[\x20-\x7e]{1,255}$/;
 
 /**
  * `secret` keys the hash of each request (the admin token): the ledger never holds a request's
- * body, and not a plain hash of it either, from which a short value could be guessed back.
+ * body, and not a plain hash of it either, from which a short value could be guessed back. It
+ * also scopes the keys: two merchants (two admin tokens) sharing a database each have their own.
  */
 export function idempotencyKeys(secret: string, timings: IdempotencyTimings = IDEMPOTENCY_TIMINGS): MiddlewareHandler<CompanionEnv> {
+  const scope = idempotencyScope(secret);
   return async (c, next) => {
     const header = c.req.method === 'POST' ? c.req.header(IDEMPOTENCY_HEADER) : undefined;
     if (header === undefined) return next();
     const key = checkedKey(header);
     const { ledger, logger } = c.var.services;
-    const fingerprint = requestFingerprint(secret, c.req.method, c.req.path, await c.req.text());
-    const request: IdempotencyRequest = { key, method: c.req.method, path: c.req.path, fingerprint, ...timings };
+    const body = await c.req.text();
+    const fingerprint = requestFingerprint(secret, c.req.method, c.req.path, body);
+    const request: IdempotencyRequest = { scope, key, method: c.req.method, path: c.req.path, fingerprint, ...timings };
+    const keyedId = keyedOrderId(secret, key);
+    c.set('keyedOrderId', keyedId);
     const claim = await ledger.claimIdempotencyKey(request);
     switch (claim.outcome) {
       case 'replay':
         return replay(claim.answer);
-      case 'in_progress':
-        throw new ApiProblem(409, 'idempotency_key_in_use', 'A request with this Idempotency-Key is still running; try again when it has been answered', undefined, { 'Retry-After': '1' });
+      case 'in_progress': {
+        // Not stored: the claim's holder stores its own answer.
+        const truth = await keyedTruth(c.var.services, c.req.path, body, keyedId);
+        if (truth.known === 'made') return replay(truth.answer);
+        throw new ApiProblem(409, 'idempotency_key_in_use', `A request with this Idempotency-Key is still running; try again when it has been answered${lookAt(orderOf(truth))}`, undefined, { 'Retry-After': '1' });
+      }
       case 'reused':
         throw new ApiProblem(422, 'idempotency_key_reused', 'This Idempotency-Key was used for another request (another path or body); a new request needs a new key', {
           [IDEMPOTENCY_HEADER]: 'was used for another request',
         });
-      case 'interrupted':
-        return answerInterrupted(c.var.services, request, claim.claimId);
+      case 'interrupted': {
+        const truth = await keyedTruth(c.var.services, c.req.path, body, keyedId);
+        if (truth.known === 'made') return storeAndReplay(c.var.services, request, claim.claimId, truth.answer);
+        // Never made: nothing of it reached the gateway, so it runs now, under this claim.
+        if (truth.known === 'never_made') break;
+        // Made, not settled: held (not stored), answered from the ledger once it knows.
+        if (truth.known === 'not_yet') {
+          throw new ApiProblem(409, 'idempotency_key_in_use', `The request first sent with this Idempotency-Key was interrupted; its outcome is not known yet${lookAt(truth.orderId)}`, undefined, { 'Retry-After': '5' });
+        }
+        // Nothing in the ledger can say (a cancel, a webhook re-send): interrupted, for good.
+        return answerInterrupted(c.var.services, request, claim.claimId, truth.orderId);
+      }
     }
     let answer: StoredAnswer | undefined;
     try {
@@ -88,18 +113,29 @@ export function idempotencyKeys(secret: string, timings: IdempotencyTimings = ID
   };
 }
 
-const INTERRUPTED = new ApiProblem(
-  500,
-  'request_interrupted',
-  'The request first sent with this Idempotency-Key was interrupted before it was answered, and may have taken effect: look at the order (GET /api/orders/:order_id) and send a new key if nothing happened',
-);
+function orderOf(truth: KeyedTruth): string | undefined {
+  return truth.known === 'made' ? undefined : truth.orderId;
+}
+
+function lookAt(orderId: string | undefined): string {
+  return orderId === undefined ? '' : `; its order is ${orderId} (GET /api/orders/${encodeURIComponent(orderId)})`;
+}
 
 /** Keeps and gives the interrupted request's answer; a ledger that fails here leaves the claim to its lease. */
-async function answerInterrupted({ ledger, logger }: CompanionServices, request: IdempotencyRequest, claimId: string): Promise<Response> {
-  const answer: StoredAnswer = { status: INTERRUPTED.status, contentType: 'application/json', body: JSON.stringify(INTERRUPTED.body) };
-  logger.warn('an idempotency claim outlived its lease with no answer; its request is answered as interrupted', { path: request.path });
+async function answerInterrupted(services: CompanionServices, request: IdempotencyRequest, claimId: string, orderId: string | undefined): Promise<Response> {
+  const problem = new ApiProblem(
+    500,
+    'request_interrupted',
+    `The request first sent with this Idempotency-Key was interrupted before it was answered, and may have taken effect${lookAt(orderId)}: look at the order before sending anything again`,
+  );
+  const answer: StoredAnswer = { status: problem.status, contentType: 'application/json', body: JSON.stringify(problem.body) };
+  services.logger.warn('an idempotency claim outlived its lease with no answer; its request is answered as interrupted', { path: request.path });
+  return storeAndReplay(services, request, claimId, answer, false);
+}
+
+async function storeAndReplay({ ledger }: CompanionServices, request: IdempotencyRequest, claimId: string, answer: StoredAnswer, replayed = true): Promise<Response> {
   await ledger.storeIdempotentAnswer(request.key, claimId, answer, request.lifetimeMs);
-  return new Response(answer.body, { status: answer.status, headers: { 'Content-Type': answer.contentType } });
+  return replayed ? replay(answer) : new Response(answer.body, { status: answer.status, headers: { 'Content-Type': answer.contentType } });
 }
 
 function checkedKey(header: string): string {
@@ -148,6 +184,11 @@ export function withoutCardNumbers(body: string): string {
 
 function replay(answer: StoredAnswer): Response {
   return new Response(answer.body, { status: answer.status, headers: { 'Content-Type': answer.contentType, [REPLAYED_HEADER]: 'true' } });
+}
+
+/** Whose keys they are, as the ledger keeps it: a keyed hash that names the credential without holding it. */
+export function idempotencyScope(secret: string): string {
+  return createHmac('sha256', secret).update('payform idempotency scope', 'utf8').digest('hex').slice(0, 32);
 }
 
 /**

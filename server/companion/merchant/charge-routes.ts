@@ -16,7 +16,11 @@ export function chargeRoutes(): Hono<CompanionEnv> {
   charges.post('/:customer_id/cards/:card_id/charges', validate('json', ChargeRequest), async (c) => {
     const customerId = c.req.param('customer_id');
     if (customerId.length > 128) throw ApiProblem.notFound('The customer', 'customer_not_found');
-    const answer = await c.var.services.charges.charge(customerId, c.req.param('card_id'), c.req.valid('json'));
+    const request = c.req.valid('json');
+    // A charge without its own order id takes one derived from its Idempotency-Key: a retry of it
+    // can then never charge again, and the merchant has an order id to look at.
+    const orderId = request.orderId ?? c.var.keyedOrderId;
+    const answer = await c.var.services.charges.charge(customerId, c.req.param('card_id'), { ...request, ...(orderId ? { orderId } : {}) });
     return c.json(answer, 201);
   });
 

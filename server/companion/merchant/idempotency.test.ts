@@ -3,7 +3,10 @@
 // the same key is refused, and the key holds across instances, restarts and its 24 hours.
 import { describe, expect, it } from 'vitest';
 import { fileBackend, TestClock } from '../../ledger/testing/databases.js';
-import { requestFingerprint } from '../http/idempotency-keys.js';
+import { idempotencyScope, requestFingerprint } from '../http/idempotency-keys.js';
+import { keyedOrderId } from '../http/keyed-truth.js';
+import { eventually } from '../test/stack.js';
+import type { Json } from '../test/stack.js';
 import { API } from '../openapi/api-catalog.js';
 import { takesIdempotencyKey } from '../openapi/openapi-document.js';
 import { ADMIN_TOKEN, stacksPerTest } from '../test/stack.js';
@@ -160,6 +163,104 @@ describe('a request sent again with its Idempotency-Key', () => {
   });
 });
 
+/** What an instance that crashed mid-request leaves behind: a claim of `key` and no answer. */
+async function crashedClaim(key: string, path: string, body: unknown): Promise<void> {
+  const fingerprint = requestFingerprint(ADMIN_TOKEN, 'POST', path, JSON.stringify(body));
+  const claim = await stack.ledger.claimIdempotencyKey({ scope: idempotencyScope(ADMIN_TOKEN), key, method: 'POST', path, fingerprint, leaseMs: 5 * 60_000, lifetimeMs: 24 * HOUR });
+  expect(claim.outcome).toBe('claimed');
+}
+
+/** A card saved by a paid checkout of the customer's; its id. */
+async function savedCardOf(customerId: string): Promise<string> {
+  const session = await stack.openSession({ customer_id: customerId });
+  expect((await (await stack.pay(session.id)).json()).status).toBe('success');
+  return eventually(async () => {
+    const cards = (await stack.json('GET', `/api/customers/${customerId}/cards`, 200, { admin: true })).cards as Json[];
+    expect(cards).toHaveLength(1);
+    return cards[0]!.id as string;
+  });
+}
+
+const renewal = { amount: 500, currency: 'UAH', description: 'Tea club, December', method: 'purchase' };
+const paidCharges = async (customerId: string) =>
+  ((await stack.json('GET', '/api/orders', 200, { admin: true })).orders as Json[]).filter((order) => order.customer_id === customerId && order.amount === 500 && order.status === 'success');
+
+describe('a keyed request whose instance died before answering', () => {
+  it('a charge is answered as the ledger has it as soon as it knows, under an order id derived from its key, and found by that key', async () => {
+    const clock = new TestClock(Date.now());
+    await open({ clock });
+    const cardId = await savedCardOf('cust-k');
+    const path = `/api/customers/cust-k/cards/${cardId}/charges`;
+    await crashedClaim('renew-1', path, renewal);
+    // The dead instance charged before it died: under the order id the key gives a charge without one.
+    const orderId = keyedOrderId(ADMIN_TOKEN, 'renew-1');
+    expect((await stack.request('POST', path, { admin: true, body: { ...renewal, order_id: orderId } })).status).toBe(201);
+    // Within the claim's lease, the retry is answered with the charge, not 409.
+    const retry = await stack.request('POST', path, { admin: true, body: renewal, headers: { 'Idempotency-Key': 'renew-1' } });
+    expect(retry.status).toBe(201);
+    expect(await retry.json()).toMatchObject({ order_id: orderId, status: 'success', card_id: cardId });
+    expect(await paidCharges('cust-k')).toHaveLength(1);
+    // The merchant finds it by its key.
+    const found = await stack.json('GET', '/api/orders?idempotency_key=renew-1', 200, { admin: true });
+    expect(found.orders).toMatchObject([{ order_id: orderId, status: 'success' }]);
+    expect((await stack.json('GET', '/api/orders?idempotency_key=no-such-key', 200, { admin: true })).orders).toEqual([]);
+  });
+
+  it('a charge that never got as far as the ledger is held for the lease, naming its order, then runs once', async () => {
+    const clock = new TestClock(Date.now());
+    await open({ clock });
+    const cardId = await savedCardOf('cust-n');
+    const path = `/api/customers/cust-n/cards/${cardId}/charges`;
+    await crashedClaim('renew-2', path, renewal);
+    const held = await stack.request('POST', path, { admin: true, body: renewal, headers: { 'Idempotency-Key': 'renew-2' } });
+    expect(held.status).toBe(409);
+    expect((await held.json()).error.message).toContain(keyedOrderId(ADMIN_TOKEN, 'renew-2'));
+    clock.advance(5 * 60_000);
+    const ran = await stack.request('POST', path, { admin: true, body: renewal, headers: { 'Idempotency-Key': 'renew-2' } });
+    expect(ran.status).toBe(201);
+    expect(await ran.json()).toMatchObject({ order_id: keyedOrderId(ADMIN_TOKEN, 'renew-2'), status: 'success' });
+    expect((await stack.request('POST', path, { admin: true, body: renewal, headers: { 'Idempotency-Key': 'renew-2' } })).status).toBe(201);
+    expect(await paidCharges('cust-n')).toHaveLength(1);
+  });
+
+  it('a session creation is answered with the session once made, and one never made runs after the lease', async () => {
+    const clock = new TestClock(Date.now());
+    await open({ clock });
+    const body = { amount: 500, currency: 'UAH', description: 'Sencha' };
+    await crashedClaim('cart-made', '/api/checkout/sessions', body);
+    await crashedClaim('cart-lost', '/api/checkout/sessions', body);
+    const made = await stack.ledger.createSession({ amount: 500, currency: 'UAH', description: 'Sencha', method: 'purchase', orderId: keyedOrderId(ADMIN_TOKEN, 'cart-made') });
+    const create = (key: string) => stack.request('POST', '/api/checkout/sessions', { admin: true, body, headers: { 'Idempotency-Key': key } });
+    const answer = await create('cart-made');
+    expect(answer.status).toBe(201);
+    expect(await answer.json()).toMatchObject({ id: made.id, order_id: made.orderId });
+    expect((await create('cart-lost')).status).toBe(409);
+    clock.advance(5 * 60_000);
+    const ran = await create('cart-lost');
+    expect(ran.status).toBe(201);
+    expect(await ran.json()).toMatchObject({ order_id: keyedOrderId(ADMIN_TOKEN, 'cart-lost') });
+  });
+});
+
+describe('keys of two merchants on one database', () => {
+  it('are each merchant’s own: the same key from another admin token is another request', async () => {
+    await open();
+    const orderId = await paidOrder();
+    const OTHER_TOKEN = 'another-merchants-admin-token-0123';
+    const other = await stack.instance({ adminToken: OTHER_TOKEN });
+    const mine = await refund(orderId, 'shared-key');
+    expect(mine.status).toBe(200);
+    const theirs = await other.request('POST', '/api/checkout/sessions', {
+      body: { amount: 5, currency: 'UAH', description: 'Sencha' },
+      headers: { Authorization: `Bearer ${OTHER_TOKEN}`, 'Idempotency-Key': 'shared-key' },
+    });
+    expect(theirs.status, await theirs.clone().text()).toBe(201);
+    expect(theirs.headers.get('idempotent-replayed')).toBeNull();
+    // And each still replays its own.
+    expect(await refund(orderId, 'shared-key')).toEqual({ status: 200, replayed: 'true', text: mine.text });
+  });
+});
+
 describe('the Idempotency-Key header', () => {
   it('must be 1 to 255 printable characters: else 400 naming the header, and nothing runs', async () => {
     await open();
@@ -224,31 +325,48 @@ describe('the lifetime of a key', () => {
     expect(gatewayRefunds(orderId)).toEqual([200, 200]);
   });
 
-  it('a claim whose instance died holds the key for its 5-minute lease, then answers it was interrupted, never running it again', async () => {
+  it('a refund whose instance died is held while its reservation is unsettled, then answered as the ledger settled it, never run again', async () => {
     const clock = new TestClock(Date.now());
     await open({ clock });
     const orderId = await paidOrder();
     const path = `/api/orders/${orderId}/refund`;
-    // What an instance that crashed mid-request leaves behind: a claim and no answer.
-    const crashed = await stack.ledger.claimIdempotencyKey({
-      key: 'orphan', method: 'POST', path, fingerprint: requestFingerprint(ADMIN_TOKEN, 'POST', path, JSON.stringify({ amount: 200 })), leaseMs: 5 * 60_000, lifetimeMs: 24 * HOUR,
-    });
-    expect(crashed.outcome).toBe('claimed');
-    expect((await refund(orderId, 'orphan')).status).toBe(409);
-    clock.advance(5 * 60_000 - 1);
-    expect((await refund(orderId, 'orphan')).status).toBe(409);
+    // The instance that crashed mid-request had reserved the refund under its key.
+    await crashedClaim('orphan', path, { amount: 200 });
+    const reserved = await stack.ledger.reserveOperation(orderId, { kind: 'refund', amount: 200, requestKey: keyedOrderId(ADMIN_TOKEN, 'orphan') });
+    const held = await refund(orderId, 'orphan');
+    expect(held.status).toBe(409);
+    expect(JSON.parse(held.text).error.message).toContain(orderId);
     // Another body never takes over someone else's key, even a dead one's.
-    clock.advance(1);
+    clock.advance(5 * 60_000);
     expect((await refund(orderId, 'orphan', { amount: 300 })).status).toBe(422);
-    // The dead instance may have sent the refund before it died: running it again could refund
-    // twice, so the outcome is unknown, and kept like any 5xx.
-    const interrupted = await refund(orderId, 'orphan');
-    expect(interrupted).toMatchObject({ status: 500, replayed: null });
-    expect(JSON.parse(interrupted.text).error.code).toBe('request_interrupted');
-    expect(await refund(orderId, 'orphan')).toEqual({ ...interrupted, replayed: 'true' });
+    // Past the lease and still unsettled: held, not run again (it may have reached the gateway).
+    expect((await refund(orderId, 'orphan')).status).toBe(409);
+    expect(gatewayRefunds(orderId)).toEqual([]);
+    // Reconciliation settles it (here: the gateway never had it); the retry is told so at once.
+    await stack.ledger.settleOperation(reserved.id, { status: 'failure', statusDescription: 'Never reached the gateway' });
+    const told = await refund(orderId, 'orphan');
+    expect(told).toMatchObject({ status: 200, replayed: 'true' });
+    expect(JSON.parse(told.text).operation).toMatchObject({ id: reserved.id, kind: 'refund', status: 'failure' });
+    expect(await refund(orderId, 'orphan')).toEqual(told);
     expect(gatewayRefunds(orderId)).toEqual([]);
     // A new key is a new refund.
     expect((await refund(orderId, 'after-orphan')).status).toBe(200);
     expect(gatewayRefunds(orderId)).toEqual([200]);
+  });
+
+  it('a refund whose instance died before reserving it runs once the lease is over; a cancel is answered as interrupted', async () => {
+    const clock = new TestClock(Date.now());
+    await open({ clock });
+    const orderId = await paidOrder();
+    await crashedClaim('never-reserved', `/api/orders/${orderId}/refund`, { amount: 200 });
+    await crashedClaim('cancel-1', `/api/orders/${orderId}/cancel`, {});
+    expect((await refund(orderId, 'never-reserved')).status).toBe(409);
+    clock.advance(5 * 60_000);
+    expect(await refund(orderId, 'never-reserved')).toMatchObject({ status: 200, replayed: null });
+    expect(await refund(orderId, 'never-reserved')).toMatchObject({ status: 200, replayed: 'true' });
+    expect(gatewayRefunds(orderId)).toEqual([200]);
+    const cancel = await stack.request('POST', `/api/orders/${orderId}/cancel`, { admin: true, body: {}, headers: { 'Idempotency-Key': 'cancel-1' } });
+    expect(cancel.status).toBe(500);
+    expect(await cancel.json()).toMatchObject({ error: { code: 'request_interrupted', message: expect.stringContaining(orderId) } });
   });
 });

@@ -3,7 +3,7 @@
  * shows, and the secondary operations. Rules are checked before the gateway is called; a
  * refused operation is a 409/422 naming the rule, and changes nothing.
  *
- *   GET  /api/orders                          ?status=&kind=payments|verifications&limit=&cursor=
+ *   GET  /api/orders                          ?status=&kind=payments|verifications&limit=&cursor=, or ?idempotency_key=
  *   GET  /api/orders/:order_id                payment, operations, events, totals
  *   POST /api/orders/:order_id/capture        { amount?, comment? }   (omitted amount: the rest of the reserve)
  *   POST /api/orders/:order_id/split-capture  { amount?, split, comment? }
@@ -19,6 +19,7 @@ import type { Context } from 'hono';
 import * as z from 'zod';
 import type { Ledger, OperationKind, OrderDetail } from '../../ledger/index.js';
 import type { CompanionEnv } from '../context.js';
+import { keyedOrderId } from '../http/keyed-truth.js';
 import { ApiProblem } from '../http/problem.js';
 import { validate } from '../http/validate.js';
 import { OrderId } from '../checkout/session-request.js';
@@ -36,6 +37,12 @@ export const OrderListQuery = z.strictObject({
   status: z.enum(['init', 'pending', 'success', 'failure']).optional(),
   kind: z.enum(['payments', 'verifications']).optional().describe('payments: purchases and auths; verifications: card lookups; both when omitted'),
   ...PageQuery,
+  idempotency_key: z
+    .string()
+    .min(1, 'must not be empty')
+    .max(255, 'must be at most 255 characters')
+    .optional()
+    .describe('The Idempotency-Key a charge (or session) was sent with and no order_id: lists its order alone, or nothing'),
 });
 
 export const OrderReceiptQuery = z.strictObject({
@@ -71,8 +78,13 @@ export function orderRoutes(): Hono<CompanionEnv> {
   const orders = new Hono<CompanionEnv>();
 
   orders.get('/', validate('query', OrderListQuery), async (c) => {
-    const query = c.req.valid('query');
-    const page = await c.var.services.ledger.listOrders(query);
+    const { idempotency_key: key, ...query } = c.req.valid('query');
+    const { ledger, options } = c.var.services;
+    if (key !== undefined) {
+      const payment = await ledger.getPayment(keyedOrderId(options.adminToken, key));
+      return c.json({ orders: payment ? [paymentView(payment)] : [], next_cursor: null } satisfies OrderPage);
+    }
+    const page = await ledger.listOrders(query);
     return c.json({ orders: page.orders.map(paymentView), next_cursor: page.nextCursor } satisfies OrderPage);
   });
 
@@ -87,7 +99,7 @@ export function orderRoutes(): Hono<CompanionEnv> {
   const operation = (kind: OperationKind) => async (c: Context<CompanionEnv>, body: OperationBody) => {
     const { operations, ledger, options } = c.var.services;
     const id = orderId(c);
-    const outcome: OperationOutcome = await operations.perform(id, kind, body);
+    const outcome: OperationOutcome = await operations.perform(id, kind, body, c.var.keyedOrderId);
     const detail = await ledger.getOrder(id);
     const totals = detail && orderView(detail, await capturable(ledger, detail, options.captureOverReservePercent)).totals;
     return c.json({ operation: operationView(outcome.operation), totals } satisfies OperationAnswer, outcome.settled ? 200 : 202);

@@ -92,6 +92,37 @@ describe('a charge of a saved card', () => {
     expect(after.headers.get('location')).toMatch(/^\/checkout\/return\//);
   });
 
+  it('gives a link that pays that charge with that card only, also after a failed challenge', async () => {
+    const stack = await open({ served: true });
+    const challenged = await savedCard(stack, 'cust-two', 'three_ds_challenge');
+    // A second card of the customer's that needs no 3-D Secure.
+    const other = await stack.openSession({ customer_id: 'cust-two' });
+    await stack.json('POST', `/api/checkout/sessions/${other.id}/pay`, 200, { body: { card: card(), customer: CUSTOMER, fingerprint: FINGERPRINT } });
+    const cards = await eventually(async () => {
+      const list = (await stack.json('GET', '/api/customers/cust-two/cards', 200, { admin: true })).cards;
+      expect(list).toHaveLength(2);
+      return list as Json[];
+    });
+    const frictionless = cards.find((saved) => saved.id !== challenged.id)!;
+    const answer = await (await charge(stack, 'cust-two', challenged.id, renewal)).json();
+    expect(answer.status).toBe('action_required');
+    const sessionId = String(answer.challenge_url).split('/').at(-1)!;
+    // The link's session offers the charged card alone.
+    const view = await stack.json('GET', `/api/checkout/sessions/${sessionId}`, 200);
+    expect(view.saved_cards).toEqual([expect.objectContaining({ token: challenged.id })]);
+    await stack.control('POST', `/_sandbox/3ds/${answer.payment_id}`, { result: 'failure' });
+    await eventually(async () => expect((await stack.json('GET', `/api/orders/${answer.order_id}`, 200, { admin: true })).order.status).toBe('failure'));
+    // Whoever holds the link cannot pay the charge with another card: saved or typed in.
+    for (const paying of [{ token: frictionless.id }, card()]) {
+      const refused = await stack.request('POST', `/api/checkout/sessions/${sessionId}/pay`, { body: { card: paying, customer: CUSTOMER, fingerprint: FINGERPRINT } });
+      expect(refused.status).toBe(422);
+      expect((await refused.json()).error).toMatchObject({ code: 'card_not_allowed', fields: { card: expect.any(String) } });
+    }
+    const orders = (await stack.json('GET', '/api/orders', 200, { admin: true })).orders as Json[];
+    expect(orders.filter((order) => order.status === 'success')).toHaveLength(2); // the two that saved the cards
+    expect(orders.filter((order) => order.order_id.startsWith(answer.order_id))).toHaveLength(1);
+  });
+
   it('refuses a deleted card with 409 before the gateway is called', async () => {
     const { stack, gatewayCalls } = await observedStack();
     const saved = await savedCard(stack, 'cust-gone');

@@ -3,13 +3,15 @@
  * a second delivery). Each charge is a direct payment with the card's `cc_token`, made through
  * a checkout session of its own: the ledger, webhooks, reconciliation and `onPaymentEvent` take
  * it like any payment, and when the gateway asks for 3-D Secure that session is what the
- * customer is sent to (`challenge_url`) to complete it.
+ * customer is sent to (`challenge_url`) to complete it — with that card only: the session is
+ * bound to it, so the link cannot pay the charge with another of the customer's cards.
  *
  * A card that is gone or past its token's expiry is refused before the gateway is called.
  */
 import * as z from 'zod';
-import type { CustomerDetails, NewCheckoutSession, SavedCard } from '../../ledger/index.js';
+import type { CheckoutSession, CustomerDetails, NewCheckoutSession, SavedCard } from '../../ledger/index.js';
 import type { DirectPayments } from '../checkout/direct-payments.js';
+import { payAnswer } from '../checkout/pay-answer.js';
 import type { PayAnswer } from '../checkout/pay-answer.js';
 import { checkSession, paymentFields, toNewSession } from '../checkout/session-request.js';
 import { requireCustomer } from '../checkout/session-access.js';
@@ -69,19 +71,35 @@ export class SavedCardCharges {
       ...request,
       customer,
       customerId,
+      cardId: card.id,
       allowedModes: ['direct'],
       ttlSeconds: options.sessionTtlSeconds,
     } satisfies NewCheckoutSession);
     logger.info('charging a saved card for the merchant', { order_id: session.orderId, amount: session.amount, currency: session.currency });
-    const answer = await directPayments.chargeSavedCard(session, card.ccToken);
+    return this.#answer(session, await directPayments.chargeSavedCard(session, card.ccToken), card.id);
+  }
+
+  /**
+   * A charge as the ledger has it, by its order id: what a retry of a request interrupted
+   * mid-way is answered once its payment has left `init` (then the gateway has spoken). Undefined
+   * while that is not known, or when no charge has this order id.
+   */
+  async known(orderId: string): Promise<ChargeAnswer | undefined> {
+    const session = await this.#deps.ledger.findSessionOfOrder(orderId);
+    const payment = session?.payment;
+    if (!session?.cardId || !payment || payment.status === 'init') return undefined;
+    return this.#answer(session, payAnswer(payment), session.cardId);
+  }
+
+  #answer(session: CheckoutSession, answer: PayAnswer, cardId: string): ChargeAnswer {
     return {
-      ...chargeStatus(answer, `${options.publicUrl}/checkout/challenge/${session.id}`),
+      ...chargeStatus(answer, `${this.#deps.options.publicUrl}/checkout/challenge/${session.id}`),
       order_id: answer.order_id,
       ...(answer.payment_id ? { payment_id: answer.payment_id } : {}),
-      method: request.method === 'auth' ? 'auth' : 'purchase',
+      method: session.method === 'auth' ? 'auth' : 'purchase',
       amount: session.amount,
       currency: session.currency,
-      card_id: card.id,
+      card_id: cardId,
     };
   }
 

@@ -35,7 +35,8 @@ export class SecondaryOperations {
     this.#deps = deps;
   }
 
-  async perform(orderId: string, kind: OperationKind, body: OperationBody): Promise<OperationOutcome> {
+  /** `requestKey`: the request's Idempotency-Key digest, kept with the reservation (keyed-truth.ts). */
+  async perform(orderId: string, kind: OperationKind, body: OperationBody, requestKey?: string): Promise<OperationOutcome> {
     const { ledger, logger } = this.#deps;
     const payment = await this.#payment(orderId);
     const request = definedFields<OperationRequest>({
@@ -45,6 +46,7 @@ export class SecondaryOperations {
       comment: body.comment === undefined ? undefined : maskStoredText(body.comment),
       split: body.split?.map((share, i): SplitShare => ({ subMerchantId: share.sub_merchant_id, amount: minorUnitsOf(share.amount, payment.currency, `split[${i}].amount`) })),
       overCapturePercent: kind === 'capture' ? this.#deps.options.captureOverReservePercent : undefined,
+      requestKey,
     });
     let reservation: Operation;
     try {

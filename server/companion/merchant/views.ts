@@ -24,13 +24,14 @@ export const DiscrepancyView = z
     paid_currency: z.string().nullable(),
     payment_id: z.string().nullable(),
     refunded_amount: Amount.nullable().describe('Refunds the gateway reported past what was paid: what they add up to'),
+    captured_amount: Amount.nullable().describe('Captures the gateway made unasked past the authorised amount: what the captures add up to (only the authorised amount can be refunded)'),
     late_operation: z
       .object({ never_sent_id: z.string(), made_id: z.string(), kind: z.enum(['capture', 'void', 'refund']), amount: Amount })
       .nullable()
       .describe('A capture or refund the companion had ended as never sent (`never_sent_id`) that the gateway made after all (`made_id`, recorded with origin gateway); both are operation `id`s of the order'),
     noted_at: Timestamp,
   })
-  .describe('What the gateway reported for a payment it says is paid with other figures, refunded past what was paid, or a capture or refund it made that the merchant was told never happened: held, do not fulfil');
+  .describe('What the gateway reported for a payment it says is paid with other figures, refunded past what was paid, captured past what was authorised, or a capture or refund it made that the merchant was told never happened: held, do not fulfil');
 
 /** Customer data as the payment carries it (the gateway's names without `customer_`). */
 export const CustomerView = z.object({
@@ -152,6 +153,7 @@ function discrepancyView(reported: PaymentDiscrepancy | null): z.output<typeof D
     paid_currency: reported.paidCurrency,
     payment_id: reported.paymentId,
     refunded_amount: reported.refunded === undefined ? null : reported.refunded,
+    captured_amount: reported.captured === undefined ? null : reported.captured,
     late_operation: reported.lateOperation
       ? { never_sent_id: reported.lateOperation.reservation, made_id: reported.lateOperation.operation, kind: reported.lateOperation.kind, amount: reported.lateOperation.amount }
       : null,

@@ -158,6 +158,35 @@ export function gatewayEvent(data: string, event: WebhookEvent, sandboxOrigin: s
 }
 
 /**
+ * A signed post the gateway client could not read as an event (an amount of 1e-9, a field of
+ * the wrong type, no JSON at all), as the ledger keeps it: whatever names the order, the method
+ * and the status read loosely, the rest only in the stored body. Never applied; it flags its
+ * order's payment (GatewayEvent.unreadable).
+ */
+export function unreadableEvent(data: string): GatewayEvent {
+  const body = storableBody(data);
+  let fields: Record<string, unknown> = {};
+  try {
+    const parsed: unknown = JSON.parse(Buffer.from(data, 'base64url').toString('utf8'));
+    if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) fields = parsed as Record<string, unknown>;
+  } catch {
+    // Not JSON: nothing names an order.
+  }
+  const loose = (value: unknown, max: number) => (typeof value === 'string' ? text(value.replaceAll('\0', '\uFFFD').slice(0, max), max) : undefined);
+  return {
+    data,
+    body,
+    method: loose(fields.method, 32) ?? UNNAMED,
+    status: loose(fields.status, 32) ?? UNNAMED,
+    orderId: loose(fields.order_id, 256) ?? UNNAMED,
+    unreadable: true,
+  };
+}
+
+/** What an unreadable post's order id, method or status is stored as when it names none: no order id can be it. */
+const UNNAMED = '?';
+
+/**
  * The event as the gateway sent it, as the ledger keeps and the merchant API shows it: tokens and
  * the like under their keys replaced, card numbers in keys and values masked — a gateway may echo
  * what it was given, in a description as anywhere — and its ids and phones kept for the audit.

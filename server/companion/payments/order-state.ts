@@ -70,7 +70,7 @@ export class OrderStateSync {
     }
     if (!payment) return { found: true, entries, payment: undefined, shown: new Set(), neverSent: new Set() };
     // Shown once, the order is there for good: no window may end this attempt.
-    if (payment.status === 'init') await ledger.clearAbsentPayment(orderId);
+    if (payment.status === 'init' || payment.status === 'pending') await ledger.clearAbsentPayment(orderId);
     const updated = await this.#applyPayment(payment, entries, source);
     const { shown, neverSent } = await this.#settleOperations(orderId, entries, source, readAt);
     return { found: true, entries, payment: updated, shown, neverSent };

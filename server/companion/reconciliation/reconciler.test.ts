@@ -112,6 +112,23 @@ describe('stale payments', () => {
     expect(await (await stack.pay(session.id)).json()).toMatchObject({ status: 'success', order_id: session.order_id });
   });
 
+  it('ends a pending payment the gateway no longer knows like a never-sent one, and its session pays it under the same order id', async () => {
+    const session = await stack.openSession({ ttl_seconds: 7200 });
+    expect(await (await stack.pay(session.id, payBody({ card: card('three_ds_challenge') }))).json()).toMatchObject({ status: 'redirect' });
+    // The gateway loses the payment it acknowledged (the sandbox restarted).
+    await stack.control('POST', '/_sandbox/reset');
+    const reads: Json[] = [];
+    for (let read = 0; read < 3; read += 1) {
+      clock.advance(read === 0 ? MINUTE : 30 * SECOND);
+      reads.push(await reconcile());
+    }
+    expect(reads.map((tally) => tally.neverSent)).toEqual([0, 0, 1]);
+    expect(reads.every((tally) => tally.givenUp === 0)).toBe(true);
+    expect((await stack.json('GET', `/api/checkout/sessions/${session.id}`, 200)).status).toBe('open');
+    expect(await (await stack.pay(session.id)).json()).toMatchObject({ status: 'success', order_id: session.order_id });
+    expect(await stack.ledger.getPayment(session.order_id)).toMatchObject({ status: 'success', unsentAt: null });
+  });
+
   it('cancels an unpaid hosted page once its session has expired', async () => {
     const session = await stack.openSession({ ttl_seconds: 60, customer: { email: 'olena@example.com', phone: '+380501234567' } });
     await stack.json('POST', `/api/checkout/sessions/${session.id}/hosted`, 200, { body: {} });

@@ -134,6 +134,45 @@ function describeEventChecks(backend: LedgerBackend): void {
       expect((await orderOf(stack, session.order_id)).order.discrepancy).toBeNull();
     });
 
+    it('a capture the ledger never asked for, past what was authorised, is recorded, flags the order and widens no refund', async () => {
+      const stack = await openStack(backend);
+      const session = await stack.openSession({ amount: 1000, method: 'auth' });
+      expect((await (await stack.pay(session.id)).json()).status).toBe('success');
+      const authorised = await sandboxEvent(stack, session.order_id);
+      expect(await postOk(stack, operationEvent(authorised, 'capture', 500))).toMatchObject({ outcome: 'applied' });
+      const detail = await orderOf(stack, session.order_id);
+      expect(detail.operations).toMatchObject([{ kind: 'capture', amount: 50000, status: 'success', origin: 'gateway' }]);
+      expect(detail.order.discrepancy).toMatchObject({ status: 'success', captured_amount: 50000, noted_at: expect.any(String) });
+      expect(stack.changes.filter((change) => change.kind === 'discrepancy')).toMatchObject([{ orderId: session.order_id, source: 'webhook' }]);
+      // What was authorised can be given back, never what the gateway says it took beyond it.
+      expect((await stack.ledger.getOrder(session.order_id))?.totals.refundable).toBe(1000);
+    });
+
+    it('a capture the ledger never asked for, within what was authorised, is recorded without a flag', async () => {
+      const stack = await openStack(backend);
+      const session = await stack.openSession({ amount: 1000, method: 'auth' });
+      await stack.pay(session.id);
+      const authorised = await sandboxEvent(stack, session.order_id);
+      expect(await postOk(stack, operationEvent(authorised, 'capture', 10))).toMatchObject({ outcome: 'applied' });
+      expect((await orderOf(stack, session.order_id)).order.discrepancy).toBeNull();
+      expect((await stack.ledger.getOrder(session.order_id))?.totals.refundable).toBe(1000);
+    });
+
+    it.each(['success', 'failure'])('a signed %s event the companion cannot read (amount 1e-9) is stored unmatched, flags its order, and is answered 200', async (status) => {
+      const stack = await openStack(backend);
+      const { orderId, event } = await pendingPurchase(stack);
+      const unreadable = { ...event, status, status_code: status === 'success' ? '1000' : '4153', amount: 1e-9 };
+      // Any other answer and the gateway resends it for ever.
+      expect(await postOk(stack, unreadable)).toMatchObject({ received: true, duplicate: false, outcome: 'unmatched' });
+      expect(await postOk(stack, unreadable)).toMatchObject({ received: true, duplicate: true, outcome: 'unmatched' });
+      const { order } = await orderOf(stack, orderId);
+      expect(order).toMatchObject({ status: 'pending', discrepancy: { status, noted_at: expect.any(String) } });
+      const listed = await stack.json('GET', '/api/webhook-events?outcome=unmatched', 200, { admin: true });
+      expect(listed.events).toMatchObject([{ order_id: orderId, status, method: 'purchase' }]);
+      expect(stack.changes.filter((change) => change.kind === 'discrepancy')).toMatchObject([{ orderId, status, source: 'webhook' }]);
+      expect(stack.changes.filter((change) => change.kind === 'payment' && change.status !== 'pending')).toEqual([]);
+    });
+
     it('a signed event with NUL characters is stored with them replaced, answered 200, never a 500', async () => {
       const stack = await openStack(backend);
       const { orderId, event } = await pendingPurchase(stack);

@@ -17,7 +17,9 @@ import type { CompanionEnv } from '../context.js';
 import { waitAtMost } from '../http/in-flight.js';
 import type { InFlight } from '../http/in-flight.js';
 import { ApiProblem } from '../http/problem.js';
-import { gatewayEvent } from '../payments/gateway-facts.js';
+import type { GatewayEvent } from '../../ledger/index.js';
+import type { Logger } from '../log/logger.js';
+import { gatewayEvent, unreadableEvent } from '../payments/gateway-facts.js';
 
 export const WebhookReceipt = z.object({
   received: z.literal(true),
@@ -47,20 +49,7 @@ export function webhookRoutes(apiSecret: string, background: InFlight): Hono<Com
       metrics.webhook('invalid_signature');
       throw new ApiProblem(401, 'invalid_signature', 'The webhook signature does not match');
     }
-    let event: WebhookEvent;
-    try {
-      event = decodeWebhook(data);
-    } catch (error) {
-      if (!(error instanceof WebhookPayloadError)) throw error;
-      log.error('a signed webhook could not be read', { err: error });
-      metrics.webhook('unreadable');
-      throw new ApiProblem(422, 'invalid_event', 'The webhook is signed but is not an event the companion can read');
-    }
-    // An event for another point of sale (another shop's, sent here by mistake or on purpose)
-    // is kept for a person to see, never applied: the ledger keeps it unmatched.
-    const otherPosId = event.pos_id != null && event.pos_id.toLowerCase() !== gateway.posId.toLowerCase() ? event.pos_id : undefined;
-    if (otherPosId !== undefined) log.warn('a webhook names another point of sale; kept unmatched', { order_id: event.order_id, pos_id: otherPosId });
-    const ingest = await ledger.ingestEvent({ ...gatewayEvent(data, event, options.sandboxOrigin), ...(otherPosId === undefined ? {} : { otherPosId }) });
+    const ingest = await ledger.ingestEvent(readEvent(data, gateway.posId, options.sandboxOrigin, log, () => metrics.webhook('unreadable')));
     metrics.webhook(ingest.isNew ? ingest.event.outcome : 'duplicate');
     log.info('webhook received', {
       order_id: ingest.event.orderId,
@@ -80,4 +69,25 @@ export function webhookRoutes(apiSecret: string, background: InFlight): Hono<Com
   });
 
   return webhooks;
+}
+
+/**
+ * The ledger's view of a signed post. One the companion cannot read is still stored (unmatched,
+ * its order flagged) and answered 200: any other answer and the gateway resends it for ever.
+ * An event for another point of sale (another shop's, sent here by mistake or on purpose) is
+ * kept for a person to see, never applied: the ledger keeps it unmatched.
+ */
+function readEvent(data: string, posId: string, sandboxOrigin: string | undefined, log: Logger, noteUnreadable: () => void): GatewayEvent {
+  let event: WebhookEvent;
+  try {
+    event = decodeWebhook(data);
+  } catch (error) {
+    if (!(error instanceof WebhookPayloadError)) throw error;
+    log.error('a signed webhook could not be read; kept unmatched and its order flagged', { err: error });
+    noteUnreadable();
+    return unreadableEvent(data);
+  }
+  const otherPosId = event.pos_id != null && event.pos_id.toLowerCase() !== posId.toLowerCase() ? event.pos_id : undefined;
+  if (otherPosId !== undefined) log.warn('a webhook names another point of sale; kept unmatched', { order_id: event.order_id, pos_id: otherPosId });
+  return { ...gatewayEvent(data, event, sandboxOrigin), ...(otherPosId === undefined ? {} : { otherPosId }) };
 }

@@ -67,7 +67,7 @@ export function describeLedgerContract(backend: LedgerBackend): void {
         const third = await store.reopen!();
         expect(await again.getPayment(payment.orderId)).toEqual(payment);
         expect(await third.getPayment(payment.orderId)).toEqual(payment);
-        expect(await store.migrations!()).toEqual(['0001_initial', '0002_operation_checks', '0003_event_retries', '0004_payment_discrepancies', '0005_waiting_event_list', '0006_merchant_notices', '0007_idempotency_keys', '0008_never_sent', '0009_lookup_method', '0010_payform_prefix']);
+        expect(await store.migrations!()).toEqual(['0001_initial', '0002_operation_checks', '0003_event_retries', '0004_payment_discrepancies', '0005_waiting_event_list', '0006_merchant_notices', '0007_idempotency_keys', '0008_never_sent', '0009_lookup_method', '0010_payform_prefix', '0011_charge_cards', '0012_idempotency_scopes', '0013_operation_request_keys']);
       });
 
       it('has no column that could hold a card number or CVV', async () => {
@@ -221,10 +221,18 @@ export function describeLedgerContract(backend: LedgerBackend): void {
         expect((await ledger.listOrders()).orders).toHaveLength(1);
       });
 
-      it('never counts a read against a payment the gateway answered, nor frees a session on one read', async () => {
+      it('counts reads against a pending payment the gateway lost as against one never sent, never against a final one, and frees no session on one read', async () => {
         const payment = await claimedPayment(ledger);
-        await ledger.advancePayment(payment.orderId, { status: 'pending', statusCode: '2122' });
-        expect(await ledger.countAbsentPayment(payment.orderId, { readAt: clock.now, reads: 3, spacingMs: 0 })).toBeUndefined();
+        await ledger.advancePayment(payment.orderId, { status: 'pending', statusCode: '2122', paymentId: 'pay-lost', userActionUrl: 'https://acs.example/challenge' });
+        expect(await ledger.countAbsentPayment(payment.orderId, { readAt: clock.now, reads: 2, spacingMs: 0 })).toEqual({ reads: 1, neverSent: false });
+        expect((await ledger.getSession(payment.sessionId))?.status).toBe('processing');
+        expect(await ledger.countAbsentPayment(payment.orderId, { readAt: clock.now, reads: 2, spacingMs: 0 })).toEqual({ reads: 2, neverSent: true });
+        expect((await ledger.getSession(payment.sessionId))?.status).toBe('open');
+        // Sent again under its order id, as a new send: nothing of the lost one is kept.
+        const again = await ledger.claimPayAttempt(payment.sessionId, { mode: 'direct' });
+        expect(again).toMatchObject({ claimed: true, resent: true, payment: { orderId: payment.orderId, status: 'init', paymentId: null, userActionUrl: null, unsentAt: null } });
+        const paid = await paidOrder(ledger);
+        expect(await ledger.countAbsentPayment(paid.orderId, { readAt: clock.now, reads: 2, spacingMs: 0 })).toBeUndefined();
         await expect(ledger.countAbsentPayment(payment.orderId, { readAt: clock.now, reads: 1, spacingMs: 0 })).rejects.toMatchObject({ field: 'reads' });
       });
 
@@ -349,6 +357,16 @@ export function describeLedgerContract(backend: LedgerBackend): void {
     });
 
     describe('refunds', () => {
+      it('finds a reservation by the request key it was made with, on its own order only', async () => {
+        const { orderId } = await paidOrder(ledger);
+        const other = await paidOrder(ledger);
+        const keyed = await ledger.reserveOperation(orderId, { kind: 'refund', amount: 100, requestKey: 'k-request' });
+        await ledger.reserveOperation(orderId, { kind: 'refund', amount: 100 });
+        expect(await ledger.findOperationByRequestKey(orderId, 'k-request')).toEqual(keyed);
+        expect(await ledger.findOperationByRequestKey(other.orderId, 'k-request')).toBeUndefined();
+        expect(await ledger.findOperationByRequestKey(orderId, 'k-other')).toBeUndefined();
+      });
+
       it('allows partial refunds up to the amount and refuses the one that would exceed it', async () => {
         const { orderId } = await paidOrder(ledger);
         const first = await ledger.reserveOperation(orderId, { kind: 'refund', amount: 400, comment: 'one cup broken' });

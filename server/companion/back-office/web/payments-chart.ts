@@ -6,8 +6,8 @@
 import { html, nothing, svg } from 'lit';
 import type { TemplateResult } from 'lit';
 import type { Stats } from './admin-api.js';
-import { t } from '../ui/i18n.js';
-import { preferences } from '../ui/preferences.js';
+import { t } from './i18n.js';
+import { preferences } from './preferences.js';
 
 const WIDTH = 720;
 const HEIGHT = 260;

@@ -1,7 +1,7 @@
 /** What a dialog shows when the companion refused its request: the message and each field's reason. */
 import { html, nothing } from 'lit';
 import type { TemplateResult } from 'lit';
-import { t } from '../ui/i18n.js';
+import { t } from './i18n.js';
 import type { ApiError } from './admin-api.js';
 
 export function refusalNotice(error: ApiError | undefined): TemplateResult | typeof nothing {

@@ -5,13 +5,14 @@
  */
 import { html, nothing } from 'lit';
 import type { TemplateResult } from 'lit';
-import { SELLERS } from '../../catalog.js';
-import { t } from '../ui/i18n.js';
-import type { MessageKey } from '../ui/i18n.js';
-import { formatMinor } from '../ui/money.js';
-import { preferences } from '../ui/preferences.js';
+import { t } from './i18n.js';
+import type { MessageKey } from './i18n.js';
+import { formatAmount, units } from './money.js';
+import type { ApiAmount } from './money.js';
+import { preferences } from './preferences.js';
 import type { OrderDetail, OrderSummary, PaymentStatus, Share } from './admin-api.js';
 import { chargeable } from './charge-dialog.js';
+import { subMerchantName } from './page-config.js';
 import { ACTION_NAMES } from './operation-dialog.js';
 import type { OperationAction } from './operation-dialog.js';
 
@@ -57,7 +58,7 @@ const METHOD_KEYS: Record<OrderSummary['method'], MessageKey> = { purchase: 'met
 
 const cardText = (card: OrderSummary['card']) => (card ? `•••• ${card.mask.slice(-4)}` : '—');
 
-const sellerName = (share: Share) => SELLERS.find((seller) => seller.subMerchantId.toLowerCase() === share.sub_merchant_id.toLowerCase())?.name ?? share.sub_merchant_id;
+const sellerName = (share: Share) => subMerchantName(share.sub_merchant_id);
 
 export function ordersPanel(state: OrderListState, handlers: OrderHandlers): TemplateResult {
   const filters: OrderFilter[] = ['all', 'success', 'pending', 'init', 'failure'];
@@ -99,7 +100,7 @@ export function ordersPanel(state: OrderListState, handlers: OrderHandlers): Tem
               </th>
               <td class="nowrap">${time(order.created_at)}</td>
               <td>${[order.customer?.fname, order.customer?.lname].filter(Boolean).join(' ') || '—'}</td>
-              <td class="numeric">${formatMinor(order.amount, order.currency)}</td>
+              <td class="numeric">${formatAmount(order.amount, order.currency)}</td>
               <td>${statusBadge(order.status)}</td>
             </tr>`,
           )}</tbody>
@@ -112,11 +113,11 @@ export function applicableActions(detail: OrderDetail): OperationAction[] {
   const { order, totals, operations } = detail;
   if (order.status === 'init') return order.mode === 'hosted' ? ['cancel'] : [];
   if (order.status !== 'success') return [];
-  const captured = totals.captured + totals.capture_pending > 0;
-  const refundable = totals.refundable > 0;
+  const captured = units(totals.captured) + units(totals.capture_pending) > 0;
+  const refundable = units(totals.refundable) > 0;
   const splitPaid = order.split !== null || operations.some((operation) => operation.kind === 'capture' && operation.split);
   const actions: OperationAction[] = [];
-  if (order.method === 'auth' && !totals.voided && totals.capturable > 0) actions.push('capture', 'split-capture');
+  if (order.method === 'auth' && !totals.voided && units(totals.capturable) > 0) actions.push('capture', 'split-capture');
   if (order.method === 'auth' && !totals.voided && !captured) actions.push('void');
   if (refundable) actions.push('refund');
   if (refundable && splitPaid) actions.push('split-refund');
@@ -131,7 +132,7 @@ export function orderDetailPanel(detail: OrderDetail | undefined, problem: strin
     </section>`;
   }
   const { order, totals, operations, events } = detail;
-  const money = (amount: number) => formatMinor(amount, order.currency);
+  const money = (amount: ApiAmount) => formatAmount(amount, order.currency);
   const actions = applicableActions(detail);
   const name = [order.customer?.fname, order.customer?.lname].filter(Boolean).join(' ');
   return html`<section class="panel order-detail" aria-labelledby="detail-heading">
@@ -161,8 +162,8 @@ export function orderDetailPanel(detail: OrderDetail | undefined, problem: strin
       <div><dt>${t('totals.refunded')}</dt><dd>${money(totals.refunded)}</dd></div>
       <div><dt>${t('totals.refundable')}</dt><dd>${money(totals.refundable)}</dd></div>
       ${totals.voided ? html`<div><dt>${t('totals.voided')}</dt><dd>${t('yes')}</dd></div>` : nothing}
-      ${totals.capture_pending + totals.refund_pending > 0
-        ? html`<div><dt>${t('totals.pending')}</dt><dd>${money(totals.capture_pending > 0 ? totals.capture_pending : totals.refund_pending)}</dd></div>`
+      ${units(totals.capture_pending) + units(totals.refund_pending) > 0
+        ? html`<div><dt>${t('totals.pending')}</dt><dd>${money(units(totals.capture_pending) > 0 ? totals.capture_pending : totals.refund_pending)}</dd></div>`
         : nothing}
     </dl>
     <div class="order-actions" role="group" aria-label=${t('detail.actions')}>

@@ -1,13 +1,13 @@
 /**
- * `/admin`: the merchant's back office over the companion's merchant API. Signed in with the
+ * The back office (`backOffice.path`, e.g. `/admin`): the merchant's pages over the companion's merchant API. Signed in with the
  * admin token (see admin-api.ts for where it is kept), it shows the payments chart, balances,
  * the orders and one order in detail, follows the live feed, and performs secondary operations.
  */
 import { html, nothing } from 'lit';
 import type { TemplateResult } from 'lit';
-import { t } from '../ui/i18n.js';
-import { formatMinor } from '../ui/money.js';
-import { mountPage } from '../ui/page-chrome.js';
+import { t } from './i18n.js';
+import { formatAmount } from './money.js';
+import { mountPage } from './chrome.js';
 import { adminToken, api, ApiError, download, forgetToken, newIdempotencyKey, saveToken } from './admin-api.js';
 import type { Balance, OrderDetail, OrderSummary, Stats, Terminals, UnmatchedEvents } from './admin-api.js';
 import { followChanges } from './live-feed.js';
@@ -98,7 +98,7 @@ function signInView(): TemplateResult {
   return html`<div class="sign-in">
     <form class="panel" @submit=${submit} aria-labelledby="sign-in-heading">
       <h1 id="sign-in-heading">${t('signIn.heading')}</h1>
-      <p class="muted">${t('signIn.text').split('npm start').flatMap((part, i) => (i === 0 ? [part] : [html`<code>npm start</code>`, part]))}</p>
+      <p class="muted">${t('signIn.text')}</p>
       <div class="field">
         <label for="admin-token">${t('signIn.token')}</label>
         <input id="admin-token" name="token" type="password" autocomplete="off" spellcheck="false" required aria-required="true" dir="ltr"
@@ -171,7 +171,7 @@ async function perform(request: OperationRequest): Promise<void> {
       !operation
         ? t('done.cancel', { order: orderId })
         : operation.status === 'success'
-          ? t('done.success', { operation: t(`operation.${operation.kind as 'refund'}`), amount: formatMinor(operation.amount, currency) })
+          ? t('done.success', { operation: t(`operation.${operation.kind as 'refund'}`), amount: formatAmount(operation.amount, currency) })
           : operation.status === 'failure'
             ? t('done.declined', { operation: t(`operation.${operation.kind as 'refund'}`), reason: operation.status_description ?? '' })
             : t('done.pending', { operation: t(`operation.${operation.kind as 'refund'}`) }),
@@ -194,7 +194,7 @@ async function charge(request: ChargeRequest): Promise<void> {
     const answer = await chargeSavedCard(token!, order, request, idempotencyKey);
     closeChargeDialog();
     challenge = answer.status === 'action_required' ? answer : undefined;
-    const amount = formatMinor(answer.amount, answer.currency);
+    const amount = formatAmount(answer.amount, answer.currency);
     if (answer.status === 'success') announce(t('done.charged', { amount, order: answer.order_id }));
     else if (answer.status === 'failure') announce(t('done.chargeDeclined', { reason: answer.message ?? '' }));
     else if (answer.status === 'pending') announce(t('done.chargePending', { order: answer.order_id }));
@@ -362,7 +362,7 @@ function signOut(): void {
 }
 
 // Mounted last: the first render already uses the handlers above.
-const page = mountPage('admin', content, () =>
+const page = mountPage(content, () =>
   token ? html`<button class="button button--quiet button--small" type="button" @click=${signOut}>${t('admin.signOut')}</button>` : nothing,
 );
 if (token) start();

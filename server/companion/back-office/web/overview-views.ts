@@ -5,8 +5,8 @@
  */
 import { html, nothing } from 'lit';
 import type { TemplateResult } from 'lit';
-import { t } from '../ui/i18n.js';
-import { formatMinor } from '../ui/money.js';
+import { t } from './i18n.js';
+import { formatAmount } from './money.js';
 import type { Balance, Stats, Terminals } from './admin-api.js';
 import { paymentsChart } from './payments-chart.js';
 
@@ -41,10 +41,10 @@ export function statsPanel(stats: Stats | undefined, onRange: (bucket: Stats['bu
 export function balancesPanel(state: BalancesState): TemplateResult {
   const row = (balance: Balance) => html`<li class="balance">
     <span class="balance__name">${balance.name}</span>
-    <span class="balance__amount">${formatMinor(balance.balances.available, balance.currency)}</span>
+    <span class="balance__amount">${formatAmount(balance.balances.available, balance.currency)}</span>
     ${balance.balances.rolling_reserve === undefined
       ? nothing
-      : html`<span class="balance__reserve muted">${t('balances.reserve', { amount: formatMinor(balance.balances.rolling_reserve, balance.currency) })}</span>`}
+      : html`<span class="balance__reserve muted">${t('balances.reserve', { amount: formatAmount(balance.balances.rolling_reserve, balance.currency) })}</span>`}
   </li>`;
   return html`<section class="panel balances" aria-labelledby="balances-heading">
     <h2 id="balances-heading">${t('balances.heading')}</h2>

@@ -7,11 +7,11 @@
  */
 import { html, nothing } from 'lit';
 import type { TemplateResult } from 'lit';
-import { SELLERS } from '../../catalog.js';
-import { t } from '../ui/i18n.js';
-import type { MessageKey } from '../ui/i18n.js';
-import { formatMinor, majorText, parseMajor } from '../ui/money.js';
+import { t } from './i18n.js';
+import type { MessageKey } from './i18n.js';
+import { editableAmount, formatAmount, fromUnits, typedAmount, units } from './money.js';
 import type { ApiError, OrderDetail, Share } from './admin-api.js';
+import { pageConfig } from './page-config.js';
 import { refusalNotice } from './refusal-notice.js';
 
 export type OperationAction = 'capture' | 'split-capture' | 'void' | 'refund' | 'split-refund' | 'cancel';
@@ -58,17 +58,29 @@ const DECIMAL = /^\d{1,10}([.,]\d{1,2})?$/;
 export const takesAmount = (action: OperationAction) => action === 'capture' || action === 'refund';
 export const isSplit = (action: OperationAction) => action === 'split-capture' || action === 'split-refund';
 
-/** The shares a split dialog starts from: the payment's own split, else the amount spread over the sellers. */
+/**
+ * The shares a split dialog starts from: the payment's own split, else the amount spread over the
+ * sellers the back office was given.
+ */
 export function suggestedShares(detail: OrderDetail, action: OperationAction): Share[] {
   const split = detail.order.split ?? detail.operations.find((operation) => operation.kind === 'capture' && operation.split)?.split;
   if (action === 'split-refund' && split) return split;
+  const sellers = pageConfig().subMerchants;
+  if (sellers.length === 0) return [];
   // The reserve itself, though the project may allow capturing a little more.
-  const all = Math.min(detail.order.amount, detail.totals.capturable);
-  const each = Math.floor(all / SELLERS.length);
-  return SELLERS.map((seller, i) => ({
-    sub_merchant_id: seller.subMerchantId,
-    amount: i === 0 ? all - each * (SELLERS.length - 1) : each,
+  const all = Math.min(units(detail.order.amount), units(detail.totals.capturable));
+  const each = Math.floor(all / sellers.length);
+  return sellers.map((seller, i) => ({
+    sub_merchant_id: seller.id,
+    amount: fromUnits(i === 0 ? all - each * (sellers.length - 1) : each),
   }));
+}
+
+/** A field per seller: the configured ones, and any other the payment was already split to. */
+function shareFields(shares: readonly Share[]): { readonly id: string; readonly name: string }[] {
+  const sellers = pageConfig().subMerchants;
+  const known = new Set(sellers.map((seller) => seller.id.toLowerCase()));
+  return [...sellers, ...shares.filter((share) => !known.has(share.sub_merchant_id.toLowerCase())).map((share) => ({ id: share.sub_merchant_id, name: share.sub_merchant_id }))];
 }
 
 export function operationDialog(
@@ -80,24 +92,25 @@ export function operationDialog(
   const limit = action === 'capture' || action === 'split-capture' ? order.totals.capturable : order.totals.refundable;
   const fieldError = (path: string) => error?.fields[path];
   const shares = isSplit(action) ? suggestedShares(order, action) : [];
+  const sellers = isSplit(action) ? shareFields(shares) : [];
   const destructive = action === 'void' || action === 'cancel';
 
   const submit = (event: SubmitEvent) => {
     event.preventDefault();
     const form = new FormData(event.target as HTMLFormElement);
     const text = (name: string) => String(form.get(name) ?? '').trim();
-    // Typed as people write it ("5.50"), sent as the API counts it (550); what is not an amount
-    // goes as typed, for the companion to refuse naming the field.
-    const minor = (typed: string) => parseMajor(typed, currency) ?? typed;
     const comment = text('comment');
     const body: Record<string, unknown> = comment ? { comment } : {};
-    if (takesAmount(action) && text('amount')) body.amount = minor(text('amount'));
+    if (takesAmount(action) && text('amount')) body.amount = typedAmount(text('amount'), currency);
     if (isSplit(action)) {
-      const split = SELLERS.map((seller) => ({ sub_merchant_id: seller.subMerchantId, amount: minor(text(`share-${seller.id}`)) }))
+      // An empty or zero share is no share; one that is not an amount goes as typed, for the
+      // companion to refuse naming the field.
+      const split = sellers
+        .map((seller, i) => ({ sub_merchant_id: seller.id, amount: typedAmount(text(`share-${i}`), currency) }))
         .filter((share) => share.amount !== '' && share.amount !== 0);
       body.split = split;
-      // The total the shares make; the companion checks it against them.
-      if (split.every((share) => typeof share.amount === 'number')) body.amount = split.reduce((sum, share) => sum + (share.amount as number), 0);
+      // The total the shares make, in whole units; the companion checks it against them.
+      if (split.every((share) => typeof share.amount === 'number')) body.amount = fromUnits(split.reduce((sum, share) => sum + units(share.amount), 0));
     }
     handlers.submit({ action, body });
   };
@@ -105,24 +118,24 @@ export function operationDialog(
   return html`<dialog class="operation-dialog" aria-labelledby="operation-title" @close=${handlers.close}>
     <form method="dialog" novalidate @submit=${submit}>
       <h2 id="operation-title">${t(ACTION_NAMES[action])} · <span class="mono">${order.order.order_id}</span></h2>
-      <p class="muted">${t(EXPLANATIONS[action], { limit: formatMinor(limit, currency) })}</p>
+      <p class="muted">${t(EXPLANATIONS[action], { limit: formatAmount(limit, currency) })}</p>
       ${takesAmount(action)
         ? html`<div class="field">
             <label for="operation-amount">${t('dialog.amount', { currency })}</label>
-            <input id="operation-amount" name="amount" inputmode="decimal" autocomplete="off" dir="ltr" placeholder=${majorText(limit, currency)}
+            <input id="operation-amount" name="amount" inputmode="decimal" autocomplete="off" dir="ltr" placeholder=${editableAmount(limit, currency)}
               pattern=${DECIMAL.source} aria-describedby="operation-amount-hint operation-amount-error" aria-invalid=${fieldError('amount') ? 'true' : 'false'}>
-            <span class="field__hint" id="operation-amount-hint">${t('dialog.amountHint', { limit: formatMinor(limit, currency) })}</span>
+            <span class="field__hint" id="operation-amount-hint">${t('dialog.amountHint', { limit: formatAmount(limit, currency) })}</span>
             <span class="field__error" id="operation-amount-error">${fieldError('amount') ?? ''}</span>
           </div>`
         : nothing}
       ${isSplit(action)
         ? html`<fieldset class="shares"><legend>${t('dialog.shares', { currency })}</legend>
-            ${SELLERS.map((seller) => {
-              const share = shares.find((s) => s.sub_merchant_id.toLowerCase() === seller.subMerchantId.toLowerCase());
+            ${sellers.map((seller, i) => {
+              const share = shares.find((s) => s.sub_merchant_id.toLowerCase() === seller.id.toLowerCase());
               return html`<div class="field">
-                <label for="share-${seller.id}">${seller.name}</label>
-                <input id="share-${seller.id}" name="share-${seller.id}" inputmode="decimal" autocomplete="off" dir="ltr"
-                  .value=${share ? majorText(share.amount, currency) : ''}>
+                <label for="share-${i}">${seller.name}</label>
+                <input id="share-${i}" name="share-${i}" inputmode="decimal" autocomplete="off" dir="ltr"
+                  .value=${share ? editableAmount(share.amount, currency) : ''}>
               </div>`;
             })}
           </fieldset>`

@@ -5,6 +5,7 @@
  */
 import { authorization } from './admin-api.js';
 import type { Change } from './admin-api.js';
+import { apiPath } from './page-config.js';
 
 export type FeedState = 'connecting' | 'live' | 'reconnecting';
 
@@ -26,7 +27,7 @@ export function followChanges(token: string, listener: FeedListener): () => void
     listener.state('connecting');
     while (!stop.signal.aborted) {
       try {
-        const response = await fetch('/api/changes/stream', {
+        const response = await fetch(apiPath('/api/changes/stream'), {
           headers: { ...authorization(token), Accept: 'text/event-stream', ...(lastId ? { 'Last-Event-ID': lastId } : {}) },
           signal: stop.signal,
         });

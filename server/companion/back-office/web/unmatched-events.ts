@@ -5,9 +5,9 @@
  */
 import { html, nothing } from 'lit';
 import type { TemplateResult } from 'lit';
-import { t } from '../ui/i18n.js';
-import { formatMinor } from '../ui/money.js';
-import type { MessageKey } from '../ui/i18n.js';
+import { t } from './i18n.js';
+import { formatAmount } from './money.js';
+import type { MessageKey } from './i18n.js';
 import type { UnmatchedEvents } from './admin-api.js';
 import { statusBadge, time } from './order-views.js';
 
@@ -35,7 +35,7 @@ export function unmatchedEventsPanel(list: UnmatchedEvents | undefined): Templat
           <th scope="row" class="mono">${event.order_id}</th>
           <td>${event.method in METHOD_KEYS ? t(METHOD_KEYS[event.method]!) : event.method}</td>
           <td>${statusBadge(event.status)}</td>
-          <td class="numeric">${event.amount === null || event.currency === null ? '—' : formatMinor(event.amount, event.currency)}</td>
+          <td class="numeric">${event.amount === null || event.currency === null ? '—' : formatAmount(event.amount, event.currency)}</td>
           <td class="nowrap">${time(event.received_at, true)}</td>
         </tr>`,
       )}</tbody>

@@ -7,10 +7,11 @@
  */
 import { html } from 'lit';
 import type { TemplateResult } from 'lit';
-import { t } from '../ui/i18n.js';
-import { parseMajor } from '../ui/money.js';
+import { t } from './i18n.js';
 import { api, ApiError } from './admin-api.js';
 import type { OrderSummary } from './admin-api.js';
+import { typedAmount } from './money.js';
+import type { ApiAmount } from './money.js';
 import { refusalNotice } from './refusal-notice.js';
 
 export interface ChargeDraft {
@@ -24,7 +25,7 @@ export interface ChargeDraft {
 /** What the companion answers (ChargeAnswer in server/companion/merchant/saved-card-charges.ts). */
 export interface ChargeAnswer {
   readonly order_id: string;
-  readonly amount: number;
+  readonly amount: ApiAmount;
   readonly currency: string;
   readonly status: 'success' | 'failure' | 'pending' | 'action_required';
   readonly message?: string;
@@ -32,8 +33,7 @@ export interface ChargeAnswer {
 }
 
 export interface ChargeRequest {
-  /** Minor units, or the text typed when it is not an amount (the companion refuses it, naming the field). */
-  readonly amount: number | string;
+  readonly amount: ApiAmount;
   readonly description: string;
   readonly method: 'purchase' | 'auth';
 }
@@ -61,7 +61,7 @@ export function chargeDialog(draft: ChargeDraft, handlers: { submit: (request: C
     event.preventDefault();
     const form = new FormData(event.target as HTMLFormElement);
     const text = (name: string) => String(form.get(name) ?? '').trim();
-    handlers.submit({ amount: parseMajor(text('amount'), order.currency) ?? text('amount'), description: text('description'), method: text('method') === 'auth' ? 'auth' : 'purchase' });
+    handlers.submit({ amount: typedAmount(text('amount'), order.currency), description: text('description'), method: text('method') === 'auth' ? 'auth' : 'purchase' });
   };
   return html`<dialog class="operation-dialog charge-dialog" aria-labelledby="charge-title" @close=${handlers.close}>
     <form method="dialog" novalidate @submit=${submit}>
@@ -76,7 +76,7 @@ export function chargeDialog(draft: ChargeDraft, handlers: { submit: (request: C
       <div class="field">
         <label for="charge-description">${t('dialog.description')}</label>
         <input id="charge-description" name="description" autocomplete="off" maxlength="2048" required aria-required="true"
-          .value=${'Kavarnia: next delivery'} aria-describedby="charge-description-error" aria-invalid=${fieldError('description') ? 'true' : 'false'}>
+          .value=${t('charge.description', { order: order.order_id })} aria-describedby="charge-description-error" aria-invalid=${fieldError('description') ? 'true' : 'false'}>
         <span class="field__error" id="charge-description-error">${fieldError('description') ?? ''}</span>
       </div>
       <div class="field">

@@ -1,13 +1,17 @@
 /**
  * The back office's client of the companion's merchant API, and where the admin token lives.
  *
- * The token is typed into the sign-in form or arrives in the address's fragment
- * (`/admin#token=…`, the link `npm start` prints: a fragment is never sent to a server nor put in
- * a Referer). It is kept in sessionStorage — this tab only, gone when the tab closes — and sent
+ * The token is typed into the sign-in form or arrives in the address's fragment (`…/admin#token=…`,
+ * a link the merchant's own tooling may print: a fragment is never sent to a server nor put in a
+ * Referer). It is kept in sessionStorage — this tab only, gone when the tab closes — and sent
  * as `Authorization: Bearer` to the same origin. No cookie carries it, so no other site can make
- * this browser use it, and the shop's pages never read it.
+ * this browser use it, and the shop's pages never read it. Paths are the merchant API's
+ * (`/api/…`), below the companion's base path (page-config.ts).
  */
-const TOKEN_KEY = 'kavarnia:admin-token';
+import type { ApiAmount } from './money.js';
+import { apiPath } from './page-config.js';
+
+const TOKEN_KEY = 'payform:admin-token';
 
 export class ApiError extends Error {
   constructor(
@@ -76,7 +80,7 @@ export function newIdempotencyKey(): string {
  * and fields. A POST sent again with its `idempotencyKey` is answered, not done, again.
  */
 export async function api<T>(token: string, path: string, init: { method?: string; body?: unknown; signal?: AbortSignal; idempotencyKey?: string } = {}): Promise<T> {
-  const response = await fetch(path, {
+  const response = await fetch(apiPath(path), {
     method: init.method ?? 'GET',
     headers: {
       ...authorization(token),
@@ -96,7 +100,7 @@ export async function api<T>(token: string, path: string, init: { method?: strin
 
 /** Downloads a file of the merchant API (receipts) under the name the companion gives it. */
 export async function download(token: string, path: string, fallbackName: string): Promise<void> {
-  const response = await fetch(path, { headers: authorization(token) });
+  const response = await fetch(apiPath(path), { headers: authorization(token) });
   if (!response.ok) {
     const body = (await response.json().catch(() => undefined)) as { error?: { code?: string; message?: string } } | undefined;
     throw new ApiError(response.status, body?.error?.code ?? 'http_error', body?.error?.message ?? `HTTP ${response.status}`);
@@ -121,14 +125,14 @@ export type PaymentStatus = 'init' | 'pending' | 'success' | 'failure';
 /** Amounts in the merchant API are integer minor units of the order's currency. */
 export interface Share {
   readonly sub_merchant_id: string;
-  readonly amount: number;
+  readonly amount: ApiAmount;
 }
 
 export interface OrderSummary {
   readonly order_id: string;
   readonly mode: 'direct' | 'hosted';
   readonly method: 'purchase' | 'auth' | 'lookup';
-  readonly amount: number;
+  readonly amount: ApiAmount;
   readonly currency: string;
   readonly split: Share[] | null;
   readonly status: PaymentStatus;
@@ -147,7 +151,7 @@ export interface Operation {
   readonly id: string;
   readonly operation_id: string | null;
   readonly kind: 'capture' | 'void' | 'refund';
-  readonly amount: number;
+  readonly amount: ApiAmount;
   readonly status: PaymentStatus;
   readonly status_code: string | null;
   readonly status_description: string | null;
@@ -171,20 +175,20 @@ export interface WebhookEvent {
 export interface UnmatchedEvents {
   readonly events: (WebhookEvent & {
     readonly order_id: string;
-    readonly amount: number | null;
+    readonly amount: ApiAmount | null;
     readonly currency: string | null;
   })[];
   readonly next_cursor: string | null;
 }
 
 export interface Totals {
-  readonly captured: number;
-  readonly capture_pending: number;
-  readonly refunded: number;
-  readonly refund_pending: number;
+  readonly captured: ApiAmount;
+  readonly capture_pending: ApiAmount;
+  readonly refunded: ApiAmount;
+  readonly refund_pending: ApiAmount;
   readonly voided: boolean;
-  readonly refundable: number;
-  readonly capturable: number;
+  readonly refundable: ApiAmount;
+  readonly capturable: ApiAmount;
 }
 
 export interface OrderDetail {
@@ -204,7 +208,7 @@ export interface Balance {
   readonly id: string;
   readonly name: string;
   readonly currency: string;
-  readonly balances: { readonly available: number; readonly rolling_reserve?: number };
+  readonly balances: { readonly available: ApiAmount; readonly rolling_reserve?: ApiAmount };
 }
 
 export interface Terminals {

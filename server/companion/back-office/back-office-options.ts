@@ -1,0 +1,44 @@
+/**
+ * The back office's one option, `backOffice` in createCompanion's config (PAYFORM_BACK_OFFICE for
+ * the `payform-companion` bin): off unless given, checked at start with the rest of the config.
+ */
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import * as z from 'zod';
+
+export interface BackOfficeConfig {
+  /** Where the page is, below the companion's base path: `/admin` (mounted at `/payments`: `/payments/admin`). */
+  readonly path: string;
+  /** The sellers a split payment is shared between, by their gateway sub-merchant id: the split dialogs offer a share for each. */
+  readonly subMerchants?: readonly { readonly id: string; readonly name: string }[];
+  /** Where the built page is; default the `dist/back-office` of the installed @payform/companion. */
+  readonly dir?: string;
+}
+
+export interface BackOfficeOptions {
+  readonly path: string;
+  readonly subMerchants: readonly { readonly id: string; readonly name: string }[];
+  readonly dir: string;
+}
+
+/** The companion's own routes: the back office may not shadow one. */
+const TAKEN = ['/api', '/webhooks', '/widget', '/checkout', '/healthz'];
+
+export const BackOfficeSettings = z.strictObject({
+  path: z
+    .string()
+    .regex(/^(\/(?!\.{1,2}(\/|$))[A-Za-z0-9._~-]+)+$/, { error: 'must be a path such as /admin' })
+    .refine((path) => !TAKEN.some((taken) => path === taken || path.startsWith(`${taken}/`)), { error: `must not be one of the companion's own paths (${TAKEN.join(', ')})` }),
+  subMerchants: z.array(z.strictObject({ id: z.string().min(1).max(64), name: z.string().trim().min(1).max(128) })).max(100).optional(),
+  dir: z.string().min(1).optional(),
+});
+
+/**
+ * The page as `npm run build -w @payform/companion` (prepack) leaves it in the installed package.
+ * Looked up only when the back office is on, so a bundler that moves this module breaks nothing else.
+ */
+const defaultDir = () => join(dirname(createRequire(import.meta.url).resolve('@payform/companion/package.json')), 'dist', 'back-office');
+
+export function resolveBackOffice(config: BackOfficeConfig): BackOfficeOptions {
+  return { path: config.path, subMerchants: config.subMerchants ?? [], dir: config.dir ?? defaultDir() };
+}

@@ -1,0 +1,30 @@
+// The back office's one door to the merchant API's money unit (integer minor units): what it
+// reads, adds, prefills and sends.
+import { describe, expect, it } from 'vitest';
+import { editableAmount, fromUnits, typedAmount, units } from './money.js';
+
+describe('amounts in the back office', () => {
+  it('sends what the merchant typed as minor units of the currency, decimal comma or point', () => {
+    expect(typedAmount(' 249,5 ', 'UAH')).toBe(24950);
+    expect(typedAmount('100', 'UAH')).toBe(10000);
+    expect(typedAmount('1.50', 'UAH')).toBe(150);
+    expect(typedAmount('500', 'JPY')).toBe(500);
+    expect(typedAmount('1.234', 'KWD')).toBe(1234);
+  });
+
+  it('sends what is not an amount as typed, for the companion to refuse naming the field', () => {
+    expect(typedAmount('1.005', 'UAH')).toBe('1.005');
+    expect(typedAmount('5.5', 'JPY')).toBe('5.5');
+    expect(typedAmount('ten', 'UAH')).toBe('ten');
+  });
+
+  it('prefills a field with the amount as one would type it', () => {
+    expect(editableAmount(65_000, 'UAH')).toBe('650.00');
+    expect(editableAmount(5, 'UAH')).toBe('0.05');
+    expect(editableAmount(500, 'JPY')).toBe('500');
+  });
+
+  it('adds whole minor units', () => {
+    expect(fromUnits(units(10) + units(20))).toBe(30);
+  });
+});

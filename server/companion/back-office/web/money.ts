@@ -1,0 +1,62 @@
+/**
+ * Amounts as the merchant API writes them — integer minor units of the currency (24950 for
+ * UAH 249.50, 500 for JPY 500) — and as the merchant reads and types them. This is the one module
+ * that knows the API's money unit: the rest of the back office reads and sends amounts only
+ * through it. The decimal a person sees or types is converted through text with the currency's
+ * ISO 4217 digits (@payform/card's table, the gateway's), never through floats.
+ */
+import { currencyExponent } from '@payform/card/currencies';
+import { preferences } from './preferences.js';
+
+/**
+ * An amount as the merchant API writes it: integer minor units. A typed amount that is not one
+ * stays the merchant's text, for the companion to refuse naming the field and the unit.
+ */
+export type ApiAmount = number | string;
+
+const formatters = new Map<string, Intl.NumberFormat>();
+
+function formatter(currency: string): Intl.NumberFormat {
+  const key = `${preferences().lang}:${currency}`;
+  let format = formatters.get(key);
+  if (!format) {
+    format = new Intl.NumberFormat(preferences().lang, { style: 'currency', currency });
+    formatters.set(key, format);
+  }
+  return format;
+}
+
+/** 24950 UAH → "UAH 249.50" (in Ukrainian "249,50 грн"). */
+export function formatAmount(amount: ApiAmount, currency: string): string {
+  return formatter(currency).format(`${amount}E-${currencyExponent(currency)}` as Intl.StringNumericLiteral);
+}
+
+/** An amount as a whole number of minor units, to compare and add. */
+export function units(amount: ApiAmount): number {
+  return Number(amount);
+}
+
+/** The API's amount for a number of minor units. */
+export function fromUnits(count: number): ApiAmount {
+  return count;
+}
+
+/** What the merchant types ("249.5", "249,50") in `currency` → minor units (24950); anything else as typed. */
+export function typedAmount(text: string, currency: string): ApiAmount {
+  const typed = text.trim();
+  const exponent = currencyExponent(currency);
+  const match = /^(\d{1,13})(?:[.,](\d+))?$/.exec(typed);
+  if (!match) return typed;
+  const [, whole = '', fraction = ''] = match;
+  if (fraction.replace(/0+$/, '').length > exponent) return typed;
+  return Number(`${whole}${fraction.padEnd(exponent, '0').slice(0, exponent)}`);
+}
+
+/** An amount as the merchant would type it in `currency`, to prefill a field: 24950 UAH → "249.50". */
+export function editableAmount(amount: ApiAmount, currency: string): string {
+  const minor = Number(amount);
+  const exponent = currencyExponent(currency);
+  const digits = String(Math.abs(minor)).padStart(exponent + 1, '0');
+  const fraction = exponent ? `.${digits.slice(-exponent)}` : '';
+  return `${minor < 0 ? '-' : ''}${digits.slice(0, digits.length - exponent)}${fraction}`;
+}

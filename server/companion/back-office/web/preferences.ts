@@ -1,0 +1,50 @@
+/**
+ * The visitor's display preferences: theme, language and direction, kept in localStorage and
+ * applied to <html> by /preferences.js (before the first paint, and again on every change).
+ */
+export type Theme = 'light' | 'dark';
+export type Language = 'en' | 'uk';
+export type Direction = 'ltr' | 'rtl';
+
+export interface Preferences {
+  /** Absent: follow the system. */
+  readonly theme?: Theme;
+  readonly lang: Language;
+  readonly dir: Direction;
+}
+
+const KEY = 'payform:back-office:preferences';
+export const PREFERENCES_EVENT = 'payform:back-office:preferences';
+
+export function preferences(): Preferences {
+  const root = document.documentElement;
+  const theme = root.dataset.theme === 'dark' || root.dataset.theme === 'light' ? root.dataset.theme : undefined;
+  return { ...(theme ? { theme } : {}), lang: root.lang === 'uk' ? 'uk' : 'en', dir: root.dir === 'rtl' ? 'rtl' : 'ltr' };
+}
+
+/** The theme in effect: the chosen one, else the system's. */
+export function effectiveTheme(): Theme {
+  return preferences().theme ?? (matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light');
+}
+
+export function setPreferences(change: Partial<Preferences>): void {
+  const next = { ...preferences(), ...change };
+  try {
+    localStorage.setItem(KEY, JSON.stringify(next));
+  } catch {
+    // Storage refused (private mode): the change still applies to this page below.
+  }
+  // /preferences.js applies them (its listener came first), then the pages' listeners render.
+  window.dispatchEvent(new CustomEvent(PREFERENCES_EVENT, { detail: next }));
+}
+
+/** Calls `listener` after every change of preferences (this tab's, or another tab's). */
+export function onPreferencesChange(listener: () => void): void {
+  // /preferences.js listens first (it ran before any module), so <html> is up to date here.
+  window.addEventListener(PREFERENCES_EVENT, listener);
+  window.addEventListener('storage', (event) => {
+    if (event.key !== KEY) return;
+    window.dispatchEvent(new Event(PREFERENCES_EVENT));
+  });
+  matchMedia('(prefers-color-scheme: dark)').addEventListener('change', listener);
+}

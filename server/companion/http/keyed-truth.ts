@@ -1,0 +1,81 @@
+/**
+ * What the ledger knows of a keyed request that is still running, or whose instance died before
+ * answering: a retry is answered from it as soon as it knows, instead of waiting out the claim's
+ * lease and then hearing for 24 h that the outcome is unknown.
+ *
+ * Sessions and charges are found by their order id — their own, or the one derived from the key
+ * (keyedOrderId) — and captures, voids and refunds by the digest of the key their reservation
+ * keeps, so the ledger can tell: made (the session; the charge once its payment has left
+ * `init`; the operation once settled), never made (nothing under the key: it never reached the
+ * gateway, and may run), or not known yet. Of a cancel or a webhook re-send only the order is
+ * named.
+ */
+import { createHmac } from 'node:crypto';
+import type { StoredAnswer } from '../../ledger/index.js';
+import { createdSession } from '../checkout/checkout-routes.js';
+import type { CompanionServices } from '../context.js';
+import { operationView, orderView } from '../merchant/views.js';
+
+export type KeyedTruth =
+  /** Made, and how it stands: the answer to give. */
+  | { readonly known: 'made'; readonly answer: StoredAnswer }
+  /** No order under its id: the request never got as far as the ledger, so it may run. */
+  | { readonly known: 'never_made'; readonly orderId: string }
+  /** Made, not settled yet: answered once it is; `orderId` names the order to look at. */
+  | { readonly known: 'not_yet'; readonly orderId: string }
+  /** Nothing in the ledger says: the request may have taken effect. */
+  | { readonly known: 'unknowable'; readonly orderId: string | undefined };
+
+/**
+ * The order id a session or charge sent without one takes under an Idempotency-Key: derived from
+ * the key (keyed by the admin token, so two merchants' keys make different ids), 28 characters.
+ * The same key always makes the same order, so a retry cannot make a second one. Written in the
+ * letters a–p (one a nibble), never digits: no id can ever read as a card number and be masked.
+ */
+export function keyedOrderId(secret: string, key: string): string {
+  const digest = createHmac('sha256', secret).update(`payform keyed order ${key}`, 'utf8').digest('hex').slice(0, 26);
+  return `k-${[...digest].map((nibble) => String.fromCharCode(97 + parseInt(nibble, 16))).join('')}`;
+}
+
+const SESSION_CREATE = /\/api\/checkout\/sessions$/;
+const CHARGE = /\/api\/customers\/[^/]+\/cards\/[^/]+\/charges$/;
+const RESERVATION = /\/api\/orders\/([^/]+)\/(?:capture|split-capture|void|refund|split-refund)$/;
+const ORDER_REQUEST = /\/api\/orders\/([^/]+)\/[a-z-]+$/;
+
+export async function keyedTruth(services: CompanionServices, path: string, body: string, keyedId: string): Promise<KeyedTruth> {
+  const reservation = RESERVATION.exec(path);
+  if (reservation) return operationTruth(services, decodeURIComponent(reservation[1]!), keyedId);
+  const other = ORDER_REQUEST.exec(path);
+  if (other) return { known: 'unknowable', orderId: decodeURIComponent(other[1]!) };
+  const charge = CHARGE.test(path);
+  if (!charge && !SESSION_CREATE.test(path)) return { known: 'unknowable', orderId: undefined };
+  const orderId = ownOrderId(body) ?? keyedId;
+  const session = await services.ledger.findSessionOfOrder(orderId);
+  if (!session) return { known: 'never_made', orderId };
+  if (!charge) return { known: 'made', answer: json(201, createdSession(session)) };
+  const answer = await services.charges.known(orderId);
+  return answer ? { known: 'made', answer: json(201, answer) } : { known: 'not_yet', orderId };
+}
+
+async function operationTruth({ ledger, options }: CompanionServices, orderId: string, requestKey: string): Promise<KeyedTruth> {
+  const operation = await ledger.findOperationByRequestKey(orderId, requestKey);
+  if (!operation) return { known: 'never_made', orderId };
+  if (operation.status === 'pending') return { known: 'not_yet', orderId };
+  const detail = await ledger.getOrder(orderId);
+  const totals = detail && orderView(detail, await ledger.capturableAmount(orderId, options.captureOverReservePercent)).totals;
+  return { known: 'made', answer: json(200, { operation: operationView(operation), totals }) };
+}
+
+function ownOrderId(body: string): string | undefined {
+  try {
+    const parsed: unknown = JSON.parse(body);
+    const orderId = parsed !== null && typeof parsed === 'object' ? (parsed as { order_id?: unknown }).order_id : undefined;
+    return typeof orderId === 'string' ? orderId : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function json(status: number, body: unknown): StoredAnswer {
+  return { status, contentType: 'application/json', body: JSON.stringify(body) };
+}
