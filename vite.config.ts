@@ -18,8 +18,9 @@ const packageSources = Object.entries(tsconfigPaths).map(([name, [source]]) => (
 
 // `vite build`: @payform/widget's bundle (widget/dist), Lit included, served by the companion at
 // /widget/pay-form.js.
-// The catalogs (English's specific error messages, the other languages), test mode's quick-fill and
-// the card-number detector are small sibling modules under chunks/, loaded on demand; Lit's licence
+// The catalogs (English's specific error messages, the other languages), test mode's quick-fill,
+// the card-number detector and the pay-time browser data (fingerprint) are small sibling modules
+// under chunks/, loaded on demand; Lit's licence
 // goes to LICENSES.txt beside them. The detector takes Luhn from pay-form.js (`allow-extension`:
 // modules the bundle has stay in it rather than going to a third file).
 const widget: UserConfig = {

@@ -2,7 +2,6 @@ import { html, nothing, type PropertyDeclarations, type PropertyValues, type Tem
 import { detectBrand, maxLength, type Brand, type BrandId, digitsOf, type Check, type CheckCode, checkCvv, cvvLength, checkExpiry, readExpiry, formatCvv, formatExpiry, formatNumber, type Edit, type Keystroke, checkNumber } from '@payform/card/fields';
 import { CheckoutElement } from '../checkout/checkout-element.js';
 import { CompanionError, type PayAnswer, type PayRequest } from '../checkout/companion.js';
-import { collectFingerprint } from '../checkout/fingerprint.js';
 import { checkEmail, checkName, checkPhone, phoneDigits } from '../customer/checks.js';
 import { emit, type FieldName } from '../events.js';
 import type { Message } from '../i18n/en.js';
@@ -10,6 +9,7 @@ import { theme } from '../theme.styles.js';
 import { brandMark } from './brand-marks.js';
 import { styles } from './pay-form.styles.js';
 import type * as TestCards from './test-cards.js';
+import type * as Fingerprint from '../checkout/fingerprint.js';
 
 type Errors = Partial<Record<FieldName, CheckCode>>;
 
@@ -151,7 +151,14 @@ export class PayForm extends CheckoutElement {
     return this.t[key as Message] ?? this.t.invalid;
   }
 
+  // The browser data 3-D Secure asks for is read at pay time only: a chunk, fetched as the customer
+  // starts typing (or at pay time, when a saved card needs no typing).
+  #fingerprint(): Promise<typeof Fingerprint> {
+    return import('../checkout/fingerprint.js');
+  }
+
   #onInput(event: InputEvent): void {
+    void this.#fingerprint().catch(() => undefined);
     const input = event.target as HTMLInputElement;
     const name = input.name as FieldName;
     if (!FIELDS[name]) return;
@@ -209,7 +216,7 @@ export class PayForm extends CheckoutElement {
     this.phase = 'paying';
     this.say(this.t.processing);
     try {
-      const request = this.#request();
+      const request = await this.#request();
       // Tokenize mode: the card goes to the gateway from here, loaded on demand (tokenized.ts).
       const paid = this.view!.tokenizer ? await (await import('./tokenized.js')).tokenized(request, this.view!) : request;
       // Without it the tokenizer is out of reach: the gateway's own page takes the card instead.
@@ -221,13 +228,13 @@ export class PayForm extends CheckoutElement {
     }
   }
 
-  #request(): PayRequest {
+  async #request(): Promise<PayRequest> {
     const value = (name: FieldName): string => this.#field(name)?.value.trim() ?? '';
     const fields = this.view!.customer_fields;
     return {
       card: this.token ? { token: this.token } : { number: digitsOf(value('number')), ...readExpiry(value('exp'))!, cvv: value('cvv') },
       ...(fields.length && { customer: Object.fromEntries(fields.map((name) => [name, name === 'phone' ? phoneDigits(value(name)) : value(name)])) }),
-      fingerprint: collectFingerprint(),
+      fingerprint: (await this.#fingerprint()).collectFingerprint(),
     };
   }
 
