@@ -129,6 +129,12 @@ export async function claimIdempotencyKey(ctx: LedgerContext, input: Idempotency
  * the upgrade is still answered once. None left after their 24 hours.
  */
 async function adoptUnscopedKey(ctx: LedgerContext, request: { scope: string; key: string; fingerprint: string }): Promise<void> {
+  // Once none is left none comes back (every new key has a scope): no statement per request then.
+  const known = unscopedKeys.get(ctx.db);
+  if (known?.remain === false) return;
+  if (!known || ctx.now() - known.readAt >= UNSCOPED_RECHECK_MS) {
+    if (!(await readUnscopedKeys(ctx))) return;
+  }
   await ctx.db
     .updateTable('idempotency_keys')
     .set({ scope: request.scope })
@@ -168,4 +174,15 @@ export async function releaseIdempotencyKey(ctx: LedgerContext, key: string, cla
 export async function sweepIdempotencyKeys(ctx: LedgerContext): Promise<number> {
   const result = await ctx.db.deleteFrom('idempotency_keys').where('expires_at', '<=', ctx.now()).executeTakeFirst();
   return Number(result.numDeletedRows);
+}
+
+/** Per ledger: whether keys from before scopes may remain, and when that was last read. */
+const unscopedKeys = new WeakMap<LedgerContext['db'], { remain: boolean; readAt: number }>();
+const UNSCOPED_RECHECK_MS = 60 * 60_000;
+
+/** Looks once (at open, then hourly while some remain) for keys kept from before scopes. */
+export async function readUnscopedKeys(ctx: LedgerContext): Promise<boolean> {
+  const row = await ctx.db.selectFrom('idempotency_keys').select('key').where('scope', '=', '').limit(1).executeTakeFirst();
+  unscopedKeys.set(ctx.db, { remain: row !== undefined, readAt: ctx.now() });
+  return row !== undefined;
 }

@@ -6,7 +6,7 @@ import { deleteCard, findCard, listCards, saveCard, cardholderOf } from './cards
 import type { LedgerContext } from './context.js';
 import { InvalidLedgerInput, LedgerNotFound } from './errors.js';
 import { ingestEvent, retryEvent } from './events.js';
-import { claimIdempotencyKey, releaseIdempotencyKey, storeIdempotentAnswer, sweepIdempotencyKeys } from './idempotency.js';
+import { claimIdempotencyKey, readUnscopedKeys, releaseIdempotencyKey, storeIdempotentAnswer, sweepIdempotencyKeys } from './idempotency.js';
 import type { IdempotencyClaim, IdempotencyRequest, StoredAnswer } from './idempotency.js';
 import { overCapturePercent, parseInput, paymentUpdateInput, schemaName } from './input.js';
 import { TablePrefixPlugin } from './table-names.js';
@@ -250,5 +250,6 @@ export async function openLedger(url: string, options: LedgerOptions = {}): Prom
   }
   // Migrated, its tables carry the payform_ prefix; queries name them without (table-names.ts).
   const ctx: LedgerContext = { db: db.withPlugin(new TablePrefixPlugin()), dialect: kind, now: options.clock ?? Date.now };
+  await readUnscopedKeys(ctx);
   return ledgerOver(ctx);
 }

@@ -86,6 +86,7 @@ export function toPayment(row: PaymentRow): Payment {
     finalizedAt: row.finalized_at,
     discrepancy: row.mismatch_report === null ? null : (JSON.parse(row.mismatch_report) as PaymentDiscrepancy),
     unsentAt: row.unsent_at,
+    absentReads: row.absent_reads,
   };
 }
 

@@ -216,6 +216,8 @@ export interface Payment {
    * under this same order id (so a first send landing late cannot pay a second time).
    */
   readonly unsentAt: number | null;
+  /** Reads in a row whose answer did not show it (the never-sent window counts them). */
+  readonly absentReads: number;
 }
 
 /**

@@ -69,8 +69,10 @@ export class OrderStateSync {
       throw error;
     }
     if (!payment) return { found: true, entries, payment: undefined, shown: new Set(), neverSent: new Set() };
-    // Shown once, the order is there for good: no window may end this attempt.
-    if (payment.status === 'init' || payment.status === 'pending') await ledger.clearAbsentPayment(orderId);
+    // Shown once, the order is there for good: no window may end this attempt (a statement only
+    // when some read had missed it).
+    const counted = payment.absentReads > 0 || payment.unsentAt !== null;
+    if (counted && (payment.status === 'init' || payment.status === 'pending')) await ledger.clearAbsentPayment(orderId);
     const updated = await this.#applyPayment(payment, entries, source);
     const { shown, neverSent } = await this.#settleOperations(orderId, entries, source, readAt);
     return { found: true, entries, payment: updated, shown, neverSent };
