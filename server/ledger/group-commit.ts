@@ -1,18 +1,20 @@
-// Group commit for SQLite: work that arrives while a transaction is open waits, and the next
-// transaction runs all of it, each piece under its own savepoint. One commit — one write of the
-// WAL — then serves the whole group; on a busy webhook endpoint the commit is most of an
-// event's cost. Nothing waits for a group to fill: work that finds the queue idle starts at the
-// end of the current turn of the event loop (setImmediate), so the deliveries read off the
-// sockets in the same turn join it. Without that turn better-sqlite3, being synchronous, would
-// run and commit each HTTP delivery's transaction before the next request is even parsed.
+// Group commit: work that arrives while a transaction is open waits, and the next transaction
+// runs all of it. One commit — one synced write of the WAL — then serves the whole group; on a
+// busy webhook endpoint the commit is most of an event's cost (and on PostgreSQL each event's
+// BEGIN and COMMIT are round trips of their own). Nothing waits for a group to fill: work that
+// finds the queue idle starts at the end of the current turn of the event loop (setImmediate),
+// so the deliveries read off the sockets in the same turn join it. Without that turn
+// better-sqlite3, being synchronous, would run and commit each HTTP delivery's transaction
+// before the next request is even parsed.
+//
+// The pieces run one after another with nothing between them: no savepoint each (on SQLite two
+// statements more per event, on PostgreSQL two round trips). A piece is not expected to fail —
+// the webhook path settles a repeat without undoing anything — so when one does, the whole
+// group is rolled back and every piece runs again in a transaction of its own: only the
+// failing one fails, and the others are stored as if grouping had never happened.
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { CompiledQuery } from 'kysely';
 import type { LedgerContext, LedgerDb } from './context.js';
 import { oncePerLedger } from './prepared.js';
-
-const SAVEPOINT = CompiledQuery.raw('savepoint group_piece');
-const RELEASE = CompiledQuery.raw('release group_piece');
-const ROLLBACK = CompiledQuery.raw('rollback to group_piece');
 
 /** A bound on one transaction's length, so the first piece of a long queue is not held back. */
 const MAX_GROUP = 128;
@@ -22,8 +24,6 @@ interface Piece {
   resolve(value: unknown): void;
   reject(error: unknown): void;
 }
-
-type Outcome = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: unknown };
 
 export class GroupCommit {
   readonly #db: LedgerDb;
@@ -36,8 +36,8 @@ export class GroupCommit {
 
   /**
    * Runs `work` in a transaction shared with the work queued beside it. A piece that throws
-   * is rolled back alone (its savepoint) and rejects; the others commit. If the commit itself
-   * fails, every piece of the group rejects and none of it is stored.
+   * rejects and leaves nothing stored; the others commit. `work` may run twice (the second
+   * time alone, after its group was rolled back): it must do nothing but its statements.
    */
   run<T>(work: (trx: LedgerDb) => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
@@ -52,34 +52,34 @@ export class GroupCommit {
       while (this.#queue.length > 0) {
         await nextTurn();
         const group = this.#queue.splice(0, MAX_GROUP);
-        let outcomes: Outcome[];
-        try {
-          outcomes = await this.#db.transaction().execute(async (trx) => {
-            const done: Outcome[] = [];
-            for (const piece of group) {
-              await trx.executeQuery(SAVEPOINT);
-              try {
-                done.push({ ok: true, value: await piece.work(trx) });
-              } catch (error) {
-                await trx.executeQuery(ROLLBACK);
-                done.push({ ok: false, error });
-              }
-              await trx.executeQuery(RELEASE);
-            }
-            return done;
-          });
-        } catch (error) {
-          for (const piece of group) piece.reject(error);
+        if (group.length === 1) {
+          await this.#alone(group[0]!);
           continue;
         }
-        group.forEach((piece, index) => {
-          const outcome = outcomes[index]!;
-          if (outcome.ok) piece.resolve(outcome.value);
-          else piece.reject(outcome.error);
-        });
+        let values: unknown[];
+        try {
+          values = await this.#db.transaction().execute(async (trx) => {
+            const done: unknown[] = [];
+            for (const piece of group) done.push(await piece.work(trx));
+            return done;
+          });
+        } catch {
+          // Rolled back: each piece again on its own, so that only a failing one fails.
+          for (const piece of group) await this.#alone(piece);
+          continue;
+        }
+        group.forEach((piece, index) => piece.resolve(values[index]));
       }
     } finally {
       this.#draining = false;
+    }
+  }
+
+  async #alone(piece: Piece): Promise<void> {
+    try {
+      piece.resolve(await this.#db.transaction().execute(piece.work));
+    } catch (error) {
+      piece.reject(error);
     }
   }
 }
@@ -88,11 +88,9 @@ type InTransaction = <T>(work: (trx: LedgerDb) => Promise<T>) => Promise<T>;
 
 /**
  * Where the webhook path's writes go — storing an event, clearing a notice mark after the hook:
- * on SQLite one group commit per database (one writer, and the synced commit is most of a small
- * write's cost); on PostgreSQL a transaction each (instances and connections work at once).
+ * one group commit per database (per instance, on PostgreSQL).
  */
 export const sharedTransactions = oncePerLedger((ctx: LedgerContext): InTransaction => {
-  if (ctx.dialect === 'postgres') return (work) => ctx.db.transaction().execute(work);
   const group = new GroupCommit(ctx.db);
   return (work) => group.run(work);
 });

@@ -141,13 +141,14 @@ function describeCounts(name: string, backend: (log: StatementLog) => LedgerBack
 }
 
 describeCounts('SQLite', sqliteFile, {
-  card: { openSession: 4, pay: 12, webhooks: [7], repeatedWebhook: 14 },
-  threeDs: { openSession: 4, pay: 12, returned: 12, webhooks: [8, 7], repeatedWebhook: 14 },
+  card: { openSession: 4, pay: 10, webhooks: [5], repeatedWebhook: 4 },
+  threeDs: { openSession: 4, pay: 10, returned: 10, webhooks: [7, 5], repeatedWebhook: 4 },
 });
 
 withTestDatabase((url) =>
   describeCounts('PostgreSQL', (log) => postgres(url, log), {
-    card: { openSession: 4, pay: 10, webhooks: [5], repeatedWebhook: 9 },
-    threeDs: { openSession: 4, pay: 10, returned: 10, webhooks: [6, 5], repeatedWebhook: 9 },
+    card: { openSession: 4, pay: 10, webhooks: [5], repeatedWebhook: 4 },
+    // The first webhook (pending) comes after the return recorded success: stale, its outcome written over the foreseen one.
+    threeDs: { openSession: 4, pay: 10, returned: 10, webhooks: [7, 5], repeatedWebhook: 4 },
   }),
 );
