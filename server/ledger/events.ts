@@ -252,7 +252,7 @@ export async function retryEvent(ctx: LedgerContext, id: string): Promise<EventI
 export async function ingestEvent(ctx: LedgerContext, input: GatewayEvent): Promise<EventIngest> {
   const { data, body, ...facts } = parseInput(gatewayEventInput, input);
   const id = eventId(data);
-  return sharedTransactions(ctx)((trx) => ingestOnce(ctx, trx, id, body, facts));
+  return sharedTransactions(ctx)((trx) => ingestOnce(ctx, trx, id, body, facts), facts.orderId);
 }
 
 /** Applies the order's parked secondary events again (after a reservation learnt its operation id). */
