@@ -16,9 +16,11 @@ export interface LedgerContext {
  * For `.$call()` on a SELECT inside a transaction: locks the rows it reads until the
  * transaction ends — FOR UPDATE on PostgreSQL; on SQLite the transaction's BEGIN IMMEDIATE
  * already holds the database's write lock. The one place where locking differs by dialect.
+ * `of` names the table whose rows to lock when the read joins others (PostgreSQL cannot lock
+ * the nullable side of an outer join).
  */
-export function lockingRead(ctx: LedgerContext) {
-  return <Query extends { forUpdate(): Query }>(query: Query): Query => (ctx.dialect === 'postgres' ? query.forUpdate() : query);
+export function lockingRead(ctx: LedgerContext, of?: string) {
+  return <Query extends { forUpdate(of?: never): Query }>(query: Query): Query => (ctx.dialect === 'postgres' ? query.forUpdate(of as never) : query);
 }
 
 /**
