@@ -8,6 +8,12 @@ export type LedgerDb = Kysely<LedgerTables>;
 export interface LedgerContext {
   readonly db: LedgerDb;
   readonly dialect: 'sqlite' | 'postgres';
+  /**
+   * Runs `work` — one write of what the gateway said, which it will say again — without
+   * waiting for the disk to confirm its commit (see sqlite.ts `recordedLightly`); as any
+   * other write where the database offers no such thing.
+   */
+  readonly lightly: <T>(work: (db: LedgerDb) => Promise<T>) => Promise<T>;
   /** Epoch milliseconds; injectable so tests can move time. */
   readonly now: () => number;
 }

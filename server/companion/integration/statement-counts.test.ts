@@ -141,8 +141,8 @@ function describeCounts(name: string, backend: (log: StatementLog) => LedgerBack
 }
 
 describeCounts('SQLite', sqliteFile, {
-  card: { openSession: 4, pay: 11, webhooks: [7], repeatedWebhook: 14 },
-  threeDs: { openSession: 4, pay: 11, returned: 12, webhooks: [8, 7], repeatedWebhook: 14 },
+  card: { openSession: 4, pay: 13, webhooks: [7], repeatedWebhook: 14 },
+  threeDs: { openSession: 4, pay: 13, returned: 14, webhooks: [8, 7], repeatedWebhook: 14 },
 });
 
 withTestDatabase((url) =>
