@@ -1,0 +1,118 @@
+/**
+ * What happens once the customer pays: the pay request (tokenized first in tokenize mode), its
+ * answer, 3-D Secure and hosted-page redirects, polling a pending payment, and what an error
+ * leaves the customer to do. A
+ * chunk of its own, fetched as soon as the form shows (CheckoutElement.paying): none of it is
+ * needed for the form to show, so the page does not wait for it.
+ */
+import type { CheckCode } from '@payform/card/fields';
+import { emit, type FieldName, type PayEventDetails } from '../events.js';
+import type { CheckoutElement } from './checkout-element.js';
+import { CompanionError, type PayAnswer, type PayRequest } from './companion.js';
+import { collectFingerprint } from './fingerprint.js';
+import { mayRedirect } from './redirect.js';
+import type { SessionView } from './session-view.js';
+
+/** What `<pay-form>` lends the payment of its form: its inputs, their errors, the focus. */
+export interface Form extends CheckoutElement {
+  inputs(): HTMLInputElement[];
+  show(errors: Partial<Record<FieldName, CheckCode>>): void;
+  refocus(target?: HTMLElement): Promise<void>;
+  edited: Partial<Record<FieldName, string>>;
+}
+
+const ANSWERS: readonly string[] = ['success', 'failure', 'pending', 'redirect'];
+
+/** `POST …/pay`: the payment's outcome, or where 3-D Secure goes on. */
+const pay = (element: CheckoutElement, request: PayRequest): Promise<PayAnswer> =>
+  element.companion.call('/pay', request, 60_000, (body: PayAnswer | undefined) =>
+    ANSWERS.includes(body?.status as string) && (body!.status !== 'redirect' || typeof body!.redirect_url === 'string') ? body : undefined,
+  );
+
+/** `POST …/hosted`: the gateway's payment page for the session. */
+const hostedPage = async (element: CheckoutElement): Promise<string> =>
+  (await element.companion.call('/hosted', {}, 15_000, (body: { redirect_url?: unknown } | undefined) => (typeof body?.redirect_url === 'string' ? body : undefined)))
+    .redirect_url as string;
+
+/**
+ * Navigates to `url` when it is safe and no listener cancels `pay-redirect`.
+ * Answers false when cancelled; throws `unsafe_redirect` for anything but https: or the sandbox.
+ */
+function redirect(element: CheckoutElement, url: string, reason: PayEventDetails['pay-redirect']['reason']): boolean {
+  if (!mayRedirect(url, element.view)) throw new CompanionError('unsafe_redirect');
+  if (!emit(element, 'pay-redirect', { url, reason }, true)) return false;
+  location.assign(url);
+  return true;
+}
+
+/** Leaves for the gateway's hosted page (the element is `paying`). */
+export async function payHosted(element: CheckoutElement): Promise<void> {
+  try {
+    // Without a view (it failed to load) the redirect check lacks the sandbox origin: try again first.
+    element.view ??= await element.companion.view().catch(() => undefined);
+    if (!redirect(element, await hostedPage(element), 'hosted')) element.phase = 'ready';
+  } catch (error) {
+    element.phase = 'ready';
+    element.fail(error);
+  }
+}
+
+/**
+ * The session once it is no longer pending, polled every `pollInterval` for `pollTimeout` at most;
+ * undefined if it stayed pending, or as soon as the poll is no longer `current`.
+ */
+export async function settled(element: CheckoutElement, current: () => boolean): Promise<SessionView | undefined> {
+  for (const until = Date.now() + element.pollTimeout; Date.now() < until; ) {
+    await new Promise((resolve) => setTimeout(resolve, element.pollInterval));
+    if (!current()) return undefined;
+    const view = await element.companion.view().catch(() => undefined);
+    if (view && view.status !== 'pending') return view;
+  }
+  return undefined;
+}
+
+/**
+ * Pays a valid form's card and customer (the form is `paying`): a direct payment, or the hosted
+ * page when tokenize mode cannot reach its tokenizer.
+ */
+export async function payForm(form: Form, request: Omit<PayRequest, 'fingerprint'>): Promise<void> {
+  try {
+    const view = form.view!;
+    const direct = { ...request, fingerprint: collectFingerprint() };
+    // Tokenize mode: the card goes to the gateway from here, loaded on demand (tokenized.ts).
+    const paid = view.tokenizer ? await (await import('../pay-form/tokenized.js')).tokenized(direct, view) : direct;
+    // Without it the tokenizer is out of reach: the gateway's own page takes the card instead.
+    if (paid) return answer(form, await pay(form, paid));
+    await payHosted(form);
+  } catch (error) {
+    await recover(form, error);
+  }
+}
+
+function answer(form: Form, { status, redirect_url, message, order_id, payment_id }: PayAnswer): void {
+  if (status === 'redirect') {
+    // A cancelled redirect leaves the challenge to the page; the form watches for the outcome.
+    if (!redirect(form, redirect_url!, '3ds')) void form.poll();
+    return;
+  }
+  if (status === 'success') form.edited = {};
+  form.settle({ ...form.view!, status, message, order_id: order_id ?? form.view!.order_id }, { paymentId: payment_id });
+  if (status === 'failure') void form.refocus();
+}
+
+/** After an error: point at the fields the companion named, or learn what happened before allowing a retry. */
+async function recover(form: Form, error: unknown): Promise<void> {
+  const { code, status, fields } = error instanceof CompanionError ? error : new CompanionError('server');
+  // "card.exp_month", "customer.email", "cc_number"… name the widget's exp, email, number.
+  const named = fields.map((path) => /(number|exp|cvv|fname|lname|email|phone)[^.]*$/.exec(path)?.[1]);
+  const invalid = form.inputs().filter((input) => named.includes(input.name));
+  if (code === 'network' || code === 'server' || code === 'malformed' || status === 409) {
+    // The payment may have gone through: never let the customer pay twice.
+    const view = await form.companion.view().catch(() => undefined);
+    if (view && view.status !== 'open' && view.status !== 'failure') return form.settle(view);
+  }
+  form.phase = 'ready';
+  form.show(Object.fromEntries(invalid.map((input) => [input.name, 'invalid'])));
+  form.fail(error);
+  await form.refocus(invalid[0]);
+}
