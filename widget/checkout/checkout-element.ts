@@ -22,6 +22,17 @@ export type Phase = 'loading' | 'ready' | 'paying' | 'confirming' | 'waiting' | 
 const SCRIPT_ORIGIN = /^(.*)\/widget\/pay-form\.js$/.exec(import.meta.url)?.[1] ?? new URL(import.meta.url).origin;
 
 /**
+ * What paying takes (paying.ts): a chunk fetched as the form shows, so that by the customer's
+ * click it is there and the click acts at once, as if it were part of the bundle.
+ */
+let paying: typeof Paying | undefined;
+const loadPaying = (): Promise<typeof Paying | undefined> =>
+  import('./paying.js').then(
+    (module) => (paying = module),
+    () => undefined,
+  );
+
+/**
  * What `<pay-form>` and `<pay-button>` share: the session, the companion, the language, the phases
  * of a payment, polling, hosted checkout and safe redirects.
  */
@@ -135,8 +146,8 @@ export abstract class CheckoutElement extends LitElement {
       if ((this.phase as Phase) !== 'ready') return;
       await this.updateComplete;
       emit(this, 'pay-ready', { mode: this.hosted ? 'hosted' : 'direct', test: view.test, amount: view.amount, currency: view.currency });
-      // The form shows: what paying takes loads now, so the customer never waits for it.
-      void import('./paying.js').catch(() => undefined);
+      // The form shows: what paying takes loads now.
+      void loadPaying();
     } catch (error) {
       // Even when the session failed first, its error shows in the page's language.
       await this.#localised;
@@ -174,8 +185,7 @@ export abstract class CheckoutElement extends LitElement {
     const run = ++this.#run;
     this.phase = 'confirming';
     this.say(this.t.confirming);
-    const paying = await import('./paying.js').catch(() => undefined);
-    const view = await paying?.settled(this, () => run === this.#run);
+    const view = await (paying ?? (await loadPaying()))?.settled(this, () => run === this.#run);
     if (run !== this.#run) return;
     if (view) return this.settle(view);
     this.phase = 'waiting';
@@ -183,24 +193,20 @@ export abstract class CheckoutElement extends LitElement {
   }
 
   /**
-   * Starts paying, one payment at a time: `step` of what paying takes (paying.ts), a chunk fetched
-   * as the form shows. When it cannot load, the customer is told as for a dropped connection, and
-   * may try again.
+   * Runs `step` of what paying takes (paying.ts): at once when it has loaded, as it has once the
+   * form shows, else when it has. When it cannot load, the customer is told as for a dropped
+   * connection, and may try again.
    * @internal
    */
-  async paying(step: (paying: typeof Paying) => Promise<void>): Promise<void> {
-    if (this.phase !== 'ready') return;
-    this.phase = 'paying';
-    this.say(this.t.processing);
-    const paying = await import('./paying.js').catch(() => undefined);
-    if (paying) return step(paying);
-    this.phase = 'ready';
+  async paying(step: (module: typeof Paying) => Promise<void>): Promise<void> {
+    const module = paying ?? (await loadPaying());
+    if (module) return step(module);
     this.fail(new CompanionError('network'));
   }
 
   /** Leaves for the gateway's hosted page. */
   protected payHosted(): Promise<void> {
-    return this.paying((paying) => paying.payHosted(this));
+    return this.paying((module) => module.payHosted(this));
   }
 
   /**

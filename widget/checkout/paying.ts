@@ -5,7 +5,8 @@
  * chunk of its own, fetched as soon as the form shows (CheckoutElement.paying): none of it is
  * needed for the form to show, so the page does not wait for it.
  */
-import type { CheckCode } from '@payform/card/fields';
+import { digitsOf, readExpiry, type Check, type CheckCode } from '@payform/card/fields';
+import { phoneDigits } from '../customer/checks.js';
 import { emit, type FieldName, type PayEventDetails } from '../events.js';
 import type { CheckoutElement } from './checkout-element.js';
 import { CompanionError, type PayAnswer, type PayRequest } from './companion.js';
@@ -13,18 +14,22 @@ import { collectFingerprint } from './fingerprint.js';
 import { mayRedirect } from './redirect.js';
 import type { SessionView } from './session-view.js';
 
-/** What `<pay-form>` lends the payment of its form: its inputs, their errors, the focus. */
+/** What `<pay-form>` lends the payment of its form: its fields, their checks and errors, the chosen saved card, the focus. */
 export interface Form extends CheckoutElement {
   inputs(): HTMLInputElement[];
+  field(name: FieldName): HTMLInputElement | null;
+  check(input: HTMLInputElement): Check;
+  errors: Partial<Record<FieldName, CheckCode>>;
   show(errors: Partial<Record<FieldName, CheckCode>>): void;
   refocus(target?: HTMLElement): Promise<void>;
   edited: Partial<Record<FieldName, string>>;
+  token: string;
 }
 
 const ANSWERS: readonly string[] = ['success', 'failure', 'pending', 'redirect'];
 
 /** `POST …/pay`: the payment's outcome, or where 3-D Secure goes on. */
-const pay = (element: CheckoutElement, request: PayRequest): Promise<PayAnswer> =>
+const payment = (element: CheckoutElement, request: PayRequest): Promise<PayAnswer> =>
   element.companion.call('/pay', request, 60_000, (body: PayAnswer | undefined) =>
     ANSWERS.includes(body?.status as string) && (body!.status !== 'redirect' || typeof body!.redirect_url === 'string') ? body : undefined,
   );
@@ -45,8 +50,16 @@ function redirect(element: CheckoutElement, url: string, reason: PayEventDetails
   return true;
 }
 
-/** Leaves for the gateway's hosted page (the element is `paying`). */
+/** Leaves for the gateway's hosted page, one payment at a time. */
 export async function payHosted(element: CheckoutElement): Promise<void> {
+  if (element.phase !== 'ready') return;
+  element.phase = 'paying';
+  element.say(element.t.processing);
+  await leave(element);
+}
+
+/** Goes to the hosted page (the element is `paying`); back to `ready` when that cannot be. */
+async function leave(element: CheckoutElement): Promise<void> {
   try {
     // Without a view (it failed to load) the redirect check lacks the sandbox origin: try again first.
     element.view ??= await element.companion.view().catch(() => undefined);
@@ -72,18 +85,51 @@ export async function settled(element: CheckoutElement, current: () => boolean):
 }
 
 /**
- * Pays a valid form's card and customer (the form is `paying`): a direct payment, or the hosted
- * page when tokenize mode cannot reach its tokenizer.
+ * Submits the form, one payment at a time: shows what each field lacks, or pays its card (or the
+ * chosen saved card) and the customer fields the session asks for.
  */
-export async function payForm(form: Form, request: Omit<PayRequest, 'fingerprint'>): Promise<void> {
+export async function submit(form: Form): Promise<void> {
+  if (form.phase !== 'ready') return;
+  // A customer field waits for its checks to load, and a name or address that may hold a card
+  // number for the detector's verdict: a check may be pending twice over.
+  for (let pending = waiting(form); pending.length; pending = waiting(form)) await Promise.all(pending);
+  if (form.phase !== 'ready') return;
+  const inputs = form.inputs();
+  form.show(Object.fromEntries(inputs.map((input) => [input.name, form.check(input).code])));
+  const first = inputs.find((input) => form.errors[input.name as FieldName]);
+  if (first) {
+    first.focus();
+    return form.say(form.t.fix, true);
+  }
+  if (!emit(form, 'pay-submit', {}, true)) return;
+  form.phase = 'paying';
+  form.say(form.t.processing);
+  await pay(form, request(form));
+}
+
+/** What the form's checks still wait for. */
+const waiting = (form: Form): Promise<unknown>[] => form.inputs().flatMap((input) => form.check(input).pending ?? []);
+
+/** The pay request of a valid form. */
+function request(form: Form): PayRequest {
+  const value = (name: FieldName): string => form.field(name)?.value.trim() ?? '';
+  const fields = form.view!.customer_fields;
+  return {
+    card: form.token ? { token: form.token } : { number: digitsOf(value('number')), ...readExpiry(value('exp'))!, cvv: value('cvv') },
+    ...(fields.length && { customer: Object.fromEntries(fields.map((name) => [name, name === 'phone' ? phoneDigits(value(name)) : value(name)])) }),
+    fingerprint: collectFingerprint(),
+  };
+}
+
+/** Pays directly, or on the hosted page when tokenize mode cannot reach its tokenizer (the form is `paying`). */
+async function pay(form: Form, direct: PayRequest): Promise<void> {
   try {
     const view = form.view!;
-    const direct = { ...request, fingerprint: collectFingerprint() };
     // Tokenize mode: the card goes to the gateway from here, loaded on demand (tokenized.ts).
     const paid = view.tokenizer ? await (await import('../pay-form/tokenized.js')).tokenized(direct, view) : direct;
     // Without it the tokenizer is out of reach: the gateway's own page takes the card instead.
-    if (paid) return answer(form, await pay(form, paid));
-    await payHosted(form);
+    if (paid) return answer(form, await payment(form, paid));
+    await leave(form);
   } catch (error) {
     await recover(form, error);
   }

@@ -1,14 +1,12 @@
-import { html, nothing, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
-import { detectBrand, maxLength, type Brand, type BrandId, digitsOf, type Check, type CheckCode, checkCvv, cvvLength, checkExpiry, readExpiry, formatCvv, formatExpiry, formatNumber, type Edit, type Keystroke, checkNumber } from '@payform/card/fields';
+import { html, nothing, type html as Html, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
+import { detectBrand, maxLength, type Brand, type BrandId, digitsOf, type Check, type CheckCode, checkCvv, cvvLength, checkExpiry, formatCvv, formatExpiry, formatNumber, type Edit, type Keystroke, checkNumber } from '@payform/card/fields';
 import { CheckoutElement } from '../checkout/checkout-element.js';
-import type { PayRequest } from '../checkout/companion.js';
-import { checkEmail, checkName, checkPhone, phoneDigits } from '../customer/checks.js';
+import { customerCheck, loadCustomerChecks } from '../customer/fields.js';
 import { emit, type FieldName } from '../events.js';
 import type { Message } from '../i18n/en.js';
 import { theme } from '../theme.styles.js';
 import { brandMark } from './brand-marks.js';
 import { styles } from './pay-form.styles.js';
-import type * as TestCards from './test-cards.js';
 
 type Errors = Partial<Record<FieldName, CheckCode>>;
 
@@ -25,10 +23,10 @@ const FIELDS: Record<FieldName, [
   number: ['cc-number', (value, _, accepted) => checkNumber(digitsOf(value), accepted), formatNumber, 'numeric'],
   exp: ['cc-exp', (value) => checkExpiry(value), formatExpiry, 'numeric'],
   cvv: ['cc-csc', checkCvv, formatCvv, 'numeric'],
-  fname: ['given-name', checkName],
-  lname: ['family-name', checkName],
-  email: ['email', checkEmail, undefined, 'email'],
-  phone: ['tel', checkPhone, undefined, 'tel'],
+  fname: ['given-name', customerCheck('checkName')],
+  lname: ['family-name', customerCheck('checkName')],
+  email: ['email', customerCheck('checkEmail'), undefined, 'email'],
+  phone: ['tel', customerCheck('checkPhone'), undefined, 'tel'],
 };
 
 /**
@@ -97,18 +95,24 @@ export class PayForm extends CheckoutElement {
   invalid = false;
   complete = false;
 
-  /** The error each field shows, if any. */
-  private errors: Errors = {};
+  /**
+   * The error each field shows, if any.
+   * @internal
+   */
+  errors: Errors = {};
   private brand?: Brand;
-  /** The chosen saved card; empty for a new card. */
-  private token = '';
+  /**
+   * The chosen saved card; empty for a new card.
+   * @internal
+   */
+  token = '';
   /**
    * Each edited field's value before the current edit.
    * @internal
    */
   edited: Partial<Record<FieldName, string>> = {};
-  /** Test mode's quick-fill, loaded for test sessions only; null while loading. */
-  #extras?: typeof TestCards | null;
+  /** Test mode's quick-fill (test-cards.ts), loaded for test sessions only; null while loading. */
+  #extras?: ((html: typeof Html, locale: string) => TemplateResult) | null;
 
   // Direct payment needs a session that allows it and a secure page; otherwise hosted checkout is the way.
   protected override get hosted(): boolean {
@@ -119,11 +123,12 @@ export class PayForm extends CheckoutElement {
     super.willUpdate(changed);
     const { view } = this;
     if (changed.has('view') && view && !changed.get('view')) this.token = view.saved_cards[0]?.token ?? '';
+    // The form shows the customer fields the session asks for: their checks load now, not waited for.
+    if (view?.customer_fields.length) void loadCustomerChecks();
     if (view?.test && this.#extras === undefined) {
       this.#extras = null;
-      void import('./test-cards.js').then((extras) => {
-        (this.renderRoot as ShadowRoot).adoptedStyleSheets.push(extras.testCardStyles);
-        this.#extras = extras;
+      void import('./test-cards.js').then(({ testCards }) => {
+        this.#extras = testCards(this);
         this.requestUpdate();
       });
     }
@@ -134,11 +139,13 @@ export class PayForm extends CheckoutElement {
     return [...this.renderRoot.querySelectorAll<HTMLInputElement>('[part=input]')];
   }
 
-  #field(name: FieldName): HTMLInputElement | null {
+  /** @internal */
+  field(name: FieldName): HTMLInputElement | null {
     return this.renderRoot.querySelector(`#${name}`);
   }
 
-  #check({ name, value }: HTMLInputElement): Check {
+  /** @internal */
+  check({ name, value }: HTMLInputElement): Check {
     return FIELDS[name as FieldName][1](value, this.brand, this.view?.brands);
   }
 
@@ -149,7 +156,7 @@ export class PayForm extends CheckoutElement {
   show(errors: Errors): void {
     this.errors = { ...this.errors, ...errors };
     this.invalid = Object.values(this.errors).some(Boolean);
-    this.complete = this.inputs().every((input) => this.#check(input).valid);
+    this.complete = this.inputs().every((input) => this.check(input).valid);
   }
 
   #message(name: FieldName, code: CheckCode): string {
@@ -168,7 +175,7 @@ export class PayForm extends CheckoutElement {
     }
     const { value } = input;
     this.edited[name] = value;
-    const check = this.#check(input);
+    const check = this.check(input);
     // A check still loading what judges it (the card-number detector): this input again once it has, unless typing went on.
     void check.pending?.then(() => input.value === value && input.dispatchEvent(new InputEvent('input', { bubbles: true })));
     // While typing, a field turns invalid only once no more typing can make it valid.
@@ -178,8 +185,8 @@ export class PayForm extends CheckoutElement {
     if (brand !== this.brand) {
       this.brand = brand;
       emit(this, 'pay-brand-change', { brand: brand?.id });
-      const cvv = this.#field('cvv')!;
-      const cvvCheck = this.#check(cvv);
+      const cvv = this.field('cvv')!;
+      const cvvCheck = this.check(cvv);
       if (cvv.value) errors.cvv = cvvCheck.potentiallyValid ? undefined : cvvCheck.code;
     }
     this.show(errors);
@@ -195,34 +202,13 @@ export class PayForm extends CheckoutElement {
   // "Incomplete" and "required" wait for the customer to leave a field they have edited.
   #onBlur({ target }: FocusEvent): void {
     const input = target as HTMLInputElement;
-    if (input.name in this.edited) this.show({ [input.name]: this.#check(input).code });
+    if (input.name in this.edited) this.show({ [input.name]: this.check(input).code });
   }
 
-  async #onSubmit(event: SubmitEvent): Promise<void> {
+  // Checking the fields and paying are the pay-time chunk's (paying.ts).
+  #onSubmit(event: SubmitEvent): void {
     event.preventDefault();
-    // A name or address that may hold a card number waits for the detector's verdict.
-    const pending = this.inputs().map((input) => this.#check(input).pending).filter(Boolean);
-    if (pending.length) await Promise.all(pending);
-    if (this.phase !== 'ready') return;
-    const inputs = this.inputs();
-    this.show(Object.fromEntries(inputs.map((input) => [input.name, this.#check(input).code])));
-    const first = inputs.find((input) => this.errors[input.name as FieldName]);
-    if (first) {
-      first.focus();
-      return this.say(this.t.fix, true);
-    }
-    if (!emit(this, 'pay-submit', {}, true)) return;
-    await this.paying((paying) => paying.payForm(this, this.#request()));
-  }
-
-  /** The card (or the chosen saved card) and the customer fields the session asks for. */
-  #request(): Omit<PayRequest, 'fingerprint'> {
-    const value = (name: FieldName): string => this.#field(name)?.value.trim() ?? '';
-    const fields = this.view!.customer_fields;
-    return {
-      card: this.token ? { token: this.token } : { number: digitsOf(value('number')), ...readExpiry(value('exp'))!, cvv: value('cvv') },
-      ...(fields.length && { customer: Object.fromEntries(fields.map((name) => [name, name === 'phone' ? phoneDigits(value(name)) : value(name)])) }),
-    };
+    void this.paying((module) => module.submit(this));
   }
 
   /**
@@ -232,18 +218,6 @@ export class PayForm extends CheckoutElement {
   async refocus(target?: HTMLElement): Promise<void> {
     await this.updateComplete;
     if (target || !this.shadowRoot!.activeElement) (target ?? this.renderRoot.querySelector<HTMLElement>('[part=button]'))?.focus();
-  }
-
-  /** Fills fields the way autofill does, then focuses what still needs the customer. */
-  async #fill(values: Partial<Record<FieldName, string>>): Promise<void> {
-    this.token = '';
-    await this.updateComplete;
-    for (const [name, value] of Object.entries(values)) {
-      const input = this.#field(name as FieldName)!;
-      input.value = value;
-      input.dispatchEvent(new InputEvent('input', { bubbles: true }));
-    }
-    (this.inputs().find((input) => !this.#check(input).valid) ?? this.renderRoot.querySelector<HTMLElement>('[part=button]'))?.focus();
   }
 
   #input(name: FieldName, hint?: Message): TemplateResult {
@@ -281,7 +255,7 @@ export class PayForm extends CheckoutElement {
   protected override footer(): TemplateResult | typeof nothing {
     const { phase } = this;
     const extras = this.#extras;
-    return extras && !this.hosted && (phase === 'ready' || phase === 'paying') ? extras.testCards(html, this.locale, (values) => this.#fill(values)) : nothing;
+    return extras && !this.hosted && (phase === 'ready' || phase === 'paying') ? extras(html, this.locale) : nothing;
   }
 }
 
