@@ -52,23 +52,18 @@ export class Companion {
   }
 
   /**
-   * One request to the session's `path`; `read` checks the answer's shape. What went wrong otherwise is worked out by
-   * diagnose.ts, loaded then (timeouts and dropped connections are `network`, also when it cannot load).
+   * One request to the session's `path`, a GET unless `post` says what to send; `read` checks the
+   * answer's shape. What went wrong otherwise is worked out by diagnose.ts, loaded then (timeouts
+   * and dropped connections are `network`, also when it cannot load).
    */
-  async call<T>(path: string, body: object | undefined, timeout: number, read: (body: never) => T | undefined): Promise<T> {
+  async call<T>(path: string, post: RequestInit | undefined, timeout: number, read: (body: never) => T | undefined): Promise<T> {
     const url = `${this.endpoint.replace(/\/$/, '')}/api/checkout/sessions/${encodeURIComponent(this.session)}${path}`;
-    const response = await fetch(url, {
-      method: body ? 'POST' : 'GET',
-      headers: body ? { 'content-type': 'application/json' } : {},
-      // The page paid from: without the merchant's return_url, the customer comes back to it.
-      body: body && JSON.stringify({ ...body, page_url: location.href }),
-      signal: AbortSignal.timeout(timeout),
-    }).catch(() => undefined);
+    const response = await fetch(url, { ...post, signal: AbortSignal.timeout(timeout) }).catch(() => undefined);
     const json = await response?.json().catch(() => undefined);
     const answer = response?.ok && read(json as never);
     if (answer) return answer;
     throw await import('./diagnose.js').then(
-      (module) => module.diagnose(url, this.endpoint, response, json, !body),
+      (module) => module.diagnose(url, this.endpoint, response, json, !post),
       () => new CompanionError('network'),
     );
   }

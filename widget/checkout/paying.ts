@@ -14,29 +14,35 @@ import { collectFingerprint } from './fingerprint.js';
 import { mayRedirect } from './redirect.js';
 import type { SessionView } from './session-view.js';
 
-/** What `<pay-form>` lends the payment of its form: its fields, their checks and errors, the chosen saved card, the focus. */
+/** What `<pay-form>` lends the payment of its form: its fields, their checks and errors, the chosen saved card. */
 export interface Form extends CheckoutElement {
   inputs(): HTMLInputElement[];
   field(name: FieldName): HTMLInputElement | null;
   check(input: HTMLInputElement): Check;
   errors: Partial<Record<FieldName, CheckCode>>;
   show(errors: Partial<Record<FieldName, CheckCode>>): void;
-  refocus(target?: HTMLElement): Promise<void>;
   edited: Partial<Record<FieldName, string>>;
   token: string;
 }
 
 const ANSWERS: readonly string[] = ['success', 'failure', 'pending', 'redirect'];
 
+/** A POST of `body` as JSON, with the page paid from: without the merchant's return_url, the customer comes back to it. */
+const post = (body: object): RequestInit => ({
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify({ ...body, page_url: location.href }),
+});
+
 /** `POST …/pay`: the payment's outcome, or where 3-D Secure goes on. */
 const payment = (element: CheckoutElement, request: PayRequest): Promise<PayAnswer> =>
-  element.companion.call('/pay', request, 60_000, (body: PayAnswer | undefined) =>
+  element.companion.call('/pay', post(request), 60_000, (body: PayAnswer | undefined) =>
     ANSWERS.includes(body?.status as string) && (body!.status !== 'redirect' || typeof body!.redirect_url === 'string') ? body : undefined,
   );
 
 /** `POST …/hosted`: the gateway's payment page for the session. */
 const hostedPage = async (element: CheckoutElement): Promise<string> =>
-  (await element.companion.call('/hosted', {}, 15_000, (body: { redirect_url?: unknown } | undefined) => (typeof body?.redirect_url === 'string' ? body : undefined)))
+  (await element.companion.call('/hosted', post({}), 15_000, (body: { redirect_url?: unknown } | undefined) => (typeof body?.redirect_url === 'string' ? body : undefined)))
     .redirect_url as string;
 
 /**
@@ -143,7 +149,7 @@ function answer(form: Form, { status, redirect_url, message, order_id, payment_i
   }
   if (status === 'success') form.edited = {};
   form.settle({ ...form.view!, status, message, order_id: order_id ?? form.view!.order_id }, { paymentId: payment_id });
-  if (status === 'failure') void form.refocus();
+  if (status === 'failure') void refocus(form);
 }
 
 /** After an error: point at the fields the companion named, or learn what happened before allowing a retry. */
@@ -160,5 +166,11 @@ async function recover(form: Form, error: unknown): Promise<void> {
   form.phase = 'ready';
   form.show(Object.fromEntries(invalid.map((input) => [input.name, 'invalid'])));
   form.fail(error);
-  await form.refocus(invalid[0]);
+  await refocus(form, invalid[0]);
+}
+
+/** Moves focus to `target`, or back to the pay button when disabling it dropped focus. */
+async function refocus(form: Form, target?: HTMLElement): Promise<void> {
+  await form.updateComplete;
+  if (target || !form.shadowRoot!.activeElement) (target ?? form.renderRoot.querySelector<HTMLElement>('[part=button]'))?.focus();
 }

@@ -211,15 +211,6 @@ export class PayForm extends CheckoutElement {
     void this.paying((module) => module.submit(this));
   }
 
-  /**
-   * Moves focus to `target`, or back to the pay button when disabling it dropped focus.
-   * @internal
-   */
-  async refocus(target?: HTMLElement): Promise<void> {
-    await this.updateComplete;
-    if (target || !this.shadowRoot!.activeElement) (target ?? this.renderRoot.querySelector<HTMLElement>('[part=button]'))?.focus();
-  }
-
   #input(name: FieldName, hint?: Message): TemplateResult {
     const [autocomplete, , , inputmode] = FIELDS[name];
     const error = this.errors[name];
