@@ -1,9 +1,9 @@
 /**
- * What happens once the customer pays: the pay request (tokenized first in tokenize mode), its
- * answer, 3-D Secure and hosted-page redirects, polling a pending payment, and what an error
- * leaves the customer to do. A
- * chunk of its own, fetched as soon as the form shows (CheckoutElement.paying): none of it is
- * needed for the form to show, so the page does not wait for it.
+ * What happens once the customer pays: checking the submitted form, the pay request (tokenized
+ * first in tokenize mode) and its answer, 3-D Secure and hosted-page redirects, polling a pending
+ * payment, and what an error leaves the customer to do. A chunk of its own, fetched as the form
+ * shows (checkout-element.ts, `loadPaying`): none of it is needed for the form to show, so the
+ * page does not wait for it, and by the customer's click it is there.
  */
 import { digitsOf, readExpiry, type Check, type CheckCode } from '@payform/card/fields';
 import { phoneDigits } from '../customer/checks.js';
@@ -110,7 +110,7 @@ export async function submit(form: Form): Promise<void> {
   if (!emit(form, 'pay-submit', {}, true)) return;
   form.phase = 'paying';
   form.say(form.t.processing);
-  await pay(form, request(form));
+  await pay(form);
 }
 
 /** What the form's checks still wait for. */
@@ -128,9 +128,10 @@ function request(form: Form): PayRequest {
 }
 
 /** Pays directly, or on the hosted page when tokenize mode cannot reach its tokenizer (the form is `paying`). */
-async function pay(form: Form, direct: PayRequest): Promise<void> {
+async function pay(form: Form): Promise<void> {
   try {
     const view = form.view!;
+    const direct = request(form);
     // Tokenize mode: the card goes to the gateway from here, loaded on demand (tokenized.ts).
     const paid = view.tokenizer ? await (await import('../pay-form/tokenized.js')).tokenized(direct, view) : direct;
     // Without it the tokenizer is out of reach: the gateway's own page takes the card instead.
