@@ -63,6 +63,15 @@ describe('GroupCommit', () => {
     expect(begun).toHaveLength(7);
   });
 
+  it("runs a group's pieces in key order, a key's own in the order they came", async () => {
+    const { db } = database();
+    const group = new GroupCommit(db as never);
+    const ran: string[] = [];
+    const piece = (name: string, key: string) => group.run(async () => void ran.push(name), key);
+    await Promise.all([piece('c1', 'c'), piece('a1', 'a'), piece('c2', 'c'), piece('b1', 'b'), piece('a2', 'a')]);
+    expect(ran).toEqual(['a1', 'a2', 'b1', 'c1', 'c2']);
+  });
+
   it('runs a group without a savepoint per piece', async () => {
     const { db, begun, savepoints } = database();
     await sql`create table entries (name text primary key)`.execute(db);

@@ -21,6 +21,7 @@ const MAX_GROUP = 128;
 
 interface Piece {
   readonly work: (trx: LedgerDb) => Promise<unknown>;
+  readonly key: string;
   resolve(value: unknown): void;
   reject(error: unknown): void;
 }
@@ -38,10 +39,11 @@ export class GroupCommit {
    * Runs `work` in a transaction shared with the work queued beside it. A piece that throws
    * rejects and leaves nothing stored; the others commit. `work` may run twice (the second
    * time alone, after its group was rolled back): it must do nothing but its statements.
+   * `key` names what the work locks (its order): a group runs its pieces in key order.
    */
-  run<T>(work: (trx: LedgerDb) => Promise<T>): Promise<T> {
+  run<T>(work: (trx: LedgerDb) => Promise<T>, key = ''): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.#queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
+      this.#queue.push({ work, key, resolve: resolve as (value: unknown) => void, reject });
       if (!this.#draining) void this.#drain();
     });
   }
@@ -51,7 +53,9 @@ export class GroupCommit {
     try {
       while (this.#queue.length > 0) {
         await nextTurn();
-        const group = this.#queue.splice(0, MAX_GROUP);
+        // In key order (stable: one order's pieces keep theirs), so that two groups — of two
+        // instances on PostgreSQL — take their orders' locks in the same order and cannot deadlock.
+        const group = this.#queue.splice(0, MAX_GROUP).sort(byKey);
         if (group.length === 1) {
           await this.#alone(group[0]!);
           continue;
@@ -85,6 +89,10 @@ export class GroupCommit {
 }
 
 /** `key`: the order (or row) whose locks the work takes. */
+function byKey(a: Piece, b: Piece): number {
+  return a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
+}
+
 type InTransaction = <T>(work: (trx: LedgerDb) => Promise<T>, key: string) => Promise<T>;
 
 /**
@@ -101,8 +109,8 @@ const POSTGRES_LANES = 4;
  */
 export const sharedTransactions = oncePerLedger((ctx: LedgerContext): InTransaction => {
   const lanes = Array.from({ length: ctx.dialect === 'postgres' ? POSTGRES_LANES : 1 }, () => new GroupCommit(ctx.db));
-  if (lanes.length === 1) return (work) => lanes[0]!.run(work);
-  return (work, key) => lanes[laneOf(key, lanes.length)]!.run(work);
+  if (lanes.length === 1) return (work, key) => lanes[0]!.run(work, key);
+  return (work, key) => lanes[laneOf(key, lanes.length)]!.run(work, key);
 });
 
 /** A cheap, stable spread of keys (FNV-1a). */
