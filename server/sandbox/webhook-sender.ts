@@ -117,7 +117,7 @@ export class WebhookSender {
       event_status: message.event.status,
       reason: message.reason,
       request_id: requestUnderWay() ?? null,
-      ...(duplicateOf ? { duplicate_of: duplicateOf } : {}),
+      duplicate_of: duplicateOf,
       body: { data, signature },
       event: message.event,
       created_at: this.#now(),
