@@ -66,7 +66,7 @@ async function describe(c: Context<SandboxEnv>, jsonAnswers: WeakMap<Response, u
   const answerBody = jsonAnswers.has(answer) ? redact(jsonAnswers.get(answer)) : redact(await readAnswer(answer));
   // A 413 was refused before its body was read: it is not read now either.
   const requestText = answer.status === 413 ? '' : await c.req.text().catch(() => '');
-  const notes: InspectorNote[] = [...leniencyNotes(c.var.leniency), ...refusalNotes(answer.status, answerBody, c.var.leniency)];
+  const notes: InspectorNote[] = [...leniencyNotes(c.get('leniency')), ...refusalNotes(answer.status, answerBody, c.get('leniency'))];
   const headers: Record<string, string> = {};
   for (const name of ANSWER_HEADERS) {
     const value = answer.headers.get(name);
