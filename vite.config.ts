@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import type { UserConfig } from 'vite';
+import { LongFirst } from './e2e/test-order.js';
 import { thirdPartyLicenses } from './widget/build/licenses.js';
 import { minifyTemplates } from './widget/build/minify-templates.js';
 
@@ -92,5 +93,7 @@ export default defineConfig(({ mode, command }) => ({
     // 125 files was 40 % of the run's CPU. No file relies on a fresh module state (none mocks
     // modules; the env and spies they change, they restore).
     isolate: false,
+    // The long files first, also on a clean clone without Vitest's cache of durations.
+    sequence: { sequencer: LongFirst },
   },
 }));
