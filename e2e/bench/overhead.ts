@@ -9,8 +9,9 @@
  * Throughput: a closed loop of `concurrency` callers for a few seconds on each path.
  *
  * The direct request is the very body the companion sends for that payment (same card,
- * customer, fingerprint, server_url pointing at the companion), so both cause the same webhook
- * traffic afterwards.
+ * customer, fingerprint), so both cause the same webhook traffic afterwards. Its `server_url`
+ * is a bare receiver in a process of its own (serve.ts sink), not the companion: the companion's
+ * CPU per payment counts its own payments' webhooks, not those of orders it never made.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -69,6 +70,7 @@ export async function measureCompanionOverhead(options: OverheadOptions = DEFAUL
   const dir = mkdtempSync(join(tmpdir(), 'payform-bench-overhead-'));
   const profile = options.cpuProfileDir ? { cpuProfileDir: options.cpuProfileDir } : {};
   const sandbox = await spawnServer('sandbox', profile);
+  const sink = await spawnServer('sink');
   const companion = await spawnServer('companion', {
     ...profile,
     ...(options.logFile ? { logFile: options.logFile } : {}),
@@ -118,7 +120,7 @@ export async function measureCompanionOverhead(options: OverheadOptions = DEFAUL
         customer_phone: CUSTOMER.phone,
         customer_ip: '127.0.0.1',
         browser_fingerprint: { ...FINGERPRINT, browserAcceptHeader: 'application/json', browserIpAddress: '127.0.0.1', browserUserAgent: USER_AGENT },
-        server_url: `${companion.url}/webhooks/gateway`,
+        server_url: `${sink.url}/webhooks/gateway`,
         result_url: `${companion.url}/checkout/return/${orderId}`,
         order_3ds_bypass: 'supported',
       };
@@ -172,6 +174,7 @@ export async function measureCompanionOverhead(options: OverheadOptions = DEFAUL
     client.close();
     await companion.stop();
     await sandbox.stop();
+    await sink.stop();
     rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -8,6 +8,12 @@ export type LedgerDb = Kysely<LedgerTables>;
 export interface LedgerContext {
   readonly db: LedgerDb;
   readonly dialect: 'sqlite' | 'postgres';
+  /**
+   * Runs `work` — one write of what the gateway said, which it will say again — without
+   * waiting for the disk to confirm its commit (see sqlite.ts `recordedLightly`); as any
+   * other write where the database offers no such thing.
+   */
+  readonly lightly: <T>(work: (db: LedgerDb) => Promise<T>) => Promise<T>;
   /** Epoch milliseconds; injectable so tests can move time. */
   readonly now: () => number;
 }
@@ -16,9 +22,11 @@ export interface LedgerContext {
  * For `.$call()` on a SELECT inside a transaction: locks the rows it reads until the
  * transaction ends — FOR UPDATE on PostgreSQL; on SQLite the transaction's BEGIN IMMEDIATE
  * already holds the database's write lock. The one place where locking differs by dialect.
+ * `of` names the table whose rows to lock when the read joins others (PostgreSQL cannot lock
+ * the nullable side of an outer join).
  */
-export function lockingRead(ctx: LedgerContext) {
-  return <Query extends { forUpdate(): Query }>(query: Query): Query => (ctx.dialect === 'postgres' ? query.forUpdate() : query);
+export function lockingRead(ctx: LedgerContext, of?: string) {
+  return <Query extends { forUpdate(of?: never): Query }>(query: Query): Query => (ctx.dialect === 'postgres' ? query.forUpdate(of as never) : query);
 }
 
 /**

@@ -30,13 +30,17 @@ const reportedAmount = z.number({ error: 'must be a number of minor units' }).in
  * stored (its hash is the event's identity), so it stays exactly as received.
  */
 function withoutNul<T extends z.ZodType>(schema: T) {
-  return z.preprocess(
-    (value) =>
-      typeof value === 'object' && value !== null
-        ? Object.fromEntries(Object.entries(value).map(([key, field]) => [key, typeof field === 'string' && key !== 'data' ? field.replaceAll('\0', '\uFFFD') : field]))
-        : value,
-    schema,
-  );
+  return z.preprocess((value) => (typeof value === 'object' && value !== null && holdsNul(value) ? replaceNul(value) : value), schema);
+}
+
+/** Reports almost never hold one: checked first, so the usual report is not copied. */
+function holdsNul(value: object): boolean {
+  for (const [key, field] of Object.entries(value)) if (typeof field === 'string' && key !== 'data' && field.includes('\0')) return true;
+  return false;
+}
+
+function replaceNul(value: object): object {
+  return Object.fromEntries(Object.entries(value).map(([key, field]) => [key, typeof field === 'string' && key !== 'data' ? field.replaceAll('\0', '\uFFFD') : field]));
 }
 
 const currency = z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code in capitals');

@@ -21,7 +21,7 @@ import { getOrder, listEvents, listOrders, listStalePayments, listUnsettledOpera
 import type { LedgerTables } from './schema.js';
 import { claimPayAttempt, closeSession, createSession, findSessionOfOrder, getSession } from './sessions.js';
 import { settleOperation } from './settlement.js';
-import { sqliteDialect } from './sqlite.js';
+import { recordedLightly, sqliteDialect } from './sqlite.js';
 import { recordGatewayOperation } from './unasked-operations.js';
 import type {
   AbsenceCount,
@@ -73,8 +73,12 @@ export interface Ledger {
 
   // Payments
   getPayment(orderId: string): Promise<Payment | undefined>;
-  /** Forward-only: a stale update (e.g. pending after success) is ignored and says so. */
-  advancePayment(orderId: string, update: PaymentUpdate): Promise<PaymentProgress>;
+  /**
+   * Forward-only: a stale update (e.g. pending after success) is ignored and says so.
+   * `relaxed`: the update only repeats what the gateway holds and will tell again (its answer
+   * to a call claimed first, its order state); on SQLite its commit does not wait for the disk.
+   */
+  advancePayment(orderId: string, update: PaymentUpdate, options?: { readonly relaxed?: boolean }): Promise<PaymentProgress>;
   /** The reconciler looked at it: it leaves the stale list for a while. */
   markPaymentChecked(orderId: string): Promise<void>;
   /**
@@ -183,8 +187,9 @@ function ledgerOver(ctx: LedgerContext): Ledger {
     closeSession: (id) => closeSession(ctx, id),
     claimPayAttempt: (sessionId, request) => claimPayAttempt(ctx, sessionId, request),
     getPayment: (orderId) => getPayment(ctx.db, orderId),
-    async advancePayment(orderId, update) {
-      const progressed = await progressPayment(ctx, ctx.db, orderId, parseInput(paymentUpdateInput, update));
+    async advancePayment(orderId, update, options) {
+      const input = parseInput(paymentUpdateInput, update);
+      const progressed = options?.relaxed ? await ctx.lightly((db) => progressPayment(ctx, db, orderId, input)) : await progressPayment(ctx, ctx.db, orderId, input);
       if (!progressed) throw new LedgerNotFound('order', orderId);
       return progressed;
     },
@@ -249,7 +254,14 @@ export async function openLedger(url: string, options: LedgerOptions = {}): Prom
     throw error;
   }
   // Migrated, its tables carry the payform_ prefix; queries name them without (table-names.ts).
-  const ctx: LedgerContext = { db: db.withPlugin(new TablePrefixPlugin()), dialect: kind, now: options.clock ?? Date.now };
+  const prefixed = db.withPlugin(new TablePrefixPlugin());
+  const ctx: LedgerContext = {
+    db: prefixed,
+    dialect: kind,
+    now: options.clock ?? Date.now,
+    // PostgreSQL could commit asynchronously too, but only inside a transaction: three more round trips.
+    lightly: postgres || url === ':memory:' ? (work) => work(prefixed) : (work) => recordedLightly(prefixed, work),
+  };
   await readUnscopedKeys(ctx);
   return ledgerOver(ctx);
 }

@@ -76,22 +76,11 @@ type SessionWithAttemptRow = CheckoutSessionRow & Record<string, unknown>;
  * claims an attempt, and building these with Kysely each time cost more than running them.
  */
 const statements = oncePerLedger((ctx: LedgerContext) => ({
-  lockedSession: prepareQuery<BySession, CheckoutSessionRow>((slot) =>
-    ctx.db.selectFrom('checkout_sessions').selectAll().where('id', '=', slot('sessionId')).$call(lockingRead(ctx)),
-  ),
   // One statement, one snapshot: a session is read on every pay call, return and page view.
-  sessionWithAttempt: prepareQuery<BySession, SessionWithAttemptRow>((slot) =>
-    ctx.db
-      .selectFrom('checkout_sessions as s')
-      .leftJoin('payments as p', (join) =>
-        join
-          .onRef('p.session_id', '=', 's.id')
-          .on('p.attempt', '=', (eb) => eb.selectFrom('payments as latest').select((max) => max.fn.max('latest.attempt').as('attempt')).whereRef('latest.session_id', '=', 's.id')),
-      )
-      .selectAll('s')
-      .select(paymentColumns.map((column) => sql.ref(`p.${column}`).as(`${ATTEMPT_PREFIX}${column}`)))
-      .where('s.id', '=', slot('sessionId')) as never,
-  ),
+  sessionWithAttempt: prepareQuery<BySession, SessionWithAttemptRow>((slot) => sessionWithAttempt(ctx, slot('sessionId')) as never),
+  // The claim's read: the same, the session row locked (PostgreSQL cannot lock an outer join's
+  // nullable side; the session's lock serialises its attempts anyway).
+  lockedSessionWithAttempt: prepareQuery<BySession, SessionWithAttemptRow>((slot) => sessionWithAttempt(ctx, slot('sessionId')).$call(lockingRead(ctx, 's')) as never),
   latestAttempt: prepareQuery<BySession, PaymentRow>((slot) =>
     ctx.db.selectFrom('payments').selectAll().where('session_id', '=', slot('sessionId')).orderBy('attempt', 'desc').limit(sql.lit(1)),
   ),
@@ -102,6 +91,19 @@ const statements = oncePerLedger((ctx: LedgerContext) => ({
       .onConflict((oc) => oc.doNothing()),
   ),
 }));
+
+function sessionWithAttempt(ctx: LedgerContext, sessionId: string) {
+  return ctx.db
+    .selectFrom('checkout_sessions as s')
+    .leftJoin('payments as p', (join) =>
+      join
+        .onRef('p.session_id', '=', 's.id')
+        .on('p.attempt', '=', (eb) => eb.selectFrom('payments as latest').select((max) => max.fn.max('latest.attempt').as('attempt')).whereRef('latest.session_id', '=', 's.id')),
+    )
+    .selectAll('s')
+    .select(paymentColumns.map((column) => sql.ref(`p.${column}`).as(`${ATTEMPT_PREFIX}${column}`)))
+    .where('s.id', '=', sessionId);
+}
 
 async function latestAttempt(ctx: LedgerContext, db: LedgerDb, sessionId: string): Promise<Payment | null> {
   const row = (await statements(ctx).latestAttempt(db, { sessionId })).rows[0];
@@ -202,10 +204,10 @@ export async function claimPayAttempt(ctx: LedgerContext, sessionId: string, req
   const { mode, customer } = parseInput(payAttemptInput, request);
   return ctx.db.transaction().execute(async (trx) => {
     const prepared = statements(ctx);
-    const session = (await prepared.lockedSession(trx, { sessionId })).rows[0];
+    const session = (await prepared.lockedSessionWithAttempt(trx, { sessionId })).rows[0];
     if (!session) throw new LedgerNotFound('session', sessionId);
     if (!(JSON.parse(session.allowed_modes) as string[]).includes(mode)) throw new InvalidLedgerInput('mode', `this session does not allow ${mode}`);
-    const latest = await latestAttempt(ctx, trx, sessionId);
+    const latest = attemptOf(session);
     const live = refusalByLiveAttempt(latest);
     if (live) return live;
     const now = ctx.now();

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Kysely, sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { sqliteDialect } from './sqlite.js';
+import { recordedLightly, sqliteDialect } from './sqlite.js';
+import type { LedgerTables } from './schema.js';
 import { describeLedgerContract } from './testing/contract.js';
 import { fileBackend, memoryBackend } from './testing/databases.js';
 
@@ -21,6 +22,22 @@ describe('a SQLite ledger file', () => {
       // 2 is FULL: NORMAL (1) syncs the WAL only at checkpoints.
       expect(await pragma('synchronous')).toBe(2);
       expect(await pragma('foreign_keys')).toBe(1);
+    } finally {
+      await db.destroy();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('commits a relaxed record without a sync, and every other commit synced again, even after a failure', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'payform-sqlite-'));
+    const db = new Kysely<LedgerTables>({ dialect: await sqliteDialect(join(dir, 'ledger.db')) });
+    const synchronous = async (on: Kysely<LedgerTables>) => Object.values((await sql.raw('pragma synchronous').execute(on)).rows[0] as object)[0] as unknown;
+    try {
+      // 1 is NORMAL: in the WAL, not synced.
+      expect(await recordedLightly(db, (connection) => synchronous(connection))).toBe(1);
+      expect(await synchronous(db)).toBe(2);
+      await expect(recordedLightly(db, () => Promise.reject(new Error('refused')))).rejects.toThrow('refused');
+      expect(await synchronous(db)).toBe(2);
     } finally {
       await db.destroy();
       rmSync(dir, { recursive: true, force: true });

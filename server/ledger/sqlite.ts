@@ -10,6 +10,7 @@ import { CompiledQuery, SqliteAdapter, SqliteDriver, SqliteIntrospector, SqliteQ
 import type Database from 'better-sqlite3';
 import { loadSqlite } from './drivers.js';
 import type { DatabaseConnection, DatabaseIntrospector, Dialect, DialectAdapter, Driver, Kysely, QueryCompiler, SqliteDatabase } from 'kysely';
+import type { LedgerTables } from './schema.js';
 
 const STATEMENT_CACHE_SIZE = 256;
 
@@ -59,6 +60,29 @@ class LedgerSqliteDialect implements Dialect {
   createIntrospector(db: Kysely<unknown>): DatabaseIntrospector {
     return new SqliteIntrospector(db);
   }
+}
+
+const RELAXED = CompiledQuery.raw('pragma synchronous = NORMAL');
+const DURABLE = CompiledQuery.raw('pragma synchronous = FULL');
+
+/**
+ * Runs `work` on the one connection with synchronous = NORMAL, then back to FULL: its commit
+ * is in the WAL (safe from a crash of the process) but not synced, so a power cut or an OS
+ * crash in the next moments may undo it — until the next FULL commit, whose sync covers the
+ * WAL written before it. Only for what the gateway holds and says again: the answer to a pay
+ * call (its webhook follows, the reconciler reads an attempt left open), never a claim made
+ * before calling the gateway. It saves the pay call one of its two syncs of the disk.
+ * Kysely lends the connection to this work alone, so no other commit runs relaxed.
+ */
+export function recordedLightly<T>(db: Kysely<LedgerTables>, work: (db: Kysely<LedgerTables>) => Promise<T>): Promise<T> {
+  return db.connection().execute(async (connection) => {
+    await connection.executeQuery(RELAXED);
+    try {
+      return await work(connection);
+    } finally {
+      await connection.executeQuery(DURABLE);
+    }
+  });
 }
 
 /** `location` is a file path or `:memory:`. */

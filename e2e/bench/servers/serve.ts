@@ -7,7 +7,9 @@
  *
  *   tsx e2e/bench/servers/serve.ts sandbox
  *   BENCH_GATEWAY_URL=… BENCH_DATABASE_URL=… tsx e2e/bench/servers/serve.ts companion
+ *   tsx e2e/bench/servers/serve.ts sink
  */
+import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
@@ -75,6 +77,26 @@ async function startCompanion(): Promise<() => Promise<void>> {
   };
 }
 
+/**
+ * A webhook receiver that takes every post and answers 200: the `server_url` of payments sent
+ * straight to the sandbox, so their webhooks cost the sandbox what the companion's do without
+ * being charged to the companion, which knows nothing of those orders.
+ */
+async function startSink(): Promise<() => Promise<void>> {
+  const server = createServer((request, response) => {
+    request.resume().once('end', () => response.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': 17 }).end('{"received":true}'));
+  });
+  server.keepAliveTimeout = 60_000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  console.log(JSON.stringify({ ready: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }));
+  return async () => {
+    server.closeAllConnections();
+    server.close();
+  };
+}
+
+const STARTERS: Readonly<Record<string, () => Promise<() => Promise<void>>>> = { sandbox: startSandbox, companion: startCompanion, sink: startSink };
+
 // BENCH_MEMORY_LOG_MS: a line of process.memoryUsage() on standard error that often, after a
 // full collection when the process runs with --expose-gc (to tell a leak from a lazy heap).
 const memoryLogMs = Number(process.env.BENCH_MEMORY_LOG_MS ?? 0);
@@ -86,8 +108,9 @@ if (memoryLogMs > 0) {
 }
 
 const role = process.argv[2];
-const stop = role === 'sandbox' ? await startSandbox() : role === 'companion' ? await startCompanion() : undefined;
-if (!stop) throw new Error(`usage: serve.ts sandbox|companion, not ${role ?? 'nothing'}`);
+const starter = role === undefined ? undefined : STARTERS[role];
+if (!starter) throw new Error(`usage: serve.ts sandbox|companion|sink, not ${role ?? 'nothing'}`);
+const stop = await starter();
 let stopping = false;
 const exit = () => {
   if (stopping) return;

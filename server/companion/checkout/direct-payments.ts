@@ -197,7 +197,8 @@ export class DirectPayments {
     if (answer.status === 'pending' && answer.user_action_url && !update.userActionUrl) {
       logger.warn('refused a redirect that is neither https nor the sandbox', { order_id: payment.orderId });
     }
-    const progress = await ledger.advancePayment(payment.orderId, update);
+    // The claim before the call was synced; the gateway keeps this answer and sends it again.
+    const progress = await ledger.advancePayment(payment.orderId, update, { relaxed: true });
     await reactions.paymentProgressed(progress, 'gateway_answer');
     if (progress.progress === 'mismatch') logger.error('the gateway answered with another amount, currency or payment id; not applied', { order_id: payment.orderId });
     return payAnswer(progress.payment);

@@ -4,9 +4,9 @@
  * origins only, and `no-store` on the API (sessions and orders must not sit in caches).
  */
 import type { MiddlewareHandler } from 'hono';
-import { cors } from 'hono/cors';
 import { secureHeaders } from 'hono/secure-headers';
 import type { CompanionEnv } from '../context.js';
+import type { Logger } from '../log/logger.js';
 
 export function securityHeaders(publicUrl: string): MiddlewareHandler<CompanionEnv> {
   return secureHeaders({
@@ -28,26 +28,47 @@ const REFUSED_ORIGINS_REMEMBERED = 1000;
  * nothing the customer can read ("could not reach"), so each refused origin is logged once,
  * naming the setting that lets it in. The companion's own origin (its pages, the demo's) needs
  * no CORS and is not reported, whatever host name it was reached by.
+ *
+ * Written here rather than with hono/cors: that one adds `Vary` through `c.header()` once the
+ * route has answered, which makes Hono rebuild the answer around its body as a web stream — on
+ * the pay call, the companion's hottest route, the most expensive part of sending its answer.
+ * The headers go on the finished answer's own header list instead.
  */
 export function checkoutCors(allowedOrigins: readonly string[], ownOrigin: string): MiddlewareHandler<CompanionEnv> {
   const allowed = new Set(allowedOrigins);
   const reported = new Set<string>();
-  return cors({
-    origin: (origin, c) => {
-      if (allowed.has(origin)) return origin;
-      // A same-origin request (the companion's own pages, under whatever host name) needs no CORS.
-      const sameOrigin = origin === ownOrigin || origin === new URL(c.req.url).origin;
-      if (origin && !sameOrigin && !reported.has(origin) && reported.size < REFUSED_ORIGINS_REMEMBERED) {
-        reported.add(origin);
-        c.var.logger.warn('refused a checkout request from a page whose origin is not allowed: add it to PAYFORM_ALLOWED_ORIGINS (allowedOrigins) if it is your shop', { origin });
-      }
-      return null;
-    },
-    allowMethods: ['GET', 'POST'],
-    allowHeaders: ['Content-Type'],
-    maxAge: 600,
-  });
+  const allowOrigin = (origin: string, requestUrl: string, logger: Logger): string | undefined => {
+    if (allowed.has(origin)) return origin;
+    // A same-origin request (the companion's own pages, under whatever host name) needs no CORS.
+    const sameOrigin = origin === ownOrigin || origin === new URL(requestUrl).origin;
+    if (!sameOrigin && !reported.has(origin) && reported.size < REFUSED_ORIGINS_REMEMBERED) {
+      reported.add(origin);
+      logger.warn('refused a checkout request from a page whose origin is not allowed: add it to PAYFORM_ALLOWED_ORIGINS (allowedOrigins) if it is your shop', { origin });
+    }
+    return undefined;
+  };
+  return async (c, next) => {
+    const origin = c.req.header('origin');
+    const allowedOrigin = origin ? allowOrigin(origin, c.req.url, c.var.logger) : undefined;
+    if (c.req.method === 'OPTIONS') {
+      const preflight = new Headers(PREFLIGHT);
+      if (allowedOrigin) preflight.set('Access-Control-Allow-Origin', allowedOrigin);
+      return new Response(null, { status: 204, headers: preflight });
+    }
+    await next();
+    const headers = c.res.headers;
+    headers.append('Vary', 'Origin');
+    if (allowedOrigin) headers.set('Access-Control-Allow-Origin', allowedOrigin);
+  };
 }
+
+/** What a preflight is told: the widget sends JSON with GET and POST, and may cache that for 10 minutes. */
+const PREFLIGHT: Readonly<Record<string, string>> = {
+  'Access-Control-Allow-Methods': 'GET,POST',
+  'Access-Control-Allow-Headers': 'Content-Type',
+  'Access-Control-Max-Age': '600',
+  Vary: 'Origin, Access-Control-Request-Headers',
+};
 
 export function noStore(): MiddlewareHandler<CompanionEnv> {
   return async (c, next) => {

