@@ -9,19 +9,25 @@ export default {
   litelement: true,
   plugins: [
     {
-      // Point the manifest at the published modules (dist/lib/…js, relative to the package), not at the TypeScript sources.
-      name: 'payform:published-paths',
+      // Members marked `@internal` (what the pay-time chunk, checkout/paying.ts, works with) are no
+      // API: the Lit plugin would list the reactive ones among `static properties` anyway.
+      name: 'payform:no-internal-members',
+      analyzePhase({ ts, node, moduleDoc }) {
+        if (!ts.isClassDeclaration(node) || !node.name) return;
+        const internal = new Set(node.members.filter((member) => member.name && ts.getJSDocTags(member).some((tag) => tag.tagName.text === 'internal')).map((member) => member.name.getText()));
+        const declaration = moduleDoc.declarations?.find((candidate) => candidate.name === node.name.getText());
+        if (declaration) declaration.internalMembers = [...internal];
+      },
       packageLinkPhase({ customElementsManifest }) {
-        const publish = (path) => path.replace(/^widget\//, 'dist/lib/').replace(/\.ts$/, '.js');
-        const walk = (node) => {
-          if (Array.isArray(node)) return node.forEach(walk);
-          if (!node || typeof node !== 'object') return;
-          for (const [key, value] of Object.entries(node)) {
-            if ((key === 'path' || key === 'module') && typeof value === 'string') node[key] = publish(value);
-            else walk(value);
-          }
-        };
-        walk(customElementsManifest.modules);
+        const declarations = customElementsManifest.modules.flatMap((module) => module.declarations ?? []);
+        const internal = new Map(declarations.map((declaration) => [declaration.name, new Set(declaration.internalMembers)]));
+        // An inherited member is internal where it is declared.
+        const isInternal = (declaration, name, from) => internal.get(from?.name ?? declaration.name)?.has(name);
+        for (const declaration of declarations) {
+          delete declaration.internalMembers;
+          if (declaration.members) declaration.members = declaration.members.filter((member) => !isInternal(declaration, member.name, member.inheritedFrom));
+          if (declaration.attributes) declaration.attributes = declaration.attributes.filter((attribute) => !isInternal(declaration, attribute.fieldName, attribute.inheritedFrom));
+        }
       },
     },
     {

@@ -41,6 +41,23 @@ test('direct purchase: cart, card form, success page, paid order in the back off
   await expect(backOffice.detail).toContainText('•••• 4242');
 });
 
+test('what paying takes loads after the form shows: when it cannot, the customer is told and the next try pays once', async ({ page, checkout }) => {
+  // The widget's pay-time chunk: fetched as the form shows, and again on paying while it has not loaded.
+  let reachable = false;
+  await page.route('**/widget/chunks/paying.js', (route) => (reachable ? route.fallback() : route.abort('connectionreset')));
+  await checkout.open();
+  const orderId = await checkout.continueToPayment();
+  await checkout.pay('4242 4242 4242 4242');
+  await expect(checkout.message).toHaveText('Could not reach the payment service. Please try again.');
+  await expect(checkout.payButton).toBeEnabled();
+
+  reachable = true;
+  await checkout.payButton.click();
+  const result = new Result(page);
+  await result.expectOutcome('success');
+  expect(await result.orderId()).toBe(orderId);
+});
+
 test('the result page shows the session’s own order, never the one in the address', async ({ page, request }) => {
   const opened = await request.post('/shop/api/checkout', {
     data: { lines: [{ product: 'house-espresso', quantity: 1 }], customer: { fname: 'Olena', lname: 'Kovalenko', email: 'olena@example.com', phone: '+380671234567' } },

@@ -17,7 +17,13 @@ export interface OutgoingRequest {
   readonly headers: Readonly<Record<string, string>>;
   readonly body: string | undefined;
   /** Aborts the request and the reading of its answer. */
-  readonly signal: AbortSignal;
+  readonly signal?: AbortSignal | undefined;
+  /**
+   * Fails the exchange with a TimeoutError when the whole answer has not come within this long.
+   * Over node:http it is a timer: cheaper on Node 20 than an AbortSignal, whose listeners cost a
+   * tenth of a small request's CPU.
+   */
+  readonly timeoutMs?: number | undefined;
   /** A larger answer — declared or found while reading — is an UnexpectedResponseError. */
   readonly maxAnswerBytes: number;
 }
@@ -36,8 +42,10 @@ function answerTooLarge(status: number, maxBytes: number): UnexpectedResponseErr
 
 /** Over a fetch function. */
 export function fetchExchange(fetch: typeof globalThis.fetch): Exchange {
-  return async ({ url, method, headers, body, signal, maxAnswerBytes }) => {
-    const response = await fetch(url, { method, headers, body, redirect: 'manual', signal });
+  return async ({ url, method, headers, body, signal, timeoutMs, maxAnswerBytes }) => {
+    const timeout = timeoutMs === undefined ? undefined : AbortSignal.timeout(timeoutMs);
+    const signals = [signal, timeout].filter((given) => given !== undefined);
+    const response = await fetch(url, { method, headers, body, redirect: 'manual', signal: signals.length > 1 ? AbortSignal.any(signals) : signals[0] });
     // The body is read under the same signal, so a stalled answer times out as well.
     return { status: response.status, headers: response.headers, body: await readResponse(response, maxAnswerBytes) };
   };
@@ -73,26 +81,41 @@ export function nodeHttpExchange(): Exchange {
   };
   return (outgoing) =>
     new Promise<Answer>((resolve, reject) => {
-      const { url, body, signal, maxAnswerBytes } = outgoing;
+      const { url, body, signal, timeoutMs, maxAnswerBytes } = outgoing;
       const https = url.protocol === 'https:';
       const options: RequestOptions = {
         method: outgoing.method,
         headers: body === undefined ? outgoing.headers : { ...outgoing.headers, 'Content-Length': String(Buffer.byteLength(body)) },
         agent: https ? agents['https:'] : agents['http:'],
-        signal,
+        ...(signal ? { signal } : {}),
+      };
+      // Once the time is up, whatever the request or its answer fails with next is the timeout.
+      let timedOut: DOMException | undefined;
+      const timer = timeoutMs === undefined ? undefined : setTimeout(() => request.destroy((timedOut = timeoutError(timeoutMs))), timeoutMs);
+      timer?.unref();
+      const fail = (error: unknown) => {
+        clearTimeout(timer);
+        reject(timedOut ?? error);
       };
       const request = (https ? httpsRequest : httpRequest)(url, options, (response) => {
         readIncoming(response, maxAnswerBytes).then(
-          (bytes) => resolve({ status: response.statusCode ?? 0, headers: headersOf(response.headers), body: bytes }),
+          (bytes) => {
+            clearTimeout(timer);
+            resolve({ status: response.statusCode ?? 0, headers: headersOf(response.headers), body: bytes });
+          },
           (error: unknown) => {
             request.destroy();
-            reject(error);
+            fail(error);
           },
         );
       });
-      request.on('error', reject);
+      request.on('error', fail);
       request.end(body);
     });
+}
+
+function timeoutError(timeoutMs: number): DOMException {
+  return new DOMException(`No answer within ${timeoutMs} ms`, 'TimeoutError');
 }
 
 function readIncoming(response: IncomingMessage, maxBytes: number): Promise<Uint8Array> {

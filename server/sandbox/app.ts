@@ -12,11 +12,11 @@
  * for bad input — and nothing stored changes.
  */
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { methodNotAllowed } from 'hono/method-not-allowed';
 import { resolveConfig } from './config.js';
 import type { SandboxConfig } from './config.js';
 import { apiRoutes } from './http/api-routes.js';
+import { limitBody } from './http/body-limit.js';
 import { guardControlPlane } from './http/control-guard.js';
 import { controlRoutes } from './http/control-routes.js';
 import { inspectorRoutes } from './http/inspector-routes.js';
@@ -46,10 +46,7 @@ export function createSandbox(config: SandboxConfig = {}): SandboxApp {
   // First, so that every answer is recorded, refusals by the middleware below included.
   app.use(recordRequests(gateway));
   app.use(
-    bodyLimit({
-      maxSize: resolved.bodyLimitBytes,
-      onError: (c) => c.json(new Refusal(413, `The body is larger than ${resolved.bodyLimitBytes} bytes`, { code: 'P-413' }).body, 413),
-    }),
+    limitBody(resolved.bodyLimitBytes, (c) => c.json(new Refusal(413, `The body is larger than ${resolved.bodyLimitBytes} bytes`, { code: 'P-413' }).body, 413)),
   );
   // Whatever fell due since the last timer tick happens before the request sees the state.
   app.use(async (_c, next) => {

@@ -1,6 +1,8 @@
+import { request } from 'node:http';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { ErrorBody, routes } from '@payform/gateway/wire';
+import { ErrorBody, routes, authHeaderValue } from '@payform/gateway/wire';
 import { directPayment, hostedPayment, testSandbox } from './testing/in-process.js';
+import { serveSandbox } from './testing/served.js';
 import type { TestSandbox } from './testing/in-process.js';
 
 type Json = Record<string, unknown>;
@@ -79,6 +81,43 @@ describe('bad input never reaches the state', () => {
     });
     await expectError(streamed, 413);
     expect(await orderCount()).toBe(0);
+  });
+
+  it('over HTTP, an oversize body → 413 by its declared length before it is sent, or while a chunked one is read', async () => {
+    const served = await serveSandbox({ bodyLimitBytes: 4096 });
+    try {
+      const project = served.app.sandbox.gateway.defaultProject;
+      const headers = {
+        'X-API-AUTH': authHeaderValue(project.apiKey, project.apiSecret),
+        'X-API-KEY': project.endpointsKey,
+        'Content-Type': 'application/json',
+      };
+      /** Sends the head and `chunks` (none: a body announced and never sent); the answer's status and body. */
+      const send = (head: Record<string, string>, chunks: string[]) =>
+        new Promise<{ status: number; body: string }>((resolve, reject) => {
+          const outgoing = request(`${served.url}/api/v1/payment`, { method: 'POST', headers: { ...headers, ...head } }, (incoming) => {
+            let body = '';
+            incoming.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
+            incoming.on('end', () => resolve({ status: incoming.statusCode ?? 0, body }));
+          });
+          outgoing.on('error', reject);
+          if (chunks.length === 0) return void outgoing.flushHeaders();
+          for (const chunk of chunks) outgoing.write(chunk);
+          outgoing.end();
+        });
+      const big = JSON.stringify({ ...directPayment(project), description: 'x'.repeat(5000) });
+      const declared = await send({ 'Content-Length': String(big.length) }, []);
+      expect(declared.status).toBe(413);
+      expect(ErrorBody.parse(JSON.parse(declared.body)).args).toEqual({ code: 'P-413' });
+      const chunked = await send({ 'Transfer-Encoding': 'chunked' }, [big.slice(0, 3000), big.slice(3000)]);
+      expect(chunked.status).toBe(413);
+      const small = JSON.stringify(directPayment(project));
+      const fits = await send({ 'Content-Length': String(Buffer.byteLength(small)) }, [small]);
+      expect(fits.status, fits.body).toBe(200);
+      expect(served.app.sandbox.gateway.store.orders(project.posId)).toHaveLength(1);
+    } finally {
+      await served.close();
+    }
   });
 
   it('a wrong method → 405 with Allow; an unknown path → 404', async () => {

@@ -195,6 +195,17 @@ describe('GET /_sandbox/requests', () => {
     expect((await sandbox.control('GET', '/_sandbox/requests?after=soon')).status).toBe(400);
   });
 
+  it('records the answer that went out: an injected fault’s, not the one it replaced', async () => {
+    await sandbox.control('PUT', '/_sandbox/faults', { error_rate: 1, error_status: 503, phase: 'after', times: 1 });
+    expect((await sandbox.post('/api/v1/payment', directPayment(sandbox.project))).status).toBe(503);
+    const [recorded] = (await listing()).requests as [Listed];
+    expect(recorded.status).toBe(503);
+    expect(recorded.response).toEqual({
+      headers: { 'content-type': 'application/json', 'retry-after': '1' },
+      body: { message: 'Injected fault: the sandbox answers HTTP 503', args: { code: 'P-503' } },
+    });
+  });
+
   it('records a body over the limit as refused without reading it', async () => {
     sandbox = testSandbox({ bodyLimitBytes: 1024 });
     await sandbox.post('/api/v1/payment', { ...directPayment(sandbox.project), description: 'x'.repeat(2048) });

@@ -363,10 +363,25 @@ type NewPayment = Pick<
 /** A payment just created: fresh identifiers, nothing decided yet (status init, as a hosted payment starts). */
 export function newPayment(gateway: SimulatedGateway, fields: NewPayment): Payment {
   const now = gateway.clock.now();
+  const { transactionId, receiptKey, approvalCode, rrn } = transactionIdentifiers();
+  // Written out, not spread: spreading objects into a literal this size costs Node 20 tens of µs.
   return {
-    ...fields,
+    posId: fields.posId,
+    orderId: fields.orderId,
+    mode: fields.mode,
+    method: fields.method,
+    endpoint: fields.endpoint,
+    amount: fields.amount,
+    currency: fields.currency,
+    description: fields.description,
+    details: fields.details,
+    baseUrl: fields.baseUrl,
+    split: fields.split,
     id: newUuid(),
-    ...transactionIdentifiers(),
+    transactionId,
+    receiptKey,
+    approvalCode,
+    rrn,
     gatewayOrderId: randomDigits(12),
     billingOrderId: randomDigits(10),
     createdAt: now,

@@ -32,26 +32,22 @@ export type PaymentShape =
   /** An order-state read. */
   | 'entry';
 
-function statusFields(state: StatusState) {
-  return {
-    status: state.status,
-    status_code: state.statusCode,
-    status_description: state.statusDescription ?? (state.statusCode ? statusCodeInfo[state.statusCode].description : null),
-  };
+// Each view is one object literal, its shape's fields assigned after it in wire order: on Node 20
+// spreading a few small objects into one costs tens of microseconds a view (a literal, well
+// under one), and a payment's answer and its webhook are built on every payment.
+
+function statusDescription(state: StatusState): string | null {
+  return state.statusDescription ?? (state.statusCode ? statusCodeInfo[state.statusCode].description : null);
 }
 
 function money(amount: MinorUnits, currency: string) {
   return { amount: toWireAmount(amount, currency), currency };
 }
 
-function feeFields(fees: Fees | null, currency: string) {
-  return fees
-    ? {
-        fee: money(totalFee(fees), currency),
-        fixed_fee: money(fees.fixed, currency),
-        percent_fee: money(fees.percent, currency),
-      }
-    : { fee: null, fixed_fee: null, percent_fee: null };
+/** fee (the total), fixed_fee or percent_fee: null before the commission is known. */
+function feePart(fees: Fees | null, part: 'total' | 'fixed' | 'percent', currency: string) {
+  if (!fees) return null;
+  return money(part === 'total' ? totalFee(fees) : fees[part], currency);
 }
 
 /** A receipt exists for successful purchases, auths and credits. */
@@ -60,16 +56,20 @@ function paymentReceiptUrl(payment: Payment): string | null {
   return receipted ? links.receipt(payment.baseUrl, payment.receiptKey) : null;
 }
 
-function userAction(payment: Payment) {
-  const waiting = payment.status === 'pending';
-  if (waiting && payment.challengeId) return { user_action_required: true, user_action_url: links.challenge(payment) };
-  // A direct lookup sent without card data continues on the gateway's card form.
-  if (waiting && payment.mode === 'direct' && payment.checkoutId) return { user_action_required: true, user_action_url: links.checkout(payment) };
-  return { user_action_required: false, user_action_url: null };
+/** Where the payer continues: a 3-D Secure challenge, or the card form of a direct lookup sent without card data. */
+function userActionUrl(payment: Payment): string | null {
+  if (payment.status !== 'pending') return null;
+  if (payment.challengeId) return links.challenge(payment);
+  if (payment.mode === 'direct' && payment.checkoutId) return links.checkout(payment);
+  return null;
 }
 
-function identity(payment: Payment) {
-  return {
+/** The payment response object in the shape of one endpoint. */
+export function paymentView(payment: Payment, shape: PaymentShape): PaymentResponse {
+  if (shape === 'cancel') return cancelledView(payment);
+  const details = payment.details;
+  const actionUrl = userActionUrl(payment);
+  const view: PaymentResponse = {
     payment_id: payment.id,
     order_id: payment.orderId,
     gateway_order_id: payment.gatewayOrderId,
@@ -78,21 +78,20 @@ function identity(payment: Payment) {
     pos_id: payment.posId,
     mode: payment.mode,
     method: payment.method,
-  };
-}
-
-function cardFields(payment: Payment) {
-  return {
+    amount: toWireAmount(payment.amount, payment.currency),
+    currency: payment.currency,
+    description: payment.description,
+    status: payment.status,
+    status_code: payment.statusCode,
+    status_description: statusDescription(payment),
+    user_action_required: actionUrl !== null,
+    user_action_url: actionUrl,
     eci: payment.eci,
     cc_mask: payment.card?.mask ?? null,
     cc_token: payment.token?.value ?? null,
     cc_token_expiration: payment.token?.expiration ?? null,
-  };
-}
-
-function customer(payment: Payment) {
-  const details = payment.details;
-  return {
+    mcc: details.merchant_mcc ?? null,
+    options_3ds: 'supported',
     customer_id: details.customer_id ?? null,
     customer_ip: details.customer_ip ?? null,
     customer_fname: details.customer_fname ?? null,
@@ -100,60 +99,63 @@ function customer(payment: Payment) {
     customer_email: details.customer_email ?? null,
     customer_phone: details.customer_phone ?? null,
     customer_country: details.customer_country ?? null,
-  };
-}
-
-/** The payment response object in the shape of one endpoint. */
-export function paymentView(payment: Payment, shape: PaymentShape): PaymentResponse {
-  const details = payment.details;
-  const updated = formatTimestamp(payment.processedAt);
-  const created = formatTimestamp(payment.createdAt);
-  if (shape === 'cancel') {
-    const { gateway_order_id: _g, billing_order_id: _b, ...ids } = identity(payment);
-    return {
-      ...ids,
-      ...money(payment.amount, payment.currency),
-      description: payment.description,
-      ...statusFields(payment),
-      user_action_required: false,
-      user_action_url: null,
-      ...customer(payment),
-      customer_patronym: details.customer_patronym ?? null,
-      customer_birthday: details.customer_birthday ?? null,
-      // The interface lists customer_city in cancel answers, but no request can set it.
-      customer_city: null,
-      result_url: details.result_url ?? null,
-      created_at: created,
-      processed_at: updated,
-      payload: details.payload ?? null,
-    };
-  }
-  const common = {
-    ...identity(payment),
-    ...money(payment.amount, payment.currency),
-    description: payment.description,
-    ...statusFields(payment),
-    ...userAction(payment),
-    ...cardFields(payment),
-    mcc: details.merchant_mcc ?? null,
-    options_3ds: 'supported',
-    ...customer(payment),
     customer_patronym: details.customer_patronym ?? null,
     customer_birthday: details.customer_birthday ?? null,
     result_url: details.result_url ?? null,
-    created_at: created,
+    created_at: formatTimestamp(payment.createdAt),
     payload: details.payload ?? null,
   };
-  if (shape === 'lookup') return { ...common, processed_at: updated };
-  const charged = {
-    ...common,
-    ...feeFields(payment.fees, payment.currency),
-    bank_short_name: BANK_SHORT_NAME,
-    receipt_url: paymentReceiptUrl(payment),
-  };
+  const updated = formatTimestamp(payment.processedAt);
+  if (shape === 'lookup') {
+    view.processed_at = updated;
+    return view;
+  }
+  view.fee = feePart(payment.fees, 'total', payment.currency);
+  view.fixed_fee = feePart(payment.fees, 'fixed', payment.currency);
+  view.percent_fee = feePart(payment.fees, 'percent', payment.currency);
+  view.bank_short_name = BANK_SHORT_NAME;
+  view.receipt_url = paymentReceiptUrl(payment);
   // The two-step direct answer, the split purchase answer and order-state reads say processing_time.
   const renamed = shape === 'split' || shape === 'entry' || (shape === 'direct' && payment.method === 'auth');
-  return renamed ? { ...charged, processing_time: updated } : { ...charged, processed_at: updated };
+  if (renamed) view.processing_time = updated;
+  else view.processed_at = updated;
+  return view;
+}
+
+/** The reduced payment object of a cancel answer. */
+function cancelledView(payment: Payment): PaymentResponse {
+  const details = payment.details;
+  return {
+    payment_id: payment.id,
+    order_id: payment.orderId,
+    transaction_id: payment.transactionId,
+    pos_id: payment.posId,
+    mode: payment.mode,
+    method: payment.method,
+    amount: toWireAmount(payment.amount, payment.currency),
+    currency: payment.currency,
+    description: payment.description,
+    status: payment.status,
+    status_code: payment.statusCode,
+    status_description: statusDescription(payment),
+    user_action_required: false,
+    user_action_url: null,
+    customer_id: details.customer_id ?? null,
+    customer_ip: details.customer_ip ?? null,
+    customer_fname: details.customer_fname ?? null,
+    customer_lname: details.customer_lname ?? null,
+    customer_email: details.customer_email ?? null,
+    customer_phone: details.customer_phone ?? null,
+    customer_country: details.customer_country ?? null,
+    customer_patronym: details.customer_patronym ?? null,
+    customer_birthday: details.customer_birthday ?? null,
+    // The interface lists customer_city in cancel answers, but no request can set it.
+    customer_city: null,
+    result_url: details.result_url ?? null,
+    created_at: formatTimestamp(payment.createdAt),
+    processed_at: formatTimestamp(payment.processedAt),
+    payload: details.payload ?? null,
+  };
 }
 
 /** The create answer of a direct payment: which shape its endpoint uses. */
@@ -164,24 +166,37 @@ export function createdPaymentView(payment: Payment): PaymentResponse {
 
 /** A webhook's event for a primary payment (purchase, auth, lookup, credit). */
 export function paymentEvent(payment: Payment, recurring?: Recurring): PaymentEvent {
-  return {
-    ...identity(payment),
-    ...money(payment.amount, payment.currency),
+  const event: PaymentEvent = {
+    payment_id: payment.id,
+    order_id: payment.orderId,
+    gateway_order_id: payment.gatewayOrderId,
+    billing_order_id: payment.billingOrderId,
+    transaction_id: payment.transactionId,
+    pos_id: payment.posId,
+    mode: payment.mode,
+    method: payment.method,
+    amount: toWireAmount(payment.amount, payment.currency),
+    currency: payment.currency,
     payway: payment.card?.payway ?? null,
     eci: payment.eci,
-    ...statusFields(payment),
+    status: payment.status,
+    status_code: payment.statusCode,
+    status_description: statusDescription(payment),
     cc_mask: payment.card?.mask ?? null,
     cc_token: payment.token?.value ?? null,
     cc_token_expiration: payment.token?.expiration ?? null,
     customer_id: payment.details.customer_id ?? null,
     customer_phone: payment.details.customer_phone ?? null,
-    ...feeFields(payment.fees, payment.currency),
+    fee: feePart(payment.fees, 'total', payment.currency),
+    fixed_fee: feePart(payment.fees, 'fixed', payment.currency),
+    percent_fee: feePart(payment.fees, 'percent', payment.currency),
     created_at: formatTimestamp(payment.createdAt),
     processed_at: formatTimestamp(payment.processedAt),
     payload: payment.details.payload ?? null,
     receipt_url: paymentReceiptUrl(payment),
-    ...(recurring ? { recurring: { id: recurring.id, status: recurring.status } } : {}),
   };
+  if (recurring) event.recurring = { id: recurring.id, status: recurring.status };
+  return event;
 }
 
 /** One transaction of a recurring payment, seen as the payment it repeats. */
@@ -203,7 +218,9 @@ export function chargeAsPayment(payment: Payment, charge: RecurringCharge): Paym
 
 export type OperationShape = 'response' | 'entry';
 
-function operationBase(operation: Operation) {
+type OperationObject = OperationResponse & OrderOperationResponse;
+
+function operationBase(operation: Operation): OperationObject {
   const payment = operation.payment;
   return {
     operation_id: operation.id,
@@ -211,12 +228,14 @@ function operationBase(operation: Operation) {
     order_id: payment.orderId,
     transaction_id: operation.transactionId,
     pos_id: payment.posId,
-    mode: 'direct' as const,
+    mode: 'direct',
     method: operation.method,
     amount: toWireAmount(operation.amount, operation.currency),
-    ...statusFields(operation),
+    status: operation.status,
+    status_code: operation.statusCode,
+    status_description: statusDescription(operation),
     created_at: formatTimestamp(operation.createdAt),
-    fee: operation.fees ? money(totalFee(operation.fees), operation.currency) : null,
+    fee: feePart(operation.fees, 'total', operation.currency),
   };
 }
 
@@ -227,31 +246,33 @@ function operationReceiptUrl(operation: Operation): string | null {
 }
 
 /** The secondary operation object of a capture, void or refund answer (or order-state read). */
-export function operationView(operation: Operation, shape: OperationShape): OperationResponse & OrderOperationResponse {
+export function operationView(operation: Operation, shape: OperationShape): OperationObject {
+  const view = operationBase(operation);
+  view.comment = operation.comment ?? null;
   const updated = formatTimestamp(operation.processedAt);
-  const base = { ...operationBase(operation), comment: operation.comment ?? null };
-  const isRefund = operation.method === 'refund';
-  const refundExtras = isRefund ? { receipt_url: operationReceiptUrl(operation) } : {};
   if (shape === 'entry') {
-    return { ...base, currency: operation.currency, processing_time: updated, ...refundExtras };
+    view.currency = operation.currency;
+    view.processing_time = updated;
+  } else {
+    // The full-capture answer names the currency order_currency.
+    if (operation.request === 'capture' && operation.full) view.order_currency = operation.currency;
+    else view.currency = operation.currency;
+    // The full and partial refund answers name the update time processed_at.
+    if (operation.request === 'refund') view.processed_at = updated;
+    else view.processing_time = updated;
   }
-  // The full-capture answer names the currency order_currency.
-  const currency =
-    operation.request === 'capture' && operation.full ? { order_currency: operation.currency } : { currency: operation.currency };
-  // The full and partial refund answers name the update time processed_at.
-  const time = operation.request === 'refund' ? { processed_at: updated } : { processing_time: updated };
-  const splitFee = operation.request === 'split_refund' ? { split_fee: splitFeeView(operation) } : {};
-  return { ...base, ...currency, ...time, ...refundExtras, ...splitFee };
+  if (operation.method === 'refund') view.receipt_url = operationReceiptUrl(operation);
+  if (shape === 'response' && operation.request === 'split_refund') view.split_fee = splitFeeView(operation);
+  return view;
 }
 
 /** A webhook's event for a capture, void or refund. */
 export function operationEvent(operation: Operation): OperationEvent {
-  return {
-    ...operationBase(operation),
-    currency: operation.currency,
-    processed_at: formatTimestamp(operation.processedAt),
-    ...(operation.method === 'refund' ? { receipt_url: operationReceiptUrl(operation) } : {}),
-  };
+  const event: OperationEvent = operationBase(operation);
+  event.currency = operation.currency;
+  event.processed_at = formatTimestamp(operation.processedAt);
+  if (operation.method === 'refund') event.receipt_url = operationReceiptUrl(operation);
+  return event;
 }
 
 /**
@@ -265,7 +286,8 @@ function splitFeeView(operation: Operation) {
     marketplace: money(fees.fixed, currency),
     sub_merchants: (operation.split ?? []).map((share) => ({
       sub_merchant_id: share.subMerchantId,
-      ...money(share.fee ?? 0, currency),
+      amount: toWireAmount(share.fee ?? 0, currency),
+      currency,
     })),
   };
 }

@@ -117,7 +117,7 @@ export class WebhookSender {
       event_status: message.event.status,
       reason: message.reason,
       request_id: requestUnderWay() ?? null,
-      ...(duplicateOf ? { duplicate_of: duplicateOf } : {}),
+      duplicate_of: duplicateOf,
       body: { data, signature },
       event: message.event,
       created_at: this.#now(),
@@ -209,24 +209,19 @@ export class WebhookSender {
     const startedAt = performance.now();
     const at = this.#now();
     let attempt: WebhookAttempt;
-    // A timer cleared with the answer: AbortSignal.timeout is costly on Node 20 and lingers.
-    const timeout = new AbortController();
-    const timer = setTimeout(() => timeout.abort(new DOMException('The receiver did not answer in time', 'TimeoutError')), this.#options.settings.timeoutMs);
-    timer.unref();
     try {
       const answer = await this.#exchange({
         url: new URL(delivery.target),
         method: 'POST',
         headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'User-Agent': 'payform-sandbox-webhooks/1' },
         body: new URLSearchParams(delivery.body).toString(),
-        signal: timeout.signal,
+        // A timeout, not an AbortSignal: on Node 20 a signal's listeners cost a tenth of a post.
+        timeoutMs: this.#options.settings.timeoutMs,
         maxAnswerBytes: MAX_ANSWER_BYTES,
       });
       attempt = { at, http_status: answer.status, duration_ms: elapsed(startedAt) };
     } catch (error) {
-      attempt = { at, error: timeout.signal.aborted ? 'timeout' : describeFailure(error), duration_ms: elapsed(startedAt) };
-    } finally {
-      clearTimeout(timer);
+      attempt = { at, error: describeFailure(error), duration_ms: elapsed(startedAt) };
     }
     delivery.attempts.push(attempt);
     const ok = attempt.http_status !== undefined && attempt.http_status >= 200 && attempt.http_status < 300;

@@ -4,7 +4,7 @@ import { loadCatalog } from '../i18n/catalogs.js';
 import { en, type Strings } from '../i18n/en.js';
 import type { Verification } from '../i18n/lookup.js';
 import { Companion, CompanionError } from './companion.js';
-import { mayRedirect } from './redirect.js';
+import type * as Paying from './paying.js';
 import { formatAmount, type SessionView } from './session-view.js';
 
 /**
@@ -20,6 +20,17 @@ export type Phase = 'loading' | 'ready' | 'paying' | 'confirming' | 'waiting' | 
  * companion mounted under `/payments` needs no `endpoint`; else the script's origin.
  */
 const SCRIPT_ORIGIN = /^(.*)\/widget\/pay-form\.js$/.exec(import.meta.url)?.[1] ?? new URL(import.meta.url).origin;
+
+/**
+ * What paying takes (paying.ts): a chunk fetched as the form shows, so that by the customer's
+ * click it is there and the click acts at once, as if it were part of the bundle.
+ */
+let paying: typeof Paying | undefined;
+const loadPaying = (): Promise<typeof Paying | undefined> =>
+  import('./paying.js').then(
+    (module) => (paying = module),
+    () => undefined,
+  );
 
 /**
  * What `<pay-form>` and `<pay-button>` share: the session, the companion, the language, the phases
@@ -53,13 +64,19 @@ export abstract class CheckoutElement extends LitElement {
   pollInterval = 2000;
   pollTimeout = 60_000;
 
-  protected view?: SessionView;
-  protected phase: Phase = 'loading';
+  // The members paying.ts (the pay-time chunk) works with are public, but not part of the API.
+  /** @internal */
+  view?: SessionView;
+  /** @internal */
+  phase: Phase = 'loading';
   /** The text of the polite live region, and whether it tells of a problem. */
   protected notice = '';
   private alarming = false;
-  /** With a card verification's words (`note` among them) for a `lookup` session. */
-  protected t: Strings & Partial<Verification> = en;
+  /**
+   * With a card verification's words (`note` among them) for a `lookup` session.
+   * @internal
+   */
+  t: Strings & Partial<Verification> = en;
   protected locale = 'en';
   /** Bumped by every load and poll, so that a stale one stops. */
   #run = 0;
@@ -70,7 +87,8 @@ export abstract class CheckoutElement extends LitElement {
   /** Whether this element pays through the gateway's hosted page. */
   protected abstract get hosted(): boolean;
 
-  protected get companion(): Companion {
+  /** @internal */
+  get companion(): Companion {
     return new Companion(this.endpoint || SCRIPT_ORIGIN, this.session);
   }
 
@@ -104,7 +122,8 @@ export abstract class CheckoutElement extends LitElement {
     if (locale === this.locale) this.t = catalog;
   }
 
-  protected say(text: string, alarming = false): void {
+  /** @internal */
+  say(text: string, alarming = false): void {
     this.notice = text;
     this.alarming = alarming;
   }
@@ -127,6 +146,8 @@ export abstract class CheckoutElement extends LitElement {
       if ((this.phase as Phase) !== 'ready') return;
       await this.updateComplete;
       emit(this, 'pay-ready', { mode: this.hosted ? 'hosted' : 'direct', test: view.test, amount: view.amount, currency: view.currency });
+      // The form shows: what paying takes loads now.
+      void loadPaying();
     } catch (error) {
       // Even when the session failed first, its error shows in the page's language.
       await this.#localised;
@@ -139,8 +160,11 @@ export abstract class CheckoutElement extends LitElement {
     }
   }
 
-  /** Moves to what the session's status says. */
-  protected settle(view: SessionView, ids: Omit<PayEventDetails['pay-success'], 'orderId'> = {}): void {
+  /**
+   * Moves to what the session's status says.
+   * @internal
+   */
+  settle(view: SessionView, ids: Omit<PayEventDetails['pay-success'], 'orderId'> = {}): void {
     this.view = view;
     const { status, order_id: orderId } = view;
     if (status === 'pending') return void this.poll();
@@ -152,50 +176,44 @@ export abstract class CheckoutElement extends LitElement {
     if (status === 'success') emit(this, 'pay-success', { orderId, ...ids });
   }
 
-  /** Polls a pending payment until it is final, for `pollTimeout` at most, then waits for the customer. */
-  protected async poll(): Promise<void> {
+  /**
+   * Polls a pending payment until it is final (paying.ts), for `pollTimeout` at most, then waits
+   * for the customer; at once when what polls cannot load.
+   * @internal
+   */
+  async poll(): Promise<void> {
     const run = ++this.#run;
     this.phase = 'confirming';
     this.say(this.t.confirming);
-    for (const until = Date.now() + this.pollTimeout; Date.now() < until; ) {
-      await new Promise((resolve) => setTimeout(resolve, this.pollInterval));
-      if (run !== this.#run) return;
-      const view = await this.companion.view().catch(() => undefined);
-      if (run !== this.#run) return;
-      if (view && view.status !== 'pending') return this.settle(view);
-    }
+    const view = await (paying ?? (await loadPaying()))?.settled(this, () => run === this.#run);
+    if (run !== this.#run) return;
+    if (view) return this.settle(view);
     this.phase = 'waiting';
     this.say(this.t.waiting || this.t.confirming);
   }
 
+  /**
+   * Runs `step` of what paying takes (paying.ts): at once when it has loaded, as it has once the
+   * form shows, else when it has. When it cannot load, the customer is told as for a dropped
+   * connection, and may try again.
+   * @internal
+   */
+  async paying(step: (module: typeof Paying) => Promise<void>): Promise<void> {
+    const module = paying ?? (await loadPaying());
+    if (module) return step(module);
+    this.fail(new CompanionError('network'));
+  }
+
   /** Leaves for the gateway's hosted page. */
-  protected async payHosted(): Promise<void> {
-    if (this.phase !== 'ready') return;
-    this.phase = 'paying';
-    this.say(this.t.processing);
-    try {
-      // Without a view (it failed to load) the redirect check lacks the sandbox origin: try again first.
-      this.view ??= await this.companion.view().catch(() => undefined);
-      if (!this.redirect(await this.companion.hosted(), 'hosted')) this.phase = 'ready';
-    } catch (error) {
-      this.phase = 'ready';
-      this.fail(error);
-    }
+  protected payHosted(): Promise<void> {
+    return this.paying((module) => module.payHosted(this));
   }
 
   /**
-   * Navigates to `url` when it is safe and no listener cancels `pay-redirect`.
-   * Answers false when cancelled; throws `unsafe_redirect` for anything but https: or the sandbox.
+   * Tells the customer and the page what went wrong.
+   * @internal
    */
-  protected redirect(url: string, reason: PayEventDetails['pay-redirect']['reason']): boolean {
-    if (!mayRedirect(url, this.view)) throw new CompanionError('unsafe_redirect');
-    if (!emit(this, 'pay-redirect', { url, reason }, true)) return false;
-    location.assign(url);
-    return true;
-  }
-
-  /** Tells the customer and the page what went wrong. */
-  protected fail(error: unknown, message?: string): void {
+  fail(error: unknown, message?: string): void {
     const { code, reason } = error instanceof CompanionError ? error : { code: 'server' as const, reason: '' };
     message ??= (this.t as Partial<Record<string, string>>)[code] ?? this.t.server;
     this.say(message, true);

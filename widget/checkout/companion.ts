@@ -37,9 +37,10 @@ export class CompanionError extends Error {
   }
 }
 
-const ANSWERS: readonly string[] = ['success', 'failure', 'pending', 'redirect'];
-
-/** The companion's widget-facing API for one checkout session. */
+/**
+ * The companion's widget-facing API for one checkout session. Reading the session is all a page
+ * needs before the form shows; paying and the hosted page (paying.ts) come later, through `call`.
+ */
 export class Companion {
   constructor(
     private readonly endpoint: string,
@@ -50,35 +51,19 @@ export class Companion {
     return this.call('', undefined, 15_000, readSessionView);
   }
 
-  pay(request: PayRequest): Promise<PayAnswer> {
-    return this.call('/pay', request, 60_000, (body: PayAnswer | undefined) =>
-      ANSWERS.includes(body?.status as string) && (body!.status !== 'redirect' || typeof body!.redirect_url === 'string') ? body : undefined,
-    );
-  }
-
-  async hosted(): Promise<string> {
-    return (await this.call('/hosted', {}, 15_000, (body: { redirect_url?: unknown } | undefined) =>
-      typeof body?.redirect_url === 'string' ? body : undefined)).redirect_url as string;
-  }
-
   /**
-   * One request; `read` checks the answer's shape. What went wrong otherwise is worked out by
-   * diagnose.ts, loaded then (timeouts and dropped connections are `network`, also when it cannot load).
+   * One request to the session's `path`, a GET unless `post` says what to send; `read` checks the
+   * answer's shape. What went wrong otherwise is worked out by diagnose.ts, loaded then (timeouts
+   * and dropped connections are `network`, also when it cannot load).
    */
-  private async call<T>(path: string, body: object | undefined, timeout: number, read: (body: never) => T | undefined): Promise<T> {
+  async call<T>(path: string, post: RequestInit | undefined, timeout: number, read: (body: never) => T | undefined): Promise<T> {
     const url = `${this.endpoint.replace(/\/$/, '')}/api/checkout/sessions/${encodeURIComponent(this.session)}${path}`;
-    const response = await fetch(url, {
-      method: body ? 'POST' : 'GET',
-      headers: body ? { 'content-type': 'application/json' } : {},
-      // The page paid from: without the merchant's return_url, the customer comes back to it.
-      body: body && JSON.stringify({ ...body, page_url: location.href }),
-      signal: AbortSignal.timeout(timeout),
-    }).catch(() => undefined);
+    const response = await fetch(url, { ...post, signal: AbortSignal.timeout(timeout) }).catch(() => undefined);
     const json = await response?.json().catch(() => undefined);
     const answer = response?.ok && read(json as never);
     if (answer) return answer;
     throw await import('./diagnose.js').then(
-      (module) => module.diagnose(url, this.endpoint, response, json, !body),
+      (module) => module.diagnose(url, this.endpoint, response, json, !post),
       () => new CompanionError('network'),
     );
   }

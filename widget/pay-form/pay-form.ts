@@ -1,15 +1,12 @@
-import { html, nothing, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
-import { detectBrand, maxLength, type Brand, type BrandId, digitsOf, type Check, type CheckCode, checkCvv, cvvLength, checkExpiry, readExpiry, formatCvv, formatExpiry, formatNumber, type Edit, type Keystroke, checkNumber } from '@payform/card/fields';
+import { html, nothing, type html as Html, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
+import { detectBrand, maxLength, type Brand, type BrandId, digitsOf, type Check, type CheckCode, checkCvv, cvvLength, checkExpiry, formatCvv, formatExpiry, formatNumber, type Edit, type Keystroke, checkNumber } from '@payform/card/fields';
 import { CheckoutElement } from '../checkout/checkout-element.js';
-import { CompanionError, type PayAnswer, type PayRequest } from '../checkout/companion.js';
-import { checkEmail, checkName, checkPhone, phoneDigits } from '../customer/checks.js';
+import { customerCheck, loadCustomerChecks } from '../customer/fields.js';
 import { emit, type FieldName } from '../events.js';
 import type { Message } from '../i18n/en.js';
 import { theme } from '../theme.styles.js';
 import { brandMark } from './brand-marks.js';
 import { styles } from './pay-form.styles.js';
-import type * as TestCards from './test-cards.js';
-import type * as Fingerprint from '../checkout/fingerprint.js';
 
 type Errors = Partial<Record<FieldName, CheckCode>>;
 
@@ -26,10 +23,10 @@ const FIELDS: Record<FieldName, [
   number: ['cc-number', (value, _, accepted) => checkNumber(digitsOf(value), accepted), formatNumber, 'numeric'],
   exp: ['cc-exp', (value) => checkExpiry(value), formatExpiry, 'numeric'],
   cvv: ['cc-csc', checkCvv, formatCvv, 'numeric'],
-  fname: ['given-name', checkName],
-  lname: ['family-name', checkName],
-  email: ['email', checkEmail, undefined, 'email'],
-  phone: ['tel', checkPhone, undefined, 'tel'],
+  fname: ['given-name', customerCheck('checkName')],
+  lname: ['family-name', customerCheck('checkName')],
+  email: ['email', customerCheck('checkEmail'), undefined, 'email'],
+  phone: ['tel', customerCheck('checkPhone'), undefined, 'tel'],
 };
 
 /**
@@ -98,15 +95,24 @@ export class PayForm extends CheckoutElement {
   invalid = false;
   complete = false;
 
-  /** The error each field shows, if any. */
-  private errors: Errors = {};
+  /**
+   * The error each field shows, if any.
+   * @internal
+   */
+  errors: Errors = {};
   private brand?: Brand;
-  /** The chosen saved card; empty for a new card. */
-  private token = '';
-  /** Each edited field's value before the current edit. */
-  #previous: Partial<Record<FieldName, string>> = {};
-  /** Test mode's quick-fill, loaded for test sessions only; null while loading. */
-  #extras?: typeof TestCards | null;
+  /**
+   * The chosen saved card; empty for a new card.
+   * @internal
+   */
+  token = '';
+  /**
+   * Each edited field's value before the current edit.
+   * @internal
+   */
+  edited: Partial<Record<FieldName, string>> = {};
+  /** Test mode's quick-fill (test-cards.ts), loaded for test sessions only; null while loading. */
+  #extras?: ((html: typeof Html, locale: string) => TemplateResult) | null;
 
   // Direct payment needs a session that allows it and a secure page; otherwise hosted checkout is the way.
   protected override get hosted(): boolean {
@@ -117,33 +123,40 @@ export class PayForm extends CheckoutElement {
     super.willUpdate(changed);
     const { view } = this;
     if (changed.has('view') && view && !changed.get('view')) this.token = view.saved_cards[0]?.token ?? '';
+    // The form shows the customer fields the session asks for: their checks load now, not waited for.
+    if (view?.customer_fields.length) void loadCustomerChecks();
     if (view?.test && this.#extras === undefined) {
       this.#extras = null;
-      void import('./test-cards.js').then((extras) => {
-        (this.renderRoot as ShadowRoot).adoptedStyleSheets.push(extras.testCardStyles);
-        this.#extras = extras;
+      void import('./test-cards.js').then(({ testCards }) => {
+        this.#extras = testCards(this);
         this.requestUpdate();
       });
     }
   }
 
-  #inputs(): HTMLInputElement[] {
+  /** @internal */
+  inputs(): HTMLInputElement[] {
     return [...this.renderRoot.querySelectorAll<HTMLInputElement>('[part=input]')];
   }
 
-  #field(name: FieldName): HTMLInputElement | null {
+  /** @internal */
+  field(name: FieldName): HTMLInputElement | null {
     return this.renderRoot.querySelector(`#${name}`);
   }
 
-  #check({ name, value }: HTMLInputElement): Check {
+  /** @internal */
+  check({ name, value }: HTMLInputElement): Check {
     return FIELDS[name as FieldName][1](value, this.brand, this.view?.brands);
   }
 
-  /** Shows or clears fields' errors and refreshes the reflected states. */
-  #show(errors: Errors): void {
+  /**
+   * Shows or clears fields' errors and refreshes the reflected states.
+   * @internal
+   */
+  show(errors: Errors): void {
     this.errors = { ...this.errors, ...errors };
     this.invalid = Object.values(this.errors).some(Boolean);
-    this.complete = this.#inputs().every((input) => this.#check(input).valid);
+    this.complete = this.inputs().every((input) => this.check(input).valid);
   }
 
   #message(name: FieldName, code: CheckCode): string {
@@ -151,25 +164,18 @@ export class PayForm extends CheckoutElement {
     return this.t[key as Message] ?? this.t.invalid;
   }
 
-  // The browser data 3-D Secure asks for is read at pay time only: a chunk, fetched as the customer
-  // starts typing (or at pay time, when a saved card needs no typing).
-  #fingerprint(): Promise<typeof Fingerprint> {
-    return import('../checkout/fingerprint.js');
-  }
-
   #onInput(event: InputEvent): void {
-    void this.#fingerprint().catch(() => undefined);
     const input = event.target as HTMLInputElement;
     const name = input.name as FieldName;
     if (!FIELDS[name]) return;
-    const edit = FIELDS[name][2]?.({ value: input.value, caret: input.selectionStart ?? 0, inputType: event.inputType, before: this.#previous[name] }, this.brand);
+    const edit = FIELDS[name][2]?.({ value: input.value, caret: input.selectionStart ?? 0, inputType: event.inputType, before: this.edited[name] }, this.brand);
     if (edit) {
       input.value = edit.value;
       if (this.shadowRoot!.activeElement === input) input.setSelectionRange(edit.caret, edit.caret);
     }
     const { value } = input;
-    this.#previous[name] = value;
-    const check = this.#check(input);
+    this.edited[name] = value;
+    const check = this.check(input);
     // A check still loading what judges it (the card-number detector): this input again once it has, unless typing went on.
     void check.pending?.then(() => input.value === value && input.dispatchEvent(new InputEvent('input', { bubbles: true })));
     // While typing, a field turns invalid only once no more typing can make it valid.
@@ -179,16 +185,16 @@ export class PayForm extends CheckoutElement {
     if (brand !== this.brand) {
       this.brand = brand;
       emit(this, 'pay-brand-change', { brand: brand?.id });
-      const cvv = this.#field('cvv')!;
-      const cvvCheck = this.#check(cvv);
+      const cvv = this.field('cvv')!;
+      const cvvCheck = this.check(cvv);
       if (cvv.value) errors.cvv = cvvCheck.potentiallyValid ? undefined : cvvCheck.code;
     }
-    this.#show(errors);
+    this.show(errors);
     emit(this, 'pay-change', { field: name, empty: !input.value, complete: check.valid, valid: check.potentiallyValid, brand: brand?.id, error: errors[name] });
     // Typed or pasted to the brand's full length and valid: on to the next field. Autofill has no input type and stays.
     const full = name === 'exp' || digits.length === (name === 'number' ? maxLength(brand) : name === 'cvv' ? cvvLength(brand) : -1);
     if (check.valid && full && /^insert(Text|FromPaste)$/.test(event.inputType)) {
-      const inputs = this.#inputs();
+      const inputs = this.inputs();
       inputs[inputs.indexOf(input) + 1]?.focus();
     }
   }
@@ -196,92 +202,13 @@ export class PayForm extends CheckoutElement {
   // "Incomplete" and "required" wait for the customer to leave a field they have edited.
   #onBlur({ target }: FocusEvent): void {
     const input = target as HTMLInputElement;
-    if (input.name in this.#previous) this.#show({ [input.name]: this.#check(input).code });
+    if (input.name in this.edited) this.show({ [input.name]: this.check(input).code });
   }
 
-  async #onSubmit(event: SubmitEvent): Promise<void> {
+  // Checking the fields and paying are the pay-time chunk's (paying.ts).
+  #onSubmit(event: SubmitEvent): void {
     event.preventDefault();
-    // A name or address that may hold a card number waits for the detector's verdict.
-    const pending = this.#inputs().map((input) => this.#check(input).pending).filter(Boolean);
-    if (pending.length) await Promise.all(pending);
-    if (this.phase !== 'ready') return;
-    const inputs = this.#inputs();
-    this.#show(Object.fromEntries(inputs.map((input) => [input.name, this.#check(input).code])));
-    const first = inputs.find((input) => this.errors[input.name as FieldName]);
-    if (first) {
-      first.focus();
-      return this.say(this.t.fix, true);
-    }
-    if (!emit(this, 'pay-submit', {}, true)) return;
-    this.phase = 'paying';
-    this.say(this.t.processing);
-    try {
-      const request = await this.#request();
-      // Tokenize mode: the card goes to the gateway from here, loaded on demand (tokenized.ts).
-      const paid = this.view!.tokenizer ? await (await import('./tokenized.js')).tokenized(request, this.view!) : request;
-      // Without it the tokenizer is out of reach: the gateway's own page takes the card instead.
-      if (paid) return this.#answer(await this.companion.pay(paid));
-      this.phase = 'ready';
-      await this.payHosted();
-    } catch (error) {
-      await this.#recover(error);
-    }
-  }
-
-  async #request(): Promise<PayRequest> {
-    const value = (name: FieldName): string => this.#field(name)?.value.trim() ?? '';
-    const fields = this.view!.customer_fields;
-    return {
-      card: this.token ? { token: this.token } : { number: digitsOf(value('number')), ...readExpiry(value('exp'))!, cvv: value('cvv') },
-      ...(fields.length && { customer: Object.fromEntries(fields.map((name) => [name, name === 'phone' ? phoneDigits(value(name)) : value(name)])) }),
-      fingerprint: (await this.#fingerprint()).collectFingerprint(),
-    };
-  }
-
-  #answer({ status, redirect_url, message, order_id, payment_id }: PayAnswer): void {
-    if (status === 'redirect') {
-      // A cancelled redirect leaves the challenge to the page; the form watches for the outcome.
-      if (!this.redirect(redirect_url!, '3ds')) void this.poll();
-      return;
-    }
-    if (status === 'success') this.#previous = {};
-    this.settle({ ...this.view!, status, message, order_id: order_id ?? this.view!.order_id }, { paymentId: payment_id });
-    if (status === 'failure') void this.#refocus();
-  }
-
-  /** After an error: point at the fields the companion named, or learn what happened before allowing a retry. */
-  async #recover(error: unknown): Promise<void> {
-    const { code, status, fields } = error instanceof CompanionError ? error : new CompanionError('server');
-    // "card.exp_month", "customer.email", "cc_number"… name the widget's exp, email, number.
-    const named = fields.map((path) => /(number|exp|cvv|fname|lname|email|phone)[^.]*$/.exec(path)?.[1]);
-    const invalid = this.#inputs().filter((input) => named.includes(input.name));
-    if (code === 'network' || code === 'server' || code === 'malformed' || status === 409) {
-      // The payment may have gone through: never let the customer pay twice.
-      const view = await this.companion.view().catch(() => undefined);
-      if (view && view.status !== 'open' && view.status !== 'failure') return this.settle(view);
-    }
-    this.phase = 'ready';
-    this.#show(Object.fromEntries(invalid.map((input) => [input.name, 'invalid'])));
-    this.fail(error);
-    await this.#refocus(invalid[0]);
-  }
-
-  /** Moves focus to `target`, or back to the pay button when disabling it dropped focus. */
-  async #refocus(target?: HTMLElement): Promise<void> {
-    await this.updateComplete;
-    if (target || !this.shadowRoot!.activeElement) (target ?? this.renderRoot.querySelector<HTMLElement>('[part=button]'))?.focus();
-  }
-
-  /** Fills fields the way autofill does, then focuses what still needs the customer. */
-  async #fill(values: Partial<Record<FieldName, string>>): Promise<void> {
-    this.token = '';
-    await this.updateComplete;
-    for (const [name, value] of Object.entries(values)) {
-      const input = this.#field(name as FieldName)!;
-      input.value = value;
-      input.dispatchEvent(new InputEvent('input', { bubbles: true }));
-    }
-    (this.#inputs().find((input) => !this.#check(input).valid) ?? this.renderRoot.querySelector<HTMLElement>('[part=button]'))?.focus();
+    void this.paying((module) => module.submit(this));
   }
 
   #input(name: FieldName, hint?: Message): TemplateResult {
@@ -319,7 +246,7 @@ export class PayForm extends CheckoutElement {
   protected override footer(): TemplateResult | typeof nothing {
     const { phase } = this;
     const extras = this.#extras;
-    return extras && !this.hosted && (phase === 'ready' || phase === 'paying') ? extras.testCards(html, this.locale, (values) => this.#fill(values)) : nothing;
+    return extras && !this.hosted && (phase === 'ready' || phase === 'paying') ? extras(html, this.locale) : nothing;
   }
 }
 

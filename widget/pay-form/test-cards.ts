@@ -1,5 +1,6 @@
 import type { html as Html, TemplateResult } from 'lit';
 import type { FieldName } from '../events.js';
+import type { PayForm } from './pay-form.js';
 
 /**
  * Test mode's quick-fill list of the sandbox's test cards (design.md). `<pay-form>` loads this
@@ -65,12 +66,30 @@ testCardStyles.replaceSync(/* css */ `
   }
 `);
 
-/** The list in the form's language; a click fills the card's number, an expiry three years ahead and a code of the right length. */
-export function testCards(html: typeof Html, locale: string, fill: (values: Partial<Record<FieldName, string>>) => void): TemplateResult {
-  const words = WORDS[locale.split('-')[0]!.toLowerCase()] ?? WORDS.en!;
-  return html`<details part="test-cards"><summary>${words[0]}</summary><ul>${CARDS.map(
-    ([number, outcome]) => html`<li><button type="button" @click=${() =>
-      fill({ number, exp: `12/${String(new Date().getFullYear() + 3).slice(2)}`, cvv: number.startsWith('37') ? '1234' : '123' })}><span
-      dir="ltr">${number}</span>${words[outcome]}</button></li>`,
-  )}</ul></details>`;
+/**
+ * The list for `form`, in the form's language; a click fills the card's number, an expiry three
+ * years ahead and a code of the right length.
+ */
+export function testCards(form: PayForm): (html: typeof Html, locale: string) => TemplateResult {
+  (form.renderRoot as ShadowRoot).adoptedStyleSheets.push(testCardStyles);
+  return (html, locale) => {
+    const words = WORDS[locale.split('-')[0]!.toLowerCase()] ?? WORDS.en!;
+    return html`<details part="test-cards"><summary>${words[0]}</summary><ul>${CARDS.map(
+      ([number, outcome]) => html`<li><button type="button" @click=${() =>
+        fill(form, { number, exp: `12/${String(new Date().getFullYear() + 3).slice(2)}`, cvv: number.startsWith('37') ? '1234' : '123' })}><span
+        dir="ltr">${number}</span>${words[outcome]}</button></li>`,
+    )}</ul></details>`;
+  };
+}
+
+/** Fills fields the way autofill does (a new card, not a saved one), then focuses what still needs the customer. */
+async function fill(form: PayForm, values: Partial<Record<FieldName, string>>): Promise<void> {
+  form.token = '';
+  await form.updateComplete;
+  for (const [name, value] of Object.entries(values)) {
+    const input = form.field(name as FieldName)!;
+    input.value = value;
+    input.dispatchEvent(new InputEvent('input', { bubbles: true }));
+  }
+  (form.inputs().find((input) => !form.check(input).valid) ?? form.renderRoot.querySelector<HTMLElement>('[part=button]'))?.focus();
 }

@@ -31,6 +31,11 @@ export async function mount<T extends 'pay-form' | 'pay-button' = 'pay-form'>(
   if (parent) parent.append(element);
   else await fixture(element);
   await ready;
+  // What paying takes and a session's customer-field checks are chunks fetched as the form shows:
+  // a customer finds them there by the first click or keystroke, and so do the tests, which act at
+  // once. Loaded here too, they have reached the element by the next task.
+  await Promise.all([import('../checkout/paying.js'), import('../customer/checks.js')]);
+  await new Promise((resolve) => setTimeout(resolve));
   await element.updateComplete;
   return element as HTMLElementTagNameMap[T];
 }

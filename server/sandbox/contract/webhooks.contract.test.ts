@@ -3,9 +3,11 @@
  * checked with the receiver's own code, retries with backoff when it fails, and the webhook
  * faults: duplicates, delay, reordering.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { readWebhook } from '@payform/gateway';
-import { useServedSandbox } from '../testing/served.js';
+import { GatewayClient, readWebhook } from '@payform/gateway';
+import { serveSandbox, useServedSandbox } from '../testing/served.js';
 import { direct } from './params.js';
 
 const sandbox = useServedSandbox();
@@ -71,6 +73,26 @@ describe('webhook delivery', () => {
     expect(sandbox.receiver.events(delayed.order_id)).toEqual([]);
     await sandbox.control('POST', '/_sandbox/clock', { advance_ms: 60_000 });
     await sandbox.receiver.waitFor(delayed.order_id, 1);
+  });
+});
+
+describe('a receiver that does not answer', () => {
+  it('has each attempt given up as a timeout after the configured time, then the delivery failed', async () => {
+    const silent = createServer(() => {}); // reads the post and never answers
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const served = await serveSandbox({ webhooks: { timeoutMs: 100, retryDelaysMs: [10] } });
+    try {
+      const project = served.app.sandbox.gateway.defaultProject;
+      const client = new GatewayClient({ baseUrl: served.url, posId: project.posId, apiKey: project.apiKey, apiSecret: project.apiSecret, endpointsKey: project.endpointsKey });
+      const payment = await client.payments.create(direct(`http://127.0.0.1:${(silent.address() as AddressInfo).port}/webhooks`));
+      const delivery = () => served.app.sandbox.gateway.webhooks.list().find((entry) => entry.order_id === payment.order_id);
+      await waitUntil(async () => delivery()?.status === 'failed');
+      expect(delivery()?.attempts.map((attempt) => attempt.error)).toEqual(['timeout', 'timeout']);
+    } finally {
+      await served.close();
+      silent.closeAllConnections();
+      silent.close();
+    }
   });
 });
 

@@ -41,11 +41,11 @@ export function apiRoutes(gateway: SimulatedGateway, baseUrlOf: BaseUrlOf): Hono
       // A payout is the same endpoint with its own request (payouts.ts).
       if (route === routes.createPayment && isCredit(body)) {
         const credit = readRequest(c, CreditRequest, body);
-        const { payment } = await createPayout(gateway, ownProject(c.var.project, credit.pos_id), credit, baseUrlOf(c.req.url));
+        const { payment } = await createPayout(gateway, ownProject(c.get('project'), credit.pos_id), credit, baseUrlOf(c.req.url));
         return c.json(createdPaymentView(payment));
       }
       const request: CreateRequest = readRequest(c, schema, body);
-      const project = ownProject(c.var.project, request.pos_id);
+      const project = ownProject(c.get('project'), request.pos_id);
       const { payment } = await createPayment(gateway, project, request, baseUrlOf(c.req.url));
       if (payment.mode === 'hosted') return c.body(null, 303, { Location: links.checkout(payment) });
       return c.json(createdPaymentView(payment));
@@ -60,7 +60,7 @@ export function apiRoutes(gateway: SimulatedGateway, baseUrlOf: BaseUrlOf): Hono
   ) =>
     api.post(route.path, authenticate(gateway, route), async (c) => {
       const request = await readBody(c, schema);
-      return c.json(operationView(perform(gateway, ownProject(c.var.project, request.pos_id), request), 'response'));
+      return c.json(operationView(perform(gateway, ownProject(c.get('project'), request.pos_id), request), 'response'));
     });
   operation(routes.capture, CaptureRequest, capture);
   operation(routes.splitCapture, SplitCaptureRequest, capture);
@@ -71,26 +71,26 @@ export function apiRoutes(gateway: SimulatedGateway, baseUrlOf: BaseUrlOf): Hono
   // Cancel has no body: whatever is sent is ignored.
   api.post(routes.cancel.path, authenticate(gateway, routes.cancel), (c) => {
     const params = parseInput(CancelParams, c.req.param());
-    const order = orderOf(gateway, ownProject(c.var.project, params.pos_id).posId, params.order_id);
+    const order = orderOf(gateway, ownProject(c.get('project'), params.pos_id).posId, params.order_id);
     cancel(gateway, order);
     return c.json([paymentView(order.payment, 'cancel')]);
   });
 
   api.get(routes.accounts.path, authenticate(gateway, routes.accounts), (c) => {
-    const project = ownProject(c.var.project, parseInput(BalancesParams, c.req.param()).pos_id);
+    const project = ownProject(c.get('project'), parseInput(BalancesParams, c.req.param()).pos_id);
     const orders = store.orders(project.posId);
     return c.json({ accounts: accountsOf(project).map((account) => accountView(account, orders, 'rollingReserve')) });
   });
   api.get(routes.account.path, authenticate(gateway, routes.account), (c) => {
     const params = parseInput(AccountParams, c.req.param());
-    const project = ownProject(c.var.project, params.pos_id);
+    const project = ownProject(c.get('project'), params.pos_id);
     const account = accountsOf(project).find((candidate) => candidate.id === params.account_id);
     if (!account) throw Refusal.notFound(`Account ${params.account_id}`);
     // The samples spell the reserve both ways; the single-account answer uses the other spelling.
     return c.json(accountView(account, store.orders(project.posId), 'rolling_reserve'));
   });
   api.get(routes.terminals.path, authenticate(gateway, routes.terminals), (c) => {
-    const project = ownProject(c.var.project, parseInput(BalancesParams, c.req.param()).pos_id);
+    const project = ownProject(c.get('project'), parseInput(BalancesParams, c.req.param()).pos_id);
     const orders = store.orders(project.posId);
     const terminals = terminalsOf(project);
     return c.json({
@@ -102,7 +102,7 @@ export function apiRoutes(gateway: SimulatedGateway, baseUrlOf: BaseUrlOf): Hono
   });
   api.get(routes.terminal.path, authenticate(gateway, routes.terminal), (c) => {
     const params = parseInput(TerminalParams, c.req.param());
-    const project = ownProject(c.var.project, params.pos_id);
+    const project = ownProject(c.get('project'), params.pos_id);
     const terminal = terminalsOf(project).find((candidate) => candidate.id === params.terminal_id);
     if (!terminal) throw Refusal.notFound(`Terminal ${params.terminal_id}`);
     if (terminal.unavailable) throw new Refusal(503, terminal.unavailable, { code: 'P-503' });
@@ -112,7 +112,7 @@ export function apiRoutes(gateway: SimulatedGateway, baseUrlOf: BaseUrlOf): Hono
   api.get(routes.orderReceipt.path, authenticate(gateway, routes.orderReceipt), async (c) => {
     const params = parseInput(OrderReceiptParams, c.req.param());
     const query = readRequest(c, OrderReceiptQuery, readQuery(c));
-    const project = ownProject(c.var.project, params.pos_id);
+    const project = ownProject(c.get('project'), params.pos_id);
     const order = orderOf(gateway, project.posId, params.order_id);
     const receipt = orderReceipt(gateway, project, order, query);
     return receiptDocument(c, receipt, query.format);
@@ -120,7 +120,7 @@ export function apiRoutes(gateway: SimulatedGateway, baseUrlOf: BaseUrlOf): Hono
   api.get(routes.dateReceipts.path, authenticate(gateway, routes.dateReceipts), async (c) => {
     const params = parseInput(DateReceiptsParams, c.req.param());
     const query = readRequest(c, DateReceiptsQuery, readQuery(c));
-    const project = ownProject(c.var.project, params.pos_id);
+    const project = ownProject(c.get('project'), params.pos_id);
     const files = await dayReceipts(gateway, project, params.date, query);
     return c.body(zipSync(files, { mtime: new Date(`${params.date}T12:00:00Z`) }), 200, {
       'Content-Type': 'application/zip',
@@ -130,7 +130,7 @@ export function apiRoutes(gateway: SimulatedGateway, baseUrlOf: BaseUrlOf): Hono
 
   api.get(routes.order.path, authenticate(gateway, routes.order), (c) => {
     const params = parseInput(OrderParams, c.req.param());
-    const order = orderOf(gateway, ownProject(c.var.project, params.pos_id).posId, params.order_id);
+    const order = orderOf(gateway, ownProject(c.get('project'), params.pos_id).posId, params.order_id);
     return c.json(orderState(order));
   });
 
@@ -140,7 +140,7 @@ export function apiRoutes(gateway: SimulatedGateway, baseUrlOf: BaseUrlOf): Hono
     const query = readQuery(c);
     const resend = query.callback === undefined ? undefined : readRequest(c, ResendWebhookQuery, query);
     if (!resend) readRequest(c, NoQuery, query);
-    const order = orderOf(gateway, ownProject(c.var.project, params.pos_id).posId, params.order_id);
+    const order = orderOf(gateway, ownProject(c.get('project'), params.pos_id).posId, params.order_id);
     const found = findTransaction(order, params.operation, resend?.transactionId);
     if (!found) {
       throw Refusal.notFound(`${params.operation}${resend?.transactionId ? ` transaction ${resend.transactionId}` : ''} of order ${params.order_id}`);

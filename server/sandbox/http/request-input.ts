@@ -45,8 +45,8 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.ou
  * is strict. The leniency is set on the context before a refusal, so it reports refusals too.
  */
 export function readRequest<S extends z.ZodType>(c: Context<SandboxEnv>, schema: S, input: unknown): z.output<S> {
-  const read = readLeniently(schema, input, c.var.project.strict);
-  c.set('leniency', merge(c.var.leniency, read.leniency));
+  const read = readLeniently(schema, input, c.get('project').strict);
+  c.set('leniency', merge(c.get('leniency'), read.leniency));
   if (!read.success) throw Refusal.invalid(read.issues);
   return read.data;
 }

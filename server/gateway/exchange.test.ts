@@ -1,0 +1,50 @@
+/**
+ * The exchanges' own timeout (`timeoutMs`), over real HTTP: a receiver that never answers, and
+ * one that sends its head and stalls the body, both end in a TimeoutError on either exchange.
+ */
+import { createServer } from 'node:http';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fetchExchange, nodeHttpExchange } from './exchange.js';
+import type { Exchange } from './exchange.js';
+
+let server: Server;
+let base: string;
+
+beforeAll(async () => {
+  server = createServer((request, response) => {
+    if (request.url === '/silent') return; // never answers
+    if (request.url === '/stalls') return void response.writeHead(200, { 'Content-Type': 'text/plain', 'Content-Length': '10' }).write('half');
+    response.writeHead(200, { 'Content-Type': 'text/plain' }).end('ok');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+const post = (exchange: Exchange, path: string) =>
+  exchange({ url: new URL(path, base), method: 'POST', headers: { 'Content-Type': 'text/plain' }, body: 'x', timeoutMs: 50, maxAnswerBytes: 1024 });
+
+describe.each([
+  ['node:http', nodeHttpExchange()],
+  ['fetch', fetchExchange(globalThis.fetch)],
+])('timeoutMs over %s', (_name, exchange) => {
+  it('fails an exchange that gets no answer with a TimeoutError', async () => {
+    await expect(post(exchange, '/silent')).rejects.toMatchObject({ name: 'TimeoutError' });
+  });
+
+  it('fails an answer whose body stalls with a TimeoutError, not the reset it causes', async () => {
+    await expect(post(exchange, '/stalls')).rejects.toMatchObject({ name: 'TimeoutError' });
+  });
+
+  it('lets an answer in time through', async () => {
+    const answer = await post(exchange, '/ok');
+    expect(answer.status).toBe(200);
+    expect(new TextDecoder().decode(answer.body)).toBe('ok');
+  });
+});

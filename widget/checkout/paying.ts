@@ -1,0 +1,177 @@
+/**
+ * What happens once the customer pays: checking the submitted form, the pay request (tokenized
+ * first in tokenize mode) and its answer, 3-D Secure and hosted-page redirects, polling a pending
+ * payment, and what an error leaves the customer to do. A chunk of its own, fetched as the form
+ * shows (checkout-element.ts, `loadPaying`): none of it is needed for the form to show, so the
+ * page does not wait for it, and by the customer's click it is there.
+ */
+import { digitsOf, readExpiry, type Check, type CheckCode } from '@payform/card/fields';
+import { phoneDigits } from '../customer/checks.js';
+import { emit, type FieldName, type PayEventDetails } from '../events.js';
+import type { CheckoutElement } from './checkout-element.js';
+import { CompanionError, type PayAnswer, type PayRequest } from './companion.js';
+import { collectFingerprint } from './fingerprint.js';
+import { mayRedirect } from './redirect.js';
+import type { SessionView } from './session-view.js';
+
+/** What `<pay-form>` lends the payment of its form: its fields, their checks and errors, the chosen saved card. */
+export interface Form extends CheckoutElement {
+  inputs(): HTMLInputElement[];
+  field(name: FieldName): HTMLInputElement | null;
+  check(input: HTMLInputElement): Check;
+  errors: Partial<Record<FieldName, CheckCode>>;
+  show(errors: Partial<Record<FieldName, CheckCode>>): void;
+  edited: Partial<Record<FieldName, string>>;
+  token: string;
+}
+
+const ANSWERS: readonly string[] = ['success', 'failure', 'pending', 'redirect'];
+
+/** A POST of `body` as JSON, with the page paid from: without the merchant's return_url, the customer comes back to it. */
+const post = (body: object): RequestInit => ({
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify({ ...body, page_url: location.href }),
+});
+
+/** `POST …/pay`: the payment's outcome, or where 3-D Secure goes on. */
+const payment = (element: CheckoutElement, request: PayRequest): Promise<PayAnswer> =>
+  element.companion.call('/pay', post(request), 60_000, (body: PayAnswer | undefined) =>
+    ANSWERS.includes(body?.status as string) && (body!.status !== 'redirect' || typeof body!.redirect_url === 'string') ? body : undefined,
+  );
+
+/** `POST …/hosted`: the gateway's payment page for the session. */
+const hostedPage = async (element: CheckoutElement): Promise<string> =>
+  (await element.companion.call('/hosted', post({}), 15_000, (body: { redirect_url?: unknown } | undefined) => (typeof body?.redirect_url === 'string' ? body : undefined)))
+    .redirect_url as string;
+
+/**
+ * Navigates to `url` when it is safe and no listener cancels `pay-redirect`.
+ * Answers false when cancelled; throws `unsafe_redirect` for anything but https: or the sandbox.
+ */
+function redirect(element: CheckoutElement, url: string, reason: PayEventDetails['pay-redirect']['reason']): boolean {
+  if (!mayRedirect(url, element.view)) throw new CompanionError('unsafe_redirect');
+  if (!emit(element, 'pay-redirect', { url, reason }, true)) return false;
+  location.assign(url);
+  return true;
+}
+
+/** Leaves for the gateway's hosted page, one payment at a time. */
+export async function payHosted(element: CheckoutElement): Promise<void> {
+  if (element.phase !== 'ready') return;
+  element.phase = 'paying';
+  element.say(element.t.processing);
+  await leave(element);
+}
+
+/** Goes to the hosted page (the element is `paying`); back to `ready` when that cannot be. */
+async function leave(element: CheckoutElement): Promise<void> {
+  try {
+    // Without a view (it failed to load) the redirect check lacks the sandbox origin: try again first.
+    element.view ??= await element.companion.view().catch(() => undefined);
+    if (!redirect(element, await hostedPage(element), 'hosted')) element.phase = 'ready';
+  } catch (error) {
+    element.phase = 'ready';
+    element.fail(error);
+  }
+}
+
+/**
+ * The session once it is no longer pending, polled every `pollInterval` for `pollTimeout` at most;
+ * undefined if it stayed pending, or as soon as the poll is no longer `current`.
+ */
+export async function settled(element: CheckoutElement, current: () => boolean): Promise<SessionView | undefined> {
+  for (const until = Date.now() + element.pollTimeout; Date.now() < until; ) {
+    await new Promise((resolve) => setTimeout(resolve, element.pollInterval));
+    if (!current()) return undefined;
+    const view = await element.companion.view().catch(() => undefined);
+    if (view && view.status !== 'pending') return view;
+  }
+  return undefined;
+}
+
+/**
+ * Submits the form, one payment at a time: shows what each field lacks, or pays its card (or the
+ * chosen saved card) and the customer fields the session asks for.
+ */
+export async function submit(form: Form): Promise<void> {
+  if (form.phase !== 'ready') return;
+  // A customer field waits for its checks to load, and a name or address that may hold a card
+  // number for the detector's verdict: a check may be pending twice over.
+  for (let pending = waiting(form); pending.length; pending = waiting(form)) await Promise.all(pending);
+  if (form.phase !== 'ready') return;
+  const inputs = form.inputs();
+  form.show(Object.fromEntries(inputs.map((input) => [input.name, form.check(input).code])));
+  const first = inputs.find((input) => form.errors[input.name as FieldName]);
+  if (first) {
+    first.focus();
+    return form.say(form.t.fix, true);
+  }
+  if (!emit(form, 'pay-submit', {}, true)) return;
+  form.phase = 'paying';
+  form.say(form.t.processing);
+  await pay(form);
+}
+
+/** What the form's checks still wait for. */
+const waiting = (form: Form): Promise<unknown>[] => form.inputs().flatMap((input) => form.check(input).pending ?? []);
+
+/** The pay request of a valid form. */
+function request(form: Form): PayRequest {
+  const value = (name: FieldName): string => form.field(name)?.value.trim() ?? '';
+  const fields = form.view!.customer_fields;
+  return {
+    card: form.token ? { token: form.token } : { number: digitsOf(value('number')), ...readExpiry(value('exp'))!, cvv: value('cvv') },
+    ...(fields.length && { customer: Object.fromEntries(fields.map((name) => [name, name === 'phone' ? phoneDigits(value(name)) : value(name)])) }),
+    fingerprint: collectFingerprint(),
+  };
+}
+
+/** Pays directly, or on the hosted page when tokenize mode cannot reach its tokenizer (the form is `paying`). */
+async function pay(form: Form): Promise<void> {
+  try {
+    const view = form.view!;
+    const direct = request(form);
+    // Tokenize mode: the card goes to the gateway from here, loaded on demand (tokenized.ts).
+    const paid = view.tokenizer ? await (await import('../pay-form/tokenized.js')).tokenized(direct, view) : direct;
+    // Without it the tokenizer is out of reach: the gateway's own page takes the card instead.
+    if (paid) return answer(form, await payment(form, paid));
+    await leave(form);
+  } catch (error) {
+    await recover(form, error);
+  }
+}
+
+function answer(form: Form, { status, redirect_url, message, order_id, payment_id }: PayAnswer): void {
+  if (status === 'redirect') {
+    // A cancelled redirect leaves the challenge to the page; the form watches for the outcome.
+    if (!redirect(form, redirect_url!, '3ds')) void form.poll();
+    return;
+  }
+  if (status === 'success') form.edited = {};
+  form.settle({ ...form.view!, status, message, order_id: order_id ?? form.view!.order_id }, { paymentId: payment_id });
+  if (status === 'failure') void refocus(form);
+}
+
+/** After an error: point at the fields the companion named, or learn what happened before allowing a retry. */
+async function recover(form: Form, error: unknown): Promise<void> {
+  const { code, status, fields } = error instanceof CompanionError ? error : new CompanionError('server');
+  // "card.exp_month", "customer.email", "cc_number"… name the widget's exp, email, number.
+  const named = fields.map((path) => /(number|exp|cvv|fname|lname|email|phone)[^.]*$/.exec(path)?.[1]);
+  const invalid = form.inputs().filter((input) => named.includes(input.name));
+  if (code === 'network' || code === 'server' || code === 'malformed' || status === 409) {
+    // The payment may have gone through: never let the customer pay twice.
+    const view = await form.companion.view().catch(() => undefined);
+    if (view && view.status !== 'open' && view.status !== 'failure') return form.settle(view);
+  }
+  form.phase = 'ready';
+  form.show(Object.fromEntries(invalid.map((input) => [input.name, 'invalid'])));
+  form.fail(error);
+  await refocus(form, invalid[0]);
+}
+
+/** Moves focus to `target`, or back to the pay button when disabling it dropped focus. */
+async function refocus(form: Form, target?: HTMLElement): Promise<void> {
+  await form.updateComplete;
+  if (target || !form.shadowRoot!.activeElement) (target ?? form.renderRoot.querySelector<HTMLElement>('[part=button]'))?.focus();
+}

@@ -1,0 +1,30 @@
+import { fail, VALID, type Check } from '@payform/card/fields';
+import type * as Checks from './checks.js';
+
+/**
+ * The customer fields' checks as the form runs them. The checks themselves (checks.ts) are a
+ * chunk: only sessions that ask for customer fields need them, and those fetch it as the form
+ * shows them (`loadCustomerChecks`). A value typed before it has arrived gets a pending check,
+ * judged again once it has, as a name holding 13 digits waits for the card-number detector.
+ */
+
+type Checker = 'checkName' | 'checkEmail' | 'checkPhone';
+
+let checks: Pick<typeof Checks, Checker> | undefined;
+let loading: Promise<unknown> | undefined;
+
+// Should the checks not load, a value is only required: the companion's own checks judge it on payment.
+const required = (value: string): Check => (value.trim() ? VALID : fail('empty', true));
+
+/** Fetches the checks, once. */
+export const loadCustomerChecks = (): Promise<unknown> =>
+  (loading ??= import('./checks.js').then(
+    (module) => (checks = module),
+    () => (checks = { checkName: required, checkEmail: required, checkPhone: required }),
+  ));
+
+/** The field's check: the chunk's once it has loaded, pending until then. */
+export const customerCheck =
+  (name: Checker) =>
+  (value: string): Check =>
+    checks ? checks[name](value) : { valid: false, potentiallyValid: true, pending: loadCustomerChecks() };
