@@ -1,5 +1,6 @@
-// Group commit: queued work shares one transaction, a failing piece is undone alone, and the
-// ledger's webhook ingest keeps exactly-once under concurrent, duplicated deliveries.
+// Group commit: queued work shares one transaction with no savepoint per piece, a failing piece
+// fails alone (its group undone and run again piece by piece), and the ledger's webhook ingest
+// keeps exactly-once under concurrent, duplicated deliveries.
 import Database from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -16,17 +17,19 @@ describe('GroupCommit', () => {
   function database() {
     const sqlite = new Database(':memory:');
     const begun: string[] = [];
+    const savepoints: string[] = [];
     const prepare = sqlite.prepare.bind(sqlite);
     sqlite.prepare = ((text: string) => {
       if (/^begin/i.test(text)) begun.push(text);
+      if (/^(savepoint|release|rollback to)/i.test(text)) savepoints.push(text);
       return prepare(text);
     }) as typeof sqlite.prepare;
     const db = new Kysely<{ entries: { name: string } }>({ dialect: new SqliteDialect({ database: sqlite }) });
     opened.push(db);
-    return { db, begun };
+    return { db, begun, savepoints };
   }
 
-  it('runs the work queued while a transaction is open in one next transaction, and undoes a failing piece alone', async () => {
+  it('runs the work queued while a transaction is open in one next transaction, and fails a failing piece alone', async () => {
     const { db, begun } = database();
     await sql`create table entries (name text primary key)`.execute(db);
     const group = new GroupCommit(db as never);
@@ -56,7 +59,27 @@ describe('GroupCommit', () => {
     const settled = await Promise.allSettled(queued);
     expect(settled.map((outcome) => outcome.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled', 'rejected']);
     expect((await db.selectFrom('entries').select('name').orderBy('name').execute()).map((row) => row.name)).toEqual(['a', 'b', 'c', 'first']);
-    expect(begun).toHaveLength(2);
+    // The first alone; the group of five, rolled back at the failing piece; then each of the five alone.
+    expect(begun).toHaveLength(7);
+  });
+
+  it("runs a group's pieces in key order, a key's own in the order they came", async () => {
+    const { db } = database();
+    const group = new GroupCommit(db as never);
+    const ran: string[] = [];
+    const piece = (name: string, key: string) => group.run(async () => void ran.push(name), key);
+    await Promise.all([piece('c1', 'c'), piece('a1', 'a'), piece('c2', 'c'), piece('b1', 'b'), piece('a2', 'a')]);
+    expect(ran).toEqual(['a1', 'a2', 'b1', 'c1', 'c2']);
+  });
+
+  it('runs a group without a savepoint per piece', async () => {
+    const { db, begun, savepoints } = database();
+    await sql`create table entries (name text primary key)`.execute(db);
+    const group = new GroupCommit(db as never);
+    const insert = (name: string) => group.run(async (trx) => void (await sql`insert into entries values (${name})`.execute(trx)));
+    await Promise.all([insert('a'), insert('b'), insert('c')]);
+    expect(begun).toHaveLength(1);
+    expect(savepoints).toEqual([]);
   });
 
   it('lets the work handed over in one turn of the event loop share a transaction, and starts it in the next', async () => {

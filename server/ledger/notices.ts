@@ -76,7 +76,7 @@ function remark(ctx: LedgerContext, told: NoticeState, dueAt: number | null): Pr
       : marked.where('id', '=', told.id).where('status', '=', told.status)
     ).executeTakeFirst();
     return result.numUpdatedRows > 0n;
-  });
+  }, told.kind === 'payment' ? told.orderId : told.id);
 }
 
 /**

@@ -1,13 +1,16 @@
 // Payments, one per order id, moved forward only.
+import type { QueryCreator } from 'kysely';
 import type { LedgerContext, LedgerDb } from './context.js';
 import { LedgerNotFound } from './errors.js';
 import { noticeDue, noticeDueAt } from './notices.js';
 import { oncePerLedger, prepareQuery } from './prepared.js';
-import type { PreparedQuery } from './prepared.js';
+import type { PreparedQuery, SlotOf } from './prepared.js';
 import { paymentProgression, progressTo } from './progression.js';
 import { paymentDetailColumns, toPayment } from './rows.js';
-import type { PaymentDetailColumns, PaymentRow } from './schema.js';
+import type { LedgerTables, PaymentDetailColumns, PaymentRow } from './schema.js';
 import type { Payment, PaymentDiscrepancy, PaymentMethod, PaymentProgress, PaymentStatus, PaymentUpdate } from './types.js';
+
+type Step = 'advanced' | 'updated';
 
 export async function getPayment(db: LedgerDb, orderId: string): Promise<Payment | undefined> {
   const row = await db.selectFrom('payments').selectAll().where('order_id', '=', orderId).executeTakeFirst();
@@ -30,7 +33,7 @@ const detailColumns = [
   'receipt_url',
 ] as const satisfies readonly (keyof PaymentDetailColumns)[];
 
-type UpdateArgs = Partial<PaymentDetailColumns> & {
+export type UpdateArgs = Partial<PaymentDetailColumns> & {
   orderId: string;
   status: PaymentStatus;
   /** What the gateway says the payment is; null when the update does not say. */
@@ -48,38 +51,40 @@ type UpdateArgs = Partial<PaymentDetailColumns> & {
 };
 
 /**
- * The guarded UPDATE, one per guard, prepared once per database (it runs for every webhook).
- * A detail the update leaves out (null) keeps its stored value. It applies only to the payment
- * the update describes: the same method, amount and currency when it names them, and no other
- * payment id than the one stored.
+ * The guarded UPDATE, one per guard. A detail the update leaves out (null) keeps its stored
+ * value. It applies only to the payment the update describes: the same method, amount and
+ * currency when it names them, and no other payment id than the one stored.
  */
-function prepareUpdate(db: LedgerDb, step: 'advanced' | 'updated'): PreparedQuery<UpdateArgs, PaymentRow> {
-  return prepareQuery<UpdateArgs, PaymentRow>((slot) =>
-    db
-      .updateTable('payments')
-      .set((eb) => ({
-        ...Object.fromEntries(detailColumns.map((column) => [column, eb.fn.coalesce(eb.val(slot(column)), eb.ref(column))])),
-        status: slot('status'),
-        updated_at: slot('now'),
-        last_seen_at: slot('now'),
-        finalized_at: eb.fn.coalesce(eb.ref('finalized_at'), eb.val(slot('finalizedAt'))),
-        // A step is news for the merchant; a refresh of the same status is not.
-        ...(step === 'advanced' ? { notice_due_at: slot('noticeDueAt'), notice_attempts: eb.lit(0) } : {}),
-      }))
-      .where('order_id', '=', slot('orderId'))
-      .where(step === 'advanced' ? paymentProgression.forward(slot('rank')) : paymentProgression.same(slot('status')))
-      .where((eb) =>
-        eb.and([
-          eb('method', '=', eb.fn.coalesce(eb.val(slot('method')), eb.ref('method'))),
-          eb('amount', '=', eb.fn.coalesce(eb.val(slot('amount')), eb.ref('amount'))),
-          eb('currency', '=', eb.fn.coalesce(eb.val(slot('currency')), eb.ref('currency'))),
-          eb('amount', '=', eb.fn.coalesce(eb.val(slot('paidAmount')), eb.ref('amount'))),
-          eb('currency', '=', eb.fn.coalesce(eb.val(slot('paidCurrency')), eb.ref('currency'))),
-          eb.or([eb('payment_id', 'is', null), eb('payment_id', '=', eb.fn.coalesce(eb.val(slot('payment_id')), eb.ref('payment_id')))]),
-        ]),
-      )
-      .returningAll(),
-  );
+export function guardedUpdate(db: QueryCreator<LedgerTables>, step: Step, slot: SlotOf<UpdateArgs>) {
+  return db
+    .updateTable('payments')
+    .set((eb) => ({
+      ...Object.fromEntries(detailColumns.map((column) => [column, eb.fn.coalesce(eb.val(slot(column)), eb.ref(column))])),
+      status: slot('status'),
+      updated_at: slot('now'),
+      last_seen_at: slot('now'),
+      finalized_at: eb.fn.coalesce(eb.ref('finalized_at'), eb.val(slot('finalizedAt'))),
+      // A step is news for the merchant; a refresh of the same status is not.
+      ...(step === 'advanced' ? { notice_due_at: slot('noticeDueAt'), notice_attempts: eb.lit(0) } : {}),
+    }))
+    .where('order_id', '=', slot('orderId'))
+    .where(step === 'advanced' ? paymentProgression.forward(slot('rank')) : paymentProgression.same(slot('status')))
+    .where((eb) =>
+      eb.and([
+        eb('method', '=', eb.fn.coalesce(eb.val(slot('method')), eb.ref('method'))),
+        eb('amount', '=', eb.fn.coalesce(eb.val(slot('amount')), eb.ref('amount'))),
+        eb('currency', '=', eb.fn.coalesce(eb.val(slot('currency')), eb.ref('currency'))),
+        eb('amount', '=', eb.fn.coalesce(eb.val(slot('paidAmount')), eb.ref('amount'))),
+        eb('currency', '=', eb.fn.coalesce(eb.val(slot('paidCurrency')), eb.ref('currency'))),
+        eb.or([eb('payment_id', 'is', null), eb('payment_id', '=', eb.fn.coalesce(eb.val(slot('payment_id')), eb.ref('payment_id')))]),
+      ]),
+    )
+    .returningAll();
+}
+
+/** Prepared once per database: it runs for every webhook. */
+function prepareUpdate(db: LedgerDb, step: Step): PreparedQuery<UpdateArgs, PaymentRow> {
+  return prepareQuery<UpdateArgs, PaymentRow>((slot) => guardedUpdate(db, step, slot));
 }
 
 const updates = oncePerLedger((ctx: LedgerContext) => ({ advanced: prepareUpdate(ctx.db, 'advanced'), updated: prepareUpdate(ctx.db, 'updated') }));
@@ -87,12 +92,29 @@ const updates = oncePerLedger((ctx: LedgerContext) => ({ advanced: prepareUpdate
 /**
  * Applies what the gateway said about a payment: a forward step, a refresh of the same status
  * (details merged; what the update omits is kept), nothing when it is stale — or nothing when it
- * describes another payment (`mismatch`). Undefined when the order is unknown.
+ * describes another payment (`mismatch`). Undefined when the order is unknown. `from`
+ * 'updated': the forward step was tried already (and changed nothing).
  */
-export async function progressPayment(ctx: LedgerContext, db: LedgerDb, orderId: string, update: PaymentUpdate): Promise<PaymentProgress | undefined> {
+export async function progressPayment(ctx: LedgerContext, db: LedgerDb, orderId: string, update: PaymentUpdate, from: Step = 'advanced'): Promise<PaymentProgress | undefined> {
+  const prepared = updates(ctx);
+  const args = updateArgs(ctx, orderId, update);
+  const { progress, row } = await progressTo(async (step) => (await prepared[step](db, args)).rows[0], from);
+  const payment = row ? toPayment(row) : await getPayment(db, orderId);
+  if (payment && !row && (isAnotherPayment(payment, update) || figuresDiffer(payment, update))) {
+    // Another payment id or method is another payment: not this one's business. A success of
+    // this one (or one the gateway names no id for) with other figures means money moved that
+    // does not match the order: held, flagged once, for a person to settle.
+    const flagged = update.status === 'success' && !isAnotherPayment(payment, update) ? await flagDiscrepancy(ctx, db, payment.orderId, reportOf(update)) : undefined;
+    return flagged ? { progress: 'flagged', payment: flagged } : { progress: 'mismatch', payment };
+  }
+  return payment && { progress, payment };
+}
+
+/** The guarded UPDATE's values for `update` of the order's payment. */
+export function updateArgs(ctx: LedgerContext, orderId: string, update: PaymentUpdate): UpdateArgs {
   const now = ctx.now();
   const { status, method, amount, currency, paidAmount, paidCurrency, ...details } = update;
-  const args: UpdateArgs = {
+  return {
     ...paymentDetailColumns(details),
     orderId,
     status,
@@ -106,17 +128,6 @@ export async function progressPayment(ctx: LedgerContext, db: LedgerDb, orderId:
     finalizedAt: paymentProgression.isFinal(status) ? now : null,
     noticeDueAt: noticeDueAt(now),
   };
-  const prepared = updates(ctx);
-  const { progress, row } = await progressTo(async (step) => (await prepared[step](db, args)).rows[0]);
-  const payment = row ? toPayment(row) : await getPayment(db, orderId);
-  if (payment && !row && (isAnotherPayment(payment, update) || figuresDiffer(payment, update))) {
-    // Another payment id or method is another payment: not this one's business. A success of
-    // this one (or one the gateway names no id for) with other figures means money moved that
-    // does not match the order: held, flagged once, for a person to settle.
-    const flagged = update.status === 'success' && !isAnotherPayment(payment, update) ? await flagDiscrepancy(ctx, db, payment.orderId, reportOf(update)) : undefined;
-    return flagged ? { progress: 'flagged', payment: flagged } : { progress: 'mismatch', payment };
-  }
-  return payment && { progress, payment };
 }
 
 function isAnotherPayment(payment: Payment, { paymentId, method }: PaymentUpdate): boolean {

@@ -31,12 +31,13 @@ export const paymentProgression = progression<PaymentStatus>({ init: 0, pending:
 export const operationProgression = progression<OperationStatus>({ pending: 0, success: 1, failure: 1 });
 
 /**
- * Moves a row forward: first the UPDATE guarded by `forward`, else the one guarded by `same`.
+ * Moves a row forward: first the UPDATE guarded by `forward`, else the one guarded by `same`
+ * (only that one `from` 'updated', when the first was tried already).
  * 'stale' when neither changed a row (or the row is missing; the caller tells them apart).
  * Each UPDATE is atomic on its own, so concurrent writers agree.
  */
-export async function progressTo<Row>(update: (step: 'advanced' | 'updated') => Promise<Row | undefined>): Promise<{ progress: Progress; row?: Row }> {
-  const advanced = await update('advanced');
+export async function progressTo<Row>(update: (step: 'advanced' | 'updated') => Promise<Row | undefined>, from: 'advanced' | 'updated' = 'advanced'): Promise<{ progress: Progress; row?: Row }> {
+  const advanced = from === 'advanced' ? await update('advanced') : undefined;
   if (advanced) return { progress: 'advanced', row: advanced };
   const updated = await update('updated');
   return updated ? { progress: 'updated', row: updated } : { progress: 'stale' };
