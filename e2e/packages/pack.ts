@@ -1,0 +1,54 @@
+/**
+ * `npm pack --workspaces` into a folder, as publishing would (each package's prepack builds it:
+ * widget/dist and the companion's back office are rewritten). The packages suite's global setup
+ * packs this way itself, or — when PAYFORM_PACKAGES_PACKED names a folder this script filled —
+ * takes those tarballs: `.ci/test` packs before the suites start, so the packages suite can run
+ * beside Vitest without the builds rewriting widget/dist under the tests that serve it.
+ *
+ *   npx tsx e2e/packages/pack.ts <folder>     # the tarballs and tarballs.json
+ */
+import { execFile } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import type { Tarball } from './packed.js';
+
+const run = promisify(execFile);
+const repository = fileURLToPath(new URL('../..', import.meta.url));
+/** What the folder says about its tarballs. */
+const LISTING = 'tarballs.json';
+
+/** Packs every workspace into `destination`; the builds' output goes first on stdout, then the JSON array. */
+export async function packWorkspaces(destination: string): Promise<Tarball[]> {
+  mkdirSync(destination, { recursive: true });
+  // Packed as from a release shell: Vitest's NODE_ENV=test would make Vite build the widget with
+  // Lit's development build (its warnings, 13 KB more) into the tarball and widget/dist.
+  const { NODE_ENV: _vitest, ...env } = process.env;
+  const { stdout } = await run('npm', ['pack', '--workspaces', '--json', '--pack-destination', destination], { cwd: repository, env, maxBuffer: 64 * 1024 * 1024 });
+  const json = stdout.slice(stdout.search(/^\[$/m));
+  const packed: { name: string; filename: string; size: number; unpackedSize: number; entryCount: number; files: { path: string }[] }[] = JSON.parse(json);
+  const tarballs = packed.map(({ name, filename, size, unpackedSize, entryCount, files }) => ({ name, filename, size, unpackedSize, entryCount, files: files.map((file) => file.path) }));
+  writeFileSync(join(destination, LISTING), JSON.stringify(tarballs));
+  return tarballs;
+}
+
+/** The tarballs an earlier `packWorkspaces` left in `folder`. */
+export function packedIn(folder: string): Tarball[] {
+  try {
+    return JSON.parse(readFileSync(join(folder, LISTING), 'utf8')) as Tarball[];
+  } catch (error) {
+    throw new Error(`PAYFORM_PACKAGES_PACKED=${folder} holds no ${LISTING}: fill it with \`npx tsx e2e/packages/pack.ts ${folder}\``, { cause: error });
+  }
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const folder = process.argv[2];
+  if (!folder) {
+    console.error('usage: npx tsx e2e/packages/pack.ts <folder>');
+    process.exit(2);
+  }
+  const started = Date.now();
+  const tarballs = await packWorkspaces(resolve(folder));
+  console.log(`packages: packed ${tarballs.map((tarball) => tarball.filename).join(', ')} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}
