@@ -207,7 +207,10 @@ export async function claimPayAttempt(ctx: LedgerContext, sessionId: string, req
     const session = (await prepared.lockedSessionWithAttempt(trx, { sessionId })).rows[0];
     if (!session) throw new LedgerNotFound('session', sessionId);
     if (!(JSON.parse(session.allowed_modes) as string[]).includes(mode)) throw new InvalidLedgerInput('mode', `this session does not allow ${mode}`);
-    const latest = attemptOf(session);
+    // PostgreSQL: a statement that waited for the session's lock still sees the attempts as they
+    // were when it began (a claim committed meanwhile is missing), so they are read again under
+    // the lock. SQLite's BEGIN IMMEDIATE took the write lock before the read: it is current.
+    const latest = ctx.dialect === 'postgres' ? await latestAttempt(ctx, trx, sessionId) : attemptOf(session);
     const live = refusalByLiveAttempt(latest);
     if (live) return live;
     const now = ctx.now();

@@ -149,7 +149,7 @@ describeCounts('SQLite', sqliteFile, {
 withTestDatabase((url) =>
   describeCounts('PostgreSQL', (log) => postgres(url, log), {
     // A webhook's insert and forward step are one statement (a CTE): one round trip.
-    card: { openSession: 4, pay: 9, webhooks: [4], repeatedWebhook: 4 },
-    threeDs: { openSession: 4, pay: 9, returned: 10, webhooks: [6, 4], repeatedWebhook: 4 },
+    card: { openSession: 4, pay: 10, webhooks: [4], repeatedWebhook: 4 },
+    threeDs: { openSession: 4, pay: 10, returned: 10, webhooks: [6, 4], repeatedWebhook: 4 },
   }),
 );
