@@ -69,6 +69,8 @@ async function claimIn(ctx: LedgerContext, table: keyof typeof keyOf, limit: num
  */
 function remark(ctx: LedgerContext, told: NoticeState, dueAt: number | null): Promise<boolean> {
   const set = { notice_due_at: dueAt, ...(dueAt === null ? { notice_attempts: 0 } : {}) };
+  // Grouped under its order, as the order's webhooks are: on PostgreSQL in the same lane, so two
+  // of this instance's groups never wait for each other's locks.
   return sharedTransactions(ctx)(async (trx) => {
     const marked = trx.updateTable(told.kind === 'payment' ? 'payments' : 'operations').set(set).where('notice_due_at', 'is not', null);
     const result = await (told.kind === 'payment'
@@ -76,7 +78,7 @@ function remark(ctx: LedgerContext, told: NoticeState, dueAt: number | null): Pr
       : marked.where('id', '=', told.id).where('status', '=', told.status)
     ).executeTakeFirst();
     return result.numUpdatedRows > 0n;
-  }, told.kind === 'payment' ? told.orderId : told.id);
+  }, told.orderId);
 }
 
 /**
@@ -113,5 +115,5 @@ export function paymentNotice(payment: Payment): NoticeState {
 
 /** The state an operation change tells. */
 export function operationNotice(operation: Operation): NoticeState {
-  return { kind: 'operation', id: operation.id, status: operation.status };
+  return { kind: 'operation', id: operation.id, orderId: operation.orderId, status: operation.status };
 }

@@ -535,7 +535,7 @@ export interface AbsenceCount {
  */
 export type NoticeState =
   | { readonly kind: 'payment'; readonly orderId: string; readonly status: PaymentStatus; readonly flagged: boolean }
-  | { readonly kind: 'operation'; readonly id: string; readonly status: OperationStatus };
+  | { readonly kind: 'operation'; readonly id: string; readonly orderId: string; readonly status: OperationStatus };
 
 /** A payment or operation whose current state the merchant has not been told, claimed to tell it now. */
 export type DueNotice =
