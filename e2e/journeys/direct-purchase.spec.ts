@@ -45,11 +45,15 @@ test('what paying takes loads after the form shows: when it cannot, the customer
   // The widget's pay-time chunk: fetched as the form shows, and again on paying while it has not loaded.
   let reachable = false;
   await page.route('**/widget/chunks/paying.js', (route) => (reachable ? route.fallback() : route.abort('connectionreset')));
+  const consoleErrors: string[] = [];
+  page.on('console', (message) => void (message.type() === 'error' && consoleErrors.push(message.text())));
   await checkout.open();
   const orderId = await checkout.continueToPayment();
   await checkout.pay('4242 4242 4242 4242');
   await expect(checkout.message).toHaveText('Could not reach the payment service. Please try again.');
   await expect(checkout.payButton).toBeEnabled();
+  // The developer is told the fix, with the chunk's address (a page serving pay-form.js alone fails so).
+  expect(consoleErrors.find((text) => text.startsWith('<pay-form>: serve all of dist/'))).toMatch(/chunks\/paying\.js/);
 
   reachable = true;
   await checkout.payButton.click();

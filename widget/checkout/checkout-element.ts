@@ -29,7 +29,8 @@ let paying: typeof Paying | undefined;
 const loadPaying = (): Promise<typeof Paying | undefined> =>
   import('./paying.js').then(
     (module) => (paying = module),
-    () => undefined,
+    // Offline, or a page that serves pay-form.js without its chunks: the error names the URL.
+    (error) => void console.error('<pay-form>: serve all of dist/ beside pay-form.js:', error),
   );
 
 /**
