@@ -19,9 +19,30 @@ import { oncePerLedger } from './prepared.js';
 /** A bound on one transaction's length, so the first piece of a long queue is not held back. */
 const MAX_GROUP = 128;
 
+/** Keys whose piece failed lately: kept this many, the oldest forgotten first. */
+const MAX_SUSPECTS = 64;
+
+/**
+ * Many pieces' usual work as one statement, run outside any transaction (PostgreSQL: one round
+ * trip for a group instead of BEGIN, one per piece, COMMIT). The statement must be atomic on
+ * its own and settle an item only when it can settle it entirely: an item it leaves (its result
+ * undefined) runs its piece's `work` in the group's transaction instead, as does every item when
+ * the statement throws.
+ */
+export interface Batch<Item> {
+  run(db: LedgerDb, items: readonly Item[]): Promise<readonly unknown[]>;
+}
+
+/** A piece's way into a batch: the statement, and the piece's item of it. */
+export interface Batched<Item = unknown> {
+  readonly batch: Batch<Item>;
+  readonly item: Item;
+}
+
 interface Piece {
   readonly work: (trx: LedgerDb) => Promise<unknown>;
   readonly key: string;
+  batched: Batched | undefined;
   resolve(value: unknown): void;
   reject(error: unknown): void;
 }
@@ -30,6 +51,8 @@ export class GroupCommit {
   readonly #db: LedgerDb;
   #queue: Piece[] = [];
   #draining = false;
+  /** Keys whose piece failed alone: their next pieces run alone too, so they cannot undo a group. */
+  readonly #suspects = new Set<string>();
 
   constructor(db: LedgerDb) {
     this.#db = db;
@@ -40,10 +63,11 @@ export class GroupCommit {
    * rejects and leaves nothing stored; the others commit. `work` may run twice (the second
    * time alone, after its group was rolled back): it must do nothing but its statements.
    * `key` names what the work locks (its order): a group runs its pieces in key order.
+   * `batched`: the work may instead be settled by one statement with its group's (Batch).
    */
-  run<T>(work: (trx: LedgerDb) => Promise<T>, key = ''): Promise<T> {
+  run<T>(work: (trx: LedgerDb) => Promise<T>, key = '', batched?: Batched): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.#queue.push({ work, key, resolve: resolve as (value: unknown) => void, reject });
+      this.#queue.push({ work, key, batched, resolve: resolve as (value: unknown) => void, reject });
       if (!this.#draining) void this.#drain();
     });
   }
@@ -55,37 +79,89 @@ export class GroupCommit {
         await nextTurn();
         // In key order (stable: one order's pieces keep theirs), so that two groups — of two
         // instances on PostgreSQL — take their orders' locks in the same order and cannot deadlock.
-        const group = this.#queue.splice(0, MAX_GROUP).sort(byKey);
-        if (group.length === 1) {
-          await this.#alone(group[0]!);
+        const taken = this.#queue.splice(0, MAX_GROUP).sort(byKey);
+        const group = await this.#batches(taken);
+        // A key that failed lately runs alone, before the group, so it cannot undo the others.
+        for (const piece of group.filter((piece) => this.#suspects.has(piece.key))) await this.#alone(piece);
+        const rest = group.filter((piece) => !this.#suspects.has(piece.key));
+        if (rest.length <= 1) {
+          if (rest[0]) await this.#alone(rest[0]);
           continue;
         }
         let values: unknown[];
         try {
           values = await this.#db.transaction().execute(async (trx) => {
             const done: unknown[] = [];
-            for (const piece of group) done.push(await piece.work(trx));
+            for (const piece of rest) done.push(await piece.work(trx));
             return done;
           });
         } catch {
           // Rolled back: each piece again on its own, so that only a failing one fails.
-          for (const piece of group) await this.#alone(piece);
+          for (const piece of rest) await this.#alone(piece);
           continue;
         }
-        group.forEach((piece, index) => piece.resolve(values[index]));
+        rest.forEach((piece, index) => piece.resolve(values[index]));
       }
     } finally {
       this.#draining = false;
     }
   }
 
+  /**
+   * Settles what batches can — each round the first piece left of each key, so a key's pieces
+   * still run in their order — and returns the pieces left for the transaction.
+   */
+  async #batches(group: Piece[]): Promise<Piece[]> {
+    let left = group;
+    for (;;) {
+      const firsts = left.filter((piece, index) => piece.batched && !this.#suspects.has(piece.key) && (index === 0 || left[index - 1]!.key !== piece.key));
+      if (firsts.length === 0) return left;
+      const settled = new Set<Piece>();
+      for (const [batch, pieces] of byBatch(firsts)) {
+        let values: readonly unknown[] = [];
+        try {
+          values = await batch.run(
+            this.#db,
+            pieces.map((piece) => piece.batched!.item),
+          );
+        } catch {
+          // Nothing of it was stored: each piece goes the ordinary way.
+        }
+        pieces.forEach((piece, index) => {
+          piece.batched = undefined;
+          if (values[index] === undefined) return;
+          piece.resolve(values[index]);
+          settled.add(piece);
+        });
+      }
+      left = left.filter((piece) => !settled.has(piece));
+    }
+  }
+
   async #alone(piece: Piece): Promise<void> {
     try {
       piece.resolve(await this.#db.transaction().execute(piece.work));
+      this.#suspects.delete(piece.key);
     } catch (error) {
+      this.#suspect(piece.key);
       piece.reject(error);
     }
   }
+
+  #suspect(key: string): void {
+    this.#suspects.delete(key);
+    this.#suspects.add(key);
+    if (this.#suspects.size > MAX_SUSPECTS) this.#suspects.delete(this.#suspects.values().next().value!);
+  }
+}
+
+function byBatch(pieces: readonly Piece[]): Map<Batch<unknown>, Piece[]> {
+  const batches = new Map<Batch<unknown>, Piece[]>();
+  for (const piece of pieces) {
+    const batch = piece.batched!.batch;
+    batches.set(batch, [...(batches.get(batch) ?? []), piece]);
+  }
+  return batches;
 }
 
 /** `key`: the order (or row) whose locks the work takes. */
@@ -93,13 +169,19 @@ function byKey(a: Piece, b: Piece): number {
   return a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
 }
 
-type InTransaction = <T>(work: (trx: LedgerDb) => Promise<T>, key: string) => Promise<T>;
+type InTransaction = <T>(work: (trx: LedgerDb) => Promise<T>, key: string, batched?: Batched) => Promise<T>;
+
+/** Groups at once on PostgreSQL at most: while one waits for its round trips the database works on another's. */
+const POSTGRES_LANES = 4;
 
 /**
- * Groups at once on PostgreSQL: while one waits for its round trips the database works on
- * another's (the pool holds 10 connections; the pay path keeps the rest).
+ * How many groups run side by side on `connections` (the pool's size): each holds one while it
+ * runs, and the pay path keeps at least one, so a burst of webhooks never leaves a payment
+ * waiting for a connection.
  */
-const POSTGRES_LANES = 4;
+export function laneCount(dialect: LedgerContext['dialect'], connections: number): number {
+  return dialect === 'postgres' ? Math.max(1, Math.min(POSTGRES_LANES, connections - 1)) : 1;
+}
 
 /**
  * Where the webhook path's writes go — storing an event, clearing a notice mark after the hook:
@@ -108,9 +190,9 @@ const POSTGRES_LANES = 4;
  * other's locks on an order.
  */
 export const sharedTransactions = oncePerLedger((ctx: LedgerContext): InTransaction => {
-  const lanes = Array.from({ length: ctx.dialect === 'postgres' ? POSTGRES_LANES : 1 }, () => new GroupCommit(ctx.db));
-  if (lanes.length === 1) return (work, key) => lanes[0]!.run(work, key);
-  return (work, key) => lanes[laneOf(key, lanes.length)]!.run(work, key);
+  const lanes = Array.from({ length: laneCount(ctx.dialect, ctx.connections) }, () => new GroupCommit(ctx.db));
+  if (lanes.length === 1) return (work, key, batched) => lanes[0]!.run(work, key, batched);
+  return (work, key, batched) => lanes[laneOf(key, lanes.length)]!.run(work, key, batched);
 });
 
 /** A cheap, stable spread of keys (FNV-1a). */
