@@ -5,14 +5,15 @@
 // UPDATE of the payment.
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
-import type { Compilable, Kysely, QueryCreator } from 'kysely';
+import type { Compilable, ExpressionBuilder, Kysely, QueryCreator, SqlBool } from 'kysely';
 import { lockPayment, lockingRead } from './context.js';
 import type { LedgerContext, LedgerDb } from './context.js';
 import { sharedTransactions } from './group-commit.js';
 import type { Batch, Batched } from './group-commit.js';
 import { gatewayEventInput, parseInput } from './input.js';
 import { insertOperation, progressOperation } from './operations.js';
-import { flagDiscrepancy, guardedUpdate, progressPayment, updateArgs } from './payments.js';
+import { flagDiscrepancy, guardedUpdate, progressPayment, samePayment, updateArgs } from './payments.js';
+import { paymentProgression } from './progression.js';
 import type { UpdateArgs } from './payments.js';
 import { oncePerLedger, prepareQuery } from './prepared.js';
 import type { SlotOf } from './prepared.js';
@@ -260,22 +261,24 @@ function batchRows(events: unknown) {
   return sql<Record<string, unknown>>`(select ${sql.raw(columns)} from json_array_elements(${events}::json) as e(value), lateral (select (e.value -> 'row') as row, (e.value -> 'args') as args) as b)`;
 }
 
-/** What the batch statement says of each of its events: the payment as a step left it, or the event as stored before. */
+/** What the batch statement says of each of its events: the payment as its step left it (or as it was, stale), or the event as stored before. */
 interface BatchResult {
   readonly batch_id: string;
   readonly advanced: PaymentRow | null;
   readonly updated: PaymentRow | null;
+  readonly behind: PaymentRow | null;
   readonly seen: WebhookEventRow | null;
 }
 
 /**
- * PostgreSQL, the usual payment events of a group in one statement, outside any transaction:
- * each new event's guarded step (one event an order: forward, else a refresh of the same
- * status — the two guards never both hold), each event stored with the step it took, and
- * nothing else: what takes neither step (stale, another payment, an unknown order) goes the
- * ordinary way. A plain INSERT: an event stored meanwhile by another writer fails the whole
- * statement, and its events go the ordinary way. Each event stored before is read too: a
- * repeat of one applied is settled here.
+ * PostgreSQL, the usual payment events of a group in one statement, outside any transaction.
+ * For each new event (one an order): its payment's guarded step — forward, else a refresh of
+ * the same status — or, when the payment is this one but already past it, nothing (stale: a
+ * status only moves forward, so that stays true without a lock). The three never hold
+ * together. Each event is stored with what it did, and nothing else: what none of them covers
+ * (another payment, an unknown order) goes the ordinary way. A plain INSERT: an event stored
+ * meanwhile by another writer fails the whole statement, and its events go the ordinary way.
+ * Each event stored before is read too: a repeat of one applied is settled here.
  */
 const advancingBatch = oncePerLedger((ctx: LedgerContext) => {
   const statement = prepareQuery<{ events: string }, BatchResult>((slot) => {
@@ -283,18 +286,32 @@ const advancingBatch = oncePerLedger((ctx: LedgerContext) => {
     const batchRef = (column: string) => sql.ref<string>(`batch.${column}`);
     // Built loosely typed: Kysely's types do not follow a CTE made of raw SQL.
     const db = ctx.db as unknown as Kysely<Record<string, Record<string, unknown>>>;
-    const step = (qc: QueryCreator<LedgerTables>, step: 'advanced' | 'updated') =>
+    type Creator = QueryCreator<LedgerTables>;
+    const unknownEvent = ({ not, exists, selectFrom }: ExpressionBuilder<LedgerTables, 'payments'>) =>
+      not(exists(selectFrom('webhook_events as known').select(sql.lit(1).as('one')).where('known.id', '=', batchRef('event_id'))));
+    const step = (qc: Creator, step: 'advanced' | 'updated') =>
       guardedUpdate(qc, step, arg)
         .from('batch' as never)
-        .where(({ not, exists, selectFrom }) => not(exists(selectFrom('webhook_events as known').select(sql.lit(1).as('one')).where('known.id', '=', batchRef('event_id')))))
+        .where(unknownEvent)
         .clearReturning()
         .returningAll('payments')
         .returning(batchRef('event_id').as('event_id'));
+    const behind = (qc: Creator) =>
+      (qc as unknown as typeof db)
+        .selectFrom('payments')
+        .innerJoin('batch', 'batch.arg_orderId', 'payments.order_id')
+        .where(unknownEvent as never)
+        .where(sql<SqlBool>`not (${paymentProgression.forward(arg('rank'))}) and not (${paymentProgression.same(arg('status'))})`)
+        .where(samePayment(arg) as never)
+        .selectAll('payments')
+        .select(batchRef('event_id').as('event_id'));
+    const outcomeOf = (from: string, outcome: EventOutcome) => (qc: Creator) => (qc as unknown as typeof db).selectFrom(from).select([`${from}.event_id`, sql.lit(outcome).as('outcome')]);
     const joined = (alias: string) => sql.raw(alias);
     return db
       .with('batch', () => batchRows(slot('events')))
-      .with('advanced', (qc) => step(qc as QueryCreator<LedgerTables>, 'advanced'))
-      .with('updated', (qc) => step(qc as QueryCreator<LedgerTables>, 'updated'))
+      .with('advanced', (qc) => step(qc as Creator, 'advanced'))
+      .with('updated', (qc) => step(qc as Creator, 'updated'))
+      .with('behind', (qc) => behind(qc as Creator))
       .with('stored', (qc) =>
         qc
           .insertInto('webhook_events')
@@ -302,22 +319,23 @@ const advancingBatch = oncePerLedger((ctx: LedgerContext) => {
           .expression(
             qc
               .selectFrom('batch')
-              .where(({ or, exists, selectFrom }) =>
-                or([exists(selectFrom('advanced').select(sql.lit(1).as('one')).whereRef('advanced.event_id', '=', 'batch.event_id')), exists(selectFrom('updated').select(sql.lit(1).as('one')).whereRef('updated.event_id', '=', 'batch.event_id'))]),
+              .innerJoin(
+                (sub) => outcomeOf('advanced', 'applied')(sub as never).unionAll(outcomeOf('updated', 'applied')(sub as never)).unionAll(outcomeOf('behind', 'stale')(sub as never)).as('took'),
+                'took.event_id',
+                'batch.event_id',
               )
-              .select(eventColumns.map((column) => batchRef(`event_${column}`).as(column))),
+              .select(eventColumns.map((column) => (column === 'outcome' ? sql.ref<string>('took.outcome') : batchRef(`event_${column}`)).as(column))),
           )
           .returning('id'),
       )
       .selectFrom('batch')
       .leftJoin('advanced', 'advanced.event_id', 'batch.event_id')
       .leftJoin('updated', 'updated.event_id', 'batch.event_id')
+      .leftJoin('behind', 'behind.event_id', 'batch.event_id')
       .leftJoin('webhook_events as seen', 'seen.id', 'batch.event_id')
       .select([
         batchRef('event_id').as('batch_id'),
-        sql<PaymentRow | null>`to_json(${joined('advanced')})`.as('advanced'),
-        sql<PaymentRow | null>`to_json(${joined('updated')})`.as('updated'),
-        sql<WebhookEventRow | null>`to_json(${joined('seen')})`.as('seen'),
+        ...(['advanced', 'updated', 'behind', 'seen'] as const).map((alias) => sql`to_json(${joined(alias)})`.as(alias)),
       ]) as unknown as Compilable<BatchResult>;
   });
   return {
@@ -326,10 +344,12 @@ const advancingBatch = oncePerLedger((ctx: LedgerContext) => {
       const results = new Map(rows.map((result) => [result.batch_id, result]));
       return items.map(({ row }) => {
         const result = results.get(row.id);
-        const moved = result?.advanced ?? result?.updated;
-        if (moved) return { isNew: true, event: toStoredEvent(row), advanced: moved === result?.advanced, flagged: false, payment: toPayment(moved), operation: null };
+        if (!result) return undefined;
+        const moved = result.advanced ?? result.updated;
+        if (moved) return { isNew: true, event: toStoredEvent(row), advanced: moved === result.advanced, flagged: false, payment: toPayment(moved), operation: null };
+        if (result.behind) return { isNew: true, event: { ...toStoredEvent(row), outcome: 'stale' }, advanced: false, flagged: false, payment: toPayment(result.behind), operation: null };
         // Stored before and applied: a repeat, nothing to do (as applyStored would find).
-        if (result?.seen && result.seen.applied_at !== null) return unchanged(toStoredEvent(result.seen));
+        if (result.seen && result.seen.applied_at !== null) return unchanged(toStoredEvent(result.seen));
         return undefined;
       });
     },
