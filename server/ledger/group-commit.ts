@@ -80,27 +80,16 @@ export class GroupCommit {
         // In key order (stable: one order's pieces keep theirs), so that two groups — of two
         // instances on PostgreSQL — take their orders' locks in the same order and cannot deadlock.
         const taken = this.#queue.splice(0, MAX_GROUP).sort(byKey);
-        const group = await this.#batches(taken);
         // A key that failed lately runs alone, before the group, so it cannot undo the others.
-        for (const piece of group.filter((piece) => this.#suspects.has(piece.key))) await this.#alone(piece);
-        const rest = group.filter((piece) => !this.#suspects.has(piece.key));
-        if (rest.length <= 1) {
-          if (rest[0]) await this.#alone(rest[0]);
-          continue;
+        for (const piece of taken.filter((piece) => this.#suspects.has(piece.key))) await this.#alone(piece);
+        const group = taken.filter((piece) => !this.#suspects.has(piece.key));
+        if (group.length > 0 && firstsOfKeys(group).length === group.length && group.every((piece) => piece.batched)) {
+          // The usual group: one statement, its own commit, no transaction around it.
+          const left = await this.#settleFirsts(this.#db, group);
+          if (left.length > 0) await this.#together(left);
+        } else if (group.length > 0) {
+          await this.#together(group);
         }
-        let values: unknown[];
-        try {
-          values = await this.#db.transaction().execute(async (trx) => {
-            const done: unknown[] = [];
-            for (const piece of rest) done.push(await piece.work(trx));
-            return done;
-          });
-        } catch {
-          // Rolled back: each piece again on its own, so that only a failing one fails.
-          for (const piece of rest) await this.#alone(piece);
-          continue;
-        }
-        rest.forEach((piece, index) => piece.resolve(values[index]));
       }
     } finally {
       this.#draining = false;
@@ -108,34 +97,62 @@ export class GroupCommit {
   }
 
   /**
-   * Settles what batches can — each round the first piece left of each key, so a key's pieces
-   * still run in their order — and returns the pieces left for the transaction.
+   * The pieces in one transaction, and one commit: first what batches settle — each round the
+   * first piece left of each key, so a key's pieces still run in their order — then the rest.
+   * When anything fails, all of it is rolled back and each piece runs again alone.
    */
-  async #batches(group: Piece[]): Promise<Piece[]> {
-    let left = group;
-    for (;;) {
-      const firsts = left.filter((piece, index) => piece.batched && !this.#suspects.has(piece.key) && (index === 0 || left[index - 1]!.key !== piece.key));
-      if (firsts.length === 0) return left;
-      const settled = new Set<Piece>();
-      for (const [batch, pieces] of byBatch(firsts)) {
-        let values: readonly unknown[] = [];
-        try {
-          values = await batch.run(
-            this.#db,
-            pieces.map((piece) => piece.batched!.item),
-          );
-        } catch {
-          // Nothing of it was stored: each piece goes the ordinary way.
+  async #together(group: Piece[]): Promise<void> {
+    if (group.length === 1 && !group[0]!.batched) return this.#alone(group[0]!);
+    let values: Map<Piece, unknown>;
+    try {
+      values = await this.#db.transaction().execute(async (trx) => {
+        const done = new Map<Piece, unknown>();
+        let left = group;
+        for (;;) {
+          const settled = await this.#settleFirsts(trx, left, done);
+          if (settled === left) break;
+          left = settled;
         }
-        pieces.forEach((piece, index) => {
-          piece.batched = undefined;
-          if (values[index] === undefined) return;
-          piece.resolve(values[index]);
-          settled.add(piece);
-        });
+        for (const piece of left) done.set(piece, await piece.work(trx));
+        return done;
+      });
+    } catch {
+      // Rolled back: each piece again on its own, so that only a failing one fails.
+      for (const piece of group) {
+        piece.batched = undefined;
+        await this.#alone(piece);
       }
-      left = left.filter((piece) => !settled.has(piece));
+      return;
     }
+    for (const piece of group) piece.resolve(values.get(piece));
+  }
+
+  /**
+   * One round of batches over the first piece of each key; returns the pieces left (the same
+   * array when no piece was up for a batch). Settled pieces go into `done` when given (their
+   * transaction is not committed yet), else they are resolved. A batch that throws throws in a
+   * transaction (which is rolled back), and settles nothing outside one.
+   */
+  async #settleFirsts(db: LedgerDb, pieces: Piece[], done?: Map<Piece, unknown>): Promise<Piece[]> {
+    const firsts = firstsOfKeys(pieces).filter((piece) => piece.batched);
+    if (firsts.length === 0) return pieces;
+    const settled = new Set<Piece>();
+    for (const [batch, batched] of byBatch(firsts)) {
+      const running = batch.run(
+        db,
+        batched.map((piece) => piece.batched!.item),
+      );
+      // Outside a transaction a failed statement stored nothing: its pieces are left.
+      const values = done ? await running : await running.catch((): readonly unknown[] => []);
+      batched.forEach((piece, index) => {
+        piece.batched = undefined;
+        if (values[index] === undefined) return;
+        settled.add(piece);
+        if (done) done.set(piece, values[index]);
+        else piece.resolve(values[index]);
+      });
+    }
+    return pieces.filter((piece) => !settled.has(piece));
   }
 
   async #alone(piece: Piece): Promise<void> {
@@ -153,6 +170,11 @@ export class GroupCommit {
     this.#suspects.add(key);
     if (this.#suspects.size > MAX_SUSPECTS) this.#suspects.delete(this.#suspects.values().next().value!);
   }
+}
+
+/** Of pieces in key order, the first of each key. */
+function firstsOfKeys(pieces: readonly Piece[]): Piece[] {
+  return pieces.filter((piece, index) => index === 0 || pieces[index - 1]!.key !== piece.key);
 }
 
 function byBatch(pieces: readonly Piece[]): Map<Batch<unknown>, Piece[]> {
