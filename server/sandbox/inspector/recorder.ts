@@ -28,10 +28,10 @@ export function recordRequests(gateway: SimulatedGateway): MiddlewareHandler<San
     const id = gateway.requests.nextId();
     const at = formatTimestamp(gateway.clock.now());
     const startedAt = performance.now();
-    const jsonAnswers = keepJsonAnswers(c);
+    const jsonAnswer = keepJsonAnswer(c);
     await duringRequest(id, next);
     try {
-      gateway.requests.add(await describe(c, jsonAnswers, { id, at, durationMs: Math.round(performance.now() - startedAt) }));
+      gateway.requests.add(await describe(c, jsonAnswer, { id, at, durationMs: Math.round(performance.now() - startedAt) }));
     } catch (error) {
       // The answer goes out whatever happens to its record.
       gateway.config.log(`sandbox inspector could not record ${c.req.method} ${c.req.path}: ${String(error)}`);
@@ -43,29 +43,33 @@ function isRecorded(method: string, path: string): boolean {
   return path.startsWith('/api/v1/') || (method !== 'GET' && method !== 'HEAD');
 }
 
-/**
- * The object each `c.json` answer of the request was made from, by the answer it made. Reading
- * the body back from the Response instead would clone it (undici's Response and a web stream
- * tee) and make @hono/node-server send it through the stream rather than as the string it is:
- * a tenth of the sandbox's CPU a payment.
- */
-function keepJsonAnswers(c: Context<SandboxEnv>): WeakMap<Response, unknown> {
-  const answers = new WeakMap<Response, unknown>();
-  const json = c.json;
-  c.json = ((object: unknown, ...rest: unknown[]) => {
-    const answer = (json as (...args: unknown[]) => Response)(object, ...rest);
-    answers.set(answer, object);
-    return answer;
-  }) as typeof c.json;
-  return answers;
+/** The last `c.json` answer of a request and the object it was made from. */
+interface JsonAnswer {
+  answer: Response | undefined;
+  object: unknown;
 }
 
-async function describe(c: Context<SandboxEnv>, jsonAnswers: WeakMap<Response, unknown>, start: { id: number; at: string; durationMs: number }): Promise<RecordedRequest> {
+/**
+ * The object the request's last `c.json` answer was made from. Reading the body back from the
+ * Response instead would clone it (undici's Response and a web stream tee) and make
+ * @hono/node-server send it through the stream rather than as the string it is: a tenth of the
+ * sandbox's CPU a payment. Any other answer is read back (readAnswer).
+ */
+function keepJsonAnswer(c: Context<SandboxEnv>): JsonAnswer {
+  const kept: JsonAnswer = { answer: undefined, object: undefined };
+  const json = c.json;
+  c.json = ((object: unknown, ...rest: unknown[]) => {
+    kept.answer = (json as (...args: unknown[]) => Response)(object, ...rest);
+    kept.object = object;
+    return kept.answer;
+  }) as typeof c.json;
+  return kept;
+}
+
+async function describe(c: Context<SandboxEnv>, json: JsonAnswer, start: { id: number; at: string; durationMs: number }): Promise<RecordedRequest> {
   const answer = c.res;
   // Masked (copied) before anything is awaited, so the record is the answer as it was sent.
-  const answerBody = jsonAnswers.has(answer) ? redact(jsonAnswers.get(answer)) : redact(await readAnswer(answer));
-  // A 413 was refused before its body was read: it is not read now either.
-  const requestText = answer.status === 413 ? '' : await c.req.text().catch(() => '');
+  const answerBody = json.answer === answer ? redact(json.object) : redact(await readAnswer(answer));
   const notes: InspectorNote[] = [...leniencyNotes(c.get('leniency')), ...refusalNotes(answer.status, answerBody, c.get('leniency'))];
   const headers: Record<string, string> = {};
   for (const name of ANSWER_HEADERS) {
@@ -78,13 +82,41 @@ async function describe(c: Context<SandboxEnv>, jsonAnswers: WeakMap<Response, u
     method: c.req.method,
     path: redact(c.req.path) as string,
     query: redact(c.req.query()) as Record<string, unknown>,
-    headers: redact(c.req.header()) as Record<string, unknown>,
-    body: answer.status === 413 ? '[larger than the body limit: not read]' : readable(requestText, c.req.header('content-type')),
+    headers: redact(requestHeaders(c)) as Record<string, unknown>,
+    body: await requestBody(c, answer.status),
     status: answer.status,
     response: { headers: redact(headers) as Record<string, string>, body: cut(answerBody) },
     duration_ms: start.durationMs,
     notes: redact(notes) as InspectorNote[],
   };
+}
+
+/**
+ * The request's headers by lower-case name. Served over HTTP they are Node's own: asking Hono's
+ * Request for all of them builds a web Headers (undici) for every request, which nothing else
+ * on a payment's path needs. A repeated header is one value, joined with `, ` as Headers does.
+ */
+function requestHeaders(c: Context<SandboxEnv>): Record<string, string> {
+  const incoming = c.env?.incoming;
+  if (!incoming) return c.req.header();
+  // No prototype: a header may be called `__proto__`.
+  const headers: Record<string, string> = Object.create(null) as Record<string, string>;
+  const raw = incoming.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!.toLowerCase();
+    const value = raw[i + 1]!;
+    headers[name] = headers[name] === undefined ? value : `${headers[name]}, ${value}`;
+  }
+  return headers;
+}
+
+/** The request body as recorded: the JSON readJsonBody parsed when it did, else read as text. */
+async function requestBody(c: Context<SandboxEnv>, status: number): Promise<unknown> {
+  // A 413 was refused before its body was read: it is not read now either.
+  if (status === 413) return '[larger than the body limit: not read]';
+  const parsed = c.get('jsonBody');
+  if (parsed !== undefined) return redact(parsed);
+  return readable(await c.req.text().catch(() => ''), c.req.header('content-type'));
 }
 
 /** A body as a person reads it: parsed JSON or form fields when it is one, masked. */
