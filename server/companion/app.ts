@@ -23,7 +23,7 @@ import { widgetRoutes } from './checkout/widget-routes.js';
 import { resolveConfig } from './config.js';
 import type { CompanionConfig } from './config.js';
 import type { CompanionEnv, CompanionServices } from './context.js';
-import { checkoutCors, noStore, securityHeaders } from './http/browser-policies.js';
+import { answerHeaders, checkoutCors } from './http/browser-policies.js';
 import { abortedByClient, abortedProblem } from './http/client-abort.js';
 import { problemOf } from './http/failure-problems.js';
 import { REPLAYED_HEADER } from './http/idempotency-keys.js';
@@ -140,15 +140,15 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
     if (c.res.status === 429) metrics.rateLimited(routePath(c, -1));
     if (c.res.headers.get(REPLAYED_HEADER) === 'true') metrics.idempotentReplay();
   });
-  app.use(securityHeaders(options.publicUrl));
+  // Security headers on every answer; no-store on the API, the webhooks and the return landing
+  // (it answers with a session's outcome, or a redirect carrying its id).
+  app.use(answerHeaders(options.publicUrl, ['/api', '/webhooks', '/checkout'].map((prefix) => `${options.basePath}${prefix}`)));
   // Before anything reads a body, on every path (routes added by `extend` included).
   app.use(limitBody(options.bodyLimitBytes, { [`${options.basePath}/webhooks/`]: options.webhookBodyLimitBytes }));
   app.use(methodNotAllowed({ app, onMethodNotAllowed: (_c, allowed) => methodProblem(allowed) }));
   app.use('/api/checkout/sessions/*', checkoutCors(options.allowedOrigins, new URL(options.publicUrl).origin));
-  app.use('/api/*', noStore(), requireMediaType('application/json'));
-  app.use('/webhooks/*', noStore(), requireMediaType('application/x-www-form-urlencoded'));
-  // The return landing answers with a session's outcome, or a redirect carrying its id.
-  app.use('/checkout/*', noStore());
+  app.use('/api/*', requireMediaType('application/json'));
+  app.use('/webhooks/*', requireMediaType('application/x-www-form-urlencoded'));
   app.use(refuseNulInAddress());
   const admin = requireAdminToken(options.adminToken);
   for (const prefix of ADMIN_PREFIXES) app.use(prefix, admin).use(`${prefix}/*`, admin);
@@ -188,7 +188,7 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
     if (abortedByClient(c)) return sendProblem(c, abortedProblem());
     if (isLedgerUnavailable(error)) outage.noticed(error);
     else if (isLedgerFault(error)) metrics.ledgerError('failed');
-    return answerError(error, c.var.logger ?? logger, (problem) => sendProblem(c, problem));
+    return answerError(error, c.get('logger') ?? logger, (problem) => sendProblem(c, problem));
   });
 
   const handle: CompanionHandle = {

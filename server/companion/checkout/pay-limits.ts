@@ -17,11 +17,11 @@ const UNCOUNTED: RateDecision = { allowed: true, retryAfterMs: 0, justExceeded: 
 
 export function limitPayAttempts(): MiddlewareHandler<CompanionEnv> {
   return async (c, next) => {
-    const { payLimits, options, logger } = c.var.services;
+    const { payLimits, options, logger } = c.get('services');
     const id = c.req.param('id') ?? '';
     if (!SESSION_ID.test(id)) throw ApiProblem.notFound('The checkout session', 'session_not_found');
     const client = clientAddress(c, options.trustProxy);
-    if (client === undefined) noteUnknownClient(c.var.services);
+    if (client === undefined) noteUnknownClient(c.get('services'));
     const byClient = client === undefined ? UNCOUNTED : payLimits.perClient.take(`client:${clientKey(c, options.trustProxy)}`);
     const decision = byClient.allowed ? payLimits.perSession.take(`session:${id}`) : byClient;
     if (!decision.allowed) {

@@ -4,20 +4,52 @@
  * origins only, and `no-store` on the API (sessions and orders must not sit in caches).
  */
 import type { MiddlewareHandler } from 'hono';
-import { secureHeaders } from 'hono/secure-headers';
 import type { CompanionEnv } from '../context.js';
 import type { Logger } from '../log/logger.js';
 
-export function securityHeaders(publicUrl: string): MiddlewareHandler<CompanionEnv> {
-  return secureHeaders({
-    overwrite: false,
-    contentSecurityPolicy: { defaultSrc: ["'none'"], frameAncestors: ["'none'"], baseUri: ["'none'"], formAction: ["'none'"] },
-    // HSTS only where it means something: a companion reached over https.
-    strictTransportSecurity: publicUrl.startsWith('https:') ? 'max-age=31536000; includeSubDomains' : false,
-    referrerPolicy: 'no-referrer',
-    xFrameOptions: 'DENY',
-    removePoweredBy: true,
-  });
+/**
+ * What every answer carries unless its route set the header itself: the set hono/secure-headers
+ * gives with the companion's options (CSP `'none'` for everything, no framing, no referrer),
+ * written out once. HSTS only where it means something: a companion reached over https.
+ */
+function securitySet(publicUrl: string): ReadonlyArray<readonly [string, string]> {
+  return [
+    ['cross-origin-resource-policy', 'same-origin'],
+    ['cross-origin-opener-policy', 'same-origin'],
+    ['origin-agent-cluster', '?1'],
+    ['referrer-policy', 'no-referrer'],
+    ...(publicUrl.startsWith('https:') ? [['strict-transport-security', 'max-age=31536000; includeSubDomains'] as const] : []),
+    ['x-content-type-options', 'nosniff'],
+    ['x-dns-prefetch-control', 'off'],
+    ['x-download-options', 'noopen'],
+    ['x-frame-options', 'DENY'],
+    ['x-permitted-cross-domain-policies', 'none'],
+    ['x-xss-protection', '0'],
+    ['content-security-policy', "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"],
+  ];
+}
+
+/**
+ * The headers of every answer, added in one pass once the route has answered: the security
+ * set, and `no-store` under `noStorePrefixes` (the API, webhooks, the return landing: sessions
+ * and orders must not sit in caches). A route's own value of any of them wins; X-Powered-By
+ * goes. One pass, because each Headers lookup or change costs about half a microsecond and
+ * the separate middlewares this replaces asked twice for every header.
+ */
+export function answerHeaders(publicUrl: string, noStorePrefixes: readonly string[]): MiddlewareHandler<CompanionEnv> {
+  const security = securitySet(publicUrl);
+  const withNoStore = [...security, ['cache-control', 'no-store'] as const];
+  const noStoreUnder = (path: string) => noStorePrefixes.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
+  return async (c, next) => {
+    await next();
+    const headers = c.res.headers;
+    // The route's own headers: usually just its Content-Type.
+    const own = new Set(headers.keys());
+    for (const [name, value] of noStoreUnder(c.req.path) ? withNoStore : security) {
+      if (!own.has(name)) headers.append(name, value);
+    }
+    if (own.has('x-powered-by')) headers.delete('x-powered-by');
+  };
 }
 
 /** Distinct refused origins remembered for the once-per-origin warning: anyone can send any Origin. */
@@ -49,7 +81,7 @@ export function checkoutCors(allowedOrigins: readonly string[], ownOrigin: strin
   };
   return async (c, next) => {
     const origin = c.req.header('origin');
-    const allowedOrigin = origin ? allowOrigin(origin, c.req.url, c.var.logger) : undefined;
+    const allowedOrigin = origin ? allowOrigin(origin, c.req.url, c.get('logger')) : undefined;
     if (c.req.method === 'OPTIONS') {
       const preflight = new Headers(PREFLIGHT);
       if (allowedOrigin) preflight.set('Access-Control-Allow-Origin', allowedOrigin);

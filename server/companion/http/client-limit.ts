@@ -14,9 +14,9 @@ import { noteUnknownClient } from './unknown-client.js';
 /** `what` names the requests counted, in the plural: "checkout sessions opened". */
 export function limitPerClient(limiter: RateLimiter, what: string): MiddlewareHandler<CompanionEnv> {
   return async (c, next) => {
-    const { options, logger } = c.var.services;
+    const { options, logger } = c.get('services');
     if (clientAddress(c, options.trustProxy) === undefined) {
-      noteUnknownClient(c.var.services);
+      noteUnknownClient(c.get('services'));
       return next();
     }
     const decision = limiter.take(clientKey(c, options.trustProxy));

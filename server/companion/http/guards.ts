@@ -24,7 +24,7 @@ export function requireAdminToken(adminToken: string): MiddlewareHandler<Compani
   return async (c, next) => {
     const match = /^Bearer[ ]+(\S+)\s*$/i.exec(c.req.header('authorization') ?? '');
     if (match?.[1] && timingSafeEqual(digest(match[1]), expected)) return next();
-    const { wrongAdminTokens, options, logger } = c.var.services;
+    const { wrongAdminTokens, options, logger } = c.get('services');
     const client = clientKey(c, options.trustProxy);
     // A host that passes no client address puts everyone under one key: counting there would
     // slow every caller for one guesser. The token's length stands alone then.

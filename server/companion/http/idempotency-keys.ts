@@ -56,7 +56,7 @@ export function idempotencyKeys(secret: string, timings: IdempotencyTimings = ID
     const header = c.req.method === 'POST' ? c.req.header(IDEMPOTENCY_HEADER) : undefined;
     if (header === undefined) return next();
     const key = checkedKey(header);
-    const { ledger, logger } = c.var.services;
+    const { ledger, logger } = c.get('services');
     const body = await c.req.text();
     const fingerprint = requestFingerprint(secret, c.req.method, c.req.path, body);
     const request: IdempotencyRequest = { scope, key, method: c.req.method, path: c.req.path, fingerprint, ...timings };
@@ -68,7 +68,7 @@ export function idempotencyKeys(secret: string, timings: IdempotencyTimings = ID
         return replay(claim.answer);
       case 'in_progress': {
         // Not stored: the claim's holder stores its own answer.
-        const truth = await keyedTruth(c.var.services, c.req.path, body, keyedId);
+        const truth = await keyedTruth(c.get('services'), c.req.path, body, keyedId);
         if (truth.known === 'made') return replay(truth.answer);
         throw new ApiProblem(409, 'idempotency_key_in_use', `A request with this Idempotency-Key is still running; try again when it has been answered${lookAt(orderOf(truth))}`, undefined, { 'Retry-After': '1' });
       }
@@ -77,8 +77,8 @@ export function idempotencyKeys(secret: string, timings: IdempotencyTimings = ID
           [IDEMPOTENCY_HEADER]: 'was used for another request',
         });
       case 'interrupted': {
-        const truth = await keyedTruth(c.var.services, c.req.path, body, keyedId);
-        if (truth.known === 'made') return storeAndReplay(c.var.services, request, claim.claimId, truth.answer);
+        const truth = await keyedTruth(c.get('services'), c.req.path, body, keyedId);
+        if (truth.known === 'made') return storeAndReplay(c.get('services'), request, claim.claimId, truth.answer);
         // Never made: nothing of it reached the gateway, so it runs now, under this claim.
         if (truth.known === 'never_made') break;
         // Made, not settled: held (not stored), answered from the ledger once it knows.
@@ -86,7 +86,7 @@ export function idempotencyKeys(secret: string, timings: IdempotencyTimings = ID
           throw new ApiProblem(409, 'idempotency_key_in_use', `The request first sent with this Idempotency-Key was interrupted; its outcome is not known yet${lookAt(truth.orderId)}`, undefined, { 'Retry-After': '5' });
         }
         // Nothing in the ledger can say (a cancel, a webhook re-send): interrupted, for good.
-        return answerInterrupted(c.var.services, request, claim.claimId, truth.orderId);
+        return answerInterrupted(c.get('services'), request, claim.claimId, truth.orderId);
       }
     }
     let answer: StoredAnswer | undefined;

@@ -14,10 +14,12 @@ export function logRequests(): MiddlewareHandler<CompanionEnv> {
     await next();
     const status = c.res.status;
     const fields = { method: c.req.method, route: routePath(c, -1), status, ms: Math.round((performance.now() - started) * 10) / 10 };
-    if (abortedByClient(c)) c.var.logger.info('request aborted by the client', fields);
+    // c.get, not c.var: c.var copies every variable into a new object each time it is read.
+    const logger = c.get('logger');
+    if (abortedByClient(c)) logger.info('request aborted by the client', fields);
     // A 503 with Retry-After is a deliberate "try again shortly" (the database or gateway is
     // away, the instance is stopping): the cause is logged once where it is noticed, not per request.
-    else if (status >= 500 && !(status === 503 && c.res.headers.has('retry-after'))) c.var.logger.error('request failed', fields);
-    else c.var.logger.info('request', fields);
+    else if (status >= 500 && !(status === 503 && c.res.headers.has('retry-after'))) logger.error('request failed', fields);
+    else logger.info('request', fields);
   };
 }

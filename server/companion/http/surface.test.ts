@@ -10,6 +10,21 @@ import { payBody, stacksPerTest } from '../test/stack.js';
 import type { Json, Stack, StackOptions } from '../test/stack.js';
 
 const openStack = stacksPerTest();
+
+/** hono/secure-headers' set with the companion's options, over http (no HSTS). */
+const SECURITY_SET: ReadonlyArray<[string, string]> = [
+  ['content-security-policy', "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"],
+  ['cross-origin-opener-policy', 'same-origin'],
+  ['cross-origin-resource-policy', 'same-origin'],
+  ['origin-agent-cluster', '?1'],
+  ['referrer-policy', 'no-referrer'],
+  ['x-content-type-options', 'nosniff'],
+  ['x-dns-prefetch-control', 'off'],
+  ['x-download-options', 'noopen'],
+  ['x-frame-options', 'DENY'],
+  ['x-permitted-cross-domain-policies', 'none'],
+  ['x-xss-protection', '0'],
+];
 let stack: Stack;
 const open = async (options: StackOptions = {}) => (stack = await openStack(options));
 
@@ -30,6 +45,21 @@ describe('headers for browsers', () => {
     });
     expect(response.headers.get('strict-transport-security')).toBeNull();
     expect(response.headers.get('x-powered-by')).toBeNull();
+  });
+
+  it('sends the whole security set on every answer, a route\'s own values first, no-store only where it belongs', async () => {
+    const names = [...SECURITY_SET.map(([name]) => name), 'cache-control'];
+    const headersOf = (response: Response) => Object.fromEntries(names.map((name) => [name, response.headers.get(name)]));
+    const session = await stack.openSession();
+    const paid = await stack.request('POST', `/api/checkout/sessions/${session.id}/pay`, { body: payBody() });
+    expect(paid.status).toBe(200);
+    expect(headersOf(paid)).toEqual({ ...Object.fromEntries(SECURITY_SET), 'cache-control': 'no-store' });
+    // An unknown route's 404 may be read by any page (its CORP is its own); no-store under /api.
+    expect(headersOf(await stack.request('GET', '/api/nowhere'))).toEqual({
+      ...Object.fromEntries(SECURITY_SET), 'cross-origin-resource-policy': 'cross-origin', 'cache-control': 'no-store',
+    });
+    // Outside the API, the webhooks and the return landing, caching is the route's business.
+    expect(headersOf(await stack.request('GET', '/healthz'))).toEqual({ ...Object.fromEntries(SECURITY_SET), 'cache-control': null });
   });
 
   it('lets configured merchant origins call the checkout API, and no one else', async () => {

@@ -47,22 +47,37 @@ export function memorySink(): { readonly sink: LogSink; readonly lines: string[]
 const captureFile = process.env.PAYFORM_LOG_FILE?.trim();
 const capture: LogSink | undefined = captureFile ? (line) => appendFileSync(captureFile, `${line}\n`) : undefined;
 
+const HEAD_KEYS = ['time', 'level', 'msg'];
+
+/**
+ * `{"time":…,"level":…,"msg":…,…fields}`, as JSON.stringify of that one object writes it, but
+ * without building the object: the fields are written once and joined to the head. A field
+ * named like a head key takes the head's place, as it would in the object.
+ */
+function lineOf(time: string, level: LogLevel, msg: string, fields: Record<string, unknown>): string {
+  if (HEAD_KEYS.some((key) => key in fields)) return JSON.stringify({ time, level, msg, ...fields });
+  const rest = JSON.stringify(fields);
+  return `{"time":"${time}","level":"${level}","msg":${JSON.stringify(msg)}${rest.length > 2 ? `,${rest.slice(1)}` : '}'}`;
+}
+
 export function createLogger(options: LoggerOptions = {}): Logger {
   const sink = options.sink ?? stderrSink;
   const threshold = RANK[options.level ?? 'info'];
   const clock = options.clock ?? Date.now;
   const bindings = options.bindings ?? {};
+  const hasBindings = Object.keys(bindings).length > 0;
 
   const write = (level: LogLevel, message: string, fields: LogFields = {}) => {
     // The test suites' capture takes every level, so its scan covers what any LOG_LEVEL writes.
     const shown = RANK[level] >= threshold;
     if (!shown && !capture) return;
-    const entry = redact({ ...bindings, ...fields }) as Record<string, unknown>;
+    const entry = redact(hasBindings ? { ...bindings, ...fields } : fields) as Record<string, unknown>;
+    const time = new Date(clock()).toISOString();
     let line: string;
     try {
-      line = JSON.stringify({ time: new Date(clock()).toISOString(), level, msg: redact(message), ...entry });
+      line = lineOf(time, level, redact(message) as string, entry);
     } catch {
-      line = JSON.stringify({ time: new Date(clock()).toISOString(), level, msg: redact(message), fields: '[unserialisable]' });
+      line = JSON.stringify({ time, level, msg: redact(message), fields: '[unserialisable]' });
     }
     if (shown) sink(line);
     capture?.(line);

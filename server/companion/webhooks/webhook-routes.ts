@@ -35,8 +35,8 @@ export function webhookRoutes(apiSecret: string, background: InFlight): Hono<Com
   const webhooks = new Hono<CompanionEnv>();
 
   webhooks.post('/gateway', async (c) => {
-    const { ledger, reactions, options, gateway, metrics } = c.var.services;
-    const log = c.var.logger;
+    const { ledger, reactions, options, gateway, metrics } = c.get('services');
+    const log = c.get('logger');
     // Read as text and split by hand: `data` must stay exactly as it was signed.
     const form = new URLSearchParams(await c.req.text());
     const data = form.get('data');
