@@ -186,7 +186,7 @@ function ledgerOver(ctx: LedgerContext): Ledger {
     findSessionOfOrder: (orderId) => findSessionOfOrder(ctx, orderId),
     closeSession: (id) => closeSession(ctx, id),
     claimPayAttempt: (sessionId, request) => claimPayAttempt(ctx, sessionId, request),
-    getPayment: (orderId) => getPayment(ctx.db, orderId),
+    getPayment: (orderId) => getPayment(ctx, ctx.db, orderId),
     async advancePayment(orderId, update, options) {
       const input = parseInput(paymentUpdateInput, update);
       const progressed = options?.relaxed ? await ctx.lightly((db) => progressPayment(ctx, db, orderId, input)) : await progressPayment(ctx, ctx.db, orderId, input);
