@@ -82,6 +82,29 @@ describe('GroupCommit', () => {
     expect(savepoints).toEqual([]);
   });
 
+  it('runs relaxed work alone as a light write, relaxed groups lightly, and relaxed beside durable work synced', async () => {
+    const { db, begun } = database();
+    await sql`create table entries (name text primary key)`.execute(db);
+    let lightWrites = 0;
+    const group = new GroupCommit(db as never, (work) => {
+      lightWrites += 1;
+      return work(db as never);
+    });
+    const insert = (name: string, relaxed: boolean) => group.run(async (trx) => void (await sql`insert into entries values (${name})`.execute(trx)), '', relaxed);
+    // Alone: one statement, no transaction, not waiting for the disk.
+    await insert('a', true);
+    expect([lightWrites, begun.length]).toEqual([1, 0]);
+    // Several relaxed pieces: one transaction, lightly.
+    await Promise.all([insert('b', true), insert('c', true)]);
+    expect([lightWrites, begun.length]).toEqual([2, 1]);
+    // Beside a durable piece: its synced transaction.
+    await Promise.all([insert('d', true), insert('e', false)]);
+    expect([lightWrites, begun.length]).toEqual([2, 2]);
+    await insert('f', false);
+    expect([lightWrites, begun.length]).toEqual([2, 3]);
+    expect((await db.selectFrom('entries').select('name').orderBy('name').execute()).map((row) => row.name)).toEqual(['a', 'b', 'c', 'd', 'e', 'f']);
+  });
+
   it('lets the work handed over in one turn of the event loop share a transaction, and starts it in the next', async () => {
     const { db, begun } = database();
     await sql`create table entries (name text primary key)`.execute(db);

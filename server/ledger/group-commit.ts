@@ -22,17 +22,23 @@ const MAX_GROUP = 128;
 interface Piece {
   readonly work: (trx: LedgerDb) => Promise<unknown>;
   readonly key: string;
+  /** Need not be synced (LedgerContext `lightly`): a group of only such pieces is not. */
+  readonly relaxed: boolean;
   resolve(value: unknown): void;
   reject(error: unknown): void;
 }
 
+type Lightly = LedgerContext['lightly'];
+
 export class GroupCommit {
   readonly #db: LedgerDb;
+  readonly #lightly: Lightly;
   #queue: Piece[] = [];
   #draining = false;
 
-  constructor(db: LedgerDb) {
+  constructor(db: LedgerDb, lightly: Lightly = (work) => work(db)) {
     this.#db = db;
+    this.#lightly = lightly;
   }
 
   /**
@@ -40,10 +46,12 @@ export class GroupCommit {
    * rejects and leaves nothing stored; the others commit. `work` may run twice (the second
    * time alone, after its group was rolled back): it must do nothing but its statements.
    * `key` names what the work locks (its order): a group runs its pieces in key order.
+   * `relaxed`: one statement whose commit need not wait for the disk; it shares a group's
+   * synced commit when there is one, and alone it runs as the ledger's light writes do.
    */
-  run<T>(work: (trx: LedgerDb) => Promise<T>, key = ''): Promise<T> {
+  run<T>(work: (trx: LedgerDb) => Promise<T>, key = '', relaxed = false): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.#queue.push({ work, key, resolve: resolve as (value: unknown) => void, reject });
+      this.#queue.push({ work, key, relaxed, resolve: resolve as (value: unknown) => void, reject });
       if (!this.#draining) void this.#drain();
     });
   }
@@ -62,11 +70,12 @@ export class GroupCommit {
         }
         let values: unknown[];
         try {
-          values = await this.#db.transaction().execute(async (trx) => {
+          const all = async (trx: LedgerDb) => {
             const done: unknown[] = [];
             for (const piece of group) done.push(await piece.work(trx));
             return done;
-          });
+          };
+          values = await (group.every((piece) => piece.relaxed) ? this.#lightly((db) => db.transaction().execute(all)) : this.#db.transaction().execute(all));
         } catch {
           // Rolled back: each piece again on its own, so that only a failing one fails.
           for (const piece of group) await this.#alone(piece);
@@ -81,7 +90,7 @@ export class GroupCommit {
 
   async #alone(piece: Piece): Promise<void> {
     try {
-      piece.resolve(await this.#db.transaction().execute(piece.work));
+      piece.resolve(await (piece.relaxed ? this.#lightly(piece.work) : this.#db.transaction().execute(piece.work)));
     } catch (error) {
       piece.reject(error);
     }
@@ -93,7 +102,7 @@ function byKey(a: Piece, b: Piece): number {
   return a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
 }
 
-type InTransaction = <T>(work: (trx: LedgerDb) => Promise<T>, key: string) => Promise<T>;
+type InTransaction = <T>(work: (trx: LedgerDb) => Promise<T>, key: string, relaxed?: boolean) => Promise<T>;
 
 /**
  * Groups at once on PostgreSQL: while one waits for its round trips the database works on
@@ -108,9 +117,9 @@ const POSTGRES_LANES = 4;
  * other's locks on an order.
  */
 export const sharedTransactions = oncePerLedger((ctx: LedgerContext): InTransaction => {
-  const lanes = Array.from({ length: ctx.dialect === 'postgres' ? POSTGRES_LANES : 1 }, () => new GroupCommit(ctx.db));
-  if (lanes.length === 1) return (work, key) => lanes[0]!.run(work, key);
-  return (work, key) => lanes[laneOf(key, lanes.length)]!.run(work, key);
+  const lanes = Array.from({ length: ctx.dialect === 'postgres' ? POSTGRES_LANES : 1 }, () => new GroupCommit(ctx.db, ctx.lightly));
+  if (lanes.length === 1) return (work, key, relaxed) => lanes[0]!.run(work, key, relaxed);
+  return (work, key, relaxed) => lanes[laneOf(key, lanes.length)]!.run(work, key, relaxed);
 });
 
 /** A cheap, stable spread of keys (FNV-1a). */
