@@ -1,11 +1,12 @@
 // What the store accepts. Every public write parses its input here first, so a bad value is
 // refused with an InvalidLedgerInput naming the field before anything touches the database.
 import { z } from 'zod';
+import { compiled } from '@payform/gateway/wire';
 import { InvalidLedgerInput } from './errors.js';
 import { splitTotal } from './money-rules.js';
 
 export function parseInput<T extends z.ZodType>(schema: T, value: unknown): z.output<T> {
-  const result = schema.safeParse(value);
+  const result = compiled(schema).safeParse(value);
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   const field = issue?.path.map(String).join('.') || 'input';

@@ -9,7 +9,7 @@
 import { zValidator } from '@hono/zod-validator';
 import type { ValidationTargets } from 'hono';
 import type * as z from 'zod';
-import { fieldIssues, wireErrorMap } from '@payform/gateway/wire';
+import { compiled, fieldIssues, wireErrorMap } from '@payform/gateway/wire';
 import { nulRefused } from './guards.js';
 import { ApiProblem, fieldReasons } from './problem.js';
 
@@ -21,10 +21,9 @@ export function validate<T extends z.ZodType, Where extends keyof ValidationTarg
       if (result.success) return;
       throw ApiProblem.invalid(fieldReasons(fieldIssues(result.error as unknown as z.ZodError)));
     },
-    // The library's result type is zod v3's and v4's union; the call is v4's own. Synchronous:
-    // no schema here refines asynchronously, and only a synchronous parse takes zod's compiled
-    // path for objects (the pay body: about a fifth less CPU).
-    { validationFunction: (checked, value) => (checked as z.ZodType).safeParse(value, { error: wireErrorMap }) as never },
+    // The library's result type is zod v3's and v4's union; the call is v4's own. Synchronous
+    // (no schema here refines asynchronously), through the schema's compiled parser.
+    { validationFunction: (checked, value) => compiled(checked as z.ZodType).safeParse(value, { error: wireErrorMap }) as never },
   );
   if (target !== 'json') return validator;
   const guarded: typeof validator = async (c, next) => {

@@ -7,6 +7,7 @@
 export * from './decimals.js';
 export * from './primitives.js';
 export * from './issues.js';
+export * from './compiled.js';
 export * from './card.js';
 export * from './amounts.js';
 export * from './payment.js';

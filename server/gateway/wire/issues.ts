@@ -6,6 +6,7 @@
  * when it cannot hold card data, so card data cannot leak into errors.
  */
 import type * as z from 'zod';
+import { compiled } from './compiled.js';
 
 export interface FieldIssue {
   /** Dotted path of the field, with [i] for array elements; '' for the input as a whole. */
@@ -15,9 +16,12 @@ export interface FieldIssue {
 
 export type WireParse<T> = { success: true; data: T } | { success: false; issues: FieldIssue[] };
 
-/** Parses with payform's reasons. Use this (not bare safeParse) wherever input is validated. */
+/**
+ * Parses with payform's reasons. Use this (not bare safeParse) wherever input is validated.
+ * Synchronous, and through the schema's compiled parser (see compiled.ts).
+ */
 export function parseWire<S extends z.ZodType>(schema: S, input: unknown): WireParse<z.output<S>> {
-  const result = schema.safeParse(input, { error: wireErrorMap });
+  const result = compiled(schema).safeParse(input, { error: wireErrorMap });
   return result.success ? { success: true, data: result.data } : { success: false, issues: fieldIssues(result.error) };
 }
 
