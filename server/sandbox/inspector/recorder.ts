@@ -128,6 +128,8 @@ function requestHeaders(c: Context<SandboxEnv>): Record<string, string> {
   const raw = incoming.rawHeaders;
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i]!.toLowerCase();
+    // HTTP/2's pseudo-headers (`:path`) are not headers.
+    if (name.startsWith(':')) continue;
     const value = raw[i + 1]!;
     headers[name] = headers[name] === undefined ? value : `${headers[name]}, ${value}`;
   }
