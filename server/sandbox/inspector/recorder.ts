@@ -65,7 +65,8 @@ function keepJsonAnswer(c: Context<SandboxEnv>): JsonAnswer {
   const json = c.json;
   c.json = ((object: unknown, ...rest: unknown[]) => {
     kept.answer = (json as (...args: unknown[]) => Response)(object, ...rest);
-    kept.text = JSON.stringify(object);
+    // `c.json(undefined)` sends no body: recorded as null.
+    kept.text = (JSON.stringify(object) as string | undefined) ?? 'null';
     return kept.answer;
   }) as typeof c.json;
   return kept;
