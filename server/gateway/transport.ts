@@ -181,10 +181,13 @@ export class Transport {
   }
 }
 
+// One decoder for every answer: decode() without `stream` keeps no state between calls.
+const utf8 = new TextDecoder();
+
 /** The JSON of a body, or undefined when it is empty or not JSON. */
 export function parseJson(body: Uint8Array): unknown {
   try {
-    return JSON.parse(new TextDecoder().decode(body));
+    return JSON.parse(utf8.decode(body));
   } catch {
     return undefined;
   }

@@ -450,7 +450,7 @@ export async function ingestEvent(ctx: LedgerContext, input: GatewayEvent): Prom
     ctx.dialect === 'postgres' && row.outcome === 'applied' && isPaymentEvent(facts)
       ? { batch: advancingBatch(ctx), item: { row, args: updateArgs(ctx, facts.orderId, paymentUpdateOf(facts)) } satisfies AdvancingEvent }
       : undefined;
-  return sharedTransactions(ctx)((trx) => ingestOnce(ctx, trx, row, facts), facts.orderId, batched as Batched | undefined);
+  return sharedTransactions(ctx)((trx) => ingestOnce(ctx, trx, row, facts), facts.orderId, { batched: batched as Batched | undefined });
 }
 
 /** Applies the order's parked secondary events again (after a reservation learnt its operation id). */

@@ -87,6 +87,29 @@ describe('GroupCommit', () => {
     expect(savepoints).toEqual([]);
   });
 
+  it('runs relaxed work alone as a light write, relaxed groups lightly, and relaxed beside durable work synced', async () => {
+    const { db, begun } = database();
+    await sql`create table entries (name text primary key)`.execute(db);
+    let lightWrites = 0;
+    const group = new GroupCommit(db as never, (work) => {
+      lightWrites += 1;
+      return work(db as never);
+    });
+    const insert = (name: string, relaxed: boolean) => group.run(async (trx) => void (await sql`insert into entries values (${name})`.execute(trx)), '', { relaxed });
+    // Alone: one statement, no transaction, not waiting for the disk.
+    await insert('a', true);
+    expect([lightWrites, begun.length]).toEqual([1, 0]);
+    // Several relaxed pieces: one transaction, lightly.
+    await Promise.all([insert('b', true), insert('c', true)]);
+    expect([lightWrites, begun.length]).toEqual([2, 1]);
+    // Beside a durable piece: its synced transaction.
+    await Promise.all([insert('d', true), insert('e', false)]);
+    expect([lightWrites, begun.length]).toEqual([2, 2]);
+    await insert('f', false);
+    expect([lightWrites, begun.length]).toEqual([2, 3]);
+    expect((await db.selectFrom('entries').select('name').orderBy('name').execute()).map((row) => row.name)).toEqual(['a', 'b', 'c', 'd', 'e', 'f']);
+  });
+
   it('lets the work handed over in one turn of the event loop share a transaction, and starts it in the next', async () => {
     const { db, begun } = database();
     await sql`create table entries (name text primary key)`.execute(db);
@@ -139,7 +162,7 @@ describe('GroupCommit with a batch', () => {
     const { db, begun } = database();
     const group = new GroupCommit(db as never);
     const { batch, rounds } = namesBatch();
-    const piece = (item: string, key: string) => group.run(async () => `${item} alone`, key, { batch, item });
+    const piece = (item: string, key: string) => group.run(async () => `${item} alone`, key, { batched: { batch, item } });
     const results = await Promise.all([piece('batched a', 'a'), piece('left b', 'b'), piece('batched c', 'c'), group.run(async () => 'plain d', 'd')]);
     expect(results).toEqual(['batched a in a batch', 'left b alone', 'batched c in a batch', 'plain d']);
     expect(rounds).toEqual([['batched a', 'left b', 'batched c']]);
@@ -151,7 +174,7 @@ describe('GroupCommit with a batch', () => {
     const { db, begun } = database();
     const group = new GroupCommit(db as never);
     const { batch, rounds } = namesBatch();
-    const piece = (item: string, key: string) => group.run(async () => `${item} alone`, key, { batch, item });
+    const piece = (item: string, key: string) => group.run(async () => `${item} alone`, key, { batched: { batch, item } });
     const results = await Promise.all([piece('batched a1', 'a'), piece('batched b1', 'b'), piece('batched a2', 'a'), piece('left b2', 'b'), piece('batched b3', 'b')]);
     expect(rounds).toEqual([['batched a1', 'batched b1'], ['batched a2', 'left b2']]);
     expect(results).toEqual(['batched a1 in a batch', 'batched b1 in a batch', 'batched a2 in a batch', 'left b2 alone', 'batched b3 alone']);
@@ -164,7 +187,7 @@ describe('GroupCommit with a batch', () => {
     const batch: Batch<string> = {
       run: () => Promise.reject(new Error('the statement failed')),
     };
-    const piece = (item: string, key: string) => group.run(async () => `${item} alone`, key, { batch, item });
+    const piece = (item: string, key: string) => group.run(async () => `${item} alone`, key, { batched: { batch, item } });
     expect(await Promise.all([piece('a', 'a'), piece('b', 'b')])).toEqual(['a alone', 'b alone']);
   });
 

@@ -39,23 +39,37 @@ export interface Batched<Item = unknown> {
   readonly item: Item;
 }
 
+/** How a piece may run besides in its group's synced transaction. */
+export interface PieceOptions {
+  /** One statement whose commit need not wait for the disk (LedgerContext `lightly`). */
+  readonly relaxed?: boolean;
+  /** The work may instead be settled by one statement with its group's (Batch). */
+  readonly batched?: Batched;
+}
+
 interface Piece {
   readonly work: (trx: LedgerDb) => Promise<unknown>;
   readonly key: string;
+  /** Need not be synced: a group of only such pieces is not. */
+  readonly relaxed: boolean;
   batched: Batched | undefined;
   resolve(value: unknown): void;
   reject(error: unknown): void;
 }
 
+type Lightly = LedgerContext['lightly'];
+
 export class GroupCommit {
   readonly #db: LedgerDb;
+  readonly #lightly: Lightly;
   #queue: Piece[] = [];
   #draining = false;
   /** Keys whose piece failed alone: their next pieces run alone too, so they cannot undo a group. */
   readonly #suspects = new Set<string>();
 
-  constructor(db: LedgerDb) {
+  constructor(db: LedgerDb, lightly: Lightly = (work) => work(db)) {
     this.#db = db;
+    this.#lightly = lightly;
   }
 
   /**
@@ -63,11 +77,12 @@ export class GroupCommit {
    * rejects and leaves nothing stored; the others commit. `work` may run twice (the second
    * time alone, after its group was rolled back): it must do nothing but its statements.
    * `key` names what the work locks (its order): a group runs its pieces in key order.
-   * `batched`: the work may instead be settled by one statement with its group's (Batch).
+   * `relaxed` work shares a group's synced commit when there is one, and alone (or with only
+   * relaxed work) it runs as the ledger's light writes do.
    */
-  run<T>(work: (trx: LedgerDb) => Promise<T>, key = '', batched?: Batched): Promise<T> {
+  run<T>(work: (trx: LedgerDb) => Promise<T>, key = '', { relaxed = false, batched }: PieceOptions = {}): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.#queue.push({ work, key, batched, resolve: resolve as (value: unknown) => void, reject });
+      this.#queue.push({ work, key, relaxed, batched, resolve: resolve as (value: unknown) => void, reject });
       if (!this.#draining) void this.#drain();
     });
   }
@@ -105,7 +120,7 @@ export class GroupCommit {
     if (group.length === 1 && !group[0]!.batched) return this.#alone(group[0]!);
     let values: Map<Piece, unknown>;
     try {
-      values = await this.#db.transaction().execute(async (trx) => {
+      const all = async (trx: LedgerDb) => {
         const done = new Map<Piece, unknown>();
         let left = group;
         for (;;) {
@@ -115,7 +130,8 @@ export class GroupCommit {
         }
         for (const piece of left) done.set(piece, await piece.work(trx));
         return done;
-      });
+      };
+      values = await (group.every((piece) => piece.relaxed) ? this.#lightly((db) => db.transaction().execute(all)) : this.#db.transaction().execute(all));
     } catch {
       // Rolled back: each piece again on its own, so that only a failing one fails.
       for (const piece of group) {
@@ -157,7 +173,7 @@ export class GroupCommit {
 
   async #alone(piece: Piece): Promise<void> {
     try {
-      piece.resolve(await this.#db.transaction().execute(piece.work));
+      piece.resolve(await (piece.relaxed ? this.#lightly(piece.work) : this.#db.transaction().execute(piece.work)));
       this.#suspects.delete(piece.key);
     } catch (error) {
       this.#suspect(piece.key);
@@ -191,7 +207,7 @@ function byKey(a: Piece, b: Piece): number {
   return a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
 }
 
-type InTransaction = <T>(work: (trx: LedgerDb) => Promise<T>, key: string, batched?: Batched) => Promise<T>;
+type InTransaction = <T>(work: (trx: LedgerDb) => Promise<T>, key: string, options?: PieceOptions) => Promise<T>;
 
 /** Groups at once on PostgreSQL at most: while one waits for its round trips the database works on another's. */
 const POSTGRES_LANES = 4;
@@ -212,9 +228,9 @@ export function laneCount(dialect: LedgerContext['dialect'], connections: number
  * other's locks on an order.
  */
 export const sharedTransactions = oncePerLedger((ctx: LedgerContext): InTransaction => {
-  const lanes = Array.from({ length: laneCount(ctx.dialect, ctx.connections) }, () => new GroupCommit(ctx.db));
-  if (lanes.length === 1) return (work, key, batched) => lanes[0]!.run(work, key, batched);
-  return (work, key, batched) => lanes[laneOf(key, lanes.length)]!.run(work, key, batched);
+  const lanes = Array.from({ length: laneCount(ctx.dialect, ctx.connections) }, () => new GroupCommit(ctx.db, ctx.lightly));
+  if (lanes.length === 1) return (work, key, options) => lanes[0]!.run(work, key, options);
+  return (work, key, options) => lanes[laneOf(key, lanes.length)]!.run(work, key, options);
 });
 
 /** A cheap, stable spread of keys (FNV-1a). */

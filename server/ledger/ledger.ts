@@ -186,7 +186,7 @@ function ledgerOver(ctx: LedgerContext): Ledger {
     findSessionOfOrder: (orderId) => findSessionOfOrder(ctx, orderId),
     closeSession: (id) => closeSession(ctx, id),
     claimPayAttempt: (sessionId, request) => claimPayAttempt(ctx, sessionId, request),
-    getPayment: (orderId) => getPayment(ctx.db, orderId),
+    getPayment: (orderId) => getPayment(ctx, ctx.db, orderId),
     async advancePayment(orderId, update, options) {
       const input = parseInput(paymentUpdateInput, update);
       const progressed = options?.relaxed ? await ctx.lightly((db) => progressPayment(ctx, db, orderId, input)) : await progressPayment(ctx, ctx.db, orderId, input);
@@ -243,7 +243,8 @@ export async function openLedger(url: string, options: LedgerOptions = {}): Prom
   const schema = options.schema === undefined ? undefined : parseInput(schemaName, options.schema);
   if (schema && !postgres) throw new InvalidLedgerInput('schema', 'applies to PostgreSQL only');
   if (postgres && schema) await ensureSchema(url, schema);
-  const database = postgres ? await postgresDialect(url, { schema, poolSize: options.poolSize }) : await sqliteDialect(url);
+  const sqlite = postgres ? undefined : await sqliteDialect(url);
+  const database = sqlite ?? (await postgresDialect(url, { schema, poolSize: options.poolSize }));
   const dialect = options.onStatement ? observedDialect(database, options.onStatement) : database;
   const db = new Kysely<LedgerTables>({ dialect });
   const kind = postgres ? 'postgres' : 'sqlite';
@@ -261,7 +262,7 @@ export async function openLedger(url: string, options: LedgerOptions = {}): Prom
     connections: postgres ? (options.poolSize ?? DEFAULT_POOL_SIZE) : 1,
     now: options.clock ?? Date.now,
     // PostgreSQL could commit asynchronously too, but only inside a transaction: three more round trips.
-    lightly: postgres || url === ':memory:' ? (work) => work(prefixed) : (work) => recordedLightly(prefixed, work),
+    lightly: !sqlite || url === ':memory:' ? (work) => work(prefixed) : (work) => recordedLightly(prefixed, sqlite, work),
   };
   await readUnscopedKeys(ctx);
   return ledgerOver(ctx);

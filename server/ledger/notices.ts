@@ -4,9 +4,11 @@
 // that died before calling it. The mark is the time reconciliation may tell it next; a change
 // first leaves its maker the grace below to tell it, and a claim leases the row the same way, so
 // two tellers do not call the hook for one row at once.
+import { sql } from 'kysely';
 import type { LedgerContext } from './context.js';
 import { sharedTransactions } from './group-commit.js';
 import { noticeClaimInput, noticeDropInput, noticeRetryInput, parseInput } from './input.js';
+import { oncePerLedger, prepareQuery } from './prepared.js';
 import { toOperation, toPayment } from './rows.js';
 import type { OperationRow, PaymentRow } from './schema.js';
 import type { DueNotice, NoticeClaim, NoticeState, Operation, Payment } from './types.js';
@@ -62,23 +64,44 @@ async function claimIn(ctx: LedgerContext, table: keyof typeof keyOf, limit: num
     .execute();
 }
 
+type Remark = { key: string; status: string; dueAt: number | null };
+
+/**
+ * The UPDATE that moves a told row's mark, for each kind of row, cleared or moved (a cleared
+ * mark also starts its attempts over), a payment flagged or not: prepared once per database,
+ * since one follows every change the hook is told of.
+ */
+const remarks = oncePerLedger((ctx: LedgerContext) => {
+  const remark = (table: keyof typeof keyOf, clears: boolean, flagged?: boolean) =>
+    prepareQuery<Remark, never>((slot) =>
+      ctx.db
+        .updateTable(table)
+        .set({ notice_due_at: slot('dueAt'), ...(clears ? { notice_attempts: sql.lit(0) } : {}) })
+        .where('notice_due_at', 'is not', null)
+        .where(keyOf[table], '=', slot('key'))
+        .where('status', '=', slot('status') as never)
+        .$if(flagged !== undefined, (q) => q.where('mismatch_report', flagged ? 'is not' : 'is', null)),
+    );
+  return {
+    payment: { told: { flagged: remark('payments', true, true), plain: remark('payments', true, false) }, failed: { flagged: remark('payments', false, true), plain: remark('payments', false, false) } },
+    operation: { told: remark('operations', true), failed: remark('operations', false) },
+  };
+});
+
 /**
  * Moves the mark of the row still in the state told (and still marked); whether it did. It
- * follows every webhook the hook is told of, so it shares the events' commits (on SQLite a
- * commit of its own would cost each event a second synced write).
+ * follows every webhook the hook is told of, so it shares the events' commits; alone, its
+ * commit does not wait for the disk (on SQLite a synced commit of its own would cost each told
+ * change a second sync): a mark a power cut brings back only tells the merchant again, which
+ * at least once allows.
  */
 function remark(ctx: LedgerContext, told: NoticeState, dueAt: number | null): Promise<boolean> {
-  const set = { notice_due_at: dueAt, ...(dueAt === null ? { notice_attempts: 0 } : {}) };
+  const step = dueAt === null ? 'told' : 'failed';
+  const prepared = remarks(ctx);
+  const [update, key] = told.kind === 'payment' ? [prepared.payment[step][told.flagged ? 'flagged' : 'plain'], told.orderId] : [prepared.operation[step], told.id];
   // Grouped under its order, as the order's webhooks are: on PostgreSQL in the same lane, so two
   // of this instance's groups never wait for each other's locks.
-  return sharedTransactions(ctx)(async (trx) => {
-    const marked = trx.updateTable(told.kind === 'payment' ? 'payments' : 'operations').set(set).where('notice_due_at', 'is not', null);
-    const result = await (told.kind === 'payment'
-      ? marked.where('order_id', '=', told.orderId).where('status', '=', told.status).where('mismatch_report', told.flagged ? 'is not' : 'is', null)
-      : marked.where('id', '=', told.id).where('status', '=', told.status)
-    ).executeTakeFirst();
-    return result.numUpdatedRows > 0n;
-  }, told.orderId);
+  return sharedTransactions(ctx)(async (trx) => (await update(trx, { key, status: told.status, dueAt })).numAffectedRows! > 0n, told.orderId, { relaxed: true });
 }
 
 /**

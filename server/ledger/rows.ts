@@ -1,7 +1,7 @@
 // Stored rows ↔ the ledger's domain objects. Spelled out field by field: this runs for every
 // row on the hot paths, and it is the one place where SQL names meet domain names.
 import { holdsSession } from './attempts.js';
-import type { CheckoutSessionRow, OperationRow, PaymentDetailColumns, PaymentRow, SavedCardRow, WebhookEventRow } from './schema.js';
+import type { CheckoutSessionRow, OperationRow, PaymentRow, SavedCardRow, WebhookEventRow } from './schema.js';
 import type {
   CheckoutSession,
   CustomerDetails,
@@ -9,7 +9,6 @@ import type {
   Operation,
   OperationResult,
   Payment,
-  PaymentDetails,
   PaymentDiscrepancy,
   PaymentMode,
   SavedCard,
@@ -24,25 +23,6 @@ export function toJson(value: unknown): string | null {
 
 function parseSplit(text: string | null): readonly SplitShare[] | null {
   return text === null ? null : (JSON.parse(text) as SplitShare[]);
-}
-
-/** The columns an update names; what it leaves undefined is left out (kept as stored). */
-export function paymentDetailColumns(details: PaymentDetails): Partial<PaymentDetailColumns> {
-  return {
-    status_code: details.statusCode,
-    status_description: details.statusDescription,
-    payment_id: details.paymentId,
-    gateway_order_id: details.gatewayOrderId,
-    billing_order_id: details.billingOrderId,
-    transaction_id: details.transactionId,
-    cc_mask: details.ccMask,
-    card_brand: details.cardBrand,
-    cc_token: details.ccToken,
-    cc_token_expiration: details.ccTokenExpiration,
-    user_action_url: details.userActionUrl,
-    checkout_url: details.checkoutUrl,
-    receipt_url: details.receiptUrl,
-  };
 }
 
 export function operationResultColumns(result: Omit<OperationResult, 'status' | 'amount'>): Partial<OperationRow> {

@@ -141,10 +141,15 @@ export async function getSession(ctx: LedgerContext, id: string): Promise<Checko
   return row && toSession(row, attemptOf(row), ctx.now());
 }
 
+/** Each payment column beside the name the session read gives it, named once. */
+const attemptColumns = paymentColumns.map((column) => [column, `${ATTEMPT_PREFIX}${column}`] as const);
+
 /** The latest attempt read beside its session, or null. */
 function attemptOf(row: SessionWithAttemptRow): Payment | null {
   if (row[`${ATTEMPT_PREFIX}order_id`] == null) return null;
-  return toPayment(Object.fromEntries(paymentColumns.map((column) => [column, row[`${ATTEMPT_PREFIX}${column}`]])) as unknown as PaymentRow);
+  const payment: Record<string, unknown> = {};
+  for (const [column, name] of attemptColumns) payment[column] = row[name];
+  return toPayment(payment as unknown as PaymentRow);
 }
 
 /** The session that handed out `orderId`, whether or not anyone has paid it yet. */

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Kysely, sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { recordedLightly, sqliteDialect } from './sqlite.js';
+import { observedDialect } from './observed.js';
+import { DurabilityNotRestored, recordedLightly, sqliteDialect } from './sqlite.js';
 import type { LedgerTables } from './schema.js';
 import { describeLedgerContract } from './testing/contract.js';
 import { fileBackend, memoryBackend } from './testing/databases.js';
@@ -30,14 +31,44 @@ describe('a SQLite ledger file', () => {
 
   it('commits a relaxed record without a sync, and every other commit synced again, even after a failure', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'payform-sqlite-'));
-    const db = new Kysely<LedgerTables>({ dialect: await sqliteDialect(join(dir, 'ledger.db')) });
+    const dialect = await sqliteDialect(join(dir, 'ledger.db'));
+    const db = new Kysely<LedgerTables>({ dialect });
     const synchronous = async (on: Kysely<LedgerTables>) => Object.values((await sql.raw('pragma synchronous').execute(on)).rows[0] as object)[0] as unknown;
     try {
       // 1 is NORMAL: in the WAL, not synced.
-      expect(await recordedLightly(db, (connection) => synchronous(connection))).toBe(1);
+      expect(await recordedLightly(db, dialect, (connection) => synchronous(connection))).toBe(1);
       expect(await synchronous(db)).toBe(2);
-      await expect(recordedLightly(db, () => Promise.reject(new Error('refused')))).rejects.toThrow('refused');
+      await expect(recordedLightly(db, dialect, () => Promise.reject(new Error('refused')))).rejects.toThrow('refused');
       expect(await synchronous(db)).toBe(2);
+    } finally {
+      await db.destroy();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('does not go on relaxed when setting synchronous = FULL back fails: the file is opened afresh, loudly', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'payform-sqlite-'));
+    const dialect = await sqliteDialect(join(dir, 'ledger.db'));
+    let failRestore = true;
+    // The restore is refused once, as a driver error would refuse it.
+    const refusing = observedDialect(dialect, (statement) => {
+      if (failRestore && statement === 'pragma synchronous = FULL') {
+        failRestore = false;
+        throw Object.assign(new Error('disk I/O error'), { code: 'SQLITE_IOERR' });
+      }
+    });
+    const db = new Kysely<LedgerTables>({ dialect: refusing });
+    const synchronous = async (on = db) => Object.values((await sql.raw('pragma synchronous').execute(on)).rows[0] as object)[0] as unknown;
+    try {
+      await sql.raw('create table answers (id text primary key)').execute(db);
+      const recorded = recordedLightly(db, dialect, (connection) => sql.raw("insert into answers values ('a1')").execute(connection));
+      await expect(recorded).rejects.toThrow(DurabilityNotRestored);
+      await expect(recorded).rejects.toMatchObject({ cause: { code: 'SQLITE_IOERR' } });
+      // The next commit is synced again, and what the relaxed record wrote stays.
+      expect(await synchronous()).toBe(2);
+      expect((await sql.raw('select id from answers').execute(db)).rows).toEqual([{ id: 'a1' }]);
+      expect(await recordedLightly(db, dialect, (connection) => synchronous(connection))).toBe(1);
+      expect(await synchronous()).toBe(2);
     } finally {
       await db.destroy();
       rmSync(dir, { recursive: true, force: true });

@@ -80,6 +80,41 @@ describe('Scheduler', () => {
   });
 });
 
+describe('Scheduler on a running clock', () => {
+  const runningScheduler = () => {
+    const clock = new SandboxClock({ frozen: false });
+    return { clock, scheduler: new Scheduler(clock, () => undefined) };
+  };
+  const until = (done: () => boolean) =>
+    new Promise<void>((resolve) => {
+      const poll = setInterval(() => done() && (clearInterval(poll), resolve()), 2);
+    });
+
+  it('runs a task on its timer while requests keep finding nothing due', async () => {
+    const { scheduler } = runningScheduler();
+    let ran = false;
+    scheduler.after(40, () => (ran = true));
+    // Every request runs what is due; the timer for the task must survive them.
+    const requests = setInterval(() => scheduler.runDue(), 1);
+    await until(() => ran);
+    clearInterval(requests);
+    expect(ran).toBe(true);
+    scheduler.stop();
+  });
+
+  it('fires a task on time once the clock is advanced towards it', async () => {
+    const { clock, scheduler } = runningScheduler();
+    let ran = false;
+    scheduler.after(3_600_000, () => (ran = true));
+    scheduler.runDue();
+    clock.advance(3_600_000 - 20);
+    scheduler.runDue(); // not due yet: its timer now fires in 20 ms, not in an hour
+    await until(() => ran);
+    expect(ran).toBe(true);
+    scheduler.stop();
+  });
+});
+
 describe('a sandbox with 200,000 pending tasks', () => {
   it('still answers requests', async () => {
     const sandbox = createSandbox({ frozenClock: true });

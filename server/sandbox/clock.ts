@@ -35,6 +35,16 @@ export class SandboxClock {
     return new Date(this.nowMs());
   }
 
+  /**
+   * The real time (Date.now()) at which this clock reads `sandboxMs`, unchanged while the clock
+   * is neither advanced nor reset. A frozen clock reaches only what is due already (0, "now");
+   * undefined for a later time.
+   */
+  realTimeAt(sandboxMs: number): number | undefined {
+    if (this.frozen) return sandboxMs <= this.nowMs() ? 0 : undefined;
+    return sandboxMs - this.#startMs - this.#offsetMs + this.#resetAtMs;
+  }
+
   /** Moves the clock forward; it never goes back, so nothing scheduled runs twice. */
   advance(ms: number): void {
     if (!(ms >= 0)) throw new RangeError('the clock only moves forward');
@@ -158,6 +168,8 @@ export class Scheduler {
   #timer: NodeJS.Timeout | undefined;
   /** When the armed timer fires, so a task due later does not re-arm it. */
   #timerDueMs = Number.POSITIVE_INFINITY;
+  /** The same in real time (SandboxClock.realTimeAt), so an unchanged timer is kept. */
+  #timerRealMs: number | undefined;
   #stopped = false;
 
   readonly #carry: (run: () => unknown) => () => unknown;
@@ -214,16 +226,23 @@ export class Scheduler {
 
   // One real timer for the earliest task. A frozen clock only fires tasks that are already due.
   #arm(): void {
+    const earliest = this.#tasks.peek();
+    const realMs = earliest === undefined ? undefined : this.#clock.realTimeAt(earliest.dueMs);
+    // Every request runs what is due and arms again: a timer already set for that moment stays
+    // (clearing and setting one each time was a timer's work per request for nothing).
+    if (this.#timer && realMs !== undefined && realMs === this.#timerRealMs) return;
     if (this.#timer) clearTimeout(this.#timer);
     this.#timer = undefined;
     this.#timerDueMs = Number.POSITIVE_INFINITY;
-    const earliest = this.#tasks.peek();
-    if (!earliest) return;
-    const wait = earliest.dueMs - this.#clock.nowMs();
-    if (this.#clock.frozen && wait > 0) return;
+    this.#timerRealMs = undefined;
+    if (earliest === undefined || realMs === undefined) return;
     // setTimeout takes at most 2^31-1 ms; a later task is re-armed when that timer fires.
-    this.#timer = setTimeout(() => this.runDue(), Math.min(Math.max(wait, 0), 2 ** 31 - 1));
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      this.runDue();
+    }, Math.min(Math.max(realMs - Date.now(), 0), 2 ** 31 - 1));
     this.#timer.unref();
     this.#timerDueMs = earliest.dueMs;
+    this.#timerRealMs = realMs;
   }
 }

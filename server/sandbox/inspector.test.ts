@@ -3,9 +3,12 @@
  * request carried and got back, masked; what was ignored, coerced or refused; the webhooks it
  * caused; and no card data, credential or markup from a request ever coming back out raw.
  */
+import { request as httpRequest } from 'node:http';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { authHeaderValue } from '@payform/gateway/wire';
 import { RequestLog } from './inspector/request-log.js';
 import { directPayment, hostedPayment, testSandbox } from './testing/in-process.js';
+import { serveSandbox } from './testing/served.js';
 import type { TestSandbox } from './testing/in-process.js';
 
 type Json = Record<string, unknown>;
@@ -211,6 +214,44 @@ describe('GET /_sandbox/requests', () => {
     await sandbox.post('/api/v1/payment', { ...directPayment(sandbox.project), description: 'x'.repeat(2048) });
     const [recorded] = (await listing()).requests as [Listed];
     expect(recorded).toMatchObject({ status: 413, body: '[larger than the body limit: not read]' });
+  });
+
+  it('over HTTP, records the headers as Node received them (a repeated one joined) and the JSON body, masked', async () => {
+    const served = await serveSandbox();
+    try {
+      const project = served.app.sandbox.gateway.defaultProject;
+      const body = JSON.stringify(directPayment(project, { card_cvv: CVV, description: `card ${PAN}` }));
+      // node:http, to send a header twice as it goes on the wire (fetch would join it first).
+      const status = await new Promise<number>((resolve, reject) => {
+        const sent = httpRequest(`${served.url}/api/v1/payment`, { method: 'POST', headers: {
+          'Content-Type': 'application/json',
+          'X-API-AUTH': authHeaderValue(project.apiKey, project.apiSecret),
+          'X-API-KEY': project.endpointsKey,
+          'X-Trace': ['first', 'second'],
+          ['__proto__']: 'a header like any other',
+          'User-Agent': `shop/1.0 (card ${PAN})`,
+        } }, (answer) => answer.resume().on('end', () => resolve(answer.statusCode ?? 0)));
+        sent.on('error', reject);
+        sent.end(body);
+      });
+      expect(status).toBe(200);
+      const { requests } = (await (await served.app.request('/_sandbox/requests')).json()) as { requests: Listed[] };
+      const [recorded] = requests as [Listed];
+      expect(recorded.headers).toMatchObject({
+        'x-api-auth': '[redacted]',
+        'x-api-key': '[redacted]',
+        'x-trace': 'first, second',
+        ['__proto__']: 'a header like any other',
+        'user-agent': 'shop/1.0 (card [card number])',
+        'content-type': 'application/json',
+      });
+      expect(recorded.body).toMatchObject({ amount: 10.1, cc_number: '[redacted]', card_cvv: '[redacted]', description: 'card [card number]' });
+      expect(recorded.response).toMatchObject({ body: { status: 'success', cc_mask: '424242******4242' } });
+      const shown = JSON.stringify(requests);
+      for (const secret of [PAN, project.apiSecret, project.endpointsKey]) expect(shown).not.toContain(secret);
+    } finally {
+      await served.close();
+    }
   });
 
   it('keeps the last requests only: the oldest make room', () => {

@@ -4,7 +4,7 @@
  * the companion's error envelope; none reads the body.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import type { CompanionEnv } from '../context.js';
 import { bodyLimit } from 'hono/body-limit';
 import { clientKey, UNKNOWN_CLIENT } from './client-address.js';
@@ -56,7 +56,7 @@ function digest(text: string): Buffer {
  */
 export function requireMediaType(...mediaTypes: string[]): MiddlewareHandler<CompanionEnv> {
   return async (c, next) => {
-    if (hasBody(c.req.raw, typeof c.env?.incoming?.httpVersion === 'string')) {
+    if (hasBody(c.req.raw, overHttp(c))) {
       const mediaType = (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
       if (!mediaTypes.includes(mediaType)) {
         throw new ApiProblem(415, 'unsupported_media_type', `The body must be ${mediaTypes.join(' or ')}`);
@@ -64,6 +64,11 @@ export function requireMediaType(...mediaTypes: string[]): MiddlewareHandler<Com
     }
     await next();
   };
+}
+
+/** Whether the request came over HTTP (@hono/node-server), rather than built in process. */
+function overHttp(c: Context): boolean {
+  return typeof (c.env as { incoming?: { httpVersion?: unknown } } | undefined)?.incoming?.httpVersion === 'string';
 }
 
 /**
@@ -89,13 +94,19 @@ export function limitBody(maxBytes: number, larger: Readonly<Record<string, numb
   const standard = limited(maxBytes);
   return (c, next) => {
     const { limit, readingStream } = byPrefix.find(({ prefix }) => c.req.path.startsWith(prefix)) ?? standard;
-    // A declared length is the body's length (HTTP framing), so the header alone decides.
-    // Asking for the body stream first, as bodyLimit does, would turn the Node request into a
-    // web stream and cost every later read @hono/node-server's direct one.
-    const declared = declaredLength(c.req.raw.headers);
-    if (declared === undefined) return readingStream(c, next);
-    if (declared > limit) throw tooLarge(limit);
-    return next();
+    // A declared length is the body's length (HTTP framing), so the header alone decides; over
+    // HTTP, a request that declares neither a length nor Transfer-Encoding has no body at all.
+    // Asking for the body stream, as bodyLimit does, turns @hono/node-server's light request
+    // into a full web Request (an AbortController and its listeners, a Headers copy, a web
+    // stream): a tenth of a GET's CPU, and every later read loses the direct one.
+    const headers = c.req.raw.headers;
+    const declared = declaredLength(headers);
+    if (declared !== undefined) {
+      if (declared > limit) throw tooLarge(limit);
+      return next();
+    }
+    if (overHttp(c) && headers.get('content-length') === null && !headers.has('transfer-encoding')) return next();
+    return readingStream(c, next);
   };
 }
 

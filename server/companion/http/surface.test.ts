@@ -105,6 +105,19 @@ describe('headers for browsers', () => {
     expect((await response.json()).error.code).toBe('payload_too_large');
   });
 
+  it('over HTTP, limits a chunked body while it arrives, and lets a request without one through unread', async () => {
+    await open({ served: true });
+    const chunked = (text: string) => new ReadableStream({ start: (controller) => (controller.enqueue(new TextEncoder().encode(text)), controller.close()) });
+    const post = (path: string, text: string) =>
+      fetch(`${stack.companionUrl}${path}`, { method: 'POST', body: chunked(text), duplex: 'half', headers: { 'Content-Type': 'application/json' } } as RequestInit);
+    const big = await post('/nowhere', JSON.stringify({ note: 'x'.repeat(100_000) }));
+    expect(big.status).toBe(413);
+    expect((await big.json()).error.code).toBe('payload_too_large');
+    expect((await post('/nowhere', '{}')).status).toBe(404);
+    const session = await stack.openSession();
+    expect((await fetch(`${stack.companionUrl}/api/checkout/sessions/${session.id}`)).status).toBe(200);
+  });
+
   it('limits the body on every path — unknown ones, pages, routes added later — and webhooks to their own size', async () => {
     stack.companion.post('/shop/api/note', async (c) => c.json({ length: (await c.req.text()).length }));
     // No Content-Length: the limit must hold while the body is read, not only when declared.

@@ -58,13 +58,17 @@ export function webhookRoutes(apiSecret: string, background: InFlight): Hono<Com
       duplicate: !ingest.isNew,
       outcome: ingest.event.outcome,
     });
-    const reacting = (async () => {
-      // A refund past what was paid flags its payment: the payment's status did not move.
-      if (ingest.advanced && ingest.payment && !ingest.operation) await reactions.paymentAdvanced(ingest.payment, 'webhook');
-      if (ingest.flagged && ingest.payment) await reactions.discrepancyNoted(ingest.payment, 'webhook');
-      if (ingest.advanced && ingest.operation) await reactions.operationAdvanced(ingest.operation, 'webhook');
-    })().catch((error: unknown) => log.error('reacting to a webhook failed', { order_id: ingest.event.orderId, err: error }));
-    await waitAtMost(background.track(reacting), REACTIONS_WAIT_MS);
+    // Most deliveries change nothing (the pay call's answer recorded the status first): then
+    // there is nothing to wait for, nor a timer to set.
+    if ((ingest.advanced || ingest.flagged) && (ingest.payment || ingest.operation)) {
+      const reacting = (async () => {
+        // A refund past what was paid flags its payment: the payment's status did not move.
+        if (ingest.advanced && ingest.payment && !ingest.operation) await reactions.paymentAdvanced(ingest.payment, 'webhook');
+        if (ingest.flagged && ingest.payment) await reactions.discrepancyNoted(ingest.payment, 'webhook');
+        if (ingest.advanced && ingest.operation) await reactions.operationAdvanced(ingest.operation, 'webhook');
+      })().catch((error: unknown) => log.error('reacting to a webhook failed', { order_id: ingest.event.orderId, err: error }));
+      await waitAtMost(background.track(reacting), REACTIONS_WAIT_MS);
+    }
     return c.json({ received: true, duplicate: !ingest.isNew, outcome: ingest.event.outcome } satisfies WebhookReceipt);
   });
 

@@ -14,5 +14,7 @@ export interface SandboxEnv {
      * routes, once the body or query is read; leniency.ts). For a request inspector.
      */
     leniency: Leniency | undefined;
+    /** The JSON body as readJsonBody parsed it, so the inspector records it without parsing it again. */
+    jsonBody: unknown;
   };
 }

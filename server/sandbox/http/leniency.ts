@@ -15,7 +15,7 @@
  * would have passed over in silence. Reports name fields, never values: card data may sit there.
  */
 import type * as z from 'zod';
-import { fieldPath, issueFields, wireErrorMap } from '@payform/gateway/wire';
+import { compiled, fieldPath, issueFields, wireErrorMap } from '@payform/gateway/wire';
 import type { FieldIssue } from '@payform/gateway/wire';
 import { RULES, repairsFor, strictRuleFor } from './tolerances.js';
 import type { Finding, Path } from './tolerances.js';
@@ -78,7 +78,7 @@ export function readLeniently<S extends z.ZodType>(schema: S, input: unknown, st
   const sent: { path: Path; value: unknown }[] = [];
   let current = input;
   for (let pass = 1; ; pass += 1) {
-    const result = schema.safeParse(current, { error: wireErrorMap });
+    const result = compiled(schema).safeParse(current, { error: wireErrorMap });
     if (result.success) {
       const data = sent.length === 0 ? result.data : restore(result.data, sent);
       return { success: true, data, leniency: { strict, ignored, coerced, waived, refused: [] } };

@@ -20,17 +20,20 @@ const JSON_TYPE = /^application\/json\s*(;|$)/i;
 export const isJsonType = (contentType: string | undefined): boolean => JSON_TYPE.test(contentType ?? '');
 
 /** The JSON body; `optional` lets an empty body through as `{}` (control-plane commands). */
-export async function readJsonBody(c: Context, options: { optional?: boolean } = {}): Promise<unknown> {
+export async function readJsonBody(c: Context<SandboxEnv>, options: { optional?: boolean } = {}): Promise<unknown> {
   const text = await c.req.text();
   if (options.optional && text.trim() === '') return {};
   if (!isJsonType(c.req.header('content-type'))) {
     throw new Refusal(406, 'The body must be JSON sent with Content-Type: application/json', { code: 'P-406' });
   }
+  let body: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    body = JSON.parse(text);
   } catch {
     throw Refusal.invalidField('', 'the body is not valid JSON');
   }
+  c.set('jsonBody', body);
+  return body;
 }
 
 /** Parses input with a wire schema; 400 naming every field that is wrong. */

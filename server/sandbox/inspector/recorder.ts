@@ -4,9 +4,12 @@
  * something (any method but GET and HEAD). The control plane's own reads and the pages a
  * browser loads are left out, so watching the inspector does not fill it.
  *
- * Nothing is kept unmasked: headers, query, bodies and notes go through the redaction the
- * companion's logs use (server/gateway/redact.ts) — credential headers and card fields replaced,
- * card-number digit runs masked wherever they are.
+ * What the caller sent is masked as it is recorded: its headers, query and body go through the
+ * redaction the companion's logs use (server/gateway/redact.ts) — credential headers and card
+ * fields replaced, card-number digit runs masked wherever they are. A JSON answer is the
+ * sandbox's own text, made from the state it keeps anyway (never a card number or CVV a field
+ * carried): it is kept as the text that was sent and masked the same way when the inspector is
+ * first read, so a payment does not pay for a masking walk over its answer that nobody may read.
  */
 import type { Context, MiddlewareHandler } from 'hono';
 import { formatTimestamp } from '@payform/gateway/wire';
@@ -28,10 +31,10 @@ export function recordRequests(gateway: SimulatedGateway): MiddlewareHandler<San
     const id = gateway.requests.nextId();
     const at = formatTimestamp(gateway.clock.now());
     const startedAt = performance.now();
-    const jsonAnswers = keepJsonAnswers(c);
+    const jsonAnswer = keepJsonAnswer(c);
     await duringRequest(id, next);
     try {
-      gateway.requests.add(await describe(c, jsonAnswers, { id, at, durationMs: Math.round(performance.now() - startedAt) }));
+      gateway.requests.add(await capture(c, jsonAnswer, { id, at, durationMs: Math.round(performance.now() - startedAt) }));
     } catch (error) {
       // The answer goes out whatever happens to its record.
       gateway.config.log(`sandbox inspector could not record ${c.req.method} ${c.req.path}: ${String(error)}`);
@@ -43,48 +46,104 @@ function isRecorded(method: string, path: string): boolean {
   return path.startsWith('/api/v1/') || (method !== 'GET' && method !== 'HEAD');
 }
 
-/**
- * The object each `c.json` answer of the request was made from, by the answer it made. Reading
- * the body back from the Response instead would clone it (undici's Response and a web stream
- * tee) and make @hono/node-server send it through the stream rather than as the string it is:
- * a tenth of the sandbox's CPU a payment.
- */
-function keepJsonAnswers(c: Context<SandboxEnv>): WeakMap<Response, unknown> {
-  const answers = new WeakMap<Response, unknown>();
-  const json = c.json;
-  c.json = ((object: unknown, ...rest: unknown[]) => {
-    const answer = (json as (...args: unknown[]) => Response)(object, ...rest);
-    answers.set(answer, object);
-    return answer;
-  }) as typeof c.json;
-  return answers;
+/** The last `c.json` answer of a request and the JSON text it sent. */
+interface JsonAnswer {
+  answer: Response | undefined;
+  text: string;
 }
 
-async function describe(c: Context<SandboxEnv>, jsonAnswers: WeakMap<Response, unknown>, start: { id: number; at: string; durationMs: number }): Promise<RecordedRequest> {
+/**
+ * The JSON text of the request's last `c.json` answer. Reading the body back from the Response
+ * instead would clone it (undici's Response and a web stream tee) and make @hono/node-server
+ * send it through the stream rather than as the string it is: a tenth of the sandbox's CPU a
+ * payment. The text is the answer as it was sent, whatever later becomes of the object (a
+ * delivery listed by the control plane goes on changing). Any other answer is read back
+ * (readAnswer).
+ */
+function keepJsonAnswer(c: Context<SandboxEnv>): JsonAnswer {
+  const kept: JsonAnswer = { answer: undefined, text: '' };
+  const json = c.json;
+  c.json = ((object: unknown, ...rest: unknown[]) => {
+    kept.answer = (json as (...args: unknown[]) => Response)(object, ...rest);
+    // `c.json(undefined)` sends no body: recorded as null.
+    kept.text = (JSON.stringify(object) as string | undefined) ?? 'null';
+    return kept.answer;
+  }) as typeof c.json;
+  return kept;
+}
+
+/**
+ * The record of a request that has been answered: what it sent, masked now, and how to describe
+ * the answer once the inspector is read (a JSON answer's text masked then, another one now).
+ */
+async function capture(c: Context<SandboxEnv>, json: JsonAnswer, start: { id: number; at: string; durationMs: number }): Promise<() => RecordedRequest> {
   const answer = c.res;
-  // Masked (copied) before anything is awaited, so the record is the answer as it was sent.
-  const answerBody = jsonAnswers.has(answer) ? redact(jsonAnswers.get(answer)) : redact(await readAnswer(answer));
-  // A 413 was refused before its body was read: it is not read now either.
-  const requestText = answer.status === 413 ? '' : await c.req.text().catch(() => '');
-  const notes: InspectorNote[] = [...leniencyNotes(c.get('leniency')), ...refusalNotes(answer.status, answerBody, c.get('leniency'))];
-  const headers: Record<string, string> = {};
-  for (const name of ANSWER_HEADERS) {
-    const value = answer.headers.get(name);
-    if (value !== null) headers[name] = value;
-  }
-  return {
+  const status = answer.status;
+  const leniency = c.get('leniency');
+  // Another answer is read back and masked before anything else is awaited: the record is the
+  // answer as it was sent.
+  const answered = json.answer === answer ? undefined : { body: redact(await readAnswer(answer)), headers: answerHeaders(answer) };
+  const sent = {
     id: start.id,
     at: start.at,
     method: c.req.method,
     path: redact(c.req.path) as string,
     query: redact(c.req.query()) as Record<string, unknown>,
-    headers: redact(c.req.header()) as Record<string, unknown>,
-    body: answer.status === 413 ? '[larger than the body limit: not read]' : readable(requestText, c.req.header('content-type')),
-    status: answer.status,
-    response: { headers: redact(headers) as Record<string, string>, body: cut(answerBody) },
-    duration_ms: start.durationMs,
-    notes: redact(notes) as InspectorNote[],
+    headers: redact(requestHeaders(c)) as Record<string, unknown>,
+    body: await requestBody(c, status),
   };
+  const text = json.text;
+  return () => {
+    const body = answered ? answered.body : redact(JSON.parse(text));
+    const notes: InspectorNote[] = [...leniencyNotes(leniency), ...refusalNotes(status, body, leniency)];
+    return {
+      ...sent,
+      status,
+      response: { headers: redact(answered ? answered.headers : answerHeaders(answer)) as Record<string, string>, body: cut(body) },
+      duration_ms: start.durationMs,
+      notes: redact(notes) as InspectorNote[],
+    };
+  };
+}
+
+/** The answer's headers an integrator cares about. */
+function answerHeaders(answer: Response): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const name of ANSWER_HEADERS) {
+    const value = answer.headers.get(name);
+    if (value !== null) headers[name] = value;
+  }
+  return headers;
+}
+
+/**
+ * The request's headers by lower-case name. Served over HTTP they are Node's own: asking Hono's
+ * Request for all of them builds a web Headers (undici) for every request, which nothing else
+ * on a payment's path needs. A repeated header is one value, joined with `, ` as Headers does.
+ */
+function requestHeaders(c: Context<SandboxEnv>): Record<string, string> {
+  const incoming = c.env?.incoming;
+  if (!incoming) return c.req.header();
+  // No prototype: a header may be called `__proto__`.
+  const headers: Record<string, string> = Object.create(null) as Record<string, string>;
+  const raw = incoming.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!.toLowerCase();
+    // HTTP/2's pseudo-headers (`:path`) are not headers.
+    if (name.startsWith(':')) continue;
+    const value = raw[i + 1]!;
+    headers[name] = headers[name] === undefined ? value : `${headers[name]}, ${value}`;
+  }
+  return headers;
+}
+
+/** The request body as recorded: the JSON readJsonBody parsed when it did, else read as text. */
+async function requestBody(c: Context<SandboxEnv>, status: number): Promise<unknown> {
+  // A 413 was refused before its body was read: it is not read now either.
+  if (status === 413) return '[larger than the body limit: not read]';
+  const parsed = c.get('jsonBody');
+  if (parsed !== undefined) return redact(parsed);
+  return readable(await c.req.text().catch(() => ''), c.req.header('content-type'));
 }
 
 /** A body as a person reads it: parsed JSON or form fields when it is one, masked. */

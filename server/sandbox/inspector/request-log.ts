@@ -27,7 +27,7 @@ export const REQUEST_LOG_LIMIT = 500;
 
 export class RequestLog {
   readonly #limit: number;
-  #entries: { readonly cursor: number; readonly request: RecordedRequest }[] = [];
+  #entries: { readonly cursor: number; request: RecordedRequest | (() => RecordedRequest) }[] = [];
   #nextId = 1;
   #cursor = 0;
 
@@ -40,7 +40,8 @@ export class RequestLog {
     return this.#nextId++;
   }
 
-  add(request: RecordedRequest): void {
+  /** A request that has been answered, or how to describe it when first listed (inspector/recorder.ts). */
+  add(request: RecordedRequest | (() => RecordedRequest)): void {
     this.#cursor += 1;
     this.#entries.push({ cursor: this.#cursor, request });
     if (this.#entries.length > this.#limit) this.#entries.splice(0, this.#entries.length - this.#limit);
@@ -48,7 +49,7 @@ export class RequestLog {
 
   /** Requests recorded after `cursor` (all without one), newest first, and the cursor to ask from next. */
   since(cursor = 0): { readonly requests: RecordedRequest[]; readonly cursor: number } {
-    const requests = this.#entries.filter((entry) => entry.cursor > cursor).map((entry) => entry.request);
+    const requests = this.#entries.filter((entry) => entry.cursor > cursor).map((entry) => (typeof entry.request === 'function' ? (entry.request = entry.request()) : entry.request));
     return { requests: requests.reverse(), cursor: this.#cursor };
   }
 

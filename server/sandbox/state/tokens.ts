@@ -4,7 +4,7 @@
  * token instead of the card. Tokens prefixed `rcr:` come from a first wallet payment on the live
  * service: the sandbox accepts any such token as a wallet card that pays successfully.
  */
-import { randomBytes } from 'node:crypto';
+import { randomHex } from './identifiers.js';
 import type { CardOnFile } from './records.js';
 
 export interface IssuedToken {
@@ -36,7 +36,7 @@ export class CardVault {
     const key = `${posId}|${card.mask}|${card.expMonth}|${card.expYear}`;
     let value = this.#tokens.get(key);
     if (value === undefined) {
-      value = randomBytes(20).toString('hex');
+      value = randomHex(20);
       this.#tokens.set(key, value);
       this.#cards.set(value, { posId, card });
     }

@@ -3,7 +3,7 @@
  * the card tokens a successful payment issues (tokens.ts). Paying redeems one; a token redeemed
  * once, or past its expiry by the sandbox clock, pays no more.
  */
-import { randomBytes } from 'node:crypto';
+import { randomHex } from './identifiers.js';
 import type { CardOnFile } from './records.js';
 
 interface HeldCard {
@@ -22,7 +22,7 @@ export class WidgetTokens {
   readonly #spent = new Set<string>();
 
   issue(posId: string, card: CardOnFile, expiresAt: Date): string {
-    const token = randomBytes(24).toString('hex');
+    const token = randomHex(24);
     this.#held.set(token, { posId, card, expiresAt });
     return token;
   }
