@@ -4,8 +4,13 @@
  * process of their own (serve.ts), with a SQLite file (WAL) as the companion's ledger and its
  * request log on; this process only generates load, over keep-alive connections.
  *
+ * Warm-up: each path first makes `warmup` payments at `concurrency` callers. V8 compiles a
+ * server's hot functions over its first thousands of requests: after 300 payments the sandbox
+ * still spent twice its steady CPU a payment (2.02 against 1.00 ms after 6,000, in one run),
+ * compiling what it had not yet optimised — a cost of the process's start, not of a payment.
+ *
  * Latency: one request at a time, direct and via-companion alternating (which goes first
- * alternates too), after a warm-up; the figure is the difference of the two p50s (and p99s).
+ * alternates too); the figure is the difference of the two p50s (and p99s).
  * Throughput: a closed loop of `concurrency` callers for a few seconds on each path.
  *
  * The direct request is the very body the companion sends for that payment (same card,
@@ -20,12 +25,13 @@ import { randomUUID } from 'node:crypto';
 import { CUSTOMER, FINGERPRINT, card } from '../../server/companion/test/cards.js';
 import { LoopbackClient } from './load/http-client.js';
 import type { Reply } from './load/http-client.js';
-import { closedLoop, summarise, timed } from './load/latency.js';
+import { closedLoop, eachConcurrently, summarise, timed } from './load/latency.js';
 import type { LatencySummary } from './load/latency.js';
 import { benchCredentials, gatewayAuthHeaders } from './servers/credentials.js';
 import { BENCH_ADMIN_TOKEN, spawnServer } from './servers/processes.js';
 
 export interface OverheadOptions {
+  /** Payments each path makes before anything is measured. */
   readonly warmup: number;
   readonly samples: number;
   readonly concurrency: number;
@@ -52,7 +58,7 @@ export interface OverheadFigures {
   readonly sandboxCpuMsPerPayment: number;
 }
 
-export const DEFAULT_OVERHEAD: OverheadOptions = { warmup: 300, samples: 1500, concurrency: 8, throughputMs: 5_000 };
+export const DEFAULT_OVERHEAD: OverheadOptions = { warmup: 5_000, samples: 1500, concurrency: 8, throughputMs: 5_000 };
 
 const ADMIN = { Authorization: `Bearer ${BENCH_ADMIN_TOKEN}` };
 const GATEWAY_ACCEPT = 'application/json, text/html, application/pdf, application/zip, */*';
@@ -132,14 +138,15 @@ export async function measureCompanionOverhead(options: OverheadOptions = DEFAUL
 
     let directSamples: number[] = [];
     let viaSamples: number[] = [];
-    await openSessions(options.warmup + options.samples);
-    let cpuAtStart = { companion: 0, sandbox: 0 };
-    for (let round = 0; round < options.warmup + options.samples; round += 1) {
-      if (round === options.warmup) {
-        directSamples = [];
-        viaSamples = [];
-        cpuAtStart = { companion: companion.cpuMs(), sandbox: sandbox.cpuMs() };
-      }
+    const warmUp = (pay: () => Promise<void>) => eachConcurrently(Array.from({ length: options.warmup }), options.concurrency, pay);
+    await warmUp(direct);
+    await warmUp(viaCompanion); // opening its sessions as it goes
+    directSamples = [];
+    viaSamples = [];
+    await openSessions(options.samples);
+    await new Promise((resolve) => setTimeout(resolve, 500)); // the warm-up's last webhooks
+    const cpuAtStart = { companion: companion.cpuMs(), sandbox: sandbox.cpuMs() };
+    for (let round = 0; round < options.samples; round += 1) {
       if (round % 2 === 0) {
         await direct();
         await viaCompanion();

@@ -228,6 +228,7 @@ describe('GET /_sandbox/requests', () => {
           'X-API-AUTH': authHeaderValue(project.apiKey, project.apiSecret),
           'X-API-KEY': project.endpointsKey,
           'X-Trace': ['first', 'second'],
+          ['__proto__']: 'a header like any other',
           'User-Agent': `shop/1.0 (card ${PAN})`,
         } }, (answer) => answer.resume().on('end', () => resolve(answer.statusCode ?? 0)));
         sent.on('error', reject);
@@ -240,6 +241,7 @@ describe('GET /_sandbox/requests', () => {
         'x-api-auth': '[redacted]',
         'x-api-key': '[redacted]',
         'x-trace': 'first, second',
+        ['__proto__']: 'a header like any other',
         'user-agent': 'shop/1.0 (card [card number])',
         'content-type': 'application/json',
       });

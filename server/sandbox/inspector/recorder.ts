@@ -65,7 +65,8 @@ function keepJsonAnswer(c: Context<SandboxEnv>): JsonAnswer {
   const json = c.json;
   c.json = ((object: unknown, ...rest: unknown[]) => {
     kept.answer = (json as (...args: unknown[]) => Response)(object, ...rest);
-    kept.text = JSON.stringify(object);
+    // `c.json(undefined)` sends no body: recorded as null.
+    kept.text = (JSON.stringify(object) as string | undefined) ?? 'null';
     return kept.answer;
   }) as typeof c.json;
   return kept;
@@ -128,6 +129,8 @@ function requestHeaders(c: Context<SandboxEnv>): Record<string, string> {
   const raw = incoming.rawHeaders;
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i]!.toLowerCase();
+    // HTTP/2's pseudo-headers (`:path`) are not headers.
+    if (name.startsWith(':')) continue;
     const value = raw[i + 1]!;
     headers[name] = headers[name] === undefined ? value : `${headers[name]}, ${value}`;
   }
