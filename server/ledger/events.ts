@@ -5,18 +5,20 @@
 // UPDATE of the payment.
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
-import type { Compilable, SqlBool } from 'kysely';
+import type { Compilable, ExpressionBuilder, Kysely, QueryCreator, SqlBool } from 'kysely';
 import { lockPayment, lockingRead } from './context.js';
 import type { LedgerContext, LedgerDb } from './context.js';
 import { sharedTransactions } from './group-commit.js';
+import type { Batch, Batched } from './group-commit.js';
 import { gatewayEventInput, parseInput } from './input.js';
 import { insertOperation, progressOperation } from './operations.js';
-import { flagDiscrepancy, guardedUpdate, progressPayment, updateArgs } from './payments.js';
+import { flagDiscrepancy, guardedUpdate, progressPayment, samePayment, updateArgs } from './payments.js';
+import { paymentProgression } from './progression.js';
 import type { UpdateArgs } from './payments.js';
 import { oncePerLedger, prepareQuery } from './prepared.js';
 import type { SlotOf } from './prepared.js';
 import { toPayment, toStoredEvent } from './rows.js';
-import type { PaymentRow, WebhookEventRow } from './schema.js';
+import type { LedgerTables, PaymentRow, WebhookEventRow } from './schema.js';
 import { checkMovedMoney } from './unasked-operations.js';
 import type { EventIngest, EventOutcome, GatewayEvent, Operation, OperationKind, OperationStatus, Payment, PaymentMethod, PaymentStatus, PaymentUpdate, StoredEvent } from './types.js';
 
@@ -165,25 +167,28 @@ async function recordOutcome(ctx: LedgerContext, trx: LedgerDb, stored: StoredEv
   return { ...stored, outcome: effect.outcome, appliedAt, triedAt };
 }
 
+/** An event's row, the one column list of every statement that stores one. */
+const eventColumns = [
+  'id',
+  'method',
+  'status',
+  'order_id',
+  'operation_id',
+  'payment_id',
+  'body',
+  'facts',
+  'received_at',
+  'applied_at',
+  'tried_at',
+  'outcome',
+] as const satisfies readonly (keyof WebhookEventRow)[];
+
 /** INSERT … ON CONFLICT (id) DO NOTHING, prepared once per database. */
 const insertEvent = oncePerLedger((ctx: LedgerContext) =>
   prepareQuery<WebhookEventRow, never>((slot) =>
     ctx.db
       .insertInto('webhook_events')
-      .values({
-        id: slot('id'),
-        method: slot('method'),
-        status: slot('status'),
-        order_id: slot('order_id'),
-        operation_id: slot('operation_id'),
-        payment_id: slot('payment_id'),
-        body: slot('body'),
-        facts: slot('facts'),
-        received_at: slot('received_at'),
-        applied_at: slot('applied_at'),
-        tried_at: slot('received_at'),
-        outcome: slot('outcome'),
-      })
+      .values(Object.fromEntries(eventColumns.map((column) => [column, slot(column)])) as unknown as WebhookEventRow)
       .onConflict((oc) => oc.column('id').doNothing()),
   ),
 );
@@ -193,56 +198,171 @@ const selectEvent = oncePerLedger((ctx: LedgerContext) =>
   prepareQuery<{ id: string }, WebhookEventRow>((slot) => ctx.db.selectFrom('webhook_events').selectAll().where('id', '=', slot('id'))),
 );
 
-/** The event's row, its slots named apart from the payment update's. */
-type EventSlots = { [K in keyof WebhookEventRow as `event_${K}`]: WebhookEventRow[K] };
+/** A payment's event on its way into a batch: its row, and the guarded forward step's values. */
+interface AdvancingEvent {
+  readonly row: WebhookEventRow;
+  readonly args: UpdateArgs;
+}
 
-type StoredAndMoved = { stored_id: string } & ({ [K in keyof PaymentRow]: PaymentRow[K] } | { [K in keyof PaymentRow]: null });
+type SqlType = 'text' | 'bigint' | 'integer';
+
+/** Every value of the forward step, with its PostgreSQL type (json_to_recordset's column list). */
+const argTypes: { readonly [K in keyof UpdateArgs]-?: SqlType } = {
+  status_code: 'text',
+  status_description: 'text',
+  payment_id: 'text',
+  gateway_order_id: 'text',
+  billing_order_id: 'text',
+  transaction_id: 'text',
+  cc_mask: 'text',
+  card_brand: 'text',
+  cc_token: 'text',
+  cc_token_expiration: 'text',
+  user_action_url: 'text',
+  checkout_url: 'text',
+  receipt_url: 'text',
+  orderId: 'text',
+  status: 'text',
+  method: 'text',
+  amount: 'bigint',
+  currency: 'text',
+  paidAmount: 'bigint',
+  paidCurrency: 'text',
+  rank: 'integer',
+  now: 'bigint',
+  finalizedAt: 'bigint',
+  noticeDueAt: 'bigint',
+};
+
+const eventTypes: { readonly [K in keyof WebhookEventRow]-?: SqlType } = {
+  id: 'text',
+  method: 'text',
+  status: 'text',
+  order_id: 'text',
+  operation_id: 'text',
+  payment_id: 'text',
+  body: 'text',
+  facts: 'text',
+  received_at: 'bigint',
+  applied_at: 'bigint',
+  tried_at: 'bigint',
+  outcome: 'text',
+};
+
+/** The most events one batch statement takes; a longer group's go in several. */
+const BATCH_ROWS = 16;
 
 /**
- * PostgreSQL, a payment's event: the insert and the forward step in one statement, one round
- * trip instead of two. The payment moves only if the event was new; a row comes back only if
- * it was (with the payment's columns if it moved, nulls if not).
+ * The batch's rows, read from one JSON parameter (`[{ row, args }, …]`) into columns named
+ * apart from the payments' (`arg_…`, `event_…`), so the guarded UPDATE's bare column names
+ * still mean the payment's. The LIMIT is for the planner, and a constant so that the plan it
+ * makes once serves every call: a set-returning function is guessed at 100 rows, enough for
+ * it to join them to the tables by scanning them whole; at 16, each row takes the primary keys.
  */
-const storeAndAdvance = oncePerLedger((ctx: LedgerContext) =>
-  prepareQuery<UpdateArgs & EventSlots, StoredAndMoved>(
-    (slot) =>
-      ctx.db
-        .with('stored', (db) =>
-          db
-            .insertInto('webhook_events')
-            .values({
-              id: slot('event_id'),
-              method: slot('event_method'),
-              status: slot('event_status'),
-              order_id: slot('event_order_id'),
-              operation_id: slot('event_operation_id'),
-              payment_id: slot('event_payment_id'),
-              body: slot('event_body'),
-              facts: slot('event_facts'),
-              received_at: slot('event_received_at'),
-              applied_at: slot('event_applied_at'),
-              tried_at: slot('event_received_at'),
-              outcome: slot('event_outcome'),
-            })
-            .onConflict((oc) => oc.column('id').doNothing())
-            .returning('id'),
-        )
-        .with('moved', (db) => guardedUpdate(db, 'advanced', slot as SlotOf<UpdateArgs>).where(sql<SqlBool>`exists (select 1 from stored)`))
-        .selectFrom('stored')
-        .leftJoin('moved', (join) => join.onTrue())
-        .selectAll('moved')
-        .select('stored.id as stored_id') as unknown as Compilable<StoredAndMoved>,
-  ),
-);
-
-/** Stores a new payment event and tries its forward step (PostgreSQL); undefined when it was stored before. */
-async function storeAdvancing(ctx: LedgerContext, trx: LedgerDb, row: WebhookEventRow, facts: EventFacts): Promise<{ moved?: PaymentRow } | undefined> {
-  const event = Object.fromEntries(Object.entries(row).map(([key, value]) => [`event_${key}`, value])) as EventSlots;
-  const { rows } = await storeAndAdvance(ctx)(trx, { ...updateArgs(ctx, facts.orderId, paymentUpdateOf(facts)), ...event });
-  const first = rows[0];
-  if (!first) return undefined;
-  return first.order_id === null ? {} : { moved: first as PaymentRow };
+function batchRows(events: unknown) {
+  const fields = (of: 'row' | 'args', types: Record<string, SqlType>, prefix: string) =>
+    Object.entries(types).map(([name, type]) => `(b.${of} ->> '${name}')::${type} as "${prefix}${name}"`);
+  const columns = [...fields('args', argTypes, 'arg_'), ...fields('row', eventTypes, 'event_')].join(', ');
+  return sql<Record<string, unknown>>`(select ${sql.raw(columns)} from (select value from jsonb_array_elements(${events}::jsonb) limit ${sql.lit(BATCH_ROWS)}) as e, lateral (select (e.value -> 'row') as row, (e.value -> 'args') as args) as b)`;
 }
+
+/** What the batch statement says of each of its events: the payment as its step left it (or as it was, stale), or the event as stored before. */
+interface BatchResult {
+  readonly batch_id: string;
+  readonly advanced: PaymentRow | null;
+  readonly updated: PaymentRow | null;
+  readonly behind: PaymentRow | null;
+  readonly seen: WebhookEventRow | null;
+}
+
+/**
+ * PostgreSQL, the usual payment events of a group in one statement, outside any transaction.
+ * For each new event (one an order): its payment's guarded step — forward, else a refresh of
+ * the same status — or, when the payment is this one but already past it, nothing (stale: a
+ * status only moves forward, so that stays true without a lock). The three never hold
+ * together. Each event is stored with what it did, and nothing else: what none of them covers
+ * (another payment, an unknown order) goes the ordinary way. A plain INSERT: an event stored
+ * meanwhile by another writer fails the whole statement, and its events go the ordinary way.
+ * Each event stored before is read too: a repeat of one applied is settled here.
+ */
+const advancingBatch = oncePerLedger((ctx: LedgerContext) => {
+  const statement = prepareQuery<{ events: string }, BatchResult>((slot) => {
+    const arg = ((name: string) => sql.ref(`batch.arg_${name}`)) as unknown as SlotOf<UpdateArgs>;
+    const batchRef = (column: string) => sql.ref<string>(`batch.${column}`);
+    // Built loosely typed: Kysely's types do not follow a CTE made of raw SQL.
+    const db = ctx.db as unknown as Kysely<Record<string, Record<string, unknown>>>;
+    type Creator = QueryCreator<LedgerTables>;
+    const unknownEvent = ({ not, exists, selectFrom }: ExpressionBuilder<LedgerTables, 'payments'>) =>
+      not(exists(selectFrom('webhook_events as known').select(sql.lit(1).as('one')).where('known.id', '=', batchRef('event_id'))));
+    const step = (qc: Creator, step: 'advanced' | 'updated') =>
+      guardedUpdate(qc, step, arg)
+        .from('batch' as never)
+        .where(unknownEvent)
+        .clearReturning()
+        .returningAll('payments')
+        .returning(batchRef('event_id').as('event_id'));
+    const behind = (qc: Creator) =>
+      (qc as unknown as typeof db)
+        .selectFrom('payments')
+        .innerJoin('batch', 'batch.arg_orderId', 'payments.order_id')
+        .where(unknownEvent as never)
+        .where(sql<SqlBool>`not (${paymentProgression.forward(arg('rank'))}) and not (${paymentProgression.same(arg('status'))})`)
+        .where(samePayment(arg) as never)
+        .selectAll('payments')
+        .select(batchRef('event_id').as('event_id'));
+    const outcomeOf = (from: string, outcome: EventOutcome) => (qc: Creator) => (qc as unknown as typeof db).selectFrom(from).select([`${from}.event_id`, sql.lit(outcome).as('outcome')]);
+    const joined = (alias: string) => sql.raw(alias);
+    return db
+      .with('batch', () => batchRows(slot('events')))
+      .with('advanced', (qc) => step(qc as Creator, 'advanced'))
+      .with('updated', (qc) => step(qc as Creator, 'updated'))
+      .with('behind', (qc) => behind(qc as Creator))
+      .with('stored', (qc) =>
+        qc
+          .insertInto('webhook_events')
+          .columns([...eventColumns])
+          .expression(
+            qc
+              .selectFrom('batch')
+              .innerJoin(
+                (sub) => outcomeOf('advanced', 'applied')(sub as never).unionAll(outcomeOf('updated', 'applied')(sub as never)).unionAll(outcomeOf('behind', 'stale')(sub as never)).as('took'),
+                'took.event_id',
+                'batch.event_id',
+              )
+              .select(eventColumns.map((column) => (column === 'outcome' ? sql.ref<string>('took.outcome') : batchRef(`event_${column}`)).as(column))),
+          )
+          .returning('id'),
+      )
+      .selectFrom('batch')
+      .leftJoin('advanced', 'advanced.event_id', 'batch.event_id')
+      .leftJoin('updated', 'updated.event_id', 'batch.event_id')
+      .leftJoin('behind', 'behind.event_id', 'batch.event_id')
+      .leftJoin('webhook_events as seen', 'seen.id', 'batch.event_id')
+      .select([
+        batchRef('event_id').as('batch_id'),
+        ...(['advanced', 'updated', 'behind', 'seen'] as const).map((alias) => sql`to_json(${joined(alias)})`.as(alias)),
+      ]) as unknown as Compilable<BatchResult>;
+  });
+  return {
+    async run(db, items): Promise<readonly (EventIngest | undefined)[]> {
+      const results = new Map<string, BatchResult>();
+      for (let from = 0; from < items.length; from += BATCH_ROWS) {
+        const { rows } = await statement(db, { events: JSON.stringify(items.slice(from, from + BATCH_ROWS)) });
+        for (const result of rows) results.set(result.batch_id, result);
+      }
+      return items.map(({ row }) => {
+        const result = results.get(row.id);
+        if (!result) return undefined;
+        const moved = result.advanced ?? result.updated;
+        if (moved) return { isNew: true, event: toStoredEvent(row), advanced: moved === result.advanced, flagged: false, payment: toPayment(moved), operation: null };
+        if (result.behind) return { isNew: true, event: { ...toStoredEvent(row), outcome: 'stale' }, advanced: false, flagged: false, payment: toPayment(result.behind), operation: null };
+        // Stored before and applied: a repeat, nothing to do (as applyStored would find).
+        if (result.seen && result.seen.applied_at !== null) return unchanged(toStoredEvent(result.seen));
+        return undefined;
+      });
+    },
+  } satisfies Batch<AdvancingEvent>;
+});
 
 /**
  * What an event will most likely come to: stored with it, so that the usual event costs no
@@ -252,16 +372,11 @@ function expectedOutcome(facts: EventFacts): EventOutcome {
   return facts.otherPosId !== undefined || facts.unreadable ? 'unmatched' : 'applied';
 }
 
-/**
- * The hot path: store the event (its outcome foreseen), then apply it — two statements. Stored
- * first, a repeat is known before anything is applied, so nothing has to be undone and the
- * repeat is settled in this same transaction. An outcome other than the foreseen one (stale,
- * parked, …) is written over it.
- */
-async function ingestOnce(ctx: LedgerContext, trx: LedgerDb, id: string, body: string, facts: EventFacts): Promise<EventIngest> {
+/** The event's row as stored, its outcome foreseen. */
+function eventRow(ctx: LedgerContext, id: string, body: string, facts: EventFacts): WebhookEventRow {
   const now = ctx.now();
   const expected = expectedOutcome(facts);
-  const row: WebhookEventRow = {
+  return {
     id,
     method: facts.method,
     status: facts.status,
@@ -275,17 +390,19 @@ async function ingestOnce(ctx: LedgerContext, trx: LedgerDb, id: string, body: s
     tried_at: now,
     outcome: expected,
   };
-  let effect: Effect;
-  if (ctx.dialect === 'postgres' && expected === 'applied' && isPaymentEvent(facts)) {
-    const stored = await storeAdvancing(ctx, trx, row, facts);
-    if (!stored) return applyStored(ctx, trx, id, facts);
-    effect = stored.moved ? advancedOr('advanced', toPayment(stored.moved)) : await applyPaymentEvent(ctx, trx, facts, 'updated');
-  } else {
-    const inserted = await insertEvent(ctx)(trx, row);
-    if (!inserted.numAffectedRows) return applyStored(ctx, trx, id, facts);
-    effect = await applyEvent(ctx, trx, facts);
-  }
-  const event = effect.outcome === expected ? toStoredEvent(row) : await recordOutcome(ctx, trx, toStoredEvent(row), effect);
+}
+
+/**
+ * The ordinary way: store the event (its outcome foreseen), then apply it — two statements.
+ * Stored first, a repeat is known before anything is applied, so nothing has to be undone and
+ * the repeat is settled in this same transaction. An outcome other than the foreseen one
+ * (stale, parked, …) is written over it.
+ */
+async function ingestOnce(ctx: LedgerContext, trx: LedgerDb, row: WebhookEventRow, facts: EventFacts): Promise<EventIngest> {
+  const inserted = await insertEvent(ctx)(trx, row);
+  if (!inserted.numAffectedRows) return applyStored(ctx, trx, row.id, facts);
+  const effect = await applyEvent(ctx, trx, facts);
+  const event = effect.outcome === row.outcome ? toStoredEvent(row) : await recordOutcome(ctx, trx, toStoredEvent(row), effect);
   return { isNew: true, event, advanced: effect.advanced, flagged: effect.flagged ?? false, payment: effect.payment, operation: effect.operation };
 }
 
@@ -327,8 +444,13 @@ export async function retryEvent(ctx: LedgerContext, id: string): Promise<EventI
  */
 export async function ingestEvent(ctx: LedgerContext, input: GatewayEvent): Promise<EventIngest> {
   const { data, body, ...facts } = parseInput(gatewayEventInput, input);
-  const id = eventId(data);
-  return sharedTransactions(ctx)((trx) => ingestOnce(ctx, trx, id, body, facts), facts.orderId);
+  const row = eventRow(ctx, eventId(data), body, facts);
+  // PostgreSQL: the usual event — a payment's, foreseen applied — goes into its group's one statement.
+  const batched =
+    ctx.dialect === 'postgres' && row.outcome === 'applied' && isPaymentEvent(facts)
+      ? { batch: advancingBatch(ctx), item: { row, args: updateArgs(ctx, facts.orderId, paymentUpdateOf(facts)) } satisfies AdvancingEvent }
+      : undefined;
+  return sharedTransactions(ctx)((trx) => ingestOnce(ctx, trx, row, facts), facts.orderId, { batched: batched as Batched | undefined });
 }
 
 /** Applies the order's parked secondary events again (after a reservation learnt its operation id). */

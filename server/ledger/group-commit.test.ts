@@ -4,9 +4,14 @@
 import Database from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { GroupCommit } from './group-commit.js';
+import type { LedgerContext } from './context.js';
+import { GroupCommit, laneCount, sharedTransactions } from './group-commit.js';
+import { postgresDialect } from './postgres.js';
+import type { LedgerTables } from './schema.js';
+import type { Batch } from './group-commit.js';
 import { openLedger } from './ledger.js';
 import type { Ledger } from './ledger.js';
+import { TestClock, postgresTestLedger, withTestDatabase } from './testing/databases.js';
 
 describe('GroupCommit', () => {
   const opened: Kysely<{ entries: { name: string } }>[] = [];
@@ -90,7 +95,7 @@ describe('GroupCommit', () => {
       lightWrites += 1;
       return work(db as never);
     });
-    const insert = (name: string, relaxed: boolean) => group.run(async (trx) => void (await sql`insert into entries values (${name})`.execute(trx)), '', relaxed);
+    const insert = (name: string, relaxed: boolean) => group.run(async (trx) => void (await sql`insert into entries values (${name})`.execute(trx)), '', { relaxed });
     // Alone: one statement, no transaction, not waiting for the disk.
     await insert('a', true);
     expect([lightWrites, begun.length]).toEqual([1, 0]);
@@ -122,38 +127,184 @@ describe('GroupCommit', () => {
   });
 });
 
-describe('webhook ingest in group commits (SQLite)', () => {
-  let ledger: Ledger;
+describe('GroupCommit with a batch', () => {
+  const opened: Kysely<{ entries: { name: string } }>[] = [];
   afterEach(async () => {
-    await ledger.close();
+    for (const db of opened.splice(0)) await db.destroy();
   });
 
-  it('applies each of many concurrent, duplicated events exactly once', async () => {
-    ledger = await openLedger(':memory:');
-    const orders: string[] = [];
-    for (let i = 0; i < 20; i += 1) {
-      const session = await ledger.createSession({ amount: 1010, currency: 'UAH', description: 'tea', method: 'purchase' });
-      const claim = await ledger.claimPayAttempt(session.id, { mode: 'direct' });
-      if (!claim.claimed) throw new Error('not claimed');
-      orders.push(claim.payment.orderId);
-    }
-    const event = (orderId: string) => ({
-      data: `success:${orderId}`,
-      body: JSON.stringify({ order_id: orderId, status: 'success' }),
-      method: 'purchase',
-      status: 'success',
-      orderId,
-      amount: 1010,
-      currency: 'UAH',
+  function database() {
+    const sqlite = new Database(':memory:');
+    const begun: string[] = [];
+    const prepare = sqlite.prepare.bind(sqlite);
+    sqlite.prepare = ((text: string) => {
+      if (/^begin/i.test(text)) begun.push(text);
+      return prepare(text);
+    }) as typeof sqlite.prepare;
+    const db = new Kysely<{ entries: { name: string } }>({ dialect: new SqliteDialect({ database: sqlite }) });
+    opened.push(db);
+    return { db, begun };
+  }
+
+  /** Settles the items named `batched:…`, one statement a round; the rest it leaves. */
+  function namesBatch() {
+    const rounds: string[][] = [];
+    const batch: Batch<string> = {
+      async run(_db, items) {
+        rounds.push([...items]);
+        return items.map((item) => (item.startsWith('batched') ? `${item} in a batch` : undefined));
+      },
+    };
+    return { batch, rounds };
+  }
+
+  it("settles what its batch settles without a transaction, the rest in the group's", async () => {
+    const { db, begun } = database();
+    const group = new GroupCommit(db as never);
+    const { batch, rounds } = namesBatch();
+    const piece = (item: string, key: string) => group.run(async () => `${item} alone`, key, { batched: { batch, item } });
+    const results = await Promise.all([piece('batched a', 'a'), piece('left b', 'b'), piece('batched c', 'c'), group.run(async () => 'plain d', 'd')]);
+    expect(results).toEqual(['batched a in a batch', 'left b alone', 'batched c in a batch', 'plain d']);
+    expect(rounds).toEqual([['batched a', 'left b', 'batched c']]);
+    // What the batch left and the plain piece: one transaction.
+    expect(begun).toHaveLength(1);
+  });
+
+  it("batches a key's pieces one a round, in their order, and none after one the batch left", async () => {
+    const { db, begun } = database();
+    const group = new GroupCommit(db as never);
+    const { batch, rounds } = namesBatch();
+    const piece = (item: string, key: string) => group.run(async () => `${item} alone`, key, { batched: { batch, item } });
+    const results = await Promise.all([piece('batched a1', 'a'), piece('batched b1', 'b'), piece('batched a2', 'a'), piece('left b2', 'b'), piece('batched b3', 'b')]);
+    expect(rounds).toEqual([['batched a1', 'batched b1'], ['batched a2', 'left b2']]);
+    expect(results).toEqual(['batched a1 in a batch', 'batched b1 in a batch', 'batched a2 in a batch', 'left b2 alone', 'batched b3 alone']);
+    expect(begun).toHaveLength(1);
+  });
+
+  it('runs every piece the ordinary way when the batch throws', async () => {
+    const { db } = database();
+    const group = new GroupCommit(db as never);
+    const batch: Batch<string> = {
+      run: () => Promise.reject(new Error('the statement failed')),
+    };
+    const piece = (item: string, key: string) => group.run(async () => `${item} alone`, key, { batched: { batch, item } });
+    expect(await Promise.all([piece('a', 'a'), piece('b', 'b')])).toEqual(['a alone', 'b alone']);
+  });
+
+  it('runs a key that failed alone next time, so it does not undo its group again', async () => {
+    const { db, begun } = database();
+    await sql`create table entries (name text primary key)`.execute(db);
+    const group = new GroupCommit(db as never);
+    const insert = (name: string) => group.run(async (trx) => void (await sql`insert into entries values (${name})`.execute(trx)), name);
+    const failing = () =>
+      group.run(async (trx) => {
+        await sql`insert into entries values ('undone')`.execute(trx);
+        throw new Error('this piece always fails');
+      }, 'bad');
+    const first = await Promise.allSettled([insert('a'), failing(), insert('b')]);
+    expect(first.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    // The group, rolled back; then each of its three alone.
+    expect(begun).toHaveLength(4);
+    const again = await Promise.allSettled([insert('c'), failing(), insert('d')]);
+    expect(again.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    // The failing one alone, the two others in one group.
+    expect(begun).toHaveLength(6);
+    expect((await db.selectFrom('entries').select('name').orderBy('name').execute()).map((row) => row.name)).toEqual(['a', 'b', 'c', 'd']);
+  });
+});
+
+describe('lanes on PostgreSQL', () => {
+  it('are at most four, and leave the pay path a connection of the pool', () => {
+    expect([1, 2, 3, 4, 5, 10].map((connections) => laneCount('postgres', connections))).toEqual([1, 1, 2, 3, 4, 4]);
+    expect(laneCount('sqlite', 1)).toBe(1);
+  });
+});
+
+/** Many concurrent deliveries of each order's pending and success, repeats, a late pending and an unknown order. */
+function describeIngest(name: string, open: () => Promise<{ ledger: Ledger; dispose(): Promise<void> }>): void {
+  describe(`webhook ingest in group commits (${name})`, () => {
+    let opened: { ledger: Ledger; dispose(): Promise<void> };
+    afterEach(async () => {
+      await opened.dispose();
     });
-    const deliveries = [...orders, ...orders, ...orders].map((orderId) => ledger.ingestEvent(event(orderId)));
-    const results = await Promise.all(deliveries);
-    expect(results.filter((result) => result.isNew)).toHaveLength(20);
-    expect(results.filter((result) => result.advanced)).toHaveLength(20);
-    for (const orderId of orders) {
-      const order = await ledger.getOrder(orderId);
-      expect(order?.payment.status).toBe('success');
-      expect(order?.events).toHaveLength(1);
+
+    it('applies each of many concurrent, duplicated events exactly once, in each order\'s order', async () => {
+      opened = await open();
+      const { ledger } = opened;
+      const orders: string[] = [];
+      for (let i = 0; i < 20; i += 1) {
+        const session = await ledger.createSession({ amount: 1010, currency: 'UAH', description: 'tea', method: 'purchase' });
+        const claim = await ledger.claimPayAttempt(session.id, { mode: 'direct' });
+        if (!claim.claimed) throw new Error('not claimed');
+        orders.push(claim.payment.orderId);
+      }
+      const event = (orderId: string, status: string, tag = '') => ({
+        data: `${status}:${orderId}${tag}`,
+        body: JSON.stringify({ order_id: orderId, status }),
+        method: 'purchase',
+        status,
+        orderId,
+        amount: 1010,
+        currency: 'UAH',
+      });
+      const deliveries = [
+        ...orders.map((orderId) => event(orderId, 'pending')),
+        ...orders.map((orderId) => event(orderId, 'success')),
+        ...orders.map((orderId) => event(orderId, 'success')),
+        ...orders.map((orderId) => event(orderId, 'pending')),
+      ].map((delivery) => ledger.ingestEvent(delivery));
+      const results = await Promise.all(deliveries);
+      expect(results.filter((result) => result.isNew)).toHaveLength(40);
+      expect(results.filter((result) => result.advanced)).toHaveLength(40);
+      expect(results.filter((result) => result.isNew).map((result) => result.event.outcome)).toEqual(Array(40).fill('applied'));
+      // Later ones: a pending the gateway sent again after the success (another event), and an unknown order.
+      const late = await Promise.all([...orders.slice(0, 5).map((orderId) => ledger.ingestEvent(event(orderId, 'pending', ':late'))), ledger.ingestEvent(event('no-such-order', 'success'))]);
+      expect(late.map((result) => [result.isNew, result.advanced, result.event.outcome])).toEqual([...Array(5).fill([true, false, 'stale']), [true, false, 'unmatched']]);
+      for (const orderId of orders) {
+        const order = await ledger.getOrder(orderId);
+        expect(order?.payment.status).toBe('success');
+        expect(order?.events.map((stored) => stored.outcome).sort()).toEqual(orders.indexOf(orderId) < 5 ? ['applied', 'applied', 'stale'] : ['applied', 'applied']);
+      }
+    });
+  });
+}
+
+describeIngest('SQLite', async () => {
+  const ledger = await openLedger(':memory:');
+  return { ledger, dispose: () => ledger.close() };
+});
+
+withTestDatabase((url) => {
+  describeIngest('PostgreSQL', () => postgresTestLedger(url, new TestClock()));
+
+  it("leaves the pay path a connection while every lane's transaction is open (pool of 2)", async () => {
+    const db = new Kysely<LedgerTables>({ dialect: await postgresDialect(url, { poolSize: 2 }) });
+    try {
+      const ctx: LedgerContext = { db, dialect: 'postgres', connections: 2, now: Date.now, lightly: (work) => work(db) };
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let started = 0;
+      let firstStarted!: () => void;
+      const begun = new Promise<void>((resolve) => (firstStarted = resolve));
+      // Orders spread over every lane there would be.
+      const pieces = Array.from({ length: 16 }, (_, i) =>
+        sharedTransactions(ctx)(async (trx) => {
+          started += 1;
+          firstStarted();
+          await sql`select 1`.execute(trx);
+          await held;
+        }, `order-${i}`),
+      );
+      await begun;
+      // A payment's statement, while the webhooks' transactions are open.
+      const { rows } = await sql<{ one: number }>`select 1 as one`.execute(db);
+      expect(rows).toEqual([{ one: 1 }]);
+      expect(started).toBe(1);
+      release();
+      await Promise.all(pieces);
+      expect(started).toBe(16);
+    } finally {
+      await db.destroy();
     }
   });
 });

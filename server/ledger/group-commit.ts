@@ -19,11 +19,40 @@ import { oncePerLedger } from './prepared.js';
 /** A bound on one transaction's length, so the first piece of a long queue is not held back. */
 const MAX_GROUP = 128;
 
+/** Keys whose piece failed lately: kept this many, the oldest forgotten first. */
+const MAX_SUSPECTS = 64;
+
+/**
+ * Many pieces' usual work as one statement, run outside any transaction (PostgreSQL: one round
+ * trip for a group instead of BEGIN, one per piece, COMMIT). The statement must be atomic on
+ * its own and settle an item only when it can settle it entirely: an item it leaves (its result
+ * undefined) runs its piece's `work` in the group's transaction instead, as does every item when
+ * the statement throws.
+ */
+export interface Batch<Item> {
+  run(db: LedgerDb, items: readonly Item[]): Promise<readonly unknown[]>;
+}
+
+/** A piece's way into a batch: the statement, and the piece's item of it. */
+export interface Batched<Item = unknown> {
+  readonly batch: Batch<Item>;
+  readonly item: Item;
+}
+
+/** How a piece may run besides in its group's synced transaction. */
+export interface PieceOptions {
+  /** One statement whose commit need not wait for the disk (LedgerContext `lightly`). */
+  readonly relaxed?: boolean;
+  /** The work may instead be settled by one statement with its group's (Batch). */
+  readonly batched?: Batched;
+}
+
 interface Piece {
   readonly work: (trx: LedgerDb) => Promise<unknown>;
   readonly key: string;
-  /** Need not be synced (LedgerContext `lightly`): a group of only such pieces is not. */
+  /** Need not be synced: a group of only such pieces is not. */
   readonly relaxed: boolean;
+  batched: Batched | undefined;
   resolve(value: unknown): void;
   reject(error: unknown): void;
 }
@@ -35,6 +64,8 @@ export class GroupCommit {
   readonly #lightly: Lightly;
   #queue: Piece[] = [];
   #draining = false;
+  /** Keys whose piece failed alone: their next pieces run alone too, so they cannot undo a group. */
+  readonly #suspects = new Set<string>();
 
   constructor(db: LedgerDb, lightly: Lightly = (work) => work(db)) {
     this.#db = db;
@@ -46,12 +77,12 @@ export class GroupCommit {
    * rejects and leaves nothing stored; the others commit. `work` may run twice (the second
    * time alone, after its group was rolled back): it must do nothing but its statements.
    * `key` names what the work locks (its order): a group runs its pieces in key order.
-   * `relaxed`: one statement whose commit need not wait for the disk; it shares a group's
-   * synced commit when there is one, and alone it runs as the ledger's light writes do.
+   * `relaxed` work shares a group's synced commit when there is one, and alone (or with only
+   * relaxed work) it runs as the ledger's light writes do.
    */
-  run<T>(work: (trx: LedgerDb) => Promise<T>, key = '', relaxed = false): Promise<T> {
+  run<T>(work: (trx: LedgerDb) => Promise<T>, key = '', { relaxed = false, batched }: PieceOptions = {}): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.#queue.push({ work, key, relaxed, resolve: resolve as (value: unknown) => void, reject });
+      this.#queue.push({ work, key, relaxed, batched, resolve: resolve as (value: unknown) => void, reject });
       if (!this.#draining) void this.#drain();
     });
   }
@@ -63,38 +94,112 @@ export class GroupCommit {
         await nextTurn();
         // In key order (stable: one order's pieces keep theirs), so that two groups — of two
         // instances on PostgreSQL — take their orders' locks in the same order and cannot deadlock.
-        const group = this.#queue.splice(0, MAX_GROUP).sort(byKey);
-        if (group.length === 1) {
-          await this.#alone(group[0]!);
-          continue;
+        const taken = this.#queue.splice(0, MAX_GROUP).sort(byKey);
+        // A key that failed lately runs alone, before the group, so it cannot undo the others.
+        for (const piece of taken.filter((piece) => this.#suspects.has(piece.key))) await this.#alone(piece);
+        const group = taken.filter((piece) => !this.#suspects.has(piece.key));
+        if (group.length > 0 && firstsOfKeys(group).length === group.length && group.every((piece) => piece.batched)) {
+          // The usual group: one statement, its own commit, no transaction around it.
+          const left = await this.#settleFirsts(this.#db, group);
+          if (left.length > 0) await this.#together(left);
+        } else if (group.length > 0) {
+          await this.#together(group);
         }
-        let values: unknown[];
-        try {
-          const all = async (trx: LedgerDb) => {
-            const done: unknown[] = [];
-            for (const piece of group) done.push(await piece.work(trx));
-            return done;
-          };
-          values = await (group.every((piece) => piece.relaxed) ? this.#lightly((db) => db.transaction().execute(all)) : this.#db.transaction().execute(all));
-        } catch {
-          // Rolled back: each piece again on its own, so that only a failing one fails.
-          for (const piece of group) await this.#alone(piece);
-          continue;
-        }
-        group.forEach((piece, index) => piece.resolve(values[index]));
       }
     } finally {
       this.#draining = false;
     }
   }
 
+  /**
+   * The pieces in one transaction, and one commit: first what batches settle — each round the
+   * first piece left of each key, so a key's pieces still run in their order — then the rest.
+   * When anything fails, all of it is rolled back and each piece runs again alone.
+   */
+  async #together(group: Piece[]): Promise<void> {
+    if (group.length === 1 && !group[0]!.batched) return this.#alone(group[0]!);
+    let values: Map<Piece, unknown>;
+    try {
+      const all = async (trx: LedgerDb) => {
+        const done = new Map<Piece, unknown>();
+        let left = group;
+        for (;;) {
+          const settled = await this.#settleFirsts(trx, left, done);
+          if (settled === left) break;
+          left = settled;
+        }
+        for (const piece of left) done.set(piece, await piece.work(trx));
+        return done;
+      };
+      values = await (group.every((piece) => piece.relaxed) ? this.#lightly((db) => db.transaction().execute(all)) : this.#db.transaction().execute(all));
+    } catch {
+      // Rolled back: each piece again on its own, so that only a failing one fails.
+      for (const piece of group) {
+        piece.batched = undefined;
+        await this.#alone(piece);
+      }
+      return;
+    }
+    for (const piece of group) piece.resolve(values.get(piece));
+  }
+
+  /**
+   * One round of batches over the first piece of each key; returns the pieces left (the same
+   * array when no piece was up for a batch). Settled pieces go into `done` when given (their
+   * transaction is not committed yet), else they are resolved. A batch that throws throws in a
+   * transaction (which is rolled back), and settles nothing outside one.
+   */
+  async #settleFirsts(db: LedgerDb, pieces: Piece[], done?: Map<Piece, unknown>): Promise<Piece[]> {
+    const firsts = firstsOfKeys(pieces).filter((piece) => piece.batched);
+    if (firsts.length === 0) return pieces;
+    const settled = new Set<Piece>();
+    for (const [batch, batched] of byBatch(firsts)) {
+      const running = batch.run(
+        db,
+        batched.map((piece) => piece.batched!.item),
+      );
+      // Outside a transaction a failed statement stored nothing: its pieces are left.
+      const values = done ? await running : await running.catch((): readonly unknown[] => []);
+      batched.forEach((piece, index) => {
+        piece.batched = undefined;
+        if (values[index] === undefined) return;
+        settled.add(piece);
+        if (done) done.set(piece, values[index]);
+        else piece.resolve(values[index]);
+      });
+    }
+    return pieces.filter((piece) => !settled.has(piece));
+  }
+
   async #alone(piece: Piece): Promise<void> {
     try {
       piece.resolve(await (piece.relaxed ? this.#lightly(piece.work) : this.#db.transaction().execute(piece.work)));
+      this.#suspects.delete(piece.key);
     } catch (error) {
+      this.#suspect(piece.key);
       piece.reject(error);
     }
   }
+
+  #suspect(key: string): void {
+    this.#suspects.delete(key);
+    this.#suspects.add(key);
+    if (this.#suspects.size > MAX_SUSPECTS) this.#suspects.delete(this.#suspects.values().next().value!);
+  }
+}
+
+/** Of pieces in key order, the first of each key. */
+function firstsOfKeys(pieces: readonly Piece[]): Piece[] {
+  return pieces.filter((piece, index) => index === 0 || pieces[index - 1]!.key !== piece.key);
+}
+
+function byBatch(pieces: readonly Piece[]): Map<Batch<unknown>, Piece[]> {
+  const batches = new Map<Batch<unknown>, Piece[]>();
+  for (const piece of pieces) {
+    const batch = piece.batched!.batch;
+    batches.set(batch, [...(batches.get(batch) ?? []), piece]);
+  }
+  return batches;
 }
 
 /** `key`: the order (or row) whose locks the work takes. */
@@ -102,13 +207,19 @@ function byKey(a: Piece, b: Piece): number {
   return a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
 }
 
-type InTransaction = <T>(work: (trx: LedgerDb) => Promise<T>, key: string, relaxed?: boolean) => Promise<T>;
+type InTransaction = <T>(work: (trx: LedgerDb) => Promise<T>, key: string, options?: PieceOptions) => Promise<T>;
+
+/** Groups at once on PostgreSQL at most: while one waits for its round trips the database works on another's. */
+const POSTGRES_LANES = 4;
 
 /**
- * Groups at once on PostgreSQL: while one waits for its round trips the database works on
- * another's (the pool holds 10 connections; the pay path keeps the rest).
+ * How many groups run side by side on `connections` (the pool's size): each holds one while it
+ * runs, and the pay path keeps at least one, so a burst of webhooks never leaves a payment
+ * waiting for a connection.
  */
-const POSTGRES_LANES = 4;
+export function laneCount(dialect: LedgerContext['dialect'], connections: number): number {
+  return dialect === 'postgres' ? Math.max(1, Math.min(POSTGRES_LANES, connections - 1)) : 1;
+}
 
 /**
  * Where the webhook path's writes go — storing an event, clearing a notice mark after the hook:
@@ -117,9 +228,9 @@ const POSTGRES_LANES = 4;
  * other's locks on an order.
  */
 export const sharedTransactions = oncePerLedger((ctx: LedgerContext): InTransaction => {
-  const lanes = Array.from({ length: ctx.dialect === 'postgres' ? POSTGRES_LANES : 1 }, () => new GroupCommit(ctx.db, ctx.lightly));
-  if (lanes.length === 1) return (work, key, relaxed) => lanes[0]!.run(work, key, relaxed);
-  return (work, key, relaxed) => lanes[laneOf(key, lanes.length)]!.run(work, key, relaxed);
+  const lanes = Array.from({ length: laneCount(ctx.dialect, ctx.connections) }, () => new GroupCommit(ctx.db, ctx.lightly));
+  if (lanes.length === 1) return (work, key, options) => lanes[0]!.run(work, key, options);
+  return (work, key, options) => lanes[laneOf(key, lanes.length)]!.run(work, key, options);
 });
 
 /** A cheap, stable spread of keys (FNV-1a). */

@@ -1,5 +1,5 @@
 // Payments, one per order id, moved forward only.
-import type { QueryCreator } from 'kysely';
+import type { ExpressionBuilder, QueryCreator } from 'kysely';
 import type { LedgerContext, LedgerDb } from './context.js';
 import { LedgerNotFound } from './errors.js';
 import { noticeDue, noticeDueAt } from './notices.js';
@@ -74,17 +74,21 @@ export function guardedUpdate(db: QueryCreator<LedgerTables>, step: Step, slot: 
     }))
     .where('order_id', '=', slot('orderId'))
     .where(step === 'advanced' ? paymentProgression.forward(slot('rank')) : paymentProgression.same(slot('status')))
-    .where((eb) =>
-      eb.and([
-        eb('method', '=', eb.fn.coalesce(eb.val(slot('method')), eb.ref('method'))),
-        eb('amount', '=', eb.fn.coalesce(eb.val(slot('amount')), eb.ref('amount'))),
-        eb('currency', '=', eb.fn.coalesce(eb.val(slot('currency')), eb.ref('currency'))),
-        eb('amount', '=', eb.fn.coalesce(eb.val(slot('paidAmount')), eb.ref('amount'))),
-        eb('currency', '=', eb.fn.coalesce(eb.val(slot('paidCurrency')), eb.ref('currency'))),
-        eb.or([eb('payment_id', 'is', null), eb('payment_id', '=', eb.fn.coalesce(eb.val(slot('payment_id')), eb.ref('payment_id')))]),
-      ]),
-    )
+    .where(samePayment(slot))
     .returningAll();
+}
+
+/** SQL: the stored payment is the one the update describes (its method, figures and payment id, where it names them). */
+export function samePayment(slot: SlotOf<UpdateArgs>) {
+  return (eb: ExpressionBuilder<LedgerTables, 'payments'>) =>
+    eb.and([
+      eb('method', '=', eb.fn.coalesce(eb.val(slot('method')), eb.ref('method'))),
+      eb('amount', '=', eb.fn.coalesce(eb.val(slot('amount')), eb.ref('amount'))),
+      eb('currency', '=', eb.fn.coalesce(eb.val(slot('currency')), eb.ref('currency'))),
+      eb('amount', '=', eb.fn.coalesce(eb.val(slot('paidAmount')), eb.ref('amount'))),
+      eb('currency', '=', eb.fn.coalesce(eb.val(slot('paidCurrency')), eb.ref('currency'))),
+      eb.or([eb('payment_id', 'is', null), eb('payment_id', '=', eb.fn.coalesce(eb.val(slot('payment_id')), eb.ref('payment_id')))]),
+    ]);
 }
 
 /** Prepared once per database: it runs for every webhook. */
