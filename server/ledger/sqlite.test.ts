@@ -74,4 +74,22 @@ describe('a SQLite ledger file', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('runs no statement on the old connection when the file cannot be opened again', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'payform-sqlite-'));
+    const dialect = await sqliteDialect(join(dir, 'ledger.db'));
+    const refusing = observedDialect(dialect, (statement) => {
+      if (statement === 'pragma synchronous = FULL') throw new Error('disk I/O error');
+    });
+    const db = new Kysely<LedgerTables>({ dialect: refusing });
+    try {
+      // Gone from under the connection, the file cannot be opened again.
+      rmSync(dir, { recursive: true, force: true });
+      await expect(recordedLightly(db, dialect, async () => undefined)).rejects.toThrow(DurabilityNotRestored);
+      await expect(sql.raw('pragma synchronous').execute(db)).rejects.toThrow('could not be opened again');
+    } finally {
+      await db.destroy();
+    }
+  });
 });
+

@@ -23,12 +23,15 @@ const STATEMENT_CACHE_SIZE = 256;
 class LedgerSqliteDatabase implements SqliteDatabase {
   #database: Database.Database;
   readonly #statements = new Map<string, Database.Statement>();
+  /** Why reopening failed: no statement runs on the handle that could not be trusted. */
+  #unopened: unknown;
 
   constructor(private readonly open: () => Database.Database) {
     this.#database = open();
   }
 
   prepare(sql: string): Database.Statement {
+    if (this.#unopened !== undefined) throw new Error('the SQLite ledger file could not be opened again after its connection lost synchronous = FULL', { cause: this.#unopened });
     let statement = this.#statements.get(sql);
     if (!statement) {
       statement = this.#database.prepare(sql);
@@ -47,9 +50,13 @@ class LedgerSqliteDatabase implements SqliteDatabase {
     this.#statements.clear();
     try {
       this.#database.close();
-    } finally {
-      // Even if closing failed: the old handle's settings are what is not to be trusted.
+    } catch {
+      // The old handle's settings are what is not to be trusted: it is replaced all the same.
+    }
+    try {
       this.#database = this.open();
+    } catch (error) {
+      this.#unopened = error;
     }
   }
 }

@@ -12,6 +12,7 @@ const both = (schema: z.ZodType, input: unknown) => {
   const fresh = z.strictObject({ value: schema }); // parsed here for the first time: the runtime parser
   const runtime = fresh.safeParse({ value: input }, { error: wireErrorMap });
   compiled(fresh);
+  expect(compiled(fresh)).not.toBe(fresh);
   const fast = compiled(fresh).safeParse({ value: input }, { error: wireErrorMap });
   return { runtime, fast };
 };
