@@ -8,8 +8,6 @@ export type LedgerDb = Kysely<LedgerTables>;
 export interface LedgerContext {
   readonly db: LedgerDb;
   readonly dialect: 'sqlite' | 'postgres';
-  /** Connections the database serves at once: PostgreSQL's pool; 1 on SQLite (one writer). */
-  readonly connections: number;
   /**
    * Runs `work` — one write of what the gateway said, which it will say again — without
    * waiting for the disk to confirm its commit (see sqlite.ts `recordedLightly`); as any

@@ -16,7 +16,7 @@ import type { StatementObserver } from './observed.js';
 import { findOperationByRequestKey, getOperation, markOperationChecked, reserveOperation, totalsOf } from './operations.js';
 import { claimNotices, dropNotices, noticeFailed, noticeTold } from './notices.js';
 import { getPayment, markPaymentChecked, progressPayment } from './payments.js';
-import { DEFAULT_POOL_SIZE, ensureSchema, isPostgresUrl, postgresDialect } from './postgres.js';
+import { ensureSchema, isPostgresUrl, postgresDialect } from './postgres.js';
 import { getOrder, listEvents, listOrders, listStalePayments, listUnsettledOperations, listWaitingEvents, paymentStats } from './reports.js';
 import type { LedgerTables } from './schema.js';
 import { claimPayAttempt, closeSession, createSession, findSessionOfOrder, getSession } from './sessions.js';
@@ -259,7 +259,6 @@ export async function openLedger(url: string, options: LedgerOptions = {}): Prom
   const ctx: LedgerContext = {
     db: prefixed,
     dialect: kind,
-    connections: postgres ? (options.poolSize ?? DEFAULT_POOL_SIZE) : 1,
     now: options.clock ?? Date.now,
     // PostgreSQL could commit asynchronously too, but only inside a transaction: three more round trips.
     lightly: !sqlite || url === ':memory:' ? (work) => work(prefixed) : (work) => recordedLightly(prefixed, sqlite, work),

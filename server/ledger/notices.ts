@@ -99,8 +99,7 @@ function remark(ctx: LedgerContext, told: NoticeState, dueAt: number | null): Pr
   const step = dueAt === null ? 'told' : 'failed';
   const prepared = remarks(ctx);
   const [update, key] = told.kind === 'payment' ? [prepared.payment[step][told.flagged ? 'flagged' : 'plain'], told.orderId] : [prepared.operation[step], told.id];
-  // Grouped under its order, as the order's webhooks are: on PostgreSQL in the same lane, so two
-  // of this instance's groups never wait for each other's locks.
+  // Keyed by its order, as the order's webhooks are: a group takes its orders' locks in key order.
   return sharedTransactions(ctx)(async (trx) => (await update(trx, { key, status: told.status, dueAt })).numAffectedRows! > 0n, told.orderId, { relaxed: true });
 }
 

@@ -165,9 +165,6 @@ export function isPostgresUrl(url: string): boolean {
 /** How long a call waits for a connection (a new one, or a free one of the pool). */
 const CONNECT_TIMEOUT_MS = 5_000;
 
-/** Connections in a ledger's pool unless its options say otherwise. */
-export const DEFAULT_POOL_SIZE = 10;
-
 export interface PostgresOptions {
   /** Schema for every table (created if missing); the server's search_path when omitted. */
   readonly schema?: string;
@@ -178,7 +175,7 @@ export async function postgresDialect(url: string, options: PostgresOptions): Pr
   const driver = await loadPostgres();
   const pool = new driver.Pool({
     connectionString: url,
-    max: options.poolSize ?? DEFAULT_POOL_SIZE,
+    max: options.poolSize ?? 10,
     // Without these a request waits for ever when the server is unreachable but the packets
     // are lost rather than refused (a network cut, a failover): each call fails within this
     // time and the companion answers 503 instead of hanging.
