@@ -56,7 +56,7 @@ function digest(text: string): Buffer {
  */
 export function requireMediaType(...mediaTypes: string[]): MiddlewareHandler<CompanionEnv> {
   return async (c, next) => {
-    if (hasBody(c.req.raw, overHttp(c))) {
+    if (hasBody(c.req.raw, overHttp1(c))) {
       const mediaType = (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
       if (!mediaTypes.includes(mediaType)) {
         throw new ApiProblem(415, 'unsupported_media_type', `The body must be ${mediaTypes.join(' or ')}`);
@@ -66,21 +66,25 @@ export function requireMediaType(...mediaTypes: string[]): MiddlewareHandler<Com
   };
 }
 
-/** Whether the request came over HTTP (@hono/node-server), rather than built in process. */
-function overHttp(c: Context): boolean {
-  return typeof (c.env as { incoming?: { httpVersion?: unknown } } | undefined)?.incoming?.httpVersion === 'string';
+/**
+ * Whether the request came over HTTP/1 (@hono/node-server), whose framing announces every body
+ * by Content-Length or Transfer-Encoding. Over HTTP/2 (a host may serve the app with
+ * `http2.createSecureServer`) a body needs neither, as in a Request built in process.
+ */
+function overHttp1(c: Context): boolean {
+  return (c.env as { incoming?: { httpVersionMajor?: unknown } } | undefined)?.incoming?.httpVersionMajor === 1;
 }
 
 /**
- * Over HTTP a body is announced by Content-Length or Transfer-Encoding; a Request built in
- * process (app.request) may carry one without either.
+ * Over HTTP/1 a body is announced by Content-Length or Transfer-Encoding; over HTTP/2, or in a
+ * Request built in process (app.request), one may come without either.
  */
-function hasBody(request: Request, overHttp: boolean): boolean {
+function hasBody(request: Request, overHttp1: boolean): boolean {
   if (request.method === 'GET' || request.method === 'HEAD') return false;
   const length = request.headers.get('content-length');
   if (length !== null) return length.trim() !== '0';
   if (request.headers.has('transfer-encoding')) return true;
-  return !overHttp && request.body !== null;
+  return !overHttp1 && request.body !== null;
 }
 
 /**
@@ -95,7 +99,7 @@ export function limitBody(maxBytes: number, larger: Readonly<Record<string, numb
   return (c, next) => {
     const { limit, readingStream } = byPrefix.find(({ prefix }) => c.req.path.startsWith(prefix)) ?? standard;
     // A declared length is the body's length (HTTP framing), so the header alone decides; over
-    // HTTP, a request that declares neither a length nor Transfer-Encoding has no body at all.
+    // HTTP/1, a request that declares neither a length nor Transfer-Encoding has no body at all.
     // Asking for the body stream, as bodyLimit does, turns @hono/node-server's light request
     // into a full web Request (an AbortController and its listeners, a Headers copy, a web
     // stream): a tenth of a GET's CPU, and every later read loses the direct one.
@@ -105,7 +109,7 @@ export function limitBody(maxBytes: number, larger: Readonly<Record<string, numb
       if (declared > limit) throw tooLarge(limit);
       return next();
     }
-    if (overHttp(c) && headers.get('content-length') === null && !headers.has('transfer-encoding')) return next();
+    if (overHttp1(c) && headers.get('content-length') === null && !headers.has('transfer-encoding')) return next();
     return readingStream(c, next);
   };
 }

@@ -1,8 +1,13 @@
 // The HTTP surface as a whole: headers, CORS, limits, the route catalog, and bad input of every
 // kind against every route — never a 5xx, always the envelope, nothing stored changed.
+import { once } from 'node:events';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { connect, createServer as createHttp2Server } from 'node:http2';
+import type { Http2Server } from 'node:http2';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { serve } from '@hono/node-server';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { API } from '../openapi/api-catalog.js';
 import { card } from '../test/cards.js';
@@ -116,6 +121,34 @@ describe('headers for browsers', () => {
     expect((await post('/nowhere', '{}')).status).toBe(404);
     const session = await stack.openSession();
     expect((await fetch(`${stack.companionUrl}/api/checkout/sessions/${session.id}`)).status).toBe(200);
+  });
+
+  it('over HTTP/2, where a body needs no length header, still limits it while it arrives', async () => {
+    // A host may serve the app over HTTP/2 (here cleartext h2c): no Content-Length, no chunking.
+    const server = serve({ fetch: stack.companion.fetch, createServer: createHttp2Server, port: 0, hostname: '127.0.0.1' }) as Http2Server;
+    await once(server, 'listening');
+    const session = connect(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    try {
+      const post = (body: string) =>
+        new Promise<{ status: number; text: string }>((resolve, reject) => {
+          const request = session.request({ ':method': 'POST', ':path': '/nowhere', 'content-type': 'application/json' });
+          let text = '';
+          request.setEncoding('utf8');
+          request.on('response', (headers) => {
+            request.on('data', (chunk: string) => (text += chunk));
+            request.on('end', () => resolve({ status: Number(headers[':status']), text }));
+          });
+          request.on('error', reject);
+          request.end(body);
+        });
+      const big = await post(JSON.stringify({ note: 'x'.repeat(100_000) }));
+      expect(big.status).toBe(413);
+      expect(JSON.parse(big.text).error.code).toBe('payload_too_large');
+      expect((await post('{}')).status).toBe(404);
+    } finally {
+      session.close();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it('limits the body on every path — unknown ones, pages, routes added later — and webhooks to their own size', async () => {
