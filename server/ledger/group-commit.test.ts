@@ -3,7 +3,7 @@
 // keeps exactly-once under concurrent, duplicated deliveries.
 import Database from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql } from 'kysely';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { LedgerContext } from './context.js';
 import { GroupCommit, sharedTransactions } from './group-commit.js';
 import { postgresDialect } from './postgres.js';
@@ -125,6 +125,28 @@ describe('GroupCommit', () => {
     expect(begun).toHaveLength(2);
     expect((await db.selectFrom('entries').select('name').orderBy('name').execute()).map((row) => row.name)).toEqual(['a', 'b', 'c', 'd']);
   });
+
+  it('runs a suspect key that now succeeds once: alone, not again in its group', async () => {
+    const { db, begun } = database();
+    await sql`create table entries (name text primary key)`.execute(db);
+    const group = new GroupCommit(db as never);
+    const insert = (name: string) => group.run(async (trx) => void (await sql`insert into entries values (${name})`.execute(trx)), name);
+    let runs = 0;
+    let fails = true;
+    const flaky = () =>
+      group.run(async () => {
+        runs += 1;
+        if (fails) throw new Error('fails the first time only');
+      }, 'flaky');
+    await Promise.allSettled([insert('a'), flaky(), insert('b')]);
+    fails = false;
+    runs = 0;
+    const again = await Promise.allSettled([insert('c'), flaky(), insert('d')]);
+    expect(again.map((outcome) => outcome.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled']);
+    expect(runs).toBe(1);
+    // The group, rolled back, and its three alone; then the suspect alone and the two others together.
+    expect(begun).toHaveLength(6);
+  });
 });
 
 describe('GroupCommit with a batch', () => {
@@ -181,14 +203,27 @@ describe('GroupCommit with a batch', () => {
     expect(begun).toHaveLength(1);
   });
 
-  it('runs every piece the ordinary way when the batch throws', async () => {
+  it('runs every piece the ordinary way when the batch throws, and says so once unless another instance raced it', async () => {
     const { db } = database();
-    const group = new GroupCommit(db as never);
-    const batch: Batch<string> = {
-      run: () => Promise.reject(new Error('the statement failed')),
-    };
-    const piece = (item: string, key: string) => group.run(async () => `${item} alone`, key, { batched: { batch, item } });
-    expect(await Promise.all([piece('a', 'a'), piece('b', 'b')])).toEqual(['a alone', 'b alone']);
+    const warned = vi.spyOn(process, 'emitWarning').mockImplementation(() => {});
+    try {
+      const failingWith = (code: string) => {
+        const group = new GroupCommit(db as never);
+        const batch: Batch<string> = { run: () => Promise.reject(Object.assign(new Error('value "4242…" refused'), { code })) };
+        return (item: string, key: string) => group.run(async () => `${item} alone`, key, { batched: { batch, item } });
+      };
+      const raced = failingWith('23505');
+      expect(await Promise.all([raced('a', 'a'), raced('b', 'b')])).toEqual(['a alone', 'b alone']);
+      expect(warned).not.toHaveBeenCalled();
+      const broken = failingWith('42883');
+      expect(await Promise.all([broken('a', 'a'), broken('b', 'b')])).toEqual(['a alone', 'b alone']);
+      expect(await Promise.all([broken('c', 'c')])).toEqual(['c alone']);
+      expect(warned).toHaveBeenCalledTimes(1);
+      expect(String(warned.mock.calls[0]![0])).toContain('code 42883');
+      expect(String(warned.mock.calls[0]![0])).not.toContain('4242');
+    } finally {
+      warned.mockRestore();
+    }
   });
 
   it('runs a key that failed alone next time, so it does not undo its group again', async () => {

@@ -19,6 +19,9 @@ import { oncePerLedger } from './prepared.js';
 /** A bound on one transaction's length, so the first piece of a long queue is not held back. */
 const MAX_GROUP = 128;
 
+/** PostgreSQL's unique violation (another instance stored the event first) and deadlock. */
+const EXPECTED_BATCH_FAILURES = new Set(['23505', '40P01']);
+
 /** Keys whose piece failed lately: kept this many, the oldest forgotten first. */
 const MAX_SUSPECTS = 64;
 
@@ -66,6 +69,8 @@ export class GroupCommit {
   #draining = false;
   /** Keys whose piece failed alone: their next pieces run alone too, so they cannot undo a group. */
   readonly #suspects = new Set<string>();
+  /** An unexpected batch failure has been told (#batchFailed). */
+  #warned = false;
 
   constructor(db: LedgerDb, lightly: Lightly = (work) => work(db)) {
     this.#db = db;
@@ -93,11 +98,15 @@ export class GroupCommit {
       while (this.#queue.length > 0) {
         await nextTurn();
         // In key order (stable: one order's pieces keep theirs), so that two groups — of two
-        // instances on PostgreSQL — take their orders' locks in the same order and cannot deadlock.
+        // instances on PostgreSQL — mostly take their orders' locks in the same order. A batch
+        // statement's locks follow its plan instead; a deadlock that makes is PostgreSQL's to
+        // break, and its group runs again piece by piece.
         const taken = this.#queue.splice(0, MAX_GROUP).sort(byKey);
         // A key that failed lately runs alone, before the group, so it cannot undo the others.
-        for (const piece of taken.filter((piece) => this.#suspects.has(piece.key))) await this.#alone(piece);
+        // Told apart once: a suspect that succeeds alone is no longer one, yet ran already.
+        const suspects = taken.filter((piece) => this.#suspects.has(piece.key));
         const group = taken.filter((piece) => !this.#suspects.has(piece.key));
+        for (const piece of suspects) await this.#alone(piece);
         if (group.length > 0 && firstsOfKeys(group).length === group.length && group.every((piece) => piece.batched)) {
           // The usual group: one statement, its own commit, no transaction around it.
           const left = await this.#settleFirsts(this.#db, group);
@@ -159,7 +168,7 @@ export class GroupCommit {
         batched.map((piece) => piece.batched!.item),
       );
       // Outside a transaction a failed statement stored nothing: its pieces are left.
-      const values = done ? await running : await running.catch((): readonly unknown[] => []);
+      const values = done ? await running : await running.catch((error: unknown): readonly unknown[] => (this.#batchFailed(error), []));
       batched.forEach((piece, index) => {
         piece.batched = undefined;
         if (values[index] === undefined) return;
@@ -169,6 +178,22 @@ export class GroupCommit {
       });
     }
     return pieces.filter((piece) => !settled.has(piece));
+  }
+
+  /**
+   * Another instance storing the same event, or a deadlock PostgreSQL broke, fails a batch now
+   * and then. Anything else fails it every time (a schema or a server the statement does not
+   * suit): the events still go in, the slow way, and the operator hears of it once — by its
+   * code only, as a driver's message may quote a value.
+   */
+  #batchFailed(error: unknown): void {
+    const code = (error as { code?: unknown } | null)?.code;
+    if (this.#warned || (typeof code === 'string' && EXPECTED_BATCH_FAILURES.has(code))) return;
+    this.#warned = true;
+    process.emitWarning(
+      `payform ledger: the statement that stores a group of webhook events at once failed (${typeof code === 'string' ? `code ${code}` : (error as Error)?.name ?? 'unknown error'}); events are stored one by one instead, which is slower. Check the ledger database's version and schema.`,
+      { code: 'PAYFORM_LEDGER_BATCH_FAILED' },
+    );
   }
 
   async #alone(piece: Piece): Promise<void> {
