@@ -46,6 +46,9 @@ function isRecorded(method: string, path: string): boolean {
   return path.startsWith('/api/v1/') || (method !== 'GET' && method !== 'HEAD');
 }
 
+/** `c.body` as `c.json` calls it, untyped by the answer's shape. */
+type RawRespond = (data: string | null, arg?: number | ResponseInit, headers?: Record<string, string | string[]>) => Response;
+
 /** The last `c.json` answer of a request and the JSON text it sent. */
 interface JsonAnswer {
   answer: Response | undefined;
@@ -62,11 +65,12 @@ interface JsonAnswer {
  */
 function keepJsonAnswer(c: Context<SandboxEnv>): JsonAnswer {
   const kept: JsonAnswer = { answer: undefined, text: '' };
-  const json = c.json;
-  c.json = ((object: unknown, ...rest: unknown[]) => {
-    kept.answer = (json as (...args: unknown[]) => Response)(object, ...rest);
+  // What `c.json` does, with the text made once for the answer and the record alike.
+  c.json = ((object: unknown, arg?: number | ResponseInit, headers?: Record<string, string | string[]>) => {
+    const text = JSON.stringify(object) as string | undefined;
     // `c.json(undefined)` sends no body: recorded as null.
-    kept.text = (JSON.stringify(object) as string | undefined) ?? 'null';
+    kept.text = text ?? 'null';
+    kept.answer = (c.body as RawRespond)(text ?? null, arg, { 'Content-Type': 'application/json', ...headers });
     return kept.answer;
   }) as typeof c.json;
   return kept;
