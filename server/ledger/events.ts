@@ -449,7 +449,19 @@ export async function ingestEvent(ctx: LedgerContext, input: GatewayEvent): Prom
     ctx.dialect === 'postgres' && row.outcome === 'applied' && isPaymentEvent(facts)
       ? { batch: advancingBatch(ctx), item: { row, args: updateArgs(ctx, facts.orderId, paymentUpdateOf(facts)) } satisfies AdvancingEvent }
       : undefined;
-  return sharedTransactions(ctx)((trx) => ingestOnce(ctx, trx, row, facts), facts.orderId, { batched: batched as Batched | undefined });
+  return sharedTransactions(ctx)((trx) => ingestOnce(ctx, trx, row, facts), facts.orderId, { batched: batched as Batched | undefined, relaxed: changedNothing });
+}
+
+/**
+ * A delivery that changes nothing the ledger holds — a repeat of an applied event, or one whose
+ * payment or operation already is what it says (the usual webhook: the pay call's answer was
+ * recorded first) — commits without waiting for the disk. What it carries is in the ledger
+ * already, or the reconciler learns it again from the gateway: lost to a power cut, nothing is.
+ * One that moves a payment or operation, flags one, or is stored parked or unmatched (kept for
+ * later, or for a person) is synced before its 200.
+ */
+function changedNothing(ingest: EventIngest): boolean {
+  return !ingest.advanced && !ingest.flagged && (ingest.event.outcome === 'applied' || ingest.event.outcome === 'stale');
 }
 
 /** Applies the order's parked secondary events again (after a reservation learnt its operation id). */
