@@ -137,7 +137,8 @@ export class GroupCommit {
   /**
    * The pieces in one transaction, and one commit: first what batches settle — each round the
    * first piece left of each key, so a key's pieces still run in their order — then the rest.
-   * When anything fails, all of it is rolled back and each piece runs again alone.
+   * When anything fails, all of it is rolled back and each piece runs again alone — except a
+   * commit whose sync failed (LedgerNotDurable): it landed, so no piece may run again.
    */
   async #together(group: Piece[]): Promise<void> {
     if (group.length === 1 && !group[0]!.batched) return this.#alone(group[0]!);
