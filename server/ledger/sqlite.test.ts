@@ -163,4 +163,21 @@ describe('a SQLite ledger file', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('fails a webhook whose commit could not be synced as an outage, and takes no more work', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'payform-sqlite-'));
+    const ledger = await openLedger(join(dir, 'ledger.db'));
+    try {
+      const { orderId } = await claimedPayment(ledger);
+      // The WAL gone from under the open file: the group's COMMIT lands, its sync cannot.
+      rmSync(join(dir, 'ledger.db-wal'));
+      const ingest = ledger.ingestEvent(gatewayEvent({ method: 'purchase', status: 'success', orderId, amount: 1000, currency: 'XTS' }));
+      await expect(ingest).rejects.toThrow(LedgerNotDurable);
+      expect(isLedgerUnavailable(await ingest.catch((error: unknown) => error))).toBe(true);
+      await expect(ledger.getPayment(orderId)).rejects.toThrow(LedgerNotDurable);
+    } finally {
+      await ledger.close().catch(() => undefined);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
