@@ -107,9 +107,14 @@ export class GroupCommit {
         const suspects = taken.filter((piece) => this.#suspects.has(piece.key));
         const group = taken.filter((piece) => !this.#suspects.has(piece.key));
         for (const piece of suspects) await this.#alone(piece);
-        if (group.length > 0 && firstsOfKeys(group).length === group.length && group.every((piece) => piece.batched)) {
-          // The usual group: one statement, its own commit, no transaction around it.
-          const left = await this.#settleFirsts(this.#db, group);
+        if (group.length > 0 && group.every((piece) => piece.batched)) {
+          // The usual group: one statement, its own commit, no transaction around it. A key's
+          // later pieces (an order's success right behind its pending, a repeat) wait for the
+          // next group, first in the queue, rather than make this one a transaction of rounds.
+          const firsts = firstsOfKeys(group);
+          const firstSet = new Set(firsts);
+          this.#queue.unshift(...group.filter((piece) => !firstSet.has(piece)));
+          const left = await this.#settleFirsts(this.#db, firsts);
           if (left.length > 0) await this.#together(left);
         } else if (group.length > 0) {
           await this.#together(group);
