@@ -26,7 +26,7 @@ import type { CompanionEnv, CompanionServices } from './context.js';
 import { answerHeaders, checkoutCors } from './http/browser-policies.js';
 import { abortedByClient, abortedProblem } from './http/client-abort.js';
 import { problemOf } from './http/failure-problems.js';
-import { REPLAYED_HEADER } from './http/idempotency-keys.js';
+import { IDEMPOTENCY_HEADER, REPLAYED_HEADER } from './http/idempotency-keys.js';
 import { limitBody, refuseNulInAddress, requireAdminToken, requireMediaType } from './http/guards.js';
 import { idempotencyKeys } from './http/idempotency-keys.js';
 import { InFlight } from './http/in-flight.js';
@@ -128,17 +128,19 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
   // Under a base path every route and middleware is registered below it, so the companion's
   // policies (security headers, body limits) never reach the routes of an app it is mounted in.
   const app = new Hono<CompanionEnv>().basePath(options.basePath || '/') as Hono<CompanionEnv>;
-  app.use(async (c, next) => {
+  app.use((c, next) => {
     c.set('services', services);
     c.set('logger', logger);
-    await next();
+    return next();
   });
   app.use(logRequests());
   app.use(async (c, next) => {
     await next();
-    // Counted from the answers, so no limiter or key store needs to know about metrics.
+    // Counted from the answers, so no limiter or key store needs to know about metrics. Only a
+    // request with a key can be a replay: the others' answers keep their plain header record
+    // (reading `c.res.headers` builds a web Headers of it, for every request).
     if (c.res.status === 429) metrics.rateLimited(routePath(c, -1));
-    if (c.res.headers.get(REPLAYED_HEADER) === 'true') metrics.idempotentReplay();
+    if (c.req.raw.headers.has(IDEMPOTENCY_HEADER) && c.res.headers.get(REPLAYED_HEADER) === 'true') metrics.idempotentReplay();
   });
   // Security headers on every answer; no-store on the API, the webhooks and the return landing
   // (it answers with a session's outcome, or a redirect carrying its id).

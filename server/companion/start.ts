@@ -48,10 +48,14 @@ const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 /**
  * Until the answer has been written out — the handler returning is not enough, @hono/node-server
  * still writes the body. A live feed (server-sent events) never ends by itself: it is not waited
- * for, and closing cuts it.
+ * for, and closing cuts it. Its Content-Type is read a turn later, once the adapter has taken
+ * the answer: reading `response.headers` before that would build a web Headers of the answer's
+ * plain header record and send every answer down the adapter's slower path.
  */
 async function delivered(response: Response, outgoing: ServerResponse | undefined): Promise<void> {
-  if (!outgoing || response.headers.get('content-type')?.startsWith('text/event-stream')) return;
+  if (!outgoing) return;
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  if (response.headers.get('content-type')?.startsWith('text/event-stream')) return;
   await finished(outgoing).catch(() => undefined);
 }
 

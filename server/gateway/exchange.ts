@@ -101,7 +101,7 @@ export function nodeHttpExchange(): Exchange {
         readIncoming(response, maxAnswerBytes).then(
           (bytes) => {
             clearTimeout(timer);
-            resolve({ status: response.statusCode ?? 0, headers: headersOf(response.headers), body: bytes });
+            resolve(new NodeAnswer(response.statusCode ?? 0, response.headers, bytes));
           },
           (error: unknown) => {
             request.destroy();
@@ -147,6 +147,28 @@ function joined(chunks: readonly Uint8Array[], size: number): Uint8Array {
   const body = new Uint8Array(size);
   chunks.reduce((offset, chunk) => (body.set(chunk, offset), offset + chunk.byteLength), 0);
   return body;
+}
+
+/**
+ * An answer over node:http, its web Headers built only when read: most callers read the status
+ * and body alone (a payment's answer, a webhook's acknowledgement). A class, because an object
+ * literal with a getter costs V8 more than the Headers it saves.
+ */
+class NodeAnswer implements Answer {
+  readonly #incoming: IncomingHttpHeaders;
+  #headers: Headers | undefined;
+
+  constructor(
+    readonly status: number,
+    incoming: IncomingHttpHeaders,
+    readonly body: Uint8Array,
+  ) {
+    this.#incoming = incoming;
+  }
+
+  get headers(): Headers {
+    return (this.#headers ??= headersOf(this.#incoming));
+  }
 }
 
 function headersOf(incoming: IncomingHttpHeaders): Headers {

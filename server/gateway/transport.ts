@@ -7,7 +7,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { errorFromResponse, GatewayError, NetworkError, NetworkTimeoutError } from './errors.js';
 import { fetchExchange, nodeHttpExchange } from './exchange.js';
-import type { Exchange } from './exchange.js';
+import type { Answer, Exchange } from './exchange.js';
 import { isRetryable, parseRetryAfter, retryDelay } from './retry.js';
 import type { RetryPolicy } from './retry.js';
 import { AUTH_HEADER, ENDPOINTS_KEY_HEADER, authHeaderValue, routePath } from './wire/routes.js';
@@ -62,6 +62,26 @@ export interface GatewayReply {
   readonly body: Uint8Array;
   /** The address that was called, for resolving a relative Location. */
   readonly url: URL;
+}
+
+/** A reply keeps the exchange's headers, built only if read (a 3xx's Location, a rich answer's type). */
+class Reply implements GatewayReply {
+  readonly status: number;
+  readonly body: Uint8Array;
+  readonly #answer: Answer;
+
+  constructor(
+    answer: Answer,
+    readonly url: URL,
+  ) {
+    this.status = answer.status;
+    this.body = answer.body;
+    this.#answer = answer;
+  }
+
+  get headers(): Headers {
+    return this.#answer.headers;
+  }
 }
 
 // Failures in the connect phase: the request never reached the gateway.
@@ -127,7 +147,7 @@ export class Transport {
         maxAnswerBytes: call.route.maxAnswerBytes,
       });
       outcome = answer.status;
-      return { status: answer.status, headers: answer.headers, body: answer.body, url };
+      return new Reply(answer, url);
     } catch (error) {
       if (error instanceof GatewayError) throw error;
       if (call.signal?.aborted) throw call.signal.reason;

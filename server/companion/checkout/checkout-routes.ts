@@ -83,20 +83,20 @@ export function checkoutRoutes(adminToken: string): Hono<CompanionEnv> {
   const admin = requireAdminToken(adminToken);
 
   checkout.post('/sessions', admin, validate('json', NewSessionRequest), async (c) => {
-    const { ledger, options, feed, clock } = c.var.services;
+    const { ledger, options, feed, clock } = c.get('services');
     const request = c.req.valid('json');
     const returnUrl = request.returnUrl && returnUrlProblem(request.returnUrl, options.sandboxOrigin);
     if (returnUrl) throw ApiProblem.invalid({ return_url: returnUrl });
     // Under an Idempotency-Key, a session without its own order id takes one derived from the key.
-    const orderId = request.orderId ?? c.var.keyedOrderId;
+    const orderId = request.orderId ?? c.get('keyedOrderId');
     const session = await ledger.createSession({ ttlSeconds: options.sessionTtlSeconds, ...request, ...(orderId ? { orderId } : {}) });
     feed.publish({ kind: 'session', orderId: session.orderId, status: 'open', source: 'merchant', at: clock() });
-    c.var.logger.info('checkout session opened', { order_id: session.orderId, amount: session.amount, currency: session.currency });
+    c.get('logger').info('checkout session opened', { order_id: session.orderId, amount: session.amount, currency: session.currency });
     return c.json(createdSession(session), 201);
   });
 
   checkout.delete('/sessions/:id', admin, async (c) => {
-    const { ledger, feed, clock } = c.var.services;
+    const { ledger, feed, clock } = c.get('services');
     const id = sessionId(c);
     if (!(await ledger.getSession(id))) throw ApiProblem.notFound('The checkout session', 'session_not_found');
     const session = await ledger.closeSession(id);
@@ -105,7 +105,7 @@ export function checkoutRoutes(adminToken: string): Hono<CompanionEnv> {
   });
 
   checkout.get('/sessions/:id', async (c) => {
-    const { ledger, options } = c.var.services;
+    const { ledger, options } = c.get('services');
     const session = await ledger.getSession(sessionId(c));
     if (!session) throw ApiProblem.notFound('The checkout session', 'session_not_found');
     // A verification saves a new card: it offers none of the saved ones.
@@ -117,11 +117,11 @@ export function checkoutRoutes(adminToken: string): Hono<CompanionEnv> {
   });
 
   checkout.post('/sessions/:id/pay', limitPayAttempts(), validate('json', PayRequest), async (c) => {
-    const { directPayments, options } = c.var.services;
+    const { directPayments, options } = c.get('services');
     const id = sessionId(c);
     const request = c.req.valid('json');
     const ip = clientAddress(c, options.trustProxy);
-    if (!ip) noteUnknownClient(c.var.services);
+    if (!ip) noteUnknownClient(c.get('services'));
     const answer = await directPayments.pay({
       sessionId: id,
       card: request.card,
@@ -135,7 +135,7 @@ export function checkoutRoutes(adminToken: string): Hono<CompanionEnv> {
 
   checkout.post('/sessions/:id/hosted', limitPayAttempts(), validate('json', HostedRequest), async (c) => {
     const { customer, page_url: pageUrl } = c.req.valid('json');
-    const url = await c.var.services.hostedCheckouts.open(sessionId(c), customer, pageUrl);
+    const url = await c.get('services').hostedCheckouts.open(sessionId(c), customer, pageUrl);
     return c.json({ redirect_url: url } satisfies HostedPage);
   });
 

@@ -55,14 +55,14 @@ function digest(text: string): Buffer {
  * (the validator then sees `{}`), so `POST …/void` needs no body at all.
  */
 export function requireMediaType(...mediaTypes: string[]): MiddlewareHandler<CompanionEnv> {
-  return async (c, next) => {
+  return (c, next) => {
     if (hasBody(c.req.raw, overHttp1(c))) {
       const mediaType = (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
       if (!mediaTypes.includes(mediaType)) {
         throw new ApiProblem(415, 'unsupported_media_type', `The body must be ${mediaTypes.join(' or ')}`);
       }
     }
-    await next();
+    return next();
   };
 }
 
@@ -104,25 +104,22 @@ export function limitBody(maxBytes: number, larger: Readonly<Record<string, numb
     // into a full web Request (an AbortController and its listeners, a Headers copy, a web
     // stream): a tenth of a GET's CPU, and every later read loses the direct one.
     const headers = c.req.raw.headers;
-    const declared = declaredLength(headers);
-    if (declared !== undefined) {
-      if (declared > limit) throw tooLarge(limit);
+    const length = headers.get('content-length');
+    const chunked = headers.has('transfer-encoding');
+    // Content-Length alone frames the body when there is no Transfer-Encoding.
+    if (length !== null && !chunked && DECIMAL.test(length)) {
+      if (Number(length) > limit) throw tooLarge(limit);
       return next();
     }
-    if (overHttp1(c) && headers.get('content-length') === null && !headers.has('transfer-encoding')) return next();
+    if (length === null && !chunked && overHttp1(c)) return next();
     return readingStream(c, next);
   };
 }
 
+const DECIMAL = /^\s*\d+\s*$/;
+
 function tooLarge(limit: number): ApiProblem {
   return new ApiProblem(413, 'payload_too_large', `The body must be at most ${limit} bytes`);
-}
-
-/** Content-Length when it alone frames the body (no Transfer-Encoding), else undefined. */
-function declaredLength(headers: Headers): number | undefined {
-  const length = headers.get('content-length');
-  if (length === null || headers.has('transfer-encoding')) return undefined;
-  return /^\s*\d+\s*$/.test(length) ? Number(length) : undefined;
 }
 
 /**
@@ -132,9 +129,9 @@ function declaredLength(headers: Headers): number | undefined {
  * a client refused by them is never waited for while it sends a body.
  */
 export function refuseNulInAddress(): MiddlewareHandler<CompanionEnv> {
-  return async (c, next) => {
+  return (c, next) => {
     if (/%00|\0/i.test(c.req.url)) throw nulRefused();
-    await next();
+    return next();
   };
 }
 

@@ -60,24 +60,51 @@ function lineOf(time: string, level: LogLevel, msg: string, fields: Record<strin
   return `{"time":"${time}","level":"${level}","msg":${JSON.stringify(msg)}${rest.length > 2 ? `,${rest.slice(1)}` : '}'}`;
 }
 
+/**
+ * The line's time, written once per millisecond: a request's lines, and those of requests
+ * answered together, share it.
+ */
+function isoTime(): (now: number) => string {
+  let last = Number.NaN;
+  let written = '';
+  return (now) => (now === last ? written : ((last = now), (written = new Date(now).toISOString())));
+}
+
+/** Messages are mostly the same few literals: each is masked once, not once per line. */
+const MESSAGES_KEPT = 512;
+
+function maskedMessages(): (message: string) => string {
+  const masked = new Map<string, string>();
+  return (message) => {
+    let line = masked.get(message);
+    if (line === undefined) {
+      line = redact(message) as string;
+      if (masked.size < MESSAGES_KEPT) masked.set(message, line);
+    }
+    return line;
+  };
+}
+
 export function createLogger(options: LoggerOptions = {}): Logger {
   const sink = options.sink ?? stderrSink;
   const threshold = RANK[options.level ?? 'info'];
   const clock = options.clock ?? Date.now;
   const bindings = options.bindings ?? {};
   const hasBindings = Object.keys(bindings).length > 0;
+  const timeOf = isoTime();
+  const maskMessage = maskedMessages();
 
   const write = (level: LogLevel, message: string, fields: LogFields = {}) => {
     // The test suites' capture takes every level, so its scan covers what any LOG_LEVEL writes.
     const shown = RANK[level] >= threshold;
     if (!shown && !capture) return;
     const entry = redact(hasBindings ? { ...bindings, ...fields } : fields) as Record<string, unknown>;
-    const time = new Date(clock()).toISOString();
+    const time = timeOf(clock());
     let line: string;
     try {
-      line = lineOf(time, level, redact(message) as string, entry);
+      line = lineOf(time, level, maskMessage(message), entry);
     } catch {
-      line = JSON.stringify({ time, level, msg: redact(message), fields: '[unserialisable]' });
+      line = JSON.stringify({ time, level, msg: maskMessage(message), fields: '[unserialisable]' });
     }
     if (shown) sink(line);
     capture?.(line);

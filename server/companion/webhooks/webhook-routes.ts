@@ -14,12 +14,14 @@ import * as z from 'zod';
 import { decodeWebhook, verifyWebhook, WebhookPayloadError } from '@payform/gateway';
 import type { WebhookEvent } from '@payform/gateway';
 import type { CompanionEnv } from '../context.js';
+import { formFields } from '../http/form-fields.js';
 import { waitAtMost } from '../http/in-flight.js';
 import type { InFlight } from '../http/in-flight.js';
 import { ApiProblem } from '../http/problem.js';
-import type { GatewayEvent } from '../../ledger/index.js';
+import type { EventIngest, GatewayEvent } from '../../ledger/index.js';
 import type { Logger } from '../log/logger.js';
 import { gatewayEvent, unreadableEvent } from '../payments/gateway-facts.js';
+import type { PaymentReactions } from '../payments/reactions.js';
 
 export const WebhookReceipt = z.object({
   received: z.literal(true),
@@ -31,16 +33,16 @@ export type WebhookReceipt = z.output<typeof WebhookReceipt>;
 /** Longest the acknowledgement waits for the reactions; they carry on after it, tracked for shutdown. */
 const REACTIONS_WAIT_MS = 2_000;
 
+const FORM_FIELDS = ['data', 'signature'] as const;
+
 export function webhookRoutes(apiSecret: string, background: InFlight): Hono<CompanionEnv> {
   const webhooks = new Hono<CompanionEnv>();
 
   webhooks.post('/gateway', async (c) => {
     const { ledger, reactions, options, gateway, metrics } = c.get('services');
     const log = c.get('logger');
-    // Read as text and split by hand: `data` must stay exactly as it was signed.
-    const form = new URLSearchParams(await c.req.text());
-    const data = form.get('data');
-    const signature = form.get('signature');
+    // Read as text and decoded as a form, nothing else: `data` must stay exactly as it was signed.
+    const { data, signature } = formFields(await c.req.text(), FORM_FIELDS);
     if (!data || !signature) {
       throw ApiProblem.invalid({ ...(data ? {} : { data: 'is required' }), ...(signature ? {} : { signature: 'is required' }) });
     }
@@ -60,12 +62,10 @@ export function webhookRoutes(apiSecret: string, background: InFlight): Hono<Com
     });
     // Most deliveries change nothing (the pay call's answer recorded the status first): then
     // there is nothing to wait for, nor a timer to set.
-    if ((ingest.advanced || ingest.flagged) && (ingest.payment || ingest.operation)) {
+    const due = reactionsTo(ingest, reactions);
+    if (due.length > 0) {
       const reacting = (async () => {
-        // A refund past what was paid flags its payment: the payment's status did not move.
-        if (ingest.advanced && ingest.payment && !ingest.operation) await reactions.paymentAdvanced(ingest.payment, 'webhook');
-        if (ingest.flagged && ingest.payment) await reactions.discrepancyNoted(ingest.payment, 'webhook');
-        if (ingest.advanced && ingest.operation) await reactions.operationAdvanced(ingest.operation, 'webhook');
+        for (const react of due) await react();
       })().catch((error: unknown) => log.error('reacting to a webhook failed', { order_id: ingest.event.orderId, err: error }));
       await waitAtMost(background.track(reacting), REACTIONS_WAIT_MS);
     }
@@ -73,6 +73,18 @@ export function webhookRoutes(apiSecret: string, background: InFlight): Hono<Com
   });
 
   return webhooks;
+}
+
+/**
+ * What follows an applied event, in this order; nothing for most deliveries. A refund past what
+ * was paid flags its payment: the payment's own status did not move then.
+ */
+function reactionsTo({ advanced, flagged, payment, operation }: EventIngest, reactions: PaymentReactions): Array<() => Promise<void>> {
+  const due: Array<() => Promise<void>> = [];
+  if (advanced && payment && !operation) due.push(() => reactions.paymentAdvanced(payment, 'webhook'));
+  if (flagged && payment) due.push(() => reactions.discrepancyNoted(payment, 'webhook'));
+  if (advanced && operation) due.push(() => reactions.operationAdvanced(operation, 'webhook'));
+  return due;
 }
 
 /**
