@@ -80,7 +80,7 @@ function ingestFigures(title: string, figuresOf: IngestFigures, budget: Budget |
     value: figuresOf.perSecond,
     unit: 'events/s',
     ...(budget ? { budget } : {}),
-    detail: `${figuresOf.events} deliveries of ${figuresOf.distinct} events, duplicates ${(figuresOf.duplicateRatio * 100).toFixed(1)} %, applied twice ${figuresOf.appliedTwice}, unsettled ${figuresOf.notSettled}; ${figuresOf.cpuMicrosPerEvent.toFixed(0)} µs CPU per delivery`,
+    detail: `${figuresOf.events} deliveries of ${figuresOf.distinct} events, duplicates ${(figuresOf.duplicateRatio * 100).toFixed(1)} %, applied twice ${figuresOf.appliedTwice}, unsettled ${figuresOf.notSettled}; ${figuresOf.cpuMicrosPerEvent.toFixed(0)} µs CPU per delivery${figuresOf.databaseCpuMicrosPerEvent === undefined ? '' : `, PostgreSQL's backends ${figuresOf.databaseCpuMicrosPerEvent.toFixed(0)} µs`}`,
   });
   if (figuresOf.appliedTwice !== 0) failures.push(`${title}: ${figuresOf.appliedTwice} event(s) applied twice`);
   if (figuresOf.notSettled !== 0) failures.push(`${title}: ${figuresOf.notSettled} payment(s) not settled`);
