@@ -104,8 +104,19 @@ export function redactor(maskText: (text: string) => string): (value: unknown) =
     if (value instanceof Uint8Array) return `[${value.byteLength} bytes]`;
     if (value instanceof Date) return value.toISOString();
     if (Array.isArray(value)) return value.map((item) => walk(item, depth + 1, seen));
-    // fromEntries, not assignment: a `__proto__` key stays a key instead of becoming the copy's prototype.
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => entry(key, item, depth, seen)));
+    return copy(value as Record<string, unknown>, depth, seen);
+  }
+
+  /** A plain loop rather than entries → map → fromEntries: three arrays fewer for every object of every body. */
+  function copy(value: Record<string, unknown>, depth: number, seen: WeakSet<object>): Record<string, unknown> {
+    const copied: Record<string, unknown> = {};
+    for (const key of Object.keys(value)) {
+      const [written, item] = entry(key, value[key], depth, seen);
+      // Defined, not assigned: a `__proto__` key stays a key instead of becoming the copy's prototype.
+      if (written === '__proto__') Object.defineProperty(copied, written, { value: item, enumerable: true, writable: true, configurable: true });
+      else copied[written] = item;
+    }
+    return copied;
   }
 
   function error(error: Error, depth: number, seen: WeakSet<object>): Record<string, unknown> {

@@ -15,13 +15,16 @@ const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'EP
  */
 const SERVER_CODES = /^(08...|57P0[123]|53300|SQLITE_BUSY)$/;
 
+/** The SQLite ledger could not sync its WAL and takes no more work (sqlite.ts LedgerNotDurable). */
+const LEDGER_CODES = new Set(['PAYFORM_LEDGER_NOT_DURABLE']);
+
 /** What node-postgres says (without a code) when its connection ended or never came. */
 const DRIVER_MESSAGES = /connection terminated|timeout exceeded when trying to connect|connection error and is not queryable|not queryable|query read timeout/i;
 
 export function isLedgerUnavailable(error: unknown, depth = 0): boolean {
   if (!(error instanceof Error) || depth > 3) return false;
   const code = (error as { code?: unknown }).code;
-  if (typeof code === 'string' && (NETWORK_CODES.has(code) || SERVER_CODES.test(code))) return true;
+  if (typeof code === 'string' && (NETWORK_CODES.has(code) || SERVER_CODES.test(code) || LEDGER_CODES.has(code))) return true;
   if (DRIVER_MESSAGES.test(error.message)) return true;
   // Node's happy-eyeballs connect fails with one error per address tried.
   if (error instanceof AggregateError && error.errors.some((inner) => isLedgerUnavailable(inner, depth + 1))) return true;

@@ -14,6 +14,12 @@ export interface LedgerContext {
    * other write where the database offers no such thing.
    */
   readonly lightly: <T>(work: (db: LedgerDb) => Promise<T>) => Promise<T>;
+  /**
+   * Called inside a transaction, once its statements ran: its commit need not wait for the disk
+   * (what it wrote is something the gateway holds and tells again). SQLite only; elsewhere
+   * nothing.
+   */
+  readonly commitLightly: () => void;
   /** Epoch milliseconds; injectable so tests can move time. */
   readonly now: () => number;
 }

@@ -20,7 +20,7 @@ import type { SlotOf } from './prepared.js';
 import { toPayment, toStoredEvent } from './rows.js';
 import type { LedgerTables, PaymentRow, WebhookEventRow } from './schema.js';
 import { checkMovedMoney } from './unasked-operations.js';
-import type { EventIngest, EventOutcome, GatewayEvent, Operation, OperationKind, OperationStatus, Payment, PaymentMethod, PaymentStatus, PaymentUpdate, StoredEvent } from './types.js';
+import type { EventIngest, EventOutcome, GatewayEvent, Operation, OperationKind, OperationStatus, Payment, PaymentStatus, PaymentUpdate, StoredEvent } from './types.js';
 
 /** What an event says, without the raw payload: enough to apply it again later. */
 type EventFacts = Omit<GatewayEvent, 'data' | 'body'>;
@@ -44,10 +44,15 @@ export function eventId(data: string): string {
   return createHash('sha256').update(data).digest('hex');
 }
 
-/** What a payment's event says of it, as the ledger's update. */
+/**
+ * What a payment's event says of it, as the ledger's update: the facts themselves (a payment
+ * method and status, isPaymentEvent checked). The update's readers take its fields by name
+ * (updateArgs, the mismatch checks), so the facts' other fields — the order id, no operation
+ * id — are never read as the payment's; a copy without them cost more than the UPDATE's own
+ * JavaScript.
+ */
 function paymentUpdateOf(facts: EventFacts): PaymentUpdate {
-  const { method, status, orderId: _orderId, operationId: _operationId, otherPosId: _otherPosId, unreadable: _unreadable, ...details } = facts;
-  return { ...details, method: method as PaymentMethod, status: status as PaymentStatus };
+  return facts as unknown as PaymentUpdate;
 }
 
 function isPaymentEvent(facts: EventFacts): boolean {
@@ -450,7 +455,19 @@ export async function ingestEvent(ctx: LedgerContext, input: GatewayEvent): Prom
     ctx.dialect === 'postgres' && row.outcome === 'applied' && isPaymentEvent(facts)
       ? { batch: advancingBatch(ctx), item: { row, args: updateArgs(ctx, facts.orderId, paymentUpdateOf(facts)) } satisfies AdvancingEvent }
       : undefined;
-  return sharedTransactions(ctx)((trx) => ingestOnce(ctx, trx, row, facts), facts.orderId, { batched: batched as Batched | undefined });
+  return sharedTransactions(ctx)((trx) => ingestOnce(ctx, trx, row, facts), facts.orderId, { batched: batched as Batched | undefined, relaxed: changedNothing });
+}
+
+/**
+ * A delivery that changes nothing the ledger holds — a repeat of an applied event, or one whose
+ * payment or operation already is what it says (the usual webhook: the pay call's answer was
+ * recorded first) — commits without waiting for the disk. What it carries is in the ledger
+ * already, or the reconciler learns it again from the gateway: lost to a power cut, nothing is.
+ * One that moves a payment or operation, flags one, or is stored parked or unmatched (kept for
+ * later, or for a person) is synced before its 200.
+ */
+function changedNothing(ingest: EventIngest): boolean {
+  return !ingest.advanced && !ingest.flagged && (ingest.event.outcome === 'applied' || ingest.event.outcome === 'stale');
 }
 
 /** Applies the order's parked secondary events again (after a reservation learnt its operation id). */

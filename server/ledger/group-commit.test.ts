@@ -1,6 +1,9 @@
 // Group commit: queued work shares one transaction with no savepoint per piece, a failing piece
 // fails alone (its group undone and run again piece by piece), and the ledger's webhook ingest
 // keeps exactly-once under concurrent, duplicated deliveries.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql } from 'kysely';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -8,7 +11,9 @@ import type { LedgerContext } from './context.js';
 import { GroupCommit, sharedTransactions } from './group-commit.js';
 import { postgresDialect } from './postgres.js';
 import type { LedgerTables } from './schema.js';
-import type { Batch } from './group-commit.js';
+import type { Batch, PieceOptions } from './group-commit.js';
+import { isLedgerUnavailable } from './availability.js';
+import { sqliteDialect } from './sqlite.js';
 import { openLedger } from './ledger.js';
 import type { Ledger } from './ledger.js';
 import { TestClock, postgresTestLedger, withTestDatabase } from './testing/databases.js';
@@ -87,27 +92,62 @@ describe('GroupCommit', () => {
     expect(savepoints).toEqual([]);
   });
 
-  it('runs relaxed work alone as a light write, relaxed groups lightly, and relaxed beside durable work synced', async () => {
+  it('runs relaxed work alone as a light write, and commits a group lightly only when every piece may go unsynced', async () => {
     const { db, begun } = database();
     await sql`create table entries (name text primary key)`.execute(db);
     let lightWrites = 0;
-    const group = new GroupCommit(db as never, (work) => {
-      lightWrites += 1;
-      return work(db as never);
-    });
-    const insert = (name: string, relaxed: boolean) => group.run(async (trx) => void (await sql`insert into entries values (${name})`.execute(trx)), '', { relaxed });
+    let lightCommits = 0;
+    const group = new GroupCommit(
+      db as never,
+      (work) => {
+        lightWrites += 1;
+        return work(db as never);
+      },
+      () => void (lightCommits += 1),
+    );
+    const insert = (name: string, relaxed: PieceOptions<string>['relaxed']) =>
+      group.run(async (trx) => (await sql`insert into entries values (${name})`.execute(trx), name), '', { relaxed });
     // Alone: one statement, no transaction, not waiting for the disk.
     await insert('a', true);
-    expect([lightWrites, begun.length]).toEqual([1, 0]);
-    // Several relaxed pieces: one transaction, lightly.
+    expect([lightWrites, lightCommits, begun.length]).toEqual([1, 0, 0]);
+    // Several relaxed pieces: one transaction, its commit light.
     await Promise.all([insert('b', true), insert('c', true)]);
-    expect([lightWrites, begun.length]).toEqual([2, 1]);
+    expect([lightWrites, lightCommits, begun.length]).toEqual([1, 1, 1]);
     // Beside a durable piece: its synced transaction.
     await Promise.all([insert('d', true), insert('e', false)]);
-    expect([lightWrites, begun.length]).toEqual([2, 2]);
+    expect([lightWrites, lightCommits, begun.length]).toEqual([1, 1, 2]);
     await insert('f', false);
-    expect([lightWrites, begun.length]).toEqual([2, 3]);
-    expect((await db.selectFrom('entries').select('name').orderBy('name').execute()).map((row) => row.name)).toEqual(['a', 'b', 'c', 'd', 'e', 'f']);
+    expect([lightWrites, lightCommits, begun.length]).toEqual([1, 1, 3]);
+    // Relaxed by what they did, decided once they ran: light when every piece says so.
+    const unchanged = (name: string) => name !== 'changed';
+    await Promise.all([insert('g', unchanged), insert('h', unchanged)]);
+    expect([lightWrites, lightCommits, begun.length]).toEqual([1, 2, 4]);
+    await Promise.all([insert('i', unchanged), insert('changed', unchanged)]);
+    expect([lightWrites, lightCommits, begun.length]).toEqual([1, 2, 5]);
+    await insert('j', unchanged);
+    expect([lightWrites, lightCommits, begun.length]).toEqual([1, 3, 6]);
+    expect((await db.selectFrom('entries').select('name').orderBy('name').execute()).map((row) => row.name)).toEqual(['a', 'b', 'c', 'changed', 'd', 'e', 'f', 'g', 'h', 'i', 'j']);
+  });
+
+  it('does not run a committed group again when its commit could not be synced, and fails it as an outage', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'payform-group-'));
+    const db = new Kysely<{ entries: { name: string } }>({ dialect: await sqliteDialect(join(dir, 'ledger.db')) });
+    try {
+      await sql`create table entries (name text primary key)`.execute(db);
+      const group = new GroupCommit(db as never);
+      let ran = 0;
+      const insert = (name: string) => group.run(async (trx) => void (ran += 1, await sql`insert into entries values (${name})`.execute(trx)));
+      // The WAL gone from under the open file: the group's commit lands, its sync fails.
+      rmSync(join(dir, 'ledger.db-wal'));
+      const settled = await Promise.allSettled([insert('a'), insert('b'), insert('c')]);
+      expect(settled.map((outcome) => (outcome.status === 'rejected' ? (outcome.reason as Error).name : outcome.status))).toEqual(['LedgerNotDurable', 'LedgerNotDurable', 'LedgerNotDurable']);
+      expect(settled.every((outcome) => outcome.status === 'rejected' && isLedgerUnavailable(outcome.reason))).toBe(true);
+      // Each piece ran once: a group rolled back would have run each again alone.
+      expect(ran).toBe(3);
+    } finally {
+      await db.destroy().catch(() => undefined);
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('lets the work handed over in one turn of the event loop share a transaction, and starts it in the next', async () => {
@@ -310,7 +350,7 @@ withTestDatabase((url) => {
   it("leaves the pay path a connection while the webhook path's transaction is open (pool of 2)", async () => {
     const db = new Kysely<LedgerTables>({ dialect: await postgresDialect(url, { poolSize: 2 }) });
     try {
-      const ctx: LedgerContext = { db, dialect: 'postgres', now: Date.now, lightly: (work) => work(db) };
+      const ctx: LedgerContext = { db, dialect: 'postgres', now: Date.now, lightly: (work) => work(db), commitLightly: () => undefined };
       let release!: () => void;
       const held = new Promise<void>((resolve) => (release = resolve));
       let started = 0;

@@ -15,6 +15,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { LedgerContext, LedgerDb } from './context.js';
 import { oncePerLedger } from './prepared.js';
+import { LedgerNotDurable } from './sqlite.js';
 
 /** A bound on one transaction's length, so the first piece of a long queue is not held back. */
 const MAX_GROUP = 128;
@@ -43,9 +44,13 @@ export interface Batched<Item = unknown> {
 }
 
 /** How a piece may run besides in its group's synced transaction. */
-export interface PieceOptions {
-  /** One statement whose commit need not wait for the disk (LedgerContext `lightly`). */
-  readonly relaxed?: boolean;
+export interface PieceOptions<T = unknown> {
+  /**
+   * Its commit need not wait for the disk: always (`true`: what it writes the gateway holds and
+   * says again), or when its result says it changed nothing the ledger must keep (a webhook that
+   * repeats what is stored). A group commits without a sync only when every piece says so.
+   */
+  readonly relaxed?: boolean | ((value: T) => boolean);
   /** The work may instead be settled by one statement with its group's (Batch). */
   readonly batched?: Batched;
 }
@@ -53,18 +58,25 @@ export interface PieceOptions {
 interface Piece {
   readonly work: (trx: LedgerDb) => Promise<unknown>;
   readonly key: string;
-  /** Need not be synced: a group of only such pieces is not. */
-  readonly relaxed: boolean;
+  /** Whether its result may commit without a sync (PieceOptions `relaxed`). */
+  readonly relaxed: (value: unknown) => boolean;
+  /** Always relaxed: alone, it runs as the ledger's light writes do, without a transaction. */
+  readonly light: boolean;
   batched: Batched | undefined;
   resolve(value: unknown): void;
   reject(error: unknown): void;
 }
 
+const never = () => false;
+const always = () => true;
+
 type Lightly = LedgerContext['lightly'];
+type CommitLightly = LedgerContext['commitLightly'];
 
 export class GroupCommit {
   readonly #db: LedgerDb;
   readonly #lightly: Lightly;
+  readonly #commitLightly: CommitLightly;
   #queue: Piece[] = [];
   #draining = false;
   /** Keys whose piece failed alone: their next pieces run alone too, so they cannot undo a group. */
@@ -72,9 +84,10 @@ export class GroupCommit {
   /** An unexpected batch failure has been told (#batchFailed). */
   #warned = false;
 
-  constructor(db: LedgerDb, lightly: Lightly = (work) => work(db)) {
+  constructor(db: LedgerDb, lightly: Lightly = (work) => work(db), commitLightly: CommitLightly = () => undefined) {
     this.#db = db;
     this.#lightly = lightly;
+    this.#commitLightly = commitLightly;
   }
 
   /**
@@ -82,12 +95,13 @@ export class GroupCommit {
    * rejects and leaves nothing stored; the others commit. `work` may run twice (the second
    * time alone, after its group was rolled back): it must do nothing but its statements.
    * `key` names what the work locks (its order): a group runs its pieces in key order.
-   * `relaxed` work shares a group's synced commit when there is one, and alone (or with only
-   * relaxed work) it runs as the ledger's light writes do.
+   * `relaxed` work shares a group's synced commit when another piece needs one; a group whose
+   * pieces all may go unsynced commits without waiting for the disk — decided once they ran.
    */
-  run<T>(work: (trx: LedgerDb) => Promise<T>, key = '', { relaxed = false, batched }: PieceOptions = {}): Promise<T> {
+  run<T>(work: (trx: LedgerDb) => Promise<T>, key = '', { relaxed = false, batched }: PieceOptions<T> = {}): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.#queue.push({ work, key, relaxed, batched, resolve: resolve as (value: unknown) => void, reject });
+      const relaxedBy = relaxed === true ? always : relaxed === false ? never : (relaxed as (value: unknown) => boolean);
+      this.#queue.push({ work, key, relaxed: relaxedBy, light: relaxed === true, batched, resolve: resolve as (value: unknown) => void, reject });
       if (!this.#draining) void this.#drain();
     });
   }
@@ -128,7 +142,8 @@ export class GroupCommit {
   /**
    * The pieces in one transaction, and one commit: first what batches settle — each round the
    * first piece left of each key, so a key's pieces still run in their order — then the rest.
-   * When anything fails, all of it is rolled back and each piece runs again alone.
+   * When anything fails, all of it is rolled back and each piece runs again alone — except a
+   * commit whose sync failed (LedgerNotDurable): it landed, so no piece may run again.
    */
   async #together(group: Piece[]): Promise<void> {
     if (group.length === 1 && !group[0]!.batched) return this.#alone(group[0]!);
@@ -143,10 +158,16 @@ export class GroupCommit {
           left = settled;
         }
         for (const piece of left) done.set(piece, await piece.work(trx));
+        if (group.every((piece) => piece.relaxed(done.get(piece)))) this.#commitLightly();
         return done;
       };
-      values = await (group.every((piece) => piece.relaxed) ? this.#lightly((db) => db.transaction().execute(all)) : this.#db.transaction().execute(all));
-    } catch {
+      values = await this.#db.transaction().execute(all);
+    } catch (error) {
+      // Committed, then the disk failed: nothing may run twice, nothing more can run.
+      if (error instanceof LedgerNotDurable) {
+        for (const piece of group) piece.reject(error);
+        return;
+      }
       // Rolled back: each piece again on its own, so that only a failing one fails.
       for (const piece of group) {
         piece.batched = undefined;
@@ -203,12 +224,19 @@ export class GroupCommit {
 
   async #alone(piece: Piece): Promise<void> {
     try {
-      piece.resolve(await (piece.relaxed ? this.#lightly(piece.work) : this.#db.transaction().execute(piece.work)));
+      piece.resolve(await (piece.light ? this.#lightly(piece.work) : this.#db.transaction().execute((trx) => this.#once(piece, trx))));
       this.#suspects.delete(piece.key);
     } catch (error) {
       this.#suspect(piece.key);
       piece.reject(error);
     }
+  }
+
+  /** A piece alone in its transaction, whose commit its result may relax. */
+  async #once(piece: Piece, trx: LedgerDb): Promise<unknown> {
+    const value = await piece.work(trx);
+    if (piece.relaxed(value)) this.#commitLightly();
+    return value;
   }
 
   #suspect(key: string): void {
@@ -237,7 +265,7 @@ function byKey(a: Piece, b: Piece): number {
   return a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
 }
 
-type InTransaction = <T>(work: (trx: LedgerDb) => Promise<T>, key: string, options?: PieceOptions) => Promise<T>;
+type InTransaction = <T>(work: (trx: LedgerDb) => Promise<T>, key: string, options?: PieceOptions<T>) => Promise<T>;
 
 /**
  * Where the webhook path's writes go — storing an event, clearing a notice mark after the hook:
@@ -249,6 +277,6 @@ type InTransaction = <T>(work: (trx: LedgerDb) => Promise<T>, key: string, optio
  * pool at most, so a burst of webhooks never leaves a payment waiting for one.
  */
 export const sharedTransactions = oncePerLedger((ctx: LedgerContext): InTransaction => {
-  const group = new GroupCommit(ctx.db, ctx.lightly);
+  const group = new GroupCommit(ctx.db, ctx.lightly, ctx.commitLightly);
   return (work, key, options) => group.run(work, key, options);
 });

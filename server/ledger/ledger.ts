@@ -22,6 +22,7 @@ import type { LedgerTables } from './schema.js';
 import { claimPayAttempt, closeSession, createSession, findSessionOfOrder, getSession } from './sessions.js';
 import { settleOperation } from './settlement.js';
 import { recordedLightly, sqliteDialect } from './sqlite.js';
+import type { CommitObserver } from './sqlite.js';
 import { recordGatewayOperation } from './unasked-operations.js';
 import type {
   AbsenceCount,
@@ -176,6 +177,8 @@ export interface LedgerOptions {
    * PostgreSQL — BEGIN, COMMIT and savepoints included: for counting them (tests, metrics).
    */
   readonly onStatement?: StatementObserver;
+  /** SQLite file only: told of each commit that wrote, whether it was synced to the disk (tests, metrics). */
+  readonly onCommit?: CommitObserver;
 }
 
 function ledgerOver(ctx: LedgerContext): Ledger {
@@ -243,7 +246,7 @@ export async function openLedger(url: string, options: LedgerOptions = {}): Prom
   const schema = options.schema === undefined ? undefined : parseInput(schemaName, options.schema);
   if (schema && !postgres) throw new InvalidLedgerInput('schema', 'applies to PostgreSQL only');
   if (postgres && schema) await ensureSchema(url, schema);
-  const sqlite = postgres ? undefined : await sqliteDialect(url);
+  const sqlite = postgres ? undefined : await sqliteDialect(url, { onCommit: options.onCommit });
   const database = sqlite ?? (await postgresDialect(url, { schema, poolSize: options.poolSize }));
   const dialect = options.onStatement ? observedDialect(database, options.onStatement) : database;
   const db = new Kysely<LedgerTables>({ dialect });
@@ -262,6 +265,7 @@ export async function openLedger(url: string, options: LedgerOptions = {}): Prom
     now: options.clock ?? Date.now,
     // PostgreSQL could commit asynchronously too, but only inside a transaction: three more round trips.
     lightly: !sqlite || url === ':memory:' ? (work) => work(prefixed) : (work) => recordedLightly(prefixed, sqlite, work),
+    commitLightly: sqlite ? () => sqlite.commitLightly() : () => undefined,
   };
   await readUnscopedKeys(ctx);
   return ledgerOver(ctx);

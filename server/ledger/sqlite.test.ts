@@ -4,11 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Kysely, sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { observedDialect } from './observed.js';
-import { DurabilityNotRestored, recordedLightly, sqliteDialect } from './sqlite.js';
+import { isLedgerUnavailable } from './availability.js';
+import { LedgerNotDurable, recordedLightly, sqliteDialect } from './sqlite.js';
 import type { LedgerSqliteDialect } from './sqlite.js';
 import type { LedgerTables } from './schema.js';
-import { describeLedgerContract } from './testing/contract.js';
+import { openLedger } from './ledger.js';
+import { claimedPayment, describeLedgerContract, gatewayEvent } from './testing/contract.js';
 import { fileBackend, memoryBackend } from './testing/databases.js';
 
 describeLedgerContract(memoryBackend);
@@ -17,85 +18,166 @@ describeLedgerContract(fileBackend);
 /** The value of `pragma name` on `db` (or on a connection of it). */
 const pragma = async (db: Kysely<never>, name: string) => Object.values((await sql.raw(`pragma ${name}`).execute(db)).rows[0] as object)[0] as unknown;
 
-/** Runs `test` on a fresh ledger file's dialect, then removes the file's folder. */
-async function onLedgerFile(test: (dialect: LedgerSqliteDialect, dir: string) => Promise<void>): Promise<void> {
+/**
+ * Runs `test` on a fresh ledger file's dialect — `commits` lists each commit that wrote, as
+ * 'synced' or 'unsynced' (taken since the last call) — then removes the file's folder.
+ */
+async function onLedgerFile(test: (dialect: LedgerSqliteDialect, commits: () => string[], dir: string) => Promise<void>): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'payform-sqlite-'));
+  const seen: string[] = [];
   try {
-    await test(await sqliteDialect(join(dir, 'ledger.db')), dir);
+    await test(await sqliteDialect(join(dir, 'ledger.db'), { onCommit: ({ synced }) => void seen.push(synced ? 'synced' : 'unsynced') }), () => seen.splice(0), dir);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
 describe('a SQLite ledger file', () => {
-  it('is written ahead (WAL) and synced at every commit, so a commit outlives a power loss', () =>
-    onLedgerFile(async (dialect) => {
+  it('is written ahead (WAL) and syncs the WAL at every commit that wrote, so a commit outlives a power loss', () =>
+    onLedgerFile(async (dialect, commits) => {
       const db = new Kysely<never>({ dialect });
       try {
         expect(await pragma(db, 'journal_mode')).toBe('wal');
-        // 2 is FULL: NORMAL (1) syncs the WAL only at checkpoints.
-        expect(await pragma(db, 'synchronous')).toBe(2);
+        // 1 is NORMAL: SQLite leaves the sync to the handle, which makes it after each commit.
+        expect(await pragma(db, 'synchronous')).toBe(1);
         expect(await pragma(db, 'foreign_keys')).toBe(1);
+        await sql.raw('create table answers (id text primary key)').execute(db);
+        await sql.raw("insert into answers values ('a1')").execute(db);
+        await db.transaction().execute(async (trx) => {
+          await sql.raw("insert into answers values ('a2')").execute(trx);
+          await sql.raw("insert into answers values ('a3')").execute(trx);
+        });
+        expect(commits()).toEqual(['synced', 'synced', 'synced']);
+        // What writes nothing has nothing to sync: a read, a transaction that only read, one rolled back.
+        await sql.raw('select id from answers').execute(db);
+        await db.transaction().execute((trx) => sql.raw('select id from answers').execute(trx));
+        const undone = db.transaction().execute(async (trx) => {
+          await sql.raw("insert into answers values ('a4')").execute(trx);
+          throw new Error('undone');
+        });
+        await expect(undone).rejects.toThrow('undone');
+        expect(commits()).toEqual([]);
       } finally {
         await db.destroy();
       }
     }));
 
-  it('commits a relaxed record without a sync, and every other commit synced again, even after a failure', () =>
-    onLedgerFile(async (dialect) => {
+  it('commits a relaxed record without a sync, and every other commit synced, even after a failure', () =>
+    onLedgerFile(async (dialect, commits) => {
       const db = new Kysely<LedgerTables>({ dialect });
-      const synchronous = (on: Kysely<LedgerTables>) => pragma(on as never, 'synchronous');
-      try {
-        // 1 is NORMAL: in the WAL, not synced.
-        expect(await recordedLightly(db, dialect, (connection) => synchronous(connection))).toBe(1);
-        expect(await synchronous(db)).toBe(2);
-        await expect(recordedLightly(db, dialect, () => Promise.reject(new Error('refused')))).rejects.toThrow('refused');
-        expect(await synchronous(db)).toBe(2);
-      } finally {
-        await db.destroy();
-      }
-    }));
-
-  it('does not go on relaxed when setting synchronous = FULL back fails: the file is opened afresh, loudly', () =>
-    onLedgerFile(async (dialect) => {
-      let failRestore = true;
-      // The restore is refused once, as a driver error would refuse it.
-      const refusing = observedDialect(dialect, (statement) => {
-        if (failRestore && statement === 'pragma synchronous = FULL') {
-          failRestore = false;
-          throw Object.assign(new Error('disk I/O error'), { code: 'SQLITE_IOERR' });
-        }
-      });
-      const db = new Kysely<LedgerTables>({ dialect: refusing });
-      const synchronous = (on = db) => pragma(on as never, 'synchronous');
+      const insert = (on: Kysely<LedgerTables>, id: string) => sql.raw(`insert into answers values ('${id}')`).execute(on);
       try {
         await sql.raw('create table answers (id text primary key)').execute(db);
-        const recorded = recordedLightly(db, dialect, (connection) => sql.raw("insert into answers values ('a1')").execute(connection));
-        await expect(recorded).rejects.toThrow(DurabilityNotRestored);
-        await expect(recorded).rejects.toMatchObject({ cause: { code: 'SQLITE_IOERR' } });
-        // The next commit is synced again, and what the relaxed record wrote stays.
-        expect(await synchronous()).toBe(2);
-        expect((await sql.raw('select id from answers').execute(db)).rows).toEqual([{ id: 'a1' }]);
-        expect(await recordedLightly(db, dialect, (connection) => synchronous(connection))).toBe(1);
-        expect(await synchronous()).toBe(2);
+        commits();
+        await recordedLightly(db, dialect, async (connection) => {
+          await insert(connection, 'a1');
+          await insert(connection, 'a2');
+        });
+        expect(commits()).toEqual(['unsynced', 'unsynced']);
+        await insert(db, 'a3');
+        expect(commits()).toEqual(['synced']);
+        await expect(recordedLightly(db, dialect, () => Promise.reject(new Error('refused')))).rejects.toThrow('refused');
+        await insert(db, 'a4');
+        expect(commits()).toEqual(['synced']);
       } finally {
         await db.destroy();
       }
     }));
 
-  it('runs no statement on the old connection when the file cannot be opened again', () =>
-    onLedgerFile(async (dialect, dir) => {
-      const refusing = observedDialect(dialect, (statement) => {
-        if (statement === 'pragma synchronous = FULL') throw new Error('disk I/O error');
-      });
-      const db = new Kysely<LedgerTables>({ dialect: refusing });
+  it("decides a transaction's sync at its commit: a transaction marked light is not synced, the next one is", () =>
+    onLedgerFile(async (dialect, commits) => {
+      const db = new Kysely<LedgerTables>({ dialect });
       try {
-        // Gone from under the connection, the file cannot be opened again.
-        rmSync(dir, { recursive: true, force: true });
-        await expect(recordedLightly(db, dialect, async () => undefined)).rejects.toThrow(DurabilityNotRestored);
-        await expect(sql.raw('pragma synchronous').execute(db)).rejects.toThrow('could not be opened again');
+        await sql.raw('create table answers (id text primary key)').execute(db);
+        commits();
+        await db.transaction().execute(async (trx) => {
+          await sql.raw("insert into answers values ('a1')").execute(trx);
+          dialect.commitLightly();
+        });
+        await db.transaction().execute((trx) => sql.raw("insert into answers values ('a2')").execute(trx));
+        // Marked outside a transaction, or in one rolled back: no later commit goes unsynced.
+        dialect.commitLightly();
+        await expect(
+          db.transaction().execute(async () => {
+            dialect.commitLightly();
+            throw new Error('undone');
+          }),
+        ).rejects.toThrow('undone');
+        await sql.raw("insert into answers values ('a3')").execute(db);
+        expect(commits()).toEqual(['unsynced', 'synced', 'synced']);
       } finally {
         await db.destroy();
       }
     }));
+
+  it('takes no more work once the WAL cannot be synced: that commit and every later statement fail as an outage', () =>
+    onLedgerFile(async (dialect, commits, dir) => {
+      const db = new Kysely<LedgerTables>({ dialect });
+      try {
+        await sql.raw('create table answers (id text primary key)').execute(db);
+        // The WAL gone from under the open file: SQLite writes on, the sync cannot reach it.
+        rmSync(join(dir, 'ledger.db-wal'));
+        const committed = db.transaction().execute((trx) => sql.raw("insert into answers values ('a1')").execute(trx));
+        await expect(committed).rejects.toThrow(LedgerNotDurable);
+        await expect(committed).rejects.toMatchObject({ code: 'PAYFORM_LEDGER_NOT_DURABLE', cause: { code: 'ENOENT' } });
+        const later = sql.raw('select id from answers').execute(db);
+        await expect(later).rejects.toThrow(LedgerNotDurable);
+        // An outage, as a stopped database is: the companion answers 503 and a retry, not 500.
+        expect(isLedgerUnavailable(await later.catch((error: unknown) => error))).toBe(true);
+        expect(commits()).toEqual(['synced']);
+      } finally {
+        await db.destroy().catch(() => undefined);
+      }
+    }));
+
+  it('commits a webhook that changes nothing the ledger holds without a sync, and one that changes something synced', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'payform-sqlite-'));
+    const seen: string[] = [];
+    const commits = () => seen.splice(0);
+    const ledger = await openLedger(join(dir, 'ledger.db'), { onCommit: ({ synced }) => void seen.push(synced ? 'synced' : 'unsynced') });
+    try {
+      const payment = await claimedPayment(ledger);
+      const { orderId } = payment;
+      const event = (status: 'pending' | 'success', extra: Record<string, unknown> = {}) => gatewayEvent({ method: 'purchase', status, orderId, amount: 1000, currency: 'XTS' }, extra);
+      commits();
+      // The payment steps forward: news, synced before the delivery is answered.
+      expect(await ledger.ingestEvent(event('pending'))).toMatchObject({ isNew: true, advanced: true });
+      expect(commits()).toEqual(['synced']);
+      // The pay call's answer, recorded first (relaxed: the gateway tells it again).
+      await ledger.advancePayment(orderId, { status: 'success', statusCode: '1000' }, { relaxed: true });
+      expect(commits()).toEqual(['unsynced']);
+      // Its webhook finds the payment as it says: stored and refreshed, not synced.
+      const success = event('success');
+      expect(await ledger.ingestEvent(success)).toMatchObject({ isNew: true, advanced: false, event: { outcome: 'applied' } });
+      expect(commits()).toEqual(['unsynced']);
+      // A late pending finds it past that: stale, not synced; a repeat writes nothing at all.
+      expect(await ledger.ingestEvent(event('pending', { late: true }))).toMatchObject({ isNew: true, event: { outcome: 'stale' } });
+      expect(await ledger.ingestEvent(success)).toMatchObject({ isNew: false });
+      expect(commits()).toEqual(['unsynced']);
+      // One for no order this ledger knows is kept for a person: synced.
+      expect(await ledger.ingestEvent(gatewayEvent({ method: 'purchase', status: 'success', orderId: 'unknown-order' }))).toMatchObject({ event: { outcome: 'unmatched' } });
+      expect(commits()).toEqual(['synced']);
+      expect((await ledger.getPayment(orderId))?.status).toBe('success');
+    } finally {
+      await ledger.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('fails a webhook whose commit could not be synced as an outage, and takes no more work', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'payform-sqlite-'));
+    const ledger = await openLedger(join(dir, 'ledger.db'));
+    try {
+      const { orderId } = await claimedPayment(ledger);
+      // The WAL gone from under the open file: the group's COMMIT lands, its sync cannot.
+      rmSync(join(dir, 'ledger.db-wal'));
+      const ingest = ledger.ingestEvent(gatewayEvent({ method: 'purchase', status: 'success', orderId, amount: 1000, currency: 'XTS' }));
+      await expect(ingest).rejects.toThrow(LedgerNotDurable);
+      expect(isLedgerUnavailable(await ingest.catch((error: unknown) => error))).toBe(true);
+      await expect(ledger.getPayment(orderId)).rejects.toThrow(LedgerNotDurable);
+    } finally {
+      await ledger.close().catch(() => undefined);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

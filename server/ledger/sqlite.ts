@@ -4,37 +4,79 @@
 //   writes, and a waiting writer honours busy_timeout instead of failing on a stale snapshot.
 // - DDL runs in those transactions too (SQLite supports it), so two processes opening one file
 //   migrate one after the other.
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+// - Durability is decided at each commit, here, below Kysely (see LedgerSqliteDatabase).
+import { closeSync, fdatasyncSync, mkdirSync, openSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { CompiledQuery, SqliteAdapter, SqliteDriver, SqliteIntrospector, SqliteQueryCompiler } from 'kysely';
 import type Database from 'better-sqlite3';
 import { loadSqlite } from './drivers.js';
-import type { DatabaseConnection, DatabaseIntrospector, Dialect, DialectAdapter, Driver, Kysely, QueryCompiler, SqliteDatabase } from 'kysely';
+import type { DatabaseConnection, DatabaseIntrospector, Dialect, DialectAdapter, Driver, Kysely, QueryCompiler, SqliteDatabase, SqliteStatement } from 'kysely';
 import type { LedgerTables } from './schema.js';
 
 const STATEMENT_CACHE_SIZE = 256;
 
+/** Told of each commit that wrote: whether the WAL was synced before the commit returned. */
+export type CommitObserver = (commit: { readonly synced: boolean }) => void;
+
+/** The outage code of a ledger whose commit could not be synced (availability.ts: a 503). */
+export const NOT_DURABLE = 'PAYFORM_LEDGER_NOT_DURABLE';
+
+/**
+ * A commit is in the WAL, but syncing the WAL to the disk failed: it may not survive a power
+ * loss, and — the disk having refused — neither may anything written after it. The ledger stops:
+ * this commit and every later statement fail with this error (code PAYFORM_LEDGER_NOT_DURABLE,
+ * an outage: 503 and a retry) until the companion is restarted on a disk that works.
+ * A caller must not run the committed work again (group-commit.ts).
+ */
+export class LedgerNotDurable extends Error {
+  readonly code = NOT_DURABLE;
+  constructor(cause: unknown) {
+    super('the SQLite ledger could not sync its write-ahead log to the disk: it takes no more writes until the companion is restarted (check the disk holding the ledger file)', { cause });
+    this.name = 'LedgerNotDurable';
+  }
+}
+
 /**
  * The one handle on the file, as Kysely's driver uses it. Kysely prepares every query afresh;
  * compiling the SQL costs about as much as running it, and the ledger's queries are a small
- * fixed set, so the prepared statements are kept. `reopen` swaps in a fresh handle, set up as
- * the first was, under the same object (Kysely's connection holds this one).
+ * fixed set, so the prepared statements are kept.
+ *
+ * The file runs with synchronous = NORMAL, and this handle syncs the WAL itself (fdatasync,
+ * what FULL does inside SQLite) right after each commit that wrote — a COMMIT, or a write
+ * outside a transaction — before the statement returns, so no other query of this process sees
+ * the commit before it is on the disk. The sync is left out only when the work in hand said so:
+ * `lightly` work (no commit of it waits), or an open transaction whose commit was marked light
+ * by `commitLightly` — decided after its statements ran, which `pragma synchronous` cannot be
+ * (SQLite refuses to change it inside a transaction). What is left unsynced is in the WAL, safe
+ * from a crash of the process; a power cut or an OS crash may undo it until the next synced
+ * commit, whose sync covers the whole WAL written before it.
  */
 class LedgerSqliteDatabase implements SqliteDatabase {
-  #database: Database.Database;
-  readonly #statements = new Map<string, Database.Statement>();
-  /** Why reopening failed: no statement runs on the handle that could not be trusted. */
-  #unopened: unknown;
+  readonly #database: Database.Database;
+  readonly #statements = new Map<string, SqliteStatement>();
+  /** The WAL to sync; undefined in memory. */
+  readonly #wal: string | undefined;
+  readonly #onCommit: CommitObserver | undefined;
+  /** Depth of `lightly` work: its commits are not synced. */
+  #light = 0;
+  /** The open transaction's commit is not synced (cleared when it ends). */
+  #lightCommit = false;
+  /** Something was written since the last commit (a statement that is not read-only ran). */
+  #wrote = false;
+  /** Why a sync failed: no statement runs after it. */
+  #notDurable: LedgerNotDurable | undefined;
 
-  constructor(private readonly open: () => Database.Database) {
-    this.#database = open();
+  constructor(database: Database.Database, wal: string | undefined, onCommit: CommitObserver | undefined) {
+    this.#database = database;
+    this.#wal = wal;
+    this.#onCommit = onCommit;
   }
 
-  prepare(sql: string): Database.Statement {
-    if (this.#unopened !== undefined) throw new Error('the SQLite ledger file could not be opened again after its connection lost synchronous = FULL', { cause: this.#unopened });
+  prepare(sql: string): SqliteStatement {
+    if (this.#notDurable) throw this.#notDurable;
     let statement = this.#statements.get(sql);
     if (!statement) {
-      statement = this.#database.prepare(sql);
+      statement = this.#watched(this.#database.prepare(sql), sql);
       if (this.#statements.size >= STATEMENT_CACHE_SIZE) this.#statements.delete(this.#statements.keys().next().value!);
       this.#statements.set(sql, statement);
     }
@@ -45,18 +87,73 @@ class LedgerSqliteDatabase implements SqliteDatabase {
     this.#database.close();
   }
 
-  /** Closes the handle (rolling back whatever it had open) and opens the file again. */
-  reopen(): void {
-    this.#statements.clear();
+  /** Runs `work` with every commit it makes unsynced (the caller holds the one connection). */
+  async lightly<T>(work: () => Promise<T>): Promise<T> {
+    this.#light += 1;
     try {
-      this.#database.close();
-    } catch {
-      // The old handle's settings are what is not to be trusted: it is replaced all the same.
+      return await work();
+    } finally {
+      this.#light -= 1;
     }
+  }
+
+  /** The open transaction's commit need not wait for the disk; outside one, nothing. */
+  commitLightly(): void {
+    if (this.#database.inTransaction) this.#lightCommit = true;
+  }
+
+  /** The statement as Kysely's driver uses it, with the commit it may make synced after it runs. */
+  #watched(statement: Database.Statement, sql: string): SqliteStatement {
+    // SQLite calls BEGIN IMMEDIATE read-write, and a pragma that only reads a setting.
+    const writes = !statement.readonly && !/^\s*(begin\b[\w\s]*|pragma\s+\w+\s*)$/i.test(sql);
+    // A row statement that touched no row wrote nothing (a repeat's INSERT … DO NOTHING); DDL always writes.
+    const rows = /^\s*(insert|replace|update|delete)\b/i.test(sql);
+    const rollback = /^\s*rollback\s*$/i.test(sql);
+    const after = <R>(result: R, touched: number | bigint): R => {
+      if (writes && (!rows || touched !== 0)) this.#wrote = true;
+      else if (rollback) this.#wrote = false;
+      if (!this.#database.inTransaction) this.#committed();
+      return result;
+    };
+    return {
+      reader: statement.reader,
+      all: (parameters: ReadonlyArray<unknown>) => {
+        const result = statement.all(parameters);
+        return after(result, result.length);
+      },
+      run: (parameters: ReadonlyArray<unknown>) => {
+        const result = statement.run(parameters);
+        return after(result, result.changes);
+      },
+      // Kysely streams selects only: nothing to commit.
+      iterate: (parameters: ReadonlyArray<unknown>) => statement.iterate(parameters),
+    } as SqliteStatement;
+  }
+
+  /** Out of a transaction after a statement: what it wrote is committed; synced unless light. */
+  #committed(): void {
+    const light = this.#light > 0 || this.#lightCommit;
+    this.#lightCommit = false;
+    if (!this.#wrote) return;
+    this.#wrote = false;
+    if (this.#wal === undefined) return;
+    if (!light) this.#sync(this.#wal);
+    this.#onCommit?.({ synced: !light });
+  }
+
+  #sync(wal: string): void {
     try {
-      this.#database = this.open();
+      const fd = openSync(wal, 'r');
+      try {
+        fdatasyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
     } catch (error) {
-      this.#unopened = error;
+      // A failed sync may have dropped what it was to write: nothing after it is trusted.
+      this.#notDurable = new LedgerNotDurable(error);
+      process.emitWarning(this.#notDurable.message, { code: NOT_DURABLE });
+      throw this.#notDurable;
     }
   }
 }
@@ -87,76 +184,52 @@ export class LedgerSqliteDialect implements Dialect {
   createIntrospector(db: Kysely<unknown>): DatabaseIntrospector {
     return new SqliteIntrospector(db);
   }
-  /** A fresh handle on the file, set up as at the start (synchronous = FULL among the rest). */
-  reopen(): void {
-    this.database.reopen();
+  /** The open transaction's commit need not wait for the disk (LedgerSqliteDatabase). */
+  commitLightly(): void {
+    this.database.commitLightly();
   }
-}
-
-const RELAXED = CompiledQuery.raw('pragma synchronous = NORMAL');
-const DURABLE = CompiledQuery.raw('pragma synchronous = FULL');
-
-/** The relaxed record committed, but its connection could not be made to sync again. */
-export class DurabilityNotRestored extends Error {
-  constructor(cause: unknown) {
-    super('a record committed with synchronous = NORMAL, then the connection could not be set back to synchronous = FULL: it was closed and the file opened again', { cause });
-    this.name = 'DurabilityNotRestored';
+  /** `work` on the one connection, its commits not waiting for the disk. */
+  lightly<T>(work: () => Promise<T>): Promise<T> {
+    return this.database.lightly(work);
   }
 }
 
 /**
- * Runs `work` on the one connection with synchronous = NORMAL, then back to FULL: its commit
- * is in the WAL (safe from a crash of the process) but not synced, so a power cut or an OS
- * crash in the next moments may undo it — until the next FULL commit, whose sync covers the
- * WAL written before it. Only for what the gateway holds and says again: the answer to a pay
- * call (its webhook follows, the reconciler reads an attempt left open), never a claim made
- * before calling the gateway. It saves the pay call one of its two syncs of the disk.
- * Kysely lends the connection to this work alone, so no other commit runs relaxed. Should
- * setting FULL back fail, the connection is not used again relaxed and unnoticed: the file is
- * opened afresh (FULL, as at the start) before the connection is lent to anyone else, and the
- * call fails with DurabilityNotRestored (its cause the driver's error); if the file cannot be
- * opened again, every later statement fails.
+ * Runs `work` on the one connection without syncing its commits: they are in the WAL (safe
+ * from a crash of the process) but a power cut or an OS crash in the next moments may undo
+ * them — until the next synced commit, whose sync covers the WAL written before it. Only for
+ * what the gateway holds and says again: the answer to a pay call (its webhook follows, the
+ * reconciler reads an attempt left open), never a claim made before calling the gateway. It
+ * saves the pay call one of its two syncs of the disk. Kysely lends the connection to this work
+ * alone, so no other work's commit goes unsynced.
  */
 export function recordedLightly<T>(db: Kysely<LedgerTables>, dialect: LedgerSqliteDialect, work: (db: Kysely<LedgerTables>) => Promise<T>): Promise<T> {
-  return db.connection().execute(async (connection) => {
-    await connection.executeQuery(RELAXED);
-    let outcome: { value: T } | { error: unknown };
-    try {
-      outcome = { value: await work(connection) };
-    } catch (error) {
-      outcome = { error };
-    }
-    try {
-      await connection.executeQuery(DURABLE);
-    } catch (error) {
-      dialect.reopen();
-      throw new DurabilityNotRestored(error);
-    }
-    if ('error' in outcome) throw outcome.error;
-    return outcome.value;
-  });
+  return db.connection().execute((connection) => dialect.lightly(() => work(connection)));
+}
+
+export interface SqliteOptions {
+  /** Told of each commit that wrote, synced or not (tests, metrics). */
+  readonly onCommit?: CommitObserver;
 }
 
 /** `location` is a file path or `:memory:`. */
-export async function sqliteDialect(location: string): Promise<LedgerSqliteDialect> {
+export async function sqliteDialect(location: string, { onCommit }: SqliteOptions = {}): Promise<LedgerSqliteDialect> {
   const Sqlite = await loadSqlite();
   const inMemory = location === ':memory:';
   if (!inMemory) mkdirSync(dirname(location), { recursive: true });
-  const open = () => {
-    const database = new Sqlite(location);
-    database.pragma('foreign_keys = ON');
-    database.pragma('busy_timeout = 5000');
-    if (!inMemory) {
-      database.pragma('journal_mode = WAL');
-      // FULL syncs the WAL at every commit, so a commit survives an OS crash or power loss too:
-      // a pay claim committed before the gateway is called must never be forgotten (NORMAL could
-      // drop the last commits, and with them the proof that a payment was taken — a double
-      // charge). Webhooks pay little for it: group commit shares one sync among the events that
-      // arrive together (npm run bench: 0–8 % fewer events/s through the route; a lone commit
-      // waits about 0.3 ms more on the development machine's disk).
-      database.pragma('synchronous = FULL');
-    }
-    return database;
-  };
-  return new LedgerSqliteDialect(new LedgerSqliteDatabase(open));
+  const database = new Sqlite(location);
+  database.pragma('foreign_keys = ON');
+  database.pragma('busy_timeout = 5000');
+  if (!inMemory) {
+    database.pragma('journal_mode = WAL');
+    // Every commit survives an OS crash or power loss too — a pay claim committed before the
+    // gateway is called must never be forgotten (lost, it would lose the proof that a payment
+    // was taken: a double charge) — because the handle syncs the WAL after each commit itself
+    // (LedgerSqliteDatabase), as FULL would, except where the work says it need not. NORMAL
+    // leaves that choice to the commit: FULL cannot be set aside inside a transaction. Webhooks
+    // pay little for syncing: group commit shares one sync among the events that arrive
+    // together, and those that change nothing skip it.
+    database.pragma('synchronous = NORMAL');
+  }
+  return new LedgerSqliteDialect(new LedgerSqliteDatabase(database, inMemory ? undefined : `${resolve(location)}-wal`, onCommit));
 }

@@ -72,47 +72,59 @@ function cardMask(value: string | null | undefined): string | undefined {
   return mask !== undefined && (mask.match(/\d/g)?.length ?? 0) <= 10 ? mask : undefined;
 }
 
-/** The payment's details the gateway reports, without the status. */
-function paymentDetails(facts: ReadableFields, status: PaymentStatus, sandboxOrigin: string | undefined): Omit<PaymentUpdate, 'status'> {
+/** Sets `key` on `into` when `value` is defined: optional fields stay absent rather than `undefined`. */
+function put<T extends object, K extends keyof T>(into: T, key: K, value: T[K] | undefined): void {
+  if (value !== undefined) into[key] = value;
+}
+
+type Writable<T> = { -readonly [K in keyof T]: T[K] };
+
+/**
+ * The payment's details the gateway reports, without the status, written onto `into` (one
+ * object per update: this runs for every webhook and pay answer, and copies cost more than it).
+ */
+function putPaymentDetails(into: Writable<Omit<PaymentUpdate, 'status' | 'method'>>, facts: ReadableFields, status: PaymentStatus, sandboxOrigin: string | undefined): void {
   const mask = cardMask(facts.cc_mask);
   const actionUrl = text(facts.user_action_url, 2048);
-  return definedFields({
-    statusCode: text(facts.status_code, 16),
-    statusDescription: description(facts.status_description),
-    paymentId: text(facts.payment_id, 64),
-    gatewayOrderId: text(facts.gateway_order_id, 256),
-    billingOrderId: text(facts.billing_order_id, 256),
-    transactionId: text(facts.transaction_id, 64),
-    ccMask: mask,
-    cardBrand: mask === undefined ? undefined : brandOfMask(mask),
-    ccToken: text(facts.cc_token, 512),
-    ccTokenExpiration: text(facts.cc_token_expiration, 64),
-    // Only an address the browser may be sent to is kept: the widget follows it.
-    userActionUrl: status === 'pending' && isAllowedRedirect(actionUrl, sandboxOrigin) ? actionUrl : undefined,
-    receiptUrl: webUrl(facts.receipt_url),
-  });
+  put(into, 'statusCode', text(facts.status_code, 16));
+  put(into, 'statusDescription', description(facts.status_description));
+  put(into, 'paymentId', text(facts.payment_id, 64));
+  put(into, 'gatewayOrderId', text(facts.gateway_order_id, 256));
+  put(into, 'billingOrderId', text(facts.billing_order_id, 256));
+  put(into, 'transactionId', text(facts.transaction_id, 64));
+  put(into, 'ccMask', mask);
+  put(into, 'cardBrand', mask === undefined ? undefined : brandOfMask(mask));
+  put(into, 'ccToken', text(facts.cc_token, 512));
+  put(into, 'ccTokenExpiration', text(facts.cc_token_expiration, 64));
+  // Only an address the browser may be sent to is kept: the widget follows it.
+  put(into, 'userActionUrl', status === 'pending' && isAllowedRedirect(actionUrl, sandboxOrigin) ? actionUrl : undefined);
+  put(into, 'receiptUrl', webUrl(facts.receipt_url));
 }
 
 /**
  * What the gateway says the payment is — its amount and currency — so that the ledger applies
- * the facts only to the payment they describe, never to another one under the same order id.
+ * the facts only to the payment they describe, never to another one under the same order id;
+ * written onto `into`.
  */
-function reported(facts: ReadableFields): ReportedPayment {
+function putReported(into: Writable<Omit<ReportedPayment, 'method'>>, facts: ReadableFields): void {
   const paid = facts.processed_amount;
-  return definedFields({
-    // An amount that cannot be read (zero, negative, too long) is a figure too: never the order's.
-    amount: minorUnits(facts.amount) ?? 0,
-    currency: text(facts.currency, 3),
-    // Nothing (or nothing readable) paid is a figure too: never the order's amount.
-    paidAmount: paid == null ? undefined : (minorUnits(paid) ?? 0),
-    paidCurrency: paid == null ? undefined : (text(facts.processed_currency, 3) ?? text(facts.currency, 3)),
-  });
+  // An amount that cannot be read (zero, negative, too long) is a figure too: never the order's.
+  into.amount = minorUnits(facts.amount) ?? 0;
+  put(into, 'currency', text(facts.currency, 3));
+  // Nothing (or nothing readable) paid is a figure too: never the order's amount.
+  if (paid != null) {
+    into.paidAmount = minorUnits(paid) ?? 0;
+    put(into, 'paidCurrency', text(facts.processed_currency, 3) ?? text(facts.currency, 3));
+  }
 }
 
 /** The ledger update for a payment the gateway describes. */
 export function paymentUpdate(payment: PaymentFacts, sandboxOrigin: string | undefined): PaymentUpdate {
   const facts: ReadableFields = payment;
-  return { status: facts.status, ...paymentDetails(facts, facts.status, sandboxOrigin), ...reported(facts) };
+  const update: Writable<PaymentUpdate> = { status: facts.status };
+  putPaymentDetails(update, facts, facts.status, sandboxOrigin);
+  putReported(update, facts);
+  return update;
 }
 
 /** The ledger settlement of a capture, void or refund the gateway describes. */
@@ -154,7 +166,10 @@ export function gatewayEvent(data: string, event: WebhookEvent, sandboxOrigin: s
     return definedFields({ ...common, ...result, amount: result.amount ?? 0, currency, paymentId: text(event.payment_id, 64), transactionId: text(event.transaction_id, 64) });
   }
   const facts: ReadableFields = event;
-  return definedFields({ ...common, ...paymentDetails(facts, facts.status, sandboxOrigin), ...reported(facts) });
+  const payment: Writable<GatewayEvent> = common;
+  putPaymentDetails(payment, facts, facts.status, sandboxOrigin);
+  putReported(payment, facts);
+  return payment;
 }
 
 /**

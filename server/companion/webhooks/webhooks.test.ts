@@ -1,5 +1,9 @@
 // The gateway's webhooks: verified on the raw field first, stored once, applied forward only.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openLedger } from '../../ledger/index.js';
 import { encodeWebhookData, signWebhook, webhookForm } from '@payform/gateway';
 import { testProjectCredentials } from '@payform/gateway/testing';
 import { card } from '../test/cards.js';
@@ -244,5 +248,38 @@ describe('POST /webhooks/gateway', () => {
     expect(response.status).toBe(200);
     expect((await stack.ledger.getPayment(orderId))?.status).toBe('success');
     expect(stack.logs.some((line) => line.includes('onPaymentEvent hook failed') && line.includes('fulfilment down'))).toBe(true);
+  });
+});
+
+describe('a SQLite ledger whose disk stops syncing', () => {
+  it('answers the webhook whose commit could not be synced, and what follows, 503 with a retry: an outage, not a 500', async () => {
+    await stack.close();
+    const dir = mkdtempSync(join(tmpdir(), 'payform-webhooks-'));
+    stack = await createStack({
+      backend: {
+        name: 'SQLite file',
+        persistent: false,
+        async open(clock) {
+          const ledger = await openLedger(join(dir, 'ledger.db'), { clock: clock.read });
+          return {
+            ledger,
+            async dispose() {
+              await ledger.close().catch(() => undefined);
+              rmSync(dir, { recursive: true, force: true });
+            },
+          };
+        },
+      },
+    });
+    stack.dropWebhooks = true;
+    const orderId = await pendingOrder();
+    const session = await stack.ledger.findSessionOfOrder(orderId);
+    // The WAL gone from under the open file: the event's COMMIT lands, its sync cannot.
+    rmSync(join(dir, 'ledger.db-wal'));
+    for (const answer of [await post(webhookForm(paymentEvent(orderId, 'success'), SECRET)), await stack.request('GET', `/api/checkout/sessions/${session!.id}`)]) {
+      expect(answer.status).toBe(503);
+      expect(answer.headers.get('Retry-After')).not.toBeNull();
+      expect((await answer.json()).error.code).toBe('ledger_unavailable');
+    }
   });
 });
