@@ -245,7 +245,7 @@ describe('GroupCommit with a batch', () => {
     expect(begun).toHaveLength(1);
   });
 
-  it('runs every piece the ordinary way when the batch throws, and says so once unless another instance raced it', async () => {
+  it('runs every piece the ordinary way when the batch throws, and says so once unless another instance raced it or the database is down', async () => {
     const { db } = database();
     const warned = vi.spyOn(process, 'emitWarning').mockImplementation(() => {});
     try {
@@ -256,6 +256,10 @@ describe('GroupCommit with a batch', () => {
       };
       const raced = failingWith('23505');
       expect(await Promise.all([raced('a', 'a'), raced('b', 'b')])).toEqual(['a alone', 'b alone']);
+      expect(warned).not.toHaveBeenCalled();
+      // A database that cannot be reached is an outage, not a statement the server does not suit.
+      const down = failingWith('ECONNREFUSED');
+      expect(await Promise.all([down('a', 'a'), down('b', 'b')])).toEqual(['a alone', 'b alone']);
       expect(warned).not.toHaveBeenCalled();
       const broken = failingWith('42883');
       expect(await Promise.all([broken('a', 'a'), broken('b', 'b')])).toEqual(['a alone', 'b alone']);
