@@ -209,7 +209,7 @@ await section('scale-out', 'one and two companions on one PostgreSQL', async () 
       name: `${instances} companion${instances > 1 ? 's' : ''}, ${DEFAULT_SCALE_OUT.callers} callers`,
       value: run.perSecond,
       unit: 'payments/s',
-      detail: `CPU per payment ${run.cpuMsPerPayment.map((ms) => `${ms.toFixed(2)} ms`).join(' and ')}; ${run.payments} payments; lost ${run.lost}, doubled ${run.doubled}`,
+      detail: `CPU per payment ${run.cpuMsPerPayment.map((ms) => `${ms.toFixed(2)} ms`).join(' and ')}${run.databaseCpuMsPerPayment === undefined ? '' : `, PostgreSQL's backends ${run.databaseCpuMsPerPayment.toFixed(2)} ms`}; ${run.payments} payments; lost ${run.lost}, doubled ${run.doubled}`,
     });
     if (run.lost !== 0) failures.push(`scale-out, ${instances} companions: ${run.lost} payment(s) lost or moved back`);
     if (run.doubled !== 0) failures.push(`scale-out, ${instances} companions: ${run.doubled} session(s) paid twice`);
