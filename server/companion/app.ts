@@ -10,6 +10,7 @@
  *   app.companion.reconciler.start();             // settle what webhooks did not
  */
 import { Hono } from 'hono';
+import type { MiddlewareHandler } from 'hono';
 import { routePath } from 'hono/route';
 import { methodNotAllowed } from 'hono/method-not-allowed';
 import { addBackOffice } from './back-office/back-office-routes.js';
@@ -26,7 +27,7 @@ import type { CompanionEnv, CompanionServices } from './context.js';
 import { answerHeaders, checkoutCors } from './http/browser-policies.js';
 import { abortedByClient, abortedProblem } from './http/client-abort.js';
 import { problemOf } from './http/failure-problems.js';
-import { IDEMPOTENCY_HEADER, REPLAYED_HEADER } from './http/idempotency-keys.js';
+import { REPLAYED_HEADER } from './http/idempotency-keys.js';
 import { limitBody, refuseNulInAddress, requireAdminToken, requireMediaType } from './http/guards.js';
 import { idempotencyKeys } from './http/idempotency-keys.js';
 import { InFlight } from './http/in-flight.js';
@@ -134,14 +135,6 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
     return next();
   });
   app.use(logRequests());
-  app.use(async (c, next) => {
-    await next();
-    // Counted from the answers, so no limiter or key store needs to know about metrics. Only a
-    // request with a key can be a replay: the others' answers keep their plain header record
-    // (reading `c.res.headers` builds a web Headers of it, for every request).
-    if (c.res.status === 429) metrics.rateLimited(routePath(c, -1));
-    if (c.req.raw.headers.has(IDEMPOTENCY_HEADER) && c.res.headers.get(REPLAYED_HEADER) === 'true') metrics.idempotentReplay();
-  });
   // Security headers on every answer; no-store on the API, the webhooks and the return landing
   // (it answers with a session's outcome, or a redirect carrying its id).
   app.use(answerHeaders(options.publicUrl, ['/api', '/webhooks', '/checkout'].map((prefix) => `${options.basePath}${prefix}`)));
@@ -158,8 +151,15 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
   // the prefix itself too, and the key must be claimed once) and the session create. After the
   // token check, so only the merchant can hold a key.
   const idempotent = idempotencyKeys(options.adminToken);
-  app.use('/api/checkout/sessions', admin, idempotent);
-  for (const prefix of ADMIN_PREFIXES) app.use(`${prefix}/*`, idempotent);
+  // Replays are counted from the answers, so the key store needs to know nothing of metrics;
+  // only where keys are kept, so other answers keep their plain header record (reading
+  // `c.res.headers` builds a web Headers of it).
+  const countReplays: MiddlewareHandler<CompanionEnv> = async (c, next) => {
+    await next();
+    if (c.res.headers.get(REPLAYED_HEADER) === 'true') metrics.idempotentReplay();
+  };
+  app.use('/api/checkout/sessions', admin, countReplays, idempotent);
+  for (const prefix of ADMIN_PREFIXES) app.use(`${prefix}/*`, countReplays, idempotent);
 
   app.route('/api/checkout', checkoutRoutes(options.adminToken));
   app.route('/checkout', returnRoutes(clock));
@@ -190,7 +190,11 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
     if (abortedByClient(c)) return sendProblem(c, abortedProblem());
     if (isLedgerUnavailable(error)) outage.noticed(error);
     else if (isLedgerFault(error)) metrics.ledgerError('failed');
-    return answerError(error, c.get('logger') ?? logger, (problem) => sendProblem(c, problem));
+    return answerError(error, c.get('logger') ?? logger, (problem) => {
+      // Every limit refuses by throwing its 429: counted here, so no limiter knows of metrics.
+      if (problem.status === 429) metrics.rateLimited(routePath(c, -1));
+      return sendProblem(c, problem);
+    });
   });
 
   const handle: CompanionHandle = {

@@ -131,6 +131,12 @@ describe('the companion mounted under a base path', () => {
     const order = await payThrough(`${url}/payments`);
     expect(order.order).toMatchObject({ status: 'success', amount: 150 });
     await expectShopUntouched(url);
+    // The companion's answers carry its security set, without the X-Powered-By Express adds to
+    // every response; the shop's own keep theirs.
+    const health = await fetch(`${url}/payments/healthz`);
+    expect(health.headers.get('x-frame-options')).toBe('DENY');
+    expect(health.headers.get('x-powered-by')).toBeNull();
+    expect((await fetch(`${url}/`)).headers.get('x-powered-by')).toBe('Express');
     expect(await (await fetch(`${url}/cart`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"items":2}' })).json()).toEqual({ items: 2 });
   });
 

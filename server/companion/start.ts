@@ -55,7 +55,8 @@ const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 async function delivered(response: Response, outgoing: ServerResponse | undefined): Promise<void> {
   if (!outgoing) return;
   await new Promise<void>((resolve) => setImmediate(resolve));
-  if (response.headers.get('content-type')?.startsWith('text/event-stream')) return;
+  // Most answers are out by then: nothing to wait for, no listeners to attach.
+  if (outgoing.writableFinished || response.headers.get('content-type')?.startsWith('text/event-stream')) return;
   await finished(outgoing).catch(() => undefined);
 }
 
