@@ -4,30 +4,38 @@
  * all of it — and for what it starts meanwhile — but never longer than `ms`.
  */
 export class InFlight {
-  readonly #pending = new Set<Promise<unknown>>();
+  #count = 0;
+  /** Who waits for the count to reach zero. */
+  readonly #idle: Array<() => void> = [];
+  /**
+   * One callback for every piece of work, not two closures and a Set entry each: the companion
+   * tracks every request it serves (start.ts).
+   */
+  readonly #settled = (): void => {
+    this.#count -= 1;
+    if (this.#count === 0) for (const wake of this.#idle.splice(0)) wake();
+  };
 
   /** How much is under way. */
   get size(): number {
-    return this.#pending.size;
+    return this.#count;
   }
 
   /** Follows `work` until it settles; returns it unchanged. */
   track<T>(work: Promise<T>): Promise<T> {
-    const settled = work.then(
-      () => undefined,
-      () => undefined,
-    );
-    this.#pending.add(settled);
-    void settled.then(() => this.#pending.delete(settled));
+    this.#count += 1;
+    void work.then(this.#settled, this.#settled);
     return work;
   }
 
   /** True once nothing is under way; false when `timeoutMs` passed first. */
   async drained(timeoutMs: number): Promise<boolean> {
+    if (this.#count === 0) return true;
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)));
+    // Work started meanwhile, even as the last piece settles, is waited for too.
     const everything = (async () => {
-      while (this.#pending.size > 0) await Promise.all(this.#pending);
+      while (this.#count > 0) await new Promise<void>((resolve) => this.#idle.push(resolve));
       return true as const;
     })();
     try {

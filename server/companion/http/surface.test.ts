@@ -285,7 +285,9 @@ describe('the route catalog and OpenAPI document', () => {
   });
 });
 
-describe('GET /widget/pay-form.js', () => {
+// Over HTTP too: the widget's own CORP (cross-origin) and caching must win over the security set
+// the companion puts on Node's answer, or merchants' pages could not load it.
+describe.each([['in process', false], ['over HTTP', true]])('GET /widget/pay-form.js, %s', (_, served) => {
   let dir: string;
   beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), 'payform-widget-'));
@@ -293,7 +295,7 @@ describe('GET /widget/pay-form.js', () => {
     writeFileSync(join(dir, 'pay-form.js'), 'export const payForm = 1;');
     writeFileSync(join(dir, 'chunks', 'uk.js'), 'export default {};');
     writeFileSync(join(dir, 'LICENSES.txt'), 'Lit: BSD-3-Clause');
-    await open({ companion: { widgetDir: dir } });
+    await open({ companion: { widgetDir: dir }, served });
   });
   afterEach(() => {
     rmSync(dir, { recursive: true, force: true });
