@@ -12,7 +12,7 @@ import { sharedTransactions } from './group-commit.js';
 import type { Batch, Batched } from './group-commit.js';
 import { gatewayEventInput, parseInput } from './input.js';
 import { insertOperation, progressOperation } from './operations.js';
-import { flagDiscrepancy, guardedUpdate, progressPayment, samePayment, updateArgs } from './payments.js';
+import { flagDiscrepancy, guardedUpdate, progressPayment, samePayment, stepOrderFor, updateArgs } from './payments.js';
 import { paymentProgression } from './progression.js';
 import type { UpdateArgs } from './payments.js';
 import { oncePerLedger, prepareQuery } from './prepared.js';
@@ -61,7 +61,8 @@ function isPaymentEvent(facts: EventFacts): boolean {
 
 /** `from` 'updated': the forward step was tried already, with the event's insert. */
 async function applyPaymentEvent(ctx: LedgerContext, trx: LedgerDb, facts: EventFacts, from: 'advanced' | 'updated' = 'advanced'): Promise<Effect> {
-  const result = await progressPayment(ctx, trx, facts.orderId, paymentUpdateOf(facts), from);
+  const order = from === 'advanced' ? stepOrderFor(ctx, facts.orderId, facts.status) : from;
+  const result = await progressPayment(ctx, trx, facts.orderId, paymentUpdateOf(facts), order);
   // No such order, or an event about another payment under its order id — another method or
   // payment id — (or this one with other figures: then flagged on the payment, once).
   if (!result) return unmatched;

@@ -15,7 +15,7 @@ import { observedDialect } from './observed.js';
 import type { StatementObserver } from './observed.js';
 import { findOperationByRequestKey, getOperation, markOperationChecked, reserveOperation, totalsOf } from './operations.js';
 import { claimNotices, dropNotices, noticeFailed, noticeTold } from './notices.js';
-import { getPayment, markPaymentChecked, progressPayment } from './payments.js';
+import { getPayment, markPaymentChecked, noteRecordedAnswer, progressPayment } from './payments.js';
 import { ensureSchema, isPostgresUrl, postgresDialect } from './postgres.js';
 import { getOrder, listEvents, listOrders, listStalePayments, listUnsettledOperations, listWaitingEvents, paymentStats } from './reports.js';
 import type { LedgerTables } from './schema.js';
@@ -194,6 +194,7 @@ function ledgerOver(ctx: LedgerContext): Ledger {
       const input = parseInput(paymentUpdateInput, update);
       const progressed = options?.relaxed ? await ctx.lightly((db) => progressPayment(ctx, db, orderId, input)) : await progressPayment(ctx, ctx.db, orderId, input);
       if (!progressed) throw new LedgerNotFound('order', orderId);
+      noteRecordedAnswer(ctx, orderId, progressed.payment.status);
       return progressed;
     },
     markPaymentChecked: (orderId) => markPaymentChecked(ctx, orderId),

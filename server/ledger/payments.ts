@@ -6,6 +6,7 @@ import { noticeDue, noticeDueAt } from './notices.js';
 import { oncePerLedger, prepareQuery } from './prepared.js';
 import type { PreparedQuery, SlotOf } from './prepared.js';
 import { paymentProgression, progressTo } from './progression.js';
+import type { StepOrder } from './progression.js';
 import { toPayment } from './rows.js';
 import type { LedgerTables, PaymentDetailColumns, PaymentRow } from './schema.js';
 import type { Payment, PaymentDiscrepancy, PaymentMethod, PaymentProgress, PaymentStatus, PaymentUpdate } from './types.js';
@@ -101,10 +102,10 @@ const updates = oncePerLedger((ctx: LedgerContext) => ({ advanced: prepareUpdate
 /**
  * Applies what the gateway said about a payment: a forward step, a refresh of the same status
  * (details merged; what the update omits is kept), nothing when it is stale — or nothing when it
- * describes another payment (`mismatch`). Undefined when the order is unknown. `from`
- * 'updated': the forward step was tried already (and changed nothing).
+ * describes another payment (`mismatch`). Undefined when the order is unknown. `from`: which
+ * guarded UPDATE to try first (progressTo).
  */
-export async function progressPayment(ctx: LedgerContext, db: LedgerDb, orderId: string, update: PaymentUpdate, from: Step = 'advanced'): Promise<PaymentProgress | undefined> {
+export async function progressPayment(ctx: LedgerContext, db: LedgerDb, orderId: string, update: PaymentUpdate, from: StepOrder = 'advanced'): Promise<PaymentProgress | undefined> {
   const prepared = updates(ctx);
   const args = updateArgs(ctx, orderId, update);
   const { progress, row } = await progressTo(async (step) => (await prepared[step](db, args)).rows[0], from);
@@ -117,6 +118,34 @@ export async function progressPayment(ctx: LedgerContext, db: LedgerDb, orderId:
     return flagged ? { progress: 'flagged', payment: flagged } : { progress: 'mismatch', payment };
   }
   return payment && { progress, payment };
+}
+
+/** How many orders' recorded answers are remembered (stepOrderFor). */
+const ANSWERS_KEPT = 4_096;
+
+/**
+ * The status this process last recorded for an order from the gateway's answer (the pay call's,
+ * an order state's), on SQLite: the order's webhook most likely says the same — the usual case —
+ * and then tries the refresh of that status first, one UPDATE instead of two. Only a hint: in
+ * the webhook's transaction, which holds SQLite's write lock, the order of the two UPDATEs
+ * changes nothing else (progressTo). Bounded, the oldest forgotten first.
+ */
+const recordedAnswers = oncePerLedger((_ctx: LedgerContext) => new Map<string, PaymentStatus>());
+
+export function noteRecordedAnswer(ctx: LedgerContext, orderId: string, status: PaymentStatus): void {
+  if (ctx.dialect !== 'sqlite') return;
+  const answers = recordedAnswers(ctx);
+  answers.delete(orderId);
+  answers.set(orderId, status);
+  if (answers.size > ANSWERS_KEPT) answers.delete(answers.keys().next().value!);
+}
+
+/** Which UPDATE an event of `status` about the order's payment tries first; a hint it matches is used up. */
+export function stepOrderFor(ctx: LedgerContext, orderId: string, status: string): StepOrder {
+  const answers = ctx.dialect === 'sqlite' ? recordedAnswers(ctx) : undefined;
+  if (answers?.get(orderId) !== status) return 'advanced';
+  answers.delete(orderId);
+  return 'updated-first';
 }
 
 /** The guarded UPDATE's values for `update` of the order's payment. */

@@ -31,12 +31,26 @@ export const paymentProgression = progression<PaymentStatus>({ init: 0, pending:
 export const operationProgression = progression<OperationStatus>({ pending: 0, success: 1, failure: 1 });
 
 /**
- * Moves a row forward: first the UPDATE guarded by `forward`, else the one guarded by `same`
- * (only that one `from` 'updated', when the first was tried already).
- * 'stale' when neither changed a row (or the row is missing; the caller tells them apart).
- * Each UPDATE is atomic on its own, so concurrent writers agree.
+ * Which guarded UPDATE to try: 'advanced', the forward step first, then the refresh of the same
+ * status; 'updated', only the refresh (the forward step was tried already); 'updated-first', the
+ * refresh first, then the forward step — for an update most likely saying what is stored. The
+ * two never both apply, so in a transaction that holds the row's lock the order changes nothing
+ * but how many statements it takes.
  */
-export async function progressTo<Row>(update: (step: 'advanced' | 'updated') => Promise<Row | undefined>, from: 'advanced' | 'updated' = 'advanced'): Promise<{ progress: Progress; row?: Row }> {
+export type StepOrder = 'advanced' | 'updated' | 'updated-first';
+
+/**
+ * Moves a row forward: the UPDATE guarded by `forward`, or the one guarded by `same`, in the
+ * order `from` says. 'stale' when neither changed a row (or the row is missing; the caller tells
+ * them apart). Each UPDATE is atomic on its own, so concurrent writers agree.
+ */
+export async function progressTo<Row>(update: (step: 'advanced' | 'updated') => Promise<Row | undefined>, from: StepOrder = 'advanced'): Promise<{ progress: Progress; row?: Row }> {
+  if (from === 'updated-first') {
+    const updated = await update('updated');
+    if (updated) return { progress: 'updated', row: updated };
+    const advanced = await update('advanced');
+    return advanced ? { progress: 'advanced', row: advanced } : { progress: 'stale' };
+  }
   const advanced = from === 'advanced' ? await update('advanced') : undefined;
   if (advanced) return { progress: 'advanced', row: advanced };
   const updated = await update('updated');

@@ -298,6 +298,17 @@ export function describeLedgerContract(backend: LedgerBackend): void {
         expect(refresh).toMatchObject({ progress: 'updated', payment: { status: 'success', statusCode: '1000', ccToken: 'tok_123' } });
       });
 
+      it('a webhook saying what the pay answer recorded refreshes it; one saying more steps it forward, one saying less is stale', async () => {
+        const { orderId } = await claimedPayment(ledger);
+        const event = (status: string, extra: Partial<GatewayEvent> = {}) => gatewayEvent({ method: 'purchase', status, orderId, amount: 1000, currency: 'XTS', ...extra });
+        await ledger.advancePayment(orderId, { status: 'pending', statusCode: '2122' }, { relaxed: true });
+        expect(await ledger.ingestEvent(event('pending', { ccToken: 'tok_123' }))).toMatchObject({ isNew: true, advanced: false, event: { outcome: 'applied' }, payment: { status: 'pending', ccToken: 'tok_123' } });
+        expect(await ledger.ingestEvent(event('success', { statusCode: '1000' }))).toMatchObject({ isNew: true, advanced: true, payment: { status: 'success', ccToken: 'tok_123' } });
+        await ledger.advancePayment(orderId, { status: 'success', statusCode: '1000' }, { relaxed: true });
+        expect(await ledger.ingestEvent(event('failure', { statusCode: '4009' }))).toMatchObject({ isNew: true, advanced: false, event: { outcome: 'stale' } });
+        expect((await ledger.getPayment(orderId))?.status).toBe('success');
+      });
+
       it('a failure never turns into a success', async () => {
         const { orderId } = await claimedPayment(ledger);
         await ledger.advancePayment(orderId, { status: 'failure', statusCode: '4009' });
