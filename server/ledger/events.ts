@@ -12,7 +12,7 @@ import { sharedTransactions } from './group-commit.js';
 import type { Batch, Batched } from './group-commit.js';
 import { gatewayEventInput, parseInput } from './input.js';
 import { insertOperation, progressOperation } from './operations.js';
-import { flagDiscrepancy, guardedUpdate, progressPayment, samePayment, stepOrderFor, updateArgs } from './payments.js';
+import { addsNothingTo, flagDiscrepancy, guardedUpdate, progressPayment, recalledAnswer, samePayment, updateArgs } from './payments.js';
 import { paymentProgression } from './progression.js';
 import type { UpdateArgs } from './payments.js';
 import { oncePerLedger, prepareQuery } from './prepared.js';
@@ -31,6 +31,8 @@ interface Effect {
   readonly flagged?: boolean;
   readonly payment: Payment | null;
   readonly operation: Operation | null;
+  /** The event changed nothing the ledger holds but its own row (changedNothing); absent: it may have. */
+  readonly quiet?: boolean;
 }
 
 const unmatched: Effect = { outcome: 'unmatched', advanced: false, payment: null, operation: null };
@@ -61,18 +63,17 @@ function isPaymentEvent(facts: EventFacts): boolean {
 
 /** `from` 'updated': the forward step was tried already, with the event's insert. */
 async function applyPaymentEvent(ctx: LedgerContext, trx: LedgerDb, facts: EventFacts, from: 'advanced' | 'updated' = 'advanced'): Promise<Effect> {
-  const order = from === 'advanced' ? stepOrderFor(ctx, facts.orderId, facts.status) : from;
-  const result = await progressPayment(ctx, trx, facts.orderId, paymentUpdateOf(facts), order);
+  const update = paymentUpdateOf(facts);
+  const known = from === 'advanced' ? recalledAnswer(ctx, facts.orderId, facts.status) : undefined;
+  const result = await progressPayment(ctx, trx, facts.orderId, update, known ? 'updated-first' : from);
   // No such order, or an event about another payment under its order id — another method or
   // payment id — (or this one with other figures: then flagged on the payment, once).
   if (!result) return unmatched;
   if (result.progress === 'flagged') return { ...unmatched, flagged: true, payment: result.payment };
   if (result.progress === 'mismatch') return unmatched;
-  return advancedOr(result.progress, result.payment);
-}
-
-function advancedOr(progress: 'advanced' | 'updated' | 'stale', payment: Payment): Effect {
-  return { outcome: progress === 'stale' ? 'stale' : 'applied', advanced: progress === 'advanced', payment, operation: null };
+  // A refresh merges the event's details: it is news unless the payment held them all already.
+  const quiet = result.progress === 'stale' || (result.progress === 'updated' && known !== undefined && addsNothingTo(known, update));
+  return { outcome: result.progress === 'stale' ? 'stale' : 'applied', advanced: result.progress === 'advanced', payment: result.payment, operation: null, quiet };
 }
 
 async function applyOperationEvent(ctx: LedgerContext, trx: LedgerDb, facts: EventFacts): Promise<Effect> {
@@ -105,7 +106,7 @@ async function applyOperation(ctx: LedgerContext, trx: LedgerDb, kind: Operation
     if (known.order_id !== facts.orderId) return unmatched;
     const progressed = await progressOperation(ctx, trx, known.id, result);
     const outcome = progressed?.progress === 'stale' ? 'stale' : 'applied';
-    return { outcome, advanced: progressed?.progress === 'advanced', payment: null, operation: progressed?.operation ?? null };
+    return { outcome, advanced: progressed?.progress === 'advanced', payment: null, operation: progressed?.operation ?? null, quiet: outcome === 'stale' };
   }
   if (facts.amount === undefined) return unmatched;
   const withoutId = (status: 'pending' | 'settled') =>
@@ -409,11 +410,19 @@ async function ingestOnce(ctx: LedgerContext, trx: LedgerDb, row: WebhookEventRo
   if (!inserted.numAffectedRows) return applyStored(ctx, trx, row.id, facts);
   const effect = await applyEvent(ctx, trx, facts);
   const event = effect.outcome === row.outcome ? toStoredEvent(row) : await recordOutcome(ctx, trx, toStoredEvent(row), effect);
-  return { isNew: true, event, advanced: effect.advanced, flagged: effect.flagged ?? false, payment: effect.payment, operation: effect.operation };
+  return ingested({ isNew: true, event, advanced: effect.advanced, flagged: effect.flagged ?? false, payment: effect.payment, operation: effect.operation }, effect.quiet);
+}
+
+/** Deliveries that changed nothing the ledger holds but their event's row (changedNothing). */
+const quietDeliveries = new WeakSet<EventIngest>();
+
+function ingested(ingest: EventIngest, quiet = false): EventIngest {
+  if (quiet) quietDeliveries.add(ingest);
+  return ingest;
 }
 
 function unchanged(stored: StoredEvent): EventIngest {
-  return { isNew: false, event: stored, advanced: false, flagged: false, payment: null, operation: null };
+  return ingested({ isNew: false, event: stored, advanced: false, flagged: false, payment: null, operation: null }, true);
 }
 
 /** A stored event: nothing to do once applied; otherwise (parked, unmatched) try it again. */
@@ -460,15 +469,18 @@ export async function ingestEvent(ctx: LedgerContext, input: GatewayEvent): Prom
 }
 
 /**
- * A delivery that changes nothing the ledger holds — a repeat of an applied event, or one whose
- * payment or operation already is what it says (the usual webhook: the pay call's answer was
- * recorded first) — commits without waiting for the disk. What it carries is in the ledger
- * already, or the reconciler learns it again from the gateway: lost to a power cut, nothing is.
- * One that moves a payment or operation, flags one, or is stored parked or unmatched (kept for
- * later, or for a person) is synced before its 200.
+ * A delivery that changes nothing the ledger holds but its own event row — a repeat of an applied
+ * event, a stale one, or one whose payment already is what it says with every detail it gives
+ * (the usual webhook: the pay call's answer was recorded first, and this process remembers what
+ * it recorded) — commits without waiting for the disk. What it carries is in the ledger already,
+ * or the reconciler learns it again from the gateway: lost to a power cut, nothing is. One that
+ * moves a payment or operation, flags one, fills in a detail the payment lacked (a receipt, a
+ * card token), or is stored parked or unmatched (kept for later, or for a person) is synced
+ * before its 200; so is a refresh this process cannot compare (another instance recorded the
+ * answer, or a restart came between).
  */
 function changedNothing(ingest: EventIngest): boolean {
-  return !ingest.advanced && !ingest.flagged && (ingest.event.outcome === 'applied' || ingest.event.outcome === 'stale');
+  return quietDeliveries.has(ingest);
 }
 
 /** Applies the order's parked secondary events again (after a reservation learnt its operation id). */

@@ -194,7 +194,7 @@ function ledgerOver(ctx: LedgerContext): Ledger {
       const input = parseInput(paymentUpdateInput, update);
       const progressed = options?.relaxed ? await ctx.lightly((db) => progressPayment(ctx, db, orderId, input)) : await progressPayment(ctx, ctx.db, orderId, input);
       if (!progressed) throw new LedgerNotFound('order', orderId);
-      noteRecordedAnswer(ctx, orderId, progressed.payment.status);
+      noteRecordedAnswer(ctx, progressed.payment);
       return progressed;
     },
     markPaymentChecked: (orderId) => markPaymentChecked(ctx, orderId),

@@ -9,7 +9,7 @@ import { paymentProgression, progressTo } from './progression.js';
 import type { StepOrder } from './progression.js';
 import { toPayment } from './rows.js';
 import type { LedgerTables, PaymentDetailColumns, PaymentRow } from './schema.js';
-import type { Payment, PaymentDiscrepancy, PaymentMethod, PaymentProgress, PaymentStatus, PaymentUpdate } from './types.js';
+import type { Payment, PaymentDetails, PaymentDiscrepancy, PaymentMethod, PaymentProgress, PaymentStatus, PaymentUpdate } from './types.js';
 
 type Step = 'advanced' | 'updated';
 
@@ -120,32 +120,58 @@ export async function progressPayment(ctx: LedgerContext, db: LedgerDb, orderId:
   return payment && { progress, payment };
 }
 
-/** How many orders' recorded answers are remembered (stepOrderFor). */
+/** How many orders' recorded answers are remembered (recalledAnswer). */
 const ANSWERS_KEPT = 4_096;
 
 /**
- * The status this process last recorded for an order from the gateway's answer (the pay call's,
- * an order state's), on SQLite: the order's webhook most likely says the same — the usual case —
- * and then tries the refresh of that status first, one UPDATE instead of two. Only a hint: in
- * the webhook's transaction, which holds SQLite's write lock, the order of the two UPDATEs
- * changes nothing else (progressTo). Bounded, the oldest forgotten first.
+ * The payment as this process last recorded it from the gateway's answer (the pay call's, an
+ * order state's), on SQLite: the order's webhook most likely says the same — the usual case.
+ * Bounded, the oldest forgotten first.
  */
-const recordedAnswers = oncePerLedger((_ctx: LedgerContext) => new Map<string, PaymentStatus>());
+const recordedAnswers = oncePerLedger((_ctx: LedgerContext) => new Map<string, Payment>());
 
-export function noteRecordedAnswer(ctx: LedgerContext, orderId: string, status: PaymentStatus): void {
+export function noteRecordedAnswer(ctx: LedgerContext, payment: Payment): void {
   if (ctx.dialect !== 'sqlite') return;
   const answers = recordedAnswers(ctx);
-  answers.delete(orderId);
-  answers.set(orderId, status);
+  answers.delete(payment.orderId);
+  answers.set(payment.orderId, payment);
   if (answers.size > ANSWERS_KEPT) answers.delete(answers.keys().next().value!);
 }
 
-/** Which UPDATE an event of `status` about the order's payment tries first; a hint it matches is used up. */
-export function stepOrderFor(ctx: LedgerContext, orderId: string, status: string): StepOrder {
+/**
+ * The payment as its recorded answer left it, when an event of `status` says the same status;
+ * used up. Only a hint: the event then tries the refresh of that status first, one UPDATE
+ * instead of two (in the event's transaction, which holds SQLite's write lock, the order of the
+ * two changes nothing else: progressTo), and addsNothingTo can tell whether it brings news.
+ */
+export function recalledAnswer(ctx: LedgerContext, orderId: string, status: string): Payment | undefined {
   const answers = ctx.dialect === 'sqlite' ? recordedAnswers(ctx) : undefined;
-  if (answers?.get(orderId) !== status) return 'advanced';
-  answers.delete(orderId);
-  return 'updated-first';
+  const known = answers?.get(orderId);
+  if (known?.status !== status) return undefined;
+  answers!.delete(orderId);
+  return known;
+}
+
+/** The details a refresh merges into the stored payment (detailColumns, as the update names them). */
+const detailFields = [
+  'statusCode',
+  'statusDescription',
+  'paymentId',
+  'gatewayOrderId',
+  'billingOrderId',
+  'transactionId',
+  'ccMask',
+  'cardBrand',
+  'ccToken',
+  'ccTokenExpiration',
+  'userActionUrl',
+  'checkoutUrl',
+  'receiptUrl',
+] as const satisfies readonly (keyof PaymentDetails & keyof Payment)[];
+
+/** Whether a refresh by `update` leaves `known` as it was: every detail it gives is one `known` holds. */
+export function addsNothingTo(known: Payment, update: PaymentUpdate): boolean {
+  return detailFields.every((field) => update[field] == null || update[field] === known[field]);
 }
 
 /** The guarded UPDATE's values for `update` of the order's payment. */

@@ -9,6 +9,7 @@ import { LedgerNotDurable, recordedLightly, sqliteDialect } from './sqlite.js';
 import type { LedgerSqliteDialect } from './sqlite.js';
 import type { LedgerTables } from './schema.js';
 import { openLedger } from './ledger.js';
+import type { GatewayEvent } from './types.js';
 import { claimedPayment, describeLedgerContract, gatewayEvent } from './testing/contract.js';
 import { fileBackend, memoryBackend } from './testing/databases.js';
 
@@ -200,6 +201,38 @@ describe('a SQLite ledger file', () => {
       expect(await ledger.ingestEvent(gatewayEvent({ method: 'purchase', status: 'success', orderId: 'unknown-order' }))).toMatchObject({ event: { outcome: 'unmatched' } });
       expect(commits()).toEqual(['synced']);
       expect((await ledger.getPayment(orderId))?.status).toBe('success');
+    } finally {
+      await ledger.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('syncs a webhook that fills in a detail the recorded answer lacked, and not one that repeats it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'payform-sqlite-'));
+    const seen: string[] = [];
+    const commits = () => seen.splice(0);
+    const ledger = await openLedger(join(dir, 'ledger.db'), { onCommit: ({ synced }) => void seen.push(synced ? 'synced' : 'unsynced') });
+    try {
+      const success = (orderId: string, details: Partial<GatewayEvent> = {}) => gatewayEvent({ method: 'purchase', status: 'success', orderId, amount: 1000, currency: 'XTS', statusCode: '1000', ...details });
+      const recorded = async (details: Record<string, string> = {}) => {
+        const { orderId } = await claimedPayment(ledger);
+        await ledger.advancePayment(orderId, { status: 'success', statusCode: '1000', ccMask: '424242******4242', ...details }, { relaxed: true });
+        commits();
+        return orderId;
+      };
+      // The gateway's receipt and card token, which the pay answer did not carry: news, synced.
+      const filled = await recorded();
+      expect(await ledger.ingestEvent(success(filled, { ccMask: '424242******4242', receiptUrl: 'https://gateway.example/receipt/1', ccToken: 'tok_1' }))).toMatchObject({ isNew: true, advanced: false });
+      expect(commits()).toEqual(['synced']);
+      expect(await ledger.getPayment(filled)).toMatchObject({ receiptUrl: 'https://gateway.example/receipt/1', ccToken: 'tok_1' });
+      // The same details again, or fewer: nothing new, not synced.
+      const repeated = await recorded({ receiptUrl: 'https://gateway.example/receipt/2' });
+      await ledger.ingestEvent(success(repeated, { ccMask: '424242******4242', receiptUrl: 'https://gateway.example/receipt/2' }));
+      expect(commits()).toEqual(['unsynced']);
+      // Another value for a detail it holds is news too.
+      const changed = await recorded({ receiptUrl: 'https://gateway.example/receipt/3' });
+      await ledger.ingestEvent(success(changed, { receiptUrl: 'https://gateway.example/receipt/3b' }));
+      expect(commits()).toEqual(['synced']);
     } finally {
       await ledger.close();
       rmSync(dir, { recursive: true, force: true });

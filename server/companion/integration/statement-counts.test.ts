@@ -20,12 +20,19 @@ import { card } from '../test/cards.js';
 import { payBody, stacksPerTest } from '../test/stack.js';
 import type { Stack } from '../test/stack.js';
 
-/** The statements sent since the last `take`, their SQL as sent. */
+/** The statements sent since the last `take`, their SQL as sent, and the commits synced to the disk meanwhile. */
 class StatementLog {
   #sent: string[] = [];
+  #synced = 0;
   readonly observe = (sql: string): void => void this.#sent.push(sql);
+  readonly observeCommit = ({ synced }: { readonly synced: boolean }): void => void (this.#synced += synced ? 1 : 0);
   take(): string[] {
+    this.#synced = 0;
     return this.#sent.splice(0);
+  }
+  /** Commits synced since the last `take` (SQLite; PostgreSQL syncs on its own). */
+  get synced(): number {
+    return this.#synced;
   }
 }
 
@@ -35,7 +42,7 @@ function sqliteFile(log: StatementLog): LedgerBackend {
     persistent: false,
     async open(clock) {
       const dir = mkdtempSync(join(tmpdir(), 'payform-counts-'));
-      const ledger = await openLedger(join(dir, 'ledger.db'), { clock: clock.read, onStatement: log.observe });
+      const ledger = await openLedger(join(dir, 'ledger.db'), { clock: clock.read, onStatement: log.observe, onCommit: log.observeCommit });
       return {
         ledger,
         async dispose() {
@@ -59,26 +66,37 @@ interface Counts {
   readonly repeatedWebhook: number;
 }
 
+/** What each step sent, and how many of its commits were synced, in the order they ran. */
+class Steps {
+  readonly sql: string[][] = [];
+  readonly synced: number[] = [];
+  constructor(private readonly log: StatementLog) {}
+  /** Ends a step: the statements it sent. */
+  count(): number {
+    this.synced.push(this.log.synced);
+    const sent = this.log.take();
+    this.sql.push(sent);
+    return sent.length;
+  }
+}
+
 /** Posts a delivery the sandbox made, as the sandbox would, and counts what it cost. */
-async function deliver(stack: Stack, log: StatementLog, form: { data: string; signature: string }, sql: string[][]): Promise<number> {
+async function deliver(stack: Stack, log: StatementLog, form: { data: string; signature: string }, steps: Steps): Promise<number> {
   log.take();
   const answer = await stack.request('POST', '/webhooks/gateway', {
     body: new URLSearchParams(form).toString(),
     headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
   });
   expect(answer.status, await answer.clone().text()).toBe(200);
-  const sent = log.take();
-  sql.push(sent);
-  return sent.length;
+  return steps.count();
 }
 
 function deliveriesOf(stack: Stack, orderId: string) {
   return stack.sandbox.sandbox.gateway.webhooks.list().filter((delivery) => delivery.order_id === orderId && !delivery.duplicate_of);
 }
 
-async function countPayment(stack: Stack, log: StatementLog, outcome: 'success' | 'three_ds_challenge'): Promise<{ counts: Counts & { returned?: number }; sql: string[][] }> {
-  const sql: string[][] = [];
-  const step = (sent: string[]) => (sql.push(sent), sent.length);
+async function countPayment(stack: Stack, log: StatementLog, outcome: 'success' | 'three_ds_challenge'): Promise<{ counts: Counts & { returned?: number }; sql: string[][]; synced: number[] }> {
+  const steps = new Steps(log);
   stack.dropWebhooks = true;
   log.take();
   const session = await stack.json('POST', '/api/checkout/sessions', 201, {
@@ -86,9 +104,9 @@ async function countPayment(stack: Stack, log: StatementLog, outcome: 'success' 
     headers: { 'Idempotency-Key': `counts-${outcome}` },
     body: { amount: 1010, currency: 'UAH', description: 'Green tea, 250 g' },
   });
-  const openSession = step(log.take());
+  const openSession = steps.count();
   const paid = await stack.json('POST', `/api/checkout/sessions/${session.id}/pay`, 200, { body: payBody({ card: card(outcome) }) });
-  const pay = step(log.take());
+  const pay = steps.count();
   let returned: number | undefined;
   if (outcome === 'three_ds_challenge') {
     expect(paid.status).toBe('redirect');
@@ -98,7 +116,7 @@ async function countPayment(stack: Stack, log: StatementLog, outcome: 'success' 
     // Back from the bank before the webhook: the landing reads the order state and records it.
     const back = await stack.request('GET', `/checkout/return/${session.id}`);
     expect(back.status).toBe(200);
-    returned = step(log.take());
+    returned = steps.count();
   } else {
     expect(paid.status).toBe('success');
     await stack.settleWebhooks();
@@ -107,15 +125,17 @@ async function countPayment(stack: Stack, log: StatementLog, outcome: 'success' 
   const deliveries = deliveriesOf(stack, paid.order_id);
   expect(deliveries.length).toBeGreaterThan(0);
   const webhooks: number[] = [];
-  for (const delivery of deliveries) webhooks.push(await deliver(stack, log, delivery.body, sql));
-  const repeatedWebhook = await deliver(stack, log, deliveries.at(-1)!.body, sql);
-  return { counts: { openSession, pay, webhooks, repeatedWebhook, ...(returned === undefined ? {} : { returned }) }, sql };
+  for (const delivery of deliveries) webhooks.push(await deliver(stack, log, delivery.body, steps));
+  const repeatedWebhook = await deliver(stack, log, deliveries.at(-1)!.body, steps);
+  return { counts: { openSession, pay, webhooks, repeatedWebhook, ...(returned === undefined ? {} : { returned }) }, sql: steps.sql, synced: steps.synced };
 }
 
 /** The pinned counts of one database. */
 interface Expected {
   readonly card: Counts;
   readonly threeDs: Counts & { readonly returned: number };
+  /** Commits synced to the disk by each step, in order (SQLite: the ledger decides each commit's sync). */
+  readonly synced?: { readonly card: readonly number[]; readonly threeDs: readonly number[] };
 }
 
 function describeCounts(name: string, backend: (log: StatementLog) => LedgerBackend, expected: Expected): void {
@@ -127,15 +147,17 @@ function describeCounts(name: string, backend: (log: StatementLog) => LedgerBack
     it('a card payment: its session, the pay call, each webhook and a repeated one', async () => {
       const log = new StatementLog();
       const stack = await open({ backend: backend(log), sandbox });
-      const { counts, sql } = await countPayment(stack, log, 'success');
+      const { counts, sql, synced } = await countPayment(stack, log, 'success');
       expect(counts, JSON.stringify(sql, null, 1)).toEqual(expected.card);
+      if (expected.synced) expect(synced).toEqual(expected.synced.card);
     });
 
     it('a 3-D Secure payment: the pay call, the return from the bank, each webhook', async () => {
       const log = new StatementLog();
       const stack = await open({ backend: backend(log), sandbox });
-      const { counts, sql } = await countPayment(stack, log, 'three_ds_challenge');
+      const { counts, sql, synced } = await countPayment(stack, log, 'three_ds_challenge');
       expect(counts, JSON.stringify(sql, null, 1)).toEqual(expected.threeDs);
+      if (expected.synced) expect(synced).toEqual(expected.synced.threeDs);
     });
   });
 }
@@ -144,10 +166,15 @@ describeCounts('SQLite', sqliteFile, {
   // The file runs synchronous = NORMAL and its handle syncs the WAL after each commit itself
   // (sqlite.ts): a relaxed record costs no pragma statements before and after it.
   // A webhook that says what the pay answer recorded tries the refresh of that status first
-  // (payments.ts stepOrderFor): BEGIN, the event's INSERT, one UPDATE, COMMIT.
+  // (payments.ts recalledAnswer): BEGIN, the event's INSERT, one UPDATE, COMMIT.
   card: { openSession: 4, pay: 7, webhooks: [4], repeatedWebhook: 4 },
   // The first webhook (pending) comes after the return recorded success: stale, its outcome written over the foreseen one.
   threeDs: { openSession: 4, pay: 7, returned: 8, webhooks: [7, 4], repeatedWebhook: 4 },
+  // Synced: opening the session (the Idempotency-Key's claim, the session, the kept answer); the
+  // pay call's claim, not its answer; not the webhook that says what the answer recorded, nor a
+  // repeat. 3-D Secure: the return records the order state the gateway holds, unsynced; the late
+  // pending is stale; the success says what the return recorded.
+  synced: { card: [3, 1, 0, 0], threeDs: [3, 1, 0, 0, 0, 0] },
 });
 
 withTestDatabase((url) =>
