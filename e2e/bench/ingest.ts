@@ -21,10 +21,12 @@ import type { WebhookEvent } from '../../server/gateway/objects.js';
 import { gatewayEvent } from '../../server/companion/payments/gateway-facts.js';
 import { openLedger } from '../../server/ledger/index.js';
 import type { Ledger, LedgerOptions } from '../../server/ledger/index.js';
+import { isPostgresUrl } from '../../server/ledger/postgres.js';
 import { directPayment, testSandbox } from '../../server/sandbox/testing/in-process.js';
 import { LoopbackClient } from './load/http-client.js';
 import { eachConcurrently } from './load/latency.js';
 import { benchCredentials, sandboxFor } from './servers/credentials.js';
+import { databaseCpu, usedBetween } from './servers/database-cpu.js';
 import { spawnServer } from './servers/processes.js';
 
 export interface IngestFigures {
@@ -35,6 +37,8 @@ export interface IngestFigures {
   readonly perSecond: number;
   /** CPU spent per delivery by the process that ingests (verify, decode, store), µs. */
   readonly cpuMicrosPerEvent: number;
+  /** CPU PostgreSQL's backends spent per delivery, µs (route only, a server on this machine). */
+  readonly databaseCpuMicrosPerEvent?: number;
   /** Events reported new more than once, or stored more than once: must be 0. */
   readonly appliedTwice: number;
   /** Payments not in success after the run: must be 0. */
@@ -177,10 +181,16 @@ export async function measureRouteIngest(databaseUrl: string, run: IngestRun = D
   const warm = run.warmup ? await deliveries(await preparePayments(ledger, run.warmup), run.duplicateRatio, credentials) : { list: [] };
   const orders = await preparePayments(ledger, run.payments);
   const { list, distinct } = await deliveries(orders, run.duplicateRatio, credentials);
+  const database = isPostgresUrl(databaseUrl) ? databaseCpu(databaseUrl) : undefined;
   const companion = await spawnServer('companion', {
     ...(logFile ? { logFile } : {}),
     // The gateway is never called: webhooks only.
-    env: { BENCH_GATEWAY_URL: 'http://127.0.0.1:9', BENCH_DATABASE_URL: databaseUrl, ...(schema ? { BENCH_DATABASE_SCHEMA: schema } : {}) },
+    env: {
+      BENCH_GATEWAY_URL: 'http://127.0.0.1:9',
+      BENCH_DATABASE_URL: databaseUrl,
+      ...(schema ? { BENCH_DATABASE_SCHEMA: schema } : {}),
+      ...(database ? { PGAPPNAME: database.applicationName } : {}),
+    },
   });
   const client = new LoopbackClient(run.concurrency);
   try {
@@ -196,11 +206,13 @@ export async function measureRouteIngest(databaseUrl: string, run: IngestRun = D
     };
     await eachConcurrently(warm.list, run.concurrency, post);
     reportedNew = new Map();
+    const databaseAtStart = await database?.sample();
     const cpuAtStart = companion.cpuMs();
     const start = performance.now();
     await eachConcurrently(list, run.concurrency, post);
     const seconds = (performance.now() - start) / 1000;
     const cpuMs = companion.cpuMs() - cpuAtStart;
+    const databaseMs = usedBetween(databaseAtStart, await database?.sample());
     if (failures > 0) throw new Error(`${failures} webhook deliveries were not answered 200`);
     const check = await settledCheck(ledger, orders, distinct);
     const twice = [...reportedNew.values()].filter((count) => count > 1).length;
@@ -210,6 +222,7 @@ export async function measureRouteIngest(databaseUrl: string, run: IngestRun = D
       duplicateRatio: (list.length - distinct) / list.length,
       perSecond: list.length / seconds,
       cpuMicrosPerEvent: (cpuMs * 1000) / list.length,
+      ...(databaseMs === undefined ? {} : { databaseCpuMicrosPerEvent: (databaseMs * 1000) / list.length }),
       appliedTwice: twice + check.storedTwice,
       notSettled: check.notSettled,
       concurrency: run.concurrency,

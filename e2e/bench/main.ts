@@ -80,7 +80,7 @@ function ingestFigures(title: string, figuresOf: IngestFigures, budget: Budget |
     value: figuresOf.perSecond,
     unit: 'events/s',
     ...(budget ? { budget } : {}),
-    detail: `${figuresOf.events} deliveries of ${figuresOf.distinct} events, duplicates ${(figuresOf.duplicateRatio * 100).toFixed(1)} %, applied twice ${figuresOf.appliedTwice}, unsettled ${figuresOf.notSettled}; ${figuresOf.cpuMicrosPerEvent.toFixed(0)} µs CPU per delivery`,
+    detail: `${figuresOf.events} deliveries of ${figuresOf.distinct} events, duplicates ${(figuresOf.duplicateRatio * 100).toFixed(1)} %, applied twice ${figuresOf.appliedTwice}, unsettled ${figuresOf.notSettled}; ${figuresOf.cpuMicrosPerEvent.toFixed(0)} µs CPU per delivery${figuresOf.databaseCpuMicrosPerEvent === undefined ? '' : `, PostgreSQL's backends ${figuresOf.databaseCpuMicrosPerEvent.toFixed(0)} µs`}`,
   });
   if (figuresOf.appliedTwice !== 0) failures.push(`${title}: ${figuresOf.appliedTwice} event(s) applied twice`);
   if (figuresOf.notSettled !== 0) failures.push(`${title}: ${figuresOf.notSettled} payment(s) not settled`);
@@ -209,7 +209,7 @@ await section('scale-out', 'one and two companions on one PostgreSQL', async () 
       name: `${instances} companion${instances > 1 ? 's' : ''}, ${DEFAULT_SCALE_OUT.callers} callers`,
       value: run.perSecond,
       unit: 'payments/s',
-      detail: `CPU per payment ${run.cpuMsPerPayment.map((ms) => `${ms.toFixed(2)} ms`).join(' and ')}; ${run.payments} payments; lost ${run.lost}, doubled ${run.doubled}`,
+      detail: `CPU per payment ${run.cpuMsPerPayment.map((ms) => `${ms.toFixed(2)} ms`).join(' and ')}${run.databaseCpuMsPerPayment === undefined ? '' : `, PostgreSQL's backends ${run.databaseCpuMsPerPayment.toFixed(2)} ms`}; ${run.payments} payments; lost ${run.lost}, doubled ${run.doubled}`,
     });
     if (run.lost !== 0) failures.push(`scale-out, ${instances} companions: ${run.lost} payment(s) lost or moved back`);
     if (run.doubled !== 0) failures.push(`scale-out, ${instances} companions: ${run.doubled} session(s) paid twice`);

@@ -1,15 +1,17 @@
 /**
  * Scale-out on PostgreSQL: one companion, then two on one database (a schema each run), in
  * processes of their own before one sandbox; a closed loop of callers paying sessions, spread
- * over the instances. Reported: payments per second and the CPU each companion used per
- * payment. Then the ledger is read: every payment answered `success` is in success there, no
- * session holds a second attempt (nothing doubled), and nothing moved backwards.
+ * over the instances. Reported: payments per second, the CPU each companion used per payment,
+ * and the CPU PostgreSQL's backends used per payment (a server on this machine). Then the
+ * ledger is read: every payment answered `success` is in success there, no session holds a
+ * second attempt (nothing doubled), and nothing moved backwards.
  */
 import { CUSTOMER, FINGERPRINT, card } from '../../server/companion/test/cards.js';
 import { openLedger } from '../../server/ledger/index.js';
 import { LoopbackClient } from './load/http-client.js';
 import type { Reply } from './load/http-client.js';
 import { closedLoop } from './load/latency.js';
+import { databaseCpu, usedBetween } from './servers/database-cpu.js';
 import { BENCH_ADMIN_TOKEN, spawnServer } from './servers/processes.js';
 import type { ServerProcess } from './servers/processes.js';
 
@@ -23,6 +25,8 @@ export interface InstancesFigures {
   readonly perSecond: number;
   /** CPU per payment of each companion (of the payments it answered), ms. */
   readonly cpuMsPerPayment: readonly number[];
+  /** CPU per payment of PostgreSQL's backends serving the companions, ms (a server on this machine). */
+  readonly databaseCpuMsPerPayment?: number;
   readonly payments: number;
   /** Paid at the companion but not in success in the ledger, a second attempt of one session, a payment no longer in success: must be 0. */
   readonly lost: number;
@@ -41,11 +45,12 @@ function expectOk(reply: Reply, what: string): Record<string, unknown> {
 /** `instances` companions on `schema` of `databaseUrl`, paid through for `run.durationMs`. */
 export async function measureInstances(databaseUrl: string, schema: string, instances: number, run: ScaleOutRun = DEFAULT_SCALE_OUT): Promise<InstancesFigures> {
   const sandbox = await spawnServer('sandbox');
+  const database = databaseCpu(databaseUrl);
   const companions: ServerProcess[] = [];
   const client = new LoopbackClient(run.callers);
   try {
     for (let i = 0; i < instances; i += 1) {
-      companions.push(await spawnServer('companion', { env: { BENCH_GATEWAY_URL: sandbox.url, BENCH_DATABASE_URL: databaseUrl, BENCH_DATABASE_SCHEMA: schema } }));
+      companions.push(await spawnServer('companion', { env: { BENCH_GATEWAY_URL: sandbox.url, BENCH_DATABASE_URL: databaseUrl, BENCH_DATABASE_SCHEMA: schema, PGAPPNAME: database.applicationName } }));
     }
     const paid: { sessionId: string; orderId: string }[] = [];
     const answered = companions.map(() => 0);
@@ -66,10 +71,12 @@ export async function measureInstances(databaseUrl: string, schema: string, inst
     await closedLoop(run.callers, 6_000, pay);
     paid.length = 0;
     answered.fill(0);
+    const databaseAtStart = await database.sample();
     const cpuAtStart = companions.map((companion) => companion.cpuMs());
     const rate = await closedLoop(run.callers, run.durationMs, pay);
     await new Promise((resolve) => setTimeout(resolve, 1_000)); // the last webhooks
     const cpuMsPerPayment = companions.map((companion, i) => (companion.cpuMs() - cpuAtStart[i]!) / Math.max(1, answered[i]!));
+    const databaseMs = usedBetween(databaseAtStart, await database.sample());
     const ledger = await openLedger(databaseUrl, { schema });
     let lost = 0;
     let doubled = 0;
@@ -84,7 +91,15 @@ export async function measureInstances(databaseUrl: string, schema: string, inst
     } finally {
       await ledger.close();
     }
-    return { instances, perSecond: rate.perSecond, cpuMsPerPayment, payments: paid.length, lost, doubled };
+    return {
+      instances,
+      perSecond: rate.perSecond,
+      cpuMsPerPayment,
+      ...(databaseMs === undefined ? {} : { databaseCpuMsPerPayment: databaseMs / Math.max(1, paid.length) }),
+      payments: paid.length,
+      lost,
+      doubled,
+    };
   } finally {
     client.close();
     for (const companion of companions) await companion.stop();

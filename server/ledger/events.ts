@@ -309,18 +309,18 @@ const advancingBatch = oncePerLedger((ctx: LedgerContext) => {
     type Creator = QueryCreator<LedgerTables>;
     const unknownEvent = ({ not, exists, selectFrom }: ExpressionBuilder<LedgerTables, 'payments'>) =>
       not(exists(selectFrom('webhook_events as known').select(sql.lit(1).as('one')).where('known.id', '=', batchRef('event_id'))));
+    // The steps read the events not stored yet (`fresh`) under the batch's name, so each event
+    // is looked up in webhook_events once rather than by each step: a fifth of the statement.
     const step = (qc: Creator, step: 'advanced' | 'updated') =>
       guardedUpdate(qc, step, arg)
-        .from('batch' as never)
-        .where(unknownEvent)
+        .from('fresh as batch' as never)
         .clearReturning()
         .returningAll('payments')
         .returning(batchRef('event_id').as('event_id'));
     const behind = (qc: Creator) =>
       (qc as unknown as typeof db)
         .selectFrom('payments')
-        .innerJoin('batch', 'batch.arg_orderId', 'payments.order_id')
-        .where(unknownEvent as never)
+        .innerJoin('fresh as batch', 'batch.arg_orderId', 'payments.order_id')
         .where(sql<SqlBool>`not (${paymentProgression.forward(arg('rank'))}) and not (${paymentProgression.same(arg('status'))})`)
         .where(samePayment(arg) as never)
         .selectAll('payments')
@@ -329,6 +329,7 @@ const advancingBatch = oncePerLedger((ctx: LedgerContext) => {
     const joined = (alias: string) => sql.raw(alias);
     return db
       .with('batch', () => batchRows(slot('events')))
+      .with('fresh', (qc) => (qc as unknown as typeof db).selectFrom('batch').selectAll().where(unknownEvent as never))
       .with('advanced', (qc) => step(qc as Creator, 'advanced'))
       .with('updated', (qc) => step(qc as Creator, 'updated'))
       .with('behind', (qc) => behind(qc as Creator))

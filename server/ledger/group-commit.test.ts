@@ -232,18 +232,20 @@ describe('GroupCommit with a batch', () => {
     expect(begun).toHaveLength(1);
   });
 
-  it("batches a key's pieces one a round, in their order, and none after one the batch left", async () => {
+  it("batches a key's pieces one a group, in their order: the later ones wait for the next group, not a transaction", async () => {
     const { db, begun } = database();
     const group = new GroupCommit(db as never);
     const { batch, rounds } = namesBatch();
     const piece = (item: string, key: string) => group.run(async () => `${item} alone`, key, { batched: { batch, item } });
     const results = await Promise.all([piece('batched a1', 'a'), piece('batched b1', 'b'), piece('batched a2', 'a'), piece('left b2', 'b'), piece('batched b3', 'b')]);
-    expect(rounds).toEqual([['batched a1', 'batched b1'], ['batched a2', 'left b2']]);
-    expect(results).toEqual(['batched a1 in a batch', 'batched b1 in a batch', 'batched a2 in a batch', 'left b2 alone', 'batched b3 alone']);
+    expect(rounds).toEqual([['batched a1', 'batched b1'], ['batched a2', 'left b2'], ['batched b3']]);
+    // b3 is batched only once b2, which its batch left, has run the ordinary way.
+    expect(results).toEqual(['batched a1 in a batch', 'batched b1 in a batch', 'batched a2 in a batch', 'left b2 alone', 'batched b3 in a batch']);
+    // The one transaction: b2's, alone.
     expect(begun).toHaveLength(1);
   });
 
-  it('runs every piece the ordinary way when the batch throws, and says so once unless another instance raced it', async () => {
+  it('runs every piece the ordinary way when the batch throws, and says so once unless another instance raced it or the database is down', async () => {
     const { db } = database();
     const warned = vi.spyOn(process, 'emitWarning').mockImplementation(() => {});
     try {
@@ -254,6 +256,10 @@ describe('GroupCommit with a batch', () => {
       };
       const raced = failingWith('23505');
       expect(await Promise.all([raced('a', 'a'), raced('b', 'b')])).toEqual(['a alone', 'b alone']);
+      expect(warned).not.toHaveBeenCalled();
+      // A database that cannot be reached is an outage, not a statement the server does not suit.
+      const down = failingWith('ECONNREFUSED');
+      expect(await Promise.all([down('a', 'a'), down('b', 'b')])).toEqual(['a alone', 'b alone']);
       expect(warned).not.toHaveBeenCalled();
       const broken = failingWith('42883');
       expect(await Promise.all([broken('a', 'a'), broken('b', 'b')])).toEqual(['a alone', 'b alone']);

@@ -14,6 +14,7 @@
 // failing one fails, and the others are stored as if grouping had never happened.
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { LedgerContext, LedgerDb } from './context.js';
+import { isLedgerUnavailable } from './availability.js';
 import { oncePerLedger } from './prepared.js';
 import { LedgerNotDurable } from './sqlite.js';
 
@@ -121,9 +122,14 @@ export class GroupCommit {
         const suspects = taken.filter((piece) => this.#suspects.has(piece.key));
         const group = taken.filter((piece) => !this.#suspects.has(piece.key));
         for (const piece of suspects) await this.#alone(piece);
-        if (group.length > 0 && firstsOfKeys(group).length === group.length && group.every((piece) => piece.batched)) {
-          // The usual group: one statement, its own commit, no transaction around it.
-          const left = await this.#settleFirsts(this.#db, group);
+        if (group.length > 0 && group.every((piece) => piece.batched)) {
+          // The usual group: one statement, its own commit, no transaction around it. A key's
+          // later pieces (an order's success right behind its pending, a repeat) wait for the
+          // next group, first in the queue, rather than make this one a transaction of rounds.
+          const firsts = firstsOfKeys(group);
+          const firstSet = new Set(firsts);
+          this.#queue.unshift(...group.filter((piece) => !firstSet.has(piece)));
+          const left = await this.#settleFirsts(this.#db, firsts);
           if (left.length > 0) await this.#together(left);
         } else if (group.length > 0) {
           await this.#together(group);
@@ -203,13 +209,14 @@ export class GroupCommit {
 
   /**
    * Another instance storing the same event, or a deadlock PostgreSQL broke, fails a batch now
-   * and then. Anything else fails it every time (a schema or a server the statement does not
+   * and then; a database that cannot be reached fails the slow way too, and is answered as an
+   * outage there. Anything else fails it every time (a schema or a server the statement does not
    * suit): the events still go in, the slow way, and the operator hears of it once — by its
    * code only, as a driver's message may quote a value.
    */
   #batchFailed(error: unknown): void {
     const code = (error as { code?: unknown } | null)?.code;
-    if (this.#warned || (typeof code === 'string' && EXPECTED_BATCH_FAILURES.has(code))) return;
+    if (this.#warned || isLedgerUnavailable(error) || (typeof code === 'string' && EXPECTED_BATCH_FAILURES.has(code))) return;
     this.#warned = true;
     process.emitWarning(
       `payform ledger: the statement that stores a group of webhook events at once failed (${typeof code === 'string' ? `code ${code}` : (error as Error)?.name ?? 'unknown error'}); events are stored one by one instead, which is slower. Check the ledger database's version and schema.`,

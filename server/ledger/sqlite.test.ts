@@ -1,5 +1,5 @@
 // The shared ledger suite on SQLite: in memory and in a WAL file; and how the file is opened.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Kysely, sql } from 'kysely';
@@ -109,6 +109,48 @@ describe('a SQLite ledger file', () => {
         await db.destroy();
       }
     }));
+
+  it('leaves no mark of a transaction SQLite itself undid on the next one: its commit is synced', () =>
+    onLedgerFile(async (dialect, commits) => {
+      const db = new Kysely<LedgerTables>({ dialect });
+      try {
+        await sql.raw('create table answers (id text primary key)').execute(db);
+        // A statement that ends its own transaction, as a COMMIT on a full disk does.
+        await sql.raw("create trigger undo before insert on answers when new.id = 'undo' begin select raise(rollback, 'undone by the trigger'); end").execute(db);
+        commits();
+        const undone = db.transaction().execute(async (trx) => {
+          await sql.raw("insert into answers values ('a1')").execute(trx);
+          dialect.commitLightly();
+          await sql.raw("insert into answers values ('undo')").execute(trx);
+        });
+        await expect(undone).rejects.toThrow('undone by the trigger');
+        await db.transaction().execute((trx) => sql.raw("insert into answers values ('a2')").execute(trx));
+        expect(commits()).toEqual(['synced']);
+        expect((await sql.raw<{ id: string }>('select id from answers').execute(db)).rows).toEqual([{ id: 'a2' }]);
+      } finally {
+        await db.destroy();
+      }
+    }));
+
+  it('syncs the WAL beside the file a symbolic link leads to, where SQLite writes it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'payform-sqlite-'));
+    const seen: string[] = [];
+    try {
+      mkdirSync(join(dir, 'real'));
+      writeFileSync(join(dir, 'real', 'ledger.db'), '');
+      symlinkSync(join(dir, 'real', 'ledger.db'), join(dir, 'ledger.db'));
+      const db = new Kysely<never>({ dialect: await sqliteDialect(join(dir, 'ledger.db'), { onCommit: ({ synced }) => void seen.push(synced ? 'synced' : 'unsynced') }) });
+      try {
+        await sql.raw('create table answers (id text primary key)').execute(db);
+        await sql.raw("insert into answers values ('a1')").execute(db);
+        expect(seen).toEqual(['synced', 'synced']);
+      } finally {
+        await db.destroy();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 
   it('takes no more work once the WAL cannot be synced: that commit and every later statement fail as an outage', () =>
     onLedgerFile(async (dialect, commits, dir) => {

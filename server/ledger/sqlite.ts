@@ -5,8 +5,8 @@
 // - DDL runs in those transactions too (SQLite supports it), so two processes opening one file
 //   migrate one after the other.
 // - Durability is decided at each commit, here, below Kysely (see LedgerSqliteDatabase).
-import { closeSync, fdatasyncSync, mkdirSync, openSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { closeSync, fdatasyncSync, fstatSync, mkdirSync, openSync, realpathSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { CompiledQuery, SqliteAdapter, SqliteDriver, SqliteIntrospector, SqliteQueryCompiler } from 'kysely';
 import type Database from 'better-sqlite3';
 import { loadSqlite } from './drivers.js';
@@ -22,11 +22,12 @@ export type CommitObserver = (commit: { readonly synced: boolean }) => void;
 export const NOT_DURABLE = 'PAYFORM_LEDGER_NOT_DURABLE';
 
 /**
- * A commit is in the WAL, but syncing the WAL to the disk failed: it may not survive a power
- * loss, and — the disk having refused — neither may anything written after it. The ledger stops:
- * this commit and every later statement fail with this error (code PAYFORM_LEDGER_NOT_DURABLE,
- * an outage: 503 and a retry) until the companion is restarted on a disk that works.
- * A caller must not run the committed work again (group-commit.ts).
+ * A commit is in the WAL, but syncing the WAL to the disk failed (or the WAL was deleted from
+ * under the open file): it may not survive a power loss, and — the disk having refused — neither
+ * may anything written after it. The ledger stops: this commit and every later statement fail
+ * with this error (code PAYFORM_LEDGER_NOT_DURABLE, an outage: 503 and a retry) until the
+ * companion is restarted on a disk that works. A caller must not run the committed work again
+ * (group-commit.ts).
  */
 export class LedgerNotDurable extends Error {
   readonly code = NOT_DURABLE;
@@ -44,7 +45,9 @@ export class LedgerNotDurable extends Error {
  * The file runs with synchronous = NORMAL, and this handle syncs the WAL itself (fdatasync,
  * what FULL does inside SQLite) right after each commit that wrote — a COMMIT, or a write
  * outside a transaction — before the statement returns, so no other query of this process sees
- * the commit before it is on the disk. The sync is left out only when the work in hand said so:
+ * the commit before it is on the disk. (Another process on the same file may read it in that
+ * moment, where FULL would have synced first; whatever that process writes is synced in turn,
+ * and its sync covers this commit too.) The sync is left out only when the work in hand said so:
  * `lightly` work (no commit of it waits), or an open transaction whose commit was marked light
  * by `commitLightly` — decided after its statements ran, which `pragma synchronous` cannot be
  * (SQLite refuses to change it inside a transaction). What is left unsynced is in the WAL, safe
@@ -56,6 +59,12 @@ class LedgerSqliteDatabase implements SqliteDatabase {
   readonly #statements = new Map<string, SqliteStatement>();
   /** The WAL to sync; undefined in memory. */
   readonly #wal: string | undefined;
+  /**
+   * The WAL, opened at the first commit (SQLite creates it at the first write of a new file; the
+   * ledger's first commit is its migration at start) and held: a commit's sync then never needs
+   * a file descriptor a busy process may not have.
+   */
+  #walFd: number | undefined;
   readonly #onCommit: CommitObserver | undefined;
   /** Depth of `lightly` work: its commits are not synced. */
   #light = 0;
@@ -83,8 +92,14 @@ class LedgerSqliteDatabase implements SqliteDatabase {
     return statement;
   }
 
+  get inTransaction(): boolean {
+    return this.#database.inTransaction;
+  }
+
   close(): void {
     this.#database.close();
+    if (this.#walFd !== undefined) closeSync(this.#walFd);
+    this.#walFd = undefined;
   }
 
   /** Runs `work` with every commit it makes unsynced (the caller holds the one connection). */
@@ -109,25 +124,49 @@ class LedgerSqliteDatabase implements SqliteDatabase {
     // A row statement that touched no row wrote nothing (a repeat's INSERT … DO NOTHING); DDL always writes.
     const rows = /^\s*(insert|replace|update|delete)\b/i.test(sql);
     const rollback = /^\s*rollback\s*$/i.test(sql);
+    // A transaction begins with nothing written and nothing marked, whatever the last one left.
+    const begins = /^\s*begin\b/i.test(sql);
     const after = <R>(result: R, touched: number | bigint): R => {
+      if (begins) this.#forget();
       if (writes && (!rows || touched !== 0)) this.#wrote = true;
       else if (rollback) this.#wrote = false;
       if (!this.#database.inTransaction) this.#committed();
       return result;
     };
+    // A statement that failed and left no transaction open ended it undone: a COMMIT that could
+    // not write (a full disk), a trigger's RAISE(ROLLBACK). Its marks must not reach the next one.
+    const failed = (error: unknown): never => {
+      if (!this.#database.inTransaction) this.#forget();
+      throw error;
+    };
     return {
       reader: statement.reader,
       all: (parameters: ReadonlyArray<unknown>) => {
-        const result = statement.all(parameters);
+        let result: unknown[];
+        try {
+          result = statement.all(parameters);
+        } catch (error) {
+          return failed(error);
+        }
         return after(result, result.length);
       },
       run: (parameters: ReadonlyArray<unknown>) => {
-        const result = statement.run(parameters);
+        let result: Database.RunResult;
+        try {
+          result = statement.run(parameters);
+        } catch (error) {
+          return failed(error);
+        }
         return after(result, result.changes);
       },
       // Kysely streams selects only: nothing to commit.
       iterate: (parameters: ReadonlyArray<unknown>) => statement.iterate(parameters),
     } as SqliteStatement;
+  }
+
+  #forget(): void {
+    this.#wrote = false;
+    this.#lightCommit = false;
   }
 
   /** Out of a transaction after a statement: what it wrote is committed; synced unless light. */
@@ -143,12 +182,11 @@ class LedgerSqliteDatabase implements SqliteDatabase {
 
   #sync(wal: string): void {
     try {
-      const fd = openSync(wal, 'r');
-      try {
-        fdatasyncSync(fd);
-      } finally {
-        closeSync(fd);
-      }
+      const fd = (this.#walFd ??= openSync(wal, 'r'));
+      // SQLite keeps its WAL while a connection is open; one gone from the folder is no longer
+      // the file a restart would read, so syncing what is held would prove nothing.
+      if (fstatSync(fd).nlink === 0) throw Object.assign(new Error(`the write-ahead log ${wal} was deleted while the ledger had it open`), { code: 'ENOENT' });
+      fdatasyncSync(fd);
     } catch (error) {
       // A failed sync may have dropped what it was to write: nothing after it is trusted.
       this.#notDurable = new LedgerNotDurable(error);
@@ -159,8 +197,18 @@ class LedgerSqliteDatabase implements SqliteDatabase {
 }
 
 class ImmediateTransactionDriver extends SqliteDriver {
+  constructor(private readonly database: LedgerSqliteDatabase) {
+    super({ database });
+  }
+
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
     await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+
+  // A transaction SQLite already undid (a COMMIT on a full disk, an I/O error) has nothing to
+  // roll back: a ROLLBACK would fail and its error would hide the one that says what happened.
+  override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    if (this.database.inTransaction) await super.rollbackTransaction(connection);
   }
 }
 
@@ -173,7 +221,7 @@ class TransactionalDdlAdapter extends SqliteAdapter {
 export class LedgerSqliteDialect implements Dialect {
   constructor(private readonly database: LedgerSqliteDatabase) {}
   createDriver(): Driver {
-    return new ImmediateTransactionDriver({ database: this.database });
+    return new ImmediateTransactionDriver(this.database);
   }
   createQueryCompiler(): QueryCompiler {
     return new SqliteQueryCompiler();
@@ -231,5 +279,6 @@ export async function sqliteDialect(location: string, { onCommit }: SqliteOption
     // together, and those that change nothing skip it.
     database.pragma('synchronous = NORMAL');
   }
-  return new LedgerSqliteDialect(new LedgerSqliteDatabase(database, inMemory ? undefined : `${resolve(location)}-wal`, onCommit));
+  // SQLite puts the WAL beside the file a symbolic link leads to, not beside the link.
+  return new LedgerSqliteDialect(new LedgerSqliteDatabase(database, inMemory ? undefined : `${realpathSync(location)}-wal`, onCommit));
 }

@@ -38,6 +38,8 @@ describe('formFields', () => {
       'data=%zz%4&signature=%e2%82%ac',
       'data=%E2%82&signature=%ED%A0%80',
       'data=%C3%28%FF',
+      '?data=1&signature=2',
+      '??data=1',
       'd%61ta=renamed&data=second',
       'data+x=1&data=2',
       'data=first&data=second&signature=s&signature=t',

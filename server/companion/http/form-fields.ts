@@ -10,7 +10,8 @@
 export function formFields<Name extends string>(body: string, names: readonly Name[]): Partial<Record<Name, string>> {
   const found: Partial<Record<Name, string>> = {};
   let missing = names.length;
-  let start = 0;
+  // URLSearchParams reads past one leading `?`, as of a query.
+  let start = body.startsWith('?') ? 1 : 0;
   while (start <= body.length && missing > 0) {
     let end = body.indexOf('&', start);
     if (end === -1) end = body.length;

@@ -70,17 +70,18 @@ function isoTime(): (now: number) => string {
   return (now) => (now === last ? written : ((last = now), (written = new Date(now).toISOString())));
 }
 
-/** Messages are mostly the same few literals: each is masked once, not once per line. */
+/**
+ * Messages are mostly the same few literals: each is masked once, not once per line. Only a
+ * message masking left as it was is kept — one that held a card number is not kept past its line.
+ */
 const MESSAGES_KEPT = 512;
 
 function maskedMessages(): (message: string) => string {
-  const masked = new Map<string, string>();
+  const clean = new Set<string>();
   return (message) => {
-    let line = masked.get(message);
-    if (line === undefined) {
-      line = redact(message) as string;
-      if (masked.size < MESSAGES_KEPT) masked.set(message, line);
-    }
+    if (clean.has(message)) return message;
+    const line = redact(message) as string;
+    if (line === message && clean.size < MESSAGES_KEPT) clean.add(message);
     return line;
   };
 }
