@@ -167,10 +167,17 @@ function processedAt(ctx: LedgerContext, outcome: EventOutcome): number | null {
   return outcome === 'applied' || outcome === 'stale' ? ctx.now() : null;
 }
 
+/** An event's outcome written over the foreseen one (a stale or parked event), prepared once per database. */
+const updateOutcome = oncePerLedger((ctx: LedgerContext) =>
+  prepareQuery<Pick<WebhookEventRow, 'id' | 'outcome' | 'applied_at' | 'tried_at'>, never>((slot) =>
+    ctx.db.updateTable('webhook_events').set({ outcome: slot('outcome'), applied_at: slot('applied_at'), tried_at: slot('tried_at') }).where('id', '=', slot('id')),
+  ),
+);
+
 async function recordOutcome(ctx: LedgerContext, trx: LedgerDb, stored: StoredEvent, effect: Effect): Promise<StoredEvent> {
   const appliedAt = processedAt(ctx, effect.outcome);
   const triedAt = ctx.now();
-  await trx.updateTable('webhook_events').set({ outcome: effect.outcome, applied_at: appliedAt, tried_at: triedAt }).where('id', '=', stored.id).execute();
+  await updateOutcome(ctx)(trx, { id: stored.id, outcome: effect.outcome, applied_at: appliedAt, tried_at: triedAt });
   return { ...stored, outcome: effect.outcome, appliedAt, triedAt };
 }
 
