@@ -9,6 +9,7 @@ import { LedgerNotDurable, recordedLightly, sqliteDialect } from './sqlite.js';
 import type { LedgerSqliteDialect } from './sqlite.js';
 import type { LedgerTables } from './schema.js';
 import { openLedger } from './ledger.js';
+import type { Ledger } from './ledger.js';
 import type { GatewayEvent } from './types.js';
 import { claimedPayment, describeLedgerContract, gatewayEvent } from './testing/contract.js';
 import { fileBackend, memoryBackend } from './testing/databases.js';
@@ -29,6 +30,19 @@ async function onLedgerFile(test: (dialect: LedgerSqliteDialect, commits: () => 
   try {
     await test(await sqliteDialect(join(dir, 'ledger.db'), { onCommit: ({ synced }) => void seen.push(synced ? 'synced' : 'unsynced') }), () => seen.splice(0), dir);
   } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Runs `test` on a fresh ledger on a file, `commits` as in onLedgerFile; then closes and removes it. */
+async function onLedger(test: (ledger: Ledger, commits: () => string[]) => Promise<void>): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'payform-sqlite-'));
+  const seen: string[] = [];
+  const ledger = await openLedger(join(dir, 'ledger.db'), { onCommit: ({ synced }) => void seen.push(synced ? 'synced' : 'unsynced') });
+  try {
+    await test(ledger, () => seen.splice(0));
+  } finally {
+    await ledger.close();
     rmSync(dir, { recursive: true, force: true });
   }
 }
@@ -173,12 +187,8 @@ describe('a SQLite ledger file', () => {
       }
     }));
 
-  it('commits a webhook that changes nothing the ledger holds without a sync, and one that changes something synced', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'payform-sqlite-'));
-    const seen: string[] = [];
-    const commits = () => seen.splice(0);
-    const ledger = await openLedger(join(dir, 'ledger.db'), { onCommit: ({ synced }) => void seen.push(synced ? 'synced' : 'unsynced') });
-    try {
+  it('commits a webhook that changes nothing the ledger holds without a sync, and one that changes something synced', () =>
+    onLedger(async (ledger, commits) => {
       const payment = await claimedPayment(ledger);
       const { orderId } = payment;
       const event = (status: 'pending' | 'success', extra: Record<string, unknown> = {}) => gatewayEvent({ method: 'purchase', status, orderId, amount: 1000, currency: 'XTS' }, extra);
@@ -201,18 +211,10 @@ describe('a SQLite ledger file', () => {
       expect(await ledger.ingestEvent(gatewayEvent({ method: 'purchase', status: 'success', orderId: 'unknown-order' }))).toMatchObject({ event: { outcome: 'unmatched' } });
       expect(commits()).toEqual(['synced']);
       expect((await ledger.getPayment(orderId))?.status).toBe('success');
-    } finally {
-      await ledger.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+    }));
 
-  it('syncs a webhook that fills in a detail the recorded answer lacked, and not one that repeats it', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'payform-sqlite-'));
-    const seen: string[] = [];
-    const commits = () => seen.splice(0);
-    const ledger = await openLedger(join(dir, 'ledger.db'), { onCommit: ({ synced }) => void seen.push(synced ? 'synced' : 'unsynced') });
-    try {
+  it('syncs a webhook that fills in a detail the recorded answer lacked, and not one that repeats it', () =>
+    onLedger(async (ledger, commits) => {
       const success = (orderId: string, details: Partial<GatewayEvent> = {}) => gatewayEvent({ method: 'purchase', status: 'success', orderId, amount: 1000, currency: 'XTS', statusCode: '1000', ...details });
       const recorded = async (details: Record<string, string> = {}) => {
         const { orderId } = await claimedPayment(ledger);
@@ -233,11 +235,7 @@ describe('a SQLite ledger file', () => {
       const changed = await recorded({ receiptUrl: 'https://gateway.example/receipt/3' });
       await ledger.ingestEvent(success(changed, { receiptUrl: 'https://gateway.example/receipt/3b' }));
       expect(commits()).toEqual(['synced']);
-    } finally {
-      await ledger.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+    }));
 
   it('fails a webhook whose commit could not be synced as an outage, and takes no more work', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'payform-sqlite-'));
