@@ -13,9 +13,12 @@ describe('scanLogCapture', () => {
       `{"msg":"${amex.slice(0, 4)} ${amex.slice(4, 10)} ${amex.slice(10)}"}`,
       `{"msg":"ok","code":"${TEST_CVV}"}`,
       `{"cvv":1234}`,
+      `{"msg":"ok","code":${TEST_CVV}}`,
       `{"msg":"clean","order_id":"o-1","cvv":"[redacted]"}`,
+      // A request line whose duration happens to read like a test CVV.
+      `{"msg":"request","method":"POST","status":200,"ms":${TEST_CVV}}`,
     ];
-    expect(scanLogCapture(lines.join('\n')).map((finding) => finding.line)).toEqual([1, 2, 3, 4, 5]);
+    expect(scanLogCapture(lines.join('\n')).map((finding) => finding.line)).toEqual([1, 2, 3, 4, 5, 6]);
   });
 
   it('finds a test card number whatever separates its digits, in any digits, and names it', () => {
