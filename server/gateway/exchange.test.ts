@@ -6,7 +6,7 @@ import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fetchExchange, nodeHttpExchange } from './exchange.js';
+import { fetchExchange, pooledExchange } from './exchange.js';
 import type { Exchange } from './exchange.js';
 
 let server: Server;
@@ -31,7 +31,7 @@ const post = (exchange: Exchange, path: string) =>
   exchange({ url: new URL(path, base), method: 'POST', headers: { 'Content-Type': 'text/plain' }, body: 'x', timeoutMs: 50, maxAnswerBytes: 1024 });
 
 describe.each([
-  ['node:http', nodeHttpExchange()],
+  ['undici pools', pooledExchange()],
   ['fetch', fetchExchange(globalThis.fetch)],
 ])('timeoutMs over %s', (_name, exchange) => {
   it('fails an exchange that gets no answer with a TimeoutError', async () => {

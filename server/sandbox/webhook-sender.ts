@@ -5,7 +5,7 @@
  * GET /_sandbox/webhooks. The webhook faults of the control plane act here: duplicates, a delay
  * before the first attempt, and reordering (an event held back until a later one overtakes it).
  */
-import { fetchExchange, nodeHttpExchange, webhookForm } from '@payform/gateway';
+import { fetchExchange, pooledExchange, webhookForm } from '@payform/gateway';
 import type { Exchange } from '@payform/gateway';
 import { formatTimestamp } from '@payform/gateway/wire';
 import type { SandboxClock, Scheduler } from './clock.js';
@@ -68,7 +68,7 @@ export interface WebhookSenderOptions {
   readonly settings: WebhookSettings;
   readonly clock: SandboxClock;
   readonly scheduler: Scheduler;
-  /** Posts the webhooks; unset: node:http over keep-alive connections. */
+  /** Posts the webhooks; unset: keep-alive connection pools (`pooledExchange`). */
   readonly fetch: typeof globalThis.fetch | undefined;
   readonly faults: () => WebhookFaults;
   readonly log: (line: string) => void;
@@ -92,15 +92,15 @@ export class WebhookSender {
   /** The event (with its duplicates) webhook_reorder is holding back, and how to release it. */
   #held: { readonly batch: readonly Delivery[]; readonly release: () => void } | undefined;
   readonly #inFlight = new Set<Promise<void>>();
-  // node:http by default: on Node 20 a fetch costs the sandbox several times the CPU of the
-  // same post (undici's Request, Headers and web streams), a third of its CPU per payment.
+  // Pools by default: on Node 20 a fetch costs the sandbox several times the CPU of the same post
+  // (its Request, Headers and web streams), a third of its CPU per payment.
   readonly #exchange: Exchange;
   /** Targets parsed once: every payment of an integration posts to the same few server_urls. */
   readonly #targets = new Map<string, URL>();
 
   constructor(options: WebhookSenderOptions) {
     this.#options = options;
-    this.#exchange = options.fetch ? fetchExchange(options.fetch) : nodeHttpExchange();
+    this.#exchange = options.fetch ? fetchExchange(options.fetch) : pooledExchange();
   }
 
   /** Queues the event for its target (plus copies when the duplicates fault is on). */
