@@ -30,7 +30,7 @@ export { minorUnits, isMinorUnits, minorUnitsRefusal, describeMinorUnits, format
 export { CARD_NUMBER_MASK, redact, redactor, isSecretKey, REDACTED } from './redact.js';
 export type { MinorUnits, WholeAmount, CheckedAmounts, LooseAmounts } from './money.js';
 export {
-  signWebhook, verifyWebhook, decodeWebhook, readWebhook, readWebhookEvent, encodeWebhookData, webhookForm, WebhookSignatureError,
+  signWebhook, verifyWebhook, decodeWebhook, parseWebhookData, readWebhook, readWebhookEvent, encodeWebhookData, webhookForm, WebhookSignatureError,
   WebhookPayloadError,
 } from './webhook.js';
 export type { WebhookForm } from './webhook.js';
