@@ -106,7 +106,10 @@ export interface SandboxConfig {
   readonly bodyLimitBytes?: number;
   /** Seed of the fault injector's random choices (error_rate between 0 and 1). */
   readonly faultSeed?: number;
-  /** Used to post webhooks; default Node's own HTTP client (node:http, keep-alive connections). */
+  /**
+   * Used to post webhooks. Default: the sandbox's own HTTP/1.1 poster over keep-alive connections
+   * for http: targets (webhook-post.ts), Node's HTTP client for https: ones.
+   */
   readonly fetch?: typeof globalThis.fetch;
   /** One line per notable event (webhook failures…); default silent. */
   readonly log?: (line: string) => void;
