@@ -83,7 +83,6 @@ export class GatewayDouble {
     return this.requests[0] as RecordedRequest;
   }
 
-
   async close(): Promise<void> {
     this.#server.closeAllConnections();
     await new Promise<void>((resolve, reject) => this.#server.close((error) => (error ? reject(error) : resolve())));
