@@ -35,7 +35,7 @@ export {
 } from './webhook.js';
 export type { WebhookForm } from './webhook.js';
 // One HTTP request and its whole answer, as the client sends them: the sandbox posts its webhooks so too.
-export { fetchExchange, nodeHttpExchange } from './exchange.js';
+export { fetchExchange, pooledExchange } from './exchange.js';
 export type { Exchange, OutgoingRequest, Answer } from './exchange.js';
 export type { FieldIssue } from './wire/issues.js';
 export type { MerchantSector } from './wire/payment.js';
