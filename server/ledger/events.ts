@@ -3,7 +3,7 @@
 // with its effect — a crash between the two cannot leave a duplicate that is never applied.
 // This is the hottest write path (budget: 5,000 events/s on SQLite): one INSERT and the guarded
 // UPDATE of the payment.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Compilable, ExpressionBuilder, Kysely, QueryCreator, SqlBool } from 'kysely';
 import { lockPayment, lockingRead } from './context.js';
@@ -43,7 +43,8 @@ const operationKinds = new Set<string>(['capture', 'void', 'refund']);
 const operationStatuses = new Set<string>(['pending', 'success', 'failure']);
 
 export function eventId(data: string): string {
-  return createHash('sha256').update(data).digest('hex');
+  // One-shot: no Hash object for each webhook.
+  return hash('sha256', data, 'hex');
 }
 
 /**
