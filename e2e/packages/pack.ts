@@ -7,7 +7,7 @@
  *
  *   npx tsx e2e/packages/pack.ts <folder>     # the tarballs and tarballs.json
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,9 +19,21 @@ const repository = fileURLToPath(new URL('../..', import.meta.url));
 /** What the folder says about its tarballs. */
 const LISTING = 'tarballs.json';
 
+/**
+ * The packages whose build is `tsc -b tsconfig.build.json`, dependencies first. One `tsc -b` over
+ * them all reads TypeScript, the lib and @types files once instead of once a package (39 -> 28 s of
+ * CPU here); each prepack's own `tsc -b` then finds its dist/ up to date and emits nothing. The
+ * output is the same, byte for byte, as four `tsc -p` runs; the .tsbuildinfo that `tsc -b` leaves
+ * in dist/ stays out of the tarballs (each package.json's `files`). The widget's own types are
+ * not among them: its Vite build empties widget/dist first.
+ */
+const TYPESCRIPT_BUILDS = ['widget/card', 'server/gateway', 'server/sandbox', 'server/companion'].map((folder) => `${folder}/tsconfig.build.json`);
+
 /** Packs every workspace into `destination`; the builds' output goes first on stdout, then the JSON array. */
 export async function packWorkspaces(destination: string): Promise<Tarball[]> {
   mkdirSync(destination, { recursive: true });
+  const typescript = spawnSync('npx', ['tsc', '-b', ...TYPESCRIPT_BUILDS], { cwd: repository, stdio: 'inherit' });
+  if (typescript.status !== 0) throw new Error(`tsc -b ${TYPESCRIPT_BUILDS.join(' ')} failed (exit ${typescript.status ?? typescript.signal})`);
   // Packed as from a release shell: Vitest's NODE_ENV=test would make Vite build the widget with
   // Lit's development build (its warnings, 13 KB more) into the tarball and widget/dist.
   const { NODE_ENV: _vitest, ...env } = process.env;
