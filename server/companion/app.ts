@@ -20,6 +20,7 @@ import { DirectPayments } from './checkout/direct-payments.js';
 import { HeldAnswers } from './checkout/held-answers.js';
 import { HostedCheckouts } from './checkout/hosted-checkouts.js';
 import { returnRoutes } from './checkout/return-routes.js';
+import { KnownSessions } from './checkout/session-terms.js';
 import { widgetRoutes } from './checkout/widget-routes.js';
 import { resolveConfig } from './config.js';
 import type { CompanionConfig } from './config.js';
@@ -107,11 +108,13 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
     neverSent: { reads: options.reconciliation.neverSentReads, spacingMs: options.reconciliation.neverSentSpacingMs },
   });
   const flow = { ledger, gateway, orderState, reactions, options, logger, clock };
-  const directPayments = new DirectPayments(flow, new HeldAnswers(outage, logger));
+  const knownSessions = new KnownSessions();
+  const directPayments = new DirectPayments(flow, new HeldAnswers(outage, logger), knownSessions);
   const services: CompanionServices = {
     ...flow,
     feed,
     directPayments,
+    knownSessions,
     hostedCheckouts: new HostedCheckouts(flow),
     operations: new SecondaryOperations(flow),
     charges: new SavedCardCharges({ ...flow, directPayments }),

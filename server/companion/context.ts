@@ -7,6 +7,7 @@ import type { GatewayClient } from '@payform/gateway';
 import type { Ledger } from '../ledger/index.js';
 import type { DirectPayments } from './checkout/direct-payments.js';
 import type { HostedCheckouts } from './checkout/hosted-checkouts.js';
+import type { KnownSessions } from './checkout/session-terms.js';
 import type { CompanionOptions } from './config.js';
 import type { RateLimiter } from './http/rate-limit.js';
 import type { Logger } from './log/logger.js';
@@ -39,6 +40,8 @@ export interface CompanionServices {
   readonly reactions: PaymentReactions;
   readonly orderState: OrderStateSync;
   readonly directPayments: DirectPayments;
+  /** The terms of sessions this process opened or showed: a pay call of one skips a read. */
+  readonly knownSessions: KnownSessions;
   readonly hostedCheckouts: HostedCheckouts;
   readonly operations: SecondaryOperations;
   readonly charges: SavedCardCharges;

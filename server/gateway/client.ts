@@ -35,7 +35,7 @@ export interface GatewayClientConfig {
   readonly timeoutMs?: number;
   /** Retries of reads (GET); money-moving calls are never retried. */
   readonly retry?: Partial<RetryPolicy>;
-  /** Sends the HTTP requests instead of node:http (e.g. to an in-process app). */
+  /** Sends the HTTP requests instead of undici's pools (e.g. to an in-process app). */
   readonly fetch?: typeof globalThis.fetch;
   /** Turns on the interface's extra request rules for microfinance or iGaming merchants. */
   readonly merchantSector?: MerchantSector;

@@ -30,12 +30,12 @@ export { minorUnits, isMinorUnits, minorUnitsRefusal, describeMinorUnits, format
 export { CARD_NUMBER_MASK, redact, redactor, isSecretKey, REDACTED } from './redact.js';
 export type { MinorUnits, WholeAmount, CheckedAmounts, LooseAmounts } from './money.js';
 export {
-  signWebhook, verifyWebhook, decodeWebhook, readWebhook, readWebhookEvent, encodeWebhookData, webhookForm, WebhookSignatureError,
+  signWebhook, verifyWebhook, decodeWebhook, parseWebhookData, readWebhook, readWebhookEvent, encodeWebhookData, webhookForm, WebhookSignatureError,
   WebhookPayloadError,
 } from './webhook.js';
 export type { WebhookForm } from './webhook.js';
 // One HTTP request and its whole answer, as the client sends them: the sandbox posts its webhooks so too.
-export { fetchExchange, nodeHttpExchange } from './exchange.js';
+export { fetchExchange, pooledExchange } from './exchange.js';
 export type { Exchange, OutgoingRequest, Answer } from './exchange.js';
 export type { FieldIssue } from './wire/issues.js';
 export type { MerchantSector } from './wire/payment.js';

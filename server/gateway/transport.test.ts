@@ -4,7 +4,7 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   AuthenticationError, DuplicateOrderError, GatewayUnavailableError, InvalidRequestError, NetworkError, NetworkTimeoutError,
   NotFoundError, OutcomeUnknownError, RateLimitError, UnexpectedResponseError,
@@ -96,10 +96,12 @@ describe('retrying reads', () => {
 
   it('retries a read that timed out, then reports the timeout', async () => {
     double.gateway.answerAlways({ hang: true });
-    const error = await failure(double.client({ timeoutMs: 50, retry: { maxRetries: 1, initialDelayMs: 1 } }).orders.get('order-1001'));
+    // Long enough for each attempt's request to be written on a busy machine, which may deliver
+    // the second one only after the client has given up on it.
+    const error = await failure(double.client({ timeoutMs: 300, retry: { maxRetries: 1, initialDelayMs: 1 } }).orders.get('order-1001'));
     expect(error).toBeInstanceOf(NetworkTimeoutError);
-    expect(error).toMatchObject({ timeoutMs: 50 });
-    expect(double.gateway.requests).toHaveLength(2);
+    expect(error).toMatchObject({ timeoutMs: 300 });
+    await vi.waitFor(() => expect(double.gateway.requests).toHaveLength(2));
   });
 });
 

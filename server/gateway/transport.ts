@@ -6,7 +6,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { errorFromResponse, GatewayError, NetworkError, NetworkTimeoutError } from './errors.js';
-import { fetchExchange, nodeHttpExchange } from './exchange.js';
+import { fetchExchange, pooledExchange } from './exchange.js';
 import type { Answer, Exchange } from './exchange.js';
 import { isRetryable, parseRetryAfter, retryDelay } from './retry.js';
 import type { RetryPolicy } from './retry.js';
@@ -22,7 +22,7 @@ export interface TransportConfig {
   /** Limit of each attempt, from sending to the last byte of the answer. */
   readonly timeoutMs: number;
   readonly retry: RetryPolicy;
-  /** Sends the requests; unset: node:http over keep-alive connections (see exchange.ts). */
+  /** Sends the requests; unset: undici's keep-alive connection pools (see exchange.ts). */
   readonly fetch?: typeof globalThis.fetch;
 }
 
@@ -98,7 +98,7 @@ export class Transport {
   constructor(config: TransportConfig) {
     this.#config = config;
     this.#base = config.baseUrl.replace(/\/+$/, '');
-    this.#exchange = config.fetch ? fetchExchange(config.fetch) : nodeHttpExchange();
+    this.#exchange = config.fetch ? fetchExchange(config.fetch) : pooledExchange();
   }
 
   /** Tells `observer` of every attempt from now on; returns the function that stops it. */

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import * as samples from './test/samples.js';
 import {
-  WebhookPayloadError, WebhookSignatureError, decodeWebhook, encodeWebhookData, readWebhook, signWebhook, verifyWebhook,
-  webhookForm,
+  WebhookPayloadError, WebhookSignatureError, decodeWebhook, encodeWebhookData, parseWebhookData, readWebhook, readWebhookEvent, signWebhook,
+  verifyWebhook, webhookForm,
 } from './webhook.js';
 
 // The example published with the live gateway's documentation.
@@ -112,6 +112,23 @@ describe('decodeWebhook', () => {
     expect(() => decodeWebhook(DATA)).toThrow(/method: is required/);
     expect(() => decodeWebhook(encodeWebhookData({ ...paymentEvent, method: 'teleport' }))).toThrow(WebhookPayloadError);
     expect(() => decodeWebhook(encodeWebhookData({ ...paymentEvent, amount: 10.5, currency: 'JPY' }))).toThrow(/finer than the JPY/);
+  });
+});
+
+describe('parseWebhookData', () => {
+  it('gives the JSON as sent, which readWebhookEvent reads as decodeWebhook does', () => {
+    const data = encodeWebhookData(paymentEvent);
+    const json = parseWebhookData(data);
+    expect(json).toEqual(paymentEvent);
+    expect(readWebhookEvent(json)).toEqual(decodeWebhook(data));
+    // Reading the event leaves the JSON as it was: a receiver keeps it as sent.
+    expect(json).toEqual(paymentEvent);
+  });
+
+  it('rejects what is not base64url JSON, and only that', () => {
+    expect(() => parseWebhookData('not base64!')).toThrow(WebhookPayloadError);
+    expect(() => parseWebhookData(Buffer.from('{oops').toString('base64url'))).toThrow(/not JSON/);
+    expect(parseWebhookData(DATA)).toEqual({ name: 'Joe', age: 20 });
   });
 });
 

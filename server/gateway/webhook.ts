@@ -60,14 +60,21 @@ export function verifyWebhook(data: string, signature: string, apiSecret: string
  * verifyWebhook. Throws WebhookPayloadError when it is not base64url JSON of a known event.
  */
 export function decodeWebhook(data: string): WebhookEvent {
+  return readWebhookEvent(parseWebhookData(data));
+}
+
+/**
+ * The JSON a `data` field carries, not yet read as an event: for a receiver that keeps the
+ * event as sent besides reading it, so the field is decoded and parsed once. Call only after
+ * verifyWebhook. Throws WebhookPayloadError when it is not base64url JSON.
+ */
+export function parseWebhookData(data: string): unknown {
   if (!/^[A-Za-z0-9_-]*={0,2}$/.test(data)) throw new WebhookPayloadError('webhook data is not base64url');
-  let json: unknown;
   try {
-    json = JSON.parse(Buffer.from(data, 'base64url').toString('utf8'));
+    return JSON.parse(Buffer.from(data, 'base64url').toString('utf8'));
   } catch {
     throw new WebhookPayloadError('webhook data is not JSON');
   }
-  return readWebhookEvent(json);
 }
 
 /**

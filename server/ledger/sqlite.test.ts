@@ -77,6 +77,28 @@ describe('a SQLite ledger file', () => {
       }
     }));
 
+  it('gives each row as an object of its columns: a repeated name its last value, even `__proto__` a key', () =>
+    onLedgerFile(async (dialect) => {
+      const db = new Kysely<never>({ dialect });
+      try {
+        await sql.raw("create table answers (id text primary key, amount integer, note text)").execute(db);
+        await sql.raw("insert into answers values ('a1', 1010, null), ('a2', 5, 'x')").execute(db);
+        const { rows } = await sql.raw(`select id, amount, note, amount as id, 'p' as "__proto__", 'it''s' as "a ""quoted"" name" from answers order by 1`).execute(db);
+        expect(rows).toEqual([
+          { id: 1010, amount: 1010, note: null, ['__proto__']: 'p', 'a "quoted" name': "it's" },
+          { id: 5, amount: 5, note: 'x', ['__proto__']: 'p', 'a "quoted" name': "it's" },
+        ]);
+        expect(Object.getPrototypeOf(rows[0])).toBe(Object.prototype);
+        // UPDATE … RETURNING reads rows as well; a statement without rows still counts its changes.
+        const { rows: returned } = await sql.raw("update answers set note = 'y' where id = 'a1' returning id, note").execute(db);
+        expect(returned).toEqual([{ id: 'a1', note: 'y' }]);
+        const updated = await sql.raw("update answers set note = 'z'").execute(db);
+        expect(updated.numAffectedRows).toBe(2n);
+      } finally {
+        await db.destroy();
+      }
+    }));
+
   it('commits a relaxed record without a sync, and every other commit synced, even after a failure', () =>
     onLedgerFile(async (dialect, commits) => {
       const db = new Kysely<LedgerTables>({ dialect });

@@ -165,7 +165,8 @@ export class Scheduler {
   readonly #onError: (error: unknown) => void;
   readonly #tasks = new TaskQueue();
   #sequence = 0;
-  #timer: NodeJS.Timeout | undefined;
+  /** Cancels the armed wake-up (a timer, or an immediate for a task due now). */
+  #timer: (() => void) | undefined;
   /** When the armed timer fires, so a task due later does not re-arm it. */
   #timerDueMs = Number.POSITIVE_INFINITY;
   /** The same in real time (SandboxClock.realTimeAt), so an unchanged timer is kept. */
@@ -231,17 +232,26 @@ export class Scheduler {
     // Every request runs what is due and arms again: a timer already set for that moment stays
     // (clearing and setting one each time was a timer's work per request for nothing).
     if (this.#timer && realMs !== undefined && realMs === this.#timerRealMs) return;
-    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer?.();
     this.#timer = undefined;
     this.#timerDueMs = Number.POSITIVE_INFINITY;
     this.#timerRealMs = undefined;
     if (earliest === undefined || realMs === undefined) return;
-    // setTimeout takes at most 2^31-1 ms; a later task is re-armed when that timer fires.
-    this.#timer = setTimeout(() => {
+    const wake = () => {
       this.#timer = undefined;
       this.runDue();
-    }, Math.min(Math.max(realMs - Date.now(), 0), 2 ** 31 - 1));
-    this.#timer.unref();
+    };
+    const delayMs = realMs - Date.now();
+    if (delayMs <= 0) {
+      // Due now (a webhook's first attempt): once the I/O under way is done, in this turn of the
+      // event loop, rather than on a timer at least a millisecond later — a wake-up of its own.
+      const immediate = setImmediate(wake).unref();
+      this.#timer = () => clearImmediate(immediate);
+    } else {
+      // setTimeout takes at most 2^31-1 ms; a later task is re-armed when that timer fires.
+      const timer = setTimeout(wake, Math.min(delayMs, 2 ** 31 - 1)).unref();
+      this.#timer = () => clearTimeout(timer);
+    }
     this.#timerDueMs = earliest.dueMs;
     this.#timerRealMs = realMs;
   }

@@ -106,7 +106,7 @@ export interface SandboxConfig {
   readonly bodyLimitBytes?: number;
   /** Seed of the fault injector's random choices (error_rate between 0 and 1). */
   readonly faultSeed?: number;
-  /** Used to post webhooks; default Node's own HTTP client (node:http, keep-alive connections). */
+  /** Used to post webhooks; default keep-alive connection pools (`pooledExchange` of @payform/gateway). */
   readonly fetch?: typeof globalThis.fetch;
   /** One line per notable event (webhook failures…); default silent. */
   readonly log?: (line: string) => void;

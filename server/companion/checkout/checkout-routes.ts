@@ -83,13 +83,14 @@ export function checkoutRoutes(adminToken: string): Hono<CompanionEnv> {
   const admin = requireAdminToken(adminToken);
 
   checkout.post('/sessions', admin, validate('json', NewSessionRequest), async (c) => {
-    const { ledger, options, feed, clock } = c.get('services');
+    const { ledger, options, feed, clock, knownSessions } = c.get('services');
     const request = c.req.valid('json');
     const returnUrl = request.returnUrl && returnUrlProblem(request.returnUrl, options.sandboxOrigin);
     if (returnUrl) throw ApiProblem.invalid({ return_url: returnUrl });
     // Under an Idempotency-Key, a session without its own order id takes one derived from the key.
     const orderId = request.orderId ?? c.get('keyedOrderId');
     const session = await ledger.createSession({ ttlSeconds: options.sessionTtlSeconds, ...request, ...(orderId ? { orderId } : {}) });
+    knownSessions.keep(session);
     feed.publish({ kind: 'session', orderId: session.orderId, status: 'open', source: 'merchant', at: clock() });
     c.get('logger').info('checkout session opened', { order_id: session.orderId, amount: session.amount, currency: session.currency });
     return c.json(createdSession(session), 201);
@@ -105,9 +106,10 @@ export function checkoutRoutes(adminToken: string): Hono<CompanionEnv> {
   });
 
   checkout.get('/sessions/:id', async (c) => {
-    const { ledger, options } = c.get('services');
+    const { ledger, options, knownSessions } = c.get('services');
     const session = await ledger.getSession(sessionId(c));
     if (!session) throw ApiProblem.notFound('The checkout session', 'session_not_found');
+    knownSessions.keep(session);
     // A verification saves a new card: it offers none of the saved ones.
     const offersCards = session.allowedModes.includes('direct') && session.method !== 'lookup';
     const saved = session.customerId && offersCards ? await ledger.listCards(session.customerId) : [];

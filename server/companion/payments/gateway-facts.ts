@@ -156,9 +156,12 @@ function isOperationEvent(event: WebhookEvent): event is OperationEvent {
   return event.method === 'capture' || event.method === 'void' || event.method === 'refund';
 }
 
-/** A verified, decoded webhook as the ledger ingests it. `data` is the form field as received. */
-export function gatewayEvent(data: string, event: WebhookEvent, sandboxOrigin: string | undefined): GatewayEvent {
-  const common = { data, body: storableBody(data), method: event.method, status: event.status, orderId: event.order_id.slice(0, 256) };
+/**
+ * A verified, decoded webhook as the ledger ingests it. `data` is the form field as received;
+ * `body`, its stored form (storedBody of the JSON it carries), when the caller has it already.
+ */
+export function gatewayEvent(data: string, event: WebhookEvent, sandboxOrigin: string | undefined, body = storableBody(data)): GatewayEvent {
+  const common = { data, body, method: event.method, status: event.status, orderId: event.order_id.slice(0, 256) };
   if (isOperationEvent(event)) {
     const { status: _, ...result } = operationResult(event);
     const currency = text(event.currency, 3);
@@ -209,9 +212,16 @@ const UNNAMED = '?';
  */
 function storableBody(data: string): string {
   const text = Buffer.from(data, 'base64url').toString('utf8');
+  let json: unknown;
   try {
-    return JSON.stringify(redactForStorage(JSON.parse(text)));
+    json = JSON.parse(text);
   } catch {
     return redactForStorage(text) as string;
   }
+  return storedBody(json);
+}
+
+/** The stored form of an event's JSON, as parsed from its `data` (storableBody); the JSON is not changed. */
+export function storedBody(json: unknown): string {
+  return JSON.stringify(redactForStorage(json));
 }

@@ -11,7 +11,7 @@
  */
 import { Hono } from 'hono';
 import * as z from 'zod';
-import { decodeWebhook, verifyWebhook, WebhookPayloadError } from '@payform/gateway';
+import { parseWebhookData, readWebhookEvent, verifyWebhook, WebhookPayloadError } from '@payform/gateway';
 import type { WebhookEvent } from '@payform/gateway';
 import type { CompanionEnv } from '../context.js';
 import { formFields } from '../http/form-fields.js';
@@ -20,7 +20,7 @@ import type { InFlight } from '../http/in-flight.js';
 import { ApiProblem } from '../http/problem.js';
 import type { EventIngest, GatewayEvent } from '../../ledger/index.js';
 import type { Logger } from '../log/logger.js';
-import { gatewayEvent, unreadableEvent } from '../payments/gateway-facts.js';
+import { gatewayEvent, storedBody, unreadableEvent } from '../payments/gateway-facts.js';
 import type { PaymentReactions } from '../payments/reactions.js';
 
 export const WebhookReceipt = z.object({
@@ -95,8 +95,12 @@ function reactionsTo({ advanced, flagged, payment, operation }: EventIngest, rea
  */
 function readEvent(data: string, posId: string, sandboxOrigin: string | undefined, log: Logger, noteUnreadable: () => void): GatewayEvent {
   let event: WebhookEvent;
+  let body: string;
   try {
-    event = decodeWebhook(data);
+    // Decoded and parsed once: the body is kept as sent (masked), before the event is read from it.
+    const json = parseWebhookData(data);
+    body = storedBody(json);
+    event = readWebhookEvent(json);
   } catch (error) {
     if (!(error instanceof WebhookPayloadError)) throw error;
     log.error('a signed webhook could not be read; kept unmatched and its order flagged', { err: error });
@@ -105,5 +109,6 @@ function readEvent(data: string, posId: string, sandboxOrigin: string | undefine
   }
   const otherPosId = event.pos_id != null && event.pos_id.toLowerCase() !== posId.toLowerCase() ? event.pos_id : undefined;
   if (otherPosId !== undefined) log.warn('a webhook names another point of sale; kept unmatched', { order_id: event.order_id, pos_id: otherPosId });
-  return { ...gatewayEvent(data, event, sandboxOrigin), ...(otherPosId === undefined ? {} : { otherPosId }) };
+  const read = gatewayEvent(data, event, sandboxOrigin, body);
+  return otherPosId === undefined ? read : { ...read, otherPosId };
 }

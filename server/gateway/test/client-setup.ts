@@ -1,8 +1,11 @@
 /**
- * Lifecycle for client tests: one GatewayDouble per test file, emptied before each test, and
- * clients pointed at it with the test credentials.
+ * Lifecycle for client tests: a GatewayDouble of its own for each test, on a new port, and
+ * clients pointed at it with the test credentials. A double shared by a file's tests took the
+ * late requests of the test before (an attempt that timed out on the client while the request
+ * was still on its way), which consumed the next test's programmed answers on a busy machine;
+ * to a closed double's port they are refused.
  */
-import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { afterEach, beforeEach } from 'vitest';
 import { GatewayClient } from '../client.js';
 import type { GatewayClientConfig } from '../client.js';
 import { GatewayDouble } from './gateway-double.js';
@@ -18,13 +21,13 @@ export interface DoubleContext {
 
 export function useGatewayDouble(): DoubleContext {
   let double: GatewayDouble | undefined;
-  beforeAll(async () => {
+  beforeEach(async () => {
     double = await GatewayDouble.start();
   });
-  afterAll(async () => {
+  afterEach(async () => {
     await double?.close();
+    double = undefined;
   });
-  beforeEach(() => double?.reset());
   const context: DoubleContext = {
     get gateway() {
       if (!double) throw new Error('the gateway double is not running');

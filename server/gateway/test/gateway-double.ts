@@ -83,12 +83,6 @@ export class GatewayDouble {
     return this.requests[0] as RecordedRequest;
   }
 
-  reset(): void {
-    this.requests.length = 0;
-    this.#queue.length = 0;
-    this.#fallback = { status: 599, body: { message: 'no answer programmed' } };
-  }
-
   async close(): Promise<void> {
     this.#server.closeAllConnections();
     await new Promise<void>((resolve, reject) => this.#server.close((error) => (error ? reject(error) : resolve())));
