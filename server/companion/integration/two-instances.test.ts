@@ -45,6 +45,8 @@ withTestDatabase((url) => {
       expect(stack.changes.filter((change) => change.kind === 'payment' && change.status === 'success')).toHaveLength(1);
     });
 
+    // 50 refunds at once over HTTP: 1-2 s on a calm machine, 5-11 s in a CI run, 22-27 s on PostgreSQL
+    // shared with others' benchmarks (load 17-20). The limit guards against a hang, not speed.
     it('keep 50 refunds racing through both within the amount paid', async () => {
       const session = await stack.openSession({ amount: 1000 });
       await stack.pay(session.id);
@@ -56,7 +58,7 @@ withTestDatabase((url) => {
       const refunds = (await stack.companion.companion.services.gateway.orders.get(session.order_id)).filter((entry) => entry.method === 'refund');
       expect(refunds.reduce((sum, entry) => sum + entry.amount, 0)).toBe(990);
       for (const ledger of [stack.ledger, other.ledger]) expect((await ledger.getOrder(session.order_id))?.totals).toMatchObject({ refunded: 990, refundable: 10 });
-    });
+    }, 60_000);
 
     it('create one payment for clicks landing on both', async () => {
       const session = await stack.openSession();
