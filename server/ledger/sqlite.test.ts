@@ -189,6 +189,24 @@ describe('a SQLite ledger file', () => {
     }
   });
 
+  it('answers a commit once its WAL is synced, and no other query of the process reads it before', () =>
+    onLedgerFile(async (dialect, commits) => {
+      const db = new Kysely<never>({ dialect });
+      try {
+        await sql.raw('create table answers (id text primary key)').execute(db);
+        commits();
+        // Both asked at once: the sync runs off the event loop, but the connection stays the
+        // writer's until it ends, so the read comes after the commit is on the disk.
+        const seen: string[] = [];
+        const written = sql.raw("insert into answers values ('a1')").execute(db).then(() => seen.push(`written: ${commits().join()}`));
+        const read = sql.raw('select id from answers').execute(db).then(({ rows }) => seen.push(`read ${rows.length}: ${commits().join()}`));
+        await Promise.all([written, read]);
+        expect(seen).toEqual(['written: synced', 'read 1: ']);
+      } finally {
+        await db.destroy();
+      }
+    }));
+
   it('takes no more work once the WAL cannot be synced: that commit and every later statement fail as an outage', () =>
     onLedgerFile(async (dialect, commits, dir) => {
       const db = new Kysely<LedgerTables>({ dialect });
