@@ -30,8 +30,9 @@ export default defineConfig({
     // A failing test keeps its trace: the DOM at each step, the network, the console. Without the
     // screencast, which the browser encodes and the worker stores for every test, passing or
     // not: on 2 cores it took the journeys from 2.2 to 4.1 min, the DOM snapshots to 2.7 (the
-    // screenshot at the failure is still taken, below).
-    trace: { mode: 'retain-on-failure', screenshots: false },
+    // screenshot at the failure is still taken, below). CI records none: its clone is thrown
+    // away with whatever the run left in it, and what a failure says is in the log.
+    trace: process.env.CI ? 'off' : { mode: 'retain-on-failure', screenshots: false },
     screenshot: 'only-on-failure',
     actionTimeout: 10_000,
     navigationTimeout: 15_000,
