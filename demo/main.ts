@@ -32,6 +32,25 @@ try {
   process.exit(1);
 }
 
+let stopping = false;
+const stop = (signal: NodeJS.Signals) => {
+  if (stopping) return process.exit(1); // a second Ctrl-C: do not wait
+  stopping = true;
+  console.log(`payform stopping (${signal}) …`);
+  // Connections and webhook attempts get a few seconds; then the process goes anyway.
+  setTimeout(() => process.exit(1), 5_000).unref();
+  stack.close().then(
+    () => process.exit(0),
+    (error: unknown) => {
+      console.error(`payform did not stop cleanly: ${error instanceof Error ? error.message : String(error)}`);
+      process.exit(1);
+    },
+  );
+};
+// Before the ready line: whoever reads it may stop us at once (a test does), and a signal that
+// came before the handlers would kill the process instead of stopping it cleanly.
+process.on('SIGINT', stop).on('SIGTERM', stop);
+
 const readyMs = Math.round(performance.now() - (built.length > 0 ? buildMs : 0));
 const token = stack.adminTokenGenerated ? stack.adminToken : undefined;
 const lines = [
@@ -53,19 +72,3 @@ const lines = [
 ];
 console.log(lines.join('\n'));
 
-let stopping = false;
-const stop = (signal: NodeJS.Signals) => {
-  if (stopping) return process.exit(1); // a second Ctrl-C: do not wait
-  stopping = true;
-  console.log(`payform stopping (${signal}) …`);
-  // Connections and webhook attempts get a few seconds; then the process goes anyway.
-  setTimeout(() => process.exit(1), 5_000).unref();
-  stack.close().then(
-    () => process.exit(0),
-    (error: unknown) => {
-      console.error(`payform did not stop cleanly: ${error instanceof Error ? error.message : String(error)}`);
-      process.exit(1);
-    },
-  );
-};
-process.on('SIGINT', stop).on('SIGTERM', stop);
