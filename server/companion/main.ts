@@ -31,9 +31,11 @@ try {
   console.error(`payform companion could not start: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
 }
-console.log(`payform companion listening on ${companion.url} — ${companion.listening}`);
-if (settings.backOffice) console.log(`payform companion: back office at ${companion.app.companion.services.options.publicUrl}${settings.backOffice.path} (sign in with PAYFORM_ADMIN_TOKEN)`);
 const stop = () => {
   void companion.close().then(() => process.exit(0));
 };
+// Before the listening line: whoever reads it may stop us at once, and a signal that came
+// before the handlers would kill the process instead of draining it.
 process.once('SIGINT', stop).once('SIGTERM', stop);
+console.log(`payform companion listening on ${companion.url} — ${companion.listening}`);
+if (settings.backOffice) console.log(`payform companion: back office at ${companion.app.companion.services.options.publicUrl}${settings.backOffice.path} (sign in with PAYFORM_ADMIN_TOKEN)`);
