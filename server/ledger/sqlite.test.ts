@@ -195,8 +195,8 @@ describe('a SQLite ledger file', () => {
       try {
         await sql.raw('create table answers (id text primary key)').execute(db);
         commits();
-        // Both asked at once: the sync runs off the event loop, but the connection stays the
-        // writer's until it ends, so the read comes after the commit is on the disk.
+        // Both asked at once: the read waits for the connection, which the write holds until its
+        // sync ends, so the read comes after the commit is on the disk.
         const seen: string[] = [];
         const written = sql.raw("insert into answers values ('a1')").execute(db).then(() => seen.push(`written: ${commits().join()}`));
         const read = sql.raw('select id from answers').execute(db).then(({ rows }) => seen.push(`read ${rows.length}: ${commits().join()}`));
