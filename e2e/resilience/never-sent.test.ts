@@ -180,7 +180,10 @@ function describeNeverSent(name: string, backend: () => LedgerBackend): void {
         }, 20_000);
 
         const gateway = stack.companion.companion.services.gateway;
-        const late = () => gateway.operations.refund({ order_id: session.order_id, order_currency: 'UAH', refund_amount: 300, server_url: `${stack.companionUrl}/webhooks/gateway` });
+        // The test's own stand-in for the gateway acting: not held to the companion's short
+        // timeout, which a loaded machine can miss (an unknown outcome would fail the test).
+        const late = () =>
+          gateway.operations.refund({ order_id: session.order_id, order_currency: 'UAH', refund_amount: 300, server_url: `${stack.companionUrl}/webhooks/gateway` }, { timeoutMs: 10_000 });
         if (learnt === 'webhook') {
           expect((await stack.json('POST', refundPath, 200, { admin: true, body: { amount: 300 } })).operation).toMatchObject({ status: 'success' });
           await late();
