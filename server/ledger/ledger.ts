@@ -246,13 +246,13 @@ export async function openLedger(url: string, options: LedgerOptions = {}): Prom
   const postgres = isPostgresUrl(url);
   const schema = options.schema === undefined ? undefined : parseInput(schemaName, options.schema);
   if (schema && !postgres) throw new InvalidLedgerInput('schema', 'applies to PostgreSQL only');
-  if (postgres && schema) await ensureSchema(url, schema);
   const sqlite = postgres ? undefined : await sqliteDialect(url, { onCommit: options.onCommit });
   const database = sqlite ?? (await postgresDialect(url, { schema, poolSize: options.poolSize }));
   const dialect = options.onStatement ? observedDialect(database, options.onStatement) : database;
   const db = new Kysely<LedgerTables>({ dialect });
   const kind = postgres ? 'postgres' : 'sqlite';
   try {
+    if (postgres && schema) await ensureSchema(db, schema);
     await migrateToLatest(db, kind);
   } catch (error) {
     await db.destroy();

@@ -126,8 +126,8 @@ describe('a ledger made before card verifications', () => {
     it('takes them after its upgrade, on PostgreSQL', async () => {
       const schema = freshSchemaName();
       try {
-        await ensureSchema(url, schema);
         const old = new Kysely<unknown>({ dialect: await postgresDialect(url, { schema, poolSize: 1 }) });
+        await ensureSchema(old, schema);
         await beforeLookups(old, schema);
         await old.destroy();
         const ledger = await openLedger(url, { schema });

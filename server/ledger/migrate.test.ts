@@ -89,8 +89,8 @@ describe('the payform_ prefix', () => {
     it('renames an existing PostgreSQL ledger\'s tables and indexes, keeping its rows, and leaves room for a shop\'s own', async () => {
       const schema = freshSchemaName();
       try {
-        await ensureSchema(url, schema);
         const old = new Kysely<unknown>({ dialect: await postgresDialect(url, { schema, poolSize: 1 }) });
+        await ensureSchema(old, schema);
         await ledgerOf02(old, schema);
         await old.destroy();
         const ledger = await openLedger(url, { schema });

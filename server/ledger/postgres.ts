@@ -195,16 +195,15 @@ export async function postgresDialect(url: string, options: PostgresOptions): Pr
   return new LedgerPostgresDialect({ pool: new PreparingPool(pool) });
 }
 
-export async function ensureSchema(url: string, schema: string): Promise<void> {
-  const driver = await loadPostgres();
-  const client = new driver.Client({ connectionString: url });
-  await client.connect();
+/**
+ * Creates the schema the pool's search_path names, through the pool itself: a connection of its
+ * own would cost a server process more at every start.
+ */
+export async function ensureSchema<DB>(db: Kysely<DB>, schema: string): Promise<void> {
   try {
-    await client.query(`create schema if not exists ${schema}`);
+    await sql`create schema if not exists ${sql.id(schema)}`.execute(db);
   } catch (error) {
     // Two instances creating it at the same moment: one wins, the other sees a unique violation.
     if ((error as { code?: string }).code !== '23505') throw error;
-  } finally {
-    await client.end();
   }
 }
