@@ -1,15 +1,17 @@
-// Real databases for the ledger's tests: SQLite in memory or in a temporary file, and a fresh
-// PostgreSQL schema per test (dropped afterwards) so parallel files and reruns never collide.
-import { randomBytes } from 'node:crypto';
+// Real databases for the ledger's tests: SQLite in memory or in a temporary file, and a
+// PostgreSQL schema per test, of its own while the test runs, so parallel files and reruns never
+// collide (emptied and pooled afterwards: schema-pool.ts).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import pg from 'pg';
 import { it } from 'vitest';
 import { openLedger } from '../ledger.js';
 import type { Ledger, LedgerOptions } from '../ledger.js';
 import { LEDGER_TABLES, stored } from '../table-names.js';
+import { claimSchema, releaseSchema, withClient } from './schema-pool.js';
+
+export { dropSchema, freshSchemaName } from './schema-pool.js';
 
 /** A clock the test moves by hand. */
 export class TestClock {
@@ -123,31 +125,14 @@ export const fileBackend: LedgerBackend = {
   },
 };
 
-async function withClient<T>(url: string, use: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await use(client);
-  } finally {
-    await client.end();
-  }
-}
-
-export function freshSchemaName(): string {
-  return `ledger_test_${randomBytes(8).toString('hex')}`;
-}
-
-export function dropSchema(url: string, schema: string): Promise<void> {
-  return withClient(url, async (client) => {
-    await client.query(`drop schema if exists ${schema} cascade`);
-  });
-}
-
-/** A ledger on a schema of its own; every instance it opens shares that schema. */
+/**
+ * A ledger on a schema of its own — migrated and emptied by an earlier test when the pool has
+ * one (schema-pool.ts); every instance it opens shares that schema.
+ */
 export async function postgresTestLedger(url: string, clock: TestClock, options: Pick<LedgerOptions, 'poolSize' | 'onStatement'> = {}): Promise<TestLedger> {
-  const schema = freshSchemaName();
+  const schema = await claimSchema(url);
   return {
-    ...(await trackedLedgers(() => openLedger(url, { clock: clock.read, schema, ...options }), () => dropSchema(url, schema))),
+    ...(await trackedLedgers(() => openLedger(url, { clock: clock.read, schema, ...options }), () => releaseSchema(url, schema))),
     columns: () =>
       withClient(url, async (client) => {
         const { rows } = await client.query<{ table: string; column: string }>(
