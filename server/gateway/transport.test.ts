@@ -16,6 +16,12 @@ import * as samples from './test/samples.js';
 const double = useGatewayDouble();
 const capture = { order_id: 'order-1001', order_currency: 'UAH', charge_amount: 750 } as const;
 const unavailable = { status: 503, body: { message: 'Service unavailable' } };
+/**
+ * A client's timeout for a call the double leaves hanging, where the test counts the requests
+ * that reached the double: long enough that, on a loaded machine, the request arrives before the
+ * client gives up (at 50 ms, under a full test run, one did not).
+ */
+const HUNG_CALL_TIMEOUT_MS = 300;
 
 async function failure(promise: Promise<unknown>): Promise<unknown> {
   return promise.then(
@@ -122,7 +128,7 @@ describe('money-moving calls are sent once', () => {
 
   it('a timeout on capture is an unknown outcome', async () => {
     double.gateway.answerAlways({ hang: true });
-    const error = await failure(double.client({ timeoutMs: 50 }).operations.capture(capture));
+    const error = await failure(double.client({ timeoutMs: HUNG_CALL_TIMEOUT_MS }).operations.capture(capture));
     expect(error).toBeInstanceOf(OutcomeUnknownError);
     expect((error as OutcomeUnknownError).cause).toBeInstanceOf(NetworkTimeoutError);
     expect(double.gateway.requests).toHaveLength(1);
@@ -144,7 +150,7 @@ describe('money-moving calls are sent once', () => {
 
   it('a timeout on cancel and split refund is an unknown outcome too', async () => {
     double.gateway.answerAlways({ hang: true });
-    const client = double.client({ timeoutMs: 50 });
+    const client = double.client({ timeoutMs: HUNG_CALL_TIMEOUT_MS });
     await expect(client.payments.cancel('order-1002')).rejects.toBeInstanceOf(OutcomeUnknownError);
     const splitRefund = client.operations.splitRefund({
       order_id: 'order-1001', currency: 'UAH', refund_amount: 100, split: [{ amount: 100, sub_merchant_id: samples.SUB_MERCHANT_A }],
