@@ -25,6 +25,11 @@ export default defineConfig({
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
     },
     viewport: { width: 1280, height: 900 },
+    // As a customer who asked for less motion (the pages honour it): the journeys check flows,
+    // not animation, and in software rendering the widget's spinner and the pages' transitions
+    // drew a frame at every vsync — 258 -> 210 CPU-seconds for the suite, 164 -> 140 s on 2 cores.
+    // The widget's own tests (web-test-runner) run with motion.
+    reducedMotion: 'reduce',
     locale: 'en-GB',
     timezoneId: 'Europe/Kyiv',
     // A failing test keeps its trace: the DOM at each step, the network, the console. Without the
