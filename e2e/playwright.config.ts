@@ -5,6 +5,7 @@
  * failing tests, under test-results/.
  */
 import { defineConfig } from '@playwright/test';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.js';
 
 const WORKERS = Number(process.env.PAYFORM_E2E_WORKERS ?? 2);
 
@@ -21,8 +22,8 @@ export default defineConfig({
   use: {
     browserName: 'chromium',
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+      executablePath: CHROMIUM_PATH,
+      args: CHROMIUM_ARGS,
     },
     viewport: { width: 1280, height: 900 },
     // As a customer who asked for less motion (the pages honour it): the journeys check flows,

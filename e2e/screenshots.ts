@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright';
+import { launchChromium } from './chromium.js';
 import type { Browser, Page } from 'playwright';
 import { buildWhatIsStale } from '../demo/builds.js';
 import { startStack } from '../demo/stack.js';
@@ -33,10 +33,7 @@ let browser: Browser | undefined;
 
 try {
   const orders = await seedOrders();
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--hide-scrollbars'],
-  });
+  browser = await launchChromium(['--hide-scrollbars']);
 
   const light = await newPage(browser, 'light', { width: 1280, height: 1120 });
   await light.goto(`${shop}/`);

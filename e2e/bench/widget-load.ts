@@ -5,7 +5,7 @@
  * from a real companion (with the sandbox behind it) on loopback; each sample is a fresh
  * browser context, so nothing is cached — a first visit.
  */
-import { chromium } from 'playwright-core';
+import { launchChromium } from '../chromium.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,8 +14,6 @@ import { summarise } from './load/latency.js';
 import type { LatencySummary } from './load/latency.js';
 import { BENCH_ADMIN_TOKEN, spawnServer } from './servers/processes.js';
 
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
 
 export interface WidgetLoadFigures {
   /** Module requested → `pay-ready`, ms. */
@@ -31,7 +29,7 @@ export async function measureWidgetLoad(samples = 15): Promise<WidgetLoadFigures
   const sandbox = await spawnServer('sandbox');
   const companion = await spawnServer('companion', { env: { BENCH_GATEWAY_URL: sandbox.url, BENCH_DATABASE_URL: join(dir, 'ledger.db') } });
   const client = new LoopbackClient(2);
-  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
+  const browser = await launchChromium();
   try {
     const times: number[] = [];
     // One warm-up visit: Chromium's own first-use costs are not the widget's.

@@ -8,7 +8,7 @@
 import { cpSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { chromium } from 'playwright';
+import { launchChromium } from '../chromium.js';
 import type { Browser, Page } from 'playwright';
 import { expect as expectPage } from '@playwright/test';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
@@ -35,10 +35,7 @@ beforeAll(async () => {
     PAYFORM_DATABASE_URL: join(shop, `ledger-${randomBytes(4).toString('hex')}.db`),
     PAYFORM_LOG_LEVEL: 'error',
   });
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
-  });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {

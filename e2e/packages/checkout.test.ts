@@ -8,7 +8,7 @@ import { cpSync, readFileSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium } from 'playwright';
+import { launchChromium } from '../chromium.js';
 import type { Browser, Page } from 'playwright';
 import { expect as expectPage } from '@playwright/test';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -48,10 +48,7 @@ beforeAll(async () => {
   await vite.listen();
   pageOrigin = new URL(vite.resolvedUrls!.local[0]!).origin;
   stack = await startPackagedStack(shop, { allowedOrigins: [pageOrigin] });
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
-  });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {

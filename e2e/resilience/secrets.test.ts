@@ -10,7 +10,6 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../../server/companion/openapi/api-catalog.js';
@@ -21,7 +20,7 @@ import { TEST_CARDS, testProjectCredentials } from '../../server/gateway/test-pr
 import { encodeWebhookData, signWebhook } from '../../server/gateway/webhook.js';
 import { withTestDatabase } from '../../server/ledger/testing/databases.js';
 import type { LedgerBackend } from '../../server/ledger/testing/databases.js';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../bench/widget-load.js';
+import { launchChromium } from '../chromium.js';
 import { filesUnder, scanDump, scanFile } from './support/at-rest.js';
 import type { AtRestFinding } from './support/at-rest.js';
 import { ensureWidgetBuilt } from './support/widget-build.js';
@@ -153,7 +152,7 @@ describe('the widget and redirects, in Chromium', () => {
   beforeAll(async () => {
     ensureWidgetBuilt();
     stack = await createStack({ served: true });
-    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
   }, 120_000);
   afterAll(async () => {
     await browser?.close();

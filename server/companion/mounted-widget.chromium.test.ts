@@ -6,7 +6,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
-import { chromium } from 'playwright';
+import { launchChromium } from '../../e2e/chromium.js';
 import type { Browser } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveSandbox } from '../sandbox/testing/served.js';
@@ -26,10 +26,7 @@ let companion: ComposedCompanion;
 const shop = new Hono();
 
 beforeAll(async () => {
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
-  });
+  browser = await launchChromium();
   sandbox = await serveSandbox();
   host = serve({ fetch: (request, env) => shop.fetch(request, env), port: 0, hostname: '127.0.0.1' }) as Server;
   await new Promise<void>((resolve) => (host.listening ? resolve() : host.once('listening', () => resolve())));

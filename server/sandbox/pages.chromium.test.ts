@@ -7,7 +7,7 @@ import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AxeBuilder } from '@axe-core/playwright';
-import { chromium } from 'playwright';
+import { launchChromium } from '../../e2e/chromium.js';
 import type { Browser, Page } from 'playwright';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { direct, hosted } from './contract/params.js';
@@ -22,10 +22,7 @@ let page: Page;
 let consoleErrors: string[];
 
 beforeAll(async () => {
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
-  });
+  browser = await launchChromium();
   // The shop the customer returns to (result_url).
   shop = createServer((request, response) => {
     // A companion's result_url that sends the customer on to the merchant's own page, elsewhere.
