@@ -34,6 +34,23 @@ async function onLedgerFile(test: (dialect: LedgerSqliteDialect, commits: () => 
   }
 }
 
+/**
+ * onLedgerFile with a Kysely over the dialect and an `answers` table made first (its commit
+ * taken off `commits`); the Kysely is destroyed afterwards.
+ */
+function onAnswersTable(test: (db: Kysely<LedgerTables>, dialect: LedgerSqliteDialect, commits: () => string[]) => Promise<void>): Promise<void> {
+  return onLedgerFile(async (dialect, commits) => {
+    const db = new Kysely<LedgerTables>({ dialect });
+    try {
+      await sql.raw('create table answers (id text primary key)').execute(db);
+      commits();
+      await test(db, dialect, commits);
+    } finally {
+      await db.destroy();
+    }
+  });
+}
+
 /** Runs `test` on a fresh ledger on a file, `commits` as in onLedgerFile; then closes and removes it. */
 async function onLedger(test: (ledger: Ledger, commits: () => string[]) => Promise<void>): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'payform-sqlite-'));
@@ -100,73 +117,53 @@ describe('a SQLite ledger file', () => {
     }));
 
   it('commits a relaxed record without a sync, and every other commit synced, even after a failure', () =>
-    onLedgerFile(async (dialect, commits) => {
-      const db = new Kysely<LedgerTables>({ dialect });
+    onAnswersTable(async (db, dialect, commits) => {
       const insert = (on: Kysely<LedgerTables>, id: string) => sql.raw(`insert into answers values ('${id}')`).execute(on);
-      try {
-        await sql.raw('create table answers (id text primary key)').execute(db);
-        commits();
-        await recordedLightly(db, dialect, async (connection) => {
-          await insert(connection, 'a1');
-          await insert(connection, 'a2');
-        });
-        expect(commits()).toEqual(['unsynced', 'unsynced']);
-        await insert(db, 'a3');
-        expect(commits()).toEqual(['synced']);
-        await expect(recordedLightly(db, dialect, () => Promise.reject(new Error('refused')))).rejects.toThrow('refused');
-        await insert(db, 'a4');
-        expect(commits()).toEqual(['synced']);
-      } finally {
-        await db.destroy();
-      }
+      await recordedLightly(db, dialect, async (connection) => {
+        await insert(connection, 'a1');
+        await insert(connection, 'a2');
+      });
+      expect(commits()).toEqual(['unsynced', 'unsynced']);
+      await insert(db, 'a3');
+      expect(commits()).toEqual(['synced']);
+      await expect(recordedLightly(db, dialect, () => Promise.reject(new Error('refused')))).rejects.toThrow('refused');
+      await insert(db, 'a4');
+      expect(commits()).toEqual(['synced']);
     }));
 
   it("decides a transaction's sync at its commit: a transaction marked light is not synced, the next one is", () =>
-    onLedgerFile(async (dialect, commits) => {
-      const db = new Kysely<LedgerTables>({ dialect });
-      try {
-        await sql.raw('create table answers (id text primary key)').execute(db);
-        commits();
-        await db.transaction().execute(async (trx) => {
-          await sql.raw("insert into answers values ('a1')").execute(trx);
-          dialect.commitLightly();
-        });
-        await db.transaction().execute((trx) => sql.raw("insert into answers values ('a2')").execute(trx));
-        // Marked outside a transaction, or in one rolled back: no later commit goes unsynced.
+    onAnswersTable(async (db, dialect, commits) => {
+      await db.transaction().execute(async (trx) => {
+        await sql.raw("insert into answers values ('a1')").execute(trx);
         dialect.commitLightly();
-        await expect(
-          db.transaction().execute(async () => {
-            dialect.commitLightly();
-            throw new Error('undone');
-          }),
-        ).rejects.toThrow('undone');
-        await sql.raw("insert into answers values ('a3')").execute(db);
-        expect(commits()).toEqual(['unsynced', 'synced', 'synced']);
-      } finally {
-        await db.destroy();
-      }
+      });
+      await db.transaction().execute((trx) => sql.raw("insert into answers values ('a2')").execute(trx));
+      // Marked outside a transaction, or in one rolled back: no later commit goes unsynced.
+      dialect.commitLightly();
+      await expect(
+        db.transaction().execute(async () => {
+          dialect.commitLightly();
+          throw new Error('undone');
+        }),
+      ).rejects.toThrow('undone');
+      await sql.raw("insert into answers values ('a3')").execute(db);
+      expect(commits()).toEqual(['unsynced', 'synced', 'synced']);
     }));
 
   it('leaves no mark of a transaction SQLite itself undid on the next one: its commit is synced', () =>
-    onLedgerFile(async (dialect, commits) => {
-      const db = new Kysely<LedgerTables>({ dialect });
-      try {
-        await sql.raw('create table answers (id text primary key)').execute(db);
-        // A statement that ends its own transaction, as a COMMIT on a full disk does.
-        await sql.raw("create trigger undo before insert on answers when new.id = 'undo' begin select raise(rollback, 'undone by the trigger'); end").execute(db);
-        commits();
-        const undone = db.transaction().execute(async (trx) => {
-          await sql.raw("insert into answers values ('a1')").execute(trx);
-          dialect.commitLightly();
-          await sql.raw("insert into answers values ('undo')").execute(trx);
-        });
-        await expect(undone).rejects.toThrow('undone by the trigger');
-        await db.transaction().execute((trx) => sql.raw("insert into answers values ('a2')").execute(trx));
-        expect(commits()).toEqual(['synced']);
-        expect((await sql.raw<{ id: string }>('select id from answers').execute(db)).rows).toEqual([{ id: 'a2' }]);
-      } finally {
-        await db.destroy();
-      }
+    onAnswersTable(async (db, dialect, commits) => {
+      // A statement that ends its own transaction, as a COMMIT on a full disk does.
+      await sql.raw("create trigger undo before insert on answers when new.id = 'undo' begin select raise(rollback, 'undone by the trigger'); end").execute(db);
+      commits();
+      const undone = db.transaction().execute(async (trx) => {
+        await sql.raw("insert into answers values ('a1')").execute(trx);
+        dialect.commitLightly();
+        await sql.raw("insert into answers values ('undo')").execute(trx);
+      });
+      await expect(undone).rejects.toThrow('undone by the trigger');
+      await db.transaction().execute((trx) => sql.raw("insert into answers values ('a2')").execute(trx));
+      expect(commits()).toEqual(['synced']);
+      expect((await sql.raw<{ id: string }>('select id from answers').execute(db)).rows).toEqual([{ id: 'a2' }]);
     }));
 
   it('syncs the WAL beside the file a symbolic link leads to, where SQLite writes it', async () => {
@@ -190,21 +187,14 @@ describe('a SQLite ledger file', () => {
   });
 
   it('answers a commit once its WAL is synced, and no other query of the process reads it before', () =>
-    onLedgerFile(async (dialect, commits) => {
-      const db = new Kysely<never>({ dialect });
-      try {
-        await sql.raw('create table answers (id text primary key)').execute(db);
-        commits();
-        // Both asked at once: the read waits for the connection, which the write holds until its
-        // sync ends, so the read comes after the commit is on the disk.
-        const seen: string[] = [];
-        const written = sql.raw("insert into answers values ('a1')").execute(db).then(() => seen.push(`written: ${commits().join()}`));
-        const read = sql.raw('select id from answers').execute(db).then(({ rows }) => seen.push(`read ${rows.length}: ${commits().join()}`));
-        await Promise.all([written, read]);
-        expect(seen).toEqual(['written: synced', 'read 1: ']);
-      } finally {
-        await db.destroy();
-      }
+    onAnswersTable(async (db, dialect, commits) => {
+      // Both asked at once: the read waits for the connection, which the write holds until its
+      // sync ends, so the read comes after the commit is on the disk.
+      const seen: string[] = [];
+      const written = sql.raw("insert into answers values ('a1')").execute(db).then(() => seen.push(`written: ${commits().join()}`));
+      const read = sql.raw('select id from answers').execute(db).then(({ rows }) => seen.push(`read ${rows.length}: ${commits().join()}`));
+      await Promise.all([written, read]);
+      expect(seen).toEqual(['written: synced', 'read 1: ']);
     }));
 
   it('takes no more work once the WAL cannot be synced: that commit and every later statement fail as an outage', () =>
