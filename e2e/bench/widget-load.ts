@@ -5,15 +5,14 @@
  * from a real companion (with the sandbox behind it) on loopback; each sample is a fresh
  * browser context, so nothing is cached — a first visit.
  */
-import { launchChromium } from '../chromium.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LoopbackClient } from './load/http-client.js';
 import { summarise } from './load/latency.js';
 import type { LatencySummary } from './load/latency.js';
+import { launchChromium } from '../chromium.js';
 import { BENCH_ADMIN_TOKEN, spawnServer } from './servers/processes.js';
-
 
 export interface WidgetLoadFigures {
   /** Module requested → `pay-ready`, ms. */
