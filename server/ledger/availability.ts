@@ -4,6 +4,7 @@
  * Callers answer the first kind "try again shortly" (503 with Retry-After): nothing was written,
  * and the same request will work once the database is back.
  */
+import { NOT_DURABLE } from './durability.js';
 
 /** Socket errors of a connection that could not be made or was cut. */
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
@@ -15,8 +16,8 @@ const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'EP
  */
 const SERVER_CODES = /^(08...|57P0[123]|53300|SQLITE_BUSY)$/;
 
-/** The SQLite ledger could not sync its WAL and takes no more work (sqlite.ts LedgerNotDurable). */
-const LEDGER_CODES = new Set(['PAYFORM_LEDGER_NOT_DURABLE']);
+/** The SQLite ledger could not sync its WAL and takes no more work (LedgerNotDurable). */
+const LEDGER_CODES = new Set([NOT_DURABLE]);
 
 /** What node-postgres says (without a code) when its connection ended or never came. */
 const DRIVER_MESSAGES = /connection terminated|timeout exceeded when trying to connect|connection error and is not queryable|not queryable|query read timeout/i;

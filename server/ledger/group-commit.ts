@@ -16,7 +16,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { LedgerContext, LedgerDb } from './context.js';
 import { isLedgerUnavailable } from './availability.js';
 import { oncePerLedger } from './prepared.js';
-import { LedgerNotDurable } from './sqlite.js';
+import { LedgerNotDurable } from './durability.js';
 
 /** A bound on one transaction's length, so the first piece of a long queue is not held back. */
 const MAX_GROUP = 128;

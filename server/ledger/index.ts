@@ -5,7 +5,7 @@ export type { StatementObserver } from './observed.js';
 export { InvalidLedgerInput, LedgerConflict, LedgerError, LedgerNotFound, OperationRefused } from './errors.js';
 export type { ConflictReason, LedgerEntity, LedgerErrorCode, RefusalReason } from './errors.js';
 export { isLedgerFault, isLedgerUnavailable } from './availability.js';
-export { LedgerNotDurable } from './sqlite.js';
+export { LedgerNotDurable } from './durability.js';
 export { holdsSession } from './attempts.js';
 export { captureCeiling } from './money-rules.js';
 export { NOTICE_GRACE_MS, operationNotice, paymentNotice } from './notices.js';

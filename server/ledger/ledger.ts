@@ -22,7 +22,7 @@ import type { LedgerTables } from './schema.js';
 import { claimPayAttempt, closeSession, createSession, findSessionOfOrder, getSession } from './sessions.js';
 import { settleOperation } from './settlement.js';
 import { recordedLightly, sqliteDialect } from './sqlite.js';
-import type { CommitObserver } from './sqlite.js';
+import type { CommitObserver } from './durability.js';
 import { recordGatewayOperation } from './unasked-operations.js';
 import type {
   AbsenceCount,

@@ -1,0 +1,26 @@
+// What a commit's durability means to the ledger's callers, kept apart from the SQLite driver
+// (sqlite.ts) because @payform/companion's published types name it: a merchant's TypeScript
+// must compile without better-sqlite3's types, which only the driver's declarations need
+// (e2e/packages/types.test.ts).
+
+/** Told of each commit that wrote: whether the WAL was synced before the commit returned. */
+export type CommitObserver = (commit: { readonly synced: boolean }) => void;
+
+/** The outage code of a ledger whose commit could not be synced (availability.ts: a 503). */
+export const NOT_DURABLE = 'PAYFORM_LEDGER_NOT_DURABLE';
+
+/**
+ * A commit is in the WAL, but syncing the WAL to the disk failed (or the WAL was deleted from
+ * under the open file): it may not survive a power loss, and — the disk having refused — neither
+ * may anything written after it. The ledger stops: this commit and every later statement fail
+ * with this error (code PAYFORM_LEDGER_NOT_DURABLE, an outage: 503 and a retry) until the
+ * companion is restarted on a disk that works. A caller must not run the committed work again
+ * (group-commit.ts).
+ */
+export class LedgerNotDurable extends Error {
+  readonly code = NOT_DURABLE;
+  constructor(cause: unknown) {
+    super('the SQLite ledger could not sync its write-ahead log to the disk: it takes no more writes until the companion is restarted (check the disk holding the ledger file)', { cause });
+    this.name = 'LedgerNotDurable';
+  }
+}
