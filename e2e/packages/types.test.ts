@@ -1,7 +1,8 @@
 /**
  * A merchant's TypeScript against the packed packages. The files in e2e/packages/typescript — a
  * server (companion, gateway client and webhook, sandbox, ledger, card checks), a page with
- * <pay-form> and a React checkout — are compiled by the shop's own TypeScript against what the
+ * <pay-form> and a React checkout — and an import of every entry point of every package are
+ * compiled by the shop's own TypeScript against what the
  * tarballs installed, `strict`, with the declaration files checked (`skipLibCheck` off, tsc's
  * default). A published .d.ts that needs a package the merchant has no reason to install, or
  * that does not compile itself, fails here; so does a README's promise about the types that
@@ -10,27 +11,44 @@
  * resolves each entry point the way bundlers do.
  */
 import { execFile } from 'node:child_process';
-import { cpSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { expect, inject, it } from 'vitest';
 
 const run = promisify(execFile);
-const { shop } = inject('packages');
+const { shop, tarballs } = inject('packages');
 const project = join(shop, 'typescript');
 cpSync(new URL('typescript', import.meta.url), project, { recursive: true });
+
+/**
+ * Every entry point of every package, read from its installed exports map (the JSON ones
+ * aside): imported whole, so each one's declarations are compiled, the entries a merchant's
+ * code above does not name included, and any added later.
+ */
+function everyEntry(): string {
+  const specifiers = tarballs.flatMap(({ name }) => {
+    const { exports } = JSON.parse(readFileSync(join(shop, 'node_modules', name, 'package.json'), 'utf8')) as { exports: Record<string, unknown> };
+    return Object.keys(exports)
+      .filter((subpath) => !subpath.endsWith('.json'))
+      .map((subpath) => `${name}${subpath.slice(1)}`);
+  });
+  const names = specifiers.map((_, index) => `entry${index}`);
+  return `${specifiers.map((specifier, index) => `import * as ${names[index]} from '${specifier}';`).join('\n')}\nexport const entries = [${names.join(', ')}];\n`;
+}
 
 const TSCONFIG = {
   compilerOptions: {
     target: 'ES2022', lib: ['ES2023', 'DOM', 'DOM.Iterable'], module: 'NodeNext', moduleResolution: 'NodeNext', types: ['node'], jsx: 'react-jsx',
     strict: true, skipLibCheck: false, noEmit: true,
   },
-  files: ['server.ts', 'page.ts', 'checkout.tsx'],
+  files: ['server.ts', 'page.ts', 'checkout.tsx', 'entries.ts'],
 };
 
 /** tsc's diagnostics (none when it compiles) and its exit code. */
 async function compile(): Promise<{ diagnostics: string; code: number }> {
   writeFileSync(join(project, 'tsconfig.json'), JSON.stringify(TSCONFIG));
+  writeFileSync(join(project, 'entries.ts'), everyEntry());
   try {
     await run(join(shop, 'node_modules', '.bin', 'tsc'), ['-p', project, '--pretty', 'false'], { cwd: project });
     return { diagnostics: '', code: 0 };
@@ -40,6 +58,6 @@ async function compile(): Promise<{ diagnostics: string; code: number }> {
   }
 }
 
-it("a merchant's server, page and React checkout compile against the packed types", async () => {
+it("a merchant's server, page and React checkout, and every entry point, compile against the packed types", async () => {
   expect(await compile()).toEqual({ diagnostics: '', code: 0 });
 });
