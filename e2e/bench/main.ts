@@ -4,7 +4,7 @@
  * loopback and is bounded in time (a few minutes in all).
  *
  *   npm run bench                            all of it (builds the widget first)
- *   npm run bench -- --only=overhead,ingest  some sections: widget, merchant-build, widget-load, overhead, scale-out, ingest, startup
+ *   npm run bench -- --only=overhead,ingest  some sections: widget, merchant-build, widget-load, overhead, pay-path, scale-out, ingest, startup
  *   npm run bench -- --no-build              measure the widget as it is in widget/dist
  *   DATABASE_URL=postgres://… npm run bench  ingest on PostgreSQL too, and scale-out (one and two companions)
  *   BENCH_CPU_PROFILE_DIR=/tmp/p npm run bench -- --only=overhead   V8 CPU profiles of the servers
@@ -22,6 +22,7 @@ import { BUNDLE_BUDGET_BYTES, KEYSTROKE_BUDGET_MICROSECONDS, measureWidget } fro
 import { DEFAULT_INGEST, measureLedgerIngest, measureRouteIngest, temporarySqlite } from './ingest.js';
 import type { IngestFigures } from './ingest.js';
 import { DEFAULT_OVERHEAD, measureCompanionOverhead } from './overhead.js';
+import { measurePayPath } from './pay-path.js';
 import { currentLoad, printTable, withinBudget, writeResults } from './report.js';
 import type { Budget, Figure } from './report.js';
 import { hasStartScript, measureStartup } from './startup.js';
@@ -34,7 +35,7 @@ import { DEFAULT_SCALE_OUT, measureInstances } from './scale-out.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const RESULTS = `${ROOT}bench/results.json`;
-const SECTIONS = ['widget', 'merchant-build', 'widget-load', 'overhead', 'scale-out', 'ingest', 'startup'] as const;
+const SECTIONS = ['widget', 'merchant-build', 'widget-load', 'overhead', 'pay-path', 'scale-out', 'ingest', 'startup'] as const;
 type Section = (typeof SECTIONS)[number];
 
 const INGEST_BUDGET: Budget = { kind: 'min', limit: 5_000, text: '5,000 events/s' };
@@ -193,6 +194,20 @@ await section('overhead', 'companion overhead', async () => {
       budget: { kind: 'max', limit: 1, text: '1 ms' },
     });
   }
+});
+
+// This checkout only: no budget of its own, it tells the overhead run's CPU a payment apart.
+await section('pay-path', 'the pay request alone, against a gateway that answers at once', async () => {
+  const path = await measurePayPath();
+  const title = '3. Companion overhead (pay: via companion vs straight to the sandbox)';
+  add({
+    section: title,
+    name: 'companion CPU per pay request alone (instant gateway, no webhook)',
+    value: path.payCpuMs,
+    unit: 'ms',
+    detail: `round trip p50 ${path.roundTrip.p50.toFixed(2)} ms, p99 ${path.roundTrip.p99.toFixed(2)} ms (${path.roundTrip.samples}, one at a time)`,
+  });
+  add({ section: title, name: 'companion CPU to open a session', value: path.openSessionCpuMs, unit: 'ms' });
 });
 
 await section('scale-out', 'one and two companions on one PostgreSQL', async () => {
