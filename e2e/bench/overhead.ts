@@ -23,12 +23,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { CUSTOMER, FINGERPRINT, card } from '../../server/companion/test/cards.js';
+import { BENCH_USER_AGENT, expectPaid, expectStatus, openSession, sendPay } from './load/checkout.js';
 import { LoopbackClient } from './load/http-client.js';
-import type { Reply } from './load/http-client.js';
 import { closedLoop, eachConcurrently, summarise, timed } from './load/latency.js';
 import type { LatencySummary } from './load/latency.js';
 import { benchCredentials, gatewayAuthHeaders } from './servers/credentials.js';
-import { BENCH_ADMIN_TOKEN, spawnServer } from './servers/processes.js';
+import { spawnServer } from './servers/processes.js';
 
 export interface OverheadOptions {
   /** Payments each path makes before anything is measured. */
@@ -60,14 +60,7 @@ export interface OverheadFigures {
 
 export const DEFAULT_OVERHEAD: OverheadOptions = { warmup: 5_000, samples: 1500, concurrency: 8, throughputMs: 5_000 };
 
-const ADMIN = { Authorization: `Bearer ${BENCH_ADMIN_TOKEN}` };
 const GATEWAY_ACCEPT = 'application/json, text/html, application/pdf, application/zip, */*';
-const USER_AGENT = 'payform-bench/1';
-
-function expectStatus(reply: Reply, status: number, what: string): Reply {
-  if (reply.status !== status) throw new Error(`${what}: HTTP ${reply.status} ${reply.body.slice(0, 300)}`);
-  return reply;
-}
 
 export async function measureCompanionOverhead(options: OverheadOptions = DEFAULT_OVERHEAD): Promise<OverheadFigures> {
   // The sandbox and the companion read the same ones from the environment they inherit.
@@ -86,24 +79,14 @@ export async function measureCompanionOverhead(options: OverheadOptions = DEFAUL
   try {
     const paymentCard = card('success', false);
     // Sessions are opened ahead (the merchant's backend does that before the page loads).
-    const openSession = async () =>
-      (JSON.parse(
-        expectStatus(await client.json('POST', `${companion.url}/api/checkout/sessions`, { amount: 1010, currency: 'UAH', description: 'Green tea, 250 g' }, ADMIN), 201, 'open a session').body,
-      ) as { id: string }).id;
     const sessions: string[] = [];
     const openSessions = async (count: number) => {
-      for (let i = 0; i < count; i += 1) sessions.push(await openSession());
+      for (let i = 0; i < count; i += 1) sessions.push(await openSession(client, companion.url));
     };
     const viaCompanion = async (): Promise<void> => {
-      const sessionId = sessions.pop() ?? (await openSession());
-      const { ms, value } = await timed(() =>
-        client.json('POST', `${companion.url}/api/checkout/sessions/${sessionId}/pay`, { card: card('success'), customer: CUSTOMER, fingerprint: FINGERPRINT }, {
-          Accept: 'application/json',
-          'User-Agent': USER_AGENT,
-        }),
-      );
-      const answer = JSON.parse(expectStatus(value, 200, 'pay through the companion').body) as { status: string };
-      if (answer.status !== 'success') throw new Error(`pay through the companion: ${answer.status}`);
+      const sessionId = sessions.pop() ?? (await openSession(client, companion.url));
+      const { ms, value } = await timed(() => sendPay(client, companion.url, sessionId));
+      expectPaid(value);
       viaSamples.push(ms);
     };
     const direct = async (): Promise<void> => {
@@ -125,7 +108,7 @@ export async function measureCompanionOverhead(options: OverheadOptions = DEFAUL
         customer_email: CUSTOMER.email,
         customer_phone: CUSTOMER.phone,
         customer_ip: '127.0.0.1',
-        browser_fingerprint: { ...FINGERPRINT, browserAcceptHeader: 'application/json', browserIpAddress: '127.0.0.1', browserUserAgent: USER_AGENT },
+        browser_fingerprint: { ...FINGERPRINT, browserAcceptHeader: 'application/json', browserIpAddress: '127.0.0.1', browserUserAgent: BENCH_USER_AGENT },
         server_url: `${sink.url}/webhooks/gateway`,
         result_url: `${companion.url}/checkout/return/${orderId}`,
         order_3ds_bypass: 'supported',

@@ -11,13 +11,12 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CUSTOMER, FINGERPRINT, card } from '../../server/companion/test/cards.js';
 import { directPayment, testSandbox } from '../../server/sandbox/testing/in-process.js';
+import { expectPaid, openSession, sendPay } from './load/checkout.js';
 import { LoopbackClient } from './load/http-client.js';
-import type { Reply } from './load/http-client.js';
 import { summarise, timed } from './load/latency.js';
 import type { LatencySummary } from './load/latency.js';
-import { BENCH_ADMIN_TOKEN, spawnServer } from './servers/processes.js';
+import { spawnServer } from './servers/processes.js';
 
 export interface PayPathFigures {
   /** Companion CPU a pay request, ms. */
@@ -25,13 +24,6 @@ export interface PayPathFigures {
   /** Companion CPU to open a session (the merchant's backend, before the page), ms. */
   readonly openSessionCpuMs: number;
   readonly roundTrip: LatencySummary;
-}
-
-const ADMIN = { Authorization: `Bearer ${BENCH_ADMIN_TOKEN}` };
-
-function expectStatus(reply: Reply, status: number, what: string): Reply {
-  if (reply.status !== status) throw new Error(`${what}: HTTP ${reply.status} ${reply.body.slice(0, 300)}`);
-  return reply;
 }
 
 /** A gateway that answers every payment at once with `answer`, addressed to the order asked for. */
@@ -65,18 +57,12 @@ export async function measurePayPath(warmup = 3_000, samples = 2_000): Promise<P
   const companion = await spawnServer('companion', { env: { BENCH_GATEWAY_URL: gateway.url, BENCH_DATABASE_URL: join(dir, 'ledger.db') } });
   const client = new LoopbackClient(1);
   try {
-    const openSession = async () =>
-      (JSON.parse(expectStatus(await client.json('POST', `${companion.url}/api/checkout/sessions`, { amount: 1010, currency: 'UAH', description: 'Green tea, 250 g' }, ADMIN), 201, 'open a session').body) as { id: string }).id;
-    const pay = async (sessionId: string) => {
-      const reply = await client.json('POST', `${companion.url}/api/checkout/sessions/${sessionId}/pay`, { card: card('success'), customer: CUSTOMER, fingerprint: FINGERPRINT }, { Accept: 'application/json' });
-      const { status } = JSON.parse(expectStatus(reply, 200, 'pay').body) as { status: string };
-      if (status !== 'success') throw new Error(`pay: ${status}`);
-    };
-    for (let i = 0; i < warmup; i += 1) await pay(await openSession());
+    const pay = async (sessionId: string) => expectPaid(await sendPay(client, companion.url, sessionId));
+    for (let i = 0; i < warmup; i += 1) await pay(await openSession(client, companion.url));
 
     const sessions: string[] = [];
     const openedFrom = companion.cpuMs();
-    for (let i = 0; i < samples; i += 1) sessions.push(await openSession());
+    for (let i = 0; i < samples; i += 1) sessions.push(await openSession(client, companion.url));
     const openSessionCpuMs = (companion.cpuMs() - openedFrom) / samples;
 
     const times: number[] = [];

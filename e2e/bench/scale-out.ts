@@ -6,13 +6,12 @@
  * ledger is read: every payment answered `success` is in success there, no session holds a
  * second attempt (nothing doubled), and nothing moved backwards.
  */
-import { CUSTOMER, FINGERPRINT, card } from '../../server/companion/test/cards.js';
 import { openLedger } from '../../server/ledger/index.js';
+import { expectPaid, openSession, sendPay } from './load/checkout.js';
 import { LoopbackClient } from './load/http-client.js';
-import type { Reply } from './load/http-client.js';
 import { closedLoop } from './load/latency.js';
 import { databaseCpu, usedBetween } from './servers/database-cpu.js';
-import { BENCH_ADMIN_TOKEN, spawnServer } from './servers/processes.js';
+import { spawnServer } from './servers/processes.js';
 import type { ServerProcess } from './servers/processes.js';
 
 export interface ScaleOutRun {
@@ -35,13 +34,6 @@ export interface InstancesFigures {
 
 export const DEFAULT_SCALE_OUT: ScaleOutRun = { callers: 8, durationMs: 5_000 };
 
-const ADMIN = { Authorization: `Bearer ${BENCH_ADMIN_TOKEN}` };
-
-function expectOk(reply: Reply, what: string): Record<string, unknown> {
-  if (reply.status < 200 || reply.status > 299) throw new Error(`${what}: HTTP ${reply.status} ${reply.body.slice(0, 300)}`);
-  return JSON.parse(reply.body) as Record<string, unknown>;
-}
-
 /** `instances` companions on `schema` of `databaseUrl`, paid through for `run.durationMs`. */
 export async function measureInstances(databaseUrl: string, schema: string, instances: number, run: ScaleOutRun = DEFAULT_SCALE_OUT): Promise<InstancesFigures> {
   const sandbox = await spawnServer('sandbox');
@@ -58,13 +50,9 @@ export async function measureInstances(databaseUrl: string, schema: string, inst
     const pay = async (index: number) => {
       const via = index % companions.length;
       const base = companions[via]!.url;
-      const session = expectOk(await client.json('POST', `${companions[0]!.url}/api/checkout/sessions`, { amount: 1010, currency: 'UAH', description: 'Green tea, 250 g' }, ADMIN), 'open a session');
-      const answer = expectOk(
-        await client.json('POST', `${base}/api/checkout/sessions/${session.id as string}/pay`, { card: card('success'), customer: CUSTOMER, fingerprint: FINGERPRINT }, { 'User-Agent': 'payform-bench/1' }),
-        'pay',
-      );
-      if (answer.status !== 'success') throw new Error(`pay: ${String(answer.status)}`);
-      paid.push({ sessionId: session.id as string, orderId: answer.order_id as string });
+      const sessionId = await openSession(client, companions[0]!.url);
+      const answer = expectPaid(await sendPay(client, base, sessionId));
+      paid.push({ sessionId, orderId: answer.order_id });
       answered[via]! += 1;
     };
     // Warm-up: a fresh process compiles its hot functions over its first thousand payments (overhead.ts).
