@@ -7,7 +7,7 @@
  * default). A published .d.ts that needs a package the merchant has no reason to install, or
  * that does not compile itself, fails here; so does a README's promise about the types that
  * stopped holding (a fraction of a minor unit compiles). One program, under Node's resolution:
- * checking every declaration file costs most of its 10 s, and attw (lint.test.ts) already
+ * checking every declaration file costs most of its 13 s, and attw (lint.test.ts) already
  * resolves each entry point the way bundlers do.
  */
 import { execFile } from 'node:child_process';
