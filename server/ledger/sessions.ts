@@ -63,6 +63,25 @@ const paymentColumns = Object.keys({
   unsent_at: true,
 } satisfies Record<keyof PaymentRow, true>) as (keyof PaymentRow)[];
 
+/** Every column of a session row, for the prepared INSERT that opens one. */
+const sessionColumns = Object.keys({
+  id: true,
+  order_id: true,
+  amount: true,
+  currency: true,
+  description: true,
+  method: true,
+  split: true,
+  customer: true,
+  customer_id: true,
+  return_url: true,
+  allowed_modes: true,
+  card_id: true,
+  created_at: true,
+  expires_at: true,
+  closed_at: true,
+} satisfies Record<keyof CheckoutSessionRow, true>) as (keyof CheckoutSessionRow)[];
+
 type BySession = { sessionId: string };
 
 /** A payment column as the session read names it beside the session's own (both have order_id, amount…). */
@@ -83,6 +102,16 @@ const statements = oncePerLedger((ctx: LedgerContext) => ({
   lockedSessionWithAttempt: prepareQuery<BySession, SessionWithAttemptRow>((slot) => sessionWithAttempt(ctx, slot('sessionId')).$call(lockingRead(ctx, 's')) as never),
   latestAttempt: prepareQuery<BySession, PaymentRow>((slot) =>
     ctx.db.selectFrom('payments').selectAll().where('session_id', '=', slot('sessionId')).orderBy('attempt', 'desc').limit(sql.lit(1)),
+  ),
+  // A merchant's order id must not be one a payment already carries (an attempt's `:n` id).
+  paymentWithOrderId: prepareQuery<{ orderId: string }, Pick<PaymentRow, 'order_id'>>((slot) =>
+    ctx.db.selectFrom('payments').select('order_id').where('order_id', '=', slot('orderId')),
+  ),
+  insertSession: prepareQuery<CheckoutSessionRow, never>((slot) =>
+    ctx.db
+      .insertInto('checkout_sessions')
+      .values(Object.fromEntries(sessionColumns.map((column) => [column, slot(column)])) as unknown as CheckoutSessionRow)
+      .onConflict((oc) => oc.doNothing()),
   ),
   insertPayment: prepareQuery<PaymentRow, never>((slot) =>
     ctx.db
@@ -130,9 +159,10 @@ export async function createSession(ctx: LedgerContext, input: NewCheckoutSessio
     expires_at: now + (session.ttlSeconds ?? DEFAULT_TTL_SECONDS) * 1000,
     closed_at: null,
   };
-  const paymentWithId = await ctx.db.selectFrom('payments').select('order_id').where('order_id', '=', row.order_id).executeTakeFirst();
-  const inserted = paymentWithId ? 0n : (await ctx.db.insertInto('checkout_sessions').values(row).onConflict((oc) => oc.doNothing()).executeTakeFirstOrThrow()).numInsertedOrUpdatedRows;
-  if (!inserted) throw new LedgerConflict('order_id_taken', `order id ${row.order_id} is already used`);
+  const prepared = statements(ctx);
+  // An order id made here is 76 random bits: no payment carries it yet.
+  const taken = session.orderId !== undefined && (await prepared.paymentWithOrderId(ctx.db, { orderId: row.order_id })).rows.length > 0;
+  if (taken || !(await prepared.insertSession(ctx.db, row)).numAffectedRows) throw new LedgerConflict('order_id_taken', `order id ${row.order_id} is already used`);
   return toSession(row, null, now);
 }
 
