@@ -196,18 +196,20 @@ await section('overhead', 'companion overhead', async () => {
   }
 });
 
-// This checkout only: no budget of its own, it tells the overhead run's CPU a payment apart.
+// No budget of its own: it tells the overhead run's CPU a payment apart (old beside new under --baseline).
 await section('pay-path', 'the pay request alone, against a gateway that answers at once', async () => {
-  const path = await measurePayPath();
-  const title = '3. Companion overhead (pay: via companion vs straight to the sandbox)';
-  add({
-    section: title,
-    name: 'companion CPU per pay request alone (instant gateway, no webhook)',
-    value: path.payCpuMs,
-    unit: 'ms',
-    detail: `round trip p50 ${path.roundTrip.p50.toFixed(2)} ms, p99 ${path.roundTrip.p99.toFixed(2)} ms (${path.roundTrip.samples}, one at a time)`,
-  });
-  add({ section: title, name: 'companion CPU to open a session', value: path.openSessionCpuMs, unit: 'ms' });
+  for (const tree of trees) {
+    const path = await inTree(tree, 'e2e/bench/pay-path.ts', 'measurePayPath', [], () => measurePayPath());
+    const title = '3. Companion overhead (pay: via companion vs straight to the sandbox)';
+    add({
+      section: title,
+      name: labelled(tree, 'companion CPU per pay request alone (instant gateway, no webhook)'),
+      value: path.payCpuMs,
+      unit: 'ms',
+      detail: `round trip p50 ${path.roundTrip.p50.toFixed(2)} ms, p99 ${path.roundTrip.p99.toFixed(2)} ms (${path.roundTrip.samples}, one at a time)`,
+    });
+    add({ section: title, name: labelled(tree, 'companion CPU to open a session'), value: path.openSessionCpuMs, unit: 'ms' });
+  }
 });
 
 await section('scale-out', 'one and two companions on one PostgreSQL', async () => {
