@@ -8,8 +8,9 @@
  *   npm run bench -- --no-build              measure the widget as it is in widget/dist
  *   DATABASE_URL=postgres://… npm run bench  ingest on PostgreSQL too, and scale-out (one and two companions)
  *   BENCH_CPU_PROFILE_DIR=/tmp/p npm run bench -- --only=overhead   V8 CPU profiles of the servers
- *   npm run bench -- --baseline=main         the overhead and ingest figures of <rev> too, measured
- *                                            beside this checkout's in the same run, alternating
+ *   npm run bench -- --baseline=main         the overhead, pay-path and ingest figures of <rev> too,
+ *                                            measured beside this checkout's in the same run
+ *   npm run bench -- --baseline=main --rounds=3   each tree 3 times, turns alternating; the median run kept
  *
  * Exit code 1 when a measurement failed or a correctness check of one broke (an event applied
  * twice, a payment left unsettled); budgets missed are reported, not failed.
@@ -29,6 +30,7 @@ import { hasStartScript, measureStartup } from './startup.js';
 import { baselineTree, currentTree } from './trees/baseline.js';
 import type { Tree } from './trees/baseline.js';
 import { measureInTree } from './trees/measure.js';
+import { alternatingRuns, medianRun, runsNote } from './trees/rounds.js';
 import { measureWidgetLoad } from './widget-load.js';
 import { measureMerchantBuild } from './merchant-build.js';
 import { DEFAULT_SCALE_OUT, measureInstances } from './scale-out.js';
@@ -52,11 +54,25 @@ const baselineRevision = args.find((arg) => arg.startsWith('--baseline='))?.slic
 const trees: Tree[] = [...(baselineRevision ? [baselineTree(ROOT, baselineRevision)] : []), currentTree(ROOT)];
 process.once('exit', () => trees.forEach((tree) => tree.dispose()));
 const sideBySide = trees.length > 1;
+const roundsArg = args.find((arg) => arg.startsWith('--rounds='))?.slice('--rounds='.length) ?? '1';
+const rounds = Number(roundsArg);
+if (!Number.isInteger(rounds) || rounds < 1 || rounds > 20) throw new Error(`--rounds=${roundsArg}: must be a whole number from 1 to 20`);
 const labelled = (tree: Tree, name: string) => (sideBySide ? `${name} — ${tree.name}` : name);
 
 /** A measurement of `tree`'s bench: in this process alone, in a process of that tree's beside a baseline. */
 function inTree<T>(tree: Tree, module: string, fn: string, args: readonly unknown[], here: () => Promise<T>): Promise<T> {
   return sideBySide ? measureInTree<T>(tree, module, fn, args) : here();
+}
+
+/** Every tree's runs of `measure`: `--rounds` of them, the trees' turns alternating. */
+function eachTree<T>(measure: (tree: Tree) => Promise<T>) {
+  return alternatingRuns(trees, rounds, measure);
+}
+
+/** The run holding the median of `figure`, and the note listing every run's. */
+function byMedian<T>(runs: readonly T[], figure: (run: T) => number, digits: number): { run: T; value: number; note: string } {
+  const run = medianRun(runs, figure);
+  return { run, value: figure(run), note: runsNote(runs, figure, digits) };
 }
 
 const figures: Figure[] = [];
@@ -74,14 +90,14 @@ async function section(name: Section, title: string, measure: () => Promise<void
   }
 }
 
-function ingestFigures(title: string, figuresOf: IngestFigures, budget: Budget | undefined): void {
+function ingestFigures(title: string, figuresOf: IngestFigures, budget: Budget | undefined, note = ''): void {
   add({
     section: '4. Webhook ingest (verify + dedupe + persist)',
     name: title,
     value: figuresOf.perSecond,
     unit: 'events/s',
     ...(budget ? { budget } : {}),
-    detail: `${figuresOf.events} deliveries of ${figuresOf.distinct} events, duplicates ${(figuresOf.duplicateRatio * 100).toFixed(1)} %, applied twice ${figuresOf.appliedTwice}, unsettled ${figuresOf.notSettled}; ${figuresOf.cpuMicrosPerEvent.toFixed(0)} µs CPU per delivery${figuresOf.databaseCpuMicrosPerEvent === undefined ? '' : `, PostgreSQL's backends ${figuresOf.databaseCpuMicrosPerEvent.toFixed(0)} µs`}`,
+    detail: `${figuresOf.events} deliveries of ${figuresOf.distinct} events, duplicates ${(figuresOf.duplicateRatio * 100).toFixed(1)} %, applied twice ${figuresOf.appliedTwice}, unsettled ${figuresOf.notSettled}; ${figuresOf.cpuMicrosPerEvent.toFixed(0)} µs CPU per delivery${figuresOf.databaseCpuMicrosPerEvent === undefined ? '' : `, PostgreSQL's backends ${figuresOf.databaseCpuMicrosPerEvent.toFixed(0)} µs`}${note}`,
   });
   if (figuresOf.appliedTwice !== 0) failures.push(`${title}: ${figuresOf.appliedTwice} event(s) applied twice`);
   if (figuresOf.notSettled !== 0) failures.push(`${title}: ${figuresOf.notSettled} payment(s) not settled`);
@@ -153,62 +169,71 @@ await section('widget-load', 'module load → interactive <pay-form> in Chromium
 });
 
 await section('overhead', 'companion overhead', async () => {
-  for (const tree of trees) {
-    const overhead = await inTree(tree, 'e2e/bench/overhead.ts', 'measureCompanionOverhead', [DEFAULT_OVERHEAD], () => measureCompanionOverhead(DEFAULT_OVERHEAD));
+  const measure = (tree: Tree) => inTree(tree, 'e2e/bench/overhead.ts', 'measureCompanionOverhead', [DEFAULT_OVERHEAD], () => measureCompanionOverhead(DEFAULT_OVERHEAD));
+  for (const { tree, runs } of await eachTree(measure)) {
     const title = '3. Companion overhead (pay: via companion vs straight to the sandbox)';
+    const p50 = byMedian(runs, (run) => run.addedP50, 2);
     add({
       section: title,
       name: labelled(tree, 'p50 latency added by the companion'),
-      value: overhead.addedP50,
+      value: p50.value,
       unit: 'ms',
       budget: { kind: 'max', limit: 1, text: '1 ms' },
-      detail: `direct p50 ${overhead.direct.p50.toFixed(2)} ms, via companion p50 ${overhead.viaCompanion.p50.toFixed(2)} ms (${overhead.direct.samples} pairs, one at a time)`,
+      detail: `direct p50 ${p50.run.direct.p50.toFixed(2)} ms, via companion p50 ${p50.run.viaCompanion.p50.toFixed(2)} ms (${p50.run.direct.samples} pairs, one at a time)${p50.note}`,
     });
+    const p99 = byMedian(runs, (run) => run.addedP99, 2);
     add({
       section: title,
       name: labelled(tree, 'p99 latency added by the companion'),
-      value: overhead.addedP99,
+      value: p99.value,
       unit: 'ms',
-      detail: `direct p99 ${overhead.direct.p99.toFixed(2)} ms, via companion p99 ${overhead.viaCompanion.p99.toFixed(2)} ms`,
+      detail: `direct p99 ${p99.run.direct.p99.toFixed(2)} ms, via companion p99 ${p99.run.viaCompanion.p99.toFixed(2)} ms${p99.note}`,
     });
+    const ratio = byMedian(runs, (run) => run.throughputRatio, 2);
     add({
       section: title,
-      name: labelled(tree, `throughput via companion ÷ direct (${overhead.concurrency} callers)`),
-      value: overhead.throughputRatio,
+      name: labelled(tree, `throughput via companion ÷ direct (${ratio.run.concurrency} callers)`),
+      value: ratio.value,
       unit: '×',
       budget: { kind: 'min', limit: 0.85, text: '0.85' },
-      detail: `${overhead.viaCompanionPerSecond.toFixed(0)} vs ${overhead.directPerSecond.toFixed(0)} payments/s`,
+      detail: `${ratio.run.viaCompanionPerSecond.toFixed(0)} vs ${ratio.run.directPerSecond.toFixed(0)} payments/s${ratio.note}`,
     });
+    const companion = byMedian(runs, (run) => run.companionCpuMsPerPayment, 2);
     add({
       section: title,
       name: labelled(tree, 'companion CPU per payment (its webhooks included)'),
-      value: overhead.companionCpuMsPerPayment,
+      value: companion.value,
       unit: 'ms',
       budget: { kind: 'max', limit: 1.5, text: '1.5 ms' },
+      ...(companion.note ? { detail: companion.note.slice(2) } : {}),
     });
+    const sandbox = byMedian(runs, (run) => run.sandboxCpuMsPerPayment, 2);
     add({
       section: title,
       name: labelled(tree, 'sandbox CPU per payment'),
-      value: overhead.sandboxCpuMsPerPayment,
+      value: sandbox.value,
       unit: 'ms',
       budget: { kind: 'max', limit: 1, text: '1 ms' },
+      ...(sandbox.note ? { detail: sandbox.note.slice(2) } : {}),
     });
   }
 });
 
 // No budget of its own: it tells the overhead run's CPU a payment apart (old beside new under --baseline).
 await section('pay-path', 'the pay request alone, against a gateway that answers at once', async () => {
-  for (const tree of trees) {
-    const path = await inTree(tree, 'e2e/bench/pay-path.ts', 'measurePayPath', [], () => measurePayPath());
+  const measure = (tree: Tree) => inTree(tree, 'e2e/bench/pay-path.ts', 'measurePayPath', [], () => measurePayPath());
+  for (const { tree, runs } of await eachTree(measure)) {
     const title = '3. Companion overhead (pay: via companion vs straight to the sandbox)';
+    const pay = byMedian(runs, (run) => run.payCpuMs, 2);
     add({
       section: title,
       name: labelled(tree, 'companion CPU per pay request alone (instant gateway, no webhook)'),
-      value: path.payCpuMs,
+      value: pay.value,
       unit: 'ms',
-      detail: `round trip p50 ${path.roundTrip.p50.toFixed(2)} ms, p99 ${path.roundTrip.p99.toFixed(2)} ms (${path.roundTrip.samples}, one at a time)`,
+      detail: `round trip p50 ${pay.run.roundTrip.p50.toFixed(2)} ms, p99 ${pay.run.roundTrip.p99.toFixed(2)} ms (${pay.run.roundTrip.samples}, one at a time)${pay.note}`,
     });
-    add({ section: title, name: labelled(tree, 'companion CPU to open a session'), value: path.openSessionCpuMs, unit: 'ms' });
+    const open = byMedian(runs, (run) => run.openSessionCpuMs, 2);
+    add({ section: title, name: labelled(tree, 'companion CPU to open a session'), value: open.value, unit: 'ms', ...(open.note ? { detail: open.note.slice(2) } : {}) });
   }
 });
 
@@ -248,14 +273,20 @@ await section('ingest', 'webhook ingest', async () => {
     inTree(tree, 'e2e/bench/ingest.ts', 'measureLedgerIngest', [url, run, schema], () => measureLedgerIngest(url, run, schema));
   const route = (tree: Tree, url: string, run: typeof inFlight, schema?: string) =>
     inTree(tree, 'e2e/bench/ingest.ts', 'measureRouteIngest', [url, run, schema], () => measureRouteIngest(url, run, schema));
-  for (const tree of trees) ingestFigures(labelled(tree, `at the ledger, SQLite file (WAL), ${inFlight.concurrency} in flight`), await onSqlite((url) => ledger(tree, url, inFlight)), INGEST_BUDGET);
-  for (const tree of trees) ingestFigures(labelled(tree, 'at the ledger, SQLite file (WAL), one at a time'), await onSqlite((url) => ledger(tree, url, oneAtATime)), INGEST_BUDGET);
-  for (const tree of trees) ingestFigures(labelled(tree, `through POST /webhooks/gateway, SQLite file, ${inFlight.concurrency} senders`), await onSqlite((url) => route(tree, url, inFlight)), INGEST_BUDGET);
+  const eachIngest = async (title: string, measure: (tree: Tree) => Promise<IngestFigures>, budget: Budget | undefined) => {
+    for (const { tree, runs } of await eachTree(measure)) {
+      const rate = byMedian(runs, (run) => run.perSecond, 0);
+      ingestFigures(labelled(tree, title), rate.run, budget, rate.note);
+    }
+  };
+  await eachIngest(`at the ledger, SQLite file (WAL), ${inFlight.concurrency} in flight`, (tree) => onSqlite((url) => ledger(tree, url, inFlight)), INGEST_BUDGET);
+  await eachIngest('at the ledger, SQLite file (WAL), one at a time', (tree) => onSqlite((url) => ledger(tree, url, oneAtATime)), INGEST_BUDGET);
+  await eachIngest(`through POST /webhooks/gateway, SQLite file, ${inFlight.concurrency} senders`, (tree) => onSqlite((url) => route(tree, url, inFlight)), INGEST_BUDGET);
   const postgres = process.env.DATABASE_URL;
   if (postgres && /^postgres(ql)?:\/\//.test(postgres)) {
     const run = { ...inFlight, payments: 2_000 };
-    for (const tree of trees) ingestFigures(labelled(tree, `at the ledger, PostgreSQL, ${run.concurrency} in flight`), await withPostgresSchema(postgres, (schema) => ledger(tree, postgres, run, schema)), undefined);
-    for (const tree of trees) ingestFigures(labelled(tree, `through POST /webhooks/gateway, PostgreSQL, ${run.concurrency} senders`), await withPostgresSchema(postgres, (schema) => route(tree, postgres, run, schema)), POSTGRES_INGEST_BUDGET);
+    await eachIngest(`at the ledger, PostgreSQL, ${run.concurrency} in flight`, (tree) => withPostgresSchema(postgres, (schema) => ledger(tree, postgres, run, schema)), undefined);
+    await eachIngest(`through POST /webhooks/gateway, PostgreSQL, ${run.concurrency} senders`, (tree) => withPostgresSchema(postgres, (schema) => route(tree, postgres, run, schema)), POSTGRES_INGEST_BUDGET);
   } else {
     console.log('  PostgreSQL: DATABASE_URL is not a postgres:// URL; skipped (set it to measure)');
   }
