@@ -60,6 +60,8 @@ function postgres(url: string, log: StatementLog): LedgerBackend {
 
 /** What each step cost, as counts (the SQL goes in the failure message). */
 interface Counts {
+  /** Opening a session without an Idempotency-Key, its order id the ledger's. */
+  readonly openUnkeyed: number;
   readonly openSession: number;
   readonly pay: number;
   readonly webhooks: readonly number[];
@@ -99,6 +101,8 @@ async function countPayment(stack: Stack, log: StatementLog, outcome: 'success' 
   const steps = new Steps(log);
   stack.dropWebhooks = true;
   log.take();
+  await stack.json('POST', '/api/checkout/sessions', 201, { admin: true, body: { amount: 500, currency: 'UAH', description: 'Sencha, 100 g' } });
+  const openUnkeyed = steps.count();
   const session = await stack.json('POST', '/api/checkout/sessions', 201, {
     admin: true,
     headers: { 'Idempotency-Key': `counts-${outcome}` },
@@ -127,7 +131,7 @@ async function countPayment(stack: Stack, log: StatementLog, outcome: 'success' 
   const webhooks: number[] = [];
   for (const delivery of deliveries) webhooks.push(await deliver(stack, log, delivery.body, steps));
   const repeatedWebhook = await deliver(stack, log, deliveries.at(-1)!.body, steps);
-  return { counts: { openSession, pay, webhooks, repeatedWebhook, ...(returned === undefined ? {} : { returned }) }, sql: steps.sql, synced: steps.synced };
+  return { counts: { openUnkeyed, openSession, pay, webhooks, repeatedWebhook, ...(returned === undefined ? {} : { returned }) }, sql: steps.sql, synced: steps.synced };
 }
 
 /** The pinned counts of one database. */
@@ -169,14 +173,15 @@ describeCounts('SQLite', sqliteFile, {
   // (payments.ts recalledAnswer): BEGIN, the event's INSERT, one UPDATE, COMMIT.
   // The pay call of a session this process opened reads it in its claim only (session-terms.ts):
   // the claim's BEGIN, read, INSERT and COMMIT, then the answer's UPDATE and the mark's clearing.
-  card: { openSession: 4, pay: 6, webhooks: [4], repeatedWebhook: 4 },
+  // A session without a key is its INSERT alone, synced.
+  card: { openUnkeyed: 1, openSession: 4, pay: 6, webhooks: [4], repeatedWebhook: 4 },
   // The first webhook (pending) comes after the return recorded success: stale, its outcome written over the foreseen one.
-  threeDs: { openSession: 4, pay: 6, returned: 8, webhooks: [7, 4], repeatedWebhook: 4 },
-  // Synced: opening the session (the Idempotency-Key's claim, the session, the kept answer); the
-  // pay call's claim, not its answer; not the webhook that says what the answer recorded, nor a
-  // repeat. 3-D Secure: the return records the order state the gateway holds, unsynced; the late
+  threeDs: { openUnkeyed: 1, openSession: 4, pay: 6, returned: 8, webhooks: [7, 4], repeatedWebhook: 4 },
+  // Synced: the unkeyed session; opening the keyed one (the Idempotency-Key's claim, the session,
+  // the kept answer); the pay call's claim, not its answer; not the webhook that says what the
+  // answer recorded, nor a repeat. 3-D Secure: the return records the order state the gateway holds, unsynced; the late
   // pending is stale; the success says what the return recorded.
-  synced: { card: [3, 1, 0, 0], threeDs: [3, 1, 0, 0, 0, 0] },
+  synced: { card: [1, 3, 1, 0, 0], threeDs: [1, 3, 1, 0, 0, 0, 0] },
 });
 
 withTestDatabase((url) =>
@@ -184,8 +189,8 @@ withTestDatabase((url) =>
     // A webhook that steps its payment (forward, or the same status refreshed) or finds it past
     // that is one statement outside any transaction, with its group's (events.ts); so is a
     // repeat. Clearing a told change's mark alone is one UPDATE, outside a transaction.
-    card: { openSession: 4, pay: 7, webhooks: [1], repeatedWebhook: 1 },
+    card: { openUnkeyed: 1, openSession: 4, pay: 7, webhooks: [1], repeatedWebhook: 1 },
     // The late pending is stale: stored as such by the same statement.
-    threeDs: { openSession: 4, pay: 7, returned: 8, webhooks: [1, 1], repeatedWebhook: 1 },
+    threeDs: { openUnkeyed: 1, openSession: 4, pay: 7, returned: 8, webhooks: [1, 1], repeatedWebhook: 1 },
   }),
 );
