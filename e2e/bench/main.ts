@@ -57,6 +57,9 @@ const sideBySide = trees.length > 1;
 const roundsArg = args.find((arg) => arg.startsWith('--rounds='))?.slice('--rounds='.length) ?? '1';
 const rounds = Number(roundsArg);
 if (!Number.isInteger(rounds) || rounds < 1 || rounds > 20) throw new Error(`--rounds=${roundsArg}: must be a whole number from 1 to 20`);
+if (sideBySide && rounds === 1) {
+  console.log('  one run of each side: on a shared VM the same code can measure far apart from one run to the next; --rounds=3 reports medians');
+}
 const labelled = (tree: Tree, name: string) => (sideBySide ? `${name} — ${tree.name}` : name);
 
 /** A measurement of `tree`'s bench: in this process alone, in a process of that tree's beside a baseline. */
