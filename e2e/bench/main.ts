@@ -237,6 +237,18 @@ await section('pay-path', 'the pay request alone, against a gateway that answers
     });
     const open = byMedian(runs, (run) => run.openSessionCpuMs, 2);
     add({ section: title, name: labelled(tree, 'companion CPU to open a session'), value: open.value, unit: 'ms', ...(open.note ? { detail: open.note.slice(2) } : {}) });
+    // A baseline older than the floor measured none.
+    const withFloor = runs.filter((run) => run.floorPayCpuMs !== undefined) as Array<Required<(typeof runs)[number]>>;
+    if (withFloor.length === 0) continue;
+    const floor = byMedian(withFloor, (run) => run.floorPayCpuMs, 2);
+    const over = byMedian(withFloor, (run) => run.payCpuMs / run.floorPayCpuMs, 2);
+    add({
+      section: title,
+      name: labelled(tree, 'the floor: the least a relay does a pay request (HTTP, synced claim, gateway call, record)'),
+      value: floor.value,
+      unit: 'ms',
+      detail: `the companion's pay request ${over.value.toFixed(2)}× the floor's CPU in the same run${floor.note}`,
+    });
   }
 });
 

@@ -5,6 +5,9 @@
  * pays against a gateway that answers at once and sends no webhook: a sandbox answer captured
  * once, re-addressed to each order, served from this process. One request at a time, after a
  * warm-up: the CPU of `POST …/pay` and of opening a session, and the pay request's round trip.
+ * The floor (servers/floor.ts), the least a relay does, pays against the same gateway from the
+ * same client, in blocks taking turns with the companion's: the companion's CPU over the floor's
+ * is the cost of what payform adds, and holds better than either figure alone on a drifting VM.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -17,6 +20,7 @@ import { LoopbackClient } from './load/http-client.js';
 import { summarise, timed } from './load/latency.js';
 import type { LatencySummary } from './load/latency.js';
 import { spawnServer } from './servers/processes.js';
+import type { ServerProcess } from './servers/processes.js';
 
 export interface PayPathFigures {
   /** Companion CPU a pay request, ms. */
@@ -24,6 +28,8 @@ export interface PayPathFigures {
   /** Companion CPU to open a session (the merchant's backend, before the page), ms. */
   readonly openSessionCpuMs: number;
   readonly roundTrip: LatencySummary;
+  /** The floor's CPU a pay request, ms (absent from a baseline older than the floor). */
+  readonly floorPayCpuMs?: number;
 }
 
 /** A gateway that answers every payment at once with `answer`, addressed to the order asked for. */
@@ -51,14 +57,22 @@ async function sandboxAnswer(): Promise<Record<string, unknown>> {
   }
 }
 
+/** The pay requests alternate between the companion and the floor in this many blocks, so a drift of the machine falls on both. */
+const BLOCKS = 4;
+
 export async function measurePayPath(warmup = 3_000, samples = 2_000): Promise<PayPathFigures> {
   const gateway = await instantGateway(await sandboxAnswer());
   const dir = mkdtempSync(join(tmpdir(), 'payform-bench-pay-path-'));
-  const companion = await spawnServer('companion', { env: { BENCH_GATEWAY_URL: gateway.url, BENCH_DATABASE_URL: join(dir, 'ledger.db') } });
   const client = new LoopbackClient(1);
+  const servers: ServerProcess[] = [];
   try {
-    const pay = async (sessionId: string) => expectPaid(await sendPay(client, companion.url, sessionId));
-    for (let i = 0; i < warmup; i += 1) await pay(await openSession(client, companion.url));
+    const companion = await spawnServer('companion', { env: { BENCH_GATEWAY_URL: gateway.url, BENCH_DATABASE_URL: join(dir, 'ledger.db') } });
+    servers.push(companion);
+    // The floor keeps no sessions: every request names the same one.
+    const floor = await spawnServer('floor', { env: { BENCH_GATEWAY_URL: gateway.url, BENCH_DATABASE_URL: join(dir, 'floor.db') } });
+    servers.push(floor);
+    for (let i = 0; i < warmup; i += 1) await payOnce(client, companion.url, await openSession(client, companion.url));
+    await payEach(client, floor, Array.from({ length: warmup }, () => 'floor'));
 
     const sessions: string[] = [];
     const openedFrom = companion.cpuMs();
@@ -66,13 +80,33 @@ export async function measurePayPath(warmup = 3_000, samples = 2_000): Promise<P
     const openSessionCpuMs = (companion.cpuMs() - openedFrom) / samples;
 
     const times: number[] = [];
-    const paidFrom = companion.cpuMs();
-    for (const sessionId of sessions) times.push((await timed(() => pay(sessionId))).ms);
-    return { payCpuMs: (companion.cpuMs() - paidFrom) / samples, openSessionCpuMs, roundTrip: summarise(times) };
+    let companionCpuMs = 0;
+    let floorCpuMs = 0;
+    const size = Math.ceil(samples / BLOCKS);
+    for (let from = 0; from < samples; from += size) {
+      const block = sessions.slice(from, from + size);
+      const paid = await payEach(client, companion, block);
+      times.push(...paid.times);
+      companionCpuMs += paid.cpuMs;
+      floorCpuMs += (await payEach(client, floor, block.map(() => 'floor'))).cpuMs;
+    }
+    return { payCpuMs: companionCpuMs / samples, openSessionCpuMs, roundTrip: summarise(times), floorPayCpuMs: floorCpuMs / samples };
   } finally {
     client.close();
-    await companion.stop();
+    await Promise.all(servers.map((server) => server.stop()));
     gateway.close();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+function payOnce(client: LoopbackClient, url: string, sessionId: string) {
+  return sendPay(client, url, sessionId).then(expectPaid);
+}
+
+/** Pays each session one after another: the server's CPU for all of them (ms), and each round trip. */
+async function payEach(client: LoopbackClient, server: ServerProcess, sessions: readonly string[]): Promise<{ cpuMs: number; times: number[] }> {
+  const times: number[] = [];
+  const from = server.cpuMs();
+  for (const sessionId of sessions) times.push((await timed(() => payOnce(client, server.url, sessionId))).ms);
+  return { cpuMs: server.cpuMs() - from, times };
 }

@@ -35,7 +35,7 @@ export interface SpawnOptions {
 }
 
 /** Spawns `serve.ts <role>` and resolves once it prints its URL. */
-export async function spawnServer(role: 'sandbox' | 'companion' | 'sink', options: SpawnOptions = {}): Promise<ServerProcess> {
+export async function spawnServer(role: 'sandbox' | 'companion' | 'sink' | 'floor', options: SpawnOptions = {}): Promise<ServerProcess> {
   const stderr = options.logFile ? openSync(options.logFile, 'a') : 'ignore';
   const profileDir = options.cpuProfileDir ?? process.env.BENCH_CPU_PROFILE_DIR;
   const child = spawn(

@@ -8,6 +8,7 @@
  *   tsx e2e/bench/servers/serve.ts sandbox
  *   BENCH_GATEWAY_URL=… BENCH_DATABASE_URL=… tsx e2e/bench/servers/serve.ts companion
  *   tsx e2e/bench/servers/serve.ts sink
+ *   BENCH_GATEWAY_URL=… BENCH_DATABASE_URL=… tsx e2e/bench/servers/serve.ts floor
  */
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
@@ -20,6 +21,7 @@ import { createLogger } from '../../../server/companion/log/logger.js';
 import type { LogLevel } from '../../../server/companion/log/logger.js';
 import { createSandbox } from '../../../server/sandbox/app.js';
 import { benchCredentials, sandboxFor } from './credentials.js';
+import { floorRelay } from './floor.js';
 import { BENCH_ADMIN_TOKEN } from './processes.js';
 
 type Handler = (request: Request, env: unknown) => Response | Promise<Response>;
@@ -83,9 +85,15 @@ async function startCompanion(): Promise<() => Promise<void>> {
  * being charged to the companion, which knows nothing of those orders.
  */
 async function startSink(): Promise<() => Promise<void>> {
-  const server = createServer((request, response) => {
-    request.resume().once('end', () => response.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': 17 }).end('{"received":true}'));
-  });
+  return serveReady(
+    createServer((request, response) => {
+      request.resume().once('end', () => response.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': 17 }).end('{"received":true}'));
+    }),
+  );
+}
+
+/** `server` on 127.0.0.1 and a free port, keeping connections open, its URL printed as the ready line. */
+async function serveReady(server: Server): Promise<() => Promise<void>> {
   server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   console.log(JSON.stringify({ ready: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }));
@@ -95,7 +103,15 @@ async function startSink(): Promise<() => Promise<void>> {
   };
 }
 
-const STARTERS: Readonly<Record<string, () => Promise<() => Promise<void>>>> = { sandbox: startSandbox, companion: startCompanion, sink: startSink };
+/** The least a payment relay does (floor.ts). */
+async function startFloor(): Promise<() => Promise<void>> {
+  const gatewayUrl = process.env.BENCH_GATEWAY_URL;
+  const databaseUrl = process.env.BENCH_DATABASE_URL;
+  if (!gatewayUrl || !databaseUrl) throw new Error('BENCH_GATEWAY_URL and BENCH_DATABASE_URL are required');
+  return serveReady(floorRelay(gatewayUrl, databaseUrl));
+}
+
+const STARTERS: Readonly<Record<string, () => Promise<() => Promise<void>>>> = { sandbox: startSandbox, companion: startCompanion, sink: startSink, floor: startFloor };
 
 // BENCH_MEMORY_LOG_MS: a line of process.memoryUsage() on standard error that often, after a
 // full collection when the process runs with --expose-gc (to tell a leak from a lazy heap).
@@ -109,7 +125,7 @@ if (memoryLogMs > 0) {
 
 const role = process.argv[2];
 const starter = role === undefined ? undefined : STARTERS[role];
-if (!starter) throw new Error(`usage: serve.ts sandbox|companion|sink, not ${role ?? 'nothing'}`);
+if (!starter) throw new Error(`usage: serve.ts sandbox|companion|sink|floor, not ${role ?? 'nothing'}`);
 const stop = await starter();
 let stopping = false;
 const exit = () => {
