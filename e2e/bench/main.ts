@@ -10,7 +10,7 @@
  *   BENCH_CPU_PROFILE_DIR=/tmp/p npm run bench -- --only=overhead   V8 CPU profiles of the servers
  *   npm run bench -- --baseline=main         the overhead, pay-path and ingest figures of <rev> too,
  *                                            measured beside this checkout's in the same run
- *   npm run bench -- --baseline=main --rounds=3   each tree 3 times, turns alternating; the median run kept
+ *   npm run bench -- --baseline=main --rounds=3   each side 3 times, turns alternating; each figure its median
  *
  * Exit code 1 when a measurement failed or a correctness check of one broke (an event applied
  * twice, a payment left unsettled); budgets missed are reported, not failed.

@@ -25,7 +25,8 @@ export function floorRelay(gatewayUrl: string, databasePath: string): Server {
   const wal = openSync(`${databasePath}-wal`, 'r+');
   const dispatcher = new Agent({ keepAliveTimeout: 60_000 });
 
-  async function pay(sessionId: string, body: Record<string, unknown>): Promise<string> {
+  async function pay(sessionId: string, text: string): Promise<string> {
+    const body = JSON.parse(text) as Record<string, unknown>;
     const orderId = randomUUID().replaceAll('-', '').slice(0, 20);
     begin.run();
     claim.run(orderId, sessionId);
@@ -37,8 +38,8 @@ export function floorRelay(gatewayUrl: string, databasePath: string): Server {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ ...body, order_id: orderId, amount: '10.10', currency: 'UAH' }),
     });
-    const text = await answer.body.text();
-    const { status } = record.get((JSON.parse(text) as { status: string }).status, text, orderId) as { status: string };
+    const answered = await answer.body.text();
+    const { status } = record.get((JSON.parse(answered) as { status: string }).status, answered, orderId) as { status: string };
     return JSON.stringify({ status, order_id: orderId });
   }
 
@@ -47,7 +48,8 @@ export function floorRelay(gatewayUrl: string, databasePath: string): Server {
     incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
     incoming.on('end', () => {
       const sessionId = incoming.url?.split('/')[4] ?? '';
-      pay(sessionId, JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>).then(
+      // A body it cannot read is answered 502 like a failed call: the floor never stops mid-run.
+      pay(sessionId, Buffer.concat(chunks).toString('utf8')).then(
         (answer) => outgoing.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(answer) }).end(answer),
         (error: unknown) => outgoing.writeHead(502).end(String(error)),
       );
