@@ -48,10 +48,11 @@ export function floorRelay(gatewayUrl: string, databasePath: string): Server {
     incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
     incoming.on('end', () => {
       const sessionId = incoming.url?.split('/')[4] ?? '';
-      // A body it cannot read is answered 502 like a failed call: the floor never stops mid-run.
+      // A body it cannot read is answered 502 like a failed call: the floor never stops mid-run,
+      // and never echoes the error (JSON.parse quotes the body, and the body holds a card).
       pay(sessionId, Buffer.concat(chunks).toString('utf8')).then(
         (answer) => outgoing.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(answer) }).end(answer),
-        (error: unknown) => outgoing.writeHead(502).end(String(error)),
+        () => outgoing.writeHead(502).end('the floor could not pay'),
       );
     });
   });
