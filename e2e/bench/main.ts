@@ -43,6 +43,7 @@ type Section = (typeof SECTIONS)[number];
 const INGEST_BUDGET: Budget = { kind: 'min', limit: 5_000, text: '5,000 events/s' };
 const POSTGRES_INGEST_BUDGET: Budget = { kind: 'min', limit: 3_000, text: '3,000 events/s' };
 const KIB = 1024;
+const OVERHEAD_SECTION = '3. Companion overhead (pay: via companion vs straight to the sandbox)';
 
 const args = process.argv.slice(2);
 const onlyArg = args.find((arg) => arg.startsWith('--only='))?.slice('--only='.length);
@@ -72,15 +73,25 @@ function eachTree<T>(measure: (tree: Tree) => Promise<T>) {
   return alternatingRuns(trees, rounds, measure);
 }
 
-/** The run holding the median of `figure`, and the note listing every run's. */
-function byMedian<T>(runs: readonly T[], figure: (run: T) => number, digits: number): { run: T; value: number; note: string } {
-  const run = medianRun(runs, figure);
-  return { run, value: figure(run), note: runsNote(runs, figure, digits) };
-}
-
 const figures: Figure[] = [];
 const failures: string[] = [];
 const add = (figure: Omit<Figure, 'load'>) => figures.push({ ...figure, load: currentLoad() });
+
+/** A figure of a tree's runs: the median of `value` over them, labelled with the tree. */
+interface MedianFigure<T> extends Omit<Figure, 'load' | 'value' | 'detail'> {
+  readonly value: (run: T) => number;
+  /** Decimals of each run's value in the note; default 2. */
+  readonly digits?: number;
+  /** What else the run holding the median says. */
+  readonly detail?: (run: T) => string;
+}
+
+/** Adds the median of `figure.value` over `runs`, its run's detail and then every run's value beside it. */
+function addMedian<T>(tree: Tree, runs: readonly T[], { value, digits = 2, detail, name, ...figure }: MedianFigure<T>): void {
+  const run = medianRun(runs, value);
+  const details = [detail?.(run), runsNote(runs, value, digits)].filter((text) => text);
+  add({ ...figure, name: labelled(tree, name), value: value(run), ...(details.length > 0 ? { detail: details.join('; ') } : {}) });
+}
 
 async function section(name: Section, title: string, measure: () => Promise<void>): Promise<void> {
   if (!selected.has(name)) return;
@@ -93,17 +104,22 @@ async function section(name: Section, title: string, measure: () => Promise<void
   }
 }
 
-function ingestFigures(title: string, figuresOf: IngestFigures, budget: Budget | undefined, note = ''): void {
-  add({
+/** Every run is checked, not only the median's: an event applied twice in any of them is a failure. */
+function ingestFigures(tree: Tree, title: string, runs: readonly IngestFigures[], budget: Budget | undefined): void {
+  addMedian(tree, runs, {
     section: '4. Webhook ingest (verify + dedupe + persist)',
     name: title,
-    value: figuresOf.perSecond,
+    value: (run) => run.perSecond,
+    digits: 0,
     unit: 'events/s',
     ...(budget ? { budget } : {}),
-    detail: `${figuresOf.events} deliveries of ${figuresOf.distinct} events, duplicates ${(figuresOf.duplicateRatio * 100).toFixed(1)} %, applied twice ${figuresOf.appliedTwice}, unsettled ${figuresOf.notSettled}; ${figuresOf.cpuMicrosPerEvent.toFixed(0)} µs CPU per delivery${figuresOf.databaseCpuMicrosPerEvent === undefined ? '' : `, PostgreSQL's backends ${figuresOf.databaseCpuMicrosPerEvent.toFixed(0)} µs`}${note}`,
+    detail: (run) =>
+      `${run.events} deliveries of ${run.distinct} events, duplicates ${(run.duplicateRatio * 100).toFixed(1)} %, applied twice ${run.appliedTwice}, unsettled ${run.notSettled}; ${run.cpuMicrosPerEvent.toFixed(0)} µs CPU per delivery${run.databaseCpuMicrosPerEvent === undefined ? '' : `, PostgreSQL's backends ${run.databaseCpuMicrosPerEvent.toFixed(0)} µs`}`,
   });
-  if (figuresOf.appliedTwice !== 0) failures.push(`${title}: ${figuresOf.appliedTwice} event(s) applied twice`);
-  if (figuresOf.notSettled !== 0) failures.push(`${title}: ${figuresOf.notSettled} payment(s) not settled`);
+  for (const run of runs) {
+    if (run.appliedTwice !== 0) failures.push(`${labelled(tree, title)}: ${run.appliedTwice} event(s) applied twice`);
+    if (run.notSettled !== 0) failures.push(`${labelled(tree, title)}: ${run.notSettled} payment(s) not settled`);
+  }
 }
 
 async function withPostgresSchema<T>(url: string, use: (schema: string) => Promise<T>): Promise<T> {
@@ -174,51 +190,37 @@ await section('widget-load', 'module load → interactive <pay-form> in Chromium
 await section('overhead', 'companion overhead', async () => {
   const measure = (tree: Tree) => inTree(tree, 'e2e/bench/overhead.ts', 'measureCompanionOverhead', [DEFAULT_OVERHEAD], () => measureCompanionOverhead(DEFAULT_OVERHEAD));
   for (const { tree, runs } of await eachTree(measure)) {
-    const title = '3. Companion overhead (pay: via companion vs straight to the sandbox)';
-    const p50 = byMedian(runs, (run) => run.addedP50, 2);
-    add({
-      section: title,
-      name: labelled(tree, 'p50 latency added by the companion'),
-      value: p50.value,
+    addMedian(tree, runs, {
+      section: OVERHEAD_SECTION,
+      name: 'p50 latency added by the companion',
+      value: (run) => run.addedP50,
       unit: 'ms',
       budget: { kind: 'max', limit: 1, text: '1 ms' },
-      detail: `direct p50 ${p50.run.direct.p50.toFixed(2)} ms, via companion p50 ${p50.run.viaCompanion.p50.toFixed(2)} ms (${p50.run.direct.samples} pairs, one at a time)${p50.note}`,
+      detail: (run) => `direct p50 ${run.direct.p50.toFixed(2)} ms, via companion p50 ${run.viaCompanion.p50.toFixed(2)} ms (${run.direct.samples} pairs, one at a time)`,
     });
-    const p99 = byMedian(runs, (run) => run.addedP99, 2);
-    add({
-      section: title,
-      name: labelled(tree, 'p99 latency added by the companion'),
-      value: p99.value,
+    addMedian(tree, runs, {
+      section: OVERHEAD_SECTION,
+      name: 'p99 latency added by the companion',
+      value: (run) => run.addedP99,
       unit: 'ms',
-      detail: `direct p99 ${p99.run.direct.p99.toFixed(2)} ms, via companion p99 ${p99.run.viaCompanion.p99.toFixed(2)} ms${p99.note}`,
+      detail: (run) => `direct p99 ${run.direct.p99.toFixed(2)} ms, via companion p99 ${run.viaCompanion.p99.toFixed(2)} ms`,
     });
-    const ratio = byMedian(runs, (run) => run.throughputRatio, 2);
-    add({
-      section: title,
-      name: labelled(tree, `throughput via companion ÷ direct (${ratio.run.concurrency} callers)`),
-      value: ratio.value,
+    addMedian(tree, runs, {
+      section: OVERHEAD_SECTION,
+      name: `throughput via companion ÷ direct (${DEFAULT_OVERHEAD.concurrency} callers)`,
+      value: (run) => run.throughputRatio,
       unit: '×',
       budget: { kind: 'min', limit: 0.85, text: '0.85' },
-      detail: `${ratio.run.viaCompanionPerSecond.toFixed(0)} vs ${ratio.run.directPerSecond.toFixed(0)} payments/s${ratio.note}`,
+      detail: (run) => `${run.viaCompanionPerSecond.toFixed(0)} vs ${run.directPerSecond.toFixed(0)} payments/s`,
     });
-    const companion = byMedian(runs, (run) => run.companionCpuMsPerPayment, 2);
-    add({
-      section: title,
-      name: labelled(tree, 'companion CPU per payment (its webhooks included)'),
-      value: companion.value,
+    addMedian(tree, runs, {
+      section: OVERHEAD_SECTION,
+      name: 'companion CPU per payment (its webhooks included)',
+      value: (run) => run.companionCpuMsPerPayment,
       unit: 'ms',
       budget: { kind: 'max', limit: 1.5, text: '1.5 ms' },
-      ...(companion.note ? { detail: companion.note.slice(2) } : {}),
     });
-    const sandbox = byMedian(runs, (run) => run.sandboxCpuMsPerPayment, 2);
-    add({
-      section: title,
-      name: labelled(tree, 'sandbox CPU per payment'),
-      value: sandbox.value,
-      unit: 'ms',
-      budget: { kind: 'max', limit: 1, text: '1 ms' },
-      ...(sandbox.note ? { detail: sandbox.note.slice(2) } : {}),
-    });
+    addMedian(tree, runs, { section: OVERHEAD_SECTION, name: 'sandbox CPU per payment', value: (run) => run.sandboxCpuMsPerPayment, unit: 'ms', budget: { kind: 'max', limit: 1, text: '1 ms' } });
   }
 });
 
@@ -226,28 +228,24 @@ await section('overhead', 'companion overhead', async () => {
 await section('pay-path', 'the pay request alone, against a gateway that answers at once', async () => {
   const measure = (tree: Tree) => inTree(tree, 'e2e/bench/pay-path.ts', 'measurePayPath', [], () => measurePayPath());
   for (const { tree, runs } of await eachTree(measure)) {
-    const title = '3. Companion overhead (pay: via companion vs straight to the sandbox)';
-    const pay = byMedian(runs, (run) => run.payCpuMs, 2);
-    add({
-      section: title,
-      name: labelled(tree, 'companion CPU per pay request alone (instant gateway, no webhook)'),
-      value: pay.value,
+    addMedian(tree, runs, {
+      section: OVERHEAD_SECTION,
+      name: 'companion CPU per pay request alone (instant gateway, no webhook)',
+      value: (run) => run.payCpuMs,
       unit: 'ms',
-      detail: `round trip p50 ${pay.run.roundTrip.p50.toFixed(2)} ms, p99 ${pay.run.roundTrip.p99.toFixed(2)} ms (${pay.run.roundTrip.samples}, one at a time)${pay.note}`,
+      detail: (run) => `round trip p50 ${run.roundTrip.p50.toFixed(2)} ms, p99 ${run.roundTrip.p99.toFixed(2)} ms (${run.roundTrip.samples}, one at a time)`,
     });
-    const open = byMedian(runs, (run) => run.openSessionCpuMs, 2);
-    add({ section: title, name: labelled(tree, 'companion CPU to open a session'), value: open.value, unit: 'ms', ...(open.note ? { detail: open.note.slice(2) } : {}) });
+    addMedian(tree, runs, { section: OVERHEAD_SECTION, name: 'companion CPU to open a session', value: (run) => run.openSessionCpuMs, unit: 'ms' });
     // A baseline older than the floor measured none.
     const withFloor = runs.filter((run) => run.floorPayCpuMs !== undefined) as Array<Required<(typeof runs)[number]>>;
     if (withFloor.length === 0) continue;
-    const floor = byMedian(withFloor, (run) => run.floorPayCpuMs, 2);
-    const over = byMedian(withFloor, (run) => run.payCpuMs / run.floorPayCpuMs, 2);
-    add({
-      section: title,
-      name: labelled(tree, 'the floor: the least a relay does a pay request (HTTP, synced claim, gateway call, record)'),
-      value: floor.value,
+    const over = medianRun(withFloor, (run) => run.payCpuMs / run.floorPayCpuMs);
+    addMedian(tree, withFloor, {
+      section: OVERHEAD_SECTION,
+      name: 'the floor: the least a relay does a pay request (HTTP, synced claim, gateway call, record)',
+      value: (run) => run.floorPayCpuMs,
       unit: 'ms',
-      detail: `the companion's pay request ${over.value.toFixed(2)}× the floor's CPU in the same run${floor.note}`,
+      detail: () => `the companion's pay request ${(over.payCpuMs / over.floorPayCpuMs).toFixed(2)}× the floor's CPU in the same run (median)`,
     });
   }
 });
@@ -289,10 +287,7 @@ await section('ingest', 'webhook ingest', async () => {
   const route = (tree: Tree, url: string, run: typeof inFlight, schema?: string) =>
     inTree(tree, 'e2e/bench/ingest.ts', 'measureRouteIngest', [url, run, schema], () => measureRouteIngest(url, run, schema));
   const eachIngest = async (title: string, measure: (tree: Tree) => Promise<IngestFigures>, budget: Budget | undefined) => {
-    for (const { tree, runs } of await eachTree(measure)) {
-      const rate = byMedian(runs, (run) => run.perSecond, 0);
-      ingestFigures(labelled(tree, title), rate.run, budget, rate.note);
-    }
+    for (const { tree, runs } of await eachTree(measure)) ingestFigures(tree, title, runs, budget);
   };
   await eachIngest(`at the ledger, SQLite file (WAL), ${inFlight.concurrency} in flight`, (tree) => onSqlite((url) => ledger(tree, url, inFlight)), INGEST_BUDGET);
   await eachIngest('at the ledger, SQLite file (WAL), one at a time', (tree) => onSqlite((url) => ledger(tree, url, oneAtATime)), INGEST_BUDGET);

@@ -20,7 +20,7 @@ describe('old against new in rounds', () => {
     expect(medianRun(runs, (run) => run.cpu)).toBe(runs[2]);
     expect(medianRun(runs, (run) => run.rate)).toBe(runs[0]);
     expect(medianRun(runs.slice(0, 2), (run) => run.cpu)).toBe(runs[1]);
-    expect(runsNote(runs, (run) => run.cpu, 2)).toBe('; median of 3 runs (2.40, 1.40, 1.60)');
+    expect(runsNote(runs, (run) => run.cpu, 2)).toBe('median of 3 runs (2.40, 1.40, 1.60)');
     expect(runsNote(runs.slice(0, 1), (run) => run.cpu, 2)).toBe('');
   });
 });
