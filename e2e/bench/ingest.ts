@@ -15,6 +15,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import type { ProjectCredentials } from '../../server/gateway/test-project.js';
 import { decodeWebhook, verifyWebhook, webhookForm } from '../../server/gateway/webhook.js';
 import type { WebhookEvent } from '../../server/gateway/objects.js';
@@ -28,6 +29,7 @@ import { eachConcurrently } from './load/latency.js';
 import { benchCredentials, sandboxFor } from './servers/credentials.js';
 import { databaseCpu, usedBetween } from './servers/database-cpu.js';
 import { spawnServer } from './servers/processes.js';
+import type { ServerProcess } from './servers/processes.js';
 
 export interface IngestFigures {
   readonly events: number;
@@ -192,9 +194,68 @@ export async function measureRouteIngest(databaseUrl: string, run: IngestRun = D
       ...(database ? { PGAPPNAME: database.applicationName } : {}),
     },
   });
-  const client = new LoopbackClient(run.concurrency);
   try {
-    const url = `${companion.url}/webhooks/gateway`;
+    let databaseAtStart: ReadonlyMap<number, number> | undefined;
+    const posted = await postDeliveries(companion, warm.list, list, run.concurrency, async () => {
+      databaseAtStart = await database?.sample();
+    });
+    const databaseMs = usedBetween(databaseAtStart, await database?.sample());
+    const check = await settledCheck(ledger, orders, distinct);
+    return {
+      ...posted.figures(list.length, distinct, run.concurrency),
+      ...(databaseMs === undefined ? {} : { databaseCpuMicrosPerEvent: (databaseMs * 1000) / list.length }),
+      appliedTwice: posted.appliedTwice + check.storedTwice,
+      notSettled: check.notSettled,
+    };
+  } finally {
+    await companion.stop();
+    await ledger.close();
+  }
+}
+
+/**
+ * Through the floor (servers/floor.ts), the least a webhook receiver does, posted the same
+ * deliveries as the route in the same way: what the route's rate could be on this machine.
+ */
+export async function measureFloorIngest(run: IngestRun = DEFAULT_INGEST): Promise<IngestFigures> {
+  const credentials = benchCredentials();
+  const fresh = (count: number) => Array.from({ length: count }, () => randomUUID().replaceAll('-', '').slice(0, 20));
+  const warm = run.warmup ? await deliveries(fresh(run.warmup), run.duplicateRatio, credentials) : { list: [] };
+  const orders = fresh(run.payments);
+  const { list, distinct } = await deliveries(orders, run.duplicateRatio, credentials);
+  const file = temporarySqlite();
+  try {
+    const floor = await spawnServer('floor', { env: { BENCH_GATEWAY_URL: 'http://127.0.0.1:9', BENCH_DATABASE_URL: file.url } });
+    let posted: Awaited<ReturnType<typeof postDeliveries>>;
+    try {
+      posted = await postDeliveries(floor, warm.list, list, run.concurrency);
+    } finally {
+      await floor.stop();
+    }
+    const database = new Database(file.url, { readonly: true });
+    try {
+      const status = database.prepare('select status from payments where order_id = ?').pluck();
+      const events = database.prepare('select count(*) from events where order_id = ?').pluck();
+      const notSettled = orders.filter((orderId) => status.get(orderId) !== 'success').length;
+      const stored = orders.reduce((sum, orderId) => sum + (events.get(orderId) as number), 0);
+      return { ...posted.figures(list.length, distinct, run.concurrency), appliedTwice: posted.appliedTwice + Math.max(0, stored - distinct), notSettled };
+    } finally {
+      database.close();
+    }
+  } finally {
+    file.dispose();
+  }
+}
+
+/**
+ * Posts the warm-up's deliveries to `server`'s `POST /webhooks/gateway`, then the run's, from
+ * `concurrency` senders over keep-alive connections: the run's rate and the server's CPU in it.
+ * Every delivery must be answered 200. `atStart` runs between the two.
+ */
+async function postDeliveries(server: ServerProcess, warm: readonly Delivery[], list: readonly Delivery[], concurrency: number, atStart?: () => Promise<void>) {
+  const client = new LoopbackClient(concurrency);
+  try {
+    const url = `${server.url}/webhooks/gateway`;
     let reportedNew = new Map<number, number>();
     let failures = 0;
     const post = async (delivery: Delivery) => {
@@ -204,33 +265,29 @@ export async function measureRouteIngest(databaseUrl: string, run: IngestRun = D
       if (reply.status !== 200) failures += 1;
       else if (!(JSON.parse(reply.body) as { duplicate: boolean }).duplicate) reportedNew.set(delivery.event, (reportedNew.get(delivery.event) ?? 0) + 1);
     };
-    await eachConcurrently(warm.list, run.concurrency, post);
+    await eachConcurrently(warm, concurrency, post);
     reportedNew = new Map();
-    const databaseAtStart = await database?.sample();
-    const cpuAtStart = companion.cpuMs();
+    await atStart?.();
+    const cpuAtStart = server.cpuMs();
     const start = performance.now();
-    await eachConcurrently(list, run.concurrency, post);
+    await eachConcurrently(list, concurrency, post);
     const seconds = (performance.now() - start) / 1000;
-    const cpuMs = companion.cpuMs() - cpuAtStart;
-    const databaseMs = usedBetween(databaseAtStart, await database?.sample());
+    const cpuMs = server.cpuMs() - cpuAtStart;
     if (failures > 0) throw new Error(`${failures} webhook deliveries were not answered 200`);
-    const check = await settledCheck(ledger, orders, distinct);
-    const twice = [...reportedNew.values()].filter((count) => count > 1).length;
     return {
-      events: list.length,
-      distinct,
-      duplicateRatio: (list.length - distinct) / list.length,
-      perSecond: list.length / seconds,
-      cpuMicrosPerEvent: (cpuMs * 1000) / list.length,
-      ...(databaseMs === undefined ? {} : { databaseCpuMicrosPerEvent: (databaseMs * 1000) / list.length }),
-      appliedTwice: twice + check.storedTwice,
-      notSettled: check.notSettled,
-      concurrency: run.concurrency,
+      /** Events reported new more than once. */
+      appliedTwice: [...reportedNew.values()].filter((count) => count > 1).length,
+      figures: (events: number, distinct: number, senders: number) => ({
+        events,
+        distinct,
+        duplicateRatio: (events - distinct) / events,
+        perSecond: events / seconds,
+        cpuMicrosPerEvent: (cpuMs * 1000) / events,
+        concurrency: senders,
+      }),
     };
   } finally {
     client.close();
-    await companion.stop();
-    await ledger.close();
   }
 }
 

@@ -20,7 +20,7 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { BUNDLE_BUDGET_BYTES, KEYSTROKE_BUDGET_MICROSECONDS, measureWidget } from '../../widget/budget.js';
-import { DEFAULT_INGEST, measureLedgerIngest, measureRouteIngest, temporarySqlite } from './ingest.js';
+import { DEFAULT_INGEST, measureFloorIngest, measureLedgerIngest, measureRouteIngest, temporarySqlite } from './ingest.js';
 import type { IngestFigures } from './ingest.js';
 import { DEFAULT_OVERHEAD, measureCompanionOverhead } from './overhead.js';
 import { measurePayPath } from './pay-path.js';
@@ -105,7 +105,7 @@ async function section(name: Section, title: string, measure: () => Promise<void
 }
 
 /** Every run is checked, not only the median's: an event applied twice in any of them is a failure. */
-function ingestFigures(tree: Tree, title: string, runs: readonly IngestFigures[], budget: Budget | undefined): void {
+function ingestFigures(tree: Tree, title: string, runs: readonly IngestFigures[], budget: Budget | undefined, note?: string): void {
   addMedian(tree, runs, {
     section: '4. Webhook ingest (verify + dedupe + persist)',
     name: title,
@@ -114,7 +114,7 @@ function ingestFigures(tree: Tree, title: string, runs: readonly IngestFigures[]
     unit: 'events/s',
     ...(budget ? { budget } : {}),
     detail: (run) =>
-      `${run.events} deliveries of ${run.distinct} events, duplicates ${(run.duplicateRatio * 100).toFixed(1)} %, applied twice ${run.appliedTwice}, unsettled ${run.notSettled}; ${run.cpuMicrosPerEvent.toFixed(0)} µs CPU per delivery${run.databaseCpuMicrosPerEvent === undefined ? '' : `, PostgreSQL's backends ${run.databaseCpuMicrosPerEvent.toFixed(0)} µs`}`,
+      `${run.events} deliveries of ${run.distinct} events, duplicates ${(run.duplicateRatio * 100).toFixed(1)} %, applied twice ${run.appliedTwice}, unsettled ${run.notSettled}; ${run.cpuMicrosPerEvent.toFixed(0)} µs CPU per delivery${run.databaseCpuMicrosPerEvent === undefined ? '' : `, PostgreSQL's backends ${run.databaseCpuMicrosPerEvent.toFixed(0)} µs`}${note ? `; ${note}` : ''}`,
   });
   for (const run of runs) {
     if (run.appliedTwice !== 0) failures.push(`${labelled(tree, title)}: ${run.appliedTwice} event(s) applied twice`);
@@ -274,7 +274,7 @@ await section('scale-out', 'one and two companions on one PostgreSQL', async () 
 await section('ingest', 'webhook ingest', async () => {
   const inFlight = DEFAULT_INGEST;
   const oneAtATime = { ...DEFAULT_INGEST, concurrency: 1 };
-  const onSqlite = async (measure: (url: string) => Promise<IngestFigures>) => {
+  const onSqlite = async <T>(measure: (url: string) => Promise<T>) => {
     const file = temporarySqlite();
     try {
       return await measure(file.url);
@@ -291,7 +291,19 @@ await section('ingest', 'webhook ingest', async () => {
   };
   await eachIngest(`at the ledger, SQLite file (WAL), ${inFlight.concurrency} in flight`, (tree) => onSqlite((url) => ledger(tree, url, inFlight)), INGEST_BUDGET);
   await eachIngest('at the ledger, SQLite file (WAL), one at a time', (tree) => onSqlite((url) => ledger(tree, url, oneAtATime)), INGEST_BUDGET);
-  await eachIngest(`through POST /webhooks/gateway, SQLite file, ${inFlight.concurrency} senders`, (tree) => onSqlite((url) => route(tree, url, inFlight)), INGEST_BUDGET);
+  // After each of this checkout's runs of the route, the floor (servers/floor.ts) takes the same
+  // deliveries: what a receiver's rate can be on this machine at all.
+  const current = trees.at(-1);
+  const routeAndFloor = (tree: Tree) =>
+    onSqlite(async (url) => ({ route: await route(tree, url, inFlight), floor: tree === current ? await measureFloorIngest(inFlight) : undefined }));
+  for (const { tree, runs } of await eachTree(routeAndFloor)) {
+    ingestFigures(tree, `through POST /webhooks/gateway, SQLite file, ${inFlight.concurrency} senders`, runs.map((run) => run.route), INGEST_BUDGET);
+    const paired = runs.filter((run): run is { route: IngestFigures; floor: IngestFigures } => run.floor !== undefined);
+    if (paired.length === 0) continue;
+    const over = (run: (typeof paired)[number]) => run.route.cpuMicrosPerEvent / run.floor.cpuMicrosPerEvent;
+    const note = `the route's CPU a delivery ${over(medianRun(paired, over)).toFixed(2)}× the floor's in the same round (median)`;
+    ingestFigures(tree, `the floor: the least a webhook receiver does, SQLite file, ${inFlight.concurrency} senders`, paired.map((run) => run.floor), undefined, note);
+  }
   const postgres = process.env.DATABASE_URL;
   if (postgres && /^postgres(ql)?:\/\//.test(postgres)) {
     const run = { ...inFlight, payments: 2_000 };

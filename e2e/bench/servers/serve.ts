@@ -103,12 +103,12 @@ async function serveReady(server: Server): Promise<() => Promise<void>> {
   };
 }
 
-/** The least a payment relay does (floor.ts). */
+/** The least a payment relay does (floor.ts): pay requests and webhooks. */
 async function startFloor(): Promise<() => Promise<void>> {
   const gatewayUrl = process.env.BENCH_GATEWAY_URL;
   const databaseUrl = process.env.BENCH_DATABASE_URL;
   if (!gatewayUrl || !databaseUrl) throw new Error('BENCH_GATEWAY_URL and BENCH_DATABASE_URL are required');
-  return serveReady(floorRelay(gatewayUrl, databaseUrl));
+  return serveReady(floorRelay(gatewayUrl, databaseUrl, benchCredentials().apiSecret));
 }
 
 const STARTERS: Readonly<Record<string, () => Promise<() => Promise<void>>>> = { sandbox: startSandbox, companion: startCompanion, sink: startSink, floor: startFloor };
