@@ -133,6 +133,14 @@ async function settledCheck(ledger: Ledger, orders: readonly string[], distinct:
   return { notSettled, storedTwice: Math.max(0, stored - distinct) };
 }
 
+/** What posting a run's deliveries measured. */
+type Posted = Pick<IngestFigures, 'perSecond' | 'cpuMicrosPerEvent' | 'appliedTwice'>;
+
+/** What a run posted: its deliveries, the distinct events among them, from how many senders. */
+function counts(events: number, distinct: number, concurrency: number): Pick<IngestFigures, 'events' | 'distinct' | 'duplicateRatio' | 'concurrency'> {
+  return { events, distinct, duplicateRatio: (events - distinct) / events, concurrency };
+}
+
 function ledgerOptions(schema: string | undefined): LedgerOptions {
   return schema ? { schema } : {};
 }
@@ -161,14 +169,11 @@ export async function measureLedgerIngest(databaseUrl: string, run: IngestRun = 
     const check = await settledCheck(ledger, orders, distinct);
     const twice = [...reportedNew.values()].filter((count) => count > 1).length;
     return {
-      events: list.length,
-      distinct,
-      duplicateRatio: (list.length - distinct) / list.length,
+      ...counts(list.length, distinct, run.concurrency),
       perSecond: list.length / seconds,
       cpuMicrosPerEvent: (used.user + used.system) / list.length,
       appliedTwice: twice + check.storedTwice,
       notSettled: check.notSettled,
-      concurrency: run.concurrency,
     };
   } finally {
     await ledger.close();
@@ -202,7 +207,8 @@ export async function measureRouteIngest(databaseUrl: string, run: IngestRun = D
     const databaseMs = usedBetween(databaseAtStart, await database?.sample());
     const check = await settledCheck(ledger, orders, distinct);
     return {
-      ...posted.figures(list.length, distinct, run.concurrency),
+      ...counts(list.length, distinct, run.concurrency),
+      ...posted,
       ...(databaseMs === undefined ? {} : { databaseCpuMicrosPerEvent: (databaseMs * 1000) / list.length }),
       appliedTwice: posted.appliedTwice + check.storedTwice,
       notSettled: check.notSettled,
@@ -226,7 +232,7 @@ export async function measureFloorIngest(run: IngestRun = DEFAULT_INGEST): Promi
   const file = temporarySqlite();
   try {
     const floor = await spawnServer('floor', { env: { BENCH_GATEWAY_URL: 'http://127.0.0.1:9', BENCH_DATABASE_URL: file.url } });
-    let posted: Awaited<ReturnType<typeof postDeliveries>>;
+    let posted: Posted;
     try {
       posted = await postDeliveries(floor, warm.list, list, run.concurrency);
     } finally {
@@ -238,7 +244,7 @@ export async function measureFloorIngest(run: IngestRun = DEFAULT_INGEST): Promi
       const events = database.prepare('select count(*) from events where order_id = ?').pluck();
       const notSettled = orders.filter((orderId) => status.get(orderId) !== 'success').length;
       const stored = orders.reduce((sum, orderId) => sum + (events.get(orderId) as number), 0);
-      return { ...posted.figures(list.length, distinct, run.concurrency), appliedTwice: posted.appliedTwice + Math.max(0, stored - distinct), notSettled };
+      return { ...counts(list.length, distinct, run.concurrency), ...posted, appliedTwice: posted.appliedTwice + Math.max(0, stored - distinct), notSettled };
     } finally {
       database.close();
     }
@@ -250,9 +256,16 @@ export async function measureFloorIngest(run: IngestRun = DEFAULT_INGEST): Promi
 /**
  * Posts the warm-up's deliveries to `server`'s `POST /webhooks/gateway`, then the run's, from
  * `concurrency` senders over keep-alive connections: the run's rate and the server's CPU in it.
- * Every delivery must be answered 200. `atStart` runs between the two.
+ * Every delivery must be answered 200; `appliedTwice` counts the events answered as new more than
+ * once. `atStart` runs between the two.
  */
-async function postDeliveries(server: ServerProcess, warm: readonly Delivery[], list: readonly Delivery[], concurrency: number, atStart?: () => Promise<void>) {
+async function postDeliveries(
+  server: ServerProcess,
+  warm: readonly Delivery[],
+  list: readonly Delivery[],
+  concurrency: number,
+  atStart?: () => Promise<void>,
+): Promise<Posted> {
   const client = new LoopbackClient(concurrency);
   try {
     const url = `${server.url}/webhooks/gateway`;
@@ -275,16 +288,9 @@ async function postDeliveries(server: ServerProcess, warm: readonly Delivery[], 
     const cpuMs = server.cpuMs() - cpuAtStart;
     if (failures > 0) throw new Error(`${failures} webhook deliveries were not answered 200`);
     return {
-      /** Events reported new more than once. */
+      perSecond: list.length / seconds,
+      cpuMicrosPerEvent: (cpuMs * 1000) / list.length,
       appliedTwice: [...reportedNew.values()].filter((count) => count > 1).length,
-      figures: (events: number, distinct: number, senders: number) => ({
-        events,
-        distinct,
-        duplicateRatio: (events - distinct) / events,
-        perSecond: events / seconds,
-        cpuMicrosPerEvent: (cpuMs * 1000) / events,
-        concurrency: senders,
-      }),
     };
   } finally {
     client.close();

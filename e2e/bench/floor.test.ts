@@ -1,0 +1,64 @@
+/**
+ * The floor's webhook half (servers/floor.ts) must do what it stands for, or the bench's
+ * "payform ÷ floor" compares with nothing: a signed event stored once and its payment moved on,
+ * a repeat answered as one, a forged or unreadable post refused and nothing stored.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { webhookForm } from '../../server/gateway/webhook.js';
+import { floorRelay } from './servers/floor.js';
+
+const SECRET = 'floor-test-secret';
+
+describe('the floor, as a webhook receiver', () => {
+  let dir: string;
+  let server: Server;
+  let url: string;
+
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'payform-floor-'));
+    server = floorRelay('http://127.0.0.1:9', join(dir, 'floor.db'), SECRET);
+    await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks/gateway`;
+  });
+  afterEach(async () => {
+    await new Promise((closed) => server.close(closed));
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const post = async (form: Record<string, string>) => {
+    const response = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form).toString() });
+    return { status: response.status, body: await response.text() };
+  };
+  const stored = () => {
+    const database = new Database(join(dir, 'floor.db'), { readonly: true });
+    try {
+      return { events: database.prepare('select count(*) from events').pluck().get(), payments: database.prepare('select order_id, status from payments').all() };
+    } finally {
+      database.close();
+    }
+  };
+
+  it('stores a signed event once, moves its payment on, and never back', async () => {
+    const pending = webhookForm({ order_id: 'order-1', status: 'pending' }, SECRET);
+    const success = webhookForm({ order_id: 'order-1', status: 'success' }, SECRET);
+    expect(await post({ ...pending })).toEqual({ status: 200, body: '{"duplicate":false}' });
+    expect(await post({ ...success })).toEqual({ status: 200, body: '{"duplicate":false}' });
+    expect(await post({ ...success })).toEqual({ status: 200, body: '{"duplicate":true}' });
+    expect(await post({ ...webhookForm({ order_id: 'order-1', status: 'pending', late: true }, SECRET) })).toEqual({ status: 200, body: '{"duplicate":false}' });
+    expect(stored()).toEqual({ events: 3, payments: [{ order_id: 'order-1', status: 'success' }] });
+  });
+
+  it('refuses a forged post and one it cannot read, storing nothing', async () => {
+    const forged = webhookForm({ order_id: 'order-2', status: 'success' }, 'another-secret');
+    expect((await post({ ...forged })).status).toBe(401);
+    const unreadable = webhookForm({ status: 'success' }, SECRET);
+    expect((await post({ ...unreadable })).status).toBe(400);
+    expect(stored()).toEqual({ events: 0, payments: [] });
+  });
+});
