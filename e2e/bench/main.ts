@@ -30,7 +30,7 @@ import { hasStartScript, measureStartup } from './startup.js';
 import { baselineTree, currentTree } from './trees/baseline.js';
 import type { Tree } from './trees/baseline.js';
 import { measureInTree } from './trees/measure.js';
-import { alternatingRuns, medianRun, runsNote } from './trees/rounds.js';
+import { alternatingRuns, medianOf, medianRun, runsNote } from './trees/rounds.js';
 import { measureWidgetLoad } from './widget-load.js';
 import { measureMerchantBuild } from './merchant-build.js';
 import { DEFAULT_SCALE_OUT, measureInstances } from './scale-out.js';
@@ -239,13 +239,13 @@ await section('pay-path', 'the pay request alone, against a gateway that answers
     // A baseline older than the floor measured none.
     const withFloor = runs.filter((run) => run.floorPayCpuMs !== undefined) as Array<Required<(typeof runs)[number]>>;
     if (withFloor.length === 0) continue;
-    const over = medianRun(withFloor, (run) => run.payCpuMs / run.floorPayCpuMs);
+    const over = medianOf(withFloor, (run) => run.payCpuMs / run.floorPayCpuMs);
     addMedian(tree, withFloor, {
       section: OVERHEAD_SECTION,
       name: 'the floor: the least a relay does a pay request (HTTP, synced claim, gateway call, record)',
       value: (run) => run.floorPayCpuMs,
       unit: 'ms',
-      detail: () => `the companion's pay request ${(over.payCpuMs / over.floorPayCpuMs).toFixed(2)}× the floor's CPU in the same run (median)`,
+      detail: () => `the companion's pay request ${over.toFixed(2)}× the floor's CPU in the same run (median)`,
     });
   }
 });
@@ -300,8 +300,8 @@ await section('ingest', 'webhook ingest', async () => {
     ingestFigures(tree, `through POST /webhooks/gateway, SQLite file, ${inFlight.concurrency} senders`, runs.map((run) => run.route), INGEST_BUDGET);
     const paired = runs.filter((run): run is { route: IngestFigures; floor: IngestFigures } => run.floor !== undefined);
     if (paired.length === 0) continue;
-    const over = (run: (typeof paired)[number]) => run.route.cpuMicrosPerEvent / run.floor.cpuMicrosPerEvent;
-    const note = `the route's CPU a delivery ${over(medianRun(paired, over)).toFixed(2)}× the floor's in the same round (median)`;
+    const over = medianOf(paired, (run) => run.route.cpuMicrosPerEvent / run.floor.cpuMicrosPerEvent);
+    const note = `the route's CPU a delivery ${over.toFixed(2)}× the floor's in the same round (median)`;
     ingestFigures(tree, `the floor: the least a webhook receiver does, SQLite file, ${inFlight.concurrency} senders`, paired.map((run) => run.floor), undefined, note);
   }
   const postgres = process.env.DATABASE_URL;

@@ -94,22 +94,23 @@ function webhookFloor(database: Database.Database, apiSecret: string, { begin, c
   const commitWaiting = () => {
     const group = waiting;
     waiting = [];
-    const duplicates: boolean[] = [];
+    let answers: string[];
     try {
       begin.run();
-      for (const { signature, event, data } of group) {
+      answers = group.map(({ signature, event, data }) => {
         const stored = store.run(signature, event.order_id, event.status, data).changes === 1;
         if (stored) advance.run(event.order_id, event.status);
-        duplicates.push(!stored);
-      }
+        return stored ? '{"duplicate":false}' : '{"duplicate":true}';
+      });
       commit.run();
       sync();
-    } catch {
+    } catch (error) {
       if (database.inTransaction) database.exec('rollback');
+      console.error(`the floor could not store ${group.length} webhook(s): ${(error as Error).message}`);
       // Not stored: the gateway sends each again, as it would any delivery not answered 200.
       return group.forEach(({ outgoing }) => sendJson(outgoing, 503, '{"error":"not stored"}'));
     }
-    group.forEach(({ outgoing }, index) => sendJson(outgoing, 200, duplicates[index] ? '{"duplicate":true}' : '{"duplicate":false}'));
+    group.forEach(({ outgoing }, index) => sendJson(outgoing, 200, answers[index]!));
   };
 
   return (body: string, outgoing: ServerResponse): void => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { alternatingRuns, medianRun, runsNote } from './rounds.js';
+import { alternatingRuns, medianOf, medianRun, runsNote } from './rounds.js';
 
 describe('old against new in rounds', () => {
   it('alternates the trees’ turns: AB BA AB', async () => {
@@ -20,6 +20,7 @@ describe('old against new in rounds', () => {
     expect(medianRun(runs, (run) => run.cpu)).toBe(runs[2]);
     expect(medianRun(runs, (run) => run.rate)).toBe(runs[0]);
     expect(medianRun(runs.slice(0, 2), (run) => run.cpu)).toBe(runs[1]);
+    expect(medianOf(runs, (run) => run.rate / run.cpu)).toBeCloseTo(437.5);
     expect(runsNote(runs, (run) => run.cpu, 2)).toBe('median of 3 runs (2.40, 1.40, 1.60)');
     expect(runsNote(runs.slice(0, 1), (run) => run.cpu, 2)).toBe('');
   });

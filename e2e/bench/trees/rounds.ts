@@ -25,6 +25,11 @@ export function medianRun<T>(runs: readonly T[], figure: (run: T) => number): T 
   return sorted[Math.floor((sorted.length - 1) / 2)]!;
 }
 
+/** The median of `figure` over the runs (a ratio of two figures of each run, say). */
+export function medianOf<T>(runs: readonly T[], figure: (run: T) => number): number {
+  return figure(medianRun(runs, figure));
+}
+
 /** `median of 3 runs (2.10, 1.84, 2.31)` — each run's `figure` in the order they ran —, or nothing for one run. */
 export function runsNote<T>(runs: readonly T[], figure: (run: T) => number, digits: number): string {
   return runs.length > 1 ? `median of ${runs.length} runs (${runs.map((run) => figure(run).toFixed(digits)).join(', ')})` : '';
