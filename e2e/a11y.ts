@@ -2,9 +2,9 @@
  * Accessibility and Content-Security-Policy checks shared by the journeys: axe over the whole
  * page (open shadow roots included), and the CSP violations the page reported.
  */
-import { AxeBuilder } from '@axe-core/playwright';
 import { expect } from '@playwright/test';
 import type { Page } from '@playwright/test';
+import { axeViolations } from './axe.js';
 
 /** WCAG 2.2 A and AA, plus axe's best practices. */
 const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'];
@@ -13,7 +13,7 @@ export async function expectNoAxeViolations(page: Page, what: string): Promise<v
   // Colours are judged once they have settled: halfway through a theme switch's transitions a
   // button is neither its light nor its dark self, and axe would measure that in-between.
   await page.waitForFunction(() => document.getAnimations().every((animation) => !(animation instanceof CSSTransition) || animation.playState !== 'running'));
-  const { violations } = await new AxeBuilder({ page }).withTags(TAGS).analyze();
+  const violations = await axeViolations(page, { runOnly: { type: 'tag', values: TAGS } });
   const found = violations.map((violation) => `${violation.id} (${violation.impact}): ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
   expect(found, `axe on ${what}`).toEqual([]);
 }

@@ -6,7 +6,7 @@
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { AxeBuilder } from '@axe-core/playwright';
+import { axeViolations } from '../../e2e/axe.js';
 import { launchChromium } from '../../e2e/chromium.js';
 import type { Browser, Page } from 'playwright';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -71,8 +71,8 @@ async function fillCard(current: Page, card: { number: string; month: string; ye
 }
 
 async function expectAccessible(current: Page): Promise<void> {
-  const results = await new AxeBuilder({ page: current }).analyze();
-  expect(results.violations.map((violation) => `${violation.id}: ${violation.help}`)).toEqual([]);
+  const violations = await axeViolations(current);
+  expect(violations.map((violation) => `${violation.id}: ${violation.help}`)).toEqual([]);
 }
 
 // A browser is slower than a unit test, the more so on two cores.
