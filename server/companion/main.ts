@@ -4,8 +4,6 @@
  * configured by the environment (settings.ts; `--help` lists the main variables); Ctrl-C stops it.
  */
 import { packageVersion, readCommandLine, USAGE } from './command-line.js';
-import { startCompanion } from './start.js';
-import { readCompanionConfig } from './settings.js';
 
 const commandLine = readCommandLine(process.argv.slice(2));
 if (commandLine.kind === 'help') {
@@ -21,6 +19,8 @@ if (commandLine.kind === 'wrong') {
   process.exit(2);
 }
 
+// The companion itself is loaded only to run it: --help and --version answer without it.
+const [{ startCompanion }, { readCompanionConfig }] = await Promise.all([import('./start.js'), import('./settings.js')]);
 let companion;
 let settings;
 try {

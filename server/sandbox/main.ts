@@ -4,13 +4,10 @@
  * and defaults are in command-line.ts (`--help` prints them). A wrong flag, value or projects
  * file stops it before it listens, with exit code 2 and one error naming every problem.
  */
-import { serve } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
-import { createSandbox } from './app.js';
 import { listenProblem, packageVersion, readCommandLine, USAGE } from './command-line.js';
 import { SANDBOX_DOCS } from './docs.js';
 import type { Project } from './config.js';
-import { ProjectsFileError, readProjectsFile } from './projects-file.js';
 
 const commandLine = readCommandLine(process.argv.slice(2), process.env);
 if (commandLine.kind === 'help') {
@@ -23,6 +20,9 @@ if (commandLine.kind === 'version') {
 }
 if (commandLine.kind === 'wrong') refuse(commandLine.problems);
 const options = commandLine.options;
+
+// The sandbox itself is loaded only to run it: --help, --version and a wrong flag answer without it.
+const [{ serve }, { createSandbox }, { ProjectsFileError, readProjectsFile }] = await Promise.all([import('@hono/node-server'), import('./app.js'), import('./projects-file.js')]);
 
 // The test project's credentials are read under the companion's names; the 0.2 ones still work.
 for (const name of ['GATEWAY_POS_ID', 'GATEWAY_API_KEY', 'GATEWAY_API_SECRET', 'GATEWAY_ENDPOINTS_KEY']) {
