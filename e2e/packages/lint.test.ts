@@ -1,21 +1,21 @@
 /**
  * Every packed tarball, as the registry would receive it: publint finds nothing at any level
- * (error, warning or suggestion), and @arethetypeswrong/cli finds no problem for the ESM
- * entry points (`--profile esm-only`: the packages ship ES modules only, so a CommonJS
- * `require` and node10's resolution, which knows no `exports`, are out of scope). The sizes
- * are printed for docs/performance.md ("Packages").
+ * (error, warning or suggestion), and attw (@arethetypeswrong/core, what its CLI runs) finds
+ * no problem for the ESM entry points (its CLI's `--profile esm-only`: the packages ship ES
+ * modules only, so a CommonJS `require` and node10's resolution, which knows no `exports`, are
+ * out of scope). The sizes are printed for docs/performance.md ("Packages").
  */
-import { execFileSync, spawnSync } from 'node:child_process';
-import { closeSync, openSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { checkPackage, createPackageFromTarballData } from '@arethetypeswrong/core';
 import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
 import { describe, expect, inject, it } from 'vitest';
 
-const { tarballsDirectory, tarballs, work } = inject('packages');
-const attw = new URL('../../node_modules/.bin/attw', import.meta.url).pathname;
+const { tarballsDirectory, tarballs } = inject('packages');
 
-/** attw's ESM-only profile ignores these resolutions (its --profile esm-only). */
+/** attw's ESM-only profile ignores these resolutions (its CLI's --profile esm-only). */
 const NOT_ESM = new Set(['node10', 'node16-cjs']);
 
 describe.each(tarballs.map((tarball) => [tarball.name, tarball] as const))('%s, packed', (_name, tarball) => {
@@ -27,18 +27,13 @@ describe.each(tarballs.map((tarball) => [tarball.name, tarball] as const))('%s, 
     expect(messages.map((message) => `${message.type}: ${formatMessage(message, pkg, { color: false })}`)).toEqual([]);
   });
 
-  it('@arethetypeswrong/cli: no problem for the ESM entry points', () => {
-    // attw exits before a piped stdout drains: its JSON goes to a file.
-    const report = join(work, `${tarball.filename}.attw.json`);
-    const out = openSync(report, 'w');
-    const { status } = spawnSync(attw, [file, '--profile', 'esm-only', '--format', 'json'], { stdio: ['ignore', out, 'inherit'] });
-    closeSync(out);
-    const { problems = {} } = JSON.parse(readFileSync(report, 'utf8')) as { problems?: Record<string, { entrypoint?: string; resolutionKind?: string }[]> };
-    const esm = Object.values(problems)
-      .flat()
-      .filter((problem) => !problem.resolutionKind || !NOT_ESM.has(problem.resolutionKind));
+  // In this process rather than through attw's CLI: one TypeScript loaded for the five tarballs,
+  // 3 CPU-seconds in all instead of 13.
+  it('attw: no problem for the ESM entry points', async () => {
+    const analysis = await checkPackage(createPackageFromTarballData(new Uint8Array(readFileSync(file))));
+    expect(analysis.types, 'attw found no types').toBeTruthy();
+    const esm = analysis.types ? analysis.problems.filter((problem) => !('resolutionKind' in problem) || !NOT_ESM.has(problem.resolutionKind)) : [];
     expect(esm).toEqual([]);
-    expect(status).toBe(0);
   });
 
   it('tells the registry where its source, docs and issue tracker are', () => {
