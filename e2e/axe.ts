@@ -2,7 +2,7 @@
  * axe-core's checks on a page in Chromium, for the journeys (e2e/a11y.ts) and the sandbox's
  * pages. axe is put into each document once and run there. @axe-core/playwright, which this
  * replaces, put its 580 KB in again at every check and finished each one in a new blank tab:
- * 1.5–4 s a check on this VM's two cores, against 0.3–1.4 s here.
+ * 1.5–4 s a check on this VM's two cores, against 0.1–1.4 s here.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
