@@ -3,7 +3,7 @@
  * what axe finds in the document, in open shadow roots and in same-origin frames, and see a page
  * afresh at each check of the same document and after a navigation.
  */
-import type { Browser, Page } from 'playwright';
+import type { Browser, Page, Route } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations } from './axe.js';
 import { launchChromium } from './chromium.js';
@@ -13,6 +13,7 @@ let page: Page;
 
 /** The pages, served from one origin by the browser itself: frames talk to the top only within one. */
 const SITE = 'http://axe.test';
+const ELSEWHERE = 'http://other.axe.test';
 const PAGES: Record<string, string> = {
   '/flawed': `<!doctype html><html lang="en"><title>Flawed</title>
     <main>
@@ -25,12 +26,15 @@ const PAGES: Record<string, string> = {
   </html>`,
   '/inner': '<!doctype html><html lang="en"><title>Inner</title><button></button></html>',
   '/clean': '<!doctype html><html lang="en"><title>Clean</title><main><h1>Fine</h1></main></html>',
+  '/framing-elsewhere': `<!doctype html><html lang="en"><title>Framing</title><main><h1>Framing</h1><iframe title="Elsewhere" src="${ELSEWHERE}/inner"></iframe></main></html>`,
 };
 
 beforeAll(async () => {
   browser = await launchChromium();
   page = await browser.newPage();
-  await page.route(`${SITE}/**`, (route) => route.fulfill({ contentType: 'text/html', body: PAGES[new URL(route.request().url()).pathname] ?? '' }));
+  const serve = (route: Route) => route.fulfill({ contentType: 'text/html', body: PAGES[new URL(route.request().url()).pathname] ?? '' });
+  await page.route(`${SITE}/**`, serve);
+  await page.route(`${ELSEWHERE}/**`, serve);
 });
 
 async function openFlawed(): Promise<void> {
@@ -66,5 +70,11 @@ describe('axe in Chromium', { timeout: 60_000 }, () => {
     await openFlawed();
     const violations = await axeViolations(page, { runOnly: { type: 'rule', values: ['image-alt'] } });
     expect(violations.map((violation) => violation.id)).toEqual(['image-alt']);
+  });
+
+  it('refuses a page with a frame from another origin, which it could not check', async () => {
+    await page.goto(`${SITE}/framing-elsewhere`);
+    await page.frameLocator('iframe').locator('button').waitFor({ state: 'attached' });
+    await expect(axeViolations(page)).rejects.toThrow(`these would go unchecked: ${ELSEWHERE}/inner`);
   });
 });
