@@ -1,7 +1,9 @@
 /**
- * The floor's webhook half (servers/floor.ts) must do what it stands for, or the bench's
- * "payform ÷ floor" compares with nothing: a signed event stored once and its payment moved on,
- * a repeat answered as one, a forged or unreadable post refused and nothing stored.
+ * The floor (servers/floor.ts) must do what it stands for, or the bench's "payform ÷ floor"
+ * compares with nothing. As a webhook receiver: a signed event stored once and its payment moved
+ * on, a repeat answered as one, a forged or unreadable post refused and nothing stored. As a
+ * relay: the widget's pay request paid at the gateway (the sandbox over HTTP), the claim on disk
+ * first, and the payment's own webhook taken.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
@@ -10,7 +12,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { testProjectCredentials } from '../../server/gateway/test-project.js';
 import { webhookForm } from '../../server/gateway/webhook.js';
+import { serveSandbox } from '../../server/sandbox/testing/served.js';
+import { LoopbackClient } from './load/http-client.js';
+import { sendPay } from './load/checkout.js';
+import { benchCredentials, sandboxFor } from './servers/credentials.js';
 import { floorRelay } from './servers/floor.js';
 
 const SECRET = 'floor-test-secret';
@@ -22,7 +29,7 @@ describe('the floor, as a webhook receiver', () => {
 
   beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), 'payform-floor-'));
-    server = floorRelay('http://127.0.0.1:9', join(dir, 'floor.db'), SECRET);
+    server = floorRelay('http://127.0.0.1:9', join(dir, 'floor.db'), { ...testProjectCredentials({}), apiSecret: SECRET });
     await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks/gateway`;
   });
@@ -60,5 +67,35 @@ describe('the floor, as a webhook receiver', () => {
     const unreadable = webhookForm({ status: 'success' }, SECRET);
     expect((await post(unreadable)).status).toBe(400);
     expect(stored()).toEqual({ events: 0, payments: [] });
+  });
+});
+
+describe('the floor, as a relay of card payments', () => {
+  it('pays what the widget sends through the sandbox and takes the payment\'s webhook', async () => {
+    const credentials = benchCredentials({});
+    const sandbox = await serveSandbox(sandboxFor(credentials));
+    const dir = mkdtempSync(join(tmpdir(), 'payform-floor-'));
+    const server = floorRelay(sandbox.url, join(dir, 'floor.db'), credentials);
+    await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
+    const client = new LoopbackClient(1);
+    try {
+      const reply = await sendPay(client, `http://127.0.0.1:${(server.address() as AddressInfo).port}`, 'floor');
+      expect(reply.status, reply.body).toBe(200);
+      const { status, order_id: orderId } = JSON.parse(reply.body) as { status: string; order_id: string };
+      expect(status).toBe('success');
+      const database = new Database(join(dir, 'floor.db'), { readonly: true });
+      try {
+        await expect.poll(() => database.prepare('select status from events where order_id = ?').pluck().all(orderId), { timeout: 10_000 }).toEqual(['success']);
+        expect(database.prepare('select session_id, status from payments where order_id = ?').get(orderId)).toEqual({ session_id: 'floor', status: 'success' });
+      } finally {
+        database.close();
+      }
+    } finally {
+      client.close();
+      server.closeAllConnections();
+      await new Promise((closed) => server.close(closed));
+      await sandbox.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

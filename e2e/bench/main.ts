@@ -23,6 +23,7 @@ import { BUNDLE_BUDGET_BYTES, KEYSTROKE_BUDGET_MICROSECONDS, measureWidget } fro
 import { DEFAULT_INGEST, measureFloorIngest, measureLedgerIngest, measureRouteIngest, temporarySqlite } from './ingest.js';
 import type { IngestFigures } from './ingest.js';
 import { DEFAULT_OVERHEAD, measureCompanionOverhead } from './overhead.js';
+import type { RelayFigures } from './overhead.js';
 import { measurePayPath } from './pay-path.js';
 import { currentLoad, printTable, withinBudget, writeResults } from './report.js';
 import type { Budget, Figure } from './report.js';
@@ -221,6 +222,17 @@ await section('overhead', 'companion overhead', async () => {
       budget: { kind: 'max', limit: 1.5, text: '1.5 ms' },
     });
     addMedian(tree, runs, { section: OVERHEAD_SECTION, name: 'sandbox CPU per payment', value: (run) => run.sandboxCpuMsPerPayment, unit: 'ms', budget: { kind: 'max', limit: 1, text: '1 ms' } });
+    // A baseline older than the floor's run measured none.
+    const withFloor = runs.filter((run): run is typeof run & { floor: RelayFigures } => run.floor !== undefined);
+    if (withFloor.length === 0) continue;
+    const floorRow = (name: string, value: (floor: RelayFigures) => number, unit: string, detail: (floor: RelayFigures) => string) =>
+      addMedian(tree, withFloor, { section: OVERHEAD_SECTION, name: `the floor, the same run: ${name}`, value: (run) => value(run.floor), unit, detail: (run) => detail(run.floor) });
+    floorRow('p50 latency added', (floor) => floor.addedP50, 'ms', (floor) => `direct p50 ${floor.direct.p50.toFixed(2)} ms, via the floor p50 ${floor.via.p50.toFixed(2)} ms`);
+    floorRow('throughput via the floor ÷ direct', (floor) => floor.throughputRatio, '×', (floor) => `${floor.viaPerSecond.toFixed(0)} vs ${floor.directPerSecond.toFixed(0)} payments/s`);
+    floorRow('CPU per payment (its webhooks included)', (floor) => floor.cpuMsPerPayment, 'ms', () => {
+      const over = medianOf(withFloor, (run) => run.companionCpuMsPerPayment / run.floor.cpuMsPerPayment);
+      return `the companion's ${over.toFixed(2)}× the floor's (median of the runs' ratios)`;
+    });
   }
 });
 

@@ -17,6 +17,10 @@
  * customer, fingerprint), so both cause the same webhook traffic afterwards. Its `server_url`
  * is a bare receiver in a process of its own (serve.ts sink), not the companion: the companion's
  * CPU per payment counts its own payments' webhooks, not those of orders it never made.
+ *
+ * Then the floor (servers/floor.ts) takes the companion's place for the same run: the same
+ * pay requests, the same sandbox, its own webhooks. Each target of the section has the floor's
+ * figure beside it: what the least a relay does reads on this VM, under this load.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -29,6 +33,7 @@ import { closedLoop, eachConcurrently, summarise, timed } from './load/latency.j
 import type { LatencySummary } from './load/latency.js';
 import { benchCredentials, gatewayAuthHeaders } from './servers/credentials.js';
 import { spawnServer } from './servers/processes.js';
+import type { ServerProcess } from './servers/processes.js';
 
 export interface OverheadOptions {
   /** Payments each path makes before anything is measured. */
@@ -39,6 +44,23 @@ export interface OverheadOptions {
   /** Write V8 CPU profiles of both servers here. */
   readonly cpuProfileDir?: string;
   readonly logFile?: string;
+}
+
+/** One relay's figures in the overhead run: the companion's, or the floor's (servers/floor.ts). */
+export interface RelayFigures {
+  readonly direct: LatencySummary;
+  readonly via: LatencySummary;
+  /** p50 via the relay minus p50 direct, ms. */
+  readonly addedP50: number;
+  readonly addedP99: number;
+  readonly directPerSecond: number;
+  readonly viaPerSecond: number;
+  /** via ÷ direct. */
+  readonly throughputRatio: number;
+  /** CPU the relay spent per payment in the latency run (its webhook included), ms. */
+  readonly cpuMsPerPayment: number;
+  /** CPU the sandbox spent per payment (both paths averaged), ms. */
+  readonly sandboxCpuMsPerPayment: number;
 }
 
 export interface OverheadFigures {
@@ -56,12 +78,19 @@ export interface OverheadFigures {
   readonly companionCpuMsPerPayment: number;
   /** CPU the sandbox spent per payment (both paths averaged), ms. */
   readonly sandboxCpuMsPerPayment: number;
+  /** The same run through the floor, right after the companion's (absent from a baseline older than it). */
+  readonly floor?: RelayFigures;
 }
 
 export const DEFAULT_OVERHEAD: OverheadOptions = { warmup: 5_000, samples: 1500, concurrency: 8, throughputMs: 5_000 };
 
 const GATEWAY_ACCEPT = 'application/json, text/html, application/pdf, application/zip, */*';
 
+/**
+ * The companion's run, then the floor's: the least a relay does (servers/floor.ts), paying the
+ * same payments through the same sandbox and taking their webhooks, measured the same way. What
+ * the floor reads is what this VM allows any relay; the companion's figures over it are payform's.
+ */
 export async function measureCompanionOverhead(options: OverheadOptions = DEFAULT_OVERHEAD): Promise<OverheadFigures> {
   // The sandbox and the companion read the same ones from the environment they inherit.
   const credentials = benchCredentials();
@@ -70,26 +99,13 @@ export async function measureCompanionOverhead(options: OverheadOptions = DEFAUL
   const profile = options.cpuProfileDir ? { cpuProfileDir: options.cpuProfileDir } : {};
   const sandbox = await spawnServer('sandbox', profile);
   const sink = await spawnServer('sink');
-  const companion = await spawnServer('companion', {
-    ...profile,
-    ...(options.logFile ? { logFile: options.logFile } : {}),
-    env: { BENCH_GATEWAY_URL: sandbox.url, BENCH_DATABASE_URL: join(dir, 'ledger.db') },
-  });
+  const relayEnv = (file: string) => ({ BENCH_GATEWAY_URL: sandbox.url, BENCH_DATABASE_URL: join(dir, file) });
+  const companion = await spawnServer('companion', { ...profile, ...(options.logFile ? { logFile: options.logFile } : {}), env: relayEnv('ledger.db') });
   const client = new LoopbackClient(options.concurrency);
+  const servers = [companion, sandbox, sink];
   try {
     const paymentCard = card('success', false);
-    // Sessions are opened ahead (the merchant's backend does that before the page loads).
-    const sessions: string[] = [];
-    const openSessions = async (count: number) => {
-      for (let i = 0; i < count; i += 1) sessions.push(await openSession(client, companion.url));
-    };
-    const viaCompanion = async (): Promise<void> => {
-      const sessionId = sessions.pop() ?? (await openSession(client, companion.url));
-      const { ms, value } = await timed(() => sendPay(client, companion.url, sessionId));
-      expectPaid(value);
-      viaSamples.push(ms);
-    };
-    const direct = async (): Promise<void> => {
+    const direct = async (): Promise<number> => {
       const orderId = randomUUID().replaceAll('-', '').slice(0, 20);
       const body = {
         pos_id: credentials.posId,
@@ -116,55 +132,105 @@ export async function measureCompanionOverhead(options: OverheadOptions = DEFAUL
       const { ms, value } = await timed(() => client.json('POST', `${sandbox.url}/api/v1/payment`, body, gatewayHeaders));
       const payment = JSON.parse(expectStatus(value, 200, 'pay at the sandbox').body) as { status: string };
       if (payment.status !== 'success') throw new Error(`pay at the sandbox: ${payment.status}`);
-      directSamples.push(ms);
+      return ms;
     };
 
-    let directSamples: number[] = [];
-    let viaSamples: number[] = [];
-    const warmUp = (pay: () => Promise<void>) => eachConcurrently(Array.from({ length: options.warmup }), options.concurrency, pay);
-    await warmUp(direct);
-    await warmUp(viaCompanion); // opening its sessions as it goes
-    directSamples = [];
-    viaSamples = [];
-    await openSessions(options.samples);
-    await new Promise((resolve) => setTimeout(resolve, 500)); // the warm-up's last webhooks
-    const cpuAtStart = { companion: companion.cpuMs(), sandbox: sandbox.cpuMs() };
-    for (let round = 0; round < options.samples; round += 1) {
-      if (round % 2 === 0) {
-        await direct();
-        await viaCompanion();
-      } else {
-        await viaCompanion();
-        await direct();
-      }
-    }
-    await new Promise((resolve) => setTimeout(resolve, 500)); // the last webhooks
-    const companionCpuMsPerPayment = (companion.cpuMs() - cpuAtStart.companion) / options.samples;
-    const sandboxCpuMsPerPayment = (sandbox.cpuMs() - cpuAtStart.sandbox) / (2 * options.samples);
-    const directSummary = summarise(directSamples);
-    const viaSummary = summarise(viaSamples);
+    // Sessions are opened ahead (the merchant's backend does that before the page loads).
+    const sessions: string[] = [];
+    const openSessions = async (count: number) => {
+      for (let i = 0; i < count; i += 1) sessions.push(await openSession(client, companion.url));
+    };
+    const viaCompanion = async (): Promise<number> => {
+      const sessionId = sessions.pop() ?? (await openSession(client, companion.url));
+      const { ms, value } = await timed(() => sendPay(client, companion.url, sessionId));
+      expectPaid(value);
+      return ms;
+    };
+    const run: RelayRun = { options, sandbox, direct };
+    const measured = await measureRelay(run, companion, viaCompanion, {
+      beforeSamples: () => openSessions(options.samples),
+      // Enough sessions for the loop at the sequential rate (a concurrent one is not faster on 2 cores).
+      beforeThroughput: (via) => openSessions(Math.ceil((options.throughputMs / via.mean) * 2)),
+    });
 
-    // Enough sessions for the loop at the sequential rate (a concurrent one is not faster on 2 cores).
-    await openSessions(Math.ceil((options.throughputMs / viaSummary.mean) * 2));
-    const directRate = await closedLoop(options.concurrency, options.throughputMs, direct);
-    const viaRate = await closedLoop(options.concurrency, options.throughputMs, viaCompanion);
+    // The floor keeps no sessions: every request names the same one.
+    const floor = await spawnServer('floor', { env: relayEnv('floor.db') });
+    servers.push(floor);
+    const viaFloor = async (): Promise<number> => {
+      const { ms, value } = await timed(() => sendPay(client, floor.url, 'floor'));
+      expectPaid(value);
+      return ms;
+    };
+    const floorFigures = await measureRelay(run, floor, viaFloor, {});
     return {
-      direct: directSummary,
-      viaCompanion: viaSummary,
-      addedP50: viaSummary.p50 - directSummary.p50,
-      addedP99: viaSummary.p99 - directSummary.p99,
-      directPerSecond: directRate.perSecond,
-      viaCompanionPerSecond: viaRate.perSecond,
-      throughputRatio: viaRate.perSecond / directRate.perSecond,
+      direct: measured.direct,
+      viaCompanion: measured.via,
+      addedP50: measured.addedP50,
+      addedP99: measured.addedP99,
+      directPerSecond: measured.directPerSecond,
+      viaCompanionPerSecond: measured.viaPerSecond,
+      throughputRatio: measured.throughputRatio,
       concurrency: options.concurrency,
-      companionCpuMsPerPayment,
-      sandboxCpuMsPerPayment,
+      companionCpuMsPerPayment: measured.cpuMsPerPayment,
+      sandboxCpuMsPerPayment: measured.sandboxCpuMsPerPayment,
+      floor: floorFigures,
     };
   } finally {
     client.close();
-    await companion.stop();
-    await sandbox.stop();
-    await sink.stop();
+    await Promise.all(servers.map((server) => server.stop()));
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+interface RelayRun {
+  readonly options: OverheadOptions;
+  readonly sandbox: ServerProcess;
+  /** Pays straight at the sandbox; its round trip, ms. */
+  readonly direct: () => Promise<number>;
+}
+
+/** Warm-up, the latency run (direct and via `relay` alternating, one at a time), then each path's throughput. */
+async function measureRelay(
+  { options, sandbox, direct }: RelayRun,
+  relay: ServerProcess,
+  via: () => Promise<number>,
+  prepare: { beforeSamples?: () => Promise<void>; beforeThroughput?: (via: LatencySummary) => Promise<void> },
+): Promise<RelayFigures> {
+  const warmUp = (pay: () => Promise<number>) => eachConcurrently(Array.from({ length: options.warmup }), options.concurrency, async () => void (await pay()));
+  await warmUp(direct);
+  await warmUp(via);
+  await prepare.beforeSamples?.();
+  await new Promise((resolve) => setTimeout(resolve, 500)); // the warm-up's last webhooks
+  const directSamples: number[] = [];
+  const viaSamples: number[] = [];
+  const cpuAtStart = { relay: relay.cpuMs(), sandbox: sandbox.cpuMs() };
+  for (let round = 0; round < options.samples; round += 1) {
+    if (round % 2 === 0) {
+      directSamples.push(await direct());
+      viaSamples.push(await via());
+    } else {
+      viaSamples.push(await via());
+      directSamples.push(await direct());
+    }
+  }
+  await new Promise((resolve) => setTimeout(resolve, 500)); // the last webhooks
+  const cpuMsPerPayment = (relay.cpuMs() - cpuAtStart.relay) / options.samples;
+  const sandboxCpuMsPerPayment = (sandbox.cpuMs() - cpuAtStart.sandbox) / (2 * options.samples);
+  const directSummary = summarise(directSamples);
+  const viaSummary = summarise(viaSamples);
+
+  await prepare.beforeThroughput?.(viaSummary);
+  const directRate = await closedLoop(options.concurrency, options.throughputMs, async () => void (await direct()));
+  const viaRate = await closedLoop(options.concurrency, options.throughputMs, async () => void (await via()));
+  return {
+    direct: directSummary,
+    via: viaSummary,
+    addedP50: viaSummary.p50 - directSummary.p50,
+    addedP99: viaSummary.p99 - directSummary.p99,
+    directPerSecond: directRate.perSecond,
+    viaPerSecond: viaRate.perSecond,
+    throughputRatio: viaRate.perSecond / directRate.perSecond,
+    cpuMsPerPayment,
+    sandboxCpuMsPerPayment,
+  };
 }

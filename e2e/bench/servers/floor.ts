@@ -5,7 +5,10 @@
  * machine's own speed drifts from one run to the next, and the floor says what this VM allows
  * at all.
  * - A pay request: HTTP in, the attempt claimed in SQLite and synced to the disk before the
- *   gateway is called, the gateway called with undici, its answer recorded unsynced, HTTP out.
+ *   gateway is called, the widget's fields mapped to the gateway's (its `server_url` this relay's
+ *   own webhook address) and sent with undici, its answer recorded unsynced, HTTP out. The
+ *   request is a real one, so the sandbox pays it and sends its webhook here: the overhead run
+ *   measures the floor as it does the companion.
  * - A webhook: the form read, its signature checked, its data decoded, the event stored once
  *   (its signature, a hash of the data, is its key) and its payment's status moved on; the
  *   events read in one turn of the event loop share one synced commit before each is answered.
@@ -16,13 +19,16 @@ import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import Database from 'better-sqlite3';
 import { Agent, request } from 'undici';
+import type { AddressInfo } from 'node:net';
+import type { ProjectCredentials } from '../../../server/gateway/test-project.js';
+import { gatewayAuthHeaders } from './credentials.js';
 
 export const FLOOR_SCHEMA = [
   'create table if not exists payments (order_id text primary key, session_id text not null, status text not null, answer text)',
   'create table if not exists events (signature text primary key, order_id text not null, status text not null, data text not null)',
 ];
 
-export function floorRelay(gatewayUrl: string, databasePath: string, apiSecret: string): Server {
+export function floorRelay(gatewayUrl: string, databasePath: string, credentials: ProjectCredentials): Server {
   const database = new Database(databasePath);
   database.pragma('journal_mode = WAL');
   database.pragma('synchronous = NORMAL');
@@ -31,10 +37,11 @@ export function floorRelay(gatewayUrl: string, databasePath: string, apiSecret: 
   const commit = database.prepare('commit');
   const wal = openSync(`${databasePath}-wal`, 'r+');
   const sync = () => fdatasyncSync(wal);
-  const pay = payFloor(database, gatewayUrl, { begin, commit, sync });
-  const webhook = webhookFloor(database, apiSecret, { begin, commit, sync });
+  let ownUrl = '';
+  const pay = payFloor(database, { url: gatewayUrl, credentials, ownUrl: () => ownUrl || (ownUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`) }, { begin, commit, sync });
+  const webhook = webhookFloor(database, credentials.apiSecret, { begin, commit, sync });
 
-  return createServer((incoming, outgoing) => {
+  const server = createServer((incoming, outgoing) => {
     const chunks: Buffer[] = [];
     incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
     incoming.on('end', () => {
@@ -45,6 +52,7 @@ export function floorRelay(gatewayUrl: string, databasePath: string, apiSecret: 
       else pay(incoming, body).then((answer) => sendJson(outgoing, 200, answer), () => outgoing.writeHead(502).end('the floor could not pay'));
     });
   });
+  return server;
 }
 
 interface Commits {
@@ -57,23 +65,60 @@ function sendJson(outgoing: ServerResponse, status: number, text: string): void 
   outgoing.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) }).end(text);
 }
 
-function payFloor(database: Database.Database, gatewayUrl: string, { begin, commit, sync }: Commits) {
+interface FloorGateway {
+  readonly url: string;
+  readonly credentials: ProjectCredentials;
+  /** This relay's address, for the gateway's webhooks. */
+  readonly ownUrl: () => string;
+}
+
+/** What the widget posts (server/companion/checkout/pay-request.ts), taken as given. */
+interface WidgetPay {
+  readonly card: { readonly number: string; readonly exp_month: number; readonly exp_year: number; readonly cvv: string };
+  readonly customer: { readonly fname: string; readonly lname: string; readonly email: string; readonly phone: string };
+  readonly fingerprint: Readonly<Record<string, string>>;
+}
+
+function payFloor(database: Database.Database, gateway: FloorGateway, { begin, commit, sync }: Commits) {
   const claim = database.prepare("insert into payments (order_id, session_id, status) values (?, ?, 'init')");
   const record = database.prepare('update payments set status = ?, answer = ? where order_id = ? returning status');
   const dispatcher = new Agent({ keepAliveTimeout: 60_000 });
+  const headers = { 'content-type': 'application/json', ...gatewayAuthHeaders(gateway.credentials) };
   return async (incoming: IncomingMessage, text: string): Promise<string> => {
     const sessionId = incoming.url?.split('/')[4] ?? '';
-    const body = JSON.parse(text) as Record<string, unknown>;
+    const { card, customer, fingerprint } = JSON.parse(text) as WidgetPay;
     const orderId = randomUUID().replaceAll('-', '').slice(0, 20);
     begin.run();
     claim.run(orderId, sessionId);
     commit.run();
     sync();
-    const answer = await request(`${gatewayUrl}/api/v1/payment`, {
+    const ip = incoming.socket.remoteAddress ?? '0.0.0.0';
+    const answer = await request(`${gateway.url}/api/v1/payment`, {
       method: 'POST',
       dispatcher,
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ ...body, order_id: orderId, amount: '10.10', currency: 'UAH' }),
+      headers,
+      body: JSON.stringify({
+        pos_id: gateway.credentials.posId,
+        mode: 'direct',
+        method: 'purchase',
+        amount: 10.1,
+        currency: 'UAH',
+        description: 'Green tea, 250 g',
+        order_id: orderId,
+        cc_number: card.number.replaceAll(' ', ''),
+        exp_month: card.exp_month,
+        exp_year: card.exp_year,
+        card_cvv: card.cvv,
+        customer_fname: customer.fname,
+        customer_lname: customer.lname,
+        customer_email: customer.email,
+        customer_phone: customer.phone,
+        customer_ip: ip,
+        browser_fingerprint: { ...fingerprint, browserAcceptHeader: incoming.headers.accept ?? '*/*', browserIpAddress: ip, browserUserAgent: incoming.headers['user-agent'] ?? '' },
+        server_url: `${gateway.ownUrl()}/webhooks/gateway`,
+        result_url: `${gateway.ownUrl()}/checkout/return/${orderId}`,
+        order_3ds_bypass: 'supported',
+      }),
     });
     const answered = await answer.body.text();
     const { status } = record.get((JSON.parse(answered) as { status: string }).status, answered, orderId) as { status: string };

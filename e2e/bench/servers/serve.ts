@@ -108,7 +108,7 @@ async function startFloor(): Promise<() => Promise<void>> {
   const gatewayUrl = process.env.BENCH_GATEWAY_URL;
   const databaseUrl = process.env.BENCH_DATABASE_URL;
   if (!gatewayUrl || !databaseUrl) throw new Error('BENCH_GATEWAY_URL and BENCH_DATABASE_URL are required');
-  return serveReady(floorRelay(gatewayUrl, databaseUrl, benchCredentials().apiSecret));
+  return serveReady(floorRelay(gatewayUrl, databaseUrl, benchCredentials()));
 }
 
 const STARTERS: Readonly<Record<string, () => Promise<() => Promise<void>>>> = { sandbox: startSandbox, companion: startCompanion, sink: startSink, floor: startFloor };
