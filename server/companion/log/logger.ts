@@ -9,8 +9,8 @@ import { redact } from './redact.js';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 export type LogFields = Readonly<Record<string, unknown>>;
-/** Receives each finished line (JSON, without the newline). */
-export type LogSink = (line: string) => void;
+/** Receives each finished line (JSON, without the newline) and its level. */
+export type LogSink = (line: string, level: LogLevel) => void;
 
 export interface Logger {
   debug(message: string, fields?: LogFields): void;
@@ -33,9 +33,43 @@ export interface LoggerOptions {
 
 const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 
-export const stderrSink: LogSink = (line) => {
-  process.stderr.write(`${line}\n`);
-};
+/**
+ * Standard error, a turn of the event loop's lines in one write. A write(2) costs about as much
+ * as making the line (5 µs on a small VM) and a payment logs six, so the lines of the requests
+ * answered in one turn go together. Warnings and errors are not kept waiting: they go at once,
+ * with what came before them, and whatever is pending goes when the process exits (a SIGKILL
+ * can only lose the info lines of the turn it cuts short).
+ */
+export const stderrSink: LogSink = batchedByTurn((text) => process.stderr.write(text));
+
+/** A turn that logs a flood writes it in pieces of about this size. */
+const FLUSH_AT_CHARACTERS = 64 * 1024;
+
+export function batchedByTurn(write: (text: string) => void): LogSink {
+  let pending = '';
+  let scheduled = false;
+  let exitHooked = false;
+  const flush = () => {
+    scheduled = false;
+    if (pending === '') return;
+    const text = pending;
+    pending = '';
+    write(text);
+  };
+  return (line, level) => {
+    pending += `${line}\n`;
+    if (RANK[level] >= RANK.warn || pending.length >= FLUSH_AT_CHARACTERS) return flush();
+    if (!exitHooked) {
+      exitHooked = true;
+      // process.exit() and an uncaught exception end the process before the turn does.
+      process.once('exit', flush);
+    }
+    if (!scheduled) {
+      scheduled = true;
+      setImmediate(flush);
+    }
+  };
+}
 
 /** Keeps the lines in memory, for tests that look at what was logged. */
 export function memorySink(): { readonly sink: LogSink; readonly lines: string[] } {
@@ -45,7 +79,7 @@ export function memorySink(): { readonly sink: LogSink; readonly lines: string[]
 
 // Synchronous appends: a line is on disk before the next statement, even if the process dies.
 const captureFile = process.env.PAYFORM_LOG_FILE?.trim();
-const capture: LogSink | undefined = captureFile ? (line) => appendFileSync(captureFile, `${line}\n`) : undefined;
+const capture: ((line: string) => void) | undefined = captureFile ? (line) => appendFileSync(captureFile, `${line}\n`) : undefined;
 
 const HEAD_KEYS = ['time', 'level', 'msg'];
 
@@ -107,7 +141,7 @@ export function createLogger(options: LoggerOptions = {}): Logger {
     } catch {
       line = JSON.stringify({ time, level, msg: maskMessage(message), fields: '[unserialisable]' });
     }
-    if (shown) sink(line);
+    if (shown) sink(line, level);
     capture?.(line);
   };
 

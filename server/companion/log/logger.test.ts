@@ -1,0 +1,81 @@
+/**
+ * The default sink's batching: a turn's lines in one write, warnings and errors at once with
+ * what came before them, and nothing lost when the process ends before the turn does.
+ */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { describe, expect, it } from 'vitest';
+import { batchedByTurn, createLogger } from './logger.js';
+
+function recordedWrites() {
+  const writes: string[] = [];
+  return { writes, logger: createLogger({ sink: batchedByTurn((text) => writes.push(text)), level: 'debug' }) };
+}
+
+const messages = (text: string) => text.split('\n').filter(Boolean).map((line) => (JSON.parse(line) as { msg: string }).msg);
+
+describe('batchedByTurn', () => {
+  it("writes a turn's lines once, in order, after the turn", async () => {
+    const { writes, logger } = recordedWrites();
+    logger.info('one');
+    logger.debug('two');
+    logger.info('three');
+    expect(writes).toEqual([]);
+    await nextTurn();
+    expect(writes.map(messages)).toEqual([['one', 'two', 'three']]);
+    logger.info('four');
+    await nextTurn();
+    expect(writes.map(messages)).toEqual([['one', 'two', 'three'], ['four']]);
+  });
+
+  it('writes a warning or an error at once, after the lines before it', async () => {
+    const { writes, logger } = recordedWrites();
+    logger.info('before');
+    logger.warn('careful');
+    expect(writes.map(messages)).toEqual([['before', 'careful']]);
+    logger.info('after');
+    logger.error('broken');
+    expect(writes.map(messages)).toEqual([['before', 'careful'], ['after', 'broken']]);
+    await nextTurn();
+    expect(writes).toHaveLength(2);
+  });
+
+  it('writes a flood in one turn in pieces, none of them cut inside a line', async () => {
+    const { writes, logger } = recordedWrites();
+    for (let i = 0; i < 2_000; i++) logger.info('flood', { i, text: 'x'.repeat(100) });
+    expect(writes.length).toBeGreaterThan(1);
+    await nextTurn();
+    for (const text of writes) {
+      expect(text.length).toBeLessThan(80 * 1024);
+      expect(text.endsWith('\n')).toBe(true);
+    }
+    expect(messages(writes.join(''))).toHaveLength(2_000);
+  });
+});
+
+describe('the standard error sink when the process ends within the turn', () => {
+  const logger = fileURLToPath(new URL('./logger.ts', import.meta.url));
+
+  async function stderrOf(ending: string): Promise<string> {
+    const script = `import { createLogger } from ${JSON.stringify(logger)};
+      const logger = createLogger();
+      logger.info('first');
+      logger.info('second');
+      ${ending}`;
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'ignore', 'pipe'], timeout: 60_000 });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    await once(child, 'exit');
+    return stderr;
+  }
+
+  it.each([
+    ['process.exit()', 'process.exit(3);'],
+    ['an uncaught exception', "throw new Error('ended');"],
+  ])('still writes the pending lines on %s', async (_name, ending) => {
+    const lines = (await stderrOf(ending)).split('\n').filter((line) => line.startsWith('{"time"'));
+    expect(lines.map((line) => (JSON.parse(line) as { msg: string }).msg)).toEqual(['first', 'second']);
+  }, 60_000);
+});
