@@ -16,6 +16,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import pg from 'pg';
 import type { ProjectCredentials } from '../../server/gateway/test-project.js';
 import { decodeWebhook, verifyWebhook, webhookForm } from '../../server/gateway/webhook.js';
 import type { WebhookEvent } from '../../server/gateway/objects.js';
@@ -220,36 +221,85 @@ export async function measureRouteIngest(databaseUrl: string, run: IngestRun = D
 }
 
 /**
- * Through the floor (servers/floor.ts), the least a webhook receiver does, posted the same
- * deliveries as the route in the same way: what the route's rate could be on this machine.
+ * Through the floor (servers/floor.ts; floor-postgres.ts with `postgres`), the least a webhook
+ * receiver does, posted the same deliveries as the route in the same way: what the route's rate
+ * could be on this machine.
  */
-export async function measureFloorIngest(run: IngestRun = DEFAULT_INGEST): Promise<IngestFigures> {
+export async function measureFloorIngest(run: IngestRun = DEFAULT_INGEST, postgres?: { readonly url: string; readonly schema: string }): Promise<IngestFigures> {
   const credentials = benchCredentials();
   const fresh = (count: number) => Array.from({ length: count }, () => randomUUID().replaceAll('-', '').slice(0, 20));
   const warm = run.warmup ? await deliveries(fresh(run.warmup), run.duplicateRatio, credentials) : { list: [] };
   const orders = fresh(run.payments);
   const { list, distinct } = await deliveries(orders, run.duplicateRatio, credentials);
-  const file = temporarySqlite();
+  const file = postgres ? undefined : temporarySqlite();
+  const database = postgres ? databaseCpu(postgres.url) : undefined;
   try {
-    const floor = await spawnServer('floor', { env: { BENCH_GATEWAY_URL: 'http://127.0.0.1:9', BENCH_DATABASE_URL: file.url } });
+    const floor = await spawnServer('floor', {
+      env: {
+        BENCH_GATEWAY_URL: 'http://127.0.0.1:9',
+        BENCH_DATABASE_URL: postgres?.url ?? file!.url,
+        ...(postgres && database ? { BENCH_DATABASE_SCHEMA: postgres.schema, PGAPPNAME: database.applicationName } : {}),
+      },
+    });
     let posted: Posted;
+    let databaseMs: number | undefined;
     try {
-      posted = await postDeliveries(floor, warm.list, list, run.concurrency);
+      let databaseAtStart: ReadonlyMap<number, number> | undefined;
+      posted = await postDeliveries(floor, warm.list, list, run.concurrency, async () => {
+        databaseAtStart = await database?.sample();
+      });
+      databaseMs = usedBetween(databaseAtStart, await database?.sample());
     } finally {
       await floor.stop();
     }
-    const database = new Database(file.url, { readonly: true });
-    try {
-      const status = database.prepare('select status from payments where order_id = ?').pluck();
-      const events = database.prepare('select count(*) from events where order_id = ?').pluck();
-      const notSettled = orders.filter((orderId) => status.get(orderId) !== 'success').length;
-      const stored = orders.reduce((sum, orderId) => sum + (events.get(orderId) as number), 0);
-      return { ...counts(list.length, distinct, run.concurrency), ...posted, appliedTwice: posted.appliedTwice + Math.max(0, stored - distinct), notSettled };
-    } finally {
-      database.close();
-    }
+    const { statuses, eventCounts } = postgres ? await floorRowsOnPostgres(postgres.url, postgres.schema) : floorRowsOnSqlite(file!.url);
+    const notSettled = orders.filter((orderId) => statuses.get(orderId) !== 'success').length;
+    const stored = orders.reduce((sum, orderId) => sum + (eventCounts.get(orderId) ?? 0), 0);
+    return {
+      ...counts(list.length, distinct, run.concurrency),
+      ...posted,
+      ...(databaseMs === undefined ? {} : { databaseCpuMicrosPerEvent: (databaseMs * 1000) / list.length }),
+      appliedTwice: posted.appliedTwice + Math.max(0, stored - distinct),
+      notSettled,
+    };
   } finally {
-    file.dispose();
+    file?.dispose();
+  }
+}
+
+/** What the floor stored: each payment's status, and how many events each order has. */
+interface FloorRows {
+  readonly statuses: ReadonlyMap<string, string>;
+  readonly eventCounts: ReadonlyMap<string, number>;
+}
+
+const FLOOR_STATUSES = 'select order_id, status from payments';
+const FLOOR_EVENT_COUNTS = 'select order_id, count(*) as events from events group by order_id';
+
+function floorRows(statuses: ReadonlyArray<{ order_id: string; status: string }>, eventCounts: ReadonlyArray<{ order_id: string; events: number | string }>): FloorRows {
+  return {
+    statuses: new Map(statuses.map((row) => [row.order_id, row.status])),
+    eventCounts: new Map(eventCounts.map((row) => [row.order_id, Number(row.events)])),
+  };
+}
+
+function floorRowsOnSqlite(path: string): FloorRows {
+  const database = new Database(path, { readonly: true });
+  try {
+    return floorRows(database.prepare(FLOOR_STATUSES).all() as never, database.prepare(FLOOR_EVENT_COUNTS).all() as never);
+  } finally {
+    database.close();
+  }
+}
+
+async function floorRowsOnPostgres(url: string, schema: string): Promise<FloorRows> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(`set search_path to ${client.escapeIdentifier(schema)}`);
+    return floorRows((await client.query(FLOOR_STATUSES)).rows, (await client.query(FLOOR_EVENT_COUNTS)).rows);
+  } finally {
+    await client.end();
   }
 }
 

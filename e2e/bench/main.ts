@@ -306,21 +306,34 @@ await section('ingest', 'webhook ingest', async () => {
   // After each of this checkout's runs of the route, the floor (servers/floor.ts) takes the same
   // deliveries: what a receiver's rate can be on this machine at all.
   const current = trees.at(-1);
-  const routeAndFloor = (tree: Tree) =>
-    onSqlite(async (url) => ({ route: await route(tree, url, inFlight), floor: tree === current ? await measureFloorIngest(inFlight) : undefined }));
-  for (const { tree, runs } of await eachTree(routeAndFloor)) {
-    ingestFigures(tree, `through POST /webhooks/gateway, SQLite file, ${inFlight.concurrency} senders`, runs.map((run) => run.route), INGEST_BUDGET);
-    const paired = runs.filter((run): run is { route: IngestFigures; floor: IngestFigures } => run.floor !== undefined);
-    if (paired.length === 0) continue;
-    const over = medianOf(paired, (run) => run.route.cpuMicrosPerEvent / run.floor.cpuMicrosPerEvent);
-    const note = `the route's CPU a delivery ${over.toFixed(2)}× the floor's in the same round (median)`;
-    ingestFigures(tree, `the floor: the least a webhook receiver does, SQLite file, ${inFlight.concurrency} senders`, paired.map((run) => run.floor), undefined, note);
-  }
+  const routeThenFloor = async (tree: Tree, measureRoute: () => Promise<IngestFigures>, measureFloor: () => Promise<IngestFigures>) => ({
+    route: await measureRoute(),
+    floor: tree === current ? await measureFloor() : undefined,
+  });
+  const routeAndFloorFigures = async (database: string, budget: Budget, measure: (tree: Tree) => Promise<{ route: IngestFigures; floor: IngestFigures | undefined }>) => {
+    for (const { tree, runs } of await eachTree(measure)) {
+      ingestFigures(tree, `through POST /webhooks/gateway, ${database}, ${inFlight.concurrency} senders`, runs.map((run) => run.route), budget);
+      const paired = runs.filter((run): run is { route: IngestFigures; floor: IngestFigures } => run.floor !== undefined);
+      if (paired.length === 0) continue;
+      const over = medianOf(paired, (run) => run.route.cpuMicrosPerEvent / run.floor.cpuMicrosPerEvent);
+      const note = `the route's CPU a delivery ${over.toFixed(2)}× the floor's in the same round (median)`;
+      ingestFigures(tree, `the floor: the least a webhook receiver does, ${database}, ${inFlight.concurrency} senders`, paired.map((run) => run.floor), undefined, note);
+    }
+  };
+  await routeAndFloorFigures('SQLite file', INGEST_BUDGET, (tree) =>
+    onSqlite((url) => routeThenFloor(tree, () => route(tree, url, inFlight), () => measureFloorIngest(inFlight))),
+  );
   const postgres = process.env.DATABASE_URL;
   if (postgres && /^postgres(ql)?:\/\//.test(postgres)) {
     const run = { ...inFlight, payments: 2_000 };
     await eachIngest(`at the ledger, PostgreSQL, ${run.concurrency} in flight`, (tree) => withPostgresSchema(postgres, (schema) => ledger(tree, postgres, run, schema)), undefined);
-    await eachIngest(`through POST /webhooks/gateway, PostgreSQL, ${run.concurrency} senders`, (tree) => withPostgresSchema(postgres, (schema) => route(tree, postgres, run, schema)), POSTGRES_INGEST_BUDGET);
+    await routeAndFloorFigures('PostgreSQL', POSTGRES_INGEST_BUDGET, (tree) =>
+      routeThenFloor(
+        tree,
+        () => withPostgresSchema(postgres, (schema) => route(tree, postgres, run, schema)),
+        () => withPostgresSchema(postgres, (schema) => measureFloorIngest(run, { url: postgres, schema })),
+      ),
+    );
   } else {
     console.log('  PostgreSQL: DATABASE_URL is not a postgres:// URL; skipped (set it to measure)');
   }

@@ -41,18 +41,22 @@ export function floorRelay(gatewayUrl: string, databasePath: string, credentials
   const pay = payFloor(database, { url: gatewayUrl, credentials, ownUrl: () => ownUrl || (ownUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`) }, { begin, commit, sync });
   const webhook = webhookFloor(database, credentials.apiSecret, { begin, commit, sync });
 
-  const server = createServer((incoming, outgoing) => {
-    const chunks: Buffer[] = [];
-    incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-    incoming.on('end', () => {
-      const body = Buffer.concat(chunks).toString('utf8');
-      if (incoming.url === '/webhooks/gateway') webhook(body, outgoing);
-      // A body it cannot read is answered 502 like a failed call: the floor never stops mid-run,
-      // and never echoes the error (JSON.parse quotes the body, and the body holds a card).
-      else pay(incoming, body).then((answer) => sendJson(outgoing, 200, answer), () => outgoing.writeHead(502).end('the floor could not pay'));
-    });
+  const server = floorServer((incoming, body, outgoing) => {
+    if (incoming.url === '/webhooks/gateway') webhook(body, outgoing);
+    // A body it cannot read is answered 502 like a failed call: the floor never stops mid-run,
+    // and never echoes the error (JSON.parse quotes the body, and the body holds a card).
+    else pay(incoming, body).then((answer) => sendJson(outgoing, 200, answer), () => outgoing.writeHead(502).end('the floor could not pay'));
   });
   return server;
+}
+
+/** HTTP in: each request's body read whole, then handed on. */
+export function floorServer(handle: (incoming: IncomingMessage, body: string, outgoing: ServerResponse) => void): Server {
+  return createServer((incoming, outgoing) => {
+    const chunks: Buffer[] = [];
+    incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+    incoming.on('end', () => handle(incoming, Buffer.concat(chunks).toString('utf8'), outgoing));
+  });
 }
 
 interface Commits {
@@ -61,7 +65,7 @@ interface Commits {
   readonly sync: () => void;
 }
 
-function sendJson(outgoing: ServerResponse, status: number, text: string): void {
+export function sendJson(outgoing: ServerResponse, status: number, text: string): void {
   outgoing.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) }).end(text);
 }
 
@@ -127,14 +131,14 @@ function payFloor(database: Database.Database, gateway: FloorGateway, { begin, c
 }
 
 /** Statuses a payment cannot leave: an event that comes late never moves it back. */
-const FINAL = "('success', 'failure')";
+export const FINAL = "('success', 'failure')";
 
 function webhookFloor(database: Database.Database, apiSecret: string, { begin, commit, sync }: Commits) {
   const store = database.prepare('insert into events (signature, order_id, status, data) values (?, ?, ?, ?) on conflict do nothing');
   const advance = database.prepare(
     `insert into payments (order_id, session_id, status) values (?, '', ?) on conflict (order_id) do update set status = excluded.status where payments.status not in ${FINAL}`,
   );
-  let waiting: Array<{ signature: string; event: { order_id: string; status: string }; data: string; outgoing: ServerResponse }> = [];
+  let waiting: Array<FloorDelivery & { readonly outgoing: ServerResponse }> = [];
 
   const commitWaiting = () => {
     const group = waiting;
@@ -159,19 +163,36 @@ function webhookFloor(database: Database.Database, apiSecret: string, { begin, c
   };
 
   return (body: string, outgoing: ServerResponse): void => {
-    const form = new URLSearchParams(body);
-    const data = form.get('data') ?? '';
-    const signature = Buffer.from(form.get('signature') ?? '');
-    const expected = Buffer.from(hash('sha1', apiSecret + data + apiSecret, 'base64').replaceAll('+', '-').replaceAll('/', '_'));
-    if (signature.length !== expected.length || !timingSafeEqual(signature, expected)) return void sendJson(outgoing, 401, '{"error":"signature"}');
-    let event: { order_id: string; status: string };
-    try {
-      event = JSON.parse(Buffer.from(data, 'base64url').toString('utf8')) as typeof event;
-    } catch {
-      return void sendJson(outgoing, 400, '{"error":"data"}');
-    }
-    if (typeof event?.order_id !== 'string' || typeof event.status !== 'string') return void sendJson(outgoing, 400, '{"error":"event"}');
+    const delivery = readDelivery(body, apiSecret, outgoing);
+    if (!delivery) return;
     if (waiting.length === 0) setImmediate(commitWaiting);
-    waiting.push({ signature: signature.toString(), event, data, outgoing });
+    waiting.push({ ...delivery, outgoing });
   };
+}
+
+/** A webhook post as the floor keeps it: its signature is its key. */
+export interface FloorDelivery {
+  readonly signature: string;
+  readonly event: { readonly order_id: string; readonly status: string };
+  readonly data: string;
+}
+
+/**
+ * The least a receiver checks of a post: the form read, its signature checked, its data decoded
+ * to an event that names an order and a status. Anything else is answered here (401, 400).
+ */
+export function readDelivery(body: string, apiSecret: string, outgoing: ServerResponse): FloorDelivery | undefined {
+  const form = new URLSearchParams(body);
+  const data = form.get('data') ?? '';
+  const signature = Buffer.from(form.get('signature') ?? '');
+  const expected = Buffer.from(hash('sha1', apiSecret + data + apiSecret, 'base64').replaceAll('+', '-').replaceAll('/', '_'));
+  if (signature.length !== expected.length || !timingSafeEqual(signature, expected)) return void sendJson(outgoing, 401, '{"error":"signature"}');
+  let event: { order_id: string; status: string };
+  try {
+    event = JSON.parse(Buffer.from(data, 'base64url').toString('utf8')) as typeof event;
+  } catch {
+    return void sendJson(outgoing, 400, '{"error":"data"}');
+  }
+  if (typeof event?.order_id !== 'string' || typeof event.status !== 'string') return void sendJson(outgoing, 400, '{"error":"event"}');
+  return { signature: signature.toString(), event, data };
 }

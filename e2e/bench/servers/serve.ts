@@ -21,7 +21,9 @@ import { createLogger } from '../../../server/companion/log/logger.js';
 import type { LogLevel } from '../../../server/companion/log/logger.js';
 import { createSandbox } from '../../../server/sandbox/app.js';
 import { benchCredentials, sandboxFor } from './credentials.js';
+import { isPostgresUrl } from '../../../server/ledger/postgres.js';
 import { floorRelay } from './floor.js';
+import { postgresWebhookFloor } from './floor-postgres.js';
 import { BENCH_ADMIN_TOKEN } from './processes.js';
 
 type Handler = (request: Request, env: unknown) => Response | Promise<Response>;
@@ -103,12 +105,23 @@ async function serveReady(server: Server): Promise<() => Promise<void>> {
   };
 }
 
-/** The least a payment relay does (floor.ts): pay requests and webhooks. */
+/**
+ * The least a payment relay does (floor.ts): pay requests and webhooks on SQLite; on PostgreSQL
+ * (floor-postgres.ts) webhooks only, into BENCH_DATABASE_SCHEMA.
+ */
 async function startFloor(): Promise<() => Promise<void>> {
   const gatewayUrl = process.env.BENCH_GATEWAY_URL;
   const databaseUrl = process.env.BENCH_DATABASE_URL;
   if (!gatewayUrl || !databaseUrl) throw new Error('BENCH_GATEWAY_URL and BENCH_DATABASE_URL are required');
-  return serveReady(floorRelay(gatewayUrl, databaseUrl, benchCredentials()));
+  if (!isPostgresUrl(databaseUrl)) return serveReady(floorRelay(gatewayUrl, databaseUrl, benchCredentials()));
+  const schema = process.env.BENCH_DATABASE_SCHEMA;
+  if (!schema) throw new Error('BENCH_DATABASE_SCHEMA is required with a PostgreSQL BENCH_DATABASE_URL');
+  const floor = await postgresWebhookFloor(databaseUrl, schema, benchCredentials().apiSecret);
+  const stop = await serveReady(floor.server);
+  return async () => {
+    await stop();
+    await floor.close();
+  };
 }
 
 const STARTERS: Readonly<Record<string, () => Promise<() => Promise<void>>>> = { sandbox: startSandbox, companion: startCompanion, sink: startSink, floor: startFloor };
