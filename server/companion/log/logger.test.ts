@@ -44,14 +44,15 @@ describe('batchedByTurn', () => {
 
   it('writes a flood in one turn in pieces, none of them cut inside a line', async () => {
     const { writes, logger } = recordedWrites();
-    for (let i = 0; i < 2_000; i++) logger.info('flood', { i, text: 'x'.repeat(100) });
+    // No counter in the lines: the suites' log capture is scanned for the test CVVs, 737 among them.
+    for (let line = 0; line < 1_000; line++) logger.info('flood', { text: 'x'.repeat(100) });
     expect(writes.length).toBeGreaterThan(1);
     await nextTurn();
     for (const text of writes) {
       expect(text.length).toBeLessThan(80 * 1024);
       expect(text.endsWith('\n')).toBe(true);
     }
-    expect(messages(writes.join(''))).toHaveLength(2_000);
+    expect(messages(writes.join(''))).toHaveLength(1_000);
   });
 });
 
