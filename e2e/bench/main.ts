@@ -6,7 +6,7 @@
  *   npm run bench                            all of it (builds the widget first)
  *   npm run bench -- --only=overhead,ingest  some sections: widget, merchant-build, widget-load, overhead, pay-path, scale-out, ingest, startup
  *   npm run bench -- --no-build              measure the widget as it is in widget/dist
- *   DATABASE_URL=postgres://… npm run bench  ingest on PostgreSQL too, and scale-out (one and two companions)
+ *   DATABASE_URL=postgres://… npm run bench  ingest on PostgreSQL too (the route and its floor), and scale-out (one and two companions)
  *   BENCH_CPU_PROFILE_DIR=/tmp/p npm run bench -- --only=overhead   V8 CPU profiles of the servers
  *   npm run bench -- --baseline=main         the overhead, pay-path and ingest figures of <rev> too,
  *                                            measured beside this checkout's in the same run
