@@ -38,7 +38,8 @@ interface Receiver {
   dispose(): Promise<void>;
 }
 
-const STORED = { events: 'select count(*)::int as n from events', payments: 'select order_id, status from payments order by order_id' };
+/** The same SQL on both databases; PostgreSQL's count comes back as text. */
+const STORED = { events: 'select count(*) as n from events', payments: 'select order_id, status from payments order by order_id' };
 
 function onSqlite(): Receiver {
   const dir = mkdtempSync(join(tmpdir(), 'payform-floor-'));
@@ -47,7 +48,7 @@ function onSqlite(): Receiver {
     async stored() {
       const database = new Database(join(dir, 'floor.db'), { readonly: true });
       try {
-        return { events: database.prepare('select count(*) from events').pluck().get() as number, payments: database.prepare(STORED.payments).all() as Stored['payments'] };
+        return { events: Number(database.prepare(STORED.events).pluck().get()), payments: database.prepare(STORED.payments).all() as Stored['payments'] };
       } finally {
         database.close();
       }
@@ -66,7 +67,7 @@ async function onPostgres(url: string): Promise<Receiver> {
     stored: () =>
       withClient(url, async (client) => {
         await client.query(`set search_path to ${schema}`);
-        return { events: (await client.query(STORED.events)).rows[0].n, payments: (await client.query(STORED.payments)).rows };
+        return { events: Number((await client.query(STORED.events)).rows[0].n), payments: (await client.query(STORED.payments)).rows };
       }),
     async dispose() {
       await floor.close();

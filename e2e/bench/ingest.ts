@@ -16,7 +16,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import pg from 'pg';
 import type { ProjectCredentials } from '../../server/gateway/test-project.js';
 import { decodeWebhook, verifyWebhook, webhookForm } from '../../server/gateway/webhook.js';
 import type { WebhookEvent } from '../../server/gateway/objects.js';
@@ -24,6 +23,7 @@ import { gatewayEvent } from '../../server/companion/payments/gateway-facts.js';
 import { openLedger } from '../../server/ledger/index.js';
 import type { Ledger, LedgerOptions } from '../../server/ledger/index.js';
 import { isPostgresUrl } from '../../server/ledger/postgres.js';
+import { withClient } from '../../server/ledger/testing/schema-pool.js';
 import { directPayment, testSandbox } from '../../server/sandbox/testing/in-process.js';
 import { LoopbackClient } from './load/http-client.js';
 import { eachConcurrently } from './load/latency.js';
@@ -292,15 +292,11 @@ function floorRowsOnSqlite(path: string): FloorRows {
   }
 }
 
-async function floorRowsOnPostgres(url: string, schema: string): Promise<FloorRows> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
+function floorRowsOnPostgres(url: string, schema: string): Promise<FloorRows> {
+  return withClient(url, async (client) => {
     await client.query(`set search_path to ${client.escapeIdentifier(schema)}`);
     return floorRows((await client.query(FLOOR_STATUSES)).rows, (await client.query(FLOOR_EVENT_COUNTS)).rows);
-  } finally {
-    await client.end();
-  }
+  });
 }
 
 /**
