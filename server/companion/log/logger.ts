@@ -45,12 +45,12 @@ export const stderrSink: LogSink = batchedByTurn((text) => process.stderr.write(
 /** A turn that logs a flood writes it in pieces of about this size. */
 const FLUSH_AT_CHARACTERS = 64 * 1024;
 
+/** A sink that hands `write` the lines of each turn together (stderrSink's batching, for any writer). */
 export function batchedByTurn(write: (text: string) => void): LogSink {
   let pending = '';
   let scheduled = false;
   let exitHooked = false;
   const flush = () => {
-    scheduled = false;
     if (pending === '') return;
     const text = pending;
     pending = '';
@@ -66,7 +66,10 @@ export function batchedByTurn(write: (text: string) => void): LogSink {
     }
     if (!scheduled) {
       scheduled = true;
-      setImmediate(flush);
+      setImmediate(() => {
+        scheduled = false;
+        flush();
+      });
     }
   };
 }
