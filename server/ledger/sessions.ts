@@ -2,12 +2,14 @@
 // the number of clicks, tabs or instances.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
+import type { Compilable, Kysely, RawBuilder, SqlBool } from 'kysely';
 import { holdsSession, isUnsent } from './attempts.js';
 import { lockingRead } from './context.js';
 import type { LedgerContext, LedgerDb } from './context.js';
 import { InvalidLedgerInput, LedgerConflict, LedgerNotFound } from './errors.js';
 import { newSessionInput, parseInput, payAttemptInput } from './input.js';
 import { oncePerLedger, prepareQuery } from './prepared.js';
+import type { SlotOf } from './prepared.js';
 import { toJson, toPayment, toSession } from './rows.js';
 import type { CheckoutSessionRow, PaymentRow } from './schema.js';
 import type { CheckoutSession, NewCheckoutSession, PayAttemptClaim, PayAttemptRefusal, PayAttemptRequest, Payment, PaymentMode } from './types.js';
@@ -120,6 +122,97 @@ const statements = oncePerLedger((ctx: LedgerContext) => ({
       .onConflict((oc) => oc.doNothing()),
   ),
 }));
+
+/** What the one-statement claim takes: `customer` as stored (JSON), or null for the session's. */
+interface ClaimArgs {
+  readonly sessionId: string;
+  readonly mode: PaymentMode;
+  readonly customer: string | null;
+  readonly now: number;
+}
+
+/**
+ * PostgreSQL, the usual claim as one statement, which commits itself: the session row locked,
+ * its latest attempt read, and the next attempt inserted in `init` — when the session is open,
+ * allows the mode and holds no attempt (it has none yet, or the last one failed). It returns
+ * the row it inserted. Anything else inserts nothing and goes the transaction's way, which
+ * says why: an attempt in flight, paid or never sent, a closed or expired session, a mode not
+ * allowed, an order id too long. So does a claim that lost a race: a statement that waited for
+ * the session's lock still reads the attempts as they were when it began, and then numbers its
+ * attempt as the winner did — the unique attempt numbers (and the one live attempt a session
+ * may hold) refuse its row. The transaction costs five round trips, this one.
+ */
+function claimNextAttempt(ctx: LedgerContext, slot: SlotOf<ClaimArgs>) {
+  // Built loosely typed: Kysely's types do not follow an INSERT fed by CTEs of raw expressions.
+  const db = ctx.db as unknown as Kysely<Record<string, Record<string, unknown>>>;
+  const now = sql<number>`cast(${slot('now')} as bigint)`;
+  const next = sql<number>`coalesce(latest.attempt, 0) + 1`;
+  const orderId = sql<string>`case when latest.attempt is null then s.order_id else s.order_id || ':' || (latest.attempt + 1)::text end`;
+  const values: { readonly [K in keyof PaymentRow]-?: RawBuilder<unknown> } = {
+    order_id: orderId,
+    session_id: sql`s.id`,
+    attempt: next,
+    mode: sql`cast(${slot('mode')} as text)`,
+    method: sql`s.method`,
+    amount: sql`s.amount`,
+    currency: sql`s.currency`,
+    split: sql`s.split`,
+    status: sql.lit('init'),
+    status_code: sql`null`,
+    status_description: sql`null`,
+    payment_id: sql`null`,
+    gateway_order_id: sql`null`,
+    billing_order_id: sql`null`,
+    transaction_id: sql`null`,
+    cc_mask: sql`null`,
+    card_brand: sql`null`,
+    cc_token: sql`null`,
+    cc_token_expiration: sql`null`,
+    user_action_url: sql`null`,
+    checkout_url: sql`null`,
+    receipt_url: sql`null`,
+    customer: sql`coalesce(cast(${slot('customer')} as text), s.customer)`,
+    customer_id: sql`s.customer_id`,
+    created_at: now,
+    updated_at: now,
+    last_seen_at: now,
+    finalized_at: sql`null`,
+    mismatch_report: sql`null`,
+    notice_due_at: sql`null`,
+    notice_attempts: sql.lit(0),
+    absent_reads: sql.lit(0),
+    absent_read_at: sql`null`,
+    unsent_at: sql`null`,
+  };
+  return db
+    .with('s', (qc) => qc.selectFrom('checkout_sessions').selectAll().where('id', '=', slot('sessionId')).forUpdate())
+    .with('latest', (qc) =>
+      qc.selectFrom('payments').select(['attempt', 'status']).where('session_id', '=', slot('sessionId')).orderBy('attempt', 'desc').limit(sql.lit(1)),
+    )
+    .with('claimed', (qc) =>
+      qc
+        .insertInto('payments')
+        .columns(paymentColumns as never)
+        .expression(
+          qc
+            .selectFrom('s')
+            .leftJoin('latest', (join) => join.onTrue())
+            .select(paymentColumns.map((column) => values[column].as(column)))
+            .where(sql<SqlBool>`s.closed_at is null`)
+            .where(sql<SqlBool>`s.expires_at > ${now}`)
+            .where(sql<SqlBool>`(latest.status is null or latest.status = 'failure')`)
+            .where(sql<SqlBool>`cast(s.allowed_modes as jsonb) @> jsonb_build_array(cast(${slot('mode')} as text))`)
+            .where(sql<SqlBool>`char_length(${orderId}) <= ${sql.lit(MAX_ORDER_ID_LENGTH)}`),
+        )
+        .onConflict((oc) => oc.doNothing())
+        .returningAll() as never,
+    )
+    .selectFrom('claimed')
+    .selectAll() as unknown as Compilable<PaymentRow>;
+}
+
+/** The one-statement claim, prepared once per PostgreSQL ledger. */
+const claimNext = oncePerLedger((ctx: LedgerContext) => prepareQuery<ClaimArgs, PaymentRow>((slot) => claimNextAttempt(ctx, slot)));
 
 function sessionWithAttempt(ctx: LedgerContext, sessionId: string) {
   return ctx.db
@@ -237,6 +330,11 @@ async function resend(ctx: LedgerContext, trx: LedgerDb, unsent: Payment, mode: 
  */
 export async function claimPayAttempt(ctx: LedgerContext, sessionId: string, request: PayAttemptRequest): Promise<PayAttemptClaim> {
   const { mode, customer } = parseInput(payAttemptInput, request);
+  if (ctx.dialect === 'postgres') {
+    const args = { sessionId, mode, customer: customer ? JSON.stringify(customer) : null, now: ctx.now() };
+    const row = (await claimNext(ctx)(ctx.db, args)).rows[0];
+    if (row) return { claimed: true, payment: toPayment(row), resent: false };
+  }
   return ctx.db.transaction().execute(async (trx) => {
     const prepared = statements(ctx);
     const session = (await prepared.lockedSessionWithAttempt(trx, { sessionId })).rows[0];
