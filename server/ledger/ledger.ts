@@ -13,7 +13,7 @@ import { TablePrefixPlugin } from './table-names.js';
 import { migrateToLatest } from './migrate.js';
 import { observedDialect } from './observed.js';
 import type { StatementObserver } from './observed.js';
-import { findOperationByRequestKey, getOperation, markOperationChecked, reserveOperation, totalsOf } from './operations.js';
+import { findOperationByRequestKey, getOperation, markOperationChecked, operationsOf, reserveOperation, totalsOf } from './operations.js';
 import { claimNotices, dropNotices, noticeFailed, noticeTold } from './notices.js';
 import { getPayment, markPaymentChecked, noteRecordedAnswer, progressPayment } from './payments.js';
 import { ensureSchema, isPostgresUrl, postgresDialect } from './postgres.js';
@@ -97,6 +97,8 @@ export interface Ledger {
   /** The gateway's answer: success keeps the reservation, failure releases it. */
   settleOperation(id: string, result: OperationResult): Promise<OperationProgress>;
   getOperation(id: string): Promise<Operation | undefined>;
+  /** The order's operations, oldest first: `getOrder` without the payment and the events. */
+  listOperations(orderId: string): Promise<Operation[]>;
   /** The reservation a merchant request made on the order, by its `requestKey` (OperationRequest). */
   findOperationByRequestKey(orderId: string, requestKey: string): Promise<Operation | undefined>;
   /** The reconciler looked at a pending reservation: it leaves the unsettled list for a while. */
@@ -203,6 +205,7 @@ function ledgerOver(ctx: LedgerContext): Ledger {
     reserveOperation: (orderId, request) => reserveOperation(ctx, orderId, request),
     settleOperation: (id, result) => settleOperation(ctx, id, result),
     getOperation: (id) => getOperation(ctx.db, id),
+    listOperations: (orderId) => operationsOf(ctx.db, orderId),
     findOperationByRequestKey: (orderId, requestKey) => findOperationByRequestKey(ctx.db, orderId, requestKey),
     markOperationChecked: (id) => markOperationChecked(ctx, id),
     countAbsentOperation: (id, read) => countAbsentOperation(ctx, id, read),

@@ -118,7 +118,7 @@ export class OrderStateSync {
    */
   async #settleOperations(orderId: string, entries: readonly OrderOperation[], source: ChangeSource, readAt: number): Promise<{ shown: ReadonlySet<string>; neverSent: ReadonlySet<string> }> {
     const { ledger, reactions } = this.#deps;
-    const operations = (await ledger.getOrder(orderId))?.operations ?? [];
+    const operations = await ledger.listOperations(orderId);
     const { settling, shown, unpaired } = matchOperations(operations, entries);
     for (const [id, entry] of settling) {
       const settled = await ledger.settleOperation(id, operationResult(entry));

@@ -378,6 +378,23 @@ export function describeLedgerContract(backend: LedgerBackend): void {
         expect(await ledger.findOperationByRequestKey(orderId, 'k-other')).toBeUndefined();
       });
 
+      it('lists an order’s operations oldest first, as its detail does, and none of an order without', async () => {
+        const { orderId } = await paidOrder(ledger);
+        const other = await paidOrder(ledger);
+        const first = await ledger.reserveOperation(orderId, { kind: 'refund', amount: 100 });
+        clock.advance(1_000);
+        const second = await ledger.reserveOperation(orderId, { kind: 'refund', amount: 200 });
+        await ledger.settleOperation(first.id, { status: 'success', operationId: 'op-listed' });
+        const listed = await ledger.listOperations(orderId);
+        expect(listed.map((operation) => [operation.id, operation.status])).toEqual([
+          [first.id, 'success'],
+          [second.id, 'pending'],
+        ]);
+        expect(listed).toEqual((await ledger.getOrder(orderId))!.operations);
+        expect(await ledger.listOperations(other.orderId)).toEqual([]);
+        expect(await ledger.listOperations('unknown-order')).toEqual([]);
+      });
+
       it('allows partial refunds up to the amount and refuses the one that would exceed it', async () => {
         const { orderId } = await paidOrder(ledger);
         const first = await ledger.reserveOperation(orderId, { kind: 'refund', amount: 400, comment: 'one cup broken' });
