@@ -65,24 +65,28 @@ const paymentColumns = Object.keys({
   unsent_at: true,
 } satisfies Record<keyof PaymentRow, true>) as (keyof PaymentRow)[];
 
-/** Every column of a session row, for the prepared INSERT that opens one. */
-const sessionColumns = Object.keys({
-  id: true,
-  order_id: true,
-  amount: true,
-  currency: true,
-  description: true,
-  method: true,
-  split: true,
-  customer: true,
-  customer_id: true,
-  return_url: true,
-  allowed_modes: true,
-  card_id: true,
-  created_at: true,
-  expires_at: true,
-  closed_at: true,
-} satisfies Record<keyof CheckoutSessionRow, true>) as (keyof CheckoutSessionRow)[];
+/**
+ * Every column of a session row with its SQL type, for the prepared INSERTs that open one (an
+ * INSERT … SELECT casts each value: PostgreSQL cannot tell a parameter's type there).
+ */
+const sessionTypes = {
+  id: 'text',
+  order_id: 'text',
+  amount: 'bigint',
+  currency: 'text',
+  description: 'text',
+  method: 'text',
+  split: 'text',
+  customer: 'text',
+  customer_id: 'text',
+  return_url: 'text',
+  allowed_modes: 'text',
+  card_id: 'text',
+  created_at: 'bigint',
+  expires_at: 'bigint',
+  closed_at: 'bigint',
+} as const satisfies Record<keyof CheckoutSessionRow, 'text' | 'bigint'>;
+const sessionColumns = Object.keys(sessionTypes) as (keyof CheckoutSessionRow)[];
 
 type BySession = { sessionId: string };
 
@@ -105,14 +109,23 @@ const statements = oncePerLedger((ctx: LedgerContext) => ({
   latestAttempt: prepareQuery<BySession, PaymentRow>((slot) =>
     ctx.db.selectFrom('payments').selectAll().where('session_id', '=', slot('sessionId')).orderBy('attempt', 'desc').limit(sql.lit(1)),
   ),
-  // A merchant's order id must not be one a payment already carries (an attempt's `:n` id).
-  paymentWithOrderId: prepareQuery<{ orderId: string }, Pick<PaymentRow, 'order_id'>>((slot) =>
-    ctx.db.selectFrom('payments').select('order_id').where('order_id', '=', slot('orderId')),
-  ),
   insertSession: prepareQuery<CheckoutSessionRow, never>((slot) =>
     ctx.db
       .insertInto('checkout_sessions')
       .values(Object.fromEntries(sessionColumns.map((column) => [column, slot(column)])) as unknown as CheckoutSessionRow)
+      .onConflict((oc) => oc.doNothing()),
+  ),
+  // A merchant's order id must not be one a payment already carries (an attempt's `:n` id): the
+  // session goes in only when none does, the look-up inside the INSERT.
+  insertSessionOfOrder: prepareQuery<CheckoutSessionRow, never>((slot) =>
+    ctx.db
+      .insertInto('checkout_sessions')
+      .columns(sessionColumns)
+      .expression(
+        ctx.db
+          .selectNoFrom(sessionColumns.map((column) => sql`cast(${slot(column)} as ${sql.raw(sessionTypes[column])})`.as(column)))
+          .where(({ not, exists, selectFrom }) => not(exists(selectFrom('payments').select(sql.lit(1).as('one')).where('order_id', '=', slot('order_id'))))),
+      )
       .onConflict((oc) => oc.doNothing()),
   ),
   insertPayment: prepareQuery<PaymentRow, never>((slot) =>
@@ -254,8 +267,8 @@ export async function createSession(ctx: LedgerContext, input: NewCheckoutSessio
   };
   const prepared = statements(ctx);
   // An order id made here is 76 random bits: no payment carries it yet.
-  const taken = session.orderId !== undefined && (await prepared.paymentWithOrderId(ctx.db, { orderId: row.order_id })).rows.length > 0;
-  if (taken || !(await prepared.insertSession(ctx.db, row)).numAffectedRows) throw new LedgerConflict('order_id_taken', `order id ${row.order_id} is already used`);
+  const insert = session.orderId === undefined ? prepared.insertSession : prepared.insertSessionOfOrder;
+  if (!(await insert(ctx.db, row)).numAffectedRows) throw new LedgerConflict('order_id_taken', `order id ${row.order_id} is already used`);
   return toSession(row, null, now);
 }
 

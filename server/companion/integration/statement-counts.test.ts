@@ -173,12 +173,13 @@ describeCounts('SQLite', sqliteFile, {
   // (payments.ts recalledAnswer): BEGIN, the event's INSERT, one UPDATE, COMMIT.
   // The pay call of a session this process opened reads it in its claim only (session-terms.ts):
   // the claim's BEGIN, read, INSERT and COMMIT, then the answer's UPDATE and the mark's clearing.
-  // A session without a key is its INSERT alone, synced.
-  card: { openUnkeyed: 1, openSession: 4, pay: 6, webhooks: [4], repeatedWebhook: 4 },
+  // A session without a key is its INSERT alone, synced; with one (its order id derived from the
+  // key), the key's claim, the INSERT that checks no payment carries the order id, the kept answer.
+  card: { openUnkeyed: 1, openSession: 3, pay: 6, webhooks: [4], repeatedWebhook: 4 },
   // The return: the session read, the payment read, its answer recorded and the mark cleared, the
   // order's operations read (order-state.ts), the session read again for the page.
   // The first webhook (pending) comes after the return recorded success: stale, its outcome written over the foreseen one.
-  threeDs: { openUnkeyed: 1, openSession: 4, pay: 6, returned: 6, webhooks: [7, 4], repeatedWebhook: 4 },
+  threeDs: { openUnkeyed: 1, openSession: 3, pay: 6, returned: 6, webhooks: [7, 4], repeatedWebhook: 4 },
   // Synced: the unkeyed session; opening the keyed one (the Idempotency-Key's claim, the session,
   // the kept answer); the pay call's claim, not its answer; not the webhook that says what the
   // answer recorded, nor a repeat. 3-D Secure: the return records the order state the gateway holds, unsynced; the late
@@ -193,8 +194,8 @@ withTestDatabase((url) =>
     // the same status refreshed) or finds it past that is one statement outside any transaction,
     // with its group's (events.ts); so is a repeat. Clearing a told change's mark alone is one
     // UPDATE, outside a transaction.
-    card: { openUnkeyed: 1, openSession: 4, pay: 3, webhooks: [1], repeatedWebhook: 1 },
+    card: { openUnkeyed: 1, openSession: 3, pay: 3, webhooks: [1], repeatedWebhook: 1 },
     // The late pending is stale: stored as such by the same statement.
-    threeDs: { openUnkeyed: 1, openSession: 4, pay: 3, returned: 6, webhooks: [1, 1], repeatedWebhook: 1 },
+    threeDs: { openUnkeyed: 1, openSession: 3, pay: 3, returned: 6, webhooks: [1, 1], repeatedWebhook: 1 },
   }),
 );
