@@ -54,7 +54,7 @@ export function returnRoutes(clock: () => number): Hono<CompanionEnv> {
     const open = session.status === 'processing' ? session.payment : null;
     if (open && refreshes.take(id).allowed) {
       try {
-        await orderState.refresh(open.orderId, 'order_state', { timeoutMs: REFRESH_READ_MS });
+        await orderState.refresh(open.orderId, 'order_state', { timeoutMs: REFRESH_READ_MS, payment: open });
         session = (await ledger.getSession(id)) ?? session;
       } catch (error) {
         logger.warn('the order state could not be read on return; the webhook will settle it', { order_id: open.orderId, err: error });

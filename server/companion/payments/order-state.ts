@@ -15,6 +15,11 @@ import type { ChangeSource, PaymentReactions } from './reactions.js';
 /** How long an order-state read or a cancel may take while someone waits for the answer. */
 export const RECOVERY_READ_MS = 5_000;
 
+export interface RefreshOptions extends RequestOptions {
+  /** The order's payment as the caller read it a moment ago, so the refresh need not read it again. */
+  readonly payment?: Payment;
+}
+
 export type OrderRefresh =
   /** The gateway does not know the order; `neverSent`: this read ended its attempt as never sent. */
   | { readonly found: false; readonly neverSent: boolean }
@@ -55,15 +60,16 @@ export class OrderStateSync {
    * Gateway errors other than "not found" propagate: the state is then simply unknown. Every read
    * also counts towards the never-sent window of what it does not show (see docs/reliability.md).
    */
-  async refresh(orderId: string, source: ChangeSource, options: RequestOptions = {}): Promise<OrderRefresh> {
+  async refresh(orderId: string, source: ChangeSource, options: RefreshOptions = {}): Promise<OrderRefresh> {
     const { ledger, gateway, clock } = this.#deps;
-    const payment = await ledger.getPayment(orderId);
+    const { payment: known, ...request } = options;
+    const payment = known ?? (await ledger.getPayment(orderId));
     // Only what was sent before the read went out can be missing from its answer.
     const readAt = clock();
     let entries: OrderOperation[];
     try {
       // The ledger knows the order's currency; the gateway's entries need not name it.
-      entries = await gateway.orders.get(orderId, { ...options, ...(payment ? { currency: payment.currency } : {}) });
+      entries = await gateway.orders.get(orderId, { ...request, ...(payment ? { currency: payment.currency } : {}) });
     } catch (error) {
       if (error instanceof NotFoundError) return { found: false, neverSent: payment !== undefined && (await this.#countAbsentPayment(payment, readAt)) };
       throw error;
@@ -79,11 +85,6 @@ export class OrderStateSync {
   }
 
   /**
-   * The entry of the payment's method — the one naming its payment id, else its amount — is
-   * applied; the ledger refuses it when it describes another payment (another amount, currency
-   * or payment id), which is then only logged.
-   */
-  /**
    * The order's state read while a customer or the merchant waits for an answer that was lost:
    * a short timeout, and undefined (logged) when it cannot be read now — reconciliation settles
    * it later.
@@ -97,6 +98,11 @@ export class OrderStateSync {
     }
   }
 
+  /**
+   * The entry of the payment's method — the one naming its payment id, else its amount — is
+   * applied; the ledger refuses it when it describes another payment (another amount, currency
+   * or payment id), which is then only logged.
+   */
   async #applyPayment(payment: Payment, entries: readonly OrderOperation[], source: ChangeSource): Promise<Payment> {
     const candidates = entries.filter((candidate) => candidate.method === payment.method);
     const entry =
