@@ -3,6 +3,7 @@
 // Counted in the row with guards, so any number of instances reading at once count a read once.
 import type { LedgerContext } from './context.js';
 import { absentReadInput, parseInput } from './input.js';
+import { isStatus } from './progression.js';
 import type { AbsenceCount, AbsentRead } from './types.js';
 
 /**
@@ -22,7 +23,7 @@ export async function countAbsentPayment(ctx: LedgerContext, orderId: string, in
       unsent_at: eb.case().when('absent_reads', '>=', read.reads - 1).then(read.readAt).else(null).end(),
     }))
     .where('order_id', '=', orderId)
-    .where('status', 'in', ['init', 'pending'])
+    .where(isStatus('init', 'pending'))
     .where('unsent_at', 'is', null)
     // A payment held for a discrepancy was seen by the gateway.
     .where('mismatch_report', 'is', null)
@@ -53,7 +54,7 @@ export async function countAbsentOperation(ctx: LedgerContext, id: string, input
     .updateTable('operations')
     .set((eb) => ({ absent_reads: eb('absent_reads', '+', 1), absent_read_at: read.readAt }))
     .where('id', '=', id)
-    .where('status', '=', 'pending')
+    .where(isStatus('pending'))
     .where('created_at', '<=', read.readAt)
     .where((eb) => eb.or([eb('absent_read_at', 'is', null), eb('absent_read_at', '<=', read.readAt - read.spacingMs)]))
     .returning('absent_reads')

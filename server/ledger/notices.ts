@@ -9,6 +9,7 @@ import type { LedgerContext } from './context.js';
 import { sharedTransactions } from './group-commit.js';
 import { noticeClaimInput, noticeDropInput, noticeRetryInput, parseInput } from './input.js';
 import { oncePerLedger, prepareQuery } from './prepared.js';
+import { isStatus } from './progression.js';
 import { toOperation, toPayment } from './rows.js';
 import type { OperationRow, PaymentRow } from './schema.js';
 import type { DueNotice, NoticeClaim, NoticeState, Operation, Payment } from './types.js';
@@ -79,7 +80,7 @@ const remarks = oncePerLedger((ctx: LedgerContext) => {
         .set({ notice_due_at: slot('dueAt'), ...(clears ? { notice_attempts: sql.lit(0) } : {}) })
         .where('notice_due_at', 'is not', null)
         .where(keyOf[table], '=', slot('key'))
-        .where('status', '=', slot('status') as never)
+        .where(isStatus(slot('status')))
         .$if(flagged !== undefined, (q) => q.where('mismatch_report', flagged ? 'is not' : 'is', null)),
     );
   return {

@@ -14,6 +14,17 @@ export interface Progression<S extends string> {
   same(status: unknown): Expression<SqlBool>;
 }
 
+/**
+ * SQL: the stored status is one of `statuses` (values, or a prepared query's slots), in a
+ * statement that finds its row by key. Written so that no index leading with status can serve
+ * it: PostgreSQL plans a prepared statement once per connection, often while the tables are
+ * still small and unanalysed, and there an index on (status, …) costs the same as the key. It
+ * keeps that plan as the table grows, and then walks every row of that status to find one.
+ */
+export function isStatus(...statuses: readonly unknown[]): Expression<SqlBool> {
+  return sql<SqlBool>`(status in (${sql.join(statuses)})) is true`;
+}
+
 function progression<S extends string>(ranks: Readonly<Record<S, number>>): Progression<S> {
   const entries = Object.entries<number>(ranks);
   const finalRank = Math.max(...entries.map(([, rank]) => rank));
@@ -23,7 +34,7 @@ function progression<S extends string>(ranks: Readonly<Record<S, number>>): Prog
     rank: (status) => ranks[status],
     isFinal: (status) => ranks[status] === finalRank,
     forward: (rank) => sql<SqlBool>`${storedRank} < ${rank}`,
-    same: (status) => sql<SqlBool>`status = ${status}`,
+    same: (status) => isStatus(status),
   };
 }
 
