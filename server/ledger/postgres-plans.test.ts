@@ -46,6 +46,8 @@ withTestDatabase((url) => {
       await ledger.settleOperation(refund.id, { status: 'pending', statusCode: '2119' });
       await ledger.settleOperation(refund.id, { status: 'pending', statusCode: '2119' });
       await ledger.noticeTold({ kind: 'operation', id: refund.id, orderId, status: 'pending' });
+      // A refund's webhook that names no operation id: matched to the reservation by its order, kind and amount.
+      await ledger.ingestEvent(gatewayEvent({ method: 'refund', status: 'success', statusCode: '1000', orderId, amount: 100, currency: 'XTS' }));
 
       const client = new pg.Client({ connectionString: url });
       await client.connect();
