@@ -114,6 +114,12 @@ describe('readCompanionConfig', () => {
     expect(message).not.toContain('short-secret');
   });
 
+  it('refuses a file: or sqlite: URL for the database, naming the variable and the fix', () => {
+    for (const url of ['file:./data/payform.db', 'sqlite:///var/lib/payform.db']) {
+      expect(() => readCompanionConfig({ PAYFORM_DATABASE_URL: url })).toThrow(/PAYFORM_DATABASE_URL.*URL is not read: give a postgres:\/\/ URL, or the SQLite file's path itself/);
+    }
+  });
+
   it('in production requires a real admin token, gateway and credentials', () => {
     expect(() => readCompanionConfig({ NODE_ENV: 'production' })).toThrow(
       'production needs PAYFORM_ADMIN_TOKEN, PAYFORM_GATEWAY_BASE_URL, PAYFORM_GATEWAY_POS_ID, PAYFORM_GATEWAY_API_KEY, PAYFORM_GATEWAY_API_SECRET, PAYFORM_GATEWAY_ENDPOINTS_KEY',

@@ -12,7 +12,7 @@
  * | PAYFORM_GATEWAY_POS_ID, …_API_KEY, …_API_SECRET, …_ENDPOINTS_KEY | credentials | the test project's |
  * | PAYFORM_GATEWAY_WIDGET_KEY | the project's widget key: `<pay-form>` tokenizes cards in the browser | — (the card is relayed) |
  * | PAYFORM_GATEWAY_WIDGET_URL | the gateway's widget host, where its card tokenizer is | the gateway's URL (the sandbox serves both) |
- * | PAYFORM_DATABASE_URL | postgres://… ⇒ PostgreSQL; a path ⇒ SQLite | ./data/payform.db |
+ * | PAYFORM_DATABASE_URL | postgres://… ⇒ PostgreSQL; a path ⇒ SQLite (not a file: URL) | ./data/payform.db |
  * | PAYFORM_ADMIN_TOKEN | bearer token of the merchant API | generated and printed by the bin in development; required when mounted |
  * | PAYFORM_ALLOWED_ORIGINS | comma-separated origins of the merchant's pages (CORS) | PAYFORM_PUBLIC_URL's origin |
  * | PAYFORM_SANDBOX_ORIGIN | the non-https origin redirects may go to (development) | the gateway's origin when it is on this machine |
@@ -34,6 +34,7 @@ import * as z from 'zod';
 import { TEST_PROJECT_DEFAULTS, testProjectCredentials } from '@payform/gateway/testing';
 import type { ProjectCredentials } from '@payform/gateway/testing';
 import { describeIssues, parseWire } from '@payform/gateway/wire';
+import { ledgerUrlProblem } from '../ledger/index.js';
 import { BackOfficeSettings } from './back-office/back-office-options.js';
 import { currentEnvironment } from './environment.js';
 import type { Env } from './environment.js';
@@ -88,7 +89,13 @@ const Variables = z.object({
   PAYFORM_GATEWAY_BASE_URL: HttpUrl.optional(),
   PAYFORM_GATEWAY_WIDGET_KEY: z.string().max(256).optional(),
   PAYFORM_GATEWAY_WIDGET_URL: HttpUrl.optional(),
-  PAYFORM_DATABASE_URL: z.string().min(1).default('./data/payform.db'),
+  PAYFORM_DATABASE_URL: z
+    .string()
+    .superRefine((url, ctx) => {
+      const problem = ledgerUrlProblem(url);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    })
+    .default('./data/payform.db'),
   PAYFORM_ADMIN_TOKEN: z.string().min(16, { error: 'must be at least 16 characters' }).optional(),
   PAYFORM_ALLOWED_ORIGINS: Origins.optional(),
   PAYFORM_SANDBOX_ORIGIN: HttpUrl.transform((url) => new URL(url).origin).optional(),

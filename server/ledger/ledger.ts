@@ -244,8 +244,22 @@ function ledgerOver(ctx: LedgerContext): Ledger {
  * Opens the ledger at `url` — `postgres://…` / `postgresql://…` for PostgreSQL, otherwise a
  * SQLite file path or `:memory:` — and brings its schema up to date before resolving.
  */
+/** A URL scheme other than PostgreSQL's (`file:`, `sqlite:`, `mysql:`…); one letter is a Windows drive. */
+const OTHER_SCHEME = /^([a-z][a-z0-9+.-]+):/i;
+
+/**
+ * Why `url` names no ledger this can open, or undefined. A `file:` or `sqlite:` URL would
+ * otherwise be taken for a relative path: a folder named `file:` and a new, empty ledger.
+ */
+export function ledgerUrlProblem(url: string): string | undefined {
+  if (!url) return 'must be a postgres:// URL, a file path or :memory:';
+  const scheme = isPostgresUrl(url) ? undefined : OTHER_SCHEME.exec(url)?.[1];
+  return scheme && `a ${scheme}: URL is not read: give a postgres:// URL, or the SQLite file's path itself (e.g. ./data/payform.db)`;
+}
+
 export async function openLedger(url: string, options: LedgerOptions = {}): Promise<Ledger> {
-  if (!url) throw new InvalidLedgerInput('url', 'must be a postgres:// URL, a file path or :memory:');
+  const problem = ledgerUrlProblem(url);
+  if (problem) throw new InvalidLedgerInput('url', problem);
   const postgres = isPostgresUrl(url);
   const schema = options.schema === undefined ? undefined : parseInput(schemaName, options.schema);
   if (schema && !postgres) throw new InvalidLedgerInput('schema', 'applies to PostgreSQL only');

@@ -1,0 +1,41 @@
+// Where a ledger is: a postgres:// URL, an SQLite file's path or :memory:. A `file:` or `sqlite:`
+// URL, the way other tools name SQLite, used to be taken for a relative path: a folder named
+// `file:` beside the process and a new, empty ledger in it, without a word.
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { InvalidLedgerInput } from './errors.js';
+import { ledgerUrlProblem, openLedger } from './ledger.js';
+
+describe('a ledger URL', () => {
+  let dir: string;
+  let cwd: string;
+
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'payform-ledger-url-'));
+    cwd = process.cwd();
+    process.chdir(dir);
+  });
+  afterEach(() => {
+    process.chdir(cwd);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it.each(['file:./data/payform.db', 'sqlite:///var/lib/payform.db', 'mysql://shop@db/payform'])('%s is refused, naming its scheme and what to give instead, and creates nothing', async (url) => {
+    const scheme = url.slice(0, url.indexOf(':'));
+    await expect(openLedger(url)).rejects.toThrow(InvalidLedgerInput);
+    await expect(openLedger(url)).rejects.toThrow(`url: a ${scheme}: URL is not read: give a postgres:// URL, or the SQLite file's path itself`);
+    expect(existsSync(join(dir, `${scheme}:`))).toBe(false);
+  });
+
+  it.each(['./data/payform.db', 'payform.db', 'C:\\payform\\payform.db', ':memory:', 'postgres://shop@db/payform', 'postgresql://shop@db/payform'])('%s is a ledger', (url) => {
+    expect(ledgerUrlProblem(url)).toBeUndefined();
+  });
+
+  it('opens the file a path names', async () => {
+    const ledger = await openLedger('./data/payform.db');
+    await ledger.close();
+    expect(existsSync(join(dir, 'data', 'payform.db'))).toBe(true);
+  });
+});
