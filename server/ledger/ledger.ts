@@ -240,10 +240,6 @@ function ledgerOver(ctx: LedgerContext): Ledger {
   };
 }
 
-/**
- * Opens the ledger at `url` — `postgres://…` / `postgresql://…` for PostgreSQL, otherwise a
- * SQLite file path or `:memory:` — and brings its schema up to date before resolving.
- */
 /** A URL scheme other than PostgreSQL's (`file:`, `sqlite:`, `mysql:`…); one letter is a Windows drive. */
 const OTHER_SCHEME = /^([a-z][a-z0-9+.-]+):/i;
 
@@ -257,6 +253,10 @@ export function ledgerUrlProblem(url: string): string | undefined {
   return scheme && `a ${scheme}: URL is not read: give a postgres:// URL, or the SQLite file's path itself (e.g. ./data/payform.db)`;
 }
 
+/**
+ * Opens the ledger at `url` — `postgres://…` / `postgresql://…` for PostgreSQL, otherwise a
+ * SQLite file path or `:memory:` — and brings its schema up to date before resolving.
+ */
 export async function openLedger(url: string, options: LedgerOptions = {}): Promise<Ledger> {
   const problem = ledgerUrlProblem(url);
   if (problem) throw new InvalidLedgerInput('url', problem);
