@@ -6,9 +6,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
+import { redact } from '@payform/gateway';
 import { LedgerConflict } from './errors.js';
 import type { Ledger } from './ledger.js';
 import { openLedger } from './ledger.js';
+import { newOrderId } from './sessions.js';
 import { claimedPayment } from './testing/contract.js';
 import { dropSchema, freshSchemaName, withTestDatabase } from './testing/databases.js';
 import { withClient } from './testing/schema-pool.js';
@@ -57,5 +59,22 @@ describe('an order id a payment carries', () => {
         await dropSchema(url, schema);
       }
     });
+  });
+});
+
+describe('an order id the ledger makes', () => {
+  // Drawn once in 12,000: twenty hex digits that are all digits, and hold a Luhn-valid run.
+  const allDigits = '55197637441345528554';
+
+  it('is never all digits, so the card-number masks keep it whole', () => {
+    expect(redact({ order_id: allDigits })).toEqual({ order_id: '[card number]' });
+    const draws = [allDigits, '0123456789abcdef0123'];
+    const id = newOrderId(() => draws.shift()!);
+    expect(id).toBe('0123456789abcdef0123');
+    expect(redact({ order_id: id, note: `order ${id}` })).toEqual({ order_id: id, note: `order ${id}` });
+  });
+
+  it('is 20 hex characters with a letter', () => {
+    for (let i = 0; i < 200; i++) expect(newOrderId()).toMatch(/^(?=\d*[a-f])[\da-f]{20}$/);
   });
 });
