@@ -2,7 +2,7 @@
 // the number of clicks, tabs or instances.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import type { Compilable, Kysely, RawBuilder, SqlBool } from 'kysely';
+import type { Compilable, Kysely, QueryCreator, RawBuilder, SelectQueryBuilder, SqlBool } from 'kysely';
 import { holdsSession, isUnsent } from './attempts.js';
 import { lockingRead } from './context.js';
 import type { LedgerContext, LedgerDb } from './context.js';
@@ -156,22 +156,27 @@ interface ClaimArgs {
 }
 
 /**
- * PostgreSQL, the usual claim as one statement, which commits itself: the session row locked,
- * its latest attempt read, and the next attempt inserted in `init` — when the session is open,
- * allows the mode and holds no attempt (it has none yet, or the last one failed). It returns
- * the row it inserted. Anything else inserts nothing and goes the transaction's way, which
- * says why: an attempt in flight, paid or never sent, a closed or expired session, a mode not
- * allowed, an order id too long. So does a claim that lost a race: a statement that waited for
- * the session's lock still reads the attempts as they were when it began, and then numbers its
- * attempt as the winner did — the unique attempt numbers (and the one live attempt a session
- * may hold) refuse its row. The transaction costs five round trips, this one.
+ * The usual claim as one statement, which commits itself: the session's latest attempt read and
+ * the next attempt inserted in `init` — when the session is open, allows the mode and holds no
+ * attempt (it has none yet, or the last one failed). It returns the row it inserted. Anything
+ * else inserts nothing and goes the transaction's way, which says why: an attempt in flight,
+ * paid or never sent, a closed or expired session, a mode not allowed, an order id too long.
+ * So does a claim that lost a race: the unique attempt numbers (and the one live attempt a
+ * session may hold) refuse its row. The transaction costs five round trips on PostgreSQL and
+ * four statements on SQLite; this, one.
+ *
+ * PostgreSQL locks the session row first (a CTE), and a statement that waited for that lock
+ * still reads the attempts as they were when it began: it numbers its attempt as the winner did,
+ * and is refused as above. On SQLite a writing statement takes the database's write lock before
+ * it reads anything, as BEGIN IMMEDIATE does, so what it reads is current.
  */
 function claimNextAttempt(ctx: LedgerContext, slot: SlotOf<ClaimArgs>) {
-  // Built loosely typed: Kysely's types do not follow an INSERT fed by CTEs of raw expressions.
-  const db = ctx.db as unknown as Kysely<Record<string, Record<string, unknown>>>;
+  // Built loosely typed: Kysely's types do not follow an INSERT fed by raw expressions.
+  type Loose = Record<string, Record<string, unknown>>;
+  const db = ctx.db as unknown as Kysely<Loose>;
   const now = sql<number>`cast(${slot('now')} as bigint)`;
   const next = sql<number>`coalesce(latest.attempt, 0) + 1`;
-  const orderId = sql<string>`case when latest.attempt is null then s.order_id else s.order_id || ':' || (latest.attempt + 1)::text end`;
+  const orderId = sql<string>`case when latest.attempt is null then s.order_id else s.order_id || ':' || cast(latest.attempt + 1 as text) end`;
   const values: { readonly [K in keyof PaymentRow]-?: RawBuilder<unknown> } = {
     order_id: orderId,
     session_id: sql`s.id`,
@@ -208,26 +213,43 @@ function claimNextAttempt(ctx: LedgerContext, slot: SlotOf<ClaimArgs>) {
     absent_read_at: sql`null`,
     unsent_at: sql`null`,
   };
+  const modeAllowed =
+    ctx.dialect === 'postgres'
+      ? sql<SqlBool>`cast(s.allowed_modes as jsonb) @> jsonb_build_array(cast(${slot('mode')} as text))`
+      : sql<SqlBool>`exists (select 1 from json_each(s.allowed_modes) where value = ${slot('mode')})`;
+  const latest = (qc: QueryCreator<Loose>) => qc.selectFrom('payments').select(['attempt', 'status']).where('session_id', '=', slot('sessionId')).orderBy('attempt', 'desc').limit(sql.lit(1));
+  // The session (`s`) beside its latest attempt, if any: the row of the next attempt, when one may start.
+  const nextAttempt = (query: SelectQueryBuilder<Loose, string, object>) =>
+    query
+      .select(paymentColumns.map((column) => values[column].as(column)))
+      .where(sql<SqlBool>`s.closed_at is null`)
+      .where(sql<SqlBool>`s.expires_at > ${now}`)
+      .where(sql<SqlBool>`(latest.status is null or latest.status = 'failure')`)
+      .where(modeAllowed)
+      .where(sql<SqlBool>`length(${orderId}) <= ${sql.lit(MAX_ORDER_ID_LENGTH)}`);
+  if (ctx.dialect === 'sqlite') {
+    return db
+      .insertInto('payments')
+      .columns(paymentColumns as never)
+      .expression(
+        nextAttempt(
+          db
+            .selectFrom('checkout_sessions as s')
+            .leftJoin(latest(db).as('latest'), (join) => join.onTrue())
+            .where('s.id', '=', slot('sessionId')) as never,
+        ),
+      )
+      .onConflict((oc) => oc.doNothing())
+      .returningAll() as unknown as Compilable<PaymentRow>;
+  }
   return db
     .with('s', (qc) => qc.selectFrom('checkout_sessions').selectAll().where('id', '=', slot('sessionId')).forUpdate())
-    .with('latest', (qc) =>
-      qc.selectFrom('payments').select(['attempt', 'status']).where('session_id', '=', slot('sessionId')).orderBy('attempt', 'desc').limit(sql.lit(1)),
-    )
+    .with('latest', (qc) => latest(qc))
     .with('claimed', (qc) =>
       qc
         .insertInto('payments')
         .columns(paymentColumns as never)
-        .expression(
-          qc
-            .selectFrom('s')
-            .leftJoin('latest', (join) => join.onTrue())
-            .select(paymentColumns.map((column) => values[column].as(column)))
-            .where(sql<SqlBool>`s.closed_at is null`)
-            .where(sql<SqlBool>`s.expires_at > ${now}`)
-            .where(sql<SqlBool>`(latest.status is null or latest.status = 'failure')`)
-            .where(sql<SqlBool>`cast(s.allowed_modes as jsonb) @> jsonb_build_array(cast(${slot('mode')} as text))`)
-            .where(sql<SqlBool>`char_length(${orderId}) <= ${sql.lit(MAX_ORDER_ID_LENGTH)}`),
-        )
+        .expression(nextAttempt(qc.selectFrom('s').leftJoin('latest', (join) => join.onTrue()) as never))
         .onConflict((oc) => oc.doNothing())
         .returningAll() as never,
     )
@@ -235,7 +257,7 @@ function claimNextAttempt(ctx: LedgerContext, slot: SlotOf<ClaimArgs>) {
     .selectAll() as unknown as Compilable<PaymentRow>;
 }
 
-/** The one-statement claim, prepared once per PostgreSQL ledger. */
+/** The one-statement claim, prepared once per ledger. */
 const claimNext = oncePerLedger((ctx: LedgerContext) => prepareQuery<ClaimArgs, PaymentRow>((slot) => claimNextAttempt(ctx, slot)));
 
 function sessionWithAttempt(ctx: LedgerContext, sessionId: string) {
@@ -354,11 +376,9 @@ async function resend(ctx: LedgerContext, trx: LedgerDb, unsent: Payment, mode: 
  */
 export async function claimPayAttempt(ctx: LedgerContext, sessionId: string, request: PayAttemptRequest): Promise<PayAttemptClaim> {
   const { mode, customer } = parseInput(payAttemptInput, request);
-  if (ctx.dialect === 'postgres') {
-    const args = { sessionId, mode, customer: customer ? JSON.stringify(customer) : null, now: ctx.now() };
-    const row = (await claimNext(ctx)(ctx.db, args)).rows[0];
-    if (row) return { claimed: true, payment: toPayment(row), resent: false };
-  }
+  const args = { sessionId, mode, customer: customer ? JSON.stringify(customer) : null, now: ctx.now() };
+  const claimed = (await claimNext(ctx)(ctx.db, args)).rows[0];
+  if (claimed) return { claimed: true, payment: toPayment(claimed), resent: false };
   return ctx.db.transaction().execute(async (trx) => {
     const prepared = statements(ctx);
     const session = (await prepared.lockedSessionWithAttempt(trx, { sessionId })).rows[0];

@@ -172,15 +172,16 @@ describeCounts('SQLite', sqliteFile, {
   // A webhook that says what the pay answer recorded tries the refresh of that status first
   // (payments.ts recalledAnswer): BEGIN, the event's INSERT, one UPDATE, COMMIT.
   // The pay call of a session this process opened reads it in its claim only (session-terms.ts):
-  // the claim's BEGIN, read, INSERT and COMMIT, then the answer's UPDATE and the mark's clearing.
+  // the usual claim is one INSERT that commits itself (sessions.ts claimNextAttempt), then the
+  // answer's UPDATE and the mark's clearing.
   // A session without a key is its INSERT alone, synced; with one (its order id derived from the
   // key), the key's claim, the INSERT that checks no payment carries the order id, the kept answer.
-  card: { openUnkeyed: 1, openSession: 3, pay: 6, webhooks: [4], repeatedWebhook: 4 },
+  card: { openUnkeyed: 1, openSession: 3, pay: 3, webhooks: [4], repeatedWebhook: 4 },
   // The return: the session read (its payment the order-state refresh starts from), the answer
   // recorded and the mark cleared, the order's operations read (order-state.ts), the session
   // read again for the page.
   // The first webhook (pending) comes after the return recorded success: stale, its outcome written over the foreseen one.
-  threeDs: { openUnkeyed: 1, openSession: 3, pay: 6, returned: 5, webhooks: [7, 4], repeatedWebhook: 4 },
+  threeDs: { openUnkeyed: 1, openSession: 3, pay: 3, returned: 5, webhooks: [7, 4], repeatedWebhook: 4 },
   // Synced: the unkeyed session; opening the keyed one (the Idempotency-Key's claim, the session,
   // the kept answer); the pay call's claim, not its answer; not the webhook that says what the
   // answer recorded, nor a repeat. 3-D Secure: the return records the order state the gateway holds, unsynced; the late
