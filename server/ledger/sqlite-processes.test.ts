@@ -1,5 +1,6 @@
-// Two OS processes on one SQLite file: BEGIN IMMEDIATE and busy_timeout keep the money rules and
-// the webhook dedupe whole across processes (within one process Kysely already serialises).
+// Two OS processes on one SQLite file: the write lock taken before any read (BEGIN IMMEDIATE, or
+// a writing statement's own) and busy_timeout keep the money rules, the webhook dedupe and one
+// payment a session whole across processes (within one process Kysely already serialises).
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -61,5 +62,14 @@ describe('two processes on one SQLite file', () => {
     expect(reports.flatMap((report) => report.errors)).toEqual([]);
     expect(reports.reduce((sum, report) => sum + report.succeeded, 0)).toBe(events.length);
     for (const { orderId } of orders) expect((await ledger.getOrder(orderId))?.events).toHaveLength(1);
+  });
+
+  it('let exactly one of the pay clicks spread over both start a payment', async () => {
+    const sessions = await Promise.all(Array.from({ length: 10 }, () => ledger.createSession({ amount: 1000, currency: 'XTS', description: 'Green tea, 250 g', method: 'purchase' })));
+    const job: WorkerJob = { kind: 'claims', path, sessionIds: sessions.map((session) => session.id), clicks: 5 };
+    const reports = await inTwoProcesses(job);
+    expect(reports.flatMap((report) => report.errors)).toEqual([]);
+    expect(reports.reduce((sum, report) => sum + report.succeeded, 0)).toBe(sessions.length);
+    for (const { id } of sessions) expect((await ledger.getSession(id))?.payment).toMatchObject({ attempt: 1, status: 'init' });
   });
 });
