@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openLedger } from './ledger.js';
 import type { Ledger } from './ledger.js';
-import { claimedPayment, gatewayEvent, paidOrder, refundsOf } from './testing/contract.js';
+import { claimedPayment, gatewayEvent, paidOrder, refundsOf, teaSession } from './testing/contract.js';
 import type { WorkerJob, WorkerReport } from './testing/process-worker.js';
 
 const worker = fileURLToPath(new URL('./testing/process-worker.ts', import.meta.url));
@@ -65,7 +65,7 @@ describe('two processes on one SQLite file', () => {
   });
 
   it('let exactly one of the pay clicks spread over both start a payment', async () => {
-    const sessions = await Promise.all(Array.from({ length: 10 }, () => ledger.createSession({ amount: 1000, currency: 'XTS', description: 'Green tea, 250 g', method: 'purchase' })));
+    const sessions = await Promise.all(Array.from({ length: 10 }, () => ledger.createSession(teaSession)));
     const job: WorkerJob = { kind: 'claims', path, sessionIds: sessions.map((session) => session.id), clicks: 5 };
     const reports = await inTwoProcesses(job);
     expect(reports.flatMap((report) => report.errors)).toEqual([]);

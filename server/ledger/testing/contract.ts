@@ -11,7 +11,7 @@ import type { LedgerBackend, TestLedger } from './databases.js';
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 
-const teaSession: NewCheckoutSession = { amount: 1000, currency: 'XTS', description: 'Green tea, 250 g', method: 'purchase' };
+export const teaSession: NewCheckoutSession = { amount: 1000, currency: 'XTS', description: 'Green tea, 250 g', method: 'purchase' };
 
 export async function claimedPayment(ledger: Ledger, session: Partial<NewCheckoutSession> = {}): Promise<Payment> {
   const created = await ledger.createSession({ ...teaSession, ...session });
