@@ -2,7 +2,7 @@
  * The command line of `payform-companion` (main.ts). The companion is configured by its
  * environment (settings.ts); the command line only asks for help or the version.
  */
-import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 
 export const COMPANION_DOCS = 'https://github.com/payform/payform/tree/main/server/companion#readme';
 
@@ -42,15 +42,7 @@ export function readCommandLine(args: readonly string[]): CommandLine {
   return { kind: 'wrong', problem: `unexpected ${args.length === 1 ? 'argument' : 'arguments'} ${args.map((arg) => `"${arg}"`).join(' ')}: the companion is configured by environment variables` };
 }
 
-/** The version of the package this file is part of: its nearest package.json, from source or dist. */
+/** This package's version, from its own package.json: the package resolves its own name, from source or dist. */
 export function packageVersion(): string {
-  for (const path of ['./package.json', '../package.json', '../../package.json']) {
-    try {
-      const manifest = JSON.parse(readFileSync(new URL(path, import.meta.url), 'utf8')) as { name?: string; version?: string };
-      if (manifest.name === '@payform/companion' && manifest.version) return manifest.version;
-    } catch {
-      // not here: one level up
-    }
-  }
-  return 'unknown';
+  return (createRequire(import.meta.url)('@payform/companion/package.json') as { version: string }).version;
 }

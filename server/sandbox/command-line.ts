@@ -2,7 +2,7 @@
  * The command line of `payform-sandbox` (main.ts): flags first, then the environment, then the
  * defaults. Every problem is collected, so one error names them all.
  */
-import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
 import { SANDBOX_DOCS } from './docs.js';
 
@@ -105,17 +105,9 @@ function isHttpUrl(text: string): boolean {
   }
 }
 
-/** The version of the package this file is part of: its nearest package.json, from source or dist. */
+/** This package's version, from its own package.json: the package resolves its own name, from source or dist. */
 export function packageVersion(): string {
-  for (const path of ['./package.json', '../package.json']) {
-    try {
-      const manifest = JSON.parse(readFileSync(new URL(path, import.meta.url), 'utf8')) as { name?: string; version?: string };
-      if (manifest.name === '@payform/sandbox' && manifest.version) return manifest.version;
-    } catch {
-      // not here: one level up
-    }
-  }
-  return 'unknown';
+  return (createRequire(import.meta.url)('@payform/sandbox/package.json') as { version: string }).version;
 }
 
 /** A port already taken or reserved, said with the way out; anything else as it came. */
