@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
-import type { UserConfig } from 'vite';
+import type { Plugin, UserConfig } from 'vite';
 import { LongFirst } from './e2e/test-order.js';
 import { thirdPartyLicenses } from './widget/build/licenses.js';
 import { minifyTemplates } from './widget/build/minify-templates.js';
@@ -54,6 +54,7 @@ const widget: UserConfig = {
 const demo: UserConfig = {
   root: 'demo/web',
   base: '/',
+  plugins: [sharedPreferencesScript()],
   build: {
     outDir: '../../dist/demo',
     emptyOutDir: true,
@@ -68,6 +69,18 @@ const demo: UserConfig = {
     },
   },
 };
+
+// The pages apply the visitor's display preferences before the first paint with the back office's
+// classic script (its public/preferences.js), which Vite copies only from a page set's own public/.
+function sharedPreferencesScript(): Plugin {
+  const script = inRepository('server/companion/back-office/web/public/preferences.js');
+  return {
+    name: 'payform:shared-preferences-script',
+    generateBundle() {
+      this.emitFile({ type: 'asset', fileName: 'preferences.js', source: readFileSync(script, 'utf8') });
+    },
+  };
+}
 
 // One Vite config for the repository: Vitest runs the Node-side suites from here
 // (browser component tests run under web-test-runner, end-to-end under Playwright).

@@ -33,7 +33,8 @@ export const BUILDS: readonly Build[] = [
     name: 'demo pages',
     script: 'build:demo',
     output: 'dist/demo/index.html',
-    sources: ['demo/web', 'demo/catalog.ts', 'server/gateway/test-project.ts', 'vite.config.ts'],
+    // The pages take their look, display preferences and money formatting from the back office's sources.
+    sources: ['demo/web', 'server/companion/back-office/web', 'demo/catalog.ts', 'server/gateway/test-project.ts', 'vite.config.ts'],
   },
 ];
 

@@ -8,9 +8,9 @@ import type { TemplateResult } from 'lit';
 import { SHOP_CURRENCY, cartTotal, productById, sellerById, sellerShares } from '../../catalog.js';
 import { t } from '../ui/i18n.js';
 import type { MessageKey } from '../ui/i18n.js';
-import { formatMinor } from '../ui/money.js';
+import { formatAmount } from '../../../server/companion/back-office/web/money.js';
 import { mountPage } from '../ui/page-chrome.js';
-import { preferences } from '../ui/preferences.js';
+import { preferences } from '../../../server/companion/back-office/web/preferences.js';
 import { testCardsPanel } from '../ui/test-cards-panel.js';
 import { cartLines, onCartChange } from './cart.js';
 import { cartLink } from './cart-link.js';
@@ -175,14 +175,14 @@ function orderSummary(): TemplateResult {
     <ul class="summary__lines">
       ${lines.map((line) => {
         const product = productById(line.product)!;
-        return html`<li><span>${line.quantity} × ${product.name[lang]}</span><span>${formatMinor(product.price * line.quantity, SHOP_CURRENCY)}</span></li>`;
+        return html`<li><span>${line.quantity} × ${product.name[lang]}</span><span>${formatAmount(product.price * line.quantity, SHOP_CURRENCY)}</span></li>`;
       })}
     </ul>
-    <p class="summary__total"><span>${t('cart.total')}</span><strong>${formatMinor(cartTotal(lines), SHOP_CURRENCY)}</strong></p>
+    <p class="summary__total"><span>${t('cart.total')}</span><strong>${formatAmount(cartTotal(lines), SHOP_CURRENCY)}</strong></p>
     ${options.split && options.method === 'purchase'
       ? html`<h3 class="summary__split-heading">${t('checkout.splitHeading')}</h3>
           <ul class="summary__lines summary__lines--split">
-            ${shares.map((share) => html`<li><span>${sellerById(share.seller.id)!.name}</span><span>${formatMinor(share.amount, SHOP_CURRENCY)}</span></li>`)}
+            ${shares.map((share) => html`<li><span>${sellerById(share.seller.id)!.name}</span><span>${formatAmount(share.amount, SHOP_CURRENCY)}</span></li>`)}
           </ul>`
       : nothing}
   </section>`;

@@ -9,9 +9,9 @@ import { html, nothing } from 'lit';
 import type { TemplateResult } from 'lit';
 import { t } from '../ui/i18n.js';
 import type { MessageKey } from '../ui/i18n.js';
-import { formatMinor } from '../ui/money.js';
+import { formatAmount } from '../../../server/companion/back-office/web/money.js';
 import { mountPage } from '../ui/page-chrome.js';
-import { preferences } from '../ui/preferences.js';
+import { preferences } from '../../../server/companion/back-office/web/preferences.js';
 import { clearCart } from './cart.js';
 import { cartLink } from './cart-link.js';
 
@@ -61,7 +61,7 @@ function content(): TemplateResult {
     ${summary
       ? html`<dl class="result__facts">
           <div><dt>${t('result.order')}</dt><dd class="mono">${orderId ?? summary.order_id ?? '—'}</dd></div>
-          <div><dt>${t('result.amount')}</dt><dd>${formatMinor(summary.amount, summary.currency)}</dd></div>
+          <div><dt>${t('result.amount')}</dt><dd>${formatAmount(summary.amount, summary.currency)}</dd></div>
           ${summary.description ? html`<div class="result__wide"><dt>${t('result.items')}</dt><dd>${summary.description.replace(/^Kavarnia: /, '')}</dd></div>` : nothing}
         </dl>`
       : nothing}

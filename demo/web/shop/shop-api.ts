@@ -1,6 +1,6 @@
 /** The pages' client of the shop's own backend (demo/server/shop-routes.ts). */
 import type { CartLine } from '../../catalog.js';
-import type { Language } from '../ui/preferences.js';
+import type { Language } from '../../../server/companion/back-office/web/preferences.js';
 
 export interface Contact {
   fname: string;

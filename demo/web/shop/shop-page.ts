@@ -4,9 +4,9 @@ import type { TemplateResult } from 'lit';
 import { PRODUCTS, SHOP_CURRENCY, cartTotal, productById, sellerById } from '../../catalog.js';
 import type { Product } from '../../catalog.js';
 import { t } from '../ui/i18n.js';
-import { formatMinor } from '../ui/money.js';
+import { formatAmount } from '../../../server/companion/back-office/web/money.js';
 import { mountPage } from '../ui/page-chrome.js';
-import { preferences } from '../ui/preferences.js';
+import { preferences } from '../../../server/companion/back-office/web/preferences.js';
 import { productArt } from '../ui/product-art.js';
 import { testCardsPanel } from '../ui/test-cards-panel.js';
 import { addToCart, cartLines, onCartChange, setQuantity } from './cart.js';
@@ -52,7 +52,7 @@ function productCard(product: Product): TemplateResult {
       <p class="product__seller">${t('product.by', { seller: sellerById(product.seller)!.name })}</p>
     </div>
     <div class="product__buy">
-      <span class="product__price">${formatMinor(product.price, SHOP_CURRENCY)}</span>
+      <span class="product__price">${formatAmount(product.price, SHOP_CURRENCY)}</span>
       <button class="button button--small" type="button" aria-label="${t('product.add')}: ${name}" @click=${() => addToCart(product.id)}>${t('product.add')}</button>
     </div>
     ${inCart ? html`<p class="product__in-cart">${t('product.inCart', { count: inCart })}</p>` : nothing}
@@ -79,11 +79,11 @@ function cartPanel(): TemplateResult {
                   <button type="button" class="icon-button" @click=${() => setQuantity(product.id, line.quantity + 1)}
                     aria-label=${t('cart.more', { name })}>+</button>
                 </span>
-                <span class="cart__price">${formatMinor(product.price * line.quantity, SHOP_CURRENCY)}</span>
+                <span class="cart__price">${formatAmount(product.price * line.quantity, SHOP_CURRENCY)}</span>
               </li>`;
             })}
           </ul>
-          <p class="cart__total"><span>${t('cart.total')}</span><strong>${formatMinor(cartTotal(lines), SHOP_CURRENCY)}</strong></p>
+          <p class="cart__total"><span>${t('cart.total')}</span><strong>${formatAmount(cartTotal(lines), SHOP_CURRENCY)}</strong></p>
           <a class="button button--block" href="/checkout">${t('cart.checkout')}</a>`}
   </section>`;
 }

@@ -1,8 +1,8 @@
 /**
- * The demo's own words in English and Ukrainian (the widget brings its own catalogs).
- * `t(key, { name })` fills `{name}` placeholders; the language is the page's (`<html lang>`).
+ * The demo's own words in English and Ukrainian (the widget brings its own catalogs), read with
+ * `t(key, { name })` in the page's language.
  */
-import { preferences } from './preferences.js';
+import { translator } from '../../../server/companion/back-office/web/translate.js';
 
 const en = {
   'title.shop': 'Kavarnia — coffee, ceramics and brewing tools',
@@ -13,9 +13,6 @@ const en = {
   'nav.label': 'Main',
   'nav.shop': 'Shop',
   'nav.backOffice': 'Back office',
-  'tools.language': 'Language',
-  'tools.darkTheme': 'Dark theme',
-  'tools.rtlTitle': 'Right-to-left layout preview',
   'footer.demo': 'Kavarnia is the demo shop of payform: nothing is sold and no real money moves.',
   'footer.sandbox': 'Payments go to the offline sandbox gateway.',
   testMode: 'Test mode',
@@ -121,9 +118,6 @@ const uk: Record<MessageKey, string> = {
   'nav.label': 'Головне меню',
   'nav.shop': 'Магазин',
   'nav.backOffice': 'Бек-офіс',
-  'tools.language': 'Мова',
-  'tools.darkTheme': 'Темна тема',
-  'tools.rtlTitle': 'Перегляд макета справа наліво',
   'footer.demo': 'Kavarnia — демонстраційний магазин payform: тут нічого не продається і справжні гроші не рухаються.',
   'footer.sandbox': 'Платежі йдуть до офлайн-пісочниці шлюзу.',
   testMode: 'Тестовий режим',
@@ -218,9 +212,4 @@ const uk: Record<MessageKey, string> = {
   'result.savedText': 'Кошти не списано. Магазин зможе використати картку для ваших наступних замовлень.',
 };
 
-const CATALOGS = { en, uk };
-
-export function t(key: MessageKey, values: Record<string, string | number> = {}): string {
-  const text = CATALOGS[preferences().lang][key] ?? en[key];
-  return text.replace(/\{(\w+)\}/g, (placeholder, name: string) => (name in values ? String(values[name]) : placeholder));
-}
+export const t = translator<MessageKey>({ en, uk });

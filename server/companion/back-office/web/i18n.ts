@@ -1,16 +1,13 @@
 /**
- * The back office's words in English and Ukrainian. `t(key, { name })` fills `{name}`
- * placeholders; the language is the page's (`<html lang>`, set from the visitor's preferences).
+ * The back office's words in English and Ukrainian, read with `t(key, { name })` in the page's
+ * language.
  */
-import { preferences } from './preferences.js';
+import { translator } from './translate.js';
 
 const en = {
   'brand.name': 'Back office',
   'title.admin': 'Back office · payform',
   skip: 'Skip to content',
-  'tools.language': 'Language',
-  'tools.darkTheme': 'Dark theme',
-  'tools.rtlTitle': 'Right-to-left layout preview',
   loading: 'Loading…',
   problem: 'Something went wrong: {message}',
   yes: 'yes',
@@ -149,9 +146,6 @@ const uk: Record<MessageKey, string> = {
   'brand.name': 'Бек-офіс',
   'title.admin': 'Бек-офіс · payform',
   skip: 'Перейти до вмісту',
-  'tools.language': 'Мова',
-  'tools.darkTheme': 'Темна тема',
-  'tools.rtlTitle': 'Перегляд макета справа наліво',
   loading: 'Завантаження…',
   problem: 'Щось пішло не так: {message}',
   yes: 'так',
@@ -284,9 +278,4 @@ const uk: Record<MessageKey, string> = {
   'charge.description': 'Наступне списання після замовлення {order}',
 };
 
-const CATALOGS = { en, uk };
-
-export function t(key: MessageKey, values: Record<string, string | number> = {}): string {
-  const text = CATALOGS[preferences().lang][key] ?? en[key];
-  return text.replace(/\{(\w+)\}/g, (placeholder, name: string) => (name in values ? String(values[name]) : placeholder));
-}
+export const t = translator<MessageKey>({ en, uk });

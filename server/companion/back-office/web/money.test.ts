@@ -10,18 +10,22 @@ describe('amounts in the back office', () => {
     expect(typedAmount('1.50', 'UAH')).toBe(150);
     expect(typedAmount('500', 'JPY')).toBe(500);
     expect(typedAmount('1.234', 'KWD')).toBe(1234);
+    expect(typedAmount('0.01', 'UAH')).toBe(1);
+    expect(typedAmount('9999999999999.99', 'UAH')).toBe(999_999_999_999_999);
   });
 
   it('sends what is not an amount as typed, for the companion to refuse naming the field', () => {
     expect(typedAmount('1.005', 'UAH')).toBe('1.005');
     expect(typedAmount('5.5', 'JPY')).toBe('5.5');
-    expect(typedAmount('ten', 'UAH')).toBe('ten');
+    for (const text of ['ten', '-5', '1e3', '']) expect(typedAmount(text, 'UAH')).toBe(text);
   });
 
   it('prefills a field with the amount as one would type it', () => {
     expect(editableAmount(65_000, 'UAH')).toBe('650.00');
     expect(editableAmount(5, 'UAH')).toBe('0.05');
     expect(editableAmount(500, 'JPY')).toBe('500');
+    expect(editableAmount(1230, 'KWD')).toBe('1.230');
+    for (const minor of [1, 99, 100, 12345, 999_999_999_999_999]) expect(typedAmount(editableAmount(minor, 'UAH'), 'UAH')).toBe(minor);
   });
 
   it('adds whole minor units', () => {

@@ -1,6 +1,9 @@
 /**
  * The visitor's display preferences: theme, language and direction, kept in localStorage and
  * applied to <html> by /preferences.js (before the first paint, and again on every change).
+ * The demo shop's pages use this module and that script too: each page names its own storage
+ * key on the script's tag (`<script src="/preferences.js" data-preferences="…">`), so a shop
+ * and its back office on one origin keep their choices apart.
  */
 export type Theme = 'light' | 'dark';
 export type Language = 'en' | 'uk';
@@ -13,8 +16,14 @@ export interface Preferences {
   readonly dir: Direction;
 }
 
-const KEY = 'payform:back-office:preferences';
-export const PREFERENCES_EVENT = 'payform:back-office:preferences';
+let storageKey: string | undefined;
+
+/** The page's key, which is also the name of the event that applies a change. */
+function key(): string {
+  storageKey ??= document.querySelector<HTMLScriptElement>('script[data-preferences]')?.dataset.preferences;
+  if (!storageKey) throw new Error('preferences: the page needs <script src="/preferences.js" data-preferences="<localStorage key>"> in its <head>');
+  return storageKey;
+}
 
 export function preferences(): Preferences {
   const root = document.documentElement;
@@ -30,21 +39,21 @@ export function effectiveTheme(): Theme {
 export function setPreferences(change: Partial<Preferences>): void {
   const next = { ...preferences(), ...change };
   try {
-    localStorage.setItem(KEY, JSON.stringify(next));
+    localStorage.setItem(key(), JSON.stringify(next));
   } catch {
     // Storage refused (private mode): the change still applies to this page below.
   }
   // /preferences.js applies them (its listener came first), then the pages' listeners render.
-  window.dispatchEvent(new CustomEvent(PREFERENCES_EVENT, { detail: next }));
+  window.dispatchEvent(new CustomEvent(key(), { detail: next }));
 }
 
 /** Calls `listener` after every change of preferences (this tab's, or another tab's). */
 export function onPreferencesChange(listener: () => void): void {
   // /preferences.js listens first (it ran before any module), so <html> is up to date here.
-  window.addEventListener(PREFERENCES_EVENT, listener);
+  window.addEventListener(key(), listener);
   window.addEventListener('storage', (event) => {
-    if (event.key !== KEY) return;
-    window.dispatchEvent(new Event(PREFERENCES_EVENT));
+    if (event.key !== key()) return;
+    window.dispatchEvent(new Event(key()));
   });
   matchMedia('(prefers-color-scheme: dark)').addEventListener('change', listener);
 }

@@ -1,10 +1,12 @@
 // Applies the visitor's display preferences (theme, language, direction) before the first paint,
 // so a dark or right-to-left page never flashes light or left-to-right. A classic script from this
-// origin: the strict Content-Security-Policy allows no inline script. The pages' modules change a
-// preference by saving it and dispatching `payform:back-office:preferences` with them, which applies them here.
+// origin: the strict Content-Security-Policy allows no inline script. Its tag names the
+// localStorage key (`data-preferences`); the pages' modules (preferences.ts) change a preference by
+// saving it there and dispatching an event of that name with them, which applies them here.
 /* global window, document, localStorage */
 (function () {
-  var KEY = 'payform:back-office:preferences';
+  var KEY = document.currentScript.dataset.preferences;
+  if (!KEY) throw new Error('preferences.js: its <script> tag needs data-preferences, the localStorage key');
   function stored() {
     try {
       return JSON.parse(localStorage.getItem(KEY) || '{}') || {};
@@ -21,7 +23,7 @@
   }
   apply(stored());
   // The event's detail is the new preferences (also when storage is refused); without one, the stored ones.
-  window.addEventListener('payform:back-office:preferences', function (event) {
+  window.addEventListener(KEY, function (event) {
     apply(event.detail || stored());
   });
 })();
