@@ -173,17 +173,14 @@ export class Scheduler {
   #timerRealMs: number | undefined;
   #stopped = false;
 
-  readonly #carry: (run: () => unknown) => () => unknown;
-
   /**
-   * `carry` wraps each task as it is scheduled, to take along what it should run with: the
-   * sandbox passes the request under way (inspector/cause.ts), so that what a task causes —
-   * whichever request or timer finds it due — is traced to what scheduled it.
+   * A task runs in whichever request or timer finds it due, so it takes along what it needs as
+   * its closure: the sandbox's tasks capture the `cause` (inspector/request-log.ts, RequestId)
+   * of the request that scheduled them, so what they send is traced to that request.
    */
-  constructor(clock: SandboxClock, onError: (error: unknown) => void, carry: (run: () => unknown) => () => unknown = (run) => run) {
+  constructor(clock: SandboxClock, onError: (error: unknown) => void) {
     this.#clock = clock;
     this.#onError = onError;
-    this.#carry = carry;
   }
 
   after(delayMs: number, run: () => unknown): Scheduled {
@@ -191,7 +188,7 @@ export class Scheduler {
   }
 
   at(dueMs: number, run: () => unknown): Scheduled {
-    const task: Task = { dueMs, sequence: (this.#sequence += 1), run: this.#carry(run), cancelled: false, queued: false };
+    const task: Task = { dueMs, sequence: (this.#sequence += 1), run, cancelled: false, queued: false };
     if (!this.#stopped) {
       this.#tasks.push(task);
       if (dueMs < this.#timerDueMs) this.#arm();

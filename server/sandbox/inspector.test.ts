@@ -186,6 +186,59 @@ describe('GET /_sandbox/requests', () => {
     ]);
   });
 
+  it('keeps a webhook’s request through its retries and its copies', async () => {
+    await sandbox.control('PUT', '/_sandbox/faults', { webhook_duplicates: 1 });
+    sandbox.inbox.status = 500;
+    await sandbox.post('/api/v1/payment', directPayment(sandbox.project));
+    await sandbox.deliver(); // the first attempts fail
+    sandbox.inbox.status = 200;
+    await sandbox.advance(1_000); // the retries fall due
+    await sandbox.deliver();
+
+    const [clock, payment] = (await listing()).requests as [Listed, Listed];
+    expect(clock.webhooks).toEqual([]);
+    const [original, copy] = payment.webhooks as [Json, Json];
+    expect(payment.webhooks).toHaveLength(2);
+    expect(copy.duplicate_of).toBe(original.id);
+    for (const webhook of [original, copy]) expect(webhook).toMatchObject({ status: 'delivered', attempts: [{ http_status: 500 }, { http_status: 200 }] });
+  });
+
+  it('links each change to the request that made it, now or later: the page, the control plane, operations, re-sends, payouts', async () => {
+    const project = sandbox.project;
+    const validated = directPayment(project, { validation_url: 'https://shop.example/validate' });
+    await sandbox.post('/api/v1/payment', validated);
+    const challenged = await sandbox.postJson('/api/v1/payment', directPayment(project, {}, '4000000000003220'));
+    await sandbox.control('POST', `/_sandbox/3ds/${String(challenged.payment_id)}`, { result: 'success' });
+    await sandbox.post('/api/v1/payment', directPayment(project, {}, '4000000000003220')); // never answered
+    await sandbox.post('/api/v1/payment', hostedPayment(project, { order_timeout: 60 })); // never paid
+    const hosted = await sandbox.post('/api/v1/payment', hostedPayment(project));
+    const form = new URL(hosted.headers.get('location') ?? '').pathname;
+    const card = new URLSearchParams({ cc_number: '4242424242424242', exp_month: '12', exp_year: '2030', card_cvv: '123' });
+    await sandbox.app.request(form, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: card.toString() });
+    await sandbox.post('/api/v1/refund', { pos_id: project.posId, order_id: validated.order_id, order_currency: 'UAH', refund_amount: 1 });
+    const refundPath = `/api/v1/pos/${project.posId}/orders/${validated.order_id}/refund`;
+    await sandbox.get(`${refundPath}?callback=true`);
+    const payout = { pos_id: project.posId, mode: 'direct', method: 'credit', amount: 5, currency: 'UAH', description: 'Payout', order_id: `payout-${String(validated.order_id)}`, order_3ds_bypass: 'supported', customer_ip: '203.0.113.7', cc_number: '4000000000000119', server_url: validated.server_url };
+    await sandbox.post('/api/v1/payment', payout); // a slow card: paid out later
+    await sandbox.advance(15 * 60_000); // the payout succeeds, the challenge and the unpaid payment time out
+    await sandbox.deliver();
+
+    const caused = (await listing()).requests.reverse().map((request) => [request.path, request.webhooks.map((webhook) => `${String(webhook.method)} ${String(webhook.event_status)} ${String(webhook.reason)}`)]);
+    expect(caused).toEqual([
+      ['/api/v1/payment', ['purchase pending validation', 'purchase success status_change']],
+      ['/api/v1/payment', ['purchase pending status_change']],
+      [`/_sandbox/3ds/${String(challenged.payment_id)}`, ['purchase success status_change']],
+      ['/api/v1/payment', ['purchase pending status_change', 'purchase failure status_change']],
+      ['/api/v1/payment', ['purchase failure status_change']],
+      ['/api/v1/payment', []],
+      [form, ['purchase success status_change']],
+      ['/api/v1/refund', ['refund success status_change']],
+      [refundPath, ['refund success resend']],
+      ['/api/v1/payment', ['credit pending status_change', 'credit success status_change']],
+      ['/_sandbox/clock', []],
+    ]);
+  });
+
   it('gives only what was recorded after a cursor, and does not record its own reads', async () => {
     await sandbox.post('/api/v1/payment', directPayment(sandbox.project));
     const first = await listing();

@@ -15,6 +15,7 @@ import type {
 } from '@payform/gateway/wire';
 import { StatusCode } from '@payform/gateway/wire';
 import type { Project } from './config.js';
+import type { RequestId } from './inspector/request-log.js';
 import { minorUnits } from './state/amounts.js';
 import { commission } from './state/fees.js';
 import { newUuid, transactionIdentifiers } from './state/identifiers.js';
@@ -48,12 +49,12 @@ class Decline {
   ) {}
 }
 
-export function capture(gateway: SimulatedGateway, project: Project, request: CaptureRequest | SplitCaptureRequest): Operation {
+export function capture(gateway: SimulatedGateway, cause: RequestId | undefined, project: Project, request: CaptureRequest | SplitCaptureRequest): Operation {
   const split = 'split' in request ? request.split : undefined;
   const issues = splitIssues(project, split);
   if (issues.length > 0) throw Refusal.invalid(issues);
   const target = find(gateway, project, request, split ? 'split_capture' : 'capture');
-  return perform(gateway, target, request.order_currency, (currency) => {
+  return perform(gateway, cause, target, request.order_currency, (currency) => {
     const payment = target.order.payment;
     authorisedOnly(target.order, 'captured');
     const reserved = payment.amount;
@@ -71,21 +72,21 @@ export function capture(gateway: SimulatedGateway, project: Project, request: Ca
   });
 }
 
-export function voidAuth(gateway: SimulatedGateway, project: Project, request: VoidRequest): Operation {
+export function voidAuth(gateway: SimulatedGateway, cause: RequestId | undefined, project: Project, request: VoidRequest): Operation {
   const target = find(gateway, project, request, 'void');
-  return perform(gateway, target, request.order_currency, () => {
+  return perform(gateway, cause, target, request.order_currency, () => {
     authorisedOnly(target.order, 'voided');
     return { method: 'void', amount: target.order.payment.amount, full: true, fees: null };
   });
 }
 
-export function refund(gateway: SimulatedGateway, project: Project, request: RefundRequest | SplitRefundRequest): Operation {
+export function refund(gateway: SimulatedGateway, cause: RequestId | undefined, project: Project, request: RefundRequest | SplitRefundRequest): Operation {
   const split = 'split' in request ? request.split : undefined;
   const issues = splitIssues(project, split);
   if (issues.length > 0) throw Refusal.invalid(issues);
   const target = find(gateway, project, request, split ? 'split_refund' : 'refund');
   const currency = 'currency' in request ? request.currency : request.order_currency;
-  return perform(gateway, target, currency, (orderCurrency) => {
+  return perform(gateway, cause, target, currency, (orderCurrency) => {
     const refundable = refundableOf(target.order);
     const left = refundable.amount - sumAmounts(succeeded(target.order, 'refund'));
     const amount = request.refund_amount === undefined ? left : minorUnits(request.refund_amount, orderCurrency, 'refund_amount');
@@ -114,7 +115,7 @@ function find(
  * Runs the rules of one operation: a currency that is not the order's is a decline (4124), a
  * Decline thrown by the rules becomes a failed operation, a success is reported by webhook.
  */
-function perform(gateway: SimulatedGateway, target: Target, currency: string, rules: (currency: string) => Draft): Operation {
+function perform(gateway: SimulatedGateway, cause: RequestId | undefined, target: Target, currency: string, rules: (currency: string) => Draft): Operation {
   const payment = target.order.payment;
   const now = gateway.clock.now();
   const record = (draft: Draft, outcome: Decline | undefined): Operation => {
@@ -138,7 +139,7 @@ function perform(gateway: SimulatedGateway, target: Target, currency: string, ru
       statusDescription: outcome?.description,
     };
     gateway.store.addOperation(target.order, operation);
-    if (!outcome) gateway.notifyOperation(target.order, operation);
+    if (!outcome) gateway.notifyOperation(cause, target.order, operation);
     return operation;
   };
   const method = methodOf(target.request);

@@ -10,11 +10,15 @@
  *                              └─ order_timeout ──► failure 4149
  *
  * Every status a payment enters after creation is reported by webhook; `init` is not (it is the
- * create answer itself).
+ * create answer itself). Each webhook names its `cause`, the recorded request that set the change
+ * going (inspector/request-log.ts): a task scheduled for later (the slow card's success, an
+ * order_timeout, an unanswered challenge) captures it, so its webhook names that request rather
+ * than whichever one finds the task due.
  */
 import type { FieldIssue, CreatePaymentRequest, SplitPurchaseRequest } from '@payform/gateway/wire';
 import { sectorIssues, StatusCode } from '@payform/gateway/wire';
 import type { Project } from './config.js';
+import type { RequestId } from './inspector/request-log.js';
 import { minorUnits } from './state/amounts.js';
 import { cvvProblem, hasExpired, readCard } from './state/cards.js';
 import { commission } from './state/fees.js';
@@ -40,7 +44,7 @@ const MAX_LIFESPAN_SECONDS = 10 * 365 * 86_400;
  * POST /api/v1/payment and /api/v1/split/purchase after their schema has passed. Refuses a
  * taken order_id (P-409, failed payments included) and what the project's settings forbid.
  */
-export async function createPayment(gateway: SimulatedGateway, project: Project, request: CreateRequest, baseUrl: string): Promise<Order> {
+export async function createPayment(gateway: SimulatedGateway, cause: RequestId | undefined, project: Project, request: CreateRequest, baseUrl: string): Promise<Order> {
   if (gateway.store.order(project.posId, request.order_id)) throw Refusal.duplicateOrder(request.order_id);
   const issues = [
     ...sectorIssues(request, project.sector),
@@ -79,19 +83,19 @@ export async function createPayment(gateway: SimulatedGateway, project: Project,
     // Bounded so that the expiry stays a representable date.
     const lifespan = Math.min(request.order_timeout ?? gateway.config.timings.hostedLifespanSeconds, MAX_LIFESPAN_SECONDS);
     payment.expiresAt = new Date(payment.createdAt.getTime() + lifespan * 1000);
-    payment.timer = gateway.scheduler.at(payment.expiresAt.getTime(), () => expire(gateway, order));
+    payment.timer = gateway.scheduler.at(payment.expiresAt.getTime(), () => expire(gateway, cause, order));
   } else if (card) {
-    await authoriseConfirmed(gateway, order, card);
+    await authoriseConfirmed(gateway, cause, order, card);
   } else {
     // A direct lookup without card data: the customer enters the card on the gateway's form.
     openCheckout(gateway, order);
-    move(gateway, order, 'pending', StatusCode.WaitingForContinueRedirect);
+    move(gateway, cause, order, 'pending', StatusCode.WaitingForContinueRedirect);
   }
   return order;
 }
 
 /** The checkout form's submission: the card for a payment that waits for one. */
-export async function pay(gateway: SimulatedGateway, order: Order, payerCardData: PayerCard): Promise<void> {
+export async function pay(gateway: SimulatedGateway, cause: RequestId | undefined, order: Order, payerCardData: PayerCard): Promise<void> {
   const payment = order.payment;
   if (!awaitsCard(payment)) throw Refusal.notAllowed(`The payment is ${payment.status}: it takes no card now`);
   // From here the payment is being processed: not a second submission, nor a cancel or an
@@ -100,65 +104,65 @@ export async function pay(gateway: SimulatedGateway, order: Order, payerCardData
   payment.checkoutId = undefined;
   payment.status = 'pending';
   payment.statusCode = StatusCode.Pending;
-  await authoriseConfirmed(gateway, order, payerCardData);
+  await authoriseConfirmed(gateway, cause, order, payerCardData);
 }
 
 /**
  * The validation_url preflight, then the card. The merchant is asked first (a signed form post
  * like a webhook); anything but a 2xx answer declines the payment before the card is charged.
  */
-async function authoriseConfirmed(gateway: SimulatedGateway, order: Order, payerCardData: PayerCard): Promise<void> {
+async function authoriseConfirmed(gateway: SimulatedGateway, cause: RequestId | undefined, order: Order, payerCardData: PayerCard): Promise<void> {
   const target = order.payment.details.validation_url;
-  if (target && !(await gateway.confirmWithMerchant(order, target))) {
-    return fail(gateway, order, StatusCode.TransactionRejected, 'Transaction rejected: the merchant’s validation_url did not confirm the payment');
+  if (target && !(await gateway.confirmWithMerchant(cause, order, target))) {
+    return fail(gateway, cause, order, StatusCode.TransactionRejected, 'Transaction rejected: the merchant’s validation_url did not confirm the payment');
   }
-  authorise(gateway, order, payerCardData);
+  authorise(gateway, cause, order, payerCardData);
 }
 
 /**
  * Charges (or verifies) the payer's card. The outcome follows the test card (see TEST_CARDS);
  * a card past its expiry fails with 4001.
  */
-function authorise(gateway: SimulatedGateway, order: Order, payerCardData: PayerCard): void {
+function authorise(gateway: SimulatedGateway, cause: RequestId | undefined, order: Order, payerCardData: PayerCard): void {
   const payment = order.payment;
   stopTimer(payment);
   payment.checkoutId = undefined;
   const tokenized = payerCardData.kind === 'token' ? gateway.widgetTokens.redeem(payment.posId, payerCardData.token, gateway.clock.now()) : undefined;
   if (tokenized && tokenized.kind !== 'card') {
-    return fail(gateway, order, StatusCode.InvalidCardData, `Invalid card data: the cc_token is ${tokenized.kind === 'spent' ? 'used up' : 'expired'}`);
+    return fail(gateway, cause, order, StatusCode.InvalidCardData, `Invalid card data: the cc_token is ${tokenized.kind === 'spent' ? 'used up' : 'expired'}`);
   }
   const card = payerCardData.kind === 'card'
     ? readCard(payerCardData.number, payerCardData.expMonth, payerCardData.expYear)
     : (tokenized?.card ?? gateway.vault.resolve(payment.posId, payerCardData.token));
-  if (!card) return fail(gateway, order, StatusCode.InvalidCardData, 'Invalid card data: unknown cc_token');
+  if (!card) return fail(gateway, cause, order, StatusCode.InvalidCardData, 'Invalid card data: unknown cc_token');
   payment.card = card;
   // A tokenizer's token is spent now: a successful payment answers with the card's lasting token.
   if (payerCardData.kind === 'token' && !tokenized) payment.token = { value: payerCardData.token, expiration: tokenExpiration(card) };
-  if (hasExpired(card.expMonth, card.expYear, gateway.clock.now())) return fail(gateway, order, StatusCode.CardExpired);
+  if (hasExpired(card.expMonth, card.expYear, gateway.clock.now())) return fail(gateway, cause, order, StatusCode.CardExpired);
   if (payment.method !== 'lookup' && payment.amount > gateway.projectOf(order).amountLimitMinor) {
-    return fail(gateway, order, StatusCode.AmountLimitExceeded);
+    return fail(gateway, cause, order, StatusCode.AmountLimitExceeded);
   }
   const threeDSecure = gateway.projectOf(order).threeDSecure;
   switch (card.behaviour) {
     case 'success':
     case 'wallet':
-      if (threeDSecure === 'always' && card.behaviour === 'success') return challenge(gateway, order);
-      return succeed(gateway, order, false);
+      if (threeDSecure === 'always' && card.behaviour === 'success') return challenge(gateway, cause, order);
+      return succeed(gateway, cause, order, false);
     case 'three_ds_challenge':
       // Frictionless: the issuer authenticates without asking the cardholder.
-      if (threeDSecure === 'never') return succeed(gateway, order, true);
-      return challenge(gateway, order);
+      if (threeDSecure === 'never') return succeed(gateway, cause, order, true);
+      return challenge(gateway, cause, order);
     case 'slow_pending':
-      payment.timer = gateway.scheduler.after(gateway.config.timings.slowCardDelayMs, () => succeed(gateway, order, false));
-      return move(gateway, order, 'pending', StatusCode.Processing);
+      payment.timer = gateway.scheduler.after(gateway.config.timings.slowCardDelayMs, () => succeed(gateway, cause, order, false));
+      return move(gateway, cause, order, 'pending', StatusCode.Processing);
     case 'rejected':
-      return fail(gateway, order, StatusCode.TransactionRejected);
+      return fail(gateway, cause, order, StatusCode.TransactionRejected);
     case 'insufficient_funds':
-      return fail(gateway, order, StatusCode.InsufficientFunds);
+      return fail(gateway, cause, order, StatusCode.InsufficientFunds);
     case 'expired':
-      return fail(gateway, order, StatusCode.CardExpired);
+      return fail(gateway, cause, order, StatusCode.CardExpired);
     case 'not_a_test_card':
-      return fail(gateway, order, StatusCode.TransactionRejected, 'Transaction rejected: the sandbox accepts its test cards only');
+      return fail(gateway, cause, order, StatusCode.TransactionRejected, 'Transaction rejected: the sandbox accepts its test cards only');
   }
 }
 
@@ -171,19 +175,19 @@ export function awaitsCard(payment: Payment): boolean {
 }
 
 /** The outcome of a 3-D Secure challenge: the challenge page's buttons or POST /_sandbox/3ds. */
-export function completeChallenge(gateway: SimulatedGateway, order: Order, result: 'success' | 'failure'): void {
+export function completeChallenge(gateway: SimulatedGateway, cause: RequestId | undefined, order: Order, result: 'success' | 'failure'): void {
   const payment = order.payment;
   if (payment.status !== 'pending' || !payment.challengeId) {
     throw Refusal.notAllowed(`The payment is ${payment.status}: no 3-D Secure challenge is open`);
   }
   stopTimer(payment);
   payment.challengeId = undefined;
-  if (result === 'success') succeed(gateway, order, true);
-  else fail(gateway, order, StatusCode.TransactionRejected, 'Transaction rejected: 3-D Secure authentication failed');
+  if (result === 'success') succeed(gateway, cause, order, true);
+  else fail(gateway, cause, order, StatusCode.TransactionRejected, 'Transaction rejected: 3-D Secure authentication failed');
 }
 
 /** Cancel of an unpaid hosted payment (interface rule 1): purchase or auth, mode hosted, status init. */
-export function cancel(gateway: SimulatedGateway, order: Order): void {
+export function cancel(gateway: SimulatedGateway, cause: RequestId | undefined, order: Order): void {
   const payment = order.payment;
   const cancellable = payment.mode === 'hosted' && (payment.method === 'purchase' || payment.method === 'auth') && payment.status === 'init';
   if (!cancellable) {
@@ -193,19 +197,19 @@ export function cancel(gateway: SimulatedGateway, order: Order): void {
   }
   stopTimer(payment);
   payment.checkoutId = undefined;
-  fail(gateway, order, StatusCode.PaymentCancelled);
+  fail(gateway, cause, order, StatusCode.PaymentCancelled);
 }
 
 /** A hosted payment's order_timeout has passed. */
-function expire(gateway: SimulatedGateway, order: Order): void {
+function expire(gateway: SimulatedGateway, cause: RequestId | undefined, order: Order): void {
   const payment = order.payment;
   if (payment.status !== 'init') return;
   payment.timer = undefined;
   payment.checkoutId = undefined;
-  fail(gateway, order, StatusCode.SessionExpired);
+  fail(gateway, cause, order, StatusCode.SessionExpired);
 }
 
-function challenge(gateway: SimulatedGateway, order: Order): void {
+function challenge(gateway: SimulatedGateway, cause: RequestId | undefined, order: Order): void {
   const payment = order.payment;
   payment.challengeId = newCapability();
   gateway.store.openChallenge(payment.challengeId, order);
@@ -213,12 +217,12 @@ function challenge(gateway: SimulatedGateway, order: Order): void {
     if (payment.status !== 'pending' || !payment.challengeId) return;
     payment.challengeId = undefined;
     payment.timer = undefined;
-    fail(gateway, order, StatusCode.ThreeDsTimeout);
+    fail(gateway, cause, order, StatusCode.ThreeDsTimeout);
   });
-  move(gateway, order, 'pending', StatusCode.ThreeDsRequired);
+  move(gateway, cause, order, 'pending', StatusCode.ThreeDsRequired);
 }
 
-function succeed(gateway: SimulatedGateway, order: Order, authenticated: boolean): void {
+function succeed(gateway: SimulatedGateway, cause: RequestId | undefined, order: Order, authenticated: boolean): void {
   const payment = order.payment;
   const project = gateway.projectOf(order);
   payment.timer = undefined;
@@ -227,22 +231,22 @@ function succeed(gateway: SimulatedGateway, order: Order, authenticated: boolean
   if (payment.card && payment.card.behaviour !== 'wallet' && !payment.token) {
     payment.token = gateway.vault.issue(payment.posId, payment.card);
   }
-  move(gateway, order, 'success', payment.method === 'auth' ? StatusCode.HoldSuccessful : StatusCode.TransactionSuccessful);
+  move(gateway, cause, order, 'success', payment.method === 'auth' ? StatusCode.HoldSuccessful : StatusCode.TransactionSuccessful);
 }
 
-function fail(gateway: SimulatedGateway, order: Order, code: StatusCode, description?: string): void {
+function fail(gateway: SimulatedGateway, cause: RequestId | undefined, order: Order, code: StatusCode, description?: string): void {
   order.payment.timer = undefined;
-  move(gateway, order, 'failure', code, description);
+  move(gateway, cause, order, 'failure', code, description);
 }
 
 /** A new status for the order's payment, reported by webhook. */
-export function move(gateway: SimulatedGateway, order: Order, status: Payment['status'], code: StatusCode, description?: string): void {
+export function move(gateway: SimulatedGateway, cause: RequestId | undefined, order: Order, status: Payment['status'], code: StatusCode, description?: string): void {
   const payment = order.payment;
   payment.status = status;
   payment.statusCode = code;
   payment.statusDescription = description;
   payment.processedAt = gateway.clock.now();
-  gateway.notifyPayment(order);
+  gateway.notifyPayment(cause, order);
 }
 
 function openCheckout(gateway: SimulatedGateway, order: Order): void {
@@ -311,7 +315,7 @@ export function splitIssues(project: Project, split: readonly { sub_merchant_id:
  * A later transaction of a recurring payment (control plane): the order's first payment must be
  * a successful card purchase. Reported by webhook like any purchase, with the `recurring` object.
  */
-export function chargeRecurring(gateway: SimulatedGateway, order: Order, amount: number | undefined): Payment {
+export function chargeRecurring(gateway: SimulatedGateway, cause: RequestId | undefined, order: Order, amount: number | undefined): Payment {
   const payment = order.payment;
   if (payment.method !== 'purchase' || payment.status !== 'success' || !payment.card) {
     throw Refusal.notAllowed('Recurring charges follow a successful card purchase');
@@ -320,13 +324,14 @@ export function chargeRecurring(gateway: SimulatedGateway, order: Order, amount:
   const charge = { ...transactionIdentifiers(), amount: amount ?? payment.amount, createdAt: gateway.clock.now() };
   gateway.store.addCharge(order, charge);
   const asPayment = chargeAsPayment(payment, charge);
-  gateway.notifyPayment(order, asPayment);
+  gateway.notifyPayment(cause, order, asPayment);
   return asPayment;
 }
 
 /** A successful credit (a payout to a card), created through the control plane. */
 export function createCredit(
   gateway: SimulatedGateway,
+  cause: RequestId | undefined,
   project: Project,
   credit: { order_id: string; amount: number; currency: string; description: string; server_url?: string | undefined },
   baseUrl: string,
@@ -351,7 +356,7 @@ export function createCredit(
   payment.status = 'success';
   payment.statusCode = StatusCode.TransactionSuccessful;
   const order = gateway.store.addOrder(payment);
-  gateway.notifyPayment(order);
+  gateway.notifyPayment(cause, order);
   return order;
 }
 

@@ -12,6 +12,7 @@
 import type { CreditRequest } from '@payform/gateway/wire';
 import { StatusCode } from '@payform/gateway/wire';
 import type { Project } from './config.js';
+import type { RequestId } from './inspector/request-log.js';
 import { currencyIssues, move, newPayment, pickDetails } from './payments.js';
 import { minorUnits } from './state/amounts.js';
 import { hasExpired, readCard } from './state/cards.js';
@@ -22,7 +23,7 @@ import type { SimulatedGateway } from './simulated-gateway.js';
 import { tokenExpiration } from './state/tokens.js';
 
 /** POST /api/v1/payment with method credit, after its schema has passed. */
-export async function createPayout(gateway: SimulatedGateway, project: Project, request: CreditRequest, baseUrl: string): Promise<Order> {
+export async function createPayout(gateway: SimulatedGateway, cause: RequestId | undefined, project: Project, request: CreditRequest, baseUrl: string): Promise<Order> {
   if (gateway.store.order(project.posId, request.order_id)) throw Refusal.duplicateOrder(request.order_id);
   const issues = currencyIssues(project, request.currency);
   if (issues.length > 0) throw Refusal.invalid(issues);
@@ -44,46 +45,46 @@ export async function createPayout(gateway: SimulatedGateway, project: Project, 
   payment.statusCode = StatusCode.Pending;
   const order = gateway.store.addOrder(payment);
   const target = payment.details.validation_url;
-  if (target && !(await gateway.confirmWithMerchant(order, target))) {
-    move(gateway, order, 'failure', StatusCode.TransactionRejected, 'Transaction rejected: the merchant’s validation_url did not confirm the payment');
+  if (target && !(await gateway.confirmWithMerchant(cause, order, target))) {
+    move(gateway, cause, order, 'failure', StatusCode.TransactionRejected, 'Transaction rejected: the merchant’s validation_url did not confirm the payment');
     return order;
   }
-  payOut(gateway, order, request);
+  payOut(gateway, cause, order, request);
   return order;
 }
 
-function payOut(gateway: SimulatedGateway, order: Order, request: CreditRequest): void {
+function payOut(gateway: SimulatedGateway, cause: RequestId | undefined, order: Order, request: CreditRequest): void {
   const payment = order.payment;
   const card = request.cc_number !== undefined ? recipientCard(request.cc_number) : gateway.vault.resolve(payment.posId, request.cc_token ?? '');
-  if (!card) return move(gateway, order, 'failure', StatusCode.InvalidCardData, 'Invalid card data: unknown cc_token');
+  if (!card) return move(gateway, cause, order, 'failure', StatusCode.InvalidCardData, 'Invalid card data: unknown cc_token');
   payment.card = card;
   if (request.cc_token !== undefined) payment.token = { value: request.cc_token, expiration: tokenExpiration(card) };
-  if (hasExpired(card.expMonth, card.expYear, gateway.clock.now())) return move(gateway, order, 'failure', StatusCode.CardExpired);
-  if (payment.amount > gateway.projectOf(order).amountLimitMinor) return move(gateway, order, 'failure', StatusCode.AmountLimitExceeded);
+  if (hasExpired(card.expMonth, card.expYear, gateway.clock.now())) return move(gateway, cause, order, 'failure', StatusCode.CardExpired);
+  if (payment.amount > gateway.projectOf(order).amountLimitMinor) return move(gateway, cause, order, 'failure', StatusCode.AmountLimitExceeded);
   switch (card.behaviour) {
     case 'success':
     case 'wallet':
     case 'three_ds_challenge':
-      return succeed(gateway, order);
+      return succeed(gateway, cause, order);
     case 'slow_pending':
-      payment.timer = gateway.scheduler.after(gateway.config.timings.slowCardDelayMs, () => succeed(gateway, order));
-      return move(gateway, order, 'pending', StatusCode.Processing);
+      payment.timer = gateway.scheduler.after(gateway.config.timings.slowCardDelayMs, () => succeed(gateway, cause, order));
+      return move(gateway, cause, order, 'pending', StatusCode.Processing);
     case 'rejected':
-      return move(gateway, order, 'failure', StatusCode.TransactionRejected);
+      return move(gateway, cause, order, 'failure', StatusCode.TransactionRejected);
     case 'insufficient_funds':
-      return move(gateway, order, 'failure', StatusCode.InsufficientFunds);
+      return move(gateway, cause, order, 'failure', StatusCode.InsufficientFunds);
     case 'expired':
-      return move(gateway, order, 'failure', StatusCode.CardExpired);
+      return move(gateway, cause, order, 'failure', StatusCode.CardExpired);
     case 'not_a_test_card':
-      return move(gateway, order, 'failure', StatusCode.TransactionRejected, 'Transaction rejected: the sandbox accepts its test cards only');
+      return move(gateway, cause, order, 'failure', StatusCode.TransactionRejected, 'Transaction rejected: the sandbox accepts its test cards only');
   }
 }
 
-function succeed(gateway: SimulatedGateway, order: Order): void {
+function succeed(gateway: SimulatedGateway, cause: RequestId | undefined, order: Order): void {
   const payment = order.payment;
   payment.timer = undefined;
   payment.fees = commission(payment.amount, gateway.projectOf(order));
-  move(gateway, order, 'success', StatusCode.TransactionSuccessful);
+  move(gateway, cause, order, 'success', StatusCode.TransactionSuccessful);
 }
 
 /**

@@ -1,12 +1,14 @@
 /**
  * The sandbox's world: its projects, clock, orders, card tokens, webhook sender and faults. The
  * payment and operation rules (payments.ts, operations.ts) act on it; the HTTP layer reads it.
+ * What changes state and sends webhooks takes its `cause`: the recorded request that set the
+ * change going (RequestId), which each webhook names; undefined when none did.
  */
 import { SandboxClock, Scheduler } from './clock.js';
 import type { Project, ResolvedConfig } from './config.js';
 import { FaultInjector } from './faults.js';
-import { carryRequest } from './inspector/cause.js';
 import { RequestLog } from './inspector/request-log.js';
+import type { RequestId } from './inspector/request-log.js';
 import type { Operation, Order, Payment } from './state/records.js';
 import { SandboxStore } from './state/store.js';
 import { CardVault } from './state/tokens.js';
@@ -32,7 +34,7 @@ export class SimulatedGateway {
   constructor(config: ResolvedConfig) {
     this.config = config;
     this.clock = new SandboxClock({ start: config.startTime, frozen: config.frozenClock });
-    this.scheduler = new Scheduler(this.clock, (error) => config.log(`sandbox task failed: ${String(error)}`), carryRequest);
+    this.scheduler = new Scheduler(this.clock, (error) => config.log(`sandbox task failed: ${String(error)}`));
     this.faults = new FaultInjector(config.faultSeed);
     this.webhooks = new WebhookSender({
       settings: config.webhooks,
@@ -72,24 +74,24 @@ export class SimulatedGateway {
   }
 
   /** Webhook for the payment's current status, to its server_url (none without one). */
-  notifyPayment(order: Order, payment: Payment = order.payment, reason: Delivery['reason'] = 'status_change'): Delivery[] {
+  notifyPayment(cause: RequestId | undefined, order: Order, payment: Payment = order.payment, reason: Delivery['reason'] = 'status_change'): Delivery[] {
     const target = payment.details.server_url;
     if (!target) return [];
     const event = paymentEvent(payment, reason === 'resend' || payment !== order.payment ? order.recurring : undefined);
-    return this.webhooks.send({ target, event, apiSecret: this.projectOf(order).apiSecret, reason });
+    return this.webhooks.send({ target, event, apiSecret: this.projectOf(order).apiSecret, reason, cause });
   }
 
   /** Webhook for an operation, to its own server_url or else the payment's. */
-  notifyOperation(order: Order, operation: Operation, reason: Delivery['reason'] = 'status_change'): Delivery[] {
+  notifyOperation(cause: RequestId | undefined, order: Order, operation: Operation, reason: Delivery['reason'] = 'status_change'): Delivery[] {
     const target = operation.serverUrl ?? order.payment.details.server_url;
     if (!target) return [];
-    return this.webhooks.send({ target, event: operationEvent(operation), apiSecret: this.projectOf(order).apiSecret, reason });
+    return this.webhooks.send({ target, event: operationEvent(operation), apiSecret: this.projectOf(order).apiSecret, reason, cause });
   }
 
   /** The validation_url preflight of a payment: true when the merchant answers 2xx. */
-  async confirmWithMerchant(order: Order, target: string): Promise<boolean> {
+  async confirmWithMerchant(cause: RequestId | undefined, order: Order, target: string): Promise<boolean> {
     const event = paymentEvent(order.payment);
-    return this.webhooks.preflight({ target, event, apiSecret: this.projectOf(order).apiSecret, reason: 'validation' });
+    return this.webhooks.preflight({ target, event, apiSecret: this.projectOf(order).apiSecret, reason: 'validation', cause });
   }
 
   /** Forgets every order, token, delivery, recorded request, fault and clock change. */

@@ -10,7 +10,7 @@ import type { Exchange } from '@payform/gateway';
 import { formatTimestamp } from '@payform/gateway/wire';
 import type { SandboxClock, Scheduler } from './clock.js';
 import type { WebhookSettings } from './config.js';
-import { requestUnderWay } from './inspector/cause.js';
+import type { RequestId } from './inspector/request-log.js';
 import { newUuid } from './state/identifiers.js';
 
 export interface WebhookFaults {
@@ -62,6 +62,8 @@ export interface WebhookMessage {
   readonly event: { readonly method: string; readonly status: string; readonly order_id: string; readonly pos_id?: string | null };
   readonly apiSecret: string;
   readonly reason: Delivery['reason'];
+  /** The recorded request that caused it, kept as the delivery's `request_id` (and its copies'). */
+  readonly cause: RequestId | undefined;
 }
 
 export interface WebhookSenderOptions {
@@ -126,7 +128,7 @@ export class WebhookSender {
       method: message.event.method,
       event_status: message.event.status,
       reason: message.reason,
-      request_id: requestUnderWay() ?? null,
+      request_id: message.cause ?? null,
       duplicate_of: duplicateOf,
       body: { data, signature },
       event: message.event,

@@ -19,6 +19,7 @@ import { dayReceipts, findTransaction, orderReceipt } from '../receipts/selectio
 import type { SimulatedGateway } from '../simulated-gateway.js';
 import type { Operation, Order } from '../state/records.js';
 import type { Project } from '../config.js';
+import type { RequestId } from '../inspector/request-log.js';
 import { Refusal } from '../state/refusal.js';
 import { chargeAsPayment, createdPaymentView, links, operationView, paymentView } from '../views.js';
 import { authenticate, ownProject } from './authentication.js';
@@ -41,12 +42,12 @@ export function apiRoutes(gateway: SimulatedGateway, baseUrlOf: BaseUrlOf): Hono
       // A payout is the same endpoint with its own request (payouts.ts).
       if (route === routes.createPayment && isCredit(body)) {
         const credit = readRequest(c, CreditRequest, body);
-        const { payment } = await createPayout(gateway, ownProject(c.get('project'), credit.pos_id), credit, baseUrlOf(c.req.url));
+        const { payment } = await createPayout(gateway, c.get('requestId'), ownProject(c.get('project'), credit.pos_id), credit, baseUrlOf(c.req.url));
         return c.json(createdPaymentView(payment));
       }
       const request: CreateRequest = readRequest(c, schema, body);
       const project = ownProject(c.get('project'), request.pos_id);
-      const { payment } = await createPayment(gateway, project, request, baseUrlOf(c.req.url));
+      const { payment } = await createPayment(gateway, c.get('requestId'), project, request, baseUrlOf(c.req.url));
       if (payment.mode === 'hosted') return c.body(null, 303, { Location: links.checkout(payment) });
       return c.json(createdPaymentView(payment));
     });
@@ -56,11 +57,11 @@ export function apiRoutes(gateway: SimulatedGateway, baseUrlOf: BaseUrlOf): Hono
   const operation = <S extends z.ZodType<{ pos_id: string }>>(
     route: Route,
     schema: S,
-    perform: (gateway: SimulatedGateway, project: Project, request: z.output<S>) => Operation,
+    perform: (gateway: SimulatedGateway, cause: RequestId | undefined, project: Project, request: z.output<S>) => Operation,
   ) =>
     api.post(route.path, authenticate(gateway, route), async (c) => {
       const request = await readBody(c, schema);
-      return c.json(operationView(perform(gateway, ownProject(c.get('project'), request.pos_id), request), 'response'));
+      return c.json(operationView(perform(gateway, c.get('requestId'), ownProject(c.get('project'), request.pos_id), request), 'response'));
     });
   operation(routes.capture, CaptureRequest, capture);
   operation(routes.splitCapture, SplitCaptureRequest, capture);
@@ -72,7 +73,7 @@ export function apiRoutes(gateway: SimulatedGateway, baseUrlOf: BaseUrlOf): Hono
   api.post(routes.cancel.path, authenticate(gateway, routes.cancel), (c) => {
     const params = parseInput(CancelParams, c.req.param());
     const order = orderOf(gateway, ownProject(c.get('project'), params.pos_id).posId, params.order_id);
-    cancel(gateway, order);
+    cancel(gateway, c.get('requestId'), order);
     return c.json([paymentView(order.payment, 'cancel')]);
   });
 
@@ -148,8 +149,8 @@ export function apiRoutes(gateway: SimulatedGateway, baseUrlOf: BaseUrlOf): Hono
     if (resend) {
       const target = found.kind === 'operation' ? (found.operation.serverUrl ?? order.payment.details.server_url) : order.payment.details.server_url;
       if (!target) throw Refusal.invalidField('server_url', 'was not sent with the order: there is nowhere to deliver the webhook');
-      if (found.kind === 'operation') gateway.notifyOperation(order, found.operation, 'resend');
-      else gateway.notifyPayment(order, found.payment, 'resend');
+      if (found.kind === 'operation') gateway.notifyOperation(c.get('requestId'), order, found.operation, 'resend');
+      else gateway.notifyPayment(c.get('requestId'), order, found.payment, 'resend');
     }
     const entry: OrderOperationResponse =
       found.kind === 'operation' ? operationView(found.operation, 'entry') : paymentView(found.payment, 'entry');

@@ -96,7 +96,7 @@ export function controlRoutes(gateway: SimulatedGateway, baseUrlOf: BaseUrlOf): 
     const { result } = parseInput(ChallengeCommand, await readJsonBody(c));
     const order = gateway.store.byPaymentId(c.req.param('payment_id'));
     if (!order) throw Refusal.notFound(`Payment ${c.req.param('payment_id')}`);
-    completeChallenge(gateway, order, result);
+    completeChallenge(gateway, c.get('requestId'), order, result);
     return c.json(paymentView(order.payment, 'entry'));
   });
 
@@ -132,7 +132,7 @@ export function controlRoutes(gateway: SimulatedGateway, baseUrlOf: BaseUrlOf): 
     const command = parseInput(CreditCommand, await readJsonBody(c));
     const project = projectOf(command.pos_id);
     const amount = minorUnits(command.amount, command.currency, 'amount');
-    const order = createCredit(gateway, project, { ...command, amount }, baseUrlOf(c.req.url));
+    const order = createCredit(gateway, c.get('requestId'), project, { ...command, amount }, baseUrlOf(c.req.url));
     return c.json(paymentView(order.payment, 'entry'));
   });
 
@@ -142,7 +142,7 @@ export function controlRoutes(gateway: SimulatedGateway, baseUrlOf: BaseUrlOf): 
     const order = gateway.store.order(project.posId, command.order_id);
     if (!order) throw Refusal.notFound(`Order ${command.order_id}`);
     const amount = command.amount === undefined ? undefined : minorUnits(command.amount, order.payment.currency, 'amount');
-    const charge = chargeRecurring(gateway, order, amount);
+    const charge = chargeRecurring(gateway, c.get('requestId'), order, amount);
     const recurring = order.recurring ? { id: order.recurring.id, status: order.recurring.status } : null;
     return c.json({ ...paymentView(charge, 'entry'), recurring });
   });

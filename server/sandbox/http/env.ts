@@ -1,6 +1,7 @@
 /** The Hono environment of the sandbox app: Node's request objects when served over HTTP. */
 import type { HttpBindings } from '@hono/node-server';
 import type { Project } from '../config.js';
+import type { RequestId } from '../inspector/request-log.js';
 import type { Leniency } from './leniency.js';
 
 export interface SandboxEnv {
@@ -16,5 +17,10 @@ export interface SandboxEnv {
     leniency: Leniency | undefined;
     /** The JSON body as readJsonBody parsed it, so the inspector records it without parsing it again. */
     jsonBody: unknown;
+    /**
+     * The inspector's number for this request (inspector/recorder.ts), which handlers pass on as
+     * the `cause` of what they change; undefined for a request it does not record (reads).
+     */
+    requestId: RequestId | undefined;
   };
 }

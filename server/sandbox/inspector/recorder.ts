@@ -16,10 +16,9 @@ import { formatTimestamp } from '@payform/gateway/wire';
 import { redact } from '@payform/gateway';
 import type { SandboxEnv } from '../http/env.js';
 import type { SimulatedGateway } from '../simulated-gateway.js';
-import { duringRequest } from './cause.js';
 import { leniencyNotes, refusalNotes } from './notes.js';
 import type { InspectorNote } from './notes.js';
-import type { RecordedRequest } from './request-log.js';
+import type { RecordedRequest, RequestId } from './request-log.js';
 
 /** Longest body text kept per request or answer (masked first, then cut). */
 const BODY_KEPT = 16 * 1024;
@@ -32,7 +31,9 @@ export function recordRequests(gateway: SimulatedGateway): MiddlewareHandler<San
     const at = formatTimestamp(gateway.clock.now());
     const startedAt = performance.now();
     const jsonAnswer = keepJsonAnswer(c);
-    await duringRequest(id, next);
+    // The handlers pass it to what they change, so the webhooks that follow can name this request.
+    c.set('requestId', id);
+    await next();
     try {
       gateway.requests.add(await capture(c, jsonAnswer, { id, at, durationMs: Math.round(performance.now() - startedAt) }));
     } catch (error) {
@@ -80,7 +81,7 @@ function keepJsonAnswer(c: Context<SandboxEnv>): JsonAnswer {
  * The record of a request that has been answered: what it sent, masked now, and how to describe
  * the answer once the inspector is read (a JSON answer's text masked then, another one now).
  */
-async function capture(c: Context<SandboxEnv>, json: JsonAnswer, start: { id: number; at: string; durationMs: number }): Promise<() => RecordedRequest> {
+async function capture(c: Context<SandboxEnv>, json: JsonAnswer, start: { id: RequestId; at: string; durationMs: number }): Promise<() => RecordedRequest> {
   const answer = c.res;
   const status = answer.status;
   const leniency = c.get('leniency');

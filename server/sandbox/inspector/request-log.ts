@@ -6,9 +6,16 @@
  */
 import type { InspectorNote } from './notes.js';
 
+/**
+ * A recorded request's number. Handlers read it from the Hono context (`requestId`, set by
+ * inspector/recorder.ts) and pass it on as the `cause` of what they change, down to the webhooks
+ * sent; a task scheduled for later captures it, so its webhook still names that request.
+ */
+export type RequestId = number;
+
 /** One answered request, card data and credentials masked. */
 export interface RecordedRequest {
-  readonly id: number;
+  readonly id: RequestId;
   /** Sandbox time when it came in. */
   readonly at: string;
   readonly method: string;
@@ -36,7 +43,7 @@ export class RequestLog {
   }
 
   /** A number for a request that is starting. */
-  nextId(): number {
+  nextId(): RequestId {
     return this.#nextId++;
   }
 

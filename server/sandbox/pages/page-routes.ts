@@ -79,7 +79,7 @@ export function pageRoutes(gateway: SimulatedGateway, publicUrl: string | undefi
         formTargets: targets(order),
       });
     }
-    await pay(gateway, order, result.card);
+    await pay(gateway, c.get('requestId'), order, result.card);
     return finish(c, order);
   });
 
@@ -107,7 +107,7 @@ export function pageRoutes(gateway: SimulatedGateway, publicUrl: string | undefi
       const page = challengePage(order.payment, merchantOf(order), new URL(c.req.url).pathname, 'Choose one of the two buttons.');
       return sendPage(c, page, { status: 400, formTargets: targets(order) });
     }
-    completeChallenge(gateway, order, result);
+    completeChallenge(gateway, c.get('requestId'), order, result);
     return finish(c, order);
   });
 
