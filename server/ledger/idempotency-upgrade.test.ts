@@ -6,11 +6,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { Kysely, Migrator, SqliteDialect } from 'kysely';
+import { Kysely, SqliteDialect } from 'kysely';
 import { afterEach, expect, it } from 'vitest';
 import { openLedger } from './index.js';
 import type { Ledger } from './index.js';
-import { migrations } from './migrations.js';
+import { migratedTo } from './testing/earlier-ledgers.js';
 
 let dir: string;
 let ledger: Ledger | undefined;
@@ -23,8 +23,7 @@ it('adopts a key kept from before scopes for the request of its exact content on
   dir = mkdtempSync(join(tmpdir(), 'payform-upgrade-'));
   const path = join(dir, 'ledger.db');
   const old = new Kysely<unknown>({ dialect: new SqliteDialect({ database: new Database(path) }) });
-  const migrator = new Migrator({ db: old, provider: { getMigrations: () => Promise.resolve(migrations) }, migrationTableName: 'ledger_migration', migrationLockTableName: 'ledger_migration_lock' });
-  expect((await migrator.migrateTo('0010_payform_prefix')).error).toBeUndefined();
+  await migratedTo(old, '0010_payform_prefix');
   const now = Date.now();
   const answer = { status: 200, contentType: 'application/json', body: '{"operation":{"amount":2}}' };
   await old

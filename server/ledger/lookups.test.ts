@@ -4,14 +4,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Kysely, Migrator, sql } from 'kysely';
+import { Kysely, sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Ledger } from './ledger.js';
 import { openLedger } from './ledger.js';
-import { migrations } from './migrations.js';
 import { ensureSchema, postgresDialect } from './postgres.js';
 import { sqliteDialect } from './sqlite.js';
 import { claimedPayment, gatewayEvent } from './testing/contract.js';
+import { migratedTo, paidOrderOf02 } from './testing/earlier-ledgers.js';
 import { dropSchema, fileBackend, freshSchemaName, memoryBackend, postgresBackend, TestClock, withTestDatabase } from './testing/databases.js';
 import type { LedgerBackend, TestLedger } from './testing/databases.js';
 
@@ -64,21 +64,8 @@ function describeLookups(backend: LedgerBackend): void {
 
 /** A database at the last migration before lookups (0009), holding a paid order with a refund. */
 async function beforeLookups(db: Kysely<unknown>, schema?: string): Promise<void> {
-  const earlier = Object.fromEntries(Object.entries(migrations).filter(([name]) => name < '0009'));
-  // On PostgreSQL the migrator is told its schema, as the ledger's is (migrate.ts): it would
-  // otherwise find another test's tables.
-  const { error } = await new Migrator({
-    db,
-    provider: { getMigrations: () => Promise.resolve(earlier) },
-    migrationTableName: 'ledger_migration',
-    migrationLockTableName: 'ledger_migration_lock',
-    ...(schema ? { migrationTableSchema: schema } : {}),
-  }).migrateToLatest();
-  if (error) throw error;
-  await sql`insert into checkout_sessions (id, order_id, amount, currency, description, method, customer, allowed_modes, created_at, expires_at)
-    values ('s1', 'old-1', 1000, 'XTS', 'Tea', 'purchase', '{}', '["direct"]', 1, 99999999999999)`.execute(db);
-  await sql`insert into payments (order_id, session_id, attempt, mode, method, amount, currency, status, customer, created_at, updated_at, last_seen_at)
-    values ('old-1', 's1', 1, 'direct', 'purchase', 1000, 'XTS', 'success', '{}', 1, 1, 1)`.execute(db);
+  await migratedTo(db, '0008_never_sent', schema);
+  await paidOrderOf02(db);
   await sql`insert into operations (id, order_id, kind, amount, status, origin, created_at, updated_at)
     values ('op-1', 'old-1', 'refund', 300, 'success', 'merchant', 2, 2)`.execute(db);
 }

@@ -4,13 +4,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Kysely, Migrator, sql } from 'kysely';
+import { Kysely, sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openLedger } from './ledger.js';
-import { migrations } from './migrations.js';
 import { ensureSchema, postgresDialect } from './postgres.js';
 import { sqliteDialect } from './sqlite.js';
 import { dropSchema, freshSchemaName, withTestDatabase } from './testing/databases.js';
+import { migratedTo, paidOrderOf02 } from './testing/earlier-ledgers.js';
 
 describe('a failed migration', () => {
   let dir: string;
@@ -37,19 +37,8 @@ describe('a failed migration', () => {
 
 /** A ledger as 0.2 left it (up to 0009), holding a paid order: its tables unprefixed. */
 async function ledgerOf02(db: Kysely<unknown>, schema?: string): Promise<void> {
-  const earlier = Object.fromEntries(Object.entries(migrations).filter(([name]) => name < '0010'));
-  const { error } = await new Migrator({
-    db,
-    provider: { getMigrations: () => Promise.resolve(earlier) },
-    migrationTableName: 'ledger_migration',
-    migrationLockTableName: 'ledger_migration_lock',
-    ...(schema ? { migrationTableSchema: schema } : {}),
-  }).migrateToLatest();
-  if (error) throw error;
-  await sql`insert into checkout_sessions (id, order_id, amount, currency, description, method, customer, allowed_modes, created_at, expires_at)
-    values ('s1', 'old-1', 1000, 'XTS', 'Tea', 'purchase', '{}', '["direct"]', 1, 99999999999999)`.execute(db);
-  await sql`insert into payments (order_id, session_id, attempt, mode, method, amount, currency, status, customer, created_at, updated_at, last_seen_at)
-    values ('old-1', 's1', 1, 'direct', 'purchase', 1000, 'XTS', 'success', '{}', 1, 1, 1)`.execute(db);
+  await migratedTo(db, '0009_lookup_method', schema);
+  await paidOrderOf02(db);
 }
 
 /** A shop's own tables and indexes of the very names the ledger used to have. */

@@ -17,18 +17,25 @@ export async function migrateToLatest(db: Kysely<LedgerTables>, dialect: 'sqlite
   // Kysely finds its own tables by introspection (on PostgreSQL, of the ledger's schema only:
   // postgres.ts) and names them with this schema.
   const migrationTableSchema = dialect === 'postgres' ? await currentSchema(db) : undefined;
-  const migrator = new Migrator({
-    db,
-    provider: { getMigrations: () => Promise.resolve(migrations) },
-    migrationTableName: 'ledger_migration',
-    migrationLockTableName: 'ledger_migration_lock',
-    ...(migrationTableSchema ? { migrationTableSchema } : {}),
-  });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = await ledgerMigrator(db, migrationTableSchema).migrateToLatest();
   if (error) {
     const failed = results?.find((result) => result.status === 'Error')?.migrationName;
     // The database's own words belong in the message: a start-up error is often all that is read.
     const reason = error instanceof Error ? error.message : String(error);
     throw new Error(`ledger: migration ${failed ?? '(setup)'} failed: ${reason}`, { cause: error });
   }
+}
+
+/**
+ * Kysely's migrator over the ledger's migrations and its version tables (in `schema` on
+ * PostgreSQL). The tests of upgrades take it to an earlier version with `migrateTo`.
+ */
+export function ledgerMigrator<Tables>(db: Kysely<Tables>, migrationTableSchema?: string): Migrator {
+  return new Migrator({
+    db,
+    provider: { getMigrations: () => Promise.resolve(migrations) },
+    migrationTableName: 'ledger_migration',
+    migrationLockTableName: 'ledger_migration_lock',
+    ...(migrationTableSchema ? { migrationTableSchema } : {}),
+  });
 }
