@@ -19,7 +19,7 @@ import { Transport } from './transport.js';
 import type { GatewayCallObserver, RequestOptions } from './transport.js';
 import { describeIssues, parseWire } from './wire/issues.js';
 import type { MerchantSector } from './wire/payment.js';
-import { Uuid } from './wire/primitives.js';
+import { GatewayBaseUrl, Uuid } from './wire/primitives.js';
 import { routes } from './wire/routes.js';
 
 export interface GatewayClientConfig {
@@ -43,15 +43,16 @@ export interface GatewayClientConfig {
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 
-const Config = z.object({
-  baseUrl: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }),
+// Strict: a misspelt option (`apiSecert`) is named rather than ignored.
+const Config = z.strictObject({
+  baseUrl: GatewayBaseUrl,
   posId: Uuid,
   apiKey: z.string().min(1),
   apiSecret: z.string().min(1),
   endpointsKey: z.string().min(1),
   timeoutMs: z.number().int().positive().optional(),
   retry: z
-    .object({
+    .strictObject({
       maxRetries: z.number().int().min(0),
       initialDelayMs: z.number().min(0),
       maxDelayMs: z.number().min(0),
@@ -59,6 +60,7 @@ const Config = z.object({
     .partial()
     .optional(),
   merchantSector: z.enum(['microfinance', 'igaming']).optional(),
+  fetch: z.custom<typeof globalThis.fetch>((value) => typeof value === 'function', { error: 'must be a fetch function' }).optional(),
 });
 
 export class GatewayClient {

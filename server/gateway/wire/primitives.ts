@@ -44,6 +44,23 @@ export type Status = z.infer<typeof Status>;
 /** http(s) addresses only: the gateway posts webhooks and redirects browsers to them. */
 export const Url = z.url({ protocol: /^https?$/, error: reason('must be an http(s) URL') });
 
+/**
+ * Where a service is reached (the gateway, a tokenizer, the companion's public address): an
+ * http(s) URL with no query, fragment or credentials, for paths are appended to it and any of
+ * those would swallow them — every webhook to `https://shop.example/?a=1/webhooks/gateway`.
+ */
+export const ServiceUrl = Url.superRefine((value, ctx) => {
+  const url = URL.parse(value);
+  if (!url) return; // not a URL at all: Url has said so
+  const extra = [url.search && 'query', url.hash && 'fragment', (url.username || url.password) && 'credentials'].filter(Boolean);
+  if (extra.length > 0) ctx.addIssue({ code: 'custom', message: `must have no ${extra.join(', ')}: paths are appended to it` });
+});
+
+/** The gateway's address: a ServiceUrl without the interface's own `/api/v1`, which the client adds. */
+export const GatewayBaseUrl = ServiceUrl.refine((value) => !/\/api\/v1\/?$/.test(URL.parse(value)?.pathname ?? ''), {
+  error: 'must be the gateway’s address without /api/v1 (the client adds the interface’s paths)',
+});
+
 /** String(≤N). Free-text fields the interface leaves unbounded are capped at 256 by payform. */
 export const text = (max = 256) => z.string().max(max, { error: `must be at most ${max} characters` });
 export const requiredText = (max = 256) => text(max).min(1, { error: 'must not be empty' });
