@@ -114,6 +114,38 @@ describe('readCompanionConfig', () => {
     expect(message).not.toContain('short-secret');
   });
 
+  it('refuses an address with a query, fragment or credentials, and a gateway given with /api/v1', () => {
+    const cases = [
+      ['PAYFORM_PUBLIC_URL', 'https://shop.example/?shop=1', 'must have no query'],
+      ['PAYFORM_PUBLIC_URL', 'https://shop.example/pay#top', 'must have no fragment'],
+      ['PAYFORM_PUBLIC_URL', 'https://user:pw@shop.example', 'must have no credentials'],
+      ['PAYFORM_GATEWAY_WIDGET_URL', 'https://widget.gateway.example/?v=2', 'must have no query'],
+      ['PAYFORM_GATEWAY_BASE_URL', 'https://api.gateway.example/api/v1/', 'must be the gateway’s address without /api/v1'],
+    ];
+    for (const [name, value, reason] of cases) {
+      expect(() => readCompanionConfig({ PAYFORM_GATEWAY_WIDGET_KEY: 'wk', [name!]: value }), value).toThrow(new RegExp(`${name}: ${reason}`));
+    }
+    expect(readCompanionConfig({ PAYFORM_PUBLIC_URL: 'https://shop.example/payments/' }).publicUrl).toBe('https://shop.example/payments');
+  });
+
+  it('warns once of a misspelt variable, naming the one it reads like, and leaves other PAYFORM_ names alone', () => {
+    const { warnings } = readCompanionConfig({ PAYFORM_ADMINTOKEN: 'x', PAYFORM_DATABSE_URL: 'x', PAYFORM_GATEWAY_APIKEY: 'x', PAYFORM_E2E_WORKERS: '2', PAYFORM_LOG_FILE: '/tmp/log' });
+    expect(warnings).toEqual([
+      'PAYFORM_ADMINTOKEN is not a variable of the companion and is ignored: did you mean PAYFORM_ADMIN_TOKEN?',
+      'PAYFORM_DATABSE_URL is not a variable of the companion and is ignored: did you mean PAYFORM_DATABASE_URL?',
+      'PAYFORM_GATEWAY_APIKEY is not a variable of the companion and is ignored: did you mean PAYFORM_GATEWAY_API_KEY?',
+    ]);
+  });
+
+  it('warns when a gateway not on this machine is given without credentials: the sandbox’s test project would be sent to it', () => {
+    const [warning, ...more] = readCompanionConfig({ PAYFORM_GATEWAY_BASE_URL: 'https://api.gateway.example' }).warnings;
+    expect(more).toEqual([]);
+    expect(warning).toMatch(/^PAYFORM_GATEWAY_BASE_URL is https:\/\/api\.gateway\.example, but the credentials are the sandbox's published test project/);
+    expect(warning).toContain('PAYFORM_GATEWAY_POS_ID, PAYFORM_GATEWAY_API_KEY, PAYFORM_GATEWAY_API_SECRET, PAYFORM_GATEWAY_ENDPOINTS_KEY');
+    for (const local of ['http://127.0.0.1:3001', 'http://localhost:3001']) expect(readCompanionConfig({ PAYFORM_GATEWAY_BASE_URL: local }).warnings).toEqual([]);
+    expect(readCompanionConfig(LIVE_GATEWAY).warnings).toEqual([]);
+  });
+
   it('refuses a file: or sqlite: URL for the database, naming the variable and the fix', () => {
     for (const url of ['file:./data/payform.db', 'sqlite:///var/lib/payform.db']) {
       expect(() => readCompanionConfig({ PAYFORM_DATABASE_URL: url })).toThrow(/PAYFORM_DATABASE_URL.*URL is not read: give a postgres:\/\/ URL, or the SQLite file's path itself/);

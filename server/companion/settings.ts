@@ -7,7 +7,7 @@
  * | variable | meaning | default |
  * |---|---|---|
  * | PORT, PAYFORM_HOST | where to listen | 3000; 127.0.0.1 in development (its webhook secret is public), all interfaces in production |
- * | PAYFORM_PUBLIC_URL | how the gateway and browsers reach the companion | http://localhost:$PORT for the bin; required when mounted |
+ * | PAYFORM_PUBLIC_URL | how the gateway and browsers reach the companion | http://localhost:$PORT for the bin in development; required when mounted and in production |
  * | PAYFORM_GATEWAY_BASE_URL | the gateway; unset ⇒ the bundled sandbox (started by the caller) | — |
  * | PAYFORM_GATEWAY_POS_ID, …_API_KEY, …_API_SECRET, …_ENDPOINTS_KEY | credentials | the test project's |
  * | PAYFORM_GATEWAY_WIDGET_KEY | the project's widget key: `<pay-form>` tokenizes cards in the browser | — (the card is relayed) |
@@ -33,10 +33,11 @@ import { randomBytes } from 'node:crypto';
 import * as z from 'zod';
 import { TEST_PROJECT_DEFAULTS, testProjectCredentials } from '@payform/gateway/testing';
 import type { ProjectCredentials } from '@payform/gateway/testing';
-import { describeIssues, parseWire } from '@payform/gateway/wire';
+import { describeIssues, GatewayBaseUrl, parseWire, ServiceUrl } from '@payform/gateway/wire';
 import { ledgerUrlProblem } from '../ledger/index.js';
 import { BackOfficeSettings } from './back-office/back-office-options.js';
-import { currentEnvironment } from './environment.js';
+import { currentEnvironment, misspeltVariables } from './environment.js';
+import { isLoopbackHost } from './loopback.js';
 import type { Env } from './environment.js';
 import type { LogLevel } from './log/logger.js';
 
@@ -73,6 +74,8 @@ export interface CompanionSettings {
   readonly backOffice: { readonly path: string } | undefined;
   /** One line per unprefixed 0.2 variable that was read: logged once at start. */
   readonly deprecations: readonly string[];
+  /** What reads as a mistake but runs (a misspelt variable, a real gateway on test credentials): logged once at start. */
+  readonly warnings: readonly string[];
 }
 
 const Flag = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((flag) => ['true', '1', 'yes'].includes(flag));
@@ -85,10 +88,10 @@ const Origins = z
 const Variables = z.object({
   PORT: z.string().regex(/^\d{1,5}$/, { error: 'must be a port number' }).transform(Number).pipe(z.number().min(0).max(65_535)).default(3000),
   PAYFORM_HOST: z.string().min(1).optional(),
-  PAYFORM_PUBLIC_URL: HttpUrl.optional(),
-  PAYFORM_GATEWAY_BASE_URL: HttpUrl.optional(),
+  PAYFORM_PUBLIC_URL: ServiceUrl.optional(),
+  PAYFORM_GATEWAY_BASE_URL: GatewayBaseUrl.optional(),
   PAYFORM_GATEWAY_WIDGET_KEY: z.string().max(256).optional(),
-  PAYFORM_GATEWAY_WIDGET_URL: HttpUrl.optional(),
+  PAYFORM_GATEWAY_WIDGET_URL: ServiceUrl.optional(),
   PAYFORM_DATABASE_URL: z
     .string()
     .superRefine((url, ctx) => {
@@ -139,6 +142,15 @@ export function readCompanionConfig(environment: Env): CompanionSettings {
   if (vars.NODE_ENV === 'production') checkProduction(vars, credentials);
   const publicUrl = (vars.PAYFORM_PUBLIC_URL ?? `http://localhost:${vars.PORT}`).replace(/\/+$/, '');
   const bundledSandbox = vars.PAYFORM_GATEWAY_BASE_URL === undefined;
+  const warnings = [
+    ...misspeltVariables(env, KNOWN_VARIABLES).map(({ name, meant }) => `${name} is not a variable of the companion and is ignored: did you mean ${meant}?`),
+    ...(vars.PAYFORM_GATEWAY_BASE_URL && onTestProject && !isLoopbackHost(new URL(vars.PAYFORM_GATEWAY_BASE_URL).hostname)
+      ? [
+          `PAYFORM_GATEWAY_BASE_URL is ${new URL(vars.PAYFORM_GATEWAY_BASE_URL).origin}, but the credentials are the sandbox's published test project and sessions are test sessions: ` +
+            `set ${Object.values(CREDENTIAL_VARIABLES).join(', ')} to your project's, unless that gateway is a payform sandbox`,
+        ]
+      : []),
+  ];
   if (vars.PAYFORM_GATEWAY_WIDGET_URL && !vars.PAYFORM_GATEWAY_WIDGET_KEY) {
     throw new TypeError('Invalid environment: PAYFORM_GATEWAY_WIDGET_URL needs PAYFORM_GATEWAY_WIDGET_KEY (the project’s widget key)');
   }
@@ -165,6 +177,7 @@ export function readCompanionConfig(environment: Env): CompanionSettings {
     logLevel: vars.PAYFORM_LOG_LEVEL,
     backOffice: vars.PAYFORM_BACK_OFFICE === undefined ? undefined : { path: vars.PAYFORM_BACK_OFFICE },
     deprecations,
+    warnings,
   };
 }
 
@@ -174,6 +187,9 @@ const CREDENTIAL_VARIABLES: Readonly<Record<keyof ProjectCredentials, string>> =
   apiSecret: 'PAYFORM_GATEWAY_API_SECRET',
   endpointsKey: 'PAYFORM_GATEWAY_ENDPOINTS_KEY',
 };
+
+/** Every variable the companion reads (PAYFORM_LOG_FILE: the logger's copy of its lines, log/logger.ts). */
+const KNOWN_VARIABLES = [...Object.keys(Variables.shape), ...Object.values(CREDENTIAL_VARIABLES), 'PAYFORM_LOG_FILE'];
 
 /**
  * Production runs on its own settings only: an admin token and a gateway given, no credential

@@ -146,6 +146,33 @@ describe('startCompanion', () => {
     }
   });
 
+  it('in production needs PAYFORM_PUBLIC_URL, and logs a misspelt variable once at start', async () => {
+    const production = {
+      NODE_ENV: 'production',
+      PORT: '0',
+      PAYFORM_HOST: '127.0.0.1',
+      PAYFORM_DATABASE_URL: ':memory:',
+      PAYFORM_ADMIN_TOKEN: 'a-long-enough-admin-token',
+      PAYFORM_GATEWAY_BASE_URL: sandbox.url,
+      PAYFORM_GATEWAY_POS_ID: '11111111-2222-3333-4444-555555555555',
+      PAYFORM_GATEWAY_API_KEY: 'live-key',
+      PAYFORM_GATEWAY_API_SECRET: 'live-secret',
+      PAYFORM_GATEWAY_ENDPOINTS_KEY: 'live-endpoints',
+      PAYFORM_TRUST_PROXI: 'true',
+    };
+    const log = memorySink();
+    // Made up, http://localhost:$PORT would send the gateway's webhooks and the customers' 3-D Secure returns to their own machines.
+    await expect(startCompanion(readCompanionConfig(production), { logger: createLogger({ sink: log.sink }) })).rejects.toThrow(
+      'Invalid environment: production needs PAYFORM_PUBLIC_URL',
+    );
+    const companion = await startCompanion(readCompanionConfig({ ...production, PAYFORM_PUBLIC_URL: 'https://pay.shop.example' }), { logger: createLogger({ sink: log.sink }) });
+    await companion.close();
+    const misspelt = log.lines.filter((line) => line.includes('PAYFORM_TRUST_PROXI'));
+    expect(misspelt).toHaveLength(1);
+    expect(misspelt[0]).toContain('"level":"warn"');
+    expect(misspelt[0]).toContain('PAYFORM_TRUST_PROXI is not a variable of the companion and is ignored: did you mean PAYFORM_TRUST_PROXY?');
+  });
+
   it('says how to choose another port when its port is taken', async () => {
     const taken = new URL(sandbox.url).port;
     const settings = readCompanionConfig({ PORT: taken, PAYFORM_HOST: '127.0.0.1', PAYFORM_DATABASE_URL: ':memory:', PAYFORM_ADMIN_TOKEN: 'a-long-enough-admin-token' });

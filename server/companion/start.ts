@@ -27,6 +27,7 @@ import type { Logger } from './log/logger.js';
 import type { PaymentEventHook } from './payments/reactions.js';
 import { readCompanionConfig } from './settings.js';
 import type { CompanionSettings } from './settings.js';
+import { isLoopback, isLoopbackHost } from './loopback.js';
 
 /**
  * Where development listens without HOST: this machine only. The sandbox's credentials and
@@ -142,7 +143,7 @@ async function compose(settings: CompanionSettings, options: StartOptions): Prom
   const baseUrl = settings.gatewayBaseUrl ?? options.gatewayBaseUrl;
   if (!baseUrl) throw new TypeError('No gateway: set PAYFORM_GATEWAY_BASE_URL to the gateway, or to a sandbox started with `npx payform-sandbox`');
   const logger = options.logger ?? createLogger({ level: settings.logLevel });
-  for (const line of settings.deprecations) logger.warn(line);
+  for (const line of [...settings.deprecations, ...settings.warnings]) logger.warn(line);
   const gateway = new GatewayClient({
     baseUrl,
     ...settings.credentials,
@@ -196,6 +197,10 @@ async function compose(settings: CompanionSettings, options: StartOptions): Prom
  * follows the real port unless PUBLIC_URL was set), and prints the generated admin token.
  */
 export async function startCompanion(settings: CompanionSettings = readCompanionConfig(process.env), options: StartOptions = {}): Promise<RunningCompanion> {
+  if (settings.production && settings.publicUrlDerived && !options.publicUrl) {
+    // http://localhost:$PORT would send the gateway's webhooks and the customers' 3-D Secure returns to their own machines.
+    throw new TypeError('Invalid environment: production needs PAYFORM_PUBLIC_URL, the https address the gateway and browsers reach this server at (or the publicUrl option)');
+  }
   let handle: ((request: Request, env: unknown) => Response | Promise<Response>) | undefined;
   const inFlight = new InFlight();
   let closing = false;
@@ -272,9 +277,6 @@ function localGatewayOrigin(settings: CompanionSettings, logger: Logger): string
   return gateway.origin;
 }
 
-function isLoopbackHost(hostname: string): boolean {
-  return hostname === 'localhost' || hostname === '[::1]' || isLoopback(hostname);
-}
 
 /**
  * `GET /metrics` alone, without a token, on an address of its own: bound where only the
@@ -325,8 +327,4 @@ function describeAddress({ address, family, port }: AddressInfo): string {
   if (address === '0.0.0.0' || address === '::') return `all interfaces, port ${port}`;
   const shown = `${family === 'IPv6' ? `[${address}]` : address}:${port}`;
   return isLoopback(address) ? `${shown} (this machine only; set PAYFORM_HOST to listen elsewhere)` : shown;
-}
-
-function isLoopback(address: string): boolean {
-  return address === '::1' || address.startsWith('127.');
 }

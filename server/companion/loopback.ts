@@ -1,0 +1,11 @@
+/** Addresses of this machine only: a gateway there is a sandbox or a stand-in, a listener there is private. */
+
+/** An IP address of the loopback interface (127.0.0.0/8, ::1). */
+export function isLoopback(address: string): boolean {
+  return address === '::1' || address.startsWith('127.');
+}
+
+/** A URL's host name that resolves to this machine. */
+export function isLoopbackHost(hostname: string): boolean {
+  return hostname === 'localhost' || hostname === '[::1]' || isLoopback(hostname);
+}
