@@ -100,7 +100,7 @@ describe('readCompanionConfig', () => {
   });
 
   it('names every wrong variable at once, never echoing a secret', () => {
-    const attempt = () => readCompanionConfig({ PORT: 'eighty', PAYFORM_PUBLIC_URL: 'ftp://x', PAYFORM_ADMIN_TOKEN: 'short-secret', PAYFORM_TRUST_PROXY: 'maybe', PAYFORM_LOG_LEVEL: 'loud' });
+    const attempt = () => readCompanionConfig({ PORT: 'eighty', PAYFORM_PUBLIC_URL: 'ftp://x', PAYFORM_ADMIN_TOKEN: 'short-secret', PAYFORM_TRUST_PROXY: 'maybe', PAYFORM_LOG_LEVEL: 'loud', PAYFORM_GATEWAY_POS_ID: 'not-a-uuid' });
     expect(attempt).toThrow(TypeError);
     const message = (() => {
       try {
@@ -111,6 +111,7 @@ describe('readCompanionConfig', () => {
       }
     })();
     for (const name of ['PORT', 'PAYFORM_PUBLIC_URL', 'PAYFORM_ADMIN_TOKEN', 'PAYFORM_TRUST_PROXY', 'PAYFORM_LOG_LEVEL']) expect(message).toContain(name);
+    expect(message).toContain('PAYFORM_GATEWAY_POS_ID: must be a UUID');
     expect(message).not.toContain('short-secret');
   });
 

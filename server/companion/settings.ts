@@ -33,7 +33,7 @@ import { randomBytes } from 'node:crypto';
 import * as z from 'zod';
 import { TEST_PROJECT_DEFAULTS, testProjectCredentials } from '@payform/gateway/testing';
 import type { ProjectCredentials } from '@payform/gateway/testing';
-import { describeIssues, GatewayBaseUrl, parseWire, ServiceUrl } from '@payform/gateway/wire';
+import { describeIssues, GatewayBaseUrl, parseWire, ServiceUrl, Uuid } from '@payform/gateway/wire';
 import { ledgerUrlProblem } from '../ledger/index.js';
 import { BackOfficeSettings } from './back-office/back-office-options.js';
 import { currentEnvironment, misspeltVariables } from './environment.js';
@@ -90,6 +90,8 @@ const Variables = z.object({
   PAYFORM_HOST: z.string().min(1).optional(),
   PAYFORM_PUBLIC_URL: ServiceUrl.optional(),
   PAYFORM_GATEWAY_BASE_URL: GatewayBaseUrl.optional(),
+  // The other credentials are opaque strings; the project's id is a UUID (the client checks it too, under its own option's name).
+  PAYFORM_GATEWAY_POS_ID: Uuid.optional(),
   PAYFORM_GATEWAY_WIDGET_KEY: z.string().max(256).optional(),
   PAYFORM_GATEWAY_WIDGET_URL: ServiceUrl.optional(),
   PAYFORM_DATABASE_URL: z
@@ -189,7 +191,7 @@ const CREDENTIAL_VARIABLES: Readonly<Record<keyof ProjectCredentials, string>> =
 };
 
 /** Every variable the companion reads (PAYFORM_LOG_FILE: the logger's copy of its lines, log/logger.ts). */
-const KNOWN_VARIABLES = [...Object.keys(Variables.shape), ...Object.values(CREDENTIAL_VARIABLES), 'PAYFORM_LOG_FILE'];
+const KNOWN_VARIABLES = [...new Set([...Object.keys(Variables.shape), ...Object.values(CREDENTIAL_VARIABLES), 'PAYFORM_LOG_FILE'])];
 
 /**
  * Production runs on its own settings only: an admin token and a gateway given, no credential

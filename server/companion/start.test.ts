@@ -1,5 +1,5 @@
 // startCompanion: a real server on a free port, composed with a served sandbox as `npm start` does.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -171,6 +171,18 @@ describe('startCompanion', () => {
     expect(misspelt).toHaveLength(1);
     expect(misspelt[0]).toContain('"level":"warn"');
     expect(misspelt[0]).toContain('PAYFORM_TRUST_PROXI is not a variable of the companion and is ignored: did you mean PAYFORM_TRUST_PROXY?');
+  });
+
+  it('names the database variable and its URL, password masked, when the ledger cannot be opened', async () => {
+    const mountable = { PAYFORM_PUBLIC_URL: 'https://shop.example', PAYFORM_ADMIN_TOKEN: 'a-long-enough-admin-token' };
+    const unreachable = readCompanionConfig({ ...mountable, PAYFORM_DATABASE_URL: 'postgres://payform:s3cret-pw@127.0.0.1:1/payform' });
+    const refused = composeCompanion(unreachable, { gatewayBaseUrl: sandbox.url, logger: createLogger({ sink: memorySink().sink }) });
+    await expect(refused).rejects.toThrow('the ledger could not be opened (PAYFORM_DATABASE_URL postgres://payform:***@127.0.0.1:1/payform): connect ECONNREFUSED 127.0.0.1:1');
+    writeFileSync(join(dir, 'a-file'), '');
+    const unwritable = readCompanionConfig({ ...mountable, PAYFORM_DATABASE_URL: join(dir, 'a-file', 'payform.db') });
+    await expect(composeCompanion(unwritable, { gatewayBaseUrl: sandbox.url, logger: createLogger({ sink: memorySink().sink }) })).rejects.toThrow(
+      `the ledger could not be opened (PAYFORM_DATABASE_URL ${join(dir, 'a-file', 'payform.db')}): `,
+    );
   });
 
   it('says how to choose another port when its port is taken', async () => {

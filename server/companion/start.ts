@@ -150,7 +150,9 @@ async function compose(settings: CompanionSettings, options: StartOptions): Prom
     ...(options.fetch ? { fetch: options.fetch } : {}),
     ...(options.gatewayTimeoutMs ? { timeoutMs: options.gatewayTimeoutMs } : {}),
   });
-  const ledger = await openLedger(settings.databaseUrl);
+  const ledger = await openLedger(settings.databaseUrl).catch((error: unknown) => {
+    throw unopenedLedger(error, settings.databaseUrl);
+  });
   const sandboxOrigin = settings.sandboxOrigin ?? (settings.gatewayBaseUrl ? localGatewayOrigin(settings, logger) : options.sandboxOrigin);
   let app: CompanionApp;
   try {
@@ -317,6 +319,20 @@ function listenProblem(error: NodeJS.ErrnoException, port: number): Error {
     return new Error(`port ${port} needs privileges this process does not have: set PORT to 1024 or above`, { cause: error });
   }
   return error;
+}
+
+/**
+ * The database's own words (`connect ECONNREFUSED 127.0.0.1:5432`, `password authentication
+ * failed`) with the variable and the URL they are about, its password masked; an error that
+ * names the variable already (a missing driver) is left as it is.
+ */
+function unopenedLedger(error: unknown, databaseUrl: string): Error {
+  const reason = error instanceof Error ? error.message : String(error);
+  if (reason.includes('PAYFORM_DATABASE_URL')) return error as Error;
+  const url = URL.parse(databaseUrl);
+  if (url?.password) url.password = '***';
+  const shown = url && /^postgres(ql)?:$/.test(url.protocol) ? url.href : databaseUrl;
+  return new Error(`the ledger could not be opened (PAYFORM_DATABASE_URL ${shown}): ${reason}`, { cause: error });
 }
 
 function listenHost(settings: CompanionSettings): string | undefined {
