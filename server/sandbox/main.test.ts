@@ -153,6 +153,12 @@ describe('payform-sandbox (server/sandbox/main.ts)', { timeout: 30_000 }, () => 
     expect(wrong.stderr).toContain('--public-url must be an http:// or https:// URL, not "ftp://example"');
   });
 
+  it('refuses a project id that is not a UUID, which the companion would refuse, exit code 2', async () => {
+    const wrong = await finished(start(['--port', '0'], { PAYFORM_GATEWAY_POS_ID: 'nope' }));
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toContain('payform-sandbox: PAYFORM_GATEWAY_POS_ID must be a UUID (the project\'s id), not "nope"');
+  });
+
   it('prints its usage with --help and exits 0', async () => {
     const help = await finished(start(['--help']));
     expect(help.code).toBe(0);

@@ -22,12 +22,21 @@ if (commandLine.kind === 'wrong') refuse(commandLine.problems);
 const options = commandLine.options;
 
 // The sandbox itself is loaded only to run it: --help, --version and a wrong flag answer without it.
-const [{ serve }, { createSandbox }, { ProjectsFileError, readProjectsFile }] = await Promise.all([import('@hono/node-server'), import('./app.js'), import('./projects-file.js')]);
+const [{ serve }, { createSandbox }, { ProjectsFileError, readProjectsFile }, { Uuid }] = await Promise.all([
+  import('@hono/node-server'),
+  import('./app.js'),
+  import('./projects-file.js'),
+  import('@payform/gateway/wire'),
+]);
 
 // The test project's credentials are read under the companion's names; the 0.2 ones still work.
 for (const name of ['GATEWAY_POS_ID', 'GATEWAY_API_KEY', 'GATEWAY_API_SECRET', 'GATEWAY_ENDPOINTS_KEY']) {
   if (process.env[name]?.trim() && !process.env[`PAYFORM_${name}`]?.trim()) console.error(`payform-sandbox: ${name} is deprecated: name it PAYFORM_${name}`);
 }
+
+// The companion refuses a project id that is not a UUID: printed for it, it would only fail there.
+const posId = process.env.PAYFORM_GATEWAY_POS_ID?.trim() || process.env.GATEWAY_POS_ID?.trim();
+if (posId && !Uuid.safeParse(posId).success) refuse([`PAYFORM_GATEWAY_POS_ID must be a UUID (the project's id), not ${JSON.stringify(posId)}`]);
 
 let projects: Partial<Project>[] | undefined;
 if (options.projectsFile) {
