@@ -146,6 +146,32 @@ describe('startCompanion', () => {
     }
   });
 
+  it('answers 502 when the gateway refuses its credentials, and logs which variables to check', async () => {
+    const settings = readCompanionConfig({
+      PORT: '0',
+      PAYFORM_HOST: '127.0.0.1',
+      PAYFORM_DATABASE_URL: ':memory:',
+      PAYFORM_ADMIN_TOKEN: 'a-long-enough-admin-token',
+      PAYFORM_GATEWAY_API_SECRET: 'not-the-project-secret-but-long-enough',
+    });
+    const memory = memorySink();
+    const companion = await startCompanion(settings, { gatewayBaseUrl: sandbox.url, logger: createLogger({ sink: memory.sink }) });
+    try {
+      const headers = { Authorization: `Bearer ${settings.adminToken}`, 'Content-Type': 'application/json' };
+      const session = await (await fetch(`${companion.url}/api/checkout/sessions`, { method: 'POST', headers, body: JSON.stringify({ amount: 150, currency: 'XTS', description: 'Test' }) })).json();
+      const paid = await fetch(`${companion.url}/api/checkout/sessions/${session.id}/pay`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(payBody()) });
+      expect(paid.status).toBe(502);
+      expect(await paid.json()).toMatchObject({ error: { code: 'gateway_credentials' } });
+      const refused = memory.lines.filter((line) => line.includes('the gateway refused the companion’s credentials'));
+      expect(refused).toHaveLength(1);
+      expect(refused[0]).toContain('"level":"error"');
+      expect(refused[0]).toContain('check PAYFORM_GATEWAY_POS_ID, PAYFORM_GATEWAY_API_KEY, PAYFORM_GATEWAY_API_SECRET and PAYFORM_GATEWAY_ENDPOINTS_KEY');
+      expect(refused[0]).not.toContain('not-the-project-secret');
+    } finally {
+      await companion.close();
+    }
+  });
+
   it('in production needs PAYFORM_PUBLIC_URL, and logs a misspelt variable once at start', async () => {
     const production = {
       NODE_ENV: 'production',

@@ -4,7 +4,7 @@
  * new order id); an answer that may have been lost leads to the order's state instead; an order
  * id someone else already used at the gateway ends it too, never adopting their payment.
  */
-import { GatewayError, InvalidRequestError, OutcomeUnknownError } from '@payform/gateway';
+import { AuthenticationError, GatewayError, InvalidRequestError, OutcomeUnknownError } from '@payform/gateway';
 import type { DuplicateOrderError } from '@payform/gateway';
 import type { Payment } from '../../ledger/index.js';
 import type { PaymentFlowDeps } from '../context.js';
@@ -51,6 +51,11 @@ export function sentBefore(payment: Payment, duplicate: DuplicateOrderError): Ou
   return new OutcomeUnknownError('create payment', payment.orderId, duplicate);
 }
 
+/** Every payment fails so until an operator acts: the line says what to check. */
+const CREDENTIALS_REFUSED =
+  'a payment could not be sent: the gateway refused the companion’s credentials; check PAYFORM_GATEWAY_POS_ID, PAYFORM_GATEWAY_API_KEY, ' +
+  'PAYFORM_GATEWAY_API_SECRET and PAYFORM_GATEWAY_ENDPOINTS_KEY (or the gateway client’s options, mounted) against the gateway project’s';
+
 /**
  * For a create that threw (other than P-409): ends the attempt and throws the answer when
  * nothing can have happened; returns when it may have (a lost answer).
@@ -63,7 +68,8 @@ export async function endUnsentAttempt(deps: PaymentFlowDeps, payment: Payment, 
     throw new ApiProblem(422, 'payment_rejected', 'The gateway refused the payment details', fieldReasons(error.fields, requestField));
   }
   // Refused credentials, rate limited, no connection: the request was not processed.
-  deps.logger.error('a payment could not be sent to the gateway', { order_id: payment.orderId, err: error });
+  const what = error instanceof AuthenticationError ? CREDENTIALS_REFUSED : 'a payment could not be sent to the gateway';
+  deps.logger.error(what, { order_id: payment.orderId, err: error });
   await endNotSent(deps, payment, 'Not sent: the gateway could not be reached', send);
   throw gatewayProblem(error);
 }
