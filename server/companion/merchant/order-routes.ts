@@ -92,7 +92,12 @@ export function orderRoutes(): Hono<CompanionEnv> {
     const { ledger, options } = c.var.services;
     const id = orderId(c);
     const detail = await ledger.getOrder(id);
-    if (!detail) throw ApiProblem.notFound('The order', 'order_not_found');
+    if (!detail) {
+      // An id the companion handed out with a session is known: say where its state is meanwhile.
+      const session = await ledger.findSessionOfOrder(id);
+      if (session) throw new ApiProblem(404, 'order_not_found', `The order has no payment yet: its checkout session ${session.id} is ${session.status}`);
+      throw ApiProblem.notFound('The order', 'order_not_found');
+    }
     return c.json(orderView(detail, await capturable(ledger, detail, options.captureOverReservePercent)));
   });
 

@@ -284,4 +284,11 @@ describe('an order nobody has paid yet', () => {
     }
     expect((await op('never-handed-out', 'refund', 404)).error.code).toBe('order_not_found');
   });
+
+  it('reads as not found yet, naming its open checkout session, where a made-up id is simply not found', async () => {
+    const session = await stack.openSession({ method: 'auth' });
+    const unpaid = await stack.json('GET', `/api/orders/${session.order_id}`, 404, { admin: true });
+    expect(unpaid.error).toEqual({ code: 'order_not_found', message: `The order has no payment yet: its checkout session ${session.id} is open` });
+    expect((await stack.json('GET', '/api/orders/never-handed-out', 404, { admin: true })).error.message).toBe('The order was not found');
+  });
 });
