@@ -47,7 +47,8 @@ export function webhookRoutes(apiSecret: string, background: InFlight): Hono<Com
       throw ApiProblem.invalid({ ...(data ? {} : { data: 'is required' }), ...(signature ? {} : { signature: 'is required' }) });
     }
     if (!verifyWebhook(data, signature, apiSecret)) {
-      log.warn('refused a webhook with a wrong signature');
+      // Every webhook fails so if the secret is wrong; a forger's or another project's fails alone.
+      log.warn('refused a webhook with a wrong signature: the gateway signs with the project’s API secret, PAYFORM_GATEWAY_API_SECRET (or the gatewayApiSecret option); if every webhook is refused, check it');
       metrics.webhook('invalid_signature');
       throw new ApiProblem(401, 'invalid_signature', 'The webhook signature does not match');
     }

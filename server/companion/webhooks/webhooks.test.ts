@@ -173,7 +173,7 @@ describe('POST /webhooks/gateway', () => {
     const detail = await stack.ledger.getOrder(orderId);
     expect(detail?.payment.status).toBe('pending');
     expect(detail?.events).toEqual([]);
-    expect(stack.logs.some((line) => line.includes('wrong signature'))).toBe(true);
+    expect(stack.logs.some((line) => line.includes('wrong signature') && line.includes('PAYFORM_GATEWAY_API_SECRET'))).toBe(true);
   });
 
   it('refuses what is not a webhook form with a clear 4xx', async () => {
