@@ -13,6 +13,7 @@ import { BackOfficeSettings, resolveBackOffice } from './back-office/back-office
 import type { BackOfficeConfig, BackOfficeOptions } from './back-office/back-office-options.js';
 import type { Logger } from './log/logger.js';
 import type { PaymentEventHook } from './payments/reactions.js';
+import { unknownOptions } from './near-names.js';
 
 export interface RateLimits {
   /** Pay and hosted requests per checkout session in one window. */
@@ -190,9 +191,9 @@ const Settings = z.object({
   captureOverReservePercent: z.number().min(0).max(100).optional(),
   acceptedBrands: z.array(z.string().min(1)).optional(),
   tokenizer: z.object({ widgetUrl: HttpUrl, widgetKey: z.string().min(1).max(256) }).optional(),
-  rateLimits: z.object({ perSession: PositiveInt, perClient: PositiveInt, wrongAdminTokens: PositiveInt, windowMs: PositiveInt }).partial().optional(),
+  rateLimits: z.strictObject({ perSession: PositiveInt, perClient: PositiveInt, wrongAdminTokens: PositiveInt, windowMs: PositiveInt }).partial().optional(),
   reconciliation: z
-    .object({
+    .strictObject({
       intervalMs: PositiveInt,
       stalePaymentAfterMs: z.number().int().min(0),
       unsettledOperationAfterMs: z.number().int().min(0),
@@ -215,6 +216,9 @@ const Settings = z.object({
 /** Checks the settings and fills in the defaults. Throws TypeError naming each wrong setting. */
 export function resolveConfig(config: CompanionConfig): CompanionOptions {
   const { ledger: _l, gateway: _g, clock: _c, logger: _log, onPaymentEvent: _hook, ...settings } = config;
+  // A misspelt option (`onPaymentEvents`) would be dropped without a word: the hook never called.
+  const unknown = unknownOptions(settings, [...Object.keys(Settings.shape), 'ledger', 'gateway', 'clock', 'logger', 'onPaymentEvent']);
+  if (unknown.length > 0) throw new TypeError(`Invalid companion config: ${unknown.join('; ')}`);
   const checked = parseWire(Settings, settings);
   // describeIssues names fields and reasons only: the admin token never ends up in the message.
   if (!checked.success) throw new TypeError(`Invalid companion config: ${describeIssues(checked.issues)}`);

@@ -4,6 +4,7 @@
  * unprefixed names of 0.2 are still read when the prefixed one is unset, each with one
  * deprecation notice naming its replacement.
  */
+import { nearestName } from './near-names.js';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -51,27 +52,14 @@ export function currentEnvironment(env: Env): CurrentEnvironment {
 }
 
 /**
- * A `PAYFORM_*` variable that is none of `known` but reads like one of them (the same letters
- * but for underscores, or two edits away), with the name it was likely meant to be: such a
- * variable is otherwise ignored without a word (`PAYFORM_ADMINTOKEN`).
+ * A `PAYFORM_*` variable that is none of `known` but reads like one of them, with the name it was
+ * likely meant to be: such a variable is otherwise ignored without a word (`PAYFORM_ADMINTOKEN`).
  */
 export function misspeltVariables(env: Env, known: readonly string[]): { readonly name: string; readonly meant: string }[] {
-  const bare = (name: string) => name.replaceAll('_', '');
   return Object.keys(env)
     .filter((name) => name.startsWith('PAYFORM_') && !known.includes(name))
     .flatMap((name) => {
-      const meant = known.find((candidate) => bare(candidate) === bare(name) || editDistance(candidate, name) <= 2);
+      const meant = nearestName(name, known);
       return meant ? [{ name, meant }] : [];
     });
-}
-
-/** Levenshtein's distance: the fewest single-letter insertions, deletions and changes from a to b. */
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) row[j] = Math.min(previous[j]! + 1, row[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    previous = row;
-  }
-  return previous[b.length]!;
 }

@@ -193,6 +193,11 @@ describe('createCompanion config', () => {
     expect(() => createCompanion({ ...base, publicUrl: undefined as never })).toThrow(/publicUrl: (is required|must be an http\(s\) URL)/);
     expect(() => createCompanion({ ...base, allowedOrigins: ['https://shop.example/path'] })).toThrow(/allowedOrigins\[0\]: must be an origin/);
     expect(() => createCompanion({ ...base, rateLimits: { perSession: 0 } })).toThrow(/rateLimits.perSession/);
+    // A misspelt option is named, with the one it reads like: dropped, a hook would never be called.
+    expect(() => createCompanion({ ...base, onPaymentEvents: () => undefined, basepath: '/payments' } as never)).toThrow(
+      'Invalid companion config: onPaymentEvents is not an option (did you mean onPaymentEvent?); basepath is not an option (did you mean basePath?)',
+    );
+    expect(() => createCompanion({ ...base, rateLimits: { perSesion: 5 } } as never)).toThrow(/rateLimits.perSesion/);
     try {
       createCompanion({ ...base, adminToken: 'tiny-token' });
     } catch (error) {

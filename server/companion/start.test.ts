@@ -222,6 +222,13 @@ describe('startCompanion', () => {
   it('needs a gateway: PAYFORM_GATEWAY_BASE_URL or a started sandbox', async () => {
     const mountable = { PAYFORM_DATABASE_URL: ':memory:', PAYFORM_PUBLIC_URL: 'https://shop.example', PAYFORM_ADMIN_TOKEN: 'a-long-enough-admin-token' };
     await expect(composeCompanion(readCompanionConfig(mountable))).rejects.toThrow(/No gateway: set PAYFORM_GATEWAY_BASE_URL/);
+    // A misspelt option is named rather than ignored.
+    await expect(composeCompanion(readCompanionConfig(mountable), { basepath: '/payments', gatewayBaseUrl: sandbox.url } as never)).rejects.toThrow(
+      'Invalid companion options: basepath is not an option (did you mean basePath?)',
+    );
+    await expect(startCompanion(readCompanionConfig(mountable), { gatewayBaseURL: sandbox.url } as never)).rejects.toThrow(
+      'Invalid companion options: gatewayBaseURL is not an option (did you mean gatewayBaseUrl?)',
+    );
   });
 
   it('refuses a never-sent window shorter than twice the gateway timeout, naming both settings', async () => {

@@ -28,6 +28,7 @@ import type { PaymentEventHook } from './payments/reactions.js';
 import { readCompanionConfig } from './settings.js';
 import type { CompanionSettings } from './settings.js';
 import { isLoopback, isLoopbackHost } from './loopback.js';
+import { unknownOptions } from './near-names.js';
 
 /**
  * Where development listens without HOST: this machine only. The sandbox's credentials and
@@ -92,6 +93,26 @@ export interface StartOptions {
   readonly shutdownGraceMs?: number;
 }
 
+/** Every option, so that a misspelt one (`basepath`) is named rather than ignored. */
+const START_OPTIONS: Readonly<Record<keyof StartOptions, true>> = {
+  gatewayBaseUrl: true,
+  sandboxOrigin: true,
+  publicUrl: true,
+  basePath: true,
+  backOffice: true,
+  logger: true,
+  onPaymentEvent: true,
+  extend: true,
+  fetch: true,
+  gatewayTimeoutMs: true,
+  shutdownGraceMs: true,
+};
+
+function checkStartOptions(options: StartOptions): void {
+  const unknown = unknownOptions(options, Object.keys(START_OPTIONS));
+  if (unknown.length > 0) throw new TypeError(`Invalid companion options: ${unknown.join('; ')}`);
+}
+
 export interface ComposedCompanion {
   readonly app: CompanionApp;
   readonly ledger: Ledger;
@@ -127,6 +148,7 @@ export interface RunningCompanion extends ComposedCompanion {
  * variable and the option.
  */
 export async function composeCompanion(settings: CompanionSettings, options: StartOptions = {}): Promise<ComposedCompanion> {
+  checkStartOptions(options);
   const missing = [
     ...(settings.adminTokenGenerated ? ['the admin token (PAYFORM_ADMIN_TOKEN, at least 16 characters)'] : []),
     ...(settings.publicUrlDerived && !options.publicUrl
@@ -199,6 +221,7 @@ async function compose(settings: CompanionSettings, options: StartOptions): Prom
  * follows the real port unless PUBLIC_URL was set), and prints the generated admin token.
  */
 export async function startCompanion(settings: CompanionSettings = readCompanionConfig(process.env), options: StartOptions = {}): Promise<RunningCompanion> {
+  checkStartOptions(options);
   if (settings.production && settings.publicUrlDerived && !options.publicUrl) {
     // http://localhost:$PORT would send the gateway's webhooks and the customers' 3-D Secure returns to their own machines.
     throw new TypeError('Invalid environment: production needs PAYFORM_PUBLIC_URL, the https address the gateway and browsers reach this server at (or the publicUrl option)');
