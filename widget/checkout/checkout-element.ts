@@ -153,11 +153,14 @@ export abstract class CheckoutElement extends LitElement {
       // Even when the session failed first, its error shows in the page's language.
       await this.#localised;
       if (run !== this.#run) return;
-      const status = error instanceof CompanionError ? error.status : 0;
-      // An unknown or foreign session stays unknown; anything else may pass, so the hosted button stays on offer.
-      this.phase = status >= 400 && status < 500 && status !== 429 ? 'closed' : 'ready';
+      // What threw may be anything (Object() of undefined is {}); a CompanionError says what happened.
+      const { status = 0, code } = Object(error) as Partial<CompanionError>;
+      const unknown = status >= 400 && status < 500 && status !== 429;
+      // An unknown or foreign session stays unknown, and a page set up wrong reaches no hosted page
+      // either; anything else may pass, so the hosted button stays on offer.
+      this.phase = unknown || code === 'misconfigured' ? 'closed' : 'ready';
       this.view = undefined;
-      this.fail(error, this.phase === 'closed' ? this.t.unknown : undefined);
+      this.fail(error, unknown ? this.t.unknown : undefined);
     }
   }
 

@@ -54,6 +54,12 @@ export async function diagnose(url: string, endpoint: string, response: Response
     const type = response.headers.get('content-type')?.split(';')[0] ?? 'no content type';
     return misconfigured(`${url} answered HTTP ${status} (${type}), not the payform companion's checkout API: ${EXPECTED(endpoint)}`);
   }
+  if (reading && code === 'session_not_found') {
+    // The customer is told the link is not valid; the developer, which attribute to look at.
+    const reason = `${url} answered that there is no such checkout session: set <pay-form session> to the id your server got from this companion's POST /api/checkout/sessions`;
+    console.error(`<pay-form>: ${reason}`);
+    return new CompanionError('rejected', status, [], reason);
+  }
   if (!response.ok) return new CompanionError(status === 429 ? 'rate_limited' : status >= 500 ? 'server' : 'rejected', status, fieldNames(error?.fields));
   return new CompanionError('malformed', status);
 }

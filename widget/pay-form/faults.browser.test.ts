@@ -199,6 +199,8 @@ describe('<pay-form> when things go wrong', () => {
       expect(detail.reason).to.contain(`${location.origin}/not-the-companion/api/checkout/sessions/${session} answered HTTP 404`);
       expect(detail.reason).to.contain('its base path included');
       expect(errors).to.deep.equal([`<pay-form>: ${detail.reason}`]);
+      // No hosted button either: it would go through the same wrong endpoint.
+      expect(form.shadowRoot!.querySelector('button')).to.equal(null);
     });
 
     it('says so when the endpoint is the companion\'s origin without its base path', async () => {
@@ -215,6 +217,16 @@ describe('<pay-form> when things go wrong', () => {
       expect(detail.code).to.equal('misconfigured');
       expect(detail.reason).to.contain(`add ${location.origin} to its PAYFORM_ALLOWED_ORIGINS (allowedOrigins)`);
       expect(message(form)).to.equal('Something went wrong. Please try again in a moment.');
+      expect(errors).to.deep.equal([`<pay-form>: ${detail.reason}`]);
+      expect(form.shadowRoot!.querySelector('button')).to.equal(null);
+    });
+
+    it('names the session attribute when the companion has no such session; the customer sees the link is not valid', async () => {
+      const { companion_url } = await openCheckout({ merchant: 'visa-mastercard' });
+      const { form, detail } = await failAt(companion_url, 'cs_no-such-session');
+      expect(detail.code).to.equal('rejected');
+      expect(message(form)).to.equal('This payment link is not valid.');
+      expect(detail.reason).to.contain(`${companion_url}/api/checkout/sessions/cs_no-such-session answered that there is no such checkout session: set <pay-form session>`);
       expect(errors).to.deep.equal([`<pay-form>: ${detail.reason}`]);
     });
   });
