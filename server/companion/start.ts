@@ -16,7 +16,7 @@ import { finished } from 'node:stream/promises';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { GatewayClient } from '@payform/gateway';
-import { openLedger } from '../ledger/index.js';
+import { MissingDriverError, openLedger } from '../ledger/index.js';
 import type { Ledger } from '../ledger/index.js';
 import { createCompanion } from './app.js';
 import type { BackOfficeConfig } from './back-office/back-office-options.js';
@@ -346,12 +346,12 @@ function listenProblem(error: NodeJS.ErrnoException, port: number): Error {
 
 /**
  * The database's own words (`connect ECONNREFUSED 127.0.0.1:5432`, `password authentication
- * failed`) with the variable and the URL they are about, its password masked; an error that
- * names the variable already (a missing driver) is left as it is.
+ * failed`) with the variable and the URL they are about, its password masked. A missing driver
+ * says already which URL needs which package to install.
  */
 function unopenedLedger(error: unknown, databaseUrl: string): Error {
+  if (error instanceof MissingDriverError) return error;
   const reason = error instanceof Error ? error.message : String(error);
-  if (reason.includes('PAYFORM_DATABASE_URL')) return error as Error;
   const url = URL.parse(databaseUrl);
   if (url?.password) url.password = '***';
   const shown = url && /^postgres(ql)?:$/.test(url.protocol) ? url.href : databaseUrl;
