@@ -144,11 +144,12 @@ export function readCompanionConfig(environment: Env): CompanionSettings {
   if (vars.NODE_ENV === 'production') checkProduction(vars, credentials);
   const publicUrl = (vars.PAYFORM_PUBLIC_URL ?? `http://localhost:${vars.PORT}`).replace(/\/+$/, '');
   const bundledSandbox = vars.PAYFORM_GATEWAY_BASE_URL === undefined;
+  const gateway = vars.PAYFORM_GATEWAY_BASE_URL === undefined ? undefined : new URL(vars.PAYFORM_GATEWAY_BASE_URL);
   const warnings = [
     ...misspeltVariables(env, KNOWN_VARIABLES).map(({ name, meant }) => `${name} is not a variable of the companion and is ignored: did you mean ${meant}?`),
-    ...(vars.PAYFORM_GATEWAY_BASE_URL && onTestProject && !isLoopbackHost(new URL(vars.PAYFORM_GATEWAY_BASE_URL).hostname)
+    ...(gateway && onTestProject && !isLoopbackHost(gateway.hostname)
       ? [
-          `PAYFORM_GATEWAY_BASE_URL is ${new URL(vars.PAYFORM_GATEWAY_BASE_URL).origin}, but the credentials are the sandbox's published test project and sessions are test sessions: ` +
+          `PAYFORM_GATEWAY_BASE_URL is ${gateway.origin}, but the credentials are the sandbox's published test project and sessions are test sessions: ` +
             `set ${Object.values(CREDENTIAL_VARIABLES).join(', ')} to your project's, unless that gateway is a payform sandbox`,
         ]
       : []),
