@@ -6,16 +6,7 @@
  */
 import type BetterSqlite3 from 'better-sqlite3';
 import type Pg from 'pg';
-
-export class MissingDriverError extends Error {
-  constructor(
-    readonly driver: string,
-    database: string,
-  ) {
-    super(`${database} needs the '${driver}' package, which is not installed: run \`npm install ${driver}\``);
-    this.name = 'MissingDriverError';
-  }
-}
+import { MissingDriverError } from './missing-driver.js';
 
 async function load<T>(driver: string, database: string, importer: () => Promise<{ default: T }>): Promise<T> {
   try {

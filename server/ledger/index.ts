@@ -6,7 +6,7 @@ export { InvalidLedgerInput, LedgerConflict, LedgerError, LedgerNotFound, Operat
 export type { ConflictReason, LedgerEntity, LedgerErrorCode, RefusalReason } from './errors.js';
 export { isLedgerFault, isLedgerUnavailable } from './availability.js';
 export { LedgerNotDurable } from './durability.js';
-export { MissingDriverError } from './drivers.js';
+export { MissingDriverError } from './missing-driver.js';
 export { holdsSession } from './attempts.js';
 export { captureCeiling } from './money-rules.js';
 export { NOTICE_GRACE_MS, operationNotice, paymentNotice } from './notices.js';
