@@ -118,7 +118,7 @@ export abstract class CheckoutElement extends LitElement {
     }
     this.locale = locale;
     let catalog = await loadCatalog(locale);
-    if (this.#lookup) catalog = (await import('../i18n/lookup.js')).default(catalog, locale);
+    if (this.#lookup) catalog = await import('../i18n/lookup.js').then((module) => module.default(catalog, locale));
     // A later change of language wins over a slower catalog.
     if (locale === this.locale) this.t = catalog;
   }

@@ -127,8 +127,9 @@ export class PayForm extends CheckoutElement {
     if (view?.customer_fields.length) void loadCustomerChecks();
     if (view?.test && this.#extras === undefined) {
       this.#extras = null;
-      void import('./test-cards.js').then(({ testCards }) => {
-        this.#extras = testCards(this);
+      // Not destructured: Vite rewrites a destructuring `then` into a longer wrapper.
+      void import('./test-cards.js').then((module) => {
+        this.#extras = module.testCards(this);
         this.requestUpdate();
       });
     }
