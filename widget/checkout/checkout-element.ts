@@ -64,6 +64,8 @@ export abstract class CheckoutElement extends LitElement {
   /** How often a pending payment is polled, and for how long at most (ms). */
   pollInterval = 2000;
   pollTimeout = 60_000;
+  /** How long the element waits for a `session` its page sets late (ms) before it says none was set. */
+  sessionWait = 10_000;
 
   // The members paying.ts (the pay-time chunk) works with are public, but not part of the API.
   /** @internal */
@@ -129,9 +131,12 @@ export abstract class CheckoutElement extends LitElement {
     this.alarming = alarming;
   }
 
-  protected async load(): Promise<void> {
-    if (!this.session) return;
+  /** Reads the session; `late`: none was set in time, which diagnose.ts tells the developer. */
+  protected async load(late?: boolean): Promise<void> {
     const run = ++this.#run;
+    // A page may set the session once its own server answers; no later change or disconnection
+    // bumps the run, so the element was left without one and says so rather than spin on.
+    if (!this.session && !late) return void setTimeout(() => run === this.#run && this.load(true), this.sessionWait);
     this.phase = 'loading';
     this.say('');
     try {

@@ -43,6 +43,10 @@ async function unanswered(url: string, endpoint: string): Promise<CompanionError
  * answer stays what it was (it may have been paid: the element checks the session).
  */
 export async function diagnose(url: string, endpoint: string, response: Response | undefined, body: unknown, reading: boolean): Promise<CompanionError> {
+  // The element read a session it was never given (checkout-element.ts waited `sessionWait` first).
+  if (url.endsWith('/sessions/')) {
+    return misconfigured('no checkout session was set: set <pay-form session> to the id your server got from the companion\'s POST /api/checkout/sessions');
+  }
   if (!response) return reading ? unanswered(url, endpoint) : new CompanionError('network');
   const { status } = response;
   const error = (body as { error?: { code?: unknown; fields?: unknown } } | undefined)?.error;

@@ -229,6 +229,43 @@ describe('<pay-form> when things go wrong', () => {
       expect(detail.reason).to.contain(`${companion_url}/api/checkout/sessions/cs_no-such-session answered that there is no such checkout session: set <pay-form session>`);
       expect(errors).to.deep.equal([`<pay-form>: ${detail.reason}`]);
     });
+
+    it('names the session attribute when the page never sets one, instead of loading forever', async () => {
+      const form = document.createElement('pay-form');
+      form.sessionWait = 100;
+      const error = oneEvent(form, 'pay-error');
+      await fixture(form);
+      expect(message(form), 'a session may still come').to.equal('');
+      expect(part(form, '.outcome').textContent).to.equal('Loading…');
+      const { detail } = await error;
+      await form.updateComplete;
+      expect(detail.code).to.equal('misconfigured');
+      expect(detail.reason).to.contain('no checkout session was set: set <pay-form session>');
+      expect(errors).to.deep.equal([`<pay-form>: ${detail.reason}`]);
+      expect(message(form)).to.equal('Something went wrong. Please try again in a moment.');
+      expect(form.shadowRoot!.querySelector('button')).to.equal(null);
+      // The page sets it after all: the form shows.
+      const ready = oneEvent(form, 'pay-ready');
+      form.session = await createSession();
+      await ready;
+      expect(message(form)).to.equal('');
+    });
+
+    it('waits for a session the page sets late, and says nothing of it', async () => {
+      const session = await createSession();
+      const form = document.createElement('pay-form');
+      form.sessionWait = 300;
+      const failures = record(form, 'pay-error');
+      await fixture(form);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const ready = oneEvent(form, 'pay-ready');
+      form.session = session;
+      await ready;
+      // Past the wait begun before the session came.
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      expect(failures).to.deep.equal([]);
+      expect(errors).to.deep.equal([]);
+    });
   });
 
   it('says so when the session does not exist', async () => {
