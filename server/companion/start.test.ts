@@ -1,5 +1,7 @@
 // startCompanion: a real server on a free port, composed with a served sandbox as `npm start` does.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -12,6 +14,16 @@ import { openLedger } from '../ledger/index.js';
 import { readCompanionConfig } from './settings.js';
 import { createLogger, memorySink } from './log/logger.js';
 import { eventually, payBody } from './test/stack.js';
+import type { Listing } from '../sandbox/inspector/listing.js';
+
+/** A port nothing listens on: taken from the system, then let go. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
 
 let sandbox: ServedSandbox;
 let dir: string;
@@ -157,18 +169,44 @@ describe('startCompanion', () => {
     const memory = memorySink();
     const companion = await startCompanion(settings, { gatewayBaseUrl: sandbox.url, logger: createLogger({ sink: memory.sink }) });
     try {
+      // Said once as it starts, before any payment.
+      const atStart = () => memory.lines.filter((line) => line.includes('the gateway refused the companion’s credentials at start'));
+      await eventually(() => expect(atStart()).toHaveLength(1));
+      expect(atStart()[0]).toContain('"level":"error"');
+      expect(atStart()[0]).toContain('check PAYFORM_GATEWAY_POS_ID, PAYFORM_GATEWAY_API_KEY and PAYFORM_GATEWAY_API_SECRET');
+      expect(atStart()[0]).not.toContain('not-the-project-secret');
       const headers = { Authorization: `Bearer ${settings.adminToken}`, 'Content-Type': 'application/json' };
       const session = await (await fetch(`${companion.url}/api/checkout/sessions`, { method: 'POST', headers, body: JSON.stringify({ amount: 150, currency: 'XTS', description: 'Test' }) })).json();
       const paid = await fetch(`${companion.url}/api/checkout/sessions/${session.id}/pay`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(payBody()) });
       expect(paid.status).toBe(502);
       expect(await paid.json()).toMatchObject({ error: { code: 'gateway_credentials' } });
-      const refused = memory.lines.filter((line) => line.includes('the gateway refused the companion’s credentials'));
+      const refused = memory.lines.filter((line) => line.includes('a payment could not be sent: the gateway refused the companion’s credentials'));
       expect(refused).toHaveLength(1);
       expect(refused[0]).toContain('"level":"error"');
       expect(refused[0]).toContain('check PAYFORM_GATEWAY_POS_ID, PAYFORM_GATEWAY_API_KEY, PAYFORM_GATEWAY_API_SECRET and PAYFORM_GATEWAY_ENDPOINTS_KEY');
       expect(refused[0]).not.toContain('not-the-project-secret');
     } finally {
       await companion.close();
+    }
+  });
+
+  it('says nothing of the gateway at start when it takes the credentials, and names its URL when nothing answers there', async () => {
+    const config = { PORT: '0', PAYFORM_HOST: '127.0.0.1', PAYFORM_DATABASE_URL: ':memory:', PAYFORM_ADMIN_TOKEN: 'a-long-enough-admin-token' };
+    const memory = memorySink();
+    const healthy = await startCompanion(readCompanionConfig(config), { gatewayBaseUrl: sandbox.url, logger: createLogger({ sink: memory.sink }) });
+    // The check's read reaches the sandbox: its answer is what decides.
+    const balances = async () => ((await (await fetch(`${sandbox.url}/_sandbox/requests`)).json()) as Listing).requests.filter((request) => request.path.includes('/balances/'));
+    await eventually(async () => expect((await balances()).map((request) => request.status)).toEqual([200]));
+    await healthy.close();
+    expect(memory.lines.filter((line) => /"level":"(warn|error)"/.test(line))).toEqual([]);
+
+    const nowhere = `http://127.0.0.1:${await closedPort()}`;
+    const down = await startCompanion(readCompanionConfig({ ...config, PAYFORM_GATEWAY_BASE_URL: nowhere }), { logger: createLogger({ sink: memory.sink }) });
+    try {
+      await eventually(() => expect(memory.lines.filter((line) => line.includes(`the gateway at ${nowhere} did not answer at start`))).toHaveLength(1), 15_000);
+      expect(memory.lines.at(-1)).toContain('check PAYFORM_GATEWAY_BASE_URL');
+    } finally {
+      await down.close();
     }
   });
 

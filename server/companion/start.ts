@@ -29,6 +29,7 @@ import { readCompanionConfig } from './settings.js';
 import type { CompanionSettings } from './settings.js';
 import { isLoopback, isLoopbackHost } from './loopback.js';
 import { unknownOptions } from './near-names.js';
+import { checkGateway } from './gateway-check.js';
 
 /**
  * Where development listens without HOST: this machine only. The sandbox's credentials and
@@ -205,11 +206,14 @@ async function compose(settings: CompanionSettings, options: StartOptions): Prom
   options.extend?.(app);
   // Composed, it takes payments: what their webhooks did not settle, reconciliation does.
   app.companion.reconciler.start();
+  const checking = new AbortController();
+  void checkGateway(gateway, baseUrl, logger, checking.signal);
   return {
     app,
     ledger,
     gateway,
     async close() {
+      checking.abort();
       await app.companion.stop();
       await ledger.close();
     },
