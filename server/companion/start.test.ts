@@ -247,6 +247,11 @@ describe('startCompanion', () => {
     await expect(composeCompanion(unwritable, { gatewayBaseUrl: sandbox.url, logger: createLogger({ sink: memorySink().sink }) })).rejects.toThrow(
       `the ledger could not be opened (PAYFORM_DATABASE_URL ${join(dir, 'a-file', 'payform.db')}): `,
     );
+    // Where no directory can be made: refused at once (Node's recursive mkdir spins there forever).
+    const underProc = readCompanionConfig({ ...mountable, PAYFORM_DATABASE_URL: '/proc/payform/ledger/payform.db' });
+    await expect(composeCompanion(underProc, { gatewayBaseUrl: sandbox.url, logger: createLogger({ sink: memorySink().sink }) })).rejects.toThrow(
+      'the ledger could not be opened (PAYFORM_DATABASE_URL /proc/payform/ledger/payform.db): ENOENT',
+    );
   });
 
   it('says how to choose another port when its port is taken', async () => {

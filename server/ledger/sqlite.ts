@@ -5,7 +5,7 @@
 // - DDL runs in those transactions too (SQLite supports it), so two processes opening one file
 //   migrate one after the other.
 // - Durability is decided at each commit, here, below Kysely (see LedgerSqliteDatabase).
-import { closeSync, fdatasyncSync, fstatSync, mkdirSync, openSync, realpathSync } from 'node:fs';
+import { closeSync, existsSync, fdatasyncSync, fstatSync, mkdirSync, openSync, realpathSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { CompiledQuery, SqliteAdapter, SqliteDriver, SqliteIntrospector, SqliteQueryCompiler } from 'kysely';
 import type Database from 'better-sqlite3';
@@ -259,11 +259,22 @@ export interface SqliteOptions {
   readonly onCommit?: CommitObserver;
 }
 
+/**
+ * `mkdir -p`, a level at a time: Node 20's recursive mkdirSync never returns for a path under
+ * /proc (mkdir answers ENOENT there while the parent exists), and a database URL pointing there
+ * would hang the start instead of naming the problem.
+ */
+function makeDirectory(directory: string): void {
+  if (existsSync(directory)) return;
+  makeDirectory(dirname(directory));
+  mkdirSync(directory);
+}
+
 /** `location` is a file path or `:memory:`. */
 export async function sqliteDialect(location: string, { onCommit }: SqliteOptions = {}): Promise<LedgerSqliteDialect> {
   const Sqlite = await loadSqlite();
   const inMemory = location === ':memory:';
-  if (!inMemory) mkdirSync(dirname(location), { recursive: true });
+  if (!inMemory) makeDirectory(dirname(location));
   const database = new Sqlite(location);
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
