@@ -56,6 +56,23 @@ const CREDENTIALS_REFUSED =
   'a payment could not be sent: the gateway refused the companion’s credentials; check PAYFORM_GATEWAY_POS_ID, PAYFORM_GATEWAY_API_KEY, ' +
   'PAYFORM_GATEWAY_API_SECRET and PAYFORM_GATEWAY_ENDPOINTS_KEY (or the gateway client’s options, mounted) against the gateway project’s';
 
+/** Fields the customer typed or the browser sent; the others come from the session or the companion. */
+const CUSTOMER_FIELD = /^(card|customer|fingerprint)\./;
+
+/**
+ * A refusal of what the customer typed is theirs to correct. One of the session's fields (a
+ * currency the gateway project has not enabled, an amount over its limit) fails every payment
+ * of such sessions, and only the operator can fix it: the line names the fields, not values.
+ */
+function warnOfMerchantFields(deps: PaymentFlowDeps, payment: Payment, fields: Readonly<Record<string, string>>): void {
+  const merchant = Object.entries(fields).filter(([field]) => !CUSTOMER_FIELD.test(field));
+  if (merchant.length === 0) return;
+  const reasons = merchant.map(([field, reason]) => `${field} ${reason}`).join('; ');
+  deps.logger.warn(`the gateway refused a payment for what the session asked, not what the customer typed (${reasons}): check the sessions your server opens against the gateway project`, {
+    order_id: payment.orderId,
+  });
+}
+
 /**
  * For a create that threw (other than P-409): ends the attempt and throws the answer when
  * nothing can have happened; returns when it may have (a lost answer).
@@ -65,7 +82,9 @@ export async function endUnsentAttempt(deps: PaymentFlowDeps, payment: Payment, 
   if (error instanceof OutcomeUnknownError) return error;
   if (error instanceof InvalidRequestError) {
     await endNotSent(deps, payment, `Refused by the gateway: ${error.message}`, send);
-    throw new ApiProblem(422, 'payment_rejected', 'The gateway refused the payment details', fieldReasons(error.fields, requestField));
+    const fields = fieldReasons(error.fields, requestField);
+    warnOfMerchantFields(deps, payment, fields);
+    throw new ApiProblem(422, 'payment_rejected', 'The gateway refused the payment details', fields);
   }
   // Refused credentials, rate limited, no connection: the request was not processed.
   const what = error instanceof AuthenticationError ? CREDENTIALS_REFUSED : 'a payment could not be sent to the gateway';

@@ -97,6 +97,19 @@ describe('a direct payment', () => {
     expect((await payJson(session.id, payBody({ card: { ...amex, cvv: TEST_AMEX_CVV } }))).status).toBe('success');
     expect((await stack.ledger.getPayment(session.order_id))?.cardBrand).toBe('amex');
   });
+
+  it('tells the operator when the gateway refuses what the session asked, not what the customer typed', async () => {
+    await open();
+    // The sandbox's test project takes UAH, USD, EUR, PLN and XTS.
+    const session = await stack.openSession({ currency: 'GBP' });
+    const refused = await payJson(session.id, payBody(), 422);
+    expect(refused.error).toMatchObject({ code: 'payment_rejected', fields: { currency: expect.stringContaining('is not enabled for this project') } });
+    const warned = stack.logs.filter((line) => line.includes('the gateway refused a payment for what the session asked'));
+    expect(warned).toHaveLength(1);
+    expect(warned[0]).toContain('"level":"warn"');
+    expect(warned[0]).toContain(`(currency is not enabled for this project`);
+    expect(warned[0]).toContain(session.order_id);
+  });
 });
 
 describe('3-D Secure and slow payments', () => {
