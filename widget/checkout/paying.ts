@@ -6,7 +6,6 @@
  * page does not wait for it, and by the customer's click it is there.
  */
 import { digitsOf, readExpiry, type Check, type CheckCode } from '@payform/card/fields';
-import { phoneDigits } from '../customer/checks.js';
 import { emit, type FieldName, type PayEventDetails } from '../events.js';
 import type { CheckoutElement } from './checkout-element.js';
 import { CompanionError, type PayAnswer, type PayRequest } from './companion.js';
@@ -122,7 +121,8 @@ function request(form: Form): PayRequest {
   const fields = form.view!.customer_fields;
   return {
     card: form.token ? { token: form.token } : { number: digitsOf(value('number')), ...readExpiry(value('exp'))!, cvv: value('cvv') },
-    ...(fields.length && { customer: Object.fromEntries(fields.map((name) => [name, name === 'phone' ? phoneDigits(value(name)) : value(name)])) }),
+    // A phone goes as typed: the companion drops the spaces, dots, dashes and brackets, as the field's check does.
+    ...(fields.length && { customer: Object.fromEntries(fields.map((name) => [name, value(name)])) }),
     fingerprint: collectFingerprint(),
   };
 }
