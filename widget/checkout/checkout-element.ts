@@ -87,8 +87,11 @@ export abstract class CheckoutElement extends LitElement {
   /** The session saves a card (`lookup`): "Save card" and "Card saved" replace "Pay" and "paid". */
   #lookup = false;
 
-  /** Whether this element pays through the gateway's hosted page. */
-  protected abstract get hosted(): boolean;
+  /**
+   * Whether this element pays through the gateway's hosted page.
+   * @internal
+   */
+  abstract get hosted(): boolean;
 
   /** @internal */
   get companion(): Companion {

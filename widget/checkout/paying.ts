@@ -39,10 +39,16 @@ const payment = (element: CheckoutElement, request: PayRequest): Promise<PayAnsw
     ANSWERS.includes(body?.status as string) && (body!.status !== 'redirect' || typeof body!.redirect_url === 'string') ? body : undefined,
   );
 
-/** `POST …/hosted`: the gateway's payment page for the session. */
+/** `POST …/hosted`: the gateway's payment page for the session, with the customer details `<pay-form>` asked for. */
 const hostedPage = async (element: CheckoutElement): Promise<string> =>
-  (await element.companion.call('/hosted', post({}), 15_000, (body: { redirect_url?: unknown } | undefined) => (typeof body?.redirect_url === 'string' ? body : undefined)))
-    .redirect_url as string;
+  (
+    await element.companion.call('/hosted', post({ customer: isForm(element) ? customerOf(element) : undefined }), 15_000, (body: { redirect_url?: unknown } | undefined) =>
+      typeof body?.redirect_url === 'string' ? body : undefined,
+    )
+  ).redirect_url as string;
+
+/** `<pay-form>`, which has fields; `<pay-button>` has none. */
+const isForm = (element: CheckoutElement): element is Form => 'inputs' in element;
 
 /**
  * Navigates to `url` when it is safe and no listener cancels `pay-redirect`.
@@ -55,12 +61,9 @@ function redirect(element: CheckoutElement, url: string, reason: PayEventDetails
   return true;
 }
 
-/** Leaves for the gateway's hosted page, one payment at a time. */
+/** Leaves for the gateway's hosted page, one payment at a time; `<pay-form>` checks the customer fields it asks for first. */
 export async function payHosted(element: CheckoutElement): Promise<void> {
-  if (element.phase !== 'ready') return;
-  element.phase = 'paying';
-  element.say(element.t.processing);
-  await leave(element);
+  if (await claim(element)) await leave(element);
 }
 
 /** Goes to the hosted page (the element is `paying`); back to `ready` when that cannot be. */
@@ -71,8 +74,22 @@ async function leave(element: CheckoutElement): Promise<void> {
     if (!redirect(element, await hostedPage(element), 'hosted')) element.phase = 'ready';
   } catch (error) {
     element.phase = 'ready';
+    if (!isForm(element)) return element.fail(unasked(error));
+    markRefused(element, error);
     element.fail(error);
   }
+}
+
+/**
+ * `<pay-button>` cannot ask for the customer details the hosted page needs: a session without
+ * them is a page set up wrong, told to the developer; the customer sees the calm message.
+ */
+function unasked(error: unknown): unknown {
+  const customer = error instanceof CompanionError ? error.fields.filter((field) => field.startsWith('customer.')) : [];
+  if (!customer.length) return error;
+  const reason = `the gateway's hosted page needs the customer's ${customer.map((field) => field.slice(9)).join(' and ')}: open the session with them (customer in POST /api/checkout/sessions), or use <pay-form>, which asks the customer for them`;
+  console.error(`<pay-button>: ${reason}`);
+  return new CompanionError('misconfigured', (error as CompanionError).status, customer, reason);
 }
 
 /**
@@ -94,35 +111,61 @@ export async function settled(element: CheckoutElement, current: () => boolean):
  * chosen saved card) and the customer fields the session asks for.
  */
 export async function submit(form: Form): Promise<void> {
-  if (form.phase !== 'ready') return;
-  // A customer field waits for its checks to load, and a name or address that may hold a card
-  // number for the detector's verdict: a check may be pending twice over.
-  for (let pending = waiting(form); pending.length; pending = waiting(form)) await Promise.all(pending);
-  if (form.phase !== 'ready') return;
+  // Enter in the customer fields of a form bound for the hosted page.
+  if (form.hosted) return payHosted(form);
+  if (await claim(form, 'pay-submit')) await pay(form);
+}
+
+/**
+ * Takes the element from `ready` to `paying`, once a form's fields are all right: waits for
+ * their checks, then shows what each lacks or claims it, with no await between — a second
+ * click then finds it `paying`, so it never pays twice. `event`: told first, cancelable.
+ */
+async function claim(element: CheckoutElement, event?: 'pay-submit'): Promise<boolean> {
+  if (element.phase !== 'ready') return false;
+  if (isForm(element)) {
+    // A customer field waits for its checks to load, and a name or address that may hold a card
+    // number for the detector's verdict: a check may be pending twice over.
+    for (let pending = waiting(element); pending.length; pending = waiting(element)) await Promise.all(pending);
+    if (element.phase !== 'ready' || !valid(element)) return false;
+  }
+  if (event && !emit(element, event, {}, true)) return false;
+  element.phase = 'paying';
+  element.say(element.t.processing);
+  return true;
+}
+
+/** Shows what each field lacks: true when all of them can be sent; else the first is focused. */
+function valid(form: Form): boolean {
   const inputs = form.inputs();
   form.show(Object.fromEntries(inputs.map((input) => [input.name, form.check(input).code])));
   const first = inputs.find((input) => form.errors[input.name as FieldName]);
-  if (first) {
-    first.focus();
-    return form.say(form.t.fix, true);
-  }
-  if (!emit(form, 'pay-submit', {}, true)) return;
-  form.phase = 'paying';
-  form.say(form.t.processing);
-  await pay(form);
+  if (!first) return true;
+  first.focus();
+  form.say(form.t.fix, true);
+  return false;
 }
 
 /** What the form's checks still wait for. */
 const waiting = (form: Form): Promise<unknown>[] => form.inputs().flatMap((input) => form.check(input).pending ?? []);
 
+/** A field's value as typed, trimmed. */
+const valueOf = (form: Form, name: FieldName): string => form.field(name)?.value.trim() ?? '';
+
+/** The customer fields the session asks for, from a valid form; undefined when it asks for none. */
+function customerOf(form: Form): PayRequest['customer'] {
+  const fields = form.view?.customer_fields ?? [];
+  if (!fields.length) return undefined;
+  // A phone goes as typed: the companion drops the spaces, dots, dashes and brackets, as the field's check does.
+  return Object.fromEntries(fields.map((name) => [name, valueOf(form, name)]));
+}
+
 /** The pay request of a valid form. */
 function request(form: Form): PayRequest {
-  const value = (name: FieldName): string => form.field(name)?.value.trim() ?? '';
-  const fields = form.view!.customer_fields;
+  const customer = customerOf(form);
   return {
-    card: form.token ? { token: form.token } : { number: digitsOf(value('number')), ...readExpiry(value('exp'))!, cvv: value('cvv') },
-    // A phone goes as typed: the companion drops the spaces, dots, dashes and brackets, as the field's check does.
-    ...(fields.length && { customer: Object.fromEntries(fields.map((name) => [name, value(name)])) }),
+    card: form.token ? { token: form.token } : { number: digitsOf(valueOf(form, 'number')), ...readExpiry(valueOf(form, 'exp'))!, cvv: valueOf(form, 'cvv') },
+    ...(customer && { customer }),
     fingerprint: collectFingerprint(),
   };
 }
@@ -155,19 +198,26 @@ function answer(form: Form, { status, redirect_url, message, order_id, payment_i
 
 /** After an error: point at the fields the companion named, or learn what happened before allowing a retry. */
 async function recover(form: Form, error: unknown): Promise<void> {
-  const { code, status, fields } = error instanceof CompanionError ? error : new CompanionError('server');
-  // "card.exp_month", "customer.email", "cc_number"… name the widget's exp, email, number.
-  const named = fields.map((path) => /(number|exp|cvv|fname|lname|email|phone)[^.]*$/.exec(path)?.[1]);
-  const invalid = form.inputs().filter((input) => named.includes(input.name));
+  const { code, status } = error instanceof CompanionError ? error : new CompanionError('server');
   if (code === 'network' || code === 'server' || code === 'malformed' || status === 409) {
     // The payment may have gone through: never let the customer pay twice.
     const view = await form.companion.view().catch(() => undefined);
     if (view && view.status !== 'open' && view.status !== 'failure') return form.settle(view);
   }
   form.phase = 'ready';
-  form.show(Object.fromEntries(invalid.map((input) => [input.name, 'invalid'])));
+  const invalid = markRefused(form, error);
   form.fail(error);
-  await refocus(form, invalid[0]);
+  await refocus(form, invalid);
+}
+
+/** Marks the fields the companion named as invalid: the first of them, if any. */
+function markRefused(form: Form, error: unknown): HTMLInputElement | undefined {
+  const fields = error instanceof CompanionError ? error.fields : [];
+  // "card.exp_month", "customer.email", "cc_number"… name the widget's exp, email, number.
+  const named = fields.map((path) => /(number|exp|cvv|fname|lname|email|phone)[^.]*$/.exec(path)?.[1]);
+  const invalid = form.inputs().filter((input) => named.includes(input.name));
+  form.show(Object.fromEntries(invalid.map((input) => [input.name, 'invalid'])));
+  return invalid[0];
 }
 
 /** Moves focus to `target`, or back to the pay button when disabling it dropped focus. */

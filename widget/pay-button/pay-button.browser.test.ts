@@ -28,6 +28,47 @@ describe('hosted checkout', () => {
     expect(ready.form.shadowRoot!.querySelector('input')).to.equal(null);
   });
 
+  it('<pay-form mode="hosted"> asks for the customer details the hosted page needs, checks them and sends them', async () => {
+    // The session knows no e-mail or phone, which the gateway's hosted page requires.
+    const form = await mount({ customer: { fname: 'Olena', lname: 'Kovalenko' } }, { mode: 'hosted' });
+    expect([...form.shadowRoot!.querySelectorAll('input')].map((input) => input.name)).to.deep.equal(['email', 'phone']);
+    const calls = watchFetch();
+    try {
+      button(form).click();
+      await form.updateComplete;
+      expect(message(form)).to.equal('Check the highlighted fields.');
+      expect(calls, 'nothing sent before the fields are right').to.deep.equal([]);
+      autofill(form, { email: 'olena@example.com', phone: '+38 (067) 123-45-67' });
+      const redirect = stay(form);
+      button(form).click();
+      expect((await redirect).detail.reason).to.equal('hosted');
+      expect(calls.map((call) => [call.url.replace(/^.*\/sessions\/[^/]+/, ''), call.body])).to.deep.equal([
+        ['/hosted', { customer: { email: 'olena@example.com', phone: '+38 (067) 123-45-67' }, page_url: location.href }],
+      ]);
+    } finally {
+      calls.restore();
+    }
+  });
+
+  it('<pay-button> names what a session without the customer details lacks for the hosted page', async () => {
+    const errors: string[] = [];
+    const real = console.error;
+    console.error = (...args: unknown[]) => void errors.push(args.join(' '));
+    try {
+      const payButton = await mount({ customer: {} }, {}, 'pay-button');
+      const error = oneEvent(payButton, 'pay-error');
+      button(payButton).click();
+      const { detail } = await error;
+      expect(detail.code).to.equal('misconfigured');
+      expect(detail.reason).to.contain("the gateway's hosted page needs the customer's email and phone: open the session with them");
+      expect(errors).to.deep.equal([`<pay-button>: ${detail.reason}`]);
+      await payButton.updateComplete;
+      expect(message(payButton)).to.equal('Something went wrong. Please try again in a moment.');
+    } finally {
+      console.error = real;
+    }
+  });
+
   it('<pay-button> pays a session on the hosted page', async () => {
     const payButton = await mount({ amount: 2500, currency: 'EUR' }, {}, 'pay-button');
     expect(button(payButton).textContent).to.equal('Pay €25.00 on the secure payment page');

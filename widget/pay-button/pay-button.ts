@@ -36,7 +36,7 @@ import { theme } from '../theme.styles.js';
 export class PayButton extends CheckoutElement {
   static override styles = theme;
 
-  protected override get hosted(): boolean {
+  override get hosted(): boolean {
     return true;
   }
 

@@ -115,7 +115,7 @@ export class PayForm extends CheckoutElement {
   #extras?: ((html: typeof Html, locale: string) => TemplateResult) | null;
 
   // Direct payment needs a session that allows it and a secure page; otherwise hosted checkout is the way.
-  protected override get hosted(): boolean {
+  override get hosted(): boolean {
     return this.mode === 'hosted' || !this.view?.modes.includes('direct') || !isSecureContext;
   }
 
@@ -227,19 +227,23 @@ export class PayForm extends CheckoutElement {
     </div>`;
   }
 
+  // The hosted page takes the card, but the gateway needs the customer's details the session
+  // lacks (its customer_fields): the form asks for those, and only those, before it goes there.
   protected override body(): TemplateResult {
-    if (this.hosted) return this.button();
-    const { view, t } = this;
+    const { view, t, hosted } = this;
+    if (hosted && !view?.customer_fields.length) return this.button();
     const asked = (name: FieldName): TemplateResult | typeof nothing => (view!.customer_fields.includes(name as never) ? this.#input(name) : nothing);
     return html`<form part="form" novalidate aria-busy=${this.phase === 'paying'} @input=${this.#onInput} @focusout=${this.#onBlur} @submit=${this.#onSubmit}>
-      ${view!.saved_cards.length
-        ? html`<fieldset part="saved"><legend>${t.saved}</legend>${[...view!.saved_cards, { token: '', mask: '' }].map(
-            (card) => html`<label><input type="radio" name="card" .checked=${this.token === card.token} @change=${() => (this.token = card.token)}>${card.token
-              ? html`${brandMark(detectBrand(digitsOf(card.mask)))}<span dir="ltr">•••• ${card.mask.slice(-4)}</span>`
-              : t.new_card}</label>`,
-          )}</fieldset>`
-        : nothing}
-      ${this.token ? nothing : html`${this.#input('number')}<div class="row">${this.#input('exp', 'exp_hint')}${this.#input('cvv', this.brand?.cvv ? 'cvv_hint_amex' : 'cvv_hint')}</div>`}
+      ${hosted
+        ? nothing
+        : html`${view!.saved_cards.length
+            ? html`<fieldset part="saved"><legend>${t.saved}</legend>${[...view!.saved_cards, { token: '', mask: '' }].map(
+                (card) => html`<label><input type="radio" name="card" .checked=${this.token === card.token} @change=${() => (this.token = card.token)}>${card.token
+                  ? html`${brandMark(detectBrand(digitsOf(card.mask)))}<span dir="ltr">•••• ${card.mask.slice(-4)}</span>`
+                  : t.new_card}</label>`,
+              )}</fieldset>`
+            : nothing}
+          ${this.token ? nothing : html`${this.#input('number')}<div class="row">${this.#input('exp', 'exp_hint')}${this.#input('cvv', this.brand?.cvv ? 'cvv_hint_amex' : 'cvv_hint')}</div>`}`}
       <div class="row">${asked('fname')}${asked('lname')}</div>${asked('email')}${asked('phone')}${this.button()}
     </form>`;
   }
