@@ -8,6 +8,7 @@ import { once } from 'node:events';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parseEnv } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authHeaderValue } from '../gateway/wire/routes.js';
 
@@ -68,14 +69,28 @@ describe('payform-sandbox (server/sandbox/main.ts)', { timeout: 30_000 }, () => 
       const { url, output } = await listening(child);
       expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       // Every line a companion needs, under the names it reads.
-      expect(output()).toContain(`PAYFORM_GATEWAY_BASE_URL=${url}\n`);
+      expect(output()).toContain(`\nPAYFORM_GATEWAY_BASE_URL=${url}\n`);
       expect(output()).toContain('PAYFORM_GATEWAY_API_KEY=printed-key');
       expect(output()).toContain('PAYFORM_GATEWAY_POS_ID=5d1c2a8e-3f47-4b6a-9e0d-7c4b2f8a6e15'); // empty variable: the default
       expect(output()).toContain('PAYFORM_GATEWAY_API_SECRET=legacy-named-secret'); // the 0.2 name is still read, once said so
       expect(output()).toContain('payform-sandbox: GATEWAY_API_SECRET is deprecated: name it PAYFORM_GATEWAY_API_SECRET');
       expect(output()).not.toContain('GATEWAY_API_KEY is deprecated');
       expect(output()).toContain('PAYFORM_GATEWAY_ENDPOINTS_KEY=sandbox-test-endpoints-key');
-      expect(output()).toContain(`PAYFORM_SANDBOX_ORIGIN=${url} `);
+      expect(output()).toContain('PAYFORM_GATEWAY_WIDGET_KEY=sandbox-test-widget-key\n');
+      expect(output()).toContain(`PAYFORM_SANDBOX_ORIGIN=${url}\n`);
+      // Pasted into a .env file, the block reads as the companion's environment: every line a
+      // variable or a comment.
+      const block = output().slice(output().indexOf('PAYFORM_GATEWAY_BASE_URL'), output().indexOf('\n\n'));
+      expect(block.split('\n').filter((line) => !/^(#.*|PAYFORM_[A-Z_]+=\S+)$/.test(line))).toEqual([]);
+      expect(parseEnv(block)).toEqual({
+        PAYFORM_GATEWAY_BASE_URL: url,
+        PAYFORM_GATEWAY_POS_ID: '5d1c2a8e-3f47-4b6a-9e0d-7c4b2f8a6e15',
+        PAYFORM_GATEWAY_API_KEY: 'printed-key',
+        PAYFORM_GATEWAY_API_SECRET: 'legacy-named-secret',
+        PAYFORM_GATEWAY_ENDPOINTS_KEY: 'sandbox-test-endpoints-key',
+        PAYFORM_GATEWAY_WIDGET_KEY: 'sandbox-test-widget-key',
+        PAYFORM_SANDBOX_ORIGIN: url,
+      });
       expect(await (await fetch(`${url}/health`)).text()).toBe('OK');
       const accounts = await fetch(`${url}/api/v1/balances/pos/5d1c2a8e-3f47-4b6a-9e0d-7c4b2f8a6e15/accounts`, {
         headers: { 'X-API-AUTH': 'CPAY printed-key:legacy-named-secret' },

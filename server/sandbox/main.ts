@@ -59,15 +59,20 @@ const others = sandbox.sandbox.gateway.config.projects.slice(1);
 const server = serve({ fetch: sandbox.fetch, port: options.port, hostname: options.host }, (info: AddressInfo) => {
   const host = info.family === 'IPv6' ? `[${info.address}]` : info.address;
   const url = options.publicUrl || `http://${host === '0.0.0.0' || host === '[::]' ? 'localhost' : host}:${info.port}`;
-  // Every line the companion needs: on this machine it follows the sandbox's redirects by itself;
-  // elsewhere (another host, a container) it needs PAYFORM_SANDBOX_ORIGIN as well.
-  console.log(`payform sandbox gateway listening on ${url} — for the companion:
-  PAYFORM_GATEWAY_BASE_URL=${url}
-  PAYFORM_GATEWAY_POS_ID=${project.posId}
-  PAYFORM_GATEWAY_API_KEY=${project.apiKey}
-  PAYFORM_GATEWAY_API_SECRET=${project.apiSecret}
-  PAYFORM_GATEWAY_ENDPOINTS_KEY=${project.endpointsKey}
-  PAYFORM_SANDBOX_ORIGIN=${new URL(url).origin}   (needed only when the sandbox is not on the companion's machine)
+  // Every line the companion needs, as a .env file takes them (comments on lines of their own): on
+  // this machine it follows the sandbox's redirects by itself; elsewhere (another host, a
+  // container) it needs PAYFORM_SANDBOX_ORIGIN as well.
+  console.log(`payform sandbox gateway listening on ${url} — for the companion, as its .env file:
+PAYFORM_GATEWAY_BASE_URL=${url}
+PAYFORM_GATEWAY_POS_ID=${project.posId}
+PAYFORM_GATEWAY_API_KEY=${project.apiKey}
+PAYFORM_GATEWAY_API_SECRET=${project.apiSecret}
+PAYFORM_GATEWAY_ENDPOINTS_KEY=${project.endpointsKey}
+# <pay-form> sends the card to the gateway's tokenizer, so card numbers never reach your server:
+PAYFORM_GATEWAY_WIDGET_KEY=${project.widgetKey}
+# needed only when the sandbox is not on the companion's machine:
+PAYFORM_SANDBOX_ORIGIN=${new URL(url).origin}
+
 ${others.map((other) => `  also project ${other.name}: pos_id ${other.posId}\n`).join('')}\
   inspector and control plane: ${url}/_sandbox   test cards: ${url}/
   docs: ${SANDBOX_DOCS}`);
