@@ -224,7 +224,7 @@ export function resolveConfig(config: CompanionConfig): CompanionOptions {
   if (!checked.success) throw new TypeError(`Invalid companion config: ${describeIssues(checked.issues)}`);
   // Whoever scrapes metrics must not thereby hold the merchant API.
   if (config.metricsToken !== undefined && config.metricsToken === config.adminToken) {
-    throw new TypeError('Invalid companion config: metricsToken must differ from adminToken');
+    throw new TypeError('Invalid companion config: metricsToken (PAYFORM_METRICS_TOKEN) must differ from adminToken (PAYFORM_ADMIN_TOKEN)');
   }
   const reconciliation = { ...DEFAULT_RECONCILIATION, ...config.reconciliation };
   checkNeverSentWindow(reconciliation, config.gateway.timeoutMs);
@@ -271,5 +271,7 @@ function checkNeverSentWindow({ neverSentReads, neverSentSpacingMs }: Reconcilia
 function checkTokenizer(config: CompanionConfig): void {
   const url = config.tokenizer && new URL(config.tokenizer.widgetUrl);
   if (!url || url.protocol === 'https:' || (config.sandboxOrigin !== undefined && url.origin === new URL(config.sandboxOrigin).origin)) return;
-  throw new TypeError(`Invalid companion config: tokenizer.widgetUrl must be https (or the sandbox origin in development), not ${url.origin}`);
+  throw new TypeError(
+    `Invalid companion config: tokenizer.widgetUrl (PAYFORM_GATEWAY_WIDGET_URL, by default PAYFORM_GATEWAY_BASE_URL) must be https, or the sandbox's origin in development (PAYFORM_SANDBOX_ORIGIN), not ${url.origin}`,
+  );
 }

@@ -324,7 +324,7 @@ async function serveMetrics(composed: ComposedCompanion, address: { host: string
   }) as Server;
   await new Promise<void>((resolve, reject) => {
     if (server.listening) resolve();
-    server.once('listening', resolve).once('error', reject);
+    server.once('listening', resolve).once('error', (error) => reject(listenProblem(error, address.port, 'PAYFORM_METRICS_ADDRESS')));
   });
   const bound = server.address() as AddressInfo;
   const host = bound.family === 'IPv6' ? `[${bound.address}]` : bound.address;
@@ -337,13 +337,14 @@ async function serveMetrics(composed: ComposedCompanion, address: { host: string
   };
 }
 
-/** A port already taken or reserved, said with the way out; anything else as it came. */
-function listenProblem(error: NodeJS.ErrnoException, port: number): Error {
+/** A port already taken or reserved, said with the variable that chose it and the way out; anything else as it came. */
+function listenProblem(error: NodeJS.ErrnoException, port: number, variable: 'PORT' | 'PAYFORM_METRICS_ADDRESS' = 'PORT'): Error {
   if (error.code === 'EADDRINUSE') {
-    return new Error(`port ${port} is already in use: set PORT to a free port, or PORT=0 to take any free one`, { cause: error });
+    const anyPort = variable === 'PORT' ? ', or PORT=0 to take any free one' : '';
+    return new Error(`port ${port} is already in use: set ${variable} to a free port${anyPort}`, { cause: error });
   }
   if (error.code === 'EACCES') {
-    return new Error(`port ${port} needs privileges this process does not have: set PORT to 1024 or above`, { cause: error });
+    return new Error(`port ${port} needs privileges this process does not have: set ${variable} to a port of 1024 or above`, { cause: error });
   }
   return error;
 }

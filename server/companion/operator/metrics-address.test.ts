@@ -1,6 +1,8 @@
 // PAYFORM_METRICS_ADDRESS: /metrics on a listener of its own, without a token — and nowhere on
 // the companion's public port.
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -36,6 +38,20 @@ describe('PAYFORM_METRICS_ADDRESS', () => {
       expect((await fetch(`${companion.url}/metrics`)).status).toBe(404);
     } finally {
       await companion.close();
+    }
+  });
+
+  it('names the variable when its port is taken', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as AddressInfo;
+    try {
+      const settings = readCompanionConfig({ PORT: '0', PAYFORM_HOST: '127.0.0.1', PAYFORM_DATABASE_URL: ':memory:', PAYFORM_ADMIN_TOKEN: 'a-long-enough-admin-token', PAYFORM_METRICS_ADDRESS: `127.0.0.1:${port}` });
+      await expect(startCompanion(settings, { gatewayBaseUrl: sandbox.url, logger: createLogger({ sink: memorySink().sink }) })).rejects.toThrow(
+        `port ${port} is already in use: set PAYFORM_METRICS_ADDRESS to a free port`,
+      );
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
     }
   });
 

@@ -116,7 +116,7 @@ describe('GET /metrics', () => {
   });
 
   it('refuses a metrics token that is the admin token', async () => {
-    await expect(open({ companion: { metricsToken: ADMIN_TOKEN } })).rejects.toThrow(/metricsToken must differ from adminToken/);
+    await expect(open({ companion: { metricsToken: ADMIN_TOKEN } })).rejects.toThrow('metricsToken (PAYFORM_METRICS_TOKEN) must differ from adminToken (PAYFORM_ADMIN_TOKEN)');
   });
 });
 
