@@ -12,14 +12,17 @@ The merchant's payment server for <pay-form>: checkout sessions, payments, 3-D S
 signed webhooks into a ledger, reconciliation and the merchant API. It is configured by
 environment variables; the main ones:
 
-  PORT, HOST               where to listen (default 3000 on 127.0.0.1 in development)
-  PUBLIC_URL               how the gateway and browsers reach it (default http://localhost:$PORT)
-  GATEWAY_BASE_URL         the gateway, or a sandbox started with payform-sandbox
-  GATEWAY_POS_ID, GATEWAY_API_KEY, GATEWAY_API_SECRET, GATEWAY_ENDPOINTS_KEY
+  PORT, PAYFORM_HOST       where to listen (default 3000 on 127.0.0.1 in development)
+  PAYFORM_PUBLIC_URL       how the gateway and browsers reach it (default http://localhost:$PORT)
+  PAYFORM_GATEWAY_BASE_URL the gateway, or a sandbox started with payform-sandbox
+  PAYFORM_GATEWAY_POS_ID, PAYFORM_GATEWAY_API_KEY, PAYFORM_GATEWAY_API_SECRET,
+  PAYFORM_GATEWAY_ENDPOINTS_KEY
                            the project's credentials (default the sandbox's test project)
-  DATABASE_URL             postgres://… for PostgreSQL, else an SQLite file (./data/payform.db)
-  ADMIN_TOKEN              bearer token of the merchant API (generated and printed if unset)
-  ALLOWED_ORIGINS          origins of the pages that embed <pay-form> (default PUBLIC_URL's)
+  PAYFORM_GATEWAY_WIDGET_KEY
+                           <pay-form> tokenizes cards in the browser (default: relayed here)
+  PAYFORM_DATABASE_URL     postgres://… for PostgreSQL, else an SQLite file (./data/payform.db)
+  PAYFORM_ADMIN_TOKEN      bearer token of the merchant API (generated and printed if unset)
+  PAYFORM_ALLOWED_ORIGINS  origins of the pages that embed <pay-form> (default the public URL's)
   PAYFORM_BACK_OFFICE      serve the back office at this path, e.g. /admin (default off)
 
 Every variable, its default and the recipes for Hono, Express and fetch servers:

@@ -199,6 +199,13 @@ describe('startCompanion', () => {
     await eventually(async () => expect((await balances()).map((request) => request.status)).toEqual([200]));
     await healthy.close();
     expect(memory.lines.filter((line) => /"level":"(warn|error)"/.test(line))).toEqual([]);
+    // Without the widget key the card passes through: said once, with the way out.
+    expect(memory.lines.filter((line) => line.includes('card data: relayed through this server'))).toHaveLength(1);
+    expect(memory.lines.find((line) => line.includes('card data:'))).toContain('set PAYFORM_GATEWAY_WIDGET_KEY');
+    const tokenizing = memorySink();
+    const withKey = readCompanionConfig({ ...config, PAYFORM_GATEWAY_WIDGET_KEY: 'sandbox-test-widget-key' });
+    await (await startCompanion(withKey, { gatewayBaseUrl: sandbox.url, sandboxOrigin: sandbox.url, logger: createLogger({ sink: tokenizing.sink }) })).close();
+    expect(tokenizing.lines.filter((line) => line.includes('card data:'))).toEqual([expect.stringContaining('card numbers never reach this server')]);
 
     const nowhere = `http://127.0.0.1:${await closedPort()}`;
     const down = await startCompanion(readCompanionConfig({ ...config, PAYFORM_GATEWAY_BASE_URL: nowhere }), { logger: createLogger({ sink: memory.sink }) });

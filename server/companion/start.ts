@@ -204,6 +204,11 @@ async function compose(settings: CompanionSettings, options: StartOptions): Prom
     throw error;
   }
   options.extend?.(app);
+  logger.info(
+    settings.tokenizer
+      ? 'card data: <pay-form> sends it to the gateway’s tokenizer, and card numbers never reach this server'
+      : 'card data: relayed through this server, which puts it in PCI DSS scope; set PAYFORM_GATEWAY_WIDGET_KEY to have <pay-form> tokenize cards in the browser',
+  );
   // Composed, it takes payments: what their webhooks did not settle, reconciliation does.
   app.companion.reconciler.start();
   const checking = new AbortController();
