@@ -99,7 +99,9 @@ export function checkoutCors(allowedOrigins: readonly string[], ownOrigin: strin
     const sameOrigin = origin === ownOrigin || origin === new URL(requestUrl).origin;
     if (!sameOrigin && !reported.has(origin) && reported.size < REFUSED_ORIGINS_REMEMBERED) {
       reported.add(origin);
-      logger.warn('refused a checkout request from a page whose origin is not allowed: add it to PAYFORM_ALLOWED_ORIGINS (allowedOrigins) if it is your shop', { origin });
+      // `null`: a page opened from file://, or sandboxed; no setting can allow it.
+      const fix = origin === 'null' ? 'it has no origin (a page opened from file://, or sandboxed): serve the page over http(s)' : 'add it to PAYFORM_ALLOWED_ORIGINS (allowedOrigins) if it is your shop';
+      logger.warn(`refused a checkout request from a page whose origin is not allowed: ${fix}`, { origin });
     }
     return undefined;
   };

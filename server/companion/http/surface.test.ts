@@ -91,6 +91,12 @@ describe.each([['in process', false], ['over HTTP', true]])('headers for browser
     expect(refusals).toHaveLength(2);
     expect(refusals[0]).toContain('"origin":"https://evil.example"');
     expect(refusals[1]).toContain('"origin":"https://other.example"');
+    // A page opened from file:// has the origin `null`, which no setting allows: the line says how to serve it.
+    await stack.request('GET', path, { headers: { Origin: 'null' } });
+    const fromFile = stack.logs.filter((line) => line.includes('"origin":"null"'));
+    expect(fromFile).toHaveLength(1);
+    expect(fromFile[0]).toContain('it has no origin (a page opened from file://, or sandboxed): serve the page over http(s)');
+    expect(fromFile[0]).not.toContain('PAYFORM_ALLOWED_ORIGINS');
     const merchant = await stack.request('GET', '/api/orders', { admin: true, headers: { Origin: 'https://shop.example' } });
     expect(merchant.headers.get('access-control-allow-origin')).toBeNull();
   });
