@@ -12,7 +12,7 @@ const fieldNames = (fields: unknown): string[] =>
   (Array.isArray(fields) ? fields : Object.keys(fields ?? {})).map((f) => [f?.path ?? f].flat().join('.'));
 
 const EXPECTED = (endpoint: string) =>
-  `expected the payform companion's checkout API under endpoint "${endpoint}": set <pay-form endpoint> to the companion's address, its base path included (for example https://shop.example/payments)`;
+  `set <pay-form endpoint> (now "${endpoint}") to the companion's address, its base path included (for example https://shop.example/payments)`;
 
 /** Says it to the developer; the customer sees the code's message only. */
 function misconfigured(reason: string, status = 0): CompanionError {
@@ -31,10 +31,16 @@ async function unanswered(url: string, endpoint: string): Promise<CompanionError
   const timeout = { signal: AbortSignal.timeout(5_000) };
   const companion = await fetch(`${endpoint.replace(/\/$/, '')}/widget/pay-form.js`, timeout).then((response) => response.ok, () => false);
   if (companion) {
-    return misconfigured(`the companion at ${endpoint} refused this page's origin ${origin}: add ${origin} to its PAYFORM_ALLOWED_ORIGINS (allowedOrigins)`);
+    // A file:// (or sandboxed) page sends the origin `null`, which no setting allows.
+    const fix = origin === 'null' ? 'this page has no origin (opened from file://, or sandboxed): serve it over http(s)' : `add ${origin} to its PAYFORM_ALLOWED_ORIGINS (allowedOrigins)`;
+    return misconfigured(`the companion at ${endpoint} refused this page's origin ${origin}: ${fix}`);
   }
   const answered = await fetch(url, { ...timeout, mode: 'no-cors' }).then(() => true, () => false);
-  return answered ? misconfigured(`${url} answered, but not as the payform companion (no CORS headers): ${EXPECTED(endpoint)}`) : new CompanionError('network');
+  if (answered) return misconfigured(`${url} answered, but not as the payform companion (no CORS headers): ${EXPECTED(endpoint)}`);
+  // Nothing answers: the customer's connection, or an endpoint where no companion runs. The
+  // customer may try again; the developer is told where the widget looked.
+  console.warn(`<pay-form>: nothing answered at ${endpoint}: if the connection is up, set <pay-form endpoint> to where the payform companion runs`);
+  return new CompanionError('network');
 }
 
 /**
@@ -55,6 +61,10 @@ export async function diagnose(url: string, endpoint: string, response: Response
   // saying it has no route there: the endpoint is not where the checkout API is.
   const elsewhere = (status === 404 || status === 405) && (typeof code !== 'string' || code === 'not_found');
   if (reading && (elsewhere || (response.ok && body === undefined))) {
+    // `127.0.0.1:3000` is a path to the browser, read against the page's own address.
+    if (!/^(https?:)?\/\//.test(endpoint) && !endpoint.startsWith('/')) {
+      return misconfigured(`endpoint "${endpoint}" is not an address: give <pay-form endpoint> with its scheme (for example http://${endpoint})`);
+    }
     const type = response.headers.get('content-type')?.split(';')[0] ?? 'no content type';
     return misconfigured(`${url} answered HTTP ${status} (${type}), not the payform companion's checkout API: ${EXPECTED(endpoint)}`);
   }

@@ -197,7 +197,7 @@ describe('<pay-form> when things go wrong', () => {
       expect(detail.message).to.equal('Something went wrong. Please try again in a moment.');
       expect(message(form)).to.equal(detail.message);
       expect(detail.reason).to.contain(`${location.origin}/not-the-companion/api/checkout/sessions/${session} answered HTTP 404`);
-      expect(detail.reason).to.contain('its base path included');
+      expect(detail.reason).to.contain(`set <pay-form endpoint> (now "${location.origin}/not-the-companion") to the companion's address, its base path included`);
       expect(errors).to.deep.equal([`<pay-form>: ${detail.reason}`]);
       // No hosted button either: it would go through the same wrong endpoint.
       expect(form.shadowRoot!.querySelector('button')).to.equal(null);
@@ -228,6 +228,29 @@ describe('<pay-form> when things go wrong', () => {
       expect(message(form)).to.equal('This payment link is not valid.');
       expect(detail.reason).to.contain(`${companion_url}/api/checkout/sessions/cs_no-such-session answered that there is no such checkout session: set <pay-form session>`);
       expect(errors).to.deep.equal([`<pay-form>: ${detail.reason}`]);
+    });
+
+    it('says an endpoint without its scheme is no address', async () => {
+      const session = await createSession();
+      const { detail } = await failAt('127.0.0.1:1', session);
+      expect(detail.code).to.equal('misconfigured');
+      expect(detail.reason).to.equal('endpoint "127.0.0.1:1" is not an address: give <pay-form endpoint> with its scheme (for example http://127.0.0.1:1)');
+      expect(errors).to.deep.equal([`<pay-form>: ${detail.reason}`]);
+    });
+
+    it('names the endpoint on the console when nothing answers there; the customer may try again', async () => {
+      const warnings: string[] = [];
+      const real = console.warn;
+      console.warn = (...args: unknown[]) => void warnings.push(args.join(' '));
+      try {
+        // Port 9 (discard): nothing listens there.
+        const { form, detail } = await failAt('http://127.0.0.1:9', await createSession());
+        expect(detail.code).to.equal('network');
+        expect(message(form)).to.equal('Could not reach the payment service. Please try again.');
+        expect(warnings).to.deep.equal(['<pay-form>: nothing answered at http://127.0.0.1:9: if the connection is up, set <pay-form endpoint> to where the payform companion runs']);
+      } finally {
+        console.warn = real;
+      }
     });
 
     it('names the session attribute when the page never sets one, instead of loading forever', async () => {
