@@ -65,6 +65,25 @@ describe('<pay-form> served by a companion mounted under /payments', () => {
     return (await opened.json()) as { id: string; order_id: string };
   }
 
+  it('on a page that is not a secure context, offers the hosted page and tells the developer why', async () => {
+    const { id } = await openSession();
+    // A host name other than localhost, over http: what a shop on its LAN address looks like.
+    const elsewhere = await launchChromium(['--host-resolver-rules=MAP shop.test 127.0.0.1']);
+    try {
+      const page = await elsewhere.newPage();
+      const warnings: string[] = [];
+      page.on('console', (message) => void (message.type() === 'warning' && warnings.push(message.text())));
+      await page.goto(`${shopUrl.replace('127.0.0.1', 'shop.test')}/checkout/${id}`);
+      await expect.poll(() => page.locator('pay-form button').textContent(), { timeout: 10_000 }).toMatch(/on the secure payment page$/);
+      expect(await page.locator('pay-form input').count()).toBe(0);
+      await expect.poll(() => warnings).toContain(
+        '<pay-form>: this page is not a secure context (https, or http on localhost), so the card form is off and customers pay on the hosted page: serve it over https',
+      );
+    } finally {
+      await elsewhere.close();
+    }
+  });
+
   it('takes the companion at the base path it came from, with no endpoint attribute', async () => {
     const { id } = await openSession();
     const page = await browser.newPage();

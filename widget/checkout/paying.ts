@@ -26,6 +26,12 @@ export interface Form extends CheckoutElement {
 
 const ANSWERS: readonly string[] = ['success', 'failure', 'pending', 'redirect'];
 
+// Loaded once a form shows. On a page that is not a secure context the card form is off (a card
+// is never typed into a page anyone on the way can read or change): the developer hears why.
+if (!isSecureContext) {
+  console.warn('<pay-form>: this page is not a secure context (https, or http on localhost), so the card form is off and customers pay on the hosted page: serve it over https');
+}
+
 /** A POST of `body` as JSON, with the page paid from: without the merchant's return_url, the customer comes back to it. */
 const post = (body: object): RequestInit => ({
   method: 'POST',
