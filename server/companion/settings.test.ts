@@ -155,8 +155,11 @@ describe('readCompanionConfig', () => {
 
   it('in production requires a real admin token, gateway and credentials', () => {
     expect(() => readCompanionConfig({ NODE_ENV: 'production' })).toThrow(
-      'production needs PAYFORM_ADMIN_TOKEN, PAYFORM_GATEWAY_BASE_URL, PAYFORM_GATEWAY_POS_ID, PAYFORM_GATEWAY_API_KEY, PAYFORM_GATEWAY_API_SECRET, PAYFORM_GATEWAY_ENDPOINTS_KEY',
+      'production needs PAYFORM_ADMIN_TOKEN, PAYFORM_GATEWAY_BASE_URL, PAYFORM_GATEWAY_POS_ID, PAYFORM_GATEWAY_API_KEY, PAYFORM_GATEWAY_API_SECRET, PAYFORM_GATEWAY_ENDPOINTS_KEY; ' +
+        'run by the payform-companion bin, it also needs PAYFORM_PUBLIC_URL',
     );
+    // Given, it is not named.
+    expect(() => readCompanionConfig({ NODE_ENV: 'production', PAYFORM_PUBLIC_URL: 'https://pay.shop.example' })).toThrow(/PAYFORM_GATEWAY_ENDPOINTS_KEY$/);
   });
 
   describe('in production', () => {

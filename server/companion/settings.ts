@@ -209,6 +209,9 @@ function checkProduction(vars: z.output<typeof Variables>, credentials: ProjectC
     ...(vars.PAYFORM_GATEWAY_BASE_URL ? [] : ['PAYFORM_GATEWAY_BASE_URL']),
     ...defaults.map(([, variable]) => variable),
   ];
-  if (missing.length > 0) throw new TypeError(`Invalid environment: production needs ${missing.join(', ')}`);
+  // The public URL may come as the publicUrl option of a mounted companion, so it is not refused
+  // here; the bin refuses it next (startCompanion), and naming it now saves a restart.
+  const publicUrl = vars.PAYFORM_PUBLIC_URL ? '' : '; run by the payform-companion bin, it also needs PAYFORM_PUBLIC_URL, the https address the gateway and browsers reach it at';
+  if (missing.length > 0) throw new TypeError(`Invalid environment: production needs ${missing.join(', ')}${publicUrl}`);
   if (vars.PAYFORM_SANDBOX_ORIGIN) throw new TypeError('Invalid environment: PAYFORM_SANDBOX_ORIGIN must not be set in production');
 }
