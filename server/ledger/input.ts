@@ -223,6 +223,7 @@ const pageShape = {
 export const orderListInput = z.strictObject({
   status: z.enum(['init', 'pending', 'success', 'failure']).optional(),
   kind: z.enum(['payments', 'verifications']).optional(),
+  sessionId: text(64).optional(),
   ...pageShape,
 });
 

@@ -434,6 +434,8 @@ export interface OrderListQuery {
   readonly status?: PaymentStatus;
   /** `payments`: purchases and auths; `verifications`: lookups; both when omitted. */
   readonly kind?: 'payments' | 'verifications';
+  /** The attempts of one checkout session. */
+  readonly sessionId?: string;
   /** 1–200, default 50. */
   readonly limit?: number;
   /** `nextCursor` of the previous page. */

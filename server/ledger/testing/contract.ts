@@ -1021,6 +1021,11 @@ export function describeLedgerContract(backend: LedgerBackend): void {
         await expect(ledger.listOrders({ cursor: forged })).rejects.toMatchObject({ field: 'cursor' });
         await expect(ledger.listEvents({ outcome: 'unmatched', cursor: forged })).rejects.toMatchObject({ field: 'cursor' });
         await expect(ledger.listOrders({ limit: 0 })).rejects.toMatchObject({ field: 'limit' });
+        // One session's attempts alone.
+        const paid = await ledger.getPayment(created[1]!);
+        expect((await ledger.listOrders({ sessionId: paid!.sessionId })).orders.map((order) => order.orderId)).toEqual([paid!.orderId]);
+        expect((await ledger.listOrders({ sessionId: 'no-such-session' })).orders).toEqual([]);
+        await expect(ledger.listOrders({ sessionId: '' })).rejects.toMatchObject({ field: 'sessionId' });
       });
 
       it('shows an order with its operations, events and totals', async () => {
