@@ -21,11 +21,17 @@ test('a declined card, then another card on the same checkout succeeds', async (
   const retry = await result.orderId();
   expect(retry).toBe(`${firstAttempt}:2`);
 
+  // Looked up by the checkout's first order id, the declined attempt leads to the paid one.
   await backOffice.open(firstAttempt);
   await expect(backOffice.status).toHaveText('Failed');
   await expect(backOffice.detail).toContainText('4153');
-  await backOffice.select(retry);
+  const attempts = backOffice.detail.getByRole('definition').filter({ has: page.getByRole('link', { name: retry, exact: true }) });
+  await expect(attempts).toContainText('Success');
+  await attempts.getByRole('link', { name: retry, exact: true }).click();
+  await expect(backOffice.detailHeading).toHaveText(retry);
   await expect(backOffice.status).toHaveText('Success');
+  await backOffice.select(firstAttempt);
+  await expect(backOffice.status).toHaveText('Failed');
 });
 
 test('insufficient funds: the customer is told and charged nothing', async ({ checkout, sandbox }) => {

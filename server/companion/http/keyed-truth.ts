@@ -14,7 +14,7 @@ import { createHmac } from 'node:crypto';
 import type { StoredAnswer } from '../../ledger/index.js';
 import { createdSession } from '../checkout/checkout-routes.js';
 import type { CompanionServices } from '../context.js';
-import { operationView, orderView } from '../merchant/views.js';
+import { operationView, totalsView } from '../merchant/views.js';
 
 export type KeyedTruth =
   /** Made, and how it stands: the answer to give. */
@@ -62,7 +62,7 @@ async function operationTruth({ ledger, options }: CompanionServices, orderId: s
   if (!operation) return { known: 'never_made', orderId };
   if (operation.status === 'pending') return { known: 'not_yet', orderId };
   const detail = await ledger.getOrder(orderId);
-  const totals = detail && orderView(detail, await ledger.capturableAmount(orderId, options.captureOverReservePercent)).totals;
+  const totals = detail && totalsView({ ...detail.totals, capturable: await ledger.capturableAmount(orderId, options.captureOverReservePercent) });
   return { known: 'made', answer: json(200, { operation: operationView(operation), totals }) };
 }
 

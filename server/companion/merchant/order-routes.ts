@@ -3,7 +3,7 @@
  * shows, and the secondary operations. Rules are checked before the gateway is called; a
  * refused operation is a 409/422 naming the rule, and changes nothing.
  *
- *   GET  /api/orders                          ?status=&kind=payments|verifications&limit=&cursor=, or ?idempotency_key=
+ *   GET  /api/orders                          ?status=&kind=payments|verifications&session_id=&limit=&cursor=, or ?idempotency_key=
  *   GET  /api/orders/:order_id                payment, operations, events, totals
  *   POST /api/orders/:order_id/capture        { amount?, comment? }   (omitted amount: the rest of the reserve)
  *   POST /api/orders/:order_id/split-capture  { amount?, split, comment? }
@@ -31,11 +31,12 @@ import {
 import type { OperationBody } from './operation-request.js';
 import { PageQuery } from './page-query.js';
 import type { OperationOutcome } from './secondary-operations.js';
-import { OperationView, PaymentView, TotalsView, operationView, orderView, paymentView } from './views.js';
+import { OperationView, PaymentView, TotalsView, operationView, orderView, paymentView, totalsView } from './views.js';
 
 export const OrderListQuery = z.strictObject({
   status: z.enum(['init', 'pending', 'success', 'failure']).optional(),
   kind: z.enum(['payments', 'verifications']).optional().describe('payments: purchases and auths; verifications: card lookups; both when omitted'),
+  session_id: z.string().min(1, 'must not be empty').max(64, 'must be at most 64 characters').optional().describe('The attempts of one checkout session'),
   ...PageQuery,
   idempotency_key: z
     .string()
@@ -78,13 +79,13 @@ export function orderRoutes(): Hono<CompanionEnv> {
   const orders = new Hono<CompanionEnv>();
 
   orders.get('/', validate('query', OrderListQuery), async (c) => {
-    const { idempotency_key: key, ...query } = c.req.valid('query');
+    const { idempotency_key: key, session_id: sessionId, ...query } = c.req.valid('query');
     const { ledger, options } = c.var.services;
     if (key !== undefined) {
       const payment = await ledger.getPayment(keyedOrderId(options.adminToken, key));
       return c.json({ orders: payment ? [paymentView(payment)] : [], next_cursor: null } satisfies OrderPage);
     }
-    const page = await ledger.listOrders(query);
+    const page = await ledger.listOrders({ ...query, ...(sessionId !== undefined && { sessionId }) });
     return c.json({ orders: page.orders.map(paymentView), next_cursor: page.nextCursor } satisfies OrderPage);
   });
 
@@ -98,7 +99,9 @@ export function orderRoutes(): Hono<CompanionEnv> {
       if (session) throw new ApiProblem(404, 'order_not_found', `The order has no payment yet: its checkout session ${session.id} is ${session.status}`);
       throw ApiProblem.notFound('The order', 'order_not_found');
     }
-    return c.json(orderView(detail, await capturable(ledger, detail, options.captureOverReservePercent)));
+    // A session takes at most a handful of attempts (its pay limits): one page holds them all.
+    const attempts = await ledger.listOrders({ sessionId: detail.payment.sessionId, limit: 200 });
+    return c.json(orderView(detail, await capturable(ledger, detail, options.captureOverReservePercent), attempts.orders));
   });
 
   const operation = (kind: OperationKind) => async (c: Context<CompanionEnv>, body: OperationBody) => {
@@ -106,7 +109,7 @@ export function orderRoutes(): Hono<CompanionEnv> {
     const id = orderId(c);
     const outcome: OperationOutcome = await operations.perform(id, kind, body, c.var.keyedOrderId);
     const detail = await ledger.getOrder(id);
-    const totals = detail && orderView(detail, await capturable(ledger, detail, options.captureOverReservePercent)).totals;
+    const totals = detail && totalsView({ ...detail.totals, capturable: await capturable(ledger, detail, options.captureOverReservePercent) });
     return c.json({ operation: operationView(outcome.operation), totals } satisfies OperationAnswer, outcome.settled ? 200 : 202);
   };
   const capture = operation('capture');

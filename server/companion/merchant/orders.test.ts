@@ -1,7 +1,8 @@
 // The merchant API over orders: reads, capture, void, refund, split, cancel, re-send, receipts.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { TEST_SUB_MERCHANTS } from '@payform/gateway/testing';
-import { createStack } from '../test/stack.js';
+import { card } from '../test/cards.js';
+import { createStack, payBody } from '../test/stack.js';
 import type { Stack } from '../test/stack.js';
 
 const [SUB_A, SUB_B] = TEST_SUB_MERCHANTS.map((merchant) => merchant.id) as [string, string];
@@ -36,6 +37,27 @@ describe('reading orders', () => {
     expect((await stack.json('GET', '/api/orders?limit=0', 400, { admin: true })).error.fields.limit).toBeDefined();
     expect((await stack.json('GET', '/api/orders?status=lost', 400, { admin: true })).error.fields.status).toBeDefined();
     expect((await stack.json('GET', '/api/orders?cursor=bogus', 400, { admin: true })).error.code).toBe('invalid_request');
+  });
+
+  it('shows where a session declined first was paid in the end: its attempts, and a list by session', async () => {
+    const session = await stack.openSession({ amount: 1010 });
+    expect((await (await stack.pay(session.id, payBody({ card: card('rejected') }))).json()).status).toBe('failure');
+    const paid = await (await stack.pay(session.id)).json();
+    expect(paid).toMatchObject({ status: 'success', order_id: `${session.order_id}:2` });
+    const attempts = [
+      { order_id: session.order_id, attempt: 1, status: 'failure' },
+      { order_id: `${session.order_id}:2`, attempt: 2, status: 'success' },
+    ];
+    // Looked up by the id the shop gave the session, the declined attempt points at the paid one.
+    expect((await stack.json('GET', `/api/orders/${session.order_id}`, 200, { admin: true })).attempts).toEqual(attempts);
+    expect((await stack.json('GET', `/api/orders/${session.order_id}:2`, 200, { admin: true })).attempts).toEqual(attempts);
+    const listed = await stack.json('GET', `/api/orders?session_id=${session.id}`, 200, { admin: true });
+    expect(listed.orders.map((order: { order_id: string }) => order.order_id)).toEqual([`${session.order_id}:2`, session.order_id]);
+    // Another session's order has only its own.
+    const other = await paidOrder();
+    expect((await stack.json('GET', `/api/orders/${other}`, 200, { admin: true })).attempts).toEqual([{ order_id: other, attempt: 1, status: 'success' }]);
+    expect((await stack.json('GET', '/api/orders?session_id=', 400, { admin: true })).error.fields.session_id).toBe('must not be empty');
+    expect((await stack.json('GET', '/api/orders?session_id=no-such-session', 200, { admin: true })).orders).toEqual([]);
   });
 
   it('shows an order with its payment, events and totals — no card token', async () => {

@@ -124,11 +124,18 @@ export const TotalsView = z.object({
 });
 export type TotalsView = z.output<typeof TotalsView>;
 
+/** One attempt of a checkout session: a session paid after a decline is paid under a later attempt's order id. */
+export const AttemptView = z.object({ order_id: z.string(), attempt: z.int().positive(), status: PaymentView.shape.status });
+export type AttemptView = z.output<typeof AttemptView>;
+
 export const OrderView = z.object({
   order: PaymentView,
   totals: TotalsView,
   operations: z.array(OperationView),
   events: z.array(EventView),
+  attempts: z
+    .array(AttemptView)
+    .describe('Every attempt of the order’s checkout session, first to last, this one included: where a declined attempt’s session was paid in the end'),
 });
 export type OrderView = z.output<typeof OrderView>;
 
@@ -267,12 +274,16 @@ export function totalsView(totals: OrderTotals): TotalsView {
 }
 
 /** `capturable` here includes the project's over-capture allowance (the ledger's detail does not). */
-export function orderView(detail: OrderDetail, capturable: number): OrderView {
+/** `attempts`: the payments of the order's checkout session, in any order. */
+export function orderView(detail: OrderDetail, capturable: number, attempts: readonly Payment[]): OrderView {
   return {
     order: paymentView(detail.payment),
     totals: totalsView({ ...detail.totals, capturable }),
     operations: detail.operations.map((operation) => operationView(operation)),
     events: detail.events.map(eventView),
+    attempts: attempts
+      .map((payment) => ({ order_id: payment.orderId, attempt: payment.attempt, status: payment.status }))
+      .sort((a, b) => a.attempt - b.attempt),
   };
 }
 

@@ -196,6 +196,8 @@ export interface OrderDetail {
   readonly totals: Totals;
   readonly operations: Operation[];
   readonly events: WebhookEvent[];
+  /** Every attempt of the order's checkout session, first to last, this one included. */
+  readonly attempts: { readonly order_id: string; readonly attempt: number; readonly status: PaymentStatus }[];
 }
 
 export interface Stats {

@@ -60,6 +60,14 @@ const cardText = (card: OrderSummary['card']) => (card ? `•••• ${card.ma
 
 const sellerName = (share: Share) => subMerchantName(share.sub_merchant_id);
 
+/** A link to an order: opens it in the panel, or by its address in a new tab. */
+const orderLink = (orderId: string, handlers: OrderHandlers, current: boolean) =>
+  html`<a class="mono" href="?${new URLSearchParams({ order: orderId })}" aria-current=${current ? 'true' : nothing}
+    @click=${(event: MouseEvent) => {
+      event.preventDefault();
+      handlers.select(orderId);
+    }}>${orderId}</a>`;
+
 export function ordersPanel(state: OrderListState, handlers: OrderHandlers): TemplateResult {
   const filters: OrderFilter[] = ['all', 'success', 'pending', 'init', 'failure'];
   return html`<section class="panel orders" aria-labelledby="orders-heading">
@@ -91,11 +99,7 @@ export function ordersPanel(state: OrderListState, handlers: OrderHandlers): Tem
           <tbody>${state.orders.map(
             (order) => html`<tr class=${[state.selected === order.order_id ? 'is-selected' : '', state.flashing.has(order.order_id) ? 'is-flashing' : ''].join(' ')}>
               <th scope="row">
-                <a class="mono" href="?${new URLSearchParams({ order: order.order_id })}" aria-current=${state.selected === order.order_id ? 'true' : nothing}
-                  @click=${(event: MouseEvent) => {
-                    event.preventDefault();
-                    handlers.select(order.order_id);
-                  }}>${order.order_id}</a>
+                ${orderLink(order.order_id, handlers, state.selected === order.order_id)}
                 <span class="order-kind">${t(METHOD_KEYS[order.method])}${order.mode === 'hosted' ? ` · ${t('mode.hosted')}` : ''}${order.split ? ` · ${t('detail.splitShort')}` : ''}</span>
               </th>
               <td class="nowrap">${time(order.created_at)}</td>
@@ -131,7 +135,7 @@ export function orderDetailPanel(detail: OrderDetail | undefined, problem: strin
       ${problem ? html`<p class="notice notice--error" role="alert">${problem}</p>` : html`<p class="muted">${t('detail.pick')}</p>`}
     </section>`;
   }
-  const { order, totals, operations, events } = detail;
+  const { order, totals, operations, events, attempts } = detail;
   const money = (amount: ApiAmount) => formatAmount(amount, order.currency);
   const actions = applicableActions(detail);
   const name = [order.customer?.fname, order.customer?.lname].filter(Boolean).join(' ');
@@ -154,6 +158,11 @@ export function orderDetailPanel(detail: OrderDetail | undefined, problem: strin
       <div><dt>${t('orders.customer')}</dt><dd>${name || '—'}${order.customer?.email ? html`<br><span class="muted" dir="ltr">${order.customer.email}</span>` : nothing}</dd></div>
       <div><dt>${t('orders.created')}</dt><dd>${time(order.created_at, true)}</dd></div>
       <div><dt>${t('detail.gatewayStatus')}</dt><dd>${order.status_code ?? '—'}${order.status_description ? html` <span class="muted">${order.status_description}</span>` : nothing}</dd></div>
+      ${attempts.length > 1
+        ? html`<div class="facts__wide"><dt>${t('detail.attempts')}</dt><dd>${attempts.map(
+            (attempt) => html`<span class="chip">${orderLink(attempt.order_id, handlers, attempt.order_id === order.order_id)} ${statusBadge(attempt.status)}</span>`,
+          )}</dd></div>`
+        : nothing}
       ${order.split ? html`<div class="facts__wide"><dt>${t('detail.split')}</dt><dd>${order.split.map((share) => html`<span class="chip">${sellerName(share)}: ${money(share.amount)}</span>`)}</dd></div>` : nothing}
     </dl>
     <dl class="totals">
