@@ -21,7 +21,7 @@ import { AmountView } from '../http/amounts.js';
 
 /** `POST /api/customers/:customer_id/cards/:card_id/charges`. */
 export const ChargeRequest = z
-  .strictObject({ ...paymentFields, method: z.enum(['purchase', 'auth']) })
+  .strictObject({ ...paymentFields, method: z.enum(['purchase', 'auth']).default('purchase') })
   .superRefine(checkSession)
   .transform(toNewSession);
 export type ChargeRequest = z.output<typeof ChargeRequest>;
