@@ -147,6 +147,15 @@ describe('readCompanionConfig', () => {
     expect(readCompanionConfig(LIVE_GATEWAY).warnings).toEqual([]);
   });
 
+  it('warns when development on the test credentials listens beyond this machine, where anyone could sign webhooks', () => {
+    for (const host of ['0.0.0.0', '192.168.1.20']) {
+      expect(readCompanionConfig({ PAYFORM_HOST: host }).warnings).toEqual([expect.stringMatching(new RegExp(`^PAYFORM_HOST is ${host.replaceAll('.', '\\.')}: the companion is reachable from the network`))]);
+    }
+    for (const quiet of [{ PAYFORM_HOST: '127.0.0.1' }, { PAYFORM_HOST: 'localhost' }, {}, { PAYFORM_HOST: '0.0.0.0', ...LIVE_GATEWAY }]) {
+      expect(readCompanionConfig(quiet).warnings, JSON.stringify(quiet)).toEqual([]);
+    }
+  });
+
   it('refuses a file: or sqlite: URL for the database, naming the variable and the fix', () => {
     for (const url of ['file:./data/payform.db', 'sqlite:///var/lib/payform.db']) {
       expect(() => readCompanionConfig({ PAYFORM_DATABASE_URL: url })).toThrow(/PAYFORM_DATABASE_URL.*URL is not read: give a postgres:\/\/ URL, or the SQLite file's path itself/);

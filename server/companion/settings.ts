@@ -153,6 +153,13 @@ export function readCompanionConfig(environment: Env): CompanionSettings {
             `set ${Object.values(CREDENTIAL_VARIABLES).join(', ')} to your project's, unless that gateway is a payform sandbox`,
         ]
       : []),
+    // The test project's webhook secret is published: off this machine, anyone could sign a webhook.
+    ...(vars.NODE_ENV !== 'production' && onTestProject && vars.PAYFORM_HOST !== undefined && !isLoopbackHost(vars.PAYFORM_HOST)
+      ? [
+          `PAYFORM_HOST is ${vars.PAYFORM_HOST}: the companion is reachable from the network, and on the sandbox's published test credentials ` +
+            'anyone who reaches it can sign webhooks; leave PAYFORM_HOST unset (127.0.0.1) while developing, or set your project’s credentials',
+        ]
+      : []),
   ];
   if (vars.PAYFORM_GATEWAY_WIDGET_URL && !vars.PAYFORM_GATEWAY_WIDGET_KEY) {
     throw new TypeError('Invalid environment: PAYFORM_GATEWAY_WIDGET_URL needs PAYFORM_GATEWAY_WIDGET_KEY (the project’s widget key)');
