@@ -131,6 +131,9 @@ describe('SIGTERM in the middle of payments', () => {
     expect(answers.map((answer) => [answer.status, answer.body.status])).toEqual(sessions.map(() => [200, 'success']));
     expect(await exited).toEqual([0, null]);
     expect(first.output()).not.toMatch(/"level":"error"/);
+    // The operator reads that it stopped, and why.
+    expect(first.output()).toContain('payform companion stopping (SIGTERM): finishing the requests in flight');
+    expect(first.output()).toMatch(/payform companion stopped\n$/);
 
     // Started again on the same database and address, it takes every webhook the gateway retried.
     const second = await startBin();

@@ -31,8 +31,12 @@ try {
   console.error(`payform companion could not start: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
 }
-const stop = () => {
-  void companion.close().then(() => process.exit(0));
+const stop = (signal: NodeJS.Signals) => {
+  console.log(`payform companion stopping (${signal}): finishing the requests in flight`);
+  void companion.close().then(() => {
+    console.log('payform companion stopped');
+    process.exit(0);
+  });
 };
 // Before the listening line: whoever reads it may stop us at once, and a signal that came
 // before the handlers would kill the process instead of draining it.
