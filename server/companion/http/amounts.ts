@@ -23,11 +23,12 @@ export const AmountView = z.int().describe(UNIT);
 
 /** Why `amount` cannot be charged in `currency`, or undefined when it can. */
 export function amountRefusal(amount: number, currency: string): string | undefined {
+  const max = maxWireMinorUnits(currency);
+  // A whole number past the safe integers (1e20) is too large, not a fraction: said so.
+  if (Number.isInteger(amount) && amount > max) return `must be at most ${max} in ${currency}, what the gateway carries`;
   const unit = wireAmountRefusal(amount, currency);
   if (unit !== undefined) return unit;
   if (amount <= 0) return 'must be greater than 0';
-  const max = maxWireMinorUnits(currency);
-  if (amount > max) return `must be at most ${max} in ${currency}, what the gateway carries`;
   return undefined;
 }
 
