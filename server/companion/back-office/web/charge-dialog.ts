@@ -86,7 +86,7 @@ export function chargeDialog(draft: ChargeDraft, handlers: { submit: (request: C
           <option value="auth">${t('method.auth')}</option>
         </select>
       </div>
-      ${refusalNotice(error)}
+      ${refusalNotice(error, ['amount', 'description'])}
       <div class="dialog-actions">
         <button class="button button--quiet" type="button" @click=${handlers.close}>${t('dialog.close')}</button>
         <button class="button" type="submit" ?disabled=${draft.busy}>${draft.busy ? t('dialog.sending') : t('action.chargeCard')}</button>

@@ -89,7 +89,10 @@ export function operationDialog(
 ): TemplateResult {
   const { action, order, error } = draft;
   const currency = order.order.currency;
-  const limit = action === 'capture' || action === 'split-capture' ? order.totals.capturable : order.totals.refundable;
+  const capture = action === 'capture' || action === 'split-capture';
+  const limit = capture ? order.totals.capturable : order.totals.refundable;
+  // What an empty amount captures: the reserve, never the project's over-capture allowance.
+  const held = capture ? Math.min(units(order.order.amount), units(limit)) : units(limit);
   const fieldError = (path: string) => error?.fields[path];
   const shares = isSplit(action) ? suggestedShares(order, action) : [];
   const sellers = isSplit(action) ? shareFields(shares) : [];
@@ -101,7 +104,19 @@ export function operationDialog(
     const text = (name: string) => String(form.get(name) ?? '').trim();
     const comment = text('comment');
     const body: Record<string, unknown> = comment ? { comment } : {};
-    if (takesAmount(action) && text('amount')) body.amount = typedAmount(text('amount'), currency);
+    if (takesAmount(action) && text('amount')) {
+      body.amount = typedAmount(text('amount'), currency);
+      // Said here, in the page's language and the currency's own units, before anything is sent.
+      const problem =
+        typeof body.amount !== 'number'
+          ? t('dialog.amountFormat', { example: editableAmount(held, currency) })
+          : body.amount > units(limit)
+            ? t('dialog.amountOver', { limit: formatAmount(limit, currency) })
+            : '';
+      const input = (event.target as HTMLFormElement).elements.namedItem('amount') as HTMLInputElement;
+      input.setCustomValidity(problem);
+      if (problem) return void input.reportValidity();
+    }
     if (isSplit(action)) {
       // An empty or zero share is no share; one that is not an amount goes as typed, for the
       // companion to refuse naming the field.
@@ -118,13 +133,17 @@ export function operationDialog(
   return html`<dialog class="operation-dialog" aria-labelledby="operation-title" @close=${handlers.close}>
     <form method="dialog" novalidate @submit=${submit}>
       <h2 id="operation-title">${t(ACTION_NAMES[action])} · <span class="mono">${order.order.order_id}</span></h2>
-      <p class="muted">${t(EXPLANATIONS[action], { limit: formatAmount(limit, currency) })}</p>
+      <p class="muted">${t(EXPLANATIONS[action], { limit: formatAmount(capture ? held : limit, currency) })}</p>
+      ${capture && units(limit) > held
+        ? html`<p class="notice">${t('dialog.overCapture', { limit: formatAmount(limit, currency), held: formatAmount(held, currency) })}</p>`
+        : nothing}
       ${takesAmount(action)
         ? html`<div class="field">
             <label for="operation-amount">${t('dialog.amount', { currency })}</label>
-            <input id="operation-amount" name="amount" inputmode="decimal" autocomplete="off" dir="ltr" placeholder=${editableAmount(limit, currency)}
-              pattern=${DECIMAL.source} aria-describedby="operation-amount-hint operation-amount-error" aria-invalid=${fieldError('amount') ? 'true' : 'false'}>
-            <span class="field__hint" id="operation-amount-hint">${t('dialog.amountHint', { limit: formatAmount(limit, currency) })}</span>
+            <input id="operation-amount" name="amount" inputmode="decimal" autocomplete="off" dir="ltr" placeholder=${editableAmount(held, currency)}
+              pattern=${DECIMAL.source} aria-describedby="operation-amount-hint operation-amount-error" aria-invalid=${fieldError('amount') ? 'true' : 'false'}
+              @input=${(event: InputEvent) => (event.target as HTMLInputElement).setCustomValidity('')}>
+            <span class="field__hint" id="operation-amount-hint">${t('dialog.amountHint', { limit: formatAmount(held, currency) })}</span>
             <span class="field__error" id="operation-amount-error">${fieldError('amount') ?? ''}</span>
           </div>`
         : nothing}
@@ -144,7 +163,7 @@ export function operationDialog(
         <label for="operation-comment">${t('dialog.comment')}</label>
         <input id="operation-comment" name="comment" autocomplete="off" maxlength="2048">
       </div>`}
-      ${refusalNotice(error)}
+      ${refusalNotice(error, ['amount'])}
       <div class="dialog-actions">
         <button class="button button--quiet" type="button" @click=${handlers.close}>${t('dialog.close')}</button>
         <button class=${destructive ? 'button button--danger' : 'button'} type="submit" ?disabled=${draft.busy}>

@@ -167,7 +167,7 @@ export function orderDetailPanel(detail: OrderDetail | undefined, problem: strin
     </dl>
     <dl class="totals">
       ${order.method === 'auth' ? html`<div><dt>${t('totals.captured')}</dt><dd>${money(totals.captured)}</dd></div>
-        <div><dt>${t('totals.capturable')}</dt><dd>${money(totals.capturable)}</dd></div>` : nothing}
+        <div><dt>${t('totals.capturable')}</dt><dd>${money(Math.min(units(order.amount), units(totals.capturable)))}</dd></div>` : nothing}
       <div><dt>${t('totals.refunded')}</dt><dd>${money(totals.refunded)}</dd></div>
       <div><dt>${t('totals.refundable')}</dt><dd>${money(totals.refundable)}</dd></div>
       ${totals.voided ? html`<div><dt>${t('totals.voided')}</dt><dd>${t('yes')}</dd></div>` : nothing}

@@ -4,11 +4,15 @@ import type { TemplateResult } from 'lit';
 import { t } from './i18n.js';
 import type { ApiError } from './admin-api.js';
 
-export function refusalNotice(error: ApiError | undefined): TemplateResult | typeof nothing {
+/**
+ * `inline`: the fields whose reasons the dialog shows beside their inputs, not repeated here. An
+ * invalid request's message only strings its fields' reasons together, so it is left out too.
+ */
+export function refusalNotice(error: ApiError | undefined, inline: readonly string[] = []): TemplateResult | typeof nothing {
   if (!error) return nothing;
-  const fields = Object.entries(error.fields);
+  const fields = Object.entries(error.fields).filter(([field]) => !inline.includes(field));
   return html`<div class="notice notice--error" role="alert">
-    <strong>${t('dialog.refused')}</strong> ${error.message}
+    <strong>${t('dialog.refused')}</strong> ${error.code === 'invalid_request' ? nothing : error.message}
     ${fields.length ? html`<ul>${fields.map(([field, reason]) => html`<li><span class="mono">${field}</span>: ${reason}</li>`)}</ul>` : nothing}
   </div>`;
 }
