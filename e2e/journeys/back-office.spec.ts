@@ -129,3 +129,19 @@ test('a payment the gateway reports for an order the shop does not know is shown
   await expect(backOffice.row(orderId)).toHaveCount(0);
   await expectNoAxeViolations(page, 'the back office with an unmatched gateway event');
 });
+
+test('on a phone: nothing scrolls sideways, and a picked order comes into view with focus', async ({ page, checkout, backOffice }) => {
+  await checkout.open();
+  const orderId = await checkout.continueToPayment();
+  await checkout.pay('4242 4242 4242 4242');
+  await new Result(page).expectOutcome('success');
+  await page.setViewportSize({ width: 375, height: 740 });
+  await backOffice.open();
+  // Wide tables scroll in their own boxes; the page itself is as wide as the screen.
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(375);
+  // The detail is far below the list on a phone: picking an order takes the reader there.
+  await backOffice.row(orderId).getByRole('link', { name: orderId, exact: true }).press('Enter');
+  await expect(backOffice.detailHeading).toHaveText(orderId);
+  await expect(backOffice.detailHeading).toBeFocused();
+  await expect(backOffice.detailHeading).toBeInViewport();
+});

@@ -143,7 +143,7 @@ export function orderDetailPanel(detail: OrderDetail | undefined, problem: strin
     <header class="order-detail__head">
       <div>
         <p class="eyebrow">${t('detail.order')}</p>
-        <h2 id="detail-heading" class="mono">${order.order_id}</h2>
+        <h2 id="detail-heading" class="mono" tabindex="-1">${order.order_id}</h2>
       </div>
       <div class="order-detail__amount">
         <strong>${money(order.amount)}</strong>

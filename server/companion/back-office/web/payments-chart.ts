@@ -71,12 +71,12 @@ export function paymentsChart(stats: Stats): TemplateResult {
     </figcaption>
     <details class="chart__table">
       <summary>${t('chart.table')}</summary>
-      <table>
+      <div class="table-scroll"><table>
         <thead><tr><th scope="col">${t('chart.when')}</th><th scope="col">${t('stats.succeeded')}</th><th scope="col">${t('stats.failed')}</th><th scope="col">${t('stats.inFlight')}</th><th scope="col">${t('stats.rate')}</th></tr></thead>
         <tbody>${stats.buckets
           .filter((b) => b.total > 0)
           .map((b) => html`<tr><th scope="row">${label.format(new Date(b.start))}</th><td>${b.succeeded}</td><td>${b.failed}</td><td>${b.in_flight}</td><td>${percent(b.success_rate)}</td></tr>`)}</tbody>
-      </table>
+      </table></div>
     </details>
   </figure>`;
 }
