@@ -22,6 +22,9 @@ import { balancesPanel, receiptsPanel, statsPanel } from './overview-views.js';
 import type { BalancesState } from './overview-views.js';
 import { unmatchedEventsPanel } from './unmatched-events.js';
 
+/** What went wrong, as a person reads it: an Error's message without its `Error:` prefix. */
+const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
 let token = adminToken();
 let signInProblem = '';
 let feed: FeedState = 'connecting';
@@ -85,7 +88,7 @@ function signInView(): TemplateResult {
     try {
       await api(candidate, '/api/stats');
     } catch (error) {
-      signInProblem = error instanceof ApiError && error.status === 401 ? t('signIn.refused') : t('problem', { message: String(error) });
+      signInProblem = error instanceof ApiError && error.status === 401 ? t('signIn.refused') : t('problem', { message: messageOf(error) });
       page.refresh();
       document.querySelector<HTMLInputElement>('#admin-token')?.focus();
       return;
@@ -179,7 +182,7 @@ async function perform(request: OperationRequest): Promise<void> {
     await Promise.all([loadDetail(), loadOrders()]);
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) return signOut();
-    draft = draft && { ...draft, busy: false, error: error instanceof ApiError ? error : new ApiError(0, 'network', String(error)) };
+    draft = draft && { ...draft, busy: false, error: error instanceof ApiError ? error : new ApiError(0, 'network', messageOf(error)) };
     page.refresh();
     document.querySelector<HTMLElement>('dialog.operation-dialog [aria-invalid="true"], dialog.operation-dialog [role="alert"]')?.focus();
   }
@@ -204,7 +207,7 @@ async function charge(request: ChargeRequest): Promise<void> {
     handlers.select(answer.order_id);
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) return signOut();
-    chargeDraft = chargeDraft && { ...chargeDraft, busy: false, error: error instanceof ApiError ? error : new ApiError(0, 'network', String(error)) };
+    chargeDraft = chargeDraft && { ...chargeDraft, busy: false, error: error instanceof ApiError ? error : new ApiError(0, 'network', messageOf(error)) };
     page.refresh();
     document.querySelector<HTMLElement>('dialog.charge-dialog [aria-invalid="true"], dialog.charge-dialog [role="alert"]')?.focus();
   }
@@ -235,7 +238,7 @@ async function downloadDay(date: string, format: 'html' | 'pdf'): Promise<void> 
   try {
     await download(token!, `/api/receipts/${date}?format=${format}`, `receipts-${date}.zip`);
   } catch (error) {
-    receiptsProblem = t('problem', { message: error instanceof Error ? error.message : String(error) });
+    receiptsProblem = t('problem', { message: messageOf(error) });
   }
   page.refresh();
 }
@@ -247,7 +250,7 @@ async function guarded(call: () => Promise<void>): Promise<void> {
     await call();
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) return signOut();
-    detailProblem = t('problem', { message: error instanceof Error ? error.message : String(error) });
+    detailProblem = t('problem', { message: messageOf(error) });
   }
   page.refresh();
 }
@@ -271,7 +274,7 @@ async function loadDetail(): Promise<void> {
     if (orderId === selected) detail = loaded;
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) return signOut();
-    if (orderId === selected) detailProblem = t('problem', { message: error instanceof Error ? error.message : String(error) });
+    if (orderId === selected) detailProblem = t('problem', { message: messageOf(error) });
   }
   page.refresh();
 }
@@ -295,7 +298,7 @@ async function loadBalances(): Promise<void> {
     balances = { accounts: accounts.accounts, terminals };
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) return signOut();
-    balances = { ...balances, problem: t('problem', { message: error instanceof Error ? error.message : String(error) }) };
+    balances = { ...balances, problem: t('problem', { message: messageOf(error) }) };
   }
   page.refresh();
 }
