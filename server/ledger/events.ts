@@ -102,9 +102,12 @@ async function checkMoney(ctx: LedgerContext, trx: LedgerDb, payment: Payment, e
 async function applyOperation(ctx: LedgerContext, trx: LedgerDb, kind: OperationKind, operationId: string, facts: EventFacts): Promise<Effect> {
   const status = facts.status as OperationStatus;
   const result = { status, operationId, amount: facts.amount, statusCode: facts.statusCode, statusDescription: facts.statusDescription, receiptUrl: facts.receiptUrl };
-  const known = await trx.selectFrom('operations').select(['id', 'order_id']).where('operation_id', '=', operationId).executeTakeFirst();
+  const known = await trx.selectFrom('operations').select(['id', 'order_id', 'status', 'amount']).where('operation_id', '=', operationId).executeTakeFirst();
   if (known) {
     if (known.order_id !== facts.orderId) return unmatched;
+    // A success with other figures than the one recorded is not this operation as the books
+    // hold it: kept, unmatched, for a person to look at, and the books stay as they are.
+    if (known.status === 'success' && status === 'success' && facts.amount !== undefined && facts.amount !== Number(known.amount)) return unmatched;
     const progressed = await progressOperation(ctx, trx, known.id, result);
     const outcome = progressed?.progress === 'stale' ? 'stale' : 'applied';
     return { outcome, advanced: progressed?.progress === 'advanced', payment: null, operation: progressed?.operation ?? null, quiet: outcome === 'stale' };

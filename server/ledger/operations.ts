@@ -96,8 +96,9 @@ export async function progressOperation(ctx: LedgerContext, db: LedgerDb, id: st
         status,
         updated_at: now,
         last_seen_at: now,
-        // The gateway's actual amount replaces the reserved one once it succeeded.
-        ...(status === 'success' && amount !== undefined ? { amount } : {}),
+        // The gateway's actual amount replaces the reserved one as it succeeds; a settled
+        // operation's amount never changes again (events.ts keeps one that says otherwise).
+        ...(step === 'advanced' && status === 'success' && amount !== undefined ? { amount } : {}),
         ...(step === 'advanced' && settles ? { settled_at: now } : {}),
         ...(step === 'advanced' ? noticeDue(now) : {}),
       })

@@ -667,6 +667,14 @@ export function describeLedgerContract(backend: LedgerBackend): void {
         expect(success).toMatchObject({ event: { outcome: 'applied', operationId: 'op-77' }, operation: { id: op.id, status: 'success', statusCode: '1004' } });
         const late = await ledger.ingestEvent(gatewayEvent({ method: 'refund', status: 'failure', orderId, operationId: 'op-77', amount: 250 }));
         expect(late).toMatchObject({ event: { outcome: 'stale' }, operation: { status: 'success' } });
+        // The same success with another amount changes no settled books: kept for a person.
+        const other = await ledger.ingestEvent(gatewayEvent({ method: 'refund', status: 'success', orderId, operationId: 'op-77', amount: 123, statusCode: '1004' }, { amount: 1.23 }));
+        expect(other).toMatchObject({ event: { outcome: 'unmatched' }, operation: null });
+        expect((await ledger.getOrder(orderId))?.operations).toMatchObject([{ id: op.id, status: 'success', amount: 250 }]);
+        expect((await ledger.getOrder(orderId))?.totals).toMatchObject({ refunded: 250 });
+        // Told again as it was, it is a repeat, not news.
+        const again = await ledger.ingestEvent(gatewayEvent({ method: 'refund', status: 'success', orderId, operationId: 'op-77', amount: 250, statusCode: '1004' }, { note: 'again' }));
+        expect(again).toMatchObject({ event: { outcome: 'applied' }, operation: { amount: 250 } });
       });
 
       it('parks a secondary event that beats the gateway answer and applies it at settlement', async () => {
