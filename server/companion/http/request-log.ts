@@ -1,6 +1,6 @@
 /**
  * One log line per request: method, the matched route pattern (never the concrete path — a
- * checkout session id in it is a capability), status and duration. A 5xx is an error; a request
+ * checkout session id in it is a capability), status and duration; the health probes' at debug. A 5xx is an error; a request
  * its client abandoned half-sent is the client's doing, told at info.
  */
 import type { MiddlewareHandler } from 'hono';
@@ -8,18 +8,24 @@ import { routePath } from 'hono/route';
 import type { CompanionEnv } from '../context.js';
 import { abortedByClient } from './client-abort.js';
 
+/** The liveness and readiness probes' routes, under any base path. */
+const PROBES = /\/(healthz|readyz)$/;
+
 export function logRequests(): MiddlewareHandler<CompanionEnv> {
   return async (c, next) => {
     const started = performance.now();
     await next();
     const status = c.res.status;
-    const fields = { method: c.req.method, route: routePath(c, -1), status, ms: Math.round((performance.now() - started) * 10) / 10 };
+    const route = routePath(c, -1);
+    const fields = { method: c.req.method, route, status, ms: Math.round((performance.now() - started) * 10) / 10 };
     // c.get, not c.var: c.var copies every variable into a new object each time it is read.
     const logger = c.get('logger');
     if (abortedByClient(c)) logger.info('request aborted by the client', fields);
     // A 503 with Retry-After is a deliberate "try again shortly" (the database or gateway is
     // away, the instance is stopping): the cause is logged once where it is noticed, not per request.
     else if (status >= 500 && !(status === 503 && c.res.headers.has('retry-after'))) logger.error('request failed', fields);
+    // A load balancer's probes, every few seconds, would be a third of an idle log.
+    else if (PROBES.test(route)) logger.debug('request', fields);
     else logger.info('request', fields);
   };
 }

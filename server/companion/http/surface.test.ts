@@ -108,6 +108,14 @@ describe('the HTTP surface', () => {
     await open();
   });
 
+  it('logs the health probes at debug, every other request at info', async () => {
+    await stack.request('GET', '/healthz');
+    await stack.request('GET', '/readyz');
+    await stack.request('GET', '/api/orders', { admin: true });
+    const requests = stack.logs.filter((line) => line.includes('"msg":"request"')).map((line) => JSON.parse(line) as { level: string; route: string });
+    expect(requests.map(({ level, route }) => [route, level])).toEqual([['/healthz', 'debug'], ['/readyz', 'debug'], ['/api/orders', 'info']]);
+  });
+
   it('answers unknown routes 404 and wrong methods 405 with Allow, in the envelope', async () => {
     const missing = await stack.request('GET', '/api/nothing-here');
     expect(missing.status).toBe(404);
