@@ -35,8 +35,30 @@ const REACTIONS_WAIT_MS = 2_000;
 
 const FORM_FIELDS = ['data', 'signature'] as const;
 
+/** How often, at most, refused signatures are logged: a wrong secret refuses every delivery. */
+const REFUSALS_LOGGED_EVERY_MS = 60_000;
+
+/**
+ * Logs the first wrong signature at once, then at most one line a minute saying how many more
+ * came meanwhile: a rotated secret, or someone probing the route, would otherwise fill the log.
+ */
+function signatureRefusals(): (log: Logger, now: number) => void {
+  let quietUntil = 0;
+  let unlogged = 0;
+  return (log, now) => {
+    if (now < quietUntil) return void unlogged++;
+    log.warn(
+      'refused a webhook with a wrong signature: the gateway signs with the project’s API secret, PAYFORM_GATEWAY_API_SECRET (or the gatewayApiSecret option); if every webhook is refused, check it',
+      unlogged ? { refused_since_last_line: unlogged } : {},
+    );
+    unlogged = 0;
+    quietUntil = now + REFUSALS_LOGGED_EVERY_MS;
+  };
+}
+
 export function webhookRoutes(apiSecret: string, background: InFlight): Hono<CompanionEnv> {
   const webhooks = new Hono<CompanionEnv>();
+  const refused = signatureRefusals();
 
   webhooks.post('/gateway', async (c) => {
     const { ledger, reactions, options, gateway, metrics } = c.get('services');
@@ -48,7 +70,7 @@ export function webhookRoutes(apiSecret: string, background: InFlight): Hono<Com
     }
     if (!verifyWebhook(data, signature, apiSecret)) {
       // Every webhook fails so if the secret is wrong; a forger's or another project's fails alone.
-      log.warn('refused a webhook with a wrong signature: the gateway signs with the project’s API secret, PAYFORM_GATEWAY_API_SECRET (or the gatewayApiSecret option); if every webhook is refused, check it');
+      refused(log, c.get('services').clock());
       metrics.webhook('invalid_signature');
       throw new ApiProblem(401, 'invalid_signature', 'The webhook signature does not match');
     }

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openLedger } from '../../ledger/index.js';
+import { TestClock } from '../../ledger/testing/databases.js';
 import { encodeWebhookData, signWebhook, webhookForm } from '@payform/gateway';
 import { testProjectCredentials } from '@payform/gateway/testing';
 import { card } from '../test/cards.js';
@@ -174,6 +175,21 @@ describe('POST /webhooks/gateway', () => {
     expect(detail?.payment.status).toBe('pending');
     expect(detail?.events).toEqual([]);
     expect(stack.logs.some((line) => line.includes('wrong signature') && line.includes('PAYFORM_GATEWAY_API_SECRET'))).toBe(true);
+  });
+
+  it('logs wrong signatures once a minute at most, with how many came meanwhile', async () => {
+    const clock = new TestClock();
+    await stack.close();
+    stack = await createStack({ clock });
+    const forged = { data: encodeWebhookData({ order_id: 'o-1', status: 'success' }), signature: signWebhook('other data', SECRET) };
+    const lines = () => stack.logs.filter((line) => line.includes('refused a webhook with a wrong signature'));
+    for (let i = 0; i < 3; i++) expect((await post(forged)).status).toBe(401);
+    expect(lines()).toHaveLength(1);
+    expect(lines()[0]).not.toContain('refused_since_last_line');
+    clock.advance(61_000);
+    expect((await post(forged)).status).toBe(401);
+    expect(lines()).toHaveLength(2);
+    expect(lines()[1]).toContain('"refused_since_last_line":2');
   });
 
   it('refuses what is not a webhook form with a clear 4xx', async () => {
