@@ -16,7 +16,7 @@ import type { StatementObserver } from './observed.js';
 import { findOperationByRequestKey, getOperation, markOperationChecked, operationsOf, reserveOperation, totalsOf } from './operations.js';
 import { claimNotices, dropNotices, noticeFailed, noticeTold } from './notices.js';
 import { getPayment, markPaymentChecked, noteRecordedAnswer, progressPayment } from './payments.js';
-import { ensureSchema, isPostgresUrl, postgresDialect } from './postgres.js';
+import { ensureSchema, isPostgresUrl, postgresDialect, STATEMENT_TIMEOUT_MS } from './postgres.js';
 import { getOrder, listEvents, listOrders, listStalePayments, listUnsettledOperations, listWaitingEvents, paymentStats } from './reports.js';
 import type { LedgerTables } from './schema.js';
 import { claimPayAttempt, closeSession, createSession, findSessionOfOrder, getSession } from './sessions.js';
@@ -175,6 +175,12 @@ export interface LedgerOptions {
   /** PostgreSQL only: connections in the pool (default 10). */
   readonly poolSize?: number;
   /**
+   * PostgreSQL only: how long a statement may wait for its answer once the schema is migrated
+   * before it fails as the database being away (default 5 s); a stalled connection would
+   * otherwise hold its request as long as the stall lasts. 0: no limit.
+   */
+  readonly statementTimeoutMs?: number;
+  /**
    * Told the SQL of every statement before it is sent (SQLite) — every round trip on
    * PostgreSQL — BEGIN, COMMIT and savepoints included: for counting them (tests, metrics).
    */
@@ -264,7 +270,8 @@ export async function openLedger(url: string, options: LedgerOptions = {}): Prom
   const schema = options.schema === undefined ? undefined : parseInput(schemaName, options.schema);
   if (schema && !postgres) throw new InvalidLedgerInput('schema', 'applies to PostgreSQL only');
   const sqlite = postgres ? undefined : await sqliteDialect(url, { onCommit: options.onCommit });
-  const database = sqlite ?? (await postgresDialect(url, { schema, poolSize: options.poolSize }));
+  const postgresDb = sqlite ? undefined : await postgresDialect(url, { schema, poolSize: options.poolSize });
+  const database = sqlite ?? postgresDb!;
   const dialect = options.onStatement ? observedDialect(database, options.onStatement) : database;
   const db = new Kysely<LedgerTables>({ dialect });
   const kind = postgres ? 'postgres' : 'sqlite';
@@ -275,6 +282,7 @@ export async function openLedger(url: string, options: LedgerOptions = {}): Prom
     await db.destroy();
     throw error;
   }
+  postgresDb?.limitStatements(options.statementTimeoutMs ?? STATEMENT_TIMEOUT_MS);
   // Migrated, its tables carry the payform_ prefix; queries name them without (table-names.ts).
   const prefixed = db.withPlugin(new TablePrefixPlugin());
   const ctx: LedgerContext = {

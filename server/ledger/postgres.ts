@@ -1,7 +1,7 @@
 // PostgreSQL specifics, kept here so the queries stay one implementation.
 import type pg from 'pg';
 import { DEFAULT_MIGRATION_LOCK_TABLE, DEFAULT_MIGRATION_TABLE, PostgresDialect, PostgresIntrospector, sql } from 'kysely';
-import type { DatabaseIntrospector, DatabaseMetadata, DatabaseMetadataOptions, Dialect, Kysely, PostgresPool, PostgresPoolClient, SchemaMetadata, TableMetadata } from 'kysely';
+import type { DatabaseIntrospector, DatabaseMetadata, DatabaseMetadataOptions, Kysely, PostgresPool, PostgresPoolClient, SchemaMetadata, TableMetadata } from 'kysely';
 import { loadPostgres } from './drivers.js';
 
 const INT8_OID = 20;
@@ -97,9 +97,21 @@ class OwnSchemaIntrospector implements DatabaseIntrospector {
   }
 }
 
-class LedgerPostgresDialect extends PostgresDialect {
+export class LedgerPostgresDialect extends PostgresDialect {
+  readonly #pool: PreparingPool;
+
+  constructor(pool: PreparingPool) {
+    super({ pool });
+    this.#pool = pool;
+  }
+
   override createIntrospector(db: Kysely<unknown>): DatabaseIntrospector {
     return new OwnSchemaIntrospector(db);
+  }
+
+  /** See PreparingPool.limitStatements. */
+  limitStatements(ms: number): void {
+    this.#pool.limitStatements(ms);
   }
 }
 
@@ -119,9 +131,20 @@ class PreparingPool implements PostgresPool {
   readonly #pool: pg.Pool;
   readonly #names = new Map<string, string>();
   #next = 0;
+  /** Each statement's deadline (node-postgres's query_timeout), once the migrations ran. */
+  #deadline: { query_timeout?: number } = {};
 
   constructor(pool: pg.Pool) {
     this.#pool = pool;
+  }
+
+  /**
+   * From now on a statement without an answer in `ms` fails as the database being away (503),
+   * instead of holding its request as long as a stalled connection (a failover, packets lost)
+   * stays open. Not during the migrations: an index built on a large table takes its time.
+   */
+  limitStatements(ms: number): void {
+    this.#deadline = { query_timeout: ms };
   }
 
   #name(text: string, fresh = false): string | undefined {
@@ -135,20 +158,25 @@ class PreparingPool implements PostgresPool {
 
   async connect(): Promise<PostgresPoolClient> {
     const client = await this.#pool.connect();
+    const deadline = this.#deadline;
     const named = async (text: string, values: unknown[]) => {
       const name = this.#name(text);
-      if (name === undefined) return client.query(text, values);
+      if (name === undefined) return client.query({ text, values, ...deadline });
       try {
-        return await client.query({ name, text, values });
+        return await client.query({ name, text, values, ...deadline });
       } catch (error) {
         if ((error as { code?: string }).code !== STALE_PLAN) throw error;
-        return client.query({ name: this.#name(text, true)!, text, values });
+        return client.query({ name: this.#name(text, true)!, text, values, ...deadline });
       }
     };
     return {
       // A cursor (Kysely's streaming, which the ledger does not use) goes through as it is.
       query: ((textOrCursor: unknown, values?: readonly unknown[]) =>
-        typeof textOrCursor === 'string' && values && values.length > 0 ? named(textOrCursor, [...values]) : client.query(textOrCursor as string, values as unknown[])) as unknown as PostgresPoolClient['query'],
+        typeof textOrCursor !== 'string'
+          ? client.query(textOrCursor as string, values as unknown[])
+          : values && values.length > 0
+            ? named(textOrCursor, [...values])
+            : client.query({ text: textOrCursor, ...deadline })) as unknown as PostgresPoolClient['query'],
       release: () => client.release(),
     };
   }
@@ -165,13 +193,16 @@ export function isPostgresUrl(url: string): boolean {
 /** How long a call waits for a connection (a new one, or a free one of the pool). */
 const CONNECT_TIMEOUT_MS = 5_000;
 
+/** How long a statement may wait for its answer once the ledger is open (limitStatements). */
+export const STATEMENT_TIMEOUT_MS = 5_000;
+
 export interface PostgresOptions {
   /** Schema for every table (created if missing); the server's search_path when omitted. */
   readonly schema?: string;
   readonly poolSize?: number;
 }
 
-export async function postgresDialect(url: string, options: PostgresOptions): Promise<Dialect> {
+export async function postgresDialect(url: string, options: PostgresOptions): Promise<LedgerPostgresDialect> {
   const driver = await loadPostgres();
   const pool = new driver.Pool({
     connectionString: url,
@@ -192,7 +223,7 @@ export async function postgresDialect(url: string, options: PostgresOptions): Pr
   // would end the process. The query in progress fails by itself (the caller answers 503), and
   // the pool discards the dead client when it comes back.
   pool.on('connect', (client) => client.on('error', () => {}));
-  return new LedgerPostgresDialect({ pool: new PreparingPool(pool) });
+  return new LedgerPostgresDialect(new PreparingPool(pool));
 }
 
 /**

@@ -1,0 +1,72 @@
+// A PostgreSQL connection that stalls (a failover, packets lost: TCP stays up, nothing answers)
+// must not hold the ledger's callers for as long as the stall lasts: each statement fails within
+// its deadline as the database being away, and the ledger works again once answers come back.
+import { createConnection, createServer } from 'node:net';
+import type { AddressInfo, Server, Socket } from 'node:net';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { isLedgerUnavailable } from './availability.js';
+import { openLedger } from './ledger.js';
+import type { Ledger } from './ledger.js';
+import { paidOrder } from './testing/contract.js';
+import { dropSchema, freshSchemaName, withTestDatabase } from './testing/databases.js';
+
+/** A TCP proxy to `target` that can stop passing bytes on while every connection stays open. */
+async function stallingProxy(target: URL): Promise<{ url: string; stall(): void; resume(): void; close(): Promise<void> }> {
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((client) => {
+    const upstream = createConnection({ host: target.hostname, port: Number(target.port || 5432) });
+    for (const socket of [client, upstream]) {
+      sockets.add(socket);
+      socket.on('error', () => socket.destroy());
+      socket.on('close', () => sockets.delete(socket));
+    }
+    client.pipe(upstream).pipe(client);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const proxied = new URL(target);
+  proxied.hostname = '127.0.0.1';
+  proxied.port = String((server.address() as AddressInfo).port);
+  return {
+    url: proxied.href,
+    // A paused socket reads nothing more: what either side sends waits in the kernel's buffers.
+    stall: () => sockets.forEach((socket) => socket.pause()),
+    resume: () => sockets.forEach((socket) => socket.resume()),
+    close: async () => {
+      sockets.forEach((socket) => socket.destroy());
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+withTestDatabase((url) => {
+  describe('a PostgreSQL connection that stalls', () => {
+    let proxy: Awaited<ReturnType<typeof stallingProxy>>;
+    let ledger: Ledger;
+    const schema = freshSchemaName();
+
+    beforeEach(async () => {
+      proxy = await stallingProxy(new URL(url));
+      ledger = await openLedger(proxy.url, { schema, poolSize: 2, statementTimeoutMs: 400 });
+    });
+    afterEach(async () => {
+      proxy.resume();
+      await ledger.close();
+      await proxy.close();
+      await dropSchema(url, schema);
+    });
+
+    it('fails each statement within its deadline as the database being away, and recovers', async () => {
+      const { orderId } = await paidOrder(ledger);
+      proxy.stall();
+      // Settled while the stall lasts: without the deadline the call waits for the resume that
+      // only comes after it, and the test times out.
+      const refused = await ledger.getOrder(orderId).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(isLedgerUnavailable(refused), String(refused)).toBe(true);
+      proxy.resume();
+      await expect.poll(async () => (await ledger.getOrder(orderId).catch(() => undefined))?.payment.status, { timeout: 10_000 }).toBe('success');
+    });
+  });
+});
