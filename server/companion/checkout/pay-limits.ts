@@ -25,7 +25,8 @@ export function limitPayAttempts(): MiddlewareHandler<CompanionEnv> {
     const byClient = client === undefined ? UNCOUNTED : payLimits.perClient.take(`client:${clientKey(c, options.trustProxy)}`);
     const decision = byClient.allowed ? payLimits.perSession.take(`session:${id}`) : byClient;
     if (!decision.allowed) {
-      logger.warn('pay attempts rate limited', { client, by: byClient.allowed ? 'session' : 'client' });
+      // Once as a client or session crosses its limit, not for every refused request after.
+      if (decision.justExceeded) logger.warn('pay attempts rate limited', { client, by: byClient.allowed ? 'session' : 'client' });
       throw new ApiProblem(429, 'rate_limited', 'Too many payment attempts; wait a moment and try again', undefined, {
         'Retry-After': String(Math.max(1, Math.ceil(decision.retryAfterMs / 1000))),
       });

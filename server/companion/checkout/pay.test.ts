@@ -261,6 +261,8 @@ describe('card testing defences', () => {
     const limited = await stack.pay(session.id);
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
     expect((await limited.json()).error.code).toBe('rate_limited');
+    // Said once as the session crossed its limit, not for each request refused after.
+    expect(stack.logs.filter((line) => line.includes('pay attempts rate limited'))).toEqual([expect.stringContaining('"by":"session"')]);
   });
 
   it('limits pay attempts per client address across sessions', async () => {
