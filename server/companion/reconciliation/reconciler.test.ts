@@ -145,6 +145,11 @@ describe('stale payments', () => {
     clock.advance(61 * SECOND);
     expect(await reconcile()).toMatchObject({ checkedPayments: 1, failures: 1 });
     expect((await stack.ledger.getPayment(session.order_id))?.status).toBe('pending');
+    // One warning for the pass, naming how many orders and why, with no stack.
+    const warned = stack.logs.filter((line) => line.includes('"level":"warn"') && line.includes('reconcil'));
+    expect(warned).toHaveLength(1);
+    expect(JSON.parse(warned[0]!)).toMatchObject({ msg: expect.stringContaining('could not reach the gateway'), orders: 1, first_order_id: session.order_id, reason: expect.any(String) });
+    expect(warned[0]).not.toContain('"stack"');
     // A failed check does not count as one: the next pass looks again.
     failReads = false;
     expect(await reconcile()).toMatchObject({ checkedPayments: 1, settled: 1, failures: 0 });

@@ -121,23 +121,33 @@ export class Reconciler {
       checkedPayments: 0, checkedOperations: 0, settled: 0, cancelled: 0, neverSent: 0, givenUp: 0, checkedEvents: 0, appliedEvents: 0, failures: 0,
       dueNotices: 0, toldNotices: 0, droppedNotices: 0, expiredKeys: 0,
     };
+    // Orders the gateway could not be asked about: one line for the pass, not one (and two stacks) each.
+    const unreached: { orderId: string; reason: string }[] = [];
+    const guard = (orderId: string, check: () => Promise<void>, markChecked: () => Promise<void>) => this.#guard(tally, unreached, orderId, check, markChecked);
     const payments = await ledger.listStalePayments({ quietForMs: timings.stalePaymentAfterMs, absentQuietForMs: timings.neverSentSpacingMs, limit: timings.batchSize });
     for (const payment of payments) {
       tally.checkedPayments += 1;
-      await this.#guard(tally, payment.orderId, () => this.#checkPayment(payment, tally), () => ledger.markPaymentChecked(payment.orderId));
+      await guard(payment.orderId, () => this.#checkPayment(payment, tally), () => ledger.markPaymentChecked(payment.orderId));
     }
     const operations = await ledger.listUnsettledOperations({
       quietForMs: timings.unsettledOperationAfterMs, absentQuietForMs: timings.neverSentSpacingMs, limit: timings.batchSize,
     });
     for (const operation of operations) {
       tally.checkedOperations += 1;
-      await this.#guard(tally, operation.orderId, () => this.#checkOperation(operation, tally), () => ledger.markOperationChecked(operation.id));
+      await guard(operation.orderId, () => this.#checkOperation(operation, tally), () => ledger.markOperationChecked(operation.id));
     }
     const events = await ledger.listWaitingEvents({ quietForMs: timings.unsettledOperationAfterMs, limit: timings.batchSize });
     for (const event of events) {
       tally.checkedEvents += 1;
       // A retry records its own try, so there is nothing to mark when it fails.
-      await this.#guard(tally, event.orderId, () => this.#retryEvent(event, tally), async () => {});
+      await guard(event.orderId, () => this.#retryEvent(event, tally), async () => {});
+    }
+    if (unreached.length > 0) {
+      logger.warn('reconciliation could not reach the gateway: those orders are tried again on the next pass', {
+        orders: unreached.length,
+        first_order_id: unreached[0]!.orderId,
+        reason: unreached[0]!.reason,
+      });
     }
     // Last, so what this pass settled has had its own chance to be told first.
     const notices = await this.#deps.notices.tellDue(timings.batchSize);
@@ -153,14 +163,21 @@ export class Reconciler {
    * an unreadable answer, a fault of the ledger or of this code — is logged and the order is
    * marked checked, so it waits its turn instead of holding the head of every batch.
    */
-  async #guard(tally: { failures: number }, orderId: string, check: () => Promise<void>, markChecked: () => Promise<void>): Promise<void> {
+  async #guard(
+    tally: { failures: number },
+    unreached: { orderId: string; reason: string }[],
+    orderId: string,
+    check: () => Promise<void>,
+    markChecked: () => Promise<void>,
+  ): Promise<void> {
     const { logger } = this.#deps;
     try {
       await check();
     } catch (error) {
       tally.failures += 1;
       if (isUnreachable(error)) {
-        logger.warn('could not reconcile an order: the gateway could not be reached', { order_id: orderId, err: error });
+        unreached.push({ orderId, reason: error instanceof Error ? error.message : String(error) });
+        logger.debug('could not reconcile an order: the gateway could not be reached', { order_id: orderId, err: error });
         return;
       }
       logger.error('could not reconcile an order', { order_id: orderId, err: error });
