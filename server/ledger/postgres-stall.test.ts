@@ -68,5 +68,22 @@ withTestDatabase((url) => {
       proxy.resume();
       await expect.poll(async () => (await ledger.getOrder(orderId).catch(() => undefined))?.payment.status, { timeout: 10_000 }).toBe('success');
     });
+
+    it('never lends again a connection whose transaction stalled: later writes are committed, not held in it', async () => {
+      const { orderId } = await paidOrder(ledger);
+      proxy.stall();
+      // A transaction (lock the payment, insert the reservation) whose statements, ROLLBACK included, miss their deadline.
+      await expect(ledger.reserveOperation(orderId, { kind: 'refund', amount: 100 })).rejects.toSatisfy(isLedgerUnavailable);
+      proxy.resume();
+      // Writes of their own, each committed when it returns — seen from another pool.
+      const paid = [];
+      for (let i = 0; i < 4; i++) paid.push((await paidOrder(ledger)).orderId);
+      const other = await openLedger(url, { schema });
+      try {
+        for (const id of paid) expect((await other.getPayment(id))?.status, id).toBe('success');
+      } finally {
+        await other.close();
+      }
+    });
   });
 });

@@ -115,6 +115,9 @@ export class LedgerPostgresDialect extends PostgresDialect {
   }
 }
 
+/** node-postgres's words for a statement past its `query_timeout`. */
+const QUERY_TIMEOUT = 'Query read timeout';
+
 /** Statement texts named so far; past this many, new texts run unnamed (generated SQL is bounded, but not by us). */
 const MAX_NAMED = 512;
 // PostgreSQL's "cached plan must not change result type": a named `select *` prepared before a
@@ -159,6 +162,15 @@ class PreparingPool implements PostgresPool {
   async connect(): Promise<PostgresPoolClient> {
     const client = await this.#pool.connect();
     const deadline = this.#deadline;
+    // A statement past its deadline may still be on its way, and a ROLLBACK queued behind it is
+    // dropped unsent: the connection could come back mid-transaction. It is closed instead, which
+    // rolls back whatever it held, and never lent again.
+    let overdue = false;
+    const timed = <T>(query: Promise<T>): Promise<T> =>
+      query.catch((error: unknown) => {
+        if (error instanceof Error && error.message === QUERY_TIMEOUT) overdue = true;
+        throw error;
+      });
     const named = async (text: string, values: unknown[]) => {
       const name = this.#name(text);
       if (name === undefined) return client.query({ text, values, ...deadline });
@@ -174,10 +186,8 @@ class PreparingPool implements PostgresPool {
       query: ((textOrCursor: unknown, values?: readonly unknown[]) =>
         typeof textOrCursor !== 'string'
           ? client.query(textOrCursor as string, values as unknown[])
-          : values && values.length > 0
-            ? named(textOrCursor, [...values])
-            : client.query({ text: textOrCursor, ...deadline })) as unknown as PostgresPoolClient['query'],
-      release: () => client.release(),
+          : timed(values && values.length > 0 ? named(textOrCursor, [...values]) : client.query({ text: textOrCursor, ...deadline }))) as unknown as PostgresPoolClient['query'],
+      release: () => client.release(overdue),
     };
   }
 
