@@ -48,6 +48,13 @@ interface ReconcilerDeps {
 }
 
 /** What one pass did, for logs and tests. */
+/** A pass's orders the gateway could not be asked about, as its one log line says them. */
+interface Unreached {
+  orders: number;
+  first_order_id?: string;
+  reason?: string;
+}
+
 export interface ReconciliationReport {
   readonly checkedPayments: number;
   readonly checkedOperations: number;
@@ -122,7 +129,7 @@ export class Reconciler {
       dueNotices: 0, toldNotices: 0, droppedNotices: 0, expiredKeys: 0,
     };
     // Orders the gateway could not be asked about: one line for the pass, not one (and two stacks) each.
-    const unreached: { orderId: string; reason: string }[] = [];
+    const unreached: Unreached = { orders: 0 };
     const guard = (orderId: string, check: () => Promise<void>, markChecked: () => Promise<void>) => this.#guard(tally, unreached, orderId, check, markChecked);
     const payments = await ledger.listStalePayments({ quietForMs: timings.stalePaymentAfterMs, absentQuietForMs: timings.neverSentSpacingMs, limit: timings.batchSize });
     for (const payment of payments) {
@@ -142,13 +149,7 @@ export class Reconciler {
       // A retry records its own try, so there is nothing to mark when it fails.
       await guard(event.orderId, () => this.#retryEvent(event, tally), async () => {});
     }
-    if (unreached.length > 0) {
-      logger.warn('reconciliation could not reach the gateway: those orders are tried again on the next pass', {
-        orders: unreached.length,
-        first_order_id: unreached[0]!.orderId,
-        reason: unreached[0]!.reason,
-      });
-    }
+    if (unreached.orders > 0) logger.warn('reconciliation could not reach the gateway: those orders are tried again on the next pass', { ...unreached });
     // Last, so what this pass settled has had its own chance to be told first.
     const notices = await this.#deps.notices.tellDue(timings.batchSize);
     Object.assign(tally, { dueNotices: notices.due, toldNotices: notices.told, droppedNotices: notices.dropped });
@@ -165,7 +166,7 @@ export class Reconciler {
    */
   async #guard(
     tally: { failures: number },
-    unreached: { orderId: string; reason: string }[],
+    unreached: Unreached,
     orderId: string,
     check: () => Promise<void>,
     markChecked: () => Promise<void>,
@@ -176,7 +177,9 @@ export class Reconciler {
     } catch (error) {
       tally.failures += 1;
       if (isUnreachable(error)) {
-        unreached.push({ orderId, reason: error instanceof Error ? error.message : String(error) });
+        unreached.orders += 1;
+        unreached.first_order_id ??= orderId;
+        unreached.reason ??= error instanceof Error ? error.message : String(error);
         logger.debug('could not reconcile an order: the gateway could not be reached', { order_id: orderId, err: error });
         return;
       }
