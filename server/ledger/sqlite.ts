@@ -267,7 +267,12 @@ export interface SqliteOptions {
 function makeDirectory(directory: string): void {
   if (existsSync(directory)) return;
   makeDirectory(dirname(directory));
-  mkdirSync(directory);
+  try {
+    mkdirSync(directory);
+  } catch (error) {
+    // Another process starting on the same file made it meanwhile, as `recursive` allowed.
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
 }
 
 /** `location` is a file path or `:memory:`. */
