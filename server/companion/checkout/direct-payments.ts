@@ -10,14 +10,14 @@
 import { DuplicateOrderError, minorUnits } from '@payform/gateway';
 import type { Payment as GatewayPayment, DirectPaymentParams, DirectSplitPurchaseParams } from '@payform/gateway';
 import { LedgerNotFound, holdsSession, isLedgerUnavailable } from '../../ledger/index.js';
-import type { CheckoutSession, CustomerDetails, PayAttemptClaim, Payment } from '../../ledger/index.js';
+import type { CheckoutSession, CustomerDetails, PayAttemptClaim, Payment, PaymentUpdate } from '../../ledger/index.js';
 import type { PaymentFlowDeps } from '../context.js';
 import { ApiProblem } from '../http/problem.js';
 import { definedFields } from '../optional-fields.js';
 import { paymentUpdate } from '../payments/gateway-facts.js';
 import { customerDetails, customerParams } from './customer.js';
 import type { Customer } from './customer.js';
-import { payAnswer } from './pay-answer.js';
+import { heldAnswer, payAnswer } from './pay-answer.js';
 import type { PayAnswer } from './pay-answer.js';
 import { hasExpired } from './card-expiry.js';
 import type { HeldAnswers } from './held-answers.js';
@@ -165,13 +165,15 @@ export class DirectPayments {
       if (!next.claimed) return payAnswer(liveAttempt(next));
       return this.#attempt(session, next.payment, card, customer, request, { retry: false, resent: next.resent });
     }
+    const update = this.#update(payment, answer);
     try {
-      return await this.#record(payment, answer);
+      return await this.#record(payment, update);
     } catch (error) {
       if (!isLedgerUnavailable(error)) throw error;
-      // The gateway has the payment; the database is away. Written once it is back, then answered.
-      this.#held.hold(session.id, payment.orderId, error, async () => void (await this.#record(payment, answer)));
-      throw error;
+      // The gateway has the payment; the database is away. Written once it is back; the customer
+      // is answered from it meanwhile, never told to try again what has happened.
+      this.#held.hold(session.id, payment.orderId, error, async () => void (await this.#record(payment, update)));
+      return heldAnswer(payment, update);
     }
   }
 
@@ -233,13 +235,18 @@ export class DirectPayments {
     return gateway.payments.createSplit({ ...params, method: 'purchase', split } as DirectSplitPurchaseParams);
   }
 
-  /** The gateway answered: store what it said (unless a webhook got there first) and answer. */
-  async #record(payment: Payment, answer: GatewayPayment): Promise<PayAnswer> {
-    const { ledger, reactions, options, logger } = this.#deps;
-    const update = paymentUpdate(answer, options.sandboxOrigin);
+  /** What the gateway's answer says of `payment`, its redirect kept only when it is safe to send a customer to. */
+  #update(payment: Payment, answer: GatewayPayment): PaymentUpdate {
+    const update = paymentUpdate(answer, this.#deps.options.sandboxOrigin);
     if (answer.status === 'pending' && answer.user_action_url && !update.userActionUrl) {
-      logger.warn('refused a redirect that is neither https nor the sandbox', { order_id: payment.orderId });
+      this.#deps.logger.warn('refused a redirect that is neither https nor the sandbox', { order_id: payment.orderId });
     }
+    return update;
+  }
+
+  /** The gateway answered: store what it said (unless a webhook got there first) and answer. */
+  async #record(payment: Payment, update: PaymentUpdate): Promise<PayAnswer> {
+    const { ledger, reactions, logger } = this.#deps;
     // The claim before the call was synced; the gateway keeps this answer and sends it again.
     const progress = await ledger.advancePayment(payment.orderId, update, { relaxed: true });
     await reactions.paymentProgressed(progress, 'gateway_answer');

@@ -1,12 +1,10 @@
 /**
  * Gateway answers the ledger could not take because the database was away. The payment exists
- * at the gateway — a 3-D Secure challenge open for the customer — but the ledger's row still
- * says `init`, and until it learns more (a webhook, reconciliation a minute or two later) every
- * click would be answered "pending" with no way to the challenge. So the answer is held in
- * memory and written the moment the database is back (LedgerOutage's probe), or first by the
- * session's next pay request, which then answers with it: the customer is sent on to the bank
- * as soon as the database answers. A held answer lost with the process is what reconciliation
- * has always covered.
+ * at the gateway (a 3-D Secure challenge open for the customer, or already decided) but the
+ * ledger's row still says `init`. The pay request answers from it at once (heldAnswer: on to the
+ * bank, or pending), and the answer is held in memory and written the moment the database is
+ * back (LedgerOutage's probe), or first by the session's next pay request. A held answer lost
+ * with the process is what reconciliation has always covered.
  */
 import { isLedgerUnavailable } from '../../ledger/index.js';
 import type { Logger } from '../log/logger.js';

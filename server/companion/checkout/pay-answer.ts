@@ -4,7 +4,7 @@
  * Secure page, or pending while the gateway decides.
  */
 import * as z from 'zod';
-import type { Payment } from '../../ledger/index.js';
+import type { Payment, PaymentUpdate } from '../../ledger/index.js';
 import { failureMessage } from './decline-messages.js';
 
 export const PayAnswer = z.object({
@@ -26,4 +26,17 @@ export function payAnswer(payment: Payment): PayAnswer {
     default:
       return payment.userActionUrl ? { status: 'redirect', redirect_url: payment.userActionUrl, ...ids } : { status: 'pending', ...ids };
   }
+}
+
+/**
+ * The answer from a gateway answer the ledger could not record yet (the database away, the
+ * answer held): on to the challenge when it asks for one for this payment's amount, else
+ * `pending`. Success or decline is not told before it is recorded: the widget polls the
+ * session, which says it once the database is back and the answer written.
+ */
+export function heldAnswer(payment: Payment, update: PaymentUpdate): PayAnswer {
+  const ids = { order_id: payment.orderId, ...(update.paymentId ? { payment_id: update.paymentId } : {}) };
+  const ours = (update.amount ?? payment.amount) === payment.amount && (update.currency ?? payment.currency) === payment.currency;
+  const challenge = update.status === 'pending' && ours ? update.userActionUrl : undefined;
+  return challenge ? { status: 'redirect', redirect_url: challenge, ...ids } : { status: 'pending', ...ids };
 }
