@@ -1,6 +1,9 @@
 // What is still waiting in the ledger, for an operator's gauges (the companion's /metrics):
-// payments without a final status, reservations without the gateway's answer, and webhook
+// payments waiting for the gateway's outcome, reservations without its answer, and webhook
 // events stored but not applied. Three aggregate reads over partial-index-sized sets.
+// An attempt ended as never sent keeps `init` (its session sends it again under the same
+// order id) but waits for the customer, not the gateway: counted, it held the oldest-age
+// gauge up and fired the documented alert until reconciliation gave it up.
 import type { LedgerContext } from './context.js';
 import type { LedgerBacklog } from './types.js';
 
@@ -9,6 +12,7 @@ export async function readBacklog(ctx: LedgerContext): Promise<LedgerBacklog> {
     .selectFrom('payments')
     .select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.min<number | null>('created_at').as('oldest')])
     .where('status', 'in', ['init', 'pending'])
+    .where('unsent_at', 'is', null)
     .executeTakeFirstOrThrow();
   const operations = await ctx.db
     .selectFrom('operations')

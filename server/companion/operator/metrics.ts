@@ -43,8 +43,8 @@ export class CompanionMetrics {
     this.#rateLimited = new Counter({ name: 'payform_rate_limit_refusals_total', help: 'Requests refused 429 by a rate limit, by route', labelNames: ['route'], registers });
     this.#ledgerErrors = new Counter({ name: 'payform_ledger_errors_total', help: 'Ledger calls that failed: unavailable (the database could not be reached) or failed (a query fault)', labelNames: ['kind'], registers });
     this.#ledgerUp = new Gauge({ name: 'payform_ledger_up', help: '1 when the ledger answered this scrape’s backlog read, else 0', registers });
-    this.#unfinished = new Gauge({ name: 'payform_unfinished_payments', help: 'Payments in init or pending: the reconciliation backlog (every instance on the database)', registers });
-    this.#oldestAge = new Gauge({ name: 'payform_oldest_unfinished_payment_age_seconds', help: 'Age of the oldest payment in init or pending; 0 when there is none', registers });
+    this.#unfinished = new Gauge({ name: 'payform_unfinished_payments', help: 'Payments in init or pending waiting for the gateway (not those ended as never sent): the reconciliation backlog (every instance on the database)', registers });
+    this.#oldestAge = new Gauge({ name: 'payform_oldest_unfinished_payment_age_seconds', help: 'Age of the oldest payment waiting for the gateway (as payform_unfinished_payments); 0 when there is none', registers });
     this.#unsettled = new Gauge({ name: 'payform_unsettled_operations', help: 'Captures, voids and refunds without the gateway’s answer yet', registers });
     this.#waitingEvents = new Gauge({ name: 'payform_webhook_events_waiting', help: 'Webhook events stored and not applied: parked (waiting for their reservation) or unmatched (for a person)', labelNames: ['outcome'], registers });
     for (const kind of ['unavailable', 'failed']) this.#ledgerErrors.inc({ kind }, 0);

@@ -206,9 +206,12 @@ export function describeLedgerContract(backend: LedgerBackend): void {
           expect(await ledger.countAbsentPayment('tea-44', read())).toEqual({ reads, neverSent: false });
         }
         expect((await ledger.getSession(session.id))?.status).toBe('processing');
+        expect(await ledger.backlog()).toMatchObject({ unfinishedPayments: 1, oldestUnfinishedPaymentAt: (await ledger.getPayment('tea-44'))!.createdAt });
         clock.advance(30_000);
         expect(await ledger.countAbsentPayment('tea-44', read())).toEqual({ reads: 3, neverSent: true });
         expect(await ledger.getSession(session.id)).toMatchObject({ status: 'open', payment: { orderId: 'tea-44', status: 'init', unsentAt: clock.now } });
+        // It waits for the customer now, not for the gateway: no longer an unfinished payment.
+        expect(await ledger.backlog()).toMatchObject({ unfinishedPayments: 0, oldestUnfinishedPaymentAt: undefined });
         // Ended: more reads change nothing until it is sent again.
         clock.advance(30_000);
         expect(await ledger.countAbsentPayment('tea-44', read())).toBeUndefined();
@@ -216,6 +219,7 @@ export function describeLedgerContract(backend: LedgerBackend): void {
         const again = await ledger.claimPayAttempt(session.id, { mode: 'hosted', customer: { email: 'ada@example.com' } });
         expect(again).toMatchObject({ claimed: true, resent: true, payment: { orderId: 'tea-44', attempt: 1, mode: 'hosted', status: 'init', unsentAt: null, customer: { email: 'ada@example.com' } } });
         expect(await ledger.claimPayAttempt(session.id, { mode: 'direct' })).toMatchObject({ claimed: false, reason: 'in_flight' });
+        expect(await ledger.backlog()).toMatchObject({ unfinishedPayments: 1 });
         // A read sent before the new send does not count against it.
         expect(await ledger.countAbsentPayment('tea-44', { ...window, readAt: clock.now - 1 })).toBeUndefined();
         expect((await ledger.listOrders()).orders).toHaveLength(1);
