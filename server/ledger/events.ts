@@ -20,7 +20,7 @@ import type { SlotOf } from './prepared.js';
 import { toPayment, toStoredEvent } from './rows.js';
 import type { LedgerTables, PaymentRow, WebhookEventRow } from './schema.js';
 import { checkMovedMoney } from './unasked-operations.js';
-import type { EventIngest, EventOutcome, GatewayEvent, Operation, OperationKind, OperationStatus, Payment, PaymentStatus, PaymentUpdate, StoredEvent } from './types.js';
+import type { EventIngest, EventOutcome, GatewayEvent, Operation, OperationKind, OperationStatus, Payment, PaymentStatus, PaymentUpdate, RestatedOperation, StoredEvent } from './types.js';
 
 /** What an event says, without the raw payload: enough to apply it again later. */
 type EventFacts = Omit<GatewayEvent, 'data' | 'body'>;
@@ -85,7 +85,8 @@ async function applyOperationEvent(ctx: LedgerContext, trx: LedgerDb, facts: Eve
   // of a purchase; one of no readable amount is no figure to record.
   if (facts.currency !== undefined && facts.currency !== payment.currency) return unmatched;
   if ((kind !== 'refund' && payment.method !== 'auth') || facts.amount === 0) return unmatched;
-  return checkMoney(ctx, trx, toPayment(payment), await applyOperation(ctx, trx, kind, facts.operationId, facts));
+  const paid = toPayment(payment);
+  return checkMoney(ctx, trx, paid, await applyOperation(ctx, trx, paid, kind, facts.operationId, facts));
 }
 
 /**
@@ -99,15 +100,18 @@ async function checkMoney(ctx: LedgerContext, trx: LedgerDb, payment: Payment, e
   return flagged ? { ...effect, flagged: true, payment: flagged } : effect;
 }
 
-async function applyOperation(ctx: LedgerContext, trx: LedgerDb, kind: OperationKind, operationId: string, facts: EventFacts): Promise<Effect> {
+async function applyOperation(ctx: LedgerContext, trx: LedgerDb, payment: Payment, kind: OperationKind, operationId: string, facts: EventFacts): Promise<Effect> {
   const status = facts.status as OperationStatus;
   const result = { status, operationId, amount: facts.amount, statusCode: facts.statusCode, statusDescription: facts.statusDescription, receiptUrl: facts.receiptUrl };
   const known = await trx.selectFrom('operations').select(['id', 'order_id', 'status', 'amount']).where('operation_id', '=', operationId).executeTakeFirst();
   if (known) {
     if (known.order_id !== facts.orderId) return unmatched;
     // A success with other figures than the one recorded is not this operation as the books
-    // hold it: kept, unmatched, for a person to look at, and the books stay as they are.
-    if (known.status === 'success' && status === 'success' && facts.amount !== undefined && facts.amount !== Number(known.amount)) return unmatched;
+    // hold it: kept, unmatched, and the books stay as they are; the payment is flagged for a
+    // person to look at, as a payment paid with other figures is.
+    if (known.status === 'success' && status === 'success' && facts.amount !== undefined && facts.amount !== Number(known.amount)) {
+      return flagRestated(ctx, trx, payment, { operation: known.id, kind, recorded: Number(known.amount), reported: facts.amount });
+    }
     const progressed = await progressOperation(ctx, trx, known.id, result);
     const outcome = progressed?.progress === 'stale' ? 'stale' : 'applied';
     return { outcome, advanced: progressed?.progress === 'advanced', payment: null, operation: progressed?.operation ?? null, quiet: outcome === 'stale' };
@@ -142,6 +146,13 @@ async function applyOperation(ctx: LedgerContext, trx: LedgerDb, kind: Operation
   // recorded as the gateway reports it, limits or not, because it happened.
   const operation = await insertOperation(ctx, trx, facts.orderId, { ...result, kind, amount: facts.amount, origin: 'gateway' });
   return { outcome: 'applied', advanced: true, payment: null, operation };
+}
+
+/** A settled operation the gateway reported again with another amount: flagged on its payment, once. */
+async function flagRestated(ctx: LedgerContext, trx: LedgerDb, payment: Payment, restated: RestatedOperation): Promise<Effect> {
+  const report = { status: payment.status, amount: null, currency: null, paidAmount: null, paidCurrency: null, paymentId: null, restatedOperation: restated };
+  const flagged = await flagDiscrepancy(ctx, trx, payment.orderId, report);
+  return flagged ? { ...unmatched, flagged: true, payment: flagged } : unmatched;
 }
 
 /**

@@ -168,8 +168,21 @@ export interface PaymentDiscrepancy {
    * so ended, `operation` the one recorded as the gateway made it (`origin: 'gateway'`).
    */
   readonly lateOperation?: { readonly reservation: string; readonly operation: string; readonly kind: OperationKind; readonly amount: number };
+  /**
+   * Set when the gateway reported a capture or refund the ledger holds as settled again, as a
+   * success of another amount: the books keep `recorded`, the gateway said `reported`.
+   */
+  readonly restatedOperation?: RestatedOperation;
   /** When the ledger first noted it (epoch ms). */
   readonly notedAt: number;
+}
+
+/** A settled operation (`operation`, its `id`) told again with another amount, in minor units. */
+export interface RestatedOperation {
+  readonly operation: string;
+  readonly kind: OperationKind;
+  readonly recorded: number;
+  readonly reported: number;
 }
 
 export interface PaymentUpdate extends PaymentDetails, ReportedPayment {

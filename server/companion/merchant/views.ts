@@ -29,9 +29,13 @@ export const DiscrepancyView = z
       .object({ never_sent_id: z.string(), made_id: z.string(), kind: z.enum(['capture', 'void', 'refund']), amount: Amount })
       .nullable()
       .describe('A capture or refund the companion had ended as never sent (`never_sent_id`) that the gateway made after all (`made_id`, recorded with origin gateway); both are operation `id`s of the order'),
+    restated_operation: z
+      .object({ id: z.string(), kind: z.enum(['capture', 'void', 'refund']), recorded_amount: Amount, reported_amount: Amount })
+      .nullable()
+      .describe('A settled capture or refund (operation `id`) the gateway reported again as a success of another amount: the books keep `recorded_amount`'),
     noted_at: Timestamp,
   })
-  .describe('What the gateway reported for a payment it says is paid with other figures, refunded past what was paid, captured past what was authorised, or a capture or refund it made that the merchant was told never happened: held, do not fulfil');
+  .describe('What the gateway reported for a payment it says is paid with other figures, refunded past what was paid, captured past what was authorised, a capture or refund it made that the merchant was told never happened, or a settled one it restated with another amount: held, do not fulfil');
 
 /** Customer data as the payment carries it (the gateway's names without `customer_`). */
 export const CustomerView = z.object({
@@ -163,6 +167,9 @@ function discrepancyView(reported: PaymentDiscrepancy | null): z.output<typeof D
     captured_amount: reported.captured === undefined ? null : reported.captured,
     late_operation: reported.lateOperation
       ? { never_sent_id: reported.lateOperation.reservation, made_id: reported.lateOperation.operation, kind: reported.lateOperation.kind, amount: reported.lateOperation.amount }
+      : null,
+    restated_operation: reported.restatedOperation
+      ? { id: reported.restatedOperation.operation, kind: reported.restatedOperation.kind, recorded_amount: reported.restatedOperation.recorded, reported_amount: reported.restatedOperation.reported }
       : null,
     noted_at: iso(reported.notedAt),
   };

@@ -1,5 +1,6 @@
 // Correctly signed events the ledger must not take as they are: a success of no readable amount,
-// another method or point of sale than the payment's, refunds past what was paid, NUL characters.
+// another method or point of sale than the payment's, refunds past what was paid, a settled
+// refund told with another amount, NUL characters.
 // Through the real route, the sandbox over HTTP (its own webhooks held back: the test posts the
 // events) and both databases.
 import { randomUUID } from 'node:crypto';
@@ -132,6 +133,22 @@ function describeEventChecks(backend: LedgerBackend): void {
       const paid = await sandboxEvent(stack, session.order_id);
       expect(await postOk(stack, { ...operationEvent(paid, 'refund', 10), status_code: '1004' })).toMatchObject({ outcome: 'applied' });
       expect((await orderOf(stack, session.order_id)).order.discrepancy).toBeNull();
+    });
+
+    it('a settled refund told again with another amount changes no books, is kept unmatched and flags the order', async () => {
+      const stack = await openStack(backend);
+      const session = await stack.openSession({ amount: 1000 });
+      await stack.pay(session.id);
+      const paid = await sandboxEvent(stack, session.order_id);
+      const refund = { ...operationEvent(paid, 'refund', 3), status_code: '1004' };
+      expect(await postOk(stack, refund)).toMatchObject({ outcome: 'applied' });
+      const [recorded] = (await orderOf(stack, session.order_id)).operations;
+      expect(await postOk(stack, { ...refund, amount: 7 })).toMatchObject({ outcome: 'unmatched' });
+      const detail = await orderOf(stack, session.order_id);
+      expect(detail.operations).toMatchObject([{ id: recorded.id, kind: 'refund', amount: 300, status: 'success' }]);
+      expect(detail.totals).toMatchObject({ refunded: 300, refundable: 700 });
+      expect(detail.order.discrepancy).toMatchObject({ status: 'success', restated_operation: { id: recorded.id, kind: 'refund', recorded_amount: 300, reported_amount: 700 } });
+      expect(stack.changes.filter((change) => change.kind === 'discrepancy')).toMatchObject([{ orderId: session.order_id, source: 'webhook' }]);
     });
 
     it('a capture the ledger never asked for, past what was authorised, is recorded, flags the order and widens no refund', async () => {

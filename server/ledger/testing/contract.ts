@@ -671,9 +671,16 @@ export function describeLedgerContract(backend: LedgerBackend): void {
         expect(success).toMatchObject({ event: { outcome: 'applied', operationId: 'op-77' }, operation: { id: op.id, status: 'success', statusCode: '1004' } });
         const late = await ledger.ingestEvent(gatewayEvent({ method: 'refund', status: 'failure', orderId, operationId: 'op-77', amount: 250 }));
         expect(late).toMatchObject({ event: { outcome: 'stale' }, operation: { status: 'success' } });
-        // The same success with another amount changes no settled books: kept for a person.
+        // The same success with another amount changes no settled books: kept, and the payment
+        // flagged for a person, once.
         const other = await ledger.ingestEvent(gatewayEvent({ method: 'refund', status: 'success', orderId, operationId: 'op-77', amount: 123, statusCode: '1004' }, { amount: 1.23 }));
-        expect(other).toMatchObject({ event: { outcome: 'unmatched' }, operation: null });
+        expect(other).toMatchObject({ event: { outcome: 'unmatched' }, operation: null, flagged: true });
+        expect(other.payment?.discrepancy).toEqual({
+          status: 'success', amount: null, currency: null, paidAmount: null, paidCurrency: null, paymentId: null,
+          restatedOperation: { operation: op.id, kind: 'refund', recorded: 250, reported: 123 }, notedAt: clock.now,
+        });
+        const twice = await ledger.ingestEvent(gatewayEvent({ method: 'refund', status: 'success', orderId, operationId: 'op-77', amount: 124, statusCode: '1004' }, { amount: 1.24 }));
+        expect(twice).toMatchObject({ event: { outcome: 'unmatched' }, flagged: false });
         expect((await ledger.getOrder(orderId))?.operations).toMatchObject([{ id: op.id, status: 'success', amount: 250 }]);
         expect((await ledger.getOrder(orderId))?.totals).toMatchObject({ refunded: 250 });
         // Told again as it was, it is a repeat, not news.
