@@ -144,4 +144,6 @@ test('on a phone: nothing scrolls sideways, and a picked order comes into view w
   await expect(backOffice.detailHeading).toHaveText(orderId);
   await expect(backOffice.detailHeading).toBeFocused();
   await expect(backOffice.detailHeading).toBeInViewport();
+  // The order's operations and webhooks scroll in their own boxes too.
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(375);
 });
