@@ -3,6 +3,7 @@
  * they happen in the shop, it opens only with the admin token, and the shop's pages never see
  * that token.
  */
+import { randomUUID } from 'node:crypto';
 import { TEST_PROJECT_DEFAULTS } from '../../server/gateway/test-project.js';
 import { webhookForm } from '../../server/gateway/webhook.js';
 import { expectNoAxeViolations } from '../a11y.js';
@@ -128,6 +129,34 @@ test('a payment the gateway reports for an order the shop does not know is shown
   await expect(row).toContainText('12.50');
   await expect(backOffice.row(orderId)).toHaveCount(0);
   await expectNoAxeViolations(page, 'the back office with an unmatched gateway event');
+});
+
+test('an order the gateway contradicts is marked held, saying why and what to do', async ({ page, request, stack, checkout, backOffice }) => {
+  await checkout.open();
+  const orderId = await checkout.continueToPayment();
+  await checkout.pay('4242 4242 4242 4242');
+  await new Result(page).expectOutcome('success');
+  const admin = { Authorization: `Bearer ${stack.token}` };
+  const { order } = await (await request.get(`${stack.shop}/api/orders/${orderId}`, { headers: admin })).json();
+
+  // A refund made in the gateway's portal, twice what was paid, told by a genuine signed event.
+  const event = {
+    operation_id: randomUUID(), payment_id: order.payment_id, pos_id: TEST_PROJECT_DEFAULTS.posId, mode: 'direct', method: 'refund',
+    order_id: orderId, amount: (order.amount * 2) / 100, currency: order.currency, status: 'success', status_code: '1004', created_at: '2030-01-15T09:30:00.000',
+  };
+  const answer = await request.post(`${stack.shop}/webhooks/gateway`, { form: { ...webhookForm(event, TEST_PROJECT_DEFAULTS.apiSecret) } });
+  expect(await answer.json()).toMatchObject({ received: true, outcome: 'applied' });
+
+  await backOffice.open();
+  await expect(backOffice.row(orderId)).toContainText('Held');
+  await backOffice.select(orderId);
+  const notice = backOffice.detail.locator('.held');
+  await expect(notice).toContainText('Held for review: do not fulfil');
+  const twice = new Intl.NumberFormat('en', { style: 'currency', currency: order.currency }).format((order.amount * 2) / 100);
+  await expect(notice).toContainText(`Refunds at the gateway add up to ${twice}, more than was paid.`);
+  await expect(notice).toContainText('Settle it with the customer');
+  await expect(backOffice.status).toHaveText('Success');
+  await expectNoAxeViolations(page, 'the back office with a held order');
 });
 
 test('on a phone: nothing scrolls sideways, and a picked order comes into view with focus', async ({ page, checkout, backOffice }) => {

@@ -45,7 +45,7 @@ export class BackOffice {
 
   /** The order's state as the detail shows it (the badge beside the amount). */
   get status(): Locator {
-    return this.detail.locator('.order-detail__amount .badge');
+    return this.detail.locator('.order-detail__amount .badge:not(.badge--held)');
   }
 
   actionButton(action: Action | 'Re-send webhook' | 'Receipt (HTML)' | 'Receipt (PDF)'): Locator {

@@ -8,7 +8,7 @@
 export interface Change {
   /** Increases by one per change, from 1. */
   readonly seq: number;
-  /** `discrepancy`: the gateway reported a payment with other figures than the order's. */
+  /** `discrepancy`: the gateway reported what contradicts the order (payment.discrepancy). */
   readonly kind: 'payment' | 'operation' | 'session' | 'discrepancy';
   readonly orderId: string;
   readonly status: string;

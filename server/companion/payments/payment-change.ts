@@ -32,9 +32,11 @@ export type PaymentChange = ChangeBase &
     | { readonly kind: 'operation'; readonly status: OperationStatus; readonly operation: Operation }
     | {
         /**
-         * The gateway reported the payment a success with other figures than the order's (paid
-         * short, another amount or currency): `payment.discrepancy` says what. The payment keeps
-         * its status — do not fulfil; settle it with the customer or at the gateway.
+         * The gateway reported what contradicts the order: the payment a success with other
+         * figures (paid short, another amount or currency), refunds or captures past what was
+         * paid or authorised, an operation made after it was ended as never sent, or a settled
+         * one restated: `payment.discrepancy` says what. The payment keeps its status — do not
+         * fulfil; settle it with the customer or at the gateway.
          */
         readonly kind: 'discrepancy';
         /** The status the gateway reported. */

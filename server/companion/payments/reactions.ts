@@ -47,13 +47,13 @@ export class PaymentReactions {
     if (progress.progress === 'flagged') await this.discrepancyNoted(progress.payment, source);
   }
 
-  /** The gateway reported the payment with other figures than the order's; it is held. */
+  /** The gateway reported what contradicts the order (other figures, money moved past it); it is held. */
   async discrepancyNoted(payment: Payment, source: ChangeSource): Promise<void> {
     const { feed, logger, clock } = this.#deps;
     const change = discrepancyChange(payment, source);
     const reported = payment.discrepancy;
     if (!change || !reported) return;
-    logger.error('the gateway reports a payment with other figures than the order; it is held for review', {
+    logger.error('the gateway reports what contradicts the order (see reported); it is held for review', {
       order_id: payment.orderId,
       amount: payment.amount,
       currency: payment.currency,

@@ -128,6 +128,23 @@ export interface Share {
   readonly amount: ApiAmount;
 }
 
+/**
+ * What the gateway reported that contradicts the order (the merchant API's `discrepancy`): the
+ * order is held for a person, not to be fulfilled as it stands.
+ */
+export interface Discrepancy {
+  readonly status: PaymentStatus;
+  readonly amount: ApiAmount | null;
+  readonly currency: string | null;
+  readonly paid_amount: ApiAmount | null;
+  readonly paid_currency: string | null;
+  readonly refunded_amount: ApiAmount | null;
+  readonly captured_amount: ApiAmount | null;
+  readonly late_operation: { readonly kind: Operation['kind']; readonly amount: ApiAmount } | null;
+  readonly restated_operation: { readonly kind: Operation['kind']; readonly recorded_amount: ApiAmount; readonly reported_amount: ApiAmount } | null;
+  readonly noted_at: string;
+}
+
 export interface OrderSummary {
   readonly order_id: string;
   readonly mode: 'direct' | 'hosted';
@@ -145,6 +162,7 @@ export interface OrderSummary {
   readonly customer: { readonly fname?: string; readonly lname?: string; readonly email?: string; readonly phone?: string } | null;
   readonly created_at: string;
   readonly updated_at: string | null;
+  readonly discrepancy: Discrepancy | null;
 }
 
 export interface Operation {

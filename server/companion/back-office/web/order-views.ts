@@ -10,7 +10,7 @@ import type { MessageKey } from './i18n.js';
 import { formatAmount, units } from './money.js';
 import type { ApiAmount } from './money.js';
 import { preferences } from './preferences.js';
-import type { OrderDetail, OrderSummary, PaymentStatus, Share } from './admin-api.js';
+import type { Operation, OrderDetail, OrderSummary, PaymentStatus, Share } from './admin-api.js';
 import { chargeable } from './charge-dialog.js';
 import { subMerchantName } from './page-config.js';
 import { ACTION_NAMES } from './operation-dialog.js';
@@ -49,6 +49,32 @@ const STATUS_KEYS: Record<PaymentStatus, MessageKey> = {
 
 export const statusBadge = (status: PaymentStatus | string) =>
   html`<span class="badge badge--${status}">${status in STATUS_KEYS ? t(STATUS_KEYS[status as PaymentStatus]) : status}</span>`;
+
+/** An order the gateway contradicted: held for a person (heldNotice says why). */
+const heldBadge = (order: OrderSummary) => (order.discrepancy ? html` <span class="badge badge--held">${t('held.badge')}</span>` : nothing);
+
+/** What the gateway reported that holds the order, a line for each thing, and what to do. */
+function heldNotice({ discrepancy: held, amount, currency }: OrderSummary): TemplateResult | typeof nothing {
+  if (!held) return nothing;
+  const money = (value: ApiAmount, of: string | null = currency) => formatAmount(value, of ?? currency);
+  const kind = (operation: { readonly kind: Operation['kind'] }) => t(`operation.${operation.kind}`).toLowerCase();
+  const lines: string[] = [];
+  if (held.amount !== null && units(held.amount) === 0) lines.push(t('held.unread'));
+  else if (held.amount !== null && (units(held.amount) !== units(amount) || held.currency !== currency)) {
+    lines.push(t('held.reported', { status: t(STATUS_KEYS[held.status]).toLowerCase(), amount: money(held.amount, held.currency) }));
+  }
+  if (held.paid_amount !== null) lines.push(t('held.paid', { amount: money(held.paid_amount, held.paid_currency) }));
+  if (held.refunded_amount !== null) lines.push(t('held.refunded', { amount: money(held.refunded_amount) }));
+  if (held.captured_amount !== null) lines.push(t('held.captured', { amount: money(held.captured_amount) }));
+  if (held.late_operation) lines.push(t('held.late', { kind: kind(held.late_operation), amount: money(held.late_operation.amount) }));
+  const restated = held.restated_operation;
+  if (restated) lines.push(t('held.restated', { kind: kind(restated), recorded: money(restated.recorded_amount), reported: money(restated.reported_amount) }));
+  return html`<div class="notice notice--error held">
+    <strong>${t('held.heading')}</strong>
+    ${lines.map((line) => html`<p>${line}</p>`)}
+    <p>${t('held.settle', { time: time(held.noted_at, true) })}</p>
+  </div>`;
+}
 
 /** A time as the page's language writes it; with the date where a row may be days old. */
 export const time = (iso: string | null, withDate = false) =>
@@ -105,7 +131,7 @@ export function ordersPanel(state: OrderListState, handlers: OrderHandlers): Tem
               <td class="nowrap">${time(order.created_at)}</td>
               <td>${[order.customer?.fname, order.customer?.lname].filter(Boolean).join(' ') || '—'}</td>
               <td class="numeric">${formatAmount(order.amount, order.currency)}</td>
-              <td>${statusBadge(order.status)}</td>
+              <td>${statusBadge(order.status)}${heldBadge(order)}</td>
             </tr>`,
           )}</tbody>
         </table></div>`}
@@ -147,10 +173,11 @@ export function orderDetailPanel(detail: OrderDetail | undefined, problem: strin
       </div>
       <div class="order-detail__amount">
         <strong>${money(order.amount)}</strong>
-        ${statusBadge(order.status)}
+        ${statusBadge(order.status)}${heldBadge(order)}
       </div>
     </header>
     ${problem ? html`<p class="notice notice--error" role="alert">${problem}</p>` : nothing}
+    ${heldNotice(order)}
     <dl class="facts">
       <div><dt>${t('orders.method')}</dt><dd>${t(METHOD_KEYS[order.method])}</dd></div>
       <div><dt>${t('detail.mode')}</dt><dd>${t(order.mode === 'hosted' ? 'mode.hosted' : 'mode.direct')}</dd></div>
