@@ -8,7 +8,7 @@
  * timestamps as written. The companion's logs and stored bodies and the sandbox's request
  * inspector all use it.
  */
-import { CARD_NUMBER_MASK, maskCardData } from './errors.js';
+import { CARD_NUMBER_MASK, GatewayError, maskCardData } from './errors.js';
 
 export { CARD_NUMBER_MASK };
 export const REDACTED = '[redacted]';
@@ -119,7 +119,13 @@ export function redactor(maskText: (text: string) => string): (value: unknown) =
     return copied;
   }
 
-  function error(error: Error, depth: number, seen: WeakSet<object>): Record<string, unknown> {
+  /**
+   * A gateway error (refused, unreachable, timed out, outcome unknown) is an outcome its caller
+   * handles, not a fault in payform: its stack, and its causes', would name the same call site
+   * on every line (2.7 KB a warning). Its name, message, status and causes say what happened.
+   * Any other error keeps its stack.
+   */
+  function error(error: Error, depth: number, seen: WeakSet<object>, expected = error instanceof GatewayError): Record<string, unknown> {
     const { status, code, fields } = error as Error & { status?: unknown; code?: unknown; fields?: unknown };
     return {
       name: error.name,
@@ -127,9 +133,15 @@ export function redactor(maskText: (text: string) => string): (value: unknown) =
       ...(status === undefined ? {} : { status }),
       ...(code === undefined ? {} : { code: walk(code, depth + 1, seen) }),
       ...(Array.isArray(fields) && fields.length > 0 ? { fields: walk(fields, depth + 1, seen) } : {}),
-      ...(error.stack ? { stack: maskText(error.stack) } : {}),
-      ...(error.cause === undefined ? {} : { cause: walk(error.cause, depth + 1, seen) }),
+      ...(error.stack && !expected ? { stack: maskText(error.stack) } : {}),
+      ...(error.cause === undefined ? {} : { cause: cause(error.cause, depth + 1, seen, expected) }),
     };
+  }
+
+  function cause(value: unknown, depth: number, seen: WeakSet<object>, expected: boolean): unknown {
+    if (!expected || !(value instanceof Error) || seen.has(value) || depth >= MAX_DEPTH) return walk(value, depth, seen);
+    seen.add(value);
+    return error(value, depth, seen, true);
   }
 
   return (value) => walk(value, 0, new WeakSet());

@@ -1,6 +1,6 @@
 // The logger never writes a card number, CVV or secret, whatever it is handed.
 import { describe, expect, it } from 'vitest';
-import { OutcomeUnknownError, InvalidRequestError } from '@payform/gateway';
+import { InvalidRequestError, NetworkError, OutcomeUnknownError } from '@payform/gateway';
 import { createLogger, memorySink } from './logger.js';
 import { REDACTED, redact, redactForStorage } from './redact.js';
 
@@ -111,6 +111,21 @@ describe('redact', () => {
     expect(value.name).toBe('OutcomeUnknownError');
     expect(JSON.stringify(value)).not.toContain(PAN);
     expect(value.cause).toMatchObject({ name: 'InvalidRequestError', status: 400, fields: [{ field: 'cc_number', reason: 'fails the Luhn check' }] });
+  });
+
+  it('writes a stack for a fault, none for the gateway’s outcomes nor what caused them', () => {
+    const fault = redact(new TypeError(`cannot read ${PAN}`)) as { stack?: string };
+    expect(fault.stack).toMatch(/^TypeError: cannot read \[card number\]\n\s+at /);
+    const reset = Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
+    const unknown = redact(new OutcomeUnknownError('create payment', 'order-1', new NetworkError('no answer', { connectFailed: false, cause: reset })));
+    expect(unknown).toEqual({
+      name: 'OutcomeUnknownError',
+      message: expect.stringContaining('order order-1 is unknown'),
+      cause: { name: 'NetworkError', message: 'no answer', cause: { name: 'Error', message: 'socket hang up', code: 'ECONNRESET' } },
+    });
+    // A fault that a gateway error wraps is the gateway error's business too, and one it wraps keeps its own.
+    expect(redact({ err: new TypeError('x', { cause: new NetworkError('y', { connectFailed: true }) }) })).toMatchObject({ err: { stack: expect.any(String), cause: { name: 'NetworkError' } } });
+    expect(JSON.stringify(redact({ err: new TypeError('x', { cause: new NetworkError('y', { connectFailed: true }) }) }))).not.toMatch(/"cause":\{[^}]*"stack"/);
   });
 
   it('survives cycles, deep nesting, bytes and functions', () => {
