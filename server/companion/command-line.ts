@@ -21,6 +21,8 @@ environment variables; the main ones:
   PAYFORM_GATEWAY_WIDGET_KEY
                            <pay-form> tokenizes cards in the browser (default: relayed here)
   PAYFORM_DATABASE_URL     postgres://… for PostgreSQL, else an SQLite file (./data/payform.db)
+  PAYFORM_DATABASE_STATEMENT_TIMEOUT_MS
+                           PostgreSQL: a statement's deadline, then 503 (default 5000; 0: none)
   PAYFORM_ADMIN_TOKEN      bearer token of the merchant API (generated and printed if unset)
   PAYFORM_ALLOWED_ORIGINS  origins of the pages that embed <pay-form> (default the public URL's)
   PAYFORM_BACK_OFFICE      serve the back office at this path, e.g. /admin (default off)

@@ -162,6 +162,19 @@ describe('readCompanionConfig', () => {
     }
   });
 
+  it('takes a PostgreSQL statement deadline, refusing one too short to answer anything, and says it does nothing on SQLite', () => {
+    const postgres = { PAYFORM_DATABASE_URL: 'postgres://shop@db/payform' };
+    expect(readCompanionConfig(postgres).databaseStatementTimeoutMs).toBeUndefined();
+    expect(readCompanionConfig({ ...postgres, PAYFORM_DATABASE_STATEMENT_TIMEOUT_MS: '30000' })).toMatchObject({ databaseStatementTimeoutMs: 30_000, warnings: [] });
+    expect(readCompanionConfig({ ...postgres, PAYFORM_DATABASE_STATEMENT_TIMEOUT_MS: '0' }).databaseStatementTimeoutMs).toBe(0);
+    for (const wrong of ['50', '5s', '-1', '3600001']) {
+      expect(() => readCompanionConfig({ ...postgres, PAYFORM_DATABASE_STATEMENT_TIMEOUT_MS: wrong })).toThrow(/PAYFORM_DATABASE_STATEMENT_TIMEOUT_MS.*(must be 0 \(no limit\) or 100 to 3600000 milliseconds|must be a number of milliseconds)/);
+    }
+    expect(readCompanionConfig({ PAYFORM_DATABASE_STATEMENT_TIMEOUT_MS: '30000' }).warnings).toEqual([
+      'PAYFORM_DATABASE_STATEMENT_TIMEOUT_MS applies to a PostgreSQL ledger and is ignored: PAYFORM_DATABASE_URL is a SQLite file',
+    ]);
+  });
+
   it('in production requires a real admin token, gateway and credentials', () => {
     expect(() => readCompanionConfig({ NODE_ENV: 'production' })).toThrow(
       'production needs PAYFORM_ADMIN_TOKEN, PAYFORM_GATEWAY_BASE_URL, PAYFORM_GATEWAY_POS_ID, PAYFORM_GATEWAY_API_KEY, PAYFORM_GATEWAY_API_SECRET, PAYFORM_GATEWAY_ENDPOINTS_KEY; ' +

@@ -13,6 +13,7 @@
  * | PAYFORM_GATEWAY_WIDGET_KEY | the project's widget key: `<pay-form>` tokenizes cards in the browser | — (the card is relayed) |
  * | PAYFORM_GATEWAY_WIDGET_URL | the gateway's widget host, where its card tokenizer is | the gateway's URL (the sandbox serves both) |
  * | PAYFORM_DATABASE_URL | postgres://… ⇒ PostgreSQL; a path ⇒ SQLite (not a file: URL) | ./data/payform.db |
+ * | PAYFORM_DATABASE_STATEMENT_TIMEOUT_MS | PostgreSQL: how long a statement may wait for its answer before it fails as the database being away (0: no limit) | 5000 |
  * | PAYFORM_ADMIN_TOKEN | bearer token of the merchant API | generated and printed by the bin in development; required when mounted |
  * | PAYFORM_ALLOWED_ORIGINS | comma-separated origins of the merchant's pages (CORS) | PAYFORM_PUBLIC_URL's origin |
  * | PAYFORM_SANDBOX_ORIGIN | the non-https origin redirects may go to (development) | the gateway's origin when it is on this machine |
@@ -34,7 +35,7 @@ import * as z from 'zod';
 import { TEST_PROJECT_DEFAULTS, testProjectCredentials } from '@payform/gateway/testing';
 import type { ProjectCredentials } from '@payform/gateway/testing';
 import { describeIssues, GatewayBaseUrl, parseWire, ServiceUrl, Uuid } from '@payform/gateway/wire';
-import { ledgerUrlProblem } from '../ledger/index.js';
+import { isPostgresUrl, ledgerUrlProblem } from '../ledger/index.js';
 import { BackOfficeSettings } from './back-office/back-office-options.js';
 import { currentEnvironment, misspeltVariables } from './environment.js';
 import { isLoopbackHost } from './loopback.js';
@@ -56,6 +57,8 @@ export interface CompanionSettings {
   /** PAYFORM_GATEWAY_WIDGET_KEY and _URL: the card tokenizer (widgetUrl undefined: the gateway's URL). */
   readonly tokenizer: { readonly widgetKey: string; readonly widgetUrl: string | undefined } | undefined;
   readonly databaseUrl: string;
+  /** PAYFORM_DATABASE_STATEMENT_TIMEOUT_MS (PostgreSQL only); undefined: the ledger's default. */
+  readonly databaseStatementTimeoutMs: number | undefined;
   readonly adminToken: string;
   /** True when PAYFORM_ADMIN_TOKEN was not set and one was made up (the bin prints it; mounting refuses it). */
   readonly adminTokenGenerated: boolean;
@@ -101,6 +104,12 @@ const Variables = z.object({
       if (problem) ctx.addIssue({ code: 'custom', message: problem });
     })
     .default('./data/payform.db'),
+  PAYFORM_DATABASE_STATEMENT_TIMEOUT_MS: z
+    .string()
+    .regex(/^\d+$/, { error: 'must be a number of milliseconds (0: no limit)' })
+    .transform(Number)
+    .pipe(z.number().refine((ms) => ms === 0 || (ms >= 100 && ms <= 3_600_000), { error: 'must be 0 (no limit) or 100 to 3600000 milliseconds' }))
+    .optional(),
   PAYFORM_ADMIN_TOKEN: z.string().min(16, { error: 'must be at least 16 characters' }).optional(),
   PAYFORM_ALLOWED_ORIGINS: Origins.optional(),
   PAYFORM_SANDBOX_ORIGIN: HttpUrl.transform((url) => new URL(url).origin).optional(),
@@ -160,6 +169,9 @@ export function readCompanionConfig(environment: Env): CompanionSettings {
             'anyone who reaches it can sign webhooks; leave PAYFORM_HOST unset (127.0.0.1) while developing, or set your project’s credentials',
         ]
       : []),
+    ...(vars.PAYFORM_DATABASE_STATEMENT_TIMEOUT_MS !== undefined && !isPostgresUrl(vars.PAYFORM_DATABASE_URL)
+      ? ['PAYFORM_DATABASE_STATEMENT_TIMEOUT_MS applies to a PostgreSQL ledger and is ignored: PAYFORM_DATABASE_URL is a SQLite file']
+      : []),
   ];
   if (vars.PAYFORM_GATEWAY_WIDGET_URL && !vars.PAYFORM_GATEWAY_WIDGET_KEY) {
     throw new TypeError('Invalid environment: PAYFORM_GATEWAY_WIDGET_URL needs PAYFORM_GATEWAY_WIDGET_KEY (the project’s widget key)');
@@ -174,6 +186,7 @@ export function readCompanionConfig(environment: Env): CompanionSettings {
     credentials,
     tokenizer: vars.PAYFORM_GATEWAY_WIDGET_KEY ? { widgetKey: vars.PAYFORM_GATEWAY_WIDGET_KEY, widgetUrl: vars.PAYFORM_GATEWAY_WIDGET_URL } : undefined,
     databaseUrl: vars.PAYFORM_DATABASE_URL,
+    databaseStatementTimeoutMs: vars.PAYFORM_DATABASE_STATEMENT_TIMEOUT_MS,
     adminToken: vars.PAYFORM_ADMIN_TOKEN ?? randomBytes(24).toString('base64url'),
     adminTokenGenerated: vars.PAYFORM_ADMIN_TOKEN === undefined,
     allowedOrigins: vars.PAYFORM_ALLOWED_ORIGINS ?? [new URL(publicUrl).origin],

@@ -173,7 +173,8 @@ async function compose(settings: CompanionSettings, options: StartOptions): Prom
     ...(options.fetch ? { fetch: options.fetch } : {}),
     ...(options.gatewayTimeoutMs ? { timeoutMs: options.gatewayTimeoutMs } : {}),
   });
-  const ledger = await openLedger(settings.databaseUrl).catch((error: unknown) => {
+  const statements = settings.databaseStatementTimeoutMs === undefined ? {} : { statementTimeoutMs: settings.databaseStatementTimeoutMs };
+  const ledger = await openLedger(settings.databaseUrl, statements).catch((error: unknown) => {
     throw unopenedLedger(error, settings.databaseUrl);
   });
   const sandboxOrigin = settings.sandboxOrigin ?? (settings.gatewayBaseUrl ? localGatewayOrigin(settings, logger) : options.sandboxOrigin);
