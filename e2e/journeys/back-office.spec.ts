@@ -4,8 +4,10 @@
  * that token.
  */
 import { randomUUID } from 'node:crypto';
+import type { APIRequestContext } from '@playwright/test';
 import { TEST_PROJECT_DEFAULTS } from '../../server/gateway/test-project.js';
 import { webhookForm } from '../../server/gateway/webhook.js';
+import { tokenizeCard } from '../../widget/card/tokenize.js';
 import { expectNoAxeViolations } from '../a11y.js';
 import { expect, test } from '../fixtures.js';
 import { BackOffice } from '../pages/back-office.js';
@@ -149,6 +151,12 @@ test('an order the gateway contradicts is marked held, saying why and what to do
 
   await backOffice.open();
   await expect(backOffice.row(orderId)).toContainText('Held');
+  // Held orders apart: the one just paid and not contradicted is not among them.
+  const other = await paidOrder(request, stack);
+  await expect(backOffice.row(other)).toBeVisible();
+  await backOffice.orders.getByRole('button', { name: 'Held', exact: true }).click();
+  await expect(backOffice.row(other)).toHaveCount(0);
+  await expect(backOffice.row(orderId)).toContainText('Held');
   await backOffice.select(orderId);
   const notice = backOffice.detail.locator('.held');
   await expect(notice).toContainText('Held for review: do not fulfil');
@@ -157,6 +165,28 @@ test('an order the gateway contradicts is marked held, saying why and what to do
   await expect(notice).toContainText('Settle it with the customer');
   await expect(backOffice.status).toHaveText('Success');
   await expectNoAxeViolations(page, 'the back office with a held order');
+});
+
+test('any order by its id, and older orders a click away', async ({ page, request, stack, backOffice }) => {
+  const paid: string[] = [];
+  for (let order = 0; order < 51; order += 1) paid.push(await paidOrder(request, stack));
+  await backOffice.open();
+  // A page of fifty, newest first: the oldest of these is on the next.
+  await expect(backOffice.row(paid[50]!)).toBeVisible();
+  await expect(backOffice.row(paid[0]!)).toHaveCount(0);
+  await backOffice.orders.getByRole('button', { name: 'Show older orders' }).click();
+  await expect(backOffice.row(paid[0]!)).toBeVisible();
+  await expect(backOffice.row(paid[50]!)).toBeVisible();
+
+  // A customer on the phone reads out their order id.
+  const find = page.getByRole('search').getByRole('searchbox', { name: 'Find an order' });
+  await find.fill(' no-such-order ');
+  await find.press('Enter');
+  await expect(backOffice.detail).toContainText('The order was not found');
+  await find.fill(paid[7]!);
+  await page.getByRole('search').getByRole('button', { name: 'Open' }).click();
+  await expect(backOffice.detailHeading).toHaveText(paid[7]!);
+  await expect(backOffice.detailHeading).toBeFocused();
 });
 
 test('on a phone: nothing scrolls sideways, and a picked order comes into view with focus', async ({ page, checkout, backOffice }) => {
@@ -176,3 +206,31 @@ test('on a phone: nothing scrolls sideways, and a picked order comes into view w
   // The order's operations and webhooks scroll in their own boxes too.
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(375);
 });
+
+let customers = 0;
+
+/** A paid order made through the companion's API, as a shop's server and the widget would: its order id. */
+async function paidOrder(request: APIRequestContext, stack: { readonly shop: string; readonly token: string }): Promise<string> {
+  const opened = await request.post(`${stack.shop}/api/checkout/sessions`, {
+    headers: { Authorization: `Bearer ${stack.token}` },
+    data: { amount: 1500, currency: 'UAH', description: 'Tea' },
+  });
+  const session = await opened.json();
+  // The demo's companion takes no card data: the card goes to the tokenizer the session names, as the widget sends it.
+  const { tokenizer } = await (await request.get(`${stack.shop}/api/checkout/sessions/${session.id}`)).json();
+  const token = await tokenizeCard({ url: tokenizer.url, widgetKey: tokenizer.widget_key }, { number: '4242424242424242', expMonth: 12, expYear: new Date().getFullYear() + 3, cvv: '123' });
+  const paid = await request.post(`${stack.shop}/api/checkout/sessions/${session.id}/pay`, {
+    // Each its own customer (the stacks trust X-Forwarded-For): one address paying fifty times is card testing.
+    headers: { 'X-Forwarded-For': `192.0.2.${(customers += 1) % 250}` },
+    data: {
+      card: { token },
+      customer: { fname: 'Olena', lname: 'Kovalenko', email: 'olena@example.com', phone: '+380501234567' },
+      fingerprint: {
+        browserColorDepth: '24', browserScreenHeight: '900', browserScreenWidth: '1280', browserJavaEnabled: 'false',
+        browserLanguage: 'en-GB', browserTimeZone: 'Europe/Kyiv', browserTimeZoneOffset: '-120',
+      },
+    },
+  });
+  expect(await paid.json()).toMatchObject({ status: 'success', order_id: session.order_id });
+  return session.order_id;
+}

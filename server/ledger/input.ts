@@ -224,6 +224,7 @@ export const orderListInput = z.strictObject({
   status: z.enum(['init', 'pending', 'success', 'failure']).optional(),
   kind: z.enum(['payments', 'verifications']).optional(),
   sessionId: text(64).optional(),
+  held: z.boolean().optional(),
   ...pageShape,
 });
 

@@ -392,6 +392,22 @@ const operationRequestKeys: Migration = {
   },
 };
 
+/**
+ * The back office and the merchant API list the payments held for a discrepancy, newest first:
+ * a partial index holds only those few rows, so the list reads them alone, and no write but the
+ * one that flags a payment touches it.
+ */
+const heldPayments: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .createIndex('payform_payments_held')
+      .on('payform_payments')
+      .columns(['created_at', 'order_id'])
+      .where(sql.raw<SqlBool>('mismatch_report is not null'))
+      .execute();
+  },
+};
+
 export const migrations: Readonly<Record<string, Migration>> = {
   '0001_initial': initial,
   '0002_operation_checks': operationChecks,
@@ -406,4 +422,5 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '0011_charge_cards': chargeCards,
   '0012_idempotency_scopes': idempotencyScopes,
   '0013_operation_request_keys': operationRequestKeys,
+  '0014_held_payments': heldPayments,
 };

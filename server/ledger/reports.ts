@@ -24,6 +24,7 @@ export async function listOrders(ctx: LedgerContext, input: OrderListQuery = {})
     .$if(query.status !== undefined, (q) => q.where('status', '=', query.status!))
     .$if(query.kind !== undefined, (q) => q.where('method', query.kind === 'verifications' ? '=' : '<>', 'lookup'))
     .$if(query.sessionId !== undefined, (q) => q.where('session_id', '=', query.sessionId!))
+    .$if(query.held === true, (q) => q.where('mismatch_report', 'is not', null))
     .$call(newestFirst('created_at', 'order_id', page))
     .execute();
   const { items, nextCursor } = pageOf(rows.map(toPayment), page, (payment) => ({ time: payment.createdAt, key: payment.orderId }));

@@ -449,6 +449,8 @@ export interface OrderListQuery {
   readonly kind?: 'payments' | 'verifications';
   /** The attempts of one checkout session. */
   readonly sessionId?: string;
+  /** true: only payments held for a discrepancy (`discrepancy` set). */
+  readonly held?: boolean;
   /** 1–200, default 50. */
   readonly limit?: number;
   /** `nextCursor` of the previous page. */

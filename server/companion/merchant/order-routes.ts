@@ -37,6 +37,11 @@ export const OrderListQuery = z.strictObject({
   status: z.enum(['init', 'pending', 'success', 'failure']).optional(),
   kind: z.enum(['payments', 'verifications']).optional().describe('payments: purchases and auths; verifications: card lookups; both when omitted'),
   session_id: z.string().min(1, 'must not be empty').max(64, 'must be at most 64 characters').optional().describe('The attempts of one checkout session'),
+  held: z
+    .enum(['true', 'false'], { error: 'must be true or false' })
+    .transform((held) => held === 'true')
+    .optional()
+    .describe('true: only the orders held for a discrepancy (`discrepancy` set), for a person to settle'),
   ...PageQuery,
   idempotency_key: z
     .string()

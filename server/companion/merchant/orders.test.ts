@@ -39,6 +39,17 @@ describe('reading orders', () => {
     expect((await stack.json('GET', '/api/orders?cursor=bogus', 400, { admin: true })).error.code).toBe('invalid_request');
   });
 
+  it('lists the orders held for a discrepancy apart', async () => {
+    const plain = await paidOrder();
+    const held = await paidOrder();
+    // A refund made in the gateway's portal, past what was paid, as its order state reports it.
+    await stack.ledger.recordGatewayOperation(held, { kind: 'refund', amount: 5000, status: 'success', operationId: 'portal-refund-1', shown: 1 });
+    const listed = await stack.json('GET', '/api/orders?held=true', 200, { admin: true });
+    expect(listed.orders).toMatchObject([{ order_id: held, discrepancy: { refunded_amount: 5000 } }]);
+    expect((await stack.json('GET', '/api/orders?held=false', 200, { admin: true })).orders.map((order: { order_id: string }) => order.order_id)).toEqual([held, plain]);
+    expect((await stack.json('GET', '/api/orders?held=yes', 400, { admin: true })).error.fields).toEqual({ held: 'must be true or false' });
+  });
+
   it('shows where a session declined first was paid in the end: its attempts, and a list by session', async () => {
     const session = await stack.openSession({ amount: 1010 });
     expect((await (await stack.pay(session.id, payBody({ card: card('rejected') }))).json()).status).toBe('failure');

@@ -67,7 +67,7 @@ export function describeLedgerContract(backend: LedgerBackend): void {
         const third = await store.reopen!();
         expect(await again.getPayment(payment.orderId)).toEqual(payment);
         expect(await third.getPayment(payment.orderId)).toEqual(payment);
-        expect(await store.migrations!()).toEqual(['0001_initial', '0002_operation_checks', '0003_event_retries', '0004_payment_discrepancies', '0005_waiting_event_list', '0006_merchant_notices', '0007_idempotency_keys', '0008_never_sent', '0009_lookup_method', '0010_payform_prefix', '0011_charge_cards', '0012_idempotency_scopes', '0013_operation_request_keys']);
+        expect(await store.migrations!()).toEqual(['0001_initial', '0002_operation_checks', '0003_event_retries', '0004_payment_discrepancies', '0005_waiting_event_list', '0006_merchant_notices', '0007_idempotency_keys', '0008_never_sent', '0009_lookup_method', '0010_payform_prefix', '0011_charge_cards', '0012_idempotency_scopes', '0013_operation_request_keys', '0014_held_payments']);
       });
 
       it('has no column that could hold a card number or CVV', async () => {
@@ -997,6 +997,25 @@ export function describeLedgerContract(backend: LedgerBackend): void {
     });
 
     describe('back office and reconciliation reads', () => {
+      it('lists the payments held for a discrepancy alone, newest first, paged', async () => {
+        await paidOrder(ledger);
+        clock.advance(1000);
+        const short = await claimedPayment(ledger);
+        await ledger.advancePayment(short.orderId, { status: 'success', amount: short.amount, paidAmount: 1, paidCurrency: short.currency });
+        clock.advance(1000);
+        await paidOrder(ledger);
+        clock.advance(1000);
+        const refunded = await paidOrder(ledger);
+        await ledger.ingestEvent(gatewayEvent({ method: 'refund', status: 'success', orderId: refunded.orderId, operationId: 'op-held', amount: refunded.amount * 2, statusCode: '1004' }));
+        const held = await ledger.listOrders({ held: true });
+        expect(held).toMatchObject({ orders: [{ orderId: refunded.orderId, discrepancy: { refunded: refunded.amount * 2 } }, { orderId: short.orderId, discrepancy: { paidAmount: 1 } }], nextCursor: null });
+        const first = await ledger.listOrders({ held: true, limit: 1 });
+        expect(first.orders.map((order) => order.orderId)).toEqual([refunded.orderId]);
+        expect((await ledger.listOrders({ held: true, limit: 1, cursor: first.nextCursor! })).orders.map((order) => order.orderId)).toEqual([short.orderId]);
+        expect((await ledger.listOrders({ held: true, status: 'success' })).orders.map((order) => order.orderId)).toEqual([refunded.orderId]);
+        expect((await ledger.listOrders()).orders).toHaveLength(4);
+      });
+
       it('pages orders newest first with a stable cursor and filters by status', async () => {
         const created: string[] = [];
         for (let i = 0; i < 7; i++) {

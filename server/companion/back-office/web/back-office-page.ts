@@ -33,6 +33,8 @@ let announcement = '';
 
 let orders: OrderSummary[] = [];
 let ordersLoading = true;
+/** Where the list's next page starts; null when the oldest order is shown. */
+let ordersCursor: string | null = null;
 let filter: OrderFilter = 'all';
 let kind: OrderKind = 'payments';
 let chargeDraft: ChargeDraft | undefined;
@@ -72,7 +74,7 @@ function content(): TemplateResult {
       : nothing}
     <div class="admin-orders">
       <div class="admin-main">
-        ${ordersPanel({ orders, filter, kind, selected, flashing, loading: ordersLoading }, handlers)}
+        ${ordersPanel({ orders, filter, kind, selected, flashing, loading: ordersLoading, more: ordersCursor !== null }, handlers)}
         ${receiptsPanel(downloadDay, receiptsProblem)}
       </div>
       ${orderDetailPanel(detail?.order.order_id === selected ? detail : undefined, detailProblem, handlers)}
@@ -116,17 +118,20 @@ function signInView(): TemplateResult {
 const handlers = {
   filter(next: OrderFilter) {
     filter = next;
-    void loadOrders();
+    void loadOrders('anew');
   },
   kind(next: OrderKind) {
     kind = next;
-    void loadOrders();
+    void loadOrders('anew');
   },
   charge() {
     if (!detail) return;
     chargeDraft = { order: detail.order, busy: false, idempotencyKey: newIdempotencyKey() };
     page.refresh();
     document.querySelector<HTMLDialogElement>('dialog.charge-dialog')?.showModal();
+  },
+  more() {
+    void loadOrders('more');
   },
   select(orderId: string) {
     selected = orderId;
@@ -255,10 +260,25 @@ async function guarded(call: () => Promise<void>): Promise<void> {
   page.refresh();
 }
 
-async function loadOrders(): Promise<void> {
+const PAGE = 50;
+/** The most a refresh reads again, of the pages shown (the API's page limit). */
+const REFRESHED_AT_MOST = 200;
+
+/**
+ * The list, from the newest: `again` (a change in the feed) as many as are shown, so that a
+ * reader paging back keeps their place; `anew` (another filter) one page; `more`, the next page
+ * below what is shown.
+ */
+async function loadOrders(read: 'again' | 'anew' | 'more' = 'again'): Promise<void> {
+  const shown = read === 'again' ? Math.min(Math.max(PAGE, orders.length), REFRESHED_AT_MOST) : PAGE;
+  const query = new URLSearchParams({ kind, limit: String(shown) });
+  if (filter === 'held') query.set('held', 'true');
+  else if (filter !== 'all') query.set('status', filter);
+  if (read === 'more' && ordersCursor) query.set('cursor', ordersCursor);
   try {
-    const list = await api<{ orders: OrderSummary[] }>(token!, `/api/orders?limit=50&kind=${kind}${filter === 'all' ? '' : `&status=${filter}`}`);
-    orders = list.orders;
+    const list = await api<{ orders: OrderSummary[]; next_cursor: string | null }>(token!, `/api/orders?${query}`);
+    orders = read === 'more' ? [...orders, ...list.orders] : list.orders;
+    ordersCursor = list.next_cursor;
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) return signOut();
   }
@@ -274,7 +294,9 @@ async function loadDetail(): Promise<void> {
     if (orderId === selected) detail = loaded;
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) return signOut();
-    if (orderId === selected) detailProblem = t('problem', { message: messageOf(error) });
+    // An id typed in the search that is no order: the companion's answer says so, and what it knows.
+    const missing = error instanceof ApiError && error.status === 404;
+    if (orderId === selected) detailProblem = missing ? messageOf(error) : t('problem', { message: messageOf(error) });
   }
   page.refresh();
 }

@@ -16,7 +16,8 @@ import { subMerchantName } from './page-config.js';
 import { ACTION_NAMES } from './operation-dialog.js';
 import type { OperationAction } from './operation-dialog.js';
 
-export type OrderFilter = PaymentStatus | 'all';
+/** A payment status, every order, or those held for a discrepancy. */
+export type OrderFilter = PaymentStatus | 'all' | 'held';
 /** Payments (purchases, auths) and card verifications are listed apart. */
 export type OrderKind = 'payments' | 'verifications';
 
@@ -27,6 +28,8 @@ export interface OrderListState {
   readonly selected: string | undefined;
   readonly flashing: ReadonlySet<string>;
   readonly loading: boolean;
+  /** Older orders are there to show (the list's next page). */
+  readonly more: boolean;
 }
 
 export interface OrderHandlers {
@@ -35,6 +38,8 @@ export interface OrderHandlers {
   /** Charge the saved card of the open order's customer. */
   charge(): void;
   select(orderId: string): void;
+  /** The next page of the list, below what is shown. */
+  more(): void;
   act(action: OperationAction): void;
   resend(): void;
   receipt(format: 'html' | 'pdf'): void;
@@ -95,7 +100,7 @@ const orderLink = (orderId: string, handlers: OrderHandlers, current: boolean) =
     }}>${orderId}</a>`;
 
 export function ordersPanel(state: OrderListState, handlers: OrderHandlers): TemplateResult {
-  const filters: OrderFilter[] = ['all', 'success', 'pending', 'init', 'failure'];
+  const filters: OrderFilter[] = ['all', 'success', 'pending', 'init', 'failure', 'held'];
   return html`<section class="panel orders" aria-labelledby="orders-heading">
     <header class="panel__head">
       <h2 id="orders-heading">${t('orders.heading')}</h2>
@@ -109,13 +114,18 @@ export function ordersPanel(state: OrderListState, handlers: OrderHandlers): Tem
       <div class="segmented" role="group" aria-label=${t('orders.filter')}>
         ${filters.map(
           (filter) => html`<button type="button" aria-pressed=${state.filter === filter ? 'true' : 'false'} @click=${() => handlers.filter(filter)}>
-            ${filter === 'all' ? t('orders.all') : t(STATUS_KEYS[filter])}
+            ${filter === 'all' ? t('orders.all') : filter === 'held' ? t('held.badge') : t(STATUS_KEYS[filter])}
           </button>`,
         )}
       </div>
+      <form class="order-find" role="search" @submit=${(event: SubmitEvent) => findOrder(event, handlers)}>
+        <label for="order-find">${t('orders.find')}</label>
+        <input id="order-find" name="order" type="search" required maxlength="64" autocomplete="off" spellcheck="false" dir="ltr" placeholder=${t('orders.findHint')}>
+        <button type="submit" class="button button--small button--quiet">${t('orders.open')}</button>
+      </form>
     </header>
     ${state.orders.length === 0
-      ? html`<p class="muted">${state.loading ? t('loading') : t('orders.empty')}</p>`
+      ? html`<p class="muted">${state.loading ? t('loading') : t(state.filter === 'all' ? 'orders.empty' : state.filter === 'held' ? 'orders.noneHeld' : 'orders.noneInState')}</p>`
       : html`<div class="table-scroll"><table class="orders-table">
           <caption class="visually-hidden">${t('orders.caption')}</caption>
           <thead><tr>
@@ -134,8 +144,17 @@ export function ordersPanel(state: OrderListState, handlers: OrderHandlers): Tem
               <td>${statusBadge(order.status)}${heldBadge(order)}</td>
             </tr>`,
           )}</tbody>
-        </table></div>`}
+        </table></div>
+        ${state.more ? html`<button type="button" class="button button--small button--quiet orders__more" @click=${handlers.more}>${t('orders.more')}</button>` : nothing}`}
   </section>`;
+}
+
+/** Opens the order whose id was typed (a customer's, read out on the phone): the shop's id finds its attempts too. */
+function findOrder(event: SubmitEvent, handlers: OrderHandlers): void {
+  event.preventDefault();
+  const input = (event.currentTarget as HTMLFormElement).elements.namedItem('order') as HTMLInputElement;
+  const orderId = input.value.trim();
+  if (orderId) handlers.select(orderId);
 }
 
 /** The actions that apply to the order now (the companion checks them again). */
