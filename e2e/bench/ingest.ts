@@ -22,7 +22,7 @@ import type { WebhookEvent } from '../../server/gateway/objects.js';
 import { gatewayEvent } from '../../server/companion/payments/gateway-facts.js';
 import { openLedger } from '../../server/ledger/index.js';
 import type { Ledger, LedgerOptions } from '../../server/ledger/index.js';
-import { isPostgresUrl } from '../../server/ledger/postgres.js';
+import { isPostgresUrl } from '../../server/ledger/ledger.js';
 import { withClient } from '../../server/ledger/testing/schema-pool.js';
 import { directPayment, testSandbox } from '../../server/sandbox/testing/in-process.js';
 import { LoopbackClient } from './load/http-client.js';

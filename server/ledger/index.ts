@@ -1,6 +1,5 @@
 // server/ledger: the companion's store. See docs/companion.md#ledger.
-export { ledgerUrlProblem, openLedger } from './ledger.js';
-export { isPostgresUrl } from './postgres.js';
+export { isPostgresUrl, ledgerUrlProblem, openLedger } from './ledger.js';
 export type { Ledger, LedgerOptions } from './ledger.js';
 export type { StatementObserver } from './observed.js';
 export { InvalidLedgerInput, LedgerConflict, LedgerError, LedgerNotFound, OperationRefused } from './errors.js';

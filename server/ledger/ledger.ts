@@ -16,7 +16,7 @@ import type { StatementObserver } from './observed.js';
 import { findOperationByRequestKey, getOperation, markOperationChecked, operationsOf, reserveOperation, totalsOf } from './operations.js';
 import { claimNotices, dropNotices, noticeFailed, noticeTold } from './notices.js';
 import { getPayment, markPaymentChecked, noteRecordedAnswer, progressPayment } from './payments.js';
-import { ensureSchema, isPostgresUrl, postgresDialect, STATEMENT_TIMEOUT_MS } from './postgres.js';
+import { ensureSchema, postgresDialect, STATEMENT_TIMEOUT_MS } from './postgres.js';
 import { getOrder, listEvents, listOrders, listStalePayments, listUnsettledOperations, listWaitingEvents, paymentStats } from './reports.js';
 import type { LedgerTables } from './schema.js';
 import { claimPayAttempt, closeSession, createSession, findSessionOfOrder, getSession } from './sessions.js';
@@ -253,6 +253,11 @@ const OTHER_SCHEME = /^([a-z][a-z0-9+.-]+):/i;
  * Why `url` names no ledger this can open, or undefined. A `file:` or `sqlite:` URL would
  * otherwise be taken for a relative path: a folder named `file:` and a new, empty ledger.
  */
+/** A `postgres://` (or `postgresql://`) URL: a PostgreSQL ledger; anything else names an SQLite file. */
+export function isPostgresUrl(url: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(url);
+}
+
 export function ledgerUrlProblem(url: string): string | undefined {
   if (!url) return 'must be a postgres:// URL, a file path or :memory:';
   const scheme = isPostgresUrl(url) ? undefined : OTHER_SCHEME.exec(url)?.[1];
