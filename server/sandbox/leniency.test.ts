@@ -116,6 +116,21 @@ describe('tolerant reading never makes the sandbox fail', () => {
     }
     expect([...statuses].sort()).toEqual(expect.arrayContaining([200, 303, 400]));
   });
+
+  it('reads a request with an unknown field nested thousands of levels deep, and leaves the request as it came', async () => {
+    const sandbox = testSandbox();
+    const purchase = await paidOrder(sandbox, 'purchase');
+    // 2,000 levels, about 12 KB: within the body limit, past what structuredClone's recursion took.
+    const deep = `${'{"a":'.repeat(2_000)}{}${'}'.repeat(2_000)}`;
+    const refund = JSON.stringify(target(sandbox, purchase, { refund_amount: 1 })).replace(/}$/, `,"deep":${deep}}`);
+    expect(await sandbox.postJson('/api/v1/refund', refund)).toMatchObject({ method: 'refund', status: 'success', amount: 1 });
+    const sent = { ...directPayment(sandbox.project), deep: JSON.parse(deep) as unknown };
+    const before = sent.deep;
+    const read = readLeniently(CreatePaymentRequest, sent, false);
+    expect(read).toMatchObject({ success: true, leniency: { ignored: [{ field: 'deep' }] } });
+    expect(read.success && 'deep' in read.data).toBe(false);
+    expect(sent.deep).toBe(before);
+  });
 });
 
 describe('a strict project reads requests exactly as payform’s client checks them', () => {

@@ -93,7 +93,7 @@ export function readLeniently<S extends z.ZodType>(schema: S, input: unknown, st
       const issues = refused.map(({ field, reason }) => ({ field, reason }));
       return { success: false, issues, leniency: { strict, ignored, coerced, waived, refused } };
     }
-    current = structuredClone(current);
+    current = copiedAlong(current, repairs.map((repair) => repair.path));
     for (const repair of repairs) {
       const field = fieldPath(repair.path);
       if (repair.kind === 'ignore') {
@@ -122,6 +122,32 @@ function restore<T>(data: T, sent: readonly { path: Path; value: unknown }[]): T
     else place(data, path, value);
   }
   return data;
+}
+
+/**
+ * `input` with every object or array along `paths` copied, the rest shared: the repairs change
+ * the copies, never the request as it came. Copying only what is repaired, not the whole value,
+ * keeps a request nested thousands of levels deep beside a repaired field from overflowing the
+ * stack (structuredClone did: a 500).
+ */
+function copiedAlong(input: unknown, paths: readonly Path[]): unknown {
+  const copies = new Set<object>();
+  const copy = (value: object): Record<PropertyKey, unknown> => {
+    const copied = (Array.isArray(value) ? [...value] : { ...value }) as Record<PropertyKey, unknown>;
+    copies.add(copied);
+    return copied;
+  };
+  if (typeof input !== 'object' || input === null) return input;
+  const root = copy(input);
+  for (const path of paths) {
+    let node = root;
+    for (const key of path.slice(0, -1)) {
+      const child = node[key];
+      if (typeof child !== 'object' || child === null) break;
+      node = node[key] = copies.has(child) ? (child as Record<PropertyKey, unknown>) : copy(child);
+    }
+  }
+  return root;
 }
 
 function valueAt(input: unknown, path: Path): unknown {
