@@ -50,6 +50,7 @@ import { isLedgerFault, isLedgerUnavailable } from '../ledger/index.js';
 import { LedgerOutage } from './operator/ledger-outage.js';
 import { CompanionMetrics } from './operator/metrics.js';
 import { healthRoutes, metricsRoutes } from './operator/operator-routes.js';
+import { checkPublicUrl } from './operator/public-url-check.js';
 import { openApiDocument } from './openapi/openapi-document.js';
 import { ChangeFeed } from './payments/change-feed.js';
 import { MerchantNotices } from './payments/merchant-notices.js';
@@ -137,6 +138,7 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
     c.set('logger', logger);
     return next();
   });
+  app.use(checkPublicUrl({ publicUrl: options.publicUrl, basePath: options.basePath, logger }));
   app.use(logRequests());
   // Security headers on every answer; no-store on the API, the webhooks and the return landing
   // (it answers with a session's outcome, or a redirect carrying its id).

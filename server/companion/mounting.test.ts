@@ -71,6 +71,17 @@ async function composeUnder(publicUrl: string, extra: StartOptions = {}): Promis
   return companion;
 }
 
+let closedPort = 0;
+
+/** A port on 127.0.0.1 that a server just gave back: nothing listens there. */
+async function portOfAClosedServer(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
 /** Opens a session through the merchant API, pays it with a test card, and waits for the gateway's webhook. */
 async function payThrough(companionUrl: string): Promise<Json> {
   const opened = await fetch(`${companionUrl}/api/checkout/sessions`, { method: 'POST', headers: admin, body: JSON.stringify({ amount: 150, currency: 'XTS', description: 'Test' }) });
@@ -104,6 +115,8 @@ describe('the companion mounted under a base path', () => {
     const order = await payThrough(`${url}/payments`);
     expect(order.order).toMatchObject({ status: 'success', amount: 150 });
     await expectShopUntouched(url);
+    // Its public URL reaches it (asked at the first request): not a word of it.
+    expect(logs.filter((line) => line.includes('PAYFORM_PUBLIC_URL'))).toEqual([]);
     // The URLs it hands out follow the base path.
     const openapi = await (await fetch(`${url}/payments/api/openapi.json`)).json();
     expect(openapi.servers).toEqual([{ url: `${url}/payments` }]);
@@ -116,6 +129,29 @@ describe('the companion mounted under a base path', () => {
     const largeForm = new URLSearchParams({ data: 'x'.repeat(20 * 1024), signature: 'forged' });
     const forged = await fetch(`${url}/payments/webhooks/gateway`, { method: 'POST', body: largeForm });
     expect((await forged.json()).error.code).toBe('invalid_signature');
+  });
+
+  it.each([
+    ['the base path given twice (the companion adds it)', (url: string) => `${url}/payments`, (url: string) => `${url}/payments/payments/healthz answers 404 from a server that is not a payform companion`],
+    ['another port, where nothing listens', () => `http://127.0.0.1:${closedPort}`, () => `nothing answers at http://127.0.0.1:${closedPort}/payments (ECONNREFUSED)`],
+  ])('says once when its public URL does not reach it, and where requests do: %s', async (_, publicUrl, problem) => {
+    const shop = express();
+    const url = await hosted(createServer(shop));
+    closedPort = await portOfAClosedServer();
+    const companion = await composeUnder(publicUrl(url));
+    shop.use('/payments', toNodeListener(companion.app));
+    expect((await fetch(`${url}/payments/healthz`)).headers.get('payform-instance')).toMatch(/^[0-9a-f-]{36}$/);
+    const warning = await eventually(() => {
+      const line = logs.find((logged) => logged.includes('PAYFORM_PUBLIC_URL'));
+      expect(line).toBeDefined();
+      return JSON.parse(line!) as Json;
+    });
+    expect(warning).toMatchObject({ level: 'warn', public_url: `${publicUrl(url)}/payments` });
+    expect(warning.msg).toContain(problem(url));
+    expect(warning.msg).toContain(`set it to the address the companion answers at; requests reach this companion at ${url}/payments`);
+    await fetch(`${url}/payments/healthz`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(logs.filter((line) => line.includes('PAYFORM_PUBLIC_URL'))).toHaveLength(1);
   });
 
   it('in an Express app (Node listener): pays, takes the webhook, and leaves the app’s own routes to it', async () => {

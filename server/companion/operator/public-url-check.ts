@@ -1,0 +1,65 @@
+/**
+ * Whether the public URL reaches this companion. The gateway's webhooks and the customer's way
+ * back from 3-D Secure or the hosted page go there, and a wrong one fails without a word at the
+ * time: no webhook arrives, a customer who has paid lands on a dead page. So a public URL on
+ * this machine (a development setup) is asked for this companion's `/healthz` once, when the
+ * first request comes in: a companion mounted in a shop's server cannot ask before the shop
+ * listens. A URL elsewhere is the network's business, and may not be reachable from inside it.
+ */
+import { randomUUID } from 'node:crypto';
+import type { MiddlewareHandler } from 'hono';
+import type { CompanionEnv } from '../context.js';
+import type { Logger } from '../log/logger.js';
+import { isLoopbackHost } from '../loopback.js';
+
+/** `/healthz` names the companion that answered: a probe knows it reached a companion, not just a server. */
+export const INSTANCE_HEADER = 'Payform-Instance';
+
+const PROBE_TIMEOUT_MS = 3_000;
+
+export interface PublicUrlCheck {
+  readonly publicUrl: string;
+  readonly basePath: string;
+  readonly logger: Logger;
+  readonly fetch?: typeof globalThis.fetch;
+}
+
+export function checkPublicUrl({ publicUrl, basePath, logger, fetch = globalThis.fetch }: PublicUrlCheck): MiddlewareHandler<CompanionEnv> {
+  const instance = randomUUID();
+  const health = `${basePath}/healthz`;
+  let asked = !isLoopbackHost(new URL(publicUrl).hostname);
+
+  const probe = async (arrivedAt: string) => {
+    let problem: string;
+    try {
+      const answer = await fetch(`${publicUrl}/healthz`, { redirect: 'manual', signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
+      await answer.body?.cancel();
+      // Another instance on the same database serves this companion's customers as well.
+      if (answer.headers.has(INSTANCE_HEADER)) return;
+      problem = `${publicUrl}/healthz answers ${answer.status} from a server that is not a payform companion`;
+    } catch (error) {
+      problem = `nothing answers at ${publicUrl} (${reasonOf(error)})`;
+    }
+    const hint = arrivedAt === publicUrl ? '' : `; requests reach this companion at ${arrivedAt}`;
+    logger.warn(
+      `PAYFORM_PUBLIC_URL (the publicUrl option, mounted) does not reach this companion: ${problem}. The customer's way back from 3-D Secure ` +
+        `or the hosted page, and the gateway's webhooks, are sent there: set it to the address the companion answers at${hint}`,
+      { public_url: publicUrl },
+    );
+  };
+
+  return async (c, next) => {
+    if (!asked) {
+      asked = true;
+      void probe(new URL(c.req.url).origin + basePath);
+    }
+    await next();
+    if (c.req.path === health) c.header(INSTANCE_HEADER, instance);
+  };
+}
+
+function reasonOf(error: unknown): string {
+  const cause = (error as { cause?: { code?: unknown } } | undefined)?.cause;
+  if (typeof cause?.code === 'string') return cause.code;
+  return error instanceof Error && error.name === 'TimeoutError' ? `no answer within ${PROBE_TIMEOUT_MS / 1000} s` : String((error as Error)?.message ?? error);
+}
