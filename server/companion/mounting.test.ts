@@ -355,6 +355,8 @@ describe('mounted, a missing setting is loud', () => {
   it('refuses to start without an admin token, naming the variable (a made-up one would be shown to no one)', async () => {
     const { PAYFORM_ADMIN_TOKEN: _token, ...withoutToken } = given;
     await expect(mount(withoutToken)).rejects.toThrow(/needs the admin token \(PAYFORM_ADMIN_TOKEN/);
+    // Set under a misspelt name: the refusal says which.
+    await expect(mount({ ...withoutToken, PAYFORM_ADMINTOKEN: given.PAYFORM_ADMIN_TOKEN })).rejects.toThrow(/; PAYFORM_ADMINTOKEN is set: did you mean PAYFORM_ADMIN_TOKEN\?$/);
   });
 
   it('refuses to start without a public URL, naming the variable and the option (webhooks would go to localhost)', async () => {

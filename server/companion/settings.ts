@@ -79,6 +79,8 @@ export interface CompanionSettings {
   readonly deprecations: readonly string[];
   /** What reads as a mistake but runs (a misspelt variable, a real gateway on test credentials): logged once at start. */
   readonly warnings: readonly string[];
+  /** Variables set with a `PAYFORM_` name the companion does not read, and the one each reads like (also in `warnings`). */
+  readonly misspelt: readonly { readonly name: string; readonly meant: string }[];
 }
 
 const Flag = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((flag) => ['true', '1', 'yes'].includes(flag));
@@ -154,8 +156,9 @@ export function readCompanionConfig(environment: Env): CompanionSettings {
   const publicUrl = (vars.PAYFORM_PUBLIC_URL ?? `http://localhost:${vars.PORT}`).replace(/\/+$/, '');
   const bundledSandbox = vars.PAYFORM_GATEWAY_BASE_URL === undefined;
   const gateway = vars.PAYFORM_GATEWAY_BASE_URL === undefined ? undefined : new URL(vars.PAYFORM_GATEWAY_BASE_URL);
+  const misspelt = misspeltVariables(env, KNOWN_VARIABLES);
   const warnings = [
-    ...misspeltVariables(env, KNOWN_VARIABLES).map(({ name, meant }) => `${name} is not a variable of the companion and is ignored: did you mean ${meant}?`),
+    ...misspelt.map(({ name, meant }) => `${name} is not a variable of the companion and is ignored: did you mean ${meant}?`),
     ...(gateway && onTestProject && !isLoopbackHost(gateway.hostname)
       ? [
           `PAYFORM_GATEWAY_BASE_URL is ${gateway.origin}, but the credentials are the sandbox's published test project and sessions are test sessions: ` +
@@ -201,6 +204,7 @@ export function readCompanionConfig(environment: Env): CompanionSettings {
     backOffice: vars.PAYFORM_BACK_OFFICE === undefined ? undefined : { path: vars.PAYFORM_BACK_OFFICE },
     deprecations,
     warnings,
+    misspelt,
   };
 }
 

@@ -151,13 +151,18 @@ export interface RunningCompanion extends ComposedCompanion {
 export async function composeCompanion(settings: CompanionSettings, options: StartOptions = {}): Promise<ComposedCompanion> {
   checkStartOptions(options);
   const missing = [
-    ...(settings.adminTokenGenerated ? ['the admin token (PAYFORM_ADMIN_TOKEN, at least 16 characters)'] : []),
+    ...(settings.adminTokenGenerated ? [{ variable: 'PAYFORM_ADMIN_TOKEN', what: 'the admin token (PAYFORM_ADMIN_TOKEN, at least 16 characters)' }] : []),
     ...(settings.publicUrlDerived && !options.publicUrl
-      ? ['the public URL browsers and the gateway reach your server at (PAYFORM_PUBLIC_URL, or the publicUrl option; webhooks and 3-D Secure returns go there)']
+      ? [{ variable: 'PAYFORM_PUBLIC_URL', what: 'the public URL browsers and the gateway reach your server at (PAYFORM_PUBLIC_URL, or the publicUrl option; webhooks and 3-D Secure returns go there)' }]
       : []),
   ];
   if (missing.length > 0) {
-    throw new TypeError(`Invalid companion config: mounted in your server, the companion needs ${missing.join(' and ')}; only the payform-companion bin makes these up for development`);
+    // A misspelt name is why it is missing more often than not: say which.
+    const typos = settings.misspelt.filter(({ meant }) => missing.some(({ variable }) => variable === meant)).map(({ name, meant }) => `; ${name} is set: did you mean ${meant}?`);
+    throw new TypeError(
+      `Invalid companion config: mounted in your server, the companion needs ${missing.map(({ what }) => what).join(' and ')}; ` +
+        `only the payform-companion bin makes these up for development${typos.join('')}`,
+    );
   }
   return compose(settings, options);
 }
