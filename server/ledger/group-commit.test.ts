@@ -245,7 +245,7 @@ describe('GroupCommit with a batch', () => {
     expect(begun).toHaveLength(1);
   });
 
-  it('runs every piece the ordinary way when the batch throws, and says so once unless another instance raced it or the database is down', async () => {
+  it('runs every piece the ordinary way when the batch throws, and says so once unless another instance raced it; fails them as an outage when the database is away', async () => {
     const { db } = database();
     const warned = vi.spyOn(process, 'emitWarning').mockImplementation(() => {});
     try {
@@ -257,9 +257,11 @@ describe('GroupCommit with a batch', () => {
       const raced = failingWith('23505');
       expect(await Promise.all([raced('a', 'a'), raced('b', 'b')])).toEqual(['a alone', 'b alone']);
       expect(warned).not.toHaveBeenCalled();
-      // A database that cannot be reached is an outage, not a statement the server does not suit.
+      // A database that cannot be reached is an outage, not a statement the server does not suit:
+      // its pieces fail at once, as an outage, and none runs again to wait it out a second time.
       const down = failingWith('ECONNREFUSED');
-      expect(await Promise.all([down('a', 'a'), down('b', 'b')])).toEqual(['a alone', 'b alone']);
+      const outage = await Promise.allSettled([down('a', 'a'), down('b', 'b')]);
+      expect(outage.map((piece) => piece.status === 'rejected' && isLedgerUnavailable(piece.reason))).toEqual([true, true]);
       expect(warned).not.toHaveBeenCalled();
       const broken = failingWith('42883');
       expect(await Promise.all([broken('a', 'a'), broken('b', 'b')])).toEqual(['a alone', 'b alone']);
@@ -270,6 +272,21 @@ describe('GroupCommit with a batch', () => {
     } finally {
       warned.mockRestore();
     }
+  });
+
+  it('fails a group whose transaction meets an outage at once, running no piece again alone', async () => {
+    const { db } = database();
+    const group = new GroupCommit(db as never);
+    let ran = 0;
+    const unreachable = Object.assign(new Error('Query read timeout'), { code: 'ETIMEDOUT' });
+    const work = () => group.run(async () => {
+      ran += 1;
+      throw unreachable;
+    });
+    const settled = await Promise.allSettled([work(), work(), work()]);
+    expect(settled.map((piece) => (piece.status === 'rejected' ? piece.reason : piece.status))).toEqual([unreachable, unreachable, unreachable]);
+    // The first piece met it in the group's transaction; none ran again.
+    expect(ran).toBe(1);
   });
 
   it('runs a key that failed alone next time, so it does not undo its group again', async () => {

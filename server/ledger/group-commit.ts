@@ -164,8 +164,10 @@ export class GroupCommit {
       };
       values = await this.#db.transaction().execute(all);
     } catch (error) {
-      // Committed, then the disk failed: nothing may run twice, nothing more can run.
-      if (error instanceof LedgerNotDurable) {
+      // Committed, then the disk failed: nothing may run twice, nothing more can run. Or the
+      // database is away: each piece alone would wait out the same outage again, one after
+      // another (a stall held the last of a group for 17 s); the gateway sends them again.
+      if (error instanceof LedgerNotDurable || isLedgerUnavailable(error)) {
         for (const piece of group) piece.reject(error);
         return;
       }
@@ -194,10 +196,16 @@ export class GroupCommit {
         db,
         batched.map((piece) => piece.batched!.item),
       );
-      // Outside a transaction a failed statement stored nothing: its pieces are left.
-      const values = done ? await running : await running.catch((error: unknown): readonly unknown[] => (this.#batchFailed(error), []));
+      // Outside a transaction a failed statement stored nothing: its pieces are left, to run
+      // the ordinary way — unless the database is away, which would fail them there too.
+      let away: unknown;
+      const values = done ? await running : await running.catch((error: unknown): readonly unknown[] => (isLedgerUnavailable(error) ? (away = error) : this.#batchFailed(error), []));
       batched.forEach((piece, index) => {
         piece.batched = undefined;
+        if (away !== undefined) {
+          settled.add(piece);
+          return piece.reject(away);
+        }
         if (values[index] === undefined) return;
         settled.add(piece);
         if (done) done.set(piece, values[index]);
@@ -209,14 +217,14 @@ export class GroupCommit {
 
   /**
    * Another instance storing the same event, or a deadlock PostgreSQL broke, fails a batch now
-   * and then; a database that cannot be reached fails the slow way too, and is answered as an
-   * outage there. Anything else fails it every time (a schema or a server the statement does not
+   * and then (a database that cannot be reached fails its pieces at once, as an outage).
+   * Anything else fails it every time (a schema or a server the statement does not
    * suit): the events still go in, the slow way, and the operator hears of it once — by its
    * code only, as a driver's message may quote a value.
    */
   #batchFailed(error: unknown): void {
     const code = (error as { code?: unknown } | null)?.code;
-    if (this.#warned || isLedgerUnavailable(error) || (typeof code === 'string' && EXPECTED_BATCH_FAILURES.has(code))) return;
+    if (this.#warned || (typeof code === 'string' && EXPECTED_BATCH_FAILURES.has(code))) return;
     this.#warned = true;
     process.emitWarning(
       `payform ledger: the statement that stores a group of webhook events at once failed (${typeof code === 'string' ? `code ${code}` : (error as Error)?.name ?? 'unknown error'}); events are stored one by one instead, which is slower. Check the ledger database's version and schema.`,

@@ -7,12 +7,16 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isLedgerUnavailable } from './availability.js';
 import { openLedger } from './ledger.js';
 import type { Ledger } from './ledger.js';
-import { paidOrder } from './testing/contract.js';
+import { claimedPayment, gatewayEvent, paidOrder } from './testing/contract.js';
 import { dropSchema, freshSchemaName, withTestDatabase } from './testing/databases.js';
 
-/** A TCP proxy to `target` that can stop passing bytes on while every connection stays open. */
+/**
+ * A TCP proxy to `target` that can stop passing bytes on while every connection stays open —
+ * a connection opened meanwhile too: it is accepted, and answers nothing.
+ */
 async function stallingProxy(target: URL): Promise<{ url: string; stall(): void; resume(): void; close(): Promise<void> }> {
   const sockets = new Set<Socket>();
+  let stalled = false;
   const server: Server = createServer((client) => {
     const upstream = createConnection({ host: target.hostname, port: Number(target.port || 5432) });
     for (const socket of [client, upstream]) {
@@ -21,6 +25,7 @@ async function stallingProxy(target: URL): Promise<{ url: string; stall(): void;
       socket.on('close', () => sockets.delete(socket));
     }
     client.pipe(upstream).pipe(client);
+    if (stalled) for (const socket of [client, upstream]) socket.pause();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const proxied = new URL(target);
@@ -29,8 +34,14 @@ async function stallingProxy(target: URL): Promise<{ url: string; stall(): void;
   return {
     url: proxied.href,
     // A paused socket reads nothing more: what either side sends waits in the kernel's buffers.
-    stall: () => sockets.forEach((socket) => socket.pause()),
-    resume: () => sockets.forEach((socket) => socket.resume()),
+    stall: () => {
+      stalled = true;
+      sockets.forEach((socket) => socket.pause());
+    },
+    resume: () => {
+      stalled = false;
+      sockets.forEach((socket) => socket.resume());
+    },
     close: async () => {
       sockets.forEach((socket) => socket.destroy());
       await new Promise((resolve) => server.close(resolve));
@@ -44,9 +55,13 @@ withTestDatabase((url) => {
     let ledger: Ledger;
     const schema = freshSchemaName();
 
+    /** What the ledger sent the database, in order (counted once the test says). */
+    let sent: string[] | undefined;
+
     beforeEach(async () => {
       proxy = await stallingProxy(new URL(url));
-      ledger = await openLedger(proxy.url, { schema, poolSize: 2, statementTimeoutMs: 400 });
+      sent = undefined;
+      ledger = await openLedger(proxy.url, { schema, poolSize: 2, statementTimeoutMs: 400, onStatement: (sql) => void sent?.push(sql) });
     });
     afterEach(async () => {
       proxy.resume();
@@ -67,6 +82,24 @@ withTestDatabase((url) => {
       expect(isLedgerUnavailable(refused), String(refused)).toBe(true);
       proxy.resume();
       await expect.poll(async () => (await ledger.getOrder(orderId).catch(() => undefined))?.payment.status, { timeout: 10_000 }).toBe('success');
+    });
+
+    it('fails a group of webhook events at once as the database being away, running none of them again to wait once more', async () => {
+      const orders: string[] = [];
+      for (let i = 0; i < 6; i++) orders.push((await claimedPayment(ledger)).orderId);
+      proxy.stall();
+      sent = [];
+      const settled = await Promise.allSettled(orders.map((orderId) => ledger.ingestEvent(gatewayEvent({ method: 'purchase', status: 'success', statusCode: '1000', orderId }))));
+      expect(settled.map((event) => event.status === 'rejected' && isLedgerUnavailable(event.reason))).toEqual(orders.map(() => true));
+      // One statement stored the group, and missed its deadline. Before, the group ran again in
+      // a transaction and then each event alone, each waiting out the stall in turn.
+      expect(sent).toHaveLength(1);
+      proxy.resume();
+      // The gateway sends them again. The statement that missed its deadline may have landed
+      // once its bytes got through: each event is stored and applied once either way.
+      await expect.poll(async () => (await ledger.getOrder(orders[0]!).catch(() => undefined)) !== undefined, { timeout: 10_000 }).toBe(true);
+      for (const orderId of orders) await ledger.ingestEvent(gatewayEvent({ method: 'purchase', status: 'success', statusCode: '1000', orderId }));
+      for (const orderId of orders) expect(await ledger.getOrder(orderId)).toMatchObject({ payment: { status: 'success' }, events: [{ status: 'success' }] });
     });
 
     it('never lends again a connection whose transaction stalled: later writes are committed, not held in it', async () => {
