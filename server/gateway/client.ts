@@ -64,6 +64,8 @@ const Config = z.strictObject({
 });
 
 export class GatewayClient {
+  /** The gateway it calls, as configured. */
+  readonly baseUrl: string;
   readonly posId: string;
   /** Create, split purchase, cancel. */
   readonly payments: Payments;
@@ -81,6 +83,7 @@ export class GatewayClient {
     const checked = parseWire(Config, config);
     // The reasons name fields only: a credential never ends up in the message.
     if (!checked.success) throw new TypeError(`Invalid gateway client config: ${describeIssues(checked.issues)}`);
+    this.baseUrl = config.baseUrl;
     this.posId = config.posId;
     this.timeoutMs = config.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.#transport = new Transport({

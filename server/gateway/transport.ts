@@ -45,11 +45,12 @@ export interface GatewayCall extends RequestOptions {
 /**
  * One attempt of a call, as observers see it (`GatewayClient.onCall`): the route's template
  * (`GET /api/v1/pos/:pos_id/orders/:order_id`, never the concrete path), the HTTP status, or
- * `network` / `timeout` when no answer came, and how long the attempt took.
+ * `network` / `timeout` when no answer came, or `aborted` when the caller's signal ended it
+ * first (no fault of the gateway's), and how long the attempt took.
  */
 export interface GatewayCallRecord {
   readonly route: string;
-  readonly outcome: number | 'network' | 'timeout';
+  readonly outcome: number | 'network' | 'timeout' | 'aborted';
   readonly seconds: number;
 }
 
@@ -150,7 +151,10 @@ export class Transport {
       return new Reply(answer, url);
     } catch (error) {
       if (error instanceof GatewayError) throw error;
-      if (call.signal?.aborted) throw call.signal.reason;
+      if (call.signal?.aborted) {
+        outcome = 'aborted';
+        throw call.signal.reason;
+      }
       // The query is left out: it is the caller's data, and the route says enough to check the base URL.
       const target = `${call.route.method} ${url.origin}${url.pathname}`;
       if (isTimeout(error)) {
