@@ -27,7 +27,7 @@ import type { CompanionConfig } from './config.js';
 import type { CompanionEnv, CompanionServices } from './context.js';
 import { answerHeaders, checkoutCors } from './http/browser-policies.js';
 import { abortedByClient, abortedProblem } from './http/client-abort.js';
-import { problemOf } from './http/failure-problems.js';
+import { GATEWAY_FAILURES, problemOf } from './http/failure-problems.js';
 import { REPLAYED_HEADER } from './http/idempotency-keys.js';
 import { limitBody, refuseNulInAddress, requireAdminToken, requireMediaType } from './http/guards.js';
 import { idempotencyKeys } from './http/idempotency-keys.js';
@@ -50,6 +50,7 @@ import { isLedgerFault, isLedgerUnavailable } from '../ledger/index.js';
 import { LedgerOutage } from './operator/ledger-outage.js';
 import { CompanionMetrics } from './operator/metrics.js';
 import { healthRoutes, metricsRoutes } from './operator/operator-routes.js';
+import { GatewayTrouble } from './operator/gateway-trouble.js';
 import { checkPublicUrl } from './operator/public-url-check.js';
 import { openApiDocument } from './openapi/openapi-document.js';
 import { ChangeFeed } from './payments/change-feed.js';
@@ -95,7 +96,11 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
   const metrics = new CompanionMetrics();
   const outage = new LedgerOutage({ ledger, logger, clock, onRefused: () => metrics.ledgerError('unavailable') });
   const readiness = { draining: false };
-  const unobserve = gateway.onCall((record) => metrics.gatewayCall(record));
+  const trouble = new GatewayTrouble(logger, clock, gateway.baseUrl);
+  const unobserve = gateway.onCall((record) => {
+    metrics.gatewayCall(record);
+    trouble.observe(record);
+  });
   const notices = new MerchantNotices({
     ledger, logger, clock, background,
     hook: config.onPaymentEvent,
@@ -225,10 +230,13 @@ function methodProblem(allowed: readonly string[]): Response {
   return Response.json(problem.body, { status: 405, headers: { Allow: allowed.join(', ') } });
 }
 
-/** Whatever went wrong becomes the envelope; only the companion's own faults are a 500. */
+/**
+ * Whatever went wrong becomes the envelope; only the companion's own faults are a 500, and only
+ * they are logged here with their stack. A database outage is logged once by LedgerOutage; a
+ * gateway that failed a call, by the flow that made it (GATEWAY_FAILURES).
+ */
 function answerError(error: Error, logger: Logger, send: (problem: ApiProblem) => Response): Response {
   const problem = problemOf(error);
-  // An outage is logged once by LedgerOutage, not with a stack per request.
-  if (problem.status >= 500 && problem.code !== 'ledger_unavailable') logger.error('request error', { err: error, code: problem.code });
+  if (problem.status >= 500 && problem.code !== 'ledger_unavailable' && !GATEWAY_FAILURES.has(problem.code)) logger.error('request error', { err: error, code: problem.code });
   return send(problem);
 }

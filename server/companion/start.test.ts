@@ -158,7 +158,7 @@ describe('startCompanion', () => {
     }
   });
 
-  it('answers 502 when the gateway refuses its credentials, and logs which variables to check', async () => {
+  it('answers 502 when the gateway refuses its credentials, and logs once which variables to check', async () => {
     const settings = readCompanionConfig({
       PORT: '0',
       PAYFORM_HOST: '127.0.0.1',
@@ -169,22 +169,25 @@ describe('startCompanion', () => {
     const memory = memorySink();
     const companion = await startCompanion(settings, { gatewayBaseUrl: sandbox.url, logger: createLogger({ sink: memory.sink }) });
     try {
-      // Said once as it starts, before any payment.
-      const atStart = () => memory.lines.filter((line) => line.includes('the gateway refused the companion’s credentials at start'));
-      await eventually(() => expect(atStart()).toHaveLength(1));
-      expect(atStart()[0]).toContain('"level":"error"');
-      expect(atStart()[0]).toContain('check PAYFORM_GATEWAY_POS_ID, PAYFORM_GATEWAY_API_KEY and PAYFORM_GATEWAY_API_SECRET');
-      expect(atStart()[0]).not.toContain('not-the-project-secret');
+      // Said once as it starts, before any payment, and not again for the payment that meets it.
+      const refused = () => memory.lines.filter((line) => line.includes('the gateway refuses the companion’s credentials'));
+      await eventually(() => expect(refused()).toHaveLength(1));
+      expect(refused()[0]).toContain('"level":"error"');
+      expect(refused()[0]).toContain('check PAYFORM_GATEWAY_POS_ID, PAYFORM_GATEWAY_API_KEY, PAYFORM_GATEWAY_API_SECRET and PAYFORM_GATEWAY_ENDPOINTS_KEY');
+      expect(refused()[0]).not.toContain('not-the-project-secret');
       const headers = { Authorization: `Bearer ${settings.adminToken}`, 'Content-Type': 'application/json' };
       const session = await (await fetch(`${companion.url}/api/checkout/sessions`, { method: 'POST', headers, body: JSON.stringify({ amount: 150, currency: 'XTS', description: 'Test' }) })).json();
       const paid = await fetch(`${companion.url}/api/checkout/sessions/${session.id}/pay`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(payBody()) });
       expect(paid.status).toBe(502);
       expect(await paid.json()).toMatchObject({ error: { code: 'gateway_credentials' } });
-      const refused = memory.lines.filter((line) => line.includes('a payment could not be sent: the gateway refused the companion’s credentials'));
-      expect(refused).toHaveLength(1);
-      expect(refused[0]).toContain('"level":"error"');
-      expect(refused[0]).toContain('check PAYFORM_GATEWAY_POS_ID, PAYFORM_GATEWAY_API_KEY, PAYFORM_GATEWAY_API_SECRET and PAYFORM_GATEWAY_ENDPOINTS_KEY');
-      expect(refused[0]).not.toContain('not-the-project-secret');
+      expect(refused()).toHaveLength(1);
+      // The payment's own line: a warning naming its order, no stack; nothing else at error.
+      const unsent = memory.lines.filter((line) => line.includes('a payment could not be sent to the gateway'));
+      expect(unsent).toEqual([expect.stringContaining('"level":"warn"')]);
+      expect(unsent[0]).toContain(`"order_id":"${session.order_id}"`);
+      expect(memory.lines.filter((line) => line.includes('"stack"'))).toEqual([]);
+      expect(memory.lines.filter((line) => line.includes('"level":"error"') && !line.includes('"msg":"request failed"'))).toEqual(refused());
+      expect(memory.lines.join('\n')).not.toContain('not-the-project-secret');
     } finally {
       await companion.close();
     }
@@ -210,8 +213,9 @@ describe('startCompanion', () => {
     const nowhere = `http://127.0.0.1:${await closedPort()}`;
     const down = await startCompanion(readCompanionConfig({ ...config, PAYFORM_GATEWAY_BASE_URL: nowhere }), { logger: createLogger({ sink: memory.sink }) });
     try {
-      await eventually(() => expect(memory.lines.filter((line) => line.includes(`the gateway at ${nowhere} did not answer at start`))).toHaveLength(1), 15_000);
-      expect(memory.lines.at(-1)).toContain('check PAYFORM_GATEWAY_BASE_URL');
+      const unreachable = () => memory.lines.filter((line) => line.includes(`the gateway at ${nowhere} cannot be reached`));
+      await eventually(() => expect(unreachable()).toHaveLength(1), 15_000);
+      expect(unreachable()[0]).toContain('check PAYFORM_GATEWAY_BASE_URL');
     } finally {
       await down.close();
     }

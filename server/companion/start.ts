@@ -218,7 +218,7 @@ async function compose(settings: CompanionSettings, options: StartOptions): Prom
   // Composed, it takes payments: what their webhooks did not settle, reconciliation does.
   app.companion.reconciler.start();
   const checking = new AbortController();
-  void checkGateway(gateway, baseUrl, logger, checking.signal);
+  void checkGateway(gateway, checking.signal);
   return {
     app,
     ledger,

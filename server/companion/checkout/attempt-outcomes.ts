@@ -4,7 +4,7 @@
  * new order id); an answer that may have been lost leads to the order's state instead; an order
  * id someone else already used at the gateway ends it too, never adopting their payment.
  */
-import { AuthenticationError, GatewayError, InvalidRequestError, OutcomeUnknownError } from '@payform/gateway';
+import { AuthenticationError, GatewayError, InvalidRequestError, OutcomeUnknownError, RateLimitError } from '@payform/gateway';
 import type { DuplicateOrderError } from '@payform/gateway';
 import type { Payment } from '../../ledger/index.js';
 import type { PaymentFlowDeps } from '../context.js';
@@ -51,10 +51,12 @@ export function sentBefore(payment: Payment, duplicate: DuplicateOrderError): Ou
   return new OutcomeUnknownError('create payment', payment.orderId, duplicate);
 }
 
-/** Every payment fails so until an operator acts: the line says what to check. */
-const CREDENTIALS_REFUSED =
-  'a payment could not be sent: the gateway refused the companion’s credentials; check PAYFORM_GATEWAY_POS_ID, PAYFORM_GATEWAY_API_KEY, ' +
-  'PAYFORM_GATEWAY_API_SECRET and PAYFORM_GATEWAY_ENDPOINTS_KEY (or the gateway client’s options, mounted) against the gateway project’s';
+/** Why an attempt was not sent, as the order keeps it: the merchant's own trouble, not the customer's card. */
+function notSentReason(error: GatewayError): string {
+  if (error instanceof AuthenticationError) return 'Not sent: the gateway refused the companion’s credentials';
+  if (error instanceof RateLimitError) return 'Not sent: the gateway was rate limiting the companion';
+  return 'Not sent: the gateway could not be reached';
+}
 
 /** Fields the customer typed or the browser sent; the others come from the session or the companion. */
 const CUSTOMER_FIELD = /^(card|customer|fingerprint)\./;
@@ -86,10 +88,10 @@ export async function endUnsentAttempt(deps: PaymentFlowDeps, payment: Payment, 
     warnOfMerchantFields(deps, payment, fields);
     throw new ApiProblem(422, 'payment_rejected', 'The gateway refused the payment details', fields);
   }
-  // Refused credentials, rate limited, no connection: the request was not processed.
-  const what = error instanceof AuthenticationError ? CREDENTIALS_REFUSED : 'a payment could not be sent to the gateway';
-  deps.logger.error(what, { order_id: payment.orderId, err: error });
-  await endNotSent(deps, payment, 'Not sent: the gateway could not be reached', send);
+  // Refused credentials, rate limited, no connection: the request was not processed. The
+  // gateway's trouble is logged once as such (operator/gateway-trouble.ts); this is the order's.
+  deps.logger.warn('a payment could not be sent to the gateway', { order_id: payment.orderId, err: error });
+  await endNotSent(deps, payment, notSentReason(error), send);
   throw gatewayProblem(error);
 }
 

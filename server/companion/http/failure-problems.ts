@@ -14,6 +14,13 @@ import { InvalidLedgerInput, isLedgerUnavailable, LedgerConflict, LedgerError, L
 import type { RefusalReason } from '../../ledger/index.js';
 import { ApiProblem, capitalise, fieldReasons } from './problem.js';
 
+/**
+ * The codes of a gateway that failed a call (busy, refusing the credentials, unreachable, not
+ * answering, answering nonsense): the flow that called it logged what it was doing and why, and
+ * the request log has the answer; no stack of the companion's says more.
+ */
+export const GATEWAY_FAILURES: ReadonlySet<string> = new Set(['gateway_busy', 'gateway_credentials', 'outcome_unknown', 'gateway_error', 'gateway_unavailable']);
+
 export function gatewayProblem(error: GatewayError, rename?: (field: string) => string): ApiProblem {
   if (error instanceof InvalidRequestError) {
     return new ApiProblem(422, 'gateway_rejected', `The gateway refused the request: ${error.message}`, fieldReasons(error.fields, rename));

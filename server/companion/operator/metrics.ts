@@ -33,7 +33,7 @@ export class CompanionMetrics {
     this.#payments = new Counter({ name: 'payform_payments_total', help: 'Payments that reached a final status, by method (purchase, auth, lookup) and outcome (success, failure)', labelNames: ['method', 'outcome'], registers });
     this.#gatewayCalls = new Histogram({
       name: 'payform_gateway_call_duration_seconds',
-      help: 'Each HTTP attempt to the gateway, by route template and status (network, timeout when no answer came)',
+      help: 'Each HTTP attempt to the gateway, by route template and status (network, timeout when no answer came; aborted when the caller gave up first)',
       labelNames: ['route', 'status'],
       buckets: GATEWAY_BUCKETS,
       registers,

@@ -1,0 +1,54 @@
+// The gateway failing the companion's calls is said once, reminded once a minute, and its end
+// said once with how long and how many; a call its caller gave up on, or one the gateway
+// answered with a decline or a refusal, is no trouble.
+import { describe, expect, it } from 'vitest';
+import { createLogger, memorySink } from '../log/logger.js';
+import { TestClock } from '../../ledger/testing/databases.js';
+import { GatewayTrouble } from './gateway-trouble.js';
+
+const PAY = 'POST /api/v1/payment';
+
+function tracked() {
+  const memory = memorySink();
+  const clock = new TestClock(Date.UTC(2030, 0, 1));
+  const trouble = new GatewayTrouble(createLogger({ sink: memory.sink, clock: clock.read }), clock.read, 'https://api.gateway.example');
+  const call = (outcome: number | 'network' | 'timeout' | 'aborted') => trouble.observe({ route: PAY, outcome, seconds: 0.1 });
+  const lines = () => memory.lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+  return { clock, call, lines };
+}
+
+describe('GatewayTrouble', () => {
+  it('says an outage once, reminds once a minute with the count, and says when the gateway answers again', () => {
+    const { clock, call, lines } = tracked();
+    call(200);
+    call('network');
+    for (let i = 0; i < 5; i++) call('network');
+    clock.advance(60_000);
+    call('network');
+    call(402);
+    expect(lines()).toMatchObject([
+      { level: 'error', msg: expect.stringMatching(/^the gateway at https:\/\/api\.gateway\.example cannot be reached: .*check PAYFORM_GATEWAY_BASE_URL/), route: PAY, outcome: 'network' },
+      { level: 'error', msg: 'the gateway still fails the companion’s calls', was: 'unreachable', down_for_ms: 60_000, failed: 7 },
+      { level: 'warn', msg: 'the gateway answers again', was: 'unreachable', down_for_ms: 60_000, failed: 7 },
+    ]);
+  });
+
+  it('tells refused credentials, rate limiting and failing calls apart, each said when it starts', () => {
+    const { call, lines } = tracked();
+    for (const outcome of [401, 401, 429, 503, 'timeout', 400, 409] as const) call(outcome);
+    expect(lines()).toMatchObject([
+      { level: 'error', outcome: 401, msg: expect.stringMatching(/^the gateway refuses the companion’s credentials, .*PAYFORM_GATEWAY_ENDPOINTS_KEY/) },
+      { level: 'error', outcome: 429, msg: expect.stringMatching(/^the gateway at https:\/\/api\.gateway\.example is rate limiting/) },
+      { level: 'error', outcome: 503, msg: expect.stringMatching(/^the gateway at https:\/\/api\.gateway\.example fails its calls/) },
+      { level: 'warn', msg: 'the gateway answers again', was: 'failing', failed: 2 },
+    ]);
+  });
+
+  it('takes a call its caller gave up on for nothing', () => {
+    const { call, lines } = tracked();
+    call('aborted');
+    call('network');
+    call('aborted');
+    expect(lines()).toHaveLength(1);
+  });
+});
