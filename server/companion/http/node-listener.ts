@@ -25,7 +25,9 @@ export function toNodeListener(app: CompanionApp): NodeListener {
     if (bodyTaken(incoming)) {
       logger.error('the request body was read before the companion got it: mount the companion before body parsers such as express.json()', { method: incoming.method });
       outgoing.writeHead(500, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' });
-      outgoing.end(JSON.stringify({ error: { code: 'body_already_read', message: 'The server could not read this request' } }));
+      // A setup mistake its developer meets on the first request: the answer says the fix too.
+      const message = 'The server read this request’s body before the payment companion could: mount the companion before body parsers such as express.json()';
+      outgoing.end(JSON.stringify({ error: { code: 'body_already_read', message } }));
       return;
     }
     incoming.url = url;

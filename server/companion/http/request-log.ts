@@ -1,6 +1,6 @@
 /**
  * One log line per request: method, the matched route pattern (never the concrete path — a
- * checkout session id in it is a capability), status and duration; the health probes' at debug. A 5xx is an error; a request
+ * checkout session id in it is a capability), status and duration; the health probes' and metrics scrapes' at debug. A 5xx is an error; a request
  * its client abandoned half-sent is the client's doing, told at info.
  */
 import type { MiddlewareHandler } from 'hono';
@@ -8,8 +8,8 @@ import { routePath } from 'hono/route';
 import type { CompanionEnv } from '../context.js';
 import { abortedByClient } from './client-abort.js';
 
-/** The liveness and readiness probes' routes, under any base path. */
-const PROBES = /\/(healthz|readyz)$/;
+/** The liveness and readiness probes' routes and the metrics scrape, every few seconds, under any base path. */
+const PROBES = /\/(healthz|readyz|metrics)$/;
 
 export function logRequests(): MiddlewareHandler<CompanionEnv> {
   return async (c, next) => {
