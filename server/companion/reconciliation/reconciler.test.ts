@@ -258,7 +258,7 @@ describe('waiting webhook events', () => {
     clock.advance(31 * SECOND);
     expect(await reconcile()).toMatchObject({ checkedEvents: 0 });
   });
-  it('keeps trying an event that applies to nothing, and warns once it has waited longer than giving up takes', async () => {
+  it('keeps trying an event that applies to nothing, and warns once, when it has waited longer than giving up takes', async () => {
     const credentials = testProjectCredentials({});
     const event = {
       payment_id: '1c7e6b8f-2d3e-4f5a-9b0c-1d2e3f4a5b6c', order_id: 'lost-2002', pos_id: credentials.posId, mode: 'direct',
@@ -276,6 +276,14 @@ describe('waiting webhook events', () => {
     expect(await reconcile()).toMatchObject({ checkedEvents: 1, appliedEvents: 0 });
     expect(warnings()).toHaveLength(1);
     expect(JSON.parse(warnings()[0]!)).toMatchObject({ level: 'warn', order_id: 'lost-2002', method: 'purchase', status: 'success', outcome: 'unmatched' });
+    // Tried again every pass, warned of once: a line per event each half minute buried the log.
+    for (let pass = 0; pass < 3; pass++) {
+      clock.advance(31 * SECOND);
+      expect(await reconcile()).toMatchObject({ checkedEvents: 1, appliedEvents: 0 });
+    }
+    expect(warnings()).toHaveLength(1);
+    // Nothing changed in those passes: their summary is not at info.
+    expect(stack.logs.filter((line) => line.includes('"msg":"reconciliation pass"') && line.includes('"level":"info"'))).toEqual([]);
   });
 });
 

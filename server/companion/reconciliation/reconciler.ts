@@ -154,7 +154,11 @@ export class Reconciler {
     const notices = await this.#deps.notices.tellDue(timings.batchSize);
     Object.assign(tally, { dueNotices: notices.due, toldNotices: notices.told, droppedNotices: notices.dropped });
     tally.expiredKeys = await ledger.sweepIdempotencyKeys();
-    if (tally.checkedPayments + tally.checkedOperations + tally.checkedEvents + tally.dueNotices > 0) logger.info('reconciliation pass', tally);
+    // A pass that only looked (a challenge still open, an event that may never apply) says so at
+    // debug: at info, every half minute, it buried the passes that changed something.
+    const changed = tally.settled + tally.cancelled + tally.neverSent + tally.givenUp + tally.appliedEvents + tally.failures + tally.toldNotices + tally.droppedNotices;
+    if (changed > 0) logger.info('reconciliation pass', tally);
+    else if (tally.checkedPayments + tally.checkedOperations + tally.checkedEvents + tally.dueNotices > 0) logger.debug('reconciliation pass', tally);
     return tally;
   }
 
@@ -255,13 +259,14 @@ export class Reconciler {
    * A webhook that could not be applied when it came (its order or its reservation's operation
    * id not known yet) is tried again, as a re-delivery would. One still waiting after
    * `giveUpAfterMs` will most likely never apply (a payment this ledger lost, another shop's
-   * order): it keeps its turn, but each try now warns, so a person looks at it.
+   * order): it keeps its turn, and the first try past that age warns, once, so a person looks
+   * at it (the back office lists it). Every try warning kept a line per event each pass.
    */
   async #retryEvent(event: StoredEvent, tally: { appliedEvents: number }): Promise<void> {
     const { ledger, reactions, clock, timings, logger } = this.#deps;
     const retried = await ledger.retryEvent(event.id);
     if (retried?.event.outcome === 'applied') tally.appliedEvents += 1;
-    else if (clock() - event.receivedAt >= timings.giveUpAfterMs) {
+    else if (clock() - event.receivedAt >= timings.giveUpAfterMs && event.triedAt - event.receivedAt < timings.giveUpAfterMs) {
       logger.warn('a webhook event still applies to nothing in the ledger', {
         order_id: event.orderId, event_id: event.id, method: event.method, status: event.status, outcome: retried?.event.outcome ?? event.outcome,
         waiting_ms: clock() - event.receivedAt,
