@@ -51,6 +51,7 @@ import { LedgerOutage } from './operator/ledger-outage.js';
 import { CompanionMetrics } from './operator/metrics.js';
 import { healthRoutes, metricsRoutes } from './operator/operator-routes.js';
 import { GatewayTrouble } from './operator/gateway-trouble.js';
+import { MissingWebhooks } from './reconciliation/missing-webhooks.js';
 import { checkPublicUrl } from './operator/public-url-check.js';
 import { openApiDocument } from './openapi/openapi-document.js';
 import { ChangeFeed } from './payments/change-feed.js';
@@ -133,7 +134,8 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
     outage,
     readiness,
   };
-  const reconciler = new Reconciler({ ledger, gateway, orderState, reactions, notices, timings: options.reconciliation, logger, clock, outage });
+  const missingWebhooks = new MissingWebhooks(logger, clock, `${options.publicUrl}/webhooks/gateway`);
+  const reconciler = new Reconciler({ ledger, gateway, orderState, reactions, notices, timings: options.reconciliation, logger, clock, outage, missingWebhooks });
 
   // Under a base path every route and middleware is registered below it, so the companion's
   // policies (security headers, body limits) never reach the routes of an app it is mounted in.

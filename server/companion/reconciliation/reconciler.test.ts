@@ -69,6 +69,37 @@ describe('stale payments', () => {
     ]);
   });
 
+  it('says when it settles payments the gateway sent no webhook for, at most once every ten minutes, with the count', async () => {
+    const missing = () => stack.logs.filter((line) => line.includes('reconciliation settled payments the gateway sent no webhook for')).map((line) => JSON.parse(line) as Json);
+    const settleOne = async () => {
+      const session = await stack.openSession();
+      await stack.pay(session.id, payBody({ card: card('slow_pending') }));
+      await eventually(async () => expect((await stack.companion.companion.services.gateway.orders.get(session.order_id))[0]?.status).toBe('success'));
+      clock.advance(61 * SECOND);
+      expect(await reconcile()).toMatchObject({ settled: 1 });
+      return session.order_id;
+    };
+    const first = await settleOne();
+    expect(missing()).toMatchObject([{ level: 'warn', payments: 1, last_order_id: first }]);
+    expect(missing()[0]!.msg).toContain('the gateway cannot reach http://companion.test/webhooks/gateway; check PAYFORM_PUBLIC_URL');
+    await settleOne();
+    expect(missing()).toHaveLength(1);
+    clock.advance(10 * MINUTE);
+    const third = await settleOne();
+    expect(missing()).toMatchObject([{ payments: 1 }, { payments: 2, last_order_id: third }]);
+    // A payment the gateway did send webhooks for (its pending one came, its success was lost) is no sign of one.
+    stack.dropWebhooks = false;
+    clock.advance(10 * MINUTE);
+    const session = await stack.openSession();
+    const challenged = await (await stack.pay(session.id, payBody({ card: card('three_ds_challenge') }))).json();
+    await eventually(async () => expect((await stack.ledger.getOrder(session.order_id))?.events).toMatchObject([{ status: 'pending' }]));
+    stack.dropWebhooks = true;
+    await stack.control('POST', `/_sandbox/3ds/${challenged.payment_id}`, { result: 'success' });
+    clock.advance(61 * SECOND);
+    expect(await reconcile()).toMatchObject({ settled: 1 });
+    expect(missing()).toHaveLength(2);
+  });
+
   it('checks a payment still open at the gateway again later, and asks for its webhook again', async () => {
     const session = await stack.openSession();
     await stack.pay(session.id, payBody({ card: card('three_ds_challenge') }));

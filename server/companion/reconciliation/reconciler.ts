@@ -29,6 +29,7 @@ import { isLedgerUnavailable } from '../../ledger/index.js';
 import type { ReconciliationTimings } from '../config.js';
 import type { Logger } from '../log/logger.js';
 import type { LedgerOutage } from '../operator/ledger-outage.js';
+import type { MissingWebhooks } from './missing-webhooks.js';
 import type { MerchantNotices } from '../payments/merchant-notices.js';
 import { NEVER_REACHED } from '../payments/order-state.js';
 import type { OrderStateSync } from '../payments/order-state.js';
@@ -45,6 +46,8 @@ interface ReconcilerDeps {
   readonly clock: () => number;
   /** A pass the database's outage stopped is counted there, not logged with a stack each time. */
   readonly outage?: LedgerOutage;
+  /** Told of each payment settled here that the gateway sent no webhook for. */
+  readonly missingWebhooks?: MissingWebhooks;
 }
 
 /** What one pass did, for logs and tests. */
@@ -212,6 +215,7 @@ export class Reconciler {
     const now = state.payment ?? payment;
     if (now.status === 'success' || now.status === 'failure') {
       tally.settled += 1;
+      if (this.#deps.missingWebhooks && (await ledger.getOrder(now.orderId))?.events.length === 0) this.#deps.missingWebhooks.settledWithout(now.orderId);
       return;
     }
     if (now.mode === 'hosted' && now.status === 'init' && (await this.#sessionExpired(now))) {
