@@ -71,23 +71,26 @@ export async function paymentStats(ctx: LedgerContext, input: StatsQuery): Promi
   if (last - first + 1 > MAX_BUCKETS) throw new InvalidLedgerInput('to', `spans more than ${MAX_BUCKETS} buckets`);
   // Literals, not parameters: SQLite would bind them as REAL and divide as floats.
   const bucket = sql<number>`(${sql.ref('created_at')} + ${sql.lit(offset)}) / ${sql.lit(size)}`;
+  // A failure the gateway gave no code for is one it never decided (every decline has one).
+  const outcome = sql<string>`case when status = 'failure' and status_code is null then 'not_sent' when status in ('init', 'pending') and unsent_at is not null then 'not_sent' else status end`;
   const rows = await ctx.db
     .selectFrom('payments')
-    .select((eb) => [bucket.as('bucket'), 'status', eb.fn.countAll<number>().as('count')])
+    .select((eb) => [bucket.as('bucket'), outcome.as('outcome'), eb.fn.countAll<number>().as('count')])
     .where('created_at', '>=', query.from)
     .where('created_at', '<', query.to)
     // Card verifications pay nothing: not counted among payments.
     .where('method', '<>', 'lookup')
-    .groupBy([bucket, 'status'])
+    .groupBy([bucket, outcome])
     .execute();
-  const buckets = Array.from({ length: last - first + 1 }, (_, i) => ({ start: (first + i) * size - offset, total: 0, succeeded: 0, failed: 0, inFlight: 0 }));
+  const buckets = Array.from({ length: last - first + 1 }, (_, i) => ({ start: (first + i) * size - offset, total: 0, succeeded: 0, failed: 0, inFlight: 0, notSent: 0 }));
   for (const row of rows) {
     const entry = buckets[Number(row.bucket) - first];
     if (!entry) continue;
     const count = Number(row.count);
     entry.total += count;
-    if (row.status === 'success') entry.succeeded += count;
-    else if (row.status === 'failure') entry.failed += count;
+    if (row.outcome === 'success') entry.succeeded += count;
+    else if (row.outcome === 'failure') entry.failed += count;
+    else if (row.outcome === 'not_sent') entry.notSent += count;
     else entry.inFlight += count;
   }
   return buckets;

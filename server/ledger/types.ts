@@ -494,8 +494,15 @@ export interface StatsBucket {
   readonly start: number;
   readonly total: number;
   readonly succeeded: number;
+  /** Declined: the gateway decided against the payment. */
   readonly failed: number;
   readonly inFlight: number;
+  /**
+   * Attempts the gateway never decided: not sent (unreachable, credentials or a field refused),
+   * never reached it, or ended as never sent and waiting to be sent again. The merchant's
+   * trouble, not the customer's: neither failed nor in flight.
+   */
+  readonly notSent: number;
 }
 
 /** What is still waiting (Ledger.backlog): the gauges an operator watches. */

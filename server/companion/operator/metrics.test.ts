@@ -105,6 +105,19 @@ describe('GET /metrics', () => {
     expect(metrics.get('payform_webhook_events_waiting{outcome="parked"}')).toBe(0);
   });
 
+  it('counts an attempt the gateway never decided apart from the declines', async () => {
+    const stack = await open({ companion: { metricsToken: METRICS_TOKEN } });
+    await stack.control('PUT', '/_sandbox/faults', { error_rate: 1, error_status: 429, phase: 'before', scope: { method: 'POST', path: '/api/v1/payment' } });
+    const session = await stack.openSession();
+    expect((await stack.pay(session.id)).status).toBe(503);
+    await stack.control('DELETE', '/_sandbox/faults');
+    const declined = await stack.openSession();
+    expect(await pay(stack, declined, 'rejected')).toMatchObject({ status: 'failure' });
+    const metrics = samples(await (await scrape(stack)).text());
+    expect(metrics.get('payform_payments_total{method="purchase",outcome="not_sent"}')).toBe(1);
+    expect(metrics.get('payform_payments_total{method="purchase",outcome="failure"}')).toBe(1);
+  });
+
   it('answers only its own token, and is not there unless configured', async () => {
     const stack = await open({ companion: { metricsToken: METRICS_TOKEN } });
     expect((await scrape(stack, null)).status).toBe(401);

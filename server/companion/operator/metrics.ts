@@ -30,7 +30,7 @@ export class CompanionMetrics {
 
   constructor() {
     const registers = [this.registry];
-    this.#payments = new Counter({ name: 'payform_payments_total', help: 'Payments that reached a final status, by method (purchase, auth, lookup) and outcome (success, failure)', labelNames: ['method', 'outcome'], registers });
+    this.#payments = new Counter({ name: 'payform_payments_total', help: 'Payments that reached a final status, by method (purchase, auth, lookup) and outcome (success; failure, declined by the gateway; not_sent, ended without its decision)', labelNames: ['method', 'outcome'], registers });
     this.#gatewayCalls = new Histogram({
       name: 'payform_gateway_call_duration_seconds',
       help: 'Each HTTP attempt to the gateway, by route template and status (network, timeout when no answer came; aborted when the caller gave up first)',
@@ -51,9 +51,15 @@ export class CompanionMetrics {
     this.#replays.inc(0);
   }
 
-  /** A payment reached success or failure (each change is reported once, across instances). */
+  /**
+   * A payment reached success or failure (each change is reported once, across instances). A
+   * failure the gateway gave no code for is one it never decided (every decline has a code):
+   * the merchant's trouble, counted apart from what customers were told.
+   */
   paymentFinished(payment: Payment): void {
-    if (payment.status === 'success' || payment.status === 'failure') this.#payments.inc({ method: payment.method, outcome: payment.status });
+    if (payment.status !== 'success' && payment.status !== 'failure') return;
+    const outcome = payment.status === 'failure' && payment.statusCode === null ? 'not_sent' : payment.status;
+    this.#payments.inc({ method: payment.method, outcome });
   }
 
   gatewayCall(record: GatewayCallRecord): void {

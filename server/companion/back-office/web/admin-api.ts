@@ -220,8 +220,8 @@ export interface OrderDetail {
 
 export interface Stats {
   readonly bucket: 'hour' | 'day';
-  readonly buckets: { start: string; total: number; succeeded: number; failed: number; in_flight: number; success_rate: number | null }[];
-  readonly totals: { total: number; succeeded: number; failed: number; in_flight: number; success_rate: number | null };
+  readonly buckets: { start: string; total: number; succeeded: number; failed: number; in_flight: number; not_sent: number; success_rate: number | null }[];
+  readonly totals: { total: number; succeeded: number; failed: number; in_flight: number; not_sent: number; success_rate: number | null };
 }
 
 export interface Balance {

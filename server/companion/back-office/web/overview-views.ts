@@ -32,6 +32,7 @@ export function statsPanel(stats: Stats | undefined, onRange: (bucket: Stats['bu
       <div><dt>${t('stats.total')}</dt><dd>${totals?.total ?? '—'}</dd></div>
       <div><dt>${t('stats.succeeded')}</dt><dd class="kpi--success">${totals?.succeeded ?? '—'}</dd></div>
       <div><dt>${t('stats.failed')}</dt><dd class="kpi--failure">${totals?.failed ?? '—'}</dd></div>
+      ${totals?.not_sent ? html`<div title=${t('stats.notSentHint')}><dt>${t('stats.notSent')}</dt><dd class="kpi--failure">${totals.not_sent}</dd></div>` : nothing}
       <div><dt>${t('stats.rate')}</dt><dd>${rate === undefined || rate === null ? '—' : `${Math.round(rate * 100)} %`}</dd></div>
     </dl>
     ${stats ? paymentsChart(stats) : html`<p class="muted">${t('loading')}</p>`}
