@@ -23,6 +23,7 @@ export async function readBacklog(ctx: LedgerContext): Promise<LedgerBacklog> {
     .selectFrom('webhook_events')
     .select((eb) => ['outcome', eb.fn.countAll<number>().as('count')])
     .where('applied_at', 'is', null)
+    .where('reviewed_at', 'is', null)
     .groupBy('outcome')
     .execute();
   const waiting = (outcome: string) => Number(events.find((row) => row.outcome === outcome)?.count ?? 0);

@@ -10,6 +10,7 @@ import { lockPayment, lockingRead } from './context.js';
 import type { LedgerContext, LedgerDb } from './context.js';
 import { sharedTransactions } from './group-commit.js';
 import type { Batch, Batched } from './group-commit.js';
+import { LedgerConflict } from './errors.js';
 import { gatewayEventInput, parseInput } from './input.js';
 import { insertOperation, progressOperation } from './operations.js';
 import { addsNothingTo, flagDiscrepancy, guardedUpdate, progressPayment, recalledAnswer, samePayment, updateArgs } from './payments.js';
@@ -263,7 +264,7 @@ const argTypes: { readonly [K in keyof UpdateArgs]-?: SqlType } = {
   noticeDueAt: 'bigint',
 };
 
-const eventTypes: { readonly [K in keyof WebhookEventRow]-?: SqlType } = {
+const eventTypes: { readonly [K in (typeof eventColumns)[number]]-?: SqlType } = {
   id: 'text',
   method: 'text',
   status: 'text',
@@ -418,6 +419,7 @@ function eventRow(ctx: LedgerContext, id: string, body: string, facts: EventFact
     applied_at: expected === 'applied' ? now : null,
     tried_at: now,
     outcome: expected,
+    reviewed_at: null,
   };
 }
 
@@ -472,6 +474,29 @@ async function applyStored(ctx: LedgerContext, trx: LedgerDb, id: string, facts:
 export async function retryEvent(ctx: LedgerContext, id: string): Promise<EventIngest | undefined> {
   const row = await ctx.db.selectFrom('webhook_events').select('facts').where('id', '=', id).executeTakeFirst();
   return row && ctx.db.transaction().execute((trx) => applyStored(ctx, trx, id, JSON.parse(row.facts) as EventFacts));
+}
+
+/**
+ * Marks an unmatched event reviewed: a person settled it elsewhere. It stays stored as it came,
+ * and a re-delivery is still tried, but it is no longer retried by reconciliation, listed as
+ * waiting, nor counted by the operator's gauge. Marking it again changes nothing. Undefined when
+ * there is no such event; a conflict when it is not unmatched (applied, or parked waiting for
+ * its reservation, which settles it).
+ */
+export async function reviewEvent(ctx: LedgerContext, id: string): Promise<StoredEvent | undefined> {
+  const reviewed = await ctx.db
+    .updateTable('webhook_events')
+    .set({ reviewed_at: ctx.now() })
+    .where('id', '=', id)
+    .where('applied_at', 'is', null)
+    .where('outcome', '=', 'unmatched')
+    .where('reviewed_at', 'is', null)
+    .returningAll()
+    .executeTakeFirst();
+  if (reviewed) return toStoredEvent(reviewed);
+  const stored = await ctx.db.selectFrom('webhook_events').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!stored || stored.reviewed_at !== null) return stored && toStoredEvent(stored);
+  throw new LedgerConflict('event_not_unmatched', `The event is ${stored.outcome}: only an unmatched event can be marked reviewed`);
 }
 
 /**

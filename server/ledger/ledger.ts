@@ -5,7 +5,7 @@ import { clearAbsentOperation, clearAbsentPayment, countAbsentOperation, countAb
 import { deleteCard, findCard, listCards, saveCard, cardholderOf } from './cards.js';
 import type { LedgerContext } from './context.js';
 import { InvalidLedgerInput, LedgerNotFound } from './errors.js';
-import { ingestEvent, retryEvent } from './events.js';
+import { ingestEvent, retryEvent, reviewEvent } from './events.js';
 import { claimIdempotencyKey, readUnscopedKeys, releaseIdempotencyKey, storeIdempotentAnswer, sweepIdempotencyKeys } from './idempotency.js';
 import type { IdempotencyClaim, IdempotencyRequest, StoredAnswer } from './idempotency.js';
 import { overCapturePercent, parseInput, paymentUpdateInput, schemaName } from './input.js';
@@ -120,6 +120,8 @@ export interface Ledger {
   ingestEvent(event: GatewayEvent): Promise<EventIngest>;
   /** Applies a stored event that is still waiting (parked, unmatched) if it applies now. */
   retryEvent(id: string): Promise<EventIngest | undefined>;
+  /** A person settled an unmatched event elsewhere: it stops waiting (reviewEvent in events.ts). */
+  reviewEvent(id: string): Promise<StoredEvent | undefined>;
 
   // Saved cards
   saveCard(card: NewSavedCard): Promise<SavedCard>;
@@ -221,6 +223,7 @@ function ledgerOver(ctx: LedgerContext): Ledger {
     capturableAmount: async (orderId, percent) => (await totalsOf(ctx, orderId, parseInput(overCapturePercent.optional(), percent))).capturable,
     ingestEvent: (event) => ingestEvent(ctx, event),
     retryEvent: (id) => retryEvent(ctx, id),
+    reviewEvent: (id) => reviewEvent(ctx, id),
     saveCard: (card) => saveCard(ctx, card),
     listCards: (customerId) => listCards(ctx, customerId),
     findCard: (customerId, idOrToken) => findCard(ctx, customerId, idOrToken),

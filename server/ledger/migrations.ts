@@ -408,6 +408,17 @@ const heldPayments: Migration = {
   },
 };
 
+/**
+ * An unmatched webhook event a person has looked at and settled elsewhere (another shop's, a
+ * payment refunded at the gateway) is marked reviewed: it leaves the back office's list, the
+ * retries and the operator's gauge, which otherwise held its alert firing for good.
+ */
+const reviewedEvents: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema.alterTable('payform_webhook_events').addColumn('reviewed_at', 'bigint').execute();
+  },
+};
+
 export const migrations: Readonly<Record<string, Migration>> = {
   '0001_initial': initial,
   '0002_operation_checks': operationChecks,
@@ -423,4 +434,5 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '0012_idempotency_scopes': idempotencyScopes,
   '0013_operation_request_keys': operationRequestKeys,
   '0014_held_payments': heldPayments,
+  '0015_reviewed_events': reviewedEvents,
 };

@@ -45,6 +45,7 @@ export async function listEvents(ctx: LedgerContext, input: EventListQuery): Pro
     // Implied by both outcomes; said so the partial index of waiting events can serve the read.
     .where('applied_at', 'is', null)
     .where('outcome', '=', query.outcome)
+    .where('reviewed_at', 'is', null)
     .$call(newestFirst('received_at', 'id', page))
     .execute();
   const { items, nextCursor } = pageOf(rows.map(toListedEvent), page, (event) => ({ time: event.receivedAt, key: event.id }));
@@ -151,6 +152,8 @@ export async function listWaitingEvents(ctx: LedgerContext, input: StaleQuery): 
     .selectFrom('webhook_events')
     .selectAll()
     .where('applied_at', 'is', null)
+    // Settled elsewhere by a person: a re-delivery is still tried, reconciliation leaves it.
+    .where('reviewed_at', 'is', null)
     .where('tried_at', '<=', ctx.now() - query.quietForMs)
     .orderBy('tried_at')
     .orderBy('id')

@@ -104,6 +104,7 @@ export function toStoredEvent(row: WebhookEventRow): StoredEvent {
     appliedAt: row.applied_at,
     triedAt: row.tried_at,
     outcome: row.outcome,
+    reviewedAt: row.reviewed_at,
   };
 }
 

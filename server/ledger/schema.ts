@@ -115,6 +115,8 @@ export interface WebhookEventRow {
   /** When the ledger last tried to apply it (on arrival, a re-delivery or a retry). */
   tried_at: number;
   outcome: EventOutcome;
+  /** When a person marked an unmatched event reviewed (settled elsewhere): no longer waiting. */
+  reviewed_at: number | null;
 }
 
 export interface SavedCardRow {

@@ -392,6 +392,8 @@ export interface StoredEvent {
   /** When the ledger last tried to apply it: on arrival, a re-delivery or a retry. */
   readonly triedAt: number;
   readonly outcome: EventOutcome;
+  /** When a person marked it reviewed (an unmatched event settled elsewhere); null otherwise. */
+  readonly reviewedAt: number | null;
 }
 
 /** An event the ledger could not apply (yet): the outcomes the back office lists. */

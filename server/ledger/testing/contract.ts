@@ -67,7 +67,7 @@ export function describeLedgerContract(backend: LedgerBackend): void {
         const third = await store.reopen!();
         expect(await again.getPayment(payment.orderId)).toEqual(payment);
         expect(await third.getPayment(payment.orderId)).toEqual(payment);
-        expect(await store.migrations!()).toEqual(['0001_initial', '0002_operation_checks', '0003_event_retries', '0004_payment_discrepancies', '0005_waiting_event_list', '0006_merchant_notices', '0007_idempotency_keys', '0008_never_sent', '0009_lookup_method', '0010_payform_prefix', '0011_charge_cards', '0012_idempotency_scopes', '0013_operation_request_keys', '0014_held_payments']);
+        expect(await store.migrations!()).toEqual(['0001_initial', '0002_operation_checks', '0003_event_retries', '0004_payment_discrepancies', '0005_waiting_event_list', '0006_merchant_notices', '0007_idempotency_keys', '0008_never_sent', '0009_lookup_method', '0010_payform_prefix', '0011_charge_cards', '0012_idempotency_scopes', '0013_operation_request_keys', '0014_held_payments', '0015_reviewed_events']);
       });
 
       it('has no column that could hold a card number or CVV', async () => {
@@ -1078,6 +1078,32 @@ export function describeLedgerContract(backend: LedgerBackend): void {
           totals: { refundPending: 100, refundable: 900, captured: 0, voided: false },
         });
         expect(await ledger.getOrder('nope')).toBeUndefined();
+      });
+
+      it('marks an unmatched event reviewed: it stops waiting, and only an unmatched one can be', async () => {
+        const stray = await ledger.ingestEvent(gatewayEvent({ method: 'purchase', status: 'success', orderId: 'elsewhere-reviewed', amount: 100, currency: 'XTS' }));
+        const other = await ledger.ingestEvent(gatewayEvent({ method: 'purchase', status: 'success', orderId: 'elsewhere-other', amount: 200, currency: 'XTS' }));
+        expect(await ledger.backlog()).toMatchObject({ unmatchedEvents: 2 });
+        clock.advance(MINUTE);
+        expect(await ledger.reviewEvent(stray.event.id)).toMatchObject({ id: stray.event.id, outcome: 'unmatched', appliedAt: null, reviewedAt: clock.now });
+        // Gone from the list, the retries and the gauge; kept as it came. Marked again, nothing changes.
+        expect((await ledger.listEvents({ outcome: 'unmatched' })).events.map((event) => event.id)).toEqual([other.event.id]);
+        expect((await ledger.listWaitingEvents({ quietForMs: 0 })).map((event) => event.id)).toEqual([other.event.id]);
+        expect(await ledger.backlog()).toMatchObject({ unmatchedEvents: 1 });
+        const reviewedAt = clock.now;
+        clock.advance(MINUTE);
+        expect(await ledger.reviewEvent(stray.event.id)).toMatchObject({ reviewedAt });
+        // Only an unmatched event: not one applied, nor one parked for its reservation (which settles it).
+        const { orderId } = await paidOrder(ledger);
+        const applied = await ledger.ingestEvent(gatewayEvent({ method: 'purchase', status: 'success', orderId, amount: 1000, currency: 'XTS' }));
+        await expect(ledger.reviewEvent(applied.event.id)).rejects.toMatchObject({ reason: 'event_not_unmatched' });
+        await ledger.reserveOperation(orderId, { kind: 'refund', amount: 300 });
+        const parked = await ledger.ingestEvent(gatewayEvent({ method: 'refund', status: 'success', orderId, operationId: 'op-parked', amount: 300, currency: 'XTS' }));
+        await expect(ledger.reviewEvent(parked.event.id)).rejects.toMatchObject({ reason: 'event_not_unmatched' });
+        expect(await ledger.reviewEvent('no-such-event')).toBeUndefined();
+        // The order turns up after all (a payment restored from a backup): a re-delivery applies it.
+        await claimedPayment(ledger, { orderId: 'elsewhere-reviewed', amount: 100 });
+        expect(await ledger.ingestEvent(gatewayEvent({ method: 'purchase', status: 'success', orderId: 'elsewhere-reviewed', amount: 100, currency: 'XTS' }))).toMatchObject({ advanced: true, event: { outcome: 'applied' } });
       });
 
       it('lists the events that apply to nothing, newest first, paged like the orders', async () => {
