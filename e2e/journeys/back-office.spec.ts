@@ -131,6 +131,14 @@ test('a payment the gateway reports for an order the shop does not know is shown
   await expect(row).toContainText('12.50');
   await expect(backOffice.row(orderId)).toHaveCount(0);
   await expectNoAxeViolations(page, 'the back office with an unmatched gateway event');
+
+  // Looked up at the gateway and settled there: marked reviewed, it leaves the panel (and the operator's gauge).
+  await row.getByRole('button', { name: `Mark the event for order ${orderId} as reviewed` }).click();
+  await expect(unmatched).toHaveCount(0);
+  await expect(page.getByRole('status').filter({ hasText: 'The event was marked as reviewed.' })).toBeAttached();
+  await page.reload();
+  await expect(page.getByRole('status').filter({ hasText: 'Live' })).toBeVisible();
+  await expect(unmatched).toHaveCount(0);
 });
 
 test('an order the gateway contradicts is marked held, saying why and what to do', async ({ page, request, stack, checkout, backOffice }) => {

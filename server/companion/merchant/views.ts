@@ -104,6 +104,7 @@ export const EventView = z.object({
   outcome: z.enum(['applied', 'stale', 'parked', 'unmatched']),
   received_at: Timestamp,
   applied_at: Timestamp.nullable(),
+  reviewed_at: Timestamp.nullable().describe('When a person marked an unmatched event reviewed (settled elsewhere): it no longer waits'),
   event: z.unknown().describe('The event the gateway sent, amounts in integer minor units (as the gateway client reads it), tokens replaced and card data masked; one that cannot be read is shown as it came'),
 });
 export type EventView = z.output<typeof EventView>;
@@ -244,6 +245,7 @@ export function eventView(event: StoredEvent): EventView {
     outcome: event.outcome,
     received_at: iso(event.receivedAt),
     applied_at: iso(event.appliedAt),
+    reviewed_at: iso(event.reviewedAt),
     event: shown,
   };
 }

@@ -65,6 +65,7 @@ describe('GET /api/webhook-events', () => {
         outcome: 'unmatched',
         received_at: expect.any(String),
         applied_at: null,
+        reviewed_at: null,
         tried_at: expect.any(String),
         event: expect.objectContaining({ order_id: 'other-shop-17', amount: 1250, cc_mask: '424242******4242', cc_token: '[redacted]' }),
       }],
@@ -74,6 +75,27 @@ describe('GET /api/webhook-events', () => {
     expect(JSON.stringify(page)).not.toContain('tok_9f8e7d6c5b4a');
     expect(orderIds(await list('?outcome=unmatched'))).toEqual(['other-shop-17']);
     expect((await list('?outcome=parked')).events).toEqual([]);
+  });
+
+  it('marks an unmatched event reviewed: it leaves the list and the gauge; only an unmatched one, only by its id', async () => {
+    await postEvent({ order_id: 'other-shop-18' });
+    await postEvent({ order_id: 'other-shop-19', payment_id: '7c1d2e3f-4a5b-4c6d-8e9f-0a1b2c3d4e5f' });
+    const [newest, older] = (await list()).events;
+    const review = (id: string, status = 200) => stack.json('POST', `/api/webhook-events/${id}/review`, status, { admin: true, body: {} });
+    expect(await review(older.id)).toEqual({ event: expect.objectContaining({ id: older.id, outcome: 'unmatched', applied_at: null, reviewed_at: expect.any(String) }) });
+    expect(orderIds(await list())).toEqual([newest.order_id]);
+    expect(await stack.ledger.backlog()).toMatchObject({ unmatchedEvents: 1 });
+    expect(stack.logs.filter((line) => line.includes('an unmatched webhook event was marked reviewed'))).toEqual([expect.stringContaining(`"event_id":"${older.id}"`)]);
+    // Again: the same answer. An applied event, or no event, is refused by name.
+    expect((await review(older.id)).event.reviewed_at).toBe((await review(older.id)).event.reviewed_at);
+    const session = await stack.openSession();
+    await stack.pay(session.id);
+    await stack.settleWebhooks();
+    const [applied] = (await stack.ledger.getOrder(session.order_id))!.events;
+    expect((await review(applied!.id, 409)).error.code).toBe('event_not_unmatched');
+    expect((await review('f'.repeat(64), 404)).error.code).toBe('event_not_found');
+    expect((await review('not-an-id', 404)).error.code).toBe('event_not_found');
+    expect((await stack.json('POST', `/api/webhook-events/${newest.id}/review`, 401, { body: {} })).error.code).toBe('unauthorized');
   });
 
   it('pages newest first with a cursor', async () => {

@@ -13,7 +13,7 @@ import { NewSessionRequest } from '../checkout/session-request.js';
 import { SessionView } from '../checkout/session-view.js';
 import { AccountList, BalanceView, TerminalList } from '../merchant/balance-routes.js';
 import { CardList, CardView } from '../merchant/card-routes.js';
-import { EventListQuery, WaitingEventPage } from '../merchant/event-routes.js';
+import { EventListQuery, ReviewedEvent, WaitingEventPage } from '../merchant/event-routes.js';
 import { ChangesPage, ChangesQuery, ChangeView } from '../merchant/feed-routes.js';
 import {
   CaptureRequest, RefundRequest, ResendRequest, SplitCaptureRequest, SplitRefundRequest, VoidRequest,
@@ -98,6 +98,7 @@ export const VIEWS: Readonly<Record<string, z.ZodType>> = {
   CancelledOrder,
   ResendAnswer,
   WaitingEventPage,
+  ReviewedEvent,
   WebhookReceipt,
   Charge: ChargeAnswer,
   Balance: BalanceView,
@@ -141,6 +142,7 @@ export const API: readonly ApiOperation[] = [
   // Webhooks
   { method: 'post', path: '/webhooks/gateway', operationId: 'receiveGatewayWebhook', tag: 'Webhooks', summary: 'The gateway’s signed events (form fields data, signature)', access: 'signature', responses: { 200: json('Stored (or a duplicate)', WebhookReceipt), 401: problem('Signature does not match: nothing stored'), 415: problem('Not a form post') } },
   { method: 'get', path: '/api/webhook-events', operationId: 'listWebhookEvents', tag: 'Webhooks', summary: 'The gateway’s events that apply to nothing in the ledger (unmatched) or wait for a reservation (parked), newest first', access: 'admin', query: EventListQuery, responses: { 200: json('A page of events and next_cursor', WaitingEventPage) } },
+  { method: 'post', path: '/api/webhook-events/:id/review', operationId: 'reviewWebhookEvent', tag: 'Webhooks', summary: 'Mark an unmatched event reviewed (settled elsewhere): it leaves the list, reconciliation and the waiting-events gauge', access: 'admin', responses: { 200: json('The event, reviewed_at set', ReviewedEvent), 404: problem('Unknown event'), 409: problem('Not unmatched: applied, or parked for its reservation') } },
   // Orders
   { method: 'get', path: '/api/orders', operationId: 'listOrders', tag: 'Orders', summary: 'Orders, newest first', access: 'admin', query: OrderListQuery, responses: { 200: json('A page of orders and next_cursor', OrderPage) } },
   { method: 'get', path: '/api/orders/:order_id', operationId: 'getOrder', tag: 'Orders', summary: 'An order: payment, operations, webhook events, totals', access: 'admin', responses: { 200: json('The order', OrderView), 404: problem('Unknown order') } },

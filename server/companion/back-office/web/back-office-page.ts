@@ -48,6 +48,8 @@ let bucket: Stats['bucket'] = 'hour';
 let balances: BalancesState = {};
 let receiptsProblem: string | undefined;
 let unmatched: UnmatchedEvents | undefined;
+const reviewing = new Set<string>();
+let unmatchedProblem: string | undefined;
 let draft: OperationDraft | undefined;
 const flashing = new Set<string>();
 
@@ -68,7 +70,7 @@ function content(): TemplateResult {
       })}
       ${balancesPanel(balances)}
     </div>
-    ${unmatchedEventsPanel(unmatched)}
+    ${unmatchedEventsPanel({ list: unmatched, reviewing, problem: unmatchedProblem }, (id) => void reviewEvent(id))}
     ${challenge?.challenge_url
       ? html`<p class="notice" role="status">${t('done.chargeChallenge')} <a class="mono" href=${challenge.challenge_url}>${challenge.challenge_url}</a></p>`
       : nothing}
@@ -323,6 +325,23 @@ async function loadBalances(): Promise<void> {
     balances = { ...balances, problem: t('problem', { message: messageOf(error) }) };
   }
   page.refresh();
+}
+
+/** Marks an unmatched event reviewed (settled elsewhere), then reads the list again. */
+async function reviewEvent(id: string): Promise<void> {
+  reviewing.add(id);
+  unmatchedProblem = undefined;
+  page.refresh();
+  try {
+    await api(token!, `/api/webhook-events/${encodeURIComponent(id)}/review`, { method: 'POST', body: {}, idempotencyKey: newIdempotencyKey() });
+    announce(t('unmatched.reviewed'));
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) return signOut();
+    unmatchedProblem = t('problem', { message: messageOf(error) });
+  } finally {
+    reviewing.delete(id);
+  }
+  await loadUnmatched();
 }
 
 async function loadUnmatched(): Promise<void> {

@@ -1,7 +1,9 @@
 /**
- * The gateway's events that match no order in the ledger: money the gateway says moved that the
- * shop does not know about (another shop on the same gateway project, a payment the ledger lost).
- * No order shows them, so they get a panel of their own — only while there are any.
+ * The gateway's events that apply to nothing in the ledger: money the gateway says moved that the
+ * shop does not know about (another shop on the same gateway project, a payment the ledger lost),
+ * or that contradicts the order it names. No order shows the first kind, so they get a panel of
+ * their own — only while there are any. A person who settled one elsewhere marks it reviewed:
+ * it leaves the panel and stops holding the operator's alert.
  */
 import { html, nothing } from 'lit';
 import type { TemplateResult } from 'lit';
@@ -19,16 +21,25 @@ const METHOD_KEYS: Readonly<Record<string, MessageKey>> = {
   refund: 'operation.refund',
 };
 
-export function unmatchedEventsPanel(list: UnmatchedEvents | undefined): TemplateResult | typeof nothing {
+export interface UnmatchedState {
+  readonly list: UnmatchedEvents | undefined;
+  /** The events being marked reviewed right now (their buttons wait). */
+  readonly reviewing: ReadonlySet<string>;
+  readonly problem: string | undefined;
+}
+
+export function unmatchedEventsPanel({ list, reviewing, problem }: UnmatchedState, review: (id: string) => void): TemplateResult | typeof nothing {
   if (!list || list.events.length === 0) return nothing;
   return html`<section class="panel unmatched-events" aria-labelledby="unmatched-heading">
     <h2 id="unmatched-heading">${t('unmatched.heading')}</h2>
     <p class="muted">${t('unmatched.text')}</p>
+    ${problem ? html`<p class="notice notice--error" role="alert">${problem}</p>` : nothing}
     <div class="table-scroll"><table>
       <caption class="visually-hidden">${t('unmatched.caption')}</caption>
       <thead><tr>
         <th scope="col">${t('orders.order')}</th><th scope="col">${t('events.event')}</th><th scope="col">${t('orders.status')}</th>
         <th scope="col" class="numeric">${t('orders.amount')}</th><th scope="col">${t('events.received')}</th>
+        <th scope="col"><span class="visually-hidden">${t('detail.actions')}</span></th>
       </tr></thead>
       <tbody>${list.events.map(
         (event) => html`<tr>
@@ -37,6 +48,8 @@ export function unmatchedEventsPanel(list: UnmatchedEvents | undefined): Templat
           <td>${statusBadge(event.status)}</td>
           <td class="numeric">${event.amount === null || event.currency === null ? '—' : formatAmount(event.amount, event.currency)}</td>
           <td class="nowrap">${time(event.received_at, true)}</td>
+          <td><button type="button" class="button button--small button--quiet" ?disabled=${reviewing.has(event.id)} @click=${() => review(event.id)}
+            aria-label=${t('unmatched.reviewFor', { order: event.order_id })}>${t('unmatched.review')}</button></td>
         </tr>`,
       )}</tbody>
     </table></div>
