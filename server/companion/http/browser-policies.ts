@@ -101,7 +101,9 @@ export function checkoutCors(allowedOrigins: readonly string[], ownOrigin: strin
       reported.add(origin);
       // `null`: a page opened from file://, or sandboxed; no setting can allow it.
       const fix = origin === 'null' ? 'it has no origin (a page opened from file://, or sandboxed): serve the page over http(s)' : 'add it to PAYFORM_ALLOWED_ORIGINS (allowedOrigins) if it is your shop';
-      logger.warn(`refused a checkout request from a page whose origin is not allowed: ${fix}`, { origin });
+      // The browser refuses the page the answer (and a JSON post its preflight): the request itself
+      // may still have run, as a client outside a browser sends what it likes.
+      logger.warn(`a page whose origin is not allowed called the checkout API, and its browser is refused the answer: ${fix}`, { origin });
     }
     return undefined;
   };
