@@ -73,6 +73,7 @@ export const PaymentView = z.object({
   checkout_url: z.string().nullable(),
   receipt_url: z.string().nullable(),
   discrepancy: DiscrepancyView.nullable(),
+  unsent_at: Timestamp.nullable().describe('When the attempt was ended as never sent (the gateway never showed it): it waits for the customer to pay again under the same order id, not for the gateway'),
   created_at: Timestamp,
   updated_at: Timestamp,
   finalized_at: Timestamp.nullable(),
@@ -199,6 +200,7 @@ export function paymentView(payment: Payment): PaymentView {
     receipt_url: payment.receiptUrl,
     /** Set when the gateway reported the payment paid with other figures (held, do not fulfil), or refunds past what was paid. */
     discrepancy: discrepancyView(payment.discrepancy),
+    unsent_at: iso(payment.unsentAt),
     created_at: iso(payment.createdAt),
     updated_at: iso(payment.updatedAt),
     finalized_at: iso(payment.finalizedAt),

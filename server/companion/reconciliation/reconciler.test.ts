@@ -140,7 +140,11 @@ describe('stale payments', () => {
     expect(await reconcile()).toMatchObject({ checkedPayments: 1, neverSent: 1, givenUp: 0 });
     expect(await stack.ledger.getPayment(session.order_id)).toMatchObject({ status: 'init', unsentAt: clock.now });
     expect((await stack.json('GET', `/api/checkout/sessions/${session.id}`, 200)).status).toBe('open');
+    // The merchant sees it ended, not awaiting payment: unsent_at says when.
+    const order = async () => (await stack.json('GET', `/api/orders/${session.order_id}`, 200, { admin: true })).order;
+    expect(await order()).toMatchObject({ status: 'init', unsent_at: new Date(clock.now).toISOString() });
     expect(await (await stack.pay(session.id)).json()).toMatchObject({ status: 'success', order_id: session.order_id });
+    expect(await order()).toMatchObject({ status: 'success', unsent_at: null });
   });
 
   it('ends a pending payment the gateway no longer knows like a never-sent one, and its session pays it under the same order id', async () => {

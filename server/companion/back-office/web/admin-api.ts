@@ -163,6 +163,8 @@ export interface OrderSummary {
   readonly created_at: string;
   readonly updated_at: string | null;
   readonly discrepancy: Discrepancy | null;
+  /** Ended as never sent: the gateway never got it; the customer may pay again under its id. */
+  readonly unsent_at: string | null;
 }
 
 export interface Operation {

@@ -55,6 +55,9 @@ const STATUS_KEYS: Record<PaymentStatus, MessageKey> = {
 export const statusBadge = (status: PaymentStatus | string) =>
   html`<span class="badge badge--${status}">${status in STATUS_KEYS ? t(STATUS_KEYS[status as PaymentStatus]) : status}</span>`;
 
+/** An attempt ended as never sent is neither awaiting payment nor failed: the gateway never got it. */
+const orderBadge = (order: OrderSummary) => (order.unsent_at ? html`<span class="badge badge--init">${t('status.notSent')}</span>` : statusBadge(order.status));
+
 /** An order the gateway contradicted: held for a person (heldNotice says why). */
 const heldBadge = (order: OrderSummary) => (order.discrepancy ? html` <span class="badge badge--held">${t('held.badge')}</span>` : nothing);
 
@@ -141,7 +144,7 @@ export function ordersPanel(state: OrderListState, handlers: OrderHandlers): Tem
               <td class="nowrap">${time(order.created_at)}</td>
               <td>${[order.customer?.fname, order.customer?.lname].filter(Boolean).join(' ') || '—'}</td>
               <td class="numeric">${formatAmount(order.amount, order.currency)}</td>
-              <td>${statusBadge(order.status)}${heldBadge(order)}</td>
+              <td>${orderBadge(order)}${heldBadge(order)}</td>
             </tr>`,
           )}</tbody>
         </table></div>
@@ -192,7 +195,7 @@ export function orderDetailPanel(detail: OrderDetail | undefined, problem: strin
       </div>
       <div class="order-detail__amount">
         <strong>${money(order.amount)}</strong>
-        ${statusBadge(order.status)}${heldBadge(order)}
+        ${orderBadge(order)}${heldBadge(order)}
       </div>
     </header>
     ${problem ? html`<p class="notice notice--error" role="alert">${problem}</p>` : nothing}
@@ -227,7 +230,7 @@ export function orderDetailPanel(detail: OrderDetail | undefined, problem: strin
           @click=${() => handlers.act(action)}>${t(ACTION_NAMES[action])}</button>`,
       )}
       ${chargeable(order) ? html`<button type="button" class="button button--small" @click=${handlers.charge}>${t('action.chargeCard')}</button>` : nothing}
-      <button type="button" class="button button--small button--quiet" @click=${handlers.resend}>${t('action.resend')}</button>
+      ${order.unsent_at ? nothing : html`<button type="button" class="button button--small button--quiet" @click=${handlers.resend}>${t('action.resend')}</button>`}
       ${order.status === 'success'
         ? html`<button type="button" class="button button--small button--quiet" @click=${() => handlers.receipt('html')}>${t('action.receiptHtml')}</button>
             <button type="button" class="button button--small button--quiet" @click=${() => handlers.receipt('pdf')}>${t('action.receiptPdf')}</button>`
