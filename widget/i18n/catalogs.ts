@@ -15,11 +15,11 @@ const LOADERS: Record<string, () => Promise<{ default: Partial<Catalog> }>> = {
 };
 
 /**
- * The catalog of a BCP 47 tag's language; English when there is none or it cannot load, and then
- * without its specific messages if they cannot load either.
+ * The catalog of a BCP 47 tag's language; English when there is none (said in the console) or it
+ * cannot load, and then without its specific messages if they cannot load either.
  */
 export async function loadCatalog(tag: string): Promise<Strings> {
-  const load = LOADERS[tag.split('-')[0]!.toLowerCase()] ?? LOADERS.en!;
+  const load = LOADERS[tag.split('-')[0]!.toLowerCase()] ?? (() => import('./unknown-language.js').then((chunk) => chunk.default(tag)));
   const catalog = await load().catch(() => LOADERS.en!().catch(() => undefined));
   return { ...en, ...catalog?.default };
 }

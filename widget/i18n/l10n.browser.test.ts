@@ -53,12 +53,20 @@ describe('localisation', () => {
     }
   });
 
-  it('falls back to English for languages it has no catalog for and for malformed tags', async () => {
-    for (const lang of ['ja', 'not a language!']) {
-      const form = await mount({}, { lang });
-      await form.updateComplete;
-      expect(label(form, 'number'), lang).to.equal('Card number');
+  it('falls back to English for languages it has no catalog for and for malformed tags, and says so once in the console', async () => {
+    const warnings: string[] = [];
+    const real = console.warn;
+    console.warn = (...args: unknown[]) => void warnings.push(args.join(' '));
+    try {
+      for (const lang of ['ja', 'not a language!']) {
+        const form = await mount({}, { lang });
+        await form.updateComplete;
+        expect(label(form, 'number'), lang).to.equal('Card number');
+      }
+    } finally {
+      console.warn = real;
     }
+    expect(warnings).to.deep.equal(['<pay-form>: no words for lang="ja", so English is shown; the widget speaks en, uk, pl, de, fr and es']);
   });
 
   it('changes language when the lang attribute changes', async () => {
