@@ -15,13 +15,14 @@ import { isLedgerUnavailable } from '../../ledger/index.js';
 import type { CompanionEnv } from '../context.js';
 import { ApiProblem } from '../http/problem.js';
 import type { Health, Readiness } from '../openapi/api-catalog.js';
+import { INSTANCE_HEADER, instanceId } from './public-url-check.js';
 
 /** A readiness probe gives up on the database after this long: a hung database is not ready. */
 const READINESS_TIMEOUT_MS = 2_000;
 
 export function healthRoutes(): Hono<CompanionEnv> {
   const health = new Hono<CompanionEnv>();
-  health.get('/healthz', (c) => c.json({ status: 'ok' } satisfies Health));
+  health.get('/healthz', (c) => c.json({ status: 'ok' } satisfies Health, 200, { [INSTANCE_HEADER]: instanceId }));
   health.get('/readyz', async (c) => {
     const { ledger, readiness, outage } = c.var.services;
     const notReady = (status: Readiness['status']) => c.json({ status } satisfies Readiness, 503, { 'Retry-After': '2' });

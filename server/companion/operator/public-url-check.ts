@@ -12,7 +12,7 @@ import type { CompanionEnv } from '../context.js';
 import type { Logger } from '../log/logger.js';
 import { isLoopbackHost } from '../loopback.js';
 
-/** `/healthz` names the companion that answered: a probe knows it reached a companion, not just a server. */
+/** `/healthz` names the companion process that answered: a probe knows it reached a companion, not just a server. */
 export const INSTANCE_HEADER = 'Payform-Instance';
 
 const PROBE_TIMEOUT_MS = 3_000;
@@ -24,9 +24,14 @@ export interface PublicUrlCheck {
   readonly fetch?: typeof globalThis.fetch;
 }
 
+/** This companion's name for the probe: `/healthz` answers it in INSTANCE_HEADER. */
+export const instanceId = randomUUID();
+
+/**
+ * The middleware that asks, once. Every later request pays a boolean and a plain call: no
+ * async frame of its own on the pay and webhook paths.
+ */
 export function checkPublicUrl({ publicUrl, basePath, logger, fetch = globalThis.fetch }: PublicUrlCheck): MiddlewareHandler<CompanionEnv> {
-  const instance = randomUUID();
-  const health = `${basePath}/healthz`;
   let asked = !isLoopbackHost(new URL(publicUrl).hostname);
 
   const probe = async (arrivedAt: string) => {
@@ -48,13 +53,12 @@ export function checkPublicUrl({ publicUrl, basePath, logger, fetch = globalThis
     );
   };
 
-  return async (c, next) => {
+  return (c, next) => {
     if (!asked) {
       asked = true;
       void probe(new URL(c.req.url).origin + basePath);
     }
-    await next();
-    if (c.req.path === health) c.header(INSTANCE_HEADER, instance);
+    return next();
   };
 }
 
