@@ -17,6 +17,7 @@ import type { CompanionEnv } from '../context.js';
 import { formFields } from '../http/form-fields.js';
 import { waitAtMost } from '../http/in-flight.js';
 import type { InFlight } from '../http/in-flight.js';
+import { clientAddress } from '../http/client-address.js';
 import { ApiProblem } from '../http/problem.js';
 import type { EventIngest, GatewayEvent } from '../../ledger/index.js';
 import type { Logger } from '../log/logger.js';
@@ -42,14 +43,15 @@ const REFUSALS_LOGGED_EVERY_MS = 60_000;
  * Logs the first wrong signature at once, then at most one line a minute saying how many more
  * came meanwhile: a rotated secret, or someone probing the route, would otherwise fill the log.
  */
-function signatureRefusals(): (log: Logger, now: number) => void {
+function signatureRefusals(): (log: Logger, now: number, client: string | undefined) => void {
   let quietUntil = 0;
   let unlogged = 0;
-  return (log, now) => {
+  return (log, now, client) => {
     if (now < quietUntil) return void unlogged++;
+    // The sender's address tells the gateway's own servers from someone probing the route.
     log.warn(
       'refused a webhook with a wrong signature: the gateway signs with the project’s API secret, PAYFORM_GATEWAY_API_SECRET (or the gatewayApiSecret option); if every webhook is refused, check it',
-      unlogged ? { refused_since_last_line: unlogged } : {},
+      { client: client ?? 'unknown', ...(unlogged ? { refused_since_last_line: unlogged } : {}) },
     );
     unlogged = 0;
     quietUntil = now + REFUSALS_LOGGED_EVERY_MS;
@@ -70,7 +72,7 @@ export function webhookRoutes(apiSecret: string, background: InFlight): Hono<Com
     }
     if (!verifyWebhook(data, signature, apiSecret)) {
       // Every webhook fails so if the secret is wrong; a forger's or another project's fails alone.
-      refused(log, c.get('services').clock());
+      refused(log, c.get('services').clock(), clientAddress(c, options.trustProxy));
       metrics.webhook('invalid_signature');
       throw new ApiProblem(401, 'invalid_signature', 'The webhook signature does not match');
     }

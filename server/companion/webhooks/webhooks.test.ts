@@ -8,7 +8,7 @@ import { TestClock } from '../../ledger/testing/databases.js';
 import { encodeWebhookData, signWebhook, webhookForm } from '@payform/gateway';
 import { testProjectCredentials } from '@payform/gateway/testing';
 import { card } from '../test/cards.js';
-import { createStack, payBody } from '../test/stack.js';
+import { CLIENT_IP, createStack, payBody } from '../test/stack.js';
 import type { Stack } from '../test/stack.js';
 
 const SECRET = testProjectCredentials({}).apiSecret;
@@ -186,6 +186,8 @@ describe('POST /webhooks/gateway', () => {
     for (let i = 0; i < 3; i++) expect((await post(forged)).status).toBe(401);
     expect(lines()).toHaveLength(1);
     expect(lines()[0]).not.toContain('refused_since_last_line');
+    // Who sent it: the gateway's servers, or someone probing the route.
+    expect(lines()[0]).toContain(`"client":"${CLIENT_IP}"`);
     clock.advance(61_000);
     expect((await post(forged)).status).toBe(401);
     expect(lines()).toHaveLength(2);
