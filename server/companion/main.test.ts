@@ -4,6 +4,8 @@
  * driver stops at once, exit code 1, naming the package to install.
  */
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { once } from 'node:events';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -27,10 +29,10 @@ function startWithout(driver: string, databaseUrl: string): Promise<{ code: numb
   return runMain([], ['--import', withoutPackage(driver)], databaseUrl);
 }
 
-async function runMain(args: readonly string[], imports: readonly string[] = [], databaseUrl = ':memory:'): Promise<{ code: number | null; stdout: string; stderr: string }> {
+async function runMain(args: readonly string[], imports: readonly string[] = [], databaseUrl = ':memory:', env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', ...imports, 'server/companion/main.ts', ...args], {
     // An unreachable gateway: the start must stop before anything would call it.
-    env: { ...process.env, PAYFORM_DATABASE_URL: databaseUrl, PAYFORM_GATEWAY_BASE_URL: 'http://127.0.0.1:9', PORT: '0', PAYFORM_HOST: '127.0.0.1', PAYFORM_ADMIN_TOKEN: 'main-test-admin-token-0123456789' },
+    env: { ...process.env, PAYFORM_DATABASE_URL: databaseUrl, PAYFORM_GATEWAY_BASE_URL: 'http://127.0.0.1:9', PORT: '0', PAYFORM_HOST: '127.0.0.1', PAYFORM_ADMIN_TOKEN: 'main-test-admin-token-0123456789', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     timeout: 60_000,
   });
@@ -48,6 +50,23 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await rm(directory, { recursive: true, force: true });
+});
+
+describe('payform-companion that cannot start', () => {
+  it('says why last, after the lines its start had logged: the metrics address taken', async () => {
+    const taken = createServer().listen(0, '127.0.0.1');
+    await once(taken, 'listening');
+    try {
+      const { port } = taken.address() as AddressInfo;
+      const { code, stderr } = await runMain([], [], ':memory:', { PAYFORM_METRICS_ADDRESS: `127.0.0.1:${port}` });
+      expect(code).toBe(1);
+      const lines = stderr.trim().split('\n');
+      expect(lines.at(-1)).toMatch(/^payform companion could not start: .*PAYFORM_METRICS_ADDRESS/);
+      expect(lines.slice(0, -1).every((line) => line.startsWith('{'))).toBe(true);
+    } finally {
+      taken.close();
+    }
+  });
 });
 
 describe('payform-companion without the driver its PAYFORM_DATABASE_URL needs', () => {

@@ -27,6 +27,9 @@ try {
   settings = readCompanionConfig(process.env);
   companion = await startCompanion(settings);
 } catch (error) {
+  // The log's lines of this turn go out first (they are written together at its end): the
+  // reason comes last, where whoever reads the output looks.
+  await new Promise((resolve) => setImmediate(resolve));
   // A wrong setting or a missing database driver: the message says what to do, a stack would bury it.
   console.error(`payform companion could not start: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
