@@ -202,6 +202,8 @@ describe('startCompanion', () => {
     await eventually(async () => expect((await balances()).map((request) => request.status)).toEqual([200]));
     await healthy.close();
     expect(memory.lines.filter((line) => /"level":"(warn|error)"/.test(line))).toEqual([]);
+    // Which database it writes to, said once as it starts.
+    expect(memory.lines.filter((line) => line.includes('"msg":"ledger: SQLite at :memory:"'))).toHaveLength(1);
     // Without the widget key the card passes through: said once, with the way out.
     expect(memory.lines.filter((line) => line.includes('card data: relayed through this server'))).toHaveLength(1);
     expect(memory.lines.find((line) => line.includes('card data:'))).toContain('set PAYFORM_GATEWAY_WIDGET_KEY');

@@ -11,6 +11,7 @@
  *   });
  *   …; await companion.close();
  */
+import { resolve as resolvePath } from 'node:path';
 import type { Server, ServerResponse } from 'node:http';
 import { finished } from 'node:stream/promises';
 import type { AddressInfo } from 'node:net';
@@ -210,6 +211,8 @@ async function compose(settings: CompanionSettings, options: StartOptions): Prom
     throw error;
   }
   options.extend?.(app);
+  // Which database this instance writes to: the first thing to check when two disagree.
+  logger.info(`ledger: ${ledger.dialect === 'postgres' ? 'PostgreSQL' : 'SQLite'} at ${shownLedger(settings.databaseUrl)}`);
   logger.info(
     settings.tokenizer
       ? 'card data: <pay-form> sends it to the gateway’s tokenizer, and card numbers never reach this server'
@@ -368,10 +371,17 @@ function listenProblem(error: NodeJS.ErrnoException, port: number, variable: 'PO
 function unopenedLedger(error: unknown, databaseUrl: string): Error {
   if (error instanceof MissingDriverError) return error;
   const reason = error instanceof Error ? error.message : String(error);
+  return new Error(`the ledger could not be opened (PAYFORM_DATABASE_URL ${shownLedger(databaseUrl)}): ${reason}`, { cause: error });
+}
+
+/** Where the ledger is, as a line may show it: a PostgreSQL URL without its password, an SQLite file's full path. */
+function shownLedger(databaseUrl: string): string {
   const url = URL.parse(databaseUrl);
-  if (url?.password) url.password = '***';
-  const shown = url && /^postgres(ql)?:$/.test(url.protocol) ? url.href : databaseUrl;
-  return new Error(`the ledger could not be opened (PAYFORM_DATABASE_URL ${shown}): ${reason}`, { cause: error });
+  if (url && /^postgres(ql)?:$/.test(url.protocol)) {
+    if (url.password) url.password = '***';
+    return url.href;
+  }
+  return databaseUrl === ':memory:' ? databaseUrl : resolvePath(databaseUrl);
 }
 
 function listenHost(settings: CompanionSettings): string | undefined {
