@@ -13,7 +13,7 @@ import type { Batch, Batched } from './group-commit.js';
 import { LedgerConflict } from './errors.js';
 import { gatewayEventInput, parseInput } from './input.js';
 import { insertOperation, progressOperation } from './operations.js';
-import { addsNothingTo, flagDiscrepancy, guardedUpdate, progressPayment, recalledAnswer, samePayment, updateArgs } from './payments.js';
+import { addsNothingTo, flagDiscrepancy, guardedUpdate, progressPayment, recalledAnswer, reportOf, samePayment, updateArgs } from './payments.js';
 import { paymentProgression } from './progression.js';
 import type { UpdateArgs } from './payments.js';
 import { oncePerLedger, prepareQuery } from './prepared.js';
@@ -151,7 +151,7 @@ async function applyOperation(ctx: LedgerContext, trx: LedgerDb, payment: Paymen
 
 /** A settled operation the gateway reported again with another amount: flagged on its payment, once. */
 async function flagRestated(ctx: LedgerContext, trx: LedgerDb, payment: Payment, restated: RestatedOperation): Promise<Effect> {
-  const report = { status: payment.status, amount: null, currency: null, paidAmount: null, paidCurrency: null, paymentId: null, restatedOperation: restated };
+  const report = { ...reportOf({ status: payment.status }), restatedOperation: restated };
   const flagged = await flagDiscrepancy(ctx, trx, payment.orderId, report);
   return flagged ? { ...unmatched, flagged: true, payment: flagged } : unmatched;
 }
@@ -165,7 +165,7 @@ async function flagUnreadable(ctx: LedgerContext, trx: LedgerDb, facts: EventFac
   if (!row) return unmatched;
   const payment = toPayment(row);
   const status = paymentStatuses.has(facts.status) ? (facts.status as PaymentStatus) : payment.status;
-  const report = { status, amount: 0, currency: null, paidAmount: null, paidCurrency: null, paymentId: null };
+  const report = { ...reportOf({ status }), amount: 0 };
   const flagged = await flagDiscrepancy(ctx, trx, payment.orderId, report);
   return flagged ? { ...unmatched, flagged: true, payment: flagged } : unmatched;
 }

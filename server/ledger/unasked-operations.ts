@@ -8,7 +8,7 @@ import { LedgerNotFound } from './errors.js';
 import { gatewayOperationInput, parseInput } from './input.js';
 import { orderTotals, overCaptured, refundedPastPaid } from './money-rules.js';
 import { insertOperation, operationsOf } from './operations.js';
-import { flagDiscrepancy } from './payments.js';
+import { flagDiscrepancy, reportOf } from './payments.js';
 import { toPayment } from './rows.js';
 import type { GatewayOperation, GatewayOperationRecord, Operation, Payment, PaymentDiscrepancy } from './types.js';
 
@@ -46,12 +46,7 @@ export async function checkMovedMoney(ctx: LedgerContext, trx: LedgerDb, payment
   const unsent = operation.origin === 'gateway' ? await endedAsNeverSent(trx, operation) : undefined;
   if (refunded === undefined && captured === undefined && unsent === undefined) return undefined;
   const report: Omit<PaymentDiscrepancy, 'notedAt'> = {
-    status: payment.status,
-    amount: null,
-    currency: null,
-    paidAmount: null,
-    paidCurrency: null,
-    paymentId: null,
+    ...reportOf({ status: payment.status }),
     ...(refunded !== undefined ? { refunded } : {}),
     ...(captured !== undefined ? { captured } : {}),
     ...(unsent !== undefined ? { lateOperation: { reservation: unsent, operation: operation.id, kind: operation.kind, amount: operation.amount } } : {}),
