@@ -8,6 +8,7 @@ export { isLedgerFault, isLedgerUnavailable } from './availability.js';
 export { LedgerNotDurable } from './durability.js';
 export { MissingDriverError } from './missing-driver.js';
 export { holdsSession } from './attempts.js';
+export { figuresDiffer } from './payments.js';
 export { captureCeiling } from './money-rules.js';
 export { NOTICE_GRACE_MS, operationNotice, paymentNotice } from './notices.js';
 export type * from './types.js';

@@ -217,8 +217,8 @@ function isAnotherPayment(payment: Payment, { paymentId, method }: PaymentUpdate
   return (paymentId !== undefined && payment.paymentId !== null && paymentId !== payment.paymentId) || (method !== undefined && method !== payment.method);
 }
 
-/** Whether an update gives this payment other figures. */
-function figuresDiffer(payment: Payment, update: PaymentUpdate): boolean {
+/** Whether an update gives this payment other figures (amount, currency, what was paid). */
+export function figuresDiffer(payment: Payment, update: PaymentUpdate): boolean {
   const { amount, currency, paidAmount, paidCurrency } = update;
   return (
     [amount, paidAmount].some((reported) => reported !== undefined && reported !== payment.amount) ||
@@ -226,7 +226,8 @@ function figuresDiffer(payment: Payment, update: PaymentUpdate): boolean {
   );
 }
 
-function reportOf(update: PaymentUpdate): Omit<PaymentDiscrepancy, 'notedAt'> {
+/** What an update reported, as a discrepancy notes it; `{ status }` alone for one about the order's operations. */
+export function reportOf(update: PaymentUpdate): Omit<PaymentDiscrepancy, 'notedAt'> {
   return {
     status: update.status,
     amount: update.amount ?? null,

@@ -4,6 +4,7 @@
  * Secure page, or pending while the gateway decides.
  */
 import * as z from 'zod';
+import { figuresDiffer } from '../../ledger/index.js';
 import type { Payment, PaymentUpdate } from '../../ledger/index.js';
 import { failureMessage } from './decline-messages.js';
 
@@ -36,7 +37,6 @@ export function payAnswer(payment: Payment): PayAnswer {
  */
 export function heldAnswer(payment: Payment, update: PaymentUpdate): PayAnswer {
   const ids = { order_id: payment.orderId, ...(update.paymentId ? { payment_id: update.paymentId } : {}) };
-  const ours = (update.amount ?? payment.amount) === payment.amount && (update.currency ?? payment.currency) === payment.currency;
-  const challenge = update.status === 'pending' && ours ? update.userActionUrl : undefined;
+  const challenge = update.status === 'pending' && !figuresDiffer(payment, update) ? update.userActionUrl : undefined;
   return challenge ? { status: 'redirect', redirect_url: challenge, ...ids } : { status: 'pending', ...ids };
 }
