@@ -3,7 +3,7 @@
  * 24950 UAH minor units are 249.50 UAH, 500 JPY are 500 JPY, 1230 KWD are 1.230 KWD. One table
  * for the widget (which shows amounts) and @payform/gateway (which sends them), so a page never
  * shows another amount than the one charged. Intl's own digits are CLDR's and differ for some
- * currencies (IQD, RSD…), so they are not used.
+ * currencies (HUF, IDR, COP, IQD…), so they are never left to it.
  */
 
 // ISO 4217 currencies without a minor unit.
@@ -24,4 +24,14 @@ export function currencyExponent(currency: string): 0 | 2 | 3 {
   if (ZERO_DECIMAL.has(code)) return 0;
   if (THREE_DECIMAL.has(code)) return 3;
   return 2;
+}
+
+/**
+ * How `locale` writes minor units of `currency`, with ISO 4217's digits: HUF 1050 is "HUF 10.50",
+ * where Intl's own digits would round it to "HUF 11". Through decimal text, never a float.
+ */
+export function moneyFormat(currency: string, locale?: string): (minor: number | string) => string {
+  const digits = currencyExponent(currency);
+  const format = new Intl.NumberFormat(locale, { style: 'currency', currency, minimumFractionDigits: digits, maximumFractionDigits: digits });
+  return (minor) => format.format(`${minor}E-${digits}` as Intl.StringNumericLiteral);
 }

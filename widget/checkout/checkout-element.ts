@@ -1,3 +1,4 @@
+import { moneyFormat } from '@payform/card/currencies';
 import { html, LitElement, nothing, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
 import { emit, type PayEventDetails } from '../events.js';
 import { loadCatalog } from '../i18n/catalogs.js';
@@ -5,7 +6,7 @@ import { en, type Strings } from '../i18n/en.js';
 import type { Verification } from '../i18n/lookup.js';
 import { Companion, CompanionError } from './companion.js';
 import type * as Paying from './paying.js';
-import { formatAmount, type SessionView } from './session-view.js';
+import type { SessionView } from './session-view.js';
 
 /**
  * `loading` the session; `ready` to take payment; `paying` while a request is in flight;
@@ -234,7 +235,7 @@ export abstract class CheckoutElement extends LitElement {
 
   protected get amount(): string {
     const { view } = this;
-    return view ? formatAmount(view.amount, view.currency, this.locale) : '';
+    return view ? moneyFormat(view.currency, this.locale)(view.amount) : '';
   }
 
   /**

@@ -1,4 +1,3 @@
-import { currencyExponent } from '@payform/card/currencies';
 import type { BrandId } from '@payform/card/fields';
 
 /**
@@ -56,12 +55,6 @@ const STATUSES: readonly unknown[] = ['open', 'pending', 'success', 'failure', '
 const isList = <T>(value: unknown, of: (item: T) => boolean): boolean => Array.isArray(value) && value.every(of);
 const isText = (value: unknown): value is string => typeof value === 'string';
 
-/**
- * Formats minor units as money: Intl reads the decimal as text (`10050E-2`), so no binary
- * fraction stands between the amount charged and the one shown.
- */
-export const formatAmount = (minor: number, currency: string, locale: string): string =>
-  new Intl.NumberFormat(locale, { style: 'currency', currency }).format(`${minor}E-${currencyExponent(currency)}` as Intl.StringNumericLiteral);
 
 /** The view if the answer has the shape the widget relies on; absent lists become empty. */
 export function readSessionView(body: unknown): SessionView | undefined {

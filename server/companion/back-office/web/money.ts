@@ -5,7 +5,7 @@
  * through it. The decimal a person sees or types is converted through text with the currency's
  * ISO 4217 digits (@payform/card's table, the gateway's), never through floats.
  */
-import { currencyExponent } from '@payform/card/currencies';
+import { currencyExponent, moneyFormat } from '@payform/card/currencies';
 import { preferences } from './preferences.js';
 
 /**
@@ -14,21 +14,17 @@ import { preferences } from './preferences.js';
  */
 export type ApiAmount = number | string;
 
-const formatters = new Map<string, Intl.NumberFormat>();
-
-function formatter(currency: string): Intl.NumberFormat {
-  const key = `${preferences().lang}:${currency}`;
-  let format = formatters.get(key);
-  if (!format) {
-    format = new Intl.NumberFormat(preferences().lang, { style: 'currency', currency });
-    formatters.set(key, format);
-  }
-  return format;
-}
+const formats = new Map<string, (minor: ApiAmount) => string>();
 
 /** 24950 UAH → "UAH 249.50" (in Ukrainian "249,50 грн"). */
 export function formatAmount(amount: ApiAmount, currency: string): string {
-  return formatter(currency).format(`${amount}E-${currencyExponent(currency)}` as Intl.StringNumericLiteral);
+  const key = `${preferences().lang}:${currency}`;
+  let format = formats.get(key);
+  if (!format) {
+    format = moneyFormat(currency, preferences().lang);
+    formats.set(key, format);
+  }
+  return format(amount);
 }
 
 /** An amount as a whole number of minor units, to compare and add. */
