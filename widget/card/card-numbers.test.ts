@@ -48,6 +48,14 @@ describe('findCardNumbers', () => {
     expect(findCardNumbers(text).map(({ start, end }) => text.slice(start, end))).toEqual(['4111 1111 1111 1111']);
   });
 
+  it('finds a card number in a hexadecimal-looking word or a URL\'s escapes, and in fours however separated', () => {
+    for (const text of [`${VISA}a@example.com`, `ref ${VISA}abcd`, `abc${VISA}`, `?card%3D${VISA}%26cvv`, `card ${VISA.match(/.{4}/g)!.join('%20')}`, '4111-1111 1111 1111', '4111 1111.1111-1111']) {
+      expect(findCardNumbers(text), text).toHaveLength(1);
+    }
+    // A hexadecimal id with a long run of digits inside it stays an id.
+    expect(findCardNumbers(`e3b0c44298fc1c14${VISA}9afbf4c8996fb924`)).toEqual([]);
+  });
+
   it('takes more than 19 digits in a row as a card number with digits run into it', () => {
     const text = `id ${VISA}0000 and 2026-11-22 ${'1'.repeat(30)}`;
     expect(findCardNumbers(text).map(({ start, end }) => text.slice(start, end))).toEqual([`${VISA}0000`, '1'.repeat(30)]);
@@ -67,6 +75,8 @@ describe('findCardNumbers', () => {
     ['12 digits that pass it', '4111 1111 1113'],
     ['a timestamp', '2026-11-22T10:00:00.123'],
     ['a UUID', '6f1c2a3b-4d5e-4f60-8123-456789012345'],
+    ['an IBAN', 'Invoice to IBAN UA213223130000026007233566001'],
+    ['a German IBAN', 'DE89370400440532013000'],
   ])('finds none in %s', (_, text) => {
     expect(findCardNumbers(text)).toEqual([]);
   });

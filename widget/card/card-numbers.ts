@@ -14,7 +14,7 @@
  * each digit alone, or split at the scheme's own gaps (4-6-5), and separated alike, so
  * timestamps, dates, amounts and phone numbers, written in pairs and threes and with mixed
  * punctuation, are not taken for one. A number right after `+` with
- * no more digits than a phone has (15) is a phone. UUIDs, hexadecimal ids and ids such as
+ * no more digits than a phone has (15) is a phone. UUIDs, hexadecimal ids, IBANs and ids such as
  * `e4-1795384870676` (a short group run into a word) are identifiers. No scheme issues numbers
  * starting with 0, 1 or 7, which keeps epoch timestamps and most national numbers out.
  */
@@ -49,6 +49,14 @@ const MAY_HIDE = /[<&\p{M}\p{Cf}]/u;
 // Identifiers: UUIDs, and hexadecimal ids of 16 characters or more (a ledger's 20, an event's 64).
 const IDENTIFIER = /[\da-f]{8}-[\da-f]{4}-[\da-f]{4}-[\da-f]{4}-[\da-f]{12}|(?<![\p{L}\p{Nd}])(?=[\da-f]*[a-f])[\da-f]{16,}(?![\p{L}\p{Nd}])/giu;
 const MAY_IDENTIFY = /[a-f]/i;
+// A hexadecimal id made of a card number and a few letters (`4111…1111abcd`, `%3D4111…`) is not
+// one: a whole number's worth of digits at either end of it stays digits to judge.
+const CARD_RUN_AT_AN_END = /^\d{13}|\d{13}$/;
+// An IBAN (ISO 13616): a country's two letters, two check digits, then up to 30 letters and digits.
+const IBAN = /(?<![\p{L}\p{Nd}])[A-Z]{2}\d{2}[A-Z\d]{11,30}(?![\p{L}\p{Nd}])/gu;
+const MAY_BE_IBAN = /[A-Z]{2}\d{2}/;
+// A URL's escapes (`%20`, `%3D`) are punctuation to a reader, not digits or letters.
+const PERCENT_ESCAPE = /%[\da-f]{2}/gi;
 // A `+` after a space, right before digits, starts a phone number: it ends what came before.
 const PHONE_START = /\s[+＋]$/;
 const PLUS = /^[+＋]$/;
@@ -110,7 +118,16 @@ function groupedLikeACard(lengths: readonly number[], brand: Brand): boolean {
  */
 function readable(text: string): string {
   const hidden = MAY_HIDE.test(text) ? text.replace(INVISIBLE, (found) => '\0'.repeat(found.length)) : text;
-  return MAY_IDENTIFY.test(hidden) ? hidden.replace(IDENTIFIER, (found) => 'x'.repeat(found.length)) : hidden;
+  const unescaped = hidden.includes('%') ? hidden.replace(PERCENT_ESCAPE, '%%%') : hidden;
+  const identified = MAY_IDENTIFY.test(unescaped) ? unescaped.replace(IDENTIFIER, (found) => (CARD_RUN_AT_AN_END.test(found) ? found : 'x'.repeat(found.length))) : unescaped;
+  return MAY_BE_IBAN.test(identified) ? identified.replace(IBAN, (found) => (isIban(found) ? 'x'.repeat(found.length) : found)) : identified;
+}
+
+/** Whether an IBAN's check holds: its first four characters moved to the end, letters as 10–35, it leaves 1 from 97. */
+function isIban(text: string): boolean {
+  let rest = 0;
+  for (const character of text.slice(4) + text.slice(0, 4)) rest = Number(`${rest}${parseInt(character, 36)}`) % 97;
+  return rest === 1;
 }
 
 /** Whether a `+` stands right before `index`, nothing a reader sees between them. */
@@ -123,8 +140,13 @@ function afterPlus(text: string, index: number): boolean {
 /**
  * Whether the groups are separated alike, as a person writes one number (`4242 4242 …`,
  * `4242-4242-…`); what separates a time's parts, a date's and a zone's is not (`07:21:16.5850-0530`).
+ * In fours, a space, a dash and a dot are alike: `4111-1111 1111 1111` is one person's typing.
  */
-const separatedAlike = (window: readonly Group[]): boolean => window.every((group, i) => i < 2 || group.after === window[1]!.after);
+const separatedAlike = (window: readonly Group[]): boolean => {
+  const alike = window[0]!.digits.length === 4 ? looseSeparator : (after: string) => after;
+  return window.every((group, i) => i < 2 || alike(group.after) === alike(window[1]!.after));
+};
+const looseSeparator = (after: string): string => (after === '-' || after === '.' ? ' ' : after);
 
 /**
  * Whether groups end in a word: a short group run into letters (`e4-…`, `…-12ab`) is part of an
