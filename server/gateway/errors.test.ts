@@ -83,6 +83,15 @@ describe('maskCardData', () => {
     expect(maskCardData('declined, code 4153')).toBe('declined, code 4153');
   });
 
+  it('masks card data written only in another script\'s digits, and CVVs however they are named', () => {
+    const wide = (digits: string) => digits.replace(/\d/g, (digit) => String.fromCharCode(0xff10 + Number(digit)));
+    expect(maskCardData(`Order ${wide('4242 4242 4242 4242')}`)).toBe('Order [card number]');
+    expect(maskCardData(`cvv ${wide('987')}`)).toBe('cvv [cvv]');
+    for (const named of ['CV2 987', 'CVN: 987', 'C.V.V. 987', 'C.V.C 987', '\uff23\uff36\uff36 987']) expect(maskCardData(named)).toMatch(/ \[cvv\]$/);
+    // Words that only look alike are not a mention: their numbers are kept.
+    expect(maskCardData('CV20 order 1234')).toBe('CV20 order 1234');
+  });
+
   it('masks card data anywhere in a structure — keys, numbers, siblings — and keeps it readable', () => {
     const masked = maskCardData({ args: [{ field_name: 'card_cvv', violation: 'bad value 123' }], echo: { '4242424242424242': 4242424242424242 }, cvv: 987 });
     expect(masked).toEqual({ args: [{ field_name: 'card_cvv', violation: 'bad value [cvv]' }], echo: { '[card number]': '[card number]' }, cvv: '[cvv]' });

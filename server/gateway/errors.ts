@@ -171,17 +171,23 @@ export const CARD_NUMBER_MASK = '[card number]';
 export function maskCardData<T>(value: T): T {
   if (value === null || (typeof value !== 'object' && typeof value !== 'string')) return value;
   const text = typeof value === 'string' ? value : JSON.stringify(value);
-  return maskIn(value, CVV_MENTION.test(text)) as T;
+  return maskIn(value, namesCvv(text)) as T;
 }
 
-const CVV_MENTION = /cvv|cvc|csc|security[\s_-]?code/i;
-const SHORT_CODE = /(?<!\d)\d{3,4}(?!\d)/g;
-/** Three digits at least: the fewest a CVV has, and a card number has more. */
-const THREE_DIGITS = /\d\D*\d\D*\d/;
+// `cvv`, `CVC2`, `csc`, `security code`, and as some forms write it: `C.V.V.`, `CVN`, `CV2`.
+const CVV_MENTION = /cvv|cvc|csc|security[\s_-]?code|\bc\.v\.?[vc]|\bcv[n2]\b/i;
+const NON_ASCII = /[^\0-\x7f]/;
+// Any script's digits: a CVV written ９８７ is one too.
+const SHORT_CODE = /(?<!\p{Nd})\p{Nd}{3,4}(?!\p{Nd})/gu;
+/** Three digits at least, of any script: the fewest a CVV has, and a card number has more. */
+const THREE_DIGITS = /\p{Nd}\P{Nd}*\p{Nd}\P{Nd}*\p{Nd}/u;
+
+/** Whether `text` names a CVV, full-width letters (ＣＶＶ) read as theirs. */
+const namesCvv = (text: string): boolean => CVV_MENTION.test(text) || (NON_ASCII.test(text) && CVV_MENTION.test(text.normalize('NFKC')));
 
 /** `text` with every run of 3–4 digits masked when it mentions a CVV (card numbers left as they are). */
 export function maskCvvMention(text: string): string {
-  return CVV_MENTION.test(text) ? text.replace(SHORT_CODE, '[cvv]') : text;
+  return namesCvv(text) ? text.replace(SHORT_CODE, '[cvv]') : text;
 }
 
 function maskText(text: string, mentionsCvv: boolean): string {

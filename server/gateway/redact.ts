@@ -83,11 +83,12 @@ export function redactor(maskText: (text: string) => string): (value: unknown) =
 
   /**
    * A card number sent as a JSON number is masked like its digits in text. Past 2^53 an
-   * integer's digits are no longer the ones sent, so any of 16–19 digits there is taken for one.
+   * integer's digits are no longer the ones sent, so any of 16–19 digits there is taken for one;
+   * a longer one is judged by the digits it still has (a card number with digits run after it).
    */
   function number(value: number): number | string {
     if (!Number.isInteger(value) || Math.abs(value) < 1e12) return value;
-    if (!Number.isSafeInteger(value)) return Math.abs(value) < 1e19 ? CARD_NUMBER_MASK : value;
+    if (!Number.isSafeInteger(value) && Math.abs(value) < 1e19) return CARD_NUMBER_MASK;
     const text = String(value);
     return maskText(text) === text ? value : CARD_NUMBER_MASK;
   }

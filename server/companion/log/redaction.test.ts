@@ -78,6 +78,8 @@ describe('redact', () => {
   it('masks a card number sent as a JSON number, under a key it does not know', () => {
     expect(redact(JSON.parse(`{"card_num": ${PAN}, "amount": 1010}`))).toEqual({ card_num: '[card number]', amount: 1010 });
     expect(redact(Number(PAN))).toBe('[card number]');
+    // Past 19 digits, what is left of the number is judged: a card number with digits run after it.
+    expect(redact(JSON.parse(`{"extra": ${PAN}5000}`))).toEqual({ extra: '[card number]' });
   });
 
   it('masks a card number sent as a key', () => {
