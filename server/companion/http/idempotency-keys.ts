@@ -22,7 +22,7 @@
  */
 import { createHmac } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
-import { maskCardNumbers } from '@payform/card';
+import { holdsCardNumber, maskCardNumbers } from '@payform/card';
 import { CARD_NUMBER_MASK } from '@payform/gateway';
 import type { IdempotencyRequest, StoredAnswer } from '../../ledger/index.js';
 import type { CompanionEnv, CompanionServices } from '../context.js';
@@ -55,7 +55,7 @@ export function idempotencyKeys(secret: string, timings: IdempotencyTimings = ID
   return async (c, next) => {
     const header = c.req.method === 'POST' ? c.req.header(IDEMPOTENCY_HEADER) : undefined;
     if (header === undefined) return next();
-    const key = checkedKey(header);
+    const key = storedKey(secret, checkedKey(header));
     const { ledger, logger } = c.get('services');
     const body = await c.req.text();
     const fingerprint = requestFingerprint(secret, c.req.method, c.req.path, body);
@@ -142,6 +142,14 @@ function checkedKey(header: string): string {
   if (KEY.test(header)) return header;
   const reason = header === '' ? 'must not be empty' : header.length > 255 ? 'must be at most 255 characters' : 'must be printable ASCII characters';
   throw new ApiProblem(400, 'invalid_request', `The ${IDEMPOTENCY_HEADER} header ${reason}`, { [IDEMPOTENCY_HEADER]: reason });
+}
+
+/**
+ * The key as the ledger keeps it: as sent, unless it holds a card number (a client keying its
+ * requests by what it was given) — then a digest of it, which every retry matches just the same.
+ */
+function storedKey(secret: string, key: string): string {
+  return holdsCardNumber(key) ? `h-${createHmac('sha256', secret).update(`payform idempotency key ${key}`, 'utf8').digest('hex')}` : key;
 }
 
 /** 2xx and 5xx: the request ran and may have moved money. */

@@ -134,6 +134,18 @@ describe('a request sent again with its Idempotency-Key', () => {
     expect(stored).toEqual(['as read out: [card number]']);
   });
 
+  it('keeps no card number a key holds: the key is stored as a digest, and still replays', async () => {
+    await open();
+    const orderId = await paidOrder();
+    for (const key of ['4111 1111 1111 1111', '4111111111111111']) {
+      const first = await refund(orderId, key);
+      expect(first.status).toBe(200);
+      expect(await refund(orderId, key)).toEqual({ status: 200, replayed: 'true', text: first.text });
+    }
+    expect(gatewayRefunds(orderId)).toEqual([200, 200]);
+    expect(await stack.testLedger.contents!()).not.toMatch(/4111 ?1111/);
+  });
+
   it('gives ids back as they were, in free text too, and masks the card number beside them', async () => {
     await open();
     const create = () =>

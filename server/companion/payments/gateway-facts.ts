@@ -191,11 +191,16 @@ export function unreadableEvent(data: string): GatewayEvent {
     // Not JSON: nothing names an order.
   }
   const loose = (value: unknown, max: number) => (typeof value === 'string' ? text(value.replaceAll('\0', '\uFFFD').slice(0, max), max) : undefined);
+  // A method or status that is not one may be anything the sender put there: stored masked.
+  const named = (value: unknown) => {
+    const kept = loose(value, 32);
+    return kept === undefined ? undefined : maskStoredText(kept);
+  };
   return {
     data,
     body,
-    method: loose(fields.method, 32) ?? UNNAMED,
-    status: loose(fields.status, 32) ?? UNNAMED,
+    method: named(fields.method) ?? UNNAMED,
+    status: named(fields.status) ?? UNNAMED,
     orderId: loose(fields.order_id, 256) ?? UNNAMED,
     unreadable: true,
   };

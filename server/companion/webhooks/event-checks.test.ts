@@ -190,6 +190,16 @@ function describeEventChecks(backend: LedgerBackend): void {
       expect(stack.changes.filter((change) => change.kind === 'payment' && change.status !== 'pending')).toEqual([]);
     });
 
+    it('a signed event whose status or method is a card number is kept unmatched, the card number masked', async () => {
+      const stack = await openStack(backend);
+      const { orderId, event } = await pendingPurchase(stack);
+      const wide = '４２４２４２４２４２４２４２４２';
+      expect(await postOk(stack, { ...event, status: wide, method: '4242 4242 4242 4242' })).toMatchObject({ outcome: 'unmatched' });
+      const listed = await stack.json('GET', '/api/webhook-events?outcome=unmatched', 200, { admin: true });
+      expect(listed.events).toMatchObject([{ order_id: orderId, status: '[card number]', method: '[card number]' }]);
+      expect(JSON.stringify(listed)).not.toMatch(/4242|４２４２/);
+    });
+
     it('a signed event with NUL characters is stored with them replaced, answered 200, never a 500', async () => {
       const stack = await openStack(backend);
       const { orderId, event } = await pendingPurchase(stack);

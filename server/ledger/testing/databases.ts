@@ -36,6 +36,8 @@ export interface TestLedger {
   readonly columns?: () => Promise<Column[]>;
   /** The names recorded by the migrator. */
   readonly migrations?: () => Promise<string[]>;
+  /** Every row of the ledger's tables, as JSON text: what is at rest. */
+  readonly contents?: () => Promise<string>;
   dispose(): Promise<void>;
 }
 
@@ -121,6 +123,7 @@ export const fileBackend: LedgerBackend = {
       columns: async () =>
         ledgerTables.flatMap((table) => read<{ name: string }>(`select name from pragma_table_info('${table}')`).map(({ name }) => ({ table, column: name }))),
       migrations: async () => read<{ name: string }>('select name from ledger_migration order by name').map(({ name }) => name),
+      contents: async () => JSON.stringify(ledgerTables.map((table) => read(`select * from ${table}`))),
     };
   },
 };
