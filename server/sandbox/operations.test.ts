@@ -88,6 +88,8 @@ describe('capture', () => {
     const missing = await sandbox.post('/api/v1/capture', target('no-such-order'));
     expect(missing.status).toBe(404);
     expect(await missing.json()).toEqual({ message: 'Order no-such-order not found', args: { code: 'P-404' } });
+    // A path is quoted back with any card number in it masked.
+    expect(await (await sandbox.get('/api/v1/order/4111%201111%201111%201111/state')).json()).toMatchObject({ message: expect.stringMatching(/^GET \/api\/v1\/order\/\[card number\]\/state not found$/) });
     const long = await sandbox.post('/api/v1/capture', target('x'.repeat(33)));
     expect(long.status).toBe(400);
     expect(await long.json()).toMatchObject({ args: [{ field_name: 'order_id', violation: 'must be at most 32 characters' }] });

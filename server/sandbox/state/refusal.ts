@@ -3,6 +3,7 @@
  * them. (A business decline of a payment, capture, void or refund is not a refusal: it is a
  * payment or operation with status `failure`, answered with 200.)
  */
+import { maskCardData } from '@payform/gateway';
 import { DUPLICATE_ORDER_CODE, violationArgs, describeIssues } from '@payform/gateway/wire';
 import type { ErrorBody, FieldIssue } from '@payform/gateway/wire';
 
@@ -19,9 +20,10 @@ export class Refusal extends Error {
     this.args = args;
   }
 
-  /** The gateway's error body: message of at most 512 characters and args. */
+  /** The gateway's error body: message of at most 512 characters and args; a path or id it quotes never gives a card number back. */
   get body(): ErrorBody {
-    const message = this.message.length > 512 ? `${this.message.slice(0, 509)}...` : this.message;
+    const masked = maskCardData(this.message);
+    const message = masked.length > 512 ? `${masked.slice(0, 509)}...` : masked;
     return this.args === undefined ? { message } : { message, args: this.args };
   }
 
