@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { captureCeiling, decideOperation, orderTotals, refundedPastPaid } from './money-rules.js';
 import type { MoneyOperation, MoneyPayment } from './money-rules.js';
 
-const auth: MoneyPayment = { method: 'auth', status: 'success', amount: 1000, split: null };
+const auth: MoneyPayment = { method: 'auth', status: 'success', amount: 1000, currency: 'UAH', split: null };
 const purchase: MoneyPayment = { ...auth, method: 'purchase' };
 const op = (kind: MoneyOperation['kind'], status: MoneyOperation['status'], amount: number, split: MoneyOperation['split'] = null): MoneyOperation => ({
   kind,
@@ -25,6 +25,9 @@ describe('captureCeiling', () => {
     // amount × basis points passes 2^53 here (float arithmetic gives …954); the result does not.
     expect(captureCeiling(515_904_832_711_493, 85.8)).toBe(958_551_179_177_953);
     expect(captureCeiling(1010, 10.01)).toBe(1111);
+    // In steps the gateway can be sent: a KWD amount's last digit is always 0 on the wire.
+    expect(captureCeiling(1010, 15, 10)).toBe(1160);
+    expect(orderTotals({ ...auth, amount: 1010, currency: 'KWD' }, [], 15).capturable).toBe(1160);
   });
 });
 

@@ -1,6 +1,7 @@
 // The money rules of secondary operations, as pure functions over one order's payment and
 // operations. The store calls them while it holds the order's lock, so what they decide holds
 // under concurrency; pending reservations count against every limit, failures count for nothing.
+import { wireStep } from '@payform/gateway/wire';
 import { OperationRefused } from './errors.js';
 import type { OperationKind, OperationStatus, OrderTotals, PaymentMethod, PaymentStatus, SplitShare } from './types.js';
 
@@ -8,6 +9,7 @@ export interface MoneyPayment {
   readonly method: PaymentMethod;
   readonly status: PaymentStatus;
   readonly amount: number;
+  readonly currency: string;
   readonly split: readonly SplitShare[] | null;
 }
 
@@ -31,10 +33,14 @@ function sum(operations: readonly MoneyOperation[], kind: OperationKind, status:
   return operations.reduce((total, op) => (op.kind === kind && op.status === status ? total + op.amount : total), 0);
 }
 
-/** The most an auth may be captured for: the reserve plus the project's over-capture percentage. */
-export function captureCeiling(amount: number, overCapturePercent = 0): number {
+/**
+ * The most an auth may be captured for: the reserve plus the project's over-capture percentage,
+ * in whole steps the gateway can be sent (tens of fils for KWD: 1.161 KWD cannot travel, 1.160 can).
+ */
+export function captureCeiling(amount: number, overCapturePercent = 0, step = 1): number {
   const basisPoints = BigInt(Math.round(overCapturePercent * 100));
-  return amount + Number((BigInt(amount) * basisPoints) / 10_000n);
+  const over = Number((BigInt(amount) * basisPoints) / 10_000n);
+  return amount + over - (over % step);
 }
 
 export function orderTotals(payment: MoneyPayment, operations: readonly MoneyOperation[], overCapturePercent = 0): OrderTotals {
@@ -48,7 +54,7 @@ export function orderTotals(payment: MoneyPayment, operations: readonly MoneyOpe
   // captures are not money yet), and never past what was authorised by captures nobody checked.
   const refundBase = !paid ? 0 : payment.method === 'purchase' ? payment.amount : refundableCaptured(payment, operations);
   // One capture per auth: once one is made or under way, the rest of the reserve is released.
-  const capturable = paid && payment.method === 'auth' && !voided && captured + capturePending === 0 ? captureCeiling(payment.amount, overCapturePercent) : 0;
+  const capturable = paid && payment.method === 'auth' && !voided && captured + capturePending === 0 ? captureCeiling(payment.amount, overCapturePercent, wireStep(payment.currency)) : 0;
   return {
     captured,
     capturePending,

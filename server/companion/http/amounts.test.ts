@@ -39,6 +39,8 @@ describe('amounts', () => {
     for (const [amount, currency, reason] of [
       [1_000_000_000_000_000, 'UAH', 'must be at most 999999999999999 in UAH, what the gateway carries'],
       [10_000_000_000_000, 'JPY', 'must be at most 9999999999999 in JPY, what the gateway carries'],
+      // The wire would carry more fils, but the ledger keeps fifteen digits: an answer must match.
+      [9_007_199_254_740_990, 'KWD', 'must be at most 999999999999990 in KWD, what the gateway carries'],
       // Past the safe integers a number is still whole: too large, not a fraction.
       [Number.MAX_SAFE_INTEGER + 1, 'UAH', 'must be at most 999999999999999 in UAH, what the gateway carries'],
       [1e20, 'UAH', 'must be at most 999999999999999 in UAH, what the gateway carries'],

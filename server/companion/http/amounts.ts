@@ -6,7 +6,7 @@
 import * as z from 'zod';
 import { describeMinorUnits, minorUnits } from '@payform/gateway';
 import type { MinorUnits } from '@payform/gateway';
-import { maxWireMinorUnits, wireAmountRefusal } from '@payform/gateway/wire';
+import { maxWireMinorUnits, wireAmountRefusal, wireStep } from '@payform/gateway/wire';
 import { ApiProblem } from './problem.js';
 
 const UNIT = 'Integer number of minor units of the currency: 24950 = 249.50 UAH, 500 = 500 JPY';
@@ -21,9 +21,16 @@ export const Amount = z.number({ error: `must be ${describeMinorUnits()}` }).met
 /** An amount in an answer. */
 export const AmountView = z.int().describe(UNIT);
 
+/**
+ * Fifteen digits: the most minor units the ledger keeps and reads back from the gateway. The wire
+ * carries more for a three-decimal currency (9007199254740990 KWD), which no answer could then match.
+ */
+export const MAX_MINOR_UNITS = 999_999_999_999_999;
+
 /** Why `amount` cannot be charged in `currency`, or undefined when it can. */
 export function amountRefusal(amount: number, currency: string): string | undefined {
-  const max = maxWireMinorUnits(currency);
+  const step = wireStep(currency);
+  const max = Math.min(maxWireMinorUnits(currency), MAX_MINOR_UNITS - (MAX_MINOR_UNITS % step));
   // A whole number past the safe integers (1e20) is too large, not a fraction: said so.
   if (Number.isInteger(amount) && amount > max) return `must be at most ${max} in ${currency}, what the gateway carries`;
   const unit = wireAmountRefusal(amount, currency);

@@ -13,6 +13,7 @@ import type { GatewayEvent, OperationResult, PaymentStatus, PaymentUpdate, Repor
 import { brandOfMask } from './card-brand.js';
 import { isAllowedRedirect } from './redirects.js';
 import { maskStoredText, redactForStorage } from '../log/redact.js';
+import { MAX_MINOR_UNITS } from '../http/amounts.js';
 import { definedFields } from '../optional-fields.js';
 
 /** The client's word on a payment: a create or cancel answer, a primary event, an order entry. */
@@ -141,8 +142,6 @@ export function operationResult(operation: OperationFacts): OperationResult {
   });
 }
 
-/** Fifteen digits: the most an amount may have to be written back exactly (MAX_WIRE_AMOUNT). */
-const MAX_MINOR_UNITS = 999_999_999_999_999;
 
 /**
  * An amount the ledger can hold and show again: a positive whole number of minor units of at

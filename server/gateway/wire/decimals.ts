@@ -109,12 +109,16 @@ function plainText(value: WireAmount): string {
  */
 export function wireAmountRefusal(minor: unknown, currency: string): string | undefined {
   if (typeof minor !== 'number' || !Number.isSafeInteger(minor)) return `must be ${describeMinorUnits(currency)}`;
-  const exponent = currencyExponent(currency);
-  if (exponent > WIRE_MAX_DECIMALS && minor % 10 ** (exponent - WIRE_MAX_DECIMALS) !== 0) {
-    const step = 10 ** (exponent - WIRE_MAX_DECIMALS);
+  const step = wireStep(currency);
+  if (minor % step !== 0) {
     return `must be a multiple of ${step} minor units: the gateway takes ${currency} with at most ${WIRE_MAX_DECIMALS} decimal digits`;
   }
   return undefined;
+}
+
+/** The fewest minor units of `currency` the wire can tell apart: 1, or 10 for a three-decimal currency (KWD). */
+export function wireStep(currency: string): number {
+  return 10 ** Math.max(0, currencyExponent(currency) - WIRE_MAX_DECIMALS);
 }
 
 /**
