@@ -190,6 +190,20 @@ function describeEventChecks(backend: LedgerBackend): void {
       expect(stack.changes.filter((change) => change.kind === 'payment' && change.status !== 'pending')).toEqual([]);
     });
 
+    it('a recurring charge the gateway made on a paid order is kept unmatched and flags it, the first payment untouched', async () => {
+      const stack = await openStack(backend);
+      const session = await stack.openSession({ amount: 1000 });
+      expect((await (await stack.pay(session.id)).json()).status).toBe('success');
+      const paid = await stack.ledger.getPayment(session.order_id);
+      await stack.control('POST', '/_sandbox/recurring', { order_id: session.order_id });
+      const charge = await sandboxEvent(stack, session.order_id);
+      expect(charge.recurring).toBeTruthy();
+      expect(await postOk(stack, charge)).toMatchObject({ outcome: 'unmatched' });
+      expect(await stack.ledger.getPayment(session.order_id)).toMatchObject({ status: 'success', transactionId: paid!.transactionId });
+      expect((await orderOf(stack, session.order_id)).order.discrepancy).toMatchObject({ status: 'success' });
+      expect(stack.logs.some((line) => line.includes('recurring charge'))).toBe(true);
+    });
+
     it('a signed event whose status or method is a card number is kept unmatched, the card number masked', async () => {
       const stack = await openStack(backend);
       const { orderId, event } = await pendingPurchase(stack);

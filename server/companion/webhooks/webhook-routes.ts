@@ -135,5 +135,14 @@ function readEvent(data: string, posId: string, sandboxOrigin: string | undefine
   const otherPosId = event.pos_id != null && event.pos_id.toLowerCase() !== posId.toLowerCase() ? event.pos_id : undefined;
   if (otherPosId !== undefined) log.warn('a webhook names another point of sale; kept unmatched', { order_id: event.order_id, pos_id: otherPosId });
   const read = gatewayEvent(data, event, sandboxOrigin, body);
+  if ('recurring' in event && event.recurring) {
+    // A further charge of a subscription set up at the gateway: payform records one payment an
+    // order, so applying it would overwrite the first one's transaction. Kept for a person instead.
+    log.warn('a webhook reports a recurring charge, which payform does not record; kept unmatched and its order flagged', {
+      order_id: event.order_id,
+      transaction_id: event.transaction_id,
+    });
+    return { ...read, unreadable: true };
+  }
   return otherPosId === undefined ? read : { ...read, otherPosId };
 }
