@@ -44,8 +44,9 @@ export const theme = css`
     margin: 8px 0 0;
     text-align: center;
   }
+  /* Empty, it takes no room but stays in the accessibility tree: its first words are announced. */
   [part='message']:empty {
-    display: none;
+    margin: 0;
   }
   .error {
     color: var(--_error);

@@ -32,6 +32,8 @@ export function currencyExponent(currency: string): 0 | 2 | 3 {
  */
 export function moneyFormat(currency: string, locale?: string): (minor: number | string) => string {
   const digits = currencyExponent(currency);
-  const format = new Intl.NumberFormat(locale, { style: 'currency', currency, minimumFractionDigits: digits, maximumFractionDigits: digits });
+  // The minimum is enough: the amount written has no more digits than that, and Intl's maximum
+  // is raised to meet it (a maximum of its own would only be bytes on every page).
+  const format = new Intl.NumberFormat(locale, { style: 'currency', currency, minimumFractionDigits: digits });
   return (minor) => format.format(`${minor}E-${digits}` as Intl.StringNumericLiteral);
 }

@@ -239,16 +239,16 @@ export abstract class CheckoutElement extends LitElement {
   }
 
   /**
-   * The pay button; `<pay-form>` submits its form with it, `<pay-button>` goes to the hosted page.
-   * The hosted one says so: a page offering both never shows two buttons alike. A card
-   * verification's note comes first.
+   * The pay button; in a form (`submits`) it submits it — Enter in a field too — else it goes to
+   * the hosted page. The hosted one says so: a page offering both never shows two buttons alike.
+   * A card verification's note comes first.
    */
-  protected button(): TemplateResult {
+  protected button(submits = !this.hosted): TemplateResult {
     const busy = this.phase !== 'ready';
     // Until the session is read there is no amount: "Pay", "Pay on the secure payment page".
     const label = (this.hosted ? this.t.pay_hosted : this.t.pay).replace('{}', this.amount).replace(/ {2,}/g, ' ').trim();
-    return html`${this.t.note ? html`<p part="note">${this.t.note.replace('{}', this.amount)}</p>` : nothing}<button part="button" type=${this.hosted ? 'button' : 'submit'} ?disabled=${busy}
-      @click=${this.hosted ? this.payHosted : nothing}>${busy && this.phase !== 'loading' ? this.t.processing : label}</button>`;
+    return html`${this.t.note ? html`<p part="note">${this.t.note.replace('{}', this.amount)}</p>` : nothing}<button part="button" type=${submits ? 'submit' : 'button'} ?disabled=${busy}
+      @click=${submits ? nothing : this.payHosted}>${busy && this.phase !== 'loading' ? this.t.processing : label}</button>`;
   }
 
   /** The element's own content while `ready` or `paying`. */

@@ -21,21 +21,28 @@ function misconfigured(reason: string, status = 0): CompanionError {
 }
 
 /**
- * A request that got no answer the page may read. The companion serves its bundle to every
- * origin: when that is readable at the endpoint, the companion is there and refused this page's
- * origin (CORS). Otherwise a no-cors request tells whether anything answered at all: some other
- * server, sending no CORS headers, is at the endpoint.
+ * A request that got no answer the page may read. Asked once more first: a connection that
+ * dropped, or a companion too slow to answer, is not a page set up wrong, and the customer may
+ * try again. Refused again, at once: the companion serves its bundle to every origin, so when
+ * that is readable at the endpoint, the companion is there and refused this page's origin
+ * (CORS). Otherwise a no-cors request tells whether anything answered at all: some other server,
+ * sending no CORS headers, is at the endpoint.
  */
 async function unanswered(url: string, endpoint: string): Promise<CompanionError> {
   const origin = location.origin;
-  const timeout = { signal: AbortSignal.timeout(5_000) };
-  const companion = await fetch(`${endpoint.replace(/\/$/, '')}/widget/pay-form.js`, timeout).then((response) => response.ok, () => false);
+  const timeout = () => ({ signal: AbortSignal.timeout(5_000) });
+  const again = await fetch(url, timeout()).then(() => 'answered', (error: Error) => error.name);
+  if (again !== 'TypeError') {
+    console.warn(`<pay-form>: the companion at ${endpoint} ${again === 'answered' ? 'answered only when asked again: the connection dropped' : 'is slow to answer'}`);
+    return new CompanionError('network');
+  }
+  const companion = await fetch(`${endpoint.replace(/\/$/, '')}/widget/pay-form.js`, timeout()).then((response) => response.ok, () => false);
   if (companion) {
     // A file:// (or sandboxed) page sends the origin `null`, which no setting allows.
     const fix = origin === 'null' ? 'this page has no origin (opened from file://, or sandboxed): serve it over http(s)' : `add ${origin} to its PAYFORM_ALLOWED_ORIGINS (allowedOrigins)`;
     return misconfigured(`the companion at ${endpoint} refused this page's origin ${origin}: ${fix}`);
   }
-  const answered = await fetch(url, { ...timeout, mode: 'no-cors' }).then(() => true, () => false);
+  const answered = await fetch(url, { ...timeout(), mode: 'no-cors' }).then(() => true, () => false);
   if (answered) return misconfigured(`${url} answered, but not as the payform companion (no CORS headers): ${EXPECTED(endpoint)}`);
   // Nothing answers: the customer's connection, or an endpoint where no companion runs. The
   // customer may try again; the developer is told where the widget looked.

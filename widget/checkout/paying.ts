@@ -75,8 +75,18 @@ export async function payHosted(element: CheckoutElement): Promise<void> {
 /** Goes to the hosted page (the element is `paying`); back to `ready` when that cannot be. */
 async function leave(element: CheckoutElement): Promise<void> {
   try {
-    // Without a view (it failed to load) the redirect check lacks the sandbox origin: try again first.
-    element.view ??= await element.companion.view().catch(() => undefined);
+    // Without a view (it failed to load), the hosted button was the fallback: the session is
+    // read again first (the redirect check needs its sandbox origin). One that asks a form for
+    // the customer's details, or is no longer open, shows that instead, and nothing is sent.
+    if (!element.view) {
+      const view = await element.companion.view().catch(() => undefined);
+      if (view) {
+        element.settle(view);
+        if (element.phase !== 'ready' || (isForm(element) && view.customer_fields.length)) return;
+        element.phase = 'paying';
+        element.say(element.t.processing);
+      }
+    }
     if (!redirect(element, await hostedPage(element), 'hosted')) element.phase = 'ready';
   } catch (error) {
     element.phase = 'ready';

@@ -1,6 +1,7 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import { sendKeys } from '@web/test-runner-commands';
 import { createSession, openCheckout, readView } from '../test/checkout-fixture.js';
-import { autofill, button, card, message, mount, stay, watchFetch } from '../test/harness.js';
+import { autofill, button, card, field, message, mount, stay, watchFetch } from '../test/harness.js';
 
 describe('hosted checkout', () => {
   it('<pay-form mode="hosted"> is only the pay button, which leaves for the hosted page when the page lets it', async () => {
@@ -48,6 +49,16 @@ describe('hosted checkout', () => {
     } finally {
       calls.restore();
     }
+  });
+
+  it('<pay-form mode="hosted"> goes to the hosted page on Enter in a field, as the form\'s own button', async () => {
+    const form = await mount({ customer: { fname: 'Olena', lname: 'Kovalenko', email: 'olena@example.com' } }, { mode: 'hosted' });
+    expect(button(form).type).to.equal('submit');
+    autofill(form, { phone: '+380671234567' });
+    field(form, 'phone').focus();
+    const redirect = stay(form);
+    await sendKeys({ press: 'Enter' });
+    expect((await redirect).detail.reason).to.equal('hosted');
   });
 
   it('<pay-button> names what a session without the customer details lacks for the hosted page', async () => {

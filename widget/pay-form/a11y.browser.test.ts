@@ -61,6 +61,10 @@ describe('accessibility', () => {
     expect(form.shadowRoot!.querySelector('.spinner'), 'still loading').not.to.equal(null);
     const region = part(form, '[part=message]');
     expect(region.getAttribute('role')).to.equal('status');
+    // Empty, it takes no room but is rendered: a region the accessibility tree lacks until its
+    // first words would not announce them.
+    expect(getComputedStyle(region).display).not.to.equal('none');
+    expect(region.getBoundingClientRect().height).to.equal(0);
     await ready;
     await form.updateComplete;
     expect(part(form, '[part=message]') === region, 'the same element throughout').to.equal(true);

@@ -167,6 +167,31 @@ describe('<pay-form> when things go wrong', () => {
     expect((await redirect).detail.reason).to.equal('hosted');
   });
 
+  it('takes one dropped connection while loading for the connection, not a page set up wrong', async () => {
+    const session = await createSession();
+    let dropped = 0;
+    calls = watchFetch((call) => (call.method === 'GET' && call.url.includes('/sessions/') && dropped++ === 0 ? Promise.reject(new TypeError('Failed to fetch')) : undefined));
+    const { form, code } = await failToLoad(session);
+    expect(code).to.equal('network');
+    expect(button(form).textContent).to.equal('Pay on the secure payment page');
+  });
+
+  it('shows the form, not errors, when the hosted fallback is clicked once the companion answers and the session asks for details', async () => {
+    const session = await createSession({ customer: {} });
+    calls = watchFetch((call) => (call.method === 'GET' ? Promise.reject(new TypeError('Failed to fetch')) : undefined));
+    const { form } = await failToLoad(session);
+    calls.restore();
+    calls = watchFetch();
+    const redirects = record(form, 'pay-redirect');
+    button(form).click();
+    await waitUntil(() => form.shadowRoot!.querySelector('input[name=email]'), 'the form did not show');
+    await form.updateComplete;
+    expect(calls.map((call) => call.method), 'only the session was read').to.deep.equal(['GET']);
+    expect(redirects).to.deep.equal([]);
+    expect(message(form)).to.equal('');
+    expect([...form.shadowRoot!.querySelectorAll('[aria-invalid=true]')]).to.deep.equal([]);
+  });
+
   describe('on a page set up wrong', () => {
     let errors: string[];
     let restoreConsole: () => void;

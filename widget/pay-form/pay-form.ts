@@ -244,7 +244,7 @@ export class PayForm extends CheckoutElement {
               )}</fieldset>`
             : nothing}
           ${this.token ? nothing : html`${this.#input('number')}<div class="row">${this.#input('exp', 'exp_hint')}${this.#input('cvv', this.brand?.cvv ? 'cvv_hint_amex' : 'cvv_hint')}</div>`}`}
-      <div class="row">${asked('fname')}${asked('lname')}</div>${asked('email')}${asked('phone')}${this.button()}
+      <div class="row">${asked('fname')}${asked('lname')}</div>${asked('email')}${asked('phone')}${this.button(true)}
     </form>`;
   }
 
