@@ -13,4 +13,5 @@ export { checkExpiry, readExpiry, splitExpiry } from './expiry.js';
 export { formatCvv, formatExpiry, formatNumber, group } from './format.js';
 export type { Edit, Keystroke } from './format.js';
 export { luhn } from './luhn.js';
+export { isCardNumberAsPhone } from './phone.js';
 export { checkNumber } from './number.js';

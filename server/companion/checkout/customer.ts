@@ -4,12 +4,10 @@
  * dashes and brackets as people type them are dropped). None may hold a card number.
  */
 import * as z from 'zod';
-import { holdsCardNumber, luhn } from '@payform/card';
+import { holdsCardNumber, isCardNumberAsPhone } from '@payform/card';
 import { requiredText } from '@payform/gateway/wire';
 import type { CustomerDetails, PaymentMethod } from '../../ledger/index.js';
 import { definedFields } from '../optional-fields.js';
-import { brandOfMask } from '../payments/card-brand.js';
-import type { CardBrand } from '../payments/card-brand.js';
 
 export type CustomerField = 'fname' | 'lname' | 'email' | 'phone';
 
@@ -27,30 +25,11 @@ const Email = z
   .pipe(z.email({ error: 'must be an e-mail address' }).max(256))
   .refine((email) => !holdsCardNumber(email), { error: 'must not contain a card number' });
 
-/**
- * The card numbers short enough to pass for a phone (at most 15 digits), by the companion's own
- * prefix table: Visa's 13, Diners Club's 14, Amex's 15. Maestro (12–15) and UnionPay (14–15)
- * numbers that short are allowed but rarely if ever issued, and their prefixes are country codes
- * whose phones have those lengths (57 Colombia, 63 the Philippines, 62 Indonesia): one in ten
- * of those passes the Luhn check.
- */
-const SHORT_CARD_LENGTHS: Partial<Record<CardBrand, number>> = { visa: 13, diners: 14, amex: 15 };
-
-/**
- * A card number typed into the phone field: a scheme's prefix, its length and a valid check
- * digit. A number written with `+` is a phone, as no one types one before a card number; without
- * that, one German mobile in ten (+49 1…, 13 digits) would be refused as a Visa.
- */
-function isCardNumber(phone: string): boolean {
-  const brand = phone.startsWith('+') ? undefined : brandOfMask(phone);
-  return brand !== undefined && SHORT_CARD_LENGTHS[brand] === phone.length && luhn(phone);
-}
-
 const Phone = z
   .string()
   .transform((phone) => phone.replace(/[\s().-]/g, ''))
   .pipe(z.string().regex(/^\+?\d{7,15}$/, { error: 'must be 7 to 15 digits, optionally after a +' }))
-  .refine((phone) => !isCardNumber(phone), { error: 'must be a phone number, not a card number' });
+  .refine((phone) => !isCardNumberAsPhone(phone), { error: 'must be a phone number, not a card number' });
 
 export const Customer = z.strictObject({ fname: Name, lname: Name, email: Email, phone: Phone }).partial();
 export type Customer = z.output<typeof Customer>;

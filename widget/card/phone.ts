@@ -1,0 +1,21 @@
+import { detectBrand, type BrandId } from './brands.js';
+import { luhn } from './luhn.js';
+
+/**
+ * The card numbers short enough to pass for a phone (at most 15 digits): Visa's 13, Diners
+ * Club's 14, Amex's 15. Maestro (12–15) and UnionPay (14–15) numbers that short are allowed but
+ * rarely if ever issued, and their prefixes are country codes whose phones have those lengths
+ * (57 Colombia, 63 the Philippines, 62 Indonesia): one in ten of those passes the Luhn check.
+ */
+const SHORT_CARD_LENGTHS: Partial<Record<BrandId, number>> = { visa: 13, diners: 14, amex: 15 };
+
+/**
+ * Whether a phone number, as typed without its spaces, dots, dashes and brackets, is a card
+ * number: a scheme's prefix, its length and a valid check digit. One written with `+` is a
+ * phone, as no one types one before a card number; without that, one German mobile in ten
+ * (+49 1…, 13 digits) would be refused as a Visa. The widget and the companion refuse by it alike.
+ */
+export function isCardNumberAsPhone(phone: string): boolean {
+  const brand = phone.startsWith('+') ? undefined : detectBrand(phone);
+  return brand !== undefined && SHORT_CARD_LENGTHS[brand.id] === phone.length && luhn(phone);
+}
