@@ -267,6 +267,21 @@ describe('startCompanion', () => {
     );
   });
 
+  it('refuses a ledger that holds another point of sale\'s payments, naming both settings', async () => {
+    const databaseUrl = join(dir, 'shared.db');
+    const config = (posId: string) =>
+      readCompanionConfig({ PAYFORM_PUBLIC_URL: 'https://shop.example', PAYFORM_ADMIN_TOKEN: 'a-long-enough-admin-token', PAYFORM_DATABASE_URL: databaseUrl, PAYFORM_GATEWAY_POS_ID: posId });
+    const compose = (posId: string) => composeCompanion(config(posId), { gatewayBaseUrl: sandbox.url, logger: createLogger({ sink: memorySink().sink }) });
+    const first = '5d1c2a8e-3f47-4b6a-9e0d-7c4b2f8a6e15';
+    const other = '9b2e4f10-6c3d-4a8b-b1e7-2f5d8c9a0e34';
+    await (await compose(first)).close();
+    await expect(compose(other)).rejects.toThrow(
+      `the ledger at PAYFORM_DATABASE_URL ${databaseUrl} holds the payments of point of sale ${first}, and PAYFORM_GATEWAY_POS_ID is ${other}: one ledger keeps one point of sale's payments`,
+    );
+    // Its own point of sale, however its id is written, opens it again.
+    await (await compose(first.toUpperCase())).close();
+  });
+
   it('says how to choose another port when its port is taken', async () => {
     const taken = new URL(sandbox.url).port;
     const settings = readCompanionConfig({ PORT: taken, PAYFORM_HOST: '127.0.0.1', PAYFORM_DATABASE_URL: ':memory:', PAYFORM_ADMIN_TOKEN: 'a-long-enough-admin-token' });

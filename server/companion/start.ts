@@ -183,6 +183,7 @@ async function compose(settings: CompanionSettings, options: StartOptions): Prom
   const ledger = await openLedger(settings.databaseUrl, statements).catch((error: unknown) => {
     throw unopenedLedger(error, settings.databaseUrl);
   });
+  await checkLedgerOwner(ledger, settings);
   const sandboxOrigin = settings.sandboxOrigin ?? (settings.gatewayBaseUrl ? localGatewayOrigin(settings, logger) : options.sandboxOrigin);
   let app: CompanionApp;
   try {
@@ -368,6 +369,25 @@ function listenProblem(error: NodeJS.ErrnoException, port: number, variable: 'PO
  * failed`) with the variable and the URL they are about, its password masked. A missing driver
  * says already which URL needs which package to install.
  */
+/**
+ * One ledger keeps one point of sale's payments: a companion of another on the same database
+ * would end the first one's unfinished payments as never sent (its gateway knows none of them),
+ * and a customer could pay twice. Refused at start, naming both settings.
+ */
+async function checkLedgerOwner(ledger: Ledger, settings: CompanionSettings): Promise<void> {
+  const posId = settings.credentials.posId;
+  const held = await ledger.claimPointOfSale(posId).catch(async (error: unknown) => {
+    await ledger.close();
+    throw unopenedLedger(error, settings.databaseUrl);
+  });
+  if (held === posId.toLowerCase()) return;
+  await ledger.close();
+  throw new Error(
+    `the ledger at PAYFORM_DATABASE_URL ${shownLedger(settings.databaseUrl)} holds the payments of point of sale ${held}, and PAYFORM_GATEWAY_POS_ID is ${posId}: ` +
+      'one ledger keeps one point of sale\'s payments. Give this companion a database of its own, or the point of sale that ledger belongs to',
+  );
+}
+
 function unopenedLedger(error: unknown, databaseUrl: string): Error {
   if (error instanceof MissingDriverError) return error;
   const reason = error instanceof Error ? error.message : String(error);

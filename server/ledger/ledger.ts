@@ -6,6 +6,7 @@ import { deleteCard, findCard, listCards, saveCard, cardholderOf } from './cards
 import type { LedgerContext } from './context.js';
 import { InvalidLedgerInput, LedgerNotFound } from './errors.js';
 import { ingestEvent, retryEvent, reviewEvent } from './events.js';
+import { claimPointOfSale } from './owner.js';
 import { claimIdempotencyKey, readUnscopedKeys, releaseIdempotencyKey, storeIdempotentAnswer, sweepIdempotencyKeys } from './idempotency.js';
 import type { IdempotencyClaim, IdempotencyRequest, StoredAnswer } from './idempotency.js';
 import { overCapturePercent, parseInput, paymentUpdateInput, schemaName } from './input.js';
@@ -166,6 +167,9 @@ export interface Ledger {
   /** Deletes keys past their lifetime; how many. */
   sweepIdempotencyKeys(): Promise<number>;
 
+  /** The point of sale whose payments this ledger holds: `posId` if it held none yet (owner.ts). */
+  claimPointOfSale(posId: string): Promise<string>;
+
   close(): Promise<void>;
 }
 
@@ -224,6 +228,7 @@ function ledgerOver(ctx: LedgerContext): Ledger {
     ingestEvent: (event) => ingestEvent(ctx, event),
     retryEvent: (id) => retryEvent(ctx, id),
     reviewEvent: (id) => reviewEvent(ctx, id),
+    claimPointOfSale: (posId) => claimPointOfSale(ctx, posId),
     saveCard: (card) => saveCard(ctx, card),
     listCards: (customerId) => listCards(ctx, customerId),
     findCard: (customerId, idOrToken) => findCard(ctx, customerId, idOrToken),

@@ -419,6 +419,17 @@ const reviewedEvents: Migration = {
   },
 };
 
+/** Whose payments the ledger holds (owner.ts): a setting or two, by key. */
+const ledgerSettings: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .createTable('payform_ledger_settings')
+      .addColumn('key', 'text', (c) => c.primaryKey())
+      .addColumn('value', 'text', (c) => c.notNull())
+      .execute();
+  },
+};
+
 export const migrations: Readonly<Record<string, Migration>> = {
   '0001_initial': initial,
   '0002_operation_checks': operationChecks,
@@ -435,4 +446,5 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '0013_operation_request_keys': operationRequestKeys,
   '0014_held_payments': heldPayments,
   '0015_reviewed_events': reviewedEvents,
+  '0016_ledger_settings': ledgerSettings,
 };

@@ -152,6 +152,11 @@ export interface IdempotencyKeyRow {
   expires_at: number;
 }
 
+export interface LedgerSettingRow {
+  key: string;
+  value: string;
+}
+
 export interface LedgerTables {
   checkout_sessions: CheckoutSessionRow;
   payments: PaymentRow;
@@ -159,4 +164,5 @@ export interface LedgerTables {
   webhook_events: WebhookEventRow;
   saved_cards: SavedCardRow;
   idempotency_keys: IdempotencyKeyRow;
+  ledger_settings: LedgerSettingRow;
 }

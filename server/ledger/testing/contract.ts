@@ -67,7 +67,13 @@ export function describeLedgerContract(backend: LedgerBackend): void {
         const third = await store.reopen!();
         expect(await again.getPayment(payment.orderId)).toEqual(payment);
         expect(await third.getPayment(payment.orderId)).toEqual(payment);
-        expect(await store.migrations!()).toEqual(['0001_initial', '0002_operation_checks', '0003_event_retries', '0004_payment_discrepancies', '0005_waiting_event_list', '0006_merchant_notices', '0007_idempotency_keys', '0008_never_sent', '0009_lookup_method', '0010_payform_prefix', '0011_charge_cards', '0012_idempotency_scopes', '0013_operation_request_keys', '0014_held_payments', '0015_reviewed_events']);
+        expect(await store.migrations!()).toEqual(['0001_initial', '0002_operation_checks', '0003_event_retries', '0004_payment_discrepancies', '0005_waiting_event_list', '0006_merchant_notices', '0007_idempotency_keys', '0008_never_sent', '0009_lookup_method', '0010_payform_prefix', '0011_charge_cards', '0012_idempotency_scopes', '0013_operation_request_keys', '0014_held_payments', '0015_reviewed_events', '0016_ledger_settings']);
+      });
+
+      it('holds one point of sale\'s payments: the first to claim it names it, for every instance after', async () => {
+        expect(await ledger.claimPointOfSale('5D1C2A8E-3F47-4B6A-9E0D-7C4B2F8A6E15')).toBe('5d1c2a8e-3f47-4b6a-9e0d-7c4b2f8a6e15');
+        const again = await store.reopen!();
+        expect(await again.claimPointOfSale('9b2e4f10-6c3d-4a8b-b1e7-2f5d8c9a0e34')).toBe('5d1c2a8e-3f47-4b6a-9e0d-7c4b2f8a6e15');
       });
 
       it('has no column that could hold a card number or CVV', async () => {

@@ -1,0 +1,18 @@
+// Whose payments a ledger holds. One ledger keeps one point of sale's payments: a companion of
+// another point of sale on the same database would take them for its own — reconciliation asks
+// its gateway about them, finds nothing, and ends them as never sent while the customer may still
+// be paying at the other one. The first companion to open the ledger names its point of sale.
+import type { LedgerContext } from './context.js';
+
+const POINT_OF_SALE = 'pos_id';
+
+/**
+ * The point of sale this ledger holds the payments of: `posId` if it held none yet (recorded
+ * now, first come first served across instances), else the one it holds.
+ */
+export async function claimPointOfSale(ctx: LedgerContext, posId: string): Promise<string> {
+  const value = posId.toLowerCase();
+  await ctx.db.insertInto('ledger_settings').values({ key: POINT_OF_SALE, value }).onConflict((oc) => oc.column('key').doNothing()).execute();
+  const held = await ctx.db.selectFrom('ledger_settings').select('value').where('key', '=', POINT_OF_SALE).executeTakeFirstOrThrow();
+  return held.value;
+}
