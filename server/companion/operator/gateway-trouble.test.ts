@@ -44,6 +44,18 @@ describe('GatewayTrouble', () => {
     ]);
   });
 
+  it('says another server answers where the gateway always has a path; an unknown order is no trouble', () => {
+    const seen: Record<string, unknown>[] = [];
+    const trouble = new GatewayTrouble(createLogger({ sink: (line) => void seen.push(JSON.parse(line)) }), Date.now, 'http://127.0.0.1:3000');
+    for (const route of ['GET /api/v1/pos/:pos_id/orders/:order_id', 'POST /api/v1/capture']) trouble.observe({ route, outcome: 404, seconds: 0.1 });
+    expect(seen).toEqual([]);
+    trouble.observe({ route: 'GET /api/v1/balances/pos/:pos_id/accounts', outcome: 404, seconds: 0.1 });
+    trouble.observe({ route: PAY, outcome: 404, seconds: 0.1 });
+    expect(seen).toMatchObject([
+      { level: 'error', outcome: 404, msg: expect.stringMatching(/^what answers at http:\/\/127\.0\.0\.1:3000 is not the gateway .*set PAYFORM_GATEWAY_BASE_URL/) },
+    ]);
+  });
+
   it('takes a call its caller gave up on for nothing', () => {
     const { call, lines } = tracked();
     call('aborted');
