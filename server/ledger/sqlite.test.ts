@@ -6,7 +6,8 @@ import { Kysely, sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { isLedgerUnavailable } from './availability.js';
 import { LedgerNotDurable } from './durability.js';
-import { recordedLightly, sqliteDialect } from './sqlite.js';
+import { checkWritable, recordedLightly, sqliteDialect } from './sqlite.js';
+import Database from 'better-sqlite3';
 import type { LedgerSqliteDialect } from './sqlite.js';
 import type { LedgerTables } from './schema.js';
 import { openLedger } from './ledger.js';
@@ -66,6 +67,24 @@ async function onLedger(test: (ledger: Ledger, commits: () => string[]) => Promi
 }
 
 describe('a SQLite ledger file', () => {
+  it('that cannot be written is refused at open, naming the file and the fix, and left unchanged', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'payform-readonly-'));
+    try {
+      const path = join(dir, 'ledger.db');
+      await (await openLedger(path)).close();
+      // What SQLite does with a file its user may not write: it opens it read-only.
+      const readOnly = new Database(path, { readonly: true });
+      expect(() => checkWritable(readOnly, path)).toThrow(`${path} cannot be written (attempt to write a readonly database): give the companion's user write access to the file and its folder`);
+      expect(readOnly.open).toBe(false);
+      const writable = new Database(path);
+      expect(() => checkWritable(writable, path)).not.toThrow();
+      expect(writable.inTransaction).toBe(false);
+      writable.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('is written ahead (WAL) and syncs the WAL at every commit that wrote, so a commit outlives a power loss', () =>
     onLedgerFile(async (dialect, commits) => {
       const db = new Kysely<never>({ dialect });

@@ -275,6 +275,23 @@ function makeDirectory(directory: string): void {
   }
 }
 
+/**
+ * SQLite opens a file it may not write read-only without a word, and an instance would then
+ * report ready and fail every payment. A write begun and taken back says so at start instead.
+ */
+export function checkWritable(database: Database.Database, location: string): void {
+  const version = database.pragma('user_version', { simple: true }) as number;
+  try {
+    database.exec('BEGIN');
+    database.pragma(`user_version = ${version}`);
+  } catch (error) {
+    database.close();
+    throw new Error(`${location} cannot be written (${(error as Error).message}): give the companion's user write access to the file and its folder`, { cause: error });
+  } finally {
+    if (database.open && database.inTransaction) database.exec('ROLLBACK');
+  }
+}
+
 /** `location` is a file path or `:memory:`. */
 export async function sqliteDialect(location: string, { onCommit }: SqliteOptions = {}): Promise<LedgerSqliteDialect> {
   const Sqlite = await loadSqlite();
@@ -293,6 +310,7 @@ export async function sqliteDialect(location: string, { onCommit }: SqliteOption
     // pay little for syncing: group commit shares one sync among the events that arrive
     // together, and those that change nothing skip it.
     database.pragma('synchronous = NORMAL');
+    checkWritable(database, location);
   }
   // SQLite puts the WAL beside the file a symbolic link leads to, not beside the link.
   return new LedgerSqliteDialect(new LedgerSqliteDatabase(database, inMemory ? undefined : `${realpathSync(location)}-wal`, onCommit));
