@@ -2,7 +2,7 @@
 // sandbox's tokenizer, the companion gets only the token; a tokenizer out of reach sends the
 // customer to the hosted page.
 import { expect, oneEvent } from '@open-wc/testing';
-import { autofill, button, card, mount, stay, watchFetch } from '../test/harness.js';
+import { autofill, button, card, json, mount, stay, watchFetch } from '../test/harness.js';
 
 describe('<pay-form> in tokenize mode', () => {
   let calls: ReturnType<typeof watchFetch> | undefined;
@@ -31,5 +31,28 @@ describe('<pay-form> in tokenize mode', () => {
     button(form).click();
     expect((await redirect).detail.reason).to.equal('hosted');
     expect(calls.filter((call) => call.url.endsWith('/pay'))).to.deep.equal([]);
+  });
+
+  it('tells the developer when the tokenizer refuses the widget key; the customer sees the calm message', async () => {
+    const form = await mount({ merchant: 'tokenize' });
+    // The sandbox's answer to a widget key it does not know.
+    const refusal = { id: 'unknown_widget', errorMessage: 'No widget with this key', hint: 'check the widget key' };
+    calls = watchFetch((call) => (call.url.endsWith('/sdk/tokenize') ? Promise.resolve(json(401, refusal)) : undefined));
+    const errors: string[] = [];
+    const real = console.error;
+    console.error = (...args: unknown[]) => void errors.push(args.join(' '));
+    try {
+      const error = oneEvent(form, 'pay-error');
+      autofill(form, card('4242424242424242'));
+      button(form).click();
+      const { detail } = await error;
+      expect(detail.code).to.equal('misconfigured');
+      expect(detail.message).to.equal('Something went wrong. Please try again in a moment.');
+      expect(detail.reason).to.contain('refused this page (HTTP 401 unknown_widget: check the widget key): set the companion\'s PAYFORM_GATEWAY_WIDGET_KEY');
+      expect(errors).to.deep.equal([`<pay-form>: ${detail.reason}`]);
+      expect(calls.filter((call) => call.url.endsWith('/pay'))).to.deep.equal([]);
+    } finally {
+      console.error = real;
+    }
   });
 });

@@ -1,5 +1,5 @@
-import { tokenizeCard, TokenizerUnreachableError } from '@payform/card/tokenize';
-import type { PayRequest } from '../checkout/companion.js';
+import { tokenizeCard, TokenizeRefusedError, TokenizerUnreachableError } from '@payform/card/tokenize';
+import { CompanionError, type PayRequest } from '../checkout/companion.js';
 import type { SessionView } from '../checkout/session-view.js';
 
 /**
@@ -18,6 +18,17 @@ export async function tokenized(request: PayRequest, view: SessionView): Promise
     return { ...request, card: { token: await tokenizeCard({ url, widgetKey }, { number, expMonth, expYear, cvv }) } };
   } catch (error) {
     if (error instanceof TokenizerUnreachableError && view.modes.includes('hosted')) return undefined;
+    if (error instanceof TokenizeRefusedError && (error.status === 401 || error.status === 403)) throw misconfigured(url, error);
     throw error;
   }
+}
+
+/**
+ * The tokenizer refused the widget key or this page, not the card: a companion or a gateway
+ * project set up wrong, told to the developer; the customer sees the calm message.
+ */
+function misconfigured(url: string, error: TokenizeRefusedError): CompanionError {
+  const reason = `the gateway's tokenizer at ${url} refused this page (HTTP ${error.status} ${error.id}${error.hint ? `: ${error.hint}` : ''}): set the companion's PAYFORM_GATEWAY_WIDGET_KEY to the project's widget key, and allow ${location.origin} in the gateway project`;
+  console.error(`<pay-form>: ${reason}`);
+  return new CompanionError('misconfigured', error.status, [], reason);
 }
