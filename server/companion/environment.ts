@@ -51,15 +51,25 @@ export function currentEnvironment(env: Env): CurrentEnvironment {
   return { env: current, readFrom, deprecations };
 }
 
+// Names people reach for that the companion spells otherwise.
+const GUESSES: Readonly<Record<string, string>> = {
+  PAYFORM_DB_URL: 'PAYFORM_DATABASE_URL',
+  PAYFORM_DB: 'PAYFORM_DATABASE_URL',
+  PAYFORM_WEBHOOK_SECRET: 'PAYFORM_GATEWAY_API_SECRET',
+  PAYFORM_PORT: 'PORT',
+};
+
 /**
- * A `PAYFORM_*` variable that is none of `known` but reads like one of them, with the name it was
- * likely meant to be: such a variable is otherwise ignored without a word (`PAYFORM_ADMINTOKEN`).
+ * A `PAYFORM_*` variable that is none of `known` but reads like one of them — misspelt
+ * (`PAYFORM_ADMINTOKEN`), cut short (`PAYFORM_SESSION_TTL`), or a name people guess
+ * (`PAYFORM_DB_URL`) — with the name it was likely meant to be: such a variable is otherwise
+ * ignored without a word. Other `PAYFORM_*` names are left alone: other tools share the prefix.
  */
 export function misspeltVariables(env: Env, known: readonly string[]): { readonly name: string; readonly meant: string }[] {
   return Object.keys(env)
     .filter((name) => name.startsWith('PAYFORM_') && !known.includes(name))
     .flatMap((name) => {
-      const meant = nearestName(name, known);
+      const meant = nearestName(name, known) ?? known.find((candidate) => candidate.startsWith(`${name}_`)) ?? GUESSES[name];
       return meant ? [{ name, meant }] : [];
     });
 }

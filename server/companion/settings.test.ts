@@ -136,6 +136,12 @@ describe('readCompanionConfig', () => {
       'PAYFORM_DATABSE_URL is not a variable of the companion and is ignored: did you mean PAYFORM_DATABASE_URL?',
       'PAYFORM_GATEWAY_APIKEY is not a variable of the companion and is ignored: did you mean PAYFORM_GATEWAY_API_KEY?',
     ]);
+    // Cut short, or a name people guess.
+    expect(readCompanionConfig({ PAYFORM_SESSION_TTL: '600', PAYFORM_DB_URL: 'x', PAYFORM_WEBHOOK_SECRET: 'x' }).warnings).toEqual([
+      'PAYFORM_SESSION_TTL is not a variable of the companion and is ignored: did you mean PAYFORM_SESSION_TTL_SECONDS?',
+      'PAYFORM_DB_URL is not a variable of the companion and is ignored: did you mean PAYFORM_DATABASE_URL?',
+      'PAYFORM_WEBHOOK_SECRET is not a variable of the companion and is ignored: did you mean PAYFORM_GATEWAY_API_SECRET?',
+    ]);
   });
 
   it('warns when a gateway not on this machine is given without credentials: the sandbox’s test project would be sent to it', () => {
