@@ -197,9 +197,26 @@ describe('the companion mounted under a base path', () => {
     const opened = await fetch(`${url}/payments/api/checkout/sessions`, { method: 'POST', headers: admin, body: JSON.stringify({ amount: 150, currency: 'XTS', description: 'Test' }) });
     expect(opened.status).toBe(500);
     expect((await opened.json()).error).toEqual({ code: 'body_already_read', message: expect.stringContaining('mount the companion before body parsers such as express.json()') });
-    expect(logs.join('\n')).toContain('before body parsers');
+    // Said once as an error; the same mistake on the next request is a debug line (not shown at info).
+    await fetch(`${url}/payments/api/checkout/sessions`, { method: 'POST', headers: admin, body: JSON.stringify({ amount: 150, currency: 'XTS', description: 'Test' }) });
+    const said = logs.map((line) => JSON.parse(line) as { level: string; msg: string }).filter(({ msg }) => msg.includes('before body parsers'));
+    expect(said.map(({ level }) => level)).toEqual(['error']);
+    expect(said[0]!.msg).toContain('express.json() and express.urlencoded()');
     // A request without a body still goes through.
     expect((await fetch(`${url}/payments/healthz`)).status).toBe(200);
+  });
+
+  it('mounted at another path than its basePath: says so once, naming both, and the shop goes on', async () => {
+    const shop = express();
+    const url = await hosted(createServer(shop));
+    const companion = await composeUnder(url);
+    shop.use('/pay', toNodeListener(companion.app));
+    shop.get('/pay/here', (_request, response) => void response.type('text').send('the shop'));
+
+    expect(await (await fetch(`${url}/pay/here`)).text()).toBe('the shop');
+    await fetch(`${url}/pay/api/checkout/sessions`);
+    const said = logs.map((line) => JSON.parse(line) as { level: string; msg: string }).filter(({ msg }) => msg.includes('is mounted at'));
+    expect(said).toEqual([expect.objectContaining({ level: 'error', msg: 'the companion is mounted at /pay, outside its basePath "/payments": mount it at its basePath, or set basePath to /pay' })]);
   });
 
   it('behind a body parser that kept the bytes as rawBody: the companion reads those', async () => {

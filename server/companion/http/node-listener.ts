@@ -17,16 +17,27 @@ export type NodeListener = (request: IncomingMessage, response: ServerResponse, 
 export function toNodeListener(app: CompanionApp): NodeListener {
   const { options, logger } = app.companion.services;
   const listener = getRequestListener((request, env) => app.fetch(request, env));
+  // Each setup mistake is an error once; the requests after it are debug lines, not a flood.
+  const said = new Set<string>();
+  const once = (mistake: string) => (said.has(mistake) ? 'debug' : (said.add(mistake), 'error'));
   return (incoming, outgoing, next) => {
     const url = (incoming as { originalUrl?: string }).originalUrl ?? incoming.url ?? '/';
-    if (next && !within(url, options.basePath)) return next();
+    if (next && !within(url, options.basePath)) {
+      // Mounted at a path of its own (Express's baseUrl) that is not its base path: none of its
+      // routes can ever be reached there.
+      const mountedAt = (incoming as { baseUrl?: string }).baseUrl;
+      if (mountedAt && !within(mountedAt, options.basePath)) {
+        logger[once('mount')](`the companion is mounted at ${mountedAt}, outside its basePath "${options.basePath}": mount it at its basePath, or set basePath to ${mountedAt}`, { url: url.split('?', 1)[0] });
+      }
+      return next();
+    }
     // The webhook's signature is checked on the body as it came: a body parser that ran first
     // (express.json(), express.urlencoded()) has taken it, and nothing can be read any more.
     if (bodyTaken(incoming)) {
-      logger.error('the request body was read before the companion got it: mount the companion before body parsers such as express.json()', { method: incoming.method });
+      logger[once('body')]('the request body was read before the companion got it: mount the companion before body parsers such as express.json() and express.urlencoded()', { method: incoming.method });
       outgoing.writeHead(500, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' });
       // A setup mistake its developer meets on the first request: the answer says the fix too.
-      const message = 'The server read this request’s body before the payment companion could: mount the companion before body parsers such as express.json()';
+      const message = 'The server read this request’s body before the payment companion could: mount the companion before body parsers such as express.json() and express.urlencoded()';
       outgoing.end(JSON.stringify({ error: { code: 'body_already_read', message } }));
       return;
     }
