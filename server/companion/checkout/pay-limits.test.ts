@@ -32,6 +32,16 @@ describe('pay rate limits', () => {
     expect((await stack.pay(session.id, payBody(), { ip: '192.0.2.2' })).status).toBe(200);
   });
 
+  it('name PAYFORM_TRUST_PROXY when the client refused came through a proxy the companion does not trust', async () => {
+    await open({ companion: { rateLimits: { perSession: 100, perClient: 1 } } });
+    const sessions = await Promise.all([1, 2].map(() => stack.openSession()));
+    const viaProxy = (id: string, customer: string) => stack.pay(id, payBody(), { ip: '10.0.0.5', headers: { 'X-Forwarded-For': customer } });
+    expect((await viaProxy(sessions[0]!.id, '198.51.100.1')).status).toBe(200);
+    expect((await viaProxy(sessions[1]!.id, '198.51.100.2')).status, 'another customer, counted as the proxy').toBe(429);
+    const limited = stack.logs.map((line) => JSON.parse(line)).filter((entry) => entry.msg === 'pay attempts rate limited');
+    expect(limited).toMatchObject([{ level: 'warn', client: '10.0.0.5', by: 'client', fix: expect.stringContaining('set PAYFORM_TRUST_PROXY=true') }]);
+  });
+
   it('count an IPv6 client by its /64, which one subscriber holds whole', async () => {
     await open({ companion: { rateLimits: { perSession: 100, perClient: 1 } } });
     const sessions = await Promise.all([1, 2, 3].map(() => stack.openSession()));

@@ -7,7 +7,7 @@
  */
 import type { MiddlewareHandler } from 'hono';
 import type { CompanionEnv } from '../context.js';
-import { clientAddress, clientKey } from '../http/client-address.js';
+import { clientAddress, clientKey, untrustedProxy } from '../http/client-address.js';
 import { ApiProblem } from '../http/problem.js';
 import type { RateDecision } from '../http/rate-limit.js';
 import { noteUnknownClient } from '../http/unknown-client.js';
@@ -26,7 +26,7 @@ export function limitPayAttempts(): MiddlewareHandler<CompanionEnv> {
     const decision = byClient.allowed ? payLimits.perSession.take(`session:${id}`) : byClient;
     if (!decision.allowed) {
       // Once as a client or session crosses its limit, not for every refused request after.
-      if (decision.justExceeded) logger.warn('pay attempts rate limited', { client, by: byClient.allowed ? 'session' : 'client' });
+      if (decision.justExceeded) logger.warn('pay attempts rate limited', { client, by: byClient.allowed ? 'session' : 'client', ...(byClient.allowed ? {} : untrustedProxy(c, options.trustProxy)) });
       throw new ApiProblem(429, 'rate_limited', 'Too many payment attempts; wait a moment and try again', undefined, {
         'Retry-After': String(Math.max(1, Math.ceil(decision.retryAfterMs / 1000))),
       });

@@ -19,6 +19,16 @@ export function clientAddress(c: Context<CompanionEnv>, trustProxy: boolean): st
   return peer ? plain(peer) : undefined;
 }
 
+/**
+ * What a client's rate limit line adds when the request came through a proxy the companion does
+ * not trust: every customer then counts as the proxy, and the first busy minute limits them all.
+ */
+export function untrustedProxy(c: Context<CompanionEnv>, trustProxy: boolean): { readonly fix?: string } {
+  return !trustProxy && c.req.header('x-forwarded-for') !== undefined
+    ? { fix: 'the requests carry X-Forwarded-For: behind your own proxy, set PAYFORM_TRUST_PROXY=true, or every customer counts as that proxy' }
+    : {};
+}
+
 // An IPv4 peer on a dual-stack socket shows as ::ffff:a.b.c.d; the gateway wants a.b.c.d.
 function plain(address: string): string | undefined {
   const unmapped = address.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/i, '');

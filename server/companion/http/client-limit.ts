@@ -6,7 +6,7 @@
  */
 import type { MiddlewareHandler } from 'hono';
 import type { CompanionEnv } from '../context.js';
-import { clientAddress, clientKey } from './client-address.js';
+import { clientAddress, clientKey, untrustedProxy } from './client-address.js';
 import { ApiProblem } from './problem.js';
 import type { RateLimiter } from './rate-limit.js';
 import { noteUnknownClient } from './unknown-client.js';
@@ -21,7 +21,7 @@ export function limitPerClient(limiter: RateLimiter, what: string): MiddlewareHa
     }
     const decision = limiter.take(clientKey(c, options.trustProxy));
     if (!decision.allowed) {
-      if (decision.justExceeded) logger.warn(`${what}: client rate limited`, { client: clientAddress(c, options.trustProxy) });
+      if (decision.justExceeded) logger.warn(`${what}: client rate limited`, { client: clientAddress(c, options.trustProxy), ...untrustedProxy(c, options.trustProxy) });
       throw ApiProblem.tooMany(`Too many ${what}; wait a moment and try again`, decision.retryAfterMs);
     }
     await next();
