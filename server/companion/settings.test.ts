@@ -200,7 +200,7 @@ describe('readCompanionConfig', () => {
     it('refuses any one credential left at the test project\'s value', () => {
       for (const [name, value] of Object.entries(TEST_PROJECT_DEFAULTS)) {
         const variable = `PAYFORM_GATEWAY_${name.replace(/[A-Z]/g, (letter) => `_${letter}`).toUpperCase()}`;
-        expect(() => readCompanionConfig({ ...live, [variable]: value }), variable).toThrow(`Invalid environment: production needs ${variable}`);
+        expect(() => readCompanionConfig({ ...live, [variable]: value }), variable).toThrow(`Invalid environment: production needs ${variable} (${variable} is the sandbox's published test value)`);
       }
     });
 

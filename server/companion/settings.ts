@@ -152,7 +152,7 @@ export function readCompanionConfig(environment: Env): CompanionSettings {
   const vars = parsed.data;
   const credentials = testProjectCredentials(env);
   const onTestProject = credentials.apiSecret === TEST_PROJECT_DEFAULTS.apiSecret && credentials.apiKey === TEST_PROJECT_DEFAULTS.apiKey;
-  if (vars.NODE_ENV === 'production') checkProduction(vars, credentials);
+  if (vars.NODE_ENV === 'production') checkProduction(vars, credentials, env);
   const publicUrl = (vars.PAYFORM_PUBLIC_URL ?? `http://localhost:${vars.PORT}`).replace(/\/+$/, '');
   const bundledSandbox = vars.PAYFORM_GATEWAY_BASE_URL === undefined;
   const gateway = vars.PAYFORM_GATEWAY_BASE_URL === undefined ? undefined : new URL(vars.PAYFORM_GATEWAY_BASE_URL);
@@ -223,7 +223,7 @@ const KNOWN_VARIABLES = [...new Set([...Object.keys(Variables.shape), ...Object.
  * left at the published test project's value (one is enough to leak or misroute), and no
  * sandbox origin — the one address browsers may be sent to over plain http.
  */
-function checkProduction(vars: z.output<typeof Variables>, credentials: ProjectCredentials): void {
+function checkProduction(vars: z.output<typeof Variables>, credentials: ProjectCredentials, env: Env): void {
   const defaults = Object.entries(CREDENTIAL_VARIABLES).filter(([name]) => {
     const key = name as keyof ProjectCredentials;
     return credentials[key] === TEST_PROJECT_DEFAULTS[key];
@@ -236,6 +236,9 @@ function checkProduction(vars: z.output<typeof Variables>, credentials: ProjectC
   // The public URL may come as the publicUrl option of a mounted companion, so it is not refused
   // here; the bin refuses it next (startCompanion), and naming it now saves a restart.
   const publicUrl = vars.PAYFORM_PUBLIC_URL ? '' : '; run by the payform-companion bin, it also needs PAYFORM_PUBLIC_URL, the https address the gateway and browsers reach it at';
-  if (missing.length > 0) throw new TypeError(`Invalid environment: production needs ${missing.join(', ')}${publicUrl}`);
+  // A credential set to the published test project's value is as good as missing: say which it is.
+  const atTestValue = defaults.map(([, variable]) => variable).filter((variable) => env[variable] !== undefined);
+  const testValues = atTestValue.length > 0 ? ` (${atTestValue.join(', ')} ${atTestValue.length > 1 ? 'are' : 'is'} the sandbox's published test value)` : '';
+  if (missing.length > 0) throw new TypeError(`Invalid environment: production needs ${missing.join(', ')}${testValues}${publicUrl}`);
   if (vars.PAYFORM_SANDBOX_ORIGIN) throw new TypeError('Invalid environment: PAYFORM_SANDBOX_ORIGIN must not be set in production');
 }

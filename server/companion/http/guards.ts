@@ -39,7 +39,9 @@ export function requireAdminToken(adminToken: string): MiddlewareHandler<Compani
 }
 
 function unauthorized(): ApiProblem {
-  return new ApiProblem(401, 'unauthorized', 'A valid bearer token is required', undefined, { 'WWW-Authenticate': 'Bearer realm="payform"' });
+  // Says which token: the bin makes a new one at every start when PAYFORM_ADMIN_TOKEN is unset.
+  const message = 'A valid bearer token is required: the companion’s admin token (PAYFORM_ADMIN_TOKEN, or the one the bin printed at its latest start)';
+  return new ApiProblem(401, 'unauthorized', message, undefined, { 'WWW-Authenticate': 'Bearer realm="payform"' });
 }
 
 function tooManyWrongTokens(retryAfterMs: number): ApiProblem {
