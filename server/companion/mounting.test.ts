@@ -132,9 +132,19 @@ describe('the companion mounted under a base path', () => {
   });
 
   it.each([
-    ['the base path given twice (the companion adds it)', (url: string) => `${url}/payments`, (url: string) => `${url}/payments/payments/healthz answers 404 from a server that is not a payform companion`],
-    ['another port, where nothing listens', () => `http://127.0.0.1:${closedPort}`, () => `nothing answers at http://127.0.0.1:${closedPort}/payments (ECONNREFUSED)`],
-  ])('says once when its public URL does not reach it, and where requests do: %s', async (_, publicUrl, problem) => {
+    [
+      'the base path given twice (the companion adds it)',
+      (url: string) => `${url}/payments`,
+      (url: string) => `${url}/payments/payments/healthz answers 404 from a server that is not a payform companion`,
+      () => 'set it to the address the companion answers at; it ends with the base path /payments, which the companion adds itself: leave it out',
+    ],
+    [
+      'another port, where nothing listens',
+      () => `http://127.0.0.1:${closedPort}`,
+      () => `nothing answers at http://127.0.0.1:${closedPort}/payments (ECONNREFUSED)`,
+      (url: string) => `set it to the address the companion answers at; requests reach this companion at ${url}/payments`,
+    ],
+  ])('says once when its public URL does not reach it, and what to do: %s', async (_, publicUrl, problem, fix) => {
     const shop = express();
     const url = await hosted(createServer(shop));
     closedPort = await portOfAClosedServer();
@@ -148,10 +158,23 @@ describe('the companion mounted under a base path', () => {
     });
     expect(warning).toMatchObject({ level: 'warn', public_url: `${publicUrl(url)}/payments` });
     expect(warning.msg).toContain(problem(url));
-    expect(warning.msg).toContain(`set it to the address the companion answers at; requests reach this companion at ${url}/payments`);
+    expect(warning.msg).toContain(fix(url));
     await fetch(`${url}/payments/healthz`);
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(logs.filter((line) => line.includes('PAYFORM_PUBLIC_URL'))).toHaveLength(1);
+  });
+
+  it('says which basePath to set when a Hono app mounts it under a path of its own', async () => {
+    const shop = new Hono().basePath('/shop');
+    const url = await hosted(serve({ fetch: (request, env) => shop.fetch(request, env), port: 0, hostname: '127.0.0.1' }) as Server);
+    await composeUnder(url).then((companion) => shop.route('/', companion.app));
+    expect((await fetch(`${url}/shop/payments/healthz`)).status).toBe(200);
+    const warning = await eventually(() => {
+      const line = logs.find((logged) => logged.includes('PAYFORM_PUBLIC_URL'));
+      expect(line).toBeDefined();
+      return JSON.parse(line!) as Json;
+    });
+    expect(warning.msg).toContain(`requests reach this companion at ${url}/shop/payments, mounted under /shop: set basePath to /shop/payments`);
   });
 
   it('in an Express app (Node listener): pays, takes the webhook, and leaves the app’s own routes to it', async () => {

@@ -34,7 +34,7 @@ export const instanceId = randomUUID();
 export function checkPublicUrl({ publicUrl, basePath, logger, fetch = globalThis.fetch }: PublicUrlCheck): MiddlewareHandler<CompanionEnv> {
   let asked = !isLoopbackHost(new URL(publicUrl).hostname);
 
-  const probe = async (arrivedAt: string) => {
+  const probe = async (arrivedAt: string, mountedUnder: string) => {
     let problem: string;
     try {
       const answer = await fetch(`${publicUrl}/healthz`, { redirect: 'manual', signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
@@ -45,7 +45,14 @@ export function checkPublicUrl({ publicUrl, basePath, logger, fetch = globalThis
     } catch (error) {
       problem = `nothing answers at ${publicUrl} (${reasonOf(error)})`;
     }
-    const hint = arrivedAt === publicUrl ? '' : `; requests reach this companion at ${arrivedAt}`;
+    const hint =
+      basePath && publicUrl.endsWith(`${basePath}${basePath}`)
+        ? `; it ends with the base path ${basePath}, which the companion adds itself: leave it out`
+        : mountedUnder
+          ? `; requests reach this companion at ${arrivedAt}, mounted under ${mountedUnder}: set basePath to ${mountedUnder}${basePath}, so that its routes and the addresses it gives out agree`
+          : arrivedAt === publicUrl
+            ? ''
+            : `; requests reach this companion at ${arrivedAt}`;
     logger.warn(
       `PAYFORM_PUBLIC_URL (the publicUrl option, mounted) does not reach this companion: ${problem}. The customer's way back from 3-D Secure ` +
         `or the hosted page, and the gateway's webhooks, are sent there: set it to the address the companion answers at${hint}`,
@@ -56,7 +63,12 @@ export function checkPublicUrl({ publicUrl, basePath, logger, fetch = globalThis
   return (c, next) => {
     if (!asked) {
       asked = true;
-      void probe(new URL(c.req.url).origin + basePath);
+      // A server that mounts the companion under a path of its own (Hono's basePath('/shop'))
+      // puts that path before the companion's base path.
+      const { origin, pathname } = new URL(c.req.url);
+      const at = basePath ? pathname.indexOf(`${basePath}/`) : 0;
+      const mountedUnder = at > 0 ? pathname.slice(0, at) : '';
+      void probe(origin + mountedUnder + basePath, mountedUnder);
     }
     return next();
   };
