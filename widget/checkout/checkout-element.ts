@@ -73,8 +73,11 @@ export abstract class CheckoutElement extends LitElement {
   view?: SessionView;
   /** @internal */
   phase: Phase = 'loading';
-  /** The text of the polite live region, and whether it tells of a problem. */
-  protected notice = '';
+  /**
+   * The text of the polite live region, and whether it tells of a problem.
+   * @internal
+   */
+  notice = '';
   private alarming = false;
   /**
    * With a card verification's words (`note` among them) for a `lookup` session.

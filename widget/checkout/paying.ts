@@ -62,9 +62,16 @@ const isForm = (element: CheckoutElement): element is Form => 'inputs' in elemen
  */
 function redirect(element: CheckoutElement, url: string, reason: PayEventDetails['pay-redirect']['reason']): boolean {
   if (!mayRedirect(url, element.view)) throw new CompanionError('unsafe_redirect');
-  if (!emit(element, 'pay-redirect', { url, reason }, true)) return false;
-  location.assign(url);
-  return true;
+  // Said before the page goes, so a screen reader's user knows where they are taken; taken back
+  // when the page keeps the customer (a listener cancelled the redirect).
+  const { notice } = element;
+  element.say(element.t[reason === 'hosted' ? 'redirect_hosted' : 'redirect_3ds'] ?? element.t.processing);
+  if (emit(element, 'pay-redirect', { url, reason }, true)) {
+    location.assign(url);
+    return true;
+  }
+  element.say(notice);
+  return false;
 }
 
 /** Leaves for the gateway's hosted page, one payment at a time; `<pay-form>` checks the customer fields it asks for first. */

@@ -27,6 +27,8 @@ const de: Catalog = {
   server: 'Etwas ist schiefgelaufen. Bitte versuchen Sie es gleich noch einmal.',
   rejected: 'Die Zahlung konnte nicht gestartet werden. Bitte versuchen Sie es erneut.',
   rate_limited: 'Zu viele Versuche. Bitte warten Sie einen Moment.',
+  redirect_3ds: 'Sie werden zur Bestätigung der Zahlung zu Ihrer Bank weitergeleitet…',
+  redirect_hosted: 'Sie werden zur sicheren Zahlungsseite weitergeleitet…',
   closed: 'Diese Zahlung ist nicht mehr verfügbar.',
   unknown: 'Dieser Zahlungslink ist ungültig.',
   loading: 'Wird geladen…',

@@ -10,6 +10,8 @@ const enMessages = {
   network: 'Could not reach the payment service. Please try again.',
   rejected: 'The payment could not be started. Please try again.',
   rate_limited: 'Too many attempts. Please wait a moment.',
+  redirect_3ds: 'Taking you to your bank to confirm the payment…',
+  redirect_hosted: 'Taking you to the secure payment page…',
   number_incomplete: 'The card number is incomplete.',
   number_invalid: 'The card number is invalid.',
   number_unsupported: 'This card type is not accepted.',

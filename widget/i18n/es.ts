@@ -27,6 +27,8 @@ const es: Catalog = {
   server: 'Algo salió mal. Inténtalo de nuevo en un momento.',
   rejected: 'No se pudo iniciar el pago. Inténtalo de nuevo.',
   rate_limited: 'Demasiados intentos. Espera un momento.',
+  redirect_3ds: 'Te llevamos a tu banco para confirmar el pago…',
+  redirect_hosted: 'Te llevamos a la página de pago segura…',
   closed: 'Este pago ya no está disponible.',
   unknown: 'Este enlace de pago no es válido.',
   loading: 'Cargando…',

@@ -27,6 +27,8 @@ const fr: Catalog = {
   server: 'Un problème est survenu. Réessayez dans un instant.',
   rejected: 'Le paiement n’a pas pu être lancé. Réessayez.',
   rate_limited: 'Trop de tentatives. Patientez un instant.',
+  redirect_3ds: 'Redirection vers votre banque pour confirmer le paiement…',
+  redirect_hosted: 'Redirection vers la page de paiement sécurisée…',
   closed: 'Ce paiement n’est plus disponible.',
   unknown: 'Ce lien de paiement n’est pas valide.',
   loading: 'Chargement…',

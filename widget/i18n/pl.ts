@@ -27,6 +27,8 @@ const pl: Catalog = {
   server: 'Coś poszło nie tak. Spróbuj ponownie za chwilę.',
   rejected: 'Nie udało się rozpocząć płatności. Spróbuj ponownie.',
   rate_limited: 'Zbyt wiele prób. Odczekaj chwilę.',
+  redirect_3ds: 'Przekierowujemy do Twojego banku, aby potwierdzić płatność…',
+  redirect_hosted: 'Przekierowujemy na bezpieczną stronę płatności…',
   closed: 'Ta płatność nie jest już dostępna.',
   unknown: 'Ten link do płatności jest nieprawidłowy.',
   loading: 'Ładowanie…',

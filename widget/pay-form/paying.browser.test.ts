@@ -140,9 +140,13 @@ describe('<pay-form> paying', () => {
   it('asks before leaving for 3-D Secure, then confirms the outcome when the page keeps the customer', async () => {
     const form = await mount();
     form.pollInterval = 50;
+    // What the live region says as the page would go: where the customer is taken.
+    let announced = '';
+    form.addEventListener('pay-redirect', () => (announced = form.notice));
     const redirect = stay(form);
     await payWith(form, '4000000000003220');
     const event = await redirect;
+    expect(announced).to.equal('Taking you to your bank to confirm the payment…');
     expect(event.cancelable).to.equal(true);
     expect(event.defaultPrevented).to.equal(true);
     expect(event.detail.reason).to.equal('3ds');
