@@ -16,7 +16,8 @@ export const theme = css`
     --_error: var(--pay-form-color-error, light-dark(#c0282d, #ff8f8a));
     --_radius: var(--pay-form-radius, 8px);
     --_space: var(--pay-form-spacing, 12px);
-    --_ring: var(--pay-form-focus-ring, 0 0 0 3px color-mix(in srgb, var(--_accent) 40%, #0000));
+    /* The accent itself, past a gap of the background: 3:1 or more against the page and the button alike. */
+    --_ring: var(--pay-form-focus-ring, 0 0 0 2px var(--_bg), 0 0 0 4px var(--_accent));
     display: block;
     font: var(--pay-form-font, 15px/1.4 system-ui, sans-serif);
     color: var(--_fg);

@@ -6,13 +6,10 @@
  * currencies (HUF, IDR, COP, IQD…), so they are never left to it.
  */
 
-// ISO 4217 currencies without a minor unit.
-const ZERO_DECIMAL = new Set([
-  'BIF', 'CLP', 'DJF', 'GNF', 'ISK', 'JPY', 'KMF', 'KRW', 'PYG', 'RWF', 'UGX', 'VND', 'VUV',
-  'XAF', 'XOF', 'XPF',
-]);
-// ISO 4217 currencies with three fraction digits (fils, baisa, millimes).
-const THREE_DECIMAL = new Set(['BHD', 'IQD', 'JOD', 'KWD', 'LYD', 'OMR', 'TND']);
+// ISO 4217 currencies without a minor unit, and those with three fraction digits (fils, baisa,
+// millimes). Words in a line, not sets: what every page loads is the smaller for it.
+const ZERO_DECIMAL = 'BIF CLP DJF GNF ISK JPY KMF KRW PYG RWF UGX VND VUV XAF XOF XPF';
+const THREE_DECIMAL = 'BHD IQD JOD KWD LYD OMR TND';
 
 /**
  * Fraction digits of a currency's minor unit. Everything not listed above — including the
@@ -21,8 +18,10 @@ const THREE_DECIMAL = new Set(['BHD', 'IQD', 'JOD', 'KWD', 'LYD', 'OMR', 'TND'])
  */
 export function currencyExponent(currency: string): 0 | 2 | 3 {
   const code = currency.toUpperCase();
-  if (ZERO_DECIMAL.has(code)) return 0;
-  if (THREE_DECIMAL.has(code)) return 3;
+  // Only a code of three letters is one: " KW" or "JPYX" are in no line as a word.
+  if (!/^[A-Z]{3}$/.test(code)) return 2;
+  if (ZERO_DECIMAL.includes(code)) return 0;
+  if (THREE_DECIMAL.includes(code)) return 3;
   return 2;
 }
 

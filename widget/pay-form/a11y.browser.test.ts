@@ -90,6 +90,8 @@ describe('accessibility', () => {
     await sendKeys({ type: 'olena@example.com' });
     await press('Tab');
     expect(form.shadowRoot!.activeElement === button(form), 'focus on the pay button').to.equal(true);
+    // Its ring is the accent itself (#3347d6), past a gap of the background: 3:1 or more on the page and the button.
+    expect(getComputedStyle(button(form)).boxShadow).to.equal('rgb(255, 255, 255) 0px 0px 0px 2px, rgb(51, 71, 214) 0px 0px 0px 4px');
     const success = oneEvent(form, 'pay-success');
     await press('Enter');
     await success;
