@@ -56,6 +56,12 @@ describe('findCardNumbers', () => {
     expect(findCardNumbers(`e3b0c44298fc1c14${VISA}9afbf4c8996fb924`)).toEqual([]);
   });
 
+  it('finds a card number with its security code or expiry typed straight after it', () => {
+    for (const text of [`${VISA}123`, `${VISA}1228`, '3782822463100051234']) expect(findCardNumbers(`ref ${text} end`), text).toHaveLength(1);
+    // A timestamp with a counter run into it starts with no scheme's prefix.
+    expect(findCardNumbers(`at ${Date.UTC(2026, 10, 25)}000123`)).toEqual([]);
+  });
+
   it('takes more than 19 digits in a row as a card number with digits run into it', () => {
     const text = `id ${VISA}0000 and 2026-11-22 ${'1'.repeat(30)}`;
     expect(findCardNumbers(text).map(({ start, end }) => text.slice(start, end))).toEqual([`${VISA}0000`, '1'.repeat(30)]);

@@ -8,7 +8,8 @@
  * mathematical 𝟒). Between the digits may stand anything that is not a letter — spaces, dashes,
  * dots, `|`, `+`, `:`, `*`, brackets — up to eight between two groups, and what a reader does not see at all:
  * mark-up tags, character entities, combining marks (underlines, keycaps) and format characters.
- * A group of more than 19 digits may hide one with other digits run into it, and counts as one.
+ * A group of more than 19 digits may hide one with other digits run into it, and counts as one;
+ * one of 17–19 does when it starts with one (its code or expiry typed straight after it).
  *
  * What people write with as many digits is kept. The groups must be a card number's: in fours,
  * each digit alone, or split at the scheme's own gaps (4-6-5), and separated alike, so
@@ -96,6 +97,17 @@ function separator(gap: string): string | undefined {
 function issuer(digits: string): Brand | undefined {
   if (!luhn(digits)) return undefined;
   return candidates(digits).find((brand) => brand.lengths.includes(digits.length));
+}
+
+/**
+ * Whether a run of 17–19 digits that is no card number itself starts with one: a card number with
+ * its security code or expiry date typed straight after it (`4111…1111123`). Only its start: ids
+ * and timestamps with a counter appended would end in a valid-looking number one time in ten.
+ */
+function startsWithACard(digits: string): boolean {
+  if (digits.length <= 16 || digits.length > MAX_DIGITS || issuer(digits)) return false;
+  for (let length = MIN_DIGITS; length <= 16; length += 1) if (issuer(digits.slice(0, length))) return true;
+  return false;
 }
 
 /** Whether groups of these lengths are grouped as people and schemes group card numbers. */
@@ -241,7 +253,7 @@ export function scanForCardNumbers(text: string): CardNumberSpan[] {
     if (total < MIN_DIGITS) continue;
     if (total <= MAX_PHONE_DIGITS && afterPlus(scanned, groups[0]!.start)) continue;
     groups.forEach((first, from) => {
-      if (first.digits.length > MAX_DIGITS) found(first.start, first.end);
+      if (first.digits.length > MAX_DIGITS || startsWithACard(first.digits)) found(first.start, first.end);
       let number = '';
       for (let to = from; to < groups.length && (number += groups[to]!.digits).length <= MAX_DIGITS; to += 1) {
         if (number.length < MIN_DIGITS) continue;
