@@ -21,8 +21,9 @@ export interface RateLimits {
   /** Pay and hosted requests per client IP address in one window. */
   readonly perClient: number;
   /**
-   * Wrong admin tokens per client in one window; past it, that client's merchant API requests
-   * are refused 429 until the window ends, whatever token they carry.
+   * Wrong admin tokens per client in one window; past it, that client's wrong tokens are refused
+   * 429 until the window ends. The right token always passes: a stranger sharing the merchant's
+   * address (localhost, a proxy) must not be able to lock the merchant out (guards.ts).
    */
   readonly wrongAdminTokens: number;
   readonly windowMs: number;
