@@ -8,8 +8,7 @@
  * mathematical 𝟒). Between the digits may stand anything that is not a letter — spaces, dashes,
  * dots, `|`, `+`, `:`, `*`, brackets — up to eight between two groups, and what a reader does not see at all:
  * mark-up tags, character entities, combining marks (underlines, keycaps) and format characters.
- * A group of more than 19 digits may hide one with other digits run into it, and counts as one;
- * one of 17–19 does when it starts with one (its code or expiry typed straight after it).
+ * A group of more than 19 digits may hide one with other digits run into it, and counts as one.
  *
  * What people write with as many digits is kept. The groups must be a card number's: in fours,
  * each digit alone, or split at the scheme's own gaps (4-6-5), and separated alike, so
@@ -50,14 +49,17 @@ const MAY_HIDE = /[<&\p{M}\p{Cf}]/u;
 // Identifiers: UUIDs, and hexadecimal ids of 16 characters or more (a ledger's 20, an event's 64).
 const IDENTIFIER = /[\da-f]{8}-[\da-f]{4}-[\da-f]{4}-[\da-f]{4}-[\da-f]{12}|(?<![\p{L}\p{Nd}])(?=[\da-f]*[a-f])[\da-f]{16,}(?![\p{L}\p{Nd}])/giu;
 const MAY_IDENTIFY = /[a-f]/i;
-// A hexadecimal id made of a card number and a few letters (`4111…1111abcd`, `%3D4111…`) is not
-// one: a whole number's worth of digits at either end of it stays digits to judge.
-const CARD_RUN_AT_AN_END = /^\d{13}|\d{13}$/;
-// An IBAN (ISO 13616): a country's two letters, two check digits, then up to 30 letters and digits.
-const IBAN = /(?<![\p{L}\p{Nd}])[A-Z]{2}\d{2}[A-Z\d]{11,30}(?![\p{L}\p{Nd}])/gu;
+// A hexadecimal-looking word that is a card number and a few letters on one side (`4111…1111abcd`,
+// `abc4111…`) is not an id: its digits stay digits to judge. Ids the ledger and the gateway make
+// are not made so (one 20-digit hex id in millions).
+const CARD_AND_A_FEW_LETTERS = /^(?:\d{13,19}[a-f]{1,4}|[a-f]{1,4}\d{13,19})$/i;
+// An IBAN (ISO 13616): a country's two letters, two check digits, then up to 30 letters and
+// digits, written whole or in groups of four.
+const IBAN = /(?<![\p{L}\p{Nd}])[A-Z]{2}\d{2}(?:[A-Z\d]{11,30}|(?: [A-Z\d]{4}){2,7}(?: [A-Z\d]{1,3})?)(?![\p{L}\p{Nd}])/gu;
 const MAY_BE_IBAN = /[A-Z]{2}\d{2}/;
-// A URL's escapes (`%20`, `%3D`) are punctuation to a reader, not digits or letters.
-const PERCENT_ESCAPE = /%[\da-f]{2}/gi;
+// A URL's escapes of spaces and punctuation (`%20`, `%3D`, `%2D`) are punctuation to a reader,
+// not digits or letters; an escaped `+` (`%2B`) is still a plus before a phone number.
+const PERCENT_ESCAPE = /%(?:2[\da-f]|3[a-f]|40|5[b-f]|60|7[b-e])/gi;
 // A `+` after a space, right before digits, starts a phone number: it ends what came before.
 const PHONE_START = /\s[+＋]$/;
 const PLUS = /^[+＋]$/;
@@ -99,17 +101,6 @@ function issuer(digits: string): Brand | undefined {
   return candidates(digits).find((brand) => brand.lengths.includes(digits.length));
 }
 
-/**
- * Whether a run of 17–19 digits that is no card number itself starts with one: a card number with
- * its security code or expiry date typed straight after it (`4111…1111123`). Only its start: ids
- * and timestamps with a counter appended would end in a valid-looking number one time in ten.
- */
-function startsWithACard(digits: string): boolean {
-  if (digits.length <= 16 || digits.length > MAX_DIGITS || issuer(digits)) return false;
-  for (let length = MIN_DIGITS; length <= 16; length += 1) if (issuer(digits.slice(0, length))) return true;
-  return false;
-}
-
 /** Whether groups of these lengths are grouped as people and schemes group card numbers. */
 function groupedLikeACard(lengths: readonly number[], brand: Brand): boolean {
   if (lengths.length === 1) return true;
@@ -130,13 +121,15 @@ function groupedLikeACard(lengths: readonly number[], brand: Brand): boolean {
  */
 function readable(text: string): string {
   const hidden = MAY_HIDE.test(text) ? text.replace(INVISIBLE, (found) => '\0'.repeat(found.length)) : text;
-  const unescaped = hidden.includes('%') ? hidden.replace(PERCENT_ESCAPE, '%%%') : hidden;
-  const identified = MAY_IDENTIFY.test(unescaped) ? unescaped.replace(IDENTIFIER, (found) => (CARD_RUN_AT_AN_END.test(found) ? found : 'x'.repeat(found.length))) : unescaped;
+  const unescaped = hidden.includes('%') ? hidden.replace(PERCENT_ESCAPE, (found) => (found.toUpperCase() === '%2B' ? '\0\0+' : '%%%')) : hidden;
+  const identified = MAY_IDENTIFY.test(unescaped) ? unescaped.replace(IDENTIFIER, (found) => (CARD_AND_A_FEW_LETTERS.test(found) ? found : 'x'.repeat(found.length))) : unescaped;
   return MAY_BE_IBAN.test(identified) ? identified.replace(IBAN, (found) => (isIban(found) ? 'x'.repeat(found.length) : found)) : identified;
 }
 
 /** Whether an IBAN's check holds: its first four characters moved to the end, letters as 10–35, it leaves 1 from 97. */
-function isIban(text: string): boolean {
+function isIban(written: string): boolean {
+  const text = written.replaceAll(' ', '');
+  if (text.length < 15) return false;
   let rest = 0;
   for (const character of text.slice(4) + text.slice(0, 4)) rest = Number(`${rest}${parseInt(character, 36)}`) % 97;
   return rest === 1;
@@ -152,13 +145,15 @@ function afterPlus(text: string, index: number): boolean {
 /**
  * Whether the groups are separated alike, as a person writes one number (`4242 4242 …`,
  * `4242-4242-…`); what separates a time's parts, a date's and a zone's is not (`07:21:16.5850-0530`).
- * In fours, a space, a dash and a dot are alike: `4111-1111 1111 1111` is one person's typing.
+ * In fours, the first gap may differ from the rest: `4111-1111 1111 1111` is one person's typing.
  */
 const separatedAlike = (window: readonly Group[]): boolean => {
-  const alike = window[0]!.digits.length === 4 ? looseSeparator : (after: string) => after;
-  return window.every((group, i) => i < 2 || alike(group.after) === alike(window[1]!.after));
+  // Whatever follows the first group may differ from the rest (`4111-1111 1111 1111`), never
+  // alternate (`2255-3769 2255-1462`: two phone numbers).
+  const inFours = window.every(({ digits }, i) => (i === window.length - 1 ? digits.length <= 4 : digits.length === 4));
+  const from = inFours ? 2 : 1;
+  return window.every((group, i) => i <= from || group.after === window[from]!.after);
 };
-const looseSeparator = (after: string): string => (after === '-' || after === '.' ? ' ' : after);
 
 /**
  * Whether groups end in a word: a short group run into letters (`e4-…`, `…-12ab`) is part of an
@@ -194,6 +189,8 @@ const LAST_ASCII = 127;
 const LT = 60;
 const NUL = 0;
 const AMP = 38;
+const PERCENT = 37;
+const ONE_ESCAPE = new RegExp(`^${PERCENT_ESCAPE.source}$`, 'i');
 
 /**
  * A quick look that clears most text without the scan: whether plain ASCII text (nothing
@@ -226,6 +223,11 @@ function mayHoldCardNumber(text: string): boolean {
     // A letter ends a chain (ASCII here: code | 32 folds capitals).
     if ((code | 32) >= 97 && (code | 32) <= 122) run = 0;
     gap += 1;
+    // An escaped space or mark (`%2D`) is a gap of three, as the scan reads it: its letter ends nothing.
+    if (code === PERCENT && ONE_ESCAPE.test(text.slice(i, i + 3))) {
+      gap += 2;
+      i += 2;
+    }
   }
   return run + group >= MIN_DIGITS;
 }
@@ -253,7 +255,7 @@ export function scanForCardNumbers(text: string): CardNumberSpan[] {
     if (total < MIN_DIGITS) continue;
     if (total <= MAX_PHONE_DIGITS && afterPlus(scanned, groups[0]!.start)) continue;
     groups.forEach((first, from) => {
-      if (first.digits.length > MAX_DIGITS || startsWithACard(first.digits)) found(first.start, first.end);
+      if (first.digits.length > MAX_DIGITS) found(first.start, first.end);
       let number = '';
       for (let to = from; to < groups.length && (number += groups[to]!.digits).length <= MAX_DIGITS; to += 1) {
         if (number.length < MIN_DIGITS) continue;
