@@ -90,6 +90,7 @@ describe('maskCardData', () => {
     for (const named of ['CV2 987', 'CVN: 987', 'C.V.V. 987', 'C.V.C 987', '\uff23\uff36\uff36 987']) expect(maskCardData(named)).toMatch(/ \[cvv\]$/);
     // Words that only look alike are not a mention: their numbers are kept.
     expect(maskCardData('CV20 order 1234')).toBe('CV20 order 1234');
+    expect(maskCardData('Ship to Coventry CV2 4AA, invoice 5512 of 2026')).toBe('Ship to Coventry CV2 4AA, invoice 5512 of 2026');
   });
 
   it('masks card data anywhere in a structure — keys, numbers, siblings — and keeps it readable', () => {

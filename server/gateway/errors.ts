@@ -174,8 +174,9 @@ export function maskCardData<T>(value: T): T {
   return maskIn(value, namesCvv(text)) as T;
 }
 
-// `cvv`, `CVC2`, `csc`, `security code`, and as some forms write it: `C.V.V.`, `CVN`, `CV2`.
-const CVV_MENTION = /cvv|cvc|csc|security[\s_-]?code|\bc\.v\.?[vc]|\bcv[n2]\b/i;
+// `cvv`, `CVC2`, `csc`, `security code`, and as some forms write it: `C.V.V.`, and `CVN` or `CV2`
+// with its digits (alone, `CV2 4AA` is a Coventry postcode).
+const CVV_MENTION = /cvv|cvc|csc|security[\s_-]?code|\bc\.v\.?[vc]|\bcv[n2]:?\s*\d{3,4}(?!\d)/i;
 const NON_ASCII = /[^\0-\x7f]/;
 // Any script's digits: a CVV written ９８７ is one too.
 const SHORT_CODE = /(?<!\p{Nd})\p{Nd}{3,4}(?!\p{Nd})/gu;
