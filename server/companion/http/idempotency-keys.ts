@@ -22,7 +22,7 @@
  */
 import { createHmac } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
-import { holdsCardNumber, maskCardNumbers } from '@payform/card';
+import { checkNumber, maskCardNumbers } from '@payform/card';
 import { CARD_NUMBER_MASK } from '@payform/gateway';
 import type { IdempotencyRequest, StoredAnswer } from '../../ledger/index.js';
 import type { CompanionEnv, CompanionServices } from '../context.js';
@@ -145,11 +145,14 @@ function checkedKey(header: string): string {
 }
 
 /**
- * The key as the ledger keeps it: as sent, unless it holds a card number (a client keying its
+ * The key as the ledger keeps it: as sent, unless it is a card number (a client keying its
  * requests by what it was given) — then a digest of it, which every retry matches just the same.
+ * Judged by the card fields' own check of the whole key, a rule that does not move: were the
+ * recogniser's to decide, a key kept as sent by one version could be looked up as a digest by
+ * the next, and its retry would run again.
  */
 function storedKey(secret: string, key: string): string {
-  return holdsCardNumber(key) ? `h-${createHmac('sha256', secret).update(`payform idempotency key ${key}`, 'utf8').digest('hex')}` : key;
+  return checkNumber(key.replace(/[\s-]/g, '')).valid ? `h-${createHmac('sha256', secret).update(`payform idempotency key ${key}`, 'utf8').digest('hex')}` : key;
 }
 
 /** 2xx and 5xx: the request ran and may have moved money. */

@@ -134,7 +134,7 @@ describe('a request sent again with its Idempotency-Key', () => {
     expect(stored).toEqual(['as read out: [card number]']);
   });
 
-  it('keeps no card number a key holds: the key is stored as a digest, and still replays', async () => {
+  it('keeps no key that is a card number: it is stored as a digest, and still replays', async () => {
     await open();
     const orderId = await paidOrder();
     for (const key of ['4111 1111 1111 1111', '4111111111111111']) {
@@ -144,6 +144,9 @@ describe('a request sent again with its Idempotency-Key', () => {
     }
     expect(gatewayRefunds(orderId)).toEqual([200, 200]);
     expect(await stack.testLedger.contents!()).not.toMatch(/4111 ?1111/);
+    // A key that only holds digits among others (a reference) is kept as sent, by a rule that does not move between versions.
+    expect((await refund(orderId, 'ref-4111111111111111')).status).toBe(200);
+    expect(await stack.testLedger.contents!()).toContain('"key":"ref-4111111111111111"');
   });
 
   it('gives ids back as they were, in free text too, and masks the card number beside them', async () => {
