@@ -13,6 +13,7 @@
  * | PAYFORM_GATEWAY_WIDGET_KEY | the project's widget key: `<pay-form>` tokenizes cards in the browser | — (the card is relayed) |
  * | PAYFORM_GATEWAY_WIDGET_URL | the gateway's widget host, where its card tokenizer is | the gateway's URL (the sandbox serves both) |
  * | PAYFORM_DATABASE_URL | postgres://… ⇒ PostgreSQL; a path ⇒ SQLite (not a file: URL) | ./data/payform.db |
+ * | PAYFORM_LEDGER_HANDOVER_FROM | the point of sale whose ledger this one takes over, once (going live) | — |
  * | PAYFORM_DATABASE_STATEMENT_TIMEOUT_MS | PostgreSQL: how long a statement may wait for its answer before it fails as the database being away (0: no limit) | 5000 |
  * | PAYFORM_ADMIN_TOKEN | bearer token of the merchant API | generated and printed by the bin in development; required when mounted |
  * | PAYFORM_ALLOWED_ORIGINS | comma-separated origins of the merchant's pages (CORS) | PAYFORM_PUBLIC_URL's origin |
@@ -57,6 +58,8 @@ export interface CompanionSettings {
   /** PAYFORM_GATEWAY_WIDGET_KEY and _URL: the card tokenizer (widgetUrl undefined: the gateway's URL). */
   readonly tokenizer: { readonly widgetKey: string; readonly widgetUrl: string | undefined } | undefined;
   readonly databaseUrl: string;
+  /** PAYFORM_LEDGER_HANDOVER_FROM: the point of sale whose ledger this companion's takes over (going live). */
+  readonly ledgerHandoverFrom: string | undefined;
   /** PAYFORM_DATABASE_STATEMENT_TIMEOUT_MS (PostgreSQL only); undefined: the ledger's default. */
   readonly databaseStatementTimeoutMs: number | undefined;
   readonly adminToken: string;
@@ -106,6 +109,7 @@ const Variables = z.object({
       if (problem) ctx.addIssue({ code: 'custom', message: problem });
     })
     .default('./data/payform.db'),
+  PAYFORM_LEDGER_HANDOVER_FROM: Uuid.optional(),
   PAYFORM_DATABASE_STATEMENT_TIMEOUT_MS: z
     .string()
     .regex(/^\d+$/, { error: 'must be a number of milliseconds (0: no limit)' })
@@ -189,6 +193,7 @@ export function readCompanionConfig(environment: Env): CompanionSettings {
     credentials,
     tokenizer: vars.PAYFORM_GATEWAY_WIDGET_KEY ? { widgetKey: vars.PAYFORM_GATEWAY_WIDGET_KEY, widgetUrl: vars.PAYFORM_GATEWAY_WIDGET_URL } : undefined,
     databaseUrl: vars.PAYFORM_DATABASE_URL,
+    ledgerHandoverFrom: vars.PAYFORM_LEDGER_HANDOVER_FROM,
     databaseStatementTimeoutMs: vars.PAYFORM_DATABASE_STATEMENT_TIMEOUT_MS,
     adminToken: vars.PAYFORM_ADMIN_TOKEN ?? randomBytes(24).toString('base64url'),
     adminTokenGenerated: vars.PAYFORM_ADMIN_TOKEN === undefined,

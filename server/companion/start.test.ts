@@ -269,17 +269,24 @@ describe('startCompanion', () => {
 
   it('refuses a ledger that holds another point of sale\'s payments, naming both settings', async () => {
     const databaseUrl = join(dir, 'shared.db');
-    const config = (posId: string) =>
-      readCompanionConfig({ PAYFORM_PUBLIC_URL: 'https://shop.example', PAYFORM_ADMIN_TOKEN: 'a-long-enough-admin-token', PAYFORM_DATABASE_URL: databaseUrl, PAYFORM_GATEWAY_POS_ID: posId });
-    const compose = (posId: string) => composeCompanion(config(posId), { gatewayBaseUrl: sandbox.url, logger: createLogger({ sink: memorySink().sink }) });
+    const config = (posId: string, handover: Record<string, string> = {}) =>
+      readCompanionConfig({ PAYFORM_PUBLIC_URL: 'https://shop.example', PAYFORM_ADMIN_TOKEN: 'a-long-enough-admin-token', PAYFORM_DATABASE_URL: databaseUrl, PAYFORM_GATEWAY_POS_ID: posId, ...handover });
+    const memory = memorySink();
+    const compose = (posId: string, handover?: Record<string, string>) => composeCompanion(config(posId, handover), { gatewayBaseUrl: sandbox.url, logger: createLogger({ sink: memory.sink }) });
     const first = '5d1c2a8e-3f47-4b6a-9e0d-7c4b2f8a6e15';
     const other = '9b2e4f10-6c3d-4a8b-b1e7-2f5d8c9a0e34';
     await (await compose(first)).close();
     await expect(compose(other)).rejects.toThrow(
       `the ledger at PAYFORM_DATABASE_URL ${databaseUrl} holds the payments of point of sale ${first}, and PAYFORM_GATEWAY_POS_ID is ${other}: one ledger keeps one point of sale's payments`,
     );
+    await expect(compose(other)).rejects.toThrow(`To hand this ledger over to ${other} (going live), stop every companion of ${first}, then start once with PAYFORM_LEDGER_HANDOVER_FROM=${first}`);
     // Its own point of sale, however its id is written, opens it again.
     await (await compose(first.toUpperCase())).close();
+    // Handed over, it is the new point of sale's, said until the variable goes, and the old one's no more.
+    await (await compose(other, { PAYFORM_LEDGER_HANDOVER_FROM: first })).close();
+    expect(memory.lines.filter((line) => line.includes('remove PAYFORM_LEDGER_HANDOVER_FROM'))).toHaveLength(1);
+    await (await compose(other)).close();
+    await expect(compose(first)).rejects.toThrow(`holds the payments of point of sale ${other}`);
   });
 
   it('says how to choose another port when its port is taken', async () => {

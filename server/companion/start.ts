@@ -183,7 +183,7 @@ async function compose(settings: CompanionSettings, options: StartOptions): Prom
   const ledger = await openLedger(settings.databaseUrl, statements).catch((error: unknown) => {
     throw unopenedLedger(error, settings.databaseUrl);
   });
-  await checkLedgerOwner(ledger, settings);
+  await checkLedgerOwner(ledger, settings, logger);
   const sandboxOrigin = settings.sandboxOrigin ?? (settings.gatewayBaseUrl ? localGatewayOrigin(settings, logger) : options.sandboxOrigin);
   let app: CompanionApp;
   try {
@@ -365,29 +365,35 @@ function listenProblem(error: NodeJS.ErrnoException, port: number, variable: 'PO
 }
 
 /**
+ * One ledger keeps one point of sale's payments: a companion of another on the same database
+ * would end the first one's unfinished payments as never sent (its gateway knows none of them),
+ * and a customer could pay twice. Refused at start, naming the settings — and how to hand the
+ * ledger over, once every companion of the old point of sale has stopped (going live).
+ */
+async function checkLedgerOwner(ledger: Ledger, settings: CompanionSettings, logger: Logger): Promise<void> {
+  const { posId } = settings.credentials;
+  const from = settings.ledgerHandoverFrom;
+  const held = await ledger.claimPointOfSale(posId, from).catch(async (error: unknown) => {
+    await ledger.close();
+    throw unopenedLedger(error, settings.databaseUrl);
+  });
+  if (held === posId.toLowerCase()) {
+    if (from !== undefined) logger.warn(`the ledger is point of sale ${posId}'s now, no longer ${from}'s: remove PAYFORM_LEDGER_HANDOVER_FROM`);
+    return;
+  }
+  await ledger.close();
+  throw new Error(
+    `the ledger at PAYFORM_DATABASE_URL ${shownLedger(settings.databaseUrl)} holds the payments of point of sale ${held}, and PAYFORM_GATEWAY_POS_ID is ${posId}: ` +
+      'one ledger keeps one point of sale\'s payments. Give this companion a database of its own, or the point of sale that ledger belongs to. ' +
+      `To hand this ledger over to ${posId} (going live), stop every companion of ${held}, then start once with PAYFORM_LEDGER_HANDOVER_FROM=${held}`,
+  );
+}
+
+/**
  * The database's own words (`connect ECONNREFUSED 127.0.0.1:5432`, `password authentication
  * failed`) with the variable and the URL they are about, its password masked. A missing driver
  * says already which URL needs which package to install.
  */
-/**
- * One ledger keeps one point of sale's payments: a companion of another on the same database
- * would end the first one's unfinished payments as never sent (its gateway knows none of them),
- * and a customer could pay twice. Refused at start, naming both settings.
- */
-async function checkLedgerOwner(ledger: Ledger, settings: CompanionSettings): Promise<void> {
-  const posId = settings.credentials.posId;
-  const held = await ledger.claimPointOfSale(posId).catch(async (error: unknown) => {
-    await ledger.close();
-    throw unopenedLedger(error, settings.databaseUrl);
-  });
-  if (held === posId.toLowerCase()) return;
-  await ledger.close();
-  throw new Error(
-    `the ledger at PAYFORM_DATABASE_URL ${shownLedger(settings.databaseUrl)} holds the payments of point of sale ${held}, and PAYFORM_GATEWAY_POS_ID is ${posId}: ` +
-      'one ledger keeps one point of sale\'s payments. Give this companion a database of its own, or the point of sale that ledger belongs to',
-  );
-}
-
 function unopenedLedger(error: unknown, databaseUrl: string): Error {
   if (error instanceof MissingDriverError) return error;
   const reason = error instanceof Error ? error.message : String(error);

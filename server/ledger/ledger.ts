@@ -167,8 +167,8 @@ export interface Ledger {
   /** Deletes keys past their lifetime; how many. */
   sweepIdempotencyKeys(): Promise<number>;
 
-  /** The point of sale whose payments this ledger holds: `posId` if it held none yet (owner.ts). */
-  claimPointOfSale(posId: string): Promise<string>;
+  /** The point of sale whose payments this ledger holds: `posId` if it held none yet, or `handoverFrom`'s (owner.ts). */
+  claimPointOfSale(posId: string, handoverFrom?: string): Promise<string>;
 
   close(): Promise<void>;
 }
@@ -228,7 +228,7 @@ function ledgerOver(ctx: LedgerContext): Ledger {
     ingestEvent: (event) => ingestEvent(ctx, event),
     retryEvent: (id) => retryEvent(ctx, id),
     reviewEvent: (id) => reviewEvent(ctx, id),
-    claimPointOfSale: (posId) => claimPointOfSale(ctx, posId),
+    claimPointOfSale: (posId, handoverFrom) => claimPointOfSale(ctx, posId, handoverFrom),
     saveCard: (card) => saveCard(ctx, card),
     listCards: (customerId) => listCards(ctx, customerId),
     findCard: (customerId, idOrToken) => findCard(ctx, customerId, idOrToken),

@@ -8,11 +8,15 @@ const POINT_OF_SALE = 'pos_id';
 
 /**
  * The point of sale this ledger holds the payments of: `posId` if it held none yet (recorded
- * now, first come first served across instances), else the one it holds.
+ * now, first come first served across instances), else the one it holds — unless it holds
+ * `handoverFrom`'s, which `posId` takes over (a project going live gets a new point of sale).
  */
-export async function claimPointOfSale(ctx: LedgerContext, posId: string): Promise<string> {
+export async function claimPointOfSale(ctx: LedgerContext, posId: string, handoverFrom?: string): Promise<string> {
   const value = posId.toLowerCase();
   await ctx.db.insertInto('ledger_settings').values({ key: POINT_OF_SALE, value }).onConflict((oc) => oc.column('key').doNothing()).execute();
+  if (handoverFrom !== undefined) {
+    await ctx.db.updateTable('ledger_settings').set({ value }).where('key', '=', POINT_OF_SALE).where('value', '=', handoverFrom.toLowerCase()).execute();
+  }
   const held = await ctx.db.selectFrom('ledger_settings').select('value').where('key', '=', POINT_OF_SALE).executeTakeFirstOrThrow();
   return held.value;
 }

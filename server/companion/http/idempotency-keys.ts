@@ -48,7 +48,7 @@ const KEY = /^[\x20-\x7e]{1,255}$/;
 /**
  * `secret` keys the hash of each request (the admin token): the ledger never holds a request's
  * body, and not a plain hash of it either, from which a short value could be guessed back. It
- * also scopes the keys: two merchants (two admin tokens) sharing a database each have their own.
+ * also scopes the keys: two admin tokens sharing a ledger (of one point of sale) each have their own.
  */
 export function idempotencyKeys(secret: string, timings: IdempotencyTimings = IDEMPOTENCY_TIMINGS): MiddlewareHandler<CompanionEnv> {
   const scope = idempotencyScope(secret);
