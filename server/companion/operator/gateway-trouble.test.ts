@@ -50,6 +50,8 @@ describe('GatewayTrouble', () => {
     for (const route of ['GET /api/v1/pos/:pos_id/orders/:order_id', 'POST /api/v1/capture']) trouble.observe({ route, outcome: 404, seconds: 0.1 });
     expect(seen).toEqual([]);
     trouble.observe({ route: 'GET /api/v1/balances/pos/:pos_id/accounts', outcome: 404, seconds: 0.1 });
+    // Its 404 for an order read is no sign of the gateway coming back: no "answers again", no second error.
+    trouble.observe({ route: 'GET /api/v1/pos/:pos_id/orders/:order_id', outcome: 404, seconds: 0.1 });
     trouble.observe({ route: PAY, outcome: 404, seconds: 0.1 });
     expect(seen).toMatchObject([
       { level: 'error', outcome: 404, msg: expect.stringMatching(/^what answers at http:\/\/127\.0\.0\.1:3000 is not the gateway .*set PAYFORM_GATEWAY_BASE_URL/) },

@@ -54,6 +54,8 @@ export class GatewayTrouble {
     const trouble = troubleOf(route, outcome);
     const now = this.#clock();
     if (trouble === undefined) {
+      // Some other server's 404 for an order read says nothing of the gateway being back.
+      if (this.#trouble === 'elsewhere' && (outcome === 404 || outcome === 405)) return;
       if (this.#trouble !== undefined) this.#logger.warn('the gateway answers again', { was: this.#trouble, down_for_ms: now - this.#since, failed: this.#failed });
       this.#trouble = undefined;
       return;
