@@ -170,10 +170,26 @@ async function flagUnreadable(ctx: LedgerContext, trx: LedgerDb, facts: EventFac
   return flagged ? { ...unmatched, flagged: true, payment: flagged } : unmatched;
 }
 
+/**
+ * An event of a recurring payment: a re-send of the payment's own transaction applies as any
+ * event; a further charge (another transaction) is not this payment, and the ledger records one
+ * an order — it flags the payment with the charge's figures for a person, nothing is applied.
+ */
+async function applyRecurring(ctx: LedgerContext, trx: LedgerDb, facts: EventFacts): Promise<Effect> {
+  const row = await lockPayment(ctx, trx, facts.orderId);
+  if (!row) return unmatched;
+  const payment = toPayment(row);
+  const another = facts.transactionId !== undefined && payment.transactionId !== undefined && facts.transactionId !== payment.transactionId;
+  if (!another) return applyPaymentEvent(ctx, trx, facts);
+  const flagged = await flagDiscrepancy(ctx, trx, payment.orderId, reportOf(paymentUpdateOf(facts)));
+  return flagged ? { ...unmatched, flagged: true, payment: flagged } : unmatched;
+}
+
 function applyEvent(ctx: LedgerContext, trx: LedgerDb, facts: EventFacts): Promise<Effect> {
   // Addressed to another point of sale: whatever it says, not about this ledger's payments.
   if (facts.otherPosId !== undefined) return Promise.resolve(unmatched);
   if (facts.unreadable) return flagUnreadable(ctx, trx, facts);
+  if (facts.recurring) return applyRecurring(ctx, trx, facts);
   if (isPaymentEvent(facts)) return applyPaymentEvent(ctx, trx, facts);
   if (operationKinds.has(facts.method) && operationStatuses.has(facts.status)) return applyOperationEvent(ctx, trx, facts);
   return Promise.resolve(unmatched);
@@ -507,9 +523,10 @@ export async function reviewEvent(ctx: LedgerContext, id: string): Promise<Store
 export async function ingestEvent(ctx: LedgerContext, input: GatewayEvent): Promise<EventIngest> {
   const { data, body, ...facts } = parseInput(gatewayEventInput, input);
   const row = eventRow(ctx, eventId(data), body, facts);
-  // PostgreSQL: the usual event — a payment's, foreseen applied — goes into its group's one statement.
+  // PostgreSQL: the usual event — a payment's, foreseen applied — goes into its group's one
+  // statement; a recurring payment's is weighed against the payment first (applyRecurring).
   const batched =
-    ctx.dialect === 'postgres' && row.outcome === 'applied' && isPaymentEvent(facts)
+    ctx.dialect === 'postgres' && row.outcome === 'applied' && isPaymentEvent(facts) && !facts.recurring
       ? { batch: advancingBatch(ctx), item: { row, args: updateArgs(ctx, facts.orderId, paymentUpdateOf(facts)) } satisfies AdvancingEvent }
       : undefined;
   return sharedTransactions(ctx)((trx) => ingestOnce(ctx, trx, row, facts), facts.orderId, { batched: batched as Batched | undefined, relaxed: changedNothing });

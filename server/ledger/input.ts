@@ -196,6 +196,7 @@ export const gatewayEventInput = withoutNul(
     operationId: text(64).optional(),
     otherPosId: text(64).optional(),
     unreadable: z.literal(true).optional(),
+    recurring: z.literal(true).optional(),
     amount: reportedAmount.optional(),
     currency: currency.optional(),
     paidAmount: reportedAmount.optional(),

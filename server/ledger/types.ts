@@ -366,6 +366,13 @@ export interface GatewayEvent extends PaymentDetails {
    * order's payment, when there is one, flagged once (status as the post names it, amount 0).
    */
   readonly unreadable?: true;
+  /**
+   * Set for an event that carries `recurring` (a subscription set up at the gateway): a further
+   * charge — another transaction than the payment's — is kept `unmatched` and flags the payment
+   * with its figures, since the ledger records one payment an order; a re-send of the payment's
+   * own transaction applies as any event.
+   */
+  readonly recurring?: true;
 }
 
 /**

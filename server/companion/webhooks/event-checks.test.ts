@@ -200,8 +200,21 @@ function describeEventChecks(backend: LedgerBackend): void {
       expect(charge.recurring).toBeTruthy();
       expect(await postOk(stack, charge)).toMatchObject({ outcome: 'unmatched' });
       expect(await stack.ledger.getPayment(session.order_id)).toMatchObject({ status: 'success', transactionId: paid!.transactionId });
-      expect((await orderOf(stack, session.order_id)).order.discrepancy).toMatchObject({ status: 'success' });
-      expect(stack.logs.some((line) => line.includes('recurring charge'))).toBe(true);
+      // Flagged with the charge's own figures, not as something unreadable.
+      expect((await orderOf(stack, session.order_id)).order.discrepancy).toMatchObject({ status: 'success', amount: 1000 });
+      expect(stack.logs.filter((line) => line.includes('recurring charge'))).toHaveLength(1);
+    });
+
+    it('a re-send of a recurring payment\'s own transaction applies as any event, flagging nothing', async () => {
+      const stack = await openStack(backend);
+      const session = await stack.openSession({ amount: 1000 });
+      expect((await (await stack.pay(session.id)).json()).status).toBe('success');
+      const paid = await stack.ledger.getPayment(session.order_id);
+      const first = await sandboxEvent(stack, session.order_id);
+      expect(first.transaction_id).toBe(paid!.transactionId);
+      expect(await postOk(stack, { ...first, recurring: { id: 'sub-1', status: 'active' } })).toMatchObject({ outcome: expect.stringMatching(/^(applied|stale)$/) });
+      expect((await orderOf(stack, session.order_id)).order.discrepancy).toBeNull();
+      expect(stack.logs.filter((line) => line.includes('recurring charge'))).toEqual([]);
     });
 
     it('a signed event whose status or method is a card number is kept unmatched, the card number masked', async () => {

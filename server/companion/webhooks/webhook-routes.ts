@@ -76,8 +76,16 @@ export function webhookRoutes(apiSecret: string, background: InFlight): Hono<Com
       metrics.webhook('invalid_signature');
       throw new ApiProblem(401, 'invalid_signature', 'The webhook signature does not match');
     }
-    const ingest = await ledger.ingestEvent(readEvent(data, gateway.posId, options.sandboxOrigin, log, () => metrics.webhook('unreadable')));
+    const read = readEvent(data, gateway.posId, options.sandboxOrigin, log, () => metrics.webhook('unreadable'));
+    const ingest = await ledger.ingestEvent(read);
     metrics.webhook(ingest.isNew ? ingest.event.outcome : 'duplicate');
+    if (read.recurring && ingest.isNew && ingest.event.outcome === 'unmatched') {
+      // payform records one payment an order: applied, the charge would overwrite the first one's transaction.
+      log.warn('a webhook reports a recurring charge, which payform does not record; kept unmatched and its order flagged', {
+        order_id: read.orderId,
+        transaction_id: read.transactionId,
+      });
+    }
     log.info('webhook received', {
       order_id: ingest.event.orderId,
       method: ingest.event.method,
@@ -135,14 +143,7 @@ function readEvent(data: string, posId: string, sandboxOrigin: string | undefine
   const otherPosId = event.pos_id != null && event.pos_id.toLowerCase() !== posId.toLowerCase() ? event.pos_id : undefined;
   if (otherPosId !== undefined) log.warn('a webhook names another point of sale; kept unmatched', { order_id: event.order_id, pos_id: otherPosId });
   const read = gatewayEvent(data, event, sandboxOrigin, body);
-  if ('recurring' in event && event.recurring) {
-    // A further charge of a subscription set up at the gateway: payform records one payment an
-    // order, so applying it would overwrite the first one's transaction. Kept for a person instead.
-    log.warn('a webhook reports a recurring charge, which payform does not record; kept unmatched and its order flagged', {
-      order_id: event.order_id,
-      transaction_id: event.transaction_id,
-    });
-    return { ...read, unreadable: true };
-  }
-  return otherPosId === undefined ? read : { ...read, otherPosId };
+  // A subscription set up at the gateway: the ledger tells its further charges from re-sends.
+  const recurring = 'recurring' in event && event.recurring ? { recurring: true as const } : {};
+  return otherPosId === undefined ? { ...read, ...recurring } : { ...read, otherPosId };
 }
