@@ -286,6 +286,8 @@ export function checkWritable(database: Database.Database, location: string): vo
     database.pragma(`user_version = ${version}`);
   } catch (error) {
     database.close();
+    // Busy (another instance migrating) is not a permission: that error is its own.
+    if (!/^SQLITE_(READONLY|CANTOPEN)/.test(String((error as { code?: unknown }).code))) throw error;
     throw new Error(`${location} cannot be written (${(error as Error).message}): give the companion's user write access to the file and its folder`, { cause: error });
   } finally {
     if (database.open && database.inTransaction) database.exec('ROLLBACK');

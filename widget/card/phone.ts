@@ -13,7 +13,7 @@ const SHORT_CARD_LENGTHS: Partial<Record<BrandId, number>> = { visa: 13, diners:
  * Whether a phone number, as typed without its spaces, dots, dashes and brackets, is a card
  * number: a scheme's prefix, its length and a valid check digit. One written with `+` is a
  * phone, as no one types one before a card number; without that, one German mobile in ten
- * (+49 1…, 13 digits) would be refused as a Visa. The widget and the companion refuse by it alike.
+ * (+49 1…, 13 digits) would be refused as a Visa. The companion refuses a phone field by it.
  */
 export function isCardNumberAsPhone(phone: string): boolean {
   const brand = phone.startsWith('+') ? undefined : detectBrand(phone);

@@ -40,6 +40,12 @@ describe('pay rate limits', () => {
     expect((await viaProxy(sessions[1]!.id, '198.51.100.2')).status, 'another customer, counted as the proxy').toBe(429);
     const limited = stack.logs.map((line) => JSON.parse(line)).filter((entry) => entry.msg === 'pay attempts rate limited');
     expect(limited).toMatchObject([{ level: 'warn', client: '10.0.0.5', by: 'client', fix: expect.stringContaining('set PAYFORM_TRUST_PROXY=true') }]);
+    // From a public address the header is anyone's to send: no advice to trust it.
+    const third = await stack.openSession();
+    for (const ip of ['203.0.113.7', '203.0.113.7']) await stack.pay(third.id, payBody(), { ip, headers: { 'X-Forwarded-For': '198.51.100.3' } });
+    const fromPublic = stack.logs.map((line) => JSON.parse(line)).filter((entry) => entry.msg === 'pay attempts rate limited' && entry.client === '203.0.113.7');
+    expect(fromPublic).toHaveLength(1);
+    expect(fromPublic[0].fix).toBeUndefined();
   });
 
   it('count an IPv6 client by its /64, which one subscriber holds whole', async () => {

@@ -24,9 +24,17 @@ export function clientAddress(c: Context<CompanionEnv>, trustProxy: boolean): st
  * not trust: every customer then counts as the proxy, and the first busy minute limits them all.
  */
 export function untrustedProxy(c: Context<CompanionEnv>, trustProxy: boolean): { readonly fix?: string } {
-  return !trustProxy && c.req.header('x-forwarded-for') !== undefined
+  // Any client can send the header: only a peer on this machine or a private network can be the
+  // operator's own proxy, and only then is trusting it the advice.
+  const peer = clientAddress(c, false);
+  return !trustProxy && c.req.header('x-forwarded-for') !== undefined && peer !== undefined && isPrivate(peer)
     ? { fix: 'the requests carry X-Forwarded-For: behind your own proxy, set PAYFORM_TRUST_PROXY=true, or every customer counts as that proxy' }
     : {};
+}
+
+/** Loopback, RFC 1918 and IPv6 unique-local or link-local addresses. */
+function isPrivate(address: string): boolean {
+  return /^(127\.|10\.|192\.168\.|172\.(1[6-9]|2\d|3[01])\.|::1$|f[cd][0-9a-f]{2}:|fe80:)/i.test(address);
 }
 
 // An IPv4 peer on a dual-stack socket shows as ::ffff:a.b.c.d; the gateway wants a.b.c.d.
