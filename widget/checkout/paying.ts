@@ -89,6 +89,8 @@ async function leave(element: CheckoutElement): Promise<void> {
       const view = await element.companion.view().catch(() => undefined);
       if (view) {
         element.settle(view);
+        // Ready at last, as a load that worked would have said.
+        if (element.phase === 'ready') emit(element, 'pay-ready', { mode: element.hosted ? 'hosted' : 'direct', test: view.test, amount: view.amount, currency: view.currency });
         if (element.phase !== 'ready' || (isForm(element) && view.customer_fields.length)) return;
         element.phase = 'paying';
         element.say(element.t.processing);

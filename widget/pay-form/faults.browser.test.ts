@@ -183,8 +183,10 @@ describe('<pay-form> when things go wrong', () => {
     calls.restore();
     calls = watchFetch();
     const redirects = record(form, 'pay-redirect');
+    const ready = oneEvent(form, 'pay-ready');
     button(form).click();
     await waitUntil(() => form.shadowRoot!.querySelector('input[name=email]'), 'the form did not show');
+    expect((await ready).detail).to.include({ mode: 'direct', amount: 10050 });
     await form.updateComplete;
     expect(calls.map((call) => call.method), 'only the session was read').to.deep.equal(['GET']);
     expect(redirects).to.deep.equal([]);
