@@ -145,15 +145,8 @@ function afterPlus(text: string, index: number): boolean {
 /**
  * Whether the groups are separated alike, as a person writes one number (`4242 4242 …`,
  * `4242-4242-…`); what separates a time's parts, a date's and a zone's is not (`07:21:16.5850-0530`).
- * In fours, the first gap may differ from the rest: `4111-1111 1111 1111` is one person's typing.
  */
-const separatedAlike = (window: readonly Group[]): boolean => {
-  // Whatever follows the first group may differ from the rest (`4111-1111 1111 1111`), never
-  // alternate (`2255-3769 2255-1462`: two phone numbers).
-  const inFours = window.every(({ digits }, i) => (i === window.length - 1 ? digits.length <= 4 : digits.length === 4));
-  const from = inFours ? 2 : 1;
-  return window.every((group, i) => i <= from || group.after === window[from]!.after);
-};
+const separatedAlike = (window: readonly Group[]): boolean => window.every((group, i) => i < 2 || group.after === window[1]!.after);
 
 /**
  * Whether groups end in a word: a short group run into letters (`e4-…`, `…-12ab`) is part of an
