@@ -138,8 +138,11 @@ export abstract class CheckoutElement extends LitElement {
     this.alarming = alarming;
   }
 
-  /** Reads the session; `late`: none was set in time, which diagnose.ts tells the developer. */
-  protected async load(late?: boolean): Promise<void> {
+  /**
+   * Reads the session; `late`: none was set in time, which diagnose.ts tells the developer.
+   * @internal
+   */
+  async load(late?: boolean): Promise<void> {
     const run = ++this.#run;
     // A page may set the session once its own server answers; no later change or disconnection
     // bumps the run, so the element was left without one and says so rather than spin on.

@@ -83,18 +83,16 @@ export async function payHosted(element: CheckoutElement): Promise<void> {
 async function leave(element: CheckoutElement): Promise<void> {
   try {
     // Without a view (it failed to load), the hosted button was the fallback: the session is
-    // read again first (the redirect check needs its sandbox origin). One that asks a form for
-    // the customer's details, or is no longer open, shows that instead, and nothing is sent.
+    // loaded again first, as the page would (the redirect check needs its sandbox origin). One
+    // that asks a form for the customer's details, is no longer open, or fails again shows that
+    // instead, and nothing is sent.
     if (!element.view) {
-      const view = await element.companion.view().catch(() => undefined);
-      if (view) {
-        element.settle(view);
-        // Ready at last, as a load that worked would have said.
-        if (element.phase === 'ready') emit(element, 'pay-ready', { mode: element.hosted ? 'hosted' : 'direct', test: view.test, amount: view.amount, currency: view.currency });
-        if (element.phase !== 'ready' || (isForm(element) && view.customer_fields.length)) return;
-        element.phase = 'paying';
-        element.say(element.t.processing);
-      }
+      await element.load();
+      // Set by the load (TypeScript still holds it for the undefined it was before).
+      const view = element.view as SessionView | undefined;
+      if (!view || element.phase !== 'ready' || (isForm(element) && view.customer_fields.length)) return;
+      element.phase = 'paying';
+      element.say(element.t.processing);
     }
     if (!redirect(element, await hostedPage(element), 'hosted')) element.phase = 'ready';
   } catch (error) {
