@@ -19,7 +19,11 @@ export function toNodeListener(app: CompanionApp): NodeListener {
   const listener = getRequestListener((request, env) => app.fetch(request, env));
   // Each setup mistake is an error once; the requests after it are debug lines, not a flood.
   const said = new Set<string>();
-  const once = (mistake: string) => (said.has(mistake) ? 'debug' : (said.add(mistake), 'error'));
+  const once = (mistake: string): 'error' | 'debug' => {
+    if (said.has(mistake)) return 'debug';
+    said.add(mistake);
+    return 'error';
+  };
   return (incoming, outgoing, next) => {
     const url = (incoming as { originalUrl?: string }).originalUrl ?? incoming.url ?? '/';
     if (next && !within(url, options.basePath)) {

@@ -1,8 +1,9 @@
 /**
  * The gateway failing the companion's calls, as an operator should hear of it: one error when it
  * starts — no connection, no answer in time or a 5xx, rate limiting (429), refusing the
- * credentials (401, 403), no such path where the gateway always has one (another server) —, a reminder with the count at most once a minute while it lasts, and
- * one line when a call is answered again, with how long it lasted and how many calls failed.
+ * credentials (401, 403), no such path where the gateway always has one (another server) —, a
+ * reminder with the count at most once a minute while it lasts, and one line when a call is
+ * answered again, with how long it lasted and how many calls failed.
  * The flows' own lines, about each payment or operation, stay warnings without a stack, as
  * during a database outage (ledger-outage.ts). Told of every call by `GatewayClient.onCall`;
  * the check at start (gateway-check.ts) is such a call, so trouble there is said before a
