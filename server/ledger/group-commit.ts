@@ -199,7 +199,13 @@ export class GroupCommit {
       // Outside a transaction a failed statement stored nothing: its pieces are left, to run
       // the ordinary way — unless the database is away, which would fail them there too.
       let away: unknown;
-      const values = done ? await running : await running.catch((error: unknown): readonly unknown[] => (isLedgerUnavailable(error) ? (away = error) : this.#batchFailed(error), []));
+      const values = done
+        ? await running
+        : await running.catch((error: unknown): readonly unknown[] => {
+            if (isLedgerUnavailable(error)) away = error;
+            else this.#batchFailed(error);
+            return [];
+          });
       batched.forEach((piece, index) => {
         piece.batched = undefined;
         if (away !== undefined) {

@@ -142,7 +142,6 @@ export function operationResult(operation: OperationFacts): OperationResult {
   });
 }
 
-
 /**
  * An amount the ledger can hold and show again: a positive whole number of minor units of at
  * most fifteen digits. A larger one the client could still read would break every view of it.
