@@ -368,4 +368,30 @@ describe('the loop', () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(stack.logs.filter((line) => line.includes('reconciliation pass')).length).toBe(passes);
   });
+
+  it('runs no pass on a ledger of another point of sale, and says so once, naming the handover', async () => {
+    await stack.close();
+    stack = await createStack({ clock, companion: { reconciliation: { intervalMs: 10, stalePaymentAfterMs: 0 } } });
+    stack.dropWebhooks = true;
+    const session = await stack.openSession();
+    await stack.pay(session.id, payBody({ card: card('slow_pending') }));
+    const other = 'a0a0a0a0-1111-4222-8333-444455556666';
+    // Another point of sale's companion opened this ledger first (here: before the first pass).
+    expect(await stack.ledger.claimPointOfSale(other)).toBe(other);
+    const reconciler = stack.companion.companion.reconciler;
+    const { posId } = stack.companion.companion.services.gateway;
+    await expect(reconciler.runOnce()).rejects.toMatchObject({ code: 'PAYFORM_LEDGER_OF_ANOTHER_POS', message: expect.stringContaining(`claimPointOfSale('${posId}', '${other}')`) });
+    reconciler.start();
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    await reconciler.stop();
+    const told = stack.logs.filter((line) => line.includes(`the ledger holds the payments of point of sale ${other}`));
+    expect(told).toHaveLength(1);
+    expect(JSON.parse(told[0]!)).toMatchObject({ level: 'error' });
+    expect(stack.logs.filter((line) => line.includes('reconciliation pass'))).toEqual([]);
+    // Its payment was left as it was: not settled, not ended.
+    expect((await stack.ledger.getPayment(session.order_id))?.status).toBe('pending');
+    // Handed over, the next pass runs.
+    expect(await stack.ledger.claimPointOfSale(posId, other)).toBe(posId.toLowerCase());
+    await expect(reconciler.runOnce()).resolves.toMatchObject({ checkedPayments: 1 });
+  });
 });

@@ -79,11 +79,32 @@ export interface ReconciliationReport {
   readonly expiredKeys: number;
 }
 
+/**
+ * The ledger holds another point of sale's payments. A pass would take them for this one's: its
+ * gateway knows none of them, so each would be ended as never sent while its customer may still
+ * be paying at the other companion. No pass runs on such a ledger.
+ */
+export class ForeignLedgerError extends Error {
+  readonly code = 'PAYFORM_LEDGER_OF_ANOTHER_POS';
+  constructor(held: string, posId: string) {
+    super(
+      `reconciliation does not run: the ledger holds the payments of point of sale ${held}, and this companion's gateway client is point of sale ${posId} ` +
+        `(one ledger keeps one point of sale's payments). Give this companion a ledger of its own; or, going live, stop every companion of ${held} and hand the ledger over once: ` +
+        `await ledger.claimPointOfSale('${posId}', '${held}') (composed: PAYFORM_LEDGER_HANDOVER_FROM=${held})`,
+    );
+    this.name = 'ForeignLedgerError';
+  }
+}
+
 export class Reconciler {
   readonly #deps: ReconcilerDeps;
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<ReconciliationReport> | undefined;
   #stopped = true;
+  /** The ledger is this point of sale's: checked before the first pass (#checkOwner). */
+  #owned: Promise<void> | undefined;
+  /** The loop has logged that the ledger is another point of sale's: once, not every pass. */
+  #toldForeign = false;
 
   constructor(deps: ReconcilerDeps) {
     this.#deps = deps;
@@ -118,7 +139,11 @@ export class Reconciler {
       this.runOnce()
         .catch((error: unknown) => {
           if (this.#deps.outage && isLedgerUnavailable(error)) this.#deps.outage.noticed(error);
-          else this.#deps.logger.error('a reconciliation pass failed', { err: error });
+          else if (!(error instanceof ForeignLedgerError)) this.#deps.logger.error('a reconciliation pass failed', { err: error });
+          else if (!this.#toldForeign) {
+            this.#toldForeign = true;
+            this.#deps.logger.error(error.message);
+          }
         })
         .finally(() => this.#schedule());
     }, this.#deps.timings.intervalMs);
@@ -127,6 +152,7 @@ export class Reconciler {
 
   async #pass(): Promise<ReconciliationReport> {
     const { ledger, timings, logger } = this.#deps;
+    await this.#checkOwner();
     const tally = {
       checkedPayments: 0, checkedOperations: 0, settled: 0, cancelled: 0, neverSent: 0, givenUp: 0, checkedEvents: 0, appliedEvents: 0, failures: 0,
       dueNotices: 0, toldNotices: 0, droppedNotices: 0, expiredKeys: 0,
@@ -163,6 +189,24 @@ export class Reconciler {
     if (changed > 0) logger.info('reconciliation pass', tally);
     else if (tally.checkedPayments + tally.checkedOperations + tally.checkedEvents + tally.dueNotices > 0) logger.debug('reconciliation pass', tally);
     return tally;
+  }
+
+  /**
+   * Claims the ledger for this point of sale, or refuses it (ForeignLedgerError). Once it is
+   * this one's it stays so; until then every pass asks again, so a handover takes effect at the
+   * next pass. A composed companion checked it at start already; an app made by
+   * createCompanion on a ledger of its caller's has not.
+   */
+  async #checkOwner(): Promise<void> {
+    const { ledger, gateway } = this.#deps;
+    this.#owned ??= ledger.claimPointOfSale(gateway.posId).then((held) => {
+      if (held !== gateway.posId.toLowerCase()) throw new ForeignLedgerError(held, gateway.posId);
+      this.#toldForeign = false;
+    });
+    await this.#owned.catch((error: unknown) => {
+      this.#owned = undefined;
+      throw error;
+    });
   }
 
   /**
