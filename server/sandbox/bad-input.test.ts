@@ -148,6 +148,18 @@ describe('bad input never reaches the state', () => {
     expect(await orderCount()).toBe(0);
   });
 
+  it('X-API-KEY is required on the webhook re-send and not on order-state reads, as the interface\'s table says', async () => {
+    const paid = await sandbox.postJson('/api/v1/payment', directPayment(sandbox.project));
+    const order = `/api/v1/pos/${sandbox.project.posId}/orders/${paid.order_id}`;
+    const noKey = { 'X-API-KEY': '' };
+    expect((await sandbox.get(order, noKey)).status).toBe(200);
+    expect((await sandbox.get(`${order}/purchase`, noKey)).status).toBe(200);
+    await expectError(await sandbox.get(`${order}/purchase?callback=true`, noKey), 401);
+    await expectError(await sandbox.get(`${order}/purchase?callback=true`, { 'X-API-KEY': 'wrong-endpoints-key' }), 401);
+    await expectError(await sandbox.get(`${order}/report/receipt`, noKey), 401);
+    expect((await sandbox.get(order)).status).toBe(200);
+  });
+
   it('header names are case-insensitive', async () => {
     const response = await sandbox.app.request('/api/v1/payment', {
       method: 'POST',

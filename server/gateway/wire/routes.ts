@@ -8,9 +8,10 @@ export interface Route {
   readonly method: 'GET' | 'POST';
   readonly path: string;
   /**
-   * X-API-KEY is sent — and required by the gateway — on every POST, on receipts and on the
-   * webhook re-send, and not on balances (the interface's Authentication table). The
-   * order-state reads share the re-send's path, so they carry it as well.
+   * X-API-KEY is sent. The gateway requires it on every POST, on receipts and on the webhook
+   * re-send, and not on balances (the interface's Authentication table). The order-state reads
+   * share the re-send's path and carry it too, as real clients do, though nothing requires it
+   * there (the sandbox answers them without it).
    */
   readonly endpointsKey: boolean;
   /** The largest answer the client reads; a larger one is unreadable, never buffered whole. */

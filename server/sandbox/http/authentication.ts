@@ -1,12 +1,15 @@
 /**
  * The interface's authentication: `X-API-AUTH: CPAY <key>:<secret>` on every request, and
- * `X-API-KEY: <endpoints key>` where the route table says it is sent (every POST, receipts,
- * order reads and re-sends). Header names are case-insensitive. The project is the one the
- * API key belongs to; a pos_id in the path or body must be that project's.
+ * `X-API-KEY: <endpoints key>` where its Authentication table says it is sent: every POST,
+ * receipts and the webhook re-send. Real clients send the key everywhere, so it is taken
+ * everywhere and required only there: an order-state read without it is answered (the
+ * gateway notes: "require it where stated"). Header names are case-insensitive. The project
+ * is the one the API key belongs to; a pos_id in the path or body must be that project's.
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import { AUTH_HEADER, ENDPOINTS_KEY_HEADER, readAuthHeader } from '@payform/gateway/wire';
+import { routes } from '@payform/gateway/wire';
 import type { Route } from '@payform/gateway/wire';
 import type { Project } from '../config.js';
 import type { SimulatedGateway } from '../simulated-gateway.js';
@@ -22,12 +25,19 @@ export function authenticate(gateway: SimulatedGateway, route: Route): Middlewar
     if (!credentials || !project || !sameSecret(credentials.apiSecret, project.apiSecret)) {
       throw unauthorised(`Invalid credentials: send ${AUTH_HEADER}: CPAY <API key>:<API secret>`);
     }
-    if (route.endpointsKey && !sameSecret(c.req.header(ENDPOINTS_KEY_HEADER) ?? '', project.endpointsKey)) {
+    if (requiresEndpointsKey(route, c.req.query('callback')) && !sameSecret(c.req.header(ENDPOINTS_KEY_HEADER) ?? '', project.endpointsKey)) {
       throw unauthorised(`Invalid or missing ${ENDPOINTS_KEY_HEADER}`);
     }
     c.set('project', project);
     await next();
   };
+}
+
+/** The order-state reads carry the key from the client (routes.ts) but need it only as the re-send (`?callback=`). */
+function requiresEndpointsKey(route: Route, callback: string | undefined): boolean {
+  if (route === routes.order) return false;
+  if (route === routes.orderOperation) return callback !== undefined;
+  return route.endpointsKey;
 }
 
 /** A pos_id named by the request must belong to the authenticated project. */
