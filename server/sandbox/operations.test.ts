@@ -50,7 +50,11 @@ describe('capture', () => {
   it('captures beyond the reserve up to the project percentage (15%), and declines beyond it with 4012', async () => {
     expect(await capture(await paid('auth'), { charge_amount: 115 })).toMatchObject({ status: 'success', amount: 115 });
     const orderId = await paid('auth');
-    expectDeclined(await capture(orderId, { charge_amount: 115.01 }), '4012');
+    const declined = await capture(orderId, { charge_amount: 115.01 });
+    expectDeclined(declined, '4012');
+    // A partial capture names its currency `currency`, declined or not; only a full one says `order_currency`.
+    expect(declined).toMatchObject({ currency: 'UAH' });
+    expect(declined).not.toHaveProperty('order_currency');
     expect(await capture(orderId, { charge_amount: 100 })).toMatchObject({ status: 'success' });
   });
 

@@ -31,13 +31,14 @@ interface Target {
   readonly request: Operation['request'];
   readonly comment: string | undefined;
   readonly serverUrl: string | undefined;
+  /** The request named no amount: the whole of it (a full capture answers `order_currency`), declined or not. */
+  readonly full: boolean;
 }
 
 /** What an operation would be; `decline` turns it into a recorded failure. */
 interface Draft {
   readonly method: Operation['method'];
   readonly amount: MinorUnits;
-  readonly full: boolean;
   readonly split?: readonly Share[] | undefined;
   readonly fees?: Operation['fees'];
 }
@@ -53,7 +54,7 @@ export function capture(gateway: SimulatedGateway, cause: RequestId | undefined,
   const split = 'split' in request ? request.split : undefined;
   const issues = splitIssues(project, split);
   if (issues.length > 0) throw Refusal.invalid(issues);
-  const target = find(gateway, project, request, split ? 'split_capture' : 'capture');
+  const target = find(gateway, project, request, split ? 'split_capture' : 'capture', request.charge_amount === undefined);
   return perform(gateway, cause, target, request.order_currency, (currency) => {
     const payment = target.order.payment;
     authorisedOnly(target.order, 'captured');
@@ -68,15 +69,15 @@ export function capture(gateway: SimulatedGateway, cause: RequestId | undefined,
     if (amount > limit) {
       throw new Decline(StatusCode.AmountLimitExceeded, `Amount limit exceeded: at most ${project.captureOverReservePercent}% over the reserved amount can be captured`);
     }
-    return { method: 'capture', amount, full: request.charge_amount === undefined, split: shares, fees: commission(amount, project) };
+    return { method: 'capture', amount, split: shares, fees: commission(amount, project) };
   });
 }
 
 export function voidAuth(gateway: SimulatedGateway, cause: RequestId | undefined, project: Project, request: VoidRequest): Operation {
-  const target = find(gateway, project, request, 'void');
+  const target = find(gateway, project, request, 'void', true);
   return perform(gateway, cause, target, request.order_currency, () => {
     authorisedOnly(target.order, 'voided');
-    return { method: 'void', amount: target.order.payment.amount, full: true, fees: null };
+    return { method: 'void', amount: target.order.payment.amount, fees: null };
   });
 }
 
@@ -84,7 +85,7 @@ export function refund(gateway: SimulatedGateway, cause: RequestId | undefined, 
   const split = 'split' in request ? request.split : undefined;
   const issues = splitIssues(project, split);
   if (issues.length > 0) throw Refusal.invalid(issues);
-  const target = find(gateway, project, request, split ? 'split_refund' : 'refund');
+  const target = find(gateway, project, request, split ? 'split_refund' : 'refund', request.refund_amount === undefined);
   const currency = 'currency' in request ? request.currency : request.order_currency;
   return perform(gateway, cause, target, currency, (orderCurrency) => {
     const refundable = refundableOf(target.order);
@@ -95,7 +96,7 @@ export function refund(gateway: SimulatedGateway, cause: RequestId | undefined, 
     const shares = refundable.shares ? shareRefunds(target.order, refundable.shares, split, amount, left, orderCurrency, project) : undefined;
     if (!refundable.shares && split) throw new Decline(StatusCode.InvalidOperation, 'Invalid operation: the payment is not a split payment');
     const fees = shares && split ? { fixed: 0, percent: sumAmounts(shares.map((share) => ({ amount: share.fee ?? 0 }))) } : null;
-    return { method: 'refund', amount, full: request.refund_amount === undefined, split: shares, fees };
+    return { method: 'refund', amount, split: shares, fees };
   });
 }
 
@@ -105,10 +106,11 @@ function find(
   project: Project,
   request: { order_id: string; comment?: string | undefined; server_url?: string | undefined },
   kind: Operation['request'],
+  full: boolean,
 ): Target {
   const order = gateway.store.order(project.posId, request.order_id);
   if (!order) throw Refusal.notFound(`Order ${request.order_id}`);
-  return { project, order, request: kind, comment: request.comment, serverUrl: request.server_url };
+  return { project, order, request: kind, comment: request.comment, serverUrl: request.server_url, full };
 }
 
 /**
@@ -126,7 +128,7 @@ function perform(gateway: SimulatedGateway, cause: RequestId | undefined, target
       method: draft.method,
       amount: draft.amount,
       currency: payment.currency,
-      full: draft.full,
+      full: target.full,
       ...transactionIdentifiers(),
       createdAt: now,
       processedAt: now,
@@ -144,13 +146,13 @@ function perform(gateway: SimulatedGateway, cause: RequestId | undefined, target
   };
   const method = methodOf(target.request);
   if (currency !== payment.currency) {
-    return record({ method, amount: 0, full: true }, new Decline(StatusCode.InvalidCurrency, `Invalid currency: the order is in ${payment.currency}`));
+    return record({ method, amount: 0 }, new Decline(StatusCode.InvalidCurrency, `Invalid currency: the order is in ${payment.currency}`));
   }
   try {
     return record(rules(payment.currency), undefined);
   } catch (error) {
     if (!(error instanceof Decline)) throw error;
-    return record({ method, amount: 0, full: true }, error);
+    return record({ method, amount: 0 }, error);
   }
 }
 
@@ -158,7 +160,7 @@ function perform(gateway: SimulatedGateway, cause: RequestId | undefined, target
 function authorisedOnly(order: Order, what: 'captured' | 'voided'): void {
   const payment = order.payment;
   if (payment.method !== 'auth' || payment.status !== 'success') {
-    throw new Decline(StatusCode.InvalidOperation, `Invalid operation: only a successful auth can be ${what}; this is a ${payment.method} in status ${payment.status}`);
+    throw new Decline(StatusCode.InvalidOperation, `Invalid operation: only a successful auth can be ${what}; this is ${article(payment.method)} ${payment.method} in status ${payment.status}`);
   }
   if (succeeded(order, 'capture').length > 0) throw new Decline(StatusCode.InvalidOperation, 'Invalid operation: the auth is already captured');
   if (succeeded(order, 'void').length > 0) throw new Decline(StatusCode.InvalidOperation, 'Invalid operation: the auth is voided');
@@ -170,7 +172,7 @@ function refundableOf(order: Order): { amount: MinorUnits; shares: readonly Shar
   if (payment.method === 'purchase' && payment.status === 'success') return { amount: payment.amount, shares: payment.split };
   const captured = payment.method === 'auth' ? succeeded(order, 'capture')[0] : undefined;
   if (captured) return { amount: captured.amount, shares: captured.split };
-  throw new Decline(StatusCode.InvalidOperation, `Invalid operation: only a successful purchase or capture can be refunded; this is a ${payment.method} in status ${payment.status}${payment.method === 'auth' ? ' without a capture' : ''}`);
+  throw new Decline(StatusCode.InvalidOperation, `Invalid operation: only a successful purchase or capture can be refunded; this is ${article(payment.method)} ${payment.method} in status ${payment.status}${payment.method === 'auth' ? ' without a capture' : ''}`);
 }
 
 /**
@@ -219,3 +221,6 @@ function successCode(method: Operation['method']): StatusCode {
   if (method === 'capture') return StatusCode.TransactionSuccessful;
   return method === 'void' ? StatusCode.ReverseSuccessful : StatusCode.RefundSuccessful;
 }
+
+/** "an auth", "a purchase": the decline messages name the payment's method. */
+const article = (method: string): string => (/^[aeiou]/.test(method) ? 'an' : 'a');
