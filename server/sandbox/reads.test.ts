@@ -119,6 +119,26 @@ describe('order state and webhook re-send', () => {
     expect(log.deliveries.map((delivery) => delivery.reason)).toEqual(['status_change', 'status_change', 'resend', 'resend']);
   });
 
+  it('re-sends the latest operation a webhook reported, passing over a declined one, and 404s when none was', async () => {
+    const orderId = String((await pay({ amount: 50 })).order_id);
+    const refund = (amount: number) => sandbox.postJson('/api/v1/refund', { pos_id: sandbox.project.posId, order_id: orderId, order_currency: 'UAH', refund_amount: amount });
+    const refunded = await refund(5);
+    expect(await refund(500)).toMatchObject({ status: 'failure', status_code: '4139' });
+    await sandbox.deliver();
+    const before = sandbox.inbox.received.length;
+    expect(await sandbox.getJson(`${pos()}/orders/${orderId}/refund?callback=true`)).toMatchObject({ operation_id: refunded.operation_id, status: 'success' });
+    await sandbox.deliver();
+    expect(sandbox.inbox.received.slice(before).map((delivery) => [delivery.event.method, delivery.event.status, delivery.event.amount])).toEqual([['refund', 'success', 5]]);
+
+    const declinedOnly = String((await pay({ amount: 50 })).order_id);
+    await sandbox.postJson('/api/v1/refund', { pos_id: sandbox.project.posId, order_id: declinedOnly, order_currency: 'UAH', refund_amount: 500 });
+    const none = await sandbox.get(`${pos()}/orders/${declinedOnly}/refund?callback=true`);
+    expect(none.status).toBe(404);
+    expect(await none.json()).toMatchObject({ message: expect.stringContaining('declined operations are not reported'), args: { code: 'P-404' } });
+    // Read without ?callback=, the declined refund is still the order's latest.
+    expect(await sandbox.getJson(`${pos()}/orders/${declinedOnly}/refund`)).toMatchObject({ status: 'failure' });
+  });
+
   it('refuses a re-send without X-API-KEY, with callback other than true, or without a server_url', async () => {
     const payment = await pay({ server_url: undefined });
     const orderId = String(payment.order_id);

@@ -142,9 +142,11 @@ export function apiRoutes(gateway: SimulatedGateway, baseUrlOf: BaseUrlOf): Hono
     const resend = query.callback === undefined ? undefined : readRequest(c, ResendWebhookQuery, query);
     if (!resend) readRequest(c, NoQuery, query);
     const order = orderOf(gateway, ownProject(c.get('project'), params.pos_id).posId, params.order_id);
-    const found = findTransaction(order, params.operation, resend?.transactionId);
+    const found = findTransaction(order, params.operation, resend?.transactionId, resend !== undefined);
     if (!found) {
-      throw Refusal.notFound(`${params.operation}${resend?.transactionId ? ` transaction ${resend.transactionId}` : ''} of order ${params.order_id}`);
+      const what = `${params.operation}${resend?.transactionId ? ` transaction ${resend.transactionId}` : ''} of order ${params.order_id}`;
+      if (!resend) throw Refusal.notFound(what);
+      throw new Refusal(404, `No ${what} was reported by webhook, so there is none to send again (declined operations are not reported)`, { code: 'P-404' });
     }
     if (resend) {
       const target = found.kind === 'operation' ? (found.operation.serverUrl ?? order.payment.details.server_url) : order.payment.details.server_url;
