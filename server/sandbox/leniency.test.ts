@@ -72,6 +72,14 @@ describe('a tolerant project (the default) reads requests as the live gateway do
     expect(await violations(response)).toEqual([{ field_name: 'cc_number', violation: 'is not sent in hosted mode' }]);
     const withoutCard = await sandbox.post('/api/v1/payment', hostedPayment(sandbox.project, { customer_ip: '203.0.113.7' }));
     expect(withoutCard.status).toBe(303);
+    // Except in a hosted lookup, whose card fields the interface's table marks required: the page still asks for the card.
+    const lookup = hostedPayment(sandbox.project, { method: 'lookup', customer_lang: undefined, cc_number: '4242424242424242', exp_month: 12, exp_year: 2030, card_cvv: '123' });
+    const looked = await sandbox.post('/api/v1/payment', lookup);
+    expect(looked.status).toBe(303);
+    const entries = await sandbox.getJson<Json[]>(`/api/v1/pos/${sandbox.project.posId}/orders/${String(lookup.order_id)}`);
+    expect(entries).toEqual([expect.objectContaining({ method: 'lookup', status: 'init' })]);
+    expect(entries[0]).toMatchObject({ cc_mask: null });
+    expect(JSON.stringify(entries)).not.toContain("4242");
   });
 
   it('ignores unknown query parameters of the reads, which a strict project refuses', async () => {
@@ -244,6 +252,12 @@ describe('the leniency report', () => {
         ],
       },
       {
+        // The interface's table marks a hosted lookup's card fields required: taken, and left to the page.
+        schema: CreatePaymentRequest,
+        request: hostedPayment(project, { method: 'lookup', customer_lang: undefined, cc_number: '4242424242424242', exp_month: 12, exp_year: 2030, card_cvv: '123' }),
+        applied: ['cc_number', 'exp_month', 'exp_year', 'card_cvv'].map((field) => ({ kind: 'ignored' as const, field, what: 'card data of a hosted lookup: ignored', rule: LENIENCY_RULES.lookupCard })),
+      },
+      {
         schema: ResendWebhookQuery,
         request: { callback: '1' },
         applied: [{ kind: 'coerced', field: 'callback', what: '`1` read as true', rule: LENIENCY_RULES.boolean }],
@@ -258,6 +272,7 @@ describe('the leniency report', () => {
       [LENIENCY_RULES.notSent]: LENIENCY_RULES.strictNotSent,
       [LENIENCY_RULES.contact]: LENIENCY_RULES.strictContact,
       [LENIENCY_RULES.boolean]: LENIENCY_RULES.strictBoolean,
+      [LENIENCY_RULES.lookupCard]: LENIENCY_RULES.strictLookupCard,
     };
     for (const { schema, request, applied } of cases) {
       const tolerant = readLeniently(schema, request, false);

@@ -72,6 +72,9 @@ export const RULES = {
   contact:
     'required in hosted mode by the interface: the live gateway creates a hosted payment without it, as its own e-commerce plugins never send a phone and leave out an empty one (a strict project refuses it)',
   strictContact: `required in hosted mode, absent: ${STRICT}`,
+  lookupCard:
+    'listed for a hosted lookup by the interface\'s table, which copied it from a sample (its rule 8): ignored, as the hosted page asks the customer for the card (a strict project refuses it, as payform\'s client never sends card data in hosted mode)',
+  strictLookupCard: `card data in a hosted lookup, listed by the interface's table from a sample (its rule 8): ${STRICT}`,
   refused: 'breaks a rule of the interface: refused, in every mode',
 } as const;
 
@@ -105,6 +108,19 @@ const nullField: Tolerance = {
 // Card data sent where the interface takes none is still refused: it means the merchant's
 // server handled card data it should never see (hosted mode keeps it on the gateway's page).
 const CARD_DATA = new Set<PropertyKey>([...CARD_FIELDS, 'cc_token']);
+const CARD_FIELD_NAMES = new Set<PropertyKey>(CARD_FIELDS);
+
+// A hosted lookup is the exception: the table marks its card fields required, so a client
+// written from it sends them, and the live gateway takes them. The page still asks for the card.
+const hostedLookupCard: Tolerance = {
+  repair: ({ issue, request }) => {
+    const { mode, method } = (typeof request === 'object' && request !== null ? request : {}) as { mode?: unknown; method?: unknown };
+    const cardField = issue.path.length === 1 && CARD_FIELD_NAMES.has(issue.path[0] as PropertyKey);
+    if (!cardField || mode !== 'hosted' || method !== 'lookup' || issue.code !== 'invalid_type' || issue.expected !== 'undefined') return [];
+    return [{ kind: 'ignore', path: issue.path, what: 'card data of a hosted lookup: ignored', rule: RULES.lookupCard }];
+  },
+  strictRule: RULES.strictLookupCard,
+};
 
 const notSentField: Tolerance = {
   repair: ({ issue }) =>
@@ -248,7 +264,7 @@ const hostedContact: Tolerance = {
 
 /** In the order they are tried: the first tolerance with a repair for an issue makes it. */
 export const TOLERANCES: readonly Tolerance[] = [
-  nullField, unknownField, notSentField, numericString, booleanSpelling, twoDigitYear, formattedPhone, nonAddressEmail, hostedContact,
+  nullField, unknownField, notSentField, hostedLookupCard, numericString, booleanSpelling, twoDigitYear, formattedPhone, nonAddressEmail, hostedContact,
 ];
 
 /** The repairs a tolerant project makes for one finding. */
