@@ -25,7 +25,7 @@ export function authenticate(gateway: SimulatedGateway, route: Route): Middlewar
     if (!credentials || !project || !sameSecret(credentials.apiSecret, project.apiSecret)) {
       throw unauthorised(`Invalid credentials: send ${AUTH_HEADER}: CPAY <API key>:<API secret>`);
     }
-    if (requiresEndpointsKey(route, c.req.query('callback')) && !sameSecret(c.req.header(ENDPOINTS_KEY_HEADER) ?? '', project.endpointsKey)) {
+    if (requiresEndpointsKey(route, () => c.req.query('callback')) && !sameSecret(c.req.header(ENDPOINTS_KEY_HEADER) ?? '', project.endpointsKey)) {
       throw unauthorised(`Invalid or missing ${ENDPOINTS_KEY_HEADER}`);
     }
     c.set('project', project);
@@ -34,9 +34,9 @@ export function authenticate(gateway: SimulatedGateway, route: Route): Middlewar
 }
 
 /** The order-state reads carry the key from the client (routes.ts) but need it only as the re-send (`?callback=`). */
-function requiresEndpointsKey(route: Route, callback: string | undefined): boolean {
+function requiresEndpointsKey(route: Route, callback: () => string | undefined): boolean {
   if (route === routes.order) return false;
-  if (route === routes.orderOperation) return callback !== undefined;
+  if (route === routes.orderOperation) return callback() !== undefined;
   return route.endpointsKey;
 }
 
