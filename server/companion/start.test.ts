@@ -297,6 +297,19 @@ describe('startCompanion', () => {
     );
   });
 
+  it('names PAYFORM_HOST when it is not a host of this machine', async () => {
+    const start = (host: string) =>
+      startCompanion(readCompanionConfig({ PORT: '0', PAYFORM_HOST: host, PAYFORM_DATABASE_URL: ':memory:', PAYFORM_ADMIN_TOKEN: 'a-long-enough-admin-token' }), {
+        gatewayBaseUrl: sandbox.url,
+        logger: createLogger({ sink: memorySink().sink }),
+      });
+    // A typo of localhost (.invalid never resolves), and an address no interface here has (TEST-NET-3).
+    await expect(start('localhots.invalid')).rejects.toThrow(
+      'PAYFORM_HOST names the host localhots.invalid, which does not resolve to an address: set it to 127.0.0.1 (this machine only), 0.0.0.0 (every interface) or an address of this machine',
+    );
+    await expect(start('203.0.113.7')).rejects.toThrow('PAYFORM_HOST names the host 203.0.113.7, which is not an address of this machine');
+  });
+
   it('needs a gateway: PAYFORM_GATEWAY_BASE_URL or a started sandbox', async () => {
     const mountable = { PAYFORM_DATABASE_URL: ':memory:', PAYFORM_PUBLIC_URL: 'https://shop.example', PAYFORM_ADMIN_TOKEN: 'a-long-enough-admin-token' };
     await expect(composeCompanion(readCompanionConfig(mountable))).rejects.toThrow(/No gateway: set PAYFORM_GATEWAY_BASE_URL/);

@@ -257,7 +257,7 @@ export async function startCompanion(settings: CompanionSettings = readCompanion
   try {
     await new Promise<void>((resolve, reject) => {
       if (server.listening) resolve();
-      server.once('listening', resolve).once('error', (error) => reject(listenProblem(error, settings.port)));
+      server.once('listening', resolve).once('error', (error) => reject(listenProblem(error, settings.port, listenHost(settings))));
     });
     const bound = server.address() as AddressInfo;
     const port = bound.port;
@@ -339,7 +339,7 @@ async function serveMetrics(composed: ComposedCompanion, address: { host: string
   }) as Server;
   await new Promise<void>((resolve, reject) => {
     if (server.listening) resolve();
-    server.once('listening', resolve).once('error', (error) => reject(listenProblem(error, address.port, 'PAYFORM_METRICS_ADDRESS')));
+    server.once('listening', resolve).once('error', (error) => reject(listenProblem(error, address.port, address.host, 'PAYFORM_METRICS_ADDRESS')));
   });
   const bound = server.address() as AddressInfo;
   const host = bound.family === 'IPv6' ? `[${bound.address}]` : bound.address;
@@ -352,8 +352,19 @@ async function serveMetrics(composed: ComposedCompanion, address: { host: string
   };
 }
 
-/** A port already taken or reserved, said with the variable that chose it and the way out; anything else as it came. */
-function listenProblem(error: NodeJS.ErrnoException, port: number, variable: 'PORT' | 'PAYFORM_METRICS_ADDRESS' = 'PORT'): Error {
+/**
+ * A port already taken or reserved, or a host that is not this machine's, said with the variable
+ * that chose it and the way out; anything else as it came.
+ */
+function listenProblem(error: NodeJS.ErrnoException, port: number, host: string | undefined, variable: 'PORT' | 'PAYFORM_METRICS_ADDRESS' = 'PORT'): Error {
+  const hostVariable = variable === 'PORT' ? 'PAYFORM_HOST' : variable;
+  const hosts = `127.0.0.1 (this machine only), 0.0.0.0 (every interface) or an address of this machine`;
+  if (error.code === 'ENOTFOUND' || error.code === 'EAI_AGAIN') {
+    return new Error(`${hostVariable} names the host ${host}, which does not resolve to an address: set it to ${hosts}`, { cause: error });
+  }
+  if (error.code === 'EADDRNOTAVAIL') {
+    return new Error(`${hostVariable} names the host ${host}, which is not an address of this machine: set it to ${hosts}`, { cause: error });
+  }
   if (error.code === 'EADDRINUSE') {
     const anyPort = variable === 'PORT' ? ', or PORT=0 to take any free one' : '';
     return new Error(`port ${port} is already in use: set ${variable} to a free port${anyPort}`, { cause: error });
