@@ -91,6 +91,17 @@ test('the back office opens only with the admin token, and the shop never sees i
   await page.reload();
   await expect(page.getByLabel('Admin token')).toBeVisible();
 
+  // A link whose token the companion no longer takes (PAYFORM_ADMIN_TOKEN changed): refused once,
+  // not by every view's request (they would use up the wrong-token limit), and said on the form.
+  const refusals: string[] = [];
+  page.on('response', (response) => {
+    if (response.status() === 401) refusals.push(new URL(response.url()).pathname);
+  });
+  await page.goto('/admin?from=an-old-link#token=a-token-the-companion-had-before');
+  await expect(page.getByText('The companion no longer accepts the token this page had')).toBeVisible();
+  await expect(page.getByLabel('Admin token')).toBeFocused();
+  expect(refusals).toEqual(['/api/stats']);
+
   // The shop's pages: no request carries it, and nothing served to them contains it.
   authorised.length = 0;
   const bodies: string[] = [];
@@ -195,6 +206,30 @@ test('any order by its id, and older orders a click away', async ({ page, reques
   await page.getByRole('search').getByRole('button', { name: 'Open' }).click();
   await expect(backOffice.detailHeading).toHaveText(paid[7]!);
   await expect(backOffice.detailHeading).toBeFocused();
+});
+
+test('a webhook re-send is said on the order, once for a double click; an open refund follows one made elsewhere', async ({ page, request, stack, backOffice }) => {
+  const orderId = await paidOrder(request, stack);
+  await backOffice.open(orderId);
+  const resends: string[] = [];
+  page.on('request', (sent) => {
+    if (sent.method() === 'POST' && sent.url().endsWith('/resend-webhook')) resends.push(sent.url());
+  });
+  await backOffice.actionButton('Re-send webhook').dblclick();
+  await expect(backOffice.detail.getByRole('status')).toHaveText(`Order ${orderId}: the gateway will send its webhook again.`);
+  expect(resends).toHaveLength(1);
+
+  // The refund dialog is open at UAH 15.00 when someone else refunds UAH 10.00 through the API.
+  const refund = backOffice.actionButton('Refund');
+  await refund.click();
+  await expect(backOffice.dialog).toContainText('Up to UAH 15.00');
+  const elsewhere = await request.post(`${stack.shop}/api/orders/${orderId}/refund`, { headers: { Authorization: `Bearer ${stack.token}` }, data: { amount: 1000 } });
+  expect(elsewhere.status()).toBe(200);
+  await expect(backOffice.dialog).toContainText('Up to UAH 5.00');
+  await expect(backOffice.dialog.getByLabel(/^Amount/)).toHaveAttribute('placeholder', '5.00');
+  // Closed, focus is back on the button that opened it.
+  await backOffice.dialog.getByRole('button', { name: 'Close' }).click();
+  await expect(refund).toBeFocused();
 });
 
 test('on a phone: nothing scrolls sideways, and a picked order comes into view with focus', async ({ page, checkout, backOffice }) => {

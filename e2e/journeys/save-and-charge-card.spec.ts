@@ -35,8 +35,15 @@ test('save a card in the shop, then charge it from the back office', async ({ pa
 
   await backOffice.detail.getByRole('button', { name: 'Charge saved card' }).click();
   await expect(backOffice.dialog).toBeVisible();
-  await backOffice.dialog.getByLabel(/^Amount/).fill('149');
+  // An amount the currency cannot hold is said in its units, and nothing is charged.
+  const amount = backOffice.dialog.getByLabel(/^Amount/);
+  await amount.fill('12.345');
   await backOffice.dialog.getByRole('button', { name: 'Charge saved card' }).click();
+  expect(await amount.evaluate((input: HTMLInputElement) => input.validationMessage)).toBe('Write the amount in the currency’s units, as in 1.00.');
+  await expect(backOffice.dialog).toBeVisible();
+  // The button names what it will charge before anything is sent.
+  await amount.fill('149');
+  await backOffice.dialog.getByRole('button', { name: 'Charge UAH 149.00' }).click();
   await expect(backOffice.dialog).toBeHidden();
   await expect(backOffice.announcement).toContainText('Charged UAH 149.00 to the saved card');
   await expect(backOffice.detailHeading).not.toHaveText(verification);

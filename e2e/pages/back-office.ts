@@ -18,7 +18,7 @@ export class BackOffice {
     private readonly token: string,
     private readonly path = '/admin',
   ) {
-    this.orders = page.getByRole('region', { name: 'Orders' });
+    this.orders = page.getByRole('region', { name: 'Orders', exact: true });
     this.detail = page.locator('section.order-detail');
     this.dialog = page.getByRole('dialog');
   }
@@ -70,11 +70,11 @@ export class BackOffice {
 
   /** Rows of the order's operations table (header row excluded). */
   get operations(): Locator {
-    return this.detail.getByRole('region', { name: 'Operations' }).getByRole('row').filter({ has: this.page.getByRole('rowheader') });
+    return this.detail.getByRole('region', { name: 'Operations', exact: true }).getByRole('row').filter({ has: this.page.getByRole('rowheader') });
   }
 
   get events(): Locator {
-    return this.detail.getByRole('region', { name: 'Webhook events' }).getByRole('row').filter({ has: this.page.getByRole('cell') });
+    return this.detail.getByRole('region', { name: 'Webhook events', exact: true }).getByRole('row').filter({ has: this.page.getByRole('cell') });
   }
 
   /** What the back office announced last (operations done, declined, re-sent). */

@@ -43,6 +43,9 @@ let challenge: ChargeAnswer | undefined;
 let selected = new URLSearchParams(location.search).get('order') ?? undefined;
 let detail: OrderDetail | undefined;
 let detailProblem: string | undefined;
+/** What was last asked of the gateway for the open order (a webhook re-send): it changes nothing the page shows else. */
+let detailNotice: string | undefined;
+let resending = false;
 let stats: Stats | undefined;
 let bucket: Stats['bucket'] = 'hour';
 let balances: BalancesState = {};
@@ -51,6 +54,8 @@ let unmatched: UnmatchedEvents | undefined;
 const reviewing = new Set<string>();
 let unmatchedProblem: string | undefined;
 let draft: OperationDraft | undefined;
+/** The button that opened the dialog: focus goes back to it when the dialog closes. */
+let opener: HTMLElement | undefined;
 const flashing = new Set<string>();
 
 function content(): TemplateResult {
@@ -79,10 +84,10 @@ function content(): TemplateResult {
         ${ordersPanel({ orders, filter, kind, selected, flashing, loading: ordersLoading, more: ordersCursor !== null }, handlers)}
         ${receiptsPanel(downloadDay, receiptsProblem)}
       </div>
-      ${orderDetailPanel(detail?.order.order_id === selected ? detail : undefined, detailProblem, handlers)}
+      ${orderDetailPanel(detail?.order.order_id === selected ? detail : undefined, { problem: detailProblem, notice: detailNotice, resending }, handlers)}
     </div>
     ${draft ? operationDialog(draft, { submit: perform, close: closeDialog }) : nothing}
-    ${chargeDraft ? chargeDialog(chargeDraft, { submit: charge, close: closeChargeDialog }) : nothing}`;
+    ${chargeDraft ? chargeDialog(chargeDraft, { submit: charge, typed: chargeTyped, close: closeChargeDialog }) : nothing}`;
 }
 
 function signInView(): TemplateResult {
@@ -100,7 +105,7 @@ function signInView(): TemplateResult {
     saveToken(candidate);
     token = candidate;
     signInProblem = '';
-    start();
+    void start();
   };
   return html`<div class="sign-in">
     <form class="panel" @submit=${submit} aria-labelledby="sign-in-heading">
@@ -128,7 +133,8 @@ const handlers = {
   },
   charge() {
     if (!detail) return;
-    chargeDraft = { order: detail.order, busy: false, idempotencyKey: newIdempotencyKey() };
+    opener = document.activeElement instanceof HTMLElement ? document.activeElement : undefined;
+    chargeDraft = { order: detail.order, busy: false, idempotencyKey: newIdempotencyKey(), typed: '' };
     page.refresh();
     document.querySelector<HTMLDialogElement>('dialog.charge-dialog')?.showModal();
   },
@@ -139,21 +145,29 @@ const handlers = {
     selected = orderId;
     history.replaceState(null, '', `?${new URLSearchParams({ order: orderId })}`);
     detailProblem = undefined;
+    detailNotice = undefined;
     page.refresh();
     void loadDetail().then(() => document.querySelector<HTMLElement>('#detail-heading')?.focus());
   },
   act(action: OperationAction) {
     if (!detail) return;
+    opener = document.activeElement instanceof HTMLElement ? document.activeElement : undefined;
     draft = { action, order: detail, busy: false, idempotencyKey: newIdempotencyKey() };
     page.refresh();
     document.querySelector<HTMLDialogElement>('dialog.operation-dialog')?.showModal();
   },
   resend() {
-    if (!detail) return;
+    if (!detail || resending) return;
     const orderId = detail.order.order_id;
+    resending = true;
+    detailNotice = undefined;
     void guarded(async () => {
-      await api(token!, `/api/orders/${encodeURIComponent(orderId)}/resend-webhook`, { method: 'POST', body: {} });
-      announce(t('done.resend', { order: orderId }));
+      await api(token!, `/api/orders/${encodeURIComponent(orderId)}/resend-webhook`, { method: 'POST', body: {}, idempotencyKey: newIdempotencyKey() });
+      // Seen, not only heard: a re-send changes nothing on the page until the webhook arrives (a repeat changes nothing at all).
+      detailNotice = t('done.resend', { order: orderId });
+    }).finally(() => {
+      resending = false;
+      page.refresh();
     });
   },
   receipt(format: 'html' | 'pdf') {
@@ -188,7 +202,7 @@ async function perform(request: OperationRequest): Promise<void> {
     );
     await Promise.all([loadDetail(), loadOrders()]);
   } catch (error) {
-    if (error instanceof ApiError && error.status === 401) return signOut();
+    if (error instanceof ApiError && error.status === 401) return refused();
     draft = draft && { ...draft, busy: false, error: error instanceof ApiError ? error : new ApiError(0, 'network', messageOf(error)) };
     page.refresh();
     document.querySelector<HTMLElement>('dialog.operation-dialog [aria-invalid="true"], dialog.operation-dialog [role="alert"]')?.focus();
@@ -213,11 +227,17 @@ async function charge(request: ChargeRequest): Promise<void> {
     await loadOrders();
     handlers.select(answer.order_id);
   } catch (error) {
-    if (error instanceof ApiError && error.status === 401) return signOut();
+    if (error instanceof ApiError && error.status === 401) return refused();
     chargeDraft = chargeDraft && { ...chargeDraft, busy: false, error: error instanceof ApiError ? error : new ApiError(0, 'network', messageOf(error)) };
     page.refresh();
     document.querySelector<HTMLElement>('dialog.charge-dialog [aria-invalid="true"], dialog.charge-dialog [role="alert"]')?.focus();
   }
+}
+
+function chargeTyped(text: string): void {
+  if (!chargeDraft) return;
+  chargeDraft = { ...chargeDraft, typed: text };
+  page.refresh();
 }
 
 function closeChargeDialog(): void {
@@ -225,6 +245,7 @@ function closeChargeDialog(): void {
   chargeDraft = undefined;
   if (dialog?.open) dialog.close();
   page.refresh();
+  returnFocus();
 }
 
 function closeDialog(): void {
@@ -232,7 +253,14 @@ function closeDialog(): void {
   draft = undefined;
   if (dialog?.open) dialog.close();
   page.refresh();
-  document.querySelector<HTMLElement>('.order-actions button')?.focus();
+  returnFocus();
+}
+
+/** To the button that opened the dialog, or — gone with the action it offered — the order's first action. */
+function returnFocus(): void {
+  const target = opener?.isConnected ? opener : document.querySelector<HTMLElement>('.order-actions button');
+  opener = undefined;
+  target?.focus();
 }
 
 function announce(text: string): void {
@@ -256,7 +284,7 @@ async function guarded(call: () => Promise<void>): Promise<void> {
   try {
     await call();
   } catch (error) {
-    if (error instanceof ApiError && error.status === 401) return signOut();
+    if (error instanceof ApiError && error.status === 401) return refused();
     detailProblem = t('problem', { message: messageOf(error) });
   }
   page.refresh();
@@ -265,6 +293,8 @@ async function guarded(call: () => Promise<void>): Promise<void> {
 const PAGE = 50;
 /** The most a refresh reads again, of the pages shown (the API's page limit). */
 const REFRESHED_AT_MOST = 200;
+/** Orders the live feed told of since the list was read that it does not show: new ones, most likely. */
+const unlisted = new Set<string>();
 
 /**
  * The list, from the newest: `again` (a change in the feed) as many as are shown, so that a
@@ -272,7 +302,9 @@ const REFRESHED_AT_MOST = 200;
  * below what is shown.
  */
 async function loadOrders(read: 'again' | 'anew' | 'more' = 'again'): Promise<void> {
-  const shown = read === 'again' ? Math.min(Math.max(PAGE, orders.length), REFRESHED_AT_MOST) : PAGE;
+  // Again: the orders the feed told of that are not shown come on top, and push none of those shown out.
+  const shown = read === 'again' ? Math.min(Math.max(PAGE, orders.length + unlisted.size), REFRESHED_AT_MOST) : PAGE;
+  unlisted.clear();
   const query = new URLSearchParams({ kind, limit: String(shown) });
   if (filter === 'held') query.set('held', 'true');
   else if (filter !== 'all') query.set('status', filter);
@@ -282,7 +314,7 @@ async function loadOrders(read: 'again' | 'anew' | 'more' = 'again'): Promise<vo
     orders = read === 'more' ? [...orders, ...list.orders] : list.orders;
     ordersCursor = list.next_cursor;
   } catch (error) {
-    if (error instanceof ApiError && error.status === 401) return signOut();
+    if (error instanceof ApiError && error.status === 401) return refused();
   }
   ordersLoading = false;
   page.refresh();
@@ -294,8 +326,12 @@ async function loadDetail(): Promise<void> {
   try {
     const loaded = await api<OrderDetail>(token!, `/api/orders/${encodeURIComponent(orderId)}`);
     if (orderId === selected) detail = loaded;
+    // An open dialog says what can still be captured or refunded: as of now, not as it opened
+    // (another person, or the API, may have refunded meanwhile).
+    if (draft?.order.order.order_id === orderId) draft = { ...draft, order: loaded };
+    if (chargeDraft?.order.order_id === orderId) chargeDraft = { ...chargeDraft, order: loaded.order };
   } catch (error) {
-    if (error instanceof ApiError && error.status === 401) return signOut();
+    if (error instanceof ApiError && error.status === 401) return refused();
     // An id typed in the search that is no order: the companion's answer says so, and what it knows.
     const missing = error instanceof ApiError && error.status === 404;
     if (orderId === selected) detailProblem = missing ? messageOf(error) : t('problem', { message: messageOf(error) });
@@ -308,7 +344,7 @@ async function loadStats(): Promise<void> {
   try {
     stats = await api<Stats>(token!, `/api/stats?bucket=${bucket}&utc_offset_minutes=${offset}`);
   } catch (error) {
-    if (error instanceof ApiError && error.status === 401) return signOut();
+    if (error instanceof ApiError && error.status === 401) return refused();
   }
   page.refresh();
 }
@@ -321,7 +357,7 @@ async function loadBalances(): Promise<void> {
     ]);
     balances = { accounts: accounts.accounts, terminals };
   } catch (error) {
-    if (error instanceof ApiError && error.status === 401) return signOut();
+    if (error instanceof ApiError && error.status === 401) return refused();
     balances = { ...balances, problem: t('problem', { message: messageOf(error) }) };
   }
   page.refresh();
@@ -336,7 +372,7 @@ async function reviewEvent(id: string): Promise<void> {
     await api(token!, `/api/webhook-events/${encodeURIComponent(id)}/review`, { method: 'POST', body: {}, idempotencyKey: newIdempotencyKey() });
     announce(t('unmatched.reviewed'));
   } catch (error) {
-    if (error instanceof ApiError && error.status === 401) return signOut();
+    if (error instanceof ApiError && error.status === 401) return refused();
     unmatchedProblem = t('problem', { message: messageOf(error) });
   } finally {
     reviewing.delete(id);
@@ -348,7 +384,7 @@ async function loadUnmatched(): Promise<void> {
   try {
     unmatched = await api<UnmatchedEvents>(token!, '/api/webhook-events?outcome=unmatched');
   } catch (error) {
-    if (error instanceof ApiError && error.status === 401) return signOut();
+    if (error instanceof ApiError && error.status === 401) return refused();
   }
   page.refresh();
 }
@@ -372,12 +408,17 @@ const reloadOverview = debounced(() => void Promise.all([loadStats(), loadBalanc
 const UNMATCHED_POLL_MS = 60_000;
 let unmatchedPoll: ReturnType<typeof setInterval> | undefined;
 
-function start(): void {
+async function start(): Promise<void> {
   page.refresh();
-  void Promise.all([loadOrders(), loadDetail(), loadStats(), loadBalances(), loadUnmatched()]);
+  // One request before the others: a token refused (changed since, or a stale #token= link) is
+  // said once, rather than by five refusals that would use up most of the wrong-token limit.
+  await loadStats();
+  if (!token) return;
+  void Promise.all([loadOrders(), loadDetail(), loadBalances(), loadUnmatched()]);
   unmatchedPoll = setInterval(() => void loadUnmatched(), UNMATCHED_POLL_MS);
   stopFeed = followChanges(token!, {
     change(change) {
+      if (!orders.some((order) => order.order_id === change.order_id)) unlisted.add(change.order_id);
       flashing.add(change.order_id);
       setTimeout(() => {
         flashing.delete(change.order_id);
@@ -390,8 +431,16 @@ function start(): void {
       feed = state;
       page.refresh();
     },
-    refused: signOut,
+    refused,
   });
+}
+
+/** The companion refused the token (PAYFORM_ADMIN_TOKEN changed, or a mistyped link): sign in again, told why. */
+function refused(): void {
+  if (!token) return; // the other requests in flight were refused too: said once
+  signOut();
+  signInProblem = t('signIn.expired');
+  page.refresh();
 }
 
 function signOut(): void {
@@ -403,10 +452,12 @@ function signOut(): void {
   orders = [];
   unmatched = undefined;
   page.refresh();
+  document.querySelector<HTMLInputElement>('#admin-token')?.focus();
 }
 
 // Mounted last: the first render already uses the handlers above.
 const page = mountPage(content, () =>
   token ? html`<button class="button button--quiet button--small" type="button" @click=${signOut}>${t('admin.signOut')}</button>` : nothing,
 );
-if (token) start();
+if (token) void start();
+else document.querySelector<HTMLInputElement>('#admin-token')?.focus();

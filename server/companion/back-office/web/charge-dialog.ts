@@ -10,7 +10,7 @@ import type { TemplateResult } from 'lit';
 import { t } from './i18n.js';
 import { api, ApiError } from './admin-api.js';
 import type { OrderSummary } from './admin-api.js';
-import { typedAmount } from './money.js';
+import { editableAmount, formatAmount, typedAmount } from './money.js';
 import type { ApiAmount } from './money.js';
 import { refusalNotice } from './refusal-notice.js';
 
@@ -19,6 +19,8 @@ export interface ChargeDraft {
   readonly busy: boolean;
   /** One per dialog: a double click or a retried request never charges twice. */
   readonly idempotencyKey: string;
+  /** The amount as typed so far: the button says what it will charge. */
+  readonly typed: string;
   readonly error?: ApiError;
 }
 
@@ -54,14 +56,30 @@ export async function chargeSavedCard(token: string, order: OrderSummary, reques
   });
 }
 
-export function chargeDialog(draft: ChargeDraft, handlers: { submit: (request: ChargeRequest) => void; close: () => void }): TemplateResult {
+/** The typed amount in minor units, when it is one a charge can take. */
+function chargeAmount(typed: string, currency: string): number | undefined {
+  const amount = typedAmount(typed, currency);
+  return typeof amount === 'number' && amount > 0 ? amount : undefined;
+}
+
+export function chargeDialog(
+  draft: ChargeDraft,
+  handlers: { submit: (request: ChargeRequest) => void; typed: (text: string) => void; close: () => void },
+): TemplateResult {
   const { order, error } = draft;
   const fieldError = (path: string) => error?.fields[path];
+  // Nothing limits what a saved card may be charged: the button names the amount before it is sent.
+  const amount = chargeAmount(draft.typed, order.currency);
   const submit = (event: SubmitEvent) => {
     event.preventDefault();
     const form = new FormData(event.target as HTMLFormElement);
     const text = (name: string) => String(form.get(name) ?? '').trim();
-    handlers.submit({ amount: typedAmount(text('amount'), order.currency), description: text('description'), method: text('method') === 'auth' ? 'auth' : 'purchase' });
+    const input = (event.target as HTMLFormElement).elements.namedItem('amount') as HTMLInputElement;
+    // Said here, in the page's language and the currency's own units, before anything is sent.
+    const charged = chargeAmount(text('amount'), order.currency);
+    input.setCustomValidity(charged === undefined ? t('dialog.amountFormat', { example: editableAmount(order.amount, order.currency) }) : '');
+    if (charged === undefined) return void input.reportValidity();
+    handlers.submit({ amount: charged, description: text('description'), method: text('method') === 'auth' ? 'auth' : 'purchase' });
   };
   return html`<dialog class="operation-dialog charge-dialog" aria-labelledby="charge-title" @close=${handlers.close}>
     <form method="dialog" novalidate @submit=${submit}>
@@ -70,7 +88,12 @@ export function chargeDialog(draft: ChargeDraft, handlers: { submit: (request: C
       <div class="field">
         <label for="charge-amount">${t('dialog.amount', { currency: order.currency })}</label>
         <input id="charge-amount" name="amount" inputmode="decimal" autocomplete="off" dir="ltr" required aria-required="true"
-          aria-describedby="charge-amount-error" aria-invalid=${fieldError('amount') ? 'true' : 'false'}>
+          placeholder=${editableAmount(order.amount, order.currency)} aria-describedby="charge-amount-error" aria-invalid=${fieldError('amount') ? 'true' : 'false'}
+          @input=${(event: InputEvent) => {
+            const input = event.target as HTMLInputElement;
+            input.setCustomValidity('');
+            handlers.typed(input.value);
+          }}>
         <span class="field__error" id="charge-amount-error">${fieldError('amount') ?? ''}</span>
       </div>
       <div class="field">
@@ -89,7 +112,9 @@ export function chargeDialog(draft: ChargeDraft, handlers: { submit: (request: C
       ${refusalNotice(error, ['amount', 'description'])}
       <div class="dialog-actions">
         <button class="button button--quiet" type="button" @click=${handlers.close}>${t('dialog.close')}</button>
-        <button class="button" type="submit" ?disabled=${draft.busy}>${draft.busy ? t('dialog.sending') : t('action.chargeCard')}</button>
+        <button class="button" type="submit" ?disabled=${draft.busy}>
+          ${draft.busy ? t('dialog.sending') : amount === undefined ? t('action.chargeCard') : t('charge.submit', { amount: formatAmount(amount, order.currency) })}
+        </button>
       </div>
     </form>
   </dialog>`;

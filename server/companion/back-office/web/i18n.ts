@@ -16,6 +16,7 @@ const en = {
   'signIn.token': 'Admin token',
   'signIn.submit': 'Sign in',
   'signIn.refused': 'That token was not accepted.',
+  'signIn.expired': 'The companion no longer accepts the token this page had (was PAYFORM_ADMIN_TOKEN changed?): sign in again with the current one.',
   'admin.heading': 'Back office',
   'admin.intro': 'Orders, operations and webhooks as they happen.',
   'admin.signOut': 'Sign out',
@@ -164,6 +165,8 @@ const en = {
   'done.chargeChallenge': 'The bank asks the customer to confirm the charge (3-D Secure). Send them this link:',
   'charge.noCard': 'This customer has no saved card ending {last4} any more.',
   'charge.description': 'Next charge after order {order}',
+  'charge.submit': 'Charge {amount}',
+  'table.region': '{name}: table',
 };
 
 export type MessageKey = keyof typeof en;
@@ -180,6 +183,7 @@ const uk: Record<MessageKey, string> = {
   'signIn.token': 'Токен адміністратора',
   'signIn.submit': 'Увійти',
   'signIn.refused': 'Цей токен не прийнято.',
+  'signIn.expired': 'Компаньйон більше не приймає токен цієї сторінки (можливо, змінили PAYFORM_ADMIN_TOKEN): увійдіть знову з чинним.',
   'admin.heading': 'Бек-офіс',
   'admin.intro': 'Замовлення, операції та вебхуки в реальному часі.',
   'admin.signOut': 'Вийти',
@@ -328,6 +332,8 @@ const uk: Record<MessageKey, string> = {
   'done.chargeChallenge': 'Банк просить клієнта підтвердити списання (3-D Secure). Надішліть йому це посилання:',
   'charge.noCard': 'У клієнта більше немає збереженої картки, що закінчується на {last4}.',
   'charge.description': 'Наступне списання після замовлення {order}',
+  'charge.submit': 'Списати {amount}',
+  'table.region': '{name}: таблиця',
 };
 
 export const t = translator<MessageKey>({ en, uk });

@@ -13,6 +13,7 @@ import { preferences } from './preferences.js';
 import type { Operation, OrderDetail, OrderSummary, PaymentStatus, Share } from './admin-api.js';
 import { chargeable } from './charge-dialog.js';
 import { subMerchantName } from './page-config.js';
+import { applicableActions } from './order-actions.js';
 import { ACTION_NAMES } from './operation-dialog.js';
 import type { OperationAction } from './operation-dialog.js';
 
@@ -129,11 +130,11 @@ export function ordersPanel(state: OrderListState, handlers: OrderHandlers): Tem
     </header>
     ${state.orders.length === 0
       ? html`<p class="muted">${state.loading ? t('loading') : t(state.filter === 'all' ? 'orders.empty' : state.filter === 'held' ? 'orders.noneHeld' : 'orders.noneInState')}</p>`
-      : html`<div class="table-scroll"><table class="orders-table">
+      : html`${scrollRegion(t('orders.heading'), html`<table class="orders-table">
           <caption class="visually-hidden">${t('orders.caption')}</caption>
           <thead><tr>
-            <th scope="col">${t('orders.order')}</th><th scope="col">${t('orders.created')}</th><th scope="col">${t('orders.customer')}</th>
-            <th scope="col" class="numeric">${t('orders.amount')}</th><th scope="col">${t('orders.status')}</th>
+            <th scope="col">${t('orders.order')}</th><th scope="col" class="numeric">${t('orders.amount')}</th><th scope="col">${t('orders.status')}</th>
+            <th scope="col">${t('orders.created')}</th><th scope="col">${t('orders.customer')}</th>
           </tr></thead>
           <tbody>${state.orders.map(
             (order) => html`<tr class=${[state.selected === order.order_id ? 'is-selected' : '', state.flashing.has(order.order_id) ? 'is-flashing' : ''].join(' ')}>
@@ -141,13 +142,13 @@ export function ordersPanel(state: OrderListState, handlers: OrderHandlers): Tem
                 ${orderLink(order.order_id, handlers, state.selected === order.order_id)}
                 <span class="order-kind">${t(METHOD_KEYS[order.method])}${order.mode === 'hosted' ? ` · ${t('mode.hosted')}` : ''}${order.split ? ` · ${t('detail.splitShort')}` : ''}</span>
               </th>
-              <td class="nowrap">${time(order.created_at)}</td>
-              <td>${[order.customer?.fname, order.customer?.lname].filter(Boolean).join(' ') || '—'}</td>
               <td class="numeric">${formatAmount(order.amount, order.currency)}</td>
               <td>${orderBadge(order)}${heldBadge(order)}</td>
+              <td class="nowrap">${time(order.created_at)}</td>
+              <td>${[order.customer?.fname, order.customer?.lname].filter(Boolean).join(' ') || '—'}</td>
             </tr>`,
           )}</tbody>
-        </table></div>
+        </table>`)}
         ${state.more ? html`<button type="button" class="button button--small button--quiet orders__more" @click=${handlers.more}>${t('orders.more')}</button>` : nothing}`}
   </section>`;
 }
@@ -160,23 +161,15 @@ function findOrder(event: SubmitEvent, handlers: OrderHandlers): void {
   if (orderId) handlers.select(orderId);
 }
 
-/** The actions that apply to the order now (the companion checks them again). */
-export function applicableActions(detail: OrderDetail): OperationAction[] {
-  const { order, totals, operations } = detail;
-  if (order.status === 'init') return order.mode === 'hosted' ? ['cancel'] : [];
-  if (order.status !== 'success') return [];
-  const captured = units(totals.captured) + units(totals.capture_pending) > 0;
-  const refundable = units(totals.refundable) > 0;
-  const splitPaid = order.split !== null || operations.some((operation) => operation.kind === 'capture' && operation.split);
-  const actions: OperationAction[] = [];
-  if (order.method === 'auth' && !totals.voided && units(totals.capturable) > 0) actions.push('capture', 'split-capture');
-  if (order.method === 'auth' && !totals.voided && !captured) actions.push('void');
-  if (refundable) actions.push('refund');
-  if (refundable && splitPaid) actions.push('split-refund');
-  return actions;
+/** What the open order's panel says besides the order: a refusal, or what was asked of the gateway. */
+export interface DetailState {
+  readonly problem?: string | undefined;
+  readonly notice?: string | undefined;
+  /** A webhook re-send is on its way: its button waits. */
+  readonly resending: boolean;
 }
 
-export function orderDetailPanel(detail: OrderDetail | undefined, problem: string | undefined, handlers: OrderHandlers): TemplateResult {
+export function orderDetailPanel(detail: OrderDetail | undefined, { problem, notice, resending }: DetailState, handlers: OrderHandlers): TemplateResult {
   if (!detail) {
     return html`<section class="panel order-detail order-detail--empty" aria-labelledby="detail-heading">
       <h2 id="detail-heading">${t('detail.none')}</h2>
@@ -199,6 +192,7 @@ export function orderDetailPanel(detail: OrderDetail | undefined, problem: strin
       </div>
     </header>
     ${problem ? html`<p class="notice notice--error" role="alert">${problem}</p>` : nothing}
+    ${notice ? html`<p class="notice" role="status">${notice}</p>` : nothing}
     ${heldNotice(order)}
     <dl class="facts">
       <div><dt>${t('orders.method')}</dt><dd>${t(METHOD_KEYS[order.method])}</dd></div>
@@ -230,7 +224,11 @@ export function orderDetailPanel(detail: OrderDetail | undefined, problem: strin
           @click=${() => handlers.act(action)}>${t(ACTION_NAMES[action])}</button>`,
       )}
       ${chargeable(order) ? html`<button type="button" class="button button--small" @click=${handlers.charge}>${t('action.chargeCard')}</button>` : nothing}
-      ${order.unsent_at ? nothing : html`<button type="button" class="button button--small button--quiet" @click=${handlers.resend}>${t('action.resend')}</button>`}
+      ${order.unsent_at
+        ? nothing
+        : html`<button type="button" class="button button--small button--quiet" ?disabled=${resending} @click=${handlers.resend}>
+            ${resending ? t('dialog.sending') : t('action.resend')}
+          </button>`}
       ${order.status === 'success'
         ? html`<button type="button" class="button button--small button--quiet" @click=${() => handlers.receipt('html')}>${t('action.receiptHtml')}</button>
             <button type="button" class="button button--small button--quiet" @click=${() => handlers.receipt('pdf')}>${t('action.receiptPdf')}</button>`
@@ -275,12 +273,19 @@ function detailTable(table: { id: string; heading: string; empty: string; column
     <h3 id="${table.id}-heading">${table.heading}</h3>
     ${table.rows.length === 0
       ? html`<p class="muted">${table.empty}</p>`
-      : html`<div class="table-scroll"><table class="${table.id}-table">
+      : scrollRegion(table.heading, html`<table class="${table.id}-table">
           <thead><tr>${table.columns.map((column) => {
             const [name, kind] = Array.isArray(column) ? column : [column, ''];
             return html`<th scope="col" class=${kind || nothing}>${name}</th>`;
           })}</tr></thead>
           <tbody>${table.rows}</tbody>
-        </table></div>`}
+        </table>`)}
   </section>`;
 }
+
+/**
+ * A table that may scroll sideways on a narrow screen: focusable, so a keyboard can scroll it,
+ * and named, so a screen reader says what that stop is.
+ */
+const scrollRegion = (name: string, table: TemplateResult) =>
+  html`<div class="table-scroll" tabindex="0" role="region" aria-label=${t('table.region', { name })}>${table}</div>`;

@@ -11,6 +11,8 @@ import type { ApiError } from './admin-api.js';
 export function refusalNotice(error: ApiError | undefined, inline: readonly string[] = []): TemplateResult | typeof nothing {
   if (!error) return nothing;
   const fields = Object.entries(error.fields).filter(([field]) => !inline.includes(field));
+  // Every reason is beside its field already: an empty box would say nothing.
+  if (error.code === 'invalid_request' && fields.length === 0 && Object.keys(error.fields).length > 0) return nothing;
   return html`<div class="notice notice--error" role="alert">
     <strong>${t('dialog.refused')}</strong> ${error.code === 'invalid_request' ? nothing : error.message}
     ${fields.length ? html`<ul>${fields.map(([field, reason]) => html`<li><span class="mono">${field}</span>: ${reason}</li>`)}</ul>` : nothing}

@@ -1,0 +1,25 @@
+// Which secondary operations the back office offers on an order.
+import { units } from './money.js';
+import type { OrderDetail } from './admin-api.js';
+import type { OperationAction } from './operation-dialog.js';
+import { pageConfig } from './page-config.js';
+
+/** The actions that apply to the order now (the companion checks them again). */
+export function applicableActions(detail: OrderDetail): OperationAction[] {
+  const { order, totals, operations } = detail;
+  if (order.status === 'init') return order.mode === 'hosted' ? ['cancel'] : [];
+  if (order.status !== 'success') return [];
+  const captured = units(totals.captured) + units(totals.capture_pending) > 0;
+  const refundable = units(totals.refundable) > 0;
+  const splitPaid = order.split !== null || operations.some((operation) => operation.kind === 'capture' && operation.split);
+  const actions: OperationAction[] = [];
+  if (order.method === 'auth' && !totals.voided && units(totals.capturable) > 0) {
+    actions.push('capture');
+    // Shared between sellers only when the back office was given them (backOffice.subMerchants).
+    if (pageConfig().subMerchants.length > 0) actions.push('split-capture');
+  }
+  if (order.method === 'auth' && !totals.voided && !captured) actions.push('void');
+  if (refundable) actions.push('refund');
+  if (refundable && splitPaid) actions.push('split-refund');
+  return actions;
+}
