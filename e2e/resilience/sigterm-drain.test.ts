@@ -155,4 +155,23 @@ describe('SIGTERM in the middle of payments', () => {
       await ledger.close();
     }
   }, 90_000);
+
+  it('goes on draining through a second SIGTERM, and says so', async () => {
+    const bin = await startBin();
+    const admin = { Authorization: `Bearer ${ADMIN_TOKEN}`, 'Content-Type': 'application/json' };
+    const session = (await (await fetch(`${bin.url}/api/checkout/sessions`, { method: 'POST', headers: admin, body: JSON.stringify({ amount: 990, currency: 'UAH', description: 'Tea' }) })).json()) as Json;
+    await control('PUT', '/_sandbox/faults', { latency_ms: GATEWAY_LATENCY_MS, phase: 'after', scope: { method: 'POST', path: '/api/v1/payment' }, times: 1 });
+    const paying = fetch(`${bin.url}/api/checkout/sessions/${session.id}/pay`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(payBody()) });
+    // Half a second on, the payment is at the gateway and its answer still 1.5 s away.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const exited = once(bin.child, 'exit') as Promise<[number | null, string | null]>;
+    bin.child.kill('SIGTERM');
+    await eventually(() => expect(bin.output()).toContain('payform companion stopping (SIGTERM)'), 5_000);
+    // A supervisor repeating itself: with no handler left, this signal would end the process at once.
+    bin.child.kill('SIGTERM');
+    await eventually(() => expect(bin.output()).toContain('payform companion already stopping (SIGTERM again): still finishing the requests in flight'), 5_000);
+    const answer = await paying;
+    expect([answer.status, ((await answer.json()) as Json).status]).toEqual([200, 'success']);
+    expect(await exited).toEqual([0, null]);
+  }, 30_000);
 });

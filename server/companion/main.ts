@@ -34,7 +34,19 @@ try {
   console.error(`payform companion could not start: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
 }
+let stopping = false;
 const stop = (signal: NodeJS.Signals) => {
+  if (stopping) {
+    // A second Ctrl-C is someone at a terminal who will not wait; a second SIGTERM is more
+    // likely a supervisor repeating itself, and cutting payments short would lose their answers.
+    if (signal === 'SIGINT') {
+      console.log('payform companion stopped at once (SIGINT again): requests in flight were cut short; reconciliation settles their payments');
+      process.exit(130);
+    }
+    console.log(`payform companion already stopping (${signal} again): still finishing the requests in flight (up to 30 s); SIGKILL stops it at once`);
+    return;
+  }
+  stopping = true;
   console.log(`payform companion stopping (${signal}): finishing the requests in flight`);
   void companion.close().then(() => {
     console.log('payform companion stopped');
@@ -42,7 +54,8 @@ const stop = (signal: NodeJS.Signals) => {
   });
 };
 // Before the listening line: whoever reads it may stop us at once, and a signal that came
-// before the handlers would kill the process instead of draining it.
-process.once('SIGINT', stop).once('SIGTERM', stop);
+// before the handlers would kill the process instead of draining it. Kept after the first: a
+// second signal with no handler would end the process at once, without a word.
+process.on('SIGINT', stop).on('SIGTERM', stop);
 console.log(`payform companion listening on ${companion.url} — ${companion.listening}`);
 if (settings.backOffice) console.log(`payform companion: back office at ${companion.app.companion.services.options.publicUrl}${settings.backOffice.path} (sign in with PAYFORM_ADMIN_TOKEN)`);
