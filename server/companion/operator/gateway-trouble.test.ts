@@ -11,7 +11,7 @@ const PAY = 'POST /api/v1/payment';
 function tracked() {
   const memory = memorySink();
   const clock = new TestClock(Date.UTC(2030, 0, 1));
-  const trouble = new GatewayTrouble(createLogger({ sink: memory.sink, clock: clock.read }), clock.read, 'https://api.gateway.example');
+  const trouble = new GatewayTrouble(createLogger({ sink: memory.sink, clock: clock.read, level: 'debug' }), clock.read, 'https://api.gateway.example');
   const call = (outcome: number | 'network' | 'timeout' | 'aborted') => trouble.observe({ route: PAY, outcome, seconds: 0.1 });
   const lines = () => memory.lines.map((line) => JSON.parse(line) as Record<string, unknown>);
   return { clock, call, lines };
@@ -33,15 +33,31 @@ describe('GatewayTrouble', () => {
     ]);
   });
 
-  it('tells refused credentials, rate limiting and failing calls apart, each said when it starts', () => {
+  it('tells refused credentials, rate limiting and failing calls apart, each said once it lasts', () => {
     const { call, lines } = tracked();
-    for (const outcome of [401, 401, 429, 503, 'timeout', 400, 409] as const) call(outcome);
+    for (const outcome of [401, 401, 429, 429, 429, 503, 'timeout', 502, 400, 409] as const) call(outcome);
     expect(lines()).toMatchObject([
-      { level: 'error', outcome: 401, msg: expect.stringMatching(/^the gateway refuses the companion’s credentials, .*PAYFORM_GATEWAY_ENDPOINTS_KEY/) },
-      { level: 'error', outcome: 429, msg: expect.stringMatching(/^the gateway at https:\/\/api\.gateway\.example is rate limiting/) },
-      { level: 'error', outcome: 503, msg: expect.stringMatching(/^the gateway at https:\/\/api\.gateway\.example fails its calls/) },
-      { level: 'warn', msg: 'the gateway answers again', was: 'failing', failed: 2 },
+      { level: 'error', outcome: 401, failed: 1, msg: expect.stringMatching(/^the gateway refuses the companion’s credentials, .*PAYFORM_GATEWAY_ENDPOINTS_KEY/) },
+      { level: 'error', outcome: 429, failed: 3, msg: expect.stringMatching(/^the gateway at https:\/\/api\.gateway\.example is rate limiting/) },
+      { level: 'error', outcome: 502, failed: 3, msg: expect.stringMatching(/^the gateway at https:\/\/api\.gateway\.example keeps failing its calls/) },
+      { level: 'warn', msg: 'the gateway answers again', was: 'failing', failed: 3 },
     ]);
+  });
+
+  it('takes a failing call or two, answered again at the next, for a blip: said at debug, not as an outage', () => {
+    const { clock, call, lines } = tracked();
+    for (const outcome of [503, 200, 'timeout', 503, 200, 429, 201] as const) call(outcome);
+    expect(lines().filter((line) => line.level !== 'debug')).toEqual([]);
+    expect(lines()).toMatchObject([
+      { level: 'debug', msg: 'the gateway failed a call, then answered again', was: 'failing', failed: 1 },
+      { level: 'debug', was: 'failing', failed: 2 },
+      { level: 'debug', was: 'busy', failed: 1 },
+    ]);
+    // One failing call, then another ten seconds on with nothing answered between: it lasts.
+    call(503);
+    clock.advance(10_000);
+    call(504);
+    expect(lines().at(-1)).toMatchObject({ level: 'error', failed: 2, msg: expect.stringMatching(/keeps failing its calls/) });
   });
 
   it('says another server answers where the gateway always has a path; an unknown order is no trouble', () => {

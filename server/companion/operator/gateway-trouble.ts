@@ -4,6 +4,10 @@
  * credentials (401, 403), no such path where the gateway always has one (another server) —, a
  * reminder with the count at most once a minute while it lasts, and one line when a call is
  * answered again, with how long it lasted and how many calls failed.
+ * Failing calls (a timeout, a 5xx) and rate limiting come and go: one or two, answered again at
+ * the next call, are a blip the flows ride out (a payment's outcome is read back), so they are said
+ * only once they last — LASTING_CALLS calls in a row, or LASTING_MS from the first. No connection,
+ * refused credentials and another server are said at the first call.
  * The flows' own lines, about each payment or operation, stay warnings without a stack, as
  * during a database outage (ledger-outage.ts). Told of every call by `GatewayClient.onCall`;
  * the check at start (gateway-check.ts) is such a call, so trouble there is said before a
@@ -15,13 +19,20 @@ import type { Logger } from '../log/logger.js';
 type Trouble = 'unreachable' | 'failing' | 'busy' | 'credentials' | 'elsewhere';
 
 const REMINDER_INTERVAL_MS = 60_000;
+/** Failing or rate-limited calls in a row that are trouble, not a blip. */
+const LASTING_CALLS = 3;
+/** Or this long from the first of them. */
+const LASTING_MS = 10_000;
+
+/** Trouble that a blip can make: said only once it lasts. */
+const mayPass = (trouble: Trouble) => trouble === 'failing' || trouble === 'busy';
 
 function started(trouble: Trouble, gatewayUrl: string): string {
   switch (trouble) {
     case 'unreachable':
       return `the gateway at ${gatewayUrl} cannot be reached: payments are refused until it answers; check PAYFORM_GATEWAY_BASE_URL (the client's baseUrl, mounted) if it does not come back`;
     case 'failing':
-      return `the gateway at ${gatewayUrl} fails its calls (no answer in time, or 5xx): payments are refused, or wait for their outcome, until it answers again`;
+      return `the gateway at ${gatewayUrl} keeps failing its calls (no answer in time, or 5xx): payments wait for their outcome, or are refused, until it answers again`;
     case 'busy':
       return `the gateway at ${gatewayUrl} is rate limiting the companion's calls (429): payments are refused with Retry-After until it takes them again`;
     case 'elsewhere':
@@ -39,6 +50,8 @@ export class GatewayTrouble {
   readonly #clock: () => number;
   readonly #gatewayUrl: string;
   #trouble: Trouble | undefined;
+  /** The trouble has been said (else it may still be a blip). */
+  #told = false;
   #since = 0;
   #remindedAt = 0;
   #failed = 0;
@@ -57,18 +70,26 @@ export class GatewayTrouble {
     if (trouble === undefined) {
       // Some other server's 404 for an order read says nothing of the gateway being back.
       if (this.#trouble === 'elsewhere' && (outcome === 404 || outcome === 405)) return;
-      if (this.#trouble !== undefined) this.#logger.warn('the gateway answers again', { was: this.#trouble, down_for_ms: now - this.#since, failed: this.#failed });
+      if (this.#told) this.#logger.warn('the gateway answers again', { was: this.#trouble, down_for_ms: now - this.#since, failed: this.#failed });
+      else if (this.#trouble !== undefined) this.#logger.debug('the gateway failed a call, then answered again', { was: this.#trouble, failed: this.#failed });
       this.#trouble = undefined;
+      this.#told = false;
       return;
     }
     if (trouble !== this.#trouble) {
       this.#trouble = trouble;
-      this.#since = this.#remindedAt = now;
-      this.#failed = 1;
-      this.#logger.error(started(trouble, this.#gatewayUrl), { route, outcome });
-      return;
+      this.#since = now;
+      this.#failed = 0;
+      this.#told = false;
     }
     this.#failed += 1;
+    if (!this.#told) {
+      if (mayPass(trouble) && this.#failed < LASTING_CALLS && now - this.#since < LASTING_MS) return;
+      this.#told = true;
+      this.#remindedAt = now;
+      this.#logger.error(started(trouble, this.#gatewayUrl), { route, outcome, failed: this.#failed });
+      return;
+    }
     if (now - this.#remindedAt < REMINDER_INTERVAL_MS) return;
     this.#remindedAt = now;
     this.#logger.error('the gateway still fails the companion’s calls', { was: trouble, down_for_ms: now - this.#since, failed: this.#failed, route, outcome });
