@@ -1,7 +1,10 @@
 /**
  * One log line per request: method, the matched route pattern (never the concrete path — a
- * checkout session id in it is a capability), status and duration; the health probes' and metrics scrapes' at debug. A 5xx is an error; a request
- * its client abandoned half-sent is the client's doing, told at info.
+ * checkout session id in it is a capability), status and duration; the health probes' and
+ * metrics scrapes' at debug. A 500 is an error: a fault of the companion's. The gateway's
+ * trouble (502, 504) and a deliberate 503 with Retry-After are said once where they are noticed
+ * (GatewayTrouble, the ledger's outage, the flow that met it), so their requests stay at info. A
+ * request its client abandoned half-sent is the client's doing, told at info.
  */
 import type { MiddlewareHandler } from 'hono';
 import { routePath } from 'hono/route';
@@ -21,11 +24,18 @@ export function logRequests(): MiddlewareHandler<CompanionEnv> {
     // c.get, not c.var: c.var copies every variable into a new object each time it is read.
     const logger = c.get('logger');
     if (abortedByClient(c)) logger.info('request aborted by the client', fields);
-    // A 503 with Retry-After is a deliberate "try again shortly" (the database or gateway is
-    // away, the instance is stopping): the cause is logged once where it is noticed, not per request.
-    else if (status >= 500 && !(status === 503 && c.res.headers.has('retry-after'))) logger.error('request failed', fields);
+    else if (status >= 500 && !toldElsewhere(status, c.res.headers)) logger.error('request failed', fields);
     // A load balancer's probes, every few seconds, would be a third of an idle log.
     else if (PROBES.test(route)) logger.debug('request', fields);
     else logger.info('request', fields);
   };
+}
+
+/**
+ * A 5xx whose cause is logged once where it is noticed, not per request: the gateway failed the
+ * call (502, 504), or a deliberate "try again shortly" (503 with Retry-After: the database or
+ * the gateway is away, the instance is stopping).
+ */
+function toldElsewhere(status: number, headers: Headers): boolean {
+  return status === 502 || status === 504 || (status === 503 && headers.has('retry-after'));
 }
