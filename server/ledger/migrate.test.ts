@@ -33,6 +33,17 @@ describe('a failed migration', () => {
     expect(failure?.message).toMatch(/^ledger: migration 0001_initial failed: .*table "?checkout_sessions"? already exists/);
     expect((failure?.cause as Error | undefined)?.message).toMatch(/checkout_sessions/);
   });
+
+  it('says a ledger a later payform migrated needs that version, rather than that it is corrupted', async () => {
+    const path = join(dir, 'ledger.db');
+    await (await openLedger(path)).close();
+    const db = new Kysely<unknown>({ dialect: await sqliteDialect(path) });
+    await sql`insert into ledger_migration (name, timestamp) values ('0099_of_a_later_version', '2030-01-01T00:00:00.000Z')`.execute(db);
+    await db.destroy();
+    await expect(openLedger(path)).rejects.toThrow(
+      'ledger: this database was migrated by a later payform (its migration 0099_of_a_later_version is not one this version has): run that version or a later one on it; a ledger is never migrated back',
+    );
+  });
 });
 
 /** A ledger as 0.2 left it (up to 0009), holding a paid order: its tables unprefixed. */

@@ -19,6 +19,15 @@ export async function migrateToLatest(db: Kysely<LedgerTables>, dialect: 'sqlite
   const migrationTableSchema = dialect === 'postgres' ? await currentSchema(db) : undefined;
   const { error, results } = await ledgerMigrator(db, migrationTableSchema).migrateToLatest();
   if (error) {
+    // Kysely calls a ledger that a later payform migrated further "corrupted": it is not, and
+    // whoever rolled back should hear that they need the later version, not a backup.
+    const later = await migrationsUnknownHere(db).catch(() => []);
+    if (later.length > 0) {
+      throw new Error(
+        `ledger: this database was migrated by a later payform (its migration ${later.at(-1)} is not one this version has): run that version or a later one on it; a ledger is never migrated back`,
+        { cause: error },
+      );
+    }
     const failed = results?.find((result) => result.status === 'Error')?.migrationName;
     // The database's own words belong in the message: a start-up error is often all that is read.
     const reason = error instanceof Error ? error.message : String(error);
@@ -38,4 +47,10 @@ export function ledgerMigrator<Tables>(db: Kysely<Tables>, migrationTableSchema?
     migrationLockTableName: 'ledger_migration_lock',
     ...(migrationTableSchema ? { migrationTableSchema } : {}),
   });
+}
+
+/** Migrations recorded in the database that this version does not have, in order. */
+async function migrationsUnknownHere(db: Kysely<LedgerTables>): Promise<string[]> {
+  const { rows } = await sql<{ name: string }>`select name from ledger_migration order by name`.execute(db);
+  return rows.map(({ name }) => name).filter((name) => !Object.hasOwn(migrations, name));
 }
