@@ -10,17 +10,19 @@
 import { Hono } from 'hono';
 import { formatMinorUnits } from '@payform/gateway';
 import type { CompanionEnv } from '../context.js';
-import { ApiProblem } from '../http/problem.js';
-import { PAGE_POLICY, page } from './return-routes.js';
+import { customerPage, PAGE_POLICY, page } from './return-routes.js';
 import { SESSION_ID } from './session-access.js';
 
 export function challengeRoutes(): Hono<CompanionEnv> {
   const routes = new Hono<CompanionEnv>();
 
-  routes.get('/challenge/:id', async (c) => {
+  routes.get('/challenge/:id', (c) => customerPage(c, async () => {
     const id = c.req.param('id');
     const session = SESSION_ID.test(id) ? await c.var.services.ledger.getSession(id) : undefined;
-    if (!session) throw ApiProblem.notFound('The checkout session', 'session_not_found');
+    if (!session) {
+      c.header('Content-Security-Policy', PAGE_POLICY);
+      return c.html(page('Payment link not found', 'This payment link does not exist. Ask the shop for a new one.'), 404);
+    }
     const payment = session.payment;
     const waiting = payment && (payment.status === 'init' || payment.status === 'pending') ? payment.userActionUrl : null;
     if (!waiting) return c.redirect(`${c.var.services.options.basePath}/checkout/return/${encodeURIComponent(session.id)}`, 303);
@@ -32,7 +34,7 @@ export function challengeRoutes(): Hono<CompanionEnv> {
         label: 'Continue to your bank',
       }),
     );
-  });
+  }));
 
   return routes;
 }

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { testProjectCredentials } from '@payform/gateway/testing';
 import { GatewayClient } from '@payform/gateway';
 import { card, hostedCardForm } from '../test/cards.js';
+import { openLedger } from '../../ledger/index.js';
 import { stacksPerTest, payBody } from '../test/stack.js';
 import type { Stack, StackOptions } from '../test/stack.js';
 
@@ -150,5 +151,37 @@ describe('GET /checkout/return/:id', () => {
     const missing = await stack.request('GET', '/checkout/return/<script>');
     expect(missing.status).toBe(404);
     expect(await missing.text()).not.toContain('<script>');
+  });
+
+  it('shows the customer a page, not the API\'s JSON, while the database cannot be reached', async () => {
+    let away = false;
+    await open({
+      backend: {
+        name: 'in memory, then away',
+        persistent: false,
+        async open(clock) {
+          const ledger = await openLedger(':memory:', { clock: clock.read });
+          const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+          return {
+            ledger: { ...ledger, getSession: (id: string) => (away ? Promise.reject(refused) : ledger.getSession(id)) },
+            dispose: () => ledger.close(),
+          };
+        },
+      },
+    });
+    const session = await stack.openSession();
+    away = true;
+    for (const path of [`/checkout/return/${session.id}`, `/checkout/challenge/${session.id}`]) {
+      const page = await stack.request('GET', path);
+      expect([page.status, page.headers.get('content-type'), page.headers.get('retry-after')]).toEqual([503, expect.stringMatching(/^text\/html/), '5']);
+      expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
+      expect(await page.text()).toContain('Your payment is not lost: reload this page in a few seconds, and please do not pay again.');
+    }
+    // Said once, as any outage, and no request of them logged as a failure.
+    expect(stack.logs.filter((line) => line.includes('"level":"error"'))).toEqual([expect.stringContaining('the database cannot be reached')]);
+    away = false;
+    expect((await stack.request('GET', `/checkout/challenge/${session.id}`)).status).toBe(303);
+    const unknown = await stack.request('GET', `/checkout/challenge/${'x'.repeat(43)}`);
+    expect([unknown.status, unknown.headers.get('content-type')]).toEqual([404, expect.stringMatching(/^text\/html/)]);
   });
 });

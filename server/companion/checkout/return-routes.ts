@@ -8,7 +8,9 @@
  * public) — and shown a short page only when neither is known.
  */
 import { Hono } from 'hono';
+import type { Context } from 'hono';
 import { html } from 'hono/html';
+import { isLedgerUnavailable } from '../../ledger/index.js';
 import type { CheckoutSession } from '../../ledger/index.js';
 import type { CompanionEnv } from '../context.js';
 import { RateLimiter } from '../http/rate-limit.js';
@@ -43,7 +45,7 @@ export function returnRoutes(clock: () => number): Hono<CompanionEnv> {
   const routes = new Hono<CompanionEnv>();
   const refreshes = new RateLimiter(1, REFRESH_EVERY_MS, clock);
 
-  routes.get('/return/:id', async (c) => {
+  routes.get('/return/:id', (c) => customerPage(c, async () => {
     const { ledger, orderState, logger } = c.var.services;
     const id = c.req.param('id');
     let session = await ledger.getSession(id);
@@ -66,9 +68,27 @@ export function returnRoutes(clock: () => number): Hono<CompanionEnv> {
     c.header('Content-Security-Policy', PAGE_POLICY);
     const heading = (session.method === 'lookup' ? VERIFICATION_HEADINGS[status] : undefined) ?? HEADINGS[status];
     return c.html(page(heading, message ?? (status === 'success' ? 'Thank you. You can close this page.' : 'You can close this page.')));
-  });
+  }));
 
   return routes;
+}
+
+/**
+ * A page a customer's browser opens (the return, the bank's challenge link): while the database
+ * cannot be reached it answers a page they can read — their payment is not lost, reload, do not
+ * pay again — rather than the merchant API's JSON. The outage is noticed as the app's error
+ * handler notices it.
+ */
+export async function customerPage(c: Context<CompanionEnv>, render: () => Promise<Response>): Promise<Response> {
+  try {
+    return await render();
+  } catch (error) {
+    if (!isLedgerUnavailable(error)) throw error;
+    c.var.services.outage.noticed(error);
+    c.header('Content-Security-Policy', PAGE_POLICY);
+    c.header('Retry-After', '5');
+    return c.html(page('Your payment is being checked', 'We cannot look it up right now. Your payment is not lost: reload this page in a few seconds, and please do not pay again.'), 503);
+  }
 }
 
 /** The merchant's return URL (or the page paid from) with `checkout_session`, `order_id` and `status` added. */
