@@ -13,3 +13,9 @@ export function holdsSession(payment: Payment): boolean {
 export function isUnsent(payment: Payment): boolean {
   return (payment.status === 'init' || payment.status === 'pending') && payment.unsentAt !== null;
 }
+
+/** The order id of an attempt's session: a later attempt's order id is the session's, then `:<attempt>`. */
+export function sessionOrderIdOf(orderId: string, attempt: number): string {
+  const suffix = `:${attempt}`;
+  return attempt > 1 && orderId.endsWith(suffix) ? orderId.slice(0, -suffix.length) : orderId;
+}

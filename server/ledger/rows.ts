@@ -1,6 +1,6 @@
 // Stored rows ↔ the ledger's domain objects. Spelled out field by field: this runs for every
 // row on the hot paths, and it is the one place where SQL names meet domain names.
-import { holdsSession } from './attempts.js';
+import { holdsSession, sessionOrderIdOf } from './attempts.js';
 import type { CheckoutSessionRow, OperationRow, PaymentRow, SavedCardRow, WebhookEventRow } from './schema.js';
 import type {
   CheckoutSession,
@@ -39,6 +39,7 @@ export function toPayment(row: PaymentRow): Payment {
     orderId: row.order_id,
     sessionId: row.session_id,
     attempt: row.attempt,
+    sessionOrderId: sessionOrderIdOf(row.order_id, row.attempt),
     mode: row.mode,
     method: row.method,
     amount: row.amount,

@@ -194,6 +194,12 @@ export interface Payment {
   readonly sessionId: string;
   /** 1 for the session's first attempt; later attempts carry `:<attempt>` in their order id. */
   readonly attempt: number;
+  /**
+   * The order id every attempt of the session shares — the merchant's own, when the session was
+   * opened with one: the first attempt's `orderId`, a later one's without its `:<attempt>`. What
+   * a shop fulfils; `orderId` is the attempt's, to capture, refund or look up.
+   */
+  readonly sessionOrderId: string;
   readonly mode: PaymentMode;
   readonly method: PaymentMethod;
   readonly amount: number;

@@ -69,6 +69,15 @@ describe('reading orders', () => {
     expect((await stack.json('GET', `/api/orders/${other}`, 200, { admin: true })).attempts).toEqual([{ order_id: other, attempt: 1, status: 'success' }]);
     expect((await stack.json('GET', '/api/orders?session_id=', 400, { admin: true })).error.fields.session_id).toBe('must not be empty');
     expect((await stack.json('GET', '/api/orders?session_id=no-such-session', 200, { admin: true })).orders).toEqual([]);
+    // A refund asked of the shop's own id is pointed at the attempt that was paid.
+    expect((await stack.json('POST', `/api/orders/${session.order_id}/refund`, 409, { admin: true, body: {} })).error).toEqual({
+      code: 'payment_not_successful',
+      message: `Order ${session.order_id} was not paid; its checkout session was paid under order ${session.order_id}:2: refund that one`,
+    });
+    // The hook is told the session's order id, the shop's own, beside the attempt's.
+    expect(stack.changes.filter((change) => change.kind === 'payment' && change.status === 'success' && change.payment.sessionId === session.id).map((change) => [change.orderId, change.payment.sessionOrderId])).toEqual([
+      [`${session.order_id}:2`, session.order_id],
+    ]);
   });
 
   it('shows an order with its payment, events and totals — no card token', async () => {

@@ -52,8 +52,8 @@ export class SecondaryOperations {
     try {
       reservation = await ledger.reserveOperation(orderId, request);
     } catch (error) {
-      if (error instanceof OperationRefused) throw refusalProblem(error, kind, payment.currency, request.split ?? []);
-      throw error;
+      if (!(error instanceof OperationRefused)) throw error;
+      throw (await this.#paidElsewhere(payment, kind, error)) ?? refusalProblem(error, kind, payment.currency, request.split ?? []);
     }
     logger.info('operation reserved', { order_id: orderId, operation: kind, amount: reservation.amount });
     try {
@@ -62,6 +62,23 @@ export class SecondaryOperations {
     } catch (error) {
       return this.#recover(payment, reservation, error);
     }
+  }
+
+  /**
+   * An attempt that was not paid, whose session another attempt paid: a shop that kept its own
+   * order id (`shop-1001`) asks for the first attempt, and is told which one to ask for
+   * (`shop-1001:2`) rather than only that this one was not paid.
+   */
+  async #paidElsewhere(payment: Payment, kind: OperationKind, error: OperationRefused): Promise<ApiProblem | undefined> {
+    if (error.reason !== 'payment_not_successful') return undefined;
+    const { orders } = await this.#deps.ledger.listOrders({ sessionId: payment.sessionId, limit: 200 });
+    const paid = orders.find((attempt) => attempt.status === 'success' && attempt.orderId !== payment.orderId);
+    if (!paid) return undefined;
+    return new ApiProblem(
+      409,
+      error.reason,
+      `Order ${payment.orderId} was not paid; its checkout session was paid under order ${paid.orderId}: ${kind} that one`,
+    );
   }
 
   /** Cancels an unpaid hosted payment (status init) and closes its checkout session. */
