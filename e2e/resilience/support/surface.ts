@@ -183,7 +183,8 @@ export function sandboxTargets(world: World): RouteTarget[] {
     read('/api/v1/balances/pos/:pos_id/terminals/:terminal_id', { ...pos, terminal_id: world.terminalId }),
     gateway('GET', '/api/v1/pos/:pos_id/orders/:order_id/report/receipt', orderOf(world.purchase.order_id), { query: { valid: { format: 'html' }, schema: WireOrderReceiptQuery } }),
     gateway('GET', '/api/v1/pos/:pos_id/date/:date/report/receipt', { ...pos, date: new Date().toISOString().slice(0, 10) }, { query: { valid: { format: 'html' }, schema: WireDateReceiptsQuery } }),
-    gateway('GET', '/api/v1/pos/:pos_id/orders/:order_id', orderOf(world.purchase.order_id)),
+    // The interface asks X-API-KEY of receipts and the re-send, not of the order-state read.
+    read('/api/v1/pos/:pos_id/orders/:order_id', orderOf(world.purchase.order_id)),
     gateway('GET', '/api/v1/pos/:pos_id/orders/:order_id/:operation', { ...orderOf(world.purchase.order_id), operation: 'purchase' }, {
       // Without `callback` it is the order-state read, which is valid too.
       query: { valid: { callback: 'true' }, schema: zod.union([ResendWebhookQuery, zod.strictObject({})]) },
