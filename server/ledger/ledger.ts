@@ -14,7 +14,7 @@ import { TablePrefixPlugin } from './table-names.js';
 import { migrateToLatest } from './migrate.js';
 import { observedDialect } from './observed.js';
 import type { StatementObserver } from './observed.js';
-import { findOperationByRequestKey, getOperation, markOperationChecked, operationsOf, reserveOperation, totalsOf } from './operations.js';
+import { findOperationByRequestKey, getOperation, markOperationChecked, operationsOf, reserveOperation, totalsOf, totalsOfOrders } from './operations.js';
 import { claimNotices, dropNotices, noticeFailed, noticeTold } from './notices.js';
 import { getPayment, markPaymentChecked, noteRecordedAnswer, progressPayment } from './payments.js';
 import { ensureSchema, postgresDialect, STATEMENT_TIMEOUT_MS } from './postgres.js';
@@ -49,6 +49,7 @@ import type {
   OrderDetail,
   OrderListQuery,
   OrderPage,
+  OrderTotals,
   PayAttemptClaim,
   PayAttemptRequest,
   Payment,
@@ -115,6 +116,12 @@ export interface Ledger {
   recordGatewayOperation(orderId: string, operation: GatewayOperation): Promise<GatewayOperationRecord>;
   refundableAmount(orderId: string): Promise<number>;
   capturableAmount(orderId: string, overCapturePercent?: number): Promise<number>;
+  /**
+   * The totals of payments this ledger listed (a page of `listOrders`), by order id, as
+   * `getOrder` has them — `capturable` with `overCapturePercent`, as `capturableAmount` — their
+   * operations read in one statement for the page, none for an empty one.
+   */
+  totalsOfOrders(payments: readonly Payment[], overCapturePercent?: number): Promise<Map<string, OrderTotals>>;
 
   // Webhooks
   /** Stores a verified event once (by the hash of its raw data) and applies it, atomically. */
@@ -225,6 +232,7 @@ function ledgerOver(ctx: LedgerContext): Ledger {
     clearAbsentOperation: (id) => clearAbsentOperation(ctx, id),
     refundableAmount: async (orderId) => (await totalsOf(ctx, orderId)).refundable,
     capturableAmount: async (orderId, percent) => (await totalsOf(ctx, orderId, parseInput(overCapturePercent.optional(), percent))).capturable,
+    totalsOfOrders: async (payments, percent) => totalsOfOrders(ctx, payments, parseInput(overCapturePercent.optional(), percent)),
     ingestEvent: (event) => ingestEvent(ctx, event),
     retryEvent: (id) => retryEvent(ctx, id),
     reviewEvent: (id) => reviewEvent(ctx, id),

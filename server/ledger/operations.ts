@@ -11,11 +11,31 @@ import { noticeDue } from './notices.js';
 import { operationProgression, progressTo } from './progression.js';
 import { operationResultColumns, toJson, toOperation, toPayment } from './rows.js';
 import type { OperationRow } from './schema.js';
-import type { Operation, OperationOrigin, OperationProgress, OperationRequest, OperationResult, OrderTotals } from './types.js';
+import type { Operation, OperationOrigin, OperationProgress, OperationRequest, OperationResult, OrderTotals, Payment } from './types.js';
+
+/** Order ids one read of operationsOfOrders takes: a page of the list (at most 200) is one statement. */
+const ORDERS_PER_READ = 500;
 
 export async function operationsOf(db: LedgerDb, orderId: string): Promise<Operation[]> {
   const rows = await db.selectFrom('operations').selectAll().where('order_id', '=', orderId).orderBy('created_at').orderBy('id').execute();
   return rows.map(toOperation);
+}
+
+/** The operations of every order in `orderIds`, by order id (oldest first): one statement per 500 orders. */
+export async function operationsOfOrders(db: LedgerDb, orderIds: readonly string[]): Promise<Map<string, Operation[]>> {
+  const ids = [...new Set(orderIds)];
+  const byOrder = new Map<string, Operation[]>(ids.map((id) => [id, []]));
+  for (let start = 0; start < ids.length; start += ORDERS_PER_READ) {
+    const rows = await db
+      .selectFrom('operations')
+      .selectAll()
+      .where('order_id', 'in', ids.slice(start, start + ORDERS_PER_READ))
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+    for (const row of rows) byOrder.get(row.order_id)?.push(toOperation(row));
+  }
+  return byOrder;
 }
 
 /** The reservation the merchant request with this key made on the order, if it made one. */
@@ -121,4 +141,14 @@ export async function totalsOf(ctx: LedgerContext, orderId: string, overCaptureP
   const payment = await ctx.db.selectFrom('payments').selectAll().where('order_id', '=', orderId).executeTakeFirst();
   if (!payment) throw new LedgerNotFound('order', orderId);
   return orderTotals(toPayment(payment), await operationsOf(ctx.db, orderId), overCapturePercent);
+}
+
+/**
+ * The totals of payments already read (a page of the list), by order id: their operations in one
+ * read (operationsOfOrders), the same rules as one order's (orderTotals).
+ */
+export async function totalsOfOrders(ctx: LedgerContext, payments: readonly Payment[], overCapturePercent?: number): Promise<Map<string, OrderTotals>> {
+  if (payments.length === 0) return new Map();
+  const operations = await operationsOfOrders(ctx.db, payments.map((payment) => payment.orderId));
+  return new Map(payments.map((payment) => [payment.orderId, orderTotals(payment, operations.get(payment.orderId) ?? [], overCapturePercent)]));
 }

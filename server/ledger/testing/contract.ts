@@ -1086,6 +1086,31 @@ export function describeLedgerContract(backend: LedgerBackend): void {
         expect(await ledger.getOrder('nope')).toBeUndefined();
       });
 
+      it('gives a page of orders their totals, each as its detail has them', async () => {
+        const plain = await paidOrder(ledger);
+        const refunded = await paidOrder(ledger);
+        await ledger.settleOperation((await ledger.reserveOperation(refunded.orderId, { kind: 'refund', amount: 300 })).id, { status: 'success' });
+        const voided = await paidOrder(ledger, { method: 'auth' });
+        await ledger.settleOperation((await ledger.reserveOperation(voided.orderId, { kind: 'void' })).id, { status: 'success' });
+        const captured = await paidOrder(ledger, { method: 'auth' });
+        await ledger.reserveOperation(captured.orderId, { kind: 'capture', amount: 605 });
+        const held = await paidOrder(ledger, { method: 'auth' });
+        const unpaid = await claimedPayment(ledger);
+        const page = await ledger.listOrders();
+        const totals = await ledger.totalsOfOrders(page.orders, 10);
+        expect([...totals.keys()].sort()).toEqual([plain, refunded, voided, captured, held, unpaid].map((payment) => payment.orderId).sort());
+        for (const { orderId } of page.orders) {
+          const detail = (await ledger.getOrder(orderId))!.totals;
+          expect(totals.get(orderId)).toEqual({ ...detail, capturable: await ledger.capturableAmount(orderId, 10) });
+        }
+        expect(totals.get(refunded.orderId)).toMatchObject({ refunded: 300, refundable: 700 });
+        expect(totals.get(voided.orderId)).toMatchObject({ voided: true, capturable: 0 });
+        expect(totals.get(captured.orderId)).toMatchObject({ capturePending: 605, captured: 0 });
+        expect(totals.get(held.orderId)).toMatchObject({ capturable: 1100 });
+        expect(await ledger.totalsOfOrders([])).toEqual(new Map());
+        await expect(ledger.totalsOfOrders(page.orders, -1)).rejects.toBeInstanceOf(InvalidLedgerInput);
+      });
+
       it('marks an unmatched event reviewed: it stops waiting, and only an unmatched one can be', async () => {
         const stray = await ledger.ingestEvent(gatewayEvent({ method: 'purchase', status: 'success', orderId: 'elsewhere-reviewed', amount: 100, currency: 'XTS' }));
         const other = await ledger.ingestEvent(gatewayEvent({ method: 'purchase', status: 'success', orderId: 'elsewhere-other', amount: 200, currency: 'XTS' }));
