@@ -1,8 +1,8 @@
 /**
  * How many statements (SQLite) and round trips (PostgreSQL) a payment costs the ledger: opening
  * its session, the pay call, each webhook, a repeated webhook, and the customer's return from
- * 3-D Secure. Counted through the ledger's `onStatement`, below Kysely, so BEGIN, COMMIT and
- * savepoints count too. The numbers are pinned: a change that adds a statement to one of these
+ * 3-D Secure; and the orders list, whose cost must not grow with its page. Counted through the
+ * ledger's `onStatement`, below Kysely, so BEGIN, COMMIT and savepoints count too. The numbers are pinned: a change that adds a statement to one of these
  * paths fails here and has to say so — a count, not a timing.
  *
  * Webhooks are kept from the companion while the pay call and the return run (so nothing
@@ -162,6 +162,28 @@ function describeCounts(name: string, backend: (log: StatementLog) => LedgerBack
       const { counts, sql, synced } = await countPayment(stack, log, 'three_ds_challenge');
       expect(counts, JSON.stringify(sql, null, 1)).toEqual(expected.threeDs);
       if (expected.synced) expect(synced).toEqual(expected.synced.threeDs);
+    });
+
+    // Not a payment's path, but its cost must not grow with the page: the page, then every
+    // listed order's operations in one read (their totals), whatever the number of orders.
+    it('the orders list: the page and its orders’ operations, however many', async () => {
+      const log = new StatementLog();
+      const stack = await open({ backend: backend(log), sandbox });
+      const listed = async (count: number) => {
+        log.take();
+        const page = await stack.json('GET', '/api/orders', 200, { admin: true });
+        expect(page.orders).toHaveLength(count);
+        return log.take();
+      };
+      expect(await listed(0)).toHaveLength(1);
+      for (let order = 0; order < 3; order += 1) {
+        const session = await stack.openSession();
+        expect((await (await stack.pay(session.id)).json()).status).toBe('success');
+        await stack.json('POST', `/api/orders/${session.order_id}/refund`, 200, { admin: true, body: { amount: 100 } });
+      }
+      await stack.settleWebhooks();
+      const sent = await listed(3);
+      expect(sent, JSON.stringify(sent, null, 1)).toHaveLength(2);
     });
   });
 }

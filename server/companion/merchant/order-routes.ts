@@ -4,6 +4,7 @@
  * refused operation is a 409/422 naming the rule, and changes nothing.
  *
  *   GET  /api/orders                          ?status=&kind=payments|verifications&session_id=&limit=&cursor=, or ?idempotency_key=
+ *                                             each order with its totals (one ledger read for the page)
  *   GET  /api/orders/:order_id                payment, operations, events, totals
  *   POST /api/orders/:order_id/capture        { amount?, comment? }   (omitted amount: the rest of the reserve)
  *   POST /api/orders/:order_id/split-capture  { amount?, split, comment? }
@@ -17,7 +18,7 @@
 import { Hono } from 'hono';
 import type { Context } from 'hono';
 import * as z from 'zod';
-import type { Ledger, OperationKind, OrderDetail } from '../../ledger/index.js';
+import type { Ledger, OperationKind, OrderDetail, Payment } from '../../ledger/index.js';
 import type { CompanionEnv } from '../context.js';
 import { keyedOrderId } from '../http/keyed-truth.js';
 import { ApiProblem } from '../http/problem.js';
@@ -31,7 +32,7 @@ import {
 import type { OperationBody } from './operation-request.js';
 import { PageQuery } from './page-query.js';
 import type { OperationOutcome } from './secondary-operations.js';
-import { OperationView, PaymentView, TotalsView, operationView, orderView, paymentView, totalsView } from './views.js';
+import { ListedOrderView, OperationView, PaymentView, TotalsView, listedOrderView, operationView, orderView, paymentView, totalsView } from './views.js';
 
 export const OrderListQuery = z.strictObject({
   status: z.enum(['init', 'pending', 'success', 'failure']).optional(),
@@ -56,7 +57,7 @@ export const OrderReceiptQuery = z.strictObject({
   transaction_id: z.guid({ error: 'must be a UUID' }).optional(),
 });
 
-export const OrderPage = z.object({ orders: z.array(PaymentView), next_cursor: z.string().nullable() });
+export const OrderPage = z.object({ orders: z.array(ListedOrderView), next_cursor: z.string().nullable() });
 export type OrderPage = z.output<typeof OrderPage>;
 
 /** A capture, void or refund as it stands, with the order's totals after it. */
@@ -74,6 +75,12 @@ function capturable(ledger: Ledger, detail: OrderDetail, overCapturePercent: num
   return ledger.capturableAmount(detail.payment.orderId, overCapturePercent);
 }
 
+/** The listed payments with their totals: every order's operations in one ledger read. */
+async function listedOrders(ledger: Ledger, payments: readonly Payment[], overCapturePercent: number): Promise<ListedOrderView[]> {
+  const totals = await ledger.totalsOfOrders(payments, overCapturePercent);
+  return payments.map((payment) => listedOrderView(payment, totals.get(payment.orderId)!));
+}
+
 function orderId(c: Context<CompanionEnv>): string {
   const id = c.req.param('order_id') ?? '';
   if (!OrderId.safeParse(id).success) throw ApiProblem.notFound('The order', 'order_not_found');
@@ -88,10 +95,10 @@ export function orderRoutes(): Hono<CompanionEnv> {
     const { ledger, options } = c.var.services;
     if (key !== undefined) {
       const payment = await ledger.getPayment(keyedOrderId(options.adminToken, key));
-      return c.json({ orders: payment ? [paymentView(payment)] : [], next_cursor: null } satisfies OrderPage);
+      return c.json({ orders: await listedOrders(ledger, payment ? [payment] : [], options.captureOverReservePercent), next_cursor: null } satisfies OrderPage);
     }
     const page = await ledger.listOrders({ ...query, ...(sessionId !== undefined && { sessionId }) });
-    return c.json({ orders: page.orders.map(paymentView), next_cursor: page.nextCursor } satisfies OrderPage);
+    return c.json({ orders: await listedOrders(ledger, page.orders, options.captureOverReservePercent), next_cursor: page.nextCursor } satisfies OrderPage);
   });
 
   orders.get('/:order_id', async (c) => {

@@ -39,6 +39,46 @@ describe('reading orders', () => {
     expect((await stack.json('GET', '/api/orders?cursor=bogus', 400, { admin: true })).error.code).toBe('invalid_request');
   });
 
+  it('lists each order with what it came to: refunded, voided, captured for another amount', async () => {
+    const hundred = { amount: 10000 };
+    const refunded = await paidOrder('purchase', hundred);
+    await op(refunded, 'refund', 200);
+    const partlyRefunded = await paidOrder('purchase', hundred);
+    await op(partlyRefunded, 'refund', 200, { amount: 2550 });
+    const voided = await paidOrder('auth', hundred);
+    await op(voided, 'void', 200);
+    const capturedLess = await paidOrder('auth', hundred);
+    await op(capturedLess, 'capture', 200, { amount: 6050 });
+    const capturedMore = await paidOrder('auth', hundred);
+    await op(capturedMore, 'capture', 200, { amount: 10850 });
+    const uncaptured = await paidOrder('auth', hundred);
+    const untouched = await paidOrder('purchase', hundred);
+
+    const { orders } = await stack.json('GET', '/api/orders', 200, { admin: true });
+    const totals = Object.fromEntries(orders.map((order: { order_id: string; totals: unknown }) => [order.order_id, order.totals]));
+    const none = { captured: 0, capture_pending: 0, refunded: 0, refund_pending: 0, voided: false, refundable: 0, capturable: 0 };
+    expect(totals).toEqual({
+      [refunded]: { ...none, refunded: 10000 },
+      [partlyRefunded]: { ...none, refunded: 2550, refundable: 7450 },
+      [voided]: { ...none, voided: true },
+      [capturedLess]: { ...none, captured: 6050, refundable: 6050 },
+      [capturedMore]: { ...none, captured: 10850, refundable: 10850 },
+      // The reserve with the project's over-capture allowance, as the detail says it.
+      [uncaptured]: { ...none, capturable: 11500 },
+      [untouched]: { ...none, refundable: 10000 },
+    });
+    // The payment itself is as it was asked; the totals say what became of it, as the detail's do.
+    expect(orders.every((order: { amount: number; status: string }) => order.amount === 10000 && order.status === 'success')).toBe(true);
+    for (const orderId of [refunded, voided, capturedMore, uncaptured]) {
+      expect((await stack.json('GET', `/api/orders/${orderId}`, 200, { admin: true })).totals).toEqual(totals[orderId]);
+    }
+    // Looked up by a charge's Idempotency-Key, the order comes with its totals too.
+    const keyed = await stack.json('POST', '/api/checkout/sessions', 201, { admin: true, headers: { 'Idempotency-Key': 'list-totals-1' }, body: { amount: 500, currency: 'UAH', description: 'Sencha, 100 g' } });
+    expect((await (await stack.pay(keyed.id)).json()).status).toBe('success');
+    const found = await stack.json('GET', '/api/orders?idempotency_key=list-totals-1', 200, { admin: true });
+    expect(found.orders).toMatchObject([{ order_id: keyed.order_id, totals: { ...none, refundable: 500 } }]);
+  });
+
   it('lists the orders held for a discrepancy apart', async () => {
     const plain = await paidOrder();
     const held = await paidOrder();

@@ -130,6 +130,16 @@ export const TotalsView = z.object({
 });
 export type TotalsView = z.output<typeof TotalsView>;
 
+/**
+ * An order as the list shows it: the payment, and what it came to — the detail's `totals`, so
+ * a refunded purchase, a voided hold or a hold captured for another amount reads as such
+ * without opening each order.
+ */
+export const ListedOrderView = PaymentView.extend({
+  totals: TotalsView.describe('What the order came to, as its detail (GET /api/orders/{order_id}) has it: captured, refunded, voided, and what is still pending or left'),
+});
+export type ListedOrderView = z.output<typeof ListedOrderView>;
+
 /** One attempt of a checkout session: a session paid after a decline is paid under a later attempt's order id. */
 export const AttemptView = z.object({ order_id: z.string(), attempt: z.int().positive(), status: PaymentView.shape.status });
 export type AttemptView = z.output<typeof AttemptView>;
@@ -282,6 +292,11 @@ export function totalsView(totals: OrderTotals): TotalsView {
     refundable: totals.refundable,
     capturable: totals.capturable,
   };
+}
+
+/** `totals.capturable` includes the project's over-capture allowance, as the detail's does. */
+export function listedOrderView(payment: Payment, totals: OrderTotals): ListedOrderView {
+  return { ...paymentView(payment), totals: totalsView(totals) };
 }
 
 /** `capturable` here includes the project's over-capture allowance (the ledger's detail does not). */

@@ -22,7 +22,7 @@ import { CancelledOrder, OperationAnswer, OrderListQuery, OrderPage, OrderReceip
 import { ChargeAnswer, ChargeRequest } from '../merchant/saved-card-charges.js';
 import { DateReceiptsQuery, StatsQuery, StatsView } from '../merchant/report-routes.js';
 import {
-  DiscrepancyView, EventView, OperationView, OrderView, PaymentView, TotalsView, WaitingEventView,
+  DiscrepancyView, EventView, ListedOrderView, OperationView, OrderView, PaymentView, TotalsView, WaitingEventView,
 } from '../merchant/views.js';
 import { WebhookReceipt } from '../webhooks/webhook-routes.js';
 
@@ -96,6 +96,7 @@ export const VIEWS: Readonly<Record<string, z.ZodType>> = {
   Event: EventView,
   WaitingEvent: WaitingEventView,
   Order: OrderView,
+  ListedOrder: ListedOrderView,
   OrderPage,
   OperationAnswer,
   CancelledOrder,
@@ -147,7 +148,7 @@ export const API: readonly ApiOperation[] = [
   { method: 'get', path: '/api/webhook-events', operationId: 'listWebhookEvents', tag: 'Webhooks', summary: 'The gateway’s events that apply to nothing in the ledger (unmatched) or wait for a reservation (parked), newest first', access: 'admin', query: EventListQuery, responses: { 200: json('A page of events and next_cursor', WaitingEventPage) } },
   { method: 'post', path: '/api/webhook-events/:id/review', operationId: 'reviewWebhookEvent', tag: 'Webhooks', summary: 'Mark an unmatched event reviewed (settled elsewhere): it leaves the list, reconciliation and the waiting-events gauge', access: 'admin', responses: { 200: json('The event, reviewed_at set', ReviewedEvent), 404: problem('Unknown event'), 409: problem('Not unmatched: applied, or parked for its reservation') } },
   // Orders
-  { method: 'get', path: '/api/orders', operationId: 'listOrders', tag: 'Orders', summary: 'Orders, newest first', access: 'admin', query: OrderListQuery, responses: { 200: json('A page of orders and next_cursor', OrderPage) } },
+  { method: 'get', path: '/api/orders', operationId: 'listOrders', tag: 'Orders', summary: 'Orders, newest first', access: 'admin', query: OrderListQuery, responses: { 200: json('A page of orders, each with its totals, and next_cursor', OrderPage) } },
   { method: 'get', path: '/api/orders/:order_id', operationId: 'getOrder', tag: 'Orders', summary: 'An order: payment, operations, webhook events, totals', access: 'admin', responses: { 200: json('The order', OrderView), 404: problem('Unknown order') } },
   { method: 'post', path: '/api/orders/:order_id/capture', operationId: 'captureOrder', tag: 'Orders', summary: 'Capture an auth (full, partial, or above the reserve within the project’s limit)', access: 'admin', body: CaptureRequest, responses: operationAnswers },
   { method: 'post', path: '/api/orders/:order_id/split-capture', operationId: 'splitCaptureOrder', tag: 'Orders', summary: 'Capture an auth split among sub-merchants', access: 'admin', body: SplitCaptureRequest, responses: operationAnswers },

@@ -93,6 +93,10 @@ describe('the served OpenAPI document', () => {
     expect(bare).toEqual([]);
     expect(components.Error).toMatchObject({ required: ['error'], properties: { error: { required: ['code', 'message'] } } });
     expect(components.Order?.properties.order).toEqual({ $ref: '#/components/schemas/Payment' });
+    // The list's orders carry the detail's totals, one schema for both.
+    expect(components.OrderPage?.properties.orders.items).toEqual({ $ref: '#/components/schemas/ListedOrder' });
+    expect(components.ListedOrder?.properties.totals).toMatchObject({ $ref: '#/components/schemas/Totals' });
+    expect(components.ListedOrder?.required).toContain('totals');
   });
 
   it('describes every amount as an integer number of minor units, in requests and answers', async () => {
