@@ -182,8 +182,51 @@ test('an order the gateway contradicts is marked held, saying why and what to do
   const twice = new Intl.NumberFormat('en', { style: 'currency', currency: order.currency }).format((order.amount * 2) / 100);
   await expect(notice).toContainText(`Refunds at the gateway add up to ${twice}, more than was paid.`);
   await expect(notice).toContainText('Settle it with the customer');
-  await expect(backOffice.status).toHaveText('Success');
+  // Refunded past what was paid: nothing was kept, whatever the gateway's figures.
+  await expect(backOffice.status).toHaveText('Refunded');
   await expectNoAxeViolations(page, 'the back office with a held order');
+});
+
+test('the list says what each order came to: refunded, in part, voided, captured for less', async ({ page, request, stack, backOffice }) => {
+  const operate = async (orderId: string, action: string, data: Record<string, unknown> = {}) => {
+    const answer = await request.post(`${stack.shop}/api/orders/${orderId}/${action}`, { headers: { Authorization: `Bearer ${stack.token}` }, data });
+    expect(answer.status()).toBe(200);
+  };
+  const refunded = await paidOrder(request, stack);
+  await operate(refunded, 'refund');
+  const partly = await paidOrder(request, stack);
+  await operate(partly, 'refund', { amount: 550 });
+  const voided = await paidOrder(request, stack, 'auth');
+  await operate(voided, 'void');
+  const capturedLess = await paidOrder(request, stack, 'auth');
+  await operate(capturedLess, 'capture', { amount: 1050 });
+  const kept = await paidOrder(request, stack);
+
+  await backOffice.open();
+  const shown = { [refunded]: ['Refunded', 'UAH 0.00 was UAH 15.00'], [partly]: ['Partly refunded', 'UAH 9.50 was UAH 15.00'], [voided]: ['Voided', 'UAH 0.00 was UAH 15.00'], [capturedLess]: ['Partly captured', 'UAH 10.50 was UAH 15.00'], [kept]: ['Success', 'UAH 15.00'] };
+  for (const [orderId, [state, amount]] of Object.entries(shown)) {
+    await expect(backOffice.listed(orderId).state).toHaveText(state!);
+    await expect(backOffice.listed(orderId).amount).toHaveText(amount!);
+  }
+  // The order says the same when opened.
+  await backOffice.select(refunded);
+  await expect(backOffice.status).toHaveText('Refunded');
+  await expectNoAxeViolations(page, 'the back office listing refunded and voided orders');
+  await page.getByRole('button', { name: 'Dark theme' }).click();
+  await expectNoAxeViolations(page, 'the back office listing refunded and voided orders, dark');
+
+  // In Ukrainian, in its own words and money.
+  await page.getByRole('combobox', { name: 'Language' }).selectOption('uk');
+  const row = (orderId: string) => page.getByRole('row').filter({ has: page.getByRole('link', { name: orderId, exact: true }) }).getByRole('cell');
+  await expect(row(refunded).nth(1)).toHaveText('Повернуто');
+  await expect(row(refunded).nth(0)).toHaveText('0,00 грн було 15,00 грн');
+  await expect(row(voided).nth(1)).toHaveText('Резерв скасовано');
+  await expect(row(partly).nth(1)).toHaveText('Частково повернуто');
+
+  // On a phone the list still fits: its table scrolls in its own box.
+  await page.setViewportSize({ width: 375, height: 740 });
+  await expect(row(partly).nth(0)).toHaveText('9,50 грн було 15,00 грн');
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(375);
 });
 
 test('any order by its id, and older orders a click away', async ({ page, request, stack, backOffice }) => {
@@ -253,10 +296,10 @@ test('on a phone: nothing scrolls sideways, and a picked order comes into view w
 let customers = 0;
 
 /** A paid order made through the companion's API, as a shop's server and the widget would: its order id. */
-async function paidOrder(request: APIRequestContext, stack: { readonly shop: string; readonly token: string }): Promise<string> {
+async function paidOrder(request: APIRequestContext, stack: { readonly shop: string; readonly token: string }, method: 'purchase' | 'auth' = 'purchase'): Promise<string> {
   const opened = await request.post(`${stack.shop}/api/checkout/sessions`, {
     headers: { Authorization: `Bearer ${stack.token}` },
-    data: { amount: 1500, currency: 'UAH', description: 'Tea' },
+    data: { amount: 1500, currency: 'UAH', description: 'Tea', method },
   });
   const session = await opened.json();
   // The demo's companion takes no card data: the card goes to the tokenizer the session names, as the widget sends it.

@@ -38,6 +38,8 @@ test('authorisation, then a partial capture', async ({ checkout, backOffice, san
   await expect(backOffice.actionButton('Capture')).toHaveCount(0);
   await expect(backOffice.actionButton('Void')).toHaveCount(0);
   await expect(backOffice.actionButton('Refund')).toBeVisible();
+  await expect(backOffice.listed(orderId).state).toHaveText('Partly captured');
+  await expect(backOffice.listed(orderId).amount).toHaveText('UAH 300.00 was UAH 420.00');
 
   const captures = (await sandbox.order(orderId)).filter((entry) => entry.method === 'capture');
   expect(captures).toEqual([expect.objectContaining({ status: 'success', amount: 300 })]);
@@ -50,7 +52,11 @@ test('authorisation, then a void', async ({ checkout, backOffice, sandbox }) => 
   await expect(backOffice.announcement).toContainText('Void of UAH 420.00: done.');
   await expect(backOffice.operations).toHaveCount(1);
   await expect(backOffice.operations.first()).toContainText('Void');
-  await expect(backOffice.detail.getByText('Voided')).toBeVisible();
+  await expect(backOffice.status).toHaveText('Voided');
+  await expect(backOffice.detail.locator('.totals').getByText('Voided')).toBeVisible();
+  // The list keeps nothing of a voided hold: it shows what it came to beside what was held.
+  await expect(backOffice.listed(orderId).state).toHaveText('Voided');
+  await expect(backOffice.listed(orderId).amount).toHaveText('UAH 0.00 was UAH 420.00');
   await expect(backOffice.actionButton('Capture')).toHaveCount(0);
   await expect(backOffice.actionButton('Void')).toHaveCount(0);
 
@@ -68,6 +74,8 @@ test('purchase, two partial refunds, and a third refused for exceeding the amoun
   await expect(backOffice.announcement).toHaveText('Refund of UAH 300.50: done.');
   await expect(backOffice.operations).toHaveCount(2);
   await expect(backOffice.detail.getByText('Can refund').locator('..')).toContainText('UAH 149.50');
+  await expect(backOffice.listed(orderId).state).toHaveText('Partly refunded');
+  await expect(backOffice.listed(orderId).amount).toHaveText('UAH 149.50 was UAH 650.00');
 
   // 200 more would return 700.50 of 650.00: refused in the dialog, in the currency's units, before anything is sent.
   await backOffice.perform('Refund', { amount: '200' });

@@ -38,6 +38,15 @@ export class BackOffice {
     return this.orders.getByRole('row').filter({ has: this.page.getByRole('link', { name: orderId, exact: true }) });
   }
 
+  /**
+   * What the list says of an order: its amount cell (what it came to, then what was asked when
+   * that differs) and its state (a badge: Success, Refunded, Voided…).
+   */
+  listed(orderId: string): { readonly amount: Locator; readonly state: Locator } {
+    const cells = this.row(orderId).getByRole('cell');
+    return { amount: cells.nth(0), state: cells.nth(1) };
+  }
+
   async select(orderId: string): Promise<void> {
     await this.row(orderId).getByRole('link', { name: orderId, exact: true }).click();
     await expect(this.detailHeading).toHaveText(orderId);

@@ -211,6 +211,11 @@ export interface Totals {
   readonly capturable: ApiAmount;
 }
 
+/** An order as `GET /api/orders` lists it: the payment with what it came to. */
+export interface ListedOrder extends OrderSummary {
+  readonly totals: Totals;
+}
+
 export interface OrderDetail {
   readonly order: OrderSummary;
   readonly totals: Totals;

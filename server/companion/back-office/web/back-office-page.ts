@@ -9,7 +9,7 @@ import { t } from './i18n.js';
 import { formatAmount } from './money.js';
 import { mountPage } from './chrome.js';
 import { adminToken, api, ApiError, download, forgetToken, newIdempotencyKey, saveToken } from './admin-api.js';
-import type { Balance, OrderDetail, OrderSummary, Stats, Terminals, UnmatchedEvents } from './admin-api.js';
+import type { Balance, ListedOrder, OrderDetail, Stats, Terminals, UnmatchedEvents } from './admin-api.js';
 import { followChanges } from './live-feed.js';
 import type { FeedState } from './live-feed.js';
 import { chargeDialog, chargeSavedCard } from './charge-dialog.js';
@@ -31,7 +31,7 @@ let feed: FeedState = 'connecting';
 let stopFeed: (() => void) | undefined;
 let announcement = '';
 
-let orders: OrderSummary[] = [];
+let orders: ListedOrder[] = [];
 let ordersLoading = true;
 /** Where the list's next page starts; null when the oldest order is shown. */
 let ordersCursor: string | null = null;
@@ -310,7 +310,7 @@ async function loadOrders(read: 'again' | 'anew' | 'more' = 'again'): Promise<vo
   else if (filter !== 'all') query.set('status', filter);
   if (read === 'more' && ordersCursor) query.set('cursor', ordersCursor);
   try {
-    const list = await api<{ orders: OrderSummary[]; next_cursor: string | null }>(token!, `/api/orders?${query}`);
+    const list = await api<{ orders: ListedOrder[]; next_cursor: string | null }>(token!, `/api/orders?${query}`);
     orders = read === 'more' ? [...orders, ...list.orders] : list.orders;
     ordersCursor = list.next_cursor;
   } catch (error) {

@@ -10,7 +10,9 @@ import type { MessageKey } from './i18n.js';
 import { formatAmount, units } from './money.js';
 import type { ApiAmount } from './money.js';
 import { preferences } from './preferences.js';
-import type { Operation, OrderDetail, OrderSummary, PaymentStatus, Share } from './admin-api.js';
+import type { ListedOrder, Operation, OrderDetail, OrderSummary, PaymentStatus, Share, Totals } from './admin-api.js';
+import { orderOutcome } from './order-outcome.js';
+import type { OutcomeState } from './order-outcome.js';
 import { chargeable } from './charge-dialog.js';
 import { subMerchantName } from './page-config.js';
 import { applicableActions } from './order-actions.js';
@@ -23,7 +25,7 @@ export type OrderFilter = PaymentStatus | 'all' | 'held';
 export type OrderKind = 'payments' | 'verifications';
 
 export interface OrderListState {
-  readonly orders: readonly OrderSummary[];
+  readonly orders: readonly ListedOrder[];
   readonly filter: OrderFilter;
   readonly kind: OrderKind;
   readonly selected: string | undefined;
@@ -56,8 +58,36 @@ const STATUS_KEYS: Record<PaymentStatus, MessageKey> = {
 export const statusBadge = (status: PaymentStatus | string) =>
   html`<span class="badge badge--${status}">${status in STATUS_KEYS ? t(STATUS_KEYS[status as PaymentStatus]) : status}</span>`;
 
-/** An attempt ended as never sent is neither awaiting payment nor failed: the gateway never got it. */
-const orderBadge = (order: OrderSummary) => (order.unsent_at ? html`<span class="badge badge--init">${t('status.notSent')}</span>` : statusBadge(order.status));
+/** A paid order's outcome: its words, and the badge's look (closed: nothing kept). */
+const OUTCOMES: Record<OutcomeState, { readonly key: MessageKey; readonly look: string }> = {
+  refunded: { key: 'outcome.refunded', look: 'closed' },
+  partlyRefunded: { key: 'outcome.partlyRefunded', look: 'success' },
+  voided: { key: 'outcome.voided', look: 'closed' },
+  capturedLess: { key: 'outcome.capturedLess', look: 'success' },
+  capturedMore: { key: 'outcome.capturedMore', look: 'success' },
+  uncaptured: { key: 'outcome.uncaptured', look: 'init' },
+  pending: { key: 'outcome.pending', look: 'pending' },
+};
+
+/**
+ * The order's state: an attempt ended as never sent is neither awaiting payment nor failed (the
+ * gateway never got it); a paid one refunded, voided or captured for another amount says so
+ * rather than "Success".
+ */
+function orderBadge(order: OrderSummary, totals: Totals) {
+  if (order.unsent_at) return html`<span class="badge badge--init">${t('status.notSent')}</span>`;
+  const outcome = orderOutcome(order, totals);
+  if (!outcome) return statusBadge(order.status);
+  const { key, look } = OUTCOMES[outcome.state];
+  return html`<span class="badge badge--${look}">${t(key)}</span>`;
+}
+
+/** What the order came to, and what was asked when that differs (a refund, a void, another capture). */
+function orderAmount(order: OrderSummary, totals: Totals) {
+  const outcome = orderOutcome(order, totals);
+  if (!outcome || outcome.cameTo === units(order.amount)) return formatAmount(order.amount, order.currency);
+  return html`${formatAmount(outcome.cameTo, order.currency)} <span class="amount-asked">${t('outcome.was', { amount: formatAmount(order.amount, order.currency) })}</span>`;
+}
 
 /** An order the gateway contradicted: held for a person (heldNotice says why). */
 const heldBadge = (order: OrderSummary) => (order.discrepancy ? html` <span class="badge badge--held">${t('held.badge')}</span>` : nothing);
@@ -142,8 +172,8 @@ export function ordersPanel(state: OrderListState, handlers: OrderHandlers): Tem
                 ${orderLink(order.order_id, handlers, state.selected === order.order_id)}
                 <span class="order-kind">${t(METHOD_KEYS[order.method])}${order.mode === 'hosted' ? ` · ${t('mode.hosted')}` : ''}${order.split ? ` · ${t('detail.splitShort')}` : ''}</span>
               </th>
-              <td class="numeric">${formatAmount(order.amount, order.currency)}</td>
-              <td>${orderBadge(order)}${heldBadge(order)}</td>
+              <td class="numeric">${orderAmount(order, order.totals)}</td>
+              <td>${orderBadge(order, order.totals)}${heldBadge(order)}</td>
               <td class="nowrap">${time(order.created_at)}</td>
               <td>${[order.customer?.fname, order.customer?.lname].filter(Boolean).join(' ') || '—'}</td>
             </tr>`,
@@ -187,8 +217,8 @@ export function orderDetailPanel(detail: OrderDetail | undefined, { problem, not
         <h2 id="detail-heading" class="mono" tabindex="-1">${order.order_id}</h2>
       </div>
       <div class="order-detail__amount">
-        <strong>${money(order.amount)}</strong>
-        ${orderBadge(order)}${heldBadge(order)}
+        <strong>${orderAmount(order, totals)}</strong>
+        ${orderBadge(order, totals)}${heldBadge(order)}
       </div>
     </header>
     ${problem ? html`<p class="notice notice--error" role="alert">${problem}</p>` : nothing}

@@ -1,0 +1,43 @@
+// What the back office says a paid order came to, read from the merchant API's totals.
+import { describe, expect, it } from 'vitest';
+import type { Totals } from './admin-api.js';
+import { orderOutcome } from './order-outcome.js';
+
+const none: Totals = { captured: 0, capture_pending: 0, refunded: 0, refund_pending: 0, voided: false, refundable: 0, capturable: 0 };
+const purchase = { method: 'purchase', status: 'success', amount: 10000, unsent_at: null } as const;
+const auth = { ...purchase, method: 'auth' } as const;
+
+describe('what a paid order came to', () => {
+  it('says a plain purchase, or one captured in full, is nothing more than paid', () => {
+    expect(orderOutcome(purchase, { ...none, refundable: 10000 })).toBeUndefined();
+    expect(orderOutcome(auth, { ...none, captured: 10000, refundable: 10000 })).toBeUndefined();
+  });
+
+  it('takes refunds off what was paid: in full, or in part', () => {
+    expect(orderOutcome(purchase, { ...none, refunded: 10000 })).toEqual({ state: 'refunded', cameTo: 0 });
+    expect(orderOutcome(purchase, { ...none, refunded: 2550, refundable: 7450 })).toEqual({ state: 'partlyRefunded', cameTo: 7450 });
+    // Refunds the gateway reported past what was paid (a held order) leave nothing, not less.
+    expect(orderOutcome(purchase, { ...none, refunded: 20000 })).toEqual({ state: 'refunded', cameTo: 0 });
+    expect(orderOutcome(auth, { ...none, captured: 6050, refunded: 6050 })).toEqual({ state: 'refunded', cameTo: 0 });
+  });
+
+  it('counts an auth as what it was captured for: less or more than the hold, nothing once voided', () => {
+    expect(orderOutcome(auth, { ...none, captured: 6050, refundable: 6050 })).toEqual({ state: 'capturedLess', cameTo: 6050 });
+    expect(orderOutcome(auth, { ...none, captured: 10850, refundable: 10850 })).toEqual({ state: 'capturedMore', cameTo: 10850 });
+    expect(orderOutcome(auth, { ...none, captured: 6050, refunded: 1000, refundable: 5050 })).toEqual({ state: 'partlyRefunded', cameTo: 5050 });
+    expect(orderOutcome(auth, { ...none, voided: true })).toEqual({ state: 'voided', cameTo: 0 });
+    expect(orderOutcome(auth, { ...none, capturable: 11500 })).toEqual({ state: 'uncaptured', cameTo: 10000 });
+  });
+
+  it('says an operation awaits the gateway before counting it', () => {
+    expect(orderOutcome(auth, { ...none, capture_pending: 6050 })).toEqual({ state: 'pending', cameTo: 10000 });
+    expect(orderOutcome(purchase, { ...none, refunded: 1000, refund_pending: 9000 })).toEqual({ state: 'pending', cameTo: 9000 });
+  });
+
+  it('has nothing to say of an order not paid, never sent, or a card verification', () => {
+    expect(orderOutcome({ ...purchase, status: 'pending' }, none)).toBeUndefined();
+    expect(orderOutcome({ ...purchase, status: 'failure' }, none)).toBeUndefined();
+    expect(orderOutcome({ ...purchase, status: 'init', unsent_at: '2030-01-15T09:30:00.000Z' }, none)).toBeUndefined();
+    expect(orderOutcome({ ...purchase, method: 'lookup', amount: 0 }, none)).toBeUndefined();
+  });
+});

@@ -1,0 +1,35 @@
+// What a paid order came to, from its totals: what the list and the detail say in place of
+// "Success", so a refunded purchase or a voided hold is not read as money kept.
+import { units } from './money.js';
+import type { OrderSummary, Totals } from './admin-api.js';
+
+export type OutcomeState = 'refunded' | 'partlyRefunded' | 'voided' | 'capturedLess' | 'capturedMore' | 'uncaptured' | 'pending';
+
+export interface Outcome {
+  readonly state: OutcomeState;
+  /** What the merchant keeps, in minor units: a purchase's amount or an auth's capture, less refunds. */
+  readonly cameTo: number;
+}
+
+/**
+ * The paid order's outcome when it is more than a plain success (undefined for one, and for
+ * anything not paid or a card verification). Pending operations say so before anything else
+ * but a void; an auth not captured yet is no money yet.
+ */
+export function orderOutcome(order: Pick<OrderSummary, 'method' | 'status' | 'amount' | 'unsent_at'>, totals: Totals): Outcome | undefined {
+  if (order.status !== 'success' || order.method === 'lookup' || order.unsent_at) return undefined;
+  if (totals.voided) return { state: 'voided', cameTo: 0 };
+  const amount = units(order.amount);
+  const captured = units(totals.captured);
+  const refunded = units(totals.refunded);
+  const paid = order.method === 'auth' && captured > 0 ? captured : amount;
+  const cameTo = Math.max(0, paid - refunded);
+  const state = ((): OutcomeState | undefined => {
+    if (units(totals.capture_pending) + units(totals.refund_pending) > 0) return 'pending';
+    if (order.method === 'auth' && captured === 0) return 'uncaptured';
+    if (refunded > 0) return cameTo === 0 ? 'refunded' : 'partlyRefunded';
+    if (order.method === 'auth' && captured !== amount) return captured < amount ? 'capturedLess' : 'capturedMore';
+    return undefined;
+  })();
+  return state && { state, cameTo };
+}
