@@ -13,13 +13,14 @@ import { ApiProblem, fieldReasons } from '../http/problem.js';
 import { definedFields } from '../optional-fields.js';
 import { RECOVERY_READ_MS } from '../payments/order-state.js';
 import type { OrderRefresh } from '../payments/order-state.js';
+import type { ChangeSource } from '../payments/payment-change.js';
 import { requestField } from './request-fields.js';
 
 /** Ends an attempt that got no decision from the gateway, so the session can take another. */
-export async function endAttempt(deps: PaymentFlowDeps, payment: Payment, reason: string, statusCode?: string): Promise<void> {
+export async function endAttempt(deps: PaymentFlowDeps, payment: Payment, reason: string, statusCode?: string, source: ChangeSource = 'gateway_answer'): Promise<void> {
   const update = definedFields({ status: 'failure' as const, statusDescription: reason.slice(0, 2048), statusCode });
   const progress = await deps.ledger.advancePayment(payment.orderId, update);
-  await deps.reactions.paymentProgressed(progress, 'gateway_answer');
+  await deps.reactions.paymentProgressed(progress, source);
 }
 
 /**
@@ -91,7 +92,7 @@ export async function endUnsentAttempt(deps: PaymentFlowDeps, payment: Payment, 
   // Refused credentials, rate limited, no connection: the request was not processed. The
   // gateway's trouble is logged once as such (operator/gateway-trouble.ts); this is the order's.
   deps.logger.warn('a payment could not be sent to the gateway', { order_id: payment.orderId, err: error });
-  await endNotSent(deps, payment, notSentReason(error), send);
+  await endNotSent(deps, payment, notSentReason(error), send, 'not_sent');
   throw gatewayProblem(error);
 }
 
@@ -100,8 +101,8 @@ export async function endUnsentAttempt(deps: PaymentFlowDeps, payment: Payment, 
  * first send may still land, so it keeps its order id (the session's next attempt must not take
  * another) and waits for the never-sent window again.
  */
-export async function endNotSent(deps: PaymentFlowDeps, payment: Payment, reason: string, send: AttemptSend): Promise<void> {
-  if (!send.resent) await endAttempt(deps, payment, reason);
+export async function endNotSent(deps: PaymentFlowDeps, payment: Payment, reason: string, send: AttemptSend, source: ChangeSource = 'gateway_answer'): Promise<void> {
+  if (!send.resent) await endAttempt(deps, payment, reason, undefined, source);
 }
 
 /** The order's state at the gateway, applied to the ledger; undefined when it cannot be read now. */

@@ -112,7 +112,7 @@ export class HostedCheckouts {
     const state = await readOrderState(this.#deps, payment, unknown);
     // Created but its address lost: nobody can reach that page, so it is cancelled and the
     // next click opens a fresh one. (An attempt sent before may have been a card payment.)
-    if (state?.found === false) await endNotSent(this.#deps, payment, 'Not created at the gateway', send);
+    if (state?.found === false) await endNotSent(this.#deps, payment, 'Not created at the gateway', send, 'order_state');
     else if (state?.payment?.status === 'init') await cancelHostedPage(this.#deps, payment);
     else if (state?.payment) return this.#pageOf(state.payment);
     throw tryAgain();

@@ -346,6 +346,9 @@ describe('gateway trouble', () => {
     expect(await stack.ledger.getPayment(session.order_id)).toMatchObject({ status: 'failure', statusCode: null });
     const view = await stack.json('GET', `/api/checkout/sessions/${session.id}`, 200);
     expect(view).toMatchObject({ status: 'failure', message: 'The payment could not be completed. Try again.' });
+    // Told, and logged, as ended by the companion: the gateway never answered.
+    expect(stack.changes.map((change) => [change.status, change.source])).toEqual([['failure', 'not_sent']]);
+    expect(stack.logs.filter((line) => line.includes('payment status changed')).map((line) => JSON.parse(line).source)).toEqual(['not_sent']);
   });
 });
 

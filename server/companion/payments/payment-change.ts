@@ -5,10 +5,12 @@
 import type { Operation, OperationStatus, Payment, PaymentStatus } from '../../ledger/index.js';
 
 /**
- * Who told the companion. `redelivery`: the ledger's record, told again by reconciliation
- * because the first call threw or never happened (the process stopped before it).
+ * Who told the companion. `not_sent`: no one — the companion ended an attempt the gateway never
+ * took (no connection, refused credentials, rate limited). `redelivery`: the ledger's record,
+ * told again by reconciliation because the first call threw or never happened (the process
+ * stopped before it).
  */
-export type ChangeSource = 'gateway_answer' | 'webhook' | 'order_state' | 'reconciliation' | 'redelivery';
+export type ChangeSource = 'gateway_answer' | 'not_sent' | 'webhook' | 'order_state' | 'reconciliation' | 'redelivery';
 
 interface ChangeBase {
   /**
