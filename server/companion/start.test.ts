@@ -186,9 +186,9 @@ describe('startCompanion', () => {
       expect(unsent).toEqual([expect.stringContaining('"level":"warn"')]);
       expect(unsent[0]).toContain(`"order_id":"${session.order_id}"`);
       expect(memory.lines.filter((line) => line.includes('"stack"'))).toEqual([]);
-      // Not even the request's line: the cause was said once, at start.
+      // Not even the request's line: the cause was said once, at start; the request's is a warning.
       expect(memory.lines.filter((line) => line.includes('"level":"error"'))).toEqual(refused());
-      expect(memory.lines.filter((line) => line.includes('"msg":"request"') && line.includes('"status":502'))).toEqual([expect.stringContaining('"level":"info"')]);
+      expect(memory.lines.filter((line) => line.includes('"status":502'))).toEqual([expect.stringContaining('"level":"warn","msg":"request failed at the gateway"')]);
       expect(memory.lines.join('\n')).not.toContain('not-the-project-secret');
     } finally {
       await companion.close();

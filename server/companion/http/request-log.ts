@@ -1,10 +1,12 @@
 /**
  * One log line per request: method, the matched route pattern (never the concrete path — a
  * checkout session id in it is a capability), status and duration; the health probes' and
- * metrics scrapes' at debug. A 500 is an error: a fault of the companion's. The gateway's
- * trouble (502, 504) and a deliberate 503 with Retry-After are said once where they are noticed
- * (GatewayTrouble, the ledger's outage, the flow that met it), so their requests stay at info. A
- * request its client abandoned half-sent is the client's doing, told at info.
+ * metrics scrapes' at debug. A 500 is an error: a fault of the companion's. A 502 (the gateway
+ * refused the credentials, or answered what cannot be read) is a warning without a stack: an
+ * unreadable answer is said nowhere else, and refused credentials once at error
+ * (GatewayTrouble). A 504 (the outcome is being read back, by the flow that says so) and a
+ * deliberate 503 with Retry-After (the database or gateway away, the instance stopping) stay at
+ * info. A request its client abandoned half-sent is the client's doing, told at info.
  */
 import type { MiddlewareHandler } from 'hono';
 import { routePath } from 'hono/route';
@@ -24,6 +26,7 @@ export function logRequests(): MiddlewareHandler<CompanionEnv> {
     // c.get, not c.var: c.var copies every variable into a new object each time it is read.
     const logger = c.get('logger');
     if (abortedByClient(c)) logger.info('request aborted by the client', fields);
+    else if (status === 502) logger.warn('request failed at the gateway', fields);
     else if (status >= 500 && !toldElsewhere(status, c.res.headers)) logger.error('request failed', fields);
     // A load balancer's probes, every few seconds, would be a third of an idle log.
     else if (PROBES.test(route)) logger.debug('request', fields);
@@ -31,11 +34,7 @@ export function logRequests(): MiddlewareHandler<CompanionEnv> {
   };
 }
 
-/**
- * A 5xx whose cause is logged once where it is noticed, not per request: the gateway failed the
- * call (502, 504), or a deliberate "try again shortly" (503 with Retry-After: the database or
- * the gateway is away, the instance is stopping).
- */
+/** A 5xx whose cause is logged where it is noticed, not per request (see above). */
 function toldElsewhere(status: number, headers: Headers): boolean {
-  return status === 502 || status === 504 || (status === 503 && headers.has('retry-after'));
+  return status === 504 || (status === 503 && headers.has('retry-after'));
 }

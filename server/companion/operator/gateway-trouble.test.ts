@@ -35,17 +35,41 @@ describe('GatewayTrouble', () => {
 
   it('tells refused credentials, rate limiting and failing calls apart, each said once it lasts', () => {
     const { call, lines } = tracked();
-    for (const outcome of [401, 401, 429, 429, 429, 503, 'timeout', 502, 400, 409] as const) call(outcome);
+    for (const outcome of [401, 401, 200, 429, 429, 429, 200, 503, 'timeout', 502, 400, 409] as const) call(outcome);
     expect(lines()).toMatchObject([
       { level: 'error', outcome: 401, failed: 1, msg: expect.stringMatching(/^the gateway refuses the companion’s credentials, .*PAYFORM_GATEWAY_ENDPOINTS_KEY/) },
+      { level: 'warn', msg: 'the gateway answers again', was: 'credentials', failed: 2 },
       { level: 'error', outcome: 429, failed: 3, msg: expect.stringMatching(/^the gateway at https:\/\/api\.gateway\.example is rate limiting/) },
+      { level: 'warn', msg: 'the gateway answers again', was: 'busy', failed: 3 },
       { level: 'error', outcome: 502, failed: 3, msg: expect.stringMatching(/^the gateway at https:\/\/api\.gateway\.example keeps failing its calls/) },
       { level: 'warn', msg: 'the gateway answers again', was: 'failing', failed: 3 },
     ]);
   });
 
+  it('says an outage that changes kind as what it is now, and its end once', () => {
+    const { call, lines } = tracked();
+    // A gateway restarting: no connection, then 5xx, then answers.
+    for (const outcome of [200, 'network', 'network', 503, 200] as const) call(outcome);
+    expect(lines()).toMatchObject([
+      { level: 'error', outcome: 'network', msg: expect.stringMatching(/cannot be reached/) },
+      { level: 'error', outcome: 503, failed: 3, msg: expect.stringMatching(/keeps failing its calls/) },
+      { level: 'warn', msg: 'the gateway answers again', was: 'failing', failed: 3 },
+    ]);
+  });
+
+  it('says what the first call of all meets (the check at start), which has no call before it to tell a blip by', () => {
+    const { call, lines } = tracked();
+    call('timeout');
+    call(200);
+    expect(lines()).toMatchObject([
+      { level: 'error', outcome: 'timeout', failed: 1, msg: expect.stringMatching(/keeps failing its calls/) },
+      { level: 'warn', msg: 'the gateway answers again', was: 'failing' },
+    ]);
+  });
+
   it('takes a failing call or two, answered again at the next, for a blip: said at debug, not as an outage', () => {
     const { clock, call, lines } = tracked();
+    call(200);
     for (const outcome of [503, 200, 'timeout', 503, 200, 429, 201] as const) call(outcome);
     expect(lines().filter((line) => line.level !== 'debug')).toEqual([]);
     expect(lines()).toMatchObject([

@@ -52,6 +52,8 @@ export class GatewayTrouble {
   #trouble: Trouble | undefined;
   /** The trouble has been said (else it may still be a blip). */
   #told = false;
+  /** 1 once a call was observed: the first (the check at start) is said whatever it meets. */
+  #calls = 0;
   #since = 0;
   #remindedAt = 0;
   #failed = 0;
@@ -70,21 +72,33 @@ export class GatewayTrouble {
     if (trouble === undefined) {
       // Some other server's 404 for an order read says nothing of the gateway being back.
       if (this.#trouble === 'elsewhere' && (outcome === 404 || outcome === 405)) return;
+      this.#calls = 1;
       if (this.#told) this.#logger.warn('the gateway answers again', { was: this.#trouble, down_for_ms: now - this.#since, failed: this.#failed });
       else if (this.#trouble !== undefined) this.#logger.debug('the gateway failed a call, then answered again', { was: this.#trouble, failed: this.#failed });
       this.#trouble = undefined;
       this.#told = false;
       return;
     }
+    const first = this.#calls === 0;
+    this.#calls = 1;
     if (trouble !== this.#trouble) {
+      // Trouble already said that turns into another kind (no connection, then 5xx while it
+      // restarts) goes on as one outage: said again as what it is now, and its end said once.
+      const goesOn = this.#told;
       this.#trouble = trouble;
+      if (goesOn) {
+        this.#failed += 1;
+        this.#remindedAt = now;
+        this.#logger.error(started(trouble, this.#gatewayUrl), { route, outcome, failed: this.#failed });
+        return;
+      }
       this.#since = now;
       this.#failed = 0;
-      this.#told = false;
     }
     this.#failed += 1;
     if (!this.#told) {
-      if (mayPass(trouble) && this.#failed < LASTING_CALLS && now - this.#since < LASTING_MS) return;
+      // The first call of all (the check at start) has no call before it to tell a blip by.
+      if (!first && mayPass(trouble) && this.#failed < LASTING_CALLS && now - this.#since < LASTING_MS) return;
       this.#told = true;
       this.#remindedAt = now;
       this.#logger.error(started(trouble, this.#gatewayUrl), { route, outcome, failed: this.#failed });
