@@ -43,9 +43,10 @@ let challenge: ChargeAnswer | undefined;
 let selected = new URLSearchParams(location.search).get('order') ?? undefined;
 let detail: OrderDetail | undefined;
 let detailProblem: string | undefined;
-/** What was last asked of the gateway for the open order (a webhook re-send): it changes nothing the page shows else. */
-let detailNotice: string | undefined;
-let resending = false;
+/** What was last asked of the gateway for an order (a webhook re-send): it changes nothing the page shows else. */
+let detailNotice: { readonly orderId: string; readonly text: string } | undefined;
+/** The order whose webhook re-send is on its way: its button waits. */
+let resending: string | undefined;
 let stats: Stats | undefined;
 let bucket: Stats['bucket'] = 'hour';
 let balances: BalancesState = {};
@@ -84,7 +85,11 @@ function content(): TemplateResult {
         ${ordersPanel({ orders, filter, kind, selected, flashing, loading: ordersLoading, more: ordersCursor !== null }, handlers)}
         ${receiptsPanel(downloadDay, receiptsProblem)}
       </div>
-      ${orderDetailPanel(detail?.order.order_id === selected ? detail : undefined, { problem: detailProblem, notice: detailNotice, resending }, handlers)}
+      ${orderDetailPanel(detail?.order.order_id === selected ? detail : undefined, {
+        problem: detailProblem,
+        notice: detailNotice && detailNotice.orderId === selected ? detailNotice.text : undefined,
+        resending: resending !== undefined && resending === selected,
+      }, handlers)}
     </div>
     ${draft ? operationDialog(draft, { submit: perform, close: closeDialog }) : nothing}
     ${chargeDraft ? chargeDialog(chargeDraft, { submit: charge, typed: chargeTyped, close: closeChargeDialog }) : nothing}`;
@@ -145,7 +150,6 @@ const handlers = {
     selected = orderId;
     history.replaceState(null, '', `?${new URLSearchParams({ order: orderId })}`);
     detailProblem = undefined;
-    detailNotice = undefined;
     page.refresh();
     void loadDetail().then(() => document.querySelector<HTMLElement>('#detail-heading')?.focus());
   },
@@ -157,16 +161,18 @@ const handlers = {
     document.querySelector<HTMLDialogElement>('dialog.operation-dialog')?.showModal();
   },
   resend() {
-    if (!detail || resending) return;
+    if (!detail || resending === detail.order.order_id) return;
     const orderId = detail.order.order_id;
-    resending = true;
+    resending = orderId;
     detailNotice = undefined;
+    page.refresh();
     void guarded(async () => {
       await api(token!, `/api/orders/${encodeURIComponent(orderId)}/resend-webhook`, { method: 'POST', body: {}, idempotencyKey: newIdempotencyKey() });
       // Seen, not only heard: a re-send changes nothing on the page until the webhook arrives (a repeat changes nothing at all).
-      detailNotice = t('done.resend', { order: orderId });
+      detailNotice = { orderId, text: t('done.resend', { order: orderId }) };
+      announce(detailNotice.text);
     }).finally(() => {
-      resending = false;
+      if (resending === orderId) resending = undefined;
       page.refresh();
     });
   },
@@ -418,7 +424,8 @@ async function start(): Promise<void> {
   unmatchedPoll = setInterval(() => void loadUnmatched(), UNMATCHED_POLL_MS);
   stopFeed = followChanges(token!, {
     change(change) {
-      if (!orders.some((order) => order.order_id === change.order_id)) unlisted.add(change.order_id);
+      // Under a filter, an order the list does not show is most likely one the filter leaves out.
+      if (filter === 'all' && !orders.some((order) => order.order_id === change.order_id)) unlisted.add(change.order_id);
       flashing.add(change.order_id);
       setTimeout(() => {
         flashing.delete(change.order_id);
@@ -438,9 +445,9 @@ async function start(): Promise<void> {
 /** The companion refused the token (PAYFORM_ADMIN_TOKEN changed, or a mistyped link): sign in again, told why. */
 function refused(): void {
   if (!token) return; // the other requests in flight were refused too: said once
-  signOut();
+  // Before the form shows and takes the focus, so the reason is read with the field.
   signInProblem = t('signIn.expired');
-  page.refresh();
+  signOut();
 }
 
 function signOut(): void {

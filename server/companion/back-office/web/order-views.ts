@@ -58,7 +58,7 @@ const STATUS_KEYS: Record<PaymentStatus, MessageKey> = {
 export const statusBadge = (status: PaymentStatus | string) =>
   html`<span class="badge badge--${status}">${status in STATUS_KEYS ? t(STATUS_KEYS[status as PaymentStatus]) : status}</span>`;
 
-/** A paid order's outcome: its words, and the badge's look (closed: nothing kept). */
+/** A paid order's outcome: its words, and the badge's look (closed: nothing kept, the plain grey badge). */
 const OUTCOMES: Record<OutcomeState, { readonly key: MessageKey; readonly look: string }> = {
   refunded: { key: 'outcome.refunded', look: 'closed' },
   partlyRefunded: { key: 'outcome.partlyRefunded', look: 'success' },
