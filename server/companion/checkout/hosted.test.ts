@@ -173,7 +173,7 @@ describe('GET /checkout/return/:id', () => {
     away = true;
     for (const path of [`/checkout/return/${session.id}`, `/checkout/challenge/${session.id}`]) {
       const page = await stack.request('GET', path);
-      expect([page.status, page.headers.get('content-type'), page.headers.get('retry-after')]).toEqual([503, expect.stringMatching(/^text\/html/), '5']);
+      expect([page.status, page.headers.get('content-type'), page.headers.get('retry-after')]).toEqual([503, expect.stringMatching(/^text\/html/), '2']);
       expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
       expect(await page.text()).toContain('Your payment is not lost: reload this page in a few seconds, and please do not pay again.');
     }

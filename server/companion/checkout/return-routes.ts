@@ -13,6 +13,7 @@ import { html } from 'hono/html';
 import { isLedgerUnavailable } from '../../ledger/index.js';
 import type { CheckoutSession } from '../../ledger/index.js';
 import type { CompanionEnv } from '../context.js';
+import { LEDGER_RETRY_AFTER_SECONDS } from '../http/failure-problems.js';
 import { RateLimiter } from '../http/rate-limit.js';
 import { returnablePage } from './payer-page.js';
 import { viewStatus } from './session-view.js';
@@ -86,7 +87,7 @@ export async function customerPage(c: Context<CompanionEnv>, render: () => Promi
     if (!isLedgerUnavailable(error)) throw error;
     c.var.services.outage.noticed(error);
     c.header('Content-Security-Policy', PAGE_POLICY);
-    c.header('Retry-After', '5');
+    c.header('Retry-After', LEDGER_RETRY_AFTER_SECONDS);
     return c.html(page('Your payment is being checked', 'We cannot look it up right now. Your payment is not lost: reload this page in a few seconds, and please do not pay again.'), 503);
   }
 }

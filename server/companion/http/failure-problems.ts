@@ -53,7 +53,7 @@ export function ledgerProblem(error: LedgerError): ApiProblem {
 }
 
 /** Seconds a client waits before trying again while the database cannot be reached. */
-const LEDGER_RETRY_AFTER_SECONDS = '2';
+export const LEDGER_RETRY_AFTER_SECONDS = '2';
 
 /** Nothing was written and the same request will work once the database is back. */
 export function ledgerUnavailableProblem(): ApiProblem {
