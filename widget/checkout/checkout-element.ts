@@ -55,7 +55,7 @@ export abstract class CheckoutElement extends LitElement {
 
   /** The checkout session id the merchant's server got from the companion. */
   session = '';
-  /** The companion's base URL; by default the origin that served the script. */
+  /** The companion's base URL; by default the companion that served the script (its URL up to `/widget/pay-form.js`). */
   endpoint = '';
   /** Language (BCP 47); by default the closest `lang` up the page. */
   override lang!: string;

@@ -9,7 +9,7 @@ import { theme } from '../theme.styles.js';
  * @element pay-button
  *
  * @attr session - The checkout session id (from the companion).
- * @attr endpoint - The companion's base URL; defaults to the origin that served the script.
+ * @attr endpoint - The companion's base URL; defaults to the companion that served the script (its URL up to `/widget/pay-form.js`).
  * @attr lang - Language of the button; defaults to the closest `lang` up the page.
  * @attr processing - Reflected while the hosted page is being prepared or a payment is being confirmed.
  *

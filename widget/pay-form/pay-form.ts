@@ -36,7 +36,7 @@ const FIELDS: Record<FieldName, [
  * @element pay-form
  *
  * @attr session - The checkout session id (from the companion).
- * @attr endpoint - The companion's base URL; defaults to the origin that served the script.
+ * @attr endpoint - The companion's base URL; defaults to the companion that served the script (its URL up to `/widget/pay-form.js`).
  * @attr mode - `hosted` shows only the button to the gateway's payment page; by default the form pays directly.
  * @attr lang - Language of the form; defaults to the closest `lang` up the page.
  * @attr processing - Reflected while a payment is in flight or being confirmed.
