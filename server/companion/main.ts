@@ -34,11 +34,15 @@ try {
   console.error(`payform companion could not start: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
 }
-let stopping = false;
+/** When the first stop signal came; 0 until then. */
+let stoppingSince = 0;
+/** A Ctrl-C under npm reaches the companion twice: from the terminal, and forwarded by npm. */
+const ONE_KEYPRESS_MS = 1_000;
 const stop = (signal: NodeJS.Signals) => {
-  if (stopping) {
+  if (stoppingSince) {
     // A second Ctrl-C is someone at a terminal who will not wait; a second SIGTERM is more
     // likely a supervisor repeating itself, and cutting payments short would lose their answers.
+    if (signal === 'SIGINT' && Date.now() - stoppingSince < ONE_KEYPRESS_MS) return;
     if (signal === 'SIGINT') {
       console.log('payform companion stopped at once (SIGINT again): requests in flight were cut short; reconciliation settles their payments');
       process.exit(130);
@@ -46,7 +50,7 @@ const stop = (signal: NodeJS.Signals) => {
     console.log(`payform companion already stopping (${signal} again): still finishing the requests in flight (up to 30 s); SIGKILL stops it at once`);
     return;
   }
-  stopping = true;
+  stoppingSince = Date.now();
   console.log(`payform companion stopping (${signal}): finishing the requests in flight`);
   void companion.close().then(() => {
     console.log('payform companion stopped');
