@@ -137,6 +137,9 @@ describe('order state and webhook re-send', () => {
     expect(await none.json()).toMatchObject({ message: expect.stringContaining('declined operations are not reported'), args: { code: 'P-404' } });
     // Read without ?callback=, the declined refund is still the order's latest.
     expect(await sandbox.getJson(`${pos()}/orders/${declinedOnly}/refund`)).toMatchObject({ status: 'failure' });
+    // An order with no capture at all: simply not found.
+    const never = await sandbox.get(`${pos()}/orders/${declinedOnly}/capture?callback=true`);
+    expect([never.status, ((await never.json()) as { message: string }).message]).toEqual([404, `capture of order ${declinedOnly} not found`]);
   });
 
   it('refuses a re-send without X-API-KEY, with callback other than true, or without a server_url', async () => {

@@ -145,7 +145,8 @@ export function apiRoutes(gateway: SimulatedGateway, baseUrlOf: BaseUrlOf): Hono
     const found = findTransaction(order, params.operation, resend?.transactionId, resend !== undefined);
     if (!found) {
       const what = `${params.operation}${resend?.transactionId ? ` transaction ${resend.transactionId}` : ''} of order ${params.order_id}`;
-      if (!resend) throw Refusal.notFound(what);
+      // Only declined ones of that kind: they were never reported, so there is nothing to send again.
+      if (!resend || !findTransaction(order, params.operation, resend.transactionId)) throw Refusal.notFound(what);
       throw new Refusal(404, `No ${what} was reported by webhook, so there is none to send again (declined operations are not reported)`, { code: 'P-404' });
     }
     if (resend) {
