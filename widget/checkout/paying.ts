@@ -97,7 +97,12 @@ async function leave(element: CheckoutElement): Promise<void> {
     if (!redirect(element, await hostedPage(element), 'hosted')) element.phase = 'ready';
   } catch (error) {
     element.phase = 'ready';
-    if (!isForm(element)) return element.fail(unasked(error));
+    if (!isForm(element)) {
+      const told = unasked(error);
+      // A page set up wrong: the button closes rather than stay on offer for clicks that cannot work.
+      if (told !== error) element.phase = 'closed';
+      return element.fail(told);
+    }
     markRefused(element, error);
     element.fail(error);
   }

@@ -61,7 +61,7 @@ describe('hosted checkout', () => {
     expect((await redirect).detail.reason).to.equal('hosted');
   });
 
-  it('<pay-button> names what a session without the customer details lacks for the hosted page', async () => {
+  it('<pay-button> names what a session without the customer details lacks for the hosted page, and offers the button no more', async () => {
     const errors: string[] = [];
     const real = console.error;
     console.error = (...args: unknown[]) => void errors.push(args.join(' '));
@@ -75,6 +75,8 @@ describe('hosted checkout', () => {
       expect(errors).to.deep.equal([`<pay-button>: ${detail.reason}`]);
       await payButton.updateComplete;
       expect(message(payButton)).to.equal('Something went wrong. Please try again in a moment.');
+      // No button left to click again: it could only be refused again.
+      expect(payButton.shadowRoot!.querySelector('button'), 'no button').to.equal(null);
     } finally {
       console.error = real;
     }
