@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { APIRequestContext } from '@playwright/test';
 import { TEST_PROJECT_DEFAULTS } from '../../server/gateway/test-project.js';
 import { webhookForm } from '../../server/gateway/webhook.js';
-import { tokenizeCard } from '../../widget/card/tokenize.js';
+import { sealedCardToken } from '../../widget/card/tokenize.js';
 import { expectNoAxeViolations } from '../a11y.js';
 import { expect, test } from '../fixtures.js';
 import { BackOffice } from '../pages/back-office.js';
@@ -304,7 +304,7 @@ async function paidOrder(request: APIRequestContext, stack: { readonly shop: str
   const session = await opened.json();
   // The demo's companion takes no card data: the card goes to the tokenizer the session names, as the widget sends it.
   const { tokenizer } = await (await request.get(`${stack.shop}/api/checkout/sessions/${session.id}`)).json();
-  const token = await tokenizeCard({ url: tokenizer.url, widgetKey: tokenizer.widget_key }, { number: '4242424242424242', expMonth: 12, expYear: new Date().getFullYear() + 3, cvv: '123' });
+  const token = await sealedCardToken({ url: tokenizer.url, widgetKey: tokenizer.widget_key }, { number: '4242424242424242', expMonth: 12, expYear: new Date().getFullYear() + 3, cvv: '123' });
   const paid = await request.post(`${stack.shop}/api/checkout/sessions/${session.id}/pay`, {
     // Each its own customer (the stacks trust X-Forwarded-For): one address paying fifty times is card testing.
     headers: { 'X-Forwarded-For': `192.0.2.${(customers += 1) % 250}` },

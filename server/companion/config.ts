@@ -144,8 +144,11 @@ export interface CompanionOptions {
   readonly sessionTtlSeconds: number;
   readonly captureOverReservePercent: number;
   readonly acceptedBrands: readonly string[] | undefined;
-  /** The card tokenizer's address and the widget key, when the widget tokenizes. */
-  readonly tokenizer: { readonly url: string; readonly widgetKey: string } | undefined;
+  /**
+   * The card tokenizer's address and the widget key, when the widget tokenizes; `sealKey` (the
+   * API secret) opens the tokens it seals for this shop (`rich: true`), the only ones paid with.
+   */
+  readonly tokenizer: { readonly url: string; readonly widgetKey: string; readonly sealKey: string } | undefined;
   readonly rateLimits: RateLimits;
   readonly reconciliation: ReconciliationTimings;
   readonly bodyLimitBytes: number;
@@ -241,7 +244,11 @@ export function resolveConfig(config: CompanionConfig): CompanionOptions {
     sessionTtlSeconds: config.sessionTtlSeconds ?? 30 * 60,
     captureOverReservePercent: config.captureOverReservePercent ?? 0,
     acceptedBrands: config.acceptedBrands,
-    tokenizer: config.tokenizer && { url: `${config.tokenizer.widgetUrl.replace(/\/+$/, '')}/api/v1/sdk/tokenize`, widgetKey: config.tokenizer.widgetKey },
+    tokenizer: config.tokenizer && {
+      url: `${config.tokenizer.widgetUrl.replace(/\/+$/, '')}/api/v1/sdk/tokenize`,
+      widgetKey: config.tokenizer.widgetKey,
+      sealKey: config.gatewayApiSecret,
+    },
     rateLimits: { ...DEFAULT_RATE_LIMITS, ...config.rateLimits },
     reconciliation,
     bodyLimitBytes: config.bodyLimitBytes ?? 16 * 1024,
@@ -268,8 +275,18 @@ function checkNeverSentWindow({ neverSentReads, neverSentSpacingMs }: Reconcilia
   );
 }
 
-/** Card data goes to the tokenizer from customers' browsers: over https, or to the development sandbox. */
+/**
+ * Card data goes to the tokenizer from customers' browsers: over https, or to the development
+ * sandbox. The tokens it seals for this shop are opened with the API secret as an AES-256 key,
+ * so that secret is 32 bytes (gateway-notes.md, "Card tokenization").
+ */
 function checkTokenizer(config: CompanionConfig): void {
+  if (config.tokenizer && Buffer.byteLength(config.gatewayApiSecret, 'utf8') !== 32) {
+    throw new TypeError(
+      'Invalid companion config: the widget tokenizes (PAYFORM_GATEWAY_WIDGET_KEY, the tokenizer option), and the tokens the gateway seals for this shop are opened with ' +
+        'the API secret as an AES-256 key, but gatewayApiSecret (PAYFORM_GATEWAY_API_SECRET) is not 32 bytes: check it against the gateway project, or leave the widget key unset (relay mode)',
+    );
+  }
   const url = config.tokenizer && new URL(config.tokenizer.widgetUrl);
   if (!url || url.protocol === 'https:' || (config.sandboxOrigin !== undefined && url.origin === new URL(config.sandboxOrigin).origin)) return;
   throw new TypeError(

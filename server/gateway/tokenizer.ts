@@ -5,7 +5,7 @@
  * package's main entry.
  */
 export {
-  tokenizeCard, postToTokenizer, tokenizeBody, signTokenizeBody, signingMessage, hmacSha256Hex, TokenizeError,
+  tokenizeCard, sealedCardToken, postToTokenizer, tokenizeBody, signTokenizeBody, signingMessage, hmacSha256Hex, TokenizeError,
   TokenizeRefusedError, TokenizerUnreachableError,
 } from '@payform/card/tokenize';
 export type { TokenizerSettings, CardToTokenize, TokenizeBody } from '@payform/card/tokenize';

@@ -5,6 +5,7 @@
  * The sandbox verifies signatures with the same `signTokenizeBody`, so both ends read the rule once.
  *
  *   const token = await tokenizeCard({ url, widgetKey }, { number, expMonth, expYear, cvv });
+ *   const sealed = await sealedCardToken({ url, widgetKey }, card);   // for the merchant's server only
  *
  * Errors: `TokenizeRefusedError` (the tokenizer answered no: `status`, `id`, `hint`) and
  * `TokenizerUnreachableError` (no usable answer: network, 5xx, a body that is not the interface's),
@@ -108,8 +109,21 @@ export async function postToTokenizer(settings: TokenizerSettings, body: Tokeniz
 }
 
 /** The card's token, to pay with as `cc_token`. */
-export async function tokenizeCard(settings: TokenizerSettings, card: CardToTokenize): Promise<string> {
-  const { token } = await postToTokenizer(settings, tokenizeBody(card));
-  if (typeof token !== 'string' || token === '') throw new TokenizerUnreachableError('The tokenizer answered without a token');
-  return token;
+export function tokenizeCard(settings: TokenizerSettings, card: CardToTokenize): Promise<string> {
+  return answered(settings, card, 'token');
+}
+
+/**
+ * The card's token sealed for the merchant's server (`rich: true`): only the merchant's secret
+ * key opens it, so a card token got anywhere else cannot be passed off as one the customer just
+ * typed. What `<pay-form>` sends its companion.
+ */
+export function sealedCardToken(settings: TokenizerSettings, card: CardToTokenize): Promise<string> {
+  return answered(settings, card, 'data');
+}
+
+async function answered(settings: TokenizerSettings, card: CardToTokenize, field: 'token' | 'data'): Promise<string> {
+  const value = (await postToTokenizer(settings, tokenizeBody(card, field === 'data')))[field];
+  if (typeof value !== 'string' || value === '') throw new TokenizerUnreachableError(`The tokenizer answered without its ${field}`);
+  return value;
 }

@@ -1,4 +1,4 @@
-import { tokenizeCard, TokenizeRefusedError, TokenizerUnreachableError } from '@payform/card/tokenize';
+import { sealedCardToken, TokenizeRefusedError, TokenizerUnreachableError } from '@payform/card/tokenize';
 import { CompanionError, type PayRequest } from '../checkout/companion.js';
 import type { SessionView } from '../checkout/session-view.js';
 
@@ -15,7 +15,8 @@ export async function tokenized(request: PayRequest, view: SessionView): Promise
   if (!('number' in request.card)) return request;
   const { number, exp_month: expMonth, exp_year: expYear, cvv } = request.card;
   try {
-    return { ...request, card: { token: await tokenizeCard({ url, widgetKey }, { number, expMonth, expYear, cvv }) } };
+    // Sealed for the companion (rich): it pays only with a token this card's tokenization made.
+    return { ...request, card: { token: await sealedCardToken({ url, widgetKey }, { number, expMonth, expYear, cvv }) } };
   } catch (error) {
     if (error instanceof TokenizerUnreachableError && view.modes.includes('hosted')) return undefined;
     if (error instanceof TokenizeRefusedError && (error.status === 401 || error.status === 403)) throw misconfigured(url, error);

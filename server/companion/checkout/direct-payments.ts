@@ -7,7 +7,7 @@
  * flight. When the gateway's answer is lost (timeout, 5xx, dropped connection) the order's
  * state is read instead — a payment is never created twice.
  */
-import { DuplicateOrderError, minorUnits } from '@payform/gateway';
+import { DuplicateOrderError, minorUnits, readRichAnswer, RichAnswerError } from '@payform/gateway';
 import type { Payment as GatewayPayment, DirectPaymentParams, DirectSplitPurchaseParams } from '@payform/gateway';
 import { LedgerNotFound, holdsSession, isLedgerUnavailable } from '../../ledger/index.js';
 import type { CheckoutSession, CustomerDetails, PayAttemptClaim, Payment, PaymentUpdate } from '../../ledger/index.js';
@@ -202,9 +202,24 @@ export class DirectPayments {
     }
     // A card verification takes card data only: the gateway refuses a token in a lookup.
     const saved = session.customerId && session.method !== 'lookup' ? await this.#deps.ledger.findCard(session.customerId, card.token) : undefined;
-    if (!saved && tokenizes && session.method !== 'lookup') return { cc_token: card.token };
+    if (!saved && tokenizes && session.method !== 'lookup') return { cc_token: this.#unsealed(card.token) };
     if (!saved) throw new ApiProblem(422, 'unknown_card', 'The saved card was not found', { 'card.token': 'is not a saved card of this customer' });
     return { cc_token: saved.ccToken };
+  }
+
+  /**
+   * The token inside what the tokenizer sealed for this shop. A plain card token is refused: one
+   * got anywhere else (a leaked webhook, another system) would charge that card here unasked.
+   */
+  #unsealed(sealed: string): string {
+    try {
+      return readRichAnswer(sealed, this.#deps.options.tokenizer!.sealKey).token;
+    } catch (error) {
+      if (!(error instanceof RichAnswerError)) throw error;
+      throw new ApiProblem(422, 'unknown_card', 'The card token is neither the tokenizer’s, sealed for this shop, nor a saved card of this customer', {
+        'card.token': 'is not a token the tokenizer sealed for this shop, nor a saved card of this customer',
+      });
+    }
   }
 
   #create(session: SessionTerms, payment: Payment, card: CardSource, customer: CustomerDetails, request: DirectPayment): Promise<GatewayPayment> {

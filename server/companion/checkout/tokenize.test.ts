@@ -2,10 +2,12 @@
 // there, and the companion pays the session with the token — refusing card numbers on the pay
 // route. 3-D Secure, declines, saved cards, card verification and the hosted fallback still work.
 import { describe, expect, it } from 'vitest';
-import { tokenizeCard } from '@payform/gateway/tokenizer';
+import { sealedCardToken, tokenizeCard } from '@payform/gateway/tokenizer';
 import { TEST_WIDGET_KEY } from '@payform/gateway/testing';
 import type { TestCardOutcome } from '@payform/gateway/testing';
 import { card, cardNumber, CUSTOMER, EXPIRY, FINGERPRINT, TEST_CVV } from '../test/cards.js';
+import { resolveConfig } from '../config.js';
+import type { CompanionConfig } from '../config.js';
 import { eventually, stacksPerTest } from '../test/stack.js';
 import type { Json, Stack } from '../test/stack.js';
 
@@ -13,12 +15,16 @@ const open = stacksPerTest();
 const SANDBOX = 'http://sandbox.test';
 const tokenizing = () => open({ companion: { tokenizer: { widgetUrl: SANDBOX, widgetKey: TEST_WIDGET_KEY } } });
 
-/** What `<pay-form>` does in the browser: the card to the sandbox's tokenizer, the token back. */
+const tokenizer = (stack: Stack) => ({
+  url: `${SANDBOX}/api/v1/sdk/tokenize`,
+  widgetKey: TEST_WIDGET_KEY,
+  fetch: (input: RequestInfo | URL, init?: RequestInit) => Promise.resolve(stack.sandbox.fetch(new Request(input, init))),
+});
+const testCard = (outcome: TestCardOutcome) => ({ number: cardNumber(outcome), expMonth: EXPIRY.exp_month, expYear: EXPIRY.exp_year, cvv: TEST_CVV });
+
+/** What `<pay-form>` does in the browser: the card to the sandbox's tokenizer, its token back sealed for this shop. */
 function tokenize(stack: Stack, outcome: TestCardOutcome = 'success'): Promise<string> {
-  return tokenizeCard(
-    { url: `${SANDBOX}/api/v1/sdk/tokenize`, widgetKey: TEST_WIDGET_KEY, fetch: (input, init) => Promise.resolve(stack.sandbox.fetch(new Request(input, init))) },
-    { number: cardNumber(outcome), expMonth: EXPIRY.exp_month, expYear: EXPIRY.exp_year, cvv: TEST_CVV },
-  );
+  return sealedCardToken(tokenizer(stack), testCard(outcome));
 }
 
 const payWithToken = (stack: Stack, sessionId: string, token: string, extra: Json = {}) =>
@@ -36,6 +42,30 @@ describe('a companion whose widget tokenizes', () => {
     const view = await relay.json('GET', `/api/checkout/sessions/${(await relay.openSession()).id}`, 200);
     expect(view).not.toHaveProperty('tokenizer');
     expect(await relay.json('POST', `/api/checkout/sessions/${view.id}/pay`, 200, { body: { card: card(), customer: CUSTOMER, fingerprint: FINGERPRINT } })).toMatchObject({ status: 'success' });
+  });
+
+  it('pays only with a token the tokenizer sealed for this shop: a plain card token, got anywhere, is refused before the gateway', async () => {
+    const stack = await tokenizing();
+    // The card's long-lived token, as a leaked webhook or another system might hold it.
+    const plain = await tokenizeCard(tokenizer(stack), testCard('success'));
+    const sealedForAnother = await tokenize(stack);
+    const session = await stack.openSession();
+    for (const token of [plain, `${sealedForAnother.split(':')[0]}:${Buffer.from('{"token":"x"}').toString('base64')}`, 'not-even-a-token']) {
+      const refused = await stack.json('POST', `/api/checkout/sessions/${session.id}/pay`, 422, { body: { card: { token }, customer: CUSTOMER, fingerprint: FINGERPRINT } });
+      expect(refused.error).toMatchObject({ code: 'unknown_card', fields: { 'card.token': 'is not a token the tokenizer sealed for this shop, nor a saved card of this customer' } });
+    }
+    const { requests } = await stack.control('GET', '/_sandbox/requests');
+    expect(requests.filter((request: Json) => request.path === '/api/v1/payment')).toEqual([]);
+    expect((await payWithToken(stack, session.id, sealedForAnother)).status).toBe('success');
+  });
+
+  it('refuses a config whose API secret cannot open the sealed tokens (not 32 bytes)', () => {
+    const config = { gatewayApiSecret: 'too-short', publicUrl: 'https://shop.example', adminToken: 'a-long-enough-admin-token', gateway: { timeoutMs: 30_000 } } as CompanionConfig;
+    expect(() => resolveConfig({ ...config, tokenizer: { widgetUrl: 'https://widget.gateway.example', widgetKey: TEST_WIDGET_KEY } })).toThrow(
+      /the tokens the gateway seals for this shop are opened with the API secret as an AES-256 key, but gatewayApiSecret \(PAYFORM_GATEWAY_API_SECRET\) is not 32 bytes/,
+    );
+    // Relay mode needs no such key.
+    expect(resolveConfig(config).tokenizer).toBeUndefined();
   });
 
   it('refuses card numbers on the pay route, naming the field, before anything reaches the gateway', async () => {
