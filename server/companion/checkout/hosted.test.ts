@@ -27,7 +27,8 @@ describe('POST /api/checkout/sessions/:id/hosted', () => {
     expect(new URL(url).origin).toBe(stack.sandboxUrl);
     expect(await stack.ledger.getPayment(session.order_id)).toMatchObject({ mode: 'hosted', status: 'init', checkoutUrl: url });
     expect(await hosted(session.id, 200)).toEqual({ redirect_url: url });
-    expect((await stack.json('GET', `/api/checkout/sessions/${session.id}`, 200)).status).toBe('pending');
+    // A page opened and not paid yet is no payment under way: the widget offers its button again.
+    expect((await stack.json('GET', `/api/checkout/sessions/${session.id}`, 200)).status).toBe('open');
 
     const page = await payOnPage(url);
     expect(page.status).toBe(303);
@@ -54,8 +55,12 @@ describe('POST /api/checkout/sessions/:id/hosted', () => {
 
   it('a hosted page left unpaid gives way to paying by card in the widget', async () => {
     await open();
-    const session = await stack.openSession({ customer: CONTACT });
+    const session = await stack.openSession({ customer: CONTACT, return_url: 'https://shop.example/done' });
     await hosted(session.id, 200);
+    // "Return without paying": back on the shop, the session reads open, not a payment being confirmed.
+    const back = await stack.request('GET', `/checkout/return/${session.id}`);
+    expect(new URL(back.headers.get('location')!).searchParams.get('status')).toBe('open');
+    expect((await stack.json('GET', `/api/checkout/sessions/${session.id}`, 200)).status).toBe('open');
     const answer = await (await stack.pay(session.id)).json();
     expect(answer).toMatchObject({ status: 'success', order_id: `${session.order_id}:2` });
     expect(await stack.ledger.getPayment(session.order_id)).toMatchObject({ mode: 'hosted', status: 'failure', statusCode: '6007' });

@@ -56,7 +56,9 @@ export function viewStatus(session: CheckoutSession): { status: SessionViewStatu
     case 'paid':
       return { status: 'success' };
     case 'processing':
-      return { status: 'pending' };
+      // A hosted page opened and left unpaid ("Return without paying") is no payment under way:
+      // the customer may pay again, and a pay request cancels that page first (direct-payments.ts).
+      return session.payment?.mode === 'hosted' && session.payment.status === 'init' ? { status: 'open' } : { status: 'pending' };
     case 'closed':
     case 'expired':
       return { status: 'expired' };
