@@ -188,7 +188,9 @@ export abstract class CheckoutElement extends LitElement {
     const { status, order_id: orderId } = view;
     if (status === 'pending') return void this.poll();
     const failed = status === 'failure';
-    const message = failed ? view.message || this.t.declined || this.t.server : status === 'success' ? this.t.paid : status === 'expired' ? this.t.closed : '';
+    // The companion words a decline in English: English shows those words (its own `declined` is
+    // empty), other languages their general one rather than a sentence the customer may not read.
+    const message = failed ? this.t.declined || view.message || this.t.server : status === 'success' ? this.t.paid : status === 'expired' ? this.t.closed : '';
     this.phase = status === 'success' ? 'success' : status === 'expired' ? 'closed' : 'ready';
     this.say(message, failed);
     if (failed) emit(this, 'pay-failure', { message, orderId });

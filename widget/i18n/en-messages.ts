@@ -1,12 +1,12 @@
 /**
  * English's specific messages, a chunk loaded with the catalog (catalogs.ts). When it is not
  * there each falls back on a general one of en.ts: a field's error on `invalid`; the companion's
- * errors, and a decline that came without the companion's words, on `server`; a payment still
- * being confirmed after a minute on `confirming`.
+ * errors on `server`; a payment still being confirmed after a minute on `confirming`.
  */
 const enMessages = {
   waiting: 'Your payment is still being confirmed. You will be notified.',
-  declined: 'The payment was declined. Check the details or try another card.',
+  // Empty: an English page shows the companion's own words for a decline, which say why (checkout-element.ts).
+  declined: '',
   network: 'Could not reach the payment service. Please try again.',
   rejected: 'The payment could not be started. Please try again.',
   rate_limited: 'Too many attempts. Please wait a moment.',

@@ -137,6 +137,16 @@ describe('<pay-form> paying', () => {
     });
   }
 
+  it('says a decline in the page\'s language: the companion words it in English, which a Ukrainian page does not show', async () => {
+    const form = await mount({}, { lang: 'uk' });
+    const failure = oneEvent(form, 'pay-failure');
+    await payWith(form, '4000000000000069');
+    const { message: said } = (await failure).detail;
+    expect(said).to.equal('Платіж відхилено. Перевірте дані або спробуйте іншу картку.');
+    await form.updateComplete;
+    expect(message(form)).to.equal(said);
+  });
+
   it('asks before leaving for 3-D Secure, then confirms the outcome when the page keeps the customer', async () => {
     const form = await mount();
     form.pollInterval = 50;
