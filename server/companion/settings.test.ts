@@ -204,6 +204,16 @@ describe('readCompanionConfig', () => {
       }
     });
 
+    it('refuses a plain-http gateway or public URL, which would carry the credentials, cards and session ids in clear', () => {
+      expect(() => readCompanionConfig({ ...live, PAYFORM_GATEWAY_BASE_URL: 'http://gateway.example', PAYFORM_PUBLIC_URL: 'http://pay.shop.example' })).toThrow(
+        'Invalid environment: production needs https for PAYFORM_GATEWAY_BASE_URL and PAYFORM_PUBLIC_URL (plain http only to this machine): ' +
+          'PAYFORM_GATEWAY_BASE_URL is http://gateway.example, PAYFORM_PUBLIC_URL is http://pay.shop.example',
+      );
+      expect(() => readCompanionConfig({ ...live, PAYFORM_PUBLIC_URL: 'http://pay.shop.example' })).toThrow(/production needs https for PAYFORM_PUBLIC_URL \(/);
+      // To this machine (a local proxy that holds the TLS), plain http is no exposure.
+      expect(readCompanionConfig({ ...live, PAYFORM_GATEWAY_BASE_URL: 'http://127.0.0.1:8443', PAYFORM_PUBLIC_URL: 'https://pay.shop.example' }).production).toBe(true);
+    });
+
     it('refuses PAYFORM_SANDBOX_ORIGIN, which lets browsers be sent to a plain-http address', () => {
       expect(() => readCompanionConfig({ ...live, PAYFORM_SANDBOX_ORIGIN: 'http://localhost:3001' })).toThrow(
         'Invalid environment: PAYFORM_SANDBOX_ORIGIN must not be set in production',

@@ -26,7 +26,7 @@
  * | PAYFORM_METRICS_ADDRESS | serves GET /metrics without a token on this host:port of its own (e.g. 127.0.0.1:9464) | unset |
  * | PAYFORM_LOG_LEVEL | debug, info, warn, error | info |
  * | PAYFORM_BACK_OFFICE | the back office's path, e.g. /admin (signed in with the admin token) | off |
- * | NODE_ENV | `production` requires PAYFORM_ADMIN_TOKEN, PAYFORM_GATEWAY_BASE_URL, all four credentials its own, no PAYFORM_SANDBOX_ORIGIN | — |
+ * | NODE_ENV | `production` requires PAYFORM_ADMIN_TOKEN, PAYFORM_GATEWAY_BASE_URL, all four credentials its own, https gateway and public URLs (plain http only to this machine), no PAYFORM_SANDBOX_ORIGIN | — |
  *
  * The unprefixed names of 0.2 (`DATABASE_URL`, `ADMIN_TOKEN`…) are read when the prefixed one is
  * unset, each reported in `deprecations` (environment.ts).
@@ -246,4 +246,11 @@ function checkProduction(vars: z.output<typeof Variables>, credentials: ProjectC
   const testValues = atTestValue.length > 0 ? ` (${atTestValue.join(', ')} ${atTestValue.length > 1 ? 'are' : 'is'} the sandbox's published test value)` : '';
   if (missing.length > 0) throw new TypeError(`Invalid environment: production needs ${missing.join(', ')}${testValues}${publicUrl}`);
   if (vars.PAYFORM_SANDBOX_ORIGIN) throw new TypeError('Invalid environment: PAYFORM_SANDBOX_ORIGIN must not be set in production');
+  // The gateway call carries the credentials (and, relayed, the card); the public URL carries the
+  // session id, a capability, in every return address. Plain http only to this machine.
+  const plain = (['PAYFORM_GATEWAY_BASE_URL', 'PAYFORM_PUBLIC_URL'] as const).filter((name) => {
+    const url = vars[name] === undefined ? undefined : new URL(vars[name]);
+    return url?.protocol === 'http:' && !isLoopbackHost(url.hostname);
+  });
+  if (plain.length > 0) throw new TypeError(`Invalid environment: production needs https for ${plain.join(' and ')} (plain http only to this machine): ${plain.map((name) => `${name} is ${vars[name]}`).join(', ')}`);
 }
