@@ -16,6 +16,11 @@ import type { CheckoutSession, NewCheckoutSession, PayAttemptClaim, PayAttemptRe
 
 const DEFAULT_TTL_SECONDS = 30 * 60;
 const MAX_ORDER_ID_LENGTH = 32;
+/**
+ * Attempts a session takes at most. A customer declined a few times starts over; a card tester
+ * who holds one session would otherwise try a card every few seconds for its whole life.
+ */
+export const MAX_ATTEMPTS_PER_SESSION = 10;
 
 /** 256 random bits: the id is the capability a browser holds. */
 function newSessionId(): string {
@@ -226,7 +231,8 @@ function claimNextAttempt(ctx: LedgerContext, slot: SlotOf<ClaimArgs>) {
       .where(sql<SqlBool>`s.expires_at > ${now}`)
       .where(sql<SqlBool>`(latest.status is null or latest.status = 'failure')`)
       .where(modeAllowed)
-      .where(sql<SqlBool>`length(${orderId}) <= ${sql.lit(MAX_ORDER_ID_LENGTH)}`);
+      .where(sql<SqlBool>`length(${orderId}) <= ${sql.lit(MAX_ORDER_ID_LENGTH)}`)
+      .where(sql<SqlBool>`(latest.attempt is null or latest.attempt < ${sql.lit(MAX_ATTEMPTS_PER_SESSION)})`);
   if (ctx.dialect === 'sqlite') {
     return db
       .insertInto('payments')
@@ -402,7 +408,7 @@ export async function claimPayAttempt(ctx: LedgerContext, sessionId: string, req
     // colon is the ledger's: no session's order id has one, so a retry's cannot be taken.
     const attempt = (latest?.attempt ?? 0) + 1;
     const orderId = attempt === 1 ? session.order_id : `${session.order_id}:${attempt}`;
-    if (orderId.length > MAX_ORDER_ID_LENGTH) return refusal('retry_unavailable', latest);
+    if (orderId.length > MAX_ORDER_ID_LENGTH || attempt > MAX_ATTEMPTS_PER_SESSION) return refusal('retry_unavailable', latest);
     const row: PaymentRow = {
       order_id: orderId,
       session_id: sessionId,

@@ -154,6 +154,18 @@ describe('3-D Secure and slow payments', () => {
 });
 
 describe('one payment per session', () => {
+  it('takes ten attempts at most, then asks for a new checkout: a card tester holding one session gets no more', async () => {
+    await open({ companion: { rateLimits: { perSession: 100, perClient: 100 } } });
+    const session = await stack.openSession();
+    for (let attempt = 1; attempt <= 10; attempt += 1) {
+      expect((await (await stack.pay(session.id, payBody({ card: card('rejected') }))).json()).status, `attempt ${attempt}`).toBe('failure');
+    }
+    const eleventh = await stack.pay(session.id);
+    expect(eleventh.status).toBe(409);
+    expect((await eleventh.json()).error.code).toBe('retry_unavailable');
+    expect(await stack.ledger.getPayment(`${session.order_id}:11`)).toBeUndefined();
+  });
+
   it('twenty simultaneous clicks create one payment', async () => {
     await open();
     const session = await stack.openSession();

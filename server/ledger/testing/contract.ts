@@ -193,6 +193,16 @@ export function describeLedgerContract(backend: LedgerBackend): void {
         expect(await ledger.claimPayAttempt(session.id, { mode: 'direct' })).toMatchObject({ claimed: false, reason: 'paid' });
       });
 
+      it('takes ten attempts a session at most, then refuses another (start a new checkout)', async () => {
+        const session = await ledger.createSession({ ...teaSession, orderId: 'tea-50' });
+        for (let attempt = 1; attempt <= 10; attempt += 1) {
+          const claim = await ledger.claimPayAttempt(session.id, { mode: attempt % 2 ? 'direct' : 'hosted' });
+          expect(claim, `attempt ${attempt}`).toMatchObject({ claimed: true, payment: { attempt } });
+          await ledger.advancePayment(claim.payment!.orderId, { status: 'failure', statusCode: '4153' });
+        }
+        expect(await ledger.claimPayAttempt(session.id, { mode: 'direct' })).toMatchObject({ claimed: false, reason: 'retry_unavailable', payment: { orderId: 'tea-50:10' } });
+      });
+
       it('counts a read without the order once per spacing, frees the session on the window’s last, and sends the same order id again', async () => {
         const session = await ledger.createSession({ ...teaSession, orderId: 'tea-44' });
         await ledger.claimPayAttempt(session.id, { mode: 'direct' });
