@@ -204,6 +204,13 @@ describe('readCompanionConfig', () => {
       }
     });
 
+    it('refuses an admin token that is long enough but easy to guess', () => {
+      expect(() => readCompanionConfig({ ...live, PAYFORM_ADMIN_TOKEN: 'aaaaaaaaaaaaaaaa' })).toThrow(
+        'Invalid environment: PAYFORM_ADMIN_TOKEN is easy to guess (a few characters, repeated): use a random one, e.g. the output of `openssl rand -base64 32`',
+      );
+      expect(readCompanionConfig({ ...live, PAYFORM_ADMIN_TOKEN: 'q8Vz3kLw0PxN7rTb' }).production).toBe(true);
+    });
+
     it('refuses a plain-http gateway or public URL, which would carry the credentials, cards and session ids in clear', () => {
       expect(() => readCompanionConfig({ ...live, PAYFORM_GATEWAY_BASE_URL: 'http://gateway.example', PAYFORM_PUBLIC_URL: 'http://pay.shop.example' })).toThrow(
         'Invalid environment: production needs https for PAYFORM_GATEWAY_BASE_URL and PAYFORM_PUBLIC_URL (plain http only to this machine): ' +

@@ -228,6 +228,9 @@ const KNOWN_VARIABLES = [...new Set([...Object.keys(Variables.shape), ...Object.
  * left at the published test project's value (one is enough to leak or misroute), and no
  * sandbox origin — the one address browsers may be sent to over plain http.
  */
+/** A production admin token's fewest different characters: 16 random ones of base64 have 13 or so. */
+const MIN_DISTINCT_TOKEN_CHARACTERS = 8;
+
 function checkProduction(vars: z.output<typeof Variables>, credentials: ProjectCredentials, env: Env): void {
   const defaults = Object.entries(CREDENTIAL_VARIABLES).filter(([name]) => {
     const key = name as keyof ProjectCredentials;
@@ -246,6 +249,11 @@ function checkProduction(vars: z.output<typeof Variables>, credentials: ProjectC
   const testValues = atTestValue.length > 0 ? ` (${atTestValue.join(', ')} ${atTestValue.length > 1 ? 'are' : 'is'} the sandbox's published test value)` : '';
   if (missing.length > 0) throw new TypeError(`Invalid environment: production needs ${missing.join(', ')}${testValues}${publicUrl}`);
   if (vars.PAYFORM_SANDBOX_ORIGIN) throw new TypeError('Invalid environment: PAYFORM_SANDBOX_ORIGIN must not be set in production');
+  // Its length is checked everywhere; a token of a few characters repeated is a guess away.
+  const distinct = new Set(vars.PAYFORM_ADMIN_TOKEN).size;
+  if (distinct < MIN_DISTINCT_TOKEN_CHARACTERS) {
+    throw new TypeError(`Invalid environment: PAYFORM_ADMIN_TOKEN is easy to guess (a few characters, repeated): use a random one, e.g. the output of \`openssl rand -base64 32\``);
+  }
   // The gateway call carries the credentials (and, relayed, the card); the public URL carries the
   // session id, a capability, in every return address. Plain http only to this machine.
   const plain = (['PAYFORM_GATEWAY_BASE_URL', 'PAYFORM_PUBLIC_URL'] as const).filter((name) => {
