@@ -50,6 +50,9 @@ export function offeredModes(session: CheckoutSession, tokenizes: boolean): ('di
   return [...session.allowedModes];
 }
 
+const unpaidHostedPage = (payment: CheckoutSession['payment']): boolean =>
+  payment?.mode === 'hosted' && payment.status === 'init' && payment.discrepancy === null;
+
 /** The widget's status of a session, and the customer-safe reason of a failed attempt. */
 export function viewStatus(session: CheckoutSession): { status: SessionViewStatus; message?: string } {
   switch (session.status) {
@@ -58,7 +61,8 @@ export function viewStatus(session: CheckoutSession): { status: SessionViewStatu
     case 'processing':
       // A hosted page opened and left unpaid ("Return without paying") is no payment under way:
       // the customer may pay again, and a pay request cancels that page first (direct-payments.ts).
-      return session.payment?.mode === 'hosted' && session.payment.status === 'init' ? { status: 'open' } : { status: 'pending' };
+      // One the gateway reported paid otherwise (a discrepancy, held for a person) is no such page.
+      return unpaidHostedPage(session.payment) ? { status: 'open' } : { status: 'pending' };
     case 'closed':
     case 'expired':
       return { status: 'expired' };
