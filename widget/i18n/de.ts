@@ -18,7 +18,7 @@ const de: Catalog = {
   pay_hosted: '{} auf der sicheren Zahlungsseite bezahlen',
   processing: 'Zahlung wird verarbeitet…',
   confirming: 'Zahlung wird bestätigt…',
-  waiting: 'Ihre Zahlung wird noch bestätigt. Sie werden benachrichtigt.',
+  waiting: 'Ihre Zahlung wird noch bestätigt. Prüfen Sie es gleich noch einmal und zahlen Sie nicht erneut.',
   check_again: 'Erneut prüfen',
   paid: 'Zahlung erfolgreich',
   declined: 'Die Zahlung wurde abgelehnt. Prüfen Sie die Angaben oder verwenden Sie eine andere Karte.',

@@ -4,7 +4,7 @@
  * errors on `server`; a payment still being confirmed after a minute on `confirming`.
  */
 const enMessages = {
-  waiting: 'Your payment is still being confirmed. You will be notified.',
+  waiting: 'Your payment is still being confirmed. Check again in a moment, and do not pay again.',
   // Empty: an English page shows the companion's own words for a decline, which say why (checkout-element.ts).
   declined: '',
   network: 'Could not reach the payment service. Please try again.',

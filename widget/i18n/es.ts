@@ -18,7 +18,7 @@ const es: Catalog = {
   pay_hosted: 'Pagar {} en la página de pago segura',
   processing: 'Procesando el pago…',
   confirming: 'Confirmando el pago…',
-  waiting: 'Tu pago todavía se está confirmando. Te avisaremos.',
+  waiting: 'Tu pago todavía se está confirmando. Vuelve a comprobarlo en un momento y no pagues de nuevo.',
   check_again: 'Comprobar de nuevo',
   paid: 'Pago realizado',
   declined: 'El pago fue rechazado. Revisa los datos o prueba con otra tarjeta.',

@@ -18,7 +18,7 @@ const fr: Catalog = {
   pay_hosted: 'Payer {} sur la page de paiement sécurisée',
   processing: 'Paiement en cours…',
   confirming: 'Confirmation du paiement…',
-  waiting: 'Votre paiement est en cours de confirmation. Vous serez averti.',
+  waiting: 'Votre paiement est en cours de confirmation. Vérifiez à nouveau dans un instant, sans payer une seconde fois.',
   check_again: 'Vérifier à nouveau',
   paid: 'Paiement réussi',
   declined: 'Le paiement a été refusé. Vérifiez les informations ou essayez une autre carte.',

@@ -18,7 +18,7 @@ const pl: Catalog = {
   pay_hosted: 'Zapłać {} na bezpiecznej stronie płatności',
   processing: 'Przetwarzanie płatności…',
   confirming: 'Potwierdzamy płatność…',
-  waiting: 'Płatność jest wciąż potwierdzana. Otrzymasz powiadomienie.',
+  waiting: 'Płatność jest wciąż potwierdzana. Sprawdź ponownie za chwilę i nie płać drugi raz.',
   check_again: 'Sprawdź ponownie',
   paid: 'Płatność udana',
   declined: 'Płatność została odrzucona. Sprawdź dane lub użyj innej karty.',
