@@ -60,6 +60,8 @@ export class DirectPayments {
   readonly #deps: PaymentFlowDeps;
   readonly #held: HeldAnswers;
   readonly #known: KnownSessions;
+  /** A sealed token that did not open has been logged (#unsealed). */
+  #toldSealKey = false;
 
   constructor(deps: PaymentFlowDeps, held: HeldAnswers, known: KnownSessions) {
     this.#deps = deps;
@@ -216,6 +218,14 @@ export class DirectPayments {
       return readRichAnswer(sealed, this.#deps.options.tokenizer!.sealKey).token;
     } catch (error) {
       if (!(error instanceof RichAnswerError)) throw error;
+      // In the sealed form yet not opening: another key sealed it. Every customer's payment would be
+      // refused so, and a forger's too: said once, for the operator to compare the secret.
+      if (error.cause !== undefined && !this.#toldSealKey) {
+        this.#toldSealKey = true;
+        this.#deps.logger.error(
+          'a card token the widget sent is sealed, but not with PAYFORM_GATEWAY_API_SECRET (the gatewayApiSecret option): if every tokenized payment is refused (422 unknown_card), check it against the gateway project’s secret key (a lone forged token reads the same)',
+        );
+      }
       throw new ApiProblem(422, 'unknown_card', 'The card token is neither the tokenizer’s, sealed for this shop, nor a saved card of this customer', {
         'card.token': 'is not a token the tokenizer sealed for this shop, nor a saved card of this customer',
       });

@@ -56,6 +56,8 @@ describe('a companion whose widget tokenizes', () => {
     }
     const { requests } = await stack.control('GET', '/_sandbox/requests');
     expect(requests.filter((request: Json) => request.path === '/api/v1/payment')).toEqual([]);
+    // A token in the sealed form that does not open (another key sealed it) is said once, for the operator.
+    expect(stack.logs.filter((line) => line.includes('is sealed, but not with PAYFORM_GATEWAY_API_SECRET'))).toEqual([expect.stringContaining('"level":"error"')]);
     expect((await payWithToken(stack, session.id, sealedForAnother)).status).toBe('success');
   });
 
