@@ -52,8 +52,8 @@ export class GatewayTrouble {
   #trouble: Trouble | undefined;
   /** The trouble has been said (else it may still be a blip). */
   #told = false;
-  /** 1 once a call was observed: the first (the check at start) is said whatever it meets. */
-  #calls = 0;
+  /** A call was observed: the first (the check at start) is said whatever it meets. */
+  #observed = false;
   #since = 0;
   #remindedAt = 0;
   #failed = 0;
@@ -72,15 +72,15 @@ export class GatewayTrouble {
     if (trouble === undefined) {
       // Some other server's 404 for an order read says nothing of the gateway being back.
       if (this.#trouble === 'elsewhere' && (outcome === 404 || outcome === 405)) return;
-      this.#calls = 1;
+      this.#observed = true;
       if (this.#told) this.#logger.warn('the gateway answers again', { was: this.#trouble, down_for_ms: now - this.#since, failed: this.#failed });
       else if (this.#trouble !== undefined) this.#logger.debug('the gateway failed a call, then answered again', { was: this.#trouble, failed: this.#failed });
       this.#trouble = undefined;
       this.#told = false;
       return;
     }
-    const first = this.#calls === 0;
-    this.#calls = 1;
+    const first = !this.#observed;
+    this.#observed = true;
     if (trouble !== this.#trouble) {
       // Trouble already said that turns into another kind (no connection, then 5xx while it
       // restarts) goes on as one outage: said again as what it is now, and its end said once.
