@@ -88,7 +88,7 @@ function content(): TemplateResult {
       ${orderDetailPanel(detail?.order.order_id === selected ? detail : undefined, {
         problem: detailProblem,
         notice: detailNotice && detailNotice.orderId === selected ? detailNotice.text : undefined,
-        resending: resending !== undefined && resending === selected,
+        resending: selected !== undefined && resending === selected,
       }, handlers)}
     </div>
     ${draft ? operationDialog(draft, { submit: perform, close: closeDialog }) : nothing}
@@ -138,7 +138,7 @@ const handlers = {
   },
   charge() {
     if (!detail) return;
-    opener = document.activeElement instanceof HTMLElement ? document.activeElement : undefined;
+    rememberOpener();
     chargeDraft = { order: detail.order, busy: false, idempotencyKey: newIdempotencyKey(), typed: '' };
     page.refresh();
     document.querySelector<HTMLDialogElement>('dialog.charge-dialog')?.showModal();
@@ -155,7 +155,7 @@ const handlers = {
   },
   act(action: OperationAction) {
     if (!detail) return;
-    opener = document.activeElement instanceof HTMLElement ? document.activeElement : undefined;
+    rememberOpener();
     draft = { action, order: detail, busy: false, idempotencyKey: newIdempotencyKey() };
     page.refresh();
     document.querySelector<HTMLDialogElement>('dialog.operation-dialog')?.showModal();
@@ -260,6 +260,10 @@ function closeDialog(): void {
   if (dialog?.open) dialog.close();
   page.refresh();
   returnFocus();
+}
+
+function rememberOpener(): void {
+  opener = document.activeElement instanceof HTMLElement ? document.activeElement : undefined;
 }
 
 /** To the button that opened the dialog, or — gone with the action it offered — the order's first action. */
