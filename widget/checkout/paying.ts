@@ -122,16 +122,35 @@ function unasked(error: unknown): unknown {
 
 /**
  * The session once it is no longer pending, polled every `pollInterval` for `pollTimeout` at most;
- * undefined if it stayed pending, or as soon as the poll is no longer `current`.
+ * undefined if it stayed pending, or as soon as the poll is no longer `current`. Still pending,
+ * it is watched on, less often (`watch`).
  */
 export async function settled(element: CheckoutElement, current: () => boolean): Promise<SessionView | undefined> {
-  for (const until = Date.now() + element.pollTimeout; Date.now() < until; ) {
-    await new Promise((resolve) => setTimeout(resolve, element.pollInterval));
+  const view = await polled(element, current, element.pollInterval, element.pollTimeout);
+  if (!view && current()) void watch(element, current);
+  return view;
+}
+
+/** The session once it is no longer pending, read every `interval` until `timeout` has passed or the poll is no longer `current`. */
+async function polled(element: CheckoutElement, current: () => boolean, interval: number, timeout: number): Promise<SessionView | undefined> {
+  for (const until = Date.now() + timeout; Date.now() < until; ) {
+    await new Promise((resolve) => setTimeout(resolve, interval));
     if (!current()) return undefined;
     const view = await element.companion.view().catch(() => undefined);
     if (view && view.status !== 'pending') return view;
   }
   return undefined;
+}
+
+/**
+ * The customer waits ("Check again") while the outcome is decided without them: an attempt the
+ * gateway never took is ended by reconciliation within minutes, a challenge left on the bank's
+ * page times out. The form shows that when it comes — the pay button again, and why — so no
+ * customer is left on "still being confirmed": read every 15 polls' time, for an hour at most.
+ */
+async function watch(element: CheckoutElement, current: () => boolean): Promise<void> {
+  const view = await polled(element, current, element.pollInterval * 15, 3_600_000);
+  if (view && current()) element.settle(view);
 }
 
 /**

@@ -253,6 +253,26 @@ describe('<pay-form> paying', () => {
     await success;
   });
 
+  it('goes on watching after its time limit, less often, and shows a failure without a click', async () => {
+    const form = await mount();
+    form.pollInterval = 50;
+    form.pollTimeout = 300;
+    const redirect = stay(form);
+    await payWith(form, '4000000000003220');
+    const event = await redirect;
+    await waitUntil(() => message(form).startsWith('Your payment is still being confirmed'), 'polling did not give up', { timeout: 3000 });
+    const polls = calls.length;
+    // Every 15 polls' time (750 ms here) rather than every 50 ms.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(calls.length, 'reads less often after the limit').to.equal(polls);
+    const failure = oneEvent(form, 'pay-failure');
+    await decideChallenge(event.detail.url, 'failure');
+    expect((await failure).detail.message).to.equal('The payment was not confirmed. Try again or use another card.');
+    await form.updateComplete;
+    expect(button(form).disabled, 'the customer may pay again').to.equal(false);
+    expect(calls.length - polls, 'one read or two, not a poll every 50 ms').to.be.below(4);
+  });
+
   it('pays with a saved card, and offers a new card instead', async () => {
     const customer_id = `customer-${Math.random()}`;
     const first = await mount({ customer_id });
