@@ -4,6 +4,7 @@
  * the OpenAPI document; `sessionView` builds it from the ledger's session.
  */
 import * as z from 'zod';
+import { holdsSession } from '../../ledger/index.js';
 import type { CheckoutSession, SavedCard } from '../../ledger/index.js';
 import { missingCustomerFields } from './customer.js';
 import { failureMessage } from './decline-messages.js';
@@ -67,8 +68,10 @@ export function viewStatus(session: CheckoutSession): { status: SessionViewStatu
     case 'expired':
       return { status: 'expired' };
     case 'open': {
-      const failed = session.payment?.status === 'failure' ? session.payment : undefined;
-      return failed ? { status: 'failure', message: failureMessage(failed) } : { status: 'open' };
+      // A declined attempt, or one the gateway never got (ended as never sent): the customer who
+      // waited on it reads why the form is back, not a form as if nothing had happened.
+      const ended = session.payment && !holdsSession(session.payment) ? session.payment : undefined;
+      return ended ? { status: 'failure', message: failureMessage(ended) } : { status: 'open' };
     }
   }
 }

@@ -139,7 +139,8 @@ describe('stale payments', () => {
     clock.advance(30 * SECOND);
     expect(await reconcile()).toMatchObject({ checkedPayments: 1, neverSent: 1, givenUp: 0 });
     expect(await stack.ledger.getPayment(session.order_id)).toMatchObject({ status: 'init', unsentAt: clock.now });
-    expect((await stack.json('GET', `/api/checkout/sessions/${session.id}`, 200)).status).toBe('open');
+    // The customer, told to wait and not pay again, reads that it did not go through.
+    expect(await stack.json('GET', `/api/checkout/sessions/${session.id}`, 200)).toMatchObject({ status: 'failure', message: 'The payment could not be completed. Try again.' });
     // The merchant sees it ended, not awaiting payment: unsent_at says when.
     const order = async () => (await stack.json('GET', `/api/orders/${session.order_id}`, 200, { admin: true })).order;
     expect(await order()).toMatchObject({ status: 'init', unsent_at: new Date(clock.now).toISOString() });
@@ -159,7 +160,8 @@ describe('stale payments', () => {
     }
     expect(reads.map((tally) => tally.neverSent)).toEqual([0, 0, 1]);
     expect(reads.every((tally) => tally.givenUp === 0)).toBe(true);
-    expect((await stack.json('GET', `/api/checkout/sessions/${session.id}`, 200)).status).toBe('open');
+    // Its challenge is gone with it: the customer reads that it was not confirmed.
+    expect(await stack.json('GET', `/api/checkout/sessions/${session.id}`, 200)).toMatchObject({ status: 'failure', message: 'The payment was not confirmed. Try again or use another card.' });
     expect(await (await stack.pay(session.id)).json()).toMatchObject({ status: 'success', order_id: session.order_id });
     expect(await stack.ledger.getPayment(session.order_id)).toMatchObject({ status: 'success', unsentAt: null });
   });
