@@ -20,6 +20,13 @@ describe('amounts in the back office', () => {
     for (const text of ['ten', '-5', '1e3', '']) expect(typedAmount(text, 'UAH')).toBe(text);
   });
 
+  it('never reads a thousands separator as the decimal one', () => {
+    // The back office shows "UAH 1,000.00" and "¥1,000": a figure copied from it is refused, not 1.00 UAH or 1 JPY.
+    for (const text of ['1,000', '1.000', '249.500', '1,000.00', '1 000']) expect(typedAmount(text, 'UAH')).toBe(text);
+    for (const text of ['1,000', '1.000', '1.0']) expect(typedAmount(text, 'JPY')).toBe(text);
+    expect(typedAmount('1,000', 'KWD'), 'three decimals: a whole dinar').toBe(1000);
+  });
+
   it('prefills a field with the amount as one would type it', () => {
     expect(editableAmount(65_000, 'UAH')).toBe('650.00');
     expect(editableAmount(5, 'UAH')).toBe('0.05');

@@ -37,15 +37,23 @@ export function fromUnits(count: number): ApiAmount {
   return count;
 }
 
+/**
+ * An amount as the merchant may type it in `currency`: whole units, then a decimal point or comma
+ * and no more digits than the currency has. So a thousands separator is never read as a decimal
+ * one: "1,000" UAH or "1,000" JPY is refused, not sent as 1.00 UAH or 1 JPY.
+ */
+export function amountPattern(currency: string): RegExp {
+  const exponent = currencyExponent(currency);
+  return new RegExp(`^(\\d{1,13})${exponent ? `(?:[.,](\\d{1,${exponent}}))?` : ''}$`);
+}
+
 /** What the merchant types ("249.5", "249,50") in `currency` → minor units (24950); anything else as typed. */
 export function typedAmount(text: string, currency: string): ApiAmount {
   const typed = text.trim();
-  const exponent = currencyExponent(currency);
-  const match = /^(\d{1,13})(?:[.,](\d+))?$/.exec(typed);
+  const match = amountPattern(currency).exec(typed);
   if (!match) return typed;
   const [, whole = '', fraction = ''] = match;
-  if (fraction.replace(/0+$/, '').length > exponent) return typed;
-  return Number(`${whole}${fraction.padEnd(exponent, '0').slice(0, exponent)}`);
+  return Number(`${whole}${fraction.padEnd(currencyExponent(currency), '0')}`);
 }
 
 /** An amount as the merchant would type it in `currency`, to prefill a field: 24950 UAH → "249.50". */

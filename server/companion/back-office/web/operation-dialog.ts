@@ -9,7 +9,8 @@ import { html, nothing } from 'lit';
 import type { TemplateResult } from 'lit';
 import { t } from './i18n.js';
 import type { MessageKey } from './i18n.js';
-import { editableAmount, formatAmount, fromUnits, typedAmount, units } from './money.js';
+import { wireStep } from '@payform/gateway/wire';
+import { amountPattern, editableAmount, formatAmount, fromUnits, typedAmount, units } from './money.js';
 import type { ApiError, OrderDetail, Share } from './admin-api.js';
 import { pageConfig } from './page-config.js';
 import { refusalNotice } from './refusal-notice.js';
@@ -53,8 +54,6 @@ const EXPLANATIONS: Record<OperationAction, MessageKey> = {
   cancel: 'dialog.cancelText',
 };
 
-const DECIMAL = /^\d{1,10}([.,]\d{1,2})?$/;
-
 export const takesAmount = (action: OperationAction) => action === 'capture' || action === 'refund';
 export const isSplit = (action: OperationAction) => action === 'split-capture' || action === 'split-refund';
 
@@ -69,7 +68,9 @@ export function suggestedShares(detail: OrderDetail, action: OperationAction): S
   if (sellers.length === 0) return [];
   // The reserve itself, though the project may allow capturing a little more.
   const all = Math.min(units(detail.order.amount), units(detail.totals.capturable));
-  const each = Math.floor(all / sellers.length);
+  // Each a multiple of what the gateway carries (10 fils of a three-decimal currency); the first takes the rest.
+  const step = wireStep(detail.order.currency);
+  const each = Math.floor(all / sellers.length / step) * step;
   return sellers.map((seller, i) => ({
     sub_merchant_id: seller.id,
     amount: fromUnits(i === 0 ? all - each * (sellers.length - 1) : each),
@@ -141,7 +142,7 @@ export function operationDialog(
         ? html`<div class="field">
             <label for="operation-amount">${t('dialog.amount', { currency })}</label>
             <input id="operation-amount" name="amount" inputmode="decimal" autocomplete="off" dir="ltr" placeholder=${editableAmount(held, currency)}
-              pattern=${DECIMAL.source} aria-describedby="operation-amount-hint operation-amount-error" aria-invalid=${fieldError('amount') ? 'true' : 'false'}
+              pattern=${amountPattern(currency).source} aria-describedby="operation-amount-hint operation-amount-error" aria-invalid=${fieldError('amount') ? 'true' : 'false'}
               @input=${(event: InputEvent) => (event.target as HTMLInputElement).setCustomValidity('')}>
             <span class="field__hint" id="operation-amount-hint">${t('dialog.amountHint', { limit: formatAmount(held, currency) })}</span>
             <span class="field__error" id="operation-amount-error">${fieldError('amount') ?? ''}</span>
