@@ -68,6 +68,7 @@ describe('POST /api/checkout/sessions', () => {
     [{ amount: '1e3' }, 'amount', 'must be an integer number of minor units'],
     [{ amount: 1005, currency: 'KWD' }, 'amount', 'must be a multiple of 10 minor units: the gateway takes KWD with at most 2 decimal digits'],
     [{ amount: -5 }, 'amount', 'must be greater than 0'],
+    [{ amount: -5, currency: 'KWD' }, 'amount', 'must be greater than 0'],
     [{ amount: 0 }, 'amount', 'must be greater than 0'],
     [{ split: [{ sub_merchant_id: '8a1f3c52-6b0e-4d97-a2c4-1e5f7b9d3a60', amount: 0.5 }, { sub_merchant_id: 'c4e7b1d9-2a83-4f65-8b1c-9d0e6a2f4b71', amount: 9.5 }] }, 'split[0].amount', 'must be an integer number of minor units (24950 = 249.50 UAH)'],
     [{ currency: 'uah' }, 'currency', 'must be a three-letter upper-case ISO 4217 code'],

@@ -33,10 +33,9 @@ export function amountRefusal(amount: number, currency: string): string | undefi
   const max = Math.min(maxWireMinorUnits(currency), MAX_MINOR_UNITS - (MAX_MINOR_UNITS % step));
   // A whole number past the safe integers (1e20) is too large, not a fraction: said so.
   if (Number.isInteger(amount) && amount > max) return `must be at most ${max} in ${currency}, what the gateway carries`;
-  const unit = wireAmountRefusal(amount, currency);
-  if (unit !== undefined) return unit;
+  // The sign first: -5 fils is not "a multiple of 10" away from being right.
   if (amount <= 0) return 'must be greater than 0';
-  return undefined;
+  return wireAmountRefusal(amount, currency);
 }
 
 /** Adds an issue on `path` when `amount` cannot be charged in `currency`. */
