@@ -3,7 +3,7 @@
 // test: `npm run typecheck` fails if any of them compiles.
 import { describe, expect, it } from 'vitest';
 import { InvalidRequestError } from './errors.js';
-import { currencyExponent, describeMinorUnits, isMinorUnits, minorUnits, minorUnitsRefusal } from './money.js';
+import { currencyExponent, describeMinorUnits, formatMinorUnits, isMinorUnits, minorUnits, minorUnitsRefusal } from './money.js';
 import type { MinorUnits } from './money.js';
 import type { DirectPaymentParams } from './resources/payments.js';
 import { useGatewayDouble } from './test/client-setup.js';
@@ -48,6 +48,19 @@ describe('minorUnits and isMinorUnits', () => {
     expect(describeMinorUnits('JPY')).toBe('an integer number of minor units (2495 = 2495 JPY)');
     expect(describeMinorUnits('KWD')).toBe('an integer number of minor units (24950 = 24.950 KWD)');
     expect(describeMinorUnits('not a code')).toBe('an integer number of minor units (24950 = 249.50 UAH)');
+  });
+});
+
+describe('formatMinorUnits', () => {
+  it('writes minor units as people read the amount', () => {
+    expect(formatMinorUnits(24950, 'UAH')).toBe('249.50 UAH');
+    expect(formatMinorUnits(-5, 'UAH')).toBe('-0.05 UAH');
+    expect(formatMinorUnits(500, 'JPY')).toBe('500 JPY');
+    expect(formatMinorUnits(1230, 'KWD')).toBe('1.230 KWD');
+  });
+
+  it('refuses what is not minor units rather than write it as an amount', () => {
+    for (const value of [1.5, Number.NaN, 1e21]) expect(() => formatMinorUnits(value, 'UAH')).toThrow(RangeError);
   });
 });
 
