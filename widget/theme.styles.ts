@@ -22,8 +22,10 @@ export const theme = css`
     font: var(--pay-form-font, 15px/1.4 system-ui, sans-serif);
     color: var(--_fg);
   }
+  /* A transparent outline, not none: forced colours (Windows High Contrast) drop the ring and
+     paint the outline in the system's colour. */
   :focus-visible {
-    outline: none;
+    outline: 2px solid #0000;
     box-shadow: var(--_ring);
   }
   [part~='button'] {
@@ -80,7 +82,7 @@ export const theme = css`
   }
   @media (prefers-reduced-motion: reduce) {
     .spinner {
-      animation-duration: 3s;
+      animation: none;
     }
   }
   .tick {

@@ -31,7 +31,7 @@ const loadPaying = (): Promise<typeof Paying | undefined> =>
   import('./paying.js').then(
     (module) => (paying = module),
     // Offline, or a page that serves pay-form.js without its chunks: the error names the URL.
-    (error) => void console.error('<pay-form>: serve all of dist/ beside pay-form.js:', error),
+    (error) => void console.error('<pay-form>: serve all of dist/:', error),
   );
 
 /**

@@ -23,14 +23,18 @@ export const styles = css`
   .row > * {
     grid-row: span 3;
     grid-template-rows: subgrid;
+    /* Narrower than its longest word if need be: a German form still fits 320 px. */
+    min-width: 0;
   }
   .row:empty {
     display: none;
   }
   [part='field'] > div:first-child {
     display: flex;
+    flex-flow: wrap;
     justify-content: space-between;
     align-items: baseline;
+    gap: 0 8px;
   }
   [part='label'],
   legend {

@@ -1,4 +1,5 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import { emulateMedia } from '@web/test-runner-commands';
 import { autofill, button, card, field, mount, part, press, type } from '../test/harness.js';
 
 describe('theming', () => {
@@ -42,6 +43,29 @@ describe('theming', () => {
     form.style.colorScheme = 'dark';
     expect(background()).to.equal('rgb(29, 32, 39)');
     expect(getComputedStyle(form).color).to.equal('rgb(233, 235, 240)');
+  });
+
+  it('keeps focus visible in forced colours, where the ring is dropped', async () => {
+    const form = await mount();
+    await emulateMedia({ forcedColors: 'active' });
+    try {
+      field(form, 'number').focus();
+      const style = getComputedStyle(field(form, 'number'));
+      expect(style.boxShadow, 'forced colours drop the ring').to.equal('none');
+      expect(style.outlineStyle).to.equal('solid');
+      expect(style.outlineWidth).to.equal('2px');
+    } finally {
+      await emulateMedia({ forcedColors: 'none' });
+    }
+  });
+
+  it('fits a narrow column in a long language: no field wider than the form', async () => {
+    const column = await fixture<HTMLElement>(html`<div style="width: 240px"></div>`);
+    const form = await mount({}, { lang: 'de' }, 'pay-form', column);
+    await form.updateComplete;
+    const right = form.getBoundingClientRect().right;
+    for (const input of form.shadowRoot!.querySelectorAll('[part=input]')) expect(input.getBoundingClientRect().right).to.be.at.most(right);
+    expect(form.scrollWidth).to.be.at.most(240);
   });
 
   it('reflects processing, invalid and complete for page styles', async () => {
