@@ -97,6 +97,7 @@ async function leave(element: CheckoutElement): Promise<void> {
     if (!redirect(element, await hostedPage(element), 'hosted')) element.phase = 'ready';
   } catch (error) {
     element.phase = 'ready';
+    void refocus(element);
     if (!isForm(element)) {
       const told = unasked(error);
       // A page set up wrong: the button closes rather than stay on offer for clicks that cannot work.
@@ -126,6 +127,8 @@ function unasked(error: unknown): unknown {
  * it is watched on, less often (`watch`).
  */
 export async function settled(element: CheckoutElement, current: () => boolean): Promise<SessionView | undefined> {
+  // "Check again", or the form, gave way to "Confirming…".
+  void refocus(element);
   const view = await polled(element, current, element.pollInterval, element.pollTimeout);
   if (!view && current()) void watch(element, current);
   return view;
@@ -150,7 +153,9 @@ async function polled(element: CheckoutElement, current: () => boolean, interval
  */
 async function watch(element: CheckoutElement, current: () => boolean): Promise<void> {
   const view = await polled(element, current, element.pollInterval * 15, 3_600_000);
-  if (view && current()) element.settle(view);
+  if (!view || !current()) return;
+  element.settle(view);
+  await refocus(element);
 }
 
 /**
@@ -240,7 +245,7 @@ function answer(form: Form, { status, redirect_url, message, order_id, payment_i
   }
   if (status === 'success') form.edited = {};
   form.settle({ ...form.view!, status, message, order_id: order_id ?? form.view!.order_id }, { paymentId: payment_id });
-  if (status === 'failure') void refocus(form);
+  void refocus(form);
 }
 
 /** After an error: point at the fields the companion named, or learn what happened before allowing a retry. */
@@ -249,7 +254,10 @@ async function recover(form: Form, error: unknown): Promise<void> {
   if (code === 'network' || code === 'server' || code === 'malformed' || status === 409) {
     // The payment may have gone through: never let the customer pay twice.
     const view = await form.companion.view().catch(() => undefined);
-    if (view && view.status !== 'open' && view.status !== 'failure') return form.settle(view);
+    if (view && view.status !== 'open' && view.status !== 'failure') {
+      form.settle(view);
+      return refocus(form);
+    }
   }
   form.phase = 'ready';
   const invalid = markRefused(form, error);
@@ -267,8 +275,17 @@ function markRefused(form: Form, error: unknown): HTMLInputElement | undefined {
   return invalid[0];
 }
 
-/** Moves focus to `target`, or back to the pay button when disabling it dropped focus. */
-async function refocus(form: Form, target?: HTMLElement): Promise<void> {
-  await form.updateComplete;
-  if (target || !form.shadowRoot!.activeElement) (target ?? form.renderRoot.querySelector<HTMLElement>('[part=button]'))?.focus();
+/**
+ * Moves focus to `target`; or, when it was dropped with what held it (a button disabled, a form
+ * that gave way to its outcome), to the button on offer, else to the message saying what happens
+ * now — never to the page's start. Focus the customer took elsewhere stays there.
+ */
+async function refocus(element: CheckoutElement, target?: HTMLElement): Promise<void> {
+  await element.updateComplete;
+  if (target) return target.focus();
+  if (document.activeElement !== document.body) return;
+  const root = element.renderRoot;
+  const message = root.querySelector<HTMLElement>('[part=message]')!;
+  message.tabIndex = -1;
+  (root.querySelector<HTMLElement>('[part=button]:enabled') ?? message).focus();
 }

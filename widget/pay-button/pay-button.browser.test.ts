@@ -1,7 +1,7 @@
-import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import { createSession, openCheckout, readView } from '../test/checkout-fixture.js';
-import { autofill, button, card, field, message, mount, stay, watchFetch } from '../test/harness.js';
+import { autofill, button, card, field, message, mount, part, stay, watchFetch } from '../test/harness.js';
 
 describe('hosted checkout', () => {
   it('<pay-form mode="hosted"> is only the pay button, which leaves for the hosted page when the page lets it', async () => {
@@ -68,7 +68,8 @@ describe('hosted checkout', () => {
     try {
       const payButton = await mount({ customer: {} }, {}, 'pay-button');
       const error = oneEvent(payButton, 'pay-error');
-      button(payButton).click();
+      button(payButton).focus();
+      await sendKeys({ press: 'Enter' });
       const { detail } = await error;
       expect(detail.code).to.equal('misconfigured');
       expect(detail.reason).to.contain("the gateway's hosted page needs the customer's email and phone: open the session with them");
@@ -77,6 +78,8 @@ describe('hosted checkout', () => {
       expect(message(payButton)).to.equal('Something went wrong. Please try again in a moment.');
       // No button left to click again: it could only be refused again.
       expect(payButton.shadowRoot!.querySelector('button'), 'no button').to.equal(null);
+      // Focus went with the button: it is on the message, not the page's start.
+      await waitUntil(() => payButton.shadowRoot!.activeElement === part(payButton, '[part=message]'), 'focus was lost with the button');
     } finally {
       console.error = real;
     }

@@ -1,4 +1,4 @@
-import { expect, fixture, oneEvent, waitUntil } from '@open-wc/testing';
+import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
 import type { PayForm } from './pay-form.js';
 import { advanceGatewayClock, closeSession, createSession, decideChallenge, readView } from '../test/checkout-fixture.js';
 import { autofill, button, card, errorText, field, focused, message, mount, part, press, stay, watchFetch } from '../test/harness.js';
@@ -87,6 +87,24 @@ describe('<pay-form> paying', () => {
     await press('Enter');
     await submit;
     await success;
+    // The fields gave way to the outcome: focus goes to what it says, not to the page's start.
+    await waitUntil(() => form.shadowRoot!.activeElement === part(form, '[part=message]'), 'focus was lost with the fields');
+  });
+
+  it('keeps focus on what it says while a payment is confirmed', async () => {
+    const form = await mount();
+    form.pollInterval = 50;
+    autofill(form, card('4000000000000119'));
+    field(form, 'cvv').focus();
+    await press('Enter');
+    await waitUntil(() => message(form) === 'Confirming your payment…', 'no confirming state');
+    await waitUntil(() => form.shadowRoot!.activeElement === part(form, '[part=message]'), 'focus was lost with the fields');
+    // Other focus the customer chose is left alone.
+    const elsewhere = await fixture<HTMLInputElement>(html`<input aria-label="elsewhere">`);
+    elsewhere.focus();
+    await advanceGatewayClock(5);
+    await waitUntil(() => message(form) === 'Payment successful', 'not paid');
+    expect(document.activeElement).to.equal(elsewhere);
   });
 
   it('does not pay an invalid form: shows every error and focuses the first invalid field', async () => {
