@@ -3,11 +3,12 @@
 // its deadline as the database being away, and the ledger works again once answers come back.
 import { createConnection, createServer } from 'node:net';
 import type { AddressInfo, Server, Socket } from 'node:net';
+import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isLedgerUnavailable } from './availability.js';
 import { openLedger } from './ledger.js';
 import type { Ledger } from './ledger.js';
-import { claimedPayment, gatewayEvent, paidOrder } from './testing/contract.js';
+import { claimedPayment, gatewayEvent, paidOrder, teaSession } from './testing/contract.js';
 import { dropSchema, freshSchemaName, withTestDatabase } from './testing/databases.js';
 
 /**
@@ -117,6 +118,42 @@ withTestDatabase((url) => {
       } finally {
         await other.close();
       }
+    });
+  });
+});
+
+withTestDatabase((url) => {
+  describe('a statement held behind a lock past its deadline', () => {
+    const schema = freshSchemaName();
+    let ledger: Ledger;
+    let holder: pg.Client;
+
+    beforeEach(async () => {
+      ledger = await openLedger(url, { schema, statementTimeoutMs: 400 });
+      holder = new pg.Client({ connectionString: url });
+      await holder.connect();
+    });
+    afterEach(async () => {
+      await holder.end();
+      await ledger.close();
+      await dropSchema(url, schema);
+    });
+
+    it('is cancelled by the server, so the "nothing was written" it fails with holds once the lock goes', async () => {
+      const session = await ledger.createSession(teaSession);
+      // Another process (a migration, an operator's psql) holds the payments table.
+      await holder.query('begin');
+      await holder.query(`lock table "${schema}".payform_payments in access exclusive mode`);
+      const refused = await ledger.claimPayAttempt(session.id, { mode: 'direct' }).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(isLedgerUnavailable(refused), String(refused)).toBe(true);
+      expect((refused as { code?: string }).code, 'the server cancelled it, not only this side gave up').toBe('57014');
+      await holder.query('commit');
+      // Before, the claim ran on once the lock went: an attempt nobody was told of held the session.
+      expect((await ledger.getSession(session.id))?.payment).toBeNull();
+      expect((await ledger.claimPayAttempt(session.id, { mode: 'direct' })).claimed).toBe(true);
     });
   });
 });

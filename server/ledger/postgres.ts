@@ -136,18 +136,29 @@ class PreparingPool implements PostgresPool {
   #next = 0;
   /** Each statement's deadline (node-postgres's query_timeout), once the migrations ran. */
   #deadline: { query_timeout?: number } = {};
+  /** Connections opened with the server's own deadline (statement_timeout), once the migrations ran. */
+  readonly #limited = new WeakSet<pg.PoolClient>();
+  #limiting = false;
 
   constructor(pool: pg.Pool) {
     this.#pool = pool;
+    pool.on('connect', (client) => void (this.#limiting && this.#limited.add(client)));
   }
 
   /**
    * From now on a statement without an answer in `ms` fails as the database being away (503),
-   * instead of holding its request as long as a stalled connection (a failover, packets lost)
-   * stays open. Not during the migrations: an index built on a large table takes its time.
+   * instead of holding its request as long as a lock or a stalled connection (a failover,
+   * packets lost) lasts. The server cancels it (statement_timeout, on every connection opened
+   * from now on): a statement given up here only would run on once the lock is free, and a
+   * "nothing was written, try again" would have written. This side's own deadline, a second
+   * later, is for a server that cannot even be told. Not during the migrations: an index built
+   * on a large table takes its time.
    */
   limitStatements(ms: number): void {
-    this.#deadline = { query_timeout: ms };
+    if (ms <= 0) return;
+    this.#pool.options.statement_timeout = ms;
+    this.#limiting = true;
+    this.#deadline = { query_timeout: ms + SERVER_FIRST_MS };
   }
 
   #name(text: string, fresh = false): string | undefined {
@@ -161,6 +172,11 @@ class PreparingPool implements PostgresPool {
 
   async connect(): Promise<PostgresPoolClient> {
     const client = await this.#pool.connect();
+    // A connection the migrations opened has no server deadline: closed, one with it is opened.
+    if (this.#limiting && !this.#limited.has(client)) {
+      client.release(true);
+      return this.connect();
+    }
     const deadline = this.#deadline;
     // A statement past its deadline may still be on its way, and a ROLLBACK queued behind it is
     // dropped unsent: the connection could come back mid-transaction. It is closed instead, which
@@ -201,6 +217,9 @@ const CONNECT_TIMEOUT_MS = 5_000;
 
 /** How long a statement may wait for its answer once the ledger is open (limitStatements). */
 export const STATEMENT_TIMEOUT_MS = 5_000;
+
+/** How much longer than the server's deadline this side waits: the server's cancel comes first. */
+const SERVER_FIRST_MS = 1_000;
 
 export interface PostgresOptions {
   /** Schema for every table (created if missing); the server's search_path when omitted. */
