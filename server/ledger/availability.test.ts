@@ -14,6 +14,8 @@ describe('isLedgerUnavailable', () => {
     ['the server starting up (57P03)', withCode('57P03', 'the database system is starting up')],
     ['a connection failure (08006)', withCode('08006')],
     ['too many connections (53300)', withCode('53300')],
+    ['a password that no longer works (28P01)', withCode('28P01', 'password authentication failed for user "payform"')],
+    ['a statement cancelled past its statement_timeout (57014)', withCode('57014', 'canceling statement due to statement timeout')],
     ['node-postgres losing its connection', new Error('Connection terminated unexpectedly')],
     ['the pool waiting too long', new Error('timeout exceeded when trying to connect')],
     ['SQLite busy past busy_timeout', withCode('SQLITE_BUSY', 'database is locked')],

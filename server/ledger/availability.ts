@@ -11,10 +11,13 @@ const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'EP
 
 /**
  * PostgreSQL SQLSTATEs of a server that is going away or not taking work: class 08 (connection
- * exception), 57P01–57P03 (shut down by an administrator, crashed, starting up), 53300 (too many
- * connections). SQLite's SQLITE_BUSY: another process held the file past busy_timeout.
+ * exception), class 28 (a new connection's credentials refused: a password changed under a
+ * running companion), 57P01–57P03 (shut down by an administrator, crashed, starting up), 53300
+ * (too many connections), 57014 (a statement cancelled: past its statement_timeout behind a
+ * lock, or by an administrator — rolled back). SQLite's SQLITE_BUSY: another process held the
+ * file past busy_timeout.
  */
-const SERVER_CODES = /^(08...|57P0[123]|53300|SQLITE_BUSY)$/;
+const SERVER_CODES = /^(08...|28...|57P0[123]|57014|53300|SQLITE_BUSY)$/;
 
 /** The SQLite ledger could not sync its WAL and takes no more work (LedgerNotDurable). */
 const LEDGER_CODES = new Set([NOT_DURABLE]);

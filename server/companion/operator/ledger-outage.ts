@@ -56,7 +56,7 @@ export class LedgerOutage {
     if (this.#since === undefined) {
       this.#since = now;
       this.#remindedAt = now;
-      logger.error('the database cannot be reached; answering 503 with Retry-After until it is back', { reason: describe(error) });
+      logger.error('the database cannot be reached; answering 503 with Retry-After until it is back', { reason: describe(error), ...fixOf(error) });
       this.#probeLater();
     } else if (now - this.#remindedAt >= REMINDER_INTERVAL_MS) {
       this.#remindedAt = now;
@@ -109,4 +109,11 @@ function describe(error: unknown): string {
   const code = (error as { code?: unknown }).code;
   const message = error.message.split('\n')[0] || error.name;
   return typeof code === 'string' && !message.includes(code) ? `${code}: ${message}` : message;
+}
+
+/** What the operator can do about it, when the outage is one of theirs: refused credentials. */
+function fixOf(error: unknown): { fix?: string } {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string' || !code.startsWith('28')) return {};
+  return { fix: 'the database refused the user or password of PAYFORM_DATABASE_URL (openLedger’s url): give the companion the current ones and restart it' };
 }

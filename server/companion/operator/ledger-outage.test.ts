@@ -1,0 +1,41 @@
+// The database going away, as the operator reads it: one line when it begins, with what to do
+// when the fix is theirs, and one when it ends.
+import { afterEach, describe, expect, it } from 'vitest';
+import { openLedger } from '../../ledger/index.js';
+import type { Ledger } from '../../ledger/index.js';
+import { createLogger, memorySink } from '../log/logger.js';
+import { LedgerOutage } from './ledger-outage.js';
+
+const withCode = (code: string, message: string) => Object.assign(new Error(message), { code });
+
+describe('a ledger outage', () => {
+  let ledger: Ledger | undefined;
+  afterEach(async () => ledger?.close());
+
+  it('names the setting to fix when the database refuses the credentials, once, and says when it is back', async () => {
+    ledger = await openLedger(':memory:');
+    const memory = memorySink();
+    const outage = new LedgerOutage({ ledger, logger: createLogger({ sink: memory.sink }), clock: Date.now, probeIntervalMs: 10 });
+    // A password rotated under a running companion: every new connection is refused so.
+    const refused = withCode('28P01', 'password authentication failed for user "payform"');
+    outage.noticed(refused);
+    outage.noticed(withCode('28P01', 'password authentication failed for user "payform"'));
+    await outage.back();
+    outage.stop();
+    const lines = memory.lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines).toMatchObject([
+      { level: 'error', msg: expect.stringContaining('the database cannot be reached'), reason: '28P01: password authentication failed for user "payform"', fix: expect.stringContaining('PAYFORM_DATABASE_URL') },
+      { level: 'warn', msg: 'the database is back', refused: 2 },
+    ]);
+  });
+
+  it('names no fix for an outage that is not the operator’s settings', async () => {
+    ledger = await openLedger(':memory:');
+    const memory = memorySink();
+    const outage = new LedgerOutage({ ledger, logger: createLogger({ sink: memory.sink }), clock: Date.now, probeIntervalMs: 10 });
+    outage.noticed(withCode('57P01', 'terminating connection due to administrator command'));
+    await outage.back();
+    outage.stop();
+    expect(JSON.parse(memory.lines[0]!)).not.toHaveProperty('fix');
+  });
+});
