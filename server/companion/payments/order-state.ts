@@ -27,6 +27,8 @@ export type OrderRefresh =
       readonly found: true;
       readonly entries: readonly OrderOperation[];
       readonly payment: Payment | undefined;
+      /** This read moved the payment's status forward (another instance's read, or a webhook, may have got there first). */
+      readonly advanced: boolean;
       /** Ledger ids of the reservations the gateway shows, whatever their status there. */
       readonly shown: ReadonlySet<string>;
       /** Ledger ids of the reservations this read ended as never sent. */
@@ -74,14 +76,14 @@ export class OrderStateSync {
       if (error instanceof NotFoundError) return { found: false, neverSent: payment !== undefined && (await this.#countAbsentPayment(payment, readAt)) };
       throw error;
     }
-    if (!payment) return { found: true, entries, payment: undefined, shown: new Set(), neverSent: new Set() };
+    if (!payment) return { found: true, entries, payment: undefined, advanced: false, shown: new Set(), neverSent: new Set() };
     // Shown once, the order is there for good: no window may end this attempt (a statement only
     // when some read had missed it).
     const counted = payment.absentReads > 0 || payment.unsentAt !== null;
     if (counted && (payment.status === 'init' || payment.status === 'pending')) await ledger.clearAbsentPayment(orderId);
-    const updated = await this.#applyPayment(payment, entries, source);
+    const { payment: updated, advanced } = await this.#applyPayment(payment, entries, source);
     const { shown, neverSent } = await this.#settleOperations(orderId, entries, source, readAt);
-    return { found: true, entries, payment: updated, shown, neverSent };
+    return { found: true, entries, payment: updated, advanced, shown, neverSent };
   }
 
   /**
@@ -103,18 +105,18 @@ export class OrderStateSync {
    * applied; the ledger refuses it when it describes another payment (another amount, currency
    * or payment id), which is then only logged.
    */
-  async #applyPayment(payment: Payment, entries: readonly OrderOperation[], source: ChangeSource): Promise<Payment> {
+  async #applyPayment(payment: Payment, entries: readonly OrderOperation[], source: ChangeSource): Promise<{ payment: Payment; advanced: boolean }> {
     const candidates = entries.filter((candidate) => candidate.method === payment.method);
     const entry =
       candidates.find((candidate) => payment.paymentId !== null && candidate.payment_id === payment.paymentId) ??
       candidates.find((candidate) => candidate.amount === payment.amount) ??
       candidates[0];
-    if (!entry) return payment;
+    if (!entry) return { payment, advanced: false };
     // What the gateway's order state says, it says again: no need to wait for the disk.
     const progress = await this.#deps.ledger.advancePayment(payment.orderId, paymentUpdate(entry, this.#deps.sandboxOrigin), { relaxed: true });
     await this.#deps.reactions.paymentProgressed(progress, source);
     if (progress.progress === 'mismatch') this.#deps.logger.warn('the order state shows another payment under this order id; not applied', { order_id: payment.orderId });
-    return progress.payment;
+    return { payment: progress.payment, advanced: progress.progress === 'advanced' };
   }
 
   /**

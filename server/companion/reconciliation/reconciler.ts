@@ -258,6 +258,9 @@ export class Reconciler {
     }
     const now = state.payment ?? payment;
     if (now.status === 'success' || now.status === 'failure') {
+      // Counted and told by the instance whose read settled it: another one reading the same
+      // order in the same minute (several companions on one database) finds it done.
+      if (!state.advanced) return;
       tally.settled += 1;
       if (this.#deps.missingWebhooks && (await ledger.getOrder(now.orderId))?.events.length === 0) this.#deps.missingWebhooks.settledWithout(now.orderId);
       return;
