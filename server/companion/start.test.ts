@@ -195,6 +195,28 @@ describe('startCompanion', () => {
     }
   });
 
+  it('names the endpoints key at start when the gateway takes the other credentials but not it', async () => {
+    const settings = readCompanionConfig({
+      PORT: '0',
+      PAYFORM_HOST: '127.0.0.1',
+      PAYFORM_DATABASE_URL: ':memory:',
+      PAYFORM_ADMIN_TOKEN: 'a-long-enough-admin-token',
+      PAYFORM_GATEWAY_ENDPOINTS_KEY: 'not-the-project-endpoints-key',
+    });
+    const memory = memorySink();
+    const companion = await startCompanion(settings, { gatewayBaseUrl: sandbox.url, logger: createLogger({ sink: memory.sink }) });
+    try {
+      // The balances carry no endpoints key and are read; every payment carries it and would be refused.
+      const errors = () => memory.lines.filter((line) => line.includes('"level":"error"'));
+      await eventually(() => expect(errors()).toHaveLength(1));
+      expect(errors()[0]).toContain('refuses its endpoints key (X-API-KEY)');
+      expect(errors()[0]).toContain('check PAYFORM_GATEWAY_ENDPOINTS_KEY');
+      expect(memory.lines.join('\n')).not.toContain('not-the-project-endpoints-key');
+    } finally {
+      await companion.close();
+    }
+  });
+
   it('says nothing of the gateway at start when it takes the credentials, and names its URL when nothing answers there', async () => {
     const config = { PORT: '0', PAYFORM_HOST: '127.0.0.1', PAYFORM_DATABASE_URL: ':memory:', PAYFORM_ADMIN_TOKEN: 'a-long-enough-admin-token' };
     const memory = memorySink();
@@ -202,6 +224,9 @@ describe('startCompanion', () => {
     // The check's read reaches the sandbox: its answer is what decides.
     const balances = async () => ((await (await fetch(`${sandbox.url}/_sandbox/requests`)).json()) as Listing).requests.filter((request) => request.path.includes('/balances/'));
     await eventually(async () => expect((await balances()).map((request) => request.status)).toEqual([200]));
+    // Then a receipt of an order that is nowhere: found nowhere (404), its endpoints key taken.
+    const receipts = async () => ((await (await fetch(`${sandbox.url}/_sandbox/requests`)).json()) as Listing).requests.filter((request) => request.path.endsWith('/report/receipt'));
+    await eventually(async () => expect((await receipts()).map((request) => request.status)).toEqual([404]));
     await healthy.close();
     expect(memory.lines.filter((line) => /"level":"(warn|error)"/.test(line))).toEqual([]);
     // Which database it writes to, said once as it starts.

@@ -50,6 +50,8 @@ export interface GatewayCall extends RequestOptions {
  */
 export interface GatewayCallRecord {
   readonly route: string;
+  /** The call carried the endpoints key (X-API-KEY): a 401 may be that key's, not the others'. */
+  readonly endpointsKey: boolean;
   readonly outcome: number | 'network' | 'timeout' | 'aborted';
   readonly seconds: number;
 }
@@ -164,7 +166,7 @@ export class Transport {
       const connectFailed = CONNECT_FAILURES.has(errorCode(error) ?? '');
       throw new NetworkError(`No answer from the gateway at ${target} (${errorCode(error) ?? 'connection failed'})`, { cause: error, connectFailed, target });
     } finally {
-      this.#tell({ route: `${call.route.method} ${call.route.path}`, outcome, seconds: (performance.now() - started) / 1000 });
+      this.#tell({ route: `${call.route.method} ${call.route.path}`, endpointsKey: call.route.endpointsKey, outcome, seconds: (performance.now() - started) / 1000 });
     }
   }
 

@@ -7,12 +7,14 @@ import { TestClock } from '../../ledger/testing/databases.js';
 import { GatewayTrouble } from './gateway-trouble.js';
 
 const PAY = 'POST /api/v1/payment';
+const BALANCES = 'GET /api/v1/balances/pos/:pos_id/accounts';
+const RECEIPT = 'GET /api/v1/pos/:pos_id/orders/:order_id/report/receipt';
 
 function tracked() {
   const memory = memorySink();
   const clock = new TestClock(Date.UTC(2030, 0, 1));
   const trouble = new GatewayTrouble(createLogger({ sink: memory.sink, clock: clock.read, level: 'debug' }), clock.read, 'https://api.gateway.example');
-  const call = (outcome: number | 'network' | 'timeout' | 'aborted') => trouble.observe({ route: PAY, outcome, seconds: 0.1 });
+  const call = (outcome: number | 'network' | 'timeout' | 'aborted') => trouble.observe({ route: PAY, endpointsKey: true, outcome, seconds: 0.1 });
   const lines = () => memory.lines.map((line) => JSON.parse(line) as Record<string, unknown>);
   return { clock, call, lines };
 }
@@ -43,6 +45,22 @@ describe('GatewayTrouble', () => {
       { level: 'warn', msg: 'the gateway answers again', was: 'busy', failed: 3 },
       { level: 'error', outcome: 502, failed: 3, msg: expect.stringMatching(/^the gateway at https:\/\/api\.gateway\.example keeps failing its calls/) },
       { level: 'warn', msg: 'the gateway answers again', was: 'failing', failed: 3 },
+    ]);
+  });
+
+  it('names the endpoints key when only the calls carrying it are refused, and waits for one of them to end it', () => {
+    const memory = memorySink();
+    const trouble = new GatewayTrouble(createLogger({ sink: memory.sink }), Date.now, 'https://api.gateway.example');
+    // The check at start: the balances (no endpoints key) are read, a receipt (with it) is refused.
+    trouble.observe({ route: BALANCES, endpointsKey: false, outcome: 200, seconds: 0.1 });
+    trouble.observe({ route: RECEIPT, endpointsKey: true, outcome: 401, seconds: 0.1 });
+    // The back office's balances still read: no sign that payments go through again.
+    trouble.observe({ route: BALANCES, endpointsKey: false, outcome: 200, seconds: 0.1 });
+    trouble.observe({ route: PAY, endpointsKey: true, outcome: 401, seconds: 0.1 });
+    trouble.observe({ route: PAY, endpointsKey: true, outcome: 200, seconds: 0.1 });
+    expect(memory.lines.map((line) => JSON.parse(line) as Record<string, unknown>)).toMatchObject([
+      { level: 'error', outcome: 401, msg: expect.stringMatching(/refuses its endpoints key \(X-API-KEY\).*check PAYFORM_GATEWAY_ENDPOINTS_KEY/) },
+      { level: 'warn', msg: 'the gateway answers again', was: 'endpoints key', failed: 2 },
     ]);
   });
 
@@ -87,12 +105,12 @@ describe('GatewayTrouble', () => {
   it('says another server answers where the gateway always has a path; an unknown order is no trouble', () => {
     const seen: Record<string, unknown>[] = [];
     const trouble = new GatewayTrouble(createLogger({ sink: (line) => void seen.push(JSON.parse(line)) }), Date.now, 'http://127.0.0.1:3000');
-    for (const route of ['GET /api/v1/pos/:pos_id/orders/:order_id', 'POST /api/v1/capture']) trouble.observe({ route, outcome: 404, seconds: 0.1 });
+    for (const route of ['GET /api/v1/pos/:pos_id/orders/:order_id', 'POST /api/v1/capture']) trouble.observe({ route, endpointsKey: true, outcome: 404, seconds: 0.1 });
     expect(seen).toEqual([]);
-    trouble.observe({ route: 'GET /api/v1/balances/pos/:pos_id/accounts', outcome: 404, seconds: 0.1 });
+    trouble.observe({ route: BALANCES, endpointsKey: false, outcome: 404, seconds: 0.1 });
     // Its 404 for an order read is no sign of the gateway coming back: no "answers again", no second error.
-    trouble.observe({ route: 'GET /api/v1/pos/:pos_id/orders/:order_id', outcome: 404, seconds: 0.1 });
-    trouble.observe({ route: PAY, outcome: 404, seconds: 0.1 });
+    trouble.observe({ route: 'GET /api/v1/pos/:pos_id/orders/:order_id', endpointsKey: true, outcome: 404, seconds: 0.1 });
+    trouble.observe({ route: PAY, endpointsKey: true, outcome: 404, seconds: 0.1 });
     expect(seen).toMatchObject([
       { level: 'error', outcome: 404, msg: expect.stringMatching(/^what answers at http:\/\/127\.0\.0\.1:3000 is not the gateway .*set PAYFORM_GATEWAY_BASE_URL/) },
     ]);

@@ -16,7 +16,7 @@
 import type { GatewayCallRecord } from '@payform/gateway';
 import type { Logger } from '../log/logger.js';
 
-type Trouble = 'unreachable' | 'failing' | 'busy' | 'credentials' | 'elsewhere';
+type Trouble = 'unreachable' | 'failing' | 'busy' | 'credentials' | 'endpoints key' | 'elsewhere';
 
 const REMINDER_INTERVAL_MS = 60_000;
 /** Failing or rate-limited calls in a row that are trouble, not a blip. */
@@ -42,6 +42,11 @@ function started(trouble: Trouble, gatewayUrl: string): string {
         'the gateway refuses the companion’s credentials, so no payment can be sent: check PAYFORM_GATEWAY_POS_ID, PAYFORM_GATEWAY_API_KEY, ' +
         'PAYFORM_GATEWAY_API_SECRET and PAYFORM_GATEWAY_ENDPOINTS_KEY (or the gateway client’s options, mounted) against the gateway project’s'
       );
+    case 'endpoints key':
+      return (
+        'the gateway takes the companion’s POS id, API key and secret but refuses its endpoints key (X-API-KEY), which every payment carries, ' +
+        'so no payment can be sent: check PAYFORM_GATEWAY_ENDPOINTS_KEY (the client’s endpointsKey, mounted) against the gateway project’s'
+      );
   }
 }
 
@@ -54,6 +59,8 @@ export class GatewayTrouble {
   #told = false;
   /** A call was observed: the first (the check at start) is said whatever it meets. */
   #observed = false;
+  /** A call without the endpoints key was answered: the POS id, API key and secret are right. */
+  #keylessTaken = false;
   #since = 0;
   #remindedAt = 0;
   #failed = 0;
@@ -64,14 +71,19 @@ export class GatewayTrouble {
     this.#gatewayUrl = gatewayUrl;
   }
 
-  observe({ route, outcome }: GatewayCallRecord): void {
+  observe({ route, endpointsKey, outcome }: GatewayCallRecord): void {
     // A call its caller gave up on says nothing of the gateway.
     if (outcome === 'aborted') return;
-    const trouble = troubleOf(route, outcome);
+    let trouble = troubleOf(route, outcome);
+    // Refused with the endpoints key, after a call without it was taken: that key is the one.
+    if (trouble === 'credentials' && endpointsKey && this.#keylessTaken) trouble = 'endpoints key';
     const now = this.#clock();
     if (trouble === undefined) {
+      if (!endpointsKey) this.#keylessTaken = true;
       // Some other server's 404 for an order read says nothing of the gateway being back.
       if (this.#trouble === 'elsewhere' && (outcome === 404 || outcome === 405)) return;
+      // Nor does a balances read, which does not carry the endpoints key, of that key taken again.
+      if (this.#trouble === 'endpoints key' && !endpointsKey) return;
       this.#observed = true;
       if (this.#told) this.#logger.warn('the gateway answers again', { was: this.#trouble, down_for_ms: now - this.#since, failed: this.#failed });
       else if (this.#trouble !== undefined) this.#logger.debug('the gateway failed a call, then answered again', { was: this.#trouble, failed: this.#failed });
