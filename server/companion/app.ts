@@ -96,7 +96,7 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
   const background = new InFlight();
   const metrics = new CompanionMetrics();
   const outage = new LedgerOutage({ ledger, logger, clock, onRefused: () => metrics.ledgerError('unavailable') });
-  const readiness = { draining: false };
+  const readiness = { draining: false, foreignLedger: false };
   const trouble = new GatewayTrouble(logger, clock, gateway.baseUrl);
   const unobserve = gateway.onCall((record) => {
     metrics.gatewayCall(record);
@@ -135,7 +135,7 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
     readiness,
   };
   const missingWebhooks = new MissingWebhooks(logger, clock, `${options.publicUrl}/webhooks/gateway`);
-  const reconciler = new Reconciler({ ledger, gateway, orderState, reactions, notices, timings: options.reconciliation, logger, clock, outage, missingWebhooks });
+  const reconciler = new Reconciler({ ledger, gateway, orderState, reactions, notices, timings: options.reconciliation, logger, clock, outage, missingWebhooks, readiness });
 
   // Under a base path every route and middleware is registered below it, so the companion's
   // policies (security headers, body limits) never reach the routes of an app it is mounted in.

@@ -51,8 +51,11 @@ export interface CompanionServices {
   readonly metrics: CompanionMetrics;
   /** The database's outages: logged once, answered 503, probed until it is back. */
   readonly outage: LedgerOutage;
-  /** Draining: the instance is stopping and takes no new work (readyz 503). */
-  readonly readiness: { readonly draining: boolean };
+  /**
+   * Draining: the instance is stopping and takes no new work; foreignLedger: the ledger was handed
+   * to another point of sale and it takes no payments (readyz 503 for both).
+   */
+  readonly readiness: { readonly draining: boolean; readonly foreignLedger: boolean };
 }
 
 /**

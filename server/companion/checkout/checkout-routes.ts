@@ -10,7 +10,7 @@
  *   POST   /api/checkout/sessions/:id/hosted   → { redirect_url } of the gateway's page
  */
 import { Hono } from 'hono';
-import type { Context } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import * as z from 'zod';
 import type { CheckoutSession } from '../../ledger/index.js';
 import type { CompanionEnv } from '../context.js';
@@ -78,11 +78,23 @@ function sessionId(c: Context<CompanionEnv>): string {
   return id;
 }
 
+/**
+ * Its ledger handed to another point of sale while it runs (reconciliation finds it within a
+ * pass): this instance opens and pays nothing more — it would take them for a gateway project
+ * the ledger no longer reconciles. Its load balancer sees it not ready.
+ */
+const takesPayments: MiddlewareHandler<CompanionEnv> = async (c, next) => {
+  if (c.get('services').readiness.foreignLedger) {
+    throw new ApiProblem(503, 'ledger_of_another_pos', 'This instance’s ledger now belongs to another point of sale; it takes no payments', undefined, { 'Retry-After': '5' });
+  }
+  await next();
+};
+
 export function checkoutRoutes(adminToken: string): Hono<CompanionEnv> {
   const checkout = new Hono<CompanionEnv>();
   const admin = requireAdminToken(adminToken);
 
-  checkout.post('/sessions', admin, validate('json', NewSessionRequest), async (c) => {
+  checkout.post('/sessions', admin, takesPayments, validate('json', NewSessionRequest), async (c) => {
     const { ledger, options, feed, clock, knownSessions } = c.get('services');
     const request = c.req.valid('json');
     const returnUrl = request.returnUrl && returnUrlProblem(request.returnUrl, options.sandboxOrigin);
@@ -118,7 +130,7 @@ export function checkoutRoutes(adminToken: string): Hono<CompanionEnv> {
     return c.json(sessionView(session, cards, options));
   });
 
-  checkout.post('/sessions/:id/pay', limitPayAttempts(), validate('json', PayRequest), async (c) => {
+  checkout.post('/sessions/:id/pay', takesPayments, limitPayAttempts(), validate('json', PayRequest), async (c) => {
     const { directPayments, options } = c.get('services');
     const id = sessionId(c);
     const request = c.req.valid('json');
@@ -135,7 +147,7 @@ export function checkoutRoutes(adminToken: string): Hono<CompanionEnv> {
     return c.json(answer);
   });
 
-  checkout.post('/sessions/:id/hosted', limitPayAttempts(), validate('json', HostedRequest), async (c) => {
+  checkout.post('/sessions/:id/hosted', takesPayments, limitPayAttempts(), validate('json', HostedRequest), async (c) => {
     const { customer, page_url: pageUrl } = c.req.valid('json');
     const url = await c.get('services').hostedCheckouts.open(sessionId(c), customer, pageUrl);
     return c.json({ redirect_url: url } satisfies HostedPage);

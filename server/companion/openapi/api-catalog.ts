@@ -69,7 +69,7 @@ export type Health = z.output<typeof Health>;
 const AWAY_PAGE = 'While the database cannot be reached: a page asking the customer to reload and not to pay again (Retry-After)';
 
 /** What `GET /readyz` answers: 200 ready, or 503 while the database cannot be reached or the instance drains. */
-export const Readiness = z.object({ status: z.enum(['ready', 'unavailable', 'draining']) });
+export const Readiness = z.object({ status: z.enum(['ready', 'unavailable', 'draining', 'foreign_ledger']) });
 export type Readiness = z.output<typeof Readiness>;
 
 /** The document itself, as far as a client needs to know. */
@@ -176,6 +176,6 @@ export const API: readonly ApiOperation[] = [
   },
   // Service
   { method: 'get', path: '/healthz', operationId: 'getHealth', tag: 'Service', summary: 'Liveness: the process answers, whatever the database does', access: 'public', responses: { 200: json('ok', Health) } },
-  { method: 'get', path: '/readyz', operationId: 'getReadiness', tag: 'Service', summary: 'Readiness: can take payments now', access: 'public', responses: { 200: json('ready', Readiness), 503: json('The database cannot be reached, or the instance is draining for a stop (Retry-After)', Readiness) } },
+  { method: 'get', path: '/readyz', operationId: 'getReadiness', tag: 'Service', summary: 'Readiness: can take payments now', access: 'public', responses: { 200: json('ready', Readiness), 503: json('The database cannot be reached, the instance is draining for a stop, or its ledger was handed to another point of sale (Retry-After)', Readiness) } },
   { method: 'get', path: '/api/openapi.json', operationId: 'getOpenApiDocument', tag: 'Service', summary: 'This document', access: 'public', responses: { 200: json('OpenAPI 3.1', OpenApiDocument) } },
 ];

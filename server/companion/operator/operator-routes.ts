@@ -4,7 +4,8 @@
  *   GET /healthz   liveness: the process answers (200 whatever the database does — restarting
  *                  the companion would not bring the database back)
  *   GET /readyz    readiness: 200 when it can take payments; 503 with Retry-After while the
- *                  database cannot be reached or the instance is draining for a stop
+ *                  database cannot be reached, the instance is draining for a stop, or its
+ *                  ledger was handed to another point of sale
  *   GET /metrics   Prometheus text (operator/metrics.ts), only when a metrics token is set,
  *                  and only with it: `Authorization: Bearer <metrics token>`
  */
@@ -27,6 +28,7 @@ export function healthRoutes(): Hono<CompanionEnv> {
     const { ledger, readiness, outage } = c.var.services;
     const notReady = (status: Readiness['status']) => c.json({ status } satisfies Readiness, 503, { 'Retry-After': '2' });
     if (readiness.draining) return notReady('draining');
+    if (readiness.foreignLedger) return notReady('foreign_ledger');
     try {
       await withTimeout(ledger.listOrders({ limit: 1 }), READINESS_TIMEOUT_MS);
     } catch (error) {

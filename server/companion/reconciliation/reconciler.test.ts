@@ -396,4 +396,26 @@ describe('the loop', () => {
     expect(await stack.ledger.claimPointOfSale(posId, other)).toBe(posId.toLowerCase());
     await expect(reconciler.runOnce()).resolves.toMatchObject({ checkedPayments: 1 });
   });
+
+  it('notices a handover to another point of sale while it runs: no pass, no payment, not ready, until it is handed back', async () => {
+    const reconciler = stack.companion.companion.reconciler;
+    const { posId } = stack.companion.companion.services.gateway;
+    await reconciler.runOnce();
+    const session = await stack.openSession();
+    // A rolling deploy: the new point of sale's first companion takes the ledger over.
+    const other = 'b0b0b0b0-1111-4222-8333-444455556666';
+    expect(await stack.ledger.claimPointOfSale(other, posId)).toBe(other);
+    await expect(reconciler.runOnce()).rejects.toMatchObject({ code: 'PAYFORM_LEDGER_OF_ANOTHER_POS' });
+    const refused = await stack.pay(session.id);
+    expect(refused.status).toBe(503);
+    expect(await refused.json()).toMatchObject({ error: { code: 'ledger_of_another_pos' } });
+    expect((await stack.request('POST', '/api/checkout/sessions', { admin: true, body: { amount: 100, currency: 'XTS', description: 'Tea' } })).status).toBe(503);
+    expect(await stack.json('GET', '/readyz', 503)).toEqual({ status: 'foreign_ledger' });
+    // Nothing was claimed for the old point of sale.
+    expect((await stack.ledger.getSession(session.id))?.payment).toBeNull();
+    expect(await stack.ledger.claimPointOfSale(posId, other)).toBe(posId.toLowerCase());
+    await reconciler.runOnce();
+    expect(await stack.json('GET', '/readyz', 200)).toEqual({ status: 'ready' });
+    expect(await (await stack.pay(session.id)).json()).toMatchObject({ status: 'success' });
+  });
 });

@@ -48,6 +48,8 @@ interface ReconcilerDeps {
   readonly outage?: LedgerOutage;
   /** Told of each payment settled here that the gateway sent no webhook for. */
   readonly missingWebhooks?: MissingWebhooks;
+  /** Set while the ledger is another point of sale's: the instance takes no payments (readyz 503). */
+  readonly readiness?: { foreignLedger: boolean };
 }
 
 /** What one pass did, for logs and tests. */
@@ -101,8 +103,6 @@ export class Reconciler {
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<ReconciliationReport> | undefined;
   #stopped = true;
-  /** The ledger is this point of sale's: checked before the first pass (#checkOwner). */
-  #owned: Promise<void> | undefined;
   /** The loop has logged that the ledger is another point of sale's: once, not every pass. */
   #toldForeign = false;
 
@@ -192,21 +192,19 @@ export class Reconciler {
   }
 
   /**
-   * Claims the ledger for this point of sale, or refuses it (ForeignLedgerError). Once it is
-   * this one's it stays so; until then every pass asks again, so a handover takes effect at the
-   * next pass. A composed companion checked it at start already; an app made by
-   * createCompanion on a ledger of its caller's has not.
+   * Claims the ledger for this point of sale, or refuses it (ForeignLedgerError), at every pass
+   * (one statement): a handover to another point of sale while this instance runs — a rolling
+   * deploy — stops its passes and its payments within one interval, and one back to it resumes
+   * them. A composed companion checked it at start already; an app made by createCompanion on a
+   * ledger of its caller's has not.
    */
   async #checkOwner(): Promise<void> {
-    const { ledger, gateway } = this.#deps;
-    this.#owned ??= ledger.claimPointOfSale(gateway.posId).then((held) => {
-      if (held !== gateway.posId.toLowerCase()) throw new ForeignLedgerError(held, gateway.posId);
-      this.#toldForeign = false;
-    });
-    await this.#owned.catch((error: unknown) => {
-      this.#owned = undefined;
-      throw error;
-    });
+    const { ledger, gateway, readiness } = this.#deps;
+    const held = await ledger.claimPointOfSale(gateway.posId);
+    const foreign = held !== gateway.posId.toLowerCase();
+    if (readiness) readiness.foreignLedger = foreign;
+    if (foreign) throw new ForeignLedgerError(held, gateway.posId);
+    this.#toldForeign = false;
   }
 
   /**
