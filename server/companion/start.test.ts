@@ -11,6 +11,8 @@ import { GatewayClient } from '@payform/gateway';
 import { createCompanion } from './app.js';
 import { composeCompanion, startCompanion } from './start.js';
 import { openLedger } from '../ledger/index.js';
+import { dropSchema, freshSchemaName, withTestDatabase } from '../ledger/testing/databases.js';
+import { withClient } from '../ledger/testing/schema-pool.js';
 import { readCompanionConfig } from './settings.js';
 import { createLogger, memorySink } from './log/logger.js';
 import { eventually, payBody } from './test/stack.js';
@@ -366,5 +368,29 @@ describe('startCompanion', () => {
     expect(() => companion(399)).toThrow(/reconciliation\.neverSentReads \(3\) and reconciliation\.neverSentSpacingMs \(399\).* \(2 × 400 ms\)/);
     await companion(400).companion.stop();
     await ledger.close();
+  });
+});
+
+withTestDatabase((url) => {
+  describe('startCompanion on PostgreSQL', () => {
+    it('warns that a made-up admin token is this instance’s only, where instances share the ledger', async () => {
+      const schema = freshSchemaName();
+      await withClient(url, (client) => client.query(`create schema ${schema}`));
+      const inSchema = new URL(url);
+      inSchema.searchParams.set('options', `-c search_path=${schema}`);
+      const memory = memorySink();
+      const printed = vi.spyOn(console, 'log').mockImplementation(() => undefined);
+      const settings = readCompanionConfig({ PORT: '0', PAYFORM_HOST: '127.0.0.1', PAYFORM_DATABASE_URL: inSchema.href });
+      const companion = await startCompanion(settings, { gatewayBaseUrl: sandbox.url, logger: createLogger({ sink: memory.sink }) });
+      try {
+        const warned = memory.lines.filter((line) => line.includes('PAYFORM_ADMIN_TOKEN is not set'));
+        expect(warned).toEqual([expect.stringContaining('set the same PAYFORM_ADMIN_TOKEN on every one')]);
+        expect(warned[0]).not.toContain(settings.adminToken);
+      } finally {
+        await companion.close();
+        printed.mockRestore();
+        await dropSchema(url, schema);
+      }
+    });
   });
 });

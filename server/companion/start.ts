@@ -277,8 +277,12 @@ export async function startCompanion(settings: CompanionSettings = readCompanion
       inFlight.track(reply.then((response) => delivered(response, (env as { outgoing?: ServerResponse }).outgoing)));
       return reply;
     };
-    if (settings.adminTokenGenerated) console.log(`payform companion: PAYFORM_ADMIN_TOKEN was not set; this run's token is ${settings.adminToken}`);
-    const { logger } = composed.app.companion.services;
+    const { logger, ledger } = composed.app.companion.services;
+    if (settings.adminTokenGenerated) {
+      console.log(`payform companion: PAYFORM_ADMIN_TOKEN was not set; this run's token is ${settings.adminToken}`);
+      // Several instances share a PostgreSQL ledger behind one address: each made-up token works on its own instance only.
+      if (ledger.dialect === 'postgres') logger.warn('PAYFORM_ADMIN_TOKEN is not set, so this instance made up its own token: companions sharing this PostgreSQL ledger each accept only theirs; set the same PAYFORM_ADMIN_TOKEN on every one');
+    }
     return {
       ...composed,
       url,
