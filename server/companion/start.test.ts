@@ -284,6 +284,18 @@ describe('startCompanion', () => {
     const unreachable = readCompanionConfig({ ...mountable, PAYFORM_DATABASE_URL: 'postgres://payform:s3cret-pw@127.0.0.1:1/payform' });
     const refused = composeCompanion(unreachable, { gatewayBaseUrl: sandbox.url, logger: createLogger({ sink: memorySink().sink }) });
     await expect(refused).rejects.toThrow('the ledger could not be opened (PAYFORM_DATABASE_URL postgres://payform:***@127.0.0.1:1/payform): connect ECONNREFUSED 127.0.0.1:1');
+    // Something that takes the connection and closes it unanswered (a firewall, a proxy, no server behind it).
+    const closing = createServer((socket) => socket.destroy());
+    await new Promise<void>((resolve) => closing.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = closing.address() as AddressInfo;
+      const silent = readCompanionConfig({ ...mountable, PAYFORM_DATABASE_URL: `postgres://payform@127.0.0.1:${port}/payform` });
+      await expect(composeCompanion(silent, { gatewayBaseUrl: sandbox.url, logger: createLogger({ sink: memorySink().sink }) })).rejects.toThrow(
+        /Connection terminated unexpectedly \(no answer from a PostgreSQL server there: check the host and port/,
+      );
+    } finally {
+      await new Promise((resolve) => closing.close(resolve));
+    }
     writeFileSync(join(dir, 'a-file'), '');
     const unwritable = readCompanionConfig({ ...mountable, PAYFORM_DATABASE_URL: join(dir, 'a-file', 'payform.db') });
     await expect(composeCompanion(unwritable, { gatewayBaseUrl: sandbox.url, logger: createLogger({ sink: memorySink().sink }) })).rejects.toThrow(

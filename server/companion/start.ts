@@ -411,7 +411,10 @@ async function checkLedgerOwner(ledger: Ledger, settings: CompanionSettings, log
  */
 function unopenedLedger(error: unknown, databaseUrl: string): Error {
   if (error instanceof MissingDriverError) return error;
-  const reason = error instanceof Error ? error.message : String(error);
+  let reason = error instanceof Error ? error.message : String(error);
+  // node-postgres's words for a socket that closed before the server said anything: no route
+  // to the host, a firewall, a proxy in the way, or a server that refuses this address.
+  if (/^connection terminated/i.test(reason)) reason += ' (no answer from a PostgreSQL server there: check the host and port, and that this machine may reach it — network, firewall, pg_hba.conf)';
   return new Error(`the ledger could not be opened (PAYFORM_DATABASE_URL ${shownLedger(databaseUrl)}): ${reason}`, { cause: error });
 }
 
