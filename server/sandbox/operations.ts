@@ -13,7 +13,7 @@ import type { MinorUnits } from './state/amounts.js';
 import type {
   CaptureRequest, RefundRequest, SplitCaptureRequest, SplitRefundRequest, VoidRequest,
 } from '@payform/gateway/wire';
-import { StatusCode } from '@payform/gateway/wire';
+import { StatusCode, toWireAmount } from '@payform/gateway/wire';
 import type { Project } from './config.js';
 import type { RequestId } from './inspector/request-log.js';
 import { minorUnits } from './state/amounts.js';
@@ -69,7 +69,7 @@ export function capture(gateway: SimulatedGateway, cause: RequestId | undefined,
     if (amount > limit) {
       throw new Decline(StatusCode.AmountLimitExceeded, `Amount limit exceeded: at most ${project.captureOverReservePercent}% over the reserved amount can be captured`);
     }
-    return { method: 'capture', amount, split: shares, fees: commission(amount, project) };
+    return { method: 'capture', amount, split: shares, fees: commission(amount, currency, project) };
   });
 }
 
@@ -92,7 +92,7 @@ export function refund(gateway: SimulatedGateway, cause: RequestId | undefined, 
     const left = refundable.amount - sumAmounts(succeeded(target.order, 'refund'));
     const amount = request.refund_amount === undefined ? left : minorUnits(request.refund_amount, orderCurrency, 'refund_amount');
     if (left <= 0) throw new Decline(StatusCode.InvalidOperation, 'Invalid operation: the payment is already refunded in full');
-    if (amount > left) throw new Decline(StatusCode.InvalidAmount, `Invalid amount: at most ${left} minor units are left to refund`);
+    if (amount > left) throw new Decline(StatusCode.InvalidAmount, `Invalid amount: at most ${toWireAmount(left, orderCurrency)} ${orderCurrency} is left to refund`);
     const shares = refundable.shares ? shareRefunds(target.order, refundable.shares, split, amount, left, orderCurrency, project) : undefined;
     if (!refundable.shares && split) throw new Decline(StatusCode.InvalidOperation, 'Invalid operation: the payment is not a split payment');
     const fees = shares && split ? { fixed: 0, percent: sumAmounts(shares.map((share) => ({ amount: share.fee ?? 0 }))) } : null;
@@ -197,7 +197,7 @@ function shareRefunds(
   const withFee = (subMerchantId: string, part: MinorUnits): Share => ({
     subMerchantId,
     amount: part,
-    fee: commission(part, project).percent,
+    fee: commission(part, currency, project).percent,
   });
   if (!requested) {
     if (amount !== left) throw new Decline(StatusCode.InvalidOperation, 'Invalid operation: refund part of a split payment through split refund');
@@ -207,7 +207,7 @@ function shareRefunds(
     const partLeft = leftOf(part.sub_merchant_id);
     const partAmount = minorUnits(part.amount, currency, `split[${index}].amount`);
     if (partLeft === undefined) throw new Decline(StatusCode.InvalidOperation, `Invalid operation: sub-merchant ${part.sub_merchant_id} has no share in this payment`);
-    if (partAmount > partLeft) throw new Decline(StatusCode.InvalidAmount, `Invalid amount: at most ${partLeft} minor units are left to refund to sub-merchant ${part.sub_merchant_id}`);
+    if (partAmount > partLeft) throw new Decline(StatusCode.InvalidAmount, `Invalid amount: at most ${toWireAmount(partLeft, currency)} ${currency} is left to refund to sub-merchant ${part.sub_merchant_id}`);
     return withFee(part.sub_merchant_id, partAmount);
   });
 }

@@ -227,7 +227,7 @@ function succeed(gateway: SimulatedGateway, cause: RequestId | undefined, order:
   const project = gateway.projectOf(order);
   payment.timer = undefined;
   payment.eci = eci(payment.card, authenticated);
-  if (payment.method !== 'lookup') payment.fees = commission(payment.amount, project);
+  if (payment.method !== 'lookup') payment.fees = commission(payment.amount, payment.currency, project);
   if (payment.card && payment.card.behaviour !== 'wallet' && !payment.token) {
     payment.token = gateway.vault.issue(payment.posId, payment.card);
   }
@@ -352,7 +352,7 @@ export function createCredit(
     split: undefined,
   });
   payment.card = readCard('4242424242424242', 12, now.getUTCFullYear() + 3);
-  payment.fees = commission(credit.amount, project);
+  payment.fees = commission(credit.amount, credit.currency, project);
   payment.status = 'success';
   payment.statusCode = StatusCode.TransactionSuccessful;
   const order = gateway.store.addOrder(payment);

@@ -83,7 +83,7 @@ function payOut(gateway: SimulatedGateway, cause: RequestId | undefined, order: 
 function succeed(gateway: SimulatedGateway, cause: RequestId | undefined, order: Order): void {
   const payment = order.payment;
   payment.timer = undefined;
-  payment.fees = commission(payment.amount, gateway.projectOf(order));
+  payment.fees = commission(payment.amount, payment.currency, gateway.projectOf(order));
   move(gateway, cause, order, 'success', StatusCode.TransactionSuccessful);
 }
 
