@@ -10,7 +10,10 @@ import type { ServedSandbox } from '../sandbox/testing/served.js';
 import { GatewayClient } from '@payform/gateway';
 import { createCompanion } from './app.js';
 import { composeCompanion, startCompanion } from './start.js';
+import { Kysely } from 'kysely';
 import { openLedger } from '../ledger/index.js';
+import { sqliteDialect } from '../ledger/sqlite.js';
+import { migratedTo } from '../ledger/testing/earlier-ledgers.js';
 import { dropSchema, freshSchemaName, withTestDatabase } from '../ledger/testing/databases.js';
 import { withClient } from '../ledger/testing/schema-pool.js';
 import { readCompanionConfig } from './settings.js';
@@ -328,6 +331,20 @@ describe('startCompanion', () => {
     expect(memory.lines.filter((line) => line.includes('remove PAYFORM_LEDGER_HANDOVER_FROM'))).toHaveLength(1);
     await (await compose(other)).close();
     await expect(compose(first)).rejects.toThrow(`holds the payments of point of sale ${other}`);
+  });
+
+  it('says once, at start, that it upgraded a ledger of an earlier version, and not for a new or current one', async () => {
+    const databaseUrl = join(dir, 'earlier.db');
+    const earlier = new Kysely<unknown>({ dialect: await sqliteDialect(databaseUrl) });
+    await migratedTo(earlier, '0009_lookup_method');
+    await earlier.destroy();
+    const memory = memorySink();
+    const settings = readCompanionConfig({ PAYFORM_PUBLIC_URL: 'https://shop.example', PAYFORM_ADMIN_TOKEN: 'a-long-enough-admin-token', PAYFORM_DATABASE_URL: databaseUrl });
+    const compose = () => composeCompanion(settings, { gatewayBaseUrl: sandbox.url, logger: createLogger({ sink: memory.sink }) });
+    await (await compose()).close();
+    await (await compose()).close();
+    const upgraded = memory.lines.filter((line) => line.includes('ledger: upgraded'));
+    expect(upgraded).toEqual([expect.stringContaining('an older payform cannot open (migrations 0010_payform_prefix, ')]);
   });
 
   it('says how to choose another port when its port is taken', async () => {

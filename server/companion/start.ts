@@ -214,6 +214,11 @@ async function compose(settings: CompanionSettings, options: StartOptions): Prom
   options.extend?.(app);
   // Which database this instance writes to: the first thing to check when two disagree.
   logger.info(`ledger: ${ledger.dialect === 'postgres' ? 'PostgreSQL' : 'SQLite'} at ${shownLedger(settings.databaseUrl)}`);
+  // An existing ledger brought up to this version: when and how, for whoever later wonders why
+  // an older version no longer opens it.
+  if (ledger.upgradedNow.length > 0) {
+    logger.info(`ledger: upgraded to this version's schema, which an older payform cannot open (migrations ${ledger.upgradedNow.join(', ')})`);
+  }
   logger.info(
     settings.tokenizer
       ? 'card data: <pay-form> sends it to the gateway’s tokenizer, and card numbers never reach this server'

@@ -12,6 +12,7 @@ import type { IdempotencyClaim, IdempotencyRequest, StoredAnswer } from './idemp
 import { overCapturePercent, parseInput, paymentUpdateInput, schemaName } from './input.js';
 import { TablePrefixPlugin } from './table-names.js';
 import { migrateToLatest } from './migrate.js';
+import { FIRST_MIGRATION } from './migrations.js';
 import { observedDialect } from './observed.js';
 import type { StatementObserver } from './observed.js';
 import { findOperationByRequestKey, getOperation, markOperationChecked, operationsOf, reserveOperation, totalsOf, totalsOfOrders } from './operations.js';
@@ -64,6 +65,8 @@ import type {
 
 export interface Ledger {
   readonly dialect: 'sqlite' | 'postgres';
+  /** The migrations this open ran on a ledger of an earlier version, in order; none for a new or up-to-date one. */
+  readonly upgradedNow: readonly string[];
 
   // Checkout sessions
   createSession(input: NewCheckoutSession): Promise<CheckoutSession>;
@@ -202,9 +205,10 @@ export interface LedgerOptions {
   readonly onCommit?: CommitObserver;
 }
 
-function ledgerOver(ctx: LedgerContext): Ledger {
+function ledgerOver(ctx: LedgerContext, upgradedNow: readonly string[]): Ledger {
   return {
     dialect: ctx.dialect,
+    upgradedNow,
     createSession: (input) => createSession(ctx, input),
     getSession: (id) => getSession(ctx, id),
     findSessionOfOrder: (orderId) => findSessionOfOrder(ctx, orderId),
@@ -296,9 +300,12 @@ export async function openLedger(url: string, options: LedgerOptions = {}): Prom
   const dialect = options.onStatement ? observedDialect(database, options.onStatement) : database;
   const db = new Kysely<LedgerTables>({ dialect });
   const kind = postgres ? 'postgres' : 'sqlite';
+  let upgradedNow: readonly string[];
   try {
     if (postgres && schema) await ensureSchema(db, schema);
-    await migrateToLatest(db, kind);
+    const ran = await migrateToLatest(db, kind);
+    // A new ledger runs them all, its first one included.
+    upgradedNow = ran[0] === FIRST_MIGRATION ? [] : ran;
   } catch (error) {
     await db.destroy();
     throw error;
@@ -315,5 +322,5 @@ export async function openLedger(url: string, options: LedgerOptions = {}): Prom
     commitLightly: sqlite ? () => sqlite.commitLightly() : () => undefined,
   };
   await readUnscopedKeys(ctx);
-  return ledgerOver(ctx);
+  return ledgerOver(ctx, upgradedNow);
 }

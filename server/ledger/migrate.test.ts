@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { Kysely, sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openLedger } from './ledger.js';
+import { migrations } from './migrations.js';
 import { ensureSchema, postgresDialect } from './postgres.js';
 import { sqliteDialect } from './sqlite.js';
 import { dropSchema, freshSchemaName, withTestDatabase } from './testing/databases.js';
@@ -70,6 +71,9 @@ describe('the payform_ prefix', () => {
       await old.destroy();
       const ledger = await openLedger(path);
       expect(await ledger.getPayment('old-1')).toMatchObject({ status: 'success', amount: 1000, sessionId: 's1' });
+      // What this open ran on it, for the companion's line at start: from 0.2's last on.
+      expect(ledger.upgradedNow[0]).toBe('0010_payform_prefix');
+      expect(ledger.upgradedNow.at(-1)).toBe(Object.keys(migrations).at(-1));
       await ledger.close();
 
       const shop = new Kysely<unknown>({ dialect: await sqliteDialect(path) });
@@ -79,7 +83,11 @@ describe('the payform_ prefix', () => {
       await shop.destroy();
       const again = await openLedger(path);
       expect(await again.getPayment('old-1')).toMatchObject({ status: 'success' });
+      expect(again.upgradedNow, 'up to date: nothing ran').toEqual([]);
       await again.close();
+      const fresh = await openLedger(join(dir, 'new.db'));
+      expect(fresh.upgradedNow, 'a new ledger is not an upgrade').toEqual([]);
+      await fresh.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -13,7 +13,8 @@ async function currentSchema(db: Kysely<LedgerTables>): Promise<string> {
   return schema;
 }
 
-export async function migrateToLatest(db: Kysely<LedgerTables>, dialect: 'sqlite' | 'postgres'): Promise<void> {
+/** Brings the ledger's schema up to date; the migrations it ran, in order (all of them for a new ledger). */
+export async function migrateToLatest(db: Kysely<LedgerTables>, dialect: 'sqlite' | 'postgres'): Promise<string[]> {
   // Kysely finds its own tables by introspection (on PostgreSQL, of the ledger's schema only:
   // postgres.ts) and names them with this schema.
   const migrationTableSchema = dialect === 'postgres' ? await currentSchema(db) : undefined;
@@ -33,6 +34,7 @@ export async function migrateToLatest(db: Kysely<LedgerTables>, dialect: 'sqlite
     const reason = error instanceof Error ? error.message : String(error);
     throw new Error(`ledger: migration ${failed ?? '(setup)'} failed: ${reason}`, { cause: error });
   }
+  return (results ?? []).filter((result) => result.status === 'Success').map((result) => result.migrationName);
 }
 
 /**

@@ -430,6 +430,9 @@ const ledgerSettings: Migration = {
   },
 };
 
+/** The migration that creates a ledger: run only on a new one. */
+export const FIRST_MIGRATION = '0001_initial';
+
 export const migrations: Readonly<Record<string, Migration>> = {
   '0001_initial': initial,
   '0002_operation_checks': operationChecks,
