@@ -10,7 +10,7 @@ import type { TemplateResult } from 'lit';
 import { t } from './i18n.js';
 import { api, ApiError } from './admin-api.js';
 import type { OrderSummary } from './admin-api.js';
-import { editableAmount, formatAmount, typedAmount } from './money.js';
+import { editableAmount, formatAmount, typedAmount, typedAmountProblem } from './money.js';
 import type { ApiAmount } from './money.js';
 import { refusalNotice } from './refusal-notice.js';
 
@@ -77,8 +77,9 @@ export function chargeDialog(
     const input = (event.target as HTMLFormElement).elements.namedItem('amount') as HTMLInputElement;
     // Said here, in the page's language and the currency's own units, before anything is sent.
     const charged = chargeAmount(text('amount'), order.currency);
-    input.setCustomValidity(charged === undefined ? t('dialog.amountFormat', { example: editableAmount(order.amount, order.currency) }) : '');
-    if (charged === undefined) return void input.reportValidity();
+    const problem = typedAmountProblem(charged ?? text('amount'), order.currency, order.amount);
+    input.setCustomValidity(problem);
+    if (charged === undefined || problem) return void input.reportValidity();
     handlers.submit({ amount: charged, description: text('description'), method: text('method') === 'auth' ? 'auth' : 'purchase' });
   };
   return html`<dialog class="operation-dialog charge-dialog" aria-labelledby="charge-title" @close=${handlers.close}>

@@ -1,7 +1,7 @@
 // The back office's one door to the merchant API's money unit (integer minor units): what it
 // reads, adds, prefills and sends.
-import { describe, expect, it } from 'vitest';
-import { editableAmount, fromUnits, typedAmount, units } from './money.js';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
+import { editableAmount, fromUnits, typedAmount, typedAmountProblem, units } from './money.js';
 
 describe('amounts in the back office', () => {
   it('sends what the merchant typed as minor units of the currency, decimal comma or point', () => {
@@ -25,6 +25,16 @@ describe('amounts in the back office', () => {
     for (const text of ['1,000', '1.000', '249.500', '1,000.00', '1 000']) expect(typedAmount(text, 'UAH')).toBe(text);
     for (const text of ['1,000', '1.000', '1.0']) expect(typedAmount(text, 'JPY')).toBe(text);
     expect(typedAmount('1,000', 'KWD'), 'three decimals: a whole dinar').toBe(1000);
+  });
+
+  it('says what is wrong with a typed amount in the currency’s units, before the companion would in minor units', () => {
+    // The page's language, as the back office's <html lang> says it.
+    vi.stubGlobal('document', { documentElement: { lang: 'en', dir: 'ltr', dataset: {} } });
+    onTestFinished(() => void vi.unstubAllGlobals());
+    expect(typedAmountProblem(typedAmount('1,000', 'UAH'), 'UAH', 24950)).toBe('Write the amount in the currency’s units, as in 249.50.');
+    expect(typedAmountProblem(typedAmount('1.005', 'KWD'), 'KWD', 6050)).toBe('The gateway takes KWD in steps of 0.010.');
+    expect(typedAmountProblem(typedAmount('1.01', 'KWD'), 'KWD', 6050)).toBe('');
+    expect(typedAmountProblem(typedAmount('249.5', 'UAH'), 'UAH', 24950)).toBe('');
   });
 
   it('prefills a field with the amount as one would type it', () => {

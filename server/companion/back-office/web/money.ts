@@ -6,6 +6,8 @@
  * ISO 4217 digits (@payform/card's table, the gateway's), never through floats.
  */
 import { currencyExponent, moneyFormat } from '@payform/card/currencies';
+import { wireStep } from '@payform/gateway/wire';
+import { t } from './i18n.js';
 import { preferences } from './preferences.js';
 
 /**
@@ -63,4 +65,15 @@ export function editableAmount(amount: ApiAmount, currency: string): string {
   const digits = String(Math.abs(minor)).padStart(exponent + 1, '0');
   const fraction = exponent ? `.${digits.slice(-exponent)}` : '';
   return `${minor < 0 ? '-' : ''}${digits.slice(0, digits.length - exponent)}${fraction}`;
+}
+
+/**
+ * Why a typed amount cannot be sent, in the page's language and the currency's units ('' when it
+ * can): not an amount (`example` shows one), or finer than the gateway carries (10 fils of KWD).
+ * The companion would refuse both, in minor units.
+ */
+export function typedAmountProblem(amount: ApiAmount, currency: string, example: ApiAmount): string {
+  if (typeof amount !== 'number') return t('dialog.amountFormat', { example: editableAmount(example, currency) });
+  const step = wireStep(currency);
+  return amount % step === 0 ? '' : t('dialog.amountStep', { currency, step: editableAmount(step, currency) });
 }

@@ -10,7 +10,7 @@ import type { TemplateResult } from 'lit';
 import { t } from './i18n.js';
 import type { MessageKey } from './i18n.js';
 import { wireStep } from '@payform/gateway/wire';
-import { amountPattern, editableAmount, formatAmount, fromUnits, typedAmount, units } from './money.js';
+import { amountPattern, editableAmount, formatAmount, fromUnits, typedAmount, typedAmountProblem, units } from './money.js';
 import type { ApiError, OrderDetail, Share } from './admin-api.js';
 import { pageConfig } from './page-config.js';
 import { refusalNotice } from './refusal-notice.js';
@@ -106,19 +106,27 @@ export function operationDialog(
     const comment = text('comment');
     const body: Record<string, unknown> = comment ? { comment } : {};
     if (takesAmount(action) && text('amount')) {
-      body.amount = typedAmount(text('amount'), currency);
+      const amount = typedAmount(text('amount'), currency);
+      body.amount = amount;
       // Said here, in the page's language and the currency's own units, before anything is sent.
       const problem =
-        typeof body.amount !== 'number'
-          ? t('dialog.amountFormat', { example: editableAmount(held, currency) })
-          : body.amount > units(limit)
-            ? t('dialog.amountOver', { limit: formatAmount(limit, currency) })
-            : '';
+        typedAmountProblem(amount, currency, held) || (units(amount) > units(limit) ? t('dialog.amountOver', { limit: formatAmount(limit, currency) }) : '');
       const input = (event.target as HTMLFormElement).elements.namedItem('amount') as HTMLInputElement;
       input.setCustomValidity(problem);
       if (problem) return void input.reportValidity();
     }
     if (isSplit(action)) {
+      // A share finer than the gateway carries is said here, in the currency's units.
+      const fields = (event.target as HTMLFormElement).elements;
+      const offStep = sellers
+        .map((_, i) => fields.namedItem(`share-${i}`) as HTMLInputElement)
+        .find((input) => {
+          const share = typedAmount(input.value.trim(), currency);
+          const problem = typeof share === 'number' ? typedAmountProblem(share, currency, held) : '';
+          input.setCustomValidity(problem);
+          return problem !== '';
+        });
+      if (offStep) return void offStep.reportValidity();
       // An empty or zero share is no share; one that is not an amount goes as typed, for the
       // companion to refuse naming the field.
       const split = sellers
