@@ -253,38 +253,36 @@ describe('<pay-form> paying', () => {
     expect(message(form)).to.equal('Payment successful');
   });
 
-  it('stops polling after its time limit and lets the customer check again', async () => {
+  /** A challenge left open in a popup the page keeps: the form polls every 50 ms for 300 ms, then waits. Its reads so far. */
+  async function challengeLeftOpen(): Promise<{ form: PayForm; challenge: string; polls: number }> {
     const form = await mount();
     form.pollInterval = 50;
     form.pollTimeout = 300;
     const redirect = stay(form);
     await payWith(form, '4000000000003220');
-    const event = await redirect;
+    const challenge = (await redirect).detail.url;
     await waitUntil(() => message(form).startsWith('Your payment is still being confirmed'), 'polling did not give up', { timeout: 3000 });
-    const polls = calls.length;
+    return { form, challenge, polls: calls.length };
+  }
+
+  it('stops polling after its time limit and lets the customer check again', async () => {
+    const { form, challenge, polls } = await challengeLeftOpen();
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(calls.length, 'no polling after the limit').to.equal(polls);
     expect(form.hasAttribute('processing')).to.equal(false);
-    await decideChallenge(event.detail.url, 'success');
+    await decideChallenge(challenge, 'success');
     const success = oneEvent(form, 'pay-success');
     button(form).click(); // "Check again"
     await success;
   });
 
   it('goes on watching after its time limit, less often, and shows a failure without a click', async () => {
-    const form = await mount();
-    form.pollInterval = 50;
-    form.pollTimeout = 300;
-    const redirect = stay(form);
-    await payWith(form, '4000000000003220');
-    const event = await redirect;
-    await waitUntil(() => message(form).startsWith('Your payment is still being confirmed'), 'polling did not give up', { timeout: 3000 });
-    const polls = calls.length;
+    const { form, challenge, polls } = await challengeLeftOpen();
     // Every 15 polls' time (750 ms here) rather than every 50 ms.
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(calls.length, 'reads less often after the limit').to.equal(polls);
     const failure = oneEvent(form, 'pay-failure');
-    await decideChallenge(event.detail.url, 'failure');
+    await decideChallenge(challenge, 'failure');
     expect((await failure).detail.message).to.equal('The payment was not confirmed. Try again or use another card.');
     await form.updateComplete;
     expect(button(form).disabled, 'the customer may pay again').to.equal(false);
