@@ -106,7 +106,13 @@ export const EventView = z.object({
   received_at: Timestamp,
   applied_at: Timestamp.nullable(),
   reviewed_at: Timestamp.nullable().describe('When a person marked an unmatched event reviewed (settled elsewhere): it no longer waits'),
-  event: z.unknown().describe('The event the gateway sent, amounts in integer minor units (as the gateway client reads it), tokens replaced and card data masked; one that cannot be read is shown as it came'),
+  event: z
+    .unknown()
+    .describe('The event the gateway sent as the gateway client reads it: amounts in integer minor units, tokens replaced and card data masked; null when it cannot be read (see event_as_sent)'),
+  event_as_sent: z
+    .unknown()
+    .optional()
+    .describe('Only for an event that cannot be read: its body as the gateway sent it, tokens replaced and card data masked, its amounts in the gateway’s decimals (never to be added to the minor units of the rest)'),
 });
 export type EventView = z.output<typeof EventView>;
 
@@ -238,8 +244,9 @@ export function operationView(operation: Operation): OperationView {
 /**
  * A stored webhook, its event as the gateway client reads it — amounts in minor units, like
  * every amount the merchant API shows — with tokens and the like replaced and card data masked
- * (stored so; redacted again here for events kept before it was). One the client cannot read
- * is shown as it came.
+ * (stored so; redacted again here for events kept before it was). One the client cannot read has
+ * no such event: its body is shown apart, as it came, so that its decimals are never taken for
+ * minor units.
  */
 export function eventView(event: StoredEvent): EventView {
   let body: unknown;
@@ -248,7 +255,7 @@ export function eventView(event: StoredEvent): EventView {
   } catch {
     body = null;
   }
-  const shown = redactForStorage(inMinorUnits(body));
+  const read = inMinorUnits(body);
   return {
     id: event.id,
     method: event.method,
@@ -258,7 +265,8 @@ export function eventView(event: StoredEvent): EventView {
     received_at: iso(event.receivedAt),
     applied_at: iso(event.appliedAt),
     reviewed_at: iso(event.reviewedAt),
-    event: shown,
+    event: read === undefined ? null : redactForStorage(read),
+    ...(read === undefined ? { event_as_sent: redactForStorage(body) } : {}),
   };
 }
 
@@ -313,10 +321,11 @@ export function orderView(detail: OrderDetail, capturable: number, attempts: rea
   };
 }
 
+/** The event as the gateway client reads it, amounts in minor units; undefined when it cannot. */
 function inMinorUnits(body: unknown): unknown {
   try {
     return readWebhookEvent(body);
   } catch {
-    return body;
+    return undefined;
   }
 }

@@ -186,6 +186,9 @@ function describeEventChecks(backend: LedgerBackend): void {
       expect(order).toMatchObject({ status: 'pending', discrepancy: { status, noted_at: expect.any(String) } });
       const listed = await stack.json('GET', '/api/webhook-events?outcome=unmatched', 200, { admin: true });
       expect(listed.events).toMatchObject([{ order_id: orderId, status, method: 'purchase' }]);
+      // Its body apart from the readable events: its decimals never stand where minor units do.
+      expect(listed.events[0]).toMatchObject({ event: null, event_as_sent: { order_id: orderId, amount: 1e-9 } });
+      expect((await orderOf(stack, orderId)).events).toContainEqual(expect.objectContaining({ event: null, event_as_sent: expect.objectContaining({ amount: 1e-9 }) }));
       expect(stack.changes.filter((change) => change.kind === 'discrepancy')).toMatchObject([{ orderId, status, source: 'webhook' }]);
       expect(stack.changes.filter((change) => change.kind === 'payment' && change.status !== 'pending')).toEqual([]);
     });
