@@ -19,3 +19,33 @@ function describeBadInput(backend: LedgerBackend): void {
 
 describeBadInput(memoryBackend);
 withTestDatabase((url) => describeBadInput(postgresBackend(url)));
+
+describe('text no field can store as sent', () => {
+  const session = { amount: 100, currency: 'UAH', description: 'Tea' };
+  const refused = async (body: string) => {
+    const stack = await open();
+    const response = await stack.request('POST', '/api/checkout/sessions', { admin: true, body, headers: { 'Content-Type': 'application/json' } });
+    expect(response.status).toBe(400);
+    return (await response.json()).error.fields as Record<string, string>;
+  };
+
+  it('names the field that holds a NUL character, or half of a surrogate pair', async () => {
+    expect(await refused(JSON.stringify({ ...session, description: 'a\u0000b' }))).toEqual({ description: 'must not contain NUL characters' });
+    expect(await refused(JSON.stringify({ ...session, customer: { fname: 'Olena', lname: 'x\ud800' } }))).toEqual({ 'customer.lname': 'must be well-formed text (half of a surrogate pair stands alone)' });
+    // As a JSON escape too, which is how a client sends one.
+    expect(await refused(`{"amount":100,"currency":"UAH","description":"\\udc00 tea"}`)).toEqual({ description: 'must be well-formed text (half of a surrogate pair stands alone)' });
+  });
+
+  it('takes a whole pair, escaped or not, and a backslash that only looks like an escape', async () => {
+    const stack = await open();
+    for (const body of [`{"amount":100,"currency":"UAH","description":"Tea \\ud83c\\udf75"}`, JSON.stringify({ ...session, description: 'Tea 🍵 \\u0000' })]) {
+      const response = await stack.request('POST', '/api/checkout/sessions', { admin: true, body, headers: { 'Content-Type': 'application/json' } });
+      expect(response.status, body).toBe(201);
+    }
+  });
+
+  it('names a field called __proto__ like any other', async () => {
+    const fields = await refused(`{"amount":100,"currency":"UAH","description":"Tea","__proto__":1}`);
+    expect(Object.entries(fields)).toEqual([['__proto__', 'is not allowed']]);
+  });
+});

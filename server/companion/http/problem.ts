@@ -48,7 +48,8 @@ export class ApiProblem extends Error {
 
 /** `{ field: reason }` from the gateway's `[{ field, reason }]`; the first reason of a field wins. */
 export function fieldReasons(issues: readonly FieldIssue[], rename: (field: string) => string = (field) => field): FieldReasons {
-  const fields: FieldReasons = {};
+  // Without a prototype: a field named `__proto__` (a client's) is a field like any other.
+  const fields: Record<string, string> = Object.create(null) as Record<string, string>;
   for (const { field, reason } of issues) {
     const name = rename(field) || 'body';
     fields[name] ??= reason;

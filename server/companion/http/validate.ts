@@ -28,8 +28,51 @@ export function validate<T extends z.ZodType, Where extends keyof ValidationTarg
   if (target !== 'json') return validator;
   const guarded: typeof validator = async (c, next) => {
     const text = await c.req.text();
-    if (text.includes('\\u0000') || text.includes('\0')) throw nulRefused();
+    // Cheap tests of the text on every request; the field is looked for only when one matches.
+    if (text.includes('\\u0000') || text.includes('\0') || ESCAPED_SURROGATE.test(text)) {
+      const bad = badTextField(text);
+      if (bad) throw bad;
+    }
     return validator(c, next);
   };
   return guarded;
+}
+
+/** Half of a surrogate pair without its other half. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** A JSON escape of a UTF-16 surrogate (`\ud800`): a pair stands for an emoji, one alone for nothing. */
+const ESCAPED_SURROGATE = /\\u[dD][89a-fA-F]/;
+
+/**
+ * The field of the first string (or key) holding a NUL character — which PostgreSQL refuses —
+ * or half of a surrogate pair, which no text can store as sent (it would come back as U+FFFD);
+ * undefined when there is none. A body that is not JSON is left to the validator's answer.
+ */
+function badTextField(text: string): ApiProblem | undefined {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return text.includes('\0') ? nulRefused() : undefined;
+  }
+  const found = firstBadText(body, '');
+  if (!found) return undefined;
+  const [field, nul] = found;
+  if (!field) return nulRefused();
+  return ApiProblem.invalid({ [field]: nul ? 'must not contain NUL characters' : 'must be well-formed text (half of a surrogate pair stands alone)' });
+}
+
+function firstBadText(value: unknown, path: string): [field: string, nul: boolean] | undefined {
+  if (typeof value === 'string') {
+    if (value.includes('\0')) return [path, true];
+    return LONE_SURROGATE.test(value) ? [path, false] : undefined;
+  }
+  if (typeof value !== 'object' || value === null) return undefined;
+  for (const [key, item] of Object.entries(value)) {
+    const at = Array.isArray(value) ? `${path}[${key}]` : path ? `${path}.${key}` : key;
+    const found = firstBadText(key, at) ?? firstBadText(item, at);
+    if (found) return found;
+  }
+  return undefined;
 }
