@@ -180,7 +180,8 @@ export function gatewayEvent(data: string, event: WebhookEvent, sandboxOrigin: s
  * order's payment (GatewayEvent.unreadable).
  */
 export function unreadableEvent(data: string): GatewayEvent {
-  const body = storableBody(data);
+  // Data that decodes to nothing (not base64url) is kept as it was sent: the ledger keeps no empty body.
+  const body = storableBody(data) || (maskStoredText(data.slice(0, MAX_UNDECODED)) as string) || UNNAMED;
   let fields: Record<string, unknown> = {};
   try {
     const parsed: unknown = JSON.parse(Buffer.from(data, 'base64url').toString('utf8'));
@@ -188,7 +189,8 @@ export function unreadableEvent(data: string): GatewayEvent {
   } catch {
     // Not JSON: nothing names an order.
   }
-  const loose = (value: unknown, max: number) => (typeof value === 'string' ? text(value.replaceAll('\0', '\uFFFD').slice(0, max), max) : undefined);
+  // Empty names nothing, as absent does.
+  const loose = (value: unknown, max: number) => (typeof value === 'string' && value !== '' ? text(value.replaceAll('\0', '\uFFFD').slice(0, max), max) : undefined);
   // A method or status that is not one may be anything the sender put there: stored masked.
   const named = (value: unknown) => {
     const kept = loose(value, 32);
@@ -206,6 +208,8 @@ export function unreadableEvent(data: string): GatewayEvent {
 
 /** What an unreadable post's order id, method or status is stored as when it names none: no order id can be it. */
 const UNNAMED = '?';
+/** How much of data that is not base64url is kept: enough to see what came, bounded as a body is. */
+const MAX_UNDECODED = 64 * 1024;
 
 /**
  * The event as the gateway sent it, as the ledger keeps and the merchant API shows it: tokens and

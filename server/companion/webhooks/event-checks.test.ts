@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { testProjectCredentials } from '../../gateway/test-project.js';
-import { webhookForm } from '../../gateway/webhook.js';
+import { signWebhook, webhookForm } from '../../gateway/webhook.js';
 import { memoryBackend, postgresBackend, withTestDatabase } from '../../ledger/testing/databases.js';
 import type { LedgerBackend } from '../../ledger/testing/databases.js';
 import { card } from '../test/cards.js';
@@ -191,6 +191,21 @@ function describeEventChecks(backend: LedgerBackend): void {
       expect((await orderOf(stack, orderId)).events).toContainEqual(expect.objectContaining({ event: null, event_as_sent: expect.objectContaining({ amount: 1e-9 }) }));
       expect(stack.changes.filter((change) => change.kind === 'discrepancy')).toMatchObject([{ orderId, status, source: 'webhook' }]);
       expect(stack.changes.filter((change) => change.kind === 'payment' && change.status !== 'pending')).toEqual([]);
+    });
+
+    it.each([
+      ['data that is not base64url', '!!!!'],
+      ['an empty order id', Buffer.from(JSON.stringify({ order_id: '', method: 'purchase', status: 'success' })).toString('base64url')],
+    ])('a signed post of %s is stored unmatched and answered 200, not refused for the gateway to send for ever', async (_what, data) => {
+      const stack = await openStack(backend);
+      const response = await stack.request('POST', '/webhooks/gateway', {
+        body: new URLSearchParams({ data, signature: signWebhook(data, apiSecret) }).toString(),
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      });
+      expect(response.status, await response.clone().text()).toBe(200);
+      expect(await response.json()).toMatchObject({ received: true, outcome: 'unmatched' });
+      const listed = await stack.json('GET', '/api/webhook-events?outcome=unmatched', 200, { admin: true });
+      expect(listed.events).toMatchObject([{ order_id: '?', event: null }]);
     });
 
     it('a recurring charge the gateway made on a paid order is kept unmatched and flags it, the first payment untouched', async () => {
