@@ -29,6 +29,9 @@ import type { BaseUrlOf } from './api-routes.js';
 import type { SandboxEnv } from './env.js';
 import { parseInput, readJsonBody, readQuery } from './request-input.js';
 
+/** The body of a command that takes none: empty, or `{}`. */
+const NOTHING = z.strictObject({});
+
 const ChallengeCommand = z.strictObject({ result: z.enum(['success', 'failure']) });
 
 const ClockCommand = z
@@ -87,7 +90,9 @@ export function controlRoutes(gateway: SimulatedGateway, baseUrlOf: BaseUrlOf): 
     }),
   );
 
-  control.post('/reset', (c) => {
+  control.post('/reset', async (c) => {
+    // It takes nothing: a body that says something else is refused before everything is forgotten.
+    parseInput(NOTHING, await readJsonBody(c, { optional: true }));
     gateway.reset();
     return c.json({ reset: true, clock: formatTimestamp(gateway.clock.now()) });
   });
