@@ -1,4 +1,5 @@
 // Bad input against every route, on SQLite and on PostgreSQL: never a 5xx, nothing changed.
+import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { memoryBackend, postgresBackend, withTestDatabase } from '../../ledger/testing/databases.js';
 import type { LedgerBackend } from '../../ledger/testing/databases.js';
@@ -47,5 +48,23 @@ describe('text no field can store as sent', () => {
   it('names a field called __proto__ like any other', async () => {
     const fields = await refused(`{"amount":100,"currency":"UAH","description":"Tea","__proto__":1}`);
     expect(Object.entries(fields)).toEqual([['__proto__', 'is not allowed']]);
+  });
+});
+
+describe('a body the companion cannot read as sent', () => {
+  it('refuses an encoded body with 415 naming Content-Encoding, rather than what its bytes look like', async () => {
+    const stack = await open();
+    const body = gzipSync(JSON.stringify({ amount: 100, currency: 'UAH', description: 'Tea' }));
+    for (const encoding of ['gzip', 'br']) {
+      const response = await stack.request('POST', '/api/checkout/sessions', { admin: true, body, headers: { 'Content-Type': 'application/json', 'Content-Encoding': encoding } });
+      expect(response.status, encoding).toBe(415);
+      expect((await response.json()).error).toMatchObject({ code: 'unsupported_encoding', fields: { 'Content-Encoding': expect.stringContaining('send the body unencoded') } });
+    }
+    const plain = await stack.request('POST', '/api/checkout/sessions', {
+      admin: true,
+      body: JSON.stringify({ amount: 100, currency: 'UAH', description: 'Tea' }),
+      headers: { 'Content-Type': 'application/json', 'Content-Encoding': 'identity' },
+    });
+    expect(plain.status).toBe(201);
   });
 });

@@ -63,6 +63,13 @@ export function requireMediaType(...mediaTypes: string[]): MiddlewareHandler<Com
       if (!mediaTypes.includes(mediaType)) {
         throw new ApiProblem(415, 'unsupported_media_type', `The body must be ${mediaTypes.join(' or ')}`);
       }
+      // A compressed body would be read as text, and refused for what its bytes look like.
+      const encoding = c.req.header('content-encoding')?.trim().toLowerCase();
+      if (encoding && encoding !== 'identity') {
+        throw new ApiProblem(415, 'unsupported_encoding', `The body must not be encoded (Content-Encoding: ${encoding.slice(0, 40)}): send it as it is`, {
+          'Content-Encoding': 'is not accepted; send the body unencoded',
+        });
+      }
     }
     return next();
   };
