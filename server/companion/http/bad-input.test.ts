@@ -68,3 +68,15 @@ describe('a body the companion cannot read as sent', () => {
     expect(plain.status).toBe(201);
   });
 });
+
+describe('a query where a route reads none', () => {
+  it('is refused naming it, as where a route reads its query', async () => {
+    const stack = await open();
+    for (const path of ['/api/balances/accounts?limit=abc', '/api/balances/terminals?limit=abc', '/api/customers/olena/cards?limit=abc']) {
+      const response = await stack.request('GET', path, { admin: true });
+      expect(response.status, path).toBe(400);
+      expect((await response.json()).error.fields, path).toEqual({ limit: 'is not allowed' });
+    }
+    expect((await stack.request('GET', '/api/customers/olena/cards', { admin: true })).status).toBe(200);
+  });
+});

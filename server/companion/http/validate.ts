@@ -8,7 +8,7 @@
  */
 import { zValidator } from '@hono/zod-validator';
 import type { ValidationTargets } from 'hono';
-import type * as z from 'zod';
+import * as z from 'zod';
 import { compiled, fieldIssues, wireErrorMap } from '@payform/gateway/wire';
 import { nulRefused } from './guards.js';
 import { ApiProblem, fieldReasons } from './problem.js';
@@ -76,3 +76,6 @@ function firstBadText(value: unknown, path: string): [field: string, nul: boolea
   }
   return undefined;
 }
+
+/** For a GET that takes no query: one it was given anyway is a 400 naming it, as where queries are read. */
+export const takesNoQuery = () => validate('query', z.strictObject({}));

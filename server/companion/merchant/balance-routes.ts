@@ -12,6 +12,7 @@ import type { Account } from '@payform/gateway';
 import type { CompanionEnv } from '../context.js';
 import { gatewayProblem } from '../http/failure-problems.js';
 import { ApiProblem } from '../http/problem.js';
+import { takesNoQuery } from '../http/validate.js';
 import { AmountView } from '../http/amounts.js';
 
 const ID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
@@ -59,6 +60,7 @@ function balanceId(c: Context<CompanionEnv>): string {
 
 export function balanceRoutes(): Hono<CompanionEnv> {
   const balances = new Hono<CompanionEnv>();
+  balances.use(takesNoQuery());
 
   balances.get('/accounts', async (c) => {
     const accounts = await fromGateway(() => c.var.services.gateway.balances.listAccounts());
