@@ -12,20 +12,20 @@ import { ApiProblem } from './problem.js';
 const UNIT = 'Integer number of minor units of the currency: 24950 = 249.50 UAH, 500 = 500 JPY';
 
 /**
- * Any JSON number here: whether it is whole, positive and within range depends on the currency,
- * so `amountRefusal` checks it where the currency is known and names it in the reason. The
- * OpenAPI document says what is accepted: an integer.
- */
-export const Amount = z.number({ error: `must be ${describeMinorUnits()}` }).meta({ type: 'integer', minimum: 1, description: UNIT });
-
-/** An amount in an answer. */
-export const AmountView = z.int().describe(UNIT);
-
-/**
  * Fifteen digits: the most minor units the ledger keeps and reads back from the gateway. The wire
  * carries more for a three-decimal currency (9007199254740990 KWD), which no answer could then match.
  */
 export const MAX_MINOR_UNITS = 999_999_999_999_999;
+
+/**
+ * Any JSON number here: whether it is whole, positive and within range depends on the currency,
+ * so `amountRefusal` checks it where the currency is known and names it in the reason. The
+ * OpenAPI document says what is accepted: an integer.
+ */
+export const Amount = z.number({ error: `must be ${describeMinorUnits()}` }).meta({ type: 'integer', minimum: 1, maximum: MAX_MINOR_UNITS, description: UNIT });
+
+/** An amount in an answer. */
+export const AmountView = z.int().describe(UNIT);
 
 /** Why `amount` cannot be charged in `currency`, or undefined when it can. */
 export function amountRefusal(amount: number, currency: string): string | undefined {
