@@ -80,3 +80,16 @@ describe('a query where a route reads none', () => {
     expect((await stack.request('GET', '/api/customers/olena/cards', { admin: true })).status).toBe(200);
   });
 });
+
+describe('text no field can store, nested deeper than any request', () => {
+  it('is refused with a 400, never a 500 from the search for its field', async () => {
+    const stack = await open();
+    const session = await stack.openSession();
+    for (const inner of ['"\\ud800"', '"a\\u0000"']) {
+      const body = `{"x":${'['.repeat(7000)}${inner}${']'.repeat(7000)}}`;
+      const response = await stack.request('POST', `/api/checkout/sessions/${session.id}/pay`, { body, headers: { 'Content-Type': 'application/json' } });
+      expect(response.status, inner).toBe(400);
+      expect(JSON.stringify(await response.json()).length, 'no field path as long as the body').toBeLessThan(1000);
+    }
+  });
+});

@@ -56,22 +56,34 @@ function badTextField(text: string): ApiProblem | undefined {
   } catch {
     return text.includes('\0') ? nulRefused() : undefined;
   }
-  const found = firstBadText(body, '');
+  const found = firstBadText(body, '', 0);
+  // Nested deeper than any request the API takes: a NUL in it is refused without its field, and
+  // the rest is the validator's to refuse (an escaped pair there may be a whole emoji).
+  if (found === TOO_DEEP) return text.includes('\\u0000') || text.includes('\0') ? nulRefused() : undefined;
   if (!found) return undefined;
   const [field, nul] = found;
-  if (!field) return nulRefused();
-  return ApiProblem.invalid({ [field]: nul ? 'must not contain NUL characters' : 'must be well-formed text (half of a surrogate pair stands alone)' });
+  // The body itself, or a key as long as the body: named no further.
+  if (!field || field.length > MAX_FIELD_NAME) return nul ? nulRefused() : ApiProblem.invalid({ body: LONE_HALF });
+  return ApiProblem.invalid({ [field]: nul ? 'must not contain NUL characters' : LONE_HALF });
 }
 
-function firstBadText(value: unknown, path: string): [field: string, nul: boolean] | undefined {
+const LONE_HALF = 'must be well-formed text (half of a surrogate pair stands alone)';
+/** Deeper than any request the API takes: where the search stops (a body of 8 KB nests 4,000 deep). */
+const MAX_DEPTH = 16;
+const MAX_FIELD_NAME = 200;
+const TOO_DEEP = Symbol('too deep');
+
+/** The first string (or key) no field can store, with its path; TOO_DEEP past MAX_DEPTH, where the search stops. */
+function firstBadText(value: unknown, path: string, depth: number): [field: string, nul: boolean] | typeof TOO_DEEP | undefined {
   if (typeof value === 'string') {
     if (value.includes('\0')) return [path, true];
     return LONE_SURROGATE.test(value) ? [path, false] : undefined;
   }
   if (typeof value !== 'object' || value === null) return undefined;
+  if (depth >= MAX_DEPTH) return TOO_DEEP;
   for (const [key, item] of Object.entries(value)) {
     const at = Array.isArray(value) ? `${path}[${key}]` : path ? `${path}.${key}` : key;
-    const found = firstBadText(key, at) ?? firstBadText(item, at);
+    const found = firstBadText(key, at, depth) ?? firstBadText(item, at, depth + 1);
     if (found) return found;
   }
   return undefined;
