@@ -64,6 +64,20 @@ describe('GatewayTrouble', () => {
     ]);
   });
 
+  it('names every credential, not the endpoints key, when a refusal comes long after the balances were read', () => {
+    const clock = new TestClock(Date.UTC(2030, 0, 1));
+    const log = memorySink();
+    const trouble = new GatewayTrouble(createLogger({ sink: log.sink, clock: clock.read }), clock.read, 'https://api.gateway.example');
+    trouble.observe({ route: BALANCES, endpointsKey: false, outcome: 200, seconds: 0.1 });
+    trouble.observe({ route: RECEIPT, endpointsKey: true, outcome: 404, seconds: 0.1 });
+    // Hours later the project's API secret is changed at the gateway: every payment is refused.
+    clock.advance(3 * 3600_000);
+    trouble.observe({ route: PAY, endpointsKey: true, outcome: 401, seconds: 0.1 });
+    expect(log.lines.map((line) => JSON.parse(line) as Record<string, unknown>)).toMatchObject([
+      { level: 'error', msg: expect.stringMatching(/^the gateway refuses the companion’s credentials, .*PAYFORM_GATEWAY_API_SECRET/) },
+    ]);
+  });
+
   it('says an outage that changes kind as what it is now, and its end once', () => {
     const { call, lines } = tracked();
     // A gateway restarting: no connection, then 5xx, then answers.

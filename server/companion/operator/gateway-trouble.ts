@@ -19,6 +19,8 @@ import type { Logger } from '../log/logger.js';
 type Trouble = 'unreachable' | 'failing' | 'busy' | 'credentials' | 'endpoints key' | 'elsewhere';
 
 const REMINDER_INTERVAL_MS = 60_000;
+/** How recent a call without the endpoints key must be for a 401 with it to be that key's. */
+const KEYLESS_FRESH_MS = 60_000;
 /** Failing or rate-limited calls in a row that are trouble, not a blip. */
 const LASTING_CALLS = 3;
 /** Or this long from the first of them. */
@@ -59,8 +61,8 @@ export class GatewayTrouble {
   #told = false;
   /** A call was observed: the first (the check at start) is said whatever it meets. */
   #observed = false;
-  /** A call without the endpoints key was answered: the POS id, API key and secret are right. */
-  #keylessTaken = false;
+  /** When a call without the endpoints key was last answered: the POS id, API key and secret were right then. */
+  #keylessTakenAt = Number.NEGATIVE_INFINITY;
   #since = 0;
   #remindedAt = 0;
   #failed = 0;
@@ -75,11 +77,13 @@ export class GatewayTrouble {
     // A call its caller gave up on says nothing of the gateway.
     if (outcome === 'aborted') return;
     let trouble = troubleOf(route, outcome);
-    // Refused with the endpoints key, after a call without it was taken: that key is the one.
-    if (trouble === 'credentials' && endpointsKey && this.#keylessTaken) trouble = 'endpoints key';
     const now = this.#clock();
+    // A 401 with the endpoints key just after a call without it was taken (the check at start
+    // reads the two one after the other): that key is the one. Long after, the others may have
+    // changed since; the message then names them all.
+    if (trouble === 'credentials' && outcome === 401 && endpointsKey && now - this.#keylessTakenAt <= KEYLESS_FRESH_MS) trouble = 'endpoints key';
     if (trouble === undefined) {
-      if (!endpointsKey) this.#keylessTaken = true;
+      if (!endpointsKey) this.#keylessTakenAt = now;
       // Some other server's 404 for an order read says nothing of the gateway being back.
       if (this.#trouble === 'elsewhere' && (outcome === 404 || outcome === 405)) return;
       // Nor does a balances read, which does not carry the endpoints key, of that key taken again.
