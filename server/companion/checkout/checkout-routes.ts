@@ -10,12 +10,12 @@
  *   POST   /api/checkout/sessions/:id/hosted   → { redirect_url } of the gateway's page
  */
 import { Hono } from 'hono';
-import type { Context, MiddlewareHandler } from 'hono';
+import type { Context } from 'hono';
 import * as z from 'zod';
 import type { CheckoutSession } from '../../ledger/index.js';
 import type { CompanionEnv } from '../context.js';
 import { clientAddress } from '../http/client-address.js';
-import { requireAdminToken } from '../http/guards.js';
+import { requireAdminToken, takesPayments } from '../http/guards.js';
 import { noteUnknownClient } from '../http/unknown-client.js';
 import { ApiProblem } from '../http/problem.js';
 import { validate } from '../http/validate.js';
@@ -77,18 +77,6 @@ function sessionId(c: Context<CompanionEnv>): string {
   if (!SESSION_ID.test(id)) throw ApiProblem.notFound('The checkout session', 'session_not_found');
   return id;
 }
-
-/**
- * Its ledger handed to another point of sale while it runs (reconciliation finds it within a
- * pass): this instance opens and pays nothing more — it would take them for a gateway project
- * the ledger no longer reconciles. Its load balancer sees it not ready.
- */
-const takesPayments: MiddlewareHandler<CompanionEnv> = async (c, next) => {
-  if (c.get('services').readiness.foreignLedger) {
-    throw new ApiProblem(503, 'ledger_of_another_pos', 'This instance’s ledger now belongs to another point of sale; it takes no payments', undefined, { 'Retry-After': '5' });
-  }
-  await next();
-};
 
 export function checkoutRoutes(adminToken: string): Hono<CompanionEnv> {
   const checkout = new Hono<CompanionEnv>();

@@ -147,3 +147,15 @@ export function refuseNulInAddress(): MiddlewareHandler<CompanionEnv> {
 export function nulRefused(): ApiProblem {
   return new ApiProblem(400, 'invalid_request', 'NUL characters are not accepted');
 }
+
+/**
+ * Its ledger handed to another point of sale while it runs (reconciliation finds it within a
+ * pass): this instance opens, pays and charges nothing more — it would take them for a gateway
+ * project the ledger no longer reconciles. Its load balancer sees it not ready.
+ */
+export const takesPayments: MiddlewareHandler<CompanionEnv> = async (c, next) => {
+  if (c.get('services').readiness.foreignLedger) {
+    throw new ApiProblem(503, 'ledger_of_another_pos', 'This instance’s ledger now belongs to another point of sale; it takes no payments', undefined, { 'Retry-After': '5' });
+  }
+  await next();
+};

@@ -6,6 +6,7 @@
  */
 import { Hono } from 'hono';
 import type { CompanionEnv } from '../context.js';
+import { takesPayments } from '../http/guards.js';
 import { ApiProblem } from '../http/problem.js';
 import { validate } from '../http/validate.js';
 import { ChargeRequest } from './saved-card-charges.js';
@@ -13,7 +14,7 @@ import { ChargeRequest } from './saved-card-charges.js';
 export function chargeRoutes(): Hono<CompanionEnv> {
   const charges = new Hono<CompanionEnv>();
 
-  charges.post('/:customer_id/cards/:card_id/charges', validate('json', ChargeRequest), async (c) => {
+  charges.post('/:customer_id/cards/:card_id/charges', takesPayments, validate('json', ChargeRequest), async (c) => {
     const customerId = c.req.param('customer_id');
     if (customerId.length > 128) throw ApiProblem.notFound('The customer', 'customer_not_found');
     const request = c.req.valid('json');

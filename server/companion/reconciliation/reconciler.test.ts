@@ -411,6 +411,10 @@ describe('the loop', () => {
     expect(await refused.json()).toMatchObject({ error: { code: 'ledger_of_another_pos' } });
     expect((await stack.request('POST', '/api/checkout/sessions', { admin: true, body: { amount: 100, currency: 'XTS', description: 'Tea' } })).status).toBe(503);
     expect(await stack.json('GET', '/readyz', 503)).toEqual({ status: 'foreign_ledger' });
+    // Nor a saved card's charge: refused before the card is even looked up.
+    const charged = await stack.request('POST', '/api/customers/olena/cards/any/charges', { admin: true, body: { amount: 100, currency: 'XTS', description: 'Tea' } });
+    expect(charged.status).toBe(503);
+    expect(await charged.json()).toMatchObject({ error: { code: 'ledger_of_another_pos' } });
     // Nothing was claimed for the old point of sale.
     expect((await stack.ledger.getSession(session.id))?.payment).toBeNull();
     expect(await stack.ledger.claimPointOfSale(posId, other)).toBe(posId.toLowerCase());
