@@ -42,11 +42,14 @@ export function fromUnits(count: number): ApiAmount {
 /**
  * An amount as the merchant may type it in `currency`: whole units, then a decimal point or comma
  * and no more digits than the currency has. So a thousands separator is never read as a decimal
- * one: "1,000" UAH or "1,000" JPY is refused, not sent as 1.00 UAH or 1 JPY.
+ * one: "1,000" UAH or "1,000" JPY is refused, not sent as 1.00 UAH or 1 JPY. In a currency of
+ * three decimals "1,000" could be either, a thousand dinars or one: a comma there takes fewer
+ * than three digits, and "1.000" says one dinar.
  */
 export function amountPattern(currency: string): RegExp {
   const exponent = currencyExponent(currency);
-  return new RegExp(`^(\\d{1,13})${exponent ? `(?:[.,](\\d{1,${exponent}}))?` : ''}$`);
+  const fraction = exponent === 0 ? '' : exponent < 3 ? `(?:[.,](\\d{1,${exponent}}))?` : `(?:\\.(\\d{1,${exponent}})|,(\\d{1,${exponent - 1}}))?`;
+  return new RegExp(`^(\\d{1,13})${fraction}$`);
 }
 
 /** What the merchant types ("249.5", "249,50") in `currency` → minor units (24950); anything else as typed. */
@@ -54,8 +57,8 @@ export function typedAmount(text: string, currency: string): ApiAmount {
   const typed = text.trim();
   const match = amountPattern(currency).exec(typed);
   if (!match) return typed;
-  const [, whole = '', fraction = ''] = match;
-  return Number(`${whole}${fraction.padEnd(currencyExponent(currency), '0')}`);
+  const [, whole = '', point = '', comma = ''] = match;
+  return Number(`${whole}${(point || comma).padEnd(currencyExponent(currency), '0')}`);
 }
 
 /** An amount as the merchant would type it in `currency`, to prefill a field: 24950 UAH → "249.50". */
