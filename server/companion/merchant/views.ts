@@ -253,7 +253,8 @@ export function eventView(event: StoredEvent): EventView {
   try {
     body = JSON.parse(event.body) as unknown;
   } catch {
-    body = null;
+    // Data that was not JSON at all, kept as text.
+    body = event.body;
   }
   const read = inMinorUnits(body);
   return {
