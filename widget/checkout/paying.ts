@@ -127,8 +127,9 @@ function unasked(error: unknown): unknown {
  * it is watched on, less often (`watch`).
  */
 export async function settled(element: CheckoutElement, current: () => boolean): Promise<SessionView | undefined> {
-  // "Check again", or the form, gave way to "Confirming…".
-  void refocus(element);
+  // "Check again" (focused: it was just pressed) gives way to "Confirming…". A page that loads
+  // on a pending session has focus nowhere in it, and keeps it where it is.
+  if (element.shadowRoot!.activeElement) void refocus(element);
   const view = await polled(element, current, element.pollInterval, element.pollTimeout);
   if (!view && current()) void watch(element, current);
   return view;
@@ -154,8 +155,10 @@ async function polled(element: CheckoutElement, current: () => boolean, interval
 async function watch(element: CheckoutElement, current: () => boolean): Promise<void> {
   const view = await polled(element, current, element.pollInterval * 15, 3_600_000);
   if (!view || !current()) return;
+  // Focus that was in the element (on the message, or "Check again") stays in it as it changes.
+  const focused = element.shadowRoot!.activeElement !== null;
   element.settle(view);
-  await refocus(element);
+  if (focused) await refocus(element);
 }
 
 /**

@@ -196,9 +196,12 @@ describe('<pay-form> paying', () => {
     first.remove();
 
     // Back on the merchant's page: a new form for the same session, while the payment is still pending.
+    (document.activeElement as HTMLElement | null)?.blur();
     const form = await mountExisting(session);
     expect(form.hasAttribute('processing')).to.equal(true);
     expect(message(form)).to.equal('Confirming your payment…');
+    await form.updateComplete;
+    expect(document.activeElement, 'a page that loads confirming takes no focus (nor scrolls)').to.equal(document.body);
     expect(form.shadowRoot!.querySelector('.spinner')).not.to.equal(null);
     const failure = oneEvent(form, 'pay-failure');
     await decideChallenge(detail.url, 'failure');
