@@ -138,17 +138,24 @@ class PreparingPool implements PostgresPool {
   #deadline: { query_timeout?: number } = {};
   /** Connections opened with the server's own deadline (statement_timeout), once the migrations ran. */
   readonly #limited = new WeakSet<pg.PoolClient>();
-  #limiting = false;
+  /** The server's own deadline (statement_timeout) of every connection opened from now on. */
+  #statementMs: number | undefined;
 
   constructor(pool: pg.Pool) {
     this.#pool = pool;
-    pool.on('connect', (client) => void (this.#limiting && this.#limited.add(client)));
+    pool.on('connect', (client) => {
+      if (this.#statementMs === undefined) return;
+      this.#limited.add(client);
+      // Sent before anything the pool lends it for (a client runs its queries in order). A SET,
+      // not a startup parameter: PgBouncer refuses startup parameters it does not know.
+      client.query(`SET statement_timeout = ${this.#statementMs}`).catch(() => undefined);
+    });
   }
 
   /**
    * From now on a statement without an answer in `ms` fails as the database being away (503),
    * instead of holding its request as long as a lock or a stalled connection (a failover,
-   * packets lost) lasts. The server cancels it (statement_timeout, on every connection opened
+   * packets lost) lasts. The server cancels it (statement_timeout, set on every connection opened
    * from now on): a statement given up here only would run on once the lock is free, and a
    * "nothing was written, try again" would have written. This side's own deadline, a second
    * later, is for a server that cannot even be told. Not during the migrations: an index built
@@ -156,8 +163,7 @@ class PreparingPool implements PostgresPool {
    */
   limitStatements(ms: number): void {
     if (ms <= 0) return;
-    this.#pool.options.statement_timeout = ms;
-    this.#limiting = true;
+    this.#statementMs = Math.floor(ms);
     this.#deadline = { query_timeout: ms + SERVER_FIRST_MS };
   }
 
@@ -173,7 +179,7 @@ class PreparingPool implements PostgresPool {
   async connect(): Promise<PostgresPoolClient> {
     const client = await this.#pool.connect();
     // A connection the migrations opened has no server deadline: closed, one with it is opened.
-    if (this.#limiting && !this.#limited.has(client)) {
+    if (this.#statementMs !== undefined && !this.#limited.has(client)) {
       client.release(true);
       return this.connect();
     }

@@ -115,5 +115,5 @@ function describe(error: unknown): string {
 function fixOf(error: unknown): { fix?: string } {
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code !== 'string' || !code.startsWith('28')) return {};
-  return { fix: 'the database refused the user or password of PAYFORM_DATABASE_URL (openLedger’s url): give the companion the current ones and restart it' };
+  return { fix: 'the database refused the user or password of PAYFORM_DATABASE_URL (openLedger’s url), or this host (pg_hba.conf): give the companion the current ones and restart it' };
 }
