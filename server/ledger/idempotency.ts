@@ -17,8 +17,13 @@ export interface IdempotencyRequest {
    * merchants sharing a database each have their own keys.
    */
   readonly scope: string;
-  /** The client's Idempotency-Key. */
+  /** The client's Idempotency-Key, as the ledger keeps it. */
   readonly key: string;
+  /**
+   * How an earlier version kept the same key (as sent, where it now keeps a digest): a row under
+   * it, of this very request, is moved to `key` first, so a retry across the upgrade finds it.
+   */
+  readonly formerKey?: string;
   readonly method: string;
   readonly path: string;
   /** What identifies the request's content (a keyed hash of it); a different one is a reuse. */
@@ -48,6 +53,7 @@ const duration = z.number().int().positive().max(366 * 24 * 3_600_000);
 const idempotencyRequest = z.strictObject({
   scope: z.string().min(1, 'must not be empty').max(128, 'must be at most 128 characters'),
   key: z.string().min(1, 'must not be empty').max(255, 'must be at most 255 characters'),
+  formerKey: z.string().min(1).max(255).optional(),
   method: z.string().min(1).max(16),
   path: z.string().min(1).max(2048, 'must be at most 2048 characters'),
   fingerprint: z.string().min(1).max(128),
@@ -67,6 +73,7 @@ const CLAIM_ROUNDS = 3;
 export async function claimIdempotencyKey(ctx: LedgerContext, input: IdempotencyRequest): Promise<IdempotencyClaim> {
   const request = parseInput(idempotencyRequest, input);
   await adoptUnscopedKey(ctx, request);
+  if (request.formerKey !== undefined) await adoptFormerKey(ctx, request, request.formerKey);
   const ours = { scope: request.scope, key: request.key };
   for (let round = 0; round < CLAIM_ROUNDS; round += 1) {
     const now = ctx.now();
@@ -142,6 +149,31 @@ async function adoptUnscopedKey(ctx: LedgerContext, request: { scope: string; ke
     .where('key', '=', request.key)
     .where('fingerprint', '=', request.fingerprint)
     .execute();
+}
+
+/**
+ * A key an earlier version kept as sent, of this request, kept from now on under its new form.
+ * Where both forms have a row (the new one claimed meanwhile), the new one stands and the old is
+ * left to expire.
+ */
+async function adoptFormerKey(ctx: LedgerContext, request: { scope: string; key: string; fingerprint: string }, formerKey: string): Promise<void> {
+  try {
+    await ctx.db
+      .updateTable('idempotency_keys')
+      .set({ key: request.key })
+      .where('scope', '=', request.scope)
+      .where('key', '=', formerKey)
+      .where('fingerprint', '=', request.fingerprint)
+      .execute();
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+  }
+}
+
+/** SQLite's or PostgreSQL's refusal of a second row under one primary key. */
+function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === '23505' || (typeof code === 'string' && code.startsWith('SQLITE_CONSTRAINT'));
 }
 
 function storedOf(row: IdempotencyKeyRow): StoredAnswer | undefined {

@@ -55,12 +55,13 @@ export function idempotencyKeys(secret: string, timings: IdempotencyTimings = ID
   return async (c, next) => {
     const header = c.req.method === 'POST' ? c.req.header(IDEMPOTENCY_HEADER) : undefined;
     if (header === undefined) return next();
-    const key = storedKey(secret, checkedKey(header));
+    const { key, formerKey } = storedKey(secret, checkedKey(header));
     const { ledger, logger } = c.get('services');
     const body = await c.req.text();
     const fingerprint = requestFingerprint(secret, c.req.method, c.req.path, body);
-    const request: IdempotencyRequest = { scope, key, method: c.req.method, path: c.req.path, fingerprint, ...timings };
-    const keyedId = keyedOrderId(secret, key);
+    const request: IdempotencyRequest = { scope, key, ...(formerKey && { formerKey }), method: c.req.method, path: c.req.path, fingerprint, ...timings };
+    // From the key as it was first kept, so the order a retry finds is the one its first send made.
+    const keyedId = keyedOrderId(secret, formerKey ?? key);
     c.set('keyedOrderId', keyedId);
     const claim = await ledger.claimIdempotencyKey(request);
     switch (claim.outcome) {
@@ -145,14 +146,17 @@ function checkedKey(header: string): string {
 }
 
 /**
- * The key as the ledger keeps it: as sent, unless it is a card number (a client keying its
- * requests by what it was given) — then a digest of it, which every retry matches just the same.
- * Judged by the card fields' own check of the whole key, a rule that does not move: were the
- * recogniser's to decide, a key kept as sent by one version could be looked up as a digest by
- * the next, and its retry would run again.
+ * The key as the ledger keeps it: as sent, unless it is or holds a card number (a client keying
+ * its requests by what it was given, `order-4242 4242 4242 4242`) — then a digest of it, which
+ * every retry matches just the same. A key that is a card number as a whole, by the card fields'
+ * own check, has been kept so from the first; one that only holds one was kept as sent before
+ * (`formerKey`): the ledger moves such a row to the digest, so a retry across the upgrade is still
+ * answered once, and the number leaves the table. The rule may widen so, never narrow.
  */
-function storedKey(secret: string, key: string): string {
-  return checkNumber(key.replace(/[\s-]/g, '')).valid ? `h-${createHmac('sha256', secret).update(`payform idempotency key ${key}`, 'utf8').digest('hex')}` : key;
+function storedKey(secret: string, key: string): { key: string; formerKey?: string } {
+  const digest = () => `h-${createHmac('sha256', secret).update(`payform idempotency key ${key}`, 'utf8').digest('hex')}`;
+  if (checkNumber(key.replace(/[\s-]/g, '')).valid) return { key: digest() };
+  return maskCardNumbers(key, CARD_NUMBER_MASK) === key ? { key } : { key: digest(), formerKey: key };
 }
 
 /** 2xx and 5xx: the request ran and may have moved money. */
