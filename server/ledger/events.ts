@@ -165,7 +165,7 @@ async function flagUnreadable(ctx: LedgerContext, trx: LedgerDb, facts: EventFac
   if (!row) return unmatched;
   const payment = toPayment(row);
   const status = paymentStatuses.has(facts.status) ? (facts.status as PaymentStatus) : payment.status;
-  const report = { ...reportOf({ status }), amount: 0 };
+  const report = { ...reportOf({ status }), unreadable: true as const };
   const flagged = await flagDiscrepancy(ctx, trx, payment.orderId, report);
   return flagged ? { ...unmatched, flagged: true, payment: flagged } : unmatched;
 }

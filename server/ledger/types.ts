@@ -173,6 +173,11 @@ export interface PaymentDiscrepancy {
    * success of another amount: the books keep `recorded`, the gateway said `reported`.
    */
   readonly restatedOperation?: RestatedOperation;
+  /**
+   * Set when what the gateway sent could not be read (a signed webhook of no readable amount or
+   * shape): its figures are unknown, so `amount` and the rest are null.
+   */
+  readonly unreadable?: true;
   /** When the ledger first noted it (epoch ms). */
   readonly notedAt: number;
 }

@@ -33,6 +33,7 @@ export const DiscrepancyView = z
       .object({ id: z.string(), kind: z.enum(['capture', 'void', 'refund']), recorded_amount: Amount, reported_amount: Amount })
       .nullable()
       .describe('A settled capture or refund (operation `id`) the gateway reported again as a success of another amount: the books keep `recorded_amount`'),
+    unreadable: z.boolean().describe('What the gateway sent could not be read (a signed webhook of no readable amount): its figures are unknown, and null'),
     noted_at: Timestamp,
   })
   .describe('What the gateway reported for a payment it says is paid with other figures, refunded past what was paid, captured past what was authorised, a capture or refund it made that the merchant was told never happened, or a settled one it restated with another amount: held, do not fulfil');
@@ -189,6 +190,7 @@ function discrepancyView(reported: PaymentDiscrepancy | null): z.output<typeof D
     restated_operation: reported.restatedOperation
       ? { id: reported.restatedOperation.operation, kind: reported.restatedOperation.kind, recorded_amount: reported.restatedOperation.recorded, reported_amount: reported.restatedOperation.reported }
       : null,
+    unreadable: reported.unreadable === true,
     noted_at: iso(reported.notedAt),
   };
 }

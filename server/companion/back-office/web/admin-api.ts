@@ -142,6 +142,8 @@ export interface Discrepancy {
   readonly captured_amount: ApiAmount | null;
   readonly late_operation: { readonly kind: Operation['kind']; readonly amount: ApiAmount } | null;
   readonly restated_operation: { readonly kind: Operation['kind']; readonly recorded_amount: ApiAmount; readonly reported_amount: ApiAmount } | null;
+  /** What the gateway sent could not be read: its figures are null. */
+  readonly unreadable: boolean;
   readonly noted_at: string;
 }
 

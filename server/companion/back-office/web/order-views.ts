@@ -98,7 +98,7 @@ function heldNotice({ discrepancy: held, amount, currency }: OrderSummary): Temp
   const money = (value: ApiAmount, of: string | null = currency) => formatAmount(value, of ?? currency);
   const kind = (operation: { readonly kind: Operation['kind'] }) => t(`operation.${operation.kind}`).toLowerCase();
   const lines: string[] = [];
-  if (held.amount !== null && units(held.amount) === 0) lines.push(t('held.unread'));
+  if (held.unreadable) lines.push(t('held.unread'));
   else if (held.amount !== null && (units(held.amount) !== units(amount) || held.currency !== currency)) {
     lines.push(t('held.reported', { status: t(STATUS_KEYS[held.status]).toLowerCase(), amount: money(held.amount, held.currency) }));
   }
