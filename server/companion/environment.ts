@@ -69,7 +69,8 @@ export function misspeltVariables(env: Env, known: readonly string[]): { readonl
   return Object.keys(env)
     .filter((name) => name.startsWith('PAYFORM_') && !known.includes(name))
     .flatMap((name) => {
-      const meant = nearestName(name, known) ?? known.find((candidate) => candidate.startsWith(`${name}_`)) ?? GUESSES[name];
+      // A name people guess says what it was meant for: before any name it merely looks like (PAYFORM_PORT is not PAYFORM_HOST).
+      const meant = GUESSES[name] ?? nearestName(name, known) ?? known.find((candidate) => candidate.startsWith(`${name}_`));
       return meant ? [{ name, meant }] : [];
     });
 }

@@ -137,10 +137,12 @@ describe('readCompanionConfig', () => {
       'PAYFORM_GATEWAY_APIKEY is not a variable of the companion and is ignored: did you mean PAYFORM_GATEWAY_API_KEY?',
     ]);
     // Cut short, or a name people guess.
-    expect(readCompanionConfig({ PAYFORM_SESSION_TTL: '600', PAYFORM_DB_URL: 'x', PAYFORM_WEBHOOK_SECRET: 'x' }).warnings).toEqual([
+    expect(readCompanionConfig({ PAYFORM_SESSION_TTL: '600', PAYFORM_DB_URL: 'x', PAYFORM_WEBHOOK_SECRET: 'x', PAYFORM_PORT: '8080' }).warnings).toEqual([
       'PAYFORM_SESSION_TTL is not a variable of the companion and is ignored: did you mean PAYFORM_SESSION_TTL_SECONDS?',
       'PAYFORM_DB_URL is not a variable of the companion and is ignored: did you mean PAYFORM_DATABASE_URL?',
       'PAYFORM_WEBHOOK_SECRET is not a variable of the companion and is ignored: did you mean PAYFORM_GATEWAY_API_SECRET?',
+      // Spelt one letter away from PAYFORM_HOST, but a port is what it means.
+      'PAYFORM_PORT is not a variable of the companion and is ignored: did you mean PORT?',
     ]);
   });
 
