@@ -19,7 +19,7 @@ type ButtonEvents = 'pay-ready' | 'pay-redirect' | 'pay-success' | 'pay-failure'
 interface CheckoutAttributes {
   /** The checkout session id (from the companion). */
   session?: string;
-  /** The companion's base URL; defaults to the origin that served the script. */
+  /** The companion's base URL; by default the companion that served the script: its URL up to `/widget/pay-form.js`, base path included. */
   endpoint?: string;
   /** Language of the element; defaults to the closest `lang` up the page. */
   lang?: string;

@@ -24,6 +24,11 @@ Options:
   -h, --help          print this help
   -v, --version       print the version
 
+Environment only:
+  SANDBOX_STRICT=1        the default project reads requests strictly (unknown fields refused);
+                          default tolerant, like the live gateway
+  SANDBOX_ALLOWED_HOSTS   comma-separated host names it answers besides loopback (against DNS rebinding)
+
 Test cards, the control plane and every behaviour: ${SANDBOX_DOCS}
 `;
 

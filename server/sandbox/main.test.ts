@@ -178,7 +178,7 @@ describe('payform-sandbox (server/sandbox/main.ts)', { timeout: 30_000 }, () => 
     const help = await finished(start(['--help']));
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/^Usage: payform-sandbox \[options\]/);
-    for (const flag of ['--port <n>', '--host <address>', '--projects <file>', '--public-url <url>', 'SANDBOX_PROJECTS', 'PORT', 'HOST', '--version']) {
+    for (const flag of ['--port <n>', '--host <address>', '--projects <file>', '--public-url <url>', 'SANDBOX_PROJECTS', 'PORT', 'HOST', '--version', 'SANDBOX_STRICT=1', 'SANDBOX_ALLOWED_HOSTS']) {
       expect(help.stdout).toContain(flag);
     }
     // Its docs travel with the package, not with this repository's docs/ folder.
