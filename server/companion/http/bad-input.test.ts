@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { memoryBackend, postgresBackend, withTestDatabase } from '../../ledger/testing/databases.js';
 import type { LedgerBackend } from '../../ledger/testing/databases.js';
 import { sendBadInputEverywhere } from '../test/bad-input.js';
-import { stacksPerTest } from '../test/stack.js';
+import { ADMIN_TOKEN, stacksPerTest } from '../test/stack.js';
 
 const open = stacksPerTest();
 const unlimited = { rateLimits: { perSession: 100_000, perClient: 100_000 } };
@@ -43,6 +43,18 @@ describe('text no field can store as sent', () => {
       const response = await stack.request('POST', '/api/checkout/sessions', { admin: true, body, headers: { 'Content-Type': 'application/json' } });
       expect(response.status, body).toBe(201);
     }
+  });
+
+  it('names the field that held bytes that are not UTF-8, rather than store them as U+FFFD', async () => {
+    const stack = await open();
+    const bytes = Buffer.concat([Buffer.from('{"amount":100,"currency":"UAH","description":"Tea '), Buffer.from([0xff, 0xfe]), Buffer.from('"}')]);
+    const response = await stack.companion.request('/api/checkout/sessions', {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${ADMIN_TOKEN}`, 'Content-Type': 'application/json' },
+      body: bytes,
+    });
+    expect(response.status).toBe(400);
+    expect((await response.json()).error.fields).toEqual({ description: 'must be UTF-8 text (bytes that are not were sent, or U+FFFD)' });
   });
 
   it('names a field called __proto__ like any other', async () => {

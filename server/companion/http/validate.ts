@@ -29,7 +29,7 @@ export function validate<T extends z.ZodType, Where extends keyof ValidationTarg
   const guarded: typeof validator = async (c, next) => {
     const text = await c.req.text();
     // Cheap tests of the text on every request; the field is looked for only when one matches.
-    if (text.includes('\\u0000') || text.includes('\0') || ESCAPED_SURROGATE.test(text)) {
+    if (text.includes('\\u0000') || text.includes('\0') || text.includes(REPLACED) || ESCAPED_SURROGATE.test(text)) {
       const bad = badTextField(text);
       if (bad) throw bad;
     }
@@ -37,6 +37,9 @@ export function validate<T extends z.ZodType, Where extends keyof ValidationTarg
   };
   return guarded;
 }
+
+/** What the body's decoding put where its bytes were not UTF-8 (U+FFFD). */
+const REPLACED = '\uFFFD';
 
 /** Half of a surrogate pair without its other half. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
@@ -61,23 +64,26 @@ function badTextField(text: string): ApiProblem | undefined {
   // the rest is the validator's to refuse (an escaped pair there may be a whole emoji).
   if (found === TOO_DEEP) return text.includes('\\u0000') || text.includes('\0') ? nulRefused() : undefined;
   if (!found) return undefined;
-  const [field, nul] = found;
+  const [field, reason] = found;
   // The body itself, or a key as long as the body: named no further.
-  if (!field || field.length > MAX_FIELD_NAME) return nul ? nulRefused() : ApiProblem.invalid({ body: LONE_HALF });
-  return ApiProblem.invalid({ [field]: nul ? 'must not contain NUL characters' : LONE_HALF });
+  if (!field || field.length > MAX_FIELD_NAME) return reason === NUL ? nulRefused() : ApiProblem.invalid({ body: reason });
+  return ApiProblem.invalid({ [field]: reason });
 }
 
+const NUL = 'must not contain NUL characters';
 const LONE_HALF = 'must be well-formed text (half of a surrogate pair stands alone)';
+const NOT_UTF8 = 'must be UTF-8 text (bytes that are not were sent, or U+FFFD)';
 /** Deeper than any request the API takes: where the search stops (a body of 8 KB nests 4,000 deep). */
 const MAX_DEPTH = 16;
 const MAX_FIELD_NAME = 200;
 const TOO_DEEP = Symbol('too deep');
 
 /** The first string (or key) no field can store, with its path; TOO_DEEP past MAX_DEPTH, where the search stops. */
-function firstBadText(value: unknown, path: string, depth: number): [field: string, nul: boolean] | typeof TOO_DEEP | undefined {
+function firstBadText(value: unknown, path: string, depth: number): [field: string, reason: string] | typeof TOO_DEEP | undefined {
   if (typeof value === 'string') {
-    if (value.includes('\0')) return [path, true];
-    return LONE_SURROGATE.test(value) ? [path, false] : undefined;
+    if (value.includes('\0')) return [path, NUL];
+    if (value.includes(REPLACED)) return [path, NOT_UTF8];
+    return LONE_SURROGATE.test(value) ? [path, LONE_HALF] : undefined;
   }
   if (typeof value !== 'object' || value === null) return undefined;
   if (depth >= MAX_DEPTH) return TOO_DEEP;
