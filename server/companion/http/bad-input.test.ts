@@ -57,6 +57,10 @@ describe('text no field can store as sent', () => {
     expect((await response.json()).error.fields).toEqual({ description: 'must be UTF-8 text (bytes that are not were sent, or U+FFFD)' });
   });
 
+  it('names a key that may be a card number as every refusal does: never echoing it', async () => {
+    expect(await refused(`{"amount":100,"currency":"UAH","description":"Tea","customer":{"4242424242424242":"a\\u0000"}}`)).toEqual({ 'customer.*': 'must not contain NUL characters' });
+  });
+
   it('names a field called __proto__ like any other', async () => {
     const fields = await refused(`{"amount":100,"currency":"UAH","description":"Tea","__proto__":1}`);
     expect(Object.entries(fields)).toEqual([['__proto__', 'is not allowed']]);

@@ -9,7 +9,7 @@
 import { zValidator } from '@hono/zod-validator';
 import type { ValidationTargets } from 'hono';
 import * as z from 'zod';
-import { compiled, fieldIssues, wireErrorMap } from '@payform/gateway/wire';
+import { compiled, fieldIssues, fieldPath, wireErrorMap } from '@payform/gateway/wire';
 import { nulRefused } from './guards.js';
 import { ApiProblem, fieldReasons } from './problem.js';
 
@@ -48,9 +48,11 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 const ESCAPED_SURROGATE = /\\u[dD][89a-fA-F]/;
 
 /**
- * The field of the first string (or key) holding a NUL character — which PostgreSQL refuses —
- * or half of a surrogate pair, which no text can store as sent (it would come back as U+FFFD);
- * undefined when there is none. A body that is not JSON is left to the validator's answer.
+ * The field of the first string (or key) holding a NUL character — which PostgreSQL refuses —,
+ * half of a surrogate pair, or what decoding put for bytes that are not UTF-8: no text can store
+ * any of them as sent. Named as every refusal names it (`fieldPath`: a key that may hold a card
+ * number shows as `*`); undefined when there is none. A body that is not JSON is left to the
+ * validator's answer.
  */
 function badTextField(text: string): ApiProblem | undefined {
   let body: unknown;
@@ -59,15 +61,13 @@ function badTextField(text: string): ApiProblem | undefined {
   } catch {
     return text.includes('\0') ? nulRefused() : undefined;
   }
-  const found = firstBadText(body, '', 0);
+  const found = firstBadText(body, [], 0);
   // Nested deeper than any request the API takes: a NUL in it is refused without its field, and
   // the rest is the validator's to refuse (an escaped pair there may be a whole emoji).
   if (found === TOO_DEEP) return text.includes('\\u0000') || text.includes('\0') ? nulRefused() : undefined;
   if (!found) return undefined;
-  const [field, reason] = found;
-  // The body itself, or a key as long as the body: named no further.
-  if (!field || field.length > MAX_FIELD_NAME) return reason === NUL ? nulRefused() : ApiProblem.invalid({ body: reason });
-  return ApiProblem.invalid({ [field]: reason });
+  const [path, reason] = found;
+  return ApiProblem.invalid({ [fieldPath(path) || 'body']: reason });
 }
 
 const NUL = 'must not contain NUL characters';
@@ -75,11 +75,10 @@ const LONE_HALF = 'must be well-formed text (half of a surrogate pair stands alo
 const NOT_UTF8 = 'must be UTF-8 text (bytes that are not were sent, or U+FFFD)';
 /** Deeper than any request the API takes: where the search stops (a body of 8 KB nests 4,000 deep). */
 const MAX_DEPTH = 16;
-const MAX_FIELD_NAME = 200;
 const TOO_DEEP = Symbol('too deep');
 
 /** The first string (or key) no field can store, with its path; TOO_DEEP past MAX_DEPTH, where the search stops. */
-function firstBadText(value: unknown, path: string, depth: number): [field: string, reason: string] | typeof TOO_DEEP | undefined {
+function firstBadText(value: unknown, path: readonly PropertyKey[], depth: number): [path: readonly PropertyKey[], reason: string] | typeof TOO_DEEP | undefined {
   if (typeof value === 'string') {
     if (value.includes('\0')) return [path, NUL];
     if (value.includes(REPLACED)) return [path, NOT_UTF8];
@@ -88,7 +87,7 @@ function firstBadText(value: unknown, path: string, depth: number): [field: stri
   if (typeof value !== 'object' || value === null) return undefined;
   if (depth >= MAX_DEPTH) return TOO_DEEP;
   for (const [key, item] of Object.entries(value)) {
-    const at = Array.isArray(value) ? `${path}[${key}]` : path ? `${path}.${key}` : key;
+    const at = [...path, Array.isArray(value) ? Number(key) : key];
     const found = firstBadText(key, at, depth) ?? firstBadText(item, at, depth + 1);
     if (found) return found;
   }
