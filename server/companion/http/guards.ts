@@ -66,7 +66,8 @@ export function requireMediaType(...mediaTypes: string[]): MiddlewareHandler<Com
       // A compressed body would be read as text, and refused for what its bytes look like.
       const encoding = c.req.header('content-encoding')?.trim().toLowerCase();
       if (encoding && encoding !== 'identity') {
-        throw new ApiProblem(415, 'unsupported_encoding', `The body must not be encoded (Content-Encoding: ${encoding.slice(0, 40)}): send it as it is`, {
+        // The header's value is the client's text: not echoed.
+        throw new ApiProblem(415, 'unsupported_encoding', 'The body must not be encoded (Content-Encoding): send it as it is', {
           'Content-Encoding': 'is not accepted; send the body unencoded',
         });
       }
