@@ -55,7 +55,7 @@ export function idempotencyKeys(secret: string, timings: IdempotencyTimings = ID
   return async (c, next) => {
     const header = c.req.method === 'POST' ? c.req.header(IDEMPOTENCY_HEADER) : undefined;
     if (header === undefined) return next();
-    const { key, formerKey } = storedKey(secret, checkedKey(header));
+    const { key, formerKey } = storedKey(secret, checkedKey(header, c.env?.incoming?.rawHeaders));
     const { ledger, logger } = c.get('services');
     const body = await c.req.text();
     const fingerprint = requestFingerprint(secret, c.req.method, c.req.path, body);
@@ -139,9 +139,12 @@ async function storeAndReplay({ ledger }: CompanionServices, request: Idempotenc
   return replayed ? replay(answer) : new Response(answer.body, { status: answer.status, headers: { 'Content-Type': answer.contentType } });
 }
 
-function checkedKey(header: string): string {
-  if (KEY.test(header)) return header;
-  const reason = header === '' ? 'must not be empty' : header.length > 255 ? 'must be at most 255 characters' : 'must be printable ASCII characters';
+/** `rawHeaders`: the request's header lines, where Node tells them (it joins repeats into one value). */
+function checkedKey(header: string, rawHeaders?: readonly string[]): string {
+  // Two keys joined ("a, b") would make a key of their own, and hide the client's bug.
+  const sentTwice = rawHeaders !== undefined && rawHeaders.filter((name, i) => i % 2 === 0 && name.toLowerCase() === 'idempotency-key').length > 1;
+  if (KEY.test(header) && !sentTwice) return header;
+  const reason = sentTwice ? 'must be sent once' : header === '' ? 'must not be empty' : header.length > 255 ? 'must be at most 255 characters' : 'must be printable ASCII characters';
   throw new ApiProblem(400, 'invalid_request', `The ${IDEMPOTENCY_HEADER} header ${reason}`, { [IDEMPOTENCY_HEADER]: reason });
 }
 

@@ -1,6 +1,7 @@
 // Idempotency-Key on the merchant API, through the real sandbox over HTTP on a SQLite file: a
 // request sent again answers the first answer and moves no money twice, another request under
 // the same key is refused, and the key holds across instances, restarts and its 24 hours.
+import { request as httpRequest } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { fileBackend, TestClock } from '../../ledger/testing/databases.js';
 import { idempotencyScope, requestFingerprint } from '../http/idempotency-keys.js';
@@ -296,6 +297,27 @@ describe('the Idempotency-Key header', () => {
     }
     expect(gatewayRefunds(orderId)).toEqual([]);
     expect((await refund(orderId, 'k'.repeat(255))).status).toBe(200);
+  });
+
+  it('must be sent once: two headers are 400 naming it, not a key made of both', async () => {
+    await open();
+    const orderId = await paidOrder();
+    const twice = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const body = JSON.stringify({ amount: 200 });
+      const request = httpRequest(`${stack.companionUrl}/api/orders/${orderId}/refund`, { method: 'POST' }, (response) => {
+        let text = '';
+        response.setEncoding('utf8').on('data', (chunk: string) => (text += chunk)).on('end', () => resolve({ status: response.statusCode!, text }));
+      });
+      request.on('error', reject);
+      request.setHeader('Authorization', `Bearer ${ADMIN_TOKEN}`).setHeader('Content-Type', 'application/json');
+      request.setHeader('Idempotency-Key', ['refund-a', 'refund-b']);
+      request.end(body);
+    });
+    expect(twice.status).toBe(400);
+    expect(JSON.parse(twice.text)).toMatchObject({ error: { code: 'invalid_request', fields: { 'Idempotency-Key': 'must be sent once' } } });
+    expect(gatewayRefunds(orderId)).toEqual([]);
+    // A key holding a comma and a space, sent once, is a key like any other.
+    expect((await refund(orderId, 'refund-a, refund-b')).status).toBe(200);
   });
 
   it('is the merchant’s alone: without the admin token there is no answer to replay', async () => {
