@@ -35,6 +35,15 @@ describe('faults on the API', () => {
     expect(await (await control('GET', '/faults')).json()).toMatchObject({ error_rate: 0 });
   });
 
+  it('leaves a HEAD alone: it neither uses up times nor moves the seeded sequence', async () => {
+    await faults({ error_rate: 1, times: 1, scope: { path: '/api/v1/balances' } });
+    const accounts = `/api/v1/balances/pos/${sandbox.project.posId}/accounts`;
+    expect((await sandbox.call('HEAD', accounts)).status).toBe(200);
+    expect(await (await control('GET', '/faults')).json()).toMatchObject({ error_rate: 1, remaining: 1 });
+    expect((await sandbox.get(accounts)).status).toBe(500);
+    expect((await sandbox.get(accounts)).status).toBe(200);
+  });
+
   it('phase after: the request is handled, then its answer is replaced (the caller cannot know)', async () => {
     await faults({ error_rate: 1, phase: 'after', times: 1 });
     const request = directPayment(sandbox.project);

@@ -355,6 +355,15 @@ describe('the inspector page at /_sandbox', () => {
     expect(html).toContain('<strong>Coerced</strong> <code>exp_year</code>: two-digit year widened (from <code>two-digit year</code> to <code>four-digit year</code>).');
   });
 
+  it('shows a warning on the page: a payment whose order_id capture, void and refund would refuse', async () => {
+    const orderId = 'W'.repeat(40);
+    expect((await sandbox.post('/api/v1/payment', directPayment(sandbox.project, { order_id: orderId }))).status).toBe(200);
+    const html = await (await page()).text();
+    expect(html).toContain(
+      '<strong>Warning</strong> <code>order_id</code>: 40 characters: capture, void and refund take an order_id of at most 32 characters, so this payment could never be captured, voided or refunded.',
+    );
+  });
+
   it('serves the list alone for the page to refresh, and JSON to everyone else as before', async () => {
     await sandbox.post('/api/v1/payment', directPayment(sandbox.project));
     const fragment = await sandbox.app.request('/_sandbox/requests?format=html');

@@ -1,7 +1,8 @@
 /**
  * `payform-sandbox` / `npm run sandbox` as a user runs it: a child process that prints its URL
  * and credentials, answers over HTTP and stops on SIGTERM; that takes its projects from a file;
- * and that refuses a wrong command line or projects file with one error and exit code 2.
+ * and that refuses a wrong command line or projects file with one error and exit code 2. And
+ * its README, which the tarball carries without the repository's docs.
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -10,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseEnv } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatCardNumber, TEST_CARDS, TEST_SUB_MERCHANTS } from '@payform/gateway/testing';
 import { authHeaderValue } from '../gateway/wire/routes.js';
 
 type Child = ReturnType<typeof spawn>;
@@ -204,5 +206,19 @@ describe('payform-sandbox (server/sandbox/main.ts)', { timeout: 30_000 }, () => 
     } finally {
       await stop(first);
     }
+  });
+});
+
+describe('the package README (server/sandbox/README.md, shipped in the tarball)', () => {
+  it('names every test card and the test project’s sub-merchants, and links only to absolute addresses', async () => {
+    const readme = await readFile('server/sandbox/README.md', 'utf8');
+    for (const card of TEST_CARDS) expect(readme).toContain(formatCardNumber(card.number));
+    for (const merchant of TEST_SUB_MERCHANTS) expect(readme).toContain(merchant.id);
+    // The tarball holds dist/, the README, the changelog and the licence: the repository's docs/
+    // are not in it, so a relative link would lead nowhere.
+    const links = [...readme.matchAll(/\]\(([^)]+)\)/g)].map((match) => match[1]);
+    expect(links.length).toBeGreaterThan(0);
+    for (const link of links) expect(link).toMatch(/^https:\/\//);
+    expect(readme).toContain('https://github.com/payform/payform/blob/main/docs/sandbox.md');
   });
 });

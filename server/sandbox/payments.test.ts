@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { TEST_CARDS } from '@payform/gateway/testing';
 import { PaymentResponse } from '@payform/gateway/wire';
 import { verifyWebhook } from '@payform/gateway';
-import { directPayment, expectedOutcome, hostedPayment, newOrderId, testSandbox } from './testing/in-process.js';
+import { SUB_A, directPayment, expectedOutcome, hostedPayment, newOrderId, testSandbox } from './testing/in-process.js';
 import type { TestSandbox } from './testing/in-process.js';
 
 let sandbox: TestSandbox;
@@ -163,6 +163,59 @@ describe('duplicate order_id', () => {
     const orderId = newOrderId();
     await sandbox.post('/api/v1/payment', hostedPayment(sandbox.project, { order_id: orderId }));
     expect((await sandbox.post('/api/v1/payment', directPayment(sandbox.project, { order_id: orderId }))).status).toBe(409);
+  });
+});
+
+describe('an order_id longer than capture, void and refund take (32)', () => {
+  type Recorded = { method: string; path: string; status: number; notes: Json[] };
+  const recorded = async () => ((await (await sandbox.control('GET', '/_sandbox/requests')).json()) as { requests: Recorded[] }).requests;
+  const long = () => `${newOrderId('long')}-`.padEnd(33, 'x');
+
+  it('is created by a tolerant project, with a warning in the inspector and the log; the refund then fails as it would live', async () => {
+    const lines: string[] = [];
+    sandbox = testSandbox({ log: (line) => lines.push(line) });
+    const orderId = long();
+    const payment = await pay({ order_id: orderId });
+    expect(payment).toMatchObject({ order_id: orderId, status: 'success' });
+    const [create] = await recorded();
+    expect(create).toMatchObject({ method: 'POST', path: '/api/v1/payment', status: 200 });
+    expect(create?.notes).toEqual([
+      {
+        kind: 'warning',
+        field: 'order_id',
+        what: '33 characters: capture, void and refund take an order_id of at most 32 characters, so this payment could never be captured, voided or refunded',
+        rule: expect.stringContaining('at most 32 characters in capture, void and refund requests'),
+      },
+    ]);
+    expect(lines).toEqual([expect.stringContaining('an order_id of 33 characters (over 32) can never be captured, voided or refunded')]);
+    const refund = await sandbox.post('/api/v1/refund', { pos_id: sandbox.project.posId, order_id: orderId, order_currency: 'UAH' });
+    expect(refund.status).toBe(400);
+    expect(await refund.json()).toMatchObject({ args: [{ field_name: 'order_id', violation: 'must be at most 32 characters' }] });
+  });
+
+  it('warns of nothing at 32 characters, nor for a lookup or a payout, which take no capture, void or refund', async () => {
+    await pay({ order_id: long().slice(0, 32) });
+    await pay({ order_id: long(), method: 'lookup' });
+    expect((await recorded()).flatMap((request) => request.notes)).toEqual([]);
+  });
+
+  it('is refused by a strict project (auth, purchase, hosted, split), without taking the order_id', async () => {
+    sandbox = testSandbox({ projects: [{ strict: true }] });
+    const orderId = long();
+    for (const [path, body] of [
+      ['/api/v1/payment', directPayment(sandbox.project, { order_id: orderId, method: 'auth' })],
+      ['/api/v1/payment', hostedPayment(sandbox.project, { order_id: orderId })],
+      ['/api/v1/split/purchase', directPayment(sandbox.project, { order_id: orderId, amount: 100, split: [{ amount: 100, sub_merchant_id: SUB_A }] })],
+    ] as const) {
+      const refused = await sandbox.post(path, body);
+      expect(refused.status).toBe(400);
+      expect(await refused.json()).toMatchObject({
+        args: [{ field_name: 'order_id', violation: expect.stringMatching(/^must be at most 32 characters in a strict project: capture, void and refund take/) }],
+      });
+    }
+    expect(sandbox.app.sandbox.gateway.store.order(sandbox.project.posId, orderId)).toBeUndefined();
+    // A lookup is never captured or refunded: a strict project creates it.
+    expect(await pay({ order_id: orderId, method: 'lookup' })).toMatchObject({ order_id: orderId, status: 'success' });
   });
 });
 

@@ -40,13 +40,33 @@ export type CreateRequest = CreatePaymentRequest | SplitPurchaseRequest;
 /** No hosted payment waits longer than ten years. */
 const MAX_LIFESPAN_SECONDS = 10 * 365 * 86_400;
 
+/** The longest order_id capture, void and refund take (the interface's Limits: max 32). */
+export const SECONDARY_ORDER_ID_MAX = 32;
+
+/**
+ * Whether a payment could be created but never captured, voided or refunded: an auth or purchase
+ * whose order_id is longer than the secondary operations take. The create endpoints take up to
+ * 256 characters (the interface types order_id String(≤256) in responses and bounds it only on
+ * secondary operations), so a tolerant project creates it, with a warning; a strict one refuses.
+ */
+export function outlivesSecondaryOperations(request: { readonly method: string; readonly order_id: string }): boolean {
+  return (request.method === 'auth' || request.method === 'purchase') && request.order_id.length > SECONDARY_ORDER_ID_MAX;
+}
+
+/** Why, in a warning or a strict project's refusal. */
+export const LONG_ORDER_ID_REASON = `capture, void and refund take an order_id of at most ${SECONDARY_ORDER_ID_MAX} characters, so this payment could never be captured, voided or refunded`;
+
 /**
  * POST /api/v1/payment and /api/v1/split/purchase after their schema has passed. Refuses a
- * taken order_id (P-409, failed payments included) and what the project's settings forbid.
+ * taken order_id (P-409, failed payments included) and what the project's settings forbid
+ * (a strict project: an auth or purchase order_id over 32 characters).
  */
 export async function createPayment(gateway: SimulatedGateway, cause: RequestId | undefined, project: Project, request: CreateRequest, baseUrl: string): Promise<Order> {
   if (gateway.store.order(project.posId, request.order_id)) throw Refusal.duplicateOrder(request.order_id);
   const issues = [
+    ...(project.strict && outlivesSecondaryOperations(request)
+      ? [{ field: 'order_id', reason: `must be at most ${SECONDARY_ORDER_ID_MAX} characters in a strict project: ${LONG_ORDER_ID_REASON}` }]
+      : []),
     ...sectorIssues(request, project.sector),
     ...splitIssues(project, 'split' in request ? request.split : undefined),
     ...currencyIssues(project, request.currency),

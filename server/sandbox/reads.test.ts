@@ -52,14 +52,17 @@ describe('balances', () => {
     expect(await malformed.json()).toMatchObject({ args: [{ field_name: 'account_id', violation: 'must be a UUID' }] });
   });
 
-  it('lists terminals with one that always fails in failed_terminals; reading that one answers 503', async () => {
+  it('lists terminals with one that always fails in failed_terminals; reading that one answers 500, a status the interface lists for balances', async () => {
     const list = TerminalListResponse.parse(await (await balanceRead(`${balances()}/terminals`)).json());
     expect(list.terminals.map((terminal) => terminal.name)).toEqual(['E-commerce terminal', 'Recurring payments terminal']);
     expect(list.failed_terminals).toEqual([{ id: expect.any(String), message: expect.stringMatching(/unavailable/) }]);
     const working = await balanceRead(`${balances()}/terminals/${list.terminals[0]?.id ?? ''}`);
     expect(await working.json()).toMatchObject({ name: 'E-commerce terminal', balances: { available: 4800 } });
     const failing = await balanceRead(`${balances()}/terminals/${list.failed_terminals?.[0]?.id ?? ''}`);
-    expect(failing.status).toBe(503);
+    // Balances answer 200, 400, 401 or 500 (the interface's Errors, 1), never 503.
+    expect(failing.status).toBe(500);
+    expect(failing.headers.get('retry-after')).toBeNull();
+    expect(await failing.json()).toEqual({ message: list.failed_terminals?.[0]?.message, args: { code: 'P-500' } });
     expect((await balanceRead(`${balances()}/terminals/00000000-0000-4000-8000-000000000000`)).status).toBe(404);
   });
 
@@ -140,6 +143,35 @@ describe('order state and webhook re-send', () => {
     // An order with no capture at all: simply not found.
     const never = await sandbox.get(`${pos()}/orders/${declinedOnly}/capture?callback=true`);
     expect([never.status, ((await never.json()) as { message: string }).message]).toEqual([404, `capture of order ${declinedOnly} not found`]);
+  });
+
+  it('answers a HEAD on the re-send as the GET would, without sending anything', async () => {
+    const payment = await pay({ method: 'auth' });
+    const orderId = String(payment.order_id);
+    await sandbox.deliver();
+    const sent = sandbox.inbox.received.length;
+    const head = await sandbox.call('HEAD', `${pos()}/orders/${orderId}/auth?callback=true`);
+    expect([head.status, head.headers.get('content-type'), await head.text()]).toEqual([200, 'application/json', '']);
+    await sandbox.deliver();
+    expect(sandbox.inbox.received).toHaveLength(sent);
+    const log = (await (await sandbox.control('GET', `/_sandbox/webhooks?order_id=${orderId}`)).json()) as { deliveries: Json[] };
+    expect(log.deliveries.map((delivery) => delivery.reason)).toEqual(['status_change']);
+    // The inspector says why nothing went.
+    const { requests } = (await (await sandbox.control('GET', '/_sandbox/requests')).json()) as { requests: { method: string; notes: Json[] }[] };
+    expect(requests[0]).toMatchObject({
+      method: 'HEAD',
+      status: 200,
+      response: { headers: { 'content-type': 'application/json' }, body: null },
+      notes: [{ kind: 'warning', field: 'callback', what: expect.stringContaining('no webhook sent') }],
+    });
+    // The same checks as the GET: an unknown order, an order without server_url.
+    expect((await sandbox.call('HEAD', `${pos()}/orders/unknown-order/auth?callback=true`)).status).toBe(404);
+    const nowhere = String((await pay({ server_url: undefined })).order_id);
+    expect((await sandbox.call('HEAD', `${pos()}/orders/${nowhere}/purchase?callback=true`)).status).toBe(400);
+    // The GET still re-sends.
+    await sandbox.getJson(`${pos()}/orders/${orderId}/auth?callback=true`);
+    await sandbox.deliver();
+    expect(sandbox.inbox.received).toHaveLength(sent + 1);
   });
 
   it('refuses a re-send without X-API-KEY, with callback other than true, or without a server_url', async () => {
@@ -234,6 +266,12 @@ describe('receipts', () => {
     expect(firstDoc.getTitle()).toBe('Credit reference CR-2026-000001');
     expect(secondDoc.getTitle()).toBe('Credit reference CR-2026-000002');
     expect(firstDoc.getSubject()).toMatch(/^Sandbox signature [0-9a-f]{64}$/);
+    // A HEAD issues no reference: the next GET has the next number still.
+    const head = await sandbox.call('HEAD', `${pos()}/orders/loan-1/report/receipt?${query}`);
+    expect([head.status, head.headers.get('content-type')]).toEqual([200, 'application/pdf']);
+    await sandbox.call('HEAD', `${pos()}/date/2026-03-02/report/receipt?format=signed_pdf&method=credit`);
+    const thirdDoc = await PDFDocument.load(new Uint8Array(await (await receipt('loan-1', query)).arrayBuffer()));
+    expect(thirdDoc.getTitle()).toBe('Credit reference CR-2026-000003');
     expect((await receipt('loan-1', 'format=signed_pdf&creditReference=true')).status).toBe(400); // transactionId required
     const purchase = await pay();
     expect((await receipt(String(purchase.order_id), `format=signed_pdf&creditReference=true&transactionId=${String(purchase.transaction_id)}`)).status).toBe(404);

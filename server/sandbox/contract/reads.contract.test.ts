@@ -6,6 +6,7 @@ import { unzipSync } from 'fflate';
 import { PDFDocument } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
 import { AuthenticationError, GatewayUnavailableError, InvalidRequestError, NotFoundError } from '@payform/gateway';
+import { authHeaderValue } from '@payform/gateway/wire';
 import { useServedSandbox } from '../testing/served.js';
 import { direct } from './params.js';
 
@@ -46,7 +47,10 @@ describe('balances', () => {
     expect(terminals.terminals).toHaveLength(2);
     expect(terminals.failed_terminals).toEqual([{ id: expect.any(String), message: expect.stringContaining('unavailable') }]);
     expect(await client.balances.getTerminal(terminals.terminals[0]?.id ?? '')).toMatchObject({ name: 'E-commerce terminal', balances: { available: 480_000 + 20000 - 305 } });
-    await expect(client.balances.getTerminal(terminals.failed_terminals[0]?.id ?? '')).rejects.toBeInstanceOf(GatewayUnavailableError);
+    // 500, a status the interface lists for balances (its Errors, 1), with the gateway's error body.
+    const failing = client.balances.getTerminal(terminals.failed_terminals[0]?.id ?? '');
+    await expect(failing).rejects.toBeInstanceOf(GatewayUnavailableError);
+    await expect(failing).rejects.toMatchObject({ status: 500, code: 'P-500' });
     await expect(client.balances.getAccount('00000000-0000-4000-8000-000000000000')).rejects.toBeInstanceOf(NotFoundError);
   });
 });
@@ -95,6 +99,20 @@ describe('order state and webhook re-send', () => {
     expect(events[1]).toEqual(events[0]);
     await expect(client.orders.getOperation(payment.order_id, 'capture')).rejects.toBeInstanceOf(NotFoundError);
     await expect(client.orders.get('no-such-order')).rejects.toBeInstanceOf(NotFoundError);
+  });
+
+  it('sends nothing for a HEAD on the re-send URL (curl -I, a link checker): the GET’s status and headers only', async () => {
+    const payment = await sandbox.client().payments.create(direct(hook()));
+    await sandbox.receiver.waitFor(payment.order_id, 1);
+    const head = await fetch(`${sandbox.url}/api/v1/pos/${sandbox.project.posId}/orders/${payment.order_id}/purchase?callback=true`, {
+      method: 'HEAD',
+      headers: { 'X-API-AUTH': authHeaderValue(sandbox.project.apiKey, sandbox.project.apiSecret), 'X-API-KEY': sandbox.project.endpointsKey },
+    });
+    expect([head.status, head.headers.get('content-type'), await head.text()]).toEqual([200, 'application/json', '']);
+    await sandbox.app.sandbox.gateway.webhooks.settle();
+    expect(sandbox.receiver.events(payment.order_id)).toHaveLength(1);
+    const log = await sandbox.control<{ deliveries: { reason: string }[] }>('GET', `/_sandbox/webhooks?order_id=${payment.order_id}`);
+    expect(log.deliveries.map((delivery) => delivery.reason)).toEqual(['status_change']);
   });
 
   it('re-sends one transaction of a recurring payment by transactionId, with the recurring object', async () => {

@@ -5,13 +5,14 @@
  * answers with the wire view; refusals become the gateway's error body in app.ts.
  */
 import { Hono } from 'hono';
+import type { Context } from 'hono';
 import * as z from 'zod';
 import { zipSync } from 'fflate';
 import { AccountParams, BalancesParams, TerminalParams, CaptureRequest, RefundRequest, SplitCaptureRequest, SplitRefundRequest, VoidRequest, OrderOperationParams, OrderParams, ResendWebhookQuery, CancelParams, CreatePaymentRequest, CreditRequest, SplitPurchaseRequest, DateReceiptsParams, DateReceiptsQuery, OrderReceiptParams, OrderReceiptQuery, routes } from '@payform/gateway/wire';
 import type { OrderOperationResponse, Route } from '@payform/gateway/wire';
 import { accountsOf, accountView, terminalsOf, terminalView } from '../balances.js';
 import { capture, refund, voidAuth } from '../operations.js';
-import { cancel, createPayment } from '../payments.js';
+import { cancel, createPayment, LONG_ORDER_ID_REASON, outlivesSecondaryOperations, SECONDARY_ORDER_ID_MAX } from '../payments.js';
 import { createPayout } from '../payouts.js';
 import type { CreateRequest } from '../payments.js';
 import { receiptDocument } from '../receipts/documents.js';
@@ -19,6 +20,7 @@ import { dayReceipts, findTransaction, orderReceipt } from '../receipts/selectio
 import type { SimulatedGateway } from '../simulated-gateway.js';
 import type { Operation, Order } from '../state/records.js';
 import type { Project } from '../config.js';
+import type { WarningNote } from '../inspector/notes.js';
 import type { RequestId } from '../inspector/request-log.js';
 import { Refusal } from '../state/refusal.js';
 import { chargeAsPayment, createdPaymentView, links, operationView, paymentView } from '../views.js';
@@ -48,6 +50,16 @@ export function apiRoutes(gateway: SimulatedGateway, baseUrlOf: BaseUrlOf): Hono
       const request: CreateRequest = readRequest(c, schema, body);
       const project = ownProject(c.get('project'), request.pos_id);
       const { payment } = await createPayment(gateway, c.get('requestId'), project, request, baseUrlOf(c.req.url));
+      // Created, as the interface allows (a strict project refused it in createPayment), but said
+      // now rather than when the first capture, void or refund is refused.
+      if (outlivesSecondaryOperations(request)) {
+        warn(c, {
+          field: 'order_id',
+          what: `${request.order_id.length} characters: ${LONG_ORDER_ID_REASON}`,
+          rule: `order_id is at most ${SECONDARY_ORDER_ID_MAX} characters in capture, void and refund requests (the interface's Limits); keep it that short on create`,
+        });
+        gateway.config.log(`${route.path}: a ${request.method} created with an order_id of ${request.order_id.length} characters (over ${SECONDARY_ORDER_ID_MAX}) can never be captured, voided or refunded`);
+      }
       if (payment.mode === 'hosted') return c.body(null, 303, { Location: links.checkout(payment) });
       return c.json(createdPaymentView(payment));
     });
@@ -106,23 +118,27 @@ export function apiRoutes(gateway: SimulatedGateway, baseUrlOf: BaseUrlOf): Hono
     const project = ownProject(c.get('project'), params.pos_id);
     const terminal = terminalsOf(project).find((candidate) => candidate.id === params.terminal_id);
     if (!terminal) throw Refusal.notFound(`Terminal ${params.terminal_id}`);
-    if (terminal.unavailable) throw new Refusal(503, terminal.unavailable, { code: 'P-503' });
+    // The interface's balances answer 200, 400, 401 or 500 (its Errors, 1): a balance the bank
+    // did not give is the unexpected error, with the gateway's error body.
+    if (terminal.unavailable) throw new Refusal(500, terminal.unavailable, { code: 'P-500' });
     return c.json(terminalView(terminal, store.orders(project.posId)));
   });
 
+  // A credit reference gets a new number every time it is issued: a HEAD (answered with the GET's
+  // headers) issues none, so it numbers the document as the next GET would without using it up.
   api.get(routes.orderReceipt.path, authenticate(gateway, routes.orderReceipt), async (c) => {
     const params = parseInput(OrderReceiptParams, c.req.param());
     const query = readRequest(c, OrderReceiptQuery, readQuery(c));
     const project = ownProject(c.get('project'), params.pos_id);
     const order = orderOf(gateway, project.posId, params.order_id);
-    const receipt = orderReceipt(gateway, project, order, query);
+    const receipt = orderReceipt(gateway, project, order, query, gateway.store.creditReferenceNumbers({ issue: !isHead(c) }));
     return receiptDocument(c, receipt, query.format);
   });
   api.get(routes.dateReceipts.path, authenticate(gateway, routes.dateReceipts), async (c) => {
     const params = parseInput(DateReceiptsParams, c.req.param());
     const query = readRequest(c, DateReceiptsQuery, readQuery(c));
     const project = ownProject(c.get('project'), params.pos_id);
-    const files = await dayReceipts(gateway, project, params.date, query);
+    const files = await dayReceipts(gateway, project, params.date, query, gateway.store.creditReferenceNumbers({ issue: !isHead(c) }));
     return c.body(zipSync(files, { mtime: new Date(`${params.date}T12:00:00Z`) }), 200, {
       'Content-Type': 'application/zip',
       'Content-Disposition': `attachment; filename="receipts-${params.date}.zip"`,
@@ -135,7 +151,9 @@ export function apiRoutes(gateway: SimulatedGateway, baseUrlOf: BaseUrlOf): Hono
     return c.json(orderState(order));
   });
 
-  // One operation of the order; with ?callback=true the webhook re-send of the interface.
+  // One operation of the order; with ?callback=true the webhook re-send of the interface. A HEAD
+  // (a link checker, a proxy's probe, `curl -I`) is answered as the GET would be — the same
+  // checks, status and headers — but sends nothing: HEAD is a safe method (RFC 9110, 9.3.2).
   api.get(routes.orderOperation.path, authenticate(gateway, routes.orderOperation), (c) => {
     const params = parseInput(OrderOperationParams, c.req.param());
     const query = readQuery(c);
@@ -152,7 +170,13 @@ export function apiRoutes(gateway: SimulatedGateway, baseUrlOf: BaseUrlOf): Hono
     if (resend) {
       const target = found.kind === 'operation' ? (found.operation.serverUrl ?? order.payment.details.server_url) : order.payment.details.server_url;
       if (!target) throw Refusal.invalidField('server_url', 'was not sent with the order: there is nowhere to deliver the webhook');
-      if (found.kind === 'operation') gateway.notifyOperation(c.get('requestId'), order, found.operation, 'resend');
+      if (isHead(c)) {
+        warn(c, {
+          field: 'callback',
+          what: 'HEAD: answered as the GET would be, and no webhook sent',
+          rule: 'HEAD is a safe method (RFC 9110): only a GET with callback=true sends the webhook again',
+        });
+      } else if (found.kind === 'operation') gateway.notifyOperation(c.get('requestId'), order, found.operation, 'resend');
       else gateway.notifyPayment(c.get('requestId'), order, found.payment, 'resend');
     }
     const entry: OrderOperationResponse =
@@ -161,6 +185,14 @@ export function apiRoutes(gateway: SimulatedGateway, baseUrlOf: BaseUrlOf): Hono
   });
 
   return api;
+}
+
+/** Hono answers a HEAD with the GET route's handler (and drops the body): what it does must not change anything. */
+const isHead = (c: Context<SandboxEnv>): boolean => c.req.method === 'HEAD';
+
+/** A note for the request inspector (and no change to the answer). */
+function warn(c: Context<SandboxEnv>, note: Omit<WarningNote, 'kind'>): void {
+  c.set('warnings', [...(c.get('warnings') ?? []), { kind: 'warning', ...note }]);
 }
 
 const isCredit = (body: unknown): boolean => typeof body === 'object' && body !== null && (body as { method?: unknown }).method === 'credit';

@@ -1,6 +1,7 @@
 /** The Hono environment of the sandbox app: Node's request objects when served over HTTP. */
 import type { HttpBindings } from '@hono/node-server';
 import type { Project } from '../config.js';
+import type { WarningNote } from '../inspector/notes.js';
 import type { RequestId } from '../inspector/request-log.js';
 import type { Leniency } from './leniency.js';
 
@@ -15,6 +16,11 @@ export interface SandboxEnv {
      * routes, once the body or query is read; leniency.ts). For a request inspector.
      */
     leniency: Leniency | undefined;
+    /**
+     * What the handler warns the integrator of (a payment that can never be captured or refunded,
+     * a HEAD that sent nothing): notes for the request inspector, beside the leniency's.
+     */
+    warnings: readonly WarningNote[] | undefined;
     /** The JSON body as readJsonBody parsed it, so the inspector records it without parsing it again. */
     jsonBody: unknown;
     /**

@@ -1,8 +1,9 @@
 /**
  * Applies the control plane's API faults to /api/v1 requests (the checkout page excepted: it is
- * a page for people, not the API; and the card tokenizer, which stands for the gateway's separate
- * widget host). Latency first; then, before or after the request is handled
- * (`phase`), an error answer with the gateway's error body or a dropped connection.
+ * a page for people, not the API; the card tokenizer, which stands for the gateway's separate
+ * widget host; and HEAD requests, which change nothing). Latency first; then, before or after
+ * the request is handled (`phase`), an error answer with the gateway's error body or a dropped
+ * connection.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Context, MiddlewareHandler } from 'hono';
@@ -13,6 +14,9 @@ import type { SandboxEnv } from './env.js';
 export function injectFaults(gateway: SimulatedGateway): MiddlewareHandler<SandboxEnv> {
   return async (c, next) => {
     if (c.req.path.startsWith('/api/v1/checkout/') || c.req.path.startsWith('/api/v1/sdk/')) return next();
+    // A HEAD (a link checker's, a proxy's) is no client call: counted, it would use up `times`
+    // and move the seeded sequence, so the faults a test set up would strike other requests.
+    if (c.req.method === 'HEAD') return next();
     const decision = gateway.faults.decide(c.req.method, c.req.path);
     if (!decision) return next();
     if (decision.latencyMs > 0) await sleep(decision.latencyMs);

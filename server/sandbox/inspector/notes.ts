@@ -1,9 +1,11 @@
 /**
- * What the sandbox ignored, coerced, waived or refused in a request, with the rule of the interface
- * behind it: the `notes` of each request in GET /_sandbox/requests. What reading the request
- * bent comes from its leniency report (`c.var.leniency`, http/leniency.ts); refusals are read
- * from the 4xx answer's error body, with the leniency's rule where it names one. Notes name
- * fields and JSON types, never values: a field may be a card's expiry.
+ * What the sandbox ignored, coerced, waived or refused in a request, and what it warns of, with
+ * the rule of the interface behind it: the `notes` of each request in GET /_sandbox/requests.
+ * What reading the request bent comes from its leniency report (`c.var.leniency`,
+ * http/leniency.ts); warnings from the handlers (`c.var.warnings`: a request taken that will
+ * cause trouble later, a HEAD that did not do what its GET does); refusals are read from the 4xx
+ * answer's error body, with the leniency's rule where it names one. Notes name fields and JSON
+ * types, never values: a field may be a card's expiry.
  */
 import { readErrorArgs } from '@payform/gateway/wire';
 import type { Leniency } from '../http/leniency.js';
@@ -15,7 +17,10 @@ export type LeniencyNote =
 
 export type RefusalNote = { readonly kind: 'refused'; readonly field: string; readonly reason: string; readonly rule?: string };
 
-export type InspectorNote = LeniencyNote | RefusalNote;
+/** Something the request was answered for that the integrator should know about. */
+export type WarningNote = { readonly kind: 'warning'; readonly field: string; readonly what: string; readonly rule: string };
+
+export type InspectorNote = LeniencyNote | WarningNote | RefusalNote;
 
 /** What reading the request ignored, coerced and waived. */
 export function leniencyNotes(leniency: Leniency | undefined): LeniencyNote[] {

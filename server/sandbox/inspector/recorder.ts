@@ -85,6 +85,7 @@ async function capture(c: Context<SandboxEnv>, json: JsonAnswer, start: { id: Re
   const answer = c.res;
   const status = answer.status;
   const leniency = c.get('leniency');
+  const warnings = c.get('warnings') ?? [];
   // Another answer is read back and masked before anything else is awaited: the record is the
   // answer as it was sent.
   const answered = json.answer === answer ? undefined : { body: redact(await readAnswer(answer)), headers: answerHeaders(answer) };
@@ -100,11 +101,13 @@ async function capture(c: Context<SandboxEnv>, json: JsonAnswer, start: { id: Re
   const text = json.text;
   return () => {
     const body = answered ? answered.body : redact(JSON.parse(text));
-    const notes: InspectorNote[] = [...leniencyNotes(leniency), ...refusalNotes(status, body, leniency)];
+    const notes: InspectorNote[] = [...leniencyNotes(leniency), ...warnings, ...refusalNotes(status, body, leniency)];
     return {
       ...sent,
       status,
-      response: { headers: redact(answered ? answered.headers : answerHeaders(answer)) as Record<string, string>, body: cut(body) },
+      // A HEAD's answer is the GET's without its body (Hono drops it after the handler): the notes
+      // read the body the handler made, the record shows what was sent.
+      response: { headers: redact(answered ? answered.headers : answerHeaders(answer)) as Record<string, string>, body: sent.method === 'HEAD' ? null : cut(body) },
       duration_ms: start.durationMs,
       notes: redact(notes) as InspectorNote[],
     };

@@ -1,8 +1,8 @@
 /**
  * The inspector at /_sandbox: the recent requests, newest first, each opening onto its notes
- * (what was ignored, coerced, waived or refused, and the rule behind it), the request and the answer,
- * and the webhooks it caused. Every value goes through `html`, which escapes it; the data is
- * masked already (inspector/recorder.ts).
+ * (what was ignored, coerced, waived or refused, what it warns of, and the rule behind it), the
+ * request and the answer, and the webhooks it caused. Every value goes through `html`, which
+ * escapes it; the data is masked already (inspector/recorder.ts).
  */
 import { html } from 'hono/html';
 import type { Project } from '../config.js';
@@ -22,7 +22,7 @@ export function inspectorPage(listing: Listing, projects: readonly Project[]): M
 <h1>Request inspector</h1>
 <p>The last requests the sandbox answered, newest first: every request to <code>/api/v1</code> and every
 <code>POST</code>, <code>PUT</code> and <code>DELETE</code>. Card data and credentials are masked. Open one to see what
-the sandbox ignored, coerced, waived or refused, the request and answer, and the webhooks it caused.</p>
+the sandbox ignored, coerced, waived, refused or warns of, the request and answer, and the webhooks it caused.</p>
 <h2>Requests</h2>
 <p class="hint">The list refreshes itself every 2 seconds. As JSON: <a href="/_sandbox/requests">/_sandbox/requests</a>.</p>
 ${requestList(listing)}
@@ -85,6 +85,8 @@ function noteItem(note: InspectorNote): Markup {
       return html`<li><strong>Coerced</strong>${field}: ${note.what} (from <code>${note.from}</code> to <code>${note.to}</code>).${rule}</li>`;
     case 'waived':
       return html`<li><strong>Waived</strong>${field}: ${note.what}.${rule}</li>`;
+    case 'warning':
+      return html`<li><strong>Warning</strong>${field}: ${note.what}.${rule}</li>`;
   }
 }
 

@@ -49,14 +49,15 @@ function requireCreditReferences(project: Project): void {
   }
 }
 
-export function orderReceipt(gateway: SimulatedGateway, project: Project, order: Order, query: OrderReceiptQuery): Receipt {
+/** `numbers` gives a credit reference its number (SandboxStore.creditReferenceNumbers). */
+export function orderReceipt(gateway: SimulatedGateway, project: Project, order: Order, query: OrderReceiptQuery, numbers: () => number): Receipt {
   if (query.creditReference === 'true') {
     requireCreditReferences(project);
     const payment = order.payment;
     if (payment.transactionId !== query.transactionId || payment.method !== 'credit' || payment.status !== 'success') {
       throw Refusal.notFound(`Successful credit transaction ${query.transactionId ?? ''} of order ${order.orderId}`);
     }
-    return creditReference(payment, project, gateway.store.nextCreditReferenceNumber(), gateway.clock.now());
+    return creditReference(payment, project, numbers(), gateway.clock.now());
   }
   const subject = query.transactionId
     ? subjectByTransaction(order, query.transactionId)
@@ -79,6 +80,7 @@ export async function dayReceipts(
   project: Project,
   date: string,
   query: DateReceiptsQuery,
+  numbers: () => number,
 ): Promise<Record<string, Uint8Array>> {
   const methods: readonly string[] = query.method ? [query.method] : ['purchase', 'auth'];
   const onDay = (time: Date) => formatTimestamp(time).startsWith(date);
@@ -89,7 +91,7 @@ export async function dayReceipts(
     if (!methods.includes(payment.method) || payment.status !== 'success' || payment.endpoint === 'split') continue;
     if (query.format === 'signed_pdf') {
       if (onDay(payment.processedAt)) {
-        receipts.push(creditReference(payment, project, gateway.store.nextCreditReferenceNumber(), gateway.clock.now()));
+        receipts.push(creditReference(payment, project, numbers(), gateway.clock.now()));
       }
       continue;
     }

@@ -69,9 +69,15 @@ export class SandboxStore {
     return this.#receipts.get(receiptKey);
   }
 
-  /** A new number for every credit reference issued, reissues included. */
-  nextCreditReferenceNumber(): number {
-    return (this.#creditReferences += 1);
+  /**
+   * Numbers for the credit references of one request, each call the next: a new number for every
+   * reference issued, reissues included. `issue: false` (a HEAD) numbers them as the next issue
+   * would, without using a number up.
+   */
+  creditReferenceNumbers({ issue }: { readonly issue: boolean }): () => number {
+    if (issue) return () => (this.#creditReferences += 1);
+    let last = this.#creditReferences;
+    return () => (last += 1);
   }
 
   clear(): void {
