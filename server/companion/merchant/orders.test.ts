@@ -79,6 +79,14 @@ describe('reading orders', () => {
     expect(found.orders).toMatchObject([{ order_id: keyed.order_id, totals: { ...none, refundable: 500 } }]);
   });
 
+  it('answers the customer in the names a session takes them (tax_id, not the ledger’s taxId)', async () => {
+    const session = await stack.openSession({ amount: 1010, customer: { email: 'olena@example.com', tax_id: '1234567890' } });
+    expect((await (await stack.pay(session.id)).json()).status).toBe('success');
+    const order = await stack.json('GET', `/api/orders/${session.order_id}`, 200, { admin: true });
+    expect(order.order.customer).toMatchObject({ email: 'olena@example.com', tax_id: '1234567890' });
+    expect(order.order.customer).not.toHaveProperty('taxId');
+  });
+
   it('lists the orders held for a discrepancy apart', async () => {
     const plain = await paidOrder();
     const held = await paidOrder();

@@ -5,7 +5,7 @@
  */
 import * as z from 'zod';
 import { readWebhookEvent } from '@payform/gateway';
-import type { ListedEvent, Operation, OrderDetail, OrderTotals, Payment, PaymentDiscrepancy, SplitShare, StoredEvent } from '../../ledger/index.js';
+import type { CustomerDetails, ListedEvent, Operation, OrderDetail, OrderTotals, Payment, PaymentDiscrepancy, SplitShare, StoredEvent } from '../../ledger/index.js';
 import { AmountView as Amount } from '../http/amounts.js';
 import { redactForStorage } from '../log/redact.js';
 
@@ -38,7 +38,7 @@ export const DiscrepancyView = z
   })
   .describe('What the gateway reported for a payment it says is paid with other figures, refunded past what was paid, captured past what was authorised, a capture or refund it made that the merchant was told never happened, or a settled one it restated with another amount: held, do not fulfil');
 
-/** Customer data as the payment carries it (the gateway's names without `customer_`). */
+/** Customer data as the payment carries it: the gateway's names without `customer_`, as sessions take them. */
 export const CustomerView = z.object({
   fname: z.string().optional(),
   lname: z.string().optional(),
@@ -50,7 +50,7 @@ export const CustomerView = z.object({
   birthday: z.string().optional(),
   city: z.string().optional(),
   lang: z.string().optional(),
-  taxId: z.string().optional(),
+  tax_id: z.string().optional(),
 });
 
 export const PaymentView = z.object({
@@ -173,6 +173,11 @@ function splitView(split: readonly SplitShare[] | null): z.output<typeof SplitVi
 }
 
 /** What the gateway reported, amounts in minor units of their own currency. */
+// The ledger's one camel-cased name, in the snake case of the rest of the API and of sessions.
+function customerView({ taxId, ...rest }: CustomerDetails): z.output<typeof CustomerView> {
+  return taxId === undefined ? rest : { ...rest, tax_id: taxId };
+}
+
 function discrepancyView(reported: PaymentDiscrepancy | null): z.output<typeof DiscrepancyView> | null {
   if (!reported) return null;
   return {
@@ -213,7 +218,7 @@ export function paymentView(payment: Payment): PaymentView {
     gateway_order_id: payment.gatewayOrderId,
     card: payment.ccMask ? { mask: payment.ccMask, brand: payment.cardBrand } : null,
     customer_id: payment.customerId,
-    customer: payment.customer,
+    customer: customerView(payment.customer),
     checkout_url: payment.checkoutUrl,
     receipt_url: payment.receiptUrl,
     /** Set when the gateway reported the payment paid with other figures (held, do not fulfil), or refunds past what was paid. */
