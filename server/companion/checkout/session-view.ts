@@ -17,7 +17,7 @@ export const SessionView = z.object({
   id: z.string(),
   amount: AmountView,
   currency: z.string(),
-  description: z.string().optional(),
+  description: z.string(),
   method: z.enum(['purchase', 'auth', 'lookup']).describe('lookup: the session saves a card; nothing is paid beyond the verification hold'),
   status: SessionViewStatus,
   modes: z.array(z.enum(['direct', 'hosted'])),
@@ -30,7 +30,7 @@ export const SessionView = z.object({
     .optional()
     .describe('Present when the widget sends the card to the gateway’s tokenizer and pays with its token; the pay route then refuses card numbers'),
   saved_cards: z.array(z.object({ token: z.string(), mask: z.string(), brand: z.string().optional() })),
-  order_id: z.string().optional(),
+  order_id: z.string().describe("The session's order id, or its latest attempt's (shop-1:2) once one was made"),
   message: z.string().optional(),
 });
 export type SessionView = z.infer<typeof SessionView>;

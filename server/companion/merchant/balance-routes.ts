@@ -72,7 +72,7 @@ export function balanceRoutes(): Hono<CompanionEnv> {
   });
   balances.get('/terminals', async (c) => {
     const list = await fromGateway(() => c.var.services.gateway.balances.listTerminals());
-    return c.json({ terminals: list.terminals.map(balanceView), failed_terminals: list.failed_terminals } satisfies z.output<typeof TerminalList>);
+    return c.json({ terminals: list.terminals.map(balanceView), failed_terminals: (list.failed_terminals ?? []).map(({ id, message }) => ({ id, message })) } satisfies z.output<typeof TerminalList>);
   });
   balances.get('/terminals/:id', async (c) => {
     const id = balanceId(c);

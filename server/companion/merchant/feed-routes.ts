@@ -10,12 +10,13 @@ import * as z from 'zod';
 import type { CompanionEnv } from '../context.js';
 import type { Change } from '../payments/change-feed.js';
 import { validate } from '../http/validate.js';
+import { queryInteger } from './query-integer.js';
 
-const Seq = z.string().regex(/^\d{1,15}$/, { error: 'must be a sequence number' }).transform(Number);
+const SEQ = /^\d{1,15}$/;
 
 export const ChangesQuery = z.strictObject({
-  after: Seq.optional(),
-  limit: Seq.pipe(z.number().min(1).max(1000)).optional(),
+  after: queryInteger(SEQ, 'must be a sequence number', 0, 999_999_999_999_999).optional(),
+  limit: queryInteger(SEQ, 'must be a sequence number', 1, 1000).optional(),
 });
 
 const HEARTBEAT_MS = 15_000;

@@ -10,6 +10,7 @@ import * as z from 'zod';
 import { IsoDate } from '@payform/gateway/wire';
 import type { CompanionEnv } from '../context.js';
 import { ApiProblem } from '../http/problem.js';
+import { queryInteger } from './query-integer.js';
 import { validate } from '../http/validate.js';
 import { fromGateway } from './balance-routes.js';
 import { sendDocument } from './documents.js';
@@ -26,12 +27,7 @@ export const StatsQuery = z
     from: Instant.optional(),
     to: Instant.optional(),
     bucket: z.enum(['hour', 'day']).default('hour'),
-    utc_offset_minutes: z
-      .string()
-      .regex(/^-?\d{1,3}$/, { error: 'must be a whole number of minutes' })
-      .transform(Number)
-      .pipe(z.number().min(-840).max(840))
-      .optional(),
+    utc_offset_minutes: queryInteger(/^-?\d{1,3}$/, 'must be a whole number of minutes', -840, 840).optional(),
   });
 
 const Counts = {

@@ -9,10 +9,16 @@ import { API, VIEWS } from './api-catalog.js';
 
 type JsonSchema = Record<string, unknown>;
 
+// zod's date-time pattern says nothing `format` does not, at length; a query integer's pattern
+// is how its text is read (queryInteger), not what a client sends.
+function dropRedundantPattern({ jsonSchema }: { jsonSchema: JsonSchema }): void {
+  if (jsonSchema.format === 'date-time' || jsonSchema.type === 'integer') delete jsonSchema.pattern;
+}
+
 // Requests are documented as clients write them (before transforms); unrepresentable parts
 // (refinements) become unconstrained rather than failing the whole document.
 function schemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
-  const { $schema: _dialect, ...json } = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' });
+  const { $schema: _dialect, ...json } = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12', override: dropRedundantPattern });
   return json;
 }
 
@@ -34,10 +40,7 @@ function viewSchemas(): Record<string, JsonSchema> {
     unrepresentable: 'any',
     target: 'draft-2020-12',
     uri: (name) => COMPONENT + name,
-    // zod's date-time pattern says nothing `format` does not, at length.
-    override: ({ jsonSchema }) => {
-      if (jsonSchema.format === 'date-time') delete jsonSchema.pattern;
-    },
+    override: dropRedundantPattern,
   });
   return Object.fromEntries(Object.entries(schemas).map(([name, { $id: _id, $schema: _dialect, ...schema }]) => [name, schema as JsonSchema]));
 }
@@ -90,21 +93,55 @@ function parameters(operation: ApiOperation) {
   return [...pathParams, ...queryParams, ...(takesIdempotencyKey(operation) ? [idempotencyKey] : [])];
 }
 
+const retryAfter = { 'Retry-After': { description: 'Seconds to wait before trying again', schema: { type: 'string', pattern: '^\\d+$' } } };
+const inUseRetryAfter = { 'Retry-After': { description: 'With idempotency_key_in_use: seconds before sending it again', schema: retryAfter['Retry-After'].schema } };
+const location = { Location: { description: 'Where to go next', schema: { type: 'string', format: 'uri-reference' } } };
+const unauthorized = {
+  ...errorAnswer('unauthorized: the admin token is missing or wrong'),
+  headers: { 'WWW-Authenticate': { description: 'Bearer realm="payform"', schema: { type: 'string' } } },
+};
+
+/** Headers an answer of this status comes with, whatever the route. */
+function headersOf(status: number, response: ApiResponse): Record<string, unknown> | undefined {
+  if (status === 429 || status === 503) return retryAfter;
+  if (status === 303 && response.kind === 'empty') return location;
+  return undefined;
+}
+
+// A 5xx under an Idempotency-Key is kept like a 2xx (the gateway may have been reached): the
+// same key gets it again for 24 h, so a retry loop on the key alone would never end.
+const SERVER_ERROR = 'The gateway or the ledger could not be reached, or the request was interrupted; try again after Retry-After';
+const KEPT_SERVER_ERROR =
+  'The gateway or the ledger could not be reached, or the request was interrupted. The answer is kept under the Idempotency-Key (sent again, it comes back with Idempotent-Replayed): look at the order, and if nothing happened send the request with a new key';
+
 function responses(operation: ApiOperation) {
   const idempotent = takesIdempotencyKey(operation);
   const replayed = { [REPLAYED_HEADER]: { description: 'true when this is the stored answer to an earlier request with the same Idempotency-Key', schema: { type: 'string', enum: ['true'] } } };
   const documented = Object.fromEntries(
-    Object.entries(operation.responses).map(([status, response]) => [status, { ...answer(response), ...(idempotent && Number(status) < 300 ? { headers: replayed } : {}) }]),
+    Object.entries(operation.responses).map(([code, response]) => {
+      const status = Number(code);
+      const headers = { ...headersOf(status, response), ...(idempotent && status < 300 ? replayed : {}) };
+      return [code, { ...answer(response), ...(Object.keys(headers).length > 0 ? { headers } : {}) }];
+    }),
   );
   const refusals = idempotent
     ? Object.fromEntries(
         Object.entries(idempotencyRefusals).map(([status, text]) => {
           const described = operation.responses[Number(status)]?.description;
-          return [status, errorAnswer(described ? `${described}; or ${text}` : text)];
+          return [status, { ...errorAnswer(described ? `${described}; or ${text}` : text), ...(status === '409' ? { headers: inUseRetryAfter } : {}) }];
         }),
       )
     : {};
-  return { ...documented, ...refusals, '4XX': errorAnswer('Bad input or a refusal, in the error envelope'), '5XX': errorAnswer('The gateway or the ledger could not be reached; try again (see Retry-After)') };
+  const serverError = idempotent
+    ? { ...errorAnswer(KEPT_SERVER_ERROR), headers: { ...retryAfter, ...replayed } }
+    : { ...errorAnswer(SERVER_ERROR), headers: retryAfter };
+  return {
+    ...documented,
+    ...refusals,
+    ...(operation.access === 'admin' ? { 401: unauthorized } : {}),
+    '4XX': errorAnswer('Bad input or a refusal, in the error envelope'),
+    '5XX': serverError,
+  };
 }
 
 export function openApiDocument(serverUrl: string) {

@@ -67,6 +67,10 @@ describe('the route catalog', () => {
     expect(await undocumentedAnswer('GET', '/api/orders/o1', notFound)).toBeUndefined();
     expect(await undocumentedAnswer('GET', '/api/orders/o1', Response.json({ message: 'no' }, { status: 404 }))).toMatch(/error/);
     expect(await undocumentedAnswer('POST', '/api/orders/o1/refund', Response.json({}, { status: 201 }))).toBe('POST /api/orders/o1/refund → 201: status not documented');
+    // The document forbids what a view lacks (additionalProperties false), even where zod would strip it.
+    expect(await undocumentedAnswer('GET', '/healthz', Response.json({ status: 'ok', extra: 1 }))).toBe('GET /healthz → 200: fields the document does not have (additionalProperties is false): extra');
+    const failed = Response.json({ terminals: [], failed_terminals: [{ id: 't', message: 'm', bank: 'x' }] });
+    expect(await undocumentedAnswer('GET', '/api/balances/terminals', failed)).toMatch(/: failed_terminals\[0\]\.bank$/);
   });
 });
 
@@ -117,6 +121,35 @@ describe('the served OpenAPI document', () => {
     expect(notMinor.map(([where]) => where)).toEqual([]);
     const create = document.paths['/api/checkout/sessions'].post.requestBody.content['application/json'].schema;
     expect(create.properties.amount.description).toContain('24950 = 249.50 UAH');
+  });
+
+  it('types query numbers as the bounded integers the routes take', async () => {
+    const document = await served();
+    const query = (path: string, name: string): Json =>
+      (document.paths[path].get.parameters as Json[]).find((parameter) => parameter.in === 'query' && parameter.name === name)?.schema;
+    expect(query('/api/orders', 'limit')).toEqual({ type: 'integer', minimum: 1, maximum: 200 });
+    expect(query('/api/webhook-events', 'limit')).toEqual({ type: 'integer', minimum: 1, maximum: 200 });
+    expect(query('/api/changes', 'limit')).toEqual({ type: 'integer', minimum: 1, maximum: 1000 });
+    expect(query('/api/stats', 'utc_offset_minutes')).toEqual({ type: 'integer', minimum: -840, maximum: 840 });
+    // The routes read them from the query's text as before.
+    const stack = await openStack();
+    expect((await stack.json('GET', '/api/orders?limit=201', 400, { admin: true })).error.fields.limit).toMatch(/200/);
+    expect((await stack.json('GET', '/api/orders?limit=2', 200, { admin: true })).orders).toEqual([]);
+  });
+
+  it('tells a retry loop which answers are kept under the Idempotency-Key, and the headers to read', async () => {
+    const document = await served();
+    const refund = document.paths['/api/orders/{order_id}/refund'].post.responses;
+    expect(refund['5XX'].description).toMatch(/kept under the Idempotency-Key.*new key/);
+    expect(Object.keys(refund['5XX'].headers)).toEqual(['Retry-After', 'Idempotent-Replayed']);
+    expect(refund['409'].headers).toHaveProperty('Retry-After');
+    expect(refund['401'].headers).toHaveProperty('WWW-Authenticate');
+    const health = document.paths['/healthz'].get.responses;
+    expect(health).not.toHaveProperty('401');
+    expect(health['5XX'].description).not.toMatch(/Idempotency-Key/);
+    expect(document.paths['/api/checkout/sessions/{id}/pay'].post.responses['429'].headers).toHaveProperty('Retry-After');
+    expect(document.paths['/checkout/return/{id}'].get.responses['303'].headers).toHaveProperty('Location');
+    expect(document.paths['/api/checkout/sessions'].post.responses['409'].description).toContain('order_id_taken');
   });
 
   it('passes @redocly/cli lint with the recommended rules: no error, no warning', async () => {

@@ -31,6 +31,21 @@ export async function undocumentedAnswer(method: string, path: string, response:
   const schema = documented?.kind === 'json' ? documented.schema : documented === undefined || documented.kind === 'problem' ? ErrorEnvelope : undefined;
   if (!schema) return json ? `${where}: JSON where the document says ${documented?.kind}` : undefined;
   if (!json) return `${where}: ${response.headers.get('content-type')} where the document says JSON`;
-  const result = schema.safeParse(await response.clone().json());
-  return result.success ? undefined : `${where}: ${z.prettifyError(result.error)}`;
+  const body: unknown = await response.clone().json();
+  const result = schema.safeParse(body);
+  if (!result.success) return `${where}: ${z.prettifyError(result.error)}`;
+  const extra = strippedKeys(body, result.data, '');
+  return extra.length === 0 ? undefined : `${where}: fields the document does not have (additionalProperties is false): ${extra.join(', ')}`;
 }
+
+/** Keys of `sent` that parsing dropped: zod strips what a view lacks, the document forbids it. */
+function strippedKeys(sent: unknown, parsed: unknown, path: string): string[] {
+  if (Array.isArray(sent) && Array.isArray(parsed)) return sent.flatMap((item, index) => strippedKeys(item, parsed[index], `${path}[${index}]`));
+  if (!isRecord(sent) || !isRecord(parsed)) return [];
+  return Object.entries(sent).flatMap(([key, value]) => {
+    const at = path ? `${path}.${key}` : key;
+    return key in parsed ? strippedKeys(value, parsed[key], at) : [at];
+  });
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
