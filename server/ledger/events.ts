@@ -13,7 +13,8 @@ import type { Batch, Batched } from './group-commit.js';
 import { LedgerConflict } from './errors.js';
 import { gatewayEventInput, parseInput } from './input.js';
 import { insertOperation, progressOperation } from './operations.js';
-import { addsNothingTo, flagDiscrepancy, guardedUpdate, progressPayment, recalledAnswer, reportOf, samePayment, updateArgs } from './payments.js';
+import { flagDiscrepancy } from './discrepancies.js';
+import { addsNothingTo, guardedUpdate, progressPayment, recalledAnswer, reportOf, samePayment, updateArgs } from './payments.js';
 import { paymentProgression } from './progression.js';
 import type { UpdateArgs } from './payments.js';
 import { oncePerLedger, prepareQuery } from './prepared.js';
@@ -69,7 +70,7 @@ async function applyPaymentEvent(ctx: LedgerContext, trx: LedgerDb, facts: Event
   const known = from === 'advanced' ? recalledAnswer(ctx, facts.orderId, facts.status) : undefined;
   const result = await progressPayment(ctx, trx, facts.orderId, update, known ? 'updated-first' : from);
   // No such order, or an event about another payment under its order id — another method or
-  // payment id — (or this one with other figures: then flagged on the payment, once).
+  // payment id — (or this one with other figures: then noted on the payment, unless noted already).
   if (!result) return unmatched;
   if (result.progress === 'flagged') return { ...unmatched, flagged: true, payment: result.payment };
   if (result.progress === 'mismatch') return unmatched;
@@ -93,7 +94,8 @@ async function applyOperationEvent(ctx: LedgerContext, trx: LedgerDb, facts: Eve
 /**
  * A capture or refund that moved money may contradict what the merchant was told — refunds past
  * what was paid (made in the gateway's portal), or one it was told never happened: recorded as
- * they happened, and the payment flagged — once — for a person to look at (unasked-operations.ts).
+ * they happened, and the payment flagged — each distinct report once — for a person to look at
+ * (unasked-operations.ts).
  */
 async function checkMoney(ctx: LedgerContext, trx: LedgerDb, payment: Payment, effect: Effect): Promise<Effect> {
   if (!effect.advanced || !effect.operation) return effect;
@@ -149,16 +151,16 @@ async function applyOperation(ctx: LedgerContext, trx: LedgerDb, payment: Paymen
   return { outcome: 'applied', advanced: true, payment: null, operation };
 }
 
-/** A settled operation the gateway reported again with another amount: flagged on its payment, once. */
+/** A settled operation the gateway reported again with another amount: flagged on its payment (a repeat changes nothing). */
 async function flagRestated(ctx: LedgerContext, trx: LedgerDb, payment: Payment, restated: RestatedOperation): Promise<Effect> {
   const report = { ...reportOf({ status: payment.status }), restatedOperation: restated };
-  const flagged = await flagDiscrepancy(ctx, trx, payment.orderId, report);
+  const flagged = await flagDiscrepancy(ctx, trx, payment, report);
   return flagged ? { ...unmatched, flagged: true, payment: flagged } : unmatched;
 }
 
 /**
  * A post the companion could not read says something happened to the order, but not what: the
- * payment is held for a person to look at (flagged once), nothing is applied.
+ * payment is held for a person to look at (flagged; a repeat changes nothing), nothing is applied.
  */
 async function flagUnreadable(ctx: LedgerContext, trx: LedgerDb, facts: EventFacts): Promise<Effect> {
   const row = await lockPayment(ctx, trx, facts.orderId);
@@ -166,7 +168,7 @@ async function flagUnreadable(ctx: LedgerContext, trx: LedgerDb, facts: EventFac
   const payment = toPayment(row);
   const status = paymentStatuses.has(facts.status) ? (facts.status as PaymentStatus) : payment.status;
   const report = { ...reportOf({ status }), unreadable: true as const };
-  const flagged = await flagDiscrepancy(ctx, trx, payment.orderId, report);
+  const flagged = await flagDiscrepancy(ctx, trx, payment, report);
   return flagged ? { ...unmatched, flagged: true, payment: flagged } : unmatched;
 }
 
@@ -181,7 +183,7 @@ async function applyRecurring(ctx: LedgerContext, trx: LedgerDb, facts: EventFac
   const payment = toPayment(row);
   const another = facts.transactionId !== undefined && payment.transactionId !== undefined && facts.transactionId !== payment.transactionId;
   if (!another) return applyPaymentEvent(ctx, trx, facts);
-  const flagged = await flagDiscrepancy(ctx, trx, payment.orderId, reportOf(paymentUpdateOf(facts)));
+  const flagged = await flagDiscrepancy(ctx, trx, payment, reportOf(paymentUpdateOf(facts)));
   return flagged ? { ...unmatched, flagged: true, payment: flagged } : unmatched;
 }
 

@@ -65,12 +65,14 @@ async function claimIn(ctx: LedgerContext, table: keyof typeof keyOf, limit: num
     .execute();
 }
 
-type Remark = { key: string; status: string; dueAt: number | null };
+/** `report`: a flagged payment's discrepancy as told, as stored (JSON text). */
+type Remark = { key: string; status: string; report: string | null; dueAt: number | null };
 
 /**
  * The UPDATE that moves a told row's mark, for each kind of row, cleared or moved (a cleared
  * mark also starts its attempts over), a payment flagged or not: prepared once per database,
- * since one follows every change the hook is told of.
+ * since one follows every change the hook is told of. A flagged payment's must still hold the
+ * discrepancy told, every report of it: one noted since is news, and stays due.
  */
 const remarks = oncePerLedger((ctx: LedgerContext) => {
   const remark = (table: keyof typeof keyOf, clears: boolean, flagged?: boolean) =>
@@ -81,7 +83,7 @@ const remarks = oncePerLedger((ctx: LedgerContext) => {
         .where('notice_due_at', 'is not', null)
         .where(keyOf[table], '=', slot('key'))
         .where(isStatus(slot('status')))
-        .$if(flagged !== undefined, (q) => q.where('mismatch_report', flagged ? 'is not' : 'is', null)),
+        .$if(flagged !== undefined, (q) => (flagged ? q.where('mismatch_report', '=', slot('report')) : q.where('mismatch_report', 'is', null))),
     );
   return {
     payment: { told: { flagged: remark('payments', true, true), plain: remark('payments', true, false) }, failed: { flagged: remark('payments', false, true), plain: remark('payments', false, false) } },
@@ -99,14 +101,16 @@ const remarks = oncePerLedger((ctx: LedgerContext) => {
 function remark(ctx: LedgerContext, told: NoticeState, dueAt: number | null): Promise<boolean> {
   const step = dueAt === null ? 'told' : 'failed';
   const prepared = remarks(ctx);
-  const [update, key] = told.kind === 'payment' ? [prepared.payment[step][told.flagged ? 'flagged' : 'plain'], told.orderId] : [prepared.operation[step], told.id];
+  const [update, key] = told.kind === 'payment' ? [prepared.payment[step][told.discrepancy ? 'flagged' : 'plain'], told.orderId] : [prepared.operation[step], told.id];
+  // The text as stored: rows.ts parses it, and JSON.stringify gives the same text back.
+  const report = told.kind === 'payment' && told.discrepancy ? JSON.stringify(told.discrepancy) : null;
   // Keyed by its order, as the order's webhooks are: a group takes its orders' locks in key order.
-  return sharedTransactions(ctx)(async (trx) => (await update(trx, { key, status: told.status, dueAt })).numAffectedRows! > 0n, told.orderId, { relaxed: true });
+  return sharedTransactions(ctx)(async (trx) => (await update(trx, { key, status: told.status, report, dueAt })).numAffectedRows! > 0n, told.orderId, { relaxed: true });
 }
 
 /**
  * The merchant was told `told`: the mark is cleared — unless the row has changed since (a newer
- * step or a discrepancy), which stays due. Whether it cleared one.
+ * step, a discrepancy or a further report of one), which stays due. Whether it cleared one.
  */
 export function noticeTold(ctx: LedgerContext, told: NoticeState): Promise<boolean> {
   return remark(ctx, told, null);
@@ -133,7 +137,7 @@ export async function dropNotices(ctx: LedgerContext, dueBefore: number): Promis
 
 /** The state a payment change tells. */
 export function paymentNotice(payment: Payment): NoticeState {
-  return { kind: 'payment', orderId: payment.orderId, status: payment.status, flagged: payment.discrepancy !== null };
+  return { kind: 'payment', orderId: payment.orderId, status: payment.status, discrepancy: payment.discrepancy };
 }
 
 /** The state an operation change tells. */

@@ -2,14 +2,15 @@
 import type { ExpressionBuilder, QueryCreator } from 'kysely';
 import type { LedgerContext, LedgerDb } from './context.js';
 import { LedgerNotFound } from './errors.js';
-import { noticeDue, noticeDueAt } from './notices.js';
+import { flagDiscrepancy } from './discrepancies.js';
+import { noticeDueAt } from './notices.js';
 import { oncePerLedger, prepareQuery } from './prepared.js';
 import type { PreparedQuery, SlotOf } from './prepared.js';
 import { paymentProgression, progressTo } from './progression.js';
 import type { StepOrder } from './progression.js';
 import { toPayment } from './rows.js';
 import type { LedgerTables, PaymentDetailColumns, PaymentRow } from './schema.js';
-import type { Payment, PaymentDetails, PaymentDiscrepancy, PaymentMethod, PaymentProgress, PaymentStatus, PaymentUpdate } from './types.js';
+import type { DiscrepancyReport, Payment, PaymentDetails, PaymentMethod, PaymentProgress, PaymentStatus, PaymentUpdate } from './types.js';
 
 type Step = 'advanced' | 'updated';
 
@@ -118,8 +119,8 @@ export async function progressPayment(ctx: LedgerContext, db: LedgerDb, orderId:
   if (payment && !row && (isAnotherPayment(payment, update) || figuresDiffer(payment, update))) {
     // Another payment id or method is another payment: not this one's business. A success of
     // this one (or one the gateway names no id for) with other figures means money moved that
-    // does not match the order: held, flagged once, for a person to settle.
-    const flagged = update.status === 'success' && !isAnotherPayment(payment, update) ? await flagDiscrepancy(ctx, db, payment.orderId, reportOf(update)) : undefined;
+    // does not match the order: held, each distinct report noted, for a person to settle.
+    const flagged = update.status === 'success' && !isAnotherPayment(payment, update) ? await flagDiscrepancy(ctx, db, payment, reportOf(update)) : undefined;
     return flagged ? { progress: 'flagged', payment: flagged } : { progress: 'mismatch', payment };
   }
   return payment && { progress, payment };
@@ -227,7 +228,7 @@ export function figuresDiffer(payment: Payment, update: PaymentUpdate): boolean 
 }
 
 /** What an update reported, as a discrepancy notes it; `{ status }` alone for one about the order's operations. */
-export function reportOf(update: PaymentUpdate): Omit<PaymentDiscrepancy, 'notedAt'> {
+export function reportOf(update: PaymentUpdate): Omit<DiscrepancyReport, 'notedAt'> {
   return {
     status: update.status,
     amount: update.amount ?? null,
@@ -236,22 +237,6 @@ export function reportOf(update: PaymentUpdate): Omit<PaymentDiscrepancy, 'noted
     paidCurrency: update.paidCurrency ?? null,
     paymentId: update.paymentId ?? null,
   };
-}
-
-/**
- * Notes what the gateway reported as the payment's discrepancy (and its merchant notice due),
- * unless one is noted already; the payment as it is then, or undefined.
- */
-export async function flagDiscrepancy(ctx: LedgerContext, db: LedgerDb, orderId: string, report: Omit<PaymentDiscrepancy, 'notedAt'>): Promise<Payment | undefined> {
-  const discrepancy: PaymentDiscrepancy = { ...report, notedAt: ctx.now() };
-  const row = await db
-    .updateTable('payments')
-    .set({ mismatch_report: JSON.stringify(discrepancy), updated_at: ctx.now(), ...noticeDue(ctx.now()) })
-    .where('order_id', '=', orderId)
-    .where('mismatch_report', 'is', null)
-    .returningAll()
-    .executeTakeFirst();
-  return row && toPayment(row);
 }
 
 export async function markPaymentChecked(ctx: LedgerContext, orderId: string): Promise<void> {

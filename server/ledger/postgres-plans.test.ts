@@ -40,7 +40,7 @@ withTestDatabase((url) => {
       // A webhook of that status (the refresh in the group's batch statement), then the step forward.
       await ledger.ingestEvent(gatewayEvent({ method: 'purchase', status: 'pending', statusCode: '2119', orderId, paymentId, ...figures }));
       await ledger.ingestEvent(gatewayEvent({ method: 'purchase', status: 'success', statusCode: '1000', orderId, paymentId, ...figures }));
-      await ledger.noticeTold({ kind: 'payment', orderId, status: 'success', flagged: false });
+      await ledger.noticeTold({ kind: 'payment', orderId, status: 'success', discrepancy: null });
       const refund = await ledger.reserveOperation(orderId, { kind: 'refund', amount: 100 });
       await ledger.countAbsentOperation(refund.id, { readAt: Date.now() + 1, reads: 3, spacingMs: 0 });
       await ledger.settleOperation(refund.id, { status: 'pending', statusCode: '2119' });

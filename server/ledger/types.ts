@@ -139,11 +139,12 @@ export interface ReportedPayment {
 }
 
 /**
- * The gateway reported this payment a success with other figures than the order's (paid short,
- * another amount or currency): the payment is held where it was — never a plain success that
- * would fulfil the order — for a person to settle with the customer or at the gateway.
+ * One report of the gateway's that contradicts the order: a success with other figures than the
+ * order's (paid short, another amount or currency), refunds or captures past what was paid or
+ * authorised, an operation made after it was ended as never sent, a settled one restated, a post
+ * that could not be read.
  */
-export interface PaymentDiscrepancy {
+export interface DiscrepancyReport {
   /** What the gateway reported. */
   readonly status: PaymentStatus;
   readonly amount: number | null;
@@ -178,8 +179,21 @@ export interface PaymentDiscrepancy {
    * shape): its figures are unknown, so `amount` and the rest are null.
    */
   readonly unreadable?: true;
-  /** When the ledger first noted it (epoch ms). */
+  /** When the ledger noted it (epoch ms). */
   readonly notedAt: number;
+}
+
+/**
+ * What the gateway reported that contradicts the order: the payment is held where it was — never
+ * a plain success that would fulfil the order — for a person to settle with the customer or at
+ * the gateway. The first report is the discrepancy itself, where it always was; each distinct one
+ * after it is added to `later` (a repeat of one kept changes nothing), so the order reads whole.
+ */
+export interface PaymentDiscrepancy extends DiscrepancyReport {
+  /** Distinct reports after the first, oldest first: at most LATER_REPORTS_KEPT (discrepancies.ts). */
+  readonly later?: readonly DiscrepancyReport[];
+  /** Set when more distinct reports came than `later` keeps: the rest are in the log and the order's webhook events. */
+  readonly laterTruncated?: true;
 }
 
 /** A settled operation (`operation`, its `id`) told again with another amount, in minor units. */
@@ -253,8 +267,8 @@ export type Progress = 'advanced' | 'updated' | 'stale';
 export interface PaymentProgress {
   /**
    * `mismatch`: the update describes another payment (see ReportedPayment); nothing changed.
-   * `flagged`: it reported this payment a success with other figures, noted just now as the
-   * payment's discrepancy (once); the status did not change.
+   * `flagged`: it reported this payment a success with other figures, noted just now in the
+   * payment's discrepancy (a report not noted before); the status did not change.
    */
   readonly progress: Progress | 'mismatch' | 'flagged';
   readonly payment: Payment;
@@ -574,11 +588,12 @@ export interface AbsenceCount {
 
 /**
  * A payment's or operation's state as the merchant's hook was told it. Statuses only move
- * forward and a discrepancy is flagged once, so the state names the change: a notice clears the
- * mark only while the row is still in the state told.
+ * forward and a discrepancy only gains reports, so the state names the change: a notice clears
+ * the mark only while the row is still in the state told — for a payment, with the discrepancy
+ * as told (none, or every report it then held).
  */
 export type NoticeState =
-  | { readonly kind: 'payment'; readonly orderId: string; readonly status: PaymentStatus; readonly flagged: boolean }
+  | { readonly kind: 'payment'; readonly orderId: string; readonly status: PaymentStatus; readonly discrepancy: PaymentDiscrepancy | null }
   | { readonly kind: 'operation'; readonly id: string; readonly orderId: string; readonly status: OperationStatus };
 
 /** A payment or operation whose current state the merchant has not been told, claimed to tell it now. */

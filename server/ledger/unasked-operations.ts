@@ -8,9 +8,10 @@ import { LedgerNotFound } from './errors.js';
 import { gatewayOperationInput, parseInput } from './input.js';
 import { orderTotals, overCaptured, refundedPastPaid } from './money-rules.js';
 import { insertOperation, operationsOf } from './operations.js';
-import { flagDiscrepancy, reportOf } from './payments.js';
+import { flagDiscrepancy } from './discrepancies.js';
+import { reportOf } from './payments.js';
 import { toPayment } from './rows.js';
-import type { GatewayOperation, GatewayOperationRecord, Operation, Payment, PaymentDiscrepancy } from './types.js';
+import type { GatewayOperation, GatewayOperationRecord, Operation, Payment, DiscrepancyReport } from './types.js';
 
 /**
  * A reservation of this kind and amount that the ledger ended after reads of the order state
@@ -34,10 +35,12 @@ async function endedAsNeverSent(trx: LedgerDb, operation: Operation): Promise<Op
 }
 
 /**
- * A capture or refund just moved money (it advanced to success): flags the payment, once, when the
+ * A capture or refund just moved money (it advanced to success): flags the payment when the
  * order's refunds now go past what was paid, its captures past what was authorised, or when the
  * gateway made it unasked and it matches a reservation ended as never sent — the merchant was
- * told that one never happened and may have made it again. The payment as flagged, or undefined.
+ * told that one never happened and may have made it again. Each such report with new figures (a
+ * further refund past what was paid: its new total) is added to the discrepancy. The payment as
+ * flagged, or undefined (nothing to flag, or that report noted already).
  */
 export async function checkMovedMoney(ctx: LedgerContext, trx: LedgerDb, payment: Payment, operation: Operation): Promise<Payment | undefined> {
   if (operation.status !== 'success' || operation.kind === 'void') return undefined;
@@ -45,13 +48,13 @@ export async function checkMovedMoney(ctx: LedgerContext, trx: LedgerDb, payment
   const captured = operation.kind === 'capture' && operation.origin === 'gateway' ? await capturedIfPastAuthorised(trx, payment) : undefined;
   const unsent = operation.origin === 'gateway' ? await endedAsNeverSent(trx, operation) : undefined;
   if (refunded === undefined && captured === undefined && unsent === undefined) return undefined;
-  const report: Omit<PaymentDiscrepancy, 'notedAt'> = {
+  const report: Omit<DiscrepancyReport, 'notedAt'> = {
     ...reportOf({ status: payment.status }),
     ...(refunded !== undefined ? { refunded } : {}),
     ...(captured !== undefined ? { captured } : {}),
     ...(unsent !== undefined ? { lateOperation: { reservation: unsent, operation: operation.id, kind: operation.kind, amount: operation.amount } } : {}),
   };
-  return flagDiscrepancy(ctx, trx, payment.orderId, report);
+  return flagDiscrepancy(ctx, trx, payment, report);
 }
 
 /** What the order's successful refunds add up to, when that is past what was paid. */

@@ -1,6 +1,7 @@
 // The ledger's behaviour, written once and run against every backend (SQLite in memory, SQLite
 // in a file, PostgreSQL): whatever the database, the same calls give the same answers.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { LATER_REPORTS_KEPT } from '../discrepancies.js';
 import { InvalidLedgerInput, LedgerConflict, LedgerNotFound, OperationRefused } from '../errors.js';
 import type { Ledger } from '../ledger.js';
 import { NOTICE_GRACE_MS, operationNotice, paymentNotice } from '../notices.js';
@@ -359,16 +360,26 @@ export function describeLedgerContract(backend: LedgerBackend): void {
         expect(own).toMatchObject({ advanced: true, event: { outcome: 'applied' }, payment: { status: 'success' } });
       });
 
-      it('holds a payment reported paid with other figures, and notes it once', async () => {
+      it('holds a payment reported paid with other figures, and notes each distinct report once', async () => {
         const { orderId } = await claimedPayment(ledger);
         const short = { status: 'success' as const, statusCode: '1000', amount: 1000, currency: 'XTS', paidAmount: 400, paidCurrency: 'XTS' };
+        const firstNoted = clock.now;
         expect(await ledger.advancePayment(orderId, short)).toMatchObject({
           progress: 'flagged',
           payment: { status: 'init', statusCode: null, discrepancy: { status: 'success', amount: 1000, paidAmount: 400, paidCurrency: 'XTS', paymentId: null, notedAt: clock.now } },
         });
-        expect(await ledger.advancePayment(orderId, { ...short, amount: 5 })).toMatchObject({ progress: 'mismatch', payment: { discrepancy: { amount: 1000 } } });
+        clock.advance(1000);
+        // The same report again (a read of the order state, a redelivery) is a repeat.
+        expect(await ledger.advancePayment(orderId, short)).toMatchObject({ progress: 'mismatch', payment: { discrepancy: { amount: 1000, notedAt: firstNoted } } });
+        // Another one is kept after the first, which stays where merchants read it.
+        const flagged = await ledger.advancePayment(orderId, { ...short, amount: 5 });
+        expect(flagged).toMatchObject({ progress: 'flagged', payment: { discrepancy: { amount: 1000, paidAmount: 400, notedAt: firstNoted, later: [{ amount: 5, paidAmount: 400, notedAt: clock.now }] } } });
         const event = await ledger.ingestEvent(gatewayEvent({ method: 'purchase', status: 'success', orderId, amount: 1000, paidAmount: 0 }));
-        expect(event).toMatchObject({ flagged: false, advanced: false, event: { outcome: 'unmatched' } });
+        expect(event).toMatchObject({ flagged: true, advanced: false, event: { outcome: 'unmatched' }, payment: { discrepancy: { later: [{ amount: 5 }, { amount: 1000, paidAmount: 0 }] } } });
+        // Kept unmatched, a redelivery of it is tried again: it finds its report kept, and changes nothing.
+        const redelivered = await ledger.ingestEvent(gatewayEvent({ method: 'purchase', status: 'success', orderId, amount: 1000, paidAmount: 0 }));
+        expect(redelivered).toMatchObject({ isNew: false, flagged: false, event: { outcome: 'unmatched' } });
+        expect((await ledger.getPayment(orderId))?.discrepancy?.later).toHaveLength(2);
         expect(await ledger.listStalePayments({ quietForMs: 0 })).toEqual([]);
         const other = await claimedPayment(ledger);
         expect(await ledger.ingestEvent(gatewayEvent({ method: 'purchase', status: 'success', orderId: other.orderId, currency: 'UAH' }))).toMatchObject({
@@ -688,7 +699,7 @@ export function describeLedgerContract(backend: LedgerBackend): void {
         const late = await ledger.ingestEvent(gatewayEvent({ method: 'refund', status: 'failure', orderId, operationId: 'op-77', amount: 250 }));
         expect(late).toMatchObject({ event: { outcome: 'stale' }, operation: { status: 'success' } });
         // The same success with another amount changes no settled books: kept, and the payment
-        // flagged for a person, once.
+        // flagged for a person, each amount so restated once.
         const other = await ledger.ingestEvent(gatewayEvent({ method: 'refund', status: 'success', orderId, operationId: 'op-77', amount: 123, statusCode: '1004' }, { amount: 1.23 }));
         expect(other).toMatchObject({ event: { outcome: 'unmatched' }, operation: null, flagged: true });
         expect(other.payment?.discrepancy).toEqual({
@@ -696,7 +707,9 @@ export function describeLedgerContract(backend: LedgerBackend): void {
           restatedOperation: { operation: op.id, kind: 'refund', recorded: 250, reported: 123 }, notedAt: clock.now,
         });
         const twice = await ledger.ingestEvent(gatewayEvent({ method: 'refund', status: 'success', orderId, operationId: 'op-77', amount: 124, statusCode: '1004' }, { amount: 1.24 }));
-        expect(twice).toMatchObject({ event: { outcome: 'unmatched' }, flagged: false });
+        expect(twice).toMatchObject({ event: { outcome: 'unmatched' }, flagged: true, payment: { discrepancy: { restatedOperation: { reported: 123 }, later: [{ restatedOperation: { reported: 124 } }] } } });
+        const thrice = await ledger.ingestEvent(gatewayEvent({ method: 'refund', status: 'success', orderId, operationId: 'op-77', amount: 124, statusCode: '1004' }, { amount: 1.24, note: 'again' }));
+        expect(thrice).toMatchObject({ event: { outcome: 'unmatched' }, flagged: false });
         expect((await ledger.getOrder(orderId))?.operations).toMatchObject([{ id: op.id, status: 'success', amount: 250 }]);
         expect((await ledger.getOrder(orderId))?.totals).toMatchObject({ refunded: 250 });
         // Told again as it was, it is a repeat, not news.
@@ -770,7 +783,7 @@ export function describeLedgerContract(backend: LedgerBackend): void {
         expect(await ledger.getPayment(orderId)).toMatchObject({ status: 'init' });
       });
 
-      it('records refunds it never asked for past what was paid and flags the payment once; no capture of a purchase, no amount unread', async () => {
+      it('records refunds it never asked for past what was paid and flags the payment at each new total; no capture of a purchase, no amount unread', async () => {
         const { orderId } = await paidOrder(ledger);
         const operation = (operationId: string, amount: number, method = 'refund') => gatewayEvent({ method, status: 'success', orderId, operationId, amount, statusCode: '1004' });
         expect(await ledger.ingestEvent(operation('op-capture', 1000, 'capture'))).toMatchObject({ event: { outcome: 'unmatched' }, operation: null });
@@ -786,7 +799,9 @@ export function describeLedgerContract(backend: LedgerBackend): void {
           payment: { status: 'success', discrepancy: { status: 'success', amount: null, refunded: 1100, notedAt: clock.now } },
         });
         clock.advance(1000);
-        expect(await ledger.ingestEvent(operation('op-3', 100))).toMatchObject({ flagged: false, payment: null, operation: { amount: 100 } });
+        // A further refund past what was paid is news: the new total, after the first.
+        expect(await ledger.ingestEvent(operation('op-3', 100))).toMatchObject({ flagged: true, payment: { discrepancy: { refunded: 1100, later: [{ refunded: 1200, notedAt: clock.now }] } }, operation: { amount: 100 } });
+        expect(await ledger.ingestEvent(operation('op-3', 100))).toMatchObject({ isNew: false, flagged: false });
         const detail = await ledger.getOrder(orderId);
         expect(detail?.operations.map((op) => op.amount)).toEqual([600, 500, 100]);
         expect(detail?.totals).toMatchObject({ refunded: 1200, refundable: 0 });
@@ -863,6 +878,79 @@ export function describeLedgerContract(backend: LedgerBackend): void {
       });
     });
 
+    describe('discrepancies', () => {
+      const claim = () => ledger.claimNotices({ limit: 50, leaseMs: MINUTE, kind: 'payment' });
+
+      it('keeps every distinct contradiction a payment meets, each told again, and a repeat changes nothing', async () => {
+        const { orderId } = await paidOrder(ledger);
+        const refund = await ledger.reserveOperation(orderId, { kind: 'refund', amount: 600 });
+        await ledger.settleOperation(refund.id, { status: 'success', operationId: 'op-own' });
+        const event = (operationId: string, amount: number, extra = {}) => gatewayEvent({ method: 'refund', status: 'success', orderId, operationId, amount, statusCode: '1004' }, extra);
+        clock.advance(NOTICE_GRACE_MS);
+        await claim().then((due) => Promise.all(due.map((notice) => ledger.noticeTold(paymentNotice((notice as { payment: Payment }).payment)))));
+
+        // The gateway restates the settled refund: held, and news.
+        const restated = await ledger.ingestEvent(event('op-own', 700, { amount: 7 }));
+        expect(restated).toMatchObject({ flagged: true, payment: { discrepancy: { restatedOperation: { recorded: 600, reported: 700 } } } });
+        expect(restated.payment?.discrepancy?.later).toBeUndefined();
+        clock.advance(NOTICE_GRACE_MS);
+        const [first] = await claim();
+        expect(first).toMatchObject({ payment: { orderId, discrepancy: { restatedOperation: { reported: 700 } } } });
+
+        // Days later, while the merchant is told the first, a refund in the portal goes past what
+        // was paid: kept after the first, and due again — telling the first does not clear it.
+        clock.advance(3 * 24 * HOUR);
+        const past = await ledger.ingestEvent(event('op-portal', 500));
+        expect(past).toMatchObject({ flagged: true, payment: { discrepancy: { restatedOperation: { reported: 700 }, later: [{ refunded: 1100, notedAt: clock.now }] } } });
+        expect(await ledger.noticeTold(paymentNotice((first as { payment: Payment }).payment))).toBe(false);
+        clock.advance(NOTICE_GRACE_MS);
+        const [second] = await claim();
+        expect(second).toMatchObject({ payment: { discrepancy: { later: [{ refunded: 1100 }] } } });
+        expect(await ledger.noticeTold(paymentNotice((second as { payment: Payment }).payment))).toBe(true);
+
+        // Redelivered, retried or read again, the same reports change nothing and are not news.
+        expect(await ledger.ingestEvent(event('op-own', 700, { amount: 7 }))).toMatchObject({ isNew: false, flagged: false });
+        expect(await ledger.ingestEvent(event('op-own', 700, { amount: 7, note: 'resent' }))).toMatchObject({ isNew: true, flagged: false });
+        expect(await ledger.ingestEvent(event('op-portal', 500))).toMatchObject({ isNew: false, flagged: false });
+        clock.advance(HOUR);
+        expect(await claim()).toEqual([]);
+        expect((await ledger.getPayment(orderId))?.discrepancy).toMatchObject({ restatedOperation: { reported: 700 }, later: [{ refunded: 1100 }] });
+        expect((await ledger.getPayment(orderId))?.discrepancy?.later).toHaveLength(1);
+      });
+
+      it(`keeps ${LATER_REPORTS_KEPT} later reports, then says there were more, once`, async () => {
+        const { orderId } = await claimedPayment(ledger);
+        const paidShort = (paidAmount: number) => ledger.advancePayment(orderId, { status: 'success', amount: 1000, currency: 'XTS', paidAmount, paidCurrency: 'XTS' });
+        for (let paid = 1; paid <= LATER_REPORTS_KEPT + 1; paid++) expect((await paidShort(paid)).progress).toBe('flagged');
+        const full = await paidShort(LATER_REPORTS_KEPT + 2);
+        expect(full).toMatchObject({ progress: 'flagged', payment: { discrepancy: { paidAmount: 1, laterTruncated: true } } });
+        expect(full.payment.discrepancy?.later?.map((report) => report.paidAmount)).toEqual(Array.from({ length: LATER_REPORTS_KEPT }, (_, n) => n + 2));
+        clock.advance(NOTICE_GRACE_MS);
+        expect(await claim()).toHaveLength(1);
+        expect(await ledger.noticeTold(paymentNotice(full.payment))).toBe(true);
+        // Past the bound, neither a report kept nor one left out changes anything, nor is news.
+        expect((await paidShort(LATER_REPORTS_KEPT + 3)).progress).toBe('mismatch');
+        expect((await paidShort(2)).progress).toBe('mismatch');
+        clock.advance(HOUR);
+        expect(await claim()).toEqual([]);
+        expect(await ledger.getPayment(orderId)).toEqual(full.payment);
+      });
+
+      if (backend.persistent) {
+        it('loses no report when two ledgers on one database flag a payment at once', async () => {
+          const other = await store.reopen!();
+          const { orderId } = await claimedPayment(ledger);
+          const paidShort = (on: Ledger, paidAmount: number) => on.advancePayment(orderId, { status: 'success', amount: 1000, currency: 'XTS', paidAmount, paidCurrency: 'XTS' });
+          await paidShort(ledger, 1);
+          const rounds = Array.from({ length: 6 }, (_, n) => n);
+          const results = await Promise.all(rounds.flatMap((n) => [paidShort(ledger, 100 + n), paidShort(other, 200 + n)]));
+          expect(results.map((result) => result.progress)).toEqual(results.map(() => 'flagged'));
+          const kept = (await ledger.getPayment(orderId))?.discrepancy?.later?.map((report) => report.paidAmount);
+          expect([...kept!].sort((a, b) => a! - b!)).toEqual([...rounds.map((n) => 100 + n), ...rounds.map((n) => 200 + n)]);
+        });
+      }
+    });
+
     describe('merchant notices', () => {
       const claim = () => ledger.claimNotices({ limit: 50, leaseMs: MINUTE });
       const summary = (due: DueNotice) => (due.kind === 'payment' ? [due.payment.orderId, due.payment.status, due.attempt] : [due.operation.kind, due.operation.status, due.attempt]);
@@ -883,7 +971,7 @@ export function describeLedgerContract(backend: LedgerBackend): void {
         expect(await claimed()).toEqual([]);
         clock.advance(1);
         expect(await claimed()).toEqual([[orderId, 'pending', 1]]);
-        expect(await ledger.noticeTold({ kind: 'payment', orderId, status: 'pending', flagged: false })).toBe(true);
+        expect(await ledger.noticeTold({ kind: 'payment', orderId, status: 'pending', discrepancy: null })).toBe(true);
         // A refresh of the same status is not news.
         await ledger.advancePayment(orderId, { status: 'pending', statusCode: '2122', paymentId: 'pay-1' });
         clock.advance(NOTICE_GRACE_MS);
@@ -893,8 +981,8 @@ export function describeLedgerContract(backend: LedgerBackend): void {
         clock.advance(NOTICE_GRACE_MS);
         const [flagged] = await claim();
         expect(flagged).toMatchObject({ kind: 'payment', payment: { status: 'pending', discrepancy: { status: 'success', amount: 999 } } });
-        expect(await ledger.noticeTold({ kind: 'payment', orderId, status: 'pending', flagged: false })).toBe(false);
-        expect(await ledger.noticeTold({ kind: 'payment', orderId, status: 'pending', flagged: true })).toBe(true);
+        expect(await ledger.noticeTold({ kind: 'payment', orderId, status: 'pending', discrepancy: null })).toBe(false);
+        expect(await ledger.noticeTold(paymentNotice((flagged as { payment: Payment }).payment))).toBe(true);
 
         const paid = await paidOrder(ledger);
         clock.advance(NOTICE_GRACE_MS);
