@@ -5,7 +5,8 @@
  */
 import * as z from 'zod';
 import { readWebhookEvent } from '@payform/gateway';
-import type { CustomerDetails, ListedEvent, Operation, OrderDetail, OrderTotals, Payment, PaymentDiscrepancy, SplitShare, StoredEvent } from '../../ledger/index.js';
+import { LATER_REPORTS_KEPT } from '../../ledger/index.js';
+import type { CustomerDetails, DiscrepancyReport, ListedEvent, Operation, OrderDetail, OrderTotals, Payment, PaymentDiscrepancy, SplitShare, StoredEvent } from '../../ledger/index.js';
 import { AmountView as Amount } from '../http/amounts.js';
 import { redactForStorage } from '../log/redact.js';
 
@@ -15,7 +16,8 @@ export const Timestamp = z.iso.datetime().describe('ISO 8601, UTC');
 const SplitView = z.array(z.object({ sub_merchant_id: z.string(), amount: Amount })).nullable();
 const PaymentStatus = z.enum(['init', 'pending', 'success', 'failure']);
 
-export const DiscrepancyView = z
+/** One report of the gateway's that contradicts the order. */
+const DiscrepancyReportView = z
   .object({
     status: PaymentStatus,
     amount: Amount.nullable(),
@@ -36,7 +38,18 @@ export const DiscrepancyView = z
     unreadable: z.boolean().describe('What the gateway sent could not be read (a signed webhook of no readable amount): its figures are unknown, and null'),
     noted_at: Timestamp,
   })
-  .describe('What the gateway reported for a payment it says is paid with other figures, refunded past what was paid, captured past what was authorised, a capture or refund it made that the merchant was told never happened, or a settled one it restated with another amount: held, do not fulfil');
+  .describe('One report of the gateway’s that contradicts the order');
+
+// The first report stays at the top, where it always was; later distinct ones are added beside
+// it, so what merchants read of it today reads the same.
+export const DiscrepancyView = DiscrepancyReportView.extend({
+  later: z
+    .array(DiscrepancyReportView)
+    .describe(`Distinct reports the gateway made after the first (at most ${LATER_REPORTS_KEPT}), oldest first: e.g. a payment paid short, then refunded past what was paid. Each one is told the hook and the live feed again`),
+  later_truncated: z.boolean().describe('More distinct reports came than `later` keeps: the rest are in the log and the order’s webhook events'),
+}).describe(
+  'What the gateway reported for a payment it says is paid with other figures, refunded past what was paid, captured past what was authorised, a capture or refund it made that the merchant was told never happened, or a settled one it restated with another amount: held, do not fulfil. The top level is the first report; `later` holds each distinct one after it',
+);
 
 /** Customer data as the payment carries it: the gateway's names without `customer_`, as sessions take them. */
 export const CustomerView = z.object({
@@ -172,14 +185,18 @@ function splitView(split: readonly SplitShare[] | null): z.output<typeof SplitVi
   return split?.map((share) => ({ sub_merchant_id: share.subMerchantId, amount: share.amount })) ?? null;
 }
 
-/** What the gateway reported, amounts in minor units of their own currency. */
 // The ledger's one camel-cased name, in the snake case of the rest of the API and of sessions.
 function customerView({ taxId, ...rest }: CustomerDetails): z.output<typeof CustomerView> {
   return taxId === undefined ? rest : { ...rest, tax_id: taxId };
 }
 
-function discrepancyView(reported: PaymentDiscrepancy | null): z.output<typeof DiscrepancyView> | null {
-  if (!reported) return null;
+/** What the gateway reported, amounts in minor units of their own currency. */
+function discrepancyView(noted: PaymentDiscrepancy | null): z.output<typeof DiscrepancyView> | null {
+  if (!noted) return null;
+  return { ...reportView(noted), later: (noted.later ?? []).map(reportView), later_truncated: noted.laterTruncated === true };
+}
+
+function reportView(reported: DiscrepancyReport): z.output<typeof DiscrepancyReportView> {
   return {
     status: reported.status,
     amount: reported.amount,
@@ -221,7 +238,7 @@ export function paymentView(payment: Payment): PaymentView {
     customer: customerView(payment.customer),
     checkout_url: payment.checkoutUrl,
     receipt_url: payment.receiptUrl,
-    /** Set when the gateway reported the payment paid with other figures (held, do not fulfil), or refunds past what was paid. */
+    /** Set when the gateway reported what contradicts the order (held, do not fulfil): its first report, and each distinct one after it. */
     discrepancy: discrepancyView(payment.discrepancy),
     unsent_at: iso(payment.unsentAt),
     created_at: iso(payment.createdAt),

@@ -2,6 +2,7 @@
  * What the merchant's `onPaymentEvent` hook is told: a payment's or an operation's status
  * change, or a discrepancy, with the ledger's record as it is then.
  */
+import { discrepancyVersion, latestReport } from '../../ledger/index.js';
 import type { Operation, OperationStatus, Payment, PaymentStatus } from '../../ledger/index.js';
 
 /**
@@ -37,11 +38,12 @@ export type PaymentChange = ChangeBase &
          * The gateway reported what contradicts the order: the payment a success with other
          * figures (paid short, another amount or currency), refunds or captures past what was
          * paid or authorised, an operation made after it was ended as never sent, or a settled
-         * one restated: `payment.discrepancy` says what. The payment keeps its status — do not
-         * fulfil; settle it with the customer or at the gateway.
+         * one restated: `payment.discrepancy` says what (its first report, and `later` ones).
+         * The payment keeps its status — do not fulfil; settle it with the customer or at the
+         * gateway. Told again for each distinct report after the first, under a new id.
          */
         readonly kind: 'discrepancy';
-        /** The status the gateway reported. */
+        /** The status the gateway reported, in its latest report. */
         readonly status: PaymentStatus;
         readonly payment: Payment;
       }
@@ -58,10 +60,18 @@ export function paymentChange(payment: Payment, source: ChangeSource): PaymentCh
   return { kind: 'payment', id: `payment:${payment.orderId}:${payment.status}`, orderId: payment.orderId, status: payment.status, payment, source };
 }
 
-/** Undefined when the payment has no discrepancy noted. */
+/**
+ * Undefined when the payment has no discrepancy noted. Its first report is told as
+ * `discrepancy:<order_id>`, as always; each change after it (a later report, the note that
+ * there were more) as `discrepancy:<order_id>:<n>`, n from 2, so a merchant deduplicating by id
+ * does not take a new report for a repeat of the first.
+ */
 export function discrepancyChange(payment: Payment, source: ChangeSource): PaymentChange | undefined {
   const reported = payment.discrepancy;
-  return reported ? { kind: 'discrepancy', id: `discrepancy:${payment.orderId}`, orderId: payment.orderId, status: reported.status, payment, source } : undefined;
+  if (!reported) return undefined;
+  const version = discrepancyVersion(reported);
+  const id = version === 1 ? `discrepancy:${payment.orderId}` : `discrepancy:${payment.orderId}:${version}`;
+  return { kind: 'discrepancy', id, orderId: payment.orderId, status: latestReport(reported).status, payment, source };
 }
 
 export function operationChange(operation: Operation, source: ChangeSource): PaymentChange {

@@ -5,6 +5,7 @@
  * forward-only updates report a step once, across instances, so each change arrives here once;
  * what the hook was not told, reconciliation tells again (merchant-notices.ts).
  */
+import { latestReport } from '../../ledger/index.js';
 import type { Ledger, Operation, Payment, PaymentProgress } from '../../ledger/index.js';
 import type { Logger } from '../log/logger.js';
 import type { CompanionMetrics } from '../operator/metrics.js';
@@ -51,8 +52,10 @@ export class PaymentReactions {
   async discrepancyNoted(payment: Payment, source: ChangeSource): Promise<void> {
     const { feed, logger, clock } = this.#deps;
     const change = discrepancyChange(payment, source);
-    const reported = payment.discrepancy;
-    if (!change || !reported) return;
+    const noted = payment.discrepancy;
+    if (!change || !noted) return;
+    // The report just noted; the payment's discrepancy keeps the ones before it.
+    const reported = latestReport(noted);
     logger.error('the gateway reports what contradicts the order (see reported); it is held for review', {
       order_id: payment.orderId,
       amount: payment.amount,
@@ -60,7 +63,7 @@ export class PaymentReactions {
       reported,
       source,
     });
-    feed.publish({ kind: 'discrepancy', orderId: payment.orderId, status: reported.status, source, at: clock() });
+    feed.publish({ kind: 'discrepancy', orderId: payment.orderId, status: change.status, source, at: clock() });
     await this.#deps.notices.tell(change);
   }
 

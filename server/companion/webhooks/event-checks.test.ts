@@ -151,6 +151,38 @@ function describeEventChecks(backend: LedgerBackend): void {
       expect(stack.changes.filter((change) => change.kind === 'discrepancy')).toMatchObject([{ orderId: session.order_id, source: 'webhook' }]);
     });
 
+    it('a later contradiction is kept beside the first and told under its own id; a redelivery of it tells nothing', async () => {
+      const stack = await openStack(backend);
+      const session = await stack.openSession({ amount: 1000 });
+      await stack.pay(session.id);
+      const paid = await sandboxEvent(stack, session.order_id);
+      const refund = { ...operationEvent(paid, 'refund', 3), status_code: '1004' };
+      await postOk(stack, refund);
+      const [recorded] = (await orderOf(stack, session.order_id)).operations;
+      expect(await postOk(stack, { ...refund, amount: 7 })).toMatchObject({ outcome: 'unmatched' });
+      // Later, a refund made in the gateway's portal takes the refunds past what was paid.
+      const portal = { ...operationEvent(paid, 'refund', 8), status_code: '1004' };
+      expect(await postOk(stack, portal)).toMatchObject({ outcome: 'applied' });
+      expect(await postOk(stack, portal)).toMatchObject({ duplicate: true });
+      expect(await postOk(stack, { ...refund, amount: 7 })).toMatchObject({ duplicate: true, outcome: 'unmatched' });
+
+      const { order } = await orderOf(stack, session.order_id);
+      expect(order.discrepancy).toMatchObject({
+        restated_operation: { id: recorded.id, recorded_amount: 300, reported_amount: 700 },
+        refunded_amount: null,
+        later: [{ status: 'success', refunded_amount: 1100, restated_operation: null, noted_at: expect.any(String) }],
+        later_truncated: false,
+      });
+      expect((await stack.json('GET', '/api/orders?held=true', 200, { admin: true })).orders).toMatchObject([{ order_id: session.order_id, discrepancy: { later: [{ refunded_amount: 1100 }] } }]);
+      const told = stack.changes.filter((change) => change.kind === 'discrepancy');
+      expect(told.map((change) => change.id)).toEqual([`discrepancy:${session.order_id}`, `discrepancy:${session.order_id}:2`]);
+      const { changes } = await stack.json('GET', '/api/changes', 200, { admin: true });
+      expect(changes.filter((change: Json) => change.kind === 'discrepancy')).toMatchObject([
+        { order_id: session.order_id, status: 'success', source: 'webhook' },
+        { order_id: session.order_id, status: 'success', source: 'webhook' },
+      ]);
+    });
+
     it('a capture the ledger never asked for, past what was authorised, is recorded, flags the order and widens no refund', async () => {
       const stack = await openStack(backend);
       const session = await stack.openSession({ amount: 1000, method: 'auth' });

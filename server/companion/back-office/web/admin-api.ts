@@ -128,11 +128,8 @@ export interface Share {
   readonly amount: ApiAmount;
 }
 
-/**
- * What the gateway reported that contradicts the order (the merchant API's `discrepancy`): the
- * order is held for a person, not to be fulfilled as it stands.
- */
-export interface Discrepancy {
+/** One report of the gateway's that contradicts the order. */
+export interface DiscrepancyReport {
   readonly status: PaymentStatus;
   readonly amount: ApiAmount | null;
   readonly currency: string | null;
@@ -145,6 +142,17 @@ export interface Discrepancy {
   /** What the gateway sent could not be read: its figures are null. */
   readonly unreadable: boolean;
   readonly noted_at: string;
+}
+
+/**
+ * What the gateway reported that contradicts the order (the merchant API's `discrepancy`): the
+ * order is held for a person, not to be fulfilled as it stands. The first report, and each
+ * distinct one after it in `later`.
+ */
+export interface Discrepancy extends DiscrepancyReport {
+  readonly later: readonly DiscrepancyReport[];
+  /** More came than `later` keeps: the rest are in the order's events and the log. */
+  readonly later_truncated: boolean;
 }
 
 export interface OrderSummary {

@@ -10,7 +10,7 @@ import type { MessageKey } from './i18n.js';
 import { formatAmount, units } from './money.js';
 import type { ApiAmount } from './money.js';
 import { preferences } from './preferences.js';
-import type { ListedOrder, Operation, OrderDetail, OrderSummary, PaymentStatus, Share, Totals } from './admin-api.js';
+import type { DiscrepancyReport, ListedOrder, Operation, OrderDetail, OrderSummary, PaymentStatus, Share, Totals } from './admin-api.js';
 import { orderOutcome } from './order-outcome.js';
 import type { OutcomeState } from './order-outcome.js';
 import { chargeable } from './charge-dialog.js';
@@ -92,9 +92,21 @@ function orderAmount(order: OrderSummary, totals: Totals) {
 /** An order the gateway contradicted: held for a person (heldNotice says why). */
 const heldBadge = (order: OrderSummary) => (order.discrepancy ? html` <span class="badge badge--held">${t('held.badge')}</span>` : nothing);
 
-/** What the gateway reported that holds the order, a line for each thing, and what to do. */
-function heldNotice({ discrepancy: held, amount, currency }: OrderSummary): TemplateResult | typeof nothing {
+/** What the gateway reported that holds the order — every report, a line for each thing — and what to do. */
+function heldNotice(order: OrderSummary): TemplateResult | typeof nothing {
+  const held = order.discrepancy;
   if (!held) return nothing;
+  const later = held.later.map((report) => [t('held.later', { time: time(report.noted_at, true) }), ...reportLines(report, order)]);
+  return html`<div class="notice notice--error held">
+    <strong>${t('held.heading')}</strong>
+    ${[reportLines(held, order), ...later].flat().map((line) => html`<p>${line}</p>`)}
+    ${held.later_truncated ? html`<p>${t('held.more')}</p>` : nothing}
+    <p>${t('held.settle', { time: time(held.noted_at, true) })}</p>
+  </div>`;
+}
+
+/** The lines of one report: each thing it says that contradicts the order. */
+function reportLines(held: DiscrepancyReport, { amount, currency }: OrderSummary): string[] {
   const money = (value: ApiAmount, of: string | null = currency) => formatAmount(value, of ?? currency);
   const kind = (operation: { readonly kind: Operation['kind'] }) => t(`operation.${operation.kind}`).toLowerCase();
   const lines: string[] = [];
@@ -108,11 +120,7 @@ function heldNotice({ discrepancy: held, amount, currency }: OrderSummary): Temp
   if (held.late_operation) lines.push(t('held.late', { kind: kind(held.late_operation), amount: money(held.late_operation.amount) }));
   const restated = held.restated_operation;
   if (restated) lines.push(t('held.restated', { kind: kind(restated), recorded: money(restated.recorded_amount), reported: money(restated.reported_amount) }));
-  return html`<div class="notice notice--error held">
-    <strong>${t('held.heading')}</strong>
-    ${lines.map((line) => html`<p>${line}</p>`)}
-    <p>${t('held.settle', { time: time(held.noted_at, true) })}</p>
-  </div>`;
+  return lines;
 }
 
 /** A time as the page's language writes it; with the date where a row may be days old. */
