@@ -142,20 +142,54 @@ describe('tolerant reading never makes the sandbox fail', () => {
 });
 
 describe('a strict project reads requests exactly as payform’s client checks them', () => {
-  it('refuses unknown fields and numeric strings outside amounts, as before', async () => {
+  it('refuses unknown fields and numeric strings, amounts included', async () => {
     const sandbox = testSandbox({ projects: [{ strict: true }] });
     const purchase = await paidOrder(sandbox, 'purchase');
     const refund = await sandbox.post('/api/v1/refund', target(sandbox, purchase, { ...pluginExtras, refund_amount: '40.25' }));
     expect(refund.status).toBe(400);
     expect(await violations(refund)).toEqual([
+      { field_name: 'refund_amount', violation: 'must be a number' },
       { field_name: 'refund_date', violation: 'is not allowed' },
       { field_name: 'order_amount', violation: 'is not allowed' },
       { field_name: 'provider_order_id', violation: 'is not allowed' },
     ]);
     const payment = await sandbox.post('/api/v1/payment', directPayment(sandbox.project, { exp_month: '12' }));
     expect(await violations(payment)).toEqual([{ field_name: 'exp_month', violation: 'must be a number' }]);
-    // Amounts as numeric strings are the wire's own rule (the client takes them too).
-    expect(await sandbox.postJson('/api/v1/refund', target(sandbox, purchase, { refund_amount: '40.25' }))).toMatchObject({ amount: 40.25 });
+    // An amount is a Number in the interface, and payform's client sends a JSON number: a string is refused like exp_month's.
+    const refused = async (path: string, body: Json) => {
+      const response = await sandbox.post(path, body);
+      expect(response.status, path).toBe(400);
+      return violations(response);
+    };
+    expect(await refused('/api/v1/payment', directPayment(sandbox.project, { amount: '10.5' }))).toEqual([{ field_name: 'amount', violation: 'must be a number' }]);
+    expect(await refused('/api/v1/refund', target(sandbox, purchase, { refund_amount: '10' }))).toEqual([{ field_name: 'refund_amount', violation: 'must be a number' }]);
+    const auth = await paidOrder(sandbox, 'auth');
+    expect(await refused('/api/v1/capture', target(sandbox, auth, { charge_amount: '60.5' }))).toEqual([{ field_name: 'charge_amount', violation: 'must be a number' }]);
+    const split = { ...directPayment(sandbox.project, { amount: 30 }), split: [{ sub_merchant_id: SUB_A, amount: '20' }, { sub_merchant_id: SUB_B, amount: 10 }] };
+    expect(await refused('/api/v1/split/purchase', split)).toEqual([{ field_name: 'split[0].amount', violation: 'must be a number' }]);
+    expect(sandbox.app.sandbox.gateway.store.order(sandbox.project.posId, purchase)?.operations).toEqual([]);
+    expect(sandbox.app.sandbox.gateway.store.order(sandbox.project.posId, auth)?.operations).toEqual([]);
+    // As numbers, as payform's client sends them, they pass.
+    expect(await sandbox.postJson('/api/v1/refund', target(sandbox, purchase, { refund_amount: 40.25 }))).toMatchObject({ amount: 40.25 });
+    expect(await sandbox.postJson('/api/v1/payment', directPayment(sandbox.project, { amount: 10.5 }))).toMatchObject({ status: 'success', amount: 10.5 });
+  });
+
+  it('names the strict rule for a string amount, and reads it as the live gateway does when tolerant', () => {
+    const request = { pos_id: POS, order_id: 'o-1', order_currency: 'UAH', refund_amount: '10' };
+    expect(readLeniently(RefundRequest, request, true).leniency.refused).toEqual([
+      { field: 'refund_amount', reason: 'must be a number', rule: LENIENCY_RULES.strictNumeric },
+    ]);
+    const tolerant = readLeniently(RefundRequest, request, false);
+    expect(tolerant).toMatchObject({ success: true, data: { refund_amount: 10 } });
+    expect(tolerant.leniency.coerced).toEqual([
+      { field: 'refund_amount', from: 'string', to: 'number', what: 'numeric string read as a number', rule: LENIENCY_RULES.numeric },
+    ]);
+    // A string no number holds exactly is not read as a near one: refused in every mode, saying why.
+    for (const strict of [false, true]) {
+      expect(readLeniently(RefundRequest, { ...request, refund_amount: '10.000000000000000000001' }, strict).leniency.refused).toEqual([
+        { field: 'refund_amount', reason: 'must have at most 2 decimal digits', rule: LENIENCY_RULES.refused },
+      ]);
+    }
   });
 
   it('is per project, and SANDBOX_STRICT=1 makes the default project strict', () => {
@@ -192,7 +226,10 @@ describe('the leniency report', () => {
         { field: 'note', what: 'unknown field ignored', rule: LENIENCY_RULES.unknown },
         { field: '*', what: 'unknown field ignored', rule: LENIENCY_RULES.unknown },
       ],
-      coerced: [],
+      coerced: [
+        { field: 'refund_amount', from: 'string', to: 'number', what: 'numeric string read as a number', rule: LENIENCY_RULES.numeric },
+        { field: 'split[1].amount', from: 'string', to: 'number', what: 'numeric string read as a number', rule: LENIENCY_RULES.numeric },
+      ],
       waived: [],
       refused: [],
     });
@@ -210,7 +247,7 @@ describe('the leniency report', () => {
       leniency: {
         strict: false,
         ignored: [{ field: 'extra', what: 'unknown field ignored', rule: LENIENCY_RULES.unknown }],
-        coerced: [],
+        coerced: [{ field: 'refund_amount', from: 'string', to: 'number', what: 'numeric string read as a number', rule: LENIENCY_RULES.numeric }],
         waived: [],
         refused: [{ field: 'comment', reason: 'must be a string', rule: LENIENCY_RULES.refused }],
       },
@@ -252,12 +289,6 @@ describe('the leniency report', () => {
         ],
       },
       {
-        // The interface's table marks a hosted lookup's card fields required: taken, and left to the page.
-        schema: CreatePaymentRequest,
-        request: hostedPayment(project, { method: 'lookup', customer_lang: undefined, cc_number: '4242424242424242', exp_month: 12, exp_year: 2030, card_cvv: '123' }),
-        applied: ['cc_number', 'exp_month', 'exp_year', 'card_cvv'].map((field) => ({ kind: 'ignored' as const, field, what: 'card data of a hosted lookup: ignored', rule: LENIENCY_RULES.lookupCard })),
-      },
-      {
         schema: ResendWebhookQuery,
         request: { callback: '1' },
         applied: [{ kind: 'coerced', field: 'callback', what: '`1` read as true', rule: LENIENCY_RULES.boolean }],
@@ -272,7 +303,6 @@ describe('the leniency report', () => {
       [LENIENCY_RULES.notSent]: LENIENCY_RULES.strictNotSent,
       [LENIENCY_RULES.contact]: LENIENCY_RULES.strictContact,
       [LENIENCY_RULES.boolean]: LENIENCY_RULES.strictBoolean,
-      [LENIENCY_RULES.lookupCard]: LENIENCY_RULES.strictLookupCard,
     };
     for (const { schema, request, applied } of cases) {
       const tolerant = readLeniently(schema, request, false);
@@ -349,5 +379,190 @@ describe('the leniency report', () => {
         refused: [{ field: 'exp_month', reason: 'must be at least 1', rule: LENIENCY_RULES.refused }],
       },
     ]);
+  });
+});
+
+describe('an amount left out moves everything, so an amount sent malformed is refused in every mode', () => {
+  const operationsOf = (sandbox: TestSandbox, orderId: string) => sandbox.app.sandbox.gateway.store.order(sandbox.project.posId, orderId)?.operations;
+  const fullRefund = 'without refund_amount all that is left would be refunded';
+  const fullCapture = 'without charge_amount the whole reserve would be captured';
+
+  it('refuses a null amount, which a tolerant project would otherwise drop, naming the field and what leaving it out does', async () => {
+    for (const strict of [false, true]) {
+      const sandbox = testSandbox({ projects: [{ strict }] });
+      const purchase = await paidOrder(sandbox, 'purchase');
+      const auth = await paidOrder(sandbox, 'auth');
+      const cases: [string, Json, { field_name: string; violation: string }[]][] = [
+        ['/api/v1/refund', target(sandbox, purchase, { refund_amount: null }), [
+          { field_name: 'refund_amount', violation: `must be the amount, not null: ${fullRefund} (leave refund_amount out for a full refund)` },
+        ]],
+        ['/api/v1/capture', target(sandbox, auth, { charge_amount: null }), [
+          { field_name: 'charge_amount', violation: `must be the amount, not null: ${fullCapture} (leave charge_amount out for a full capture)` },
+        ]],
+        ['/api/v1/split/capture', target(sandbox, auth, { charge_amount: null, split: [{ sub_merchant_id: SUB_A, amount: 100 }] }), [
+          { field_name: 'charge_amount', violation: `must be the amount, not null: ${fullCapture} (leave charge_amount out for a full split capture)` },
+        ]],
+        ['/api/v1/split/refund', { pos_id: sandbox.project.posId, order_id: purchase, currency: 'UAH', refund_amount: null, split: [{ sub_merchant_id: SUB_A, amount: 5 }] }, [
+          { field_name: 'refund_amount', violation: 'must be the amount, not null: a split refund names the amount it refunds in refund_amount' },
+        ]],
+      ];
+      for (const [path, body, expected] of cases) {
+        const response = await sandbox.post(path, body);
+        expect(response.status, `${path} strict=${strict}`).toBe(400);
+        expect(await violations(response), `${path} strict=${strict}`).toEqual(expected);
+      }
+      expect(operationsOf(sandbox, purchase)).toEqual([]);
+      expect(operationsOf(sandbox, auth)).toEqual([]);
+    }
+  });
+
+  it('refuses an unknown field named like an amount, sent without the amount: `amount`, `refundAmount`, the other operation’s field', async () => {
+    const sandbox = testSandbox();
+    const purchase = await paidOrder(sandbox, 'purchase');
+    const auth = await paidOrder(sandbox, 'auth');
+    const refused = async (path: string, body: Json) => {
+      const response = await sandbox.post(path, body);
+      expect(response.status, JSON.stringify(body)).toBe(400);
+      return violations(response);
+    };
+    const notField = (operation: string, field: string, omitted: string) => `is not a field of ${operation}: ${omitted} — send the amount as ${field}`;
+    for (const key of ['refundAmount', 'amount', 'Refund_Amount', 'charge_amount', 'partial_amount', 'refund_ammount', 'refund_amout', 'charge_amuont']) {
+      expect(await refused('/api/v1/refund', target(sandbox, purchase, { ...pluginExtras, [key]: '40.25' })), key).toEqual([
+        { field_name: key, violation: notField('refund', 'refund_amount', fullRefund) },
+      ]);
+    }
+    expect(await refused('/api/v1/capture', target(sandbox, auth, { amount: 60 }))).toEqual([{ field_name: 'amount', violation: notField('capture', 'charge_amount', fullCapture) }]);
+    expect(await refused('/api/v1/capture', target(sandbox, auth, { refund_amount: 60, chargeAmount: 60 }))).toEqual([
+      { field_name: 'refund_amount', violation: notField('capture', 'charge_amount', fullCapture) },
+      { field_name: 'chargeAmount', violation: notField('capture', 'charge_amount', fullCapture) },
+    ]);
+    expect(await refused('/api/v1/split/capture', target(sandbox, auth, { amount: 100, split: [{ sub_merchant_id: SUB_A, amount: 100 }] }))).toEqual([
+      { field_name: 'amount', violation: notField('split capture', 'charge_amount', fullCapture) },
+    ]);
+    // A split refund requires its amount: the look-alike is named beside the missing one.
+    expect(await refused('/api/v1/split/refund', { pos_id: sandbox.project.posId, order_id: purchase, currency: 'UAH', amount: 5, split: [{ sub_merchant_id: SUB_A, amount: 5 }] })).toEqual([
+      { field_name: 'refund_amount', violation: 'is required' },
+      { field_name: 'amount', violation: notField('split refund', 'refund_amount', 'a split refund names the amount it refunds in refund_amount') },
+    ]);
+    expect(operationsOf(sandbox, purchase)).toEqual([]);
+    expect(operationsOf(sandbox, auth)).toEqual([]);
+  });
+
+  it('still takes a full refund or capture with ordinary unknown fields, the order’s total among them, and ignores a look-alike beside the amount', async () => {
+    const sandbox = testSandbox();
+    const auth = await paidOrder(sandbox, 'auth');
+    // The gateway's WooCommerce plugin sends order_amount (the order's total) with every operation.
+    expect(await sandbox.postJson('/api/v1/capture', target(sandbox, auth, { ...pluginExtras, orderAmount: '100.00', account: 'shop-1', mount: 1, note: 'x' }))).toMatchObject({
+      method: 'capture', status: 'success', amount: 100,
+    });
+    const purchase = await paidOrder(sandbox, 'purchase');
+    expect(await sandbox.postJson('/api/v1/refund', target(sandbox, purchase, { ...pluginExtras, refund_amount: 30, amount: 99 }))).toMatchObject({
+      method: 'refund', status: 'success', amount: 30,
+    });
+    expect(await sandbox.postJson('/api/v1/refund', target(sandbox, purchase, { ...pluginExtras, ORDER_AMOUNT: '100.00' }))).toMatchObject({
+      method: 'refund', status: 'success', amount: 70,
+    });
+  });
+
+  it('reports the refusal in the leniency with the rule that says why, the same in a strict project', async () => {
+    for (const strict of [false, true]) {
+      const sandbox = testSandbox({ projects: [{ strict }] });
+      const purchase = await paidOrder(sandbox, 'purchase');
+      const response = await sandbox.post('/api/v1/refund', target(sandbox, purchase, { refundAmount: 40, note: 'x' }));
+      expect(response.status).toBe(400);
+      const { requests } = (await (await sandbox.control('GET', '/_sandbox/requests')).json()) as { requests: { path: string; notes: Json[] }[] };
+      const notes = requests.find((request) => request.path === '/api/v1/refund')?.notes;
+      expect(notes).toContainEqual({ kind: 'refused', field: 'refundAmount', reason: expect.stringContaining('all that is left would be refunded'), rule: LENIENCY_RULES.wholeAmount });
+      // The ordinary unknown field beside it is ignored by a tolerant project, refused by a strict one under its own rule.
+      if (strict) expect(notes).toContainEqual(expect.objectContaining({ kind: 'refused', field: 'note', rule: LENIENCY_RULES.strictUnknown }));
+      else expect(notes).toContainEqual({ kind: 'ignored', field: 'note', what: 'unknown field ignored', rule: LENIENCY_RULES.unknown });
+    }
+    const read = readLeniently(RefundRequest, { pos_id: POS, order_id: 'o-1', order_currency: 'UAH', refund_amount: null, amount: 5 }, false);
+    expect(read.leniency).toEqual({
+      strict: false,
+      ignored: [],
+      coerced: [],
+      waived: [],
+      refused: [
+        { field: 'refund_amount', reason: expect.stringContaining('must be the amount, not null'), rule: LENIENCY_RULES.wholeAmount },
+        { field: 'amount', reason: expect.stringContaining('is not a field of refund'), rule: LENIENCY_RULES.wholeAmount },
+      ],
+    });
+  });
+});
+
+describe('the card fields of a hosted lookup, which the interface’s table marks required', () => {
+  const card = { cc_number: '4242424242424242', exp_month: 12, exp_year: 2030, card_cvv: '123' };
+  const lookup = (sandbox: TestSandbox, extra: Json = {}) => hostedPayment(sandbox.project, { method: 'lookup', customer_lang: undefined, ...extra });
+
+  it('are taken by every project, strict included, checked and then set aside: the hosted page asks for the card', async () => {
+    for (const strict of [false, true]) {
+      const sandbox = testSandbox({ projects: [{ strict }] });
+      const body = lookup(sandbox, card);
+      const created = await sandbox.post('/api/v1/payment', body);
+      expect(created.status, `strict=${strict}: ${await created.clone().text()}`).toBe(303);
+      const entries = await sandbox.getJson<Json[]>(`/api/v1/pos/${sandbox.project.posId}/orders/${String(body.order_id)}`);
+      expect(entries).toEqual([expect.objectContaining({ method: 'lookup', status: 'init', cc_mask: null })]);
+      expect(JSON.stringify(entries)).not.toContain('4242');
+      const { requests } = (await (await sandbox.control('GET', '/_sandbox/requests')).json()) as { requests: { path: string; notes: Json[] }[] };
+      expect(requests.find((request) => request.path === '/api/v1/payment')?.notes).toEqual(
+        Object.keys(card).map((field) => ({ kind: 'ignored', field, what: 'card data of a hosted lookup: checked, then set aside', rule: LENIENCY_RULES.lookupCard })),
+      );
+      // Without them, as payform's client sends a hosted lookup, it is taken too.
+      expect((await sandbox.post('/api/v1/payment', lookup(sandbox))).status).toBe(303);
+    }
+  });
+
+  it('are held to the card fields’ rules in every mode, and read as the live gateway reads them unless strict', async () => {
+    for (const strict of [false, true]) {
+      const sandbox = testSandbox({ projects: [{ strict }] });
+      const refused = async (extra: Json) => {
+        const response = await sandbox.post('/api/v1/payment', lookup(sandbox, extra));
+        expect(response.status, JSON.stringify(extra)).toBe(400);
+        return violations(response);
+      };
+      expect(await refused({ ...card, cc_number: '4242424242424241' })).toEqual([{ field_name: 'cc_number', violation: 'fails the Luhn check' }]);
+      expect(await refused({ cc_number: card.cc_number, exp_month: 12 })).toEqual([
+        { field_name: 'exp_year', violation: 'is required with the other card fields' },
+        { field_name: 'card_cvv', violation: 'is required with the other card fields' },
+      ]);
+      expect(await refused({ ...card, exp_month: 13, customer_ip: strict ? '203.0.113.7' : undefined })).toEqual([
+        { field_name: 'exp_month', violation: 'must be at most 12' },
+        ...(strict ? [{ field_name: 'customer_ip', violation: 'is not sent in hosted mode' }] : []),
+      ]);
+      // A token is "not sent" in a hosted lookup, and card data where the interface takes none stays refused.
+      expect(await refused({ ...card, cc_token: 'tok' })).toEqual([{ field_name: 'cc_token', violation: 'is not sent in hosted mode' }]);
+      const asStrings = await sandbox.post('/api/v1/payment', lookup(sandbox, { ...card, exp_month: '12', exp_year: '30' }));
+      if (strict) {
+        expect(asStrings.status).toBe(400);
+        expect(await violations(asStrings)).toEqual([
+          { field_name: 'exp_month', violation: 'must be a number' },
+          { field_name: 'exp_year', violation: 'must be a number' },
+        ]);
+      } else {
+        expect(asStrings.status).toBe(303);
+      }
+    }
+  });
+
+  it('are reported field by field, with what the tolerances did to them', () => {
+    const project = testSandbox().project;
+    const read = readLeniently(CreatePaymentRequest, hostedPayment(project, { method: 'lookup', customer_lang: undefined, ...card, exp_year: '30', payway: 'card' }), false);
+    expect(read.success).toBe(true);
+    expect(read.success && Object.keys(read.data).filter((field) => field in card)).toEqual([]);
+    expect(read.leniency).toEqual({
+      strict: false,
+      ignored: [
+        ...Object.keys(card).map((field) => ({ field, what: 'card data of a hosted lookup: checked, then set aside', rule: LENIENCY_RULES.lookupCard })),
+        { field: 'payway', what: 'unknown field ignored', rule: LENIENCY_RULES.unknown },
+      ],
+      coerced: [
+        { field: 'exp_year', from: 'string', to: 'number', what: 'numeric string read as a number', rule: LENIENCY_RULES.numeric },
+        { field: 'exp_year', from: 'two-digit year', to: 'four-digit year', what: 'two-digit year widened', rule: LENIENCY_RULES.year },
+      ],
+      waived: [],
+      refused: [],
+    });
+    expect(JSON.stringify(read.leniency)).not.toContain('4242');
   });
 });

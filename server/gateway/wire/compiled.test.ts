@@ -30,10 +30,11 @@ describe('compiled', () => {
   const cases: [string, z.ZodType, unknown][] = [
     ['a direct purchase', CreatePaymentRequest, samples.directPurchase],
     ['a hosted lookup', CreatePaymentRequest, samples.hostedLookup],
-    ['a split purchase', SplitPurchaseRequest, { ...samples.directPurchase, amount: '100.00', split: samples.split }],
+    ['a split purchase', SplitPurchaseRequest, { ...samples.directPurchase, amount: 100, split: samples.split }],
     ['a payment answer with fields payform does not know', PaymentResponse, { ...samples.paymentResponse, novelty: [1] }],
     ['a webhook event', WebhookEvent, { ...samples.paymentResponse, payway: 'card' }],
     // refused from here on
+    ['an amount as a string', SplitPurchaseRequest, { ...samples.directPurchase, amount: '100.00', split: samples.split }],
     ['a number failing Luhn', CreatePaymentRequest, { ...samples.directPurchase, cc_number: '4242424242424241' }],
     ['card data without its number', CreatePaymentRequest, withoutNumber],
     ['card data in hosted mode', CreatePaymentRequest, { ...samples.hostedPurchase, ...samples.card }],

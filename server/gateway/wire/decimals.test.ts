@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type * as z from 'zod';
-import { fractionDigits, fromWireAmount, toWireAmount, wireHundredths } from './decimals.js';
+import { exactNumber, fractionDigits, fromWireAmount, toWireAmount, wireHundredths } from './decimals.js';
 import { parseWire } from './issues.js';
 import { Currency, RequestAmount } from './primitives.js';
 
@@ -94,12 +94,36 @@ describe('RequestAmount', () => {
   const reasonFor = (amount: unknown) => reasonOf(RequestAmount, amount);
 
   it('takes every amount up to 9999999999999.99, each one exact on the wire', () => {
-    for (const amount of [0.01, '0.01', 10.1, '9999999999999.99', 9999999999999.99, '999999999999']) expect(reasonFor(amount)).toBeUndefined();
+    for (const amount of [0.01, 10.1, 9999999999999.99, 999999999999]) expect(reasonFor(amount)).toBeUndefined();
   });
 
   it('refuses larger amounts, whose digits a JSON number would lose, with a clear reason', () => {
-    for (const amount of ['90071992547409.91', 90071992547409.91, '10000000000000', 1e15, '99999999999999999999']) {
+    for (const amount of [90071992547409.91, 10000000000000, 1e15, '90071992547409.91', '99999999999999999999']) {
       expect(reasonFor(amount)).toBe('must be at most 9999999999999.99');
+    }
+  });
+
+  it('takes a JSON number only, as payform’s client sends it: a string a number holds is refused for being one', () => {
+    for (const amount of ['0.01', '10.10', '9999999999999.99', '10000000000000', '10.105']) expect(reasonFor(amount), amount).toBe('must be a number');
+    expect(reasonFor('1e2')).toBe('must be a plain decimal number');
+    expect(reasonFor('0.100000000000000000001')).toBe('must have at most 2 decimal digits');
+    for (const amount of [null, true, {}]) expect(reasonFor(amount)).toBe('must be a decimal number');
+    expect(reasonFor(undefined)).toBe('is required');
+  });
+});
+
+describe('exactNumber', () => {
+  it('reads a plain decimal a JSON number holds exactly', () => {
+    expect(exactNumber('10.10')).toBe(10.1);
+    expect(exactNumber('007')).toBe(7);
+    expect(exactNumber('-1.50')).toBe(-1.5);
+    expect(exactNumber('9999999999999.99')).toBe(9999999999999.99);
+    expect(Object.is(exactNumber('-0'), -0)).toBe(true);
+  });
+
+  it('reads nothing else: no exponent, no spaces, no digits a number would lose', () => {
+    for (const text of ['1e2', ' 12', '12 ', '1.', '.5', '+1', 'twelve', '', '0.100000000000000000001', '9'.repeat(400), '90071992547409.91']) {
+      expect(exactNumber(text), text).toBeUndefined();
     }
   });
 });

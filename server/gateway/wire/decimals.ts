@@ -37,6 +37,28 @@ export function isDecimal(value: WireAmount): boolean {
 }
 
 /**
+ * The number a plain decimal string writes, when a JSON number holds it exactly ("10.10" → 10.1,
+ * "007" → 7), else undefined: "1e2" and " 12" are not plain decimals, and
+ * "0.100000000000000000001" or 400 nines would lose digits (0.1, Infinity) on the way.
+ */
+export function exactNumber(text: string): number | undefined {
+  const written = canonicalDecimal(text);
+  if (written === undefined) return undefined;
+  const number = Number(text);
+  return canonicalDecimal(String(number)) === written ? number : undefined;
+}
+
+/** A plain decimal without leading zeros, trailing fraction zeros or the sign of zero. */
+function canonicalDecimal(text: string): string | undefined {
+  const match = PLAIN_DECIMAL.exec(text);
+  if (!match) return undefined;
+  const [, sign = '', whole = '', fraction = ''] = match;
+  const significant = fraction.replace(/0+$/, '');
+  const digits = `${whole.replace(/^0+(?=\d)/, '')}${significant ? `.${significant}` : ''}`;
+  return digits === '0' ? digits : `${sign}${digits}`;
+}
+
+/**
  * Formats minor units as the decimal the gateway expects: 1010 UAH → 10.1, 500 JPY → 500.
  * Throws RangeError for a non-integer or unsafe integer, and for an amount that a JSON number
  * cannot carry exactly (more than 15 significant digits). The result may carry three fraction

@@ -17,7 +17,7 @@ describe('secondary operation requests', () => {
     expect(issues(CaptureRequest, target)).toEqual([]);
     expect(issues(CaptureRequest, { ...target, charge_amount: 7.5, comment: 'part', server_url: 'https://shop.example/wh' })).toEqual([]);
     expect(issues(VoidRequest, target)).toEqual([]);
-    expect(issues(RefundRequest, { ...target, refund_amount: '2.50', f_receipt_delivery: 'email' })).toEqual([]);
+    expect(issues(RefundRequest, { ...target, refund_amount: 2.5, f_receipt_delivery: 'email' })).toEqual([]);
     expect(issues(SplitCaptureRequest, { ...target, charge_amount: 100, split: samples.split })).toEqual([]);
     expect(issues(SplitCaptureRequest, { ...target, split: samples.split })).toEqual([]);
     const splitRefund = { pos_id: samples.POS_ID, order_id: 'order-1001', currency: 'UAH', refund_amount: 100, split: samples.split };
@@ -30,6 +30,12 @@ describe('secondary operation requests', () => {
       { field: 'comment', reason: 'must be at most 2048 characters' },
     ]);
     expect(issues(VoidRequest, { ...target, order_id: '' })).toEqual([{ field: 'order_id', reason: 'must not be empty' }]);
+  });
+
+  it('want amounts as JSON numbers, as payform’s client sends them: a numeric string is refused', () => {
+    expect(issues(RefundRequest, { ...target, refund_amount: '2.50' })).toEqual([{ field: 'refund_amount', reason: 'must be a number' }]);
+    expect(issues(CaptureRequest, { ...target, charge_amount: '7.505' })).toEqual([{ field: 'charge_amount', reason: 'must be a number' }]);
+    expect(issues(RefundRequest, { ...target, refund_amount: null })).toEqual([{ field: 'refund_amount', reason: 'must be a decimal number' }]);
   });
 
   it('want positive amounts with at most two decimals, within the currency', () => {

@@ -23,10 +23,17 @@ describe('CreatePaymentRequest', () => {
     expect(createIssues(samples.hostedLookup)).toEqual([]);
   });
 
-  it('accepts a cc_token instead of card data, and numeric-string amounts', () => {
+  it('accepts a cc_token instead of card data', () => {
     const tokenised = { ...without(samples.directPurchase, 'cc_number', 'exp_month', 'exp_year', 'card_cvv'), cc_token: 'rcr:abc' };
     expect(createIssues(tokenised)).toEqual([]);
-    expect(createIssues({ ...samples.directPurchase, amount: '10.10' })).toEqual([]);
+  });
+
+  it('wants the amount as a JSON number, as payform’s client sends it (the live service’s reading of a string is a tolerance)', () => {
+    expect(createIssues({ ...samples.directPurchase, amount: '10.10' })).toEqual([{ field: 'amount', reason: 'must be a number' }]);
+    expect(createIssues({ ...samples.directPurchase, amount: '10.105' })).toEqual([{ field: 'amount', reason: 'must be a number' }]);
+    // A string no number holds exactly says what else is wrong with it.
+    expect(createIssues({ ...samples.directPurchase, amount: '10.100000000000000000001' })).toEqual([{ field: 'amount', reason: 'must have at most 2 decimal digits' }]);
+    expect(createIssues({ ...samples.directPurchase, amount: '1e3' })).toEqual([{ field: 'amount', reason: 'must be a plain decimal number' }]);
   });
 
   it('wants card data xor cc_token in a direct purchase', () => {
@@ -271,7 +278,7 @@ describe('PaymentResponse', () => {
 
 describe('CreditRequest (a payout: method credit on the create-payment endpoint)', () => {
   const credit = {
-    pos_id: samples.directPurchase.pos_id, mode: 'direct', method: 'credit', amount: '500.00', currency: 'UAH', description: 'Payout',
+    pos_id: samples.directPurchase.pos_id, mode: 'direct', method: 'credit', amount: 500, currency: 'UAH', description: 'Payout',
     order_id: 'payout-1', order_3ds_bypass: 'supported', customer_ip: '203.0.113.7', cc_number: '4242424242424242',
   };
   const creditIssues = (input: unknown) => issues(CreditRequest, input);

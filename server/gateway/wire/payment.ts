@@ -106,8 +106,9 @@ const directLookupShape = {
   order_timeout: notSent('in direct mode'),
 };
 
-// The table marks card fields R for a hosted lookup, copied from a sample (its rule 8); payform
-// keeps card data out of hosted mode altogether, as for hosted payments (docs/gateway-choices.md).
+// The table marks card fields R for a hosted lookup (its rule 8: a sample sends them, although the
+// page collects the card); payform's client keeps card data out of hosted mode altogether, as for
+// hosted payments (docs/gateway-choices.md). The sandbox takes them (its http/leniency.ts).
 const hostedLookupShape = {
   ...orderFields,
   mode: z.literal('hosted'),

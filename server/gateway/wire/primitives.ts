@@ -4,7 +4,8 @@
  */
 import * as z from 'zod';
 import { currencyRefusal } from '../money.js';
-import { MAX_WIRE_AMOUNT, WIRE_MAX_DECIMALS, exceedsWireRange, fractionDigits, isDecimal } from './decimals.js';
+import { MAX_WIRE_AMOUNT, WIRE_MAX_DECIMALS, exactNumber, exceedsWireRange, fractionDigits, isDecimal } from './decimals.js';
+import type { WireAmount } from './decimals.js';
 
 /**
  * A schema's own reason for a wrong value, leaving a missing value to the shared
@@ -81,23 +82,38 @@ export const SecondaryOrderId = pathSafe(requiredText(32));
 export const Comment = text(2048);
 
 /**
- * An amount in a request: positive, a JSON number or a numeric string (the live service takes
- * both), at most two fraction digits, at most MAX_WIRE_AMOUNT (so it is exact as a JSON number).
- * Float artefacts such as 0.30000000000000004 fail.
+ * Why an amount cannot travel in a request, or undefined when it can: a plain decimal, at most
+ * two fraction digits, at most MAX_WIRE_AMOUNT (so it is exact as a JSON number), positive.
+ * Float artefacts such as 0.30000000000000004 fail. Takes the numeric strings the live service
+ * reads too, so that a reader as tolerant as the live gateway can say what is wrong with one.
+ */
+export function requestAmountRefusal(value: WireAmount): string | undefined {
+  const digits = fractionDigits(value);
+  if (digits === undefined) return 'must be a plain decimal number';
+  if (digits > WIRE_MAX_DECIMALS) return `must have at most ${WIRE_MAX_DECIMALS} decimal digits`;
+  if (exceedsWireRange(value)) return `must be at most ${MAX_WIRE_AMOUNT}`;
+  if (!(Number(value) > 0)) return 'must be greater than 0';
+  return undefined;
+}
+
+/**
+ * An amount in a request: a JSON number, as payform's client sends it (`toWireAmount`), held to
+ * `requestAmountRefusal`. The live service also reads a numeric string (gateway-notes.md); that
+ * is a tolerance of the live gateway, which the sandbox applies to a tolerant project, not the
+ * interface's type. A string is refused saying what else is wrong with it, if anything.
  */
 export const RequestAmount = z
-  .union([z.number(), z.string()], { error: reason('must be a decimal number') })
+  .number({
+    error: (issue) => {
+      if (issue.input === undefined) return undefined;
+      if (typeof issue.input !== 'string') return 'must be a decimal number';
+      // A string a number holds exactly is refused for being a string; another, for what else it is.
+      return exactNumber(issue.input) === undefined ? (requestAmountRefusal(issue.input) ?? 'must be a number') : 'must be a number';
+    },
+  })
   .superRefine((value, ctx) => {
-    const digits = fractionDigits(value);
-    if (digits === undefined) {
-      ctx.addIssue({ code: 'custom', message: 'must be a plain decimal number' });
-    } else if (digits > WIRE_MAX_DECIMALS) {
-      ctx.addIssue({ code: 'custom', message: `must have at most ${WIRE_MAX_DECIMALS} decimal digits` });
-    } else if (exceedsWireRange(value)) {
-      ctx.addIssue({ code: 'custom', message: `must be at most ${MAX_WIRE_AMOUNT}` });
-    } else if (!(Number(value) > 0)) {
-      ctx.addIssue({ code: 'custom', message: 'must be greater than 0' });
-    }
+    const refusal = requestAmountRefusal(value);
+    if (refusal) ctx.addIssue({ code: 'custom', message: refusal });
   });
 
 /** An amount in a response or webhook: a number or numeric string, sign allowed (balances). */

@@ -71,12 +71,22 @@ const fingerprint = {
   browserAcceptHeader: 'text/html', browserIpAddress: '203.0.113.7', browserUserAgent: 'Mozilla/5.0',
 };
 
+/**
+ * The amount as the PHP clients send it, a decimal string, to a tolerant project; a strict one,
+ * which refuses it (see "an amount as a decimal string"), is sent the number, so that each
+ * strict test below meets only the rule it is about.
+ */
+const amountFor = (mode: Mode, amount: string): string | number => (mode === 'strict' ? Number(amount) : amount);
+
+/** What the inspector says of a tolerant project's reading of such an amount. */
+const amountRead = { kind: 'coerced', field: 'amount', from: 'string', to: 'number', what: 'numeric string read as a number', rule: expect.stringContaining('Number') };
+
 /** The Laravel package's direct purchase, the amount as a string. */
 const directPurchase = (mode: Mode, extra: Json = {}): Json => ({
   pos_id: posOf(mode),
   mode: 'direct',
   method: 'purchase',
-  amount: '120.00',
+  amount: amountFor(mode, '120.00'),
   currency: 'UAH',
   description: 'Order #1001',
   order_id: orderId('laravel'),
@@ -100,7 +110,7 @@ const hostedPurchase = (mode: Mode, extra: Json = {}): Json => ({
   pos_id: posOf(mode),
   mode: 'hosted',
   method: 'purchase',
-  amount: '250.00',
+  amount: amountFor(mode, '250.00'),
   currency: 'UAH',
   description: 'Order #2002',
   order_id: orderId('sdk'),
@@ -122,7 +132,8 @@ describe('null in an optional field (an SDK sends every unset field as null)', (
     expect(notes.map(({ kind, field, what }) => ({ kind, field, what }))).toEqual(
       expect.arrayContaining(Object.keys(nulls).map((field) => ({ kind: 'ignored', field, what: 'null dropped' }))),
     );
-    expect(notes).toHaveLength(Object.keys(nulls).length);
+    expect(notes).toContainEqual(amountRead);
+    expect(notes).toHaveLength(Object.keys(nulls).length + 1);
   });
 
   it('is refused by a strict project, naming each field and the strict rule', async () => {
@@ -131,6 +142,41 @@ describe('null in an optional field (an SDK sends every unset field as null)', (
     );
     const notes = await notesOf('/api/v1/payment');
     expect(notes.find((note) => note.field === 'customer_id')).toMatchObject({ kind: 'refused', rule: expect.stringContaining('strict') });
+  });
+});
+
+describe('an amount as a decimal string (json_encode of the PHP string the package keeps it in)', () => {
+  it('is read as its number by a tolerant project, and the inspector says so', async () => {
+    const body: Json = { ...directPurchase('tolerant'), amount: '120.00' };
+    expect(await json(await send('tolerant', 'POST', 'payment', body))).toMatchObject({ status: 'success', amount: 120 });
+    expect(await notesOf('/api/v1/payment')).toEqual([amountRead]);
+    const refund = await json(await send('tolerant', 'POST', 'refund', { pos_id: posOf('tolerant'), order_id: body.order_id, order_currency: 'UAH', refund_amount: '20.50' }));
+    expect(refund).toMatchObject({ method: 'refund', status: 'success', amount: 20.5 });
+    expect(await notesOf('/api/v1/refund')).toEqual([{ ...amountRead, field: 'refund_amount' }]);
+  });
+
+  it('is refused by a strict project, which reads amounts as payform’s client sends them: JSON numbers', async () => {
+    const body: Json = { ...directPurchase('strict'), amount: '120.00' };
+    expect(await violations(await send('strict', 'POST', 'payment', body))).toEqual([{ field_name: 'amount', violation: 'must be a number' }]);
+    expect(await notesOf('/api/v1/payment')).toEqual([{ kind: 'refused', field: 'amount', reason: 'must be a number', rule: expect.stringContaining('strict') }]);
+    const paid = await json(await send('strict', 'POST', 'payment', directPurchase('strict')));
+    const refund = { pos_id: posOf('strict'), order_id: paid.order_id, order_currency: 'UAH', refund_amount: '20.50' };
+    expect(await violations(await send('strict', 'POST', 'refund', refund))).toEqual([{ field_name: 'refund_amount', violation: 'must be a number' }]);
+  });
+});
+
+describe('a partial refund whose amount went out as null (json_encode of an unset amount)', () => {
+  it('is refused by every project, rather than dropped into a full refund', async () => {
+    for (const mode of ['tolerant', 'strict'] as const) {
+      const paid = await json(await send(mode, 'POST', 'payment', directPurchase(mode)));
+      const refund = { pos_id: posOf(mode), order_id: paid.order_id, order_currency: 'UAH', refund_amount: null };
+      expect(await violations(await send(mode, 'POST', 'refund', refund))).toEqual([
+        { field_name: 'refund_amount', violation: 'must be the amount, not null: without refund_amount all that is left would be refunded (leave refund_amount out for a full refund)' },
+      ]);
+      expect((await notesOf('/api/v1/refund'))[0]).toMatchObject({ kind: 'refused', field: 'refund_amount', rule: expect.stringContaining('refused in every mode') });
+      const { refund_amount: _null, ...full } = refund;
+      expect(await json(await send(mode, 'POST', 'refund', full))).toMatchObject({ method: 'refund', status: 'success', amount: 120 });
+    }
   });
 });
 
@@ -176,6 +222,7 @@ describe('a hosted payment without customer_phone or customer_email (the gateway
     expect(created.status, await created.clone().text()).toBe(303);
     expect(created.headers.get('location')).toMatch(/\/api\/v1\/checkout\/[^/]+\/form$/);
     expect(await notesOf('/api/v1/payment')).toEqual([
+      amountRead,
       { kind: 'waived', field: 'customer_email', what: 'absent: taken without it', rule: expect.stringContaining('hosted') },
       { kind: 'waived', field: 'customer_phone', what: 'absent: taken without it', rule: expect.stringContaining('hosted') },
     ]);
@@ -200,6 +247,7 @@ describe('customer_email that is not an address (the gateway’s plugins send `u
     const paid = await json(await send('tolerant', 'POST', 'payment', directPurchase('tolerant', { customer_email: 'unregistered' })));
     expect(paid).toMatchObject({ status: 'success', customer_email: 'unregistered' });
     expect(await notesOf('/api/v1/payment')).toEqual([
+      amountRead,
       { kind: 'waived', field: 'customer_email', what: 'not an address: taken as a string', rule: expect.stringContaining('String') },
     ]);
     expect((await send('tolerant', 'POST', 'payment', hostedPurchase('tolerant', { customer_email: 'unregistered' }))).status).toBe(303);
@@ -219,6 +267,7 @@ describe('customer_phone as the shopper typed it', () => {
     const paid = await json(await send('tolerant', 'POST', 'payment', directPurchase('tolerant', { customer_phone: '+38 (050) 123-45-67' })));
     expect(paid).toMatchObject({ status: 'success', customer_phone: '+380501234567' });
     expect(await notesOf('/api/v1/payment')).toEqual([
+      amountRead,
       { kind: 'coerced', field: 'customer_phone', from: 'phone as typed', to: 'digits', what: 'spaces, brackets and dashes left out', rule: expect.stringContaining('phone') },
     ]);
     // The inspector shows the phone as it was sent: a phone number is not a card number.
@@ -246,6 +295,7 @@ describe('a two-digit exp_year, as the gateway’s published example sends', () 
     }
     const notes = await notesOf('/api/v1/payment');
     expect(notes.map(({ kind, field, what }) => ({ kind, field, what }))).toEqual([
+      { kind: 'coerced', field: 'amount', what: 'numeric string read as a number' },
       { kind: 'coerced', field: 'exp_month', what: 'numeric string read as a number' },
       { kind: 'coerced', field: 'exp_year', what: 'numeric string read as a number' },
       { kind: 'coerced', field: 'exp_year', what: 'two-digit year widened' },
@@ -270,9 +320,10 @@ describe('fields the interface marks "not sent" in hosted mode', () => {
   it('are ignored by a tolerant project like any unknown field', async () => {
     const created = await send('tolerant', 'POST', 'payment', hostedPurchase('tolerant', notSent));
     expect(created.status, await created.clone().text()).toBe(303);
-    expect((await notesOf('/api/v1/payment')).map(({ kind, field, what }) => ({ kind, field, what }))).toEqual(
-      Object.keys(notSent).map((field) => ({ kind: 'ignored', field, what: 'not sent in this mode: ignored' })),
-    );
+    expect((await notesOf('/api/v1/payment')).map(({ kind, field, what }) => ({ kind, field, what }))).toEqual([
+      ...Object.keys(notSent).map((field) => ({ kind: 'ignored', field, what: 'not sent in this mode: ignored' })),
+      { kind: 'coerced', field: 'amount', what: 'numeric string read as a number' },
+    ]);
   });
 
   it('are refused by a strict project; card data in hosted mode by every project', async () => {
@@ -301,7 +352,7 @@ describe('payouts: method credit on POST /api/v1/payment (the Laravel package’
     pos_id: posOf(mode),
     mode: 'direct',
     method: 'credit',
-    amount: '500.00',
+    amount: amountFor(mode, '500.00'),
     currency: 'UAH',
     description: 'Winnings #77',
     order_id: orderId('payout'),

@@ -16,7 +16,7 @@
  */
 import { Hono } from 'hono';
 import * as z from 'zod';
-import { checkCurrencyPrecision, Currency, OrderId, RequestAmount, Url, Uuid, formatTimestamp, requiredText } from '@payform/gateway/wire';
+import { checkCurrencyPrecision, Currency, OrderId, Url, Uuid, formatTimestamp, reason, requestAmountRefusal, requiredText } from '@payform/gateway/wire';
 import { accountsOf, terminalsOf } from '../balances.js';
 import type { Project } from '../config.js';
 import { FaultSettings } from '../faults.js';
@@ -43,18 +43,26 @@ const ClockCommand = z
     error: 'send exactly one of advance_seconds and advance_ms',
   });
 
+/** A command's amount: a JSON number or a numeric string, held to the rules of a request's amount. */
+const CommandAmount = z
+  .union([z.number(), z.string()], { error: reason('must be a decimal number') })
+  .superRefine((value, ctx) => {
+    const refusal = requestAmountRefusal(value);
+    if (refusal) ctx.addIssue({ code: 'custom', message: refusal });
+  });
+
 const CreditCommand = z
   .strictObject({
     pos_id: Uuid.optional(),
     order_id: OrderId,
-    amount: RequestAmount,
+    amount: CommandAmount,
     currency: Currency,
     description: requiredText(2048).default('Credit to card'),
     server_url: Url.optional(),
   })
   .superRefine((command, ctx) => checkCurrencyPrecision(ctx, 'amount', command.amount, command.currency));
 
-const RecurringCommand = z.strictObject({ pos_id: Uuid.optional(), order_id: OrderId, amount: RequestAmount.optional() });
+const RecurringCommand = z.strictObject({ pos_id: Uuid.optional(), order_id: OrderId, amount: CommandAmount.optional() });
 
 const WebhookFilter = z.strictObject({
   order_id: z.string().optional(),

@@ -8,16 +8,20 @@
  * The shared wire schema stays the judge: the request is parsed with it, each issue a tolerance
  * repairs is repaired, and the request is parsed again — every other rule of the interface is
  * enforced as before. A strict project repairs nothing: it reads requests exactly as payform's
- * client checks them, and its refusals name the tolerance it did not apply.
+ * client checks them, and its refusals name the tolerance it did not apply. Two things go beyond
+ * the schema in every mode: a tolerance that would move money by mistake is not applied (a null
+ * or look-alike amount of a capture or refund, tolerances.ts `guardedRefusals`), and a hosted
+ * lookup's card fields, which the interface requires and the schema (payform's client's) does
+ * not take, are read apart.
  *
  * Each repair is reported in a `Leniency` (what was ignored, coerced or waived, what was refused
  * and the rule behind it), so a request inspector can show an integrator what the live gateway
  * would have passed over in silence. Reports name fields, never values: card data may sit there.
  */
-import type * as z from 'zod';
-import { compiled, fieldPath, issueFields, wireErrorMap } from '@payform/gateway/wire';
+import * as z from 'zod';
+import { CARD_FIELDS, CreatePaymentRequest, cardFields, compiled, fieldPath, issueFields, wireErrorMap } from '@payform/gateway/wire';
 import type { FieldIssue } from '@payform/gateway/wire';
-import { RULES, repairsFor, strictRuleFor } from './tolerances.js';
+import { RULES, guardedRefusals, repairsFor, strictRuleFor } from './tolerances.js';
 import type { Finding, Path } from './tolerances.js';
 
 /** The rules of the interface behind each kind of entry (tolerances.ts). */
@@ -69,8 +73,16 @@ export type LenientRead<T> =
 // year). The bound is a safeguard.
 const MAX_PASSES = 6;
 
-/** Parses `input` with `schema`, applying the live gateway's tolerances unless `strict`. */
+/**
+ * Parses `input` with `schema`, applying the live gateway's tolerances unless `strict`. A hosted
+ * lookup's card fields are read apart first (see readApart).
+ */
 export function readLeniently<S extends z.ZodType>(schema: S, input: unknown, strict: boolean): LenientRead<z.output<S>> {
+  const card = (schema as z.ZodType) === CreatePaymentRequest ? hostedLookupCard(input) : undefined;
+  return card ? readApart(schema, card, strict) : readWhole(schema, input, strict);
+}
+
+function readWhole<S extends z.ZodType>(schema: S, input: unknown, strict: boolean): LenientRead<z.output<S>> {
   const ignored: IgnoredField[] = [];
   const coerced: CoercedField[] = [];
   const waived: WaivedRule[] = [];
@@ -83,13 +95,15 @@ export function readLeniently<S extends z.ZodType>(schema: S, input: unknown, st
       const data = sent.length === 0 ? result.data : restore(result.data, sent);
       return { success: true, data, leniency: { strict, ignored, coerced, waived, refused: [] } };
     }
-    const findings = findingsOf(result.error.issues, current);
+    // What is refused in every mode goes before the tolerances, which see only the rest.
+    const guarded = findingsOf(schema, result.error.issues, current).map(guardedRefusals);
+    const findings = guarded.flatMap(({ rest }) => (rest ? [rest] : []));
     const repairs = strict || pass === MAX_PASSES ? [] : findings.flatMap(repairsFor);
     if (repairs.length === 0) {
-      const refused = findings.flatMap((finding) => {
-        const rule = (strict ? strictRuleFor(finding) : undefined) ?? RULES.refused;
-        return issueFields(finding.issue).map((pair) => ({ ...pair, rule }));
-      });
+      const refused = guarded.flatMap(({ refused: always, rest }) => [
+        ...always,
+        ...(rest ? issueFields(rest.issue).map((pair) => ({ ...pair, rule: (strict ? strictRuleFor(rest) : undefined) ?? RULES.refused })) : []),
+      ]);
       const issues = refused.map(({ field, reason }) => ({ field, reason }));
       return { success: false, issues, leniency: { strict, ignored, coerced, waived, refused } };
     }
@@ -111,8 +125,64 @@ export function readLeniently<S extends z.ZodType>(schema: S, input: unknown, st
   }
 }
 
-function findingsOf(issues: readonly z.core.$ZodIssue[], request: unknown): Finding[] {
-  return issues.map((issue) => ({ issue, value: valueAt(request, issue.path), request, issues }));
+function findingsOf(schema: z.ZodType, issues: readonly z.core.$ZodIssue[], request: unknown): Finding[] {
+  return issues.map((issue) => ({ schema, issue, value: valueAt(request, issue.path), request, issues }));
+}
+
+/**
+ * The card fields of a hosted lookup, which the interface's table marks required (its column
+ * "hosted lookup") while payform's shared schema, written for payform's client, keeps card data
+ * out of hosted mode altogether. The sandbox takes them in every mode — and a hosted lookup
+ * without them too, as payform's client sends it.
+ */
+const HostedLookupCard = z.object(cardFields).partial().superRefine((card, ctx) => {
+  const given = CARD_FIELDS.filter((field) => card[field] !== undefined);
+  if (given.length === 0 || given.length === CARD_FIELDS.length) return;
+  for (const field of CARD_FIELDS) {
+    if (card[field] === undefined) ctx.addIssue({ code: 'custom', path: [field], message: 'is required with the other card fields' });
+  }
+});
+
+interface Apart {
+  readonly card: Record<string, unknown>;
+  readonly rest: Record<string, unknown>;
+}
+
+function hostedLookupCard(input: unknown): Apart | undefined {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
+  const request = input as Record<string, unknown>;
+  if (request.mode !== 'hosted' || request.method !== 'lookup' || !CARD_FIELDS.some((field) => Object.hasOwn(request, field))) return undefined;
+  const card: Record<string, unknown> = {};
+  const rest: Record<string, unknown> = { ...request };
+  for (const field of CARD_FIELDS) {
+    if (!Object.hasOwn(request, field)) continue;
+    card[field] = request[field];
+    delete rest[field];
+  }
+  return { card, rest };
+}
+
+/**
+ * A hosted lookup with card fields: the card is read with the card fields' own rules (the
+ * tolerances applying, unless strict), the rest with the schema, and the card is then set
+ * aside — the hosted page asks the customer for it — and reported so.
+ */
+function readApart<S extends z.ZodType>(schema: S, { card, rest }: Apart, strict: boolean): LenientRead<z.output<S>> {
+  const cardRead = readWhole(HostedLookupCard, card, strict);
+  const restRead = readWhole(schema, rest, strict);
+  const setAside = cardRead.success
+    ? Object.keys(cardRead.data).map((field) => ({ field: fieldPath([field]), what: 'card data of a hosted lookup: checked, then set aside', rule: RULES.lookupCard }))
+    : [];
+  const leniency: Leniency = {
+    strict,
+    ignored: [...cardRead.leniency.ignored, ...setAside, ...restRead.leniency.ignored],
+    coerced: [...cardRead.leniency.coerced, ...restRead.leniency.coerced],
+    waived: [...cardRead.leniency.waived, ...restRead.leniency.waived],
+    refused: [...cardRead.leniency.refused, ...restRead.leniency.refused],
+  };
+  if (cardRead.success && restRead.success) return { success: true, data: restRead.data, leniency };
+  const issues = [...(cardRead.success ? [] : cardRead.issues), ...(restRead.success ? [] : restRead.issues)];
+  return { success: false, issues, leniency };
 }
 
 /** The parsed request with each waived field as it was sent (absent stays absent). */

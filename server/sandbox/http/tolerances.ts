@@ -11,12 +11,14 @@
  *   for a rule the live gateway does not hold (a hosted payment's phone, an email's format).
  *
  * A strict project repairs nothing; a tolerance's `strictRule` then tells why it was refused.
+ * Before any tolerance, `guardedRefusals` sets apart what is refused in every mode because a
+ * repair would move money by mistake: a capture's or refund's amount `null`, or sent under an
+ * amount-like name, which dropped would capture or refund everything.
  * Each repair names what it did without quoting the value: a field may carry card data. Only a
  * Boolean's spelling is quoted — it comes from a closed list and is never anyone's data.
  */
 import type * as z from 'zod';
-import { isDecimal } from '@payform/gateway/wire';
-import { CARD_FIELDS } from '@payform/gateway/wire';
+import { CARD_FIELDS, CaptureRequest, RefundRequest, SplitCaptureRequest, SplitRefundRequest, exactNumber, fieldPath } from '@payform/gateway/wire';
 
 export type Path = readonly PropertyKey[];
 
@@ -27,6 +29,8 @@ export type Repair =
 
 /** One issue, with the request it was found in and every other issue of the same parse. */
 export interface Finding {
+  /** The schema the request is read with: which endpoint it is. */
+  readonly schema: z.ZodType;
   readonly issue: z.core.$ZodIssue;
   /** The value at the issue's path (undefined when absent). */
   readonly value: unknown;
@@ -55,7 +59,7 @@ export const RULES = {
     'marked "not sent" for this mode in the interface: ignored like any field the endpoint does not know, as the live gateway does (a strict project refuses it; card data is refused in every mode)',
   strictNotSent: `marked "not sent" for this mode in the interface: ${STRICT}`,
   numeric:
-    'a Number in the interface: the live gateway reads a numeric string as that number, under the same rules (a strict project refuses it)',
+    'a Number in the interface (an amount, exp_month, exp_year, order_timeout): the live gateway reads a numeric string as that number, under the same rules, when a number holds it exactly (a strict project refuses it)',
   strictNumeric: `a Number in the interface, sent as a numeric string: ${STRICT}`,
   boolean:
     'a Boolean in the interface: the live gateway reads 1/0 (how PHP writes true and false) and True/False as true and false (a strict project takes only true and false)',
@@ -73,8 +77,9 @@ export const RULES = {
     'required in hosted mode by the interface: the live gateway creates a hosted payment without it, as its own e-commerce plugins never send a phone and leave out an empty one (a strict project refuses it)',
   strictContact: `required in hosted mode, absent: ${STRICT}`,
   lookupCard:
-    'listed for a hosted lookup by the interface\'s table, which copied it from a sample (its rule 8): ignored, as the hosted page asks the customer for the card (a strict project refuses it, as payform\'s client never sends card data in hosted mode)',
-  strictLookupCard: `card data in a hosted lookup, listed by the interface's table from a sample (its rule 8): ${STRICT}`,
+    'required for a hosted lookup by the interface\'s table (cc_number, exp_month, exp_year, card_cvv): taken in every mode, strict included, and held to the card fields\' rules (all four together), then set aside unused, as the hosted page asks the customer for the card; a hosted lookup without them is taken too, as payform\'s client sends it',
+  wholeAmount:
+    'an omitted charge_amount captures the whole reserve and an omitted refund_amount refunds all that is left (the interface\'s capture and refund tables): a null amount, or an unknown field named like an amount (its name holds "amount" in any case, or is one typo from refund_amount or charge_amount; order_amount, which shop plugins send as the order\'s total, excepted) sent without the amount, is refused in every mode — the live gateway would drop it and move everything, hiding a partial capture or refund sent malformed',
   refused: 'breaks a rule of the interface: refused, in every mode',
 } as const;
 
@@ -107,20 +112,8 @@ const nullField: Tolerance = {
 
 // Card data sent where the interface takes none is still refused: it means the merchant's
 // server handled card data it should never see (hosted mode keeps it on the gateway's page).
+// A hosted lookup's card fields, which the interface's table requires, are read apart (leniency.ts).
 const CARD_DATA = new Set<PropertyKey>([...CARD_FIELDS, 'cc_token']);
-const CARD_FIELD_NAMES = new Set<PropertyKey>(CARD_FIELDS);
-
-// A hosted lookup is the exception: the table marks its card fields required, so a client
-// written from it sends them, and the live gateway takes them. The page still asks for the card.
-const hostedLookupCard: Tolerance = {
-  repair: ({ issue, request }) => {
-    const { mode, method } = (typeof request === 'object' && request !== null ? request : {}) as { mode?: unknown; method?: unknown };
-    const cardField = issue.path.length === 1 && CARD_FIELD_NAMES.has(issue.path[0] as PropertyKey);
-    if (!cardField || mode !== 'hosted' || method !== 'lookup' || issue.code !== 'invalid_type' || issue.expected !== 'undefined') return [];
-    return [{ kind: 'ignore', path: issue.path, what: 'card data of a hosted lookup: ignored', rule: RULES.lookupCard }];
-  },
-  strictRule: RULES.strictLookupCard,
-};
 
 const notSentField: Tolerance = {
   repair: ({ issue }) =>
@@ -135,19 +128,23 @@ const notSentField: Tolerance = {
   strictRule: RULES.strictNotSent,
 };
 
+// Only a string a number holds exactly: "0.100000000000000000001" is not read as 0.1, nor 400
+// nines as Infinity; such a string is refused saying what is wrong with it.
 const numericString: Tolerance = {
-  repair: ({ issue, value }) =>
-    issue.code === 'invalid_type' && issue.expected === 'number' && typeof value === 'string' && isDecimal(value)
-      ? [{
+  repair: ({ issue, value }) => {
+    const number = issue.code === 'invalid_type' && issue.expected === 'number' && typeof value === 'string' ? exactNumber(value) : undefined;
+    return number === undefined
+      ? []
+      : [{
           kind: 'coerce',
           path: issue.path,
-          value: Number(value),
+          value: number,
           from: 'string',
           to: 'number',
           what: 'numeric string read as a number',
           rule: RULES.numeric,
-        }]
-      : [],
+        }];
+  },
   strictRule: RULES.strictNumeric,
 };
 
@@ -264,7 +261,7 @@ const hostedContact: Tolerance = {
 
 /** In the order they are tried: the first tolerance with a repair for an issue makes it. */
 export const TOLERANCES: readonly Tolerance[] = [
-  nullField, unknownField, notSentField, hostedLookupCard, numericString, booleanSpelling, twoDigitYear, formattedPhone, nonAddressEmail, hostedContact,
+  nullField, unknownField, notSentField, numericString, booleanSpelling, twoDigitYear, formattedPhone, nonAddressEmail, hostedContact,
 ];
 
 /** The repairs a tolerant project makes for one finding. */
@@ -283,4 +280,114 @@ export function strictRuleFor(finding: Finding): string | undefined {
 
 function samePath(a: Path, b: Path): boolean {
   return a.length === b.length && a.every((key, index) => key === b[index]);
+}
+
+/**
+ * Where an omitted amount moves everything: capture and split capture take the whole reserve
+ * without charge_amount, refund all that is left without refund_amount (split refund requires
+ * its amount, so a look-alike there is named beside the missing one).
+ */
+interface AmountField {
+  readonly field: string;
+  readonly operation: string;
+  /** What leaving the amount out does, in a few words. */
+  readonly omitted: string;
+}
+
+const AMOUNT_FIELDS: ReadonlyMap<z.ZodType, AmountField> = new Map<z.ZodType, AmountField>([
+  [CaptureRequest, { field: 'charge_amount', operation: 'capture', omitted: 'without charge_amount the whole reserve would be captured' }],
+  [SplitCaptureRequest, { field: 'charge_amount', operation: 'split capture', omitted: 'without charge_amount the whole reserve would be captured' }],
+  [RefundRequest, { field: 'refund_amount', operation: 'refund', omitted: 'without refund_amount all that is left would be refunded' }],
+  [SplitRefundRequest, { field: 'refund_amount', operation: 'split refund', omitted: 'a split refund names the amount it refunds in refund_amount' }],
+]);
+
+/** The order's total, which shop plugins (the live gateway's own WooCommerce one) send with every operation. */
+const ORDER_TOTAL = 'orderamount';
+
+/**
+ * The operations' amount fields as names are compared (lower case, letters and digits only): a
+ * name one typo from either is taken for it. Not so `amount` itself, whose neighbours are words
+ * of their own (`mount`); a name holding "amount" is caught without a typo.
+ */
+const AMOUNT_NAMES = ['refundamount', 'chargeamount'];
+
+function amountFieldOf(finding: Finding): AmountField | undefined {
+  return AMOUNT_FIELDS.get(finding.schema);
+}
+
+function amountOmitted(request: unknown, field: string): boolean {
+  const value = typeof request === 'object' && request !== null ? (request as Record<string, unknown>)[field] : undefined;
+  return value === undefined || value === null;
+}
+
+/** `refund_amount: null` (`charge_amount: null`): never dropped, for dropped it would mean everything. */
+function isNullAmount(finding: Finding): boolean {
+  const amount = amountFieldOf(finding);
+  return amount !== undefined && finding.value === null && finding.issue.path.length === 1 && finding.issue.path[0] === amount.field;
+}
+
+/**
+ * An unknown top-level field sent without the amount, whose name, in any case and without its
+ * `_` or `-`, holds "amount" (`amount`, `refundAmount`, `Refund_Amount`, `charge_amount` on a
+ * refund, `partial_amount`) or is one typo from `refund_amount` or `charge_amount` (a letter
+ * added, left out or changed, or two swapped: `refund_ammount`, `charge_amout`) — except
+ * the order's total, `order_amount` however spelt. With the amount sent, the amount decides and
+ * such a field is ignored like any other.
+ */
+function isAmountLookAlike(finding: Finding, key: PropertyKey): boolean {
+  const amount = amountFieldOf(finding);
+  if (amount === undefined || typeof key !== 'string' || finding.issue.path.length !== 0) return false;
+  if (!amountOmitted(finding.request, amount.field)) return false;
+  const name = key.toLowerCase().replace(/[^a-z0-9]/g, '');
+  if (name === ORDER_TOTAL) return false;
+  return name.includes('amount') || AMOUNT_NAMES.some((amountName) => withinOneTypo(name, amountName));
+}
+
+/** Optimal string alignment distance of at most 1: one letter added, left out, changed, or two neighbours swapped. */
+function withinOneTypo(a: string, b: string): boolean {
+  if (Math.abs(a.length - b.length) > 1) return false;
+  let start = 0;
+  while (start < a.length && start < b.length && a[start] === b[start]) start += 1;
+  const restA = a.slice(start);
+  const restB = b.slice(start);
+  if (restA === restB) return true;
+  return (
+    restA.slice(1) === restB.slice(1) || // changed
+    restA.slice(1) === restB || // added in a
+    restA === restB.slice(1) || // left out of a
+    (restA.length > 1 && restA[0] === restB[1] && restA[1] === restB[0] && restA.slice(2) === restB.slice(2)) // swapped
+  );
+}
+
+export interface GuardRefusal {
+  readonly field: string;
+  readonly reason: string;
+  readonly rule: string;
+}
+
+/**
+ * What is refused in every mode, before any tolerance: a null amount or an amount look-alike on
+ * an operation whose omitted amount moves everything. `rest` is what is left of the finding for
+ * the tolerances (an unknown-keys issue without its look-alikes), if anything.
+ */
+export function guardedRefusals(finding: Finding): { refused: GuardRefusal[]; rest: Finding | undefined } {
+  const amount = amountFieldOf(finding);
+  if (amount === undefined) return { refused: [], rest: finding };
+  if (isNullAmount(finding)) {
+    const full = amount.operation === 'split refund' ? '' : ` (leave ${amount.field} out for a full ${amount.operation})`;
+    return { refused: [{ field: amount.field, reason: `must be the amount, not null: ${amount.omitted}${full}`, rule: RULES.wholeAmount }], rest: undefined };
+  }
+  const { issue } = finding;
+  if (issue.code !== 'unrecognized_keys') return { refused: [], rest: finding };
+  const lookAlikes = issue.keys.filter((key) => isAmountLookAlike(finding, key));
+  if (lookAlikes.length === 0) return { refused: [], rest: finding };
+  const others = issue.keys.filter((key) => !lookAlikes.includes(key));
+  return {
+    refused: lookAlikes.map((key) => ({
+      field: fieldPath([...issue.path, key]),
+      reason: `is not a field of ${amount.operation}: ${amount.omitted} — send the amount as ${amount.field}`,
+      rule: RULES.wholeAmount,
+    })),
+    rest: others.length === 0 ? undefined : { ...finding, issue: { ...issue, keys: others } },
+  };
 }
