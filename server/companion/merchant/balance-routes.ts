@@ -15,7 +15,8 @@ import { ApiProblem } from '../http/problem.js';
 import { takesNoQuery } from '../http/validate.js';
 import { AmountView } from '../http/amounts.js';
 
-const ID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+/** A balance's account or terminal id, as the gateway gives it. */
+export const BALANCE_ID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 
 export const BalanceView = z.object({
   id: z.string(),
@@ -54,7 +55,7 @@ export async function fromGateway<T>(read: () => Promise<T>): Promise<T> {
 
 function balanceId(c: Context<CompanionEnv>): string {
   const id = c.req.param('id') ?? '';
-  if (!ID.test(id)) throw ApiProblem.invalid({ id: 'must be a UUID' });
+  if (!BALANCE_ID.test(id)) throw ApiProblem.invalid({ id: 'must be a UUID' });
   return id;
 }
 

@@ -33,8 +33,11 @@ function cardView(card: SavedCard): z.output<typeof CardView> {
   };
 }
 
+/** The longest customer id a saved card is kept under (the gateway's customer_id). */
+export const CUSTOMER_ID_MAX = 128;
+
 function customerId(raw: string | undefined): string {
-  if (!raw || raw.length > 128) throw ApiProblem.notFound('The customer', 'customer_not_found');
+  if (!raw || raw.length > CUSTOMER_ID_MAX) throw ApiProblem.notFound('The customer', 'customer_not_found');
   return raw;
 }
 

@@ -27,7 +27,7 @@ export const WaitingEventPage = z.object({ events: z.array(WaitingEventView), ne
 export const ReviewedEvent = z.object({ event: EventView });
 
 /** Events are named by the SHA-256 of their data, in hex. */
-const EVENT_ID = /^[0-9a-f]{64}$/;
+export const EVENT_ID = /^[0-9a-f]{64}$/;
 
 export function eventRoutes(): Hono<CompanionEnv> {
   const events = new Hono<CompanionEnv>();

@@ -6,14 +6,16 @@
  * behind the code.
  */
 import * as z from 'zod';
+import { IsoDate } from '@payform/gateway/wire';
 import { CreatedSession, HostedPage, HostedRequest } from '../checkout/checkout-routes.js';
 import { PayAnswer } from '../checkout/pay-answer.js';
 import { PayRequest } from '../checkout/pay-request.js';
-import { NewSessionRequest } from '../checkout/session-request.js';
+import { SESSION_ID } from '../checkout/session-access.js';
+import { NewSessionRequest, OrderId } from '../checkout/session-request.js';
 import { SessionView } from '../checkout/session-view.js';
-import { AccountList, BalanceView, TerminalList } from '../merchant/balance-routes.js';
-import { CardList, CardView } from '../merchant/card-routes.js';
-import { EventListQuery, ReviewedEvent, WaitingEventPage } from '../merchant/event-routes.js';
+import { AccountList, BALANCE_ID, BalanceView, TerminalList } from '../merchant/balance-routes.js';
+import { CardList, CardView, CUSTOMER_ID_MAX } from '../merchant/card-routes.js';
+import { EVENT_ID, EventListQuery, ReviewedEvent, WaitingEventPage } from '../merchant/event-routes.js';
 import { ChangesPage, ChangesQuery, ChangeView } from '../merchant/feed-routes.js';
 import {
   CaptureRequest, RefundRequest, ResendRequest, SplitCaptureRequest, SplitRefundRequest, VoidRequest,
@@ -50,6 +52,10 @@ export interface ApiOperation {
   readonly access: Access;
   readonly body?: z.ZodType;
   readonly query?: z.ZodType;
+  /** What a path parameter must be, where the route checks more than "a string" (400 or 404 otherwise). */
+  readonly params?: Readonly<Record<string, z.ZodType>>;
+  /** Request headers the route reads, beyond authentication and Idempotency-Key. */
+  readonly headers?: Readonly<Record<string, z.ZodType>>;
   readonly responses: Readonly<Record<number, ApiResponse>>;
 }
 
@@ -118,6 +124,14 @@ export const VIEWS: Readonly<Record<string, z.ZodType>> = {
   OpenApiDocument,
 };
 
+const SESSION = { id: z.string().regex(SESSION_ID).describe('The session id createCheckoutSession gave') };
+const ORDER = { order_id: OrderId.describe('An order id: a session’s, or a retry’s <order_id>:<attempt>') };
+const BALANCE = { id: z.string().regex(BALANCE_ID).describe('A UUID, as listAccounts or listTerminals give it') };
+const CUSTOMER = { customer_id: z.string().min(1).max(CUSTOMER_ID_MAX) };
+
+/** The widget's return address carries the page paid from, for a session without return_url. */
+const ReturnQuery = z.object({ page: z.string().max(8192).optional().describe('The page the customer paid from: sent back there when it is on an allowed origin and the session has no return_url') });
+
 const json = (description: string, schema: z.ZodType): ApiResponse => ({ kind: 'json', description, schema });
 const problem = (description: string): ApiResponse => ({ kind: 'problem', description });
 const content = (description: string, ...contentTypes: string[]): ApiResponse => ({ kind: 'content', description, contentTypes });
@@ -134,44 +148,44 @@ const operationAnswers = {
 export const API: readonly ApiOperation[] = [
   // Checkout
   { method: 'post', path: '/api/checkout/sessions', operationId: 'createCheckoutSession', tag: 'Checkout', summary: 'Open a checkout session (method lookup: verify and save a card for customer_id)', access: 'admin', body: NewSessionRequest, responses: { 201: json('The session; `id` is the capability to give the widget', CreatedSession), 409: problem('order_id_taken: the order id has a payment already') } },
-  { method: 'get', path: '/api/checkout/sessions/:id', operationId: 'getCheckoutSession', tag: 'Checkout', summary: 'Public view of a session (for the widget)', access: 'session', responses: { 200: json('The session view', SessionView), 404: problem('Unknown session') } },
-  { method: 'delete', path: '/api/checkout/sessions/:id', operationId: 'closeCheckoutSession', tag: 'Checkout', summary: 'Close a session: no further attempts', access: 'admin', responses: { 200: json('The closed session', CreatedSession), 404: problem('Unknown session') } },
-  { method: 'post', path: '/api/checkout/sessions/:id/pay', operationId: 'payCheckoutSession', tag: 'Checkout', summary: 'Pay directly with a card or a saved card', access: 'session', body: PayRequest, responses: { 200: json('The attempt’s state', PayAnswer), 404: problem('Unknown session'), 409: problem('Session expired or mode not allowed'), 422: problem('Customer details missing, card expired or unknown, another card than a charge’s own (card_not_allowed), or refused by the gateway'), 429: problem('Too many attempts; see Retry-After') } },
-  { method: 'post', path: '/api/checkout/sessions/:id/hosted', operationId: 'openHostedPaymentPage', tag: 'Checkout', summary: 'Open the gateway’s hosted payment page', access: 'session', body: HostedRequest, responses: { 200: json('Where to send the customer', HostedPage), 404: problem('Unknown session'), 409: problem('Paid, in progress or mode not allowed'), 422: problem('customer_required: customer details the hosted page needs are missing (fields name them)'), 429: problem('Too many attempts'), 502: problem('unsafe_redirect: the gateway’s page address is not safe to open') } },
-  { method: 'get', path: '/checkout/return/:id', operationId: 'returnFromCheckout', tag: 'Checkout', summary: 'Where the customer lands after 3-D Secure or the hosted page', access: 'session', responses: { 303: empty('To the merchant’s return_url with checkout_session, order_id and status'), 200: content('A short status page (no return_url)', 'text/html'), 404: content('A page saying the checkout does not exist', 'text/html'), 503: content(AWAY_PAGE, 'text/html') } },
-  { method: 'get', path: '/checkout/challenge/:id', operationId: 'goToSavedCardChallenge', tag: 'Checkout', summary: 'A saved card’s charge waiting for 3-D Secure: the link for the customer (challenge_url)', access: 'session', responses: { 200: content('While the charge waits: a page with the way on to the bank’s challenge', 'text/html'), 303: empty('Once it no longer waits: to /checkout/return/:id'), 404: content('A page saying the link does not exist', 'text/html'), 503: content(AWAY_PAGE, 'text/html') } },
+  { method: 'get', path: '/api/checkout/sessions/:id', operationId: 'getCheckoutSession', tag: 'Checkout', summary: 'Public view of a session (for the widget)', params: SESSION, access: 'session', responses: { 200: json('The session view', SessionView), 404: problem('Unknown session') } },
+  { method: 'delete', path: '/api/checkout/sessions/:id', operationId: 'closeCheckoutSession', tag: 'Checkout', summary: 'Close a session: no further attempts', params: SESSION, access: 'admin', responses: { 200: json('The closed session', CreatedSession), 404: problem('Unknown session') } },
+  { method: 'post', path: '/api/checkout/sessions/:id/pay', operationId: 'payCheckoutSession', tag: 'Checkout', summary: 'Pay directly with a card or a saved card', params: SESSION, access: 'session', body: PayRequest, responses: { 200: json('The attempt’s state', PayAnswer), 404: problem('Unknown session'), 409: problem('Session expired or mode not allowed'), 422: problem('Customer details missing, card expired or unknown, another card than a charge’s own (card_not_allowed), or refused by the gateway'), 429: problem('Too many attempts; see Retry-After') } },
+  { method: 'post', path: '/api/checkout/sessions/:id/hosted', operationId: 'openHostedPaymentPage', tag: 'Checkout', summary: 'Open the gateway’s hosted payment page', params: SESSION, access: 'session', body: HostedRequest, responses: { 200: json('Where to send the customer', HostedPage), 404: problem('Unknown session'), 409: problem('Paid, in progress or mode not allowed'), 422: problem('customer_required: customer details the hosted page needs are missing (fields name them)'), 429: problem('Too many attempts'), 502: problem('unsafe_redirect: the gateway’s page address is not safe to open') } },
+  { method: 'get', path: '/checkout/return/:id', operationId: 'returnFromCheckout', tag: 'Checkout', summary: 'Where the customer lands after 3-D Secure or the hosted page', params: SESSION, access: 'session', query: ReturnQuery, responses: { 303: empty('To the merchant’s return_url with checkout_session, order_id and status'), 200: content('A short status page (no return_url)', 'text/html'), 404: content('A page saying the checkout does not exist', 'text/html'), 503: content(AWAY_PAGE, 'text/html') } },
+  { method: 'get', path: '/checkout/challenge/:id', operationId: 'goToSavedCardChallenge', tag: 'Checkout', summary: 'A saved card’s charge waiting for 3-D Secure: the link for the customer (challenge_url)', params: SESSION, access: 'session', responses: { 200: content('While the charge waits: a page with the way on to the bank’s challenge', 'text/html'), 303: empty('Once it no longer waits: to /checkout/return/:id'), 404: content('A page saying the link does not exist', 'text/html'), 503: content(AWAY_PAGE, 'text/html') } },
   { method: 'get', path: '/widget/pay-form.js', operationId: 'getWidgetModule', tag: 'Checkout', summary: 'The built <pay-form> widget', access: 'public', responses: { 200: content('ES module', 'text/javascript'), 304: notModified, 404: problem('Not built') } },
   { method: 'get', path: '/widget/LICENSES.txt', operationId: 'getWidgetLicenses', tag: 'Checkout', summary: 'Licences of what the widget bundles', access: 'public', responses: { 200: content('Text', 'text/plain'), 304: notModified } },
   { method: 'get', path: '/widget/chunks/:name', operationId: 'getWidgetChunk', tag: 'Checkout', summary: 'A chunk the widget loads on demand', access: 'public', responses: { 200: content('ES module', 'text/javascript'), 304: notModified } },
   // Webhooks
   { method: 'post', path: '/webhooks/gateway', operationId: 'receiveGatewayWebhook', tag: 'Webhooks', summary: 'The gateway’s signed events (form fields data, signature)', access: 'signature', responses: { 200: json('Stored (or a duplicate)', WebhookReceipt), 401: problem('Signature does not match: nothing stored'), 415: problem('Not a form post') } },
   { method: 'get', path: '/api/webhook-events', operationId: 'listWebhookEvents', tag: 'Webhooks', summary: 'The gateway’s events that apply to nothing in the ledger (unmatched) or wait for a reservation (parked), newest first', access: 'admin', query: EventListQuery, responses: { 200: json('A page of events and next_cursor', WaitingEventPage) } },
-  { method: 'post', path: '/api/webhook-events/:id/review', operationId: 'reviewWebhookEvent', tag: 'Webhooks', summary: 'Mark an unmatched event reviewed (settled elsewhere): it leaves the list, reconciliation and the waiting-events gauge', access: 'admin', responses: { 200: json('The event, reviewed_at set', ReviewedEvent), 404: problem('Unknown event'), 409: problem('Not unmatched: applied, or parked for its reservation') } },
+  { method: 'post', path: '/api/webhook-events/:id/review', operationId: 'reviewWebhookEvent', tag: 'Webhooks', summary: 'Mark an unmatched event reviewed (settled elsewhere): it leaves the list, reconciliation and the waiting-events gauge', params: { id: z.string().regex(EVENT_ID).describe('The event’s id: the SHA-256 of its data, in hex') }, access: 'admin', responses: { 200: json('The event, reviewed_at set', ReviewedEvent), 404: problem('Unknown event'), 409: problem('Not unmatched: applied, or parked for its reservation') } },
   // Orders
   { method: 'get', path: '/api/orders', operationId: 'listOrders', tag: 'Orders', summary: 'Orders, newest first', access: 'admin', query: OrderListQuery, responses: { 200: json('A page of orders, each with its totals, and next_cursor', OrderPage) } },
-  { method: 'get', path: '/api/orders/:order_id', operationId: 'getOrder', tag: 'Orders', summary: 'An order: payment, operations, webhook events, totals', access: 'admin', responses: { 200: json('The order', OrderView), 404: problem('Unknown order') } },
-  { method: 'post', path: '/api/orders/:order_id/capture', operationId: 'captureOrder', tag: 'Orders', summary: 'Capture an auth (full, partial, or above the reserve within the project’s limit)', access: 'admin', body: CaptureRequest, responses: operationAnswers },
-  { method: 'post', path: '/api/orders/:order_id/split-capture', operationId: 'splitCaptureOrder', tag: 'Orders', summary: 'Capture an auth split among sub-merchants', access: 'admin', body: SplitCaptureRequest, responses: operationAnswers },
-  { method: 'post', path: '/api/orders/:order_id/void', operationId: 'voidOrder', tag: 'Orders', summary: 'Void an uncaptured auth', access: 'admin', body: VoidRequest, responses: operationAnswers },
-  { method: 'post', path: '/api/orders/:order_id/refund', operationId: 'refundOrder', tag: 'Orders', summary: 'Refund a purchase or capture, fully or partly', access: 'admin', body: RefundRequest, responses: operationAnswers },
-  { method: 'post', path: '/api/orders/:order_id/split-refund', operationId: 'splitRefundOrder', tag: 'Orders', summary: 'Refund sub-merchants’ shares of a split payment', access: 'admin', body: SplitRefundRequest, responses: operationAnswers },
-  { method: 'post', path: '/api/orders/:order_id/cancel', operationId: 'cancelOrder', tag: 'Orders', summary: 'Cancel an unpaid hosted payment', access: 'admin', responses: { 200: json('The cancelled payment', CancelledOrder), 404: problem('Unknown order'), 409: problem('Not an unpaid hosted payment') } },
-  { method: 'post', path: '/api/orders/:order_id/resend-webhook', operationId: 'resendOrderWebhook', tag: 'Orders', summary: 'Ask the gateway to send an operation’s webhook again', access: 'admin', body: ResendRequest, responses: { 202: json('Requested', ResendAnswer), 404: problem('Unknown order') } },
-  { method: 'get', path: '/api/orders/:order_id/receipt', operationId: 'getOrderReceipt', tag: 'Orders', summary: 'The order’s receipt from the gateway', access: 'admin', query: OrderReceiptQuery, responses: { 200: content('HTML or PDF', 'text/html', 'application/pdf'), 404: problem('Unknown order') } },
+  { method: 'get', path: '/api/orders/:order_id', operationId: 'getOrder', tag: 'Orders', summary: 'An order: payment, operations, webhook events, totals', params: ORDER, access: 'admin', responses: { 200: json('The order', OrderView), 404: problem('Unknown order') } },
+  { method: 'post', path: '/api/orders/:order_id/capture', operationId: 'captureOrder', tag: 'Orders', summary: 'Capture an auth (full, partial, or above the reserve within the project’s limit)', params: ORDER, access: 'admin', body: CaptureRequest, responses: operationAnswers },
+  { method: 'post', path: '/api/orders/:order_id/split-capture', operationId: 'splitCaptureOrder', tag: 'Orders', summary: 'Capture an auth split among sub-merchants', params: ORDER, access: 'admin', body: SplitCaptureRequest, responses: operationAnswers },
+  { method: 'post', path: '/api/orders/:order_id/void', operationId: 'voidOrder', tag: 'Orders', summary: 'Void an uncaptured auth', params: ORDER, access: 'admin', body: VoidRequest, responses: operationAnswers },
+  { method: 'post', path: '/api/orders/:order_id/refund', operationId: 'refundOrder', tag: 'Orders', summary: 'Refund a purchase or capture, fully or partly', params: ORDER, access: 'admin', body: RefundRequest, responses: operationAnswers },
+  { method: 'post', path: '/api/orders/:order_id/split-refund', operationId: 'splitRefundOrder', tag: 'Orders', summary: 'Refund sub-merchants’ shares of a split payment', params: ORDER, access: 'admin', body: SplitRefundRequest, responses: operationAnswers },
+  { method: 'post', path: '/api/orders/:order_id/cancel', operationId: 'cancelOrder', tag: 'Orders', summary: 'Cancel an unpaid hosted payment', params: ORDER, access: 'admin', responses: { 200: json('The cancelled payment', CancelledOrder), 404: problem('Unknown order'), 409: problem('Not an unpaid hosted payment') } },
+  { method: 'post', path: '/api/orders/:order_id/resend-webhook', operationId: 'resendOrderWebhook', tag: 'Orders', summary: 'Ask the gateway to send an operation’s webhook again', params: ORDER, access: 'admin', body: ResendRequest, responses: { 202: json('Requested', ResendAnswer), 404: problem('Unknown order') } },
+  { method: 'get', path: '/api/orders/:order_id/receipt', operationId: 'getOrderReceipt', tag: 'Orders', summary: 'The order’s receipt from the gateway', params: ORDER, access: 'admin', query: OrderReceiptQuery, responses: { 200: content('HTML or PDF', 'text/html', 'application/pdf'), 404: problem('Unknown order') } },
   // Balances and reports
   { method: 'get', path: '/api/balances/accounts', operationId: 'listAccounts', tag: 'Balances', summary: 'Balances of the merchant’s accounts', access: 'admin', responses: { 200: json('accounts', AccountList) } },
-  { method: 'get', path: '/api/balances/accounts/:id', operationId: 'getAccount', tag: 'Balances', summary: 'One account', access: 'admin', responses: { 200: json('The account', BalanceView), 404: problem('not_found_at_gateway: the gateway knows no such account') } },
+  { method: 'get', path: '/api/balances/accounts/:id', operationId: 'getAccount', tag: 'Balances', summary: 'One account', params: BALANCE, access: 'admin', responses: { 200: json('The account', BalanceView), 404: problem('not_found_at_gateway: the gateway knows no such account') } },
   { method: 'get', path: '/api/balances/terminals', operationId: 'listTerminals', tag: 'Balances', summary: 'Balances of terminals; unreadable ones in failed_terminals', access: 'admin', responses: { 200: json('terminals and failed_terminals', TerminalList) } },
-  { method: 'get', path: '/api/balances/terminals/:id', operationId: 'getTerminal', tag: 'Balances', summary: 'One terminal', access: 'admin', responses: { 200: json('The terminal', BalanceView), 404: problem('not_found_at_gateway: the gateway knows no such terminal') } },
-  { method: 'get', path: '/api/receipts/:date', operationId: 'getDailyReceipts', tag: 'Reports', summary: 'A day’s receipts as a ZIP', access: 'admin', query: DateReceiptsQuery, responses: { 200: content('ZIP archive', 'application/zip') } },
+  { method: 'get', path: '/api/balances/terminals/:id', operationId: 'getTerminal', tag: 'Balances', summary: 'One terminal', params: BALANCE, access: 'admin', responses: { 200: json('The terminal', BalanceView), 404: problem('not_found_at_gateway: the gateway knows no such terminal') } },
+  { method: 'get', path: '/api/receipts/:date', operationId: 'getDailyReceipts', tag: 'Reports', summary: 'A day’s receipts as a ZIP', params: { date: IsoDate }, access: 'admin', query: DateReceiptsQuery, responses: { 200: content('ZIP archive', 'application/zip') } },
   { method: 'get', path: '/api/stats', operationId: 'getPaymentStats', tag: 'Reports', summary: 'Payments per hour or day by outcome, with the success rate', access: 'admin', query: StatsQuery, responses: { 200: json('buckets and totals', StatsView) } },
   { method: 'get', path: '/api/changes', operationId: 'listChanges', tag: 'Reports', summary: 'Status changes since a sequence number (polling)', access: 'admin', query: ChangesQuery, responses: { 200: json('changes, last_seq, complete', ChangesPage) } },
-  { method: 'get', path: '/api/changes/stream', operationId: 'streamChanges', tag: 'Reports', summary: 'Status changes as server-sent events', access: 'admin', responses: { 200: content('Event stream', 'text/event-stream') } },
+  { method: 'get', path: '/api/changes/stream', operationId: 'streamChanges', tag: 'Reports', summary: 'Status changes as server-sent events', access: 'admin', headers: { 'Last-Event-ID': z.string().regex(/^\d{1,15}$/).describe('The last seq received: the stream resumes after it (an EventSource sends it by itself on reconnecting)') }, responses: { 200: content('Event stream', 'text/event-stream') } },
   // Customers
-  { method: 'get', path: '/api/customers/:customer_id/cards', operationId: 'listCustomerCards', tag: 'Customers', summary: 'A customer’s saved cards', access: 'admin', responses: { 200: json('cards', CardList) } },
-  { method: 'delete', path: '/api/customers/:customer_id/cards/:card_id', operationId: 'deleteCustomerCard', tag: 'Customers', summary: 'Forget a saved card', access: 'admin', responses: { 204: empty('Deleted'), 404: problem('Unknown card') } },
+  { method: 'get', path: '/api/customers/:customer_id/cards', operationId: 'listCustomerCards', tag: 'Customers', summary: 'A customer’s saved cards', params: CUSTOMER, access: 'admin', responses: { 200: json('cards', CardList) } },
+  { method: 'delete', path: '/api/customers/:customer_id/cards/:card_id', operationId: 'deleteCustomerCard', tag: 'Customers', summary: 'Forget a saved card', params: CUSTOMER, access: 'admin', responses: { 204: empty('Deleted'), 404: problem('Unknown card') } },
   {
-    method: 'post', path: '/api/customers/:customer_id/cards/:card_id/charges', operationId: 'chargeSavedCard', tag: 'Customers', summary: 'Charge a saved card from the merchant’s server, without the customer', access: 'admin', body: ChargeRequest,
+    method: 'post', path: '/api/customers/:customer_id/cards/:card_id/charges', operationId: 'chargeSavedCard', tag: 'Customers', summary: 'Charge a saved card from the merchant’s server, without the customer', params: CUSTOMER, access: 'admin', body: ChargeRequest,
     responses: { 201: json('The payment’s state; action_required carries challenge_url for the customer', ChargeAnswer), 409: problem('The card is deleted (card_not_saved) or expired (card_expired), or the order id has a payment already (order_id_taken): the gateway was not called'), 422: problem('Cardholder details missing (fields name them)') },
   },
   // Service

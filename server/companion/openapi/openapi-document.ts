@@ -85,12 +85,16 @@ const idempotencyRefusals: Readonly<Record<number, string>> = {
 };
 
 function parameters(operation: ApiOperation) {
-  const pathParams = [...operation.path.matchAll(/:(\w+)/g)].map((match) => ({ name: match[1], in: 'path', required: true, schema: { type: 'string' } }));
+  const pathParams = [...operation.path.matchAll(/:(\w+)/g)].map(([, name = '']) => {
+    const schema = operation.params?.[name];
+    return { name, in: 'path', required: true, schema: schema ? schemaOf(schema, 'input') : { type: 'string' } };
+  });
   const query = operation.query ? schemaOf(operation.query, 'input') : undefined;
   const properties = (query?.properties ?? {}) as Record<string, JsonSchema>;
   const required = new Set((query?.required ?? []) as string[]);
   const queryParams = Object.entries(properties).map(([name, schema]) => ({ name, in: 'query', required: required.has(name), schema }));
-  return [...pathParams, ...queryParams, ...(takesIdempotencyKey(operation) ? [idempotencyKey] : [])];
+  const headers = Object.entries(operation.headers ?? {}).map(([name, schema]) => ({ name, in: 'header', required: false, schema: schemaOf(schema, 'input') }));
+  return [...pathParams, ...queryParams, ...headers, ...(takesIdempotencyKey(operation) ? [idempotencyKey] : [])];
 }
 
 const retryAfter = { 'Retry-After': { description: 'Seconds to wait before trying again', schema: { type: 'string', pattern: '^\\d+$' } } };
@@ -176,7 +180,8 @@ export function openApiDocument(serverUrl: string) {
     info: {
       title: 'payform companion',
       version: '1',
-      description: 'The merchant’s server for <pay-form>: checkout sessions, payments, webhooks and the back office.',
+      description:
+        'The merchant’s server for <pay-form>: checkout sessions, payments, webhooks and the back office. Also served, outside this document: GET /metrics (Prometheus, its own bearer token, when configured), the back-office pages (when enabled) and CORS preflights of the checkout routes.',
       license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [{ url: serverUrl }],

@@ -137,6 +137,25 @@ describe('the served OpenAPI document', () => {
     expect((await stack.json('GET', '/api/orders?limit=2', 200, { admin: true })).orders).toEqual([]);
   });
 
+  it('says what a path parameter, a currency and the stream’s resume header must be', async () => {
+    const document = await served();
+    const parameter = (path: string, method: string, name: string): Json =>
+      (document.paths[path][method].parameters as Json[]).find((candidate) => candidate.name === name)?.schema;
+    expect(parameter('/api/balances/accounts/{id}', 'get', 'id').pattern).toMatch(/^\^\[0-9a-fA-F\]\{8\}-/);
+    expect(parameter('/api/receipts/{date}', 'get', 'date')).toMatchObject({ type: 'string', format: 'date' });
+    expect(parameter('/api/webhook-events/{id}/review', 'post', 'id').pattern).toBe('^[0-9a-f]{64}$');
+    expect(parameter('/api/checkout/sessions/{id}/pay', 'post', 'id').pattern).toBe('^[A-Za-z0-9_-]{43}$');
+    expect(parameter('/api/orders/{order_id}/refund', 'post', 'order_id').pattern).toBeDefined();
+    expect(parameter('/api/customers/{customer_id}/cards', 'get', 'customer_id')).toMatchObject({ minLength: 1, maxLength: 128 });
+    expect(parameter('/api/changes/stream', 'get', 'Last-Event-ID')).toMatchObject({ pattern: '^\\d{1,15}$' });
+    expect(parameter('/checkout/return/{id}', 'get', 'page')).toMatchObject({ type: 'string' });
+    const create = document.paths['/api/checkout/sessions'].post.requestBody.content['application/json'].schema;
+    expect(create.properties.currency).toMatchObject({ type: 'string', pattern: '^[A-Z]{3}$' });
+    // The route refuses what the pattern refuses, as documented.
+    const stack = await openStack();
+    expect((await stack.json('GET', '/api/balances/accounts/not-a-uuid', 400, { admin: true })).error.fields).toEqual({ id: 'must be a UUID' });
+  });
+
   it('tells a retry loop which answers are kept under the Idempotency-Key, and the headers to read', async () => {
     const document = await served();
     const refund = document.paths['/api/orders/{order_id}/refund'].post.responses;

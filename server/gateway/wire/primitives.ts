@@ -24,10 +24,14 @@ export const Uuid = z.guid({ error: reason('must be a UUID') });
  * An ISO 4217 currency the gateway can carry (XTS, the testing code, included): see
  * `currencyRefusal`. Answers are read with the same rule — the gateway echoes the request's.
  */
-export const Currency = z.string().superRefine((code, ctx) => {
-  const refusal = currencyRefusal(code);
-  if (refusal) ctx.addIssue({ code: 'custom', message: refusal });
-});
+export const Currency = z
+  .string()
+  .superRefine((code, ctx) => {
+    const refusal = currencyRefusal(code);
+    if (refusal) ctx.addIssue({ code: 'custom', message: refusal });
+  })
+  // What a JSON Schema can say of the rule (an OpenAPI document built from these schemas).
+  .meta({ pattern: '^[A-Z]{3}$', description: 'An ISO 4217 code in upper case: UAH, EUR, XTS for tests' });
 
 export const Mode = z.enum(['direct', 'hosted']);
 export type Mode = z.infer<typeof Mode>;
