@@ -167,6 +167,10 @@ test('an order the gateway contradicts is marked held, saying why and what to do
   };
   const answer = await request.post(`${stack.shop}/webhooks/gateway`, { form: { ...webhookForm(event, TEST_PROJECT_DEFAULTS.apiSecret) } });
   expect(await answer.json()).toMatchObject({ received: true, outcome: 'applied' });
+  // And later a third of it again, in another refund: a second report, kept beside the first.
+  const further = { ...event, operation_id: randomUUID(), amount: order.amount / 100, created_at: '2030-01-16T09:30:00.000' };
+  const again = await request.post(`${stack.shop}/webhooks/gateway`, { form: { ...webhookForm(further, TEST_PROJECT_DEFAULTS.apiSecret) } });
+  expect(await again.json()).toMatchObject({ received: true, outcome: 'applied' });
 
   await backOffice.open();
   await expect(backOffice.row(orderId)).toContainText('Held');
@@ -181,6 +185,8 @@ test('an order the gateway contradicts is marked held, saying why and what to do
   await expect(notice).toContainText('Held for review: do not fulfil');
   const twice = new Intl.NumberFormat('en', { style: 'currency', currency: order.currency }).format((order.amount * 2) / 100);
   await expect(notice).toContainText(`Refunds at the gateway add up to ${twice}, more than was paid.`);
+  const thrice = new Intl.NumberFormat('en', { style: 'currency', currency: order.currency }).format((order.amount * 3) / 100);
+  await expect(notice).toContainText(new RegExp(`Then, .+:\\s*Refunds at the gateway add up to ${thrice.replace(/[.$]/g, '\\$&')}, more than was paid\\.`));
   await expect(notice).toContainText('Settle it with the customer');
   // Refunded past what was paid: nothing was kept, whatever the gateway's figures.
   await expect(backOffice.status).toHaveText('Refunded');
