@@ -11,8 +11,8 @@ import type { DiscrepancyReport, Payment, PaymentDiscrepancy } from './types.js'
 
 /**
  * How many distinct reports after the first a discrepancy keeps. A person settles a held order
- * long before it meets that many; past it, one flag (`laterTruncated`) says the rest are in the
- * log and the order's events — not a list that grows with each, or that drops one kept and then
+ * long before it meets that many; past it, one flag (`laterTruncated`) says there were more: those
+ * a webhook brought stay among the order's events, unmatched, for review — not a list that grows with each, or that drops one kept and then
  * takes it for new when it is retried.
  */
 export const LATER_REPORTS_KEPT = 20;
@@ -36,9 +36,20 @@ export function discrepancyVersion(discrepancy: PaymentDiscrepancy): number {
   return 1 + (discrepancy.later?.length ?? 0) + (discrepancy.laterTruncated ? 1 : 0);
 }
 
-/** The report's figures, whatever their key order, without when it was noted. */
-function figuresOf({ notedAt: _, ...report }: DiscrepancyReport): string {
-  return JSON.stringify(report, (_key, value: unknown) =>
+/**
+ * Whether two reports say the same thing. Set aside: when each was noted; an unreadable post's
+ * status (the payment's own when it came, which moves on while the post is retried); and a
+ * payment id only one of them names (a read of the order state carries none).
+ */
+function sameReport(a: DiscrepancyReport, b: DiscrepancyReport): boolean {
+  const anyPaymentId = a.paymentId === null || b.paymentId === null;
+  return figuresOf(a, anyPaymentId) === figuresOf(b, anyPaymentId);
+}
+
+/** The report's figures as sameReport compares them, whatever their key order. */
+function figuresOf({ notedAt: _, ...report }: DiscrepancyReport, anyPaymentId: boolean): string {
+  const compared = { ...report, ...(report.unreadable ? { status: null } : {}), ...(anyPaymentId ? { paymentId: null } : {}) };
+  return JSON.stringify(compared, (_key, value: unknown) =>
     value !== null && typeof value === 'object' && !Array.isArray(value) ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : 1))) : value,
   );
 }
@@ -46,8 +57,7 @@ function figuresOf({ notedAt: _, ...report }: DiscrepancyReport): string {
 /** The discrepancy with `report` added; undefined when it changes nothing (a report kept already, or truncated already). */
 export function withReport(noted: PaymentDiscrepancy | null, report: DiscrepancyReport): PaymentDiscrepancy | undefined {
   if (noted === null) return report;
-  const figures = figuresOf(report);
-  if (reportsOf(noted).some((kept) => figuresOf(kept) === figures)) return undefined;
+  if (reportsOf(noted).some((kept) => sameReport(kept, report))) return undefined;
   const later = noted.later ?? [];
   if (later.length < LATER_REPORTS_KEPT) return { ...noted, later: [...later, report] };
   return noted.laterTruncated ? undefined : { ...noted, laterTruncated: true };

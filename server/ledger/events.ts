@@ -183,7 +183,7 @@ async function applyRecurring(ctx: LedgerContext, trx: LedgerDb, facts: EventFac
   const payment = toPayment(row);
   const another = facts.transactionId !== undefined && payment.transactionId !== undefined && facts.transactionId !== payment.transactionId;
   if (!another) return applyPaymentEvent(ctx, trx, facts);
-  const flagged = await flagDiscrepancy(ctx, trx, payment, reportOf(paymentUpdateOf(facts)));
+  const flagged = await flagDiscrepancy(ctx, trx, payment, { ...reportOf(paymentUpdateOf(facts)), transactionId: facts.transactionId });
   return flagged ? { ...unmatched, flagged: true, payment: flagged } : unmatched;
 }
 

@@ -179,6 +179,11 @@ export interface DiscrepancyReport {
    * shape): its figures are unknown, so `amount` and the rest are null.
    */
   readonly unreadable?: true;
+  /**
+   * Set for a further charge of a recurring payment (another transaction than the payment's):
+   * its transaction id, which tells one charge from another of the same figures.
+   */
+  readonly transactionId?: string;
   /** When the ledger noted it (epoch ms). */
   readonly notedAt: number;
 }
@@ -192,7 +197,7 @@ export interface DiscrepancyReport {
 export interface PaymentDiscrepancy extends DiscrepancyReport {
   /** Distinct reports after the first, oldest first: at most LATER_REPORTS_KEPT (discrepancies.ts). */
   readonly later?: readonly DiscrepancyReport[];
-  /** Set when more distinct reports came than `later` keeps: the rest are in the log and the order's webhook events. */
+  /** Set when more distinct reports came than `later` keeps: those a webhook brought stay among the order's webhook events, unmatched. */
   readonly laterTruncated?: true;
 }
 

@@ -36,6 +36,7 @@ const DiscrepancyReportView = z
       .nullable()
       .describe('A settled capture or refund (operation `id`) the gateway reported again as a success of another amount: the books keep `recorded_amount`'),
     unreadable: z.boolean().describe('What the gateway sent could not be read (a signed webhook of no readable amount): its figures are unknown, and null'),
+    transaction_id: z.string().nullable().describe('A further charge of a recurring payment: its transaction, not the payment’s'),
     noted_at: Timestamp,
   })
   .describe('One report of the gateway’s that contradicts the order');
@@ -46,7 +47,7 @@ export const DiscrepancyView = DiscrepancyReportView.extend({
   later: z
     .array(DiscrepancyReportView)
     .describe(`Distinct reports the gateway made after the first (at most ${LATER_REPORTS_KEPT}), oldest first: e.g. a payment paid short, then refunded past what was paid. Each one is told the hook and the live feed again`),
-  later_truncated: z.boolean().describe('More distinct reports came than `later` keeps: the rest are in the log and the order’s webhook events'),
+  later_truncated: z.boolean().describe('More distinct reports came than `later` keeps: those a webhook brought stay among the order’s webhook events, unmatched'),
 }).describe(
   'What the gateway reported for a payment it says is paid with other figures, refunded past what was paid, captured past what was authorised, a capture or refund it made that the merchant was told never happened, or a settled one it restated with another amount: held, do not fulfil. The top level is the first report; `later` holds each distinct one after it',
 );
@@ -213,6 +214,7 @@ function reportView(reported: DiscrepancyReport): z.output<typeof DiscrepancyRep
       ? { id: reported.restatedOperation.operation, kind: reported.restatedOperation.kind, recorded_amount: reported.restatedOperation.recorded, reported_amount: reported.restatedOperation.reported }
       : null,
     unreadable: reported.unreadable === true,
+    transaction_id: reported.transactionId ?? null,
     noted_at: iso(reported.notedAt),
   };
 }

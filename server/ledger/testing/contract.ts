@@ -918,6 +918,36 @@ export function describeLedgerContract(backend: LedgerBackend): void {
         expect((await ledger.getPayment(orderId))?.discrepancy?.later).toHaveLength(1);
       });
 
+      it('takes a report read again without its payment id for a repeat', async () => {
+        const { orderId } = await claimedPayment(ledger);
+        const short = { status: 'success' as const, amount: 1000, currency: 'XTS', paidAmount: 400, paidCurrency: 'XTS', paymentId: 'pay-1' };
+        expect(await ledger.advancePayment(orderId, short)).toMatchObject({ progress: 'flagged', payment: { status: 'init' } });
+        // An order state's entries carry no payment id: the same figures are the same report.
+        expect(await ledger.advancePayment(orderId, { ...short, paymentId: undefined })).toMatchObject({ progress: 'mismatch' });
+        expect((await ledger.getPayment(orderId))?.discrepancy?.later).toBeUndefined();
+      });
+
+      it('keeps an unreadable post once, however the payment moves while it is retried', async () => {
+        const { orderId } = await claimedPayment(ledger);
+        const unreadable = { ...gatewayEvent({ method: 'purchase', status: 'weird', orderId } as never), unreadable: true as const };
+        const first = await ledger.ingestEvent(unreadable as never);
+        expect(first).toMatchObject({ flagged: true, payment: { discrepancy: { status: 'init', unreadable: true } } });
+        await ledger.advancePayment(orderId, { status: 'pending', statusCode: '2122' });
+        clock.advance(HOUR);
+        expect(await ledger.retryEvent(first.event.id)).toMatchObject({ flagged: false });
+        expect((await ledger.getPayment(orderId))?.discrepancy?.later).toBeUndefined();
+      });
+
+      it('keeps each further charge of a recurring payment, told apart by its transaction', async () => {
+        const { orderId } = await paidOrder(ledger, {}, { transactionId: 't1', paymentId: 'pay-1' } as never);
+        const charge = (transactionId: string) =>
+          ledger.ingestEvent({ ...gatewayEvent({ method: 'purchase', status: 'success', orderId, amount: 1000, currency: 'XTS', paymentId: 'pay-1', transactionId } as never, { transaction_id: transactionId }), recurring: true } as never);
+        expect(await charge('t2')).toMatchObject({ flagged: true, payment: { discrepancy: { transactionId: 't2' } } });
+        clock.advance(30 * 24 * HOUR);
+        expect(await charge('t3')).toMatchObject({ flagged: true, payment: { discrepancy: { transactionId: 't2', later: [{ transactionId: 't3' }] } } });
+        expect((await ledger.getPayment(orderId))?.status).toBe('success');
+      });
+
       it(`keeps ${LATER_REPORTS_KEPT} later reports, then says there were more, once`, async () => {
         const { orderId } = await claimedPayment(ledger);
         const paidShort = (paidAmount: number) => ledger.advancePayment(orderId, { status: 'success', amount: 1000, currency: 'XTS', paidAmount, paidCurrency: 'XTS' });
