@@ -112,6 +112,9 @@ export class OrderStateSync {
       candidates.find((candidate) => candidate.amount === payment.amount) ??
       candidates[0];
     if (!entry) return { payment, advanced: false };
+    // Held for a discrepancy (paid short, say), a payment is not made a success by an entry that
+    // need not carry processed_amount and so cannot tell a short payment from a full one.
+    if (payment.discrepancy !== null && entry.status === 'success') return { payment, advanced: false };
     // What the gateway's order state says, it says again: no need to wait for the disk.
     const progress = await this.#deps.ledger.advancePayment(payment.orderId, paymentUpdate(entry, this.#deps.sandboxOrigin), { relaxed: true });
     await this.#deps.reactions.paymentProgressed(progress, source);

@@ -63,14 +63,15 @@ export function paymentChange(payment: Payment, source: ChangeSource): PaymentCh
 /**
  * Undefined when the payment has no discrepancy noted. Its first report is told as
  * `discrepancy:<order_id>`, as always; each change after it (a later report, the note that
- * there were more) as `discrepancy:<order_id>:<n>`, n from 2, so a merchant deduplicating by id
- * does not take a new report for a repeat of the first.
+ * there were more) as `discrepancy:<order_id>#<n>`, n from 2, so a merchant deduplicating by id
+ * does not take a new report for a repeat of the first. `#`, which no order id holds: a retry's
+ * order id is `<order_id>:<attempt>`, and `:2` would make attempt 2's first report another's second.
  */
 export function discrepancyChange(payment: Payment, source: ChangeSource): PaymentChange | undefined {
   const reported = payment.discrepancy;
   if (!reported) return undefined;
   const version = discrepancyVersion(reported);
-  const id = version === 1 ? `discrepancy:${payment.orderId}` : `discrepancy:${payment.orderId}:${version}`;
+  const id = version === 1 ? `discrepancy:${payment.orderId}` : `discrepancy:${payment.orderId}#${version}`;
   return { kind: 'discrepancy', id, orderId: payment.orderId, status: latestReport(reported).status, payment, source };
 }
 

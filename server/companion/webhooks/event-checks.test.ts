@@ -175,7 +175,7 @@ function describeEventChecks(backend: LedgerBackend): void {
       });
       expect((await stack.json('GET', '/api/orders?held=true', 200, { admin: true })).orders).toMatchObject([{ order_id: session.order_id, discrepancy: { later: [{ refunded_amount: 1100 }] } }]);
       const told = stack.changes.filter((change) => change.kind === 'discrepancy');
-      expect(told.map((change) => change.id)).toEqual([`discrepancy:${session.order_id}`, `discrepancy:${session.order_id}:2`]);
+      expect(told.map((change) => change.id)).toEqual([`discrepancy:${session.order_id}`, `discrepancy:${session.order_id}#2`]);
       const { changes } = await stack.json('GET', '/api/changes', 200, { admin: true });
       expect(changes.filter((change: Json) => change.kind === 'discrepancy')).toMatchObject([
         { order_id: session.order_id, status: 'success', source: 'webhook' },

@@ -7,7 +7,7 @@ import { openLedger } from '../../ledger/index.js';
 import { TestClock } from '../../ledger/testing/databases.js';
 import { encodeWebhookData, signWebhook, webhookForm } from '@payform/gateway';
 import { testProjectCredentials } from '@payform/gateway/testing';
-import { card } from '../test/cards.js';
+import { card, cardNumber, TEST_CVV } from '../test/cards.js';
 import { CLIENT_IP, createStack, payBody } from '../test/stack.js';
 import type { Stack } from '../test/stack.js';
 
@@ -89,6 +89,25 @@ describe('a payment the gateway reports with other amounts', () => {
     expect((await stack.json('GET', `/api/checkout/sessions/${session.id}`, 200)).status).toBe('pending');
     // Held for a person to look at: reconciliation does not keep re-reading it.
     expect(await stack.ledger.listStalePayments({ quietForMs: 0 })).toEqual([]);
+  });
+
+  it('a held payment stays held when the customer reloads the return page and the order state says success', async () => {
+    const session = await stack.openSession({ customer: { email: 'olena@example.com', phone: '+380501234567' } });
+    const hosted = await stack.json('POST', `/api/checkout/sessions/${session.id}/hosted`, 200, { body: {} });
+    const short = webhookForm(paymentEvent(session.order_id, 'success', { mode: 'hosted', processed_amount: 5, processed_currency: 'UAH' }), SECRET);
+    expect(await (await post(short)).json()).toMatchObject({ outcome: 'unmatched' });
+    // The gateway's page is paid; its order state's entry shows the order's amount, no processed_amount.
+    stack.dropWebhooks = true;
+    const page = new URL(hosted.redirect_url);
+    const paid = await stack.sandbox.request(page.pathname + page.search, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ cc_number: cardNumber('success'), exp_month: '12', exp_year: '2030', card_cvv: TEST_CVV }).toString(),
+    });
+    expect(paid.status).toBe(303);
+    expect((await stack.request('GET', `/checkout/return/${session.id}`)).status).toBe(200);
+    expect(await stack.ledger.getPayment(session.order_id)).toMatchObject({ status: 'init', discrepancy: { paidAmount: 500 } });
+    expect(stack.changes.filter((change) => change.kind === 'payment')).toEqual([]);
   });
 });
 
