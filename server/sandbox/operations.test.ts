@@ -75,14 +75,19 @@ describe('capture', () => {
     expectDeclined(await capture(voided), '4150');
   });
 
-  it('declines an order currency that is not the order’s (4124) and records the failed operation without a webhook', async () => {
+  it('declines an order currency that is not the order’s (4124), records the failed operation and reports it by webhook', async () => {
     const orderId = await paid('auth');
     await sandbox.deliver();
     const before = sandbox.inbox.received.length;
     const declined = await capture(orderId, { order_currency: 'USD' });
     expectDeclined(declined, '4124');
     await sandbox.deliver();
-    expect(sandbox.inbox.received).toHaveLength(before);
+    expect(sandbox.inbox.received.slice(before).map((delivery) => delivery.event)).toEqual([
+      expect.objectContaining({
+        method: 'capture', operation_id: declined.operation_id, order_id: orderId, status: 'failure', status_code: '4124',
+        status_description: declined.status_description, amount: 0, currency: 'UAH',
+      }),
+    ]);
     const entries = await state(orderId);
     expect(entries.map((entry) => [entry.method, entry.status])).toEqual([['auth', 'success'], ['capture', 'failure']]);
     expect(await capture(orderId)).toMatchObject({ status: 'success' });
@@ -106,9 +111,15 @@ describe('void', () => {
     const voided = await voidAuth(orderId, { comment: 'customer changed mind' });
     expect(voided).toMatchObject({ method: 'void', status: 'success', status_code: '1009', amount: 100, currency: 'UAH', fee: null });
     expect(voided).toHaveProperty('processing_time');
-    expectDeclined(await voidAuth(orderId), '4150');
+    const again = await voidAuth(orderId);
+    expectDeclined(again, '4150');
     await sandbox.deliver();
-    expect(sandbox.inbox.events(orderId).map((event) => event.method)).toEqual(['auth', 'void']);
+    // The second void is reported too: as its own operation, failed.
+    expect(sandbox.inbox.events(orderId).map((event) => [event.method, event.operation_id ?? null, event.status])).toEqual([
+      ['auth', null, 'success'],
+      ['void', voided.operation_id, 'success'],
+      ['void', again.operation_id, 'failure'],
+    ]);
   });
 
   it('declines voiding a purchase or a captured auth', async () => {

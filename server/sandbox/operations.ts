@@ -6,8 +6,10 @@
  *     an auth; refunds never add up above what was paid (per sub-merchant for split payments);
  *   - an omitted amount means the full amount (for a refund: all that is left).
  * A request that breaks a rule of the order's state is a business decline: the operation is
- * recorded with status `failure` and answered with 200 (gateway-notes.md), no webhook is sent
- * (no status changed). An unknown order is 404; ill-formed input was refused before (400).
+ * recorded with status `failure` and answered with 200 (gateway-notes.md). Every operation is
+ * reported by webhook, a declined one too: the interface reports each operation whose status
+ * changes, and a receiver must not read every capture or refund event as a success. An unknown
+ * order is 404; ill-formed input was refused before (400).
  */
 import type { MinorUnits } from './state/amounts.js';
 import type {
@@ -115,7 +117,7 @@ function find(
 
 /**
  * Runs the rules of one operation: a currency that is not the order's is a decline (4124), a
- * Decline thrown by the rules becomes a failed operation, a success is reported by webhook.
+ * Decline thrown by the rules becomes a failed operation; either outcome is reported by webhook.
  */
 function perform(gateway: SimulatedGateway, cause: RequestId | undefined, target: Target, currency: string, rules: (currency: string) => Draft): Operation {
   const payment = target.order.payment;
@@ -141,7 +143,7 @@ function perform(gateway: SimulatedGateway, cause: RequestId | undefined, target
       statusDescription: outcome?.description,
     };
     gateway.store.addOperation(target.order, operation);
-    if (!outcome) gateway.notifyOperation(cause, target.order, operation);
+    gateway.notifyOperation(cause, target.order, operation);
     return operation;
   };
   const method = methodOf(target.request);

@@ -122,27 +122,28 @@ describe('order state and webhook re-send', () => {
     expect(log.deliveries.map((delivery) => delivery.reason)).toEqual(['status_change', 'status_change', 'resend', 'resend']);
   });
 
-  it('re-sends the latest operation a webhook reported, passing over a declined one, and 404s when none was', async () => {
+  it('re-sends the latest operation of the kind, a declined one too, or the one named by transactionId; 404 when none was made', async () => {
     const orderId = String((await pay({ amount: 50 })).order_id);
     const refund = (amount: number) => sandbox.postJson('/api/v1/refund', { pos_id: sandbox.project.posId, order_id: orderId, order_currency: 'UAH', refund_amount: amount });
     const refunded = await refund(5);
-    expect(await refund(500)).toMatchObject({ status: 'failure', status_code: '4139' });
+    const declined = await refund(500);
+    expect(declined).toMatchObject({ status: 'failure', status_code: '4139' });
     await sandbox.deliver();
     const before = sandbox.inbox.received.length;
-    expect(await sandbox.getJson(`${pos()}/orders/${orderId}/refund?callback=true`)).toMatchObject({ operation_id: refunded.operation_id, status: 'success' });
+    expect(await sandbox.getJson(`${pos()}/orders/${orderId}/refund?callback=true`)).toMatchObject({ operation_id: declined.operation_id, status: 'failure' });
+    expect(await sandbox.getJson(`${pos()}/orders/${orderId}/refund?callback=true&transactionId=${String(refunded.transaction_id)}`)).toMatchObject({ operation_id: refunded.operation_id, status: 'success' });
     await sandbox.deliver();
-    expect(sandbox.inbox.received.slice(before).map((delivery) => [delivery.event.method, delivery.event.status, delivery.event.amount])).toEqual([['refund', 'success', 5]]);
-
-    const declinedOnly = String((await pay({ amount: 50 })).order_id);
-    await sandbox.postJson('/api/v1/refund', { pos_id: sandbox.project.posId, order_id: declinedOnly, order_currency: 'UAH', refund_amount: 500 });
-    const none = await sandbox.get(`${pos()}/orders/${declinedOnly}/refund?callback=true`);
-    expect(none.status).toBe(404);
-    expect(await none.json()).toMatchObject({ message: expect.stringContaining('declined operations are not reported'), args: { code: 'P-404' } });
-    // Read without ?callback=, the declined refund is still the order's latest.
-    expect(await sandbox.getJson(`${pos()}/orders/${declinedOnly}/refund`)).toMatchObject({ status: 'failure' });
+    expect(sandbox.inbox.received.slice(before).map((delivery) => [delivery.event.operation_id, delivery.event.status, delivery.event.status_code, delivery.event.amount])).toEqual([
+      [declined.operation_id, 'failure', '4139', 0],
+      [refunded.operation_id, 'success', '1004', 5],
+    ]);
+    const log = (await (await sandbox.control('GET', `/_sandbox/webhooks?order_id=${orderId}&method=refund`)).json()) as { deliveries: Json[] };
+    expect(log.deliveries.map((delivery) => [delivery.event_status, delivery.reason])).toEqual([
+      ['success', 'status_change'], ['failure', 'status_change'], ['failure', 'resend'], ['success', 'resend'],
+    ]);
     // An order with no capture at all: simply not found.
-    const never = await sandbox.get(`${pos()}/orders/${declinedOnly}/capture?callback=true`);
-    expect([never.status, ((await never.json()) as { message: string }).message]).toEqual([404, `capture of order ${declinedOnly} not found`]);
+    const never = await sandbox.get(`${pos()}/orders/${orderId}/capture?callback=true`);
+    expect([never.status, ((await never.json()) as { message: string }).message]).toEqual([404, `capture of order ${orderId} not found`]);
   });
 
   it('answers a HEAD on the re-send as the GET would, without sending anything', async () => {

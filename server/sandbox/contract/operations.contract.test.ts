@@ -1,6 +1,6 @@
 /**
  * Contract: every allowed and every refused transition of capture, split capture, void, refund
- * and split refund, through the client over real HTTP, with the webhooks each success sends.
+ * and split refund, through the client over real HTTP, with the webhooks each one sends.
  */
 import { describe, expect, it } from 'vitest';
 import { InvalidRequestError, NotFoundError } from '@payform/gateway';
@@ -61,8 +61,9 @@ describe('capture and void: only a successful auth', () => {
     declined(await client.operations.void(target(voided)), '4150');
     declined(await client.operations.capture(target(voided)), '4150');
     declined(await client.operations.refund(target(voided)), '4150');
-    const events = await sandbox.receiver.waitFor(voided, 2);
-    expect(events.map((event) => [event.method, event.status_code])).toEqual([['auth', '1002'], ['void', '1009']]);
+    // The declines are reported too, each by its own webhook.
+    const events = await sandbox.receiver.waitFor(voided, 5);
+    expect(events.map((event) => [event.method, event.status_code])).toEqual([['auth', '1002'], ['void', '1009'], ['void', '4150'], ['capture', '4150'], ['refund', '4150']]);
   });
 
   it('declines the wrong currency (4124) and answers NotFoundError for an unknown order', async () => {
@@ -91,8 +92,10 @@ describe('refund: only a successful purchase or capture, never above what was pa
     declined(await client.operations.refund({ ...target(orderId), refund_amount: 6668 }), '4139');
     expect(await client.operations.refund(target(orderId))).toMatchObject({ status: 'success', amount: 6667 });
     declined(await client.operations.refund({ ...target(orderId), refund_amount: 1 }), '4150');
-    const events = await sandbox.receiver.waitFor(orderId, 3);
-    expect(events.map((event) => [event.method, event.amount])).toEqual([['purchase', 100], ['refund', 33.33], ['refund', 66.67]]);
+    const events = await sandbox.receiver.waitFor(orderId, 5);
+    expect(events.map((event) => [event.method, event.status, event.amount])).toEqual([
+      ['purchase', 'success', 100], ['refund', 'success', 33.33], ['refund', 'failure', 0], ['refund', 'success', 66.67], ['refund', 'failure', 0],
+    ]);
   });
 
   it('refuses refunds of an auth without capture, a decline, a pending payment, a hosted init payment', async () => {

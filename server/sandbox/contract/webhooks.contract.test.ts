@@ -6,7 +6,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { GatewayClient, readWebhook } from '@payform/gateway';
+import { GatewayClient, minorUnits, readWebhook } from '@payform/gateway';
 import { serveSandbox, useServedSandbox } from '../testing/served.js';
 import { direct } from './params.js';
 
@@ -73,6 +73,57 @@ describe('webhook delivery', () => {
     expect(sandbox.receiver.events(delayed.order_id)).toEqual([]);
     await sandbox.control('POST', '/_sandbox/clock', { advance_ms: 60_000 });
     await sandbox.receiver.waitFor(delayed.order_id, 1);
+  });
+});
+
+describe('a declined capture, void or refund', () => {
+  it('is reported by its own signed webhook: its method, operation id and status failure with the code', async () => {
+    const client = sandbox.client();
+    const auth = (await client.payments.create(direct(hook(), { method: 'auth' }))).order_id;
+    await sandbox.receiver.waitFor(auth, 1);
+    const overCaptured = await client.operations.capture({ order_id: auth, order_currency: 'UAH', charge_amount: minorUnits(1162), server_url: sandbox.receiver.url('/captures') });
+    expect(overCaptured).toMatchObject({ status: 'failure', status_code: '4012' });
+    const voidOfNothing = await client.operations.void({ order_id: (await client.payments.create(direct(hook()))).order_id, order_currency: 'UAH' });
+    expect(voidOfNothing).toMatchObject({ status: 'failure', status_code: '4150' });
+    const refunded = await client.payments.create(direct(hook()));
+    const overRefunded = await client.operations.refund({ order_id: refunded.order_id, order_currency: 'UAH', refund_amount: minorUnits(1011) });
+    expect(overRefunded).toMatchObject({ status: 'failure', status_code: '4139' });
+
+    for (const [orderId, operation, count, path] of [
+      [auth, overCaptured, 2, '/captures'],
+      [voidOfNothing.order_id, voidOfNothing, 2, '/webhooks/gateway'],
+      [refunded.order_id, overRefunded, 2, '/webhooks/gateway'],
+    ] as const) {
+      const events = await sandbox.receiver.waitFor(orderId, count);
+      expect(events.at(-1)).toEqual(expect.objectContaining({
+        method: operation.method,
+        operation_id: operation.operation_id,
+        order_id: orderId,
+        status: 'failure',
+        status_code: operation.status_code,
+        status_description: operation.status_description,
+        amount: 0,
+      }));
+      const webhook = sandbox.receiver.received.findLast((received) => received.event.order_id === orderId);
+      expect(webhook).toMatchObject({ path, signatureValid: true });
+      // The shared reader takes it as payform's companion reads it.
+      expect(readWebhook({ data: webhook?.data ?? '', signature: webhook?.signature ?? '' }, sandbox.project.apiSecret)).toMatchObject({ status: 'failure', amount: 0 });
+    }
+    const log = await sandbox.control<{ deliveries: { method: string; event_status: string; reason: string }[] }>('GET', `/_sandbox/webhooks?order_id=${refunded.order_id}`);
+    expect(log.deliveries.map((delivery) => [delivery.method, delivery.event_status, delivery.reason])).toEqual([['purchase', 'success', 'status_change'], ['refund', 'failure', 'status_change']]);
+  });
+
+  it('is sent again on ?callback=true as the latest of its kind, or by its transactionId', async () => {
+    const client = sandbox.client();
+    const orderId = (await client.payments.create(direct(hook()))).order_id;
+    const refund = await client.operations.refund({ order_id: orderId, order_currency: 'UAH', refund_amount: minorUnits(500) });
+    const declined = await client.operations.refund({ order_id: orderId, order_currency: 'UAH', refund_amount: minorUnits(600) });
+    expect([refund.status, declined.status]).toEqual(['success', 'failure']);
+    await sandbox.receiver.waitFor(orderId, 3);
+    expect(await client.orders.resendWebhook(orderId, 'refund')).toMatchObject({ operation_id: declined.operation_id, status: 'failure' });
+    await client.orders.resendWebhook(orderId, 'refund', { transactionId: refund.transaction_id ?? '' });
+    const events = await sandbox.receiver.waitFor(orderId, 5);
+    expect(events.slice(3).map((event) => [event.operation_id, event.status])).toEqual([[declined.operation_id, 'failure'], [refund.operation_id, 'success']]);
   });
 });
 

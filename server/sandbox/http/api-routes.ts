@@ -160,13 +160,8 @@ export function apiRoutes(gateway: SimulatedGateway, baseUrlOf: BaseUrlOf): Hono
     const resend = query.callback === undefined ? undefined : readRequest(c, ResendWebhookQuery, query);
     if (!resend) readRequest(c, NoQuery, query);
     const order = orderOf(gateway, ownProject(c.get('project'), params.pos_id).posId, params.order_id);
-    const found = findTransaction(order, params.operation, resend?.transactionId, resend !== undefined);
-    if (!found) {
-      const what = `${params.operation}${resend?.transactionId ? ` transaction ${resend.transactionId}` : ''} of order ${params.order_id}`;
-      // Only declined ones of that kind: they were never reported, so there is nothing to send again.
-      if (!resend || !findTransaction(order, params.operation, resend.transactionId)) throw Refusal.notFound(what);
-      throw new Refusal(404, `No ${what} was reported by webhook, so there is none to send again (declined operations are not reported)`, { code: 'P-404' });
-    }
+    const found = findTransaction(order, params.operation, resend?.transactionId);
+    if (!found) throw Refusal.notFound(`${params.operation}${resend?.transactionId ? ` transaction ${resend.transactionId}` : ''} of order ${params.order_id}`);
     if (resend) {
       const target = found.kind === 'operation' ? (found.operation.serverUrl ?? order.payment.details.server_url) : order.payment.details.server_url;
       if (!target) throw Refusal.invalidField('server_url', 'was not sent with the order: there is nowhere to deliver the webhook');

@@ -18,11 +18,10 @@ export type Transaction = { readonly kind: 'payment'; readonly payment: Payment 
 
 /**
  * One transaction of an order by operation name: the payment (for a recurring payment its
- * latest charge, or the charge named by transactionId) or the latest capture/void/refund.
- * `reportedOnly`: of the operations, only those a webhook reported — a declined one never was
- * (docs/sandbox.md, choice 2), so the webhook re-send passes over it.
+ * latest charge, or the charge named by transactionId) or the latest capture/void/refund,
+ * declined ones included: each was reported by webhook, so each can be re-sent.
  */
-export function findTransaction(order: Order, method: Method, transactionId?: string, reportedOnly = false): Transaction | undefined {
+export function findTransaction(order: Order, method: Method, transactionId?: string): Transaction | undefined {
   const payment = order.payment;
   if (method === payment.method) {
     const charges = (order.recurring?.charges ?? []).map((charge) => chargeAsPayment(payment, charge));
@@ -30,7 +29,7 @@ export function findTransaction(order: Order, method: Method, transactionId?: st
     const chosen = transactionId ? all.find((candidate) => candidate.transactionId === transactionId) : all.at(-1);
     return chosen ? { kind: 'payment', payment: chosen } : undefined;
   }
-  const operations = order.operations.filter((operation) => operation.method === method && !(reportedOnly && operation.status === 'failure'));
+  const operations = order.operations.filter((operation) => operation.method === method);
   const chosen = transactionId ? operations.find((operation) => operation.transactionId === transactionId) : operations.at(-1);
   return chosen ? { kind: 'operation', operation: chosen } : undefined;
 }
