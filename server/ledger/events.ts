@@ -84,9 +84,10 @@ async function applyOperationEvent(ctx: LedgerContext, trx: LedgerDb, facts: Eve
   if (!payment || !facts.operationId) return unmatched;
   const kind = facts.method as OperationKind;
   // An operation in another currency is not on this order's payment, nor is a capture or void
-  // of a purchase; one of no readable amount is no figure to record.
+  // of a purchase; one of no readable amount is no figure to record — but a decline names none
+  // (amount 0): nothing moved, and it is known by its operation id.
   if (facts.currency !== undefined && facts.currency !== payment.currency) return unmatched;
-  if ((kind !== 'refund' && payment.method !== 'auth') || facts.amount === 0) return unmatched;
+  if ((kind !== 'refund' && payment.method !== 'auth') || (facts.amount === 0 && !isDecline(facts))) return unmatched;
   const paid = toPayment(payment);
   return checkMoney(ctx, trx, paid, await applyOperation(ctx, trx, paid, kind, facts.operationId, facts));
 }
@@ -120,6 +121,7 @@ async function applyOperation(ctx: LedgerContext, trx: LedgerDb, payment: Paymen
     return { outcome, advanced: progressed?.progress === 'advanced', payment: null, operation: progressed?.operation ?? null, quiet: outcome === 'stale' };
   }
   if (facts.amount === undefined) return unmatched;
+  if (isDecline(facts)) return applyUnknownDecline(trx, kind, facts);
   const withoutId = (status: 'pending' | 'settled') =>
     trx
       .selectFrom('operations')
@@ -149,6 +151,30 @@ async function applyOperation(ctx: LedgerContext, trx: LedgerDb, payment: Paymen
   // recorded as the gateway reports it, limits or not, because it happened.
   const operation = await insertOperation(ctx, trx, facts.orderId, { ...result, kind, amount: facts.amount, origin: 'gateway' });
   return { outcome: 'applied', advanced: true, payment: null, operation };
+}
+
+/** A declined capture, void or refund: status failure, and no amount (the gateway writes 0). */
+function isDecline(facts: EventFacts): boolean {
+  return facts.status === 'failure' && facts.amount === 0;
+}
+
+/**
+ * A decline whose operation id the ledger does not hold yet. Its amount (0) says nothing of
+ * which reservation it declined: while one of its kind has not learnt its operation id, the
+ * event waits for that settlement (which applies waiting events), as any event of such a
+ * reservation does. Otherwise it is no operation of this ledger's: kept for a person, nothing
+ * recorded — a decline moved no money.
+ */
+async function applyUnknownDecline(trx: LedgerDb, kind: OperationKind, facts: EventFacts): Promise<Effect> {
+  const reserving = await trx
+    .selectFrom('operations')
+    .select('id')
+    .where('order_id', '=', facts.orderId)
+    .where('kind', '=', kind)
+    .where('operation_id', 'is', null)
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  return reserving ? { outcome: 'parked', advanced: false, payment: null, operation: null } : unmatched;
 }
 
 /** A settled operation the gateway reported again with another amount: flagged on its payment (a repeat changes nothing). */
