@@ -808,6 +808,34 @@ export function describeLedgerContract(backend: LedgerBackend): void {
         expect(detail?.payment.discrepancy?.refunded).toBe(1100);
       });
 
+      it('takes a declined operation’s event (amount 0): on the failure it names, parked for a reservation without an id, else unmatched; nothing moves', async () => {
+        const { orderId } = await paidOrder(ledger);
+        const declined = (operationId: string) =>
+          gatewayEvent({ method: 'refund', status: 'failure', orderId, operationId, amount: 0, statusCode: '4139', statusDescription: 'Invalid amount' });
+        // The gateway's answer recorded the decline first.
+        const answered = await ledger.reserveOperation(orderId, { kind: 'refund', amount: 300 });
+        await ledger.settleOperation(answered.id, { status: 'failure', operationId: 'op-declined-1', statusCode: '4139', statusDescription: 'Invalid amount' });
+        expect(await ledger.ingestEvent(declined('op-declined-1'))).toMatchObject({
+          advanced: false, flagged: false, event: { outcome: 'applied' }, operation: { id: answered.id, status: 'failure', amount: 300, statusCode: '4139' },
+        });
+        // The webhook before the answer: parked until the reservation settles, then applied.
+        clock.advance(1000);
+        const reserved = await ledger.reserveOperation(orderId, { kind: 'refund', amount: 200 });
+        expect(await ledger.ingestEvent(declined('op-declined-2'))).toMatchObject({ event: { outcome: 'parked' }, operation: null });
+        expect(await ledger.settleOperation(reserved.id, { status: 'failure', operationId: 'op-declined-2', statusCode: '4139' })).toMatchObject({
+          progress: 'advanced', operation: { status: 'failure', amount: 200, statusDescription: 'Invalid amount' },
+        });
+        // A decline of no operation the ledger holds: kept for a person, nothing recorded.
+        clock.advance(1000);
+        expect(await ledger.ingestEvent(declined('op-elsewhere'))).toMatchObject({ event: { outcome: 'unmatched' }, operation: null });
+        const detail = await ledger.getOrder(orderId);
+        expect(detail?.events.map((event) => [event.operationId, event.outcome])).toEqual([['op-declined-1', 'applied'], ['op-declined-2', 'applied'], ['op-elsewhere', 'unmatched']]);
+        expect(detail?.operations.map((operation) => [operation.amount, operation.status])).toEqual([[300, 'failure'], [200, 'failure']]);
+        expect(detail?.totals).toMatchObject({ refunded: 0, refundable: detail?.payment.amount });
+        // A decline never stands for a success of no amount.
+        expect(await ledger.ingestEvent(gatewayEvent({ method: 'refund', status: 'success', orderId, operationId: 'op-declined-1', amount: 0, statusCode: '1004' }))).toMatchObject({ event: { outcome: 'unmatched' } });
+      });
+
       it('flags a refund or capture the gateway made that matches one ended as never sent, by webhook or from the order state, once', async () => {
         const window = { reads: 2, spacingMs: 0 };
         /** A reservation failed after a window of reads that did not show it, as the companion ends one. */
