@@ -2,7 +2,10 @@
  * The companion's variables carry the `PAYFORM_` prefix, so they never collide with a shop's own
  * (`DATABASE_URL`, `HOST`…); `PORT` and `NODE_ENV` stay as hosting platforms set them. The
  * unprefixed names of 0.2 are still read when the prefixed one is unset, each with one
- * deprecation notice naming its replacement.
+ * deprecation notice naming its replacement — but a common one (`DATABASE_URL`, `HOST`,
+ * `PUBLIC_URL`…) only beside a name that only payform used (`GATEWAY_API_SECRET`…): alone, it is
+ * the shop's own, and a companion that took the shop's database for its ledger would write its
+ * tables there.
  */
 import { nearestName } from './near-names.js';
 
@@ -27,12 +30,18 @@ export const RENAMED_VARIABLES: Readonly<Record<string, string>> = {
   PAYFORM_LOG_LEVEL: 'LOG_LEVEL',
 };
 
+/** The 0.2 names no one but payform used: one of them set says the environment is a 0.2 companion's. */
+const PAYFORM_ONLY_NAMES = new Set([
+  'GATEWAY_BASE_URL', 'GATEWAY_POS_ID', 'GATEWAY_API_KEY', 'GATEWAY_API_SECRET', 'GATEWAY_ENDPOINTS_KEY',
+  'SANDBOX_ORIGIN', 'CAPTURE_OVER_RESERVE_PERCENT', 'SESSION_TTL_SECONDS',
+]);
+
 export interface CurrentEnvironment {
   /** The variables under their current names, blanks as unset. */
   readonly env: Env;
   /** For a value read from a 0.2 name: current name → the name it was read from (errors name what was set). */
   readonly readFrom: Readonly<Record<string, string>>;
-  /** One line per 0.2 name in use. */
+  /** One line per 0.2 name in use, and for a shop's DATABASE_URL left alone. */
   readonly deprecations: readonly string[];
 }
 
@@ -42,8 +51,14 @@ export function currentEnvironment(env: Env): CurrentEnvironment {
   const current: Record<string, string | undefined> = Object.fromEntries(Object.entries(env).map(([name, raw]) => [name, value(raw)]));
   const readFrom: Record<string, string> = {};
   const deprecations: string[] = [];
+  const of02 = [...PAYFORM_ONLY_NAMES].some((legacy) => current[legacy] !== undefined);
   for (const [name, legacy] of Object.entries(RENAMED_VARIABLES)) {
     if (current[name] !== undefined || current[legacy] === undefined) continue;
+    if (!of02 && !PAYFORM_ONLY_NAMES.has(legacy)) {
+      // Said for the one whose loss would look like lost payments: a ledger that seems empty.
+      if (legacy === 'DATABASE_URL') deprecations.push(`DATABASE_URL is set and left alone, as the shop's own: the companion's ledger is ${name} (set it to that URL if DATABASE_URL was meant for payform)`);
+      continue;
+    }
     current[name] = current[legacy];
     readFrom[name] = legacy;
     deprecations.push(`${legacy} is deprecated: name it ${name} (the unprefixed names of 0.2 will stop being read)`);
@@ -67,7 +82,8 @@ const GUESSES: Readonly<Record<string, string>> = {
  */
 export function misspeltVariables(env: Env, known: readonly string[]): { readonly name: string; readonly meant: string }[] {
   return Object.keys(env)
-    .filter((name) => name.startsWith('PAYFORM_') && !known.includes(name))
+    // PAYFROM_ADMIN_TOKEN too: a typo in the prefix hides a variable as well as one after it.
+    .filter((name) => (name.startsWith('PAYFORM_') || nearestName(name.split('_')[0] ?? '', ['PAYFORM']) !== undefined) && !known.includes(name))
     .flatMap((name) => {
       // A name people guess says what it was meant for: before any name it merely looks like (PAYFORM_PORT is not PAYFORM_HOST).
       const meant = GUESSES[name] ?? nearestName(name, known) ?? known.find((candidate) => candidate.startsWith(`${name}_`));

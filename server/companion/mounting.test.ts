@@ -427,10 +427,11 @@ describe('mounted, a missing setting is loud', () => {
   });
 
   it('reads the unprefixed names of 0.2, with one deprecation line each', async () => {
-    await mount({ DATABASE_URL: ':memory:', PUBLIC_URL: 'https://shop.example', ADMIN_TOKEN });
+    // SESSION_TTL_SECONDS, a name only payform used, says the environment is 0.2's.
+    await mount({ SESSION_TTL_SECONDS: '900', DATABASE_URL: ':memory:', PUBLIC_URL: 'https://shop.example', ADMIN_TOKEN });
     const deprecations = logs.filter((line) => line.includes('is deprecated'));
-    expect(deprecations).toHaveLength(3);
-    for (const name of ['DATABASE_URL', 'PUBLIC_URL', 'ADMIN_TOKEN']) expect(deprecations.join('\n')).toContain(`${name} is deprecated: name it PAYFORM_${name}`);
+    expect(deprecations).toHaveLength(4);
+    for (const name of ['DATABASE_URL', 'PUBLIC_URL', 'ADMIN_TOKEN', 'SESSION_TTL_SECONDS']) expect(deprecations.join('\n')).toContain(`${name} is deprecated: name it PAYFORM_${name}`);
   });
 });
 

@@ -85,14 +85,24 @@ describe('readCompanionConfig', () => {
   });
 
   it('reads the unprefixed names of 0.2 when the prefixed ones are unset, reporting each once, and names them in errors', () => {
-    const settings = readCompanionConfig({ DATABASE_URL: 'postgres://shop@db/payform', HOST: '0.0.0.0', PAYFORM_ADMIN_TOKEN: 'a-long-enough-admin-token', ADMIN_TOKEN: 'ignored-because-prefixed-wins' });
-    expect(settings).toMatchObject({ databaseUrl: 'postgres://shop@db/payform', host: '0.0.0.0', adminToken: 'a-long-enough-admin-token' });
+    const settings = readCompanionConfig({ SESSION_TTL_SECONDS: '900', DATABASE_URL: 'postgres://shop@db/payform', HOST: '0.0.0.0', PAYFORM_ADMIN_TOKEN: 'a-long-enough-admin-token', ADMIN_TOKEN: 'ignored-because-prefixed-wins' });
+    expect(settings).toMatchObject({ databaseUrl: 'postgres://shop@db/payform', host: '0.0.0.0', adminToken: 'a-long-enough-admin-token', sessionTtlSeconds: 900 });
     expect(settings.deprecations).toEqual([
       'HOST is deprecated: name it PAYFORM_HOST (the unprefixed names of 0.2 will stop being read)',
       'DATABASE_URL is deprecated: name it PAYFORM_DATABASE_URL (the unprefixed names of 0.2 will stop being read)',
+      'SESSION_TTL_SECONDS is deprecated: name it PAYFORM_SESSION_TTL_SECONDS (the unprefixed names of 0.2 will stop being read)',
     ]);
     expect(readCompanionConfig({ PAYFORM_DATABASE_URL: ':memory:' }).deprecations).toEqual([]);
-    expect(() => readCompanionConfig({ LOG_LEVEL: 'loud' })).toThrow(/Invalid environment: LOG_LEVEL/);
+    expect(() => readCompanionConfig({ GATEWAY_API_SECRET: 's', LOG_LEVEL: 'loud' })).toThrow(/Invalid environment: LOG_LEVEL/);
+  });
+
+  it('leaves a shop’s own DATABASE_URL, HOST, PUBLIC_URL and LOG_LEVEL alone when nothing says the environment is payform 0.2’s', () => {
+    const settings = readCompanionConfig({ DATABASE_URL: 'postgres://shop@db/shop', HOST: '0.0.0.0', PUBLIC_URL: '/static', LOG_LEVEL: 'trace' });
+    expect(settings).toMatchObject({ host: undefined, publicUrlDerived: true, logLevel: 'info' });
+    expect(settings.databaseUrl).not.toBe('postgres://shop@db/shop');
+    expect(settings.deprecations).toEqual([
+      "DATABASE_URL is set and left alone, as the shop's own: the companion's ledger is PAYFORM_DATABASE_URL (set it to that URL if DATABASE_URL was meant for payform)",
+    ]);
   });
 
   it('leaves a shop\'s own variables alone: DATABASE_URL is the shop\'s once PAYFORM_DATABASE_URL is set', () => {
@@ -143,6 +153,27 @@ describe('readCompanionConfig', () => {
       'PAYFORM_WEBHOOK_SECRET is not a variable of the companion and is ignored: did you mean PAYFORM_GATEWAY_API_SECRET?',
       // Spelt one letter away from PAYFORM_HOST, but a port is what it means.
       'PAYFORM_PORT is not a variable of the companion and is ignored: did you mean PORT?',
+    ]);
+  });
+
+  it('names a misspelt variable in a refusal too, and a typo in the prefix', () => {
+    const production = { ...LIVE_GATEWAY, NODE_ENV: 'production', PAYFORM_PUBLIC_URL: 'https://pay.shop.example' };
+    expect(() => readCompanionConfig({ ...production, PAYFORM_ADMINTOKEN: 'k3Jx9vQ2mPz8Lw4Rt7Yb' })).toThrow(
+      'Invalid environment: production needs PAYFORM_ADMIN_TOKEN; PAYFORM_ADMINTOKEN is set: did you mean PAYFORM_ADMIN_TOKEN?',
+    );
+    expect(readCompanionConfig({ PAYFROM_ADMIN_TOKEN: 'x', PAYPAL_CLIENT_ID: 'x' }).warnings).toEqual([
+      'PAYFROM_ADMIN_TOKEN is not a variable of the companion and is ignored: did you mean PAYFORM_ADMIN_TOKEN?',
+    ]);
+  });
+
+  it('warns of credentials given in part, naming the ones the sandbox’s published values stand in for', () => {
+    const { PAYFORM_GATEWAY_API_SECRET: _secret, ...partial } = LIVE_GATEWAY;
+    expect(readCompanionConfig({ ...partial, PAYFORM_GATEWAY_API_SECRET: '' }).warnings).toEqual([
+      'PAYFORM_GATEWAY_API_SECRET is unset or empty while PAYFORM_GATEWAY_POS_ID, PAYFORM_GATEWAY_API_KEY, PAYFORM_GATEWAY_ENDPOINTS_KEY are set: ' +
+        "the sandbox's published test value stands in, which no real gateway takes — set it to your project's",
+    ]);
+    expect(readCompanionConfig({ NODE_ENV: 'prod' }).warnings).toEqual([
+      'NODE_ENV is "prod": only "production" turns on the production checks and binding to the network; this companion runs as in development',
     ]);
   });
 

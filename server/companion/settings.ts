@@ -147,6 +147,17 @@ export function readCompanionConfig(environment: Env): CompanionSettings {
     throw new TypeError('readCompanionConfig(env) reads only the environment it is given: pass process.env, or an object of PAYFORM_* variables');
   }
   const { env, readFrom, deprecations } = currentEnvironment(environment);
+  const misspelt = misspeltVariables(env, KNOWN_VARIABLES);
+  try {
+    return settingsOf(env, readFrom, deprecations, misspelt);
+  } catch (error) {
+    // A misspelt name is often why a setting is missing or wrong: the hint goes with the refusal.
+    if (!(error instanceof TypeError) || misspelt.length === 0) throw error;
+    throw new TypeError(`${error.message}; ${misspelt.map(({ name, meant }) => `${name} is set: did you mean ${meant}?`).join('; ')}`, { cause: error });
+  }
+}
+
+function settingsOf(env: Env, readFrom: Readonly<Record<string, string>>, deprecations: CompanionSettings['deprecations'], misspelt: CompanionSettings['misspelt']): CompanionSettings {
   const parsed = parseWire(Variables, env);
   if (!parsed.success) {
     // A value read from a 0.2 name is named as it was set.
@@ -157,11 +168,22 @@ export function readCompanionConfig(environment: Env): CompanionSettings {
   const credentials = testProjectCredentials(env);
   const onTestProject = credentials.apiSecret === TEST_PROJECT_DEFAULTS.apiSecret && credentials.apiKey === TEST_PROJECT_DEFAULTS.apiKey;
   if (vars.NODE_ENV === 'production') checkProduction(vars, credentials, env);
+  // Some credentials given and some not: the sandbox's published values would stand in for the rest.
+  const given = Object.values(CREDENTIAL_VARIABLES).filter((variable) => env[variable] !== undefined);
+  const notGiven = Object.values(CREDENTIAL_VARIABLES).filter((variable) => env[variable] === undefined);
   const publicUrl = (vars.PAYFORM_PUBLIC_URL ?? `http://localhost:${vars.PORT}`).replace(/\/+$/, '');
   const bundledSandbox = vars.PAYFORM_GATEWAY_BASE_URL === undefined;
   const gateway = vars.PAYFORM_GATEWAY_BASE_URL === undefined ? undefined : new URL(vars.PAYFORM_GATEWAY_BASE_URL);
-  const misspelt = misspeltVariables(env, KNOWN_VARIABLES);
   const warnings = [
+    ...(given.length > 0 && notGiven.length > 0
+      ? [
+          `${notGiven.join(', ')} ${notGiven.length > 1 ? 'are' : 'is'} unset or empty while ${given.join(', ')} ${given.length > 1 ? 'are' : 'is'} set: ` +
+            `the sandbox's published test ${notGiven.length > 1 ? 'values stand' : 'value stands'} in, which no real gateway takes — set ${notGiven.length > 1 ? 'them' : 'it'} to your project's`,
+        ]
+      : []),
+    ...(vars.NODE_ENV !== undefined && !['production', 'development', 'test'].includes(vars.NODE_ENV)
+      ? [`NODE_ENV is ${JSON.stringify(vars.NODE_ENV)}: only "production" turns on the production checks and binding to the network; this companion runs as in development`]
+      : []),
     ...misspelt.map(({ name, meant }) => `${name} is not a variable of the companion and is ignored: did you mean ${meant}?`),
     ...(gateway && onTestProject && !isLoopbackHost(gateway.hostname)
       ? [
