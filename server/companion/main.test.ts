@@ -69,6 +69,17 @@ describe('payform-companion that cannot start', () => {
   });
 });
 
+describe('payform-companion whose PAYFORM_LOG_FILE cannot be written', () => {
+  it('says which setting, not a bare ENOENT', async () => {
+    const file = join(directory, 'no-such-folder', 'companion.log');
+    const { code, stderr } = await runMain([], [], ':memory:', { PAYFORM_LOG_FILE: file });
+    expect(code).toBe(1);
+    expect(stderr.trim().split('\n').at(-1)).toBe(
+      `payform companion could not start: PAYFORM_LOG_FILE is ${file}, which cannot be written (ENOENT: no such file or directory, open '${file}'): set it to a writable file, or unset it`,
+    );
+  });
+});
+
 describe('payform-companion without the driver its PAYFORM_DATABASE_URL needs', () => {
   it('stops with exit code 1 and `npm install pg` for a postgres:// URL', async () => {
     const { code, stdout, stderr } = await startWithout('pg', 'postgres://payform:payform@127.0.0.1:5432/payform_test');

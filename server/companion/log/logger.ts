@@ -82,7 +82,16 @@ export function memorySink(): { readonly sink: LogSink; readonly lines: string[]
 
 // Synchronous appends: a line is on disk before the next statement, even if the process dies.
 const captureFile = process.env.PAYFORM_LOG_FILE?.trim();
-const capture: ((line: string) => void) | undefined = captureFile ? (line) => appendFileSync(captureFile, `${line}\n`) : undefined;
+const capture: ((line: string) => void) | undefined = captureFile ? (line) => appendCapture(captureFile, line) : undefined;
+
+function appendCapture(file: string, line: string): void {
+  try {
+    appendFileSync(file, `${line}\n`);
+  } catch (error) {
+    // Else the first line logged fails the start with a bare ENOENT that names no setting.
+    throw new Error(`PAYFORM_LOG_FILE is ${file}, which cannot be written (${error instanceof Error ? error.message : String(error)}): set it to a writable file, or unset it`, { cause: error });
+  }
+}
 
 const HEAD_KEYS = ['time', 'level', 'msg'];
 
