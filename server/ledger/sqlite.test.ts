@@ -67,6 +67,26 @@ async function onLedger(test: (ledger: Ledger, commits: () => string[]) => Promi
 }
 
 describe('a SQLite ledger file', () => {
+  it('that is a folder, or locked by another program, is refused at open naming the file and what to do', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'payform-unopenable-'));
+    try {
+      await expect(openLedger(dir)).rejects.toThrow(`${dir} cannot be opened (unable to open database file): it must be a file, in a folder the companion's user may write to`);
+      const path = join(dir, 'ledger.db');
+      await (await openLedger(path)).close();
+      // A database browser holding it: SQLite waits its busy timeout, then gives up.
+      const browser = new Database(path);
+      browser.exec('BEGIN EXCLUSIVE');
+      try {
+        await expect(openLedger(path)).rejects.toThrow(`${path} is locked by another process (database is locked): a database browser, a backup or another program holds it; close it and start again`);
+      } finally {
+        browser.exec('ROLLBACK');
+        browser.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 20_000);
+
   it('that cannot be written is refused at open, naming the file and the fix, and left unchanged', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'payform-readonly-'));
     try {

@@ -299,10 +299,40 @@ export async function sqliteDialect(location: string, { onCommit }: SqliteOption
   const Sqlite = await loadSqlite();
   const inMemory = location === ':memory:';
   if (!inMemory) makeDirectory(dirname(location));
-  const database = new Sqlite(location);
+  const database = opened(() => new Sqlite(location), location);
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
-  if (!inMemory) {
+  if (!inMemory) opened(() => setUpFile(database, location), location);
+  // SQLite puts the WAL beside the file a symbolic link leads to, not beside the link.
+  return new LedgerSqliteDialect(new LedgerSqliteDatabase(database, inMemory ? undefined : `${realpathSync(location)}-wal`, onCommit));
+}
+
+/**
+ * SQLite's own words for a file it cannot open say neither which file nor what to do
+ * ("unable to open database file", "database is locked"): the refusal at start says both.
+ */
+function opened<T>(open: () => T, location: string): T {
+  try {
+    return open();
+  } catch (error) {
+    const code = String((error as { code?: unknown }).code);
+    const message = (error as Error).message;
+    if (code.startsWith('SQLITE_CANTOPEN')) {
+      throw new Error(`${location} cannot be opened (${message}): it must be a file, in a folder the companion's user may write to`, { cause: error });
+    }
+    if (code.startsWith('SQLITE_READONLY')) {
+      throw new Error(`${location} cannot be written (${message}): give the companion's user write access to the file and its folder, where SQLite keeps the -wal and -shm files`, { cause: error });
+    }
+    if (code.startsWith('SQLITE_BUSY')) {
+      throw new Error(`${location} is locked by another process (${message}): a database browser, a backup or another program holds it; close it and start again`, { cause: error });
+    }
+    throw error;
+  }
+}
+
+/** WAL, synced commits, and a write tried: what a ledger file needs before it is used. Closed if not. */
+function setUpFile(database: Database.Database, location: string): void {
+  try {
     database.pragma('journal_mode = WAL');
     // Every commit survives an OS crash or power loss too — a pay claim committed before the
     // gateway is called must never be forgotten (lost, it would lose the proof that a payment
@@ -313,7 +343,8 @@ export async function sqliteDialect(location: string, { onCommit }: SqliteOption
     // together, and those that change nothing skip it.
     database.pragma('synchronous = NORMAL');
     checkWritable(database, location);
+  } catch (error) {
+    if (database.open) database.close();
+    throw error;
   }
-  // SQLite puts the WAL beside the file a symbolic link leads to, not beside the link.
-  return new LedgerSqliteDialect(new LedgerSqliteDatabase(database, inMemory ? undefined : `${realpathSync(location)}-wal`, onCommit));
 }
