@@ -12,6 +12,7 @@
  *   ├─ GatewayUnavailableError  5xx
  *   ├─ NetworkError             no answer: connection refused, reset or dropped
  *   ├─ NetworkTimeoutError      no answer within the timeout
+ *   ├─ NotTheGatewayError       a permanent redirect (301, 308): something else answers at the base URL
  *   ├─ OutcomeUnknownError      a money-moving call may or may not have happened
  *   └─ UnexpectedResponseError  an answer payform cannot read
  */
@@ -106,6 +107,22 @@ export class NetworkTimeoutError extends GatewayError {
     super(`The gateway did not answer within ${timeoutMs} ms${details.target ? ` (${details.target})` : ''}`, details);
     this.timeoutMs = timeoutMs;
     this.target = details.target;
+  }
+}
+
+/**
+ * What answers at the base URL is not the gateway: it redirects the call for good (301, 308), as
+ * an http→https redirect or a moved site does. The gateway's API never answers so (its one
+ * redirect is the hosted create's 303), and redirects are not followed, so the call reached no
+ * gateway: even a money-moving call is known not to have happened. Not retried: the base URL
+ * needs fixing. `location` is where it was sent, without its query.
+ */
+export class NotTheGatewayError extends GatewayError {
+  readonly location: string | undefined;
+
+  constructor(status: number, location: string | undefined) {
+    super(`What answers at the gateway's address is not the gateway: HTTP ${status}${location ? ` to ${location}` : ''} (check the base URL)`, { status });
+    this.location = location;
   }
 }
 

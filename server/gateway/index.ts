@@ -22,7 +22,7 @@ export type {
 } from './objects.js';
 export {
   GatewayError, InvalidRequestError, DuplicateOrderError, AuthenticationError, NotFoundError, RateLimitError,
-  GatewayUnavailableError, NetworkError, NetworkTimeoutError, OutcomeUnknownError, UnexpectedResponseError,
+  GatewayUnavailableError, NetworkError, NetworkTimeoutError, NotTheGatewayError, OutcomeUnknownError, UnexpectedResponseError,
 } from './errors.js';
 export type { GatewayErrorDetails } from './errors.js';
 export { maskCardData, maskCvvMention } from './errors.js';

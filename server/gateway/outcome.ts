@@ -4,10 +4,11 @@
  * is sent once. If it may have reached the gateway and no definite answer came back — timeout,
  * dropped connection, 5xx, unreadable answer, abort — the caller gets OutcomeUnknownError and
  * must read the order's state. Definite answers (4xx: invalid, duplicate, not found, rate
- * limited…) and connections that never opened pass through unchanged: nothing happened.
+ * limited…), connections that never opened and a permanent redirect (NotTheGatewayError: what
+ * answered is not the gateway) pass through unchanged: nothing happened.
  */
 import {
-  AuthenticationError, InvalidRequestError, NetworkError, NotFoundError, OutcomeUnknownError, RateLimitError,
+  AuthenticationError, InvalidRequestError, NetworkError, NotFoundError, NotTheGatewayError, OutcomeUnknownError, RateLimitError,
 } from './errors.js';
 import type { GatewayCall, GatewayReply, Transport } from './transport.js';
 
@@ -32,6 +33,7 @@ function nothingHappened(error: unknown): boolean {
     error instanceof AuthenticationError ||
     error instanceof NotFoundError ||
     error instanceof RateLimitError ||
+    error instanceof NotTheGatewayError ||
     (error instanceof NetworkError && error.connectFailed)
   );
 }

@@ -40,10 +40,13 @@ export async function fetchJson<S extends z.ZodType, T>(
   return readJson(await transport.send(call), schema, convert);
 }
 
-/** The absolute address of a redirect answer's Location (the hosted checkout page). */
+/**
+ * The absolute address of the hosted create's 303 Location (the checkout page). Another
+ * redirect (302, 307) is no page of the gateway's: unreadable, like any answer it never gives.
+ */
 export function readLocation(reply: GatewayReply): string {
   const location = reply.headers.get('location');
-  if (reply.status < 300 || reply.status > 399 || !location) {
+  if (reply.status !== 303 || !location) {
     throw new UnexpectedResponseError(`Expected a 303 redirect to the checkout page, got HTTP ${reply.status}`, {
       status: reply.status,
     });

@@ -7,8 +7,9 @@ import type { AddressInfo } from 'node:net';
 import { describe, expect, it, vi } from 'vitest';
 import {
   AuthenticationError, DuplicateOrderError, GatewayUnavailableError, InvalidRequestError, NetworkError, NetworkTimeoutError,
-  NotFoundError, OutcomeUnknownError, RateLimitError, UnexpectedResponseError,
+  NotFoundError, NotTheGatewayError, OutcomeUnknownError, RateLimitError, UnexpectedResponseError,
 } from './errors.js';
+import type { GatewayCallRecord } from './transport.js';
 import { useGatewayDouble } from './test/client-setup.js';
 import { routePath, routes } from './wire/routes.js';
 import * as samples from './test/samples.js';
@@ -16,6 +17,7 @@ import * as samples from './test/samples.js';
 const double = useGatewayDouble();
 const capture = { order_id: 'order-1001', order_currency: 'UAH', charge_amount: 750 } as const;
 const unavailable = { status: 503, body: { message: 'Service unavailable' } };
+const customer = { customer_email: 'a@example.com', customer_phone: '+380501234567' } as const;
 /**
  * A client's timeout for a call the double leaves hanging, where the test counts the requests
  * that reached the double: long enough that, on a loaded machine, the request arrives before the
@@ -219,6 +221,48 @@ describe('redirects', () => {
     double.gateway.answer({ status: 302, headers: { location: `${double.gateway.url}/elsewhere` } });
     await expect(double.client().balances.listAccounts()).rejects.toBeInstanceOf(UnexpectedResponseError);
     expect(double.gateway.onlyRequest.url).toBe(`/api/v1/balances/pos/${samples.POS_ID}/accounts`);
+  });
+
+  it('a permanent one (an http→https redirect) is no gateway: a create it answers is known not to have happened', async () => {
+    const records: GatewayCallRecord[] = [];
+    const client = double.client();
+    client.onCall((record) => records.push(record));
+    double.gateway.answerAlways({ status: 301, headers: { location: 'https://gateway.example/api/v1/payment?debug=1' } });
+    const create = await failure(client.payments.create({
+      mode: 'direct', method: 'purchase', amount: 100, currency: 'UAH', description: 'd', order_id: 'order-301', ...samples.card, ...customer,
+      customer_fname: 'Olena', customer_lname: 'Koval',
+      customer_ip: '203.0.113.7', browser_fingerprint: samples.fingerprint,
+    }));
+    expect(create).toBeInstanceOf(NotTheGatewayError);
+    expect(create).toMatchObject({ status: 301, location: 'https://gateway.example/api/v1/payment' });
+    double.gateway.answerAlways({ status: 308, headers: { location: '/moved' } });
+    // Not retried: the base URL needs fixing.
+    expect(await failure(client.balances.listAccounts())).toBeInstanceOf(NotTheGatewayError);
+    expect(double.gateway.requests).toHaveLength(2);
+    expect(records.map(({ outcome, location }) => ({ outcome, location }))).toEqual([
+      { outcome: 301, location: 'https://gateway.example/api/v1/payment' },
+      { outcome: 308, location: `${double.gateway.url}/moved` },
+    ]);
+  });
+
+  it('a hosted create answered by another redirect than its 303 is an unknown outcome, never a checkout page', async () => {
+    double.gateway.answer({ status: 302, headers: { location: 'https://maintenance.example/' } });
+    const error = await failure(double.client().payments.create({
+      mode: 'hosted', method: 'purchase', amount: 100, currency: 'UAH', description: 'd', order_id: 'order-302', ...customer,
+    }));
+    expect(error).toBeInstanceOf(OutcomeUnknownError);
+    expect((error as OutcomeUnknownError).cause).toBeInstanceOf(UnexpectedResponseError);
+  });
+
+  it('observers are told an HTML page where JSON was due; a JSON answer is not one', async () => {
+    const records: GatewayCallRecord[] = [];
+    const client = double.client({ retry: { maxRetries: 0 } });
+    client.onCall((record) => records.push(record));
+    double.gateway.answer({ body: '\n<!DOCTYPE html><html><title>Welcome to nginx!</title></html>', headers: { 'content-type': 'text/html; charset=utf-8' } });
+    expect(await failure(client.balances.listAccounts())).toBeInstanceOf(UnexpectedResponseError);
+    double.gateway.answer({ body: { accounts: [] } });
+    await client.balances.listAccounts();
+    expect(records.map((record) => record.html)).toEqual([true, undefined]);
   });
 });
 

@@ -2,10 +2,11 @@
  * One HTTP exchange with the gateway: authentication headers, a timeout on every attempt, a
  * size limit on every answer, retries for reads, and an error for every answer that is not a
  * success. Redirects are never followed: the hosted create's 303 is the answer itself, and
- * following a redirect elsewhere would hand the X-API-AUTH credentials to another host.
+ * following a redirect elsewhere would hand the X-API-AUTH credentials to another host. A
+ * permanent redirect (301, 308) is no answer of the gateway's at all: NotTheGatewayError.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { errorFromResponse, GatewayError, NetworkError, NetworkTimeoutError } from './errors.js';
+import { errorFromResponse, GatewayError, NetworkError, NetworkTimeoutError, NotTheGatewayError } from './errors.js';
 import { fetchExchange, pooledExchange } from './exchange.js';
 import type { Answer, Exchange } from './exchange.js';
 import { isRetryable, parseRetryAfter, retryDelay } from './retry.js';
@@ -54,6 +55,13 @@ export interface GatewayCallRecord {
   readonly endpointsKey: boolean;
   readonly outcome: number | 'network' | 'timeout' | 'aborted';
   readonly seconds: number;
+  /**
+   * A redirect's (3xx) Location, resolved against the address called, without its query: where
+   * whatever answered sends the call. Only the hosted create's 303 is the gateway's.
+   */
+  readonly location?: string;
+  /** A 2xx answer that is an HTML page (text/html): the gateway answers JSON, receipts aside. */
+  readonly html?: boolean;
 }
 
 export type GatewayCallObserver = (record: GatewayCallRecord) => void;
@@ -118,6 +126,7 @@ export class Transport {
       let retryAfterMs: number | undefined;
       try {
         const reply = await this.#attempt(call);
+        if (reply.status === 301 || reply.status === 308) throw new NotTheGatewayError(reply.status, locationOf(reply.headers, reply.url));
         if (reply.status < 400) return reply;
         retryAfterMs = parseRetryAfter(reply.headers.get('retry-after'));
         failure = errorFromResponse(reply.status, parseJson(reply.body), retryAfterMs);
@@ -137,6 +146,7 @@ export class Transport {
     const timeoutMs = call.timeoutMs ?? this.#config.timeoutMs;
     const started = performance.now();
     let outcome: GatewayCallRecord['outcome'] = 'network';
+    let signs: ForeignSigns | undefined;
     try {
       // The exchange keeps the time with a plain timer: an AbortController (and AbortSignal.any
       // with the caller's signal) per attempt cost a tenth of the call's CPU in listeners.
@@ -150,6 +160,7 @@ export class Transport {
         maxAnswerBytes: call.route.maxAnswerBytes,
       });
       outcome = answer.status;
+      signs = foreignSigns(answer, url);
       return new Reply(answer, url);
     } catch (error) {
       if (error instanceof GatewayError) throw error;
@@ -166,7 +177,8 @@ export class Transport {
       const connectFailed = CONNECT_FAILURES.has(errorCode(error) ?? '');
       throw new NetworkError(`No answer from the gateway at ${target} (${errorCode(error) ?? 'connection failed'})`, { cause: error, connectFailed, target });
     } finally {
-      this.#tell({ route: `${call.route.method} ${call.route.path}`, endpointsKey: call.route.endpointsKey, outcome, seconds: (performance.now() - started) / 1000 });
+      const record: GatewayCallRecord = { route: `${call.route.method} ${call.route.path}`, endpointsKey: call.route.endpointsKey, outcome, seconds: (performance.now() - started) / 1000 };
+      this.#tell(signs ? { ...record, ...signs } : record);
     }
   }
 
@@ -205,6 +217,45 @@ export class Transport {
       Accept: 'application/json, text/html, application/pdf, application/zip, */*',
     });
   }
+}
+
+type ForeignSigns = Pick<GatewayCallRecord, 'location' | 'html'>;
+
+/**
+ * What tells an answer from something other than the gateway, for observers: a redirect's
+ * target, or an HTML page where JSON was due. Headers are read only for a 3xx, or a 2xx whose
+ * body opens with a tag (JSON never does), so a payment's answer costs no header lookup.
+ */
+function foreignSigns(answer: Answer, url: URL): ForeignSigns | undefined {
+  if (answer.status >= 300 && answer.status < 400) {
+    const location = locationOf(answer.headers, url);
+    return location === undefined ? undefined : { location };
+  }
+  if (answer.status >= 200 && answer.status < 300 && opensWithTag(answer.body) && /^\s*text\/html/i.test(answer.headers.get('content-type') ?? '')) return { html: true };
+  return undefined;
+}
+
+/** A redirect's Location resolved against `url`, its query and fragment left out (they may carry the caller's data). */
+function locationOf(headers: Headers, url: URL): string | undefined {
+  const location = headers.get('location');
+  if (!location) return undefined;
+  try {
+    const target = new URL(location, url);
+    return `${target.protocol}//${target.host}${target.pathname}`;
+  } catch {
+    return undefined;
+  }
+}
+
+const LESS_THAN = 0x3c;
+
+/** The body's first byte other than white space (or a UTF-8 byte order mark) is `<`. */
+function opensWithTag(body: Uint8Array): boolean {
+  for (const byte of body) {
+    if (byte === 0x20 || byte === 0x09 || byte === 0x0a || byte === 0x0d || byte === 0xef || byte === 0xbb || byte === 0xbf) continue;
+    return byte === LESS_THAN;
+  }
+  return false;
 }
 
 // One decoder for every answer: decode() without `stream` keeps no state between calls.
