@@ -130,6 +130,25 @@ describe('GatewayTrouble', () => {
     ]);
   });
 
+  it('says another server answers with a redirect or an HTML page; the hosted create’s 303 and an HTML receipt are the gateway’s', () => {
+    const seen: Record<string, unknown>[] = [];
+    const trouble = new GatewayTrouble(createLogger({ sink: (line) => void seen.push(JSON.parse(line)) }), Date.now, 'http://127.0.0.1:3000');
+    trouble.observe({ route: PAY, endpointsKey: true, outcome: 303, seconds: 0.1, location: 'https://pay.gateway.example/checkout/1' });
+    trouble.observe({ route: RECEIPT, endpointsKey: true, outcome: 200, seconds: 0.1, html: true });
+    expect(seen).toEqual([]);
+    trouble.observe({ route: BALANCES, endpointsKey: false, outcome: 200, seconds: 0.1, html: true });
+    // The same episode: an HTML receipt, a redirected payment say nothing more, nor that it answers again.
+    trouble.observe({ route: RECEIPT, endpointsKey: true, outcome: 200, seconds: 0.1, html: true });
+    trouble.observe({ route: PAY, endpointsKey: true, outcome: 302, seconds: 0.1, location: 'https://maintenance.example/' });
+    trouble.observe({ route: BALANCES, endpointsKey: false, outcome: 200, seconds: 0.1 });
+    trouble.observe({ route: 'GET /api/v1/pos/:pos_id/orders/:order_id', endpointsKey: true, outcome: 301, seconds: 0.1, location: 'https://127.0.0.1:3000/api/v1/pos/p/orders/o' });
+    expect(seen).toMatchObject([
+      { level: 'error', outcome: 200, msg: "what answers at http://127.0.0.1:3000 is not the gateway (it answers an HTML page): set PAYFORM_GATEWAY_BASE_URL (the client's baseUrl, mounted) to the gateway's address" },
+      { level: 'warn', msg: 'the gateway answers again', was: 'elsewhere', failed: 2 },
+      { level: 'error', outcome: 301, msg: expect.stringMatching(/^what answers at http:\/\/127\.0\.0\.1:3000 is not the gateway \(it answers HTTP 301, a redirect to https:\/\/127\.0\.0\.1:3000\/api\/v1\/pos\/p\/orders\/o\): set PAYFORM_GATEWAY_BASE_URL/) },
+    ]);
+  });
+
   it('takes a call its caller gave up on for nothing', () => {
     const { call, lines } = tracked();
     call('aborted');

@@ -1,7 +1,8 @@
 /**
  * The gateway failing the companion's calls, as an operator should hear of it: one error when it
  * starts — no connection, no answer in time or a 5xx, rate limiting (429), refusing the
- * credentials (401, 403), no such path where the gateway always has one (another server) —, a
+ * credentials (401, 403), another server (no such path where the gateway always has one, a
+ * redirect, an HTML page where the gateway answers JSON) —, a
  * reminder with the count at most once a minute while it lasts, and one line when a call is
  * answered again, with how long it lasted and how many calls failed.
  * Failing calls (a timeout, a 5xx) and rate limiting come and go: one or two, answered again at
@@ -29,7 +30,7 @@ const LASTING_MS = 10_000;
 /** Trouble that a blip can make: said only once it lasts. */
 const mayPass = (trouble: Trouble) => trouble === 'failing' || trouble === 'busy';
 
-function started(trouble: Trouble, gatewayUrl: string): string {
+function started(trouble: Trouble, gatewayUrl: string, record: GatewayCallRecord): string {
   switch (trouble) {
     case 'unreachable':
       return `the gateway at ${gatewayUrl} cannot be reached: payments are refused until it answers; check PAYFORM_GATEWAY_BASE_URL (the client's baseUrl, mounted) if it does not come back`;
@@ -38,7 +39,7 @@ function started(trouble: Trouble, gatewayUrl: string): string {
     case 'busy':
       return `the gateway at ${gatewayUrl} is rate limiting the companion's calls (429): payments are refused with Retry-After until it takes them again`;
     case 'elsewhere':
-      return `what answers at ${gatewayUrl} is not the gateway (it has no such path): set PAYFORM_GATEWAY_BASE_URL (the client's baseUrl, mounted) to the gateway's address`;
+      return `what answers at ${gatewayUrl} is not the gateway (${notTheGateway(record) ?? 'it has no such path'}): set PAYFORM_GATEWAY_BASE_URL (the client's baseUrl, mounted) to the gateway's address`;
     case 'credentials':
       return (
         'the gateway refuses the companion’s credentials, so no payment can be sent: check PAYFORM_GATEWAY_POS_ID, PAYFORM_GATEWAY_API_KEY, ' +
@@ -73,10 +74,11 @@ export class GatewayTrouble {
     this.#gatewayUrl = gatewayUrl;
   }
 
-  observe({ route, endpointsKey, outcome }: GatewayCallRecord): void {
+  observe(record: GatewayCallRecord): void {
+    const { route, endpointsKey, outcome } = record;
     // A call its caller gave up on says nothing of the gateway.
     if (outcome === 'aborted') return;
-    let trouble = troubleOf(route, outcome);
+    let trouble = troubleOf(record);
     const now = this.#clock();
     // A 401 with the endpoints key just after a call without it was taken (the check at start
     // reads the two one after the other): that key is the one. Long after, the others may have
@@ -85,7 +87,7 @@ export class GatewayTrouble {
     if (trouble === undefined) {
       if (!endpointsKey) this.#keylessTakenAt = now;
       // Some other server's 404 for an order read says nothing of the gateway being back.
-      if (this.#trouble === 'elsewhere' && (outcome === 404 || outcome === 405)) return;
+      if (this.#trouble === 'elsewhere' && (outcome === 404 || outcome === 405 || record.html)) return;
       // Nor does a balances read, which does not carry the endpoints key, of that key taken again.
       if (this.#trouble === 'endpoints key' && !endpointsKey) return;
       this.#observed = true;
@@ -105,7 +107,7 @@ export class GatewayTrouble {
       if (goesOn) {
         this.#failed += 1;
         this.#remindedAt = now;
-        this.#logger.error(started(trouble, this.#gatewayUrl), { route, outcome, failed: this.#failed });
+        this.#logger.error(started(trouble, this.#gatewayUrl, record), { route, outcome, failed: this.#failed });
         return;
       }
       this.#since = now;
@@ -117,7 +119,7 @@ export class GatewayTrouble {
       if (!first && mayPass(trouble) && this.#failed < LASTING_CALLS && now - this.#since < LASTING_MS) return;
       this.#told = true;
       this.#remindedAt = now;
-      this.#logger.error(started(trouble, this.#gatewayUrl), { route, outcome, failed: this.#failed });
+      this.#logger.error(started(trouble, this.#gatewayUrl, record), { route, outcome, failed: this.#failed });
       return;
     }
     if (now - this.#remindedAt < REMINDER_INTERVAL_MS) return;
@@ -128,11 +130,32 @@ export class GatewayTrouble {
 
 // Paths the gateway always has, whatever the order: a 404 or 405 there is some other server.
 const ALWAYS_THERE = /^(POST \/api\/v1\/(payment|split\/purchase)|GET \/api\/v1\/balances\/pos\/:pos_id\/(accounts|terminals))$/;
+/** The hosted create, whose 303 to the checkout page is the gateway's one redirect. */
+const CREATES = /^POST \/api\/v1\/(payment|split\/purchase)$/;
+/** The answers that may be HTML: receipts (format html) and the health check's text. */
+const MAY_BE_HTML = /^GET (\/api\/v1\/pos\/:pos_id\/(orders\/:order_id|date\/:date)\/report\/receipt|\/health)$/;
+
+/**
+ * What answers a call, when the answer proves it is not the gateway: no such path where the
+ * gateway always has one, a redirect (the gateway's API has none but the hosted create's 303),
+ * an HTML page where the gateway answers JSON. Undefined when it may be the gateway.
+ */
+export function notTheGateway({ route, outcome, location, html }: GatewayCallRecord): string | undefined {
+  if (typeof outcome !== 'number') return undefined;
+  if ((outcome === 404 || outcome === 405) && ALWAYS_THERE.test(route)) return 'it has no such path';
+  if (outcome >= 300 && outcome < 400 && !(outcome === 303 && CREATES.test(route))) {
+    return location ? `it answers HTTP ${outcome}, a redirect to ${location}` : `it answers HTTP ${outcome}, a redirect`;
+  }
+  if (html && !MAY_BE_HTML.test(route)) return 'it answers an HTML page';
+  return undefined;
+}
 
 /** A call the gateway answered otherwise (a success, a decline, a refused field, a duplicate order id) is no trouble. */
-function troubleOf(route: string, outcome: number | 'network' | 'timeout'): Trouble | undefined {
+function troubleOf(record: GatewayCallRecord): Trouble | undefined {
+  const { outcome } = record;
   if (outcome === 'network') return 'unreachable';
-  if ((outcome === 404 || outcome === 405) && ALWAYS_THERE.test(route)) return 'elsewhere';
+  if (outcome === 'aborted') return undefined;
+  if (notTheGateway(record) !== undefined) return 'elsewhere';
   if (outcome === 'timeout' || outcome >= 500) return 'failing';
   if (outcome === 429) return 'busy';
   if (outcome === 401 || outcome === 403) return 'credentials';
