@@ -138,7 +138,8 @@ const MAY_BE_HTML = /^GET (\/api\/v1\/pos\/:pos_id\/(orders\/:order_id|date\/:da
 /**
  * What answers a call, when the answer proves it is not the gateway: no such path where the
  * gateway always has one, a redirect (the gateway's API has none but the hosted create's 303),
- * an HTML page where the gateway answers JSON. Undefined when it may be the gateway.
+ * an HTML page where the gateway answers JSON. Undefined when it may be the gateway. The metrics
+ * count such calls as `not_gateway` (metrics.ts).
  */
 export function notTheGateway({ route, outcome, location, html }: GatewayCallRecord): string | undefined {
   if (typeof outcome !== 'number') return undefined;

@@ -8,6 +8,7 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { GatewayCallRecord } from '@payform/gateway';
 import type { Ledger, Payment } from '../../ledger/index.js';
+import { notTheGateway } from './gateway-trouble.js';
 
 /** Gateway latency buckets (seconds): a payment answers in tens of ms; the client's timeout is 30 s. */
 const GATEWAY_BUCKETS = [0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -33,7 +34,7 @@ export class CompanionMetrics {
     this.#payments = new Counter({ name: 'payform_payments_total', help: 'Payments that reached a final status, by method (purchase, auth, lookup) and outcome (success; failure, declined by the gateway; not_sent, ended without its decision)', labelNames: ['method', 'outcome'], registers });
     this.#gatewayCalls = new Histogram({
       name: 'payform_gateway_call_duration_seconds',
-      help: 'Each HTTP attempt to the gateway, by route template and status (network, timeout when no answer came; aborted when the caller gave up first)',
+      help: 'Each HTTP attempt to the gateway, by route template and status (network, timeout when no answer came; aborted when the caller gave up first; not_gateway when what answered is not the gateway: no such path, a redirect, an HTML page)',
       labelNames: ['route', 'status'],
       buckets: GATEWAY_BUCKETS,
       registers,
@@ -62,8 +63,10 @@ export class CompanionMetrics {
     this.#payments.inc({ method: payment.method, outcome });
   }
 
+  /** An answer that is not the gateway's counts as `not_gateway`, not as its status: the calls failed, whatever answered 200 or 301. */
   gatewayCall(record: GatewayCallRecord): void {
-    this.#gatewayCalls.observe({ route: record.route, status: String(record.outcome) }, record.seconds);
+    const status = notTheGateway(record) === undefined ? String(record.outcome) : 'not_gateway';
+    this.#gatewayCalls.observe({ route: record.route, status }, record.seconds);
   }
 
   webhook(outcome: WebhookOutcome): void {
