@@ -6,7 +6,7 @@ import { deleteCard, findCard, listCards, saveCard, cardholderOf } from './cards
 import type { LedgerContext } from './context.js';
 import { InvalidLedgerInput, LedgerNotFound } from './errors.js';
 import { ingestEvent, retryEvent, reviewEvent } from './events.js';
-import { claimPointOfSale } from './owner.js';
+import { claimPointOfSale, probeWrite } from './owner.js';
 import { claimIdempotencyKey, readUnscopedKeys, releaseIdempotencyKey, storeIdempotentAnswer, sweepIdempotencyKeys } from './idempotency.js';
 import type { IdempotencyClaim, IdempotencyRequest, StoredAnswer } from './idempotency.js';
 import { overCapturePercent, parseInput, paymentUpdateInput, schemaName } from './input.js';
@@ -179,6 +179,8 @@ export interface Ledger {
 
   /** The point of sale whose payments this ledger holds: `posId` if it held none yet, or `handoverFrom`'s (owner.ts). */
   claimPointOfSale(posId: string, handoverFrom?: string): Promise<string>;
+  /** Commits a write that changes nothing the ledger answers: whether the database takes writes now (owner.ts). */
+  probeWrite(): Promise<void>;
 
   close(): Promise<void>;
 }
@@ -241,6 +243,7 @@ function ledgerOver(ctx: LedgerContext, upgradedNow: readonly string[]): Ledger 
     retryEvent: (id) => retryEvent(ctx, id),
     reviewEvent: (id) => reviewEvent(ctx, id),
     claimPointOfSale: (posId, handoverFrom) => claimPointOfSale(ctx, posId, handoverFrom),
+    probeWrite: () => probeWrite(ctx),
     saveCard: (card) => saveCard(ctx, card),
     listCards: (customerId) => listCards(ctx, customerId),
     findCard: (customerId, idOrToken) => findCard(ctx, customerId, idOrToken),

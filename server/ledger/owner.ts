@@ -20,3 +20,14 @@ export async function claimPointOfSale(ctx: LedgerContext, posId: string, handov
   const held = await ctx.db.selectFrom('ledger_settings').select('value').where('key', '=', POINT_OF_SALE).executeTakeFirstOrThrow();
   return held.value;
 }
+
+const WRITE_PROBE = 'write_probe';
+
+/**
+ * Commits one small write (when it ran, under its own key): whether the database takes writes
+ * now. A full disk, or a file or disk made read-only, still answers reads; only a commit tells.
+ */
+export async function probeWrite(ctx: LedgerContext): Promise<void> {
+  const value = String(ctx.now());
+  await ctx.db.insertInto('ledger_settings').values({ key: WRITE_PROBE, value }).onConflict((oc) => oc.column('key').doUpdateSet({ value })).execute();
+}

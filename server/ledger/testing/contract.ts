@@ -77,6 +77,17 @@ export function describeLedgerContract(backend: LedgerBackend): void {
         expect(await again.claimPointOfSale('9b2e4f10-6c3d-4a8b-b1e7-2f5d8c9a0e34')).toBe('5d1c2a8e-3f47-4b6a-9e0d-7c4b2f8a6e15');
       });
 
+      it('takes a write probe as often as asked, leaving the point of sale it holds as it was', async () => {
+        // What an outage of the disk is probed with (ledger-outage.ts): a commit, nothing a caller reads.
+        await ledger.probeWrite();
+        expect(await ledger.claimPointOfSale('5d1c2a8e-3f47-4b6a-9e0d-7c4b2f8a6e15')).toBe('5d1c2a8e-3f47-4b6a-9e0d-7c4b2f8a6e15');
+        clock.advance(1_000);
+        await ledger.probeWrite();
+        await (await store.reopen!()).probeWrite();
+        expect(await ledger.claimPointOfSale('9b2e4f10-6c3d-4a8b-b1e7-2f5d8c9a0e34')).toBe('5d1c2a8e-3f47-4b6a-9e0d-7c4b2f8a6e15');
+        expect((await ledger.listOrders()).orders).toEqual([]);
+      });
+
       it('has no column that could hold a card number or CVV', async () => {
         const columns = await store.columns!();
         expect(columns.length).toBeGreaterThan(50);
