@@ -19,6 +19,15 @@ describe('isLedgerUnavailable', () => {
     ['node-postgres losing its connection', new Error('Connection terminated unexpectedly')],
     ['the pool waiting too long', new Error('timeout exceeded when trying to connect')],
     ['SQLite busy past busy_timeout', withCode('SQLITE_BUSY', 'database is locked')],
+    ['PostgreSQL\'s disk full (53100)', withCode('53100', 'could not extend file "base/16384/16385": No space left on device')],
+    ['PostgreSQL out of memory (53200)', withCode('53200', 'out of memory')],
+    ['PostgreSQL out of resources (53000)', withCode('53000')],
+    ['an I/O error on PostgreSQL\'s files (58030)', withCode('58030', 'could not write to file')],
+    ['SQLite on a full disk', withCode('SQLITE_FULL', 'database or disk is full')],
+    ['SQLite failing to write its file', withCode('SQLITE_IOERR_WRITE', 'disk I/O error')],
+    ['SQLite failing to read its file', withCode('SQLITE_IOERR', 'disk I/O error')],
+    ['a SQLite file made read-only', withCode('SQLITE_READONLY', 'attempt to write a readonly database')],
+    ['a SQLite file moved away', withCode('SQLITE_READONLY_DBMOVED', 'attempt to write a readonly database')],
     ['every address refused (happy eyeballs)', Object.assign(new AggregateError([withCode('ECONNREFUSED'), withCode('ECONNREFUSED')], ''), { code: 'ECONNREFUSED' })],
     ['one wrapped as a cause', new Error('query failed', { cause: withCode('ECONNREFUSED') })],
   ])('is true for %s', (_, error) => {
@@ -30,6 +39,8 @@ describe('isLedgerUnavailable', () => {
     ['a unique violation (23505)', withCode('23505', 'duplicate key value violates unique constraint')],
     ['a syntax error (42601)', withCode('42601')],
     ['a SQLite constraint', withCode('SQLITE_CONSTRAINT_UNIQUE')],
+    ['a configuration limit of PostgreSQL (53400)', withCode('53400', 'temporary file size exceeds temp_file_limit')],
+    ['a SQLite file that is not a database', withCode('SQLITE_NOTADB', 'file is not a database')],
   ])('is false for a fault in a query: %s', (_, error) => {
     expect(isLedgerUnavailable(error)).toBe(false);
     expect(isLedgerFault(error)).toBe(true);

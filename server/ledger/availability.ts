@@ -1,6 +1,7 @@
 /**
  * Whether a failed ledger call means "the database cannot be reached right now" — stopped,
- * restarting, out of connections, the network between cut — rather than a fault in a query.
+ * restarting, out of connections, the network between cut, its disk full or read-only — rather
+ * than a fault in a query.
  * Callers answer the first kind "try again shortly" (503 with Retry-After): nothing was written,
  * and the same request will work once the database is back.
  */
@@ -19,6 +20,16 @@ const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'EP
  */
 const SERVER_CODES = /^(08...|28...|57P0[123]|57014|53300|SQLITE_BUSY)$/;
 
+/**
+ * The disk under the database refusing writes: nothing was written, and the same request works
+ * once space is freed or the disk is writable again — an outage too, not a fault in a query.
+ * PostgreSQL's 53000 (insufficient resources), 53100 (disk full), 53200 (out of memory), 58030
+ * (an I/O error on its files); SQLite's SQLITE_FULL, SQLITE_IOERR_* and SQLITE_READONLY_* (a file
+ * made read-only, a disk remounted read-only or moved from under the open ledger). Reads may
+ * still work meanwhile, so the outage's probe writes (ledger-outage.ts).
+ */
+export const STORAGE_CODES = /^(53[012]00|58030|SQLITE_FULL|SQLITE_IOERR(_\w+)?|SQLITE_READONLY(_\w+)?)$/;
+
 /** The SQLite ledger could not sync its WAL and takes no more work (LedgerNotDurable). */
 const LEDGER_CODES = new Set([NOT_DURABLE]);
 
@@ -28,7 +39,7 @@ const DRIVER_MESSAGES = /connection terminated|timeout exceeded when trying to c
 export function isLedgerUnavailable(error: unknown, depth = 0): boolean {
   if (!(error instanceof Error) || depth > 3) return false;
   const code = (error as { code?: unknown }).code;
-  if (typeof code === 'string' && (NETWORK_CODES.has(code) || SERVER_CODES.test(code) || LEDGER_CODES.has(code))) return true;
+  if (typeof code === 'string' && (NETWORK_CODES.has(code) || SERVER_CODES.test(code) || STORAGE_CODES.test(code) || LEDGER_CODES.has(code))) return true;
   if (DRIVER_MESSAGES.test(error.message)) return true;
   // Node's happy-eyeballs connect fails with one error per address tried.
   if (error instanceof AggregateError && error.errors.some((inner) => isLedgerUnavailable(inner, depth + 1))) return true;

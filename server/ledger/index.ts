@@ -4,7 +4,7 @@ export type { Ledger, LedgerOptions } from './ledger.js';
 export type { StatementObserver } from './observed.js';
 export { InvalidLedgerInput, LedgerConflict, LedgerError, LedgerNotFound, OperationRefused } from './errors.js';
 export type { ConflictReason, LedgerEntity, LedgerErrorCode, RefusalReason } from './errors.js';
-export { isLedgerFault, isLedgerUnavailable } from './availability.js';
+export { isLedgerFault, isLedgerUnavailable, STORAGE_CODES } from './availability.js';
 export { LedgerNotDurable } from './durability.js';
 export { MissingDriverError } from './missing-driver.js';
 export { holdsSession } from './attempts.js';

@@ -1,10 +1,10 @@
 // The shared ledger suite on SQLite: in memory and in a WAL file; and how the file is opened.
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Kysely, sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { isLedgerUnavailable } from './availability.js';
+import { isLedgerFault, isLedgerUnavailable } from './availability.js';
 import { LedgerNotDurable } from './durability.js';
 import { checkWritable, recordedLightly, sqliteDialect } from './sqlite.js';
 import Database from 'better-sqlite3';
@@ -15,6 +15,7 @@ import type { Ledger } from './ledger.js';
 import type { GatewayEvent } from './types.js';
 import { claimedPayment, describeLedgerContract, gatewayEvent } from './testing/contract.js';
 import { fileBackend, memoryBackend } from './testing/databases.js';
+import { mountSmallDisk } from './testing/small-disk.js';
 
 describeLedgerContract(memoryBackend);
 describeLedgerContract(fileBackend);
@@ -306,6 +307,30 @@ describe('a SQLite ledger file', () => {
       await ledger.ingestEvent(success(changed, { receiptUrl: 'https://gateway.example/receipt/3b' }));
       expect(commits()).toEqual(['synced']);
     }));
+
+  it('answers a write on a full disk as an outage naming the file, reads on, and writes again once space is freed', async () => {
+    const disk = mountSmallDisk();
+    const file = join(realpathSync(disk.dir), 'ledger.db');
+    const ledger = await openLedger(file);
+    try {
+      const { orderId } = await claimedPayment(ledger);
+      disk.fill();
+      const refused = await claimedPayment(ledger).catch((error: unknown) => error);
+      // The driver's own error, from a disk that really is full: an outage (503, try again), not a fault.
+      expect(refused).toMatchObject({ code: 'SQLITE_FULL', ledgerFile: file });
+      expect(isLedgerUnavailable(refused)).toBe(true);
+      expect(isLedgerFault(refused)).toBe(false);
+      // Reads still work: only a commit tells whether the disk takes writes (the outage's probe).
+      expect((await ledger.getPayment(orderId))?.orderId).toBe(orderId);
+      await expect(ledger.probeWrite()).rejects.toMatchObject({ code: 'SQLITE_FULL' });
+      disk.free();
+      await ledger.probeWrite();
+      expect((await claimedPayment(ledger)).status).toBe('init');
+    } finally {
+      await ledger.close().catch(() => undefined);
+      disk.dispose();
+    }
+  });
 
   it('fails a webhook whose commit could not be synced as an outage, and takes no more work', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'payform-sqlite-'));

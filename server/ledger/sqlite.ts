@@ -9,6 +9,7 @@ import { closeSync, existsSync, fdatasyncSync, fstatSync, mkdirSync, openSync, r
 import { dirname } from 'node:path';
 import { CompiledQuery, SqliteAdapter, SqliteDriver, SqliteIntrospector, SqliteQueryCompiler } from 'kysely';
 import type Database from 'better-sqlite3';
+import { STORAGE_CODES } from './availability.js';
 import { loadSqlite } from './drivers.js';
 import type { DatabaseConnection, DatabaseIntrospector, Dialect, DialectAdapter, Driver, Kysely, QueryCompiler, SqliteDatabase, SqliteStatement } from 'kysely';
 import { LedgerNotDurable, NOT_DURABLE } from './durability.js';
@@ -118,6 +119,8 @@ class LedgerSqliteDatabase implements SqliteDatabase {
     // not write (a full disk), a trigger's RAISE(ROLLBACK). Its marks must not reach the next one.
     const failed = (error: unknown): never => {
       if (!this.#database.inTransaction) this.#forget();
+      // A full or read-only disk: the operator is told which file's (availability.ts, LedgerOutage).
+      if (this.#wal !== undefined && error instanceof Error && STORAGE_CODES.test(String((error as { code?: unknown }).code))) Object.assign(error, { ledgerFile: this.#file });
       throw error;
     };
     return {
@@ -146,6 +149,11 @@ class LedgerSqliteDatabase implements SqliteDatabase {
         for (const values of statement.iterate(parameters) as IterableIterator<unknown[]>) yield rowOf ? rowOf(values) : values;
       },
     } as SqliteStatement;
+  }
+
+  /** The ledger file (the WAL's name without -wal). */
+  get #file(): string | undefined {
+    return this.#wal?.slice(0, -'-wal'.length);
   }
 
   #forget(): void {
