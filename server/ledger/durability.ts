@@ -19,8 +19,11 @@ export const NOT_DURABLE = 'PAYFORM_LEDGER_NOT_DURABLE';
  */
 export class LedgerNotDurable extends Error {
   readonly code = NOT_DURABLE;
-  constructor(cause: unknown) {
-    super('the SQLite ledger could not sync its write-ahead log to the disk: it takes no more writes until the companion is restarted (check the disk holding the ledger file)', { cause });
+  /** The ledger file whose WAL could not be synced. */
+  readonly ledgerFile: string | undefined;
+  constructor(cause: unknown, file?: string) {
+    super(`the SQLite ledger could not sync its write-ahead log to the disk: it takes no more writes until the companion is restarted (check the disk holding ${file ?? 'the ledger file'})`, { cause });
     this.name = 'LedgerNotDurable';
+    this.ledgerFile = file;
   }
 }

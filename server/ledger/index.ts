@@ -5,7 +5,7 @@ export type { StatementObserver } from './observed.js';
 export { InvalidLedgerInput, LedgerConflict, LedgerError, LedgerNotFound, OperationRefused } from './errors.js';
 export type { ConflictReason, LedgerEntity, LedgerErrorCode, RefusalReason } from './errors.js';
 export { isLedgerFault, isLedgerUnavailable, STORAGE_CODES } from './availability.js';
-export { LedgerNotDurable } from './durability.js';
+export { LedgerNotDurable, NOT_DURABLE } from './durability.js';
 export { MissingDriverError } from './missing-driver.js';
 export { holdsSession } from './attempts.js';
 export { figuresDiffer } from './payments.js';

@@ -251,7 +251,12 @@ describe('a SQLite ledger file', () => {
         const later = sql.raw('select id from answers').execute(db);
         await expect(later).rejects.toThrow(LedgerNotDurable);
         // An outage, as a stopped database is: the companion answers 503 and a retry, not 500.
-        expect(isLedgerUnavailable(await later.catch((error: unknown) => error))).toBe(true);
+        const refused = await later.catch((error: unknown) => error);
+        expect(isLedgerUnavailable(refused)).toBe(true);
+        // Each refusal an error of its own, so each is counted; each says why and which file.
+        const again = await sql.raw('select id from answers').execute(db).catch((error: unknown) => error);
+        expect(again).not.toBe(refused);
+        for (const error of [refused, again]) expect(error).toMatchObject({ cause: { code: 'ENOENT' }, ledgerFile: join(realpathSync(dir), 'ledger.db') });
         expect(commits()).toEqual(['synced']);
       } finally {
         await db.destroy().catch(() => undefined);

@@ -63,7 +63,9 @@ class LedgerSqliteDatabase implements SqliteDatabase {
   }
 
   prepare(sql: string): SqliteStatement {
-    if (this.#notDurable) throw this.#notDurable;
+    // Each refused statement its own error, as each refused call of a database that is away: an
+    // operator counts them (LedgerOutage), and the same object thrown again would count once.
+    if (this.#notDurable) throw new LedgerNotDurable(this.#notDurable.cause, this.#file);
     let statement = this.#statements.get(sql);
     if (!statement) {
       statement = this.#watched(this.#database.prepare(sql), sql);
@@ -181,7 +183,7 @@ class LedgerSqliteDatabase implements SqliteDatabase {
       fdatasyncSync(fd);
     } catch (error) {
       // A failed sync may have dropped what it was to write: nothing after it is trusted.
-      this.#notDurable = new LedgerNotDurable(error);
+      this.#notDurable = new LedgerNotDurable(error, this.#file);
       process.emitWarning(this.#notDurable.message, { code: NOT_DURABLE });
       throw this.#notDurable;
     }
