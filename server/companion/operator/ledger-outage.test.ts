@@ -1,9 +1,14 @@
 // The database going away, as the operator reads it: one line when it begins, with what to do
 // when the fix is theirs, and one when it ends.
+import { realpathSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openLedger } from '../../ledger/index.js';
 import type { Ledger } from '../../ledger/index.js';
+import { claimedPayment } from '../../ledger/testing/contract.js';
+import { mountSmallDisk } from '../../ledger/testing/small-disk.js';
 import { createLogger, memorySink } from '../log/logger.js';
+import { eventually } from '../test/stack.js';
 import { LedgerOutage } from './ledger-outage.js';
 
 const withCode = (code: string, message: string) => Object.assign(new Error(message), { code });
@@ -37,5 +42,35 @@ describe('a ledger outage', () => {
     await outage.back();
     outage.stop();
     expect(JSON.parse(memory.lines[0]!)).not.toHaveProperty('fix');
+  });
+
+  it('asks a disk that refused a write with a write: not back while it is full, however often it reads', async () => {
+    const disk = mountSmallDisk();
+    const real = await openLedger(join(disk.dir, 'ledger.db'));
+    ledger = real;
+    try {
+      await claimedPayment(real);
+      disk.fill();
+      const full = await claimedPayment(real).catch((error: unknown) => error);
+      let writes = 0;
+      const probed: Ledger = { ...real, probeWrite: () => ((writes += 1), real.probeWrite()) };
+      const memory = memorySink();
+      const outage = new LedgerOutage({ ledger: probed, logger: createLogger({ sink: memory.sink }), clock: Date.now, probeIntervalMs: 10 });
+      outage.noticed(full);
+      // Reads work all along: a probe that only read would have called it back at the first.
+      await eventually(() => expect(writes).toBeGreaterThanOrEqual(3));
+      expect(outage.down).toBe(true);
+      disk.free();
+      await outage.back();
+      outage.stop();
+      expect(memory.lines.map((line) => JSON.parse(line) as Record<string, unknown>)).toMatchObject([
+        { level: 'error', reason: 'SQLITE_FULL: database or disk is full', fix: expect.stringContaining(`the disk holding ${join(realpathSync(disk.dir), 'ledger.db')} is full: free space on it`) },
+        { level: 'warn', msg: 'the database is back', refused: 1 },
+      ]);
+    } finally {
+      await real.close();
+      ledger = undefined;
+      disk.dispose();
+    }
   });
 });

@@ -1,11 +1,13 @@
 /**
  * The database going away, as the companion lives through it: every request that needs the
  * ledger meanwhile is answered 503 with Retry-After (failure-problems.ts), and the outage is
- * logged once when it begins — one line, no stack — and once when it ends, with how long it
- * lasted and how many calls it refused. While it lasts the ledger is probed every second, so the
- * end is noticed (and what waited for it runs) as soon as the database answers again, whether
- * or not a request comes.
+ * logged once when it begins — one line, no stack, what to do when the fix is the operator's —
+ * and once when it ends, with how long it lasted and how many calls it refused. While it lasts
+ * the ledger is probed every second, so the end is noticed (and what waited for it runs) as soon
+ * as the database answers again, whether or not a request comes. A disk that refused a write
+ * (full, read-only) still answers reads: then the probe commits a write too.
  */
+import { STORAGE_CODES } from '../../ledger/index.js';
 import type { Ledger } from '../../ledger/index.js';
 import type { Logger } from '../log/logger.js';
 
@@ -31,6 +33,10 @@ export class LedgerOutage {
   #timer: NodeJS.Timeout | undefined;
   #back: { promise: Promise<void>; resolve: () => void } | undefined;
   #stopped = false;
+  /** A refusal of this outage came from the disk: only a committed write says it is over. */
+  #writes = false;
+  /** What the operator can do about this outage, said again in its reminders. */
+  #fix: string | undefined;
   readonly #counted = new WeakSet<object>();
 
   constructor(deps: LedgerOutageDeps) {
@@ -53,14 +59,18 @@ export class LedgerOutage {
     this.#refused += 1;
     this.#deps.onRefused?.();
     const now = clock();
+    const code = codeOf(error);
+    const fix = fixOf(error, code);
+    if (code !== undefined && STORAGE_CODES.test(code)) this.#writes = true;
     if (this.#since === undefined) {
       this.#since = now;
       this.#remindedAt = now;
-      logger.error('the database cannot be reached; answering 503 with Retry-After until it is back', { reason: describe(error), ...fixOf(error) });
+      this.#fix = fix;
+      logger.error('the database cannot be reached; answering 503 with Retry-After until it is back', { reason: describe(error), ...(fix === undefined ? {} : { fix }) });
       this.#probeLater();
     } else if (now - this.#remindedAt >= REMINDER_INTERVAL_MS) {
       this.#remindedAt = now;
-      logger.error('the database still cannot be reached', { down_for_ms: now - this.#since, refused: this.#refused });
+      logger.error('the database still cannot be reached', { down_for_ms: now - this.#since, refused: this.#refused, ...(this.#fix === undefined ? {} : { fix: this.#fix }) });
     }
   }
 
@@ -90,6 +100,7 @@ export class LedgerOutage {
   async #probe(): Promise<void> {
     try {
       await this.#deps.ledger.listOrders({ limit: 1 });
+      if (this.#writes) await this.#deps.ledger.probeWrite();
     } catch {
       return this.#probeLater();
     }
@@ -97,6 +108,8 @@ export class LedgerOutage {
     logger.warn('the database is back', { down_for_ms: clock() - (this.#since ?? clock()), refused: this.#refused });
     this.#since = undefined;
     this.#refused = 0;
+    this.#writes = false;
+    this.#fix = undefined;
     const waiting = this.#back;
     this.#back = undefined;
     waiting?.resolve();
@@ -111,9 +124,30 @@ function describe(error: unknown): string {
   return typeof code === 'string' && !message.includes(code) ? `${code}: ${message}` : message;
 }
 
-/** What the operator can do about it, when the outage is one of theirs: refused credentials. */
-function fixOf(error: unknown): { fix?: string } {
-  const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code !== 'string' || !code.startsWith('28')) return {};
-  return { fix: 'the database refused the user or password of PAYFORM_DATABASE_URL (openLedger’s url), or this host (pg_hba.conf): give the companion the current ones and restart it' };
+/** The first code of the error or its causes (a driver's error wrapped by a query builder). */
+function codeOf(error: unknown, depth = 0): string | undefined {
+  if (!(error instanceof Error) || depth > 3) return undefined;
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' ? code : codeOf(error.cause, depth + 1);
+}
+
+/** The ledger file a SQLite error was about (sqlite.ts tags a refused write with it). */
+function fileOf(error: unknown, depth = 0): string | undefined {
+  if (!(error instanceof Error) || depth > 3) return undefined;
+  const file = (error as { ledgerFile?: unknown }).ledgerFile;
+  return typeof file === 'string' ? file : fileOf(error.cause, depth + 1);
+}
+
+/** What the operator can do about it, when the outage is one of theirs: credentials, a disk. */
+function fixOf(error: unknown, code: string | undefined): string | undefined {
+  if (code === undefined) return undefined;
+  const file = fileOf(error) ?? 'the SQLite ledger file';
+  if (code.startsWith('28')) return 'the database refused the user or password of PAYFORM_DATABASE_URL (openLedger’s url), or this host (pg_hba.conf): give the companion the current ones and restart it';
+  if (code === 'SQLITE_FULL') return `the disk holding ${file} is full: free space on it; payments go on by themselves once a write works`;
+  if (code.startsWith('SQLITE_READONLY')) return `${file} cannot be written (the file or its folder read-only, its disk remounted read-only, or the file moved away): give the companion's user write access to the file and its folder; payments go on by themselves once a write works`;
+  if (code.startsWith('SQLITE_IOERR')) return `the disk holding ${file} fails to read or write: check it (the kernel log, the volume); payments go on by themselves once a write works`;
+  if (code === '53100') return 'the PostgreSQL server’s disk is full: free space on it; payments go on by themselves once a write works';
+  if (code === '53000' || code === '53200') return 'the PostgreSQL server is out of memory or other resources: check it';
+  if (code === '58030') return 'the PostgreSQL server cannot read or write its files: check its disk';
+  return undefined;
 }

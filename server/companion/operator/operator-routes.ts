@@ -4,8 +4,9 @@
  *   GET /healthz   liveness: the process answers (200 whatever the database does — restarting
  *                  the companion would not bring the database back)
  *   GET /readyz    readiness: 200 when it can take payments; 503 with Retry-After while the
- *                  database cannot be reached, the instance is draining for a stop, or its
- *                  ledger was handed to another point of sale
+ *                  database cannot be reached or refuses writes (a full disk: its own read may
+ *                  work, the outage tracker knows better), the instance is draining for a stop,
+ *                  or its ledger was handed to another point of sale
  *   GET /metrics   Prometheus text (operator/metrics.ts), only when a metrics token is set,
  *                  and only with it: `Authorization: Bearer <metrics token>`
  */
@@ -37,6 +38,8 @@ export function healthRoutes(): Hono<CompanionEnv> {
       if (isLedgerUnavailable(error)) outage.noticed(error);
       return notReady('unavailable');
     }
+    // It read, but a write was refused (a full or read-only disk) and no probe has written since.
+    if (outage.down) return notReady('unavailable');
     return c.json({ status: 'ready' } satisfies Readiness);
   });
   return health;

@@ -1,0 +1,60 @@
+// The disk under a SQLite ledger failing, as the operator lives through it: a full disk is an
+// outage like a stopped database (503 with Retry-After, one line naming the disk, /readyz out,
+// back by itself once space is freed).
+import { realpathSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { mountSmallDisk, smallDiskBackend } from '../../ledger/testing/small-disk.js';
+import { createStack, eventually } from '../test/stack.js';
+import type { Stack } from '../test/stack.js';
+
+/** What a test opened, undone after it in the reverse order: the stack (its ledger) before the disk under it. */
+const undo: (() => unknown)[] = [];
+afterEach(async () => {
+  for (const step of undo.splice(0).reverse()) await step();
+});
+
+async function open(options: Parameters<typeof createStack>[0]): Promise<Stack> {
+  const stack = await createStack(options);
+  undo.push(() => stack.close());
+  return stack;
+}
+
+const lines = (stack: Stack) => stack.logs.map((line) => JSON.parse(line) as Record<string, unknown>);
+const errorLines = (stack: Stack) => lines(stack).filter((line) => line.level === 'error');
+
+async function refusedNewSession(stack: Stack): Promise<void> {
+  const answer = await stack.request('POST', '/api/checkout/sessions', { admin: true, body: { amount: 1010, currency: 'UAH', description: 'Green tea, 250 g' } });
+  expect(answer.status).toBe(503);
+  expect(answer.headers.get('retry-after')).toMatch(/^\d+$/);
+  expect((await answer.json()).error.code).toBe('ledger_unavailable');
+}
+
+describe('the disk under a SQLite ledger', () => {
+  it('full: answers 503 with Retry-After, says once which disk to free, is not ready until a write works, then is back by itself', async () => {
+    const disk = mountSmallDisk();
+    undo.push(() => disk.dispose());
+    const stack = await open({ backend: smallDiskBackend(disk) });
+    const paid = await stack.openSession();
+    expect((await stack.pay(paid.id)).status).toBe(200);
+    disk.fill();
+
+    await refusedNewSession(stack);
+    await refusedNewSession(stack);
+    // Reads still work; readiness does not take that for a working ledger.
+    expect((await stack.json('GET', `/api/checkout/sessions/${paid.id}`, 200)).status).toBe('success');
+    expect(await stack.json('GET', '/readyz', 503)).toEqual({ status: 'unavailable' });
+    expect(await stack.json('GET', '/healthz', 200)).toEqual({ status: 'ok' });
+    // One line, the cause and the fix; no stack, no "request error".
+    expect(errorLines(stack)).toEqual([
+      expect.objectContaining({ msg: 'the database cannot be reached; answering 503 with Retry-After until it is back', reason: 'SQLITE_FULL: database or disk is full', fix: expect.stringContaining(`the disk holding ${join(realpathSync(disk.dir), 'ledger.db')} is full`) }),
+    ]);
+    expect(stack.logs.filter((line) => line.includes('stack'))).toEqual([]);
+
+    disk.free();
+    await eventually(async () => expect(await stack.json('GET', '/readyz', 200)).toEqual({ status: 'ready' }));
+    expect(lines(stack).filter((line) => line.msg === 'the database is back')).toEqual([expect.objectContaining({ level: 'warn', refused: 2 })]);
+    await stack.openSession();
+    expect(errorLines(stack)).toHaveLength(1);
+  });
+});
