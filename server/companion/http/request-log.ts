@@ -6,7 +6,9 @@
  * unreadable answer is said nowhere else, and refused credentials once at error
  * (GatewayTrouble). A 504 (the outcome is being read back, by the flow that says so) and a
  * deliberate 503 with Retry-After (the database or gateway away, the instance stopping) stay at
- * info. A request its client abandoned half-sent is the client's doing, told at info.
+ * info; a probe's 503 (/healthz when only a restart brings the ledger back: said once by
+ * LedgerOutage) at debug, as its 200. A request its client abandoned half-sent is the client's
+ * doing, told at info.
  */
 import type { MiddlewareHandler } from 'hono';
 import { routePath } from 'hono/route';
@@ -27,7 +29,7 @@ export function logRequests(): MiddlewareHandler<CompanionEnv> {
     const logger = c.get('logger');
     if (abortedByClient(c)) logger.info('request aborted by the client', fields);
     else if (status === 502) logger.warn('request failed at the gateway', fields);
-    else if (status >= 500 && !toldElsewhere(status, c.res.headers)) logger.error('request failed', fields);
+    else if (status >= 500 && !toldElsewhere(status, c.res.headers, route)) logger.error('request failed', fields);
     // A load balancer's probes, every few seconds, would be a third of an idle log.
     else if (PROBES.test(route)) logger.debug('request', fields);
     else logger.info('request', fields);
@@ -35,6 +37,6 @@ export function logRequests(): MiddlewareHandler<CompanionEnv> {
 }
 
 /** A 5xx whose cause is logged where it is noticed, not per request (see above). */
-function toldElsewhere(status: number, headers: Headers): boolean {
-  return status === 504 || (status === 503 && headers.has('retry-after'));
+function toldElsewhere(status: number, headers: Headers, route: string): boolean {
+  return status === 504 || (status === 503 && (headers.has('retry-after') || PROBES.test(route)));
 }

@@ -89,8 +89,8 @@ describe('the served OpenAPI document', () => {
           if (!schema) continue;
           const name = String(schema.$ref ?? '').replace('#/components/schemas/', '');
           if (!components[name]?.properties) bare.push(`${method} ${path} ${status}`);
-          // A readiness probe's 503 says which way it is not ready, in its own shape.
-          if (Number(status) >= 400 && name !== 'Error' && name !== 'Readiness') bare.push(`${method} ${path} ${status}: ${name}`);
+          // A readiness or liveness probe's 503 says which way it is not ready, in its own shape.
+          if (Number(status) >= 400 && name !== 'Error' && name !== 'Readiness' && name !== 'Health') bare.push(`${method} ${path} ${status}: ${name}`);
         }
       }
     }

@@ -1,12 +1,18 @@
 // The disk under a SQLite ledger failing, as the operator lives through it: a full disk is an
 // outage like a stopped database (503 with Retry-After, one line naming the disk, /readyz out,
-// back by itself once space is freed).
-import { realpathSync } from 'node:fs';
+// back by itself once space is freed); a ledger whose WAL was deleted under it needs a restart,
+// and says so every time — counted, and /healthz failing for the orchestrator to restart it.
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { openLedger } from '../../ledger/index.js';
+import type { LedgerBackend } from '../../ledger/testing/databases.js';
 import { mountSmallDisk, smallDiskBackend } from '../../ledger/testing/small-disk.js';
 import { createStack, eventually } from '../test/stack.js';
 import type { Stack } from '../test/stack.js';
+
+const METRICS_TOKEN = 'metrics-token-0123456789abcdef';
 
 /** What a test opened, undone after it in the reverse order: the stack (its ledger) before the disk under it. */
 const undo: (() => unknown)[] = [];
@@ -28,6 +34,11 @@ async function refusedNewSession(stack: Stack): Promise<void> {
   expect(answer.status).toBe(503);
   expect(answer.headers.get('retry-after')).toMatch(/^\d+$/);
   expect((await answer.json()).error.code).toBe('ledger_unavailable');
+}
+
+async function unavailableMetric(stack: Stack): Promise<number> {
+  const text = await (await stack.companion.request('/metrics', { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+  return Number(/^payform_ledger_errors_total\{kind="unavailable"\} (\d+)$/m.exec(text)?.[1]);
 }
 
 describe('the disk under a SQLite ledger', () => {
@@ -56,5 +67,37 @@ describe('the disk under a SQLite ledger', () => {
     expect(lines(stack).filter((line) => line.msg === 'the database is back')).toEqual([expect.objectContaining({ level: 'warn', refused: 2 })]);
     await stack.openSession();
     expect(errorLines(stack)).toHaveLength(1);
+  });
+});
+
+describe('a SQLite ledger whose write-ahead log was deleted under it', () => {
+  it('counts every refusal, says a restart is needed, and fails /healthz so an orchestrator restarts it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'payform-ledger-'));
+    undo.push(() => rmSync(dir, { recursive: true, force: true }));
+    const file = join(dir, 'ledger.db');
+    const backend: LedgerBackend = {
+      name: 'SQLite file',
+      persistent: false,
+      async open(clock) {
+        const ledger = await openLedger(file, { clock: clock.read });
+        return { ledger, dispose: () => ledger.close().catch(() => undefined) };
+      },
+    };
+    const stack = await open({ backend, companion: { metricsToken: METRICS_TOKEN } });
+    await stack.openSession();
+    rmSync(`${file}-wal`);
+
+    for (let refusal = 0; refusal < 3; refusal += 1) await refusedNewSession(stack);
+    expect(await stack.json('GET', '/readyz', 503)).toEqual({ status: 'unavailable' });
+    // The readiness probe's own read was refused too: four refusals, each counted.
+    expect(await unavailableMetric(stack)).toBe(4);
+    expect(await stack.json('GET', '/healthz', 503)).toEqual({ status: 'restart_needed' });
+    expect(errorLines(stack)).toEqual([
+      expect.objectContaining({
+        msg: 'the ledger takes no more work until the companion is restarted; answering 503 with Retry-After, /healthz 503',
+        reason: expect.stringMatching(/^PAYFORM_LEDGER_NOT_DURABLE: .* \(cause: ENOENT: the write-ahead log .*ledger\.db-wal was deleted while the ledger had it open\)$/),
+        fix: expect.stringContaining('then restart the companion'),
+      }),
+    ]);
   });
 });

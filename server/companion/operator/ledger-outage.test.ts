@@ -1,6 +1,7 @@
 // The database going away, as the operator reads it: one line when it begins, with what to do
 // when the fix is theirs, and one when it ends.
-import { realpathSync } from 'node:fs';
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openLedger } from '../../ledger/index.js';
@@ -71,6 +72,37 @@ describe('a ledger outage', () => {
       await real.close();
       ledger = undefined;
       disk.dispose();
+    }
+  });
+
+  it('counts every refusal of a ledger that could not sync its WAL, reminds of it with the fix, and needs a restart', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'payform-outage-'));
+    try {
+      ledger = await openLedger(join(dir, 'ledger.db'));
+      const { orderId } = await claimedPayment(ledger);
+      rmSync(join(dir, 'ledger.db-wal'));
+      const memory = memorySink();
+      let now = 0;
+      let refused = 0;
+      const outage = new LedgerOutage({ ledger, logger: createLogger({ sink: memory.sink }), clock: () => now, onRefused: () => (refused += 1), probeIntervalMs: 10 });
+      const refusal = () => (ledger as Ledger).advancePayment(orderId, { status: 'success' }).catch((error: unknown) => error);
+      outage.noticed(await refusal());
+      expect(outage.restartNeeded).toBe(true);
+      outage.noticed(await refusal());
+      now += 60_000;
+      outage.noticed(await refusal());
+      outage.stop();
+      expect(refused).toBe(3);
+      const lines = memory.lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+      expect(lines).toMatchObject([
+        { level: 'error', msg: expect.stringContaining('until the companion is restarted'), reason: expect.stringContaining('(cause: ENOENT: the write-ahead log'), fix: expect.stringContaining('then restart the companion') },
+        { level: 'error', msg: 'the database still cannot be reached', down_for_ms: 60_000, refused: 3, fix: expect.stringContaining('then restart the companion') },
+      ]);
+      expect(lines).toHaveLength(2);
+    } finally {
+      await ledger?.close().catch(() => undefined);
+      ledger = undefined;
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -5,9 +5,11 @@
  * and once when it ends, with how long it lasted and how many calls it refused. While it lasts
  * the ledger is probed every second, so the end is noticed (and what waited for it runs) as soon
  * as the database answers again, whether or not a request comes. A disk that refused a write
- * (full, read-only) still answers reads: then the probe commits a write too.
+ * (full, read-only) still answers reads: then the probe commits a write too. A SQLite ledger
+ * that could not sync its WAL (LedgerNotDurable) is never back: it needs a restart, which
+ * `restartNeeded` tells /healthz.
  */
-import { STORAGE_CODES } from '../../ledger/index.js';
+import { NOT_DURABLE, STORAGE_CODES } from '../../ledger/index.js';
 import type { Ledger } from '../../ledger/index.js';
 import type { Logger } from '../log/logger.js';
 
@@ -37,6 +39,7 @@ export class LedgerOutage {
   #writes = false;
   /** What the operator can do about this outage, said again in its reminders. */
   #fix: string | undefined;
+  #restartNeeded = false;
   readonly #counted = new WeakSet<object>();
 
   constructor(deps: LedgerOutageDeps) {
@@ -46,6 +49,14 @@ export class LedgerOutage {
   /** True from the first refused call until the ledger answers a probe. */
   get down(): boolean {
     return this.#since !== undefined;
+  }
+
+  /**
+   * The ledger takes no more work until the companion is restarted (LedgerNotDurable): nothing
+   * else brings it back, so the process is not alive as a payment service (/healthz 503).
+   */
+  get restartNeeded(): boolean {
+    return this.#restartNeeded;
   }
 
   /** A call failed because the database could not be reached (`isLedgerUnavailable`). */
@@ -62,12 +73,20 @@ export class LedgerOutage {
     const code = codeOf(error);
     const fix = fixOf(error, code);
     if (code !== undefined && STORAGE_CODES.test(code)) this.#writes = true;
-    if (this.#since === undefined) {
-      this.#since = now;
+    const dead = code === NOT_DURABLE && !this.#restartNeeded;
+    if (dead) {
+      this.#restartNeeded = true;
+      // Nothing to probe for: every statement fails until the restart.
+      clearTimeout(this.#timer);
+    }
+    if (this.#since === undefined || dead) {
+      const began = this.#since === undefined;
+      this.#since ??= now;
       this.#remindedAt = now;
       this.#fix = fix;
-      logger.error('the database cannot be reached; answering 503 with Retry-After until it is back', { reason: describe(error), ...(fix === undefined ? {} : { fix }) });
-      this.#probeLater();
+      const message = dead ? 'the ledger takes no more work until the companion is restarted; answering 503 with Retry-After, /healthz 503' : 'the database cannot be reached; answering 503 with Retry-After until it is back';
+      logger.error(message, { reason: describe(error), ...(fix === undefined ? {} : { fix }) });
+      if (began && !dead) this.#probeLater();
     } else if (now - this.#remindedAt >= REMINDER_INTERVAL_MS) {
       this.#remindedAt = now;
       logger.error('the database still cannot be reached', { down_for_ms: now - this.#since, refused: this.#refused, ...(this.#fix === undefined ? {} : { fix: this.#fix }) });
@@ -92,7 +111,7 @@ export class LedgerOutage {
   }
 
   #probeLater(): void {
-    if (this.#stopped) return;
+    if (this.#stopped || this.#restartNeeded) return;
     this.#timer = setTimeout(() => void this.#probe(), this.#deps.probeIntervalMs ?? PROBE_INTERVAL_MS);
     this.#timer.unref();
   }
@@ -104,6 +123,7 @@ export class LedgerOutage {
     } catch {
       return this.#probeLater();
     }
+    if (this.#restartNeeded) return;
     const { logger, clock } = this.#deps;
     logger.warn('the database is back', { down_for_ms: clock() - (this.#since ?? clock()), refused: this.#refused });
     this.#since = undefined;
@@ -116,12 +136,16 @@ export class LedgerOutage {
   }
 }
 
-/** The error's code and first line: enough to tell a refused connection from a shutdown. */
-function describe(error: unknown): string {
+/**
+ * The error's code and first line — enough to tell a refused connection from a shutdown — and
+ * its cause's, when it has one (a LedgerNotDurable's failed sync).
+ */
+function describe(error: unknown, depth = 0): string {
   if (!(error instanceof Error)) return String(error);
   const code = (error as { code?: unknown }).code;
   const message = error.message.split('\n')[0] || error.name;
-  return typeof code === 'string' && !message.includes(code) ? `${code}: ${message}` : message;
+  const said = typeof code === 'string' && !message.includes(code) ? `${code}: ${message}` : message;
+  return error.cause instanceof Error && depth < 2 ? `${said} (cause: ${describe(error.cause, depth + 1)})` : said;
 }
 
 /** The first code of the error or its causes (a driver's error wrapped by a query builder). */
@@ -149,5 +173,6 @@ function fixOf(error: unknown, code: string | undefined): string | undefined {
   if (code === '53100') return 'the PostgreSQL server’s disk is full: free space on it; payments go on by themselves once a write works';
   if (code === '53000' || code === '53200') return 'the PostgreSQL server is out of memory or other resources: check it';
   if (code === '58030') return 'the PostgreSQL server cannot read or write its files: check its disk';
+  if (code === NOT_DURABLE) return `the write-ahead log of ${file} could not be synced to the disk, so nothing written since is known to be on it: check the disk holding ${file}, then restart the companion — nothing else brings the ledger back`;
   return undefined;
 }

@@ -2,7 +2,9 @@
  * What an operator's tools ask the companion, beside the API:
  *
  *   GET /healthz   liveness: the process answers (200 whatever the database does — restarting
- *                  the companion would not bring the database back)
+ *                  the companion would not bring the database back), except a SQLite ledger
+ *                  that could not sync its WAL (LedgerNotDurable): only a restart brings that
+ *                  one back, so 503 `restart_needed`, for an orchestrator to restart it
  *   GET /readyz    readiness: 200 when it can take payments; 503 with Retry-After while the
  *                  database cannot be reached or refuses writes (a full disk: its own read may
  *                  work, the outage tracker knows better), the instance is draining for a stop,
@@ -24,7 +26,10 @@ const READINESS_TIMEOUT_MS = 2_000;
 
 export function healthRoutes(): Hono<CompanionEnv> {
   const health = new Hono<CompanionEnv>();
-  health.get('/healthz', (c) => c.json({ status: 'ok' } satisfies Health, 200, { [INSTANCE_HEADER]: instanceId }));
+  health.get('/healthz', (c) => {
+    if (c.var.services.outage.restartNeeded) return c.json({ status: 'restart_needed' } satisfies Health, 503, { [INSTANCE_HEADER]: instanceId });
+    return c.json({ status: 'ok' } satisfies Health, 200, { [INSTANCE_HEADER]: instanceId });
+  });
   health.get('/readyz', async (c) => {
     const { ledger, readiness, outage } = c.var.services;
     const notReady = (status: Readiness['status']) => c.json({ status } satisfies Readiness, 503, { 'Retry-After': '2' });
