@@ -36,16 +36,18 @@ async function refusedNewSession(stack: Stack): Promise<void> {
   expect((await answer.json()).error.code).toBe('ledger_unavailable');
 }
 
-async function unavailableMetric(stack: Stack): Promise<number> {
+async function metric(stack: Stack, pattern: RegExp): Promise<number> {
   const text = await (await stack.companion.request('/metrics', { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } })).text();
-  return Number(/^payform_ledger_errors_total\{kind="unavailable"\} (\d+)$/m.exec(text)?.[1]);
+  return Number(pattern.exec(text)?.[1]);
 }
+const unavailableMetric = (stack: Stack) => metric(stack, /^payform_ledger_errors_total\{kind="unavailable"\} (\d+)$/m);
+const ledgerUp = (stack: Stack) => metric(stack, /^payform_ledger_up (\d+)$/m);
 
 describe('the disk under a SQLite ledger', () => {
   it('full: answers 503 with Retry-After, says once which disk to free, is not ready until a write works, then is back by itself', async () => {
     const disk = mountSmallDisk();
     undo.push(() => disk.dispose());
-    const stack = await open({ backend: smallDiskBackend(disk) });
+    const stack = await open({ backend: smallDiskBackend(disk), companion: { metricsToken: METRICS_TOKEN } });
     const paid = await stack.openSession();
     expect((await stack.pay(paid.id)).status).toBe(200);
     disk.fill();
@@ -56,6 +58,8 @@ describe('the disk under a SQLite ledger', () => {
     expect((await stack.json('GET', `/api/checkout/sessions/${paid.id}`, 200)).status).toBe('success');
     expect(await stack.json('GET', '/readyz', 503)).toEqual({ status: 'unavailable' });
     expect(await stack.json('GET', '/healthz', 200)).toEqual({ status: 'ok' });
+    // Nor does the metric the documented alert reads: the scrape's read works, the ledger does not.
+    expect(await ledgerUp(stack)).toBe(0);
     // One line, the cause and the fix; no stack, no "request error".
     expect(errorLines(stack)).toEqual([
       expect.objectContaining({ msg: 'the database cannot be reached; answering 503 with Retry-After until it is back', reason: 'SQLITE_FULL: database or disk is full', fix: expect.stringContaining(`the disk holding ${join(realpathSync(disk.dir), 'ledger.db')} is full`) }),
@@ -64,6 +68,7 @@ describe('the disk under a SQLite ledger', () => {
 
     disk.free();
     await eventually(async () => expect(await stack.json('GET', '/readyz', 200)).toEqual({ status: 'ready' }));
+    expect(await ledgerUp(stack)).toBe(1);
     expect(lines(stack).filter((line) => line.msg === 'the database is back')).toEqual([expect.objectContaining({ level: 'warn', refused: 2 })]);
     await stack.openSession();
     expect(errorLines(stack)).toHaveLength(1);

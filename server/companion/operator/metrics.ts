@@ -43,7 +43,7 @@ export class CompanionMetrics {
     this.#replays = new Counter({ name: 'payform_idempotent_replays_total', help: 'Merchant API requests answered from an Idempotency-Key’s stored answer', registers });
     this.#rateLimited = new Counter({ name: 'payform_rate_limit_refusals_total', help: 'Requests refused 429 by a rate limit, by route', labelNames: ['route'], registers });
     this.#ledgerErrors = new Counter({ name: 'payform_ledger_errors_total', help: 'Ledger calls that failed: unavailable (the database could not be reached) or failed (a query fault)', labelNames: ['kind'], registers });
-    this.#ledgerUp = new Gauge({ name: 'payform_ledger_up', help: '1 when the ledger answered this scrape’s backlog read, else 0', registers });
+    this.#ledgerUp = new Gauge({ name: 'payform_ledger_up', help: '1 when the ledger answered this scrape’s backlog read and no outage is under way (a full disk still reads), else 0', registers });
     this.#unfinished = new Gauge({ name: 'payform_unfinished_payments', help: 'Payments in init or pending waiting for the gateway (not those ended as never sent): the reconciliation backlog (every instance on the database)', registers });
     this.#oldestAge = new Gauge({ name: 'payform_oldest_unfinished_payment_age_seconds', help: 'Age of the oldest payment waiting for the gateway (as payform_unfinished_payments); 0 when there is none', registers });
     this.#unsettled = new Gauge({ name: 'payform_unsettled_operations', help: 'Captures, voids and refunds without the gateway’s answer yet', registers });
@@ -85,11 +85,14 @@ export class CompanionMetrics {
     this.#ledgerErrors.inc({ kind });
   }
 
-  /** The Prometheus text, the ledger's gauges read now (left as they were when it cannot be read). */
-  async exposition(ledger: Ledger, now: number): Promise<string> {
+  /**
+   * The Prometheus text, the ledger's gauges read now (left as they were when it cannot be read).
+   * `down`: the outage tracker's word — a disk that refuses writes still answers the read.
+   */
+  async exposition(ledger: Ledger, now: number, down = false): Promise<string> {
     try {
       const backlog = await ledger.backlog();
-      this.#ledgerUp.set(1);
+      this.#ledgerUp.set(down ? 0 : 1);
       this.#unfinished.set(backlog.unfinishedPayments);
       this.#oldestAge.set(backlog.oldestUnfinishedPaymentAt === undefined ? 0 : Math.max(0, now - backlog.oldestUnfinishedPaymentAt) / 1000);
       this.#unsettled.set(backlog.unsettledOperations);

@@ -53,8 +53,8 @@ export function healthRoutes(): Hono<CompanionEnv> {
 export function metricsRoutes(token: string): Hono<CompanionEnv> {
   const metrics = new Hono<CompanionEnv>();
   metrics.get('/', requireBearer(token), async (c) => {
-    const { ledger, metrics: registry, clock } = c.var.services;
-    return c.body(await registry.exposition(ledger, clock()), 200, { 'Content-Type': registry.registry.contentType });
+    const { ledger, metrics: registry, clock, outage } = c.var.services;
+    return c.body(await registry.exposition(ledger, clock(), outage.down), 200, { 'Content-Type': registry.registry.contentType });
   });
   return metrics;
 }
