@@ -4,7 +4,7 @@
  * new order id); an answer that may have been lost leads to the order's state instead; an order
  * id someone else already used at the gateway ends it too, never adopting their payment.
  */
-import { AuthenticationError, GatewayError, InvalidRequestError, NotTheGatewayError, OutcomeUnknownError, RateLimitError } from '@payform/gateway';
+import { AuthenticationError, GatewayError, InvalidRequestError, NotFoundError, NotTheGatewayError, OutcomeUnknownError, RateLimitError } from '@payform/gateway';
 import type { DuplicateOrderError } from '@payform/gateway';
 import type { Payment } from '../../ledger/index.js';
 import type { PaymentFlowDeps } from '../context.js';
@@ -56,7 +56,7 @@ export function sentBefore(payment: Payment, duplicate: DuplicateOrderError): Ou
 function notSentReason(error: GatewayError): string {
   if (error instanceof AuthenticationError) return 'Not sent: the gateway refused the companion’s credentials';
   if (error instanceof RateLimitError) return 'Not sent: the gateway was rate limiting the companion';
-  if (error instanceof NotTheGatewayError) return 'Not sent: what answers at the gateway’s address is not the gateway';
+  if (error instanceof NotTheGatewayError || error instanceof NotFoundError) return 'Not sent: what answers at the gateway’s address is not the gateway';
   return 'Not sent: the gateway could not be reached';
 }
 
@@ -95,7 +95,9 @@ export async function endUnsentAttempt(deps: PaymentFlowDeps, payment: Payment, 
   // gateway's trouble is logged once as such (operator/gateway-trouble.ts); this is the order's.
   deps.logger.warn('a payment could not be sent to the gateway', { order_id: payment.orderId, err: error });
   await endNotSent(deps, payment, notSentReason(error), send, 'not_sent');
-  throw gatewayProblem(error);
+  // A create answered 404 met no payment endpoint: for the customer, like a gateway away (503),
+  // not "not found" — the session is there, and paying again works once the address is fixed.
+  throw gatewayProblem(error instanceof NotFoundError ? new NotTheGatewayError(404, undefined) : error);
 }
 
 /**

@@ -111,6 +111,19 @@ describe('a gateway URL where something else answers', () => {
     expect(memory.lines.join('\n')).not.toContain(`"${TEST_CVV}"`);
   });
 
+  it('another service’s 404: a payment ended as never sent and answered 503, as a gateway away, not 404', async () => {
+    const elsewhere = await serveElsewhere((response) => response.writeHead(404, { 'Content-Type': 'text/plain' }).end('Not Found'));
+    opened.push(elsewhere);
+    const { lines, notTheGateway, openSession, pay } = await startAgainst(elsewhere);
+    await eventually(() => expect(notTheGateway()).toHaveLength(1));
+    const session = await openSession();
+    const paid = await pay(session.id);
+    expect(paid.status).toBe(503);
+    expect(await paid.json()).toMatchObject({ error: { code: 'gateway_unavailable' } });
+    expect(lines().filter((line) => line.msg === 'a payment could not be sent to the gateway')).toMatchObject([{ level: 'warn', order_id: session.order_id }]);
+    expect((await pay(session.id)).status).toBe(503);
+  });
+
   it('an http→https redirect (301): said at start with where it leads; a payment ended as never sent, 503, and the customer may pay again', async () => {
     const elsewhere = await serveElsewhere((response, path) => response.writeHead(301, { Location: `https://pay.example${path}` }).end());
     opened.push(elsewhere);
