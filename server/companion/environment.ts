@@ -30,11 +30,12 @@ export const RENAMED_VARIABLES: Readonly<Record<string, string>> = {
   PAYFORM_LOG_LEVEL: 'LOG_LEVEL',
 };
 
-/** The 0.2 names no one but payform used: one of them set says the environment is a 0.2 companion's. */
-const PAYFORM_ONLY_NAMES = new Set([
-  'GATEWAY_BASE_URL', 'GATEWAY_POS_ID', 'GATEWAY_API_KEY', 'GATEWAY_API_SECRET', 'GATEWAY_ENDPOINTS_KEY',
-  'SANDBOX_ORIGIN', 'CAPTURE_OVER_RESERVE_PERCENT', 'SESSION_TTL_SECONDS',
-]);
+/**
+ * The 0.2 names no one but payform used: one of them set says the environment is a 0.2
+ * companion's. Not GATEWAY_BASE_URL, GATEWAY_API_KEY or GATEWAY_API_SECRET: another payment
+ * provider's integration may set those, and would make the shop's DATABASE_URL read again.
+ */
+const PAYFORM_ONLY_NAMES = new Set(['GATEWAY_POS_ID', 'GATEWAY_ENDPOINTS_KEY', 'SANDBOX_ORIGIN', 'CAPTURE_OVER_RESERVE_PERCENT', 'SESSION_TTL_SECONDS']);
 
 export interface CurrentEnvironment {
   /** The variables under their current names, blanks as unset. */

@@ -93,7 +93,14 @@ describe('readCompanionConfig', () => {
       'SESSION_TTL_SECONDS is deprecated: name it PAYFORM_SESSION_TTL_SECONDS (the unprefixed names of 0.2 will stop being read)',
     ]);
     expect(readCompanionConfig({ PAYFORM_DATABASE_URL: ':memory:' }).deprecations).toEqual([]);
-    expect(() => readCompanionConfig({ GATEWAY_API_SECRET: 's', LOG_LEVEL: 'loud' })).toThrow(/Invalid environment: LOG_LEVEL/);
+    expect(() => readCompanionConfig({ GATEWAY_ENDPOINTS_KEY: 'e', LOG_LEVEL: 'loud' })).toThrow(/Invalid environment: LOG_LEVEL/);
+  });
+
+  it('refuses production on a DATABASE_URL it does not read, and another provider’s GATEWAY_API_KEY does not make it read', () => {
+    const production = { ...LIVE_GATEWAY, NODE_ENV: 'production', PAYFORM_PUBLIC_URL: 'https://pay.shop.example', PAYFORM_ADMIN_TOKEN: 'k3Jx9vQ2mPz8Lw4Rt7Yb' };
+    expect(() => readCompanionConfig({ ...production, DATABASE_URL: 'postgres://db/payform' })).toThrow(/^Invalid environment: production needs PAYFORM_DATABASE_URL while DATABASE_URL is set/);
+    expect(readCompanionConfig({ ...production, DATABASE_URL: 'postgres://db/shop', PAYFORM_DATABASE_URL: 'postgres://db/payform' }).databaseUrl).toBe('postgres://db/payform');
+    expect(readCompanionConfig({ GATEWAY_API_KEY: 'other-provider', GATEWAY_BASE_URL: 'https://other.example', DATABASE_URL: 'postgres://db/shop' }).databaseUrl).not.toBe('postgres://db/shop');
   });
 
   it('leaves a shop’s own DATABASE_URL, HOST, PUBLIC_URL and LOG_LEVEL alone when nothing says the environment is payform 0.2’s', () => {

@@ -270,6 +270,13 @@ function checkProduction(vars: z.output<typeof Variables>, credentials: ProjectC
   const atTestValue = defaults.map(([, variable]) => variable).filter((variable) => env[variable] !== undefined);
   const testValues = atTestValue.length > 0 ? ` (${atTestValue.join(', ')} ${atTestValue.length > 1 ? 'are' : 'is'} the sandbox's published test value)` : '';
   if (missing.length > 0) throw new TypeError(`Invalid environment: production needs ${missing.join(', ')}${testValues}${publicUrl}`);
+  // A 0.2 deployment that renamed the rest first would take payments on a new, empty ledger.
+  if (env.PAYFORM_DATABASE_URL === undefined && env.DATABASE_URL !== undefined) {
+    throw new TypeError(
+      'Invalid environment: production needs PAYFORM_DATABASE_URL while DATABASE_URL is set: it is not read (the shop’s own, or the 0.2 name of the ledger); ' +
+        'set PAYFORM_DATABASE_URL to the payments ledger’s URL, or to where it should live',
+    );
+  }
   if (vars.PAYFORM_SANDBOX_ORIGIN) throw new TypeError('Invalid environment: PAYFORM_SANDBOX_ORIGIN must not be set in production');
   // Its length is checked everywhere; a token of a few characters repeated is a guess away.
   const distinct = new Set(vars.PAYFORM_ADMIN_TOKEN).size;
