@@ -52,6 +52,15 @@ export class LedgerOutage {
   }
 
   /**
+   * True while an outage began with a write the disk refused (full, read-only) and no probe has
+   * written since: reads may still work, so readiness cannot learn it from its own read. Not for
+   * a statement timeout or a busy file, which a working read does disprove.
+   */
+  get writesRefused(): boolean {
+    return this.#since !== undefined && this.#writes;
+  }
+
+  /**
    * The ledger takes no more work until the companion is restarted (LedgerNotDurable): nothing
    * else brings it back, so the process is not alive as a payment service (/healthz 503).
    */
@@ -85,8 +94,10 @@ export class LedgerOutage {
       this.#remindedAt = now;
       this.#fix = fix;
       const message = dead ? 'the ledger takes no more work until the companion is restarted; answering 503 with Retry-After, /healthz 503' : 'the database cannot be reached; answering 503 with Retry-After until it is back';
-      logger.error(message, { reason: describe(error), ...(fix === undefined ? {} : { fix }) });
+      // Probing first: a log line that cannot be written (its file on the same full disk) must
+      // not leave the outage without the probe that ends it.
       if (began && !dead) this.#probeLater();
+      logger.error(message, { reason: describe(error), ...(fix === undefined ? {} : { fix }) });
     } else if (now - this.#remindedAt >= REMINDER_INTERVAL_MS) {
       this.#remindedAt = now;
       logger.error('the database still cannot be reached', { down_for_ms: now - this.#since, refused: this.#refused, ...(this.#fix === undefined ? {} : { fix: this.#fix }) });

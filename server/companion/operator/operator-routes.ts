@@ -44,7 +44,7 @@ export function healthRoutes(): Hono<CompanionEnv> {
       return notReady('unavailable');
     }
     // It read, but a write was refused (a full or read-only disk) and no probe has written since.
-    if (outage.down) return notReady('unavailable');
+    if (outage.writesRefused) return notReady('unavailable');
     return c.json({ status: 'ready' } satisfies Readiness);
   });
   return health;
@@ -54,7 +54,7 @@ export function metricsRoutes(token: string): Hono<CompanionEnv> {
   const metrics = new Hono<CompanionEnv>();
   metrics.get('/', requireBearer(token), async (c) => {
     const { ledger, metrics: registry, clock, outage } = c.var.services;
-    return c.body(await registry.exposition(ledger, clock(), outage.down), 200, { 'Content-Type': registry.registry.contentType });
+    return c.body(await registry.exposition(ledger, clock(), outage.writesRefused), 200, { 'Content-Type': registry.registry.contentType });
   });
   return metrics;
 }
