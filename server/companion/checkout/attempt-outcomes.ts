@@ -56,9 +56,12 @@ export function sentBefore(payment: Payment, duplicate: DuplicateOrderError): Ou
 function notSentReason(error: GatewayError): string {
   if (error instanceof AuthenticationError) return 'Not sent: the gateway refused the companion’s credentials';
   if (error instanceof RateLimitError) return 'Not sent: the gateway was rate limiting the companion';
-  if (error instanceof NotTheGatewayError || error instanceof NotFoundError) return 'Not sent: what answers at the gateway’s address is not the gateway';
+  if (error instanceof NotTheGatewayError || foreignNotFound(error)) return 'Not sent: what answers at the gateway’s address is not the gateway';
   return 'Not sent: the gateway could not be reached';
 }
+
+/** A 404 that is no answer of the gateway's: it writes every error as `{"message", "args"}`. */
+const foreignNotFound = (error: GatewayError): boolean => error instanceof NotFoundError && error.args === undefined;
 
 /** Fields the customer typed or the browser sent; the others come from the session or the companion. */
 const CUSTOMER_FIELD = /^(card|customer|fingerprint)\./;
@@ -95,9 +98,10 @@ export async function endUnsentAttempt(deps: PaymentFlowDeps, payment: Payment, 
   // gateway's trouble is logged once as such (operator/gateway-trouble.ts); this is the order's.
   deps.logger.warn('a payment could not be sent to the gateway', { order_id: payment.orderId, err: error });
   await endNotSent(deps, payment, notSentReason(error), send, 'not_sent');
-  // A create answered 404 met no payment endpoint: for the customer, like a gateway away (503),
-  // not "not found" — the session is there, and paying again works once the address is fixed.
-  throw gatewayProblem(error instanceof NotFoundError ? new NotTheGatewayError(404, undefined) : error);
+  // A create answered 404 without the gateway's error body met no payment endpoint: for the
+  // customer, like a gateway away (503), not "not found" — the session is there, and paying
+  // again works once the address is fixed. The gateway's own 404 ({message, args}) stays its.
+  throw gatewayProblem(foreignNotFound(error) ? new NotTheGatewayError(404, undefined) : error);
 }
 
 /**

@@ -124,6 +124,16 @@ describe('a gateway URL where something else answers', () => {
     expect((await pay(session.id)).status).toBe(503);
   });
 
+  it('a 404 in the gateway’s own error body is the gateway’s: not answered as a gateway away', async () => {
+    const elsewhere = await serveElsewhere((response) => response.writeHead(404, { 'Content-Type': 'application/json' }).end(JSON.stringify({ message: 'Not found', args: { code: 'P-404' } })));
+    opened.push(elsewhere);
+    const { openSession, pay } = await startAgainst(elsewhere);
+    const session = await openSession();
+    const paid = await pay(session.id);
+    expect(paid.status).toBe(404);
+    expect(await paid.json()).toMatchObject({ error: { code: 'not_found_at_gateway' } });
+  });
+
   it('an http→https redirect (301): said at start with where it leads; a payment ended as never sent, 503, and the customer may pay again', async () => {
     const elsewhere = await serveElsewhere((response, path) => response.writeHead(301, { Location: `https://pay.example${path}` }).end());
     opened.push(elsewhere);

@@ -112,11 +112,13 @@ export class OrderStateSync {
       candidates.find((candidate) => candidate.amount === payment.amount) ??
       candidates[0];
     if (!entry) return { payment, advanced: false };
-    // Held for a discrepancy (paid short, say), a payment is not made a success by an entry that
-    // need not carry processed_amount and so cannot tell a short payment from a full one.
-    if (payment.discrepancy !== null && entry.status === 'success') return { payment, advanced: false };
+    const update = paymentUpdate(entry, this.#deps.sandboxOrigin);
+    // Held as paid otherwise (short, say), a payment is not made a success by an entry that does
+    // not say what was paid: the order state need not carry processed_amount, and its amount is
+    // the order's. Other holds (an unreadable webhook) let the order state say what happened.
+    if (update.status === 'success' && update.paidAmount === undefined && paidOtherwise(payment)) return { payment, advanced: false };
     // What the gateway's order state says, it says again: no need to wait for the disk.
-    const progress = await this.#deps.ledger.advancePayment(payment.orderId, paymentUpdate(entry, this.#deps.sandboxOrigin), { relaxed: true });
+    const progress = await this.#deps.ledger.advancePayment(payment.orderId, update, { relaxed: true });
     await this.#deps.reactions.paymentProgressed(progress, source);
     if (progress.progress === 'mismatch') this.#deps.logger.warn('the order state shows another payment under this order id; not applied', { order_id: payment.orderId });
     return { payment: progress.payment, advanced: progress.progress === 'advanced' };
@@ -200,4 +202,10 @@ export const NEVER_REACHED = 'Never reached the gateway';
 /** A reservation this companion ended as never sent: failed here, without the gateway's word. */
 function endedAsNeverSent(operation: Operation): boolean {
   return operation.status === 'failure' && operation.operationId === null && operation.statusCode === null && operation.statusDescription === NEVER_REACHED;
+}
+
+/** Whether a report the payment is held for says the payer paid other figures than the order's. */
+function paidOtherwise({ discrepancy }: Payment): boolean {
+  if (discrepancy === null) return false;
+  return [discrepancy, ...(discrepancy.later ?? [])].some((report) => report.paidAmount !== null || report.paidCurrency !== null);
 }

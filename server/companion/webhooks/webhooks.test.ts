@@ -9,7 +9,7 @@ import { encodeWebhookData, signWebhook, webhookForm } from '@payform/gateway';
 import { testProjectCredentials } from '@payform/gateway/testing';
 import { card, cardNumber, TEST_CVV } from '../test/cards.js';
 import { CLIENT_IP, createStack, payBody } from '../test/stack.js';
-import type { Stack } from '../test/stack.js';
+import type { Json, Stack } from '../test/stack.js';
 
 const SECRET = testProjectCredentials({}).apiSecret;
 let stack: Stack;
@@ -91,11 +91,11 @@ describe('a payment the gateway reports with other amounts', () => {
     expect(await stack.ledger.listStalePayments({ quietForMs: 0 })).toEqual([]);
   });
 
-  it('a held payment stays held when the customer reloads the return page and the order state says success', async () => {
+  /** A hosted session whose page the gateway then takes payment on, its webhook reported as `reported`, not delivered. */
+  async function paidOnGatewayPage(reported: Record<string, unknown>): Promise<Json> {
     const session = await stack.openSession({ customer: { email: 'olena@example.com', phone: '+380501234567' } });
     const hosted = await stack.json('POST', `/api/checkout/sessions/${session.id}/hosted`, 200, { body: {} });
-    const short = webhookForm(paymentEvent(session.order_id, 'success', { mode: 'hosted', processed_amount: 5, processed_currency: 'UAH' }), SECRET);
-    expect(await (await post(short)).json()).toMatchObject({ outcome: 'unmatched' });
+    expect(await (await post(webhookForm(paymentEvent(session.order_id, 'success', { mode: 'hosted', ...reported }), SECRET))).json()).toMatchObject({ outcome: 'unmatched' });
     // The gateway's page is paid; its order state's entry shows the order's amount, no processed_amount.
     stack.dropWebhooks = true;
     const page = new URL(hosted.redirect_url);
@@ -106,8 +106,18 @@ describe('a payment the gateway reports with other amounts', () => {
     });
     expect(paid.status).toBe(303);
     expect((await stack.request('GET', `/checkout/return/${session.id}`)).status).toBe(200);
+    return session;
+  }
+
+  it('a payment held as paid short stays held when the customer reloads the return page and the order state says success', async () => {
+    const session = await paidOnGatewayPage({ processed_amount: 5, processed_currency: 'UAH' });
     expect(await stack.ledger.getPayment(session.order_id)).toMatchObject({ status: 'init', discrepancy: { paidAmount: 500 } });
     expect(stack.changes.filter((change) => change.kind === 'payment')).toEqual([]);
+  });
+
+  it('a payment held for a webhook of no readable amount is settled by the order state the return page reads', async () => {
+    const session = await paidOnGatewayPage({ amount: 1e-9 });
+    expect(await stack.ledger.getPayment(session.order_id)).toMatchObject({ status: 'success' });
   });
 });
 
