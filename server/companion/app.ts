@@ -29,7 +29,7 @@ import { answerHeaders, checkoutCors } from './http/browser-policies.js';
 import { abortedByClient, abortedProblem } from './http/client-abort.js';
 import { GATEWAY_FAILURES, problemOf } from './http/failure-problems.js';
 import { REPLAYED_HEADER } from './http/idempotency-keys.js';
-import { limitBody, refuseNulInAddress, requireAdminToken, requireMediaType } from './http/guards.js';
+import { limitBody, refuseNulInAddress, requireAdminToken, requireMediaType, takesPayments } from './http/guards.js';
 import { idempotencyKeys } from './http/idempotency-keys.js';
 import { InFlight } from './http/in-flight.js';
 import { ApiProblem, sendProblem } from './http/problem.js';
@@ -85,6 +85,8 @@ export type CompanionApp = Hono<CompanionEnv> & { readonly companion: CompanionH
 const BACKGROUND_GRACE_MS = 10_000;
 
 /** Merchant API prefixes: everything under them needs the admin token. */
+/** A saved card's charge, from the merchant's server (charge-routes.ts). */
+const SAVED_CARD_CHARGES = '/api/customers/:customer_id/cards/:card_id/charges';
 const ADMIN_PREFIXES = ['/api/orders', '/api/webhook-events', '/api/balances', '/api/receipts', '/api/stats', '/api/changes', '/api/customers'];
 
 export function createCompanion(config: CompanionConfig): CompanionApp {
@@ -170,7 +172,10 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
     await next();
     if (c.res.headers.get(REPLAYED_HEADER) === 'true') metrics.idempotentReplay();
   };
-  app.use('/api/checkout/sessions', admin, countReplays, idempotent);
+  // A ledger handed to another point of sale refuses before a key is claimed: a refusal that ran
+  // nothing, kept as a 5xx, would answer the retry its Retry-After asks for with itself for a day.
+  app.use('/api/checkout/sessions', admin, takesPayments, countReplays, idempotent);
+  app.use(SAVED_CARD_CHARGES, takesPayments);
   for (const prefix of ADMIN_PREFIXES) app.use(`${prefix}/*`, countReplays, idempotent);
 
   app.route('/api/checkout', checkoutRoutes(options.adminToken));

@@ -82,7 +82,8 @@ export function checkoutRoutes(adminToken: string): Hono<CompanionEnv> {
   const checkout = new Hono<CompanionEnv>();
   const admin = requireAdminToken(adminToken);
 
-  checkout.post('/sessions', admin, takesPayments, validate('json', NewSessionRequest), async (c) => {
+  // takesPayments is app.ts's, before the Idempotency-Key is claimed.
+  checkout.post('/sessions', admin, validate('json', NewSessionRequest), async (c) => {
     const { ledger, options, feed, clock, knownSessions } = c.get('services');
     const request = c.req.valid('json');
     const returnUrl = request.returnUrl && returnUrlProblem(request.returnUrl, options.sandboxOrigin);

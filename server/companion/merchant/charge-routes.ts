@@ -6,7 +6,6 @@
  */
 import { Hono } from 'hono';
 import type { CompanionEnv } from '../context.js';
-import { takesPayments } from '../http/guards.js';
 import { ApiProblem } from '../http/problem.js';
 import { validate } from '../http/validate.js';
 import { ChargeRequest } from './saved-card-charges.js';
@@ -14,7 +13,8 @@ import { ChargeRequest } from './saved-card-charges.js';
 export function chargeRoutes(): Hono<CompanionEnv> {
   const charges = new Hono<CompanionEnv>();
 
-  charges.post('/:customer_id/cards/:card_id/charges', takesPayments, validate('json', ChargeRequest), async (c) => {
+  // takesPayments is app.ts's (SAVED_CARD_CHARGES), before the Idempotency-Key is claimed.
+  charges.post('/:customer_id/cards/:card_id/charges', validate('json', ChargeRequest), async (c) => {
     const customerId = c.req.param('customer_id');
     if (customerId.length > 128) throw ApiProblem.notFound('The customer', 'customer_not_found');
     const request = c.req.valid('json');

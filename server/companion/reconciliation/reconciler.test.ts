@@ -409,10 +409,12 @@ describe('the loop', () => {
     const refused = await stack.pay(session.id);
     expect(refused.status).toBe(503);
     expect(await refused.json()).toMatchObject({ error: { code: 'ledger_of_another_pos' } });
-    expect((await stack.request('POST', '/api/checkout/sessions', { admin: true, body: { amount: 100, currency: 'XTS', description: 'Tea' } })).status).toBe(503);
+    const sessionBody = { amount: 100, currency: 'XTS', description: 'Tea' };
+    const keyed = { admin: true, body: sessionBody, headers: { 'Idempotency-Key': 'open-while-foreign' } };
+    expect((await stack.request('POST', '/api/checkout/sessions', keyed)).status).toBe(503);
     expect(await stack.json('GET', '/readyz', 503)).toEqual({ status: 'foreign_ledger' });
     // Nor a saved card's charge: refused before the card is even looked up.
-    const charged = await stack.request('POST', '/api/customers/olena/cards/any/charges', { admin: true, body: { amount: 100, currency: 'XTS', description: 'Tea' } });
+    const charged = await stack.request('POST', '/api/customers/olena/cards/any/charges', { admin: true, body: sessionBody, headers: { 'Idempotency-Key': 'charge-while-foreign' } });
     expect(charged.status).toBe(503);
     expect(await charged.json()).toMatchObject({ error: { code: 'ledger_of_another_pos' } });
     // Nothing was claimed for the old point of sale.
@@ -421,5 +423,12 @@ describe('the loop', () => {
     await reconciler.runOnce();
     expect(await stack.json('GET', '/readyz', 200)).toEqual({ status: 'ready' });
     expect(await (await stack.pay(session.id)).json()).toMatchObject({ status: 'success' });
+    // A refusal that ran nothing is not kept under its key: the retry the Retry-After asked for works.
+    const retried = await stack.request('POST', '/api/checkout/sessions', keyed);
+    expect(retried.status).toBe(201);
+    expect(retried.headers.get('idempotent-replayed')).toBeNull();
+    const recharged = await stack.request('POST', '/api/customers/olena/cards/any/charges', { admin: true, body: sessionBody, headers: { 'Idempotency-Key': 'charge-while-foreign' } });
+    expect(recharged.headers.get('idempotent-replayed')).toBeNull();
+    expect(recharged.status).not.toBe(503);
   });
 });
