@@ -3,9 +3,9 @@
  * (`DATABASE_URL`, `HOST`…); `PORT` and `NODE_ENV` stay as hosting platforms set them. The
  * unprefixed names of 0.2 are still read when the prefixed one is unset, each with one
  * deprecation notice naming its replacement — but a common one (`DATABASE_URL`, `HOST`,
- * `PUBLIC_URL`…) only beside a name that only payform used (`GATEWAY_API_SECRET`…): alone, it is
- * the shop's own, and a companion that took the shop's database for its ledger would write its
- * tables there.
+ * `PUBLIC_URL`…) only beside a name that only payform used (`GATEWAY_POS_ID`…): alone, it is the
+ * shop's own (a companion that took the shop's database for its ledger would write its tables
+ * there), left alone with one line naming it.
  */
 import { nearestName } from './near-names.js';
 
@@ -53,16 +53,22 @@ export function currentEnvironment(env: Env): CurrentEnvironment {
   const readFrom: Record<string, string> = {};
   const deprecations: string[] = [];
   const of02 = [...PAYFORM_ONLY_NAMES].some((legacy) => current[legacy] !== undefined);
+  const leftAlone: [name: string, legacy: string][] = [];
   for (const [name, legacy] of Object.entries(RENAMED_VARIABLES)) {
     if (current[name] !== undefined || current[legacy] === undefined) continue;
     if (!of02 && !PAYFORM_ONLY_NAMES.has(legacy)) {
-      // Said for the one whose loss would look like lost payments: a ledger that seems empty.
-      if (legacy === 'DATABASE_URL') deprecations.push(`DATABASE_URL is set and left alone, as the shop's own: the companion's ledger is ${name} (set it to that URL if DATABASE_URL was meant for payform)`);
+      leftAlone.push([name, legacy]);
       continue;
     }
     current[name] = current[legacy];
     readFrom[name] = legacy;
     deprecations.push(`${legacy} is deprecated: name it ${name} (the unprefixed names of 0.2 will stop being read)`);
+  }
+  // Said once, all together: a 0.2 setting silently dropped would look like a ledger emptied, a
+  // token made up, the widget refused by CORS.
+  if (leftAlone.length > 0) {
+    const [names, meant] = [leftAlone.map(([, legacy]) => legacy).join(', '), leftAlone.map(([name]) => name).join(', ')];
+    deprecations.push(`${names} ${leftAlone.length > 1 ? 'are' : 'is'} set and left alone, as the shop's own: the companion reads ${meant} (set ${leftAlone.length > 1 ? 'those' : 'it'} if meant for payform)`);
   }
   return { env: current, readFrom, deprecations };
 }

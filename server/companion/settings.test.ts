@@ -108,7 +108,7 @@ describe('readCompanionConfig', () => {
     expect(settings).toMatchObject({ host: undefined, publicUrlDerived: true, logLevel: 'info' });
     expect(settings.databaseUrl).not.toBe('postgres://shop@db/shop');
     expect(settings.deprecations).toEqual([
-      "DATABASE_URL is set and left alone, as the shop's own: the companion's ledger is PAYFORM_DATABASE_URL (set it to that URL if DATABASE_URL was meant for payform)",
+      "HOST, PUBLIC_URL, DATABASE_URL, LOG_LEVEL are set and left alone, as the shop's own: the companion reads PAYFORM_HOST, PAYFORM_PUBLIC_URL, PAYFORM_DATABASE_URL, PAYFORM_LOG_LEVEL (set those if meant for payform)",
     ]);
   });
 
