@@ -55,7 +55,7 @@ function figuresOf({ notedAt: _, ...report }: DiscrepancyReport, anyPaymentId: b
 }
 
 /** The discrepancy with `report` added; undefined when it changes nothing (a report kept already, or truncated already). */
-export function withReport(noted: PaymentDiscrepancy | null, report: DiscrepancyReport): PaymentDiscrepancy | undefined {
+function withReport(noted: PaymentDiscrepancy | null, report: DiscrepancyReport): PaymentDiscrepancy | undefined {
   if (noted === null) return report;
   if (reportsOf(noted).some((kept) => sameReport(kept, report))) return undefined;
   const later = noted.later ?? [];

@@ -9,7 +9,7 @@ export { LedgerNotDurable, NOT_DURABLE } from './durability.js';
 export { MissingDriverError } from './missing-driver.js';
 export { holdsSession } from './attempts.js';
 export { figuresDiffer } from './payments.js';
-export { discrepancyVersion, LATER_REPORTS_KEPT, latestReport } from './discrepancies.js';
+export { discrepancyVersion, LATER_REPORTS_KEPT, latestReport, reportsOf } from './discrepancies.js';
 export { captureCeiling } from './money-rules.js';
 export { NOTICE_GRACE_MS, operationNotice, paymentNotice } from './notices.js';
 export type * from './types.js';

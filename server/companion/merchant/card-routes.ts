@@ -36,7 +36,8 @@ function cardView(card: SavedCard): z.output<typeof CardView> {
 /** The longest customer id a saved card is kept under (the gateway's customer_id). */
 export const CUSTOMER_ID_MAX = 128;
 
-function customerId(raw: string | undefined): string {
+/** The path's customer id, or 404 `customer_not_found` for one no card can be kept under. */
+export function customerId(raw: string | undefined): string {
   if (!raw || raw.length > CUSTOMER_ID_MAX) throw ApiProblem.notFound('The customer', 'customer_not_found');
   return raw;
 }

@@ -6,7 +6,7 @@
  */
 import { Hono } from 'hono';
 import type { CompanionEnv } from '../context.js';
-import { ApiProblem } from '../http/problem.js';
+import { customerId } from './card-routes.js';
 import { validate } from '../http/validate.js';
 import { ChargeRequest } from './saved-card-charges.js';
 
@@ -15,13 +15,12 @@ export function chargeRoutes(): Hono<CompanionEnv> {
 
   // takesPayments is app.ts's (SAVED_CARD_CHARGES), before the Idempotency-Key is claimed.
   charges.post('/:customer_id/cards/:card_id/charges', validate('json', ChargeRequest), async (c) => {
-    const customerId = c.req.param('customer_id');
-    if (customerId.length > 128) throw ApiProblem.notFound('The customer', 'customer_not_found');
+    const customer = customerId(c.req.param('customer_id'));
     const request = c.req.valid('json');
     // A charge without its own order id takes one derived from its Idempotency-Key: a retry of it
     // can then never charge again, and the merchant has an order id to look at.
     const orderId = request.orderId ?? c.var.keyedOrderId;
-    const answer = await c.var.services.charges.charge(customerId, c.req.param('card_id'), { ...request, ...(orderId ? { orderId } : {}) });
+    const answer = await c.var.services.charges.charge(customer, c.req.param('card_id'), { ...request, ...(orderId ? { orderId } : {}) });
     return c.json(answer, 201);
   });
 

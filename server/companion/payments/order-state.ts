@@ -6,6 +6,7 @@
  */
 import { NotFoundError } from '@payform/gateway';
 import type { GatewayClient, OrderOperation, RequestOptions } from '@payform/gateway';
+import { reportsOf } from '../../ledger/index.js';
 import type { Ledger, Payment, Operation } from '../../ledger/index.js';
 import { operationResult, paymentUpdate } from './gateway-facts.js';
 import { matchOperations } from './operation-matching.js';
@@ -206,6 +207,5 @@ function endedAsNeverSent(operation: Operation): boolean {
 
 /** Whether a report the payment is held for says the payer paid other figures than the order's. */
 function paidOtherwise({ discrepancy }: Payment): boolean {
-  if (discrepancy === null) return false;
-  return [discrepancy, ...(discrepancy.later ?? [])].some((report) => report.paidAmount !== null || report.paidCurrency !== null);
+  return discrepancy !== null && reportsOf(discrepancy).some((report) => report.paidAmount !== null || report.paidCurrency !== null);
 }
