@@ -78,7 +78,7 @@ describe('a SQLite ledger file', () => {
       const browser = new Database(path);
       browser.exec('BEGIN EXCLUSIVE');
       try {
-        await expect(openLedger(path)).rejects.toThrow(`${path} is locked by another process (database is locked): a database browser, a backup or another program holds it; close it and start again`);
+        await expect(openLedger(path)).rejects.toThrow(`${path} is locked by another process (database is locked): a database browser, a backup, or another companion still migrating it holds it; close it, or wait, and start again`);
       } finally {
         browser.exec('ROLLBACK');
         browser.close();
@@ -95,7 +95,7 @@ describe('a SQLite ledger file', () => {
       await (await openLedger(path)).close();
       // What SQLite does with a file its user may not write: it opens it read-only.
       const readOnly = new Database(path, { readonly: true });
-      expect(() => checkWritable(readOnly, path)).toThrow(`${path} cannot be written (attempt to write a readonly database): give the companion's user write access to the file and its folder`);
+      expect(() => checkWritable(readOnly, path)).toThrow(`${path} cannot be written (attempt to write a readonly database): give the companion's user write access to the file and its folder, where SQLite keeps the -wal and -shm files`);
       expect(readOnly.open).toBe(false);
       const writable = new Database(path);
       expect(() => checkWritable(writable, path)).not.toThrow();

@@ -296,9 +296,7 @@ export function checkWritable(database: Database.Database, location: string): vo
     database.pragma(`user_version = ${version}`);
   } catch (error) {
     database.close();
-    // Busy (another instance migrating) is not a permission: that error is its own.
-    if (!/^SQLITE_(READONLY|CANTOPEN)/.test(String((error as { code?: unknown }).code))) throw error;
-    throw new Error(`${location} cannot be written (${(error as Error).message}): give the companion's user write access to the file and its folder`, { cause: error });
+    throw openRefusal(error, location);
   } finally {
     if (database.open && database.inTransaction) database.exec('ROLLBACK');
   }
@@ -325,19 +323,24 @@ function opened<T>(open: () => T, location: string): T {
   try {
     return open();
   } catch (error) {
-    const code = String((error as { code?: unknown }).code);
-    const message = (error as Error).message;
-    if (code.startsWith('SQLITE_CANTOPEN')) {
-      throw new Error(`${location} cannot be opened (${message}): it must be a file, in a folder the companion's user may write to`, { cause: error });
-    }
-    if (code.startsWith('SQLITE_READONLY')) {
-      throw new Error(`${location} cannot be written (${message}): give the companion's user write access to the file and its folder, where SQLite keeps the -wal and -shm files`, { cause: error });
-    }
-    if (code.startsWith('SQLITE_BUSY')) {
-      throw new Error(`${location} is locked by another process (${message}): a database browser, a backup or another program holds it; close it and start again`, { cause: error });
-    }
-    throw error;
+    throw openRefusal(error, location);
   }
+}
+
+/** The error to start with for one SQLite met opening `location`: said with the file and the fix, or as it came. */
+function openRefusal(error: unknown, location: string): unknown {
+  const code = String((error as { code?: unknown }).code);
+  const message = (error as Error).message;
+  if (code.startsWith('SQLITE_CANTOPEN')) {
+    return new Error(`${location} cannot be opened (${message}): it must be a file, in a folder the companion's user may write to`, { cause: error });
+  }
+  if (code.startsWith('SQLITE_READONLY')) {
+    return new Error(`${location} cannot be written (${message}): give the companion's user write access to the file and its folder, where SQLite keeps the -wal and -shm files`, { cause: error });
+  }
+  if (code.startsWith('SQLITE_BUSY')) {
+    return new Error(`${location} is locked by another process (${message}): a database browser, a backup, or another companion still migrating it holds it; close it, or wait, and start again`, { cause: error });
+  }
+  return error;
 }
 
 /** WAL, synced commits, and a write tried: what a ledger file needs before it is used. Closed if not. */
