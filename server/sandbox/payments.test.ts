@@ -193,7 +193,7 @@ describe('an order_id longer than capture, void and refund take (32)', () => {
     expect(await refund.json()).toMatchObject({ args: [{ field_name: 'order_id', violation: 'must be at most 32 characters' }] });
   });
 
-  it('warns of nothing at 32 characters, nor for a lookup or a payout, which take no capture, void or refund', async () => {
+  it('warns of nothing at 32 characters, nor for a lookup, which takes no capture, void or refund', async () => {
     await pay({ order_id: long().slice(0, 32) });
     await pay({ order_id: long(), method: 'lookup' });
     expect((await recorded()).flatMap((request) => request.notes)).toEqual([]);

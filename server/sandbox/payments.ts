@@ -16,7 +16,7 @@
  * than whichever one finds the task due.
  */
 import type { FieldIssue, CreatePaymentRequest, SplitPurchaseRequest } from '@payform/gateway/wire';
-import { sectorIssues, StatusCode } from '@payform/gateway/wire';
+import { SECONDARY_ORDER_ID_MAX, sectorIssues, StatusCode } from '@payform/gateway/wire';
 import type { Project } from './config.js';
 import type { RequestId } from './inspector/request-log.js';
 import { minorUnits } from './state/amounts.js';
@@ -40,8 +40,6 @@ export type CreateRequest = CreatePaymentRequest | SplitPurchaseRequest;
 /** No hosted payment waits longer than ten years. */
 const MAX_LIFESPAN_SECONDS = 10 * 365 * 86_400;
 
-/** The longest order_id capture, void and refund take (the interface's Limits: max 32). */
-export const SECONDARY_ORDER_ID_MAX = 32;
 
 /**
  * Whether a payment could be created but never captured, voided or refunded: an auth or purchase

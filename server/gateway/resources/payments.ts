@@ -16,6 +16,7 @@ import {
   CancelParams, CancelResponse, CreatePaymentRequest, PaymentResponse, SplitPurchaseRequest, sectorIssues,
 } from '../wire/payment.js';
 import type { ThreeDsBypass } from '../wire/payment.js';
+import { SECONDARY_ORDER_ID_MAX } from '../wire/primitives.js';
 import { routes } from '../wire/routes.js';
 import type { Route } from '../wire/routes.js';
 import type { GatewayContext } from './context.js';
@@ -41,11 +42,6 @@ export interface HostedCheckout {
   readonly checkout_url: string;
 }
 
-/**
- * order_id as long as capture, void and refund accept (32). The create endpoint takes longer
- * ones, but such an order could never be refunded.
- */
-const ORDER_ID_MAX = 32;
 
 export class Payments {
   readonly #gateway: GatewayContext;
@@ -105,7 +101,7 @@ export class Payments {
 }
 
 function orderIdIssues(orderId: string): FieldIssue[] {
-  return orderId.length > ORDER_ID_MAX
-    ? [{ field: 'order_id', reason: `must be at most ${ORDER_ID_MAX} characters (capture, void and refund take no longer one)` }]
+  return orderId.length > SECONDARY_ORDER_ID_MAX
+    ? [{ field: 'order_id', reason: `must be at most ${SECONDARY_ORDER_ID_MAX} characters (capture, void and refund take no longer one)` }]
     : [];
 }
