@@ -118,7 +118,7 @@ export class Transport {
     return () => this.#observers.delete(observer);
   }
 
-  /** Sends the call; retries reads. Throws a GatewayError for anything but 2xx/3xx. */
+  /** Sends the call; retries reads. Throws a GatewayError for a 4xx or 5xx, and for a permanent redirect (NotTheGatewayError). */
   async send(call: GatewayCall): Promise<GatewayReply> {
     const retries = call.route.method === 'GET' ? this.#config.retry.maxRetries : 0;
     for (let retry = 0; ; retry += 1) {
@@ -227,7 +227,8 @@ type ForeignSigns = Pick<GatewayCallRecord, 'location' | 'html'>;
  * body opens with a tag (JSON never does), so a payment's answer costs no header lookup.
  */
 function foreignSigns(answer: Answer, url: URL): ForeignSigns | undefined {
-  if (answer.status >= 300 && answer.status < 400) {
+  // A 303 is the hosted create's own answer, on every hosted payment: nothing to tell of it.
+  if (answer.status >= 300 && answer.status < 400 && answer.status !== 303) {
     const location = locationOf(answer.headers, url);
     return location === undefined ? undefined : { location };
   }
