@@ -121,20 +121,27 @@ async function applyOperation(ctx: LedgerContext, trx: LedgerDb, payment: Paymen
     return { outcome, advanced: progressed?.progress === 'advanced', payment: null, operation: progressed?.operation ?? null, quiet: outcome === 'stale' };
   }
   if (facts.amount === undefined) return unmatched;
-  if (isDecline(facts)) return applyUnknownDecline(trx, kind, facts);
+  // A decline says no amount (the gateway writes 0): it is known by its kind alone, and only a
+  // failure settled with the gateway's code can be its.
+  const decline = isDecline(facts);
   const withoutId = (status: 'pending' | 'settled') =>
     trx
       .selectFrom('operations')
       .select('id')
       .where('order_id', '=', facts.orderId)
       .where('kind', '=', kind)
-      .where('amount', '=', facts.amount!)
+      .$if(!decline, (q) => q.where('amount', '=', facts.amount!))
       // Without an id: the ledger's reservations, and operations recorded from the order state.
       .where('operation_id', 'is', null)
       .$if(status === 'pending', (q) => q.where('status', '=', 'pending'))
       // Settled from the order state (whose entries carry no operation id): a success, or a
       // decline with the gateway's code — not a failure ended here, which never got there.
-      .$if(status === 'settled', (q) => q.where((eb) => eb.or([eb('status', '=', 'success'), eb.and([eb('status', '=', 'failure'), eb('status_code', 'is not', null)])])))
+      .$if(status === 'settled', (q) =>
+        q.where((eb) => {
+          const declined = eb.and([eb('status', '=', 'failure'), eb('status_code', 'is not', null)]);
+          return decline ? declined : eb.or([eb('status', '=', 'success'), declined]);
+        }),
+      )
       .orderBy('created_at')
       .executeTakeFirst();
   // A reservation of this kind and amount has not learnt its operation id yet: the event is
@@ -147,6 +154,8 @@ async function applyOperation(ctx: LedgerContext, trx: LedgerDb, payment: Paymen
     const progressed = await progressOperation(ctx, trx, settled.id, result);
     return { outcome: progressed?.progress === 'stale' ? 'stale' : 'applied', advanced: progressed?.progress === 'advanced', payment: null, operation: progressed?.operation ?? null };
   }
+  // A decline of no operation this ledger holds moved no money: kept for a person, nothing recorded.
+  if (decline) return unmatched;
   // An operation this ledger never reserved (made elsewhere, e.g. in the gateway's portal):
   // recorded as the gateway reports it, limits or not, because it happened.
   const operation = await insertOperation(ctx, trx, facts.orderId, { ...result, kind, amount: facts.amount, origin: 'gateway' });
@@ -156,25 +165,6 @@ async function applyOperation(ctx: LedgerContext, trx: LedgerDb, payment: Paymen
 /** A declined capture, void or refund: status failure, and no amount (the gateway writes 0). */
 function isDecline(facts: EventFacts): boolean {
   return facts.status === 'failure' && facts.amount === 0;
-}
-
-/**
- * A decline whose operation id the ledger does not hold yet. Its amount (0) says nothing of
- * which reservation it declined: while one of its kind has not learnt its operation id, the
- * event waits for that settlement (which applies waiting events), as any event of such a
- * reservation does. Otherwise it is no operation of this ledger's: kept for a person, nothing
- * recorded — a decline moved no money.
- */
-async function applyUnknownDecline(trx: LedgerDb, kind: OperationKind, facts: EventFacts): Promise<Effect> {
-  const reserving = await trx
-    .selectFrom('operations')
-    .select('id')
-    .where('order_id', '=', facts.orderId)
-    .where('kind', '=', kind)
-    .where('operation_id', 'is', null)
-    .where('status', '=', 'pending')
-    .executeTakeFirst();
-  return reserving ? { outcome: 'parked', advanced: false, payment: null, operation: null } : unmatched;
 }
 
 /** A settled operation the gateway reported again with another amount: flagged on its payment (a repeat changes nothing). */

@@ -836,12 +836,17 @@ export function describeLedgerContract(backend: LedgerBackend): void {
         expect(await ledger.settleOperation(reserved.id, { status: 'failure', operationId: 'op-declined-2', statusCode: '4139' })).toMatchObject({
           progress: 'advanced', operation: { status: 'failure', amount: 200, statusDescription: 'Invalid amount' },
         });
+        // Settled from the order state first (its entries carry no operation id): the decline's webhook is its.
+        clock.advance(1000);
+        const read = await ledger.reserveOperation(orderId, { kind: 'refund', amount: 100 });
+        await ledger.settleOperation(read.id, { status: 'failure', statusCode: '4139' });
+        expect(await ledger.ingestEvent(declined('op-declined-3'))).toMatchObject({ event: { outcome: 'applied' }, operation: { id: read.id, operationId: 'op-declined-3', amount: 100 } });
         // A decline of no operation the ledger holds: kept for a person, nothing recorded.
         clock.advance(1000);
         expect(await ledger.ingestEvent(declined('op-elsewhere'))).toMatchObject({ event: { outcome: 'unmatched' }, operation: null });
         const detail = await ledger.getOrder(orderId);
-        expect(detail?.events.map((event) => [event.operationId, event.outcome])).toEqual([['op-declined-1', 'applied'], ['op-declined-2', 'applied'], ['op-elsewhere', 'unmatched']]);
-        expect(detail?.operations.map((operation) => [operation.amount, operation.status])).toEqual([[300, 'failure'], [200, 'failure']]);
+        expect(detail?.events.map((event) => [event.operationId, event.outcome])).toEqual([['op-declined-1', 'applied'], ['op-declined-2', 'applied'], ['op-declined-3', 'applied'], ['op-elsewhere', 'unmatched']]);
+        expect(detail?.operations.map((operation) => [operation.amount, operation.status])).toEqual([[300, 'failure'], [200, 'failure'], [100, 'failure']]);
         expect(detail?.totals).toMatchObject({ refunded: 0, refundable: detail?.payment.amount });
         // A decline never stands for a success of no amount.
         expect(await ledger.ingestEvent(gatewayEvent({ method: 'refund', status: 'success', orderId, operationId: 'op-declined-1', amount: 0, statusCode: '1004' }))).toMatchObject({ event: { outcome: 'unmatched' } });
