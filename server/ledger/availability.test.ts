@@ -21,6 +21,7 @@ describe('isLedgerUnavailable', () => {
     ['SQLite busy past busy_timeout', withCode('SQLITE_BUSY', 'database is locked')],
     ['PostgreSQL\'s disk full (53100)', withCode('53100', 'could not extend file "base/16384/16385": No space left on device')],
     ['an I/O error on PostgreSQL\'s files (58030)', withCode('58030', 'could not write to file')],
+    ['a PostgreSQL that takes no writes (25006: a standby after a failover)', withCode('25006', 'cannot execute INSERT in a read-only transaction')],
     ['SQLite on a full disk', withCode('SQLITE_FULL', 'database or disk is full')],
     ['SQLite failing to write its file', withCode('SQLITE_IOERR_WRITE', 'disk I/O error')],
     ['SQLite failing to read its file', withCode('SQLITE_IOERR', 'disk I/O error')],

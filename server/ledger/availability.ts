@@ -23,13 +23,14 @@ const SERVER_CODES = /^(08...|28...|57P0[123]|57014|53300|SQLITE_BUSY)$/;
 /**
  * The disk under the database refusing writes: nothing was written, and the same request works
  * once space is freed or the disk is writable again — an outage too, not a fault in a query.
- * PostgreSQL's 53100 (disk full) and 58030 (an I/O error on its files) — not 53000 or 53200,
+ * PostgreSQL's 53100 (disk full), 58030 (an I/O error on its files) and 25006 (a read-only
+ * transaction: a standby reached after a failover, default_transaction_read_only) — not 53000 or 53200,
  * which one heavy statement meets alone (a report's sort out of memory), a fault to see, not an
  * outage to wait out; SQLite's SQLITE_FULL, SQLITE_IOERR_* and SQLITE_READONLY_* (a file
  * made read-only, a disk remounted read-only or moved from under the open ledger). Reads may
  * still work meanwhile, so the outage's probe writes (ledger-outage.ts).
  */
-export const STORAGE_CODES = /^(53100|58030|SQLITE_FULL|SQLITE_IOERR(_\w+)?|SQLITE_READONLY(_\w+)?)$/;
+export const STORAGE_CODES = /^(53100|58030|25006|SQLITE_FULL|SQLITE_IOERR(_\w+)?|SQLITE_READONLY(_\w+)?)$/;
 
 /** The SQLite ledger could not sync its WAL and takes no more work (LedgerNotDurable). */
 const LEDGER_CODES = new Set([NOT_DURABLE]);

@@ -35,6 +35,20 @@ describe('a ledger outage', () => {
     ]);
   });
 
+  it('says a PostgreSQL that takes no writes is a standby to point away from, and waits for a write to say it is back', async () => {
+    ledger = await openLedger(':memory:');
+    const memory = memorySink();
+    const outage = new LedgerOutage({ ledger, logger: createLogger({ sink: memory.sink }), clock: Date.now, probeIntervalMs: 10 });
+    outage.noticed(withCode('25006', 'cannot execute INSERT in a read-only transaction'));
+    expect(outage.writesRefused).toBe(true);
+    await outage.back();
+    outage.stop();
+    expect(memory.lines.map((line) => JSON.parse(line) as Record<string, unknown>)).toMatchObject([
+      { level: 'error', fix: expect.stringMatching(/^PAYFORM_DATABASE_URL reaches a PostgreSQL that takes no writes .*point it at the primary/) },
+      { level: 'warn', msg: 'the database is back' },
+    ]);
+  });
+
   it('names no fix for an outage that is not the operator’s settings', async () => {
     ledger = await openLedger(':memory:');
     const memory = memorySink();

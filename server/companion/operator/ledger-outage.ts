@@ -182,7 +182,7 @@ function fixOf(error: unknown, code: string | undefined): string | undefined {
   if (code.startsWith('SQLITE_READONLY')) return `${file} cannot be written (the file or its folder read-only, its disk remounted read-only, or the file moved away): give the companion's user write access to the file and its folder; payments go on by themselves once a write works`;
   if (code.startsWith('SQLITE_IOERR')) return `the disk holding ${file} fails to read or write: check it (the kernel log, the volume); payments go on by themselves once a write works`;
   if (code === '53100') return 'the PostgreSQL server’s disk is full: free space on it; payments go on by themselves once a write works';
-  if (code === '53000' || code === '53200') return 'the PostgreSQL server is out of memory or other resources: check it';
+  if (code === '25006') return 'PAYFORM_DATABASE_URL reaches a PostgreSQL that takes no writes (a standby after a failover, or default_transaction_read_only): point it at the primary; payments go on by themselves once a write works';
   if (code === '58030') return 'the PostgreSQL server cannot read or write its files: check its disk';
   if (code === NOT_DURABLE) return `the write-ahead log of ${file} could not be synced to the disk, so nothing written since is known to be on it: check the disk holding ${file}, then restart the companion — nothing else brings the ledger back`;
   return undefined;
