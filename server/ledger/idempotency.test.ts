@@ -63,6 +63,17 @@ function describeKeys(backend: () => LedgerBackend): void {
       expect(await a.claimIdempotencyKey(request({ key: former }))).toMatchObject({ outcome: 'claimed' });
     });
 
+    it('deletes a key kept in its former form when its new form has a row already: no card number left at rest', async () => {
+      const former = 'order-5555 5555 5555 4444';
+      expect(await a.storeIdempotentAnswer(former, await claimed(a, { key: former }), answer, LIFETIME)).toBe(true);
+      // The new form claimed meanwhile (a retry before the move), then a retry that moves it.
+      const claimId = await claimed(b, { key: 'h-new' });
+      expect(await b.storeIdempotentAnswer('h-new', claimId, answer, LIFETIME)).toBe(true);
+      expect(await b.claimIdempotencyKey(request({ key: 'h-new', formerKey: former }))).toEqual({ outcome: 'replay', answer });
+      // The former row is gone: its key is a new one again.
+      expect(await a.claimIdempotencyKey(request({ key: former }))).toMatchObject({ outcome: 'claimed' });
+    });
+
     it('frees a released key for any request', async () => {
       const claimId = await claimed(a);
       await a.releaseIdempotencyKey('key-1', claimId);

@@ -153,8 +153,8 @@ async function adoptUnscopedKey(ctx: LedgerContext, request: { scope: string; ke
 
 /**
  * A key an earlier version kept as sent, of this request, kept from now on under its new form.
- * Where both forms have a row (the new one claimed meanwhile), the new one stands and the old is
- * left to expire.
+ * Where both forms have a row (the new one claimed meanwhile), the new one stands and the old —
+ * a card number at rest — is deleted.
  */
 async function adoptFormerKey(ctx: LedgerContext, request: { scope: string; key: string; fingerprint: string }, formerKey: string): Promise<void> {
   try {
@@ -167,6 +167,7 @@ async function adoptFormerKey(ctx: LedgerContext, request: { scope: string; key:
       .execute();
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
+    await ctx.db.deleteFrom('idempotency_keys').where('scope', '=', request.scope).where('key', '=', formerKey).where('fingerprint', '=', request.fingerprint).execute();
   }
 }
 
