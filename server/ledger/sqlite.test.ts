@@ -1,5 +1,6 @@
 // The shared ledger suite on SQLite: in memory and in a WAL file; and how the file is opened.
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import fs, { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { syncBuiltinESMExports } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Kysely, sql } from 'kysely';
@@ -52,6 +53,34 @@ function onAnswersTable(test: (db: Kysely<LedgerTables>, dialect: LedgerSqliteDi
       await db.destroy();
     }
   });
+}
+
+/**
+ * Holds every `fs.fdatasync` of the process until `release` (or answers each with `failWith`):
+ * the ledger's syncs, seen from outside. `restore` lets the held ones go and puts it back.
+ */
+function holdSyncs(): { started: Promise<void>; release(): void; failWith(error: Error): void; restore(): void } {
+  const original = fs.fdatasync;
+  const held: Array<(error?: Error) => void> = [];
+  let started!: () => void;
+  const begun = new Promise<void>((resolve) => (started = resolve));
+  fs.fdatasync = ((fd: number, callback: fs.NoParamCallback) => {
+    held.push((error) => (error ? callback(Object.assign(error, { code: 'EIO' })) : original(fd, callback)));
+    started();
+  }) as typeof fs.fdatasync;
+  // The ledger imports fdatasync by name: its binding follows the module's property only so.
+  syncBuiltinESMExports();
+  const answer = (error?: Error) => held.splice(0).forEach((go) => go(error));
+  return {
+    started: begun,
+    release: () => answer(),
+    failWith: answer,
+    restore() {
+      fs.fdatasync = original;
+      syncBuiltinESMExports();
+      answer();
+    },
+  };
 }
 
 /** Runs `test` on a fresh ledger on a file, `commits` as in onLedgerFile; then closes and removes it. */
@@ -236,6 +265,47 @@ describe('a SQLite ledger file', () => {
       const read = sql.raw('select id from answers').execute(db).then(({ rows }) => seen.push(`read ${rows.length}: ${commits().join()}`));
       await Promise.all([written, read]);
       expect(seen).toEqual(['written: synced', 'read 1: ']);
+    }));
+
+  it('syncs the WAL off the event loop: timers run meanwhile, and the commit is answered, and read, once on the disk', () =>
+    onAnswersTable(async (db, _dialect, commits) => {
+      const syncs = holdSyncs();
+      try {
+        const seen: string[] = [];
+        const written = sql.raw("insert into answers values ('a1')").execute(db).then(() => seen.push('written'));
+        const read = sql.raw('select id from answers').execute(db).then(({ rows }) => seen.push(`read ${rows.length}`));
+        await syncs.started;
+        // The disk is busy and the event loop is not: a timer fires, nothing is answered yet.
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        expect(seen).toEqual([]);
+        expect(commits()).toEqual([]);
+        syncs.release();
+        await Promise.all([written, read]);
+        expect(seen).toEqual(['written', 'read 1']);
+        expect(commits()).toEqual(['synced']);
+      } finally {
+        syncs.restore();
+      }
+    }));
+
+  it('fails the commit whose sync the disk refused, and every statement after it, as an outage', () =>
+    onAnswersTable(async (db, _dialect, commits) => {
+      const syncs = holdSyncs();
+      try {
+        const committed = db.transaction().execute((trx) => sql.raw("insert into answers values ('a1')").execute(trx));
+        const waiting = sql.raw('select id from answers').execute(db);
+        await syncs.started;
+        syncs.failWith(new Error('input/output error'));
+        await expect(committed).rejects.toThrow(LedgerNotDurable);
+        await expect(committed).rejects.toMatchObject({ code: 'PAYFORM_LEDGER_NOT_DURABLE', cause: { code: 'EIO' } });
+        // The read that waited for the connection is refused too: nothing after the failed sync is trusted.
+        const refused = await waiting.catch((error: unknown) => error);
+        expect(refused).toBeInstanceOf(LedgerNotDurable);
+        expect(isLedgerUnavailable(refused)).toBe(true);
+        expect(commits()).toEqual([]);
+      } finally {
+        syncs.restore();
+      }
     }));
 
   it('takes no more work once the WAL cannot be synced: that commit and every later statement fail as an outage', () =>

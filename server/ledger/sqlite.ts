@@ -5,13 +5,13 @@
 // - DDL runs in those transactions too (SQLite supports it), so two processes opening one file
 //   migrate one after the other.
 // - Durability is decided at each commit, here, below Kysely (see LedgerSqliteDatabase).
-import { closeSync, existsSync, fdatasyncSync, fstatSync, mkdirSync, openSync, realpathSync } from 'node:fs';
+import { closeSync, existsSync, fdatasync, fstatSync, mkdirSync, openSync, realpathSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { CompiledQuery, SqliteAdapter, SqliteDriver, SqliteIntrospector, SqliteQueryCompiler } from 'kysely';
 import type Database from 'better-sqlite3';
 import { STORAGE_CODES } from './availability.js';
 import { loadSqlite } from './drivers.js';
-import type { DatabaseConnection, DatabaseIntrospector, Dialect, DialectAdapter, Driver, Kysely, QueryCompiler, SqliteDatabase, SqliteStatement } from 'kysely';
+import type { CompiledQuery as Query, DatabaseConnection, DatabaseIntrospector, Dialect, DialectAdapter, Driver, Kysely, QueryCompiler, QueryResult, SqliteDatabase, SqliteStatement } from 'kysely';
 import { LedgerNotDurable, NOT_DURABLE } from './durability.js';
 import type { CommitObserver } from './durability.js';
 import type { LedgerTables } from './schema.js';
@@ -24,8 +24,11 @@ const STATEMENT_CACHE_SIZE = 256;
  * fixed set, so the prepared statements are kept.
  *
  * The file runs with synchronous = NORMAL, and this handle syncs the WAL itself (fdatasync,
- * what FULL does inside SQLite) right after each commit that wrote — a COMMIT, or a write
- * outside a transaction — before the statement returns, so no other query of this process sees
+ * what FULL does inside SQLite) after each commit that wrote — a COMMIT, or a write outside a
+ * transaction. The sync runs on libuv's thread pool, not on the event loop: on this VM it waits
+ * about a millisecond for the disk (more on a networked volume), and the companion reads the
+ * next requests meanwhile. The statement's caller is answered once it ends, and the one
+ * connection stays held until then (SyncedConnection), so no other query of this process sees
  * the commit before it is on the disk. (Another process on the same file may read it in that
  * moment, where FULL would have synced first; whatever that process writes is synced in turn,
  * and its sync covers this commit too.) The sync is left out only when the work in hand said so:
@@ -55,6 +58,10 @@ class LedgerSqliteDatabase implements SqliteDatabase {
   #wrote = false;
   /** Why a sync failed: no statement runs after it. */
   #notDurable: LedgerNotDurable | undefined;
+  /** The sync the last statement's commit started, until its caller takes it (`takeSync`). */
+  #syncing: Promise<void> | undefined;
+  /** The latest sync, taken or not: the file is not closed under it. */
+  #lastSync: Promise<void> = Promise.resolve();
 
   constructor(database: Database.Database, wal: string | undefined, onCommit: CommitObserver | undefined) {
     this.#database = database;
@@ -77,6 +84,18 @@ class LedgerSqliteDatabase implements SqliteDatabase {
 
   get inTransaction(): boolean {
     return this.#database.inTransaction;
+  }
+
+  /** The sync of the commit the last statement made, if it made one: its caller waits for it. */
+  takeSync(): Promise<void> | undefined {
+    const syncing = this.#syncing;
+    this.#syncing = undefined;
+    return syncing;
+  }
+
+  /** Resolves once no sync is running on the WAL's descriptor. */
+  syncsEnded(): Promise<void> {
+    return this.#lastSync.catch(() => undefined);
   }
 
   close(): void {
@@ -170,17 +189,21 @@ class LedgerSqliteDatabase implements SqliteDatabase {
     if (!this.#wrote) return;
     this.#wrote = false;
     if (this.#wal === undefined) return;
-    if (!light) this.#sync(this.#wal);
-    this.#onCommit?.({ synced: !light });
+    if (light) return void this.#onCommit?.({ synced: false });
+    const syncing = this.#sync(this.#wal);
+    // Its caller is told of a failure; a statement no caller waits on must not crash the process.
+    syncing.catch(() => undefined);
+    this.#syncing = this.#lastSync = syncing;
   }
 
-  #sync(wal: string): void {
+  async #sync(wal: string): Promise<void> {
     try {
       const fd = (this.#walFd ??= openSync(wal, 'r'));
       // SQLite keeps its WAL while a connection is open; one gone from the folder is no longer
       // the file a restart would read, so syncing what is held would prove nothing.
       if (fstatSync(fd).nlink === 0) throw Object.assign(new Error(`the write-ahead log ${wal} was deleted while the ledger had it open`), { code: 'ENOENT' });
-      fdatasyncSync(fd);
+      await new Promise<void>((resolve, reject) => fdatasync(fd, (error) => (error ? reject(error) : resolve())));
+      this.#onCommit?.({ synced: true });
     } catch (error) {
       // A failed sync may have dropped what it was to write: nothing after it is trusted.
       this.#notDurable = new LedgerNotDurable(error, this.#file);
@@ -205,9 +228,45 @@ function rowMaker(statement: Database.Statement): (values: unknown[]) => Record<
   return new Function('values', `return { ${fields.join(', ')} };`) as (values: unknown[]) => Record<string, unknown>;
 }
 
+/**
+ * Kysely's connection, answering a statement that committed once its WAL is synced. Kysely
+ * holds the one connection until the answer (a transaction until its COMMIT's), so nothing
+ * else of this process runs on the file meanwhile; the event loop is free.
+ */
+class SyncedConnection implements DatabaseConnection {
+  constructor(
+    private readonly connection: DatabaseConnection,
+    private readonly database: LedgerSqliteDatabase,
+  ) {}
+
+  async executeQuery<R>(query: Query): Promise<QueryResult<R>> {
+    const result = await this.connection.executeQuery<R>(query);
+    await this.database.takeSync();
+    return result;
+  }
+
+  streamQuery<R>(query: Query, chunkSize?: number): AsyncIterableIterator<QueryResult<R>> {
+    return this.connection.streamQuery<R>(query, chunkSize);
+  }
+}
+
 class ImmediateTransactionDriver extends SqliteDriver {
+  #synced: SyncedConnection | undefined;
+
   constructor(private readonly database: LedgerSqliteDatabase) {
     super({ database });
+  }
+
+  override async acquireConnection(): Promise<DatabaseConnection> {
+    // SQLite has the one connection: wrapped once.
+    const connection = await super.acquireConnection();
+    return (this.#synced ??= new SyncedConnection(connection, this.database));
+  }
+
+  override async destroy(): Promise<void> {
+    // A sync still running when a caller gave up waiting must not meet a closed descriptor.
+    await this.database.syncsEnded();
+    await super.destroy();
   }
 
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
