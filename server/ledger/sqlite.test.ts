@@ -288,6 +288,53 @@ describe('a SQLite ledger file', () => {
       }
     }));
 
+  it("waits for another process's lock on the file with the event loop free, then writes", () =>
+    onLedgerFile(async (dialect, _commits, dir) => {
+      const db = new Kysely<LedgerTables>({ dialect });
+      const browser = new Database(join(dir, 'ledger.db'));
+      try {
+        await sql.raw('create table answers (id text primary key)').execute(db);
+        // A database browser, a backup or another companion holds the write lock a moment.
+        browser.exec('BEGIN IMMEDIATE');
+        let ticks = 0;
+        const ticking = setInterval(() => (ticks += 1), 5);
+        const written = sql.raw("insert into answers values ('a1')").execute(db);
+        const read = sql.raw('select id from answers').execute(db);
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        clearInterval(ticking);
+        // SQLite's own busy handler slept on the event loop: not a timer would have fired.
+        expect(ticks).toBeGreaterThan(10);
+        browser.exec('COMMIT');
+        await written;
+        // The read waited behind the write for the one connection, and sees it.
+        expect((await read).rows).toEqual([{ id: 'a1' }]);
+      } finally {
+        browser.close();
+        await db.destroy();
+      }
+    }));
+
+  it('gives a write up as an outage when the lock is held past five seconds, and takes the next once it is free', () =>
+    onLedgerFile(async (dialect, _commits, dir) => {
+      const db = new Kysely<LedgerTables>({ dialect });
+      const browser = new Database(join(dir, 'ledger.db'));
+      try {
+        await sql.raw('create table answers (id text primary key)').execute(db);
+        browser.exec('BEGIN IMMEDIATE');
+        const started = performance.now();
+        const refused = await db.transaction().execute((trx) => sql.raw("insert into answers values ('a1')").execute(trx)).catch((error: unknown) => error);
+        expect(performance.now() - started).toBeGreaterThanOrEqual(4_900);
+        expect(refused).toMatchObject({ code: 'SQLITE_BUSY' });
+        expect(isLedgerUnavailable(refused)).toBe(true);
+        browser.exec('ROLLBACK');
+        await sql.raw("insert into answers values ('a2')").execute(db);
+        expect((await sql.raw('select id from answers').execute(db)).rows).toEqual([{ id: 'a2' }]);
+      } finally {
+        browser.close();
+        await db.destroy();
+      }
+    }), 15_000);
+
   it('fails the commit whose sync the disk refused, and every statement after it, as an outage', () =>
     onAnswersTable(async (db, _dialect, commits) => {
       const syncs = holdSyncs();

@@ -1,12 +1,14 @@
 // SQLite specifics, kept here so the queries stay one implementation.
 // - Every transaction is BEGIN IMMEDIATE: it takes the write lock before its first read, so a
 //   read-check-write (a refund limit, a pay claim) cannot interleave with another process's
-//   writes, and a waiting writer honours busy_timeout instead of failing on a stale snapshot.
+//   writes, and a waiting writer waits for the lock (SyncedConnection, off the event loop)
+//   instead of failing on a stale snapshot.
 // - DDL runs in those transactions too (SQLite supports it), so two processes opening one file
 //   migrate one after the other.
 // - Durability is decided at each commit, here, below Kysely (see LedgerSqliteDatabase).
 import { closeSync, existsSync, fdatasync, fstatSync, mkdirSync, openSync, realpathSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { CompiledQuery, SqliteAdapter, SqliteDriver, SqliteIntrospector, SqliteQueryCompiler } from 'kysely';
 import type Database from 'better-sqlite3';
 import { STORAGE_CODES } from './availability.js';
@@ -228,6 +230,17 @@ function rowMaker(statement: Database.Statement): (values: unknown[]) => Record<
   return new Function('values', `return { ${fields.join(', ')} };`) as (values: unknown[]) => Record<string, unknown>;
 }
 
+/** How long a statement waits for another process's lock on the file before it fails (SQLITE_BUSY, an outage). */
+const LOCK_WAIT_MS = 5_000;
+/** The pauses between its tries: short first, as SQLite's own busy handler makes them. */
+const LOCK_PAUSES_MS = [1, 2, 5, 10, 15, 20, 25, 25, 25, 50, 50, 100] as const;
+const COMMIT = /^\s*commit\s*$/i;
+
+function isBusy(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  return code === 'SQLITE_BUSY' || code === 'SQLITE_BUSY_RECOVERY';
+}
+
 /**
  * Kysely's connection, answering a statement that committed once its WAL is synced. Kysely
  * holds the one connection until the answer (a transaction until its COMMIT's), so nothing
@@ -240,9 +253,30 @@ class SyncedConnection implements DatabaseConnection {
   ) {}
 
   async executeQuery<R>(query: Query): Promise<QueryResult<R>> {
-    const result = await this.connection.executeQuery<R>(query);
+    const result = await this.#whenUnlocked<R>(query);
     await this.database.takeSync();
     return result;
+  }
+
+  /**
+   * The statement, tried again while another process holds the file's lock (a backup, a
+   * database browser, another companion writing): SQLite's busy handler would wait as long,
+   * but asleep on the event loop, so the whole companion stopped with it. Only a statement that
+   * left nothing half done runs again: one outside a transaction (BEGIN IMMEDIATE among them)
+   * or a COMMIT; inside BEGIN IMMEDIATE's lock no other writer can come between.
+   */
+  async #whenUnlocked<R>(query: Query): Promise<QueryResult<R>> {
+    let deadline: number | undefined;
+    for (let tries = 0; ; tries += 1) {
+      try {
+        return await this.connection.executeQuery<R>(query);
+      } catch (error) {
+        const again = isBusy(error) && (!this.database.inTransaction || COMMIT.test(query.sql));
+        deadline ??= performance.now() + LOCK_WAIT_MS;
+        if (!again || performance.now() >= deadline) throw error;
+        await sleep(LOCK_PAUSES_MS[Math.min(tries, LOCK_PAUSES_MS.length - 1)]);
+      }
+    }
   }
 
   streamQuery<R>(query: Query, chunkSize?: number): AsyncIterableIterator<QueryResult<R>> {
@@ -370,6 +404,8 @@ export async function sqliteDialect(location: string, { onCommit }: SqliteOption
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
   if (!inMemory) opened(() => setUpFile(database, location), location);
+  // From here on a locked file is waited for by SyncedConnection, off the event loop.
+  database.pragma('busy_timeout = 0');
   // SQLite puts the WAL beside the file a symbolic link leads to, not beside the link.
   return new LedgerSqliteDialect(new LedgerSqliteDatabase(database, inMemory ? undefined : `${realpathSync(location)}-wal`, onCommit));
 }
