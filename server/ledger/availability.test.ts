@@ -18,7 +18,7 @@ describe('isLedgerUnavailable', () => {
     ['a statement cancelled past its statement_timeout (57014)', withCode('57014', 'canceling statement due to statement timeout')],
     ['node-postgres losing its connection', new Error('Connection terminated unexpectedly')],
     ['the pool waiting too long', new Error('timeout exceeded when trying to connect')],
-    ['SQLite busy past busy_timeout', withCode('SQLITE_BUSY', 'database is locked')],
+    ['SQLite locked by another process past the wait for its lock', withCode('SQLITE_BUSY', 'database is locked')],
     ['PostgreSQL\'s disk full (53100)', withCode('53100', 'could not extend file "base/16384/16385": No space left on device')],
     ['an I/O error on PostgreSQL\'s files (58030)', withCode('58030', 'could not write to file')],
     ['a PostgreSQL that takes no writes (25006: a standby after a failover)', withCode('25006', 'cannot execute INSERT in a read-only transaction')],

@@ -16,7 +16,7 @@ const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'EP
  * running companion), 57P01–57P03 (shut down by an administrator, crashed, starting up), 53300
  * (too many connections), 57014 (a statement cancelled: past its statement_timeout behind a
  * lock, or by an administrator — rolled back). SQLite's SQLITE_BUSY: another process held the
- * file past busy_timeout.
+ * file's lock past the ledger's wait for it (5 s, sqlite.ts).
  */
 const SERVER_CODES = /^(08...|28...|57P0[123]|57014|53300|SQLITE_BUSY)$/;
 

@@ -1,5 +1,5 @@
 // Two OS processes on one SQLite file: the write lock taken before any read (BEGIN IMMEDIATE, or
-// a writing statement's own) and busy_timeout keep the money rules, the webhook dedupe and one
+// a writing statement's own) and the wait for the other's lock keep the money rules, the webhook dedupe and one
 // payment a session whole across processes (within one process Kysely already serialises).
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';

@@ -56,31 +56,56 @@ function onAnswersTable(test: (db: Kysely<LedgerTables>, dialect: LedgerSqliteDi
 }
 
 /**
- * Holds every `fs.fdatasync` of the process until `release` (or answers each with `failWith`):
- * the ledger's syncs, seen from outside. `restore` lets the held ones go and puts it back.
+ * The process's syncs of the disk, made by a test instead: each on this thread (fdatasyncSync)
+ * takes `hereMs`; each on the thread pool (fdatasync) answers as long after (at the next turn
+ * when 0), or, while
+ * `holding`, when the test says (`release`, `failWith`). Nothing is really synced; `counts`
+ * says where each sync ran. `restore` answers the held ones and puts the real ones back.
  */
-function holdSyncs(): { started: Promise<void>; release(): void; failWith(error: Error): void; restore(): void } {
-  const original = fs.fdatasync;
+function fakeDisk() {
+  const real = { fdatasync: fs.fdatasync, fdatasyncSync: fs.fdatasyncSync };
   const held: Array<(error?: Error) => void> = [];
+  const pause = new Int32Array(new SharedArrayBuffer(4));
   let started!: () => void;
-  const begun = new Promise<void>((resolve) => (started = resolve));
-  fs.fdatasync = ((fd: number, callback: fs.NoParamCallback) => {
-    held.push((error) => (error ? callback(Object.assign(error, { code: 'EIO' })) : original(fd, callback)));
-    started();
-  }) as typeof fs.fdatasync;
-  // The ledger imports fdatasync by name: its binding follows the module's property only so.
-  syncBuiltinESMExports();
-  const answer = (error?: Error) => held.splice(0).forEach((go) => go(error));
-  return {
-    started: begun,
-    release: () => answer(),
-    failWith: answer,
+  const answerHeld = (error?: Error) => held.splice(0).forEach((answer) => answer(error));
+  const disk = {
+    hereMs: 0,
+    holding: false,
+    counts: { here: 0, aside: 0 },
+    /** Resolves at the first sync held. */
+    started: new Promise<void>((resolve) => (started = resolve)),
+    release: () => answerHeld(),
+    failWith: (error: Error) => answerHeld(error),
     restore() {
-      fs.fdatasync = original;
+      Object.assign(fs, real);
       syncBuiltinESMExports();
-      answer();
+      answerHeld();
     },
   };
+  fs.fdatasyncSync = (() => {
+    disk.counts.here += 1;
+    if (disk.hereMs > 0) Atomics.wait(pause, 0, 0, disk.hereMs);
+  }) as typeof fs.fdatasyncSync;
+  fs.fdatasync = ((_fd: number, callback: fs.NoParamCallback) => {
+    disk.counts.aside += 1;
+    const answer = (error?: Error) => callback(error ? Object.assign(error, { code: 'EIO' }) : null);
+    // A slow disk is as slow on a thread of the pool.
+    if (!disk.holding) return void (disk.hereMs > 0 ? setTimeout(answer, disk.hereMs) : setImmediate(answer));
+    held.push(answer);
+    started();
+  }) as typeof fs.fdatasync;
+  // The ledger imports both by name: its bindings follow the module's properties only so.
+  syncBuiltinESMExports();
+  return disk;
+}
+
+/** `fakeDisk` slowed until the ledger syncs on the thread pool, then holding its syncs. */
+async function slowDisk(db: Kysely<LedgerTables>): Promise<ReturnType<typeof fakeDisk>> {
+  const disk = fakeDisk();
+  disk.hereMs = 5;
+  for (let i = 0; disk.counts.aside === 0; i += 1) await sql.raw(`insert into answers values ('slow ${i}')`).execute(db);
+  disk.holding = true;
+  return disk;
 }
 
 /** Runs `test` on a fresh ledger on a file, `commits` as in onLedgerFile; then closes and removes it. */
@@ -267,24 +292,70 @@ describe('a SQLite ledger file', () => {
       expect(seen).toEqual(['written: synced', 'read 1: ']);
     }));
 
-  it('syncs the WAL off the event loop: timers run meanwhile, and the commit is answered, and read, once on the disk', () =>
+  it("syncs a fast disk's WAL on the event loop, and a slow one's on the thread pool, as the disk turns", () =>
     onAnswersTable(async (db, _dialect, commits) => {
-      const syncs = holdSyncs();
+      const disk = fakeDisk();
       try {
+        const insert = (id: string) => sql.raw(`insert into answers values ('${id}')`).execute(db);
+        for (let i = 0; i < 5; i += 1) await insert(`fast ${i}`);
+        // A thread woken for a 0.15 ms sync costs more than it saves.
+        expect(disk.counts).toEqual({ here: 5, aside: 0 });
+        disk.hereMs = 5;
+        for (let i = 0; i < 5; i += 1) await insert(`slow ${i}`);
+        // A few slow syncs in a row move the average past 1 ms: the rest leave the event loop.
+        expect(disk.counts.here).toBeGreaterThanOrEqual(6);
+        expect(disk.counts.aside).toBeGreaterThan(0);
+        // Fast again (the pool's syncs here answer at the next turn): back on the event loop.
+        disk.hereMs = 0;
+        const { here } = disk.counts;
+        for (let i = 0; i < 20; i += 1) await insert(`fast again ${i}`);
+        expect(disk.counts.here).toBeGreaterThan(here);
+        expect(commits()).toEqual(Array(30).fill('synced'));
+      } finally {
+        disk.restore();
+      }
+    }));
+
+  it("syncs a slow disk's WAL off the event loop: timers run meanwhile, and the commit is answered, and read, once synced", () =>
+    onAnswersTable(async (db, _dialect, commits) => {
+      const disk = await slowDisk(db);
+      try {
+        commits();
         const seen: string[] = [];
         const written = sql.raw("insert into answers values ('a1')").execute(db).then(() => seen.push('written'));
-        const read = sql.raw('select id from answers').execute(db).then(({ rows }) => seen.push(`read ${rows.length}`));
-        await syncs.started;
+        const read = sql.raw("select id from answers where id = 'a1'").execute(db).then(({ rows }) => seen.push(`read ${rows.length}`));
+        await disk.started;
         // The disk is busy and the event loop is not: a timer fires, nothing is answered yet.
         await new Promise((resolve) => setTimeout(resolve, 20));
         expect(seen).toEqual([]);
         expect(commits()).toEqual([]);
-        syncs.release();
+        disk.release();
         await Promise.all([written, read]);
         expect(seen).toEqual(['written', 'read 1']);
         expect(commits()).toEqual(['synced']);
       } finally {
-        syncs.restore();
+        disk.restore();
+      }
+    }));
+
+  it('fails the commit whose sync a slow disk refused, and every statement after it, as an outage', () =>
+    onAnswersTable(async (db, _dialect, commits) => {
+      const disk = await slowDisk(db);
+      try {
+        commits();
+        const committed = db.transaction().execute((trx) => sql.raw("insert into answers values ('a1')").execute(trx));
+        const waiting = sql.raw('select id from answers').execute(db);
+        await disk.started;
+        disk.failWith(new Error('input/output error'));
+        await expect(committed).rejects.toThrow(LedgerNotDurable);
+        await expect(committed).rejects.toMatchObject({ code: 'PAYFORM_LEDGER_NOT_DURABLE', cause: { code: 'EIO' } });
+        // The read that waited for the connection is refused too: nothing after the failed sync is trusted.
+        const refused = await waiting.catch((error: unknown) => error);
+        expect(refused).toBeInstanceOf(LedgerNotDurable);
+        expect(isLedgerUnavailable(refused)).toBe(true);
+        expect(commits()).toEqual([]);
+      } finally {
+        disk.restore();
       }
     }));
 
@@ -334,26 +405,6 @@ describe('a SQLite ledger file', () => {
         await db.destroy();
       }
     }), 15_000);
-
-  it('fails the commit whose sync the disk refused, and every statement after it, as an outage', () =>
-    onAnswersTable(async (db, _dialect, commits) => {
-      const syncs = holdSyncs();
-      try {
-        const committed = db.transaction().execute((trx) => sql.raw("insert into answers values ('a1')").execute(trx));
-        const waiting = sql.raw('select id from answers').execute(db);
-        await syncs.started;
-        syncs.failWith(new Error('input/output error'));
-        await expect(committed).rejects.toThrow(LedgerNotDurable);
-        await expect(committed).rejects.toMatchObject({ code: 'PAYFORM_LEDGER_NOT_DURABLE', cause: { code: 'EIO' } });
-        // The read that waited for the connection is refused too: nothing after the failed sync is trusted.
-        const refused = await waiting.catch((error: unknown) => error);
-        expect(refused).toBeInstanceOf(LedgerNotDurable);
-        expect(isLedgerUnavailable(refused)).toBe(true);
-        expect(commits()).toEqual([]);
-      } finally {
-        syncs.restore();
-      }
-    }));
 
   it('takes no more work once the WAL cannot be synced: that commit and every later statement fail as an outage', () =>
     onLedgerFile(async (dialect, commits, dir) => {

@@ -6,7 +6,7 @@
 // - DDL runs in those transactions too (SQLite supports it), so two processes opening one file
 //   migrate one after the other.
 // - Durability is decided at each commit, here, below Kysely (see LedgerSqliteDatabase).
-import { closeSync, existsSync, fdatasync, fstatSync, mkdirSync, openSync, realpathSync } from 'node:fs';
+import { closeSync, existsSync, fdatasync, fdatasyncSync, fstatSync, mkdirSync, openSync, realpathSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CompiledQuery, SqliteAdapter, SqliteDriver, SqliteIntrospector, SqliteQueryCompiler } from 'kysely';
@@ -21,15 +21,25 @@ import type { LedgerTables } from './schema.js';
 const STATEMENT_CACHE_SIZE = 256;
 
 /**
+ * A disk whose syncs take longer than this, lately, is synced on libuv's thread pool instead of
+ * the event loop. Handing a sync to a thread costs about 50 µs of CPU on a small VM (waking the
+ * thread, then the event loop), which a fast disk's sync (0.15 ms here) does not repay; a
+ * networked or busy volume's, of milliseconds, would stop the whole companion each time.
+ */
+const SLOW_SYNC_MS = 1;
+/** The weight of the latest sync in the moving average: a few slow ones in a row move it. */
+const SYNC_WEIGHT = 0.2;
+
+/**
  * The one handle on the file, as Kysely's driver uses it. Kysely prepares every query afresh;
  * compiling the SQL costs about as much as running it, and the ledger's queries are a small
  * fixed set, so the prepared statements are kept.
  *
  * The file runs with synchronous = NORMAL, and this handle syncs the WAL itself (fdatasync,
  * what FULL does inside SQLite) after each commit that wrote — a COMMIT, or a write outside a
- * transaction. The sync runs on libuv's thread pool, not on the event loop: on this VM it waits
- * about a millisecond for the disk (more on a networked volume), and the companion reads the
- * next requests meanwhile. The statement's caller is answered once it ends, and the one
+ * transaction. On a fast disk it syncs before the statement returns; on one whose syncs take
+ * over SLOW_SYNC_MS it syncs on libuv's thread pool, the companion reading the next requests
+ * meanwhile. Either way the statement's caller is answered once the sync has ended, and the one
  * connection stays held until then (SyncedConnection), so no other query of this process sees
  * the commit before it is on the disk. (Another process on the same file may read it in that
  * moment, where FULL would have synced first; whatever that process writes is synced in turn,
@@ -60,7 +70,9 @@ class LedgerSqliteDatabase implements SqliteDatabase {
   #wrote = false;
   /** Why a sync failed: no statement runs after it. */
   #notDurable: LedgerNotDurable | undefined;
-  /** The sync the last statement's commit started, until its caller takes it (`takeSync`). */
+  /** How long a sync takes, lately (a moving average, ms): it decides where the next one runs. */
+  #typicalSyncMs = 0;
+  /** The sync the last statement's commit started aside, until its caller takes it (`takeSync`). */
   #syncing: Promise<void> | undefined;
   /** The latest sync, taken or not: the file is not closed under it. */
   #lastSync: Promise<void> = Promise.resolve();
@@ -192,26 +204,56 @@ class LedgerSqliteDatabase implements SqliteDatabase {
     this.#wrote = false;
     if (this.#wal === undefined) return;
     if (light) return void this.#onCommit?.({ synced: false });
-    const syncing = this.#sync(this.#wal);
+    if (this.#typicalSyncMs < SLOW_SYNC_MS) return this.#syncHere(this.#wal);
+    const syncing = this.#syncAside(this.#wal);
     // Its caller is told of a failure; a statement no caller waits on must not crash the process.
     syncing.catch(() => undefined);
     this.#syncing = this.#lastSync = syncing;
   }
 
-  async #sync(wal: string): Promise<void> {
+  /** The WAL synced on this thread, before the statement returns: a fast disk's way. */
+  #syncHere(wal: string): void {
+    const started = performance.now();
     try {
-      const fd = (this.#walFd ??= openSync(wal, 'r'));
-      // SQLite keeps its WAL while a connection is open; one gone from the folder is no longer
-      // the file a restart would read, so syncing what is held would prove nothing.
-      if (fstatSync(fd).nlink === 0) throw Object.assign(new Error(`the write-ahead log ${wal} was deleted while the ledger had it open`), { code: 'ENOENT' });
-      await new Promise<void>((resolve, reject) => fdatasync(fd, (error) => (error ? reject(error) : resolve())));
-      this.#onCommit?.({ synced: true });
+      fdatasyncSync(this.#walOf(wal));
     } catch (error) {
-      // A failed sync may have dropped what it was to write: nothing after it is trusted.
-      this.#notDurable = new LedgerNotDurable(error, this.#file);
-      process.emitWarning(this.#notDurable.message, { code: NOT_DURABLE });
-      throw this.#notDurable;
+      throw this.#notSynced(error);
     }
+    this.#synced(performance.now() - started);
+  }
+
+  /** The WAL synced on libuv's thread pool, its caller answered after it (SyncedConnection): a slow disk's way. */
+  async #syncAside(wal: string): Promise<void> {
+    const started = performance.now();
+    try {
+      const fd = this.#walOf(wal);
+      await new Promise<void>((resolve, reject) => fdatasync(fd, (error) => (error ? reject(error) : resolve())));
+    } catch (error) {
+      throw this.#notSynced(error);
+    }
+    this.#synced(performance.now() - started);
+  }
+
+  /** The WAL's descriptor, once it is known to be the file a restart would read. */
+  #walOf(wal: string): number {
+    const fd = (this.#walFd ??= openSync(wal, 'r'));
+    // SQLite keeps its WAL while a connection is open; one gone from the folder is no longer
+    // the file a restart would read, so syncing what is held would prove nothing.
+    if (fstatSync(fd).nlink === 0) throw Object.assign(new Error(`the write-ahead log ${wal} was deleted while the ledger had it open`), { code: 'ENOENT' });
+    return fd;
+  }
+
+  #synced(tookMs: number): void {
+    this.#typicalSyncMs += (tookMs - this.#typicalSyncMs) * SYNC_WEIGHT;
+    // After the sync's failure handling: an observer's own error is its caller's, not a disk that refused.
+    this.#onCommit?.({ synced: true });
+  }
+
+  /** A failed sync may have dropped what it was to write: nothing after it is trusted. */
+  #notSynced(error: unknown): LedgerNotDurable {
+    this.#notDurable = new LedgerNotDurable(error, this.#file);
+    process.emitWarning(this.#notDurable.message, { code: NOT_DURABLE });
+    return this.#notDurable;
   }
 }
 
@@ -268,10 +310,13 @@ class SyncedConnection implements DatabaseConnection {
   async #whenUnlocked<R>(query: Query): Promise<QueryResult<R>> {
     let deadline: number | undefined;
     for (let tries = 0; ; tries += 1) {
+      // Read before it runs: had SQLite undone a transaction on SQLITE_BUSY, its statement, run
+      // again alone, would commit apart from the rest of its work.
+      const outside = !this.database.inTransaction;
       try {
         return await this.connection.executeQuery<R>(query);
       } catch (error) {
-        const again = isBusy(error) && (!this.database.inTransaction || COMMIT.test(query.sql));
+        const again = isBusy(error) && (outside || COMMIT.test(query.sql));
         deadline ??= performance.now() + LOCK_WAIT_MS;
         if (!again || performance.now() >= deadline) throw error;
         await sleep(LOCK_PAUSES_MS[Math.min(tries, LOCK_PAUSES_MS.length - 1)]);
@@ -298,7 +343,9 @@ class ImmediateTransactionDriver extends SqliteDriver {
   }
 
   override async destroy(): Promise<void> {
-    // A sync still running when a caller gave up waiting must not meet a closed descriptor.
+    // The statement holding the connection ends, its sync with it, before the WAL's descriptor
+    // closes: a sync must never meet a closed (or reused) descriptor. Kept: nothing runs after.
+    await this.acquireConnection();
     await this.database.syncsEnded();
     await super.destroy();
   }
@@ -441,7 +488,8 @@ function openRefusal(error: unknown, location: string): unknown {
 /** WAL, synced commits, and a write tried: what a ledger file needs before it is used. Closed if not. */
 function setUpFile(database: Database.Database, location: string): void {
   try {
-    database.pragma('journal_mode = WAL');
+    const mode = database.pragma('journal_mode = WAL', { simple: true });
+    if (mode !== 'wal') throw new Error(`${location} cannot keep a write-ahead log (SQLite left it in journal mode ${String(mode)}): put the ledger file on a local file system`);
     // Every commit survives an OS crash or power loss too — a pay claim committed before the
     // gateway is called must never be forgotten (lost, it would lose the proof that a payment
     // was taken: a double charge) — because the handle syncs the WAL after each commit itself
