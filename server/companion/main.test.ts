@@ -66,7 +66,7 @@ describe('payform-companion that cannot start', () => {
     } finally {
       taken.close();
     }
-  });
+  }, 60_000);
 });
 
 describe('payform-companion whose PAYFORM_LOG_FILE cannot be written', () => {
@@ -77,7 +77,7 @@ describe('payform-companion whose PAYFORM_LOG_FILE cannot be written', () => {
     expect(stderr.trim().split('\n').at(-1)).toBe(
       `payform companion could not start: PAYFORM_LOG_FILE is ${file}, which cannot be written (ENOENT: no such file or directory, open '${file}'): set it to a writable file, or unset it`,
     );
-  });
+  }, 60_000);
 });
 
 describe('payform-companion without the driver its PAYFORM_DATABASE_URL needs', () => {
