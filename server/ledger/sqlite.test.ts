@@ -58,9 +58,9 @@ function onAnswersTable(test: (db: Kysely<LedgerTables>, dialect: LedgerSqliteDi
 /**
  * The process's syncs of the disk, made by a test instead: each on this thread (fdatasyncSync)
  * takes `hereMs`; each on the thread pool (fdatasync) answers as long after (at the next turn
- * when 0), or, while
- * `holding`, when the test says (`release`, `failWith`). Nothing is really synced; `counts`
- * says where each sync ran. `restore` answers the held ones and puts the real ones back.
+ * when 0), or, while `holding`, when the test says (`release`, `failWith`). Nothing is really
+ * synced; `counts` says where each sync ran. `restore` answers the held ones, puts the real
+ * ones back.
  */
 function fakeDisk() {
   const real = { fdatasync: fs.fdatasync, fdatasyncSync: fs.fdatasyncSync };

@@ -77,8 +77,6 @@ class LedgerSqliteDatabase implements SqliteDatabase {
   #typicalSyncMs = 0;
   /** The sync the last statement's commit started aside, until its caller takes it (`takeSync`). */
   #syncing: Promise<void> | undefined;
-  /** The latest sync, taken or not: the file is not closed under it. */
-  #lastSync: Promise<void> = Promise.resolve();
 
   constructor(database: Database.Database, wal: string | undefined, onCommit: CommitObserver | undefined) {
     this.#database = database;
@@ -108,11 +106,6 @@ class LedgerSqliteDatabase implements SqliteDatabase {
     const syncing = this.#syncing;
     this.#syncing = undefined;
     return syncing;
-  }
-
-  /** Resolves once no sync is running on the WAL's descriptor. */
-  syncsEnded(): Promise<void> {
-    return this.#lastSync.catch(() => undefined);
   }
 
   close(): void {
@@ -211,7 +204,7 @@ class LedgerSqliteDatabase implements SqliteDatabase {
     const syncing = this.#syncAside(this.#wal);
     // Its caller is told of a failure; a statement no caller waits on must not crash the process.
     syncing.catch(() => undefined);
-    this.#syncing = this.#lastSync = syncing;
+    this.#syncing = syncing;
   }
 
   /** The WAL synced on this thread, before the statement returns: a fast disk's way. */
@@ -346,10 +339,10 @@ class ImmediateTransactionDriver extends SqliteDriver {
   }
 
   override async destroy(): Promise<void> {
-    // The statement holding the connection ends, its sync with it, before the WAL's descriptor
-    // closes: a sync must never meet a closed (or reused) descriptor. Kept: nothing runs after.
+    // The statement holding the connection ends, and its sync with it (SyncedConnection waits for
+    // it), before the WAL's descriptor closes: a sync must never meet a closed or reused one.
+    // Kept: nothing runs after.
     await this.acquireConnection();
-    await this.database.syncsEnded();
     await super.destroy();
   }
 
