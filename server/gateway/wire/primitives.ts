@@ -80,9 +80,9 @@ const pathSafe = <S extends z.ZodString>(id: S) => id.refine((value) => value !=
 
 /** order_id as created; responses allow String(≤256). */
 export const OrderId = pathSafe(requiredText(256));
-/** order_id in capture, void and refund requests: max 32 characters. */
 /** The longest order_id capture, void and refund take (the interface's Limits): a longer one is created, and never refunded. */
 export const SECONDARY_ORDER_ID_MAX = 32;
+/** order_id in capture, void and refund requests. */
 export const SecondaryOrderId = pathSafe(requiredText(SECONDARY_ORDER_ID_MAX));
 
 export const Comment = text(2048);
