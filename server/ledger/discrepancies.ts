@@ -23,6 +23,15 @@ export function reportsOf(discrepancy: PaymentDiscrepancy): DiscrepancyReport[] 
   return [first, ...later];
 }
 
+/**
+ * Whether a report says the payer paid other figures than the order's (paid short, say). Such a
+ * hold is settled by a person, or by the gateway saying what was paid: an order state's entry
+ * carries the order's amount and need not say it (processed_amount).
+ */
+export function heldForWhatWasPaid(discrepancy: PaymentDiscrepancy): boolean {
+  return reportsOf(discrepancy).some((report) => report.paidAmount !== null || report.paidCurrency !== null);
+}
+
 /** The newest report the discrepancy keeps. */
 export function latestReport(discrepancy: PaymentDiscrepancy): DiscrepancyReport {
   return discrepancy.later?.at(-1) ?? discrepancy;

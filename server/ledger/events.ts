@@ -296,6 +296,8 @@ const argTypes: { readonly [K in keyof UpdateArgs]-?: SqlType } = {
   now: 'bigint',
   finalizedAt: 'bigint',
   noticeDueAt: 'bigint',
+  movesHeld: 'integer',
+  heldAs: 'text',
 };
 
 const eventTypes: { readonly [K in (typeof eventColumns)[number]]-?: SqlType } = {

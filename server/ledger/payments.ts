@@ -2,7 +2,7 @@
 import type { ExpressionBuilder, QueryCreator } from 'kysely';
 import type { LedgerContext, LedgerDb } from './context.js';
 import { LedgerNotFound } from './errors.js';
-import { flagDiscrepancy } from './discrepancies.js';
+import { flagDiscrepancy, heldForWhatWasPaid } from './discrepancies.js';
 import { noticeDueAt } from './notices.js';
 import { oncePerLedger, prepareQuery } from './prepared.js';
 import type { PreparedQuery, SlotOf } from './prepared.js';
@@ -55,6 +55,13 @@ export type UpdateArgs = { [K in keyof PaymentDetailColumns]: PaymentDetailColum
   finalizedAt: number | null;
   /** The merchant's notice of a step (see notices.ts). */
   noticeDueAt: number;
+  /**
+   * 1: the update may move a payment held for a discrepancy. 0 for a success that does not say
+   * what was paid: it moves a held one only while the hold is `heldAs` (its stored text), which
+   * progressPayment read and found not about what was paid (heldForWhatWasPaid).
+   */
+  movesHeld: 0 | 1;
+  heldAs: string | null;
 };
 
 /**
@@ -82,6 +89,7 @@ export function guardedUpdate(db: QueryCreator<LedgerTables>, step: Step, slot: 
     .where('order_id', '=', slot('orderId'))
     .where(step === 'advanced' ? paymentProgression.forward(slot('rank')) : paymentProgression.same(slot('status')))
     .where(samePayment(slot))
+    .where((eb) => eb.or([eb('mismatch_report', 'is', null), eb(eb.val(slot('movesHeld')), '=', eb.lit(1)), eb('mismatch_report', '=', slot('heldAs'))]))
     .returningAll();
 }
 
@@ -114,8 +122,15 @@ const updates = oncePerLedger((ctx: LedgerContext) => ({ advanced: prepareUpdate
 export async function progressPayment(ctx: LedgerContext, db: LedgerDb, orderId: string, update: PaymentUpdate, from: StepOrder = 'advanced'): Promise<PaymentProgress | undefined> {
   const prepared = updates(ctx);
   const args = updateArgs(ctx, orderId, update);
-  const { progress, row } = await progressTo(async (step) => (await prepared[step](db, args)).rows[0], from);
-  const payment = row ? toPayment(row) : await getPayment(ctx, db, orderId);
+  const apply = (args: UpdateArgs) => progressTo(async (step) => (await prepared[step](db, args)).rows[0], from);
+  let { progress, row } = await apply(args);
+  let payment = row ? toPayment(row) : await getPayment(ctx, db, orderId);
+  if (!row && payment?.discrepancy && !args.movesHeld && !heldForWhatWasPaid(payment.discrepancy)) {
+    // Held for something else (an unreadable post, a refund past what was paid): the gateway's
+    // word on the payment itself still counts — unless a report of what was paid came meanwhile.
+    ({ progress, row } = await apply({ ...args, heldAs: JSON.stringify(payment.discrepancy) }));
+    if (row) payment = toPayment(row);
+  }
   if (payment && !row && (isAnotherPayment(payment, update) || figuresDiffer(payment, update))) {
     // Another payment id or method is another payment: not this one's business. A success of
     // this one (or one the gateway names no id for) with other figures means money moved that
@@ -211,6 +226,8 @@ export function updateArgs(ctx: LedgerContext, orderId: string, update: PaymentU
     now,
     finalizedAt: paymentProgression.isFinal(status) ? now : null,
     noticeDueAt: noticeDueAt(now),
+    movesHeld: status !== 'success' || update.paidAmount !== undefined || update.paidCurrency !== undefined ? 1 : 0,
+    heldAs: null,
   };
 }
 

@@ -6,7 +6,6 @@
  */
 import { NotFoundError } from '@payform/gateway';
 import type { GatewayClient, OrderOperation, RequestOptions } from '@payform/gateway';
-import { reportsOf } from '../../ledger/index.js';
 import type { Ledger, Payment, Operation } from '../../ledger/index.js';
 import { operationResult, paymentUpdate } from './gateway-facts.js';
 import { matchOperations } from './operation-matching.js';
@@ -114,10 +113,7 @@ export class OrderStateSync {
       candidates[0];
     if (!entry) return { payment, advanced: false };
     const update = paymentUpdate(entry, this.#deps.sandboxOrigin);
-    // Held as paid otherwise (short, say), a payment is not made a success by an entry that does
-    // not say what was paid: the order state need not carry processed_amount, and its amount is
-    // the order's. Other holds (an unreadable webhook) let the order state say what happened.
-    if (update.status === 'success' && update.paidAmount === undefined && paidOtherwise(payment)) return { payment, advanced: false };
+    // The ledger keeps a payment held as paid short from an entry that does not say what was paid.
     // What the gateway's order state says, it says again: no need to wait for the disk.
     const progress = await this.#deps.ledger.advancePayment(payment.orderId, update, { relaxed: true });
     await this.#deps.reactions.paymentProgressed(progress, source);
@@ -203,9 +199,4 @@ export const NEVER_REACHED = 'Never reached the gateway';
 /** A reservation this companion ended as never sent: failed here, without the gateway's word. */
 function endedAsNeverSent(operation: Operation): boolean {
   return operation.status === 'failure' && operation.operationId === null && operation.statusCode === null && operation.statusDescription === NEVER_REACHED;
-}
-
-/** Whether a report the payment is held for says the payer paid other figures than the order's. */
-function paidOtherwise({ discrepancy }: Payment): boolean {
-  return discrepancy !== null && reportsOf(discrepancy).some((report) => report.paidAmount !== null || report.paidCurrency !== null);
 }

@@ -371,6 +371,28 @@ export function describeLedgerContract(backend: LedgerBackend): void {
         expect(own).toMatchObject({ advanced: true, event: { outcome: 'applied' }, payment: { status: 'success' } });
       });
 
+      it('keeps a payment held as paid otherwise from a success that does not say what was paid', async () => {
+        const { orderId } = await claimedPayment(ledger);
+        await ledger.advancePayment(orderId, { status: 'success', amount: 1000, currency: 'XTS', paidAmount: 400, paidCurrency: 'XTS' });
+        // An order state's entry, or a webhook without processed_amount: the order's figures, and
+        // nothing of what the payer paid. It cannot settle what the hold is about.
+        const silent = { status: 'success' as const, statusCode: '1000', amount: 1000, currency: 'XTS' };
+        expect(await ledger.advancePayment(orderId, silent)).toMatchObject({ progress: 'stale', payment: { status: 'init', statusCode: null, discrepancy: { paidAmount: 400 } } });
+        const event = await ledger.ingestEvent(gatewayEvent({ method: 'purchase', status: 'success', orderId, amount: 1000, currency: 'XTS' }));
+        expect(event).toMatchObject({ advanced: false, event: { outcome: 'stale' }, payment: { status: 'init', discrepancy: { paidAmount: 400 } } });
+        expect(await ledger.getPayment(orderId)).toMatchObject({ status: 'init', finalizedAt: null });
+        // A failure, or a success that says it was paid in full, still moves it: each says what happened.
+        expect(await ledger.advancePayment(orderId, { ...silent, paidAmount: 1000, paidCurrency: 'XTS' })).toMatchObject({ progress: 'advanced', payment: { status: 'success' } });
+      });
+
+      it('lets a success settle a payment held for something else than what was paid', async () => {
+        const { orderId } = await claimedPayment(ledger);
+        await ledger.ingestEvent(gatewayEvent({ method: 'purchase', status: 'success', orderId, unreadable: true }));
+        expect(await ledger.getPayment(orderId)).toMatchObject({ status: 'init', discrepancy: { unreadable: true } });
+        const event = await ledger.ingestEvent(gatewayEvent({ method: 'purchase', status: 'success', orderId, amount: 1000, currency: 'XTS' }));
+        expect(event).toMatchObject({ advanced: true, event: { outcome: 'applied' }, payment: { status: 'success', discrepancy: { unreadable: true } } });
+      });
+
       it('holds a payment reported paid with other figures, and notes each distinct report once', async () => {
         const { orderId } = await claimedPayment(ledger);
         const short = { status: 'success' as const, statusCode: '1000', amount: 1000, currency: 'XTS', paidAmount: 400, paidCurrency: 'XTS' };
