@@ -122,7 +122,7 @@ async function applyOperation(ctx: LedgerContext, trx: LedgerDb, payment: Paymen
   }
   if (facts.amount === undefined) return unmatched;
   // A decline says no amount (the gateway writes 0): it is known by its kind alone, and only a
-  // failure settled with the gateway's code can be its.
+  // failure settled with the gateway's code — its own, when it names one — can be its.
   const decline = isDecline(facts);
   const withoutId = (status: 'pending' | 'settled') =>
     trx
@@ -142,14 +142,20 @@ async function applyOperation(ctx: LedgerContext, trx: LedgerDb, payment: Paymen
           return decline ? declined : eb.or([eb('status', '=', 'success'), declined]);
         }),
       )
+      .$if(status === 'settled' && decline && facts.statusCode !== undefined, (q) => q.where('status_code', '=', facts.statusCode!))
       .orderBy('created_at')
-      .executeTakeFirst();
+      .limit(2)
+      .execute();
   // A reservation of this kind and amount has not learnt its operation id yet: the event is
   // probably its own. Wait for its settlement (which applies waiting events) rather than guess
   // between reservations.
-  if (await withoutId('pending')) return { outcome: 'parked', advanced: false, payment: null, operation: null };
-  // One already settled from the order state is this event's operation: it takes the id.
-  const settled = await withoutId('settled');
+  if ((await withoutId('pending')).length > 0) return { outcome: 'parked', advanced: false, payment: null, operation: null };
+  // One already settled from the order state is this event's operation: it takes the id. Of
+  // two declines alike, which is whose cannot be told (their webhooks may cross): the event is
+  // kept for a person rather than give one the other's id and description.
+  const candidates = await withoutId('settled');
+  if (decline && candidates.length > 1) return unmatched;
+  const settled = candidates[0];
   if (settled) {
     const progressed = await progressOperation(ctx, trx, settled.id, result);
     return { outcome: progressed?.progress === 'stale' ? 'stale' : 'applied', advanced: progressed?.progress === 'advanced', payment: null, operation: progressed?.operation ?? null };

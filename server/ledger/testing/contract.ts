@@ -866,9 +866,27 @@ export function describeLedgerContract(backend: LedgerBackend): void {
         // A decline of no operation the ledger holds: kept for a person, nothing recorded.
         clock.advance(1000);
         expect(await ledger.ingestEvent(declined('op-elsewhere'))).toMatchObject({ event: { outcome: 'unmatched' }, operation: null });
+        // Two declines settled from the order state: one of the gateway's code is the webhook's;
+        // of two alike, neither is told apart, and the webhook is kept for a person.
+        clock.advance(1000);
+        const reserve = async (amount: number) => {
+          clock.advance(1);
+          return ledger.reserveOperation(orderId, { kind: 'refund', amount });
+        };
+        const [first, second, third] = [await reserve(50), await reserve(60), await reserve(70)];
+        await ledger.settleOperation(first.id, { status: 'failure', statusCode: '4139' });
+        await ledger.settleOperation(second.id, { status: 'failure', statusCode: '4139' });
+        await ledger.settleOperation(third.id, { status: 'failure', statusCode: '4140' });
+        expect(await ledger.ingestEvent(declined('op-alike'))).toMatchObject({ event: { outcome: 'unmatched' }, operation: null });
+        clock.advance(1);
+        const otherCode = gatewayEvent({ method: 'refund', status: 'failure', orderId, operationId: 'op-coded', amount: 0, statusCode: '4140', statusDescription: 'Limit' });
+        expect(await ledger.ingestEvent(otherCode)).toMatchObject({ event: { outcome: 'applied' }, operation: { id: third.id, operationId: 'op-coded', statusDescription: 'Limit' } });
         const detail = await ledger.getOrder(orderId);
-        expect(detail?.events.map((event) => [event.operationId, event.outcome])).toEqual([['op-declined-1', 'applied'], ['op-declined-2', 'applied'], ['op-declined-3', 'applied'], ['op-elsewhere', 'unmatched']]);
-        expect(detail?.operations.map((operation) => [operation.amount, operation.status])).toEqual([[300, 'failure'], [200, 'failure'], [100, 'failure']]);
+        expect(detail?.events.map((event) => [event.operationId, event.outcome])).toEqual([
+          ['op-declined-1', 'applied'], ['op-declined-2', 'applied'], ['op-declined-3', 'applied'], ['op-elsewhere', 'unmatched'], ['op-alike', 'unmatched'], ['op-coded', 'applied'],
+        ]);
+        expect(detail?.operations.filter((operation) => operation.operationId === null).map((operation) => operation.id)).toEqual([first.id, second.id]);
+        expect(detail?.operations.map((operation) => [operation.amount, operation.status])).toEqual([[300, 'failure'], [200, 'failure'], [100, 'failure'], [50, 'failure'], [60, 'failure'], [70, 'failure']]);
         expect(detail?.totals).toMatchObject({ refunded: 0, refundable: detail?.payment.amount });
         // A decline never stands for a success of no amount.
         expect(await ledger.ingestEvent(gatewayEvent({ method: 'refund', status: 'success', orderId, operationId: 'op-declined-1', amount: 0, statusCode: '1004' }))).toMatchObject({ event: { outcome: 'unmatched' } });
