@@ -152,22 +152,22 @@ async function adoptUnscopedKey(ctx: LedgerContext, request: { scope: string; ke
 }
 
 /**
- * A key an earlier version kept as sent, of this request, kept from now on under its new form.
- * Where both forms have a row (the new one claimed meanwhile), the new one stands and the old —
- * a card number at rest — is deleted.
+ * A key an earlier version kept as sent, kept from now on under its new form: the same key of the
+ * same scope, whatever request it was (one of another fingerprint is then refused as reused, as
+ * before). Where both forms have a row (the new one claimed meanwhile), the new one stands and
+ * the old — a card number at rest — is deleted.
  */
-async function adoptFormerKey(ctx: LedgerContext, request: { scope: string; key: string; fingerprint: string }, formerKey: string): Promise<void> {
+async function adoptFormerKey(ctx: LedgerContext, request: { scope: string; key: string }, formerKey: string): Promise<void> {
   try {
     await ctx.db
       .updateTable('idempotency_keys')
       .set({ key: request.key })
       .where('scope', '=', request.scope)
       .where('key', '=', formerKey)
-      .where('fingerprint', '=', request.fingerprint)
       .execute();
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
-    await ctx.db.deleteFrom('idempotency_keys').where('scope', '=', request.scope).where('key', '=', formerKey).where('fingerprint', '=', request.fingerprint).execute();
+    await ctx.db.deleteFrom('idempotency_keys').where('scope', '=', request.scope).where('key', '=', formerKey).execute();
   }
 }
 
