@@ -9,7 +9,7 @@ import { isLedgerFault, isLedgerUnavailable } from './availability.js';
 import { LedgerNotDurable } from './durability.js';
 import { checkWritable, recordedLightly, sqliteDialect } from './sqlite.js';
 import Database from 'better-sqlite3';
-import type { LedgerSqliteDialect } from './sqlite.js';
+import type { LedgerSqliteDialect, SqliteOptions } from './sqlite.js';
 import type { LedgerTables } from './schema.js';
 import { openLedger } from './ledger.js';
 import type { Ledger } from './ledger.js';
@@ -28,11 +28,11 @@ const pragma = async (db: Kysely<never>, name: string) => Object.values((await s
  * Runs `test` on a fresh ledger file's dialect — `commits` lists each commit that wrote, as
  * 'synced' or 'unsynced' (taken since the last call) — then removes the file's folder.
  */
-async function onLedgerFile(test: (dialect: LedgerSqliteDialect, commits: () => string[], dir: string) => Promise<void>): Promise<void> {
+async function onLedgerFile(test: (dialect: LedgerSqliteDialect, commits: () => string[], dir: string) => Promise<void>, options: SqliteOptions = {}): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'payform-sqlite-'));
   const seen: string[] = [];
   try {
-    await test(await sqliteDialect(join(dir, 'ledger.db'), { onCommit: ({ synced }) => void seen.push(synced ? 'synced' : 'unsynced') }), () => seen.splice(0), dir);
+    await test(await sqliteDialect(join(dir, 'ledger.db'), { ...options, onCommit: ({ synced }) => void seen.push(synced ? 'synced' : 'unsynced') }), () => seen.splice(0), dir);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -118,9 +118,13 @@ function onSlowDisk(test: (db: Kysely<LedgerTables>, disk: ReturnType<typeof fak
   });
 }
 
+/** How long a statement waits for the lock of another process on the file, in these tests. */
+const LOCK_WAIT_MS = 1_000;
+
 /**
  * onLedgerFile with a Kysely holding an `answers` table and a second handle on the file, as a
- * database browser or a backup would hold it; both closed afterwards.
+ * database browser or a backup would hold it; both closed afterwards. A statement waits
+ * LOCK_WAIT_MS for the other's lock.
  */
 function onSharedFile(test: (db: Kysely<LedgerTables>, browser: Database.Database) => Promise<void>): Promise<void> {
   return onLedgerFile(async (dialect, _commits, dir) => {
@@ -133,7 +137,7 @@ function onSharedFile(test: (db: Kysely<LedgerTables>, browser: Database.Databas
       browser.close();
       await db.destroy();
     }
-  });
+  }, { lockWaitMs: LOCK_WAIT_MS });
 }
 
 /** Runs `test` on a fresh ledger on a file, `commits` as in onLedgerFile; then closes and removes it. */
@@ -396,18 +400,36 @@ describe('a SQLite ledger file', () => {
       expect((await read).rows).toEqual([{ id: 'a1' }]);
     }));
 
-  it('gives a write up as an outage when the lock is held past five seconds, and takes the next once it is free', () =>
+  it('gives a write up as an outage when the lock is held past its wait, those queued behind it at once, and takes the next once it is free', () =>
     onSharedFile(async (db, browser) => {
       browser.exec('BEGIN IMMEDIATE');
       const started = performance.now();
-      const refused = await db.transaction().execute((trx) => sql.raw("insert into answers values ('a1')").execute(trx)).catch((error: unknown) => error);
-      expect(performance.now() - started).toBeGreaterThanOrEqual(4_900);
-      expect(refused).toMatchObject({ code: 'SQLITE_BUSY' });
-      expect(isLedgerUnavailable(refused)).toBe(true);
+      const write = (id: string) => db.transaction().execute((trx) => sql.raw(`insert into answers values ('${id}')`).execute(trx));
+      const ended = (id: string): Promise<{ at: number; error?: unknown }> =>
+        write(id).then(
+          () => ({ at: performance.now() - started }),
+          (error: unknown) => ({ at: performance.now() - started, error }),
+        );
+      // Three requests' writes meet the lock; each waits for the one connection in turn.
+      const [first, ...queued] = await Promise.all(['a1', 'a2', 'a3'].map(ended));
+      expect(first!.at).toBeGreaterThanOrEqual(LOCK_WAIT_MS - 10);
+      for (const refused of [first, ...queued]) {
+        expect(refused!.error).toMatchObject({ code: 'SQLITE_BUSY' });
+        expect(isLedgerUnavailable(refused!.error)).toBe(true);
+      }
+      // Not a wait of their own each: refused as soon as their turn came.
+      expect(Math.max(...queued.map((refused) => refused.at))).toBeLessThan(first!.at + LOCK_WAIT_MS / 2);
       browser.exec('ROLLBACK');
-      await sql.raw("insert into answers values ('a2')").execute(db);
-      expect((await sql.raw('select id from answers').execute(db)).rows).toEqual([{ id: 'a2' }]);
-    }), 15_000);
+      await write('a4');
+      expect((await sql.raw('select id from answers').execute(db)).rows).toEqual([{ id: 'a4' }]);
+      // Through once, a write waits for a lock again.
+      browser.exec('BEGIN IMMEDIATE');
+      const waited = write('a5');
+      await new Promise((resolve) => setTimeout(resolve, LOCK_WAIT_MS / 4));
+      browser.exec('COMMIT');
+      await waited;
+      expect((await sql.raw('select id from answers order by id').execute(db)).rows).toEqual([{ id: 'a4' }, { id: 'a5' }]);
+    }));
 
   it('takes no more work once the WAL cannot be synced: that commit and every later statement fail as an outage', () =>
     onLedgerFile(async (dialect, commits, dir) => {

@@ -78,7 +78,13 @@ class LedgerSqliteDatabase implements SqliteDatabase {
   /** The sync the last statement's commit started aside, until its caller takes it (`takeSync`). */
   #syncing: Promise<void> | undefined;
 
-  constructor(database: Database.Database, wal: string | undefined, onCommit: CommitObserver | undefined) {
+  constructor(
+    database: Database.Database,
+    wal: string | undefined,
+    onCommit: CommitObserver | undefined,
+    /** How long a statement waits for another process's lock on the file (SyncedConnection). */
+    readonly lockWaitMs: number,
+  ) {
     this.#database = database;
     this.#wal = wal;
     this.#onCommit = onCommit;
@@ -285,6 +291,14 @@ function isBusy(error: unknown): boolean {
  * else of this process runs on the file meanwhile; the event loop is free.
  */
 class SyncedConnection implements DatabaseConnection {
+  /**
+   * A statement gave up waiting for another process's lock, and none got through since: the
+   * next to meet the lock fails at once. Statements queue behind one another for the one
+   * connection, and each waiting its own five seconds would keep every request of a locked
+   * minute waiting five seconds more than the one before it.
+   */
+  #lockedOut = false;
+
   constructor(
     private readonly connection: DatabaseConnection,
     private readonly database: LedgerSqliteDatabase,
@@ -310,11 +324,16 @@ class SyncedConnection implements DatabaseConnection {
       // again alone, would commit apart from the rest of its work.
       const outside = !this.database.inTransaction;
       try {
-        return await this.connection.executeQuery<R>(query);
+        const result = await this.connection.executeQuery<R>(query);
+        this.#lockedOut = false;
+        return result;
       } catch (error) {
-        const again = isBusy(error) && (outside || COMMIT.test(query.sql));
-        deadline ??= performance.now() + LOCK_WAIT_MS;
-        if (!again || performance.now() >= deadline) throw error;
+        if (!isBusy(error) || !(outside || COMMIT.test(query.sql)) || this.#lockedOut) throw error;
+        deadline ??= performance.now() + this.database.lockWaitMs;
+        if (performance.now() >= deadline) {
+          this.#lockedOut = true;
+          throw error;
+        }
         await sleep(LOCK_PAUSES_MS[Math.min(tries, LOCK_PAUSES_MS.length - 1)]);
       }
     }
@@ -403,6 +422,8 @@ export function recordedLightly<T>(db: Kysely<LedgerTables>, dialect: LedgerSqli
 export interface SqliteOptions {
   /** Told of each commit that wrote, synced or not (tests, metrics). */
   readonly onCommit?: CommitObserver;
+  /** How long a statement waits for another process's lock on the file; 5 s unless a test says. */
+  readonly lockWaitMs?: number;
 }
 
 /**
@@ -439,18 +460,18 @@ export function checkWritable(database: Database.Database, location: string): vo
 }
 
 /** `location` is a file path or `:memory:`. */
-export async function sqliteDialect(location: string, { onCommit }: SqliteOptions = {}): Promise<LedgerSqliteDialect> {
+export async function sqliteDialect(location: string, { onCommit, lockWaitMs = LOCK_WAIT_MS }: SqliteOptions = {}): Promise<LedgerSqliteDialect> {
   const Sqlite = await loadSqlite();
   const inMemory = location === ':memory:';
   if (!inMemory) makeDirectory(dirname(location));
   const database = opened(() => new Sqlite(location), location);
   database.pragma('foreign_keys = ON');
-  database.pragma('busy_timeout = 5000');
+  database.pragma(`busy_timeout = ${LOCK_WAIT_MS}`);
   if (!inMemory) opened(() => setUpFile(database, location), location);
   // From here on a locked file is waited for by SyncedConnection, off the event loop.
   database.pragma('busy_timeout = 0');
   // SQLite puts the WAL beside the file a symbolic link leads to, not beside the link.
-  return new LedgerSqliteDialect(new LedgerSqliteDatabase(database, inMemory ? undefined : `${realpathSync(location)}-wal`, onCommit));
+  return new LedgerSqliteDialect(new LedgerSqliteDatabase(database, inMemory ? undefined : `${realpathSync(location)}-wal`, onCommit, lockWaitMs));
 }
 
 /**
