@@ -24,12 +24,17 @@ export function reportsOf(discrepancy: PaymentDiscrepancy): DiscrepancyReport[] 
 }
 
 /**
- * Whether a report says the payer paid other figures than the order's (paid short, say). Such a
- * hold is settled by a person, or by the gateway saying what was paid: an order state's entry
- * carries the order's amount and need not say it (processed_amount).
+ * Whether the payment is held for a report that its payer paid other figures than the order's
+ * (paid short, say) — not a further charge of a recurring payment, another transaction. A
+ * success that does not say what was paid cannot settle that (an order state's entry carries
+ * the order's amount and need not carry processed_amount): a person does, or the gateway saying
+ * what was paid.
  */
-export function heldForWhatWasPaid(discrepancy: PaymentDiscrepancy): boolean {
-  return reportsOf(discrepancy).some((report) => report.paidAmount !== null || report.paidCurrency !== null);
+export function heldForWhatWasPaid({ discrepancy, amount, currency }: Payment): boolean {
+  if (discrepancy === null) return false;
+  return reportsOf(discrepancy).some(
+    (report) => report.transactionId === undefined && ((report.paidAmount !== null && report.paidAmount !== amount) || (report.paidCurrency !== null && report.paidCurrency !== currency)),
+  );
 }
 
 /** The newest report the discrepancy keeps. */

@@ -73,7 +73,8 @@ async function applyPaymentEvent(ctx: LedgerContext, trx: LedgerDb, facts: Event
   // payment id — (or this one with other figures: then noted on the payment, unless noted already).
   if (!result) return unmatched;
   if (result.progress === 'flagged') return { ...unmatched, flagged: true, payment: result.payment };
-  if (result.progress === 'mismatch') return unmatched;
+  // Held as paid otherwise: kept for the person who settles the payment, as one that contradicts it.
+  if (result.progress === 'mismatch' || result.progress === 'held') return unmatched;
   // A refresh merges the event's details: it is news unless the payment held them all already.
   const quiet = result.progress === 'stale' || (result.progress === 'updated' && known !== undefined && addsNothingTo(known, update));
   return { outcome: result.progress === 'stale' ? 'stale' : 'applied', advanced: result.progress === 'advanced', payment: result.payment, operation: null, quiet };

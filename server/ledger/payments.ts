@@ -67,7 +67,8 @@ export type UpdateArgs = { [K in keyof PaymentDetailColumns]: PaymentDetailColum
 /**
  * The guarded UPDATE, one per guard. A detail the update leaves out (null) keeps its stored
  * value. It applies only to the payment the update describes: the same method, amount and
- * currency when it names them, and no other payment id than the one stored.
+ * currency when it names them, and no other payment id than the one stored. A step forward
+ * moves a payment held for a discrepancy only when `movesHeld`, or while its hold is `heldAs`.
  *
  * The refresh of a status leaves `status` out of its SET: its guard holds it equal already, and
  * SQLite rewrites the entries of every index that names a column the SET lists, whatever the
@@ -89,7 +90,8 @@ export function guardedUpdate(db: QueryCreator<LedgerTables>, step: Step, slot: 
     .where('order_id', '=', slot('orderId'))
     .where(step === 'advanced' ? paymentProgression.forward(slot('rank')) : paymentProgression.same(slot('status')))
     .where(samePayment(slot))
-    .where((eb) => eb.or([eb('mismatch_report', 'is', null), eb(eb.val(slot('movesHeld')), '=', eb.lit(1)), eb('mismatch_report', '=', slot('heldAs'))]))
+    // Only a step can make a held payment a success; a refresh of its status still merges details.
+    .$if(step === 'advanced', (q) => q.where((eb) => eb.or([eb('mismatch_report', 'is', null), eb(eb.val(slot('movesHeld')), '=', eb.lit(1)), eb('mismatch_report', '=', slot('heldAs'))])))
     .returningAll();
 }
 
@@ -116,29 +118,33 @@ const updates = oncePerLedger((ctx: LedgerContext) => ({ advanced: prepareUpdate
 /**
  * Applies what the gateway said about a payment: a forward step, a refresh of the same status
  * (details merged; what the update omits is kept), nothing when it is stale — or nothing when it
- * describes another payment (`mismatch`). Undefined when the order is unknown. `from`: which
+ * describes another payment (`mismatch`), or when it is a success silent on what was paid of a
+ * payment held as paid otherwise (`held`). Undefined when the order is unknown. `from`: which
  * guarded UPDATE to try first (progressTo).
  */
 export async function progressPayment(ctx: LedgerContext, db: LedgerDb, orderId: string, update: PaymentUpdate, from: StepOrder = 'advanced'): Promise<PaymentProgress | undefined> {
   const prepared = updates(ctx);
   const args = updateArgs(ctx, orderId, update);
-  const apply = (args: UpdateArgs) => progressTo(async (step) => (await prepared[step](db, args)).rows[0], from);
-  let { progress, row } = await apply(args);
-  let payment = row ? toPayment(row) : await getPayment(ctx, db, orderId);
-  if (!row && payment?.discrepancy && !args.movesHeld && !heldForWhatWasPaid(payment.discrepancy)) {
-    // Held for something else (an unreadable post, a refund past what was paid): the gateway's
-    // word on the payment itself still counts — unless a report of what was paid came meanwhile.
-    ({ progress, row } = await apply({ ...args, heldAs: JSON.stringify(payment.discrepancy) }));
-    if (row) payment = toPayment(row);
-  }
-  if (payment && !row && (isAnotherPayment(payment, update) || figuresDiffer(payment, update))) {
+  const { progress, row } = await progressTo(async (step) => (await prepared[step](db, args)).rows[0], from);
+  if (row) return { progress, payment: toPayment(row) };
+  const payment = await getPayment(ctx, db, orderId);
+  if (!payment) return undefined;
+  if (isAnotherPayment(payment, update) || figuresDiffer(payment, update)) {
     // Another payment id or method is another payment: not this one's business. A success of
     // this one (or one the gateway names no id for) with other figures means money moved that
     // does not match the order: held, each distinct report noted, for a person to settle.
     const flagged = update.status === 'success' && !isAnotherPayment(payment, update) ? await flagDiscrepancy(ctx, db, payment, reportOf(update)) : undefined;
     return flagged ? { progress: 'flagged', payment: flagged } : { progress: 'mismatch', payment };
   }
-  return payment && { progress, payment };
+  if (payment.discrepancy && !args.movesHeld && paymentProgression.rank(update.status) > paymentProgression.rank(payment.status)) {
+    // The step met the hold. Held for something else (an unreadable post, a refund past what was
+    // paid), the gateway's word on the payment still moves it — while the hold is the one read:
+    // a report noted meanwhile by another writer is weighed again, from the start.
+    if (heldForWhatWasPaid(payment)) return { progress: 'held', payment };
+    const stepped = (await prepared.advanced(db, { ...args, heldAs: JSON.stringify(payment.discrepancy) })).rows[0];
+    return stepped ? { progress: 'advanced', payment: toPayment(stepped) } : progressPayment(ctx, db, orderId, update, from);
+  }
+  return { progress, payment };
 }
 
 /** How many orders' recorded answers are remembered (recalledAnswer). */

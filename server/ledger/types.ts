@@ -274,8 +274,10 @@ export interface PaymentProgress {
    * `mismatch`: the update describes another payment (see ReportedPayment); nothing changed.
    * `flagged`: it reported this payment a success with other figures, noted just now in the
    * payment's discrepancy (a report not noted before); the status did not change.
+   * `held`: a success that does not say what was paid, of a payment held as paid otherwise
+   * (short, say): nothing changed; a person settles it.
    */
-  readonly progress: Progress | 'mismatch' | 'flagged';
+  readonly progress: Progress | 'mismatch' | 'flagged' | 'held';
   readonly payment: Payment;
 }
 

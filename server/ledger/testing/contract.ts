@@ -377,12 +377,21 @@ export function describeLedgerContract(backend: LedgerBackend): void {
         // An order state's entry, or a webhook without processed_amount: the order's figures, and
         // nothing of what the payer paid. It cannot settle what the hold is about.
         const silent = { status: 'success' as const, statusCode: '1000', amount: 1000, currency: 'XTS' };
-        expect(await ledger.advancePayment(orderId, silent)).toMatchObject({ progress: 'stale', payment: { status: 'init', statusCode: null, discrepancy: { paidAmount: 400 } } });
+        expect(await ledger.advancePayment(orderId, silent)).toMatchObject({ progress: 'held', payment: { status: 'init', statusCode: null, discrepancy: { paidAmount: 400 } } });
+        // Its webhook is kept for the person who settles the payment, as one that contradicts it.
         const event = await ledger.ingestEvent(gatewayEvent({ method: 'purchase', status: 'success', orderId, amount: 1000, currency: 'XTS' }));
-        expect(event).toMatchObject({ advanced: false, event: { outcome: 'stale' }, payment: { status: 'init', discrepancy: { paidAmount: 400 } } });
-        expect(await ledger.getPayment(orderId)).toMatchObject({ status: 'init', finalizedAt: null });
-        // A failure, or a success that says it was paid in full, still moves it: each says what happened.
+        expect(event).toMatchObject({ advanced: false, event: { outcome: 'unmatched' } });
+        expect(await ledger.getPayment(orderId)).toMatchObject({ status: 'init', finalizedAt: null, discrepancy: { paidAmount: 400 } });
+        // A success that says it was paid in full still moves it: it says what happened.
         expect(await ledger.advancePayment(orderId, { ...silent, paidAmount: 1000, paidCurrency: 'XTS' })).toMatchObject({ progress: 'advanced', payment: { status: 'success' } });
+      });
+
+      it('merges the details of a payment held as paid short after its success', async () => {
+        const { orderId } = await claimedPayment(ledger);
+        await ledger.advancePayment(orderId, { status: 'success', amount: 1000, currency: 'XTS' });
+        expect(await ledger.advancePayment(orderId, { status: 'success', amount: 1000, currency: 'XTS', paidAmount: 400, paidCurrency: 'XTS' })).toMatchObject({ progress: 'flagged' });
+        const event = await ledger.ingestEvent(gatewayEvent({ method: 'purchase', status: 'success', orderId, amount: 1000, currency: 'XTS', receiptUrl: 'https://gateway.test/receipt/1' }));
+        expect(event).toMatchObject({ event: { outcome: 'applied' }, payment: { status: 'success', receiptUrl: 'https://gateway.test/receipt/1', discrepancy: { paidAmount: 400 } } });
       });
 
       it('lets a success settle a payment held for something else than what was paid', async () => {
