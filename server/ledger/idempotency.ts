@@ -21,7 +21,8 @@ export interface IdempotencyRequest {
   readonly key: string;
   /**
    * How an earlier version kept the same key (as sent, where it now keeps a digest): a row under
-   * it, of this very request, is moved to `key` first, so a retry across the upgrade finds it.
+   * it in this scope is moved to `key` first, so a retry across the upgrade finds it (and another
+   * request under it is refused as reused).
    */
   readonly formerKey?: string;
   readonly method: string;

@@ -33,6 +33,11 @@ const SLOW_SYNC_MS = 2;
 /** The weight of the latest sync in the moving average: a few slow ones in a row move it. */
 const SYNC_WEIGHT = 0.2;
 
+/** A statement as Kysely's driver runs it, and whether it only reads. */
+interface WatchedStatement extends SqliteStatement {
+  readonly readsOnly: boolean;
+}
+
 /**
  * The one handle on the file, as Kysely's driver uses it. Kysely prepares every query afresh;
  * compiling the SQL costs about as much as running it, and the ledger's queries are a small
@@ -55,7 +60,7 @@ const SYNC_WEIGHT = 0.2;
  */
 class LedgerSqliteDatabase implements SqliteDatabase {
   readonly #database: Database.Database;
-  readonly #statements = new Map<string, SqliteStatement>();
+  readonly #statements = new Map<string, WatchedStatement>();
   /** The WAL to sync; undefined in memory. */
   readonly #wal: string | undefined;
   /**
@@ -107,6 +112,11 @@ class LedgerSqliteDatabase implements SqliteDatabase {
     return this.#database.inTransaction;
   }
 
+  /** Whether the statement prepared for `sql` only reads: another process's write lock never stops it (WAL). */
+  readsOnly(sql: string): boolean {
+    return this.#statements.get(sql)?.readsOnly ?? false;
+  }
+
   /** The sync of the commit the last statement made, if it made one: its caller waits for it. */
   takeSync(): Promise<void> | undefined {
     const syncing = this.#syncing;
@@ -136,7 +146,7 @@ class LedgerSqliteDatabase implements SqliteDatabase {
   }
 
   /** The statement as Kysely's driver uses it, with the commit it may make synced after it runs. */
-  #watched(statement: Database.Statement, sql: string): SqliteStatement {
+  #watched(statement: Database.Statement, sql: string): WatchedStatement {
     const rowOf = statement.reader ? rowMaker(statement.raw(true)) : undefined;
     // SQLite calls BEGIN IMMEDIATE read-write, and a pragma that only reads a setting.
     const writes = !statement.readonly && !/^\s*(begin\b[\w\s]*|pragma\s+\w+\s*)$/i.test(sql);
@@ -162,6 +172,7 @@ class LedgerSqliteDatabase implements SqliteDatabase {
     };
     return {
       reader: statement.reader,
+      readsOnly: statement.readonly,
       all: (parameters: ReadonlyArray<unknown>) => {
         let result: unknown[];
         try {
@@ -185,7 +196,7 @@ class LedgerSqliteDatabase implements SqliteDatabase {
       iterate: function* (parameters: ReadonlyArray<unknown>) {
         for (const values of statement.iterate(parameters) as IterableIterator<unknown[]>) yield rowOf ? rowOf(values) : values;
       },
-    } as SqliteStatement;
+    } as WatchedStatement;
   }
 
   /** The ledger file (the WAL's name without -wal). */
@@ -325,7 +336,8 @@ class SyncedConnection implements DatabaseConnection {
       const outside = !this.database.inTransaction;
       try {
         const result = await this.connection.executeQuery<R>(query);
-        this.#lockedOut = false;
+        // A read gets through a lock as well: only a write says it is gone.
+        if (this.#lockedOut && !this.database.readsOnly(query.sql)) this.#lockedOut = false;
         return result;
       } catch (error) {
         if (!isBusy(error) || !(outside || COMMIT.test(query.sql)) || this.#lockedOut) throw error;
@@ -466,6 +478,7 @@ export async function sqliteDialect(location: string, { onCommit, lockWaitMs = L
   if (!inMemory) makeDirectory(dirname(location));
   const database = opened(() => new Sqlite(location), location);
   database.pragma('foreign_keys = ON');
+  // At open, SQLite's own wait: nothing else runs yet, and a migration by another companion may hold the file.
   database.pragma(`busy_timeout = ${LOCK_WAIT_MS}`);
   if (!inMemory) opened(() => setUpFile(database, location), location);
   // From here on a locked file is waited for by SyncedConnection, off the event loop.
