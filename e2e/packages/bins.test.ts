@@ -3,8 +3,9 @@
  * `--version` reads the version from the installed package.json, wherever the build put the bin,
  * and `--help` starts nothing and points at the package's own documentation.
  */
-import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 
@@ -25,5 +26,31 @@ describe.each([
     const help = run('--help');
     expect(help).toMatch(new RegExp(`^Usage: ${bin}`));
     expect(help).toContain(docs);
+  });
+});
+
+describe('payform-companion, installed', () => {
+  /** The UV_THREADPOOL_SIZE the installed bin's process had when it ended (a preloaded probe says), given `env`. */
+  const poolSizeAtExit = (env: NodeJS.ProcessEnv): string => {
+    const dir = mkdtempSync(join(tmpdir(), 'payform-probe-'));
+    try {
+      const probe = join(dir, 'probe.cjs');
+      writeFileSync(probe, "process.on('exit', () => process.stderr.write(`pool ${process.env.UV_THREADPOOL_SIZE}\\n`));\n");
+      const { UV_THREADPOOL_SIZE: _, ...inherited } = process.env;
+      const ran = spawnSync(join(shop, 'node_modules', '.bin', 'payform-companion'), ['--version'], {
+        env: { ...inherited, ...env, NODE_OPTIONS: `--require ${probe}` },
+        encoding: 'utf8',
+        timeout: 30_000,
+      });
+      expect(ran.status).toBe(0);
+      return /^pool (.*)$/m.exec(ran.stderr)?.[1] ?? ran.stderr;
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  };
+
+  it("sizes libuv's thread pool before its first use, keeping an operator's own size", () => {
+    expect(poolSizeAtExit({})).toBe('16');
+    expect(poolSizeAtExit({ UV_THREADPOOL_SIZE: '6' })).toBe('6');
   });
 });
