@@ -204,7 +204,8 @@ async function applyRecurring(ctx: LedgerContext, trx: LedgerDb, facts: EventFac
   const row = await lockPayment(ctx, trx, facts.orderId);
   if (!row) return unmatched;
   const payment = toPayment(row);
-  const another = facts.transactionId !== undefined && payment.transactionId !== undefined && facts.transactionId !== payment.transactionId;
+  // A payment whose transaction is not known yet (its webhook is the first news of it) takes this one's.
+  const another = facts.transactionId !== undefined && payment.transactionId !== null && facts.transactionId !== payment.transactionId;
   if (!another) return applyPaymentEvent(ctx, trx, facts);
   const flagged = await flagDiscrepancy(ctx, trx, payment, { ...reportOf(paymentUpdateOf(facts)), transactionId: facts.transactionId });
   return flagged ? { ...unmatched, flagged: true, payment: flagged } : unmatched;

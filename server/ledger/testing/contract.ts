@@ -1041,6 +1041,12 @@ export function describeLedgerContract(backend: LedgerBackend): void {
         expect((await ledger.getPayment(orderId))?.status).toBe('success');
       });
 
+      it('applies the first webhook of a recurring payment whose transaction it does not know yet', async () => {
+        const { orderId } = await claimedPayment(ledger);
+        const first = { ...gatewayEvent({ method: 'purchase', status: 'success', orderId, amount: 1000, currency: 'XTS', transactionId: 't1' } as never, { transaction_id: 't1' }), recurring: true };
+        expect(await ledger.ingestEvent(first as never)).toMatchObject({ advanced: true, flagged: false, event: { outcome: 'applied' }, payment: { status: 'success', transactionId: 't1', discrepancy: null } });
+      });
+
       it(`keeps ${LATER_REPORTS_KEPT} later reports, then says there were more, once`, async () => {
         const { orderId } = await claimedPayment(ledger);
         const paidShort = (paidAmount: number) => ledger.advancePayment(orderId, { status: 'success', amount: 1000, currency: 'XTS', paidAmount, paidCurrency: 'XTS' });
