@@ -421,15 +421,20 @@ describe('a SQLite ledger file', () => {
       }
       // Not a wait of their own each: refused as soon as their turn came.
       expect(Math.max(...queued.map((refused) => refused.at))).toBeLessThan(first.at + LOCK_WAIT_MS / 2);
-      browser.exec('ROLLBACK');
-      await write('a4');
-      expect((await sql.raw('select id from answers').execute(db)).rows).toEqual([{ id: 'a4' }]);
-      // Through once, a write waits for a lock again.
+      const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+      /** Writes `id` while the lock is held, frees it a moment later: the write waited for it. */
+      const waitsForLock = async (id: string) => {
+        const waited = write(id);
+        await pause(LOCK_WAIT_MS / 10);
+        browser.exec('COMMIT');
+        await waited;
+      };
+      // A wait later, the lock held still, a write waits for it again.
+      await pause(LOCK_WAIT_MS);
+      await waitsForLock('a4');
+      // And so does one after a write got through.
       browser.exec('BEGIN IMMEDIATE');
-      const waited = write('a5');
-      await new Promise((resolve) => setTimeout(resolve, LOCK_WAIT_MS / 10));
-      browser.exec('COMMIT');
-      await waited;
+      await waitsForLock('a5');
       expect((await sql.raw('select id from answers order by id').execute(db)).rows).toEqual([{ id: 'a4' }, { id: 'a5' }]);
     }, LOCK_WAIT_MS));
 

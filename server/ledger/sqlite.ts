@@ -303,12 +303,13 @@ function isBusy(error: unknown): boolean {
  */
 class SyncedConnection implements DatabaseConnection {
   /**
-   * A statement gave up waiting for another process's lock, and none got through since: the
-   * next to meet the lock fails at once. Statements queue behind one another for the one
-   * connection, and each waiting its own five seconds would keep every request of a locked
-   * minute waiting five seconds more than the one before it.
+   * Until when a statement meeting another process's lock fails at once (performance.now()):
+   * one gave up waiting for it, and no write got through since. Statements queue behind one
+   * another for the one connection, and each waiting its own five seconds would keep every
+   * request of a locked minute waiting five seconds more than the one before it. It ends after
+   * the same wait, so a lock taken again later is waited for as any.
    */
-  #lockedOut = false;
+  #lockedOutUntil = 0;
 
   constructor(
     private readonly connection: DatabaseConnection,
@@ -337,13 +338,15 @@ class SyncedConnection implements DatabaseConnection {
       try {
         const result = await this.connection.executeQuery<R>(query);
         // A read gets through a lock as well: only a write says it is gone.
-        if (this.#lockedOut && !this.database.readsOnly(query.sql)) this.#lockedOut = false;
+        if (this.#lockedOutUntil !== 0 && !this.database.readsOnly(query.sql)) this.#lockedOutUntil = 0;
         return result;
       } catch (error) {
-        if (!isBusy(error) || !(outside || COMMIT.test(query.sql)) || this.#lockedOut) throw error;
-        deadline ??= performance.now() + this.database.lockWaitMs;
-        if (performance.now() >= deadline) {
-          this.#lockedOut = true;
+        if (!isBusy(error) || !(outside || COMMIT.test(query.sql))) throw error;
+        const now = performance.now();
+        if (now < this.#lockedOutUntil) throw error;
+        deadline ??= now + this.database.lockWaitMs;
+        if (now >= deadline) {
+          this.#lockedOutUntil = now + this.database.lockWaitMs;
           throw error;
         }
         await sleep(LOCK_PAUSES_MS[Math.min(tries, LOCK_PAUSES_MS.length - 1)]);
