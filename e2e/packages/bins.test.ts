@@ -38,7 +38,7 @@ describe('payform-companion, installed', () => {
       writeFileSync(probe, "process.on('exit', () => process.stderr.write(`pool ${process.env.UV_THREADPOOL_SIZE}\\n`));\n");
       const { UV_THREADPOOL_SIZE: _, ...inherited } = process.env;
       const ran = spawnSync(join(shop, 'node_modules', '.bin', 'payform-companion'), ['--version'], {
-        env: { ...inherited, ...env, NODE_OPTIONS: `--require ${probe}` },
+        env: { ...inherited, ...env, NODE_OPTIONS: `--require ${JSON.stringify(probe)}` },
         encoding: 'utf8',
         timeout: 30_000,
       });
@@ -52,5 +52,9 @@ describe('payform-companion, installed', () => {
   it("sizes libuv's thread pool before its first use, keeping an operator's own size", () => {
     expect(poolSizeAtExit({})).toBe('16');
     expect(poolSizeAtExit({ UV_THREADPOOL_SIZE: '6' })).toBe('6');
+    // Before its first use: loading an ES module already starts the pool, so the size is set by
+    // the CommonJS file the bin runs first, never by a module it loads.
+    const { bin } = JSON.parse(readFileSync(join(shop, 'node_modules', '@payform/companion', 'package.json'), 'utf8')) as { bin: Record<string, string> };
+    expect(bin['payform-companion']).toMatch(/\.cjs$/);
   });
 });

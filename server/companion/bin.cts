@@ -9,4 +9,8 @@
  * own UV_THREADPOOL_SIZE is kept.
  */
 process.env.UV_THREADPOOL_SIZE ??= '16';
-void import('./main.js');
+import('./main.js').catch((error: unknown) => {
+  // Whatever Node's --unhandled-rejections says, a command that could not load fails.
+  console.error(error);
+  process.exit(1);
+});
