@@ -318,7 +318,9 @@ class SyncedConnection implements DatabaseConnection {
 
   async executeQuery<R>(query: Query): Promise<QueryResult<R>> {
     const result = await this.#whenUnlocked<R>(query);
-    await this.database.takeSync();
+    // Most statements commit nothing, or sync in place: no turn of the event loop to wait for.
+    const syncing = this.database.takeSync();
+    if (syncing) await syncing;
     return result;
   }
 
