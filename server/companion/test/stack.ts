@@ -295,15 +295,20 @@ export function stacksPerTest(): (options?: StackOptions) => Promise<Stack> {
   };
 }
 
-/** Waits until `check` stops throwing (webhooks arrive asynchronously over HTTP). */
+/**
+ * Waits until `check` stops throwing (webhooks arrive asynchronously over HTTP). The pause between
+ * tries starts at 25 ms and grows to 250: what is met at once is seen at once, and a wait of
+ * seconds (a reconciliation window, a gateway timeout) does not run a check that may itself
+ * reconcile forty times a second.
+ */
 export async function eventually<T>(check: () => Promise<T> | T, timeoutMs = 10_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
-  for (;;) {
+  for (let pauseMs = 25; ; pauseMs = Math.min(250, pauseMs * 1.5)) {
     try {
       return await check();
     } catch (error) {
       if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 25));
+      await new Promise((resolve) => setTimeout(resolve, pauseMs));
     }
   }
 }
