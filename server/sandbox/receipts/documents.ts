@@ -3,6 +3,7 @@ import type { Context } from 'hono';
 import type { ReceiptFormat } from '@payform/gateway/wire';
 import type { Receipt } from './receipt.js';
 import { RECEIPT_CSP, receiptHtml } from './receipt-html.js';
+import { receiptPdf } from './receipt-pdf.js';
 
 export interface RenderedReceipt {
   readonly bytes: Uint8Array<ArrayBuffer>;
@@ -14,8 +15,6 @@ export async function renderReceipt(receipt: Receipt, format: ReceiptFormat): Pr
   if (format === 'html') {
     return { bytes: new TextEncoder().encode(await receiptHtml(receipt)), contentType: 'text/html; charset=utf-8', extension: 'html' };
   }
-  // pdf-lib is large: loaded with the first PDF asked for, not when the sandbox starts.
-  const { receiptPdf } = await import('./receipt-pdf.js');
   return { bytes: new Uint8Array(await receiptPdf(receipt)), contentType: 'application/pdf', extension: 'pdf' };
 }
 

@@ -3,7 +3,6 @@
  * Cyrillic text (common in this gateway's descriptions and names) is transliterated and any
  * other character the font lacks becomes `?`.
  */
-import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
 import type { PDFFont, PDFPage } from 'pdf-lib';
 import type { Receipt } from './receipt.js';
 
@@ -59,6 +58,9 @@ function wrap(text: string, font: PDFFont, size: number, width: number): string[
 }
 
 export async function receiptPdf(receipt: Receipt): Promise<Uint8Array> {
+  // pdf-lib is large: loaded with the first PDF asked for, not when the sandbox starts (here,
+  // not where this module is imported, so that a bundle of the sandbox keeps it so too).
+  const { PDFDocument, StandardFonts, rgb } = await import('pdf-lib');
   const document = await PDFDocument.create();
   const regular = await document.embedFont(StandardFonts.Helvetica);
   const bold = await document.embedFont(StandardFonts.HelveticaBold);
