@@ -1,52 +1,95 @@
 /**
- * How a test starts a server's own entry point (`server/sandbox/main.ts`, `server/companion/main.ts`)
- * in a process of its own: from the JavaScript `npm run build` emitted into the packages' dist/
- * when each build is newer than its sources, else from the sources through tsx.
+ * How a test starts a TypeScript entry point (a server's main, a bench server, a worker) in a
+ * Node process of its own: from one JavaScript file that esbuild bundled from the current sources.
+ * The repository's modules are in it (`@payform/*` too, through tsconfig.json's paths); installed
+ * packages stay imports. Bundles live in node_modules/.cache/payform/entries and are built again
+ * once any module in them, tsconfig.json or this file is newer.
  *
- * Why: tsx's module hooks run on a thread of their own in Node 20, and every module a process loads
- * crosses to it and back. A companion loads about 600, so a start cost 2.6 s of CPU through tsx and
- * 1.0 s from dist/ on the 2-core CI machine, where `npm test` packs (and so builds) every package
- * before any suite starts. A developer who edited a source since the last build gets the sources,
- * never a stale build.
+ * Why not `node --import tsx`: its module hooks run on a thread of their own in Node 20, and every
+ * module a process loads crosses to it and back. A companion loads about 600, so a start cost
+ * 3.0–3.5 s of CPU through tsx and 1.2–1.6 s from a bundle on the 2-core CI machine; esbuild
+ * bundles one in about 0.4 s, once.
+ *
+ *   spawn(process.execPath, [await bundled('server/companion/main.ts'), ...args])
  */
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { newestChange, REPOSITORY } from '../demo/builds.js';
+import { pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+import type { Plugin } from 'esbuild';
+import { REPOSITORY } from '../demo/builds.js';
+
+// One folder a checkout: the bench's baseline worktrees share this node_modules (e2e/bench/trees).
+const CACHE = join(REPOSITORY, 'node_modules', '.cache', 'payform', 'entries', createHash('sha256').update(REPOSITORY).digest('hex').slice(0, 12));
+/** Besides the modules bundled: what decides how they are bundled. */
+const SETTINGS = ['tsconfig.json', 'e2e/entry-points.ts'];
 
 /**
- * The packages a server's process loads from dist/ (its own and its `@payform/*` imports): their
- * sources, and the file `tsc -b` writes last on every build that emits (the build's record).
+ * Each module keeps its own `import.meta.url`, as under tsx: paths a module finds beside itself
+ * (`new URL('..', import.meta.url)`, `createRequire(import.meta.url)`) stay right in the bundle.
  */
-const PACKAGES = {
-  card: { sources: ['widget/card'], record: 'widget/card/dist/tsconfig.build.tsbuildinfo' },
-  gateway: { sources: ['server/gateway'], record: 'server/gateway/dist/tsconfig.build.tsbuildinfo' },
-  sandbox: { sources: ['server/sandbox'], record: 'server/sandbox/dist/tsconfig.build.tsbuildinfo' },
-  companion: { sources: ['server/companion', 'server/ledger'], record: 'server/companion/dist/companion/tsconfig.build.tsbuildinfo' },
-} as const;
+const ownImportMetaUrl: Plugin = {
+  name: 'own-import-meta-url',
+  setup(build) {
+    build.onLoad({ filter: /\.ts$/ }, async ({ path }) => ({
+      contents: (await readFile(path, 'utf8')).replaceAll('import.meta.url', JSON.stringify(pathToFileURL(path).href)),
+      loader: 'ts',
+    }));
+  },
+};
 
-const ENTRIES = {
-  sandbox: { source: 'server/sandbox/main.ts', built: 'server/sandbox/dist/main.js', packages: ['card', 'gateway', 'sandbox'] },
-  companion: { source: 'server/companion/main.ts', built: 'server/companion/dist/companion/main.js', packages: ['card', 'gateway', 'companion'] },
-} as const;
+/** Bundles this process is making, by entry: asked for again meanwhile, each is made once. */
+const making = new Map<string, Promise<string>>();
 
-/** Built after the last change to any of its sources (tests and anything else under them count too). */
-function built(name: keyof typeof PACKAGES): boolean {
-  const { sources, record } = PACKAGES[name];
-  const builtAt = newestChange(join(REPOSITORY, record));
-  return builtAt > 0 && sources.every((source) => newestChange(join(REPOSITORY, source)) < builtAt);
+/** The bundle of `entry` (a path relative to the repository), made first when missing or stale. */
+export async function bundled(entry: string): Promise<string> {
+  const outfile = join(CACHE, `${entry.replaceAll('/', '__').replace(/\.ts$/, '')}.mjs`);
+  if (isFresh(outfile)) return outfile;
+  let bundle = making.get(entry);
+  if (!bundle) {
+    bundle = makeBundle(entry, outfile).finally(() => making.delete(entry));
+    making.set(entry, bundle);
+  }
+  return bundle;
 }
 
-const chosen = new Map<keyof typeof ENTRIES, readonly string[]>();
+async function makeBundle(entry: string, outfile: string): Promise<string> {
+  mkdirSync(CACHE, { recursive: true });
+  // Written aside and renamed: processes bundling the same entry at once never read half a file.
+  const temporary = `${outfile}.${process.pid}.tmp.mjs`;
+  const { metafile } = await build({
+    absWorkingDir: REPOSITORY,
+    entryPoints: [entry],
+    outfile: temporary,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    tsconfig: 'tsconfig.json',
+    metafile: true,
+    logLevel: 'error',
+    plugins: [ownImportMetaUrl],
+  });
+  const listing = inputsOf(outfile);
+  writeFileSync(`${listing}.${process.pid}.tmp`, JSON.stringify([...Object.keys(metafile.inputs), ...SETTINGS]));
+  renameSync(`${listing}.${process.pid}.tmp`, listing);
+  renameSync(temporary, outfile);
+  return outfile;
+}
 
-/**
- * Node's arguments that run the server's main module, relative to the repository's root (spawn
- * with `cwd` there): `[built main.js]` or `['--import', 'tsx', main.ts]`. Decided once a process.
- */
-export function entryArgs(server: keyof typeof ENTRIES): readonly string[] {
-  let args = chosen.get(server);
-  if (!args) {
-    const entry = ENTRIES[server];
-    args = entry.packages.every(built) ? [entry.built] : ['--import', 'tsx', entry.source];
-    chosen.set(server, args);
+/** Where the files a bundle was made from are listed. */
+const inputsOf = (outfile: string) => `${outfile}.inputs.json`;
+
+/** The bundle is there and newer than every file it was made from. */
+function isFresh(outfile: string): boolean {
+  try {
+    const builtAt = statSync(outfile).mtimeMs;
+    const inputs = JSON.parse(readFileSync(inputsOf(outfile), 'utf8')) as string[];
+    return inputs.every((input) => statSync(join(REPOSITORY, input)).mtimeMs < builtAt);
+  } catch {
+    return false;
   }
-  return args;
 }

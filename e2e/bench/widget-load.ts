@@ -12,7 +12,8 @@ import { LoopbackClient } from './load/http-client.js';
 import { summarise } from './load/latency.js';
 import type { LatencySummary } from './load/latency.js';
 import { launchChromium } from '../chromium.js';
-import { BENCH_ADMIN_TOKEN, spawnServer } from './servers/processes.js';
+import { BENCH_ADMIN_TOKEN } from './servers/credentials.js';
+import { spawnServer } from './servers/processes.js';
 
 export interface WidgetLoadFigures {
   /** Module requested → `pay-ready`, ms. */

@@ -19,7 +19,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CUSTOMER, FINGERPRINT, card } from '../../server/companion/test/cards.js';
 import type { TestCardOutcome } from '../../server/gateway/test-project.js';
 import { LoopbackClient } from '../bench/load/http-client.js';
-import { BENCH_ADMIN_TOKEN, spawnServer } from '../bench/servers/processes.js';
+import { BENCH_ADMIN_TOKEN } from '../bench/servers/credentials.js';
+import { spawnServer } from '../bench/servers/processes.js';
 import type { ServerProcess } from '../bench/servers/processes.js';
 
 const SECONDS = Number(process.env.PAYFORM_LOAD_SECONDS ?? 30);

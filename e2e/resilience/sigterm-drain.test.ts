@@ -21,7 +21,7 @@ import { eventually, payBody } from '../../server/companion/test/stack.js';
 import type { Json } from '../../server/companion/test/stack.js';
 import { serveSandbox } from '../../server/sandbox/testing/served.js';
 import type { ServedSandbox } from '../../server/sandbox/testing/served.js';
-import { entryArgs } from '../entry-points.js';
+import { bundled } from '../entry-points.js';
 
 const ADMIN_TOKEN = 'drain-test-admin-token-0123456789';
 const PAYMENTS = 5;
@@ -43,7 +43,7 @@ async function freePort(): Promise<number> {
 
 /** The bin, as a merchant runs it; resolves once it prints its listening line. */
 async function startBin(): Promise<{ child: ChildProcessWithoutNullStreams; url: string; output: () => string }> {
-  const child = spawn(process.execPath, [...entryArgs('companion')], {
+  const child = spawn(process.execPath, [await bundled('server/companion/main.ts')], {
     env: {
       ...process.env,
       DATABASE_URL: join(dir, 'payform.db'),

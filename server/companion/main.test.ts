@@ -12,7 +12,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { entryArgs } from '../../e2e/entry-points.js';
+import { bundled } from '../../e2e/entry-points.js';
+
+const MAIN = await bundled('server/companion/main.ts');
 
 /**
  * A resolve hook that sends the driver's name on to a package that does not exist, so Node's own
@@ -31,7 +33,7 @@ function startWithout(driver: string, databaseUrl: string): Promise<{ code: numb
 }
 
 async function runMain(args: readonly string[], imports: readonly string[] = [], databaseUrl = ':memory:', env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [...imports, ...entryArgs('companion'), ...args], {
+  const child = spawn(process.execPath, [...imports, MAIN, ...args], {
     // An unreachable gateway: the start must stop before anything would call it.
     env: { ...process.env, PAYFORM_DATABASE_URL: databaseUrl, PAYFORM_GATEWAY_BASE_URL: 'http://127.0.0.1:9', PORT: '0', PAYFORM_HOST: '127.0.0.1', PAYFORM_ADMIN_TOKEN: 'main-test-admin-token-0123456789', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

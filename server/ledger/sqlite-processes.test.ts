@@ -6,18 +6,18 @@ import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openLedger } from './ledger.js';
 import type { Ledger } from './ledger.js';
 import { claimedPayment, gatewayEvent, paidOrder, refundsOf, teaSession } from './testing/contract.js';
 import type { WorkerJob, WorkerReport } from './testing/process-worker.js';
+import { bundled } from '../../e2e/entry-points.js';
 
-const worker = fileURLToPath(new URL('./testing/process-worker.ts', import.meta.url));
+const worker = await bundled('server/ledger/testing/process-worker.ts');
 
 /** Runs `job` in two processes at once, started together once both have the database open. */
 async function inTwoProcesses(job: WorkerJob): Promise<WorkerReport[]> {
-  const children = [0, 1].map(() => spawn(process.execPath, ['--import', 'tsx', worker, JSON.stringify(job)], { stdio: ['pipe', 'pipe', 'inherit'], timeout: 60_000 }));
+  const children = [0, 1].map(() => spawn(process.execPath, [worker, JSON.stringify(job)], { stdio: ['pipe', 'pipe', 'inherit'], timeout: 60_000 }));
   const outputs = children.map((child) => {
     let text = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));

@@ -13,12 +13,14 @@ import { parseEnv } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatCardNumber, TEST_CARDS, TEST_SUB_MERCHANTS } from '@payform/gateway/testing';
 import { authHeaderValue } from '../gateway/wire/routes.js';
-import { entryArgs } from '../../e2e/entry-points.js';
+import { bundled } from '../../e2e/entry-points.js';
+
+const MAIN = await bundled('server/sandbox/main.ts');
 
 type Child = ReturnType<typeof spawn>;
 
 function start(args: string[], env: Record<string, string> = {}): Child {
-  return spawn(process.execPath, [...entryArgs('sandbox'), ...args], {
+  return spawn(process.execPath, [MAIN, ...args], {
     env: { ...process.env, SANDBOX_PORT: '0', SANDBOX_HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -3,7 +3,7 @@
  * session (admin token), then the customer's page pays it with the test card that succeeds.
  */
 import { CUSTOMER, FINGERPRINT, card } from '../../../server/companion/test/cards.js';
-import { BENCH_ADMIN_TOKEN } from '../servers/processes.js';
+import { BENCH_ADMIN_TOKEN } from '../servers/credentials.js';
 import type { LoopbackClient, Reply } from './http-client.js';
 
 /** The User-Agent of the benches' customer (the direct path sends it in the fingerprint too). */

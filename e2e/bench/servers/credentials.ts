@@ -11,6 +11,9 @@ import type { ProjectCredentials } from '../../../server/gateway/test-project.js
 import { authHeaderValue } from '../../../server/gateway/wire/routes.js';
 import type { SandboxConfig } from '../../../server/sandbox/config.js';
 
+/** The companions' admin token (the merchant API's bearer token) in a bench run. */
+export const BENCH_ADMIN_TOKEN = 'bench-admin-token-0123456789';
+
 export function benchCredentials(env: Readonly<Record<string, string | undefined>> = process.env): ProjectCredentials {
   return testProjectCredentials(env);
 }

@@ -1,17 +1,16 @@
 /**
- * Starts the sandbox and companions of serve.ts as child processes and stops them. Each child
- * listens on 127.0.0.1 and a free port and dies with its parent (its standard input is a pipe
- * from us). Standard error — the companion's log — goes to a file when one is named.
+ * Starts the sandbox and companions of serve.ts as child processes and stops them: serve.ts from
+ * its bundle (e2e/entry-points.ts), so a start costs what a payform server's does, not what tsx
+ * adds. Each child listens on 127.0.0.1 and a free port and dies with its parent (its standard
+ * input is a pipe from us). Standard error — the companion's log — goes to a file when one is named.
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { bundled } from '../../entry-points.js';
 
-export const BENCH_ADMIN_TOKEN = 'bench-admin-token-0123456789';
-
-const SERVE = fileURLToPath(new URL('./serve.ts', import.meta.url));
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const READY_TIMEOUT_MS = 30_000;
 
@@ -40,7 +39,7 @@ export async function spawnServer(role: 'sandbox' | 'companion' | 'sink' | 'floo
   const profileDir = options.cpuProfileDir ?? process.env.BENCH_CPU_PROFILE_DIR;
   const child = spawn(
     process.execPath,
-    [...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), '--import', 'tsx', SERVE, role],
+    [...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), await bundled('e2e/bench/servers/serve.ts'), role],
     { cwd: ROOT, stdio: ['pipe', 'pipe', stderr], env: { ...process.env, ...options.env } },
   );
   if (typeof stderr === 'number') closeSync(stderr);

@@ -20,11 +20,10 @@ import { createCompanion } from '../../../server/companion/app.js';
 import { createLogger } from '../../../server/companion/log/logger.js';
 import type { LogLevel } from '../../../server/companion/log/logger.js';
 import { createSandbox } from '../../../server/sandbox/app.js';
-import { benchCredentials, sandboxFor } from './credentials.js';
+import { BENCH_ADMIN_TOKEN, benchCredentials, sandboxFor } from './credentials.js';
 import { isPostgresUrl } from '../../../server/ledger/ledger.js';
 import { floorRelay } from './floor.js';
 import { postgresWebhookFloor } from './floor-postgres.js';
-import { BENCH_ADMIN_TOKEN } from './processes.js';
 
 type Handler = (request: Request, env: unknown) => Response | Promise<Response>;
 

@@ -4,9 +4,10 @@
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { fileURLToPath } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
+import { bundled } from '../../../e2e/entry-points.js';
 import { batchedByTurn, createLogger } from './logger.js';
 
 function recordedWrites() {
@@ -57,15 +58,14 @@ describe('batchedByTurn', () => {
 });
 
 describe('the standard error sink when the process ends within the turn', () => {
-  const logger = fileURLToPath(new URL('./logger.ts', import.meta.url));
-
   async function stderrOf(ending: string): Promise<string> {
+    const logger = pathToFileURL(await bundled('server/companion/log/logger.ts')).href;
     const script = `import { createLogger } from ${JSON.stringify(logger)};
       const logger = createLogger();
       logger.info('first');
       logger.info('second');
       ${ending}`;
-    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'ignore', 'pipe'], timeout: 60_000 });
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'ignore', 'pipe'], timeout: 60_000 });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
     await once(child, 'exit');
