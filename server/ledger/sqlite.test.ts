@@ -4,7 +4,7 @@ import { syncBuiltinESMExports } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Kysely, sql } from 'kysely';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { isLedgerFault, isLedgerUnavailable } from './availability.js';
 import { LedgerNotDurable } from './durability.js';
 import { checkWritable, recordedLightly, sqliteDialect } from './sqlite.js';
@@ -79,16 +79,26 @@ function fakeDisk() {
     restore() {
       Object.assign(fs, real);
       syncBuiltinESMExports();
+      clock.mockRestore();
       answerHeld();
     },
   };
+  // The ledger times its syncs with performance.now(): here that clock moves only by what the
+  // disk takes, so a loaded machine's pause in the middle of a sync never makes a fast disk slow.
+  let now = performance.now();
+  const clock = vi.spyOn(performance, 'now').mockImplementation(() => now);
   fs.fdatasyncSync = (() => {
     disk.counts.here += 1;
+    now += disk.hereMs;
     if (disk.hereMs > 0) Atomics.wait(pause, 0, 0, disk.hereMs);
   }) as typeof fs.fdatasyncSync;
   fs.fdatasync = ((_fd: number, callback: fs.NoParamCallback) => {
     disk.counts.aside += 1;
-    const answer = (error?: Error) => callback(error ? Object.assign(error, { code: 'EIO' }) : null);
+    const takes = disk.hereMs;
+    const answer = (error?: Error) => {
+      now += takes;
+      callback(error ? Object.assign(error, { code: 'EIO' }) : null);
+    };
     // A slow disk is as slow on a thread of the pool.
     if (!disk.holding) return void (disk.hereMs > 0 ? setTimeout(answer, disk.hereMs) : setImmediate(answer));
     held.push(answer);
