@@ -6,6 +6,7 @@
  */
 import { defineConfig } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.js';
+import { bundled } from './entry-points.js';
 
 const WORKERS = Number(process.env.PAYFORM_E2E_WORKERS ?? 2);
 
@@ -44,7 +45,8 @@ export default defineConfig({
     navigationTimeout: 15_000,
   },
   webServer: {
-    command: 'node --import tsx e2e/serve-stacks.ts',
+    // From its bundle (entry-points.ts): the journeys wait for the stacks, which start in a third of the CPU tsx takes.
+    command: `node ${JSON.stringify(await bundled('e2e/serve-stacks.ts'))}`,
     cwd: '..',
     env: { PAYFORM_E2E_WORKERS: String(WORKERS) },
     // The stacks' addresses and admin tokens, for the workers (fixtures.ts reads them).
