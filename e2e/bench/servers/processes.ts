@@ -1,7 +1,7 @@
 /**
  * Starts the sandbox and companions of serve.ts as child processes and stops them: serve.ts from
  * its bundle (e2e/entry-points.ts), so a start costs what a payform server's does, not what tsx
- * adds. Each child listens on 127.0.0.1 and a free port and dies with its parent (its standard
+ * adds; through tsx when the run is profiled (below). Each child listens on 127.0.0.1 and a free port and dies with its parent (its standard
  * input is a pipe from us). Standard error — the companion's log — goes to a file when one is named.
  */
 import { spawn } from 'node:child_process';
@@ -11,6 +11,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { bundled } from '../../entry-points.js';
 
+const SERVE = 'e2e/bench/servers/serve.ts';
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const READY_TIMEOUT_MS = 30_000;
 
@@ -33,13 +34,23 @@ export interface SpawnOptions {
   readonly logFile?: string;
 }
 
+/**
+ * serve.ts as node's arguments: its bundle, or — when the run is profiled, by a V8 CPU profile or
+ * by perf's map (NODE_OPTIONS=--perf-basic-prof) — its sources through tsx, so that every frame
+ * names its own source file and `pgrep -f 'serve.ts companion'` finds the process.
+ */
+async function serveArgs(profileDir: string | undefined): Promise<string[]> {
+  const profiled = profileDir !== undefined || /--perf-(basic-)?prof\b/.test(process.env.NODE_OPTIONS ?? '');
+  return profiled ? ['--import', 'tsx', SERVE] : [await bundled(SERVE)];
+}
+
 /** Spawns `serve.ts <role>` and resolves once it prints its URL. */
 export async function spawnServer(role: 'sandbox' | 'companion' | 'sink' | 'floor', options: SpawnOptions = {}): Promise<ServerProcess> {
   const stderr = options.logFile ? openSync(options.logFile, 'a') : 'ignore';
   const profileDir = options.cpuProfileDir ?? process.env.BENCH_CPU_PROFILE_DIR;
   const child = spawn(
     process.execPath,
-    [...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), await bundled('e2e/bench/servers/serve.ts'), role],
+    [...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), ...(await serveArgs(profileDir)), role],
     { cwd: ROOT, stdio: ['pipe', 'pipe', stderr], env: { ...process.env, ...options.env } },
   );
   if (typeof stderr === 'number') closeSync(stderr);
