@@ -63,6 +63,20 @@ describe('bad input never reaches the state', () => {
     expect(text).toContain('fails the Luhn check');
   });
 
+  it('an amount a float wrote with all its digits → 400 in every mode, though it parses as 10.1', async () => {
+    for (const tolerant of [sandbox, testSandbox()]) {
+      const json = JSON.stringify({ ...directPayment(tolerant.project), amount: 10.1 }).replace('"amount":10.1', '"amount":10.099999999999999');
+      const body = await expectError(await tolerant.post('/api/v1/payment', json), 400);
+      expect(body.args).toEqual([{ field_name: 'amount', violation: expect.stringMatching(/^must have at most 2 decimal digits as written/) }]);
+      expect(tolerant.app.sandbox.gateway.store.orders(tolerant.project.posId)).toHaveLength(0);
+    }
+    const both = JSON.stringify({ ...directPayment(sandbox.project), amount: 10.1, extra: 1 }).replace('"amount":10.1', '"amount":10.100');
+    expect((await expectError(await sandbox.post('/api/v1/payment', both), 400)).args).toEqual([
+      { field_name: 'amount', violation: expect.stringMatching(/^must have at most 2 decimal digits/) },
+      { field_name: 'extra', violation: 'is not allowed' },
+    ]);
+  });
+
   it('an oversize body → 413, declared or streamed', async () => {
     const big = { ...directPayment(sandbox.project), description: 'x'.repeat(5000) };
     await expectError(await sandbox.post('/api/v1/payment', big), 413);

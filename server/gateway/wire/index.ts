@@ -19,3 +19,4 @@ export * from './event.js';
 export * from './error.js';
 export * from './status.js';
 export * from './routes.js';
+export * from './written-amounts.js';

@@ -9,7 +9,7 @@
  */
 import type { Context } from 'hono';
 import type * as z from 'zod';
-import { parseWire } from '@payform/gateway/wire';
+import { overPreciseAmounts, parseWire } from '@payform/gateway/wire';
 import { Refusal } from '../state/refusal.js';
 import type { SandboxEnv } from './env.js';
 import { readLeniently } from './leniency.js';
@@ -33,6 +33,7 @@ export async function readJsonBody(c: Context<SandboxEnv>, options: { optional?:
     throw Refusal.invalidField('', 'the body is not valid JSON');
   }
   c.set('jsonBody', body);
+  c.set('overPrecise', overPreciseAmounts(text));
   return body;
 }
 
@@ -46,11 +47,13 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.ou
 /**
  * Parses an interface request (body or query) for the authenticated project: tolerant unless it
  * is strict. The leniency is set on the context before a refusal, so it reports refusals too.
+ * An amount the body's text writes with float noise is refused in every mode, beside the rest.
  */
 export function readRequest<S extends z.ZodType>(c: Context<SandboxEnv>, schema: S, input: unknown): z.output<S> {
   const read = readLeniently(schema, input, c.get('project').strict);
   c.set('leniency', merge(c.get('leniency'), read.leniency));
-  if (!read.success) throw Refusal.invalid(read.issues);
+  const overPrecise = input === c.get('jsonBody') ? (c.get('overPrecise') ?? []) : [];
+  if (!read.success || overPrecise.length > 0) throw Refusal.invalid([...overPrecise, ...(read.success ? [] : read.issues)]);
   return read.data;
 }
 

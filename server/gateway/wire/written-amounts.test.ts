@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { overPreciseAmounts } from './written-amounts.js';
+
+const fields = (json: string) => overPreciseAmounts(json).map((issue) => issue.field);
+
+describe('overPreciseAmounts', () => {
+  it('finds an amount a float wrote with all its digits, though JSON.parse reads it as 10.1', () => {
+    const json = '{"pos_id":"x","amount":10.099999999999999,"currency":"UAH"}';
+    expect(JSON.parse(json).amount).toBe(10.1);
+    expect(overPreciseAmounts(json)).toEqual([
+      { field: 'amount', reason: expect.stringMatching(/^must have at most 2 decimal digits as written/) },
+    ]);
+  });
+
+  it('names each over-precise amount by its path, split shares included', () => {
+    const json = `{"charge_amount": 20.000000000000004, "split": [
+      {"amount": 10.00, "sub_merchant_id": "a"},
+      {"amount": 10.000000000000002, "sub_merchant_id": "b"}]}`;
+    expect(fields(json)).toEqual(['charge_amount', 'split[1].amount']);
+    expect(fields('{"refund_amount":1.005e1}')).toEqual([]);
+    expect(fields('{"refund_amount":1e-3}')).toEqual(['refund_amount']);
+    expect(fields('{"refund_amount":10.100}')).toEqual(['refund_amount']);
+  });
+
+  it('leaves amounts of two decimals or fewer, other numbers and strings alone', () => {
+    expect(fields('{"amount":10.1,"charge_amount":0.01,"refund_amount":1e2,"amount2":0.123}')).toEqual([]);
+    expect(fields('{"order_amount":1.234,"exp_month":1.5e0,"latitude":50.4501}')).toEqual([]);
+    expect(fields('{"description":"{\\"amount\\": 10.123}","amount":"10.123"}')).toEqual([]);
+    expect(fields('{"a\\"mount":1.234,"items":[1.234,{"amount":[1.234]}]}')).toEqual([]);
+  });
+
+  it('reads a key written with escapes as the key it is', () => {
+    expect(fields('{"\\u0061mount":10.123}')).toEqual(['amount']);
+  });
+});
