@@ -3,6 +3,7 @@
  * the timings of its simulated world. Every setting has a default, so `createSandbox()` alone
  * gives the test project of server/gateway/test-project.ts.
  */
+import { maskCardData } from '@payform/gateway';
 import { TEST_SUB_MERCHANTS, TEST_WIDGET_KEY, testProjectCredentials } from '@payform/gateway/testing';
 import type { ProjectCredentials } from '@payform/gateway/testing';
 import type { MerchantSector } from '@payform/gateway/wire';
@@ -108,7 +109,10 @@ export interface SandboxConfig {
   readonly faultSeed?: number;
   /** Used to post webhooks; default keep-alive connection pools (`pooledExchange` of @payform/gateway). */
   readonly fetch?: typeof globalThis.fetch;
-  /** One line per notable event (webhook failures…); default silent. */
+  /**
+   * One line per notable event (webhook failures…); default silent. Card data in a line (an order
+   * id or a receiver's URL the integrator wrote one into) is masked before it gets here.
+   */
   readonly log?: (line: string) => void;
 }
 
@@ -200,6 +204,11 @@ export function resolveConfig(config: SandboxConfig = {}): ResolvedConfig {
     bodyLimitBytes: config.bodyLimitBytes ?? 64 * 1024,
     faultSeed: config.faultSeed ?? 1,
     fetch: config.fetch,
-    log: config.log ?? (() => {}),
+    log: maskedLog(config.log),
   };
+}
+
+/** Every line the sandbox logs goes through the card recogniser, whatever put card data in it. */
+function maskedLog(log: ((line: string) => void) | undefined): (line: string) => void {
+  return log ? (line) => log(maskCardData(line)) : () => {};
 }

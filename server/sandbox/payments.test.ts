@@ -166,6 +166,17 @@ describe('duplicate order_id', () => {
   });
 });
 
+describe('the log', () => {
+  it('masks a card number an order id or a receiver URL carries, however written', async () => {
+    const lines: string[] = [];
+    sandbox = testSandbox({ log: (line) => lines.push(line), webhooks: { retryDelaysMs: [] } });
+    sandbox.inbox.status = 500;
+    await pay({ order_id: '4111 1111 1111 1111', server_url: 'http://127.0.0.1:1/hook?pan=4242-4242-4242-4242' });
+    await sandbox.deliver();
+    expect(lines).toEqual([expect.stringMatching(/^webhook purchase for order \[card number\] to .*hook\?pan=\[card number\] given up after 1 attempts$/)]);
+  });
+});
+
 describe('an order_id longer than capture, void and refund take (32)', () => {
   type Recorded = { method: string; path: string; status: number; notes: Json[] };
   const recorded = async () => ((await (await sandbox.control('GET', '/_sandbox/requests')).json()) as { requests: Recorded[] }).requests;
