@@ -87,6 +87,7 @@ describe('maskCardData', () => {
     const wide = (digits: string) => digits.replace(/\d/g, (digit) => String.fromCharCode(0xff10 + Number(digit)));
     expect(maskCardData(`Order ${wide('4242 4242 4242 4242')}`)).toBe('Order [card number]');
     expect(maskCardData(`cvv ${wide('987')}`)).toBe('cvv [cvv]');
+    expect(maskCardData('Order ⁴²⁴²⁴²⁴²⁴²⁴²⁴²⁴², cvv ⁹⁸⁷, code ₁₂₃₄')).toBe('Order [card number], cvv [cvv], code [cvv]');
     for (const named of ['CV2 987', 'CVN: 987', 'C.V.V. 987', 'C.V.C 987', '\uff23\uff36\uff36 987']) expect(maskCardData(named)).toMatch(/ \[cvv\]$/);
     // Words that only look alike are not a mention: their numbers are kept.
     expect(maskCardData('CV20 order 1234')).toBe('CV20 order 1234');

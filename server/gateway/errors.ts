@@ -16,7 +16,7 @@
  *   ├─ OutcomeUnknownError      a money-moving call may or may not have happened
  *   └─ UnexpectedResponseError  an answer payform cannot read
  */
-import { maskCardNumbers } from '@payform/card';
+import { ANY_DIGIT, maskCardNumbers } from '@payform/card';
 import { describeIssues } from './wire/issues.js';
 import type { FieldIssue } from './wire/issues.js';
 import { DUPLICATE_ORDER_CODE, readErrorArgs } from './wire/error.js';
@@ -195,10 +195,10 @@ export function maskCardData<T>(value: T): T {
 // with its digits (alone, `CV2 4AA` is a Coventry postcode).
 const CVV_MENTION = /cvv|cvc|csc|security[\s_-]?code|\bc\.v\.?[vc]|\bcv[n2]:?\s*\d{3,4}(?!\d)/i;
 const NON_ASCII = /[^\0-\x7f]/;
-// Any script's digits: a CVV written ９８７ is one too.
-const SHORT_CODE = /(?<!\p{Nd})\p{Nd}{3,4}(?!\p{Nd})/gu;
-/** Three digits at least, of any script: the fewest a CVV has, and a card number has more. */
-const THREE_DIGITS = /\p{Nd}\P{Nd}*\p{Nd}\P{Nd}*\p{Nd}/u;
+// Any script's digits and their look-alikes: a CVV written ９８７ or ⁹⁸⁷ is one too.
+const SHORT_CODE = new RegExp(String.raw`(?<!${ANY_DIGIT})${ANY_DIGIT}{3,4}(?!${ANY_DIGIT})`, 'gu');
+/** Three digits at least, however written: the fewest a CVV has, and a card number has more. */
+const THREE_DIGITS = new RegExp(String.raw`${ANY_DIGIT}(?:.*?${ANY_DIGIT}){2}`, 'su');
 
 /** Whether `text` names a CVV, full-width letters (ＣＶＶ) read as theirs. */
 const namesCvv = (text: string): boolean => CVV_MENTION.test(text) || (NON_ASCII.test(text) && CVV_MENTION.test(text.normalize('NFKC')));

@@ -5,6 +5,9 @@ const VISA = '4111111111111111';
 const groups = (digits: string, size = 4) => digits.match(new RegExp(`.{1,${size}}`, 'g'))!;
 const FULL_WIDTH = (digits: string) => digits.replace(/\d/g, (digit) => String.fromCharCode(0xff10 + Number(digit)));
 const ARABIC_INDIC = (digits: string) => digits.replace(/\d/g, (digit) => String.fromCharCode(0x0660 + Number(digit)));
+const SUPERSCRIPT = (digits: string) => digits.replace(/\d/g, (digit) => '⁰¹²³⁴⁵⁶⁷⁸⁹'[Number(digit)]!);
+const SUBSCRIPT = (digits: string) => digits.replace(/\d/g, (digit) => String.fromCharCode(0x2080 + Number(digit)));
+const CIRCLED = (digits: string) => digits.replace(/\d/g, (digit) => (digit === '0' ? '⓪' : String.fromCharCode(0x245f + Number(digit))));
 /** A German mobile number that passes the Luhn check, 13 digits: a card number's length too. */
 const LUHN_PHONE = '4915123456704';
 
@@ -33,6 +36,10 @@ describe('findCardNumbers', () => {
     ['full-width digits', FULL_WIDTH(VISA)],
     ['full-width digits and spaces', groups(FULL_WIDTH(VISA)).join('\u3000')],
     ['Arabic-Indic digits', ARABIC_INDIC(VISA)],
+    ['superscript digits', SUPERSCRIPT(VISA)],
+    ['subscript digits and spaces', groups(SUBSCRIPT(VISA)).join(' ')],
+    ['circled digits', CIRCLED('4000056655665556')],
+    ['digits of four kinds', `${SUPERSCRIPT('4111')} ${SUBSCRIPT('1111')} ${CIRCLED('1111')} ${FULL_WIDTH('1111')}`],
     ['Amex groups 4-6-5', '3782 822463 10005'],
     ['13 digits', '4222 2222 22222'],
     ['19 digits', '4111 1111 1111 1111 003'],
@@ -117,5 +124,12 @@ describe('maskCardNumbers', () => {
 describe('foldDigits', () => {
   it('writes the digits of any script as 0–9 and keeps everything else', () => {
     expect(foldDigits(`${FULL_WIDTH('4111')}-${ARABIC_INDIC('1234')} \u{1d7ce}\u{1d7d7} ok 56`)).toBe('4111-1234 09 ok 56');
+  });
+
+  it('writes every look-alike as the digit its compatibility form is, and nothing else', () => {
+    const lookalikes = `${SUPERSCRIPT('0123456789')}${SUBSCRIPT('0123456789')}${CIRCLED('0123456789')}`;
+    expect(foldDigits(lookalikes)).toBe('0123456789'.repeat(3));
+    expect(foldDigits(lookalikes)).toBe(lookalikes.normalize('NFKC'));
+    expect(foldDigits('x⁺⁽ⁿ⁾₊ ⑩ ⑴ ➀')).toBe('x⁺⁽ⁿ⁾₊ ⑩ ⑴ ➀');
   });
 });

@@ -5,7 +5,8 @@
  *
  * A card number is judged by its digits: 13–19 of them, with a scheme's prefix, a length that
  * scheme issues and a valid check digit. Any decimal digit counts (full-width ４, Arabic-Indic ٤,
- * mathematical 𝟒). Between the digits may stand anything that is not a letter — spaces, dashes,
+ * mathematical 𝟒), and so do the look-alikes (superscript ⁴, subscript ₄, circled ④). Between the
+ * digits may stand anything that is not a letter — spaces, dashes,
  * dots, `|`, `+`, `:`, `*`, brackets — up to eight between two groups, and what a reader does not see at all:
  * mark-up tags, character entities, combining marks (underlines, keycaps) and format characters.
  * A group of more than 19 digits may hide one with other digits run into it, and counts as one.
@@ -19,7 +20,7 @@
  * starting with 0, 1 or 7, which keeps epoch timestamps and most national numbers out.
  */
 import { candidates, gapsOf, type Brand } from './brands.js';
-import { hasEnoughDigits, MIN_DIGITS } from './enough-digits.js';
+import { ANY_DIGIT, DIGIT_LOOKALIKES, hasEnoughDigits, MIN_DIGITS } from './enough-digits.js';
 import { luhn } from './luhn.js';
 
 /** Where a card number is in a text, as string offsets: `text.slice(start, end)`. */
@@ -37,9 +38,9 @@ const MAX_GAP = 8;
 const ALIKE = [1, 4];
 
 // Digits with nothing a reader sees between them (NUL in the scanned text) make one group.
-const DIGIT_GROUP = /\p{Nd}(?:\0*\p{Nd})*/gu;
-const DIGIT = /\p{Nd}/u;
-const OTHER_DIGIT = /(?![0-9])\p{Nd}/gu;
+const DIGIT_GROUP = new RegExp(String.raw`${ANY_DIGIT}(?:\0*${ANY_DIGIT})*`, 'gu');
+const DECIMAL_DIGIT = /\p{Nd}/u;
+const OTHER_DIGIT = new RegExp(String.raw`(?![0-9])${ANY_DIGIT}`, 'gu');
 const LETTER = /\p{L}/u;
 // What a reader does not see between digits: tags (`<b>`, `</span>`), entities (`&nbsp;`,
 // `&#8209;`), combining and enclosing marks (U+0332 underline, U+20E3 keycap, variation
@@ -64,15 +65,17 @@ const PERCENT_ESCAPE = /%(?:2[\da-f]|3[a-f]|40|5[b-f]|60|7[b-e])/gi;
 const PHONE_START = /\s[+＋]$/;
 const PLUS = /^[+＋]$/;
 
-/** 0–9 for any decimal digit: Unicode keeps each script's ten digits together, in order. */
+/** 0–9 for any digit: Unicode keeps each script's ten decimal digits together, in order. */
 function asciiDigit(digit: string): string {
+  const lookalike = DIGIT_LOOKALIKES.indexOf(digit);
+  if (lookalike >= 0) return String(lookalike % 10);
   const code = digit.codePointAt(0)!;
   let zero = code;
-  while (DIGIT.test(String.fromCodePoint(zero - 1))) zero -= 1;
+  while (DECIMAL_DIGIT.test(String.fromCodePoint(zero - 1))) zero -= 1;
   return String((code - zero) % 10);
 }
 
-/** `text` with every decimal digit written 0–9 (full-width ４ as 4), the rest as it is. */
+/** `text` with every digit written 0–9 (full-width ４, superscript ⁴ as 4), the rest as it is. */
 export const foldDigits = (text: string): string => text.replace(OTHER_DIGIT, asciiDigit);
 
 interface Group {

@@ -1,10 +1,20 @@
 /** The fewest digits a card number has. */
 export const MIN_DIGITS = 13;
 
-const ENOUGH_DIGITS = new RegExp(String.raw`(?:\p{Nd}\P{Nd}*){${MIN_DIGITS}}`, 'u');
+/**
+ * The characters a reader takes for a digit that are not decimal digits to Unicode: superscript
+ * ⁴, subscript ₄ and circled ④ — the thirty whose compatibility form (NFKC) is one of 0–9.
+ */
+export const DIGIT_LOOKALIKES = '⁰¹²³⁴⁵⁶⁷⁸⁹₀₁₂₃₄₅₆₇₈₉⓪①②③④⑤⑥⑦⑧⑨';
+
+/** Any digit as a regular expression's class (`u` flag): every script's decimal digits and the look-alikes. */
+export const ANY_DIGIT = String.raw`[\p{Nd}${DIGIT_LOOKALIKES}]`;
+const NOT_A_DIGIT = String.raw`[^\p{Nd}${DIGIT_LOOKALIKES}]`;
+
+const ENOUGH_DIGITS = new RegExp(String.raw`(?:${ANY_DIGIT}${NOT_A_DIGIT}*){${MIN_DIGITS}}`, 'u');
 
 /**
- * Whether `text` has as many decimal digits, of any script, as the shortest card number. Most text
+ * Whether `text` has as many digits, however written, as the shortest card number. Most text
  * (names, statuses, ids) has fewer, and so holds none: nothing to look for.
  */
 export const hasEnoughDigits = (text: string): boolean => ENOUGH_DIGITS.test(text);
