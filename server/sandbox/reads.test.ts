@@ -52,6 +52,15 @@ describe('balances', () => {
     expect(await malformed.json()).toMatchObject({ args: [{ field_name: 'account_id', violation: 'must be a UUID' }] });
   });
 
+  it('takes UUIDs written in upper case, as RFC 4122 allows, in the path and in a body', async () => {
+    const upper = sandbox.project.posId.toUpperCase();
+    expect(upper).not.toBe(sandbox.project.posId);
+    const list = TerminalListResponse.parse(await (await balanceRead(`/api/v1/balances/pos/${upper}/terminals`)).json());
+    const terminal = await balanceRead(`/api/v1/balances/pos/${upper}/terminals/${list.terminals[0]?.id.toUpperCase() ?? ''}`);
+    expect(await terminal.json()).toMatchObject({ name: 'E-commerce terminal' });
+    expect(await pay({ pos_id: upper })).toMatchObject({ status: 'success', pos_id: sandbox.project.posId });
+  });
+
   it('lists terminals with one that always fails in failed_terminals; reading that one answers 500, a status the interface lists for balances', async () => {
     const list = TerminalListResponse.parse(await (await balanceRead(`${balances()}/terminals`)).json());
     expect(list.terminals.map((terminal) => terminal.name)).toEqual(['E-commerce terminal', 'Recurring payments terminal']);

@@ -16,9 +16,11 @@ export const reason = (message: string) => (issue: { input?: unknown }) =>
 
 /**
  * UUID fields. The 8-4-4-4-12 hex shape without RFC 4122 version bits: ids issued by the
- * gateway's support (sub_merchant_id, terminal_id) are not promised to be RFC-versioned.
+ * gateway's support (sub_merchant_id, terminal_id) are not promised to be RFC-versioned. Read in
+ * lower case, as they are issued: RFC 4122 takes either case on input, and some platforms
+ * (Swift's `uuidString`, .NET's `ToString("D").ToUpper()`) write upper case.
  */
-export const Uuid = z.guid({ error: reason('must be a UUID') });
+export const Uuid = z.guid({ error: reason('must be a UUID') }).overwrite((id) => id.toLowerCase());
 
 /**
  * An ISO 4217 currency the gateway can carry (XTS, the testing code, included): see
