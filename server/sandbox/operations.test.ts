@@ -264,6 +264,12 @@ describe('split payments', () => {
     expect(await splitRefund(20, SUB_C)).toMatchObject({ status: 'success' });
   });
 
+  it('split-captures the whole reserve without charge_amount, and names the currency order_currency as a full capture does', async () => {
+    const captured = await sandbox.postJson('/api/v1/split/capture', { ...target(await paid('auth')), split: [{ amount: 70, sub_merchant_id: SUB_A }, { amount: 30, sub_merchant_id: SUB_C }] });
+    expect(captured).toMatchObject({ method: 'capture', status: 'success', amount: 100, order_currency: 'UAH' });
+    expect(captured).not.toHaveProperty('currency');
+  });
+
   it('split-capture follows the capture rules (purchase → 4150)', async () => {
     const orderId = await paid('purchase');
     expectDeclined(await sandbox.postJson('/api/v1/split/capture', { ...target(orderId), split: [{ amount: 100, sub_merchant_id: SUB_A }] }), '4150');
