@@ -28,6 +28,8 @@ import { SimulatedGateway } from './simulated-gateway.js';
 import { tokenizeRoutes } from './tokenizer/tokenize-routes.js';
 import { Refusal } from './state/refusal.js';
 
+const CUT_OFF = Refusal.invalidField('', 'the body ended before the length the request declared: the client closed the connection');
+
 export interface SandboxHandle {
   /** The simulated world: projects, clock, orders, webhooks, faults. */
   readonly gateway: SimulatedGateway;
@@ -75,6 +77,9 @@ export function createSandbox(config: SandboxConfig = {}): SandboxApp {
   app.notFound((c) => c.json(Refusal.notFound(`${c.req.method} ${c.req.path}`).body, 404));
   app.onError((error, c) => {
     if (error instanceof Refusal) return c.json(error.body, error.status);
+    // The client went away before its body ended: no one reads this answer, but the inspector
+    // records it, and it is the client's doing, not the sandbox's fault.
+    if (c.env?.incoming?.readableAborted) return c.json(CUT_OFF.body, CUT_OFF.status);
     resolved.log(`sandbox error on ${c.req.method} ${c.req.path}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
     return c.json({ message: 'Unexpected sandbox error', args: { code: 'P-500' } }, 500);
   });

@@ -1,5 +1,7 @@
+import { once } from 'node:events';
 import { request } from 'node:http';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { connect } from 'node:net';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { ErrorBody, routes, authHeaderValue } from '@payform/gateway/wire';
 import { directPayment, hostedPayment, testSandbox } from './testing/in-process.js';
 import { serveSandbox } from './testing/served.js';
@@ -129,6 +131,28 @@ describe('bad input never reaches the state', () => {
       const fits = await send({ 'Content-Length': String(Buffer.byteLength(small)) }, [small]);
       expect(fits.status, fits.body).toBe(200);
       expect(served.app.sandbox.gateway.store.orders(project.posId)).toHaveLength(1);
+    } finally {
+      await served.close();
+    }
+  });
+
+  it('over HTTP, a client that closes the connection inside its body is recorded as a 400 of its own making, not a fault', async () => {
+    const lines: string[] = [];
+    const served = await serveSandbox({ log: (line) => lines.push(line) });
+    try {
+      const project = served.app.sandbox.gateway.defaultProject;
+      const socket = connect(Number(new URL(served.url).port), '127.0.0.1');
+      await once(socket, 'connect');
+      socket.write(
+        `POST /api/v1/payment HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n` +
+          `X-API-AUTH: ${authHeaderValue(project.apiKey, project.apiSecret)}\r\nX-API-KEY: ${project.endpointsKey}\r\n\r\n{"pos_id":`,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      socket.destroy();
+      const recorded = async () => ((await (await served.app.request('/_sandbox/requests')).json()) as { requests: { status: number; response: unknown }[] }).requests;
+      await vi.waitFor(async () => expect(await recorded()).toHaveLength(1));
+      expect((await recorded())[0]).toMatchObject({ status: 400, response: { body: { args: [{ field_name: '', violation: expect.stringMatching(/^the body ended before/) }] } } });
+      expect(lines).toEqual([]);
     } finally {
       await served.close();
     }
