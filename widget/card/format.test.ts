@@ -74,6 +74,14 @@ describe('formatExpiry', () => {
     ['13/2027|', undefined, undefined, '13/27|'], // autofill
     ['21/30|', 'insertFromPaste', '|', '21/30|'],
     ['2/30|', 'insertFromPaste', '|', '02/30|'], // a lone first digit is still the month
+    // The month retyped over a selection, its year left in place: no padding until it is done.
+    ['1|/29', 'insertText', '12/29', '1|/29'],
+    ['11|/29', 'insertText', '1|/29', '11/|29'],
+    ['0|/29', 'insertText', '12/29', '0|/29'],
+    ['03|/29', 'insertText', '0|/29', '03/|29'],
+    ['|/29', 'deleteContentBackward', '12/29', '|/29'],
+    ['|2/29', 'deleteContentBackward', '1|2/29', '|2/29'], // not 22/9
+    ['4|/29', 'insertText', '|/29', '4|/29'],
   ])('%j (%s from %j) → %j', (after, inputType, before, expected) => {
     expect(show(formatExpiry(key(after, inputType, before)))).toBe(expected);
   });

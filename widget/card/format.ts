@@ -18,8 +18,10 @@ export interface Edit {
   caret: number;
 }
 
+const DIGIT = /\d/;
+
 /** Turns digits into display text; also gets and returns how many digits precede the caret. */
-type Shape = (digits: string, before: number, deleting: boolean, value: string) => [text: string, before: number];
+type Shape = (digits: string, before: number, deleting: boolean) => [text: string, before: number];
 
 /**
  * Re-formats an edited value and keeps the caret after the same digit it followed. A deleted
@@ -33,11 +35,11 @@ function reformat({ value, caret, inputType = '', before: previous }: Keystroke,
     const at = inputType === 'deleteContentForward' ? before : --before;
     digits = digits.slice(0, at) + digits.slice(at + 1);
   }
-  const [text, after] = shape(digits, before, deleting, value);
+  const [text, after] = shape(digits, before, deleting);
   let at = 0;
-  for (let seen = 0; seen < after; at++) if (text[at]! >= '0' && text[at]! <= '9') seen++;
+  for (let seen = 0; seen < after; at++) if (DIGIT.test(text[at]!)) seen++;
   // Typing continues after a separator; deleting stops in front of it.
-  if (!deleting) while (at < text.length && (text[at]! < '0' || text[at]! > '9')) at++;
+  if (!deleting) while (at < text.length && !DIGIT.test(text[at]!)) at++;
   return { value: text, caret: at };
 }
 
@@ -65,21 +67,26 @@ export const formatNumber = (keystroke: Keystroke): Edit =>
  * Expiry as MM/YY. A month that can only have one digit is padded ("2" → "02/", "1/" → "01/",
  * "13" → "01/3"); a four-digit year 20YY becomes YY once complete (autofill often sends MM/YYYY).
  * A month written before a separator is taken as written: a pasted or autofilled "13/27" stays an
- * invalid month rather than becoming January 2032.
+ * invalid month rather than becoming January 2032. A month of one digit or none retyped in front
+ * of its year ("1|/29", the customer's caret at "|") waits for its second digit.
  */
-export const formatExpiry = (keystroke: Keystroke): Edit =>
-  reformat(keystroke, (digits, before, deleting, value) => {
-    const written = /^\s*(\d+)\s*[^\d\s]/.exec(value)?.[1];
-    const padMonth = written === undefined ? digits[0]! > '1' || (digits[0] === '1' && (digits[1] ?? '') > '2') : written.length === 1;
-    if (!deleting && padMonth) {
-      digits = '0' + digits;
-      before++;
-    }
-    const century = digits.slice(2, 4) === '20' && digits.length > 4;
-    digits = century && digits.length > 5 ? digits.slice(0, 2) + digits.slice(4, 6) : digits.slice(0, century ? 5 : 4);
-    before = Math.min(before, digits.length);
-    return [digits.length > 2 || (digits.length === 2 && !deleting) ? digits.slice(0, 2) + '/' + digits.slice(2) : digits, before];
-  });
+export const formatExpiry = (keystroke: Keystroke): Edit => {
+  const written = /^\s*(\d*)\s*[^\d\s]/.exec(keystroke.value);
+  const month = written?.[1];
+  return month !== undefined && month.length < 2 && keystroke.caret < written![0].length
+    ? keystroke
+    : reformat(keystroke, (digits, before, deleting) => {
+        // Only "1" may still become 10, 11 or 12: anything from "13" on is a one-digit month.
+        if (!deleting && (month ? month.length === 1 : digits >= '13')) {
+          digits = '0' + digits;
+          before++;
+        }
+        const century = digits.slice(2, 4) === '20' && digits.length > 4;
+        digits = century && digits.length > 5 ? digits.slice(0, 2) + digits.slice(4, 6) : digits.slice(0, century ? 5 : 4);
+        before = Math.min(before, digits.length);
+        return [digits.length > 2 || (digits.length === 2 && !deleting) ? digits.slice(0, 2) + '/' + digits.slice(2) : digits, before];
+      });
+};
 
 /** Security code: digits only, at most the brand's length. */
 export const formatCvv = (keystroke: Keystroke, brand?: Brand): Edit =>

@@ -192,9 +192,10 @@ export class PayForm extends CheckoutElement {
     }
     this.show(errors);
     emit(this, 'pay-change', { field: name, empty: !input.value, complete: check.valid, valid: check.potentiallyValid, brand: brand?.id, error: errors[name] });
-    // Typed or pasted to the brand's full length and valid: on to the next field. Autofill has no input type and stays.
+    // Typed or pasted to the brand's full length and valid, at the end: on to the next field. Autofill
+    // has no input type and stays, and so does an edit in the middle (a month retyped before its year).
     const full = name === 'exp' || digits.length === (name === 'number' ? maxLength(brand) : name === 'cvv' ? cvvLength(brand) : -1);
-    if (check.valid && full && /^insert(Text|FromPaste)$/.test(event.inputType)) {
+    if (check.valid && full && /^insert(Text|FromPaste)$/.test(event.inputType) && input.selectionEnd === input.value.length) {
       const inputs = this.inputs();
       inputs[inputs.indexOf(input) + 1]?.focus();
     }

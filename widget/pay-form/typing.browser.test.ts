@@ -127,6 +127,20 @@ describe('<pay-form> card entry', () => {
       expect(focused(form)).to.equal('fname');
     });
 
+    it('stays while the expiry month is retyped in front of its year, and takes the month typed', async () => {
+      const form = await mount({ customer: {} });
+      const exp = field(form, 'exp');
+      await type(exp, `12${yearAhead(2)}`);
+      expect(focused(form)).to.equal('cvv');
+      exp.focus();
+      exp.setSelectionRange(0, 2);
+      await sendKeys({ type: '1' });
+      expect([withCaret(exp), focused(form)]).to.deep.equal([`1|/${yearAhead(2)}`, 'exp']);
+      await sendKeys({ type: '1' });
+      expect([exp.value, focused(form)]).to.deep.equal([`11/${yearAhead(2)}`, 'exp']);
+      expect(errorText(form, 'exp')).to.equal('');
+    });
+
     it('stays on a full number that fails the Luhn check', async () => {
       const form = await mount();
       await type(field(form, 'number'), '5555555555554445');
