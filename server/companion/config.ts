@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import * as z from 'zod';
 import type { GatewayClient } from '@payform/gateway';
-import { describeIssues, parseWire } from '@payform/gateway/wire';
+import { describeIssues, parseWire, ServiceUrl } from '@payform/gateway/wire';
 import type { Ledger } from '../ledger/index.js';
 import { BackOfficeSettings, resolveBackOffice } from './back-office/back-office-options.js';
 import type { BackOfficeConfig, BackOfficeOptions } from './back-office/back-office-options.js';
@@ -185,7 +185,8 @@ const BasePath = z.string().regex(/^(\/(?!\.{1,2}(\/|$))[A-Za-z0-9._~-]+)*\/?$/,
 
 const Settings = z.object({
   gatewayApiSecret: z.string().min(1),
-  publicUrl: HttpUrl,
+  // As PAYFORM_PUBLIC_URL is read: paths are appended to it (webhooks, 3-D Secure returns).
+  publicUrl: ServiceUrl,
   basePath: BasePath.optional(),
   adminToken: z.string().min(16, { error: 'must be at least 16 characters' }),
   allowedOrigins: z.array(Origin).optional(),

@@ -406,13 +406,20 @@ describe('mounted, a missing setting is loud', () => {
     await expect(mount(withoutUrl, { publicUrl: 'https://shop.example' })).resolves.toBeDefined();
   });
 
+  it.each(['https://shop.example/?via=x', 'https://shop.example/#top', 'https://user:pw@shop.example'])('refuses a publicUrl option %s, as it refuses PAYFORM_PUBLIC_URL so written', async (publicUrl) => {
+    await expect(mount(given, { publicUrl })).rejects.toThrow(/publicUrl: must have no (query|fragment|credentials): paths are appended to it/);
+  });
+
   it('reads no process environment unless it is passed', () => {
     expect(() => readCompanionConfig(undefined as never)).toThrow(/pass process.env/);
   });
 
-  it('follows a gateway on this machine to its 3-D Secure page without PAYFORM_SANDBOX_ORIGIN, and says so once', async () => {
+  it.each([
+    ['PAYFORM_GATEWAY_BASE_URL', true],
+    ['the gatewayBaseUrl option', false],
+  ])('follows a gateway on this machine, named by %s, to its 3-D Secure page without a sandbox origin, and says so once', async (_, inEnvironment) => {
     const url = await hosted(createServer());
-    const companion = await mount({ ...given, PAYFORM_PUBLIC_URL: url, PAYFORM_GATEWAY_BASE_URL: sandbox.url });
+    const companion = await mount({ ...given, PAYFORM_PUBLIC_URL: url, ...(inEnvironment ? { PAYFORM_GATEWAY_BASE_URL: sandbox.url } : {}) });
     const opened = await companion.app.request('/api/checkout/sessions', { method: 'POST', headers: admin, body: JSON.stringify({ amount: 150, currency: 'XTS', description: 'Test' }) });
     const session = await opened.json();
     const paid = await companion.app.request(`/api/checkout/sessions/${session.id}/pay`, {
@@ -423,7 +430,7 @@ describe('mounted, a missing setting is loud', () => {
     const answer = await paid.json();
     expect(answer).toMatchObject({ status: 'redirect' });
     expect(new URL(answer.redirect_url).origin).toBe(new URL(sandbox.url).origin);
-    expect(logs.filter((line) => line.includes('PAYFORM_SANDBOX_ORIGIN not set'))).toHaveLength(1);
+    expect(logs.filter((line) => line.includes('no sandbox origin set (PAYFORM_SANDBOX_ORIGIN, or the sandboxOrigin option)'))).toHaveLength(1);
   });
 
   it('reads the unprefixed names of 0.2, with one deprecation line each', async () => {

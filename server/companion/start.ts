@@ -184,7 +184,7 @@ async function compose(settings: CompanionSettings, options: StartOptions): Prom
     throw unopenedLedger(error, settings.databaseUrl);
   });
   await checkLedgerOwner(ledger, settings, logger);
-  const sandboxOrigin = settings.sandboxOrigin ?? (settings.gatewayBaseUrl ? localGatewayOrigin(settings, logger) : options.sandboxOrigin);
+  const sandboxOrigin = settings.sandboxOrigin ?? options.sandboxOrigin ?? localGatewayOrigin(baseUrl, settings.production, logger);
   let app: CompanionApp;
   try {
     app = createCompanion({
@@ -322,11 +322,11 @@ export async function startCompanion(settings: CompanionSettings = readCompanion
  * gateway's 3-D Secure redirect would be dropped and the customer left waiting. Never in
  * production, where only https redirects are followed.
  */
-function localGatewayOrigin(settings: CompanionSettings, logger: Logger): string | undefined {
-  if (settings.production || !settings.gatewayBaseUrl) return undefined;
-  const gateway = new URL(settings.gatewayBaseUrl);
+function localGatewayOrigin(baseUrl: string, production: boolean, logger: Logger): string | undefined {
+  if (production) return undefined;
+  const gateway = new URL(baseUrl);
   if (gateway.protocol !== 'http:' || !isLoopbackHost(gateway.hostname)) return undefined;
-  logger.info('PAYFORM_SANDBOX_ORIGIN not set: the gateway is on this machine, so redirects to its origin are followed', { sandboxOrigin: gateway.origin });
+  logger.info('no sandbox origin set (PAYFORM_SANDBOX_ORIGIN, or the sandboxOrigin option): the gateway is on this machine, so redirects to its origin are followed', { sandboxOrigin: gateway.origin });
   return gateway.origin;
 }
 

@@ -27,6 +27,7 @@ import type { AttemptSend } from './attempt-outcomes.js';
 import { closedSessionProblem, liveAttempt, payableSession, requireCustomer } from './session-access.js';
 import { resultUrl, returnablePage } from './payer-page.js';
 import type { KnownSessions, SessionTerms } from './session-terms.js';
+import { originOf, UNSAFE_REDIRECT_FIX } from '../payments/redirects.js';
 
 /** What the HTTP request adds: who is paying, from where, with which browser. */
 export interface PayingClient {
@@ -264,7 +265,7 @@ export class DirectPayments {
   #update(payment: Payment, answer: GatewayPayment): PaymentUpdate {
     const update = paymentUpdate(answer, this.#deps.options.sandboxOrigin);
     if (answer.status === 'pending' && answer.user_action_url && !update.userActionUrl) {
-      this.#deps.logger.warn('refused a redirect that is neither https nor the sandbox', { order_id: payment.orderId });
+      this.#deps.logger.warn(`refused a redirect that is neither https nor the sandbox: ${UNSAFE_REDIRECT_FIX}`, { order_id: payment.orderId, origin: originOf(answer.user_action_url) });
     }
     return update;
   }

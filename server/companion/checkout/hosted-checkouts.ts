@@ -12,7 +12,7 @@ import type { CheckoutSession, CustomerDetails, Payment } from '../../ledger/ind
 import type { PaymentFlowDeps } from '../context.js';
 import { ApiProblem } from '../http/problem.js';
 import { definedFields } from '../optional-fields.js';
-import { isAllowedRedirect } from '../payments/redirects.js';
+import { isAllowedRedirect, originOf, UNSAFE_REDIRECT_FIX } from '../payments/redirects.js';
 import { cancelHostedPage, endNotSent, endTakenAttempt, endUnsentAttempt, readOrderState, sentBefore } from './attempt-outcomes.js';
 import type { AttemptSend } from './attempt-outcomes.js';
 import { customerDetails, customerParams } from './customer.js';
@@ -94,7 +94,7 @@ export class HostedCheckouts {
       ? await gateway.payments.createSplit({ ...params, method: 'purchase', split } as HostedSplitPurchaseParams)
       : await gateway.payments.create(params as HostedPaymentParams);
     if (!isAllowedRedirect(checkout.checkout_url, options.sandboxOrigin)) {
-      this.#deps.logger.error('the gateway sent a payment page that is neither https nor the sandbox', { order_id: payment.orderId });
+      this.#deps.logger.error(`the gateway sent a payment page that is neither https nor the sandbox: ${UNSAFE_REDIRECT_FIX}`, { order_id: payment.orderId, origin: originOf(checkout.checkout_url) });
       await cancelHostedPage(this.#deps, payment);
       throw new ApiProblem(502, 'unsafe_redirect', 'The gateway’s payment page address is not safe to open');
     }

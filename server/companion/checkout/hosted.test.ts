@@ -125,6 +125,9 @@ describe('POST /api/checkout/sessions/:id/hosted', () => {
     expect(refused.error.code).toBe('unsafe_redirect');
     expect(JSON.stringify(refused)).not.toContain('elsewhere');
     expect(await stack.ledger.getPayment(session.order_id)).toMatchObject({ status: 'failure', checkoutUrl: null });
+    // The operator is told what a development gateway needs, and where the page pointed.
+    const logged = stack.logs.filter((line) => line.includes('neither https nor the sandbox')).map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(logged).toEqual([expect.objectContaining({ msg: expect.stringContaining('needs its origin in PAYFORM_SANDBOX_ORIGIN (the sandboxOrigin option)'), origin: 'http://elsewhere.test' })]);
   });
 });
 

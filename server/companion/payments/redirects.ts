@@ -13,3 +13,16 @@ export function isAllowedRedirect(url: string | null | undefined, sandboxOrigin:
     return false;
   }
 }
+
+/** What the log says when a gateway address is refused: the setting a development gateway needs. */
+export const UNSAFE_REDIRECT_FIX =
+  'a sandbox or test gateway serving plain http pages needs its origin in PAYFORM_SANDBOX_ORIGIN (the sandboxOrigin option); the live gateway sends https';
+
+/** The origin of an address for a log line (not its path or query, which may carry a token); `null` when it is none. */
+export function originOf(url: string | null | undefined): string | null {
+  try {
+    return url ? new URL(url).origin : null;
+  } catch {
+    return null;
+  }
+}
