@@ -22,6 +22,24 @@ test('3-D Secure passed: challenge page, back to a paid order', async ({ page, c
   await expect(backOffice.status).toHaveText('Success');
 });
 
+test('Back from the challenge, or a reload, shows the session already paying, never a new one to pay', async ({ page, checkout, sandboxPages, sandbox }) => {
+  await checkout.open();
+  const orderId = await checkout.continueToPayment();
+  await checkout.pay('4000 0000 0000 3220');
+  await expect(page).toHaveURL(/\/3ds\//);
+
+  for (const leave of [() => page.goBack(), () => page.reload()]) {
+    await leave();
+    await expect(checkout.message).toHaveText(/Confirming your payment|still being confirmed/);
+    expect(await checkout.orderId()).toBe(orderId);
+    await expect(page.getByRole('button', { name: 'Continue to payment' })).toHaveCount(0);
+  }
+  await page.goForward();
+  await sandboxPages.completeChallenge();
+  await new Result(page).expectOutcome('success');
+  expect(await sandbox.order(orderId)).toEqual([expect.objectContaining({ status: 'success' })]);
+});
+
 test('3-D Secure failed: back to the result page, declined, and paying again works', async ({ page, checkout, sandboxPages, sandbox }) => {
   await checkout.open();
   const orderId = await checkout.continueToPayment();

@@ -20,6 +20,7 @@ import type { CheckoutOptions, Contact, OpenedCheckout } from './shop-api.js';
 type Step = { name: 'details' } | { name: 'opening' } | { name: 'paying'; checkout: OpenedCheckout };
 
 const CONTACT_KEY = 'kavarnia:contact';
+const CHECKOUT_KEY = 'kavarnia:checkout';
 const FIELDS = [
   ['fname', 'given-name', 'text'],
   ['lname', 'family-name', 'text'],
@@ -30,27 +31,30 @@ const FIELDS = [
 /** A demo customer, so a sales demo goes straight to the card; every field can be changed. */
 const DEMO_CONTACT: Contact = { fname: 'Olena', lname: 'Kovalenko', email: 'olena@example.com', phone: '+380 67 123 4567' };
 
-let step: Step = { name: 'details' };
+const kept = keptCheckout();
+let step: Step = kept ? { name: 'paying', checkout: kept.checkout } : { name: 'details' };
 let contact: Contact = storedContact();
-let options: CheckoutOptions = { method: 'purchase', split: false, remember_card: false };
+let options: CheckoutOptions = kept?.options ?? { method: 'purchase', split: false, remember_card: false };
 let errors: Partial<Record<keyof Contact, string>> = {};
 let problem = '';
 
 const page = mountPage('checkout', content, cartLink);
 onCartChange(() => {
   // A cart changed in another tab no longer matches the session opened for it.
-  if (step.name === 'paying') step = { name: 'details' };
+  if (step.name === 'paying') backToDetails();
   page.refresh();
 });
-// Back from the hosted page through the browser's cache: that page is left behind, start the payment again.
+// Back from 3-D Secure or the hosted page through the browser's cache: the form shows what it
+// showed when the customer left. Loaded again, it reads what became of the session meanwhile.
 window.addEventListener('pageshow', (event) => {
-  if (event.persisted && step.name !== 'details') {
-    step = { name: 'details' };
-    page.refresh();
-  }
+  if (!event.persisted) return;
+  if (step.name === 'paying') return location.reload();
+  step = { name: 'details' };
+  page.refresh();
 });
 document.addEventListener('pay-success', (event) => {
   if (step.name !== 'paying') return;
+  keepCheckout(undefined);
   const { session, order_id: orderId } = step.checkout;
   const detail = (event as CustomEvent<{ orderId?: string }>).detail;
   location.assign(`/result?${new URLSearchParams({ checkout_session: session, order_id: detail.orderId ?? orderId })}`);
@@ -139,7 +143,7 @@ function detailsSummary(): TemplateResult {
     <div class="details-summary__head">
       <h2 id="details-heading">${t('checkout.details')}</h2>
       <button class="button button--quiet button--small" type="button" @click=${() => {
-        step = { name: 'details' };
+        backToDetails();
         page.refresh();
       }}>${t('checkout.edit')}</button>
     </div>
@@ -211,6 +215,7 @@ async function submit(event: SubmitEvent): Promise<void> {
   try {
     const checkout = await openCheckout({ lines: cartLines(), customer: contact, ...options, split: options.split && options.method === 'purchase', lang: preferences().lang });
     step = { name: 'paying', checkout };
+    keepCheckout({ cart: JSON.stringify(cartLines()), options, checkout });
     page.refresh();
     // Screen readers hear where they are; the next Tab reaches the card number.
     document.querySelector<HTMLElement>('#payment-heading')?.focus();
@@ -244,4 +249,38 @@ function saveContact(value: Contact): void {
   } catch {
     // Not kept: the demo customer comes back next time.
   }
+}
+
+/**
+ * The session opened for the cart, kept for this tab: a reload, or Back from 3-D Secure, shows that
+ * session again (paid, being confirmed or still open) rather than a new one the customer could
+ * pay a second time. Dropped once paid, or when the cart or the details change.
+ */
+interface KeptCheckout {
+  readonly cart: string;
+  readonly options: CheckoutOptions;
+  readonly checkout: OpenedCheckout;
+}
+
+function keptCheckout(): KeptCheckout | undefined {
+  try {
+    const stored = JSON.parse(sessionStorage.getItem(CHECKOUT_KEY) ?? 'null') as KeptCheckout | null;
+    return stored?.cart === JSON.stringify(cartLines()) ? stored : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function keepCheckout(value: KeptCheckout | undefined): void {
+  try {
+    if (value) sessionStorage.setItem(CHECKOUT_KEY, JSON.stringify(value));
+    else sessionStorage.removeItem(CHECKOUT_KEY);
+  } catch {
+    // Not kept: a reload shows the details form, as before.
+  }
+}
+
+function backToDetails(): void {
+  step = { name: 'details' };
+  keepCheckout(undefined);
 }
