@@ -261,6 +261,12 @@ async function recover(form: Form, error: unknown): Promise<void> {
       form.settle(view);
       return refocus(form);
     }
+    // Neither the answer nor the session came back: it may well be paid. Check again, not pay again.
+    if (!view && code !== 'malformed') {
+      form.phase = 'waiting';
+      form.fail(error, form.t.waiting || form.t.confirming);
+      return refocus(form);
+    }
   }
   form.phase = 'ready';
   const invalid = markRefused(form, error);

@@ -45,6 +45,23 @@ describe('<pay-form> when things go wrong', () => {
     await success;
   });
 
+  it('when neither the answer nor the session comes back, asks the customer to check again, not to pay again', async () => {
+    const form = await mount();
+    let views = 0;
+    // The payment goes through, its answer is lost, and so is the session read after it.
+    calls = watchFetch((call, pass) => (isPay(call) ? pass().then(() => Promise.reject(new TypeError('Failed to fetch'))) : call.method === 'GET' && views++ === 0 ? Promise.reject(new TypeError('Failed to fetch')) : undefined));
+    const error = oneEvent(form, 'pay-error');
+    await payThrough(form);
+    expect((await error).detail).to.deep.equal({ code: 'network', message: 'Your payment is still being confirmed. Check again in a moment, and do not pay again.' });
+    await form.updateComplete;
+    expect(button(form).textContent).to.equal('Check again');
+    expect(form.renderRoot.querySelector('#number'), 'no form to pay again with').to.equal(null);
+    const success = oneEvent(form, 'pay-success');
+    button(form).click();
+    await success;
+    expect(calls.filter(isPay).length).to.equal(1);
+  });
+
   it('after a 500 whose payment went through, shows the payment instead of a retry', async () => {
     const form = await mount();
     form.pollInterval = 50;
