@@ -161,7 +161,8 @@ export class PayForm extends CheckoutElement {
   }
 
   #message(name: FieldName, code: CheckCode): string {
-    const key = code === 'empty' ? 'required' : code === 'card_number' ? code : name === 'cvv' && code === 'incomplete' && this.brand?.cvv ? 'cvv_amex' : `${name}_${code}`;
+    // A security code of the wrong length, short or (after the brand changed) long: say how many digits.
+    const key = code === 'empty' ? 'required' : code === 'card_number' ? code : name === 'cvv' ? (this.brand?.cvv ? 'cvv_amex' : 'cvv_incomplete') : `${name}_${code}`;
     return this.t[key as Message] ?? this.t.invalid;
   }
 

@@ -229,7 +229,7 @@ describe('<pay-form> card entry', () => {
       const form = await mount();
       await type(field(form, 'cvv'), '1234');
       await type(field(form, 'number'), '4242');
-      expect(errorText(form, 'cvv'), 'Visa codes have 3 digits').to.equal('Check this value.');
+      expect(errorText(form, 'cvv'), 'Visa codes have 3 digits').to.equal('Enter the 3 digits on the back of the card.');
       await press('Control+A');
       await sendKeys({ type: '3782' });
       expect(errorText(form, 'cvv')).to.equal('');
