@@ -11,6 +11,12 @@ import { nearestName } from './near-names.js';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
+/**
+ * What `readCompanionConfig` may be given: `process.env`, or settings written in code, where a
+ * port or a TTL is naturally a number and a flag a boolean (each read as its string form).
+ */
+export type EnvironmentInput = Readonly<Record<string, string | number | bigint | boolean | null | undefined>>;
+
 /** Every prefixed variable with the 0.2 name it replaces. */
 export const RENAMED_VARIABLES: Readonly<Record<string, string>> = {
   PAYFORM_HOST: 'HOST',
@@ -46,9 +52,24 @@ export interface CurrentEnvironment {
   readonly deprecations: readonly string[];
 }
 
-const value = (raw: string | undefined) => (raw?.trim() ? raw.trim() : undefined);
+/** A variable's value, blank or null as unset; a number or boolean given in code as its string form. */
+function value(raw: unknown): string | undefined {
+  const text = typeof raw === 'number' || typeof raw === 'bigint' || typeof raw === 'boolean' ? String(raw) : raw;
+  return typeof text === 'string' && text.trim() ? text.trim() : undefined;
+}
 
-export function currentEnvironment(env: Env): CurrentEnvironment {
+const readable = (raw: unknown) => raw === undefined || raw === null || ['string', 'number', 'bigint', 'boolean'].includes(typeof raw);
+
+/** What a value is, for a refusal that must not quote it (it may be a secret). */
+const kindOf = (raw: unknown) => (Array.isArray(raw) ? 'an array' : typeof raw === 'object' ? 'an object' : `a ${typeof raw}`);
+
+export function currentEnvironment(env: EnvironmentInput): CurrentEnvironment {
+  // Given in code, an object or a function has no string form to read: refused like any wrong
+  // value (String() would turn it into "[object Object]", read as a token or a path).
+  const unreadable = Object.entries(env as Readonly<Record<string, unknown>>).filter(([, raw]) => !readable(raw));
+  if (unreadable.length > 0) {
+    throw new TypeError(`Invalid environment: ${unreadable.map(([name, raw]) => `${name}: must be a string, a number or a boolean, not ${kindOf(raw)}`).join('; ')}`);
+  }
   const current: Record<string, string | undefined> = Object.fromEntries(Object.entries(env).map(([name, raw]) => [name, value(raw)]));
   const readFrom: Record<string, string> = {};
   const deprecations: string[] = [];

@@ -40,7 +40,7 @@ import { isPostgresUrl, ledgerUrlProblem } from '../ledger/index.js';
 import { BackOfficeSettings } from './back-office/back-office-options.js';
 import { currentEnvironment, misspeltVariables } from './environment.js';
 import { isLoopbackHost } from './loopback.js';
-import type { Env } from './environment.js';
+import type { Env, EnvironmentInput } from './environment.js';
 import type { LogLevel } from './log/logger.js';
 
 export interface CompanionSettings {
@@ -142,7 +142,7 @@ const Variables = z.object({
  * The environment is always passed (`readCompanionConfig(process.env)` in a bin): a companion
  * mounted in a shop's server must not pick up the shop's variables by accident.
  */
-export function readCompanionConfig(environment: Env): CompanionSettings {
+export function readCompanionConfig(environment: EnvironmentInput): CompanionSettings {
   if (typeof environment !== 'object' || environment === null) {
     throw new TypeError('readCompanionConfig(env) reads only the environment it is given: pass process.env, or an object of PAYFORM_* variables');
   }

@@ -1,0 +1,42 @@
+// Settings passed in code, where a value is not always a string.
+import { describe, expect, it } from 'vitest';
+import { currentEnvironment } from './environment.js';
+import type { EnvironmentInput } from './environment.js';
+import { readCompanionConfig } from './settings.js';
+
+/** readCompanionConfig as a merchant's code calls it: its parameter is typed for process.env. */
+const readInCode = (environment: EnvironmentInput | Readonly<Record<string, unknown>>) => readCompanionConfig(environment as never);
+
+describe('settings given in code', () => {
+  it('reads a number or a boolean as its string form', () => {
+    const settings = readInCode({ PAYFORM_ADMIN_TOKEN: 'a-long-enough-admin-token', PORT: 4125, PAYFORM_SESSION_TTL_SECONDS: 600, PAYFORM_TRUST_PROXY: true, PAYFORM_TEST_MODE: false });
+    expect(settings).toMatchObject({ port: 4125, sessionTtlSeconds: 600, trustProxy: true, testMode: false, adminTokenGenerated: false });
+    expect(readInCode({ PORT: 0, PAYFORM_TRUST_PROXY: false, PAYFORM_TEST_MODE: true })).toMatchObject({ port: 0, trustProxy: false, testMode: true });
+    // Through a 0.2 name too, and null is unset like a blank.
+    expect(currentEnvironment({ GATEWAY_POS_ID: 'p', SESSION_TTL_SECONDS: 900, PAYFORM_GATEWAY_WIDGET_KEY: null }).env).toMatchObject({ PAYFORM_SESSION_TTL_SECONDS: '900', PAYFORM_GATEWAY_WIDGET_KEY: undefined });
+  });
+
+  it('checks a number like the string it reads as', () => {
+    expect(() => readInCode({ PAYFORM_SESSION_TTL_SECONDS: 30 })).toThrow(/^Invalid environment: PAYFORM_SESSION_TTL_SECONDS: must be at least 60/);
+    expect(() => readInCode({ PORT: 41.25 })).toThrow(/^Invalid environment: PORT: must be a port number/);
+    expect(() => readInCode({ PORT: Number.NaN })).toThrow(/^Invalid environment: PORT: must be a port number/);
+  });
+
+  it('refuses an object, an array or a function, naming the variable and what it must be, without quoting it', () => {
+    const cases: [name: string, value: unknown, kind: string][] = [
+      ['PORT', { port: 4125 }, 'an object'],
+      ['PAYFORM_ALLOWED_ORIGINS', ['https://shop.example'], 'an array'],
+      ['PAYFORM_ADMIN_TOKEN', () => 'a-long-enough-admin-token', 'a function'],
+      ['PAYFORM_GATEWAY_API_SECRET', new String('live-secret'), 'an object'],
+    ];
+    for (const [name, value, kind] of cases) {
+      expect(() => readInCode({ [name]: value }), name).toThrow(new TypeError(`Invalid environment: ${name}: must be a string, a number or a boolean, not ${kind}`));
+    }
+    // All of them in one refusal, and no value in it.
+    const attempt = () => readInCode({ PAYFORM_ADMIN_TOKEN: { secret: 'a-long-enough-admin-token' }, PAYFORM_TRUST_PROXY: [true] });
+    expect(attempt).toThrow(
+      'Invalid environment: PAYFORM_ADMIN_TOKEN: must be a string, a number or a boolean, not an object; PAYFORM_TRUST_PROXY: must be a string, a number or a boolean, not an array',
+    );
+    expect(attempt).not.toThrow(/a-long-enough-admin-token/);
+  });
+});
