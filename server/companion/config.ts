@@ -218,12 +218,28 @@ const Settings = z.object({
   backOffice: BackOfficeSettings.optional(),
 });
 
+/**
+ * Each of `names` given as something other than a function, as "x: must be a function, not a
+ * string": a hook given as its name (`onPaymentEvent: 'fulfil'`) would otherwise be taken, and
+ * fail at every payment long after start. Null stands for none, as undefined does.
+ */
+export function notFunctions(given: object, names: readonly string[]): string[] {
+  return names.flatMap((name) => {
+    const value: unknown = (given as Readonly<Record<string, unknown>>)[name];
+    if (value === undefined || value === null || typeof value === 'function') return [];
+    // The value is not quoted: a secret or a card number may have ended up in the wrong option.
+    const kind = Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+    return [`${name}: must be a function, not ${kind}`];
+  });
+}
+
 /** Checks the settings and fills in the defaults. Throws TypeError naming each wrong setting. */
 export function resolveConfig(config: CompanionConfig): CompanionOptions {
   const { ledger: _l, gateway: _g, clock: _c, logger: _log, onPaymentEvent: _hook, ...settings } = config;
   // A misspelt option (`onPaymentEvents`) would be dropped without a word: the hook never called.
   const unknown = unknownOptions(settings, [...Object.keys(Settings.shape), 'ledger', 'gateway', 'clock', 'logger', 'onPaymentEvent']);
-  if (unknown.length > 0) throw new TypeError(`Invalid companion config: ${unknown.join('; ')}`);
+  const wrong = [...unknown, ...notFunctions(config, ['onPaymentEvent', 'clock'])];
+  if (wrong.length > 0) throw new TypeError(`Invalid companion config: ${wrong.join('; ')}`);
   const checked = parseWire(Settings, settings);
   // describeIssues names fields and reasons only: the admin token never ends up in the message.
   if (!checked.success) throw new TypeError(`Invalid companion config: ${describeIssues(checked.issues)}`);

@@ -294,4 +294,23 @@ describe('createCompanion config', () => {
     expect(createCompanion(base).companion.services.options).toMatchObject({ publicUrl: 'http://localhost:3000', captureOverReservePercent: 0, testMode: false });
     await ledger.close();
   });
+
+  it('refuses a hook or a clock that is not a function, naming it and what it must be', async () => {
+    const ledger = await openLedger(':memory:');
+    const gateway = new GatewayClient({ baseUrl: 'http://127.0.0.1:1', ...TEST_PROJECT_DEFAULTS });
+    const base = { ledger, gateway, gatewayApiSecret: 'secret', publicUrl: 'http://localhost:3000', adminToken: 'a-long-enough-admin-token' };
+    // Taken, a hook given as its name failed at every payment ("hook is not a function").
+    expect(() => createCompanion({ ...base, onPaymentEvent: 'fulfil' } as never)).toThrow(new TypeError('Invalid companion config: onPaymentEvent: must be a function, not a string'));
+    expect(() => createCompanion({ ...base, onPaymentEvent: { fulfil: () => undefined }, clock: 1_700_000_000_000 } as never)).toThrow(
+      'Invalid companion config: onPaymentEvent: must be a function, not an object; clock: must be a function, not a number',
+    );
+    // Named together with a misspelt option.
+    expect(() => createCompanion({ ...base, basepath: '/payments', onPaymentEvent: ['fulfil'] } as never)).toThrow(
+      'Invalid companion config: basepath is not an option (did you mean basePath?); onPaymentEvent: must be a function, not an array',
+    );
+    // Null is none, as undefined is.
+    expect(() => createCompanion({ ...base, onPaymentEvent: null, clock: undefined } as never)).not.toThrow();
+    expect(() => createCompanion({ ...base, onPaymentEvent: async () => undefined, clock: () => 0 })).not.toThrow();
+    await ledger.close();
+  });
 });

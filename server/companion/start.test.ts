@@ -1,5 +1,5 @@
 // startCompanion: a real server on a free port, composed with a served sandbox as `npm start` does.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -378,6 +378,21 @@ describe('startCompanion', () => {
     await expect(startCompanion(readCompanionConfig(mountable), { gatewayBaseURL: sandbox.url } as never)).rejects.toThrow(
       'Invalid companion options: gatewayBaseURL is not an option (did you mean gatewayBaseUrl?)',
     );
+  });
+
+  it('refuses, before it opens the ledger, a hook or another function option that is not a function', async () => {
+    const mountable = { PAYFORM_DATABASE_URL: join(dir, 'missing', 'payform.db'), PAYFORM_PUBLIC_URL: 'https://shop.example', PAYFORM_ADMIN_TOKEN: 'a-long-enough-admin-token' };
+    await expect(composeCompanion(readCompanionConfig(mountable), { gatewayBaseUrl: sandbox.url, onPaymentEvent: 'fulfil' } as never)).rejects.toThrow(
+      new TypeError('Invalid companion options: onPaymentEvent: must be a function, not a string'),
+    );
+    await expect(startCompanion(readCompanionConfig({ ...mountable, PORT: '0' }), { gatewayBaseUrl: sandbox.url, extend: { shop: true }, fetch: 'https://proxy.example' } as never)).rejects.toThrow(
+      'Invalid companion options: extend: must be a function, not an object; fetch: must be a function, not a string',
+    );
+    await expect(composeCompanion(readCompanionConfig(mountable), { gatewayBaseUrl: sandbox.url, basepath: '/payments', onPaymentEvent: true } as never)).rejects.toThrow(
+      'Invalid companion options: basepath is not an option (did you mean basePath?); onPaymentEvent: must be a function, not a boolean',
+    );
+    // Refused before anything was opened: no ledger file was made.
+    expect(existsSync(join(dir, 'missing'))).toBe(false);
   });
 
   it('refuses a never-sent window shorter than twice the gateway timeout, naming both settings', async () => {

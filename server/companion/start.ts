@@ -23,6 +23,7 @@ import { createCompanion } from './app.js';
 import type { BackOfficeConfig } from './back-office/back-office-options.js';
 import { InFlight } from './http/in-flight.js';
 import type { CompanionApp } from './app.js';
+import { notFunctions } from './config.js';
 import { createLogger } from './log/logger.js';
 import type { Logger } from './log/logger.js';
 import type { PaymentEventHook } from './payments/reactions.js';
@@ -111,8 +112,9 @@ const START_OPTIONS: Readonly<Record<keyof StartOptions, true>> = {
 };
 
 function checkStartOptions(options: StartOptions): void {
-  const unknown = unknownOptions(options, Object.keys(START_OPTIONS));
-  if (unknown.length > 0) throw new TypeError(`Invalid companion options: ${unknown.join('; ')}`);
+  // Before the ledger opens: a hook that is not a function would otherwise fail at every payment.
+  const wrong = [...unknownOptions(options, Object.keys(START_OPTIONS)), ...notFunctions(options, ['onPaymentEvent', 'extend', 'fetch'])];
+  if (wrong.length > 0) throw new TypeError(`Invalid companion options: ${wrong.join('; ')}`);
 }
 
 export interface ComposedCompanion {
