@@ -160,3 +160,52 @@ describe('a card number written into a name or the e-mail address, whatever sepa
     }
   });
 });
+
+describe('a card number written into the tax id or the customer id a merchant sends', () => {
+  const REFUSED = 'must not contain a card number';
+  const written = ['4242 4242 4242 4242', '4242-4242-4242-4242', '4111111111111111', 'cus_4111111111111111', 'tax 5555.5555.5555.4444'];
+
+  async function refused(response: Response, field: string, value: string): Promise<void> {
+    const text = await response.text();
+    expect(response.status, `${field} ${JSON.stringify(value)}: ${text}`).toBe(400);
+    expect(JSON.parse(text).error.fields, JSON.stringify(value)).toEqual({ [field]: REFUSED });
+    expect(text).not.toContain(value);
+    expect(text).not.toMatch(/\d{4}\D?\d{4}\D?\d{4}/);
+  }
+
+  it('is refused with the field named, not echoed, and nothing is kept', async () => {
+    const stack = await openStack();
+    for (const value of written) {
+      await refused(await stack.request('POST', '/api/checkout/sessions', { admin: true, body: { amount: 10, currency: 'UAH', description: 'Tea', customer: { tax_id: value } } }), 'customer.tax_id', value);
+      for (const method of ['purchase', 'lookup']) {
+        await refused(await stack.request('POST', '/api/checkout/sessions', { admin: true, body: { amount: 10, currency: 'UAH', description: 'Tea', method, customer_id: value } }), 'customer_id', value);
+      }
+    }
+    expect(await orderCount(stack)).toBe(0);
+    expect(stack.changes).toEqual([]);
+    expect(stack.logs.join('\n')).not.toContain('4111111111111111');
+  });
+
+  it('keeps ordinary ids: short runs of digits, UUIDs, phone numbers, timestamps, a 10-digit tax id', async () => {
+    const stack = await openStack();
+    const taxIds = ['3012345678', '1234567890', '12345678', 'UA-3012345678', '+380 50 123 4567', '380501234567', '1767225600000'];
+    const customerIds = [
+      ...taxIds,
+      '42',
+      '123456789012',
+      '3f2b8c1e-9d4a-4f6b-8e2a-1c5d7e9f0a3b',
+      'cus_1767225600123',
+      '2026-11-22T07:21:16.585Z',
+      '5f0c6d2e9a1b4c3d8e7f6a5b',
+    ];
+    for (const taxId of taxIds) {
+      const session = await stack.openSession({ customer: { tax_id: taxId } });
+      expect((await stack.ledger.getSession(session.id))?.customer?.taxId, taxId).toBe(taxId);
+    }
+    for (const customerId of customerIds) {
+      const session = await stack.openSession({ method: 'lookup', customer_id: customerId });
+      expect(session.customer_id, customerId).toBe(customerId);
+      expect((await stack.ledger.getSession(session.id))?.customerId, customerId).toBe(customerId);
+    }
+  });
+});

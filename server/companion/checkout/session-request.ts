@@ -4,6 +4,7 @@
  * the merchant, and never by the browser.
  */
 import * as z from 'zod';
+import { holdsCardNumber } from '@payform/card';
 import { Currency, IsoDate, Url, requiredText } from '@payform/gateway/wire';
 import type { CustomerDetails, NewCheckoutSession } from '../../ledger/index.js';
 import { Amount, checkAmount, checkSplitTotal } from '../http/amounts.js';
@@ -28,6 +29,13 @@ export const SessionOrderId = z
   .string()
   .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,27}$/, { error: 'must be 1 to 28 letters, digits or . _ - (starting with a letter or digit)' });
 
+/**
+ * An id the merchant passes on (a tax id, its own customer id): kept, echoed in answers and sent
+ * to the gateway, so a card number pasted into one is refused like one in a name. Ids of digits
+ * (timestamps, tax numbers, phone numbers, UUIDs) are not card numbers to the recogniser.
+ */
+const IdText = (max: number) => requiredText(max).refine((id) => !holdsCardNumber(id), { error: 'must not contain a card number' });
+
 /** Customer data the merchant may prefill: the widget's four fields and the gateway's others. */
 const SessionCustomer = Customer.extend({
   patronym: Name,
@@ -35,7 +43,7 @@ const SessionCustomer = Customer.extend({
   birthday: IsoDate,
   city: Name,
   lang: z.string().regex(/^[A-Z]{2}$/, { error: 'must be an upper-case two-letter code such as EN or UK' }),
-  tax_id: requiredText(32),
+  tax_id: IdText(32),
 }).partial();
 
 /** What a payment of any kind is: the fields a session and a saved card's charge share. */
@@ -52,7 +60,7 @@ const SessionFields = z.strictObject({
   ...paymentFields,
   // lookup: verify and save a card for `customer_id`; the gateway holds `amount` to check it.
   method: z.enum(['purchase', 'auth', 'lookup']).default('purchase'),
-  customer_id: requiredText(128).optional(),
+  customer_id: IdText(128).optional(),
   return_url: Url.max(2048).optional(),
   modes: z.array(z.enum(['direct', 'hosted'])).min(1).optional(),
   ttl_seconds: z.number().int().min(60).max(7 * 86_400).optional(),
