@@ -8,6 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
+import { routePath } from 'hono/route';
 import type { CompanionEnv } from '../context.js';
 import type { Logger } from '../log/logger.js';
 import { isLoopbackHost } from '../loopback.js';
@@ -45,6 +46,10 @@ export function checkPublicUrl({ publicUrl, basePath, logger, fetch = globalThis
     } catch (error) {
       problem = `nothing answers at ${publicUrl} (${reasonOf(error)})`;
     }
+    // Mounted at its base path and given the base path too (Hono's route('/payments', …) of a
+    // companion with basePath /payments): its routes are under both, the addresses it gives out
+    // under one. The public URL is not what to change.
+    const doubled = basePath !== '' && mountedUnder.endsWith(basePath);
     const hint =
       basePath && publicUrl.endsWith(`${basePath}${basePath}`)
         ? `; it ends with the base path ${basePath}, which the companion adds itself: leave it out`
@@ -53,9 +58,13 @@ export function checkPublicUrl({ publicUrl, basePath, logger, fetch = globalThis
           : arrivedAt === publicUrl
             ? ''
             : `; requests reach this companion at ${arrivedAt}`;
+    const fix = doubled
+      ? `. The base path is doubled: requests reach this companion at ${arrivedAt}, as the mount path (${mountedUnder}) and basePath both add ${basePath}. ` +
+        `basePath already puts the companion's routes under ${basePath}: keep basePath ${basePath}, and mount the app without ${basePath} (Hono: route('/', companion.app))`
+      : `: set it to the address the companion answers at${hint}`;
     logger.warn(
       `PAYFORM_PUBLIC_URL (the publicUrl option, mounted) does not reach this companion: ${problem}. The customer's way back from 3-D Secure ` +
-        `or the hosted page, and the gateway's webhooks, are sent there: set it to the address the companion answers at${hint}`,
+        `or the hosted page, and the gateway's webhooks, are sent there${fix}`,
       { public_url: publicUrl },
     );
   };
@@ -63,11 +72,14 @@ export function checkPublicUrl({ publicUrl, basePath, logger, fetch = globalThis
   return (c, next) => {
     if (!asked) {
       asked = true;
-      // A server that mounts the companion under a path of its own (Hono's basePath('/shop'))
-      // puts that path before the companion's base path.
+      // A server that mounts the companion under a path of its own (Hono's basePath('/shop'),
+      // route('/payments', …)) puts that path before the companion's base path. Where the
+      // companion's own path ends is where this middleware was registered (`<mount><basePath>/*`),
+      // not the first `<basePath>/` in the path: mounted at /payments, that is the mount's.
       const { origin, pathname } = new URL(c.req.url);
-      const at = basePath ? pathname.indexOf(`${basePath}/`) : 0;
-      const mountedUnder = at > 0 ? pathname.slice(0, at) : '';
+      const registered = routePath(c).replace(/\/\*$/, '');
+      const prefix = pathname.split('/').slice(0, registered.split('/').length).join('/');
+      const mountedUnder = basePath && registered.endsWith(basePath) && prefix.endsWith(basePath) ? prefix.slice(0, -basePath.length) : '';
       void probe(origin + mountedUnder + basePath, mountedUnder);
     }
     return next();
