@@ -227,6 +227,9 @@ function request(form: Form): PayRequest {
 
 /** Pays directly, or on the hosted page when tokenize mode cannot reach its tokenizer (the form is `paying`). */
 async function pay(form: Form): Promise<void> {
+  // What is being paid stays what the fields show: they hold still until the answer.
+  const inputs = form.inputs();
+  for (const input of inputs) input.readOnly = true;
   try {
     const view = form.view!;
     const direct = request(form);
@@ -237,6 +240,8 @@ async function pay(form: Form): Promise<void> {
     await leave(form);
   } catch (error) {
     await recover(form, error);
+  } finally {
+    for (const input of inputs) input.readOnly = false;
   }
 }
 
@@ -257,10 +262,7 @@ async function recover(form: Form, error: unknown): Promise<void> {
   if (code === 'network' || code === 'server' || code === 'malformed' || status === 409) {
     // The payment may have gone through: never let the customer pay twice.
     const view = await form.companion.view().catch(() => undefined);
-    if (view && view.status !== 'open' && view.status !== 'failure') {
-      form.settle(view);
-      return refocus(form);
-    }
+    if (wentOn(form, view)) return refocus(form);
     // Neither the answer nor the session came back: it may well be paid. Check again, not pay again.
     if (!view && code !== 'malformed') {
       form.phase = 'waiting';
@@ -272,6 +274,13 @@ async function recover(form: Form, error: unknown): Promise<void> {
   const invalid = markRefused(form, error);
   form.fail(error);
   await refocus(form, invalid);
+}
+
+/** Shows the payment `view` says the session went on with (pending, paid, closed): true when it did. */
+function wentOn(element: CheckoutElement, view: SessionView | undefined): boolean {
+  if (!view || view.status === 'open' || view.status === 'failure') return false;
+  element.settle(view);
+  return true;
 }
 
 /** Marks the fields the companion named as invalid: the first of them, if any. */

@@ -35,6 +35,7 @@ describe('<pay-form> paying', () => {
     expect(button(form).textContent).to.equal('Processing payment…');
     expect(form.hasAttribute('processing')).to.equal(true);
     expect(part(form, 'form').getAttribute('aria-busy')).to.equal('true');
+    expect(form.inputs().map((input) => input.readOnly), 'what is paid stays what the fields show').to.deep.equal([true, true, true]);
     const { detail } = await success;
     expect(detail.orderId).to.be.a('string');
     expect(detail.paymentId).to.be.a('string');
@@ -146,6 +147,7 @@ describe('<pay-form> paying', () => {
       expect(message(form)).to.equal(text);
       expect(part(form, '[part=message]').classList.contains('error')).to.equal(true);
       expect(field(form, 'cvv').value, 'what was typed stays').to.equal('123');
+      expect(form.inputs().some((input) => input.readOnly), 'editable again').to.equal(false);
       expect(button(form).disabled).to.equal(false);
       await waitUntil(() => focused(form) === undefined && form.shadowRoot!.activeElement === button(form), 'focus did not return to the pay button');
       const success = oneEvent(form, 'pay-success');
