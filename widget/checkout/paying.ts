@@ -96,6 +96,8 @@ async function leave(element: CheckoutElement): Promise<void> {
     }
     if (!redirect(element, await hostedPage(element), 'hosted')) element.phase = 'ready';
   } catch (error) {
+    // Refused because the session is being paid (by card, in the form beside this button) or is paid: show that.
+    if (error instanceof CompanionError && error.status === 409 && wentOn(element, await element.companion.view().catch(() => undefined))) return refocus(element);
     element.phase = 'ready';
     void refocus(element);
     if (!isForm(element)) {

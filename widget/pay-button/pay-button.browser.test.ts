@@ -1,6 +1,6 @@
 import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
-import { createSession, openCheckout, readView } from '../test/checkout-fixture.js';
+import { advanceGatewayClock, createSession, openCheckout, readView } from '../test/checkout-fixture.js';
 import { autofill, button, card, field, message, mount, part, stay, watchFetch } from '../test/harness.js';
 
 describe('hosted checkout', () => {
@@ -15,6 +15,25 @@ describe('hosted checkout', () => {
     expect(new URL(event.detail.url).origin, "the sandbox's hosted page").to.equal((await readView(form.session)).sandbox_origin);
     await form.updateComplete;
     expect(button(form).disabled, 'cancelled: the button is back').to.equal(false);
+  });
+
+  it('<pay-button> clicked while the form beside it pays by card shows that payment, not an error', async () => {
+    const form = await mount();
+    form.pollInterval = 50;
+    const payButton = await mount(form.session, {}, 'pay-button');
+    payButton.pollInterval = 50;
+    const paid = oneEvent(form, 'pay-success');
+    autofill(form, card('4000000000000119')); // pending, settled 5 s of gateway time later
+    button(form).click();
+    await waitUntil(() => message(form) === 'Confirming your payment…', 'the card payment is not pending');
+    const errors: unknown[] = [];
+    payButton.addEventListener('pay-error', (event) => errors.push((event as CustomEvent).detail));
+    const buttonPaid = oneEvent(payButton, 'pay-success');
+    button(payButton).click();
+    await waitUntil(() => message(payButton) === 'Confirming your payment…', 'the button does not show the payment');
+    await advanceGatewayClock(5);
+    await Promise.all([paid, buttonPaid]);
+    expect(errors).to.deep.equal([]);
   });
 
   it('is what <pay-form> shows when the session allows hosted checkout only', async () => {
