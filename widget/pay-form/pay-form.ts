@@ -170,7 +170,8 @@ export class PayForm extends CheckoutElement {
     const input = event.target as HTMLInputElement;
     const name = input.name as FieldName;
     if (!FIELDS[name]) return;
-    const edit = FIELDS[name][2]?.({ value: input.value, caret: input.selectionStart ?? 0, inputType: event.inputType, before: this.edited[name] }, this.brand);
+    // NFKC: full-width digits and slashes, as a CJK input method types them, are read as 0–9 and /.
+    const edit = FIELDS[name][2]?.({ value: input.value.normalize('NFKC'), caret: input.selectionStart ?? 0, inputType: event.inputType, before: this.edited[name] }, this.brand);
     if (edit) {
       input.value = edit.value;
       if (this.shadowRoot!.activeElement === input) input.setSelectionRange(edit.caret, edit.caret);
@@ -196,7 +197,7 @@ export class PayForm extends CheckoutElement {
     // Typed or pasted to the brand's full length and valid, at the end: on to the next field. Autofill
     // has no input type and stays, and so does an edit in the middle (a month retyped before its year).
     const full = name === 'exp' || digits.length === (name === 'number' ? maxLength(brand) : name === 'cvv' ? cvvLength(brand) : -1);
-    if (check.valid && full && /^insert(Text|FromPaste)$/.test(event.inputType) && input.selectionEnd === input.value.length) {
+    if (check.valid && full && /^insert(Text|FromPaste)/.test(event.inputType) && input.selectionEnd === input.value.length) {
       const inputs = this.inputs();
       inputs[inputs.indexOf(input) + 1]?.focus();
     }
@@ -220,9 +221,9 @@ export class PayForm extends CheckoutElement {
     return html`<div part="field">
       <div><label part="label" for=${name}>${this.t[name]}</label>${hint ? html`<span part="hint" id="${name}-hint">${this.t[hint]}</span>` : nothing}</div>
       <div class="control" dir=${name.endsWith('name') ? nothing : 'ltr'}>
-        <input part="input" id=${name} name=${name} type=${inputmode === 'email' || inputmode === 'tel' ? inputmode : 'text'}
+        <input part="input" id=${name} name=${name} type=${inputmode === 'numeric' ? 'text' : (inputmode ?? 'text')}
           autocomplete=${autocomplete} inputmode=${inputmode ?? nothing} autocorrect="off" spellcheck="false" aria-required="true"
-          aria-invalid=${error ? 'true' : 'false'} aria-describedby="${name}-error${hint ? ` ${name}-hint` : ''}">
+          aria-invalid=${!!error} aria-describedby="${name}-error${hint ? ` ${name}-hint` : ''}">
         ${name === 'number' ? brandMark(this.brand) : nothing}
       </div>
       <div part="error" id="${name}-error">${error ? this.#message(name, error) : ''}</div>

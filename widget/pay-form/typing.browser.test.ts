@@ -84,6 +84,16 @@ describe('<pay-form> card entry', () => {
       await type(field(form, 'cvv'), '1a2b34');
       expect(field(form, 'cvv').value).to.equal('123');
     });
+
+    it('takes the full-width digits a CJK input method types as digits', async () => {
+      const form = await mount();
+      await type(field(form, 'number'), '５５５５５５５５５５５５４４４４');
+      expect([field(form, 'number').value, focused(form)]).to.deep.equal(['5555 5555 5555 4444', 'exp']);
+      await sendKeys({ type: `１２${[...yearAhead(2)].map((digit) => String.fromCharCode(0xff10 + Number(digit))).join('')}` });
+      expect(field(form, 'exp').value).to.equal(`12/${yearAhead(2)}`);
+      await sendKeys({ type: '１２３' });
+      expect(field(form, 'cvv').value).to.equal('123');
+    });
   });
 
   describe('paste', () => {
