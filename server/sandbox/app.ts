@@ -22,6 +22,7 @@ import { controlRoutes } from './http/control-routes.js';
 import { inspectorRoutes } from './http/inspector-routes.js';
 import type { SandboxEnv } from './http/env.js';
 import { injectFaults } from './http/fault-middleware.js';
+import { shapeAnswers } from './http/shape-middleware.js';
 import { recordRequests } from './inspector/recorder.js';
 import { pageRoutes } from './pages/page-routes.js';
 import { SimulatedGateway } from './simulated-gateway.js';
@@ -65,6 +66,7 @@ export function createSandbox(config: SandboxConfig = {}): SandboxApp {
     }),
   );
   app.use('/api/v1/*', injectFaults(gateway));
+  app.use('/api/v1/*', shapeAnswers(gateway));
 
   app.get('/health', (c) => c.text('OK'));
   app.route('/', tokenizeRoutes(gateway));

@@ -4,9 +4,11 @@
  * deterministic: a rate of 1 always applies, 0 never, and rates in between follow a seeded
  * generator, so the same seed gives the same sequence. `scope` narrows the API faults to a
  * method and path prefix, `times` to the next N matching requests, and `phase` says whether the
- * request is handled before the fault strikes (an outcome the caller cannot know).
+ * request is handled before the fault strikes (an outcome the caller cannot know). `shapes` is no
+ * fault but the live gateway's other wire forms (shapes.ts), switched on the same way.
  */
 import * as z from 'zod';
+import { ShapesSetting, ShapeVariation } from './shapes.js';
 import type { WebhookFaults } from './webhook-sender.js';
 
 const Rate = z.number().min(0).max(1);
@@ -33,6 +35,8 @@ export const FaultSettings = z.strictObject({
   /** `before`: the request is not handled. `after`: it is handled, then its answer is lost. */
   phase: z.enum(['before', 'after']).default('before'),
   seed: z.number().int().optional(),
+  /** `varied`, or a list of variants: answers and webhooks in the live gateway's other forms (shapes.ts). */
+  shapes: ShapesSetting.optional(),
 });
 export type FaultSettings = z.output<typeof FaultSettings>;
 
@@ -52,6 +56,7 @@ export class FaultInjector {
   #settings: FaultSettings = NO_FAULTS;
   #remaining: number | undefined;
   #random: () => number;
+  #shapes: ShapeVariation | undefined;
   readonly #defaultSeed: number;
 
   constructor(seed: number) {
@@ -68,6 +73,13 @@ export class FaultInjector {
     this.#settings = settings;
     this.#remaining = settings.times;
     this.#random = seededRandom(settings.seed ?? this.#defaultSeed);
+    // A generator of its own: switching shapes on must not move the sequence the error rates follow.
+    this.#shapes = settings.shapes && new ShapeVariation(settings.shapes, seededRandom(settings.seed ?? this.#defaultSeed));
+  }
+
+  /** The wire forms asked for; undefined when the sandbox answers in its own. */
+  get shapes(): ShapeVariation | undefined {
+    return this.#shapes;
   }
 
   clear(): void {
@@ -76,10 +88,12 @@ export class FaultInjector {
 
   get webhooks(): WebhookFaults {
     const duplicates = this.#settings.webhook_duplicates;
+    const shapes = this.#shapes;
     return {
       duplicates: duplicates === true ? 1 : duplicates === false ? 0 : duplicates,
       delayMs: this.#settings.webhook_delay_ms,
       reorder: this.#settings.webhook_reorder,
+      shape: shapes && ((event) => shapes.event(event)),
     };
   }
 
@@ -92,7 +106,7 @@ export class FaultInjector {
     if (!this.#inScope(method, path)) return undefined;
     if (this.#remaining !== undefined) {
       this.#remaining -= 1;
-      if (this.#remaining <= 0) this.#settings = { ...NO_FAULTS, ...webhookPart(settings) };
+      if (this.#remaining <= 0) this.#settings = { ...NO_FAULTS, ...lastingPart(settings) };
     }
     const drop = this.#chance(dropRate);
     const error = !drop && this.#chance(errorRate);
@@ -112,9 +126,10 @@ export class FaultInjector {
   }
 }
 
-function webhookPart(settings: FaultSettings): Partial<FaultSettings> {
-  const { webhook_duplicates, webhook_delay_ms, webhook_reorder } = settings;
-  return { webhook_duplicates, webhook_delay_ms, webhook_reorder };
+/** What `times` does not clear: the webhook faults, and the shapes (answers as well as webhooks). */
+function lastingPart(settings: FaultSettings): Partial<FaultSettings> {
+  const { webhook_duplicates, webhook_delay_ms, webhook_reorder, shapes } = settings;
+  return { webhook_duplicates, webhook_delay_ms, webhook_reorder, shapes };
 }
 
 /** mulberry32: small, fast and good enough to pick which requests fail. */

@@ -3,7 +3,8 @@
  * secret by the shared server/gateway/webhook.ts) to the request's server_url. A delivery that
  * gets no 2xx answer is retried on a growing schedule; every delivery and attempt is kept for
  * GET /_sandbox/webhooks. The webhook faults of the control plane act here: duplicates, a delay
- * before the first attempt, and reordering (an event held back until a later one overtakes it).
+ * before the first attempt, and reordering (an event held back until a later one overtakes it);
+ * and the shapes, which rewrite the event as posted into the live gateway's other forms.
  */
 import { fetchExchange, pooledExchange, webhookForm } from '@payform/gateway';
 import type { Exchange } from '@payform/gateway';
@@ -20,6 +21,8 @@ export interface WebhookFaults {
   readonly delayMs: number;
   /** Hold each event back until the next one has been sent. */
   readonly reorder: boolean;
+  /** The event as posted, in the wire forms PUT /_sandbox/faults `shapes` asks for (shapes.ts); unset: as built. */
+  readonly shape: ((event: object) => object) | undefined;
 }
 
 export interface WebhookAttempt {
@@ -110,16 +113,19 @@ export class WebhookSender {
   /** Queues the event for its target (plus copies when the duplicates fault is on). */
   send(message: WebhookMessage): Delivery[] {
     const faults = this.#options.faults();
-    const original = this.#record(message);
-    const copies = Array.from({ length: Math.max(0, Math.floor(faults.duplicates)) }, () => this.#record(message, original.id));
+    // Shaped once, so that duplicates and retries post the very same data.
+    const posted = faults.shape ? faults.shape(message.event) : message.event;
+    const original = this.#record(message, posted);
+    const copies = Array.from({ length: Math.max(0, Math.floor(faults.duplicates)) }, () => this.#record(message, posted, original.id));
     const batch = [original, ...copies];
     this.#log(...batch);
     this.#schedule(batch, faults);
     return batch;
   }
 
-  #record(message: WebhookMessage, duplicateOf?: string): Delivery {
-    const { data, signature } = webhookForm(message.event, message.apiSecret);
+  /** A delivery of `posted` (the event as sent); what it lists of the event is read from the event as built. */
+  #record(message: WebhookMessage, posted: object, duplicateOf?: string): Delivery {
+    const { data, signature } = webhookForm(posted, message.apiSecret);
     return {
       id: newUuid(),
       target: message.target,
@@ -131,7 +137,7 @@ export class WebhookSender {
       request_id: message.cause ?? null,
       duplicate_of: duplicateOf,
       body: { data, signature },
-      event: message.event,
+      event: posted,
       created_at: this.#now(),
       status: 'scheduled',
       attempts: [],
@@ -140,10 +146,12 @@ export class WebhookSender {
 
   /**
    * Posts the form once, now, and tells whether the receiver answered 2xx: the validation_url
-   * preflight. No retries and no webhook faults; logged like any delivery.
+   * preflight. No retries and no webhook faults (the shapes are no fault: they apply); logged
+   * like any delivery.
    */
   async preflight(message: WebhookMessage): Promise<boolean> {
-    const delivery = this.#record(message);
+    const shape = this.#options.faults().shape;
+    const delivery = this.#record(message, shape ? shape(message.event) : message.event);
     this.#log(delivery);
     await this.#attempt(delivery, this.#epoch, { retry: false });
     return delivery.status === 'delivered';

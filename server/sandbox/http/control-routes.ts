@@ -7,7 +7,7 @@
  *   POST   /_sandbox/3ds/:payment_id {"result": "success" | "failure"}  answer a 3-D Secure challenge
  *   GET    /_sandbox/webhooks        every delivery (?order_id= &method= &status= narrow the list)
  *   GET    /_sandbox/faults          the faults in force
- *   PUT    /_sandbox/faults          replace them ({} clears); see faults.ts
+ *   PUT    /_sandbox/faults          replace them ({} clears); see faults.ts, and shapes.ts for `shapes`
  *   DELETE /_sandbox/faults          clear them
  *   GET    /_sandbox/clock           the sandbox time
  *   POST   /_sandbox/clock           {"advance_seconds": n} or {"advance_ms": n}: move time on, run what fell due
