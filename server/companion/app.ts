@@ -181,7 +181,7 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
   app.route('/api/checkout', checkoutRoutes(options.adminToken));
   app.route('/checkout', returnRoutes(clock));
   app.route('/checkout', challengeRoutes());
-  app.route('/widget', widgetRoutes(options.widgetDir));
+  app.route('/widget', widgetRoutes(options.widgetDir, logger));
   app.route('/webhooks', webhookRoutes(config.gatewayApiSecret, background));
   app.route('/api/orders', orderRoutes());
   app.route('/api/webhook-events', eventRoutes());

@@ -1,24 +1,41 @@
 /**
  * The built widget, for merchants' pages: `GET /widget/pay-form.js`, the chunks it loads on
  * demand (`/widget/chunks/<name>.js`) and the licences of what it bundles. Served to any origin (a module script is fetched with
- * CORS), revalidated by ETag, and 404 in the envelope when the bundle has not been built.
+ * CORS), revalidated by ETag. A folder without the bundle is said once, at start, in the log
+ * (where and how to fix it); its requests are 404 `widget_not_built`. A file missing beside a
+ * bundle is a plain 404.
  */
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Hono } from 'hono';
 import type { Context } from 'hono';
 import type { CompanionEnv } from '../context.js';
 import { FileCache } from '../http/file-cache.js';
 import { ApiProblem } from '../http/problem.js';
+import type { Logger } from '../log/logger.js';
 
 const CHUNK_NAME = /^[A-Za-z0-9_.-]+\.js$/;
+const BUNDLE = 'pay-form.js';
 
-export function widgetRoutes(widgetDir: string): Hono<CompanionEnv> {
+// The companion cannot tell an installed package from payform's repository, so the fix names both.
+const NOT_BUILT_FIX =
+  'An installed @payform/companion serves the dist/ of its @payform/widget dependency: reinstall @payform/widget ' +
+  '(npm install @payform/widget), or give the widgetDir option the folder that holds pay-form.js. ' +
+  'In the payform repository, run `npm run build:widget`';
+
+export function widgetRoutes(widgetDir: string, logger: Logger): Hono<CompanionEnv> {
   const routes = new Hono<CompanionEnv>();
   const files = new FileCache();
+  // Said once, at start, rather than only to whichever page asks for the script. The path stays
+  // in the log: a page's answer does not tell the server's folders.
+  if (!existsSync(join(widgetDir, BUNDLE))) logger.error(`widgetDir: no widget bundle (${BUNDLE}) in ${widgetDir}. ${NOT_BUILT_FIX}.`, { widgetDir });
 
   const serve = async (c: Context<CompanionEnv>, file: string, contentType = 'text/javascript; charset=utf-8') => {
     const asset = await files.read(join(widgetDir, file));
-    if (!asset) throw new ApiProblem(404, 'widget_not_built', 'The widget is not built: run `npm run build:widget` first');
+    if (!asset) {
+      if (file !== BUNDLE && (await files.read(join(widgetDir, BUNDLE)))) throw new ApiProblem(404, 'not_found', 'No such widget file');
+      throw new ApiProblem(404, 'widget_not_built', 'The widget is not built on this server: its log, at start, says where it looked and how to fix it');
+    }
     c.header('Access-Control-Allow-Origin', '*');
     c.header('Cross-Origin-Resource-Policy', 'cross-origin');
     // Names carry no content hash, so browsers revalidate often and cheaply (304).
@@ -29,7 +46,7 @@ export function widgetRoutes(widgetDir: string): Hono<CompanionEnv> {
     return c.body(asset.body as Uint8Array<ArrayBuffer>, 200);
   };
 
-  routes.get('/pay-form.js', (c) => serve(c, 'pay-form.js'));
+  routes.get(`/${BUNDLE}`, (c) => serve(c, BUNDLE));
   // Lit's licence travels with the bundle.
   routes.get('/LICENSES.txt', (c) => serve(c, 'LICENSES.txt', 'text/plain; charset=utf-8'));
   routes.get('/chunks/:name', (c) => {

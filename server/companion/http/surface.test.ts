@@ -341,7 +341,44 @@ describe.each([['in process', false], ['over HTTP', true]])('GET /widget/pay-for
     }
   });
 
-  it('answers 404 in the envelope when the widget is not built', async () => {
+  it('answers a file missing beside a built bundle with a plain 404, and logs nothing of a build', async () => {
+    for (const path of ['/widget/chunks/nonexist.js', '/widget/chunks/missing.js']) {
+      const response = await stack.request('GET', path);
+      expect(response.status, path).toBe(404);
+      expect((await response.json()).error, path).toEqual({ code: 'not_found', message: 'No such widget file' });
+    }
+    expect(stack.logs.filter((line) => line.includes('widgetDir'))).toEqual([]);
+  });
+
+  it('says once, at start, where a widget without its bundle was looked for and how to fix it; pages get 404 widget_not_built', async () => {
+    const empty = mkdtempSync(join(tmpdir(), 'payform-widget-empty-'));
+    try {
+      const unbuilt = await open({ companion: { widgetDir: empty }, served });
+      const said = unbuilt.logs.filter((line) => line.includes('widgetDir'));
+      expect(said).toHaveLength(1);
+      const line = JSON.parse(said[0]!) as Json;
+      expect(line.level).toBe('error');
+      expect(line.msg).toContain(`no widget bundle (pay-form.js) in ${empty}`);
+      // An installed package and the repository are fixed differently: both are named.
+      expect(line.msg).toContain('reinstall @payform/widget');
+      expect(line.msg).toContain('widgetDir option');
+      expect(line.msg).toContain('In the payform repository, run `npm run build:widget`');
+      for (const path of ['/widget/pay-form.js', '/widget/chunks/uk.js', '/widget/LICENSES.txt']) {
+        const response = await unbuilt.request('GET', path);
+        expect(response.status, path).toBe(404);
+        const { error } = await response.json();
+        expect(error.code, path).toBe('widget_not_built');
+        // The page's answer names no command of payform's repository, nor the server's folders.
+        expect(error.message, path).not.toContain('npm run');
+        expect(error.message, path).not.toContain(empty);
+      }
+      expect(unbuilt.logs.filter((line) => line.includes('widgetDir'))).toHaveLength(1);
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
+  });
+
+  it('answers 404 widget_not_built when the bundle goes away after start', async () => {
     rmSync(join(dir, 'pay-form.js'));
     const response = await stack.request('GET', '/widget/pay-form.js');
     expect(response.status).toBe(404);
