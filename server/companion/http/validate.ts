@@ -10,24 +10,36 @@ import { zValidator } from '@hono/zod-validator';
 import type { ValidationTargets } from 'hono';
 import * as z from 'zod';
 import { compiled, fieldIssues, fieldPath, wireErrorMap } from '@payform/gateway/wire';
-import { nulRefused } from './guards.js';
+import { NUL_REASON, nulRefused } from './guards.js';
 import { ApiProblem, fieldReasons } from './problem.js';
 
 export function validate<T extends z.ZodType, Where extends keyof ValidationTargets>(target: Where, schema: T) {
+  // Synchronous (no schema here refines asynchronously), through the schema's compiled parser.
+  const check = (checked: z.ZodType, value: unknown) => compiled(checked).safeParse(value, { error: wireErrorMap });
+  const refusal = (error: unknown) => ApiProblem.invalid(fieldReasons(fieldIssues(error as z.ZodError)));
   const validator = zValidator(
     target,
     schema,
     (result) => {
       if (result.success) return;
-      throw ApiProblem.invalid(fieldReasons(fieldIssues(result.error as unknown as z.ZodError)));
+      throw refusal(result.error);
     },
-    // The library's result type is zod v3's and v4's union; the call is v4's own. Synchronous
-    // (no schema here refines asynchronously), through the schema's compiled parser.
-    { validationFunction: (checked, value) => compiled(checked as z.ZodType).safeParse(value, { error: wireErrorMap }) as never },
+    // The library's result type is zod v3's and v4's union; the call is v4's own.
+    { validationFunction: (checked, value) => check(checked as z.ZodType, value) as never },
   );
   if (target !== 'json') return validator;
   const guarded: typeof validator = async (c, next) => {
     const text = await c.req.text();
+    // An empty body (no bytes, or only whitespace) under the JSON media type is no body at all:
+    // `{}`, as a request without one reads (and as its idempotency key compares it), so
+    // `POST …/void` with only `Content-Type: application/json` still voids. Hono's validator
+    // would parse the empty text and refuse it as malformed JSON.
+    if (JSON_WHITESPACE_ONLY.test(text)) {
+      const result = check(schema, {});
+      if (!result.success) throw refusal(result.error);
+      c.req.addValidatedData('json', result.data as object);
+      return next();
+    }
     // One pass over the text on every request; the field is looked for only when it matches.
     if (SUSPECT_TEXT.test(text)) {
       const bad = badTextField(text);
@@ -37,6 +49,9 @@ export function validate<T extends z.ZodType, Where extends keyof ValidationTarg
   };
   return guarded;
 }
+
+/** A body of no bytes, or of JSON's whitespace only (RFC 8259: space, tab, line feed, carriage return). */
+const JSON_WHITESPACE_ONLY = /^[ \t\n\r]*$/;
 
 /** What the body's decoding put where its bytes were not UTF-8 (U+FFFD). */
 const REPLACED = '\uFFFD';
@@ -74,7 +89,6 @@ function badTextField(text: string): ApiProblem | undefined {
   return ApiProblem.invalid({ [fieldPath(path) || 'body']: reason });
 }
 
-const NUL = 'must not contain NUL characters';
 const LONE_HALF = 'must be well-formed text (half of a surrogate pair stands alone)';
 const NOT_UTF8 = 'must be UTF-8 text (bytes that are not were sent, or U+FFFD)';
 /** Deeper than any request the API takes: where the search stops (a body of 8 KB nests 4,000 deep). */
@@ -84,7 +98,7 @@ const TOO_DEEP = Symbol('too deep');
 /** The first string (or key) no field can store, with its path; TOO_DEEP past MAX_DEPTH, where the search stops. */
 function firstBadText(value: unknown, path: readonly PropertyKey[], depth: number): [path: readonly PropertyKey[], reason: string] | typeof TOO_DEEP | undefined {
   if (typeof value === 'string') {
-    if (value.includes('\0')) return [path, NUL];
+    if (value.includes('\0')) return [path, NUL_REASON];
     if (value.includes(REPLACED)) return [path, NOT_UTF8];
     return LONE_SURROGATE.test(value) ? [path, LONE_HALF] : undefined;
   }

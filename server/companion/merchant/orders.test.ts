@@ -212,6 +212,19 @@ describe('capture and void', () => {
     expect((await op(orderId, 'void', 409)).error.code).toBe('already_captured');
   });
 
+  it('reads an empty JSON body (no bytes, or whitespace only) as {}; one that is not JSON is a 400 that says so', async () => {
+    const json = { 'Content-Type': 'application/json' };
+    const orderId = await paidOrder('auth');
+    const broken = await stack.json('POST', `/api/orders/${orderId}/void`, 400, { admin: true, body: '{"comment":', headers: json });
+    expect(broken.error).toEqual({ code: 'invalid_json', message: 'The body is not valid JSON' });
+    expect((await stack.json('POST', `/api/orders/${orderId}/void`, 200, { admin: true, body: '', headers: json })).operation).toMatchObject({ kind: 'void', amount: 1010, status: 'success' });
+    const other = await paidOrder('auth');
+    expect((await stack.json('POST', `/api/orders/${other}/capture`, 200, { admin: true, body: ' \r\n\t', headers: json })).operation).toMatchObject({ kind: 'capture', amount: 1010, status: 'success' });
+    const purchase = await paidOrder();
+    expect((await stack.json('POST', `/api/orders/${purchase}/refund`, 200, { admin: true, body: '\n', headers: json })).operation).toMatchObject({ kind: 'refund', amount: 1010 });
+    expect((await stack.json('POST', `/api/orders/${purchase}/cancel`, 409, { admin: true, body: '', headers: json })).error.code).toBe('not_cancellable');
+  });
+
   it('validates bodies: unknown fields, amounts, comment length', async () => {
     const orderId = await paidOrder('auth');
     expect((await op(orderId, 'capture', 400, { amount: 10.5 })).error.fields.amount).toBe('must be an integer number of minor units (24950 = 249.50 UAH)');
