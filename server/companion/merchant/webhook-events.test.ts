@@ -98,6 +98,16 @@ describe('GET /api/webhook-events', () => {
     expect((await stack.json('POST', `/api/webhook-events/${newest.id}/review`, 401, { body: {} })).error.code).toBe('unauthorized');
   });
 
+  it('refuses an unknown field in a review, as every route does, and leaves the event waiting', async () => {
+    await postEvent({ order_id: 'other-shop-20' });
+    const [event] = (await list()).events;
+    const refused = await stack.json('POST', `/api/webhook-events/${event.id}/review`, 400, { admin: true, body: { x: 1 } });
+    expect(refused.error).toMatchObject({ code: 'invalid_request', fields: { x: 'is not allowed' } });
+    expect(orderIds(await list())).toEqual(['other-shop-20']);
+    // No body at all is `{}`, as on the other operations.
+    expect((await stack.json('POST', `/api/webhook-events/${event.id}/review`, 200, { admin: true })).event.reviewed_at).toEqual(expect.any(String));
+  });
+
   it('pages newest first with a cursor', async () => {
     for (const orderId of ['stray-1', 'stray-2', 'stray-3']) {
       await postEvent({ order_id: orderId });
