@@ -97,6 +97,29 @@ describe('a query where a route reads none', () => {
   });
 });
 
+describe('a NUL character in the address', () => {
+  it('is refused naming where it is: the query parameter, or the path', async () => {
+    const stack = await open();
+    const session = await stack.openSession();
+    const fieldsOf = async (path: string, admin = true) => {
+      const response = await stack.request('GET', path, { admin });
+      expect(response.status, path).toBe(400);
+      const { error } = await response.json();
+      expect(error.code, path).toBe('invalid_request');
+      return error as { message: string; fields: Record<string, string> };
+    };
+    const cursor = await fieldsOf('/api/orders?cursor=%00');
+    expect(cursor).toEqual({ code: 'invalid_request', message: 'Invalid request: cursor must not contain NUL characters', fields: { cursor: 'must not contain NUL characters' } });
+    expect((await fieldsOf('/api/orders?limit=5&session_id=a%00b')).fields).toEqual({ session_id: 'must not contain NUL characters' });
+    expect((await fieldsOf('/api/orders/1%002')).fields).toEqual({ path: 'must not contain NUL characters' });
+    expect((await fieldsOf(`/api/checkout/sessions/${session.id}%00`, false)).fields).toEqual({ path: 'must not contain NUL characters' });
+    expect((await fieldsOf('/api/orders/1%002?cursor=%00')).fields).toEqual({ path: 'must not contain NUL characters', cursor: 'must not contain NUL characters' });
+    // In a parameter's name it is the query's; a name that may be a card number is not repeated.
+    expect((await fieldsOf('/api/orders?a%00=1')).fields).toEqual({ query: 'must not contain NUL characters' });
+    expect((await fieldsOf('/api/orders?4242424242424242=%00')).fields).toEqual({ '*': 'must not contain NUL characters' });
+  });
+});
+
 describe('text no field can store, nested deeper than any request', () => {
   it('is refused with a 400, never a 500 from the search for its field', async () => {
     const stack = await open();

@@ -7,6 +7,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { CompanionEnv } from '../context.js';
 import { bodyLimit } from 'hono/body-limit';
+import { fieldPath } from '@payform/gateway/wire';
 import { clientKey, UNKNOWN_CLIENT } from './client-address.js';
 import { ApiProblem } from './problem.js';
 
@@ -140,13 +141,38 @@ function tooLarge(limit: number): ApiProblem {
  */
 export function refuseNulInAddress(): MiddlewareHandler<CompanionEnv> {
   return (c, next) => {
-    if (/%00|\0/i.test(c.req.url)) throw nulRefused();
+    if (NUL_IN_URL.test(c.req.url)) throw nulInAddress(c.req.url);
     return next();
   };
 }
 
+/** A NUL, raw or percent-encoded, in the text of a URL. */
+const NUL_IN_URL = /%00|\0/;
+
+/** Why a field holding a NUL is refused, in the body or the address. */
+export const NUL_REASON = 'must not contain NUL characters';
+
 export function nulRefused(): ApiProblem {
   return new ApiProblem(400, 'invalid_request', 'NUL characters are not accepted');
+}
+
+/**
+ * Names where the address holds a NUL, as a field error: `path`, each query parameter by its
+ * name (one that may be a card number shows as `*`, as every refusal names it), or `query` when
+ * the NUL is in a parameter's name. Only a refused request pays for parsing the URL.
+ */
+function nulInAddress(address: string): ApiProblem {
+  const url = new URL(address);
+  // Without a prototype: a parameter called `__proto__` is named like any other.
+  const fields: Record<string, string> = Object.create(null) as Record<string, string>;
+  if (NUL_IN_URL.test(url.pathname)) fields.path = NUL_REASON;
+  for (const [name, value] of new URLSearchParams(url.search)) {
+    if (name.includes('\0')) fields.query ??= NUL_REASON;
+    else if (value.includes('\0')) fields[fieldPath([name]) || 'query'] ??= NUL_REASON;
+  }
+  // A NUL the search parameters do not show (an escape they leave as it is): the query as a whole.
+  if (Object.keys(fields).length === 0) fields.query = NUL_REASON;
+  return ApiProblem.invalid(fields);
 }
 
 /**
