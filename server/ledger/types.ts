@@ -395,7 +395,8 @@ export interface GatewayEvent extends PaymentDetails {
   /**
    * Set for a signed post the companion could not read as an event (an amount like 1e-9, a
    * field of the wrong type): kept `unmatched`, never applied — also when tried again — and its
-   * order's payment, when there is one, flagged once (status as the post names it, amount 0).
+   * order's payment, when there is one, flagged once (status as the post names it, its
+   * figures unknown: amount and the rest null, `unreadable` set).
    */
   readonly unreadable?: true;
   /**

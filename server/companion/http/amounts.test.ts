@@ -31,6 +31,17 @@ describe('amounts', () => {
     expect((await stack.ledger.listOrders()).orders).toHaveLength(0);
   });
 
+  it('not sent are required, where a wrong one keeps the unit', async () => {
+    const stack = await open();
+    const missing = await stack.json('POST', '/api/checkout/sessions', 400, { admin: true, body: { currency: 'UAH', description: 'Tea' } });
+    expect(missing.error.fields).toEqual({ amount: 'is required' });
+    const share = await stack.json('POST', '/api/checkout/sessions', 400, { admin: true, body: { amount: 100, currency: 'UAH', description: 'Tea', split: [{ sub_merchant_id: '0b6f5a7e-1c2d-4e3f-8a9b-0c1d2e3f4a5b' }] } });
+    expect(share.error.fields).toMatchObject({ 'split[0].amount': 'is required' });
+    const wrong = await stack.json('POST', '/api/checkout/sessions', 400, { admin: true, body: { amount: null, currency: 'UAH', description: 'Tea' } });
+    expect(wrong.error.fields).toEqual({ amount: 'must be an integer number of minor units (24950 = 249.50 UAH)' });
+    expect((await stack.ledger.listOrders()).orders).toHaveLength(0);
+  });
+
   it('are accepted up to what the gateway carries exactly, and refused beyond it naming the field', async () => {
     const stack = await open();
     const largest = await stack.openSession({ amount: 999_999_999_999_999 });

@@ -20,9 +20,10 @@ export const MAX_MINOR_UNITS = 999_999_999_999_999;
 /**
  * Any JSON number here: whether it is whole, positive and within range depends on the currency,
  * so `amountRefusal` checks it where the currency is known and names it in the reason. The
- * OpenAPI document says what is accepted: an integer.
+ * OpenAPI document says what is accepted: an integer. One not sent "is required", as any field
+ * is (a message set here would otherwise win over the wire's for a missing one too).
  */
-export const Amount = z.number({ error: `must be ${describeMinorUnits()}` }).meta({ type: 'integer', minimum: 1, maximum: MAX_MINOR_UNITS, description: UNIT });
+export const Amount = z.number({ error: (issue) => (issue.input === undefined ? 'is required' : `must be ${describeMinorUnits()}`) }).meta({ type: 'integer', minimum: 1, maximum: MAX_MINOR_UNITS, description: UNIT });
 
 /** An amount in an answer. */
 export const AmountView = z.int().describe(UNIT);

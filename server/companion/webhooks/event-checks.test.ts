@@ -286,6 +286,8 @@ function describeEventChecks(backend: LedgerBackend): void {
       expect(await response.json()).toMatchObject({ outcome: 'applied' });
       const detail = await orderOf(stack, orderId);
       expect(detail.order).toMatchObject({ status: 'failure', status_description: 'Declined\uFFFD by issuer', gateway_order_id: 'g\uFFFD' });
+      // The body is kept as received, alike on both databases: the NUL stays the escape it was sent as.
+      expect(detail.events.at(-1).event).toMatchObject({ status_description: 'Declined\u0000 by issuer', gateway_order_id: 'g\u0000' });
       // One naming an order id with a NUL is kept, applying to nothing.
       const stray = await post(stack, { ...event, order_id: `${orderId}\u0000`, status: 'success' });
       expect(stray.status).toBe(200);
