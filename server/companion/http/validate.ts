@@ -14,32 +14,23 @@ import { NUL_REASON, nulRefused } from './guards.js';
 import { ApiProblem, fieldReasons } from './problem.js';
 
 export function validate<T extends z.ZodType, Where extends keyof ValidationTargets>(target: Where, schema: T) {
-  // Synchronous (no schema here refines asynchronously), through the schema's compiled parser.
-  const check = (checked: z.ZodType, value: unknown) => compiled(checked).safeParse(value, { error: wireErrorMap });
-  const refusal = (error: unknown) => ApiProblem.invalid(fieldReasons(fieldIssues(error as z.ZodError)));
   const validator = zValidator(
     target,
     schema,
     (result) => {
       if (result.success) return;
-      throw refusal(result.error);
+      throw ApiProblem.invalid(fieldReasons(fieldIssues(result.error as unknown as z.ZodError)));
     },
-    // The library's result type is zod v3's and v4's union; the call is v4's own.
-    { validationFunction: (checked, value) => check(checked as z.ZodType, value) as never },
+    // The library's result type is zod v3's and v4's union; the call is v4's own. Synchronous
+    // (no schema here refines asynchronously), through the schema's compiled parser.
+    { validationFunction: (checked, value) => compiled(checked as z.ZodType).safeParse(value, { error: wireErrorMap }) as never },
   );
   if (target !== 'json') return validator;
   const guarded: typeof validator = async (c, next) => {
     const text = await c.req.text();
-    // An empty body (no bytes, or only whitespace) under the JSON media type is no body at all:
-    // `{}`, as a request without one reads (and as its idempotency key compares it), so
-    // `POST …/void` with only `Content-Type: application/json` still voids. Hono's validator
-    // would parse the empty text and refuse it as malformed JSON.
-    if (JSON_WHITESPACE_ONLY.test(text)) {
-      const result = check(schema, {});
-      if (!result.success) throw refusal(result.error);
-      c.req.addValidatedData('json', result.data as object);
-      return next();
-    }
+    // An empty body under the JSON media type is most often a body lost on the way, and {} would
+    // move everything (a full capture or refund): refused, saying what sends the defaults.
+    if (JSON_WHITESPACE_ONLY.test(text) && JSON_TYPE.test(c.req.header('content-type') ?? '')) throw emptyJson();
     // One pass over the text on every request; the field is looked for only when it matches.
     if (SUSPECT_TEXT.test(text)) {
       const bad = badTextField(text);
@@ -52,6 +43,12 @@ export function validate<T extends z.ZodType, Where extends keyof ValidationTarg
 
 /** A body of no bytes, or of JSON's whitespace only (RFC 8259: space, tab, line feed, carriage return). */
 const JSON_WHITESPACE_ONLY = /^[ \t\n\r]*$/;
+/** The media types Hono's validator parses as JSON (without one, a route reads no body: `{}`). */
+const JSON_TYPE = /^application\/([\w.-]+\+)?json\s*(;|$)/i;
+const emptyJson = () =>
+  new ApiProblem(400, 'invalid_json', 'The body is empty, though Content-Type says JSON: send {} for the defaults, or no body and no Content-Type', {
+    body: 'must be JSON ({} for the defaults)',
+  });
 
 /** What the body's decoding put where its bytes were not UTF-8 (U+FFFD). */
 const REPLACED = '\uFFFD';
