@@ -199,7 +199,12 @@ function valid(form: Form): boolean {
   const first = inputs.find((input) => form.errors[input.name as FieldName]);
   if (!first) return true;
   first.focus();
-  form.say(form.t.fix, true);
+  // The same words again are not news to a screen reader: said anew after a moment without them.
+  if (form.notice !== form.t.fix) form.say(form.t.fix, true);
+  else {
+    form.say('');
+    setTimeout(() => form.phase === 'ready' && !form.notice && form.say(form.t.fix, true), 150);
+  }
   return false;
 }
 

@@ -119,6 +119,11 @@ describe('<pay-form> paying', () => {
     expect(errorText(form, 'cvv')).to.equal('This field is required.');
     expect(errorText(form, 'email')).to.equal('This field is required.');
     expect(message(form)).to.equal('Check the highlighted fields.');
+    // Pressed again with the same errors: the words go and come back, so a screen reader says them again.
+    button(form).click();
+    await form.updateComplete;
+    expect(message(form)).to.equal('');
+    await waitUntil(() => message(form) === 'Check the highlighted fields.', 'not said again');
     expect(payRequests(calls)).to.equal(0);
   });
 
