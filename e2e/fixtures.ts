@@ -46,6 +46,12 @@ export class SandboxControl {
     return ((await response.json()) as { deliveries: Delivery[] }).deliveries;
   }
 
+  /** A full refund made at the gateway behind the companion's back, as in the gateway's own portal. */
+  async refundBehind(orderId: string, currency: string): Promise<void> {
+    const response = await this.request.post(`${this.url}/api/v1/refund`, { headers: GATEWAY_HEADERS, data: { pos_id: POS_ID, order_id: orderId, order_currency: currency } });
+    expect(response.ok()).toBe(true);
+  }
+
   /** The order as the gateway knows it (its state read with the test project's credentials). */
   async order(orderId: string): Promise<GatewayTransaction[]> {
     const response = await this.request.get(`${this.url}/api/v1/pos/${POS_ID}/orders/${encodeURIComponent(orderId)}`, { headers: GATEWAY_HEADERS });

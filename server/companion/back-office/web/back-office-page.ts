@@ -194,8 +194,15 @@ async function perform(request: OperationRequest): Promise<void> {
       `/api/orders/${encodeURIComponent(orderId)}/${request.action}`,
       { method: 'POST', body: request.body, idempotencyKey: draft.idempotencyKey },
     );
-    closeDialog();
     const operation = answer.operation;
+    if (operation?.status === 'failure') {
+      // Seen, not only heard: the dialog stays with the gateway's reason. Trying again is a new request.
+      draft = draft && { ...draft, busy: false, idempotencyKey: newIdempotencyKey(), error: new ApiError(200, 'declined', operation.status_description ?? '') };
+      page.refresh();
+      focusNotice('dialog.operation-dialog');
+      return void Promise.all([loadDetail(), loadOrders()]);
+    }
+    closeDialog();
     const currency = detail?.order.currency ?? 'UAH';
     announce(
       !operation
@@ -209,10 +216,22 @@ async function perform(request: OperationRequest): Promise<void> {
     await Promise.all([loadDetail(), loadOrders()]);
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) return refused();
-    draft = draft && { ...draft, busy: false, error: error instanceof ApiError ? error : new ApiError(0, 'network', messageOf(error)) };
+    const failed = error instanceof ApiError ? error : new ApiError(0, 'network', messageOf(error));
+    // Same key kept: sent again from this dialog, a request that did run is answered, not run again.
+    draft = draft && { ...draft, busy: false, error: failed };
     page.refresh();
-    document.querySelector<HTMLElement>('dialog.operation-dialog [aria-invalid="true"], dialog.operation-dialog [role="alert"]')?.focus();
+    focusNotice('dialog.operation-dialog');
+    // It may have run: what the page shows of the order must say so before anything else is done.
+    if (outcomeUnknown(failed)) void Promise.all([loadDetail(), loadOrders()]);
   }
+}
+
+/** No answer, or a 5xx: the request may have run (docs/companion.md, idempotency keys). */
+const outcomeUnknown = (error: ApiError): boolean => error.status === 0 || error.status >= 500;
+
+/** To the dialog's first invalid field, else its notice. */
+function focusNotice(dialog: string): void {
+  document.querySelector<HTMLElement>(`${dialog} [aria-invalid="true"], ${dialog} [role="alert"]`)?.focus();
 }
 
 async function charge(request: ChargeRequest): Promise<void> {
@@ -234,9 +253,11 @@ async function charge(request: ChargeRequest): Promise<void> {
     handlers.select(answer.order_id);
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) return refused();
-    chargeDraft = chargeDraft && { ...chargeDraft, busy: false, error: error instanceof ApiError ? error : new ApiError(0, 'network', messageOf(error)) };
+    const failed = error instanceof ApiError ? error : new ApiError(0, 'network', messageOf(error));
+    chargeDraft = chargeDraft && { ...chargeDraft, busy: false, error: failed };
     page.refresh();
-    document.querySelector<HTMLElement>('dialog.charge-dialog [aria-invalid="true"], dialog.charge-dialog [role="alert"]')?.focus();
+    focusNotice('dialog.charge-dialog');
+    if (outcomeUnknown(failed)) void loadOrders();
   }
 }
 

@@ -82,7 +82,8 @@ export function chargeDialog(
     if (charged === undefined || problem) return void input.reportValidity();
     handlers.submit({ amount: charged, description: text('description'), method: text('method') === 'auth' ? 'auth' : 'purchase' });
   };
-  return html`<dialog class="operation-dialog charge-dialog" aria-labelledby="charge-title" @close=${handlers.close}>
+  return html`<dialog class="operation-dialog charge-dialog" aria-labelledby="charge-title" @close=${handlers.close}
+    @cancel=${(event: Event) => draft.busy && event.preventDefault()}>
     <form method="dialog" novalidate @submit=${submit}>
       <h2 id="charge-title">${t('action.chargeCard')}</h2>
       <p class="muted">${t('dialog.chargeCardText', { card: `•••• ${order.card?.mask.slice(-4) ?? ''}` })}</p>
@@ -112,7 +113,7 @@ export function chargeDialog(
       </div>
       ${refusalNotice(error, ['amount', 'description'])}
       <div class="dialog-actions">
-        <button class="button button--quiet" type="button" @click=${handlers.close}>${t('dialog.close')}</button>
+        <button class="button button--quiet" type="button" ?disabled=${draft.busy} @click=${handlers.close}>${t('dialog.close')}</button>
         <button class="button" type="submit" ?disabled=${draft.busy}>
           ${draft.busy ? t('dialog.sending') : amount === undefined ? t('action.chargeCard') : t('charge.submit', { amount: formatAmount(amount, order.currency) })}
         </button>

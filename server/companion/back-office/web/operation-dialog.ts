@@ -139,7 +139,8 @@ export function operationDialog(
     handlers.submit({ action, body });
   };
 
-  return html`<dialog class="operation-dialog" aria-labelledby="operation-title" @close=${handlers.close}>
+  return html`<dialog class="operation-dialog" aria-labelledby="operation-title" @close=${handlers.close}
+    @cancel=${(event: Event) => draft.busy && event.preventDefault()}>
     <form method="dialog" novalidate @submit=${submit}>
       <h2 id="operation-title">${t(ACTION_NAMES[action])} · <span class="mono">${order.order.order_id}</span></h2>
       <p class="muted">${t(EXPLANATIONS[action], { limit: formatAmount(capture ? held : limit, currency) })}</p>
@@ -174,7 +175,7 @@ export function operationDialog(
       </div>`}
       ${refusalNotice(error, ['amount'])}
       <div class="dialog-actions">
-        <button class="button button--quiet" type="button" @click=${handlers.close}>${t('dialog.close')}</button>
+        <button class="button button--quiet" type="button" ?disabled=${draft.busy} @click=${handlers.close}>${t('dialog.close')}</button>
         <button class=${destructive ? 'button button--danger' : 'button'} type="submit" ?disabled=${draft.busy}>
           ${draft.busy ? t('dialog.sending') : t(ACTION_NAMES[action])}
         </button>

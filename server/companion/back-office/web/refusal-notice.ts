@@ -1,4 +1,7 @@
-/** What a dialog shows when the companion refused its request: the message and each field's reason. */
+/**
+ * What a dialog shows when its request was refused (a 4xx: not done), declined by the gateway, or
+ * went unanswered (no answer or a 5xx: the outcome is unknown): the message and each field's reason.
+ */
 import { html, nothing } from 'lit';
 import type { TemplateResult } from 'lit';
 import { t } from './i18n.js';
@@ -13,8 +16,12 @@ export function refusalNotice(error: ApiError | undefined, inline: readonly stri
   const fields = Object.entries(error.fields).filter(([field]) => !inline.includes(field));
   // Every reason is beside its field already: an empty box would say nothing.
   if (error.code === 'invalid_request' && fields.length === 0 && Object.keys(error.fields).length > 0) return nothing;
-  return html`<div class="notice notice--error" role="alert">
-    <strong>${t('dialog.refused')}</strong> ${error.code === 'invalid_request' ? nothing : error.message}
+  // No answer, or a 5xx: the request may have run. Not "not done", or the operator does it again.
+  const unknown = error.status === 0 || error.status >= 500;
+  const heading = unknown ? 'dialog.unknown' : error.code === 'declined' ? 'dialog.declined' : 'dialog.refused';
+  return html`<div class="notice notice--error" role="alert" tabindex="-1">
+    <strong>${t(heading)}</strong> ${error.code === 'invalid_request' ? nothing : error.message}
     ${fields.length ? html`<ul>${fields.map(([field, reason]) => html`<li><span class="mono">${field}</span>: ${reason}</li>`)}</ul>` : nothing}
+    ${unknown ? html`<p>${t('dialog.unknownAdvice')}</p>` : nothing}
   </div>`;
 }
