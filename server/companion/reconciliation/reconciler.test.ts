@@ -12,6 +12,9 @@ const MINUTE = 60 * SECOND;
 let stack: Stack;
 let clock: TestClock;
 let failReads = false;
+/** Order-state reads that never answer: each waits for its caller's signal. */
+let hangReads = false;
+let hung = 0;
 let loseAnswers: RegExp | undefined;
 /** The gateway keeps refunds pending (acquirer-side) in its answers and its order state. */
 let refundsPending = false;
@@ -27,6 +30,8 @@ async function withPendingRefunds(request: Request, response: Response): Promise
 beforeEach(async () => {
   clock = new TestClock(Date.now());
   failReads = false;
+  hangReads = false;
+  hung = 0;
   loseAnswers = undefined;
   refundsPending = false;
   stack = await createStack({
@@ -38,6 +43,10 @@ beforeEach(async () => {
       fetch: async (input, init) => {
         const url = String(input);
         if (failReads && (init?.method ?? 'GET') === 'GET') throw new TypeError('fetch failed', { cause: { code: 'ECONNRESET' } });
+        if (hangReads && /\/orders\/[^/]+$/.test(new URL(url).pathname)) {
+          hung += 1;
+          return new Promise<Response>((_, reject) => init?.signal?.addEventListener('abort', () => reject(init.signal?.reason)));
+        }
         const request = new Request(input, init);
         const response = await stack.sandbox.fetch(request.clone());
         if (loseAnswers?.test(url)) throw new TypeError('fetch failed', { cause: { code: 'ECONNRESET' } });
@@ -356,6 +365,21 @@ describe('many pending operations', () => {
 });
 
 describe('the loop', () => {
+  it('ends a pass held by a gateway read that does not answer when it stops, and takes no further order', async () => {
+    for (let i = 0; i < 2; i += 1) {
+      const session = await stack.openSession();
+      expect((await (await stack.pay(session.id, payBody({ card: card('slow_pending') }))).json()).status).toBe('pending');
+    }
+    clock.advance(61 * SECOND);
+    hangReads = true;
+    const pass = reconcile();
+    await eventually(() => expect(hung).toBe(1));
+    await stack.companion.companion.reconciler.stop();
+    expect(await pass).toMatchObject({ checkedPayments: 1, failures: 0, settled: 0 });
+    expect(hung, 'the second order was not read').toBe(1);
+    expect(stack.logs.filter((line) => line.includes('could not reconcile'))).toEqual([]);
+  });
+
   it('runs passes on its timer until stopped', async () => {
     await stack.close();
     stack = await createStack({ clock, companion: { reconciliation: { intervalMs: 10, stalePaymentAfterMs: 0 } } });

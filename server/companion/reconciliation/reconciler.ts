@@ -103,6 +103,8 @@ export class Reconciler {
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<ReconciliationReport> | undefined;
   #stopped = true;
+  /** Ends the pass under way's gateway reads when the companion stops (a slow gateway held a stop for minutes). */
+  #halt = new AbortController();
   /** The loop has logged that the ledger is another point of sale's: once, not every pass. */
   #toldForeign = false;
 
@@ -117,11 +119,16 @@ export class Reconciler {
     this.#schedule();
   }
 
-  /** Stops the loop and waits for a pass under way. */
+  /**
+   * Stops the loop and ends a pass under way: its order reads are aborted, and it takes no further
+   * order (what it did not reach, the next start's first pass does). A read's answer is only
+   * recorded, so nothing is left half done.
+   */
   async stop(): Promise<void> {
     this.#stopped = true;
     clearTimeout(this.#timer);
     this.#timer = undefined;
+    this.#halt.abort(new Error('the companion is stopping'));
     await this.#running?.catch(() => undefined);
   }
 
@@ -152,6 +159,8 @@ export class Reconciler {
 
   async #pass(): Promise<ReconciliationReport> {
     const { ledger, timings, logger } = this.#deps;
+    if (this.#halt.signal.aborted) this.#halt = new AbortController();
+    const { signal } = this.#halt;
     await this.#checkOwner();
     const tally = {
       checkedPayments: 0, checkedOperations: 0, settled: 0, cancelled: 0, neverSent: 0, givenUp: 0, checkedEvents: 0, appliedEvents: 0, failures: 0,
@@ -159,21 +168,24 @@ export class Reconciler {
     };
     // Orders the gateway could not be asked about: one line for the pass, not one (and two stacks) each.
     const unreached: Unreached = { orders: 0 };
-    const guard = (orderId: string, check: () => Promise<void>, markChecked: () => Promise<void>) => this.#guard(tally, unreached, orderId, check, markChecked);
+    const guard = (orderId: string, check: () => Promise<void>, markChecked: () => Promise<void>) => this.#guard(tally, unreached, orderId, check, markChecked, signal);
     const payments = await ledger.listStalePayments({ quietForMs: timings.stalePaymentAfterMs, absentQuietForMs: timings.neverSentSpacingMs, limit: timings.batchSize });
     for (const payment of payments) {
+      if (signal.aborted) break;
       tally.checkedPayments += 1;
-      await guard(payment.orderId, () => this.#checkPayment(payment, tally), () => ledger.markPaymentChecked(payment.orderId));
+      await guard(payment.orderId, () => this.#checkPayment(payment, tally, signal), () => ledger.markPaymentChecked(payment.orderId));
     }
     const operations = await ledger.listUnsettledOperations({
       quietForMs: timings.unsettledOperationAfterMs, absentQuietForMs: timings.neverSentSpacingMs, limit: timings.batchSize,
     });
     for (const operation of operations) {
+      if (signal.aborted) break;
       tally.checkedOperations += 1;
-      await guard(operation.orderId, () => this.#checkOperation(operation, tally), () => ledger.markOperationChecked(operation.id));
+      await guard(operation.orderId, () => this.#checkOperation(operation, tally, signal), () => ledger.markOperationChecked(operation.id));
     }
     const events = await ledger.listWaitingEvents({ quietForMs: timings.unsettledOperationAfterMs, limit: timings.batchSize });
     for (const event of events) {
+      if (signal.aborted) break;
       tally.checkedEvents += 1;
       // A retry records its own try, so there is nothing to mark when it fails.
       await guard(event.orderId, () => this.#retryEvent(event, tally), async () => {});
@@ -219,11 +231,14 @@ export class Reconciler {
     orderId: string,
     check: () => Promise<void>,
     markChecked: () => Promise<void>,
+    signal: AbortSignal,
   ): Promise<void> {
     const { logger } = this.#deps;
     try {
       await check();
     } catch (error) {
+      // Stopping: the read was ended, not failed.
+      if (signal.aborted) return;
       tally.failures += 1;
       if (isUnreachable(error)) {
         unreached.orders += 1;
@@ -237,9 +252,9 @@ export class Reconciler {
     }
   }
 
-  async #checkPayment(payment: Payment, tally: { settled: number; cancelled: number; neverSent: number; givenUp: number }): Promise<void> {
+  async #checkPayment(payment: Payment, tally: { settled: number; cancelled: number; neverSent: number; givenUp: number }, signal: AbortSignal): Promise<void> {
     const { ledger, orderState, gateway, clock, timings, reactions } = this.#deps;
-    const state = await orderState.refresh(payment.orderId, 'reconciliation');
+    const state = await orderState.refresh(payment.orderId, 'reconciliation', { signal });
     if (!state.found) {
       if (state.neverSent) tally.neverSent += 1;
       // Since it was last sent: an attempt sent again under its order id starts afresh.
@@ -276,9 +291,9 @@ export class Reconciler {
     });
   }
 
-  async #checkOperation(operation: Operation, tally: { settled: number; neverSent: number; givenUp: number }): Promise<void> {
+  async #checkOperation(operation: Operation, tally: { settled: number; neverSent: number; givenUp: number }, signal: AbortSignal): Promise<void> {
     const { ledger, orderState, clock, timings, reactions } = this.#deps;
-    const state = await orderState.refresh(operation.orderId, 'reconciliation');
+    const state = await orderState.refresh(operation.orderId, 'reconciliation', { signal });
     const now = (await ledger.getOperation(operation.id)) ?? operation;
     if (state.found && state.neverSent.has(operation.id)) {
       tally.neverSent += 1;
