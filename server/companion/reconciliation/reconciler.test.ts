@@ -90,7 +90,7 @@ describe('stale payments', () => {
     };
     const first = await settleOne();
     expect(missing()).toMatchObject([{ level: 'warn', payments: 1, last_order_id: first }]);
-    expect(missing()[0]!.msg).toContain('the gateway cannot reach http://companion.test/webhooks/gateway; check PAYFORM_PUBLIC_URL');
+    expect(missing()[0]!.msg).toContain('the gateway cannot reach the webhook address of the companion that took them (this one\'s: http://companion.test/webhooks/gateway); check PAYFORM_PUBLIC_URL (of each companion on this ledger)');
     await settleOne();
     expect(missing()).toHaveLength(1);
     clock.advance(10 * MINUTE);
