@@ -412,7 +412,7 @@ describe('the loop', () => {
     await reconciler.stop();
     const told = stack.logs.filter((line) => line.includes(`the ledger holds the payments of point of sale ${other}`));
     expect(told).toHaveLength(1);
-    expect(JSON.parse(told[0]!)).toMatchObject({ level: 'error' });
+    expect(JSON.parse(told[0]!)).toMatchObject({ level: 'error', msg: expect.stringContaining(`Handed over to ${other} (going live)? Then this companion is the old one: stop it.`) });
     expect(stack.logs.filter((line) => line.includes('reconciliation pass'))).toEqual([]);
     // Its payment was left as it was: not settled, not ended.
     expect((await stack.ledger.getPayment(session.order_id))?.status).toBe('pending');

@@ -91,7 +91,8 @@ export class ForeignLedgerError extends Error {
   constructor(held: string, posId: string) {
     super(
       `reconciliation does not run: the ledger holds the payments of point of sale ${held}, and this companion's gateway client is point of sale ${posId} ` +
-        `(one ledger keeps one point of sale's payments). Give this companion a ledger of its own; or, going live, stop every companion of ${held} and hand the ledger over once: ` +
+        `(one ledger keeps one point of sale's payments). Handed over to ${held} (going live)? Then this companion is the old one: stop it. ` +
+        `Otherwise give this companion a ledger of its own; or, to hand the ledger to ${posId}, stop every companion of ${held} and hand it over once: ` +
         `await ledger.claimPointOfSale('${posId}', '${held}') (composed: PAYFORM_LEDGER_HANDOVER_FROM=${held})`,
     );
     this.name = 'ForeignLedgerError';
