@@ -16,6 +16,13 @@ describe('settings given in code', () => {
     expect(currentEnvironment({ GATEWAY_POS_ID: 'p', SESSION_TTL_SECONDS: 900, PAYFORM_GATEWAY_WIDGET_KEY: null }).env).toMatchObject({ PAYFORM_SESSION_TTL_SECONDS: '900', PAYFORM_GATEWAY_WIDGET_KEY: undefined });
   });
 
+  it('refuses PAYFORM_DATABASE_URL given as an empty string, as from the environment; null is unset', () => {
+    expect(() => readInCode({ PAYFORM_DATABASE_URL: '' })).toThrow(/^Invalid environment: PAYFORM_DATABASE_URL is set but empty: give the database's URL, or remove the variable/);
+    expect(currentEnvironment({ PAYFORM_DATABASE_URL: '', PAYFORM_PUBLIC_URL: '' }).blank).toEqual(['PAYFORM_DATABASE_URL']);
+    expect(currentEnvironment({ PAYFORM_DATABASE_URL: null }).blank).toEqual([]);
+    expect(readInCode({ PAYFORM_DATABASE_URL: null }).databaseUrl).toBe('./data/payform.db');
+  });
+
   it('checks a number like the string it reads as', () => {
     expect(() => readInCode({ PAYFORM_SESSION_TTL_SECONDS: 30 })).toThrow(/^Invalid environment: PAYFORM_SESSION_TTL_SECONDS: must be at least 60/);
     expect(() => readInCode({ PORT: 41.25 })).toThrow(/^Invalid environment: PORT: must be a port number/);

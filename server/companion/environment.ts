@@ -43,9 +43,20 @@ export const RENAMED_VARIABLES: Readonly<Record<string, string>> = {
  */
 const PAYFORM_ONLY_NAMES = new Set(['GATEWAY_POS_ID', 'GATEWAY_ENDPOINTS_KEY', 'SANDBOX_ORIGIN', 'CAPTURE_OVER_RESERVE_PERCENT', 'SESSION_TTL_SECONDS']);
 
+/**
+ * Variables set but blank that are refused rather than read as unset, because their default is
+ * worse than not starting: PAYFORM_DATABASE_URL's default is a SQLite file of this instance's
+ * own, so in a PostgreSQL fleet a secret that failed to inject would give one instance a private
+ * ledger (its payments seen by no other). Blank is unset for the rest: their defaults are
+ * refused in production or are the safer choice (no /metrics, no back office, this machine only).
+ */
+const NOT_BLANK = ['PAYFORM_DATABASE_URL'];
+
 export interface CurrentEnvironment {
   /** The variables under their current names, blanks as unset. */
   readonly env: Env;
+  /** Variables of NOT_BLANK set but empty or blank, as they were set (their 0.2 name where that is read): readCompanionConfig refuses them. */
+  readonly blank: readonly string[];
   /** For a value read from a 0.2 name: current name → the name it was read from (errors name what was set). */
   readonly readFrom: Readonly<Record<string, string>>;
   /** One line per 0.2 name in use, and for a shop's DATABASE_URL left alone. */
@@ -85,13 +96,21 @@ export function currentEnvironment(env: EnvironmentInput): CurrentEnvironment {
     readFrom[name] = legacy;
     deprecations.push(`${legacy} is deprecated: name it ${name} (the unprefixed names of 0.2 will stop being read)`);
   }
+  // Where the current name is not set at all, its 0.2 name is the one that would have been read.
+  const isBlank = (raw: unknown) => typeof raw === 'string' && raw.trim() === '';
+  const blank = NOT_BLANK.flatMap((name) => {
+    if (isBlank(env[name])) return [name];
+    const legacy = RENAMED_VARIABLES[name];
+    const legacyRead = legacy !== undefined && (of02 || PAYFORM_ONLY_NAMES.has(legacy)) && (env[name] === undefined || env[name] === null);
+    return legacyRead && isBlank(env[legacy]) ? [legacy] : [];
+  });
   // Said once, all together: a 0.2 setting silently dropped would look like a ledger emptied, a
   // token made up, the widget refused by CORS.
   if (leftAlone.length > 0) {
     const [names, meant] = [leftAlone.map(([, legacy]) => legacy).join(', '), leftAlone.map(([name]) => name).join(', ')];
     deprecations.push(`${names} ${leftAlone.length > 1 ? 'are' : 'is'} set and left alone, as the shop's own: the companion reads ${meant} (set ${leftAlone.length > 1 ? 'those' : 'it'} if meant for payform)`);
   }
-  return { env: current, readFrom, deprecations };
+  return { env: current, readFrom, deprecations, blank };
 }
 
 // Names people reach for that the companion spells otherwise.

@@ -1,4 +1,5 @@
 // The environment the companion starts from, and the config createCompanion checks.
+import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TEST_PROJECT_DEFAULTS } from '@payform/gateway/testing';
 import { GatewayClient } from '@payform/gateway';
@@ -200,6 +201,25 @@ describe('readCompanionConfig', () => {
     for (const quiet of [{ PAYFORM_HOST: '127.0.0.1' }, { PAYFORM_HOST: 'localhost' }, {}, { PAYFORM_HOST: '0.0.0.0', ...LIVE_GATEWAY }]) {
       expect(readCompanionConfig(quiet).warnings, JSON.stringify(quiet)).toEqual([]);
     }
+  });
+
+  it('refuses PAYFORM_DATABASE_URL set but empty, as a secret that failed to inject would leave it, naming the default file', () => {
+    // Read as unset, it gave one instance of a PostgreSQL fleet a private SQLite ledger of its own.
+    const refusal = (name: string) => `${name} is set but empty: give the database's URL, or remove the variable for the default SQLite file (${resolve('data', 'payform.db')})`;
+    for (const blank of ['', '  ']) {
+      expect(() => readCompanionConfig({ PAYFORM_DATABASE_URL: blank })).toThrow(new TypeError(`Invalid environment: ${refusal('PAYFORM_DATABASE_URL')}`));
+      const production = { ...LIVE_GATEWAY, NODE_ENV: 'production', PAYFORM_PUBLIC_URL: 'https://pay.shop.example', PAYFORM_ADMIN_TOKEN: 'k3Jx9vQ2mPz8Lw4Rt7Yb' };
+      expect(() => readCompanionConfig({ ...production, PAYFORM_DATABASE_URL: blank })).toThrow(refusal('PAYFORM_DATABASE_URL'));
+    }
+    // With every other wrong variable, at once.
+    expect(() => readCompanionConfig({ PAYFORM_DATABASE_URL: '', PORT: 'eighty' })).toThrow(`Invalid environment: ${refusal('PAYFORM_DATABASE_URL')}; PORT: must be a port number`);
+    // Its 0.2 name where it would be read (beside a name only payform used), not where it is the shop's own or not read.
+    expect(() => readCompanionConfig({ SESSION_TTL_SECONDS: '900', DATABASE_URL: ' ' })).toThrow(`Invalid environment: ${refusal('DATABASE_URL')}`);
+    expect(readCompanionConfig({ DATABASE_URL: '' }).databaseUrl).toBe('./data/payform.db');
+    expect(readCompanionConfig({ SESSION_TTL_SECONDS: '900', DATABASE_URL: '', PAYFORM_DATABASE_URL: './payform.db' }).databaseUrl).toBe('./payform.db');
+    // Unset is the default file, and another variable left blank is unset as before.
+    expect(readCompanionConfig({}).databaseUrl).toBe('./data/payform.db');
+    expect(readCompanionConfig({ PAYFORM_PUBLIC_URL: '', PAYFORM_ADMIN_TOKEN: ' ', PAYFORM_LOG_LEVEL: '' })).toMatchObject({ publicUrlDerived: true, adminTokenGenerated: true, logLevel: 'info' });
   });
 
   it('refuses a file: or sqlite: URL for the database, naming the variable and the fix', () => {

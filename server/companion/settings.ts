@@ -12,7 +12,7 @@
  * | PAYFORM_GATEWAY_POS_ID, …_API_KEY, …_API_SECRET, …_ENDPOINTS_KEY | credentials | the test project's |
  * | PAYFORM_GATEWAY_WIDGET_KEY | the project's widget key: `<pay-form>` tokenizes cards in the browser | — (the card is relayed) |
  * | PAYFORM_GATEWAY_WIDGET_URL | the gateway's widget host, where its card tokenizer is | the gateway's URL (the sandbox serves both) |
- * | PAYFORM_DATABASE_URL | postgres://… ⇒ PostgreSQL; a path ⇒ SQLite (not a file: URL) | ./data/payform.db |
+ * | PAYFORM_DATABASE_URL | postgres://… ⇒ PostgreSQL; a path ⇒ SQLite (not a file: URL); set but empty: refused (environment.ts) | ./data/payform.db |
  * | PAYFORM_LEDGER_HANDOVER_FROM | the point of sale whose ledger this one takes over, once (going live) | — |
  * | PAYFORM_DATABASE_STATEMENT_TIMEOUT_MS | PostgreSQL: how long a statement may wait for its answer before it fails as the database being away (0: no limit) | 5000 |
  * | PAYFORM_ADMIN_TOKEN | bearer token of the merchant API | generated and printed by the bin in development; required when mounted |
@@ -32,6 +32,7 @@
  * unset, each reported in `deprecations` (environment.ts).
  */
 import { randomBytes } from 'node:crypto';
+import { resolve as resolvePath } from 'node:path';
 import * as z from 'zod';
 import { TEST_PROJECT_DEFAULTS, testProjectCredentials } from '@payform/gateway/testing';
 import type { ProjectCredentials } from '@payform/gateway/testing';
@@ -86,6 +87,9 @@ export interface CompanionSettings {
   readonly misspelt: readonly { readonly name: string; readonly meant: string }[];
 }
 
+/** The SQLite file the ledger is in when PAYFORM_DATABASE_URL is unset (relative to the working directory). */
+const DEFAULT_DATABASE = './data/payform.db';
+
 const Flag = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((flag) => ['true', '1', 'yes'].includes(flag));
 const HttpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
 const Origins = z
@@ -108,7 +112,7 @@ const Variables = z.object({
       const problem = ledgerUrlProblem(url);
       if (problem) ctx.addIssue({ code: 'custom', message: problem });
     })
-    .default('./data/payform.db'),
+    .default(DEFAULT_DATABASE),
   PAYFORM_LEDGER_HANDOVER_FROM: Uuid.optional(),
   PAYFORM_DATABASE_STATEMENT_TIMEOUT_MS: z
     .string()
@@ -146,23 +150,45 @@ export function readCompanionConfig(environment: EnvironmentInput): CompanionSet
   if (typeof environment !== 'object' || environment === null) {
     throw new TypeError('readCompanionConfig(env) reads only the environment it is given: pass process.env, or an object of PAYFORM_* variables');
   }
-  const { env, readFrom, deprecations } = currentEnvironment(environment);
+  const { env, readFrom, deprecations, blank } = currentEnvironment(environment);
   const misspelt = misspeltVariables(env, KNOWN_VARIABLES);
   try {
-    return settingsOf(env, readFrom, deprecations, misspelt);
+    return settingsOf(env, readFrom, deprecations, misspelt, blank);
   } catch (error) {
     // A misspelt name is often why a setting is missing or wrong: the hint goes with the refusal.
     if (!(error instanceof TypeError) || misspelt.length === 0) throw error;
-    throw new TypeError(`${error.message}; ${misspelt.map(({ name, meant }) => `${name} is set: did you mean ${meant}?`).join('; ')}`, { cause: error });
+    throw new TypeError(`${error.message}${misspeltHint(misspelt)}`, { cause: error });
   }
 }
 
-function settingsOf(env: Env, readFrom: Readonly<Record<string, string>>, deprecations: CompanionSettings['deprecations'], misspelt: CompanionSettings['misspelt']): CompanionSettings {
+/**
+ * `; PAYFORM_X is set: did you mean PAYFORM_Y?` for each misspelt variable — of those read as
+ * one of `meant` when given —, to end a refusal with; empty when there is none.
+ */
+export function misspeltHint(misspelt: CompanionSettings['misspelt'], meant?: readonly string[]): string {
+  return misspelt
+    .filter((typo) => meant === undefined || meant.includes(typo.meant))
+    .map(({ name, meant: variable }) => `; ${name} is set: did you mean ${variable}?`)
+    .join('');
+}
+
+function settingsOf(
+  env: Env,
+  readFrom: Readonly<Record<string, string>>,
+  deprecations: CompanionSettings['deprecations'],
+  misspelt: CompanionSettings['misspelt'],
+  blank: readonly string[],
+): CompanionSettings {
   const parsed = parseWire(Variables, env);
-  if (!parsed.success) {
+  // Set but blank, the database's variable is refused rather than read as unset (environment.ts), with every other wrong one.
+  const emptied = blank.map((name) => ({
+    field: '',
+    reason: `${name} is set but empty: give the database's URL, or remove the variable for the default SQLite file (${resolvePath(DEFAULT_DATABASE)})`,
+  }));
+  if (!parsed.success || emptied.length > 0) {
     // A value read from a 0.2 name is named as it was set.
-    const issues = parsed.issues.map((issue) => ({ ...issue, field: readFrom[issue.field] ?? issue.field }));
-    throw new TypeError(`Invalid environment: ${describeIssues(issues)}`);
+    const issues = parsed.success ? [] : parsed.issues.map((issue) => ({ ...issue, field: readFrom[issue.field] ?? issue.field }));
+    throw new TypeError(`Invalid environment: ${describeIssues([...emptied, ...issues])}`);
   }
   const vars = parsed.data;
   const credentials = testProjectCredentials(env);

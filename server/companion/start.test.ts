@@ -380,6 +380,48 @@ describe('startCompanion', () => {
     );
   });
 
+  it('names a misspelt variable when it is why the start is refused', async () => {
+    const quiet = () => ({ logger: createLogger({ sink: memorySink().sink }) });
+    const mountable = { PAYFORM_DATABASE_URL: ':memory:', PAYFORM_PUBLIC_URL: 'https://shop.example', PAYFORM_ADMIN_TOKEN: 'a-long-enough-admin-token' };
+    // The bin's refusal: no gateway, because its variable is misspelt.
+    await expect(startCompanion(readCompanionConfig({ ...mountable, PORT: '0', PAYFORM_HOST: '127.0.0.1', PAYFORM_GATEWAY_BASEURL: sandbox.url }), quiet())).rejects.toThrow(
+      new TypeError('No gateway: set PAYFORM_GATEWAY_BASE_URL to the gateway, or to a sandbox started with `npx payform-sandbox`; PAYFORM_GATEWAY_BASEURL is set: did you mean PAYFORM_GATEWAY_BASE_URL?'),
+    );
+    await expect(composeCompanion(readCompanionConfig({ ...mountable, PAYFROM_GATEWAY_BASE_URL: sandbox.url }), quiet())).rejects.toThrow(
+      /No gateway: .*; PAYFROM_GATEWAY_BASE_URL is set: did you mean PAYFORM_GATEWAY_BASE_URL\?$/,
+    );
+    // Production without its public URL.
+    const production = {
+      NODE_ENV: 'production',
+      PORT: '0',
+      PAYFORM_HOST: '127.0.0.1',
+      PAYFORM_DATABASE_URL: ':memory:',
+      PAYFORM_ADMIN_TOKEN: 'a-long-enough-admin-token',
+      PAYFORM_GATEWAY_BASE_URL: sandbox.url,
+      PAYFORM_GATEWAY_POS_ID: '11111111-2222-3333-4444-555555555555',
+      PAYFORM_GATEWAY_API_KEY: 'live-key',
+      PAYFORM_GATEWAY_API_SECRET: 'live-secret',
+      PAYFORM_GATEWAY_ENDPOINTS_KEY: 'live-endpoints',
+    };
+    await expect(startCompanion(readCompanionConfig({ ...production, PAYFORM_PUBLICURL: 'https://pay.shop.example' }), quiet())).rejects.toThrow(
+      /^Invalid environment: production needs PAYFORM_PUBLIC_URL, .*; PAYFORM_PUBLICURL is set: did you mean PAYFORM_PUBLIC_URL\?$/,
+    );
+    // Another point of sale's ledger, opened with the test project's id because its own is misspelt.
+    const databaseUrl = join(dir, 'owned.db');
+    const own = '9b2e4f10-6c3d-4a8b-b1e7-2f5d8c9a0e34';
+    await (await composeCompanion(readCompanionConfig({ ...mountable, PAYFORM_DATABASE_URL: databaseUrl, PAYFORM_GATEWAY_POS_ID: own }), { gatewayBaseUrl: sandbox.url, ...quiet() })).close();
+    await expect(composeCompanion(readCompanionConfig({ ...mountable, PAYFORM_DATABASE_URL: databaseUrl, PAYFORM_GATEWAY_POSID: own }), { gatewayBaseUrl: sandbox.url, ...quiet() })).rejects.toThrow(
+      /holds the payments of point of sale .*; PAYFORM_GATEWAY_POSID is set: did you mean PAYFORM_GATEWAY_POS_ID\?$/,
+    );
+    // The default file, where none can be made (a read-only image), because the database's variable is misspelt.
+    const readOnly = { ...readCompanionConfig({ ...mountable, PAYFORM_DATABASE_URL: undefined, PAYFORM_DATABSE_URL: 'postgres://db/payform' }), databaseUrl: '/proc/payform/data/payform.db' };
+    await expect(composeCompanion(readOnly, { gatewayBaseUrl: sandbox.url, ...quiet() })).rejects.toThrow(
+      /^the ledger could not be opened \(PAYFORM_DATABASE_URL \/proc\/payform\/data\/payform\.db\): ENOENT.*; PAYFORM_DATABSE_URL is set: did you mean PAYFORM_DATABASE_URL\?$/,
+    );
+    // A misspelt variable that is not why says nothing in the refusal (it is warned of at start).
+    await expect(composeCompanion(readCompanionConfig({ ...mountable, PAYFORM_TRUST_PROXI: 'true' }), quiet())).rejects.toThrow(/^No gateway: [^;]*$/);
+  });
+
   it('refuses, before it opens the ledger, a hook or another function option that is not a function', async () => {
     const mountable = { PAYFORM_DATABASE_URL: join(dir, 'missing', 'payform.db'), PAYFORM_PUBLIC_URL: 'https://shop.example', PAYFORM_ADMIN_TOKEN: 'a-long-enough-admin-token' };
     await expect(composeCompanion(readCompanionConfig(mountable), { gatewayBaseUrl: sandbox.url, onPaymentEvent: 'fulfil' } as never)).rejects.toThrow(

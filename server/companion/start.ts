@@ -27,7 +27,7 @@ import { notFunctions } from './config.js';
 import { createLogger } from './log/logger.js';
 import type { Logger } from './log/logger.js';
 import type { PaymentEventHook } from './payments/reactions.js';
-import { readCompanionConfig } from './settings.js';
+import { misspeltHint, readCompanionConfig } from './settings.js';
 import type { CompanionSettings } from './settings.js';
 import { isLoopback, isLoopbackHost } from './loopback.js';
 import { unknownOptions } from './near-names.js';
@@ -161,10 +161,9 @@ export async function composeCompanion(settings: CompanionSettings, options: Sta
   ];
   if (missing.length > 0) {
     // A misspelt name is why it is missing more often than not: say which.
-    const typos = settings.misspelt.filter(({ meant }) => missing.some(({ variable }) => variable === meant)).map(({ name, meant }) => `; ${name} is set: did you mean ${meant}?`);
     throw new TypeError(
       `Invalid companion config: mounted in your server, the companion needs ${missing.map(({ what }) => what).join(' and ')}; ` +
-        `only the payform-companion bin makes these up for development${typos.join('')}`,
+        `only the payform-companion bin makes these up for development${misspeltHint(settings.misspelt, missing.map(({ variable }) => variable))}`,
     );
   }
   return compose(settings, options);
@@ -172,7 +171,10 @@ export async function composeCompanion(settings: CompanionSettings, options: Sta
 
 async function compose(settings: CompanionSettings, options: StartOptions): Promise<ComposedCompanion> {
   const baseUrl = settings.gatewayBaseUrl ?? options.gatewayBaseUrl;
-  if (!baseUrl) throw new TypeError('No gateway: set PAYFORM_GATEWAY_BASE_URL to the gateway, or to a sandbox started with `npx payform-sandbox`');
+  if (!baseUrl) {
+    // Refused before the warnings are logged: a misspelt name, the likeliest reason, is said here.
+    throw new TypeError(`No gateway: set PAYFORM_GATEWAY_BASE_URL to the gateway, or to a sandbox started with \`npx payform-sandbox\`${misspeltHint(settings.misspelt, ['PAYFORM_GATEWAY_BASE_URL'])}`);
+  }
   const logger = options.logger ?? createLogger({ level: settings.logLevel });
   for (const line of [...settings.deprecations, ...settings.warnings]) logger.warn(line);
   const gateway = new GatewayClient({
@@ -183,7 +185,7 @@ async function compose(settings: CompanionSettings, options: StartOptions): Prom
   });
   const statements = settings.databaseStatementTimeoutMs === undefined ? {} : { statementTimeoutMs: settings.databaseStatementTimeoutMs };
   const ledger = await openLedger(settings.databaseUrl, statements).catch((error: unknown) => {
-    throw unopenedLedger(error, settings.databaseUrl);
+    throw unopenedLedger(error, settings);
   });
   await checkLedgerOwner(ledger, settings, logger);
   const sandboxOrigin = settings.sandboxOrigin ?? options.sandboxOrigin ?? localGatewayOrigin(baseUrl, settings.production, logger);
@@ -250,7 +252,9 @@ export async function startCompanion(settings: CompanionSettings = readCompanion
   checkStartOptions(options);
   if (settings.production && settings.publicUrlDerived && !options.publicUrl) {
     // http://localhost:$PORT would send the gateway's webhooks and the customers' 3-D Secure returns to their own machines.
-    throw new TypeError('Invalid environment: production needs PAYFORM_PUBLIC_URL, the https address the gateway and browsers reach this server at (or the publicUrl option)');
+    throw new TypeError(
+      `Invalid environment: production needs PAYFORM_PUBLIC_URL, the https address the gateway and browsers reach this server at (or the publicUrl option)${misspeltHint(settings.misspelt, ['PAYFORM_PUBLIC_URL'])}`,
+    );
   }
   let handle: ((request: Request, env: unknown) => Response | Promise<Response>) | undefined;
   const inFlight = new InFlight();
@@ -397,7 +401,7 @@ async function checkLedgerOwner(ledger: Ledger, settings: CompanionSettings, log
   const from = settings.ledgerHandoverFrom;
   const held = await ledger.claimPointOfSale(posId, from).catch(async (error: unknown) => {
     await ledger.close();
-    throw unopenedLedger(error, settings.databaseUrl);
+    throw unopenedLedger(error, settings);
   });
   if (held === posId.toLowerCase()) {
     if (from !== undefined) logger.warn(`the ledger is point of sale ${posId}'s now, no longer ${from}'s: remove PAYFORM_LEDGER_HANDOVER_FROM`);
@@ -407,22 +411,27 @@ async function checkLedgerOwner(ledger: Ledger, settings: CompanionSettings, log
   throw new Error(
     `the ledger at PAYFORM_DATABASE_URL ${shownLedger(settings.databaseUrl)} holds the payments of point of sale ${held}, and PAYFORM_GATEWAY_POS_ID is ${posId}: ` +
       'one ledger keeps one point of sale\'s payments. Give this companion a database of its own, or the point of sale that ledger belongs to. ' +
-      `To hand this ledger over to ${posId} (going live), stop every companion of ${held}, then start once with PAYFORM_LEDGER_HANDOVER_FROM=${held}`,
+      `To hand this ledger over to ${posId} (going live), stop every companion of ${held}, then start once with PAYFORM_LEDGER_HANDOVER_FROM=${held}` +
+      // The test project's id or the default file stood in for a misspelt one.
+      misspeltHint(settings.misspelt, ['PAYFORM_DATABASE_URL', 'PAYFORM_GATEWAY_POS_ID', 'PAYFORM_LEDGER_HANDOVER_FROM']),
   );
 }
 
 /**
  * The database's own words (`connect ECONNREFUSED 127.0.0.1:5432`, `password authentication
- * failed`) with the variable and the URL they are about, its password masked. A missing driver
- * says already which URL needs which package to install.
+ * failed`) with the variable and the URL they are about, its password masked, and a misspelt
+ * PAYFORM_DATABASE_URL (the default file stood in for it). A missing driver says already which
+ * URL needs which package to install.
  */
-function unopenedLedger(error: unknown, databaseUrl: string): Error {
+function unopenedLedger(error: unknown, settings: CompanionSettings): Error {
   if (error instanceof MissingDriverError) return error;
   let reason = error instanceof Error ? error.message : String(error);
   // node-postgres's words for a socket that closed before the server said anything: no route
   // to the host, a firewall, a proxy in the way, or a server that refuses this address.
   if (/^connection terminated/i.test(reason)) reason += ' (no answer from a PostgreSQL server there: check the host and port, and that this machine may reach it — network, firewall, pg_hba.conf)';
-  return new Error(`the ledger could not be opened (PAYFORM_DATABASE_URL ${shownLedger(databaseUrl)}): ${reason}`, { cause: error });
+  return new Error(`the ledger could not be opened (PAYFORM_DATABASE_URL ${shownLedger(settings.databaseUrl)}): ${reason}${misspeltHint(settings.misspelt, ['PAYFORM_DATABASE_URL'])}`, {
+    cause: error,
+  });
 }
 
 /** Where the ledger is, as a line may show it: a PostgreSQL URL without its password, an SQLite file's full path. */
