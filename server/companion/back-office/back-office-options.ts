@@ -21,14 +21,20 @@ export interface BackOfficeOptions {
   readonly dir: string;
 }
 
-/** The companion's own routes: the back office may not shadow one. */
-const TAKEN = ['/api', '/webhooks', '/widget', '/checkout', '/healthz'];
+/**
+ * The first segment of every path the companion serves (app.ts's route groups, operator-routes.ts's
+ * /healthz, /readyz and /metrics), which the back office may not shadow: at /readyz it would answer
+ * every readiness probe 200, at /metrics every Prometheus scrape with its page. /metrics is
+ * reserved whether or not a metrics token serves it. back-office-options.test.ts compares this
+ * list with the routes of a companion, so a route added there without it fails.
+ */
+export const COMPANION_PATHS: readonly string[] = ['/api', '/checkout', '/healthz', '/metrics', '/readyz', '/webhooks', '/widget'];
 
 export const BackOfficeSettings = z.strictObject({
   path: z
     .string()
     .regex(/^(\/(?!\.{1,2}(\/|$))[A-Za-z0-9._~-]+)+$/, { error: 'must be a path such as /admin' })
-    .refine((path) => !TAKEN.some((taken) => path === taken || path.startsWith(`${taken}/`)), { error: `must not be one of the companion's own paths (${TAKEN.join(', ')})` }),
+    .refine((path) => !COMPANION_PATHS.some((taken) => path === taken || path.startsWith(`${taken}/`)), { error: `must not be one of the companion's own paths (${COMPANION_PATHS.join(', ')})` }),
   subMerchants: z.array(z.strictObject({ id: z.string().min(1).max(64), name: z.string().trim().min(1).max(128) })).max(100).optional(),
   dir: z.string().min(1).optional(),
 });
