@@ -11,6 +11,7 @@ import { migrations } from './migrations.js';
 import { ensureSchema, postgresDialect } from './postgres.js';
 import { sqliteDialect } from './sqlite.js';
 import { dropSchema, freshSchemaName, withTestDatabase } from './testing/databases.js';
+import { withClient } from './testing/schema-pool.js';
 import { migratedTo, paidOrderOf02 } from './testing/earlier-ledgers.js';
 
 describe('a failed migration', () => {
@@ -22,17 +23,35 @@ describe('a failed migration', () => {
 
   it('names the migration and carries its cause, in the message and as `cause`', async () => {
     const path = join(dir, 'shop.db');
-    // A database that already holds a table of that name, not the ledger's.
+    // A database that already holds an index of a name the first migration gives one of its own.
     const shop = new Kysely<unknown>({ dialect: await sqliteDialect(path) });
-    await sql`create table checkout_sessions (cart text)`.execute(shop);
+    await sql`create table carts (created_at integer, order_id text)`.execute(shop);
+    await sql`create index payments_newest on carts (created_at, order_id)`.execute(shop);
     await shop.destroy();
 
     const failure = await openLedger(path).then(
       () => undefined,
       (error: unknown) => error as Error,
     );
-    expect(failure?.message).toMatch(/^ledger: migration 0001_initial failed: .*table "?checkout_sessions"? already exists/);
-    expect((failure?.cause as Error | undefined)?.message).toMatch(/checkout_sessions/);
+    expect(failure?.message).toMatch(/^ledger: migration 0001_initial failed: .*index "?payments_newest"? already exists/);
+    expect(failure?.message).toContain('. Give the ledger a file of its own: PAYFORM_DATABASE_URL=./data/payform.db');
+    expect((failure?.cause as Error | undefined)?.message).toMatch(/payments_newest/);
+  });
+
+  it('refuses a database holding a shop\'s table of a name the first migrations take, before it creates anything, naming the fix', async () => {
+    const path = join(dir, 'shop.db');
+    const shop = new Kysely<unknown>({ dialect: await sqliteDialect(path) });
+    await sql`create table payments (id integer primary key, cart text)`.execute(shop);
+    await sql`create table checkout_sessions (id integer primary key)`.execute(shop);
+    await shop.destroy();
+    await expect(openLedger(path)).rejects.toThrow(
+      'ledger: migration 0001_initial cannot run: the database already has tables named checkout_sessions, payments, which the ledger\'s first migrations create (nothing was created). ' +
+        'Give the ledger a file of its own: PAYFORM_DATABASE_URL=./data/payform.db, or another path no other program writes',
+    );
+    const after = new Kysely<unknown>({ dialect: await sqliteDialect(path) });
+    const names = (await sql<{ name: string }>`select name from sqlite_master where type = 'table' order by name`.execute(after)).rows.map(({ name }) => name);
+    await after.destroy();
+    expect(names).toEqual(['checkout_sessions', 'payments']);
   });
 
   it('says a ledger a later payform migrated needs that version, rather than that it is corrupted', async () => {
@@ -119,6 +138,46 @@ describe('the payform_ prefix', () => {
       } finally {
         await dropSchema(url, schema);
       }
+    });
+  });
+});
+
+withTestDatabase((url) => {
+  describe('a shop\'s schema on PostgreSQL', () => {
+    /** PAYFORM_DATABASE_URL naming the schema: options=-c search_path=… */
+    const inSchema = (schema: string) => `${url}${url.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+
+    it('refuses a shop\'s payments table before it creates anything, and opens in a schema of its own named in the URL', async () => {
+      const [shop, own] = [freshSchemaName(), freshSchemaName()];
+      try {
+        await withClient(url, async (client) => {
+          await client.query(`create schema ${shop}; create table ${shop}.payments (id integer primary key, cart text)`);
+        });
+        await expect(openLedger(inSchema(shop))).rejects.toThrow(
+          `ledger: migration 0001_initial cannot run: schema "${shop}" already has a table named payments, which the ledger's first migrations create (nothing was created). ` +
+            'Give the ledger a schema of its own: create it (CREATE SCHEMA payform) and name it in the URL, ' +
+            'PAYFORM_DATABASE_URL=postgres://…/<database>?options=-c%20search_path%3Dpayform (openLedger: its schema option, which creates it)',
+        );
+        const left = await withClient(url, async (client) => (await client.query<{ name: string }>('select tablename as name from pg_tables where schemaname = $1', [shop])).rows);
+        expect(left.map(({ name }) => name)).toEqual(['payments']);
+
+        // The way the refusal names: a schema of its own, in PAYFORM_DATABASE_URL.
+        await withClient(url, (client) => client.query(`create schema ${own}`));
+        const ledger = await openLedger(inSchema(own));
+        await ledger.close();
+        const tables = await withClient(url, async (client) => (await client.query<{ name: string }>('select tablename as name from pg_tables where schemaname = $1', [own])).rows);
+        expect(tables.map(({ name }) => name)).toContain('payform_payments');
+      } finally {
+        await dropSchema(url, shop);
+        await dropSchema(url, own);
+      }
+    });
+
+    it('says to create the schema a URL names when there is none of that name', async () => {
+      const missing = freshSchemaName();
+      await expect(openLedger(inSchema(missing))).rejects.toThrow(
+        `ledger: the search_path (${missing}) names no schema of this database: create the ledger's (CREATE SCHEMA ${missing}), or name one that exists in the URL's options=-c search_path=…`,
+      );
     });
   });
 });

@@ -3,14 +3,53 @@
 // transaction), so any number of instances may start at once.
 import { sql, Migrator } from 'kysely';
 import type { Kysely } from 'kysely';
-import { migrations } from './migrations.js';
+import { FIRST_MIGRATION, migrations } from './migrations.js';
 import type { LedgerTables } from './schema.js';
 
 async function currentSchema(db: Kysely<LedgerTables>): Promise<string> {
-  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
+  const { rows } = await sql<{ schema: string | null; path: string }>`select current_schema() as schema, current_setting('search_path') as path`.execute(db);
   const schema = rows[0]?.schema;
-  if (!schema) throw new Error('ledger: PostgreSQL has no current schema (check search_path)');
+  if (!schema) {
+    // A search_path naming a schema not created yet (a URL's options=-c search_path=payform).
+    const path = rows[0]?.path ?? '';
+    throw new Error(`ledger: the search_path (${path}) names no schema of this database: create the ledger's (CREATE SCHEMA ${/^[a-z_][a-z0-9_]*$/.test(path) ? path : 'payform'}), or name one that exists in the URL's options=-c search_path=…`);
+  }
   return schema;
+}
+
+/**
+ * The tables the first migrations create under names without the prefix (0010 adds it): a
+ * shop's own table of one of these names stops a new ledger's first start.
+ */
+const UNPREFIXED_TABLES = ['checkout_sessions', 'payments', 'operations', 'webhook_events', 'saved_cards', 'idempotency_keys'];
+
+/** How the ledger gets a place of its own, for a refusal of a place that holds another's tables. */
+function ownPlace(dialect: 'sqlite' | 'postgres'): string {
+  return dialect === 'postgres'
+    ? 'Give the ledger a schema of its own: create it (CREATE SCHEMA payform) and name it in the URL, ' +
+        'PAYFORM_DATABASE_URL=postgres://…/<database>?options=-c%20search_path%3Dpayform (openLedger: its schema option, which creates it)'
+    : 'Give the ledger a file of its own: PAYFORM_DATABASE_URL=./data/payform.db, or another path no other program writes';
+}
+
+/**
+ * A new ledger's place (no `ledger_migration` there yet) that already holds a table of a name
+ * its first migrations create is refused before anything is created: migrated, the first one
+ * fails half-way, leaving its version tables behind in the shop's schema. One catalog read.
+ */
+async function refuseTakenNames(db: Kysely<LedgerTables>, dialect: 'sqlite' | 'postgres', schema: string | undefined): Promise<void> {
+  const names = sql.join([...UNPREFIXED_TABLES, 'ledger_migration']);
+  const { rows } =
+    dialect === 'postgres'
+      ? await sql<{ name: string }>`select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = ${schema} and c.relname in (${names})`.execute(db)
+      : await sql<{ name: string }>`select name from sqlite_master where name in (${names})`.execute(db);
+  const present = new Set(rows.map(({ name }) => name));
+  // An existing ledger (0.2's tables are unprefixed): its migrations take it from where it is.
+  if (present.has('ledger_migration')) return;
+  const taken = UNPREFIXED_TABLES.filter((name) => present.has(name));
+  if (taken.length === 0) return;
+  const place = dialect === 'postgres' ? `schema "${schema}"` : 'the database';
+  const tables = taken.length > 1 ? `tables named ${taken.join(', ')}` : `a table named ${taken[0]}`;
+  throw new Error(`ledger: migration ${FIRST_MIGRATION} cannot run: ${place} already has ${tables}, which the ledger's first migrations create (nothing was created). ${ownPlace(dialect)}`);
 }
 
 /** Brings the ledger's schema up to date; the migrations it ran, in order (all of them for a new ledger). */
@@ -18,6 +57,7 @@ export async function migrateToLatest(db: Kysely<LedgerTables>, dialect: 'sqlite
   // Kysely finds its own tables by introspection (on PostgreSQL, of the ledger's schema only:
   // postgres.ts) and names them with this schema.
   const migrationTableSchema = dialect === 'postgres' ? await currentSchema(db) : undefined;
+  await refuseTakenNames(db, dialect, migrationTableSchema);
   const { error, results } = await ledgerMigrator(db, migrationTableSchema).migrateToLatest();
   if (error) {
     // Kysely calls a ledger that a later payform migrated further "corrupted": it is not, and
@@ -32,7 +72,9 @@ export async function migrateToLatest(db: Kysely<LedgerTables>, dialect: 'sqlite
     const failed = results?.find((result) => result.status === 'Error')?.migrationName;
     // The database's own words belong in the message: a start-up error is often all that is read.
     const reason = error instanceof Error ? error.message : String(error);
-    throw new Error(`ledger: migration ${failed ?? '(setup)'} failed: ${reason}`, { cause: error });
+    // Another name of theirs taken (an index, a sequence): the same way out.
+    const taken = (error as { code?: unknown }).code === '42P07' || /\b(table|index) \S+ already exists/.test(reason) ? `. ${ownPlace(dialect)}` : '';
+    throw new Error(`ledger: migration ${failed ?? '(setup)'} failed: ${reason}${taken}`, { cause: error });
   }
   return (results ?? []).filter((result) => result.status === 'Success').map((result) => result.migrationName);
 }
