@@ -58,12 +58,32 @@ export const takesAmount = (action: OperationAction) => action === 'capture' || 
 export const isSplit = (action: OperationAction) => action === 'split-capture' || action === 'split-refund';
 
 /**
- * The shares a split dialog starts from: the payment's own split, else the amount spread over the
- * sellers the back office was given.
+ * What is left to refund of each seller's share, by the companion's rules: what the seller was
+ * paid (a purchase's split, or the splits of an auth's successful captures) less its shares of
+ * the refunds not failed. Keyed by the seller's id in lower case.
+ */
+export function sharesLeft(detail: OrderDetail): Map<string, { readonly id: string; readonly left: number }> {
+  const { order, operations } = detail;
+  const paid = order.method === 'purchase' ? [order.split] : operations.filter((operation) => operation.kind === 'capture' && operation.status === 'success').map((operation) => operation.split);
+  const left = new Map<string, { id: string; left: number }>();
+  for (const share of paid.flatMap((split) => split ?? [])) {
+    const key = share.sub_merchant_id.toLowerCase();
+    left.set(key, { id: share.sub_merchant_id, left: (left.get(key)?.left ?? 0) + units(share.amount) });
+  }
+  for (const share of operations.filter((operation) => operation.kind === 'refund' && operation.status !== 'failure').flatMap((operation) => operation.split ?? [])) {
+    const seller = left.get(share.sub_merchant_id.toLowerCase());
+    if (seller) seller.left = Math.max(0, seller.left - units(share.amount));
+  }
+  return left;
+}
+
+/**
+ * The shares a split dialog starts from: for a refund, what is left of each seller's share; else
+ * the amount spread over the sellers the back office was given.
  */
 export function suggestedShares(detail: OrderDetail, action: OperationAction): Share[] {
-  const split = detail.order.split ?? detail.operations.find((operation) => operation.kind === 'capture' && operation.split)?.split;
-  if (action === 'split-refund' && split) return split;
+  const left = action === 'split-refund' ? [...sharesLeft(detail).values()] : [];
+  if (left.length > 0) return left.map((share) => ({ sub_merchant_id: share.id, amount: fromUnits(share.left) }));
   const sellers = pageConfig().subMerchants;
   if (sellers.length === 0) return [];
   // The reserve itself, though the project may allow capturing a little more.
@@ -116,25 +136,38 @@ export function operationDialog(
       if (problem) return void input.reportValidity();
     }
     if (isSplit(action)) {
-      // A share finer than the gateway carries is said here, in the currency's units.
+      // Said here, in the currency's units, before anything is sent: a share finer than the
+      // gateway carries, more than is left of the seller's share, or shares past the limit.
       const fields = (event.target as HTMLFormElement).elements;
-      const offStep = sellers
-        .map((_, i) => fields.namedItem(`share-${i}`) as HTMLInputElement)
-        .find((input) => {
-          const share = typedAmount(input.value.trim(), currency);
-          const problem = typeof share === 'number' ? typedAmountProblem(share, currency, held) : '';
-          input.setCustomValidity(problem);
-          return problem !== '';
-        });
-      if (offStep) return void offStep.reportValidity();
+      const inputs = sellers.map((_, i) => fields.namedItem(`share-${i}`) as HTMLInputElement);
+      const typed = inputs.map((input) => typedAmount(input.value.trim(), currency));
+      const left = action === 'split-refund' ? sharesLeft(order) : undefined;
+      const problems = inputs.map((input, i) => {
+        const share = typed[i]!;
+        const most = left?.get(sellers[i]!.id.toLowerCase())?.left;
+        const problem =
+          typeof share !== 'number' ? '' : typedAmountProblem(share, currency, held) || (most !== undefined && share > most ? t('dialog.amountOver', { limit: formatAmount(most, currency) }) : '');
+        input.setCustomValidity(problem);
+        return problem;
+      });
+      const refused = inputs.find((_, i) => problems[i]);
+      if (refused) return void refused.reportValidity();
       // An empty or zero share is no share; one that is not an amount goes as typed, for the
       // companion to refuse naming the field.
       const split = sellers
-        .map((seller, i) => ({ sub_merchant_id: seller.id, amount: typedAmount(text(`share-${i}`), currency) }))
+        .map((seller, i) => ({ sub_merchant_id: seller.id, amount: typed[i]! }))
         .filter((share) => share.amount !== '' && share.amount !== 0);
       body.split = split;
       // The total the shares make, in whole units; the companion checks it against them.
-      if (split.every((share) => typeof share.amount === 'number')) body.amount = fromUnits(split.reduce((sum, share) => sum + units(share.amount), 0));
+      if (split.every((share) => typeof share.amount === 'number')) {
+        const total = split.reduce((sum, share) => sum + units(share.amount), 0);
+        const last = inputs.filter((_, i) => typed[i] !== '' && typed[i] !== 0).pop();
+        if (last && total > units(limit)) {
+          last.setCustomValidity(t('dialog.sharesOver', { total: formatAmount(total, currency), limit: formatAmount(limit, currency) }));
+          return void last.reportValidity();
+        }
+        body.amount = fromUnits(total);
+      }
     }
     handlers.submit({ action, body });
   };
@@ -164,7 +197,8 @@ export function operationDialog(
               return html`<div class="field">
                 <label for="share-${i}">${seller.name}</label>
                 <input id="share-${i}" name="share-${i}" inputmode="decimal" autocomplete="off" dir="ltr"
-                  .value=${share ? editableAmount(share.amount, currency) : ''}>
+                  .value=${share ? editableAmount(share.amount, currency) : ''}
+                  @input=${(event: InputEvent) => (event.target as HTMLInputElement).setCustomValidity('')}>
               </div>`;
             })}
           </fieldset>`
