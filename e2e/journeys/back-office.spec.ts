@@ -4,13 +4,11 @@
  * that token.
  */
 import { randomUUID } from 'node:crypto';
-import type { APIRequestContext } from '@playwright/test';
 import { TEST_PROJECT_DEFAULTS } from '../../server/gateway/test-project.js';
 import { webhookForm } from '../../server/gateway/webhook.js';
-import { sealedCardToken } from '../../widget/card/tokenize.js';
 import { expectNoAxeViolations } from '../a11y.js';
 import { expect, test } from '../fixtures.js';
-import { BackOffice } from '../pages/back-office.js';
+import { BackOffice, paidOrder } from '../pages/back-office.js';
 import { Checkout } from '../pages/checkout.js';
 import { Result } from '../pages/result.js';
 
@@ -298,31 +296,3 @@ test('on a phone: nothing scrolls sideways, and a picked order comes into view w
   // The order's operations and webhooks scroll in their own boxes too.
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(375);
 });
-
-let customers = 0;
-
-/** A paid order made through the companion's API, as a shop's server and the widget would: its order id. */
-async function paidOrder(request: APIRequestContext, stack: { readonly shop: string; readonly token: string }, method: 'purchase' | 'auth' = 'purchase'): Promise<string> {
-  const opened = await request.post(`${stack.shop}/api/checkout/sessions`, {
-    headers: { Authorization: `Bearer ${stack.token}` },
-    data: { amount: 1500, currency: 'UAH', description: 'Tea', method },
-  });
-  const session = await opened.json();
-  // The demo's companion takes no card data: the card goes to the tokenizer the session names, as the widget sends it.
-  const { tokenizer } = await (await request.get(`${stack.shop}/api/checkout/sessions/${session.id}`)).json();
-  const token = await sealedCardToken({ url: tokenizer.url, widgetKey: tokenizer.widget_key }, { number: '4242424242424242', expMonth: 12, expYear: new Date().getFullYear() + 3, cvv: '123' });
-  const paid = await request.post(`${stack.shop}/api/checkout/sessions/${session.id}/pay`, {
-    // Each its own customer (the stacks trust X-Forwarded-For): one address paying fifty times is card testing.
-    headers: { 'X-Forwarded-For': `192.0.2.${(customers += 1) % 250}` },
-    data: {
-      card: { token },
-      customer: { fname: 'Olena', lname: 'Kovalenko', email: 'olena@example.com', phone: '+380501234567' },
-      fingerprint: {
-        browserColorDepth: '24', browserScreenHeight: '900', browserScreenWidth: '1280', browserJavaEnabled: 'false',
-        browserLanguage: 'en-GB', browserTimeZone: 'Europe/Kyiv', browserTimeZoneOffset: '-120',
-      },
-    },
-  });
-  expect(await paid.json()).toMatchObject({ status: 'success', order_id: session.order_id });
-  return session.order_id;
-}

@@ -1,9 +1,11 @@
 /**
  * The back office: orders, one order's detail with its actions, operations and webhooks, and the
  * operation dialog. Signed in through the address's fragment, as the link `npm start` prints.
+ * And `paidOrder`: an order paid through the companion's API, for the back office to show.
  */
 import { expect } from '@playwright/test';
-import type { Locator, Page } from '@playwright/test';
+import type { APIRequestContext, Locator, Page } from '@playwright/test';
+import { sealedCardToken } from '../../widget/card/tokenize.js';
 
 export type Action = 'Capture' | 'Split capture' | 'Void' | 'Refund' | 'Split refund' | 'Cancel payment';
 
@@ -90,4 +92,32 @@ export class BackOffice {
   get announcement(): Locator {
     return this.page.locator('main > [role=status][aria-live=polite]');
   }
+}
+
+let customers = 0;
+
+/** A paid order made through the companion's API, as a shop's server and the widget would: its order id. */
+export async function paidOrder(request: APIRequestContext, stack: { readonly shop: string; readonly token: string }, method: 'purchase' | 'auth' = 'purchase'): Promise<string> {
+  const opened = await request.post(`${stack.shop}/api/checkout/sessions`, {
+    headers: { Authorization: `Bearer ${stack.token}` },
+    data: { amount: 1500, currency: 'UAH', description: 'Tea', method },
+  });
+  const session = await opened.json();
+  // The demo's companion takes no card data: the card goes to the tokenizer the session names, as the widget sends it.
+  const { tokenizer } = await (await request.get(`${stack.shop}/api/checkout/sessions/${session.id}`)).json();
+  const token = await sealedCardToken({ url: tokenizer.url, widgetKey: tokenizer.widget_key }, { number: '4242424242424242', expMonth: 12, expYear: new Date().getFullYear() + 3, cvv: '123' });
+  const paid = await request.post(`${stack.shop}/api/checkout/sessions/${session.id}/pay`, {
+    // Each its own customer (the stacks trust X-Forwarded-For): one address paying fifty times is card testing.
+    headers: { 'X-Forwarded-For': `192.0.2.${(customers += 1) % 250}` },
+    data: {
+      card: { token },
+      customer: { fname: 'Olena', lname: 'Kovalenko', email: 'olena@example.com', phone: '+380501234567' },
+      fingerprint: {
+        browserColorDepth: '24', browserScreenHeight: '900', browserScreenWidth: '1280', browserJavaEnabled: 'false',
+        browserLanguage: 'en-GB', browserTimeZone: 'Europe/Kyiv', browserTimeZoneOffset: '-120',
+      },
+    },
+  });
+  expect(await paid.json()).toMatchObject({ status: 'success', order_id: session.order_id });
+  return session.order_id;
 }

@@ -32,7 +32,10 @@ let stopFeed: (() => void) | undefined;
 let announcement = '';
 
 let orders: ListedOrder[] = [];
-let ordersLoading = true;
+/** The list shows the orders of the filter pressed (read since it was pressed). */
+let ordersRead = false;
+/** Why the list could not be read the last time, and which read that was (Try again does it again). */
+let ordersProblem: { readonly text: string; readonly read: ListRead } | undefined;
 /** Where the list's next page starts; null when the oldest order is shown. */
 let ordersCursor: string | null = null;
 let filter: OrderFilter = 'all';
@@ -82,7 +85,10 @@ function content(): TemplateResult {
       : nothing}
     <div class="admin-orders">
       <div class="admin-main">
-        ${ordersPanel({ orders, filter, kind, selected, flashing, loading: ordersLoading, more: ordersCursor !== null }, handlers)}
+        ${ordersPanel(
+          { orders, filter, kind, selected, flashing, loading: !ordersRead, problem: ordersProblem?.text, more: ordersCursor !== null, loadingMore: listing?.read === 'more' },
+          handlers,
+        )}
         ${receiptsPanel(downloadDay, receiptsProblem)}
       </div>
       ${orderDetailPanel(detail?.order.order_id === selected ? detail : undefined, {
@@ -145,6 +151,9 @@ const handlers = {
   },
   more() {
     void loadOrders('more');
+  },
+  retry() {
+    void loadOrders(ordersProblem?.read ?? 'again');
   },
   select(orderId: string) {
     selected = orderId;
@@ -247,9 +256,10 @@ async function charge(request: ChargeRequest): Promise<void> {
     if (answer.status === 'success') announce(t('done.charged', { amount, order: answer.order_id }));
     else if (answer.status === 'failure') announce(t('done.chargeDeclined', { reason: answer.message ?? '' }));
     else if (answer.status === 'pending') announce(t('done.chargePending', { order: answer.order_id }));
-    // The new payment is an order of its own: show it.
+    // The new payment is an order of its own: show it (among the payments, read anew when card verifications were shown).
+    const read = kind === 'payments' ? 'again' : 'anew';
     kind = 'payments';
-    await loadOrders();
+    await loadOrders(read);
     handlers.select(answer.order_id);
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) return refused();
@@ -327,12 +337,43 @@ const REFRESHED_AT_MOST = 200;
 /** Orders the live feed told of since the list was read that it does not show: new ones, most likely. */
 const unlisted = new Set<string>();
 
+type ListRead = 'again' | 'anew' | 'more';
+
+/** The list's read on its way: the only one whose answer the page takes. */
+let listing: { readonly read: ListRead; readonly abort: AbortController; readonly done: Promise<void> } | undefined;
+/** Reads asked for while another was on its way, made once it is answered. */
+const listQueued = new Set<'again' | 'more'>();
+
 /**
  * The list, from the newest: `again` (a change in the feed) as many as are shown, so that a
  * reader paging back keeps their place; `anew` (another filter) one page; `more`, the next page
  * below what is shown.
+ *
+ * One read at a time: `anew` drops the one on its way (its answer, come late, would show another
+ * filter's orders); `more` while older orders are on their way does nothing (a double click); any
+ * other waits for the one on its way, so a page is never added twice nor lost to a refresh.
  */
-async function loadOrders(read: 'again' | 'anew' | 'more' = 'again'): Promise<void> {
+function loadOrders(read: ListRead = 'again'): Promise<void> {
+  if (read === 'anew') {
+    listing?.abort.abort();
+    listing = undefined;
+    listQueued.clear();
+    orders = [];
+    ordersCursor = null;
+    ordersRead = false;
+    ordersProblem = undefined;
+  } else if (listing) {
+    if (read === 'again' || listing.read !== 'more') listQueued.add(read);
+    return listing.done;
+  }
+  if (read === 'more' && ordersCursor === null) return Promise.resolve();
+  const abort = new AbortController();
+  listing = { read, abort, done: readOrders(read, abort) };
+  page.refresh();
+  return listing.done;
+}
+
+async function readOrders(read: ListRead, abort: AbortController): Promise<void> {
   // Again: the orders the feed told of that are not shown come on top, and push none of those shown out.
   const shown = read === 'again' ? Math.min(Math.max(PAGE, orders.length + unlisted.size), REFRESHED_AT_MOST) : PAGE;
   unlisted.clear();
@@ -340,15 +381,43 @@ async function loadOrders(read: 'again' | 'anew' | 'more' = 'again'): Promise<vo
   if (filter === 'held') query.set('held', 'true');
   else if (filter !== 'all') query.set('status', filter);
   if (read === 'more' && ordersCursor) query.set('cursor', ordersCursor);
+  const before = orders.length;
+  let list: { orders: ListedOrder[]; next_cursor: string | null } | undefined;
+  let failure: unknown;
   try {
-    const list = await api<{ orders: ListedOrder[]; next_cursor: string | null }>(token!, `/api/orders?${query}`);
-    orders = read === 'more' ? [...orders, ...list.orders] : list.orders;
-    ordersCursor = list.next_cursor;
+    list = await api<{ orders: ListedOrder[]; next_cursor: string | null }>(token!, `/api/orders?${query}`, { signal: abort.signal });
   } catch (error) {
-    if (error instanceof ApiError && error.status === 401) return refused();
+    failure = error;
   }
-  ordersLoading = false;
+  // Dropped by a read asked for since (another filter), or by signing out.
+  if (listing?.abort !== abort) return;
+  listing = undefined;
+  if (failure instanceof ApiError && failure.status === 401) return refused();
+  if (list) {
+    const known = new Set(orders.map((order) => order.order_id));
+    orders = read === 'more' ? [...orders, ...list.orders.filter((order) => !known.has(order.order_id))] : list.orders;
+    ordersCursor = list.next_cursor;
+    ordersRead = true;
+    ordersProblem = undefined;
+  } else {
+    // Said, never taken for an empty list: the orders shown (if any) are as they were.
+    ordersProblem = { text: t('orders.problem', { message: messageOf(failure) }), read };
+  }
+  // The button pressed (Show older orders, Try again) may go with the answer: the reader goes on
+  // from the first of the older orders, or from the list's heading.
+  const pressed = document.activeElement?.matches('.orders__more, .orders__retry') ?? false;
   page.refresh();
+  if (pressed) {
+    const rows = document.querySelectorAll<HTMLElement>('.orders-table tbody tr');
+    const older = read === 'more' && list ? (rows[before] ?? (document.querySelector('.orders__more') ? undefined : rows[rows.length - 1])) : undefined;
+    if (older) older.querySelector<HTMLElement>('a')?.focus();
+    else if (!document.activeElement?.matches('.orders__more, .orders__retry')) document.querySelector<HTMLElement>('#orders-heading')?.focus();
+  }
+  const next = listQueued.has('more') ? 'more' : listQueued.has('again') ? 'again' : undefined;
+  if (next) {
+    listQueued.delete(next);
+    void loadOrders(next);
+  }
 }
 
 async function loadDetail(): Promise<void> {
@@ -396,6 +465,9 @@ async function loadBalances(): Promise<void> {
 
 /** Marks an unmatched event reviewed (settled elsewhere), then reads the list again. */
 async function reviewEvent(id: string): Promise<void> {
+  if (reviewing.has(id)) return;
+  const buttons = () => [...document.querySelectorAll<HTMLElement>('.unmatched-events button[data-event]')];
+  const place = buttons().findIndex((button) => button.dataset.event === id);
   reviewing.add(id);
   unmatchedProblem = undefined;
   page.refresh();
@@ -408,7 +480,13 @@ async function reviewEvent(id: string): Promise<void> {
   } finally {
     reviewing.delete(id);
   }
+  const pressed = document.activeElement instanceof HTMLElement && document.activeElement.dataset.event === id;
   await loadUnmatched();
+  // Its row gone with its button: on to the event that took its place, or past the panel when none is left.
+  if (pressed && (document.activeElement === null || document.activeElement === document.body)) {
+    const left = buttons();
+    (left[Math.min(place, left.length - 1)] ?? document.querySelector<HTMLElement>('#orders-heading'))?.focus();
+  }
 }
 
 async function loadUnmatched(): Promise<void> {
@@ -481,7 +559,13 @@ function signOut(): void {
   forgetToken();
   token = undefined;
   detail = undefined;
+  listing?.abort.abort();
+  listing = undefined;
+  listQueued.clear();
   orders = [];
+  ordersCursor = null;
+  ordersRead = false;
+  ordersProblem = undefined;
   unmatched = undefined;
   page.refresh();
   document.querySelector<HTMLInputElement>('#admin-token')?.focus();

@@ -30,9 +30,14 @@ export interface OrderListState {
   readonly kind: OrderKind;
   readonly selected: string | undefined;
   readonly flashing: ReadonlySet<string>;
+  /** Not read yet for the filter pressed: the rows are not its orders. */
   readonly loading: boolean;
+  /** Why the list could not be read (the orders shown, if any, are as they were). */
+  readonly problem: string | undefined;
   /** Older orders are there to show (the list's next page). */
   readonly more: boolean;
+  /** The older orders are on their way: the button waits, keeping the focus. */
+  readonly loadingMore: boolean;
 }
 
 export interface OrderHandlers {
@@ -43,6 +48,8 @@ export interface OrderHandlers {
   select(orderId: string): void;
   /** The next page of the list, below what is shown. */
   more(): void;
+  /** The list's read that failed, again. */
+  retry(): void;
   act(action: OperationAction): void;
   resend(): void;
   receipt(format: 'html' | 'pdf'): void;
@@ -145,7 +152,7 @@ export function ordersPanel(state: OrderListState, handlers: OrderHandlers): Tem
   const filters: OrderFilter[] = ['all', 'success', 'pending', 'init', 'failure', 'held'];
   return html`<section class="panel orders" aria-labelledby="orders-heading">
     <header class="panel__head">
-      <h2 id="orders-heading">${t('orders.heading')}</h2>
+      <h2 id="orders-heading" tabindex="-1">${t('orders.heading')}</h2>
       <div class="segmented" role="group" aria-label=${t('orders.kind')}>
         ${(['payments', 'verifications'] as const).map(
           (kind) => html`<button type="button" aria-pressed=${state.kind === kind ? 'true' : 'false'} @click=${() => handlers.kind(kind)}>
@@ -166,8 +173,16 @@ export function ordersPanel(state: OrderListState, handlers: OrderHandlers): Tem
         <button type="submit" class="button button--small button--quiet">${t('orders.open')}</button>
       </form>
     </header>
+    ${state.problem
+      ? html`<div class="notice notice--error orders__problem" role="alert">
+          ${state.problem}
+          <button type="button" class="button button--small button--quiet orders__retry" @click=${handlers.retry}>${t('orders.retry')}</button>
+        </div>`
+      : nothing}
     ${state.orders.length === 0
-      ? html`<p class="muted">${state.loading ? t('loading') : t(state.filter === 'all' ? 'orders.empty' : state.filter === 'held' ? 'orders.noneHeld' : 'orders.noneInState')}</p>`
+      ? state.problem
+        ? nothing
+        : html`<p class="muted">${state.loading ? t('loading') : t(state.filter === 'all' ? 'orders.empty' : state.filter === 'held' ? 'orders.noneHeld' : 'orders.noneInState')}</p>`
       : html`${scrollRegion(t('orders.heading'), html`<table class="orders-table">
           <caption class="visually-hidden">${t('orders.caption')}</caption>
           <thead><tr>
@@ -187,7 +202,9 @@ export function ordersPanel(state: OrderListState, handlers: OrderHandlers): Tem
             </tr>`,
           )}</tbody>
         </table>`)}
-        ${state.more ? html`<button type="button" class="button button--small button--quiet orders__more" @click=${handlers.more}>${t('orders.more')}</button>` : nothing}`}
+        ${state.more
+          ? html`<button type="button" class="button button--small button--quiet orders__more" aria-disabled=${state.loadingMore ? 'true' : 'false'} @click=${handlers.more}>${t('orders.more')}</button>`
+          : nothing}`}
   </section>`;
 }
 
@@ -264,7 +281,7 @@ export function orderDetailPanel(detail: OrderDetail | undefined, { problem, not
       ${chargeable(order) ? html`<button type="button" class="button button--small" @click=${handlers.charge}>${t('action.chargeCard')}</button>` : nothing}
       ${order.unsent_at
         ? nothing
-        : html`<button type="button" class="button button--small button--quiet" ?disabled=${resending} @click=${handlers.resend}>
+        : html`<button type="button" class="button button--small button--quiet" aria-disabled=${resending ? 'true' : 'false'} @click=${handlers.resend}>
             ${resending ? t('dialog.sending') : t('action.resend')}
           </button>`}
       ${order.status === 'success'

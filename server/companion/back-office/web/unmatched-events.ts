@@ -23,7 +23,7 @@ const METHOD_KEYS: Readonly<Record<string, MessageKey>> = {
 
 export interface UnmatchedState {
   readonly list: UnmatchedEvents | undefined;
-  /** The events being marked reviewed right now (their buttons wait). */
+  /** The events being marked reviewed right now (their buttons wait, keeping the focus). */
   readonly reviewing: ReadonlySet<string>;
   readonly problem: string | undefined;
 }
@@ -48,7 +48,8 @@ export function unmatchedEventsPanel({ list, reviewing, problem }: UnmatchedStat
           <td>${statusBadge(event.status)}</td>
           <td class="numeric">${event.amount === null || event.currency === null ? '—' : formatAmount(event.amount, event.currency)}</td>
           <td class="nowrap">${time(event.received_at, true)}</td>
-          <td><button type="button" class="button button--small button--quiet" ?disabled=${reviewing.has(event.id)} @click=${() => review(event.id)}
+          <td><button type="button" class="button button--small button--quiet" data-event=${event.id}
+            aria-disabled=${reviewing.has(event.id) ? 'true' : 'false'} @click=${() => review(event.id)}
             aria-label=${t('unmatched.reviewFor', { order: event.order_id })}>${t('unmatched.review')}</button></td>
         </tr>`,
       )}</tbody>

@@ -1,0 +1,58 @@
+/**
+ * Where the keyboard's focus goes in the back office when what it was on waits or goes away: a
+ * dialog's refusal, a webhook re-send, an unmatched event marked reviewed.
+ */
+import { randomUUID } from 'node:crypto';
+import { TEST_PROJECT_DEFAULTS } from '../../server/gateway/test-project.js';
+import { webhookForm } from '../../server/gateway/webhook.js';
+import { expect, test } from '../fixtures.js';
+import { paidOrder } from '../pages/back-office.js';
+
+test('a refusal in a dialog takes the focus', async ({ request, stack, backOffice }) => {
+  const orderId = await paidOrder(request, stack);
+  await backOffice.open(orderId);
+  // Refunded through the API while the dialog is open: the refund asked for here is refused.
+  await backOffice.actionButton('Refund').click();
+  await expect(backOffice.dialog).toContainText('Up to UAH 15.00');
+  const elsewhere = await request.post(`${stack.shop}/api/orders/${orderId}/refund`, { headers: { Authorization: `Bearer ${stack.token}` }, data: {} });
+  expect(elsewhere.status()).toBe(200);
+  await backOffice.dialog.getByRole('button', { name: 'Refund', exact: true }).click();
+  const refusal = backOffice.dialog.getByRole('alert');
+  await expect(refusal).toContainText('Not done:');
+  await expect(refusal).toBeFocused();
+});
+
+test('a webhook re-send leaves the focus on its button', async ({ request, stack, backOffice }) => {
+  const orderId = await paidOrder(request, stack);
+  await backOffice.open(orderId);
+  const resend = backOffice.actionButton('Re-send webhook');
+  await resend.click();
+  await expect(backOffice.detail.getByRole('status')).toHaveText(`Order ${orderId}: the gateway will send its webhook again.`);
+  await expect(resend).toBeFocused();
+});
+
+test('an unmatched event marked reviewed hands the focus to the next one, and past the panel when it was the last', async ({ page, request, stack, backOffice }) => {
+  const report = async (orderId: string) => {
+    const event = {
+      payment_id: randomUUID(), pos_id: TEST_PROJECT_DEFAULTS.posId, mode: 'direct', method: 'purchase',
+      order_id: orderId, amount: 12.5, currency: 'UAH', status: 'success', status_code: '1000', created_at: '2030-01-15T09:30:00.000',
+    };
+    const answer = await request.post(`${stack.shop}/webhooks/gateway`, { form: { ...webhookForm(event, TEST_PROJECT_DEFAULTS.apiSecret) } });
+    expect(await answer.json()).toMatchObject({ received: true, outcome: 'unmatched' });
+  };
+  const first = `elsewhere-${randomUUID().slice(0, 8)}`;
+  const second = `elsewhere-${randomUUID().slice(0, 8)}`;
+  await report(first);
+  await report(second);
+  await backOffice.open();
+  const unmatched = page.getByRole('region', { name: 'Unmatched gateway events' });
+  const review = (orderId: string) => unmatched.getByRole('button', { name: `Mark the event for order ${orderId} as reviewed` });
+  await expect(review(first)).toBeVisible();
+
+  await review(second).click();
+  await expect(review(second)).toHaveCount(0);
+  await expect(review(first)).toBeFocused();
+  await review(first).click();
+  await expect(unmatched).toHaveCount(0);
+  await expect(page.getByRole('heading', { name: 'Orders', level: 2 })).toBeFocused();
+});
