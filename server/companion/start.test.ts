@@ -256,19 +256,7 @@ describe('startCompanion', () => {
   });
 
   it('in production needs PAYFORM_PUBLIC_URL, and logs a misspelt variable once at start', async () => {
-    const production = {
-      NODE_ENV: 'production',
-      PORT: '0',
-      PAYFORM_HOST: '127.0.0.1',
-      PAYFORM_DATABASE_URL: ':memory:',
-      PAYFORM_ADMIN_TOKEN: 'a-long-enough-admin-token',
-      PAYFORM_GATEWAY_BASE_URL: sandbox.url,
-      PAYFORM_GATEWAY_POS_ID: '11111111-2222-3333-4444-555555555555',
-      PAYFORM_GATEWAY_API_KEY: 'live-key',
-      PAYFORM_GATEWAY_API_SECRET: 'live-secret',
-      PAYFORM_GATEWAY_ENDPOINTS_KEY: 'live-endpoints',
-      PAYFORM_TRUST_PROXI: 'true',
-    };
+    const production = { ...productionEnvironment(), PAYFORM_TRUST_PROXI: 'true' };
     const log = memorySink();
     // Made up, http://localhost:$PORT would send the gateway's webhooks and the customers' 3-D Secure returns to their own machines.
     await expect(startCompanion(readCompanionConfig(production), { logger: createLogger({ sink: log.sink }) })).rejects.toThrow(
@@ -391,18 +379,7 @@ describe('startCompanion', () => {
       /No gateway: .*; PAYFROM_GATEWAY_BASE_URL is set: did you mean PAYFORM_GATEWAY_BASE_URL\?$/,
     );
     // Production without its public URL.
-    const production = {
-      NODE_ENV: 'production',
-      PORT: '0',
-      PAYFORM_HOST: '127.0.0.1',
-      PAYFORM_DATABASE_URL: ':memory:',
-      PAYFORM_ADMIN_TOKEN: 'a-long-enough-admin-token',
-      PAYFORM_GATEWAY_BASE_URL: sandbox.url,
-      PAYFORM_GATEWAY_POS_ID: '11111111-2222-3333-4444-555555555555',
-      PAYFORM_GATEWAY_API_KEY: 'live-key',
-      PAYFORM_GATEWAY_API_SECRET: 'live-secret',
-      PAYFORM_GATEWAY_ENDPOINTS_KEY: 'live-endpoints',
-    };
+    const production = productionEnvironment();
     await expect(startCompanion(readCompanionConfig({ ...production, PAYFORM_PUBLICURL: 'https://pay.shop.example' }), quiet())).rejects.toThrow(
       /^Invalid environment: production needs PAYFORM_PUBLIC_URL, .*; PAYFORM_PUBLICURL is set: did you mean PAYFORM_PUBLIC_URL\?$/,
     );
@@ -480,3 +457,19 @@ withTestDatabase((url) => {
     });
   });
 });
+
+/** A production environment complete but for PAYFORM_PUBLIC_URL, against the test's sandbox. */
+function productionEnvironment(): Record<string, string> {
+  return {
+    NODE_ENV: 'production',
+    PORT: '0',
+    PAYFORM_HOST: '127.0.0.1',
+    PAYFORM_DATABASE_URL: ':memory:',
+    PAYFORM_ADMIN_TOKEN: 'a-long-enough-admin-token',
+    PAYFORM_GATEWAY_BASE_URL: sandbox.url,
+    PAYFORM_GATEWAY_POS_ID: '11111111-2222-3333-4444-555555555555',
+    PAYFORM_GATEWAY_API_KEY: 'live-key',
+    PAYFORM_GATEWAY_API_SECRET: 'live-secret',
+    PAYFORM_GATEWAY_ENDPOINTS_KEY: 'live-endpoints',
+  };
+}

@@ -354,15 +354,8 @@ const listQueued = new Set<'again' | 'more'>();
  * other waits for the one on its way, so a page is never added twice nor lost to a refresh.
  */
 function loadOrders(read: ListRead = 'again'): Promise<void> {
-  if (read === 'anew') {
-    listing?.abort.abort();
-    listing = undefined;
-    listQueued.clear();
-    orders = [];
-    ordersCursor = null;
-    ordersRead = false;
-    ordersProblem = undefined;
-  } else if (listing) {
+  if (read === 'anew') forgetOrders();
+  else if (listing) {
     if (read === 'again' || listing.read !== 'more') listQueued.add(read);
     return listing.done;
   }
@@ -553,12 +546,8 @@ function refused(): void {
   signOut();
 }
 
-function signOut(): void {
-  stopFeed?.();
-  clearInterval(unmatchedPoll);
-  forgetToken();
-  token = undefined;
-  detail = undefined;
+/** Drops the list and the read on its way: a new filter's, or no one's once signed out. */
+function forgetOrders(): void {
   listing?.abort.abort();
   listing = undefined;
   listQueued.clear();
@@ -566,6 +555,15 @@ function signOut(): void {
   ordersCursor = null;
   ordersRead = false;
   ordersProblem = undefined;
+}
+
+function signOut(): void {
+  stopFeed?.();
+  clearInterval(unmatchedPoll);
+  forgetToken();
+  token = undefined;
+  detail = undefined;
+  forgetOrders();
   unmatched = undefined;
   page.refresh();
   document.querySelector<HTMLInputElement>('#admin-token')?.focus();
