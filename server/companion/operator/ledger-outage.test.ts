@@ -35,6 +35,22 @@ describe('a ledger outage', () => {
     ]);
   });
 
+  it('begins an outage a readiness probe met, without counting the probe as refused work', async () => {
+    ledger = await openLedger(':memory:');
+    const memory = memorySink();
+    let counted = 0;
+    const outage = new LedgerOutage({ ledger, logger: createLogger({ sink: memory.sink }), clock: Date.now, probeIntervalMs: 10, onRefused: () => (counted += 1) });
+    for (let probe = 0; probe < 10; probe += 1) outage.noticed(withCode('ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:5432'), { probe: true });
+    outage.noticed(withCode('ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:5432'));
+    await outage.back();
+    outage.stop();
+    expect(counted).toBe(1);
+    expect(memory.lines.map((line) => JSON.parse(line) as Record<string, unknown>)).toMatchObject([
+      { level: 'error', msg: expect.stringContaining('the database cannot be reached') },
+      { level: 'warn', msg: 'the database is back', refused: 1 },
+    ]);
+  });
+
   it('says a PostgreSQL that takes no writes is a standby to point away from, and waits for a write to say it is back', async () => {
     ledger = await openLedger(':memory:');
     const memory = memorySink();

@@ -68,16 +68,22 @@ export class LedgerOutage {
     return this.#restartNeeded;
   }
 
-  /** A call failed because the database could not be reached (`isLedgerUnavailable`). */
-  noticed(error: unknown): void {
+  /**
+   * A call failed because the database could not be reached (`isLedgerUnavailable`). A readiness
+   * probe's (`probe`) begins the outage like any, but refused no one's work: it is not counted,
+   * or a balancer's probe every second would make the outage look many times its size.
+   */
+  noticed(error: unknown, { probe = false }: { probe?: boolean } = {}): void {
     const { logger, clock } = this.#deps;
     // One refused call is counted once, however many places it passes through.
     if (typeof error === 'object' && error !== null) {
       if (this.#counted.has(error)) return;
       this.#counted.add(error);
     }
-    this.#refused += 1;
-    this.#deps.onRefused?.();
+    if (!probe) {
+      this.#refused += 1;
+      this.#deps.onRefused?.();
+    }
     const now = clock();
     const code = codeOf(error);
     const fix = fixOf(error, code);

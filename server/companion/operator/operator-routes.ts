@@ -40,7 +40,7 @@ export function healthRoutes(): Hono<CompanionEnv> {
     } catch (error) {
       // A database that does not answer in time is not ready either; only a refused or cut
       // connection starts an outage (logged once, probed until it is back).
-      if (isLedgerUnavailable(error)) outage.noticed(error);
+      if (isLedgerUnavailable(error)) outage.noticed(error, { probe: true });
       return notReady('unavailable');
     }
     // It read, but a write was refused (a full or read-only disk) and no probe has written since.
