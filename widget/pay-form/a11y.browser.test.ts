@@ -19,7 +19,7 @@ describe('accessibility', () => {
   });
 
   it('has no axe violations with saved cards, in dark colours too', async () => {
-    const customer_id = `a11y-${Math.random()}`;
+    const customer_id = `a11y-${crypto.randomUUID()}`;
     const first = await mount({ customer_id });
     const paid = oneEvent(first, 'pay-success');
     autofill(first, card('4242424242424242'));

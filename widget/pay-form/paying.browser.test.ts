@@ -300,7 +300,8 @@ describe('<pay-form> paying', () => {
   });
 
   it('pays with a saved card, and offers a new card instead', async () => {
-    const customer_id = `customer-${Math.random()}`;
+    // A UUID: a random decimal (0.4111…) may be written like a card number, which customer_id refuses.
+    const customer_id = `customer-${crypto.randomUUID()}`;
     const first = await mount({ customer_id });
     const paid = oneEvent(first, 'pay-success');
     await payWith(first, '5454545454545454');
