@@ -8,8 +8,12 @@ import { WIRE_MAX_DECIMALS } from './decimals.js';
 import { fieldPath } from './issues.js';
 import type { FieldIssue } from './issues.js';
 
-/** A literal with three fraction digits or an exponent: nothing else can be over-precise. */
-const MAYBE_OVER_PRECISE = /\d\.\d{3}|\d[eE]/;
+/**
+ * A number literal (after `:`, `,` or `[`) with three fraction digits or an exponent: nothing else
+ * can be over-precise. Not any digit before an `e`: nearly every request's UUIDs have one, and
+ * the scan would then run on them all.
+ */
+const MAYBE_OVER_PRECISE = /[:,[]\s*-?\d+(?:\.\d{3}|(?:\.\d+)?[eE])/;
 const NUMBER = /-?\d+(?:\.(\d+))?(?:[eE]([+-]?\d+))?/y;
 /** The request fields the interface writes as amounts (split shares are `amount` too). */
 const AMOUNT_KEY = /^(?:amount|charge_amount|refund_amount)$/;
