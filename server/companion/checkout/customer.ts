@@ -11,19 +11,16 @@ import { definedFields } from '../optional-fields.js';
 
 export type CustomerField = 'fname' | 'lname' | 'email' | 'phone';
 
-// A payer who types the card number into a name field would otherwise have it stored and sent on.
+/**
+ * Text that is kept, echoed and sent on may not hold a card number, however it is written: a payer
+ * who types the card number into a name field would otherwise have it stored and sent on.
+ */
+export const withoutCardNumber = <T extends z.ZodType<string>>(text: T) => text.refine((value) => !holdsCardNumber(value), { error: 'must not contain a card number' });
+
 // The widget refuses it by the same rule as the payer types (its customer checks). A merchant's
 // prefilled patronym and city are held to it too.
-export const Name = z
-  .string()
-  .trim()
-  .pipe(requiredText(256))
-  .refine((name) => !holdsCardNumber(name), { error: 'must not contain a card number' });
-const Email = z
-  .string()
-  .trim()
-  .pipe(z.email({ error: 'must be an e-mail address' }).max(256))
-  .refine((email) => !holdsCardNumber(email), { error: 'must not contain a card number' });
+export const Name = withoutCardNumber(z.string().trim().pipe(requiredText(256)));
+const Email = withoutCardNumber(z.string().trim().pipe(z.email({ error: 'must be an e-mail address' }).max(256)));
 
 const Phone = z
   .string()

@@ -4,12 +4,11 @@
  * the merchant, and never by the browser.
  */
 import * as z from 'zod';
-import { holdsCardNumber } from '@payform/card';
 import { Currency, IsoDate, Url, requiredText } from '@payform/gateway/wire';
 import type { CustomerDetails, NewCheckoutSession } from '../../ledger/index.js';
 import { Amount, checkAmount, checkSplitTotal } from '../http/amounts.js';
 import { SplitShares } from '../http/split-shares.js';
-import { Customer, customerDetails, Name } from './customer.js';
+import { Customer, customerDetails, Name, withoutCardNumber } from './customer.js';
 import { maskStoredText } from '../log/redact.js';
 import { definedFields } from '../optional-fields.js';
 
@@ -34,7 +33,7 @@ export const SessionOrderId = z
  * to the gateway, so a card number pasted into one is refused like one in a name. Ids of digits
  * (timestamps, tax numbers, phone numbers, UUIDs) are not card numbers to the recogniser.
  */
-const IdText = (max: number) => requiredText(max).refine((id) => !holdsCardNumber(id), { error: 'must not contain a card number' });
+const IdText = (max: number) => withoutCardNumber(requiredText(max));
 
 /** Customer data the merchant may prefill: the widget's four fields and the gateway's others. */
 const SessionCustomer = Customer.extend({
