@@ -13,6 +13,7 @@ import { BackOfficeSettings, resolveBackOffice } from './back-office/back-office
 import type { BackOfficeConfig, BackOfficeOptions } from './back-office/back-office-options.js';
 import type { Logger } from './log/logger.js';
 import type { PaymentEventHook } from './payments/reactions.js';
+import { kindOf } from './environment.js';
 import { unknownOptions } from './near-names.js';
 
 export interface RateLimits {
@@ -228,8 +229,7 @@ export function notFunctions(given: object, names: readonly string[]): string[] 
     const value: unknown = (given as Readonly<Record<string, unknown>>)[name];
     if (value === undefined || value === null || typeof value === 'function') return [];
     // The value is not quoted: a secret or a card number may have ended up in the wrong option.
-    const kind = Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'an object' : `a ${typeof value}`;
-    return [`${name}: must be a function, not ${kind}`];
+    return [`${name}: must be a function, not ${kindOf(value)}`];
   });
 }
 

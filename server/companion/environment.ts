@@ -72,7 +72,7 @@ function value(raw: unknown): string | undefined {
 const readable = (raw: unknown) => raw === undefined || raw === null || ['string', 'number', 'bigint', 'boolean'].includes(typeof raw);
 
 /** What a value is, for a refusal that must not quote it (it may be a secret). */
-const kindOf = (raw: unknown) => (Array.isArray(raw) ? 'an array' : typeof raw === 'object' ? 'an object' : `a ${typeof raw}`);
+export const kindOf = (raw: unknown) => (Array.isArray(raw) ? 'an array' : typeof raw === 'object' ? 'an object' : `a ${typeof raw}`);
 
 export function currentEnvironment(env: EnvironmentInput): CurrentEnvironment {
   // Given in code, an object or a function has no string form to read: refused like any wrong
