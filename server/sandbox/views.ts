@@ -255,7 +255,7 @@ export function operationView(operation: Operation, shape: OperationShape): Oper
     view.processing_time = updated;
   } else {
     // The full-capture answer names the currency order_currency, through either endpoint.
-    if (operation.request !== 'void' && operation.request.endsWith('capture') && operation.full) view.order_currency = operation.currency;
+    if ((operation.request === 'capture' || operation.request === 'split_capture') && operation.full) view.order_currency = operation.currency;
     else view.currency = operation.currency;
     // The full and partial refund answers name the update time processed_at.
     if (operation.request === 'refund') view.processed_at = updated;
