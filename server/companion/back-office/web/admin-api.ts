@@ -24,6 +24,9 @@ export class ApiError extends Error {
   }
 }
 
+/** No answer, or a 5xx: the request may have run (docs/companion.md, idempotency keys). */
+export const outcomeUnknown = (error: ApiError): boolean => error.status === 0 || error.status >= 500;
+
 /** Takes a token from the fragment (then removes it from the address bar), else the stored one. */
 export function adminToken(): string | undefined {
   const fromFragment = fragmentToken();

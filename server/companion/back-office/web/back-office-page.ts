@@ -8,7 +8,7 @@ import type { TemplateResult } from 'lit';
 import { t } from './i18n.js';
 import { formatAmount } from './money.js';
 import { mountPage } from './chrome.js';
-import { adminToken, api, ApiError, download, forgetToken, newIdempotencyKey, saveToken } from './admin-api.js';
+import { adminToken, api, ApiError, download, forgetToken, newIdempotencyKey, outcomeUnknown, saveToken } from './admin-api.js';
 import type { Balance, ListedOrder, OrderDetail, Stats, Terminals, UnmatchedEvents } from './admin-api.js';
 import { followChanges } from './live-feed.js';
 import type { FeedState } from './live-feed.js';
@@ -234,9 +234,6 @@ async function perform(request: OperationRequest): Promise<void> {
     if (outcomeUnknown(failed)) void Promise.all([loadDetail(), loadOrders()]);
   }
 }
-
-/** No answer, or a 5xx: the request may have run (docs/companion.md, idempotency keys). */
-const outcomeUnknown = (error: ApiError): boolean => error.status === 0 || error.status >= 500;
 
 /** To the dialog's first invalid field, else its notice. */
 function focusNotice(dialog: string): void {

@@ -5,6 +5,7 @@
 import { html, nothing } from 'lit';
 import type { TemplateResult } from 'lit';
 import { t } from './i18n.js';
+import { outcomeUnknown } from './admin-api.js';
 import type { ApiError } from './admin-api.js';
 
 /**
@@ -17,7 +18,7 @@ export function refusalNotice(error: ApiError | undefined, inline: readonly stri
   // Every reason is beside its field already: an empty box would say nothing.
   if (error.code === 'invalid_request' && fields.length === 0 && Object.keys(error.fields).length > 0) return nothing;
   // No answer, or a 5xx: the request may have run. Not "not done", or the operator does it again.
-  const unknown = error.status === 0 || error.status >= 500;
+  const unknown = outcomeUnknown(error);
   const heading = unknown ? 'dialog.unknown' : error.code === 'declined' ? 'dialog.declined' : 'dialog.refused';
   return html`<div class="notice notice--error" role="alert" tabindex="-1">
     <strong>${t(heading)}</strong> ${error.code === 'invalid_request' ? nothing : error.message}
