@@ -270,11 +270,11 @@ async function recover(form: Form, error: unknown): Promise<void> {
     // The payment may have gone through: never let the customer pay twice.
     const view = await form.companion.view().catch(() => undefined);
     if (wentOn(form, view)) return refocus(form);
-    // Neither the answer nor the session came back: it may well be paid. Check again, not pay again.
+    // Neither the answer nor the session came back: it may well be paid. The page hears of the
+    // error; the customer is shown the payment being confirmed (poll), never a form to pay again.
     if (!view && code !== 'malformed') {
-      form.phase = 'waiting';
       form.fail(error, form.t.waiting || form.t.confirming);
-      return refocus(form);
+      return void form.poll();
     }
   }
   form.phase = 'ready';
