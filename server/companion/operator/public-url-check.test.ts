@@ -58,6 +58,11 @@ describe('the public URL check, mounted in a Hono app', () => {
     await underShop.shop.request(`${ORIGIN}/shop/payments/healthz`);
     expect(await underShop.warning).toContain(`requests reach this companion at ${ORIGIN}/shop/payments, mounted under /shop: set basePath to /shop/payments`);
 
+    // Without a base path of its own, the commonest mount to get wrong.
+    const noBasePath = mounted('', (companion) => new Hono().route('/shop', companion));
+    await noBasePath.shop.request(`${ORIGIN}/shop/healthz`);
+    expect(await noBasePath.warning).toContain(`requests reach this companion at ${ORIGIN}/shop, mounted under /shop: set basePath to /shop`);
+
     const atRoot = mounted('/payments', (companion) => new Hono().route('/', companion));
     await atRoot.shop.request(`${ORIGIN}/payments/api/customers/payments/cards`);
     const message = await atRoot.warning;

@@ -79,7 +79,8 @@ export function checkPublicUrl({ publicUrl, basePath, logger, fetch = globalThis
       const { origin, pathname } = new URL(c.req.url);
       const registered = routePath(c).replace(/\/\*$/, '');
       const prefix = pathname.split('/').slice(0, registered.split('/').length).join('/');
-      const mountedUnder = basePath && registered.endsWith(basePath) && prefix.endsWith(basePath) ? prefix.slice(0, -basePath.length) : '';
+      // Without a base path too: route('/shop', companion.app) is the commonest mount to get wrong.
+      const mountedUnder = registered.endsWith(basePath) && prefix.endsWith(basePath) ? prefix.slice(0, prefix.length - basePath.length) : '';
       void probe(origin + mountedUnder + basePath, mountedUnder);
     }
     return next();
