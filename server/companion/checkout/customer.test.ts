@@ -161,7 +161,7 @@ describe('a card number written into a name or the e-mail address, whatever sepa
   });
 });
 
-describe('a card number written into the tax id or the customer id a merchant sends', () => {
+describe('a card number written into the tax id, the customer id or the order id a merchant sends', () => {
   const REFUSED = 'must not contain a card number';
   const written = ['4242 4242 4242 4242', '4242-4242-4242-4242', '4111111111111111', 'cus_4111111111111111', 'tax 5555.5555.5555.4444'];
 
@@ -180,6 +180,10 @@ describe('a card number written into the tax id or the customer id a merchant se
       for (const method of ['purchase', 'lookup']) {
         await refused(await stack.request('POST', '/api/checkout/sessions', { admin: true, body: { amount: 10, currency: 'UAH', description: 'Tea', method, customer_id: value } }), 'customer_id', value);
       }
+    }
+    // An order id is letters, digits and . _ -: the spellings it can hold.
+    for (const value of ['4242-4242-4242-4242', '4111111111111111', 'ord_4111111111111111', '5555.5555.5555.4444']) {
+      await refused(await stack.request('POST', '/api/checkout/sessions', { admin: true, body: { amount: 10, currency: 'UAH', description: 'Tea', order_id: value } }), 'order_id', value);
     }
     expect(await orderCount(stack)).toBe(0);
     expect(stack.changes).toEqual([]);
@@ -206,6 +210,9 @@ describe('a card number written into the tax id or the customer id a merchant se
       const session = await stack.openSession({ method: 'lookup', customer_id: customerId });
       expect(session.customer_id, customerId).toBe(customerId);
       expect((await stack.ledger.getSession(session.id))?.customerId, customerId).toBe(customerId);
+    }
+    for (const orderId of ['1767225600000', '123456789012', '380501234567', 'ORD-2026-11-22-0001', '3f2b8c1e-9d4a-4f6b-8e2a']) {
+      expect((await stack.openSession({ order_id: orderId })).order_id, orderId).toBe(orderId);
     }
   });
 });
