@@ -1,7 +1,7 @@
 // What the back office says a paid order came to, read from the merchant API's totals.
 import { describe, expect, it } from 'vitest';
 import type { Totals } from './admin-api.js';
-import { orderOutcome } from './order-outcome.js';
+import { neverDecided, orderOutcome } from './order-outcome.js';
 
 const none: Totals = { captured: 0, capture_pending: 0, refunded: 0, refund_pending: 0, voided: false, refundable: 0, capturable: 0 };
 const purchase = { method: 'purchase', status: 'success', amount: 10000, unsent_at: null } as const;
@@ -39,5 +39,21 @@ describe('what a paid order came to', () => {
     expect(orderOutcome({ ...purchase, status: 'failure' }, none)).toBeUndefined();
     expect(orderOutcome({ ...purchase, status: 'init', unsent_at: '2030-01-15T09:30:00.000Z' }, none)).toBeUndefined();
     expect(orderOutcome({ ...purchase, method: 'lookup', amount: 0 }, none)).toBeUndefined();
+  });
+});
+
+describe('an attempt the gateway never decided', () => {
+  const failed = { status: 'failure', status_code: null, unsent_at: null } as const;
+
+  it('is one ended as never sent, or one failed before the gateway gave it a status code', () => {
+    expect(neverDecided({ status: 'init', status_code: null, unsent_at: '2030-01-15T09:30:00.000Z' })).toBe(true);
+    expect(neverDecided(failed)).toBe(true);
+  });
+
+  it('is not a decline, a cancelled page, a payment in flight or a paid one', () => {
+    expect(neverDecided({ ...failed, status_code: '1005' })).toBe(false);
+    expect(neverDecided({ ...failed, status_code: '6007' })).toBe(false);
+    expect(neverDecided({ ...failed, status: 'pending' })).toBe(false);
+    expect(neverDecided({ ...failed, status: 'success', status_code: '1000' })).toBe(false);
   });
 });

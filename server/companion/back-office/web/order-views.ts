@@ -11,7 +11,7 @@ import { formatAmount, units } from './money.js';
 import type { ApiAmount } from './money.js';
 import { preferences } from './preferences.js';
 import type { DiscrepancyReport, ListedOrder, Operation, OrderDetail, OrderSummary, PaymentStatus, Share, Totals } from './admin-api.js';
-import { orderOutcome } from './order-outcome.js';
+import { neverDecided, orderOutcome } from './order-outcome.js';
 import type { OutcomeState } from './order-outcome.js';
 import { chargeable } from './charge-dialog.js';
 import { subMerchantName } from './page-config.js';
@@ -77,12 +77,12 @@ const OUTCOMES: Record<OutcomeState, { readonly key: MessageKey; readonly look: 
 };
 
 /**
- * The order's state: an attempt ended as never sent is neither awaiting payment nor failed (the
- * gateway never got it); a paid one refunded, voided or captured for another amount says so
+ * The order's state: an attempt the gateway never decided is neither awaiting payment nor
+ * declined, as the report's "Not sent" counts it; a paid one refunded, voided or captured for another amount says so
  * rather than "Success".
  */
 function orderBadge(order: OrderSummary, totals: Totals) {
-  if (order.unsent_at) return html`<span class="badge badge--init">${t('status.notSent')}</span>`;
+  if (neverDecided(order)) return html`<span class="badge badge--init" title=${t('stats.notSentHint')}>${t('status.notSent')}</span>`;
   const outcome = orderOutcome(order, totals);
   if (!outcome) return statusBadge(order.status);
   const { key, look } = OUTCOMES[outcome.state];
