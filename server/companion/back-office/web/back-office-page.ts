@@ -10,6 +10,7 @@ import { formatAmount } from './money.js';
 import { mountPage } from './chrome.js';
 import { adminToken, api, ApiError, download, forgetToken, newIdempotencyKey, outcomeUnknown, saveToken } from './admin-api.js';
 import type { Balance, ListedOrder, OrderDetail, Stats, Terminals, UnmatchedEvents } from './admin-api.js';
+import { refreshedList } from './order-list.js';
 import { followChanges } from './live-feed.js';
 import type { FeedState } from './live-feed.js';
 import { chargeDialog, chargeSavedCard } from './charge-dialog.js';
@@ -384,9 +385,15 @@ async function readOrders(read: ListRead, abort: AbortController): Promise<void>
   listing = undefined;
   if (failure instanceof ApiError && failure.status === 401) return refused();
   if (list) {
-    const known = new Set(orders.map((order) => order.order_id));
-    orders = read === 'more' ? [...orders, ...list.orders.filter((order) => !known.has(order.order_id))] : list.orders;
-    ordersCursor = list.next_cursor;
+    if (read === 'more') {
+      const known = new Set(orders.map((order) => order.order_id));
+      orders = [...orders, ...list.orders.filter((order) => !known.has(order.order_id))];
+      ordersCursor = list.next_cursor;
+    } else {
+      const kept = refreshedList({ orders, cursor: ordersCursor }, { orders: list.orders, cursor: list.next_cursor }, read === 'anew' || shown < REFRESHED_AT_MOST);
+      orders = [...kept.orders];
+      ordersCursor = kept.cursor;
+    }
     ordersRead = true;
     ordersProblem = undefined;
   } else {
