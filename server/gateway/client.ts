@@ -39,6 +39,12 @@ export interface GatewayClientConfig {
   readonly fetch?: typeof globalThis.fetch;
   /** Turns on the interface's extra request rules for microfinance or iGaming merchants. */
   readonly merchantSector?: MerchantSector;
+  /**
+   * Aborted, it ends every call still waiting on the gateway, and any made after, with its
+   * reason: a server shutting down gives up what it can no longer wait for. A money-moving call
+   * it ends is an OutcomeUnknownError, like any other call the gateway may have received.
+   */
+  readonly signal?: AbortSignal;
 }
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -61,6 +67,7 @@ const Config = z.strictObject({
     .optional(),
   merchantSector: z.enum(['microfinance', 'igaming']).optional(),
   fetch: z.custom<typeof globalThis.fetch>((value) => typeof value === 'function', { error: 'must be a fetch function' }).optional(),
+  signal: z.custom<AbortSignal>((value) => value instanceof AbortSignal, { error: 'must be an AbortSignal' }).optional(),
 });
 
 export class GatewayClient {
@@ -94,6 +101,7 @@ export class GatewayClient {
       timeoutMs: this.timeoutMs,
       retry: { ...DEFAULT_RETRY_POLICY, ...config.retry },
       ...(config.fetch ? { fetch: config.fetch } : {}),
+      ...(config.signal ? { signal: config.signal } : {}),
     });
     const context: GatewayContext = {
       transport: this.#transport,

@@ -214,6 +214,29 @@ describe('timeouts and aborts', () => {
     setTimeout(() => controller.abort(), 20);
     await expect(pending).rejects.toBeInstanceOf(OutcomeUnknownError);
   });
+
+  it("the client's signal ends the calls waiting on the gateway, and those made after it, whatever their own", async () => {
+    double.gateway.answerAlways({ hang: true });
+    const stopping = new AbortController();
+    const client = double.client({ signal: stopping.signal, timeoutMs: 10_000 });
+    const own = new AbortController();
+    const capturing = client.operations.capture(capture);
+    const reading = failure(client.balances.listAccounts({ signal: own.signal }));
+    const stopped = new Error('the server is stopping');
+    setTimeout(() => stopping.abort(stopped), 20);
+    const ended = await failure(capturing);
+    expect(ended).toBeInstanceOf(OutcomeUnknownError);
+    expect((ended as OutcomeUnknownError).cause).toBe(stopped);
+    expect(await reading).toBe(stopped);
+    const requests = double.gateway.requests.length;
+    await expect(client.balances.listAccounts()).rejects.toThrow('the server is stopping');
+    expect(double.gateway.requests).toHaveLength(requests);
+    expect(own.signal.aborted).toBe(false);
+  });
+
+  it('refuses a client signal that is not an AbortSignal, naming the option', () => {
+    expect(() => double.client({ signal: 'stop' as unknown as AbortSignal })).toThrow(/signal: must be an AbortSignal/);
+  });
 });
 
 describe('redirects', () => {

@@ -25,6 +25,8 @@ export interface TransportConfig {
   readonly retry: RetryPolicy;
   /** Sends the requests; unset: undici's keep-alive connection pools (see exchange.ts). */
   readonly fetch?: typeof globalThis.fetch;
+  /** Ends every call, as a call's own signal does (both given: whichever aborts first). */
+  readonly signal?: AbortSignal;
 }
 
 /** Per-call options every client method takes last. */
@@ -120,6 +122,8 @@ export class Transport {
 
   /** Sends the call; retries reads. Throws a GatewayError for a 4xx or 5xx, and for a permanent redirect (NotTheGatewayError). */
   async send(call: GatewayCall): Promise<GatewayReply> {
+    const shared = this.#config.signal;
+    if (shared) call = { ...call, signal: call.signal ? AbortSignal.any([call.signal, shared]) : shared };
     const retries = call.route.method === 'GET' ? this.#config.retry.maxRetries : 0;
     for (let retry = 0; ; retry += 1) {
       let failure: GatewayError;
