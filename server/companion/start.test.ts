@@ -113,6 +113,43 @@ describe('startCompanion', () => {
     }
   });
 
+  it('gives up a payment the gateway has not answered near the grace’s end: answered pending, recorded, nothing cut off', async () => {
+    const databaseUrl = join(dir, 'payform.db');
+    const settings = readCompanionConfig({ PORT: '0', PAYFORM_HOST: '127.0.0.1', PAYFORM_DATABASE_URL: databaseUrl, PAYFORM_ADMIN_TOKEN: 'a-long-enough-admin-token' });
+    const memory = memorySink();
+    // The gateway sits on the charge for longer than the grace, within the client's own timeout.
+    const GRACE_MS = 3_000;
+    const companion = await startCompanion(settings, { gatewayBaseUrl: sandbox.url, sandboxOrigin: sandbox.url, logger: createLogger({ sink: memory.sink }), shutdownGraceMs: GRACE_MS });
+    const faults = (body: unknown) => fetch(`${sandbox.url}/_sandbox/faults`, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    const headers = { Authorization: `Bearer ${settings.adminToken}`, 'Content-Type': 'application/json' };
+    const session = await (await fetch(`${companion.url}/api/checkout/sessions`, { method: 'POST', headers, body: JSON.stringify({ amount: 150, currency: 'XTS', description: 'Test' }) })).json();
+    try {
+      expect((await faults({ latency_ms: 20_000, scope: { method: 'POST', path: '/api/v1/payment' } })).status).toBe(200);
+      const paying = fetch(`${companion.url}/api/checkout/sessions/${session.id}/pay`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(payBody()) });
+      // The attempt is written before the charge is sent.
+      await eventually(async () => expect(await companion.ledger.getPayment(session.order_id)).toBeDefined());
+      const stopped = Date.now();
+      const closing = companion.close();
+      const answer = await paying;
+      expect(Date.now() - stopped).toBeLessThan(GRACE_MS);
+      expect(answer.status).toBe(200);
+      expect(await answer.json()).toMatchObject({ status: 'pending', order_id: session.order_id });
+      await closing;
+      expect(memory.lines.join('\n')).not.toContain('requests still in flight');
+      expect(memory.lines.join('\n')).toContain('The companion is stopping: it gave up waiting for the gateway to answer');
+    } finally {
+      await faults({});
+    }
+    // Kept as sent with its outcome unknown, as for any lost answer: not ended, and not taken for
+    // never sent, so reconciliation reads the gateway's order for it.
+    const reopened = await openLedger(databaseUrl);
+    try {
+      expect(await reopened.getPayment(session.order_id)).toMatchObject({ status: 'init', finalizedAt: null, unsentAt: null });
+    } finally {
+      await reopened.close();
+    }
+  });
+
   it('waits for requests in flight only so long', async () => {
     const settings = readCompanionConfig({ PORT: '0', PAYFORM_HOST: '127.0.0.1', PAYFORM_DATABASE_URL: ':memory:' });
     vi.spyOn(console, 'log').mockImplementation(() => undefined);

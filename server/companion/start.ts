@@ -16,7 +16,7 @@ import type { Server, ServerResponse } from 'node:http';
 import { finished } from 'node:stream/promises';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
-import { GatewayClient } from '@payform/gateway';
+import { GatewayClient, NetworkError } from '@payform/gateway';
 import { MissingDriverError, openLedger } from '../ledger/index.js';
 import type { Ledger } from '../ledger/index.js';
 import { createCompanion } from './app.js';
@@ -41,6 +41,12 @@ const DEVELOPMENT_HOST = '127.0.0.1';
 
 /** A gateway call's default timeout: a request in flight has had its answer by then. */
 const SHUTDOWN_GRACE_MS = 30_000;
+
+/**
+ * Kept at the end of the grace to record an outcome and answer: what the gateway has not
+ * answered by then is given up (at most a quarter of a short grace).
+ */
+const ANSWER_TIME_MS = 2_000;
 
 /**
  * How long an idle connection stays open. Node's 5 s default is shorter than the idle timeout
@@ -92,7 +98,11 @@ export interface StartOptions {
   readonly fetch?: typeof globalThis.fetch;
   /** Gateway call timeout per attempt; default the client's (30 s). */
   readonly gatewayTimeoutMs?: number;
-  /** How long close() lets requests in flight finish; default 30 s (a gateway call's timeout). */
+  /**
+   * How long close() lets requests in flight finish; default 30 s (a gateway call's timeout).
+   * Gateway calls still unanswered 2 s before its end are given up: a payment's outcome is then
+   * unknown, answered as pending and left to reconciliation.
+   */
   readonly shutdownGraceMs?: number;
 }
 
@@ -138,9 +148,10 @@ export interface RunningCompanion extends ComposedCompanion {
   readonly metricsUrl?: string;
   /**
    * Stops gracefully: no new connections (a request on a connection already open is answered
-   * 503), requests in flight finish — up to `shutdownGraceMs` —, then the remaining connections
-   * are closed, reconciliation stops and the ledger closes. A payment the gateway took while
-   * shutting down is still recorded.
+   * 503), requests in flight finish — up to `shutdownGraceMs`, giving up the gateway calls
+   * still unanswered just before its end —, then the remaining connections are closed,
+   * reconciliation stops and the ledger closes. A payment the gateway took while shutting down
+   * is still recorded.
    */
   close(): Promise<void>;
 }
@@ -169,7 +180,8 @@ export async function composeCompanion(settings: CompanionSettings, options: Sta
   return compose(settings, options);
 }
 
-async function compose(settings: CompanionSettings, options: StartOptions): Promise<ComposedCompanion> {
+/** `stopping`, aborted, ends the gateway calls still waiting (startCompanion's close, near the grace's end). */
+async function compose(settings: CompanionSettings, options: StartOptions, stopping?: AbortSignal): Promise<ComposedCompanion> {
   const baseUrl = settings.gatewayBaseUrl ?? options.gatewayBaseUrl;
   if (!baseUrl) {
     // Refused before the warnings are logged: a misspelt name, the likeliest reason, is said here.
@@ -182,6 +194,7 @@ async function compose(settings: CompanionSettings, options: StartOptions): Prom
     ...settings.credentials,
     ...(options.fetch ? { fetch: options.fetch } : {}),
     ...(options.gatewayTimeoutMs ? { timeoutMs: options.gatewayTimeoutMs } : {}),
+    ...(stopping ? { signal: stopping } : {}),
   });
   const statements = settings.databaseStatementTimeoutMs === undefined ? {} : { statementTimeoutMs: settings.databaseStatementTimeoutMs };
   const ledger = await openLedger(settings.databaseUrl, statements).catch((error: unknown) => {
@@ -258,6 +271,7 @@ export async function startCompanion(settings: CompanionSettings = readCompanion
   }
   let handle: ((request: Request, env: unknown) => Response | Promise<Response>) | undefined;
   const inFlight = new InFlight();
+  const givingUp = new AbortController();
   let closing = false;
   const server = serve({
     fetch: (request, env) => handle?.(request, env) ?? new Response('Starting', { status: 503, headers: { 'Retry-After': '1' } }),
@@ -275,7 +289,7 @@ export async function startCompanion(settings: CompanionSettings = readCompanion
     const url = `http://${settings.host && settings.host !== '0.0.0.0' && settings.host !== '::' ? settings.host : 'localhost'}:${port}`;
     // PORT=0 without PUBLIC_URL leaves a default ending in :0; the real port replaces it.
     const publicUrl = options.publicUrl ?? (/:0$/.test(settings.publicUrl) ? url : settings.publicUrl);
-    const composed = await compose(settings, { ...options, publicUrl });
+    const composed = await compose(settings, { ...options, publicUrl }, givingUp.signal);
     const metricsServer = settings.metricsAddress
       ? await serveMetrics(composed, settings.metricsAddress).catch(async (error: unknown) => {
           await composed.close();
@@ -306,10 +320,17 @@ export async function startCompanion(settings: CompanionSettings = readCompanion
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
         // Handlers write what the gateway did to the ledger: they finish, and their answers go
-        // out, before it closes.
-        if (!(await inFlight.drained(options.shutdownGraceMs ?? SHUTDOWN_GRACE_MS))) {
-          logger.warn('shutting down with requests still in flight', { requests: inFlight.size });
-        }
+        // out, before it closes. A payment whose gateway call could outlast the grace (its
+        // timeout, then a read of the order) is given up just before: its outcome unknown, it is
+        // recorded so, reconciliation reads it, and its customer is answered rather than cut off.
+        const grace = options.shutdownGraceMs ?? SHUTDOWN_GRACE_MS;
+        const giveUp = setTimeout(
+          () => givingUp.abort(new NetworkError('The companion is stopping: it gave up waiting for the gateway to answer', { connectFailed: false })),
+          grace - Math.min(ANSWER_TIME_MS, grace / 4),
+        );
+        const drained = await inFlight.drained(grace);
+        clearTimeout(giveUp);
+        if (!drained) logger.warn('shutting down with requests still in flight', { requests: inFlight.size });
         server.closeAllConnections();
         await closed;
         await metricsServer?.close();
