@@ -96,6 +96,19 @@ describe('faults on the API', () => {
     await control('POST', '/reset');
     expect(await (await control('GET', '/faults')).json()).toMatchObject({ error_rate: 0, webhook_reorder: false });
   });
+
+  it('refuses scope, times or phase after without an API fault to narrow, and keeps the faults set', async () => {
+    await faults({ webhook_reorder: true });
+    const narrowed = [{ shapes: 'varied', scope: { path: '/api/v1/payment' } }, { webhook_duplicates: 1, times: 1 }, { shapes: 'varied', phase: 'after' }, { error_rate: 0, scope: { method: 'POST' } }];
+    for (const settings of narrowed) {
+      const answer = await faults(settings);
+      expect(answer.status, JSON.stringify(settings)).toBe(400);
+      const field = Object.keys(settings).find((name) => ['scope', 'times', 'phase'].includes(name))!;
+      expect(await answer.text()).toContain(`${field}: acts on the API faults (latency_ms, error_rate, drop_connection), and none is set`);
+    }
+    expect(await (await control('GET', '/faults')).json()).toMatchObject({ webhook_reorder: true });
+    expect((await faults({ latency_ms: 1, scope: { path: '/api/v1/payment' }, times: 1, shapes: 'varied' })).status).toBe(200);
+  });
 });
 
 describe('webhook delivery', () => {

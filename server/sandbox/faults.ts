@@ -13,7 +13,7 @@ import type { WebhookFaults } from './webhook-sender.js';
 
 const Rate = z.number().min(0).max(1);
 
-export const FaultSettings = z.strictObject({
+const FaultSettingsShape = z.strictObject({
   latency_ms: z.number().int().min(0).max(60_000).default(0),
   error_rate: Rate.default(0),
   error_status: z.number().int().min(400).max(599).default(500),
@@ -38,7 +38,25 @@ export const FaultSettings = z.strictObject({
   /** `varied`, or a list of variants: answers and webhooks in the live gateway's other forms (shapes.ts). */
   shapes: ShapesSetting.optional(),
 });
+export const FaultSettings = FaultSettingsShape.superRefine(narrowsSomething);
 export type FaultSettings = z.output<typeof FaultSettings>;
+
+/**
+ * `scope`, `times` and `phase: after` act on the API faults only: given without one, a client
+ * that meant them for its webhook faults or shapes (which act on everything) is told so.
+ */
+function narrowsSomething(settings: z.output<typeof FaultSettingsShape>, ctx: z.RefinementCtx): void {
+  const { latency_ms, error_rate, drop_connection } = settings;
+  if (latency_ms > 0 || error_rate > 0 || (drop_connection !== false && drop_connection !== 0)) return;
+  const narrowing = [
+    ...(settings.scope ? ['scope'] : []),
+    ...(settings.times !== undefined ? ['times'] : []),
+    ...(settings.phase === 'after' ? ['phase'] : []),
+  ];
+  for (const field of narrowing) {
+    ctx.addIssue({ code: 'custom', path: [field], message: 'acts on the API faults (latency_ms, error_rate, drop_connection), and none is set; webhook faults and shapes act on every request' });
+  }
+}
 
 export const NO_FAULTS: FaultSettings = FaultSettings.parse({});
 
