@@ -161,7 +161,7 @@ describe('a card number written into a name or the e-mail address, whatever sepa
   });
 });
 
-describe('a card number written into the tax id, the customer id or the order id a merchant sends', () => {
+describe('a card number written into the tax id or the customer id a merchant sends', () => {
   const REFUSED = 'must not contain a card number';
   const written = ['4242 4242 4242 4242', '4242-4242-4242-4242', '4111111111111111', 'cus_4111111111111111', 'tax 5555.5555.5555.4444'];
 
@@ -180,10 +180,6 @@ describe('a card number written into the tax id, the customer id or the order id
       for (const method of ['purchase', 'lookup']) {
         await refused(await stack.request('POST', '/api/checkout/sessions', { admin: true, body: { amount: 10, currency: 'UAH', description: 'Tea', method, customer_id: value } }), 'customer_id', value);
       }
-    }
-    // An order id is letters, digits and . _ -: the spellings it can hold.
-    for (const value of ['4242-4242-4242-4242', '4111111111111111', 'ord_4111111111111111', '5555.5555.5555.4444']) {
-      await refused(await stack.request('POST', '/api/checkout/sessions', { admin: true, body: { amount: 10, currency: 'UAH', description: 'Tea', order_id: value } }), 'order_id', value);
     }
     expect(await orderCount(stack)).toBe(0);
     expect(stack.changes).toEqual([]);
@@ -211,7 +207,13 @@ describe('a card number written into the tax id, the customer id or the order id
       expect(session.customer_id, customerId).toBe(customerId);
       expect((await stack.ledger.getSession(session.id))?.customerId, customerId).toBe(customerId);
     }
-    for (const orderId of ['1767225600000', '123456789012', '380501234567', 'ORD-2026-11-22-0001', '3f2b8c1e-9d4a-4f6b-8e2a']) {
+  });
+
+  it('leaves the order id alone: a merchant numbers its orders as it likes, long runs of digits included', async () => {
+    // The recogniser takes any run of more than 19 digits, and one in thirty 16-digit numbers, for
+    // a card number: refusing those would fail a shop's checkouts at random. The logs mask them.
+    const stack = await openStack();
+    for (const orderId of ['20261122143015123456', 'ORD20261122143015123456', '1767225600000', 'ORD-2026-11-22-0001']) {
       expect((await stack.openSession({ order_id: orderId })).order_id, orderId).toBe(orderId);
     }
   });

@@ -22,12 +22,11 @@ export const OrderId = z
 
 /**
  * The merchant's order id of a new session leaves room for its retries: no colon (the ledger's
- * `:<attempt>` suffix, so a merchant's id is never a retry's) and at most 28 characters. It is
- * logged, shown and sent on with every payment, so a card number in it is refused.
+ * `:<attempt>` suffix, so a merchant's id is never a retry's) and at most 28 characters.
  */
-export const SessionOrderId = withoutCardNumber(
-  z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,27}$/, { error: 'must be 1 to 28 letters, digits or . _ - (starting with a letter or digit)' }),
-);
+export const SessionOrderId = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,27}$/, { error: 'must be 1 to 28 letters, digits or . _ - (starting with a letter or digit)' });
 
 /**
  * An id the merchant passes on (a tax id, its own customer id): kept, echoed in answers and sent
