@@ -2,6 +2,7 @@
  * Retries, timeouts and outcome rules, over real HTTP against the gateway double. Attempts are
  * counted from the requests the double recorded.
  */
+import { getEventListeners } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it, vi } from 'vitest';
@@ -232,6 +233,24 @@ describe('timeouts and aborts', () => {
     await expect(client.balances.listAccounts()).rejects.toThrow('the server is stopping');
     expect(double.gateway.requests).toHaveLength(requests);
     expect(own.signal.aborted).toBe(false);
+  });
+
+  it("records a call the client's signal ended as aborted, whatever its reason, and lets go of the signal after each call", async () => {
+    const stopping = new AbortController();
+    const client = double.client({ signal: stopping.signal, timeoutMs: 10_000 });
+    const records: GatewayCallRecord[] = [];
+    client.onCall((record) => records.push(record));
+    double.gateway.answerAlways({ status: 200, body: { accounts: [] } });
+    // More calls at once than Node's ten listeners a signal, each with a signal of its own.
+    const owns = Array.from({ length: 12 }, () => new AbortController());
+    await Promise.all(owns.map((own) => client.balances.listAccounts({ signal: own.signal })));
+    expect(getEventListeners(stopping.signal, 'abort')).toHaveLength(0);
+    expect(owns.map((own) => getEventListeners(own.signal, 'abort').length)).toEqual(owns.map(() => 0));
+    double.gateway.answerAlways({ hang: true });
+    const capturing = failure(client.operations.capture(capture));
+    setTimeout(() => stopping.abort(new NetworkError('the server is stopping', { connectFailed: false })), 20);
+    expect(await capturing).toBeInstanceOf(OutcomeUnknownError);
+    expect(records.at(-1)).toMatchObject({ outcome: 'aborted' });
   });
 
   it('refuses a client signal that is not an AbortSignal, naming the option', () => {

@@ -5,6 +5,7 @@
  * following a redirect elsewhere would hand the X-API-AUTH credentials to another host. A
  * permanent redirect (301, 308) is no answer of the gateway's at all: NotTheGatewayError.
  */
+import { setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { errorFromResponse, GatewayError, NetworkError, NetworkTimeoutError, NotTheGatewayError } from './errors.js';
 import { fetchExchange, pooledExchange } from './exchange.js';
@@ -110,6 +111,9 @@ export class Transport {
 
   constructor(config: TransportConfig) {
     this.#config = config;
+    // Each call in flight listens to the shared signal (its deadline does, exchange.ts): more
+    // than Node's ten at once is the normal case, not a leak.
+    if (config.signal) setMaxListeners(0, config.signal);
     this.#base = config.baseUrl.replace(/\/+$/, '');
     this.#exchange = config.fetch ? fetchExchange(config.fetch) : pooledExchange();
   }
@@ -123,7 +127,17 @@ export class Transport {
   /** Sends the call; retries reads. Throws a GatewayError for a 4xx or 5xx, and for a permanent redirect (NotTheGatewayError). */
   async send(call: GatewayCall): Promise<GatewayReply> {
     const shared = this.#config.signal;
-    if (shared) call = { ...call, signal: call.signal ? AbortSignal.any([call.signal, shared]) : shared };
+    if (!shared) return this.#send(call);
+    if (!call.signal) return this.#send({ ...call, signal: shared });
+    const either = eitherSignal(call.signal, shared);
+    try {
+      return await this.#send({ ...call, signal: either.signal });
+    } finally {
+      either.release();
+    }
+  }
+
+  async #send(call: GatewayCall): Promise<GatewayReply> {
     const retries = call.route.method === 'GET' ? this.#config.retry.maxRetries : 0;
     for (let retry = 0; ; retry += 1) {
       let failure: GatewayError;
@@ -167,11 +181,13 @@ export class Transport {
       signs = foreignSigns(answer, url);
       return new Reply(answer, url);
     } catch (error) {
-      if (error instanceof GatewayError) throw error;
+      // First: an abort's reason may be a GatewayError of its own (a server stopping gives its
+      // calls up with a NetworkError), and it is still no fault of the gateway's.
       if (call.signal?.aborted) {
         outcome = 'aborted';
         throw call.signal.reason;
       }
+      if (error instanceof GatewayError) throw error;
       // The query is left out: it is the caller's data, and the route says enough to check the base URL.
       const target = `${call.route.method} ${url.origin}${url.pathname}`;
       if (isTimeout(error)) {
@@ -289,4 +305,18 @@ function errorCode(error: unknown): string | undefined {
     if (current instanceof AggregateError) return errorCode(current.errors[0]);
   }
   return undefined;
+}
+
+/**
+ * A signal that aborts when either does, with its reason, and lets go of both once the call is
+ * over. (AbortSignal.any leaves a reference to each signal it makes in the long-lived one's set of
+ * dependants, which Node 20 never empties: a client's lifetime of calls.)
+ */
+function eitherSignal(own: AbortSignal, shared: AbortSignal): { readonly signal: AbortSignal; release(): void } {
+  const either = new AbortController();
+  const sources = [own, shared];
+  const abort = () => either.abort((sources.find((source) => source.aborted) ?? own).reason);
+  if (sources.some((source) => source.aborted)) abort();
+  else for (const source of sources) source.addEventListener('abort', abort, { once: true });
+  return { signal: either.signal, release: () => sources.forEach((source) => source.removeEventListener('abort', abort)) };
 }
