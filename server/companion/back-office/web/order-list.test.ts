@@ -34,4 +34,10 @@ describe('a refresh of the orders list', () => {
     const empty = { orders: [], cursor: null };
     expect(refreshedList(shown, empty, false)).toBe(empty);
   });
+
+  it('drops the orders shown below when the refresh read all there is: they left the filter', async () => {
+    // Filtered on pending: 300..151 are still pending, 150..51 were paid meanwhile.
+    const stillPending = { orders: orders(300, 151), cursor: null };
+    expect(refreshedList(shown, stillPending, false)).toBe(stillPending);
+  });
 });

@@ -11,10 +11,11 @@ export interface OrderList {
 
 /**
  * `newest` (a refresh's answer) on top, then the orders `shown` below the last of them; none
- * below when the refresh read everything shown (its own cursor then goes on from there).
+ * below when the refresh read everything shown (its own cursor then goes on from there), or
+ * everything there is (no cursor: the orders shown below have left the list).
  */
 export function refreshedList(shown: OrderList, newest: OrderList, readEverything: boolean): OrderList {
-  if (readEverything || newest.orders.length === 0) return newest;
+  if (readEverything || newest.cursor === null || newest.orders.length === 0) return newest;
   const last = newest.orders.at(-1)!.order_id;
   const at = shown.orders.findIndex((order) => order.order_id === last);
   // The refresh's last order is not among those shown (it came in meanwhile, or the old ones all
