@@ -50,6 +50,10 @@ describe('an attempt the gateway never decided', () => {
     expect(neverDecided(failed)).toBe(true);
   });
 
+  it('is not one ended as never sent whose first send landed and was paid after all', () => {
+    expect(neverDecided({ status: 'success', status_code: '1000', unsent_at: '2030-01-15T09:30:00.000Z' })).toBe(false);
+  });
+
   it('is not a decline, a cancelled page, a payment in flight or a paid one', () => {
     expect(neverDecided({ ...failed, status_code: '1005' })).toBe(false);
     expect(neverDecided({ ...failed, status_code: '6007' })).toBe(false);

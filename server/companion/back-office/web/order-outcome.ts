@@ -12,12 +12,14 @@ export interface Outcome {
 }
 
 /**
- * An attempt the gateway never decided: ended as never sent, or failed before the gateway gave
- * it a status code (unreachable, credentials refused, a field refused). The payment report counts
- * these as `not_sent`, apart from the customers' declines; the list says the same of each.
+ * An attempt the gateway never decided: ended as never sent (and not decided since: a first send
+ * that landed late may have been paid after all), or failed before the gateway gave it a status
+ * code (unreachable, credentials refused, a field refused). The payment report counts these as
+ * `not_sent` (server/ledger/reports.ts), apart from the customers' declines; the list says the
+ * same of each.
  */
 export const neverDecided = (order: Pick<OrderSummary, 'status' | 'status_code' | 'unsent_at'>): boolean =>
-  order.unsent_at !== null || (order.status === 'failure' && order.status_code === null);
+  (order.unsent_at !== null && (order.status === 'init' || order.status === 'pending')) || (order.status === 'failure' && order.status_code === null);
 
 /**
  * The paid order's outcome when it is more than a plain success (undefined for one, and for
