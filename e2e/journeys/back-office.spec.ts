@@ -15,6 +15,9 @@ import { Result } from '../pages/result.js';
 test('live: a payment made in the shop appears, pending then paid, without reloading', async ({ context, page, stack }) => {
   const backOffice = new BackOffice(page, stack.token);
   await backOffice.open();
+  // The journeys ask for reduced motion: the live dot shows, and nothing moves, its pulsing ring included.
+  await expect(page.locator('.live--live')).toBeVisible();
+  expect(await page.evaluate(() => document.getAnimations().map((animation) => `${animation.constructor.name} ${(animation.effect as KeyframeEffect | null)?.pseudoElement ?? ''}`))).toEqual([]);
   const kpiTotal = page.getByRole('region', { name: 'Payments' }).getByRole('definition').first();
   const before = Number(await kpiTotal.textContent());
 
