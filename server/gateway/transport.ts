@@ -127,23 +127,23 @@ export class Transport {
   /** Sends the call; retries reads. Throws a GatewayError for a 4xx or 5xx, and for a permanent redirect (NotTheGatewayError). */
   async send(call: GatewayCall): Promise<GatewayReply> {
     const shared = this.#config.signal;
-    if (!shared) return this.#send(call);
-    if (!call.signal) return this.#send({ ...call, signal: shared });
+    if (!shared || !call.signal) return this.#send(call, call.signal ?? shared);
     const either = eitherSignal(call.signal, shared);
     try {
-      return await this.#send({ ...call, signal: either.signal });
+      return await this.#send(call, either.signal);
     } finally {
       either.release();
     }
   }
 
-  async #send(call: GatewayCall): Promise<GatewayReply> {
+  /** `signal`: what ends the call, the call's own and the client's together. */
+  async #send(call: GatewayCall, signal: AbortSignal | undefined): Promise<GatewayReply> {
     const retries = call.route.method === 'GET' ? this.#config.retry.maxRetries : 0;
     for (let retry = 0; ; retry += 1) {
       let failure: GatewayError;
       let retryAfterMs: number | undefined;
       try {
-        const reply = await this.#attempt(call);
+        const reply = await this.#attempt(call, signal);
         if (reply.status === 301 || reply.status === 308) throw new NotTheGatewayError(reply.status, locationOf(reply.headers, reply.url));
         if (reply.status < 400) return reply;
         retryAfterMs = parseRetryAfter(reply.headers.get('retry-after'));
@@ -155,11 +155,11 @@ export class Transport {
       const delay = retry < retries && isRetryable(failure) ? retryDelay(retry, this.#config.retry, retryAfterMs) : undefined;
       if (delay === undefined) throw failure;
       // An abort while waiting ends the call with the caller's reason, as fetch would.
-      await sleep(delay, undefined, { signal: call.signal }).catch(() => Promise.reject(call.signal?.reason ?? failure));
+      await sleep(delay, undefined, { signal }).catch(() => Promise.reject(signal?.reason ?? failure));
     }
   }
 
-  async #attempt(call: GatewayCall): Promise<GatewayReply> {
+  async #attempt(call: GatewayCall, signal: AbortSignal | undefined): Promise<GatewayReply> {
     const url = this.#url(call);
     const timeoutMs = call.timeoutMs ?? this.#config.timeoutMs;
     const started = performance.now();
@@ -173,7 +173,7 @@ export class Transport {
         method: call.route.method,
         headers: this.#headers(call),
         body: call.body === undefined ? undefined : JSON.stringify(call.body),
-        signal: call.signal,
+        signal,
         timeoutMs,
         maxAnswerBytes: call.route.maxAnswerBytes,
       });
@@ -183,9 +183,9 @@ export class Transport {
     } catch (error) {
       // First: an abort's reason may be a GatewayError of its own (a server stopping gives its
       // calls up with a NetworkError), and it is still no fault of the gateway's.
-      if (call.signal?.aborted) {
+      if (signal?.aborted) {
         outcome = 'aborted';
-        throw call.signal.reason;
+        throw signal.reason;
       }
       if (error instanceof GatewayError) throw error;
       // The query is left out: it is the caller's data, and the route says enough to check the base URL.
