@@ -197,6 +197,9 @@ describe('a card number written into the tax id or the customer id a merchant se
       'cus_1767225600123',
       '2026-11-22T07:21:16.585Z',
       '5f0c6d2e9a1b4c3d8e7f6a5b',
+      // Longer than any card number: a date-time and a sequence.
+      '20261122143015123456',
+      'cus_202611221430151234567890',
     ];
     for (const taxId of taxIds) {
       const session = await stack.openSession({ customer: { tax_id: taxId } });

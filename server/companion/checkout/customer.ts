@@ -4,7 +4,7 @@
  * dashes and brackets as people type them are dropped). None may hold a card number.
  */
 import * as z from 'zod';
-import { holdsCardNumber, isCardNumberAsPhone } from '@payform/card';
+import { findCardNumbers, foldDigits, holdsCardNumber, isCardNumberAsPhone } from '@payform/card';
 import { requiredText } from '@payform/gateway/wire';
 import type { CustomerDetails, PaymentMethod } from '../../ledger/index.js';
 import { definedFields } from '../optional-fields.js';
@@ -15,7 +15,19 @@ export type CustomerField = 'fname' | 'lname' | 'email' | 'phone';
  * Text that is kept, echoed and sent on may not hold a card number, however it is written: a payer
  * who types the card number into a name field would otherwise have it stored and sent on.
  */
-export const withoutCardNumber = <T extends z.ZodType<string>>(text: T) => text.refine((value) => !holdsCardNumber(value), { error: 'must not contain a card number' });
+export const withoutCardNumber = <T extends z.ZodType<string>>(text: T, holds: (value: string) => boolean = holdsCardNumber) =>
+  text.refine((value) => !holds(value), { error: 'must not contain a card number' });
+
+/** A card number has at most 19 digits. */
+const MAX_CARD_DIGITS = 19;
+
+/**
+ * A card number of a card number's length in an id a merchant makes. The masks also take a run
+ * of more than 19 digits for one (a card number may hide in it); an id of the merchant's is often
+ * such a run (a date-time and a sequence), and refusing it would fail that merchant's checkouts.
+ */
+export const holdsCardNumberOfItsLength = (text: string): boolean =>
+  findCardNumbers(text).some((span) => foldDigits(text.slice(span.start, span.end)).replace(/\D/g, '').length <= MAX_CARD_DIGITS);
 
 // The widget refuses it by the same rule as the payer types (its customer checks). A merchant's
 // prefilled patronym and city are held to it too.

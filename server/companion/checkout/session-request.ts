@@ -8,7 +8,7 @@ import { Currency, IsoDate, Url, requiredText } from '@payform/gateway/wire';
 import type { CustomerDetails, NewCheckoutSession } from '../../ledger/index.js';
 import { Amount, checkAmount, checkSplitTotal } from '../http/amounts.js';
 import { SplitShares } from '../http/split-shares.js';
-import { Customer, customerDetails, Name, withoutCardNumber } from './customer.js';
+import { Customer, customerDetails, holdsCardNumberOfItsLength, Name, withoutCardNumber } from './customer.js';
 import { maskStoredText } from '../log/redact.js';
 import { definedFields } from '../optional-fields.js';
 
@@ -31,9 +31,10 @@ export const SessionOrderId = z
 /**
  * An id the merchant passes on (a tax id, its own customer id): kept, echoed in answers and sent
  * to the gateway, so a card number pasted into one is refused like one in a name. Ids of digits
- * (timestamps, tax numbers, phone numbers, UUIDs) are not card numbers to the recogniser.
+ * (timestamps, tax numbers, phone numbers, UUIDs, runs longer than a card number) are not card
+ * numbers to the recogniser.
  */
-const IdText = (max: number) => withoutCardNumber(requiredText(max));
+const IdText = (max: number) => withoutCardNumber(requiredText(max), holdsCardNumberOfItsLength);
 
 /** Customer data the merchant may prefill: the widget's four fields and the gateway's others. */
 const SessionCustomer = Customer.extend({
