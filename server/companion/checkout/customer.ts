@@ -4,7 +4,7 @@
  * dashes and brackets as people type them are dropped). None may hold a card number.
  */
 import * as z from 'zod';
-import { findCardNumbers, foldDigits, holdsCardNumber, isCardNumberAsPhone } from '@payform/card';
+import { digitsOf, findCardNumbers, foldDigits, holdsCardNumber, isCardNumberAsPhone, maxLength } from '@payform/card';
 import { requiredText } from '@payform/gateway/wire';
 import type { CustomerDetails, PaymentMethod } from '../../ledger/index.js';
 import { definedFields } from '../optional-fields.js';
@@ -18,8 +18,8 @@ export type CustomerField = 'fname' | 'lname' | 'email' | 'phone';
 export const withoutCardNumber = <T extends z.ZodType<string>>(text: T, holds: (value: string) => boolean = holdsCardNumber) =>
   text.refine((value) => !holds(value), { error: 'must not contain a card number' });
 
-/** A card number has at most 19 digits. */
-const MAX_CARD_DIGITS = 19;
+/** The most digits any scheme issues a card number with (19). */
+const MAX_CARD_DIGITS = maxLength(undefined);
 
 /**
  * A card number of a card number's length in an id a merchant makes. The masks also take a run
@@ -27,7 +27,7 @@ const MAX_CARD_DIGITS = 19;
  * such a run (a date-time and a sequence), and refusing it would fail that merchant's checkouts.
  */
 export const holdsCardNumberOfItsLength = (text: string): boolean =>
-  findCardNumbers(text).some((span) => foldDigits(text.slice(span.start, span.end)).replace(/\D/g, '').length <= MAX_CARD_DIGITS);
+  findCardNumbers(text).some((span) => digitsOf(foldDigits(text.slice(span.start, span.end))).length <= MAX_CARD_DIGITS);
 
 // The widget refuses it by the same rule as the payer types (its customer checks). A merchant's
 // prefilled patronym and city are held to it too.

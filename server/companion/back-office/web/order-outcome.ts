@@ -18,8 +18,11 @@ export interface Outcome {
  * `not_sent` (server/ledger/reports.ts), apart from the customers' declines; the list says the
  * same of each.
  */
-export const neverDecided = (order: Pick<OrderSummary, 'status' | 'status_code' | 'unsent_at'>): boolean =>
-  (order.unsent_at !== null && (order.status === 'init' || order.status === 'pending')) || (order.status === 'failure' && order.status_code === null);
+export function neverDecided(order: Pick<OrderSummary, 'status' | 'status_code' | 'unsent_at'>): boolean {
+  const endedUnsent = order.unsent_at !== null && (order.status === 'init' || order.status === 'pending');
+  const failedUnanswered = order.status === 'failure' && order.status_code === null;
+  return endedUnsent || failedUnanswered;
+}
 
 /**
  * The paid order's outcome when it is more than a plain success (undefined for one, and for

@@ -78,8 +78,8 @@ const OUTCOMES: Record<OutcomeState, { readonly key: MessageKey; readonly look: 
 
 /**
  * The order's state: an attempt the gateway never decided is neither awaiting payment nor
- * declined, as the report's "Not sent" counts it; a paid one refunded, voided or captured for another amount says so
- * rather than "Success".
+ * declined, as the report's "Not sent" counts it; a paid one refunded, voided or captured for
+ * another amount says so rather than "Success".
  */
 function orderBadge(order: OrderSummary, totals: Totals) {
   if (neverDecided(order)) return html`<span class="badge badge--init" title=${t('stats.notSentHint')}>${t('status.notSent')}</span>`;
