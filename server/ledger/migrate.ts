@@ -3,7 +3,7 @@
 // transaction), so any number of instances may start at once.
 import { sql, Migrator } from 'kysely';
 import type { Kysely } from 'kysely';
-import { FIRST_MIGRATION, migrations } from './migrations.js';
+import { FIRST_MIGRATION, migrations, UNPREFIXED_TABLES } from './migrations.js';
 import type { LedgerTables } from './schema.js';
 
 async function currentSchema(db: Kysely<LedgerTables>): Promise<string> {
@@ -16,12 +16,6 @@ async function currentSchema(db: Kysely<LedgerTables>): Promise<string> {
   }
   return schema;
 }
-
-/**
- * The tables the first migrations create under names without the prefix (0010 adds it): a
- * shop's own table of one of these names stops a new ledger's first start.
- */
-const UNPREFIXED_TABLES = ['checkout_sessions', 'payments', 'operations', 'webhook_events', 'saved_cards', 'idempotency_keys'];
 
 /** How the ledger gets a place of its own, for a refusal of a place that holds another's tables. */
 function ownPlace(dialect: 'sqlite' | 'postgres'): string {

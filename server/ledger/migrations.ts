@@ -312,9 +312,15 @@ const lookupMethod: Migration = {
  * one namespace with every table's (PostgreSQL's `payments_pkey` would stop a shop's own
  * `payments`). SQLite cannot rename an index: it is made again under the new name.
  */
+/**
+ * The tables the first migrations create under names without the prefix, which 0010 adds: a
+ * shop's own table of one of these names stops a new ledger's first start (migrate.ts).
+ */
+export const UNPREFIXED_TABLES = ['checkout_sessions', 'payments', 'operations', 'webhook_events', 'saved_cards', 'idempotency_keys'];
+
 const payformPrefix: Migration = {
   async up(db: Kysely<unknown>) {
-    const tables = ['checkout_sessions', 'payments', 'operations', 'webhook_events', 'saved_cards', 'idempotency_keys'];
+    const tables = UNPREFIXED_TABLES;
     const prefixed = (name: string) => (name.startsWith('payform_') ? name : `payform_${name}`);
     for (const table of tables) await sql`alter table ${sql.table(table)} rename to ${sql.table(prefixed(table))}`.execute(db);
     if (!(db.getExecutor().adapter instanceof SqliteAdapter)) {
