@@ -85,10 +85,12 @@ export function currentEnvironment(env: EnvironmentInput): CurrentEnvironment {
   const readFrom: Record<string, string> = {};
   const deprecations: string[] = [];
   const of02 = [...PAYFORM_ONLY_NAMES].some((legacy) => current[legacy] !== undefined);
+  // A 0.2 name is read in a 0.2 environment, or when no other program could mean it.
+  const readsLegacy = (legacy: string) => of02 || PAYFORM_ONLY_NAMES.has(legacy);
   const leftAlone: [name: string, legacy: string][] = [];
   for (const [name, legacy] of Object.entries(RENAMED_VARIABLES)) {
     if (current[name] !== undefined || current[legacy] === undefined) continue;
-    if (!of02 && !PAYFORM_ONLY_NAMES.has(legacy)) {
+    if (!readsLegacy(legacy)) {
       leftAlone.push([name, legacy]);
       continue;
     }
@@ -101,7 +103,7 @@ export function currentEnvironment(env: EnvironmentInput): CurrentEnvironment {
   const blank = NOT_BLANK.flatMap((name) => {
     if (isBlank(env[name])) return [name];
     const legacy = RENAMED_VARIABLES[name];
-    const legacyRead = legacy !== undefined && (of02 || PAYFORM_ONLY_NAMES.has(legacy)) && (env[name] === undefined || env[name] === null);
+    const legacyRead = legacy !== undefined && readsLegacy(legacy) && (env[name] === undefined || env[name] === null);
     return legacyRead && isBlank(env[legacy]) ? [legacy] : [];
   });
   // Said once, all together: a 0.2 setting silently dropped would look like a ledger emptied, a
