@@ -1,6 +1,6 @@
 // startCompanion: a real server on a free port, composed with a served sandbox as `npm start` does.
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,6 +28,16 @@ async function closedPort(): Promise<number> {
   const { port } = server.address() as AddressInfo;
   await new Promise((resolve) => server.close(resolve));
   return port;
+}
+
+/** What a server answers to bytes written as they are, its head and body apart. */
+async function rawExchange(port: number, request: string): Promise<{ head: string; body: string }> {
+  const socket = connect(port, '127.0.0.1');
+  socket.end(request);
+  const chunks: Buffer[] = [];
+  for await (const chunk of socket) chunks.push(chunk as Buffer);
+  const [head, body = ''] = Buffer.concat(chunks).toString('utf8').split('\r\n\r\n', 2);
+  return { head: `${head}\r\n`, body };
 }
 
 let sandbox: ServedSandbox;
@@ -197,6 +207,32 @@ describe('startCompanion', () => {
       expect((await fetch(`http://127.0.0.1:${companion.port}/healthz`)).status).toBe(200);
       // Bound to every interface, the IPv6 loopback would answer too.
       await expect(fetch(`http://[::1]:${companion.port}/healthz`)).rejects.toThrow();
+    } finally {
+      await companion.close();
+    }
+  });
+
+  it('answers a request its parser refuses with the error envelope, and warns once naming the fix', async () => {
+    const memory = memorySink();
+    const companion = await startCompanion(readCompanionConfig({ PORT: '0', PAYFORM_DATABASE_URL: ':memory:', PAYFORM_ADMIN_TOKEN: 'a-long-enough-admin-token' }), {
+      gatewayBaseUrl: sandbox.url,
+      logger: createLogger({ sink: memory.sink, level: 'debug' }),
+    });
+    try {
+      // A shop's cookies outgrowing Node's 16 KiB of headers: every checkout would fail here.
+      const cookies = `Cookie: basket=${'x'.repeat(20_000)}`;
+      const tooLarge = await rawExchange(companion.port, `GET /api/checkout/sessions/cs_1 HTTP/1.1\r\nHost: shop\r\n${cookies}\r\n\r\n`);
+      expect(tooLarge.head).toMatch(/^HTTP\/1\.1 431 Request Header Fields Too Large\r\n/);
+      expect(JSON.parse(tooLarge.body)).toEqual({ error: { code: 'headers_too_large', message: expect.stringMatching(/larger than this server accepts \(\d+ bytes\)/) } });
+      await rawExchange(companion.port, `GET / HTTP/1.1\r\nHost: shop\r\n${cookies}\r\n\r\n`);
+      const malformed = await rawExchange(companion.port, 'NOT HTTP AT ALL\r\n\r\n');
+      expect(malformed.head).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+      expect(JSON.parse(malformed.body).error.code).toBe('malformed_request');
+      const told = memory.lines.map((line) => JSON.parse(line) as { level: string; msg: string }).filter((line) => /refused with (431|400)/.test(line.msg));
+      expect(told.map((line) => line.level)).toEqual(['warn', 'debug', 'warn']);
+      expect(told[0]!.msg).toContain('NODE_OPTIONS=--max-http-header-size');
+      // The companion goes on serving.
+      expect((await fetch(`http://127.0.0.1:${companion.port}/healthz`)).status).toBe(200);
     } finally {
       await companion.close();
     }

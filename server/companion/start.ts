@@ -22,6 +22,7 @@ import type { Ledger } from '../ledger/index.js';
 import { createCompanion } from './app.js';
 import type { BackOfficeConfig } from './back-office/back-office-options.js';
 import { InFlight } from './http/in-flight.js';
+import { answerUnparsedRequests } from './http/unparsed-requests.js';
 import type { CompanionApp } from './app.js';
 import { notFunctions } from './config.js';
 import { createLogger } from './log/logger.js';
@@ -270,6 +271,7 @@ export async function startCompanion(settings: CompanionSettings = readCompanion
     );
   }
   let handle: ((request: Request, env: unknown) => Response | Promise<Response>) | undefined;
+  let composedLogger: Logger | undefined;
   const inFlight = new InFlight();
   const givingUp = new AbortController();
   let closing = false;
@@ -279,6 +281,7 @@ export async function startCompanion(settings: CompanionSettings = readCompanion
     ...(listenHost(settings) ? { hostname: listenHost(settings) } : {}),
   }) as Server;
   server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  answerUnparsedRequests(server, () => composedLogger);
   try {
     await new Promise<void>((resolve, reject) => {
       if (server.listening) resolve();
@@ -303,6 +306,7 @@ export async function startCompanion(settings: CompanionSettings = readCompanion
       return reply;
     };
     const { logger, ledger } = composed.app.companion.services;
+    composedLogger = logger;
     if (settings.adminTokenGenerated) {
       console.log(`payform companion: PAYFORM_ADMIN_TOKEN was not set; this run's token is ${settings.adminToken}`);
       // Several instances share a PostgreSQL ledger behind one address: each made-up token works on its own instance only.
