@@ -206,7 +206,8 @@ async function perform(request: OperationRequest): Promise<void> {
     );
     const operation = answer.operation;
     if (operation?.status === 'failure') {
-      // Seen, not only heard: the dialog stays with the gateway's reason. Trying again is a new request.
+      // Seen, not only heard: the dialog stays with the gateway's reason. Trying again is a new
+      // request. The refusal is the gateway's answer, not an HTTP error: status 200, outcome known.
       draft = draft && { ...draft, busy: false, idempotencyKey: newIdempotencyKey(), error: new ApiError(200, 'declined', operation.status_description ?? '') };
       page.refresh();
       focusNotice('dialog.operation-dialog');
@@ -219,9 +220,7 @@ async function perform(request: OperationRequest): Promise<void> {
         ? t('done.cancel', { order: orderId })
         : operation.status === 'success'
           ? t('done.success', { operation: t(`operation.${operation.kind as 'refund'}`), amount: formatAmount(operation.amount, currency) })
-          : operation.status === 'failure'
-            ? t('done.declined', { operation: t(`operation.${operation.kind as 'refund'}`), reason: operation.status_description ?? '' })
-            : t('done.pending', { operation: t(`operation.${operation.kind as 'refund'}`) }),
+          : t('done.pending', { operation: t(`operation.${operation.kind as 'refund'}`) }),
     );
     await Promise.all([loadDetail(), loadOrders()]);
   } catch (error) {
