@@ -31,6 +31,8 @@ interface Normalised {
   processed_at: string | null;
   /** The gateway's words, kept and shown to the merchant: card data masked in case it quotes any. */
   status_description?: string | null;
+  /** Split refunds: its shape is not shown; each fee in it (`{ amount, currency }`) in minor units. */
+  split_fee?: unknown;
 }
 
 /** Named fields of a wire type, without the index signature of a loose object. */
@@ -57,6 +59,7 @@ interface WireMoneyFields {
   processed_at?: string | null | undefined;
   processing_time?: string | null | undefined;
   status_description?: string | null | undefined;
+  split_fee?: unknown;
 }
 
 /**
@@ -80,8 +83,31 @@ function normalise<W extends WireMoneyFields>(object: W, currency: string): View
     const fee = object[key];
     if (fee !== undefined) converted[key] = fee === null ? null : toFee(fee, currency);
   }
+  if (object.split_fee != null) converted.split_fee = splitFee(object.split_fee, currency);
   // TypeScript cannot follow Omit over a generic W; the spread is exactly View<W>.
   return { ...rest, ...converted } as unknown as View<W>;
+}
+
+/** Deeper than any fee breakdown goes: what lies below is kept as it came. */
+const MAX_SPLIT_FEE_DEPTH = 4;
+
+/**
+ * A split refund's `split_fee`, whose shape the interface does not show: every object in it
+ * with an `amount` is a fee as the interface writes fees (`{ amount, currency }`) and is
+ * converted so; the rest is kept as it came. One money unit, even in a field no one specified.
+ */
+function splitFee(value: unknown, currency: string, depth = 0): unknown {
+  if (value === null || typeof value !== 'object' || depth > MAX_SPLIT_FEE_DEPTH) return value;
+  if (Array.isArray(value)) return value.map((item) => splitFee(item, currency, depth + 1));
+  const copy: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) copy[key] = splitFee(item, currency, depth + 1);
+  const { amount, currency: own } = copy;
+  if (typeof amount === 'number' || typeof amount === 'string') {
+    const feeCurrency = typeof own === 'string' ? own : currency;
+    copy.amount = fromWireAmount(amount, feeCurrency);
+    copy.currency = feeCurrency;
+  }
+  return copy;
 }
 
 function toFee(fee: NonNullable<wire.WireFee>, fallbackCurrency: string): Fee {

@@ -110,8 +110,15 @@ describe('operations.refund', () => {
 });
 
 describe('operations.splitRefund', () => {
-  it('sends currency (not order_currency) and reads split_fee as sent', async () => {
-    const splitFee = { marketplace: { amount: 0.5, currency: 'UAH' }, sub_merchants: [] };
+  it('sends currency (not order_currency) and reads split_fee in minor units', async () => {
+    const splitFee = {
+      marketplace: { amount: 0.5, currency: 'UAH' },
+      sub_merchants: [
+        { sub_merchant_id: samples.SUB_MERCHANT_A, amount: 1.05, currency: 'UAH' },
+        { sub_merchant_id: samples.SUB_MERCHANT_B, amount: '0.45' },
+      ],
+      note: 'kept as sent',
+    };
     double.gateway.answer({ body: { ...samples.captureResponse, method: 'refund', amount: 100, split_fee: splitFee } });
     const refund = await double.client().operations.splitRefund({
       order_id: 'order-1001',
@@ -124,6 +131,15 @@ describe('operations.splitRefund', () => {
     });
     expect(sent()).toMatchObject({ url: '/api/v1/split/refund', body: { currency: 'UAH', refund_amount: 100, split: samples.split } });
     expect(sent().body).not.toHaveProperty('order_currency');
-    expect(refund).toMatchObject({ amount: 10000, split_fee: splitFee });
+    // Its shape is not shown: every fee in it ({ amount, currency }) is converted like `fee`.
+    expect(refund).toMatchObject({ amount: 10000 });
+    expect(refund.split_fee).toEqual({
+      marketplace: { amount: 50, currency: 'UAH' },
+      sub_merchants: [
+        { sub_merchant_id: samples.SUB_MERCHANT_A, amount: 105, currency: 'UAH' },
+        { sub_merchant_id: samples.SUB_MERCHANT_B, amount: 45, currency: 'UAH' },
+      ],
+      note: 'kept as sent',
+    });
   });
 });

@@ -124,7 +124,7 @@ describe('split capture and split refund, per sub-merchant', () => {
     });
     expect(captured).toMatchObject({ method: 'capture', status: 'success', amount: 9000 });
     const refund = await client.operations.splitRefund({ order_id: orderId, currency: 'UAH', refund_amount: 1000, split: [{ amount: 1000, sub_merchant_id: C }] });
-    expect(refund).toMatchObject({ status: 'success', amount: 1000, split_fee: { sub_merchants: [{ sub_merchant_id: C, amount: 0.15, currency: 'UAH' }] } });
+    expect(refund).toMatchObject({ status: 'success', amount: 1000, split_fee: { sub_merchants: [{ sub_merchant_id: C, amount: 15, currency: 'UAH' }] } });
     declined(await client.operations.splitRefund({ order_id: orderId, currency: 'UAH', refund_amount: 2001, split: [{ amount: 2001, sub_merchant_id: C }] }), '4139');
     declined(await client.operations.splitRefund({ order_id: orderId, currency: 'UAH', refund_amount: 100, split: [{ amount: 100, sub_merchant_id: B }] }), '4150');
   });
