@@ -95,6 +95,10 @@ describe('refusals have the documented shape { id, errorMessage, hint? }', () =>
     expect(cvv).toMatchObject({ status: 422, body: { id: 'invalid_cvv' } });
     const nested = await fetch(sandbox.url + TOKENIZE_PATH, { method: 'POST', headers: { 'X-Widget-Id': TEST_WIDGET_KEY }, body: '{"card_number":{"x":1}}' });
     expect(await refusal(nested)).toMatchObject({ status: 400, body: { id: 'invalid_request', errorMessage: expect.stringContaining('card_number') } });
+    // A key the sender chose is named only when it cannot hold card data.
+    const keyed = await fetch(sandbox.url + TOKENIZE_PATH, { method: 'POST', headers: { 'X-Widget-Id': TEST_WIDGET_KEY }, body: '{"cvv 123 / 4242 4242 4242 4242":[]}' });
+    const keyedAnswer = await refusal(keyed);
+    expect(keyedAnswer).toMatchObject({ status: 400, body: { id: 'invalid_request', errorMessage: 'A field must be a string (at most 256 characters), a number or a boolean' } });
     const notJson = await fetch(sandbox.url + TOKENIZE_PATH, { method: 'POST', body: '4242424242424242' });
     expect(await refusal(notJson)).toMatchObject({ status: 400, body: { id: 'invalid_request' } });
     for (const text of [JSON.stringify(answer), JSON.stringify(cvv)]) expect(text).not.toMatch(/4242424242424242|378282246310005/);

@@ -9,7 +9,7 @@ import * as z from 'zod';
 import { sealRichAnswer } from '@payform/gateway';
 import { signTokenizeBody } from '@payform/gateway/tokenizer';
 import type { TokenizeBody } from '@payform/gateway/tokenizer';
-import { CardCvv, CardNumber, ExpMonth, describeIssues, formatTimestamp, parseWire } from '@payform/gateway/wire';
+import { CardCvv, CardNumber, ExpMonth, describeIssues, formatTimestamp, isEchoableKey, parseWire } from '@payform/gateway/wire';
 import type { Project } from '../config.js';
 import type { SimulatedGateway } from '../simulated-gateway.js';
 import { cvvProblem, hasExpired, readCard } from '../state/cards.js';
@@ -100,7 +100,8 @@ function readBody(text: string): TokenizeBody {
   const entries = Object.entries(body);
   if (entries.length > MAX_FIELDS) throw new TokenizeRefusal(400, 'invalid_request', `The body has more than ${MAX_FIELDS} fields`);
   const nested = entries.find(([, value]) => !ClientValue.safeParse(value).success);
-  if (nested) throw new TokenizeRefusal(400, 'invalid_request', `${nested[0]} must be a string (at most 256 characters), a number or a boolean`);
+  // Named only when it cannot be card data: a card number sent as a key is not echoed.
+  if (nested) throw new TokenizeRefusal(400, 'invalid_request', `${isEchoableKey(nested[0]) ? nested[0] : 'A field'} must be a string (at most 256 characters), a number or a boolean`);
   return body as TokenizeBody;
 }
 
