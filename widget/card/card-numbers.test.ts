@@ -71,9 +71,12 @@ describe('findCardNumbers', () => {
     expect(findCardNumbers('Tel. 2255-3769 2255-1462')).toEqual([]);
   });
 
-  it('takes more than 19 digits in a row as a card number with digits run into it', () => {
-    const text = `id ${VISA}0000 and 2026-11-22 ${'1'.repeat(30)}`;
-    expect(findCardNumbers(text).map(({ start, end }) => text.slice(start, end))).toEqual([`${VISA}0000`, '1'.repeat(30)]);
+  it('takes more than 19 digits in a row for a card number when one stands anywhere in them', () => {
+    const text = `id ${VISA}0000 and 2026-11-22 ${'1'.repeat(30)} ref 00${VISA}1228 then 9${VISA}0000`;
+    expect(findCardNumbers(text).map(({ start, end }) => text.slice(start, end))).toEqual([`${VISA}0000`, `00${VISA}1228`, `9${VISA}0000`]);
+    // A long id with no card number in it is an id: a date-time and a sequence, thirty ones.
+    expect(findCardNumbers('order 20261122143015123456')).toEqual([]);
+    expect(findCardNumbers('1'.repeat(30))).toEqual([]);
   });
 
   it.each([

@@ -9,7 +9,8 @@
  * digits may stand anything that is not a letter — spaces, dashes,
  * dots, `|`, `+`, `:`, `*`, brackets — up to eight between two groups, and what a reader does not see at all:
  * mark-up tags, character entities, combining marks (underlines, keycaps) and format characters.
- * A group of more than 19 digits may hide one with other digits run into it, and counts as one.
+ * A group of more than 19 digits counts as one when a card number stands anywhere in it, other
+ * digits run into it on either side; a longer id without one (most date-time ids) is kept.
  *
  * What people write with as many digits is kept. The groups must be a card number's: in fours,
  * each digit alone, or split at the scheme's own gaps (4-6-5), and separated alike, so
@@ -102,6 +103,17 @@ function separator(gap: string): string | undefined {
 function issuer(digits: string): Brand | undefined {
   if (!luhn(digits)) return undefined;
   return candidates(digits).find((brand) => brand.lengths.includes(digits.length));
+}
+
+/**
+ * Whether a run of more than 19 digits has a card number inside it, digits run into it before or
+ * after (its expiry date and CVV, a prefix): every stretch of a card number's length is judged.
+ */
+function hidesCardNumber(digits: string): boolean {
+  for (let length = MIN_DIGITS; length <= MAX_DIGITS; length += 1) {
+    for (let at = 0; at + length <= digits.length; at += 1) if (issuer(digits.slice(at, at + length))) return true;
+  }
+  return false;
 }
 
 /** Whether groups of these lengths are grouped as people and schemes group card numbers. */
@@ -251,7 +263,7 @@ export function scanForCardNumbers(text: string): CardNumberSpan[] {
     if (total < MIN_DIGITS) continue;
     if (total <= MAX_PHONE_DIGITS && afterPlus(scanned, groups[0]!.start)) continue;
     groups.forEach((first, from) => {
-      if (first.digits.length > MAX_DIGITS) found(first.start, first.end);
+      if (first.digits.length > MAX_DIGITS && hidesCardNumber(first.digits)) found(first.start, first.end);
       let number = '';
       for (let to = from; to < groups.length && (number += groups[to]!.digits).length <= MAX_DIGITS; to += 1) {
         if (number.length < MIN_DIGITS) continue;
