@@ -23,9 +23,10 @@ const SECRET_KEYS = new Set([
 // ids) hold a run of twelve digits by chance — about one order id in thirty — which the card-
 // number mask would hide from the very person searching the log for that order. Under id keys a
 // value of exactly such a shape is kept whole; anything else there (a merchant's own order id) is
-// masked like any string. The 20-digit form needs a letter: twenty digits could carry a card number.
+// masked like any string. The 20-digit form needs a letter: twenty digits could carry a card
+// number, and so could sixteen and more with a few letters at one end (`4242…4242abce`).
 const IDENTIFIER_KEYS = new Set(['id', 'orderid', 'paymentid', 'gatewayorderid', 'transactionid', 'operationid', 'eventid']);
-const GENERATED_ID = /^(?:(?=\d*[a-f])[\da-f]{20}(?::\d{1,3})?|[\da-f]{8}-[\da-f]{4}-[\da-f]{4}-[\da-f]{4}-[\da-f]{12}|[\da-f]{64})$/;
+const GENERATED_ID = /^(?:(?=\d*[a-f])(?![a-f]*\d{16,}[a-f]*(?::|$))[\da-f]{20}(?::\d{1,3})?|[\da-f]{8}-[\da-f]{4}-[\da-f]{4}-[\da-f]{4}-[\da-f]{12}|[\da-f]{64})$/;
 
 const MAX_DEPTH = 6;
 

@@ -22,12 +22,19 @@ export const withoutCardNumber = <T extends z.ZodType<string>>(text: T, holds: (
 const MAX_CARD_DIGITS = maxLength(undefined);
 
 /**
- * A card number of a card number's length in an id a merchant makes. The masks also take a run
- * of more than 19 digits for one (a card number may hide in it); an id of the merchant's is often
- * such a run (a date-time and a sequence), and refusing it would fail that merchant's checkouts.
+ * A card number in an id a merchant makes, but for one written inside an unbroken run of more
+ * than 19 digits. The masks take such a run for one when a card number's stretch of it passes
+ * (its digits may hide one); a merchant's id is often such a run (a date-time and a sequence),
+ * one in eight of those passes by chance, and refusing them would fail that merchant's checkouts.
+ * Written in groups (`4242 4242 4242 4242 4242`), it is a card number and more, and refused.
  */
 export const holdsCardNumberOfItsLength = (text: string): boolean =>
-  findCardNumbers(text).some((span) => digitsOf(foldDigits(text.slice(span.start, span.end))).length <= MAX_CARD_DIGITS);
+  findCardNumbers(text).some((span) => !isLongDigitRun(text.slice(span.start, span.end)));
+
+function isLongDigitRun(written: string): boolean {
+  const digits = foldDigits(written);
+  return digits.length > MAX_CARD_DIGITS && digitsOf(digits).length === digits.length;
+}
 
 // The widget refuses it by the same rule as the payer types (its customer checks). A merchant's
 // prefilled patronym and city are held to it too.

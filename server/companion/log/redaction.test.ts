@@ -60,6 +60,8 @@ describe('redact', () => {
       id: 'card [card number] exp',
       transaction_id: '[card number]',
     });
+    // Twenty hexadecimal characters, but a card number and a few letters: not a made id.
+    expect(redact({ order_id: '4242424242424242abce', payment_id: 'abce4242424242424242:2' })).toEqual({ order_id: '[card number]abce', payment_id: 'abce[card number]:2' });
   });
 
   it('masks card-like digit runs in free text, spaced or dashed', () => {
