@@ -17,7 +17,7 @@ import { finished } from 'node:stream/promises';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { GatewayClient, NetworkError } from '@payform/gateway';
-import { MissingDriverError, openLedger } from '../ledger/index.js';
+import { isPostgresUrl, MissingDriverError, openLedger } from '../ledger/index.js';
 import type { Ledger } from '../ledger/index.js';
 import { createCompanion } from './app.js';
 import type { BackOfficeConfig } from './back-office/back-office-options.js';
@@ -461,12 +461,12 @@ function unopenedLedger(error: unknown, settings: CompanionSettings): Error {
 
 /** Where the ledger is, as a line may show it: a PostgreSQL URL without its password, an SQLite file's full path. */
 function shownLedger(databaseUrl: string): string {
+  if (!isPostgresUrl(databaseUrl)) return databaseUrl === ':memory:' ? databaseUrl : resolvePath(databaseUrl);
   const url = URL.parse(databaseUrl);
-  if (url && /^postgres(ql)?:$/.test(url.protocol)) {
-    if (url.password) url.password = '***';
-    return url.href;
-  }
-  return databaseUrl === ':memory:' ? databaseUrl : resolvePath(databaseUrl);
+  // Unreadable, it cannot be told where its password ends: none of it is shown.
+  if (!url) return `${databaseUrl.slice(0, databaseUrl.indexOf('//') + 2)}…`;
+  if (url.password) url.password = '***';
+  return url.href;
 }
 
 function listenHost(settings: CompanionSettings): string | undefined {

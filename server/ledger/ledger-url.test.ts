@@ -33,6 +33,12 @@ describe('a ledger URL', () => {
     expect(ledgerUrlProblem(url)).toBeUndefined();
   });
 
+  it.each(['postgres://shop:S3cr#t@127.0.0.1:5432/shop', 'postgres://shop:a/b@db/shop', 'postgresql://shop@db:99999/shop'])('%s is refused, saying to encode the password, without quoting it', async (url) => {
+    expect(ledgerUrlProblem(url)).toMatch(/^is not a URL that can be read: percent-encode special characters .* \(# as %23/);
+    await expect(openLedger(url)).rejects.toThrow(InvalidLedgerInput);
+    await expect(openLedger(url).catch((error: Error) => error.message)).resolves.not.toMatch(/S3cr|a\/b/);
+  });
+
   it('opens the file a path names', async () => {
     const ledger = await openLedger('./data/payform.db');
     await ledger.close();

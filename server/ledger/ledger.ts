@@ -283,6 +283,11 @@ export function isPostgresUrl(url: string): boolean {
 
 export function ledgerUrlProblem(url: string): string | undefined {
   if (!url) return 'must be a postgres:// URL, a file path or :memory:';
+  // node-postgres reads it as a WHATWG URL: a `#`, `/` or `?` in the password ends the address
+  // early, and the driver would fail on a host made of its pieces.
+  if (isPostgresUrl(url) && !URL.canParse(url)) {
+    return 'is not a URL that can be read: percent-encode special characters of the user name and password (# as %23, / as %2F, ? as %3F, @ as %40), and give a port of 1–65535';
+  }
   const scheme = isPostgresUrl(url) ? undefined : OTHER_SCHEME.exec(url)?.[1];
   return scheme && `a ${scheme}: URL is not read: give a postgres:// URL, or the SQLite file's path itself (e.g. ./data/payform.db)`;
 }
