@@ -9,3 +9,8 @@ export function isLoopback(address: string): boolean {
 export function isLoopbackHost(hostname: string): boolean {
   return hostname === 'localhost' || hostname === '[::1]' || isLoopback(hostname);
 }
+
+/** A gateway at a plain-http address of this machine: the sandbox, whose pages are served so. */
+export function isLocalHttpGateway(url: URL): boolean {
+  return url.protocol === 'http:' && isLoopbackHost(url.hostname);
+}

@@ -61,6 +61,7 @@ describe('readCompanionConfig', () => {
       PAYFORM_ADMIN_TOKEN: 'a-long-enough-admin-token',
       PAYFORM_ALLOWED_ORIGINS: 'https://shop.example, https://www.shop.example/checkout',
       PAYFORM_SANDBOX_ORIGIN: 'http://localhost:3001/',
+      PAYFORM_TEST_MODE: 'false',
       PAYFORM_CAPTURE_OVER_RESERVE_PERCENT: '10',
       PAYFORM_SESSION_TTL_SECONDS: '900',
       PAYFORM_TRUST_PROXY: 'true',
@@ -83,6 +84,14 @@ describe('readCompanionConfig', () => {
       trustProxy: true,
       logLevel: 'debug',
     });
+  });
+
+  it('runs test sessions on a sandbox of the merchant’s own projects: one on this machine, or one named by its origin', () => {
+    const own = { PAYFORM_GATEWAY_POS_ID: '11111111-2222-3333-4444-555555555555', PAYFORM_GATEWAY_API_KEY: 'acme-key', PAYFORM_GATEWAY_API_SECRET: 'acme-secret', PAYFORM_GATEWAY_ENDPOINTS_KEY: 'acme-endpoints' };
+    expect(readCompanionConfig({ ...own, PAYFORM_GATEWAY_BASE_URL: 'http://127.0.0.1:3001' }).testMode).toBe(true);
+    expect(readCompanionConfig({ ...own, PAYFORM_GATEWAY_BASE_URL: 'http://sandbox:3001', PAYFORM_SANDBOX_ORIGIN: 'http://localhost:3001' }).testMode).toBe(true);
+    expect(readCompanionConfig({ ...own, PAYFORM_GATEWAY_BASE_URL: 'https://api.gateway.example' }).testMode).toBe(false);
+    expect(readCompanionConfig({ ...own, PAYFORM_GATEWAY_BASE_URL: 'http://127.0.0.1:3001', PAYFORM_TEST_MODE: 'false' }).testMode).toBe(false);
   });
 
   it('reads the unprefixed names of 0.2 when the prefixed ones are unset, reporting each once, and names them in errors', () => {

@@ -18,8 +18,8 @@
  * | PAYFORM_ADMIN_TOKEN | bearer token of the merchant API | generated and printed by the bin in development; required when mounted |
  * | PAYFORM_ALLOWED_ORIGINS | comma-separated origins of the merchant's pages (CORS) | PAYFORM_PUBLIC_URL's origin |
  * | PAYFORM_SANDBOX_ORIGIN | the non-https origin redirects may go to (development) | the gateway's origin when it is on this machine |
- * | PAYFORM_TEST_MODE | sessions are test sessions (banner, test cards) | true on test credentials |
- * | PAYFORM_CAPTURE_OVER_RESERVE_PERCENT | the project's over-capture limit | 15 on the sandbox, else 0 |
+ * | PAYFORM_TEST_MODE | sessions are test sessions (banner, test cards) | true on a sandbox or the test credentials |
+ * | PAYFORM_CAPTURE_OVER_RESERVE_PERCENT | the project's over-capture limit | 15 on the bundled sandbox, else 0 |
  * | PAYFORM_SESSION_TTL_SECONDS | checkout session lifetime | 1800 |
  * | PAYFORM_TRUST_PROXY | take the client address from X-Forwarded-For's last entry (one proxy of yours) | false |
  * | PAYFORM_METRICS_TOKEN | serves GET /metrics to this bearer token (≥ 16 characters) | unset: no /metrics |
@@ -40,7 +40,7 @@ import { describeIssues, GatewayBaseUrl, parseWire, ServiceUrl, Uuid } from '@pa
 import { isPostgresUrl, ledgerUrlProblem } from '../ledger/index.js';
 import { BackOfficeSettings } from './back-office/back-office-options.js';
 import { currentEnvironment, misspeltVariables } from './environment.js';
-import { isLoopbackHost } from './loopback.js';
+import { isLocalHttpGateway, isLoopbackHost } from './loopback.js';
 import type { Env, EnvironmentInput } from './environment.js';
 import type { LogLevel } from './log/logger.js';
 
@@ -200,6 +200,9 @@ function settingsOf(
   const publicUrl = (vars.PAYFORM_PUBLIC_URL ?? `http://localhost:${vars.PORT}`).replace(/\/+$/, '');
   const bundledSandbox = vars.PAYFORM_GATEWAY_BASE_URL === undefined;
   const gateway = vars.PAYFORM_GATEWAY_BASE_URL === undefined ? undefined : new URL(vars.PAYFORM_GATEWAY_BASE_URL);
+  // A sandbox of the merchant's own projects (other credentials): one named for the browser, or
+  // one on this machine (the companion follows redirects to its origin, start.ts).
+  const onSandbox = vars.PAYFORM_SANDBOX_ORIGIN !== undefined || (vars.NODE_ENV !== 'production' && gateway !== undefined && isLocalHttpGateway(gateway));
   const warnings = [
     ...(given.length > 0 && notGiven.length > 0
       ? [
@@ -247,7 +250,7 @@ function settingsOf(
     adminTokenGenerated: vars.PAYFORM_ADMIN_TOKEN === undefined,
     allowedOrigins: vars.PAYFORM_ALLOWED_ORIGINS ?? [new URL(publicUrl).origin],
     sandboxOrigin: vars.PAYFORM_SANDBOX_ORIGIN,
-    testMode: vars.PAYFORM_TEST_MODE ?? (bundledSandbox || onTestProject),
+    testMode: vars.PAYFORM_TEST_MODE ?? (bundledSandbox || onTestProject || onSandbox),
     captureOverReservePercent: vars.PAYFORM_CAPTURE_OVER_RESERVE_PERCENT ?? (bundledSandbox ? 15 : 0),
     sessionTtlSeconds: vars.PAYFORM_SESSION_TTL_SECONDS,
     trustProxy: vars.PAYFORM_TRUST_PROXY,

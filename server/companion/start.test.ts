@@ -238,6 +238,21 @@ describe('startCompanion', () => {
     }
   });
 
+  it('warns at start when test mode is off but the gateway’s pages are plain http, where the widget would not follow', async () => {
+    const memory = memorySink();
+    const settings = readCompanionConfig({ PAYFORM_DATABASE_URL: ':memory:', PAYFORM_ADMIN_TOKEN: 'a-long-enough-admin-token', PAYFORM_PUBLIC_URL: 'http://localhost:3000', PAYFORM_GATEWAY_BASE_URL: sandbox.url, PAYFORM_TEST_MODE: 'false' });
+    const companion = await composeCompanion(settings, { logger: createLogger({ sink: memory.sink }) });
+    await companion.close();
+    const warnings = memory.lines.filter((line) => line.includes('"level":"warn"'));
+    expect(warnings.filter((line) => line.includes('PAYFORM_TEST_MODE is false'))).toHaveLength(1);
+    expect(warnings.join('\n')).toContain(`the gateway's pages are at ${new URL(sandbox.url).origin}, plain http`);
+    // Left unset, a sandbox on this machine runs test sessions and nothing is said.
+    const quiet = memorySink();
+    const unset = readCompanionConfig({ PAYFORM_DATABASE_URL: ':memory:', PAYFORM_ADMIN_TOKEN: 'a-long-enough-admin-token', PAYFORM_PUBLIC_URL: 'http://localhost:3000', PAYFORM_GATEWAY_BASE_URL: sandbox.url });
+    await (await composeCompanion(unset, { logger: createLogger({ sink: quiet.sink }) })).close();
+    expect(quiet.lines.filter((line) => line.includes('PAYFORM_TEST_MODE'))).toEqual([]);
+  });
+
   it('answers 502 when the gateway refuses its credentials, and logs once which variables to check', async () => {
     const settings = readCompanionConfig({
       PORT: '0',

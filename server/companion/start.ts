@@ -30,7 +30,7 @@ import type { Logger } from './log/logger.js';
 import type { PaymentEventHook } from './payments/reactions.js';
 import { misspeltHint, readCompanionConfig } from './settings.js';
 import type { CompanionSettings } from './settings.js';
-import { isLoopback, isLoopbackHost } from './loopback.js';
+import { isLocalHttpGateway, isLoopback } from './loopback.js';
 import { unknownOptions } from './near-names.js';
 import { checkGateway } from './gateway-check.js';
 
@@ -203,6 +203,12 @@ async function compose(settings: CompanionSettings, options: StartOptions, stopp
   });
   await checkLedgerOwner(ledger, settings, logger);
   const sandboxOrigin = settings.sandboxOrigin ?? options.sandboxOrigin ?? localGatewayOrigin(baseUrl, settings.production, logger);
+  if (!settings.testMode && sandboxOrigin?.startsWith('http:')) {
+    // The widget follows a redirect to plain http only in a test session: every 3-D Secure and hosted payment would stop there.
+    logger.warn(
+      `PAYFORM_TEST_MODE is false, but the gateway's pages are at ${sandboxOrigin}, plain http: the widget follows a redirect there only in test sessions, so 3-D Secure and hosted-page payments would fail; leave PAYFORM_TEST_MODE unset, or give the sandbox an https address`,
+    );
+  }
   let app: CompanionApp;
   try {
     app = createCompanion({
@@ -356,7 +362,7 @@ export async function startCompanion(settings: CompanionSettings = readCompanion
 function localGatewayOrigin(baseUrl: string, production: boolean, logger: Logger): string | undefined {
   if (production) return undefined;
   const gateway = new URL(baseUrl);
-  if (gateway.protocol !== 'http:' || !isLoopbackHost(gateway.hostname)) return undefined;
+  if (!isLocalHttpGateway(gateway)) return undefined;
   logger.info('no sandbox origin set (PAYFORM_SANDBOX_ORIGIN, or the sandboxOrigin option): the gateway is on this machine, so redirects to its origin are followed', { sandboxOrigin: gateway.origin });
   return gateway.origin;
 }
