@@ -242,6 +242,18 @@ describe('the companion mounted under a base path', () => {
     expect(said).toEqual([expect.objectContaining({ level: 'error', msg: 'the companion is mounted at /pay, outside its basePath "/payments": mount it at its basePath, or set basePath to /pay' })]);
   });
 
+  it('mounted at a path with no basePath at all: says to set it, though every request reaches it', async () => {
+    const shop = express();
+    const url = await hosted(createServer(shop));
+    const companion = await composeUnder(url, { basePath: '' });
+    shop.use('/payments', toNodeListener(companion.app));
+
+    expect((await fetch(`${url}/payments/api/checkout/sessions`, { method: 'POST', headers: admin, body: '{}' })).status).toBe(404);
+    await fetch(`${url}/payments/healthz`);
+    const said = logs.map((line) => JSON.parse(line) as { level: string; msg: string }).filter(({ msg }) => msg.includes('is mounted at'));
+    expect(said).toEqual([expect.objectContaining({ level: 'error', msg: 'the companion is mounted at /payments, outside its basePath "": mount it at its basePath, or set basePath to /payments' })]);
+  });
+
   it('behind a body parser that kept the bytes as rawBody: the companion reads those', async () => {
     const shop = express();
     const url = await hosted(createServer(shop));

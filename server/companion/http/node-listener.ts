@@ -26,15 +26,13 @@ export function toNodeListener(app: CompanionApp): NodeListener {
   };
   return (incoming, outgoing, next) => {
     const url = (incoming as { originalUrl?: string }).originalUrl ?? incoming.url ?? '/';
-    if (next && !within(url, options.basePath)) {
-      // Mounted at a path of its own (Express's baseUrl) that is not its base path: none of its
-      // routes can ever be reached there.
-      const mountedAt = (incoming as { baseUrl?: string }).baseUrl;
-      if (mountedAt && !within(mountedAt, options.basePath)) {
-        logger[once('mount')](`the companion is mounted at ${mountedAt}, outside its basePath "${options.basePath}": mount it at its basePath, or set basePath to ${mountedAt}`, { url: url.split('?', 1)[0] });
-      }
-      return next();
+    // Mounted at a path of its own (Express's baseUrl) outside its base path — `/payments` with
+    // no basePath at all, most often: none of its routes can ever be reached there.
+    const mountedAt = (incoming as { baseUrl?: string }).baseUrl;
+    if (mountedAt && !mountedWithin(mountedAt, options.basePath)) {
+      logger[once('mount')](`the companion is mounted at ${mountedAt}, outside its basePath "${options.basePath}": mount it at its basePath, or set basePath to ${mountedAt}`, { url: url.split('?', 1)[0] });
     }
+    if (next && !within(url, options.basePath)) return next();
     // The webhook's signature is checked on the body as it came: a body parser that ran first
     // (express.json(), express.urlencoded()) has taken it, and nothing can be read any more.
     if (bodyTaken(incoming)) {
@@ -53,6 +51,11 @@ export function toNodeListener(app: CompanionApp): NodeListener {
 function within(url: string, basePath: string): boolean {
   const path = url.split('?', 1)[0]!;
   return basePath === '' || path === basePath || path.startsWith(`${basePath}/`);
+}
+
+/** Whether routes under `basePath` can be reached through a mount at `mountedAt`. */
+function mountedWithin(mountedAt: string, basePath: string): boolean {
+  return basePath === '' ? mountedAt === '/' : within(mountedAt, basePath);
 }
 
 /** The body was announced and has been read, and no one kept it as `rawBody` (which @hono/node-server reads). */
