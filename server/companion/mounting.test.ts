@@ -164,6 +164,16 @@ describe('the companion mounted under a base path', () => {
     expect(logs.filter((line) => line.includes('PAYFORM_PUBLIC_URL'))).toHaveLength(1);
   });
 
+  it('says at once when a public URL off this machine ends with the base path it adds itself', async () => {
+    await composeUnder('https://shop.example/payments');
+    const said = logs.filter((line) => line.includes('ends with the base path')).map((line) => JSON.parse(line) as Json);
+    expect(said).toEqual([expect.objectContaining({ level: 'warn', public_url: 'https://shop.example/payments/payments' })]);
+    expect(said[0]!.msg).toContain('leave /payments out');
+    logs.length = 0;
+    await composeUnder('https://shop.example');
+    expect(logs.filter((line) => line.includes('ends with the base path'))).toEqual([]);
+  });
+
   it('says which basePath to set when a Hono app mounts it under a path of its own', async () => {
     const shop = new Hono().basePath('/shop');
     const url = await hosted(serve({ fetch: (request, env) => shop.fetch(request, env), port: 0, hostname: '127.0.0.1' }) as Server);

@@ -69,6 +69,15 @@ export function checkPublicUrl({ publicUrl, basePath, logger, fetch = globalThis
     );
   };
 
+  // Off this machine nothing is asked, but one mistake shows in the address itself.
+  if (asked && basePath && publicUrl.endsWith(`${basePath}${basePath}`)) {
+    logger.warn(
+      `PAYFORM_PUBLIC_URL (the publicUrl option, mounted) ends with the base path ${basePath}, which the companion adds itself: the customer's way back ` +
+        `from 3-D Secure or the hosted page, and the gateway's webhooks, are sent under ${publicUrl}; leave ${basePath} out, unless the server also mounts the companion under it`,
+      { public_url: publicUrl },
+    );
+  }
+
   return (c, next) => {
     if (!asked) {
       asked = true;
