@@ -69,7 +69,7 @@ afterAll(async () => {
 
 describe('payform-sandbox (server/sandbox/main.ts)', { timeout: 30_000 }, () => {
   it('listens, prints URL and credentials, serves the API and stops on SIGTERM', async () => {
-    const child = start([], { PAYFORM_GATEWAY_API_KEY: 'printed-key', PAYFORM_GATEWAY_POS_ID: '', GATEWAY_API_SECRET: 'legacy-named-secret' });
+    const child = start([], { PAYFORM_GATEWAY_API_KEY: 'printed-key', PAYFORM_GATEWAY_POS_ID: '', GATEWAY_API_SECRET: 'legacy-named-secret-of-32-bytes!' });
     try {
       const { url, output } = await listening(child);
       expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
@@ -77,7 +77,7 @@ describe('payform-sandbox (server/sandbox/main.ts)', { timeout: 30_000 }, () => 
       expect(output()).toContain(`\nPAYFORM_GATEWAY_BASE_URL=${url}\n`);
       expect(output()).toContain('PAYFORM_GATEWAY_API_KEY=printed-key');
       expect(output()).toContain('PAYFORM_GATEWAY_POS_ID=5d1c2a8e-3f47-4b6a-9e0d-7c4b2f8a6e15'); // empty variable: the default
-      expect(output()).toContain('PAYFORM_GATEWAY_API_SECRET=legacy-named-secret'); // the 0.2 name is still read, once said so
+      expect(output()).toContain('PAYFORM_GATEWAY_API_SECRET=legacy-named-secret-of-32-bytes!'); // the 0.2 name is still read, once said so
       expect(output()).toContain('payform-sandbox: GATEWAY_API_SECRET is deprecated: name it PAYFORM_GATEWAY_API_SECRET');
       expect(output()).not.toContain('GATEWAY_API_KEY is deprecated');
       expect(output()).toContain('PAYFORM_GATEWAY_ENDPOINTS_KEY=sandbox-test-endpoints-key');
@@ -91,14 +91,14 @@ describe('payform-sandbox (server/sandbox/main.ts)', { timeout: 30_000 }, () => 
         PAYFORM_GATEWAY_BASE_URL: url,
         PAYFORM_GATEWAY_POS_ID: '5d1c2a8e-3f47-4b6a-9e0d-7c4b2f8a6e15',
         PAYFORM_GATEWAY_API_KEY: 'printed-key',
-        PAYFORM_GATEWAY_API_SECRET: 'legacy-named-secret',
+        PAYFORM_GATEWAY_API_SECRET: 'legacy-named-secret-of-32-bytes!',
         PAYFORM_GATEWAY_ENDPOINTS_KEY: 'sandbox-test-endpoints-key',
         PAYFORM_GATEWAY_WIDGET_KEY: 'sandbox-test-widget-key',
         PAYFORM_SANDBOX_ORIGIN: url,
       });
       expect(await (await fetch(`${url}/health`)).text()).toBe('OK');
       const accounts = await fetch(`${url}/api/v1/balances/pos/5d1c2a8e-3f47-4b6a-9e0d-7c4b2f8a6e15/accounts`, {
-        headers: { 'X-API-AUTH': 'CPAY printed-key:legacy-named-secret' },
+        headers: { 'X-API-AUTH': 'CPAY printed-key:legacy-named-secret-of-32-bytes!' },
       });
       expect(accounts.status).toBe(200);
       expect(await stop(child)).toBe(0);
@@ -112,6 +112,8 @@ describe('payform-sandbox (server/sandbox/main.ts)', { timeout: 30_000 }, () => 
     try {
       const { url, output } = await listening(child);
       expect(output()).toContain('GATEWAY_POS_ID=0b7e4c1a-9d3f-4a62-8e15-2c6f0a9b7d34');
+      // Its secret is 32 bytes: the companion can seal the tokenizer's answers with it.
+      expect(output()).toContain('PAYFORM_GATEWAY_WIDGET_KEY=sandbox-test-widget-key');
       expect(output()).toContain('also project Acme Marketplace: pos_id 7d3a9e5c-1f84-4b26-a0c9-6e2b8d4f1a75');
       const { projects } = (await (await fetch(`${url}/_sandbox`)).json()) as { projects: Record<string, unknown>[] };
       expect(projects.map((project) => [project.name, project.three_d_secure])).toEqual([
@@ -119,7 +121,7 @@ describe('payform-sandbox (server/sandbox/main.ts)', { timeout: 30_000 }, () => 
         ['Acme Marketplace', 'never'],
       ]);
       const accounts = await fetch(`${url}/api/v1/balances/pos/0b7e4c1a-9d3f-4a62-8e15-2c6f0a9b7d34/accounts`, {
-        headers: { 'X-API-AUTH': authHeaderValue('acme-sandbox-api-key', 'acme-sandbox-api-secret') },
+        headers: { 'X-API-AUTH': authHeaderValue('acme-sandbox-api-key', 'acme-sandbox-api-secret-32-bytes') },
       });
       expect(await accounts.json()).toEqual({
         accounts: [
@@ -127,6 +129,20 @@ describe('payform-sandbox (server/sandbox/main.ts)', { timeout: 30_000 }, () => 
           { id: 'd41c7a92-3e6f-4b08-8c2d-5a9b1e0f7c63', name: 'Test account', currency: 'XTS', balances: { available: 0, rollingReserve: 0 } },
         ],
       });
+      expect(await stop(child)).toBe(0);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+  });
+
+  it('leaves the widget key out of its lines, saying why, for a project whose secret cannot seal tokens', async () => {
+    const file = join(directory, 'short-secret.json');
+    await writeFile(file, JSON.stringify({ projects: [{ pos_id: '0b7e4c1a-9d3f-4a62-8e15-2c6f0a9b7d34', api_key: 'k1', api_secret: 'short-secret', endpoints_key: 'e1', name: 'One' }] }));
+    const child = start(['--port', '0', '--projects', file]);
+    try {
+      const { output } = await listening(child);
+      expect(output()).not.toContain('PAYFORM_GATEWAY_WIDGET_KEY=');
+      expect(output()).toContain("# no PAYFORM_GATEWAY_WIDGET_KEY: tokenizing needs an api_secret of 32 bytes, and this project's has 12");
       expect(await stop(child)).toBe(0);
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL');

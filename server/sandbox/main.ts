@@ -68,8 +68,7 @@ PAYFORM_GATEWAY_POS_ID=${project.posId}
 PAYFORM_GATEWAY_API_KEY=${project.apiKey}
 PAYFORM_GATEWAY_API_SECRET=${project.apiSecret}
 PAYFORM_GATEWAY_ENDPOINTS_KEY=${project.endpointsKey}
-# <pay-form> sends the card to the gateway's tokenizer, so card numbers never reach your server:
-PAYFORM_GATEWAY_WIDGET_KEY=${project.widgetKey}
+${widgetKeyLines(project)}
 # needed only when the sandbox is not on the companion's machine:
 PAYFORM_SANDBOX_ORIGIN=${new URL(url).origin}
 
@@ -98,4 +97,16 @@ function refuse(problems: readonly string[]): never {
   const message = problems.length === 1 ? problems[0] : `wrong command line:\n${problems.map((problem) => `  ${problem}`).join('\n')}`;
   console.error(`payform-sandbox: ${message}\nRun payform-sandbox --help for the options.`);
   process.exit(2);
+}
+
+/**
+ * The widget key, for tokenizing: the companion seals the tokenizer's answers with the API
+ * secret, which must then be 32 bytes. A project whose secret is not would stop the companion's
+ * start, so its key is left out, saying why.
+ */
+function widgetKeyLines(project: { widgetKey: string; apiSecret: string }): string {
+  const bytes = Buffer.byteLength(project.apiSecret, 'utf8');
+  return bytes === 32
+    ? `# <pay-form> sends the card to the gateway's tokenizer, so card numbers never reach your server:\nPAYFORM_GATEWAY_WIDGET_KEY=${project.widgetKey}`
+    : `# no PAYFORM_GATEWAY_WIDGET_KEY: tokenizing needs an api_secret of 32 bytes, and this project's has ${bytes}`;
 }
