@@ -387,8 +387,12 @@ function builtPage(): string {
 describe('backOffice', () => {
   const config = { gatewayApiSecret: 'secret', publicUrl: 'https://shop.example/', adminToken: ADMIN_TOKEN, gateway: { timeoutMs: 30_000 } } as CompanionConfig;
 
-  it.each(['admin', '/', '/api', '/api/admin', '/webhooks', '/a/../b', '/:id', '/admin/'])('refuses the path %s, naming the option', (path) => {
+  it.each(['admin', '/', '/api', '/api/', '/api/admin', '/webhooks', '/a/../b', '/:id', '/admin//'])('refuses the path %s, naming the option', (path) => {
     expect(() => resolveConfig({ ...config, backOffice: { path } })).toThrow(/backOffice\.path: must/);
+  });
+
+  it('takes a path with a trailing slash as the path without it', () => {
+    expect(resolveConfig({ ...config, backOffice: { path: '/admin/' } }).backOffice?.path).toBe('/admin');
   });
 
   it('refuses a seller without a name', () => {

@@ -33,7 +33,8 @@ export const COMPANION_PATHS: readonly string[] = ['/api', '/checkout', '/health
 export const BackOfficeSettings = z.strictObject({
   path: z
     .string()
-    .regex(/^(\/(?!\.{1,2}(\/|$))[A-Za-z0-9._~-]+)+$/, { error: 'must be a path such as /admin' })
+    // `/admin/` is the page at `/admin`, as basePath takes a trailing slash.
+    .regex(/^(\/(?!\.{1,2}(\/|$))[A-Za-z0-9._~-]+)+\/?$/, { error: 'must be a path such as /admin' })
     .refine((path) => !COMPANION_PATHS.some((taken) => path === taken || path.startsWith(`${taken}/`)), { error: `must not be one of the companion's own paths (${COMPANION_PATHS.join(', ')})` }),
   subMerchants: z.array(z.strictObject({ id: z.string().min(1).max(64), name: z.string().trim().min(1).max(128) })).max(100).optional(),
   dir: z.string().min(1).optional(),
@@ -46,5 +47,5 @@ export const BackOfficeSettings = z.strictObject({
 const defaultDir = () => join(dirname(createRequire(import.meta.url).resolve('@payform/companion/package.json')), 'dist', 'back-office');
 
 export function resolveBackOffice(config: BackOfficeConfig): BackOfficeOptions {
-  return { path: config.path, subMerchants: config.subMerchants ?? [], dir: config.dir ?? defaultDir() };
+  return { path: config.path.replace(/\/$/, ''), subMerchants: config.subMerchants ?? [], dir: config.dir ?? defaultDir() };
 }
