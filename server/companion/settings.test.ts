@@ -108,7 +108,7 @@ describe('readCompanionConfig', () => {
 
   it('refuses production on a DATABASE_URL it does not read, and another provider’s GATEWAY_API_KEY does not make it read', () => {
     const production = { ...LIVE_GATEWAY, NODE_ENV: 'production', PAYFORM_PUBLIC_URL: 'https://pay.shop.example', PAYFORM_ADMIN_TOKEN: 'k3Jx9vQ2mPz8Lw4Rt7Yb' };
-    expect(() => readCompanionConfig({ ...production, DATABASE_URL: 'postgres://db/payform' })).toThrow(/^Invalid environment: production needs PAYFORM_DATABASE_URL while DATABASE_URL is set/);
+    expect(() => readCompanionConfig({ ...production, DATABASE_URL: 'postgres://db/payform' })).toThrow(/^Invalid environment: production needs PAYFORM_DATABASE_URL \(DATABASE_URL is set but not read: the shop’s own, or the 0\.2 name of the ledger; /);
     expect(readCompanionConfig({ ...production, DATABASE_URL: 'postgres://db/shop', PAYFORM_DATABASE_URL: 'postgres://db/payform' }).databaseUrl).toBe('postgres://db/payform');
     expect(readCompanionConfig({ GATEWAY_API_KEY: 'other-provider', GATEWAY_BASE_URL: 'https://other.example', DATABASE_URL: 'postgres://db/shop' }).databaseUrl).not.toBe('postgres://db/shop');
   });
@@ -174,7 +174,7 @@ describe('readCompanionConfig', () => {
   });
 
   it('names a misspelt variable in a refusal too, and a typo in the prefix', () => {
-    const production = { ...LIVE_GATEWAY, NODE_ENV: 'production', PAYFORM_PUBLIC_URL: 'https://pay.shop.example' };
+    const production = { ...LIVE_GATEWAY, NODE_ENV: 'production', PAYFORM_PUBLIC_URL: 'https://pay.shop.example', PAYFORM_DATABASE_URL: 'postgres://payform@db/payform' };
     expect(() => readCompanionConfig({ ...production, PAYFORM_ADMINTOKEN: 'k3Jx9vQ2mPz8Lw4Rt7Yb' })).toThrow(
       'Invalid environment: production needs PAYFORM_ADMIN_TOKEN; PAYFORM_ADMINTOKEN is set: did you mean PAYFORM_ADMIN_TOKEN?',
     );
@@ -258,15 +258,44 @@ describe('readCompanionConfig', () => {
 
   it('in production requires a real admin token, gateway and credentials', () => {
     expect(() => readCompanionConfig({ NODE_ENV: 'production' })).toThrow(
-      'production needs PAYFORM_ADMIN_TOKEN, PAYFORM_GATEWAY_BASE_URL, PAYFORM_GATEWAY_POS_ID, PAYFORM_GATEWAY_API_KEY, PAYFORM_GATEWAY_API_SECRET, PAYFORM_GATEWAY_ENDPOINTS_KEY; ' +
+      'production needs PAYFORM_ADMIN_TOKEN, PAYFORM_GATEWAY_BASE_URL, PAYFORM_DATABASE_URL, PAYFORM_GATEWAY_POS_ID, PAYFORM_GATEWAY_API_KEY, PAYFORM_GATEWAY_API_SECRET, PAYFORM_GATEWAY_ENDPOINTS_KEY ' +
+        `(PAYFORM_DATABASE_URL: a postgres:// URL, or the SQLite file's path, e.g. ${resolve('data/payform.db')}); ` +
         'run by the payform-companion bin, it also needs PAYFORM_PUBLIC_URL',
     );
     // Given, it is not named.
-    expect(() => readCompanionConfig({ NODE_ENV: 'production', PAYFORM_PUBLIC_URL: 'https://pay.shop.example' })).toThrow(/PAYFORM_GATEWAY_ENDPOINTS_KEY$/);
+    expect(() => readCompanionConfig({ NODE_ENV: 'production', PAYFORM_PUBLIC_URL: 'https://pay.shop.example', PAYFORM_DATABASE_URL: './payform.db' })).toThrow(/PAYFORM_GATEWAY_ENDPOINTS_KEY$/);
+  });
+
+  it('names every wrong variable in one refusal, production\'s and quoted ones with the rest', () => {
+    const refusal = (() => {
+      try {
+        readCompanionConfig({
+          ...LIVE_GATEWAY, NODE_ENV: 'production', PAYFORM_PUBLIC_URL: 'https://pay.shop.example', PAYFORM_DATABASE_URL: 'postgres://payform@db/payform',
+          PAYFORM_SESSION_TTL_SECONDS: '5', PAYFORM_LOG_LEVEL: 'verbose', PAYFORM_SANDBOX_ORIGIN: 'http://localhost:3001',
+          PAYFORM_GATEWAY_API_KEY: 'sandbox-test-api-key', PAYFORM_ADMIN_TOKEN: '"k3Jx9vQ2mPz8Lw4Rt7Yb"',
+        });
+      } catch (error) {
+        return (error as Error).message;
+      }
+      return '';
+    })();
+    for (const named of ['PAYFORM_SESSION_TTL_SECONDS', 'PAYFORM_LOG_LEVEL', 'PAYFORM_SANDBOX_ORIGIN must not be set in production', 'production needs PAYFORM_GATEWAY_API_KEY', 'PAYFORM_ADMIN_TOKEN is wrapped in quotes']) {
+      expect(refusal, named).toContain(named);
+    }
+    expect(refusal).not.toContain('k3Jx9vQ2mPz8Lw4Rt7Yb');
+    // Quotes are refused anywhere, and a value that only holds one is left alone.
+    expect(() => readCompanionConfig({ PAYFORM_DATABASE_URL: "'postgres://payform@db/payform'" })).toThrow(/PAYFORM_DATABASE_URL is wrapped in quotes, which an env file for containers/);
+    expect(readCompanionConfig({ PAYFORM_ADMIN_TOKEN: 'k3Jx9vQ2"mPz8Lw4Rt7Yb' }).adminToken).toBe('k3Jx9vQ2"mPz8Lw4Rt7Yb');
+  });
+
+  it('warns that test mode in production shows customers the test cards', () => {
+    const live = { ...LIVE_GATEWAY, NODE_ENV: 'production', PAYFORM_PUBLIC_URL: 'https://pay.shop.example', PAYFORM_DATABASE_URL: 'postgres://payform@db/payform', PAYFORM_ADMIN_TOKEN: 'k3Jx9vQ2mPz8Lw4Rt7Yb' };
+    expect(readCompanionConfig({ ...live, PAYFORM_TEST_MODE: 'true' }).warnings).toEqual([expect.stringMatching(/^PAYFORM_TEST_MODE is on in production: customers see the test banner and the test cards/)]);
+    expect(readCompanionConfig(live).warnings).toEqual([]);
   });
 
   describe('in production', () => {
-    const live = { NODE_ENV: 'production', PAYFORM_ADMIN_TOKEN: 'a-long-enough-admin-token', ...LIVE_GATEWAY };
+    const live = { NODE_ENV: 'production', PAYFORM_ADMIN_TOKEN: 'a-long-enough-admin-token', PAYFORM_DATABASE_URL: 'postgres://payform@db/payform', ...LIVE_GATEWAY };
 
     it('starts with its own credentials', () => {
       expect(readCompanionConfig(live)).toMatchObject({ testMode: false, sandboxOrigin: undefined, production: true });

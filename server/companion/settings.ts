@@ -185,15 +185,20 @@ function settingsOf(
     field: '',
     reason: `${name} is set but empty: give the database's URL, or remove the variable for the default SQLite file (${resolvePath(DEFAULT_DATABASE)})`,
   }));
-  if (!parsed.success || emptied.length > 0) {
+  const credentials = testProjectCredentials(env);
+  // Every wrong variable in one refusal: a start for each would make a deployment a loop.
+  const problems = [
+    ...quotedVariables(env).map((name) => `${name} is wrapped in quotes, which an env file for containers (docker --env-file, kubectl) keeps as part of the value: remove them`),
+    ...(env.NODE_ENV === 'production' ? productionProblems(env, credentials) : []),
+  ];
+  if (!parsed.success || emptied.length > 0 || problems.length > 0) {
     // A value read from a 0.2 name is named as it was set.
     const issues = parsed.success ? [] : parsed.issues.map((issue) => ({ ...issue, field: readFrom[issue.field] ?? issue.field }));
-    throw new TypeError(`Invalid environment: ${describeIssues([...emptied, ...issues])}`);
+    const described = emptied.length > 0 || issues.length > 0 ? [describeIssues([...emptied, ...issues])] : [];
+    throw new TypeError(`Invalid environment: ${[...described, ...problems].join('; ')}`);
   }
   const vars = parsed.data;
-  const credentials = testProjectCredentials(env);
   const onTestProject = credentials.apiSecret === TEST_PROJECT_DEFAULTS.apiSecret && credentials.apiKey === TEST_PROJECT_DEFAULTS.apiKey;
-  if (vars.NODE_ENV === 'production') checkProduction(vars, credentials, env);
   // Some credentials given and some not: the sandbox's published values would stand in for the rest.
   const given = Object.values(CREDENTIAL_VARIABLES).filter((variable) => env[variable] !== undefined);
   const notGiven = Object.values(CREDENTIAL_VARIABLES).filter((variable) => env[variable] === undefined);
@@ -214,6 +219,10 @@ function settingsOf(
       ? [`NODE_ENV is ${JSON.stringify(vars.NODE_ENV)}: only "production" turns on the production checks and binding to the network; this companion runs as in development`]
       : []),
     ...misspelt.map(({ name, meant }) => `${name} is not a variable of the companion and is ignored: did you mean ${meant}?`),
+    // A staging deployment on a gateway test project may mean it; a shop's customers must not see it.
+    ...(vars.NODE_ENV === 'production' && vars.PAYFORM_TEST_MODE
+      ? ['PAYFORM_TEST_MODE is on in production: customers see the test banner and the test cards; leave it unset unless the gateway project is a test project']
+      : []),
     ...(gateway && onTestProject && !isLoopbackHost(gateway.hostname)
       ? [
           `PAYFORM_GATEWAY_BASE_URL is ${gateway.origin}, but the credentials are the sandbox's published test project and sessions are test sessions: ` +
@@ -271,6 +280,15 @@ const CREDENTIAL_VARIABLES: Readonly<Record<keyof ProjectCredentials, string>> =
   endpointsKey: 'PAYFORM_GATEWAY_ENDPOINTS_KEY',
 };
 
+/**
+ * The variables the companion reads whose value is wrapped in matching quotes: a .env file read
+ * by `docker --env-file` or `kubectl create … --from-env-file` keeps them, and a database URL, a
+ * token or a secret would be wrong by two characters.
+ */
+function quotedVariables(env: Env): string[] {
+  return KNOWN_VARIABLES.filter((name) => /^(["']).*\1$/s.test(env[name] ?? ''));
+}
+
 /** Every variable the companion reads (PAYFORM_LOG_FILE: the logger's copy of its lines, log/logger.ts). */
 const KNOWN_VARIABLES = [...new Set([...Object.keys(Variables.shape), ...Object.values(CREDENTIAL_VARIABLES), 'PAYFORM_LOG_FILE'])];
 
@@ -282,41 +300,44 @@ const KNOWN_VARIABLES = [...new Set([...Object.keys(Variables.shape), ...Object.
 /** A production admin token's fewest different characters: 16 random ones of base64 have 13 or so. */
 const MIN_DISTINCT_TOKEN_CHARACTERS = 8;
 
-function checkProduction(vars: z.output<typeof Variables>, credentials: ProjectCredentials, env: Env): void {
+function productionProblems(env: Env, credentials: ProjectCredentials): string[] {
   const defaults = Object.entries(CREDENTIAL_VARIABLES).filter(([name]) => {
     const key = name as keyof ProjectCredentials;
     return credentials[key] === TEST_PROJECT_DEFAULTS[key];
   });
   const missing = [
-    ...(vars.PAYFORM_ADMIN_TOKEN ? [] : ['PAYFORM_ADMIN_TOKEN']),
-    ...(vars.PAYFORM_GATEWAY_BASE_URL ? [] : ['PAYFORM_GATEWAY_BASE_URL']),
+    ...(env.PAYFORM_ADMIN_TOKEN ? [] : ['PAYFORM_ADMIN_TOKEN']),
+    ...(env.PAYFORM_GATEWAY_BASE_URL ? [] : ['PAYFORM_GATEWAY_BASE_URL']),
+    // The default, a SQLite file beside the process, is a private ledger: behind a load balancer,
+    // or with a variable misnamed, payments would go where no other instance or backup sees them.
+    ...(env.PAYFORM_DATABASE_URL ? [] : ['PAYFORM_DATABASE_URL']),
     ...defaults.map(([, variable]) => variable),
   ];
   // The public URL may come as the publicUrl option of a mounted companion, so it is not refused
   // here; the bin refuses it next (startCompanion), and naming it now saves a restart.
-  const publicUrl = vars.PAYFORM_PUBLIC_URL ? '' : '; run by the payform-companion bin, it also needs PAYFORM_PUBLIC_URL, the https address the gateway and browsers reach it at';
+  const publicUrl = env.PAYFORM_PUBLIC_URL ? '' : '; run by the payform-companion bin, it also needs PAYFORM_PUBLIC_URL, the https address the gateway and browsers reach it at';
   // A credential set to the published test project's value is as good as missing: say which it is.
   const atTestValue = defaults.map(([, variable]) => variable).filter((variable) => env[variable] !== undefined);
-  const testValues = atTestValue.length > 0 ? ` (${atTestValue.join(', ')} ${atTestValue.length > 1 ? 'are' : 'is'} the sandbox's published test value)` : '';
-  if (missing.length > 0) throw new TypeError(`Invalid environment: production needs ${missing.join(', ')}${testValues}${publicUrl}`);
-  // A 0.2 deployment that renamed the rest first would take payments on a new, empty ledger.
-  if (env.PAYFORM_DATABASE_URL === undefined && env.DATABASE_URL !== undefined) {
-    throw new TypeError(
-      'Invalid environment: production needs PAYFORM_DATABASE_URL while DATABASE_URL is set: it is not read (the shop’s own, or the 0.2 name of the ledger); ' +
-        'set PAYFORM_DATABASE_URL to the payments ledger’s URL, or to where it should live',
-    );
-  }
-  if (vars.PAYFORM_SANDBOX_ORIGIN) throw new TypeError('Invalid environment: PAYFORM_SANDBOX_ORIGIN must not be set in production');
-  // Its length is checked everywhere; a token of a few characters repeated is a guess away.
-  const distinct = new Set(vars.PAYFORM_ADMIN_TOKEN).size;
-  if (distinct < MIN_DISTINCT_TOKEN_CHARACTERS) {
-    throw new TypeError(`Invalid environment: PAYFORM_ADMIN_TOKEN is easy to guess (a few characters, repeated): use a random one, e.g. the output of \`openssl rand -base64 32\``);
-  }
+  const notes = [
+    ...(atTestValue.length > 0 ? [`${atTestValue.join(', ')} ${atTestValue.length > 1 ? 'are' : 'is'} the sandbox's published test value`] : []),
+    // A 0.2 deployment that renamed the rest first would take payments on a new, empty ledger.
+    ...(env.PAYFORM_DATABASE_URL === undefined && env.DATABASE_URL !== undefined ? ['DATABASE_URL is set but not read: the shop’s own, or the 0.2 name of the ledger'] : []),
+    ...(env.PAYFORM_DATABASE_URL === undefined ? [`PAYFORM_DATABASE_URL: a postgres:// URL, or the SQLite file's path, e.g. ${resolvePath(DEFAULT_DATABASE)}`] : []),
+  ];
+  const token = env.PAYFORM_ADMIN_TOKEN;
   // The gateway call carries the credentials (and, relayed, the card); the public URL carries the
   // session id, a capability, in every return address. Plain http only to this machine.
   const plain = (['PAYFORM_GATEWAY_BASE_URL', 'PAYFORM_PUBLIC_URL'] as const).filter((name) => {
-    const url = vars[name] === undefined ? undefined : new URL(vars[name]);
+    const url = URL.parse(env[name] ?? '');
     return url?.protocol === 'http:' && !isLoopbackHost(url.hostname);
   });
-  if (plain.length > 0) throw new TypeError(`Invalid environment: production needs https for ${plain.join(' and ')} (plain http only to this machine): ${plain.map((name) => `${name} is ${vars[name]}`).join(', ')}`);
+  return [
+    ...(missing.length > 0 ? [`production needs ${missing.join(', ')}${notes.length > 0 ? ` (${notes.join('; ')})` : ''}${publicUrl}`] : []),
+    ...(env.PAYFORM_SANDBOX_ORIGIN ? ['PAYFORM_SANDBOX_ORIGIN must not be set in production'] : []),
+    // Its length is checked everywhere; a token of a few characters repeated is a guess away.
+    ...(token && new Set(token).size < MIN_DISTINCT_TOKEN_CHARACTERS
+      ? ['PAYFORM_ADMIN_TOKEN is easy to guess (a few characters, repeated): use a random one, e.g. the output of `openssl rand -base64 32`']
+      : []),
+    ...(plain.length > 0 ? [`production needs https for ${plain.join(' and ')} (plain http only to this machine): ${plain.map((name) => `${name} is ${env[name]}`).join(', ')}`] : []),
+  ];
 }

@@ -39,6 +39,25 @@ describe('a ledger URL', () => {
     await expect(openLedger(url).catch((error: Error) => error.message)).resolves.not.toMatch(/S3cr|a\/b/);
   });
 
+  it.each([
+    ['"postgres://shop:secret@db/shop"', /^starts with a quote, which a \.env file for containers .* keeps/],
+    ["'./data/payform.db'", /^starts with a quote/],
+    ['~/payform.db', /^holds ~ or a \$VARIABLE that no shell expanded/],
+    ['$HOME/payform.db', /^holds ~ or a \$VARIABLE/],
+    ['${DATA_DIR}/payform.db', /^holds ~ or a \$VARIABLE/],
+    ['postgres://shop@db/shop?schema=payform', /^\?schema= is not read by node-postgres, .* \?options=-c%20search_path%3D<schema>$/],
+    ['postgres://shop@db/shop?sslmode=require&currentSchema=payform', /^\?currentSchema= is not read/],
+  ])('%s is refused, naming why and the fix, without quoting a password', async (url, reason) => {
+    expect(ledgerUrlProblem(url)).toMatch(reason);
+    expect(ledgerUrlProblem(url)).not.toContain('secret');
+    await expect(openLedger(url)).rejects.toThrow(InvalidLedgerInput);
+    expect(existsSync(join(dir, '~'))).toBe(false);
+  });
+
+  it.each(['postgres://shop:pa$word@db/shop', 'postgres://shop@db/shop?sslmode=require&options=-c%20search_path%3Dpayform', './data/price$.db'])('%s is still a ledger', (url) => {
+    expect(ledgerUrlProblem(url)).toBeUndefined();
+  });
+
   it('opens the file a path names', async () => {
     const ledger = await openLedger('./data/payform.db');
     await ledger.close();

@@ -272,24 +272,40 @@ function ledgerOver(ctx: LedgerContext, upgradedNow: readonly string[]): Ledger 
 /** A URL scheme other than PostgreSQL's (`file:`, `sqlite:`, `mysql:`…); one letter is a Windows drive. */
 const OTHER_SCHEME = /^([a-z][a-z0-9+.-]+):/i;
 
-/**
- * Why `url` names no ledger this can open, or undefined. A `file:` or `sqlite:` URL would
- * otherwise be taken for a relative path: a folder named `file:` and a new, empty ledger.
- */
 /** A `postgres://` (or `postgresql://`) URL: a PostgreSQL ledger; anything else names an SQLite file. */
 export function isPostgresUrl(url: string): boolean {
   return /^postgres(ql)?:\/\//i.test(url);
 }
 
+/** What other tools take for a schema in a URL's query; node-postgres ignores them all. */
+const SCHEMA_PARAMETERS = new Set(['schema', 'currentschema', 'search_path', 'searchpath']);
+/** What no shell expanded: `~/…`, `$HOME`, `${DATA_DIR}` in a path. */
+const UNEXPANDED = /^~(?:[/\\]|$)|\$(?:\{\w+\}|[A-Za-z_]\w*)/;
+
+/**
+ * Why `url` names no ledger this can open, or undefined. Each would otherwise open a ledger
+ * other than the one meant, without a word: a `file:` or `sqlite:` URL, or a path with quotes
+ * or `~` left in it, would be a relative path (a folder named `file:` or `"postgres:` and a new,
+ * empty ledger in it); a schema asked for by `?schema=` would be `public`.
+ */
 export function ledgerUrlProblem(url: string): string | undefined {
   if (!url) return 'must be a postgres:// URL, a file path or :memory:';
+  if (/^["']/.test(url)) return 'starts with a quote, which a .env file for containers (docker --env-file, kubectl) keeps as part of the value: remove the quotes';
+  if (isPostgresUrl(url)) return postgresUrlProblem(url);
+  if (UNEXPANDED.test(url)) return 'holds ~ or a $VARIABLE that no shell expanded (env files keep them as written): give the full path';
+  const scheme = OTHER_SCHEME.exec(url)?.[1];
+  return scheme && `a ${scheme}: URL is not read: give a postgres:// URL, or the SQLite file's path itself (e.g. ./data/payform.db)`;
+}
+
+function postgresUrlProblem(url: string): string | undefined {
   // node-postgres reads it as a WHATWG URL: a `#`, `/` or `?` in the password ends the address
   // early, and the driver would fail on a host made of its pieces.
-  if (isPostgresUrl(url) && !URL.canParse(url)) {
+  const parsed = URL.parse(url);
+  if (!parsed) {
     return 'is not a URL that can be read: percent-encode special characters of the user name and password (# as %23, / as %2F, ? as %3F, @ as %40), and give a port of 1–65535';
   }
-  const scheme = isPostgresUrl(url) ? undefined : OTHER_SCHEME.exec(url)?.[1];
-  return scheme && `a ${scheme}: URL is not read: give a postgres:// URL, or the SQLite file's path itself (e.g. ./data/payform.db)`;
+  const schema = [...parsed.searchParams.keys()].find((name) => SCHEMA_PARAMETERS.has(name.toLowerCase()));
+  return schema && `?${schema}= is not read by node-postgres, so the ledger would use the first schema of the search_path (public, most often): choose its schema with ?options=-c%20search_path%3D<schema>`;
 }
 
 /**
