@@ -25,7 +25,7 @@ describe('wrong admin tokens', () => {
     expect((await orders('guess-8')).status, 'the right token does not reset the count').toBe(429);
     // Others are not held back by it.
     expect((await orders(ADMIN_TOKEN, '203.0.113.50')).status).toBe(200);
-    const warnings = () => stack.logs.map((line) => JSON.parse(line)).filter((entry) => entry.level === 'warn' && /admin token/.test(entry.msg));
+    const warnings = () => stack.logs.map((line) => JSON.parse(line)).filter((entry) => entry.level === 'warn' && /admin tokens: client refused/.test(entry.msg));
     expect(warnings()).toHaveLength(1);
     expect(warnings()[0]).toMatchObject({ client: GUESSER });
     expect(JSON.stringify(warnings())).not.toContain('guess-');
@@ -34,6 +34,23 @@ describe('wrong admin tokens', () => {
     expect((await orders('guess-9')).status, 'a new window').toBe(401);
     for (let guess = 0; guess < 4; guess += 1) await orders(`again-${guess}`);
     expect(warnings(), 'a new burst, a new warning').toHaveLength(2);
+  });
+
+  it('are said within a minute however few, and once a minute however many: a shop sending another token fails every checkout', async () => {
+    const clock = new TestClock();
+    const stack = await openStack({ clock });
+    const orders = (headers: Record<string, string>) => stack.request('GET', '/api/orders', { ip: GUESSER, headers });
+    const said = () => stack.logs.map((line) => JSON.parse(line)).filter((entry) => entry.level === 'warn' && /wrong admin token: if it is your shop/.test(entry.msg));
+    expect((await orders({ Authorization: `Bearer "${ADMIN_TOKEN}"` })).status).toBe(401);
+    expect(said()).toEqual([expect.objectContaining({ client: GUESSER, refused: 1, msg: expect.stringContaining('must send PAYFORM_ADMIN_TOKEN as Authorization: Bearer <token>') })]);
+    for (let request = 0; request < 3; request += 1) await orders({ Authorization: 'Bearer another-token' });
+    // No token at all is a scanner's as often as a shop's: the request log has it.
+    await orders({});
+    expect(said()).toHaveLength(1);
+    clock.advance(60_000);
+    await orders({ Authorization: 'Bearer another-token' });
+    expect(said().map((entry) => entry.refused)).toEqual([1, 4]);
+    expect(JSON.stringify(said())).not.toContain('another-token');
   });
 
   it('are counted whatever the route: the checkout API’s admin routes share the count', async () => {
