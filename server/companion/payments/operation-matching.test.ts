@@ -46,6 +46,16 @@ describe('matching reservations to the gateway\'s operations', () => {
     expect([...shown]).toEqual(['a']);
   });
 
+  it('says by how much an entry of its kind and amount precedes a reservation it was refused for', () => {
+    const waiting = operation('a', { amount: 300, createdAt: T0 + 20 * MINUTE });
+    const { settling, predated } = matchOperations([waiting], [entry({ amount: 300 }, T0 - MINUTE), entry({ amount: 300 }, T0), entry({ amount: 200 }, T0 + 5 * MINUTE)]);
+    expect(settling.size).toBe(0);
+    expect([...predated]).toEqual([['a', 20 * MINUTE]]);
+    // Paired, or with nothing of its kind and amount shown, nothing is said.
+    expect(matchOperations([operation('b', { createdAt: T0 })], [entry({}, T0 + 1000)]).predated.size).toBe(0);
+    expect(matchOperations([operation('c', { createdAt: T0 })], [entry({ amount: 900 }, T0 - 60 * MINUTE)]).predated.size).toBe(0);
+  });
+
   it('ignores reservations ended here: they never reached the gateway', () => {
     const unsent = operation('a', { status: 'failure', statusDescription: 'Never reached the gateway' });
     const waiting = operation('b', { createdAt: T0 + 1000 });

@@ -28,6 +28,12 @@ export interface OperationMatches {
   readonly shown: ReadonlySet<string>;
   /** The gateway's entries no operation of the ledger's pairs with: made elsewhere, or late. */
   readonly unpaired: readonly OrderOperation[];
+  /**
+   * Pending reservations left unpaired with an entry of their kind and amount dated too early to
+   * be theirs — by how many ms it precedes the reservation. Made elsewhere before, or this
+   * machine's clock runs ahead of the gateway's by about that much.
+   */
+  readonly predated: ReadonlyMap<string, number>;
 }
 
 /** `operations` in the order the ledger made them; `entries` as the gateway listed them. */
@@ -47,12 +53,23 @@ export function matchOperations(operations: readonly Operation[], entries: reado
   }
   const pending = operations.filter((operation) => operation.status === 'pending');
   const settling = new Map(pending.flatMap((operation) => (paired.has(operation.id) ? [[operation.id, paired.get(operation.id)!] as const] : [])));
+  const predated = new Map(
+    pending.flatMap((operation) => {
+      if (settling.has(operation.id)) return [];
+      // Every entry of its kind and amount left over was refused for its date alone: another
+      // operation id would have said whose it is.
+      const alike = left.filter((entry) => entry.method === operation.kind && entry.amount === operation.amount && !(operation.operationId && entry.operation_id));
+      const times = alike.map((entry) => gatewayTime(entry.created_at));
+      const latest = Math.max(...times.filter((time) => time !== undefined));
+      return Number.isFinite(latest) ? [[operation.id, operation.createdAt - latest] as const] : [];
+    }),
+  );
   const shown = new Set(
     pending
       .filter((operation) => settling.has(operation.id) || left.some((entry) => entry.method === operation.kind && entry.amount === operation.amount))
       .map((operation) => operation.id),
   );
-  return { settling, shown, unpaired: left };
+  return { settling, shown, unpaired: left, predated };
 }
 
 /**

@@ -115,6 +115,24 @@ describe('an order state without currency or operation ids', () => {
     expect(detail?.events.map((event) => event.outcome)).toEqual(['applied']);
   });
 
+  it('says once, as a warning, when the gateway shows the refund dated before it was asked for: this clock runs ahead', async () => {
+    clock.advance(20 * MINUTE);
+    const session = await stack.openSession();
+    await stack.pay(session.id);
+    loseAnswers = /\/api\/v1\/(refund|pos\/.*\/orders\/.*)$/;
+    expect((await refund(session.order_id, 300, 202)).operation).toMatchObject({ status: 'pending' });
+    loseAnswers = undefined;
+    const clockLines = () => stack.logs.map((line) => JSON.parse(line) as Json).filter((entry) => /this machine's clock runs/.test(entry.msg));
+    for (let pass = 0; pass < 2; pass += 1) {
+      clock.advance(31 * SECOND);
+      await stack.companion.companion.reconciler.runOnce();
+    }
+    // Not taken for it (an operation made elsewhere before would look the same), but said.
+    expect((await stack.ledger.getOrder(session.order_id))?.operations).toMatchObject([{ status: 'pending', amount: 300 }]);
+    expect(clockLines().map((entry) => entry.level)).toEqual(['warn', 'debug']);
+    expect(clockLines()[0]).toMatchObject({ order_id: session.order_id, msg: expect.stringContaining('runs 20 min ahead of the gateway') });
+  });
+
   it('matches a reservation only to an operation of its amount, made after it', async () => {
     const session = await stack.openSession();
     await stack.pay(session.id);

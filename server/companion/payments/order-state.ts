@@ -53,6 +53,7 @@ interface OrderStateDeps {
 
 export class OrderStateSync {
   readonly #deps: OrderStateDeps;
+  #toldOfClock = false;
 
   constructor(deps: OrderStateDeps) {
     this.#deps = deps;
@@ -129,7 +130,8 @@ export class OrderStateSync {
   async #settleOperations(orderId: string, entries: readonly OrderOperation[], source: ChangeSource, readAt: number): Promise<{ shown: ReadonlySet<string>; neverSent: ReadonlySet<string> }> {
     const { ledger, reactions } = this.#deps;
     const operations = await ledger.listOperations(orderId);
-    const { settling, shown, unpaired } = matchOperations(operations, entries);
+    const { settling, shown, unpaired, predated } = matchOperations(operations, entries);
+    for (const [id, byMs] of predated) this.#predated(orderId, id, byMs);
     for (const [id, entry] of settling) {
       const settled = await ledger.settleOperation(id, operationResult(entry));
       if (settled.progress === 'advanced') await reactions.operationAdvanced(settled.operation, source);
@@ -167,6 +169,22 @@ export class OrderStateSync {
       await reactions.operationAdvanced(recorded.operation, source);
       if (recorded.flagged) await reactions.discrepancyNoted(recorded.flagged, source);
     }
+  }
+
+  /**
+   * A reservation the gateway seems to show, dated too early to be it. Once in a while that is
+   * an operation made elsewhere first; when it is this one, this machine's clock runs ahead of
+   * the gateway's and the reservation stays pending for good. Said once as a warning (the
+   * machine's clock is one for every order), then at debug.
+   */
+  #predated(orderId: string, operation: string, byMs: number): void {
+    const minutes = Math.round(byMs / 60_000);
+    const level = this.#toldOfClock ? 'debug' : 'warn';
+    this.#toldOfClock = true;
+    this.#deps.logger[level](
+      `the gateway shows an operation of this kind and amount dated ${minutes} min before this companion asked for one, so it is not taken for it: if it is the same, this machine's clock runs ${minutes} min ahead of the gateway's — check its time sync (NTP); the operation stays pending until it is settled`,
+      { order_id: orderId, operation, ahead_ms: byMs },
+    );
   }
 
   /** Counts a read without the order; true when it ended the attempt as never sent. */
