@@ -198,7 +198,9 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
   // The path is not repeated: it is whatever the client typed, card data included. Any page may
   // read that there is no route here (it tells nothing else): a widget whose endpoint misses the
   // base path can then say so, instead of seeing a refused origin.
+  const strayWebhook = strayWebhookNotice(options.basePath, logger);
   app.notFound((c) => {
+    if (c.req.method === 'POST') strayWebhook(c.req.path);
     c.header('Access-Control-Allow-Origin', '*');
     c.header('Cross-Origin-Resource-Policy', 'cross-origin');
     return sendProblem(c, new ApiProblem(404, 'not_found', `No ${c.req.method} route at this address`));
@@ -246,4 +248,25 @@ function answerError(error: Error, logger: Logger, send: (problem: ApiProblem) =
   const problem = problemOf(error);
   if (problem.status >= 500 && problem.code !== 'ledger_unavailable' && !GATEWAY_FAILURES.has(problem.code)) logger.error('request error', { err: error, code: problem.code });
   return send(problem);
+}
+
+/**
+ * A webhook posted to a path that ends like the webhook route but is not it — a proxy that
+ * forwards `/payments/…` unstripped to a companion without that base path, or strips it from
+ * one with it — is answered 404 and the gateway's webhooks are lost: said once as an error,
+ * with the base path that would take them. The path is named only when it is a plain one.
+ */
+function strayWebhookNotice(basePath: string, logger: Logger): (path: string) => void {
+  const route = '/webhooks/gateway';
+  let said = false;
+  return (path) => {
+    if (said || !path.endsWith(route)) return;
+    said = true;
+    const prefix = path.slice(0, -route.length);
+    const plain = /^(\/[A-Za-z0-9._~-]+)*$/.test(prefix);
+    logger.error(
+      `a webhook came to ${plain ? path : 'another path'}, but this companion takes them at ${basePath}${route} only and answered 404: the gateway's webhooks are lost until the two agree — ` +
+        `have the proxy in front forward PAYFORM_PUBLIC_URL's path as ${basePath || '/'}${plain ? `, or, mounted in your server, set basePath to ${prefix || "''"}` : ''}`,
+    );
+  };
 }
