@@ -1,7 +1,7 @@
 // startCompanion: a real server on a free port, composed with a served sandbox as `npm start` does.
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -251,6 +251,30 @@ describe('startCompanion', () => {
     const unset = readCompanionConfig({ PAYFORM_DATABASE_URL: ':memory:', PAYFORM_ADMIN_TOKEN: 'a-long-enough-admin-token', PAYFORM_PUBLIC_URL: 'http://localhost:3000', PAYFORM_GATEWAY_BASE_URL: sandbox.url });
     await (await composeCompanion(unset, { logger: createLogger({ sink: quiet.sink }) })).close();
     expect(quiet.lines.filter((line) => line.includes('PAYFORM_TEST_MODE'))).toEqual([]);
+  });
+
+  it('is alive but not ready while the ledger opens: a liveness probe must not restart a long migration', async () => {
+    // A PostgreSQL server that takes the connection and says nothing: the ledger is still opening.
+    const sockets: Socket[] = [];
+    const silent = createServer((socket) => void sockets.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const port = await closedPort();
+    const starting = startCompanion(
+      readCompanionConfig({ PORT: String(port), PAYFORM_HOST: '127.0.0.1', PAYFORM_ADMIN_TOKEN: 'a-long-enough-admin-token', PAYFORM_DATABASE_URL: `postgres://payform@127.0.0.1:${(silent.address() as AddressInfo).port}/payform` }),
+      { gatewayBaseUrl: sandbox.url, logger: createLogger({ sink: memorySink().sink }) },
+    );
+    const refused = starting.then(() => undefined, (error: unknown) => error);
+    try {
+      await eventually(async () => expect(sockets).toHaveLength(1));
+      const health = await fetch(`http://127.0.0.1:${port}/healthz`);
+      expect([health.status, await health.json()]).toEqual([200, { status: 'starting' }]);
+      const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
+      expect([ready.status, ready.headers.get('retry-after')]).toEqual([503, '1']);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      silent.close();
+    }
+    expect(await refused).toBeInstanceOf(Error);
   });
 
   it('answers 502 when the gateway refuses its credentials, and logs once which variables to check', async () => {

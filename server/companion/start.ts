@@ -282,7 +282,7 @@ export async function startCompanion(settings: CompanionSettings = readCompanion
   const givingUp = new AbortController();
   let closing = false;
   const server = serve({
-    fetch: (request, env) => handle?.(request, env) ?? new Response('Starting', { status: 503, headers: { 'Retry-After': '1' } }),
+    fetch: (request, env) => handle?.(request, env) ?? starting(request, (options.basePath ?? '').replace(/\/+$/, '')),
     port: settings.port,
     ...(listenHost(settings) ? { hostname: listenHost(settings) } : {}),
   }) as Server;
@@ -351,6 +351,15 @@ export async function startCompanion(settings: CompanionSettings = readCompanion
     server.close();
     throw error;
   }
+}
+
+/**
+ * The answer while the ledger opens and its migrations run, which may take minutes on a large
+ * PostgreSQL ledger: alive (a liveness probe that restarted it would start them over), not ready.
+ */
+function starting(request: Request, basePath: string): Response {
+  if (new URL(request.url).pathname === `${basePath}/healthz`) return Response.json({ status: 'starting' });
+  return new Response('Starting', { status: 503, headers: { 'Retry-After': '1' } });
 }
 
 /**

@@ -71,7 +71,7 @@ export const ErrorEnvelope = z.object({
  * What `GET /healthz` answers: the process is alive (200), whatever the database does — except a
  * SQLite ledger that only a restart brings back (503 restart_needed).
  */
-export const Health = z.object({ status: z.enum(['ok', 'restart_needed']) });
+export const Health = z.object({ status: z.enum(['ok', 'starting', 'restart_needed']) });
 export type Health = z.output<typeof Health>;
 
 /** A customer's page while the database cannot be reached. */
@@ -192,7 +192,7 @@ export const API: readonly ApiOperation[] = [
     responses: { 201: json('The payment’s state; action_required carries challenge_url for the customer', ChargeAnswer), 409: problem('The card is deleted (card_not_saved) or expired (card_expired), or the order id has a payment already (order_id_taken): the gateway was not called'), 422: problem('Cardholder details missing (fields name them)') },
   },
   // Service
-  { method: 'get', path: '/healthz', operationId: 'getHealth', tag: 'Service', summary: 'Liveness: the process answers, whatever the database does, unless only a restart brings its ledger back', access: 'public', responses: { 200: json('ok', Health), 503: json('restart_needed: the SQLite ledger could not sync its write-ahead log and takes no more work until the process is restarted', Health) } },
+  { method: 'get', path: '/healthz', operationId: 'getHealth', tag: 'Service', summary: 'Liveness: the process answers, whatever the database does, unless only a restart brings its ledger back', access: 'public', responses: { 200: json('ok; starting while startCompanion opens and migrates the ledger (readiness answers 503 until then)', Health), 503: json('restart_needed: the SQLite ledger could not sync its write-ahead log and takes no more work until the process is restarted', Health) } },
   { method: 'get', path: '/readyz', operationId: 'getReadiness', tag: 'Service', summary: 'Readiness: can take payments now', access: 'public', responses: { 200: json('ready', Readiness), 503: json('The database cannot be reached, the instance is draining for a stop, or its ledger was handed to another point of sale (Retry-After)', Readiness) } },
   { method: 'get', path: '/api/openapi.json', operationId: 'getOpenApiDocument', tag: 'Service', summary: 'This document', access: 'public', responses: { 200: json('OpenAPI 3.1', OpenApiDocument) } },
 ];
