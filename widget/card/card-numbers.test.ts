@@ -77,6 +77,13 @@ describe('findCardNumbers', () => {
     // A long id with no card number in it is an id: a date-time and a sequence, thirty ones.
     expect(findCardNumbers('order 20261122143015123456')).toEqual([]);
     expect(findCardNumbers('1'.repeat(30))).toEqual([]);
+    // One straddling a long group and the groups before or after it is taken with them.
+    for (const straddling of ['4111 1111 1111 11110000000000000000', '3782 822463 100050000000000000000', '00000000000000000000004111 1111 1111 1111']) {
+      const written = `card ${straddling} end`;
+      expect(findCardNumbers(written).map(({ start, end }) => written.slice(start, end)), straddling).toEqual([straddling]);
+    }
+    // At the very end of a megabyte of digits too (its cost is measured in the bench, not here).
+    expect(findCardNumbers(`${'1'.repeat(1_000_000)}${VISA}`)).toEqual([{ start: 0, end: 1_000_016 }]);
   });
 
   it.each([

@@ -9,8 +9,9 @@
  * digits may stand anything that is not a letter — spaces, dashes,
  * dots, `|`, `+`, `:`, `*`, brackets — up to eight between two groups, and what a reader does not see at all:
  * mark-up tags, character entities, combining marks (underlines, keycaps) and format characters.
- * A group of more than 19 digits counts as one when a card number stands anywhere in it, other
- * digits run into it on either side; a longer id without one (most date-time ids) is kept.
+ * A group of more than 19 digits may have one run into it, or straddle it and the groups beside
+ * it: their digits are judged as one run, and taken whole when a card number stands anywhere in
+ * it; a long id without one (most date-time ids) is kept.
  *
  * What people write with as many digits is kept. The groups must be a card number's: in fours,
  * each digit alone, or split at the scheme's own gaps (4-6-5), and separated alike, so
@@ -106,13 +107,32 @@ function issuer(digits: string): Brand | undefined {
 }
 
 /**
- * Whether a run of more than 19 digits has a card number inside it, digits run into it before or
- * after (its expiry date and CVV, a prefix): every stretch of a card number's length is judged.
+ * Whether a run of digits has a card number inside it, digits run into it before or after (its
+ * expiry date and CVV, a prefix): every stretch of a card number's length is judged. The check
+ * digit's sum is carried leftwards from each end, so a long run costs a few operations a digit.
  */
 function hidesCardNumber(digits: string): boolean {
-  for (let length = MIN_DIGITS; length <= MAX_DIGITS; length += 1) {
-    for (let at = 0; at + length <= digits.length; at += 1) if (issuer(digits.slice(at, at + length))) return true;
+  // Each digit's value as it counts in the check digit's sum, undoubled and doubled.
+  const plain = new Uint8Array(digits.length);
+  const doubled = new Uint8Array(digits.length);
+  for (let at = 0; at < digits.length; at += 1) {
+    const digit = digits.charCodeAt(at) - ZERO;
+    plain[at] = digit;
+    doubled[at] = digit > 4 ? digit * 2 - 9 : digit * 2;
   }
+  for (let end = digits.length; end >= MIN_DIGITS; end -= 1) {
+    let sum = 0;
+    for (let length = 1; length <= MAX_DIGITS && length <= end; length += 1) {
+      sum += length % 2 === 0 ? doubled[end - length]! : plain[end - length]!;
+      if (length >= MIN_DIGITS && sum % 10 === 0 && issues(digits.slice(end - length, end - length + 6), length)) return true;
+    }
+  }
+  return false;
+}
+
+/** Whether a scheme issues numbers of `length` digits that start with `head`. */
+function issues(head: string, length: number): boolean {
+  for (const brand of candidates(head)) if (brand.lengths.includes(length)) return true;
   return false;
 }
 
@@ -262,8 +282,11 @@ export function scanForCardNumbers(text: string): CardNumberSpan[] {
     const total = groups.reduce((sum, group) => sum + group.digits.length, 0);
     if (total < MIN_DIGITS) continue;
     if (total <= MAX_PHONE_DIGITS && afterPlus(scanned, groups[0]!.start)) continue;
+    // A card number may be run into a group too long to be one, or straddle it and its neighbours.
+    if (groups.some((group) => group.digits.length > MAX_DIGITS) && hidesCardNumber(groups.map((group) => group.digits).join(''))) {
+      found(groups[0]!.start, groups.at(-1)!.end);
+    }
     groups.forEach((first, from) => {
-      if (first.digits.length > MAX_DIGITS && hidesCardNumber(first.digits)) found(first.start, first.end);
       let number = '';
       for (let to = from; to < groups.length && (number += groups[to]!.digits).length <= MAX_DIGITS; to += 1) {
         if (number.length < MIN_DIGITS) continue;
