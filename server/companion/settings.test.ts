@@ -239,7 +239,7 @@ describe('readCompanionConfig', () => {
 
   it('refuses a PostgreSQL URL whose password is not encoded, saying how, without showing it', () => {
     const read = () => readCompanionConfig({ PAYFORM_DATABASE_URL: 'postgres://shop:S3cr#t@127.0.0.1:5432/shop' });
-    expect(read).toThrow(/PAYFORM_DATABASE_URL: is not a URL that can be read: percent-encode special characters of the user name and password \(# as %23/);
+    expect(read).toThrow(/PAYFORM_DATABASE_URL: is not a URL that can be read as written: percent-encode special characters of the user name and password \(# as %23/);
     expect(read).not.toThrow(/S3cr/);
   });
 

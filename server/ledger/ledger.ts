@@ -297,14 +297,18 @@ export function ledgerUrlProblem(url: string): string | undefined {
   return scheme && `a ${scheme}: URL is not read: give a postgres:// URL, or the SQLite file's path itself (e.g. ./data/payform.db)`;
 }
 
+const UNREADABLE =
+  'is not a URL that can be read as written: percent-encode special characters of the user name and password (# as %23, / as %2F, ? as %3F, @ as %40), and give a port of 1–65535';
+
 function postgresUrlProblem(url: string): string | undefined {
-  // node-postgres reads it as a WHATWG URL: a `#`, `/` or `?` in the password ends the address
-  // early, and the driver would fail on a host made of its pieces.
-  const parsed = URL.parse(url);
-  if (!parsed) {
-    return 'is not a URL that can be read: percent-encode special characters of the user name and password (# as %23, / as %2F, ? as %3F, @ as %40), and give a port of 1–65535';
-  }
-  const schema = [...parsed.searchParams.keys()].find((name) => SCHEMA_PARAMETERS.has(name.toLowerCase()));
+  // node-postgres reads it as a WHATWG URL, with a host put in when it names none (a Unix
+  // socket's `postgres://user@/db?host=/var/run/postgresql`). A `#`, `/` or `?` in the password
+  // ends the address early: the driver would fail on a host made of its pieces, or read the
+  // password as a port and a path (`shop:2024/Summer!@db`), and then it would be shown in clear.
+  const parsed = URL.parse(url) ?? URL.parse(url.replace(/^(postgres(?:ql)?:\/\/(?:[^@/?#]*@)?)(?=[/?]|$)/i, '$1localhost'));
+  if (!parsed || (!parsed.username && url.slice(url.indexOf('//') + 2).includes('@'))) return UNREADABLE;
+  // `?schema=public` (Prisma's) asks for what the ledger gets anyway.
+  const schema = [...parsed.searchParams].find(([name, value]) => SCHEMA_PARAMETERS.has(name.toLowerCase()) && value !== 'public')?.[0];
   return schema && `?${schema}= is not read by node-postgres, so the ledger would use the first schema of the search_path (public, most often): choose its schema with ?options=-c%20search_path%3D<schema>`;
 }
 
