@@ -33,6 +33,8 @@ interface Normalised {
   status_description?: string | null;
   /** Split refunds: its shape is not shown; each fee in it (`{ amount, currency }`) in minor units. */
   split_fee?: unknown;
+  /** Instead of `split_fee`, when an amount in it is not one of its currency: as the gateway sent it. */
+  split_fee_as_sent?: unknown;
 }
 
 /** Named fields of a wire type, without the index signature of a loose object. */
@@ -83,9 +85,19 @@ function normalise<W extends WireMoneyFields>(object: W, currency: string): View
     const fee = object[key];
     if (fee !== undefined) converted[key] = fee === null ? null : toFee(fee, currency);
   }
-  if (object.split_fee != null) converted.split_fee = splitFee(object.split_fee, currency);
+  const view = { ...rest, ...converted };
+  if (object.split_fee != null) {
+    try {
+      view.split_fee = splitFee(object.split_fee, currency);
+    } catch (error) {
+      if (!(error instanceof RangeError)) throw error;
+      // Its shape is not promised: one it cannot read in minor units leaves the rest readable.
+      delete view.split_fee;
+      view.split_fee_as_sent = object.split_fee;
+    }
+  }
   // TypeScript cannot follow Omit over a generic W; the spread is exactly View<W>.
-  return { ...rest, ...converted } as unknown as View<W>;
+  return view as unknown as View<W>;
 }
 
 /** Deeper than any fee breakdown goes: what lies below is kept as it came. */

@@ -142,4 +142,12 @@ describe('operations.splitRefund', () => {
       note: 'kept as sent',
     });
   });
+
+  it('keeps a split_fee it cannot read in minor units as sent, apart, and the refund readable', async () => {
+    const splitFee = { marketplace: { amount: '0.155', currency: 'UAH' } };
+    double.gateway.answer({ body: { ...samples.captureResponse, method: 'refund', amount: 100, split_fee: splitFee } });
+    const refund = await double.client().operations.splitRefund({ order_id: 'order-1001', currency: 'UAH', refund_amount: 10000, split: [{ amount: 10000, sub_merchant_id: samples.SUB_MERCHANT_A }] });
+    expect(refund).toMatchObject({ amount: 10000, split_fee_as_sent: splitFee });
+    expect(refund).not.toHaveProperty('split_fee');
+  });
 });
