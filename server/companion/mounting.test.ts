@@ -252,6 +252,15 @@ describe('the companion mounted under a base path', () => {
     expect(said).toEqual([expect.objectContaining({ level: 'error', msg: 'the companion is mounted at /pay, outside its basePath "/payments": mount it at its basePath, or set basePath to /pay' })]);
   });
 
+  it('mounted above its basePath: serves, and says nothing of the mount', async () => {
+    const shop = express();
+    const url = await hosted(createServer(shop));
+    const companion = await composeUnder(url, { basePath: '/shop/payments' });
+    shop.use('/shop', toNodeListener(companion.app));
+    expect((await fetch(`${url}/shop/payments/healthz`)).status).toBe(200);
+    expect(logs.filter((line) => line.includes('is mounted at'))).toEqual([]);
+  });
+
   it('mounted at a path with no basePath at all: says to set it, though every request reaches it', async () => {
     const shop = express();
     const url = await hosted(createServer(shop));

@@ -53,9 +53,9 @@ function within(url: string, basePath: string): boolean {
   return basePath === '' || path === basePath || path.startsWith(`${basePath}/`);
 }
 
-/** Whether routes under `basePath` can be reached through a mount at `mountedAt`. */
+/** Whether routes under `basePath` can be reached through a mount at `mountedAt`: at it, under it, or above it. */
 function mountedWithin(mountedAt: string, basePath: string): boolean {
-  return basePath === '' ? mountedAt === '/' : within(mountedAt, basePath);
+  return basePath === '' ? mountedAt === '/' : within(mountedAt, basePath) || within(basePath, mountedAt);
 }
 
 /** The body was announced and has been read, and no one kept it as `rawBody` (which @hono/node-server reads). */
