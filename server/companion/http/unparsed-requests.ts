@@ -20,11 +20,14 @@ interface Refusal {
   readonly warning: string;
 }
 
+/** A connection reset, or closed by the client before its request was whole. */
+const CLIENT_GONE = new Set(['ECONNRESET', 'EPIPE', 'HPE_INVALID_EOF_STATE']);
+
 export function answerUnparsedRequests(server: Server, logger: () => Logger | undefined): void {
   const told = new Set<string>();
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
-    // The client went away: no one to answer, nothing the operator can change.
-    if (error.code === 'ECONNRESET' || error.code === 'EPIPE') return void socket.destroy();
+    // The client went away, mid-request too: no one to answer, nothing the operator can change.
+    if (CLIENT_GONE.has(error.code ?? '')) return void socket.destroy();
     const refusal = refusalFor(error.code, maxHeaderSize(server));
     const log = logger();
     if (log) {
