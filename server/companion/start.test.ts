@@ -246,13 +246,13 @@ describe('startCompanion', () => {
     const companion = await composeCompanion(settings, { logger: createLogger({ sink: memory.sink }) });
     await companion.close();
     const warnings = memory.lines.filter((line) => line.includes('"level":"warn"'));
-    expect(warnings.filter((line) => line.includes('PAYFORM_TEST_MODE is false'))).toHaveLength(1);
+    expect(warnings.filter((line) => line.includes('test mode is off'))).toHaveLength(1);
     expect(warnings.join('\n')).toContain(`the gateway's pages are at ${new URL(sandbox.url).origin}, plain http`);
     // Left unset, a sandbox on this machine runs test sessions and nothing is said.
     const quiet = memorySink();
     const unset = readCompanionConfig({ PAYFORM_DATABASE_URL: ':memory:', PAYFORM_ADMIN_TOKEN: 'a-long-enough-admin-token', PAYFORM_PUBLIC_URL: 'http://localhost:3000', PAYFORM_GATEWAY_BASE_URL: sandbox.url });
     await (await composeCompanion(unset, { logger: createLogger({ sink: quiet.sink }) })).close();
-    expect(quiet.lines.filter((line) => line.includes('PAYFORM_TEST_MODE'))).toEqual([]);
+    expect(quiet.lines.filter((line) => line.includes('test mode is off'))).toEqual([]);
   });
 
   it('is alive but not ready while the ledger opens: a liveness probe must not restart a long migration', async () => {

@@ -206,7 +206,7 @@ async function compose(settings: CompanionSettings, options: StartOptions, stopp
   if (!settings.testMode && sandboxOrigin?.startsWith('http:')) {
     // The widget follows a redirect to plain http only in a test session: every 3-D Secure and hosted payment would stop there.
     logger.warn(
-      `PAYFORM_TEST_MODE is false, but the gateway's pages are at ${sandboxOrigin}, plain http: the widget follows a redirect there only in test sessions, so 3-D Secure and hosted-page payments would fail; leave PAYFORM_TEST_MODE unset, or give the sandbox an https address`,
+      `test mode is off, but the gateway's pages are at ${sandboxOrigin}, plain http: the widget follows a redirect there only in test sessions, so 3-D Secure and hosted-page payments would fail; set PAYFORM_TEST_MODE=true (or leave it unset with a sandbox on this machine), or give the sandbox an https address`,
     );
   }
   let app: CompanionApp;
