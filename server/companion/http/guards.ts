@@ -8,7 +8,9 @@ import type { Context, MiddlewareHandler } from 'hono';
 import type { CompanionEnv } from '../context.js';
 import { bodyLimit } from 'hono/body-limit';
 import { fieldPath } from '@payform/gateway/wire';
+import type { Logger } from '../log/logger.js';
 import { clientKey, UNKNOWN_CLIENT } from './client-address.js';
+import type { RateLimiter } from './rate-limit.js';
 import { ApiProblem } from './problem.js';
 
 /**
@@ -22,25 +24,12 @@ import { ApiProblem } from './problem.js';
  */
 export function requireAdminToken(adminToken: string): MiddlewareHandler<CompanionEnv> {
   const expected = digest(adminToken);
-  // A shop whose server sends another token (a quoted one, the one an earlier start made up)
-  // fails every checkout: seen in the log within a minute, however few its requests, and at most
-  // once a minute, however many. A request with no token at all is a scanner's as often as not.
-  let saidAt = -Infinity;
-  let unsaid = 0;
   return async (c, next) => {
     const match = /^Bearer[ ]+(\S+)\s*$/i.exec(c.req.header('authorization') ?? '');
     if (match?.[1] && timingSafeEqual(digest(match[1]), expected)) return next();
     const { wrongAdminTokens, options, logger, clock } = c.get('services');
     const client = clientKey(c, options.trustProxy);
-    if (match) unsaid += 1;
-    if (match && clock() - saidAt >= REFUSAL_NOTICE_MS) {
-      logger.warn(
-        "merchant API request refused for a wrong admin token: if it is your shop's server, it must send PAYFORM_ADMIN_TOKEN as Authorization: Bearer <token> (a bin without PAYFORM_ADMIN_TOKEN makes a new one at every start)",
-        { client, refused: unsaid },
-      );
-      saidAt = clock();
-      unsaid = 0;
-    }
+    if (match) noticeWrongToken(wrongAdminTokens, logger, clock(), client);
     // A host that passes no client address puts everyone under one key: counting there would
     // slow every caller for one guesser. The token's length stands alone then.
     if (client === UNKNOWN_CLIENT) throw unauthorized();
@@ -55,6 +44,27 @@ export function requireAdminToken(adminToken: string): MiddlewareHandler<Compani
 
 /** The least time between two lines about refused merchant API requests. */
 const REFUSAL_NOTICE_MS = 60_000;
+
+/** Per companion (keyed by its wrong-token counter, which all its guards share): when it last said, and how many since. */
+const notices = new WeakMap<RateLimiter, { saidAt: number; unsaid: number }>();
+
+/**
+ * A shop whose server sends another token (a quoted one, the one an earlier start made up)
+ * fails every checkout: seen in the log within a minute, however few its requests, and at most
+ * once a minute, however many. A request with no token at all is a scanner's as often as not.
+ */
+function noticeWrongToken(counter: RateLimiter, logger: Logger, now: number, client: string): void {
+  let notice = notices.get(counter);
+  if (!notice) notices.set(counter, (notice = { saidAt: -Infinity, unsaid: 0 }));
+  notice.unsaid += 1;
+  if (now - notice.saidAt < REFUSAL_NOTICE_MS) return;
+  logger.warn(
+    "merchant API request refused for a wrong admin token: if it is your shop's server, it must send PAYFORM_ADMIN_TOKEN as Authorization: Bearer <token> (a bin without PAYFORM_ADMIN_TOKEN makes a new one at every start)",
+    { client, refused: notice.unsaid },
+  );
+  notice.saidAt = now;
+  notice.unsaid = 0;
+}
 
 function unauthorized(): ApiProblem {
   // Says which token: the bin makes a new one at every start when PAYFORM_ADMIN_TOKEN is unset.
