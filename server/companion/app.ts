@@ -263,7 +263,8 @@ function strayWebhookNotice(basePath: string, logger: Logger): (path: string) =>
     if (said || !path.endsWith(route)) return;
     said = true;
     const prefix = path.slice(0, -route.length);
-    const plain = /^(\/[A-Za-z0-9._~-]+)*$/.test(prefix);
+    // Named only as a base path is written: few digits, nothing a card number could hide in.
+    const plain = /^(\/[A-Za-z0-9._~-]+)*$/.test(prefix) && (prefix.match(/\d/g)?.length ?? 0) <= 6;
     logger.error(
       `a webhook came to ${plain ? path : 'another path'}, but this companion takes them at ${basePath}${route} only and answered 404: the gateway's webhooks are lost until the two agree — ` +
         `have the proxy in front forward PAYFORM_PUBLIC_URL's path as ${basePath || '/'}${plain ? `, or, mounted in your server, set basePath to ${prefix || "''"}` : ''}`,

@@ -133,6 +133,17 @@ describe('an order state without currency or operation ids', () => {
     expect(clockLines()[0]).toMatchObject({ order_id: session.order_id, msg: expect.stringContaining('runs 20 min ahead of the gateway') });
   });
 
+  it('takes an entry a day and more before the reservation for one made elsewhere, not for a clock: no warning', async () => {
+    const session = await stack.openSession();
+    await stack.pay(session.id);
+    await stack.ledger.reserveOperation(session.order_id, { kind: 'refund', amount: 300 });
+    extraEntries = [{ method: 'refund', status: 'success', status_code: '1004', amount: 3, created_at: new Date(clock.now - 48 * 60 * MINUTE).toISOString().slice(0, 23) }];
+    clock.advance(31 * SECOND);
+    await stack.companion.companion.reconciler.runOnce();
+    const clockLines = stack.logs.map((line) => JSON.parse(line) as Json).filter((entry) => /this machine's clock runs/.test(entry.msg));
+    expect(clockLines.map((entry) => entry.level)).toEqual(['debug']);
+  });
+
   it('matches a reservation only to an operation of its amount, made after it', async () => {
     const session = await stack.openSession();
     await stack.pay(session.id);

@@ -179,8 +179,9 @@ export class OrderStateSync {
    */
   #predated(orderId: string, operation: string, byMs: number): void {
     const minutes = Math.round(byMs / 60_000);
-    const level = this.#toldOfClock ? 'debug' : 'warn';
-    this.#toldOfClock = true;
+    // A day and more is an operation made elsewhere before, not a clock kept by time sync.
+    const level = this.#toldOfClock || byMs > PLAUSIBLE_SKEW_MS ? 'debug' : 'warn';
+    if (level === 'warn') this.#toldOfClock = true;
     this.#deps.logger[level](
       `the gateway shows an operation of this kind and amount dated ${minutes} min before this companion asked for one, so it is not taken for it: if it is the same, this machine's clock runs ${minutes} min ahead of the gateway's — check its time sync (NTP); the operation stays pending until it is settled`,
       { order_id: orderId, operation, ahead_ms: byMs },
@@ -210,6 +211,9 @@ export class OrderStateSync {
     return true;
   }
 }
+
+/** The most a machine's clock is taken to run ahead of the gateway's. */
+const PLAUSIBLE_SKEW_MS = 24 * 60 * 60_000;
 
 /** Why an attempt or reservation the gateway never saw was ended. */
 export const NEVER_REACHED = 'Never reached the gateway';

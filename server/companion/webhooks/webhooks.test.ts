@@ -126,7 +126,7 @@ describe('POST /webhooks/gateway', () => {
     const form = webhookForm(paymentEvent('order-1', 'success'), SECRET);
     const stray = (path: string) => stack.request('POST', path, { body: new URLSearchParams({ data: form.data, signature: form.signature }).toString(), headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
     expect((await stray('/payments/webhooks/gateway')).status).toBe(404);
-    expect((await stray('/4111111111111111/webhooks/gateway')).status).toBe(404);
+    expect((await stray('/pay/webhooks/gateway')).status).toBe(404);
     const said = stack.logs.map((line) => JSON.parse(line) as Json).filter((entry) => /a webhook came to/.test(entry.msg));
     expect(said).toEqual([
       expect.objectContaining({
@@ -135,6 +135,17 @@ describe('POST /webhooks/gateway', () => {
       }),
     ]);
     expect(said[0]!.msg).toContain("set basePath to /payments");
+  });
+
+  it('names a stray webhook\'s path only as a base path is written: never digits a card number could hide in', async () => {
+    const form = webhookForm(paymentEvent('order-1', 'success'), SECRET);
+    const body = new URLSearchParams({ data: form.data, signature: form.signature }).toString();
+    const path = '/4111-1111-1111-11110000000000000000/webhooks/gateway';
+    expect((await stack.request('POST', path, { body, headers: { 'Content-Type': 'application/x-www-form-urlencoded' } })).status).toBe(404);
+    const said = stack.logs.map((line) => JSON.parse(line) as Json).filter((entry) => /a webhook came to/.test(entry.msg));
+    expect(said).toHaveLength(1);
+    expect(said[0]!.msg).toContain('a webhook came to another path');
+    expect(said[0]!.msg).not.toMatch(/4111|1111|0000/);
   });
 
   it('applies a genuine event once and tells the hook once', async () => {
