@@ -85,7 +85,7 @@ export abstract class CheckoutElement extends LitElement {
    */
   t: Strings & Partial<Verification> = en;
   protected locale = 'en';
-  /** Bumped by every load and poll, so that a stale one stops. */
+  /** Bumped by every load and poll, and by leaving the page, so that a stale one stops. */
   #run = 0;
   #localised?: Promise<void>;
   /** The session saves a card (`lookup`): "Save card" and "Card saved" replace "Pay" and "paid". */
@@ -104,7 +104,10 @@ export abstract class CheckoutElement extends LitElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    if (this.hasUpdated) void this.load();
+    // Moved in the page (a modal, a portal, a framework's render): what its removal stopped —
+    // loading, confirming, waiting — starts again; what the customer typed, and a payment in
+    // flight, stay as they were.
+    if (this.hasUpdated && /^(lo|co|w)/.test(this.phase)) void this.load();
   }
 
   override disconnectedCallback(): void {
@@ -115,11 +118,13 @@ export abstract class CheckoutElement extends LitElement {
   protected override willUpdate(changed: PropertyValues): void {
     if (changed.has('lang') || !this.hasUpdated) this.#localised = this.#localise();
     if (changed.has('session') || changed.has('endpoint')) void this.load();
-    this.processing = this.phase === 'paying' || this.phase === 'confirming';
+    // 'paying' and 'confirming': the only phases so spelt.
+    this.processing = /^(pa|co)/.test(this.phase);
   }
 
   async #localise(): Promise<void> {
-    let locale = this.closest('[lang]')?.getAttribute('lang') || 'en';
+    // Its own `lang` first: set as a property (React, Vue), it is not yet the attribute.
+    let locale = this.lang || (this.closest('[lang]') as HTMLElement | null)?.lang || 'en';
     try {
       new Intl.Locale(locale);
     } catch {
@@ -194,6 +199,8 @@ export abstract class CheckoutElement extends LitElement {
     this.phase = status === 'success' ? 'success' : status === 'expired' ? 'closed' : 'ready';
     this.say(message, failed);
     if (failed) emit(this, 'pay-failure', { message, orderId });
+    // Expired, or closed by the merchant: the page hears it, as it would any other end.
+    if (status === 'expired') emit(this, 'pay-error', { code: 'closed', message });
     if (status === 'success') emit(this, 'pay-success', { orderId, ...ids });
   }
 

@@ -5,7 +5,7 @@ import { readSessionView, type CustomerField, type SessionView } from './session
  * Why talking to the companion did not give a usable answer (the `code` of `pay-error`);
  * `misconfigured`: the page is set up wrong (its `endpoint`, or an origin the companion refuses).
  */
-export type PayErrorCode = 'network' | 'server' | 'rejected' | 'rate_limited' | 'malformed' | 'unsafe_redirect' | 'misconfigured';
+export type PayErrorCode = 'network' | 'server' | 'rejected' | 'rate_limited' | 'malformed' | 'unsafe_redirect' | 'misconfigured' | 'closed';
 
 /** `POST /api/checkout/sessions/:id/pay` — card or saved-card token, customer, fingerprint. */
 export interface PayRequest {

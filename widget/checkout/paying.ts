@@ -200,10 +200,12 @@ function valid(form: Form): boolean {
   if (!first) return true;
   first.focus();
   // The same words again are not news to a screen reader: said anew after a moment without them.
-  if (form.notice !== form.t.fix) form.say(form.t.fix, true);
+  // English's come with its specific messages; without them, the general "check this value".
+  const fix = form.t.fix ?? form.t.invalid;
+  if (form.notice !== fix) form.say(fix, true);
   else {
     form.say('');
-    setTimeout(() => form.phase === 'ready' && !form.notice && form.say(form.t.fix, true), 150);
+    setTimeout(() => form.phase === 'ready' && !form.notice && form.say(fix, true), 150);
   }
   return false;
 }

@@ -19,7 +19,7 @@ const LOADERS: Record<string, () => Promise<{ default: Partial<Catalog> }>> = {
  * cannot load, and then without its specific messages if they cannot load either.
  */
 export async function loadCatalog(tag: string): Promise<Strings> {
-  const load = LOADERS[tag.split('-')[0]!.toLowerCase()] ?? (() => import('./unknown-language.js').then((chunk) => chunk.default(tag)));
+  const load = LOADERS[tag.split('-')[0]!.toLowerCase()] ?? (() => import('./en-messages.js').then((chunk) => chunk.unknownLanguage(tag)));
   const catalog = await load().catch(() => LOADERS.en!().catch(() => undefined));
   return { ...en, ...catalog?.default };
 }

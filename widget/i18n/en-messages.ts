@@ -4,6 +4,9 @@
  * errors on `server`; a payment still being confirmed after a minute on `confirming`.
  */
 const enMessages = {
+  check_again: 'Check again',
+  fix: 'Check the highlighted fields.',
+  test: 'Test mode: no real money moves.',
   waiting: 'Your payment is still being confirmed. Check again in a moment, and do not pay again.',
   // Empty: an English page shows the companion's own words for a decline, which say why (checkout-element.ts).
   declined: '',
@@ -26,3 +29,15 @@ const enMessages = {
   phone_invalid: 'Enter a phone number with its country code.',
 };
 export default enMessages;
+
+let said = false;
+
+/**
+ * For a `lang` the widget has no words for: English, and the console says so once. Here, not in
+ * the module every page loads, and in the chunk such a page loads anyway.
+ */
+export function unknownLanguage(tag: string): { default: Partial<typeof enMessages> } {
+  if (!said) console.warn(`<pay-form>: no words for lang="${tag}", so English is shown; the widget speaks en, uk, pl, de, fr and es`);
+  said = true;
+  return { default: enMessages };
+}

@@ -2,7 +2,8 @@ import type enMessages from './en-messages.js';
 
 /**
  * English, built into the bundle: what every form shows, and the general messages the specific
- * ones fall back on. Those specific ones (en-messages.ts) load with the catalog, as other languages
+ * ones fall back on (what only some forms show — test mode's banner, a check after waiting, the
+ * note on a submit with mistakes — comes with them). Those specific ones (en-messages.ts) load with the catalog, as other languages
  * do. Every other catalog has exactly the keys of both. `{}` stands for the amount.
  */
 export const en = {
@@ -22,14 +23,11 @@ export const en = {
   pay_hosted: 'Pay {} on the secure payment page',
   processing: 'Processing payment…',
   confirming: 'Confirming your payment…',
-  check_again: 'Check again',
   paid: 'Payment successful',
-  fix: 'Check the highlighted fields.',
   server: 'Something went wrong. Please try again in a moment.',
   closed: 'This payment is no longer available.',
   unknown: 'This payment link is not valid.',
   loading: 'Loading…',
-  test: 'Test mode: no real money moves.',
   required: 'This field is required.',
   invalid: 'Check this value.',
 };

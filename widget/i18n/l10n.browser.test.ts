@@ -1,4 +1,4 @@
-import { expect, fixture, html } from '@open-wc/testing';
+import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import type { PayForm } from '../pay-form/pay-form.js';
 import { button, errorText, field, mount, part, press, type } from '../test/harness.js';
 
@@ -40,6 +40,14 @@ describe('localisation', () => {
       expect(button(payButton).textContent).to.equal(text.replace('{}', amount));
     });
   }
+
+  it('speaks the language set as a property, as React and Vue set it, at once and on a change', async () => {
+    const form = await mount();
+    form.lang = 'uk';
+    await waitUntil(() => label(form, 'number') === 'Номер картки', 'not Ukrainian after lang was set');
+    form.lang = 'de';
+    await waitUntil(() => label(form, 'number') === 'Kartennummer', 'the language before, not the one just set');
+  });
 
   it('uses <html lang> when nothing closer says otherwise', async () => {
     const before = document.documentElement.lang;

@@ -1,7 +1,7 @@
 import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
 import type { PayForm } from './pay-form.js';
 import { advanceGatewayClock, closeSession, createSession, decideChallenge, readView } from '../test/checkout-fixture.js';
-import { autofill, button, card, errorText, field, focused, message, mount, part, press, stay, watchFetch } from '../test/harness.js';
+import { autofill, button, card, errorText, field, focused, message, mount, part, press, record, stay, type, watchFetch } from '../test/harness.js';
 
 /** Fills a test card and clicks Pay. */
 async function payWith(form: PayForm, number: string): Promise<void> {
@@ -220,6 +220,20 @@ describe('<pay-form> paying', () => {
     expect(form.hasAttribute('processing')).to.equal(false);
   });
 
+  it('keeps what was typed when the page moves it (a modal, a portal), and is not made ready again', async () => {
+    const form = await mount();
+    const readies = record(form, 'pay-ready');
+    await type(field(form, 'number'), '4242 4242 4242 4242');
+    const elsewhere = document.createElement('div');
+    document.body.append(elsewhere);
+    elsewhere.append(form);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await form.updateComplete;
+    expect(field(form, 'number').value).to.equal('4242 4242 4242 4242');
+    expect(readies, 'no second pay-ready').to.deep.equal([]);
+    elsewhere.remove();
+  });
+
   it('shows a paid session as paid', async () => {
     const session = await createSession();
     const first = await mount(session);
@@ -234,10 +248,13 @@ describe('<pay-form> paying', () => {
 
   it('says so when the merchant closed the session while the customer was typing, and after', async () => {
     const form = await mount();
+    const errors = record(form, 'pay-error');
     await closeSession(form.session);
     autofill(form, card('4242424242424242'));
     button(form).click();
     await waitUntil(() => message(form) === 'This payment is no longer available.', 'not closed');
+    // The page hears it too: its own spinner or summary must not wait on.
+    expect(errors).to.deep.equal([{ code: 'closed', message: 'This payment is no longer available.' }]);
     expect(payRequests(calls), 'the companion refused the attempt').to.equal(1);
     expect(form.shadowRoot!.querySelector('form'), 'nothing left to pay with').to.equal(null);
     form.remove();
