@@ -533,6 +533,10 @@ async function start(): Promise<void> {
       reloadLists();
       reloadOverview();
     },
+    resync() {
+      reloadLists();
+      reloadOverview();
+    },
     state(state) {
       feed = state;
       page.refresh();

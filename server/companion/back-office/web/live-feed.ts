@@ -11,6 +11,12 @@ export type FeedState = 'connecting' | 'live' | 'reconnecting';
 
 export interface FeedListener {
   change(change: Change): void;
+  /**
+   * The stream is open again after a drop. What changed meanwhile may not come: another instance
+   * behind the balancer, or a restarted one, numbers its changes anew, and `Last-Event-ID` means
+   * nothing to it. Read everything again.
+   */
+  resync(): void;
   state(state: FeedState): void;
   /** The token was refused (401): stop and sign in again. */
   refused(): void;
@@ -22,6 +28,7 @@ const RETRY_MS = 2_000;
 export function followChanges(token: string, listener: FeedListener): () => void {
   const stop = new AbortController();
   let lastId: string | undefined;
+  let opened = false;
 
   const run = async () => {
     listener.state('connecting');
@@ -34,6 +41,8 @@ export function followChanges(token: string, listener: FeedListener): () => void
         if (response.status === 401) return listener.refused();
         if (!response.ok || !response.body) throw new Error(`HTTP ${response.status}`);
         listener.state('live');
+        if (opened) listener.resync();
+        opened = true;
         await readEvents(response.body, (event) => {
           if (event.id) lastId = event.id;
           if (event.type === 'change') listener.change(JSON.parse(event.data) as Change);
