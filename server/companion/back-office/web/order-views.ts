@@ -10,6 +10,7 @@ import type { MessageKey } from './i18n.js';
 import { formatAmount, units } from './money.js';
 import type { ApiAmount } from './money.js';
 import { preferences } from './preferences.js';
+import { formatTime } from './times.js';
 import type { DiscrepancyReport, ListedOrder, Operation, OrderDetail, OrderSummary, PaymentStatus, Share, Totals } from './admin-api.js';
 import { neverDecided, orderOutcome } from './order-outcome.js';
 import type { OutcomeState } from './order-outcome.js';
@@ -130,9 +131,8 @@ function reportLines(held: DiscrepancyReport, { amount, currency }: OrderSummary
   return lines;
 }
 
-/** A time as the page's language writes it; with the date where a row may be days old. */
-export const time = (iso: string | null, withDate = false) =>
-  iso ? new Intl.DateTimeFormat(preferences().lang, { ...(withDate ? { dateStyle: 'medium' } : {}), timeStyle: 'medium' }).format(new Date(iso)) : '—';
+/** A time as the page's language writes it (times.ts); with the date where asked, or not today's. */
+export const time = (iso: string | null, withDate = false) => (iso ? formatTime(iso, preferences().lang, withDate) : '—');
 
 const METHOD_KEYS: Record<OrderSummary['method'], MessageKey> = { purchase: 'method.purchase', auth: 'method.auth', lookup: 'method.lookup' };
 
