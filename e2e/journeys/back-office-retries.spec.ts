@@ -44,6 +44,27 @@ test('a refund sent again after its answer was lost, or clicked twice, refunds o
   expect(await refunds()).toEqual([100, 50]);
 });
 
+test('a refund of everything left, its answer lost, is sent again and done: the order read since shows nothing left', async ({ page, checkout, backOffice, sandbox }) => {
+  await checkout.open([{ product: CUP.product, quantity: 1 }]);
+  const orderId = await checkout.continueToPayment();
+  await checkout.pay('4242 4242 4242 4242');
+  await new Result(checkout.page).expectOutcome('success');
+  await backOffice.open(orderId);
+  const paid = (await sandbox.order(orderId)).find((entry) => entry.method === 'purchase')!.amount;
+  await page.route(`**/api/orders/${orderId}/refund`, async (route) => {
+    await route.fetch();
+    await route.abort('connectionreset');
+  }, { times: 1 });
+  await backOffice.perform('Refund', { amount: String(paid) });
+  await expect(backOffice.dialog.getByRole('alert')).toContainText('Outcome unknown:');
+  // The order read again shows the refund made: nothing is left, yet sending again must go.
+  await expect(backOffice.operations).toHaveCount(1);
+  await backOffice.dialog.getByRole('button', { name: 'Refund', exact: true }).click();
+  await expect(backOffice.dialog).toBeHidden();
+  await expect(backOffice.announcement).toContainText(': done.');
+  expect((await sandbox.order(orderId)).filter((entry) => entry.method === 'refund').map((entry) => entry.amount)).toEqual([paid]);
+});
+
 test('a refund the gateway declines stays in view with its reason, and is not taken for done', async ({ page, checkout, backOffice, sandbox }) => {
   await checkout.open([{ product: CUP.product, quantity: 1 }]);
   const orderId = await checkout.continueToPayment();

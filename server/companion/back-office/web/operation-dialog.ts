@@ -11,6 +11,7 @@ import { t } from './i18n.js';
 import type { MessageKey } from './i18n.js';
 import { wireStep } from '@payform/gateway/wire';
 import { amountPattern, editableAmount, formatAmount, fromUnits, typedAmount, typedAmountProblem, units } from './money.js';
+import { outcomeUnknown } from './admin-api.js';
 import type { ApiError, OrderDetail, Share } from './admin-api.js';
 import { pageConfig } from './page-config.js';
 import { refusalNotice } from './refusal-notice.js';
@@ -118,6 +119,10 @@ export function operationDialog(
   const shares = isSplit(action) ? suggestedShares(order, action) : [];
   const sellers = isSplit(action) ? shareFields(shares) : [];
   const destructive = action === 'void' || action === 'cancel';
+  // Sent before and its outcome unknown: the same request goes again under the same key, and the
+  // companion answers what it did. The order read since may show it done (nothing left), so the
+  // page's own limits would refuse the very request that finds that out.
+  const resending = error !== undefined && outcomeUnknown(error);
 
   const submit = (event: SubmitEvent) => {
     event.preventDefault();
@@ -130,7 +135,7 @@ export function operationDialog(
       body.amount = amount;
       // Said here, in the page's language and the currency's own units, before anything is sent.
       const problem =
-        typedAmountProblem(amount, currency, held) || (units(amount) > units(limit) ? t('dialog.amountOver', { limit: formatAmount(limit, currency) }) : '');
+        typedAmountProblem(amount, currency, held) || (!resending && units(amount) > units(limit) ? t('dialog.amountOver', { limit: formatAmount(limit, currency) }) : '');
       const input = (event.target as HTMLFormElement).elements.namedItem('amount') as HTMLInputElement;
       input.setCustomValidity(problem);
       if (problem) return void input.reportValidity();
@@ -144,7 +149,7 @@ export function operationDialog(
       const left = action === 'split-refund' ? sharesLeft(order) : undefined;
       const problems = inputs.map((input, i) => {
         const share = typed[i]!;
-        const most = left?.get(sellers[i]!.id.toLowerCase())?.left;
+        const most = resending ? undefined : left?.get(sellers[i]!.id.toLowerCase())?.left;
         const problem =
           typeof share !== 'number' ? '' : typedAmountProblem(share, currency, held) || (most !== undefined && share > most ? t('dialog.amountOver', { limit: formatAmount(most, currency) }) : '');
         input.setCustomValidity(problem);
@@ -162,7 +167,7 @@ export function operationDialog(
       if (split.every((share) => typeof share.amount === 'number')) {
         const total = split.reduce((sum, share) => sum + units(share.amount), 0);
         const last = inputs.filter((_, i) => typed[i] !== '' && typed[i] !== 0).pop();
-        if (last && total > units(limit)) {
+        if (last && !resending && total > units(limit)) {
           last.setCustomValidity(t('dialog.sharesOver', { total: formatAmount(total, currency), limit: formatAmount(limit, currency) }));
           return void last.reportValidity();
         }
