@@ -94,7 +94,13 @@ async function leave(element: CheckoutElement): Promise<void> {
       element.phase = 'paying';
       element.say(element.t.processing);
     }
-    if (!redirect(element, await hostedPage(element), 'hosted')) element.phase = 'ready';
+    if (!redirect(element, await hostedPage(element), 'hosted')) {
+      // The page kept the customer: nothing is being processed any more, and the focus the
+      // disabled button dropped comes back to it.
+      element.phase = 'ready';
+      element.say('');
+      void refocus(element);
+    }
   } catch (error) {
     // Refused because the session is being paid (by card, in the form beside this button) or is paid: show that.
     if (error instanceof CompanionError && error.status === 409 && wentOn(element, await element.companion.view().catch(() => undefined))) return refocus(element);
@@ -243,7 +249,7 @@ async function pay(form: Form): Promise<void> {
     const view = form.view!;
     const direct = request(form);
     // Tokenize mode: the card goes to the gateway from here, loaded on demand (tokenized.ts).
-    const paid = view.tokenizer ? await (await import('../pay-form/tokenized.js')).tokenized(direct, view) : direct;
+    const paid = view.tokenizer ? await (await import('../pay-form/tokenized.js').catch(unserved)).tokenized(direct, view) : direct;
     // Without it the tokenizer is out of reach: the gateway's own page takes the card instead.
     if (paid) return answer(form, await payment(form, paid));
     await leave(form);
@@ -281,8 +287,26 @@ async function recover(form: Form, error: unknown): Promise<void> {
   }
   form.phase = 'ready';
   const invalid = markRefused(form, error);
-  form.fail(error);
+  form.fail(invalid ? error : unfixable(error));
   await refocus(form, invalid);
+}
+
+/**
+ * A refusal naming only what the form does not show (the session's currency, a field the page
+ * set): nothing the customer can correct, so the developer is told which, in the console and
+ * the event's `reason`.
+ */
+function unfixable(error: unknown): unknown {
+  if (!(error instanceof CompanionError) || !error.fields.length) return error;
+  const reason = `the companion refused ${error.fields.join(', ')}, which the customer cannot correct in the form: see the pay answer's error.fields`;
+  console.error(`<pay-form>: ${reason}`);
+  return new CompanionError(error.code, error.status, error.fields, reason);
+}
+
+/** A chunk this page does not serve: said as for what paying takes (checkout-element.ts), the customer told as for a dropped connection. */
+function unserved(error: unknown): never {
+  console.error('<pay-form>: serve all of dist/:', error);
+  throw new CompanionError('network');
 }
 
 /** Shows the payment `view` says the session went on with (pending, paid, closed): true when it did. */

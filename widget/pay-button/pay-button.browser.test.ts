@@ -111,6 +111,11 @@ describe('hosted checkout', () => {
     button(payButton).click();
     expect((await redirect).detail.reason).to.equal('hosted');
     expect(payButton.shadowRoot!.querySelector('[part=banner]')?.textContent).to.equal('Test mode: no real money moves.');
+    // The page kept the customer: nothing is processing any more, and the button has the focus back.
+    await waitUntil(() => !button(payButton).disabled, 'the button stayed disabled');
+    await payButton.updateComplete;
+    expect(message(payButton)).to.equal('');
+    expect(payButton.shadowRoot!.activeElement).to.equal(button(payButton));
   });
 
   it('is told apart from the form’s own pay button when a page offers both', async () => {

@@ -170,6 +170,24 @@ describe('<pay-form> when things go wrong', () => {
     expect(button(form).disabled).to.equal(false);
   });
 
+  it('tells the developer which fields the companion refused when the form shows none of them', async () => {
+    const form = await mount();
+    calls = watchFetch((call) => (isPay(call) ? Promise.resolve(json(422, { error: { code: 'invalid_request', message: 'currency: is not enabled for this project', fields: { currency: 'is not enabled for this project' } } })) : undefined));
+    const logged: string[] = [];
+    const real = console.error;
+    console.error = (...args: unknown[]) => void logged.push(args.join(' '));
+    try {
+      const error = oneEvent(form, 'pay-error');
+      await payThrough(form);
+      const { detail } = await error;
+      expect(detail.code).to.equal('rejected');
+      expect(detail.reason).to.equal("the companion refused currency, which the customer cannot correct in the form: see the pay answer's error.fields");
+      expect(logged).to.deep.equal([`<pay-form>: ${detail.reason}`]);
+    } finally {
+      console.error = real;
+    }
+  });
+
   it('turns into the hosted pay button when the session cannot be loaded', async () => {
     const session = await createSession();
     calls = watchFetch((call) => (call.method === 'GET' ? Promise.reject(new TypeError('Failed to fetch')) : undefined));

@@ -18,7 +18,12 @@ export async function tokenized(request: PayRequest, view: SessionView): Promise
     // Sealed for the companion (rich): it pays only with a token this card's tokenization made.
     return { ...request, card: { token: await sealedCardToken({ url, widgetKey }, { number, expMonth, expYear, cvv }) } };
   } catch (error) {
-    if (error instanceof TokenizerUnreachableError && view.modes.includes('hosted')) return undefined;
+    if (error instanceof TokenizerUnreachableError) {
+      if (view.modes.includes('hosted')) return undefined;
+      // No page to fall back on: the customer may try again; the developer learns what did not answer.
+      console.warn(`<pay-form>: the gateway's tokenizer at ${url} did not answer`, error);
+      throw new CompanionError('network');
+    }
     if (error instanceof TokenizeRefusedError && (error.status === 401 || error.status === 403)) throw misconfigured(url, error);
     throw error;
   }
