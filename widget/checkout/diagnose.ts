@@ -60,6 +60,11 @@ export async function diagnose(url: string, endpoint: string, response: Response
   if (url.endsWith('/sessions/')) {
     return misconfigured('no checkout session was set: set <pay-form session> to the id your server got from the companion\'s POST /api/checkout/sessions');
   }
+  // `127.0.0.1:3000` is a path to the browser, read against the page's own address, and
+  // `localhost:3000` a URL of the scheme `localhost:`, which nothing answers: neither is an address.
+  if (reading && !/^(https?:)?\/\//.test(endpoint) && !endpoint.startsWith('/')) {
+    return misconfigured(`endpoint "${endpoint}" is not an address: give <pay-form endpoint> with its scheme (for example http://${endpoint})`);
+  }
   if (!response) return reading ? unanswered(url, endpoint) : new CompanionError('network');
   const { status } = response;
   const error = (body as { error?: { code?: unknown; fields?: unknown } } | undefined)?.error;
@@ -68,10 +73,6 @@ export async function diagnose(url: string, endpoint: string, response: Response
   // saying it has no route there: the endpoint is not where the checkout API is.
   const elsewhere = (status === 404 || status === 405) && (typeof code !== 'string' || code === 'not_found');
   if (reading && (elsewhere || (response.ok && body === undefined))) {
-    // `127.0.0.1:3000` is a path to the browser, read against the page's own address.
-    if (!/^(https?:)?\/\//.test(endpoint) && !endpoint.startsWith('/')) {
-      return misconfigured(`endpoint "${endpoint}" is not an address: give <pay-form endpoint> with its scheme (for example http://${endpoint})`);
-    }
     const type = response.headers.get('content-type')?.split(';')[0] ?? 'no content type';
     return misconfigured(`${url} answered HTTP ${status} (${type}), not the payform companion's checkout API: ${EXPECTED(endpoint)}`);
   }

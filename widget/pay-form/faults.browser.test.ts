@@ -296,7 +296,11 @@ describe('<pay-form> when things go wrong', () => {
       const { detail } = await failAt('127.0.0.1:1', session);
       expect(detail.code).to.equal('misconfigured');
       expect(detail.reason).to.equal('endpoint "127.0.0.1:1" is not an address: give <pay-form endpoint> with its scheme (for example http://127.0.0.1:1)');
-      expect(errors).to.deep.equal([`<pay-form>: ${detail.reason}`]);
+      // A host name first reads as a scheme (`localhost:`): nothing answers, and it is no outage either.
+      const named = await failAt('localhost:1', session);
+      expect(named.detail.code).to.equal('misconfigured');
+      expect(named.detail.reason).to.equal('endpoint "localhost:1" is not an address: give <pay-form endpoint> with its scheme (for example http://localhost:1)');
+      expect(errors).to.deep.equal([`<pay-form>: ${detail.reason}`, `<pay-form>: ${named.detail.reason}`]);
     });
 
     it('names the endpoint on the console when nothing answers there; the customer may try again', async () => {
