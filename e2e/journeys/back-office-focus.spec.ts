@@ -22,6 +22,18 @@ test('a refusal in a dialog takes the focus', async ({ request, stack, backOffic
   await expect(refusal).toBeFocused();
 });
 
+test('an operation that takes its own button away hands the focus to the order, not the page', async ({ page, request, stack, backOffice }) => {
+  const orderId = await paidOrder(request, stack, 'auth');
+  await backOffice.open(orderId);
+  await backOffice.actionButton('Void').click();
+  await backOffice.dialog.getByRole('button', { name: 'Void', exact: true }).click();
+  await expect(backOffice.dialog).toBeHidden();
+  await expect(backOffice.detail).toContainText('Voided');
+  // The Void button is gone with what it offered: the order's first action, else its heading, has the focus.
+  await expect.poll(() => page.evaluate(() => document.activeElement?.tagName)).not.toBe('BODY');
+  await expect(backOffice.detail.locator(':focus')).toHaveCount(1);
+});
+
 test('a webhook re-send leaves the focus on its button', async ({ request, stack, backOffice }) => {
   const orderId = await paidOrder(request, stack);
   await backOffice.open(orderId);

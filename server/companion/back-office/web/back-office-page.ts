@@ -222,7 +222,11 @@ async function perform(request: OperationRequest): Promise<void> {
           ? t('done.success', { operation: t(`operation.${operation.kind as 'refund'}`), amount: formatAmount(operation.amount, currency) })
           : t('done.pending', { operation: t(`operation.${operation.kind as 'refund'}`) }),
     );
+    const held = document.activeElement;
     await Promise.all([loadDetail(), loadOrders()]);
+    // The action it was opened from may be gone (a void leaves none) or another now (a full
+    // capture's button offers Refund): the order read again decides where the focus goes.
+    if (document.activeElement === held || document.activeElement === document.body) focusOrder();
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) return refused();
     const failed = error instanceof ApiError ? error : new ApiError(0, 'network', messageOf(error));
@@ -299,6 +303,13 @@ function returnFocus(): void {
   const target = opener?.isConnected ? opener : document.querySelector<HTMLElement>('.order-actions button');
   opener = undefined;
   target?.focus();
+}
+
+/** To the order's first action, else its heading. */
+function focusOrder(): void {
+  const heading = document.querySelector<HTMLElement>('section.order-detail h2');
+  if (heading) heading.tabIndex = -1;
+  (document.querySelector<HTMLElement>('.order-actions button') ?? heading)?.focus();
 }
 
 function announce(text: string): void {
