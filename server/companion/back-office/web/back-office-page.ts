@@ -257,6 +257,8 @@ async function charge(request: ChargeRequest): Promise<void> {
     if (answer.status === 'success') announce(t('done.charged', { amount, order: answer.order_id }));
     else if (answer.status === 'failure') announce(t('done.chargeDeclined', { reason: answer.message ?? '' }));
     else if (answer.status === 'pending') announce(t('done.chargePending', { order: answer.order_id }));
+    // The link it needs shows in a notice added to the page, which screen readers do not read out.
+    else if (answer.status === 'action_required') announce(t('done.chargeChallenge'));
     // The new payment is an order of its own: show it (among the payments, read anew when card verifications were shown).
     const read = kind === 'payments' ? 'again' : 'anew';
     kind = 'payments';
@@ -312,10 +314,21 @@ function focusOrder(): void {
   (document.querySelector<HTMLElement>('.order-actions button') ?? heading)?.focus();
 }
 
+/**
+ * Says `text` in the live region. The same words twice are no change to it, and a screen reader
+ * would stay silent on the second result: cleared first, then said a moment later.
+ */
 function announce(text: string): void {
-  announcement = text;
+  announcement = '';
   page.refresh();
+  setTimeout(() => {
+    announcement = text;
+    page.refresh();
+  }, ANNOUNCE_AFTER_MS);
 }
+
+/** Long enough for a screen reader to take the emptied region as a change. */
+const ANNOUNCE_AFTER_MS = 100;
 
 async function downloadDay(date: string, format: 'html' | 'pdf'): Promise<void> {
   receiptsProblem = undefined;
