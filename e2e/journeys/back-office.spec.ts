@@ -245,6 +245,10 @@ test('the list says what each order came to: refunded, in part, voided, captured
   await expect(row(refunded).nth(0)).toHaveText('0,00 грн було 15,00 грн');
   await expect(row(voided).nth(1)).toHaveText('Резерв скасовано');
   await expect(row(partly).nth(1)).toHaveText('Частково повернуто');
+  // The open order's webhooks too: their kind and what they did, not the gateway's codes.
+  const webhooks = page.locator('section[aria-labelledby="events-heading"]');
+  await expect(webhooks.getByRole('rowheader').first()).toHaveText(/^(Покупка|Повернення)/);
+  await expect(webhooks).toContainText('застосовано');
 
   // On a phone the list still fits: its table scrolls in its own box.
   await page.setViewportSize({ width: 375, height: 740 });

@@ -200,7 +200,7 @@ export interface WebhookEvent {
   readonly method: string;
   readonly status: string;
   readonly operation_id: string | null;
-  readonly outcome: string;
+  readonly outcome: 'applied' | 'stale' | 'parked' | 'unmatched';
   readonly received_at: string;
 }
 

@@ -135,6 +135,13 @@ function reportLines(held: DiscrepancyReport, { amount, currency }: OrderSummary
 export const time = (iso: string | null, withDate = false) => (iso ? formatTime(iso, preferences().lang, withDate) : '—');
 
 const METHOD_KEYS: Record<OrderSummary['method'], MessageKey> = { purchase: 'method.purchase', auth: 'method.auth', lookup: 'method.lookup' };
+const OPERATION_KEYS: Readonly<Record<string, MessageKey>> = { capture: 'operation.capture', void: 'operation.void', refund: 'operation.refund' };
+
+/** A webhook's kind in the page's language; one the page has no word for (a payout's) as the gateway names it. */
+const eventMethod = (method: string) => {
+  const key = (METHOD_KEYS as Readonly<Record<string, MessageKey>>)[method] ?? OPERATION_KEYS[method];
+  return key ? t(key) : method;
+};
 
 const cardText = (card: OrderSummary['card']) => (card ? `•••• ${card.mask.slice(-4)}` : '—');
 
@@ -313,9 +320,9 @@ export function orderDetailPanel(detail: OrderDetail | undefined, { problem, not
       rows: events.map(
         (event) => html`<tr>
           <td>${time(event.received_at)}</td>
-          <th scope="row">${event.method}${event.operation_id ? html` <span class="muted mono">${event.operation_id.slice(0, 8)}</span>` : nothing}</th>
+          <th scope="row">${eventMethod(event.method)}${event.operation_id ? html` <span class="muted mono">${event.operation_id.slice(0, 8)}</span>` : nothing}</th>
           <td>${statusBadge(event.status)}</td>
-          <td>${event.outcome}</td>
+          <td>${t(`event.${event.outcome}`)}</td>
         </tr>`,
       ),
     })}
