@@ -1,6 +1,7 @@
 /**
  * Where the keyboard's focus goes in the back office when what it was on waits or goes away: a
- * dialog's refusal, a webhook re-send, an unmatched event marked reviewed.
+ * dialog's refusal, a webhook re-send, an unmatched event marked reviewed (an operation that takes
+ * its own button away: two-step.spec.ts's void).
  */
 import { randomUUID } from 'node:crypto';
 import { TEST_PROJECT_DEFAULTS } from '../../server/gateway/test-project.js';
@@ -20,18 +21,6 @@ test('a refusal in a dialog takes the focus', async ({ request, stack, backOffic
   const refusal = backOffice.dialog.getByRole('alert');
   await expect(refusal).toContainText('Not done:');
   await expect(refusal).toBeFocused();
-});
-
-test('an operation that takes its own button away hands the focus to the order, not the page', async ({ page, request, stack, backOffice }) => {
-  const orderId = await paidOrder(request, stack, 'auth');
-  await backOffice.open(orderId);
-  await backOffice.actionButton('Void').click();
-  await backOffice.dialog.getByRole('button', { name: 'Void', exact: true }).click();
-  await expect(backOffice.dialog).toBeHidden();
-  await expect(backOffice.detail).toContainText('Voided');
-  // The Void button is gone with what it offered: the order's first action, else its heading, has the focus.
-  await expect.poll(() => page.evaluate(() => document.activeElement?.tagName)).not.toBe('BODY');
-  await expect(backOffice.detail.locator(':focus')).toHaveCount(1);
 });
 
 test('a webhook re-send leaves the focus on its button', async ({ request, stack, backOffice }) => {

@@ -45,11 +45,14 @@ test('authorisation, then a partial capture', async ({ checkout, backOffice, san
   expect(captures).toEqual([expect.objectContaining({ status: 'success', amount: 300 })]);
 });
 
-test('authorisation, then a void', async ({ checkout, backOffice, sandbox }) => {
+test('authorisation, then a void', async ({ page, checkout, backOffice, sandbox }) => {
   const orderId = await paid(checkout, { method: 'auth' });
   await backOffice.open(orderId);
   await backOffice.performed('Void');
   await expect(backOffice.announcement).toContainText('Void of UAH 420.00: done.');
+  // The Void button went with what it offered: the focus is on the order, not the page's start.
+  await expect(backOffice.detail.locator(':focus')).toHaveCount(1);
+  expect(await page.evaluate(() => document.activeElement?.tagName)).not.toBe('BODY');
   await expect(backOffice.operations).toHaveCount(1);
   await expect(backOffice.operations.first()).toContainText('Void');
   await expect(backOffice.status).toHaveText('Voided');
