@@ -284,7 +284,9 @@ describe('readCompanionConfig', () => {
     }
     expect(refusal).not.toContain('k3Jx9vQ2mPz8Lw4Rt7Yb');
     // Quotes are refused anywhere, and a value that only holds one is left alone.
-    expect(() => readCompanionConfig({ PAYFORM_DATABASE_URL: "'postgres://payform@db/payform'" })).toThrow(/PAYFORM_DATABASE_URL is wrapped in quotes, which an env file for containers/);
+    // The ledger's URL refuses quotes by its own rule: named once.
+    expect(() => readCompanionConfig({ PAYFORM_DATABASE_URL: "'postgres://payform@db/payform'" })).toThrow(/^Invalid environment: PAYFORM_DATABASE_URL: starts with a quote, which a \.env file for containers \(docker --env-file, kubectl\) keeps as part of the value: remove the quotes$/);
+    expect(() => readCompanionConfig({ PAYFORM_GATEWAY_API_SECRET: '"a-secret-of-the-project"' })).toThrow(/^Invalid environment: PAYFORM_GATEWAY_API_SECRET is wrapped in quotes/);
     expect(readCompanionConfig({ PAYFORM_ADMIN_TOKEN: 'k3Jx9vQ2"mPz8Lw4Rt7Yb' }).adminToken).toBe('k3Jx9vQ2"mPz8Lw4Rt7Yb');
   });
 

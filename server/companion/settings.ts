@@ -186,9 +186,13 @@ function settingsOf(
     reason: `${name} is set but empty: give the database's URL, or remove the variable for the default SQLite file (${resolvePath(DEFAULT_DATABASE)})`,
   }));
   const credentials = testProjectCredentials(env);
-  // Every wrong variable in one refusal: a start for each would make a deployment a loop.
+  const refused = new Set(parsed.success ? [] : parsed.issues.map((issue) => issue.field));
+  // Every wrong variable in one refusal: a start for each would make a deployment a loop. A
+  // variable its own rule refused already (the ledger's URL refuses quotes too) is named once.
   const problems = [
-    ...quotedVariables(env).map((name) => `${name} is wrapped in quotes, which an env file for containers (docker --env-file, kubectl) keeps as part of the value: remove them`),
+    ...quotedVariables(env)
+      .filter((name) => !refused.has(name))
+      .map((name) => `${name} is wrapped in quotes, which an env file for containers (docker --env-file, kubectl) keeps as part of the value: remove them`),
     ...(env.NODE_ENV === 'production' ? productionProblems(env, credentials) : []),
   ];
   if (!parsed.success || emptied.length > 0 || problems.length > 0) {
