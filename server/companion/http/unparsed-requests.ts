@@ -6,14 +6,13 @@
  * they are answered with the companion's error envelope, and the first of each kind is a warning
  * naming the cause and the fix (later ones are debug lines: a scanner cannot flood the log).
  */
-import { maxHeaderSize as processMaxHeaderSize } from 'node:http';
+import { maxHeaderSize as processMaxHeaderSize, STATUS_CODES } from 'node:http';
 import type { Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Logger } from '../log/logger.js';
 
 interface Refusal {
   readonly status: 400 | 408 | 413 | 431;
-  readonly reason: string;
   readonly code: string;
   readonly message: string;
   /** For the operator: what happened and what to change. */
@@ -40,7 +39,7 @@ export function answerUnparsedRequests(server: Server, logger: () => Logger | un
     if (socket.writable && !inFlight?.headersSent) {
       const body = JSON.stringify({ error: { code: refusal.code, message: refusal.message } });
       socket.write(
-        `HTTP/1.1 ${refusal.status} ${refusal.reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+        `HTTP/1.1 ${refusal.status} ${STATUS_CODES[refusal.status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
           `Cache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
       );
     }
@@ -53,7 +52,6 @@ function refusalFor(code: string | undefined, maxHeaderBytes: number): Refusal {
     case 'HPE_HEADER_OVERFLOW':
       return {
         status: 431,
-        reason: 'Request Header Fields Too Large',
         code: 'headers_too_large',
         message: `The request’s headers are larger than this server accepts (${maxHeaderBytes} bytes)`,
         warning: `a request’s headers were over Node’s limit of ${maxHeaderBytes} bytes and it was refused with 431 (most often the cookies of the shop’s domain): raise the limit with NODE_OPTIONS=--max-http-header-size=<bytes>, or serve the companion from a host the shop’s cookies are not sent to`,
@@ -61,7 +59,6 @@ function refusalFor(code: string | undefined, maxHeaderBytes: number): Refusal {
     case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
       return {
         status: 413,
-        reason: 'Payload Too Large',
         code: 'chunk_extensions_too_large',
         message: 'The request body’s chunk extensions are larger than this server accepts',
         warning: 'a request whose chunk extensions were over Node’s limit was refused with 413: a client, not this server, needs fixing',
@@ -69,7 +66,6 @@ function refusalFor(code: string | undefined, maxHeaderBytes: number): Refusal {
     case 'ERR_HTTP_REQUEST_TIMEOUT':
       return {
         status: 408,
-        reason: 'Request Timeout',
         code: 'request_timeout',
         message: 'The request did not arrive in time',
         warning: 'a request did not arrive within the server’s requestTimeout and was refused with 408: a slow client, or a proxy holding requests back',
@@ -77,7 +73,6 @@ function refusalFor(code: string | undefined, maxHeaderBytes: number): Refusal {
     default:
       return {
         status: 400,
-        reason: 'Bad Request',
         code: 'malformed_request',
         message: 'The request is not well-formed HTTP/1.1',
         warning: 'a request that is not well-formed HTTP/1.1 was refused with 400 before any route saw it: a client or proxy in front sends broken requests',
