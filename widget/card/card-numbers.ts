@@ -102,9 +102,11 @@ function separator(gap: string): string | undefined {
 
 /** The scheme that issues `digits` as a whole card number, if one does. */
 function issuer(digits: string): Brand | undefined {
-  if (!luhn(digits)) return undefined;
-  return candidates(digits).find((brand) => brand.lengths.includes(digits.length));
+  return luhn(digits) ? issuedBy(digits, digits.length) : undefined;
 }
+
+/** The scheme that issues numbers of `length` digits starting as `digits` do. */
+const issuedBy = (digits: string, length: number): Brand | undefined => candidates(digits).find((brand) => brand.lengths.includes(length));
 
 /**
  * Whether a run of digits has a card number inside it, digits run into it before or after (its
@@ -124,15 +126,9 @@ function hidesCardNumber(digits: string): boolean {
     let sum = 0;
     for (let length = 1; length <= MAX_DIGITS && length <= end; length += 1) {
       sum += length % 2 === 0 ? doubled[end - length]! : plain[end - length]!;
-      if (length >= MIN_DIGITS && sum % 10 === 0 && issues(digits.slice(end - length, end - length + 6), length)) return true;
+      if (length >= MIN_DIGITS && sum % 10 === 0 && issuedBy(digits.slice(end - length, end - length + 6), length)) return true;
     }
   }
-  return false;
-}
-
-/** Whether a scheme issues numbers of `length` digits that start with `head`. */
-function issues(head: string, length: number): boolean {
-  for (const brand of candidates(head)) if (brand.lengths.includes(length)) return true;
   return false;
 }
 
