@@ -249,7 +249,8 @@ describe('bad input never reaches the state', () => {
     await expectError(await control('/_sandbox/clock', 'POST', '{}'), 400);
     await expectError(await control('/_sandbox/3ds/00000000-0000-4000-8000-000000000000', 'POST', '{"result":"success"}'), 404);
     await expectError(await control('/_sandbox/3ds/00000000-0000-4000-8000-000000000000', 'POST', '{"result":"maybe"}'), 400);
-    await expectError(await control('/_sandbox/credits', 'POST', '{"order_id":"c","amount":1.5,"currency":"JPY"}'), 400);
+    await expectError(await control('/_sandbox/credits', 'POST', '{"order_id":"c","amount_minor":1.5,"currency":"JPY"}'), 400);
+    await expectError(await control('/_sandbox/credits', 'POST', '{"order_id":"c","amount":"1.5","currency":"JPY"}'), 400);
     await expectError(await control('/_sandbox/reset', 'GET', undefined as unknown as string), 405);
     // A reset that says something else forgets nothing.
     const kept = await sandbox.postJson<{ order_id: string }>('/api/v1/payment', directPayment(sandbox.project));

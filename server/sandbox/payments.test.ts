@@ -236,7 +236,8 @@ describe('3-D Secure and the slow card', () => {
     expect(pending).toMatchObject({ status: 'pending', status_code: '2122', user_action_required: true, eci: null, fee: null, cc_token: null });
     expect(pending.user_action_url).toMatch(/^http:\/\/localhost\/3ds\/[0-9a-f]{32}$/);
     const done = await sandbox.postJson(`/_sandbox/3ds/${String(pending.payment_id)}`, { result: 'success' });
-    expect(done).toMatchObject({ status: 'success', status_code: '1000', eci: '05', user_action_required: false });
+    expect(done).toMatchObject({ status: 'success', status_code: '1000', amount_minor: 1010, currency: 'UAH' });
+    expect((await orderState(String(pending.order_id)))[0]).toMatchObject({ status: 'success', eci: '05', user_action_required: false });
     await sandbox.deliver();
     expect(sandbox.inbox.events(String(pending.order_id)).map((event) => [event.status, event.status_code])).toEqual([
       ['pending', '2122'],

@@ -51,7 +51,11 @@ describe('projects file', () => {
             currency: 'GBP',
             currencies: ['UAH', 'UAH', 'EURO'],
             sub_merchants: ['3f9a1c7e-5b2d-4e80-9a6c-1d7e3b5f0c28', '3f9a1c7e-5b2d-4e80-9a6c-1d7e3b5f0c28'],
-            accounts: [{ id: '6a2d8f41-0c7b-4e93-b5a1-9f3e2d7c6b10', name: 'Main', currency: 'UAH', opening_balance: 1.005 }],
+            accounts: [
+              { id: '6a2d8f41-0c7b-4e93-b5a1-9f3e2d7c6b10', name: 'Main', currency: 'UAH', opening_balance_minor: 100.5 },
+              { id: '9e5b3d17-6a4c-4f21-a8e0-7c2b9d1f5a46', name: 'Fils', currency: 'KWD', opening_balance_minor: 1005 },
+              { id: '2c8f6e03-b19d-4a75-9e4b-0d6a3c8f1b92', name: 'As in 0.3', currency: 'UAH', opening_balance: 12500.5 },
+            ],
             capture_over_reserve_percent: -5,
           }),
           project({ pos_id: '7d3a9e5c-1f84-4b26-a0c9-6e2b8d4f1a75', endpoints_key: '', three_d_secure: 'maybe' }),
@@ -66,7 +70,9 @@ describe('projects file', () => {
       'projects[0].currency: must be one of the project’s currencies',
       'projects[0].currencies[1]: appears twice',
       'projects[0].sub_merchants[1]: appears twice',
-      'projects[0].accounts[0].opening_balance: must be an amount in UAH, no finer than its minor unit',
+      'projects[0].accounts[0].opening_balance_minor: must be an integer number of minor units (24950 = 249.50 UAH)',
+      'projects[0].accounts[1].opening_balance_minor: must be a multiple of 10 minor units: the gateway takes KWD with at most 2 decimal digits',
+      'projects[0].accounts[2].opening_balance: is major units, which the sandbox no longer takes here: send opening_balance_minor, in integer minor units: 12500.5 UAH is opening_balance_minor: 1250050',
       'projects[1].endpoints_key: must not be empty',
       'projects[1].three_d_secure: must be one of card, always, never',
       'projects[2].api_key: is required',
@@ -92,7 +98,7 @@ describe('projects file', () => {
   });
 
   it('gives the project its credentials, currencies (XTS among them) and accounts and terminals', async () => {
-    const ledger = (id: string, name: string, extra: Record<string, unknown> = {}) => ({ id, name, currency: 'UAH', opening_balance: 100, ...extra });
+    const ledger = (id: string, name: string, extra: Record<string, unknown> = {}) => ({ id, name, currency: 'UAH', opening_balance_minor: 10_000, ...extra });
     const { sandbox, headers } = sandboxOf(
       project({
         currencies: ['UAH', 'XTS'],

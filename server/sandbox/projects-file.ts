@@ -8,11 +8,11 @@
  */
 import { readFile } from 'node:fs/promises';
 import * as z from 'zod';
-import { fromWireAmount } from '@payform/gateway/wire';
 import { describeIssues, parseWire, Currency, Uuid, requiredText } from '@payform/gateway/wire';
 import type { FieldIssue } from '@payform/gateway/wire';
 import type { Ledger } from './balances.js';
 import type { Project } from './config.js';
+import { majorUnitsRefusal, minorAmountRefusal } from './state/amounts.js';
 
 /**
  * The checks across fields run even when a field is wrong, so that one error names every problem:
@@ -24,8 +24,10 @@ const Ledger = z.strictObject({
   id: Uuid,
   name: requiredText(128),
   currency: Currency,
-  /** In the currency's major units, as the API shows balances: 12500.5. */
-  opening_balance: z.number().default(0),
+  /** In minor units, as every amount payform takes: 1250050 for 12500.50 UAH. */
+  opening_balance_minor: z.number().default(0),
+  /** 0.2's major units: refused, naming opening_balance_minor (projectConsistency). */
+  opening_balance: z.unknown().optional(),
   /** Whether the project's successful payments in its currency move this balance. */
   receives_payments: z.boolean().default(true),
 });
@@ -130,18 +132,9 @@ function toLedger(entry: z.output<typeof Terminal> | z.output<typeof Ledger>): L
     name: entry.name,
     currency: entry.currency,
     live: entry.receives_payments,
-    opening: fromWireAmount(entry.opening_balance, entry.currency),
+    opening: entry.opening_balance_minor,
     ...('unavailable' in entry && entry.unavailable ? { unavailable: entry.unavailable } : {}),
   };
-}
-
-function isAmount(value: number, currency: string): boolean {
-  try {
-    fromWireAmount(value, currency);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 type Issue = (path: (string | number)[], message: string) => void;
@@ -162,10 +155,12 @@ function projectConsistency(input: unknown, ctx: z.RefinementCtx): void {
   for (const kind of ['accounts', 'terminals'] as const) {
     const ledgers = items(project[kind]).map(fields);
     repeated(ledgers.map((ledger) => ledger.id)).forEach((index) => issue([kind, index, 'id'], 'appears twice'));
-    ledgers.forEach(({ opening_balance: balance, currency }, index) => {
-      if (typeof balance === 'number' && typeof currency === 'string' && !isAmount(balance, currency)) {
-        issue([kind, index, 'opening_balance'], `must be an amount in ${currency}, no finer than its minor unit`);
-      }
+    ledgers.forEach(({ opening_balance_minor: balance, opening_balance: major, currency }, index) => {
+      const code = typeof currency === 'string' ? currency : '';
+      if (major !== undefined) issue([kind, index, 'opening_balance'], majorUnitsRefusal('opening_balance_minor', major, code));
+      // A currency that is not one is its own issue: its amounts are judged once it is.
+      const refusal = typeof balance === 'number' && Currency.safeParse(code).success ? minorAmountRefusal(balance, code, 'any') : undefined;
+      if (refusal) issue([kind, index, 'opening_balance_minor'], refusal);
     });
   }
 }

@@ -198,7 +198,7 @@ describe('order state and webhook re-send', () => {
     const payment = await pay({ amount: 9.99 });
     const orderId = String(payment.order_id);
     const charge = (await (await sandbox.control('POST', '/_sandbox/recurring', { order_id: orderId })).json()) as Json;
-    expect(charge).toMatchObject({ method: 'purchase', amount: 9.99, status: 'success', recurring: { status: 'active' } });
+    expect(charge).toMatchObject({ method: 'purchase', amount_minor: 999, currency: 'UAH', status: 'success', recurring: { status: 'active' } });
     expect(charge.transaction_id).not.toBe(payment.transaction_id);
     const latest = await sandbox.getJson(`${pos()}/orders/${orderId}/purchase?callback=true`);
     expect(latest).toMatchObject({ transaction_id: charge.transaction_id, recurring: charge.recurring });
@@ -265,9 +265,33 @@ describe('receipts', () => {
     expect((await receipt(String(purchase.order_id), 'format=signed_pdf')).status).toBe(400);
   });
 
+  it('takes the control plane’s amounts in minor units, and names the field that replaced one in major units', async () => {
+    const refusal = async (path: string, body: Json) => {
+      const answer = await sandbox.control('POST', path, body);
+      expect(answer.status).toBe(400);
+      return ((await answer.json()) as { message: string }).message;
+    };
+    expect(await refusal('/_sandbox/credits', { order_id: 'old', amount: 12.5, currency: 'UAH' })).toContain(
+      'amount: is major units, which the sandbox no longer takes here: send amount_minor, in integer minor units: 12.5 UAH is amount_minor: 1250',
+    );
+    expect(await refusal('/_sandbox/credits', { order_id: 'fils', amount_minor: 1005, currency: 'KWD' })).toContain('amount_minor: must be a multiple of 10 minor units');
+    expect(await refusal('/_sandbox/credits', { order_id: 'zero', amount_minor: 0, currency: 'UAH' })).toContain('amount_minor: must be greater than 0');
+    expect(await refusal('/_sandbox/credits', { order_id: 'half', amount_minor: 10.5, currency: 'UAH' })).toContain('amount_minor: must be an integer number of minor units');
+    const purchase = await pay();
+    expect(await refusal('/_sandbox/recurring', { order_id: purchase.order_id, amount: 3 })).toContain('3 UAH is amount_minor: 300');
+    // Nothing refused was made.
+    for (const orderId of ['old', 'fils', 'zero', 'half']) expect((await sandbox.get(`${pos()}/orders/${orderId}`)).status).toBe(404);
+    expect(await sandbox.getJson<Json[]>(`${pos()}/orders/${String(purchase.order_id)}`)).toHaveLength(1);
+
+    const credit = (await (await sandbox.control('POST', '/_sandbox/credits', { order_id: 'kwd', amount_minor: 1230, currency: 'KWD' })).json()) as Json;
+    expect(credit).toMatchObject({ order_id: 'kwd', amount_minor: 1230, currency: 'KWD', status: 'success' });
+    const [entry] = await sandbox.getJson<Json[]>(`${pos()}/orders/kwd`);
+    expect(entry).toMatchObject({ amount: 1.23, currency: 'KWD' }); // the interface's decimals, under /api/v1 only
+  });
+
   it('issues credit references for credits, each with a new number; refuses them when support has not enabled them', async () => {
-    const credit = (await (await sandbox.control('POST', '/_sandbox/credits', { order_id: 'loan-1', amount: 1500, currency: 'UAH' })).json()) as Json;
-    expect(credit).toMatchObject({ method: 'credit', status: 'success', amount: 1500 });
+    const credit = (await (await sandbox.control('POST', '/_sandbox/credits', { order_id: 'loan-1', amount_minor: 150_000, currency: 'UAH' })).json()) as Json;
+    expect(credit).toMatchObject({ method: 'credit', status: 'success', amount_minor: 150_000, currency: 'UAH' });
     const query = `format=signed_pdf&creditReference=true&transactionId=${String(credit.transaction_id)}`;
     const first = await receipt('loan-1', query);
     expect(first.headers.get('content-type')).toBe('application/pdf');
@@ -287,7 +311,7 @@ describe('receipts', () => {
     expect((await receipt(String(purchase.order_id), `format=signed_pdf&creditReference=true&transactionId=${String(purchase.transaction_id)}`)).status).toBe(404);
 
     const disabled = testSandbox({ projects: [{ creditReferences: false }] });
-    await disabled.control('POST', '/_sandbox/credits', { order_id: 'loan-2', amount: 10, currency: 'UAH' });
+    await disabled.control('POST', '/_sandbox/credits', { order_id: 'loan-2', amount_minor: 1000, currency: 'UAH' });
     const [entry] = await disabled.getJson<Json[]>(`/api/v1/pos/${disabled.project.posId}/orders/loan-2`);
     const refused = await disabled.get(`/api/v1/pos/${disabled.project.posId}/orders/loan-2/report/receipt?format=signed_pdf&creditReference=true&transactionId=${String(entry?.transaction_id)}`);
     expect(refused.status).toBe(400);
@@ -321,7 +345,7 @@ describe('receipts', () => {
   });
 
   it('zips a day’s credit references', async () => {
-    await sandbox.control('POST', '/_sandbox/credits', { order_id: 'loan-3', amount: 700, currency: 'UAH' });
+    await sandbox.control('POST', '/_sandbox/credits', { order_id: 'loan-3', amount_minor: 70_000, currency: 'UAH' });
     const answer = await sandbox.get(`${pos()}/date/2026-03-02/report/receipt?format=signed_pdf&method=credit`);
     const files = unzipSync(new Uint8Array(await answer.arrayBuffer()));
     expect(Object.keys(files)).toEqual([expect.stringMatching(/^loan-3-[0-9a-f-]{36}-CR-2026-000001\.pdf$/)]);

@@ -195,10 +195,10 @@ export function sandboxTargets(world: World): RouteTarget[] {
       body: json({ advance_seconds: 60 }, zod.strictObject({ advance_seconds: zod.number().min(0).max(10 * 365 * 86_400) }), SANDBOX_LIMIT),
     }),
     control('POST', '/_sandbox/credits', {}, {
-      body: json({ order_id: 'resilience-credit', amount: 5, currency: 'UAH' }, zod.strictObject({ order_id: zod.string().min(1).max(256), amount: zod.number().positive().multipleOf(0.01), currency: zod.enum(['UAH', 'USD', 'EUR', 'PLN', 'XTS']) }), SANDBOX_LIMIT),
+      body: json({ order_id: 'resilience-credit', amount_minor: 500, currency: 'UAH' }, zod.strictObject({ order_id: zod.string().min(1).max(256), amount_minor: zod.number().int().positive(), currency: zod.enum(['UAH', 'USD', 'EUR', 'PLN', 'XTS']) }), SANDBOX_LIMIT),
     }),
     control('POST', '/_sandbox/recurring', {}, {
-      body: json({ order_id: world.purchase.order_id, amount: 5 }, zod.strictObject({ order_id: zod.string().min(1).max(256), amount: zod.number().positive().multipleOf(0.01).optional() }), SANDBOX_LIMIT),
+      body: json({ order_id: world.purchase.order_id, amount_minor: 500 }, zod.strictObject({ order_id: zod.string().min(1).max(256), amount_minor: zod.number().int().positive().optional() }), SANDBOX_LIMIT),
     }),
     page('POST', '/api/v1/checkout/:checkout_id/form', { checkout_id: world.hosted.checkoutId }, {
       body: {

@@ -70,7 +70,7 @@ describe('receipts', () => {
 
   it('downloads a credit reference (signed_pdf) for a credit', async () => {
     const client = sandbox.client();
-    const credit = await sandbox.control('POST', '/_sandbox/credits', { order_id: 'contract-loan', amount: 2500, currency: 'UAH' });
+    const credit = await sandbox.control('POST', '/_sandbox/credits', { order_id: 'contract-loan', amount_minor: 250_000, currency: 'UAH' });
     const reference = await client.receipts.forOrder('contract-loan', { format: 'signed_pdf', creditReference: true, transactionId: String(credit.transaction_id) });
     expect(reference.contentType).toBe('application/pdf');
     expect((await PDFDocument.load(reference.body)).getTitle()).toBe('Credit reference CR-2026-000001');
@@ -118,7 +118,7 @@ describe('order state and webhook re-send', () => {
   it('re-sends one transaction of a recurring payment by transactionId, with the recurring object', async () => {
     const client = sandbox.client();
     const payment = await client.payments.create(direct(hook(), { amount: 999 }));
-    const charge = await sandbox.control('POST', '/_sandbox/recurring', { order_id: payment.order_id, amount: 12.5 });
+    const charge = await sandbox.control('POST', '/_sandbox/recurring', { order_id: payment.order_id, amount_minor: 1250 });
     const latest = await client.orders.resendWebhook(payment.order_id, 'purchase');
     expect(latest).toMatchObject({ transaction_id: charge.transaction_id, amount: 1250, recurring: { status: 'active' } });
     const first = await client.orders.resendWebhook(payment.order_id, 'purchase', { transactionId: String(payment.transaction_id) });

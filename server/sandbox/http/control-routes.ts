@@ -13,18 +13,21 @@
  *   POST   /_sandbox/clock           {"advance_seconds": n} or {"advance_ms": n}: move time on, run what fell due
  *   POST   /_sandbox/credits         create a successful credit (a payout), for credit receipts and references
  *   POST   /_sandbox/recurring       charge a successful card purchase again as a recurring payment
+ *
+ * Its amounts are integer minor units (`amount_minor`), as everywhere in payform: the gateway's
+ * decimals belong to its interface under /api/v1, and to nothing else.
  */
 import { Hono } from 'hono';
 import * as z from 'zod';
-import { checkCurrencyPrecision, Currency, OrderId, Url, Uuid, formatTimestamp, reason, requestAmountRefusal, requiredText } from '@payform/gateway/wire';
+import { Currency, OrderId, Url, Uuid, formatTimestamp, requiredText } from '@payform/gateway/wire';
 import { accountsOf, terminalsOf } from '../balances.js';
 import type { Project } from '../config.js';
 import { FaultSettings } from '../faults.js';
 import { chargeRecurring, completeChallenge, createCredit } from '../payments.js';
 import type { SimulatedGateway } from '../simulated-gateway.js';
-import { minorUnits } from '../state/amounts.js';
+import { majorUnitsRefusal, minorAmountRefusal } from '../state/amounts.js';
+import type { Payment } from '../state/records.js';
 import { Refusal } from '../state/refusal.js';
-import { paymentView } from '../views.js';
 import type { BaseUrlOf } from './api-routes.js';
 import type { SandboxEnv } from './env.js';
 import { parseInput, readJsonBody, readQuery } from './request-input.js';
@@ -43,26 +46,51 @@ const ClockCommand = z
     error: 'send exactly one of advance_seconds and advance_ms',
   });
 
-/** A command's amount: a JSON number or a numeric string, held to the rules of a request's amount. */
-const CommandAmount = z
-  .union([z.number(), z.string()], { error: reason('must be a decimal number') })
-  .superRefine((value, ctx) => {
-    const refusal = requestAmountRefusal(value);
-    if (refusal) ctx.addIssue({ code: 'custom', message: refusal });
-  });
+const CreditCommand = z.strictObject({
+  pos_id: Uuid.optional(),
+  order_id: OrderId,
+  /** Held to its currency once the command is read (`amountMinor`). */
+  amount_minor: z.number(),
+  currency: Currency,
+  description: requiredText(2048).default('Credit to card'),
+  server_url: Url.optional(),
+});
 
-const CreditCommand = z
-  .strictObject({
-    pos_id: Uuid.optional(),
-    order_id: OrderId,
-    amount: CommandAmount,
-    currency: Currency,
-    description: requiredText(2048).default('Credit to card'),
-    server_url: Url.optional(),
-  })
-  .superRefine((command, ctx) => checkCurrencyPrecision(ctx, 'amount', command.amount, command.currency));
+const RecurringCommand = z.strictObject({ pos_id: Uuid.optional(), order_id: OrderId, amount_minor: z.number().optional() });
 
-const RecurringCommand = z.strictObject({ pos_id: Uuid.optional(), order_id: OrderId, amount: CommandAmount.optional() });
+/**
+ * Reads a command whose amount is `amount_minor`. An `amount` in it is 0.2's major units: its
+ * refusal says what to send instead, where the schema would only call it an unknown field.
+ */
+function readAmountCommand<S extends z.ZodType>(schema: S, body: unknown, currencyOf: (body: Record<string, unknown>) => string): z.output<S> {
+  const fields = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
+  if (fields.amount !== undefined) throw Refusal.invalidField('amount', majorUnitsRefusal('amount_minor', fields.amount, currencyOf(fields)));
+  return parseInput(schema, body);
+}
+
+/** `minor` as an amount of `currency`, or a 400 naming why not. */
+function amountMinor(minor: number, currency: string): number {
+  const refusal = minorAmountRefusal(minor, currency, 'positive');
+  if (refusal) throw Refusal.invalidField('amount_minor', refusal);
+  return minor;
+}
+
+/**
+ * A payment the control plane made or moved on, in payform's units: what a test needs to find
+ * it again. The gateway's own view of it is its order state, under /api/v1.
+ */
+function madePayment(payment: Payment) {
+  return {
+    order_id: payment.orderId,
+    payment_id: payment.id,
+    transaction_id: payment.transactionId,
+    method: payment.method,
+    status: payment.status,
+    status_code: payment.statusCode,
+    amount_minor: payment.amount,
+    currency: payment.currency,
+  };
+}
 
 const WebhookFilter = z.strictObject({
   order_id: z.string().optional(),
@@ -110,7 +138,7 @@ export function controlRoutes(gateway: SimulatedGateway, baseUrlOf: BaseUrlOf): 
     const order = gateway.store.byPaymentId(c.req.param('payment_id'));
     if (!order) throw Refusal.notFound(`Payment ${c.req.param('payment_id')}`);
     completeChallenge(gateway, c.get('requestId'), order, result);
-    return c.json(paymentView(order.payment, 'entry'));
+    return c.json(madePayment(order.payment));
   });
 
   control.get('/webhooks', (c) => {
@@ -142,22 +170,26 @@ export function controlRoutes(gateway: SimulatedGateway, baseUrlOf: BaseUrlOf): 
   });
 
   control.post('/credits', async (c) => {
-    const command = parseInput(CreditCommand, await readJsonBody(c));
+    const command = readAmountCommand(CreditCommand, await readJsonBody(c), (body) => String(body.currency ?? ''));
     const project = projectOf(command.pos_id);
-    const amount = minorUnits(command.amount, command.currency, 'amount');
+    const amount = amountMinor(command.amount_minor, command.currency);
     const order = createCredit(gateway, c.get('requestId'), project, { ...command, amount }, baseUrlOf(c.req.url));
-    return c.json(paymentView(order.payment, 'entry'));
+    return c.json(madePayment(order.payment));
   });
 
   control.post('/recurring', async (c) => {
-    const command = parseInput(RecurringCommand, await readJsonBody(c));
+    const body = await readJsonBody(c);
+    // Where the order cannot be found yet, an amount in major units is named without its currency.
+    const currencyOf = (fields: Record<string, unknown>) =>
+      gateway.store.order(typeof fields.pos_id === 'string' ? fields.pos_id : gateway.defaultProject.posId, String(fields.order_id))?.payment.currency ?? '';
+    const command = readAmountCommand(RecurringCommand, body, currencyOf);
     const project = projectOf(command.pos_id);
     const order = gateway.store.order(project.posId, command.order_id);
     if (!order) throw Refusal.notFound(`Order ${command.order_id}`);
-    const amount = command.amount === undefined ? undefined : minorUnits(command.amount, order.payment.currency, 'amount');
+    const amount = command.amount_minor === undefined ? undefined : amountMinor(command.amount_minor, order.payment.currency);
     const charge = chargeRecurring(gateway, c.get('requestId'), order, amount);
     const recurring = order.recurring ? { id: order.recurring.id, status: order.recurring.status } : null;
-    return c.json({ ...paymentView(charge, 'entry'), recurring });
+    return c.json({ ...madePayment(charge), recurring });
   });
 
   return control;
