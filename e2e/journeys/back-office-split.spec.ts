@@ -1,6 +1,7 @@
 /**
  * A split refund in the back office: its dialog starts from what is left of each seller's share,
- * and says a share asked past that in the currency's units before anything is sent.
+ * and says a share asked past that in the currency's units before anything is sent. What the
+ * companion refuses is said at the share it concerns, or at the shares when it is about all of them.
  */
 import { expect, test } from '../fixtures.js';
 import { CUP, ESPRESSO } from '../pages/checkout.js';
@@ -51,4 +52,60 @@ test('a second split refund starts from what is left of each share, and a share 
   expect(sent.filter((path) => path.endsWith('/split-refund'))).toHaveLength(1);
   const refunds = (await sandbox.order(orderId)).filter((entry) => entry.method.includes('refund'));
   expect(refunds.map((entry) => entry.amount)).toEqual([100, 970]);
+});
+
+test('a split the companion refuses is said at the share it concerns, in the page’s words, on a phone too', async ({ page, checkout, backOffice }) => {
+  await checkout.open([
+    { product: ESPRESSO.product, quantity: 1 },
+    { product: CUP.product, quantity: 1 },
+  ]);
+  await checkout.choose({ split: true });
+  const orderId = await checkout.continueToPayment();
+  await checkout.pay('4242 4242 4242 4242');
+  await new Result(page).expectOutcome('success');
+  await page.setViewportSize({ width: 320, height: 740 });
+  await backOffice.open(orderId);
+  const share = (seller: string) => backOffice.dialog.getByLabel(seller, { exact: true });
+  const submit = () => backOffice.dialog.getByRole('button', { name: /^(Split refund|Повернути з розподілом)$/ }).click();
+
+  // Brew Tools Co. has no share in this payment. The roasters' share left empty is not sent, so
+  // the companion names the tools' as the second (`split[1].sub_merchant_id`): said at the tools'.
+  await backOffice.actionButton('Split refund').click();
+  await share('Kavarnia Roasters').fill('');
+  await share('Brew Tools Co.').fill('10');
+  await submit();
+  await expect(share('Brew Tools Co.')).toHaveAttribute('aria-invalid', 'true');
+  await expect(share('Brew Tools Co.')).toHaveAccessibleDescription('This seller has no share in this payment: leave it empty.');
+  await expect(share('Brew Tools Co.')).toBeFocused();
+  await expect(share('Kosiv Ceramics')).toHaveAttribute('aria-invalid', 'false');
+  await expect(backOffice.dialog).not.toContainText('split[');
+  await expect(backOffice.dialog.getByRole('alert')).toHaveCount(0);
+
+  // Not an amount (a letter O for a zero), sent as typed: `split[0].amount` is the ceramics' share.
+  await share('Brew Tools Co.').fill('');
+  await share('Kosiv Ceramics').fill('65O');
+  await submit();
+  await expect(share('Kosiv Ceramics')).toHaveAttribute('aria-invalid', 'true');
+  await expect(share('Kosiv Ceramics')).toHaveAccessibleDescription('Write the amount in the currency’s units, as in 1070.00.');
+  await expect(share('Kosiv Ceramics')).toBeFocused();
+  await expect(share('Brew Tools Co.')).toHaveAttribute('aria-invalid', 'false');
+
+  // No share at all, in Ukrainian: said at the shares, each of them marked, the focus on the first.
+  await page.keyboard.press('Escape');
+  await expect(backOffice.dialog).toBeHidden();
+  await page.getByRole('combobox', { name: 'Language' }).selectOption('uk');
+  await backOffice.detail.getByRole('button', { name: 'Повернути з розподілом', exact: true }).click();
+  for (const seller of ['Kavarnia Roasters', 'Kosiv Ceramics', 'Brew Tools Co.']) await share(seller).fill('');
+  await submit();
+  await expect(backOffice.dialog.getByRole('group', { name: 'Частки (UAH)' })).toHaveAccessibleDescription('Введіть частку хоча б одного продавця.');
+  for (const seller of ['Kavarnia Roasters', 'Kosiv Ceramics', 'Brew Tools Co.']) await expect(share(seller)).toHaveAttribute('aria-invalid', 'true');
+  await expect(share('Kavarnia Roasters')).toBeFocused();
+  // The dialog, its longest words included, fits the screen.
+  expect(await backOffice.dialog.evaluate((dialog) => dialog.scrollWidth - dialog.clientWidth)).toBeLessThanOrEqual(0);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
+
+  await share('Kavarnia Roasters').fill('100');
+  await submit();
+  await expect(backOffice.dialog).toBeHidden();
+  await expect(backOffice.announcement).toHaveText('Повернення на 100,00 грн: виконано.');
 });

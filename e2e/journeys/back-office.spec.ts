@@ -297,20 +297,34 @@ test('a webhook re-send is said on the order, once for a double click; an open r
   await expect(refund).toBeFocused();
 });
 
-test('on a phone: nothing scrolls sideways, and a picked order comes into view with focus', async ({ page, checkout, backOffice }) => {
+test('on a phone 320 px wide: nothing scrolls sideways, each order stacks, and a picked order comes into view with focus', async ({ page, request, stack, checkout, backOffice }) => {
   await checkout.open();
   const orderId = await checkout.continueToPayment();
   await checkout.pay('4242 4242 4242 4242');
   await new Result(page).expectOutcome('success');
-  await page.setViewportSize({ width: 375, height: 740 });
+  // The list's widest rows: an amount with what was asked under it, a hold's long badge.
+  const refunded = await paidOrder(request, stack);
+  expect((await request.post(`${stack.shop}/api/orders/${refunded}/refund`, { headers: { Authorization: `Bearer ${stack.token}` }, data: { amount: 500 } })).status()).toBe(200);
+  const held = await paidOrder(request, stack, 'auth');
+  await page.setViewportSize({ width: 320, height: 740 });
   await backOffice.open();
-  // Wide tables scroll in their own boxes; the page itself is as wide as the screen.
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(375);
+  await expect(backOffice.listed(refunded).amount).toHaveText('UAH 10.00 was UAH 15.00');
+  await expect(backOffice.listed(held).state).toHaveText('Awaiting capture');
+  // The page is as wide as the screen (WCAG 1.4.10), and the orders need no sideways scroll in their box either.
+  const pageWidth = () => page.evaluate(() => document.documentElement.scrollWidth);
+  expect(await pageWidth()).toBeLessThanOrEqual(320);
+  const list = backOffice.orders.getByRole('region', { name: 'Orders: table' });
+  expect(await list.evaluate((box) => box.scrollWidth - box.clientWidth)).toBeLessThanOrEqual(0);
+  const rightmost = (cells: Element[]) => Math.max(...cells.map((cell) => cell.getBoundingClientRect().right));
+  expect(await backOffice.orders.locator('tbody th, tbody td').evaluateAll(rightmost)).toBeLessThanOrEqual(320);
   // The detail is far below the list on a phone: picking an order takes the reader there.
   await backOffice.row(orderId).getByRole('link', { name: orderId, exact: true }).press('Enter');
   await expect(backOffice.detailHeading).toHaveText(orderId);
   await expect(backOffice.detailHeading).toBeFocused();
   await expect(backOffice.detailHeading).toBeInViewport();
-  // The order's operations and webhooks scroll in their own boxes too.
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(375);
+  // The order's operations and webhooks scroll in their own boxes; a dialog fits the screen.
+  expect(await pageWidth()).toBeLessThanOrEqual(320);
+  await backOffice.actionButton('Refund').click();
+  expect(await backOffice.dialog.evaluate((dialog) => dialog.scrollWidth - dialog.clientWidth)).toBeLessThanOrEqual(0);
+  expect(await pageWidth()).toBeLessThanOrEqual(320);
 });

@@ -231,7 +231,7 @@ async function perform(request: OperationRequest): Promise<void> {
     if (error instanceof ApiError && error.status === 401) return refused();
     const failed = error instanceof ApiError ? error : new ApiError(0, 'network', messageOf(error));
     // Same key kept: sent again from this dialog, a request that did run is answered, not run again.
-    draft = draft && { ...draft, busy: false, error: failed };
+    draft = draft && { ...draft, busy: false, error: failed, sent: request };
     page.refresh();
     focusNotice('dialog.operation-dialog');
     // It may have run: what the page shows of the order must say so before anything else is done.

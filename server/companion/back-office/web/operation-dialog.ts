@@ -11,9 +11,11 @@ import { t } from './i18n.js';
 import type { MessageKey } from './i18n.js';
 import { wireStep } from '@payform/gateway/wire';
 import { amountPattern, editableAmount, formatAmount, fromUnits, typedAmount, typedAmountProblem, units } from './money.js';
+import type { ApiAmount } from './money.js';
 import { outcomeUnknown } from './admin-api.js';
 import type { ApiError, OrderDetail, Share } from './admin-api.js';
 import { pageConfig } from './page-config.js';
+import { operationRefusals } from './operation-refusals.js';
 import { refusalNotice } from './refusal-notice.js';
 
 export type OperationAction = 'capture' | 'split-capture' | 'void' | 'refund' | 'split-refund' | 'cancel';
@@ -23,6 +25,8 @@ export interface OperationDraft {
   readonly order: OrderDetail;
   readonly busy: boolean;
   readonly error?: ApiError;
+  /** The request `error` answers: its `split[i]` is the i-th share it sent. */
+  readonly sent?: OperationRequest;
   /**
    * Made when the dialog opens and sent with every submit of it: a second click, or a retry after
    * an answer lost on the way, gets the first answer instead of refunding (capturing…) again.
@@ -33,7 +37,7 @@ export interface OperationDraft {
 /** What the dialog sends: the API path's last part and the body. */
 export interface OperationRequest {
   readonly action: OperationAction;
-  readonly body: Record<string, unknown>;
+  readonly body: { amount?: ApiAmount; comment?: string; split?: Share[] };
 }
 
 /** Each action's name, on its button and as its dialog's title. */
@@ -115,9 +119,9 @@ export function operationDialog(
   const limit = capture ? order.totals.capturable : order.totals.refundable;
   // What an empty amount captures: the reserve, never the project's over-capture allowance.
   const held = capture ? Math.min(units(order.order.amount), units(limit)) : units(limit);
-  const fieldError = (path: string) => error?.fields[path];
   const shares = isSplit(action) ? suggestedShares(order, action) : [];
   const sellers = isSplit(action) ? shareFields(shares) : [];
+  const refused = operationRefusals(error, { currency, example: held, sellers, sent: isSplit(action) ? (draft.sent?.body.split ?? []) : undefined });
   const destructive = action === 'void' || action === 'cancel';
   // Sent before and its outcome unknown: the same request goes again under the same key, and the
   // companion answers what it did. The order read since may show it done (nothing left), so the
@@ -129,7 +133,7 @@ export function operationDialog(
     const form = new FormData(event.target as HTMLFormElement);
     const text = (name: string) => String(form.get(name) ?? '').trim();
     const comment = text('comment');
-    const body: Record<string, unknown> = comment ? { comment } : {};
+    const body: OperationRequest['body'] = comment ? { comment } : {};
     if (takesAmount(action) && text('amount')) {
       const amount = typedAmount(text('amount'), currency);
       body.amount = amount;
@@ -155,8 +159,8 @@ export function operationDialog(
         input.setCustomValidity(problem);
         return problem;
       });
-      const refused = inputs.find((_, i) => problems[i]);
-      if (refused) return void refused.reportValidity();
+      const invalid = inputs.find((_, i) => problems[i]);
+      if (invalid) return void invalid.reportValidity();
       // An empty or zero share is no share; one that is not an amount goes as typed, for the
       // companion to refuse naming the field.
       const split = sellers
@@ -189,21 +193,26 @@ export function operationDialog(
         ? html`<div class="field">
             <label for="operation-amount">${t('dialog.amount', { currency })}</label>
             <input id="operation-amount" name="amount" inputmode="decimal" autocomplete="off" dir="ltr" placeholder=${editableAmount(held, currency)}
-              pattern=${amountPattern(currency).source} aria-describedby="operation-amount-hint operation-amount-error" aria-invalid=${fieldError('amount') ? 'true' : 'false'}
+              pattern=${amountPattern(currency).source} aria-describedby="operation-amount-hint operation-amount-error" aria-invalid=${refused.amount ? 'true' : 'false'}
               @input=${(event: InputEvent) => (event.target as HTMLInputElement).setCustomValidity('')}>
             <span class="field__hint" id="operation-amount-hint">${t('dialog.amountHint', { limit: formatAmount(held, currency) })}</span>
-            <span class="field__error" id="operation-amount-error">${fieldError('amount') ?? ''}</span>
+            <span class="field__error" id="operation-amount-error">${refused.amount ?? ''}</span>
           </div>`
         : nothing}
       ${isSplit(action)
-        ? html`<fieldset class="shares"><legend>${t('dialog.shares', { currency })}</legend>
+        ? html`<fieldset class="shares" aria-describedby=${refused.split ? 'shares-error' : nothing}><legend>${t('dialog.shares', { currency })}</legend>
+            ${refused.split ? html`<span class="field__error" id="shares-error">${refused.split}</span>` : nothing}
             ${sellers.map((seller, i) => {
               const share = shares.find((s) => s.sub_merchant_id.toLowerCase() === seller.id.toLowerCase());
+              const problem = refused.shares[i];
+              // A refusal of the shares as a whole marks each: the focus goes to the first, which reads the reason.
+              const described = [problem && `share-${i}-error`, refused.split && 'shares-error'].filter(Boolean).join(' ');
               return html`<div class="field">
                 <label for="share-${i}">${seller.name}</label>
                 <input id="share-${i}" name="share-${i}" inputmode="decimal" autocomplete="off" dir="ltr"
-                  .value=${share ? editableAmount(share.amount, currency) : ''}
+                  .value=${share ? editableAmount(share.amount, currency) : ''} aria-invalid=${described ? 'true' : 'false'} aria-describedby=${described || nothing}
                   @input=${(event: InputEvent) => (event.target as HTMLInputElement).setCustomValidity('')}>
+                ${problem ? html`<span class="field__error" id="share-${i}-error">${problem}</span>` : nothing}
               </div>`;
             })}
           </fieldset>`
@@ -212,7 +221,7 @@ export function operationDialog(
         <label for="operation-comment">${t('dialog.comment')}</label>
         <input id="operation-comment" name="comment" autocomplete="off" maxlength="2048">
       </div>`}
-      ${refusalNotice(error, ['amount'])}
+      ${refusalNotice(error, refused.placed)}
       <div class="dialog-actions">
         <button class="button button--quiet" type="button" ?disabled=${draft.busy} @click=${handlers.close}>${t('dialog.close')}</button>
         <button class=${destructive ? 'button button--danger' : 'button'} type="submit" ?disabled=${draft.busy}>

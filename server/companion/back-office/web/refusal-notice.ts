@@ -9,16 +9,17 @@ import { outcomeUnknown } from './admin-api.js';
 import type { ApiError } from './admin-api.js';
 
 /**
- * `inline`: the fields whose reasons the dialog shows beside their inputs, not repeated here. An
- * invalid request's message only strings its fields' reasons together, so it is left out too.
+ * `inline`: the fields whose reasons the dialog shows beside their inputs, not repeated here. A
+ * refusal's message only says its fields' reasons again, in the API's terms (minor units, the
+ * sellers' ids), so it is left out too when they are all beside their inputs.
  */
 export function refusalNotice(error: ApiError | undefined, inline: readonly string[] = []): TemplateResult | typeof nothing {
   if (!error) return nothing;
-  const fields = Object.entries(error.fields).filter(([field]) => !inline.includes(field));
-  // Every reason is beside its field already: an empty box would say nothing.
-  if (error.code === 'invalid_request' && fields.length === 0 && Object.keys(error.fields).length > 0) return nothing;
   // No answer, or a 5xx: the request may have run. Not "not done", or the operator does it again.
   const unknown = outcomeUnknown(error);
+  const fields = Object.entries(error.fields).filter(([field]) => !inline.includes(field));
+  // Every reason is beside its field already: an empty box would say nothing.
+  if (!unknown && fields.length === 0 && Object.keys(error.fields).length > 0) return nothing;
   const heading = unknown ? 'dialog.unknown' : error.code === 'declined' ? 'dialog.declined' : 'dialog.refused';
   return html`<div class="notice notice--error" role="alert" tabindex="-1">
     <strong>${t(heading)}</strong> ${error.code === 'invalid_request' ? nothing : error.message}

@@ -1,0 +1,75 @@
+// Where the operation dialog says each reason of a refusal, and in what words: the companion's
+// envelope names the request's fields (`split[0].amount`) and counts in minor units.
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ApiError } from './admin-api.js';
+import { operationRefusals } from './operation-refusals.js';
+
+const roastery = '8a1f3c52-6b0e-4d97-a2c4-1e5f7b9d3a60';
+const pottery = '2c7d9e14-3f5a-4b68-9c01-d2e3f4a5b6c7';
+const sellers = [{ id: roastery }, { id: pottery }];
+const refusal = (fields: Record<string, string>, code = 'invalid_request', status = 400) => new ApiError(status, code, 'Invalid request', fields);
+/** A split dialog's refusals, with the money written as the tests write it (no no-break spaces). */
+const split = (error: ApiError, sent: { sub_merchant_id: string; amount: number | string }[]) => {
+  const placed = operationRefusals(error, { currency: 'UAH', example: 107000, sellers, sent });
+  return { ...placed, shares: placed.shares.map((words) => words?.replace(/\s/g, ' ')), split: placed.split?.replace(/\s/g, ' ') };
+};
+
+let lang = 'en';
+beforeEach(() => {
+  lang = 'en';
+  vi.stubGlobal('document', { documentElement: { get lang() { return lang; }, dir: 'ltr', dataset: {} } });
+});
+afterEach(() => void vi.unstubAllGlobals());
+
+describe('a refused split, share by share', () => {
+  it('says a share’s reason at its seller’s row, though the empty shares before it were not sent', () => {
+    const placed = split(refusal({ 'split[0].amount': 'must be an integer number of minor units (24950 = 249.50 UAH)' }), [{ sub_merchant_id: pottery, amount: '1O0' }]);
+    expect(placed.shares).toEqual([undefined, 'Write the amount in the currency’s units, as in 1070.00.']);
+    expect(placed.split).toBeUndefined();
+    expect(placed.placed).toEqual(['split[0].amount']);
+  });
+
+  it('says what is left of a seller’s share in the currency, not in minor units', () => {
+    const sent = [{ sub_merchant_id: roastery, amount: 100 }, { sub_merchant_id: pottery.toUpperCase(), amount: 40000 }];
+    const placed = split(refusal({ 'split[1].amount': 'must be at most 32000 (320.00 UAH)' }, 'exceeds_sub_merchant_share', 422), sent);
+    expect(placed.shares).toEqual([undefined, 'At most UAH 320.00.']);
+  });
+
+  it('says a seller with no share in the payment has none, and a seller id not accepted', () => {
+    const sent = [{ sub_merchant_id: roastery, amount: 100 }];
+    expect(split(refusal({ 'split[0].sub_merchant_id': 'has no share in this order' }, 'unknown_sub_merchant', 422), sent).shares[0]).toBe(
+      'This seller has no share in this payment: leave it empty.',
+    );
+    expect(split(refusal({ 'split[0].sub_merchant_id': 'must be a valid uuid' }), sent).shares[0]).toMatch(/^This seller’s id was not accepted: /);
+  });
+
+  it('says a refusal of the shares as a whole at the shares, the total too', () => {
+    expect(split(refusal({ split: 'must have at least 1 item' }), [])).toMatchObject({ shares: [undefined, undefined], split: 'Type the share of at least one seller.', placed: ['split'] });
+    expect(split(refusal({ split: 'must name each sub-merchant once' }), []).split).toBe('Each seller can have only one share.');
+    const sent = [{ sub_merchant_id: roastery, amount: 20000 }, { sub_merchant_id: pottery, amount: 30000 }];
+    expect(split(refusal({ amount: 'must be at most 40000 (400.00 UAH)' }, 'exceeds_refundable', 422), sent)).toMatchObject({
+      split: 'The shares add up to UAH 500.00, more than UAH 400.00.',
+      placed: ['amount'],
+    });
+  });
+
+  it('speaks the page’s language', () => {
+    lang = 'uk';
+    expect(split(refusal({ split: 'must have at least 1 item' }), []).split).toBe('Введіть частку хоча б одного продавця.');
+    expect(split(refusal({ 'split[0].amount': 'must be at most 32000 (320.00 UAH)' }, 'exceeds_sub_merchant_share', 422), [{ sub_merchant_id: roastery, amount: 40000 }]).shares[0]).toMatch(
+      // (Node's ICU writes the hryvnia ₴, Chromium's грн.)
+      /^Щонайбільше 320,00 (₴|грн)\.$/,
+    );
+  });
+});
+
+describe('a refused plain capture or refund', () => {
+  it('says the amount’s reason at its field, and leaves what it has no field for to the notice', () => {
+    const placed = operationRefusals(refusal({ amount: 'must be a multiple of 10 minor units', split: 'is required to refund part of a split payment' }), {
+      currency: 'KWD',
+      example: 6050,
+      sellers: [],
+    });
+    expect(placed).toEqual({ amount: 'The gateway takes KWD in steps of 0.010.', shares: [], split: undefined, placed: ['amount'] });
+  });
+});

@@ -1,0 +1,92 @@
+/**
+ * Where each reason of the companion's refusal goes in the operation dialog, and in what words.
+ * The envelope names the request's fields (`amount`, `split[1].amount`, `split`) and words their
+ * reasons for a program, in minor units; the merchant typed amounts per seller. `split[i]` is the
+ * i-th share sent, and empty shares are not sent: its row is found by its seller, not its place.
+ */
+import { wireStep } from '@payform/gateway/wire';
+import { t } from './i18n.js';
+import { editableAmount, formatAmount, units } from './money.js';
+import type { ApiAmount } from './money.js';
+import type { ApiError, Share } from './admin-api.js';
+
+export interface OperationRefusals {
+  /** The amount's field (a capture's or a refund's). */
+  readonly amount?: string | undefined;
+  /** Each seller's share, by the dialog's rows. */
+  readonly shares: readonly (string | undefined)[];
+  /** The shares as a whole: none typed, a seller twice, more in all than can be taken. */
+  readonly split?: string | undefined;
+  /** The fields said above, for the dialog's notice not to repeat. */
+  readonly placed: readonly string[];
+}
+
+export interface RefusedDialog {
+  readonly currency: string;
+  /** What an amount may look like, for a reason that it is not one. */
+  readonly example: ApiAmount;
+  /** The dialog's rows of shares. */
+  readonly sellers: readonly { readonly id: string }[];
+  /** The shares the refused request sent; undefined when the dialog has none (a plain capture, a refund). */
+  readonly sent?: readonly Share[] | undefined;
+}
+
+const SHARE = /^split\[(\d+)\](?:\.(\w+))?$/;
+/** The companion's "must be at most 32000 (320.00 UAH)": the limit in minor units first. */
+const AT_MOST = /^must be at most (\d+)/;
+
+export function operationRefusals(error: ApiError | undefined, dialog: RefusedDialog): OperationRefusals {
+  const shares: (string | undefined)[] = dialog.sellers.map(() => undefined);
+  let amount: string | undefined;
+  let split: string | undefined;
+  const placed: string[] = [];
+  for (const [field, reason] of Object.entries(error?.fields ?? {})) {
+    if (!dialog.sent) {
+      // No shares here (a plain refund of a split payment, refused for it): the rest is the notice's.
+      if (field !== 'amount') continue;
+      amount ??= amountWords(reason, dialog);
+    } else if (field === 'amount') {
+      // A split's amount is the total of its shares: no field of its own.
+      split ??= totalWords(reason, dialog, dialog.sent);
+    } else if (field === 'split') {
+      split ??= splitWords(reason);
+    } else if (SHARE.test(field)) {
+      const [, index, leaf] = SHARE.exec(field)!;
+      const seller = dialog.sent[Number(index)]?.sub_merchant_id.toLowerCase();
+      const row = dialog.sellers.findIndex((candidate) => candidate.id.toLowerCase() === seller);
+      const words =
+        leaf === 'amount'
+          ? amountWords(reason, dialog)
+          : leaf === 'sub_merchant_id'
+            ? t(error?.code === 'unknown_sub_merchant' ? 'dialog.sellerNoShare' : 'dialog.sellerRefused')
+            : t('dialog.notAccepted', { reason });
+      if (row >= 0) shares[row] ??= words;
+      else split ??= words;
+    } else continue;
+    placed.push(field);
+  }
+  return { amount, shares, split, placed };
+}
+
+/** Past a limit, finer than the gateway carries, else not an amount at all. */
+function amountWords(reason: string, { currency, example }: RefusedDialog): string {
+  const most = AT_MOST.exec(reason)?.[1];
+  if (most) return t('dialog.amountOver', { limit: formatAmount(Number(most), currency) });
+  if (reason.startsWith('must be a multiple of')) return t('dialog.amountStep', { currency, step: editableAmount(wireStep(currency), currency) });
+  return t('dialog.amountFormat', { example: editableAmount(example, currency) });
+}
+
+function totalWords(reason: string, { currency }: RefusedDialog, sent: readonly Share[]): string {
+  const most = AT_MOST.exec(reason)?.[1];
+  if (!most) return t('dialog.notAccepted', { reason });
+  const total = sent.reduce((sum, share) => sum + units(share.amount), 0);
+  return t('dialog.sharesOver', { total: formatAmount(total, currency), limit: formatAmount(Number(most), currency) });
+}
+
+/** The reasons operation-request.ts and the wire give the split as a whole. */
+function splitWords(reason: string): string {
+  if (reason.startsWith('must have at least')) return t('dialog.sharesNone');
+  if (reason.includes('each sub-merchant once')) return t('dialog.sharesTwice');
+  if (reason.includes('must add up to')) return t('dialog.sharesTotal');
+  return t('dialog.notAccepted', { reason });
+}
