@@ -26,12 +26,12 @@ const SCRIPT_ORIGIN = /^(.*)\/widget\/pay-form\.js$/.exec(import.meta.url)?.[1] 
  * What paying takes (paying.ts): a chunk fetched as the form shows, so that by the customer's
  * click it is there and the click acts at once, as if it were part of the bundle.
  */
-let paying: typeof Paying | undefined;
-const loadPaying = (): Promise<typeof Paying | undefined> =>
+export let paying: typeof Paying | undefined;
+const loadPaying = (element: CheckoutElement): Promise<typeof Paying | undefined> =>
   import('./paying.js').then(
-    (module) => (paying = module),
+    (module) => (module.ready(element), (paying = module)),
     // Offline, or a page that serves pay-form.js without its chunks: the error names the URL.
-    (error) => void console.error('<pay-form>: serve all of dist/:', error),
+    (error) => void console.error(`<${element.localName}>: serve all of dist/:`, error),
   );
 
 /**
@@ -65,7 +65,10 @@ export abstract class CheckoutElement extends LitElement {
   /** How often a pending payment is polled, and for how long at most (ms). */
   pollInterval = 2000;
   pollTimeout = 60_000;
-  /** How long the element waits for a `session` its page sets late (ms) before it says none was set. */
+  /**
+   * How long the element waits for a `session` its page sets late (ms) before it says none was
+   * set; read while it waits, so a change then counts from when the wait began.
+   */
   sessionWait = 10_000;
 
   // The members paying.ts (the pay-time chunk) works with are public, but not part of the API.
@@ -99,7 +102,7 @@ export abstract class CheckoutElement extends LitElement {
 
   /** @internal */
   get companion(): Companion {
-    return new Companion(this.endpoint || SCRIPT_ORIGIN, this.session);
+    return new Companion(this.endpoint || SCRIPT_ORIGIN, this);
   }
 
   override connectedCallback(): void {
@@ -131,7 +134,7 @@ export abstract class CheckoutElement extends LitElement {
       locale = 'en';
     }
     this.locale = locale;
-    let catalog = await loadCatalog(locale);
+    let catalog = await loadCatalog(locale, this);
     if (this.#lookup) catalog = await import('../i18n/lookup.js').then((module) => module.default(catalog, locale));
     // A later change of language wins over a slower catalog.
     if (locale === this.locale) this.t = catalog;
@@ -144,14 +147,16 @@ export abstract class CheckoutElement extends LitElement {
   }
 
   /**
-   * Reads the session; `late`: none was set in time, which diagnose.ts tells the developer.
+   * Reads the session; without one, after waiting `sessionWait` from `since` for the page to set
+   * it, and then diagnose.ts tells the developer none was set.
    * @internal
    */
-  async load(late?: boolean): Promise<void> {
+  async load(since = Date.now()): Promise<void> {
     const run = ++this.#run;
     // A page may set the session once its own server answers; no later change or disconnection
-    // bumps the run, so the element was left without one and says so rather than spin on.
-    if (!this.session && !late) return void setTimeout(() => run === this.#run && this.load(true), this.sessionWait);
+    // bumps the run, so the element was left without one and says so rather than spin on. The
+    // wait is looked at every tenth of a second: a page may lengthen or shorten it meanwhile.
+    if (!this.session && Date.now() - since < this.sessionWait) return void setTimeout(() => run === this.#run && this.load(since), 100);
     this.phase = 'loading';
     this.say('');
     try {
@@ -168,7 +173,7 @@ export abstract class CheckoutElement extends LitElement {
       await this.updateComplete;
       emit(this, 'pay-ready', { mode: this.hosted ? 'hosted' : 'direct', test: view.test, amount: view.amount, currency: view.currency });
       // The form shows: what paying takes loads now.
-      void loadPaying();
+      void loadPaying(this);
     } catch (error) {
       // Even when the session failed first, its error shows in the page's language.
       await this.#localised;
@@ -195,7 +200,8 @@ export abstract class CheckoutElement extends LitElement {
     const failed = status === 'failure';
     // The companion words a decline in English: English shows those words (its own `declined` is
     // empty), other languages their general one rather than a sentence the customer may not read.
-    const message = failed ? this.t.declined || view.message || this.t.server : status === 'success' ? this.t.paid : status === 'expired' ? this.t.closed : '';
+    // Without the companion's words, English says its own general one too.
+    const message = failed ? this.t.declined || view.message || this.t.declined_en || this.t.server : status === 'success' ? this.t.paid : status === 'expired' ? this.t.closed : '';
     this.phase = status === 'success' ? 'success' : status === 'expired' ? 'closed' : 'ready';
     this.say(message, failed);
     if (failed) emit(this, 'pay-failure', { message, orderId });
@@ -213,7 +219,7 @@ export abstract class CheckoutElement extends LitElement {
     const run = ++this.#run;
     this.phase = 'confirming';
     this.say(this.t.confirming);
-    const view = await (paying ?? (await loadPaying()))?.settled(this, () => run === this.#run);
+    const view = await (paying ?? (await loadPaying(this)))?.settled(this, () => run === this.#run);
     if (run !== this.#run) return;
     if (view) return this.settle(view);
     this.phase = 'waiting';
@@ -227,7 +233,7 @@ export abstract class CheckoutElement extends LitElement {
    * @internal
    */
   async paying(step: (module: typeof Paying) => Promise<void>): Promise<void> {
-    const module = paying ?? (await loadPaying());
+    const module = paying ?? (await loadPaying(this));
     if (module) return step(module);
     this.fail(new CompanionError('network'));
   }
@@ -242,7 +248,7 @@ export abstract class CheckoutElement extends LitElement {
    * @internal
    */
   fail(error: unknown, message?: string): void {
-    const { code, reason } = error instanceof CompanionError ? error : { code: 'server' as const, reason: '' };
+    const { code, reason } = error instanceof CompanionError ? error : new CompanionError('server');
     message ??= (this.t as Partial<Record<string, string>>)[code] ?? this.t.server;
     this.say(message, true);
     emit(this, 'pay-error', { code, message, ...(reason && { reason }) });

@@ -43,8 +43,9 @@ export class CompanionError extends Error {
  */
 export class Companion {
   constructor(
-    private readonly endpoint: string,
-    private readonly session: string,
+    readonly endpoint: string,
+    /** The element whose `session` it is: what is said to the developer names it. */
+    readonly element: Element & { readonly session: string },
   ) {}
 
   view(): Promise<SessionView> {
@@ -57,13 +58,13 @@ export class Companion {
    * and dropped connections are `network`, also when it cannot load).
    */
   async call<T>(path: string, post: RequestInit | undefined, timeout: number, read: (body: never) => T | undefined): Promise<T> {
-    const url = `${this.endpoint.replace(/\/$/, '')}/api/checkout/sessions/${encodeURIComponent(this.session)}${path}`;
+    const url = `${this.endpoint.replace(/\/$/, '')}/api/checkout/sessions/${encodeURIComponent(this.element.session)}${path}`;
     const response = await fetch(url, { ...post, signal: AbortSignal.timeout(timeout) }).catch(() => undefined);
     const json = await response?.json().catch(() => undefined);
     const answer = response?.ok && read(json as never);
     if (answer) return answer;
     throw await import('./diagnose.js').then(
-      (module) => module.diagnose(url, this.endpoint, response, json, !post),
+      (module) => module.diagnose(url, this, response, json, !post),
       () => new CompanionError('network'),
     );
   }

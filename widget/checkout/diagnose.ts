@@ -5,18 +5,20 @@
  * the console and in `pay-error`'s `reason`, saying what was reached and what was expected; the
  * customer only ever sees the calm message of the code.
  */
-import { CompanionError } from './companion.js';
+import { CompanionError, type Companion } from './companion.js';
 
 // `error.fields` names fields as an object's keys, or as a list of names or of zod-like issues.
 const fieldNames = (fields: unknown): string[] =>
   (Array.isArray(fields) ? fields : Object.keys(fields ?? {})).map((f) => [f?.path ?? f].flat().join('.'));
 
-const EXPECTED = (endpoint: string) =>
-  `set <pay-form endpoint> (now "${endpoint}") to the companion's address, its base path included (for example https://shop.example/payments)`;
+// What is said to the developer names the element that says it, `<pay-form>` or `<pay-button>`:
+// `name` is its tag name.
+const EXPECTED = (name: string, endpoint: string) =>
+  `set <${name} endpoint> (now "${endpoint}") to the companion's address, its base path included (for example https://shop.example/payments)`;
 
 /** Says it to the developer; the customer sees the code's message only. */
-function misconfigured(reason: string, status = 0): CompanionError {
-  console.error(`<pay-form>: ${reason}`);
+function misconfigured(name: string, reason: string, status = 0): CompanionError {
+  console.error(`<${name}>: ${reason}`);
   return new CompanionError('misconfigured', status, [], reason);
 }
 
@@ -28,44 +30,47 @@ function misconfigured(reason: string, status = 0): CompanionError {
  * (CORS). Otherwise a no-cors request tells whether anything answered at all: some other server,
  * sending no CORS headers, is at the endpoint.
  */
-async function unanswered(url: string, endpoint: string): Promise<CompanionError> {
+async function unanswered(url: string, endpoint: string, name: string): Promise<CompanionError> {
   const origin = location.origin;
   const timeout = () => ({ signal: AbortSignal.timeout(5_000) });
   const again = await fetch(url, timeout()).then(() => 'answered', (error: Error) => error.name);
   if (again !== 'TypeError') {
-    console.warn(`<pay-form>: the companion at ${endpoint} ${again === 'answered' ? 'answered only when asked again: the connection dropped' : 'is slow to answer'}`);
+    console.warn(`<${name}>: the companion at ${endpoint} ${again === 'answered' ? 'answered only when asked again: the connection dropped' : 'is slow to answer'}`);
     return new CompanionError('network');
   }
   const companion = await fetch(`${endpoint.replace(/\/$/, '')}/widget/pay-form.js`, timeout()).then((response) => response.ok, () => false);
   if (companion) {
     // A file:// (or sandboxed) page sends the origin `null`, which no setting allows.
     const fix = origin === 'null' ? 'this page has no origin (opened from file://, or sandboxed): serve it over http(s)' : `add ${origin} to its PAYFORM_ALLOWED_ORIGINS (allowedOrigins)`;
-    return misconfigured(`the companion at ${endpoint} refused this page's origin ${origin}: ${fix}`);
+    return misconfigured(name, `the companion at ${endpoint} refused this page's origin ${origin}: ${fix}`);
   }
   const answered = await fetch(url, { ...timeout(), mode: 'no-cors' }).then(() => true, () => false);
-  if (answered) return misconfigured(`${url} answered, but not as the payform companion (no CORS headers): ${EXPECTED(endpoint)}`);
+  if (answered) return misconfigured(name, `${url} answered, but not as the payform companion (no CORS headers): ${EXPECTED(name, endpoint)}`);
   // Nothing answers: the customer's connection, or an endpoint where no companion runs. The
   // customer may try again; the developer is told where the widget looked.
-  console.warn(`<pay-form>: nothing answered at ${endpoint}: if the connection is up, set <pay-form endpoint> to where the payform companion runs`);
+  console.warn(`<${name}>: nothing answered at ${endpoint}: if the connection is up, set <${name} endpoint> to where the payform companion runs`);
   return new CompanionError('network');
 }
 
 /**
- * The error for `response` (undefined: no answer could be read) and its parsed JSON body.
- * `reading`: a GET of the session, where a page set up wrong shows first; a payment's failed
- * answer stays what it was (it may have been paid: the element checks the session).
+ * The error for `response` (undefined: no answer could be read) and its parsed JSON body, to a
+ * request of `companion`'s. `reading`: a GET of the session, where a page set up wrong shows
+ * first; a payment's failed answer stays what it was (it may have been paid: the element checks
+ * the session).
  */
-export async function diagnose(url: string, endpoint: string, response: Response | undefined, body: unknown, reading: boolean): Promise<CompanionError> {
+export async function diagnose(url: string, companion: Companion, response: Response | undefined, body: unknown, reading: boolean): Promise<CompanionError> {
+  const { endpoint } = companion;
+  const name = companion.element.localName;
   // The element read a session it was never given (checkout-element.ts waited `sessionWait` first).
   if (url.endsWith('/sessions/')) {
-    return misconfigured('no checkout session was set: set <pay-form session> to the id your server got from the companion\'s POST /api/checkout/sessions');
+    return misconfigured(name, `no checkout session was set: set <${name} session> to the id your server got from the companion's POST /api/checkout/sessions`);
   }
   // `127.0.0.1:3000` is a path to the browser, read against the page's own address, and
   // `localhost:3000` a URL of the scheme `localhost:`, which nothing answers: neither is an address.
   if (reading && !/^(https?:)?\/\//.test(endpoint) && !endpoint.startsWith('/')) {
-    return misconfigured(`endpoint "${endpoint}" is not an address: give <pay-form endpoint> with its scheme (for example http://${endpoint})`);
+    return misconfigured(name, `endpoint "${endpoint}" is not an address: give <${name} endpoint> with its scheme (for example http://${endpoint})`);
   }
-  if (!response) return reading ? unanswered(url, endpoint) : new CompanionError('network');
+  if (!response) return reading ? unanswered(url, endpoint, name) : new CompanionError('network');
   const { status } = response;
   const error = (body as { error?: { code?: unknown; fields?: unknown } } | undefined)?.error;
   const code = error?.code;
@@ -74,12 +79,12 @@ export async function diagnose(url: string, endpoint: string, response: Response
   const elsewhere = (status === 404 || status === 405) && (typeof code !== 'string' || code === 'not_found');
   if (reading && (elsewhere || (response.ok && body === undefined))) {
     const type = response.headers.get('content-type')?.split(';')[0] ?? 'no content type';
-    return misconfigured(`${url} answered HTTP ${status} (${type}), not the payform companion's checkout API: ${EXPECTED(endpoint)}`);
+    return misconfigured(name, `${url} answered HTTP ${status} (${type}), not the payform companion's checkout API: ${EXPECTED(name, endpoint)}`);
   }
   if (reading && code === 'session_not_found') {
     // The customer is told the link is not valid; the developer, which attribute to look at.
-    const reason = `${url} answered that there is no such checkout session: set <pay-form session> to the id your server got from this companion's POST /api/checkout/sessions`;
-    console.error(`<pay-form>: ${reason}`);
+    const reason = `${url} answered that there is no such checkout session: set <${name} session> to the id your server got from this companion's POST /api/checkout/sessions`;
+    console.error(`<${name}>: ${reason}`);
     return new CompanionError('rejected', status, [], reason);
   }
   if (!response.ok) return new CompanionError(status === 429 ? 'rate_limited' : status >= 500 ? 'server' : 'rejected', status, fieldNames(error?.fields));

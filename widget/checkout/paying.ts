@@ -5,31 +5,41 @@
  * shows (checkout-element.ts, `loadPaying`): none of it is needed for the form to show, so the
  * page does not wait for it, and by the customer's click it is there.
  */
-import { digitsOf, readExpiry, type Check, type CheckCode } from '@payform/card/fields';
+import { digitsOf, readExpiry, type Brand, type Check } from '@payform/card/fields';
 import { emit, type FieldName, type PayEventDetails } from '../events.js';
+import type { FieldError } from '../pay-form/pay-form.js';
 import type { CheckoutElement } from './checkout-element.js';
 import { CompanionError, type PayAnswer, type PayRequest } from './companion.js';
 import { collectFingerprint } from './fingerprint.js';
 import { mayRedirect } from './redirect.js';
 import type { SessionView } from './session-view.js';
 
-/** What `<pay-form>` lends the payment of its form: its fields, their checks and errors, the chosen saved card. */
+/** What `<pay-form>` lends the payment of its form: its fields, their checks and errors, the card's brand, the chosen saved card. */
 export interface Form extends CheckoutElement {
+  brand?: Brand;
   inputs(): HTMLInputElement[];
   field(name: FieldName): HTMLInputElement | null;
   check(input: HTMLInputElement): Check;
-  errors: Partial<Record<FieldName, CheckCode>>;
-  show(errors: Partial<Record<FieldName, CheckCode>>): void;
+  errors: Partial<Record<FieldName, FieldError>>;
+  show(errors: Partial<Record<FieldName, FieldError>>): void;
   edited: Partial<Record<FieldName, string>>;
   token: string;
 }
 
 const ANSWERS: readonly string[] = ['success', 'failure', 'pending', 'redirect'];
 
-// Loaded once a form shows. On a page that is not a secure context the card form is off (a card
-// is never typed into a page anyone on the way can read or change): the developer hears why.
-if (!isSecureContext) {
-  console.warn('<pay-form>: this page is not a secure context (https, or http on localhost), so the card form is off and customers pay on the hosted page: serve it over https');
+let warned = false;
+
+/**
+ * Loaded as an element shows (checkout-element.ts, `loadPaying`), and told of each. On a page that
+ * is not a secure context a form's card fields are off (a card is never typed into a page anyone
+ * on the way can read or change): the developer hears why, once, from the first `<pay-form>`; a
+ * `<pay-button>` only ever goes to the hosted page, and says nothing of it.
+ */
+export function ready(element: CheckoutElement): void {
+  if (isSecureContext || warned || !isForm(element)) return;
+  warned = true;
+  console.warn(`<${element.localName}>: this page is not a secure context (https, or http on localhost), so the card form is off and customers pay on the hosted page: serve it over https`);
 }
 
 /** A POST of `body` as JSON, with the page paid from: without the merchant's return_url, the customer comes back to it. */
@@ -216,6 +226,23 @@ function valid(form: Form): boolean {
   return false;
 }
 
+/**
+ * The customer left a field of the form: one they edited shows what it lacks now ("incomplete"
+ * and "required" wait for this), and the page hears of it (`pay-change`) when that changed the
+ * error it shows, and only then. Here, not in the bundle: leaving a field comes after the form
+ * showed, and so after this chunk was fetched.
+ */
+export function left(form: Form, { target }: FocusEvent): void {
+  const input = target as HTMLInputElement;
+  const name = input.name as FieldName;
+  if (!(name in form.edited)) return;
+  const check = form.check(input);
+  const { code: error } = check;
+  if (form.errors[name] === error) return;
+  form.show({ [name]: error });
+  emit(form, 'pay-change', { field: name, empty: !input.value, complete: check.valid, valid: check.potentiallyValid, brand: form.brand?.id, error });
+}
+
 /** What the form's checks still wait for. */
 const waiting = (form: Form): Promise<unknown>[] => form.inputs().flatMap((input) => form.check(input).pending ?? []);
 
@@ -316,13 +343,16 @@ function wentOn(element: CheckoutElement, view: SessionView | undefined): boolea
   return true;
 }
 
-/** Marks the fields the companion named as invalid: the first of them, if any. */
+/**
+ * Marks the fields the companion named as invalid: the first of them, if any. A security code
+ * passed the form's own check, which judges only its length: it is `refused`, and says so.
+ */
 function markRefused(form: Form, error: unknown): HTMLInputElement | undefined {
   const fields = error instanceof CompanionError ? error.fields : [];
-  // "card.exp_month", "customer.email", "cc_number"… name the widget's exp, email, number.
+  // "card.exp_month", "customer.email", "cc_number", "card_cvv"… name the widget's exp, email, number, cvv.
   const named = fields.map((path) => /(number|exp|cvv|fname|lname|email|phone)[^.]*$/.exec(path)?.[1]);
   const invalid = form.inputs().filter((input) => named.includes(input.name));
-  form.show(Object.fromEntries(invalid.map((input) => [input.name, 'invalid'])));
+  form.show(Object.fromEntries(invalid.map(({ name }) => [name, name === 'cvv' ? 'refused' : 'invalid'])));
   return invalid[0];
 }
 

@@ -15,11 +15,12 @@ const LOADERS: Record<string, () => Promise<{ default: Partial<Catalog> }>> = {
 };
 
 /**
- * The catalog of a BCP 47 tag's language; English when there is none (said in the console) or it
- * cannot load, and then without its specific messages if they cannot load either.
+ * The catalog of a BCP 47 tag's language; English when there is none (said in the console, by
+ * the `element` that asked) or it cannot load, and then without its specific messages if they
+ * cannot load either.
  */
-export async function loadCatalog(tag: string): Promise<Strings> {
-  const load = LOADERS[tag.split('-')[0]!.toLowerCase()] ?? (() => import('./en-messages.js').then((chunk) => chunk.unknownLanguage(tag)));
+export async function loadCatalog(tag: string, element: Element): Promise<Strings> {
+  const load = LOADERS[tag.split('-')[0]!.toLowerCase()] ?? (() => import('./en-messages.js').then((chunk) => chunk.unknownLanguage(tag, element)));
   const catalog = await load().catch(() => LOADERS.en!().catch(() => undefined));
   return { ...en, ...catalog?.default };
 }

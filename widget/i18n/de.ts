@@ -44,6 +44,7 @@ const de: Catalog = {
   exp_too_far: 'Das Ablaufdatum liegt zu weit in der Zukunft.',
   cvv_incomplete: 'Geben Sie den 3-stelligen Code von der Kartenrückseite ein.',
   cvv_amex: 'Geben Sie den 4-stelligen Code von der Kartenvorderseite ein.',
+  cvv_refused: 'Der Sicherheitscode ist ungültig.',
   card_number: 'Das sieht wie eine Kartennummer aus: Geben Sie sie nur im Feld für die Kartennummer ein.',
   email_invalid: 'Geben Sie eine gültige E-Mail-Adresse ein.',
   phone_invalid: 'Geben Sie eine Telefonnummer mit Ländervorwahl ein.',

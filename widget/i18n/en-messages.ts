@@ -8,8 +8,10 @@ const enMessages = {
   fix: 'Check the highlighted fields.',
   test: 'Test mode: no real money moves.',
   waiting: 'Your payment is still being confirmed. Check again in a moment, and do not pay again.',
-  // Empty: an English page shows the companion's own words for a decline, which say why (checkout-element.ts).
+  // Empty: an English page shows the companion's own words for a decline, which say why (checkout-element.ts)...
   declined: '',
+  // ...and these when it gave none. English's alone: the other catalogs always say their `declined`.
+  declined_en: 'The payment was declined. Check the details or use another card.',
   network: 'Could not reach the payment service. Please try again.',
   rejected: 'The payment could not be started. Please try again.',
   rate_limited: 'Too many attempts. Please wait a moment.',
@@ -24,6 +26,8 @@ const enMessages = {
   exp_too_far: 'The expiry date is too far ahead.',
   cvv_incomplete: 'Enter the 3 digits on the back of the card.',
   cvv_amex: 'Enter the 4 digits on the front of the card.',
+  // The card's own checks passed, but the companion or the gateway refused the code.
+  cvv_refused: 'The security code is invalid.',
   card_number: 'This looks like a card number: enter it only in the card number field.',
   email_invalid: 'Enter a valid email address.',
   phone_invalid: 'Enter a phone number with its country code.',
@@ -33,11 +37,12 @@ export default enMessages;
 let said = false;
 
 /**
- * For a `lang` the widget has no words for: English, and the console says so once. Here, not in
- * the module every page loads, and in the chunk such a page loads anyway.
+ * For a `lang` the widget has no words for: English, and the console says so once, naming the
+ * `element` that asked. Here, not in the module every page loads, and in the chunk such a page
+ * loads anyway.
  */
-export function unknownLanguage(tag: string): { default: Partial<typeof enMessages> } {
-  if (!said) console.warn(`<pay-form>: no words for lang="${tag}", so English is shown; the widget speaks en, uk, pl, de, fr and es`);
+export function unknownLanguage(tag: string, element: Element): { default: Partial<typeof enMessages> } {
+  if (!said) console.warn(`<${element.localName}>: no words for lang="${tag}", so English is shown; the widget speaks en, uk, pl, de, fr and es`);
   said = true;
   return { default: enMessages };
 }

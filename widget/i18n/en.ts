@@ -4,7 +4,7 @@ import type enMessages from './en-messages.js';
  * English, built into the bundle: what every form shows, and the general messages the specific
  * ones fall back on (what only some forms show — test mode's banner, a check after waiting, the
  * note on a submit with mistakes — comes with them). Those specific ones (en-messages.ts) load with the catalog, as other languages
- * do. Every other catalog has exactly the keys of both. `{}` stands for the amount.
+ * do. Every other catalog has exactly the keys of both, but for English's own `EnglishOnly`. `{}` stands for the amount.
  */
 export const en = {
   number: 'Card number',
@@ -32,8 +32,11 @@ export const en = {
   invalid: 'Check this value.',
 };
 
-export type Catalog = Record<keyof typeof en | keyof typeof enMessages, string>;
+/** English's alone (en-messages.ts): a decline the companion gave no words for, which other languages never show. */
+type EnglishOnly = 'declined_en';
+
+export type Catalog = Record<Exclude<keyof typeof en | keyof typeof enMessages, EnglishOnly>, string>;
 export type Message = keyof Catalog;
 
 /** What an element reads: a catalog, or English whose specific messages have not loaded (or could not). */
-export type Strings = typeof en & Partial<Catalog>;
+export type Strings = typeof en & Partial<Catalog & Record<EnglishOnly, string>>;

@@ -44,6 +44,7 @@ const es: Catalog = {
   exp_too_far: 'La fecha de caducidad es demasiado lejana.',
   cvv_incomplete: 'Introduce el código de 3 dígitos del reverso de la tarjeta.',
   cvv_amex: 'Introduce el código de 4 dígitos del anverso de la tarjeta.',
+  cvv_refused: 'El código de seguridad no es válido.',
   card_number: 'Parece un número de tarjeta: introdúcelo solo en el campo del número de tarjeta.',
   email_invalid: 'Introduce un correo electrónico válido.',
   phone_invalid: 'Introduce un teléfono con el prefijo del país.',

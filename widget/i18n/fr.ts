@@ -44,6 +44,7 @@ const fr: Catalog = {
   exp_too_far: 'La date d’expiration est trop lointaine.',
   cvv_incomplete: 'Saisissez le code à 3 chiffres au dos de la carte.',
   cvv_amex: 'Saisissez le code à 4 chiffres au recto de la carte.',
+  cvv_refused: 'Le code de sécurité n’est pas valide.',
   card_number: 'Cela ressemble à un numéro de carte : saisissez-le uniquement dans le champ du numéro de carte.',
   email_invalid: 'Saisissez une adresse e-mail valide.',
   phone_invalid: 'Saisissez un numéro de téléphone avec l’indicatif du pays.',

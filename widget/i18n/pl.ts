@@ -44,6 +44,7 @@ const pl: Catalog = {
   exp_too_far: 'Data ważności jest zbyt odległa.',
   cvv_incomplete: 'Wpisz 3-cyfrowy kod z odwrotu karty.',
   cvv_amex: 'Wpisz 4-cyfrowy kod z przodu karty.',
+  cvv_refused: 'Kod zabezpieczający jest nieprawidłowy.',
   card_number: 'To wygląda na numer karty: wpisz go tylko w polu numeru karty.',
   email_invalid: 'Wpisz poprawny adres e-mail.',
   phone_invalid: 'Wpisz numer telefonu z kodem kraju.',

@@ -157,6 +157,47 @@ describe('hosted checkout', () => {
     expect(payButton.shadowRoot!.querySelector('button')).to.equal(null);
   });
 
+  describe('<pay-button> on a page set up wrong', () => {
+    let said: string[];
+    let restoreConsole: () => void;
+    beforeEach(() => {
+      said = [];
+      const real = { error: console.error, warn: console.warn };
+      console.error = console.warn = (...args: unknown[]) => void said.push(args.join(' '));
+      restoreConsole = () => void Object.assign(console, real);
+    });
+    afterEach(() => restoreConsole());
+
+    /** A `<pay-button>` set up by `setUp` before it connects, and the pay-error it fires. */
+    async function failing(setUp: (payButton: HTMLElementTagNameMap['pay-button']) => void) {
+      const payButton = document.createElement('pay-button');
+      setUp(payButton);
+      const error = oneEvent(payButton, 'pay-error');
+      await fixture(payButton);
+      return (await error).detail;
+    }
+
+    it('names itself, and its own attribute, for an endpoint that is not the companion', async () => {
+      const session = await createSession();
+      const detail = await failing((payButton) => Object.assign(payButton, { session, endpoint: `${location.origin}/not-the-companion` }));
+      expect(detail.code).to.equal('misconfigured');
+      expect(detail.reason).to.contain(`set <pay-button endpoint> (now "${location.origin}/not-the-companion")`);
+      expect(said).to.deep.equal([`<pay-button>: ${detail.reason}`]);
+    });
+
+    it('names itself, and its own attribute, when no session was set', async () => {
+      const detail = await failing((payButton) => (payButton.sessionWait = 100));
+      expect(detail.reason).to.contain('no checkout session was set: set <pay-button session>');
+      expect(said).to.deep.equal([`<pay-button>: ${detail.reason}`]);
+    });
+
+    it('names itself when it has no words for the language', async () => {
+      const payButton = await mount({}, { lang: 'ja' }, 'pay-button');
+      await payButton.updateComplete;
+      expect(said).to.deep.equal(['<pay-button>: no words for lang="ja", so English is shown; the widget speaks en, uk, pl, de, fr and es']);
+    });
+  });
+
   it('takes its companion from the endpoint attribute, on another origin', async () => {
     const calls = watchFetch();
     try {

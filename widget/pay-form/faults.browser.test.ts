@@ -170,6 +170,29 @@ describe('<pay-form> when things go wrong', () => {
     expect(button(form).disabled).to.equal(false);
   });
 
+  it("says at the security code that the companion refused it, in the page's language", async () => {
+    // A code of the brand's length passes the form's own check; the companion names it as its pay
+    // request's field, or passes on the gateway's name for it.
+    for (const [lang, name, words] of [
+      ['en', 'card.cvv', 'The security code is invalid.'],
+      ['de', 'card_cvv', 'Der Sicherheitscode ist ungültig.'],
+    ] as const) {
+      const form = await mount({}, { lang });
+      calls = watchFetch((call) => (isPay(call) ? Promise.resolve(json(400, { error: { code: 'invalid_request', message: `${name}: refused`, fields: { [name]: 'refused' } } })) : undefined));
+      try {
+        const error = oneEvent(form, 'pay-error');
+        await payThrough(form);
+        expect((await error).detail.code).to.equal('rejected');
+        await form.updateComplete;
+        expect(errorText(form, 'cvv'), lang).to.equal(words);
+        expect(errorText(form, 'number')).to.equal('');
+        await waitUntil(() => form.shadowRoot!.activeElement === field(form, 'cvv'), 'the refused code is not focused');
+      } finally {
+        calls.restore();
+      }
+    }
+  });
+
   it('tells the developer which fields the companion refused when the form shows none of them', async () => {
     const form = await mount();
     calls = watchFetch((call) => (isPay(call) ? Promise.resolve(json(422, { error: { code: 'invalid_request', message: 'currency: is not enabled for this project', fields: { currency: 'is not enabled for this project' } } })) : undefined));
@@ -337,6 +360,31 @@ describe('<pay-form> when things go wrong', () => {
       form.session = await createSession();
       await ready;
       expect(message(form)).to.equal('');
+    });
+
+    it('takes a sessionWait the page changes while it waits, shorter or longer', async () => {
+      // Shorter: the element began waiting the default 10 s, and says so after the new wait.
+      const form = document.createElement('pay-form');
+      const error = oneEvent(form, 'pay-error');
+      await fixture(form);
+      form.sessionWait = 200;
+      const told = await Promise.race([error.then(({ detail }) => detail.code), new Promise((resolve) => setTimeout(resolve, 3000, 'nothing within 3 s'))]);
+      expect(told).to.equal('misconfigured');
+      expect(errors).to.have.length(1);
+      expect(errors[0]).to.contain('no checkout session was set: set <pay-form session>');
+      // Longer: past the wait it began with it says nothing, and the session the page sets then loads the form.
+      const late = document.createElement('pay-form');
+      late.sessionWait = 200;
+      const failures = record(late, 'pay-error');
+      await fixture(late);
+      late.sessionWait = 10_000;
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      expect(failures).to.deep.equal([]);
+      const ready = oneEvent(late, 'pay-ready');
+      late.session = await createSession();
+      await ready;
+      expect(failures).to.deep.equal([]);
+      expect(errors).to.have.length(1);
     });
 
     it('waits for a session the page sets late, and says nothing of it', async () => {

@@ -1,6 +1,6 @@
 import { html, nothing, type html as Html, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
 import { detectBrand, maxLength, type Brand, type BrandId, digitsOf, type Check, type CheckCode, checkCvv, cvvLength, checkExpiry, formatCvv, formatExpiry, formatNumber, type Edit, type Keystroke, checkNumber } from '@payform/card/fields';
-import { CheckoutElement } from '../checkout/checkout-element.js';
+import { CheckoutElement, paying } from '../checkout/checkout-element.js';
 import { customerCheck, loadCustomerChecks } from '../customer/fields.js';
 import { emit, type FieldName } from '../events.js';
 import type { Message } from '../i18n/en.js';
@@ -8,7 +8,9 @@ import { theme } from '../theme.styles.js';
 import { brandMark } from './brand-marks.js';
 import { styles } from './pay-form.styles.js';
 
-type Errors = Partial<Record<FieldName, CheckCode>>;
+/** A field's error: its check's code, or `refused`, a security code the companion refused (paying.ts). */
+export type FieldError = CheckCode | 'refused';
+type Errors = Partial<Record<FieldName, FieldError>>;
 
 /**
  * Each field's autocomplete token, check, formatting while typing and inputmode (which is also the
@@ -100,7 +102,11 @@ export class PayForm extends CheckoutElement {
    * @internal
    */
   errors: Errors = {};
-  private brand?: Brand;
+  /**
+   * The card number's brand, once known.
+   * @internal
+   */
+  brand?: Brand;
   /**
    * The chosen saved card; empty for a new card.
    * @internal
@@ -160,9 +166,10 @@ export class PayForm extends CheckoutElement {
     this.complete = this.inputs().every((input) => this.check(input).valid);
   }
 
-  #message(name: FieldName, code: CheckCode): string {
-    // A security code of the wrong length, short or (after the brand changed) long: say how many digits.
-    const key = code === 'empty' ? 'required' : code === 'card_number' ? code : name === 'cvv' ? (this.brand?.cvv ? 'cvv_amex' : 'cvv_incomplete') : `${name}_${code}`;
+  #message(name: FieldName, code: FieldError): string {
+    // A security code of the wrong length, short or (after the brand changed) long: say how many
+    // digits; one the companion refused, that it is invalid.
+    const key = code === 'empty' ? 'required' : code === 'card_number' ? code : name === 'cvv' && code !== 'refused' ? (this.brand?.cvv ? 'cvv_amex' : 'cvv_incomplete') : `${name}_${code}`;
     return this.t[key as Message] ?? this.t.invalid;
   }
 
@@ -182,7 +189,7 @@ export class PayForm extends CheckoutElement {
     // A check still loading what judges it (the card-number detector): this input again once it has, unless typing went on.
     void check.pending?.then(() => input.value === value && input.dispatchEvent(new InputEvent('input', { bubbles: true })));
     // While typing, a field turns invalid only once no more typing can make it valid.
-    const errors: Errors = { [name]: check.potentiallyValid ? undefined : check.code };
+    const errors: Partial<Record<FieldName, CheckCode>> = { [name]: check.potentiallyValid ? undefined : check.code };
     const digits = digitsOf(input.value);
     const brand = name === 'number' ? detectBrand(digits) : this.brand;
     if (brand !== this.brand) {
@@ -203,10 +210,10 @@ export class PayForm extends CheckoutElement {
     }
   }
 
-  // "Incomplete" and "required" wait for the customer to leave a field they have edited.
-  #onBlur({ target }: FocusEvent): void {
-    const input = target as HTMLInputElement;
-    if (input.name in this.edited) this.show({ [input.name]: this.check(input).code });
+  // "Incomplete" and "required" wait for the customer to leave a field they have edited: the
+  // pay-time chunk (paying.ts) judges it then, there by the time a customer leaves a field.
+  #onBlur(event: FocusEvent): void {
+    paying?.left(this, event);
   }
 
   // Checking the fields and paying are the pay-time chunk's (paying.ts).

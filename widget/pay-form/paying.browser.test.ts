@@ -1,7 +1,7 @@
 import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
 import type { PayForm } from './pay-form.js';
 import { advanceGatewayClock, closeSession, createSession, decideChallenge, readView } from '../test/checkout-fixture.js';
-import { autofill, button, card, errorText, field, focused, message, mount, part, press, record, stay, type, watchFetch } from '../test/harness.js';
+import { autofill, button, card, errorText, field, focused, json, message, mount, part, press, record, stay, type, watchFetch } from '../test/harness.js';
 
 /** Fills a test card and clicks Pay. */
 async function payWith(form: PayForm, number: string): Promise<void> {
@@ -161,6 +161,21 @@ describe('<pay-form> paying', () => {
       await success;
     });
   }
+
+  it('says a decline in English words of its own when the companion gave none', async () => {
+    const form = await mount();
+    calls.restore();
+    // The sandbox declines the card; the answer comes without the companion's words for it.
+    calls = watchFetch((call, pass) =>
+      call.url.endsWith('/pay') ? pass().then(async (answer) => json(answer.status, { ...(await answer.json()), message: undefined })) : undefined,
+    );
+    const failure = oneEvent(form, 'pay-failure');
+    await payWith(form, '4000000000000002');
+    const { message: said } = (await failure).detail;
+    expect(said).to.equal('The payment was declined. Check the details or use another card.');
+    await form.updateComplete;
+    expect(message(form)).to.equal(said);
+  });
 
   it('says a decline in the page\'s language: the companion words it in English, which a Ukrainian page does not show', async () => {
     const form = await mount({}, { lang: 'uk' });

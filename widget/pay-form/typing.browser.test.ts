@@ -258,9 +258,38 @@ describe('<pay-form> card entry', () => {
       expect(changes).to.deep.equal([
         { field: 'number', empty: false, complete: false, valid: true, brand: undefined, error: undefined },
         { field: 'number', empty: false, complete: false, valid: true, brand: 'mastercard', error: undefined },
+        // Left incomplete: the field shows it now, and the page hears of it.
+        { field: 'number', empty: false, complete: false, valid: true, brand: 'mastercard', error: 'incomplete' },
       ]);
       await type(field(form, 'number'), '55555555554445');
       expect(changes.at(-1)).to.deep.equal({ field: 'number', empty: false, complete: false, valid: false, brand: 'mastercard', error: 'invalid' });
+    });
+
+    it('tells the page when leaving a field changes the error it shows, and only then', async () => {
+      const form = await mount();
+      const changes = record(form, 'pay-change');
+      // Untouched fields tabbed through show nothing, and say nothing.
+      field(form, 'number').focus();
+      await press('Tab');
+      await press('Tab');
+      expect(changes).to.deep.equal([]);
+      await type(field(form, 'cvv'), '1');
+      await press('Backspace');
+      await press('Tab');
+      expect(errorText(form, 'cvv')).to.equal('This field is required.');
+      expect(form.hasAttribute('invalid')).to.equal(true);
+      expect(changes.at(-1)).to.deep.equal({ field: 'cvv', empty: true, complete: false, valid: true, brand: undefined, error: 'empty' });
+      // Left again as it was: no news.
+      const told = changes.length;
+      field(form, 'cvv').focus();
+      await press('Tab');
+      expect(changes.length).to.equal(told);
+      // Typed whole and left: the error it showed while typing is the one it shows, so nothing more either.
+      await type(field(form, 'cvv'), '123');
+      expect(changes.at(-1)).to.deep.equal({ field: 'cvv', empty: false, complete: true, valid: true, brand: undefined, error: undefined });
+      expect(form.hasAttribute('invalid')).to.equal(false);
+      await press('Tab');
+      expect(changes.length).to.equal(told + 3);
     });
   });
 
