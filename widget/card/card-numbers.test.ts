@@ -43,9 +43,19 @@ describe('findCardNumbers', () => {
     ['Amex groups 4-6-5', '3782 822463 10005'],
     ['13 digits', '4222 2222 22222'],
     ['19 digits', '4111 1111 1111 1111 003'],
+    ['a UnionPay number that fails the check digit, as some do', '6212 3456 7890 1234'],
+    ['an 18-digit UnionPay number that fails it', '621234567890123456'],
   ])('finds a card number written with %s', (_, written) => {
     const text = `Olena ${written} Koval`;
     expect(findCardNumbers(text).map(({ start, end }) => text.slice(start, end))).toEqual([written]);
+  });
+
+  it('takes a UnionPay number without its check digit only from 16 digits: shorter, it may be a phone', () => {
+    // 62 is also Indonesia's calling code: 62 812 3456 7890 (14 digits) is a mobile number.
+    expect(holdsCardNumber('call 62812345678902')).toBe(false);
+    expect(holdsCardNumber('6281234567890')).toBe(false);
+    // Only UnionPay issues numbers that fail it: a Visa-shaped one is not a card number.
+    expect(holdsCardNumber('4111 1111 1111 1112')).toBe(false);
   });
 
   it('finds a card number run into letters, or followed by its expiry date', () => {

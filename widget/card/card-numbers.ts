@@ -100,9 +100,14 @@ function separator(gap: string): string | undefined {
   return marks || (visible ? ' ' : '');
 }
 
-/** The scheme that issues `digits` as a whole card number, if one does. */
+/**
+ * The scheme that issues `digits` as a whole card number, if one does. UnionPay also issues
+ * numbers that fail the check digit: from 16 digits such a number counts (shorter, it may be an
+ * Indonesian phone number written without its +, which starts with 62 too).
+ */
 function issuer(digits: string): Brand | undefined {
-  return luhn(digits) ? issuedBy(digits, digits.length) : undefined;
+  const brand = issuedBy(digits, digits.length);
+  return brand && (luhn(digits) || (brand.noLuhn && digits.length > 15)) ? brand : undefined;
 }
 
 /** The scheme that issues numbers of `length` digits starting as `digits` do. */
