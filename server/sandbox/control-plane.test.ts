@@ -119,6 +119,8 @@ describe('webhook delivery', () => {
     await sandbox.deliver();
     let [delivery] = await deliveries(`?order_id=${orderId}`);
     expect(delivery).toMatchObject({ status: 'retrying', method: 'purchase', event_status: 'success', next_attempt_at: '2026-03-02T10:00:01.000' });
+    // The event as posted keeps the interface's decimals; the amount beside it is payform's.
+    expect(delivery).toMatchObject({ amount_minor: 1010, currency: 'UAH', event: { amount: 10.1, currency: 'UAH' } });
     expect(delivery?.attempts).toEqual([{ at: '2026-03-02T10:00:00.000', http_status: 500, duration_ms: expect.any(Number) }]);
     await sandbox.advance(1_000);
     await sandbox.deliver();

@@ -15,7 +15,8 @@ import type { MinorUnits } from './state/amounts.js';
 import type {
   CaptureRequest, RefundRequest, SplitCaptureRequest, SplitRefundRequest, VoidRequest,
 } from '@payform/gateway/wire';
-import { StatusCode, toWireAmount } from '@payform/gateway/wire';
+import { formatMinorUnits } from '@payform/gateway';
+import { StatusCode } from '@payform/gateway/wire';
 import type { Project } from './config.js';
 import type { RequestId } from './inspector/request-log.js';
 import { minorUnits } from './state/amounts.js';
@@ -94,7 +95,7 @@ export function refund(gateway: SimulatedGateway, cause: RequestId | undefined, 
     const left = refundable.amount - sumAmounts(succeeded(target.order, 'refund'));
     const amount = request.refund_amount === undefined ? left : minorUnits(request.refund_amount, orderCurrency, 'refund_amount');
     if (left <= 0) throw new Decline(StatusCode.InvalidOperation, 'Invalid operation: the payment is already refunded in full');
-    if (amount > left) throw new Decline(StatusCode.InvalidAmount, `Invalid amount: at most ${toWireAmount(left, orderCurrency)} ${orderCurrency} is left to refund`);
+    if (amount > left) throw new Decline(StatusCode.InvalidAmount, `Invalid amount: at most ${formatMinorUnits(left, orderCurrency)} is left to refund`);
     const shares = refundable.shares ? shareRefunds(target.order, refundable.shares, split, amount, left, orderCurrency, project) : undefined;
     if (!refundable.shares && split) throw new Decline(StatusCode.InvalidOperation, 'Invalid operation: the payment is not a split payment');
     const fees = shares && split ? { fixed: 0, percent: sumAmounts(shares.map((share) => ({ amount: share.fee ?? 0 }))) } : null;
@@ -209,7 +210,7 @@ function shareRefunds(
     const partLeft = leftOf(part.sub_merchant_id);
     const partAmount = minorUnits(part.amount, currency, `split[${index}].amount`);
     if (partLeft === undefined) throw new Decline(StatusCode.InvalidOperation, `Invalid operation: sub-merchant ${part.sub_merchant_id} has no share in this payment`);
-    if (partAmount > partLeft) throw new Decline(StatusCode.InvalidAmount, `Invalid amount: at most ${toWireAmount(partLeft, currency)} ${currency} is left to refund to sub-merchant ${part.sub_merchant_id}`);
+    if (partAmount > partLeft) throw new Decline(StatusCode.InvalidAmount, `Invalid amount: at most ${formatMinorUnits(partLeft, currency)} is left to refund to sub-merchant ${part.sub_merchant_id}`);
     return withFee(part.sub_merchant_id, partAmount);
   });
 }

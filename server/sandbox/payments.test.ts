@@ -36,9 +36,9 @@ describe('direct payments and the test cards', () => {
     const payment = await kwd.postJson<Json>('/api/v1/payment', directPayment(kwd.project, { amount: 100.5, currency: 'KWD' }));
     // 1.5 % of 100.500 KWD is 1.5075; the fixed part 5 fils: each to the nearest 10 fils.
     expect(payment).toMatchObject({ fixed_fee: { amount: 0.01, currency: 'KWD' }, percent_fee: { amount: 1.51, currency: 'KWD' }, fee: { amount: 1.52, currency: 'KWD' } });
-    // What is left to refund is said as the wire says amounts, not in fils.
+    // What is left to refund is said as people write the money (every ISO digit), not in fils.
     const refund = await kwd.postJson<Json>('/api/v1/refund', { pos_id: kwd.project.posId, order_id: payment.order_id, order_currency: 'KWD', refund_amount: 200 });
-    expect(refund).toMatchObject({ status: 'failure', status_description: 'Invalid amount: at most 100.5 KWD is left to refund' });
+    expect(refund).toMatchObject({ status: 'failure', status_description: 'Invalid amount: at most 100.500 KWD is left to refund' });
   });
 
   it('answers a direct purchase with the interface fields: processed_at, fees, receipt link, exact decimals', async () => {

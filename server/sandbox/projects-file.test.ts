@@ -72,7 +72,7 @@ describe('projects file', () => {
       'projects[0].sub_merchants[1]: appears twice',
       'projects[0].accounts[0].opening_balance_minor: must be an integer number of minor units (24950 = 249.50 UAH)',
       'projects[0].accounts[1].opening_balance_minor: must be a multiple of 10 minor units: the gateway takes KWD with at most 2 decimal digits',
-      'projects[0].accounts[2].opening_balance: is major units, which the sandbox no longer takes here: send opening_balance_minor, in integer minor units: 12500.5 UAH is opening_balance_minor: 1250050',
+      'projects[0].accounts[2].opening_balance: is not taken here (in the sandbox 0.2 it was major units): send opening_balance_minor, in integer minor units: opening_balance_minor: 1250050 for 12500.50 UAH',
       'projects[1].endpoints_key: must not be empty',
       'projects[1].three_d_secure: must be one of card, always, never',
       'projects[2].api_key: is required',

@@ -272,13 +272,19 @@ describe('receipts', () => {
       return ((await answer.json()) as { message: string }).message;
     };
     expect(await refusal('/_sandbox/credits', { order_id: 'old', amount: 12.5, currency: 'UAH' })).toContain(
-      'amount: is major units, which the sandbox no longer takes here: send amount_minor, in integer minor units: 12.5 UAH is amount_minor: 1250',
+      'amount: is not taken here (in the sandbox 0.2 it was major units): send amount_minor, in integer minor units: amount_minor: 1250 for 12.50 UAH',
+    );
+    // A whole number may already be minor units: both readings are given, neither assumed.
+    expect(await refusal('/_sandbox/credits', { order_id: 'old', amount: 1500, currency: 'UAH' })).toContain(
+      'amount_minor: 1500 for 15.00 UAH, or 150000 for 1500.00 UAH',
     );
     expect(await refusal('/_sandbox/credits', { order_id: 'fils', amount_minor: 1005, currency: 'KWD' })).toContain('amount_minor: must be a multiple of 10 minor units');
     expect(await refusal('/_sandbox/credits', { order_id: 'zero', amount_minor: 0, currency: 'UAH' })).toContain('amount_minor: must be greater than 0');
     expect(await refusal('/_sandbox/credits', { order_id: 'half', amount_minor: 10.5, currency: 'UAH' })).toContain('amount_minor: must be an integer number of minor units');
     const purchase = await pay();
-    expect(await refusal('/_sandbox/recurring', { order_id: purchase.order_id, amount: 3 })).toContain('3 UAH is amount_minor: 300');
+    expect(await refusal('/_sandbox/recurring', { order_id: purchase.order_id, amount: 3.5 })).toContain('amount_minor: 350 for 3.50 UAH');
+    // An order it cannot find gives no currency to say the amount in.
+    expect(await refusal('/_sandbox/recurring', { order_id: 'nowhere', amount: 3.5 })).toMatch(/send amount_minor, in integer minor units$/);
     // Nothing refused was made.
     for (const orderId of ['old', 'fils', 'zero', 'half']) expect((await sandbox.get(`${pos()}/orders/${orderId}`)).status).toBe(404);
     expect(await sandbox.getJson<Json[]>(`${pos()}/orders/${String(purchase.order_id)}`)).toHaveLength(1);

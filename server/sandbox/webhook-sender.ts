@@ -53,6 +53,7 @@ export interface Delivery {
   readonly duplicate_of?: string;
   /** The form exactly as posted. */
   readonly body: { readonly data: string; readonly signature: string };
+  /** The event `body.data` holds, as posted: the interface's JSON, amounts in its decimals. */
   readonly event: object;
   readonly created_at: string;
   status: DeliveryStatus;

@@ -18,6 +18,7 @@
  * decimals belong to its interface under /api/v1, and to nothing else.
  */
 import { Hono } from 'hono';
+import { readWebhookEvent } from '@payform/gateway';
 import * as z from 'zod';
 import { Currency, OrderId, Url, Uuid, formatTimestamp, requiredText } from '@payform/gateway/wire';
 import { accountsOf, terminalsOf } from '../balances.js';
@@ -25,6 +26,7 @@ import type { Project } from '../config.js';
 import { FaultSettings } from '../faults.js';
 import { chargeRecurring, completeChallenge, createCredit } from '../payments.js';
 import type { SimulatedGateway } from '../simulated-gateway.js';
+import type { Delivery } from '../webhook-sender.js';
 import { majorUnitsRefusal, minorAmountRefusal } from '../state/amounts.js';
 import type { Payment } from '../state/records.js';
 import { Refusal } from '../state/refusal.js';
@@ -92,6 +94,19 @@ function madePayment(payment: Payment) {
   };
 }
 
+/**
+ * A delivery as listed: `event` is the event as posted, in the interface's decimals, beside its
+ * amount as payform's client reads it; null where a wire-shapes fault made it unreadable.
+ */
+function listedDelivery(delivery: Delivery) {
+  try {
+    const { amount, currency } = readWebhookEvent(delivery.event);
+    return { ...delivery, amount_minor: amount, currency };
+  } catch {
+    return { ...delivery, amount_minor: null, currency: null };
+  }
+}
+
 const WebhookFilter = z.strictObject({
   order_id: z.string().optional(),
   method: z.string().optional(),
@@ -147,7 +162,8 @@ export function controlRoutes(gateway: SimulatedGateway, baseUrlOf: BaseUrlOf): 
       .list()
       .filter((delivery) => filter.order_id === undefined || delivery.order_id === filter.order_id)
       .filter((delivery) => filter.method === undefined || delivery.method === filter.method)
-      .filter((delivery) => filter.status === undefined || delivery.status === filter.status);
+      .filter((delivery) => filter.status === undefined || delivery.status === filter.status)
+      .map(listedDelivery);
     return c.json({ deliveries });
   });
 

@@ -2,6 +2,7 @@
  * Amounts in minor units: read off the wire (a 400 when one cannot be held exactly), or checked
  * where the sandbox's own surfaces take them.
  */
+import { formatMinorUnits } from '@payform/gateway';
 import { fromWireAmount, maxWireMinorUnits, wireAmountRefusal } from '@payform/gateway/wire';
 import type { WireAmount } from '@payform/gateway/wire';
 import { Refusal } from './refusal.js';
@@ -32,20 +33,25 @@ export function minorAmountRefusal(minor: unknown, currency: string, sign: 'posi
   const amount = minor as number;
   if (sign === 'positive' && amount <= 0) return 'must be greater than 0';
   const max = maxWireMinorUnits(currency);
-  if (Math.abs(amount) > max) return `must be at most ${max} minor units of ${currency}`;
+  if (Math.abs(amount) > max) return `must be at most ${max} minor units (${formatMinorUnits(max, currency)})`;
   return undefined;
 }
 
 /**
- * The refusal of an amount in major units where the sandbox 0.2 took one (`amount: 12.5`): it names
- * the field that replaced it and, when the value reads as an amount, what to write there.
+ * The refusal of `amount` where the sandbox 0.2 took major units (`amount: 12.5`): it names the
+ * field that replaced it. A value with a fraction was major units, and what to send is said; a
+ * whole one may have been meant as minor units already, so both readings are given.
  */
 export function majorUnitsRefusal(renamed: string, value: unknown, currency: string): string {
-  let example = '';
+  const refusal = `is not taken here (in the sandbox 0.2 it was major units): send ${renamed}, in integer minor units`;
+  let minor: number;
   try {
-    if (typeof value === 'number') example = `: ${value} ${currency} is ${renamed}: ${fromWireAmount(value, currency)}`;
+    if (typeof value !== 'number' || !/^[A-Z]{3}$/.test(currency)) return refusal;
+    minor = fromWireAmount(value, currency);
   } catch {
-    // Not an amount of the currency: the field's new name is news enough.
+    // Not an amount of the currency, or no currency known: the field's new name is news enough.
+    return refusal;
   }
-  return `is major units, which the sandbox no longer takes here: send ${renamed}, in integer minor units${example}`;
+  if (!Number.isInteger(value)) return `${refusal}: ${renamed}: ${minor} for ${formatMinorUnits(minor, currency)}`;
+  return `${refusal}: ${renamed}: ${value} for ${formatMinorUnits(value, currency)}, or ${minor} for ${formatMinorUnits(minor, currency)}`;
 }
