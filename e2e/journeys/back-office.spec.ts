@@ -4,6 +4,7 @@
  * that token.
  */
 import { randomUUID } from 'node:crypto';
+import type { Locator } from '@playwright/test';
 import { TEST_PROJECT_DEFAULTS } from '../../server/gateway/test-project.js';
 import { webhookForm } from '../../server/gateway/webhook.js';
 import { expectNoAxeViolations } from '../a11y.js';
@@ -322,9 +323,74 @@ test('on a phone 320 px wide: nothing scrolls sideways, each order stacks, and a
   await expect(backOffice.detailHeading).toHaveText(orderId);
   await expect(backOffice.detailHeading).toBeFocused();
   await expect(backOffice.detailHeading).toBeInViewport();
-  // The order's operations and webhooks scroll in their own boxes; a dialog fits the screen.
+  // The order's webhooks stack as the orders do, nothing to scroll sideways; a dialog fits the screen.
   expect(await pageWidth()).toBeLessThanOrEqual(320);
+  for (const box of await backOffice.detail.locator('.table-scroll').all()) expect(await box.evaluate((element) => element.scrollWidth - element.clientWidth)).toBeLessThanOrEqual(0);
   await backOffice.actionButton('Refund').click();
   expect(await backOffice.dialog.evaluate((dialog) => dialog.scrollWidth - dialog.clientWidth)).toBeLessThanOrEqual(0);
   expect(await pageWidth()).toBeLessThanOrEqual(320);
+});
+
+test('on a laptop the orders fit their panel, long ids, millions and long names too, in English and Ukrainian, right to left, today and earlier; so do the order’s tables', async ({ page, request, stack, backOffice }) => {
+  const operate = async (orderId: string, action: string, data: Record<string, unknown>) => {
+    const answer = await request.post(`${stack.shop}/api/orders/${orderId}/${action}`, { headers: { Authorization: `Bearer ${stack.token}` }, data });
+    expect(answer.status()).toBe(200);
+  };
+  // The widest rows there are: the longest ids a shop may give (28 characters), millions that came
+  // to less than was asked, a payment awaiting capture, a customer with a long name and address.
+  const tag = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+  const id = (prefix: string) => `${prefix}-${tag}-${'0'.repeat(28)}`.slice(0, 28);
+  const customer = { fname: 'Oleksandra-Mariia', lname: 'Kovalenko-Shevchenko', email: 'oleksandra.kovalenko-shevchenko@department.example.com.ua' };
+  const refunded = await paidOrder(request, stack, 'purchase', { orderId: id('ORD-2030'), amount: 9_876_543_210, customer });
+  await operate(refunded, 'refund', { amount: 500 });
+  await paidOrder(request, stack, 'auth', { orderId: id('shop.order_auth'), amount: 7_654_321_098 });
+  const captured = await paidOrder(request, stack, 'auth', { orderId: id('WEB_capture'), amount: 7_654_321_098 });
+  await operate(captured, 'capture', { amount: 6_543_210_987, comment: 'Two of the three crates were in stock; the third is on its way' });
+  // The companion's own id, 20 characters: on one line at 1280 px.
+  const own = await paidOrder(request, stack);
+
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await backOffice.open(captured);
+  await expect(backOffice.listed(refunded).state).toHaveText('Partly refunded');
+  await expect(backOffice.listed(refunded).amount).toHaveText('UAH 98,765,427.10 was UAH 98,765,432.10');
+  const list = page.locator('.orders .table-scroll');
+  const sideways = (box: Locator) => box.evaluate((element) => element.scrollWidth - element.clientWidth);
+  const fits = async (where: string) => {
+    // A table still, not the phone's stacked rows, and nothing to scroll sideways to: not in its box, not on the page.
+    expect(await list.locator('table').evaluate((table) => getComputedStyle(table).display), where).toBe('table');
+    expect(await sideways(list), `the orders, ${where}`).toBeLessThanOrEqual(0);
+    for (const box of await backOffice.detail.locator('.table-scroll').all()) expect(await sideways(box), `the order's ${await box.getAttribute('aria-label')}, ${where}`).toBeLessThanOrEqual(0);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - innerWidth), `the page, ${where}`).toBeLessThanOrEqual(0);
+  };
+  await expect(backOffice.operations).toContainText('UAH 65,432,109.87');
+  await fits('1280 px');
+  expect(await backOffice.row(own).getByRole('link').evaluate((link) => link.getClientRects().length)).toBe(1);
+  // Whatever the lines they take, an id is one word to read and copy, and the customer's address is there in full.
+  await backOffice.select(refunded);
+  await expect(backOffice.detail).toContainText(customer.email);
+  await fits('1280 px, an order with a long e-mail address');
+  for (const width of [1024, 1440]) {
+    await page.setViewportSize({ width, height: 720 });
+    await fits(`${width} px`);
+  }
+
+  // In Ukrainian, right to left, and on a later day, when every row says its date too.
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.getByRole('combobox', { name: 'Language' }).selectOption('uk');
+  const cells = (orderId: string) => page.locator('.orders').getByRole('row').filter({ has: page.getByRole('link', { name: orderId, exact: true }) }).getByRole('cell');
+  await expect(cells(refunded).nth(1)).toHaveText('Частково повернуто');
+  await fits('1280 px in Ukrainian');
+  await page.getByRole('button', { name: 'RTL' }).click();
+  await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
+  await fits('1280 px in Ukrainian, right to left');
+  await page.clock.setFixedTime(new Date(Date.now() + 2 * 86_400_000));
+  await page.reload();
+  await expect(page.locator('.live--live')).toBeVisible();
+  await expect(cells(own).nth(2)).toContainText(/\d{4}/);
+  await page.locator('.orders').getByRole('link', { name: captured, exact: true }).click();
+  await expect(backOffice.detailHeading).toHaveText(captured);
+  for (const width of [1280, 1440]) {
+    await page.setViewportSize({ width, height: 720 });
+    await fits(`${width} px in Ukrainian, dated`);
+  }
 });

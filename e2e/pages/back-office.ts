@@ -96,11 +96,23 @@ export class BackOffice {
 
 let customers = 0;
 
+/** What a paid order may be made of besides its method: the shop's own id, the amount (minor units), the customer. */
+export interface PaidOrderOptions {
+  readonly orderId?: string;
+  readonly amount?: number;
+  readonly customer?: { readonly fname: string; readonly lname: string; readonly email: string };
+}
+
 /** A paid order made through the companion's API, as a shop's server and the widget would: its order id. */
-export async function paidOrder(request: APIRequestContext, stack: { readonly shop: string; readonly token: string }, method: 'purchase' | 'auth' = 'purchase'): Promise<string> {
+export async function paidOrder(
+  request: APIRequestContext,
+  stack: { readonly shop: string; readonly token: string },
+  method: 'purchase' | 'auth' = 'purchase',
+  { orderId, amount = 1500, customer = { fname: 'Olena', lname: 'Kovalenko', email: 'olena@example.com' } }: PaidOrderOptions = {},
+): Promise<string> {
   const opened = await request.post(`${stack.shop}/api/checkout/sessions`, {
     headers: { Authorization: `Bearer ${stack.token}` },
-    data: { amount: 1500, currency: 'UAH', description: 'Tea', method },
+    data: { amount, currency: 'UAH', description: 'Tea', method, ...(orderId ? { order_id: orderId } : {}) },
   });
   const session = await opened.json();
   // The demo's companion takes no card data: the card goes to the tokenizer the session names, as the widget sends it.
@@ -111,7 +123,7 @@ export async function paidOrder(request: APIRequestContext, stack: { readonly sh
     headers: { 'X-Forwarded-For': `192.0.2.${(customers += 1) % 250}` },
     data: {
       card: { token },
-      customer: { fname: 'Olena', lname: 'Kovalenko', email: 'olena@example.com', phone: '+380501234567' },
+      customer: { ...customer, phone: '+380501234567' },
       fingerprint: {
         browserColorDepth: '24', browserScreenHeight: '900', browserScreenWidth: '1280', browserJavaEnabled: 'false',
         browserLanguage: 'en-GB', browserTimeZone: 'Europe/Kyiv', browserTimeZoneOffset: '-120',

@@ -10,7 +10,7 @@ import type { MessageKey } from './i18n.js';
 import { formatAmount, units } from './money.js';
 import type { ApiAmount } from './money.js';
 import { preferences } from './preferences.js';
-import { formatTime } from './times.js';
+import { formatTime, timeLines } from './times.js';
 import type { DiscrepancyReport, ListedOrder, Operation, OrderDetail, OrderSummary, PaymentStatus, Share, Totals } from './admin-api.js';
 import { neverDecided, orderOutcome } from './order-outcome.js';
 import type { OutcomeState } from './order-outcome.js';
@@ -134,6 +134,17 @@ function reportLines(held: DiscrepancyReport, { amount, currency }: OrderSummary
 /** A time as the page's language writes it (times.ts); with the date where asked, or not today's. */
 export const time = (iso: string | null, withDate = false) => (iso ? formatTime(iso, preferences().lang, withDate) : '—');
 
+/** A time in a table's cell: its date and its time each kept on a line, the cell breaking between them when narrow. */
+const stamp = (iso: string | null, withDate = false) =>
+  iso ? timeLines(iso, preferences().lang, withDate).map((line, i) => html`${i ? ' ' : ''}<span class="nowrap">${line}</span>`) : '—';
+
+/**
+ * A long unspaced token — an order id, an e-mail address — that a narrow column may break after
+ * its punctuation, or before a retry's ":2" and an address's "@", rather than grow past its
+ * panel. Still one word to copy and to assistive technology: <wbr> adds no text.
+ */
+const breakable = (token: string) => token.split(/(?<=[-_./])|(?=[:@])/u).map((part, i) => (i ? html`<wbr>${part}` : part));
+
 const METHOD_KEYS: Record<OrderSummary['method'], MessageKey> = { purchase: 'method.purchase', auth: 'method.auth', lookup: 'method.lookup' };
 const OPERATION_KEYS: Readonly<Record<string, MessageKey>> = { capture: 'operation.capture', void: 'operation.void', refund: 'operation.refund' };
 
@@ -153,7 +164,7 @@ const orderLink = (orderId: string, handlers: OrderHandlers, current: boolean) =
     @click=${(event: MouseEvent) => {
       event.preventDefault();
       handlers.select(orderId);
-    }}>${orderId}</a>`;
+    }}>${breakable(orderId)}</a>`;
 
 export function ordersPanel(state: OrderListState, handlers: OrderHandlers): TemplateResult {
   const filters: OrderFilter[] = ['all', 'success', 'pending', 'init', 'failure', 'held'];
@@ -204,8 +215,8 @@ export function ordersPanel(state: OrderListState, handlers: OrderHandlers): Tem
               </th>
               <td class="numeric">${orderAmount(order, order.totals)}</td>
               <td>${orderBadge(order, order.totals)}${heldBadge(order)}</td>
-              <td class="nowrap">${time(order.created_at)}</td>
-              <td>${[order.customer?.fname, order.customer?.lname].filter(Boolean).join(' ') || '—'}</td>
+              <td>${stamp(order.created_at)}</td>
+              <td class="orders__customer">${[order.customer?.fname, order.customer?.lname].filter(Boolean).join(' ') || '—'}</td>
             </tr>`,
           )}</tbody>
         </table>`)}
@@ -260,8 +271,8 @@ export function orderDetailPanel(detail: OrderDetail | undefined, { problem, not
       <div><dt>${t('orders.method')}</dt><dd>${t(METHOD_KEYS[order.method])}</dd></div>
       <div><dt>${t('detail.mode')}</dt><dd>${t(order.mode === 'hosted' ? 'mode.hosted' : 'mode.direct')}</dd></div>
       <div><dt>${t('detail.card')}</dt><dd dir="ltr">${cardText(order.card)}${order.card?.brand ? html` <span class="muted">${order.card.brand}</span>` : nothing}</dd></div>
-      <div><dt>${t('orders.customer')}</dt><dd>${name || '—'}${order.customer?.email ? html`<br><span class="muted" dir="ltr">${order.customer.email}</span>` : nothing}</dd></div>
-      <div><dt>${t('orders.created')}</dt><dd>${time(order.created_at, true)}</dd></div>
+      <div><dt>${t('orders.customer')}</dt><dd>${name || '—'}${order.customer?.email ? html`<br><span class="muted" dir="ltr">${breakable(order.customer.email)}</span>` : nothing}</dd></div>
+      <div><dt>${t('orders.created')}</dt><dd>${stamp(order.created_at, true)}</dd></div>
       <div><dt>${t('detail.gatewayStatus')}</dt><dd>${order.status_code ?? '—'}${order.status_description ? html` <span class="muted">${order.status_description}</span>` : nothing}</dd></div>
       ${attempts.length > 1
         ? html`<div class="facts__wide"><dt>${t('detail.attempts')}</dt><dd>${attempts.map(
@@ -306,9 +317,9 @@ export function orderDetailPanel(detail: OrderDetail | undefined, { problem, not
           <th scope="row">${t(`operation.${operation.kind}`)}${operation.split ? html` <span class="muted">(${t('detail.splitShort')})</span>` : nothing}</th>
           <td class="numeric">${money(operation.amount)}</td>
           <td>${statusBadge(operation.status)}</td>
-          <td>${[operation.status_code, operation.status_description, operation.comment].filter(Boolean).join(' · ') || '—'}
+          <td class="operation-details">${[operation.status_code, operation.status_description, operation.comment].filter(Boolean).join(' · ') || '—'}
             ${operation.split ? html`<br>${operation.split.map((share) => html`<span class="chip">${sellerName(share)}: ${money(share.amount)}</span>`)}` : nothing}</td>
-          <td>${time(operation.created_at)}</td>
+          <td>${stamp(operation.created_at)}</td>
         </tr>`,
       ),
     })}
@@ -319,7 +330,7 @@ export function orderDetailPanel(detail: OrderDetail | undefined, { problem, not
       columns: [t('events.received'), t('events.event'), t('orders.status'), t('events.outcome')],
       rows: events.map(
         (event) => html`<tr>
-          <td>${time(event.received_at)}</td>
+          <td>${stamp(event.received_at)}</td>
           <th scope="row">${eventMethod(event.method)}${event.operation_id ? html` <span class="muted mono">${event.operation_id.slice(0, 8)}</span>` : nothing}</th>
           <td>${statusBadge(event.status)}</td>
           <td>${t(`event.${event.outcome}`)}</td>
