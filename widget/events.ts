@@ -7,7 +7,13 @@ export type FieldName = 'number' | 'exp' | 'cvv' | CustomerField;
 /** Every event `<pay-form>` and `<pay-button>` dispatch, by type, with its `detail`. All bubble and are composed. */
 export interface PayEventDetails {
   /** The session has loaded and the element takes payment. */
-  'pay-ready': { mode: PayMode; test: boolean; amount: number; currency: string };
+  'pay-ready': {
+    mode: PayMode;
+    test: boolean;
+    /** In integer minor units of `currency`, as every payform amount: 24950 is 249.50 UAH. */
+    amount: number;
+    currency: string;
+  };
   /**
    * A field changed. `complete`: it can be submitted as it is; `valid`: it is complete or can still
    * become so; `error`: the error code the field shows now, if any.

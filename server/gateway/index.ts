@@ -1,7 +1,7 @@
 /**
  * payform's gateway package: the typed client, its errors, money in minor units and webhooks.
- * The wire format itself (schemas shared with the sandbox) is `./wire/index.js`, also
- * re-exported here as `wire`.
+ * The wire format itself (schemas shared with the sandbox, the gateway's decimals) is
+ * `@payform/gateway/wire` alone, so that the package root speaks one money unit.
  */
 export { GatewayClient, DEFAULT_TIMEOUT_MS } from './client.js';
 export type { GatewayClientConfig } from './client.js';
@@ -26,7 +26,7 @@ export {
 } from './errors.js';
 export type { GatewayErrorDetails } from './errors.js';
 export { maskCardData, maskCvvMention } from './errors.js';
-export { minorUnits, isMinorUnits, minorUnitsRefusal, describeMinorUnits, formatMinorUnits, currencyExponent } from './money.js';
+export { minorUnits, isMinorUnits, minorUnitsRefusal, describeMinorUnits, formatMinorUnits, formatLimit, currencyExponent } from './money.js';
 export { CARD_NUMBER_MASK, redact, redactor, isSecretKey, REDACTED } from './redact.js';
 export type { MinorUnits, WholeAmount, CheckedAmounts, LooseAmounts } from './money.js';
 export {
@@ -43,4 +43,3 @@ export { StatusCode } from './wire/status.js';
 export { TokenizeError, TokenizeRefusedError, TokenizerUnreachableError } from '@payform/card/tokenize';
 export { readRichAnswer, sealRichAnswer, RichAnswerError } from './rich-answer.js';
 export type { RichAnswer } from './rich-answer.js';
-export * as wire from './wire/index.js';

@@ -112,6 +112,21 @@ describe('amounts written at a client call', () => {
     expect(double.gateway.requests).toHaveLength(0);
   });
 
+  it('past the wire\'s range are refused with the limit in minor units and in money', async () => {
+    const client = double.client();
+    const refused = (call: Promise<unknown>) => call.then(() => undefined, (error: unknown) => (error as InvalidRequestError).fields[0]);
+    expect(await refused(client.operations.refund({ ...target, refund_amount: 1_000_000_000_000_000 }))).toEqual({
+      field: 'refund_amount',
+      reason: 'must be at most 999999999999999 (9999999999999.99 UAH)',
+    });
+    // Sixteen digits of fils: past what a JSON number carries exactly, said so and not thrown.
+    expect(await refused(client.payments.create({ ...payment, currency: 'KWD', amount: 1_234_567_890_123_450 }))).toEqual({
+      field: 'amount',
+      reason: 'must be at most 999999999999990 (999999999999.990 KWD)',
+    });
+    expect(double.gateway.requests).toHaveLength(0);
+  });
+
   it('computed as plain numbers must be checked into MinorUnits first', async () => {
     const client = double.client();
     const price: number = 12475;

@@ -89,6 +89,14 @@ export function formatMinorUnits(minor: number, currency: string): string {
 }
 
 /**
+ * A limit as payform's refusals say it: the minor units an amount field takes, then the money
+ * they are (`32000 (320.00 UAH)`), so neither reading is left to guess.
+ */
+export function formatLimit(minor: number, currency: string): string {
+  return `${minor} (${formatMinorUnits(minor, currency)})`;
+}
+
+/**
  * Checks a number as minor units: `minorUnits(24950)` is 249.50 UAH. A literal with a fraction
  * does not compile; any other number that is not a safe integer throws a RangeError.
  */

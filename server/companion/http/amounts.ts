@@ -4,17 +4,14 @@
  * carry is a 400 that names the field and the unit; nothing is rounded.
  */
 import * as z from 'zod';
-import { describeMinorUnits, minorUnits } from '@payform/gateway';
+import { describeMinorUnits, formatLimit, minorUnits } from '@payform/gateway';
 import type { MinorUnits } from '@payform/gateway';
-import { maxWireMinorUnits, wireAmountRefusal, wireStep } from '@payform/gateway/wire';
+import { maxWireMinorUnits, wireAmountRefusal } from '@payform/gateway/wire';
 import { ApiProblem } from './problem.js';
 
 const UNIT = 'Integer number of minor units of the currency: 24950 = 249.50 UAH, 500 = 500 JPY';
 
-/**
- * Fifteen digits: the most minor units the ledger keeps and reads back from the gateway. The wire
- * carries more for a three-decimal currency (9007199254740990 KWD), which no answer could then match.
- */
+/** Fifteen digits: the most minor units the gateway carries exactly in any currency (maxWireMinorUnits). */
 export const MAX_MINOR_UNITS = 999_999_999_999_999;
 
 /**
@@ -30,10 +27,9 @@ export const AmountView = z.int().describe(UNIT);
 
 /** Why `amount` cannot be charged in `currency`, or undefined when it can. */
 export function amountRefusal(amount: number, currency: string): string | undefined {
-  const step = wireStep(currency);
-  const max = Math.min(maxWireMinorUnits(currency), MAX_MINOR_UNITS - (MAX_MINOR_UNITS % step));
+  const max = maxWireMinorUnits(currency);
   // A whole number past the safe integers (1e20) is too large, not a fraction: said so.
-  if (Number.isInteger(amount) && amount > max) return `must be at most ${max} in ${currency}, what the gateway carries`;
+  if (Number.isInteger(amount) && amount > max) return `must be at most ${formatLimit(max, currency)}, what the gateway carries`;
   // The sign first: -5 fils is not "a multiple of 10" away from being right.
   if (amount <= 0) return 'must be greater than 0';
   return wireAmountRefusal(amount, currency);

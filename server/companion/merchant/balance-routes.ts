@@ -1,5 +1,5 @@
 /**
- * Balances as the gateway reports them (bearer ADMIN_TOKEN), amounts as decimals. A terminal
+ * Balances as the gateway reports them (bearer ADMIN_TOKEN), amounts in minor units. A terminal
  * whose balance cannot be read is listed under `failed_terminals`, not an error.
  *
  *   GET /api/balances/accounts[/:id]   GET /api/balances/terminals[/:id]

@@ -12,7 +12,7 @@ import type { Operation as GatewayOperation } from '@payform/gateway';
 import type { Operation, OperationKind, OperationRequest, OperationResult, Payment, SplitShare } from '../../ledger/index.js';
 import { OperationRefused } from '../../ledger/index.js';
 import type { PaymentFlowDeps } from '../context.js';
-import { formatMinorUnits, minorUnits } from '@payform/gateway';
+import { formatLimit, minorUnits } from '@payform/gateway';
 import { minorUnitsOf } from '../http/amounts.js';
 import { gatewayProblem } from '../http/failure-problems.js';
 import { ApiProblem, capitalise } from '../http/problem.js';
@@ -55,7 +55,7 @@ export class SecondaryOperations {
       if (!(error instanceof OperationRefused)) throw error;
       throw (await this.#paidElsewhere(payment, kind, error)) ?? refusalProblem(error, kind, payment.currency, request.split ?? []);
     }
-    logger.info('operation reserved', { order_id: orderId, operation: kind, amount: reservation.amount });
+    logger.info('operation reserved', { order_id: orderId, operation: kind, amount: reservation.amount, currency: payment.currency });
     try {
       const answer = await this.#send(payment, reservation, body);
       return { operation: await this.#settle(reservation, operationResult(answer)), settled: true };
@@ -185,7 +185,7 @@ const VERB: Record<OperationKind, string> = { capture: 'captured', void: 'voided
  * limit in the order's currency, the share of the request that broke it).
  */
 function refusalProblem(error: OperationRefused, kind: OperationKind, currency: string, split: readonly SplitShare[]): ApiProblem {
-  const limit = error.available === undefined ? undefined : `${error.available} (${formatMinorUnits(error.available, currency)})`;
+  const limit = error.available === undefined ? undefined : formatLimit(error.available, currency);
   const share = `split[${Math.max(0, split.findIndex((candidate) => candidate.subMerchantId === error.subMerchantId))}]`;
   switch (error.reason) {
     case 'exceeds_capturable':

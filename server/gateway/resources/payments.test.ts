@@ -179,7 +179,7 @@ describe('payments.create — validation before sending', () => {
       { field: 'customer_fname', reason: 'is required for microfinance merchants' },
       { field: 'customer_lname', reason: 'is required for microfinance merchants' },
       { field: 'customer_birthday', reason: 'or customer_tax_id is required for microfinance merchants' },
-      { field: 'customer_tax_id', reason: 'is required for microfinance payments above 30000 UAH' },
+      { field: 'customer_tax_id', reason: 'is required for microfinance payments above 30000.00 UAH' },
     ]);
   });
 });

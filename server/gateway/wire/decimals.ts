@@ -145,13 +145,13 @@ export function wireStep(currency: string): number {
 
 /**
  * The largest amount in minor units of `currency` that reaches the wire exactly: MAX_WIRE_AMOUNT
- * (999999999999999 UAH, 9999999999999 JPY), or for a three-decimal currency the largest safe
- * integer it can send.
+ * (999999999999999 UAH, 9999999999999 JPY), or for a three-decimal currency the largest that a
+ * JSON number still carries exactly, 15 digits (999999999999990 KWD).
  */
 export function maxWireMinorUnits(currency: string): number {
   const exponent = currencyExponent(currency);
   const wireMax = (MAX_WIRE_HUNDREDTHS * 10n ** BigInt(exponent)) / 100n;
   const step = 10n ** BigInt(Math.max(0, exponent - WIRE_MAX_DECIMALS));
-  const safeMax = (BigInt(Number.MAX_SAFE_INTEGER) / step) * step;
-  return Number(wireMax < safeMax ? wireMax : safeMax);
+  const exactMax = ((10n ** BigInt(MAX_SIGNIFICANT_DIGITS) - 1n) / step) * step;
+  return Number(wireMax < exactMax ? wireMax : exactMax);
 }

@@ -233,7 +233,7 @@ describe('sectorIssues', () => {
     expect(sectorIssues(withBirthday, 'microfinance')).toEqual([]);
     expect(sectorIssues({ ...withBirthday, amount: 30000 } as CreatePayment, 'microfinance')).toEqual([]);
     expect(sectorIssues({ ...withBirthday, amount: 30000.01 } as CreatePayment, 'microfinance')).toEqual([
-      { field: 'customer_tax_id', reason: 'is required for microfinance payments above 30000 UAH' },
+      { field: 'customer_tax_id', reason: 'is required for microfinance payments above 30000.00 UAH' },
     ]);
     expect(sectorIssues({ ...withBirthday, amount: 50000, currency: 'EUR' } as CreatePayment, 'microfinance')).toEqual([]);
     expect(sectorIssues({ ...direct, amount: 50000, customer_tax_id: '1234567890' } as CreatePayment, 'microfinance')).toEqual([]);

@@ -7,6 +7,7 @@
  * otherwise vanish silently.
  */
 import * as z from 'zod';
+import { formatMinorUnits } from '../money.js';
 import { wireHundredths } from './decimals.js';
 import { checkCurrencyPrecision, checkSplitAmounts, SplitPayments } from './amounts.js';
 import { BrowserFingerprint, CARD_FIELDS, CardNumber, CardToken, cardFields } from './card.js';
@@ -239,7 +240,7 @@ export function sectorIssues(
       issues.push({ field: 'customer_birthday', reason: 'or customer_tax_id is required for microfinance merchants' });
     }
     if (request.customer_tax_id === undefined && exceedsTaxIdThreshold(request)) {
-      issues.push({ field: 'customer_tax_id', reason: `is required for microfinance payments above ${MICROFINANCE_TAX_ID_THRESHOLD_UAH} UAH` });
+      issues.push({ field: 'customer_tax_id', reason: `is required for microfinance payments above ${formatMinorUnits(MICROFINANCE_TAX_ID_THRESHOLD_UAH * 100, 'UAH')}` });
     }
   }
   return issues;
