@@ -2,7 +2,7 @@
  * Amounts in minor units: read off the wire (a 400 when one cannot be held exactly), or checked
  * where the sandbox's own surfaces take them.
  */
-import { formatMinorUnits } from '@payform/gateway';
+import { formatLimit, formatMinorUnits } from '@payform/gateway';
 import { fromWireAmount, maxWireMinorUnits, wireAmountRefusal } from '@payform/gateway/wire';
 import type { WireAmount } from '@payform/gateway/wire';
 import { Refusal } from './refusal.js';
@@ -33,7 +33,7 @@ export function minorAmountRefusal(minor: unknown, currency: string, sign: 'posi
   const amount = minor as number;
   if (sign === 'positive' && amount <= 0) return 'must be greater than 0';
   const max = maxWireMinorUnits(currency);
-  if (Math.abs(amount) > max) return `must be at most ${max} minor units (${formatMinorUnits(max, currency)})`;
+  if (Math.abs(amount) > max) return `must be at most ${formatLimit(max, currency)}`;
   return undefined;
 }
 
