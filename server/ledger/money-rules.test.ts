@@ -107,5 +107,7 @@ describe('decideOperation', () => {
     expect(refusal(purchase, [op('refund', 'pending', 999)], 'refund', 2)).toBe('exceeds_refundable');
     expect(refusal(auth, [], 'capture', 1001)).toBe('exceeds_capturable');
     expect(refusal(purchase, [op('refund', 'failure', 1000)], 'refund', 1000)).toBe('allowed');
+    // The limit in a refusal's message says its unit and its money.
+    expect(() => decideOperation(purchase, [op('refund', 'pending', 999)], { kind: 'refund', amount: 2 })).toThrow('at most 1 (0.01 UAH) can be refunded');
   });
 });

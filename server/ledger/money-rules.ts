@@ -1,6 +1,7 @@
 // The money rules of secondary operations, as pure functions over one order's payment and
 // operations. The store calls them while it holds the order's lock, so what they decide holds
 // under concurrency; pending reservations count against every limit, failures count for nothing.
+import { formatLimit } from '@payform/gateway';
 import { wireStep } from '@payform/gateway/wire';
 import { OperationRefused } from './errors.js';
 import type { OperationKind, OperationStatus, OrderTotals, PaymentMethod, PaymentStatus, SplitShare } from './types.js';
@@ -131,7 +132,7 @@ function decideCapture(payment: MoneyPayment, operations: readonly MoneyOperatio
   // Omitted amount: the whole reserve, never the over-capture allowance.
   const amount = requestedAmount(request) ?? payment.amount;
   if (amount > totals.capturable) {
-    throw new OperationRefused('exceeds_capturable', `at most ${totals.capturable} can be captured`, totals.capturable);
+    throw new OperationRefused('exceeds_capturable', `at most ${formatLimit(totals.capturable, payment.currency)} can be captured`, totals.capturable);
   }
   return amount;
 }
@@ -170,7 +171,7 @@ function checkSplitRefund(payment: MoneyPayment, operations: readonly MoneyOpera
     }
     const left = paidShare - refundedShare(operations, share.subMerchantId);
     if (share.amount > left) {
-      throw new OperationRefused('exceeds_sub_merchant_share', `at most ${left} can be refunded to sub-merchant ${share.subMerchantId}`, left, {
+      throw new OperationRefused('exceeds_sub_merchant_share', `at most ${formatLimit(left, payment.currency)} can be refunded to sub-merchant ${share.subMerchantId}`, left, {
         subMerchantId: share.subMerchantId,
       });
     }
@@ -187,7 +188,7 @@ function decideRefund(payment: MoneyPayment, operations: readonly MoneyOperation
   const amount = requestedAmount(request) ?? totals.refundable;
   if (totals.refundable === 0) throw new OperationRefused('nothing_left', 'the payment is fully refunded', 0);
   if (amount > totals.refundable) {
-    throw new OperationRefused('exceeds_refundable', `at most ${totals.refundable} can be refunded`, totals.refundable);
+    throw new OperationRefused('exceeds_refundable', `at most ${formatLimit(totals.refundable, payment.currency)} can be refunded`, totals.refundable);
   }
   if (request.split) checkSplitRefund(payment, operations, request.split);
   // A payment paid in shares gives back part of it only per sub-merchant (the gateway declines a
