@@ -143,15 +143,22 @@ export function wireStep(currency: string): number {
   return 10 ** Math.max(0, currencyExponent(currency) - WIRE_MAX_DECIMALS);
 }
 
+const MAX_BY_EXPONENT = new Map<number, number>();
+
 /**
  * The largest amount in minor units of `currency` that reaches the wire exactly: MAX_WIRE_AMOUNT
  * (999999999999999 UAH, 9999999999999 JPY), or for a three-decimal currency the largest that a
  * JSON number still carries exactly, 15 digits (999999999999990 KWD).
  */
 export function maxWireMinorUnits(currency: string): number {
+  // Asked of every amount the client sends: by exponent, there are four at most.
   const exponent = currencyExponent(currency);
-  const wireMax = (MAX_WIRE_HUNDREDTHS * 10n ** BigInt(exponent)) / 100n;
-  const step = 10n ** BigInt(Math.max(0, exponent - WIRE_MAX_DECIMALS));
-  const exactMax = ((10n ** BigInt(MAX_SIGNIFICANT_DIGITS) - 1n) / step) * step;
-  return Number(wireMax < exactMax ? wireMax : exactMax);
+  let max = MAX_BY_EXPONENT.get(exponent);
+  if (max === undefined) {
+    const wireMax = (MAX_WIRE_HUNDREDTHS * 10n ** BigInt(exponent)) / 100n;
+    const step = 10n ** BigInt(Math.max(0, exponent - WIRE_MAX_DECIMALS));
+    const exactMax = ((10n ** BigInt(MAX_SIGNIFICANT_DIGITS) - 1n) / step) * step;
+    MAX_BY_EXPONENT.set(exponent, (max = Number(wireMax < exactMax ? wireMax : exactMax)));
+  }
+  return max;
 }
