@@ -3,11 +3,14 @@
  * and says a share asked past that in the currency's units before anything is sent. What the
  * companion refuses is said at the share it concerns, or at the shares when it is about all of them.
  */
+import type { Page } from '@playwright/test';
 import { expect, test } from '../fixtures.js';
 import { CUP, ESPRESSO } from '../pages/checkout.js';
+import type { Checkout } from '../pages/checkout.js';
 import { Result } from '../pages/result.js';
 
-test('a second split refund starts from what is left of each share, and a share too big is said before it is sent', async ({ page, checkout, backOffice, sandbox }) => {
+/** An espresso and a cup, paid in the shop split between their makers: the order's id. */
+async function paySplitOrder(page: Page, checkout: Checkout): Promise<string> {
   await checkout.open([
     { product: ESPRESSO.product, quantity: 1 },
     { product: CUP.product, quantity: 1 },
@@ -16,6 +19,11 @@ test('a second split refund starts from what is left of each share, and a share 
   const orderId = await checkout.continueToPayment();
   await checkout.pay('4242 4242 4242 4242');
   await new Result(page).expectOutcome('success');
+  return orderId;
+}
+
+test('a second split refund starts from what is left of each share, and a share too big is said before it is sent', async ({ page, checkout, backOffice, sandbox }) => {
+  const orderId = await paySplitOrder(page, checkout);
   await backOffice.open(orderId);
   await expect(backOffice.detail).toContainText('Kavarnia Roasters: UAH 420.00');
 
@@ -55,14 +63,7 @@ test('a second split refund starts from what is left of each share, and a share 
 });
 
 test('a split the companion refuses is said at the share it concerns, in the page’s words, on a phone too', async ({ page, checkout, backOffice }) => {
-  await checkout.open([
-    { product: ESPRESSO.product, quantity: 1 },
-    { product: CUP.product, quantity: 1 },
-  ]);
-  await checkout.choose({ split: true });
-  const orderId = await checkout.continueToPayment();
-  await checkout.pay('4242 4242 4242 4242');
-  await new Result(page).expectOutcome('success');
+  const orderId = await paySplitOrder(page, checkout);
   await page.setViewportSize({ width: 320, height: 740 });
   await backOffice.open(orderId);
   const share = (seller: string) => backOffice.dialog.getByLabel(seller, { exact: true });
