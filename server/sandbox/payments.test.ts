@@ -173,7 +173,7 @@ describe('the log', () => {
     sandbox.inbox.status = 500;
     await pay({ order_id: '4111 1111 1111 1111', server_url: 'http://127.0.0.1:1/hook?pan=4242-4242-4242-4242' });
     await sandbox.deliver();
-    expect(lines).toEqual([expect.stringMatching(/^webhook purchase for order \[card number\] to .*hook\?pan=\[card number\] given up after 1 attempts$/)]);
+    expect(lines).toEqual([expect.stringMatching(/^webhook purchase for order \[card number\] to .*hook\?pan=\[card number\] given up after 1 attempts: it answered HTTP 500; only a 2xx answer counts as received$/)]);
   });
 });
 

@@ -8,7 +8,7 @@
  */
 import { fetchExchange, pooledExchange, webhookForm } from '@payform/gateway';
 import type { Exchange } from '@payform/gateway';
-import { formatTimestamp } from '@payform/gateway/wire';
+import { formatTimestamp, StatusCode } from '@payform/gateway/wire';
 import type { SandboxClock, Scheduler } from './clock.js';
 import type { WebhookSettings } from './config.js';
 import type { RequestId } from './inspector/request-log.js';
@@ -105,6 +105,11 @@ export class WebhookSender {
   readonly #exchange: Exchange;
   /** Targets parsed once: every payment of an integration posts to the same few server_urls. */
   readonly #targets = new Map<string, URL>();
+  /**
+   * Targets whose failure has been logged (`webhook …` or `validation …`): said once, at the
+   * first failed attempt, not at each of a delivery's retries; again once a post to it succeeded.
+   */
+  readonly #failing = new Set<string>();
 
   constructor(options: WebhookSenderOptions) {
     this.#options = options;
@@ -166,6 +171,7 @@ export class WebhookSender {
   clear(): void {
     this.#deliveries = [];
     this.#held = undefined;
+    this.#failing.clear();
     this.#epoch += 1;
   }
 
@@ -232,31 +238,59 @@ export class WebhookSender {
     const startedAt = performance.now();
     const at = this.#now();
     let attempt: WebhookAttempt;
+    let location: string | undefined;
     try {
-      const status = await this.#post(this.#url(delivery.target), formBody(delivery.body));
-      attempt = { at, http_status: status, duration_ms: elapsed(startedAt) };
+      const answer = await this.#post(this.#url(delivery.target), formBody(delivery.body));
+      location = answer.location;
+      attempt = { at, http_status: answer.status, duration_ms: elapsed(startedAt) };
     } catch (error) {
       attempt = { at, error: describeFailure(error), duration_ms: elapsed(startedAt) };
     }
     delivery.attempts.push(attempt);
     const ok = attempt.http_status !== undefined && attempt.http_status >= 200 && attempt.http_status < 300;
+    const failing = (delivery.reason === 'validation' ? 'validation ' : 'webhook ') + delivery.target;
     if (ok) {
       delivery.status = 'delivered';
+      if (this.#failing.size > 0) this.#failing.delete(failing);
       return;
     }
+    const field = delivery.reason === 'validation' ? 'validation_url' : 'server_url';
+    const reason = failureReason(this.#url(delivery.target), attempt, location, field, this.#options.settings.timeoutMs);
     const wait = options.retry ? this.#options.settings.retryDelaysMs[delivery.attempts.length - 1] : undefined;
+    const firstFailure = !this.#failing.has(failing);
+    if (firstFailure) {
+      if (this.#failing.size >= TARGETS_KEPT) this.#failing.clear();
+      this.#failing.add(failing);
+    }
+    if (delivery.reason === 'validation') {
+      // The preflight is tried once: the payment it was for is declined at once.
+      delivery.status = 'failed';
+      if (firstFailure) {
+        this.#options.log(
+          `validation_url preflight for order ${delivery.order_id} to ${delivery.target} failed: ${reason}; the payment was declined for it (${StatusCode.TransactionRejected}), as every payment will be until it answers 2xx (said once; each post at GET /_sandbox/webhooks)`,
+        );
+      }
+      return;
+    }
     if (wait === undefined) {
       delivery.status = 'failed';
-      this.#options.log(`webhook ${delivery.method} for order ${delivery.order_id} to ${delivery.target} given up after ${delivery.attempts.length} attempts`);
+      this.#options.log(`webhook ${delivery.method} for order ${delivery.order_id} to ${delivery.target} given up after ${delivery.attempts.length} attempts: ${reason}`);
       return;
+    }
+    if (firstFailure) {
+      const retries = this.#options.settings.retryDelaysMs.slice(delivery.attempts.length - 1);
+      const total = retries.reduce((sum, delay) => sum + delay, 0);
+      this.#options.log(
+        `webhook ${delivery.method} for order ${delivery.order_id} to ${delivery.target} failed: ${reason}; retried ${retries.length} more time${retries.length === 1 ? '' : 's'} over ${duration(total)} (said once for this URL; each attempt at GET /_sandbox/webhooks)`,
+      );
     }
     delivery.status = 'retrying';
     delivery.next_attempt_at = formatTimestamp(new Date(this.#options.clock.nowMs() + wait));
     this.#options.scheduler.after(wait, () => this.#track(this.#attempt(delivery, epoch)));
   }
 
-  /** Posts a form and answers the receiver's status. */
-  async #post(url: URL, body: string): Promise<number> {
+  /** Posts a form and answers the receiver's status, and where a redirect pointed. */
+  async #post(url: URL, body: string): Promise<{ status: number; location: string | undefined }> {
     const timeoutMs = this.#options.settings.timeoutMs;
     const answer = await this.#exchange({
       url,
@@ -267,7 +301,9 @@ export class WebhookSender {
       timeoutMs,
       maxAnswerBytes: MAX_ANSWER_BYTES,
     });
-    return answer.status;
+    // Headers are read only for a redirect: over the pools they are built when read.
+    const location = answer.status >= 300 && answer.status < 400 ? (answer.headers.get('location') ?? undefined) : undefined;
+    return { status: answer.status, location };
   }
 
   #url(target: string): URL {
@@ -307,6 +343,45 @@ const EQUALS_SIGN = 0x3d;
 
 function elapsed(startedAt: number): number {
   return Math.round(performance.now() - startedAt);
+}
+
+/**
+ * What went wrong with an attempt, for the log: the cause said in words with what to change.
+ * `field` is the request's field that named the target (server_url or validation_url).
+ */
+function failureReason(target: URL, attempt: WebhookAttempt, location: string | undefined, field: string, timeoutMs: number): string {
+  const status = attempt.http_status;
+  if (status !== undefined) {
+    if (status >= 300 && status < 400) {
+      const to = location && URL.canParse(location, target.href) ? ` to ${new URL(location, target).href}` : '';
+      return `it answered HTTP ${status}, a redirect${to}: redirects are not followed, so give the final URL as ${field}`;
+    }
+    return `it answered HTTP ${status}; only a 2xx answer counts as received`;
+  }
+  const code = attempt.error ?? 'failed';
+  const where = `${target.hostname}:${target.port || (target.protocol === 'https:' ? '443' : '80')}`;
+  if (code === 'timeout') return `no answer within ${duration(timeoutMs)}`;
+  if (code === 'ECONNREFUSED') return `nothing is listening at ${where} (ECONNREFUSED): is the receiver running, on that port?`;
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `the host ${target.hostname} is not found (${code}): check the host name of ${field}`;
+  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE') {
+    const tls = target.protocol === 'http:' ? ': an https server reached with http://? give ' + field + ' with https://' : '';
+    return `${where} closed the connection without answering (${code})${tls}`;
+  }
+  if (/^ERR_SSL_|^EPROTO$/.test(code)) {
+    const plain = target.protocol === 'https:' ? ': a plain-HTTP receiver reached with https://? give ' + field + ' with http://' : '';
+    return `the TLS handshake with ${where} failed (${code})${plain}`;
+  }
+  if (/CERT|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER/.test(code)) {
+    return `the receiver's TLS certificate is not trusted (${code}): give the sandbox its CA with NODE_EXTRA_CA_CERTS=<file>, or a local receiver as http://`;
+  }
+  return code;
+}
+
+/** `800 ms`, `10 s`, `43 min`: a wait, said as people say it. */
+function duration(ms: number): string {
+  if (ms < 1_000) return `${ms} ms`;
+  if (ms < 60_000) return `${Math.round(ms / 1_000)} s`;
+  return `${Math.round(ms / 60_000)} min`;
 }
 
 function describeFailure(error: unknown): string {
