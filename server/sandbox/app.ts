@@ -76,7 +76,12 @@ export function createSandbox(config: SandboxConfig = {}): SandboxApp {
   app.route('/_sandbox', inspectorRoutes(gateway));
   app.route('/_sandbox', controlRoutes(gateway, baseUrlOf));
 
-  app.notFound((c) => c.json(Refusal.notFound(`${c.req.method} ${c.req.path}`).body, 404));
+  let knownRoutes: readonly KnownRoute[] | undefined;
+  app.notFound((c) => {
+    knownRoutes ??= routesOf(app);
+    const hint = pathHint(c.req.method, c.req.path, knownRoutes);
+    return c.json(new Refusal(404, `${c.req.method} ${c.req.path} not found${hint}`, { code: 'P-404' }).body, 404);
+  });
   app.onError((error, c) => {
     if (error instanceof Refusal) return c.json(error.body, error.status);
     // The client went away before its body ended: no one reads this answer, but the inspector
@@ -88,4 +93,39 @@ export function createSandbox(config: SandboxConfig = {}): SandboxApp {
 
   const handle: SandboxHandle = { gateway, stop: () => gateway.stop() };
   return Object.assign(app, { sandbox: handle });
+}
+
+interface KnownRoute {
+  readonly method: string;
+  readonly pattern: RegExp;
+}
+
+/** The app's routes (not its middleware), read once all are mounted. */
+function routesOf(app: Hono<SandboxEnv>): KnownRoute[] {
+  return app.routes
+    .filter((route) => route.method !== 'ALL' && !route.path.includes('*'))
+    .map((route) => ({
+      method: route.method,
+      pattern: new RegExp(`^${route.path.split(/(:[a-z_]+)/i).map((part) => (part.startsWith(':') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('')}$`),
+    }));
+}
+
+/**
+ * What a 404 adds for a path that is nearly right: the same path without a trailing or doubled
+ * slash, or under /api/v1 (the interface's only prefix), when a route answers there; for any
+ * other path outside /api/v1 and /_sandbox, where the interface is.
+ */
+function pathHint(method: string, path: string, known: readonly KnownRoute[]): string {
+  const route = (candidate: string) => {
+    const matching = known.filter((entry) => entry.pattern.test(candidate));
+    return matching.find((entry) => entry.method === method || (method === 'HEAD' && entry.method === 'GET')) ?? matching[0];
+  };
+  const tidy = path.replace(/\/{2,}/g, '/').replace(/(.)\/$/, '$1');
+  const tidied = tidy === path ? undefined : route(tidy);
+  if (tidied) return `: no trailing or double slash, ${tidied.method} ${tidy}`;
+  if (tidy.startsWith('/api/v1/') || tidy === '/_sandbox' || tidy.startsWith('/_sandbox/')) return '';
+  // /payment, /v1/payment, /api/payment, /api/v2/payment: the same endpoint under /api/v1.
+  const rest = tidy.replace(/^(\/api)?(\/v\d+)?(?=\/)/, '');
+  const moved = route(`/api/v1${rest}`);
+  return moved ? `: the interface is under /api/v1, ${moved.method} /api/v1${rest}` : ': the interface is under /api/v1 (POST /api/v1/payment…), the control plane under /_sandbox';
 }

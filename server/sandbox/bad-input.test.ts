@@ -170,6 +170,22 @@ describe('bad input never reaches the state', () => {
     await expectError(await sandbox.call('GET', '/nowhere'), 404);
   });
 
+  it('a 404 outside /api/v1, or with a trailing or double slash, names where the endpoint is', async () => {
+    const message = async (method: string, path: string) => (await expectError(await sandbox.call(method, path, { body: method === 'POST' ? {} : undefined }), 404)).message;
+    expect(await message('POST', '/payment')).toBe('POST /payment not found: the interface is under /api/v1, POST /api/v1/payment');
+    expect(await message('POST', '/api/v2/payment')).toBe('POST /api/v2/payment not found: the interface is under /api/v1, POST /api/v1/payment');
+    expect(await message('POST', '/v1/split/purchase')).toBe('POST /v1/split/purchase not found: the interface is under /api/v1, POST /api/v1/split/purchase');
+    expect(await message('GET', `/balances/pos/${sandbox.project.posId}/accounts`)).toBe(
+      `GET /balances/pos/${sandbox.project.posId}/accounts not found: the interface is under /api/v1, GET /api/v1/balances/pos/${sandbox.project.posId}/accounts`,
+    );
+    expect(await message('POST', '/api/v1/payment/')).toBe('POST /api/v1/payment/ not found: no trailing or double slash, POST /api/v1/payment');
+    expect(await message('POST', '/api/v1//refund')).toBe('POST /api/v1//refund not found: no trailing or double slash, POST /api/v1/refund');
+    expect(await message('GET', '/_sandbox/webhooks/')).toBe('GET /_sandbox/webhooks/ not found: no trailing or double slash, GET /_sandbox/webhooks');
+    expect(await message('GET', '/nowhere')).toBe('GET /nowhere not found: the interface is under /api/v1 (POST /api/v1/payment…), the control plane under /_sandbox');
+    // Under /api/v1 an unknown path is only not found.
+    expect(await message('POST', '/api/v1/payments')).toBe('POST /api/v1/payments not found');
+  });
+
   it('a missing or wrong X-API-AUTH or X-API-KEY → 401 on every endpoint that needs it', async () => {
     const posted = directPayment(sandbox.project);
     const variants: Record<string, string>[] = [
@@ -184,6 +200,40 @@ describe('bad input never reaches the state', () => {
       await expectError(await sandbox.call('POST', routes.createPayment.path, { body: posted, headers }), 401);
     }
     expect(await orderCount()).toBe(0);
+  });
+
+  it('a 401 says which part of the credentials failed, never the secret, and logs each cause once', async () => {
+    const lines: string[] = [];
+    sandbox = testSandbox({ log: (line) => lines.push(line) });
+    const { apiKey, apiSecret, endpointsKey, posId } = sandbox.project;
+    const body = JSON.stringify(directPayment(sandbox.project));
+    const post = async (headers: Record<string, string>) => {
+      const answer = await sandbox.app.request(routes.createPayment.path, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body });
+      return (await expectError(answer, 401)).message;
+    };
+    const shape = 'X-API-AUTH: CPAY <API key>:<API secret>';
+    expect(await post({ 'X-API-KEY': endpointsKey })).toBe(`Invalid credentials: no X-API-AUTH header: send ${shape}`);
+    expect(await post({ Authorization: `CPAY ${apiKey}:${apiSecret}`, 'X-API-KEY': endpointsKey })).toBe(
+      `Invalid credentials: no X-API-AUTH header, and an Authorization header instead: the gateway reads ${shape}`,
+    );
+    expect(await post({ 'X-API-AUTH': `Basic ${Buffer.from(`${apiKey}:${apiSecret}`).toString('base64')}` })).toBe(`Invalid credentials: X-API-AUTH must start with "CPAY ", not "Basic", as ${shape}`);
+    expect(await post({ 'X-API-AUTH': `cpay ${apiKey}:${apiSecret}` })).toBe(`Invalid credentials: X-API-AUTH must start with "CPAY ", not "cpay" (in capitals), as ${shape}`);
+    expect(await post({ 'X-API-AUTH': `${apiKey}:${apiSecret}` })).toBe(`Invalid credentials: X-API-AUTH has no scheme: it must start with "CPAY ", as ${shape}`);
+    expect(await post({ 'X-API-AUTH': `CPAY ${apiKey} ${apiSecret}` })).toBe('Invalid credentials: X-API-AUTH must be "CPAY <API key>:<API secret>": the key, a colon and the secret, with no other spaces');
+    expect(await post({ 'X-API-AUTH': `CPAY unknown-key:${apiSecret}` })).toBe('Invalid credentials: the API key "unknown-key" is no project\'s (GET /_sandbox lists the projects)');
+    expect(await post({ 'X-API-AUTH': `CPAY ${apiSecret}:${apiKey}` })).toBe(`Invalid credentials: the API key sent is project "payform test shop"'s API secret: send the key first, as ${shape}`);
+    expect(await post({ 'X-API-AUTH': `CPAY ${apiKey}:not-the-secret` })).toBe(`Invalid credentials: wrong API secret for project "payform test shop" (API key "${apiKey}")`);
+    expect(await post({ 'X-API-AUTH': `CPAY ${apiKey}:${apiSecret}` })).toBe('Missing X-API-KEY: this endpoint needs project "payform test shop"\'s endpoints key in it');
+    expect(await post({ 'X-API-AUTH': `CPAY ${apiKey}:${apiSecret}`, 'X-API-KEY': 'wrong' })).toBe('Invalid X-API-KEY: it is not project "payform test shop"\'s endpoints key');
+    expect(await post({ 'X-API-AUTH': `CPAY ${apiKey}:not-the-secret` })).toContain('wrong API secret'); // again: not logged again
+    const other = '00000000-0000-4000-8000-000000000000';
+    const foreign = await sandbox.post(routes.createPayment.path, directPayment(sandbox.project, { pos_id: other }));
+    expect((await expectError(foreign, 401)).message).toBe(`Invalid pos_id for these credentials: they are project "payform test shop"'s, whose pos_id is ${posId}`);
+
+    expect(lines).toHaveLength(12);
+    expect(lines[11]).toBe(`401 on POST /api/v1/payment: Invalid pos_id for these credentials: they are project "payform test shop"'s, whose pos_id is ${posId} (said once)`);
+    expect(lines[0]).toBe(`401 on POST /api/v1/payment: Invalid credentials: no X-API-AUTH header: send ${shape} (said once)`);
+    for (const line of lines) expect(line).not.toContain(apiSecret);
   });
 
   it('X-API-KEY is required on the webhook re-send and not on order-state reads, as the interface\'s table says', async () => {

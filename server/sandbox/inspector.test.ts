@@ -155,7 +155,7 @@ describe('GET /_sandbox/requests', () => {
     );
     expect(unauthorised.status).toBe(401);
     expect(unauthorised.notes).toEqual([
-      { kind: 'refused', field: '', reason: 'Invalid or missing X-API-KEY', rule: expect.stringContaining('X-API-AUTH') },
+      { kind: 'refused', field: '', reason: 'Invalid X-API-KEY: it is not project "payform test shop"\'s endpoints key', rule: expect.stringContaining('X-API-AUTH') },
     ]);
   });
 
