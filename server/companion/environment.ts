@@ -7,7 +7,7 @@
  * shop's own (a companion that took the shop's database for its ledger would write its tables
  * there), left alone with one line naming it.
  */
-import { nearestName } from './near-names.js';
+import { nearestName } from '@payform/gateway';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 

@@ -36,6 +36,8 @@ export {
 export type { WebhookForm } from './webhook.js';
 // One HTTP request and its whole answer, as the client sends them: the sandbox posts its webhooks so too.
 export { fetchExchange, pooledExchange } from './exchange.js';
+// What a mistyped setting likely meant: the companion's and the sandbox's messages name it.
+export { nearestName } from './near-names.js';
 export type { Exchange, OutgoingRequest, Answer } from './exchange.js';
 export type { FieldIssue } from './wire/issues.js';
 export type { MerchantSector } from './wire/payment.js';

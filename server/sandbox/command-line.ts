@@ -3,8 +3,10 @@
  * defaults. Every problem is collected, so one error names them all.
  */
 import { createRequire } from 'node:module';
+import { isIP } from 'node:net';
 import { parseArgs } from 'node:util';
 import { SANDBOX_DOCS } from './docs.js';
+import { isQuoted, misspeltVariables, quotedProblem, quotedVariables, strictSettingProblem } from './environment.js';
 
 export const USAGE = `Usage: payform-sandbox [options]
 
@@ -13,8 +15,9 @@ An offline, stateful twin of the card payment gateway: the API under /api/v1, th
 
 Options:
   --port <n>          port to listen on, 0 for a free one (env SANDBOX_PORT, then PORT; default 3001)
-  --host <address>    address to listen on (env SANDBOX_HOST, then HOST; default 127.0.0.1 —
-                      the control plane has no credentials: keep it on a trusted host)
+  --host <address>    IP address or host name to listen on, no port (env SANDBOX_HOST, then HOST;
+                      default 127.0.0.1 — the control plane has no credentials: keep it on a
+                      trusted host)
   --projects <file>   merchant projects from a JSON file (env SANDBOX_PROJECTS; format in the docs);
                       default the test project, with PAYFORM_GATEWAY_POS_ID, …_API_KEY,
                       …_API_SECRET and …_ENDPOINTS_KEY replacing its credentials (the
@@ -26,7 +29,7 @@ Options:
 
 Environment only:
   SANDBOX_STRICT=1        the default project reads requests strictly (unknown fields refused);
-                          default tolerant, like the live gateway
+                          0 or unset: tolerant, like the live gateway
   SANDBOX_ALLOWED_HOSTS   comma-separated host names it answers besides loopback (against DNS rebinding)
 
 Test cards, the control plane and every behaviour: ${SANDBOX_DOCS}
@@ -36,14 +39,17 @@ export interface SandboxOptions {
   readonly port: number;
   readonly host: string;
   readonly projectsFile: string | undefined;
+  /** Normalised: no trailing slash. */
   readonly publicUrl: string | undefined;
+  /** Where each value came from (`--port`, `SANDBOX_PORT`, `PORT`, `the default`), for a listen error to name it. */
+  readonly from: { readonly port: string; readonly host: string };
 }
 
 export type CommandLine =
   | { readonly kind: 'help' }
   | { readonly kind: 'version' }
-  | { readonly kind: 'run'; readonly options: SandboxOptions }
-  | { readonly kind: 'wrong'; readonly problems: readonly string[] };
+  | { readonly kind: 'run'; readonly options: SandboxOptions; readonly warnings: readonly string[] }
+  | { readonly kind: 'wrong'; readonly problems: readonly string[]; readonly warnings: readonly string[] };
 
 const FLAGS = {
   port: { type: 'string' },
@@ -70,35 +76,108 @@ export function readCommandLine(args: readonly string[], env: Readonly<Record<st
   if (values.version === true && problems.length === 0) return { kind: 'version' };
   const text = (value: string | boolean | undefined) => (typeof value === 'string' ? value : undefined);
 
+  // A value in quotes is named once, and its other checks are left out: they would only be about the quotes.
+  const quoted = new Set(quotedVariables(env));
+  for (const name of quoted) problems.push(quotedProblem(name));
   const given = (flag: string | undefined, ...names: string[]) => {
-    if (flag !== undefined) return { value: flag, from: `--${names[0]}` };
+    if (flag !== undefined) return { value: flag, from: `--${names[0]}`, quoted: false };
     for (const name of names.slice(1)) {
       const value = env[name]?.trim();
-      if (value) return { value, from: name };
+      if (!value) continue;
+      // PORT and HOST are not ours to check for quotes unless they are the ones read.
+      if (!quoted.has(name) && isQuoted(value)) {
+        quoted.add(name);
+        problems.push(quotedProblem(name));
+      }
+      return { value, from: name, quoted: quoted.has(name) };
     }
     return undefined;
   };
 
   const portSetting = given(text(values.port), 'port', 'SANDBOX_PORT', 'PORT');
   const port = portSetting ? Number(portSetting.value) : 3001;
-  if (portSetting && !(/^\d{1,5}$/.test(portSetting.value) && port <= 65_535)) {
+  if (portSetting && !portSetting.quoted && !(/^\d{1,5}$/.test(portSetting.value) && port <= 65_535)) {
     problems.push(`${portSetting.from} must be a port number from 0 to 65535, not "${portSetting.value}"`);
   }
 
   const host = given(text(values.host), 'host', 'SANDBOX_HOST', 'HOST');
-  if (host && host.value.trim() === '') problems.push(`${host.from} must name an address, such as 127.0.0.1`);
+  if (host && !host.quoted) {
+    const problem = hostProblem(host.value, host.from);
+    if (problem) problems.push(problem);
+  }
 
   const projects = given(text(values.projects), 'projects', 'SANDBOX_PROJECTS');
   if (projects && projects.value.trim() === '') problems.push(`${projects.from} must name a file`);
 
-  const publicUrl = given(text(values['public-url']), 'public-url', 'SANDBOX_PUBLIC_URL');
-  if (publicUrl && !isHttpUrl(publicUrl.value)) problems.push(`${publicUrl.from} must be an http:// or https:// URL, not "${publicUrl.value}"`);
+  const publicUrlSetting = given(text(values['public-url']), 'public-url', 'SANDBOX_PUBLIC_URL');
+  let publicUrl: string | undefined;
+  if (publicUrlSetting && !publicUrlSetting.quoted) {
+    const read = readPublicUrl(publicUrlSetting.value, publicUrlSetting.from);
+    if (read.problem) problems.push(read.problem);
+    publicUrl = read.url;
+  }
 
-  if (problems.length > 0) return { kind: 'wrong', problems };
+  if (!quoted.has('SANDBOX_STRICT')) {
+    const strict = strictSettingProblem(env);
+    if (strict) problems.push(strict);
+  }
+
+  // Warned of rather than refused: a name that merely looks like ours may be another tool's.
+  const warnings = misspeltVariables(env).map(({ name, meant }) => `${name} is set, and the sandbox does not read it: did you mean ${meant}?`);
+  if (problems.length > 0) return { kind: 'wrong', problems, warnings };
   return {
     kind: 'run',
-    options: { port, host: host?.value ?? '127.0.0.1', projectsFile: projects?.value, publicUrl: publicUrl?.value },
+    warnings,
+    options: {
+      port,
+      host: host?.value ?? '127.0.0.1',
+      projectsFile: projects?.value,
+      publicUrl,
+      from: { port: portSetting?.from ?? 'the default', host: host?.from ?? 'the default' },
+    },
   };
+}
+
+/** `--host 127.0.0.1` or `SANDBOX_HOST=127.0.0.1`: a setting as it is written where it came from. */
+function written(from: string, value: string): string {
+  return from.startsWith('--') ? `${from} ${value}` : `${from}=${value}`;
+}
+
+/**
+ * An address to listen on is an IP address or a host name: a URL or a host:port would reach
+ * getaddrinfo whole, and fail there as a bare ENOTFOUND.
+ */
+function hostProblem(value: string, from: string): string | undefined {
+  if (isIP(value)) return undefined;
+  const portFrom = from.startsWith('--') ? '--port' : 'SANDBOX_PORT';
+  const url = /^[a-z][a-z\d+.-]*:\/\//i.test(value) && URL.canParse(value) ? new URL(value) : undefined;
+  if (url) {
+    const address = url.hostname.replace(/^\[(.*)\]$/, '$1');
+    return `${from} takes an address, not a URL ("${value}"): ${written(from, address)}${url.port ? ` and ${written(portFrom, url.port)}` : ''}`;
+  }
+  const hostAndPort = /^(\[[^\]]*\]|[^:]*):(\d+)$/.exec(value);
+  if (hostAndPort) {
+    const address = (hostAndPort[1] ?? '').replace(/^\[(.*)\]$/, '$1') || '127.0.0.1';
+    return `${from} takes an address without a port ("${value}"): ${written(from, address)} and ${written(portFrom, hostAndPort[2] ?? '')}`;
+  }
+  const bracketed = /^\[(.*)\]$/.exec(value)?.[1];
+  if (bracketed !== undefined && isIP(bracketed)) return `${from} takes an IPv6 address without brackets: ${written(from, bracketed)}`;
+  // Host names; underscores too, which container networks' service names may have.
+  if (/^[a-z\d_]([a-z\d_-]*[a-z\d_])?(\.[a-z\d_]([a-z\d_-]*[a-z\d_])?)*\.?$/i.test(value)) return undefined;
+  return `${from} must be an IP address or a host name, such as 127.0.0.1 or 0.0.0.0 (every interface), not "${value}"`;
+}
+
+/**
+ * The public URL is the base of every link the sandbox hands out: a query or a fragment would
+ * land in the middle of them, and a trailing slash would double the next one (`//_sandbox`).
+ */
+function readPublicUrl(value: string, from: string): { url?: string; problem?: string } {
+  if (!isHttpUrl(value)) return { problem: `${from} must be an http:// or https:// URL, not "${value}"` };
+  const url = new URL(value);
+  const base = `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+  if (/[?#]/.test(value)) return { problem: `${from} must have no query or fragment, which would end up inside every link it hands out: ${written(from, base)}` };
+  if (url.username || url.password) return { problem: `${from} must not carry a user name or password, which every link it hands out would show: ${written(from, base)}` };
+  return { url: base };
 }
 
 function isHttpUrl(text: string): boolean {
@@ -115,9 +194,24 @@ export function packageVersion(): string {
   return (createRequire(import.meta.url)('@payform/sandbox/package.json') as { version: string }).version;
 }
 
-/** A port already taken or reserved, said with the way out; anything else as it came. */
-export function listenProblem(error: NodeJS.ErrnoException, port: number): string {
-  if (error.code === 'EADDRINUSE') return `port ${port} is already in use: choose another with --port <n> or SANDBOX_PORT (0 takes any free one)`;
-  if (error.code === 'EACCES') return `port ${port} needs privileges this process does not have: choose one from 1024 up with --port <n> or SANDBOX_PORT`;
-  return error.message;
+/** Why listening failed, naming the setting behind the value (flag, variable or default) and the way out. */
+export function listenProblem(error: NodeJS.ErrnoException, options: Pick<SandboxOptions, 'port' | 'host' | 'from'>): string {
+  const from = (source: string) => (source === 'the default' ? 'the default' : `from ${source}`);
+  const port = `port ${options.port} (${from(options.from.port)})`;
+  const host = `${JSON.stringify(options.host)} (${from(options.from.host)})`;
+  // PORT is the companion's and the shop's too: the sandbox taking it is most often the clash.
+  const ownPort = options.from.port === 'PORT' ? '; PORT is the companion\'s port too: give the sandbox its own with SANDBOX_PORT' : '';
+  switch (error.code) {
+    case 'EADDRINUSE':
+      return `${port} is already in use: choose another with --port <n> or SANDBOX_PORT (0 takes any free one)${ownPort}`;
+    case 'EACCES':
+      return `${port} needs privileges this process does not have: choose one from 1024 up with --port <n> or SANDBOX_PORT`;
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return `the host ${host} is not found (${error.code}): give an address of this machine, such as 127.0.0.1 or 0.0.0.0 (every interface), with --host or SANDBOX_HOST`;
+    case 'EADDRNOTAVAIL':
+      return `the address ${host} is not one of this machine's (EADDRNOTAVAIL): give 127.0.0.1, or 0.0.0.0 for every interface, with --host or SANDBOX_HOST`;
+    default:
+      return `${error.message} (listening on ${host}, ${port})`;
+  }
 }

@@ -8,6 +8,7 @@ import { TEST_SUB_MERCHANTS, TEST_WIDGET_KEY, testProjectCredentials } from '@pa
 import type { ProjectCredentials } from '@payform/gateway/testing';
 import type { MerchantSector } from '@payform/gateway/wire';
 import type { Ledger } from './balances.js';
+import { strictSettingProblem } from './environment.js';
 
 /**
  * When a card payment meets 3-D Secure: `card` as the test card says (only 4000 0000 0000 3220
@@ -169,8 +170,14 @@ export function defaultProject(credentials: ProjectCredentials = testProjectCred
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-/** SANDBOX_STRICT=1 (or true): the default project reads requests strictly. */
+/**
+ * SANDBOX_STRICT=1 (or true): the default project reads requests strictly; 0, false or unset:
+ * tolerantly. Any other value (`yes`, `on`) is a TypeError naming it, rather than a tolerance
+ * the one who set it did not ask for.
+ */
 export function strictFromEnv(env: Env = process.env): boolean {
+  const problem = strictSettingProblem(env);
+  if (problem) throw new TypeError(`payform sandbox: ${problem}`);
   return /^(1|true)$/i.test(env.SANDBOX_STRICT?.trim() ?? '');
 }
 

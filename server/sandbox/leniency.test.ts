@@ -201,6 +201,9 @@ describe('a strict project reads requests exactly as payform’s client checks t
       expect(resolveConfig({ projects: [{ strict: false }] }).projects[0]?.strict).toBe(false);
       delete process.env.SANDBOX_STRICT;
       expect(resolveConfig().projects[0]?.strict).toBe(false);
+      // Neither on nor off: refused by name, not read as tolerant (createSandbox in npm start, the demo).
+      process.env.SANDBOX_STRICT = 'yes';
+      expect(() => resolveConfig()).toThrow('payform sandbox: SANDBOX_STRICT must be 1 or true (strict), or 0, false or empty (tolerant), not "yes"');
     } finally {
       if (saved === undefined) delete process.env.SANDBOX_STRICT;
       else process.env.SANDBOX_STRICT = saved;

@@ -189,6 +189,26 @@ describe('payform-sandbox (server/sandbox/main.ts)', { timeout: 30_000 }, () => 
     expect(wrong.stderr).toContain('--public-url must be an http:// or https:// URL, not "ftp://example"');
   });
 
+  it('prints its public URL normalised, where it is bound apart, and warns of a misspelt variable', async () => {
+    const child = start(['--public-url', 'https://Sandbox.test/gateway/'], { SANDBOX_PROJECT: 'projects.json' });
+    try {
+      const { url, output } = await listening(child);
+      expect(url).toBe('https://sandbox.test/gateway');
+      expect(output()).toContain('payform-sandbox: SANDBOX_PROJECT is set, and the sandbox does not read it: did you mean SANDBOX_PROJECTS?');
+      expect(output()).toMatch(/\n {2}bound to 127\.0\.0\.1:\d+; every link it hands out uses the public URL, https:\/\/sandbox\.test\/gateway\n/);
+      expect(output()).toContain('inspector and control plane: https://sandbox.test/gateway/_sandbox ');
+      expect(await stop(child)).toBe(0);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+  });
+
+  it('refuses a --host that is a URL before it starts, naming the option, exit code 2', async () => {
+    const wrong = await finished(start(['--host', 'http://127.0.0.1', '--port', '0']));
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toContain('payform-sandbox: --host takes an address, not a URL ("http://127.0.0.1"): --host 127.0.0.1');
+  });
+
   it('refuses a project id that is not a UUID, which the companion would refuse, exit code 2', async () => {
     const wrong = await finished(start(['--port', '0'], { PAYFORM_GATEWAY_POS_ID: 'nope' }));
     expect(wrong.code).toBe(2);
@@ -221,7 +241,7 @@ describe('payform-sandbox (server/sandbox/main.ts)', { timeout: 30_000 }, () => 
       const port = new URL(url).port;
       const second = await finished(start(['--port', port]));
       expect(second.code).toBe(1);
-      expect(second.stderr).toContain(`payform sandbox could not start: port ${port} is already in use: choose another with --port <n> or SANDBOX_PORT (0 takes any free one)`);
+      expect(second.stderr).toContain(`payform sandbox could not start: port ${port} (from --port) is already in use: choose another with --port <n> or SANDBOX_PORT (0 takes any free one)`);
     } finally {
       await stop(first);
     }

@@ -18,6 +18,7 @@ if (commandLine.kind === 'version') {
   process.stdout.write(`@payform/sandbox ${packageVersion()}\n`);
   process.exit(0);
 }
+for (const warning of commandLine.warnings) console.error(`payform-sandbox: ${warning}`);
 if (commandLine.kind === 'wrong') refuse(commandLine.problems);
 const options = commandLine.options;
 
@@ -58,7 +59,10 @@ const others = sandbox.sandbox.gateway.config.projects.slice(1);
 
 const server = serve({ fetch: sandbox.fetch, port: options.port, hostname: options.host }, (info: AddressInfo) => {
   const host = info.family === 'IPv6' ? `[${info.address}]` : info.address;
-  const url = options.publicUrl || `http://${host === '0.0.0.0' || host === '[::]' ? 'localhost' : host}:${info.port}`;
+  const bound = `http://${host === '0.0.0.0' || host === '[::]' ? 'localhost' : host}:${info.port}`;
+  const url = options.publicUrl ?? bound;
+  // The links it hands out use the public URL; where it listens is said apart, for checking a proxy in front of it.
+  const boundLine = options.publicUrl ? `  bound to ${host}:${info.port}; every link it hands out uses the public URL, ${url}\n` : '';
   // Every line the companion needs, as a .env file takes them (comments on lines of their own): on
   // this machine it follows the sandbox's redirects by itself; elsewhere (another host, a
   // container) it needs PAYFORM_SANDBOX_ORIGIN as well.
@@ -72,13 +76,13 @@ ${widgetKeyLines(project)}
 # needed only when the sandbox is not on the companion's machine:
 PAYFORM_SANDBOX_ORIGIN=${new URL(url).origin}
 
-${others.map((other) => `  also project ${other.name}: pos_id ${other.posId}\n`).join('')}\
+${boundLine}${others.map((other) => `  also project ${other.name}: pos_id ${other.posId}\n`).join('')}\
   inspector and control plane: ${url}/_sandbox   test cards: ${url}/
   docs: ${SANDBOX_DOCS}`);
 });
 
 server.on('error', (error) => {
-  console.error(`payform sandbox could not start: ${listenProblem(error, options.port)}`);
+  console.error(`payform sandbox could not start: ${listenProblem(error, options)}`);
   process.exit(1);
 });
 

@@ -3,6 +3,9 @@
  * API (credentials, currencies, accounts and terminals, 3-D Secure policy), and a wrong file is
  * refused with every problem named at once.
  */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { authHeaderValue } from '../gateway/wire/routes.js';
 import { parseProjects, ProjectsFileError, readProjectsFile } from './projects-file.js';
@@ -85,6 +88,51 @@ describe('projects file', () => {
     ]);
     expect(problems({ projects: [] })).toEqual(['projects: must list at least one project']);
     expect(problems([project()])).toEqual([': must be an object']);
+  });
+
+  it('refuses credentials a request could never send: spaces around them, a space or colon inside the key or secret', () => {
+    expect(
+      problems({
+        projects: [
+          project({ api_key: ' acme-key', api_secret: 'acme-secret\n', endpoints_key: 'acme-endpoints ', widget_key: '\tacme-widget' }),
+          project({ pos_id: '7d3a9e5c-1f84-4b26-a0c9-6e2b8d4f1a75', api_key: 'acme:key', api_secret: 'acme secret' }),
+        ],
+      }),
+    ).toEqual([
+      'projects[0].api_key: must not begin or end with whitespace, which a request cannot send: remove it',
+      'projects[0].api_secret: must not begin or end with whitespace, which a request cannot send: remove it',
+      'projects[0].endpoints_key: must not begin or end with whitespace, which a request cannot send: remove it',
+      'projects[0].widget_key: must not begin or end with whitespace, which a request cannot send: remove it',
+      'projects[1].api_key: must not hold whitespace or a colon: requests send it in X-API-AUTH: CPAY <API key>:<API secret>',
+      'projects[1].api_secret: must not hold whitespace: requests send it in X-API-AUTH: CPAY <API key>:<API secret>',
+    ]);
+  });
+
+  it('reads a file that begins with a byte order mark, and refuses keys written twice, naming each', async () => {
+    const directory = await mkdtemp(join(tmpdir(), 'payform-projects-'));
+    try {
+      const bom = join(directory, 'bom.json');
+      await writeFile(bom, `\uFEFF${JSON.stringify({ projects: [project()] })}`, 'utf8');
+      expect((await readProjectsFile(bom)).map((entry) => entry.apiKey)).toEqual(['acme-key']);
+
+      const twice = join(directory, 'twice.json');
+      const entry = JSON.stringify(project()).slice(1, -1);
+      await writeFile(
+        twice,
+        `{"projects": [{${entry}}, {${entry.replace(POS, '7d3a9e5c-1f84-4b26-a0c9-6e2b8d4f1a75').replace('acme-key', 'other-key')}, "api_secret": "s2", "accounts": [{"id": "a", "\\u0069d": "b"}], "note": "\\"api_key\\": {}, [x]"}],\n "projects": []}`,
+        'utf8',
+      );
+      await expect(readProjectsFile(twice)).rejects.toThrow(ProjectsFileError);
+      const error = (await readProjectsFile(twice).catch((caught: unknown) => caught)) as ProjectsFileError;
+      expect(error.issues.map(({ field, reason }) => `${field}: ${reason}`)).toEqual([
+        'projects[1].api_secret: appears twice in its object, and JSON keeps only the last: remove one',
+        'projects[1].accounts[0].id: appears twice in its object, and JSON keeps only the last: remove one',
+        'projects: appears twice in its object, and JSON keeps only the last: remove one',
+        'projects: must list at least one project',
+      ]);
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
   });
 
   it('gives the project its card tokenizer’s widget key and origins, each key unique', () => {

@@ -37,12 +37,25 @@ const Terminal = Ledger.extend({
   unavailable: requiredText(256).optional(),
 });
 
+/**
+ * A credential as a request can send it: HTTP drops the spaces around a header's value, and
+ * X-API-AUTH is `CPAY <API key>:<API secret>`, so a key with a space or a colon, or a secret
+ * with a space, could never match. Refused rather than printed for the companion to fail with.
+ */
+const credential = (inside: RegExp | undefined, holds: string) =>
+  requiredText(256).check(
+    z.superRefine((value, ctx) => {
+      if (value.trim() !== value) ctx.addIssue({ code: 'custom', input: value, message: 'must not begin or end with whitespace, which a request cannot send: remove it' });
+      else if (inside?.test(value)) ctx.addIssue({ code: 'custom', input: value, message: `must not hold ${holds}: requests send it in X-API-AUTH: CPAY <API key>:<API secret>` });
+    }),
+  );
+
 const ProjectEntry = z
   .strictObject({
     pos_id: Uuid,
-    api_key: requiredText(256),
-    api_secret: requiredText(256),
-    endpoints_key: requiredText(256),
+    api_key: credential(/[\s:]/, 'whitespace or a colon'),
+    api_secret: credential(/\s/, 'whitespace'),
+    endpoints_key: credential(undefined, ''),
     name: requiredText(128),
     /** Currency of the project's balances; default the first of `currencies`. */
     currency: Currency.optional(),
@@ -56,7 +69,7 @@ const ProjectEntry = z
     mcc: z.string().regex(/^\d{4}$/, { error: 'must be four digits' }).optional(),
     credit_references: z.boolean().optional(),
     /** The card tokenizer's X-Widget-Id and signing key. */
-    widget_key: requiredText(256).optional(),
+    widget_key: credential(undefined, '').optional(),
     /** Origins whose pages may call the card tokenizer; default loopback ones only. */
     widget_origins: z.array(z.url({ protocol: /^https?$/ }).transform((url) => new URL(url).origin)).optional(),
   })
@@ -86,20 +99,78 @@ export async function readProjectsFile(path: string): Promise<Partial<Project>[]
     const code = (error as { code?: unknown }).code;
     throw new ProjectsFileError(path, [{ field: '', reason: `cannot be read (${typeof code === 'string' ? code : String(error)})` }]);
   }
+  // A byte order mark, which Windows editors write, is no part of the JSON.
+  if (text.startsWith('\uFEFF')) text = text.slice(1);
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (error) {
     throw new ProjectsFileError(path, [{ field: '', reason: `is not JSON: ${(error as Error).message}` }]);
   }
-  return parseProjects(json, path);
+  const duplicates = duplicateKeys(text).map((field) => ({ field, reason: 'appears twice in its object, and JSON keeps only the last: remove one' }));
+  return projectsOf(json, path, duplicates);
 }
 
 /** The projects of a parsed file, as SandboxConfig.projects takes them. */
 export function parseProjects(json: unknown, source = 'the projects file'): Partial<Project>[] {
+  return projectsOf(json, source, []);
+}
+
+/** The projects, or every problem at once: the file's text's (`issues`) and its entries'. */
+function projectsOf(json: unknown, source: string, issues: readonly FieldIssue[]): Partial<Project>[] {
   const parsed = parseWire(ProjectsFile, json);
-  if (!parsed.success) throw new ProjectsFileError(source, parsed.issues);
+  if (!parsed.success || issues.length > 0) throw new ProjectsFileError(source, [...issues, ...(parsed.success ? [] : parsed.issues)]);
   return parsed.data.projects.map(toProject);
+}
+
+type Scope = { readonly path: string } & ({ readonly kind: 'object'; readonly keys: Set<string>; key: string; expectsKey: boolean } | { readonly kind: 'array'; index: number });
+
+/**
+ * The keys written twice in one object, as paths (`projects[1].api_key`): JSON.parse keeps the
+ * last without a word. Not a parser: it runs over a text JSON.parse has taken, and follows only
+ * its strings, brackets and commas.
+ */
+function duplicateKeys(text: string): string[] {
+  const scopes: Scope[] = [];
+  const found: string[] = [];
+  const pathIn = (scope: Scope | undefined): string => {
+    if (!scope) return '';
+    if (scope.kind === 'array') return `${scope.path}[${scope.index}]`;
+    return scope.path ? `${scope.path}.${scope.key}` : scope.key;
+  };
+  for (let at = 0; at < text.length; at++) {
+    const scope = scopes.at(-1);
+    switch (text[at]) {
+      case '"': {
+        let end = at + 1;
+        while (text[end] !== '"') end += text[end] === '\\' ? 2 : 1;
+        if (scope?.kind === 'object' && scope.expectsKey) {
+          const key = JSON.parse(text.slice(at, end + 1)) as string;
+          if (scope.keys.has(key)) found.push(scope.path ? `${scope.path}.${key}` : key);
+          scope.keys.add(key);
+          scope.key = key;
+          scope.expectsKey = false;
+        }
+        at = end;
+        break;
+      }
+      case '{':
+        scopes.push({ kind: 'object', path: pathIn(scope), keys: new Set(), key: '', expectsKey: true });
+        break;
+      case '[':
+        scopes.push({ kind: 'array', path: pathIn(scope), index: 0 });
+        break;
+      case '}':
+      case ']':
+        scopes.pop();
+        break;
+      case ',':
+        if (scope?.kind === 'array') scope.index += 1;
+        else if (scope) scope.expectsKey = true;
+        break;
+    }
+  }
+  return found;
 }
 
 function toProject(entry: z.output<typeof ProjectEntry>): Partial<Project> {
