@@ -77,7 +77,9 @@ describe('payform-sandbox (server/sandbox/main.ts)', { timeout: 30_000 }, () => 
       expect(output()).toContain(`\nPAYFORM_GATEWAY_BASE_URL=${url}\n`);
       expect(output()).toContain('PAYFORM_GATEWAY_API_KEY=printed-key');
       expect(output()).toContain('PAYFORM_GATEWAY_POS_ID=5d1c2a8e-3f47-4b6a-9e0d-7c4b2f8a6e15'); // empty variable: the default
-      expect(output()).toContain('PAYFORM_GATEWAY_API_SECRET=legacy-named-secret-of-32-bytes!'); // the 0.2 name is still read, once said so
+      // The 0.2 name is still read, once said so; a secret from the shell is not printed back.
+      expect(output()).toContain('# PAYFORM_GATEWAY_API_SECRET: the one in this environment (not printed)');
+      expect(output()).not.toContain('legacy-named-secret-of-32-bytes!');
       expect(output()).toContain('payform-sandbox: GATEWAY_API_SECRET is deprecated: name it PAYFORM_GATEWAY_API_SECRET');
       expect(output()).not.toContain('GATEWAY_API_KEY is deprecated');
       expect(output()).toContain('PAYFORM_GATEWAY_ENDPOINTS_KEY=sandbox-test-endpoints-key');
@@ -91,7 +93,6 @@ describe('payform-sandbox (server/sandbox/main.ts)', { timeout: 30_000 }, () => 
         PAYFORM_GATEWAY_BASE_URL: url,
         PAYFORM_GATEWAY_POS_ID: '5d1c2a8e-3f47-4b6a-9e0d-7c4b2f8a6e15',
         PAYFORM_GATEWAY_API_KEY: 'printed-key',
-        PAYFORM_GATEWAY_API_SECRET: 'legacy-named-secret-of-32-bytes!',
         PAYFORM_GATEWAY_ENDPOINTS_KEY: 'sandbox-test-endpoints-key',
         PAYFORM_GATEWAY_WIDGET_KEY: 'sandbox-test-widget-key',
         PAYFORM_SANDBOX_ORIGIN: url,
@@ -114,6 +115,8 @@ describe('payform-sandbox (server/sandbox/main.ts)', { timeout: 30_000 }, () => 
       expect(output()).toContain('GATEWAY_POS_ID=0b7e4c1a-9d3f-4a62-8e15-2c6f0a9b7d34');
       // Its secret is 32 bytes: the companion can seal the tokenizer's answers with it.
       expect(output()).toContain('PAYFORM_GATEWAY_WIDGET_KEY=sandbox-test-widget-key');
+      // A projects file's own secret is the sandbox's to print, for the companion to copy.
+      expect(output()).toContain('PAYFORM_GATEWAY_API_SECRET=acme-sandbox-api-secret-32-bytes\n');
       expect(output()).toContain('also project Acme Marketplace: pos_id 7d3a9e5c-1f84-4b26-a0c9-6e2b8d4f1a75');
       const { projects } = (await (await fetch(`${url}/_sandbox`)).json()) as { projects: Record<string, unknown>[] };
       expect(projects.map((project) => [project.name, project.three_d_secure])).toEqual([

@@ -55,6 +55,10 @@ const sandbox = createSandbox({
   log: (line) => console.log(`[sandbox] ${line}`),
 });
 const project = sandbox.sandbox.gateway.defaultProject;
+// A secret the shell already holds may be a live one (the companion reads the same name): it is
+// not printed back into a terminal or a CI log, only said to be used.
+const secretFromShell = !projects && Boolean(process.env.PAYFORM_GATEWAY_API_SECRET?.trim() || process.env.GATEWAY_API_SECRET?.trim());
+const secretLine = secretFromShell ? '# PAYFORM_GATEWAY_API_SECRET: the one in this environment (not printed)' : `PAYFORM_GATEWAY_API_SECRET=${project.apiSecret}`;
 const others = sandbox.sandbox.gateway.config.projects.slice(1);
 
 const server = serve({ fetch: sandbox.fetch, port: options.port, hostname: options.host }, (info: AddressInfo) => {
@@ -70,7 +74,7 @@ const server = serve({ fetch: sandbox.fetch, port: options.port, hostname: optio
 PAYFORM_GATEWAY_BASE_URL=${url}
 PAYFORM_GATEWAY_POS_ID=${project.posId}
 PAYFORM_GATEWAY_API_KEY=${project.apiKey}
-PAYFORM_GATEWAY_API_SECRET=${project.apiSecret}
+${secretLine}
 PAYFORM_GATEWAY_ENDPOINTS_KEY=${project.endpointsKey}
 ${widgetKeyLines(project)}
 # needed only when the sandbox is not on the companion's machine:
