@@ -14,7 +14,8 @@ import { TOKENIZE_PATH } from '../tokenizer/tokenize-routes.js';
 import { byToken } from './params.js';
 
 const SHOP = 'https://shop.example';
-const sandbox = useServedSandbox({ projects: [{ strict: true, widgetOrigins: [SHOP] }] });
+const logged: string[] = [];
+const sandbox = useServedSandbox({ projects: [{ strict: true, widgetOrigins: [SHOP] }], log: (line) => logged.push(line) });
 const hook = () => sandbox.receiver.url();
 const tokenizer = () => ({ url: sandbox.url + TOKENIZE_PATH, widgetKey: TEST_WIDGET_KEY });
 const card = (number = '4242424242424242', cvv = number.startsWith('37') ? '1234' : '123') => ({ number, expMonth: 12, expYear: 2030, cvv });
@@ -125,6 +126,8 @@ describe('CORS for the project’s allowed origins', () => {
     expect(refused.status).toBe(403);
     expect(refused.headers.get('access-control-allow-origin')).toBeNull();
     expect(await refused.json()).toMatchObject({ id: 'origin_not_allowed' });
+    // The page cannot read why; the sandbox's console says it, once for the origin.
+    expect(logged.filter((line) => line.includes('https://elsewhere.example'))).toEqual([expect.stringContaining("add the origin to the project's widget_origins")]);
   });
 });
 

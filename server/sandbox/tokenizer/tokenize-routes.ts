@@ -2,7 +2,8 @@
  * POST /api/v1/sdk/tokenize, the card tokenizer of the gateway's widget host, and its CORS: a
  * shop's page calls it straight from the customer's browser. Preflights and answers name the
  * page's origin when some project allows it (tokenize.ts says which); every other origin gets
- * no CORS header, so its browser keeps the answer from the page.
+ * no CORS header, so its browser keeps the answer from the page — and the page cannot say why,
+ * so the sandbox does, once an origin.
  */
 import { Hono } from 'hono';
 import type { Context } from 'hono';
@@ -12,11 +13,23 @@ import { originAllowed, tokenize, TokenizeRefusal } from './tokenize.js';
 
 export const TOKENIZE_PATH = '/api/v1/sdk/tokenize';
 
+/** Origins refused and said, at most this many: a scan of made-up origins is not logged forever. */
+const ORIGINS_SAID = 256;
+
 export function tokenizeRoutes(gateway: SimulatedGateway): Hono<SandboxEnv> {
   const routes = new Hono<SandboxEnv>();
+  const refusedOrigins = new Set<string>();
+  const sayRefused = (origin: string) => {
+    if (refusedOrigins.has(origin) || refusedOrigins.size >= ORIGINS_SAID) return;
+    refusedOrigins.add(origin);
+    gateway.config.log(
+      `tokenizer: a page at ${origin.slice(0, 200)} may not call it (its browser gets no CORS header, so the widget cannot tokenize): add the origin to the project's widget_origins in the projects file; without one, only http loopback pages may (said once)`,
+    );
+  };
   const corsHeaders = (c: Context<SandboxEnv>): Record<string, string> => {
     const origin = c.req.header('origin');
     const allowed = origin !== undefined && gateway.config.projects.some((project) => originAllowed(project, origin));
+    if (origin !== undefined && !allowed) sayRefused(origin);
     return allowed ? { 'Access-Control-Allow-Origin': origin, Vary: 'Origin' } : { Vary: 'Origin' };
   };
 
