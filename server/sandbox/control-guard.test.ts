@@ -62,6 +62,8 @@ describe('the control plane answers its own pages and tools, not other websites'
     expect(orderCount()).toBe(1);
     // The interface itself is not the control plane: its credentials are its guard.
     expect((await sandbox.app.request('http://evil.example/health')).status).toBe(200);
+    // A container's own host name is refused too, saying where to name it.
+    expect(((await (await sandbox.app.request('http://sandbox:4010/_sandbox')).json()) as { message: string }).message).toContain('name it in SANDBOX_ALLOWED_HOSTS');
   });
 });
 
