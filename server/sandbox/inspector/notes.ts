@@ -34,7 +34,7 @@ export function leniencyNotes(leniency: Leniency | undefined): LeniencyNote[] {
 
 /** The rule behind a refusal that names no field, by the error body's code. */
 const RULES_BY_CODE: Readonly<Record<string, string>> = {
-  'P-401': 'Every request carries X-API-AUTH: CPAY <API key>:<API secret>; every POST, receipt, order read and re-send also X-API-KEY, and a pos_id must be the credentials’ project',
+  'P-401': 'Every request carries X-API-AUTH: CPAY <API key>:<API secret>; every POST, receipt and re-send (`?callback=`) also X-API-KEY (an order read does not need it), and a pos_id must be the credentials’ project',
   'P-404': 'The endpoint, order or object must exist',
   'P-405': 'Each endpoint takes the methods the interface lists',
   'P-406': 'Bodies are JSON, sent with Content-Type: application/json',
