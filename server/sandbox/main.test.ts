@@ -5,6 +5,8 @@
  * its README, which the tarball carries without the repository's docs.
  */
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { once } from 'node:events';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -14,6 +16,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatCardNumber, TEST_CARDS, TEST_SUB_MERCHANTS } from '@payform/gateway/testing';
 import { authHeaderValue } from '../gateway/wire/routes.js';
 import { bundled } from '../../e2e/entry-points.js';
+import type { Project } from './config.js';
+import { directPayment } from './testing/in-process.js';
 
 const MAIN = await bundled('server/sandbox/main.ts');
 
@@ -68,7 +72,7 @@ afterAll(async () => {
 });
 
 describe('payform-sandbox (server/sandbox/main.ts)', { timeout: 30_000 }, () => {
-  it('listens, prints URL and credentials, serves the API and stops on SIGTERM', async () => {
+  it('listens, prints URL and credentials, serves the API, and stops on SIGTERM once webhooks are posted or at a second', async () => {
     const child = start([], { PAYFORM_GATEWAY_API_KEY: 'printed-key', PAYFORM_GATEWAY_POS_ID: '', GATEWAY_API_SECRET: 'legacy-named-secret-of-32-bytes!' });
     try {
       const { url, output } = await listening(child);
@@ -102,7 +106,30 @@ describe('payform-sandbox (server/sandbox/main.ts)', { timeout: 30_000 }, () => 
         headers: { 'X-API-AUTH': 'CPAY printed-key:legacy-named-secret-of-32-bytes!' },
       });
       expect(accounts.status).toBe(200);
-      expect(await stop(child)).toBe(0);
+
+      // Stopping waits for a webhook post under way, says so, and a second signal stops at once.
+      const receiver = createServer(() => undefined); // takes the post and never answers
+      const posted = once(receiver, 'request');
+      receiver.listen(0, '127.0.0.1');
+      await once(receiver, 'listening');
+      try {
+        const serverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+        const paid = await fetch(`${url}/api/v1/payment`, {
+          method: 'POST',
+          headers: { 'X-API-AUTH': 'CPAY printed-key:legacy-named-secret-of-32-bytes!', 'X-API-KEY': 'sandbox-test-endpoints-key', 'Content-Type': 'application/json' },
+          body: JSON.stringify(directPayment({ posId: '5d1c2a8e-3f47-4b6a-9e0d-7c4b2f8a6e15' } as Project, { server_url: serverUrl })),
+        });
+        expect(paid.status).toBe(200);
+        await posted;
+        const exited = once(child, 'exit');
+        child.kill('SIGTERM');
+        await expect.poll(output).toMatch(/stopping \(SIGTERM\): waiting for 1 webhook post under way, \d+ s at most \(SIGTERM again stops now\)/);
+        child.kill('SIGTERM');
+        expect((await exited)[0]).toBe(143);
+      } finally {
+        receiver.closeAllConnections();
+        receiver.close();
+      }
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL');
     }

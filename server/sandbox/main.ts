@@ -92,9 +92,15 @@ server.on('error', (error) => {
 
 let stopping = false;
 const stop = (signal: string) => {
-  if (stopping) return;
+  // A second signal while webhooks are still being posted: the one who sent it has waited enough.
+  if (stopping) {
+    console.log(`payform sandbox stopped without waiting (${signal} again)`);
+    process.exit(signal === 'SIGINT' ? 130 : 143);
+  }
   stopping = true;
-  console.log(`payform sandbox stopping (${signal})`);
+  const underWay = sandbox.sandbox.gateway.webhooks.postsUnderWay;
+  const waiting = underWay === 0 ? '' : `: waiting for ${underWay} webhook post${underWay === 1 ? '' : 's'} under way, ${sandbox.sandbox.gateway.config.webhooks.timeoutMs / 1000} s at most (${signal} again stops now)`;
+  console.log(`payform sandbox stopping (${signal})${waiting}`);
   if ('closeAllConnections' in server) server.closeAllConnections();
   server.close(() => void sandbox.sandbox.stop().then(() => process.exit(0)));
 };

@@ -175,6 +175,11 @@ export class WebhookSender {
     this.#epoch += 1;
   }
 
+  /** How many posts are under way: what stopping waits for. */
+  get postsUnderWay(): number {
+    return this.#inFlight.size;
+  }
+
   /** Resolves once no attempt is under way (used when the sandbox stops). */
   async settle(): Promise<void> {
     while (this.#inFlight.size > 0) await Promise.allSettled([...this.#inFlight]);
