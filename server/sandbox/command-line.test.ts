@@ -5,7 +5,7 @@
  * main.test.ts runs the bin itself.
  */
 import { describe, expect, it } from 'vitest';
-import { listenProblem, readCommandLine } from './command-line.js';
+import { everyInterfaceWarning, listenProblem, readCommandLine } from './command-line.js';
 import type { CommandLine, SandboxOptions } from './command-line.js';
 
 type Env = Record<string, string | undefined>;
@@ -137,5 +137,15 @@ describe('a listen error', () => {
     expect(listenProblem(failure('EADDRNOTAVAIL'), options({ port: '--port', host: 'HOST' }, '10.9.8.7'))).toBe(
       'the address "10.9.8.7" (from HOST) is not one of this machine\'s (EADDRNOTAVAIL): give 127.0.0.1, or 0.0.0.0 for every interface, with --host or SANDBOX_HOST',
     );
+  });
+});
+
+describe('listening on every interface', () => {
+  it('is warned of, naming the control plane and the way back to loopback; any other address is not', () => {
+    expect(everyInterfaceWarning('0.0.0.0', 4010, false)).toBe(
+      'listening on every interface (0.0.0.0): anyone who reaches port 4010 can reset the sandbox and read its webhooks at /_sandbox; give --host 127.0.0.1 unless other machines must reach it, and --public-url with the address they reach it by',
+    );
+    expect(everyInterfaceWarning('[::]', 4010, true)).toMatch(/\(\[::\]\).*must reach it$/);
+    for (const host of ['127.0.0.1', '[::1]', 'localhost', '192.168.1.5']) expect(everyInterfaceWarning(host, 4010, false)).toBeUndefined();
   });
 });

@@ -194,6 +194,17 @@ export function packageVersion(): string {
   return (createRequire(import.meta.url)('@payform/sandbox/package.json') as { version: string }).version;
 }
 
+/**
+ * Said at start when the sandbox listens on every interface: its control plane takes no
+ * credentials and answers any IP address as its host, so the network can reset it and read its
+ * webhooks. Undefined for any other address.
+ */
+export function everyInterfaceWarning(host: string, port: number, publicUrl: boolean): string | undefined {
+  if (host !== '0.0.0.0' && host !== '[::]' && host !== '::') return undefined;
+  const reach = publicUrl ? '' : ', and --public-url with the address they reach it by';
+  return `listening on every interface (${host}): anyone who reaches port ${port} can reset the sandbox and read its webhooks at /_sandbox; give --host 127.0.0.1 unless other machines must reach it${reach}`;
+}
+
 /** Why listening failed, naming the setting behind the value (flag, variable or default) and the way out. */
 export function listenProblem(error: NodeJS.ErrnoException, options: Pick<SandboxOptions, 'port' | 'host' | 'from'>): string {
   const from = (source: string) => (source === 'the default' ? 'the default' : `from ${source}`);

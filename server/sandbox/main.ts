@@ -5,7 +5,7 @@
  * file stops it before it listens, with exit code 2 and one error naming every problem.
  */
 import type { AddressInfo } from 'node:net';
-import { listenProblem, packageVersion, readCommandLine, USAGE } from './command-line.js';
+import { everyInterfaceWarning, listenProblem, packageVersion, readCommandLine, USAGE } from './command-line.js';
 import { SANDBOX_DOCS } from './docs.js';
 import type { Project } from './config.js';
 
@@ -65,6 +65,9 @@ const server = serve({ fetch: sandbox.fetch, port: options.port, hostname: optio
   const host = info.family === 'IPv6' ? `[${info.address}]` : info.address;
   const bound = `http://${host === '0.0.0.0' || host === '[::]' ? 'localhost' : host}:${info.port}`;
   const url = options.publicUrl ?? bound;
+  const exposed = everyInterfaceWarning(host, info.port, options.publicUrl !== undefined);
+  if (exposed) console.error(`payform-sandbox: ${exposed}`);
+  const everywhere = exposed !== undefined;
   // The links it hands out use the public URL; where it listens is said apart, for checking a proxy in front of it.
   const boundLine = options.publicUrl ? `  bound to ${host}:${info.port}; every link it hands out uses the public URL, ${url}\n` : '';
   // Every line the companion needs, as a .env file takes them (comments on lines of their own): on
@@ -78,7 +81,7 @@ ${secretLine}
 PAYFORM_GATEWAY_ENDPOINTS_KEY=${project.endpointsKey}
 ${widgetKeyLines(project)}
 # needed only when the sandbox is not on the companion's machine:
-PAYFORM_SANDBOX_ORIGIN=${new URL(url).origin}
+${everywhere && !options.publicUrl ? "# PAYFORM_SANDBOX_ORIGIN: the sandbox's address as the companion reaches it (give it as --public-url too)" : `PAYFORM_SANDBOX_ORIGIN=${new URL(url).origin}`}
 
 ${boundLine}${others.map((other) => `  also project ${other.name}: pos_id ${other.posId}\n`).join('')}\
   inspector and control plane: ${url}/_sandbox   test cards: ${url}/
