@@ -233,5 +233,8 @@ describe('clock and reset', () => {
       sub_merchants: sandbox.project.subMerchants,
     });
     expect((description.projects[0]?.terminals as Json[]).filter((terminal) => terminal.fails)).toHaveLength(1);
+    // Opening balances as a projects file writes them: minor units.
+    expect(description.projects[0]?.accounts).toContainEqual(expect.objectContaining({ name: 'Settlement account', opening_balance_minor: 1_250_000 }));
+    expect(description.projects[0]?.terminals).toContainEqual(expect.objectContaining({ name: 'E-commerce terminal', opening_balance_minor: 480_000 }));
   });
 });
