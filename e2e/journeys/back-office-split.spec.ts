@@ -91,6 +91,21 @@ test('a split the companion refuses is said at the share it concerns, in the pag
   await expect(share('Kosiv Ceramics')).toBeFocused();
   await expect(share('Brew Tools Co.')).toHaveAttribute('aria-invalid', 'false');
 
+  await page.keyboard.press('Escape');
+  await expect(backOffice.dialog).toBeHidden();
+
+  // Part of it refunded without shares: the companion wants it per seller (its `split` field),
+  // said at the amount that asked for a part, and not again in a notice.
+  await backOffice.actionButton('Refund').click();
+  const amount = backOffice.dialog.getByLabel(/^Amount/);
+  await amount.fill('10');
+  await backOffice.dialog.getByRole('button', { name: 'Refund', exact: true }).click();
+  await expect(amount).toHaveAttribute('aria-invalid', 'true');
+  await expect(amount).toHaveAccessibleDescription(/Part of a payment shared between sellers is refunded seller by seller, with Split refund\. Leave the amount empty to refund all that is left\.$/);
+  await expect(amount).toBeFocused();
+  await expect(backOffice.dialog).not.toContainText('is required');
+  await expect(backOffice.dialog.getByRole('alert')).toHaveCount(0);
+
   // No share at all, in Ukrainian: said at the shares, each of them marked, the focus on the first.
   await page.keyboard.press('Escape');
   await expect(backOffice.dialog).toBeHidden();

@@ -5,6 +5,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Locator } from '@playwright/test';
+import { toWireAmount } from '@payform/gateway/wire';
+import { formatAmount } from '../../server/companion/back-office/web/money.js';
 import { TEST_PROJECT_DEFAULTS } from '../../server/gateway/test-project.js';
 import { webhookForm } from '../../server/gateway/webhook.js';
 import { expectNoAxeViolations } from '../a11y.js';
@@ -173,15 +175,16 @@ test('an order the gateway contradicts is marked held, saying why and what to do
   const admin = { Authorization: `Bearer ${stack.token}` };
   const { order } = await (await request.get(`${stack.shop}/api/orders/${orderId}`, { headers: admin })).json();
 
-  // A refund made in the gateway's portal, twice what was paid, told by a genuine signed event.
+  // A refund made in the gateway's portal, twice what was paid, told by a genuine signed event (in
+  // the gateway's decimals: the companion's amounts are minor units).
   const event = {
     operation_id: randomUUID(), payment_id: order.payment_id, pos_id: TEST_PROJECT_DEFAULTS.posId, mode: 'direct', method: 'refund',
-    order_id: orderId, amount: (order.amount * 2) / 100, currency: order.currency, status: 'success', status_code: '1004', created_at: '2030-01-15T09:30:00.000',
+    order_id: orderId, amount: toWireAmount(order.amount * 2, order.currency), currency: order.currency, status: 'success', status_code: '1004', created_at: '2030-01-15T09:30:00.000',
   };
   const answer = await request.post(`${stack.shop}/webhooks/gateway`, { form: { ...webhookForm(event, TEST_PROJECT_DEFAULTS.apiSecret) } });
   expect(await answer.json()).toMatchObject({ received: true, outcome: 'applied' });
   // And later a third of it again, in another refund: a second report, kept beside the first.
-  const further = { ...event, operation_id: randomUUID(), amount: order.amount / 100, created_at: '2030-01-16T09:30:00.000' };
+  const further = { ...event, operation_id: randomUUID(), amount: toWireAmount(order.amount, order.currency), created_at: '2030-01-16T09:30:00.000' };
   const again = await request.post(`${stack.shop}/webhooks/gateway`, { form: { ...webhookForm(further, TEST_PROJECT_DEFAULTS.apiSecret) } });
   expect(await again.json()).toMatchObject({ received: true, outcome: 'applied' });
 
@@ -196,9 +199,10 @@ test('an order the gateway contradicts is marked held, saying why and what to do
   await backOffice.select(orderId);
   const notice = backOffice.detail.locator('.held');
   await expect(notice).toContainText('Held for review: do not fulfil');
-  const twice = new Intl.NumberFormat('en', { style: 'currency', currency: order.currency }).format((order.amount * 2) / 100);
+  // The money as the back office writes it in English: the currency's ISO 4217 digits, never Intl's own.
+  const twice = formatAmount(order.amount * 2, order.currency, 'en');
   await expect(notice).toContainText(`Refunds at the gateway add up to ${twice}, more than was paid.`);
-  const thrice = new Intl.NumberFormat('en', { style: 'currency', currency: order.currency }).format((order.amount * 3) / 100);
+  const thrice = formatAmount(order.amount * 3, order.currency, 'en');
   await expect(notice).toContainText(new RegExp(`Then, .+:\\s*Refunds at the gateway add up to ${thrice.replace(/[.$]/g, '\\$&')}, more than was paid\\.`));
   await expect(notice).toContainText('Settle it with the customer');
   // Refunded past what was paid: nothing was kept, whatever the gateway's figures.

@@ -5,6 +5,7 @@
  * office, listing the verification apart from payments, charges the saved card from the
  * merchant's server.
  */
+import { formatAmount } from '../../server/companion/back-office/web/money.js';
 import { expect, test } from '../fixtures.js';
 import { Result } from '../pages/result.js';
 
@@ -41,8 +42,32 @@ test('save a card in the shop, then charge it from the back office', async ({ pa
   await backOffice.dialog.getByRole('button', { name: 'Charge saved card' }).click();
   expect(await amount.evaluate((input: HTMLInputElement) => input.validationMessage)).toBe('Write the amount in the currency’s units, as in 1.00.');
   await expect(backOffice.dialog).toBeVisible();
-  // The button names what it will charge before anything is sent.
+  // A charge needs a description: said before anything is sent too.
+  const description = backOffice.dialog.getByLabel('Description');
+  const described = await description.inputValue();
   await amount.fill('149');
+  await description.fill('');
+  await backOffice.dialog.getByRole('button', { name: 'Charge UAH 149.00' }).click();
+  expect(await description.evaluate((input: HTMLInputElement) => input.validationMessage)).toBe('Write what the charge is for.');
+  await description.fill(described);
+
+  // What the companion refuses of an amount forced past those checks is said at the amount, in the
+  // page's words and the currency's units, not in the API's minor units; the notice repeats none of it.
+  const refusals = [
+    [1_000_000_000_000_000, `At most ${formatAmount(999_999_999_999_999, 'UAH', 'en')}.`],
+    [14_900.5, 'Write the amount in the currency’s units, as in 1.00.'],
+  ] as const;
+  for (const [forced, words] of refusals) {
+    await page.route('**/api/customers/*/cards/*/charges', (route) => route.continue({ postData: JSON.stringify({ ...route.request().postDataJSON(), amount: forced }) }), { times: 1 });
+    await backOffice.dialog.getByRole('button', { name: 'Charge UAH 149.00' }).click();
+    await expect(amount).toHaveAttribute('aria-invalid', 'true');
+    await expect(amount).toHaveAccessibleDescription(words);
+    await expect(amount).toBeFocused();
+    await expect(backOffice.dialog).not.toContainText('minor units');
+    await expect(backOffice.dialog.getByRole('alert')).toHaveCount(0);
+  }
+
+  // The button names what it will charge before anything is sent.
   await backOffice.dialog.getByRole('button', { name: 'Charge UAH 149.00' }).click();
   await expect(backOffice.dialog).toBeHidden();
   await expect(backOffice.announcement).toContainText('Charged UAH 149.00 to the saved card');

@@ -12,6 +12,7 @@ import { api, ApiError } from './admin-api.js';
 import type { OrderSummary } from './admin-api.js';
 import { editableAmount, formatAmount, typedAmount, typedAmountProblem } from './money.js';
 import type { ApiAmount } from './money.js';
+import { chargeRefusals } from './operation-refusals.js';
 import { refusalNotice } from './refusal-notice.js';
 
 export interface ChargeDraft {
@@ -67,19 +68,25 @@ export function chargeDialog(
   handlers: { submit: (request: ChargeRequest) => void; typed: (text: string) => void; close: () => void },
 ): TemplateResult {
   const { order, error } = draft;
-  const fieldError = (path: string) => error?.fields[path];
+  // The companion's reasons are a program's, in English and minor units: said beside each field in
+  // the page's words and the currency's units, as the operation dialog says them.
+  const refused = chargeRefusals(error, { currency: order.currency, example: order.amount });
   // Nothing limits what a saved card may be charged: the button names the amount before it is sent.
   const amount = chargeAmount(draft.typed, order.currency);
   const submit = (event: SubmitEvent) => {
     event.preventDefault();
     const form = new FormData(event.target as HTMLFormElement);
     const text = (name: string) => String(form.get(name) ?? '').trim();
-    const input = (event.target as HTMLFormElement).elements.namedItem('amount') as HTMLInputElement;
+    const fields = (event.target as HTMLFormElement).elements;
+    const input = fields.namedItem('amount') as HTMLInputElement;
+    const description = fields.namedItem('description') as HTMLInputElement;
     // Said here, in the page's language and the currency's own units, before anything is sent.
     const charged = chargeAmount(text('amount'), order.currency);
     const problem = typedAmountProblem(charged ?? text('amount'), order.currency, order.amount);
     input.setCustomValidity(problem);
     if (charged === undefined || problem) return void input.reportValidity();
+    description.setCustomValidity(text('description') ? '' : t('dialog.descriptionEmpty'));
+    if (!text('description')) return void description.reportValidity();
     handlers.submit({ amount: charged, description: text('description'), method: text('method') === 'auth' ? 'auth' : 'purchase' });
   };
   return html`<dialog class="operation-dialog charge-dialog" aria-labelledby="charge-title" @close=${handlers.close}
@@ -90,19 +97,20 @@ export function chargeDialog(
       <div class="field">
         <label for="charge-amount">${t('dialog.amount', { currency: order.currency })}</label>
         <input id="charge-amount" name="amount" inputmode="decimal" autocomplete="off" dir="ltr" required aria-required="true"
-          placeholder=${editableAmount(order.amount, order.currency)} aria-describedby="charge-amount-error" aria-invalid=${fieldError('amount') ? 'true' : 'false'}
+          placeholder=${editableAmount(order.amount, order.currency)} aria-describedby="charge-amount-error" aria-invalid=${refused.amount ? 'true' : 'false'}
           @input=${(event: InputEvent) => {
             const input = event.target as HTMLInputElement;
             input.setCustomValidity('');
             handlers.typed(input.value);
           }}>
-        <span class="field__error" id="charge-amount-error">${fieldError('amount') ?? ''}</span>
+        <span class="field__error" id="charge-amount-error">${refused.amount ?? ''}</span>
       </div>
       <div class="field">
         <label for="charge-description">${t('dialog.description')}</label>
         <input id="charge-description" name="description" autocomplete="off" maxlength="2048" required aria-required="true"
-          .value=${t('charge.description', { order: order.order_id })} aria-describedby="charge-description-error" aria-invalid=${fieldError('description') ? 'true' : 'false'}>
-        <span class="field__error" id="charge-description-error">${fieldError('description') ?? ''}</span>
+          .value=${t('charge.description', { order: order.order_id })} aria-describedby="charge-description-error" aria-invalid=${refused.description ? 'true' : 'false'}
+          @input=${(event: InputEvent) => (event.target as HTMLInputElement).setCustomValidity('')}>
+        <span class="field__error" id="charge-description-error">${refused.description ?? ''}</span>
       </div>
       <div class="field">
         <label for="charge-method">${t('dialog.method')}</label>
@@ -111,7 +119,7 @@ export function chargeDialog(
           <option value="auth">${t('method.auth')}</option>
         </select>
       </div>
-      ${refusalNotice(error, ['amount', 'description'])}
+      ${refusalNotice(error, refused.placed)}
       <div class="dialog-actions">
         <button class="button button--quiet" type="button" ?disabled=${draft.busy} @click=${handlers.close}>${t('dialog.close')}</button>
         <button class="button" type="submit" ?disabled=${draft.busy}>

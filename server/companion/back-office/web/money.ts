@@ -9,6 +9,7 @@ import { currencyExponent, moneyFormat } from '@payform/card/currencies';
 import { wireStep } from '@payform/gateway/wire';
 import { t } from './i18n.js';
 import { preferences } from './preferences.js';
+import type { Language } from './preferences.js';
 
 /**
  * An amount as the merchant API writes it: integer minor units. A typed amount that is not one
@@ -18,12 +19,12 @@ export type ApiAmount = number | string;
 
 const formats = new Map<string, (minor: ApiAmount) => string>();
 
-/** 24950 UAH → "UAH 249.50" (in Ukrainian "249,50 грн"). */
-export function formatAmount(amount: ApiAmount, currency: string): string {
-  const key = `${preferences().lang}:${currency}`;
+/** 24950 UAH → "UAH 249.50" (in Ukrainian "249,50 грн"): in the page's language, unless `lang` is given. */
+export function formatAmount(amount: ApiAmount, currency: string, lang: Language = preferences().lang): string {
+  const key = `${lang}:${currency}`;
   let format = formats.get(key);
   if (!format) {
-    format = moneyFormat(currency, preferences().lang);
+    format = moneyFormat(currency, lang);
     formats.set(key, format);
   }
   return format(amount);

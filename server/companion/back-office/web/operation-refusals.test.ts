@@ -1,8 +1,8 @@
-// Where the operation dialog says each reason of a refusal, and in what words: the companion's
+// Where the back office's dialogs say each reason of a refusal, and in what words: the companion's
 // envelope names the request's fields (`split[0].amount`) and counts in minor units.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from './admin-api.js';
-import { operationRefusals } from './operation-refusals.js';
+import { chargeRefusals, operationRefusals } from './operation-refusals.js';
 
 const roastery = '8a1f3c52-6b0e-4d97-a2c4-1e5f7b9d3a60';
 const pottery = '2c7d9e14-3f5a-4b68-9c01-d2e3f4a5b6c7';
@@ -71,5 +71,62 @@ describe('a refused plain capture or refund', () => {
       sellers: [],
     });
     expect(placed).toEqual({ amount: 'The gateway takes KWD in steps of 0.010.', shares: [], split: undefined, placed: ['amount'] });
+  });
+});
+
+describe('a refused plain refund of part of a split payment', () => {
+  it('says at the amount that a part is refunded seller by seller, and leaves the notice nothing to repeat', () => {
+    const error = new ApiError(422, 'split_refund_required', 'Part of a split payment is refunded per sub-merchant (split-refund); a plain refund must be the whole 1070.00 UAH', {
+      split: 'is required to refund part of a split payment',
+    });
+    expect(operationRefusals(error, { currency: 'UAH', example: 107000, sellers: [] })).toEqual({
+      amount: 'Part of a payment shared between sellers is refunded seller by seller, with Split refund. Leave the amount empty to refund all that is left.',
+      shares: [],
+      split: undefined,
+      placed: ['split'],
+    });
+  });
+});
+
+describe('a refused charge of a saved card', () => {
+  /** The charge dialog's words, with the money written as the tests write it (no no-break spaces). */
+  const charge = (fields: Record<string, string>, currency = 'UAH', example = 100) => {
+    const placed = chargeRefusals(refusal(fields), { currency, example });
+    return { ...placed, amount: placed.amount?.replace(/\s/g, ' ') };
+  };
+
+  it('says an amount past what the gateway carries in the currency, not in minor units', () => {
+    expect(charge({ amount: 'must be at most 999999999999999 (9999999999999.99 UAH), what the gateway carries' })).toEqual({
+      amount: 'At most UAH 9,999,999,999,999.99.',
+      description: undefined,
+      placed: ['amount'],
+    });
+  });
+
+  it('says an amount finer than the currency has, or than the gateway carries, in the currency’s units', () => {
+    expect(charge({ amount: 'must be an integer number of minor units (24950 = 249.50 UAH)' }).amount).toBe('Write the amount in the currency’s units, as in 1.00.');
+    expect(charge({ amount: 'must be a multiple of 10 minor units' }, 'KWD', 6050).amount).toBe('The gateway takes KWD in steps of 0.010.');
+  });
+
+  it('says the description’s reason in the page’s words, and leaves what has no field to the notice', () => {
+    expect(charge({ description: 'must not be empty', 'customer.email': 'is required' })).toEqual({
+      amount: undefined,
+      description: 'Write what the charge is for.',
+      placed: ['description'],
+    });
+    expect(charge({ description: 'must be at most 2048 characters' }).description).toBe('At most 2048 characters.');
+  });
+
+  it('speaks the page’s language', () => {
+    lang = 'uk';
+    expect(charge({ amount: 'must be at most 999999999999999 (9999999999999.99 UAH), what the gateway carries' }).amount).toMatch(
+      // (Node's ICU writes the hryvnia ₴, Chromium's грн.)
+      /^Щонайбільше 9 999 999 999 999,99 (₴|грн)\.$/,
+    );
+    expect(charge({ description: 'must not be empty' }).description).toBe('Напишіть, за що це списання.');
+  });
+
+  it('places nothing when nothing was refused field by field', () => {
+    expect(chargeRefusals(undefined, { currency: 'UAH', example: 100 })).toEqual({ amount: undefined, description: undefined, placed: [] });
   });
 });

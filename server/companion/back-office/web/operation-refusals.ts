@@ -1,8 +1,10 @@
 /**
- * Where each reason of the companion's refusal goes in the operation dialog, and in what words.
- * The envelope names the request's fields (`amount`, `split[1].amount`, `split`) and words their
- * reasons for a program, in minor units; the merchant typed amounts per seller. `split[i]` is the
- * i-th share sent, and empty shares are not sent: its row is found by its seller, not its place.
+ * Where each reason of the companion's refusal goes in the back office's dialogs, and in what
+ * words. The envelope names the request's fields (`amount`, `split[1].amount`, `split`,
+ * `description`) and words their reasons for a program, in English and minor units; the merchant
+ * typed a decimal amount (per seller) in the page's language. In the operation dialog `split[i]`
+ * is the i-th share sent, and empty shares are not sent: its row is found by its seller, not its
+ * place. The charge dialog (a saved card's charge) has an amount and a description.
  */
 import { wireStep } from '@payform/gateway/wire';
 import { t } from './i18n.js';
@@ -21,10 +23,14 @@ export interface OperationRefusals {
   readonly placed: readonly string[];
 }
 
-export interface RefusedDialog {
+/** What an amount's reason is said with: the currency, and an amount to show what one looks like. */
+export interface AmountField {
   readonly currency: string;
   /** What an amount may look like, for a reason that it is not one. */
   readonly example: ApiAmount;
+}
+
+export interface RefusedDialog extends AmountField {
   /** The dialog's rows of shares. */
   readonly sellers: readonly { readonly id: string }[];
   /** The shares the refused request sent; undefined when the dialog has none (a plain capture, a refund). */
@@ -42,9 +48,11 @@ export function operationRefusals(error: ApiError | undefined, dialog: RefusedDi
   const placed: string[] = [];
   for (const [field, reason] of Object.entries(error?.fields ?? {})) {
     if (!dialog.sent) {
-      // No shares here (a plain refund of a split payment, refused for it): the rest is the notice's.
-      if (field !== 'amount') continue;
-      amount ??= amountWords(reason, dialog);
+      // No shares here. A plain refund of part of a split payment is refused for it: said at the
+      // amount that asked for a part. Anything else is the notice's.
+      if (field === 'amount') amount ??= amountWords(reason, dialog);
+      else if (field === 'split' && error?.code === 'split_refund_required') amount ??= t('dialog.splitRefundRequired');
+      else continue;
     } else if (field === 'amount') {
       // A split's amount is the total of its shares: no field of its own.
       split ??= totalWords(reason, dialog, dialog.sent);
@@ -68,8 +76,12 @@ export function operationRefusals(error: ApiError | undefined, dialog: RefusedDi
   return { amount, shares, split, placed };
 }
 
-/** Past a limit, finer than the gateway carries, else not an amount at all. */
-function amountWords(reason: string, { currency, example }: RefusedDialog): string {
+/**
+ * An amount field's reason in the page's words and the currency's units: past a limit ("must be
+ * at most 32000 (320.00 UAH)…"), finer than the gateway carries ("must be a multiple of 10 minor
+ * units"), else not an amount at all ("must be an integer number of minor units…").
+ */
+export function amountWords(reason: string, { currency, example }: AmountField): string {
   const most = AT_MOST.exec(reason)?.[1];
   if (most) return t('dialog.amountOver', { limit: formatAmount(Number(most), currency) });
   if (reason.startsWith('must be a multiple of')) return t('dialog.amountStep', { currency, step: editableAmount(wireStep(currency), currency) });
@@ -88,5 +100,28 @@ function splitWords(reason: string): string {
   if (reason.startsWith('must have at least')) return t('dialog.sharesNone');
   if (reason.includes('each sub-merchant once')) return t('dialog.sharesTwice');
   if (reason.includes('must add up to')) return t('dialog.sharesTotal');
+  return t('dialog.notAccepted', { reason });
+}
+
+export interface ChargeRefusals {
+  readonly amount?: string | undefined;
+  readonly description?: string | undefined;
+  /** The fields said above, for the dialog's notice not to repeat. */
+  readonly placed: readonly string[];
+}
+
+/** The charge dialog's fields: its amount (`example`: what one looks like) and its description. */
+export function chargeRefusals(error: ApiError | undefined, field: AmountField): ChargeRefusals {
+  const fields = error?.fields ?? {};
+  const amount = fields.amount === undefined ? undefined : amountWords(fields.amount, field);
+  const description = fields.description === undefined ? undefined : descriptionWords(fields.description);
+  return { amount, description, placed: ['amount', 'description'].filter((name) => fields[name] !== undefined) };
+}
+
+/** A text field's reasons (requiredText on the wire): empty, too long, else the companion's own words. */
+function descriptionWords(reason: string): string {
+  if (reason === 'must not be empty') return t('dialog.descriptionEmpty');
+  const most = /^must be at most (\d+) characters/.exec(reason)?.[1];
+  if (most) return t('dialog.descriptionLong', { max: most });
   return t('dialog.notAccepted', { reason });
 }
