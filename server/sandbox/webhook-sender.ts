@@ -253,12 +253,14 @@ export class WebhookSender {
     }
     delivery.attempts.push(attempt);
     const ok = attempt.http_status !== undefined && attempt.http_status >= 200 && attempt.http_status < 300;
-    const failing = (delivery.reason === 'validation' ? 'validation ' : 'webhook ') + delivery.target;
+    // Built only when some target is failing: every payment's webhook comes through here.
+    const failingKey = () => (delivery.reason === 'validation' ? 'validation ' : 'webhook ') + delivery.target;
     if (ok) {
       delivery.status = 'delivered';
-      if (this.#failing.size > 0) this.#failing.delete(failing);
+      if (this.#failing.size > 0) this.#failing.delete(failingKey());
       return;
     }
+    const failing = failingKey();
     const field = delivery.reason === 'validation' ? 'validation_url' : 'server_url';
     const reason = failureReason(this.#url(delivery.target), attempt, location, field, this.#options.settings.timeoutMs);
     const wait = options.retry ? this.#options.settings.retryDelaysMs[delivery.attempts.length - 1] : undefined;
