@@ -221,6 +221,8 @@ describe('bad input never reaches the state', () => {
     expect(await post({ 'X-API-AUTH': `${apiKey}:${apiSecret}` })).toBe(`Invalid credentials: X-API-AUTH has no scheme: it must start with "CPAY ", as ${shape}`);
     expect(await post({ 'X-API-AUTH': `CPAY ${apiKey} ${apiSecret}` })).toBe('Invalid credentials: X-API-AUTH must be "CPAY <API key>:<API secret>": the key, a colon and the secret, with no other spaces');
     expect(await post({ 'X-API-AUTH': `CPAY unknown-key:${apiSecret}` })).toBe('Invalid credentials: the API key "unknown-key" is no project\'s (GET /_sandbox lists the projects)');
+    // A long key is cut after its card number is masked, so no part of one is left to read.
+    expect(await post({ 'X-API-AUTH': `CPAY ${'k'.repeat(50)}4111111111111111:${apiSecret}` })).not.toMatch(/4111|1111111/);
     expect(await post({ 'X-API-AUTH': `CPAY ${apiSecret}:${apiKey}` })).toBe(`Invalid credentials: the API key sent is project "payform test shop"'s API secret: send the key first, as ${shape}`);
     expect(await post({ 'X-API-AUTH': `CPAY ${apiKey}:not-the-secret` })).toBe(`Invalid credentials: wrong API secret for project "payform test shop" (API key "${apiKey}")`);
     expect(await post({ 'X-API-AUTH': `CPAY ${apiKey}:${apiSecret}` })).toBe('Missing X-API-KEY: this endpoint needs project "payform test shop"\'s endpoints key in it');
@@ -230,10 +232,11 @@ describe('bad input never reaches the state', () => {
     const foreign = await sandbox.post(routes.createPayment.path, directPayment(sandbox.project, { pos_id: other }));
     expect((await expectError(foreign, 401)).message).toBe(`Invalid pos_id for these credentials: they are project "payform test shop"'s, whose pos_id is ${posId}`);
 
-    expect(lines).toHaveLength(12);
-    expect(lines[11]).toBe(`401 on POST /api/v1/payment: Invalid pos_id for these credentials: they are project "payform test shop"'s, whose pos_id is ${posId} (said once)`);
+    expect(lines).toHaveLength(13);
+    expect(lines[12]).toBe(`401 on POST /api/v1/payment: Invalid pos_id for these credentials: they are project "payform test shop"'s, whose pos_id is ${posId} (said once)`);
     expect(lines[0]).toBe(`401 on POST /api/v1/payment: Invalid credentials: no X-API-AUTH header: send ${shape} (said once)`);
     for (const line of lines) expect(line).not.toContain(apiSecret);
+    for (const line of lines) expect(line).not.toMatch(/4111/);
   });
 
   it('X-API-KEY is required on the webhook re-send and not on order-state reads, as the interface\'s table says', async () => {

@@ -8,6 +8,7 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
+import { maskCardData } from '@payform/gateway';
 import { AUTH_HEADER, ENDPOINTS_KEY_HEADER, readAuthHeader } from '@payform/gateway/wire';
 import { routes } from '@payform/gateway/wire';
 import type { Route } from '@payform/gateway/wire';
@@ -95,7 +96,9 @@ function credentialsProblem(
     if (owner) return `the API key sent is project ${JSON.stringify(owner.name)}'s API secret: send the key first, as ${SHAPE}`;
     const endpoints = projects.find((candidate) => sameSecret(credentials.apiKey, candidate.endpointsKey));
     if (endpoints) return `the API key sent is project ${JSON.stringify(endpoints.name)}'s endpoints key (the ${ENDPOINTS_KEY_HEADER} header's value), not its API key`;
-    const key = credentials.apiKey.length > 64 ? `${credentials.apiKey.slice(0, 64)}…` : credentials.apiKey;
+    // Masked before it is cut: a card number across the cut would be left half, unrecognised.
+    const masked = maskCardData(credentials.apiKey);
+    const key = masked.length > 64 ? `${masked.slice(0, 64)}…` : masked;
     return `the API key ${JSON.stringify(key)} is no project's (GET /_sandbox lists the projects)`;
   }
   return `wrong API secret for project ${JSON.stringify(project.name)} (API key ${JSON.stringify(project.apiKey)})`;

@@ -6,6 +6,7 @@
  * so the sandbox does, once an origin.
  */
 import { Hono } from 'hono';
+import { maskCardData } from '@payform/gateway';
 import type { Context } from 'hono';
 import type { SandboxEnv } from '../http/env.js';
 import type { SimulatedGateway } from '../simulated-gateway.js';
@@ -23,7 +24,7 @@ export function tokenizeRoutes(gateway: SimulatedGateway): Hono<SandboxEnv> {
     if (refusedOrigins.has(origin) || refusedOrigins.size >= ORIGINS_SAID) return;
     refusedOrigins.add(origin);
     gateway.config.log(
-      `tokenizer: a page at ${origin.slice(0, 200)} may not call it (its browser gets no CORS header, so the widget cannot tokenize): add the origin to the project's widget_origins in the projects file; without one, only http loopback pages may (said once)`,
+      `tokenizer: a page at ${maskCardData(origin).slice(0, 200)} may not call it (its browser gets no CORS header, so the widget cannot tokenize): add the origin to the project's widget_origins in the projects file; without one, only http loopback pages may (said once)`,
     );
   };
   const corsHeaders = (c: Context<SandboxEnv>): Record<string, string> => {
