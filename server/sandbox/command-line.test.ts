@@ -79,8 +79,10 @@ describe('quoted values', () => {
       'PORT is wrapped in quotes, which an env file for containers (docker --env-file, kubectl) keeps as part of the value: remove them',
       'HOST is wrapped in quotes, which an env file for containers (docker --env-file, kubectl) keeps as part of the value: remove them',
     ]);
-    // PORT is not read when SANDBOX_PORT is set: not the sandbox's to judge.
+    // PORT is not read when SANDBOX_PORT is set: not the sandbox's to judge; nor are names of
+    // its prefixes that it does not read (another tool's, or the companion's).
     expect(run([], { SANDBOX_PORT: '0', PORT: '"3000"' }).options.port).toBe(0);
+    expect(run([], { SANDBOX_OTHER_TOOL: '"x"', PAYFORM_GATEWAY_WIDGET_URL: '"https://widget.example"' }).kind).toBe('run');
   });
 });
 

@@ -44,9 +44,10 @@ function ours(name: string): boolean {
   return nearestName(first, ['SANDBOX']) !== undefined || (nearestName(first, ['PAYFORM']) !== undefined && nearestName(second, ['GATEWAY']) !== undefined);
 }
 
-/** The variables of ours that are set with their value in matching quotes. */
+/** The variables the sandbox reads that are set with their value in matching quotes (others' are theirs to judge). */
 export function quotedVariables(env: Env): string[] {
-  return Object.keys(env).filter((name) => (name.startsWith('SANDBOX_') || name.startsWith('PAYFORM_GATEWAY_') || LEGACY_CREDENTIAL_VARIABLES.includes(name)) && isQuoted(env[name] ?? ''));
+  const read: readonly string[] = [...SANDBOX_VARIABLES, ...CREDENTIAL_VARIABLES, ...LEGACY_CREDENTIAL_VARIABLES];
+  return read.filter((name) => isQuoted(env[name] ?? ''));
 }
 
 /** A value in matching quotes, as `docker --env-file` and `kubectl … --from-env-file` keep them. */
