@@ -151,3 +151,15 @@ describe('listening on every interface', () => {
     for (const host of ['127.0.0.1', '[::1]', 'localhost', '192.168.1.5']) expect(everyInterfaceWarning(host, 4010, false)).toBeUndefined();
   });
 });
+
+describe('SANDBOX_ALLOWED_HOSTS', () => {
+  it('refuses an entry with a scheme or a port, which no request host would match, naming the host to write', () => {
+    const read = readCommandLine([], { SANDBOX_ALLOWED_HOSTS: 'sandbox, http://payments.test:4010, gateway:3001' });
+    expect(read).toMatchObject({ kind: 'wrong' });
+    expect(read.kind === 'wrong' && read.problems).toEqual([
+      'SANDBOX_ALLOWED_HOSTS takes host names without a scheme or port, as requests name them: "http://payments.test:4010" would never match one; write payments.test',
+      'SANDBOX_ALLOWED_HOSTS takes host names without a scheme or port, as requests name them: "gateway:3001" would never match one; write gateway',
+    ]);
+    expect(run([], { SANDBOX_ALLOWED_HOSTS: 'sandbox,payments.test' }).kind).toBe('run');
+  });
+});

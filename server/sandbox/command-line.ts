@@ -122,6 +122,8 @@ export function readCommandLine(args: readonly string[], env: Readonly<Record<st
     if (strict) problems.push(strict);
   }
 
+  if (!quoted.has('SANDBOX_ALLOWED_HOSTS')) problems.push(...allowedHostsProblems(env.SANDBOX_ALLOWED_HOSTS ?? ''));
+
   // Warned of rather than refused: a name that merely looks like ours may be another tool's.
   const warnings = misspeltVariables(env).map(({ name, meant }) => `${name} is set, and the sandbox does not read it: did you mean ${meant}?`);
   if (problems.length > 0) return { kind: 'wrong', problems, warnings };
@@ -147,6 +149,21 @@ function written(from: string, value: string): string {
  * An address to listen on is an IP address or a host name: a URL or a host:port would reach
  * getaddrinfo whole, and fail there as a bare ENOTFOUND.
  */
+/**
+ * SANDBOX_ALLOWED_HOSTS holds host names, which the control plane compares with a request's host:
+ * an entry with a scheme or a port never matches one, and every command would be refused.
+ */
+function allowedHostsProblems(list: string): string[] {
+  return list
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry && hostProblem(entry, 'SANDBOX_ALLOWED_HOSTS') !== undefined)
+    .map((entry) => {
+      const name = URL.canParse(entry) && entry.includes('://') ? new URL(entry).hostname : URL.canParse(`http://${entry}`) ? new URL(`http://${entry}`).hostname : undefined;
+      return `SANDBOX_ALLOWED_HOSTS takes host names without a scheme or port, as requests name them: "${entry}" would never match one${name ? `; write ${name}` : ''}`;
+    });
+}
+
 function hostProblem(value: string, from: string): string | undefined {
   if (isIP(value)) return undefined;
   const portFrom = from.startsWith('--') ? '--port' : 'SANDBOX_PORT';

@@ -35,7 +35,7 @@ export function guardControlPlane(settings: ControlGuardSettings): MiddlewareHan
     const own = new URL(c.req.url);
     if (!answersTo(own.hostname.toLowerCase())) {
       throw forbidden(
-        `The control plane answers only to loopback addresses and the hosts it is configured for, not ${own.hostname}: name it in SANDBOX_ALLOWED_HOSTS (createSandbox's allowedHosts), or give it as the host of --public-url`,
+        `The control plane answers only to loopback addresses and the hosts it is configured for (${named.size ? [...named].join(', ') : 'none'}), not ${own.hostname}: name it in SANDBOX_ALLOWED_HOSTS (createSandbox's allowedHosts), or give it as the host of --public-url`,
       );
     }
     const site = c.req.header('sec-fetch-site');
