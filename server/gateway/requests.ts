@@ -5,9 +5,8 @@
  */
 import type * as z from 'zod';
 import { InvalidRequestError } from './errors.js';
-import { formatLimit } from './money.js';
 import type { MinorUnits } from './money.js';
-import { maxWireMinorUnits, toWireAmount, wireAmountRefusal } from './wire/decimals.js';
+import { toWireAmount, wireRangeRefusal } from './wire/decimals.js';
 import { parseWire } from './wire/issues.js';
 import type { FieldIssue } from './wire/issues.js';
 
@@ -75,9 +74,7 @@ export function wireParams<S extends z.ZodType>(schema: S, params: unknown): z.o
 // terms, and left as it was for the schema to skip.
 function wireAmount(value: unknown, field: string, currency: string, issues: FieldIssue[]): unknown {
   if (value === undefined) return undefined; // the schema says whether it is required
-  const max = maxWireMinorUnits(currency);
-  // Past the wire's range the limit is said in minor units, as the caller wrote the amount.
-  const refusal = wireAmountRefusal(value, currency) ?? (Math.abs(value as number) > max ? `must be at most ${formatLimit(max, currency)}` : undefined);
+  const refusal = wireRangeRefusal(value, currency);
   if (refusal !== undefined) {
     issues.push({ field, reason: refusal });
     return value;

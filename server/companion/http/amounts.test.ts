@@ -48,13 +48,13 @@ describe('amounts', () => {
     expect(largest.amount).toBe(999_999_999_999_999);
     expect((await stack.ledger.getSession(largest.id))?.amount).toBe(999_999_999_999_999);
     for (const [amount, currency, reason] of [
-      [1_000_000_000_000_000, 'UAH', 'must be at most 999999999999999 (9999999999999.99 UAH), what the gateway carries'],
-      [10_000_000_000_000, 'JPY', 'must be at most 9999999999999 (9999999999999 JPY), what the gateway carries'],
+      [1_000_000_000_000_000, 'UAH', 'must be at most 999999999999999 (9999999999999.99 UAH)'],
+      [10_000_000_000_000, 'JPY', 'must be at most 9999999999999 (9999999999999 JPY)'],
       // The wire would carry more fils, but the ledger keeps fifteen digits: an answer must match.
-      [9_007_199_254_740_990, 'KWD', 'must be at most 999999999999990 (999999999999.990 KWD), what the gateway carries'],
+      [9_007_199_254_740_990, 'KWD', 'must be at most 999999999999990 (999999999999.990 KWD)'],
       // Past the safe integers a number is still whole: too large, not a fraction.
-      [Number.MAX_SAFE_INTEGER + 1, 'UAH', 'must be at most 999999999999999 (9999999999999.99 UAH), what the gateway carries'],
-      [1e20, 'UAH', 'must be at most 999999999999999 (9999999999999.99 UAH), what the gateway carries'],
+      [Number.MAX_SAFE_INTEGER + 1, 'UAH', 'must be at most 999999999999999 (9999999999999.99 UAH)'],
+      [1e20, 'UAH', 'must be at most 999999999999999 (9999999999999.99 UAH)'],
     ] as const) {
       const refused = await stack.json('POST', '/api/checkout/sessions', 400, { admin: true, body: { amount, currency, description: 'Too much' } });
       expect(refused.error.fields).toEqual({ amount: reason });

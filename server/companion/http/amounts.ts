@@ -4,9 +4,9 @@
  * carry is a 400 that names the field and the unit; nothing is rounded.
  */
 import * as z from 'zod';
-import { describeMinorUnits, formatLimit, minorUnits } from '@payform/gateway';
+import { describeMinorUnits, minorUnits } from '@payform/gateway';
 import type { MinorUnits } from '@payform/gateway';
-import { maxWireMinorUnits, wireAmountRefusal } from '@payform/gateway/wire';
+import { wireRangeRefusal } from '@payform/gateway/wire';
 import { ApiProblem } from './problem.js';
 
 const UNIT = 'Integer number of minor units of the currency: 24950 = 249.50 UAH, 500 = 500 JPY';
@@ -27,12 +27,9 @@ export const AmountView = z.int().describe(UNIT);
 
 /** Why `amount` cannot be charged in `currency`, or undefined when it can. */
 export function amountRefusal(amount: number, currency: string): string | undefined {
-  const max = maxWireMinorUnits(currency);
-  // A whole number past the safe integers (1e20) is too large, not a fraction: said so.
-  if (Number.isInteger(amount) && amount > max) return `must be at most ${formatLimit(max, currency)}, what the gateway carries`;
   // The sign first: -5 fils is not "a multiple of 10" away from being right.
   if (amount <= 0) return 'must be greater than 0';
-  return wireAmountRefusal(amount, currency);
+  return wireRangeRefusal(amount, currency);
 }
 
 /** Adds an issue on `path` when `amount` cannot be charged in `currency`. */

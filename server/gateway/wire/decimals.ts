@@ -6,7 +6,7 @@
  * through decimal strings, never through float multiplication, so 1010 UAH minor units leave
  * as 10.1 and "10.10" comes back as exactly 1010.
  */
-import { currencyExponent, describeMinorUnits } from '../money.js';
+import { currencyExponent, describeMinorUnits, formatLimit } from '../money.js';
 import type { MinorUnits } from '../money.js';
 
 /** What the gateway sends or accepts as an amount: a JSON number or a numeric string. */
@@ -136,6 +136,17 @@ export function wireAmountRefusal(minor: unknown, currency: string): string | un
     return `must be a multiple of ${step} minor units: the gateway takes ${currency} with at most ${WIRE_MAX_DECIMALS} decimal digits`;
   }
   return undefined;
+}
+
+/**
+ * Why `minor` cannot travel to the gateway in `currency`, its range included, in the terms of the
+ * one who wrote it in minor units; undefined when it can. The sign is the caller's rule.
+ */
+export function wireRangeRefusal(minor: unknown, currency: string): string | undefined {
+  const max = maxWireMinorUnits(currency);
+  // A whole number past the safe integers (1e20) is too large, not a fraction: said so.
+  if (typeof minor === 'number' && Number.isInteger(minor) && Math.abs(minor) > max) return `must be at most ${formatLimit(max, currency)}`;
+  return wireAmountRefusal(minor, currency);
 }
 
 /** The fewest minor units of `currency` the wire can tell apart: 1, or 10 for a three-decimal currency (KWD). */

@@ -2,8 +2,8 @@
  * Amounts in minor units: read off the wire (a 400 when one cannot be held exactly), or checked
  * where the sandbox's own surfaces take them.
  */
-import { formatLimit, formatMinorUnits } from '@payform/gateway';
-import { fromWireAmount, maxWireMinorUnits, wireAmountRefusal } from '@payform/gateway/wire';
+import { formatMinorUnits } from '@payform/gateway';
+import { fromWireAmount, wireRangeRefusal } from '@payform/gateway/wire';
 import type { WireAmount } from '@payform/gateway/wire';
 import { Refusal } from './refusal.js';
 
@@ -28,13 +28,8 @@ export function minorUnits(value: WireAmount, currency: string, field: string): 
  * wire can carry. `sign` says what the field allows.
  */
 export function minorAmountRefusal(minor: unknown, currency: string, sign: 'positive' | 'any'): string | undefined {
-  const refusal = wireAmountRefusal(minor, currency);
-  if (refusal) return refusal;
-  const amount = minor as number;
-  if (sign === 'positive' && amount <= 0) return 'must be greater than 0';
-  const max = maxWireMinorUnits(currency);
-  if (Math.abs(amount) > max) return `must be at most ${formatLimit(max, currency)}`;
-  return undefined;
+  if (sign === 'positive' && typeof minor === 'number' && minor <= 0) return 'must be greater than 0';
+  return wireRangeRefusal(minor, currency);
 }
 
 /**
