@@ -40,7 +40,7 @@ afterAll(async () => {
   await new Promise<void>((resolve) => receiver.close(() => resolve()));
 });
 
-function sender(settings: Partial<WebhookSettings> = {}) {
+function sender(settings: Partial<WebhookSettings> = {}, fetch?: typeof globalThis.fetch) {
   const lines: string[] = [];
   const clock = new SandboxClock({ frozen: true, start: new Date('2026-03-02T10:00:00.000Z') });
   const scheduler = new Scheduler(clock, (error) => lines.push(`task failed: ${String(error)}`));
@@ -48,7 +48,7 @@ function sender(settings: Partial<WebhookSettings> = {}) {
     settings: { ...DEFAULT_WEBHOOKS, ...settings },
     clock,
     scheduler,
-    fetch: undefined,
+    fetch,
     faults: () => ({ duplicates: 0, delayMs: 0, reorder: false, shape: undefined }),
     log: (line) => lines.push(line),
   });
@@ -88,6 +88,18 @@ describe('a webhook that cannot be delivered', () => {
         `webhook purchase for order order-1 to ${target} given up after 7 attempts: nothing is listening at 127.0.0.1:${closedPort} (ECONNREFUSED): is the receiver running, on that port?`,
         `webhook purchase for order order-2 to ${target} given up after 7 attempts: nothing is listening at 127.0.0.1:${closedPort} (ECONNREFUSED): is the receiver running, on that port?`,
       ]);
+    } finally {
+      stop();
+    }
+  });
+
+  it('says an address the sandbox’s network does not reach as such, not as a bare code', async () => {
+    const unreachable = Object.assign(new Error('connect EHOSTUNREACH 10.255.0.1:80'), { code: 'EHOSTUNREACH' });
+    const { webhooks, lines, advance, stop } = sender({}, () => Promise.reject(new TypeError('fetch failed', { cause: unreachable })));
+    try {
+      webhooks.send(message('http://10.255.0.1/hooks'));
+      await advance(0);
+      expect(lines).toEqual([expect.stringContaining("failed: 10.255.0.1:80 cannot be reached from the sandbox (EHOSTUNREACH): check the address of server_url")]);
     } finally {
       stop();
     }

@@ -370,6 +370,9 @@ function failureReason(target: URL, attempt: WebhookAttempt, location: string | 
   if (code === 'timeout') return `no answer within ${duration(timeoutMs)}`;
   if (code === 'ECONNREFUSED') return `nothing is listening at ${where} (ECONNREFUSED): is the receiver running, on that port?`;
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `the host ${target.hostname} is not found (${code}): check the host name of ${field}`;
+  if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH' || code === 'UND_ERR_CONNECT_TIMEOUT') {
+    return `${where} cannot be reached from the sandbox (${code}): check the address of ${field}, and that the sandbox's network reaches it`;
+  }
   if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE') {
     const tls = target.protocol === 'http:' ? ': an https server reached with http://? give ' + field + ' with https://' : '';
     return `${where} closed the connection without answering (${code})${tls}`;
