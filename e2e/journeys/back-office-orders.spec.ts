@@ -36,6 +36,12 @@ test('older orders asked for again while they load come once, and the first of t
   await backOffice.open();
   const rows = backOffice.orders.locator('tbody tr');
   await expect(rows).toHaveCount(50);
+  // On a phone, in Ukrainian, the button's label is wider than the screen: it wraps, the page stays put.
+  await page.setViewportSize({ width: 320, height: 740 });
+  await page.getByRole('combobox', { name: 'Language' }).selectOption('uk');
+  await expect(page.getByRole('button', { name: 'Показати давніші замовлення' })).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
+  await page.getByRole('combobox', { name: 'Мова' }).selectOption('en');
   const more = backOffice.orders.getByRole('button', { name: 'Show older orders' });
   await more.click();
   await askedOnce;
