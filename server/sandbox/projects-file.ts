@@ -8,7 +8,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import * as z from 'zod';
-import { describeIssues, fieldPath, parseWire, Currency, Uuid, requiredText } from '@payform/gateway/wire';
+import { describeIssues, fieldPath, parseWire, walkJsonText, Currency, Uuid, requiredText } from '@payform/gateway/wire';
 import type { FieldIssue } from '@payform/gateway/wire';
 import type { Ledger } from './balances.js';
 import type { Project } from './config.js';
@@ -123,54 +123,17 @@ function projectsOf(json: unknown, source: string, issues: readonly FieldIssue[]
   return parsed.data.projects.map(toProject);
 }
 
-type Path = readonly PropertyKey[];
-type Scope = { readonly path: Path } & ({ readonly kind: 'object'; readonly keys: Set<string>; key: string; expectsKey: boolean } | { readonly kind: 'array'; index: number });
-
 /**
  * The keys written twice in one object, as paths (`projects[1].api_key`, written by fieldPath, so
  * a key that could hold a card number is not echoed): JSON.parse keeps the last without a word.
- * Not a parser: it runs over a text JSON.parse has taken, and follows only its strings, brackets
- * and commas.
  */
 function duplicateKeys(text: string): string[] {
-  const scopes: Scope[] = [];
   const found: string[] = [];
-  const pathIn = (scope: Scope | undefined): Path => {
-    if (!scope) return [];
-    return [...scope.path, scope.kind === 'array' ? scope.index : scope.key];
-  };
-  for (let at = 0; at < text.length; at++) {
-    const scope = scopes.at(-1);
-    switch (text[at]) {
-      case '"': {
-        let end = at + 1;
-        while (text[end] !== '"') end += text[end] === '\\' ? 2 : 1;
-        if (scope?.kind === 'object' && scope.expectsKey) {
-          const key = JSON.parse(text.slice(at, end + 1)) as string;
-          if (scope.keys.has(key)) found.push(fieldPath([...scope.path, key]));
-          scope.keys.add(key);
-          scope.key = key;
-          scope.expectsKey = false;
-        }
-        at = end;
-        break;
-      }
-      case '{':
-        scopes.push({ kind: 'object', path: pathIn(scope), keys: new Set(), key: '', expectsKey: true });
-        break;
-      case '[':
-        scopes.push({ kind: 'array', path: pathIn(scope), index: 0 });
-        break;
-      case '}':
-      case ']':
-        scopes.pop();
-        break;
-      case ',':
-        if (scope?.kind === 'array') scope.index += 1;
-        else if (scope) scope.expectsKey = true;
-        break;
-    }
-  }
+  walkJsonText(text, {
+    key(_key, again, path) {
+      if (again) found.push(fieldPath(path()));
+    },
+  });
   return found;
 }
 

@@ -20,3 +20,4 @@ export * from './error.js';
 export * from './status.js';
 export * from './routes.js';
 export * from './written-amounts.js';
+export * from './json-text.js';

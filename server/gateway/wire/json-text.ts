@@ -1,0 +1,71 @@
+/**
+ * A walk over JSON text for what `JSON.parse` forgets: how a number was written, and a key an
+ * object names twice. Not a parser: it runs over text `JSON.parse` has already taken, and
+ * follows only strings, brackets, commas, colons and number literals.
+ */
+
+export type JsonPath = readonly (string | number)[];
+
+/** A number literal as written: `[1]` its fraction digits, `[2]` its exponent. */
+export type NumberLiteral = RegExpExecArray;
+
+export interface JsonTextVisitor {
+  /** An object's key; `again` when the object named it before (JSON.parse keeps the last). */
+  key?(key: string, again: boolean, path: () => JsonPath): void;
+  /** A number literal, under `key` in an object (undefined in an array); `path` ends with it. */
+  number?(literal: NumberLiteral, key: string | undefined, path: () => JsonPath): void;
+}
+
+const NUMBER = /-?\d+(?:\.(\d+))?(?:[eE]([+-]?\d+))?/y;
+
+type Frame = { key: string | undefined; index: number; readingKey: boolean; keys: Set<string> | undefined };
+
+/** Visits `json`, which must be text `JSON.parse` accepted. */
+export function walkJsonText(json: string, visitor: JsonTextVisitor): void {
+  const frames: Frame[] = [];
+  // An array's frame has no key set: that is how it is told from an object's.
+  const path = (): JsonPath => frames.map((frame) => (frame.keys ? (frame.key ?? '') : frame.index));
+  let at = 0;
+  while (at < json.length) {
+    const char = json[at]!;
+    const top = frames.at(-1);
+    if (char === '{' || char === '[') {
+      frames.push({ key: undefined, index: 0, readingKey: char === '{', keys: char === '{' ? new Set() : undefined });
+      at += 1;
+    } else if (char === '}' || char === ']') {
+      frames.pop();
+      at += 1;
+    } else if (char === ',') {
+      if (top?.keys) top.readingKey = true;
+      else if (top) top.index += 1;
+      at += 1;
+    } else if (char === ':') {
+      if (top) top.readingKey = false;
+      at += 1;
+    } else if (char === '"') {
+      const end = stringEnd(json, at);
+      if (top?.keys && top.readingKey) {
+        const key = JSON.parse(json.slice(at, end)) as string;
+        top.key = key;
+        const again = top.keys.has(key);
+        top.keys.add(key);
+        visitor.key?.(key, again, path);
+      }
+      at = end;
+    } else if (char === '-' || (char >= '0' && char <= '9')) {
+      NUMBER.lastIndex = at;
+      const literal = NUMBER.exec(json)!;
+      visitor.number?.(literal, top?.keys ? top.key : undefined, path);
+      at = NUMBER.lastIndex;
+    } else {
+      at += 1; // whitespace, true, false, null
+    }
+  }
+}
+
+/** The index just past the string literal that opens at `start`. */
+function stringEnd(json: string, start: number): number {
+  let at = start + 1;
+  while (json[at] !== '"') at += json[at] === '\\' ? 2 : 1;
+  return at + 1;
+}
