@@ -9,7 +9,19 @@ import { formatAmount } from '../../server/companion/back-office/web/money.js';
 import { expect, test } from '../fixtures.js';
 import { Result } from '../pages/result.js';
 
-test('save a card in the shop, then charge it from the back office', async ({ page, checkout, backOffice, sandboxPages }) => {
+test('save a card in the shop, then charge it from the back office', async ({ page, request, stack, checkout, backOffice, sandboxPages }) => {
+  // A card saved by a verification that gave none of the customer's details (a lookup needs none):
+  // a charge needs them, and the companion refuses it naming the fields (customer_required).
+  const anonymous = await request.post(`${stack.shop}/api/checkout/sessions`, {
+    headers: { Authorization: `Bearer ${stack.token}` },
+    data: { amount: 100, currency: 'UAH', description: 'Card check', method: 'lookup', customer_id: `anonymous-${Date.now().toString(36)}`, modes: ['hosted'] },
+  });
+  const unnamed = await anonymous.json();
+  const hosted = await request.post(`${stack.shop}/api/checkout/sessions/${unnamed.id}/hosted`, { data: {} });
+  await page.goto((await hosted.json()).redirect_url);
+  await sandboxPages.payOnHostedPage('4242 4242 4242 4242');
+  await expect(page).toHaveURL(/\/checkout\/return\//);
+
   await checkout.open();
   await checkout.choose({ method: 'lookup' });
   await page.getByRole('button', { name: 'Continue to payment' }).click();
@@ -31,6 +43,27 @@ test('save a card in the shop, then charge it from the back office', async ({ pa
   // Verifications are listed apart from payments.
   await page.getByRole('button', { name: 'Card verifications' }).click();
   await expect(backOffice.row(verification)).toBeVisible();
+
+  // The card nobody's details came with: the refusal names what is missing in the page's words,
+  // and what to do, not the request's field paths (the dialog has no field for them).
+  await backOffice.select(unnamed.order_id);
+  await backOffice.detail.getByRole('button', { name: 'Charge saved card' }).click();
+  await backOffice.dialog.getByLabel(/^Amount/).fill('149');
+  await backOffice.dialog.getByRole('button', { name: 'Charge UAH 149.00' }).click();
+  const refusal = backOffice.dialog.getByRole('alert');
+  await expect(refusal).toBeFocused();
+  await expect(refusal).toHaveText(
+    'Not done: The gateway needs the customer’s first name, last name, e-mail address, and phone number to charge a card, and the last payment with this card did not give them. ' +
+      'Charge it from the shop’s server, sending them with the charge, or ask the customer to pay with this card at checkout once.',
+  );
+  await page.getByRole('combobox', { name: 'Language' }).selectOption('uk');
+  await expect(refusal).toContainText('шлюзу потрібні такі дані клієнта: ім’я, прізвище, адреса електронної пошти і номер телефону.');
+  await expect(refusal).not.toContainText('customer.');
+  await page.getByRole('combobox', { name: 'Мова' }).selectOption('en');
+  await backOffice.dialog.getByRole('button', { name: 'Close' }).click();
+  await expect(backOffice.dialog).toBeHidden();
+  await backOffice.select(verification);
+
   await page.getByRole('button', { name: 'Payments', exact: true }).click();
   await expect(backOffice.row(verification)).toHaveCount(0);
 

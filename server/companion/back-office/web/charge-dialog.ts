@@ -69,7 +69,8 @@ export function chargeDialog(
 ): TemplateResult {
   const { order, error } = draft;
   // The companion's reasons are a program's, in English and minor units: said beside each field in
-  // the page's words and the currency's units, as the operation dialog says them.
+  // the page's words and the currency's units, as the operation dialog says them; the customer's
+  // details, which have no field here, in the notice.
   const refused = chargeRefusals(error, { currency: order.currency, example: order.amount });
   // Nothing limits what a saved card may be charged: the button names the amount before it is sent.
   const amount = chargeAmount(draft.typed, order.currency);
@@ -119,7 +120,7 @@ export function chargeDialog(
           <option value="auth">${t('method.auth')}</option>
         </select>
       </div>
-      ${refusalNotice(error, refused.placed)}
+      ${refusalNotice(error, refused.placed, refused.customer)}
       <div class="dialog-actions">
         <button class="button button--quiet" type="button" ?disabled=${draft.busy} @click=${handlers.close}>${t('dialog.close')}</button>
         <button class="button" type="submit" ?disabled=${draft.busy}>

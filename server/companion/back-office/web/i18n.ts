@@ -195,6 +195,11 @@ const en = {
   'charge.noCard': 'This customer has no saved card ending {last4} any more.',
   'charge.description': 'Next charge after order {order}',
   'charge.submit': 'Charge {amount}',
+  'charge.customerRequired': 'The gateway needs the customer’s {fields} to charge a card, and the last payment with this card did not give them. Charge it from the shop’s server, sending them with the charge, or ask the customer to pay with this card at checkout once.',
+  'customer.fname': 'first name',
+  'customer.lname': 'last name',
+  'customer.email': 'e-mail address',
+  'customer.phone': 'phone number',
   'table.region': '{name}: table',
 };
 
@@ -391,6 +396,11 @@ const uk: Record<MessageKey, string> = {
   'charge.noCard': 'У клієнта більше немає збереженої картки, що закінчується на {last4}.',
   'charge.description': 'Наступне списання після замовлення {order}',
   'charge.submit': 'Списати {amount}',
+  'charge.customerRequired': 'Щоб списати кошти з картки, шлюзу потрібні такі дані клієнта: {fields}. Останній платіж цією карткою їх не містив. Спишіть кошти із сервера магазину, надіславши ці дані разом зі списанням, або попросіть клієнта один раз оплатити цією карткою під час оформлення замовлення.',
+  'customer.fname': 'ім’я',
+  'customer.lname': 'прізвище',
+  'customer.email': 'адреса електронної пошти',
+  'customer.phone': 'номер телефону',
   'table.region': '{name}: таблиця',
 };
 

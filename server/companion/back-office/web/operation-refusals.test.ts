@@ -126,6 +126,19 @@ describe('a refused charge of a saved card', () => {
     expect(charge({ description: 'must not be empty' }).description).toBe('Напишіть, за що це списання.');
   });
 
+  it('names the customer’s details a charge needs and the dialog has no field for, in the page’s words, and what to do', () => {
+    // The companion's answer when the card's last payment gave none (session-access.ts, requireCustomer).
+    const needs = (fields: Record<string, string>) => chargeRefusals(refusal(fields, 'customer_required', 422), { currency: 'UAH', example: 100 });
+    const placed = needs({ 'customer.email': 'is required', 'customer.phone': 'is required' });
+    expect(placed).toMatchObject({ amount: undefined, description: undefined, placed: ['customer.email', 'customer.phone'] });
+    expect(placed.customer).toMatch(/^The gateway needs the customer’s e-mail address and phone number to charge a card, .+ Charge it from the shop’s server/);
+    expect(needs({ 'customer.fname': 'is required', 'customer.lname': 'is required', 'customer.email': 'is required', 'customer.phone': 'is required' }).customer).toContain(
+      'customer’s first name, last name, e-mail address, and phone number',
+    );
+    lang = 'uk';
+    expect(needs({ 'customer.email': 'is required', 'customer.phone': 'is required' }).customer).toMatch(/^Щоб списати кошти з картки, шлюзу потрібні такі дані клієнта: адреса електронної пошти (і|та) номер телефону\./);
+  });
+
   it('places nothing when nothing was refused field by field', () => {
     expect(chargeRefusals(undefined, { currency: 'UAH', example: 100 })).toEqual({ amount: undefined, description: undefined, placed: [] });
   });

@@ -4,10 +4,13 @@
  * `description`) and words their reasons for a program, in English and minor units; the merchant
  * typed a decimal amount (per seller) in the page's language. In the operation dialog `split[i]`
  * is the i-th share sent, and empty shares are not sent: its row is found by its seller, not its
- * place. The charge dialog (a saved card's charge) has an amount and a description.
+ * place. The charge dialog (a saved card's charge) has an amount and a description, and no
+ * field for the customer's details the gateway may still need (`customer.email`…).
  */
 import { wireStep } from '@payform/gateway/wire';
 import { t } from './i18n.js';
+import type { MessageKey } from './i18n.js';
+import { preferences } from './preferences.js';
 import { editableAmount, formatAmount, units } from './money.js';
 import type { ApiAmount } from './money.js';
 import type { ApiError, Share } from './admin-api.js';
@@ -106,16 +109,33 @@ function splitWords(reason: string): string {
 export interface ChargeRefusals {
   readonly amount?: string | undefined;
   readonly description?: string | undefined;
+  /** The customer's details the gateway needs and the companion has none of: no field here, said in the notice. */
+  readonly customer?: string | undefined;
   /** The fields said above, for the dialog's notice not to repeat. */
   readonly placed: readonly string[];
 }
+
+/** What the companion names when a charge needs more of the customer than their card's last payment gave (customer_required). */
+const CUSTOMER_FIELDS = ['customer.fname', 'customer.lname', 'customer.email', 'customer.phone'] as const satisfies readonly MessageKey[];
 
 /** The charge dialog's fields: its amount (`example`: what one looks like) and its description. */
 export function chargeRefusals(error: ApiError | undefined, field: AmountField): ChargeRefusals {
   const fields = error?.fields ?? {};
   const amount = fields.amount === undefined ? undefined : amountWords(fields.amount, field);
   const description = fields.description === undefined ? undefined : descriptionWords(fields.description);
-  return { amount, description, placed: ['amount', 'description'].filter((name) => fields[name] !== undefined) };
+  const missing = error?.code === 'customer_required' ? CUSTOMER_FIELDS.filter((name) => fields[name] !== undefined) : [];
+  return {
+    amount,
+    description,
+    customer: missing.length ? customerWords(missing) : undefined,
+    placed: [...['amount', 'description'].filter((name) => fields[name] !== undefined), ...missing],
+  };
+}
+
+/** The details missing, named in the page's language ("e-mail address and phone number"), and what to do instead. */
+function customerWords(missing: readonly MessageKey[]): string {
+  const fields = new Intl.ListFormat(preferences().lang, { type: 'conjunction' }).format(missing.map((name) => t(name)));
+  return t('charge.customerRequired', { fields });
 }
 
 /** A text field's reasons (requiredText on the wire): empty, too long, else the companion's own words. */
