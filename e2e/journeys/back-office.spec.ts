@@ -312,7 +312,9 @@ test('on a phone 320 px wide: nothing scrolls sideways, each order stacks, and a
   expect((await request.post(`${stack.shop}/api/orders/${refunded}/refund`, { headers: { Authorization: `Bearer ${stack.token}` }, data: { amount: 500 } })).status()).toBe(200);
   const held = await paidOrder(request, stack, 'auth');
   // Balances in the tens of millions, whatever ran before: an amount too long to share a line.
-  await paidOrder(request, stack, 'purchase', { amount: 9_876_543_210 });
+  // Refunded in part, its order's heading says what was asked too.
+  const millions = await paidOrder(request, stack, 'purchase', { amount: 9_876_543_210 });
+  expect((await request.post(`${stack.shop}/api/orders/${millions}/refund`, { headers: { Authorization: `Bearer ${stack.token}` }, data: { amount: 500 } })).status()).toBe(200);
   await page.setViewportSize({ width: 320, height: 740 });
   await backOffice.open();
   await expect(backOffice.listed(refunded).amount).toHaveText('UAH 10.00 was UAH 15.00');
@@ -332,6 +334,24 @@ test('on a phone 320 px wide: nothing scrolls sideways, each order stacks, and a
   // The order's webhooks stack as the orders do, nothing to scroll sideways; a dialog fits the screen.
   expect(await pageWidth()).toBeLessThanOrEqual(320);
   for (const box of await backOffice.detail.locator('.table-scroll').all()) expect(await box.evaluate((element) => element.scrollWidth - element.clientWidth)).toBeLessThanOrEqual(0);
+  // The order's heading and its amount in the millions, what was asked under it, stay inside the
+  // panel, in English and in Ukrainian: how far the heading's boxes reach past it.
+  await backOffice.row(millions).getByRole('link', { name: millions, exact: true }).click();
+  await expect(backOffice.detailHeading).toHaveText(millions);
+  const head = backOffice.detail.locator('.order-detail__head');
+  const pastHeading = () =>
+    head.evaluate((header) => {
+      const { left, right } = header.getBoundingClientRect();
+      return Math.max(0, ...[...header.querySelectorAll('*')].map((box) => Math.max(box.getBoundingClientRect().right - right, left - box.getBoundingClientRect().left)));
+    });
+  await expect(head).toContainText('UAH 98,765,427.10 was UAH 98,765,432.10');
+  expect(await pastHeading(), 'in English').toBeLessThanOrEqual(0);
+  await page.getByRole('combobox', { name: 'Language' }).selectOption('uk');
+  await expect(head).toContainText('98 765 427,10 грн було 98 765 432,10 грн');
+  expect(await pastHeading(), 'in Ukrainian').toBeLessThanOrEqual(0);
+  expect(await backOffice.detail.evaluate((panel) => panel.scrollWidth - panel.clientWidth)).toBeLessThanOrEqual(0);
+  expect(await pageWidth()).toBeLessThanOrEqual(320);
+  await page.getByRole('combobox', { name: 'Мова' }).selectOption('en');
   await backOffice.actionButton('Refund').click();
   expect(await backOffice.dialog.evaluate((dialog) => dialog.scrollWidth - dialog.clientWidth)).toBeLessThanOrEqual(0);
   expect(await pageWidth()).toBeLessThanOrEqual(320);
@@ -375,27 +395,39 @@ test('on a laptop the orders fit their panel, long ids, millions and long names 
   await backOffice.select(refunded);
   await expect(backOffice.detail).toContainText(customer.email);
   await fits('1280 px, an order with a long e-mail address');
-  for (const width of [1024, 1440]) {
+  for (const width of [1024, 1152, 1440]) {
     await page.setViewportSize({ width, height: 720 });
     await fits(`${width} px`);
   }
 
-  // In Ukrainian, right to left, and on a later day, when every row says its date too.
-  await page.setViewportSize({ width: 1280, height: 720 });
+  // In Ukrainian, right to left, and on a later day, when every row says its date too. (Beside
+  // the order, from 1101 to 1250 px, the list in Ukrainian scrolled sideways by up to 93 px.)
   await page.getByRole('combobox', { name: 'Language' }).selectOption('uk');
   const cells = (orderId: string) => page.locator('.orders').getByRole('row').filter({ has: page.getByRole('link', { name: orderId, exact: true }) }).getByRole('cell');
   await expect(cells(refunded).nth(1)).toHaveText('Частково повернуто');
-  await fits('1280 px in Ukrainian');
+  for (const width of [1152, 1280]) {
+    await page.setViewportSize({ width, height: 720 });
+    await fits(`${width} px in Ukrainian`);
+  }
   await page.getByRole('button', { name: 'RTL' }).click();
   await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
   await fits('1280 px in Ukrainian, right to left');
+  // Amounts and times read as their languages write them, not reordered around the right-to-left
+  // text ("грн 98 765 427,10", "PM 4:49").
+  await expect(backOffice.values).not.toHaveCount(0);
+  expect(await backOffice.misread(), 'in Ukrainian, right to left').toEqual([]);
+  await page.getByRole('combobox', { name: 'Мова' }).selectOption('en');
+  await expect(cells(refunded).nth(1)).toHaveText('Partly refunded');
+  expect(await backOffice.misread(), 'in English, right to left').toEqual([]);
+  await page.getByRole('combobox', { name: 'Language' }).selectOption('uk');
   await page.clock.setFixedTime(new Date(Date.now() + 2 * 86_400_000));
   await page.reload();
   await expect(page.locator('.live--live')).toBeVisible();
   await expect(cells(own).nth(2)).toContainText(/\d{4}/);
   await page.locator('.orders').getByRole('link', { name: captured, exact: true }).click();
   await expect(backOffice.detailHeading).toHaveText(captured);
-  for (const width of [1280, 1440]) {
+  expect(await backOffice.misread(), 'in Ukrainian, right to left, dated').toEqual([]);
+  for (const width of [1152, 1250, 1280, 1440]) {
     await page.setViewportSize({ width, height: 720 });
     await fits(`${width} px in Ukrainian, dated`);
   }

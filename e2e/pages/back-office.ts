@@ -88,6 +88,51 @@ export class BackOffice {
     return this.detail.getByRole('region', { name: 'Webhook events', exact: true }).getByRole('row').filter({ has: this.page.getByRole('cell') });
   }
 
+  /**
+   * What shows a value written as one run — an amount, a time — alone: the list's amounts and
+   * times, the open order's amount and totals, its operations' amounts and times, its webhooks' times.
+   */
+  get values(): Locator {
+    return this.page.locator(
+      [
+        '.orders-table tbody td:is(:nth-of-type(1), :nth-of-type(3))',
+        '.order-detail__amount strong, .totals dd',
+        '.operations-table tbody td:is(:nth-of-type(1), :nth-of-type(4))',
+        '.events-table tbody td:nth-of-type(1)',
+      ].join(', '),
+    );
+  }
+
+  /**
+   * The texts of `values` that do not read left to right, as the page's languages write them:
+   * on a line, each character right of the one before. In the right-to-left preview a time alone
+   * in its cell read "PM 4:49", the bidi algorithm reordering its parts.
+   */
+  misread(values: Locator = this.values): Promise<string[]> {
+    return values.evaluateAll((elements) =>
+      elements.flatMap((element) => {
+        const glyphs: DOMRect[] = [];
+        const texts = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+        for (let node = texts.nextNode(); node; node = texts.nextNode()) {
+          for (let i = 0; i < node.textContent!.length; i += 1) {
+            if (/\s/u.test(node.textContent![i]!)) continue;
+            const range = document.createRange();
+            range.setStart(node, i);
+            range.setEnd(node, i + 1);
+            const glyph = range.getBoundingClientRect();
+            if (glyph.width > 0) glyphs.push(glyph);
+          }
+        }
+        const backwards = glyphs.some((glyph, i) => {
+          const before = glyphs[i - 1];
+          const sameLine = before !== undefined && glyph.top < before.bottom - 2 && before.top < glyph.bottom - 2;
+          return sameLine && glyph.left < before.left - 0.5;
+        });
+        return backwards ? [element.textContent!.replace(/\s+/gu, ' ').trim()] : [];
+      }),
+    );
+  }
+
   /** What the back office announced last (operations done, declined, re-sent). */
   get announcement(): Locator {
     return this.page.locator('main > [role=status][aria-live=polite]');

@@ -90,11 +90,22 @@ function orderBadge(order: OrderSummary, totals: Totals) {
   return html`<span class="badge badge--${look}">${t(key)}</span>`;
 }
 
+/**
+ * A value written as one run — an amount, a time — in its own direction, whatever the text around
+ * it: in the right-to-left preview a time alone in its cell read "PM 4:49", an amount
+ * "грн 98 765 427,10". A <bdi> takes the direction of the value's first letter (left to right
+ * when it has none, as "16:49").
+ */
+export const isolated = (value: unknown) => html`<bdi>${value}</bdi>`;
+
+/** An amount as the page's language writes it, isolated. */
+export const shownAmount = (amount: ApiAmount, currency: string) => isolated(formatAmount(amount, currency));
+
 /** What the order came to, and what was asked when that differs (a refund, a void, another capture). */
 function orderAmount(order: OrderSummary, totals: Totals) {
   const outcome = orderOutcome(order, totals);
-  if (!outcome || outcome.cameTo === units(order.amount)) return formatAmount(order.amount, order.currency);
-  return html`${formatAmount(outcome.cameTo, order.currency)} <span class="amount-asked">${t('outcome.was', { amount: formatAmount(order.amount, order.currency) })}</span>`;
+  if (!outcome || outcome.cameTo === units(order.amount)) return shownAmount(order.amount, order.currency);
+  return html`${shownAmount(outcome.cameTo, order.currency)} <span class="amount-asked">${t('outcome.was', { amount: formatAmount(order.amount, order.currency) })}</span>`;
 }
 
 /** An order the gateway contradicted: held for a person (heldNotice says why). */
@@ -134,9 +145,9 @@ function reportLines(held: DiscrepancyReport, { amount, currency }: OrderSummary
 /** A time as the page's language writes it (times.ts); with the date where asked, or not today's. */
 export const time = (iso: string | null, withDate = false) => (iso ? formatTime(iso, preferences().lang, withDate) : '—');
 
-/** A time in a table's cell: its date and its time each kept on a line, the cell breaking between them when narrow. */
+/** A time in a table's cell: its date and its time each kept on a line, the cell breaking between them when narrow; isolated as one. */
 const stamp = (iso: string | null, withDate = false) =>
-  iso ? timeLines(iso, preferences().lang, withDate).map((line, i) => html`${i ? ' ' : ''}<span class="nowrap">${line}</span>`) : '—';
+  iso ? isolated(timeLines(iso, preferences().lang, withDate).map((line, i) => html`${i ? ' ' : ''}<span class="nowrap">${line}</span>`)) : '—';
 
 /**
  * A long unspaced token — an order id, an e-mail address — that a narrow column may break after
@@ -250,7 +261,7 @@ export function orderDetailPanel(detail: OrderDetail | undefined, { problem, not
     </section>`;
   }
   const { order, totals, operations, events, attempts } = detail;
-  const money = (amount: ApiAmount) => formatAmount(amount, order.currency);
+  const money = (amount: ApiAmount) => shownAmount(amount, order.currency);
   const actions = applicableActions(detail);
   const name = [order.customer?.fname, order.customer?.lname].filter(Boolean).join(' ');
   return html`<section class="panel order-detail" aria-labelledby="detail-heading">

@@ -9,6 +9,7 @@ import { t } from './i18n.js';
 import { formatAmount } from './money.js';
 import type { Balance, Stats, Terminals } from './admin-api.js';
 import { paymentsChart } from './payments-chart.js';
+import { shownAmount } from './order-views.js';
 
 export interface BalancesState {
   readonly accounts?: readonly Balance[];
@@ -42,7 +43,7 @@ export function statsPanel(stats: Stats | undefined, onRange: (bucket: Stats['bu
 export function balancesPanel(state: BalancesState): TemplateResult {
   const row = (balance: Balance) => html`<li class="balance">
     <span class="balance__name">${balance.name}</span>
-    <span class="balance__amount">${formatAmount(balance.balances.available, balance.currency)}</span>
+    <span class="balance__amount">${shownAmount(balance.balances.available, balance.currency)}</span>
     ${balance.balances.rolling_reserve === undefined
       ? nothing
       : html`<span class="balance__reserve muted">${t('balances.reserve', { amount: formatAmount(balance.balances.rolling_reserve, balance.currency) })}</span>`}
