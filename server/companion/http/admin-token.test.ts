@@ -55,6 +55,27 @@ describe('wrong admin tokens', () => {
     expect(JSON.stringify(said())).not.toContain('another-token');
   });
 
+  it('say what is wrong with the header as sent: missing, another scheme, the token quoted, or another token', async () => {
+    const stack = await openStack();
+    const refusal = async (headers: Record<string, string>) => {
+      const answer = await stack.request('GET', '/api/orders', { ip: GUESSER, headers });
+      expect(answer.status).toBe(401);
+      expect(answer.headers.get('www-authenticate')).toBe('Bearer realm="payform"');
+      return ((await answer.json()) as { error: { code: string; message: string } }).error;
+    };
+    const which = '(PAYFORM_ADMIN_TOKEN, or the one the bin printed at its latest start)';
+    expect(await refusal({})).toEqual({ code: 'unauthorized', message: `No Authorization header: send Authorization: Bearer <token>, with the companion’s admin token ${which}` });
+    // The token alone, as an API key is often sent; or another scheme.
+    for (const header of [ADMIN_TOKEN, `Token ${ADMIN_TOKEN}`, 'Basic c2hvcDpzZWNyZXQ=']) {
+      expect(await refusal({ Authorization: header })).toEqual({ code: 'unauthorized', message: `The Authorization header must read Bearer <token>, with the companion’s admin token ${which}` });
+    }
+    expect(await refusal({ Authorization: `Bearer "${ADMIN_TOKEN}"` })).toEqual({ code: 'unauthorized', message: `The bearer token is wrapped in quotes: send the companion’s admin token ${which} without them` });
+    const wrong = await refusal({ Authorization: 'Bearer another-token' });
+    expect(wrong).toEqual({ code: 'unauthorized', message: `The bearer token is not the companion’s admin token ${which}` });
+    // Nothing sent is echoed.
+    expect(JSON.stringify(wrong)).not.toContain('another-token');
+  });
+
   it('are counted whatever the route: the checkout API’s admin routes share the count', async () => {
     const stack = await openStack({ companion: { rateLimits: { wrongAdminTokens: 2 } } });
     const wrong = { ip: GUESSER, headers: { Authorization: 'Bearer not-it' } };

@@ -25,16 +25,17 @@ import { ApiProblem } from './problem.js';
 export function requireAdminToken(adminToken: string): MiddlewareHandler<CompanionEnv> {
   const expected = digest(adminToken);
   return async (c, next) => {
-    const match = /^Bearer[ ]+(\S+)\s*$/i.exec(c.req.header('authorization') ?? '');
+    const header = c.req.header('authorization');
+    const match = /^Bearer[ ]+(\S+)\s*$/i.exec(header ?? '');
     if (match?.[1] && timingSafeEqual(digest(match[1]), expected)) return next();
     const { wrongAdminTokens, options, logger, clock } = c.get('services');
     const client = clientKey(c, options.trustProxy);
     if (match) noticeWrongToken(wrongAdminTokens, logger, clock(), client);
     // A host that passes no client address puts everyone under one key: counting there would
     // slow every caller for one guesser. The token's length stands alone then.
-    if (client === UNKNOWN_CLIENT) throw unauthorized();
+    if (client === UNKNOWN_CLIENT) throw unauthorized(header, match?.[1]);
     const counted = wrongAdminTokens.take(client);
-    if (counted.allowed) throw unauthorized();
+    if (counted.allowed) throw unauthorized(header, match?.[1]);
     if (counted.justExceeded) {
       logger.warn('wrong admin tokens: client refused until the window ends', { client, retry_after_ms: counted.retryAfterMs });
     }
@@ -66,9 +67,22 @@ function noticeWrongToken(counter: RateLimiter, logger: Logger, now: number, cli
   notice.unsaid = 0;
 }
 
-function unauthorized(): ApiProblem {
-  // Says which token: the bin makes a new one at every start when PAYFORM_ADMIN_TOKEN is unset.
-  const message = 'A valid bearer token is required: the companion’s admin token (PAYFORM_ADMIN_TOKEN, or the one the bin printed at its latest start)';
+/**
+ * Says what is wrong with the header as sent — none, another scheme (the token alone, as API
+ * keys often go), the token quoted (from an env file), or another token — and which token: the
+ * bin makes a new one at every start when PAYFORM_ADMIN_TOKEN is unset. Only the caller's own
+ * header is described, never anything of the right token.
+ */
+function unauthorized(header: string | undefined, token: string | undefined): ApiProblem {
+  const which = 'the companion’s admin token (PAYFORM_ADMIN_TOKEN, or the one the bin printed at its latest start)';
+  const message =
+    header === undefined || header.trim() === ''
+      ? `No Authorization header: send Authorization: Bearer <token>, with ${which}`
+      : token === undefined
+        ? `The Authorization header must read Bearer <token>, with ${which}`
+        : /^(["']).*\1$/.test(token)
+          ? `The bearer token is wrapped in quotes: send ${which} without them`
+          : `The bearer token is not ${which}`;
   return new ApiProblem(401, 'unauthorized', message, undefined, { 'WWW-Authenticate': 'Bearer realm="payform"' });
 }
 
