@@ -198,7 +198,7 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
   // The path is not repeated: it is whatever the client typed, card data included. Any page may
   // read that there is no route here (it tells nothing else): a widget whose endpoint misses the
   // base path can then say so, instead of seeing a refused origin.
-  const strayWebhook = strayWebhookNotice(options.basePath, logger);
+  const strayWebhook = strayWebhookNotice(options.basePath, options.publicUrl, logger);
   app.notFound((c) => {
     if (c.req.method === 'POST') strayWebhook(c.req.path);
     c.header('Access-Control-Allow-Origin', '*');
@@ -255,13 +255,29 @@ function answerError(error: Error, logger: Logger, send: (problem: ApiProblem) =
  * forwards `/payments/…` unstripped to a companion without that base path, or strips it from
  * one with it — is answered 404 and the gateway's webhooks are lost: said once as an error,
  * with the base path that would take them. The path is named only when it is a plain one.
+ *
+ * When it came to the very address the companion hands out as `server_url`, the public URL's
+ * own path is what does not reach it (given with the base path in it, or behind a proxy that
+ * does not strip it), and a longer base path would only move that address further along.
  */
-function strayWebhookNotice(basePath: string, logger: Logger): (path: string) => void {
+function strayWebhookNotice(basePath: string, publicUrl: string, logger: Logger): (path: string) => void {
   const route = '/webhooks/gateway';
+  const handedOut = `${publicUrl}${route}`;
+  const handedOutPath = new URL(handedOut).pathname;
+  // PAYFORM_PUBLIC_URL's own path: what is left of the address's path before the base path.
+  const publicPath = new URL(publicUrl).pathname.replace(/\/+$/, '').slice(0, basePath ? -basePath.length : undefined);
   let said = false;
   return (path) => {
     if (said || !path.endsWith(route)) return;
     said = true;
+    if (path === handedOutPath && publicPath) {
+      logger.error(
+        `a webhook came to ${path}, the address this companion gives the gateway (${handedOut}), but it takes them at ${basePath}${route} only and answered 404: ` +
+          `the gateway's webhooks are lost until the two agree — PAYFORM_PUBLIC_URL (the publicUrl option, mounted) has the path ${publicPath}: ` +
+          'give it without that path (the companion adds its base path itself), or have the proxy in front strip it',
+      );
+      return;
+    }
     const prefix = path.slice(0, -route.length);
     // Named only as a base path is written: few digits, nothing a card number could hide in.
     const plain = /^(\/[A-Za-z0-9._~-]+)*$/.test(prefix) && (prefix.match(/\d/g)?.length ?? 0) <= 6;

@@ -137,6 +137,26 @@ describe('POST /webhooks/gateway', () => {
     expect(said[0]!.msg).toContain("set basePath to /payments");
   });
 
+  it('names the public URL, not the base path, when the stray webhook came to the very address the companion gave the gateway', async () => {
+    // PAYFORM_PUBLIC_URL given with the base path in it, mounted under that base path: server_url is /payments/payments/…
+    await stack.close();
+    stack = await createStack({ companion: { publicUrl: 'https://shop.example/payments', basePath: '/payments' } });
+    stack.dropWebhooks = true;
+    const form = webhookForm(paymentEvent('order-1', 'success'), SECRET);
+    const body = new URLSearchParams({ data: form.data, signature: form.signature }).toString();
+    const answer = await stack.request('POST', '/payments/payments/webhooks/gateway', { body, headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+    expect(answer.status).toBe(404);
+    const said = stack.logs.map((line) => JSON.parse(line) as Json).filter((entry) => /a webhook came to/.test(entry.msg));
+    expect(said).toHaveLength(1);
+    expect(said[0]!.msg).toContain(
+      'a webhook came to /payments/payments/webhooks/gateway, the address this companion gives the gateway (https://shop.example/payments/payments/webhooks/gateway), ' +
+        'but it takes them at /payments/webhooks/gateway only and answered 404',
+    );
+    expect(said[0]!.msg).toContain("PAYFORM_PUBLIC_URL (the publicUrl option, mounted) has the path /payments: give it without that path (the companion adds its base path itself), or have the proxy in front strip it");
+    // Setting basePath to the whole prefix would only move the address the gateway is given further along.
+    expect(said[0]!.msg).not.toContain('set basePath');
+  });
+
   it('names a stray webhook\'s path only as a base path is written: never digits a card number could hide in', async () => {
     const form = webhookForm(paymentEvent('order-1', 'success'), SECRET);
     const body = new URLSearchParams({ data: form.data, signature: form.signature }).toString();
