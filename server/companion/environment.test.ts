@@ -46,4 +46,21 @@ describe('settings given in code', () => {
     );
     expect(attempt).not.toThrow(/a-long-enough-admin-token/);
   });
+
+  it('names a setting written as an option (publicUrl, adminToken) with the variable it reads, instead of ignoring it', () => {
+    // Mounted, settings are written in code, and the composeCompanion options beside them are camelCase.
+    const settings = readInCode({ publicUrl: 'https://shop.example', adminToken: 'a-long-enough-admin-token', databaseUrl: 'postgres://db/shop', apiKey: 'live-key', payform_log_level: 'debug' });
+    expect(settings.warnings).toEqual([
+      'publicUrl is not a variable of the companion and is ignored: did you mean PAYFORM_PUBLIC_URL?',
+      'adminToken is not a variable of the companion and is ignored: did you mean PAYFORM_ADMIN_TOKEN?',
+      'databaseUrl is not a variable of the companion and is ignored: did you mean PAYFORM_DATABASE_URL?',
+      'apiKey is not a variable of the companion and is ignored: did you mean PAYFORM_GATEWAY_API_KEY?',
+      'payform_log_level is not a variable of the companion and is ignored: did you mean PAYFORM_LOG_LEVEL?',
+    ]);
+    expect(settings).toMatchObject({ adminTokenGenerated: true, publicUrlDerived: true, databaseUrl: './data/payform.db' });
+    // A refusal names them too: the variable is missing because of them.
+    expect(() => readInCode({ NODE_ENV: 'production', adminToken: 'a-long-enough-admin-token' })).toThrow(/; adminToken is set: did you mean PAYFORM_ADMIN_TOKEN\?/);
+    // What a process environment holds in lower case, and the shop's own upper-case names, are left alone.
+    expect(readInCode({ http_proxy: 'http://proxy:3128', npm_config_cache: '/tmp', DATABASE_URL: 'postgres://db/shop', Path: '/bin' }).warnings).toEqual([]);
+  });
 });

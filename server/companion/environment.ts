@@ -131,11 +131,28 @@ const GUESSES: Readonly<Record<string, string>> = {
  */
 export function misspeltVariables(env: Env, known: readonly string[]): { readonly name: string; readonly meant: string }[] {
   return Object.keys(env)
-    // PAYFROM_ADMIN_TOKEN too: a typo in the prefix hides a variable as well as one after it.
-    .filter((name) => (name.startsWith('PAYFORM_') || nearestName(name.split('_')[0] ?? '', ['PAYFORM']) !== undefined) && !known.includes(name))
+    .filter((name) => !known.includes(name))
     .flatMap((name) => {
+      // PAYFROM_ADMIN_TOKEN too: a typo in the prefix hides a variable as well as one after it.
+      const prefixed = name.startsWith('PAYFORM_') || nearestName(name.split('_')[0] ?? '', ['PAYFORM']) !== undefined;
       // A name people guess says what it was meant for: before any name it merely looks like (PAYFORM_PORT is not PAYFORM_HOST).
-      const meant = GUESSES[name] ?? nearestName(name, known) ?? known.find((candidate) => candidate.startsWith(`${name}_`));
+      const meant = prefixed
+        ? (GUESSES[name] ?? nearestName(name, known) ?? known.find((candidate) => candidate.startsWith(`${name}_`)))
+        : variableOfOptionName(name, known);
       return meant ? [{ name, meant }] : [];
     });
+}
+
+/**
+ * The variable a setting written as an option names (`publicUrl`, `adminToken`, `apiKey`):
+ * settings given in code sit beside composeCompanion's camelCase options, and would otherwise be
+ * ignored — a ledger URL so written leaves the companion on its default SQLite file. Only a name
+ * with a lower-case letter that spells a variable exactly: a process environment's lower-case
+ * names (`http_proxy`, `npm_config_…`) spell none, and its upper-case ones are the shop's own.
+ */
+function variableOfOptionName(name: string, known: readonly string[]): string | undefined {
+  if (!/[a-z]/.test(name)) return undefined;
+  const spelt = name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase();
+  // The gateway client's options (`apiKey`, `posId`) are its credentials' variables.
+  return [spelt, `PAYFORM_${spelt}`, `PAYFORM_GATEWAY_${spelt}`].find((candidate) => known.includes(candidate));
 }

@@ -255,6 +255,37 @@ describe('startCompanion', () => {
     expect(quiet.lines.filter((line) => line.includes('test mode is off'))).toEqual([]);
   });
 
+  it('warns of a plain-http public URL off this machine, and refuses one given as an option in production', async () => {
+    const mountable = { PAYFORM_DATABASE_URL: ':memory:', PAYFORM_ADMIN_TOKEN: 'a-long-enough-admin-token', PAYFORM_GATEWAY_BASE_URL: sandbox.url };
+    const plainWarnings = async (settings: Record<string, string>, options: { publicUrl?: string } = {}) => {
+      const memory = memorySink();
+      await (await composeCompanion(readCompanionConfig({ ...mountable, ...settings }), { ...options, logger: createLogger({ sink: memory.sink }) })).close();
+      return memory.lines.filter((line) => line.includes('plain http')).map((line) => {
+        const { level, msg } = JSON.parse(line) as { level: string; msg: string };
+        return { level, msg };
+      });
+    };
+    // Outside production nothing refused it, and nothing said it: the session ids and relayed cards would cross the network in clear.
+    expect(await plainWarnings({ PAYFORM_PUBLIC_URL: 'http://shop.example' })).toEqual([
+      {
+        level: 'warn',
+        msg:
+          "PAYFORM_PUBLIC_URL (the publicUrl option, mounted) is http://shop.example, plain http to a host that is not this machine: customers' browsers send it card numbers " +
+          '(when they are relayed through the companion) and session ids, and the gateway its webhooks, unencrypted, and production refuses it; give its https address ' +
+          '(while developing, a TLS proxy or tunnel in front)',
+      },
+    ]);
+    expect(await plainWarnings({ PAYFORM_PUBLIC_URL: 'https://shop.example' }, { publicUrl: 'http://192.168.1.20:4000' })).toHaveLength(1);
+    // This machine, or https: nothing to say.
+    expect(await plainWarnings({ PAYFORM_PUBLIC_URL: 'http://localhost:4000' })).toEqual([]);
+    expect(await plainWarnings({ PAYFORM_PUBLIC_URL: 'https://shop.example' })).toEqual([]);
+    // Production refuses PAYFORM_PUBLIC_URL so already (readCompanionConfig); the option so given, at compose.
+    const production = readCompanionConfig({ ...productionEnvironment(), PAYFORM_PUBLIC_URL: 'https://pay.shop.example' });
+    await expect(composeCompanion(production, { publicUrl: 'http://pay.shop.example', logger: createLogger({ sink: memorySink().sink }) })).rejects.toThrow(
+      new TypeError('Invalid companion options: production needs https for publicUrl (plain http only to this machine): it is http://pay.shop.example'),
+    );
+  });
+
   it('is alive but not ready while the ledger opens: a liveness probe must not restart a long migration', async () => {
     // A PostgreSQL server that takes the connection and says nothing: the ledger is still opening.
     const sockets: Socket[] = [];
@@ -511,6 +542,10 @@ describe('startCompanion', () => {
     await expect(composeCompanion(readOnly, { gatewayBaseUrl: sandbox.url, ...quiet() })).rejects.toThrow(
       /^the ledger could not be opened \(PAYFORM_DATABASE_URL \/proc\/payform\/data\/payform\.db\): ENOENT.*; PAYFORM_DATABSE_URL is set: did you mean PAYFORM_DATABASE_URL\?$/,
     );
+    // Mounted, settings written as the options beside them are named with the variables they meant.
+    await expect(composeCompanion(readCompanionConfig({ PAYFORM_DATABASE_URL: ':memory:', publicUrl: 'https://shop.example', adminToken: 'a-long-enough-admin-token' }))).rejects.toThrow(
+      /^Invalid companion config: mounted in your server, .*; publicUrl is set: did you mean PAYFORM_PUBLIC_URL\?; adminToken is set: did you mean PAYFORM_ADMIN_TOKEN\?$/,
+    );
     // A misspelt variable that is not why says nothing in the refusal (it is warned of at start).
     await expect(composeCompanion(readCompanionConfig({ ...mountable, PAYFORM_TRUST_PROXI: 'true' }), quiet())).rejects.toThrow(/^No gateway: [^;]*$/);
   });
@@ -570,6 +605,27 @@ withTestDatabase((url) => {
         printed.mockRestore();
         await dropSchema(url, schema);
       }
+    });
+
+    it('says which part of the URL the server refused when its password is wrong or missing', async () => {
+      const compose = (databaseUrl: string) =>
+        composeCompanion(readCompanionConfig({ PAYFORM_PUBLIC_URL: 'https://shop.example', PAYFORM_ADMIN_TOKEN: 'a-long-enough-admin-token', PAYFORM_DATABASE_URL: databaseUrl }), {
+          gatewayBaseUrl: sandbox.url,
+          logger: createLogger({ sink: memorySink().sink }),
+        });
+      const wrong = new URL(url);
+      wrong.password = 'not-the-password';
+      await expect(compose(wrong.href)).rejects.toThrow(
+        /: password authentication failed for user "[^"]+" \(check the user name and password in PAYFORM_DATABASE_URL, their special characters percent-encoded: % as %25, @ as %40\)$/,
+      );
+      // node-postgres says only "SASL: SCRAM-SERVER-FIRST-MESSAGE: client password must be a string".
+      const none = new URL(url);
+      none.password = '';
+      const refused = compose(none.href);
+      await expect(refused).rejects.toThrow(
+        /: the server asks for a password, and PAYFORM_DATABASE_URL gives none: write it in the URL \(postgres:\/\/user:password@host\/database\), or set PGPASSWORD$/,
+      );
+      await expect(refused).rejects.not.toThrow(/SASL/);
     });
   });
 });

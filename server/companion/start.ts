@@ -30,7 +30,7 @@ import type { Logger } from './log/logger.js';
 import type { PaymentEventHook } from './payments/reactions.js';
 import { misspeltHint, readCompanionConfig } from './settings.js';
 import type { CompanionSettings } from './settings.js';
-import { isLocalHttpGateway, isLoopback } from './loopback.js';
+import { isLocalHttpGateway, isLoopback, isLoopbackHost } from './loopback.js';
 import { unknownOptions } from './near-names.js';
 import { checkGateway } from './gateway-check.js';
 
@@ -181,6 +181,23 @@ export async function composeCompanion(settings: CompanionSettings, options: Sta
   return compose(settings, options);
 }
 
+/**
+ * A public URL in plain http to another machine: every browser's request to the companion (a
+ * relayed card number included), every session id in a 3-D Secure return and every webhook
+ * would cross the network unencrypted. Production refuses it; elsewhere it may be a
+ * developer's LAN, so it is said once, not refused. A mounted companion's host may not pass
+ * NODE_ENV with its settings, which leaves this warning as the only word of it.
+ */
+function plainPublicUrlProblem(publicUrl: string): string | undefined {
+  const url = new URL(publicUrl);
+  if (url.protocol !== 'http:' || isLoopbackHost(url.hostname)) return undefined;
+  return (
+    `PAYFORM_PUBLIC_URL (the publicUrl option, mounted) is ${publicUrl}, plain http to a host that is not this machine: customers' browsers send it card numbers ` +
+    '(when they are relayed through the companion) and session ids, and the gateway its webhooks, unencrypted, and production refuses it; give its https address ' +
+    '(while developing, a TLS proxy or tunnel in front)'
+  );
+}
+
 /** `stopping`, aborted, ends the gateway calls still waiting (startCompanion's close, near the grace's end). */
 async function compose(settings: CompanionSettings, options: StartOptions, stopping?: AbortSignal): Promise<ComposedCompanion> {
   const baseUrl = settings.gatewayBaseUrl ?? options.gatewayBaseUrl;
@@ -189,7 +206,12 @@ async function compose(settings: CompanionSettings, options: StartOptions, stopp
     throw new TypeError(`No gateway: set PAYFORM_GATEWAY_BASE_URL to the gateway, or to a sandbox started with \`npx payform-sandbox\`${misspeltHint(settings.misspelt, ['PAYFORM_GATEWAY_BASE_URL'])}`);
   }
   const logger = options.logger ?? createLogger({ level: settings.logLevel });
-  for (const line of [...settings.deprecations, ...settings.warnings]) logger.warn(line);
+  const plainPublicUrl = plainPublicUrlProblem(options.publicUrl ?? settings.publicUrl);
+  if (plainPublicUrl && settings.production) {
+    // readCompanionConfig refused PAYFORM_PUBLIC_URL so; the option overrides it, and is checked here.
+    throw new TypeError(`Invalid companion options: production needs https for publicUrl (plain http only to this machine): it is ${options.publicUrl}`);
+  }
+  for (const line of [...settings.deprecations, ...settings.warnings, ...(plainPublicUrl ? [plainPublicUrl] : [])]) logger.warn(line);
   const gateway = new GatewayClient({
     baseUrl,
     ...settings.credentials,
@@ -469,9 +491,27 @@ function unopenedLedger(error: unknown, settings: CompanionSettings): Error {
   // node-postgres's words for a socket that closed before the server said anything: no route
   // to the host, a firewall, a proxy in the way, or a server that refuses this address.
   if (/^connection terminated/i.test(reason)) reason += ' (no answer from a PostgreSQL server there: check the host and port, and that this machine may reach it — network, firewall, pg_hba.conf)';
+  reason = credentialsRefusal(error) ?? reason;
   return new Error(`the ledger could not be opened (PAYFORM_DATABASE_URL ${shownLedger(settings.databaseUrl)}): ${reason}${misspeltHint(settings.misspelt, ['PAYFORM_DATABASE_URL'])}`, {
     cause: error,
   });
+}
+
+/**
+ * A PostgreSQL server's refusal of the URL's credentials, said in terms of the URL. A password
+ * the server wants and the URL lacks reaches node-postgres's SCRAM step unset, and its words
+ * for that ("SASL: SCRAM-SERVER-FIRST-MESSAGE: client password must be a string") name neither.
+ */
+function credentialsRefusal(error: unknown): string | undefined {
+  if (!(error instanceof Error)) return undefined;
+  if (/client password must be a string/.test(error.message)) {
+    return 'the server asks for a password, and PAYFORM_DATABASE_URL gives none: write it in the URL (postgres://user:password@host/database), or set PGPASSWORD';
+  }
+  // 28P01: invalid_password. A % in the password is read as the start of an escape (`%41` is A).
+  if ((error as { code?: unknown }).code === '28P01') {
+    return `${error.message} (check the user name and password in PAYFORM_DATABASE_URL, their special characters percent-encoded: % as %25, @ as %40)`;
+  }
+  return undefined;
 }
 
 /** Where the ledger is, as a line may show it: a PostgreSQL URL without its password, an SQLite file's full path. */
