@@ -34,6 +34,7 @@
 import { randomBytes } from 'node:crypto';
 import { resolve as resolvePath } from 'node:path';
 import * as z from 'zod';
+import { isQuotedSetting, quotedSettingProblem } from '@payform/gateway';
 import { TEST_PROJECT_DEFAULTS, testProjectCredentials } from '@payform/gateway/testing';
 import type { ProjectCredentials } from '@payform/gateway/testing';
 import { describeIssues, GatewayBaseUrl, parseWire, ServiceUrl, Uuid } from '@payform/gateway/wire';
@@ -192,7 +193,7 @@ function settingsOf(
   const problems = [
     ...quotedVariables(env)
       .filter((name) => !refused.has(name))
-      .map((name) => `${name} is wrapped in quotes, which an env file for containers (docker --env-file, kubectl) keeps as part of the value: remove them`),
+      .map(quotedSettingProblem),
     ...(env.NODE_ENV === 'production' ? productionProblems(env, credentials) : []),
   ];
   if (!parsed.success || emptied.length > 0 || problems.length > 0) {
@@ -284,13 +285,9 @@ const CREDENTIAL_VARIABLES: Readonly<Record<keyof ProjectCredentials, string>> =
   endpointsKey: 'PAYFORM_GATEWAY_ENDPOINTS_KEY',
 };
 
-/**
- * The variables the companion reads whose value is wrapped in matching quotes: a .env file read
- * by `docker --env-file` or `kubectl create … --from-env-file` keeps them, and a database URL, a
- * token or a secret would be wrong by two characters.
- */
+/** The variables the companion reads whose value is kept in quotes (setting-quotes.ts, @payform/gateway). */
 function quotedVariables(env: Env): string[] {
-  return KNOWN_VARIABLES.filter((name) => /^(["']).*\1$/s.test(env[name] ?? ''));
+  return KNOWN_VARIABLES.filter((name) => isQuotedSetting(env[name] ?? ''));
 }
 
 /** Every variable the companion reads (PAYFORM_LOG_FILE: the logger's copy of its lines, log/logger.ts). */

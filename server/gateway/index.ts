@@ -38,6 +38,7 @@ export type { WebhookForm } from './webhook.js';
 export { fetchExchange, pooledExchange } from './exchange.js';
 // What a mistyped setting likely meant: the companion's and the sandbox's messages name it.
 export { nearestName } from './near-names.js';
+export { isQuotedSetting, quotedSettingProblem } from './setting-quotes.js';
 export type { Exchange, OutgoingRequest, Answer } from './exchange.js';
 export type { FieldIssue } from './wire/issues.js';
 export type { MerchantSector } from './wire/payment.js';

@@ -6,7 +6,8 @@ import { createRequire } from 'node:module';
 import { isIP } from 'node:net';
 import { parseArgs } from 'node:util';
 import { SANDBOX_DOCS } from './docs.js';
-import { isQuoted, misspeltVariables, quotedProblem, quotedVariables, strictSettingProblem } from './environment.js';
+import { isQuotedSetting, quotedSettingProblem } from '@payform/gateway';
+import { misspeltVariables, quotedVariables, strictSettingProblem } from './environment.js';
 
 export const USAGE = `Usage: payform-sandbox [options]
 
@@ -78,16 +79,16 @@ export function readCommandLine(args: readonly string[], env: Readonly<Record<st
 
   // A value in quotes is named once, and its other checks are left out: they would only be about the quotes.
   const quoted = new Set(quotedVariables(env));
-  for (const name of quoted) problems.push(quotedProblem(name));
+  for (const name of quoted) problems.push(quotedSettingProblem(name));
   const given = (flag: string | undefined, ...names: string[]) => {
     if (flag !== undefined) return { value: flag, from: `--${names[0]}`, quoted: false };
     for (const name of names.slice(1)) {
       const value = env[name]?.trim();
       if (!value) continue;
       // PORT and HOST are not ours to check for quotes unless they are the ones read.
-      if (!quoted.has(name) && isQuoted(value)) {
+      if (!quoted.has(name) && isQuotedSetting(value)) {
         quoted.add(name);
-        problems.push(quotedProblem(name));
+        problems.push(quotedSettingProblem(name));
       }
       return { value, from: name, quoted: quoted.has(name) };
     }

@@ -4,7 +4,7 @@
  * reads as neither on nor off. The bin checks its command line with it before the sandbox is
  * loaded.
  */
-import { nearestName } from '@payform/gateway';
+import { isQuotedSetting, nearestName, quotedSettingProblem } from '@payform/gateway';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -47,23 +47,14 @@ function ours(name: string): boolean {
 /** The variables the sandbox reads that are set with their value in matching quotes (others' are theirs to judge). */
 export function quotedVariables(env: Env): string[] {
   const read: readonly string[] = [...SANDBOX_VARIABLES, ...CREDENTIAL_VARIABLES, ...LEGACY_CREDENTIAL_VARIABLES];
-  return read.filter((name) => isQuoted(env[name] ?? ''));
-}
-
-/** A value in matching quotes, as `docker --env-file` and `kubectl … --from-env-file` keep them. */
-export function isQuoted(value: string): boolean {
-  return /^(["']).*\1$/s.test(value.trim());
-}
-
-export function quotedProblem(name: string): string {
-  return `${name} is wrapped in quotes, which an env file for containers (docker --env-file, kubectl) keeps as part of the value: remove them`;
+  return read.filter((name) => isQuotedSetting(env[name] ?? ''));
 }
 
 /** What is wrong with SANDBOX_STRICT's value; undefined when it reads as on or off. */
 export function strictSettingProblem(env: Env): string | undefined {
   const value = env.SANDBOX_STRICT?.trim() ?? '';
   if (/^(1|true|0|false)?$/i.test(value)) return undefined;
-  if (isQuoted(value)) return quotedProblem('SANDBOX_STRICT');
+  if (isQuotedSetting(value)) return quotedSettingProblem('SANDBOX_STRICT');
   return `SANDBOX_STRICT must be 1 or true (strict), or 0, false or empty (tolerant), not ${JSON.stringify(value)}`;
 }
 
