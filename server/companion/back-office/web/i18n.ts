@@ -278,7 +278,7 @@ const uk: Record<MessageKey, string> = {
   'outcome.partlyRefunded': 'Частково повернуто',
   'outcome.voided': 'Резерв скасовано',
   'outcome.capturedLess': 'Списано частково',
-  'outcome.capturedMore': 'Списано понад резерв',
+  'outcome.capturedMore': 'Списано більше',
   'outcome.uncaptured': 'Очікує списання',
   'outcome.pending': 'Чекає на шлюз',
   'outcome.was': 'було {amount}',
