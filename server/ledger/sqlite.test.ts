@@ -1,5 +1,5 @@
 // The shared ledger suite on SQLite: in memory and in a WAL file; and how the file is opened.
-import fs, { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import fs, { accessSync, chmodSync, constants, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { syncBuiltinESMExports } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -167,7 +167,7 @@ describe('a SQLite ledger file', () => {
   it('that is a folder, or locked by another program, is refused at open naming the file and what to do', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'payform-unopenable-'));
     try {
-      await expect(openLedger(dir)).rejects.toThrow(`${dir} cannot be opened (unable to open database file): it must be a file, in a folder the companion's user may write to`);
+      await expect(openLedger(dir)).rejects.toThrow(`${dir} is a folder, not a file: point PAYFORM_DATABASE_URL at a file in it, e.g. ${join(dir, 'payform.db')}`);
       const path = join(dir, 'ledger.db');
       await (await openLedger(path)).close();
       // A database browser holding it: SQLite waits its busy timeout, then gives up.
@@ -183,6 +183,43 @@ describe('a SQLite ledger file', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   }, 20_000);
+
+  it('in the way of a file or behind permissions is refused naming what is wrong, as this process finds it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'payform-unopenable-'));
+    try {
+      // A file where a folder of the path should be, right above the ledger's file or further up.
+      const inTheWay = join(dir, 'data');
+      writeFileSync(inTheWay, '');
+      for (const path of [join(inTheWay, 'ledger.db'), join(inTheWay, 'ledgers', 'ledger.db')]) {
+        await expect(openLedger(path)).rejects.toThrow(`${inTheWay} is a file, not a folder, so ${path} cannot be made: point PAYFORM_DATABASE_URL at a file in a folder`);
+      }
+      // A file its user may not read, and a folder it may not write to: root may, and opens them.
+      const locked = join(dir, 'locked.db');
+      writeFileSync(locked, '');
+      chmodSync(locked, 0o000);
+      const closedFolder = join(dir, 'closed');
+      mkdirSync(closedFolder, { mode: 0o555 });
+      const opens = (path: string, mode: number) => {
+        try {
+          accessSync(path, mode);
+          return true;
+        } catch {
+          return false;
+        }
+      };
+      const expectations: [path: string, opens: boolean, refusal: string][] = [
+        [locked, opens(locked, constants.R_OK | constants.W_OK), `${locked} cannot be read and written by the companion's user`],
+        [join(closedFolder, 'ledger.db'), opens(closedFolder, constants.W_OK), `the companion's user may not create files in ${closedFolder}`],
+        [join(closedFolder, 'data', 'ledger.db'), opens(closedFolder, constants.W_OK), `the companion's user may not create files in ${closedFolder}`],
+      ];
+      for (const [path, canOpen, refusal] of expectations) {
+        if (canOpen) await (await openLedger(path)).close();
+        else await expect(openLedger(path)).rejects.toThrow(refusal);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 
   it('that cannot be written is refused at open, naming the file and the fix, and left unchanged', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'payform-readonly-'));

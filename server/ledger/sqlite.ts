@@ -13,6 +13,7 @@ import { CompiledQuery, SqliteAdapter, SqliteDriver, SqliteIntrospector, SqliteQ
 import type Database from 'better-sqlite3';
 import { STORAGE_CODES } from './availability.js';
 import { loadSqlite } from './drivers.js';
+import { fileFaultRefusal } from './file-faults.js';
 import type { CompiledQuery as Query, DatabaseConnection, DatabaseIntrospector, Dialect, DialectAdapter, Driver, Kysely, QueryCompiler, QueryResult, SqliteDatabase, SqliteStatement } from 'kysely';
 import { LedgerNotDurable, NOT_DURABLE } from './durability.js';
 import type { CommitObserver } from './durability.js';
@@ -480,7 +481,14 @@ export function checkWritable(database: Database.Database, location: string): vo
 export async function sqliteDialect(location: string, { onCommit, lockWaitMs = LOCK_WAIT_MS }: SqliteOptions = {}): Promise<LedgerSqliteDialect> {
   const Sqlite = await loadSqlite();
   const inMemory = location === ':memory:';
-  if (!inMemory) makeDirectory(dirname(location));
+  if (!inMemory) {
+    try {
+      makeDirectory(dirname(location));
+    } catch (error) {
+      // mkdir names the folder it tried to make; the refusal names the one in the way.
+      throw fileFaultRefusal(location, error) ?? error;
+    }
+  }
   const database = opened(() => new Sqlite(location), location);
   database.pragma('foreign_keys = ON');
   // At open, SQLite's own wait: nothing else runs yet, and a migration by another companion may hold the file.
@@ -509,7 +517,7 @@ function openRefusal(error: unknown, location: string): unknown {
   const code = String((error as { code?: unknown }).code);
   const message = (error as Error).message;
   if (code.startsWith('SQLITE_CANTOPEN')) {
-    return new Error(`${location} cannot be opened (${message}): it must be a file, in a folder the companion's user may write to`, { cause: error });
+    return fileFaultRefusal(location, error) ?? new Error(`${location} cannot be opened (${message}): it must be a file, in a folder the companion's user may write to`, { cause: error });
   }
   if (code.startsWith('SQLITE_READONLY')) {
     return new Error(`${location} cannot be written (${message}): give the companion's user write access to the file and its folder, where SQLite keeps the -wal and -shm files`, { cause: error });

@@ -1,0 +1,59 @@
+// What a ledger file's refusal says for each thing that can stand in its way — said for every
+// code, whoever runs the tests (root reads a file of mode 000, so sqlite.test.ts meets EACCES
+// only as another user) — and what is found on a real path.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { fileFaultProblem, ledgerFileFault } from './file-faults.js';
+
+const uid = process.getuid === undefined ? '' : `; the companion runs as uid ${process.getuid()}`;
+
+describe('a ledger file’s refusal', () => {
+  it('says a folder at the file’s path is one, with a file in it to name instead', () => {
+    expect(fileFaultProblem('/srv/shop/data', { code: 'EISDIR', path: '/srv/shop/data' })).toBe(
+      '/srv/shop/data is a folder, not a file: point PAYFORM_DATABASE_URL at a file in it, e.g. /srv/shop/data/payform.db',
+    );
+  });
+
+  it('names the file standing where a folder of the path should be', () => {
+    expect(fileFaultProblem('/srv/shop/data/ledgers/payform.db', { code: 'ENOTDIR', path: '/srv/shop/data' })).toBe(
+      '/srv/shop/data is a file, not a folder, so /srv/shop/data/ledgers/payform.db cannot be made: point PAYFORM_DATABASE_URL at a file in a folder',
+    );
+  });
+
+  it('says a file its user may not read is the file’s permissions, not its folder’s', () => {
+    expect(fileFaultProblem('/srv/shop/payform.db', { code: 'EACCES', path: '/srv/shop/payform.db', mode: 0o000, owner: 0 })).toBe(
+      `/srv/shop/payform.db cannot be read and written by the companion's user (mode 000, owned by uid 0${uid}): ` +
+        'give that user read and write access to it (chown it to that user, or chmod u+rw), or point PAYFORM_DATABASE_URL at another file',
+    );
+  });
+
+  it('names the folder its user may not write to, where the file and its -wal and -shm files go', () => {
+    expect(fileFaultProblem('/srv/shop/data/payform.db', { code: 'EACCES', path: '/srv/shop', mode: 0o755, owner: 0 })).toBe(
+      `the companion's user may not create files in /srv/shop (mode 755, owned by uid 0${uid}), where SQLite keeps payform.db and its -wal and -shm files: ` +
+        'give that user write access to the folder, or point PAYFORM_DATABASE_URL at a file in a folder it may write to',
+    );
+  });
+});
+
+describe('what stands in the way of a ledger file', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'payform-file-faults-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('is nothing for a file that may be made, or one that is there', () => {
+    expect(ledgerFileFault(join(dir, 'data', 'payform.db'))).toBeUndefined();
+    writeFileSync(join(dir, 'payform.db'), '');
+    expect(ledgerFileFault(join(dir, 'payform.db'))).toBeUndefined();
+  });
+
+  it('is a folder at the path, or a file where a folder should be, found however far up', () => {
+    mkdirSync(join(dir, 'payform.db'));
+    expect(ledgerFileFault(join(dir, 'payform.db'))).toEqual({ code: 'EISDIR', path: join(dir, 'payform.db') });
+    writeFileSync(join(dir, 'data'), '');
+    expect(ledgerFileFault(join(dir, 'data', 'ledgers', 'payform.db'))).toEqual({ code: 'ENOTDIR', path: join(dir, 'data') });
+  });
+});

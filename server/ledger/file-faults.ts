@@ -1,0 +1,78 @@
+/**
+ * Why a SQLite ledger file cannot be opened. SQLite says "unable to open database file"
+ * whatever the reason, and `mkdir` names the folder it tried rather than the one at fault, so
+ * the file system is asked what stands in the way: the refusal then names that path and what
+ * to change, not every reason it might have been.
+ */
+import { accessSync, constants, existsSync, statSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+
+/** What stands in the way, as the file system's error code would name it, and where. */
+export interface FileFault {
+  readonly code: 'EISDIR' | 'ENOTDIR' | 'EACCES';
+  /** The ledger's file itself, or the folder (or file in a folder's place) that blocks it. */
+  readonly path: string;
+  /** The path's permission bits and owner, when it exists (said with EACCES). */
+  readonly mode?: number;
+  readonly owner?: number;
+}
+
+/** What is wrong with opening (or making) the ledger's file at `location`; undefined when nothing the file system says explains it. */
+export function ledgerFileFault(location: string): FileFault | undefined {
+  // The nearest part of the path that exists: the file, or the folder it would be made in.
+  let existing = location;
+  while (!existsSync(existing) && dirname(existing) !== existing) existing = dirname(existing);
+  const stats = statSync(existing, { throwIfNoEntry: false });
+  if (!stats) return undefined;
+  const found = { path: existing, mode: stats.mode & 0o777, owner: stats.uid };
+  if (existing === location) {
+    if (stats.isDirectory()) return { code: 'EISDIR', path: location };
+    if (!allowed(location, constants.R_OK | constants.W_OK)) return { code: 'EACCES', ...found };
+    // SQLite makes the -wal and -shm files beside it.
+    const folder = dirname(location);
+    const folderStats = statSync(folder);
+    return allowed(folder, constants.W_OK | constants.X_OK) ? undefined : { code: 'EACCES', path: folder, mode: folderStats.mode & 0o777, owner: folderStats.uid };
+  }
+  if (!stats.isDirectory()) return { code: 'ENOTDIR', path: existing };
+  return allowed(existing, constants.W_OK | constants.X_OK) ? undefined : { code: 'EACCES', ...found };
+}
+
+/** `error` (met opening or making the ledger's file at `location`) said as what stands in the way; undefined when nothing does. */
+export function fileFaultRefusal(location: string, error: unknown): Error | undefined {
+  const fault = ledgerFileFault(location);
+  return fault && new Error(fileFaultProblem(location, fault), { cause: error });
+}
+
+/** The refusal of the ledger's file at `location` for `fault`: what is wrong, where, and the fix. */
+export function fileFaultProblem(location: string, fault: FileFault): string {
+  const permissions = fault.mode === undefined ? '' : ` (mode ${fault.mode.toString(8).padStart(3, '0')}, owned by uid ${fault.owner}${userId()})`;
+  switch (fault.code) {
+    case 'EISDIR':
+      return `${location} is a folder, not a file: point PAYFORM_DATABASE_URL at a file in it, e.g. ${join(location, 'payform.db')}`;
+    case 'ENOTDIR':
+      return `${fault.path} is a file, not a folder, so ${location} cannot be made: point PAYFORM_DATABASE_URL at a file in a folder`;
+    case 'EACCES':
+      if (fault.path === location) {
+        return `${location} cannot be read and written by the companion's user${permissions}: give that user read and write access to it (chown it to that user, or chmod u+rw), or point PAYFORM_DATABASE_URL at another file`;
+      }
+      return (
+        `the companion's user may not create files in ${fault.path}${permissions}, where SQLite keeps ${basename(location)} and its -wal and -shm files: ` +
+        'give that user write access to the folder, or point PAYFORM_DATABASE_URL at a file in a folder it may write to'
+      );
+  }
+}
+
+function allowed(path: string, mode: number): boolean {
+  try {
+    accessSync(path, mode);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** `; the companion runs as uid N`, where the system has user ids. */
+function userId(): string {
+  const uid = process.getuid?.();
+  return uid === undefined ? '' : `; the companion runs as uid ${uid}`;
+}
