@@ -6,6 +6,7 @@
 export { GatewayClient, DEFAULT_TIMEOUT_MS } from './client.js';
 export type { GatewayClientConfig } from './client.js';
 export type { GatewayCallObserver, GatewayCallRecord, RequestOptions } from './transport.js';
+export type { TlsFailure } from './tls-failure.js';
 export { DEFAULT_RETRY_POLICY } from './retry.js';
 export type { RetryPolicy } from './retry.js';
 export type {

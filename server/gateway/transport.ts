@@ -12,6 +12,8 @@ import { fetchExchange, pooledExchange } from './exchange.js';
 import type { Answer, Exchange } from './exchange.js';
 import { isRetryable, parseRetryAfter, retryDelay } from './retry.js';
 import type { RetryPolicy } from './retry.js';
+import { tlsFailureOf } from './tls-failure.js';
+import type { TlsFailure } from './tls-failure.js';
 import { AUTH_HEADER, ENDPOINTS_KEY_HEADER, authHeaderValue, routePath } from './wire/routes.js';
 import type { Route } from './wire/routes.js';
 
@@ -65,6 +67,8 @@ export interface GatewayCallRecord {
   readonly location?: string;
   /** A 2xx answer that is an HTML page (text/html): the gateway answers JSON, receipts aside. */
   readonly html?: boolean;
+  /** A `network` outcome that was the TLS handshake failing: plain http answering an https:// URL, or a certificate refused. */
+  readonly tls?: TlsFailure;
 }
 
 export type GatewayCallObserver = (record: GatewayCallRecord) => void;
@@ -165,6 +169,7 @@ export class Transport {
     const started = performance.now();
     let outcome: GatewayCallRecord['outcome'] = 'network';
     let signs: ForeignSigns | undefined;
+    let tls: TlsFailure | undefined;
     try {
       // The exchange keeps the time with a plain timer: an AbortController (and AbortSignal.any
       // with the caller's signal) per attempt cost a tenth of the call's CPU in listeners.
@@ -194,11 +199,12 @@ export class Transport {
         outcome = 'timeout';
         throw new NetworkTimeoutError(timeoutMs, { cause: error, target });
       }
+      tls = tlsFailureOf(error);
       const connectFailed = CONNECT_FAILURES.has(errorCode(error) ?? '');
       throw new NetworkError(`No answer from the gateway at ${target} (${errorCode(error) ?? 'connection failed'})`, { cause: error, connectFailed, target });
     } finally {
       const record: GatewayCallRecord = { route: `${call.route.method} ${call.route.path}`, endpointsKey: call.route.endpointsKey, outcome, seconds: (performance.now() - started) / 1000 };
-      this.#tell(signs ? { ...record, ...signs } : record);
+      this.#tell(signs || tls ? { ...record, ...signs, ...(tls ? { tls } : {}) } : record);
     }
   }
 

@@ -1,14 +1,14 @@
 /**
  * The gateway failing the companion's calls, as an operator should hear of it: one error when it
- * starts — no connection, no answer in time or a 5xx, rate limiting (429), refusing the
- * credentials (401, 403), another server (no such path where the gateway always has one, a
+ * starts — no connection, an https:// URL where plain http answers or TLS fails, no answer in
+ * time or a 5xx, rate limiting (429), refusing the credentials (401, 403), another server (no such path where the gateway always has one, a
  * redirect, an HTML page where the gateway answers JSON) —, a
  * reminder with the count at most once a minute while it lasts, and one line when a call is
  * answered again, with how long it lasted and how many calls failed.
  * Failing calls (a timeout, a 5xx) and rate limiting come and go: one or two, answered again at
  * the next call, are a blip the flows ride out (a payment's outcome is read back), so they are said
  * only once they last — LASTING_CALLS calls in a row, or LASTING_MS from the first. No connection,
- * refused credentials and another server are said at the first call.
+ * TLS failing, refused credentials and another server are said at the first call.
  * The flows' own lines, about each payment or operation, stay warnings without a stack, as
  * during a database outage (ledger-outage.ts). Told of every call by `GatewayClient.onCall`;
  * the check at start (gateway-check.ts) is such a call, so trouble there is said before a
@@ -17,7 +17,7 @@
 import type { GatewayCallRecord } from '@payform/gateway';
 import type { Logger } from '../log/logger.js';
 
-type Trouble = 'unreachable' | 'failing' | 'busy' | 'credentials' | 'endpoints key' | 'elsewhere';
+type Trouble = 'unreachable' | 'plain http' | 'tls' | 'failing' | 'busy' | 'credentials' | 'endpoints key' | 'elsewhere';
 
 const REMINDER_INTERVAL_MS = 60_000;
 /** How recent a call without the endpoints key must be for a 401 with it to be that key's. */
@@ -34,6 +34,16 @@ function started(trouble: Trouble, gatewayUrl: string, record: GatewayCallRecord
   switch (trouble) {
     case 'unreachable':
       return `the gateway at ${gatewayUrl} cannot be reached: payments are refused until it answers; check PAYFORM_GATEWAY_BASE_URL (the client's baseUrl, mounted) if it does not come back`;
+    case 'plain http':
+      return (
+        `the gateway at ${gatewayUrl} speaks plain http, not https (${record.tls?.code}): set PAYFORM_GATEWAY_BASE_URL (the client's baseUrl, mounted) ` +
+        `to ${gatewayUrl.replace(/^https:/, 'http:')} if it is a sandbox (npx payform-sandbox speaks plain http), or to the gateway's https address`
+      );
+    case 'tls':
+      return (
+        `the gateway at ${gatewayUrl} cannot be reached over https: the TLS handshake failed (${record.tls?.code}), so no payment can be sent; ` +
+        "check that PAYFORM_GATEWAY_BASE_URL (the client's baseUrl, mounted) is the gateway's https address, and, for a certificate of your own CA, set NODE_EXTRA_CA_CERTS to it"
+      );
     case 'failing':
       return `the gateway at ${gatewayUrl} keeps failing its calls (no answer in time, or 5xx): payments wait for their outcome, or are refused, until it answers again`;
     case 'busy':
@@ -154,7 +164,8 @@ export function notTheGateway({ route, outcome, location, html }: GatewayCallRec
 /** A call the gateway answered otherwise (a success, a decline, a refused field, a duplicate order id) is no trouble. */
 function troubleOf(record: GatewayCallRecord): Trouble | undefined {
   const { outcome } = record;
-  if (outcome === 'network') return 'unreachable';
+  // A handshake that failed is the URL's scheme or a certificate, not a gateway that is away.
+  if (outcome === 'network') return record.tls ? (record.tls.plainHttp ? 'plain http' : 'tls') : 'unreachable';
   if (outcome === 'aborted') return undefined;
   if (notTheGateway(record) !== undefined) return 'elsewhere';
   if (outcome === 'timeout' || outcome >= 500) return 'failing';

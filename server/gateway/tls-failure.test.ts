@@ -1,0 +1,55 @@
+// An https:// base URL where a plain-http server answers, over a real socket and both ways a
+// client calls (undici's pools, a fetch): the call's record says the TLS handshake failed, and
+// that plain http answered. Other failures say nothing of TLS.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GatewayClient } from './client.js';
+import { NetworkError } from './errors.js';
+import { TEST_PROJECT_DEFAULTS } from './test-project.js';
+import { tlsFailureOf } from './tls-failure.js';
+import type { GatewayCallRecord } from './transport.js';
+
+const plain = createServer((request, response) => {
+  request.resume();
+  response.writeHead(200, { 'Content-Type': 'application/json' }).end('{}');
+});
+let port: number;
+beforeAll(async () => {
+  await new Promise<void>((resolve) => plain.listen(0, '127.0.0.1', resolve));
+  port = (plain.address() as AddressInfo).port;
+});
+afterAll(async () => {
+  plain.closeAllConnections();
+  await new Promise((resolve) => plain.close(resolve));
+});
+
+describe('a call to an https:// URL that plain http answers', () => {
+  it.each([
+    ['the pools', {}],
+    ['a fetch', { fetch: globalThis.fetch }],
+  ])('over %s fails as a TLS handshake that plain http answered', async (_way, exchange) => {
+    const client = new GatewayClient({ ...TEST_PROJECT_DEFAULTS, baseUrl: `https://127.0.0.1:${port}`, retry: { maxRetries: 0 }, ...exchange });
+    const records: GatewayCallRecord[] = [];
+    client.onCall((record) => records.push(record));
+    const error = await client.balances.listAccounts().catch((failure: unknown) => failure);
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(tlsFailureOf(error)).toEqual({ plainHttp: true, code: 'ERR_SSL_WRONG_VERSION_NUMBER' });
+    expect(records).toEqual([expect.objectContaining({ outcome: 'network', tls: { plainHttp: true, code: 'ERR_SSL_WRONG_VERSION_NUMBER' } })]);
+  });
+});
+
+describe('tlsFailureOf', () => {
+  it('reads an older OpenSSL’s EPROTO by its words, and a certificate refused as TLS failing otherwise', () => {
+    const eproto = Object.assign(new Error('write EPROTO 140:error:1408F10B:SSL routines:ssl3_get_record:wrong version number'), { code: 'EPROTO' });
+    expect(tlsFailureOf(new TypeError('fetch failed', { cause: eproto }))).toEqual({ plainHttp: true, code: 'EPROTO' });
+    const selfSigned = Object.assign(new Error('self-signed certificate'), { code: 'DEPTH_ZERO_SELF_SIGNED_CERT' });
+    expect(tlsFailureOf(selfSigned)).toEqual({ plainHttp: false, code: 'DEPTH_ZERO_SELF_SIGNED_CERT' });
+  });
+
+  it('says nothing of a connection that never began or was closed', () => {
+    expect(tlsFailureOf(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' }))).toBeUndefined();
+    expect(tlsFailureOf(Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }))).toBeUndefined();
+    expect(tlsFailureOf('fetch failed')).toBeUndefined();
+  });
+});

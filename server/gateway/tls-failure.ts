@@ -1,0 +1,29 @@
+/**
+ * A call that failed in its TLS handshake, told apart from one that found nothing at the
+ * address: the fix is the URL's scheme or a certificate, not the gateway coming back. An
+ * https:// URL to a plain-http server (a sandbox, which speaks http) fails so: OpenSSL reads
+ * the server's "HTTP/1.1 400" as a TLS record of an unknown version.
+ */
+
+export interface TlsFailure {
+  /** What answered speaks plain http. */
+  readonly plainHttp: boolean;
+  /** The error's code (`ERR_SSL_WRONG_VERSION_NUMBER`, `DEPTH_ZERO_SELF_SIGNED_CERT`), or `EPROTO`. */
+  readonly code: string;
+}
+
+/** OpenSSL's words for a record that is not TLS: plain http where TLS was expected. */
+const PLAIN_HTTP = /wrong version number|packet length too long|http request/i;
+/** Certificate checks Node makes (`tls.checkServerIdentity`, OpenSSL's verify codes). */
+const CERTIFICATE = /^(ERR_TLS_|ERR_SSL_|DEPTH_ZERO_SELF_SIGNED_CERT$|SELF_SIGNED_CERT_IN_CHAIN$|UNABLE_TO_|CERT_|HOSTNAME_MISMATCH$)/;
+
+/** The TLS failure somewhere in `error`'s cause chain (undici's and fetch's errors wrap it); undefined for any other. */
+export function tlsFailureOf(error: unknown): TlsFailure | undefined {
+  for (let current: unknown = error; current instanceof Error; current = current.cause) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && (CERTIFICATE.test(code) || code === 'EPROTO')) {
+      return { plainHttp: code === 'ERR_SSL_WRONG_VERSION_NUMBER' || PLAIN_HTTP.test(current.message), code };
+    }
+  }
+  return undefined;
+}
