@@ -59,8 +59,25 @@ export interface CurrentEnvironment {
   readonly blank: readonly string[];
   /** For a value read from a 0.2 name: current name → the name it was read from (errors name what was set). */
   readonly readFrom: Readonly<Record<string, string>>;
-  /** One line per 0.2 name in use, and for a shop's DATABASE_URL left alone. */
+  /** One line per 0.2 name in use, and one for the 0.2 names left alone as the shop's own. */
   readonly deprecations: readonly string[];
+  /** The 0.2 names set but left alone as the shop's own, each with the variable read instead (refusals name them). */
+  readonly leftAlone: readonly UnreadVariable[];
+}
+
+/** A variable set that the companion does not read, and the one it reads in its place. */
+export interface UnreadVariable {
+  readonly name: string;
+  readonly meant: string;
+}
+
+/** What is said of 0.2 names left alone, at start and in a refusal they may be the reason for. */
+export function leftAloneNotice(leftAlone: readonly UnreadVariable[]): string {
+  const several = leftAlone.length > 1;
+  return (
+    `${leftAlone.map(({ name }) => name).join(', ')} ${several ? 'are' : 'is'} set and left alone, as the shop's own: ` +
+    `the companion reads ${leftAlone.map(({ meant }) => meant).join(', ')} (set ${several ? 'those' : 'it'} if meant for payform)`
+  );
 }
 
 /** A variable's value, blank or null as unset; a number or boolean given in code as its string form. */
@@ -87,11 +104,11 @@ export function currentEnvironment(env: EnvironmentInput): CurrentEnvironment {
   const of02 = [...PAYFORM_ONLY_NAMES].some((legacy) => current[legacy] !== undefined);
   // A 0.2 name is read in a 0.2 environment, or when no other program could mean it.
   const readsLegacy = (legacy: string) => of02 || PAYFORM_ONLY_NAMES.has(legacy);
-  const leftAlone: [name: string, legacy: string][] = [];
+  const leftAlone: UnreadVariable[] = [];
   for (const [name, legacy] of Object.entries(RENAMED_VARIABLES)) {
     if (current[name] !== undefined || current[legacy] === undefined) continue;
     if (!readsLegacy(legacy)) {
-      leftAlone.push([name, legacy]);
+      leftAlone.push({ name: legacy, meant: name });
       continue;
     }
     current[name] = current[legacy];
@@ -108,11 +125,8 @@ export function currentEnvironment(env: EnvironmentInput): CurrentEnvironment {
   });
   // Said once, all together: a 0.2 setting silently dropped would look like a ledger emptied, a
   // token made up, the widget refused by CORS.
-  if (leftAlone.length > 0) {
-    const [names, meant] = [leftAlone.map(([, legacy]) => legacy).join(', '), leftAlone.map(([name]) => name).join(', ')];
-    deprecations.push(`${names} ${leftAlone.length > 1 ? 'are' : 'is'} set and left alone, as the shop's own: the companion reads ${meant} (set ${leftAlone.length > 1 ? 'those' : 'it'} if meant for payform)`);
-  }
-  return { env: current, readFrom, deprecations, blank };
+  if (leftAlone.length > 0) deprecations.push(leftAloneNotice(leftAlone));
+  return { env: current, readFrom, deprecations, blank, leftAlone };
 }
 
 // Names people reach for that the companion spells otherwise.
@@ -129,7 +143,7 @@ const GUESSES: Readonly<Record<string, string>> = {
  * (`PAYFORM_DB_URL`) — with the name it was likely meant to be: such a variable is otherwise
  * ignored without a word. Other `PAYFORM_*` names are left alone: other tools share the prefix.
  */
-export function misspeltVariables(env: Env, known: readonly string[]): { readonly name: string; readonly meant: string }[] {
+export function misspeltVariables(env: Env, known: readonly string[]): UnreadVariable[] {
   return Object.keys(env)
     .filter((name) => !known.includes(name))
     .flatMap((name) => {

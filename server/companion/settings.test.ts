@@ -108,7 +108,9 @@ describe('readCompanionConfig', () => {
 
   it('refuses production on a DATABASE_URL it does not read, and another provider’s GATEWAY_API_KEY does not make it read', () => {
     const production = { ...LIVE_GATEWAY, NODE_ENV: 'production', PAYFORM_PUBLIC_URL: 'https://pay.shop.example', PAYFORM_ADMIN_TOKEN: 'k3Jx9vQ2mPz8Lw4Rt7Yb' };
-    expect(() => readCompanionConfig({ ...production, DATABASE_URL: 'postgres://db/payform' })).toThrow(/^Invalid environment: production needs PAYFORM_DATABASE_URL \(DATABASE_URL is set but not read: the shop’s own, or the 0\.2 name of the ledger; /);
+    expect(() => readCompanionConfig({ ...production, DATABASE_URL: 'postgres://db/payform' })).toThrow(
+      /^Invalid environment: production needs PAYFORM_DATABASE_URL \(PAYFORM_DATABASE_URL: a postgres:\/\/ URL, .*; DATABASE_URL is set and left alone, as the shop's own: the companion reads PAYFORM_DATABASE_URL \(set it if meant for payform\)$/,
+    );
     expect(readCompanionConfig({ ...production, DATABASE_URL: 'postgres://db/shop', PAYFORM_DATABASE_URL: 'postgres://db/payform' }).databaseUrl).toBe('postgres://db/payform');
     expect(readCompanionConfig({ GATEWAY_API_KEY: 'other-provider', GATEWAY_BASE_URL: 'https://other.example', DATABASE_URL: 'postgres://db/shop' }).databaseUrl).not.toBe('postgres://db/shop');
   });

@@ -40,9 +40,9 @@ import type { ProjectCredentials } from '@payform/gateway/testing';
 import { describeIssues, GatewayBaseUrl, parseWire, ServiceUrl, Uuid } from '@payform/gateway/wire';
 import { isPostgresUrl, ledgerUrlProblem } from '../ledger/index.js';
 import { BackOfficeSettings } from './back-office/back-office-options.js';
-import { currentEnvironment, misspeltVariables } from './environment.js';
+import { currentEnvironment, leftAloneNotice, misspeltVariables } from './environment.js';
 import { isLocalHttpGateway, isLoopbackHost } from './loopback.js';
-import type { Env, EnvironmentInput } from './environment.js';
+import type { Env, EnvironmentInput, UnreadVariable } from './environment.js';
 import type { LogLevel } from './log/logger.js';
 
 export interface CompanionSettings {
@@ -85,7 +85,9 @@ export interface CompanionSettings {
   /** What reads as a mistake but runs (a misspelt variable, a real gateway on test credentials): logged once at start. */
   readonly warnings: readonly string[];
   /** Variables set with a `PAYFORM_` name the companion does not read, and the one each reads like (also in `warnings`). */
-  readonly misspelt: readonly { readonly name: string; readonly meant: string }[];
+  readonly misspelt: readonly UnreadVariable[];
+  /** Unprefixed 0.2 names set but left alone as the shop's own, and the variable each would be (also in `deprecations`). */
+  readonly leftAlone: readonly UnreadVariable[];
 }
 
 /** The SQLite file the ledger is in when PAYFORM_DATABASE_URL is unset (relative to the working directory). */
@@ -151,33 +153,38 @@ export function readCompanionConfig(environment: EnvironmentInput): CompanionSet
   if (typeof environment !== 'object' || environment === null) {
     throw new TypeError('readCompanionConfig(env) reads only the environment it is given: pass process.env, or an object of PAYFORM_* variables');
   }
-  const { env, readFrom, deprecations, blank } = currentEnvironment(environment);
+  const { env, readFrom, deprecations, blank, leftAlone } = currentEnvironment(environment);
   const misspelt = misspeltVariables(env, KNOWN_VARIABLES);
   try {
-    return settingsOf(env, readFrom, deprecations, misspelt, blank);
+    return settingsOf(env, readFrom, deprecations, { misspelt, leftAlone }, blank);
   } catch (error) {
-    // A misspelt name is often why a setting is missing or wrong: the hint goes with the refusal.
-    if (!(error instanceof TypeError) || misspelt.length === 0) throw error;
-    throw new TypeError(`${error.message}${misspeltHint(misspelt)}`, { cause: error });
+    if (!(error instanceof TypeError)) throw error;
+    // Of the variables this refusal names, a name set but not read is often why: said with it.
+    const hint = unreadHint({ misspelt, leftAlone }, KNOWN_VARIABLES.filter((name) => new RegExp(`\\b${name}\\b`).test(error.message)));
+    if (!hint) throw error;
+    throw new TypeError(`${error.message}${hint}`, { cause: error });
   }
 }
 
 /**
- * `; PAYFORM_X is set: did you mean PAYFORM_Y?` for each misspelt variable — of those read as
- * one of `meant` when given —, to end a refusal with; empty when there is none.
+ * What ends a refusal of `meant` (every variable when not given) set under another name: `;
+ * PAYFORM_X is set: did you mean PAYFORM_Y?` for each misspelt one, and one line for the 0.2
+ * names left alone as the shop's own (environment.ts); empty when there is none.
  */
-export function misspeltHint(misspelt: CompanionSettings['misspelt'], meant?: readonly string[]): string {
-  return misspelt
-    .filter((typo) => meant === undefined || meant.includes(typo.meant))
-    .map(({ name, meant: variable }) => `; ${name} is set: did you mean ${variable}?`)
-    .join('');
+export function unreadHint(unread: Pick<CompanionSettings, 'misspelt' | 'leftAlone'>, meant?: readonly string[]): string {
+  const reasons = (variables: readonly UnreadVariable[]) => variables.filter((variable) => meant === undefined || meant.includes(variable.meant));
+  const leftAlone = reasons(unread.leftAlone);
+  return [
+    ...reasons(unread.misspelt).map(({ name, meant: variable }) => `; ${name} is set: did you mean ${variable}?`),
+    ...(leftAlone.length > 0 ? [`; ${leftAloneNotice(leftAlone)}`] : []),
+  ].join('');
 }
 
 function settingsOf(
   env: Env,
   readFrom: Readonly<Record<string, string>>,
   deprecations: CompanionSettings['deprecations'],
-  misspelt: CompanionSettings['misspelt'],
+  { misspelt, leftAlone }: Pick<CompanionSettings, 'misspelt' | 'leftAlone'>,
   blank: readonly string[],
 ): CompanionSettings {
   const parsed = parseWire(Variables, env);
@@ -275,6 +282,7 @@ function settingsOf(
     deprecations,
     warnings,
     misspelt,
+    leftAlone,
   };
 }
 
@@ -321,8 +329,6 @@ function productionProblems(env: Env, credentials: ProjectCredentials): string[]
   const atTestValue = defaults.map(([, variable]) => variable).filter((variable) => env[variable] !== undefined);
   const notes = [
     ...(atTestValue.length > 0 ? [`${atTestValue.join(', ')} ${atTestValue.length > 1 ? 'are' : 'is'} the sandbox's published test value`] : []),
-    // A 0.2 deployment that renamed the rest first would take payments on a new, empty ledger.
-    ...(env.PAYFORM_DATABASE_URL === undefined && env.DATABASE_URL !== undefined ? ['DATABASE_URL is set but not read: the shop’s own, or the 0.2 name of the ledger'] : []),
     ...(env.PAYFORM_DATABASE_URL === undefined ? [`PAYFORM_DATABASE_URL: a postgres:// URL, or the SQLite file's path, e.g. ${resolvePath(DEFAULT_DATABASE)}`] : []),
   ];
   const token = env.PAYFORM_ADMIN_TOKEN;

@@ -550,6 +550,32 @@ describe('startCompanion', () => {
     await expect(composeCompanion(readCompanionConfig({ ...mountable, PAYFORM_TRUST_PROXI: 'true' }), quiet())).rejects.toThrow(/^No gateway: [^;]*$/);
   });
 
+  it('names the unprefixed 0.2 names it left alone as the shop’s own when they are why the start is refused', async () => {
+    const quiet = () => ({ logger: createLogger({ sink: memorySink().sink }) });
+    // Mounted, with the names of 0.2 written in code.
+    await expect(
+      composeCompanion(readCompanionConfig({ PAYFORM_DATABASE_URL: ':memory:', PUBLIC_URL: 'https://shop.example', ADMIN_TOKEN: 'a-long-enough-admin-token' }), { gatewayBaseUrl: sandbox.url, ...quiet() }),
+    ).rejects.toThrow(
+      /^Invalid companion config: mounted in your server, .*; PUBLIC_URL, ADMIN_TOKEN are set and left alone, as the shop's own: the companion reads PAYFORM_PUBLIC_URL, PAYFORM_ADMIN_TOKEN \(set those if meant for payform\)$/,
+    );
+    // The bin: its gateway's 0.2 name, alone; the shop's HOST, not why, is not named.
+    const mountable = { PAYFORM_DATABASE_URL: ':memory:', PAYFORM_PUBLIC_URL: 'https://shop.example', PAYFORM_ADMIN_TOKEN: 'a-long-enough-admin-token' };
+    await expect(startCompanion(readCompanionConfig({ ...mountable, PORT: '0', HOST: '0.0.0.0', GATEWAY_BASE_URL: sandbox.url }), quiet())).rejects.toThrow(
+      new TypeError(
+        "No gateway: set PAYFORM_GATEWAY_BASE_URL to the gateway, or to a sandbox started with `npx payform-sandbox`; GATEWAY_BASE_URL is set and left alone, as the shop's own: the companion reads PAYFORM_GATEWAY_BASE_URL (set it if meant for payform)",
+      ),
+    );
+    // Production without its public URL.
+    const { PAYFORM_ADMIN_TOKEN: _token, ...production } = productionEnvironment();
+    await expect(startCompanion(readCompanionConfig({ ...production, PAYFORM_ADMIN_TOKEN: 'a-long-enough-admin-token', PUBLIC_URL: 'https://pay.shop.example' }), quiet())).rejects.toThrow(
+      /^Invalid environment: production needs PAYFORM_PUBLIC_URL, .*; PUBLIC_URL is set and left alone, as the shop's own: the companion reads PAYFORM_PUBLIC_URL \(set it if meant for payform\)$/,
+    );
+    // Refused by readCompanionConfig itself.
+    expect(() => readCompanionConfig({ ...production, ADMIN_TOKEN: 'a-long-enough-admin-token' })).toThrow(
+      /^Invalid environment: production needs PAYFORM_ADMIN_TOKEN\b.*; ADMIN_TOKEN is set and left alone, as the shop's own: the companion reads PAYFORM_ADMIN_TOKEN \(set it if meant for payform\)$/,
+    );
+  });
+
   it('refuses, before it opens the ledger, a hook or another function option that is not a function', async () => {
     const mountable = { PAYFORM_DATABASE_URL: join(dir, 'missing', 'payform.db'), PAYFORM_PUBLIC_URL: 'https://shop.example', PAYFORM_ADMIN_TOKEN: 'a-long-enough-admin-token' };
     await expect(composeCompanion(readCompanionConfig(mountable), { gatewayBaseUrl: sandbox.url, onPaymentEvent: 'fulfil' } as never)).rejects.toThrow(

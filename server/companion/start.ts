@@ -28,7 +28,7 @@ import { notFunctions } from './config.js';
 import { createLogger } from './log/logger.js';
 import type { Logger } from './log/logger.js';
 import type { PaymentEventHook } from './payments/reactions.js';
-import { misspeltHint, readCompanionConfig } from './settings.js';
+import { readCompanionConfig, unreadHint } from './settings.js';
 import type { CompanionSettings } from './settings.js';
 import { isLocalHttpGateway, isLoopback, isLoopbackHost } from './loopback.js';
 import { unknownOptions } from './near-names.js';
@@ -172,10 +172,10 @@ export async function composeCompanion(settings: CompanionSettings, options: Sta
       : []),
   ];
   if (missing.length > 0) {
-    // A misspelt name is why it is missing more often than not: say which.
+    // A name misspelt, or left unprefixed as 0.2 spelt it, is why it is missing more often than not: say which.
     throw new TypeError(
       `Invalid companion config: mounted in your server, the companion needs ${missing.map(({ what }) => what).join(' and ')}; ` +
-        `only the payform-companion bin makes these up for development${misspeltHint(settings.misspelt, missing.map(({ variable }) => variable))}`,
+        `only the payform-companion bin makes these up for development${unreadHint(settings, missing.map(({ variable }) => variable))}`,
     );
   }
   return compose(settings, options);
@@ -202,8 +202,8 @@ function plainPublicUrlProblem(publicUrl: string): string | undefined {
 async function compose(settings: CompanionSettings, options: StartOptions, stopping?: AbortSignal): Promise<ComposedCompanion> {
   const baseUrl = settings.gatewayBaseUrl ?? options.gatewayBaseUrl;
   if (!baseUrl) {
-    // Refused before the warnings are logged: a misspelt name, the likeliest reason, is said here.
-    throw new TypeError(`No gateway: set PAYFORM_GATEWAY_BASE_URL to the gateway, or to a sandbox started with \`npx payform-sandbox\`${misspeltHint(settings.misspelt, ['PAYFORM_GATEWAY_BASE_URL'])}`);
+    // Refused before the warnings and deprecations are logged: a name misspelt or unprefixed, the likeliest reason, is said here.
+    throw new TypeError(`No gateway: set PAYFORM_GATEWAY_BASE_URL to the gateway, or to a sandbox started with \`npx payform-sandbox\`${unreadHint(settings, ['PAYFORM_GATEWAY_BASE_URL'])}`);
   }
   const logger = options.logger ?? createLogger({ level: settings.logLevel });
   const plainPublicUrl = plainPublicUrlProblem(options.publicUrl ?? settings.publicUrl);
@@ -295,7 +295,7 @@ export async function startCompanion(settings: CompanionSettings = readCompanion
   if (settings.production && settings.publicUrlDerived && !options.publicUrl) {
     // http://localhost:$PORT would send the gateway's webhooks and the customers' 3-D Secure returns to their own machines.
     throw new TypeError(
-      `Invalid environment: production needs PAYFORM_PUBLIC_URL, the https address the gateway and browsers reach this server at (or the publicUrl option)${misspeltHint(settings.misspelt, ['PAYFORM_PUBLIC_URL'])}`,
+      `Invalid environment: production needs PAYFORM_PUBLIC_URL, the https address the gateway and browsers reach this server at (or the publicUrl option)${unreadHint(settings, ['PAYFORM_PUBLIC_URL'])}`,
     );
   }
   let handle: ((request: Request, env: unknown) => Response | Promise<Response>) | undefined;
@@ -475,7 +475,7 @@ async function checkLedgerOwner(ledger: Ledger, settings: CompanionSettings, log
       'one ledger keeps one point of sale\'s payments. Give this companion a database of its own, or the point of sale that ledger belongs to. ' +
       `To hand this ledger over to ${posId} (going live), stop every companion of ${held}, then start once with PAYFORM_LEDGER_HANDOVER_FROM=${held}` +
       // The test project's id or the default file stood in for a misspelt one.
-      misspeltHint(settings.misspelt, ['PAYFORM_DATABASE_URL', 'PAYFORM_GATEWAY_POS_ID', 'PAYFORM_LEDGER_HANDOVER_FROM']),
+      unreadHint(settings, ['PAYFORM_DATABASE_URL', 'PAYFORM_GATEWAY_POS_ID', 'PAYFORM_LEDGER_HANDOVER_FROM']),
   );
 }
 
@@ -492,7 +492,7 @@ function unopenedLedger(error: unknown, settings: CompanionSettings): Error {
   // to the host, a firewall, a proxy in the way, or a server that refuses this address.
   if (/^connection terminated/i.test(reason)) reason += ' (no answer from a PostgreSQL server there: check the host and port, and that this machine may reach it — network, firewall, pg_hba.conf)';
   reason = credentialsRefusal(error) ?? reason;
-  return new Error(`the ledger could not be opened (PAYFORM_DATABASE_URL ${shownLedger(settings.databaseUrl)}): ${reason}${misspeltHint(settings.misspelt, ['PAYFORM_DATABASE_URL'])}`, {
+  return new Error(`the ledger could not be opened (PAYFORM_DATABASE_URL ${shownLedger(settings.databaseUrl)}): ${reason}${unreadHint(settings, ['PAYFORM_DATABASE_URL'])}`, {
     cause: error,
   });
 }
