@@ -276,6 +276,19 @@ describe('startCompanion', () => {
       },
     ]);
     expect(await plainWarnings({ PAYFORM_PUBLIC_URL: 'https://shop.example' }, { publicUrl: 'http://192.168.1.20:4000' })).toHaveLength(1);
+    // An option that is no URL, or one with credentials, is the config's to refuse, naming the option and printing no password.
+    const refusedOption = async (publicUrl: string) => {
+      const memory = memorySink();
+      const refusal = await composeCompanion(readCompanionConfig({ ...mountable, PAYFORM_PUBLIC_URL: 'https://shop.example' }), { publicUrl, logger: createLogger({ sink: memory.sink }) }).then(
+        () => undefined,
+        (error: unknown) => String(error),
+      );
+      return { refusal, logged: memory.lines.join('\n') };
+    };
+    expect((await refusedOption('shop.example.com/pay')).refusal).toMatch(/publicUrl/);
+    const credentialed = await refusedOption('http://user:hunter2@192.168.1.5:4000');
+    expect(credentialed.refusal).toMatch(/publicUrl/);
+    expect(`${credentialed.refusal}\n${credentialed.logged}`).not.toContain('hunter2');
     // This machine, or https: nothing to say.
     expect(await plainWarnings({ PAYFORM_PUBLIC_URL: 'http://localhost:4000' })).toEqual([]);
     expect(await plainWarnings({ PAYFORM_PUBLIC_URL: 'https://shop.example' })).toEqual([]);

@@ -189,8 +189,10 @@ export async function composeCompanion(settings: CompanionSettings, options: Sta
  * NODE_ENV with its settings, which leaves this warning as the only word of it.
  */
 function plainPublicUrlProblem(publicUrl: string): string | undefined {
+  // One that does not parse, or carries credentials, is the config's to refuse (createCompanion), naming the option, never printed here.
+  if (!URL.canParse(publicUrl)) return undefined;
   const url = new URL(publicUrl);
-  if (url.protocol !== 'http:' || isLoopbackHost(url.hostname)) return undefined;
+  if (url.username || url.password || url.protocol !== 'http:' || isLoopbackHost(url.hostname)) return undefined;
   return (
     `PAYFORM_PUBLIC_URL (the publicUrl option, mounted) is ${publicUrl}, plain http to a host that is not this machine: customers' browsers send it card numbers ` +
     '(when they are relayed through the companion) and session ids, and the gateway its webhooks, unencrypted, and production refuses it; give its https address ' +
@@ -206,10 +208,11 @@ async function compose(settings: CompanionSettings, options: StartOptions, stopp
     throw new TypeError(`No gateway: set PAYFORM_GATEWAY_BASE_URL to the gateway, or to a sandbox started with \`npx payform-sandbox\`${unreadHint(settings, ['PAYFORM_GATEWAY_BASE_URL'])}`);
   }
   const logger = options.logger ?? createLogger({ level: settings.logLevel });
-  const plainPublicUrl = plainPublicUrlProblem(options.publicUrl ?? settings.publicUrl);
+  const publicUrl = options.publicUrl ?? settings.publicUrl;
+  const plainPublicUrl = plainPublicUrlProblem(publicUrl);
   if (plainPublicUrl && settings.production) {
     // readCompanionConfig refused PAYFORM_PUBLIC_URL so; the option overrides it, and is checked here.
-    throw new TypeError(`Invalid companion options: production needs https for publicUrl (plain http only to this machine): it is ${options.publicUrl}`);
+    throw new TypeError(`Invalid companion options: production needs https for publicUrl (plain http only to this machine): it is ${publicUrl}`);
   }
   for (const line of [...settings.deprecations, ...settings.warnings, ...(plainPublicUrl ? [plainPublicUrl] : [])]) logger.warn(line);
   const gateway = new GatewayClient({
