@@ -29,6 +29,13 @@ describe('a ledger file’s refusal', () => {
     );
   });
 
+  it('says a read-only file system as one: no permission would make it writable', () => {
+    expect(fileFaultProblem('/srv/shop/data/payform.db', { code: 'EROFS', path: '/srv/shop/data' })).toBe(
+      '/srv/shop/data is on a read-only file system: mount a writable volume there (a container with a read-only root needs one for the ledger), ' +
+        'or point PAYFORM_DATABASE_URL at a file on one',
+    );
+  });
+
   it('names the folder its user may not write to, where the file and its -wal and -shm files go', () => {
     expect(fileFaultProblem('/srv/shop/data/payform.db', { code: 'EACCES', path: '/srv/shop', mode: 0o755, owner: 0 })).toBe(
       `the companion's user may not create files in /srv/shop (mode 755, owned by uid 0${uid}), where SQLite keeps payform.db and its -wal and -shm files: ` +

@@ -9,7 +9,7 @@ import { basename, dirname, join } from 'node:path';
 
 /** What stands in the way, as the file system's error code would name it, and where. */
 export interface FileFault {
-  readonly code: 'EISDIR' | 'ENOTDIR' | 'EACCES';
+  readonly code: 'EISDIR' | 'ENOTDIR' | 'EACCES' | 'EROFS';
   /** The ledger's file itself, or the folder (or file in a folder's place) that blocks it. */
   readonly path: string;
   /** The path's permission bits and owner, when it exists (said with EACCES). */
@@ -27,14 +27,20 @@ export function ledgerFileFault(location: string): FileFault | undefined {
   const found = { path: existing, mode: stats.mode & 0o777, owner: stats.uid };
   if (existing === location) {
     if (stats.isDirectory()) return { code: 'EISDIR', path: location };
-    if (!allowed(location, constants.R_OK | constants.W_OK)) return { code: 'EACCES', ...found };
+    const file = denied(location, constants.R_OK | constants.W_OK);
+    if (file) return file === 'EROFS' ? { code: 'EROFS', path: location } : { code: 'EACCES', ...found };
     // SQLite makes the -wal and -shm files beside it.
     const folder = dirname(location);
-    const folderStats = statSync(folder);
-    return allowed(folder, constants.W_OK | constants.X_OK) ? undefined : { code: 'EACCES', path: folder, mode: folderStats.mode & 0o777, owner: folderStats.uid };
+    const folderStats = statSync(folder, { throwIfNoEntry: false });
+    const inFolder = folderStats && denied(folder, constants.W_OK | constants.X_OK);
+    if (!inFolder) return undefined;
+    return inFolder === 'EROFS' ? { code: 'EROFS', path: folder } : { code: 'EACCES', path: folder, mode: folderStats.mode & 0o777, owner: folderStats.uid };
   }
   if (!stats.isDirectory()) return { code: 'ENOTDIR', path: existing };
-  return allowed(existing, constants.W_OK | constants.X_OK) ? undefined : { code: 'EACCES', ...found };
+  const folder = denied(existing, constants.W_OK | constants.X_OK);
+  if (!folder) return undefined;
+  // A container's read-only root (docker --read-only, readOnlyRootFilesystem): no permission fixes that.
+  return folder === 'EROFS' ? { code: 'EROFS', path: existing } : { code: 'EACCES', ...found };
 }
 
 /** `error` (met opening or making the ledger's file at `location`) said as what stands in the way; undefined when nothing does. */
@@ -51,6 +57,8 @@ export function fileFaultProblem(location: string, fault: FileFault): string {
       return `${location} is a folder, not a file: point PAYFORM_DATABASE_URL at a file in it, e.g. ${join(location, 'payform.db')}`;
     case 'ENOTDIR':
       return `${fault.path} is a file, not a folder, so ${location} cannot be made: point PAYFORM_DATABASE_URL at a file in a folder`;
+    case 'EROFS':
+      return `${fault.path} is on a read-only file system: mount a writable volume there (a container with a read-only root needs one for the ledger), or point PAYFORM_DATABASE_URL at a file on one`;
     case 'EACCES':
       if (fault.path === location) {
         return `${location} cannot be read and written by the companion's user${permissions}: give that user read and write access to it (chown it to that user, or chmod u+rw), or point PAYFORM_DATABASE_URL at another file`;
@@ -62,12 +70,13 @@ export function fileFaultProblem(location: string, fault: FileFault): string {
   }
 }
 
-function allowed(path: string, mode: number): boolean {
+/** Why this process may not use `path` so (accessSync's code), or undefined when it may. */
+function denied(path: string, mode: number): string | undefined {
   try {
     accessSync(path, mode);
-    return true;
-  } catch {
-    return false;
+    return undefined;
+  } catch (error) {
+    return (error as { code?: string }).code ?? 'EACCES';
   }
 }
 
