@@ -183,15 +183,15 @@ class PreparingPool implements PostgresPool {
     // tables again. RESET ALL first takes back anything a migration set for the session (what
     // the connection was opened with, the schema's search_path included, stays). Queued before
     // anything it is lent for, as on a new connection.
-    if (this.#statementMs !== undefined && !this.#limited.has(client)) {
-      this.#limited.add(client);
-      client.query(`RESET ALL; SET statement_timeout = ${this.#statementMs}`).catch(() => undefined);
-    }
-    const deadline = this.#deadline;
     // A statement past its deadline may still be on its way, and a ROLLBACK queued behind it is
     // dropped unsent: the connection could come back mid-transaction. It is closed instead, which
-    // rolls back whatever it held, and never lent again.
+    // rolls back whatever it held, and never lent again. So is one whose deadline could not be set.
     let overdue = false;
+    if (this.#statementMs !== undefined && !this.#limited.has(client)) {
+      this.#limited.add(client);
+      client.query(`RESET ALL; SET statement_timeout = ${this.#statementMs}`).catch(() => (overdue = true));
+    }
+    const deadline = this.#deadline;
     const timed = <T>(query: Promise<T>): Promise<T> =>
       query.catch((error: unknown) => {
         if (error instanceof Error && error.message === QUERY_TIMEOUT) overdue = true;
