@@ -61,6 +61,6 @@ describe('settings given in code', () => {
     // A refusal names them too: the variable is missing because of them.
     expect(() => readInCode({ NODE_ENV: 'production', adminToken: 'a-long-enough-admin-token' })).toThrow(/; adminToken is set: did you mean PAYFORM_ADMIN_TOKEN\?/);
     // What a process environment holds in lower case, and the shop's own upper-case names, are left alone.
-    expect(readInCode({ http_proxy: 'http://proxy:3128', npm_config_cache: '/tmp', DATABASE_URL: 'postgres://db/shop', Path: '/bin' }).warnings).toEqual([]);
+    expect(readInCode({ http_proxy: 'http://proxy:3128', npm_config_cache: '/tmp', log_level: 'debug', node_env: 'test', trust_proxy: '1', DATABASE_URL: 'postgres://db/shop', Path: '/bin' }).warnings).toEqual([]);
   });
 });

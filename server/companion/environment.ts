@@ -160,12 +160,13 @@ export function misspeltVariables(env: Env, known: readonly string[]): UnreadVar
 /**
  * The variable a setting written as an option names (`publicUrl`, `adminToken`, `apiKey`):
  * settings given in code sit beside composeCompanion's camelCase options, and would otherwise be
- * ignored — a ledger URL so written leaves the companion on its default SQLite file. Only a name
- * with a lower-case letter that spells a variable exactly: a process environment's lower-case
- * names (`http_proxy`, `npm_config_…`) spell none, and its upper-case ones are the shop's own.
+ * ignored — a ledger URL so written leaves the companion on its default SQLite file. Only an
+ * option's shape (camelCase or one lower-case word) that spells a variable exactly: a process
+ * environment's snake_case names (`http_proxy`, `log_level`, `node_env`) are other tools', and
+ * its upper-case ones the shop's own.
  */
 function variableOfOptionName(name: string, known: readonly string[]): string | undefined {
-  if (!/[a-z]/.test(name)) return undefined;
+  if (!/^[a-z][a-zA-Z0-9]*$/.test(name)) return undefined;
   const spelt = name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase();
   // The gateway client's options (`apiKey`, `posId`) are its credentials' variables.
   return [spelt, `PAYFORM_${spelt}`, `PAYFORM_GATEWAY_${spelt}`].find((candidate) => known.includes(candidate));
