@@ -235,7 +235,8 @@ function valid(form: Form): boolean {
 export function left(form: Form, { target }: FocusEvent): void {
   const input = target as HTMLInputElement;
   const name = input.name as FieldName;
-  if (!(name in form.edited)) return;
+  // A security code the companion refused passes the form's own check: only a new one clears it.
+  if (!(name in form.edited) || form.errors[name] === 'refused') return;
   const check = form.check(input);
   const { code: error } = check;
   if (form.errors[name] === error) return;

@@ -187,6 +187,13 @@ describe('<pay-form> when things go wrong', () => {
         expect(errorText(form, 'cvv'), lang).to.equal(words);
         expect(errorText(form, 'number')).to.equal('');
         await waitUntil(() => form.shadowRoot!.activeElement === field(form, 'cvv'), 'the refused code is not focused');
+        // Left as it is, the code stays refused, and the page is not told otherwise: only a new code clears it.
+        const changes: unknown[] = [];
+        form.addEventListener('pay-change', (event) => changes.push((event as CustomEvent).detail));
+        field(form, 'number').focus();
+        await form.updateComplete;
+        expect(errorText(form, 'cvv'), `${lang}, once left`).to.equal(words);
+        expect(changes, lang).to.deep.equal([]);
       } finally {
         calls.restore();
       }
