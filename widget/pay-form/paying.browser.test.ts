@@ -9,6 +9,16 @@ async function payWith(form: PayForm, number: string): Promise<void> {
   button(form).click();
 }
 
+/** Pays with a card the payment fails for; what the pay-failure event says, once the form shows the same words. */
+async function failureSaid(form: PayForm, number: string): Promise<string> {
+  const failure = oneEvent(form, 'pay-failure');
+  await payWith(form, number);
+  const { message: said } = (await failure).detail;
+  await form.updateComplete;
+  expect(message(form), 'the form shows what the event says').to.equal(said);
+  return said;
+}
+
 const payRequests = (calls: { url: string; method: string }[]): number => calls.filter((call) => call.url.endsWith('/pay')).length;
 
 /** A form for a session that already exists and may be in any state; resolves once it has rendered it. */
@@ -144,12 +154,7 @@ describe('<pay-form> paying', () => {
   ] as const) {
     it(`keeps the form for another try after a decline (${number})`, async () => {
       const form = await mount();
-      const failure = oneEvent(form, 'pay-failure');
-      await payWith(form, number);
-      const text = (await failure).detail.message;
-      expect(text, "the companion's customer-safe words").to.match(words);
-      await form.updateComplete;
-      expect(message(form)).to.equal(text);
+      expect(await failureSaid(form, number), "the companion's customer-safe words").to.match(words);
       expect(part(form, '[part=message]').classList.contains('error')).to.equal(true);
       expect(field(form, 'cvv').value, 'what was typed stays').to.equal('123');
       expect(form.inputs().some((input) => input.readOnly), 'editable again').to.equal(false);
@@ -169,22 +174,12 @@ describe('<pay-form> paying', () => {
     calls = watchFetch((call, pass) =>
       call.url.endsWith('/pay') ? pass().then(async (answer) => json(answer.status, { ...(await answer.json()), message: undefined })) : undefined,
     );
-    const failure = oneEvent(form, 'pay-failure');
-    await payWith(form, '4000000000000002');
-    const { message: said } = (await failure).detail;
-    expect(said).to.equal('The payment was declined. Check the details or use another card.');
-    await form.updateComplete;
-    expect(message(form)).to.equal(said);
+    expect(await failureSaid(form, '4000000000000002')).to.equal('The payment was declined. Check the details or use another card.');
   });
 
   it('says a decline in the page\'s language: the companion words it in English, which a Ukrainian page does not show', async () => {
     const form = await mount({}, { lang: 'uk' });
-    const failure = oneEvent(form, 'pay-failure');
-    await payWith(form, '4000000000000069');
-    const { message: said } = (await failure).detail;
-    expect(said).to.equal('Платіж відхилено. Перевірте дані або спробуйте іншу картку.');
-    await form.updateComplete;
-    expect(message(form)).to.equal(said);
+    expect(await failureSaid(form, '4000000000000069')).to.equal('Платіж відхилено. Перевірте дані або спробуйте іншу картку.');
   });
 
   it('asks before leaving for 3-D Secure, then confirms the outcome when the page keeps the customer', async () => {
