@@ -7,6 +7,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { CompanionEnv } from '../context.js';
 import { bodyLimit } from 'hono/body-limit';
+import { isQuotedSetting } from '@payform/gateway';
 import { fieldPath } from '@payform/gateway/wire';
 import type { Logger } from '../log/logger.js';
 import { clientKey, UNKNOWN_CLIENT } from './client-address.js';
@@ -80,7 +81,7 @@ function unauthorized(header: string | undefined, token: string | undefined): Ap
       ? `No Authorization header: send Authorization: Bearer <token>, with ${which}`
       : token === undefined
         ? `The Authorization header must read Bearer <token>, with ${which}`
-        : /^(["']).*\1$/.test(token)
+        : isQuotedSetting(token)
           ? `The bearer token is wrapped in quotes: send ${which} without them`
           : `The bearer token is not ${which}`;
   return new ApiProblem(401, 'unauthorized', message, undefined, { 'WWW-Authenticate': 'Bearer realm="payform"' });
