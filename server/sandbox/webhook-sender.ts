@@ -262,33 +262,38 @@ export class WebhookSender {
     }
     const failing = failingKey();
     const field = delivery.reason === 'validation' ? 'validation_url' : 'server_url';
-    const reason = failureReason(this.#url(delivery.target), attempt, location, field, this.#options.settings.timeoutMs);
+    // Worded only for a line that is written: a failing URL's later attempts say nothing.
+    const reason = () => failureReason(this.#url(delivery.target), attempt, location, field, this.#options.settings.timeoutMs);
     const wait = options.retry ? this.#options.settings.retryDelaysMs[delivery.attempts.length - 1] : undefined;
+    // Marked said only where the "said once" lines are: a re-send given up says its own line, and
+    // must not hide the first failure of the next webhook to that URL.
     const firstFailure = !this.#failing.has(failing);
-    if (firstFailure) {
+    const saidOnce = () => {
       if (this.#failing.size >= TARGETS_KEPT) this.#failing.clear();
       this.#failing.add(failing);
-    }
+    };
     if (delivery.reason === 'validation') {
       // The preflight is tried once: the payment it was for is declined at once.
       delivery.status = 'failed';
       if (firstFailure) {
+        saidOnce();
         this.#options.log(
-          `validation_url preflight for order ${delivery.order_id} to ${delivery.target} failed: ${reason}; the payment was declined for it (${StatusCode.TransactionRejected}), as every payment will be until it answers 2xx (said once; each post at GET /_sandbox/webhooks)`,
+          `validation_url preflight for order ${delivery.order_id} to ${delivery.target} failed: ${reason()}; the payment was declined for it (${StatusCode.TransactionRejected}), as every payment will be until it answers 2xx (said once; each post at GET /_sandbox/webhooks)`,
         );
       }
       return;
     }
     if (wait === undefined) {
       delivery.status = 'failed';
-      this.#options.log(`webhook ${delivery.method} for order ${delivery.order_id} to ${delivery.target} given up after ${delivery.attempts.length} attempts: ${reason}`);
+      this.#options.log(`webhook ${delivery.method} for order ${delivery.order_id} to ${delivery.target} given up after ${delivery.attempts.length} attempts: ${reason()}`);
       return;
     }
     if (firstFailure) {
+      saidOnce();
       const retries = this.#options.settings.retryDelaysMs.slice(delivery.attempts.length - 1);
       const total = retries.reduce((sum, delay) => sum + delay, 0);
       this.#options.log(
-        `webhook ${delivery.method} for order ${delivery.order_id} to ${delivery.target} failed: ${reason}; retried ${retries.length} more time${retries.length === 1 ? '' : 's'} over ${duration(total)} (said once for this URL; each attempt at GET /_sandbox/webhooks)`,
+        `webhook ${delivery.method} for order ${delivery.order_id} to ${delivery.target} failed: ${reason()}; retried ${retries.length} more time${retries.length === 1 ? '' : 's'} over ${duration(total)} (said once for this URL; each attempt at GET /_sandbox/webhooks)`,
       );
     }
     delivery.status = 'retrying';
