@@ -18,25 +18,27 @@ export interface JsonTextVisitor {
 
 const NUMBER = /-?\d+(?:\.(\d+))?(?:[eE]([+-]?\d+))?/y;
 
-type Frame = { key: string | undefined; index: number; readingKey: boolean; keys: Set<string> | undefined };
+type Frame = { inObject: boolean; key: string | undefined; index: number; readingKey: boolean; keys: Set<string> | undefined };
 
 /** Visits `json`, which must be text `JSON.parse` accepted. */
 export function walkJsonText(json: string, visitor: JsonTextVisitor): void {
   const frames: Frame[] = [];
-  // An array's frame has no key set: that is how it is told from an object's.
-  const path = (): JsonPath => frames.map((frame) => (frame.keys ? (frame.key ?? '') : frame.index));
+  // The keys an object named so far, kept only for a visitor that asks whether one comes again.
+  const keeping = visitor.key !== undefined;
+  const path = (): JsonPath => frames.map((frame) => (frame.inObject ? (frame.key ?? '') : frame.index));
   let at = 0;
   while (at < json.length) {
     const char = json[at]!;
     const top = frames.at(-1);
     if (char === '{' || char === '[') {
-      frames.push({ key: undefined, index: 0, readingKey: char === '{', keys: char === '{' ? new Set() : undefined });
+      const inObject = char === '{';
+      frames.push({ inObject, key: undefined, index: 0, readingKey: inObject, keys: inObject && keeping ? new Set() : undefined });
       at += 1;
     } else if (char === '}' || char === ']') {
       frames.pop();
       at += 1;
     } else if (char === ',') {
-      if (top?.keys) top.readingKey = true;
+      if (top?.inObject) top.readingKey = true;
       else if (top) top.index += 1;
       at += 1;
     } else if (char === ':') {
@@ -44,18 +46,20 @@ export function walkJsonText(json: string, visitor: JsonTextVisitor): void {
       at += 1;
     } else if (char === '"') {
       const end = stringEnd(json, at);
-      if (top?.keys && top.readingKey) {
+      if (top?.inObject && top.readingKey) {
         const key = JSON.parse(json.slice(at, end)) as string;
         top.key = key;
-        const again = top.keys.has(key);
-        top.keys.add(key);
-        visitor.key?.(key, again, path);
+        if (top.keys) {
+          const again = top.keys.has(key);
+          top.keys.add(key);
+          visitor.key?.(key, again, path);
+        }
       }
       at = end;
     } else if (char === '-' || (char >= '0' && char <= '9')) {
       NUMBER.lastIndex = at;
       const literal = NUMBER.exec(json)!;
-      visitor.number?.(literal, top?.keys ? top.key : undefined, path);
+      visitor.number?.(literal, top?.inObject ? top.key : undefined, path);
       at = NUMBER.lastIndex;
     } else {
       at += 1; // whitespace, true, false, null
