@@ -14,3 +14,8 @@ export function isLoopbackHost(hostname: string): boolean {
 export function isLocalHttpGateway(url: URL): boolean {
   return url.protocol === 'http:' && isLoopbackHost(url.hostname);
 }
+
+/** Plain http to another machine: what crosses the network there crosses it unencrypted. */
+export function isPlainHttpElsewhere(url: URL): boolean {
+  return url.protocol === 'http:' && !isLoopbackHost(url.hostname);
+}

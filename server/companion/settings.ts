@@ -41,7 +41,7 @@ import { describeIssues, GatewayBaseUrl, parseWire, ServiceUrl, Uuid } from '@pa
 import { isPostgresUrl, ledgerUrlProblem } from '../ledger/index.js';
 import { BackOfficeSettings } from './back-office/back-office-options.js';
 import { currentEnvironment, leftAloneNotice, misspeltVariables } from './environment.js';
-import { isLocalHttpGateway, isLoopbackHost } from './loopback.js';
+import { isLocalHttpGateway, isLoopbackHost, isPlainHttpElsewhere } from './loopback.js';
 import type { Env, EnvironmentInput, UnreadVariable } from './environment.js';
 import type { LogLevel } from './log/logger.js';
 
@@ -336,7 +336,7 @@ function productionProblems(env: Env, credentials: ProjectCredentials): string[]
   // session id, a capability, in every return address. Plain http only to this machine.
   const plain = (['PAYFORM_GATEWAY_BASE_URL', 'PAYFORM_PUBLIC_URL'] as const).filter((name) => {
     const url = URL.parse(env[name] ?? '');
-    return url?.protocol === 'http:' && !isLoopbackHost(url.hostname);
+    return url !== null && isPlainHttpElsewhere(url);
   });
   return [
     ...(missing.length > 0 ? [`production needs ${missing.join(', ')}${notes.length > 0 ? ` (${notes.join('; ')})` : ''}${publicUrl}`] : []),

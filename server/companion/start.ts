@@ -30,7 +30,7 @@ import type { Logger } from './log/logger.js';
 import type { PaymentEventHook } from './payments/reactions.js';
 import { readCompanionConfig, unreadHint } from './settings.js';
 import type { CompanionSettings } from './settings.js';
-import { isLocalHttpGateway, isLoopback, isLoopbackHost } from './loopback.js';
+import { isLocalHttpGateway, isLoopback, isPlainHttpElsewhere } from './loopback.js';
 import { unknownOptions } from './near-names.js';
 import { checkGateway } from './gateway-check.js';
 
@@ -190,9 +190,8 @@ export async function composeCompanion(settings: CompanionSettings, options: Sta
  */
 function plainPublicUrlProblem(publicUrl: string): string | undefined {
   // One that does not parse, or carries credentials, is the config's to refuse (createCompanion), naming the option, never printed here.
-  if (!URL.canParse(publicUrl)) return undefined;
-  const url = new URL(publicUrl);
-  if (url.username || url.password || url.protocol !== 'http:' || isLoopbackHost(url.hostname)) return undefined;
+  const url = URL.parse(publicUrl);
+  if (!url || url.username || url.password || !isPlainHttpElsewhere(url)) return undefined;
   return (
     `PAYFORM_PUBLIC_URL (the publicUrl option, mounted) is ${publicUrl}, plain http to a host that is not this machine: customers' browsers send it card numbers ` +
     '(when they are relayed through the companion) and session ids, and the gateway its webhooks, unencrypted, and production refuses it; give its https address ' +
