@@ -13,6 +13,7 @@ import { AUTH_HEADER, ENDPOINTS_KEY_HEADER, readAuthHeader } from '@payform/gate
 import { routes } from '@payform/gateway/wire';
 import type { Route } from '@payform/gateway/wire';
 import type { Project } from '../config.js';
+import { SaidOnce } from '../said-once.js';
 import type { SimulatedGateway } from '../simulated-gateway.js';
 import { Refusal } from '../state/refusal.js';
 import type { SandboxEnv } from './env.js';
@@ -21,11 +22,8 @@ const unauthorised = (message: string) => new Refusal(401, message, { code: 'P-4
 
 const SHAPE = `${AUTH_HEADER}: CPAY <API key>:<API secret>`;
 
-/**
- * Causes already logged, per sandbox: each distinct one is said once, not at every request of a
- * client that retries. Bounded: a scan of made-up keys forgets the oldest, it does not grow.
- */
-const logged = new WeakMap<SimulatedGateway, Set<string>>();
+/** Causes already logged, per sandbox: each distinct one is said once, not at every request of a client that retries. */
+const logged = new WeakMap<SimulatedGateway, SaidOnce>();
 const LOGGED_CAUSES = 256;
 
 export function authenticate(gateway: SimulatedGateway, route: Route): MiddlewareHandler<SandboxEnv> {
@@ -61,11 +59,8 @@ function refused(gateway: SimulatedGateway, endpoint: string, message: string): 
 
 function logOnce(gateway: SimulatedGateway, endpoint: string, message: string): void {
   let causes = logged.get(gateway);
-  if (!causes) logged.set(gateway, (causes = new Set()));
-  if (causes.has(message)) return;
-  if (causes.size >= LOGGED_CAUSES) causes.clear();
-  causes.add(message);
-  gateway.config.log(`401 on ${endpoint}: ${message} (said once)`);
+  if (!causes) logged.set(gateway, (causes = new SaidOnce(LOGGED_CAUSES)));
+  if (causes.first(message)) gateway.config.log(`401 on ${endpoint}: ${message} (said once)`);
 }
 
 /** Which part of X-API-AUTH is wrong, naming the key (never a secret) and the project. */

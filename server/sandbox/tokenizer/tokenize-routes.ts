@@ -9,20 +9,20 @@ import { Hono } from 'hono';
 import { maskCardData } from '@payform/gateway';
 import type { Context } from 'hono';
 import type { SandboxEnv } from '../http/env.js';
+import { SaidOnce } from '../said-once.js';
 import type { SimulatedGateway } from '../simulated-gateway.js';
 import { originAllowed, tokenize, TokenizeRefusal } from './tokenize.js';
 
 export const TOKENIZE_PATH = '/api/v1/sdk/tokenize';
 
-/** Origins refused and said, at most this many: a scan of made-up origins is not logged forever. */
+/** How many refused origins are remembered as said: a scan of made-up ones makes it start over, it does not grow. */
 const ORIGINS_SAID = 256;
 
 export function tokenizeRoutes(gateway: SimulatedGateway): Hono<SandboxEnv> {
   const routes = new Hono<SandboxEnv>();
-  const refusedOrigins = new Set<string>();
+  const refusedOrigins = new SaidOnce(ORIGINS_SAID);
   const sayRefused = (origin: string) => {
-    if (refusedOrigins.has(origin) || refusedOrigins.size >= ORIGINS_SAID) return;
-    refusedOrigins.add(origin);
+    if (!refusedOrigins.first(origin)) return;
     gateway.config.log(
       `tokenizer: a page at ${maskCardData(origin).slice(0, 200)} may not call it (its browser gets no CORS header, so the widget cannot tokenize): add the origin to the project's widget_origins in the projects file; without one, only http loopback pages may (said once)`,
     );
