@@ -6,6 +6,8 @@
 export { GatewayClient, DEFAULT_TIMEOUT_MS } from './client.js';
 export type { GatewayClientConfig } from './client.js';
 export type { GatewayCallObserver, GatewayCallRecord, RequestOptions } from './transport.js';
+// Why a call failed in its TLS handshake: the sandbox's webhook sender says it as the client does.
+export { tlsFailureOf } from './tls-failure.js';
 export type { TlsFailure } from './tls-failure.js';
 export { DEFAULT_RETRY_POLICY } from './retry.js';
 export type { RetryPolicy } from './retry.js';

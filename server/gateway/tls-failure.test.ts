@@ -1,10 +1,13 @@
 // An https:// base URL where a plain-http server answers, over a real socket and both ways a
 // client calls (undici's pools, a fetch): the call's record says the TLS handshake failed, and
-// that plain http answered. Other failures say nothing of TLS.
+// that plain http answered. A certificate refused is told apart: one for another host from one
+// not trusted. Other failures say nothing of TLS.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GatewayClient } from './client.js';
+import { serveCertifiedElsewhere } from './test/certificate.js';
+import type { ElsewhereServer } from './test/certificate.js';
 import { NetworkError } from './errors.js';
 import { TEST_PROJECT_DEFAULTS } from './test-project.js';
 import { tlsFailureOf } from './tls-failure.js';
@@ -39,12 +42,42 @@ describe('a call to an https:// URL that plain http answers', () => {
   });
 });
 
+describe('a call to a server whose certificate names another host', () => {
+  let elsewhere: ElsewhereServer;
+  beforeAll(async () => {
+    elsewhere = await serveCertifiedElsewhere();
+  });
+  afterAll(() => elsewhere.close());
+  const call = (exchange: { fetch?: typeof globalThis.fetch }) => {
+    const client = new GatewayClient({ ...TEST_PROJECT_DEFAULTS, baseUrl: elsewhere.url, retry: { maxRetries: 0 }, ...exchange });
+    const records: GatewayCallRecord[] = [];
+    client.onCall((record) => records.push(record));
+    return client.balances.listAccounts().then(
+      () => ({ error: undefined, records }),
+      (error: unknown) => ({ error, records }),
+    );
+  };
+
+  it('fails as its certificate being for other hosts when the certificate is trusted, not as one untrusted', async () => {
+    const { error, records } = await call({ fetch: elsewhere.fetch });
+    expect(error).toBeInstanceOf(NetworkError);
+    const failure = { plainHttp: false, certificate: 'other host', code: 'ERR_TLS_CERT_ALTNAME_INVALID' };
+    expect(tlsFailureOf(error)).toEqual(failure);
+    expect(records).toEqual([expect.objectContaining({ outcome: 'network', tls: failure })]);
+  });
+
+  it('fails as its certificate not being trusted when it is not (its host is never reached)', async () => {
+    const { error } = await call({});
+    expect(tlsFailureOf(error)).toEqual({ plainHttp: false, certificate: 'untrusted', code: 'DEPTH_ZERO_SELF_SIGNED_CERT' });
+  });
+});
+
 describe('tlsFailureOf', () => {
   it('reads an older OpenSSL’s EPROTO by its words, and a certificate refused as TLS failing otherwise', () => {
     const eproto = Object.assign(new Error('write EPROTO 140:error:1408F10B:SSL routines:ssl3_get_record:wrong version number'), { code: 'EPROTO' });
     expect(tlsFailureOf(new TypeError('fetch failed', { cause: eproto }))).toEqual({ plainHttp: true, code: 'EPROTO' });
     const selfSigned = Object.assign(new Error('self-signed certificate'), { code: 'DEPTH_ZERO_SELF_SIGNED_CERT' });
-    expect(tlsFailureOf(selfSigned)).toEqual({ plainHttp: false, code: 'DEPTH_ZERO_SELF_SIGNED_CERT' });
+    expect(tlsFailureOf(selfSigned)).toEqual({ plainHttp: false, certificate: 'untrusted', code: 'DEPTH_ZERO_SELF_SIGNED_CERT' });
   });
 
   it('says nothing of a connection that never began or was closed', () => {

@@ -8,22 +8,33 @@
 export interface TlsFailure {
   /** What answered speaks plain http. */
   readonly plainHttp: boolean;
+  /**
+   * Set when the server's certificate was refused: `other host` — it is trusted, but names other
+   * hosts than the URL's, so the fix is the URL (or the certificate's names), not a CA;
+   * `untrusted` — any other verdict (self-signed, a CA this process does not trust, expired).
+   */
+  readonly certificate?: 'other host' | 'untrusted';
   /** The error's code (`ERR_SSL_WRONG_VERSION_NUMBER`, `DEPTH_ZERO_SELF_SIGNED_CERT`), or `EPROTO`. */
   readonly code: string;
 }
 
 /** OpenSSL's words for a record that is not TLS: plain http where TLS was expected. */
 const PLAIN_HTTP = /wrong version number|packet length too long|http request/i;
-/** Certificate checks Node makes (`tls.checkServerIdentity`, OpenSSL's verify codes). */
-const CERTIFICATE = /^(ERR_TLS_|ERR_SSL_|DEPTH_ZERO_SELF_SIGNED_CERT$|SELF_SIGNED_CERT_IN_CHAIN$|UNABLE_TO_|CERT_|HOSTNAME_MISMATCH$)/;
+/** The handshake's own failures: Node's and OpenSSL's. */
+const HANDSHAKE = /^(ERR_TLS_|ERR_SSL_)/;
+/** A certificate that names other hosts: Node's `tls.checkServerIdentity`, OpenSSL's own host check. */
+const OTHER_HOST = /^(ERR_TLS_CERT_ALTNAME_INVALID|HOSTNAME_MISMATCH|IP_ADDRESS_MISMATCH)$/;
+/** OpenSSL's other verify codes. */
+const UNTRUSTED = /^(DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_.*|CERT_.*)$/;
 
 /** The TLS failure somewhere in `error`'s cause chain (undici's and fetch's errors wrap it); undefined for any other. */
 export function tlsFailureOf(error: unknown): TlsFailure | undefined {
   for (let current: unknown = error; current instanceof Error; current = current.cause) {
     const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string' && (CERTIFICATE.test(code) || code === 'EPROTO')) {
-      return { plainHttp: code === 'ERR_SSL_WRONG_VERSION_NUMBER' || PLAIN_HTTP.test(current.message), code };
-    }
+    if (typeof code !== 'string') continue;
+    const certificate = OTHER_HOST.test(code) ? 'other host' : UNTRUSTED.test(code) ? 'untrusted' : undefined;
+    if (certificate) return { plainHttp: false, certificate, code };
+    if (HANDSHAKE.test(code) || code === 'EPROTO') return { plainHttp: code === 'ERR_SSL_WRONG_VERSION_NUMBER' || PLAIN_HTTP.test(current.message), code };
   }
   return undefined;
 }

@@ -2,12 +2,14 @@
  * What the webhook sender logs of a receiver it cannot reach: once per URL at the first failed
  * attempt, with the cause in words and the way out, not once per retry; the last cause on the
  * give-up line; and the validation_url preflight said as the preflight that declined a payment.
- * Real sockets: the causes are the network's (nothing listening, TLS to a plain server, a redirect).
+ * Real sockets: the causes are the network's (nothing listening, TLS to a plain server, a
+ * certificate for another host or not trusted, a redirect).
  */
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serveCertifiedElsewhere } from '../gateway/test/certificate.js';
 import { SandboxClock, Scheduler } from './clock.js';
 import { DEFAULT_WEBHOOKS } from './config.js';
 import type { WebhookSettings } from './config.js';
@@ -119,6 +121,32 @@ describe('a webhook that cannot be delivered', () => {
       ]);
     } finally {
       stop();
+    }
+  });
+
+  it('says a TLS certificate for another host as such, and one not trusted as such', async () => {
+    const elsewhere = await serveCertifiedElsewhere();
+    // The sandbox trusting the receiver's certificate (NODE_EXTRA_CA_CERTS): its host name is what is wrong.
+    const trusting = sender({}, elsewhere.fetch);
+    const untrusting = sender();
+    try {
+      trusting.webhooks.send(message(`${elsewhere.url}/hooks`));
+      untrusting.webhooks.send(message(`${elsewhere.url}/hooks`));
+      await Promise.all([trusting.advance(0), untrusting.advance(0)]);
+      expect(trusting.lines).toEqual([
+        expect.stringContaining(
+          "failed: the receiver's TLS certificate is for other hosts than 127.0.0.1 (ERR_TLS_CERT_ALTNAME_INVALID): give server_url with a host name the certificate names; retried 6",
+        ),
+      ]);
+      expect(untrusting.lines).toEqual([
+        expect.stringContaining(
+          "failed: the receiver's TLS certificate is not trusted (DEPTH_ZERO_SELF_SIGNED_CERT): give the sandbox its CA with NODE_EXTRA_CA_CERTS=<file>, or a local receiver as http://; retried 6",
+        ),
+      ]);
+    } finally {
+      trusting.stop();
+      untrusting.stop();
+      await elsewhere.close();
     }
   });
 

@@ -6,12 +6,13 @@
  * before the first attempt, and reordering (an event held back until a later one overtakes it);
  * and the shapes, which rewrite the event as posted into the live gateway's other forms.
  */
-import { fetchExchange, pooledExchange, webhookForm } from '@payform/gateway';
-import type { Exchange } from '@payform/gateway';
+import { fetchExchange, pooledExchange, tlsFailureOf, webhookForm } from '@payform/gateway';
+import type { Exchange, TlsFailure } from '@payform/gateway';
 import { formatTimestamp, StatusCode } from '@payform/gateway/wire';
 import type { SandboxClock, Scheduler } from './clock.js';
 import type { WebhookSettings } from './config.js';
 import type { RequestId } from './inspector/request-log.js';
+import { SaidOnce } from './said-once.js';
 import { newUuid } from './state/identifiers.js';
 
 export interface WebhookFaults {
@@ -109,7 +110,7 @@ export class WebhookSender {
    * Targets whose failure has been logged (`webhook …` or `validation …`): said once, at the
    * first failed attempt, not at each of a delivery's retries; again once a post to it succeeded.
    */
-  readonly #failing = new Set<string>();
+  readonly #failing = new SaidOnce(TARGETS_KEPT);
 
   constructor(options: WebhookSenderOptions) {
     this.#options = options;
@@ -244,12 +245,14 @@ export class WebhookSender {
     const at = this.#now();
     let attempt: WebhookAttempt;
     let location: string | undefined;
+    let tls: TlsFailure | undefined;
     try {
       const answer = await this.#post(this.#url(delivery.target), formBody(delivery.body));
       location = answer.location;
       attempt = { at, http_status: answer.status, duration_ms: elapsed(startedAt) };
     } catch (error) {
       attempt = { at, error: describeFailure(error), duration_ms: elapsed(startedAt) };
+      tls = tlsFailureOf(error);
     }
     delivery.attempts.push(attempt);
     const ok = attempt.http_status !== undefined && attempt.http_status >= 200 && attempt.http_status < 300;
@@ -257,26 +260,20 @@ export class WebhookSender {
     const failingKey = () => (delivery.reason === 'validation' ? 'validation ' : 'webhook ') + delivery.target;
     if (ok) {
       delivery.status = 'delivered';
-      if (this.#failing.size > 0) this.#failing.delete(failingKey());
+      if (!this.#failing.empty) this.#failing.forget(failingKey());
       return;
     }
     const failing = failingKey();
     const field = delivery.reason === 'validation' ? 'validation_url' : 'server_url';
     // Worded only for a line that is written: a failing URL's later attempts say nothing.
-    const reason = () => failureReason(this.#url(delivery.target), attempt, location, field, this.#options.settings.timeoutMs);
+    const reason = () => failureReason(this.#url(delivery.target), attempt, { location, tls }, field, this.#options.settings.timeoutMs);
     const wait = options.retry ? this.#options.settings.retryDelaysMs[delivery.attempts.length - 1] : undefined;
     // Marked said only where the "said once" lines are: a re-send given up says its own line, and
     // must not hide the first failure of the next webhook to that URL.
-    const firstFailure = !this.#failing.has(failing);
-    const saidOnce = () => {
-      if (this.#failing.size >= TARGETS_KEPT) this.#failing.clear();
-      this.#failing.add(failing);
-    };
     if (delivery.reason === 'validation') {
       // The preflight is tried once: the payment it was for is declined at once.
       delivery.status = 'failed';
-      if (firstFailure) {
-        saidOnce();
+      if (this.#failing.first(failing)) {
         this.#options.log(
           `validation_url preflight for order ${delivery.order_id} to ${delivery.target} failed: ${reason()}; the payment was declined for it (${StatusCode.TransactionRejected}), as every payment will be until it answers 2xx (said once; each post at GET /_sandbox/webhooks)`,
         );
@@ -288,8 +285,7 @@ export class WebhookSender {
       this.#options.log(`webhook ${delivery.method} for order ${delivery.order_id} to ${delivery.target} given up after ${delivery.attempts.length} attempts: ${reason()}`);
       return;
     }
-    if (firstFailure) {
-      saidOnce();
+    if (this.#failing.first(failing)) {
       const retries = this.#options.settings.retryDelaysMs.slice(delivery.attempts.length - 1);
       const total = retries.reduce((sum, delay) => sum + delay, 0);
       this.#options.log(
@@ -359,9 +355,17 @@ function elapsed(startedAt: number): number {
 
 /**
  * What went wrong with an attempt, for the log: the cause said in words with what to change.
+ * `seen` is what the attempt met beyond its record: a redirect's target, a TLS failure.
  * `field` is the request's field that named the target (server_url or validation_url).
  */
-function failureReason(target: URL, attempt: WebhookAttempt, location: string | undefined, field: string, timeoutMs: number): string {
+function failureReason(
+  target: URL,
+  attempt: WebhookAttempt,
+  seen: { readonly location: string | undefined; readonly tls: TlsFailure | undefined },
+  field: string,
+  timeoutMs: number,
+): string {
+  const { location, tls } = seen;
   const status = attempt.http_status;
   if (status !== undefined) {
     if (status >= 300 && status < 400) {
@@ -382,13 +386,13 @@ function failureReason(target: URL, attempt: WebhookAttempt, location: string | 
     const tls = target.protocol === 'http:' ? ': an https server reached with http://? give ' + field + ' with https://' : '';
     return `${where} closed the connection without answering (${code})${tls}`;
   }
-  if (/^ERR_SSL_|^EPROTO$/.test(code)) {
-    const plain = target.protocol === 'https:' ? ': a plain-HTTP receiver reached with https://? give ' + field + ' with http://' : '';
-    return `the TLS handshake with ${where} failed (${code})${plain}`;
+  if (tls?.certificate === 'other host') {
+    return `the receiver's TLS certificate is for other hosts than ${target.hostname} (${tls.code}): give ${field} with a host name the certificate names`;
   }
-  if (/CERT|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER/.test(code)) {
-    return `the receiver's TLS certificate is not trusted (${code}): give the sandbox its CA with NODE_EXTRA_CA_CERTS=<file>, or a local receiver as http://`;
+  if (tls?.certificate === 'untrusted') {
+    return `the receiver's TLS certificate is not trusted (${tls.code}): give the sandbox its CA with NODE_EXTRA_CA_CERTS=<file>, or a local receiver as http://`;
   }
+  if (tls) return `the TLS handshake with ${where} failed (${tls.code})${tls.plainHttp ? `: a plain-HTTP receiver reached with https://? give ${field} with http://` : ''}`;
   return code;
 }
 

@@ -40,6 +40,12 @@ function started(trouble: Trouble, gatewayUrl: string, record: GatewayCallRecord
         `to ${gatewayUrl.replace(/^https:/, 'http:')} if it is a sandbox (npx payform-sandbox speaks plain http), or to the gateway's https address`
       );
     case 'tls':
+      if (record.tls?.certificate === 'other host') {
+        return (
+          `the gateway at ${gatewayUrl} cannot be reached over https: its certificate names other hosts (${record.tls.code}), so no payment can be sent; ` +
+          "set PAYFORM_GATEWAY_BASE_URL (the client's baseUrl, mounted) to a host name the certificate names"
+        );
+      }
       return (
         `the gateway at ${gatewayUrl} cannot be reached over https: the TLS handshake failed (${record.tls?.code}), so no payment can be sent; ` +
         "check that PAYFORM_GATEWAY_BASE_URL (the client's baseUrl, mounted) is the gateway's https address, and, for a certificate of your own CA, set NODE_EXTRA_CA_CERTS to it"
