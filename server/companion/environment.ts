@@ -151,7 +151,7 @@ export function misspeltVariables(env: Env, known: readonly string[]): UnreadVar
       const prefixed = name.startsWith('PAYFORM_') || nearestName(name.split('_')[0] ?? '', ['PAYFORM']) !== undefined;
       // A name people guess says what it was meant for: before any name it merely looks like (PAYFORM_PORT is not PAYFORM_HOST).
       const meant = prefixed
-        ? (GUESSES[name] ?? nearestName(name, known) ?? known.find((candidate) => candidate.startsWith(`${name}_`)))
+        ? (GUESSES[name] ?? nearestName(name, known, { cutShort: true }))
         : variableOfOptionName(name, known);
       return meant ? [{ name, meant }] : [];
     });

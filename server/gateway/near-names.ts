@@ -4,8 +4,13 @@
  * reports it. The companion and the sandbox both read settings people type.
  */
 
-/** The nearest of `known` with the same letters but for underscores and case, or at most two edits away. */
-export function nearestName(name: string, known: readonly string[]): string | undefined {
+/**
+ * The nearest of `known` with the same letters but for underscores and case, or at most two edits
+ * away. With `cutShort`, failing a near one, the first of `known` that `name` is cut short of at
+ * an underscore (`PAYFORM_SESSION_TTL` for PAYFORM_SESSION_TTL_SECONDS): too many letters away to
+ * be near, yet plainly meant; for variable names, whose words underscores join.
+ */
+export function nearestName(name: string, known: readonly string[], options: { readonly cutShort?: boolean } = {}): string | undefined {
   const bare = (text: string) => text.replaceAll('_', '').toLowerCase();
   const distance = (candidate: string) => (bare(candidate) === bare(name) ? 0 : editDistance(candidate, name));
   let nearest: string | undefined;
@@ -14,7 +19,7 @@ export function nearestName(name: string, known: readonly string[]): string | un
     const d = distance(candidate);
     if (d < nearestDistance) [nearest, nearestDistance] = [candidate, d];
   }
-  return nearest;
+  return nearest ?? (options.cutShort ? known.find((candidate) => candidate.startsWith(`${name}_`)) : undefined);
 }
 
 /** Levenshtein's distance: the fewest single-letter insertions, deletions and changes from a to b. */

@@ -7,7 +7,7 @@ import { isIP } from 'node:net';
 import { parseArgs } from 'node:util';
 import { SANDBOX_DOCS } from './docs.js';
 import { isQuotedSetting, quotedSettingProblem } from '@payform/gateway';
-import { misspeltVariables, quotedVariables, strictSettingProblem } from './environment.js';
+import { allowedHostsProblems, allowedHostsSetting, isAddressOrHostName, misspeltVariables, quotedVariables, strictSettingProblem } from './environment.js';
 
 export const USAGE = `Usage: payform-sandbox [options]
 
@@ -123,7 +123,7 @@ export function readCommandLine(args: readonly string[], env: Readonly<Record<st
     if (strict) problems.push(strict);
   }
 
-  if (!quoted.has('SANDBOX_ALLOWED_HOSTS')) problems.push(...allowedHostsProblems(env.SANDBOX_ALLOWED_HOSTS ?? ''));
+  if (!quoted.has('SANDBOX_ALLOWED_HOSTS')) problems.push(...allowedHostsProblems(allowedHostsSetting(env), 'SANDBOX_ALLOWED_HOSTS'));
 
   // Warned of rather than refused: a name that merely looks like ours may be another tool's.
   const warnings = misspeltVariables(env).map(({ name, meant }) => `${name} is set, and the sandbox does not read it: did you mean ${meant}?`);
@@ -150,23 +150,8 @@ function written(from: string, value: string): string {
  * An address to listen on is an IP address or a host name: a URL or a host:port would reach
  * getaddrinfo whole, and fail there as a bare ENOTFOUND.
  */
-/**
- * SANDBOX_ALLOWED_HOSTS holds host names, which the control plane compares with a request's host:
- * an entry with a scheme or a port never matches one, and every command would be refused.
- */
-function allowedHostsProblems(list: string): string[] {
-  return list
-    .split(',')
-    .map((entry) => entry.trim())
-    .filter((entry) => entry && hostProblem(entry, 'SANDBOX_ALLOWED_HOSTS') !== undefined)
-    .map((entry) => {
-      const name = URL.canParse(entry) && entry.includes('://') ? new URL(entry).hostname : URL.canParse(`http://${entry}`) ? new URL(`http://${entry}`).hostname : undefined;
-      return `SANDBOX_ALLOWED_HOSTS takes host names without a scheme or port, as requests name them: "${entry}" would never match one${name ? `; write ${name}` : ''}`;
-    });
-}
-
 function hostProblem(value: string, from: string): string | undefined {
-  if (isIP(value)) return undefined;
+  if (isAddressOrHostName(value)) return undefined;
   const portFrom = from.startsWith('--') ? '--port' : 'SANDBOX_PORT';
   const url = /^[a-z][a-z\d+.-]*:\/\//i.test(value) && URL.canParse(value) ? new URL(value) : undefined;
   if (url) {
@@ -180,8 +165,6 @@ function hostProblem(value: string, from: string): string | undefined {
   }
   const bracketed = /^\[(.*)\]$/.exec(value)?.[1];
   if (bracketed !== undefined && isIP(bracketed)) return `${from} takes an IPv6 address without brackets: ${written(from, bracketed)}`;
-  // Host names; underscores too, which container networks' service names may have.
-  if (/^[a-z\d_]([a-z\d_-]*[a-z\d_])?(\.[a-z\d_]([a-z\d_-]*[a-z\d_])?)*\.?$/i.test(value)) return undefined;
   return `${from} must be an IP address or a host name, such as 127.0.0.1 or 0.0.0.0 (every interface), not "${value}"`;
 }
 

@@ -8,7 +8,7 @@ import { TEST_SUB_MERCHANTS, TEST_WIDGET_KEY, testProjectCredentials } from '@pa
 import type { ProjectCredentials } from '@payform/gateway/testing';
 import type { MerchantSector } from '@payform/gateway/wire';
 import type { Ledger } from './balances.js';
-import { strictSettingProblem } from './environment.js';
+import { allowedHostsProblems, allowedHostsSetting, strictSettingProblem } from './environment.js';
 
 /**
  * When a card payment meets 3-D Secure: `card` as the test card says (only 4000 0000 0000 3220
@@ -101,7 +101,8 @@ export interface SandboxConfig {
   /**
    * Host names besides loopback and publicUrl's host that the control plane answers to (a
    * sandbox reached as `http://sandbox:3001` inside a container network). Any other Host is
-   * refused there, against DNS rebinding. Default: SANDBOX_ALLOWED_HOSTS, comma-separated.
+   * refused there, against DNS rebinding. Default: SANDBOX_ALLOWED_HOSTS, comma-separated. An
+   * entry with a scheme or a port, which no request's host would match, is a TypeError.
    */
   readonly allowedHosts?: readonly string[];
   /** Largest request body accepted, in bytes (413 above). Default 64 KiB. */
@@ -181,8 +182,15 @@ export function strictFromEnv(env: Env = process.env): boolean {
   return /^(1|true)$/i.test(env.SANDBOX_STRICT?.trim() ?? '');
 }
 
-function allowedHostsFromEnv(env: Env = process.env): string[] {
-  return (env.SANDBOX_ALLOWED_HOSTS ?? '').split(',').map((host) => host.trim()).filter(Boolean);
+/**
+ * The allowed hosts, given as `from` (the allowedHosts option, or SANDBOX_ALLOWED_HOSTS): an
+ * entry with a scheme or a port (`http://sandbox`, `sandbox:3001`) is a TypeError naming it and
+ * the host to write, rather than a control plane that refuses every command.
+ */
+function allowedHosts(hosts: readonly string[], from: string): readonly string[] {
+  const problems = allowedHostsProblems(hosts, from);
+  if (problems.length > 0) throw new TypeError(`payform sandbox: ${problems.join('; ')}`);
+  return hosts;
 }
 
 export function resolveConfig(config: SandboxConfig = {}): ResolvedConfig {
@@ -203,7 +211,7 @@ export function resolveConfig(config: SandboxConfig = {}): ResolvedConfig {
   return {
     projects,
     publicUrl: config.publicUrl?.replace(/\/+$/, ''),
-    allowedHosts: config.allowedHosts ?? allowedHostsFromEnv(),
+    allowedHosts: config.allowedHosts ? allowedHosts(config.allowedHosts, 'allowedHosts') : allowedHosts(allowedHostsSetting(process.env), 'SANDBOX_ALLOWED_HOSTS'),
     timings: { ...DEFAULT_TIMINGS, ...config.timings },
     webhooks: { ...DEFAULT_WEBHOOKS, ...config.webhooks },
     startTime: config.startTime,

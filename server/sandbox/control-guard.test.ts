@@ -1,5 +1,6 @@
 import { request as httpRequest } from 'node:http';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createSandbox } from './app.js';
 import { directPayment, testSandbox } from './testing/in-process.js';
 import type { TestSandbox } from './testing/in-process.js';
 import { serveSandbox } from './testing/served.js';
@@ -64,6 +65,27 @@ describe('the control plane answers its own pages and tools, not other websites'
     expect((await sandbox.app.request('http://evil.example/health')).status).toBe(200);
     // A container's own host name is refused too, saying where to name it.
     expect(((await (await sandbox.app.request('http://payments-sandbox:4010/_sandbox/webhooks')).json()) as { message: string }).message).toMatch(/configured for \(sandbox(, [^)]+)?\), not payments-sandbox: name it in SANDBOX_ALLOWED_HOSTS/);
+  });
+});
+
+describe('allowed hosts that no request’s host could match', () => {
+  it('stop createSandbox, naming SANDBOX_ALLOWED_HOSTS, the entry and the host to write', () => {
+    vi.stubEnv('SANDBOX_ALLOWED_HOSTS', 'sandbox, http://payments.test:4010');
+    try {
+      expect(() => createSandbox()).toThrow(
+        new TypeError('payform sandbox: SANDBOX_ALLOWED_HOSTS takes host names without a scheme or port, as requests name them: "http://payments.test:4010" would never match one; write payments.test'),
+      );
+      vi.stubEnv('SANDBOX_ALLOWED_HOSTS', 'sandbox,payments.test');
+      expect(createSandbox().sandbox.gateway.config.allowedHosts).toEqual(['sandbox', 'payments.test']);
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  });
+
+  it('stop createSandbox given them as allowedHosts, naming the option', () => {
+    expect(() => createSandbox({ allowedHosts: ['sandbox:3001'] })).toThrow(
+      new TypeError('payform sandbox: allowedHosts takes host names without a scheme or port, as requests name them: "sandbox:3001" would never match one; write sandbox'),
+    );
   });
 });
 

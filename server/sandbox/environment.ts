@@ -1,9 +1,10 @@
 /**
  * The environment variables the sandbox reads, and what makes one silently wrong: a name
  * misspelt (`SANDBOX_PROJECT`), a value kept in quotes by a container's env file, a flag that
- * reads as neither on nor off. The bin checks its command line with it before the sandbox is
- * loaded.
+ * reads as neither on nor off, an allowed host with a scheme or a port. The bin checks its
+ * command line with it before the sandbox is loaded.
  */
+import { isIP } from 'node:net';
 import { isQuotedSetting, nearestName, quotedSettingProblem } from '@payform/gateway';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -32,7 +33,7 @@ export function misspeltVariables(env: Env): { readonly name: string; readonly m
   return Object.keys(env)
     .filter((name) => env[name] !== undefined && !known.includes(name) && ours(name))
     .flatMap((name) => {
-      const meant = nearestName(name, known) ?? known.find((candidate) => candidate.startsWith(`${name}_`));
+      const meant = nearestName(name, known, { cutShort: true });
       // A companion name misspelt is the companion's to say.
       return meant && read.includes(meant) ? [{ name, meant }] : [];
     });
@@ -58,3 +59,26 @@ export function strictSettingProblem(env: Env): string | undefined {
   return `SANDBOX_STRICT must be 1 or true (strict), or 0, false or empty (tolerant), not ${JSON.stringify(value)}`;
 }
 
+/** SANDBOX_ALLOWED_HOSTS's entries: comma-separated, blanks left out. */
+export function allowedHostsSetting(env: Env): string[] {
+  return (env.SANDBOX_ALLOWED_HOSTS ?? '').split(',').map((host) => host.trim()).filter(Boolean);
+}
+
+/**
+ * What is wrong with allowed hosts given as `from` (SANDBOX_ALLOWED_HOSTS, or createSandbox's
+ * allowedHosts): the control plane compares them with a request's host name, so an entry with a
+ * scheme or a port never matches one, and every command would be refused.
+ */
+export function allowedHostsProblems(hosts: readonly string[], from: string): string[] {
+  return hosts
+    .filter((entry) => !isAddressOrHostName(entry))
+    .map((entry) => {
+      const name = URL.canParse(entry) && entry.includes('://') ? new URL(entry).hostname : URL.canParse(`http://${entry}`) ? new URL(`http://${entry}`).hostname : undefined;
+      return `${from} takes host names without a scheme or port, as requests name them: "${entry}" would never match one${name ? `; write ${name}` : ''}`;
+    });
+}
+
+/** An IP address or a host name: no scheme, port or brackets. Underscores too, which container networks' service names may have. */
+export function isAddressOrHostName(value: string): boolean {
+  return isIP(value) !== 0 || /^[a-z\d_]([a-z\d_-]*[a-z\d_])?(\.[a-z\d_]([a-z\d_-]*[a-z\d_])?)*\.?$/i.test(value);
+}
