@@ -7,6 +7,7 @@
 import type { AddressInfo } from 'node:net';
 import { everyInterfaceWarning, listenProblem, packageVersion, readCommandLine, USAGE } from './command-line.js';
 import { SANDBOX_DOCS } from './docs.js';
+import { LEGACY_CREDENTIAL_VARIABLES } from './environment.js';
 import type { Project } from './config.js';
 
 const commandLine = readCommandLine(process.argv.slice(2), process.env);
@@ -23,21 +24,22 @@ if (commandLine.kind === 'wrong') refuse(commandLine.problems);
 const options = commandLine.options;
 
 // The sandbox itself is loaded only to run it: --help, --version and a wrong flag answer without it.
-const [{ serve }, { createSandbox }, { ProjectsFileError, readProjectsFile }, { Uuid }] = await Promise.all([
+const [{ serve }, { createSandbox }, { ProjectsFileError, readProjectsFile }, { Uuid }, { TEST_PROJECT_DEFAULTS, testProjectCredentials }] = await Promise.all([
   import('@hono/node-server'),
   import('./app.js'),
   import('./projects-file.js'),
   import('@payform/gateway/wire'),
+  import('@payform/gateway/testing'),
 ]);
 
 // The test project's credentials are read under the companion's names; the 0.2 ones still work.
-for (const name of ['GATEWAY_POS_ID', 'GATEWAY_API_KEY', 'GATEWAY_API_SECRET', 'GATEWAY_ENDPOINTS_KEY']) {
+for (const name of LEGACY_CREDENTIAL_VARIABLES) {
   if (process.env[name]?.trim() && !process.env[`PAYFORM_${name}`]?.trim()) console.error(`payform-sandbox: ${name} is deprecated: name it PAYFORM_${name}`);
 }
 
 // The companion refuses a project id that is not a UUID: printed for it, it would only fail there.
-const posId = process.env.PAYFORM_GATEWAY_POS_ID?.trim() || process.env.GATEWAY_POS_ID?.trim();
-if (posId && !Uuid.safeParse(posId).success) refuse([`PAYFORM_GATEWAY_POS_ID must be a UUID (the project's id), not ${JSON.stringify(posId)}`]);
+const { posId } = testProjectCredentials(process.env);
+if (!Uuid.safeParse(posId).success) refuse([`PAYFORM_GATEWAY_POS_ID must be a UUID (the project's id), not ${JSON.stringify(posId)}`]);
 
 let projects: Partial<Project>[] | undefined;
 if (options.projectsFile) {
@@ -55,9 +57,9 @@ const sandbox = createSandbox({
   log: (line) => console.log(`[sandbox] ${line}`),
 });
 const project = sandbox.sandbox.gateway.defaultProject;
-// A secret the shell already holds may be a live one (the companion reads the same name): it is
-// not printed back into a terminal or a CI log, only said to be used.
-const secretFromShell = !projects && Boolean(process.env.PAYFORM_GATEWAY_API_SECRET?.trim() || process.env.GATEWAY_API_SECRET?.trim());
+// A secret other than the test one came from the shell, and may be a live one (the companion
+// reads the same name): it is not printed back into a terminal or a CI log, only said to be used.
+const secretFromShell = !projects && project.apiSecret !== TEST_PROJECT_DEFAULTS.apiSecret;
 const secretLine = secretFromShell ? '# PAYFORM_GATEWAY_API_SECRET: the one in this environment (not printed)' : `PAYFORM_GATEWAY_API_SECRET=${project.apiSecret}`;
 const others = sandbox.sandbox.gateway.config.projects.slice(1);
 
