@@ -1,5 +1,7 @@
 // The shared ledger suite on SQLite: in memory and in a WAL file; and how the file is opened.
-import fs, { accessSync, chmodSync, constants, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import fs, { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { syncBuiltinESMExports } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +19,7 @@ import type { GatewayEvent } from './types.js';
 import { claimedPayment, describeLedgerContract, gatewayEvent } from './testing/contract.js';
 import { fileBackend, memoryBackend } from './testing/databases.js';
 import { mountSmallDisk } from './testing/small-disk.js';
+import { bundled } from '../../e2e/entry-points.js';
 
 describeLedgerContract(memoryBackend);
 describeLedgerContract(fileBackend);
@@ -163,6 +166,29 @@ async function onLedger(test: (ledger: Ledger, commits: () => string[]) => Promi
   }
 }
 
+/** Root's rights past file permissions; without them root meets permissions as their owner does. */
+const PAST_PERMISSIONS = 'dac_override,dac_read_search';
+
+/**
+ * Opens each of `paths` in a process of its own (testing/open-worker.ts) that permissions stop:
+ * this process's user, or, when that is root (as in CI), root without its rights past them
+ * (util-linux's setpriv drops them). Gives, per path, the refusal's message or null when it opened.
+ */
+async function openedWithoutPrivilege(paths: readonly string[]): Promise<Array<string | null>> {
+  const opener = [process.execPath, await bundled('server/ledger/testing/open-worker.ts'), ...paths];
+  const [command, ...args] = process.getuid?.() === 0
+    ? ['setpriv', `--inh-caps=-${PAST_PERMISSIONS.replaceAll(',', ',-')}`, `--bounding-set=-${PAST_PERMISSIONS.replaceAll(',', ',-')}`, '--', ...opener]
+    : opener;
+  const child = spawn(command!, args, { stdio: ['ignore', 'pipe', 'pipe'], timeout: 20_000 });
+  let output = '';
+  let errors = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (errors += chunk));
+  const [code] = (await once(child, 'close')) as [number | null];
+  if (code !== 0) throw new Error(`the ledger files' opener (${command}) exited with ${code}: ${errors}`);
+  return JSON.parse(output) as Array<string | null>;
+}
+
 describe('a SQLite ledger file', () => {
   it('that is a folder, or locked by another program, is refused at open naming the file and what to do', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'payform-unopenable-'));
@@ -184,7 +210,7 @@ describe('a SQLite ledger file', () => {
     }
   }, 20_000);
 
-  it('in the way of a file or behind permissions is refused naming what is wrong, as this process finds it', async () => {
+  it('in the way of a file or behind permissions is refused naming what is wrong, as the companion\'s user finds it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'payform-unopenable-'));
     try {
       // A file where a folder of the path should be, right above the ledger's file or further up.
@@ -193,29 +219,21 @@ describe('a SQLite ledger file', () => {
       for (const path of [join(inTheWay, 'ledger.db'), join(inTheWay, 'ledgers', 'ledger.db')]) {
         await expect(openLedger(path)).rejects.toThrow(`${inTheWay} is a file, not a folder, so ${path} cannot be made: point PAYFORM_DATABASE_URL at a file in a folder`);
       }
-      // A file its user may not read, and a folder it may not write to: root may, and opens them.
+      // A file its user may not read, and a folder it may not write to, met by a process they stop.
       const locked = join(dir, 'locked.db');
       writeFileSync(locked, '');
       chmodSync(locked, 0o000);
       const closedFolder = join(dir, 'closed');
       mkdirSync(closedFolder, { mode: 0o555 });
-      const opens = (path: string, mode: number) => {
-        try {
-          accessSync(path, mode);
-          return true;
-        } catch {
-          return false;
-        }
-      };
-      const expectations: [path: string, opens: boolean, refusal: string][] = [
-        [locked, opens(locked, constants.R_OK | constants.W_OK), `${locked} cannot be read and written by the companion's user`],
-        [join(closedFolder, 'ledger.db'), opens(closedFolder, constants.W_OK), `the companion's user may not create files in ${closedFolder}`],
-        [join(closedFolder, 'data', 'ledger.db'), opens(closedFolder, constants.W_OK), `the companion's user may not create files in ${closedFolder}`],
-      ];
-      for (const [path, canOpen, refusal] of expectations) {
-        if (canOpen) await (await openLedger(path)).close();
-        else await expect(openLedger(path)).rejects.toThrow(refusal);
-      }
+      const outcomes = await openedWithoutPrivilege([locked, join(closedFolder, 'ledger.db'), join(closedFolder, 'data', 'ledger.db')]);
+      const uid = process.getuid?.();
+      const permissions = (mode: string) => (uid === undefined ? '' : ` (mode ${mode}, owned by uid ${uid}; the companion runs as uid ${uid})`);
+      const inFolder = `the companion's user may not create files in ${closedFolder}${permissions('555')}, where SQLite keeps ledger.db and its -wal and -shm files: give that user write access to the folder`;
+      expect(outcomes).toEqual([
+        `${locked} cannot be read and written by the companion's user${permissions('000')}: give that user read and write access to it (chown it to that user, or chmod u+rw), or point PAYFORM_DATABASE_URL at another file`,
+        expect.stringContaining(inFolder),
+        expect.stringContaining(inFolder),
+      ]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
