@@ -646,12 +646,14 @@ withTestDatabase((url) => {
       }
     });
 
+    const compose = (databaseUrl: string) =>
+      composeCompanion(readCompanionConfig({ PAYFORM_PUBLIC_URL: 'https://shop.example', PAYFORM_ADMIN_TOKEN: 'a-long-enough-admin-token', PAYFORM_DATABASE_URL: databaseUrl }), {
+        gatewayBaseUrl: sandbox.url,
+        logger: createLogger({ sink: memorySink().sink }),
+      });
+    const noPassword = /: the server asks for a password, and PAYFORM_DATABASE_URL gives none: write it in the URL \(postgres:\/\/user:password@host\/database\), or set PGPASSWORD$/;
+
     it('says which part of the URL the server refused when its password is wrong or missing', async () => {
-      const compose = (databaseUrl: string) =>
-        composeCompanion(readCompanionConfig({ PAYFORM_PUBLIC_URL: 'https://shop.example', PAYFORM_ADMIN_TOKEN: 'a-long-enough-admin-token', PAYFORM_DATABASE_URL: databaseUrl }), {
-          gatewayBaseUrl: sandbox.url,
-          logger: createLogger({ sink: memorySink().sink }),
-        });
       const wrong = new URL(url);
       wrong.password = 'not-the-password';
       await expect(compose(wrong.href)).rejects.toThrow(
@@ -661,10 +663,49 @@ withTestDatabase((url) => {
       const none = new URL(url);
       none.password = '';
       const refused = compose(none.href);
-      await expect(refused).rejects.toThrow(
-        /: the server asks for a password, and PAYFORM_DATABASE_URL gives none: write it in the URL \(postgres:\/\/user:password@host\/database\), or set PGPASSWORD$/,
-      );
+      await expect(refused).rejects.toThrow(noPassword);
       await expect(refused).rejects.not.toThrow(/SASL/);
+    });
+
+    it('says a missing password as missing when the server asks for it by md5 or in clear text too', async () => {
+      // Roles .ci/ensure-postgres makes: pg_hba.conf asks them for their password by md5 and in clear text, every other role by SCRAM.
+      const made = await withClient(url, async (client) => (await client.query("select rolname from pg_roles where rolname in ('payform_md5', 'payform_cleartext')")).rows);
+      if (made.length !== 2) {
+        throw new Error(
+          'this test needs the roles payform_md5 and payform_cleartext, signing in to the test database by md5 and by password (cleartext) in pg_hba.conf: ' +
+            '.ci/ensure-postgres makes them (as root); on a server of your own, make them so',
+        );
+      }
+      const as = (role: string, password: string) => {
+        const roleUrl = new URL(url);
+        roleUrl.username = role;
+        roleUrl.password = password;
+        return roleUrl.href;
+      };
+      // Neither the URL nor PGPASSWORD gives one: md5 hashes "null" for it, cleartext sends "".
+      vi.stubEnv('PGPASSWORD', undefined);
+      try {
+        for (const [role, serverWords] of [
+          ['payform_md5', 'password authentication failed for user "payform_md5"'],
+          ['payform_cleartext', 'empty password returned by client'],
+        ] as const) {
+          const refused = compose(as(role, ''));
+          await expect(refused).rejects.toThrow(noPassword);
+          // What the server said, kept as the cause: it asked by md5, or in clear text, not by SCRAM.
+          await expect(refused.catch((error: Error) => (error.cause as Error).message)).resolves.toBe(serverWords);
+        }
+        // md5 refuses a wrong password in the same words: one given (in the URL, or PGPASSWORD) is said as wrong, and not shown.
+        const wrong = /: password authentication failed for user "payform_md5" \(check the user name and password in PAYFORM_DATABASE_URL, their special characters percent-encoded: % as %25, @ as %40\)$/;
+        const wrongInUrl = compose(as('payform_md5', 'not-the-password'));
+        await expect(wrongInUrl).rejects.toThrow(wrong);
+        await expect(wrongInUrl).rejects.not.toThrow(/not-the-password/);
+        vi.stubEnv('PGPASSWORD', 'not-the-password');
+        const wrongInEnvironment = compose(as('payform_md5', ''));
+        await expect(wrongInEnvironment).rejects.toThrow(wrong);
+        await expect(wrongInEnvironment).rejects.not.toThrow(/not-the-password/);
+      } finally {
+        vi.unstubAllEnvs();
+      }
     });
   });
 });

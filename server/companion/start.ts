@@ -493,7 +493,7 @@ function unopenedLedger(error: unknown, settings: CompanionSettings): Error {
   // node-postgres's words for a socket that closed before the server said anything: no route
   // to the host, a firewall, a proxy in the way, or a server that refuses this address.
   if (/^connection terminated/i.test(reason)) reason += ' (no answer from a PostgreSQL server there: check the host and port, and that this machine may reach it — network, firewall, pg_hba.conf)';
-  reason = credentialsRefusal(error) ?? reason;
+  reason = credentialsRefusal(error, settings.databaseUrl) ?? reason;
   return new Error(`the ledger could not be opened (PAYFORM_DATABASE_URL ${shownLedger(settings.databaseUrl)}): ${reason}${unreadHint(settings, ['PAYFORM_DATABASE_URL'])}`, {
     cause: error,
   });
@@ -501,19 +501,31 @@ function unopenedLedger(error: unknown, settings: CompanionSettings): Error {
 
 /**
  * A PostgreSQL server's refusal of the URL's credentials, said in terms of the URL. A password
- * the server wants and the URL lacks reaches node-postgres's SCRAM step unset, and its words
- * for that ("SASL: SCRAM-SERVER-FIRST-MESSAGE: client password must be a string") name neither.
+ * the server wants and neither the URL nor PGPASSWORD gives reaches node-postgres unset, and
+ * what comes back names neither the setting nor the fix: by SCRAM, node-postgres's own "SASL:
+ * SCRAM-SERVER-FIRST-MESSAGE: client password must be a string"; by md5 it hashes "null" as the
+ * password, and the server answers "password authentication failed for user …" as to a wrong
+ * one; by password (cleartext) it sends an empty one: "empty password returned by client".
  */
-function credentialsRefusal(error: unknown): string | undefined {
+function credentialsRefusal(error: unknown, databaseUrl: string): string | undefined {
   if (!(error instanceof Error)) return undefined;
-  if (/client password must be a string/.test(error.message)) {
+  // 28P01: invalid_password.
+  const invalidPassword = (error as { code?: unknown }).code === '28P01';
+  const noneSent = /client password must be a string/.test(error.message) || (invalidPassword && (/empty password returned by client/.test(error.message) || !givesPassword(databaseUrl)));
+  if (noneSent) {
     return 'the server asks for a password, and PAYFORM_DATABASE_URL gives none: write it in the URL (postgres://user:password@host/database), or set PGPASSWORD';
   }
-  // 28P01: invalid_password. A % in the password is read as the start of an escape (`%41` is A).
-  if ((error as { code?: unknown }).code === '28P01') {
+  // A % in the password is read as the start of an escape (`%41` is A).
+  if (invalidPassword) {
     return `${error.message} (check the user name and password in PAYFORM_DATABASE_URL, their special characters percent-encoded: % as %25, @ as %40)`;
   }
   return undefined;
+}
+
+/** Whether node-postgres has a password to send for `databaseUrl`: the URL's own (or its `?password=`), else PGPASSWORD; an unreadable URL is not judged. */
+function givesPassword(databaseUrl: string): boolean {
+  const url = URL.parse(databaseUrl);
+  return !url || url.password !== '' || Boolean(url.searchParams.get('password')) || Boolean(process.env.PGPASSWORD);
 }
 
 /** Where the ledger is, as a line may show it: a PostgreSQL URL without its password, an SQLite file's full path. */
