@@ -47,7 +47,8 @@ test('an unmatched event marked reviewed hands the focus to the next one, and pa
   await report(second);
   await backOffice.open();
   const unmatched = page.getByRole('region', { name: 'Unmatched gateway events' });
-  const review = (orderId: string) => unmatched.getByRole('button', { name: `Mark the event for order ${orderId} as reviewed` });
+  // (The id in the button's name is isolated, U+2068…U+2069, and so is the name around it: the name holds it.)
+  const review = (orderId: string) => unmatched.getByRole('button', { name: `Mark the event for order \u2068${orderId}\u2069 as reviewed` });
   await expect(review(first)).toBeVisible();
 
   await review(second).click();

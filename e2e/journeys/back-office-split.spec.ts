@@ -46,8 +46,9 @@ test('a second split refund starts from what is left of each share, and a share 
   await roasters.fill('400');
   const submit = backOffice.dialog.getByRole('button', { name: 'Split refund', exact: true });
   await submit.click();
-  // (The currency is written with a no-break space.)
-  expect(await roasters.evaluate((input: HTMLInputElement) => input.validationMessage.replace(/\s/g, ' '))).toBe('At most UAH 320.00.');
+  // (The currency is written with a no-break space; the amount and the words around it each isolated,
+  // U+2068…U+2069, to read as written in right-to-left text.)
+  expect(await roasters.evaluate((input: HTMLInputElement) => input.validationMessage.replace(/\s/g, ' '))).toBe('\u2068At most \u2068UAH 320.00\u2069.\u2069');
   await expect(roasters).toBeFocused();
   await expect(backOffice.dialog.getByRole('alert')).toHaveCount(0);
 

@@ -158,7 +158,8 @@ test('a payment the gateway reports for an order the shop does not know is shown
   await expectNoAxeViolations(page, 'the back office with an unmatched gateway event');
 
   // Looked up at the gateway and settled there: marked reviewed, it leaves the panel (and the operator's gauge).
-  await row.getByRole('button', { name: `Mark the event for order ${orderId} as reviewed` }).click();
+  // (The id in the button's name is isolated, U+2068…U+2069, and so is the name around it: the name holds it.)
+  await row.getByRole('button', { name: `Mark the event for order \u2068${orderId}\u2069 as reviewed` }).click();
   await expect(unmatched).toHaveCount(0);
   await expect(page.getByRole('status').filter({ hasText: 'The event was marked as reviewed.' })).toBeAttached();
   await page.reload();
@@ -430,4 +431,32 @@ test('on a laptop the orders fit their panel, long ids, millions and long names 
     await page.setViewportSize({ width, height: 720 });
     await fits(`${width} px in Ukrainian, dated`);
   }
+});
+
+test('right to left, an order’s id, the gateway’s words and the amounts inside sentences each read as written', async ({ page, request, stack, backOffice }) => {
+  // An id that starts with its digits: not isolated, right to left, "1042-shop-…" read "shop-…-1042".
+  const orderId = await paidOrder(request, stack, 'purchase', { orderId: `1042-shop-${randomUUID().slice(0, 8)}` });
+  const refunded = await request.post(`${stack.shop}/api/orders/${orderId}/refund`, { headers: { Authorization: `Bearer ${stack.token}` }, data: { amount: 550 } });
+  expect(refunded.status()).toBe(200);
+  await backOffice.open(orderId);
+  await page.getByRole('button', { name: 'RTL' }).click();
+  await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
+  await expect(backOffice.listed(orderId).amount).toHaveText('UAH 9.50 was UAH 15.00');
+
+  // The id, in the list and as the open order's heading, reads as written.
+  expect(await backOffice.misread(backOffice.row(orderId).getByRole('link').or(backOffice.detailHeading)), 'the order’s id, right to left').toEqual([]);
+  expect(await backOffice.misread(), 'right to left').toEqual([]);
+  // The catalogs' languages both run left to right: their sentences read as written around an
+  // amount isolated or not (and "was UAH 15.00" is among the values above). A right-to-left
+  // language's sentence needs the amount isolated in it ("was {amount}", "Up to {limit}"), and
+  // the sentence isolated as a whole. So are the gateway's words, shown as received.
+  await expect(backOffice.listed(orderId).amount.locator('.amount-asked > bdi > bdi')).toHaveText('UAH 15.00');
+  await expect(backOffice.detail.locator('.order-detail__amount .amount-asked > bdi > bdi')).toHaveText('UAH 15.00');
+  await expect(backOffice.detail.locator('.facts dd .muted > bdi')).not.toHaveText('');
+  await expect(backOffice.operations.locator('.operation-details > bdi').first()).not.toHaveText('');
+  await backOffice.actionButton('Refund').click();
+  await expect(backOffice.dialog.locator('#operation-title bdi')).toHaveText(orderId);
+  await expect(backOffice.dialog.locator('p.muted > bdi > bdi')).toHaveText('UAH 9.50');
+  await expect(backOffice.dialog.locator('.field__hint > bdi > bdi')).toHaveText('UAH 9.50');
+  expect(await backOffice.misread(backOffice.dialog.locator('p.muted, .field__hint')), 'the refund’s limit, right to left').toEqual([]);
 });

@@ -85,8 +85,9 @@ test('save a card in the shop, then charge it from the back office', async ({ pa
 
   // What the companion refuses of an amount forced past those checks is said at the amount, in the
   // page's words and the currency's units, not in the API's minor units; the notice repeats none of it.
+  // The amount in them is isolated (U+2068…U+2069), and so are the words around it, to read as written in right-to-left text.
   const refusals = [
-    [1_000_000_000_000_000, 'At most UAH 9,999,999,999,999.99.'],
+    [1_000_000_000_000_000, '\u2068At most \u2068UAH 9,999,999,999,999.99\u2069.\u2069'],
     [14_900.5, 'Write the amount in the currency’s units, as in 1.00.'],
   ] as const;
   for (const [forced, words] of refusals) {

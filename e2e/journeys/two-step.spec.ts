@@ -83,8 +83,9 @@ test('purchase, two partial refunds, and a third refused for exceeding the amoun
   // 200 more would return 700.50 of 650.00: refused in the dialog, in the currency's units, before anything is sent.
   await backOffice.perform('Refund', { amount: '200' });
   const amount = backOffice.dialog.getByLabel(/^Amount/);
-  // Intl puts a no-break space between the code and the figure.
-  await expect(amount).toHaveJSProperty('validationMessage', 'At most UAH\u00a0149.50.');
+  // Intl puts a no-break space between the code and the figure; the amount and the words around it
+  // are each isolated (U+2068…U+2069), to read as written in right-to-left text.
+  await expect(amount).toHaveJSProperty('validationMessage', '\u2068At most \u2068UAH\u00a0149.50\u2069.\u2069');
   await expect(amount).toBeFocused();
   await amount.fill('12.345');
   await backOffice.dialog.getByRole('button', { name: 'Refund', exact: true }).click();

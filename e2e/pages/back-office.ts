@@ -89,12 +89,14 @@ export class BackOffice {
   }
 
   /**
-   * What shows a value written as one run — an amount, a time — alone: the list's amounts and
-   * times, the open order's amount and totals, its operations' amounts and times, its webhooks' times.
+   * What shows a value written as one run — an amount, a time, an order's id — alone: the list's
+   * ids, amounts and times, the open order's id, amount and totals, its operations' amounts and
+   * times, its webhooks' times.
    */
   get values(): Locator {
     return this.page.locator(
       [
+        '.orders-table tbody th a, #detail-heading',
         '.orders-table tbody td:is(:nth-of-type(1), :nth-of-type(3))',
         '.order-detail__amount strong, .totals dd',
         '.operations-table tbody td:is(:nth-of-type(1), :nth-of-type(4))',
@@ -106,7 +108,8 @@ export class BackOffice {
   /**
    * The texts of `values` that do not read left to right, as the page's languages write them:
    * on a line, each character right of the one before. In the right-to-left preview a time alone
-   * in its cell read "PM 4:49", the bidi algorithm reordering its parts.
+   * in its cell read "PM 4:49", an id "shop-1042" for "1042-shop", the bidi algorithm reordering
+   * their parts.
    */
   misread(values: Locator = this.values): Promise<string[]> {
     return values.evaluateAll((elements) =>

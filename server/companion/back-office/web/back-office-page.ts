@@ -7,6 +7,7 @@ import { html, nothing } from 'lit';
 import type { TemplateResult } from 'lit';
 import { t } from './i18n.js';
 import { formatAmount } from './money.js';
+import { isolated, isolatedText } from './bidi-isolation.js';
 import { mountPage } from './chrome.js';
 import { adminToken, api, ApiError, download, forgetToken, newIdempotencyKey, outcomeUnknown, saveToken } from './admin-api.js';
 import type { Balance, ListedOrder, OrderDetail, Stats, Terminals, UnmatchedEvents } from './admin-api.js';
@@ -25,6 +26,8 @@ import { unmatchedEventsPanel } from './unmatched-events.js';
 
 /** What went wrong, as a person reads it: an Error's message without its `Error:` prefix. */
 const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+/** "Something went wrong: …", the message as it came (the companion's, the browser's), isolated. */
+const problemText = (error: unknown): string => isolatedText(t('problem', { message: isolatedText(messageOf(error)) }));
 
 let token = adminToken();
 let signInProblem = '';
@@ -48,7 +51,7 @@ let selected = new URLSearchParams(location.search).get('order') ?? undefined;
 let detail: OrderDetail | undefined;
 let detailProblem: string | undefined;
 /** What was last asked of the gateway for an order (a webhook re-send): it changes nothing the page shows else. */
-let detailNotice: { readonly orderId: string; readonly text: string } | undefined;
+let detailNotice: { readonly orderId: string; readonly text: TemplateResult | string } | undefined;
 /** The order whose webhook re-send is on its way: its button waits. */
 let resending: string | undefined;
 let stats: Stats | undefined;
@@ -82,7 +85,7 @@ function content(): TemplateResult {
     </div>
     ${unmatchedEventsPanel({ list: unmatched, reviewing, problem: unmatchedProblem }, (id) => void reviewEvent(id))}
     ${challenge?.challenge_url
-      ? html`<p class="notice" role="status">${t('done.chargeChallenge')} <a class="mono" href=${challenge.challenge_url}>${challenge.challenge_url}</a></p>`
+      ? html`<p class="notice" role="status">${t('done.chargeChallenge')} <a class="mono" href=${challenge.challenge_url}>${isolated(challenge.challenge_url)}</a></p>`
       : nothing}
     <div class="admin-orders">
       <div class="admin-main">
@@ -109,7 +112,7 @@ function signInView(): TemplateResult {
     try {
       await api(candidate, '/api/stats');
     } catch (error) {
-      signInProblem = error instanceof ApiError && error.status === 401 ? t('signIn.refused') : t('problem', { message: messageOf(error) });
+      signInProblem = error instanceof ApiError && error.status === 401 ? t('signIn.refused') : problemText(error);
       page.refresh();
       document.querySelector<HTMLInputElement>('#admin-token')?.focus();
       return;
@@ -179,8 +182,9 @@ const handlers = {
     void guarded(async () => {
       await api(token!, `/api/orders/${encodeURIComponent(orderId)}/resend-webhook`, { method: 'POST', body: {}, idempotencyKey: newIdempotencyKey() });
       // Seen, not only heard: a re-send changes nothing on the page until the webhook arrives (a repeat changes nothing at all).
-      detailNotice = { orderId, text: t('done.resend', { order: orderId }) };
-      announce(detailNotice.text);
+      detailNotice = { orderId, text: t('done.resend', { order: isolated(orderId) }) };
+      // Heard, not seen (the live region is hidden): isolation only changes what is drawn.
+      announce(t('done.resend', { order: orderId }));
     }).finally(() => {
       if (resending === orderId) resending = undefined;
       page.refresh();
@@ -335,7 +339,7 @@ async function downloadDay(date: string, format: 'html' | 'pdf'): Promise<void> 
   try {
     await download(token!, `/api/receipts/${date}?format=${format}`, `receipts-${date}.zip`);
   } catch (error) {
-    receiptsProblem = t('problem', { message: messageOf(error) });
+    receiptsProblem = problemText(error);
   }
   page.refresh();
 }
@@ -347,7 +351,7 @@ async function guarded(call: () => Promise<void>): Promise<void> {
     await call();
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) return refused();
-    detailProblem = t('problem', { message: messageOf(error) });
+    detailProblem = problemText(error);
   }
   page.refresh();
 }
@@ -421,7 +425,7 @@ async function readOrders(read: ListRead, abort: AbortController): Promise<void>
     ordersProblem = undefined;
   } else {
     // Said, never taken for an empty list: the orders shown (if any) are as they were.
-    ordersProblem = { text: t('orders.problem', { message: messageOf(failure) }), read };
+    ordersProblem = { text: isolatedText(t('orders.problem', { message: isolatedText(messageOf(failure)) })), read };
   }
   // The button pressed (Show older orders, Try again) may go with the answer: the reader goes on
   // from the first of the older orders, or from the list's heading.
@@ -454,7 +458,7 @@ async function loadDetail(): Promise<void> {
     if (error instanceof ApiError && error.status === 401) return refused();
     // An id typed in the search that is no order: the companion's answer says so, and what it knows.
     const missing = error instanceof ApiError && error.status === 404;
-    if (orderId === selected) detailProblem = missing ? messageOf(error) : t('problem', { message: messageOf(error) });
+    if (orderId === selected) detailProblem = missing ? messageOf(error) : problemText(error);
   }
   page.refresh();
 }
@@ -478,7 +482,7 @@ async function loadBalances(): Promise<void> {
     balances = { accounts: accounts.accounts, terminals };
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) return refused();
-    balances = { ...balances, problem: t('problem', { message: messageOf(error) }) };
+    balances = { ...balances, problem: problemText(error) };
   }
   page.refresh();
 }
@@ -496,7 +500,7 @@ async function reviewEvent(id: string): Promise<void> {
     announce(t('unmatched.reviewed'));
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) return refused();
-    unmatchedProblem = t('problem', { message: messageOf(error) });
+    unmatchedProblem = problemText(error);
   } finally {
     reviewing.delete(id);
   }

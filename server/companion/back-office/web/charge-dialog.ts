@@ -10,8 +10,9 @@ import type { TemplateResult } from 'lit';
 import { t } from './i18n.js';
 import { api, ApiError } from './admin-api.js';
 import type { OrderSummary } from './admin-api.js';
-import { editableAmount, formatAmount, typedAmount, typedAmountProblem } from './money.js';
+import { editableAmount, typedAmount, typedAmountProblem } from './money.js';
 import type { ApiAmount } from './money.js';
+import { isolated, shownAmount } from './bidi-isolation.js';
 import { chargeRefusals } from './operation-refusals.js';
 import { refusalNotice } from './refusal-notice.js';
 
@@ -94,7 +95,7 @@ export function chargeDialog(
     @cancel=${(event: Event) => draft.busy && event.preventDefault()}>
     <form method="dialog" novalidate @submit=${submit}>
       <h2 id="charge-title">${t('action.chargeCard')}</h2>
-      <p class="muted">${t('dialog.chargeCardText', { card: `•••• ${order.card?.mask.slice(-4) ?? ''}` })}</p>
+      <p class="muted">${t('dialog.chargeCardText', { card: isolated(`•••• ${order.card?.mask.slice(-4) ?? ''}`) })}</p>
       <div class="field">
         <label for="charge-amount">${t('dialog.amount', { currency: order.currency })}</label>
         <input id="charge-amount" name="amount" inputmode="decimal" autocomplete="off" dir="ltr" required aria-required="true"
@@ -124,7 +125,7 @@ export function chargeDialog(
       <div class="dialog-actions">
         <button class="button button--quiet" type="button" ?disabled=${draft.busy} @click=${handlers.close}>${t('dialog.close')}</button>
         <button class="button" type="submit" ?disabled=${draft.busy}>
-          ${draft.busy ? t('dialog.sending') : amount === undefined ? t('action.chargeCard') : t('charge.submit', { amount: formatAmount(amount, order.currency) })}
+          ${draft.busy ? t('dialog.sending') : amount === undefined ? t('action.chargeCard') : t('charge.submit', { amount: shownAmount(amount, order.currency) })}
         </button>
       </div>
     </form>

@@ -10,8 +10,9 @@ import type { TemplateResult } from 'lit';
 import { t } from './i18n.js';
 import type { MessageKey } from './i18n.js';
 import { wireStep } from '@payform/gateway/wire';
-import { amountPattern, editableAmount, formatAmount, fromUnits, typedAmount, typedAmountProblem, units } from './money.js';
+import { amountPattern, editableAmount, fromUnits, typedAmount, typedAmountProblem, units } from './money.js';
 import type { ApiAmount } from './money.js';
+import { amountText, isolated, isolatedText, shownAmount } from './bidi-isolation.js';
 import { outcomeUnknown } from './admin-api.js';
 import type { ApiError, OrderDetail, Share } from './admin-api.js';
 import { pageConfig } from './page-config.js';
@@ -139,7 +140,7 @@ export function operationDialog(
       body.amount = amount;
       // Said here, in the page's language and the currency's own units, before anything is sent.
       const problem =
-        typedAmountProblem(amount, currency, held) || (!resending && units(amount) > units(limit) ? t('dialog.amountOver', { limit: formatAmount(limit, currency) }) : '');
+        typedAmountProblem(amount, currency, held) || (!resending && units(amount) > units(limit) ? isolatedText(t('dialog.amountOver', { limit: amountText(limit, currency) })) : '');
       const input = (event.target as HTMLFormElement).elements.namedItem('amount') as HTMLInputElement;
       input.setCustomValidity(problem);
       if (problem) return void input.reportValidity();
@@ -155,7 +156,7 @@ export function operationDialog(
         const share = typed[i]!;
         const most = resending ? undefined : left?.get(sellers[i]!.id.toLowerCase())?.left;
         const problem =
-          typeof share !== 'number' ? '' : typedAmountProblem(share, currency, held) || (most !== undefined && share > most ? t('dialog.amountOver', { limit: formatAmount(most, currency) }) : '');
+          typeof share !== 'number' ? '' : typedAmountProblem(share, currency, held) || (most !== undefined && share > most ? isolatedText(t('dialog.amountOver', { limit: amountText(most, currency) })) : '');
         input.setCustomValidity(problem);
         return problem;
       });
@@ -172,7 +173,7 @@ export function operationDialog(
         const total = split.reduce((sum, share) => sum + units(share.amount), 0);
         const last = inputs.filter((_, i) => typed[i] !== '' && typed[i] !== 0).pop();
         if (last && !resending && total > units(limit)) {
-          last.setCustomValidity(t('dialog.sharesOver', { total: formatAmount(total, currency), limit: formatAmount(limit, currency) }));
+          last.setCustomValidity(isolatedText(t('dialog.sharesOver', { total: amountText(total, currency), limit: amountText(limit, currency) })));
           return void last.reportValidity();
         }
         body.amount = fromUnits(total);
@@ -184,10 +185,10 @@ export function operationDialog(
   return html`<dialog class="operation-dialog" aria-labelledby="operation-title" @close=${handlers.close}
     @cancel=${(event: Event) => draft.busy && event.preventDefault()}>
     <form method="dialog" novalidate @submit=${submit}>
-      <h2 id="operation-title">${t(ACTION_NAMES[action])} · <span class="mono">${order.order.order_id}</span></h2>
-      <p class="muted">${t(EXPLANATIONS[action], { limit: formatAmount(capture ? held : limit, currency) })}</p>
+      <h2 id="operation-title">${t(ACTION_NAMES[action])} · <span class="mono">${isolated(order.order.order_id)}</span></h2>
+      <p class="muted">${t(EXPLANATIONS[action], { limit: shownAmount(capture ? held : limit, currency) })}</p>
       ${capture && units(limit) > held
-        ? html`<p class="notice">${t('dialog.overCapture', { limit: formatAmount(limit, currency), held: formatAmount(held, currency) })}</p>`
+        ? html`<p class="notice">${t('dialog.overCapture', { limit: shownAmount(limit, currency), held: shownAmount(held, currency) })}</p>`
         : nothing}
       ${takesAmount(action)
         ? html`<div class="field">
@@ -195,7 +196,7 @@ export function operationDialog(
             <input id="operation-amount" name="amount" inputmode="decimal" autocomplete="off" dir="ltr" placeholder=${editableAmount(held, currency)}
               pattern=${amountPattern(currency).source} aria-describedby="operation-amount-hint operation-amount-error" aria-invalid=${refused.amount ? 'true' : 'false'}
               @input=${(event: InputEvent) => (event.target as HTMLInputElement).setCustomValidity('')}>
-            <span class="field__hint" id="operation-amount-hint">${t('dialog.amountHint', { limit: formatAmount(held, currency) })}</span>
+            <span class="field__hint" id="operation-amount-hint">${t('dialog.amountHint', { limit: shownAmount(held, currency) })}</span>
             <span class="field__error" id="operation-amount-error">${refused.amount ?? ''}</span>
           </div>`
         : nothing}

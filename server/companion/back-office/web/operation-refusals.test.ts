@@ -1,5 +1,7 @@
 // Where the back office's dialogs say each reason of a refusal, and in what words: the companion's
-// envelope names the request's fields (`split[0].amount`) and counts in minor units.
+// envelope names the request's fields (`split[0].amount`) and counts in minor units. An amount (a
+// reason as received) in those words is isolated, and so are the words around it (U+2068…U+2069,
+// bidi-isolation.ts): each reads as written in right-to-left text.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from './admin-api.js';
 import { chargeRefusals, operationRefusals } from './operation-refusals.js';
@@ -32,7 +34,7 @@ describe('a refused split, share by share', () => {
   it('says what is left of a seller’s share in the currency, not in minor units', () => {
     const sent = [{ sub_merchant_id: roastery, amount: 100 }, { sub_merchant_id: pottery.toUpperCase(), amount: 40000 }];
     const placed = split(refusal({ 'split[1].amount': 'must be at most 32000 (320.00 UAH)' }, 'exceeds_sub_merchant_share', 422), sent);
-    expect(placed.shares).toEqual([undefined, 'At most UAH 320.00.']);
+    expect(placed.shares).toEqual([undefined, '\u2068At most \u2068UAH 320.00\u2069.\u2069']);
   });
 
   it('says a seller with no share in the payment has none, and a seller id not accepted', () => {
@@ -48,7 +50,7 @@ describe('a refused split, share by share', () => {
     expect(split(refusal({ split: 'must name each sub-merchant once' }), []).split).toBe('Each seller can have only one share.');
     const sent = [{ sub_merchant_id: roastery, amount: 20000 }, { sub_merchant_id: pottery, amount: 30000 }];
     expect(split(refusal({ amount: 'must be at most 40000 (400.00 UAH)' }, 'exceeds_refundable', 422), sent)).toMatchObject({
-      split: 'The shares add up to UAH 500.00, more than UAH 400.00.',
+      split: '\u2068The shares add up to \u2068UAH 500.00\u2069, more than \u2068UAH 400.00\u2069.\u2069',
       placed: ['amount'],
     });
   });
@@ -58,7 +60,7 @@ describe('a refused split, share by share', () => {
     expect(split(refusal({ split: 'must have at least 1 item' }), []).split).toBe('Введіть частку хоча б одного продавця.');
     expect(split(refusal({ 'split[0].amount': 'must be at most 32000 (320.00 UAH)' }, 'exceeds_sub_merchant_share', 422), [{ sub_merchant_id: roastery, amount: 40000 }]).shares[0]).toMatch(
       // (Node's ICU writes the hryvnia ₴, Chromium's грн.)
-      /^Щонайбільше 320,00 (₴|грн)\.$/,
+      /^\u2068Щонайбільше \u2068320,00 (₴|грн)\u2069\.\u2069$/u,
     );
   });
 });
@@ -97,7 +99,7 @@ describe('a refused charge of a saved card', () => {
 
   it('says an amount past what the gateway carries in the currency, not in minor units', () => {
     expect(charge({ amount: 'must be at most 999999999999999 (9999999999999.99 UAH)' })).toEqual({
-      amount: 'At most UAH 9,999,999,999,999.99.',
+      amount: '\u2068At most \u2068UAH 9,999,999,999,999.99\u2069.\u2069',
       description: undefined,
       placed: ['amount'],
     });
@@ -115,13 +117,15 @@ describe('a refused charge of a saved card', () => {
       placed: ['description'],
     });
     expect(charge({ description: 'must be at most 2048 characters' }).description).toBe('At most 2048 characters.');
+    // A reason it has no words for is the companion's, as received: kept in its own direction.
+    expect(charge({ description: 'must be a string' }).description).toBe('\u2068Not accepted: \u2068must be a string\u2069\u2069');
   });
 
   it('speaks the page’s language', () => {
     lang = 'uk';
     expect(charge({ amount: 'must be at most 999999999999999 (9999999999999.99 UAH)' }).amount).toMatch(
       // (Node's ICU writes the hryvnia ₴, Chromium's грн.)
-      /^Щонайбільше 9 999 999 999 999,99 (₴|грн)\.$/,
+      /^\u2068Щонайбільше \u20689 999 999 999 999,99 (₴|грн)\u2069\.\u2069$/u,
     );
     expect(charge({ description: 'must not be empty' }).description).toBe('Напишіть, за що це списання.');
   });

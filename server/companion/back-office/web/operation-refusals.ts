@@ -11,8 +11,9 @@ import { wireStep } from '@payform/gateway/wire';
 import { t } from './i18n.js';
 import type { MessageKey } from './i18n.js';
 import { preferences } from './preferences.js';
-import { editableAmount, formatAmount, units } from './money.js';
+import { editableAmount, units } from './money.js';
 import type { ApiAmount } from './money.js';
+import { amountText, isolatedText } from './bidi-isolation.js';
 import type { ApiError, Share } from './admin-api.js';
 
 export interface OperationRefusals {
@@ -70,7 +71,7 @@ export function operationRefusals(error: ApiError | undefined, dialog: RefusedDi
           ? amountWords(reason, dialog)
           : leaf === 'sub_merchant_id'
             ? t(error?.code === 'unknown_sub_merchant' ? 'dialog.sellerNoShare' : 'dialog.sellerRefused')
-            : t('dialog.notAccepted', { reason });
+            : isolatedText(t('dialog.notAccepted', { reason: isolatedText(reason) }));
       if (row >= 0) shares[row] ??= words;
       else split ??= words;
     } else continue;
@@ -86,16 +87,16 @@ export function operationRefusals(error: ApiError | undefined, dialog: RefusedDi
  */
 export function amountWords(reason: string, { currency, example }: AmountField): string {
   const most = AT_MOST.exec(reason)?.[1];
-  if (most) return t('dialog.amountOver', { limit: formatAmount(Number(most), currency) });
+  if (most) return isolatedText(t('dialog.amountOver', { limit: amountText(Number(most), currency) }));
   if (reason.startsWith('must be a multiple of')) return t('dialog.amountStep', { currency, step: editableAmount(wireStep(currency), currency) });
   return t('dialog.amountFormat', { example: editableAmount(example, currency) });
 }
 
 function totalWords(reason: string, { currency }: RefusedDialog, sent: readonly Share[]): string {
   const most = AT_MOST.exec(reason)?.[1];
-  if (!most) return t('dialog.notAccepted', { reason });
+  if (!most) return isolatedText(t('dialog.notAccepted', { reason: isolatedText(reason) }));
   const total = sent.reduce((sum, share) => sum + units(share.amount), 0);
-  return t('dialog.sharesOver', { total: formatAmount(total, currency), limit: formatAmount(Number(most), currency) });
+  return isolatedText(t('dialog.sharesOver', { total: amountText(total, currency), limit: amountText(Number(most), currency) }));
 }
 
 /** The reasons operation-request.ts and the wire give the split as a whole. */
@@ -103,7 +104,7 @@ function splitWords(reason: string): string {
   if (reason.startsWith('must have at least')) return t('dialog.sharesNone');
   if (reason.includes('each sub-merchant once')) return t('dialog.sharesTwice');
   if (reason.includes('must add up to')) return t('dialog.sharesTotal');
-  return t('dialog.notAccepted', { reason });
+  return isolatedText(t('dialog.notAccepted', { reason: isolatedText(reason) }));
 }
 
 export interface ChargeRefusals {
@@ -143,5 +144,5 @@ function descriptionWords(reason: string): string {
   if (reason === 'must not be empty') return t('dialog.descriptionEmpty');
   const most = /^must be at most (\d+) characters/.exec(reason)?.[1];
   if (most) return t('dialog.descriptionLong', { max: most });
-  return t('dialog.notAccepted', { reason });
+  return isolatedText(t('dialog.notAccepted', { reason: isolatedText(reason) }));
 }

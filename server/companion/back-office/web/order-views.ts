@@ -7,8 +7,9 @@ import { html, nothing } from 'lit';
 import type { TemplateResult } from 'lit';
 import { t } from './i18n.js';
 import type { MessageKey } from './i18n.js';
-import { formatAmount, units } from './money.js';
+import { units } from './money.js';
 import type { ApiAmount } from './money.js';
+import { isolated, shownAmount } from './bidi-isolation.js';
 import { preferences } from './preferences.js';
 import { formatTime, timeLines } from './times.js';
 import type { DiscrepancyReport, ListedOrder, Operation, OrderDetail, OrderSummary, PaymentStatus, Share, Totals } from './admin-api.js';
@@ -63,8 +64,9 @@ const STATUS_KEYS: Record<PaymentStatus, MessageKey> = {
   failure: 'status.failure',
 };
 
+/** A status in the page's words; one it has no word for as the gateway names it. */
 export const statusBadge = (status: PaymentStatus | string) =>
-  html`<span class="badge badge--${status}">${status in STATUS_KEYS ? t(STATUS_KEYS[status as PaymentStatus]) : status}</span>`;
+  html`<span class="badge badge--${status}">${status in STATUS_KEYS ? t(STATUS_KEYS[status as PaymentStatus]) : isolated(status)}</span>`;
 
 /** A paid order's outcome: its words, and the badge's look (closed: nothing kept, the plain grey badge). */
 const OUTCOMES: Record<OutcomeState, { readonly key: MessageKey; readonly look: string }> = {
@@ -90,22 +92,11 @@ function orderBadge(order: OrderSummary, totals: Totals) {
   return html`<span class="badge badge--${look}">${t(key)}</span>`;
 }
 
-/**
- * A value written as one run — an amount, a time — in its own direction, whatever the text around
- * it: in the right-to-left preview a time alone in its cell read "PM 4:49", an amount
- * "грн 98 765 427,10". A <bdi> takes the direction of the value's first letter (left to right
- * when it has none, as "16:49").
- */
-export const isolated = (value: unknown) => html`<bdi>${value}</bdi>`;
-
-/** An amount as the page's language writes it, isolated. */
-export const shownAmount = (amount: ApiAmount, currency: string) => isolated(formatAmount(amount, currency));
-
 /** What the order came to, and what was asked when that differs (a refund, a void, another capture). */
 function orderAmount(order: OrderSummary, totals: Totals) {
   const outcome = orderOutcome(order, totals);
   if (!outcome || outcome.cameTo === units(order.amount)) return shownAmount(order.amount, order.currency);
-  return html`${shownAmount(outcome.cameTo, order.currency)} <span class="amount-asked">${t('outcome.was', { amount: formatAmount(order.amount, order.currency) })}</span>`;
+  return html`${shownAmount(outcome.cameTo, order.currency)} <span class="amount-asked">${t('outcome.was', { amount: shownAmount(order.amount, order.currency) })}</span>`;
 }
 
 /** An order the gateway contradicted: held for a person (heldNotice says why). */
@@ -115,20 +106,20 @@ const heldBadge = (order: OrderSummary) => (order.discrepancy ? html` <span clas
 function heldNotice(order: OrderSummary): TemplateResult | typeof nothing {
   const held = order.discrepancy;
   if (!held) return nothing;
-  const later = held.later.map((report) => [t('held.later', { time: time(report.noted_at, true) }), ...reportLines(report, order)]);
+  const later = held.later.map((report) => [t('held.later', { time: isolated(time(report.noted_at, true)) }), ...reportLines(report, order)]);
   return html`<div class="notice notice--error held">
     <strong>${t('held.heading')}</strong>
     ${[reportLines(held, order), ...later].flat().map((line) => html`<p>${line}</p>`)}
     ${held.later_truncated ? html`<p>${t('held.more')}</p>` : nothing}
-    <p>${t('held.settle', { time: time(held.noted_at, true) })}</p>
+    <p>${t('held.settle', { time: isolated(time(held.noted_at, true)) })}</p>
   </div>`;
 }
 
 /** The lines of one report: each thing it says that contradicts the order. */
-function reportLines(held: DiscrepancyReport, { amount, currency }: OrderSummary): string[] {
-  const money = (value: ApiAmount, of: string | null = currency) => formatAmount(value, of ?? currency);
+function reportLines(held: DiscrepancyReport, { amount, currency }: OrderSummary): (TemplateResult | string)[] {
+  const money = (value: ApiAmount, of: string | null = currency) => shownAmount(value, of ?? currency);
   const kind = (operation: { readonly kind: Operation['kind'] }) => t(`operation.${operation.kind}`).toLowerCase();
-  const lines: string[] = [];
+  const lines: (TemplateResult | string)[] = [];
   if (held.unreadable) lines.push(t('held.unread'));
   else if (held.amount !== null && (units(held.amount) !== units(amount) || held.currency !== currency)) {
     lines.push(t('held.reported', { status: t(STATUS_KEYS[held.status]).toLowerCase(), amount: money(held.amount, held.currency) }));
@@ -162,12 +153,18 @@ const OPERATION_KEYS: Readonly<Record<string, MessageKey>> = { capture: 'operati
 /** A webhook's kind in the page's language; one the page has no word for (a payout's) as the gateway names it. */
 const eventMethod = (method: string) => {
   const key = (METHOD_KEYS as Readonly<Record<string, MessageKey>>)[method] ?? OPERATION_KEYS[method];
-  return key ? t(key) : method;
+  return key ? t(key) : isolated(method);
+};
+
+/** What the gateway said of an operation (its code, its words) and the comment it was made with: each its own run, as received. */
+const operationDetails = (operation: Operation) => {
+  const details = [operation.status_code, operation.status_description, operation.comment].filter(Boolean);
+  return details.length ? details.map((detail, i) => html`${i ? ' · ' : ''}${isolated(detail)}`) : '—';
 };
 
 const cardText = (card: OrderSummary['card']) => (card ? `•••• ${card.mask.slice(-4)}` : '—');
 
-const sellerName = (share: Share) => subMerchantName(share.sub_merchant_id);
+const sellerName = (share: Share) => isolated(subMerchantName(share.sub_merchant_id));
 
 /** A link to an order: opens it in the panel, or by its address in a new tab. */
 const orderLink = (orderId: string, handlers: OrderHandlers, current: boolean) =>
@@ -175,7 +172,7 @@ const orderLink = (orderId: string, handlers: OrderHandlers, current: boolean) =
     @click=${(event: MouseEvent) => {
       event.preventDefault();
       handlers.select(orderId);
-    }}>${breakable(orderId)}</a>`;
+    }}>${isolated(breakable(orderId))}</a>`;
 
 export function ordersPanel(state: OrderListState, handlers: OrderHandlers): TemplateResult {
   const filters: OrderFilter[] = ['all', 'success', 'pending', 'init', 'failure', 'held'];
@@ -248,7 +245,7 @@ function findOrder(event: SubmitEvent, handlers: OrderHandlers): void {
 /** What the open order's panel says besides the order: a refusal, or what was asked of the gateway. */
 export interface DetailState {
   readonly problem?: string | undefined;
-  readonly notice?: string | undefined;
+  readonly notice?: TemplateResult | string | undefined;
   /** A webhook re-send is on its way: its button waits. */
   readonly resending: boolean;
 }
@@ -268,7 +265,7 @@ export function orderDetailPanel(detail: OrderDetail | undefined, { problem, not
     <header class="order-detail__head">
       <div>
         <p class="eyebrow">${t('detail.order')}</p>
-        <h2 id="detail-heading" class="mono" tabindex="-1">${order.order_id}</h2>
+        <h2 id="detail-heading" class="mono" tabindex="-1">${isolated(order.order_id)}</h2>
       </div>
       <div class="order-detail__amount">
         <strong>${orderAmount(order, totals)}</strong>
@@ -284,7 +281,7 @@ export function orderDetailPanel(detail: OrderDetail | undefined, { problem, not
       <div><dt>${t('detail.card')}</dt><dd dir="ltr">${cardText(order.card)}${order.card?.brand ? html` <span class="muted">${order.card.brand}</span>` : nothing}</dd></div>
       <div><dt>${t('orders.customer')}</dt><dd>${name || '—'}${order.customer?.email ? html`<br><span class="muted" dir="ltr">${breakable(order.customer.email)}</span>` : nothing}</dd></div>
       <div><dt>${t('orders.created')}</dt><dd>${stamp(order.created_at, true)}</dd></div>
-      <div><dt>${t('detail.gatewayStatus')}</dt><dd>${order.status_code ?? '—'}${order.status_description ? html` <span class="muted">${order.status_description}</span>` : nothing}</dd></div>
+      <div><dt>${t('detail.gatewayStatus')}</dt><dd>${order.status_code ?? '—'}${order.status_description ? html` <span class="muted">${isolated(order.status_description)}</span>` : nothing}</dd></div>
       ${attempts.length > 1
         ? html`<div class="facts__wide"><dt>${t('detail.attempts')}</dt><dd>${attempts.map(
             (attempt) => html`<span class="chip">${orderLink(attempt.order_id, handlers, attempt.order_id === order.order_id)} ${statusBadge(attempt.status)}</span>`,
@@ -328,7 +325,7 @@ export function orderDetailPanel(detail: OrderDetail | undefined, { problem, not
           <th scope="row">${t(`operation.${operation.kind}`)}${operation.split ? html` <span class="muted">(${t('detail.splitShort')})</span>` : nothing}</th>
           <td class="numeric">${money(operation.amount)}</td>
           <td>${statusBadge(operation.status)}</td>
-          <td class="operation-details">${[operation.status_code, operation.status_description, operation.comment].filter(Boolean).join(' · ') || '—'}
+          <td class="operation-details">${operationDetails(operation)}
             ${operation.split ? html`<br>${operation.split.map((share) => html`<span class="chip">${sellerName(share)}: ${money(share.amount)}</span>`)}` : nothing}</td>
           <td>${stamp(operation.created_at)}</td>
         </tr>`,
@@ -342,7 +339,7 @@ export function orderDetailPanel(detail: OrderDetail | undefined, { problem, not
       rows: events.map(
         (event) => html`<tr>
           <td>${stamp(event.received_at)}</td>
-          <th scope="row">${eventMethod(event.method)}${event.operation_id ? html` <span class="muted mono">${event.operation_id.slice(0, 8)}</span>` : nothing}</th>
+          <th scope="row">${eventMethod(event.method)}${event.operation_id ? html` <span class="muted mono">${isolated(event.operation_id.slice(0, 8))}</span>` : nothing}</th>
           <td>${statusBadge(event.status)}</td>
           <td>${t(`event.${event.outcome}`)}</td>
         </tr>`,

@@ -6,10 +6,9 @@
 import { html, nothing } from 'lit';
 import type { TemplateResult } from 'lit';
 import { t } from './i18n.js';
-import { formatAmount } from './money.js';
 import type { Balance, Stats, Terminals } from './admin-api.js';
 import { paymentsChart } from './payments-chart.js';
-import { shownAmount } from './order-views.js';
+import { isolated, shownAmount } from './bidi-isolation.js';
 
 export interface BalancesState {
   readonly accounts?: readonly Balance[];
@@ -42,11 +41,11 @@ export function statsPanel(stats: Stats | undefined, onRange: (bucket: Stats['bu
 
 export function balancesPanel(state: BalancesState): TemplateResult {
   const row = (balance: Balance) => html`<li class="balance">
-    <span class="balance__name">${balance.name}</span>
+    <span class="balance__name">${isolated(balance.name)}</span>
     <span class="balance__amount">${shownAmount(balance.balances.available, balance.currency)}</span>
     ${balance.balances.rolling_reserve === undefined
       ? nothing
-      : html`<span class="balance__reserve muted">${t('balances.reserve', { amount: formatAmount(balance.balances.rolling_reserve, balance.currency) })}</span>`}
+      : html`<span class="balance__reserve muted">${t('balances.reserve', { amount: shownAmount(balance.balances.rolling_reserve, balance.currency) })}</span>`}
   </li>`;
   return html`<section class="panel balances" aria-labelledby="balances-heading">
     <h2 id="balances-heading">${t('balances.heading')}</h2>
@@ -59,9 +58,9 @@ export function balancesPanel(state: BalancesState): TemplateResult {
           ${state.terminals.terminals.map(row)}
           ${state.terminals.failed_terminals.map(
             (terminal) => html`<li class="balance balance--failed">
-              <span class="balance__name"><span class="mono">${terminal.id.slice(0, 8)}…</span></span>
+              <span class="balance__name"><span class="mono">${isolated(`${terminal.id.slice(0, 8)}…`)}</span></span>
               <span class="badge badge--failure">${t('balances.unavailable')}</span>
-              <span class="balance__reserve muted">${terminal.message}</span>
+              <span class="balance__reserve muted">${isolated(terminal.message)}</span>
             </li>`,
           )}
         </ul>`

@@ -7,6 +7,7 @@ import type { TemplateResult } from 'lit';
 import { t } from './i18n.js';
 import { outcomeUnknown } from './admin-api.js';
 import type { ApiError } from './admin-api.js';
+import { isolated } from './bidi-isolation.js';
 
 /**
  * `inline`: the fields whose reasons the dialog says already, not repeated here. A refusal's
@@ -23,8 +24,8 @@ export function refusalNotice(error: ApiError | undefined, inline: readonly stri
   if (!unknown && !words && fields.length === 0 && Object.keys(error.fields).length > 0) return nothing;
   const heading = unknown ? 'dialog.unknown' : error.code === 'declined' ? 'dialog.declined' : 'dialog.refused';
   return html`<div class="notice notice--error" role="alert" tabindex="-1">
-    <strong>${t(heading)}</strong> ${words ?? (error.code === 'invalid_request' ? nothing : error.message)}
-    ${fields.length ? html`<ul>${fields.map(([field, reason]) => html`<li><span class="mono">${field}</span>: ${reason}</li>`)}</ul>` : nothing}
+    <strong>${t(heading)}</strong> ${words ?? (error.code === 'invalid_request' ? nothing : isolated(error.message))}
+    ${fields.length ? html`<ul>${fields.map(([field, reason]) => html`<li><span class="mono">${isolated(field)}</span>: ${isolated(reason)}</li>`)}</ul>` : nothing}
     ${unknown ? html`<p>${t('dialog.unknownAdvice')}</p>` : nothing}
   </div>`;
 }

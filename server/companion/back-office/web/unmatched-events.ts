@@ -10,7 +10,8 @@ import type { TemplateResult } from 'lit';
 import { t } from './i18n.js';
 import type { MessageKey } from './i18n.js';
 import type { UnmatchedEvents } from './admin-api.js';
-import { isolated, shownAmount, statusBadge, time } from './order-views.js';
+import { statusBadge, time } from './order-views.js';
+import { isolated, isolatedText, shownAmount } from './bidi-isolation.js';
 
 const METHOD_KEYS: Readonly<Record<string, MessageKey>> = {
   purchase: 'method.purchase',
@@ -42,14 +43,14 @@ export function unmatchedEventsPanel({ list, reviewing, problem }: UnmatchedStat
       </tr></thead>
       <tbody>${list.events.map(
         (event) => html`<tr>
-          <th scope="row" class="mono">${event.order_id}</th>
-          <td>${event.method in METHOD_KEYS ? t(METHOD_KEYS[event.method]!) : event.method}</td>
+          <th scope="row" class="mono">${isolated(event.order_id)}</th>
+          <td>${event.method in METHOD_KEYS ? t(METHOD_KEYS[event.method]!) : isolated(event.method)}</td>
           <td>${statusBadge(event.status)}</td>
           <td class="numeric">${event.amount === null || event.currency === null ? '—' : shownAmount(event.amount, event.currency)}</td>
           <td class="nowrap">${isolated(time(event.received_at, true))}</td>
           <td><button type="button" class="button button--small button--quiet" data-event=${event.id}
             aria-disabled=${reviewing.has(event.id) ? 'true' : 'false'} @click=${() => review(event.id)}
-            aria-label=${t('unmatched.reviewFor', { order: event.order_id })}>${t('unmatched.review')}</button></td>
+            aria-label=${isolatedText(t('unmatched.reviewFor', { order: isolatedText(event.order_id) }))}>${t('unmatched.review')}</button></td>
         </tr>`,
       )}</tbody>
     </table></div>
