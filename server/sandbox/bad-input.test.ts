@@ -79,6 +79,23 @@ describe('bad input never reaches the state', () => {
     ]);
   });
 
+  it('an order_id no path could name, or holding a control character → 400 in every mode, and no order', async () => {
+    const cases = [
+      ['ord\ud800-1', 'must be valid Unicode: it holds half of a surrogate pair'],
+      ['ord\u0000-1', 'must not hold control characters'],
+      ['ord\n1', 'must not hold control characters'],
+    ] as const;
+    for (const tried of [sandbox, testSandbox()]) {
+      for (const [orderId, violation] of cases) {
+        const body = await expectError(await tried.post('/api/v1/payment', { ...directPayment(tried.project), order_id: orderId }), 400);
+        expect(body.args).toEqual([{ field_name: 'order_id', violation }]);
+      }
+      // A pair is one character, and stays welcome.
+      expect((await tried.post('/api/v1/payment', { ...directPayment(tried.project), order_id: 'ord-\u{1F600}' })).status).toBe(200);
+      expect(tried.app.sandbox.gateway.store.orders(tried.project.posId).map((order) => order.orderId)).toEqual(['ord-\u{1F600}']);
+    }
+  });
+
   it('an oversize body → 413, declared or streamed', async () => {
     const big = { ...directPayment(sandbox.project), description: 'x'.repeat(5000) };
     await expectError(await sandbox.post('/api/v1/payment', big), 413);

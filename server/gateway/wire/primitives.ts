@@ -73,12 +73,24 @@ export const text = (max = 256) => z.string().max(max, { error: `must be at most
 export const requiredText = (max = 256) => text(max).min(1, { error: 'must not be empty' });
 
 /**
+ * A lone surrogate has no UTF-8 form, so no URL can name it (`encodeURIComponent` throws); a
+ * control character is a sender's bug that logs, file names and PostgreSQL's text (NUL) mangle.
+ * With the `u` flag a surrogate pair is one code point, so only a lone half matches.
+ */
+const UNADDRESSABLE = /[\u0000-\u001f\u007f\ud800-\udfff]/u;
+const unaddressable = (value: string) =>
+  /[\ud800-\udfff]/u.test(value) ? 'must be valid Unicode: it holds half of a surrogate pair' : 'must not hold control characters';
+
+/**
  * Order ids travel in gateway paths (`…/orders/:order_id`), where `.` and `..` are dot segments
  * that URLs resolve — `orders/..` would address another endpoint with the merchant's
  * credentials — and no encoding hides them (`%2E%2E` is `..` too). Such an order could never be
  * read, cancelled or refunded, so it is not created either.
  */
-const pathSafe = <S extends z.ZodString>(id: S) => id.refine((value) => value !== '.' && value !== '..', { error: 'must not be "." or ".."' });
+const pathSafe = <S extends z.ZodString>(id: S) =>
+  id
+    .refine((value) => value !== '.' && value !== '..', { error: 'must not be "." or ".."' })
+    .refine((value) => !UNADDRESSABLE.test(value), { error: (issue) => unaddressable(issue.input as string) });
 
 /** order_id as created; responses allow String(≤256). */
 export const OrderId = pathSafe(requiredText(256));
