@@ -77,9 +77,9 @@ export const requiredText = (max = 256) => text(max).min(1, { error: 'must not b
  * control character is a sender's bug that logs, file names and PostgreSQL's text (NUL) mangle.
  * With the `u` flag a surrogate pair is one code point, so only a lone half matches.
  */
-const UNADDRESSABLE = /[\u0000-\u001f\u007f\ud800-\udfff]/u;
+const UNADDRESSABLE = /[\p{Cc}\p{Cs}]/u;
 const unaddressable = (value: string) =>
-  /[\ud800-\udfff]/u.test(value) ? 'must be valid Unicode: it holds half of a surrogate pair' : 'must not hold control characters';
+  /\p{Cs}/u.test(value) ? 'must be valid Unicode: it holds half of a surrogate pair' : 'must not hold control characters';
 
 /**
  * Order ids travel in gateway paths (`…/orders/:order_id`), where `.` and `..` are dot segments
