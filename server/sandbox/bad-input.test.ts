@@ -57,6 +57,24 @@ describe('bad input never reaches the state', () => {
     expect(await orderCount()).toBe(0);
   });
 
+  it('a request whose mode or method picks no variant → 400 naming that and every shared field that is wrong', async () => {
+    for (const tried of [sandbox, testSandbox()]) {
+      const empty = await expectError(await tried.post('/api/v1/payment', {}), 400);
+      expect(empty.args.map((arg) => arg.field_name)).toEqual(['mode', 'method', 'pos_id', 'amount', 'currency', 'description', 'order_id', 'order_3ds_bypass']);
+      expect(empty.args[0]).toEqual({ field_name: 'mode', violation: 'is required' });
+      // A payout is this endpoint's too: an unknown method is told it, beside what else is wrong.
+      const p2p = await expectError(await tried.post('/api/v1/payment', { ...directPayment(tried.project), method: 'p2p', amount: -1 }), 400);
+      expect(p2p.args).toEqual([
+        { field_name: 'method', violation: 'must be one of auth, purchase, lookup, credit' },
+        { field_name: 'amount', violation: 'must be greater than 0' },
+      ]);
+      const split = await expectError(await tried.post('/api/v1/split/purchase', { mode: 'widget', pos_id: tried.project.posId }), 400);
+      expect(split.args.map((arg) => arg.field_name)).toEqual(['mode', 'method', 'amount', 'currency', 'description', 'order_id', 'order_3ds_bypass', 'split']);
+      expect(split.args[0]).toEqual({ field_name: 'mode', violation: 'must be one of direct, hosted' });
+      expect(tried.app.sandbox.gateway.store.orders(tried.project.posId)).toHaveLength(0);
+    }
+  });
+
   it('never echoes a card number: a number in the wrong field or failing Luhn is named, not quoted', async () => {
     const response = await sandbox.post('/api/v1/payment', { ...directPayment(sandbox.project), cc_number: '4242424242424241', customer_id: 4242424242424242 });
     const text = await response.text();

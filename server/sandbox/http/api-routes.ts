@@ -8,7 +8,7 @@ import { Hono } from 'hono';
 import type { Context } from 'hono';
 import * as z from 'zod';
 import { zipSync } from 'fflate';
-import { AccountParams, BalancesParams, TerminalParams, CaptureRequest, RefundRequest, SplitCaptureRequest, SplitRefundRequest, VoidRequest, OrderOperationParams, OrderParams, ResendWebhookQuery, CancelParams, CreatePaymentRequest, CreditRequest, SplitPurchaseRequest, DateReceiptsParams, DateReceiptsQuery, OrderReceiptParams, OrderReceiptQuery, routes, SECONDARY_ORDER_ID_MAX } from '@payform/gateway/wire';
+import { AccountParams, BalancesParams, TerminalParams, CaptureRequest, RefundRequest, SplitCaptureRequest, SplitRefundRequest, VoidRequest, OrderOperationParams, OrderParams, ResendWebhookQuery, CancelParams, CreatePaymentRequest, CreditRequest, PaymentRequestBasics, SplitPurchaseBasics, SplitPurchaseRequest, DateReceiptsParams, DateReceiptsQuery, OrderReceiptParams, OrderReceiptQuery, routes, SECONDARY_ORDER_ID_MAX } from '@payform/gateway/wire';
 import type { OrderOperationResponse, Route } from '@payform/gateway/wire';
 import { accountsOf, accountView, terminalsOf, terminalView } from '../balances.js';
 import { capture, refund, voidAuth } from '../operations.js';
@@ -26,7 +26,7 @@ import { Refusal } from '../state/refusal.js';
 import { chargeAsPayment, createdPaymentView, links, operationView, paymentView } from '../views.js';
 import { authenticate, ownProject } from './authentication.js';
 import type { SandboxEnv } from './env.js';
-import { parseInput, readBody, readJsonBody, readQuery, readRequest } from './request-input.js';
+import { parseInput, readBody, readJsonBody, readQuery, readRequest, readVariant } from './request-input.js';
 
 /** An order-state read takes no query parameters (unknown ones are ignored unless strict). */
 const NoQuery = z.strictObject({});
@@ -47,7 +47,7 @@ export function apiRoutes(gateway: SimulatedGateway, baseUrlOf: BaseUrlOf): Hono
         const { payment } = await createPayout(gateway, c.get('requestId'), ownProject(c.get('project'), credit.pos_id), credit, baseUrlOf(c.req.url));
         return c.json(createdPaymentView(payment));
       }
-      const request: CreateRequest = readRequest(c, schema, body);
+      const request: CreateRequest = readVariant(c, schema, route === routes.createPayment ? PaymentRequestBasics : SplitPurchaseBasics, body);
       const project = ownProject(c.get('project'), request.pos_id);
       const { payment } = await createPayment(gateway, c.get('requestId'), project, request, baseUrlOf(c.req.url));
       // Created, as the interface allows (a strict project refused it in createPayment), but said

@@ -10,6 +10,7 @@
 import type { Context } from 'hono';
 import type * as z from 'zod';
 import { overPreciseAmounts, parseWire } from '@payform/gateway/wire';
+import type { WireParse } from '@payform/gateway/wire';
 import { Refusal } from '../state/refusal.js';
 import type { SandboxEnv } from './env.js';
 import { readLeniently } from './leniency.js';
@@ -50,11 +51,37 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.ou
  * An amount the body's text writes with float noise is refused in every mode, beside the rest.
  */
 export function readRequest<S extends z.ZodType>(c: Context<SandboxEnv>, schema: S, input: unknown): z.output<S> {
+  const read = readOrIssues(c, schema, input);
+  if (!read.success) throw Refusal.invalid(read.issues);
+  return read.data;
+}
+
+/** The fields that pick a request's variant. */
+const VARIANT_FIELDS: ReadonlySet<string> = new Set(['mode', 'method']);
+
+/**
+ * A request of one of `schema`'s variants, picked by `mode` and `method`. When they pick none, a
+ * discriminated union says only that, and a client would fix its request one round trip at a time:
+ * what every variant shares (`basics`, read loosely, with the values mode and method may take) is
+ * read too, and the 400 names all of it.
+ */
+export function readVariant<S extends z.ZodType>(c: Context<SandboxEnv>, schema: S, basics: z.ZodType, input: unknown): z.output<S> {
+  const read = readOrIssues(c, schema, input);
+  if (read.success) return read.data;
+  if (!read.issues.some(({ field }) => VARIANT_FIELDS.has(field))) throw Refusal.invalid(read.issues);
+  // Read for its words only: what tolerances it applied is the variant's read's to report.
+  const shared = readLeniently(basics, input, c.get('project').strict);
+  if (shared.success) throw Refusal.invalid(read.issues);
+  const named = new Set(shared.issues.map(({ field }) => field));
+  throw Refusal.invalid([...shared.issues, ...read.issues.filter(({ field }) => !named.has(field))]);
+}
+
+function readOrIssues<S extends z.ZodType>(c: Context<SandboxEnv>, schema: S, input: unknown): WireParse<z.output<S>> {
   const read = readLeniently(schema, input, c.get('project').strict);
   c.set('leniency', merge(c.get('leniency'), read.leniency));
   const overPrecise = input === c.get('jsonBody') ? (c.get('overPrecise') ?? []) : [];
-  if (!read.success || overPrecise.length > 0) throw Refusal.invalid([...overPrecise, ...(read.success ? [] : read.issues)]);
-  return read.data;
+  if (!read.success || overPrecise.length > 0) return { success: false, issues: [...overPrecise, ...(read.success ? [] : read.issues)] };
+  return read;
 }
 
 export async function readBody<S extends z.ZodType>(c: Context<SandboxEnv>, schema: S): Promise<z.output<S>> {
