@@ -21,6 +21,9 @@ async function expectError(response: Response, status: number): Promise<ErrorBod
   return ErrorBody.parse(await response.json());
 }
 
+/** The fields a 400's violations name, in order. */
+const fieldsOf = (body: ErrorBody): string[] => (body.args as { field_name: string }[]).map((arg) => arg.field_name);
+
 async function orderCount(): Promise<number> {
   return sandbox.app.sandbox.gateway.store.orders(sandbox.project.posId).length;
 }
@@ -60,8 +63,8 @@ describe('bad input never reaches the state', () => {
   it('a request whose mode or method picks no variant → 400 naming that and every shared field that is wrong', async () => {
     for (const tried of [sandbox, testSandbox()]) {
       const empty = await expectError(await tried.post('/api/v1/payment', {}), 400);
-      expect(empty.args.map((arg) => arg.field_name)).toEqual(['mode', 'method', 'pos_id', 'amount', 'currency', 'description', 'order_id', 'order_3ds_bypass']);
-      expect(empty.args[0]).toEqual({ field_name: 'mode', violation: 'is required' });
+      expect(fieldsOf(empty)).toEqual(['mode', 'method', 'pos_id', 'amount', 'currency', 'description', 'order_id', 'order_3ds_bypass']);
+      expect(empty.args).toContainEqual({ field_name: 'mode', violation: 'is required' });
       // A payout is this endpoint's too: an unknown method is told it, beside what else is wrong.
       const p2p = await expectError(await tried.post('/api/v1/payment', { ...directPayment(tried.project), method: 'p2p', amount: -1 }), 400);
       expect(p2p.args).toEqual([
@@ -69,8 +72,8 @@ describe('bad input never reaches the state', () => {
         { field_name: 'amount', violation: 'must be greater than 0' },
       ]);
       const split = await expectError(await tried.post('/api/v1/split/purchase', { mode: 'widget', pos_id: tried.project.posId }), 400);
-      expect(split.args.map((arg) => arg.field_name)).toEqual(['mode', 'method', 'amount', 'currency', 'description', 'order_id', 'order_3ds_bypass', 'split']);
-      expect(split.args[0]).toEqual({ field_name: 'mode', violation: 'must be one of direct, hosted' });
+      expect(fieldsOf(split)).toEqual(['mode', 'method', 'amount', 'currency', 'description', 'order_id', 'order_3ds_bypass', 'split']);
+      expect(split.args).toContainEqual({ field_name: 'mode', violation: 'must be one of direct, hosted' });
       expect(tried.app.sandbox.gateway.store.orders(tried.project.posId)).toHaveLength(0);
     }
   });
