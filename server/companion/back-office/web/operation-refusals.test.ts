@@ -2,9 +2,10 @@
 // envelope names the request's fields (`split[0].amount`) and counts in minor units. An amount (a
 // reason as received) in those words is isolated, and so are the words around it (U+2068…U+2069,
 // bidi-isolation.ts): each reads as written in right-to-left text.
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ApiError } from './admin-api.js';
 import { chargeRefusals, operationRefusals } from './operation-refusals.js';
+import { stubbedPage } from './testing/page.js';
 
 const roastery = '8a1f3c52-6b0e-4d97-a2c4-1e5f7b9d3a60';
 const pottery = '2c7d9e14-3f5a-4b68-9c01-d2e3f4a5b6c7';
@@ -16,12 +17,7 @@ const split = (error: ApiError, sent: { sub_merchant_id: string; amount: number 
   return { ...placed, shares: placed.shares.map((words) => words?.replace(/\s/g, ' ')), split: placed.split?.replace(/\s/g, ' ') };
 };
 
-let lang = 'en';
-beforeEach(() => {
-  lang = 'en';
-  vi.stubGlobal('document', { documentElement: { get lang() { return lang; }, dir: 'ltr', dataset: {} } });
-});
-afterEach(() => void vi.unstubAllGlobals());
+const page = stubbedPage();
 
 describe('a refused split, share by share', () => {
   it('says a share’s reason at its seller’s row, though the empty shares before it were not sent', () => {
@@ -56,7 +52,7 @@ describe('a refused split, share by share', () => {
   });
 
   it('speaks the page’s language', () => {
-    lang = 'uk';
+    page.lang = 'uk';
     expect(split(refusal({ split: 'must have at least 1 item' }), []).split).toBe('Введіть частку хоча б одного продавця.');
     expect(split(refusal({ 'split[0].amount': 'must be at most 32000 (320.00 UAH)' }, 'exceeds_sub_merchant_share', 422), [{ sub_merchant_id: roastery, amount: 40000 }]).shares[0]).toMatch(
       // (Node's ICU writes the hryvnia ₴, Chromium's грн.)
@@ -122,7 +118,7 @@ describe('a refused charge of a saved card', () => {
   });
 
   it('speaks the page’s language', () => {
-    lang = 'uk';
+    page.lang = 'uk';
     expect(charge({ amount: 'must be at most 999999999999999 (9999999999999.99 UAH)' }).amount).toMatch(
       // (Node's ICU writes the hryvnia ₴, Chromium's грн.)
       /^\u2068Щонайбільше \u20689 999 999 999 999,99 (₴|грн)\u2069\.\u2069$/u,
@@ -139,7 +135,7 @@ describe('a refused charge of a saved card', () => {
     expect(needs({ 'customer.fname': 'is required', 'customer.lname': 'is required', 'customer.email': 'is required', 'customer.phone': 'is required' }).customer).toContain(
       'customer’s first name, last name, e-mail address, and phone number',
     );
-    lang = 'uk';
+    page.lang = 'uk';
     expect(needs({ 'customer.email': 'is required', 'customer.phone': 'is required' }).customer).toMatch(/^Щоб списати кошти з картки, шлюзу потрібні такі дані клієнта: адреса електронної пошти (і|та) номер телефону\./);
   });
 
