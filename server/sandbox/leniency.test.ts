@@ -55,6 +55,8 @@ describe('a tolerant project (the default) reads requests as the live gateway do
     expect(await refused(directPayment(sandbox.project, { exp_month: ' 12' }))).toEqual([{ field_name: 'exp_month', violation: 'must be a number' }]);
     expect(await refused(hostedPayment(sandbox.project, { order_timeout: '1.5' }))).toEqual([{ field_name: 'order_timeout', violation: 'must be an integer' }]);
     expect(await refused(directPayment(sandbox.project, { amount: '10.105' }))).toEqual([{ field_name: 'amount', violation: 'must have at most 2 decimal digits' }]);
+    // As the number 10.100 is refused as written, so is the string: a gateway reading decimals keeps the scale.
+    expect(await refused(directPayment(sandbox.project, { amount: '10.100' }))).toEqual([{ field_name: 'amount', violation: 'must have at most 2 decimal digits' }]);
     const purchase = await paidOrder(sandbox, 'purchase');
     expect(await refused(target(sandbox, purchase, { refund_amount: '-1', note: 'x' }), '/api/v1/refund')).toEqual([
       { field_name: 'refund_amount', violation: 'must be greater than 0' },

@@ -34,7 +34,8 @@ describe('secondary operation requests', () => {
 
   it('want amounts as JSON numbers, as payform’s client sends them: a numeric string is refused', () => {
     expect(issues(RefundRequest, { ...target, refund_amount: '2.50' })).toEqual([{ field: 'refund_amount', reason: 'must be a number' }]);
-    expect(issues(CaptureRequest, { ...target, charge_amount: '7.505' })).toEqual([{ field: 'charge_amount', reason: 'must be a number' }]);
+    expect(issues(CaptureRequest, { ...target, charge_amount: '7.50' })).toEqual([{ field: 'charge_amount', reason: 'must be a number' }]);
+    expect(issues(CaptureRequest, { ...target, charge_amount: '7.505' })).toEqual([{ field: 'charge_amount', reason: 'must have at most 2 decimal digits' }]);
     expect(issues(RefundRequest, { ...target, refund_amount: null })).toEqual([{ field: 'refund_amount', reason: 'must be a decimal number' }]);
   });
 

@@ -30,8 +30,8 @@ describe('CreatePaymentRequest', () => {
 
   it('wants the amount as a JSON number, as payform’s client sends it (the live service’s reading of a string is a tolerance)', () => {
     expect(createIssues({ ...samples.directPurchase, amount: '10.10' })).toEqual([{ field: 'amount', reason: 'must be a number' }]);
-    expect(createIssues({ ...samples.directPurchase, amount: '10.105' })).toEqual([{ field: 'amount', reason: 'must be a number' }]);
-    // A string no number holds exactly says what else is wrong with it.
+    // A string no number holds exactly, or written with three fraction digits, says what else is wrong with it.
+    expect(createIssues({ ...samples.directPurchase, amount: '10.105' })).toEqual([{ field: 'amount', reason: 'must have at most 2 decimal digits' }]);
     expect(createIssues({ ...samples.directPurchase, amount: '10.100000000000000000001' })).toEqual([{ field: 'amount', reason: 'must have at most 2 decimal digits' }]);
     expect(createIssues({ ...samples.directPurchase, amount: '1e3' })).toEqual([{ field: 'amount', reason: 'must be a plain decimal number' }]);
   });

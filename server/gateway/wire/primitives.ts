@@ -127,8 +127,10 @@ export const RequestAmount = z
     error: (issue) => {
       if (issue.input === undefined) return undefined;
       if (typeof issue.input !== 'string') return 'must be a decimal number';
-      // A string a number holds exactly is refused for being a string; another, for what else it is.
-      return exactNumber(issue.input) === undefined ? (requestAmountRefusal(issue.input) ?? 'must be a number') : 'must be a number';
+      // A string a number holds exactly is refused for being a string; another, or one written
+      // with more fraction digits than the wire takes ("10.100"), for what else it is.
+      const asNumber = exactNumber(issue.input) !== undefined && (fractionDigits(issue.input) ?? 0) <= WIRE_MAX_DECIMALS;
+      return asNumber ? 'must be a number' : (requestAmountRefusal(issue.input) ?? 'must be a number');
     },
   })
   .superRefine((value, ctx) => {

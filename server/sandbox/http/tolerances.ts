@@ -18,7 +18,7 @@
  * Boolean's spelling is quoted — it comes from a closed list and is never anyone's data.
  */
 import type * as z from 'zod';
-import { CARD_FIELDS, CaptureRequest, RefundRequest, SplitCaptureRequest, SplitRefundRequest, exactNumber, fieldPath } from '@payform/gateway/wire';
+import { CARD_FIELDS, CaptureRequest, RefundRequest, SplitCaptureRequest, SplitRefundRequest, WIRE_MAX_DECIMALS, exactNumber, fieldPath, fractionDigits } from '@payform/gateway/wire';
 
 export type Path = readonly PropertyKey[];
 
@@ -128,11 +128,13 @@ const notSentField: Tolerance = {
   strictRule: RULES.strictNotSent,
 };
 
-// Only a string a number holds exactly: "0.100000000000000000001" is not read as 0.1, nor 400
-// nines as Infinity; such a string is refused saying what is wrong with it.
+// Only a string a number holds exactly, as the wire writes it: "0.100000000000000000001" is not
+// read as 0.1, nor 400 nines as Infinity, nor "10.100" as 10.1 (the number 10.100 is refused as
+// written, overPreciseAmounts); such a string is refused saying what is wrong with it.
 const numericString: Tolerance = {
   repair: ({ issue, value }) => {
-    const number = issue.code === 'invalid_type' && issue.expected === 'number' && typeof value === 'string' ? exactNumber(value) : undefined;
+    const numeric = issue.code === 'invalid_type' && issue.expected === 'number' && typeof value === 'string' && (fractionDigits(value) ?? 0) <= WIRE_MAX_DECIMALS;
+    const number = numeric ? exactNumber(value) : undefined;
     return number === undefined
       ? []
       : [{
