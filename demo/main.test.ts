@@ -75,16 +75,53 @@ describe('npm start', { timeout: 90_000 }, () => {
   });
 
   it('says what is wrong with the environment and exits 1', async () => {
-    child = spawn(process.execPath, ['--import', 'tsx', 'demo/main.ts'], {
-      cwd: REPOSITORY,
-      env: { ...process.env, PORT: 'eighty', SANDBOX_PORT: '0', PAYFORM_DATABASE_URL: ':memory:' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let printed = '';
-    child.stderr!.on('data', (chunk: Buffer) => (printed += chunk.toString()));
-    const [code] = (await once(child, 'exit')) as [number | null];
-    expect(code).toBe(1);
+    const printed = await refused({ PORT: 'eighty' });
     expect(printed).toContain('payform could not start');
     expect(printed).toContain('PORT');
   });
+
+  // The sandbox's variables are read as `npx payform-sandbox` reads them (readSandboxEnvironment).
+  it('warns once of a misspelt sandbox variable, naming the one meant, and runs', async () => {
+    const printed = await start({ SANDBOX_PUBLICURL: 'http://sandbox.test' });
+    const warning = 'SANDBOX_PUBLICURL is set, and the sandbox does not read it: did you mean SANDBOX_PUBLIC_URL?';
+    expect(printed.split(warning)).toHaveLength(2);
+    child!.kill('SIGTERM');
+    expect(((await once(child!, 'exit')) as [number | null])[0]).toBe(0);
+  });
+
+  it('refuses SANDBOX_HOST as a URL, naming what to write, before it listens', async () => {
+    const printed = await refused({ SANDBOX_HOST: 'http://127.0.0.1:4000' });
+    expect(printed).toContain('payform could not start: Invalid environment: SANDBOX_HOST takes an address, not a URL ("http://127.0.0.1:4000"): SANDBOX_HOST=127.0.0.1 and SANDBOX_PORT=4000');
+  });
+
+  it('refuses SANDBOX_PUBLIC_URL with a query, and a value kept in quotes, naming each', async () => {
+    const printed = await refused({ SANDBOX_PUBLIC_URL: 'http://127.0.0.1:4000/?x=1', SANDBOX_STRICT: '"1"' });
+    expect(printed).toContain('SANDBOX_PUBLIC_URL must have no query or fragment, which would end up inside every link it hands out: SANDBOX_PUBLIC_URL=http://127.0.0.1:4000');
+    expect(printed).toContain('SANDBOX_STRICT is wrapped in quotes');
+  });
+
+  it('refuses SANDBOX_PROJECTS, which its sandbox does not read, naming the way to run one', async () => {
+    const printed = await refused({ SANDBOX_PROJECTS: 'docs/sandbox-projects.example.json' });
+    expect(printed).toContain('SANDBOX_PROJECTS is not read by npm start');
+    expect(printed).toContain('npx payform-sandbox --projects <file>');
+    expect(printed).toContain('PAYFORM_GATEWAY_BASE_URL');
+  });
 });
+
+/** Starts the demo with a wrong environment: resolves with what it printed to stderr once it exited 1. */
+async function refused(env: Record<string, string>): Promise<string> {
+  child = spawn(process.execPath, ['--import', 'tsx', 'demo/main.ts'], {
+    cwd: REPOSITORY,
+    env: { ...process.env, PORT: '0', SANDBOX_PORT: '0', PAYFORM_DATABASE_URL: ':memory:', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let printed = '';
+  child.stderr!.on('data', (chunk: Buffer) => (printed += chunk.toString()));
+  // Started after all: said at once, rather than when the test's time is up.
+  child.stdout!.on('data', (chunk: Buffer) => {
+    if (/Ctrl-C stops everything/.test(chunk.toString())) child!.kill('SIGTERM');
+  });
+  const [code] = (await once(child, 'exit')) as [number | null];
+  expect(code, printed).toBe(1);
+  return printed;
+}

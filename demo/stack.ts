@@ -13,7 +13,7 @@ import { serve } from '@hono/node-server';
 import { readCompanionConfig, startCompanion } from '@payform/companion';
 import type { CompanionSettings, RunningCompanion } from '@payform/companion';
 import { TEST_WIDGET_KEY, testProjectCredentials } from '@payform/gateway/testing';
-import { createSandbox, strictFromEnv } from '@payform/sandbox';
+import { createSandbox, readSandboxEnvironment, strictFromEnv } from '@payform/sandbox';
 import type { SandboxApp, SandboxConfig } from '@payform/sandbox';
 import { SELLERS } from './catalog.js';
 import { demoRoutes } from './server/demo-routes.js';
@@ -85,13 +85,27 @@ interface RunningSandbox {
   close(): Promise<void>;
 }
 
-/** The sandbox on SANDBOX_PORT (3001; 0 for any free port) of SANDBOX_HOST (127.0.0.1), as `npm run sandbox` serves it. */
+/**
+ * The sandbox on SANDBOX_PORT (3001; 0 for any free port) of SANDBOX_HOST (127.0.0.1), its
+ * variables read and checked as `npx payform-sandbox` reads them — but not PORT and HOST, which
+ * are the companion's here. A wrong one throws, naming every one; a misspelt one is logged once.
+ */
 async function startSandbox(env: Env, options: StackOptions): Promise<RunningSandbox> {
-  const port = Number(env.SANDBOX_PORT?.trim() || 3001);
-  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new TypeError('Invalid environment: SANDBOX_PORT must be a port number');
-  const hostname = env.SANDBOX_HOST?.trim() || '127.0.0.1';
-  const publicUrl = env.SANDBOX_PUBLIC_URL?.trim() || undefined;
   const log = options.sandboxLog ?? ((line: string) => console.error(`[sandbox] ${line}`));
+  // The companion runs on the test project's credentials (or PAYFORM_GATEWAY_*'s): a projects
+  // file's would not match them, nor its sub-merchants the shop's sellers. Refused, not ignored.
+  const projects = env.SANDBOX_PROJECTS?.trim()
+    ? [
+        'SANDBOX_PROJECTS is not read by npm start, whose sandbox runs the test project for the demo\'s companion: ' +
+          'run the sandbox alone with npx payform-sandbox --projects <file>, and point PAYFORM_GATEWAY_BASE_URL (with the project\'s PAYFORM_GATEWAY_* credentials) at it',
+      ]
+    : [];
+  const read = readSandboxEnvironment({ ...env, SANDBOX_PROJECTS: undefined }, { withCompanion: true });
+  for (const warning of read.warnings) log(warning);
+  if (read.kind === 'wrong' || projects.length > 0) {
+    throw new TypeError(`Invalid environment: ${[...(read.kind === 'wrong' ? read.problems : []), ...projects].join('; ')}`);
+  }
+  const { port, host: hostname, publicUrl } = read.options;
   const app = createSandbox({ ...options.sandbox, projects: [{ ...testProjectCredentials(env), strict: strictFromEnv(env) }], publicUrl, log });
   const server = serve({ fetch: app.fetch, port, hostname }) as Server;
   await new Promise<void>((resolve, reject) => {

@@ -5,7 +5,7 @@
  * main.test.ts runs the bin itself.
  */
 import { describe, expect, it } from 'vitest';
-import { everyInterfaceWarning, listenProblem, readCommandLine } from './command-line.js';
+import { everyInterfaceWarning, listenProblem, readCommandLine, readSandboxEnvironment } from './command-line.js';
 import type { CommandLine, SandboxOptions } from './command-line.js';
 
 type Env = Record<string, string | undefined>;
@@ -163,5 +163,22 @@ describe('SANDBOX_ALLOWED_HOSTS', () => {
       'SANDBOX_ALLOWED_HOSTS takes host names without a scheme or port, as requests name them: "gateway:3001" would never match one; write gateway',
     ]);
     expect(run([], { SANDBOX_ALLOWED_HOSTS: 'sandbox,payments.test' }).kind).toBe('run');
+  });
+});
+
+describe('readSandboxEnvironment (npm start reads the sandbox\'s variables with it)', () => {
+  it('reads the environment as the bin does without flags', () => {
+    const env = { SANDBOX_PORT: '4010', SANDBOX_HOST: '0.0.0.0', SANDBOX_PUBLIC_URL: 'https://sandbox.test/', SANDBOX_PROJECT: 'projects.json' };
+    expect(readSandboxEnvironment(env)).toEqual(readCommandLine([], env));
+    expect(readSandboxEnvironment({ SANDBOX_HOST: 'http://127.0.0.1:4000' })).toEqual(readCommandLine([], { SANDBOX_HOST: 'http://127.0.0.1:4000' }));
+  });
+
+  it('beside a companion, leaves PORT and HOST and the credentials\' misspellings to it', () => {
+    const read = readSandboxEnvironment({ PORT: '3000', HOST: '"0.0.0.0:80"', PAYFORM_GATEWAY_APIKEY: 'key', SANDBOX_PORTT: '1' }, { withCompanion: true });
+    expect(read).toEqual({
+      kind: 'run',
+      warnings: ['SANDBOX_PORTT is set, and the sandbox does not read it: did you mean SANDBOX_PORT?'],
+      options: { port: 3001, host: '127.0.0.1', projectsFile: undefined, publicUrl: undefined, from: { port: 'the default', host: 'the default' } },
+    });
   });
 });

@@ -1,6 +1,7 @@
 /**
  * The command line of `payform-sandbox` (main.ts): flags first, then the environment, then the
- * defaults. Every problem is collected, so one error names them all.
+ * defaults. Every problem is collected, so one error names them all. readSandboxEnvironment is
+ * the same reading without flags, for `npm start`'s sandbox (demo/stack.ts).
  */
 import { createRequire } from 'node:module';
 import { isIP } from 'node:net';
@@ -46,11 +47,12 @@ export interface SandboxOptions {
   readonly from: { readonly port: string; readonly host: string };
 }
 
-export type CommandLine =
-  | { readonly kind: 'help' }
-  | { readonly kind: 'version' }
+/** What the flags and the environment say: options to run with, or every problem; warnings either way. */
+export type SandboxEnvironment =
   | { readonly kind: 'run'; readonly options: SandboxOptions; readonly warnings: readonly string[] }
   | { readonly kind: 'wrong'; readonly problems: readonly string[]; readonly warnings: readonly string[] };
+
+export type CommandLine = { readonly kind: 'help' } | { readonly kind: 'version' } | SandboxEnvironment;
 
 const FLAGS = {
   port: { type: 'string' },
@@ -61,7 +63,9 @@ const FLAGS = {
   version: { type: 'boolean', short: 'v' },
 } as const;
 
-export function readCommandLine(args: readonly string[], env: Readonly<Record<string, string | undefined>>): CommandLine {
+type Env = Readonly<Record<string, string | undefined>>;
+
+export function readCommandLine(args: readonly string[], env: Env): CommandLine {
   // Not strict, so that an unknown flag is named along with every other problem, not alone.
   const { values, tokens } = parseArgs({ args: [...args], options: FLAGS, strict: false, allowPositionals: true, tokens: true });
   const problems: string[] = [];
@@ -76,13 +80,38 @@ export function readCommandLine(args: readonly string[], env: Readonly<Record<st
   if (values.help === true && problems.length === 0) return { kind: 'help' };
   if (values.version === true && problems.length === 0) return { kind: 'version' };
   const text = (value: string | boolean | undefined) => (typeof value === 'string' ? value : undefined);
+  const flags = { port: text(values.port), host: text(values.host), projects: text(values.projects), 'public-url': text(values['public-url']) };
+  const read = readSettings(flags, env, false);
+  if (problems.length === 0) return read;
+  return { kind: 'wrong', problems: [...problems, ...(read.kind === 'wrong' ? read.problems : [])], warnings: read.warnings };
+}
 
+/**
+ * The sandbox's settings from the environment alone, read and checked as the bin reads them
+ * without flags: SANDBOX_PORT, SANDBOX_HOST, SANDBOX_PROJECTS and SANDBOX_PUBLIC_URL (normalised)
+ * read, SANDBOX_STRICT and SANDBOX_ALLOWED_HOSTS checked, values kept in quotes refused, misspelt
+ * names warned of. For a process that serves createSandbox itself and wants the bin's checks.
+ *
+ * `withCompanion`: a companion reads the same environment in the same process (`npm start`), so
+ * PORT and HOST are its port and host, not fallbacks for the sandbox's, and a PAYFORM_GATEWAY_*
+ * name misspelt is the companion's to warn of. Default false, as the bin reads it.
+ */
+export function readSandboxEnvironment(env: Env, options: { readonly withCompanion?: boolean } = {}): SandboxEnvironment {
+  return readSettings({}, env, options.withCompanion ?? false);
+}
+
+type Flags = Partial<Record<'port' | 'host' | 'projects' | 'public-url', string>>;
+
+/** A flag wins over its variable; every problem is collected. */
+function readSettings(flags: Flags, env: Env, withCompanion: boolean): SandboxEnvironment {
+  const problems: string[] = [];
   // A value in quotes is named once, and its other checks are left out: they would only be about the quotes.
   const quoted = new Set(quotedVariables(env));
   for (const name of quoted) problems.push(quotedSettingProblem(name));
-  const given = (flag: string | undefined, ...names: string[]) => {
-    if (flag !== undefined) return { value: flag, from: `--${names[0]}`, quoted: false };
-    for (const name of names.slice(1)) {
+  const given = (flag: keyof Flags, ...names: string[]) => {
+    const value = flags[flag];
+    if (value !== undefined) return { value, from: `--${flag}`, quoted: false };
+    for (const name of names) {
       const value = env[name]?.trim();
       if (!value) continue;
       // PORT and HOST are not ours to check for quotes unless they are the ones read.
@@ -94,23 +123,25 @@ export function readCommandLine(args: readonly string[], env: Readonly<Record<st
     }
     return undefined;
   };
+  // Beside a companion, PORT and HOST are its own.
+  const fallback = (name: string) => (withCompanion ? [] : [name]);
 
-  const portSetting = given(text(values.port), 'port', 'SANDBOX_PORT', 'PORT');
+  const portSetting = given('port', 'SANDBOX_PORT', ...fallback('PORT'));
   const port = portSetting ? Number(portSetting.value) : 3001;
   if (portSetting && !portSetting.quoted && !(/^\d{1,5}$/.test(portSetting.value) && port <= 65_535)) {
     problems.push(`${portSetting.from} must be a port number from 0 to 65535, not "${portSetting.value}"`);
   }
 
-  const host = given(text(values.host), 'host', 'SANDBOX_HOST', 'HOST');
+  const host = given('host', 'SANDBOX_HOST', ...fallback('HOST'));
   if (host && !host.quoted) {
     const problem = hostProblem(host.value, host.from);
     if (problem) problems.push(problem);
   }
 
-  const projects = given(text(values.projects), 'projects', 'SANDBOX_PROJECTS');
+  const projects = given('projects', 'SANDBOX_PROJECTS');
   if (projects && projects.value.trim() === '') problems.push(`${projects.from} must name a file`);
 
-  const publicUrlSetting = given(text(values['public-url']), 'public-url', 'SANDBOX_PUBLIC_URL');
+  const publicUrlSetting = given('public-url', 'SANDBOX_PUBLIC_URL');
   let publicUrl: string | undefined;
   if (publicUrlSetting && !publicUrlSetting.quoted) {
     const read = readPublicUrl(publicUrlSetting.value, publicUrlSetting.from);
@@ -126,7 +157,9 @@ export function readCommandLine(args: readonly string[], env: Readonly<Record<st
   if (!quoted.has('SANDBOX_ALLOWED_HOSTS')) problems.push(...allowedHostsProblems(allowedHostsSetting(env), 'SANDBOX_ALLOWED_HOSTS'));
 
   // Warned of rather than refused: a name that merely looks like ours may be another tool's.
-  const warnings = misspeltVariables(env).map(({ name, meant }) => `${name} is set, and the sandbox does not read it: did you mean ${meant}?`);
+  const warnings = misspeltVariables(env)
+    .filter(({ meant }) => !withCompanion || meant.startsWith('SANDBOX_'))
+    .map(({ name, meant }) => `${name} is set, and the sandbox does not read it: did you mean ${meant}?`);
   if (problems.length > 0) return { kind: 'wrong', problems, warnings };
   return {
     kind: 'run',
