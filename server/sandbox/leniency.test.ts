@@ -57,6 +57,9 @@ describe('a tolerant project (the default) reads requests as the live gateway do
     expect(await refused(directPayment(sandbox.project, { amount: '10.105' }))).toEqual([{ field_name: 'amount', violation: 'must have at most 2 decimal digits' }]);
     // As the number 10.100 is refused as written, so is the string: a gateway reading decimals keeps the scale.
     expect(await refused(directPayment(sandbox.project, { amount: '10.100' }))).toEqual([{ field_name: 'amount', violation: 'must have at most 2 decimal digits' }]);
+    // Only an amount's scale counts: other numbers are read as the number they write.
+    expect((await sandbox.post('/api/v1/payment', hostedPayment(sandbox.project, { order_timeout: '900.000' }))).status).toBe(303);
+    expect(await sandbox.postJson('/api/v1/payment', directPayment(sandbox.project, { exp_month: '12.000' }))).toMatchObject({ status: 'success' });
     const purchase = await paidOrder(sandbox, 'purchase');
     expect(await refused(target(sandbox, purchase, { refund_amount: '-1', note: 'x' }), '/api/v1/refund')).toEqual([
       { field_name: 'refund_amount', violation: 'must be greater than 0' },

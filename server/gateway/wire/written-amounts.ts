@@ -18,6 +18,9 @@ const MAYBE_OVER_PRECISE = /[:,[]\s*-?\d+(?:\.\d{3}|(?:\.\d+)?[eE])/;
 /** The request fields the interface writes as amounts (split shares are `amount` too). */
 const AMOUNT_KEY = /^(?:amount|charge_amount|refund_amount)$/;
 
+/** Whether a request's field of this name is an amount, whose fraction digits count as written. */
+export const isAmountField = (key: PropertyKey | undefined): boolean => typeof key === 'string' && AMOUNT_KEY.test(key);
+
 /**
  * One issue per amount field written with more fraction digits than the wire allows, named by
  * its path. `json` must be text `JSON.parse` accepted.
@@ -27,7 +30,7 @@ export function overPreciseAmounts(json: string): FieldIssue[] {
   const issues: FieldIssue[] = [];
   walkJsonText(json, {
     number(literal, key, path) {
-      if (key !== undefined && AMOUNT_KEY.test(key) && writtenDecimals(literal[1], literal[2]) > WIRE_MAX_DECIMALS) {
+      if (isAmountField(key) && writtenDecimals(literal[1], literal[2]) > WIRE_MAX_DECIMALS) {
         issues.push({ field: fieldPath(path()), reason: `must have at most ${WIRE_MAX_DECIMALS} decimal digits as written in the JSON (a float formatted with all its digits?)` });
       }
     },

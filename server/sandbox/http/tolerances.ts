@@ -18,7 +18,7 @@
  * Boolean's spelling is quoted — it comes from a closed list and is never anyone's data.
  */
 import type * as z from 'zod';
-import { CARD_FIELDS, CaptureRequest, RefundRequest, SplitCaptureRequest, SplitRefundRequest, WIRE_MAX_DECIMALS, exactNumber, fieldPath, fractionDigits } from '@payform/gateway/wire';
+import { CARD_FIELDS, CaptureRequest, RefundRequest, SplitCaptureRequest, SplitRefundRequest, WIRE_MAX_DECIMALS, exactNumber, fieldPath, fractionDigits, isAmountField } from '@payform/gateway/wire';
 
 export type Path = readonly PropertyKey[];
 
@@ -128,13 +128,15 @@ const notSentField: Tolerance = {
   strictRule: RULES.strictNotSent,
 };
 
-// Only a string a number holds exactly, as the wire writes it: "0.100000000000000000001" is not
-// read as 0.1, nor 400 nines as Infinity, nor "10.100" as 10.1 (the number 10.100 is refused as
-// written, overPreciseAmounts); such a string is refused saying what is wrong with it.
+// Only a string a number holds exactly: "0.100000000000000000001" is not read as 0.1, nor 400
+// nines as Infinity; nor an amount written with more fraction digits than the wire takes, "10.100"
+// as 10.1 (the number 10.100 is refused as written, overPreciseAmounts). Such a string is refused
+// saying what is wrong with it.
 const numericString: Tolerance = {
   repair: ({ issue, value }) => {
-    const numeric = issue.code === 'invalid_type' && issue.expected === 'number' && typeof value === 'string' && (fractionDigits(value) ?? 0) <= WIRE_MAX_DECIMALS;
-    const number = numeric ? exactNumber(value) : undefined;
+    const numeric = issue.code === 'invalid_type' && issue.expected === 'number' && typeof value === 'string';
+    const overScale = numeric && isAmountField(issue.path.at(-1)) && (fractionDigits(value) ?? 0) > WIRE_MAX_DECIMALS;
+    const number = numeric && !overScale ? exactNumber(value) : undefined;
     return number === undefined
       ? []
       : [{
