@@ -72,6 +72,19 @@ describe('a call to a server whose certificate names another host', () => {
   });
 });
 
+describe('a call to a server whose certificate has expired', () => {
+  it('fails as its certificate being out of date, whose fix is the certificate or the clock, not a CA', async () => {
+    const expired = await serveCertifiedElsewhere('127.0.0.1', { expired: true });
+    try {
+      const client = new GatewayClient({ ...TEST_PROJECT_DEFAULTS, baseUrl: expired.url, retry: { maxRetries: 0 }, fetch: expired.fetch });
+      const error = await client.balances.listAccounts().then(() => undefined, (failure: unknown) => failure);
+      expect(tlsFailureOf(error)).toEqual({ plainHttp: false, certificate: 'out of date', code: 'CERT_HAS_EXPIRED' });
+    } finally {
+      await expired.close();
+    }
+  });
+});
+
 describe('tlsFailureOf', () => {
   it('reads an older OpenSSL’s EPROTO by its words, and a certificate refused as TLS failing otherwise', () => {
     const eproto = Object.assign(new Error('write EPROTO 140:error:1408F10B:SSL routines:ssl3_get_record:wrong version number'), { code: 'EPROTO' });

@@ -11,9 +11,10 @@ export interface TlsFailure {
   /**
    * Set when the server's certificate was refused: `other host` — it is trusted, but names other
    * hosts than the URL's, so the fix is the URL (or the certificate's names), not a CA;
-   * `untrusted` — any other verdict (self-signed, a CA this process does not trust, expired).
+   * `out of date` — expired or not yet valid, so the fix is the certificate or this machine's
+   * clock; `untrusted` — any other verdict (self-signed, a CA this process does not trust).
    */
-  readonly certificate?: 'other host' | 'untrusted';
+  readonly certificate?: 'other host' | 'out of date' | 'untrusted';
   /** The error's code (`ERR_SSL_WRONG_VERSION_NUMBER`, `DEPTH_ZERO_SELF_SIGNED_CERT`), or `EPROTO`. */
   readonly code: string;
 }
@@ -24,6 +25,8 @@ const PLAIN_HTTP = /wrong version number|packet length too long|http request/i;
 const HANDSHAKE = /^(ERR_TLS_|ERR_SSL_)/;
 /** A certificate that names other hosts: Node's `tls.checkServerIdentity`, OpenSSL's own host check. */
 const OTHER_HOST = /^(ERR_TLS_CERT_ALTNAME_INVALID|HOSTNAME_MISMATCH|IP_ADDRESS_MISMATCH)$/;
+/** A certificate outside its dates, as OpenSSL checks them against this machine's clock. */
+const OUT_OF_DATE = /^(CERT_HAS_EXPIRED|CERT_NOT_YET_VALID|ERROR_IN_CERT_NOT_BEFORE_FIELD|ERROR_IN_CERT_NOT_AFTER_FIELD)$/;
 /** OpenSSL's other verify codes. */
 const UNTRUSTED = /^(DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_.*|CERT_.*)$/;
 
@@ -32,7 +35,7 @@ export function tlsFailureOf(error: unknown): TlsFailure | undefined {
   for (let current: unknown = error; current instanceof Error; current = current.cause) {
     const code = (current as { code?: unknown }).code;
     if (typeof code !== 'string') continue;
-    const certificate = OTHER_HOST.test(code) ? 'other host' : UNTRUSTED.test(code) ? 'untrusted' : undefined;
+    const certificate = OTHER_HOST.test(code) ? 'other host' : OUT_OF_DATE.test(code) ? 'out of date' : UNTRUSTED.test(code) ? 'untrusted' : undefined;
     if (certificate) return { plainHttp: false, certificate, code };
     if (HANDSHAKE.test(code) || code === 'EPROTO') return { plainHttp: code === 'ERR_SSL_WRONG_VERSION_NUMBER' || PLAIN_HTTP.test(current.message), code };
   }

@@ -150,6 +150,21 @@ describe('a webhook that cannot be delivered', () => {
     }
   });
 
+  it('says a receiver’s expired certificate as out of date, not as a CA to give', async () => {
+    const lapsed = await serveCertifiedElsewhere('127.0.0.1', { expired: true });
+    const trusting = sender({}, lapsed.fetch);
+    try {
+      trusting.webhooks.send(message(`${lapsed.url}/hooks`));
+      await trusting.advance(0);
+      expect(trusting.lines).toEqual([
+        expect.stringContaining("failed: the receiver's TLS certificate has expired or is not yet valid (CERT_HAS_EXPIRED): renew it, or check this machine's clock; retried 6"),
+      ]);
+    } finally {
+      trusting.stop();
+      await lapsed.close();
+    }
+  });
+
   it('is said again for a URL that fails after a delivery to it succeeded, and not for another URL’s success', async () => {
     const { webhooks, lines, advance, stop } = sender({ retryDelaysMs: [1_000] });
     try {

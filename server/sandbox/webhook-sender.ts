@@ -389,6 +389,9 @@ function failureReason(
   if (tls?.certificate === 'other host') {
     return `the receiver's TLS certificate is for other hosts than ${target.hostname} (${tls.code}): give ${field} with a host name the certificate names`;
   }
+  if (tls?.certificate === 'out of date') {
+    return `the receiver's TLS certificate has expired or is not yet valid (${tls.code}): renew it, or check this machine's clock`;
+  }
   if (tls?.certificate === 'untrusted') {
     return `the receiver's TLS certificate is not trusted (${tls.code}): give the sandbox its CA with NODE_EXTRA_CA_CERTS=<file>, or a local receiver as http://`;
   }

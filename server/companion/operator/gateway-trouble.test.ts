@@ -43,6 +43,8 @@ describe('GatewayTrouble', () => {
     refused.observe({ route: BALANCES, endpointsKey: false, outcome: 'network', seconds: 0.01, tls: { plainHttp: false, certificate: 'untrusted', code: 'UNABLE_TO_VERIFY_LEAF_SIGNATURE' } });
     const byAddress = new GatewayTrouble(createLogger({ sink: memory.sink }), () => 0, 'https://10.0.0.7');
     byAddress.observe({ route: BALANCES, endpointsKey: false, outcome: 'network', seconds: 0.01, tls: { plainHttp: false, certificate: 'other host', code: 'ERR_TLS_CERT_ALTNAME_INVALID' } });
+    const lapsed = new GatewayTrouble(createLogger({ sink: memory.sink }), () => 0, 'https://gateway.shop.internal');
+    lapsed.observe({ route: BALANCES, endpointsKey: false, outcome: 'network', seconds: 0.01, tls: { plainHttp: false, certificate: 'out of date', code: 'CERT_HAS_EXPIRED' } });
     expect(memory.lines.map((line) => (JSON.parse(line) as { msg: string }).msg)).toEqual([
       "the gateway at https://127.0.0.1:3001 speaks plain http, not https (ERR_SSL_WRONG_VERSION_NUMBER): set PAYFORM_GATEWAY_BASE_URL (the client's baseUrl, mounted) " +
         "to http://127.0.0.1:3001 if it is a sandbox (npx payform-sandbox speaks plain http), or to the gateway's https address",
@@ -50,6 +52,8 @@ describe('GatewayTrouble', () => {
         "check that PAYFORM_GATEWAY_BASE_URL (the client's baseUrl, mounted) is the gateway's https address, and, for a certificate of your own CA, set NODE_EXTRA_CA_CERTS to it",
       'the gateway at https://10.0.0.7 cannot be reached over https: its certificate names other hosts (ERR_TLS_CERT_ALTNAME_INVALID), so no payment can be sent; ' +
         "set PAYFORM_GATEWAY_BASE_URL (the client's baseUrl, mounted) to a host name the certificate names",
+      'the gateway at https://gateway.shop.internal cannot be reached over https: its certificate has expired or is not yet valid (CERT_HAS_EXPIRED), so no payment can be sent; ' +
+        "check this machine's clock, and that PAYFORM_GATEWAY_BASE_URL (the client's baseUrl, mounted) is the gateway's https address",
     ]);
   });
 

@@ -40,6 +40,12 @@ function started(trouble: Trouble, gatewayUrl: string, record: GatewayCallRecord
         `to ${gatewayUrl.replace(/^https:/, 'http:')} if it is a sandbox (npx payform-sandbox speaks plain http), or to the gateway's https address`
       );
     case 'tls':
+      if (record.tls?.certificate === 'out of date') {
+        return (
+          `the gateway at ${gatewayUrl} cannot be reached over https: its certificate has expired or is not yet valid (${record.tls.code}), so no payment can be sent; ` +
+          "check this machine's clock, and that PAYFORM_GATEWAY_BASE_URL (the client's baseUrl, mounted) is the gateway's https address"
+        );
+      }
       if (record.tls?.certificate === 'other host') {
         return (
           `the gateway at ${gatewayUrl} cannot be reached over https: its certificate names other hosts (${record.tls.code}), so no payment can be sent; ` +

@@ -1,6 +1,6 @@
 /**
  * A TLS server whose certificate a client trusts but which names another host: what a receiver
- * or a gateway reached by the wrong name answers. node:crypto makes keys but writes no X.509,
+ * or a gateway reached by the wrong name answers (or, asked, one whose certificate has expired). node:crypto makes keys but writes no X.509,
  * so the self-signed certificate is written here in DER: a few fields, no file to keep or expire.
  */
 import { generateKeyPairSync, sign } from 'node:crypto';
@@ -17,9 +17,12 @@ export interface ElsewhereServer {
   close(): Promise<void>;
 }
 
-/** Answers 204 to everything, over TLS, with a self-signed certificate for `hostName` alone. */
-export async function serveCertifiedElsewhere(hostName = 'elsewhere.example'): Promise<ElsewhereServer> {
-  const { key, cert } = selfSignedCertificate(hostName);
+/**
+ * Answers 204 to everything, over TLS, with a self-signed certificate for `hostName` alone; with
+ * `expired`, one whose validity ended in 2001.
+ */
+export async function serveCertifiedElsewhere(hostName = 'elsewhere.example', options: { readonly expired?: boolean } = {}): Promise<ElsewhereServer> {
+  const { key, cert } = selfSignedCertificate(hostName, options.expired ?? false);
   const server: Server = createServer({ key, cert }, (request, response) => {
     request.resume();
     response.writeHead(204).end();
@@ -37,7 +40,7 @@ export async function serveCertifiedElsewhere(hostName = 'elsewhere.example'): P
   };
 }
 
-function selfSignedCertificate(hostName: string): { key: string; cert: string } {
+function selfSignedCertificate(hostName: string, expired: boolean): { key: string; cert: string } {
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const ecdsaWithSha256 = der(0x30, oid('1.2.840.10045.4.3.2'));
   const name = der(0x30, der(0x31, der(0x30, oid('2.5.4.3'), der(0x0c, Buffer.from(hostName)))));
@@ -47,7 +50,8 @@ function selfSignedCertificate(hostName: string): { key: string; cert: string } 
     der(0x02, Buffer.from([1])), // serial number
     ecdsaWithSha256,
     name, // issuer: itself
-    der(0x30, der(0x17, Buffer.from('000101000000Z')), der(0x18, Buffer.from('99991231235959Z'))), // valid from 2000, for good
+    // Valid from 2000, for good, or until 2001.
+    der(0x30, der(0x17, Buffer.from('000101000000Z')), expired ? der(0x17, Buffer.from('010101000000Z')) : der(0x18, Buffer.from('99991231235959Z'))),
     name,
     publicKey.export({ type: 'spki', format: 'der' }),
     // subjectAltName: the one DNS name, which is what host names are checked against.
