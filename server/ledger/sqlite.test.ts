@@ -172,11 +172,13 @@ const PAST_PERMISSIONS = 'dac_override,dac_read_search';
 /**
  * Opens each of `paths` in a process of its own (testing/open-worker.ts) that permissions stop:
  * this process's user, or, when that is root (as in CI), root without its rights past them
- * (util-linux's setpriv drops them). Gives, per path, the refusal's message or null when it opened.
+ * (util-linux's setpriv drops them). Gives, per path, the refusal's message or null when it opened;
+ * fails, saying why, when that process is not stopped by permissions after all.
  */
 async function openedWithoutPrivilege(paths: readonly string[]): Promise<Array<string | null>> {
   const opener = [process.execPath, await bundled('server/ledger/testing/open-worker.ts'), ...paths];
-  const [command, ...args] = process.getuid?.() === 0
+  const asRoot = process.getuid?.() === 0;
+  const [command, ...args] = asRoot
     ? ['setpriv', `--inh-caps=-${PAST_PERMISSIONS.replaceAll(',', ',-')}`, `--bounding-set=-${PAST_PERMISSIONS.replaceAll(',', ',-')}`, '--', ...opener]
     : opener;
   const child = spawn(command!, args, { stdio: ['ignore', 'pipe', 'pipe'], timeout: 20_000 });
@@ -184,9 +186,26 @@ async function openedWithoutPrivilege(paths: readonly string[]): Promise<Array<s
   let errors = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (errors += chunk));
-  const [code] = (await once(child, 'close')) as [number | null];
+  let code: number | null;
+  try {
+    [code] = (await once(child, 'close')) as [number | null];
+  } catch (error) {
+    if (asRoot && (error as NodeJS.ErrnoException).code === 'ENOENT') {
+      throw new Error(`testing file permissions as root needs util-linux's setpriv (to drop ${PAST_PERMISSIONS} from the process that meets them), and there is none on the PATH: install util-linux, or run the suite as another user`, { cause: error });
+    }
+    throw error;
+  }
   if (code !== 0) throw new Error(`the ledger files' opener (${command}) exited with ${code}: ${errors}`);
-  return JSON.parse(output) as Array<string | null>;
+  const opened = JSON.parse(output) as { passesPermissions: boolean; effectiveCapabilities: string | null; outcomes: Array<string | null> };
+  if (opened.passesPermissions) {
+    const capabilities = opened.effectiveCapabilities === null ? '' : ` (its CapEff: ${opened.effectiveCapabilities})`;
+    throw new Error(
+      asRoot
+        ? `setpriv did not drop root's ${PAST_PERMISSIONS}: the ledger files' opener still read a file of mode 000${capabilities}, so file permissions cannot be tested here (a container without CAP_SETPCAP?): run the suite as another user, or where root may drop capabilities`
+        : `the ledger files' opener passes file permissions: it read a file of mode 000 as uid ${process.getuid?.()}${capabilities}, so file permissions cannot be tested here: run the suite as a user without capabilities past them`,
+    );
+  }
+  return opened.outcomes;
 }
 
 describe('a SQLite ledger file', () => {
