@@ -669,42 +669,66 @@ withTestDatabase((url) => {
 
     it('says a missing password as missing when the server asks for it by md5 or in clear text too', async () => {
       // Roles .ci/ensure-postgres makes: pg_hba.conf asks them for their password by md5 and in clear text, every other role by SCRAM.
+      // Its lines are for 127.0.0.1/32: a host named localhost may be reached at ::1, which they do not match.
+      const server = new URL(url);
+      if (server.hostname === 'localhost') server.hostname = '127.0.0.1';
+      const database = decodeURIComponent(server.pathname.slice(1));
+      const setUp =
+        `as a superuser, run \`set password_encryption = 'md5'; create role payform_md5 login password 'payform'; reset password_encryption; create role payform_cleartext login password 'payform';\` ` +
+        `(or, for a payform_md5 whose password is not kept as md5, \`alter role payform_md5 password 'payform'\` after that set), ` +
+        `put the lines \`host ${database} payform_md5 127.0.0.1/32 md5\` and \`host ${database} payform_cleartext 127.0.0.1/32 password\` in pg_hba.conf above those for all roles, ` +
+        `then \`select pg_reload_conf()\`; this test signs in at 127.0.0.1 (a server elsewhere: this machine's address in place of 127.0.0.1/32). ` +
+        '.ci/ensure-postgres does all of it for a local server, as root';
       const made = await withClient(url, async (client) => (await client.query("select rolname from pg_roles where rolname in ('payform_md5', 'payform_cleartext')")).rows);
-      if (made.length !== 2) {
-        throw new Error(
-          'this test needs the roles payform_md5 and payform_cleartext, signing in to the test database by md5 and by password (cleartext) in pg_hba.conf: ' +
-            '.ci/ensure-postgres makes them (as root); on a server of your own, make them so',
-        );
-      }
+      if (made.length !== 2) throw new Error(`this test needs the roles payform_md5 and payform_cleartext, asked for their password by md5 and in clear text: ${setUp}`);
       const as = (role: string, password: string) => {
-        const roleUrl = new URL(url);
+        const roleUrl = new URL(server);
         roleUrl.username = role;
         roleUrl.password = password;
         return roleUrl.href;
       };
-      // Neither the URL nor PGPASSWORD gives one: md5 hashes "null" for it, cleartext sends "".
+      // Neither the URL, PGPASSWORD nor a password file gives one: md5 hashes "null" for it, cleartext sends "".
+      const home = mkdtempSync(join(tmpdir(), 'payform-pgpass-'));
       vi.stubEnv('PGPASSWORD', undefined);
+      vi.stubEnv('PGPASSFILE', join(home, 'none'));
       try {
         for (const [role, serverWords] of [
           ['payform_md5', 'password authentication failed for user "payform_md5"'],
           ['payform_cleartext', 'empty password returned by client'],
         ] as const) {
           const refused = compose(as(role, ''));
-          await expect(refused).rejects.toThrow(noPassword);
           // What the server said, kept as the cause: it asked by md5, or in clear text, not by SCRAM.
-          await expect(refused.catch((error: Error) => (error.cause as Error).message)).resolves.toBe(serverWords);
+          const said = refused.then(
+            () => 'nothing: the ledger opened',
+            (error: Error) => (error.cause instanceof Error ? error.cause : error).message,
+          );
+          await expect(said, `${role} was not asked for its password as this test needs: ${setUp}`).resolves.toBe(serverWords);
+          await expect(refused).rejects.toThrow(noPassword);
         }
         // md5 refuses a wrong password in the same words: one given (in the URL, or PGPASSWORD) is said as wrong, and not shown.
         const wrong = /: password authentication failed for user "payform_md5" \(check the user name and password in PAYFORM_DATABASE_URL, their special characters percent-encoded: % as %25, @ as %40\)$/;
         const wrongInUrl = compose(as('payform_md5', 'not-the-password'));
         await expect(wrongInUrl).rejects.toThrow(wrong);
         await expect(wrongInUrl).rejects.not.toThrow(/not-the-password/);
+        // Or a password file's (node-postgres reads PGPASSFILE, else ~/.pgpass, when the URL and PGPASSWORD give none; only one its owner alone may read).
+        const passwordFile = join(home, 'pgpass');
+        writeFileSync(passwordFile, '*:*:*:payform_md5:not-the-password\n', { mode: 0o600 });
+        vi.stubEnv('PGPASSFILE', passwordFile);
+        // node-postgres warns once that it will read no password file from pg@9 (that file then gives none).
+        const warnings = process.noDeprecation;
+        process.noDeprecation = true;
+        const wrongInFile = compose(as('payform_md5', '')).finally(() => (process.noDeprecation = warnings));
+        await expect(wrongInFile).rejects.toThrow(
+          `: password authentication failed for user "payform_md5" (neither PAYFORM_DATABASE_URL nor PGPASSWORD gives a password, so node-postgres looked in ${passwordFile}: check the user name in the URL and the password on its line there, host:port:database:user:password, or write the password in the URL)`,
+        );
+        await expect(wrongInFile).rejects.not.toThrow(/not-the-password/);
         vi.stubEnv('PGPASSWORD', 'not-the-password');
         const wrongInEnvironment = compose(as('payform_md5', ''));
         await expect(wrongInEnvironment).rejects.toThrow(wrong);
         await expect(wrongInEnvironment).rejects.not.toThrow(/not-the-password/);
       } finally {
         vi.unstubAllEnvs();
+        rmSync(home, { recursive: true, force: true });
       }
     });
   });

@@ -11,7 +11,8 @@
  *   });
  *   …; await companion.close();
  */
-import { resolve as resolvePath } from 'node:path';
+import { statSync } from 'node:fs';
+import { join as joinPath, resolve as resolvePath } from 'node:path';
 import type { Server, ServerResponse } from 'node:http';
 import { finished } from 'node:stream/promises';
 import type { AddressInfo } from 'node:net';
@@ -501,19 +502,24 @@ function unopenedLedger(error: unknown, settings: CompanionSettings): Error {
 
 /**
  * A PostgreSQL server's refusal of the URL's credentials, said in terms of the URL. A password
- * the server wants and neither the URL nor PGPASSWORD gives reaches node-postgres unset, and
- * what comes back names neither the setting nor the fix: by SCRAM, node-postgres's own "SASL:
- * SCRAM-SERVER-FIRST-MESSAGE: client password must be a string"; by md5 it hashes "null" as the
- * password, and the server answers "password authentication failed for user …" as to a wrong
- * one; by password (cleartext) it sends an empty one: "empty password returned by client".
+ * the server wants and neither the URL, PGPASSWORD nor a password file gives reaches
+ * node-postgres unset, and what comes back names neither the setting nor the fix: by SCRAM,
+ * node-postgres's own "SASL: SCRAM-SERVER-FIRST-MESSAGE: client password must be a string"; by
+ * md5 it hashes "null" as the password, and the server answers "password authentication failed
+ * for user …" as to a wrong one; by password (cleartext) it sends an empty one: "empty password
+ * returned by client".
  */
 function credentialsRefusal(error: unknown, databaseUrl: string): string | undefined {
   if (!(error instanceof Error)) return undefined;
   // 28P01: invalid_password.
   const invalidPassword = (error as { code?: unknown }).code === '28P01';
-  const noneSent = /client password must be a string/.test(error.message) || (invalidPassword && (/empty password returned by client/.test(error.message) || !givesPassword(databaseUrl)));
+  const source = invalidPassword ? passwordSource(databaseUrl) : undefined;
+  const noneSent = /client password must be a string/.test(error.message) || (invalidPassword && (/empty password returned by client/.test(error.message) || source === undefined));
   if (noneSent) {
     return 'the server asks for a password, and PAYFORM_DATABASE_URL gives none: write it in the URL (postgres://user:password@host/database), or set PGPASSWORD';
+  }
+  if (source === 'file') {
+    return `${error.message} (neither PAYFORM_DATABASE_URL nor PGPASSWORD gives a password, so node-postgres looked in ${passwordFile()}: check the user name in the URL and the password on its line there, host:port:database:user:password, or write the password in the URL)`;
   }
   // A % in the password is read as the start of an escape (`%41` is A).
   if (invalidPassword) {
@@ -522,10 +528,37 @@ function credentialsRefusal(error: unknown, databaseUrl: string): string | undef
   return undefined;
 }
 
-/** Whether node-postgres has a password to send for `databaseUrl`: the URL's own (or its `?password=`), else PGPASSWORD; an unreadable URL is not judged. */
-function givesPassword(databaseUrl: string): boolean {
+/**
+ * Where node-postgres takes a password for `databaseUrl` from: the URL's own (or its
+ * `?password=`), else PGPASSWORD, else the password file when there is one it reads (a line of it
+ * may match). An unreadable URL is not judged: taken as giving one.
+ */
+function passwordSource(databaseUrl: string): 'url' | 'environment' | 'file' | undefined {
   const url = URL.parse(databaseUrl);
-  return !url || url.password !== '' || Boolean(url.searchParams.get('password')) || Boolean(process.env.PGPASSWORD);
+  if (!url || url.password !== '' || url.searchParams.get('password')) return 'url';
+  if (process.env.PGPASSWORD) return 'environment';
+  return readsPasswordFile() ? 'file' : undefined;
+}
+
+/**
+ * The password file node-postgres reads (through its pgpass module) for a password neither the
+ * URL nor PGPASSWORD gives: PGPASSFILE, else ~/.pgpass (%APPDATA%\postgresql\pgpass.conf on
+ * Windows).
+ */
+function passwordFile(): string {
+  const { PGPASSFILE, HOME, APPDATA } = process.env;
+  if (PGPASSFILE) return PGPASSFILE;
+  return process.platform === 'win32' ? joinPath(APPDATA || '.', 'postgresql', 'pgpass.conf') : joinPath(HOME || '.', '.pgpass');
+}
+
+/** Whether node-postgres reads the password file: one it can stat, a plain file, and (but on Windows) its owner's alone; otherwise it ignores it. */
+function readsPasswordFile(): boolean {
+  try {
+    const stats = statSync(passwordFile(), { throwIfNoEntry: false });
+    return stats !== undefined && stats.isFile() && (process.platform === 'win32' || (stats.mode & 0o077) === 0);
+  } catch {
+    return false;
+  }
 }
 
 /** Where the ledger is, as a line may show it: a PostgreSQL URL without its password, an SQLite file's full path. */
