@@ -29,6 +29,7 @@ import { answerHeaders, checkoutCors } from './http/browser-policies.js';
 import { abortedByClient, abortedProblem } from './http/client-abort.js';
 import { GATEWAY_FAILURES, problemOf } from './http/failure-problems.js';
 import { REPLAYED_HEADER } from './http/idempotency-keys.js';
+import { DECLARED_INPUT_PATH, refuseUndeclaredInput } from './http/declared-input.js';
 import { limitBody, refuseNulInAddress, requireAdminToken, requireMediaType, takesPayments } from './http/guards.js';
 import { idempotencyKeys } from './http/idempotency-keys.js';
 import { InFlight } from './http/in-flight.js';
@@ -53,6 +54,7 @@ import { healthRoutes, metricsRoutes } from './operator/operator-routes.js';
 import { GatewayTrouble } from './operator/gateway-trouble.js';
 import { MissingWebhooks } from './reconciliation/missing-webhooks.js';
 import { checkPublicUrl } from './operator/public-url-check.js';
+import { API } from './openapi/api-catalog.js';
 import { openApiDocument } from './openapi/openapi-document.js';
 import { ChangeFeed } from './payments/change-feed.js';
 import { MerchantNotices } from './payments/merchant-notices.js';
@@ -172,9 +174,16 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
     await next();
     if (c.res.headers.get(REPLAYED_HEADER) === 'true') metrics.idempotentReplay();
   };
+  // The checkout routes the merchant's server calls (the others' capability is the session id):
+  // the token before anything else about the request is judged.
+  app.use('/api/checkout/sessions', admin);
+  app.on('DELETE', '/api/checkout/sessions/:id', admin);
+  // What a route does not declare in the catalog (a query, a body) is refused before anything
+  // runs: after the token check, before a key is claimed (a 4xx would free it anyway).
+  app.use(DECLARED_INPUT_PATH, refuseUndeclaredInput(API));
   // A ledger handed to another point of sale refuses before a key is claimed: a refusal that ran
   // nothing, kept as a 5xx, would answer the retry its Retry-After asks for with itself for a day.
-  app.use('/api/checkout/sessions', admin, takesPayments, countReplays, idempotent);
+  app.use('/api/checkout/sessions', takesPayments, countReplays, idempotent);
   app.use(SAVED_CARD_CHARGES, takesPayments);
   for (const prefix of ADMIN_PREFIXES) app.use(`${prefix}/*`, countReplays, idempotent);
 

@@ -121,8 +121,10 @@ describe('the companion mounted under a base path', () => {
     const openapi = await (await fetch(`${url}/payments/api/openapi.json`)).json();
     expect(openapi.servers).toEqual([{ url: `${url}/payments` }]);
     expect((await fetch(`${url}/api/orders`, { headers: admin })).status).toBe(404);
-    // Its guards hold under the base path: the admin token, methods, the webhooks' larger body limit.
+    // Its guards hold under the base path: the admin token, methods, what a route does not take, the webhooks' larger body limit.
     expect((await fetch(`${url}/payments/api/orders`)).status).toBe(401);
+    const queried = await fetch(`${url}/payments/api/orders/${order.order.order_id}/refund?amount=1`, { method: 'POST', headers: admin, body: '{}' });
+    expect((await queried.json()).error.fields).toEqual({ amount: 'is not allowed' });
     const wrongMethod = await fetch(`${url}/payments/healthz`, { method: 'PUT' });
     expect(wrongMethod.status).toBe(405);
     expect((await wrongMethod.json()).error.code).toBe('method_not_allowed');

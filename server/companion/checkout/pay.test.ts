@@ -256,6 +256,11 @@ describe('saved cards', () => {
     expect(listed.cards).toEqual([expect.objectContaining({ mask: '424242******4242', brand: 'visa' })]);
     expect(JSON.stringify(listed)).not.toContain('cc_token');
     expect((await stack.request('GET', '/api/customers/carol/cards')).status).toBe(401);
+    // A body or query the route does not take is refused by name, and the card stays.
+    const card = `/api/customers/carol/cards/${listed.cards[0].id}`;
+    expect((await stack.json('DELETE', card, 400, { admin: true, body: { x: 1 } })).error.fields).toEqual({ x: 'is not allowed' });
+    expect((await stack.json('DELETE', `${card}?x=1`, 400, { admin: true })).error.fields).toEqual({ x: 'is not allowed' });
+    expect((await stack.json('GET', '/api/customers/carol/cards', 200, { admin: true })).cards).toHaveLength(1);
     await stack.json('DELETE', `/api/customers/carol/cards/${listed.cards[0].id}`, 204, { admin: true });
     expect(await stack.json('DELETE', `/api/customers/carol/cards/${listed.cards[0].id}`, 404, { admin: true })).toMatchObject({ error: { code: 'card_not_found' } });
     const next = await stack.openSession({ customer_id: 'carol' });

@@ -197,6 +197,10 @@ describe('GET /api/checkout/sessions/:id', () => {
 describe('DELETE /api/checkout/sessions/:id', () => {
   it('closes a session: it reads as expired and takes no payment', async () => {
     const created = await stack.openSession();
+    // A body or query the route does not take is refused by name before it closes anything.
+    expect((await stack.json('DELETE', `/api/checkout/sessions/${created.id}`, 400, { admin: true, body: { x: 1 } })).error.fields).toEqual({ x: 'is not allowed' });
+    expect((await stack.json('DELETE', `/api/checkout/sessions/${created.id}?x=1`, 400, { admin: true })).error.fields).toEqual({ x: 'is not allowed' });
+    expect((await stack.ledger.getSession(created.id))?.status).toBe('open');
     const closed = await stack.json('DELETE', `/api/checkout/sessions/${created.id}`, 200, { admin: true });
     expect(closed.status).toBe('expired');
     const response = await stack.pay(created.id);

@@ -290,10 +290,30 @@ describe('the route catalog and OpenAPI document', () => {
     expect(events.parameters.find((p: { name: string }) => p.name === 'outcome').schema).toMatchObject({ enum: ['unmatched', 'parked'], default: 'unmatched' });
   });
 
+  it('refuses, on every API route, a query parameter or a body field the catalog does not declare for it, by name', async () => {
+    const session = await stack.openSession();
+    const bodyless = new Set<string>();
+    for (const operation of API.filter((candidate) => candidate.path.startsWith('/api/'))) {
+      const path = operation.path.replace(':id', session.id).replace(/:(\w+)/g, 'x1');
+      const where = `${operation.method} ${operation.path}`;
+      const withQuery = await stack.request(operation.method.toUpperCase(), `${path}?zz=1&4242424242424242=1`, { admin: true, ...(operation.method === 'get' ? {} : { body: {} }) });
+      expect(withQuery.status, where).toBe(400);
+      expect((await withQuery.json()).error.fields, where).toEqual({ zz: 'is not allowed', query: 'has a field that is not allowed' });
+      if (operation.method === 'get' || operation.body) continue;
+      bodyless.add(where);
+      const withBody = await stack.request(operation.method.toUpperCase(), path, { admin: true, body: { zz: 1 } });
+      expect(withBody.status, where).toBe(400);
+      expect((await withBody.json()).error.fields, where).toEqual({ zz: 'is not allowed' });
+    }
+    expect(bodyless).toEqual(new Set(['delete /api/checkout/sessions/:id', 'post /api/webhook-events/:id/review', 'post /api/orders/:order_id/cancel', 'delete /api/customers/:customer_id/cards/:card_id']));
+    expect((await stack.ledger.getSession(session.id))?.status).toBe('open');
+  });
+
   it('refuses every merchant route without the admin token', async () => {
     for (const operation of API.filter((candidate) => candidate.access === 'admin')) {
       const path = operation.path.replace(/:(\w+)/g, 'x1');
-      const response = await stack.request(operation.method.toUpperCase(), path, operation.method === 'post' ? { body: {} } : {});
+      // Before what it was sent is judged: a query or body it does not take too.
+      const response = await stack.request(operation.method.toUpperCase(), `${path}?zz=1`, operation.method === 'get' ? {} : { body: { zz: 1 } });
       expect(response.status, `${operation.method} ${path}`).toBe(401);
     }
   });

@@ -19,7 +19,8 @@ export function validate<T extends z.ZodType, Where extends keyof ValidationTarg
     schema,
     (result) => {
       if (result.success) return;
-      throw ApiProblem.invalid(fieldReasons(fieldIssues(result.error as unknown as z.ZodError)));
+      // What is named without its key (one that may be a card number) is the body's, or the query's.
+      throw ApiProblem.invalid(fieldReasons(fieldIssues(result.error as unknown as z.ZodError), (field) => field || (target === 'json' ? 'body' : target)));
     },
     // The library's result type is zod v3's and v4's union; the call is v4's own. Synchronous
     // (no schema here refines asynchronously), through the schema's compiled parser.
@@ -109,5 +110,11 @@ function firstBadText(value: unknown, path: readonly PropertyKey[], depth: numbe
   return undefined;
 }
 
-/** For a GET that takes no query: one it was given anyway is a 400 naming it, as where queries are read. */
+/** For a route that takes no query: one it was given anyway is a 400 naming it, as where queries are read (declared-input.ts). */
 export const takesNoQuery = () => validate('query', z.strictObject({}));
+
+/**
+ * For a route that takes no body: no body (or `{}`) passes, a field is a 400 naming it as a route
+ * with a body names one it does not take, anything not JSON is `invalid_json` (declared-input.ts).
+ */
+export const takesNoBody = () => validate('json', z.strictObject({}));

@@ -12,7 +12,6 @@ import type { Account } from '@payform/gateway';
 import type { CompanionEnv } from '../context.js';
 import { gatewayProblem } from '../http/failure-problems.js';
 import { ApiProblem } from '../http/problem.js';
-import { takesNoQuery } from '../http/validate.js';
 import { AmountView } from '../http/amounts.js';
 
 /** A balance's account or terminal id, as the gateway gives it. */
@@ -61,7 +60,6 @@ function balanceId(c: Context<CompanionEnv>): string {
 
 export function balanceRoutes(): Hono<CompanionEnv> {
   const balances = new Hono<CompanionEnv>();
-  balances.use(takesNoQuery());
 
   balances.get('/accounts', async (c) => {
     const accounts = await fromGateway(() => c.var.services.gateway.balances.listAccounts());

@@ -10,7 +10,6 @@ import * as z from 'zod';
 import type { SavedCard } from '../../ledger/index.js';
 import type { CompanionEnv } from '../context.js';
 import { ApiProblem } from '../http/problem.js';
-import { takesNoQuery } from '../http/validate.js';
 
 export const CardView = z.object({
   id: z.string().describe('What the pay request sends as card.token'),
@@ -45,7 +44,7 @@ export function customerId(raw: string | undefined): string {
 export function cardRoutes(): Hono<CompanionEnv> {
   const cards = new Hono<CompanionEnv>();
 
-  cards.get('/:customer_id/cards', takesNoQuery(), async (c) => {
+  cards.get('/:customer_id/cards', async (c) => {
     const list = await c.var.services.ledger.listCards(customerId(c.req.param('customer_id')));
     return c.json({ cards: list.map(cardView) } satisfies z.output<typeof CardList>);
   });

@@ -1,14 +1,16 @@
 /**
  * The back office's live feed of status changes (bearer ADMIN_TOKEN), two ways:
  *
- *   GET /api/changes?after=<seq>   cheap polling: the changes since the last one seen
- *   GET /api/changes/stream        server-sent events; `Last-Event-ID` resumes after a drop
+ *   GET /api/changes?after=<seq>&limit=   cheap polling: the changes since the last one seen;
+ *                                         `last_seq` is what to send as `after` next
+ *   GET /api/changes/stream               server-sent events; `Last-Event-ID` resumes after a drop
  */
 import { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import * as z from 'zod';
 import type { CompanionEnv } from '../context.js';
 import type { Change } from '../payments/change-feed.js';
+import { ApiProblem } from '../http/problem.js';
 import { validate } from '../http/validate.js';
 import { queryInteger } from './query-integer.js';
 
@@ -20,6 +22,14 @@ export const ChangesQuery = z.strictObject({
 });
 
 const HEARTBEAT_MS = 15_000;
+
+const LAST_EVENT_ID_REASON = 'must be the seq of the last change received (1 to 15 digits)';
+
+/** The stream's resume point; one that is not a seq is refused, not read as "from now". */
+export const LastEventId = z
+  .string()
+  .regex(SEQ, { error: LAST_EVENT_ID_REASON })
+  .describe('The last seq received: the stream resumes after it (an EventSource sends it by itself on reconnecting); anything else is 400');
 
 export const ChangeView = z.object({
   seq: z.int(),
@@ -34,8 +44,13 @@ export type ChangeView = z.output<typeof ChangeView>;
 
 export const ChangesPage = z.object({
   changes: z.array(ChangeView),
-  last_seq: z.int(),
-  complete: z.boolean().describe('False when changes after `after` fell out of the ring: read the orders again'),
+  last_seq: z.int().describe('What to send as `after` next: the last change listed when `limit` cut the page, the newest seq otherwise (0 before the first change)'),
+  complete: z
+    .boolean()
+    .describe(
+      'True when `changes` are every change after `after` up to `last_seq` and none is left after it. False when `limit` cut the page (ask again with after=last_seq), ' +
+        'or when changes after `after` fell out of the ring, kept for the last 1,000 (the first change listed is then past after + 1: read the orders again)',
+    ),
 });
 
 export function changeView(change: Change): ChangeView {
@@ -55,13 +70,15 @@ export function feedRoutes(): Hono<CompanionEnv> {
 
   feed.get('/', validate('query', ChangesQuery), (c) => {
     const query = c.req.valid('query');
-    const { changes, complete } = c.var.services.feed.since(query.after ?? 0, query.limit);
-    return c.json({ changes: changes.map(changeView), last_seq: c.var.services.feed.seq, complete } satisfies z.output<typeof ChangesPage>);
+    const { changes, lastSeq, complete } = c.var.services.feed.since(query.after ?? 0, query.limit);
+    return c.json({ changes: changes.map(changeView), last_seq: lastSeq, complete } satisfies z.output<typeof ChangesPage>);
   });
 
   feed.get('/stream', (c) => {
     const changes = c.var.services.feed;
-    const resumeAt = Number(/^\d{1,15}$/.exec(c.req.header('last-event-id') ?? '')?.[0] ?? changes.seq);
+    const lastEventId = c.req.header('last-event-id');
+    if (lastEventId !== undefined && !SEQ.test(lastEventId)) throw ApiProblem.invalid({ 'Last-Event-ID': LAST_EVENT_ID_REASON });
+    const resumeAt = lastEventId === undefined ? changes.seq : Number(lastEventId);
     return streamSSE(c, async (stream) => {
       const queue: Change[] = changes.since(resumeAt).changes;
       let wake: (() => void) | undefined;

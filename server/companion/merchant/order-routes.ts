@@ -3,7 +3,7 @@
  * shows, and the secondary operations. Rules are checked before the gateway is called; a
  * refused operation is a 409/422 naming the rule, and changes nothing.
  *
- *   GET  /api/orders                          ?status=&kind=payments|verifications&session_id=&limit=&cursor=, or ?idempotency_key=
+ *   GET  /api/orders                          ?status=&kind=payments|verifications&session_id=&held=true&limit=&cursor=, or ?idempotency_key= alone
  *                                             each order with its totals (one ledger read for the page)
  *   GET  /api/orders/:order_id                payment, operations, events, totals
  *   POST /api/orders/:order_id/capture        { amount?, comment? }   (omitted amount: the rest of the reserve)
@@ -38,19 +38,28 @@ export const OrderListQuery = z.strictObject({
   status: z.enum(['init', 'pending', 'success', 'failure']).optional(),
   kind: z.enum(['payments', 'verifications']).optional().describe('payments: purchases and auths; verifications: card lookups; both when omitted'),
   session_id: z.string().min(1, 'must not be empty').max(64, 'must be at most 64 characters').optional().describe('The attempts of one checkout session'),
+  // Only `true`: `false` read as "no filter" listed the held orders too, and a list of the
+  // orders not held is not one the ledger reads; left out, every order is listed.
   held: z
-    .enum(['true', 'false'], { error: 'must be true or false' })
-    .transform((held) => held === 'true')
+    .literal('true', { error: 'must be true (leave it out to list every order, held or not)' })
+    .transform(() => true)
     .optional()
-    .describe('true: only the orders held for a discrepancy (`discrepancy` set), for a person to settle'),
+    .describe('true: only the orders held for a discrepancy (`discrepancy` set), for a person to settle. The only value: left out, every order is listed, held or not'),
   ...PageQuery,
   idempotency_key: z
     .string()
     .min(1, 'must not be empty')
     .max(255, 'must be at most 255 characters')
     .optional()
-    .describe('The Idempotency-Key a charge (or session) was sent with and no order_id: lists its order alone, or nothing'),
+    .describe('The Idempotency-Key a charge (or session) was sent with and no order_id: lists its order alone, or nothing. Sent alone: with any other parameter it is 400 naming that one'),
 });
+
+/** `idempotency_key` finds one order, not a page: a filter or page beside it would be ignored, so it is refused. */
+function aloneWithKey(query: Readonly<Record<string, unknown>>): void {
+  const others = Object.keys(query).filter((name) => name !== 'idempotency_key' && query[name] !== undefined);
+  if (others.length === 0) return;
+  throw ApiProblem.invalid(Object.fromEntries(others.map((name) => [name, 'is not taken with idempotency_key, which lists one order: send either'])));
+}
 
 export const OrderReceiptQuery = z.strictObject({
   format: z.enum(['html', 'pdf']).default('html'),
@@ -91,9 +100,11 @@ export function orderRoutes(): Hono<CompanionEnv> {
   const orders = new Hono<CompanionEnv>();
 
   orders.get('/', validate('query', OrderListQuery), async (c) => {
-    const { idempotency_key: key, session_id: sessionId, ...query } = c.req.valid('query');
+    const valid = c.req.valid('query');
+    const { idempotency_key: key, session_id: sessionId, ...query } = valid;
     const { ledger, options } = c.var.services;
     if (key !== undefined) {
+      aloneWithKey(valid);
       const payment = await ledger.getPayment(keyedOrderId(options.adminToken, key));
       return c.json({ orders: await listedOrders(ledger, payment ? [payment] : [], options.captureOverReservePercent), next_cursor: null } satisfies OrderPage);
     }
@@ -134,7 +145,7 @@ export function orderRoutes(): Hono<CompanionEnv> {
   orders.post('/:order_id/refund', validate('json', RefundRequest), (c) => refund(c, c.req.valid('json')));
   orders.post('/:order_id/split-refund', validate('json', SplitRefundRequest), (c) => refund(c, c.req.valid('json')));
 
-  orders.post('/:order_id/cancel', validate('json', z.strictObject({})), async (c) => {
+  orders.post('/:order_id/cancel', async (c) => {
     const payment = await c.var.services.operations.cancel(orderId(c));
     return c.json({ order: paymentView(payment) } satisfies CancelledOrder);
   });

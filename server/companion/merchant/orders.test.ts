@@ -79,6 +79,17 @@ describe('reading orders', () => {
     expect(found.orders).toMatchObject([{ order_id: keyed.order_id, totals: { ...none, refundable: 500 } }]);
   });
 
+  it('takes idempotency_key alone: a filter or page beside it is refused by name, not ignored', async () => {
+    const keyed = await stack.json('POST', '/api/checkout/sessions', 201, { admin: true, headers: { 'Idempotency-Key': 'key-alone-1' }, body: { amount: 500, currency: 'UAH', description: 'Sencha, 100 g' } });
+    expect((await (await stack.pay(keyed.id)).json()).status).toBe('success');
+    const reason = 'is not taken with idempotency_key, which lists one order: send either';
+    const refused = await stack.json('GET', '/api/orders?idempotency_key=key-alone-1&status=failure', 400, { admin: true });
+    expect(refused.error).toEqual({ code: 'invalid_request', message: `Invalid request: status ${reason}`, fields: { status: reason } });
+    expect((await stack.json('GET', '/api/orders?idempotency_key=key-alone-1&cursor=abc&limit=5', 400, { admin: true })).error.fields).toEqual({ limit: reason, cursor: reason });
+    expect((await stack.json('GET', '/api/orders?held=true&idempotency_key=key-alone-1', 400, { admin: true })).error.fields).toEqual({ held: reason });
+    expect((await stack.json('GET', '/api/orders?idempotency_key=key-alone-1', 200, { admin: true })).orders).toMatchObject([{ order_id: keyed.order_id, status: 'success' }]);
+  });
+
   it('answers the customer in the names a session takes them (tax_id, not the ledger’s taxId)', async () => {
     const session = await stack.openSession({ amount: 1010, customer: { email: 'olena@example.com', tax_id: '1234567890' } });
     expect((await (await stack.pay(session.id)).json()).status).toBe('success');
@@ -94,8 +105,11 @@ describe('reading orders', () => {
     await stack.ledger.recordGatewayOperation(held, { kind: 'refund', amount: 5000, status: 'success', operationId: 'portal-refund-1', shown: 1 });
     const listed = await stack.json('GET', '/api/orders?held=true', 200, { admin: true });
     expect(listed.orders).toMatchObject([{ order_id: held, discrepancy: { refunded_amount: 5000 } }]);
-    expect((await stack.json('GET', '/api/orders?held=false', 200, { admin: true })).orders.map((order: { order_id: string }) => order.order_id)).toEqual([held, plain]);
-    expect((await stack.json('GET', '/api/orders?held=yes', 400, { admin: true })).error.fields).toEqual({ held: 'must be true or false' });
+    expect((await stack.json('GET', '/api/orders', 200, { admin: true })).orders.map((order: { order_id: string }) => order.order_id)).toEqual([held, plain]);
+    // `false` is no filter the list has: refused, rather than listing the held orders too.
+    for (const value of ['false', 'yes']) {
+      expect((await stack.json('GET', `/api/orders?held=${value}`, 400, { admin: true })).error.fields).toEqual({ held: 'must be true (leave it out to list every order, held or not)' });
+    }
   });
 
   it('shows where a session declined first was paid in the end: its attempts, and a list by session', async () => {
@@ -241,6 +255,35 @@ describe('capture and void', () => {
   });
 });
 
+describe('input a route does not declare', () => {
+  it('refuses a query parameter on a capture or refund by name, and moves no money', async () => {
+    const auth = await paidOrder('auth');
+    const purchase = await paidOrder();
+    const capture = await stack.json('POST', `/api/orders/${auth}/capture?amount=100`, 400, { admin: true });
+    expect(capture.error).toEqual({ code: 'invalid_request', message: 'Invalid request: amount is not allowed', fields: { amount: 'is not allowed' } });
+    expect((await stack.json('POST', `/api/orders/${purchase}/refund?amount=1`, 400, { admin: true })).error.fields).toEqual({ amount: 'is not allowed' });
+    // Beside a body, and under an Idempotency-Key, which is then free for the request corrected.
+    const keyed = { admin: true, body: { comment: 'part' }, headers: { 'Idempotency-Key': 'query-refund-1' } };
+    expect((await stack.json('POST', `/api/orders/${purchase}/refund?amount=1`, 400, keyed)).error.fields).toEqual({ amount: 'is not allowed' });
+    for (const action of ['void', 'split-capture', 'split-refund', 'cancel', 'resend-webhook']) {
+      expect((await stack.json('POST', `/api/orders/${auth}/${action}?x=1`, 400, { admin: true })).error.fields, action).toEqual({ x: 'is not allowed' });
+    }
+    for (const orderId of [auth, purchase]) {
+      expect((await stack.json('GET', `/api/orders/${orderId}`, 200, { admin: true })).operations, orderId).toEqual([]);
+    }
+    expect((await stack.json('GET', `/api/orders/${auth}?expand=events`, 400, { admin: true })).error.fields).toEqual({ expand: 'is not allowed' });
+    expect((await stack.json('POST', `/api/orders/${purchase}/refund`, 200, keyed)).operation.amount).toBe(1010);
+  });
+
+  it('refuses a field on a route that takes no body, before it runs', async () => {
+    const session = await stack.openSession({ customer: { email: 'olena@example.com', phone: '+380501234567' } });
+    await stack.json('POST', `/api/checkout/sessions/${session.id}/hosted`, 200, { body: {} });
+    expect((await op(session.order_id, 'cancel', 400, { x: 1 })).error.fields).toEqual({ x: 'is not allowed' });
+    expect((await stack.ledger.getPayment(session.order_id))?.status).toBe('init');
+    expect((await op(session.order_id, 'cancel', 200)).order.status).toBe('failure');
+  });
+});
+
 describe('refunds', () => {
   it('refunds in part with receipt delivery, then the rest; nothing is left after', async () => {
     const orderId = await paidOrder();
@@ -345,6 +388,10 @@ describe('cancel and re-send', () => {
     const detail = await stack.ledger.getOrder(orderId);
     expect(detail?.events.length).toBeGreaterThanOrEqual(1);
     expect((await op(orderId, 'resend-webhook', 400, { operation: 'teleport' })).error.fields.operation).toBeDefined();
+    // An operation the gateway does not know: its 404, as the document says it.
+    expect((await op(orderId, 'resend-webhook', 404, { operation: 'refund' })).error.code).toBe('not_found_at_gateway');
+    const documented = (await stack.json('GET', '/api/openapi.json', 200)).paths['/api/orders/{order_id}/resend-webhook'].post.responses;
+    expect(documented['404'].description).toContain('not_found_at_gateway');
   });
 });
 
@@ -387,10 +434,13 @@ describe('receipts and balances', () => {
 describe('an order nobody has paid yet', () => {
   it('answers 409 with the session state, not 404, for an order id the companion handed out', async () => {
     const session = await stack.openSession({ method: 'auth' });
-    for (const action of ['refund', 'capture', 'void', 'cancel']) {
+    const document = await stack.json('GET', '/api/openapi.json', 200);
+    for (const action of ['refund', 'capture', 'void', 'cancel', 'resend-webhook']) {
       const refusal = await op(session.order_id, action, 409);
       expect(refusal.error.code).toBe('order_not_paid');
       expect(refusal.error.message).toContain('session is open');
+      // The document names the refusal under its status, as a generated client reads it.
+      expect(document.paths[`/api/orders/{order_id}/${action}`].post.responses['409'].description, action).toContain('order_not_paid');
     }
     expect((await op('never-handed-out', 'refund', 404)).error.code).toBe('order_not_found');
   });

@@ -79,6 +79,27 @@ describe('GET /api/changes', () => {
     expect((await stack.json('GET', '/api/changes?after=-1', 400, { admin: true })).error.fields.after).toBeDefined();
   });
 
+  it('pages with limit: last_seq is the page’s last change and complete is false until none is left', async () => {
+    await payWith('success');
+    await payWith('rejected');
+    await payWith('success');
+    const seen: number[] = [];
+    const pages: { last_seq: number; complete: boolean }[] = [];
+    let after = 0;
+    for (let complete = false; !complete; ) {
+      const page = await stack.json('GET', `/api/changes?after=${after}&limit=4`, 200, { admin: true });
+      seen.push(...page.changes.map((change: { seq: number }) => change.seq));
+      pages.push({ last_seq: page.last_seq, complete: page.complete });
+      ({ last_seq: after, complete } = page);
+    }
+    // Polled by last_seq, a page cut by limit skips nothing.
+    expect(seen).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(pages).toEqual([{ last_seq: 4, complete: false }, { last_seq: 6, complete: true }]);
+    expect(await stack.json('GET', '/api/changes?after=6&limit=4', 200, { admin: true })).toEqual({ changes: [], last_seq: 6, complete: true });
+    // A limit the page does not reach: the newest, as without one.
+    expect(await stack.json('GET', '/api/changes?after=2&limit=4', 200, { admin: true })).toMatchObject({ last_seq: 6, complete: true });
+  });
+
   it('streams changes as server-sent events, resuming after Last-Event-ID', async () => {
     await payWith('success');
     const response = await stack.request('GET', '/api/changes/stream', { admin: true, headers: { 'Last-Event-ID': '1' } });
@@ -100,6 +121,15 @@ describe('GET /api/changes', () => {
     const next = await payWith('rejected');
     await readUntil(`"order_id":"${next.order_id}","status":"failure"`);
     await reader.cancel();
+  });
+
+  it('refuses a Last-Event-ID that is not a seq, or a query, rather than start from now', async () => {
+    await payWith('success');
+    for (const lastEventId of ['abc', '1'.repeat(20), '', '-1', '1.5']) {
+      const refused = await stack.json('GET', '/api/changes/stream', 400, { admin: true, headers: { 'Last-Event-ID': lastEventId } });
+      expect(refused.error.fields, lastEventId).toEqual({ 'Last-Event-ID': 'must be the seq of the last change received (1 to 15 digits)' });
+    }
+    expect((await stack.json('GET', '/api/changes/stream?after=1', 400, { admin: true })).error.fields).toEqual({ after: 'is not allowed' });
   });
 
   it('needs the admin token', async () => {

@@ -16,7 +16,7 @@ import { SessionView } from '../checkout/session-view.js';
 import { AccountList, BALANCE_ID, BalanceView, TerminalList } from '../merchant/balance-routes.js';
 import { CardList, CardView, CUSTOMER_ID_MAX } from '../merchant/card-routes.js';
 import { EVENT_ID, EventListQuery, ReviewedEvent, WaitingEventPage } from '../merchant/event-routes.js';
-import { ChangesPage, ChangesQuery, ChangeView } from '../merchant/feed-routes.js';
+import { ChangesPage, ChangesQuery, ChangeView, LastEventId } from '../merchant/feed-routes.js';
 import {
   CaptureRequest, RefundRequest, ResendRequest, SplitCaptureRequest, SplitRefundRequest, VoidRequest,
 } from '../merchant/operation-request.js';
@@ -143,8 +143,8 @@ const notModified = empty('Unchanged since the ETag sent in If-None-Match');
 const operationAnswers = {
   200: json('Settled by the gateway (a decline shows as status failure)', OperationAnswer),
   202: json('Sent, answer lost: pending until the order state or a webhook settles it', OperationAnswer),
-  404: problem('Unknown order'),
-  409: problem('Refused by a rule of the order’s state (code says which)'),
+  404: problem('Unknown order (order_not_found), or one the gateway does not know (not_found_at_gateway)'),
+  409: problem('Refused by a rule of the order’s state (code says which); order_not_paid: its checkout session has no payment yet'),
   422: problem('Amount above what is left (fields.amount says the limit), or refused by the gateway'),
 };
 
@@ -172,9 +172,9 @@ export const API: readonly ApiOperation[] = [
   { method: 'post', path: '/api/orders/:order_id/void', operationId: 'voidOrder', tag: 'Orders', summary: 'Void an uncaptured auth', params: ORDER, access: 'admin', body: VoidRequest, responses: operationAnswers },
   { method: 'post', path: '/api/orders/:order_id/refund', operationId: 'refundOrder', tag: 'Orders', summary: 'Refund a purchase or capture, fully or partly', params: ORDER, access: 'admin', body: RefundRequest, responses: operationAnswers },
   { method: 'post', path: '/api/orders/:order_id/split-refund', operationId: 'splitRefundOrder', tag: 'Orders', summary: 'Refund sub-merchants’ shares of a split payment', params: ORDER, access: 'admin', body: SplitRefundRequest, responses: operationAnswers },
-  { method: 'post', path: '/api/orders/:order_id/cancel', operationId: 'cancelOrder', tag: 'Orders', summary: 'Cancel an unpaid hosted payment', params: ORDER, access: 'admin', responses: { 200: json('The cancelled payment', CancelledOrder), 404: problem('Unknown order'), 409: problem('Not an unpaid hosted payment') } },
-  { method: 'post', path: '/api/orders/:order_id/resend-webhook', operationId: 'resendOrderWebhook', tag: 'Orders', summary: 'Ask the gateway to send an operation’s webhook again', params: ORDER, access: 'admin', body: ResendRequest, responses: { 202: json('Requested', ResendAnswer), 404: problem('Unknown order') } },
-  { method: 'get', path: '/api/orders/:order_id/receipt', operationId: 'getOrderReceipt', tag: 'Orders', summary: 'The order’s receipt from the gateway', params: ORDER, access: 'admin', query: OrderReceiptQuery, responses: { 200: content('HTML or PDF', 'text/html', 'application/pdf'), 404: problem('Unknown order') } },
+  { method: 'post', path: '/api/orders/:order_id/cancel', operationId: 'cancelOrder', tag: 'Orders', summary: 'Cancel an unpaid hosted payment', params: ORDER, access: 'admin', responses: { 200: json('The cancelled payment', CancelledOrder), 404: problem('Unknown order (order_not_found), or one the gateway does not know (not_found_at_gateway)'), 409: problem('not_cancellable: not an unpaid hosted payment; order_not_paid: its checkout session has no payment yet'), 422: problem('gateway_rejected: refused by the gateway') } },
+  { method: 'post', path: '/api/orders/:order_id/resend-webhook', operationId: 'resendOrderWebhook', tag: 'Orders', summary: 'Ask the gateway to send an operation’s webhook again', params: ORDER, access: 'admin', body: ResendRequest, responses: { 202: json('Requested', ResendAnswer), 404: problem('Unknown order (order_not_found), or the gateway knows no such order or operation (not_found_at_gateway)'), 409: problem('order_not_paid: its checkout session has no payment yet, so there is no webhook to send'), 422: problem('gateway_rejected: refused by the gateway (fields name what)') } },
+  { method: 'get', path: '/api/orders/:order_id/receipt', operationId: 'getOrderReceipt', tag: 'Orders', summary: 'The order’s receipt from the gateway', params: ORDER, access: 'admin', query: OrderReceiptQuery, responses: { 200: content('HTML or PDF', 'text/html', 'application/pdf'), 404: problem('Unknown order (order_not_found), or no receipt at the gateway (not_found_at_gateway)'), 422: problem('gateway_rejected: refused by the gateway (fields name what)') } },
   // Balances and reports
   { method: 'get', path: '/api/balances/accounts', operationId: 'listAccounts', tag: 'Balances', summary: 'Balances of the merchant’s accounts', access: 'admin', responses: { 200: json('accounts', AccountList) } },
   { method: 'get', path: '/api/balances/accounts/:id', operationId: 'getAccount', tag: 'Balances', summary: 'One account', params: BALANCE, access: 'admin', responses: { 200: json('The account', BalanceView), 404: problem('not_found_at_gateway: the gateway knows no such account') } },
@@ -183,13 +183,13 @@ export const API: readonly ApiOperation[] = [
   { method: 'get', path: '/api/receipts/:date', operationId: 'getDailyReceipts', tag: 'Reports', summary: 'A day’s receipts as a ZIP', params: { date: IsoDate }, access: 'admin', query: DateReceiptsQuery, responses: { 200: content('ZIP archive', 'application/zip') } },
   { method: 'get', path: '/api/stats', operationId: 'getPaymentStats', tag: 'Reports', summary: 'Payments per hour or day by outcome, with the success rate', access: 'admin', query: StatsQuery, responses: { 200: json('buckets and totals', StatsView) } },
   { method: 'get', path: '/api/changes', operationId: 'listChanges', tag: 'Reports', summary: 'Status changes since a sequence number (polling)', access: 'admin', query: ChangesQuery, responses: { 200: json('changes, last_seq, complete', ChangesPage) } },
-  { method: 'get', path: '/api/changes/stream', operationId: 'streamChanges', tag: 'Reports', summary: 'Status changes as server-sent events', access: 'admin', headers: { 'Last-Event-ID': z.string().regex(/^\d{1,15}$/).describe('The last seq received: the stream resumes after it (an EventSource sends it by itself on reconnecting)') }, responses: { 200: content('Event stream', 'text/event-stream') } },
+  { method: 'get', path: '/api/changes/stream', operationId: 'streamChanges', tag: 'Reports', summary: 'Status changes as server-sent events', access: 'admin', headers: { 'Last-Event-ID': LastEventId }, responses: { 200: content('Event stream', 'text/event-stream') } },
   // Customers
-  { method: 'get', path: '/api/customers/:customer_id/cards', operationId: 'listCustomerCards', tag: 'Customers', summary: 'A customer’s saved cards', params: CUSTOMER, access: 'admin', responses: { 200: json('cards', CardList) } },
-  { method: 'delete', path: '/api/customers/:customer_id/cards/:card_id', operationId: 'deleteCustomerCard', tag: 'Customers', summary: 'Forget a saved card', params: CUSTOMER, access: 'admin', responses: { 204: empty('Deleted'), 404: problem('Unknown card') } },
+  { method: 'get', path: '/api/customers/:customer_id/cards', operationId: 'listCustomerCards', tag: 'Customers', summary: 'A customer’s saved cards', params: CUSTOMER, access: 'admin', responses: { 200: json('cards', CardList), 404: problem('customer_not_found: no card can be kept under such a customer id (longer than 128 characters)') } },
+  { method: 'delete', path: '/api/customers/:customer_id/cards/:card_id', operationId: 'deleteCustomerCard', tag: 'Customers', summary: 'Forget a saved card', params: CUSTOMER, access: 'admin', responses: { 204: empty('Deleted'), 404: problem('Unknown card (card_not_found) or customer (customer_not_found)') } },
   {
     method: 'post', path: '/api/customers/:customer_id/cards/:card_id/charges', operationId: 'chargeSavedCard', tag: 'Customers', summary: 'Charge a saved card from the merchant’s server, without the customer', params: CUSTOMER, access: 'admin', body: ChargeRequest,
-    responses: { 201: json('The payment’s state; action_required carries challenge_url for the customer', ChargeAnswer), 409: problem('The card is deleted (card_not_saved) or expired (card_expired), or the order id has a payment already (order_id_taken): the gateway was not called'), 422: problem('Cardholder details missing (fields name them)') },
+    responses: { 201: json('The payment’s state; action_required carries challenge_url for the customer', ChargeAnswer), 404: problem('customer_not_found: no card can be kept under such a customer id'), 409: problem('The card is deleted (card_not_saved) or expired (card_expired), or the order id has a payment already (order_id_taken): the gateway was not called'), 422: problem('Cardholder details missing (fields name them), or refused by the gateway (payment_rejected, gateway_rejected)') },
   },
   // Service
   { method: 'get', path: '/healthz', operationId: 'getHealth', tag: 'Service', summary: 'Liveness: the process answers, whatever the database does, unless only a restart brings its ledger back', access: 'public', responses: { 200: json('ok; starting while startCompanion opens and migrates the ledger (readiness answers 503 until then)', Health), 503: json('restart_needed: the SQLite ledger could not sync its write-ahead log and takes no more work until the process is restarted', Health) } },

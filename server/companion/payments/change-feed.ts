@@ -47,13 +47,17 @@ export class ChangeFeed {
   }
 
   /**
-   * Changes after `seq`, oldest first, at most `limit`. `complete` is false when some were
+   * Changes after `seq`, oldest first, at most `limit`; `lastSeq` is where the next read starts:
+   * the last change given when `limit` cut them, the latest otherwise (the latest would skip the
+   * rest of a cut page). `complete` is false when they were cut, or when some after `seq` were
    * already dropped from the ring (the client should reload everything).
    */
-  since(seq: number, limit = this.#capacity): { changes: Change[]; complete: boolean } {
+  since(seq: number, limit = this.#capacity): { changes: Change[]; lastSeq: number; complete: boolean } {
     const oldest = this.#changes[0]?.seq ?? this.#seq + 1;
     const changes = this.#changes.filter((change) => change.seq > seq).slice(0, limit);
-    return { changes, complete: seq >= oldest - 1 };
+    // Not cut, the last change given is the latest; none given, nothing is after `seq` now.
+    const lastSeq = changes.at(-1)?.seq ?? this.#seq;
+    return { changes, lastSeq, complete: seq >= oldest - 1 && lastSeq === this.#seq };
   }
 
   /** Returns the unsubscribe function. */
