@@ -1,0 +1,44 @@
+/**
+ * `npm start`'s stack in this process: the sandbox's variables read as `npx payform-sandbox`
+ * reads them (readSandboxEnvironment), a wrong one refused before anything listens, a misspelt
+ * one warned of once. main.test.ts runs the same entry as a user does, and sees a refusal printed.
+ */
+import { describe, expect, it } from 'vitest';
+import { startStack } from './stack.js';
+
+const base = { PORT: '0', SANDBOX_PORT: '0', PAYFORM_HOST: '127.0.0.1', PAYFORM_DATABASE_URL: ':memory:', PAYFORM_LOG_LEVEL: 'error' };
+const refusal = (env: Record<string, string>) => startStack({ env: { ...base, ...env }, sandboxLog: () => {} }).then(() => 'started', (error: unknown) => String(error));
+
+describe("npm start's sandbox variables", () => {
+  it('warns once of a misspelt one, naming the one meant, and runs', async () => {
+    const lines: string[] = [];
+    const stack = await startStack({ env: { ...base, SANDBOX_PUBLICURL: 'http://sandbox.test' }, sandboxLog: (line) => lines.push(line) });
+    await stack.close();
+    expect(lines.filter((line) => line.includes('SANDBOX_PUBLICURL'))).toEqual(['SANDBOX_PUBLICURL is set, and the sandbox does not read it: did you mean SANDBOX_PUBLIC_URL?']);
+  });
+
+  it('refuses SANDBOX_HOST as a URL, naming what to write', async () => {
+    expect(await refusal({ SANDBOX_HOST: 'http://127.0.0.1:4000' })).toContain(
+      'Invalid environment: SANDBOX_HOST takes an address, not a URL ("http://127.0.0.1:4000"): SANDBOX_HOST=127.0.0.1 and SANDBOX_PORT=4000',
+    );
+  });
+
+  it('refuses SANDBOX_PUBLIC_URL with a query, and a value kept in quotes, naming each', async () => {
+    const said = await refusal({ SANDBOX_PUBLIC_URL: 'http://127.0.0.1:4000/?x=1', SANDBOX_STRICT: '"1"' });
+    expect(said).toContain('SANDBOX_PUBLIC_URL must have no query or fragment, which would end up inside every link it hands out: SANDBOX_PUBLIC_URL=http://127.0.0.1:4000');
+    expect(said).toContain('SANDBOX_STRICT is wrapped in quotes');
+  });
+
+  it('refuses SANDBOX_PROJECTS, which its sandbox does not read, naming the way to run one', async () => {
+    const said = await refusal({ SANDBOX_PROJECTS: 'docs/sandbox-projects.example.json' });
+    expect(said).toContain('SANDBOX_PROJECTS is not read by npm start');
+    expect(said).toContain('npx payform-sandbox --projects <file>');
+    expect(said).toContain('PAYFORM_GATEWAY_BASE_URL');
+  });
+
+  it('leaves PORT and HOST to the shop: neither moves the sandbox', async () => {
+    const stack = await startStack({ env: { ...base, SANDBOX_PORT: '0', HOST: 'sandbox.invalid' }, sandboxLog: () => {} });
+    await stack.close();
+    expect(new URL(stack.sandboxUrl!).hostname).toBe('127.0.0.1');
+  });
+});
