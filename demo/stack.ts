@@ -13,7 +13,7 @@ import { serve } from '@hono/node-server';
 import { readCompanionConfig, startCompanion } from '@payform/companion';
 import type { CompanionSettings, RunningCompanion } from '@payform/companion';
 import { TEST_WIDGET_KEY, testProjectCredentials } from '@payform/gateway/testing';
-import { createSandbox, readSandboxEnvironment, strictFromEnv } from '@payform/sandbox';
+import { createSandbox, everyInterfaceWarning, readSandboxEnvironment, strictFromEnv } from '@payform/sandbox';
 import type { SandboxApp, SandboxConfig } from '@payform/sandbox';
 import { SELLERS } from './catalog.js';
 import { demoRoutes } from './server/demo-routes.js';
@@ -118,6 +118,8 @@ async function startSandbox(env: Env, options: StackOptions): Promise<RunningSan
   });
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const exposed = everyInterfaceWarning(host, address.port, publicUrl !== undefined, { host: 'SANDBOX_HOST', publicUrl: 'SANDBOX_PUBLIC_URL' });
+  if (exposed) log(exposed);
   const url = publicUrl ?? `http://${host === '0.0.0.0' || host === '[::]' ? 'localhost' : host}:${address.port}`;
   return {
     app,

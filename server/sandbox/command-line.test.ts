@@ -150,6 +150,10 @@ describe('listening on every interface', () => {
       'listening on every interface (0.0.0.0): anyone who reaches port 4010 can reset the sandbox and read its webhooks at /_sandbox; give --host 127.0.0.1 unless other machines must reach it, and --public-url with the address they reach it by',
     );
     expect(everyInterfaceWarning('[::]', 4010, true)).toMatch(/\(\[::\]\).*must reach it$/);
+    // Where there are no flags (npm start's sandbox), in the variables' terms.
+    expect(everyInterfaceWarning('0.0.0.0', 3001, false, { host: 'SANDBOX_HOST', publicUrl: 'SANDBOX_PUBLIC_URL' })).toBe(
+      'listening on every interface (0.0.0.0): anyone who reaches port 3001 can reset the sandbox and read its webhooks at /_sandbox; give SANDBOX_HOST=127.0.0.1 unless other machines must reach it, and SANDBOX_PUBLIC_URL with the address they reach it by',
+    );
     for (const host of ['127.0.0.1', '[::1]', 'localhost', '192.168.1.5']) expect(everyInterfaceWarning(host, 4010, false)).toBeUndefined();
   });
 });

@@ -231,13 +231,16 @@ export function packageVersion(): string {
 /**
  * Said at start when the sandbox listens on every interface: its control plane takes no
  * credentials and answers any IP address as its host, so the network can reset it and read its
- * webhooks. Undefined for any other address.
+ * webhooks. Undefined for any other address. `settings` names the host and public URL as the one
+ * who started it sets them: the bin's flags, or the variables where there are none (`npm start`).
  */
-export function everyInterfaceWarning(host: string, port: number, publicUrl: boolean): string | undefined {
+export function everyInterfaceWarning(host: string, port: number, publicUrl: boolean, settings: { readonly host: string; readonly publicUrl: string } = FLAG_NAMES): string | undefined {
   if (host !== '0.0.0.0' && host !== '[::]' && host !== '::') return undefined;
-  const reach = publicUrl ? '' : ', and --public-url with the address they reach it by';
-  return `listening on every interface (${host}): anyone who reaches port ${port} can reset the sandbox and read its webhooks at /_sandbox; give --host 127.0.0.1 unless other machines must reach it${reach}`;
+  const reach = publicUrl ? '' : `, and ${settings.publicUrl} with the address they reach it by`;
+  return `listening on every interface (${host}): anyone who reaches port ${port} can reset the sandbox and read its webhooks at /_sandbox; give ${written(settings.host, '127.0.0.1')} unless other machines must reach it${reach}`;
 }
+
+const FLAG_NAMES = { host: '--host', publicUrl: '--public-url' } as const;
 
 /** Why listening failed, naming the setting behind the value (flag, variable or default) and the way out. */
 export function listenProblem(error: NodeJS.ErrnoException, options: Pick<SandboxOptions, 'port' | 'host' | 'from'>): string {

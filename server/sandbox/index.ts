@@ -7,7 +7,7 @@ export { createSandbox } from './app.js';
 export type { SandboxApp, SandboxHandle } from './app.js';
 export { DEFAULT_TIMINGS, DEFAULT_WEBHOOKS, defaultProject, strictFromEnv } from './config.js';
 export type { Project, SandboxConfig, SandboxTimings, ThreeDSecurePolicy, WebhookSettings } from './config.js';
-export { readSandboxEnvironment } from './command-line.js';
+export { everyInterfaceWarning, readSandboxEnvironment } from './command-line.js';
 export type { SandboxEnvironment, SandboxOptions } from './command-line.js';
 export { parseProjects, ProjectsFileError, readProjectsFile } from './projects-file.js';
 export { FaultSettings } from './faults.js';
