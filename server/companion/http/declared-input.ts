@@ -40,7 +40,7 @@ export function refuseUndeclaredInput(routes: readonly DeclaredRoute[]): Middlew
     const query = route.query === undefined;
     const body = route.body === undefined && route.method !== 'get';
     const check: MiddlewareHandler | undefined =
-      query && body ? (c, next) => noQuery(c, () => noBody(c, next)) : query ? noQuery : body ? noBody : undefined;
+      query && body ? (c, next) => noQuery(c, async () => void (await noBody(c, next))) : query ? noQuery : body ? noBody : undefined;
     if (check) checks.set(`${route.method.toUpperCase()} ${route.path}`, check);
   }
   return (c, next) => {

@@ -7,7 +7,7 @@
  * limits), which answer without waiting for it. NUL characters in it are refused first.
  */
 import { zValidator } from '@hono/zod-validator';
-import type { ValidationTargets } from 'hono';
+import type { MiddlewareHandler, ValidationTargets } from 'hono';
 import * as z from 'zod';
 import { compiled, fieldIssues, fieldPath, wireErrorMap } from '@payform/gateway/wire';
 import { NUL_REASON, nulRefused } from './guards.js';
@@ -116,5 +116,10 @@ export const takesNoQuery = () => validate('query', z.strictObject({}));
 /**
  * For a route that takes no body: no body (or `{}`) passes, a field is a 400 naming it as a route
  * with a body names one it does not take, anything not JSON is `invalid_json` (declared-input.ts).
+ * An empty body passes whatever its Content-Type: many clients send `application/json` on every
+ * request, and the empty-body guard of `validate` is for routes where `{}` would move money.
  */
-export const takesNoBody = () => validate('json', z.strictObject({}));
+export function takesNoBody(): MiddlewareHandler {
+  const fields = validate('json', z.strictObject({}));
+  return async (c, next) => (JSON_WHITESPACE_ONLY.test(await c.req.text()) ? next() : fields(c, next));
+}
