@@ -98,6 +98,8 @@ describe('GET /api/changes', () => {
     expect(await stack.json('GET', '/api/changes?after=6&limit=4', 200, { admin: true })).toEqual({ changes: [], last_seq: 6, complete: true });
     // A limit the page does not reach: the newest, as without one.
     expect(await stack.json('GET', '/api/changes?after=2&limit=4', 200, { admin: true })).toMatchObject({ last_seq: 6, complete: true });
+    // Past the latest (the feed began again with a restart, or it is another instance's): not complete.
+    expect(await stack.json('GET', '/api/changes?after=500', 200, { admin: true })).toEqual({ changes: [], last_seq: 6, complete: false });
   });
 
   it('streams changes as server-sent events, resuming after Last-Event-ID', async () => {

@@ -49,15 +49,16 @@ export class ChangeFeed {
   /**
    * Changes after `seq`, oldest first, at most `limit`; `lastSeq` is where the next read starts:
    * the last change given when `limit` cut them, the latest otherwise (the latest would skip the
-   * rest of a cut page). `complete` is false when they were cut, or when some after `seq` were
-   * already dropped from the ring (the client should reload everything).
+   * rest of a cut page). `complete` is false when they were cut, when some after `seq` were
+   * already dropped from the ring, or when `seq` is past the latest (a feed that began again
+   * with a restart, or another instance's): the client should reload everything then.
    */
   since(seq: number, limit = this.#capacity): { changes: Change[]; lastSeq: number; complete: boolean } {
     const oldest = this.#changes[0]?.seq ?? this.#seq + 1;
     const changes = this.#changes.filter((change) => change.seq > seq).slice(0, limit);
     // Not cut, the last change given is the latest; none given, nothing is after `seq` now.
     const lastSeq = changes.at(-1)?.seq ?? this.#seq;
-    return { changes, lastSeq, complete: seq >= oldest - 1 && lastSeq === this.#seq };
+    return { changes, lastSeq, complete: seq >= oldest - 1 && seq <= this.#seq && lastSeq === this.#seq };
   }
 
   /** Returns the unsubscribe function. */
