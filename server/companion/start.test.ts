@@ -705,7 +705,7 @@ withTestDatabase((url) => {
           await expect(said, `${role} was not asked for its password as this test needs: ${setUp}`).resolves.toBe(serverWords);
           await expect(refused).rejects.toThrow(noPassword);
         }
-        // md5 refuses a wrong password in the same words: one given (in the URL, or PGPASSWORD) is said as wrong, and not shown.
+        // md5 refuses a wrong password in the same words: one given (in the URL, PGPASSWORD or a file) is said as wrong, where it came from, and not shown.
         const wrong = /: password authentication failed for user "payform_md5" \(check the user name and password in PAYFORM_DATABASE_URL, their special characters percent-encoded: % as %25, @ as %40\)$/;
         const wrongInUrl = compose(as('payform_md5', 'not-the-password'));
         await expect(wrongInUrl).rejects.toThrow(wrong);
@@ -724,7 +724,9 @@ withTestDatabase((url) => {
         await expect(wrongInFile).rejects.not.toThrow(/not-the-password/);
         vi.stubEnv('PGPASSWORD', 'not-the-password');
         const wrongInEnvironment = compose(as('payform_md5', ''));
-        await expect(wrongInEnvironment).rejects.toThrow(wrong);
+        await expect(wrongInEnvironment).rejects.toThrow(
+          ': password authentication failed for user "payform_md5" (PAYFORM_DATABASE_URL gives no password, so node-postgres sent PGPASSWORD\'s: check it, and the user name in the URL)',
+        );
         await expect(wrongInEnvironment).rejects.not.toThrow(/not-the-password/);
       } finally {
         vi.unstubAllEnvs();

@@ -521,6 +521,9 @@ function credentialsRefusal(error: unknown, databaseUrl: string): string | undef
   if (source === 'file') {
     return `${error.message} (neither PAYFORM_DATABASE_URL nor PGPASSWORD gives a password, so node-postgres looked in ${passwordFile()}: check the user name in the URL and the password on its line there, host:port:database:user:password, or write the password in the URL)`;
   }
+  if (source === 'environment') {
+    return `${error.message} (PAYFORM_DATABASE_URL gives no password, so node-postgres sent PGPASSWORD's: check it, and the user name in the URL)`;
+  }
   // A % in the password is read as the start of an escape (`%41` is A).
   if (invalidPassword) {
     return `${error.message} (check the user name and password in PAYFORM_DATABASE_URL, their special characters percent-encoded: % as %25, @ as %40)`;
@@ -536,7 +539,8 @@ function credentialsRefusal(error: unknown, databaseUrl: string): string | undef
 function passwordSource(databaseUrl: string): 'url' | 'environment' | 'file' | undefined {
   const url = URL.parse(databaseUrl);
   if (!url || url.password !== '' || url.searchParams.get('password')) return 'url';
-  if (process.env.PGPASSWORD) return 'environment';
+  // Set, even empty: node-postgres then reads no password file.
+  if (process.env.PGPASSWORD !== undefined) return 'environment';
   return readsPasswordFile() ? 'file' : undefined;
 }
 
