@@ -215,10 +215,10 @@ export type CreditRequest = z.infer<typeof CreditRequest>;
 
 /**
  * What every variant of POST /api/v1/payment shares, read loosely, with the values `mode` and
- * `method` may take there (a payout's `credit` included): for a request whose mode or method
+ * `method` may take there (a payout's `credit` included; `p2p` has no request in the interface): for a request whose mode or method
  * picks no variant, of which a discriminated union says only that.
  */
-export const PaymentRequestBasics = z.looseObject({ mode: Mode, method: z.enum(['auth', 'purchase', 'lookup', 'credit']), ...creditOrderFields });
+export const PaymentRequestBasics = z.looseObject({ mode: Mode, method: PrimaryMethod.exclude(['p2p']), ...creditOrderFields });
 
 /** The same for POST /api/v1/split/purchase. */
 export const SplitPurchaseBasics = z.looseObject({ mode: Mode, method: z.literal('purchase'), ...creditOrderFields, split: SplitPayments });
