@@ -173,8 +173,15 @@ describe('SANDBOX_ALLOWED_HOSTS', () => {
 describe('readSandboxEnvironment (npm start reads the sandbox\'s variables with it)', () => {
   it('reads the environment as the bin does without flags', () => {
     const env = { SANDBOX_PORT: '4010', SANDBOX_HOST: '0.0.0.0', SANDBOX_PUBLIC_URL: 'https://sandbox.test/', SANDBOX_PROJECT: 'projects.json' };
-    expect(readSandboxEnvironment(env)).toEqual(readCommandLine([], env));
-    expect(readSandboxEnvironment({ SANDBOX_HOST: 'http://127.0.0.1:4000' })).toEqual(readCommandLine([], { SANDBOX_HOST: 'http://127.0.0.1:4000' }));
+    expect(readSandboxEnvironment(env)).toEqual({
+      kind: 'run',
+      options: { port: 4010, host: '0.0.0.0', projectsFile: undefined, publicUrl: 'https://sandbox.test', from: { port: 'SANDBOX_PORT', host: 'SANDBOX_HOST' } },
+      warnings: ['SANDBOX_PROJECT is set, and the sandbox does not read it: did you mean SANDBOX_PROJECTS?'],
+    });
+    expect(readSandboxEnvironment({ SANDBOX_HOST: 'http://127.0.0.1:4000' })).toMatchObject({
+      kind: 'wrong',
+      problems: ['SANDBOX_HOST takes an address, not a URL ("http://127.0.0.1:4000"): SANDBOX_HOST=127.0.0.1 and SANDBOX_PORT=4000'],
+    });
   });
 
   it('beside a companion, leaves PORT and HOST and the credentials\' misspellings to it', () => {
