@@ -141,3 +141,28 @@ describe('readWebhook', () => {
     expect(() => readWebhook({ data: encodeWebhookData(paymentEvent), signature: SIGNATURE }, SECRET)).toThrow(WebhookSignatureError);
   });
 });
+
+describe('readWebhook on what a receiver is really handed', () => {
+  const form = webhookForm(paymentEvent, SECRET);
+
+  it('reads a body without a form, or a form without a field, as unsigned — never a TypeError', () => {
+    // What a handler gets when the framework parsed no form (req.body undefined) or the post lacks a field.
+    for (const received of [undefined, null, 'data=x', {}, { data: form.data }, { signature: form.signature }, { data: [form.data], signature: form.signature }]) {
+      expect(() => readWebhook(received as never, SECRET)).toThrow(WebhookSignatureError);
+    }
+    expect(() => readWebhook({ data: form.data } as never, SECRET)).toThrow('webhook form has no signature field');
+    expect(verifyWebhook(undefined as never, form.signature, SECRET)).toBe(false);
+    expect(verifyWebhook(form.data, null as never, SECRET)).toBe(false);
+  });
+
+  it('says the secret is missing (an unset variable) rather than calling every webhook forged', () => {
+    for (const secret of [undefined, '']) {
+      expect(() => readWebhook(form, secret as never)).toThrow(/webhook secret must be the project's API secret/);
+      expect(() => verifyWebhook(form.data, form.signature, secret as never)).toThrow(TypeError);
+    }
+  });
+
+  it('tells data that is not a string from data that is not JSON', () => {
+    expect(() => parseWebhookData(undefined as never)).toThrow('webhook data is not a string');
+  });
+});

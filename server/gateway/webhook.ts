@@ -35,6 +35,7 @@ export function encodeWebhookData(event: object): string {
 
 /** The signature of a `data` field, 28 characters with its `=` padding. */
 export function signWebhook(data: string, apiSecret: string): string {
+  requireSecret(apiSecret);
   // One-shot: no Hash object for each webhook, half the cost of createHash's on Node 20.
   return toBase64Url(hash('sha1', apiSecret + data + apiSecret, 'base64'));
 }
@@ -50,6 +51,8 @@ export function webhookForm(event: object, apiSecret: string): WebhookForm {
  * signature without its padding, or in the standard base64 alphabet, is not the signature.
  */
 export function verifyWebhook(data: string, signature: string, apiSecret: string): boolean {
+  // What a form that lacks a field gives (undefined, null, an array of repeats) is no signature.
+  if (typeof data !== 'string' || typeof signature !== 'string') return false;
   const expected = Buffer.from(signWebhook(data, apiSecret), 'utf8');
   const given = Buffer.from(signature, 'utf8');
   // timingSafeEqual needs equal lengths; comparing against itself keeps the time the same.
@@ -70,6 +73,7 @@ export function decodeWebhook(data: string): WebhookEvent {
  * verifyWebhook. Throws WebhookPayloadError when it is not base64url JSON.
  */
 export function parseWebhookData(data: string): unknown {
+  if (typeof data !== 'string') throw new WebhookPayloadError('webhook data is not a string');
   if (!/^[A-Za-z0-9_-]*={0,2}$/.test(data)) throw new WebhookPayloadError('webhook data is not base64url');
   try {
     return JSON.parse(Buffer.from(data, 'base64url').toString('utf8'));
@@ -94,10 +98,28 @@ export function readWebhookEvent(json: unknown): WebhookEvent {
 
 /** Verifies, then decodes: what a webhook receiver does with the posted form. */
 export function readWebhook(form: WebhookForm, apiSecret: string): WebhookEvent {
-  if (!verifyWebhook(form.data, form.signature, apiSecret)) {
+  requireSecret(apiSecret);
+  // A body the framework did not parse (no form) or a form without a field is unsigned, not a crash.
+  if (typeof form !== 'object' || form === null) {
+    throw new WebhookSignatureError(`webhook has no form (got ${form === null ? 'null' : typeof form}): pass the posted fields data and signature`);
+  }
+  const { data, signature } = form as Partial<Record<keyof WebhookForm, unknown>>;
+  if (typeof data !== 'string' || data === '') throw new WebhookSignatureError('webhook form has no data field');
+  if (typeof signature !== 'string' || signature === '') throw new WebhookSignatureError('webhook form has no signature field');
+  if (!verifyWebhook(data, signature, apiSecret)) {
     throw new WebhookSignatureError('webhook signature does not match');
   }
-  return decodeWebhook(form.data);
+  return decodeWebhook(data);
+}
+
+/**
+ * A missing secret (an unset variable) would make every signature "not match": a misconfiguration
+ * that must say so, not reject every webhook as forged.
+ */
+function requireSecret(apiSecret: unknown): void {
+  if (typeof apiSecret !== 'string' || apiSecret === '') {
+    throw new TypeError(`The webhook secret must be the project's API secret, a non-empty string (got ${apiSecret === '' ? 'an empty string' : typeof apiSecret})`);
+  }
 }
 
 // Node's 'base64url' drops the padding; the gateway keeps it.
