@@ -129,7 +129,7 @@ export class NotTheGatewayError extends GatewayError {
 /**
  * A payment, capture, void, refund or cancel was sent but no definite answer came back
  * (timeout, dropped connection, 5xx, unreadable answer). It may have happened. Read the order's
- * state (`client.orders.get(orderId)`) before doing anything else — never send it again blindly.
+ * state (`client.orders.get(orderId, { currency })`) before doing anything else — never send it again blindly.
  * `cause` holds what went wrong.
  */
 export class OutcomeUnknownError extends GatewayError {

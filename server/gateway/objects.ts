@@ -158,7 +158,7 @@ export function toOrderState(entries: readonly wire.OrderOperationResponse[], or
 
 export function toOrderOperation(entry: wire.OrderOperationResponse, orderCurrency?: string): OrderOperation {
   const currency = entry.currency ?? entry.order_currency ?? orderCurrency;
-  if (currency === undefined) throw new RangeError('the order names no currency for its amounts');
+  if (currency === undefined) throw new RangeError("the order names no currency for its amounts: give the order's currency, orders.get(orderId, { currency })");
   return normalise(entry, currency);
 }
 

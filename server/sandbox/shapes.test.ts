@@ -125,6 +125,26 @@ describe('each variant', () => {
     }
     expect(await sandbox.getJson(`/api/v1/balances/pos/${sandbox.project.posId}/accounts`)).not.toHaveProperty(UNKNOWN_FIELD);
   });
+
+  it('minimal_order_state: order-state reads and re-sends carry only what the live service promises; other answers keep everything', async () => {
+    await shapes(['minimal_order_state']);
+    const payment = await pay({ method: 'auth', server_url: 'https://shop.example/hook' });
+    const orderId = String(payment.order_id);
+    const capture = await sandbox.postJson('/api/v1/capture', target(orderId));
+    expect(payment).toMatchObject({ currency: 'UAH', payment_id: expect.any(String) });
+    expect(capture).toMatchObject({ order_currency: 'UAH', operation_id: expect.any(String) });
+    const promised = ['amount', 'created_at', 'method', 'processing_time', 'status', 'status_code'];
+    const entries = [
+      ...(await sandbox.getJson<Json[]>(orderPath(orderId))),
+      await sandbox.getJson<Json>(`${orderPath(orderId)}/capture`),
+      await sandbox.getJson<Json>(`${orderPath(orderId)}/auth?callback=true`),
+    ];
+    expect(entries.map((entry) => Object.keys(entry).sort())).toEqual(Array(4).fill(promised));
+    expect(entries[0]).toMatchObject({ method: 'auth', status: 'success', status_code: '1002', amount: 10.1 });
+    // Its receipt and the order's errors are not order-state entries.
+    expect((await sandbox.call('GET', `${orderPath(orderId)}/report/receipt?format=html`)).status).toBe(200);
+    expect(await sandbox.getJson(orderPath('no-such-order'), 404)).toMatchObject({ args: { code: 'P-404' } });
+  });
 });
 
 describe('switching', () => {
@@ -170,10 +190,14 @@ describe('switching', () => {
     }
   });
 
-  it('refuses an unknown variant, naming it', async () => {
-    const answer = await sandbox.control('PUT', '/_sandbox/faults', { shapes: ['status_code_as_number'] });
-    expect(answer.status).toBe(400);
-    expect(JSON.stringify(await answer.json())).toContain('shapes');
+  it('refuses an unknown variant, naming it and what it may be', async () => {
+    for (const setting of [['status_code_as_number'], 'all']) {
+      const answer = await sandbox.control('PUT', '/_sandbox/faults', { shapes: setting });
+      expect(answer.status).toBe(400);
+      expect(await answer.json()).toMatchObject({
+        args: [{ field_name: 'shapes', violation: expect.stringContaining('must be "varied" or a list of variants (legacy_args, numeric_status_code,') }],
+      });
+    }
   });
 
   it('leave the control plane alone', async () => {

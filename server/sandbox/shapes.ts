@@ -24,10 +24,15 @@ export const ShapeVariant = z.enum([
   'null_fields',
   /** A field the interface does not list, on every payment and operation object. */
   'unknown_fields',
+  /** Order-state entries with only the fields the live service promises there: no currency, no ids. */
+  'minimal_order_state',
 ]);
 export type ShapeVariant = z.infer<typeof ShapeVariant>;
 
-export const ShapesSetting = z.union([z.literal('varied'), z.array(ShapeVariant).min(1, { error: 'name at least one variant, or send "varied"' })]);
+export const ShapesSetting = z.union(
+  [z.literal('varied'), z.array(ShapeVariant).min(1, { error: 'name at least one variant, or send "varied"' })],
+  { error: `must be "varied" or a list of variants (${ShapeVariant.options.join(', ')})` },
+);
 export type ShapesSetting = z.infer<typeof ShapesSetting>;
 
 /** The field `unknown_fields` adds: an object, so a reader that skips only unknown scalars fails too. */
@@ -39,6 +44,8 @@ const TIMESTAMP_FIELDS = ['created_at', 'processed_at', 'processing_time'] as co
 const FRACTION = /\.\d+$/;
 // What the notes say a webhook may carry as null; the update time under either of its names.
 const NULLABLE_IN_WEBHOOKS = ['pos_id', 'transaction_id', 'status_code', 'processed_at', 'processing_time'] as const;
+// What the live service promises on an order-state entry (gateway-notes.md, "Reading an order's state").
+const PROMISED_IN_ORDER_STATE = ['method', 'status', 'status_code', 'amount', 'created_at', 'processing_time', UNKNOWN_FIELD] as const;
 
 type WireObject = Record<string, unknown>;
 
@@ -54,10 +61,14 @@ export class ShapeVariation {
     this.#random = random;
   }
 
-  /** An /api/v1 JSON answer as sent: an error body, a payment or operation, or a list of them. */
-  answer(body: unknown): unknown {
+  /**
+   * An /api/v1 JSON answer as sent: an error body, a payment or operation, or a list of them.
+   * `orderState`: the answer is an order-state read (`…/orders/<order_id>[/<operation>]`).
+   */
+  answer(body: unknown, orderState = false): unknown {
     if (isViolationBody(body)) return this.#applies('legacy_args') ? { ...body, args: legacyArgs(body.args) } : body;
-    return Array.isArray(body) ? body.map((item) => this.#object(item, false)) : this.#object(body, false);
+    const shape = (item: unknown) => (orderState ? this.#orderEntry(this.#object(item, false)) : this.#object(item, false));
+    return Array.isArray(body) ? body.map(shape) : shape(body);
   }
 
   /** A webhook event (or validation_url preflight) as posted. */
@@ -81,6 +92,15 @@ export class ShapeVariation {
     }
     if (this.#applies('unknown_fields')) varied[UNKNOWN_FIELD] = UNKNOWN_VALUE;
     return varied;
+  }
+
+  /**
+   * An entry reduced to what the live service promises: a client that needs its currency or ids
+   * (to convert the amount, to find a transaction) must bring them, as it must against the live one.
+   */
+  #orderEntry(entry: unknown): unknown {
+    if (!isObject(entry) || !('payment_id' in entry) || !this.#applies('minimal_order_state')) return entry;
+    return Object.fromEntries(PROMISED_IN_ORDER_STATE.filter((field) => field in entry).map((field) => [field, entry[field]]));
   }
 
   #timestamp(time: string): string {

@@ -9,6 +9,9 @@ import type { MiddlewareHandler } from 'hono';
 import type { SimulatedGateway } from '../simulated-gateway.js';
 import type { SandboxEnv } from './env.js';
 
+/** An order's state or one operation of it (a webhook re-send answers the same): not its receipts. */
+const ORDER_STATE_PATH = /^\/api\/v1\/pos\/[^/]+\/orders\/[^/]+(?:\/[^/]+)?\/?$/;
+
 /** `c.json` without its overloads. */
 type RawJson = (object: unknown, arg?: unknown, headers?: unknown) => Response;
 
@@ -19,7 +22,8 @@ export function shapeAnswers(gateway: SimulatedGateway): MiddlewareHandler<Sandb
     if (c.req.path.startsWith('/api/v1/checkout/') || c.req.path.startsWith('/api/v1/sdk/')) return next();
     // The inspector's own c.json when it records the request: it then keeps the shaped text.
     const json = c.json as RawJson;
-    c.json = ((object: unknown, arg?: unknown, headers?: unknown) => json(shapes.answer(object), arg, headers)) as typeof c.json;
+    const orderState = c.req.method === 'GET' && ORDER_STATE_PATH.test(c.req.path);
+    c.json = ((object: unknown, arg?: unknown, headers?: unknown) => json(shapes.answer(object, orderState), arg, headers)) as typeof c.json;
     return next();
   };
 }
