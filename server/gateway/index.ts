@@ -13,7 +13,7 @@ export { DEFAULT_RETRY_POLICY } from './retry.js';
 export type { RetryPolicy } from './retry.js';
 export type {
   CreatePaymentParams, DirectPaymentParams, HostedPaymentParams, SplitPurchaseParams, DirectSplitPurchaseParams,
-  HostedSplitPurchaseParams, HostedCheckout,
+  HostedSplitPurchaseParams, HostedCheckout, PayoutParams,
 } from './resources/payments.js';
 export type { CaptureParams, SplitCaptureParams, VoidParams, RefundParams, SplitRefundParams } from './resources/operations.js';
 export type { OrderReceiptOptions, DateReceiptsOptions } from './resources/receipts.js';

@@ -13,7 +13,7 @@ import type { DistributiveOmit, SplitShare } from '../requests.js';
 import type { RequestOptions } from '../transport.js';
 import type { FieldIssue } from '../wire/issues.js';
 import {
-  CancelParams, CancelResponse, CreatePaymentRequest, PaymentResponse, SplitPurchaseRequest, sectorIssues,
+  CancelParams, CancelResponse, CreatePaymentRequest, CreditRequest, PaymentResponse, SplitPurchaseRequest, sectorIssues,
 } from '../wire/payment.js';
 import type { ThreeDsBypass } from '../wire/payment.js';
 import { SECONDARY_ORDER_ID_MAX } from '../wire/primitives.js';
@@ -35,6 +35,18 @@ export type HostedPaymentParams = Extract<CreatePaymentParams, { mode: 'hosted' 
 export type SplitPurchaseParams = ClientSide<SplitPurchaseRequest> & { split: SplitShare[] };
 export type DirectSplitPurchaseParams = Extract<SplitPurchaseParams, { mode: 'direct' }>;
 export type HostedSplitPurchaseParams = Extract<SplitPurchaseParams, { mode: 'hosted' }>;
+
+/**
+ * A payout to a card (`method: credit`, direct mode): the recipient's `cc_number` or a `cc_token`,
+ * no expiry, security code or 3-D Secure data. Payouts often run on a POS of their own: a client
+ * made with its credentials.
+ */
+export type PayoutParams = Omit<CreditRequest, 'pos_id' | 'mode' | 'method' | 'amount' | 'order_3ds_bypass'> & {
+  /** Minor units of `currency`. */
+  amount: MinorUnits;
+  /** Defaults to `supported`, the gateway's default. */
+  order_3ds_bypass?: ThreeDsBypass;
+};
 
 /** A hosted payment created: send the customer to `checkout_url`. Keep it — see P-409. */
 export interface HostedCheckout {
@@ -67,6 +79,20 @@ export class Payments {
   createSplit<const P extends LooseAmounts<SplitPurchaseParams>>(params: CheckedAmounts<P, SplitPurchaseParams>, options?: RequestOptions): Promise<Payment | HostedCheckout>;
   async createSplit(params: object, options: RequestOptions = {}): Promise<Payment | HostedCheckout> {
     return this.#submit('split purchase', routes.splitPurchase, this.#request(SplitPurchaseRequest, params), options);
+  }
+
+  /**
+   * POST /api/v1/payment with `mode: direct, method: credit` — a payout to the recipient's card.
+   * Its webhooks are `credit` events; its receipt and credit reference come from `receipts`.
+   */
+  async payout<const P extends LooseAmounts<PayoutParams>>(params: CheckedAmounts<P, PayoutParams>, options: RequestOptions = {}): Promise<Payment> {
+    const body = wireRequest(CreditRequest, { order_3ds_bypass: 'supported', ...params, mode: 'direct', method: 'credit', pos_id: this.#gateway.posId }, {
+      amounts: ['amount'],
+      currencyField: 'currency',
+    });
+    return sendOnce(this.#gateway.transport, 'payout', body.order_id, { route: routes.createPayment, body, ...options }, (reply) =>
+      readJson(reply, PaymentResponse, toPayment),
+    );
   }
 
   /** Cancels an unpaid (init) hosted payment; answers the order's payments, the cancelled one failure/6007. */

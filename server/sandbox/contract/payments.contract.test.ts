@@ -171,3 +171,25 @@ describe('split purchase', () => {
     expect(error).toMatchObject({ status: 400, fields: [{ field: 'split[0].sub_merchant_id', reason: 'is not a sub-merchant of this project' }] });
   });
 });
+
+describe('payouts (method: credit)', () => {
+  it('pays out to a card or a token in minor units, with its credit webhook, receipt and credit reference', async () => {
+    const client = sandbox.client();
+    const payout = { currency: 'UAH', description: 'Loan 77', customer_ip: '203.0.113.7', server_url: hook() } as const;
+    const credit = await client.payments.payout({ ...payout, order_id: orderId('payout'), amount: 250_000, cc_number: '4242424242424242' });
+    expect(credit).toMatchObject({ mode: 'direct', method: 'credit', status: 'success', status_code: '1000', amount: 250_000, currency: 'UAH' });
+    const [event] = await sandbox.receiver.waitFor(credit.order_id, 1);
+    expect(event).toMatchObject({ method: 'credit', status: 'success', payment_id: credit.payment_id });
+    const reference = await client.receipts.forOrder(credit.order_id, { format: 'signed_pdf', creditReference: true, transactionId: String(credit.transaction_id) });
+    expect(reference.contentType).toBe('application/pdf');
+
+    const declined = await client.payments.payout({ ...payout, order_id: orderId('payout'), amount: 100, cc_number: '4000000000009995' });
+    expect(declined).toMatchObject({ method: 'credit', status: 'failure', status_code: '4009' });
+    const paid = await client.payments.create(direct(hook()));
+    expect(await client.payments.payout({ ...payout, order_id: orderId('payout'), amount: 100, cc_token: String(paid.cc_token) })).toMatchObject({ status: 'success' });
+    // Checked before sending: a card number or a token, and never both.
+    await expect(client.payments.payout({ ...payout, order_id: orderId('payout'), amount: 100 })).rejects.toMatchObject({
+      fields: [{ field: 'cc_number', reason: 'is required unless cc_token is sent' }],
+    });
+  });
+});
