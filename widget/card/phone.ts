@@ -1,4 +1,4 @@
-import { detectBrand, type BrandId } from './brands.js';
+import { candidates, type BrandId } from './brands.js';
 import { luhn } from './luhn.js';
 
 /**
@@ -16,6 +16,8 @@ const SHORT_CARD_LENGTHS: Partial<Record<BrandId, number>> = { visa: 13, diners:
  * (+49 1…, 13 digits) would be refused as a Visa. The companion refuses a phone field by it.
  */
 export function isCardNumberAsPhone(phone: string): boolean {
-  const brand = phone.startsWith('+') ? undefined : detectBrand(phone);
-  return brand !== undefined && SHORT_CARD_LENGTHS[brand.id] === phone.length && luhn(phone);
+  // The one brand its prefix leaves (detectBrand's rule), read from `candidates`: the widget's
+  // bundle exports that to its chunks already, and this runs in one (its phone check).
+  const [brand, other] = phone.startsWith('+') ? [] : candidates(phone);
+  return brand !== undefined && other === undefined && SHORT_CARD_LENGTHS[brand.id] === phone.length && luhn(phone);
 }

@@ -31,6 +31,13 @@ describe('customer field checks', () => {
     ['+380', false, true, 'invalid'],
     ['+3806712345678901', false, false, 'invalid'], // 16 digits
     ['+380 67 CALL ME', false, false, 'invalid'],
+    // The companion's rule (@payform/card's isCardNumberAsPhone): a 13-digit Visa, 14-digit Diners
+    // Club or 15-digit Amex number without a + is a card number, never sent on; a digit more may still make a phone.
+    ['4222 2222 2222 2', false, true, 'card_number'],
+    ['3056-930902-5904', false, true, 'card_number'],
+    ['378282246310005', false, true, 'card_number'],
+    ['+4222222222222', true, true, undefined],
+    ['4222222222223', true, true, undefined], // no valid check digit
   ])('phone %j', (value, valid, potentiallyValid, code) => {
     expect(checkPhone(value)).toEqual(code ? { valid, potentiallyValid, code } : { valid, potentiallyValid });
   });

@@ -1,4 +1,4 @@
-import { fail, VALID, type Check, hasEnoughDigits } from '@payform/card/fields';
+import { fail, VALID, type Check, hasEnoughDigits, isCardNumberAsPhone } from '@payform/card/fields';
 
 // A card number typed or pasted into a name or the e-mail address is refused at once, by the
 // rule the companion applies: it would be stored, shown to the merchant and sent on.
@@ -39,9 +39,15 @@ export function checkEmail(value: string): Check {
 /** Spaces, dots, dashes and brackets people type into phone numbers. */
 export const phoneDigits = (value: string): string => value.replace(/[\s().-]/g, '');
 
-/** An international number (E.164): an optional +, then 7 to 15 digits. */
+/**
+ * An international number (E.164): an optional +, then 7 to 15 digits; not a card number by the
+ * companion's rule, which would refuse it only once the card and it had left the page (in
+ * tokenize mode, the merchant's server must receive no card number at all). A digit more may
+ * still make it a phone: said when the customer leaves the field, or submits.
+ */
 export function checkPhone(value: string): Check {
   const v = phoneDigits(value);
   if (!v) return fail('empty', true);
+  if (isCardNumberAsPhone(v)) return fail('card_number', true);
   return /^\+?\d{7,15}$/.test(v) ? VALID : fail('invalid', /^\+?\d{0,14}$/.test(v));
 }

@@ -1,8 +1,8 @@
 // Tokenize mode through the real companion and sandbox: the card goes from the browser to the
 // sandbox's tokenizer, the companion gets only the token; a tokenizer out of reach sends the
 // customer to the hosted page.
-import { expect, oneEvent } from '@open-wc/testing';
-import { autofill, button, card, json, mount, stay, watchFetch } from '../test/harness.js';
+import { expect, oneEvent, waitUntil } from '@open-wc/testing';
+import { autofill, button, card, errorText, json, mount, stay, watchFetch } from '../test/harness.js';
 
 describe('<pay-form> in tokenize mode', () => {
   let calls: ReturnType<typeof watchFetch> | undefined;
@@ -31,6 +31,16 @@ describe('<pay-form> in tokenize mode', () => {
     button(form).click();
     expect((await redirect).detail.reason).to.equal('hosted');
     expect(calls.filter((call) => call.url.endsWith('/pay'))).to.deep.equal([]);
+  });
+
+  it('keeps a card number typed into the phone field on the page: named on submit, nothing tokenized or sent', async () => {
+    const form = await mount({ merchant: 'tokenize', customer: {} });
+    calls = watchFetch();
+    autofill(form, { ...card('4242424242424242'), fname: 'Olena', lname: 'Kovalenko', email: 'olena@example.com', phone: '4222 2222 2222 2' });
+    button(form).click();
+    await waitUntil(() => errorText(form, 'phone'), 'the phone was not refused');
+    expect(errorText(form, 'phone')).to.equal('This looks like a card number: enter it only in the card number field.');
+    expect(calls, 'nothing left the page').to.deep.equal([]);
   });
 
   it('tells the developer when the tokenizer refuses the widget key; the customer sees the calm message', async () => {
