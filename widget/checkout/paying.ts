@@ -29,17 +29,44 @@ export interface Form extends CheckoutElement {
 const ANSWERS: readonly string[] = ['success', 'failure', 'pending', 'redirect'];
 
 let warned = false;
+const told = new WeakSet<CheckoutElement>();
 
 /**
  * Loaded as an element shows (checkout-element.ts, `loadPaying`), and told of each. On a page that
  * is not a secure context a form's card fields are off (a card is never typed into a page anyone
  * on the way can read or change): the developer hears why, once, from the first `<pay-form>`; a
- * `<pay-button>` only ever goes to the hosted page, and says nothing of it.
+ * `<pay-button>` only ever goes to the hosted page, and says nothing of it. Each element's live
+ * region follows a change of language from then on (`relocalise`).
  */
 export function ready(element: CheckoutElement): void {
+  if (!told.has(element)) {
+    told.add(element);
+    relocalise(element);
+  }
   if (isSecureContext || warned || !isForm(element)) return;
   warned = true;
   console.warn(`<${element.localName}>: this page is not a secure context (https, or http on localhost), so the card form is off and customers pay on the hosted page: serve it over https`);
+}
+
+/**
+ * The live region holds words, not which message they are: when the page changes the language,
+ * the words showing are found in the catalog they came from and said in the new one. A decline
+ * in English is the companion's words (checkout-element.ts, `settle`). Here, not in the bundle:
+ * what the region says once the form shows comes from this chunk.
+ */
+function relocalise(element: CheckoutElement): void {
+  let said = element.t as Partial<Record<string, string>>;
+  element.addController({
+    hostUpdate() {
+      const t = element.t as Partial<Record<string, string>>;
+      const { notice, view } = element;
+      const before = said;
+      said = t;
+      if (t === before || !notice) return;
+      const key = notice === view?.message || notice === before.declined_en ? 'declined' : Object.keys(before).find((name) => before[name] === notice);
+      if (key) element.notice = t[key] || view?.message || t.declined_en || t.server!;
+    },
+  });
 }
 
 /** A POST of `body` as JSON, with the page paid from: without the merchant's return_url, the customer comes back to it. */
@@ -77,6 +104,9 @@ function redirect(element: CheckoutElement, url: string, reason: PayEventDetails
   const { notice } = element;
   element.say(element.t[reason === 'hosted' ? 'redirect_hosted' : 'redirect_3ds'] ?? element.t.processing);
   if (emit(element, 'pay-redirect', { url, reason }, true)) {
+    // Back from that page, a browser that kept this one whole (the back/forward cache, Safari's
+    // above all) would show it paying for ever: it reads the session instead, as a page loaded anew does.
+    addEventListener('pageshow', (event) => event.persisted && void element.load(), { once: true });
     location.assign(url);
     return true;
   }

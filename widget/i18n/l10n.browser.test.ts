@@ -1,6 +1,6 @@
-import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
 import type { PayForm } from '../pay-form/pay-form.js';
-import { button, errorText, field, mount, part, press, type } from '../test/harness.js';
+import { autofill, button, card, errorText, field, message, mount, part, press, type } from '../test/harness.js';
 
 const label = (form: PayForm, name: string): string => part(form, `label[for=${name}]`).textContent!;
 
@@ -47,6 +47,27 @@ describe('localisation', () => {
     await waitUntil(() => label(form, 'number') === 'Номер картки', 'not Ukrainian after lang was set');
     form.lang = 'de';
     await waitUntil(() => label(form, 'number') === 'Kartennummer', 'the language before, not the one just set');
+  });
+
+  it('says what the live region shows in the language the page switches to, a decline included', async () => {
+    const form = await mount();
+    const says = async (text: string, why: string): Promise<void> => waitUntil(() => message(form) === text, `${why}: "${message(form)}"`);
+    button(form).click();
+    await says('Check the highlighted fields.', 'no note on an empty submit');
+    form.lang = 'uk';
+    await says('Перевірте виділені поля.', 'the note stayed English');
+    form.lang = 'en';
+    await says('Check the highlighted fields.', 'the note stayed Ukrainian');
+    autofill(form, card('4000000000000002'));
+    const failure = oneEvent(form, 'pay-failure');
+    button(form).click();
+    // English shows the companion's words for a decline; the other languages their own general sentence.
+    const { message: declined } = (await failure).detail;
+    await says(declined, 'no decline');
+    form.lang = 'de';
+    await says('Die Zahlung wurde abgelehnt. Prüfen Sie die Angaben oder verwenden Sie eine andere Karte.', 'the decline stayed English');
+    form.lang = 'en';
+    await says(declined, 'the decline stayed German');
   });
 
   it('uses <html lang> when nothing closer says otherwise', async () => {

@@ -1,0 +1,43 @@
+/**
+ * Back from 3-D Secure into a merchant's page the browser kept whole (the back/forward cache,
+ * which Safari uses above all): the page comes back as it was left, the form paying and its
+ * button disabled, and nothing loads it anew. The form must read the session then, as a page
+ * loaded anew does, never stay "Processing payment…" for ever.
+ *
+ * The page is the demo's result page, which shows `<pay-form>` for a session still open and, unlike
+ * its checkout page, does not reload itself on such a return. Chromium's headless shell keeps no page
+ * in that cache, so the journey gives the page what such a return gives it: the challenge page
+ * is not loaded (answered 204 No Content, which leaves the page as the customer left it) and the
+ * page is shown again with the `pageshow` event a restored page gets (`persisted`).
+ */
+import { expect, test } from '../fixtures.js';
+import { Result } from '../pages/result.js';
+
+test('back into a page the browser kept whole after 3-D Secure, the form confirms the payment instead of processing for ever', async ({ page, request, stack, sandboxPages }) => {
+  const opened = await request.post(`${stack.shop}/api/checkout/sessions`, {
+    headers: { Authorization: `Bearer ${stack.token}` },
+    data: { amount: 42000, currency: 'UAH', description: 'Order 1042', customer: { fname: 'Olena', lname: 'Kovalenko', email: 'olena@example.com', phone: '+380671234567' } },
+  });
+  const { id } = (await opened.json()) as { id: string };
+  await page.goto(`/result?checkout_session=${encodeURIComponent(id)}`);
+  const form = page.locator('pay-form');
+  await form.getByLabel('Card number').fill('4000 0000 0000 3220');
+  await form.getByLabel('Expiry date').fill(`12/${String(new Date().getFullYear() + 3).slice(2)}`);
+  await form.getByLabel('Security code').fill('123');
+  await page.route(/\/3ds\//, (route) => route.fulfill({ status: 204 }));
+  const challenge = page.waitForRequest(/\/3ds\//);
+  await form.getByRole('button', { name: /^Pay / }).click();
+  const challengeUrl = (await challenge).url();
+  const message = form.getByRole('status');
+  await expect(message).toHaveText('Taking you to your bank to confirm the payment…');
+
+  await page.evaluate(() => dispatchEvent(new PageTransitionEvent('pageshow', { persisted: true })));
+  await expect(message).toHaveText('Confirming your payment…');
+  await expect(form.getByLabel('Card number')).toHaveCount(0);
+
+  // The challenge taken after all: the page it returns to shows the payment made.
+  await page.unroute(/\/3ds\//);
+  await page.goto(challengeUrl);
+  await sandboxPages.completeChallenge();
+  await new Result(page).expectOutcome('success');
+});
