@@ -61,8 +61,9 @@ async function unanswered(url: string, endpoint: string, name: string): Promise<
 export async function diagnose(url: string, companion: Companion, response: Response | undefined, body: unknown, reading: boolean): Promise<CompanionError> {
   const { endpoint } = companion;
   const name = companion.element.localName;
-  // The element read a session it was never given (checkout-element.ts waited `sessionWait` first).
-  if (url.endsWith('/sessions/')) {
+  // The element read a session it was never given (checkout-element.ts waited `sessionWait` first):
+  // empty, or undefined or null as a framework's prop sets it, which the URL spells as a name.
+  if (!companion.element.session) {
     return misconfigured(name, `no checkout session was set: set <${name} session> to the id your server got from the companion's POST /api/checkout/sessions`);
   }
   // `127.0.0.1:3000` is a path to the browser, read against the page's own address, and

@@ -17,7 +17,7 @@ import { theme } from '../theme.styles.js';
  * @event pay-redirect - About to leave for the hosted page; cancelable. `detail: { url, reason: 'hosted' }`.
  * @event pay-success - The session is paid (after returning from the hosted page). `detail: { orderId? }`.
  * @event pay-failure - The last attempt failed. `detail: { message, orderId? }`.
- * @event pay-error - The companion could not be reached or answered badly. `detail: { code, message }`.
+ * @event pay-error - The companion could not be reached or answered badly, or the page is set up wrong. `detail: { code, message, reason? }` (`reason`, for the developer, with `misconfigured` and an unknown session).
  *
  * @csspart button - The button.
  * @csspart note - For a card verification (`lookup` session): that the card is saved and nothing is charged.

@@ -369,6 +369,21 @@ describe('<pay-form> when things go wrong', () => {
       expect(message(form)).to.equal('');
     });
 
+    it('names the session attribute when a framework leaves it undefined or null, never as a session of that name', async () => {
+      // React's `session={order?.session}`, Vue's `:session="id"` and `searchParams.get()` before the server answered.
+      for (const unset of [undefined, null]) {
+        const form = document.createElement('pay-form');
+        form.sessionWait = 100;
+        form.session = unset as unknown as string;
+        const error = oneEvent(form, 'pay-error');
+        await fixture(form);
+        const { detail } = await error;
+        expect(detail.code, String(unset)).to.equal('misconfigured');
+        expect(detail.reason).to.contain('no checkout session was set: set <pay-form session>');
+        expect(message(form)).to.equal('Something went wrong. Please try again in a moment.');
+      }
+    });
+
     it('takes a sessionWait the page changes while it waits, shorter or longer', async () => {
       // Shorter: the element began waiting the default 10 s, and says so after the new wait.
       const form = document.createElement('pay-form');

@@ -19,9 +19,15 @@ export async function tokenized(request: PayRequest, view: SessionView): Promise
     return { ...request, card: { token: await sealedCardToken({ url, widgetKey }, { number, expMonth, expYear, cvv }) } };
   } catch (error) {
     if (error instanceof TokenizerUnreachableError) {
-      if (view.modes.includes('hosted')) return undefined;
-      // No page to fall back on: the customer may try again; the developer learns what did not answer.
-      console.warn(`<pay-form>: the gateway's tokenizer at ${url} did not answer`, error);
+      // The developer learns what did not answer, fallback or not: a page whose Content-Security-Policy
+      // leaves the tokenizer out looks the same as a network down, and would send every customer away.
+      const hosted = view.modes.includes('hosted');
+      console.warn(
+        `<pay-form>: the gateway's tokenizer at ${url} did not answer (if the network is up, allow ${new URL(url).origin} in the page's Content-Security-Policy connect-src)${hosted ? ': the customer pays on the hosted page instead' : ''}`,
+        error,
+      );
+      if (hosted) return undefined;
+      // No page to fall back on: the customer may try again.
       throw new CompanionError('network');
     }
     if (error instanceof TokenizeRefusedError && (error.status === 401 || error.status === 403)) throw misconfigured(url, error);
