@@ -10,6 +10,7 @@
  */
 import type { ApiAmount } from './money.js';
 import { apiPath } from './page-config.js';
+import { t } from './i18n.js';
 
 const TOKEN_KEY = 'payform:admin-token';
 
@@ -21,6 +22,21 @@ export class ApiError extends Error {
     readonly fields: Readonly<Record<string, string>> = {},
   ) {
     super(message);
+  }
+}
+
+/**
+ * A request that got no answer at all — the companion stopped or restarting, the network down —
+ * as an ApiError of status 0, in the page's words: the browser's own ("Failed to fetch",
+ * "NetworkError when attempting to fetch resource") say nothing to the shop's staff. An abort
+ * (another filter pressed, signed out) stays one.
+ */
+async function send(path: string, init: RequestInit): Promise<Response> {
+  try {
+    return await fetch(apiPath(path), init);
+  } catch (error) {
+    if (error instanceof DOMException && error.name === 'AbortError') throw error;
+    throw new ApiError(0, 'network', t('network.noAnswer'));
   }
 }
 
@@ -83,7 +99,7 @@ export function newIdempotencyKey(): string {
  * and fields. A POST sent again with its `idempotencyKey` is answered, not done, again.
  */
 export async function api<T>(token: string, path: string, init: { method?: string; body?: unknown; signal?: AbortSignal; idempotencyKey?: string } = {}): Promise<T> {
-  const response = await fetch(apiPath(path), {
+  const response = await send(path, {
     method: init.method ?? 'GET',
     headers: {
       ...authorization(token),
@@ -103,7 +119,7 @@ export async function api<T>(token: string, path: string, init: { method?: strin
 
 /** Downloads a file of the merchant API (receipts) under the name the companion gives it. */
 export async function download(token: string, path: string, fallbackName: string): Promise<void> {
-  const response = await fetch(apiPath(path), { headers: authorization(token) });
+  const response = await send(path, { headers: authorization(token) });
   if (!response.ok) {
     const body = (await response.json().catch(() => undefined)) as { error?: { code?: string; message?: string } } | undefined;
     throw new ApiError(response.status, body?.error?.code ?? 'http_error', body?.error?.message ?? `HTTP ${response.status}`);

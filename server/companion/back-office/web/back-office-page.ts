@@ -55,6 +55,8 @@ let detailNotice: { readonly orderId: string; readonly text: TemplateResult | st
 /** The order whose webhook re-send is on its way: its button waits. */
 let resending: string | undefined;
 let stats: Stats | undefined;
+/** Why the figures could not be read the last time. */
+let statsProblem: string | undefined;
 let bucket: Stats['bucket'] = 'hour';
 let balances: BalancesState = {};
 let receiptsProblem: string | undefined;
@@ -77,11 +79,17 @@ function content(): TemplateResult {
     </div>
     <p class="visually-hidden" role="status" aria-live="polite">${announcement}</p>
     <div class="admin-overview">
-      ${statsPanel(stats, (next) => {
-        bucket = next;
-        void loadStats();
-      })}
-      ${balancesPanel(balances)}
+      ${statsPanel(
+        { stats, problem: statsProblem },
+        {
+          range(next) {
+            bucket = next;
+            void loadStats();
+          },
+          retry: () => void readAgain(loadStats, '#stats-heading'),
+        },
+      )}
+      ${balancesPanel(balances, () => void readAgain(loadBalances, '#balances-heading'))}
     </div>
     ${unmatchedEventsPanel({ list: unmatched, reviewing, problem: unmatchedProblem }, (id) => void reviewEvent(id))}
     ${challenge?.challenge_url
@@ -199,7 +207,7 @@ const handlers = {
 
 async function perform(request: OperationRequest): Promise<void> {
   if (!draft) return;
-  const orderId = draft.order.order.order_id;
+  const { order_id: orderId, currency } = draft.order.order;
   draft = { ...draft, busy: true, error: undefined };
   page.refresh();
   try {
@@ -218,14 +226,16 @@ async function perform(request: OperationRequest): Promise<void> {
       return void Promise.all([loadDetail(), loadOrders()]);
     }
     closeDialog();
-    const currency = detail?.order.currency ?? 'UAH';
-    announce(
+    // The same words seen on the order (values isolated, to read as written right to left) and heard.
+    const said = (value: (text: string) => TemplateResult | string) =>
       !operation
-        ? t('done.cancel', { order: orderId })
+        ? t('done.cancel', { order: value(orderId) })
         : operation.status === 'success'
-          ? t('done.success', { operation: t(`operation.${operation.kind as 'refund'}`), amount: formatAmount(operation.amount, currency) })
-          : t('done.pending', { operation: t(`operation.${operation.kind as 'refund'}`) }),
-    );
+          ? t('done.success', { operation: t(`operation.${operation.kind as 'refund'}`), amount: value(formatAmount(operation.amount, currency)) })
+          : t('done.pending', { operation: t(`operation.${operation.kind as 'refund'}`) });
+    // Seen, not only heard: a void or a full refund otherwise changes a figure or two, far from the focus.
+    detailNotice = { orderId, text: said(isolated) };
+    announce(String(said((text) => text)));
     const held = document.activeElement;
     await Promise.all([loadDetail(), loadOrders()]);
     // The action it was opened from may be gone (a void leaves none) or another now (a full
@@ -463,12 +473,21 @@ async function loadDetail(): Promise<void> {
   page.refresh();
 }
 
+/** Try again, pressed: its button goes with a good answer, and the reader goes on from the panel's heading. */
+async function readAgain(read: () => Promise<void>, heading: string): Promise<void> {
+  await read();
+  if (document.activeElement === null || document.activeElement === document.body) document.querySelector<HTMLElement>(heading)?.focus();
+}
+
 async function loadStats(): Promise<void> {
   const offset = -new Date().getTimezoneOffset();
   try {
     stats = await api<Stats>(token!, `/api/stats?bucket=${bucket}&utc_offset_minutes=${offset}`);
+    statsProblem = undefined;
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) return refused();
+    // Said, with a way to read them again: unsaid, the panel read "Loading…" for good.
+    statsProblem = isolatedText(t('stats.problem', { message: isolatedText(messageOf(error)) }));
   }
   page.refresh();
 }

@@ -18,6 +18,7 @@ import type { ApiError, OrderDetail, Share } from './admin-api.js';
 import { pageConfig } from './page-config.js';
 import { operationRefusals } from './operation-refusals.js';
 import { refusalNotice } from './refusal-notice.js';
+import { applicableActions } from './order-actions.js';
 
 export type OperationAction = 'capture' | 'split-capture' | 'void' | 'refund' | 'split-refund' | 'cancel';
 
@@ -128,6 +129,9 @@ export function operationDialog(
   // companion answers what it did. The order read since may show it done (nothing left), so the
   // page's own limits would refuse the very request that finds that out.
   const resending = error !== undefined && outcomeUnknown(error);
+  // The order read since (the live feed: another tab, the API, a webhook) no longer takes this
+  // action — voided, captured or refunded elsewhere: said, rather than only "up to 0.00".
+  const gone = !resending && !applicableActions(order).includes(action);
 
   const submit = (event: SubmitEvent) => {
     event.preventDefault();
@@ -187,6 +191,7 @@ export function operationDialog(
     <form method="dialog" novalidate @submit=${submit}>
       <h2 id="operation-title">${t(ACTION_NAMES[action])} · <span class="mono">${isolated(order.order.order_id)}</span></h2>
       <p class="muted">${t(EXPLANATIONS[action], { limit: shownAmount(capture ? held : limit, currency) })}</p>
+      ${gone ? html`<p class="notice" role="status">${t('dialog.gone', { action: t(ACTION_NAMES[action]) })}</p>` : nothing}
       ${capture && units(limit) > held
         ? html`<p class="notice">${t('dialog.overCapture', { limit: shownAmount(limit, currency), held: shownAmount(held, currency) })}</p>`
         : nothing}

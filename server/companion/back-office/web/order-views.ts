@@ -202,7 +202,7 @@ export function ordersPanel(state: OrderListState, handlers: OrderHandlers): Tem
     ${state.problem
       ? html`<div class="notice notice--error orders__problem" role="alert">
           ${state.problem}
-          <button type="button" class="button button--small button--quiet orders__retry" @click=${handlers.retry}>${t('orders.retry')}</button>
+          <button type="button" class="button button--small button--quiet orders__retry" @click=${handlers.retry}>${t('retry')}</button>
         </div>`
       : nothing}
     ${state.orders.length === 0

@@ -16,16 +16,29 @@ export interface BalancesState {
   readonly problem?: string;
 }
 
-export function statsPanel(stats: Stats | undefined, onRange: (bucket: Stats['bucket']) => void): TemplateResult {
+export interface StatsState {
+  readonly stats?: Stats;
+  /** Why the figures could not be read the last time (those shown, if any, are from before). */
+  readonly problem?: string;
+}
+
+/** Why a panel's figures could not be read, and the button that reads them again: never "Loading…" for good. */
+const readProblem = (problem: string, retry: () => void) =>
+  html`<div class="notice notice--error overview__problem" role="alert">
+    ${problem}
+    <button type="button" class="button button--small button--quiet" @click=${retry}>${t('retry')}</button>
+  </div>`;
+
+export function statsPanel({ stats, problem }: StatsState, handlers: { range: (bucket: Stats['bucket']) => void; retry: () => void }): TemplateResult {
   const bucket = stats?.bucket ?? 'hour';
   const totals = stats?.totals;
   const rate = totals?.success_rate;
   return html`<section class="panel stats" aria-labelledby="stats-heading">
     <header class="panel__head">
-      <h2 id="stats-heading">${t('stats.heading')}</h2>
+      <h2 id="stats-heading" tabindex="-1">${t('stats.heading')}</h2>
       <div class="segmented" role="group" aria-label=${t('stats.range')}>
-        <button type="button" aria-pressed=${bucket === 'hour' ? 'true' : 'false'} @click=${() => onRange('hour')}>${t('stats.day')}</button>
-        <button type="button" aria-pressed=${bucket === 'day' ? 'true' : 'false'} @click=${() => onRange('day')}>${t('stats.month')}</button>
+        <button type="button" aria-pressed=${bucket === 'hour' ? 'true' : 'false'} @click=${() => handlers.range('hour')}>${t('stats.day')}</button>
+        <button type="button" aria-pressed=${bucket === 'day' ? 'true' : 'false'} @click=${() => handlers.range('day')}>${t('stats.month')}</button>
       </div>
     </header>
     <dl class="kpis">
@@ -35,11 +48,14 @@ export function statsPanel(stats: Stats | undefined, onRange: (bucket: Stats['bu
       ${totals?.not_sent ? html`<div title=${t('stats.notSentHint')}><dt>${t('stats.notSent')}</dt><dd class="kpi--failure">${totals.not_sent}</dd></div>` : nothing}
       <div><dt>${t('stats.rate')}</dt><dd>${rate === undefined || rate === null ? '—' : `${Math.round(rate * 100)} %`}</dd></div>
     </dl>
-    ${stats ? paymentsChart(stats) : html`<p class="muted">${t('loading')}</p>`}
+    ${problem ? readProblem(problem, handlers.retry) : nothing}
+    ${stats ? paymentsChart(stats) : problem ? nothing : html`<p class="muted">${t('loading')}</p>`}
   </section>`;
 }
 
-export function balancesPanel(state: BalancesState): TemplateResult {
+export function balancesPanel(state: BalancesState, retry: () => void): TemplateResult {
+  // Waiting for the first answer, not after a refusal: the notice says what happened instead.
+  const loading = state.problem ? nothing : html`<p class="muted">${t('loading')}</p>`;
   const row = (balance: Balance) => html`<li class="balance">
     <span class="balance__name">${isolated(balance.name)}</span>
     <span class="balance__amount">${shownAmount(balance.balances.available, balance.currency)}</span>
@@ -48,10 +64,10 @@ export function balancesPanel(state: BalancesState): TemplateResult {
       : html`<span class="balance__reserve muted">${t('balances.reserve', { amount: shownAmount(balance.balances.rolling_reserve, balance.currency) })}</span>`}
   </li>`;
   return html`<section class="panel balances" aria-labelledby="balances-heading">
-    <h2 id="balances-heading">${t('balances.heading')}</h2>
-    ${state.problem ? html`<p class="notice notice--error" role="alert">${state.problem}</p>` : nothing}
+    <h2 id="balances-heading" tabindex="-1">${t('balances.heading')}</h2>
+    ${state.problem ? readProblem(state.problem, retry) : nothing}
     <h3>${t('balances.accounts')}</h3>
-    ${state.accounts ? html`<ul class="balance-list">${state.accounts.map(row)}</ul>` : html`<p class="muted">${t('loading')}</p>`}
+    ${state.accounts ? html`<ul class="balance-list">${state.accounts.map(row)}</ul>` : loading}
     <h3>${t('balances.terminals')}</h3>
     ${state.terminals
       ? html`<ul class="balance-list">
@@ -64,7 +80,7 @@ export function balancesPanel(state: BalancesState): TemplateResult {
             </li>`,
           )}
         </ul>`
-      : html`<p class="muted">${t('loading')}</p>`}
+      : loading}
   </section>`;
 }
 
