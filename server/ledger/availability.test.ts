@@ -1,6 +1,7 @@
 // Which failures of a ledger call mean "the database cannot be reached now" (answered 503, try
 // again) and which are faults in a query (a 500, logged with its stack).
 import { describe, expect, it } from 'vitest';
+import { NetworkError, OutcomeUnknownError } from '@payform/gateway';
 import { isLedgerFault, isLedgerUnavailable } from './availability.js';
 
 const withCode = (code: string, message = 'failed') => Object.assign(new Error(message), { code });
@@ -50,6 +51,13 @@ describe('isLedgerUnavailable', () => {
 
   it.each([
     ['a plain error', new Error('something else')],
+    // The gateway out of reach is the gateway's trouble, whatever socket error it carries: told as
+    // the database away, it answered 503 ledger_unavailable and logged "the database cannot be reached".
+    ['the gateway refusing connections', new NetworkError('No answer from the gateway (ECONNREFUSED)', { connectFailed: true, cause: withCode('ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:3001') })],
+    [
+      'a payment whose answer the gateway connection lost',
+      new OutcomeUnknownError('create payment', 'o-1', new NetworkError('No answer from the gateway (ECONNRESET)', { connectFailed: false, cause: withCode('ECONNRESET') })),
+    ],
     ['a string', 'ECONNREFUSED'],
     ['nothing', undefined],
   ])('is false for %s', (_, error) => {

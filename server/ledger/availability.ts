@@ -5,6 +5,7 @@
  * Callers answer the first kind "try again shortly" (503 with Retry-After): nothing was written,
  * and the same request will work once the database is back.
  */
+import { GatewayError } from '@payform/gateway';
 import { NOT_DURABLE } from './durability.js';
 
 /** Socket errors of a connection that could not be made or was cut. */
@@ -40,6 +41,9 @@ const DRIVER_MESSAGES = /connection terminated|timeout exceeded when trying to c
 
 export function isLedgerUnavailable(error: unknown, depth = 0): boolean {
   if (!(error instanceof Error) || depth > 3) return false;
+  // The gateway out of reach carries the same socket codes (its cause): the gateway's trouble,
+  // never to be answered or logged as the database away.
+  if (error instanceof GatewayError) return false;
   const code = (error as { code?: unknown }).code;
   if (typeof code === 'string' && (NETWORK_CODES.has(code) || SERVER_CODES.test(code) || STORAGE_CODES.test(code) || LEDGER_CODES.has(code))) return true;
   if (DRIVER_MESSAGES.test(error.message)) return true;
