@@ -97,7 +97,11 @@ export async function paymentStats(ctx: LedgerContext, input: StatsQuery): Promi
   return buckets;
 }
 
-/** Payments still init/pending with no news (event, update or check) for `quietForMs`: oldest first. */
+/**
+ * Payments still init/pending with no news (event, update or check) for `quietForMs`: attempts in
+ * a never-sent window first — a customer waits to pay again, and open challenges (pending for as
+ * long as the gateway gives one) would otherwise fill every batch before them —, then oldest first.
+ */
 export async function listStalePayments(ctx: LedgerContext, input: StaleQuery): Promise<Payment[]> {
   const query = parseInput(staleInput, input);
   const rows = await ctx.db
@@ -113,6 +117,7 @@ export async function listStalePayments(ctx: LedgerContext, input: StaleQuery): 
         eb.and([eb('absent_reads', '>', 0), eb('unsent_at', 'is', null), eb('last_seen_at', '<=', ctx.now() - (query.absentQuietForMs ?? query.quietForMs))]),
       ]),
     )
+    .orderBy(sql`case when absent_reads > 0 and unsent_at is null then 0 else 1 end`)
     .orderBy('last_seen_at')
     .limit(query.limit ?? DEFAULT_BATCH)
     .execute();

@@ -8,6 +8,7 @@ import { NotFoundError } from '@payform/gateway';
 import type { GatewayClient, OrderOperation, RequestOptions } from '@payform/gateway';
 import type { Ledger, Payment, Operation } from '../../ledger/index.js';
 import { operationResult, paymentUpdate } from './gateway-facts.js';
+import { isGatewayUnreachable } from './gateway-unreachable.js';
 import { matchOperations } from './operation-matching.js';
 import type { Logger } from '../log/logger.js';
 import type { ChangeSource, PaymentReactions } from './reactions.js';
@@ -90,13 +91,15 @@ export class OrderStateSync {
   /**
    * The order's state read while a customer or the merchant waits for an answer that was lost:
    * a short timeout, and undefined (logged) when it cannot be read now — reconciliation settles
-   * it later.
+   * it later. The caller has said the answer was lost; a read lost to the same gateway trouble
+   * is said at debug, or a gateway outage would log two lines a payment.
    */
   async readWhileWaiting(orderId: string): Promise<OrderRefresh | undefined> {
     try {
       return await this.refresh(orderId, 'order_state', { timeoutMs: RECOVERY_READ_MS });
     } catch (error) {
-      this.#deps.logger.warn('the order state could not be read; reconciliation will settle it', { order_id: orderId, err: error });
+      const level = isGatewayUnreachable(error) ? 'debug' : 'warn';
+      this.#deps.logger[level]('the order state could not be read; reconciliation will settle it', { order_id: orderId, err: error });
       return undefined;
     }
   }

@@ -42,7 +42,8 @@ beforeEach(async () => {
       // the gateway acted on the request.
       fetch: async (input, init) => {
         const url = String(input);
-        if (failReads && (init?.method ?? 'GET') === 'GET') throw new TypeError('fetch failed', { cause: { code: 'ECONNRESET' } });
+        // As undici fails: the socket's error, an Error with its code, as the cause.
+        if (failReads && (init?.method ?? 'GET') === 'GET') throw new TypeError('fetch failed', { cause: Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }) });
         if (hangReads && /\/orders\/[^/]+$/.test(new URL(url).pathname)) {
           hung += 1;
           return new Promise<Response>((_, reject) => init?.signal?.addEventListener('abort', () => reject(init.signal?.reason)));
@@ -222,6 +223,30 @@ describe('stale payments', () => {
     clock.advance(61 * SECOND);
     expect(await reconcile()).toMatchObject({ checkedPayments: 1, settled: 1, failures: 0 });
   });
+
+  it('ends a pass when the database refuses writes: one outage line, not an error with a stack per order, and settles once it is back', async () => {
+    await stack.close();
+    stack = await createStack({ clock, companion: { reconciliation: { intervalMs: 10, stalePaymentAfterMs: 0 } } });
+    stack.dropWebhooks = true;
+    const sessions = [await stack.openSession(), await stack.openSession()];
+    for (const session of sessions) await stack.pay(session.id, payBody({ card: card('slow_pending') }));
+    for (const session of sessions) {
+      await eventually(async () => expect((await stack.companion.companion.services.gateway.orders.get(session.order_id))[0]?.status).toBe('success'));
+    }
+    // The disk under a SQLite ledger is full: reads work, every write is refused.
+    const advance = stack.ledger.advancePayment;
+    const full = () => Promise.reject(Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' }));
+    stack.ledger.advancePayment = full;
+    await expect(reconcile()).rejects.toMatchObject({ code: 'SQLITE_FULL' });
+    const reconciler = stack.companion.companion.reconciler;
+    reconciler.start();
+    await eventually(() => expect(stack.logs.some((line) => line.includes('the database cannot be reached'))).toBe(true));
+    await reconciler.stop();
+    expect(stack.logs.filter((line) => line.includes('could not reconcile') || line.includes('could not mark'))).toEqual([]);
+    expect(stack.logs.filter((line) => line.includes('"level":"error"'))).toHaveLength(1);
+    stack.ledger.advancePayment = advance;
+    expect(await reconcile()).toMatchObject({ checkedPayments: 2, settled: 2, failures: 0 });
+  });
 });
 
 describe('unsettled operations', () => {
@@ -234,6 +259,11 @@ describe('unsettled operations', () => {
     expect(pending.operation).toMatchObject({ status: 'pending', amount: 200 });
     // The reserved amount already counts against the refundable.
     expect(pending.totals).toMatchObject({ refund_pending: 200, refundable: 810 });
+    // One warning for the lost answer: the read after it, lost to the same network, is the
+    // gateway trouble's to say (once for every call), not a second line per refund.
+    expect(stack.logs.filter((line) => line.includes('"level":"warn"') && line.includes(session.order_id)).map((line) => JSON.parse(line).msg)).toEqual([
+      'the outcome of an operation is unknown; reading the order state',
+    ]);
     loseAnswers = undefined;
     failReads = false;
     clock.advance(31 * SECOND);
@@ -330,6 +360,28 @@ describe('waiting webhook events', () => {
     expect(warnings()).toHaveLength(1);
     // Nothing changed in those passes: their summary is not at info.
     expect(stack.logs.filter((line) => line.includes('"msg":"reconciliation pass"') && line.includes('"level":"info"'))).toEqual([]);
+  });
+});
+
+describe('many pending payments', () => {
+  it('ends a never-sent attempt within its window, however many open challenges wait before it', async () => {
+    await stack.close();
+    stack = await createStack({ clock, companion: { reconciliation: { batchSize: 2 } } });
+    // Customers who left their 3-D Secure challenge: pending at the gateway for a long while.
+    for (let i = 0; i < 3; i += 1) {
+      const left = await stack.openSession();
+      expect((await (await stack.pay(left.id, payBody({ card: card('three_ds_challenge') }))).json()).status).toBe('redirect');
+      clock.advance(SECOND);
+    }
+    // This customer's payment never reached the gateway, and they wait to pay again.
+    const waiting = await stack.openSession();
+    await stack.control('PUT', '/_sandbox/faults', { error_rate: 1, error_status: 503, phase: 'before', scope: { method: 'POST', path: '/api/v1/payment' }, times: 1 });
+    expect((await stack.pay(waiting.id)).status).toBe(200);
+    clock.advance(61 * SECOND);
+    await reconcile();
+    clock.advance(30 * SECOND);
+    await reconcile();
+    expect(await stack.ledger.getPayment(waiting.order_id)).toMatchObject({ status: 'init', unsentAt: clock.now });
   });
 });
 

@@ -20,9 +20,6 @@
  *
  * Several instances may reconcile the same ledger: every write is forward-only and guarded.
  */
-import {
-  GatewayUnavailableError, NetworkError, NetworkTimeoutError, OutcomeUnknownError, RateLimitError,
-} from '@payform/gateway';
 import type { GatewayClient } from '@payform/gateway';
 import type { Ledger, Operation, Payment, StoredEvent } from '../../ledger/index.js';
 import { isLedgerUnavailable } from '../../ledger/index.js';
@@ -31,6 +28,7 @@ import type { Logger } from '../log/logger.js';
 import type { LedgerOutage } from '../operator/ledger-outage.js';
 import type { MissingWebhooks } from './missing-webhooks.js';
 import type { MerchantNotices } from '../payments/merchant-notices.js';
+import { isGatewayUnreachable } from '../payments/gateway-unreachable.js';
 import { NEVER_REACHED } from '../payments/order-state.js';
 import type { OrderStateSync } from '../payments/order-state.js';
 import type { PaymentReactions } from '../payments/reactions.js';
@@ -222,7 +220,8 @@ export class Reconciler {
 
   /**
    * One order's trouble never stops the pass. A gateway that could not be reached is tried
-   * again on the next pass (that read did not count as a check); anything else — a refusal,
+   * again on the next pass (that read did not count as a check); the database away ends the
+   * pass (the loop tells the outage tracker); anything else — a refusal,
    * an unreadable answer, a fault of the ledger or of this code — is logged and the order is
    * marked checked, so it waits its turn instead of holding the head of every batch.
    */
@@ -240,8 +239,11 @@ export class Reconciler {
     } catch (error) {
       // Stopping: the read was ended, not failed.
       if (signal.aborted) return;
+      // The database away (its disk full, say) is no one order's trouble: every order would meet
+      // it, each logged with a stack. The pass ends, and the loop tells the outage, said once.
+      if (isLedgerUnavailable(error)) throw error;
       tally.failures += 1;
-      if (isUnreachable(error)) {
+      if (isGatewayUnreachable(error)) {
         unreached.orders += 1;
         unreached.first_order_id ??= orderId;
         unreached.reason ??= error instanceof Error ? error.message : String(error);
@@ -346,9 +348,4 @@ export class Reconciler {
     const session = await this.#deps.ledger.getSession(payment.sessionId);
     return session === undefined || session.expiresAt <= this.#deps.clock() || session.closedAt !== null;
   }
-}
-
-/** The gateway was down, busy or out of reach: worth asking again soon. */
-function isUnreachable(error: unknown): boolean {
-  return [NetworkError, NetworkTimeoutError, GatewayUnavailableError, RateLimitError, OutcomeUnknownError].some((kind) => error instanceof kind);
 }
