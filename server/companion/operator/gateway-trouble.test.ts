@@ -35,6 +35,33 @@ describe('GatewayTrouble', () => {
     ]);
   });
 
+  it('says a gateway that fails calls on and off (a flaky network) at most once a minute, not at every call', () => {
+    const { clock, call, lines } = tracked();
+    call(200);
+    // Every other connection reset for two minutes: an episode begins and ends at every call.
+    for (let second = 0; second < 120; second++) {
+      call('network');
+      call(200);
+      clock.advance(1_000);
+    }
+    call(200);
+    const said = lines().filter((line) => line.level !== 'debug');
+    expect(said).toMatchObject([
+      { level: 'error', msg: expect.stringMatching(/cannot be reached/), failed: 1 },
+      { level: 'warn', msg: 'the gateway answers again', failed: 1 },
+      { level: 'error', msg: expect.stringMatching(/cannot be reached/), failed: 1, failed_since_last_line: 59 },
+      { level: 'warn', msg: 'the gateway answers again', failed: 1 },
+    ]);
+    // Apart, each is its own outage, said in full.
+    clock.advance(60_000);
+    call('network');
+    call(200);
+    expect(lines().filter((line) => line.level !== 'debug').slice(4)).toMatchObject([
+      { level: 'error', msg: expect.stringMatching(/cannot be reached/), failed: 1, failed_since_last_line: 59 },
+      { level: 'warn', msg: 'the gateway answers again' },
+    ]);
+  });
+
   it('says a failed TLS handshake at the first call as the scheme or the certificate, not as a gateway away', () => {
     const memory = memorySink();
     const trouble = new GatewayTrouble(createLogger({ sink: memory.sink }), () => 0, 'https://127.0.0.1:3001');

@@ -9,6 +9,10 @@
  * the next call, are a blip the flows ride out (a payment's outcome is read back), so they are said
  * only once they last — LASTING_CALLS calls in a row, or LASTING_MS from the first. No connection,
  * TLS failing, refused credentials and another server are said at the first call.
+ * A gateway that fails calls on and off (a flaky network, a balancer resetting connections)
+ * begins and ends an outage at nearly every call: one whose line was said less than a minute
+ * before is not said again (nor is its end), only counted, and the next line says how many failed
+ * meanwhile — at most two lines a minute, where there were two for every failed call.
  * The flows' own lines, about each payment or operation, stay warnings without a stack, as
  * during a database outage (ledger-outage.ts). Told of every call by `GatewayClient.onCall`;
  * the check at start (gateway-check.ts) is such a call, so trouble there is said before a
@@ -89,6 +93,13 @@ export class GatewayTrouble {
   #since = 0;
   #remindedAt = 0;
   #failed = 0;
+  /** The trouble under way began within a minute of the last line said: counted, not said. */
+  #quiet = false;
+  /** When a line of trouble (its start, a reminder) was last said, and the last start said. */
+  #saidAt = Number.NEGATIVE_INFINITY;
+  #saidStart: string | undefined;
+  /** Failed calls of the troubles not said since that line. */
+  #unsaid = 0;
 
   constructor(logger: Logger, clock: () => number, gatewayUrl: string) {
     this.#logger = logger;
@@ -113,10 +124,12 @@ export class GatewayTrouble {
       // Nor does a balances read, which does not carry the endpoints key, of that key taken again.
       if (this.#trouble === 'endpoints key' && !endpointsKey) return;
       this.#observed = true;
-      if (this.#told) this.#logger.warn('the gateway answers again', { was: this.#trouble, down_for_ms: now - this.#since, failed: this.#failed });
+      if (this.#told && !this.#quiet) this.#logger.warn('the gateway answers again', { was: this.#trouble, down_for_ms: now - this.#since, failed: this.#failed });
       else if (this.#trouble !== undefined) this.#logger.debug('the gateway failed a call, then answered again', { was: this.#trouble, failed: this.#failed });
+      if (this.#quiet) this.#unsaid += this.#failed;
       this.#trouble = undefined;
       this.#told = false;
+      this.#quiet = false;
       return;
     }
     const first = !this.#observed;
@@ -128,8 +141,9 @@ export class GatewayTrouble {
       this.#trouble = trouble;
       if (goesOn) {
         this.#failed += 1;
+        if (this.#quiet) return;
         this.#remindedAt = now;
-        this.#logger.error(started(trouble, this.#gatewayUrl, record), { route, outcome, failed: this.#failed });
+        this.#say(started(trouble, this.#gatewayUrl, record), { route, outcome, failed: this.#failed });
         return;
       }
       this.#since = now;
@@ -141,12 +155,27 @@ export class GatewayTrouble {
       if (!first && mayPass(trouble) && this.#failed < LASTING_CALLS && now - this.#since < LASTING_MS) return;
       this.#told = true;
       this.#remindedAt = now;
-      this.#logger.error(started(trouble, this.#gatewayUrl, record), { route, outcome, failed: this.#failed });
+      // On and off: the same line said under a minute ago stands for this one too.
+      const line = started(trouble, this.#gatewayUrl, record);
+      this.#quiet = line === this.#saidStart && now - this.#saidAt < REMINDER_INTERVAL_MS;
+      if (!this.#quiet) this.#say(line, { route, outcome, failed: this.#failed });
       return;
     }
     if (now - this.#remindedAt < REMINDER_INTERVAL_MS) return;
     this.#remindedAt = now;
-    this.#logger.error('the gateway still fails the companion’s calls', { was: trouble, down_for_ms: now - this.#since, failed: this.#failed, route, outcome });
+    const fields = { was: trouble, down_for_ms: now - this.#since, failed: this.#failed, route, outcome };
+    // A trouble begun quietly that lasts is said as the outage it has become.
+    if (this.#quiet) this.#say(started(trouble, this.#gatewayUrl, record), fields);
+    else this.#say('the gateway still fails the companion’s calls', fields, { reminder: true });
+    this.#quiet = false;
+  }
+
+  /** An error line of trouble, with the failed calls of the troubles not said since the last one. */
+  #say(message: string, fields: Record<string, unknown>, { reminder = false } = {}): void {
+    this.#saidAt = this.#clock();
+    if (!reminder) this.#saidStart = message;
+    this.#logger.error(message, { ...fields, ...(this.#unsaid > 0 ? { failed_since_last_line: this.#unsaid } : {}) });
+    this.#unsaid = 0;
   }
 }
 
