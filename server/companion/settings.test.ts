@@ -292,6 +292,24 @@ describe('readCompanionConfig', () => {
     expect(readCompanionConfig({ PAYFORM_ADMIN_TOKEN: 'k3Jx9vQ2"mPz8Lw4Rt7Yb' }).adminToken).toBe('k3Jx9vQ2"mPz8Lw4Rt7Yb');
   });
 
+  it('names the quotes, not the rule they break, of a quoted port, address or level', () => {
+    // docker --env-file keeps PORT="3000" as the five characters "3000" with its quotes.
+    const refusal = (env: Record<string, string>) => {
+      try {
+        readCompanionConfig(env);
+      } catch (error) {
+        return (error as Error).message;
+      }
+      return '';
+    };
+    const quotes = (name: string) => `${name} is wrapped in quotes, which an env file for containers (docker --env-file, kubectl) keeps as part of the value: remove them`;
+    expect(refusal({ PORT: '"3000"' })).toBe(`Invalid environment: ${quotes('PORT')}`);
+    expect(refusal({ PAYFORM_PUBLIC_URL: '"https://pay.shop.example"', PAYFORM_LOG_LEVEL: "'info'", PAYFORM_SESSION_TTL_SECONDS: '5' })).toBe(
+      `Invalid environment: PAYFORM_SESSION_TTL_SECONDS: must be at least 60; ${quotes('PAYFORM_PUBLIC_URL')}; ${quotes('PAYFORM_LOG_LEVEL')}`,
+    );
+    expect(refusal({ PAYFORM_ALLOWED_ORIGINS: '"https://shop.example"' })).toBe(`Invalid environment: ${quotes('PAYFORM_ALLOWED_ORIGINS')}`);
+  });
+
   it('warns that test mode in production shows customers the test cards', () => {
     const live = { ...LIVE_GATEWAY, NODE_ENV: 'production', PAYFORM_PUBLIC_URL: 'https://pay.shop.example', PAYFORM_DATABASE_URL: 'postgres://payform@db/payform', PAYFORM_ADMIN_TOKEN: 'k3Jx9vQ2mPz8Lw4Rt7Yb' };
     expect(readCompanionConfig({ ...live, PAYFORM_TEST_MODE: 'true' }).warnings).toEqual([expect.stringMatching(/^PAYFORM_TEST_MODE is on in production: customers see the test banner and the test cards/)]);

@@ -194,18 +194,21 @@ function settingsOf(
     reason: `${name} is set but empty: give the database's URL, or remove the variable for the default SQLite file (${resolvePath(DEFAULT_DATABASE)})`,
   }));
   const credentials = testProjectCredentials(env);
-  const refused = new Set(parsed.success ? [] : parsed.issues.map((issue) => issue.field));
-  // Every wrong variable in one refusal: a start for each would make a deployment a loop. A
-  // variable its own rule refused already (the ledger's URL refuses quotes too) is named once.
+  const quoted = quotedVariables(env);
+  // A quoted value fails its variable's own rule too (PORT="3000": "must be a port number"), which
+  // hides the reason: the quotes are named instead — unless that rule names them already (the
+  // ledger's URL does), so each variable is named once.
+  const variableOf = (field: string) => field.split(/[.[]/)[0] ?? field;
+  const ruleIssues = (parsed.success ? [] : parsed.issues).filter((issue) => !quoted.includes(variableOf(issue.field)) || /\bquote/.test(issue.reason));
+  const saidQuoted = new Set(ruleIssues.map((issue) => variableOf(issue.field)));
+  // Every wrong variable in one refusal: a start for each would make a deployment a loop.
   const problems = [
-    ...quotedVariables(env)
-      .filter((name) => !refused.has(name))
-      .map(quotedSettingProblem),
+    ...quoted.filter((name) => !saidQuoted.has(name)).map(quotedSettingProblem),
     ...(env.NODE_ENV === 'production' ? productionProblems(env, credentials) : []),
   ];
   if (!parsed.success || emptied.length > 0 || problems.length > 0) {
     // A value read from a 0.2 name is named as it was set.
-    const issues = parsed.success ? [] : parsed.issues.map((issue) => ({ ...issue, field: readFrom[issue.field] ?? issue.field }));
+    const issues = ruleIssues.map((issue) => ({ ...issue, field: readFrom[issue.field] ?? issue.field }));
     const described = emptied.length > 0 || issues.length > 0 ? [describeIssues([...emptied, ...issues])] : [];
     throw new TypeError(`Invalid environment: ${[...described, ...problems].join('; ')}`);
   }
