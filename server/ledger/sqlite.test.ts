@@ -244,7 +244,11 @@ describe('a SQLite ledger file', () => {
       chmodSync(locked, 0o000);
       const closedFolder = join(dir, 'closed');
       mkdirSync(closedFolder, { mode: 0o555 });
-      const outcomes = await openedWithoutPrivilege([locked, join(closedFolder, 'ledger.db'), join(closedFolder, 'data', 'ledger.db')]);
+      // A ledger its user may read but not write: SQLite opens it read-only, and the write tried at open meets it.
+      const readOnly = join(dir, 'read-only.db');
+      await (await openLedger(readOnly)).close();
+      chmodSync(readOnly, 0o444);
+      const outcomes = await openedWithoutPrivilege([locked, join(closedFolder, 'ledger.db'), join(closedFolder, 'data', 'ledger.db'), readOnly]);
       const uid = process.getuid?.();
       const permissions = (mode: string) => (uid === undefined ? '' : ` (mode ${mode}, owned by uid ${uid}; the companion runs as uid ${uid})`);
       const inFolder = `the companion's user may not create files in ${closedFolder}${permissions('555')}, where SQLite keeps ledger.db and its -wal and -shm files: give that user write access to the folder`;
@@ -252,6 +256,7 @@ describe('a SQLite ledger file', () => {
         `${locked} cannot be read and written by the companion's user${permissions('000')}: give that user read and write access to it (chown it to that user, or chmod u+rw), or point PAYFORM_DATABASE_URL at another file`,
         expect.stringContaining(inFolder),
         expect.stringContaining(inFolder),
+        `${readOnly} cannot be read and written by the companion's user${permissions('444')}: give that user read and write access to it (chown it to that user, or chmod u+rw), or point PAYFORM_DATABASE_URL at another file`,
       ]);
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -520,7 +520,8 @@ function openRefusal(error: unknown, location: string): unknown {
     return fileFaultRefusal(location, error) ?? new Error(`${location} cannot be opened (${message}): it must be a file, in a folder the companion's user may write to`, { cause: error });
   }
   if (code.startsWith('SQLITE_READONLY')) {
-    return new Error(`${location} cannot be written (${message}): give the companion's user write access to the file and its folder, where SQLite keeps the -wal and -shm files`, { cause: error });
+    // The file's mode and owner, or a read-only file system, when that is what stands in the way.
+    return fileFaultRefusal(location, error) ?? new Error(`${location} cannot be written (${message}): give the companion's user write access to the file and its folder, where SQLite keeps the -wal and -shm files`, { cause: error });
   }
   if (code.startsWith('SQLITE_BUSY')) {
     return new Error(`${location} is locked by another process (${message}): a database browser, a backup, or another companion still migrating it holds it; close it, or wait, and start again`, { cause: error });
