@@ -110,4 +110,16 @@ describe('decideOperation', () => {
     // The limit in a refusal's message says its unit and its money.
     expect(() => decideOperation(purchase, [op('refund', 'pending', 999)], { kind: 'refund', amount: 2 })).toThrow('at most 1 (0.01 UAH) can be refunded');
   });
+
+  it('says when what stands in the way is an operation still waiting for the gateway, not one made', () => {
+    // A capture whose answer was lost (202): the merchant retries the refund, and must not read "nothing captured" for good.
+    expect(() => decideOperation(auth, [op('capture', 'pending', 600)], { kind: 'refund', amount: 100 })).toThrow(
+      'the capture of the auth (6.00 UAH) still waits for the gateway’s answer: refund once it is settled',
+    );
+    expect(() => decideOperation(auth, [op('capture', 'pending', 600)], { kind: 'capture' })).toThrow('a capture of the auth (6.00 UAH) still waits for the gateway’s answer');
+    expect(() => decideOperation(purchase, [op('refund', 'success', 400), op('refund', 'pending', 600)], { kind: 'refund' })).toThrow(
+      'nothing is left to refund: 4.00 UAH is refunded and 6.00 UAH still waits for the gateway’s answer',
+    );
+    expect(() => decideOperation(purchase, [op('refund', 'success', 1000)], { kind: 'refund' })).toThrow('the payment is fully refunded');
+  });
 });

@@ -1,7 +1,7 @@
 // The money rules of secondary operations, as pure functions over one order's payment and
 // operations. The store calls them while it holds the order's lock, so what they decide holds
 // under concurrency; pending reservations count against every limit, failures count for nothing.
-import { formatLimit } from '@payform/gateway';
+import { formatLimit, formatMinorUnits } from '@payform/gateway';
 import { wireStep } from '@payform/gateway/wire';
 import { OperationRefused } from './errors.js';
 import type { OperationKind, OperationStatus, OrderTotals, PaymentMethod, PaymentStatus, SplitShare } from './types.js';
@@ -126,8 +126,11 @@ function requireSuccessfulAuth(payment: MoneyPayment, totals: OrderTotals, kind:
 function decideCapture(payment: MoneyPayment, operations: readonly MoneyOperation[], request: MoneyRequest): number {
   const totals = orderTotals(payment, operations, request.overCapturePercent);
   requireSuccessfulAuth(payment, totals, 'capture');
-  if (totals.captured + totals.capturePending > 0) {
+  if (totals.captured > 0) {
     throw new OperationRefused('already_captured', 'the auth is already captured: an auth takes one capture, a partial one releases the rest', 0);
+  }
+  if (totals.capturePending > 0) {
+    throw new OperationRefused('already_captured', `${awaited('a capture of the auth', totals.capturePending, payment.currency)}: an auth takes one capture`, 0);
   }
   // Omitted amount: the whole reserve, never the over-capture allowance.
   const amount = requestedAmount(request) ?? payment.amount;
@@ -184,9 +187,19 @@ function decideRefund(payment: MoneyPayment, operations: readonly MoneyOperation
     throw new OperationRefused('payment_not_successful', `a refund needs a successful payment (it is ${payment.status})`);
   }
   const totals = orderTotals(payment, operations);
-  if (payment.method === 'auth' && totals.captured === 0) throw new OperationRefused('nothing_captured', 'nothing of the auth is captured yet', 0);
+  if (payment.method === 'auth' && totals.captured === 0) {
+    // A capture whose answer was lost (202) is not "nothing captured" for good: the merchant retries once it settles.
+    const why = totals.capturePending > 0 ? `${awaited('the capture of the auth', totals.capturePending, payment.currency)}: refund once it is settled` : 'nothing of the auth is captured yet';
+    throw new OperationRefused('nothing_captured', why, 0);
+  }
   const amount = requestedAmount(request) ?? totals.refundable;
-  if (totals.refundable === 0) throw new OperationRefused('nothing_left', 'the payment is fully refunded', 0);
+  if (totals.refundable === 0) {
+    const why =
+      totals.refundPending > 0
+        ? `nothing is left to refund: ${formatMinorUnits(totals.refunded, payment.currency)} is refunded and ${formatMinorUnits(totals.refundPending, payment.currency)} still waits for the gateway’s answer`
+        : 'the payment is fully refunded';
+    throw new OperationRefused('nothing_left', why, 0);
+  }
   if (amount > totals.refundable) {
     throw new OperationRefused('exceeds_refundable', `at most ${formatLimit(totals.refundable, payment.currency)} can be refunded`, totals.refundable);
   }
@@ -197,6 +210,11 @@ function decideRefund(payment: MoneyPayment, operations: readonly MoneyOperation
     throw new OperationRefused('split_refund_required', 'part of a split payment is refunded per sub-merchant, through a split refund', totals.refundable);
   }
   return amount;
+}
+
+/** `what (6.00 UAH) still waits for the gateway’s answer`: an operation whose answer was lost, settled later by reconciliation. */
+function awaited(what: string, amount: number, currency: string): string {
+  return `${what} (${formatMinorUnits(amount, currency)}) still waits for the gateway’s answer`;
 }
 
 /** The amount to reserve for `request`, or an OperationRefused saying which rule forbids it. */
