@@ -7,13 +7,15 @@
  * (GatewayTrouble). A 504 (the outcome is being read back, by the flow that says so) and a
  * deliberate 503 with Retry-After (the database or gateway away, the instance stopping) stay at
  * info; a probe's 503 (/healthz when only a restart brings the ledger back: said once by
- * LedgerOutage) at debug, as its 200. A request its client abandoned half-sent is the client's
- * doing, told at info.
+ * LedgerOutage) at debug, as its 200. An answer replayed under its Idempotency-Key at info: it
+ * was said when first answered. A request its client abandoned half-sent is the client's doing,
+ * told at info.
  */
 import type { MiddlewareHandler } from 'hono';
 import { routePath } from 'hono/route';
 import type { CompanionEnv } from '../context.js';
 import { abortedByClient } from './client-abort.js';
+import { REPLAYED_HEADER } from './idempotency-keys.js';
 
 /** The liveness and readiness probes' routes and the metrics scrape, every few seconds, under any base path. */
 const PROBES = /\/(healthz|readyz|metrics)$/;
@@ -36,7 +38,11 @@ export function logRequests(): MiddlewareHandler<CompanionEnv> {
   };
 }
 
-/** A 5xx whose cause is logged where it is noticed, not per request (see above). */
+/**
+ * A 5xx whose cause is logged where it is noticed, not per request (see above); or one replayed
+ * under its Idempotency-Key, which was said when it was first answered: nothing failed this time.
+ */
 function toldElsewhere(status: number, headers: Headers, route: string): boolean {
+  if (headers.get(REPLAYED_HEADER) === 'true') return true;
   return status === 504 || (status === 503 && (headers.has('retry-after') || PROBES.test(route)));
 }

@@ -110,6 +110,18 @@ describe('a request sent again with its Idempotency-Key', () => {
     expect(gatewayRefunds(orderId)).toEqual([500]);
   });
 
+  it('replays a kept 5xx as the answer it was, logged as a request, not as the companion failing again', async () => {
+    await open();
+    const orderId = await paidOrder();
+    // The gateway rate limits the refund: nothing moved, answered 503 gateway_busy, and kept like any 5xx.
+    await stack.control('PUT', '/_sandbox/faults', { error_rate: 1, error_status: 429, phase: 'before', scope: { method: 'POST', path: '/api/v1/refund' }, times: 1 });
+    const away = await refund(orderId, 'refund-away');
+    expect(away).toMatchObject({ status: 503, replayed: null });
+    expect(await refund(orderId, 'refund-away')).toEqual({ status: 503, replayed: 'true', text: away.text });
+    // Each retry a client makes of it would otherwise be an error line, and page someone.
+    expect(stack.logs.filter((line) => line.includes('"msg":"request failed"'))).toEqual([]);
+  });
+
   it('keeps no card number at rest: one typed into a comment is masked in the stored answer', async () => {
     await open();
     const orderId = await paidOrder();
