@@ -38,9 +38,19 @@ export async function operationsOfOrders(db: LedgerDb, orderIds: readonly string
   return byOrder;
 }
 
-/** The reservation the merchant request with this key made on the order, if it made one. */
+/**
+ * The reservation the merchant request with this key made on the order, if it made one: its
+ * latest, since a key the gateway's "not now" freed (a 503 it never took) reserves again.
+ */
 export async function findOperationByRequestKey(db: LedgerDb, orderId: string, requestKey: string): Promise<Operation | undefined> {
-  const row = await db.selectFrom('operations').selectAll().where('order_id', '=', orderId).where('request_key', '=', requestKey).executeTakeFirst();
+  const row = await db
+    .selectFrom('operations')
+    .selectAll()
+    .where('order_id', '=', orderId)
+    .where('request_key', '=', requestKey)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .executeTakeFirst();
   return row && toOperation(row);
 }
 

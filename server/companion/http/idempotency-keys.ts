@@ -18,7 +18,11 @@
  *   the key (keyedOrderId), and a reservation keeps that digest, so a retry always finds its own.
  * Kept are the answers that may have changed something: 2xx and 5xx (a 5xx cannot promise the
  * gateway was not reached). A 4xx is a refusal that changed nothing (a bad body, a money rule, the
- * gateway's definite no), so the key is freed and may be sent again, corrected or not.
+ * gateway's definite no), so the key is freed and may be sent again, corrected or not. So is an
+ * order's capture, void, refund, cancel or re-send that the gateway never took (out of reach, rate
+ * limiting, refusing the credentials): a reservation is released first, and a 503's Retry-After
+ * invites the very retry a kept answer would refuse for a day. (A charge keeps its order id for
+ * the retry and waits out the never-sent window: its 5xx is kept.)
  */
 import { createHmac } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
@@ -26,7 +30,7 @@ import { checkNumber, maskCardNumbers } from '@payform/card';
 import { CARD_NUMBER_MASK } from '@payform/gateway';
 import type { IdempotencyRequest, StoredAnswer } from '../../ledger/index.js';
 import type { CompanionEnv, CompanionServices } from '../context.js';
-import { keyedOrderId, keyedTruth } from './keyed-truth.js';
+import { isOrderRequest, keyedOrderId, keyedTruth } from './keyed-truth.js';
 import type { KeyedTruth } from './keyed-truth.js';
 import { ApiProblem } from './problem.js';
 
@@ -95,7 +99,9 @@ export function idempotencyKeys(secret: string, timings: IdempotencyTimings = ID
       await next();
       if (changedSomething(c.res.status)) {
         const body = await c.res.clone().text();
-        answer = { status: c.res.status, contentType: c.res.headers.get('content-type') ?? 'application/json', body: withoutCardNumbers(body) };
+        if (!notTaken(c.res.status, c.req.path, body)) {
+          answer = { status: c.res.status, contentType: c.res.headers.get('content-type') ?? 'application/json', body: withoutCardNumbers(body) };
+        }
       }
     } finally {
       // The client has its answer either way; a ledger that fails here leaves the claim to its lease.
@@ -165,6 +171,22 @@ function storedKey(secret: string, key: string): { key: string; formerKey?: stri
 /** 2xx and 5xx: the request ran and may have moved money. */
 function changedSomething(status: number): boolean {
   return status < 400 || status >= 500;
+}
+
+/** failure-problems.ts' codes for a call the gateway never took: out of reach, rate limiting, refusing the credentials. */
+const NOT_TAKEN = new Set(['gateway_unavailable', 'gateway_busy', 'gateway_credentials']);
+
+/**
+ * An order's request the gateway never took: an operation settled its reservation as a failure
+ * before answering (secondary-operations.ts, `recover`); a lost answer is a 504, or pending.
+ */
+function notTaken(status: number, path: string, body: string): boolean {
+  if ((status !== 503 && status !== 502) || !isOrderRequest(path)) return false;
+  try {
+    return NOT_TAKEN.has((JSON.parse(body) as { error?: { code?: unknown } }).error?.code as string);
+  } catch {
+    return false;
+  }
 }
 
 // An identifier or address (`id`, `order_id`, `challenge_url`): all digits passing Luhn is then

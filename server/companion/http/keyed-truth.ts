@@ -42,6 +42,9 @@ const CHARGE = /\/api\/customers\/[^/]+\/cards\/[^/]+\/charges$/;
 const RESERVATION = /\/api\/orders\/([^/]+)\/(?:capture|split-capture|void|refund|split-refund)$/;
 const ORDER_REQUEST = /\/api\/orders\/([^/]+)\/[a-z-]+$/;
 
+/** A request about one order: a capture, void or refund (split or not), a cancel, a webhook re-send. */
+export const isOrderRequest = (path: string): boolean => ORDER_REQUEST.test(path);
+
 export async function keyedTruth(services: CompanionServices, path: string, body: string, keyedId: string): Promise<KeyedTruth> {
   const reservation = RESERVATION.exec(path);
   if (reservation) return operationTruth(services, decodeURIComponent(reservation[1]!), keyedId);

@@ -112,14 +112,41 @@ describe('a request sent again with its Idempotency-Key', () => {
 
   it('replays a kept 5xx as the answer it was, logged as a request, not as the companion failing again', async () => {
     await open();
-    const orderId = await paidOrder();
-    // The gateway rate limits the refund: nothing moved, answered 503 gateway_busy, and kept like any 5xx.
-    await stack.control('PUT', '/_sandbox/faults', { error_rate: 1, error_status: 429, phase: 'before', scope: { method: 'POST', path: '/api/v1/refund' }, times: 1 });
-    const away = await refund(orderId, 'refund-away');
-    expect(away).toMatchObject({ status: 503, replayed: null });
-    expect(await refund(orderId, 'refund-away')).toEqual({ status: 503, replayed: 'true', text: away.text });
+    const cardId = await savedCardOf('cust-busy');
+    const path = `/api/customers/cust-busy/cards/${cardId}/charges`;
+    // The gateway rate limits the charge: answered 503 gateway_busy and kept, as a charge's 5xx is
+    // (its order id stays the key's, waiting out the never-sent window).
+    await stack.control('PUT', '/_sandbox/faults', { error_rate: 1, error_status: 429, phase: 'before', scope: { method: 'POST', path: '/api/v1/payment' }, times: 1 });
+    const charge = async () => {
+      const response = await stack.request('POST', path, { admin: true, body: renewal, headers: { 'Idempotency-Key': 'charge-busy' } });
+      return { status: response.status, replayed: response.headers.get('idempotent-replayed'), text: await response.text() };
+    };
+    const busy = await charge();
+    expect(busy).toMatchObject({ status: 503, replayed: null });
+    expect(await charge()).toEqual({ status: 503, replayed: 'true', text: busy.text });
     // Each retry a client makes of it would otherwise be an error line, and page someone.
     expect(stack.logs.filter((line) => line.includes('"msg":"request failed"'))).toEqual([]);
+  });
+
+  it('frees the key of an operation the gateway never took: the retry its Retry-After invites runs, once', async () => {
+    await open();
+    const orderId = await paidOrder();
+    // Rate limited, then out of reach: each a 503 with Retry-After, the reservation released.
+    await stack.control('PUT', '/_sandbox/faults', { error_rate: 1, error_status: 429, phase: 'before', scope: { method: 'POST', path: '/api/v1/refund' }, times: 1 });
+    const busy = await refund(orderId, 'refund-later');
+    expect(busy).toMatchObject({ status: 503, replayed: null });
+    expect(JSON.parse(busy.text).error.code).toBe('gateway_busy');
+    expect(gatewayRefunds(orderId)).toEqual([]);
+    const done = await refund(orderId, 'refund-later');
+    expect(done).toMatchObject({ status: 200, replayed: null });
+    expect(JSON.parse(done.text).operation).toMatchObject({ kind: 'refund', amount: 200, status: 'success' });
+    // From then on the key is the refund's: replayed, never run again.
+    expect(await refund(orderId, 'refund-later')).toEqual({ status: 200, replayed: 'true', text: done.text });
+    expect(gatewayRefunds(orderId)).toEqual([200]);
+    const order = (await stack.ledger.getOrder(orderId))!;
+    expect(order.totals.refunded).toBe(200);
+    // The refusal stays on the order for the record.
+    expect(order.operations.map(({ kind, status }) => `${kind} ${status}`).sort()).toEqual(['refund failure', 'refund success']);
   });
 
   it('keeps no card number at rest: one typed into a comment is masked in the stored answer', async () => {

@@ -113,10 +113,12 @@ function headersOf(status: number, response: ApiResponse): Record<string, unknow
 }
 
 // A 5xx under an Idempotency-Key is kept like a 2xx (the gateway may have been reached): the
-// same key gets it again for 24 h, so a retry loop on the key alone would never end.
+// same key gets it again for 24 h, so a retry loop on the key alone would never end — but for
+// what the gateway never took on an order (idempotency-keys.ts, `notTaken`).
 const SERVER_ERROR = 'The gateway or the ledger could not be reached, or the request was interrupted; try again after Retry-After';
 const KEPT_SERVER_ERROR =
-  'The gateway or the ledger could not be reached, or the request was interrupted. The answer is kept under the Idempotency-Key (sent again, it comes back with Idempotent-Replayed): look at the order, and if nothing happened send the request with a new key';
+  'The gateway or the ledger could not be reached, or the request was interrupted. The answer is kept under the Idempotency-Key (sent again, it comes back with Idempotent-Replayed): look at the order, and if nothing happened send the request with a new key. ' +
+  "An order's operation the gateway never took (gateway_unavailable, gateway_busy, gateway_credentials) is not kept: the same key runs it again after Retry-After";
 
 function responses(operation: ApiOperation) {
   const idempotent = takesIdempotencyKey(operation);
