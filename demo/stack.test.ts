@@ -1,12 +1,19 @@
 /**
  * `npm start`'s stack in this process: the sandbox's variables read as `npx payform-sandbox`
  * reads them (readSandboxEnvironment), a wrong one refused before anything listens, a misspelt
- * one warned of once. main.test.ts runs the same entry as a user does, and sees a refusal printed.
+ * one warned of once; and what else stops a first run before anything listens, each naming its
+ * fix. main.test.ts runs the same entry as a user does, and sees a refusal printed.
  */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startStack } from './stack.js';
 
 const base = { PORT: '0', SANDBOX_PORT: '0', PAYFORM_HOST: '127.0.0.1', PAYFORM_DATABASE_URL: ':memory:', PAYFORM_LOG_LEVEL: 'error' };
+const ipv6 = await listensOnIpv6();
 const refusal = (env: Record<string, string>) => startStack({ env: { ...base, ...env }, sandboxLog: () => {} }).then(() => 'started', (error: unknown) => String(error));
 
 describe("npm start's sandbox variables", () => {
@@ -42,3 +49,53 @@ describe("npm start's sandbox variables", () => {
     expect(new URL(stack.sandboxUrl!).hostname).toBe('127.0.0.1');
   });
 });
+
+describe('npm start refuses to start, naming the fix', () => {
+  it('names every wrong variable in one refusal: the companion’s, the demo’s and the sandbox’s', async () => {
+    const said = await refusal({ PORT: 'eighty', PAYFORM_DEMO_CARD_ENTRY: 'direct', SANDBOX_PORT: 'x' });
+    expect(said).toMatch(/^TypeError: Invalid environment: /);
+    expect(said).toContain('PORT: must be a port number');
+    expect(said).toContain('PAYFORM_DEMO_CARD_ENTRY must be tokenize or relay, not "direct"');
+    expect(said).toContain('SANDBOX_PORT must be a port number');
+  });
+
+  it('warns once of a misspelt demo variable, naming the one meant, and runs', async () => {
+    const lines: string[] = [];
+    const stack = await startStack({ env: { ...base, PAYFORM_DEMO_CARD_ENTRI: 'relay', PAYFORM_DEMO: 'relay' }, log: (line) => lines.push(line), sandboxLog: () => {} });
+    await stack.close();
+    expect(lines).toEqual([
+      'PAYFORM_DEMO_CARD_ENTRI is not a variable of the demo and is ignored: did you mean PAYFORM_DEMO_CARD_ENTRY?',
+      'PAYFORM_DEMO is not a variable of the demo and is ignored: did you mean PAYFORM_DEMO_CARD_ENTRY?',
+    ]);
+  });
+
+  it.skipIf(!ipv6)('refuses a port another program holds on ::1, where a browser opening localhost would land', async () => {
+    const other = createServer();
+    await new Promise<void>((resolve) => other.listen({ port: 0, host: '::1', ipv6Only: true }, resolve));
+    const { port } = other.address() as AddressInfo;
+    try {
+      const said = await refusal({ PORT: String(port) });
+      expect(said).toContain(`port ${port} is taken on ::1 by another program: a browser opening http://localhost:${port}/ reaches that program, not the shop`);
+      expect(said).toContain('set PORT to a free port');
+    } finally {
+      await new Promise((resolve) => other.close(resolve));
+    }
+  });
+
+  it('says how to start afresh when an older run’s ledger file cannot be opened', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'payform-stale-')), 'payform.db');
+    writeFileSync(file, 'not a SQLite file, as a broken copy leaves it');
+    const said = await refusal({ PAYFORM_DATABASE_URL: file });
+    expect(said).toContain(`the ledger could not be opened (PAYFORM_DATABASE_URL ${file}): file is not a database`);
+    expect(said).toContain(`for the demo, move ${file} aside (or delete it: its orders go) to start a new one, or set PAYFORM_DATABASE_URL=:memory:`);
+  });
+});
+
+/** Whether this machine has an IPv6 loopback to listen on. */
+function listensOnIpv6(): Promise<boolean> {
+  const probe = createServer();
+  return new Promise((resolve) => {
+    probe.once('error', () => resolve(false));
+    probe.listen({ port: 0, host: '::1' }, () => probe.close(() => resolve(true)));
+  });
+}

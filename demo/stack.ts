@@ -7,15 +7,18 @@
  *   stack.shopUrl; stack.sandboxUrl; stack.adminToken;
  *   await stack.close();
  */
+import { statSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { readCompanionConfig, startCompanion } from '@payform/companion';
 import type { CompanionSettings, RunningCompanion } from '@payform/companion';
+import { nearestName } from '@payform/gateway';
 import { TEST_WIDGET_KEY, testProjectCredentials } from '@payform/gateway/testing';
 import { createSandbox, everyInterfaceWarning, readSandboxEnvironment, strictFromEnv } from '@payform/sandbox';
-import type { SandboxApp, SandboxConfig } from '@payform/sandbox';
+import type { SandboxApp, SandboxConfig, SandboxOptions } from '@payform/sandbox';
 import { SELLERS } from './catalog.js';
+import { takenOnIpv6Loopback, takenOnIpv6LoopbackProblem } from './localhost-port.js';
 import { demoRoutes } from './server/demo-routes.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -25,6 +28,8 @@ export interface StackOptions {
   readonly env?: Env;
   /** The companion's gateway timeout per call; default the client's. */
   readonly gatewayTimeoutMs?: number;
+  /** The demo's own warnings (a misspelt variable); default stderr. */
+  readonly log?: (line: string) => void;
   /** The sandbox's error log; default stderr. */
   readonly sandboxLog?: (line: string) => void;
   /** More sandbox settings (the end-to-end suite holds reordered webhooks longer). */
@@ -48,8 +53,15 @@ export interface RunningStack {
 
 export async function startStack(options: StackOptions = {}): Promise<RunningStack> {
   const env = options.env ?? process.env;
-  const settings = demoCardEntry(readCompanionConfig(env), env);
-  const sandbox = settings.gatewayBaseUrl === undefined ? await startSandbox(env, options) : undefined;
+  const warn = options.log ?? ((line: string) => console.error(`payform: ${line}`));
+  const sandboxLog = options.sandboxLog ?? ((line: string) => console.error(`[sandbox] ${line}`));
+  for (const warning of misspeltDemoVariables(env)) warn(warning);
+  const { settings, sandbox: sandboxOptions } = readStackEnvironment(env, sandboxLog);
+  // The printed http://localhost:PORT/ must lead to this shop (localhost-port.ts).
+  if (listensOnIpv4LoopbackOnly(settings) && settings.publicUrlDerived && settings.port !== 0 && (await takenOnIpv6Loopback(settings.port))) {
+    throw new Error(takenOnIpv6LoopbackProblem(settings.port));
+  }
+  const sandbox = sandboxOptions ? await startSandbox(env, sandboxOptions, sandboxLog, options) : undefined;
   let companion: RunningCompanion;
   try {
     // The token is printed by whoever started the stack, with the back office's address.
@@ -62,7 +74,7 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
     });
   } catch (error) {
     await sandbox?.close();
-    throw error;
+    throw withLedgerHint(error, settings.databaseUrl);
   }
   return {
     shopUrl: `${companion.url}/`,
@@ -79,6 +91,31 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
   };
 }
 
+/**
+ * The companion's, the demo's and the sandbox's variables, all read before anything starts:
+ * every wrong one is named in one refusal, as README.md promises, not one per start.
+ */
+function readStackEnvironment(env: Env, log: (line: string) => void): { settings: CompanionSettings; sandbox: SandboxOptions | undefined } {
+  const problems: string[] = [];
+  const read = <T>(reader: () => T): T | undefined => {
+    try {
+      return reader();
+    } catch (error) {
+      if (!(error instanceof TypeError)) throw error;
+      problems.push(error.message.replace(/^Invalid environment: /, ''));
+      return undefined;
+    }
+  };
+  const companion = read(() => readCompanionConfig(env));
+  const entry = read(() => cardEntry(env));
+  // Without the companion's settings, whether the bundled sandbox runs is read off the variable itself.
+  const bundled = companion ? companion.gatewayBaseUrl === undefined : !env.PAYFORM_GATEWAY_BASE_URL?.trim();
+  const sandbox = bundled ? readBundledSandboxEnvironment(env, log) : undefined;
+  problems.push(...(sandbox?.problems ?? []));
+  if (problems.length > 0 || !companion || !entry) throw new TypeError(`Invalid environment: ${problems.join('; ')}`);
+  return { settings: demoCardEntry(companion, entry), sandbox: sandbox?.options };
+}
+
 interface RunningSandbox {
   readonly app: SandboxApp;
   readonly url: string;
@@ -86,12 +123,10 @@ interface RunningSandbox {
 }
 
 /**
- * The sandbox on SANDBOX_PORT (3001; 0 for any free port) of SANDBOX_HOST (127.0.0.1), its
- * variables read and checked as `npx payform-sandbox` reads them — but not PORT and HOST, which
- * are the companion's here. A wrong one throws, naming every one; a misspelt one is logged once.
+ * The sandbox's variables, read and checked as `npx payform-sandbox` reads them — but not PORT
+ * and HOST, which are the companion's here. A misspelt one is logged once.
  */
-async function startSandbox(env: Env, options: StackOptions): Promise<RunningSandbox> {
-  const log = options.sandboxLog ?? ((line: string) => console.error(`[sandbox] ${line}`));
+function readBundledSandboxEnvironment(env: Env, log: (line: string) => void): { problems: string[]; options: SandboxOptions | undefined } {
   // The companion runs on the test project's credentials (or PAYFORM_GATEWAY_*'s): a projects
   // file's would not match them, nor its sub-merchants the shop's sellers. Refused, not ignored.
   const projects = env.SANDBOX_PROJECTS?.trim()
@@ -102,10 +137,12 @@ async function startSandbox(env: Env, options: StackOptions): Promise<RunningSan
     : [];
   const read = readSandboxEnvironment({ ...env, SANDBOX_PROJECTS: undefined }, { withCompanion: true });
   for (const warning of read.warnings) log(warning);
-  if (read.kind === 'wrong' || projects.length > 0) {
-    throw new TypeError(`Invalid environment: ${[...(read.kind === 'wrong' ? read.problems : []), ...projects].join('; ')}`);
-  }
-  const { port, host: hostname, publicUrl } = read.options;
+  return read.kind === 'wrong' ? { problems: [...read.problems, ...projects], options: undefined } : { problems: projects, options: read.options };
+}
+
+/** The sandbox on SANDBOX_PORT (3001; 0 for any free port) of SANDBOX_HOST (127.0.0.1). */
+async function startSandbox(env: Env, listen: SandboxOptions, log: (line: string) => void, options: StackOptions): Promise<RunningSandbox> {
+  const { port, host: hostname, publicUrl } = listen;
   const app = createSandbox({ ...options.sandbox, projects: [{ ...testProjectCredentials(env), strict: strictFromEnv(env) }], publicUrl, log });
   const server = serve({ fetch: app.fetch, port, hostname }) as Server;
   await new Promise<void>((resolve, reject) => {
@@ -139,10 +176,56 @@ async function startSandbox(env: Env, options: StackOptions): Promise<RunningSan
  * the test project's. PAYFORM_DEMO_CARD_ENTRY=relay shows the relay mode instead (the card
  * through the companion), as a companion without a widget key runs.
  */
-function demoCardEntry(settings: CompanionSettings, env: Env): CompanionSettings {
-  const entry = env.PAYFORM_DEMO_CARD_ENTRY?.trim() || 'tokenize';
-  if (entry !== 'tokenize' && entry !== 'relay') throw new TypeError('Invalid environment: PAYFORM_DEMO_CARD_ENTRY must be tokenize or relay');
+function demoCardEntry(settings: CompanionSettings, entry: 'tokenize' | 'relay'): CompanionSettings {
   if (entry === 'relay') return { ...settings, tokenizer: undefined };
   if (settings.tokenizer || settings.gatewayBaseUrl !== undefined) return settings;
   return { ...settings, tokenizer: { widgetKey: TEST_WIDGET_KEY, widgetUrl: undefined } };
+}
+
+function cardEntry(env: Env): 'tokenize' | 'relay' {
+  const entry = env.PAYFORM_DEMO_CARD_ENTRY?.trim() || 'tokenize';
+  if (entry !== 'tokenize' && entry !== 'relay') throw new TypeError(`Invalid environment: PAYFORM_DEMO_CARD_ENTRY must be tokenize or relay, not ${JSON.stringify(entry)}`);
+  return entry;
+}
+
+/** The demo's own variables. */
+const DEMO_VARIABLES = ['PAYFORM_DEMO_CARD_ENTRY'];
+
+/**
+ * A misspelt demo variable, once each, naming the one meant: the companion warns of names near
+ * its own, and a name near none of them would otherwise be ignored without a word.
+ */
+function misspeltDemoVariables(env: Env): string[] {
+  return Object.keys(env)
+    .filter((name) => name.startsWith('PAYFORM_') && !DEMO_VARIABLES.includes(name))
+    .flatMap((name) => {
+      const meant = nearestName(name, DEMO_VARIABLES, { cutShort: true }) ?? (name.startsWith('PAYFORM_DEMO_') ? DEMO_VARIABLES[0] : undefined);
+      return meant ? [`${name} is not a variable of the demo and is ignored: did you mean ${meant}?`] : [];
+    });
+}
+
+/** The companion listens on 127.0.0.1 alone: by default in development, or so configured. */
+function listensOnIpv4LoopbackOnly(settings: CompanionSettings): boolean {
+  return settings.host === '127.0.0.1' || (settings.host === undefined && !settings.production);
+}
+
+/**
+ * A SQLite ledger file that is there but cannot be opened under `npm start` is most often an
+ * older run's (another branch's, a later version's, a broken copy): the demo's data can go.
+ */
+function withLedgerHint(error: unknown, databaseUrl: string): unknown {
+  if (!(error instanceof Error) || !error.message.startsWith('the ledger could not be opened')) return error;
+  if (databaseUrl.startsWith('postgres') || databaseUrl === ':memory:' || !isFile(databaseUrl)) return error;
+  return new Error(
+    `${error.message} — for the demo, move ${databaseUrl} aside (or delete it: its orders go) to start a new one, or set PAYFORM_DATABASE_URL=:memory: for a run that keeps nothing`,
+    { cause: error },
+  );
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
 }

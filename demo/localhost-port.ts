@@ -1,0 +1,23 @@
+/**
+ * `npm start` prints the shop as http://localhost:PORT and listens on 127.0.0.1. A browser tries
+ * localhost's IPv6 address first: another project's dev server holding [::1]:PORT (Vite and
+ * Next.js listen on "localhost", ::1 on most machines) would be what opens, with no error
+ * anywhere. The port is free on 127.0.0.1, so only asking ::1 finds that out.
+ */
+import { createServer } from 'node:net';
+
+/** True when another program listens on [::1]:port; false when it is free or the machine has no IPv6. */
+export function takenOnIpv6Loopback(port: number): Promise<boolean> {
+  const probe = createServer();
+  return new Promise((resolve) => {
+    probe.once('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'EADDRINUSE'));
+    probe.listen({ port, host: '::1', ipv6Only: true, exclusive: true }, () => probe.close(() => resolve(false)));
+  });
+}
+
+export function takenOnIpv6LoopbackProblem(port: number): string {
+  return (
+    `port ${port} is taken on ::1 by another program: a browser opening http://localhost:${port}/ reaches that program, not the shop ` +
+    `(which would listen on 127.0.0.1:${port}): stop it, or set PORT to a free port, or PORT=0 to take any free one`
+  );
+}
