@@ -1,13 +1,24 @@
 /**
- * `npm start` as a user runs it (here without npm: the same `node --import tsx demo/main.ts`):
- * it prints the ready line and the addresses, everything answers there, and SIGTERM stops it
- * cleanly. PORT=0 and SANDBOX_PORT=0 pick free ports, and the printed ones are the real ones.
+ * `npm start` as a user runs it (here without npm: the same `node demo/start.mjs`): it prints the
+ * ready line and the addresses, everything answers there, and SIGTERM stops it cleanly. PORT=0
+ * and SANDBOX_PORT=0 pick free ports, and the printed ones are the real ones.
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { copyFileSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildWhatIsStale, REPOSITORY } from './builds.js';
+
+/** npm start's command (package.json), from the repository or, as a user may, another directory. */
+const npmStart = (env: Record<string, string>, cwd = REPOSITORY) =>
+  spawn(process.execPath, [join(REPOSITORY, 'demo/start.mjs')], {
+    cwd,
+    env: { ...process.env, PORT: '0', SANDBOX_PORT: '0', PAYFORM_DATABASE_URL: ':memory:', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
 
 let child: ChildProcess | undefined;
 
@@ -17,12 +28,8 @@ afterEach(() => {
 });
 
 /** Starts the demo and resolves with everything it printed up to the line saying where the sandbox is. */
-async function start(env: Record<string, string>): Promise<string> {
-  child = spawn(process.execPath, ['--import', 'tsx', 'demo/main.ts'], {
-    cwd: REPOSITORY,
-    env: { ...process.env, PORT: '0', SANDBOX_PORT: '0', PAYFORM_DATABASE_URL: ':memory:', PAYFORM_LOG_LEVEL: 'error', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+async function start(env: Record<string, string>, cwd?: string): Promise<string> {
+  child = npmStart({ PAYFORM_LOG_LEVEL: 'error', ...env }, cwd);
   let printed = '';
   child.stdout!.on('data', (chunk: Buffer) => (printed += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (printed += chunk.toString()));
@@ -39,8 +46,8 @@ const line = (printed: string, label: string) => new RegExp(`^  ${label} +(\\S+)
 
 // start() itself allows 60 s before it gives up, and stopping up to 5 s: a busy machine gets that long.
 describe('npm start', { timeout: 90_000 }, () => {
-  it('prints the ready line and the real addresses; shop, back office, widget and sandbox answer there', async () => {
-    const printed = await start({});
+  it('prints the ready line and the real addresses; shop, back office, widget and sandbox answer there, started from any directory', async () => {
+    const printed = await start({}, tmpdir());
     expect(printed).toMatch(/^payform ready in \d+ ms/m);
     const shop = line(printed, 'shop')!;
     const backOffice = line(printed, 'back office')!;
@@ -66,10 +73,12 @@ describe('npm start', { timeout: 90_000 }, () => {
     expect(code).toBe(0);
   });
 
-  it('does not print a token it was given', async () => {
-    const printed = await start({ PAYFORM_ADMIN_TOKEN: 'given-token-0123456789abcdef' });
+  it('does not print a token it was given; says what a ledger file keeps across runs and the sandbox does not', async () => {
+    const database = join(mkdtempSync(join(tmpdir(), 'payform-demo-')), 'payform.db');
+    const printed = await start({ PAYFORM_ADMIN_TOKEN: 'given-token-0123456789abcdef', PAYFORM_DATABASE_URL: database });
     expect(printed).not.toContain('given-token-0123456789abcdef');
     expect(line(printed, 'back office')).toMatch(/\/admin$/);
+    expect(printed).toContain(`  database      ${database}\n                kept across runs; the sandbox is not, so older orders cannot be captured or refunded`);
     child!.kill('SIGINT');
     expect(((await once(child!, 'exit')) as [number | null])[0]).toBe(0);
   });
@@ -78,6 +87,18 @@ describe('npm start', { timeout: 90_000 }, () => {
     const printed = await refused({ PORT: 'eighty' });
     expect(printed).toContain('payform could not start');
     expect(printed).toContain('PORT');
+  });
+
+  it('says to run npm install, in one line, when nothing is installed yet', async () => {
+    const clone = mkdtempSync(join(tmpdir(), 'payform-clone-'));
+    mkdirSync(join(clone, 'demo'));
+    copyFileSync(join(REPOSITORY, 'demo/start.mjs'), join(clone, 'demo/start.mjs'));
+    child = spawn(process.execPath, [join(clone, 'demo/start.mjs')], { cwd: clone, stdio: ['ignore', 'pipe', 'pipe'] });
+    let printed = '';
+    child.stderr!.on('data', (chunk: Buffer) => (printed += chunk.toString()));
+    const [code] = (await once(child, 'exit')) as [number | null];
+    expect(code).toBe(1);
+    expect(printed).toBe(`payform could not start: its dependencies are not installed (no tsx in ${join(clone, 'node_modules')}/): run npm install first, then npm start\n`);
   });
 
   // A wrong sandbox variable is refused the same way (stack.test.ts has each, in process).
@@ -89,11 +110,7 @@ describe('npm start', { timeout: 90_000 }, () => {
 
 /** Starts the demo with a wrong environment: resolves with what it printed to stderr once it exited 1. */
 async function refused(env: Record<string, string>): Promise<string> {
-  child = spawn(process.execPath, ['--import', 'tsx', 'demo/main.ts'], {
-    cwd: REPOSITORY,
-    env: { ...process.env, PORT: '0', SANDBOX_PORT: '0', PAYFORM_DATABASE_URL: ':memory:', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  child = npmStart(env);
   let printed = '';
   child.stderr!.on('data', (chunk: Buffer) => (printed += chunk.toString()));
   // Started after all: said at once, rather than when the test's time is up.

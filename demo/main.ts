@@ -62,6 +62,11 @@ const lines = [
   `  admin token   ${token ?? '(the PAYFORM_ADMIN_TOKEN you set)'}`,
   ...(stack.sandboxUrl ? [`  sandbox       ${stack.sandboxUrl}/  (control plane ${stack.sandboxUrl}/_sandbox)`] : []),
   `  database      ${stack.databaseUrl.startsWith('postgres') ? 'PostgreSQL (PAYFORM_DATABASE_URL)' : stack.databaseUrl}`,
+  // The ledger outlives a restart, the bundled sandbox does not: an older order shows in the back
+  // office, and the gateway no longer knows it ("not_found_at_gateway" on a refund).
+  ...(stack.sandboxUrl && stack.databaseUrl !== ':memory:'
+    ? ['                kept across runs; the sandbox is not, so older orders cannot be captured or refunded']
+    : []),
   ...(stack.sandboxUrl
     ? [
         '  test cards    any future expiry; security code 123 (American Express 1234)',
