@@ -25,3 +25,19 @@ export function loadSqlite(): Promise<typeof BetterSqlite3> {
 export function loadPostgres(): Promise<typeof Pg> {
   return load('pg', 'A PostgreSQL ledger (PAYFORM_DATABASE_URL postgres://…)', () => import('pg'));
 }
+
+/**
+ * better-sqlite3 installed without its native module (an install with --ignore-scripts, a build
+ * that failed) or with one built for another Node.js: its own error lists a dozen paths tried, or
+ * a NODE_MODULE_VERSION, and says nothing of the fix.
+ */
+export function sqliteBuildProblem(error: unknown): string | undefined {
+  const message = error instanceof Error ? error.message : '';
+  if (message.startsWith('Could not locate the bindings file')) {
+    return "better-sqlite3 is installed without its native module (it was never built: an install with --ignore-scripts, or a build that failed): run `npm rebuild better-sqlite3`, which downloads a prebuilt one or compiles it (python3, make and a C++ compiler)";
+  }
+  if (message.includes('NODE_MODULE_VERSION')) {
+    return `better-sqlite3's native module was built for another Node.js than this one (${process.version}): run \`npm rebuild better-sqlite3\``;
+  }
+  return undefined;
+}

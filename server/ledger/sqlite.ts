@@ -12,7 +12,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { CompiledQuery, SqliteAdapter, SqliteDriver, SqliteIntrospector, SqliteQueryCompiler } from 'kysely';
 import type Database from 'better-sqlite3';
 import { STORAGE_CODES } from './availability.js';
-import { loadSqlite } from './drivers.js';
+import { loadSqlite, sqliteBuildProblem } from './drivers.js';
 import { fileFaultRefusal } from './file-faults.js';
 import type { CompiledQuery as Query, DatabaseConnection, DatabaseIntrospector, Dialect, DialectAdapter, Driver, Kysely, QueryCompiler, QueryResult, SqliteDatabase, SqliteStatement } from 'kysely';
 import { LedgerNotDurable, NOT_DURABLE } from './durability.js';
@@ -514,6 +514,8 @@ function opened<T>(open: () => T, location: string): T {
 
 /** The error to start with for one SQLite met opening `location`: said with the file and the fix, or as it came. */
 function openRefusal(error: unknown, location: string): unknown {
+  const build = sqliteBuildProblem(error);
+  if (build) return new Error(`${location} cannot be opened: ${build}`, { cause: error });
   const code = String((error as { code?: unknown }).code);
   const message = (error as Error).message;
   if (code.startsWith('SQLITE_CANTOPEN')) {
