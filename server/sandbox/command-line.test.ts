@@ -30,6 +30,7 @@ describe('misspelt variables', () => {
       SANDBOX_STRICTT: '1',
       SANBOX_PORT: '4000',
       SANDBOX_ALLOWED: 'sandbox', // cut short
+      PAYFORM_SANDBOX_PORT: '3101', // the companion's prefix on the sandbox's name
       PAYFORM_GATEWAY_APIKEY: 'key',
       PAYFORM_GATEWAY_BASEURL: 'http://127.0.0.1:3001', // the companion's, misspelt: its own to say
       PAYFORM_GATEWAY_WIDGET_KEY: 'widget', // the companion's, as spelt
@@ -43,6 +44,7 @@ describe('misspelt variables', () => {
       'SANDBOX_STRICTT is set, and the sandbox does not read it: did you mean SANDBOX_STRICT?',
       'SANBOX_PORT is set, and the sandbox does not read it: did you mean SANDBOX_PORT?',
       'SANDBOX_ALLOWED is set, and the sandbox does not read it: did you mean SANDBOX_ALLOWED_HOSTS?',
+      'PAYFORM_SANDBOX_PORT is set, and the sandbox does not read it: did you mean SANDBOX_PORT?',
       'PAYFORM_GATEWAY_APIKEY is set, and the sandbox does not read it: did you mean PAYFORM_GATEWAY_API_KEY?',
     ]);
   });

@@ -33,16 +33,22 @@ export function misspeltVariables(env: Env): { readonly name: string; readonly m
   return Object.keys(env)
     .filter((name) => env[name] !== undefined && !known.includes(name) && ours(name))
     .flatMap((name) => {
-      const meant = nearestName(name, known, { cutShort: true });
+      const meant = nearestName(name, known, { cutShort: true }) ?? (companionPrefixed(name) ? nearestName(name.replace(/^[^_]*_/, ''), SANDBOX_VARIABLES, { cutShort: true }) : undefined);
       // A companion name misspelt is the companion's to say.
       return meant && read.includes(meant) ? [{ name, meant }] : [];
     });
 }
 
-/** A SANDBOX_* or PAYFORM_GATEWAY_* name, its prefix misspelt or not. */
+/** A SANDBOX_* or PAYFORM_GATEWAY_* name, its prefix misspelt or not; or a sandbox name given the companion's prefix. */
 function ours(name: string): boolean {
   const [first = '', second = ''] = name.split('_');
-  return nearestName(first, ['SANDBOX']) !== undefined || (nearestName(first, ['PAYFORM']) !== undefined && nearestName(second, ['GATEWAY']) !== undefined);
+  return nearestName(first, ['SANDBOX']) !== undefined || (nearestName(first, ['PAYFORM']) !== undefined && nearestName(second, ['GATEWAY']) !== undefined) || companionPrefixed(name);
+}
+
+/** `PAYFORM_SANDBOX_PORT`: the companion's variables carry PAYFORM_, the sandbox's do not. */
+function companionPrefixed(name: string): boolean {
+  const [first = '', second = ''] = name.split('_');
+  return nearestName(first, ['PAYFORM']) !== undefined && nearestName(second, ['SANDBOX']) !== undefined;
 }
 
 /** The variables the sandbox reads that are set with their value in matching quotes (others' are theirs to judge). */
