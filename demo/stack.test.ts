@@ -75,7 +75,7 @@ describe('npm start refuses to start, naming the fix', () => {
     const { port } = other.address() as AddressInfo;
     try {
       const said = await refusal({ PORT: String(port) });
-      expect(said).toContain(`port ${port} is taken on ::1 by another program: a browser opening http://localhost:${port}/ reaches that program, not the shop`);
+      expect(said).toContain(`port ${port} is taken on ::1 by another program: a browser opening http://localhost:${port}/ reaches that program, not this server`);
       expect(said).toContain('set PORT to a free port');
     } finally {
       await new Promise((resolve) => other.close(resolve));

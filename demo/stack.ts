@@ -18,7 +18,6 @@ import { TEST_WIDGET_KEY, testProjectCredentials } from '@payform/gateway/testin
 import { createSandbox, everyInterfaceWarning, readSandboxEnvironment, strictFromEnv } from '@payform/sandbox';
 import type { SandboxApp, SandboxConfig, SandboxOptions } from '@payform/sandbox';
 import { SELLERS } from './catalog.js';
-import { takenOnIpv6Loopback, takenOnIpv6LoopbackProblem } from './localhost-port.js';
 import { demoRoutes } from './server/demo-routes.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -57,10 +56,6 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
   const sandboxLog = options.sandboxLog ?? ((line: string) => console.error(`[sandbox] ${line}`));
   for (const warning of misspeltDemoVariables(env)) warn(warning);
   const { settings, sandbox: sandboxOptions } = readStackEnvironment(env, sandboxLog);
-  // The printed http://localhost:PORT/ must lead to this shop (localhost-port.ts).
-  if (listensOnIpv4LoopbackOnly(settings) && settings.publicUrlDerived && settings.port !== 0 && (await takenOnIpv6Loopback(settings.port))) {
-    throw new Error(takenOnIpv6LoopbackProblem(settings.port));
-  }
   const sandbox = sandboxOptions ? await startSandbox(env, sandboxOptions, sandboxLog, options) : undefined;
   let companion: RunningCompanion;
   try {
@@ -202,11 +197,6 @@ function misspeltDemoVariables(env: Env): string[] {
       const meant = nearestName(name, DEMO_VARIABLES, { cutShort: true }) ?? (name.startsWith('PAYFORM_DEMO_') ? DEMO_VARIABLES[0] : undefined);
       return meant ? [`${name} is not a variable of the demo and is ignored: did you mean ${meant}?`] : [];
     });
-}
-
-/** The companion listens on 127.0.0.1 alone: by default in development, or so configured. */
-function listensOnIpv4LoopbackOnly(settings: CompanionSettings): boolean {
-  return settings.host === '127.0.0.1' || (settings.host === undefined && !settings.production);
 }
 
 /**

@@ -503,6 +503,24 @@ describe('startCompanion', () => {
     );
   });
 
+  it('refuses a port another program holds on ::1, where a browser opening its localhost address would land', async () => {
+    const other = createServer();
+    await new Promise<void>((resolve, reject) => other.once('error', reject).listen({ port: 0, host: '::1', ipv6Only: true }, resolve));
+    const { port } = other.address() as AddressInfo;
+    try {
+      const settings = readCompanionConfig({ PORT: String(port), PAYFORM_DATABASE_URL: ':memory:', PAYFORM_ADMIN_TOKEN: 'a-long-enough-admin-token' });
+      await expect(startCompanion(settings, { gatewayBaseUrl: sandbox.url, logger: createLogger({ sink: memorySink().sink }) })).rejects.toThrow(
+        `port ${port} is taken on ::1 by another program: a browser opening http://localhost:${port}/ reaches that program, not this server`,
+      );
+      // Its own port is free again for the next start.
+      const probe = createServer();
+      await new Promise<void>((resolve, reject) => probe.once('error', reject).listen({ port, host: '127.0.0.1' }, resolve));
+      await new Promise((resolve) => probe.close(resolve));
+    } finally {
+      await new Promise((resolve) => other.close(resolve));
+    }
+  });
+
   it('names PAYFORM_HOST when it is not a host of this machine', async () => {
     const start = (host: string) =>
       startCompanion(readCompanionConfig({ PORT: '0', PAYFORM_HOST: host, PAYFORM_DATABASE_URL: ':memory:', PAYFORM_ADMIN_TOKEN: 'a-long-enough-admin-token' }), {

@@ -31,6 +31,7 @@ import type { Logger } from './log/logger.js';
 import type { PaymentEventHook } from './payments/reactions.js';
 import { readCompanionConfig, unreadHint } from './settings.js';
 import type { CompanionSettings } from './settings.js';
+import { takenOnIpv6Loopback, takenOnIpv6LoopbackProblem } from './localhost-port.js';
 import { isLocalHttpGateway, isLoopback, isPlainHttpElsewhere } from './loopback.js';
 import { unknownOptions } from './near-names.js';
 import { checkGateway } from './gateway-check.js';
@@ -320,6 +321,10 @@ export async function startCompanion(settings: CompanionSettings = readCompanion
     });
     const bound = server.address() as AddressInfo;
     const port = bound.port;
+    // Reached as http://localhost:PORT while listening on 127.0.0.1 alone: ::1's holder would answer instead.
+    if (bound.address === '127.0.0.1' && settings.publicUrlDerived && !options.publicUrl && (await takenOnIpv6Loopback(port))) {
+      throw new Error(takenOnIpv6LoopbackProblem(port));
+    }
     const url = `http://${settings.host && settings.host !== '0.0.0.0' && settings.host !== '::' ? settings.host : 'localhost'}:${port}`;
     // PORT=0 without PUBLIC_URL leaves a default ending in :0; the real port replaces it.
     const publicUrl = options.publicUrl ?? (/:0$/.test(settings.publicUrl) ? url : settings.publicUrl);

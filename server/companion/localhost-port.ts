@@ -1,8 +1,9 @@
 /**
- * `npm start` prints the shop as http://localhost:PORT and listens on 127.0.0.1. A browser tries
- * localhost's IPv6 address first: another project's dev server holding [::1]:PORT (Vite and
- * Next.js listen on "localhost", ::1 on most machines) would be what opens, with no error
- * anywhere. The port is free on 127.0.0.1, so only asking ::1 finds that out.
+ * In development the companion listens on 127.0.0.1 and is reached as http://localhost:PORT (its
+ * public URL, and the shop's under `npm start`). A browser tries localhost's IPv6 address first:
+ * another project's dev server holding [::1]:PORT (Vite and Next.js listen on "localhost", ::1 on
+ * most machines) would be what opens, with no error anywhere. The port is free on 127.0.0.1, so
+ * only asking ::1 finds that out.
  */
 import { createServer } from 'node:net';
 
@@ -17,7 +18,7 @@ export function takenOnIpv6Loopback(port: number): Promise<boolean> {
 
 export function takenOnIpv6LoopbackProblem(port: number): string {
   return (
-    `port ${port} is taken on ::1 by another program: a browser opening http://localhost:${port}/ reaches that program, not the shop ` +
+    `port ${port} is taken on ::1 by another program: a browser opening http://localhost:${port}/ reaches that program, not this server ` +
     `(which would listen on 127.0.0.1:${port}): stop it, or set PORT to a free port, or PORT=0 to take any free one`
   );
 }
