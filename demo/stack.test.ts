@@ -5,15 +5,12 @@
  * fix. main.test.ts runs the same entry as a user does, and sees a refusal printed.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startStack } from './stack.js';
 
 const base = { PORT: '0', SANDBOX_PORT: '0', PAYFORM_HOST: '127.0.0.1', PAYFORM_DATABASE_URL: ':memory:', PAYFORM_LOG_LEVEL: 'error' };
-const ipv6 = await listensOnIpv6();
 const refusal = (env: Record<string, string>) => startStack({ env: { ...base, ...env }, sandboxLog: () => {} }).then(() => 'started', (error: unknown) => String(error));
 
 describe("npm start's sandbox variables", () => {
@@ -69,19 +66,6 @@ describe('npm start refuses to start, naming the fix', () => {
     ]);
   });
 
-  it.skipIf(!ipv6)('refuses a port another program holds on ::1, where a browser opening localhost would land', async () => {
-    const other = createServer();
-    await new Promise<void>((resolve) => other.listen({ port: 0, host: '::1', ipv6Only: true }, resolve));
-    const { port } = other.address() as AddressInfo;
-    try {
-      const said = await refusal({ PORT: String(port) });
-      expect(said).toContain(`port ${port} is taken on ::1 by another program: a browser opening http://localhost:${port}/ reaches that program, not this server`);
-      expect(said).toContain('set PORT to a free port');
-    } finally {
-      await new Promise((resolve) => other.close(resolve));
-    }
-  });
-
   it('says how to start afresh when an older run’s ledger file cannot be opened', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'payform-stale-')), 'payform.db');
     writeFileSync(file, 'not a SQLite file, as a broken copy leaves it');
@@ -90,12 +74,3 @@ describe('npm start refuses to start, naming the fix', () => {
     expect(said).toContain(`for the demo, move ${file} aside (or delete it: its orders go) to start a new one, or set PAYFORM_DATABASE_URL=:memory:`);
   });
 });
-
-/** Whether this machine has an IPv6 loopback to listen on. */
-function listensOnIpv6(): Promise<boolean> {
-  const probe = createServer();
-  return new Promise((resolve) => {
-    probe.once('error', () => resolve(false));
-    probe.listen({ port: 0, host: '::1' }, () => probe.close(() => resolve(true)));
-  });
-}
