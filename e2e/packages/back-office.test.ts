@@ -109,7 +109,8 @@ it('a payment made on the shop’s page shows up in the back office under /payme
   expect(refunds).toEqual([expect.objectContaining({ status: 'success', amount: 100 })]);
 });
 
-it('payform-companion serves it at PAYFORM_BACK_OFFICE and says where', async () => {
+it('payform-companion serves it at PAYFORM_BACK_OFFICE, with the sellers of PAYFORM_BACK_OFFICE_SELLERS, and says where', async () => {
+  const seller = { id: '3f0c2a1e-7b4d-4c8e-9a6f-1d2e3b4c5d6e', name: 'Kavarnia Roasters' };
   const companion = await startBin(shop, 'payform-companion', [], {
     PAYFORM_GATEWAY_BASE_URL: sandbox.url,
     PORT: '0',
@@ -117,13 +118,16 @@ it('payform-companion serves it at PAYFORM_BACK_OFFICE and says where', async ()
     PAYFORM_ADMIN_TOKEN: ADMIN_TOKEN,
     PAYFORM_DATABASE_URL: ':memory:',
     PAYFORM_BACK_OFFICE: '/admin',
+    PAYFORM_BACK_OFFICE_SELLERS: `${seller.id}=${seller.name}`,
   });
   try {
     await expect.poll(() => companion.output()).toContain(`back office at ${companion.url}/admin`);
     const page = await fetch(`${companion.url}/admin`);
     expect(page.status).toBe(200);
     expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
-    const script = /src="(\/admin\/assets\/[^"]+\.js)"/.exec(await page.text())![1]!;
+    const html = await page.text();
+    expect(JSON.parse(/<script type="application\/json" id="payform-back-office">(.*)<\/script>/.exec(html)![1]!)).toEqual({ apiBase: '', subMerchants: [seller] });
+    const script = /src="(\/admin\/assets\/[^"]+\.js)"/.exec(html)![1]!;
     expect((await fetch(`${companion.url}${script}`)).status).toBe(200);
   } finally {
     await companion.stop();

@@ -26,6 +26,8 @@ environment variables; the main ones:
   PAYFORM_ADMIN_TOKEN      bearer token of the merchant API (generated and printed if unset)
   PAYFORM_ALLOWED_ORIGINS  origins of the pages that embed <pay-form> (default the public URL's)
   PAYFORM_BACK_OFFICE      serve the back office at this path, e.g. /admin (default off)
+  PAYFORM_BACK_OFFICE_SELLERS
+                           its split payments' sellers: id=name,… by sub-merchant id
 
 Every variable, its default and the recipes for Hono, Express and fetch servers:
 ${COMPANION_DOCS}

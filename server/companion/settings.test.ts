@@ -245,6 +245,26 @@ describe('readCompanionConfig', () => {
     expect(read).not.toThrow(/S3cr/);
   });
 
+  it('takes the back office’s sellers as id=name pairs, naming each wrong one by its place', () => {
+    const roasters = '3F0C2A1E-7B4D-4C8E-9A6F-1D2E3B4C5D6E';
+    const ceramics = '9a1d4b2c-3e5f-4a6b-8c7d-0e1f2a3b4c5d';
+    expect(readCompanionConfig({ PAYFORM_BACK_OFFICE: '/admin', PAYFORM_BACK_OFFICE_SELLERS: ` ${roasters}=Kavarnia Roasters , ${ceramics}=Kosiv = Ceramics,` }).backOffice).toEqual({
+      path: '/admin',
+      subMerchants: [
+        { id: roasters.toLowerCase(), name: 'Kavarnia Roasters' },
+        { id: ceramics, name: 'Kosiv = Ceramics' },
+      ],
+    });
+    expect(readCompanionConfig({ PAYFORM_BACK_OFFICE: '/admin' }).backOffice).toEqual({ path: '/admin' });
+    const refusal = (sellers: string) => () => readCompanionConfig({ PAYFORM_BACK_OFFICE: '/admin', PAYFORM_BACK_OFFICE_SELLERS: sellers });
+    expect(refusal(`${roasters}=Roasters,roasters=Kosiv,${ceramics}`)).toThrow(
+      /PAYFORM_BACK_OFFICE_SELLERS: seller 2's id "roasters" must be a UUID, the gateway's sub-merchant id; PAYFORM_BACK_OFFICE_SELLERS: seller 3 \("9a1d[^"]*"\) must be id=name/,
+    );
+    expect(refusal(`${roasters}=Roasters,${roasters.toLowerCase()}=Again`)).toThrow(/seller 2's id 3f0c[^ ]* is named twice/);
+    expect(refusal(' , ')).toThrow(/PAYFORM_BACK_OFFICE_SELLERS: must be id=name pairs separated by commas/);
+    expect(() => readCompanionConfig({ PAYFORM_BACK_OFFICE_SELLERS: `${roasters}=Roasters` })).toThrow(/PAYFORM_BACK_OFFICE_SELLERS needs PAYFORM_BACK_OFFICE/);
+  });
+
   it('takes a PostgreSQL statement deadline, refusing one too short to answer anything, and says it does nothing on SQLite', () => {
     const postgres = { PAYFORM_DATABASE_URL: 'postgres://shop@db/payform' };
     expect(readCompanionConfig(postgres).databaseStatementTimeoutMs).toBeUndefined();

@@ -26,6 +26,7 @@
  * | PAYFORM_METRICS_ADDRESS | serves GET /metrics without a token on this host:port of its own (e.g. 127.0.0.1:9464) | unset |
  * | PAYFORM_LOG_LEVEL | debug, info, warn, error | info |
  * | PAYFORM_BACK_OFFICE | the back office's path, e.g. /admin (signed in with the admin token) | off |
+ * | PAYFORM_BACK_OFFICE_SELLERS | the sellers of split payments, `id=name,…` by gateway sub-merchant id | none |
  * | NODE_ENV | `production` requires PAYFORM_ADMIN_TOKEN, PAYFORM_GATEWAY_BASE_URL, all four credentials its own, https gateway and public URLs (plain http only to this machine), no PAYFORM_SANDBOX_ORIGIN | — |
  *
  * The unprefixed names of 0.2 (`DATABASE_URL`, `ADMIN_TOKEN`…) are read when the prefixed one is
@@ -39,7 +40,7 @@ import { TEST_PROJECT_DEFAULTS, testProjectCredentials } from '@payform/gateway/
 import type { ProjectCredentials } from '@payform/gateway/testing';
 import { describeIssues, GatewayBaseUrl, parseWire, ServiceUrl, Uuid } from '@payform/gateway/wire';
 import { isPostgresUrl, ledgerUrlProblem } from '../ledger/index.js';
-import { BackOfficeSettings } from './back-office/back-office-options.js';
+import { BackOfficeSettings, SellersSetting } from './back-office/back-office-options.js';
 import { currentEnvironment, leftAloneNotice, misspeltVariables } from './environment.js';
 import { isLocalHttpGateway, isLoopbackHost, isPlainHttpElsewhere } from './loopback.js';
 import type { Env, EnvironmentInput, UnreadVariable } from './environment.js';
@@ -78,8 +79,8 @@ export interface CompanionSettings {
   /** PAYFORM_METRICS_ADDRESS: /metrics on a listener of its own, no token (bind it where only Prometheus reaches). */
   readonly metricsAddress: { readonly host: string; readonly port: number } | undefined;
   readonly logLevel: LogLevel;
-  /** PAYFORM_BACK_OFFICE: where the back office is served; undefined: not served. */
-  readonly backOffice: { readonly path: string } | undefined;
+  /** PAYFORM_BACK_OFFICE (where the back office is served; undefined: not served) and _SELLERS. */
+  readonly backOffice: { readonly path: string; readonly subMerchants?: readonly { readonly id: string; readonly name: string }[] } | undefined;
   /** One line per unprefixed 0.2 variable that was read: logged once at start. */
   readonly deprecations: readonly string[];
   /** What reads as a mistake but runs (a misspelt variable, a real gateway on test credentials): logged once at start. */
@@ -142,6 +143,7 @@ const Variables = z.object({
     .optional(),
   PAYFORM_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
   PAYFORM_BACK_OFFICE: BackOfficeSettings.shape.path.optional(),
+  PAYFORM_BACK_OFFICE_SELLERS: SellersSetting.optional(),
   NODE_ENV: z.string().optional(),
 });
 
@@ -258,6 +260,9 @@ function settingsOf(
   if (vars.PAYFORM_GATEWAY_WIDGET_URL && !vars.PAYFORM_GATEWAY_WIDGET_KEY) {
     throw new TypeError('Invalid environment: PAYFORM_GATEWAY_WIDGET_URL needs PAYFORM_GATEWAY_WIDGET_KEY (the project’s widget key)');
   }
+  if (vars.PAYFORM_BACK_OFFICE_SELLERS && !vars.PAYFORM_BACK_OFFICE) {
+    throw new TypeError('Invalid environment: PAYFORM_BACK_OFFICE_SELLERS needs PAYFORM_BACK_OFFICE (the back office’s path, e.g. /admin)');
+  }
   return {
     port: vars.PORT,
     host: vars.PAYFORM_HOST,
@@ -281,7 +286,10 @@ function settingsOf(
     metricsToken: vars.PAYFORM_METRICS_TOKEN,
     metricsAddress: vars.PAYFORM_METRICS_ADDRESS,
     logLevel: vars.PAYFORM_LOG_LEVEL,
-    backOffice: vars.PAYFORM_BACK_OFFICE === undefined ? undefined : { path: vars.PAYFORM_BACK_OFFICE },
+    backOffice:
+      vars.PAYFORM_BACK_OFFICE === undefined
+        ? undefined
+        : { path: vars.PAYFORM_BACK_OFFICE, ...(vars.PAYFORM_BACK_OFFICE_SELLERS ? { subMerchants: vars.PAYFORM_BACK_OFFICE_SELLERS } : {}) },
     deprecations,
     warnings,
     misspelt,

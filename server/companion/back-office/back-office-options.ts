@@ -5,6 +5,7 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import * as z from 'zod';
+import { Uuid } from '@payform/gateway/wire';
 
 export interface BackOfficeConfig {
   /** Where the page is, below the companion's base path: `/admin` (mounted at `/payments`: `/payments/admin`). */
@@ -38,6 +39,37 @@ export const BackOfficeSettings = z.strictObject({
     .refine((path) => !COMPANION_PATHS.some((taken) => path === taken || path.startsWith(`${taken}/`)), { error: `must not be one of the companion's own paths (${COMPANION_PATHS.join(', ')})` }),
   subMerchants: z.array(z.strictObject({ id: z.string().min(1).max(64), name: z.string().trim().min(1).max(128) })).max(100).optional(),
   dir: z.string().min(1).optional(),
+});
+
+/**
+ * PAYFORM_BACK_OFFICE_SELLERS, the bin's `subMerchants`: `id=name` pairs separated by commas
+ * (`3f0c…=Kavarnia Roasters,9a1d…=Kosiv Ceramics`), each id the gateway's sub-merchant id. A
+ * name may hold `=` but no comma. Each wrong pair is named by its place, so a long list is
+ * mended in one go.
+ */
+export const SellersSetting = z.string().transform((list, ctx) => {
+  const pairs = list.split(',').map((pair) => pair.trim()).filter(Boolean);
+  const sellers: { id: string; name: string }[] = [];
+  pairs.forEach((pair, i) => {
+    const at = pair.indexOf('=');
+    const id = at < 0 ? pair : pair.slice(0, at).trim();
+    const name = at < 0 ? '' : pair.slice(at + 1).trim();
+    const problem =
+      at < 0 || !name
+        ? `seller ${i + 1} ("${pair}") must be id=name`
+        : !Uuid.safeParse(id).success
+          ? `seller ${i + 1}'s id "${id}" must be a UUID, the gateway's sub-merchant id`
+          : name.length > 128
+            ? `seller ${i + 1}'s name must be at most 128 characters`
+            : sellers.some((seller) => seller.id === id.toLowerCase())
+              ? `seller ${i + 1}'s id ${id} is named twice`
+              : undefined;
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    else sellers.push({ id: id.toLowerCase(), name });
+  });
+  if (pairs.length === 0) ctx.addIssue({ code: 'custom', message: 'must be id=name pairs separated by commas' });
+  if (pairs.length > 100) ctx.addIssue({ code: 'custom', message: 'must name at most 100 sellers' });
+  return sellers;
 });
 
 /**
