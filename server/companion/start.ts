@@ -35,6 +35,7 @@ import { takenOnIpv6Loopback, takenOnIpv6LoopbackProblem } from './localhost-por
 import { isLocalHttpGateway, isLoopback, isPlainHttpElsewhere } from './loopback.js';
 import { unknownOptions } from './near-names.js';
 import { checkGateway } from './gateway-check.js';
+import { checkTokenizer } from './tokenizer-check.js';
 
 /**
  * Where development listens without HOST: this machine only. The sandbox's credentials and
@@ -278,6 +279,8 @@ async function compose(settings: CompanionSettings, options: StartOptions, stopp
   app.companion.reconciler.start();
   const checking = new AbortController();
   void checkGateway(gateway, checking.signal);
+  const { tokenizer } = app.companion.services.options;
+  if (tokenizer) void checkTokenizer(tokenizer, logger, checking.signal, options.fetch);
   return {
     app,
     ledger,

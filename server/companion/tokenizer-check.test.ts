@@ -1,0 +1,105 @@
+// The widget key checked at start against the sandbox's card tokenizer over HTTP: a key the
+// tokenizer knows says nothing, a wrong one — or a widget URL where nothing, or no tokenizer,
+// answers — is said once as the companion starts, naming the setting and the fix, before a
+// customer's browser meets it.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { TEST_WIDGET_KEY } from '@payform/gateway/testing';
+import { serveSandbox } from '../sandbox/testing/served.js';
+import type { ServedSandbox } from '../sandbox/testing/served.js';
+import type { Listing } from '../sandbox/inspector/listing.js';
+import { createLogger, memorySink } from './log/logger.js';
+import { readCompanionConfig } from './settings.js';
+import { startCompanion } from './start.js';
+import { eventually } from './test/stack.js';
+
+const TOKENIZE = '/api/v1/sdk/tokenize';
+
+let sandbox: ServedSandbox;
+const opened: Array<{ close(): Promise<void> }> = [];
+beforeEach(async () => {
+  sandbox = await serveSandbox();
+  opened.push(sandbox);
+});
+afterEach(async () => {
+  for (const one of opened.splice(0).reverse()) await one.close();
+});
+
+/** The companion started against the sandbox with these widget settings; its log lines (debug included). */
+async function startWith(widget: { PAYFORM_GATEWAY_WIDGET_KEY: string; PAYFORM_GATEWAY_WIDGET_URL?: string }) {
+  const memory = memorySink();
+  const settings = readCompanionConfig({
+    PORT: '0',
+    PAYFORM_HOST: '127.0.0.1',
+    PAYFORM_DATABASE_URL: ':memory:',
+    PAYFORM_ADMIN_TOKEN: 'a-long-enough-admin-token',
+    PAYFORM_GATEWAY_BASE_URL: sandbox.url,
+    ...widget,
+  });
+  opened.push(await startCompanion(settings, { logger: createLogger({ sink: memory.sink, level: 'debug' }) }));
+  const lines = () => memory.lines.map((line) => JSON.parse(line) as { level: string; msg: string; status?: number });
+  return { lines, loud: () => lines().filter((line) => line.level === 'warn' || line.level === 'error') };
+}
+
+/** The tokenize calls the sandbox answered, with their answers' ids. */
+async function tokenizeCalls(): Promise<Array<{ status: number | undefined; id: unknown }>> {
+  const { requests } = (await (await fetch(`${sandbox.url}/_sandbox/requests`)).json()) as Listing;
+  return requests
+    .filter((request) => request.path === TOKENIZE)
+    .map((request) => ({ status: request.status, id: (request.response?.body as { id?: unknown } | undefined)?.id }));
+}
+
+/** A port nothing listens on: taken from the system, then let go. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+describe('the widget key checked at start', () => {
+  it('says nothing when the tokenizer knows the key: it refuses the check’s number for its Luhn digit, and tokenizes no card', async () => {
+    const started = await startWith({ PAYFORM_GATEWAY_WIDGET_KEY: TEST_WIDGET_KEY });
+    await eventually(() => expect(started.lines().filter((line) => line.msg === 'the gateway’s tokenizer takes the widget key')).toEqual([expect.objectContaining({ level: 'debug', status: 422 })]));
+    expect(await tokenizeCalls()).toEqual([{ status: 422, id: 'invalid_card_number' }]);
+    expect(started.loud()).toEqual([]);
+  });
+
+  it('says a key the tokenizer does not know once, naming the setting, the option and the fix', async () => {
+    const started = await startWith({ PAYFORM_GATEWAY_WIDGET_KEY: 'a-stale-widget-key' });
+    await eventually(() => expect(started.loud()).toHaveLength(1));
+    expect(started.loud()[0]).toMatchObject({
+      level: 'error',
+      msg:
+        `the gateway’s tokenizer at ${sandbox.url}${TOKENIZE} refuses the widget key (HTTP 401 unknown_widget), so <pay-form> cannot tokenize a card and every card payment fails: ` +
+        'set PAYFORM_GATEWAY_WIDGET_KEY (the companion’s tokenizer.widgetKey) to the gateway project’s widget key, ' +
+        'for the environment PAYFORM_GATEWAY_WIDGET_URL (tokenizer.widgetUrl; by default PAYFORM_GATEWAY_BASE_URL) is of (production or stage)',
+    });
+    expect(await tokenizeCalls()).toEqual([{ status: 401, id: 'unknown_widget' }]);
+  });
+
+  it('says a widget URL where nothing listens once, naming the setting', async () => {
+    const nowhere = `https://127.0.0.1:${await closedPort()}`;
+    const started = await startWith({ PAYFORM_GATEWAY_WIDGET_KEY: TEST_WIDGET_KEY, PAYFORM_GATEWAY_WIDGET_URL: nowhere });
+    await eventually(() => expect(started.loud()).toHaveLength(1));
+    expect(started.loud()[0]).toMatchObject({
+      level: 'error',
+      msg:
+        `the gateway’s tokenizer at ${nowhere}${TOKENIZE} cannot be reached from this server (ECONNREFUSED): <pay-form> sends every customer to the gateway’s page instead of taking the card; ` +
+        'set PAYFORM_GATEWAY_WIDGET_URL (tokenizer.widgetUrl; by default PAYFORM_GATEWAY_BASE_URL) to the gateway’s widget host, https://widget.<gateway> without a path (the tokenizer is its /api/v1/sdk/tokenize)',
+    });
+  });
+
+  it('says a widget URL given with the tokenizer’s path, where the host has no such path, once', async () => {
+    // The notes' `https://widget.<gateway>/api/v1/sdk/` copied whole: the tokenizer is then looked for under it.
+    const started = await startWith({ PAYFORM_GATEWAY_WIDGET_KEY: TEST_WIDGET_KEY, PAYFORM_GATEWAY_WIDGET_URL: `${sandbox.url}/api/v1/sdk/` });
+    await eventually(() => expect(started.loud()).toHaveLength(1));
+    expect(started.loud()[0]).toMatchObject({
+      level: 'error',
+      msg: expect.stringMatching(new RegExp(`^what answers at ${sandbox.url}/api/v1/sdk${TOKENIZE} is not the gateway’s tokenizer \\(it has no such path: HTTP 404\\): set PAYFORM_GATEWAY_WIDGET_URL `)),
+    });
+    expect(await tokenizeCalls()).toEqual([]);
+  });
+});
