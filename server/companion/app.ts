@@ -53,7 +53,7 @@ import { CompanionMetrics } from './operator/metrics.js';
 import { healthRoutes, metricsRoutes } from './operator/operator-routes.js';
 import { GatewayTrouble } from './operator/gateway-trouble.js';
 import { MissingWebhooks } from './reconciliation/missing-webhooks.js';
-import { checkPublicUrl } from './operator/public-url-check.js';
+import { checkPublicUrl, ledgerTag } from './operator/public-url-check.js';
 import { API } from './openapi/api-catalog.js';
 import { openApiDocument } from './openapi/openapi-document.js';
 import { ChangeFeed } from './payments/change-feed.js';
@@ -149,7 +149,9 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
     c.set('logger', logger);
     return next();
   });
-  app.use(checkPublicUrl({ publicUrl: options.publicUrl, basePath: options.basePath, logger }));
+  // Read when the ledger was opened: naming it costs no request a statement.
+  const servedLedger = ledgerTag(ledger.id);
+  app.use(checkPublicUrl({ publicUrl: options.publicUrl, basePath: options.basePath, ledgerTag: servedLedger, logger }));
   app.use(logRequests());
   // Security headers on every answer; no-store on the API, the webhooks and the return landing
   // (it answers with a session's outcome, or a redirect carrying its id).
@@ -201,7 +203,7 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
   app.route('/api/customers', chargeRoutes());
   if (options.backOffice) addBackOffice(app, options.backOffice, options.basePath, logger);
   app.get('/api/openapi.json', (c) => c.json(openApiDocument(options.publicUrl)));
-  app.route('/', healthRoutes());
+  app.route('/', healthRoutes(servedLedger));
   if (options.metricsToken) app.route('/metrics', metricsRoutes(options.metricsToken));
 
   // The path is not repeated: it is whatever the client typed, card data included. Any page may

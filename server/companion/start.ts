@@ -35,6 +35,7 @@ import { takenOnIpv6Loopback, takenOnIpv6LoopbackProblem } from './localhost-por
 import { isLocalHttpGateway, isLoopback, isPlainHttpElsewhere } from './loopback.js';
 import { unknownOptions } from './near-names.js';
 import { checkGateway } from './gateway-check.js';
+import { INSTANCE_HEADER, instanceId } from './operator/public-url-check.js';
 import { checkTokenizer } from './tokenizer-check.js';
 
 /**
@@ -390,8 +391,9 @@ export async function startCompanion(settings: CompanionSettings = readCompanion
  * The answer while the ledger opens and its migrations run, which may take minutes on a large
  * PostgreSQL ledger: alive (a liveness probe that restarted it would start them over), not ready.
  */
-function starting(request: Request, basePath: string): Response {
-  if (new URL(request.url).pathname === `${basePath}/healthz`) return Response.json({ status: 'starting' });
+export function starting(request: Request, basePath: string): Response {
+  // A companion, though not yet one that can say its ledger: the public URL check asks again.
+  if (new URL(request.url).pathname === `${basePath}/healthz`) return Response.json({ status: 'starting' }, { headers: { [INSTANCE_HEADER]: instanceId } });
   return new Response('Starting', { status: 503, headers: { 'Retry-After': '1' } });
 }
 

@@ -6,7 +6,7 @@ import { deleteCard, findCard, listCards, saveCard, cardholderOf } from './cards
 import type { LedgerContext } from './context.js';
 import { InvalidLedgerInput, LedgerNotFound } from './errors.js';
 import { ingestEvent, retryEvent, reviewEvent } from './events.js';
-import { claimPointOfSale, probeWrite } from './owner.js';
+import { claimPointOfSale, probeWrite, readLedgerId } from './owner.js';
 import { claimIdempotencyKey, readUnscopedKeys, releaseIdempotencyKey, storeIdempotentAnswer, sweepIdempotencyKeys } from './idempotency.js';
 import type { IdempotencyClaim, IdempotencyRequest, StoredAnswer } from './idempotency.js';
 import { overCapturePercent, parseInput, paymentUpdateInput, schemaName } from './input.js';
@@ -67,6 +67,8 @@ export interface Ledger {
   readonly dialect: 'sqlite' | 'postgres';
   /** The migrations this open ran on a ledger of an earlier version, in order; none for a new or up-to-date one. */
   readonly upgradedNow: readonly string[];
+  /** A random id the ledger's first open recorded: every instance on the same file or PostgreSQL schema reads the same, any other ledger another (owner.ts). */
+  readonly id: string;
 
   // Checkout sessions
   createSession(input: NewCheckoutSession): Promise<CheckoutSession>;
@@ -207,10 +209,11 @@ export interface LedgerOptions {
   readonly onCommit?: CommitObserver;
 }
 
-function ledgerOver(ctx: LedgerContext, upgradedNow: readonly string[]): Ledger {
+function ledgerOver(ctx: LedgerContext, upgradedNow: readonly string[], id: string): Ledger {
   return {
     dialect: ctx.dialect,
     upgradedNow,
+    id,
     createSession: (input) => createSession(ctx, input),
     getSession: (id) => getSession(ctx, id),
     findSessionOfOrder: (orderId) => findSessionOfOrder(ctx, orderId),
@@ -350,5 +353,5 @@ export async function openLedger(url: string, options: LedgerOptions = {}): Prom
     commitLightly: sqlite ? () => sqlite.commitLightly() : () => undefined,
   };
   await readUnscopedKeys(ctx);
-  return ledgerOver(ctx, upgradedNow);
+  return ledgerOver(ctx, upgradedNow, await readLedgerId(ctx));
 }

@@ -2,6 +2,7 @@
 // another point of sale on the same database would take them for its own — reconciliation asks
 // its gateway about them, finds nothing, and ends them as never sent while the customer may still
 // be paying at the other one. The first companion to open the ledger names its point of sale.
+import { randomUUID } from 'node:crypto';
 import type { LedgerContext } from './context.js';
 
 const POINT_OF_SALE = 'pos_id';
@@ -19,6 +20,21 @@ export async function claimPointOfSale(ctx: LedgerContext, posId: string, handov
   }
   const held = await ctx.db.selectFrom('ledger_settings').select('value').where('key', '=', POINT_OF_SALE).executeTakeFirstOrThrow();
   return held.value;
+}
+
+const LEDGER_ID = 'ledger_id';
+
+/**
+ * The ledger's own name: a random id recorded by its first open (first come first served across
+ * instances), read at every open. Instances on one database, file or schema read the same one;
+ * any other ledger has its own — how a companion tells an instance of itself from a stranger.
+ */
+export async function readLedgerId(ctx: LedgerContext): Promise<string> {
+  const read = () => ctx.db.selectFrom('ledger_settings').select('value').where('key', '=', LEDGER_ID).executeTakeFirst();
+  const held = await read();
+  if (held) return held.value;
+  await ctx.db.insertInto('ledger_settings').values({ key: LEDGER_ID, value: randomUUID() }).onConflict((oc) => oc.column('key').doNothing()).execute();
+  return (await read())!.value;
 }
 
 const WRITE_PROBE = 'write_probe';

@@ -19,16 +19,18 @@ import { isLedgerUnavailable } from '../../ledger/index.js';
 import type { CompanionEnv } from '../context.js';
 import { ApiProblem } from '../http/problem.js';
 import type { Health, Readiness } from '../openapi/api-catalog.js';
-import { INSTANCE_HEADER, instanceId } from './public-url-check.js';
+import { INSTANCE_HEADER, instanceId, LEDGER_HEADER } from './public-url-check.js';
 
 /** A readiness probe gives up on the database after this long: a hung database is not ready. */
 const READINESS_TIMEOUT_MS = 2_000;
 
-export function healthRoutes(): Hono<CompanionEnv> {
+/** `ledgerTag`: the ledger this companion serves, for the public URL check of a companion that reaches here. */
+export function healthRoutes(ledgerTag: string): Hono<CompanionEnv> {
   const health = new Hono<CompanionEnv>();
+  const identity = { [INSTANCE_HEADER]: instanceId, [LEDGER_HEADER]: ledgerTag };
   health.get('/healthz', (c) => {
-    if (c.var.services.outage.restartNeeded) return c.json({ status: 'restart_needed' } satisfies Health, 503, { [INSTANCE_HEADER]: instanceId });
-    return c.json({ status: 'ok' } satisfies Health, 200, { [INSTANCE_HEADER]: instanceId });
+    if (c.var.services.outage.restartNeeded) return c.json({ status: 'restart_needed' } satisfies Health, 503, identity);
+    return c.json({ status: 'ok' } satisfies Health, 200, identity);
   });
   health.get('/readyz', async (c) => {
     const { ledger, readiness, outage } = c.var.services;

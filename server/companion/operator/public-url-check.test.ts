@@ -1,10 +1,19 @@
 // The public URL check's warning when the companion is mounted in a Hono app: where requests
-// really reach it, told from where it was mounted. In process: the probe's fetch is the test's.
+// really reach it, told from where it was mounted (in process: the probe's fetch is the test's);
+// and, between real companions over HTTP, an instance on the same ledger told from a companion
+// on another one.
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
+import type { LedgerBackend } from '../../ledger/testing/databases.js';
+import { fileBackend, postgresBackend, withTestDatabase } from '../../ledger/testing/databases.js';
 import type { CompanionEnv } from '../context.js';
 import { createLogger } from '../log/logger.js';
-import { checkPublicUrl } from './public-url-check.js';
+import { starting } from '../start.js';
+import { eventually, stacksPerTest } from '../test/stack.js';
+import { checkPublicUrl, LEDGER_HEADER } from './public-url-check.js';
 
 const ORIGIN = 'http://127.0.0.1:4122';
 
@@ -19,7 +28,7 @@ function mounted(basePath: string, mount: (companion: Hono<CompanionEnv>) => Hon
   const probed: string[] = [];
   const fetch = async (url: string | URL | Request) => (probed.push(String(url)), new Response('Not Found', { status: 404 }));
   const companion = new Hono<CompanionEnv>().basePath(basePath || '/') as Hono<CompanionEnv>;
-  companion.use(checkPublicUrl({ publicUrl: `${ORIGIN}${basePath}`, basePath, logger, fetch: fetch as typeof globalThis.fetch }));
+  companion.use(checkPublicUrl({ publicUrl: `${ORIGIN}${basePath}`, basePath, ledgerTag: '0123456789abcdef', logger, fetch: fetch as typeof globalThis.fetch }));
   companion.get('/healthz', (c) => c.json({ status: 'ok' }));
   return { shop: mount(companion), warning, probed };
 }
@@ -70,4 +79,86 @@ describe('the public URL check, mounted in a Hono app', () => {
     expect(message).not.toContain('doubled');
     expect(message).not.toContain('mounted under');
   });
+});
+
+/** The check's lines in a stack's log, as written. */
+function checkLines(logs: readonly string[]): { level: string; msg: string }[] {
+  return logs.map((line) => JSON.parse(line) as { level: string; msg: string }).filter(({ msg }) => msg.startsWith('PAYFORM_PUBLIC_URL'));
+}
+
+describe('the public URL check, between real companions', () => {
+  const open = stacksPerTest();
+
+  it('warns once when the public URL reaches a companion on another ledger, naming what answered and the fix', async () => {
+    const other = await open({ served: true, backend: fileBackend });
+    const stack = await open({ served: true, backend: fileBackend, companion: { publicUrl: other.companionUrl } });
+    // Both are alive and say so; each names its own ledger.
+    const [here, there] = [await stack.request('GET', '/healthz'), await other.request('GET', '/healthz')];
+    expect([here.status, await here.json(), there.status, await there.json()]).toEqual([200, { status: 'ok' }, 200, { status: 'ok' }]);
+    const [ours, theirs] = [here.headers.get(LEDGER_HEADER), there.headers.get(LEDGER_HEADER)];
+    expect(ours).toMatch(/^[0-9a-f]{16}$/);
+    expect(theirs).toMatch(/^[0-9a-f]{16}$/);
+    expect(ours).not.toBe(theirs);
+
+    await stack.request('GET', '/healthz');
+    const [warning] = await eventually(() => {
+      const lines = checkLines(stack.logs);
+      expect(lines).toHaveLength(1);
+      return lines;
+    });
+    expect(warning!.level).toBe('warn');
+    expect(warning!.msg).toBe(
+      `PAYFORM_PUBLIC_URL (the publicUrl option, mounted) does not reach this companion: ${other.companionUrl}/healthz answers from another payform companion, ` +
+        `on another ledger (${LEDGER_HEADER} ${theirs} there, ${ours} here): another shop's or checkout's, or one on a port typed wrong. ` +
+        "Its ledger knows none of this companion's payments, which would stay pending. The customer's way back from 3-D Secure or the hosted page, " +
+        `and the gateway's webhooks, are sent there: set it to the address the companion answers at; requests reach this companion at ${stack.companionUrl}`,
+    );
+  });
+
+  it('asks a companion still opening its ledger again, until it says which ledger it serves', async () => {
+    const other = await open({ served: true, backend: fileBackend });
+    // Where the public URL points: startCompanion's answer while it opens the ledger, then the companion.
+    let opened = false;
+    let asked = 0;
+    const front = serve({ fetch: (request, env) => ((asked += 1), opened ? other.companion.fetch(request, env) : starting(request, '')), port: 0, hostname: '127.0.0.1' }) as Server;
+    await new Promise((resolve) => front.once('listening', resolve));
+    const frontUrl = `http://127.0.0.1:${(front.address() as AddressInfo).port}`;
+    try {
+      const stack = await open({ served: true, backend: fileBackend, companion: { publicUrl: frontUrl } });
+      await stack.request('GET', '/healthz');
+      await eventually(() => expect(asked).toBeGreaterThan(0));
+      expect(checkLines(stack.logs)).toEqual([]);
+      opened = true;
+      const [warning] = await eventually(() => {
+        const lines = checkLines(stack.logs);
+        expect(lines).toHaveLength(1);
+        return lines;
+      });
+      expect(warning!.msg).toContain(`does not reach this companion: ${frontUrl}/healthz answers from another payform companion, on another ledger (${LEDGER_HEADER} `);
+    } finally {
+      front.closeAllConnections();
+      await new Promise((resolve) => front.close(resolve));
+    }
+  });
+
+  const sameLedger = (backend: LedgerBackend) =>
+    it(`says nothing when the public URL reaches another instance on the same ledger (${backend.name})`, async () => {
+      const stack = await open({ served: true, backend });
+      const instance = await stack.instance({ publicUrl: stack.companionUrl });
+      const [here, there] = [await instance.request('GET', '/healthz'), await stack.request('GET', '/healthz')];
+      expect([here.status, there.status]).toEqual([200, 200]);
+      expect(here.headers.get(LEDGER_HEADER)).toMatch(/^[0-9a-f]{16}$/);
+      expect(here.headers.get(LEDGER_HEADER)).toBe(there.headers.get(LEDGER_HEADER));
+      // Both checked (the instance's public URL is the first's, the first's its own) and found their ledger there.
+      const lines = await eventually(() => {
+        const found = checkLines(stack.logs);
+        expect(found.filter(({ level }) => level === 'debug')).toHaveLength(2);
+        return found;
+      });
+      expect(lines.filter(({ level }) => level !== 'debug')).toEqual([]);
+      expect(lines.map(({ msg }) => msg)).toEqual(Array(2).fill(`PAYFORM_PUBLIC_URL reaches this companion: ${stack.companionUrl}/healthz answers from an instance on its ledger`));
+    });
+
+  sameLedger(fileBackend);
+  withTestDatabase((url) => sameLedger(postgresBackend(url)));
 });

@@ -5,8 +5,12 @@
  * this machine (a development setup) is asked for this companion's `/healthz` once, when the
  * first request comes in: a companion mounted in a shop's server cannot ask before the shop
  * listens. A URL elsewhere is the network's business, and may not be reachable from inside it.
+ * Any companion there is not enough: one on another ledger (another shop's, another checkout of
+ * the project, the port typed wrong) takes the webhooks and returns into a ledger that knows
+ * none of these payments, and they stay pending.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { MiddlewareHandler } from 'hono';
 import { routePath } from 'hono/route';
 import type { CompanionEnv } from '../context.js';
@@ -15,12 +19,19 @@ import { isLoopbackHost } from '../loopback.js';
 
 /** `/healthz` names the companion process that answered: a probe knows it reached a companion, not just a server. */
 export const INSTANCE_HEADER = 'Payform-Instance';
+/** `/healthz` names the ledger the companion serves: instances of one companion answer the same. */
+export const LEDGER_HEADER = 'Payform-Ledger';
 
 const PROBE_TIMEOUT_MS = 3_000;
+/** A companion still opening its ledger (migrations may take minutes) is asked again this often, this many times. */
+const STARTING_RETRY_MS = 1_000;
+const STARTING_RETRIES = 180;
 
 export interface PublicUrlCheck {
   readonly publicUrl: string;
   readonly basePath: string;
+  /** What this companion's `/healthz` answers in LEDGER_HEADER (`ledgerTag`). */
+  readonly ledgerTag: string;
   readonly logger: Logger;
   readonly fetch?: typeof globalThis.fetch;
 }
@@ -28,21 +39,37 @@ export interface PublicUrlCheck {
 /** This companion's name for the probe: `/healthz` answers it in INSTANCE_HEADER. */
 export const instanceId = randomUUID();
 
+/** The ledger's name as `/healthz` shows it: a digest, so the id itself never leaves the ledger. */
+export function ledgerTag(ledgerId: string): string {
+  return createHash('sha256').update(`payform-ledger:${ledgerId}`).digest('hex').slice(0, 16);
+}
+
 /**
  * The middleware that asks, once. Every later request pays a boolean and a plain call: no
  * async frame of its own on the pay and webhook paths.
  */
-export function checkPublicUrl({ publicUrl, basePath, logger, fetch = globalThis.fetch }: PublicUrlCheck): MiddlewareHandler<CompanionEnv> {
+export function checkPublicUrl({ publicUrl, basePath, ledgerTag: ours, logger, fetch = globalThis.fetch }: PublicUrlCheck): MiddlewareHandler<CompanionEnv> {
   let asked = !isLoopbackHost(new URL(publicUrl).hostname);
 
   const probe = async (arrivedAt: string, mountedUnder: string) => {
     let problem: string;
     try {
-      const answer = await fetch(`${publicUrl}/healthz`, { redirect: 'manual', signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
-      await answer.body?.cancel();
-      // Another instance on the same database serves this companion's customers as well.
-      if (answer.headers.has(INSTANCE_HEADER)) return;
-      problem = `${publicUrl}/healthz answers ${answer.status} from a server that is not a payform companion`;
+      const answer = await askOnceOpened(`${publicUrl}/healthz`, fetch);
+      if (!answer) {
+        logger.debug(`PAYFORM_PUBLIC_URL: the companion at ${publicUrl} is still starting, so whose ledger it serves is not known`, { public_url: publicUrl });
+        return;
+      }
+      const companion = answer.headers.has(INSTANCE_HEADER);
+      const theirs = answer.headers.get(LEDGER_HEADER);
+      // Another instance on the same ledger serves this companion's customers as well.
+      if (companion && theirs === ours) {
+        logger.debug(`PAYFORM_PUBLIC_URL reaches this companion: ${publicUrl}/healthz answers from an instance on its ledger`, { public_url: publicUrl });
+        return;
+      }
+      problem = companion
+        ? `${publicUrl}/healthz answers from another payform companion, on another ledger (${LEDGER_HEADER} ${theirs} there, ${ours} here): ` +
+          "another shop's or checkout's, or one on a port typed wrong. Its ledger knows none of this companion's payments, which would stay pending"
+        : `${publicUrl}/healthz answers ${answer.status} from a server that is not a payform companion`;
     } catch (error) {
       problem = `nothing answers at ${publicUrl} (${reasonOf(error)})`;
     }
@@ -94,6 +121,20 @@ export function checkPublicUrl({ publicUrl, basePath, logger, fetch = globalThis
     }
     return next();
   };
+}
+
+/**
+ * `/healthz`'s answer, asked again while a companion there is still opening its ledger
+ * (startCompanion's `starting` names no ledger yet); undefined if it never finished.
+ */
+async function askOnceOpened(url: string, fetch: typeof globalThis.fetch): Promise<Response | undefined> {
+  for (let retry = 0; retry <= STARTING_RETRIES; retry += 1) {
+    if (retry > 0) await sleep(STARTING_RETRY_MS, undefined, { ref: false });
+    const answer = await fetch(url, { redirect: 'manual', signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
+    await answer.body?.cancel();
+    if (!answer.headers.has(INSTANCE_HEADER) || answer.headers.has(LEDGER_HEADER)) return answer;
+  }
+  return undefined;
 }
 
 function reasonOf(error: unknown): string {
