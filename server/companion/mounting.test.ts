@@ -25,6 +25,7 @@ import type { ComposedCompanion, StartOptions } from './start.js';
 import { card } from './test/cards.js';
 import { eventually, payBody } from './test/stack.js';
 import type { Json } from './test/stack.js';
+import { closedPort as freePort } from './test/closed-port.js';
 
 const ADMIN_TOKEN = 'a-long-enough-admin-token';
 const admin = { Authorization: `Bearer ${ADMIN_TOKEN}`, 'Content-Type': 'application/json' };
@@ -72,15 +73,6 @@ async function composeUnder(publicUrl: string, extra: StartOptions = {}): Promis
 }
 
 let closedPort = 0;
-
-/** A port on 127.0.0.1 that a server just gave back: nothing listens there. */
-async function portOfAClosedServer(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** Opens a session through the merchant API, pays it with a test card, and waits for the gateway's webhook. */
 async function payThrough(companionUrl: string): Promise<Json> {
@@ -149,7 +141,7 @@ describe('the companion mounted under a base path', () => {
   ])('says once when its public URL does not reach it, and what to do: %s', async (_, publicUrl, problem, fix) => {
     const shop = express();
     const url = await hosted(createServer(shop));
-    closedPort = await portOfAClosedServer();
+    closedPort = await freePort();
     const companion = await composeUnder(publicUrl(url));
     shop.use('/payments', toNodeListener(companion.app));
     expect((await fetch(`${url}/payments/healthz`)).headers.get('payform-instance')).toMatch(/^[0-9a-f-]{36}$/);

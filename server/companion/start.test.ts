@@ -20,15 +20,7 @@ import { readCompanionConfig } from './settings.js';
 import { createLogger, memorySink } from './log/logger.js';
 import { eventually, payBody } from './test/stack.js';
 import type { Listing } from '../sandbox/inspector/listing.js';
-
-/** A port nothing listens on: taken from the system, then let go. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+import { closedPort } from './test/closed-port.js';
 
 /** What a server answers to bytes written as they are, its head and body apart. */
 async function rawExchange(port: number, request: string): Promise<{ head: string; body: string }> {

@@ -2,8 +2,6 @@
 // tokenizer knows says nothing, a wrong one — or a widget URL where nothing, or no tokenizer,
 // answers — is said once as the companion starts, naming the setting and the fix, before a
 // customer's browser meets it.
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TEST_WIDGET_KEY } from '@payform/gateway/testing';
 import { serveSandbox } from '../sandbox/testing/served.js';
@@ -13,6 +11,7 @@ import { createLogger, memorySink } from './log/logger.js';
 import { readCompanionConfig } from './settings.js';
 import { startCompanion } from './start.js';
 import { eventually } from './test/stack.js';
+import { closedPort } from './test/closed-port.js';
 
 const TOKENIZE = '/api/v1/sdk/tokenize';
 
@@ -48,15 +47,6 @@ async function tokenizeCalls(): Promise<Array<{ status: number | undefined; id: 
   return requests
     .filter((request) => request.path === TOKENIZE)
     .map((request) => ({ status: request.status, id: (request.response?.body as { id?: unknown } | undefined)?.id }));
-}
-
-/** A port nothing listens on: taken from the system, then let go. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 describe('the widget key checked at start', () => {
