@@ -1,12 +1,14 @@
 /**
  * Receipts from the back office, downloaded as the merchant would and opened: the order's
- * receipt as HTML (its text) and PDF (a real PDF), and the day's receipts as a ZIP whose entries
- * are this day's payments.
+ * receipt as HTML (its text) and PDF (a real PDF), a refund's own receipt from its operation's
+ * row, and the day's receipts as a ZIP whose entries are this day's payments.
  */
 import { readFile } from 'node:fs/promises';
 import { unzipSync } from 'fflate';
 import type { Download, Page } from '@playwright/test';
+import { expectNoAxeViolations } from '../a11y.js';
 import { expect, test } from '../fixtures.js';
+import { paidOrder } from '../pages/back-office.js';
 import { CUP } from '../pages/checkout.js';
 import { Result } from '../pages/result.js';
 
@@ -49,4 +51,33 @@ test('receipt as HTML and PDF, and the day’s receipts as a ZIP', async ({ page
   const names = Object.keys(entries);
   for (const order of orders) expect(names.some((name) => name.startsWith(`${order}-`) && name.endsWith('.pdf'))).toBe(true);
   for (const name of names) expect(Buffer.from(entries[name]!.subarray(0, 5)).toString('latin1')).toBe('%PDF-');
+});
+
+test('a refund’s own receipt from its row in the order’s operations', async ({ page, request, stack, backOffice }) => {
+  const orderId = await paidOrder(request, stack);
+  const capture = await paidOrder(request, stack, 'auth');
+  expect((await request.post(`${stack.shop}/api/orders/${capture}/capture`, { headers: { Authorization: `Bearer ${stack.token}` }, data: {} })).status()).toBe(200);
+  await backOffice.open(orderId);
+  await backOffice.performed('Refund', { amount: '5.00' });
+  const refund = backOffice.operations.filter({ hasText: 'Refund' });
+  await expect(refund).toContainText('Success');
+  const { operations } = await (await request.get(`${stack.shop}/api/orders/${orderId}`, { headers: { Authorization: `Bearer ${stack.token}` } })).json();
+  const transactionId = (operations as { transaction_id: string }[])[0]!.transaction_id;
+  expect(transactionId).toMatch(/^[0-9a-f-]{36}$/);
+
+  const html = await downloaded(page, () => refund.getByRole('button', { name: 'Refund receipt (HTML)' }).click());
+  expect(html.download.suggestedFilename()).toBe(`receipt-${orderId}-${transactionId}.html`);
+  const text = html.bytes.toString('utf8');
+  expect(text).toContain('Refund receipt');
+  expect(text).toContain(transactionId);
+  expect(text).toMatch(/5[.,]00/);
+  const pdf = await downloaded(page, () => refund.getByRole('button', { name: 'Refund receipt (PDF)' }).click());
+  expect(pdf.download.suggestedFilename()).toBe(`receipt-${orderId}-${transactionId}.pdf`);
+  expect(pdf.bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+  await expectNoAxeViolations(page, 'an order with a refund’s receipt');
+
+  // A capture has no receipt of its own: no column for it.
+  await backOffice.select(capture);
+  await expect(backOffice.operations.filter({ hasText: 'Capture' })).toContainText('Success');
+  await expect(backOffice.detail.getByRole('columnheader', { name: 'Receipt' })).toHaveCount(0);
 });

@@ -107,7 +107,15 @@ async function checkMoney(ctx: LedgerContext, trx: LedgerDb, payment: Payment, e
 
 async function applyOperation(ctx: LedgerContext, trx: LedgerDb, payment: Payment, kind: OperationKind, operationId: string, facts: EventFacts): Promise<Effect> {
   const status = facts.status as OperationStatus;
-  const result = { status, operationId, amount: facts.amount, statusCode: facts.statusCode, statusDescription: facts.statusDescription, receiptUrl: facts.receiptUrl };
+  const result = {
+    status,
+    operationId,
+    transactionId: facts.transactionId,
+    amount: facts.amount,
+    statusCode: facts.statusCode,
+    statusDescription: facts.statusDescription,
+    receiptUrl: facts.receiptUrl,
+  };
   const known = await trx.selectFrom('operations').select(['id', 'order_id', 'status', 'amount']).where('operation_id', '=', operationId).executeTakeFirst();
   if (known) {
     if (known.order_id !== facts.orderId) return unmatched;

@@ -165,6 +165,7 @@ export const operationResultInput = withoutNul(
   z.strictObject({
     status: z.enum(['pending', 'success', 'failure']),
     operationId: text(64).optional(),
+    transactionId: text(64).optional(),
     amount: minorAmount.optional(),
     statusCode: statusCode.optional(),
     statusDescription: text(2048).optional(),
@@ -178,6 +179,7 @@ export const gatewayOperationInput = withoutNul(
     kind: z.enum(['capture', 'void', 'refund']),
     status: z.enum(['pending', 'success', 'failure']),
     operationId: text(64).optional(),
+    transactionId: text(64).optional(),
     amount: minorAmount,
     statusCode: statusCode.optional(),
     statusDescription: text(2048).optional(),

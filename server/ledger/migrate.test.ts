@@ -181,3 +181,64 @@ withTestDatabase((url) => {
     });
   });
 });
+
+/** A refund as a ledger before 0017 holds it (no transaction column): on `old-1` of paidOrderOf02, its tables prefixed. */
+async function refundBefore0017(db: Kysely<unknown>, schema?: string): Promise<void> {
+  await migratedTo(db, '0016_ledger_settings', schema);
+  await sql`insert into payform_checkout_sessions (id, order_id, amount, currency, description, method, customer, allowed_modes, created_at, expires_at)
+    values ('s1', 'old-1', 1000, 'XTS', 'Tea', 'purchase', '{}', '["direct"]', 1, 99999999999999)`.execute(db);
+  await sql`insert into payform_payments (order_id, session_id, attempt, mode, method, amount, currency, status, customer, created_at, updated_at, last_seen_at)
+    values ('old-1', 's1', 1, 'direct', 'purchase', 1000, 'XTS', 'success', '{}', 1, 1, 1)`.execute(db);
+  await sql`insert into payform_operations (id, order_id, kind, amount, status, operation_id, origin, created_at, updated_at, last_seen_at, settled_at)
+    values ('r1', 'old-1', 'refund', 400, 'success', 'op-old', 'merchant', 2, 2, 2, 2)`.execute(db);
+}
+
+/** What an upgraded ledger's refund reads as: no transaction yet, until its webhook names one. */
+async function expectRefundLearnsItsTransaction(ledger: Awaited<ReturnType<typeof openLedger>>): Promise<void> {
+  expect(ledger.upgradedNow).toContain('0017_operation_transactions');
+  expect(await ledger.getOperation('r1')).toMatchObject({ amount: 400, status: 'success', operationId: 'op-old', transactionId: null });
+  const transactionId = '6f1d3c2a-8b4e-4f70-9a15-2c7e9d0b4a11';
+  const body = JSON.stringify({ order_id: 'old-1', method: 'refund', status: 'success', operation_id: 'op-old', transaction_id: transactionId });
+  await ledger.ingestEvent({ method: 'refund', status: 'success', orderId: 'old-1', operationId: 'op-old', amount: 400, transactionId, body, data: Buffer.from(body).toString('base64url') });
+  expect(await ledger.getOperation('r1')).toMatchObject({ amount: 400, transactionId });
+}
+
+describe('operations recorded before their transactions were kept (0017)', () => {
+  it('reads a SQLite ledger\'s refunds with none, and keeps the one a webhook names', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'payform-0017-'));
+    const path = join(dir, 'ledger.db');
+    try {
+      const old = new Kysely<unknown>({ dialect: await sqliteDialect(path) });
+      await refundBefore0017(old);
+      await old.destroy();
+      const ledger = await openLedger(path);
+      try {
+        await expectRefundLearnsItsTransaction(ledger);
+      } finally {
+        await ledger.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  withTestDatabase((url) => {
+    it('reads a PostgreSQL ledger\'s refunds with none, and keeps the one a webhook names', async () => {
+      const schema = freshSchemaName();
+      try {
+        const old = new Kysely<unknown>({ dialect: await postgresDialect(url, { schema, poolSize: 1 }) });
+        await ensureSchema(old, schema);
+        await refundBefore0017(old, schema);
+        await old.destroy();
+        const ledger = await openLedger(url, { schema });
+        try {
+          await expectRefundLearnsItsTransaction(ledger);
+        } finally {
+          await ledger.close();
+        }
+      } finally {
+        await dropSchema(url, schema);
+      }
+    });
+  });
+});

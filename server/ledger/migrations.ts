@@ -436,6 +436,17 @@ const ledgerSettings: Migration = {
   },
 };
 
+/**
+ * A capture, void or refund keeps the gateway's transaction for it, as a payment does: a
+ * refund's receipt is fetched by it. Null on the operations recorded before, until a webhook
+ * names it.
+ */
+const operationTransactions: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema.alterTable('payform_operations').addColumn('transaction_id', 'text').execute();
+  },
+};
+
 /** The migration that creates a ledger: run only on a new one. */
 export const FIRST_MIGRATION = '0001_initial';
 
@@ -456,4 +467,5 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '0014_held_payments': heldPayments,
   '0015_reviewed_events': reviewedEvents,
   '0016_ledger_settings': ledgerSettings,
+  '0017_operation_transactions': operationTransactions,
 };

@@ -78,6 +78,7 @@ export async function insertOperation(ctx: LedgerContext, db: LedgerDb, orderId:
     amount: record.amount,
     status: record.status,
     operation_id: record.operationId ?? null,
+    transaction_id: record.transactionId ?? null,
     status_code: record.statusCode ?? null,
     status_description: record.statusDescription ?? null,
     comment: record.comment ?? null,

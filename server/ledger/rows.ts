@@ -28,6 +28,7 @@ function parseSplit(text: string | null): readonly SplitShare[] | null {
 export function operationResultColumns(result: Omit<OperationResult, 'status' | 'amount'>): Partial<OperationRow> {
   return {
     operation_id: result.operationId,
+    transaction_id: result.transactionId,
     status_code: result.statusCode,
     status_description: result.statusDescription,
     receipt_url: result.receiptUrl,
@@ -79,6 +80,7 @@ export function toOperation(row: OperationRow): Operation {
     amount: row.amount,
     status: row.status,
     operationId: row.operation_id,
+    transactionId: row.transaction_id,
     statusCode: row.status_code,
     statusDescription: row.status_description,
     comment: row.comment,

@@ -85,6 +85,7 @@ export interface OperationRow extends NoticeColumns, AbsenceColumns {
   amount: number;
   status: OperationStatus;
   operation_id: string | null;
+  transaction_id: string | null;
   status_code: string | null;
   status_description: string | null;
   comment: string | null;

@@ -301,6 +301,8 @@ export interface OperationRequest {
 export interface OperationResult {
   readonly status: OperationStatus;
   readonly operationId?: string;
+  /** The gateway's transaction for the operation (a refund's receipt is fetched by it). */
+  readonly transactionId?: string;
   /** The actual amount when the gateway reports one. */
   readonly amount?: number;
   readonly statusCode?: string;
@@ -334,6 +336,8 @@ export interface Operation {
   readonly amount: number;
   readonly status: OperationStatus;
   readonly operationId: string | null;
+  /** The gateway's transaction for it, once its answer or webhook named one. */
+  readonly transactionId: string | null;
   readonly statusCode: string | null;
   readonly statusDescription: string | null;
   readonly comment: string | null;

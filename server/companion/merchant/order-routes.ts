@@ -63,7 +63,10 @@ function aloneWithKey(query: Readonly<Record<string, unknown>>): void {
 
 export const OrderReceiptQuery = z.strictObject({
   format: z.enum(['html', 'pdf']).default('html'),
-  transaction_id: z.guid({ error: 'must be a UUID' }).optional(),
+  transaction_id: z
+    .guid({ error: 'must be a UUID' })
+    .optional()
+    .describe('One transaction\'s receipt: a successful refund\'s, by the `transaction_id` of its operation. Omitted: the payment\'s'),
 });
 
 export const OrderPage = z.object({ orders: z.array(ListedOrderView), next_cursor: z.string().nullable() });
@@ -163,7 +166,8 @@ export function orderRoutes(): Hono<CompanionEnv> {
     if (!(await ledger.getPayment(id))) throw ApiProblem.notFound('The order', 'order_not_found');
     const options = { format: query.format, ...(query.transaction_id ? { transactionId: query.transaction_id } : {}) };
     const document = await fromGateway(() => gateway.receipts.forOrder(id, options));
-    return sendDocument(c, document, `receipt-${id}.${query.format}`);
+    // A refund's receipt is named apart from the payment's, which a merchant may keep beside it.
+    return sendDocument(c, document, `receipt-${id}${query.transaction_id ? `-${query.transaction_id}` : ''}.${query.format}`);
   });
 
   return orders;

@@ -304,6 +304,53 @@ describe('refunds', () => {
     expect((await op(orderId, 'refund', 200)).operation.amount).toBe(400);
   });
 
+  it('names each refund\'s transaction, by which its own receipt is fetched', async () => {
+    const orderId = await paidOrder();
+    const { operation } = await op(orderId, 'refund', 200, { amount: 250 });
+    expect(operation.transaction_id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    const detail = await stack.json('GET', `/api/orders/${orderId}`, 200, { admin: true });
+    expect(detail.operations).toMatchObject([{ id: operation.id, transaction_id: operation.transaction_id }]);
+    // The gateway's own word on it: the webhook it sent names the same transaction.
+    await stack.settleWebhooks();
+    const told = await stack.control<{ deliveries: { event: { transaction_id: string | null } }[] }>('GET', `/_sandbox/webhooks?order_id=${orderId}&method=refund`);
+    expect(told.deliveries.map((delivery) => delivery.event.transaction_id)).toContain(operation.transaction_id);
+
+    const receipt = await stack.request('GET', `/api/orders/${orderId}/receipt?transaction_id=${operation.transaction_id}`, { admin: true });
+    expect(receipt.status).toBe(200);
+    const text = await receipt.text();
+    expect(text).toContain('Refund receipt');
+    expect(text).toContain(operation.transaction_id);
+    expect(text).toMatch(/2\.50/);
+    const pdf = await stack.request('GET', `/api/orders/${orderId}/receipt?format=pdf&transaction_id=${operation.transaction_id}`, { admin: true });
+    expect(pdf.headers.get('content-disposition')).toBe(`attachment; filename="receipt-${orderId}-${operation.transaction_id}.pdf"`);
+    // Without it, the payment's own receipt, as before.
+    expect(await (await stack.request('GET', `/api/orders/${orderId}/receipt`, { admin: true })).text()).not.toContain('Refund receipt');
+  });
+
+  it('keeps a refund\'s transaction when its webhook names none, and learns it from the webhook when the answer was lost', async () => {
+    const orderId = await paidOrder();
+    // The live gateway's webhooks may carry the transaction as null: what the answer named stays.
+    await stack.control('PUT', '/_sandbox/faults', { shapes: ['null_fields'] });
+    const answered = (await op(orderId, 'refund', 200, { amount: 100 })).operation;
+    await stack.settleWebhooks();
+    expect((await stack.json('GET', `/api/orders/${orderId}`, 200, { admin: true })).operations).toMatchObject([{ id: answered.id, transaction_id: answered.transaction_id }]);
+    expect(answered.transaction_id).toEqual(expect.any(String));
+
+    // The answer lost on the way: the order's state settles it, its webhook names the transaction.
+    await stack.control('DELETE', '/_sandbox/faults');
+    await stack.control('PUT', '/_sandbox/faults', { drop_connection: 1, phase: 'after', times: 1, scope: { method: 'POST', path: '/api/v1/refund' } });
+    const lost = await stack.request('POST', `/api/orders/${orderId}/refund`, { admin: true, body: { amount: 200 } });
+    expect(lost.status).toBe(200);
+    expect(stack.logs.filter((line) => line.includes('the outcome of an operation is unknown'))).toHaveLength(1);
+    const { operation } = (await lost.json()) as { operation: { id: string } };
+    await stack.settleWebhooks();
+    const refunds = (await stack.json('GET', `/api/orders/${orderId}`, 200, { admin: true })).operations as { id: string; status: string; transaction_id: string | null }[];
+    const settled = refunds.find((refund) => refund.id === operation.id);
+    expect(settled).toMatchObject({ status: 'success', transaction_id: expect.any(String) });
+    expect(settled!.transaction_id).not.toBe(answered.transaction_id);
+    expect((await stack.request('GET', `/api/orders/${orderId}/receipt?transaction_id=${settled!.transaction_id}`, { admin: true })).status).toBe(200);
+  });
+
   it('50 racing refunds never return more than was paid, here or at the gateway', async () => {
     const orderId = await paidOrder();
     const responses = await Promise.all(

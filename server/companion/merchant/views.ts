@@ -98,6 +98,10 @@ export type PaymentView = z.output<typeof PaymentView>;
 export const OperationView = z.object({
   id: z.string(),
   operation_id: z.string().nullable(),
+  transaction_id: z
+    .string()
+    .nullable()
+    .describe('The gateway\'s transaction for this operation, null until its answer or webhook names it. A successful refund\'s receipt: GET /api/orders/{order_id}/receipt?transaction_id='),
   kind: z.enum(['capture', 'void', 'refund']),
   amount: Amount,
   status: z.enum(['pending', 'success', 'failure']),
@@ -253,6 +257,7 @@ export function operationView(operation: Operation): OperationView {
   return {
     id: operation.id,
     operation_id: operation.operationId,
+    transaction_id: operation.transactionId,
     kind: operation.kind,
     amount: operation.amount,
     status: operation.status,

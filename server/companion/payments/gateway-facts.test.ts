@@ -13,6 +13,8 @@ describe('gateway facts', () => {
     expect(operationResult(toOperation(wireRefund))).toEqual({
       status: 'success',
       operationId: captureResponse.operation_id,
+      // A refund's receipt is fetched by it.
+      transactionId: captureResponse.transaction_id,
       amount: 10_000,
       statusCode: '1004',
       statusDescription: 'Transaction successful',

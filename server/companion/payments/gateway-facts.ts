@@ -135,6 +135,8 @@ export function operationResult(operation: OperationFacts): OperationResult {
     // A secondary operation has no `init`: not final yet is pending.
     status: facts.status === 'success' || facts.status === 'failure' ? facts.status : 'pending',
     operationId: text(facts.operation_id, 64),
+    // A refund's receipt is fetched by its transaction.
+    transactionId: text(facts.transaction_id, 64),
     amount: minorUnits(facts.amount),
     statusCode: text(facts.status_code, 16),
     statusDescription: description(facts.status_description),
@@ -164,7 +166,7 @@ export function gatewayEvent(data: string, event: WebhookEvent, sandboxOrigin: s
     const { status: _, ...result } = operationResult(event);
     const currency = text(event.currency, 3);
     // An event names its amount: one that cannot be read is kept as 0, which the ledger never records.
-    return definedFields({ ...common, ...result, amount: result.amount ?? 0, currency, paymentId: text(event.payment_id, 64), transactionId: text(event.transaction_id, 64) });
+    return definedFields({ ...common, ...result, amount: result.amount ?? 0, currency, paymentId: text(event.payment_id, 64) });
   }
   const facts: ReadableFields = event;
   const payment: Writable<GatewayEvent> = common;

@@ -68,7 +68,7 @@ export function describeLedgerContract(backend: LedgerBackend): void {
         const third = await store.reopen!();
         expect(await again.getPayment(payment.orderId)).toEqual(payment);
         expect(await third.getPayment(payment.orderId)).toEqual(payment);
-        expect(await store.migrations!()).toEqual(['0001_initial', '0002_operation_checks', '0003_event_retries', '0004_payment_discrepancies', '0005_waiting_event_list', '0006_merchant_notices', '0007_idempotency_keys', '0008_never_sent', '0009_lookup_method', '0010_payform_prefix', '0011_charge_cards', '0012_idempotency_scopes', '0013_operation_request_keys', '0014_held_payments', '0015_reviewed_events', '0016_ledger_settings']);
+        expect(await store.migrations!()).toEqual(['0001_initial', '0002_operation_checks', '0003_event_retries', '0004_payment_discrepancies', '0005_waiting_event_list', '0006_merchant_notices', '0007_idempotency_keys', '0008_never_sent', '0009_lookup_method', '0010_payform_prefix', '0011_charge_cards', '0012_idempotency_scopes', '0013_operation_request_keys', '0014_held_payments', '0015_reviewed_events', '0016_ledger_settings', '0017_operation_transactions']);
       });
 
       it('holds one point of sale\'s payments: the first to claim it names it, for every instance after', async () => {
@@ -670,6 +670,56 @@ export function describeLedgerContract(backend: LedgerBackend): void {
         clock.advance(MINUTE);
         expect((await ledger.listUnsettledOperations({ quietForMs: MINUTE })).map((op) => op.id)).toEqual([second.id, first.id]);
         await expect(ledger.markOperationChecked('nope')).rejects.toBeInstanceOf(LedgerNotFound);
+      });
+    });
+
+    describe('operation transactions', () => {
+      const TX = '6f1d3c2a-8b4e-4f70-9a15-2c7e9d0b4a11';
+
+      it('keeps the transaction the answer names; a later word without one leaves it', async () => {
+        const { orderId } = await paidOrder(ledger);
+        const refund = await ledger.reserveOperation(orderId, { kind: 'refund', amount: 400 });
+        expect(refund.transactionId).toBeNull();
+        const settled = await ledger.settleOperation(refund.id, { status: 'success', operationId: 'op-tx-1', transactionId: TX, statusCode: '1004' });
+        expect(settled.operation).toMatchObject({ status: 'success', transactionId: TX });
+        // Its webhook with the transaction null (as the live gateway may send it) takes nothing away.
+        await ledger.ingestEvent(gatewayEvent({ method: 'refund', status: 'success', orderId, operationId: 'op-tx-1', amount: 400, statusCode: '1004' }, { transaction_id: null }));
+        expect(await ledger.getOperation(refund.id)).toMatchObject({ transactionId: TX });
+        expect((await ledger.getOrder(orderId))?.operations).toMatchObject([{ id: refund.id, transactionId: TX }]);
+        expect(await ledger.listOperations(orderId)).toMatchObject([{ transactionId: TX }]);
+      });
+
+      it('learns it from the webhook when the answer named none, settled or not', async () => {
+        const { orderId } = await paidOrder(ledger);
+        const pending = await ledger.reserveOperation(orderId, { kind: 'refund', amount: 300 });
+        await ledger.settleOperation(pending.id, { status: 'pending', operationId: 'op-tx-2' });
+        const success = await ledger.ingestEvent(gatewayEvent({ method: 'refund', status: 'success', orderId, operationId: 'op-tx-2', amount: 300, statusCode: '1004', transactionId: TX }));
+        expect(success.operation).toMatchObject({ id: pending.id, status: 'success', transactionId: TX });
+        // Settled by an answer without it: the repeat of its status that names it fills it in.
+        const answered = await ledger.reserveOperation(orderId, { kind: 'refund', amount: 200 });
+        await ledger.settleOperation(answered.id, { status: 'success', operationId: 'op-tx-3', statusCode: '1004' });
+        const other = '0b7f6e5d-4c3b-4a29-8817-0f6e5d4c3b2a';
+        await ledger.ingestEvent(gatewayEvent({ method: 'refund', status: 'success', orderId, operationId: 'op-tx-3', amount: 200, statusCode: '1004', transactionId: other }));
+        expect(await ledger.getOperation(answered.id)).toMatchObject({ status: 'success', transactionId: other });
+      });
+
+      it('records one made at the gateway with its transaction, and one an event parked with it', async () => {
+        const { orderId } = await paidOrder(ledger);
+        const portal = await ledger.ingestEvent(gatewayEvent({ method: 'refund', status: 'success', orderId, operationId: 'op-tx-portal', amount: 100, statusCode: '1004', transactionId: TX }));
+        expect(portal.operation).toMatchObject({ origin: 'gateway', transactionId: TX });
+        const reservation = await ledger.reserveOperation(orderId, { kind: 'refund', amount: 300 });
+        const parkedTx = '9c8b7a69-5847-4362-9150-4f3e2d1c0b9a';
+        expect(await ledger.ingestEvent(gatewayEvent({ method: 'refund', status: 'success', orderId, operationId: 'op-tx-parked', amount: 300, transactionId: parkedTx }))).toMatchObject({ event: { outcome: 'parked' } });
+        const settled = await ledger.settleOperation(reservation.id, { status: 'pending', operationId: 'op-tx-parked' });
+        expect(settled.operation).toMatchObject({ status: 'success', transactionId: parkedTx });
+      });
+
+      it('refuses a transaction id it cannot keep, naming it, and changes nothing', async () => {
+        const { orderId } = await paidOrder(ledger);
+        const refund = await ledger.reserveOperation(orderId, { kind: 'refund', amount: 100 });
+        await expect(ledger.settleOperation(refund.id, { status: 'success', transactionId: 'x'.repeat(65) })).rejects.toMatchObject({ field: 'transactionId' });
+        await expect(ledger.settleOperation(refund.id, { status: 'success', transactionId: '' })).rejects.toBeInstanceOf(InvalidLedgerInput);
+        expect(await ledger.getOperation(refund.id)).toEqual(refund);
       });
     });
 

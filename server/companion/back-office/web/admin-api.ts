@@ -199,6 +199,8 @@ export interface OrderSummary {
 export interface Operation {
   readonly id: string;
   readonly operation_id: string | null;
+  /** The gateway's transaction for it, once known: a successful refund's receipt is fetched by it. */
+  readonly transaction_id: string | null;
   readonly kind: 'capture' | 'void' | 'refund';
   readonly amount: ApiAmount;
   readonly status: PaymentStatus;

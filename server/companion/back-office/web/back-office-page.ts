@@ -198,10 +198,12 @@ const handlers = {
       page.refresh();
     });
   },
-  receipt(format: 'html' | 'pdf') {
+  receipt(format: 'html' | 'pdf', transactionId?: string) {
     if (!detail) return;
     const orderId = detail.order.order_id;
-    void guarded(() => download(token!, `/api/orders/${encodeURIComponent(orderId)}/receipt?format=${format}`, `receipt-${orderId}.${format}`));
+    const query = new URLSearchParams({ format, ...(transactionId ? { transaction_id: transactionId } : {}) });
+    const name = `receipt-${orderId}${transactionId ? `-${transactionId}` : ''}.${format}`;
+    void guarded(() => download(token!, `/api/orders/${encodeURIComponent(orderId)}/receipt?${query}`, name));
   },
 };
 

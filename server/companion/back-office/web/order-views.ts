@@ -54,7 +54,8 @@ export interface OrderHandlers {
   retry(): void;
   act(action: OperationAction): void;
   resend(): void;
-  receipt(format: 'html' | 'pdf'): void;
+  /** The order's receipt, or (`transactionId`) the receipt of one of its operations. */
+  receipt(format: 'html' | 'pdf', transactionId?: string): void;
 }
 
 const STATUS_KEYS: Record<PaymentStatus, MessageKey> = {
@@ -162,6 +163,24 @@ const operationDetails = (operation: Operation) => {
   return details.length ? details.map((detail, i) => html`${i ? ' · ' : ''}${isolated(detail)}`) : '—';
 };
 
+/**
+ * The transaction whose receipt the gateway makes for an operation: a successful refund's, once
+ * its answer or webhook named it (captures and voids have none of their own).
+ */
+const receiptTransaction = (operation: Operation) =>
+  (operation.kind === 'refund' && operation.status === 'success' && operation.transaction_id) || undefined;
+
+/** An operation's receipt, as HTML or PDF; a dash for one that has none. */
+const operationReceipt = (operation: Operation, handlers: OrderHandlers) => {
+  const transactionId = receiptTransaction(operation);
+  if (!transactionId) return '—';
+  // The word is the column's heading; stacked, with the headings hidden, the row says it (once: the buttons name it to assistive technology).
+  return html`<span class="muted operation-receipt__word" aria-hidden="true">${t('operations.receipt')}</span> ${(['html', 'pdf'] as const).map(
+    (format, i) => html`${i ? ' ' : ''}<button type="button" class="button button--small button--quiet" aria-label=${t('operations.receiptOf', { format: format.toUpperCase() })}
+      @click=${() => handlers.receipt(format, transactionId)}>${format.toUpperCase()}</button>`,
+  )}`;
+};
+
 const cardText = (card: OrderSummary['card']) => (card ? `•••• ${card.mask.slice(-4)}` : '—');
 
 const sellerName = (share: Share) => isolated(subMerchantName(share.sub_merchant_id));
@@ -260,6 +279,7 @@ export function orderDetailPanel(detail: OrderDetail | undefined, { problem, not
   const { order, totals, operations, events, attempts } = detail;
   const money = (amount: ApiAmount) => shownAmount(amount, order.currency);
   const actions = applicableActions(detail);
+  const receipts = operations.some((operation) => receiptTransaction(operation) !== undefined);
   const name = [order.customer?.fname, order.customer?.lname].filter(Boolean).join(' ');
   return html`<section class="panel order-detail" aria-labelledby="detail-heading">
     <header class="order-detail__head">
@@ -319,7 +339,7 @@ export function orderDetailPanel(detail: OrderDetail | undefined, { problem, not
       id: 'operations',
       heading: t('operations.heading'),
       empty: t('operations.none'),
-      columns: [t('operations.kind'), [t('orders.amount'), 'numeric'], t('orders.status'), t('operations.details'), t('operations.when')],
+      columns: [t('operations.kind'), [t('orders.amount'), 'numeric'], t('orders.status'), t('operations.details'), t('operations.when'), ...(receipts ? [t('operations.receipt')] : [])],
       rows: operations.map(
         (operation) => html`<tr>
           <th scope="row">${t(`operation.${operation.kind}`)}${operation.split ? html` <span class="muted">(${t('detail.splitShort')})</span>` : nothing}</th>
@@ -328,6 +348,7 @@ export function orderDetailPanel(detail: OrderDetail | undefined, { problem, not
           <td class="operation-details">${operationDetails(operation)}
             ${operation.split ? html`<br>${operation.split.map((share) => html`<span class="chip">${sellerName(share)}: ${money(share.amount)}</span>`)}` : nothing}</td>
           <td>${stamp(operation.created_at)}</td>
+          ${receipts ? html`<td class="operation-receipt">${operationReceipt(operation, handlers)}</td>` : nothing}
         </tr>`,
       ),
     })}
