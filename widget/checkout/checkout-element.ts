@@ -87,7 +87,8 @@ export abstract class CheckoutElement extends LitElement {
    * @internal
    */
   t: Strings & Partial<Verification> = en;
-  protected locale = 'en';
+  /** Set as the first update begins (`#localise`), before anything reads it. */
+  protected locale!: string;
   /** Bumped by every load and poll, and by leaving the page, so that a stale one stops. */
   #run = 0;
   #localised?: Promise<void>;
@@ -227,20 +228,23 @@ export abstract class CheckoutElement extends LitElement {
   }
 
   /**
-   * Runs `step` of what paying takes (paying.ts): at once when it has loaded, as it has once the
-   * form shows, else when it has. When it cannot load, the customer is told as for a dropped
-   * connection, and may try again.
+   * Pays, or leaves for the hosted page (paying.ts, `submit`): at once when what paying takes has
+   * loaded, as it has once the element shows. A click before it has is taken all the same: the
+   * element is busy, and says so, until it comes, and then pays; when it cannot load, the customer
+   * is told as for a dropped connection, and may try again.
    * @internal
    */
-  async paying(step: (module: typeof Paying) => Promise<void>): Promise<void> {
-    const module = paying ?? (await loadPaying(this));
-    if (module) return step(module);
-    this.fail(new CompanionError('network'));
-  }
-
-  /** Leaves for the gateway's hosted page. */
-  protected payHosted(): Promise<void> {
-    return this.paying((module) => module.payHosted(this));
+  async pay(): Promise<void> {
+    if (!paying) {
+      // Busy, so that a second click finds it so; the first is the one paid.
+      if (this.phase !== 'ready') return;
+      this.phase = 'paying';
+      this.say(this.t.processing);
+      await loadPaying(this);
+      this.phase = 'ready';
+      this.say('');
+    }
+    return paying ? paying.submit(this) : this.fail(new CompanionError('network'));
   }
 
   /**
@@ -269,7 +273,7 @@ export abstract class CheckoutElement extends LitElement {
     // Until the session is read there is no amount: "Pay", "Pay on the secure payment page".
     const label = (this.hosted ? this.t.pay_hosted : this.t.pay).replace('{}', this.amount).replace(/ {2,}/g, ' ').trim();
     return html`${this.t.note ? html`<p part="note">${this.t.note.replace('{}', this.amount)}</p>` : nothing}<button part="button" type=${submits ? 'submit' : 'button'} ?disabled=${busy}
-      @click=${submits ? nothing : this.payHosted}>${busy && this.phase !== 'loading' ? this.t.processing : label}</button>`;
+      @click=${submits ? nothing : this.pay}>${busy ? this.t.processing : label}</button>`;
   }
 
   /** The element's own content while `ready` or `paying`. */

@@ -8,7 +8,7 @@
 import { digitsOf, readExpiry, type Brand, type Check } from '@payform/card/fields';
 import { emit, type FieldName, type PayEventDetails } from '../events.js';
 import type { FieldError } from '../pay-form/pay-form.js';
-import type { CheckoutElement } from './checkout-element.js';
+import type { CheckoutElement, Phase } from './checkout-element.js';
 import { CompanionError, type PayAnswer, type PayRequest } from './companion.js';
 import { collectFingerprint } from './fingerprint.js';
 import { mayRedirect } from './redirect.js';
@@ -36,12 +36,22 @@ const told = new WeakSet<CheckoutElement>();
  * is not a secure context a form's card fields are off (a card is never typed into a page anyone
  * on the way can read or change): the developer hears why, once, from the first `<pay-form>`; a
  * `<pay-button>` only ever goes to the hosted page, and says nothing of it. Each element's live
- * region follows a change of language from then on (`relocalise`).
+ * region follows a change of language from then on (`relocalise`), and its payments hold the
+ * other elements of its session (`follow`).
  */
 export function ready(element: CheckoutElement): void {
   if (!told.has(element)) {
     told.add(element);
     relocalise(element);
+    element.addController({
+      // Shown, or back in the page, while another of its session pays: held at once.
+      hostConnected: () => shown.add(element).forEach(follow),
+      hostDisconnected: () => {
+        shown.delete(element);
+        release(element);
+      },
+      hostUpdated: () => follow(element),
+    });
   }
   if (isSecureContext || warned || !isForm(element)) return;
   warned = true;
@@ -67,6 +77,42 @@ function relocalise(element: CheckoutElement): void {
       if (key) element.notice = t[key] || view?.message || t.declined_en || t.server!;
     },
   });
+}
+
+/** The phases of an element whose payment has begun and not ended. */
+const PAYMENT_UNDER_WAY: ReadonlySet<Phase> = new Set(['paying', 'confirming', 'waiting']);
+/** The elements on the page, once shown (`ready`). */
+const shown = new Set<CheckoutElement>();
+/** The elements another one's payment holds, and that one. */
+const held = new Map<CheckoutElement, CheckoutElement>();
+
+/**
+ * One payment of a session at a time on a page: while an element pays, confirms or waits for a
+ * payment, the other elements of its session (a `<pay-button>` beside the form, a hosted button)
+ * are busy too — disabled, saying they are processing — rather than offer a second payment; when
+ * it ends, they show the session as it ended (paid, closed) or are ready again.
+ */
+function follow(element: CheckoutElement): void {
+  if (held.has(element)) return;
+  if (!PAYMENT_UNDER_WAY.has(element.phase)) return release(element);
+  for (const other of shown) {
+    if (other === element || other.session !== element.session || other.phase !== 'ready') continue;
+    held.set(other, element);
+    other.phase = 'paying';
+  }
+}
+
+/** Lets go of what `element` held (its payment ended, or it left the page), and of `element` itself when it leaves held. */
+function release(element: CheckoutElement): void {
+  for (const [other, holder] of held) {
+    if (other !== element && holder !== element) continue;
+    held.delete(other);
+    // Unless it went on meanwhile (the page gave it another session).
+    if (other.phase !== 'paying') continue;
+    other.phase = 'ready';
+    const { view } = holder;
+    if (view?.status === 'success' || view?.status === 'expired') other.settle(view);
+  }
 }
 
 /** A POST of `body` as JSON, with the page paid from: without the merchant's return_url, the customer comes back to it. */
@@ -115,7 +161,7 @@ function redirect(element: CheckoutElement, url: string, reason: PayEventDetails
 }
 
 /** Leaves for the gateway's hosted page, one payment at a time; `<pay-form>` checks the customer fields it asks for first. */
-export async function payHosted(element: CheckoutElement): Promise<void> {
+async function payHosted(element: CheckoutElement): Promise<void> {
   if (await claim(element)) await leave(element);
 }
 
@@ -210,13 +256,13 @@ async function watch(element: CheckoutElement, current: () => boolean): Promise<
 }
 
 /**
- * Submits the form, one payment at a time: shows what each field lacks, or pays its card (or the
- * chosen saved card) and the customer fields the session asks for.
+ * The pay button, or Enter in a field, one payment at a time: a hosted element leaves for the
+ * hosted page; a form shows what each field lacks, or pays its card (or the chosen saved card)
+ * and the customer fields the session asks for.
  */
-export async function submit(form: Form): Promise<void> {
-  // Enter in the customer fields of a form bound for the hosted page.
-  if (form.hosted) return payHosted(form);
-  if (await claim(form, 'pay-submit')) await pay(form);
+export async function submit(element: CheckoutElement): Promise<void> {
+  if (element.hosted) return payHosted(element);
+  if (await claim(element, 'pay-submit')) await pay(element as Form);
 }
 
 /**

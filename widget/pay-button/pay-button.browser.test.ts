@@ -1,7 +1,8 @@
 import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import { advanceGatewayClock, createSession, openCheckout, readView } from '../test/checkout-fixture.js';
-import { autofill, button, card, field, message, mount, part, stay, watchFetch } from '../test/harness.js';
+import { collectFingerprint } from '../checkout/fingerprint.js';
+import { autofill, button, card, field, message, mount, part, stay, watchFetch, yearAhead } from '../test/harness.js';
 
 describe('hosted checkout', () => {
   it('<pay-form mode="hosted"> is only the pay button, which leaves for the hosted page when the page lets it', async () => {
@@ -17,22 +18,64 @@ describe('hosted checkout', () => {
     expect(button(form).disabled, 'cancelled: the button is back').to.equal(false);
   });
 
-  it('<pay-button> clicked while the form beside it pays by card shows that payment, not an error', async () => {
+  it('<pay-button> beside the form is disabled, and says so, while the form pays and confirms, then shows the payment', async () => {
     const form = await mount();
     form.pollInterval = 50;
     const payButton = await mount(form.session, {}, 'pay-button');
-    payButton.pollInterval = 50;
+    const errors: unknown[] = [];
+    payButton.addEventListener('pay-error', (event) => errors.push((event as CustomEvent).detail));
     const paid = oneEvent(form, 'pay-success');
+    const buttonPaid = oneEvent(payButton, 'pay-success');
     autofill(form, card('4000000000000119')); // pending, settled 5 s of gateway time later
     button(form).click();
+    await form.updateComplete;
+    await payButton.updateComplete;
+    const held = () => [button(payButton).disabled, button(payButton).textContent, payButton.hasAttribute('processing')];
+    expect(held(), 'while the form pays').to.deep.equal([true, 'Processing payment…', true]);
     await waitUntil(() => message(form) === 'Confirming your payment…', 'the card payment is not pending');
+    await payButton.updateComplete;
+    expect(held(), 'while the form confirms').to.deep.equal([true, 'Processing payment…', true]);
+    await advanceGatewayClock(5);
+    await Promise.all([paid, buttonPaid]);
+    await payButton.updateComplete;
+    expect(payButton.shadowRoot!.querySelector('button'), 'paid: no button').to.equal(null);
+    expect(message(payButton)).to.equal('Payment successful');
+    expect(errors).to.deep.equal([]);
+  });
+
+  it('<pay-button> beside the form is ready again when the form\'s payment is declined', async () => {
+    const form = await mount();
+    const payButton = await mount(form.session, {}, 'pay-button');
+    const declined = oneEvent(form, 'pay-failure');
+    autofill(form, card('4000000000000002'));
+    button(form).click();
+    await form.updateComplete;
+    await payButton.updateComplete;
+    expect(button(payButton).disabled, 'while the form pays').to.equal(true);
+    await declined;
+    await payButton.updateComplete;
+    expect(button(payButton).disabled).to.equal(false);
+    expect(button(payButton).textContent).to.match(/^Pay UAH\s100\.50 on the secure payment page$/);
+    expect(message(payButton), 'the decline is the form\'s to say').to.equal('');
+  });
+
+  it('<pay-button> clicked while another page pays the session shows that payment, not an error', async () => {
+    const payButton = await mount({}, {}, 'pay-button');
+    payButton.pollInterval = 50;
+    // The customer's other tab pays by card: pending, settled 5 s of gateway time later.
+    const response = await fetch(`/api/checkout/sessions/${payButton.session}/pay`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ card: { number: '4000000000000119', exp_month: 12, exp_year: 2000 + Number(yearAhead(3)), cvv: '123' }, fingerprint: collectFingerprint() }),
+    });
+    expect((await response.json()).status).to.equal('pending');
     const errors: unknown[] = [];
     payButton.addEventListener('pay-error', (event) => errors.push((event as CustomEvent).detail));
     const buttonPaid = oneEvent(payButton, 'pay-success');
     button(payButton).click();
     await waitUntil(() => message(payButton) === 'Confirming your payment…', 'the button does not show the payment');
     await advanceGatewayClock(5);
-    await Promise.all([paid, buttonPaid]);
+    await buttonPaid;
     expect(errors).to.deep.equal([]);
   });
 

@@ -219,7 +219,7 @@ export class PayForm extends CheckoutElement {
   // Checking the fields and paying are the pay-time chunk's (paying.ts).
   #onSubmit(event: SubmitEvent): void {
     event.preventDefault();
-    void this.paying((module) => module.submit(this));
+    void this.pay();
   }
 
   #input(name: FieldName, hint?: Message): TemplateResult {

@@ -77,3 +77,10 @@ export async function readView(id: string): Promise<SessionView> {
   if (!response.ok) throw new Error(`session view: HTTP ${response.status}`);
   return (await response.json()) as SessionView;
 }
+
+/**
+ * What the dev server does from now on with the requests for a module of the widget, e.g.
+ * `/widget/checkout/paying.ts` (the dev server serves the sources): `hold` them, as a slow network would, until `serve` (the default)
+ * or `fail` (a 503).
+ */
+export const answerModule = (path: string, answer: 'hold' | 'fail' | 'serve'): Promise<unknown> => post('/__fixture/module', { path, answer });

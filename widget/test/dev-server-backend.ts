@@ -10,7 +10,11 @@
  *   with the created session and `companion_url`;
  * - `POST /__fixture/close` `{ id }` → the `shop` companion's `DELETE /api/checkout/sessions/:id`;
  * - `POST /__fixture/3ds` `{ url, result }` → the button of the sandbox's 3-D Secure page at `url`;
- * - `POST /__fixture/clock` `{ advance_seconds }` → the sandbox's `POST /_sandbox/clock`.
+ * - `POST /__fixture/clock` `{ advance_seconds }` → the sandbox's `POST /_sandbox/clock`;
+ * - `POST /__fixture/module` `{ path, answer }` → what the dev server does from then on with the
+ *   requests for a module of the widget (`/widget/checkout/paying.ts`, as the dev server names it): `hold` them, as a slow
+ *   network would, until the answer is `serve` (the default) or `fail` (a 503, as from a server
+ *   that lacks the file).
  *
  * Only loopback clients are served: the dev server listens on every interface.
  */
@@ -64,7 +68,38 @@ async function forward(ctx: Context, origin: string): Promise<void> {
 
 const isLoopback = (address: string | undefined): boolean => address === '127.0.0.1' || address === '::1' || address === '::ffff:127.0.0.1';
 
-function backendRoutes(backend: () => Promise<CheckoutBackend> | undefined): Middleware {
+type ModuleAnswer = 'hold' | 'fail' | 'serve';
+
+/** The widget's modules the tests hold back or fail (`/__fixture/module`), and the requests waiting for them. */
+class ModuleAnswers {
+  #answers = new Map<string, Exclude<ModuleAnswer, 'serve'>>();
+  #waiting: (() => void)[] = [];
+
+  set(path: string, answer: ModuleAnswer): void {
+    if (answer === 'serve') this.#answers.delete(path);
+    else this.#answers.set(path, answer);
+    this.#release();
+  }
+
+  /** Serves everything again (the server stops): no request is left waiting. */
+  clear(): void {
+    this.#answers.clear();
+    this.#release();
+  }
+
+  /** Once `path` is no longer held: whether its requests fail. */
+  async fails(path: string): Promise<boolean> {
+    while (this.#answers.get(path) === 'hold') await new Promise<void>((resolve) => this.#waiting.push(resolve));
+    return this.#answers.get(path) === 'fail';
+  }
+
+  // Every waiting request looks again at its path's answer.
+  #release(): void {
+    for (const resolve of this.#waiting.splice(0)) resolve();
+  }
+}
+
+function backendRoutes(backend: () => Promise<CheckoutBackend> | undefined, modules: ModuleAnswers): Middleware {
   const fixtures: Record<string, (ctx: Context, stack: CheckoutBackend) => Promise<void>> = {
     async '/__fixture/sessions'(ctx, stack) {
       const { merchant = 'shop', ...session } = await readJson(ctx);
@@ -98,9 +133,21 @@ function backendRoutes(backend: () => Promise<CheckoutBackend> | undefined): Mid
       const body = JSON.stringify(await readJson(ctx));
       await relay(ctx, await fetch(`${stack.sandboxUrl}/_sandbox/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body }));
     },
+
+    async '/__fixture/module'(ctx) {
+      const { path, answer } = await readJson(ctx);
+      if (typeof path !== 'string' || !/^\/widget\/[\w/-]+\.ts$/.test(path)) throw new FixtureMisuse('path must be a module of the widget, e.g. /widget/checkout/paying.ts');
+      if (answer !== 'hold' && answer !== 'fail' && answer !== 'serve') throw new FixtureMisuse('answer must be hold, fail or serve');
+      modules.set(path, answer);
+      ctx.body = { path, answer };
+    },
   };
 
   return async (ctx, next) => {
+    if (ctx.method === 'GET' && (await modules.fails(ctx.path))) {
+      ctx.status = 503;
+      return;
+    }
     const fixture = ctx.method === 'POST' ? fixtures[ctx.path] : undefined;
     if (!fixture && !ctx.path.startsWith('/api/checkout/')) return next();
     if (!isLoopback(ctx.req.socket.remoteAddress)) {
@@ -122,6 +169,7 @@ function backendRoutes(backend: () => Promise<CheckoutBackend> | undefined): Mid
 /** The plugin and the routes; give the dev server both. */
 export function checkoutBackend(): { plugin: Plugin; routes: Middleware } {
   let backend: Promise<CheckoutBackend> | undefined;
+  const modules = new ModuleAnswers();
   return {
     plugin: {
       name: 'payform-checkout-backend',
@@ -132,9 +180,10 @@ export function checkoutBackend(): { plugin: Plugin; routes: Middleware } {
         await backend;
       },
       async serverStop() {
+        modules.clear();
         await (await backend)?.close();
       },
     },
-    routes: backendRoutes(() => backend),
+    routes: backendRoutes(() => backend, modules),
   };
 }

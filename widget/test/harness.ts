@@ -18,6 +18,23 @@ export async function mount<T extends 'pay-form' | 'pay-button' = 'pay-form'>(
   tag: T = 'pay-form' as T,
   parent?: Element,
 ): Promise<HTMLElementTagNameMap[T]> {
+  const element = await show(options, attributes, tag, parent);
+  // What paying takes and a session's customer-field checks are chunks fetched as the form shows:
+  // a customer finds them there by the first click or keystroke, and so do the tests, which act at
+  // once. Loaded here too, they have reached the element by the next task.
+  await Promise.all([import('../checkout/paying.js'), import('../customer/checks.js')]);
+  await new Promise((resolve) => setTimeout(resolve));
+  await element.updateComplete;
+  return element;
+}
+
+/** As `mount`, but without waiting for the chunks the element fetches as it shows: a click may come before them. */
+export async function show<T extends 'pay-form' | 'pay-button' = 'pay-form'>(
+  options: SessionOptions | string = {},
+  attributes: Record<string, string> = {},
+  tag: T = 'pay-form' as T,
+  parent?: Element,
+): Promise<HTMLElementTagNameMap[T]> {
   const element = document.createElement(tag) as PayForm | PayButton;
   if (typeof options === 'string') element.session = options;
   else {
@@ -31,11 +48,6 @@ export async function mount<T extends 'pay-form' | 'pay-button' = 'pay-form'>(
   if (parent) parent.append(element);
   else await fixture(element);
   await ready;
-  // What paying takes and a session's customer-field checks are chunks fetched as the form shows:
-  // a customer finds them there by the first click or keystroke, and so do the tests, which act at
-  // once. Loaded here too, they have reached the element by the next task.
-  await Promise.all([import('../checkout/paying.js'), import('../customer/checks.js')]);
-  await new Promise((resolve) => setTimeout(resolve));
   await element.updateComplete;
   return element as HTMLElementTagNameMap[T];
 }

@@ -1,0 +1,42 @@
+// What paying takes is a chunk fetched as the element shows (checkout-element.ts, `loadPaying`).
+// A page that cannot load it (offline, or a server without the widget's chunks/): this file's page
+// has not loaded it, and its one test fails it (a page that failed to load a module keeps failing).
+import { expect, oneEvent } from '@open-wc/testing';
+import { answerModule } from '../test/checkout-fixture.js';
+import { autofill, button, card, message, show } from '../test/harness.js';
+
+const PAYING = '/widget/checkout/paying.ts';
+
+describe('a click before what paying takes has come, when it cannot', () => {
+  const real = console.error;
+  afterEach(async () => {
+    console.error = real;
+    await answerModule(PAYING, 'serve');
+  });
+
+  it('ends in the usual error, not busy for ever, and the console names the missing chunk', async () => {
+    const logged: string[] = [];
+    console.error = (...args: unknown[]) => void logged.push(args.join(' '));
+    await answerModule(PAYING, 'hold');
+    const form = await show();
+    const payButton = await show({}, {}, 'pay-button');
+    autofill(form, card('4242424242424242'));
+    const errors = [oneEvent(form, 'pay-error'), oneEvent(payButton, 'pay-error')];
+    button(form).click();
+    button(payButton).click();
+    await Promise.all([form.updateComplete, payButton.updateComplete]);
+    expect([button(form).disabled, button(payButton).disabled], 'busy while the chunk is awaited').to.deep.equal([true, true]);
+
+    await answerModule(PAYING, 'fail');
+    for (const [index, element] of [form, payButton].entries()) {
+      expect((await errors[index]!).detail).to.deep.equal({ code: 'network', message: 'Could not reach the payment service. Please try again.' });
+      await element.updateComplete;
+      expect(button(element).disabled, `<${element.localName}>'s button`).to.equal(false);
+      expect(button(element).textContent).to.match(/^Pay UAH\s100\.50/);
+      expect(element.hasAttribute('processing')).to.equal(false);
+      expect(message(element)).to.equal('Could not reach the payment service. Please try again.');
+    }
+    expect(logged.length, 'said on the console').to.be.greaterThan(0);
+    expect(logged.every((line) => /^<pay-(form|button)>: serve all of dist\/: .*paying/.test(line)), logged.join('\n')).to.equal(true);
+  });
+});
