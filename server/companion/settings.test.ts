@@ -262,6 +262,10 @@ describe('readCompanionConfig', () => {
     );
     expect(refusal(`${roasters}=Roasters,${roasters.toLowerCase()}=Again`)).toThrow(/seller 2's id 3f0c[^ ]* is named twice/);
     expect(refusal(' , ')).toThrow(/PAYFORM_BACK_OFFICE_SELLERS: must be id=name pairs separated by commas/);
+    // Pairs separated by another character read as one seller whose name holds the next pair.
+    expect(refusal(`${roasters}=Roasters; ${ceramics}=Ceramics`)).toThrow(
+      new RegExp(`PAYFORM_BACK_OFFICE_SELLERS: seller 1's name "Roasters; ${ceramics}=Ceramics" holds another id=name pair: separate the pairs with commas`),
+    );
     expect(() => readCompanionConfig({ PAYFORM_BACK_OFFICE_SELLERS: `${roasters}=Roasters` })).toThrow(/PAYFORM_BACK_OFFICE_SELLERS needs PAYFORM_BACK_OFFICE/);
   });
 

@@ -2,6 +2,9 @@
 // tokenizer knows says nothing, a wrong one — or a widget URL where nothing, or no tokenizer,
 // answers — is said once as the companion starts, naming the setting and the fix, before a
 // customer's browser meets it.
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TEST_WIDGET_KEY } from '@payform/gateway/testing';
 import { serveSandbox } from '../sandbox/testing/served.js';
@@ -26,14 +29,14 @@ afterEach(async () => {
 });
 
 /** The companion started against the sandbox with these widget settings; its log lines (debug included). */
-async function startWith(widget: { PAYFORM_GATEWAY_WIDGET_KEY: string; PAYFORM_GATEWAY_WIDGET_URL?: string }) {
+async function startWith(widget: { PAYFORM_GATEWAY_WIDGET_KEY: string; PAYFORM_GATEWAY_WIDGET_URL?: string }, gateway = sandbox.url) {
   const memory = memorySink();
   const settings = readCompanionConfig({
     PORT: '0',
     PAYFORM_HOST: '127.0.0.1',
     PAYFORM_DATABASE_URL: ':memory:',
     PAYFORM_ADMIN_TOKEN: 'a-long-enough-admin-token',
-    PAYFORM_GATEWAY_BASE_URL: sandbox.url,
+    PAYFORM_GATEWAY_BASE_URL: gateway,
     ...widget,
   });
   opened.push(await startCompanion(settings, { logger: createLogger({ sink: memory.sink, level: 'debug' }) }));
@@ -78,6 +81,30 @@ describe('the widget key checked at start', () => {
       level: 'error',
       msg:
         `the gateway’s tokenizer at ${nowhere}${TOKENIZE} cannot be reached from this server (ECONNREFUSED): <pay-form> sends every customer to the gateway’s page instead of taking the card; ` +
+        'set PAYFORM_GATEWAY_WIDGET_URL (tokenizer.widgetUrl; by default PAYFORM_GATEWAY_BASE_URL) to the gateway’s widget host, https://widget.<gateway> without a path (the tokenizer is its /api/v1/sdk/tokenize)',
+    });
+  });
+
+  it('says a 401 not in the tokenizer’s words is another server’s, naming the widget URL rather than the key', async () => {
+    // A gateway whose API host guards every path it does not know, in its own error shape (no
+    // tokenizer `id`), with the widget URL left to default to that host: the key is right.
+    const guarded = serve({
+      fetch: (request) =>
+        new URL(request.url).pathname === TOKENIZE
+          ? Response.json({ message: 'Unauthorized', args: { code: 'P-401' } }, { status: 401 })
+          : fetch(new URL(new URL(request.url).pathname + new URL(request.url).search, sandbox.url), request),
+      port: 0,
+      hostname: '127.0.0.1',
+    }) as Server;
+    await new Promise((resolve) => guarded.once('listening', resolve));
+    opened.push({ close: () => new Promise<void>((resolve) => (guarded.closeAllConnections(), guarded.close(() => resolve()))) });
+    const host = `http://127.0.0.1:${(guarded.address() as AddressInfo).port}`;
+    const started = await startWith({ PAYFORM_GATEWAY_WIDGET_KEY: TEST_WIDGET_KEY }, host);
+    await eventually(() => expect(started.loud()).toHaveLength(1));
+    expect(started.loud()[0]).toMatchObject({
+      level: 'error',
+      msg:
+        `what answers at ${host}${TOKENIZE} is not the gateway’s tokenizer (it answers HTTP 401 without the tokenizer’s refusal, an "id"): ` +
         'set PAYFORM_GATEWAY_WIDGET_URL (tokenizer.widgetUrl; by default PAYFORM_GATEWAY_BASE_URL) to the gateway’s widget host, https://widget.<gateway> without a path (the tokenizer is its /api/v1/sdk/tokenize)',
     });
   });

@@ -97,8 +97,9 @@ function diagnose(url: string, error: unknown, answered: Answered | undefined, t
 }
 
 /**
- * What proves another server answered: no such path, a redirect, a page, or no JSON at all. Not
- * a 5xx, which may be the page of the tokenizer's own proxy while it restarts.
+ * What proves another server answered: no such path, a redirect, a page, no JSON at all, or a
+ * refusal not in the tokenizer's words. Not a 5xx, which may be the page of the tokenizer's own
+ * proxy while it restarts.
  */
 function notTheTokenizer({ status, html, location }: Answered, error: unknown): string | undefined {
   if (status >= 300 && status < 400) return location ? `it answers HTTP ${status}, a redirect to ${location}` : `it answers HTTP ${status}, a redirect`;
@@ -107,6 +108,9 @@ function notTheTokenizer({ status, html, location }: Answered, error: unknown): 
   if (html) return `it answers an HTML page, HTTP ${status}`;
   // The tokenizer answers JSON, its refusals too.
   if (error instanceof Error && error.cause instanceof SyntaxError) return `it answers HTTP ${status} that is not JSON`;
+  // Its refusal of a key names itself ({"id", "errorMessage"}); a bare 401 is another host's
+  // guard, such as the payment API's when the widget URL was left to default to it.
+  if ((status === 401 || status === 403) && !(error instanceof TokenizeRefusedError)) return `it answers HTTP ${status} without the tokenizer’s refusal, an "id"`;
   return undefined;
 }
 

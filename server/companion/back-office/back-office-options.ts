@@ -54,23 +54,27 @@ export const SellersSetting = z.string().transform((list, ctx) => {
     const at = pair.indexOf('=');
     const id = at < 0 ? pair : pair.slice(0, at).trim();
     const name = at < 0 ? '' : pair.slice(at + 1).trim();
-    const problem =
-      at < 0 || !name
-        ? `seller ${i + 1} ("${pair}") must be id=name`
-        : !Uuid.safeParse(id).success
-          ? `seller ${i + 1}'s id "${id}" must be a UUID, the gateway's sub-merchant id`
-          : name.length > 128
-            ? `seller ${i + 1}'s name must be at most 128 characters`
-            : sellers.some((seller) => seller.id === id.toLowerCase())
-              ? `seller ${i + 1}'s id ${id} is named twice`
-              : undefined;
-    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    const problem = sellerProblem(pair, id, name, sellers);
+    if (problem) ctx.addIssue({ code: 'custom', message: `seller ${i + 1}${problem}` });
     else sellers.push({ id: id.toLowerCase(), name });
   });
   if (pairs.length === 0) ctx.addIssue({ code: 'custom', message: 'must be id=name pairs separated by commas' });
   if (pairs.length > 100) ctx.addIssue({ code: 'custom', message: 'must name at most 100 sellers' });
   return sellers;
 });
+
+/** An id=name pair followed by another: separated by something else than a comma (`;`, a space). */
+const ANOTHER_PAIR = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\s*=/i;
+
+/** What is wrong with one pair, said after `seller <place>`; undefined when it is right. */
+function sellerProblem(pair: string, id: string, name: string, before: readonly { id: string }[]): string | undefined {
+  if (!pair.includes('=') || !name) return ` ("${pair}") must be id=name`;
+  if (!Uuid.safeParse(id).success) return `'s id "${id}" must be a UUID, the gateway's sub-merchant id`;
+  if (ANOTHER_PAIR.test(name)) return `'s name "${name}" holds another id=name pair: separate the pairs with commas`;
+  if (name.length > 128) return `'s name must be at most 128 characters`;
+  if (before.some((seller) => seller.id === id.toLowerCase())) return `'s id ${id} is named twice`;
+  return undefined;
+}
 
 /**
  * The page as `npm run build -w @payform/companion` (prepack) leaves it in the installed package.

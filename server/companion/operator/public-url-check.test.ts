@@ -13,7 +13,7 @@ import type { CompanionEnv } from '../context.js';
 import { createLogger } from '../log/logger.js';
 import { starting } from '../start.js';
 import { eventually, stacksPerTest } from '../test/stack.js';
-import { checkPublicUrl, LEDGER_HEADER } from './public-url-check.js';
+import { checkPublicUrl, INSTANCE_HEADER, LEDGER_HEADER } from './public-url-check.js';
 
 const ORIGIN = 'http://127.0.0.1:4122';
 
@@ -138,6 +138,29 @@ describe('the public URL check, between real companions', () => {
     } finally {
       front.closeAllConnections();
       await new Promise((resolve) => front.close(resolve));
+    }
+  });
+
+  it('takes an instance of an earlier version, which names no ledger, as a companion at once (a rolling upgrade)', async () => {
+    // What /healthz answered before Payform-Ledger: alive, this process's instance id only.
+    let asked = 0;
+    const earlier = serve({ fetch: () => ((asked += 1), Response.json({ status: 'ok' }, { headers: { [INSTANCE_HEADER]: 'an-earlier-instance' } })), port: 0, hostname: '127.0.0.1' }) as Server;
+    await new Promise((resolve) => earlier.once('listening', resolve));
+    const earlierUrl = `http://127.0.0.1:${(earlier.address() as AddressInfo).port}`;
+    try {
+      const stack = await open({ served: true, backend: fileBackend, companion: { publicUrl: earlierUrl } });
+      await stack.request('GET', '/healthz');
+      // Not taken for one still opening its ledger, asked every second for minutes.
+      const lines = await eventually(() => {
+        const found = checkLines(stack.logs);
+        expect(found).toHaveLength(1);
+        return found;
+      });
+      expect(lines).toMatchObject([{ level: 'debug', msg: `PAYFORM_PUBLIC_URL reaches a companion: ${earlierUrl}/healthz answers from an earlier version, which does not name its ledger` }]);
+      expect(asked).toBe(1);
+    } finally {
+      earlier.closeAllConnections();
+      await new Promise((resolve) => earlier.close(resolve));
     }
   });
 

@@ -14,6 +14,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { MiddlewareHandler } from 'hono';
 import { routePath } from 'hono/route';
 import type { CompanionEnv } from '../context.js';
+import type { Health } from '../openapi/api-catalog.js';
 import type { Logger } from '../log/logger.js';
 import { isLoopbackHost } from '../loopback.js';
 
@@ -61,6 +62,11 @@ export function checkPublicUrl({ publicUrl, basePath, ledgerTag: ours, logger, f
       }
       const companion = answer.headers.has(INSTANCE_HEADER);
       const theirs = answer.headers.get(LEDGER_HEADER);
+      // An instance of an earlier 0.3 (a rolling upgrade) names no ledger: not a stranger for that.
+      if (companion && theirs === null) {
+        logger.debug(`PAYFORM_PUBLIC_URL reaches a companion: ${publicUrl}/healthz answers from an earlier version, which does not name its ledger`, { public_url: publicUrl });
+        return;
+      }
       // Another instance on the same ledger serves this companion's customers as well.
       if (companion && theirs === ours) {
         logger.debug(`PAYFORM_PUBLIC_URL reaches this companion: ${publicUrl}/healthz answers from an instance on its ledger`, { public_url: publicUrl });
@@ -125,16 +131,25 @@ export function checkPublicUrl({ publicUrl, basePath, ledgerTag: ours, logger, f
 
 /**
  * `/healthz`'s answer, asked again while a companion there is still opening its ledger
- * (startCompanion's `starting` names no ledger yet); undefined if it never finished.
+ * (startCompanion's `{"status":"starting"}` names no ledger yet); undefined if it never finished.
+ * Told by its status, not by the missing ledger header: an earlier version's instance never sends it.
  */
 async function askOnceOpened(url: string, fetch: typeof globalThis.fetch): Promise<Response | undefined> {
   for (let retry = 0; retry <= STARTING_RETRIES; retry += 1) {
     if (retry > 0) await sleep(STARTING_RETRY_MS, undefined, { ref: false });
     const answer = await fetch(url, { redirect: 'manual', signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
-    await answer.body?.cancel();
-    if (!answer.headers.has(INSTANCE_HEADER) || answer.headers.has(LEDGER_HEADER)) return answer;
+    if (!answer.headers.has(INSTANCE_HEADER) || answer.headers.has(LEDGER_HEADER)) {
+      await answer.body?.cancel();
+      return answer;
+    }
+    if (!(await stillStarting(answer))) return answer;
   }
   return undefined;
+}
+
+async function stillStarting(answer: Response): Promise<boolean> {
+  const health: unknown = await answer.json().catch(() => undefined);
+  return (health as Partial<Health> | undefined)?.status === 'starting';
 }
 
 function reasonOf(error: unknown): string {
