@@ -66,8 +66,18 @@ export const OrderReceiptQuery = z.strictObject({
   transaction_id: z
     .guid({ error: 'must be a UUID' })
     .optional()
-    .describe('One transaction\'s receipt: a successful refund\'s, by the `transaction_id` of its operation. Omitted: the payment\'s'),
+    .describe('One transaction\'s receipt (a credit\'s). Omitted: the payment\'s. A refund\'s receipt is its operation\'s `receipt_url`'),
 });
+
+/**
+ * The order is known here, so the gateway's 404 is about the transaction: a capture's or a
+ * void's (no receipt of their own), one of another order, or one it never made.
+ */
+function noReceiptOf(transactionId: string, error: unknown): unknown {
+  if (!(error instanceof ApiProblem) || error.code !== 'not_found_at_gateway') return error;
+  const reason = 'has no receipt at the gateway for this order: leave it out for the payment’s receipt (a refund’s is its operation’s receipt_url)';
+  return new ApiProblem(404, 'not_found_at_gateway', `transaction_id ${transactionId} ${reason}`, { transaction_id: reason });
+}
 
 export const OrderPage = z.object({ orders: z.array(ListedOrderView), next_cursor: z.string().nullable() });
 export type OrderPage = z.output<typeof OrderPage>;
@@ -165,8 +175,10 @@ export function orderRoutes(): Hono<CompanionEnv> {
     const query = c.req.valid('query');
     if (!(await ledger.getPayment(id))) throw ApiProblem.notFound('The order', 'order_not_found');
     const options = { format: query.format, ...(query.transaction_id ? { transactionId: query.transaction_id } : {}) };
-    const document = await fromGateway(() => gateway.receipts.forOrder(id, options));
-    // A refund's receipt is named apart from the payment's, which a merchant may keep beside it.
+    const document = await fromGateway(() => gateway.receipts.forOrder(id, options)).catch((error: unknown) => {
+      throw query.transaction_id ? noReceiptOf(query.transaction_id, error) : error;
+    });
+    // A transaction's receipt is named apart from the payment's, which a merchant may keep beside it.
     return sendDocument(c, document, `receipt-${id}${query.transaction_id ? `-${query.transaction_id}` : ''}.${query.format}`);
   });
 

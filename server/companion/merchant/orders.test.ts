@@ -304,7 +304,7 @@ describe('refunds', () => {
     expect((await op(orderId, 'refund', 200)).operation.amount).toBe(400);
   });
 
-  it('names each refund\'s transaction, by which its own receipt is fetched', async () => {
+  it('names each refund\'s transaction, and its receipt page', async () => {
     const orderId = await paidOrder();
     const { operation } = await op(orderId, 'refund', 200, { amount: 250 });
     expect(operation.transaction_id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
@@ -312,19 +312,16 @@ describe('refunds', () => {
     expect(detail.operations).toMatchObject([{ id: operation.id, transaction_id: operation.transaction_id }]);
     // The gateway's own word on it: the webhook it sent names the same transaction.
     await stack.settleWebhooks();
-    const told = await stack.control<{ deliveries: { event: { transaction_id: string | null } }[] }>('GET', `/_sandbox/webhooks?order_id=${orderId}&method=refund`);
+    const told = await stack.control<{ deliveries: { event: { transaction_id: string | null; receipt_url?: string } }[] }>('GET', `/_sandbox/webhooks?order_id=${orderId}&method=refund`);
     expect(told.deliveries.map((delivery) => delivery.event.transaction_id)).toContain(operation.transaction_id);
-
-    const receipt = await stack.request('GET', `/api/orders/${orderId}/receipt?transaction_id=${operation.transaction_id}`, { admin: true });
-    expect(receipt.status).toBe(200);
-    const text = await receipt.text();
-    expect(text).toContain('Refund receipt');
-    expect(text).toContain(operation.transaction_id);
-    expect(text).toMatch(/2\.50/);
-    const pdf = await stack.request('GET', `/api/orders/${orderId}/receipt?format=pdf&transaction_id=${operation.transaction_id}`, { admin: true });
-    expect(pdf.headers.get('content-disposition')).toBe(`attachment; filename="receipt-${orderId}-${operation.transaction_id}.pdf"`);
-    // Without it, the payment's own receipt, as before.
-    expect(await (await stack.request('GET', `/api/orders/${orderId}/receipt`, { admin: true })).text()).not.toContain('Refund receipt');
+    // A refund's documented receipt is the page its answer and webhook name, which the back office links.
+    expect(operation.receipt_url).toMatch(/\/receipts\/[0-9a-f]{32}$/);
+    expect(told.deliveries.map((delivery) => delivery.event.receipt_url)).toContain(operation.receipt_url);
+    // A transaction the gateway has no receipt of for this order: the 404 names the field, not the order.
+    const stranger = '0b7f6e5d-4c3b-4a29-8817-0f6e5d4c3b2a';
+    const missing = await stack.json('GET', `/api/orders/${orderId}/receipt?transaction_id=${stranger}`, 404, { admin: true });
+    expect(missing.error).toMatchObject({ code: 'not_found_at_gateway', message: expect.stringContaining(`transaction_id ${stranger} has no receipt at the gateway for this order`) });
+    expect(missing.error.fields).toEqual({ transaction_id: expect.stringContaining('a refund’s is its operation’s receipt_url') });
   });
 
   it('keeps a refund\'s transaction when its webhook names none, and learns it from the webhook when the answer was lost', async () => {

@@ -101,7 +101,7 @@ export const OperationView = z.object({
   transaction_id: z
     .string()
     .nullable()
-    .describe('The gateway\'s transaction for this operation, null until its answer or webhook names it. A successful refund\'s receipt: GET /api/orders/{order_id}/receipt?transaction_id='),
+    .describe('The gateway\'s transaction for this operation, null until its answer or webhook names it'),
   kind: z.enum(['capture', 'void', 'refund']),
   amount: Amount,
   status: z.enum(['pending', 'success', 'failure']),
@@ -109,7 +109,7 @@ export const OperationView = z.object({
   status_description: z.string().nullable(),
   comment: z.string().nullable(),
   split: SplitView,
-  receipt_url: z.string().nullable(),
+  receipt_url: z.string().nullable().describe('A successful refund\'s receipt page, as the gateway gave it in its answer or webhook'),
   origin: z.enum(['merchant', 'gateway']),
   created_at: Timestamp,
   settled_at: Timestamp.nullable(),

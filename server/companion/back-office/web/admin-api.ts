@@ -199,7 +199,7 @@ export interface OrderSummary {
 export interface Operation {
   readonly id: string;
   readonly operation_id: string | null;
-  /** The gateway's transaction for it, once known: a successful refund's receipt is fetched by it. */
+  /** The gateway's transaction for it, once its answer or webhook named it. */
   readonly transaction_id: string | null;
   readonly kind: 'capture' | 'void' | 'refund';
   readonly amount: ApiAmount;
@@ -208,6 +208,8 @@ export interface Operation {
   readonly status_description: string | null;
   readonly comment: string | null;
   readonly split: Share[] | null;
+  /** A successful refund's receipt page, as the gateway gave it. */
+  readonly receipt_url: string | null;
   readonly origin: string;
   readonly created_at: string;
   readonly settled_at: string | null;

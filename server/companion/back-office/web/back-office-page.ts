@@ -198,12 +198,10 @@ const handlers = {
       page.refresh();
     });
   },
-  receipt(format: 'html' | 'pdf', transactionId?: string) {
+  receipt(format: 'html' | 'pdf') {
     if (!detail) return;
     const orderId = detail.order.order_id;
-    const query = new URLSearchParams({ format, ...(transactionId ? { transaction_id: transactionId } : {}) });
-    const name = `receipt-${orderId}${transactionId ? `-${transactionId}` : ''}.${format}`;
-    void guarded(() => download(token!, `/api/orders/${encodeURIComponent(orderId)}/receipt?${query}`, name));
+    void guarded(() => download(token!, `/api/orders/${encodeURIComponent(orderId)}/receipt?format=${format}`, `receipt-${orderId}.${format}`));
   },
 };
 

@@ -54,8 +54,7 @@ export interface OrderHandlers {
   retry(): void;
   act(action: OperationAction): void;
   resend(): void;
-  /** The order's receipt, or (`transactionId`) the receipt of one of its operations. */
-  receipt(format: 'html' | 'pdf', transactionId?: string): void;
+  receipt(format: 'html' | 'pdf'): void;
 }
 
 const STATUS_KEYS: Record<PaymentStatus, MessageKey> = {
@@ -164,21 +163,15 @@ const operationDetails = (operation: Operation) => {
 };
 
 /**
- * The transaction whose receipt the gateway makes for an operation: a successful refund's, once
- * its answer or webhook named it (captures and voids have none of their own).
+ * An operation's receipt: the page the gateway gave a successful refund in its answer or webhook
+ * (its documented receipt; the order's receipt reads cover payments and credits only), opened
+ * apart from the back office. A dash for an operation without one.
  */
-const receiptTransaction = (operation: Operation) =>
-  (operation.kind === 'refund' && operation.status === 'success' && operation.transaction_id) || undefined;
+const receiptOf = (operation: Operation) => (operation.kind === 'refund' && operation.status === 'success' ? operation.receipt_url : null);
 
-/** An operation's receipt, as HTML or PDF; a dash for one that has none. */
-const operationReceipt = (operation: Operation, handlers: OrderHandlers) => {
-  const transactionId = receiptTransaction(operation);
-  if (!transactionId) return '—';
-  // The word is the column's heading; stacked, with the headings hidden, the row says it (once: the buttons name it to assistive technology).
-  return html`<span class="muted operation-receipt__word" aria-hidden="true">${t('operations.receipt')}</span> ${(['html', 'pdf'] as const).map(
-    (format, i) => html`${i ? ' ' : ''}<button type="button" class="button button--small button--quiet" aria-label=${t('operations.receiptOf', { format: format.toUpperCase() })}
-      @click=${() => handlers.receipt(format, transactionId)}>${format.toUpperCase()}</button>`,
-  )}`;
+const operationReceipt = (operation: Operation) => {
+  const url = receiptOf(operation);
+  return url ? html`<a href=${url} target="_blank" rel="noopener noreferrer">${t('operations.receiptOf')}</a>` : '—';
 };
 
 const cardText = (card: OrderSummary['card']) => (card ? `•••• ${card.mask.slice(-4)}` : '—');
@@ -279,7 +272,7 @@ export function orderDetailPanel(detail: OrderDetail | undefined, { problem, not
   const { order, totals, operations, events, attempts } = detail;
   const money = (amount: ApiAmount) => shownAmount(amount, order.currency);
   const actions = applicableActions(detail);
-  const receipts = operations.some((operation) => receiptTransaction(operation) !== undefined);
+  const receipts = operations.some((operation) => receiptOf(operation) !== null);
   const name = [order.customer?.fname, order.customer?.lname].filter(Boolean).join(' ');
   return html`<section class="panel order-detail" aria-labelledby="detail-heading">
     <header class="order-detail__head">
@@ -348,7 +341,7 @@ export function orderDetailPanel(detail: OrderDetail | undefined, { problem, not
           <td class="operation-details">${operationDetails(operation)}
             ${operation.split ? html`<br>${operation.split.map((share) => html`<span class="chip">${sellerName(share)}: ${money(share.amount)}</span>`)}` : nothing}</td>
           <td>${stamp(operation.created_at)}</td>
-          ${receipts ? html`<td class="operation-receipt">${operationReceipt(operation, handlers)}</td>` : nothing}
+          ${receipts ? html`<td class="operation-receipt">${operationReceipt(operation)}</td>` : nothing}
         </tr>`,
       ),
     })}
