@@ -123,13 +123,14 @@ describe('the served OpenAPI document', () => {
     expect(create.properties.amount.description).toContain('24950 = 249.50 UAH');
   });
 
-  it('gives each operation its gateway transaction, by which the receipt route finds a refund\'s', async () => {
+  it('gives each operation its gateway transaction, and a refund its receipt page', async () => {
     const document = await served();
     const operation = document.components.schemas.Operation as Json;
-    expect(operation.required).toContain('transaction_id');
-    expect(operation.properties.transaction_id).toMatchObject({ type: ['string', 'null'], description: expect.stringContaining('receipt?transaction_id=') });
+    expect(operation.required).toEqual(expect.arrayContaining(['transaction_id', 'receipt_url']));
+    expect(operation.properties.transaction_id).toMatchObject({ type: ['string', 'null'], description: expect.stringContaining('transaction') });
+    expect(operation.properties.receipt_url).toMatchObject({ type: ['string', 'null'], description: expect.stringContaining('refund') });
     const receipt = (document.paths['/api/orders/{order_id}/receipt'].get.parameters as Json[]).find((parameter) => parameter.name === 'transaction_id');
-    expect(receipt?.schema).toMatchObject({ format: 'uuid', description: expect.stringContaining('refund') });
+    expect(receipt?.schema).toMatchObject({ format: 'uuid', description: expect.stringContaining('receipt_url') });
   });
 
   it('types query numbers as the bounded integers the routes take', async () => {
