@@ -67,8 +67,8 @@ describe('the widget key checked at start', () => {
       level: 'error',
       msg:
         `the gateway’s tokenizer at ${sandbox.url}${TOKENIZE} refuses the widget key (HTTP 401 unknown_widget), so <pay-form> cannot tokenize a card and every card payment fails: ` +
-        'set PAYFORM_GATEWAY_WIDGET_KEY (the companion’s tokenizer.widgetKey) to the gateway project’s widget key, ' +
-        'for the environment PAYFORM_GATEWAY_WIDGET_URL (tokenizer.widgetUrl; by default PAYFORM_GATEWAY_BASE_URL) is of (production or stage)',
+        'set PAYFORM_GATEWAY_WIDGET_KEY (the companion’s tokenizer.widgetKey) to the widget key of the project the tokenizer belongs to ' +
+        '(production’s and stage’s differ; the tokenizer is PAYFORM_GATEWAY_WIDGET_URL (tokenizer.widgetUrl; by default PAYFORM_GATEWAY_BASE_URL))',
     });
     expect(await tokenizeCalls()).toEqual([{ status: 401, id: 'unknown_widget' }]);
   });

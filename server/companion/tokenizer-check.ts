@@ -86,7 +86,7 @@ function diagnose(url: string, error: unknown, answered: Answered | undefined, t
       level: 'error',
       message:
         `${tokenizer} refuses the widget key (HTTP ${answered.status}${refusal}), so <pay-form> cannot tokenize a card and every card payment fails: ` +
-        `set ${KEY} to the gateway project’s widget key, for the environment ${URL_SETTING} is of (production or stage)`,
+        `set ${KEY} to the widget key of the project the tokenizer belongs to (production’s and stage’s differ; the tokenizer is ${URL_SETTING})`,
     };
   }
   if (answered.status >= 500) {
