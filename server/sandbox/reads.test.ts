@@ -251,13 +251,16 @@ describe('receipts', () => {
     expect((await sandbox.app.request('/receipts/0123456789abcdef0123456789abcdef')).status).toBe(404);
   });
 
-  it('has receipts for auths and refunds (by transactionId), none for declines, lookups or unknown transactions', async () => {
+  it('has receipts for auths, a refund\'s at its receipt_url only, none for declines, lookups or unknown transactions', async () => {
     const auth = await pay({ method: 'auth' });
     expect(await (await receipt(String(auth.order_id), 'format=html')).text()).toContain('Pre-authorisation receipt');
     const purchase = await pay();
     const refunded = await sandbox.postJson('/api/v1/refund', { pos_id: sandbox.project.posId, order_id: purchase.order_id, order_currency: 'UAH' });
-    const refundReceipt = await receipt(String(purchase.order_id), `format=html&transactionId=${String(refunded.transaction_id)}`);
-    expect(await refundReceipt.text()).toContain('Refund receipt');
+    // The interface's order receipts are of purchases, auths and credits: a refund's is the page its answer links.
+    const byTransaction = await receipt(String(purchase.order_id), `format=html&transactionId=${String(refunded.transaction_id)}`);
+    expect(byTransaction.status).toBe(404);
+    expect(await byTransaction.text()).toContain('a refund');
+    expect(await (await sandbox.app.request(new URL(String(refunded.receipt_url)).pathname)).text()).toContain('Refund receipt');
     const declined = await pay({}, '4000000000000002');
     expect((await receipt(String(declined.order_id), 'format=html')).status).toBe(404);
     expect((await receipt(String(purchase.order_id), 'format=pdf&transactionId=00000000-0000-4000-8000-000000000000')).status).toBe(404);

@@ -62,9 +62,11 @@ export function orderReceipt(gateway: SimulatedGateway, project: Project, order:
     ? subjectByTransaction(order, query.transactionId)
     : { kind: 'payment' as const, order, payment: order.payment };
   if (!subject) throw Refusal.notFound(`Transaction ${query.transactionId ?? ''} of order ${order.orderId}`);
-  const receipt = receiptFor(subject, project);
+  // The interface makes these receipts of purchases, auths and credits only: a refund's is the
+  // page its answer and webhook link (receipt_url), so a client that reads it here fails live.
+  const receipt = subject.kind === 'operation' ? undefined : receiptFor(subject, project);
   if (!receipt) {
-    throw Refusal.notFound(`Receipt for order ${order.orderId} (receipts exist for successful purchases, auths, credits and refunds)`);
+    throw Refusal.notFound(`Receipt for order ${order.orderId} (receipts exist for successful purchases, auths and credits; a refund's is its receipt_url)`);
   }
   return receipt;
 }
