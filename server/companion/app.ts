@@ -53,7 +53,7 @@ import { CompanionMetrics } from './operator/metrics.js';
 import { healthRoutes, metricsRoutes } from './operator/operator-routes.js';
 import { GatewayTrouble } from './operator/gateway-trouble.js';
 import { MissingWebhooks } from './reconciliation/missing-webhooks.js';
-import { checkPublicUrl, ledgerTag } from './operator/public-url-check.js';
+import { checkPublicUrl, companionIdentity, ledgerTag } from './operator/public-url-check.js';
 import { API } from './openapi/api-catalog.js';
 import { openApiDocument } from './openapi/openapi-document.js';
 import { ChangeFeed } from './payments/change-feed.js';
@@ -151,6 +151,7 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
   });
   // Read when the ledger was opened: naming it costs no request a statement.
   const servedLedger = ledgerTag(ledger.id);
+  const identity = companionIdentity(servedLedger);
   app.use(checkPublicUrl({ publicUrl: options.publicUrl, basePath: options.basePath, ledgerTag: servedLedger, logger }));
   app.use(logRequests());
   // Security headers on every answer; no-store on the API, the webhooks and the return landing
@@ -193,7 +194,7 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
   app.route('/checkout', returnRoutes(clock));
   app.route('/checkout', challengeRoutes());
   app.route('/widget', widgetRoutes(options.widgetDir, logger));
-  app.route('/webhooks', webhookRoutes(config.gatewayApiSecret, background));
+  app.route('/webhooks', webhookRoutes(config.gatewayApiSecret, background, identity));
   app.route('/api/orders', orderRoutes());
   app.route('/api/webhook-events', eventRoutes());
   app.route('/api/balances', balanceRoutes());
@@ -203,7 +204,7 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
   app.route('/api/customers', chargeRoutes());
   if (options.backOffice) addBackOffice(app, options.backOffice, options.basePath, logger);
   app.get('/api/openapi.json', (c) => c.json(openApiDocument(options.publicUrl)));
-  app.route('/', healthRoutes(servedLedger));
+  app.route('/', healthRoutes(identity));
   if (options.metricsToken) app.route('/metrics', metricsRoutes(options.metricsToken));
 
   // The path is not repeated: it is whatever the client typed, card data included. Any page may

@@ -393,8 +393,13 @@ export async function startCompanion(settings: CompanionSettings = readCompanion
  */
 export function starting(request: Request, basePath: string): Response {
   // A companion, though not yet one that can say its ledger: the public URL check asks again.
-  if (new URL(request.url).pathname === `${basePath}/healthz`) return Response.json({ status: 'starting' }, { headers: { [INSTANCE_HEADER]: instanceId } });
-  return new Response('Starting', { status: 503, headers: { 'Retry-After': '1' } });
+  const path = new URL(request.url).pathname;
+  if (path === `${basePath}/healthz`) return Response.json({ status: 'starting' }, { headers: { [INSTANCE_HEADER]: instanceId } });
+  // The check asks the webhook route with a GET; the gateway's POST is told to come back.
+  const probed = path === `${basePath}/webhooks/gateway` && request.method !== 'POST';
+  return probed
+    ? Response.json({ status: 'starting' }, { status: 503, headers: { 'Retry-After': '1', [INSTANCE_HEADER]: instanceId } })
+    : new Response('Starting', { status: 503, headers: { 'Retry-After': '1' } });
 }
 
 /**

@@ -19,15 +19,13 @@ import { isLedgerUnavailable } from '../../ledger/index.js';
 import type { CompanionEnv } from '../context.js';
 import { ApiProblem } from '../http/problem.js';
 import type { Health, Readiness } from '../openapi/api-catalog.js';
-import { INSTANCE_HEADER, instanceId, LEDGER_HEADER } from './public-url-check.js';
 
 /** A readiness probe gives up on the database after this long: a hung database is not ready. */
 const READINESS_TIMEOUT_MS = 2_000;
 
-/** `ledgerTag`: the ledger this companion serves, for the public URL check of a companion that reaches here. */
-export function healthRoutes(ledgerTag: string): Hono<CompanionEnv> {
+/** `identity` (companionIdentity): this process and its ledger, for operators and the public URL check. */
+export function healthRoutes(identity: Readonly<Record<string, string>>): Hono<CompanionEnv> {
   const health = new Hono<CompanionEnv>();
-  const identity = { [INSTANCE_HEADER]: instanceId, [LEDGER_HEADER]: ledgerTag };
   health.get('/healthz', (c) => {
     if (c.var.services.outage.restartNeeded) return c.json({ status: 'restart_needed' } satisfies Health, 503, identity);
     return c.json({ status: 'ok' } satisfies Health, 200, identity);

@@ -1,7 +1,8 @@
 // The public URL check's warning when the companion is mounted in a Hono app: where requests
 // really reach it, told from where it was mounted (in process: the probe's fetch is the test's);
 // and, between real companions over HTTP, an instance on the same ledger told from a companion
-// on another one.
+// on another one, behind a development proxy too, and an earlier version's from any server.
+import { createServer, request as forward } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
@@ -38,8 +39,8 @@ describe('the public URL check, mounted in a Hono app', () => {
     const { shop, warning, probed } = mounted('/payments', (companion) => new Hono().route('/payments', companion));
     expect((await shop.request(`${ORIGIN}/payments/payments/healthz`)).status).toBe(200);
     const message = await warning;
-    expect(probed).toEqual([`${ORIGIN}/payments/healthz`]);
-    expect(message).toContain(`${ORIGIN}/payments/healthz answers 404 from a server that is not a payform companion`);
+    expect(probed).toEqual([`${ORIGIN}/payments/webhooks/gateway`]);
+    expect(message).toContain(`${ORIGIN}/payments/webhooks/gateway, where the gateway posts webhooks, answers 404 from a server that is not a payform companion`);
     expect(message).toContain(
       `The base path is doubled: requests reach this companion at ${ORIGIN}/payments/payments, as the mount path (/payments) and basePath both add /payments. ` +
         "basePath already puts the companion's routes under /payments: keep basePath /payments, and mount the app without /payments (Hono: route('/', companion.app))",
@@ -108,7 +109,7 @@ describe('the public URL check, between real companions', () => {
     });
     expect(warning!.level).toBe('warn');
     expect(warning!.msg).toBe(
-      `PAYFORM_PUBLIC_URL (the publicUrl option, mounted) does not reach this companion: ${other.companionUrl}/healthz answers from another payform companion, ` +
+      `PAYFORM_PUBLIC_URL (or the publicUrl option) does not reach this companion: ${other.companionUrl}/webhooks/gateway answers from another payform companion, ` +
         `on another ledger (${LEDGER_HEADER} ${theirs} there, ${ours} here): another shop's or checkout's, or one on a port typed wrong. ` +
         "Its ledger knows none of this companion's payments, which would stay pending. The customer's way back from 3-D Secure or the hosted page, " +
         `and the gateway's webhooks, are sent there: set it to the address the companion answers at; requests reach this companion at ${stack.companionUrl}`,
@@ -134,34 +135,93 @@ describe('the public URL check, between real companions', () => {
         expect(lines).toHaveLength(1);
         return lines;
       });
-      expect(warning!.msg).toContain(`does not reach this companion: ${frontUrl}/healthz answers from another payform companion, on another ledger (${LEDGER_HEADER} `);
+      expect(warning!.msg).toContain(`does not reach this companion: ${frontUrl}/webhooks/gateway answers from another payform companion, on another ledger (${LEDGER_HEADER} `);
     } finally {
       front.closeAllConnections();
       await new Promise((resolve) => front.close(resolve));
     }
   });
 
-  it('takes an instance of an earlier version, which names no ledger, as a companion at once (a rolling upgrade)', async () => {
-    // What /healthz answered before Payform-Ledger: alive, this process's instance id only.
-    let asked = 0;
-    const earlier = serve({ fetch: () => ((asked += 1), Response.json({ status: 'ok' }, { headers: { [INSTANCE_HEADER]: 'an-earlier-instance' } })), port: 0, hostname: '127.0.0.1' }) as Server;
-    await new Promise((resolve) => earlier.once('listening', resolve));
-    const earlierUrl = `http://127.0.0.1:${(earlier.address() as AddressInfo).port}`;
+  it('takes a 0.2 companion, known by how its webhook route refuses a GET, as a companion at once (a rolling upgrade), and no other server', async () => {
+    // What 0.2 answers (run from its release commit): /healthz without a header, and the webhook
+    // route's refusal of a GET, which 0.3 before the route named itself answers too.
+    const earlier = await server((request) =>
+      request.url === '/webhooks/gateway'
+        ? Response.json({ error: { code: 'method_not_allowed', message: 'Use POST' } }, { status: 405, headers: { Allow: 'POST' } })
+        : Response.json({ status: 'ok' }),
+    );
+    // Any app says {"status":"ok"}, and refuses a GET where it takes posts.
+    const unrelated = await server((request) =>
+      request.url === '/webhooks/gateway' ? Response.json({ error: 'Method Not Allowed' }, { status: 405, headers: { Allow: 'POST' } }) : Response.json({ status: 'ok' }),
+    );
     try {
-      const stack = await open({ served: true, backend: fileBackend, companion: { publicUrl: earlierUrl } });
-      await stack.request('GET', '/healthz');
+      const upgrading = await open({ served: true, backend: fileBackend, companion: { publicUrl: earlier.url } });
+      const stranger = await open({ served: true, backend: fileBackend, companion: { publicUrl: unrelated.url } });
+      await Promise.all([upgrading.request('GET', '/healthz'), stranger.request('GET', '/healthz')]);
+      const [upgradingLines, strangerLines] = await eventually(() => {
+        const found = [checkLines(upgrading.logs), checkLines(stranger.logs)];
+        expect(found.map((lines) => lines.length)).toEqual([1, 1]);
+        return found;
+      });
+      expect(upgradingLines).toMatchObject([
+        { level: 'debug', msg: `PAYFORM_PUBLIC_URL reaches a companion: ${earlier.url}/webhooks/gateway answers from an earlier version, which does not name its ledger` },
+      ]);
       // Not taken for one still opening its ledger, asked every second for minutes.
+      expect(earlier.asked).toEqual(['GET /webhooks/gateway']);
+      expect(strangerLines).toMatchObject([{ level: 'warn' }]);
+      expect(strangerLines![0]!.msg).toContain(`${unrelated.url}/webhooks/gateway, where the gateway posts webhooks, answers 405 from a server that is not a payform companion`);
+    } finally {
+      await Promise.all([earlier.close(), unrelated.close()]);
+    }
+  });
+
+  it('asks where the gateway posts, so a development proxy that forwards only what the gateway and browsers use passes', async () => {
+    const other = await open({ served: true, backend: fileBackend });
+    // Vite's or webpack's dev server in front: the companion's paths forwarded, /healthz not.
+    let target = '';
+    const proxy = await devProxy(() => target);
+    try {
+      const stack = await open({ served: true, backend: fileBackend, companion: { publicUrl: proxy.url } });
+      target = stack.companionUrl;
+      expect((await fetch(`${proxy.url}/healthz`)).status).toBe(404);
+      await stack.request('GET', '/healthz');
       const lines = await eventually(() => {
         const found = checkLines(stack.logs);
         expect(found).toHaveLength(1);
         return found;
       });
-      expect(lines).toMatchObject([{ level: 'debug', msg: `PAYFORM_PUBLIC_URL reaches a companion: ${earlierUrl}/healthz answers from an earlier version, which does not name its ledger` }]);
-      expect(asked).toBe(1);
+      expect(lines).toMatchObject([{ level: 'debug', msg: `PAYFORM_PUBLIC_URL reaches this companion: ${proxy.url}/webhooks/gateway answers from an instance on its ledger` }]);
+
+      // The same proxy in front of a companion on another ledger is still told apart.
+      const misled = await open({ served: true, backend: fileBackend, companion: { publicUrl: proxy.url } });
+      target = other.companionUrl;
+      await misled.request('GET', '/healthz');
+      const [warning] = await eventually(() => {
+        const found = checkLines(misled.logs);
+        expect(found).toHaveLength(1);
+        return found;
+      });
+      expect(warning).toMatchObject({ level: 'warn' });
+      expect(warning!.msg).toContain(`does not reach this companion: ${proxy.url}/webhooks/gateway answers from another payform companion, on another ledger`);
+      expect(proxy.forwarded).toEqual(['GET /webhooks/gateway', 'GET /webhooks/gateway']);
     } finally {
-      earlier.closeAllConnections();
-      await new Promise((resolve) => earlier.close(resolve));
+      await proxy.close();
     }
+  });
+
+  it("answers a GET at the webhook route with its 405 naming the companion, as /healthz does, and takes the gateway's posts as before", async () => {
+    const stack = await open({ served: true, backend: fileBackend });
+    const health = await stack.request('GET', '/healthz');
+    for (const method of ['GET', 'HEAD', 'PUT']) {
+      const refused = await fetch(`${stack.companionUrl}/webhooks/gateway`, { method });
+      expect([method, refused.status, refused.headers.get('allow')]).toEqual([method, 405, 'POST']);
+      expect(refused.headers.get(INSTANCE_HEADER)).toBe(health.headers.get(INSTANCE_HEADER));
+      expect(refused.headers.get(LEDGER_HEADER)).toBe(health.headers.get(LEDGER_HEADER));
+      if (method !== 'HEAD') expect(await refused.json()).toEqual({ error: { code: 'method_not_allowed', message: 'Use POST' } });
+    }
+    const unsigned = await fetch(`${stack.companionUrl}/webhooks/gateway`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'data=e30' });
+    expect(unsigned.status).toBe(400);
+    expect(unsigned.headers.has(INSTANCE_HEADER)).toBe(false);
   });
 
   const sameLedger = (backend: LedgerBackend) =>
@@ -179,9 +239,64 @@ describe('the public URL check, between real companions', () => {
         return found;
       });
       expect(lines.filter(({ level }) => level !== 'debug')).toEqual([]);
-      expect(lines.map(({ msg }) => msg)).toEqual(Array(2).fill(`PAYFORM_PUBLIC_URL reaches this companion: ${stack.companionUrl}/healthz answers from an instance on its ledger`));
+      expect(lines.map(({ msg }) => msg)).toEqual(Array(2).fill(`PAYFORM_PUBLIC_URL reaches this companion: ${stack.companionUrl}/webhooks/gateway answers from an instance on its ledger`));
     });
 
   sameLedger(fileBackend);
   withTestDatabase((url) => sameLedger(postgresBackend(url)));
 });
+
+interface TestServer {
+  readonly url: string;
+  /** `METHOD /path` of each request, in order. */
+  readonly asked: string[];
+  close(): Promise<void>;
+}
+
+async function server(answer: (request: { method: string; url: string }) => Response): Promise<TestServer> {
+  const asked: string[] = [];
+  const listening = serve({
+    fetch: (request) => {
+      const { pathname } = new URL(request.url);
+      asked.push(`${request.method} ${pathname}`);
+      return answer({ method: request.method, url: pathname });
+    },
+    port: 0,
+    hostname: '127.0.0.1',
+  }) as Server;
+  return listeningAt(listening, { asked });
+}
+
+/** A development server's proxy: the companion's public paths forwarded to `target()`, anything else its own 404. */
+async function devProxy(target: () => string): Promise<TestServer & { readonly forwarded: string[] }> {
+  const forwarded: string[] = [];
+  const proxy = createServer((incoming, outgoing) => {
+    const path = incoming.url ?? '/';
+    if (!/^\/(webhooks|checkout|api|widget)(\/|$)/.test(path)) {
+      outgoing.writeHead(404, { 'Content-Type': 'text/html' }).end('<!doctype html><title>Not found</title>');
+      return;
+    }
+    forwarded.push(`${incoming.method} ${path}`);
+    const upstream = forward(`${target()}${path}`, { method: incoming.method, headers: incoming.headers }, (answer) => {
+      outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(outgoing);
+    });
+    upstream.on('error', () => outgoing.writeHead(502).end());
+    incoming.pipe(upstream);
+  });
+  proxy.listen(0, '127.0.0.1');
+  return listeningAt(proxy, { asked: [], forwarded });
+}
+
+async function listeningAt<T extends object>(listening: Server, extra: T): Promise<T & Pick<TestServer, 'url' | 'close'>> {
+  if (!listening.listening) await new Promise((resolve) => listening.once('listening', resolve));
+  return {
+    ...extra,
+    url: `http://127.0.0.1:${(listening.address() as AddressInfo).port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        listening.closeAllConnections();
+        listening.close(() => resolve());
+      }),
+  };
+}

@@ -2,9 +2,12 @@
  * Whether the public URL reaches this companion. The gateway's webhooks and the customer's way
  * back from 3-D Secure or the hosted page go there, and a wrong one fails without a word at the
  * time: no webhook arrives, a customer who has paid lands on a dead page. So a public URL on
- * this machine (a development setup) is asked for this companion's `/healthz` once, when the
- * first request comes in: a companion mounted in a shop's server cannot ask before the shop
- * listens. A URL elsewhere is the network's business, and may not be reachable from inside it.
+ * this machine (a development setup) is asked once, when the first request comes in (a
+ * companion mounted in a shop's server cannot ask before the shop listens), at the address the
+ * gateway itself will post to: `GET <publicUrl>/webhooks/gateway`, which the companion refuses
+ * (405, nothing done) naming itself. Not `/healthz`: a development proxy in front forwards what
+ * the gateway and browsers use, and need not forward that. A URL elsewhere is the network's
+ * business, and may not be reachable from inside it.
  * Any companion there is not enough: one on another ledger (another shop's, another checkout of
  * the project, the port typed wrong) takes the webhooks and returns into a ledger that knows
  * none of these payments, and they stay pending.
@@ -18,10 +21,20 @@ import type { Health } from '../openapi/api-catalog.js';
 import type { Logger } from '../log/logger.js';
 import { isLoopbackHost } from '../loopback.js';
 
-/** `/healthz` names the companion process that answered: a probe knows it reached a companion, not just a server. */
+/** `/healthz` and the webhook route's refusal of a GET name the companion process that answered: a probe knows it reached a companion, not just a server. */
 export const INSTANCE_HEADER = 'Payform-Instance';
-/** `/healthz` names the ledger the companion serves: instances of one companion answer the same. */
+/** They name the ledger the companion serves too: instances of one companion answer the same. */
 export const LEDGER_HEADER = 'Payform-Ledger';
+
+/** Where the gateway posts its webhooks, below the public URL: what the check asks. */
+const WEBHOOK_ROUTE = '/webhooks/gateway';
+
+/**
+ * How 0.2, and 0.3 before the webhook route named itself, refuse a GET there (405, `Allow: POST`):
+ * no other server answers that envelope, word for word, so it is a companion's, though one that
+ * cannot say which ledger it serves.
+ */
+const EARLIER_REFUSAL = { code: 'method_not_allowed', message: 'Use POST' };
 
 const PROBE_TIMEOUT_MS = 3_000;
 /** A companion still opening its ledger (migrations may take minutes) is asked again this often, this many times. */
@@ -31,18 +44,34 @@ const STARTING_RETRIES = 180;
 export interface PublicUrlCheck {
   readonly publicUrl: string;
   readonly basePath: string;
-  /** What this companion's `/healthz` answers in LEDGER_HEADER (`ledgerTag`). */
+  /** What this companion answers in LEDGER_HEADER (`ledgerTag`). */
   readonly ledgerTag: string;
   readonly logger: Logger;
   readonly fetch?: typeof globalThis.fetch;
 }
 
-/** This companion's name for the probe: `/healthz` answers it in INSTANCE_HEADER. */
+/** This companion's name for the probe, in INSTANCE_HEADER. */
 export const instanceId = randomUUID();
 
-/** The ledger's name as `/healthz` shows it: a digest, so the id itself never leaves the ledger. */
+/** The ledger's name as the companion shows it: a digest, so the id itself never leaves the ledger. */
 export function ledgerTag(ledgerId: string): string {
   return createHash('sha256').update(`payform-ledger:${ledgerId}`).digest('hex').slice(0, 16);
+}
+
+/** The headers `/healthz` and the webhook route's refusal answer: built once, when the app is. */
+export function companionIdentity(ledgerTag: string): Readonly<Record<string, string>> {
+  return { [INSTANCE_HEADER]: instanceId, [LEDGER_HEADER]: ledgerTag };
+}
+
+/** Neither the bin's variable nor a mounted companion's option is assumed: whoever reads it set one. */
+const NAMED = 'PAYFORM_PUBLIC_URL (or the publicUrl option)';
+
+/** What the webhook route answered, as far as it says whose it is. */
+interface Reply {
+  readonly status: number;
+  readonly companion: boolean;
+  /** LEDGER_HEADER; null from a companion that does not name its ledger. */
+  readonly ledger: string | null;
 }
 
 /**
@@ -52,30 +81,30 @@ export function ledgerTag(ledgerId: string): string {
 export function checkPublicUrl({ publicUrl, basePath, ledgerTag: ours, logger, fetch = globalThis.fetch }: PublicUrlCheck): MiddlewareHandler<CompanionEnv> {
   let asked = !isLoopbackHost(new URL(publicUrl).hostname);
 
+  const webhookUrl = `${publicUrl}${WEBHOOK_ROUTE}`;
   const probe = async (arrivedAt: string, mountedUnder: string) => {
     let problem: string;
     try {
-      const answer = await askOnceOpened(`${publicUrl}/healthz`, fetch);
-      if (!answer) {
+      const reply = await askOnceOpened(webhookUrl, fetch);
+      if (!reply) {
         logger.debug(`PAYFORM_PUBLIC_URL: the companion at ${publicUrl} is still starting, so whose ledger it serves is not known`, { public_url: publicUrl });
         return;
       }
-      const companion = answer.headers.has(INSTANCE_HEADER);
-      const theirs = answer.headers.get(LEDGER_HEADER);
-      // An instance of an earlier 0.3 (a rolling upgrade) names no ledger: not a stranger for that.
+      const { companion, ledger: theirs } = reply;
+      // An instance of an earlier version (a rolling upgrade) names no ledger: not a stranger for that.
       if (companion && theirs === null) {
-        logger.debug(`PAYFORM_PUBLIC_URL reaches a companion: ${publicUrl}/healthz answers from an earlier version, which does not name its ledger`, { public_url: publicUrl });
+        logger.debug(`PAYFORM_PUBLIC_URL reaches a companion: ${webhookUrl} answers from an earlier version, which does not name its ledger`, { public_url: publicUrl });
         return;
       }
       // Another instance on the same ledger serves this companion's customers as well.
       if (companion && theirs === ours) {
-        logger.debug(`PAYFORM_PUBLIC_URL reaches this companion: ${publicUrl}/healthz answers from an instance on its ledger`, { public_url: publicUrl });
+        logger.debug(`PAYFORM_PUBLIC_URL reaches this companion: ${webhookUrl} answers from an instance on its ledger`, { public_url: publicUrl });
         return;
       }
       problem = companion
-        ? `${publicUrl}/healthz answers from another payform companion, on another ledger (${LEDGER_HEADER} ${theirs} there, ${ours} here): ` +
+        ? `${webhookUrl} answers from another payform companion, on another ledger (${LEDGER_HEADER} ${theirs} there, ${ours} here): ` +
           "another shop's or checkout's, or one on a port typed wrong. Its ledger knows none of this companion's payments, which would stay pending"
-        : `${publicUrl}/healthz answers ${answer.status} from a server that is not a payform companion`;
+        : `${webhookUrl}, where the gateway posts webhooks, answers ${reply.status} from a server that is not a payform companion`;
     } catch (error) {
       problem = `nothing answers at ${publicUrl} (${reasonOf(error)})`;
     }
@@ -96,7 +125,7 @@ export function checkPublicUrl({ publicUrl, basePath, ledgerTag: ours, logger, f
         `basePath already puts the companion's routes under ${basePath}: keep basePath ${basePath}, and mount the app without ${basePath} (Hono: route('/', companion.app))`
       : `: set it to the address the companion answers at${hint}`;
     logger.warn(
-      `PAYFORM_PUBLIC_URL (the publicUrl option, mounted) does not reach this companion: ${problem}. The customer's way back from 3-D Secure ` +
+      `${NAMED} does not reach this companion: ${problem}. The customer's way back from 3-D Secure ` +
         `or the hosted page, and the gateway's webhooks, are sent there${fix}`,
       { public_url: publicUrl },
     );
@@ -105,7 +134,7 @@ export function checkPublicUrl({ publicUrl, basePath, ledgerTag: ours, logger, f
   // Off this machine nothing is asked, but one mistake shows in the address itself.
   if (asked && basePath && publicUrl.endsWith(`${basePath}${basePath}`)) {
     logger.warn(
-      `PAYFORM_PUBLIC_URL (the publicUrl option, mounted) ends with the base path ${basePath}, which the companion adds itself: the customer's way back ` +
+      `${NAMED} ends with the base path ${basePath}, which the companion adds itself: the customer's way back ` +
         `from 3-D Secure or the hosted page, and the gateway's webhooks, are sent under ${publicUrl}; leave ${basePath} out, unless the server also mounts the companion under it`,
       { public_url: publicUrl },
     );
@@ -130,19 +159,22 @@ export function checkPublicUrl({ publicUrl, basePath, ledgerTag: ours, logger, f
 }
 
 /**
- * `/healthz`'s answer, asked again while a companion there is still opening its ledger
+ * The webhook route's answer, asked again while a companion there is still opening its ledger
  * (startCompanion's `{"status":"starting"}` names no ledger yet); undefined if it never finished.
- * Told by its status, not by the missing ledger header: an earlier version's instance never sends it.
+ * Told by its body, not by the missing ledger header: an earlier version's instance never sends it.
  */
-async function askOnceOpened(url: string, fetch: typeof globalThis.fetch): Promise<Response | undefined> {
+async function askOnceOpened(url: string, fetch: typeof globalThis.fetch): Promise<Reply | undefined> {
   for (let retry = 0; retry <= STARTING_RETRIES; retry += 1) {
     if (retry > 0) await sleep(STARTING_RETRY_MS, undefined, { ref: false });
     const answer = await fetch(url, { redirect: 'manual', signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
-    if (!answer.headers.has(INSTANCE_HEADER) || answer.headers.has(LEDGER_HEADER)) {
+    const { status, headers } = answer;
+    if (!headers.has(INSTANCE_HEADER)) return { status, companion: await refusedAsEarlier(answer), ledger: null };
+    const ledger = headers.get(LEDGER_HEADER);
+    if (ledger !== null) {
       await answer.body?.cancel();
-      return answer;
+      return { status, companion: true, ledger };
     }
-    if (!(await stillStarting(answer))) return answer;
+    if (!(await stillStarting(answer))) return { status, companion: true, ledger };
   }
   return undefined;
 }
@@ -150,6 +182,16 @@ async function askOnceOpened(url: string, fetch: typeof globalThis.fetch): Promi
 async function stillStarting(answer: Response): Promise<boolean> {
   const health: unknown = await answer.json().catch(() => undefined);
   return (health as Partial<Health> | undefined)?.status === 'starting';
+}
+
+/** An earlier companion's refusal of the GET (EARLIER_REFUSAL); any other answer's body is left unread. */
+async function refusedAsEarlier(answer: Response): Promise<boolean> {
+  if (answer.status !== 405 || answer.headers.get('allow') !== 'POST') {
+    await answer.body?.cancel();
+    return false;
+  }
+  const refusal = ((await answer.json().catch(() => undefined)) as { error?: Record<string, unknown> } | undefined)?.error;
+  return refusal?.code === EARLIER_REFUSAL.code && refusal.message === EARLIER_REFUSAL.message;
 }
 
 function reasonOf(error: unknown): string {
