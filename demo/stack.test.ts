@@ -56,6 +56,13 @@ describe('npm start refuses to start, naming the fix', () => {
     expect(said).toContain('SANDBOX_PORT must be a port number');
   });
 
+  it('refuses the bin’s back-office variables, which the shop’s own back office would override', async () => {
+    const said = await refusal({ PAYFORM_BACK_OFFICE: '/office', PAYFORM_BACK_OFFICE_SELLERS: '8a1f3c52-6b0e-4d97-a2c4-1e5f7b9d3a60=Roasters' });
+    expect(said).toContain('PAYFORM_BACK_OFFICE and PAYFORM_BACK_OFFICE_SELLERS are not read by npm start, whose back office is at /admin');
+    expect(said).toContain('npm run companion');
+    expect(said).not.toContain('needs PAYFORM_BACK_OFFICE');
+  });
+
   it('warns once of a misspelt demo variable, naming the one meant, and runs', async () => {
     const lines: string[] = [];
     const stack = await startStack({ env: { ...base, PAYFORM_DEMO_CARD_ENTRI: 'relay', PAYFORM_DEMO: 'relay' }, log: (line) => lines.push(line), sandboxLog: () => {} });

@@ -22,8 +22,11 @@ import { demoRoutes } from './server/demo-routes.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
+/** Where the shop's pages link to the back office (page-chrome.ts, result-page.ts). */
+const BACK_OFFICE_PATH = '/admin';
+
 export interface StackOptions {
-  /** Where the settings come from (design.md's variables); default process.env. */
+  /** Where the settings come from (the README's variables); default process.env. */
   readonly env?: Env;
   /** The companion's gateway timeout per call; default the client's. */
   readonly gatewayTimeoutMs?: number;
@@ -64,7 +67,7 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
       ...(sandbox ? { gatewayBaseUrl: sandbox.url, sandboxOrigin: sandbox.url } : {}),
       ...(options.gatewayTimeoutMs ? { gatewayTimeoutMs: options.gatewayTimeoutMs } : {}),
       // The companion's back office, as a merchant turns it on, naming the shop's sellers for split payments.
-      backOffice: { path: '/admin', subMerchants: SELLERS.map((seller) => ({ id: seller.subMerchantId, name: seller.name })) },
+      backOffice: { path: BACK_OFFICE_PATH, subMerchants: SELLERS.map((seller) => ({ id: seller.subMerchantId, name: seller.name })) },
       extend: (app) => app.route('/', demoRoutes(app)),
     });
   } catch (error) {
@@ -73,7 +76,7 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
   }
   return {
     shopUrl: `${companion.url}/`,
-    backOfficeUrl: `${companion.url}/admin`,
+    backOfficeUrl: `${companion.url}${BACK_OFFICE_PATH}`,
     sandboxUrl: sandbox?.url,
     adminToken: settings.adminToken,
     adminTokenGenerated: settings.adminTokenGenerated,
@@ -101,7 +104,8 @@ function readStackEnvironment(env: Env, log: (line: string) => void): { settings
       return undefined;
     }
   };
-  const companion = read(() => readCompanionConfig(env));
+  problems.push(...backOfficeProblems(env));
+  const companion = read(() => readCompanionConfig({ ...env, PAYFORM_BACK_OFFICE: undefined, PAYFORM_BACK_OFFICE_SELLERS: undefined }));
   const entry = read(() => cardEntry(env));
   // Without the companion's settings, whether the bundled sandbox runs is read off the variable itself.
   const bundled = companion ? companion.gatewayBaseUrl === undefined : !env.PAYFORM_GATEWAY_BASE_URL?.trim();
@@ -109,6 +113,23 @@ function readStackEnvironment(env: Env, log: (line: string) => void): { settings
   problems.push(...(sandbox?.problems ?? []));
   if (problems.length > 0 || !companion || !entry) throw new TypeError(`Invalid environment: ${problems.join('; ')}`);
   return { settings: demoCardEntry(companion, entry), sandbox: sandbox?.options };
+}
+
+/**
+ * The bin's back-office variables would be overridden by the shop's own back office (at the path its
+ * pages link to, naming its catalog's sellers): refused, not ignored, as SANDBOX_PROJECTS is.
+ */
+function backOfficeProblems(env: Env): string[] {
+  const path = env.PAYFORM_BACK_OFFICE?.trim();
+  const named = [
+    ...(path && path !== BACK_OFFICE_PATH ? ['PAYFORM_BACK_OFFICE'] : []),
+    ...(env.PAYFORM_BACK_OFFICE_SELLERS?.trim() ? ['PAYFORM_BACK_OFFICE_SELLERS'] : []),
+  ];
+  if (named.length === 0) return [];
+  return [
+    `${named.join(' and ')} ${named.length > 1 ? 'are' : 'is'} not read by npm start, whose back office is at ${BACK_OFFICE_PATH} (the shop's pages link there) ` +
+      "and names the shop's own sellers: unset it, or run the companion alone (npm run companion, npx payform-companion) to choose them",
+  ];
 }
 
 interface RunningSandbox {
