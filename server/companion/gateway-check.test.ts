@@ -5,7 +5,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger, memorySink } from './log/logger.js';
-import { readCompanionConfig } from './settings.js';
+import { loopbackSettings } from './test/loopback-settings.js';
 import { startCompanion } from './start.js';
 import { eventually } from './test/stack.js';
 
@@ -35,13 +35,7 @@ describe('the gateway check at start', () => {
   it('says an https:// gateway URL that plain http answers is so, with the http:// address to set instead', async () => {
     const port = await plainHttpServer();
     const memory = memorySink();
-    const settings = readCompanionConfig({
-      PORT: '0',
-      PAYFORM_HOST: '127.0.0.1',
-      PAYFORM_DATABASE_URL: ':memory:',
-      PAYFORM_ADMIN_TOKEN: 'a-long-enough-admin-token',
-      PAYFORM_GATEWAY_BASE_URL: `https://127.0.0.1:${port}`,
-    });
+    const settings = loopbackSettings({ PAYFORM_GATEWAY_BASE_URL: `https://127.0.0.1:${port}` });
     opened.push(await startCompanion(settings, { logger: createLogger({ sink: memory.sink }) }));
     const errors = () => memory.lines.map((line) => JSON.parse(line) as { level: string; msg: string }).filter((line) => line.level === 'error');
     await eventually(() => expect(errors()).toHaveLength(1), 15_000);

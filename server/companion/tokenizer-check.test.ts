@@ -11,7 +11,7 @@ import { serveSandbox } from '../sandbox/testing/served.js';
 import type { ServedSandbox } from '../sandbox/testing/served.js';
 import type { Listing } from '../sandbox/inspector/listing.js';
 import { createLogger, memorySink } from './log/logger.js';
-import { readCompanionConfig } from './settings.js';
+import { loopbackSettings } from './test/loopback-settings.js';
 import { startCompanion } from './start.js';
 import { eventually } from './test/stack.js';
 import { closedPort } from './test/closed-port.js';
@@ -31,14 +31,7 @@ afterEach(async () => {
 /** The companion started against the sandbox with these widget settings; its log lines (debug included). */
 async function startWith(widget: { PAYFORM_GATEWAY_WIDGET_KEY: string; PAYFORM_GATEWAY_WIDGET_URL?: string }, gateway = sandbox.url) {
   const memory = memorySink();
-  const settings = readCompanionConfig({
-    PORT: '0',
-    PAYFORM_HOST: '127.0.0.1',
-    PAYFORM_DATABASE_URL: ':memory:',
-    PAYFORM_ADMIN_TOKEN: 'a-long-enough-admin-token',
-    PAYFORM_GATEWAY_BASE_URL: gateway,
-    ...widget,
-  });
+  const settings = loopbackSettings({ PAYFORM_GATEWAY_BASE_URL: gateway, ...widget });
   opened.push(await startCompanion(settings, { logger: createLogger({ sink: memory.sink, level: 'debug' }) }));
   const lines = () => memory.lines.map((line) => JSON.parse(line) as { level: string; msg: string; status?: number });
   return { lines, loud: () => lines().filter((line) => line.level === 'warn' || line.level === 'error') };

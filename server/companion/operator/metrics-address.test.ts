@@ -11,6 +11,7 @@ import type { ServedSandbox } from '../../sandbox/testing/served.js';
 import { createLogger, memorySink } from '../log/logger.js';
 import { readCompanionConfig } from '../settings.js';
 import { startCompanion } from '../start.js';
+import { loopbackSettings } from '../test/loopback-settings.js';
 
 let sandbox: ServedSandbox;
 let dir: string;
@@ -46,7 +47,7 @@ describe('PAYFORM_METRICS_ADDRESS', () => {
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
     const { port } = taken.address() as AddressInfo;
     try {
-      const settings = readCompanionConfig({ PORT: '0', PAYFORM_HOST: '127.0.0.1', PAYFORM_DATABASE_URL: ':memory:', PAYFORM_ADMIN_TOKEN: 'a-long-enough-admin-token', PAYFORM_METRICS_ADDRESS: `127.0.0.1:${port}` });
+      const settings = loopbackSettings({ PAYFORM_METRICS_ADDRESS: `127.0.0.1:${port}` });
       await expect(startCompanion(settings, { gatewayBaseUrl: sandbox.url, logger: createLogger({ sink: memorySink().sink }) })).rejects.toThrow(
         `port ${port} is already in use: set PAYFORM_METRICS_ADDRESS to a free port`,
       );
