@@ -159,7 +159,8 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
   app.use(answerHeaders(options.publicUrl, ['/api', '/webhooks', '/checkout'].map((prefix) => `${options.basePath}${prefix}`)));
   // Before anything reads a body, on every path (routes added by `extend` included).
   app.use(limitBody(options.bodyLimitBytes, { [`${options.basePath}/webhooks/`]: options.webhookBodyLimitBytes }));
-  app.use(methodNotAllowed({ app, onMethodNotAllowed: (_c, allowed) => methodProblem(allowed) }));
+  // Naming the companion and its ledger as /healthz does: the public URL check asks the webhook route with a GET.
+  app.use(methodNotAllowed({ app, onMethodNotAllowed: (_c, allowed) => methodProblem(allowed, identity) }));
   app.use('/api/checkout/sessions/*', checkoutCors(options.allowedOrigins, new URL(options.publicUrl).origin));
   app.use('/api/*', requireMediaType('application/json'));
   app.use('/webhooks/*', requireMediaType('application/x-www-form-urlencoded'));
@@ -194,7 +195,7 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
   app.route('/checkout', returnRoutes(clock));
   app.route('/checkout', challengeRoutes());
   app.route('/widget', widgetRoutes(options.widgetDir, logger));
-  app.route('/webhooks', webhookRoutes(config.gatewayApiSecret, background, identity));
+  app.route('/webhooks', webhookRoutes(config.gatewayApiSecret, background));
   app.route('/api/orders', orderRoutes());
   app.route('/api/webhook-events', eventRoutes());
   app.route('/api/balances', balanceRoutes());
@@ -246,9 +247,9 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
   return Object.assign(app, { companion: handle });
 }
 
-function methodProblem(allowed: readonly string[]): Response {
+function methodProblem(allowed: readonly string[], identity: Readonly<Record<string, string>>): Response {
   const problem = new ApiProblem(405, 'method_not_allowed', `Use ${allowed.join(', ')}`);
-  return Response.json(problem.body, { status: 405, headers: { Allow: allowed.join(', ') } });
+  return Response.json(problem.body, { status: 405, headers: { Allow: allowed.join(', '), ...identity } });
 }
 
 /**

@@ -58,7 +58,7 @@ export function ledgerTag(ledgerId: string): string {
   return createHash('sha256').update(`payform-ledger:${ledgerId}`).digest('hex').slice(0, 16);
 }
 
-/** The headers `/healthz` and the webhook route's refusal answer: built once, when the app is. */
+/** The headers `/healthz` and every 405 answer (the webhook route's refusal of a GET among them): built once, when the app is. */
 export function companionIdentity(ledgerTag: string): Readonly<Record<string, string>> {
   return { [INSTANCE_HEADER]: instanceId, [LEDGER_HEADER]: ledgerTag };
 }

@@ -18,7 +18,7 @@ import { formFields } from '../http/form-fields.js';
 import { waitAtMost } from '../http/in-flight.js';
 import type { InFlight } from '../http/in-flight.js';
 import { clientAddress } from '../http/client-address.js';
-import { ApiProblem, sendProblem } from '../http/problem.js';
+import { ApiProblem } from '../http/problem.js';
 import type { EventIngest, GatewayEvent } from '../../ledger/index.js';
 import type { Logger } from '../log/logger.js';
 import { gatewayEvent, storedBody, unreadableEvent } from '../payments/gateway-facts.js';
@@ -58,8 +58,7 @@ function signatureRefusals(): (log: Logger, now: number, client: string | undefi
   };
 }
 
-/** `identity` (companionIdentity): what the refusal of any other method names, for the public URL check. */
-export function webhookRoutes(apiSecret: string, background: InFlight, identity: Readonly<Record<string, string>>): Hono<CompanionEnv> {
+export function webhookRoutes(apiSecret: string, background: InFlight): Hono<CompanionEnv> {
   const webhooks = new Hono<CompanionEnv>();
   const refused = signatureRefusals();
 
@@ -105,12 +104,6 @@ export function webhookRoutes(apiSecret: string, background: InFlight, identity:
     }
     return c.json({ received: true, duplicate: !ingest.isNew, outcome: ingest.event.outcome } satisfies WebhookReceipt);
   });
-
-  // Any other method is refused as everywhere (405, Allow: POST), naming this companion and its
-  // ledger: the public URL check asks here, the address the gateway posts to. After the POST
-  // handler, which answers without calling on, so a delivery never reaches it.
-  const notPost = new ApiProblem(405, 'method_not_allowed', 'Use POST', undefined, { Allow: 'POST', ...identity });
-  webhooks.all('/gateway', (c) => sendProblem(c, notPost));
 
   return webhooks;
 }
