@@ -63,14 +63,15 @@ export const SellersSetting = z.string().transform((list, ctx) => {
   return sellers;
 });
 
-/** An id=name pair followed by another: separated by something else than a comma (`;`, a space). */
-const ANOTHER_PAIR = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\s*=/i;
+/** A name holding another id=name pair: the pairs separated by something else than a comma (`;`, a space). */
+const holdsAnotherPair = (name: string) =>
+  name.replace(/\s*=\s*/g, '=').split(/[;\s]+/).some((part) => part.includes('=') && Uuid.safeParse(part.slice(0, part.indexOf('='))).success);
 
 /** What is wrong with one pair, said after `seller <place>`; undefined when it is right. */
 function sellerProblem(pair: string, id: string, name: string, before: readonly { id: string }[]): string | undefined {
   if (!pair.includes('=') || !name) return ` ("${pair}") must be id=name`;
   if (!Uuid.safeParse(id).success) return `'s id "${id}" must be a UUID, the gateway's sub-merchant id`;
-  if (ANOTHER_PAIR.test(name)) return `'s name "${name}" holds another id=name pair: separate the pairs with commas`;
+  if (holdsAnotherPair(name)) return `'s name "${name}" holds another id=name pair: separate the pairs with commas`;
   if (name.length > 128) return `'s name must be at most 128 characters`;
   if (before.some((seller) => seller.id === id.toLowerCase())) return `'s id ${id} is named twice`;
   return undefined;
