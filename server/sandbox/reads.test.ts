@@ -269,6 +269,7 @@ describe('receipts', () => {
   });
 
   it('takes the control plane’s amounts in minor units, and names the field that replaced one in major units', async () => {
+    sandbox = testSandbox({ projects: [{ currencies: ['UAH', 'KWD'] }] });
     const refusal = async (path: string, body: Json) => {
       const answer = await sandbox.control('POST', path, body);
       expect(answer.status).toBe(400);

@@ -34,7 +34,9 @@ export interface WebhookAttempt {
   readonly duration_ms: number;
 }
 
-export type DeliveryStatus = 'scheduled' | 'held' | 'delivering' | 'retrying' | 'delivered' | 'failed';
+/** A delivery's progress, as GET /_sandbox/webhooks lists and filters it (`status`). */
+export const DELIVERY_STATUSES = ['scheduled', 'held', 'delivering', 'retrying', 'delivered', 'failed'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 /** One webhook delivery as GET /_sandbox/webhooks lists it. */
 export interface Delivery {

@@ -384,7 +384,11 @@ describe('payouts: method credit on POST /api/v1/payment (the Laravel package’
       const [event] = await sandbox.receiver.waitFor(String(body.order_id), 1);
       expect(event).toMatchObject({ method: 'credit', order_id: body.order_id, payment_id: credit.payment_id, status: 'success', amount: 500 });
       const base = `pos/${sandbox.project.posId}/orders/${String(body.order_id)}/report/receipt`;
-      const receipt = await send(mode, 'GET', `${base}?format=html`);
+      // The interface requires transactionId for a credit's receipt: a payout has no incoming transaction.
+      expect(await violations(await send(mode, 'GET', `${base}?format=html`))).toEqual([
+        { field_name: 'transactionId', violation: 'is required for the receipt of a credit (a payout): send the credit’s transaction_id' },
+      ]);
+      const receipt = await send(mode, 'GET', `${base}?${phpQuery({ format: 'html', transactionId: String(credit.transaction_id) })}`);
       expect(receipt.status).toBe(200);
       expect(await receipt.text()).toContain('424242******4242');
       const reference = await send(mode, 'GET', `${base}?${phpQuery({ format: 'signed_pdf', creditReference: true, transactionId: String(credit.transaction_id) })}`);

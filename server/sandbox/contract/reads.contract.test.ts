@@ -76,6 +76,29 @@ describe('receipts', () => {
     expect((await PDFDocument.load(reference.body)).getTitle()).toBe('Credit reference CR-2026-000001');
   });
 
+  it('makes no control-plane credit or recurring charge the API could not: a currency the project has not enabled, an amount above its limit', async () => {
+    const refusal = async (path: string, body: Record<string, unknown>) => {
+      const answer = await fetch(sandbox.url + path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+      expect(answer.status).toBe(400);
+      return ((await answer.json()) as { args: unknown }).args;
+    };
+    expect(await refusal('/_sandbox/credits', { order_id: 'contract-gbp', amount_minor: 150, currency: 'GBP' })).toEqual([
+      { field_name: 'currency', violation: 'is not enabled for this project (UAH, USD, EUR, PLN, XTS)' },
+    ]);
+    const overLimit = sandbox.project.amountLimitMinor + 1;
+    expect(await refusal('/_sandbox/credits', { order_id: 'contract-huge', amount_minor: overLimit, currency: 'UAH' })).toEqual([
+      { field_name: 'amount_minor', violation: 'is above the project\'s amount limit (100000000.00 UAH): the gateway declines such a payment with 4012' },
+    ]);
+    const purchase = await sandbox.client().payments.create(direct(hook()));
+    expect(await refusal('/_sandbox/recurring', { order_id: purchase.order_id, amount_minor: overLimit })).toEqual([
+      { field_name: 'amount_minor', violation: 'is above the project\'s amount limit (100000000.00 UAH): the gateway declines such a payment with 4012' },
+    ]);
+    // Nothing refused was made.
+    await expect(sandbox.client().orders.get('contract-gbp')).rejects.toBeInstanceOf(NotFoundError);
+    await expect(sandbox.client().orders.get('contract-huge')).rejects.toBeInstanceOf(NotFoundError);
+    expect(await sandbox.client().orders.get(purchase.order_id, { currency: 'UAH' })).toHaveLength(1);
+  });
+
   it('downloads a day’s receipts as a ZIP without split purchases', async () => {
     const client = sandbox.client();
     const purchase = await client.payments.create(direct(hook()));

@@ -76,6 +76,29 @@ describe('webhook delivery', () => {
   });
 });
 
+describe('the delivery log, GET /_sandbox/webhooks', () => {
+  it('narrows by the delivery’s progress (status) or the event’s own status (event_status), and refuses a filter that matches nothing by its spelling', async () => {
+    const client = sandbox.client();
+    const paid = await client.payments.create(direct(hook()));
+    const declined = await client.payments.create(direct(hook(), {}, '4000000000000002'));
+    await sandbox.receiver.waitFor(declined.order_id, 1);
+    await waitUntil(async () => (await listed('')).every((delivery) => delivery.status === 'delivered'));
+    expect((await listed('?event_status=success')).map((delivery) => delivery.order_id)).toEqual([paid.order_id]);
+    expect((await listed('?event_status=failure&method=purchase')).map((delivery) => delivery.order_id)).toEqual([declined.order_id]);
+    expect(await listed('?status=delivered')).toHaveLength(2);
+    // `success` is an event's status, not a delivery's: an empty list would read as "no webhook sent".
+    const refused = await fetch(`${sandbox.url}/_sandbox/webhooks?status=success`);
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({
+      args: [{ field_name: 'status', violation: 'must be one of scheduled, held, delivering, retrying, delivered, failed: a delivery\'s progress (the event\'s own status is event_status)' }],
+    });
+    expect((await fetch(`${sandbox.url}/_sandbox/webhooks?method=payment`)).status).toBe(400);
+  });
+});
+
+const listed = async (query: string) =>
+  (await sandbox.control<{ deliveries: { order_id: string; status: string }[] }>('GET', `/_sandbox/webhooks${query}`)).deliveries;
+
 describe('a declined capture, void or refund', () => {
   it('is reported by its own signed webhook: its method, operation id and status failure with the code', async () => {
     const client = sandbox.client();
@@ -122,8 +145,10 @@ describe('a declined capture, void or refund', () => {
     await sandbox.receiver.waitFor(orderId, 3);
     expect(await client.orders.resendWebhook(orderId, 'refund')).toMatchObject({ operation_id: declined.operation_id, status: 'failure' });
     await client.orders.resendWebhook(orderId, 'refund', { transactionId: refund.transaction_id ?? '' });
-    const events = await sandbox.receiver.waitFor(orderId, 5);
-    expect(events.slice(3).map((event) => [event.operation_id, event.status])).toEqual([[declined.operation_id, 'failure'], [refund.operation_id, 'success']]);
+    // A UUID written in upper case (RFC 4122 allows it) names the same transaction.
+    await client.orders.resendWebhook(orderId, 'refund', { transactionId: (refund.transaction_id ?? '').toUpperCase() });
+    const events = await sandbox.receiver.waitFor(orderId, 6);
+    expect(events.slice(3).map((event) => [event.operation_id, event.status])).toEqual([[declined.operation_id, 'failure'], [refund.operation_id, 'success'], [refund.operation_id, 'success']]);
   });
 });
 

@@ -5,7 +5,7 @@
  *   GET    /_sandbox                 projects (ids, names, sub-merchants, balance ids) and this list
  *   POST   /_sandbox/reset           forget every order, token, webhook, fault and clock change
  *   POST   /_sandbox/3ds/:payment_id {"result": "success" | "failure"}  answer a 3-D Secure challenge
- *   GET    /_sandbox/webhooks        every delivery (?order_id= &method= &status= narrow the list)
+ *   GET    /_sandbox/webhooks        every delivery (?order_id= &method= &status= &event_status= narrow the list)
  *   GET    /_sandbox/faults          the faults in force
  *   PUT    /_sandbox/faults          replace them ({} clears); see faults.ts, and shapes.ts for `shapes`
  *   DELETE /_sandbox/faults          clear them
@@ -18,14 +18,15 @@
  * decimals belong to its interface under /api/v1, and to nothing else.
  */
 import { Hono } from 'hono';
-import { readWebhookEvent } from '@payform/gateway';
+import { formatMinorUnits, readWebhookEvent } from '@payform/gateway';
 import * as z from 'zod';
-import { Currency, OrderId, Url, Uuid, formatTimestamp, requiredText } from '@payform/gateway/wire';
+import { Currency, Method, OrderId, Status, StatusCode, Url, Uuid, formatTimestamp, requiredText } from '@payform/gateway/wire';
 import { accountsOf, terminalsOf } from '../balances.js';
 import type { Project } from '../config.js';
 import { FaultSettings } from '../faults.js';
-import { chargeRecurring, completeChallenge, createCredit } from '../payments.js';
+import { chargeRecurring, completeChallenge, createCredit, currencyIssues } from '../payments.js';
 import type { SimulatedGateway } from '../simulated-gateway.js';
+import { DELIVERY_STATUSES } from '../webhook-sender.js';
 import type { Delivery } from '../webhook-sender.js';
 import { majorUnitsRefusal, minorAmountRefusal } from '../state/amounts.js';
 import type { Payment } from '../state/records.js';
@@ -70,10 +71,17 @@ function readAmountCommand<S extends z.ZodType>(schema: S, body: unknown, curren
   return parseInput(schema, body);
 }
 
-/** `minor` as an amount of `currency`, or a 400 naming why not. */
-function amountMinor(minor: number, currency: string): number {
+/**
+ * `minor` as an amount of `currency` the project could have paid or paid out, or a 400 naming why
+ * not: the API declines an amount above the project's limit (4012), so the control plane makes
+ * no success of one.
+ */
+function amountMinor(project: Project, minor: number, currency: string): number {
   const refusal = minorAmountRefusal(minor, currency, 'positive');
   if (refusal) throw Refusal.invalidField('amount_minor', refusal);
+  if (minor > project.amountLimitMinor) {
+    throw Refusal.invalidField('amount_minor', `is above the project's amount limit (${formatMinorUnits(project.amountLimitMinor, currency)}): the gateway declines such a payment with ${StatusCode.AmountLimitExceeded}`);
+  }
   return minor;
 }
 
@@ -107,10 +115,15 @@ function listedDelivery(delivery: Delivery) {
   }
 }
 
+/**
+ * `status` is the delivery's progress and `event_status` the event's own status: a closed list
+ * each, so that `?status=success` is refused naming the field to use rather than listing nothing.
+ */
 const WebhookFilter = z.strictObject({
   order_id: z.string().optional(),
-  method: z.string().optional(),
-  status: z.string().optional(),
+  method: Method.optional(),
+  status: z.enum(DELIVERY_STATUSES, { error: `must be one of ${DELIVERY_STATUSES.join(', ')}: a delivery's progress (the event's own status is event_status)` }).optional(),
+  event_status: Status.optional(),
 });
 
 export function controlRoutes(gateway: SimulatedGateway, baseUrlOf: BaseUrlOf): Hono<SandboxEnv> {
@@ -163,6 +176,7 @@ export function controlRoutes(gateway: SimulatedGateway, baseUrlOf: BaseUrlOf): 
       .filter((delivery) => filter.order_id === undefined || delivery.order_id === filter.order_id)
       .filter((delivery) => filter.method === undefined || delivery.method === filter.method)
       .filter((delivery) => filter.status === undefined || delivery.status === filter.status)
+      .filter((delivery) => filter.event_status === undefined || delivery.event_status === filter.event_status)
       .map(listedDelivery);
     return c.json({ deliveries });
   });
@@ -188,7 +202,10 @@ export function controlRoutes(gateway: SimulatedGateway, baseUrlOf: BaseUrlOf): 
   control.post('/credits', async (c) => {
     const command = readAmountCommand(CreditCommand, await readJsonBody(c), (body) => String(body.currency ?? ''));
     const project = projectOf(command.pos_id);
-    const amount = amountMinor(command.amount_minor, command.currency);
+    // A currency the project has not enabled is refused by the API: no credit in it either.
+    const currencyRefused = currencyIssues(project, command.currency);
+    if (currencyRefused.length > 0) throw Refusal.invalid(currencyRefused);
+    const amount = amountMinor(project, command.amount_minor, command.currency);
     const order = createCredit(gateway, c.get('requestId'), project, { ...command, amount }, baseUrlOf(c.req.url));
     return c.json(madePayment(order.payment));
   });
@@ -202,7 +219,7 @@ export function controlRoutes(gateway: SimulatedGateway, baseUrlOf: BaseUrlOf): 
     const project = projectOf(command.pos_id);
     const order = gateway.store.order(project.posId, command.order_id);
     if (!order) throw Refusal.notFound(`Order ${command.order_id}`);
-    const amount = command.amount_minor === undefined ? undefined : amountMinor(command.amount_minor, order.payment.currency);
+    const amount = command.amount_minor === undefined ? undefined : amountMinor(project, command.amount_minor, order.payment.currency);
     const charge = chargeRecurring(gateway, c.get('requestId'), order, amount);
     const recurring = order.recurring ? { id: order.recurring.id, status: order.recurring.status } : null;
     return c.json({ ...madePayment(charge), recurring });

@@ -21,8 +21,11 @@ export type Transaction = { readonly kind: 'payment'; readonly payment: Payment 
  * latest charge, or the charge named by transactionId) or the latest capture/void/refund,
  * declined ones included: each was reported by webhook, so each can be re-sent.
  */
-export function findTransaction(order: Order, method: Method, transactionId?: string): Transaction | undefined {
+export function findTransaction(order: Order, method: Method, requested?: string): Transaction | undefined {
   const payment = order.payment;
+  // The sandbox's ids are lower case; a UUID may be written in upper case (RFC 4122), as the
+  // other endpoints take it.
+  const transactionId = requested?.toLowerCase();
   if (method === payment.method) {
     const charges = (order.recurring?.charges ?? []).map((charge) => chargeAsPayment(payment, charge));
     const all = [payment, ...charges];
@@ -57,6 +60,11 @@ export function orderReceipt(gateway: SimulatedGateway, project: Project, order:
       throw Refusal.notFound(`Successful credit transaction ${query.transactionId ?? ''} of order ${order.orderId}`);
     }
     return creditReference(payment, project, numbers(), gateway.clock.now());
+  }
+  // The interface requires transactionId for credit transactions: without it the order's incoming
+  // transaction is meant, and a payout has none. A client that leaves it out fails live.
+  if (query.transactionId === undefined && order.payment.method === 'credit') {
+    throw Refusal.invalidField('transactionId', 'is required for the receipt of a credit (a payout): send the credit’s transaction_id');
   }
   const subject = query.transactionId
     ? subjectByTransaction(order, query.transactionId)
