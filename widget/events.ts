@@ -44,5 +44,5 @@ declare global {
 }
 
 /** Dispatches a pay event; answers false when a listener cancelled it. */
-export const emit = <K extends keyof PayEventDetails>(target: EventTarget, type: K, detail: PayEventDetails[K], cancelable = false): boolean =>
+export const emit = <K extends keyof PayEventDetails>(target: EventTarget, type: K, detail: PayEventDetails[K], cancelable?: boolean): boolean =>
   target.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true, cancelable }));

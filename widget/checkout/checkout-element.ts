@@ -4,7 +4,7 @@ import { emit, type PayEventDetails } from '../events.js';
 import { loadCatalog } from '../i18n/catalogs.js';
 import { en, type Strings } from '../i18n/en.js';
 import type { Verification } from '../i18n/lookup.js';
-import { Companion, CompanionError } from './companion.js';
+import { CompanionError, fetchView } from './companion.js';
 import type * as Paying from './paying.js';
 import type { SessionView } from './session-view.js';
 
@@ -16,11 +16,10 @@ import type { SessionView } from './session-view.js';
 export type Phase = 'loading' | 'ready' | 'paying' | 'confirming' | 'waiting' | 'success' | 'closed';
 
 /**
- * The companion that served this script, unless `endpoint` names another (reading import.meta
- * touches no DOM): its base path too when the script is its `<base>/widget/pay-form.js`, so a
- * companion mounted under `/payments` needs no `endpoint`; else the script's origin.
+ * Whether the form (or button) shows rather than an outcome: `ready` or `paying`, the only
+ * phases so spelt (a pattern: the bundle's budget counts bytes).
  */
-const SCRIPT_ORIGIN = /^(.*)\/widget\/pay-form\.js$/.exec(import.meta.url)?.[1] ?? new URL(import.meta.url).origin;
+export const showsForm = (phase: Phase): boolean => /^(r|pa)/.test(phase);
 
 /**
  * What paying takes (paying.ts): a chunk fetched as the form shows, so that by the customer's
@@ -101,11 +100,6 @@ export abstract class CheckoutElement extends LitElement {
    */
   abstract get hosted(): boolean;
 
-  /** @internal */
-  get companion(): Companion {
-    return new Companion(this.endpoint || SCRIPT_ORIGIN, this);
-  }
-
   override connectedCallback(): void {
     super.connectedCallback();
     // Moved in the page (a modal, a portal, a framework's render): what its removal stopped —
@@ -162,7 +156,7 @@ export abstract class CheckoutElement extends LitElement {
     this.say('');
     try {
       // The form shows up in its language, not in English first.
-      const [view] = await Promise.all([this.companion.view(), this.#localised]);
+      const [view] = await Promise.all([fetchView(this), this.#localised]);
       // A session that saves a card (or no longer does) changes the words.
       if ((view.method === 'lookup') !== this.#lookup) {
         this.#lookup = !this.#lookup;
@@ -176,11 +170,13 @@ export abstract class CheckoutElement extends LitElement {
       // The form shows: what paying takes loads now.
       void loadPaying(this);
     } catch (error) {
-      // Even when the session failed first, its error shows in the page's language.
-      await this.#localised;
+      // Even when the session failed first, its error shows in the page's language; when what
+      // failed is the language (a card verification's words, lookup.ts), in the one there is.
+      await this.#localised?.catch(() => {});
       if (run !== this.#run) return;
-      // What threw may be anything (Object() of undefined is {}); a CompanionError says what happened.
-      const { status = 0, code } = Object(error) as Partial<CompanionError>;
+      // What threw may be anything (Object() of undefined is {}); a CompanionError says what
+      // happened. Without a status, it is no 4xx: undefined compares false.
+      const { status, code } = Object(error) as CompanionError;
       const unknown = status >= 400 && status < 500 && status !== 429;
       // An unknown or foreign session stays unknown, and a page set up wrong reaches no hosted page
       // either; anything else may pass, so the hosted button stays on offer.
@@ -235,6 +231,9 @@ export abstract class CheckoutElement extends LitElement {
    * @internal
    */
   async pay(): Promise<void> {
+    // Where the customer is (the button, a field they pressed Enter in): a button disabled while
+    // the chunk comes drops it, and it comes back there should it not come.
+    const focused = this.shadowRoot!.activeElement as HTMLElement | null;
     if (!paying) {
       // Busy, so that a second click finds it so; the first is the one paid.
       if (this.phase !== 'ready') return;
@@ -244,7 +243,11 @@ export abstract class CheckoutElement extends LitElement {
       this.phase = 'ready';
       this.say('');
     }
-    return paying ? paying.submit(this) : this.fail(new CompanionError('network'));
+    if (paying) return paying.submit(this);
+    this.fail(new CompanionError('network'));
+    // Unless the customer has put the focus elsewhere since, as after any payment error.
+    await this.updateComplete;
+    if (document.activeElement === document.body) focused?.focus();
   }
 
   /**
@@ -271,7 +274,7 @@ export abstract class CheckoutElement extends LitElement {
   protected button(submits = !this.hosted): TemplateResult {
     const busy = this.phase !== 'ready';
     // Until the session is read there is no amount: "Pay", "Pay on the secure payment page".
-    const label = (this.hosted ? this.t.pay_hosted : this.t.pay).replace('{}', this.amount).replace(/ {2,}/g, ' ').trim();
+    const label = (this.hosted ? this.t.pay_hosted : this.t.pay).replace('{}', this.amount).replace(/ +/g, ' ').trim();
     return html`${this.t.note ? html`<p part="note">${this.t.note.replace('{}', this.amount)}</p>` : nothing}<button part="button" type=${submits ? 'submit' : 'button'} ?disabled=${busy}
       @click=${submits ? nothing : this.pay}>${busy ? this.t.processing : label}</button>`;
   }
@@ -293,7 +296,7 @@ export abstract class CheckoutElement extends LitElement {
   /** What shows instead of the form or button while loading, confirming, waiting, and at the end. */
   #outcome(): TemplateResult | undefined {
     const { phase, t } = this;
-    if (phase === 'ready' || phase === 'paying') return undefined;
+    if (showsForm(phase)) return undefined;
     return html`<div class="outcome" part=${phase === 'success' ? phase : nothing}>${
       phase === 'success'
         ? html`<span class="tick" aria-hidden="true">✓</span><strong>${this.amount}</strong>`

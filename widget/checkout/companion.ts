@@ -38,34 +38,39 @@ export class CompanionError extends Error {
 }
 
 /**
- * The companion's widget-facing API for one checkout session. Reading the session is all a page
- * needs before the form shows; paying and the hosted page (paying.ts) come later, through `call`.
+ * The companion that served this script, unless `endpoint` names another (reading import.meta
+ * touches no DOM): its base path too when the script is its `<base>/widget/pay-form.js`, so a
+ * companion mounted under `/payments` needs no `endpoint`; else the script's origin.
  */
-export class Companion {
-  constructor(
-    readonly endpoint: string,
-    /** The element whose `session` it is: what is said to the developer names it. */
-    readonly element: Element & { readonly session: string },
-  ) {}
+const SCRIPT_ORIGIN = /^(.*)\/widget\/pay-form\.js$/.exec(import.meta.url)?.[1] ?? new URL(import.meta.url).origin;
 
-  view(): Promise<SessionView> {
-    return this.call('', undefined, 15_000, readSessionView);
-  }
+/**
+ * The element a request is for: its `session`, and its `endpoint` (empty: the companion that
+ * served this script). What is said to the developer names it.
+ */
+export type Caller = Element & { readonly session: string; readonly endpoint: string };
 
-  /**
-   * One request to the session's `path`, a GET unless `post` says what to send; `read` checks the
-   * answer's shape. What went wrong otherwise is worked out by diagnose.ts, loaded then (timeouts
-   * and dropped connections are `network`, also when it cannot load).
-   */
-  async call<T>(path: string, post: RequestInit | undefined, timeout: number, read: (body: never) => T | undefined): Promise<T> {
-    const url = `${this.endpoint.replace(/\/$/, '')}/api/checkout/sessions/${encodeURIComponent(this.element.session)}${path}`;
-    const response = await fetch(url, { ...post, signal: AbortSignal.timeout(timeout) }).catch(() => undefined);
-    const json = await response?.json().catch(() => undefined);
-    const answer = response?.ok && read(json as never);
-    if (answer) return answer;
-    throw await import('./diagnose.js').then(
-      (module) => module.diagnose(url, this, response, json, !post),
-      () => new CompanionError('network'),
-    );
-  }
+/**
+ * The companion's widget-facing API, for one checkout session: reading the session is all a page
+ * needs before the form shows; paying and the hosted page (paying.ts) come later, through `call`.
+ * Functions of the element, not a class: the bundle's budget has no bytes for one.
+ */
+export const fetchView = (element: Caller): Promise<SessionView> => call(element, '', undefined, 15_000, readSessionView);
+
+/**
+ * One request to the session's `path`, a GET unless `post` says what to send; `read` checks the
+ * answer's shape. What went wrong otherwise is worked out by diagnose.ts, loaded then (timeouts
+ * and dropped connections are `network`, also when it cannot load).
+ */
+export async function call<T>(element: Caller, path: string, post: RequestInit | undefined, timeout: number, read: (body: never) => T | undefined): Promise<T> {
+  const endpoint = element.endpoint || SCRIPT_ORIGIN;
+  const url = `${endpoint.replace(/\/$/, '')}/api/checkout/sessions/${encodeURIComponent(element.session)}${path}`;
+  const response = await fetch(url, { ...post, signal: AbortSignal.timeout(timeout) }).catch(() => undefined);
+  const json = await response?.json().catch(() => undefined);
+  const answer = response?.ok && read(json as never);
+  if (answer) return answer;
+  throw await import('./diagnose.js').then(
+    (module) => module.diagnose(url, endpoint, element, response, json, !post),
+    () => new CompanionError('network'),
+  );
 }

@@ -5,7 +5,7 @@
  * the console and in `pay-error`'s `reason`, saying what was reached and what was expected; the
  * customer only ever sees the calm message of the code.
  */
-import { CompanionError, type Companion } from './companion.js';
+import { CompanionError, type Caller } from './companion.js';
 
 // `error.fields` names fields as an object's keys, or as a list of names or of zod-like issues.
 const fieldNames = (fields: unknown): string[] =>
@@ -54,16 +54,15 @@ async function unanswered(url: string, endpoint: string, name: string): Promise<
 
 /**
  * The error for `response` (undefined: no answer could be read) and its parsed JSON body, to a
- * request of `companion`'s. `reading`: a GET of the session, where a page set up wrong shows
- * first; a payment's failed answer stays what it was (it may have been paid: the element checks
- * the session).
+ * request of `element`'s to the companion at `endpoint`. `reading`: a GET of the session, where
+ * a page set up wrong shows first; a payment's failed answer stays what it was (it may have been
+ * paid: the element checks the session).
  */
-export async function diagnose(url: string, companion: Companion, response: Response | undefined, body: unknown, reading: boolean): Promise<CompanionError> {
-  const { endpoint } = companion;
-  const name = companion.element.localName;
+export async function diagnose(url: string, endpoint: string, element: Caller, response: Response | undefined, body: unknown, reading: boolean): Promise<CompanionError> {
+  const name = element.localName;
   // The element read a session it was never given (checkout-element.ts waited `sessionWait` first):
   // empty, or undefined or null as a framework's prop sets it, which the URL spells as a name.
-  if (!companion.element.session) {
+  if (!element.session) {
     return misconfigured(name, `no checkout session was set: set <${name} session> to the id your server got from the companion's POST /api/checkout/sessions`);
   }
   // `127.0.0.1:3000` is a path to the browser, read against the page's own address, and

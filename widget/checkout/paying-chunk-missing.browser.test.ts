@@ -3,9 +3,12 @@
 // has not loaded it, and its one test fails it (a page that failed to load a module keeps failing).
 import { expect, oneEvent } from '@open-wc/testing';
 import { answerModule } from '../test/checkout-fixture.js';
-import { autofill, button, card, message, show } from '../test/harness.js';
+import { autofill, button, card, message, press, show } from '../test/harness.js';
 
 const PAYING = '/widget/checkout/paying.ts';
+
+/** The part of the element that has the focus (none: the focus is elsewhere, the page's body). */
+const focusedPart = (element: Element): string | null | undefined => element.shadowRoot!.activeElement?.getAttribute('part');
 
 describe('a click before what paying takes has come, when it cannot', () => {
   const real = console.error;
@@ -22,7 +25,9 @@ describe('a click before what paying takes has come, when it cannot', () => {
     const payButton = await show({}, {}, 'pay-button');
     autofill(form, card('4242424242424242'));
     const errors = [oneEvent(form, 'pay-error'), oneEvent(payButton, 'pay-error')];
-    button(form).click();
+    // The form's button from the keyboard: focused, as a click focuses it too.
+    button(form).focus();
+    await press('Enter');
     button(payButton).click();
     await Promise.all([form.updateComplete, payButton.updateComplete]);
     expect([button(form).disabled, button(payButton).disabled], 'busy while the chunk is awaited').to.deep.equal([true, true]);
@@ -36,6 +41,16 @@ describe('a click before what paying takes has come, when it cannot', () => {
       expect(element.hasAttribute('processing')).to.equal(false);
       expect(message(element)).to.equal('Could not reach the payment service. Please try again.');
     }
+    // The disabled button dropped the focus: it comes back to the button, not to the page's start.
+    expect(focusedPart(form), 'focus back on the pay button').to.equal('button');
+
+    // Again from <pay-button>'s own button (the module fails at once now).
+    button(payButton).focus();
+    const again = oneEvent(payButton, 'pay-error');
+    await press('Enter');
+    expect((await again).detail.code).to.equal('network');
+    await payButton.updateComplete;
+    expect(focusedPart(payButton), "focus back on <pay-button>'s button").to.equal('button');
     expect(logged.length, 'said on the console').to.be.greaterThan(0);
     expect(logged.every((line) => /^<pay-(form|button)>: serve all of dist\/: .*paying/.test(line)), logged.join('\n')).to.equal(true);
   });

@@ -9,7 +9,7 @@ import { digitsOf, readExpiry, type Brand, type Check } from '@payform/card/fiel
 import { emit, type FieldName, type PayEventDetails } from '../events.js';
 import type { FieldError } from '../pay-form/pay-form.js';
 import type { CheckoutElement, Phase } from './checkout-element.js';
-import { CompanionError, type PayAnswer, type PayRequest } from './companion.js';
+import { call, CompanionError, fetchView, type PayAnswer, type PayRequest } from './companion.js';
 import { collectFingerprint } from './fingerprint.js';
 import { mayRedirect } from './redirect.js';
 import type { SessionView } from './session-view.js';
@@ -124,14 +124,14 @@ const post = (body: object): RequestInit => ({
 
 /** `POST …/pay`: the payment's outcome, or where 3-D Secure goes on. */
 const payment = (element: CheckoutElement, request: PayRequest): Promise<PayAnswer> =>
-  element.companion.call('/pay', post(request), 60_000, (body: PayAnswer | undefined) =>
+  call(element, '/pay', post(request), 60_000, (body: PayAnswer | undefined) =>
     ANSWERS.includes(body?.status as string) && (body!.status !== 'redirect' || typeof body!.redirect_url === 'string') ? body : undefined,
   );
 
 /** `POST …/hosted`: the gateway's payment page for the session, with the customer details `<pay-form>` asked for. */
 const hostedPage = async (element: CheckoutElement): Promise<string> =>
   (
-    await element.companion.call('/hosted', post({ customer: isForm(element) ? customerOf(element) : undefined }), 15_000, (body: { redirect_url?: unknown } | undefined) =>
+    await call(element, '/hosted', post({ customer: isForm(element) ? customerOf(element) : undefined }), 15_000, (body: { redirect_url?: unknown } | undefined) =>
       typeof body?.redirect_url === 'string' ? body : undefined,
     )
   ).redirect_url as string;
@@ -189,7 +189,7 @@ async function leave(element: CheckoutElement): Promise<void> {
     }
   } catch (error) {
     // Refused because the session is being paid (by card, in the form beside this button) or is paid: show that.
-    if (error instanceof CompanionError && error.status === 409 && wentOn(element, await element.companion.view().catch(() => undefined))) return refocus(element);
+    if (error instanceof CompanionError && error.status === 409 && wentOn(element, await fetchView(element).catch(() => undefined))) return refocus(element);
     element.phase = 'ready';
     void refocus(element);
     if (!isForm(element)) {
@@ -234,7 +234,7 @@ async function polled(element: CheckoutElement, current: () => boolean, interval
   for (const until = Date.now() + timeout; Date.now() < until; ) {
     await new Promise((resolve) => setTimeout(resolve, interval));
     if (!current()) return undefined;
-    const view = await element.companion.view().catch(() => undefined);
+    const view = await fetchView(element).catch(() => undefined);
     if (view && view.status !== 'pending') return view;
   }
   return undefined;
@@ -380,7 +380,7 @@ async function recover(form: Form, error: unknown): Promise<void> {
   const { code, status } = error instanceof CompanionError ? error : new CompanionError('server');
   if (code === 'network' || code === 'server' || code === 'malformed' || status === 409) {
     // The payment may have gone through: never let the customer pay twice.
-    const view = await form.companion.view().catch(() => undefined);
+    const view = await fetchView(form).catch(() => undefined);
     if (wentOn(form, view)) return refocus(form);
     // Neither the answer nor the session came back: it may well be paid. The page hears of the
     // error; the customer is shown the payment being confirmed (poll), never a form to pay again.

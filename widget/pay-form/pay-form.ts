@@ -1,6 +1,6 @@
 import { html, nothing, type html as Html, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
 import { detectBrand, maxLength, type Brand, type BrandId, digitsOf, type Check, type CheckCode, checkCvv, cvvLength, checkExpiry, formatCvv, formatExpiry, formatNumber, type Edit, type Keystroke, checkNumber } from '@payform/card/fields';
-import { CheckoutElement, paying } from '../checkout/checkout-element.js';
+import { CheckoutElement, paying, showsForm } from '../checkout/checkout-element.js';
 import { customerCheck, loadCustomerChecks } from '../customer/fields.js';
 import { emit, type FieldName } from '../events.js';
 import type { Message } from '../i18n/en.js';
@@ -228,7 +228,7 @@ export class PayForm extends CheckoutElement {
     return html`<div part="field">
       <div><label part="label" for=${name}>${this.t[name]}</label>${hint ? html`<span part="hint" id="${name}-hint">${this.t[hint]}</span>` : nothing}</div>
       <div class="control" dir=${name.endsWith('name') ? nothing : 'ltr'}>
-        <input part="input" id=${name} name=${name} type=${inputmode === 'numeric' ? 'text' : (inputmode ?? 'text')}
+        <input part="input" id=${name} name=${name} type=${(inputmode !== 'numeric' && inputmode) || 'text'}
           autocomplete=${autocomplete} inputmode=${inputmode ?? nothing} autocorrect="off" spellcheck="false" aria-required="true"
           aria-invalid=${!!error} aria-describedby="${name}-error${hint ? ` ${name}-hint` : ''}">
         ${name === 'number' ? brandMark(this.brand) : nothing}
@@ -261,7 +261,7 @@ export class PayForm extends CheckoutElement {
   protected override footer(): TemplateResult | typeof nothing {
     const { phase } = this;
     const extras = this.#extras;
-    return extras && !this.hosted && (phase === 'ready' || phase === 'paying') ? extras(html, this.locale) : nothing;
+    return extras && !this.hosted && showsForm(phase) ? extras(html, this.locale) : nothing;
   }
 }
 
