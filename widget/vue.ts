@@ -23,6 +23,12 @@ interface CheckoutAttributes {
   endpoint?: string;
   /** Language of the element; defaults to the closest `lang` up the page. */
   lang?: string;
+  /** How often a pending payment is polled, ms (`:poll-interval` sets the property). */
+  pollInterval?: number;
+  /** How long at most a pending payment is polled, ms. */
+  pollTimeout?: number;
+  /** How long the element waits for a `session` its page sets late, ms, before it says none was set. */
+  sessionWait?: number;
 }
 
 export interface PayFormProps extends CheckoutAttributes, Listeners<keyof PayEventMap> {
