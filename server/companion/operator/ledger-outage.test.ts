@@ -35,6 +35,38 @@ describe('a ledger outage', () => {
     ]);
   });
 
+  it('says a database that comes and goes at most once a minute, counting the outages between the lines', async () => {
+    ledger = await openLedger(':memory:');
+    const memory = memorySink();
+    let now = 0;
+    const outage = new LedgerOutage({ ledger, logger: createLogger({ sink: memory.sink }), clock: () => now, probeIntervalMs: 1 });
+    // Connections reset every few seconds (a flaky network, a balancer in front of the server).
+    const reset = () => withCode('ECONNRESET', 'read ECONNRESET');
+    const flap = async (at: number) => {
+      now = at;
+      outage.noticed(reset());
+      await outage.back();
+    };
+    for (let at = 0; at < 60_000; at += 5_000) await flap(at);
+    await flap(70_000);
+    // One that begins quietly and lasts is reminded of a minute after the last line, and its end said.
+    now = 72_000;
+    outage.noticed(reset());
+    now = 131_000;
+    outage.noticed(reset());
+    await outage.back();
+    outage.stop();
+    expect(memory.lines.map((line) => JSON.parse(line) as Record<string, unknown>)).toMatchObject([
+      { level: 'error', msg: expect.stringContaining('the database cannot be reached'), reason: 'read ECONNRESET' },
+      { level: 'warn', msg: 'the database is back', refused: 1 },
+      { level: 'error', msg: expect.stringContaining('the database cannot be reached'), outages_since_last_line: 11, refused_since_last_line: 11 },
+      { level: 'warn', msg: 'the database is back', refused: 1 },
+      { level: 'error', msg: 'the database still cannot be reached', down_for_ms: 59_000, refused: 2 },
+      { level: 'warn', msg: 'the database is back', refused: 2 },
+    ]);
+    expect(memory.lines).toHaveLength(6);
+  });
+
   it('begins an outage a readiness probe met, without counting the probe as refused work', async () => {
     ledger = await openLedger(':memory:');
     const memory = memorySink();

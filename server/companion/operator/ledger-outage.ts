@@ -5,7 +5,12 @@
  * and once when it ends, with how long it lasted and how many calls it refused. While it lasts
  * the ledger is probed every second, so the end is noticed (and what waited for it runs) as soon
  * as the database answers again, whether or not a request comes. A disk that refused a write
- * (full, read-only) still answers reads: then the probe commits a write too. A SQLite ledger
+ * (full, read-only) still answers reads: then the probe commits a write too. A database that
+ * comes and goes (a flaky network resetting connections, a server at max_connections) would
+ * begin and end an outage every few seconds: one beginning less than a minute after the last
+ * line said is only counted (a debug line), like its end, and the next line said gives the count
+ * (`outages_since_last_line`) — a review's connections reset every few seconds logged an error
+ * and a warning for each. A SQLite ledger
  * that could not sync its WAL (LedgerNotDurable) is never back: it needs a restart, which
  * `restartNeeded` tells /healthz.
  */
@@ -41,6 +46,16 @@ export class LedgerOutage {
   #fix: string | undefined;
   #restartNeeded = false;
   readonly #counted = new WeakSet<object>();
+  /** When a line about an outage was last said at warn or error. */
+  #saidAt = Number.NEGATIVE_INFINITY;
+  /** This outage began less than a minute after the last line: not said until it lasts (a reminder). */
+  #quiet = false;
+  /** Outages begun and ended without a line since the last one said, and the calls they refused. */
+  #unsaid = { outages: 0, refused: 0 };
+  /** When the last outage ended (the clock's time). */
+  #endedAt = Number.NEGATIVE_INFINITY;
+  /** The fix the last line said an outage needs. */
+  #saidFix: string | undefined;
 
   constructor(deps: LedgerOutageDeps) {
     this.#deps = deps;
@@ -97,17 +112,31 @@ export class LedgerOutage {
     if (this.#since === undefined || dead) {
       const began = this.#since === undefined;
       this.#since ??= now;
-      this.#remindedAt = now;
       this.#fix = fix;
       const message = dead ? 'the ledger takes no more work until the companion is restarted; answering 503 with Retry-After, /healthz 503' : 'the database cannot be reached; answering 503 with Retry-After until it is back';
       // Probing first: a log line that cannot be written (its file on the same full disk) must
       // not leave the outage without the probe that ends it.
       if (began && !dead) this.#probeLater();
-      logger.error(message, { reason: describe(error), ...(fix === undefined ? {} : { fix }) });
+      // Another fix than the last line's (a full disk after a restart) is news: said at once.
+      this.#quiet = !dead && now - this.#saidAt < REMINDER_INTERVAL_MS && fix === this.#saidFix;
+      // A quiet one is reminded of a minute after the last line, should it last.
+      this.#remindedAt = this.#quiet ? this.#saidAt : now;
+      const fields = { reason: describe(error), ...(fix === undefined ? {} : { fix }) };
+      if (this.#quiet) return logger.debug(message, fields);
+      logger.error(message, { ...fields, ...this.#sinceLastLine(now) });
     } else if (now - this.#remindedAt >= REMINDER_INTERVAL_MS) {
       this.#remindedAt = now;
-      logger.error('the database still cannot be reached', { down_for_ms: now - this.#since, refused: this.#refused, ...(this.#fix === undefined ? {} : { fix: this.#fix }) });
+      this.#quiet = false;
+      logger.error('the database still cannot be reached', { down_for_ms: now - this.#since, refused: this.#refused, ...(this.#fix === undefined ? {} : { fix: this.#fix }), ...this.#sinceLastLine(now) });
     }
+  }
+
+  /**
+   * The ledger was away at some time since `time`: now, or the last outage ended after it. A
+   * webhook the gateway sent meanwhile was answered 503 and is not stored, though it came.
+   */
+  downSince(time: number): boolean {
+    return this.#since !== undefined || this.#endedAt >= time;
   }
 
   /** Resolves once the ledger answers again (at once when it is not down). */
@@ -127,6 +156,15 @@ export class LedgerOutage {
     clearTimeout(this.#timer);
   }
 
+  /** The outages not said since the last line (none: nothing), for the line being said now. */
+  #sinceLastLine(now: number): { outages_since_last_line?: number; refused_since_last_line?: number } {
+    this.#saidAt = now;
+    this.#saidFix = this.#fix;
+    const { outages, refused } = this.#unsaid;
+    this.#unsaid = { outages: 0, refused: 0 };
+    return outages === 0 ? {} : { outages_since_last_line: outages, refused_since_last_line: refused };
+  }
+
   #probeLater(): void {
     if (this.#stopped || this.#restartNeeded) return;
     this.#timer = setTimeout(() => void this.#probe(), this.#deps.probeIntervalMs ?? PROBE_INTERVAL_MS);
@@ -142,7 +180,18 @@ export class LedgerOutage {
     }
     if (this.#restartNeeded) return;
     const { logger, clock } = this.#deps;
-    logger.warn('the database is back', { down_for_ms: clock() - (this.#since ?? clock()), refused: this.#refused });
+    const now = clock();
+    const fields = { down_for_ms: now - (this.#since ?? now), refused: this.#refused };
+    if (this.#quiet && now - this.#saidAt < REMINDER_INTERVAL_MS) {
+      this.#unsaid.outages += 1;
+      this.#unsaid.refused += this.#refused;
+      logger.debug('the database is back', fields);
+    } else {
+      // A quiet one ending a minute after the last line is said, with those before it.
+      logger.warn('the database is back', { ...fields, ...this.#sinceLastLine(now) });
+    }
+    this.#quiet = false;
+    this.#endedAt = now;
     this.#since = undefined;
     this.#refused = 0;
     this.#writes = false;
