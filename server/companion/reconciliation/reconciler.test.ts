@@ -18,6 +18,8 @@ let hung = 0;
 let loseAnswers: RegExp | undefined;
 /** The gateway keeps refunds pending (acquirer-side) in its answers and its order state. */
 let refundsPending = false;
+/** Reads go out with a wrong API secret: the gateway refuses them (a rotated key, a typo). */
+let refuseReads = false;
 
 async function withPendingRefunds(request: Request, response: Response): Promise<Response> {
   const path = new URL(request.url).pathname;
@@ -34,6 +36,7 @@ beforeEach(async () => {
   hung = 0;
   loseAnswers = undefined;
   refundsPending = false;
+  refuseReads = false;
   stack = await createStack({
     clock,
     gateway: {
@@ -49,6 +52,7 @@ beforeEach(async () => {
           return new Promise<Response>((_, reject) => init?.signal?.addEventListener('abort', () => reject(init.signal?.reason)));
         }
         const request = new Request(input, init);
+        if (refuseReads && request.method === 'GET') request.headers.set('X-API-AUTH', `CPAY ${testProjectCredentials({}).apiKey}:not-the-secret`);
         const response = await stack.sandbox.fetch(request.clone());
         if (loseAnswers?.test(url)) throw new TypeError('fetch failed', { cause: { code: 'ECONNRESET' } });
         return withPendingRefunds(request, response);
@@ -108,6 +112,24 @@ describe('stale payments', () => {
     clock.advance(61 * SECOND);
     expect(await reconcile()).toMatchObject({ settled: 1 });
     expect(missing()).toHaveLength(2);
+  });
+
+  it('does not take webhooks the database was away for as webhooks the gateway never sent', async () => {
+    const session = await stack.openSession();
+    // The database goes away as the gateway sends the payment's webhooks: each is answered 503.
+    const ingest = stack.ledger.ingestEvent;
+    stack.ledger.ingestEvent = () => Promise.reject(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }));
+    stack.dropWebhooks = false;
+    await stack.pay(session.id, payBody({ card: card('slow_pending') }));
+    await eventually(() => expect(stack.logs.some((line) => line.includes('"status":503') && line.includes('/webhooks/gateway'))).toBe(true));
+    // The gateway's resends are later than reconciliation.
+    stack.dropWebhooks = true;
+    stack.ledger.ingestEvent = ingest;
+    await stack.companion.companion.services.outage.back();
+    await eventually(async () => expect((await stack.companion.companion.services.gateway.orders.get(session.order_id))[0]?.status).toBe('success'));
+    clock.advance(61 * SECOND);
+    expect(await reconcile()).toMatchObject({ settled: 1 });
+    expect(stack.logs.filter((line) => line.includes('sent no webhook'))).toEqual([]);
   });
 
   it('checks a payment still open at the gateway again later, and asks for its webhook again', async () => {
@@ -201,6 +223,45 @@ describe('stale payments', () => {
     failReads = false;
     expect(await reconcile()).toMatchObject({ checkedPayments: 1, settled: 1, failures: 0 });
     expect((await stack.ledger.getPayment(session.order_id))?.status).toBe('success');
+  });
+
+  it('says a gateway it cannot read at most once a minute, not at every pass', async () => {
+    const session = await stack.openSession();
+    await stack.pay(session.id, payBody({ card: card('slow_pending') }));
+    failReads = true;
+    clock.advance(61 * SECOND);
+    const logged = stack.logs.length;
+    for (const wait of [0, 15, 15, 15, 15]) {
+      clock.advance(wait * SECOND);
+      expect(await reconcile()).toMatchObject({ checkedPayments: 1, failures: 1 });
+    }
+    const lines = stack.logs.slice(logged).map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line.level !== 'debug' && String(line.msg).includes('reconciliation'));
+    // A pass that only failed to read changed nothing: no info line of its own either.
+    expect(lines).toMatchObject([
+      { level: 'warn', msg: expect.stringContaining('could not reach the gateway'), orders: 1 },
+      { level: 'warn', msg: expect.stringContaining('could not reach the gateway'), orders: 1, passes_since_last_line: 3 },
+    ]);
+    expect(lines).toHaveLength(2);
+  });
+
+  it('stops a pass at a gateway that refuses its credentials: one line, not an error per order, and no order marked checked', async () => {
+    const sessions = [await stack.openSession(), await stack.openSession(), await stack.openSession()];
+    for (const session of sessions) await stack.pay(session.id, payBody({ card: card('slow_pending') }));
+    for (const session of sessions) {
+      await eventually(async () => expect((await stack.companion.companion.services.gateway.orders.get(session.order_id))[0]?.status).toBe('success'));
+    }
+    refuseReads = true;
+    clock.advance(61 * SECOND);
+    const logged = stack.logs.length;
+    expect(await reconcile()).toMatchObject({ checkedPayments: 1, settled: 0, failures: 1 });
+    const lines = stack.logs.slice(logged).map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines.filter((line) => line.level === 'error' && String(line.msg).includes('reconcil'))).toEqual([]);
+    expect(lines.filter((line) => line.level === 'warn' && String(line.msg).includes('reconciliation'))).toMatchObject([
+      { msg: expect.stringContaining('refuses its reads'), orders: 1, reason: expect.stringContaining('Invalid credentials') },
+    ]);
+    // The refused reads were no check: once the credentials are right, the next pass reads them all at once.
+    refuseReads = false;
+    expect(await reconcile()).toMatchObject({ checkedPayments: 3, settled: 3, failures: 0 });
   });
 
   it('one order that cannot be reconciled does not stop the pass, and waits its turn again', async () => {

@@ -20,6 +20,7 @@
  *
  * Several instances may reconcile the same ledger: every write is forward-only and guarded.
  */
+import { AuthenticationError, NotTheGatewayError } from '@payform/gateway';
 import type { GatewayClient } from '@payform/gateway';
 import type { Ledger, Operation, Payment, StoredEvent } from '../../ledger/index.js';
 import { isLedgerUnavailable } from '../../ledger/index.js';
@@ -50,14 +51,26 @@ interface ReconcilerDeps {
   readonly readiness?: { foreignLedger: boolean };
 }
 
-/** What one pass did, for logs and tests. */
 /** A pass's orders the gateway could not be asked about, as its one log line says them. */
 interface Unreached {
   orders: number;
   first_order_id?: string;
   reason?: string;
+  /** The gateway refuses every read (credentials, another server at its address): the pass asks it no more. */
+  refused?: boolean;
 }
 
+/**
+ * Trouble every read meets alike, whatever the order: the gateway refusing the credentials, or
+ * something else answering at its address. operator/gateway-trouble.ts says it, naming the
+ * setting; each order logging it again as its own error wrote 50 lines a pass.
+ */
+const refusesEveryRead = (error: unknown) => error instanceof AuthenticationError || error instanceof NotTheGatewayError;
+
+/** A pass's orders the gateway could not be asked about are said at most this often. */
+const UNREACHED_SAID_EVERY_MS = 60_000;
+
+/** What one pass did, for logs and tests. */
 export interface ReconciliationReport {
   readonly checkedPayments: number;
   readonly checkedOperations: number;
@@ -106,6 +119,9 @@ export class Reconciler {
   #halt = new AbortController();
   /** The loop has logged that the ledger is another point of sale's: once, not every pass. */
   #toldForeign = false;
+  /** When a pass last said it could not read the gateway, and the passes since that said nothing. */
+  #unreachedSaidAt = Number.NEGATIVE_INFINITY;
+  #unreachedPasses = 0;
 
   constructor(deps: ReconcilerDeps) {
     this.#deps = deps;
@@ -170,7 +186,7 @@ export class Reconciler {
     const guard = (orderId: string, check: () => Promise<void>, markChecked: () => Promise<void>) => this.#guard(tally, unreached, orderId, check, markChecked, signal);
     const payments = await ledger.listStalePayments({ quietForMs: timings.stalePaymentAfterMs, absentQuietForMs: timings.neverSentSpacingMs, limit: timings.batchSize });
     for (const payment of payments) {
-      if (signal.aborted) break;
+      if (signal.aborted || unreached.refused) break;
       tally.checkedPayments += 1;
       await guard(payment.orderId, () => this.#checkPayment(payment, tally, signal), () => ledger.markPaymentChecked(payment.orderId));
     }
@@ -178,7 +194,7 @@ export class Reconciler {
       quietForMs: timings.unsettledOperationAfterMs, absentQuietForMs: timings.neverSentSpacingMs, limit: timings.batchSize,
     });
     for (const operation of operations) {
-      if (signal.aborted) break;
+      if (signal.aborted || unreached.refused) break;
       tally.checkedOperations += 1;
       await guard(operation.orderId, () => this.#checkOperation(operation, tally, signal), () => ledger.markOperationChecked(operation.id));
     }
@@ -189,17 +205,40 @@ export class Reconciler {
       // A retry records its own try, so there is nothing to mark when it fails.
       await guard(event.orderId, () => this.#retryEvent(event, tally), async () => {});
     }
-    if (unreached.orders > 0) logger.warn('reconciliation could not reach the gateway: those orders are tried again on the next pass', { ...unreached });
+    this.#sayUnreached(unreached);
     // Last, so what this pass settled has had its own chance to be told first.
     const notices = await this.#deps.notices.tellDue(timings.batchSize);
     Object.assign(tally, { dueNotices: notices.due, toldNotices: notices.told, droppedNotices: notices.dropped });
     tally.expiredKeys = await ledger.sweepIdempotencyKeys();
     // A pass that only looked (a challenge still open, an event that may never apply) says so at
     // debug: at info, every half minute, it buried the passes that changed something.
-    const changed = tally.settled + tally.cancelled + tally.neverSent + tally.givenUp + tally.appliedEvents + tally.failures + tally.toldNotices + tally.droppedNotices;
+    // Orders the gateway could not be asked about changed nothing either: #sayUnreached said them.
+    const changed = tally.settled + tally.cancelled + tally.neverSent + tally.givenUp + tally.appliedEvents + tally.failures - unreached.orders + tally.toldNotices + tally.droppedNotices;
     if (changed > 0) logger.info('reconciliation pass', tally);
     else if (tally.checkedPayments + tally.checkedOperations + tally.checkedEvents + tally.dueNotices > 0) logger.debug('reconciliation pass', tally);
     return tally;
+  }
+
+  /**
+   * One line for a pass's orders the gateway could not be asked about, at most once a minute:
+   * operator/gateway-trouble.ts says the gateway's trouble itself, and a pass every 15 s saying
+   * it again wrote hundreds of lines an hour while the gateway was away. The passes in between
+   * are counted in the next line (`passes_since_last_line`).
+   */
+  #sayUnreached({ refused, ...unreached }: Unreached): void {
+    const { logger, clock } = this.#deps;
+    if (unreached.orders === 0) return;
+    const now = clock();
+    if (now - this.#unreachedSaidAt < UNREACHED_SAID_EVERY_MS) {
+      this.#unreachedPasses += 1;
+      return logger.debug('reconciliation could not read the gateway', unreached);
+    }
+    const passes = this.#unreachedPasses > 0 ? { passes_since_last_line: this.#unreachedPasses } : {};
+    this.#unreachedSaidAt = now;
+    this.#unreachedPasses = 0;
+    if (refused) {
+      logger.warn('reconciliation stopped asking the gateway, which refuses its reads (the error logged when it began names the setting to fix): the orders are read on the next pass', { ...unreached, ...passes });
+    } else logger.warn('reconciliation could not reach the gateway: those orders are tried again on the next pass', { ...unreached, ...passes });
   }
 
   /**
@@ -220,8 +259,9 @@ export class Reconciler {
 
   /**
    * One order's trouble never stops the pass. A gateway that could not be reached is tried
-   * again on the next pass (that read did not count as a check); the database away ends the
-   * pass (the loop tells the outage tracker); anything else — a refusal,
+   * again on the next pass (that read did not count as a check); one that refuses every read —
+   * the credentials, another server at its address — ends the pass's reads, none counted as a
+   * check; the database away ends the pass (the loop tells the outage tracker); anything else — a refusal,
    * an unreadable answer, a fault of the ledger or of this code — is logged and the order is
    * marked checked, so it waits its turn instead of holding the head of every batch.
    */
@@ -243,11 +283,15 @@ export class Reconciler {
       // it, each logged with a stack. The pass ends, and the loop tells the outage, said once.
       if (isLedgerUnavailable(error)) throw error;
       tally.failures += 1;
-      if (isGatewayUnreachable(error)) {
+      // Not a check: marked checked, the order would also wait out another instance's turn.
+      const refused = refusesEveryRead(error);
+      if (refused || isGatewayUnreachable(error)) {
+        const reason = error instanceof Error ? error.message : String(error);
         unreached.orders += 1;
         unreached.first_order_id ??= orderId;
-        unreached.reason ??= error instanceof Error ? error.message : String(error);
-        logger.debug('could not reconcile an order: the gateway could not be reached', { order_id: orderId, err: error });
+        unreached.reason = refused ? reason : (unreached.reason ?? reason);
+        if (refused) unreached.refused = true;
+        logger.debug('could not reconcile an order: the gateway could not be read', { order_id: orderId, err: error });
         return;
       }
       logger.error('could not reconcile an order', { order_id: orderId, err: error });
@@ -278,7 +322,9 @@ export class Reconciler {
       // order in the same minute (several companions on one database) finds it done.
       if (!state.advanced) return;
       tally.settled += 1;
-      if (this.#deps.missingWebhooks && (await ledger.getOrder(now.orderId))?.events.length === 0) this.#deps.missingWebhooks.settledWithout(now.orderId);
+      // Its webhooks may have come while the database was away, answered 503: no sign of a wrong address.
+      const mayHaveCome = this.#deps.outage?.downSince(payment.createdAt) ?? false;
+      if (this.#deps.missingWebhooks && !mayHaveCome && (await ledger.getOrder(now.orderId))?.events.length === 0) this.#deps.missingWebhooks.settledWithout(now.orderId);
       return;
     }
     if (now.mode === 'hosted' && now.status === 'init' && (await this.#sessionExpired(now))) {
