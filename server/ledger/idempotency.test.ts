@@ -95,6 +95,19 @@ function describeKeys(backend: () => LedgerBackend): void {
       expect((await b.claimIdempotencyKey(request())).outcome).toBe('in_progress');
     });
 
+    it('hands a claim whose lease was ended to the same request at once, as interrupted, on any instance', async () => {
+      const unanswered = await claimed(a);
+      expect((await b.claimIdempotencyKey(request())).outcome).toBe('in_progress');
+      await a.endIdempotencyLease('key-1', unanswered);
+      expect((await b.claimIdempotencyKey(request({ fingerprint: 'e'.repeat(64) }))).outcome).toBe('reused');
+      expect((await b.claimIdempotencyKey(request())).outcome).toBe('interrupted');
+      // An answer stored is never made a claim to take over again.
+      const done = await claimed(a, { key: 'key-2' });
+      expect(await a.storeIdempotentAnswer('key-2', done, answer, LIFETIME)).toBe(true);
+      await a.endIdempotencyLease('key-2', done);
+      expect(await b.claimIdempotencyKey(request({ key: 'key-2' }))).toEqual({ outcome: 'replay', answer });
+    });
+
     it('keeps a key for its lifetime from the answer, then frees and sweeps it', async () => {
       const claimId = await claimed(a);
       clock.advance(1_000);

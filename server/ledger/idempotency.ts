@@ -204,6 +204,15 @@ export async function releaseIdempotencyKey(ctx: LedgerContext, key: string, cla
   await ctx.db.deleteFrom('idempotency_keys').where('claim_id', '=', claimId).where('key', '=', key).where('state', '=', 'in_progress').execute();
 }
 
+/**
+ * Ends now the lease of a claim whose request could not be answered (the database went away
+ * during it): the next request under the key takes it over as interrupted, to be answered from
+ * what the ledger knows of it, rather than waiting out the lease or replaying the failure.
+ */
+export async function endIdempotencyLease(ctx: LedgerContext, key: string, claimId: string): Promise<void> {
+  await ctx.db.updateTable('idempotency_keys').set({ locked_until: ctx.now() }).where('claim_id', '=', claimId).where('key', '=', key).where('state', '=', 'in_progress').execute();
+}
+
 /** Deletes the keys past their lifetime; how many. */
 export async function sweepIdempotencyKeys(ctx: LedgerContext): Promise<number> {
   const result = await ctx.db.deleteFrom('idempotency_keys').where('expires_at', '<=', ctx.now()).executeTakeFirst();

@@ -7,7 +7,7 @@ import type { LedgerContext } from './context.js';
 import { InvalidLedgerInput, LedgerNotFound } from './errors.js';
 import { ingestEvent, retryEvent, reviewEvent } from './events.js';
 import { claimPointOfSale, probeWrite, readLedgerId } from './owner.js';
-import { claimIdempotencyKey, readUnscopedKeys, releaseIdempotencyKey, storeIdempotentAnswer, sweepIdempotencyKeys } from './idempotency.js';
+import { claimIdempotencyKey, endIdempotencyLease, readUnscopedKeys, releaseIdempotencyKey, storeIdempotentAnswer, sweepIdempotencyKeys } from './idempotency.js';
 import type { IdempotencyClaim, IdempotencyRequest, StoredAnswer } from './idempotency.js';
 import { overCapturePercent, parseInput, paymentUpdateInput, schemaName } from './input.js';
 import { TablePrefixPlugin } from './table-names.js';
@@ -176,6 +176,8 @@ export interface Ledger {
   storeIdempotentAnswer(key: string, claimId: string, answer: StoredAnswer, lifetimeMs: number): Promise<boolean>;
   /** Frees a claimed key whose request changed nothing. */
   releaseIdempotencyKey(key: string, claimId: string): Promise<void>;
+  /** Ends the lease of a claimed key whose request could not be answered: the next request takes it over as interrupted. */
+  endIdempotencyLease(key: string, claimId: string): Promise<void>;
   /** Deletes keys past their lifetime; how many. */
   sweepIdempotencyKeys(): Promise<number>;
 
@@ -267,6 +269,7 @@ function ledgerOver(ctx: LedgerContext, upgradedNow: readonly string[], id: stri
     claimIdempotencyKey: (request) => claimIdempotencyKey(ctx, request),
     storeIdempotentAnswer: (key, claimId, answer, lifetimeMs) => storeIdempotentAnswer(ctx, key, claimId, answer, lifetimeMs),
     releaseIdempotencyKey: (key, claimId) => releaseIdempotencyKey(ctx, key, claimId),
+    endIdempotencyLease: (key, claimId) => endIdempotencyLease(ctx, key, claimId),
     sweepIdempotencyKeys: () => sweepIdempotencyKeys(ctx),
     close: () => ctx.db.destroy(),
   };

@@ -17,7 +17,8 @@
  *   lease, kept like any 5xx. A session or charge sent without an order id takes one derived from
  *   the key (keyedOrderId), and a reservation keeps that digest, so a retry always finds its own.
  * Kept are the answers that may have changed something: 2xx and 5xx (a 5xx cannot promise the
- * gateway was not reached). A 4xx is a refusal that changed nothing (a bad body, a money rule, the
+ * gateway was not reached), but for the database going away mid-request: that claim's lease ends
+ * at once, and the retry is answered as an interrupted one is. A 4xx is a refusal that changed nothing (a bad body, a money rule, the
  * gateway's definite no), so the key is freed and may be sent again, corrected or not. So is an
  * order's capture, void, refund, cancel or re-send that the gateway never took (out of reach, rate
  * limiting, refusing the credentials): a reservation is released first, and a 503's Retry-After
@@ -28,6 +29,7 @@ import { createHmac } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import { checkNumber, maskCardNumbers } from '@payform/card';
 import { CARD_NUMBER_MASK } from '@payform/gateway';
+import { isLedgerUnavailable } from '../../ledger/index.js';
 import type { IdempotencyRequest, StoredAnswer } from '../../ledger/index.js';
 import type { CompanionEnv, CompanionServices } from '../context.js';
 import { isOrderRequest, keyedOrderId, keyedTruth } from './keyed-truth.js';
@@ -95,9 +97,14 @@ export function idempotencyKeys(secret: string, timings: IdempotencyTimings = ID
       }
     }
     let answer: StoredAnswer | undefined;
+    // The database went away while the request ran: it may or may not have written what it
+    // made. Neither its 503 is kept (a retry would hear it for a day) nor the key freed (a refund
+    // made before could run again): the retry is answered from what the ledger knows (keyed-truth.ts).
+    let unanswered = false;
     try {
       await next();
-      if (changedSomething(c.res.status)) {
+      unanswered = isLedgerUnavailable(c.error);
+      if (!unanswered && changedSomething(c.res.status)) {
         const body = await c.res.clone().text();
         if (!notTaken(c.res.status, c.req.path, body)) {
           answer = { status: c.res.status, contentType: c.res.headers.get('content-type') ?? 'application/json', body: withoutCardNumbers(body) };
@@ -110,11 +117,14 @@ export function idempotencyKeys(secret: string, timings: IdempotencyTimings = ID
           if (!(await ledger.storeIdempotentAnswer(key, claim.claimId, answer, timings.lifetimeMs))) {
             logger.warn('an idempotency claim outlived its lease; the answer was not kept', { path: c.req.path });
           }
+        } else if (unanswered) {
+          await ledger.endIdempotencyLease(key, claim.claimId);
         } else {
           await ledger.releaseIdempotencyKey(key, claim.claimId);
         }
       } catch (error) {
-        logger.error('the idempotency key could not be settled; it is held until its lease ends', { path: c.req.path, err: error });
+        // The database still away: its outage is said already (operator/ledger-outage.ts).
+        logger[isLedgerUnavailable(error) ? 'debug' : 'error']('the idempotency key could not be settled; it is held until its lease ends', { path: c.req.path, err: error });
       }
     }
   };

@@ -3,7 +3,9 @@
 // the same key is refused, and the key holds across instances, restarts and its 24 hours.
 import { request as httpRequest } from 'node:http';
 import { describe, expect, it } from 'vitest';
+import type { Ledger } from '../../ledger/index.js';
 import { fileBackend, TestClock } from '../../ledger/testing/databases.js';
+import type { LedgerBackend } from '../../ledger/testing/databases.js';
 import { idempotencyScope, requestFingerprint } from '../http/idempotency-keys.js';
 import { keyedOrderId } from '../http/keyed-truth.js';
 import { eventually } from '../test/stack.js';
@@ -452,5 +454,71 @@ describe('the lifetime of a key', () => {
     const cancel = await stack.request('POST', `/api/orders/${orderId}/cancel`, { admin: true, body: {}, headers: { 'Idempotency-Key': 'cancel-1' } });
     expect(cancel.status).toBe(500);
     expect(await cancel.json()).toMatchObject({ error: { code: 'request_interrupted', message: expect.stringContaining(orderId) } });
+  });
+});
+
+/**
+ * A SQLite file whose `method` fails once as the database going away does (SQLITE_BUSY: another
+ * process held its lock too long), having done its work first when `committed` — a connection cut
+ * between the commit and its answer.
+ */
+function awayOnce(method: keyof Ledger, committed: boolean): LedgerBackend {
+  return {
+    ...fileBackend,
+    async open(clock) {
+      const opened = await fileBackend.open(clock);
+      let failed = false;
+      const ledger = new Proxy(opened.ledger, {
+        get(target, name, receiver) {
+          const value: unknown = Reflect.get(target, name, receiver);
+          if (name !== method || failed || typeof value !== 'function') return value;
+          return async (...args: unknown[]) => {
+            failed = true;
+            if (committed) await (value as (...given: unknown[]) => Promise<unknown>).apply(target, args);
+            throw Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
+          };
+        },
+      });
+      return { ...opened, ledger };
+    },
+  };
+}
+
+describe('a keyed request the database went away during', () => {
+  const create = (key: string) =>
+    stack.request('POST', '/api/checkout/sessions', { admin: true, body: { amount: 1010, currency: 'UAH', description: 'Green tea, 250 g' }, headers: { 'Idempotency-Key': key } });
+
+  it('a session made before its answer was lost: the retry gets the session, not the 503 again', async () => {
+    await open({ backend: awayOnce('createSession', true) });
+    const first = await create('session-away');
+    expect(first.status).toBe(503);
+    expect((await first.json()).error.code).toBe('ledger_unavailable');
+    const retry = await create('session-away');
+    expect(retry.status).toBe(201);
+    const session = (await retry.json()) as Json;
+    expect(session.order_id).toBe(keyedOrderId(ADMIN_TOKEN, 'session-away'));
+    expect((await stack.ledger.findSessionOfOrder(session.order_id as string))?.id).toBe(session.id);
+    expect(await (await create('session-away')).json()).toEqual(session);
+  });
+
+  it('a session never made: the retry makes it, once', async () => {
+    await open({ backend: awayOnce('createSession', false) });
+    expect((await create('session-never')).status).toBe(503);
+    const retry = await create('session-never');
+    expect(retry.status).toBe(201);
+    const session = (await retry.json()) as Json;
+    const again = await create('session-never');
+    expect([again.status, again.headers.get('idempotent-replayed')]).toEqual([201, 'true']);
+    expect(await again.json()).toEqual(session);
+  });
+
+  it('a refund the gateway made, its record lost: held as unsettled, never run again', async () => {
+    await open({ backend: awayOnce('settleOperation', false) });
+    const orderId = await paidOrder();
+    expect((await refund(orderId, 'refund-away')).status).toBe(503);
+    const retry = await refund(orderId, 'refund-away');
+    expect(retry.status).toBe(409);
+    expect(JSON.parse(retry.text).error).toMatchObject({ code: 'idempotency_key_in_use', message: expect.stringContaining(orderId) });
+    expect(gatewayRefunds(orderId)).toEqual([200]);
   });
 });
