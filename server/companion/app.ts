@@ -19,6 +19,7 @@ import { checkoutRoutes } from './checkout/checkout-routes.js';
 import { DirectPayments } from './checkout/direct-payments.js';
 import { HeldAnswers } from './checkout/held-answers.js';
 import { HostedCheckouts } from './checkout/hosted-checkouts.js';
+import { PayerPages } from './checkout/payer-page.js';
 import { returnRoutes } from './checkout/return-routes.js';
 import { KnownSessions } from './checkout/session-terms.js';
 import { widgetRoutes } from './checkout/widget-routes.js';
@@ -120,13 +121,14 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
   });
   const flow = { ledger, gateway, orderState, reactions, options, logger, clock };
   const knownSessions = new KnownSessions();
-  const directPayments = new DirectPayments(flow, new HeldAnswers(outage, logger), knownSessions);
+  const payerPages = new PayerPages(options, logger);
+  const directPayments = new DirectPayments(flow, new HeldAnswers(outage, logger), knownSessions, payerPages);
   const services: CompanionServices = {
     ...flow,
     feed,
     directPayments,
     knownSessions,
-    hostedCheckouts: new HostedCheckouts(flow),
+    hostedCheckouts: new HostedCheckouts(flow, payerPages),
     operations: new SecondaryOperations(flow),
     charges: new SavedCardCharges({ ...flow, directPayments }),
     payLimits: {

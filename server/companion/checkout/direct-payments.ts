@@ -25,9 +25,10 @@ import type { BrowserFingerprint, CardInput } from './pay-request.js';
 import { cancelHostedPage, endTakenAttempt, endUnsentAttempt, readOrderState, sentBefore } from './attempt-outcomes.js';
 import type { AttemptSend } from './attempt-outcomes.js';
 import { closedSessionProblem, liveAttempt, payableSession, requireCustomer } from './session-access.js';
-import { resultUrl, returnablePage } from './payer-page.js';
+import { resultUrl } from './payer-page.js';
+import type { PayerPages } from './payer-page.js';
 import type { KnownSessions, SessionTerms } from './session-terms.js';
-import { originOf, UNSAFE_REDIRECT_FIX } from '../payments/redirects.js';
+import { originOf, unsafeRedirectFix } from '../payments/redirects.js';
 
 /** What the HTTP request adds: who is paying, from where, with which browser. */
 export interface PayingClient {
@@ -61,13 +62,15 @@ export class DirectPayments {
   readonly #deps: PaymentFlowDeps;
   readonly #held: HeldAnswers;
   readonly #known: KnownSessions;
+  readonly #pages: PayerPages;
   /** A sealed token that did not open has been logged (#unsealed). */
   #toldSealKey = false;
 
-  constructor(deps: PaymentFlowDeps, held: HeldAnswers, known: KnownSessions) {
+  constructor(deps: PaymentFlowDeps, held: HeldAnswers, known: KnownSessions, pages: PayerPages) {
     this.#deps = deps;
     this.#held = held;
     this.#known = known;
+    this.#pages = pages;
   }
 
   async pay(request: DirectPayment): Promise<PayAnswer> {
@@ -254,7 +257,8 @@ export class DirectPayments {
         browserUserAgent: client.userAgent.slice(0, 2048),
       },
       server_url: `${options.publicUrl}/webhooks/gateway`,
-      result_url: resultUrl(options, session.id, returnablePage(request.pageUrl, options)),
+      // The merchant's return_url wins at the landing: the page is only its stand-in.
+      result_url: resultUrl(options, session.id, session.returnUrl ? undefined : this.#pages.returnable(request.pageUrl)),
     });
     if (!session.split) return gateway.payments.create(params as DirectPaymentParams);
     const split = session.split.map((share) => ({ amount: minorUnits(share.amount), sub_merchant_id: share.subMerchantId }));
@@ -265,7 +269,8 @@ export class DirectPayments {
   #update(payment: Payment, answer: GatewayPayment): PaymentUpdate {
     const update = paymentUpdate(answer, this.#deps.options.sandboxOrigin);
     if (answer.status === 'pending' && answer.user_action_url && !update.userActionUrl) {
-      this.#deps.logger.warn(`refused a redirect that is neither https nor the sandbox: ${UNSAFE_REDIRECT_FIX}`, { order_id: payment.orderId, origin: originOf(answer.user_action_url) });
+      const origin = originOf(answer.user_action_url);
+      this.#deps.logger.warn(`refused a redirect that is neither https nor the sandbox: ${unsafeRedirectFix(origin, this.#deps.options.sandboxOrigin)}`, { order_id: payment.orderId, origin });
     }
     return update;
   }

@@ -12,22 +12,24 @@ import type { CheckoutSession, CustomerDetails, Payment } from '../../ledger/ind
 import type { PaymentFlowDeps } from '../context.js';
 import { ApiProblem } from '../http/problem.js';
 import { definedFields } from '../optional-fields.js';
-import { isAllowedRedirect, originOf, UNSAFE_REDIRECT_FIX } from '../payments/redirects.js';
+import { isAllowedRedirect, originOf, unsafeRedirectFix } from '../payments/redirects.js';
 import { cancelHostedPage, endNotSent, endTakenAttempt, endUnsentAttempt, readOrderState, sentBefore } from './attempt-outcomes.js';
 import type { AttemptSend } from './attempt-outcomes.js';
 import { customerDetails, customerParams } from './customer.js';
 import type { Customer } from './customer.js';
 import { closedSessionProblem, liveAttempt, payableSession, requireCustomer } from './session-access.js';
-import { resultUrl, returnablePage } from './payer-page.js';
-
+import { resultUrl } from './payer-page.js';
+import type { PayerPages } from './payer-page.js';
 
 const tryAgain = () => new ApiProblem(503, 'gateway_unavailable', 'The payment page could not be opened; try again', undefined, { 'Retry-After': '2' });
 
 export class HostedCheckouts {
   readonly #deps: PaymentFlowDeps;
+  readonly #pages: PayerPages;
 
-  constructor(deps: PaymentFlowDeps) {
+  constructor(deps: PaymentFlowDeps, pages: PayerPages) {
     this.#deps = deps;
+    this.#pages = pages;
   }
 
   /** The address of the gateway's payment page for this session. */
@@ -42,7 +44,7 @@ export class HostedCheckouts {
     requireCustomer('hosted', customer, session.method);
     const claim = await ledger.claimPayAttempt(session.id, { mode: 'hosted', customer });
     if (!claim.claimed) return this.#pageOf(liveAttempt(claim));
-    const page = returnablePage(pageUrl, this.#deps.options);
+    const page = session.returnUrl ? undefined : this.#pages.returnable(pageUrl);
     return this.#attempt(session, claim.payment, customer, page, { retry: true, resent: claim.resent });
   }
 
@@ -94,7 +96,8 @@ export class HostedCheckouts {
       ? await gateway.payments.createSplit({ ...params, method: 'purchase', split } as HostedSplitPurchaseParams)
       : await gateway.payments.create(params as HostedPaymentParams);
     if (!isAllowedRedirect(checkout.checkout_url, options.sandboxOrigin)) {
-      this.#deps.logger.error(`the gateway sent a payment page that is neither https nor the sandbox: ${UNSAFE_REDIRECT_FIX}`, { order_id: payment.orderId, origin: originOf(checkout.checkout_url) });
+      const origin = originOf(checkout.checkout_url);
+      this.#deps.logger.error(`the gateway sent a payment page that is neither https nor the sandbox: ${unsafeRedirectFix(origin, this.#deps.options.sandboxOrigin)}`, { order_id: payment.orderId, origin });
       await cancelHostedPage(this.#deps, payment);
       throw new ApiProblem(502, 'unsafe_redirect', 'The gateway’s payment page address is not safe to open');
     }

@@ -125,9 +125,10 @@ describe('POST /api/checkout/sessions/:id/hosted', () => {
     expect(refused.error.code).toBe('unsafe_redirect');
     expect(JSON.stringify(refused)).not.toContain('elsewhere');
     expect(await stack.ledger.getPayment(session.order_id)).toMatchObject({ status: 'failure', checkoutUrl: null });
-    // The operator is told what a development gateway needs, and where the page pointed.
+    // The operator is told where the page pointed, and that the sandbox origin set is another.
     const logged = stack.logs.filter((line) => line.includes('neither https nor the sandbox')).map((line) => JSON.parse(line) as Record<string, unknown>);
-    expect(logged).toEqual([expect.objectContaining({ msg: expect.stringContaining('needs its origin in PAYFORM_SANDBOX_ORIGIN (the sandboxOrigin option)'), origin: 'http://elsewhere.test' })]);
+    const fix = `PAYFORM_SANDBOX_ORIGIN (the sandboxOrigin option) is ${stack.sandboxUrl}, not http://elsewhere.test the gateway sends the customer to: set it to http://elsewhere.test if that is the sandbox`;
+    expect(logged).toEqual([expect.objectContaining({ msg: expect.stringContaining(fix), origin: 'http://elsewhere.test' })]);
   });
 });
 

@@ -131,6 +131,16 @@ describe('3-D Secure and slow payments', () => {
     ]);
   });
 
+  it('a challenge on another origin than the sandbox origin set: refused, the log naming both origins and the fix', async () => {
+    // localhost for a sandbox at 127.0.0.1: one machine, two origins.
+    await open({ companion: { sandboxOrigin: 'http://localhost:1' } });
+    const session = await stack.openSession();
+    expect((await payJson(session.id, payBody({ card: card('three_ds_challenge') }))).status).toBe('pending');
+    const said = stack.logs.map((line) => JSON.parse(line) as { level: string; msg: string; origin?: string }).filter(({ msg }) => msg.startsWith('refused a redirect'));
+    expect(said).toEqual([expect.objectContaining({ level: 'warn', origin: stack.sandboxUrl })]);
+    expect(said[0]!.msg).toContain(`PAYFORM_SANDBOX_ORIGIN (the sandboxOrigin option) is http://localhost:1, not ${stack.sandboxUrl} the gateway sends the customer to: set it to ${stack.sandboxUrl} if that is the sandbox`);
+  });
+
   it('a refused challenge ends as a failure the customer can retry', async () => {
     await open();
     const session = await stack.openSession();

@@ -7,20 +7,67 @@
  * in a request, so a check here is what keeps the landing from redirecting anywhere.
  */
 import type { CompanionOptions } from '../config.js';
+import type { Logger } from '../log/logger.js';
 import { returnUrlProblem } from './return-url.js';
 
 /** Longest page address carried: the gateway keeps result_url with the payment. */
 export const PAGE_URL_MAX = 2048;
 
-/** `url` without its fragment when the customer may be sent back to it, else undefined. */
-export function returnablePage(url: string | undefined, options: Pick<CompanionOptions, 'allowedOrigins' | 'publicUrl' | 'sandboxOrigin'>): string | undefined {
+type PageOptions = Pick<CompanionOptions, 'allowedOrigins' | 'publicUrl' | 'sandboxOrigin'>;
+
+/** The page to go back to; or, for an http(s) page refused, its origin and the fix. */
+type PageCheck = { readonly page: string } | { readonly origin: string; readonly fix: string } | undefined;
+
+function checkPage(url: string | undefined, options: PageOptions): PageCheck {
   if (!url || url.length > PAGE_URL_MAX || !URL.canParse(url)) return undefined;
   const page = new URL(url);
   if (page.protocol !== 'https:' && page.protocol !== 'http:') return undefined;
-  const known = options.allowedOrigins.includes(page.origin) || page.origin === new URL(options.publicUrl).origin;
-  if (!known || returnUrlProblem(page.href, options.sandboxOrigin) !== undefined) return undefined;
+  const { origin } = page;
+  if (!options.allowedOrigins.includes(origin) && origin !== new URL(options.publicUrl).origin) {
+    return { origin, fix: `add ${origin} to PAYFORM_ALLOWED_ORIGINS (allowedOrigins) if it is your shop` };
+  }
+  const problem = returnUrlProblem(page.href, options.sandboxOrigin);
+  if (problem !== undefined) return { origin, fix: `its address ${problem}` };
   page.hash = '';
-  return page.href;
+  return { page: page.href };
+}
+
+/** `url` without its fragment when the customer may be sent back to it, else undefined. */
+export function returnablePage(url: string | undefined, options: PageOptions): string | undefined {
+  const checked = checkPage(url, options);
+  return checked && 'page' in checked ? checked.page : undefined;
+}
+
+/** Distinct refused origins remembered for the once-per-origin warning: anyone can send any page_url. */
+const REFUSED_ORIGINS_REMEMBERED = 1000;
+
+/**
+ * The pages payments come from, as the pay and hosted calls take them. A page refused is said
+ * once per origin: its customers land on the companion's bare page after 3-D Secure or the
+ * hosted page instead of back in the shop, and a page served under a second name of the shop
+ * (www., 127.0.0.1 for localhost) passes CORS as same-origin, so nothing else would say so.
+ * Only the origin is logged: a page's path and query are the customer's.
+ */
+export class PayerPages {
+  readonly #options: PageOptions;
+  readonly #logger: Logger;
+  readonly #reported = new Set<string>();
+
+  constructor(options: PageOptions, logger: Logger) {
+    this.#options = options;
+    this.#logger = logger;
+  }
+
+  returnable(url: string | undefined): string | undefined {
+    const checked = checkPage(url, this.#options);
+    if (!checked || 'page' in checked) return checked?.page;
+    const { origin, fix } = checked;
+    if (!this.#reported.has(origin) && this.#reported.size < REFUSED_ORIGINS_REMEMBERED) {
+      this.#reported.add(origin);
+      this.#logger.warn(`a customer paying from a page on ${origin} is not sent back to it after 3-D Secure or the hosted page, but lands on the companion's own page: ${fix}, or give the session a return_url`, { origin });
+    }
+    return undefined;
+  }
 }
 
 /** The `result_url` of a session's payment: the companion's landing, with the page to go back to. */

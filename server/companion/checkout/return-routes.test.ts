@@ -69,6 +69,26 @@ describe('GET /checkout/return/:id', () => {
     expect(forged.status).toBe(200);
   });
 
+  it('says once per origin why a page paid from is not returned to, naming the setting', async () => {
+    const stack = await open();
+    // The shop answering under a second name (www., or 127.0.0.1 for localhost): same-origin to
+    // its browser, so CORS lets the payment through, and only the way back is lost.
+    for (const page of ['https://www.shop.example/cart', 'https://www.shop.example/other', 'https://olena:secret@shop.example/cart']) {
+      const session = await stack.openSession();
+      expect((await stack.pay(session.id, payBody({ card: card('three_ds_challenge'), page_url: page }))).status).toBe(200);
+    }
+    // With a return_url the page is not where the customer goes: nothing to say of it.
+    const returning = await stack.openSession({ return_url: 'https://shop.example/thanks' });
+    await stack.pay(returning.id, payBody({ card: card('three_ds_challenge'), page_url: 'https://elsewhere.example/cart' }));
+    const said = stack.logs.map((line) => JSON.parse(line) as { level: string; msg: string; origin?: string }).filter(({ msg }) => msg.includes('not sent back'));
+    expect(said).toEqual([
+      expect.objectContaining({ level: 'warn', origin: 'https://www.shop.example', msg: expect.stringContaining('add https://www.shop.example to PAYFORM_ALLOWED_ORIGINS (allowedOrigins)') }),
+      expect.objectContaining({ level: 'warn', origin: 'https://shop.example', msg: expect.stringContaining('its address must not carry a user name or password') }),
+    ]);
+    // Nothing but the page's origin is logged: its path, query and credentials are the customer's.
+    expect(stack.logs.join('\n')).not.toMatch(/\/cart|secret/);
+  });
+
   it('carries the page of a card payment into its 3-D Secure return address', async () => {
     const resultUrls: string[] = [];
     const stack: Stack = await open({

@@ -14,9 +14,17 @@ export function isAllowedRedirect(url: string | null | undefined, sandboxOrigin:
   }
 }
 
-/** What the log says when a gateway address is refused: the setting a development gateway needs. */
-export const UNSAFE_REDIRECT_FIX =
-  'a sandbox or test gateway serving plain http pages needs its origin in PAYFORM_SANDBOX_ORIGIN (the sandboxOrigin option); the live gateway sends https';
+/**
+ * What the log says when a gateway address on `origin` is refused: the setting a development
+ * gateway needs — or, when one is set, that it names another origin (`localhost` for a sandbox
+ * at `127.0.0.1` is one), since "needs its origin" alone reads as already done.
+ */
+export function unsafeRedirectFix(origin: string | null, sandboxOrigin: string | undefined): string {
+  if (sandboxOrigin === undefined || origin === null || !origin.startsWith('http:')) {
+    return 'a sandbox or test gateway serving plain http pages needs its origin in PAYFORM_SANDBOX_ORIGIN (the sandboxOrigin option); the live gateway sends https';
+  }
+  return `PAYFORM_SANDBOX_ORIGIN (the sandboxOrigin option) is ${sandboxOrigin}, not ${origin} the gateway sends the customer to: set it to ${origin} if that is the sandbox; the live gateway sends https`;
+}
 
 /** The origin of an address for a log line (not its path or query, which may carry a token); `null` when it is none. */
 export function originOf(url: string | null | undefined): string | null {
