@@ -13,6 +13,7 @@ import { Hono } from 'hono';
 import type { MiddlewareHandler } from 'hono';
 import { routePath } from 'hono/route';
 import { methodNotAllowed } from 'hono/method-not-allowed';
+import { HonoRequest } from 'hono/request';
 import { addBackOffice } from './back-office/back-office-routes.js';
 import { challengeRoutes } from './checkout/challenge-routes.js';
 import { checkoutRoutes } from './checkout/checkout-routes.js';
@@ -34,6 +35,7 @@ import { DECLARED_INPUT_PATH, refuseUndeclaredInput } from './http/declared-inpu
 import { limitBody, refuseNulInAddress, requireAdminToken, requireMediaType, takesPayments } from './http/guards.js';
 import { idempotencyKeys } from './http/idempotency-keys.js';
 import { InFlight } from './http/in-flight.js';
+import { takenBody } from './http/body-taken.js';
 import { ApiProblem, sendProblem } from './http/problem.js';
 import { RateLimiter } from './http/rate-limit.js';
 import { logRequests } from './http/request-log.js';
@@ -146,16 +148,24 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
   // Under a base path every route and middleware is registered below it, so the companion's
   // policies (security headers, body limits) never reach the routes of an app it is mounted in.
   const app = new Hono<CompanionEnv>().basePath(options.basePath || '/') as Hono<CompanionEnv>;
+  // Before anything reads it, a body the host took is said as such, not as a TypeError.
+  const bodyTaken = takenBody();
   app.use((c, next) => {
+    // Routed to from a Hono app of another copy of hono — a CommonJS shop's require('hono'), or
+    // another version installed beside the companion's — hono's helpers find none of what their
+    // own copy's requests carry: the companion's own app serves the request instead.
+    const request: unknown = c.req;
+    if (!(request instanceof HonoRequest)) return Promise.resolve(app.fetch(c.req.raw, c.env));
     c.set('services', services);
     c.set('logger', logger);
-    return next();
+    const taken = bodyTaken(c);
+    return taken ? Promise.resolve(taken) : next();
   });
   // Read when the ledger was opened: naming it costs no request a statement.
   const servedLedger = ledgerTag(ledger.id);
   const identity = companionIdentity(servedLedger);
   app.use(checkPublicUrl({ publicUrl: options.publicUrl, basePath: options.basePath, ledgerTag: servedLedger, logger }));
-  app.use(logRequests());
+  app.use(logRequests(app));
   // Security headers on every answer; no-store on the API, the webhooks and the return landing
   // (it answers with a session's outcome, or a redirect carrying its id).
   app.use(answerHeaders(options.publicUrl, ['/api', '/webhooks', '/checkout'].map((prefix) => `${options.basePath}${prefix}`)));
@@ -205,7 +215,7 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
   app.route('/api/changes', feedRoutes());
   app.route('/api/customers', cardRoutes());
   app.route('/api/customers', chargeRoutes());
-  if (options.backOffice) addBackOffice(app, options.backOffice, options.basePath, logger);
+  if (options.backOffice) addBackOffice(app, options.backOffice, options.publicUrl, logger);
   app.get('/api/openapi.json', (c) => c.json(openApiDocument(options.publicUrl)));
   app.route('/', healthRoutes(identity));
   if (options.metricsToken) app.route('/metrics', metricsRoutes(options.metricsToken));
@@ -214,8 +224,10 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
   // read that there is no route here (it tells nothing else): a widget whose endpoint misses the
   // base path can then say so, instead of seeing a refused origin.
   const strayWebhook = strayWebhookNotice(options.basePath, options.publicUrl, logger);
+  const strayCheckout = strayCheckoutNotice(options.basePath, logger);
   app.notFound((c) => {
     if (c.req.method === 'POST') strayWebhook(c.req.path);
+    strayCheckout(c.req.path);
     c.header('Access-Control-Allow-Origin', '*');
     c.header('Cross-Origin-Resource-Policy', 'cross-origin');
     return sendProblem(c, new ApiProblem(404, 'not_found', `No ${c.req.method} route at this address`));
@@ -294,11 +306,48 @@ function strayWebhookNotice(basePath: string, publicUrl: string, logger: Logger)
       return;
     }
     const prefix = path.slice(0, -route.length);
-    // Named only as a base path is written: few digits, nothing a card number could hide in.
-    const plain = /^(\/[A-Za-z0-9._~-]+)*$/.test(prefix) && (prefix.match(/\d/g)?.length ?? 0) <= 6;
+    const plain = plainPath(prefix);
     logger.error(
       `a webhook came to ${plain ? path : 'another path'}, but this companion takes them at ${basePath}${route} only and answered 404: the gateway's webhooks are lost until the two agree — ` +
         `have the proxy in front forward PAYFORM_PUBLIC_URL's path as ${basePath || '/'}${plain ? `, or, mounted in your server, set basePath to ${prefix || "''"}` : ''}`,
+    );
+  };
+}
+
+/** Named only as a base path is written: few digits, nothing a card number could hide in. */
+function plainPath(path: string): boolean {
+  return /^(\/[A-Za-z0-9._~-]+)*$/.test(path) && (path.match(/\d/g)?.length ?? 0) <= 6;
+}
+
+/**
+ * The widget's checkout API asked outside the base path — a fetch host handing the companion the
+ * requests of another path (a Next.js route handler under app/api/payments/ for basePath
+ * /payments), or a companion given no basePath — is answered 404, and <pay-form> can only say
+ * its endpoint is not the companion: said once as an error, with the base path that would take
+ * them. Only what comes before the route is named: the session id after it is a capability.
+ */
+function strayCheckoutNotice(basePath: string, logger: Logger): (path: string) => void {
+  const route = '/api/checkout/sessions';
+  let said = false;
+  return (path) => {
+    const at = path.indexOf(route);
+    const rest = at < 0 ? '' : path.slice(at + route.length);
+    if (said || at < 0 || (rest !== '' && !rest.startsWith('/'))) return;
+    const prefix = path.slice(0, at);
+    if (prefix === basePath) return;
+    said = true;
+    const plain = plainPath(prefix);
+    const where = plain ? `${prefix}${route}/…` : 'another path';
+    if (!basePath) {
+      logger.error(
+        `the checkout API was asked at ${where}, but this companion has no basePath and answered 404, so <pay-form> cannot pay: ` +
+          `mounted in your server, set basePath to ${plain ? prefix : 'the path it is mounted at'}; else leave that path out of <pay-form endpoint>`,
+      );
+      return;
+    }
+    logger.error(
+      `the checkout API was asked at ${where}, outside this companion’s basePath ${basePath}, and answered 404, so <pay-form> cannot pay: ` +
+        `${plain ? `set basePath to ${prefix || "''"} (where your server hands the companion its requests), or ` : ''}hand it the requests under ${basePath}`,
     );
   };
 }

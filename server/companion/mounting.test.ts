@@ -2,6 +2,7 @@
 // handler — each served on a free port and paid through, with the served sandbox's signed
 // webhook coming back through the mounted path; and its back office, served under the same path.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -123,6 +124,37 @@ describe('the companion mounted under a base path', () => {
     const largeForm = new URLSearchParams({ data: 'x'.repeat(20 * 1024), signature: 'forged' });
     const forged = await fetch(`${url}/payments/webhooks/gateway`, { method: 'POST', body: largeForm });
     expect((await forged.json()).error.code).toBe('invalid_signature');
+  });
+
+  it('in a Hono app of another copy of hono (a CommonJS shop’s require): pays and takes the webhook all the same', async () => {
+    // require('hono') loads hono's CommonJS build: classes and symbols of their own, not the companion's.
+    const { Hono: CommonJsHono } = createRequire(import.meta.url)('hono') as { Hono: typeof Hono };
+    const shop = new CommonJsHono();
+    shop.get('/', (c) => c.text('the shop'));
+    const url = await hosted(serve({ fetch: (request, env) => shop.fetch(request, env), port: 0, hostname: '127.0.0.1' }) as Server);
+    shop.route('/', (await composeUnder(url)).app);
+
+    const order = await payThrough(`${url}/payments`);
+    expect(order.order).toMatchObject({ status: 'success', amount: 150 });
+    await expectShopUntouched(url);
+    expect(logs.filter((line) => line.includes('"level":"error"'))).toEqual([]);
+  });
+
+  it('in a Hono app with a catch-all of its own after it: each request logged under the companion route that answered', async () => {
+    const shop = new Hono();
+    const url = await hosted(serve({ fetch: (request, env) => shop.fetch(request, env), port: 0, hostname: '127.0.0.1' }) as Server);
+    const companion = await composeUnder(url);
+    shop.route('/', companion.app);
+    // Static files or a single-page app's fallback, registered after the companion as usual.
+    shop.get('*', (c) => c.text('the shop'));
+
+    await payThrough(`${url}/payments`);
+    await fetch(`${url}/payments/healthz`);
+    const routes = logs.map((line) => JSON.parse(line) as { msg: string; route: string }).filter(({ msg }) => msg === 'request').map(({ route }) => route);
+    expect(routes).toEqual(expect.arrayContaining(['/payments/api/checkout/sessions', '/payments/api/checkout/sessions/:id/pay', '/payments/webhooks/gateway', '/payments/api/orders/:order_id']));
+    expect(routes).not.toContain('/*');
+    // The probe is known as one: at debug, not among the info lines above.
+    expect(routes).not.toContain('/payments/healthz');
   });
 
   it.each([
@@ -267,6 +299,39 @@ describe('the companion mounted under a base path', () => {
     expect(said).toEqual([expect.objectContaining({ level: 'error', msg: 'the companion is mounted at /payments, outside its basePath "": mount it at its basePath, or set basePath to /payments' })]);
   });
 
+  it('in Hono or a fetch handler whose own code read the body first: a clear 500 and an error logged once, never a stack', async () => {
+    const shop = new Hono();
+    const url = await hosted(serve({ fetch: (request, env) => shop.fetch(request, env), port: 0, hostname: '127.0.0.1' }) as Server);
+    const companion = await composeUnder(url);
+    // Read through c.req, Hono keeps the body for the routes after: that one is fine.
+    shop.use('/payments/api/checkout/*', async (c, next) => {
+      await c.req.text();
+      await next();
+    });
+    // Read from the raw Request (a body logger, a signature check of the shop's own), it is gone.
+    shop.use('/payments/webhooks/*', async (c, next) => {
+      await c.req.raw.text();
+      await next();
+    });
+    shop.route('/', companion.app);
+
+    const opened = await fetch(`${url}/payments/api/checkout/sessions`, { method: 'POST', headers: admin, body: JSON.stringify({ amount: 150, currency: 'XTS', description: 'Test' }) });
+    expect(opened.status).toBe(201);
+    for (let i = 0; i < 2; i += 1) {
+      const webhook = await fetch(`${url}/payments/webhooks/gateway`, { method: 'POST', body: new URLSearchParams({ data: 'e30', signature: 'x' }) });
+      expect(webhook.status).toBe(500);
+      expect((await webhook.json()).error).toEqual({ code: 'body_already_read', message: expect.stringContaining('c.req.raw') });
+    }
+    // A fetch handler that read the Request before handing it over.
+    const read = new Request(`${url}/payments/api/checkout/sessions`, { method: 'POST', headers: admin, body: '{}' });
+    await read.text();
+    expect((await companion.app.fetch(read)).status).toBe(500);
+
+    const said = logs.map((line) => JSON.parse(line) as { level: string; msg: string; err?: unknown }).filter(({ level }) => level === 'error');
+    expect(said).toEqual([expect.objectContaining({ msg: expect.stringContaining('the request body was read before the companion got it') })]);
+    expect(said[0]!.err).toBeUndefined();
+  });
+
   it('behind a body parser that kept the bytes as rawBody: the companion reads those', async () => {
     const shop = express();
     const url = await hosted(createServer(shop));
@@ -276,6 +341,30 @@ describe('the companion mounted under a base path', () => {
 
     const opened = await fetch(`${url}/payments/api/checkout/sessions`, { method: 'POST', headers: admin, body: JSON.stringify({ amount: 150, currency: 'XTS', description: 'Test' }) });
     expect(opened.status).toBe(201);
+  });
+
+  it('as a fetch handler given the checkout API outside its basePath (a route handler under app/api/): says once which basePath to set', async () => {
+    const companion = await composeUnder('https://shop.example');
+    const session = await (await companion.app.request('/payments/api/checkout/sessions', { method: 'POST', headers: admin, body: JSON.stringify({ amount: 150, currency: 'XTS', description: 'Test' }) })).json();
+    // The widget's endpoint is where the host hands the companion requests: /api/payments.
+    for (const path of [`/api/payments/api/checkout/sessions/${session.id}`, `/api/payments/api/checkout/sessions/${session.id}/pay`, '/4242424242424242/api/checkout/sessions/x']) {
+      expect((await companion.app.fetch(new Request(`https://shop.example${path}`))).status).toBe(404);
+    }
+    const said = logs.map((line) => JSON.parse(line) as { level: string; msg: string }).filter(({ msg }) => msg.includes('checkout API'));
+    expect(said).toEqual([
+      expect.objectContaining({
+        level: 'error',
+        msg: 'the checkout API was asked at /api/payments/api/checkout/sessions/…, outside this companion’s basePath /payments, and answered 404, so <pay-form> cannot pay: set basePath to /api/payments (where your server hands the companion its requests), or hand it the requests under /payments',
+      }),
+    ]);
+    expect(logs.join('\n')).not.toContain(session.id);
+
+    // Given no basePath at all, behind a host that hands it /payments/…: either fix is named.
+    const bare = await composeUnder('https://shop.example', { basePath: '' });
+    await bare.app.fetch(new Request('https://shop.example/payments/api/checkout/sessions/x'));
+    expect(logs.filter((line) => line.includes('checkout API')).map((line) => (JSON.parse(line) as { msg: string }).msg)).toEqual([
+      'the checkout API was asked at /payments/api/checkout/sessions/…, but this companion has no basePath and answered 404, so <pay-form> cannot pay: mounted in your server, set basePath to /payments; else leave that path out of <pay-form endpoint>',
+    ]);
   });
 
   it('as a fetch handler (Next.js route handler, Bun, Deno): pays, takes the webhook, counts the client by the address it is given', async () => {
@@ -342,6 +431,28 @@ describe('the back office, mounted with the companion under /payments', () => {
     const url = await hosted(createServer(shop));
     shop.use('/payments', toNodeListener((await composeUnder(url, backOffice())).app));
     await expectBackOffice(url);
+  });
+
+  it('behind a proxy that strips its public URL’s path: the page asks for its files and the API below that path', async () => {
+    const late: { companion?: ComposedCompanion } = {};
+    // A proxy that serves the companion at /pay and hands it the rest of the path.
+    const proxy = (request: Request) => {
+      const address = new URL(request.url);
+      if (!address.pathname.startsWith('/pay/')) return new Response('not here', { status: 404 });
+      address.pathname = address.pathname.slice('/pay'.length);
+      return late.companion!.app.fetch(new Request(address, request));
+    };
+    const url = await hosted(serve({ fetch: proxy, port: 0, hostname: '127.0.0.1' }) as Server);
+    late.companion = await composeUnder(`${url}/pay`, { basePath: '', ...backOffice() });
+
+    const html = await (await fetch(`${url}/pay/admin`)).text();
+    const script = /type="module" crossorigin src="([^"]+)"/.exec(html)?.[1];
+    expect(script).toBe('/pay/admin/assets/index-Ab1_.js');
+    expect((await fetch(new URL(script!, `${url}/pay/admin`))).status).toBe(200);
+    const { apiBase } = JSON.parse(/<script type="application\/json" id="payform-back-office">(.*)<\/script>/.exec(html)![1]!) as { apiBase: string };
+    expect((await fetch(new URL(`${apiBase}/api/stats`, `${url}/pay/admin`), { headers: admin })).status).toBe(200);
+    const slash = await fetch(`${url}/pay/admin/?order=o-1`, { redirect: 'manual' });
+    expect(new URL(slash.headers.get('location')!, slash.url).href).toBe(`${url}/pay/admin?order=o-1`);
   });
 
   it('as a fetch handler', async () => {

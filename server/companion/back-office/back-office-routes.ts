@@ -5,9 +5,11 @@
  *   GET <path>/assets/<file>   its script and stylesheet, named by content hash: cached for good
  *   GET <path>/favicon.svg, <path>/preferences.js
  *
- * The built page's URLs are relative; here they become absolute below the mount path (base path
- * and `path`), and the page is told where the merchant API is and which sellers split payments go
- * to, in a JSON data block — data, not script, so nothing inline runs. The page holds no secret:
+ * The built page's URLs are relative; here they become absolute below the address browsers reach
+ * the page at — the public URL's path (a proxy in front may strip it: `/pay` of
+ * `https://example.com/pay`), the base path, then `path` — and the page is told where the merchant
+ * API is and which sellers split payments go to, in a JSON data block — data, not script, so
+ * nothing inline runs. The page holds no secret:
  * everything it shows comes from the merchant API, with the admin token typed into it.
  */
 import { existsSync } from 'node:fs';
@@ -41,16 +43,18 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = {
 const NOT_BUILT = 'The back office is not built: run `npm run build -w @payform/companion` (an installed package ships it built)';
 
 /**
- * Adds the routes to the companion's `app` at `options.path`. `basePath`: the companion's (`''`
- * or `/payments`); the page's URLs are below `basePath + path`.
+ * Adds the routes to the companion's `app` at `options.path`. `publicUrl`: the companion's own
+ * address, its base path included (`https://shop.example/payments`); the page's URLs are below
+ * its path and `path`, where a browser finds them whether or not a proxy strips a prefix.
  */
-export function addBackOffice(app: Hono<CompanionEnv>, options: BackOfficeOptions, basePath: string, logger: Logger): void {
+export function addBackOffice(app: Hono<CompanionEnv>, options: BackOfficeOptions, publicUrl: string, logger: Logger): void {
   const { path } = options;
   // Said once, at start, rather than only to whoever opens the page.
   if (!existsSync(join(options.dir, 'index.html'))) logger.warn(`backOffice: no built page in ${options.dir}. ${NOT_BUILT}.`);
-  const mount = `${basePath}${options.path}`;
+  const apiBase = new URL(publicUrl).pathname.replace(/\/+$/, '');
+  const mount = `${apiBase}${path}`;
   const files = new FileCache();
-  const settings = JSON.stringify({ apiBase: basePath, subMerchants: options.subMerchants })
+  const settings = JSON.stringify({ apiBase, subMerchants: options.subMerchants })
     // Inside <script>, "</script" or "<!--" in a seller's name must not end or change the block.
     .replaceAll('<', '\\u003c');
   let page: { source: Uint8Array; html: string } | undefined;

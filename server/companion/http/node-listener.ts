@@ -11,6 +11,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { getRequestListener } from '@hono/node-server';
 import type { CompanionApp } from '../app.js';
+import { bodyTakenAnswer } from './body-taken.js';
+
+const PARSER_FIX = 'mount the companion before body parsers such as express.json() and express.urlencoded()';
 
 export type NodeListener = (request: IncomingMessage, response: ServerResponse, next?: (error?: unknown) => void) => void;
 
@@ -36,11 +39,11 @@ export function toNodeListener(app: CompanionApp): NodeListener {
     // The webhook's signature is checked on the body as it came: a body parser that ran first
     // (express.json(), express.urlencoded()) has taken it, and nothing can be read any more.
     if (bodyTaken(incoming)) {
-      logger[once('body')]('the request body was read before the companion got it: mount the companion before body parsers such as express.json() and express.urlencoded()', { method: incoming.method });
-      outgoing.writeHead(500, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' });
+      logger[once('body')](`the request body was read before the companion got it: ${PARSER_FIX}`, { method: incoming.method });
       // A setup mistake its developer meets on the first request: the answer says the fix too.
-      const message = 'The server read this request’s body before the payment companion could: mount the companion before body parsers such as express.json() and express.urlencoded()';
-      outgoing.end(JSON.stringify({ error: { code: 'body_already_read', message } }));
+      const { headers, body } = bodyTakenAnswer(PARSER_FIX);
+      outgoing.writeHead(500, headers);
+      outgoing.end(body);
       return;
     }
     incoming.url = url;

@@ -12,7 +12,7 @@
  * told at info.
  */
 import type { MiddlewareHandler } from 'hono';
-import { routePath } from 'hono/route';
+import { matchedRoutes } from 'hono/route';
 import type { CompanionEnv } from '../context.js';
 import { abortedByClient } from './client-abort.js';
 import { REPLAYED_HEADER } from './idempotency-keys.js';
@@ -20,12 +20,24 @@ import { REPLAYED_HEADER } from './idempotency-keys.js';
 /** The liveness and readiness probes' routes and the metrics scrape, every few seconds, under any base path. */
 const PROBES = /\/(healthz|readyz|metrics)$/;
 
-export function logRequests(): MiddlewareHandler<CompanionEnv> {
+/** The companion's app: its `routes` tell its own matches from a host's. */
+interface RoutedApp {
+  readonly routes: readonly { readonly path: string }[];
+}
+
+export function logRequests(app: RoutedApp): MiddlewareHandler<CompanionEnv> {
+  let own = new Set<string>();
+  let counted = 0;
   return async (c, next) => {
     const started = performance.now();
     await next();
     const status = c.res.status;
-    const route = routePath(c, -1);
+    // Read again only when routes were added (`extend`, or routes added after composing).
+    if (counted !== app.routes.length) {
+      counted = app.routes.length;
+      own = new Set(app.routes.map(({ path }) => path));
+    }
+    const route = answeringRoute(matchedRoutes(c), own);
     const fields = { method: c.req.method, route, status, ms: Math.round((performance.now() - started) * 10) / 10 };
     // c.get, not c.var: c.var copies every variable into a new object each time it is read.
     const logger = c.get('logger');
@@ -36,6 +48,23 @@ export function logRequests(): MiddlewareHandler<CompanionEnv> {
     else if (PROBES.test(route)) logger.debug('request', fields);
     else logger.info('request', fields);
   };
+}
+
+/**
+ * The most specific route of the companion's that matched. Mounted in a host's Hono app, the
+ * host's routes registered after it (a static-file or single-page catch-all) match too, and
+ * come last: the line names the companion's route, not the host's `/*`. Served alone, the last
+ * match is the companion's, at the first look.
+ */
+function answeringRoute(matched: readonly { readonly path: string }[], own: ReadonlySet<string>): string {
+  let fallback: string | undefined;
+  for (let index = matched.length - 1; index >= 0; index--) {
+    const { path } = matched[index]!;
+    if (!own.has(path)) continue;
+    if (!path.endsWith('*')) return path;
+    fallback ??= path;
+  }
+  return fallback ?? matched.at(-1)?.path ?? '';
 }
 
 /**

@@ -12,7 +12,7 @@ export interface SubMerchant {
 }
 
 export interface PageConfig {
-  /** The companion's base path: `''` at the root, else `/payments`. The API is under `<apiBase>/api`. */
+  /** Where browsers reach the companion, from the page's origin: its public URL's path and base path (`''`, `/payments`, `/pay` behind a proxy that strips it). The API is under `<apiBase>/api`. */
   readonly apiBase: string;
   readonly subMerchants: readonly SubMerchant[];
 }

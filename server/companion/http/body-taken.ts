@@ -1,0 +1,39 @@
+/**
+ * A request whose body the host read before handing it over cannot be read again: the webhook's
+ * signature is checked on the body as it came, and a session's or a payment's JSON is gone. Left
+ * to the route, that is a TypeError and a bare 500 with a stack; instead it is answered 500
+ * `body_already_read` saying what to change, and said once as an error (the same mistake on the
+ * requests after it at debug). Express's body parsers are caught by the Node listener
+ * (node-listener.ts); this catches a Hono middleware that read `c.req.raw`, and a fetch handler
+ * that read the Request.
+ */
+import type { Context } from 'hono';
+import type { CompanionEnv } from '../context.js';
+
+/** The answer to a request whose body is gone, with the fix for the host that took it. */
+export function bodyTakenAnswer(fix: string): { readonly headers: Record<string, string>; readonly body: string } {
+  const message = `The server read this request’s body before the payment companion could: ${fix}`;
+  return {
+    headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' },
+    body: JSON.stringify({ error: { code: 'body_already_read', message } }),
+  };
+}
+
+const FETCH_HOST_FIX =
+  'in a Hono app read it through c.req (c.req.json(), c.req.text(), c.req.parseBody(): Hono keeps it for the companion), not c.req.raw; in a fetch handler, hand the companion the request unread (or request.clone())';
+
+/**
+ * The answer to a request whose body the host took, or undefined: run by the companion's first
+ * middleware, so the check costs no dispatch of its own.
+ */
+export function takenBody(): (c: Context<CompanionEnv>) => Response | undefined {
+  let said = false;
+  return (c) => {
+    // Hono keeps what it read in bodyCache, and the companion's reads take it from there.
+    if (!c.req.raw.bodyUsed || Object.keys(c.req.bodyCache).length > 0) return undefined;
+    c.get('logger')[said ? 'debug' : 'error'](`the request body was read before the companion got it: ${FETCH_HOST_FIX}`);
+    said = true;
+    const { headers, body } = bodyTakenAnswer(FETCH_HOST_FIX);
+    return new Response(body, { status: 500, headers });
+  };
+}
