@@ -15,6 +15,7 @@ import type { Logger } from './log/logger.js';
 import type { PaymentEventHook } from './payments/reactions.js';
 import { kindOf } from './environment.js';
 import { unknownOptions } from './near-names.js';
+import { Origin } from './origin-setting.js';
 
 export interface RateLimits {
   /** Pay and hosted requests per checkout session in one window. */
@@ -179,7 +180,6 @@ const WEBHOOK_BODY_LIMIT = 64 * 1024;
 const DEFAULT_WIDGET_DIR = join(dirname(createRequire(import.meta.url).resolve('@payform/widget/package.json')), 'dist');
 
 const HttpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
-const Origin = HttpUrl.refine((url) => new URL(url).origin === url.replace(/\/$/, ''), { error: 'must be an origin (scheme, host, port)' });
 const PositiveInt = z.number().int().positive();
 /** Plain segments only: no parameter, wildcard, dot segment or encoded character for a router to read otherwise. */
 const BasePath = z.string().regex(/^(\/(?!\.{1,2}(\/|$))[A-Za-z0-9._~-]+)*\/?$/, { error: 'must be a path such as /payments' });

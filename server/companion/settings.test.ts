@@ -59,7 +59,7 @@ describe('readCompanionConfig', () => {
       ...LIVE_GATEWAY,
       PAYFORM_DATABASE_URL: 'postgres://shop@db/payform',
       PAYFORM_ADMIN_TOKEN: 'a-long-enough-admin-token',
-      PAYFORM_ALLOWED_ORIGINS: 'https://shop.example, https://www.shop.example/checkout',
+      PAYFORM_ALLOWED_ORIGINS: 'https://shop.example, https://WWW.shop.example:443/',
       PAYFORM_SANDBOX_ORIGIN: 'http://localhost:3001/',
       PAYFORM_TEST_MODE: 'false',
       PAYFORM_CAPTURE_OVER_RESERVE_PERCENT: '10',
@@ -84,6 +84,25 @@ describe('readCompanionConfig', () => {
       trustProxy: true,
       logLevel: 'debug',
     });
+  });
+
+  it('refuses an origin given as a page’s address at start, naming the origin it would be: only origins are compared', () => {
+    const refusal = (env: Record<string, string>) => {
+      try {
+        readCompanionConfig(env);
+      } catch (error) {
+        return (error as Error).message;
+      }
+      return expect.fail('expected a refusal');
+    };
+    expect(refusal({ PAYFORM_ALLOWED_ORIGINS: 'https://shop.example, https://www.shop.example/checkout' })).toBe(
+      'Invalid environment: PAYFORM_ALLOWED_ORIGINS[1]: must be an origin (scheme, host, port), not an address with a path: only origins are compared, so give https://www.shop.example (all of its pages are then allowed)',
+    );
+    // A password given by mistake is not repeated; a 0.2 name is named as it was set.
+    const sandbox = refusal({ SANDBOX_ORIGIN: 'http://dev:hunter2@localhost:3001/sandbox?x=1' });
+    expect(sandbox).toMatch(/^Invalid environment: SANDBOX_ORIGIN: must be an origin \(scheme, host, port\), not an address with a path, a query and a user name: .* give http:\/\/localhost:3001 /);
+    expect(sandbox).not.toContain('hunter2');
+    expect(refusal({ ALLOWED_ORIGINS: 'https://shop.example#pay', GATEWAY_POS_ID: '11111111-2222-3333-4444-555555555555' })).toContain('ALLOWED_ORIGINS[0]: must be an origin (scheme, host, port), not an address with a fragment');
   });
 
   it('runs test sessions on a sandbox of the merchant’s own projects: one on this machine, or one named by its origin', () => {
@@ -390,6 +409,7 @@ describe('createCompanion config', () => {
     expect(() => createCompanion({ ...base, adminToken: undefined as never })).toThrow(/adminToken: is required/);
     expect(() => createCompanion({ ...base, publicUrl: undefined as never })).toThrow(/publicUrl: (is required|must be an http\(s\) URL)/);
     expect(() => createCompanion({ ...base, allowedOrigins: ['https://shop.example/path'] })).toThrow(/allowedOrigins\[0\]: must be an origin/);
+    expect(() => createCompanion({ ...base, sandboxOrigin: 'http://localhost:3001/?x' })).toThrow(/sandboxOrigin: must be an origin .* give http:\/\/localhost:3001 /);
     expect(() => createCompanion({ ...base, rateLimits: { perSession: 0 } })).toThrow(/rateLimits.perSession/);
     // A misspelt option is named, with the one it reads like: dropped, a hook would never be called.
     expect(() => createCompanion({ ...base, onPaymentEvents: () => undefined, basepath: '/payments' } as never)).toThrow(

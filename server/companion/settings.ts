@@ -16,7 +16,7 @@
  * | PAYFORM_LEDGER_HANDOVER_FROM | the point of sale whose ledger this one takes over, once (going live) | — |
  * | PAYFORM_DATABASE_STATEMENT_TIMEOUT_MS | PostgreSQL: how long a statement may wait for its answer before it fails as the database being away (0: no limit) | 5000 |
  * | PAYFORM_ADMIN_TOKEN | bearer token of the merchant API | generated and printed by the bin in development; required when mounted |
- * | PAYFORM_ALLOWED_ORIGINS | comma-separated origins of the merchant's pages (CORS) | PAYFORM_PUBLIC_URL's origin |
+ * | PAYFORM_ALLOWED_ORIGINS | comma-separated origins of the merchant's pages (CORS); one with a path is refused (origin-setting.ts) | PAYFORM_PUBLIC_URL's origin |
  * | PAYFORM_SANDBOX_ORIGIN | the non-https origin redirects may go to (development) | the gateway's origin when it is on this machine |
  * | PAYFORM_TEST_MODE | sessions are test sessions (banner, test cards) | true on a sandbox or the test credentials |
  * | PAYFORM_CAPTURE_OVER_RESERVE_PERCENT | the project's over-capture limit | 15 on the bundled sandbox, else 0 |
@@ -43,6 +43,7 @@ import { isPostgresUrl, ledgerUrlProblem } from '../ledger/index.js';
 import { BackOfficeSettings, SellersSetting } from './back-office/back-office-options.js';
 import { currentEnvironment, leftAloneNotice, misspeltVariables } from './environment.js';
 import { isLocalHttpGateway, isLoopbackHost, isPlainHttpElsewhere } from './loopback.js';
+import { Origin } from './origin-setting.js';
 import type { Env, EnvironmentInput, UnreadVariable } from './environment.js';
 import type { LogLevel } from './log/logger.js';
 
@@ -95,11 +96,10 @@ export interface CompanionSettings {
 const DEFAULT_DATABASE = './data/payform.db';
 
 const Flag = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((flag) => ['true', '1', 'yes'].includes(flag));
-const HttpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
 const Origins = z
   .string()
   .transform((list) => list.split(',').map((origin) => origin.trim()).filter(Boolean))
-  .pipe(z.array(HttpUrl.transform((url) => new URL(url).origin)));
+  .pipe(z.array(Origin));
 
 const Variables = z.object({
   PORT: z.string().regex(/^\d{1,5}$/, { error: 'must be a port number' }).transform(Number).pipe(z.number().min(0).max(65_535)).default(3000),
@@ -126,7 +126,7 @@ const Variables = z.object({
     .optional(),
   PAYFORM_ADMIN_TOKEN: z.string().min(16, { error: 'must be at least 16 characters' }).optional(),
   PAYFORM_ALLOWED_ORIGINS: Origins.optional(),
-  PAYFORM_SANDBOX_ORIGIN: HttpUrl.transform((url) => new URL(url).origin).optional(),
+  PAYFORM_SANDBOX_ORIGIN: Origin.optional(),
   PAYFORM_TEST_MODE: Flag.optional(),
   PAYFORM_CAPTURE_OVER_RESERVE_PERCENT: z.string().regex(/^\d{1,3}(\.\d+)?$/, { error: 'must be a percentage' }).transform(Number).pipe(z.number().max(100)).optional(),
   PAYFORM_SESSION_TTL_SECONDS: z.string().regex(/^\d+$/, { error: 'must be a number of seconds' }).transform(Number).pipe(z.number().min(60).max(7 * 86_400)).default(1800),
@@ -210,7 +210,10 @@ function settingsOf(
   ];
   if (!parsed.success || emptied.length > 0 || problems.length > 0) {
     // A value read from a 0.2 name is named as it was set.
-    const issues = ruleIssues.map((issue) => ({ ...issue, field: readFrom[issue.field] ?? issue.field }));
+    const issues = ruleIssues.map((issue) => {
+      const variable = variableOf(issue.field);
+      return { ...issue, field: `${readFrom[variable] ?? variable}${issue.field.slice(variable.length)}` };
+    });
     const described = emptied.length > 0 || issues.length > 0 ? [describeIssues([...emptied, ...issues])] : [];
     throw new TypeError(`Invalid environment: ${[...described, ...problems].join('; ')}`);
   }
