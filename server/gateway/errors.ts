@@ -30,6 +30,8 @@ export interface GatewayErrorDetails {
   readonly args?: unknown;
   /** Which fields are wrong and why. */
   readonly fields?: readonly FieldIssue[] | undefined;
+  /** What was asked, e.g. `POST https://gateway.example/api/v1/payment`: origin and path, never the query or credentials. */
+  readonly target?: string | undefined;
   readonly cause?: unknown;
 }
 
@@ -38,6 +40,12 @@ export class GatewayError extends Error {
   readonly code: string | undefined;
   readonly args: unknown;
   readonly fields: readonly FieldIssue[];
+  /**
+   * What was asked, e.g. `POST https://gateway.example/api/v1/payment` (origin and path, never
+   * the query or credentials), when an answer or its absence is the error; undefined for a
+   * request refused before sending.
+   */
+  readonly target: string | undefined;
 
   constructor(message: string, details: GatewayErrorDetails = {}) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
@@ -46,6 +54,7 @@ export class GatewayError extends Error {
     this.code = details.code;
     this.args = details.args;
     this.fields = details.fields ?? [];
+    this.target = details.target;
   }
 }
 
@@ -88,25 +97,19 @@ export class NetworkError extends GatewayError {
    * so even a money-moving call is known not to have happened.
    */
   readonly connectFailed: boolean;
-  /** What was tried, e.g. `POST http://127.0.0.1:3001/api/v1/payment` (no query string). */
-  readonly target: string | undefined;
 
-  constructor(message: string, details: GatewayErrorDetails & { connectFailed: boolean; target?: string | undefined }) {
+  constructor(message: string, details: GatewayErrorDetails & { connectFailed: boolean }) {
     super(message, details);
     this.connectFailed = details.connectFailed;
-    this.target = details.target;
   }
 }
 
 export class NetworkTimeoutError extends GatewayError {
   readonly timeoutMs: number;
-  /** What was tried, e.g. `POST http://127.0.0.1:3001/api/v1/payment` (no query string). */
-  readonly target: string | undefined;
 
-  constructor(timeoutMs: number, details: GatewayErrorDetails & { target?: string | undefined } = {}) {
+  constructor(timeoutMs: number, details: GatewayErrorDetails = {}) {
     super(`The gateway did not answer within ${timeoutMs} ms${details.target ? ` (${details.target})` : ''}`, details);
     this.timeoutMs = timeoutMs;
-    this.target = details.target;
   }
 }
 
@@ -152,18 +155,22 @@ export class UnexpectedResponseError extends GatewayError {}
 
 /**
  * The error for an HTTP error answer (status ≥ 400). `body` is the parsed JSON body, or
- * undefined when it was not JSON.
+ * undefined when it was not JSON; `target` is what was asked (see GatewayError.target).
  */
-export function errorFromResponse(status: number, body: unknown, retryAfterMs?: number): GatewayError {
+export function errorFromResponse(status: number, body: unknown, retryAfterMs?: number, target?: string): GatewayError {
   const envelope = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
   const gatewayMessage = typeof envelope.message === 'string' && envelope.message ? envelope.message : undefined;
   // Message and args masked as one: a CVV named in the args ("card_cvv") and quoted in the
   // message ("value 737 is not valid") is masked in both.
-  const { message, args } = maskCardData({ message: gatewayMessage ?? `The gateway answered HTTP ${status}`, args: envelope.args });
+  const masked = maskCardData({ message: gatewayMessage ?? `The gateway answered HTTP ${status}`, args: envelope.args });
+  const { args } = masked;
+  // No message of the gateway's is often no gateway at all (a web server's 404 page at a wrong
+  // base URL): the address asked says which. Added after masking, its ids are ordinary data.
+  const message = gatewayMessage === undefined && target ? `${masked.message} to ${target}` : masked.message;
   const { fields } = readErrorArgs(args);
   // The code from the args as sent (masked on its own): a CVV mention elsewhere must not make `P-409` into `P-[cvv]`.
   const code = maskCardData(readErrorArgs(envelope.args).code);
-  const details = { status, code, args, fields };
+  const details = { status, code, args, fields, target };
 
   if (code === DUPLICATE_ORDER_CODE || status === 409) return new DuplicateOrderError(message, details);
   if (status === 401 || status === 403) return new AuthenticationError(message, details);

@@ -60,7 +60,25 @@ describe('error answers over HTTP', () => {
     double.gateway.answerAlways({ status: 500, headers: { 'content-type': 'text/html' }, body: '<h1>Oops</h1>' });
     const error = await failure(double.client({ retry: { maxRetries: 0 } }).balances.listAccounts());
     expect(error).toBeInstanceOf(GatewayUnavailableError);
-    expect(error).toMatchObject({ status: 500, message: 'The gateway answered HTTP 500' });
+    expect(error).toMatchObject({ status: 500, message: `The gateway answered HTTP 500 to GET ${double.gateway.url}/api/v1/balances/pos/${samples.POS_ID}/accounts` });
+  });
+
+  it('names the method and address asked when what answers is not the gateway, never the query', async () => {
+    // A web server of the shop's at the base URL: its own 404 page, no error body of the gateway's.
+    double.gateway.answerAlways({ status: 404, headers: { 'content-type': 'text/html' }, body: '<h1>Not Found</h1>' });
+    const client = double.client({ baseUrl: `${double.gateway.url}/shop/`, retry: { maxRetries: 0 } });
+    const read = await failure(client.orders.resendWebhook('order-1001', 'purchase', { transactionId: 'tx-77' }));
+    expect(read).toBeInstanceOf(NotFoundError);
+    expect((read as NotFoundError).message).toBe(`The gateway answered HTTP 404 to GET ${double.gateway.url}/shop/api/v1/pos/${samples.POS_ID}/orders/order-1001/purchase`);
+    const sent = await failure(double.client({ baseUrl: `${double.gateway.url}/shop` }).operations.capture(capture));
+    expect((sent as NotFoundError).message).toBe(`The gateway answered HTTP 404 to POST ${double.gateway.url}/shop/api/v1/capture`);
+  });
+
+  it('names the address that answered a page where JSON was due (a site answering every path)', async () => {
+    double.gateway.answerAlways({ headers: { 'content-type': 'text/html' }, body: '<!doctype html><title>Shop</title>' });
+    const error = await failure(double.client({ retry: { maxRetries: 0 } }).orders.resendWebhook('order-1001', 'purchase'));
+    expect(error).toBeInstanceOf(UnexpectedResponseError);
+    expect((error as UnexpectedResponseError).message).toBe(`The answer from ${double.gateway.url}/api/v1/pos/${samples.POS_ID}/orders/order-1001/purchase is not JSON`);
   });
 });
 

@@ -151,7 +151,7 @@ export class Transport {
         if (reply.status === 301 || reply.status === 308) throw new NotTheGatewayError(reply.status, locationOf(reply.headers, reply.url));
         if (reply.status < 400) return reply;
         retryAfterMs = parseRetryAfter(reply.headers.get('retry-after'));
-        failure = errorFromResponse(reply.status, parseJson(reply.body), retryAfterMs);
+        failure = errorFromResponse(reply.status, parseJson(reply.body), retryAfterMs, targetOf(call, reply.url));
       } catch (error) {
         if (!(error instanceof GatewayError)) throw error;
         failure = error;
@@ -193,8 +193,7 @@ export class Transport {
         throw signal.reason;
       }
       if (error instanceof GatewayError) throw error;
-      // The query is left out: it is the caller's data, and the route says enough to check the base URL.
-      const target = `${call.route.method} ${url.origin}${url.pathname}`;
+      const target = targetOf(call, url);
       if (isTimeout(error)) {
         outcome = 'timeout';
         throw new NetworkTimeoutError(timeoutMs, { cause: error, target });
@@ -243,6 +242,15 @@ export class Transport {
       Accept: 'application/json, text/html, application/pdf, application/zip, */*',
     });
   }
+}
+
+/**
+ * What a failed call asked, for its error (built only once it failed): the query is left out —
+ * it is the caller's data, and the route says enough to check the base URL — and so are
+ * credentials, which `origin` never holds.
+ */
+function targetOf(call: GatewayCall, url: URL): string {
+  return `${call.route.method} ${url.origin}${url.pathname}`;
 }
 
 type ForeignSigns = Pick<GatewayCallRecord, 'location' | 'html'>;
