@@ -174,11 +174,16 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
   // Naming the companion and its ledger as /healthz does: the public URL check asks the webhook route with a GET.
   app.use(methodNotAllowed({ app, onMethodNotAllowed: (_c, allowed) => methodProblem(allowed, identity) }));
   app.use('/api/checkout/sessions/*', checkoutCors(options.allowedOrigins, new URL(options.publicUrl).origin));
-  app.use('/api/*', requireMediaType('application/json'));
   app.use('/webhooks/*', requireMediaType('application/x-www-form-urlencoded'));
   app.use(refuseNulInAddress());
+  // The token before anything else about the request is judged (its media type too): a caller
+  // without it learns nothing of what a merchant route takes. It reads headers only.
   const admin = requireAdminToken(options.adminToken);
   for (const prefix of ADMIN_PREFIXES) app.use(prefix, admin).use(`${prefix}/*`, admin);
+  // The checkout routes the merchant's server calls (the others' capability is the session id).
+  app.use('/api/checkout/sessions', admin);
+  app.on('DELETE', '/api/checkout/sessions/:id', admin);
+  app.use('/api/*', requireMediaType('application/json'));
   // Every merchant POST takes an Idempotency-Key: those under the admin prefixes (`/*` matches
   // the prefix itself too, and the key must be claimed once) and the session create. After the
   // token check, so only the merchant can hold a key.
@@ -190,10 +195,6 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
     await next();
     if (c.res.headers.get(REPLAYED_HEADER) === 'true') metrics.idempotentReplay();
   };
-  // The checkout routes the merchant's server calls (the others' capability is the session id):
-  // the token before anything else about the request is judged.
-  app.use('/api/checkout/sessions', admin);
-  app.on('DELETE', '/api/checkout/sessions/:id', admin);
   // What a route does not declare in the catalog (a query, a body) is refused before anything
   // runs: after the token check, before a key is claimed (a 4xx would free it anyway).
   app.use(DECLARED_INPUT_PATH, refuseUndeclaredInput(API));

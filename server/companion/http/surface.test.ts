@@ -315,6 +315,10 @@ describe('the route catalog and OpenAPI document', () => {
       // Before what it was sent is judged: a query or body it does not take too.
       const response = await stack.request(operation.method.toUpperCase(), `${path}?zz=1`, operation.method === 'get' ? {} : { body: { zz: 1 } });
       expect(response.status, `${operation.method} ${path}`).toBe(401);
+      if (operation.method === 'get') continue;
+      // Nor is the media type judged first: a stranger learns nothing of what the route takes.
+      const wrongType = await stack.request(operation.method.toUpperCase(), path, { body: 'zz=1', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+      expect(wrongType.status, `${operation.method} ${path} as a form`).toBe(401);
     }
   });
 });
