@@ -18,12 +18,13 @@
  *   the key (keyedOrderId), and a reservation keeps that digest, so a retry always finds its own.
  * Kept are the answers that may have changed something: 2xx and 5xx (a 5xx cannot promise the
  * gateway was not reached), but for the database going away mid-request: that claim's lease ends
- * at once, and the retry is answered as an interrupted one is. A 4xx is a refusal that changed nothing (a bad body, a money rule, the
- * gateway's definite no), so the key is freed and may be sent again, corrected or not. So is an
- * order's capture, void, refund, cancel or re-send that the gateway never took (out of reach, rate
- * limiting, refusing the credentials): a reservation is released first, and a 503's Retry-After
- * invites the very retry a kept answer would refuse for a day. (A charge keeps its order id for
- * the retry and waits out the never-sent window: its 5xx is kept.)
+ * at once, and the retry is answered as an interrupted one is. A 4xx is a refusal that changed
+ * nothing (a bad body, a money rule, the gateway's definite no), so the key is freed and may be
+ * sent again, corrected or not. So is an order's capture, void, refund, cancel or re-send that
+ * the gateway never took (out of reach, rate limiting, refusing the credentials): a reservation is
+ * released first, and a 503's Retry-After invites the very retry a kept answer would refuse for a
+ * day. (A charge keeps its order id for the retry and waits out the never-sent window: its 5xx is
+ * kept.)
  */
 import { createHmac } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
@@ -62,7 +63,7 @@ export function idempotencyKeys(secret: string, timings: IdempotencyTimings = ID
     const header = c.req.method === 'POST' ? c.req.header(IDEMPOTENCY_HEADER) : undefined;
     if (header === undefined) return next();
     const { key, formerKey } = storedKey(secret, checkedKey(header, c.env?.incoming?.rawHeaders));
-    const { ledger, logger } = c.get('services');
+    const { ledger, logger, outage } = c.get('services');
     const body = await c.req.text();
     const fingerprint = requestFingerprint(secret, c.req.method, c.req.path, body);
     const request: IdempotencyRequest = { scope, key, ...(formerKey && { formerKey }), method: c.req.method, path: c.req.path, fingerprint, ...timings };
@@ -123,8 +124,11 @@ export function idempotencyKeys(secret: string, timings: IdempotencyTimings = ID
           await ledger.releaseIdempotencyKey(key, claim.claimId);
         }
       } catch (error) {
-        // The database still away: its outage is said already (operator/ledger-outage.ts).
-        logger[isLedgerUnavailable(error) ? 'debug' : 'error']('the idempotency key could not be settled; it is held until its lease ends', { path: c.req.path, err: error });
+        // The database away: said by its outage tracker, once however many statements meet it
+        // (this may be the only one that did: the request itself was answered).
+        const away = isLedgerUnavailable(error);
+        if (away) outage.noticed(error);
+        logger[away ? 'debug' : 'error']('the idempotency key could not be settled; it is held until its lease ends', { path: c.req.path, err: error });
       }
     }
   };
@@ -146,7 +150,7 @@ async function answerInterrupted(services: CompanionServices, request: Idempoten
     `The request first sent with this Idempotency-Key was interrupted before it was answered, and may have taken effect${lookAt(orderId)}: look at the order before sending anything again`,
   );
   const answer: StoredAnswer = { status: problem.status, contentType: 'application/json', body: JSON.stringify(problem.body) };
-  services.logger.warn('an idempotency claim outlived its lease with no answer; its request is answered as interrupted', { path: request.path });
+  services.logger.warn('a keyed request ended with no answer kept (its instance stopped, or the database went away during it); it is answered as interrupted', { path: request.path });
   return storeAndReplay(services, request, claimId, answer, false);
 }
 

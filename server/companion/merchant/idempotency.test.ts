@@ -457,32 +457,36 @@ describe('the lifetime of a key', () => {
   });
 });
 
-/**
- * A SQLite file whose `method` fails once as the database going away does (SQLITE_BUSY: another
- * process held its lock too long), having done its work first when `committed` — a connection cut
- * between the commit and its answer.
- */
-function awayOnce(method: keyof Ledger, committed: boolean): LedgerBackend {
+/** A SQLite file whose ledger's `method` does `instead` once (given the real method and its arguments). */
+function onceInstead(method: keyof Ledger, instead: (real: (...args: unknown[]) => Promise<unknown>, args: unknown[]) => Promise<unknown>): LedgerBackend {
   return {
     ...fileBackend,
     async open(clock) {
       const opened = await fileBackend.open(clock);
-      let failed = false;
+      let done = false;
       const ledger = new Proxy(opened.ledger, {
         get(target, name, receiver) {
           const value: unknown = Reflect.get(target, name, receiver);
-          if (name !== method || failed || typeof value !== 'function') return value;
-          return async (...args: unknown[]) => {
-            failed = true;
-            if (committed) await (value as (...given: unknown[]) => Promise<unknown>).apply(target, args);
-            throw Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
-          };
+          if (name !== method || done || typeof value !== 'function') return value;
+          done = true;
+          return (...args: unknown[]) => instead((...given) => (value as (...a: unknown[]) => Promise<unknown>).apply(target, given), args);
         },
       });
       return { ...opened, ledger };
     },
   };
 }
+
+/**
+ * `method` fails once as the database going away does (SQLITE_BUSY: another process held its lock
+ * too long), having done its work first when `committed` — a connection cut between the commit
+ * and its answer.
+ */
+const awayOnce = (method: keyof Ledger, committed: boolean): LedgerBackend =>
+  onceInstead(method, async (real, args) => {
+    if (committed) await real(...args);
+    throw Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
+  });
 
 describe('a keyed request the database went away during', () => {
   const create = (key: string) =>
@@ -520,5 +524,33 @@ describe('a keyed request the database went away during', () => {
     expect(retry.status).toBe(409);
     expect(JSON.parse(retry.text).error).toMatchObject({ code: 'idempotency_key_in_use', message: expect.stringContaining(orderId) });
     expect(gatewayRefunds(orderId)).toEqual([200]);
+  });
+
+  it('a cancel the gateway took, its session left open: the retry is answered as interrupted, naming the order, and the line says why', async () => {
+    await open({ backend: awayOnce('closeSession', false) });
+    const session = await stack.openSession({ customer: { email: 'olena@example.com', phone: '+380501234567' } });
+    expect((await stack.request('POST', `/api/checkout/sessions/${session.id}/hosted`, { body: {} })).status).toBe(200);
+    const cancel = () => stack.request('POST', `/api/orders/${session.order_id}/cancel`, { admin: true, body: {}, headers: { 'Idempotency-Key': 'cancel-away' } });
+    expect((await cancel()).status).toBe(503);
+    const retry = await cancel();
+    expect(retry.status).toBe(500);
+    expect(await retry.json()).toMatchObject({ error: { code: 'request_interrupted', message: expect.stringContaining(session.order_id) } });
+    // Said as what happened: no lease ran out, the database went away.
+    const said = stack.logs.map((line) => JSON.parse(line) as { level: string; msg: string }).filter(({ msg }) => msg.includes('answered as interrupted'));
+    expect(said).toMatchObject([{ level: 'warn', msg: expect.stringContaining('or the database went away during it') }]);
+    expect((await cancel()).status).toBe(500);
+  });
+
+  it('a session answered, its answer not kept: the outage is said though only that statement met it, and the retry gets the session', async () => {
+    await open({ backend: awayOnce('storeIdempotentAnswer', false) });
+    const first = await create('session-unkept');
+    expect(first.status).toBe(201);
+    const session = (await first.json()) as Json;
+    // No request was answered 503: the tracker hears of it from the middleware, or from no one.
+    const lines = stack.logs.map((line) => JSON.parse(line) as { level: string; msg: string });
+    expect(lines.filter(({ level }) => level === 'error')).toMatchObject([{ msg: expect.stringContaining('the database cannot be reached') }]);
+    const retry = await create('session-unkept');
+    expect(retry.status).toBe(201);
+    expect(await retry.json()).toEqual(session);
   });
 });
