@@ -16,6 +16,23 @@ const fieldNames = (fields: unknown): string[] =>
 const EXPECTED = (name: string, endpoint: string) =>
   `set <${name} endpoint> (now "${endpoint}") to the companion's address, its base path included (for example https://shop.example/payments)`;
 
+// The companion's own answer where it has no route (server/companion/app.ts): only it says this.
+const NO_ROUTE = /^No [A-Z]+ route at this address$/;
+
+/**
+ * The companion answered at the endpoint, but takes its checkout API under another path: its
+ * basePath (or where the shop's server hands it requests) and the endpoint's path disagree.
+ * Which one is wrong only the companion knows: its log names the basePath that would take them.
+ */
+function offPath(url: string, name: string, endpoint: string): string {
+  const { origin, pathname } = new URL(endpoint, location.href);
+  const path = pathname.replace(/\/+$/, '');
+  const there = `${url} reached the payform companion at ${origin}, but it answered HTTP 404 (no route): it has no checkout API under ${path || '/'}; `;
+  // No path: the companion has a base path (its requests reach it from the root) the endpoint leaves out.
+  if (!path) return `${there}add its basePath to <${name} endpoint> (now "${endpoint}"; for example ${origin}/payments), or compose it without one — its log names the basePath`;
+  return `${there}set its basePath to ${path} (the path your server hands it), or set <${name} endpoint> (now "${endpoint}") to its address with the basePath it has — its log names the basePath that would take these requests`;
+}
+
 /** Says it to the developer; the customer sees the code's message only. */
 function misconfigured(name: string, reason: string, status = 0): CompanionError {
   console.error(`<${name}>: ${reason}`);
@@ -72,10 +89,13 @@ export async function diagnose(url: string, endpoint: string, element: Caller, r
   }
   if (!response) return reading ? unanswered(url, endpoint, name) : new CompanionError('network');
   const { status } = response;
-  const error = (body as { error?: { code?: unknown; fields?: unknown } } | undefined)?.error;
+  const error = (body as { error?: { code?: unknown; message?: unknown; fields?: unknown } } | undefined)?.error;
   const code = error?.code;
-  // Another server's page (the shop's 404, a single-page app's index.html), or the companion
-  // saying it has no route there: the endpoint is not where the checkout API is.
+  if (reading && status === 404 && code === 'not_found' && NO_ROUTE.test(String(error?.message))) {
+    return misconfigured(name, offPath(url, name, endpoint));
+  }
+  // Another server's page (the shop's 404, a single-page app's index.html), or another API's own
+  // `not_found`: the endpoint is not where the checkout API is.
   const elsewhere = (status === 404 || status === 405) && (typeof code !== 'string' || code === 'not_found');
   if (reading && (elsewhere || (response.ok && body === undefined))) {
     const type = response.headers.get('content-type')?.split(';')[0] ?? 'no content type';

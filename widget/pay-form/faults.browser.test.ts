@@ -295,11 +295,28 @@ describe('<pay-form> when things go wrong', () => {
       expect(form.shadowRoot!.querySelector('button')).to.equal(null);
     });
 
-    it('says so when the endpoint is the companion\'s origin without its base path', async () => {
+    it("says the companion answered but takes its API under no path, when the endpoint has one it lacks", async () => {
       const { id, companion_url } = await openCheckout({ merchant: 'visa-mastercard' });
-      const { detail } = await failAt(`${companion_url}/payments`, id);
+      const { form, detail } = await failAt(`${companion_url}/payments`, id);
       expect(detail.code).to.equal('misconfigured');
-      expect(detail.reason).to.contain(`${companion_url}/payments/api/checkout/sessions/${id} answered HTTP 404 (application/json), not the payform companion's checkout API`);
+      expect(detail.reason).to.equal(
+        `${companion_url}/payments/api/checkout/sessions/${id} reached the payform companion at ${companion_url}, but it answered HTTP 404 (no route): it has no checkout API under /payments; ` +
+          `set its basePath to /payments (the path your server hands it), or set <pay-form endpoint> (now "${companion_url}/payments") to its address with the basePath it has — its log names the basePath that would take these requests`,
+      );
+      expect(message(form)).to.equal('Something went wrong. Please try again in a moment.');
+      expect(errors).to.deep.equal([`<pay-form>: ${detail.reason}`]);
+    });
+
+    it("says the endpoint leaves out the companion's base path when the companion answers at its origin", async () => {
+      const { id, companion_url } = await openCheckout({ merchant: 'mounted' });
+      const { origin } = new URL(companion_url);
+      expect(companion_url).to.equal(`${origin}/payments`);
+      const { detail } = await failAt(origin, id);
+      expect(detail.code).to.equal('misconfigured');
+      expect(detail.reason).to.equal(
+        `${origin}/api/checkout/sessions/${id} reached the payform companion at ${origin}, but it answered HTTP 404 (no route): it has no checkout API under /; ` +
+          `add its basePath to <pay-form endpoint> (now "${origin}"; for example ${origin}/payments), or compose it without one — its log names the basePath`,
+      );
       expect(errors).to.deep.equal([`<pay-form>: ${detail.reason}`]);
     });
 

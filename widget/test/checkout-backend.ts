@@ -26,10 +26,12 @@ const merchantSettings = (sandboxUrl: string): Record<Merchant, Partial<Companio
   elsewhere: { allowedOrigins: [] },
   // The card goes to the sandbox's tokenizer; the companion takes tokens only.
   tokenize: { tokenizer: { widgetUrl: sandboxUrl, widgetKey: TEST_WIDGET_KEY } },
+  // Its routes under a base path, as when mounted in a shop's server: `url` includes it.
+  mounted: { basePath: '/payments' },
 });
 
 export interface MerchantCompanion {
-  /** Where it listens, e.g. http://127.0.0.1:41234. */
+  /** Where it listens, its base path included, e.g. http://127.0.0.1:41234. */
   readonly url: string;
   /** Bearer token of its merchant API: for the fixture routes, never for the browser. */
   readonly adminToken: string;
@@ -98,7 +100,7 @@ export async function startCheckoutBackend(pageOrigin: string): Promise<Checkout
         ...merchantSettings(sandboxServer.url)[merchant],
       });
       stops.push(() => app.companion.stop());
-      return { url: server.url, adminToken };
+      return { url: server.url + (merchantSettings(sandboxServer.url)[merchant].basePath ?? ''), adminToken };
     };
 
     const merchants = {} as Record<Merchant, MerchantCompanion>;

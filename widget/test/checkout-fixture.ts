@@ -9,10 +9,10 @@ import type { CustomerField, PayMode, SessionView } from '../checkout/session-vi
  * Which merchant's companion opens the session. `shop` (the default) serves the test page's origin
  * (`/api/checkout/*`), as the widget's own companion would; the others are companions of their own,
  * on their own origins (reached through `endpoint`, with CORS): one that accepts Visa and
- * Mastercard only, one in live mode (no test flag) that is still wired to the sandbox, and one
- * that does not allow the test page's origin.
+ * Mastercard only, one in live mode (no test flag) that is still wired to the sandbox, one
+ * that does not allow the test page's origin, and one composed with the base path `/payments`.
  */
-export type Merchant = 'shop' | 'visa-mastercard' | 'live' | 'elsewhere' | 'tokenize';
+export type Merchant = 'shop' | 'visa-mastercard' | 'live' | 'elsewhere' | 'tokenize' | 'mounted';
 
 export interface SessionOptions {
   merchant?: Merchant;
@@ -32,7 +32,7 @@ export interface SessionOptions {
 export interface Checkout {
   id: string;
   order_id: string;
-  /** The companion's own origin (for `shop` another origin than the page's). */
+  /** The companion's own address: its origin (for `shop` another origin than the page's), and its base path. */
   companion_url: string;
 }
 
