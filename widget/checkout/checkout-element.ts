@@ -22,16 +22,22 @@ export type Phase = 'loading' | 'ready' | 'paying' | 'confirming' | 'waiting' | 
 export const showsForm = (phase: Phase): boolean => /^(r|pa)/.test(phase);
 
 /**
+ * A chunk that did not load — offline, or a page that serves pay-form.js without its chunks —
+ * said on the console (the error names its URL). Handled inside the import's own `then`, so a
+ * merchant's Vite build does not take it for its own (`vite:preloadError`).
+ */
+export const unserved =
+  (element: Element) =>
+  (error: unknown): undefined =>
+    void console.error(`<${element.localName}>: serve all of dist/:`, error);
+
+/**
  * What paying takes (paying.ts): a chunk fetched as the form shows, so that by the customer's
  * click it is there and the click acts at once, as if it were part of the bundle.
  */
 export let paying: typeof Paying | undefined;
 const loadPaying = (element: CheckoutElement): Promise<typeof Paying | undefined> =>
-  import('./paying.js').then(
-    (module) => (module.ready(element), (paying = module)),
-    // Offline, or a page that serves pay-form.js without its chunks: the error names the URL.
-    (error) => void console.error(`<${element.localName}>: serve all of dist/:`, error),
-  );
+  import('./paying.js').then((module) => (module.ready(element), (paying = module)), unserved(element));
 
 /**
  * What `<pay-form>` and `<pay-button>` share: the session, the companion, the language, the phases

@@ -1,6 +1,6 @@
 import { html, nothing, type html as Html, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
 import { detectBrand, maxLength, type Brand, type BrandId, digitsOf, type Check, type CheckCode, checkCvv, cvvLength, checkExpiry, formatCvv, formatExpiry, formatNumber, type Edit, type Keystroke, checkNumber } from '@payform/card/fields';
-import { CheckoutElement, paying, showsForm } from '../checkout/checkout-element.js';
+import { CheckoutElement, paying, showsForm, unserved } from '../checkout/checkout-element.js';
 import { customerCheck, loadCustomerChecks } from '../customer/fields.js';
 import { emit, type FieldName } from '../events.js';
 import type { Message } from '../i18n/en.js';
@@ -117,8 +117,8 @@ export class PayForm extends CheckoutElement {
    * @internal
    */
   edited: Partial<Record<FieldName, string>> = {};
-  /** Test mode's quick-fill (test-cards.ts), loaded for test sessions only; null while loading. */
-  #extras?: ((html: typeof Html, locale: string) => TemplateResult) | null;
+  /** Test mode's quick-fill (test-cards.ts), loaded for test sessions only. */
+  #extras?: ((html: typeof Html, locale: string) => TemplateResult) | false;
 
   // Direct payment needs a session that allows it and a secure page; otherwise hosted checkout is the way.
   override get hosted(): boolean {
@@ -131,13 +131,13 @@ export class PayForm extends CheckoutElement {
     if (changed.has('view') && view && !changed.get('view')) this.token = view.saved_cards[0]?.token ?? '';
     // The form shows the customer fields the session asks for: their checks load now, not waited for.
     if (view?.customer_fields.length) void loadCustomerChecks();
-    if (view?.test && this.#extras === undefined) {
-      this.#extras = null;
-      // Not destructured: Vite rewrites a destructuring `then` into a longer wrapper.
-      void import('./test-cards.js').then((module) => {
+    // Loaded once: `false` while it loads, and for good when it cannot (the form works without it).
+    // Not destructured: Vite rewrites a destructuring `then` into a longer wrapper.
+    if (view?.test) {
+      this.#extras ??= (import('./test-cards.js').then((module) => {
         this.#extras = module.testCards(this);
         this.requestUpdate();
-      });
+      }, unserved(this)), false);
     }
   }
 
