@@ -56,6 +56,9 @@ export async function keyedTruth(services: CompanionServices, path: string, body
   const session = await services.ledger.findSessionOfOrder(orderId);
   if (!session) return { known: 'never_made', orderId };
   if (!charge) return { known: 'made', answer: json(201, createdSession(session)) };
+  // A charge's session with no payment claimed: the gateway never heard of it, and the charge
+  // takes its session up again (saved-card-charges.ts).
+  if (!session.payment) return { known: 'never_made', orderId };
   const answer = await services.charges.known(orderId);
   return answer ? { known: 'made', answer: json(201, answer) } : { known: 'not_yet', orderId };
 }

@@ -457,8 +457,11 @@ describe('the lifetime of a key', () => {
   });
 });
 
-/** A SQLite file whose ledger's `method` does `instead` once (given the real method and its arguments). */
-function onceInstead(method: keyof Ledger, instead: (real: (...args: unknown[]) => Promise<unknown>, args: unknown[]) => Promise<unknown>): LedgerBackend {
+/**
+ * A SQLite file whose ledger's `method` does `instead` once (given the real method and its
+ * arguments), the first time it is called once `armed` says so.
+ */
+function onceInstead(method: keyof Ledger, instead: (real: (...args: unknown[]) => Promise<unknown>, args: unknown[]) => Promise<unknown>, armed = () => true): LedgerBackend {
   return {
     ...fileBackend,
     async open(clock) {
@@ -467,7 +470,7 @@ function onceInstead(method: keyof Ledger, instead: (real: (...args: unknown[]) 
       const ledger = new Proxy(opened.ledger, {
         get(target, name, receiver) {
           const value: unknown = Reflect.get(target, name, receiver);
-          if (name !== method || done || typeof value !== 'function') return value;
+          if (name !== method || done || typeof value !== 'function' || !armed()) return value;
           done = true;
           return (...args: unknown[]) => instead((...given) => (value as (...a: unknown[]) => Promise<unknown>).apply(target, given), args);
         },
@@ -482,11 +485,15 @@ function onceInstead(method: keyof Ledger, instead: (real: (...args: unknown[]) 
  * too long), having done its work first when `committed` — a connection cut between the commit
  * and its answer.
  */
-const awayOnce = (method: keyof Ledger, committed: boolean): LedgerBackend =>
-  onceInstead(method, async (real, args) => {
-    if (committed) await real(...args);
-    throw Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
-  });
+const awayOnce = (method: keyof Ledger, committed: boolean, armed?: () => boolean): LedgerBackend =>
+  onceInstead(
+    method,
+    async (real, args) => {
+      if (committed) await real(...args);
+      throw Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
+    },
+    armed,
+  );
 
 describe('a keyed request the database went away during', () => {
   const create = (key: string) =>
@@ -524,6 +531,23 @@ describe('a keyed request the database went away during', () => {
     expect(retry.status).toBe(409);
     expect(JSON.parse(retry.text).error).toMatchObject({ code: 'idempotency_key_in_use', message: expect.stringContaining(orderId) });
     expect(gatewayRefunds(orderId)).toEqual([200]);
+  });
+
+  it('a saved-card charge whose session was made but no payment claimed: the retry charges it, once', async () => {
+    let armed = false;
+    await open({ backend: awayOnce('claimPayAttempt', false, () => armed) });
+    const cardId = await savedCardOf('cust-away');
+    armed = true;
+    const charge = () => stack.request('POST', `/api/customers/cust-away/cards/${cardId}/charges`, { admin: true, body: { amount: 4990, currency: 'UAH', description: 'Renewal' }, headers: { 'Idempotency-Key': 'renewal-away' } });
+    expect((await charge()).status).toBe(503);
+    const retry = await charge();
+    expect(retry.status).toBe(201);
+    const answer = (await retry.json()) as Json;
+    expect(answer).toMatchObject({ order_id: keyedOrderId(ADMIN_TOKEN, 'renewal-away'), status: 'success', amount: 4990 });
+    const again = await charge();
+    expect([again.status, again.headers.get('idempotent-replayed')]).toEqual([201, 'true']);
+    const { gateway } = stack.sandbox.sandbox;
+    expect(gateway.store.order(gateway.defaultProject.posId, answer.order_id as string)?.payment.status).toBe('success');
   });
 
   it('a cancel the gateway took, its session left open: the retry is answered as interrupted, naming the order, and the line says why', async () => {

@@ -9,6 +9,7 @@
  * A card that is gone or past its token's expiry is refused before the gateway is called.
  */
 import * as z from 'zod';
+import { LedgerConflict } from '../../ledger/index.js';
 import type { CheckoutSession, CustomerDetails, NewCheckoutSession, SavedCard } from '../../ledger/index.js';
 import type { DirectPayments } from '../checkout/direct-payments.js';
 import { payAnswer } from '../checkout/pay-answer.js';
@@ -67,14 +68,16 @@ export class SavedCardCharges {
     const known: CustomerDetails = (await ledger.cardholderOf(customerId, card.ccToken)) ?? {};
     const customer: CustomerDetails = { ...known, ...request.customer };
     requireCustomer('direct', customer, request.method);
-    const session = await ledger.createSession({
-      ...request,
-      customer,
-      customerId,
-      cardId: card.id,
-      allowedModes: ['direct'],
-      ttlSeconds: options.sessionTtlSeconds,
-    } satisfies NewCheckoutSession);
+    const session = await ledger
+      .createSession({
+        ...request,
+        customer,
+        customerId,
+        cardId: card.id,
+        allowedModes: ['direct'],
+        ttlSeconds: options.sessionTtlSeconds,
+      } satisfies NewCheckoutSession)
+      .catch(async (error: unknown) => (await this.#unpaidChargeOf(request, customerId, card.id, error)) ?? Promise.reject(error));
     logger.info('charging a saved card for the merchant', { order_id: session.orderId, amount: session.amount, currency: session.currency });
     return this.#answer(session, await directPayments.chargeSavedCard(session, card.ccToken), card.id);
   }
@@ -89,6 +92,19 @@ export class SavedCardCharges {
     const payment = session?.payment;
     if (!session?.cardId || !payment || payment.status === 'init') return undefined;
     return this.#answer(session, payAnswer(payment), session.cardId);
+  }
+
+  /**
+   * The session of this very charge, made by a run of it that stopped before any payment was
+   * claimed (the database went away between the two, or its instance stopped): taken up again,
+   * since the gateway never heard of it. Undefined for any other session of the order id, whose
+   * order_id_taken stands.
+   */
+  async #unpaidChargeOf(request: ChargeRequest, customerId: string, cardId: string, error: unknown): Promise<CheckoutSession | undefined> {
+    if (!(error instanceof LedgerConflict) || error.reason !== 'order_id_taken' || request.orderId === undefined) return undefined;
+    const session = await this.#deps.ledger.findSessionOfOrder(request.orderId);
+    const same = session && !session.payment && session.customerId === customerId && session.cardId === cardId;
+    return same && session.amount === request.amount && session.currency === request.currency && session.method === request.method ? session : undefined;
   }
 
   #answer(session: CheckoutSession, answer: PayAnswer, cardId: string): ChargeAnswer {
