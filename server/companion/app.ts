@@ -155,7 +155,7 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
     // another version installed beside the companion's — hono's helpers find none of what their
     // own copy's requests carry: the companion's own app serves the request instead.
     const request: unknown = c.req;
-    if (!(request instanceof HonoRequest)) return Promise.resolve(app.fetch(c.req.raw, c.env));
+    if (!(request instanceof HonoRequest)) return ownRequest(c.req).then((own) => app.fetch(own, c.env));
     c.set('services', services);
     c.set('logger', logger);
     const taken = bodyTaken(c);
@@ -313,6 +313,18 @@ function strayWebhookNotice(basePath: string, publicUrl: string, logger: Logger)
         `have the proxy in front forward PAYFORM_PUBLIC_URL's path as ${basePath || '/'}${plain ? `, or, mounted in your server, set basePath to ${prefix || "''"}` : ''}`,
     );
   };
+}
+
+/**
+ * A request of another copy of hono's, for the companion's own app: as it came, or — when that
+ * copy's middleware read its body through its own `c.req`, which keeps it — with the body it read.
+ */
+async function ownRequest(foreign: { readonly raw: Request; text(): Promise<string> }): Promise<Request> {
+  const { raw } = foreign;
+  if (!raw.bodyUsed) return raw;
+  // Read from the raw request instead, it is gone: body-taken.ts says so.
+  const body = await foreign.text().catch(() => undefined);
+  return body === undefined ? raw : new Request(raw.url, { method: raw.method, headers: raw.headers, body, signal: raw.signal });
 }
 
 /** Named only as a base path is written: few digits, nothing a card number could hide in. */

@@ -140,6 +140,22 @@ describe('the companion mounted under a base path', () => {
     expect(logs.filter((line) => line.includes('"level":"error"'))).toEqual([]);
   });
 
+  it('in a Hono app of another copy of hono whose middleware read the body through its c.req: pays all the same', async () => {
+    const { Hono: CommonJsHono } = createRequire(import.meta.url)('hono') as { Hono: typeof Hono };
+    const shop = new CommonJsHono();
+    // An audit log of the shop's own, reading each POST's body as Hono offers it (kept for who comes next).
+    shop.use(async (c, next) => {
+      if (c.req.method === 'POST') await c.req.text();
+      await next();
+    });
+    const url = await hosted(serve({ fetch: (request, env) => shop.fetch(request, env), port: 0, hostname: '127.0.0.1' }) as Server);
+    shop.route('/', (await composeUnder(url)).app);
+
+    const order = await payThrough(`${url}/payments`);
+    expect(order.order).toMatchObject({ status: 'success', amount: 150 });
+    expect(logs.filter((line) => line.includes('"level":"error"'))).toEqual([]);
+  });
+
   it('in a Hono app with a catch-all of its own after it: each request logged under the companion route that answered', async () => {
     const shop = new Hono();
     const url = await hosted(serve({ fetch: (request, env) => shop.fetch(request, env), port: 0, hostname: '127.0.0.1' }) as Server);
