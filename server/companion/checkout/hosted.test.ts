@@ -127,7 +127,7 @@ describe('POST /api/checkout/sessions/:id/hosted', () => {
     expect(await stack.ledger.getPayment(session.order_id)).toMatchObject({ status: 'failure', checkoutUrl: null });
     // The operator is told where the page pointed, and that the sandbox origin set is another.
     const logged = stack.logs.filter((line) => line.includes('neither https nor the sandbox')).map((line) => JSON.parse(line) as Record<string, unknown>);
-    const fix = `PAYFORM_SANDBOX_ORIGIN (the sandboxOrigin option) is ${stack.sandboxUrl}, not http://elsewhere.test the gateway sends the customer to: set it to http://elsewhere.test if that is the sandbox`;
+    const fix = `the sandbox origin is ${stack.sandboxUrl} (PAYFORM_SANDBOX_ORIGIN or the sandboxOrigin option, else the gateway URL's own origin), not http://elsewhere.test the gateway sends the customer to: set PAYFORM_SANDBOX_ORIGIN to http://elsewhere.test if that is the sandbox`;
     expect(logged).toEqual([expect.objectContaining({ msg: expect.stringContaining(fix), origin: 'http://elsewhere.test' })]);
   });
 });

@@ -138,7 +138,7 @@ describe('3-D Secure and slow payments', () => {
     expect((await payJson(session.id, payBody({ card: card('three_ds_challenge') }))).status).toBe('pending');
     const said = stack.logs.map((line) => JSON.parse(line) as { level: string; msg: string; origin?: string }).filter(({ msg }) => msg.startsWith('refused a redirect'));
     expect(said).toEqual([expect.objectContaining({ level: 'warn', origin: stack.sandboxUrl })]);
-    expect(said[0]!.msg).toContain(`PAYFORM_SANDBOX_ORIGIN (the sandboxOrigin option) is http://localhost:1, not ${stack.sandboxUrl} the gateway sends the customer to: set it to ${stack.sandboxUrl} if that is the sandbox`);
+    expect(said[0]!.msg).toContain(`the sandbox origin is http://localhost:1 (PAYFORM_SANDBOX_ORIGIN or the sandboxOrigin option, else the gateway URL's own origin), not ${stack.sandboxUrl} the gateway sends the customer to: set PAYFORM_SANDBOX_ORIGIN to ${stack.sandboxUrl} if that is the sandbox`);
   });
 
   it('a refused challenge ends as a failure the customer can retry', async () => {

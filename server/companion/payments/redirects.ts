@@ -23,7 +23,8 @@ export function unsafeRedirectFix(origin: string | null, sandboxOrigin: string |
   if (sandboxOrigin === undefined || origin === null || !origin.startsWith('http:')) {
     return 'a sandbox or test gateway serving plain http pages needs its origin in PAYFORM_SANDBOX_ORIGIN (the sandboxOrigin option); the live gateway sends https';
   }
-  return `PAYFORM_SANDBOX_ORIGIN (the sandboxOrigin option) is ${sandboxOrigin}, not ${origin} the gateway sends the customer to: set it to ${origin} if that is the sandbox; the live gateway sends https`;
+  // Set, or taken from the gateway's URL on this machine: said so either way.
+  return `the sandbox origin is ${sandboxOrigin} (PAYFORM_SANDBOX_ORIGIN or the sandboxOrigin option, else the gateway URL's own origin), not ${origin} the gateway sends the customer to: set PAYFORM_SANDBOX_ORIGIN to ${origin} if that is the sandbox; the live gateway sends https`;
 }
 
 /** The origin of an address for a log line (not its path or query, which may carry a token); `null` when it is none. */

@@ -244,6 +244,21 @@ describe('stale payments', () => {
     expect(lines).toHaveLength(2);
   });
 
+  it('says a gateway that starts refusing its credentials at once, though it said one out of reach a moment before', async () => {
+    const session = await stack.openSession();
+    await stack.pay(session.id, payBody({ card: card('slow_pending') }));
+    failReads = true;
+    clock.advance(61 * SECOND);
+    const logged = stack.logs.length;
+    await reconcile();
+    failReads = false;
+    refuseReads = true;
+    clock.advance(15 * SECOND);
+    await reconcile();
+    const lines = stack.logs.slice(logged).map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line.level === 'warn' && String(line.msg).includes('reconciliation'));
+    expect(lines).toMatchObject([{ msg: expect.stringContaining('could not reach the gateway') }, { msg: expect.stringContaining('refuses its reads') }]);
+  });
+
   it('stops a pass at a gateway that refuses its credentials: one line, not an error per order, and no order marked checked', async () => {
     const sessions = [await stack.openSession(), await stack.openSession(), await stack.openSession()];
     for (const session of sessions) await stack.pay(session.id, payBody({ card: card('slow_pending') }));

@@ -63,9 +63,10 @@ interface Unreached {
 /**
  * Trouble every read meets alike, whatever the order: the gateway refusing the credentials, or
  * something else answering at its address. operator/gateway-trouble.ts says it, naming the
- * setting; each order logging it again as its own error wrote 50 lines a pass.
+ * setting; each order logging it again as its own error wrote 50 lines a pass. A 401 only: the
+ * interface answers credentials so, and a 403 one order met would otherwise halt every pass there.
  */
-const refusesEveryRead = (error: unknown) => error instanceof AuthenticationError || error instanceof NotTheGatewayError;
+const refusesEveryRead = (error: unknown) => (error instanceof AuthenticationError && error.status === 401) || error instanceof NotTheGatewayError;
 
 /** A pass's orders the gateway could not be asked about are said at most this often. */
 const UNREACHED_SAID_EVERY_MS = 60_000;
@@ -122,6 +123,8 @@ export class Reconciler {
   /** When a pass last said it could not read the gateway, and the passes since that said nothing. */
   #unreachedSaidAt = Number.NEGATIVE_INFINITY;
   #unreachedPasses = 0;
+  /** Whether the line last said was of a gateway refusing every read: a change is said at once. */
+  #unreachedRefused = false;
 
   constructor(deps: ReconcilerDeps) {
     this.#deps = deps;
@@ -229,13 +232,14 @@ export class Reconciler {
     const { logger, clock } = this.#deps;
     if (unreached.orders === 0) return;
     const now = clock();
-    if (now - this.#unreachedSaidAt < UNREACHED_SAID_EVERY_MS) {
+    if (now - this.#unreachedSaidAt < UNREACHED_SAID_EVERY_MS && Boolean(refused) === this.#unreachedRefused) {
       this.#unreachedPasses += 1;
       return logger.debug('reconciliation could not read the gateway', unreached);
     }
     const passes = this.#unreachedPasses > 0 ? { passes_since_last_line: this.#unreachedPasses } : {};
     this.#unreachedSaidAt = now;
     this.#unreachedPasses = 0;
+    this.#unreachedRefused = Boolean(refused);
     if (refused) {
       logger.warn('reconciliation stopped asking the gateway, which refuses its reads (the error logged when it began names the setting to fix): the orders are read on the next pass', { ...unreached, ...passes });
     } else logger.warn('reconciliation could not reach the gateway: those orders are tried again on the next pass', { ...unreached, ...passes });
