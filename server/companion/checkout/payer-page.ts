@@ -38,7 +38,7 @@ export function returnablePage(url: string | undefined, options: PageOptions): s
   return checked && 'page' in checked ? checked.page : undefined;
 }
 
-/** Distinct refused origins remembered for the once-per-origin warning: anyone can send any page_url. */
+/** Distinct refused origins remembered for the once-per-origin warning: a bound, since anyone can send any page_url. */
 const REFUSED_ORIGINS_REMEMBERED = 1000;
 
 /**
@@ -62,7 +62,9 @@ export class PayerPages {
     const checked = checkPage(url, this.#options);
     if (!checked || 'page' in checked) return checked?.page;
     const { origin, fix } = checked;
-    if (!this.#reported.has(origin) && this.#reported.size < REFUSED_ORIGINS_REMEMBERED) {
+    if (!this.#reported.has(origin)) {
+      // Full (anyone may send any page_url): forgotten, so a real misconfiguration is said again.
+      if (this.#reported.size >= REFUSED_ORIGINS_REMEMBERED) this.#reported.clear();
       this.#reported.add(origin);
       this.#logger.warn(`a customer paying from a page on ${origin} is not sent back to it after 3-D Secure or the hosted page, but lands on the companion's own page: ${fix}, or give the session a return_url`, { origin });
     }
