@@ -1,0 +1,26 @@
+// The pages payments come from: one refused is said once per origin, and a flood of made-up
+// origins (anyone may send any page_url) never keeps a real misconfiguration from being said.
+import { describe, expect, it } from 'vitest';
+import { createLogger, memorySink } from '../log/logger.js';
+import { PayerPages } from './payer-page.js';
+
+const options = { allowedOrigins: ['https://shop.example'], publicUrl: 'https://pay.shop.example', sandboxOrigin: undefined };
+
+describe('PayerPages', () => {
+  it('takes an allowed page back without its fragment, and says a refused origin once', () => {
+    const memory = memorySink();
+    const pages = new PayerPages(options, createLogger({ sink: memory.sink }));
+    expect(pages.returnable('https://shop.example/checkout?cart=7#pay')).toBe('https://shop.example/checkout?cart=7');
+    expect(pages.returnable('https://www.shop.example/checkout')).toBeUndefined();
+    expect(pages.returnable('https://www.shop.example/other')).toBeUndefined();
+    expect(memory.lines.filter((line) => line.includes('www.shop.example'))).toHaveLength(1);
+  });
+
+  it('says a real misconfiguration after a flood of made-up origins has filled what it remembers', () => {
+    const memory = memorySink();
+    const pages = new PayerPages(options, createLogger({ sink: memory.sink }));
+    for (let i = 0; i < 1_000; i++) pages.returnable(`https://made-up-${i}.example/`);
+    pages.returnable('https://www.shop.example/checkout');
+    expect(memory.lines.filter((line) => line.includes('https://www.shop.example'))).toHaveLength(1);
+  });
+});
