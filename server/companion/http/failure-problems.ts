@@ -23,7 +23,7 @@ export const GATEWAY_FAILURES: ReadonlySet<string> = new Set(['gateway_busy', 'g
 
 export function gatewayProblem(error: GatewayError, rename?: (field: string) => string): ApiProblem {
   if (error instanceof InvalidRequestError) {
-    return new ApiProblem(422, 'gateway_rejected', `The gateway refused the request: ${error.message}`, fieldReasons(error.fields, rename));
+    return new ApiProblem(422, 'gateway_rejected', `The gateway refused the request: ${refusalWords(error)}`, fieldReasons(error.fields, rename));
   }
   if (error instanceof NotFoundError) return new ApiProblem(404, 'not_found_at_gateway', 'The gateway does not know this order or resource');
   if (error instanceof RateLimitError) {
@@ -36,6 +36,15 @@ export function gatewayProblem(error: GatewayError, rename?: (field: string) => 
   }
   if (error instanceof UnexpectedResponseError) return new ApiProblem(502, 'gateway_error', 'The gateway answered something the companion cannot read');
   return new ApiProblem(503, 'gateway_unavailable', 'The gateway cannot be reached; try again shortly', undefined, { 'Retry-After': '5' });
+}
+
+/**
+ * What the refusal says, without the address the client asked (the gateway's path names the
+ * point of sale): a developer's clue, kept in the log, not for a customer's browser.
+ */
+function refusalWords({ message, target }: GatewayError): string {
+  const asked = target === undefined ? '' : ` to ${target}`;
+  return asked && message.endsWith(asked) ? message.slice(0, -asked.length) : message;
 }
 
 // Refusals about the order's state are conflicts; the rest are amounts too large or misdirected.
