@@ -1,6 +1,6 @@
 /**
- * Where the keyboard's focus goes in the back office when what it was on waits or goes away: a
- * dialog's refusal, a webhook re-send, an unmatched event marked reviewed (an operation that takes
+ * Where the keyboard's focus goes in the back office when what it was on waits or goes away: the
+ * sign-in form, a dialog's refusal, a webhook re-send, an unmatched event marked reviewed (an operation that takes
  * its own button away: two-step.spec.ts's void).
  */
 import { randomUUID } from 'node:crypto';
@@ -8,6 +8,34 @@ import { TEST_PROJECT_DEFAULTS } from '../../server/gateway/test-project.js';
 import { webhookForm } from '../../server/gateway/webhook.js';
 import { expect, test } from '../fixtures.js';
 import { paidOrder } from '../pages/back-office.js';
+
+test('signing in by keyboard: a wrong token is said with what to do, the token is checked once however often Enter is pressed, and the focus goes on to the back office', async ({ page, stack }) => {
+  await page.goto('/admin');
+  const token = page.getByLabel('Admin token');
+  await expect(token).toBeFocused();
+  await page.keyboard.type('not-the-token-at-all');
+  await page.keyboard.press('Enter');
+  await expect(token).toHaveAccessibleDescription('That token was not accepted: paste the companion’s current PAYFORM_ADMIN_TOKEN, whole and without quotes.');
+  await expect(token).toBeFocused();
+
+  // The check of the token held on its way, so that Enter is pressed again while it is checked.
+  const checks: string[] = [];
+  let answer!: () => void;
+  const held = new Promise<void>((resolve) => (answer = resolve));
+  await page.route((url) => url.pathname === '/api/stats' && url.search === '', async (route) => {
+    checks.push(route.request().headers().authorization ?? '');
+    await held;
+    await route.continue();
+  });
+  await token.fill(stack.token);
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('button', { name: 'Checking the token…' })).toBeVisible();
+  await page.keyboard.press('Enter');
+  answer();
+  await expect(page.getByRole('heading', { name: 'Back office', level: 1 })).toBeFocused();
+  await expect(page.getByRole('status').filter({ hasText: 'Live' })).toBeVisible();
+  expect(checks).toEqual([`Bearer ${stack.token}`]);
+});
 
 test('a refusal in a dialog takes the focus', async ({ request, stack, backOffice }) => {
   const orderId = await paidOrder(request, stack);

@@ -90,7 +90,7 @@ test('the back office opens only with the admin token, and the shop never sees i
   await token.fill('not-the-token-at-all');
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(token).toHaveAttribute('aria-invalid', 'true');
-  await expect(page.getByText('That token was not accepted.')).toBeVisible();
+  await expect(page.getByText('That token was not accepted: paste the companion’s current PAYFORM_ADMIN_TOKEN')).toBeVisible();
   expect((await page.request.get('/api/orders')).status()).toBe(401);
 
   await token.fill(stack.token);

@@ -31,6 +31,8 @@ const problemText = (error: unknown): string => isolatedText(t('problem', { mess
 
 let token = adminToken();
 let signInProblem = '';
+/** The token typed is being checked: the form waits, so a second press sends nothing more. */
+let signingIn = false;
 let feed: FeedState = 'connecting';
 let stopFeed: (() => void) | undefined;
 let announcement = '';
@@ -72,7 +74,7 @@ function content(): TemplateResult {
   if (!token) return signInView();
   return html`<div class="admin-head">
       <div>
-        <h1>${t('admin.heading')}</h1>
+        <h1 id="admin-heading" tabindex="-1">${t('admin.heading')}</h1>
         <p class="muted">${t('admin.intro')}</p>
       </div>
       <p class="live live--${feed}" role="status"><span class="live__dot" aria-hidden="true"></span>${t(`live.${feed}`)}</p>
@@ -116,19 +118,28 @@ function content(): TemplateResult {
 function signInView(): TemplateResult {
   const submit = async (event: SubmitEvent) => {
     event.preventDefault();
+    // A second press (or Enter) while the first is checked: a wrong token would count twice
+    // towards the companion's wrong-token limit.
+    if (signingIn) return;
     const candidate = String(new FormData(event.target as HTMLFormElement).get('token') ?? '').trim();
+    signingIn = true;
+    page.refresh();
     try {
       await api(candidate, '/api/stats');
     } catch (error) {
+      signingIn = false;
       signInProblem = error instanceof ApiError && error.status === 401 ? t('signIn.refused') : problemText(error);
       page.refresh();
       document.querySelector<HTMLInputElement>('#admin-token')?.focus();
       return;
     }
+    signingIn = false;
     saveToken(candidate);
     token = candidate;
     signInProblem = '';
     void start();
+    // The form, and the focus with it, is gone: the reader goes on from the back office's heading.
+    document.querySelector<HTMLElement>('#admin-heading')?.focus();
   };
   return html`<div class="sign-in">
     <form class="panel" @submit=${submit} aria-labelledby="sign-in-heading">
@@ -140,7 +151,7 @@ function signInView(): TemplateResult {
           aria-invalid=${signInProblem ? 'true' : 'false'} aria-describedby="admin-token-error">
         <span class="field__error" id="admin-token-error">${signInProblem}</span>
       </div>
-      <button class="button button--block" type="submit">${t('signIn.submit')}</button>
+      <button class="button button--block" type="submit" aria-disabled=${signingIn ? 'true' : 'false'}>${signingIn ? t('signIn.checking') : t('signIn.submit')}</button>
     </form>
   </div>`;
 }
