@@ -17,6 +17,7 @@ import { migratedTo } from '../ledger/testing/earlier-ledgers.js';
 import { dropSchema, freshSchemaName, withTestDatabase } from '../ledger/testing/databases.js';
 import { withClient } from '../ledger/testing/schema-pool.js';
 import { readCompanionConfig } from './settings.js';
+import { loopbackSettings } from './test/loopback-settings.js';
 import { createLogger, memorySink } from './log/logger.js';
 import { eventually, payBody } from './test/stack.js';
 import type { Listing } from '../sandbox/inspector/listing.js';
@@ -77,7 +78,7 @@ describe('startCompanion', () => {
 
   it('shuts down gracefully: stops accepting, lets a payment in flight finish and be recorded, then closes the ledger', async () => {
     const databaseUrl = join(dir, 'payform.db');
-    const settings = readCompanionConfig({ PORT: '0', PAYFORM_HOST: '127.0.0.1', PAYFORM_DATABASE_URL: databaseUrl, PAYFORM_ADMIN_TOKEN: 'a-long-enough-admin-token' });
+    const settings = loopbackSettings({ PAYFORM_DATABASE_URL: databaseUrl });
     let charging = () => {};
     const atGateway = new Promise<void>((resolve) => (charging = resolve));
     let release = () => {};
@@ -117,7 +118,7 @@ describe('startCompanion', () => {
 
   it('gives up a payment the gateway has not answered near the grace’s end: answered pending, recorded, nothing cut off', async () => {
     const databaseUrl = join(dir, 'payform.db');
-    const settings = readCompanionConfig({ PORT: '0', PAYFORM_HOST: '127.0.0.1', PAYFORM_DATABASE_URL: databaseUrl, PAYFORM_ADMIN_TOKEN: 'a-long-enough-admin-token' });
+    const settings = loopbackSettings({ PAYFORM_DATABASE_URL: databaseUrl });
     const memory = memorySink();
     // The gateway sits on the charge for longer than the grace, within the client's own timeout.
     const GRACE_MS = 3_000;
@@ -179,7 +180,7 @@ describe('startCompanion', () => {
   });
 
   it('does not wait for a live feed, which never ends by itself', async () => {
-    const settings = readCompanionConfig({ PORT: '0', PAYFORM_HOST: '127.0.0.1', PAYFORM_DATABASE_URL: ':memory:', PAYFORM_ADMIN_TOKEN: 'a-long-enough-admin-token' });
+    const settings = loopbackSettings();
     // A grace far beyond the test's own timeout: waiting for the feed would fail the test.
     const companion = await startCompanion(settings, { gatewayBaseUrl: sandbox.url, logger: createLogger({ sink: memorySink().sink }), shutdownGraceMs: 600_000 });
     const feed = await fetch(`${companion.url}/api/changes/stream`, { headers: { Authorization: `Bearer ${settings.adminToken}` } });
@@ -489,7 +490,7 @@ describe('startCompanion', () => {
 
   it('says how to choose another port when its port is taken', async () => {
     const taken = new URL(sandbox.url).port;
-    const settings = readCompanionConfig({ PORT: taken, PAYFORM_HOST: '127.0.0.1', PAYFORM_DATABASE_URL: ':memory:', PAYFORM_ADMIN_TOKEN: 'a-long-enough-admin-token' });
+    const settings = loopbackSettings({ PORT: taken });
     await expect(startCompanion(settings, { gatewayBaseUrl: sandbox.url, logger: createLogger({ sink: memorySink().sink }) })).rejects.toThrow(
       `port ${taken} is already in use: set PORT to a free port, or PORT=0 to take any free one`,
     );
