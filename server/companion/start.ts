@@ -271,11 +271,9 @@ async function compose(settings: CompanionSettings, options: StartOptions, stopp
   if (ledger.upgradedNow.length > 0) {
     logger.info(`ledger: upgraded to this version's schema, which an older payform cannot open (migrations ${ledger.upgradedNow.join(', ')})`);
   }
-  logger.info(
-    settings.tokenizer
-      ? 'card data: <pay-form> sends it to the gateway’s tokenizer, and card numbers never reach this server'
-      : 'card data: relayed through this server, which puts it in PCI DSS scope; set PAYFORM_GATEWAY_WIDGET_KEY to have <pay-form> tokenize cards in the browser',
-  );
+  // Relaying is a choice with a compliance cost: a warning, so PAYFORM_LOG_LEVEL=warn still says it.
+  if (settings.tokenizer) logger.info('card data: <pay-form> sends it to the gateway’s tokenizer, and card numbers never reach this server');
+  else logger.warn('card data: relayed through this server, which puts it in PCI DSS scope; set PAYFORM_GATEWAY_WIDGET_KEY to have <pay-form> tokenize cards in the browser');
   // Composed, it takes payments: what their webhooks did not settle, reconciliation does.
   app.companion.reconciler.start();
   const checking = new AbortController();
