@@ -59,6 +59,7 @@ describe('npm start', { timeout: 90_000 }, () => {
     // No HOST in development: this machine only, and the start-up lines say so.
     expect(printed).toContain(`  listening     127.0.0.1:${new URL(shop).port} (this machine only; set PAYFORM_HOST to listen elsewhere)`);
     expect(printed).toContain('4242 4242 4242 4242');
+    expect(printed).toContain('  card data     tokenized: <pay-form> sends it to the gateway’s tokenizer, never to this server');
 
     const page = await fetch(shop);
     expect(page.status).toBe(200);
@@ -73,9 +74,11 @@ describe('npm start', { timeout: 90_000 }, () => {
     expect(code).toBe(0);
   });
 
-  it('does not print a token it was given; says what a ledger file keeps across runs and the sandbox does not', async () => {
+  // The companion's own line about relaying is a log line, which PAYFORM_LOG_LEVEL=error (as here) hides.
+  it('does not print a token it was given; says what a ledger file keeps across runs and the sandbox does not, and that card data is relayed', async () => {
     const database = join(mkdtempSync(join(tmpdir(), 'payform-demo-')), 'payform.db');
-    const printed = await start({ PAYFORM_ADMIN_TOKEN: 'given-token-0123456789abcdef', PAYFORM_DATABASE_URL: database });
+    const printed = await start({ PAYFORM_ADMIN_TOKEN: 'given-token-0123456789abcdef', PAYFORM_DATABASE_URL: database, PAYFORM_DEMO_CARD_ENTRY: 'relay' });
+    expect(printed).toContain('  card data     RELAYED through this server, which puts it in PCI DSS scope');
     expect(printed).not.toContain('given-token-0123456789abcdef');
     expect(line(printed, 'back office')).toMatch(/\/admin$/);
     expect(printed).toContain(`  database      ${database}\n                kept across runs; the sandbox is not, so older orders cannot be captured or refunded`);

@@ -61,6 +61,13 @@ const lines = [
   `  back office   ${stack.backOfficeUrl}${token ? `#token=${token}` : ''}`,
   `  admin token   ${token ?? '(the PAYFORM_ADMIN_TOKEN you set)'}`,
   ...(stack.sandboxUrl ? [`  sandbox       ${stack.sandboxUrl}/  (control plane ${stack.sandboxUrl}/_sandbox)`] : []),
+  // Which PCI DSS scope this setup puts the server in, where the one starting it reads: the
+  // companion's own line about it is a log line, gone under PAYFORM_LOG_LEVEL=warn.
+  stack.cardEntry === 'tokenize'
+    ? '  card data     tokenized: <pay-form> sends it to the gateway’s tokenizer, never to this server'
+    : `  card data     RELAYED through this server, which puts it in PCI DSS scope (README: PCI DSS scope; ${
+        process.env.PAYFORM_DEMO_CARD_ENTRY?.trim() === 'relay' ? 'as PAYFORM_DEMO_CARD_ENTRY=relay asks' : 'PAYFORM_GATEWAY_WIDGET_KEY tokenizes'
+      })`,
   `  database      ${stack.databaseUrl.startsWith('postgres') ? 'PostgreSQL (PAYFORM_DATABASE_URL)' : stack.databaseUrl}`,
   // The ledger outlives a restart, the bundled sandbox does not: an older order shows in the back
   // office, and the gateway no longer knows it ("not_found_at_gateway" on a refund).

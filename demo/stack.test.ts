@@ -5,12 +5,21 @@
  * fix. main.test.ts runs the same entry as a user does, and sees a refusal printed.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import type { AddressInfo, Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startStack } from './stack.js';
 
 const base = { PORT: '0', SANDBOX_PORT: '0', PAYFORM_HOST: '127.0.0.1', PAYFORM_DATABASE_URL: ':memory:', PAYFORM_LOG_LEVEL: 'error' };
+/** A port held by another program for the test's length, as another run holds it. */
+async function holdPort(): Promise<{ port: string; server: Server }> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { port: String((server.address() as AddressInfo).port), server };
+}
+
 const refusal = (env: Record<string, string>) => startStack({ env: { ...base, ...env }, sandboxLog: () => {} }).then(() => 'started', (error: unknown) => String(error));
 
 describe("npm start's sandbox variables", () => {
@@ -79,5 +88,29 @@ describe('npm start refuses to start, naming the fix', () => {
     const said = await refusal({ PAYFORM_DATABASE_URL: file });
     expect(said).toContain(`the ledger could not be opened (PAYFORM_DATABASE_URL ${file}): file is not a database`);
     expect(said).toContain(`for the demo, move ${file} aside (or delete it: its orders go) to start a new one, or set PAYFORM_DATABASE_URL=:memory:`);
+  });
+
+  it('says the sandbox’s port is in use, and how to take another', async () => {
+    const sandbox = await holdPort();
+    try {
+      expect(await refusal({ SANDBOX_PORT: sandbox.port })).toBe(
+        `Error: port ${sandbox.port} is already in use: set SANDBOX_PORT to a free port, or SANDBOX_PORT=0 to take any free one`,
+      );
+    } finally {
+      sandbox.server.close();
+    }
+  });
+
+  it('takes both ports in use for a run already going, and names both variables at once', async () => {
+    const [shop, sandbox] = await Promise.all([holdPort(), holdPort()]);
+    try {
+      const said = await refusal({ PORT: shop.port, SANDBOX_PORT: sandbox.port });
+      expect(said).toContain(`ports ${shop.port} and ${sandbox.port} are both in use, most likely by an npm start still running: stop it (Ctrl-C in its terminal)`);
+      expect(said).toContain('set PORT and SANDBOX_PORT to free ports');
+      expect(said).toContain('PAYFORM_DATABASE_URL=:memory:');
+    } finally {
+      shop.server.close();
+      sandbox.server.close();
+    }
   });
 });

@@ -9,6 +9,7 @@
  */
 import { statSync } from 'node:fs';
 import type { Server } from 'node:http';
+import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { readCompanionConfig, startCompanion } from '@payform/companion';
@@ -48,6 +49,8 @@ export interface RunningStack {
   /** True when PAYFORM_ADMIN_TOKEN was not set and this run made one up. */
   readonly adminTokenGenerated: boolean;
   readonly databaseUrl: string;
+  /** How `<pay-form>` takes the card: to the gateway's tokenizer, or through this server. */
+  readonly cardEntry: 'tokenize' | 'relay';
   readonly companion: RunningCompanion;
   /** Stops the companion (ledger closed), then the sandbox. */
   close(): Promise<void>;
@@ -59,7 +62,8 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
   const sandboxLog = options.sandboxLog ?? ((line: string) => console.error(`[sandbox] ${line}`));
   for (const warning of misspeltDemoVariables(env)) warn(warning);
   const { settings, sandbox: sandboxOptions } = readStackEnvironment(env, sandboxLog);
-  const sandbox = sandboxOptions ? await startSandbox(env, sandboxOptions, sandboxLog, options) : undefined;
+  const shop = { port: settings.port, host: settings.host ?? '127.0.0.1' };
+  const sandbox = sandboxOptions ? await startSandbox(env, sandboxOptions, sandboxLog, options, shop) : undefined;
   let companion: RunningCompanion;
   try {
     // The token is printed by whoever started the stack, with the back office's address.
@@ -81,6 +85,7 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
     adminToken: settings.adminToken,
     adminTokenGenerated: settings.adminTokenGenerated,
     databaseUrl: settings.databaseUrl,
+    cardEntry: settings.tokenizer ? 'tokenize' : 'relay',
     companion,
     async close() {
       await companion.close();
@@ -157,16 +162,22 @@ function readBundledSandboxEnvironment(env: Env, log: (line: string) => void): {
 }
 
 /** The sandbox on SANDBOX_PORT (3001; 0 for any free port) of SANDBOX_HOST (127.0.0.1). */
-async function startSandbox(env: Env, listen: SandboxOptions, log: (line: string) => void, options: StackOptions): Promise<RunningSandbox> {
+async function startSandbox(
+  env: Env,
+  listen: SandboxOptions,
+  log: (line: string) => void,
+  options: StackOptions,
+  shop: { readonly port: number; readonly host: string },
+): Promise<RunningSandbox> {
   const { port, host: hostname, publicUrl } = listen;
   const app = createSandbox({ ...options.sandbox, projects: [{ ...testProjectCredentials(env), strict: strictFromEnv(env) }], publicUrl, log });
   const server = serve({ fetch: app.fetch, port, hostname }) as Server;
   await new Promise<void>((resolve, reject) => {
     if (server.listening) resolve();
-    server.once('listening', resolve).once('error', (error) => {
+    server.once('listening', resolve).once('error', (error: NodeJS.ErrnoException) => {
       void app.sandbox.stop();
-      const hint = (error as NodeJS.ErrnoException).code === 'EADDRINUSE' ? ': set SANDBOX_PORT to a free port, or SANDBOX_PORT=0 to take any free one' : '';
-      reject(new Error(`The sandbox could not listen on ${hostname}:${port}: ${error.message}${hint}`));
+      if (error.code !== 'EADDRINUSE') return reject(new Error(`The sandbox could not listen on ${hostname}:${port}: ${error.message}`, { cause: error }));
+      void sandboxPortInUse(port, shop).then((message) => reject(new Error(message, { cause: error })));
     });
   });
   const address = server.address() as AddressInfo;
@@ -185,6 +196,25 @@ async function startSandbox(env: Env, listen: SandboxOptions, log: (line: string
       await app.sandbox.stop();
     },
   };
+}
+
+/**
+ * The sandbox's port is taken. Both ports taken is almost always an `npm start` already running
+ * (a second terminal, a run left in the background): said as such, not as two fixes one at a time.
+ */
+async function sandboxPortInUse(port: number, shop: { readonly port: number; readonly host: string }): Promise<string> {
+  if (shop.port !== 0 && !(await isFree(shop.port, shop.host))) {
+    return `ports ${shop.port} and ${port} are both in use, most likely by an npm start still running: stop it (Ctrl-C in its terminal), ` +
+      'or set PORT and SANDBOX_PORT to free ports (0 takes any free one) — a second run would share the first run’s ledger, so give it PAYFORM_DATABASE_URL=:memory: too';
+  }
+  return `port ${port} is already in use: set SANDBOX_PORT to a free port, or SANDBOX_PORT=0 to take any free one`;
+}
+
+function isFree(port: number, host: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once('error', () => resolve(false)).listen(port, host, () => probe.close(() => resolve(true)));
+  });
 }
 
 /**
