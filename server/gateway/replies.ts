@@ -4,20 +4,20 @@
  */
 import type * as z from 'zod';
 import { UnexpectedResponseError } from './errors.js';
-import { parseJson } from './transport.js';
+import { addressOf, parseJson } from './transport.js';
 import type { GatewayCall, GatewayReply, Transport } from './transport.js';
 import { describeIssues, parseWire } from './wire/issues.js';
 
 /** A JSON answer, validated by `schema`, converted by `convert` (amounts to minor units). */
 export function readJson<S extends z.ZodType, T>(reply: GatewayReply, schema: S, convert: (data: z.output<S>) => T): T {
   if (reply.status < 200 || reply.status > 299) {
-    throw new UnexpectedResponseError(`Expected a JSON answer, got HTTP ${reply.status} from ${answerOf(reply)}`, { status: reply.status });
+    throw new UnexpectedResponseError(`Expected a JSON answer, got HTTP ${reply.status} from ${addressOf(reply.url)}`, { status: reply.status });
   }
   const json = parseJson(reply.body);
-  if (json === undefined) throw new UnexpectedResponseError(`The answer from ${answerOf(reply)} is not JSON`, { status: reply.status });
+  if (json === undefined) throw new UnexpectedResponseError(`The answer from ${addressOf(reply.url)} is not JSON`, { status: reply.status });
   const parsed = parseWire(schema, json);
   if (!parsed.success) {
-    throw new UnexpectedResponseError(`The answer from ${answerOf(reply)} does not have the expected shape: ${describeIssues(parsed.issues)}`, {
+    throw new UnexpectedResponseError(`The answer from ${addressOf(reply.url)} does not have the expected shape: ${describeIssues(parsed.issues)}`, {
       status: reply.status,
       fields: parsed.issues,
     });
@@ -26,7 +26,7 @@ export function readJson<S extends z.ZodType, T>(reply: GatewayReply, schema: S,
     return convert(parsed.data);
   } catch (error) {
     if (!(error instanceof RangeError)) throw error;
-    throw new UnexpectedResponseError(`The answer from ${answerOf(reply)} has an unreadable amount: ${error.message}`, { status: reply.status });
+    throw new UnexpectedResponseError(`The answer from ${addressOf(reply.url)} has an unreadable amount: ${error.message}`, { status: reply.status });
   }
 }
 
@@ -47,7 +47,7 @@ export async function fetchJson<S extends z.ZodType, T>(
 export function readLocation(reply: GatewayReply): string {
   const location = reply.headers.get('location');
   if (reply.status !== 303 || !location) {
-    throw new UnexpectedResponseError(`Expected a 303 redirect to the checkout page, got HTTP ${reply.status} from ${answerOf(reply)}`, {
+    throw new UnexpectedResponseError(`Expected a 303 redirect to the checkout page, got HTTP ${reply.status} from ${addressOf(reply.url)}`, {
       status: reply.status,
     });
   }
@@ -63,15 +63,7 @@ export interface GatewayDocument {
 
 export function readDocument(reply: GatewayReply, impliedType: string): GatewayDocument {
   if (reply.status !== 200) {
-    throw new UnexpectedResponseError(`Expected a document, got HTTP ${reply.status} from ${answerOf(reply)}`, { status: reply.status });
+    throw new UnexpectedResponseError(`Expected a document, got HTTP ${reply.status} from ${addressOf(reply.url)}`, { status: reply.status });
   }
   return { contentType: reply.headers.get('content-type') || impliedType, body: reply.body };
-}
-
-/**
- * The address that answered, for an error only: a wrong base URL shows in it (a web server's
- * page where the gateway's JSON was due). Origin and path: never the query or credentials.
- */
-function answerOf(reply: GatewayReply): string {
-  return `${reply.url.origin}${reply.url.pathname}`;
 }

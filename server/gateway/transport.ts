@@ -250,7 +250,12 @@ export class Transport {
  * credentials, which `origin` never holds.
  */
 function targetOf(call: GatewayCall, url: URL): string {
-  return `${call.route.method} ${url.origin}${url.pathname}`;
+  return `${call.route.method} ${addressOf(url)}`;
+}
+
+/** An address for an error or a log: origin and path, never the query (the caller's data) or credentials. */
+export function addressOf(url: URL): string {
+  return `${url.origin}${url.pathname}`;
 }
 
 type ForeignSigns = Pick<GatewayCallRecord, 'location' | 'html'>;
@@ -275,8 +280,7 @@ function locationOf(headers: Headers, url: URL): string | undefined {
   const location = headers.get('location');
   if (!location) return undefined;
   try {
-    const target = new URL(location, url);
-    return `${target.protocol}//${target.host}${target.pathname}`;
+    return addressOf(new URL(location, url));
   } catch {
     return undefined;
   }
