@@ -1,0 +1,85 @@
+/**
+ * Requests that came to a companion at the wrong path — a proxy or a host's route handing it
+ * another path than its base path — are answered 404 like any unknown address, and what they
+ * meant to do is lost (the gateway's webhooks, the widget's checkout API). Each kind is said
+ * once as an error, naming the base path that would take them.
+ */
+import type { Logger } from '../log/logger.js';
+
+/**
+ * A webhook posted to a path that ends like the webhook route but is not it — a proxy that
+ * forwards `/payments/…` unstripped to a companion without that base path, or strips it from
+ * one with it — is answered 404 and the gateway's webhooks are lost: said once as an error,
+ * with the base path that would take them. The path is named only when it is a plain one.
+ *
+ * When it came to the very address the companion hands out as `server_url`, the public URL's
+ * own path is what does not reach it (given with the base path in it, or behind a proxy that
+ * does not strip it), and a longer base path would only move that address further along.
+ */
+export function strayWebhookNotice(basePath: string, publicUrl: string, logger: Logger): (path: string) => void {
+  const route = '/webhooks/gateway';
+  const handedOut = `${publicUrl}${route}`;
+  const handedOutPath = new URL(handedOut).pathname;
+  // PAYFORM_PUBLIC_URL's own path: what is left of the address's path before the base path.
+  const publicPath = new URL(publicUrl).pathname.replace(/\/+$/, '').slice(0, basePath ? -basePath.length : undefined);
+  let said = false;
+  return (path) => {
+    if (said || !path.endsWith(route)) return;
+    said = true;
+    if (path === handedOutPath && publicPath) {
+      logger.error(
+        `a webhook came to ${path}, the address this companion gives the gateway (${handedOut}), but it takes them at ${basePath}${route} only and answered 404: ` +
+          `the gateway's webhooks are lost until the two agree — PAYFORM_PUBLIC_URL (the publicUrl option, mounted) has the path ${publicPath}: ` +
+          'give it without that path (the companion adds its base path itself), or have the proxy in front strip it',
+      );
+      return;
+    }
+    const prefix = path.slice(0, -route.length);
+    const plain = plainPath(prefix);
+    logger.error(
+      `a webhook came to ${plain ? path : 'another path'}, but this companion takes them at ${basePath}${route} only and answered 404: the gateway's webhooks are lost until the two agree — ` +
+        `have the proxy in front forward PAYFORM_PUBLIC_URL's path as ${basePath || '/'}${plain ? `, or, mounted in your server, set basePath to ${prefix || "''"}` : ''}`,
+    );
+  };
+}
+
+
+/**
+ * The widget's checkout API asked outside the base path — a fetch host handing the companion the
+ * requests of another path (a Next.js route handler under app/api/payments/ for basePath
+ * /payments), or a companion given no basePath — is answered 404, and <pay-form> can only say
+ * its endpoint is not the companion: said once as an error, with the base path that would take
+ * them. Only what comes before the route is named: the session id after it is a capability.
+ */
+export function strayCheckoutNotice(basePath: string, logger: Logger): (path: string) => void {
+  const route = '/api/checkout/sessions';
+  let said = false;
+  return (path) => {
+    const at = path.indexOf(route);
+    const rest = at < 0 ? '' : path.slice(at + route.length);
+    if (said || at < 0 || (rest !== '' && !rest.startsWith('/'))) return;
+    const prefix = path.slice(0, at);
+    if (prefix === basePath) return;
+    said = true;
+    const plain = plainPath(prefix);
+    const where = plain ? `${prefix}${route}/…` : 'another path';
+    if (!basePath) {
+      logger.error(
+        `the checkout API was asked at ${where}, but this companion has no basePath and answered 404, so <pay-form> cannot pay: ` +
+          `mounted in your server, set basePath to ${plain ? prefix : 'the path it is mounted at'}; else leave that path out of <pay-form endpoint>`,
+      );
+      return;
+    }
+    logger.error(
+      `the checkout API was asked at ${where}, outside this companion’s basePath ${basePath}, and answered 404, so <pay-form> cannot pay: ` +
+        `${plain ? `set basePath to ${prefix || "''"} (where your server hands the companion its requests), or ` : ''}hand it the requests under ${basePath}`,
+    );
+  };
+}
+
+
+/** Named only as a base path is written: few digits, nothing a card number could hide in. */
+function plainPath(path: string): boolean {
+  return /^(\/[A-Za-z0-9._~-]+)*$/.test(path) && (path.match(/\d/g)?.length ?? 0) <= 6;
+}
+
