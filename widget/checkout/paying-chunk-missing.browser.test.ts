@@ -3,7 +3,7 @@
 // has not loaded it, and its one test fails it (a page that failed to load a module keeps failing).
 import { expect, oneEvent } from '@open-wc/testing';
 import { answerModule } from '../test/checkout-fixture.js';
-import { autofill, button, card, message, press, show } from '../test/harness.js';
+import { autofill, button, card, message, press, show, watchConsoleErrors } from '../test/harness.js';
 
 const PAYING = '/widget/checkout/paying.ts';
 
@@ -11,15 +11,14 @@ const PAYING = '/widget/checkout/paying.ts';
 const focusedPart = (element: Element): string | null | undefined => element.shadowRoot!.activeElement?.getAttribute('part');
 
 describe('a click before what paying takes has come, when it cannot', () => {
-  const real = console.error;
+  let logged: ReturnType<typeof watchConsoleErrors>;
   afterEach(async () => {
-    console.error = real;
+    logged.restore();
     await answerModule(PAYING, 'serve');
   });
 
   it('ends in the usual error, not busy for ever, and the console names the missing chunk', async () => {
-    const logged: string[] = [];
-    console.error = (...args: unknown[]) => void logged.push(args.join(' '));
+    logged = watchConsoleErrors();
     await answerModule(PAYING, 'hold');
     const form = await show();
     const payButton = await show({}, {}, 'pay-button');

@@ -3,24 +3,23 @@
 // (a page that failed to load a module keeps failing).
 import { expect, oneEvent, waitUntil } from '@open-wc/testing';
 import { answerModule } from '../test/checkout-fixture.js';
-import { autofill, button, card, mount } from '../test/harness.js';
+import { autofill, button, card, mount, watchConsoleErrors } from '../test/harness.js';
 
 const TEST_CARDS = '/widget/pay-form/test-cards.ts';
 
 describe("a test session's form when its card list cannot load", () => {
-  const real = console.error;
+  let logged: ReturnType<typeof watchConsoleErrors>;
   const rejections: unknown[] = [];
   const rejected = (event: PromiseRejectionEvent) => void rejections.push(event.reason);
   beforeEach(() => window.addEventListener('unhandledrejection', rejected));
   afterEach(async () => {
     window.removeEventListener('unhandledrejection', rejected);
-    console.error = real;
+    logged.restore();
     await answerModule(TEST_CARDS, 'serve');
   });
 
   it('shows and pays without it, names the missing chunk on the console, and leaves no rejection unhandled', async () => {
-    const logged: string[] = [];
-    console.error = (...args: unknown[]) => void logged.push(args.join(' '));
+    logged = watchConsoleErrors();
     await answerModule(TEST_CARDS, 'fail');
     const form = await mount();
     await waitUntil(() => logged.length > 0, 'nothing said on the console');

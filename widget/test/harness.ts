@@ -126,6 +126,14 @@ export function watchFetch(answer?: (call: FetchCall, pass: () => Promise<Respon
   return calls;
 }
 
+/** Watches `console.error`: each call kept as one line instead of printed, until `restore()`. */
+export function watchConsoleErrors(): string[] & { restore(): void } {
+  const real = console.error;
+  const lines = Object.assign([] as string[], { restore: () => void (console.error = real) });
+  console.error = (...args: unknown[]) => void lines.push(args.join(' '));
+  return lines;
+}
+
 export const json = (status: number, body: unknown): Response =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
