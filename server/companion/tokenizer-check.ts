@@ -12,6 +12,7 @@
  * gives up after CHECK_TIMEOUT_MS, and stops when the companion closes.
  */
 import { postToTokenizer, tokenizeBody, TokenizeRefusedError } from '@payform/gateway/tokenizer';
+import { errorCode } from './log/error-code.js';
 import type { Logger } from './log/logger.js';
 
 /** A tokenizer slower than that at start is worth a line anyway (the gateway check's limit too). */
@@ -116,11 +117,5 @@ function notTheTokenizer({ status, html, location }: Answered, error: unknown): 
 
 /** The network's word for it (ECONNREFUSED, ENOTFOUND, a TLS code), else the error's. */
 function reachFailure(error: unknown): string {
-  let cause: unknown = error;
-  for (let depth = 0; depth < 4 && cause instanceof Error; depth += 1) {
-    const code = (cause as { code?: unknown }).code;
-    if (typeof code === 'string') return code;
-    cause = cause.cause;
-  }
-  return error instanceof Error ? error.message : String(error);
+  return errorCode(error) ?? (error instanceof Error ? error.message : String(error));
 }

@@ -16,6 +16,7 @@
  */
 import { NOT_DURABLE, STORAGE_CODES } from '../../ledger/index.js';
 import type { Ledger } from '../../ledger/index.js';
+import { errorCode } from '../log/error-code.js';
 import type { Logger } from '../log/logger.js';
 
 /** How often a down ledger is asked again. */
@@ -100,7 +101,7 @@ export class LedgerOutage {
       this.#deps.onRefused?.();
     }
     const now = clock();
-    const code = codeOf(error);
+    const code = errorCode(error);
     const fix = fixOf(error, code);
     if (code !== undefined && STORAGE_CODES.test(code)) this.#writes = true;
     const dead = code === NOT_DURABLE && !this.#restartNeeded;
@@ -215,12 +216,6 @@ function describe(error: unknown, depth = 0): string {
 }
 
 /** The first code of the error or its causes (a driver's error wrapped by a query builder). */
-function codeOf(error: unknown, depth = 0): string | undefined {
-  if (!(error instanceof Error) || depth > 3) return undefined;
-  const code = (error as { code?: unknown }).code;
-  return typeof code === 'string' ? code : codeOf(error.cause, depth + 1);
-}
-
 /** The ledger file a SQLite error was about (sqlite.ts tags a refused write with it). */
 function fileOf(error: unknown, depth = 0): string | undefined {
   if (!(error instanceof Error) || depth > 3) return undefined;

@@ -18,6 +18,7 @@ import type { MiddlewareHandler } from 'hono';
 import { routePath } from 'hono/route';
 import type { CompanionEnv } from '../context.js';
 import type { Health } from '../openapi/api-catalog.js';
+import { errorCode } from '../log/error-code.js';
 import type { Logger } from '../log/logger.js';
 import { isLoopbackHost } from '../loopback.js';
 
@@ -195,7 +196,7 @@ async function refusedAsEarlier(answer: Response): Promise<boolean> {
 }
 
 function reasonOf(error: unknown): string {
-  const cause = (error as { cause?: { code?: unknown } } | undefined)?.cause;
-  if (typeof cause?.code === 'string') return cause.code;
+  const code = errorCode(error);
+  if (code !== undefined) return code;
   return error instanceof Error && error.name === 'TimeoutError' ? `no answer within ${PROBE_TIMEOUT_MS / 1000} s` : String((error as Error)?.message ?? error);
 }
