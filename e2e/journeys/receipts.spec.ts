@@ -78,3 +78,55 @@ test('a refund’s own receipt from its row in the order’s operations', async 
   await expect(backOffice.operations.filter({ hasText: 'Capture' })).toContainText('Success');
   await expect(backOffice.detail.getByRole('columnheader', { name: 'Receipt' })).toHaveCount(0);
 });
+
+/** Holds the first request `pattern` matches until `release` is called, counting every one asked. */
+async function held(page: Page, pattern: RegExp): Promise<{ asked: Promise<void>; release: () => void; count: () => number }> {
+  let count = 0;
+  let asked!: () => void;
+  const askedOnce = new Promise<void>((resolve) => (asked = resolve));
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route(pattern, async (route) => {
+    count += 1;
+    asked();
+    await released;
+    await route.continue();
+  });
+  return { asked: askedOnce, release, count: () => count };
+}
+
+test('a receipt on its way waits for its file, and a day without receipts says so', async ({ page, request, stack, backOffice }) => {
+  const orderId = await paidOrder(request, stack);
+  await backOffice.open(orderId);
+  const downloads: Download[] = [];
+  page.on('download', (download) => downloads.push(download));
+
+  // A double click is one file: the button waits, saying so, until the first is saved.
+  const receipt = await held(page, /\/receipt\?format=pdf/);
+  await backOffice.actionButton('Receipt (PDF)').click();
+  await receipt.asked;
+  const waiting = backOffice.detail.getByRole('button', { name: 'Downloading…' });
+  await expect(waiting).toHaveAttribute('aria-disabled', 'true');
+  await waiting.click({ force: true });
+  receipt.release();
+  await expect(backOffice.actionButton('Receipt (PDF)')).toHaveAttribute('aria-disabled', 'false');
+  expect(receipt.count()).toBe(1);
+  expect(downloads.map((download) => download.suggestedFilename())).toEqual([`receipt-${orderId}.pdf`]);
+
+  const receipts = page.getByRole('region', { name: 'Receipts of a day' });
+  const day = await held(page, /\/api\/receipts\//);
+  await receipts.getByRole('button', { name: 'Download ZIP' }).click();
+  await day.asked;
+  await receipts.getByRole('button', { name: 'Downloading…' }).click({ force: true });
+  day.release();
+  await expect(receipts.getByRole('button', { name: 'Download ZIP' })).toHaveAttribute('aria-disabled', 'false');
+  expect(day.count()).toBe(1);
+  expect(downloads).toHaveLength(2);
+
+  // A day before any payment of this sandbox: an empty ZIP is not handed over, the day is named.
+  await receipts.getByLabel('Day').fill('2024-01-01');
+  await receipts.getByRole('button', { name: 'Download ZIP' }).click();
+  await expect(receipts.getByRole('status')).toHaveText('No receipts for 2024-01-01: no payment succeeded that day (UTC).');
+  expect(day.count()).toBe(2);
+  expect(downloads).toHaveLength(2);
+});

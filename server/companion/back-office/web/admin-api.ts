@@ -117,24 +117,43 @@ export async function api<T>(token: string, path: string, init: { method?: strin
   return body as T;
 }
 
-/** Downloads a file of the merchant API (receipts) under the name the companion gives it. */
-export async function download(token: string, path: string, fallbackName: string): Promise<void> {
+/** A file of the merchant API (receipts), under the name the companion gives it. */
+export interface ApiFile {
+  readonly name: string;
+  readonly blob: Blob;
+}
+
+export async function fetchFile(token: string, path: string, fallbackName: string): Promise<ApiFile> {
   const response = await send(path, { headers: authorization(token) });
   if (!response.ok) {
     const body = (await response.json().catch(() => undefined)) as { error?: { code?: string; message?: string } } | undefined;
     throw new ApiError(response.status, body?.error?.code ?? 'http_error', body?.error?.message ?? `HTTP ${response.status}`);
   }
   const name = /filename="?([^";]+)"?/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? fallbackName;
-  const url = URL.createObjectURL(await response.blob());
+  return { name, blob: await response.blob() };
+}
+
+/** Hands a fetched file to the browser's downloads. */
+export function save(file: ApiFile): void {
+  const url = URL.createObjectURL(file.blob);
   const link = document.createElement('a');
   link.href = url;
-  link.download = name;
+  link.download = file.name;
   link.hidden = true;
   document.body.append(link);
   link.click();
   link.remove();
   // The click has handed the file over; the blob can go once the browser has read it.
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/**
+ * A ZIP with no file in it: one that starts with its end record (signature PK 5 6), as a day
+ * without a receipt is sent. Saving it would leave the staff to find that out by opening it.
+ */
+export async function emptyZip(blob: Blob): Promise<boolean> {
+  const head = new Uint8Array(await blob.slice(0, 4).arrayBuffer());
+  return head[0] === 0x50 && head[1] === 0x4b && head[2] === 0x05 && head[3] === 0x06;
 }
 
 // The merchant API's answers, as far as the back office reads them.

@@ -9,7 +9,7 @@ import { t } from './i18n.js';
 import { formatAmount } from './money.js';
 import { isolated, isolatedText } from './bidi-isolation.js';
 import { mountPage } from './chrome.js';
-import { adminToken, api, ApiError, download, forgetToken, newIdempotencyKey, outcomeUnknown, saveToken } from './admin-api.js';
+import { adminToken, api, ApiError, emptyZip, fetchFile, forgetToken, newIdempotencyKey, outcomeUnknown, save, saveToken } from './admin-api.js';
 import type { Balance, ListedOrder, OrderDetail, Stats, Terminals, UnmatchedEvents } from './admin-api.js';
 import { refreshedList } from './order-list.js';
 import { followChanges } from './live-feed.js';
@@ -21,7 +21,7 @@ import type { OperationAction, OperationDraft, OperationRequest } from './operat
 import { orderDetailPanel, ordersPanel } from './order-views.js';
 import type { OrderFilter, OrderKind } from './order-views.js';
 import { balancesPanel, receiptsPanel, statsPanel } from './overview-views.js';
-import type { BalancesState } from './overview-views.js';
+import type { BalancesState, ReceiptsState } from './overview-views.js';
 import { unmatchedEventsPanel } from './unmatched-events.js';
 
 /** What went wrong, as a person reads it: an Error's message without its `Error:` prefix. */
@@ -61,7 +61,9 @@ let stats: Stats | undefined;
 let statsProblem: string | undefined;
 let bucket: Stats['bucket'] = 'hour';
 let balances: BalancesState = {};
-let receiptsProblem: string | undefined;
+let receipts: ReceiptsState = { busy: false };
+/** The open order's receipt on its way, by order and format: its button waits. */
+let receiptDownload: { readonly orderId: string; readonly format: 'html' | 'pdf' } | undefined;
 let unmatched: UnmatchedEvents | undefined;
 const reviewing = new Set<string>();
 let unmatchedProblem: string | undefined;
@@ -103,12 +105,13 @@ function content(): TemplateResult {
           { orders, filter, kind, selected, flashing, loading: !ordersRead, problem: ordersProblem?.text, more: ordersCursor !== null, loadingMore: listing?.read === 'more' },
           handlers,
         )}
-        ${receiptsPanel(downloadDay, receiptsProblem)}
+        ${receiptsPanel(downloadDay, receipts)}
       </div>
       ${orderDetailPanel(detail?.order.order_id === selected ? detail : undefined, {
         problem: detailProblem,
         notice: detailNotice && detailNotice.orderId === selected ? detailNotice.text : undefined,
         resending: selected !== undefined && resending === selected,
+        downloading: receiptDownload?.orderId === selected ? receiptDownload?.format : undefined,
       }, handlers)}
     </div>
     ${draft ? operationDialog(draft, { submit: perform, close: closeDialog }) : nothing}
@@ -210,9 +213,14 @@ const handlers = {
     });
   },
   receipt(format: 'html' | 'pdf') {
-    if (!detail) return;
+    if (!detail || receiptDownload) return;
     const orderId = detail.order.order_id;
-    void guarded(() => download(token!, `/api/orders/${encodeURIComponent(orderId)}/receipt?format=${format}`, `receipt-${orderId}.${format}`));
+    receiptDownload = { orderId, format };
+    page.refresh();
+    void guarded(async () => save(await fetchFile(token!, `/api/orders/${encodeURIComponent(orderId)}/receipt?format=${format}`, `receipt-${orderId}.${format}`))).finally(() => {
+      receiptDownload = undefined;
+      page.refresh();
+    });
   },
 };
 
@@ -356,11 +364,20 @@ function announce(text: string): void {
 const ANNOUNCE_AFTER_MS = 100;
 
 async function downloadDay(date: string, format: 'html' | 'pdf'): Promise<void> {
-  receiptsProblem = undefined;
+  if (receipts.busy) return;
+  receipts = { busy: true };
+  page.refresh();
   try {
-    await download(token!, `/api/receipts/${date}?format=${format}`, `receipts-${date}.zip`);
+    const file = await fetchFile(token!, `/api/receipts/${date}?format=${format}`, `receipts-${date}.zip`);
+    if (await emptyZip(file.blob)) receipts = { busy: false, notice: t('receipts.none', { date }) };
+    else {
+      save(file);
+      receipts = { busy: false };
+    }
   } catch (error) {
-    receiptsProblem = problemText(error);
+    receipts = { busy: false };
+    if (error instanceof ApiError && error.status === 401) return refused();
+    receipts = { busy: false, problem: problemText(error) };
   }
   page.refresh();
 }
@@ -630,6 +647,7 @@ function signOut(): void {
   detail = undefined;
   forgetOrders();
   unmatched = undefined;
+  receipts = { busy: false };
   page.refresh();
   document.querySelector<HTMLInputElement>('#admin-token')?.focus();
 }

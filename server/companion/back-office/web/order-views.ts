@@ -260,9 +260,11 @@ export interface DetailState {
   readonly notice?: TemplateResult | string | undefined;
   /** A webhook re-send is on its way: its button waits. */
   readonly resending: boolean;
+  /** The receipt being downloaded: its button waits, so a second press is not a second file. */
+  readonly downloading?: 'html' | 'pdf' | undefined;
 }
 
-export function orderDetailPanel(detail: OrderDetail | undefined, { problem, notice, resending }: DetailState, handlers: OrderHandlers): TemplateResult {
+export function orderDetailPanel(detail: OrderDetail | undefined, { problem, notice, resending, downloading }: DetailState, handlers: OrderHandlers): TemplateResult {
   if (!detail) {
     return html`<section class="panel order-detail order-detail--empty" aria-labelledby="detail-heading">
       <h2 id="detail-heading">${t('detail.none')}</h2>
@@ -324,8 +326,10 @@ export function orderDetailPanel(detail: OrderDetail | undefined, { problem, not
             ${resending ? t('dialog.sending') : t('action.resend')}
           </button>`}
       ${order.status === 'success'
-        ? html`<button type="button" class="button button--small button--quiet" @click=${() => handlers.receipt('html')}>${t('action.receiptHtml')}</button>
-            <button type="button" class="button button--small button--quiet" @click=${() => handlers.receipt('pdf')}>${t('action.receiptPdf')}</button>`
+        ? (['html', 'pdf'] as const).map(
+            (format) => html`<button type="button" class="button button--small button--quiet" aria-disabled=${downloading === format ? 'true' : 'false'}
+              @click=${() => handlers.receipt(format)}>${downloading === format ? t('receipts.downloading') : t(format === 'html' ? 'action.receiptHtml' : 'action.receiptPdf')}</button>`,
+          )
         : nothing}
     </div>
     ${detailTable({

@@ -84,7 +84,15 @@ export function balancesPanel(state: BalancesState, retry: () => void): Template
   </section>`;
 }
 
-export function receiptsPanel(onDownload: (date: string, format: 'html' | 'pdf') => void, problem: string | undefined): TemplateResult {
+/** What the day's receipts form says: why the last download failed, or that the day had none. */
+export interface ReceiptsState {
+  readonly problem?: string | undefined;
+  readonly notice?: string | undefined;
+  /** A day's ZIP is on its way: the button waits, so a second press is not a second file. */
+  readonly busy: boolean;
+}
+
+export function receiptsPanel(onDownload: (date: string, format: 'html' | 'pdf') => void, { problem, notice, busy }: ReceiptsState): TemplateResult {
   const today = new Date().toISOString().slice(0, 10);
   const submit = (event: SubmitEvent) => {
     event.preventDefault();
@@ -103,8 +111,9 @@ export function receiptsPanel(onDownload: (date: string, format: 'html' | 'pdf')
         <label for="receipts-format">${t('receipts.format')}</label>
         <select id="receipts-format" name="format"><option value="pdf">PDF</option><option value="html">HTML</option></select>
       </div>
-      <button class="button button--quiet" type="submit">${t('receipts.download')}</button>
+      <button class="button button--quiet" type="submit" aria-disabled=${busy ? 'true' : 'false'}>${busy ? t('receipts.downloading') : t('receipts.download')}</button>
     </form>
     ${problem ? html`<p class="notice notice--error" role="alert">${problem}</p>` : nothing}
+    ${notice ? html`<p class="notice" role="status">${notice}</p>` : nothing}
   </section>`;
 }
