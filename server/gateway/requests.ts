@@ -55,8 +55,10 @@ export function wireRequest<S extends z.ZodType>(
   if (parsed.success) {
     issues.push(...(spec.extraIssues?.(parsed.data) ?? []));
   } else {
-    // A field whose amount could not be converted is reported once, in minor-unit terms.
+    // A field whose amount could not be converted is reported once, in minor-unit terms; and the
+    // split's sum is then not judged, since it would add minor units to decimals.
     const reported = new Set(issues.map((issue) => issue.field));
+    if (reported.size > 0 && Array.isArray(source.split) && source.split.length > 0) reported.add('split');
     issues.push(...parsed.issues.filter((issue) => !reported.has(issue.field)));
   }
   if (issues.length > 0 || !parsed.success) throw InvalidRequestError.rejectedLocally(issues);

@@ -200,6 +200,17 @@ describe('split payments', () => {
     expect(response.status).toBe(303);
   });
 
+  it('refuses a share finer than the currency’s minor unit, saying so, even when the shares add up', async () => {
+    sandbox = testSandbox({ projects: [{ currencies: ['UAH', 'JPY'] }] });
+    const shares = [{ amount: 50.5, sub_merchant_id: SUB_A }, { amount: 49.5, sub_merchant_id: SUB_B }];
+    const response = await sandbox.post('/api/v1/split/purchase', splitPurchase({ currency: 'JPY', split: shares }));
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { args: unknown[] }).args).toEqual([
+      { field_name: 'split[0].amount', violation: 'must be a whole number in JPY' },
+      { field_name: 'split[1].amount', violation: 'must be a whole number in JPY' },
+    ]);
+  });
+
   it('refuses shares that do not add up, unknown or repeated sub-merchants, and bad amounts', async () => {
     const cases: [Json, string, string][] = [
       [{ split: [{ amount: 70, sub_merchant_id: SUB_A }, { amount: 20, sub_merchant_id: SUB_B }] }, 'split', 'amounts must add up to amount'],

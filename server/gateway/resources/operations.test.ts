@@ -143,6 +143,25 @@ describe('operations.splitRefund', () => {
     });
   });
 
+  it('refuses shares the wire cannot carry by themselves, without claiming that shares adding up do not', async () => {
+    // 5 + 5 fils is the 10 refunded; what is wrong is each share (KWD goes out with two decimals).
+    const error = await double.client().operations.splitRefund({
+      order_id: 'order-1001',
+      currency: 'KWD',
+      refund_amount: 10,
+      split: [
+        { amount: 5, sub_merchant_id: samples.SUB_MERCHANT_A },
+        { amount: 5, sub_merchant_id: samples.SUB_MERCHANT_B },
+      ],
+    }).catch((e: unknown) => e);
+    const reason = 'must be a multiple of 10 minor units: the gateway takes KWD with at most 2 decimal digits';
+    expect((error as InvalidRequestError).fields).toEqual([
+      { field: 'split[0].amount', reason },
+      { field: 'split[1].amount', reason },
+    ]);
+    expect(double.gateway.requests).toHaveLength(0);
+  });
+
   it('keeps a split_fee it cannot read in minor units as sent, apart, and the refund readable', async () => {
     const splitFee = { marketplace: { amount: '0.155', currency: 'UAH' } };
     double.gateway.answer({ body: { ...samples.captureResponse, method: 'refund', amount: 100, split_fee: splitFee } });

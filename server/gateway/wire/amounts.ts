@@ -18,7 +18,7 @@ type Issues = Pick<z.core.$RefinementCtx, 'addIssue'>;
 /** 100.5 JPY has two decimals too many even though the wire allows two. */
 export function checkCurrencyPrecision(
   ctx: Issues,
-  field: string,
+  field: string | readonly PropertyKey[],
   amount: WireAmount | undefined,
   currency: string,
 ): void {
@@ -29,7 +29,7 @@ export function checkCurrencyPrecision(
   if (digits > exponent) {
     ctx.addIssue({
       code: 'custom',
-      path: [field],
+      path: typeof field === 'string' ? [field] : [...field],
       message: exponent === 0 ? `must be a whole number in ${currency}` : `must have at most ${exponent} decimal digits in ${currency}`,
     });
   }
@@ -59,7 +59,7 @@ export function checkSplitTotal(
   }
 }
 
-/** Both rules for a split request: the total's precision and the shares' sum. */
+/** The rules for a split request: the precision of the total and of each share, and their sum. */
 export function checkSplitAmounts(
   ctx: Issues,
   totalField: string,
@@ -68,5 +68,6 @@ export function checkSplitAmounts(
   split: readonly { amount: WireAmount }[] | undefined,
 ): void {
   checkCurrencyPrecision(ctx, totalField, total, currency);
+  split?.forEach((share, index) => checkCurrencyPrecision(ctx, ['split', index, 'amount'], share.amount, currency));
   checkSplitTotal(ctx, totalField, total, split);
 }
