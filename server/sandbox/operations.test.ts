@@ -63,6 +63,13 @@ describe('capture', () => {
     expectDeclined(await capture(await paid('auth'), { charge_amount: 100.01 }), '4012');
   });
 
+  it('captures exactly up to a fractional percentage: 28.2% over 5.00 is 6.41, not one unit less', async () => {
+    // 500 × 1.282 is 640.99999… in floating point; the limit is 641 minor units.
+    sandbox = testSandbox({ projects: [{ captureOverReservePercent: 28.2 }] });
+    expect(await capture(await paid('auth', { amount: 5 }), { charge_amount: 6.41 })).toMatchObject({ status: 'success', amount: 6.41 });
+    expectDeclined(await capture(await paid('auth', { amount: 5 }), { charge_amount: 6.42 }), '4012');
+  });
+
   it('declines a capture of a purchase, a failed or pending auth, a second capture and a voided auth (4150)', async () => {
     expectDeclined(await capture(await paid('purchase')), '4150');
     expectDeclined(await capture(await paid('auth', {}, '4000000000009995')), '4150');

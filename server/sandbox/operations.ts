@@ -68,8 +68,7 @@ export function capture(gateway: SimulatedGateway, cause: RequestId | undefined,
       // With charge_amount the schema checked the sum; without it the shares must cover the reserve.
       throw Refusal.invalidField('split', 'amounts must add up to the captured amount (the full reserved amount when charge_amount is omitted)');
     }
-    const limit = Math.floor((reserved * (100 + project.captureOverReservePercent)) / 100);
-    if (amount > limit) {
+    if (amount > overReserveLimit(reserved, project.captureOverReservePercent)) {
       throw new Decline(StatusCode.AmountLimitExceeded, `Amount limit exceeded: at most ${project.captureOverReservePercent}% over the reserved amount can be captured`);
     }
     return { method: 'capture', amount, split: shares, fees: commission(amount, currency, project) };
@@ -157,6 +156,17 @@ function perform(gateway: SimulatedGateway, cause: RequestId | undefined, target
     if (!(error instanceof Decline)) throw error;
     return record({ method, amount: 0 }, error);
   }
+}
+
+/**
+ * The most a capture may take: the reserve plus the project's percentage, rounded down, in exact
+ * decimal arithmetic — in floats 500 × 1.282 is 640.99…, and a capture of exactly 641 would be
+ * declined. The percentage is read to ten decimals, more than any projects file writes.
+ */
+function overReserveLimit(reserved: MinorUnits, percent: number): MinorUnits {
+  const scale = 10n ** 10n;
+  const scaledPercent = BigInt(percent.toFixed(10).replace('.', ''));
+  return Number((BigInt(reserved) * (100n * scale + scaledPercent)) / (100n * scale));
 }
 
 /** Capture and void act on an authorised, not yet captured or voided, auth. */
