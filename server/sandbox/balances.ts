@@ -10,7 +10,7 @@
  * and their commission out.
  */
 import { createHash } from 'node:crypto';
-import { toWireAmount } from '@payform/gateway/wire';
+import { toWireAmount, wireStep } from '@payform/gateway/wire';
 import type { MinorUnits } from './state/amounts.js';
 import type { AccountResponse, TerminalResponse } from '@payform/gateway/wire';
 import type { Project } from './config.js';
@@ -92,7 +92,9 @@ function settled(order: Order): { paid: MinorUnits; fees: MinorUnits } {
 
 export function accountView(ledger: Ledger, orders: readonly Order[], reserveSpelling: 'rollingReserve' | 'rolling_reserve'): AccountResponse {
   const { gross, net } = ledger.live ? turnover(orders, ledger.currency) : { gross: 0, net: 0 };
-  const reserve = Math.floor((gross * ROLLING_RESERVE_BASIS_POINTS) / 10_000);
+  // Rounded down to what the wire carries: 10 fils in a three-decimal currency, whose 0.506 it cannot say.
+  const step = wireStep(ledger.currency);
+  const reserve = Math.floor((gross * ROLLING_RESERVE_BASIS_POINTS) / (10_000 * step)) * step;
   return {
     id: ledger.id,
     name: ledger.name,

@@ -29,6 +29,14 @@ describe('balances', () => {
     expect(after.accounts[0]?.balances).toEqual({ available: 12553.45, rollingReserve: 5 });
   });
 
+  it('holds the reserve of a three-decimal currency in what the wire carries: two decimals, never 0.506 KWD', async () => {
+    sandbox = testSandbox({ projects: [{ currency: 'KWD', currencies: ['KWD'] }] });
+    await pay({ amount: 10.12, currency: 'KWD' });
+    const after = AccountListResponse.parse(await (await balanceRead(`${balances()}/accounts`)).json());
+    // +10.12 paid, -0.16 commission, -0.50 reserve: 5 % is 0.506, held back to the 10 fils the wire can say.
+    expect(after.accounts[0]?.balances).toEqual({ available: 1259.46, rollingReserve: 0.5 });
+  });
+
   it('takes a payout (method credit) out of the balance, with its commission, and holds no reserve for it', async () => {
     const { cc_number: _card, exp_month: _month, exp_year: _year, card_cvv: _cvv, browser_fingerprint: _browser, ...payer } = directPayment(sandbox.project);
     const credit = await sandbox.postJson('/api/v1/payment', { ...payer, method: 'credit', amount: '200.00', cc_number: '4242424242424242' });
