@@ -162,6 +162,39 @@ describe('webhook delivery', () => {
     expect(log.filter((delivery) => delivery.duplicate_of === log[0]?.id)).toHaveLength(2);
   });
 
+  it('webhook_drop loses the status-change webhook, copies too, listed as dropped; the order state and a re-send still tell', async () => {
+    await faults({ webhook_drop: true, webhook_duplicates: 2 });
+    const paid = (await (await pay()).json()) as Json;
+    const orderId = String(paid.order_id);
+    await sandbox.advance(3_600_000);
+    await sandbox.deliver();
+    expect(sandbox.inbox.received).toHaveLength(0);
+    expect(await deliveries()).toEqual([expect.objectContaining({ order_id: orderId, method: 'purchase', event_status: 'success', status: 'dropped', attempts: [] })]);
+    expect(await deliveries('?status=dropped')).toHaveLength(1);
+    expect(await sandbox.getJson<Json[]>(`/api/v1/pos/${sandbox.project.posId}/orders/${orderId}`)).toEqual([expect.objectContaining({ status: 'success' })]);
+    // The re-send is how a receiver recovers: never dropped.
+    expect((await sandbox.get(`/api/v1/pos/${sandbox.project.posId}/orders/${orderId}/purchase?callback=true`)).status).toBe(200);
+    await sandbox.deliver();
+    // The re-send, with the two copies webhook_duplicates still asks for.
+    expect(sandbox.inbox.events(orderId).map((event) => event.status)).toEqual(['success', 'success', 'success']);
+  });
+
+  it('webhook_drop as a rate drops that share by the seeded sequence, the same every run', async () => {
+    const dropped = async () => {
+      sandbox = testSandbox();
+      await faults({ webhook_drop: 0.5, seed: 7 });
+      for (let payment = 0; payment < 8; payment += 1) await pay();
+      await sandbox.deliver();
+      return (await deliveries()).map((delivery) => delivery.status);
+    };
+    const first = await dropped();
+    expect(first.filter((status) => status === 'dropped').length).toBeGreaterThan(0);
+    expect(first.filter((status) => status === 'delivered').length).toBeGreaterThan(0);
+    expect(await dropped()).toEqual(first);
+    expect(await (await control('GET', '/faults')).json()).toMatchObject({ webhook_drop: 0.5 });
+    expect((await faults({ webhook_drop: 2 })).status).toBe(400);
+  });
+
   it('webhook_delay_ms holds the first attempt back', async () => {
     await faults({ webhook_delay_ms: 30_000 });
     await pay();

@@ -1,6 +1,6 @@
 /**
  * Faults a test switches on through PUT /_sandbox/faults: latency, error answers, dropped
- * connections on the API, and duplicate / delayed / reordered webhooks. Choices are
+ * connections on the API, and duplicate / delayed / reordered / lost webhooks. Choices are
  * deterministic: a rate of 1 always applies, 0 never, and rates in between follow a seeded
  * generator, so the same seed gives the same sequence. `scope` narrows the API faults to a
  * method and path prefix, `times` to the next N matching requests, and `phase` says whether the
@@ -23,6 +23,8 @@ const FaultSettingsShape = z.strictObject({
   webhook_duplicates: z.union([z.boolean(), z.number().int().min(0).max(10)]).default(0),
   webhook_delay_ms: z.number().int().min(0).max(24 * 3600_000).default(0),
   webhook_reorder: z.boolean().default(false),
+  /** true or 1: every status-change webhook is lost (never posted); a fraction: that share of them. */
+  webhook_drop: z.union([z.boolean(), Rate]).default(false),
   scope: z
     .strictObject({
       method: z.enum(['GET', 'POST']).optional(),
@@ -74,12 +76,15 @@ export class FaultInjector {
   #settings: FaultSettings = NO_FAULTS;
   #remaining: number | undefined;
   #random: () => number;
+  /** Which webhooks are lost: a sequence of its own, so that dropping them moves no API fault. */
+  #dropRandom: () => number;
   #shapes: ShapeVariation | undefined;
   readonly #defaultSeed: number;
 
   constructor(seed: number) {
     this.#defaultSeed = seed;
     this.#random = seededRandom(seed);
+    this.#dropRandom = seededRandom(seed);
   }
 
   get settings(): FaultSettings & { readonly remaining?: number } {
@@ -91,6 +96,7 @@ export class FaultInjector {
     this.#settings = settings;
     this.#remaining = settings.times;
     this.#random = seededRandom(settings.seed ?? this.#defaultSeed);
+    this.#dropRandom = seededRandom(settings.seed ?? this.#defaultSeed);
     // A generator of its own: switching shapes on must not move the sequence the error rates follow.
     this.#shapes = settings.shapes && new ShapeVariation(settings.shapes, seededRandom(settings.seed ?? this.#defaultSeed));
   }
@@ -107,11 +113,13 @@ export class FaultInjector {
   get webhooks(): WebhookFaults {
     const duplicates = this.#settings.webhook_duplicates;
     const shapes = this.#shapes;
+    const dropRate = rateOf(this.#settings.webhook_drop);
     return {
       duplicates: duplicates === true ? 1 : duplicates === false ? 0 : duplicates,
       delayMs: this.#settings.webhook_delay_ms,
       reorder: this.#settings.webhook_reorder,
       shape: shapes && ((event) => shapes.event(event)),
+      drop: dropRate === 0 ? undefined : () => chance(dropRate, this.#dropRandom),
     };
   }
 
@@ -119,7 +127,7 @@ export class FaultInjector {
   decide(method: string, path: string): FaultDecision | undefined {
     const settings = this.#settings;
     const { latency_ms: latencyMs, error_rate: errorRate, drop_connection: dropSetting } = settings;
-    const dropRate = dropSetting === true ? 1 : dropSetting === false ? 0 : dropSetting;
+    const dropRate = rateOf(dropSetting);
     if (latencyMs === 0 && errorRate === 0 && dropRate === 0) return undefined;
     if (!this.#inScope(method, path)) return undefined;
     if (this.#remaining !== undefined) {
@@ -138,16 +146,26 @@ export class FaultInjector {
   }
 
   #chance(rate: number): boolean {
-    if (rate >= 1) return true;
-    if (rate <= 0) return false;
-    return this.#random() < rate;
+    return chance(rate, this.#random);
   }
+}
+
+/** A fault given as true, false or a rate between 0 and 1, as a rate. */
+function rateOf(setting: boolean | number): number {
+  return setting === true ? 1 : setting === false ? 0 : setting;
+}
+
+/** Rates of 0 and 1 are exact; those in between follow the seeded sequence. */
+function chance(rate: number, random: () => number): boolean {
+  if (rate >= 1) return true;
+  if (rate <= 0) return false;
+  return random() < rate;
 }
 
 /** What `times` does not clear: the webhook faults, and the shapes (answers as well as webhooks). */
 function lastingPart(settings: FaultSettings): Partial<FaultSettings> {
-  const { webhook_duplicates, webhook_delay_ms, webhook_reorder, shapes } = settings;
-  return { webhook_duplicates, webhook_delay_ms, webhook_reorder, shapes };
+  const { webhook_duplicates, webhook_delay_ms, webhook_reorder, webhook_drop, shapes } = settings;
+  return { webhook_duplicates, webhook_delay_ms, webhook_reorder, webhook_drop, shapes };
 }
 
 /** mulberry32: small, fast and good enough to pick which requests fail. */

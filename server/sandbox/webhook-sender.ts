@@ -3,7 +3,8 @@
  * secret by the shared server/gateway/webhook.ts) to the request's server_url. A delivery that
  * gets no 2xx answer is retried on a growing schedule; every delivery and attempt is kept for
  * GET /_sandbox/webhooks. The webhook faults of the control plane act here: duplicates, a delay
- * before the first attempt, and reordering (an event held back until a later one overtakes it);
+ * before the first attempt, reordering (an event held back until a later one overtakes it), and
+ * loss (an event never posted);
  * and the shapes, which rewrite the event as posted into the live gateway's other forms.
  */
 import { fetchExchange, pooledExchange, tlsFailureOf, webhookForm } from '@payform/gateway';
@@ -24,6 +25,8 @@ export interface WebhookFaults {
   readonly reorder: boolean;
   /** The event as posted, in the wire forms PUT /_sandbox/faults `shapes` asks for (shapes.ts); unset: as built. */
   readonly shape: ((event: object) => object) | undefined;
+  /** Asked once per status-change event: true loses it (never posted). Unset: none is lost. */
+  readonly drop?: (() => boolean) | undefined;
 }
 
 export interface WebhookAttempt {
@@ -35,7 +38,7 @@ export interface WebhookAttempt {
 }
 
 /** A delivery's progress, as GET /_sandbox/webhooks lists and filters it (`status`). */
-export const DELIVERY_STATUSES = ['scheduled', 'held', 'delivering', 'retrying', 'delivered', 'failed'] as const;
+export const DELIVERY_STATUSES = ['scheduled', 'held', 'delivering', 'retrying', 'delivered', 'failed', 'dropped'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 /** One webhook delivery as GET /_sandbox/webhooks lists it. */
@@ -125,6 +128,12 @@ export class WebhookSender {
     // Shaped once, so that duplicates and retries post the very same data.
     const posted = faults.shape ? faults.shape(message.event) : message.event;
     const original = this.#record(message, posted);
+    // Lost with its copies. A re-send is the receiver's way to recover, so it is never lost.
+    if (message.reason === 'status_change' && faults.drop?.()) {
+      original.status = 'dropped';
+      this.#log(original);
+      return [original];
+    }
     const copies = Array.from({ length: Math.max(0, Math.floor(faults.duplicates)) }, () => this.#record(message, posted, original.id));
     const batch = [original, ...copies];
     this.#log(...batch);
@@ -191,7 +200,7 @@ export class WebhookSender {
   #log(...deliveries: Delivery[]): void {
     this.#deliveries.push(...deliveries);
     if (this.#deliveries.length <= LOG_LIMIT + LOG_SLACK) return;
-    const finished = (delivery: Delivery) => delivery.status === 'delivered' || delivery.status === 'failed';
+    const finished = (delivery: Delivery) => delivery.status === 'delivered' || delivery.status === 'failed' || delivery.status === 'dropped';
     let excess = this.#deliveries.length - LOG_LIMIT;
     this.#deliveries = this.#deliveries.filter((delivery) => {
       if (excess === 0 || !finished(delivery)) return true;
