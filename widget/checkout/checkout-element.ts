@@ -308,7 +308,7 @@ export abstract class CheckoutElement extends LitElement {
         ? html`<span class="tick" aria-hidden="true">✓</span><strong>${this.amount}</strong>`
         : phase === 'waiting'
           ? html`<button part="button" @click=${this.poll}>${t.check_again}</button>`
-          : phase === 'closed' ? '' : html`<span class="spinner" aria-busy="true"></span>${phase === 'loading' ? t.loading : ''}`
+          : phase === 'closed' ? '' : html`<span class="spinner"></span>${phase === 'loading' ? t.loading : ''}`
     }</div>`;
   }
 }

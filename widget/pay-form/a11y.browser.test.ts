@@ -1,7 +1,7 @@
 import { expect, fixture, oneEvent, waitUntil } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import { createSession } from '../test/checkout-fixture.js';
-import { autofill, button, card, field, focused, mount, part, press } from '../test/harness.js';
+import { autofill, button, card, errorText, field, focused, mount, part, press, type } from '../test/harness.js';
 
 describe('accessibility', () => {
   it('has no axe violations: a test session with customer fields and test cards', async () => {
@@ -51,6 +51,29 @@ describe('accessibility', () => {
       for (const id of described) expect(form.shadowRoot!.getElementById(id), `${input.name} → ${id}`).not.to.equal(null);
     }
     expect(field(form, 'exp').getAttribute('aria-describedby')).to.equal('exp-error exp-hint');
+  });
+
+  it('says each field error and the brand as they appear, from live regions there before them', async () => {
+    const form = await mount({ customer: {} });
+    const live = (selector: string): HTMLElement => {
+      const region = part(form, selector).closest<HTMLElement>('[role=status]');
+      expect(region, `${selector} in a live region`).not.to.equal(null);
+      return region!;
+    };
+    const regions = form.inputs().map((input) => live(`#${input.name}-error`));
+    const brand = live('#number ~ * [part=icon]');
+    // In the accessibility tree while empty: a region that only appears with its words says nothing.
+    for (const region of [...regions, brand]) expect(getComputedStyle(region).display, region.id).not.to.equal('none');
+    await type(field(form, 'number'), '55');
+    await form.updateComplete;
+    expect(live('#number ~ * [part=icon]') === brand, 'the same brand region').to.equal(true);
+    expect(brand.querySelector('[role=img]')?.getAttribute('aria-label')).to.equal('Mastercard');
+    // A full Mastercard number failing Luhn: no more typing can make it valid, so it says so at once.
+    await sendKeys({ type: '55555555554443' });
+    await form.updateComplete;
+    expect(errorText(form, 'number')).to.equal('The card number is invalid.');
+    expect(part(form, '#number-error') === regions[0], 'the error in the region that was there').to.equal(true);
+    expect(field(form, 'number').getAttribute('aria-invalid')).to.equal('true');
   });
 
   it('has its polite live region from the first render, before the session loads', async () => {

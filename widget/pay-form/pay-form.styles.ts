@@ -127,8 +127,10 @@ export const styles = css`
     color: var(--_error);
     font-size: 0.85em;
   }
+  /* Empty, out of the flow but not display: none, which would drop its live region from the
+     accessibility tree and silence its first words. */
   [part='error']:empty {
-    display: none;
+    position: absolute;
   }
   fieldset {
     gap: 6px;

@@ -14,7 +14,7 @@ type Errors = Partial<Record<FieldName, FieldError>>;
 
 /**
  * Each field's autocomplete token, check, formatting while typing and inputmode (which is also the
- * input's type for email and tel). Every field but the names holds left-to-right text.
+ * input's type for email and tel). Every field with an inputmode — all but the names — holds left-to-right text.
  */
 const FIELDS: Record<FieldName, [
   autocomplete: string,
@@ -222,18 +222,20 @@ export class PayForm extends CheckoutElement {
     void this.pay();
   }
 
+  // The brand and each error are polite live regions, there (empty) from the first render: said
+  // as they appear or change, not on every keystroke, and not only once the customer submits.
   #input(name: FieldName, hint?: Message): TemplateResult {
     const [autocomplete, , , inputmode] = FIELDS[name];
     const error = this.errors[name];
     return html`<div part="field">
       <div><label part="label" for=${name}>${this.t[name]}</label>${hint ? html`<span part="hint" id="${name}-hint">${this.t[hint]}</span>` : nothing}</div>
-      <div class="control" dir=${name.endsWith('name') ? nothing : 'ltr'}>
+      <div class="control" dir=${inputmode ? 'ltr' : nothing}>
         <input part="input" id=${name} name=${name} type=${(inputmode !== 'numeric' && inputmode) || 'text'}
           autocomplete=${autocomplete} inputmode=${inputmode ?? nothing} autocorrect="off" spellcheck="false" aria-required="true"
           aria-invalid=${!!error} aria-describedby="${name}-error${hint ? ` ${name}-hint` : ''}">
-        ${name === 'number' ? brandMark(this.brand) : nothing}
+        ${name === 'number' ? html`<span role="status">${brandMark(this.brand)}</span>` : nothing}
       </div>
-      <div part="error" id="${name}-error">${error ? this.#message(name, error) : ''}</div>
+      <div part="error" id="${name}-error" role="status">${error ? this.#message(name, error) : ''}</div>
     </div>`;
   }
 
