@@ -10,23 +10,29 @@ import * as z from 'zod';
 import type { SavedCard } from '../../ledger/index.js';
 import type { CompanionEnv } from '../context.js';
 import { ApiProblem } from '../http/problem.js';
+import { tokenExpiresAt } from './token-expiry.js';
 
 export const CardView = z.object({
   id: z.string().describe('What the pay request sends as card.token'),
   mask: z.string(),
   brand: z.string().nullable(),
-  token_expiration: z.string().nullable(),
+  token_expiration: z.iso
+    .datetime()
+    .nullable()
+    .describe('When the gateway’s token of the card stops working, UTC (past it a charge is refused 409 card_expired); null when the gateway gave none, or none that reads as a time'),
   created_at: z.iso.datetime(),
   last_used_at: z.iso.datetime(),
 });
 export const CardList = z.object({ cards: z.array(CardView) });
+
+const rfc3339 = (at: number | undefined) => (at === undefined ? null : new Date(at).toISOString());
 
 function cardView(card: SavedCard): z.output<typeof CardView> {
   return {
     id: card.id,
     mask: card.ccMask,
     brand: card.brand,
-    token_expiration: card.tokenExpiration,
+    token_expiration: rfc3339(tokenExpiresAt(card.tokenExpiration)),
     created_at: new Date(card.createdAt).toISOString(),
     last_used_at: new Date(card.lastUsedAt).toISOString(),
   };

@@ -19,6 +19,7 @@ import { requireCustomer } from '../checkout/session-access.js';
 import type { PaymentFlowDeps } from '../context.js';
 import { ApiProblem } from '../http/problem.js';
 import { AmountView } from '../http/amounts.js';
+import { tokenExpiresAt } from './token-expiry.js';
 
 /** `POST /api/customers/:customer_id/cards/:card_id/charges`. */
 export const ChargeRequest = z
@@ -41,14 +42,6 @@ export const ChargeAnswer = z.object({
   challenge_url: z.string().optional().describe('With action_required: the companion page that takes the customer to the 3-D Secure challenge'),
 });
 export type ChargeAnswer = z.infer<typeof ChargeAnswer>;
-
-/** The token's expiry as the gateway gives it (`yyyy-MM-ddTHH:mm:ss`, UTC); undefined when unreadable. */
-function tokenExpiresAt(card: SavedCard): number | undefined {
-  if (!card.tokenExpiration) return undefined;
-  const zoned = /(Z|[+-]\d{2}:?\d{2})$/.test(card.tokenExpiration) ? card.tokenExpiration : `${card.tokenExpiration}Z`;
-  const at = Date.parse(zoned);
-  return Number.isNaN(at) ? undefined : at;
-}
 
 interface ChargeDeps extends PaymentFlowDeps {
   readonly directPayments: DirectPayments;
@@ -126,7 +119,7 @@ export class SavedCardCharges {
     if (card?.id !== cardId) {
       throw new ApiProblem(409, 'card_not_saved', 'This customer has no such saved card (deleted, or never saved)');
     }
-    const expiresAt = tokenExpiresAt(card);
+    const expiresAt = tokenExpiresAt(card.tokenExpiration);
     if (expiresAt !== undefined && expiresAt < this.#deps.clock()) {
       throw new ApiProblem(409, 'card_expired', `The saved card expired at ${card.tokenExpiration}; ask the customer for another card`);
     }

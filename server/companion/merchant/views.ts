@@ -127,7 +127,7 @@ export const EventView = z.object({
   reviewed_at: Timestamp.nullable().describe('When a person marked an unmatched event reviewed (settled elsewhere): it no longer waits'),
   event: z
     .unknown()
-    .describe('The event the gateway sent as the gateway client reads it: amounts in integer minor units, tokens replaced and card data masked; null when it cannot be read (see event_as_sent)'),
+    .describe('The event the gateway sent as the gateway client reads it: amounts in integer minor units, tokens replaced and card data masked, its own times (created_at, processed_at…) as the gateway writes them, without a zone, in UTC; null when it cannot be read (see event_as_sent)'),
   event_as_sent: z
     .unknown()
     .optional()
