@@ -24,6 +24,7 @@ import { readCompanionConfig } from './settings.js';
 import { composeCompanion } from './start.js';
 import type { ComposedCompanion, StartOptions } from './start.js';
 import { card } from './test/cards.js';
+import { rawRequest } from './test/raw-request.js';
 import { eventually, payBody } from './test/stack.js';
 import type { Json } from './test/stack.js';
 import { closedPort as freePort } from './test/closed-port.js';
@@ -440,6 +441,9 @@ describe('the back office, mounted with the companion under /payments', () => {
     const url = await hosted(serve({ fetch: (request, env) => shop.fetch(request, env), port: 0, hostname: '127.0.0.1' }) as Server);
     shop.route('/', (await composeUnder(url, backOffice())).app);
     await expectBackOffice(url);
+    // A Host no URL can hold (the Node adapter lets `xn--` through) is sent to the page too, not a 500.
+    const oddHost = await rawRequest(new URL(url).port, 'GET', '/payments/admin/?order=o-1', { Host: 'xn--' });
+    expect([oddHost.status, oddHost.headers.location]).toEqual([308, '/payments/admin?order=o-1']);
   });
 
   it('in an Express app', async () => {

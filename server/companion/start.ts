@@ -37,6 +37,7 @@ import { unknownOptions } from './near-names.js';
 import { checkGateway } from './gateway-check.js';
 import { INSTANCE_HEADER, instanceId } from './operator/public-url-check.js';
 import { checkTokenizer } from './tokenizer-check.js';
+import { requestAddress } from './http/request-address.js';
 
 /**
  * Where development listens without HOST: this machine only. The sandbox's credentials and
@@ -391,7 +392,7 @@ export async function startCompanion(settings: CompanionSettings = readCompanion
  */
 export function starting(request: Request, basePath: string): Response {
   // A companion, though not yet one that can say its ledger: the public URL check asks again.
-  const path = new URL(request.url).pathname;
+  const path = requestAddress(request.url)?.pathname;
   if (path === `${basePath}/healthz`) return Response.json({ status: 'starting' }, { headers: { [INSTANCE_HEADER]: instanceId } });
   // The check asks the webhook route with a GET; the gateway's POST is told to come back.
   const probed = path === `${basePath}/webhooks/gateway` && request.method !== 'POST';
@@ -424,7 +425,7 @@ async function serveMetrics(composed: ComposedCompanion, address: { host: string
   const { metrics, services } = app.companion;
   const server = serve({
     fetch: async (request) => {
-      if (new URL(request.url).pathname !== '/metrics' || request.method !== 'GET') return new Response('Not found\n', { status: 404 });
+      if (requestAddress(request.url)?.pathname !== '/metrics' || request.method !== 'GET') return new Response('Not found\n', { status: 404 });
       return new Response(await metrics.exposition(ledger, services.clock()), { headers: { 'Content-Type': metrics.registry.contentType } });
     },
     port: address.port,

@@ -70,7 +70,8 @@ export function addBackOffice(app: Hono<CompanionEnv>, options: BackOfficeOption
     return c.html(page.html);
   });
   // `/admin/` would resolve the page's relative links one level too deep: one address only.
-  app.get(`${path}/`, (c) => c.redirect(`${mount}${new URL(c.req.url).search}`, 308));
+  // The query as sent, read without a URL: a Host none can hold (`xn--`) still gets its answer.
+  app.get(`${path}/`, (c) => c.redirect(`${mount}${queryOf(c.req.url)}`, 308));
 
   const serve = async (c: Context<CompanionEnv>, name: string, cacheControl: string) => {
     const asset = await file(name);
@@ -94,4 +95,10 @@ function placed(html: string, mount: string, settings: string): string {
   return html
     .replaceAll(/(src|href)="\.\//g, `$1="${mount}/`)
     .replace('</head>', `  <script type="application/json" id="payform-back-office">${settings}</script>\n  </head>`);
+}
+
+/** A request URL's `?…` part, or nothing. */
+function queryOf(url: string): string {
+  const start = url.indexOf('?');
+  return start < 0 ? '' : url.slice(start);
 }

@@ -8,6 +8,7 @@ import type { Http2ServerResponse } from 'node:http2';
 import type { Context, MiddlewareHandler, Next } from 'hono';
 import type { CompanionEnv } from '../context.js';
 import type { Logger } from '../log/logger.js';
+import { requestAddress } from './request-address.js';
 
 /**
  * What every answer carries unless its route set the header itself: the set hono/secure-headers
@@ -96,7 +97,7 @@ export function checkoutCors(allowedOrigins: readonly string[], ownOrigin: strin
   const allowOrigin = (origin: string, requestUrl: string, logger: Logger): string | undefined => {
     if (allowed.has(origin)) return origin;
     // A same-origin request (the companion's own pages, under whatever host name) needs no CORS.
-    const sameOrigin = origin === ownOrigin || origin === new URL(requestUrl).origin;
+    const sameOrigin = origin === ownOrigin || origin === requestAddress(requestUrl)?.origin;
     if (!sameOrigin && !reported.has(origin) && reported.size < REFUSED_ORIGINS_REMEMBERED) {
       reported.add(origin);
       // `null`: a page opened from file://, or sandboxed; no setting can allow it.

@@ -12,6 +12,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { API } from '../openapi/api-catalog.js';
 import { card } from '../test/cards.js';
 import { payBody, stacksPerTest } from '../test/stack.js';
+import { rawRequest } from '../test/raw-request.js';
 import type { Json, Stack, StackOptions } from '../test/stack.js';
 
 const openStack = stacksPerTest();
@@ -101,6 +102,26 @@ describe.each([['in process', false], ['over HTTP', true]])('headers for browser
     expect(merchant.headers.get('access-control-allow-origin')).toBeNull();
   });
 
+});
+
+describe('a Host header no URL can hold', () => {
+  // @hono/node-server checks a Host only by its characters: `xn--` (no punycode) and `1.2.3.256`
+  // (no IPv4 address) reach the app inside a request URL that does not parse.
+  it('is refused CORS like any other origin, never a 500', async () => {
+    await open({ served: true });
+    const session = await stack.openSession();
+    const path = `/api/checkout/sessions/${session.id}`;
+    const { port } = new URL(stack.companionUrl);
+    for (const host of ['xn--', '1.2.3.256']) {
+      const view = await rawRequest(port, 'GET', path, { Host: host, Origin: 'https://evil.example' });
+      expect(view.status).toBe(200);
+      expect(view.headers['access-control-allow-origin']).toBeUndefined();
+      const preflight = await rawRequest(port, 'OPTIONS', `${path}/pay`, { Host: host, Origin: 'https://evil.example', 'Access-Control-Request-Method': 'POST' });
+      expect(preflight.status).toBe(204);
+      expect(preflight.headers['access-control-allow-origin']).toBeUndefined();
+    }
+    expect(stack.logs.filter((line) => line.includes('"level":"error"'))).toEqual([]);
+  });
 });
 
 describe('the HTTP surface', () => {

@@ -2,6 +2,7 @@
 // really reach it, told from where it was mounted (in process: the probe's fetch is the test's);
 // and, between real companions over HTTP, an instance on the same ledger told from a companion
 // on another one, behind a development proxy too, and an earlier version's from any server.
+import { once } from 'node:events';
 import { createServer, request as forward } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -13,6 +14,7 @@ import { fileBackend, postgresBackend, withTestDatabase } from '../../ledger/tes
 import type { CompanionEnv } from '../context.js';
 import { createLogger } from '../log/logger.js';
 import { starting } from '../start.js';
+import { rawRequest } from '../test/raw-request.js';
 import { eventually, stacksPerTest } from '../test/stack.js';
 import { checkPublicUrl, INSTANCE_HEADER, LEDGER_HEADER } from './public-url-check.js';
 
@@ -79,6 +81,23 @@ describe('the public URL check, mounted in a Hono app', () => {
     expect(message).toMatch(/are sent there: set it to the address the companion answers at$/);
     expect(message).not.toContain('doubled');
     expect(message).not.toContain('mounted under');
+  });
+
+  it('answers a first request whose Host no URL can hold, and checks from the next one', async () => {
+    const { shop, warning, probed } = mounted('/payments', (companion) => new Hono().route('/payments', companion));
+    const server = serve({ fetch: shop.fetch, hostname: '127.0.0.1', port: 0 }) as Server;
+    await once(server, 'listening');
+    try {
+      const { port } = server.address() as AddressInfo;
+      // @hono/node-server lets `xn--` through (it checks a Host's characters only); no URL holds it.
+      expect((await rawRequest(port, 'GET', '/payments/payments/healthz', { Host: 'xn--' })).status).toBe(200);
+      expect(probed).toEqual([]);
+      expect((await fetch(`http://127.0.0.1:${port}/payments/payments/healthz`)).status).toBe(200);
+      expect(await warning).toContain('The base path is doubled');
+      expect(probed).toEqual([`${ORIGIN}/payments/webhooks/gateway`]);
+    } finally {
+      server.close();
+    }
   });
 });
 

@@ -21,6 +21,7 @@ import type { Health } from '../openapi/api-catalog.js';
 import { errorCode } from '../log/error-code.js';
 import type { Logger } from '../log/logger.js';
 import { isLoopbackHost } from '../loopback.js';
+import { requestAddress } from '../http/request-address.js';
 
 /** `/healthz` and the webhook route's refusal of a GET name the companion process that answered: a probe knows it reached a companion, not just a server. */
 export const INSTANCE_HEADER = 'Payform-Instance';
@@ -142,13 +143,15 @@ export function checkPublicUrl({ publicUrl, basePath, ledgerTag: ours, logger, f
   }
 
   return (c, next) => {
-    if (!asked) {
+    // A request whose Host no URL can hold says nothing of where the companion is: the next one may.
+    const address = asked ? undefined : requestAddress(c.req.url);
+    if (address) {
       asked = true;
       // A server that mounts the companion under a path of its own (Hono's basePath('/shop'),
       // route('/payments', …)) puts that path before the companion's base path. Where the
       // companion's own path ends is where this middleware was registered (`<mount><basePath>/*`),
       // not the first `<basePath>/` in the path: mounted at /payments, that is the mount's.
-      const { origin, pathname } = new URL(c.req.url);
+      const { origin, pathname } = address;
       const registered = routePath(c).replace(/\/\*$/, '');
       const prefix = pathname.split('/').slice(0, registered.split('/').length).join('/');
       // Without a base path too: route('/shop', companion.app) is the commonest mount to get wrong.
