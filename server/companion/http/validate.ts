@@ -20,7 +20,9 @@ export function validate<T extends z.ZodType, Where extends keyof ValidationTarg
     (result) => {
       if (result.success) return;
       // What is named without its key (one that may be a card number) is the body's, or the query's.
-      throw ApiProblem.invalid(fieldReasons(fieldIssues(result.error as unknown as z.ZodError), (field) => field || (target === 'json' ? 'body' : target)));
+      const reasons = fieldReasons(fieldIssues(result.error as unknown as z.ZodError), (field) => field || (target === 'json' ? 'body' : target));
+      if (target === 'query') sayRepeated(reasons, result.data);
+      throw ApiProblem.invalid(reasons);
     },
     // The library's result type is zod v3's and v4's union; the call is v4's own. Synchronous
     // (no schema here refines asynchronously), through the schema's compiled parser.
@@ -40,6 +42,16 @@ export function validate<T extends z.ZodType, Where extends keyof ValidationTarg
     return validator(c, next);
   };
   return guarded;
+}
+
+/**
+ * A query parameter sent twice (`?limit=1&limit=2`) reaches the schema as a list, which it
+ * refuses as "must be a string": said as what it is instead.
+ */
+function sayRepeated(reasons: Record<string, string>, query: unknown): void {
+  for (const [name, value] of Object.entries(query as Record<string, unknown>)) {
+    if (Array.isArray(value) && name in reasons) reasons[name] = `must be given once, not ${value.length} times`;
+  }
 }
 
 /** A body of no bytes, or of JSON's whitespace only (RFC 8259: space, tab, line feed, carriage return). */

@@ -37,6 +37,11 @@ describe('reading orders', () => {
     expect((await stack.json('GET', '/api/orders?limit=0', 400, { admin: true })).error.fields.limit).toBeDefined();
     expect((await stack.json('GET', '/api/orders?status=lost', 400, { admin: true })).error.fields.status).toBeDefined();
     expect((await stack.json('GET', '/api/orders?cursor=bogus', 400, { admin: true })).error.code).toBe('invalid_request');
+    // A parameter given twice is said as such, not as a list that "must be a string".
+    expect((await stack.json('GET', '/api/orders?limit=1&status=success&limit=2&status=failure', 400, { admin: true })).error.fields).toEqual({
+      limit: 'must be given once, not 2 times',
+      status: 'must be given once, not 2 times',
+    });
   });
 
   it('lists each order with what it came to: refunded, voided, captured for another amount', async () => {
