@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidRequestError } from '../errors.js';
+import { minorUnits } from '../money.js';
 import { useGatewayDouble } from '../test/client-setup.js';
 import * as samples from '../test/samples.js';
 
@@ -110,6 +111,18 @@ describe('operations.refund', () => {
 });
 
 describe('operations.splitRefund', () => {
+  /** A refund of order-1001 in `currency`, split between sellers A and B, of their shares' sum. */
+  const splitRefund = (currency: string, [a, b]: [number, number]) =>
+    double.client().operations.splitRefund({
+      order_id: 'order-1001',
+      currency,
+      refund_amount: minorUnits(a + b),
+      split: [
+        { amount: minorUnits(a), sub_merchant_id: samples.SUB_MERCHANT_A },
+        { amount: minorUnits(b), sub_merchant_id: samples.SUB_MERCHANT_B },
+      ],
+    });
+
   it('sends currency (not order_currency) and reads split_fee in minor units', async () => {
     const splitFee = {
       marketplace: { amount: 0.5, currency: 'UAH' },
@@ -120,15 +133,7 @@ describe('operations.splitRefund', () => {
       note: 'kept as sent',
     };
     double.gateway.answer({ body: { ...samples.captureResponse, method: 'refund', amount: 100, split_fee: splitFee } });
-    const refund = await double.client().operations.splitRefund({
-      order_id: 'order-1001',
-      currency: 'UAH',
-      refund_amount: 10000,
-      split: [
-        { amount: 7000, sub_merchant_id: samples.SUB_MERCHANT_A },
-        { amount: 3000, sub_merchant_id: samples.SUB_MERCHANT_B },
-      ],
-    });
+    const refund = await splitRefund('UAH', [7000, 3000]);
     expect(sent()).toMatchObject({ url: '/api/v1/split/refund', body: { currency: 'UAH', refund_amount: 100, split: samples.split } });
     expect(sent().body).not.toHaveProperty('order_currency');
     // Its shape is not shown: every fee in it ({ amount, currency }) is converted like `fee`.
@@ -145,15 +150,7 @@ describe('operations.splitRefund', () => {
 
   it('refuses shares the wire cannot carry by themselves, without claiming that shares adding up do not', async () => {
     // 5 + 5 fils is the 10 refunded; what is wrong is each share (KWD goes out with two decimals).
-    const error = await double.client().operations.splitRefund({
-      order_id: 'order-1001',
-      currency: 'KWD',
-      refund_amount: 10,
-      split: [
-        { amount: 5, sub_merchant_id: samples.SUB_MERCHANT_A },
-        { amount: 5, sub_merchant_id: samples.SUB_MERCHANT_B },
-      ],
-    }).catch((e: unknown) => e);
+    const error = await splitRefund('KWD', [5, 5]).catch((e: unknown) => e);
     const reason = 'must be a multiple of 10 minor units: the gateway takes KWD with at most 2 decimal digits';
     expect((error as InvalidRequestError).fields).toEqual([
       { field: 'split[0].amount', reason },
