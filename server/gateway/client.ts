@@ -15,6 +15,7 @@ import { Payments } from './resources/payments.js';
 import { Receipts } from './resources/receipts.js';
 import { DEFAULT_RETRY_POLICY } from './retry.js';
 import type { RetryPolicy } from './retry.js';
+import { MAX_WAIT_MS } from './timeouts.js';
 import { Transport } from './transport.js';
 import type { GatewayCallObserver, RequestOptions } from './transport.js';
 import { describeIssues, parseWire } from './wire/issues.js';
@@ -56,12 +57,12 @@ const Config = z.strictObject({
   apiKey: z.string().min(1),
   apiSecret: z.string().min(1),
   endpointsKey: z.string().min(1),
-  timeoutMs: z.number().int().positive().optional(),
+  timeoutMs: z.number().int().positive().max(MAX_WAIT_MS).optional(),
   retry: z
     .strictObject({
       maxRetries: z.number().int().min(0),
-      initialDelayMs: z.number().min(0),
-      maxDelayMs: z.number().min(0),
+      initialDelayMs: z.number().min(0).max(MAX_WAIT_MS),
+      maxDelayMs: z.number().min(0).max(MAX_WAIT_MS),
     })
     .partial()
     .optional(),

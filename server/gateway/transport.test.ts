@@ -387,6 +387,18 @@ describe('client config', () => {
     );
   });
 
+  it('refuses a timeout no timer keeps (beyond 2^31 − 1 ms it would fire at once), naming it', () => {
+    expect(() => double.client({ timeoutMs: 3_000_000_000 })).toThrow(/^Invalid gateway client config: timeoutMs: /);
+    expect(() => double.client({ retry: { maxDelayMs: 3_000_000_000 } })).toThrow(/^Invalid gateway client config: retry\.maxDelayMs: /);
+  });
+
+  it.each([0, -1, Number.NaN, 3_000_000_000])('refuses a call with a timeout of %s ms before sending it, not as an unknown outcome', async (timeoutMs) => {
+    const error = await failure(double.client().operations.capture(capture, { timeoutMs }));
+    expect(error).toBeInstanceOf(InvalidRequestError);
+    expect(error).toMatchObject({ fields: [{ field: 'timeoutMs', reason: 'must be a whole number of milliseconds from 1 to 2147483647' }] });
+    expect(double.gateway.requests).toEqual([]);
+  });
+
   it('keeps a path prefix of the base URL', async () => {
     double.gateway.answer({ body: { accounts: [] } });
     await double.client({ baseUrl: `${double.gateway.url}/gw/` }).balances.listAccounts();

@@ -7,11 +7,12 @@
  */
 import { setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { errorFromResponse, GatewayError, NetworkError, NetworkTimeoutError, NotTheGatewayError } from './errors.js';
+import { errorFromResponse, GatewayError, InvalidRequestError, NetworkError, NetworkTimeoutError, NotTheGatewayError } from './errors.js';
 import { fetchExchange, pooledExchange } from './exchange.js';
 import type { Answer, Exchange } from './exchange.js';
 import { isRetryable, parseRetryAfter, retryDelay } from './retry.js';
 import type { RetryPolicy } from './retry.js';
+import { timeoutRefusal } from './timeouts.js';
 import { tlsFailureOf } from './tls-failure.js';
 import type { TlsFailure } from './tls-failure.js';
 import { AUTH_HEADER, ENDPOINTS_KEY_HEADER, authHeaderValue, routePath } from './wire/routes.js';
@@ -34,7 +35,7 @@ export interface TransportConfig {
 
 /** Per-call options every client method takes last. */
 export interface RequestOptions {
-  /** Overrides the client's timeout for this call (each attempt). */
+  /** Overrides the client's timeout for this call (each attempt), 1 to 2^31 − 1 ms. */
   readonly timeoutMs?: number;
   /** Aborts the call, including waits between retries. */
   readonly signal?: AbortSignal;
@@ -130,6 +131,11 @@ export class Transport {
 
   /** Sends the call; retries reads. Throws a GatewayError for a 4xx or 5xx, and for a permanent redirect (NotTheGatewayError). */
   async send(call: GatewayCall): Promise<GatewayReply> {
+    // Refused before sending: a timeout no timer keeps would end the call as it leaves.
+    if (call.timeoutMs !== undefined) {
+      const reason = timeoutRefusal(call.timeoutMs);
+      if (reason) throw InvalidRequestError.rejectedLocally([{ field: 'timeoutMs', reason }]);
+    }
     const shared = this.#config.signal;
     if (!shared || !call.signal) return this.#send(call, call.signal ?? shared);
     const either = eitherSignal(call.signal, shared);
