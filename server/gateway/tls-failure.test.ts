@@ -42,6 +42,16 @@ describe('a call to an https:// URL that plain http answers', () => {
   });
 });
 
+describe('a refund sent to an https:// URL that plain http answers', () => {
+  it('is known not to have happened (the handshake failed before the request), and says to check the scheme', async () => {
+    const client = new GatewayClient({ ...TEST_PROJECT_DEFAULTS, baseUrl: `https://127.0.0.1:${port}` });
+    const error = await client.operations.refund({ order_id: 'tls-plain-1', order_currency: 'UAH', refund_amount: 500 }).catch((failure: unknown) => failure);
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(error).toMatchObject({ connectFailed: true });
+    expect((error as Error).message).toContain("what answers speaks plain http: check the base URL's scheme");
+  });
+});
+
 describe('a call to a server whose certificate names another host', () => {
   let elsewhere: ElsewhereServer;
   beforeAll(async () => {
@@ -69,6 +79,14 @@ describe('a call to a server whose certificate names another host', () => {
   it('fails as its certificate not being trusted when it is not (its host is never reached)', async () => {
     const { error } = await call({});
     expect(tlsFailureOf(error)).toEqual({ plainHttp: false, certificate: 'untrusted', code: 'DEPTH_ZERO_SELF_SIGNED_CERT' });
+  });
+
+  it('refuses a refund as never sent when the certificate is not trusted, naming why', async () => {
+    const client = new GatewayClient({ ...TEST_PROJECT_DEFAULTS, baseUrl: elsewhere.url });
+    const error = await client.operations.refund({ order_id: 'tls-untrusted-1', order_currency: 'UAH', refund_amount: 500 }).catch((failure: unknown) => failure);
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(error).toMatchObject({ connectFailed: true });
+    expect((error as Error).message).toContain('its certificate is not trusted by this process');
   });
 });
 

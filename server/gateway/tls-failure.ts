@@ -41,3 +41,20 @@ export function tlsFailureOf(error: unknown): TlsFailure | undefined {
   }
   return undefined;
 }
+
+/**
+ * Whether the handshake failed before any of the request was written: plain http answered, or
+ * the certificate was refused. Either way a money-moving call is known not to have happened.
+ */
+export function failedBeforeRequest(failure: TlsFailure): boolean {
+  return failure.plainHttp || failure.certificate !== undefined;
+}
+
+/** What the fix of a TLS failure is, in a few words for an error message. */
+export function tlsFixOf(failure: TlsFailure): string {
+  if (failure.plainHttp) return 'what answers speaks plain http: check the base URL\'s scheme';
+  if (failure.certificate === 'other host') return 'its certificate names other hosts: check the base URL\'s host';
+  if (failure.certificate === 'out of date') return 'its certificate is out of date: check it, and this machine\'s clock';
+  if (failure.certificate === 'untrusted') return 'its certificate is not trusted by this process';
+  return 'the TLS handshake failed';
+}

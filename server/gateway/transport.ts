@@ -13,7 +13,7 @@ import type { Answer, Exchange } from './exchange.js';
 import { isRetryable, parseRetryAfter, retryDelay } from './retry.js';
 import type { RetryPolicy } from './retry.js';
 import { timeoutRefusal } from './timeouts.js';
-import { tlsFailureOf } from './tls-failure.js';
+import { failedBeforeRequest, tlsFailureOf, tlsFixOf } from './tls-failure.js';
 import type { TlsFailure } from './tls-failure.js';
 import { AUTH_HEADER, ENDPOINTS_KEY_HEADER, authHeaderValue, routePath } from './wire/routes.js';
 import type { Route } from './wire/routes.js';
@@ -205,8 +205,10 @@ export class Transport {
         throw new NetworkTimeoutError(timeoutMs, { cause: error, target });
       }
       tls = tlsFailureOf(error);
-      const connectFailed = CONNECT_FAILURES.has(errorCode(error) ?? '');
-      throw new NetworkError(`No answer from the gateway at ${target} (${errorCode(error) ?? 'connection failed'})`, { cause: error, connectFailed, target });
+      // A refused handshake (plain http, a certificate) is over before the request is written.
+      const connectFailed = CONNECT_FAILURES.has(errorCode(error) ?? '') || (tls !== undefined && failedBeforeRequest(tls));
+      const why = `${errorCode(error) ?? 'connection failed'}${tls ? `: ${tlsFixOf(tls)}` : ''}`;
+      throw new NetworkError(`No answer from the gateway at ${target} (${why})`, { cause: error, connectFailed, target });
     } finally {
       const record: GatewayCallRecord = { route: `${call.route.method} ${call.route.path}`, endpointsKey: call.route.endpointsKey, outcome, seconds: (performance.now() - started) / 1000 };
       this.#tell(signs || tls ? { ...record, ...signs, ...(tls ? { tls } : {}) } : record);
