@@ -56,6 +56,14 @@ export class GatewayError extends Error {
     this.fields = details.fields ?? [];
     this.target = details.target;
   }
+
+  /**
+   * What `JSON.stringify` writes: the message too, which an Error keeps out of its own fields, so
+   * a log line of the error says what went wrong. Its cause is left out: the message names it.
+   */
+  toJSON(): object {
+    return Object.assign({ name: this.name, message: this.message }, this);
+  }
 }
 
 /** The request is wrong: fix it, do not retry it as is. `fields` says what is wrong. */
@@ -143,7 +151,7 @@ export class OutcomeUnknownError extends GatewayError {
     super(
       `The outcome of ${operation} for order ${orderId} is unknown (${describeCause(cause)}): ` +
         `read the order's state before retrying.`,
-      { cause, status: cause instanceof GatewayError ? cause.status : undefined },
+      { cause, ...(cause instanceof GatewayError ? { status: cause.status, target: cause.target } : {}) },
     );
     this.operation = operation;
     this.orderId = orderId;
