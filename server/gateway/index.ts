@@ -36,7 +36,7 @@ export {
   signWebhook, verifyWebhook, decodeWebhook, parseWebhookData, readWebhook, readWebhookEvent, encodeWebhookData, webhookForm, WebhookSignatureError,
   WebhookPayloadError,
 } from './webhook.js';
-export type { WebhookForm } from './webhook.js';
+export type { WebhookBody, WebhookForm } from './webhook.js';
 // One HTTP request and its whole answer, as the client sends them: the sandbox posts its webhooks so too.
 export { fetchExchange, pooledExchange } from './exchange.js';
 // What a mistyped setting likely meant: the companion's and the sandbox's messages name it.

@@ -1,3 +1,6 @@
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import type { RequestHandler } from 'express';
 import { describe, expect, it } from 'vitest';
 import * as samples from './test/samples.js';
 import {
@@ -164,5 +167,57 @@ describe('readWebhook on what a receiver is really handed', () => {
 
   it('tells data that is not a string from data that is not JSON', () => {
     expect(() => parseWebhookData(undefined as never)).toThrow('webhook data is not a string');
+  });
+});
+
+describe('readWebhook behind Express, as the gateway posts it', () => {
+  const form = webhookForm(paymentEvent, SECRET);
+
+  // A receiver as its README writes it: 403 for a webhook it cannot verify, the reason answered.
+  async function post(parser: RequestHandler, body: URLSearchParams): Promise<{ status: number; text: string }> {
+    const app = express().post('/webhooks/gateway', parser, (request, response) => {
+      try {
+        response.send(readWebhook(request.body, SECRET).order_id);
+      } catch (error) {
+        response.status(error instanceof WebhookSignatureError ? 403 : 500).send((error as Error).message);
+      }
+    });
+    const server = app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    try {
+      const answer = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks/gateway`, { method: 'POST', body });
+      return { status: answer.status, text: await answer.text() };
+    } finally {
+      server.close();
+    }
+  }
+
+  it.each([
+    ['express.raw(), as bytes', express.raw({ type: 'application/x-www-form-urlencoded' })],
+    ['express.text(), as text', express.text({ type: 'application/x-www-form-urlencoded' })],
+  ])('reads the body as received from %s', async (_parser, parser) => {
+    expect(await post(parser, new URLSearchParams({ ...form }))).toEqual({ status: 200, text: 'order-1001' });
+  });
+
+  it('refuses a tampered body as raw bytes too', async () => {
+    const tampered = new URLSearchParams({ data: encodeWebhookData({ ...paymentEvent, amount: 1 }), signature: form.signature });
+    expect(await post(express.raw({ type: 'application/x-www-form-urlencoded' }), tampered)).toEqual({ status: 403, text: 'webhook signature does not match' });
+  });
+
+  it('names the fix when only express.json() ran, which leaves a form unread', async () => {
+    const { status, text } = await post(express.json(), new URLSearchParams({ ...form }));
+    expect(status).toBe(403);
+    expect(text).toContain('express.json() leaves it unread');
+  });
+
+  it('reads URLSearchParams and FormData, and refuses a field posted twice', () => {
+    expect(readWebhook(new URLSearchParams({ ...form }), SECRET).order_id).toBe('order-1001');
+    const formData = new FormData();
+    formData.set('data', form.data);
+    formData.set('signature', form.signature);
+    expect(readWebhook(formData, SECRET).order_id).toBe('order-1001');
+    const twice = new URLSearchParams({ ...form });
+    twice.append('signature', form.signature);
+    expect(() => readWebhook(twice, SECRET)).toThrow('webhook form has no signature field');
   });
 });

@@ -18,6 +18,13 @@ export interface WebhookForm {
   readonly signature: string;
 }
 
+/**
+ * What a receiver may hand `readWebhook`: the form's fields as a framework parsed them, or the
+ * posted body as it came — its text or bytes (`express.raw()`, `express.text()`, node:http), or
+ * `URLSearchParams` / `FormData` (`await request.formData()`).
+ */
+export type WebhookBody = WebhookForm | string | Uint8Array | URLSearchParams | FormData;
+
 /** A webhook whose signature does not match. */
 export class WebhookSignatureError extends Error {
   override readonly name = 'WebhookSignatureError';
@@ -96,12 +103,16 @@ export function readWebhookEvent(json: unknown): WebhookEvent {
   }
 }
 
-/** Verifies, then decodes: what a webhook receiver does with the posted form. */
-export function readWebhook(form: WebhookForm, apiSecret: string): WebhookEvent {
+/** Verifies, then decodes: what a webhook receiver does with the posted form or body. */
+export function readWebhook(body: WebhookBody, apiSecret: string): WebhookEvent {
   requireSecret(apiSecret);
+  const form = formOf(body);
   // A body the framework did not parse (no form) or a form without a field is unsigned, not a crash.
   if (typeof form !== 'object' || form === null) {
-    throw new WebhookSignatureError(`webhook has no form (got ${form === null ? 'null' : typeof form}): pass the posted fields data and signature`);
+    throw new WebhookSignatureError(
+      `webhook has no form (got ${form === null ? 'null' : typeof form}): pass the posted fields data and signature, or the body as received ` +
+        `(Express parses it only with express.urlencoded(), express.raw() or express.text() on this route: express.json() leaves it unread)`,
+    );
   }
   const { data, signature } = form as Partial<Record<keyof WebhookForm, unknown>>;
   if (typeof data !== 'string' || data === '') throw new WebhookSignatureError('webhook form has no data field');
@@ -110,6 +121,22 @@ export function readWebhook(form: WebhookForm, apiSecret: string): WebhookEvent 
     throw new WebhookSignatureError('webhook signature does not match');
   }
   return decodeWebhook(data);
+}
+
+/** The posted fields of a body as received; anything else (parsed fields, nothing) as it is. */
+function formOf(body: unknown): unknown {
+  if (typeof body === 'string') return fieldsOf(new URLSearchParams(body));
+  if (body instanceof Uint8Array) return fieldsOf(new URLSearchParams(utf8.decode(body)));
+  if (body instanceof URLSearchParams || body instanceof FormData) return fieldsOf(body);
+  return body;
+}
+
+const utf8 = new TextDecoder();
+
+function fieldsOf(fields: URLSearchParams | FormData): Partial<Record<keyof WebhookForm, unknown>> {
+  // A field posted twice is no signature: what `getAll` finds beyond one is left unread.
+  const field = (name: keyof WebhookForm) => (fields.getAll(name).length === 1 ? fields.get(name) : undefined);
+  return { data: field('data'), signature: field('signature') };
 }
 
 /**
