@@ -18,7 +18,7 @@ import { finished } from 'node:stream/promises';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { GatewayClient, NetworkError } from '@payform/gateway';
-import { isPostgresUrl, MissingDriverError, openLedger } from '../ledger/index.js';
+import { isPostgresUrl, MissingDriverError, openLedger, upgradeNotice } from '../ledger/index.js';
 import type { Ledger } from '../ledger/index.js';
 import { createCompanion } from './app.js';
 import type { BackOfficeConfig } from './back-office/back-office-options.js';
@@ -268,10 +268,9 @@ async function compose(settings: CompanionSettings, options: StartOptions, stopp
   // Which database this instance writes to: the first thing to check when two disagree.
   logger.info(`ledger: ${ledger.dialect === 'postgres' ? 'PostgreSQL' : 'SQLite'} at ${shownLedger(settings.databaseUrl)}`);
   // An existing ledger brought up to this version: when and how, for whoever later wonders why
-  // an older version no longer opens it.
-  if (ledger.upgradedNow.length > 0) {
-    logger.info(`ledger: upgraded to this version's schema, which an older payform cannot open (migrations ${ledger.upgradedNow.join(', ')})`);
-  }
+  // an older version no longer opens it; a warning when older instances on it now fail.
+  const upgraded = upgradeNotice(ledger.upgradedNow);
+  if (upgraded) logger[upgraded.level](upgraded.message);
   // Relaying is a choice with a compliance cost: a warning, so PAYFORM_LOG_LEVEL=warn still says it.
   if (settings.tokenizer) logger.info('card data: <pay-form> sends it to the gateway’s tokenizer, and card numbers never reach this server');
   else logger.warn('card data: relayed through this server, which puts it in PCI DSS scope; set PAYFORM_GATEWAY_WIDGET_KEY to have <pay-form> tokenize cards in the browser');

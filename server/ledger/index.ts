@@ -7,6 +7,8 @@ export type { ConflictReason, LedgerEntity, LedgerErrorCode, RefusalReason } fro
 export { isLedgerFault, isLedgerUnavailable, STORAGE_CODES } from './availability.js';
 export { LedgerNotDurable, NOT_DURABLE } from './durability.js';
 export { MissingDriverError } from './missing-driver.js';
+export { upgradeNotice } from './upgrade-notice.js';
+export type { UpgradeNotice } from './upgrade-notice.js';
 export { holdsSession } from './attempts.js';
 export { figuresDiffer } from './payments.js';
 export { discrepancyVersion, LATER_REPORTS_KEPT, latestReport, reportsOf } from './discrepancies.js';
