@@ -73,7 +73,7 @@ const CLAIM_ROUNDS = 3;
 
 export async function claimIdempotencyKey(ctx: LedgerContext, input: IdempotencyRequest): Promise<IdempotencyClaim> {
   const request = parseInput(idempotencyRequest, input);
-  await adoptUnscopedKey(ctx, request);
+  if (await adoptUnscopedKey(ctx, request)) return { outcome: 'reused' };
   if (request.formerKey !== undefined) await adoptFormerKey(ctx, request, request.formerKey);
   const ours = { scope: request.scope, key: request.key };
   for (let round = 0; round < CLAIM_ROUNDS; round += 1) {
@@ -134,22 +134,42 @@ export async function claimIdempotencyKey(ctx: LedgerContext, input: Idempotency
 /**
  * A key kept from before keys had scopes ('') becomes the scope's whose request has its exact
  * fingerprint — a keyed hash only the credential that sent it can produce — so a retry across
- * the upgrade is still answered once. None left after their 24 hours.
+ * the upgrade is still answered once. A request of another fingerprint under it is refused as
+ * reused (true), whatever its scope, as it was before scopes: it cannot be told from the key's
+ * own merchant retrying with a body changed across the upgrade (0.2's decimals rewritten in
+ * minor units), which must not make a second refund or charge. None left after their 24 hours.
  */
-async function adoptUnscopedKey(ctx: LedgerContext, request: { scope: string; key: string; fingerprint: string }): Promise<void> {
+async function adoptUnscopedKey(ctx: LedgerContext, request: { scope: string; key: string; fingerprint: string }): Promise<boolean> {
   // Once none is left none comes back (every new key has a scope): no statement per request then.
   const known = unscopedKeys.get(ctx.db);
-  if (known?.remain === false) return;
+  if (known?.remain === false) return false;
   if (!known || ctx.now() - known.readAt >= UNSCOPED_RECHECK_MS) {
-    if (!(await readUnscopedKeys(ctx))) return;
+    if (!(await readUnscopedKeys(ctx))) return false;
   }
-  await ctx.db
-    .updateTable('idempotency_keys')
-    .set({ scope: request.scope })
-    .where('scope', '=', '')
+  try {
+    const adopted = await ctx.db
+      .updateTable('idempotency_keys')
+      .set({ scope: request.scope })
+      .where('scope', '=', '')
+      .where('key', '=', request.key)
+      .where('fingerprint', '=', request.fingerprint)
+      .executeTakeFirst();
+    if (adopted.numUpdatedRows > 0n) return false;
+  } catch (error) {
+    // The scope holds the key already (claimed before kept keys were refused to other
+    // requests): its row is the one that answers.
+    if (!isUniqueViolation(error)) throw error;
+    return false;
+  }
+  // A row of the scope's own answers for the key; otherwise a kept one still alive refuses it.
+  const now = ctx.now();
+  const rows = await ctx.db
+    .selectFrom('idempotency_keys')
+    .select('scope')
     .where('key', '=', request.key)
-    .where('fingerprint', '=', request.fingerprint)
+    .where((eb) => eb.or([eb('scope', '=', request.scope), eb.and([eb('scope', '=', ''), eb('expires_at', '>', now)])]))
     .execute();
+  return rows.length > 0 && rows.every((row) => row.scope === '');
 }
 
 /**
