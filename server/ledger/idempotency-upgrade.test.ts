@@ -28,10 +28,10 @@ const answer = { status: 200, contentType: 'application/json', body: '{"operatio
 const request = { key: 'refund-1', method: 'POST', path: '/api/orders/o-1/refund', leaseMs: 300_000, lifetimeMs: 86_400_000 };
 
 /** A key 0.2 kept, answered: before scopes (0012 gives it scope ''). */
-async function keptKey(db: Kysely<unknown>, now: number, scoped = false): Promise<void> {
+async function keptKey(db: Kysely<unknown>, now: number, scoped = false, key = 'refund-1'): Promise<void> {
   await db
     .insertInto('payform_idempotency_keys' as never)
-    .values({ ...(scoped && { scope: '' }), key: 'refund-1', method: 'POST', path: '/api/orders/o-1/refund', fingerprint: 'f'.repeat(64), state: 'done', claim_id: 'c-1', locked_until: null, status: 200, content_type: answer.contentType, body: answer.body, created_at: now, expires_at: now + HOUR } as never)
+    .values({ ...(scoped && { scope: '' }), key, method: 'POST', path: '/api/orders/o-1/refund', fingerprint: 'f'.repeat(64), state: 'done', claim_id: 'c-1', locked_until: null, status: 200, content_type: answer.contentType, body: answer.body, created_at: now, expires_at: now + HOUR } as never)
     .execute();
 }
 
@@ -109,4 +109,23 @@ withTestDatabase((url) => {
       await dropSchema(url, schema);
     }
   });
+});
+
+it('adopts, or refuses under, a key 0.2 kept as sent that the companion now keeps as a digest (it holds a card number)', async () => {
+  dir = mkdtempSync(join(tmpdir(), 'payform-upgrade-'));
+  const now = Date.now();
+  const path = join(dir, 'ledger.db');
+  const old = new Kysely<unknown>({ dialect: new SqliteDialect({ database: new Database(path) }) });
+  await migratedTo(old, '0010_payform_prefix');
+  // 0.2 kept keys as sent; one holding a card number is now kept as its digest.
+  const former = 'order-4242 4242 4242 4242';
+  await keptKey(old, now, false, former);
+  await old.destroy();
+  ledger = await openLedger(path, { clock: () => now });
+  const digested = { ...request, scope: 'merchant-a', key: 'h-digest', formerKey: former };
+  // Its body rewritten across the upgrade: refused, not a second refund.
+  expect(await ledger.claimIdempotencyKey({ ...digested, fingerprint: 'e'.repeat(64) })).toEqual({ outcome: 'reused' });
+  // Its exact retry: the first answer, under the digest from now on.
+  expect(await ledger.claimIdempotencyKey({ ...digested, fingerprint: 'f'.repeat(64) })).toEqual({ outcome: 'replay', answer });
+  expect(await ledger.claimIdempotencyKey({ ...digested, fingerprint: 'f'.repeat(64) })).toEqual({ outcome: 'replay', answer });
 });

@@ -137,21 +137,24 @@ export async function claimIdempotencyKey(ctx: LedgerContext, input: Idempotency
  * the upgrade is still answered once. A request of another fingerprint under it is refused as
  * reused (true), whatever its scope, as it was before scopes: it cannot be told from the key's
  * own merchant retrying with a body changed across the upgrade (0.2's decimals rewritten in
- * minor units), which must not make a second refund or charge. None left after their 24 hours.
+ * minor units), which must not make a second refund or charge. A key 0.2 kept as sent that is
+ * now kept as a digest (`formerKey`: it holds a card number) is the same key: adopted so, the
+ * scope's row is then moved to the digest by adoptFormerKey. None left after their 24 hours.
  */
-async function adoptUnscopedKey(ctx: LedgerContext, request: { scope: string; key: string; fingerprint: string }): Promise<boolean> {
+async function adoptUnscopedKey(ctx: LedgerContext, request: { scope: string; key: string; formerKey?: string | undefined; fingerprint: string }): Promise<boolean> {
   // Once none is left none comes back (every new key has a scope): no statement per request then.
   const known = unscopedKeys.get(ctx.db);
   if (known?.remain === false) return false;
   if (!known || ctx.now() - known.readAt >= UNSCOPED_RECHECK_MS) {
     if (!(await readUnscopedKeys(ctx))) return false;
   }
+  const keys = request.formerKey === undefined ? [request.key] : [request.key, request.formerKey];
   try {
     const adopted = await ctx.db
       .updateTable('idempotency_keys')
       .set({ scope: request.scope })
       .where('scope', '=', '')
-      .where('key', '=', request.key)
+      .where('key', 'in', keys)
       .where('fingerprint', '=', request.fingerprint)
       .executeTakeFirst();
     if (adopted.numUpdatedRows > 0n) return false;
@@ -166,7 +169,7 @@ async function adoptUnscopedKey(ctx: LedgerContext, request: { scope: string; ke
   const rows = await ctx.db
     .selectFrom('idempotency_keys')
     .select('scope')
-    .where('key', '=', request.key)
+    .where('key', 'in', keys)
     .where((eb) => eb.or([eb('scope', '=', request.scope), eb.and([eb('scope', '=', ''), eb('expires_at', '>', now)])]))
     .execute();
   return rows.length > 0 && rows.every((row) => row.scope === '');
