@@ -210,6 +210,12 @@ describe('readWebhook behind Express, as the gateway posts it', () => {
     expect(text).toContain('express.json() leaves it unread');
   });
 
+  it('names the fix for the empty object Express 4 leaves when only express.json() ran', () => {
+    // body-parser 1.x sets req.body to {} for a body it did not parse.
+    expect(() => readWebhook({} as never, SECRET)).toThrow('express.json() leaves it unread');
+    expect(() => readWebhook({ signature: form.signature } as never, SECRET)).toThrow('webhook form has no data field');
+  });
+
   it('reads URLSearchParams and FormData, and refuses a field posted twice', () => {
     expect(readWebhook(new URLSearchParams({ ...form }), SECRET).order_id).toBe('order-1001');
     const formData = new FormData();

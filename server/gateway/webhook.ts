@@ -108,19 +108,25 @@ export function readWebhook(body: WebhookBody, apiSecret: string): WebhookEvent 
   requireSecret(apiSecret);
   const form = formOf(body);
   // A body the framework did not parse (no form) or a form without a field is unsigned, not a crash.
-  if (typeof form !== 'object' || form === null) {
-    throw new WebhookSignatureError(
-      `webhook has no form (got ${form === null ? 'null' : typeof form}): pass the posted fields data and signature, or the body as received ` +
-        `(Express parses it only with express.urlencoded(), express.raw() or express.text() on this route: express.json() leaves it unread)`,
-    );
-  }
+  if (typeof form !== 'object' || form === null) throw noForm(form === null ? 'null' : typeof form);
   const { data, signature } = form as Partial<Record<keyof WebhookForm, unknown>>;
-  if (typeof data !== 'string' || data === '') throw new WebhookSignatureError('webhook form has no data field');
+  if (typeof data !== 'string' || data === '') {
+    // Neither field: Express 4's express.json() leaves {} for a form it did not read.
+    throw data === undefined && signature === undefined ? noForm('neither field') : new WebhookSignatureError('webhook form has no data field');
+  }
   if (typeof signature !== 'string' || signature === '') throw new WebhookSignatureError('webhook form has no signature field');
   if (!verifyWebhook(data, signature, apiSecret)) {
     throw new WebhookSignatureError('webhook signature does not match');
   }
   return decodeWebhook(data);
+}
+
+/** The refusal of a webhook handed no form: which parsers read one. */
+function noForm(got: string): WebhookSignatureError {
+  return new WebhookSignatureError(
+    `webhook has no form (got ${got}): pass the posted fields data and signature, or the body as received ` +
+      `(Express parses it only with express.urlencoded(), express.raw() or express.text() on this route: express.json() leaves it unread)`,
+  );
 }
 
 /** The posted fields of a body as received; anything else (parsed fields, nothing) as it is. */
