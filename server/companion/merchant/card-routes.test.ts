@@ -10,9 +10,11 @@ describe('GET /api/customers/:customer_id/cards', () => {
     const stack = await open();
     await stack.ledger.saveCard({ customerId: 'cust-times', ccToken: 'tok-a', ccMask: '424242******4242', tokenExpiration: '2030-12-31T23:59:59' });
     await stack.ledger.saveCard({ customerId: 'cust-times', ccToken: 'tok-b', ccMask: '545454******5454', tokenExpiration: 'soon' });
+    // Date.parse alone reads "1" as 2001-01-01: not a time the gateway writes.
+    await stack.ledger.saveCard({ customerId: 'cust-times', ccToken: 'tok-c', ccMask: '400000******0002', tokenExpiration: '1' });
     const { cards } = await stack.json('GET', '/api/customers/cust-times/cards', 200, { admin: true });
     const byMask = Object.fromEntries(cards.map((card: { mask: string; token_expiration: unknown }) => [card.mask, card.token_expiration]));
     // Zone-less, `new Date()` in a browser or Node reads it as local time: hours off.
-    expect(byMask).toEqual({ '424242******4242': '2030-12-31T23:59:59.000Z', '545454******5454': null });
+    expect(byMask).toEqual({ '424242******4242': '2030-12-31T23:59:59.000Z', '545454******5454': null, '400000******0002': null });
   });
 });

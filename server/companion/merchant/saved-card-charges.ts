@@ -121,7 +121,7 @@ export class SavedCardCharges {
     }
     const expiresAt = tokenExpiresAt(card.tokenExpiration);
     if (expiresAt !== undefined && expiresAt < this.#deps.clock()) {
-      throw new ApiProblem(409, 'card_expired', `The saved card expired at ${card.tokenExpiration}; ask the customer for another card`);
+      throw new ApiProblem(409, 'card_expired', `The saved card expired at ${new Date(expiresAt).toISOString()}; ask the customer for another card`);
     }
     return card;
   }
