@@ -1,11 +1,12 @@
 /**
  * What happens once the customer pays: checking the submitted form, the pay request (tokenized
  * first in tokenize mode) and its answer, 3-D Secure and hosted-page redirects, polling a pending
- * payment, and what an error leaves the customer to do. A chunk of its own, fetched as the form
+ * payment, and what an error leaves the customer to do; and, before, moving on from a field typed
+ * to its end and judging a field left. A chunk of its own, fetched as the form
  * shows (checkout-element.ts, `loadPaying`): none of it is needed for the form to show, so the
  * page does not wait for it, and by the customer's click it is there.
  */
-import { digitsOf, readExpiry, type Brand, type Check } from '@payform/card/fields';
+import { cvvLength, digitsOf, maxLength, readExpiry, type Brand, type Check } from '@payform/card/fields';
 import { emit, type FieldName, type PayEventDetails } from '../events.js';
 import type { FieldError } from '../pay-form/pay-form.js';
 import type { CheckoutElement, Phase } from './checkout-element.js';
@@ -318,6 +319,23 @@ export function left(form: Form, { target }: FocusEvent): void {
   if (form.errors[name] === error) return;
   form.show({ [name]: error });
   emit(form, 'pay-change', { field: name, empty: !input.value, complete: check.valid, valid: check.potentiallyValid, brand: form.brand?.id, error });
+}
+
+/**
+ * A field typed or pasted to its full length (the brand's, for the card number and the security
+ * code) and valid, the caret at its end: on to the next field. Autofill has no input type and
+ * stays, and so does an edit in the middle (a month retyped before its year). Here, not in the
+ * bundle, as `left`: a field is typed to its end after the form showed.
+ */
+export function advance(form: Form, { target, inputType }: InputEvent, { valid }: Check): void {
+  const input = target as HTMLInputElement;
+  const { name, value } = input;
+  const digits = digitsOf(value).length;
+  const full = name === 'exp' || digits === (name === 'number' ? maxLength(form.brand) : name === 'cvv' ? cvvLength(form.brand) : -1);
+  if (valid && full && /^insert(Text|FromPaste)/.test(inputType) && input.selectionEnd === value.length) {
+    const inputs = form.inputs();
+    inputs[inputs.indexOf(input) + 1]?.focus();
+  }
 }
 
 /** What the form's checks still wait for. */

@@ -10,7 +10,8 @@ import type * as Checks from './checks.js';
 
 type Checker = 'checkName' | 'checkEmail' | 'checkPhone';
 
-let checks: Pick<typeof Checks, Checker> | undefined;
+/** The chunk's checks once it has loaded; none when it could not. */
+let checks: Partial<Pick<typeof Checks, Checker>> | undefined;
 let loading: Promise<unknown> | undefined;
 
 // Should the checks not load, a value is only required: the companion's own checks judge it on payment.
@@ -20,11 +21,11 @@ const required = (value: string): Check => (value.trim() ? VALID : fail('empty',
 export const loadCustomerChecks = (): Promise<unknown> =>
   (loading ??= import('./checks.js').then(
     (module) => (checks = module),
-    () => (checks = { checkName: required, checkEmail: required, checkPhone: required }),
+    () => (checks = {}),
   ));
 
-/** The field's check: the chunk's once it has loaded, pending until then. */
+/** The field's check: the chunk's once it has loaded (else `required`), pending until then. */
 export const customerCheck =
   (name: Checker) =>
   (value: string): Check =>
-    checks ? checks[name](value) : { valid: false, potentiallyValid: true, pending: loadCustomerChecks() };
+    checks ? (checks[name] ?? required)(value) : { valid: false, potentiallyValid: true, pending: loadCustomerChecks() };

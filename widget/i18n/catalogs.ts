@@ -5,8 +5,11 @@ import { en, type Catalog, type Strings } from './en.js';
  * docs/widget.md, "Localisation"), and of it only what every form shows: English's specific
  * error messages are a module of their own.
  */
+// One import of English's messages for its three uses: a merchant's bundler wraps each import
+// in bytes of its own.
+const english = () => import('./en-messages.js');
 const LOADERS: Record<string, () => Promise<{ default: Partial<Catalog> }>> = {
-  en: () => import('./en-messages.js'),
+  en: english,
   uk: () => import('./uk.js'),
   pl: () => import('./pl.js'),
   de: () => import('./de.js'),
@@ -20,7 +23,7 @@ const LOADERS: Record<string, () => Promise<{ default: Partial<Catalog> }>> = {
  * cannot load either.
  */
 export async function loadCatalog(tag: string, element: Element): Promise<Strings> {
-  const load = LOADERS[tag.split('-')[0]!.toLowerCase()] ?? (() => import('./en-messages.js').then((chunk) => chunk.unknownLanguage(tag, element)));
-  const catalog = await load().catch(() => LOADERS.en!().catch(() => undefined));
+  const load = LOADERS[tag.split('-')[0]!.toLowerCase()] ?? (() => english().then((chunk) => chunk.unknownLanguage(tag, element)));
+  const catalog = await load().catch(() => english().catch(() => undefined));
   return { ...en, ...catalog?.default };
 }

@@ -1,5 +1,5 @@
 import { html, nothing, type html as Html, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
-import { detectBrand, maxLength, type Brand, type BrandId, digitsOf, type Check, type CheckCode, checkCvv, cvvLength, checkExpiry, formatCvv, formatExpiry, formatNumber, type Edit, type Keystroke, checkNumber } from '@payform/card/fields';
+import { detectBrand, type Brand, type BrandId, digitsOf, type Check, type CheckCode, checkCvv, checkExpiry, formatCvv, formatExpiry, formatNumber, type Edit, type Keystroke, checkNumber } from '@payform/card/fields';
 import { CheckoutElement, paying, showsForm, unserved } from '../checkout/checkout-element.js';
 import { customerCheck, loadCustomerChecks } from '../customer/fields.js';
 import { emit, type FieldName } from '../events.js';
@@ -190,8 +190,7 @@ export class PayForm extends CheckoutElement {
     void check.pending?.then(() => input.value === value && input.dispatchEvent(new InputEvent('input', { bubbles: true })));
     // While typing, a field turns invalid only once no more typing can make it valid.
     const errors: Partial<Record<FieldName, CheckCode>> = { [name]: check.potentiallyValid ? undefined : check.code };
-    const digits = digitsOf(input.value);
-    const brand = name === 'number' ? detectBrand(digits) : this.brand;
+    const brand = name === 'number' ? detectBrand(digitsOf(input.value)) : this.brand;
     if (brand !== this.brand) {
       this.brand = brand;
       emit(this, 'pay-brand-change', { brand: brand?.id });
@@ -201,13 +200,8 @@ export class PayForm extends CheckoutElement {
     }
     this.show(errors);
     emit(this, 'pay-change', { field: name, empty: !input.value, complete: check.valid, valid: check.potentiallyValid, brand: brand?.id, error: errors[name] });
-    // Typed or pasted to the brand's full length and valid, at the end: on to the next field. Autofill
-    // has no input type and stays, and so does an edit in the middle (a month retyped before its year).
-    const full = name === 'exp' || digits.length === (name === 'number' ? maxLength(brand) : name === 'cvv' ? cvvLength(brand) : -1);
-    if (check.valid && full && /^insert(Text|FromPaste)/.test(event.inputType) && input.selectionEnd === input.value.length) {
-      const inputs = this.inputs();
-      inputs[inputs.indexOf(input) + 1]?.focus();
-    }
+    // Typed to its full length: on to the next field (the pay-time chunk's, there by then).
+    paying?.advance(this, event, check);
   }
 
   // "Incomplete" and "required" wait for the customer to leave a field they have edited: the
