@@ -28,7 +28,8 @@ const FIELDS: Record<FieldName, [
   fname: ['given-name', customerCheck('checkName')],
   lname: ['family-name', customerCheck('checkName')],
   email: ['email', customerCheck('checkEmail'), undefined, 'email'],
-  phone: ['tel', customerCheck('checkPhone'), undefined, 'tel'],
+  // Kept as typed, but for its digits written 0–9 (`#onInput`).
+  phone: ['tel', customerCheck('checkPhone'), (keystroke) => keystroke, 'tel'],
 };
 
 /**
@@ -178,7 +179,9 @@ export class PayForm extends CheckoutElement {
     const name = input.name as FieldName;
     if (!FIELDS[name]) return;
     // NFKC: full-width digits and slashes, as a CJK input method types them, are read as 0–9 and /.
-    const edit = FIELDS[name][2]?.({ value: input.value.normalize('NFKC'), caret: input.selectionStart ?? 0, inputType: event.inputType, before: this.edited[name] }, this.brand);
+    // Arabic-Indic and Persian digits, which NFKC keeps, are 0–9 by their low four bits; one
+    // character for one, so the caret stays where it was (`replace` writes the number as text).
+    const edit = FIELDS[name][2]?.({ value: input.value.normalize('NFKC').replace(/[٠-٩۰-۹]/g, (digit) => (digit.charCodeAt(0) & 15) as never), caret: input.selectionStart ?? 0, inputType: event.inputType, before: this.edited[name] }, this.brand);
     if (edit) {
       input.value = edit.value;
       if (this.shadowRoot!.activeElement === input) input.setSelectionRange(edit.caret, edit.caret);

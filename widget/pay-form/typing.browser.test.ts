@@ -1,6 +1,6 @@
-import { expect, waitUntil } from '@open-wc/testing';
+import { expect, oneEvent, waitUntil } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
-import { autofill, errorText, field, focused, mount, part, press, record, type, withCaret, yearAhead } from '../test/harness.js';
+import { autofill, button, errorText, field, focused, mount, part, press, record, type, withCaret, yearAhead } from '../test/harness.js';
 
 /** Types "4242 4242" and steps the caret back to the start of the second group. */
 async function caretBeforeSecondGroup(form: Element): Promise<HTMLInputElement> {
@@ -12,6 +12,11 @@ async function caretBeforeSecondGroup(form: Element): Promise<HTMLInputElement> 
 }
 
 const CARD_NUMBER = 'This looks like a card number: enter it only in the card number field.';
+
+/** ASCII digits written in Arabic-Indic (U+0660…) or Extended Arabic-Indic, Persian, ones (U+06F0…). */
+const ARABIC = 0x660;
+const PERSIAN = 0x6f0;
+const written = (digits: string, zero: number): string => digits.replace(/\d/g, (digit) => String.fromCharCode(zero + Number(digit)));
 
 describe('<pay-form> card entry', () => {
   describe('formatting while typing', () => {
@@ -94,6 +99,21 @@ describe('<pay-form> card entry', () => {
       await sendKeys({ type: '１２３' });
       expect(field(form, 'cvv').value).to.equal('123');
     });
+
+    it('takes Arabic-Indic and Persian digits as 0–9, and pays with them', async () => {
+      const form = await mount({ customer: { fname: 'Layla', lname: 'Haddad', email: 'layla@example.com' } });
+      await type(field(form, 'number'), written('5454545454545454', ARABIC));
+      expect([withCaret(field(form, 'number')), focused(form)]).to.deep.equal(['5454 5454 5454 5454|', 'exp']);
+      await sendKeys({ type: written(`12${yearAhead(2)}`, PERSIAN) });
+      expect([field(form, 'exp').value, focused(form)]).to.deep.equal([`12/${yearAhead(2)}`, 'cvv']);
+      await sendKeys({ type: written('123', ARABIC) });
+      expect([field(form, 'cvv').value, focused(form)]).to.deep.equal(['123', 'phone']);
+      await sendKeys({ type: `+${written('380 67 123 4567', PERSIAN)}` });
+      expect(field(form, 'phone').value).to.equal('+380 67 123 4567');
+      const paid = oneEvent(form, 'pay-success');
+      button(form).click();
+      await paid;
+    });
   });
 
   describe('paste', () => {
@@ -113,6 +133,24 @@ describe('<pay-form> card entry', () => {
       await press('Control+V');
       expect(field(form, 'number').value).to.equal('5454 54');
       expect(focused(form)).to.equal('number');
+    });
+
+    it('takes a number pasted in Arabic-Indic digits', async () => {
+      const form = await mount();
+      await navigator.clipboard.writeText(written('3782 822463 10005', ARABIC));
+      field(form, 'number').focus();
+      await press('Control+V');
+      expect(withCaret(field(form, 'number'))).to.equal('3782 822463 10005|');
+      expect(focused(form)).to.equal('exp');
+    });
+
+    it('writes a Persian digit typed in the middle of a phone number as 0–9 and keeps the caret after it', async () => {
+      const form = await mount({ customer: {} });
+      const phone = field(form, 'phone');
+      await type(phone, '+38067 1234567');
+      for (let i = 0; i < 8; i++) await press('ArrowLeft');
+      await sendKeys({ type: written('9', PERSIAN) });
+      expect(withCaret(phone)).to.equal('+380679| 1234567');
     });
 
     it('puts a pasted group in the middle of a number and keeps the caret after it', async () => {
