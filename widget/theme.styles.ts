@@ -28,10 +28,12 @@ export const theme = css`
     outline: 2px solid #0000;
     box-shadow: var(--_ring);
   }
+  /* A transparent border, not none (the padding a pixel less for it): forced colours paint it, so
+     the button still looks like one. */
   [part~='button'] {
     width: 100%;
-    padding: 12px;
-    border: 0;
+    padding: 11px;
+    border: 1px solid #0000;
     border-radius: var(--_radius);
     background: var(--_accent);
     color: var(--pay-form-color-on-accent, var(--_bg));

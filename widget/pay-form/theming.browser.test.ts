@@ -59,6 +59,20 @@ describe('theming', () => {
     }
   });
 
+  it('outlines the pay button in forced colours, which paint its border, keeping its size', async () => {
+    const form = await mount();
+    await emulateMedia({ forcedColors: 'active' });
+    try {
+      const style = getComputedStyle(button(form));
+      expect([style.borderTopStyle, style.borderTopWidth]).to.deep.equal(['solid', '1px']);
+      expect(style.borderTopColor, 'painted, not transparent').not.to.equal('rgba(0, 0, 0, 0)');
+      // 12 px above and below the text, as before it had a border: 11 px of padding and the border.
+      expect(button(form).getBoundingClientRect().height).to.equal(parseFloat(style.lineHeight) + 24);
+    } finally {
+      await emulateMedia({ forcedColors: 'none' });
+    }
+  });
+
   it('fits a narrow column in a long language: no field wider than the form', async () => {
     const column = await fixture<HTMLElement>(html`<div style="width: 240px"></div>`);
     const form = await mount({}, { lang: 'de' }, 'pay-form', column);
