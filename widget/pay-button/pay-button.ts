@@ -19,7 +19,7 @@ import { theme } from '../theme.styles.js';
  * @event pay-failure - The last attempt failed. `detail: { message, orderId? }`.
  * @event pay-error - The companion could not be reached or answered badly, or the page is set up wrong. `detail: { code, message, reason? }` (`reason`, for the developer, with `misconfigured` and an unknown session).
  *
- * @csspart button - The button.
+ * @csspart button - The button (also the "check again" button while a payment is being confirmed).
  * @csspart note - For a card verification (`lookup` session): that the card is saved and nothing is charged.
  * @csspart message - The live region.
  * @csspart banner - The test mode banner.
@@ -27,10 +27,12 @@ import { theme } from '../theme.styles.js';
  *
  * @cssproperty --pay-form-color-accent - Button colour.
  * @cssproperty --pay-form-color-on-accent - Button text colour; by default the background colour.
+ * @cssproperty --pay-form-color-background - The background colour: the button's text and the success mark's by default, and the gap inside the focus ring.
  * @cssproperty --pay-form-color-text - Text colour.
  * @cssproperty --pay-form-color-error - Errors.
  * @cssproperty --pay-form-font - The `font` shorthand.
  * @cssproperty --pay-form-radius - Corner radius.
+ * @cssproperty --pay-form-spacing - Space under the test mode banner and around the outcome (spinner, success).
  * @cssproperty --pay-form-focus-ring - The focus ring (a `box-shadow`).
  */
 export class PayButton extends CheckoutElement {
