@@ -194,7 +194,7 @@ async function leave(element: CheckoutElement): Promise<void> {
     element.phase = 'ready';
     void refocus(element);
     if (!isForm(element)) {
-      const told = unasked(error);
+      const told = unasked(element, error);
       // A page set up wrong: the button closes rather than stay on offer for clicks that cannot work.
       if (told !== error) element.phase = 'closed';
       return element.fail(told);
@@ -205,15 +205,22 @@ async function leave(element: CheckoutElement): Promise<void> {
 }
 
 /**
- * `<pay-button>` cannot ask for the customer details the hosted page needs: a session without
- * them is a page set up wrong, told to the developer; the customer sees the calm message.
+ * `<pay-button>` cannot ask for the customer details the hosted page needs, nor pay a session
+ * whose modes leave hosted payment out: either is a page set up wrong, told to the developer;
+ * the customer sees the calm message.
  */
-function unasked(error: unknown): unknown {
-  const customer = error instanceof CompanionError ? error.fields.filter((field) => field.startsWith('customer.')) : [];
-  if (!customer.length) return error;
-  const reason = `the gateway's hosted page needs the customer's ${customer.map((field) => field.slice(9)).join(' and ')}: open the session with them (customer in POST /api/checkout/sessions), or use <pay-form>, which asks the customer for them`;
+function unasked(element: CheckoutElement, error: unknown): unknown {
+  if (!(error instanceof CompanionError)) return error;
+  const customer = error.fields.filter((field) => field.startsWith('customer.'));
+  const modes = element.view?.modes ?? ['hosted'];
+  const reason = customer.length
+    ? `the gateway's hosted page needs the customer's ${customer.map((field) => field.slice(9)).join(' and ')}: open the session with them (customer in POST /api/checkout/sessions), or use <pay-form>, which asks the customer for them`
+    : error.code === 'rejected' && !modes.includes('hosted')
+      ? `this checkout session does not allow hosted payment (its modes: ${modes.join(', ')}): open it with "hosted" in modes (POST /api/checkout/sessions), or use <pay-form>, which pays by card`
+      : '';
+  if (!reason) return error;
   console.error(`<pay-button>: ${reason}`);
-  return new CompanionError('misconfigured', (error as CompanionError).status, customer, reason);
+  return new CompanionError('misconfigured', error.status, customer, reason);
 }
 
 /**

@@ -2,7 +2,7 @@ import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import { advanceGatewayClock, createSession, openCheckout, readView } from '../test/checkout-fixture.js';
 import { collectFingerprint } from '../checkout/fingerprint.js';
-import { autofill, button, card, field, message, mount, part, stay, watchFetch, yearAhead } from '../test/harness.js';
+import { autofill, button, card, field, message, mount, part, stay, watchConsoleErrors, watchFetch, yearAhead } from '../test/harness.js';
 
 describe('hosted checkout', () => {
   it('<pay-form mode="hosted"> is only the pay button, which leaves for the hosted page when the page lets it', async () => {
@@ -173,14 +173,23 @@ describe('hosted checkout', () => {
     expect(names[1]).to.match(/^Pay UAH\s100\.50 on the secure payment page$/);
   });
 
-  it('<pay-button> says what went wrong when the hosted page is refused', async () => {
-    const payButton = await mount({ modes: ['direct'] }, {}, 'pay-button');
-    const error = oneEvent(payButton, 'pay-error');
-    button(payButton).click();
-    expect((await error).detail.code).to.equal('rejected');
-    await payButton.updateComplete;
-    expect(message(payButton)).to.equal('The payment could not be started. Please try again.');
-    expect(button(payButton).disabled).to.equal(false);
+  it('<pay-button> on a session that does not allow hosted payment tells the developer, and offers the button no more', async () => {
+    const errors = watchConsoleErrors();
+    try {
+      const payButton = await mount({ modes: ['direct'] }, {}, 'pay-button');
+      const error = oneEvent(payButton, 'pay-error');
+      button(payButton).click();
+      const { detail } = await error;
+      expect(detail.code).to.equal('misconfigured');
+      expect(detail.reason).to.contain('this checkout session does not allow hosted payment (its modes: direct)');
+      expect(errors).to.deep.equal([`<pay-button>: ${detail.reason}`]);
+      await payButton.updateComplete;
+      expect(message(payButton)).to.equal('Something went wrong. Please try again in a moment.');
+      // No button left to click again: every click could only be refused again.
+      expect(payButton.shadowRoot!.querySelector('button'), 'no button').to.equal(null);
+    } finally {
+      errors.restore();
+    }
   });
 
   it('<pay-button> shows a paid session as paid', async () => {
