@@ -22,6 +22,10 @@ export const theme = css`
     font: var(--pay-form-font, 15px/1.4 system-ui, sans-serif);
     color: var(--_fg);
   }
+  /* The display above would otherwise outrank the page's hidden attribute. */
+  :host([hidden]) {
+    display: none;
+  }
   /* A transparent outline, not none: forced colours (Windows High Contrast) drop the ring and
      paint the outline in the system's colour. */
   :focus-visible {

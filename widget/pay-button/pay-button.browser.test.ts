@@ -209,6 +209,14 @@ describe('hosted checkout', () => {
     expect(payButton.shadowRoot!.querySelector('button')).to.equal(null);
   });
 
+  it('<pay-button hidden> takes no room, as any element the page hides', async () => {
+    const payButton = await mount({}, {}, 'pay-button');
+    payButton.hidden = true;
+    expect(getComputedStyle(payButton).display).to.equal('none');
+    payButton.hidden = false;
+    expect(getComputedStyle(payButton).display).to.equal('block');
+  });
+
   describe('<pay-button> on a page set up wrong', () => {
     let said: string[];
     let restoreConsole: () => void;
