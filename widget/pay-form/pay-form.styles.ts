@@ -127,10 +127,12 @@ export const styles = css`
     color: var(--_error);
     font-size: 0.85em;
   }
-  /* Empty, out of the flow but not display: none, which would drop its live region from the
-     accessibility tree and silence its first words. */
+  /* Empty, out of the flow and out of sight (a merchant's ::part(error) padding or border would
+     show), but not display: none, which would drop its live region from the accessibility tree
+     and silence its first words. */
   [part='error']:empty {
     position: absolute;
+    scale: 0;
   }
   fieldset {
     gap: 6px;

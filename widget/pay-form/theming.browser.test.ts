@@ -21,10 +21,13 @@ describe('theming', () => {
       pay-form::part(input) { border-color: rgb(1, 2, 3); }
       pay-form::part(label) { text-transform: uppercase; }
       pay-form::part(button) { letter-spacing: 2px; }
-      pay-form::part(error) { font-style: italic; }
+      pay-form::part(error) { font-style: italic; padding: 4px 8px; border: 1px solid rgb(200, 0, 0); }
     </style>`);
     try {
       const form = await mount();
+      // An error box with nothing to say takes no room and shows nothing, the page's padding and border included.
+      const empty = part(form, '#number-error').getBoundingClientRect();
+      expect([empty.width, empty.height]).to.deep.equal([0, 0]);
       expect(getComputedStyle(field(form, 'number')).borderTopColor).to.equal('rgb(1, 2, 3)');
       expect(getComputedStyle(part(form, '[part=label]')).textTransform).to.equal('uppercase');
       expect(getComputedStyle(button(form)).letterSpacing).to.equal('2px');
