@@ -187,6 +187,14 @@ export interface Ledger {
   probeWrite(): Promise<void>;
 
   close(): Promise<void>;
+
+  /**
+   * PostgreSQL reached through a pooler in transaction mode (PgBouncer's pool_mode =
+   * transaction, a host's pooled endpoint): statements are sent unprepared and no server-side
+   * statement deadline is set (docs/companion.md, "Behind a connection pooler"). Worth a line
+   * in the log at start.
+   */
+  readonly transactionPooled?: boolean;
 }
 
 export interface LedgerOptions {
@@ -318,6 +326,12 @@ function postgresUrlProblem(url: string): string | undefined {
   return schema && `?${schema}= is not read by node-postgres, so the ledger would use the first schema of the search_path (public, most often): choose its schema with ?options=-c%20search_path%3D<schema>`;
 }
 
+/** The one schema a URL's `options=-c search_path=…` names, if it names one. */
+function searchPathOf(url: string): string | undefined {
+  const options = URL.parse(url)?.searchParams.get('options') ?? '';
+  return /(?:^|\s)-c\s*search_path=([a-z_][a-z0-9_]*)(?:\s|$)/i.exec(options)?.[1]?.toLowerCase();
+}
+
 /**
  * Opens the ledger at `url` — `postgres://…` / `postgresql://…` for PostgreSQL, otherwise a
  * SQLite file path or `:memory:` — and brings its schema up to date before resolving.
@@ -337,7 +351,7 @@ export async function openLedger(url: string, options: LedgerOptions = {}): Prom
   let upgradedNow: readonly string[];
   try {
     if (postgres && schema) await ensureSchema(db, schema);
-    const ran = await migrateToLatest(db, kind);
+    const ran = await migrateToLatest(db, kind, schema ?? (postgres ? searchPathOf(url) : undefined));
     // A new ledger runs them all, its first one included.
     upgradedNow = ran[0] === FIRST_MIGRATION ? [] : ran;
   } catch (error) {
@@ -356,5 +370,7 @@ export async function openLedger(url: string, options: LedgerOptions = {}): Prom
     commitLightly: sqlite ? () => sqlite.commitLightly() : () => undefined,
   };
   await readUnscopedKeys(ctx);
-  return ledgerOver(ctx, upgradedNow, await readLedgerId(ctx));
+  const ledger = ledgerOver(ctx, upgradedNow, await readLedgerId(ctx));
+  // Read when asked: a pooler the look at start missed is found at its first refusal (postgres.ts).
+  return postgresDb ? Object.defineProperty(ledger, 'transactionPooled', { get: () => postgresDb.transactionPooled, enumerable: true }) : ledger;
 }

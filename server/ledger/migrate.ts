@@ -6,9 +6,17 @@ import type { Kysely } from 'kysely';
 import { FIRST_MIGRATION, migrations, UNPREFIXED_TABLES } from './migrations.js';
 import type { LedgerTables } from './schema.js';
 
-async function currentSchema(db: Kysely<LedgerTables>): Promise<string> {
+async function currentSchema(db: Kysely<LedgerTables>, wanted: string | undefined): Promise<string> {
   const { rows } = await sql<{ schema: string | null; path: string }>`select current_schema() as schema, current_setting('search_path') as path`.execute(db);
   const schema = rows[0]?.schema;
+  if (schema && wanted !== undefined && schema !== wanted) {
+    // The connection's options never reached the server: a pooler told to ignore them
+    // (PgBouncer's ignore_startup_parameters = options). The ledger would be another schema's.
+    throw new Error(
+      `ledger: asked for schema ${wanted}, but the server's search_path is ${rows[0]?.path ?? '(none)'}: the connection's options (-c search_path=…) did not reach PostgreSQL, as when a pooler such as PgBouncer ignores them. ` +
+        `Set the schema on the database role instead (ALTER ROLE <user> SET search_path = ${wanted}) and leave it out of the URL and the schema option, or connect to PostgreSQL directly`,
+    );
+  }
   if (!schema) {
     // A search_path naming a schema not created yet (a URL's options=-c search_path=payform).
     const path = rows[0]?.path ?? '';
@@ -46,11 +54,14 @@ async function refuseTakenNames(db: Kysely<LedgerTables>, dialect: 'sqlite' | 'p
   throw new Error(`ledger: migration ${FIRST_MIGRATION} cannot run: ${place} already has ${tables}, which the ledger's first migrations create (nothing was created). ${ownPlace(dialect)}`);
 }
 
-/** Brings the ledger's schema up to date; the migrations it ran, in order (all of them for a new ledger). */
-export async function migrateToLatest(db: Kysely<LedgerTables>, dialect: 'sqlite' | 'postgres'): Promise<string[]> {
+/**
+ * Brings the ledger's schema up to date; the migrations it ran, in order (all of them for a new
+ * ledger). `wantedSchema`: the one asked for (the schema option), refused if it is not in force.
+ */
+export async function migrateToLatest(db: Kysely<LedgerTables>, dialect: 'sqlite' | 'postgres', wantedSchema?: string): Promise<string[]> {
   // Kysely finds its own tables by introspection (on PostgreSQL, of the ledger's schema only:
   // postgres.ts) and names them with this schema.
-  const migrationTableSchema = dialect === 'postgres' ? await currentSchema(db) : undefined;
+  const migrationTableSchema = dialect === 'postgres' ? await currentSchema(db, wantedSchema) : undefined;
   await refuseTakenNames(db, dialect, migrationTableSchema);
   const { error, results } = await ledgerMigrator(db, migrationTableSchema).migrateToLatest();
   if (error) {

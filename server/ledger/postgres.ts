@@ -1,8 +1,11 @@
 // PostgreSQL specifics, kept here so the queries stay one implementation.
 import type pg from 'pg';
+import { createHash } from 'node:crypto';
 import { DEFAULT_MIGRATION_LOCK_TABLE, DEFAULT_MIGRATION_TABLE, PostgresDialect, PostgresIntrospector, sql } from 'kysely';
-import type { DatabaseIntrospector, DatabaseMetadata, DatabaseMetadataOptions, Kysely, PostgresPool, PostgresPoolClient, SchemaMetadata, TableMetadata } from 'kysely';
+import type { DatabaseConnection, DatabaseIntrospector, DatabaseMetadata, DatabaseMetadataOptions, DialectAdapter, Driver, Kysely, PostgresPool, PostgresPoolClient, SchemaMetadata, TableMetadata } from 'kysely';
 import { loadPostgres } from './drivers.js';
+import { TransactionLockAdapter, TransactionLockDriver } from './migration-lock.js';
+import { explainRefusedOptions, POOLED_STATEMENT, sharesBackends } from './pooler.js';
 
 const INT8_OID = 20;
 
@@ -99,10 +102,25 @@ class OwnSchemaIntrospector implements DatabaseIntrospector {
 
 export class LedgerPostgresDialect extends PostgresDialect {
   readonly #pool: PreparingPool;
+  /** The connection whose next transaction is the migrations' (migration-lock.ts). */
+  readonly #migrating = new WeakSet<DatabaseConnection>();
 
   constructor(pool: PreparingPool) {
     super({ pool });
     this.#pool = pool;
+  }
+
+  override createDriver(): Driver {
+    return new TransactionLockDriver({ pool: this.#pool }, this.#migrating);
+  }
+
+  override createAdapter(): DialectAdapter {
+    return new TransactionLockAdapter(this.#migrating);
+  }
+
+  /** Whether the server connections are a pooler's, shared between transactions (pooler.ts). */
+  get transactionPooled(): boolean {
+    return this.#pool.transactionPooled;
   }
 
   override createIntrospector(db: Kysely<unknown>): DatabaseIntrospector {
@@ -128,12 +146,20 @@ const STALE_PLAN = '0A000';
  * Every statement with parameters runs as a named prepared statement: each connection has
  * PostgreSQL parse and plan the ledger's few dozen statements once instead of on every call
  * (the webhook path's guarded UPDATE is long). The same text has the same name on every
- * connection; a plan made stale by a migration gets a new name and is prepared again.
+ * connection, and in every process (the name is made from the text: two instances behind one
+ * pooler never run each other's statement under one name); a plan made stale by a migration
+ * gets a new name and is prepared again.
+ *
+ * Behind a pooler in transaction mode (pooler.ts) a connection here is not one server session:
+ * a statement prepared on one is missing on the next, and a SET would change another client's
+ * session. There every statement runs unnamed and no session setting is sent.
  */
 class PreparingPool implements PostgresPool {
   readonly #pool: pg.Pool;
   readonly #names = new Map<string, string>();
-  #next = 0;
+  #generation = 0;
+  /** Set once the server connections turn out to be a transaction pooler's (pooler.ts). */
+  #pooled = false;
   /** Each statement's deadline (node-postgres's query_timeout), once the migrations ran. */
   #deadline: { query_timeout?: number } = {};
   /** Connections opened with the server's own deadline (statement_timeout), once the migrations ran. */
@@ -144,7 +170,7 @@ class PreparingPool implements PostgresPool {
   constructor(pool: pg.Pool) {
     this.#pool = pool;
     pool.on('connect', (client) => {
-      if (this.#statementMs === undefined) return;
+      if (this.#statementMs === undefined || this.#pooled) return;
       this.#limited.add(client);
       // Sent before anything the pool lends it for (a client runs its queries in order). A SET,
       // not a startup parameter: PgBouncer refuses startup parameters it does not know.
@@ -167,17 +193,29 @@ class PreparingPool implements PostgresPool {
     this.#deadline = { query_timeout: ms + SERVER_FIRST_MS };
   }
 
+  get transactionPooled(): boolean {
+    return this.#pooled;
+  }
+
+  /** Looks once, before anything is prepared, for a pooler in transaction mode (pooler.ts). */
+  async detectPooling(): Promise<void> {
+    if (await sharesBackends(this.#pool)) this.#pooled = true;
+  }
+
   #name(text: string, fresh = false): string | undefined {
+    if (this.#pooled) return undefined;
     let name = fresh ? undefined : this.#names.get(text);
     if (name === undefined && (fresh || this.#names.size < MAX_NAMED)) {
-      name = `ledger_${(this.#next += 1)}`;
+      // A stale plan's new name differs from every earlier one of this process.
+      if (fresh) this.#generation += 1;
+      name = `ledger_${createHash('sha256').update(text).digest('hex').slice(0, 24)}_${this.#generation}`;
       this.#names.set(text, name);
     }
     return name;
   }
 
   async connect(): Promise<PostgresPoolClient> {
-    const client = await this.#pool.connect();
+    const client = await this.#pool.connect().catch(explainRefusedOptions);
     // A connection the migrations opened has no server deadline yet. It is given one rather than
     // closed for a new one: a server process costs ~15 ms of CPU to start and more to learn the
     // tables again. RESET ALL first takes back anything a migration set for the session (what
@@ -187,7 +225,7 @@ class PreparingPool implements PostgresPool {
     // dropped unsent: the connection could come back mid-transaction. It is closed instead, which
     // rolls back whatever it held, and never lent again. So is one whose deadline could not be set.
     let overdue = false;
-    if (this.#statementMs !== undefined && !this.#limited.has(client)) {
+    if (this.#statementMs !== undefined && !this.#pooled && !this.#limited.has(client)) {
       this.#limited.add(client);
       client.query(`RESET ALL; SET statement_timeout = ${this.#statementMs}`).catch(() => (overdue = true));
     }
@@ -203,8 +241,14 @@ class PreparingPool implements PostgresPool {
       try {
         return await client.query({ name, text, values, ...deadline });
       } catch (error) {
-        if ((error as { code?: string }).code !== STALE_PLAN) throw error;
-        return client.query({ name: this.#name(text, true)!, text, values, ...deadline });
+        const code = (error as { code?: string }).code;
+        if (code === STALE_PLAN) return client.query({ name: this.#name(text, true)!, text, values, ...deadline });
+        // A pooler the look at start missed (other clients kept taking the server connections
+        // it watched): named statements stop here. The statement did not run, so it runs again
+        // unnamed; inside a transaction, aborted by the refusal, that request alone fails.
+        if (code === undefined || !POOLED_STATEMENT.has(code)) throw error;
+        this.#pooled = true;
+        return client.query({ text, values, ...deadline });
       }
     };
     return {
@@ -258,7 +302,14 @@ export async function postgresDialect(url: string, options: PostgresOptions): Pr
   // would end the process. The query in progress fails by itself (the caller answers 503), and
   // the pool discards the dead client when it comes back.
   pool.on('connect', (client) => client.on('error', () => {}));
-  return new LedgerPostgresDialect(new PreparingPool(pool));
+  const preparing = new PreparingPool(pool);
+  try {
+    await preparing.detectPooling();
+  } catch (error) {
+    await pool.end();
+    throw error;
+  }
+  return new LedgerPostgresDialect(preparing);
 }
 
 /**
