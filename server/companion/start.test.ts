@@ -15,6 +15,7 @@ import { openLedger } from '../ledger/index.js';
 import { sqliteDialect } from '../ledger/sqlite.js';
 import { migratedTo } from '../ledger/testing/earlier-ledgers.js';
 import { dropSchema, freshSchemaName, withTestDatabase } from '../ledger/testing/databases.js';
+import { startPgBouncer } from '../ledger/testing/pgbouncer.js';
 import { withClient } from '../ledger/testing/schema-pool.js';
 import { readCompanionConfig } from './settings.js';
 import { loopbackSettings } from './test/loopback-settings.js';
@@ -654,6 +655,23 @@ withTestDatabase((url) => {
         await companion.close();
         printed.mockRestore();
         await dropSchema(url, schema);
+      }
+    });
+
+    it('warns once at start that the ledger is behind a transaction pooler, naming the role setting to make', async () => {
+      const bouncer = await startPgBouncer(url, 'transaction', 2);
+      const memory = memorySink();
+      const printed = vi.spyOn(console, 'log').mockImplementation(() => undefined);
+      const settings = readCompanionConfig({ PORT: '0', PAYFORM_HOST: '127.0.0.1', PAYFORM_DATABASE_URL: bouncer.url, PAYFORM_ADMIN_TOKEN: 'a-long-enough-admin-token' });
+      const companion = await startCompanion(settings, { gatewayBaseUrl: sandbox.url, logger: createLogger({ sink: memory.sink }) });
+      try {
+        const warned = memory.lines.filter((line) => line.includes('pooler in transaction mode'));
+        expect(warned).toEqual([expect.stringContaining("ALTER ROLE <user> SET statement_timeout = '5s'")]);
+        expect(JSON.parse(warned[0]!).level).toBe('warn');
+      } finally {
+        await companion.close();
+        printed.mockRestore();
+        await bouncer.stop();
       }
     });
 

@@ -267,6 +267,13 @@ async function compose(settings: CompanionSettings, options: StartOptions, stopp
   options.extend?.(app);
   // Which database this instance writes to: the first thing to check when two disagree.
   logger.info(`ledger: ${ledger.dialect === 'postgres' ? 'PostgreSQL' : 'SQLite'} at ${shownLedger(settings.databaseUrl)}`);
+  // The server no longer cancels a stalled statement (no session setting goes through a
+  // transaction pooler): the operator sets it where it still reaches every session.
+  if (ledger.transactionPooled) {
+    logger.warn(
+      "ledger: PostgreSQL through a pooler in transaction mode (PgBouncer): statements go unprepared and no statement_timeout is set for the session; set it on the database role (ALTER ROLE <user> SET statement_timeout = '5s') so the server cancels a stalled statement",
+    );
+  }
   // An existing ledger brought up to this version: when and how, for whoever later wonders why
   // an older version no longer opens it; a warning when older instances on it now fail.
   const upgraded = upgradeNotice(ledger.upgradedNow);
