@@ -90,7 +90,7 @@ describe('the delivery log, GET /_sandbox/webhooks', () => {
     const refused = await fetch(`${sandbox.url}/_sandbox/webhooks?status=success`);
     expect(refused.status).toBe(400);
     expect(await refused.json()).toMatchObject({
-      args: [{ field_name: 'status', violation: 'must be one of scheduled, held, delivering, retrying, delivered, failed: a delivery\'s progress (the event\'s own status is event_status)' }],
+      args: [{ field_name: 'status', violation: 'must be one of scheduled, held, delivering, retrying, delivered, failed, dropped: a delivery\'s progress (the event\'s own status is event_status)' }],
     });
     expect((await fetch(`${sandbox.url}/_sandbox/webhooks?method=payment`)).status).toBe(400);
   });
