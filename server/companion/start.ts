@@ -276,7 +276,7 @@ async function compose(settings: CompanionSettings, options: StartOptions, stopp
   }
   // An existing ledger brought up to this version: when and how, for whoever later wonders why
   // an older version no longer opens it; a warning when older instances on it now fail.
-  const upgraded = upgradeNotice(ledger.upgradedNow);
+  const upgraded = upgradeNotice(ledger.upgradedNow, ledger.dialect);
   if (upgraded) logger[upgraded.level](upgraded.message);
   // Relaying is a choice with a compliance cost: a warning, so PAYFORM_LOG_LEVEL=warn still says it.
   if (settings.tokenizer) logger.info('card data: <pay-form> sends it to the gateway’s tokenizer, and card numbers never reach this server');

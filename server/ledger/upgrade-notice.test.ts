@@ -29,11 +29,11 @@ it('warns, opening a 0.2 ledger, that 0.2 instances still on it fail from now on
   try {
     // What a 0.2 instance still open on the file reads: its tables are gone under its names.
     await expect(sql`select order_id from payments`.execute(old)).rejects.toThrow(/no such table: payments/);
-    const notice = upgradeNotice(ledger.upgradedNow);
+    const notice = upgradeNotice(ledger.upgradedNow, ledger.dialect);
     expect(notice?.level).toBe('warn');
     expect(notice?.message).toContain('(migrations 0010_payform_prefix, 0011_charge_cards, ');
     expect(notice?.message).toContain('): tables and indexes renamed with the payform_ prefix, rows kept; ');
-    expect(notice?.message).toContain(`${STOP_0_2} (relation "payments" does not exist): stop every 0.2 instance`);
+    expect(notice?.message).toContain(`${STOP_0_2} (no such table: payments): stop every 0.2 instance`);
     expect(notice?.message).toContain('docs/companion.md, "Upgrading from 0.2"');
   } finally {
     await old.destroy();
@@ -47,12 +47,12 @@ it('only informs when a 0.3 ledger is brought up to date, and says nothing when 
   await migratedTo(old, '0014_held_payments');
   await old.destroy();
   const ledger = await openLedger(path);
-  const notice = upgradeNotice(ledger.upgradedNow);
+  const notice = upgradeNotice(ledger.upgradedNow, ledger.dialect);
   await ledger.close();
   expect(notice).toEqual({ level: 'info', message: expect.stringContaining('(migrations 0015_reviewed_events, 0016_ledger_settings, 0017_operation_transactions): unmatched webhook events may be marked reviewed; ') });
   expect(notice?.message).not.toContain('0.2');
   const again = await openLedger(path);
-  expect(upgradeNotice(again.upgradedNow)).toBeUndefined();
+  expect(upgradeNotice(again.upgradedNow, again.dialect)).toBeUndefined();
   await again.close();
 });
 
@@ -67,7 +67,7 @@ withTestDatabase((url) => {
       const ledger = await openLedger(url, { schema });
       try {
         await expect(sql`select order_id from payments`.execute(old)).rejects.toThrow('relation "payments" does not exist');
-        expect(upgradeNotice(ledger.upgradedNow)).toMatchObject({ level: 'warn', message: expect.stringContaining(STOP_0_2) });
+        expect(upgradeNotice(ledger.upgradedNow, ledger.dialect)).toMatchObject({ level: 'warn', message: expect.stringContaining(`${STOP_0_2} (relation "payments" does not exist)`) });
       } finally {
         await ledger.close();
       }

@@ -32,13 +32,19 @@ const SUMMARIES: Record<MigrationName, string> = {
  */
 const FIRST_OF_0_3: MigrationName = '0010_payform_prefix';
 
+/** How each database says a 0.2 instance's table is gone. */
+const MISSING_TABLE = { sqlite: 'no such table: payments', postgres: 'relation "payments" does not exist' } as const;
+
 export interface UpgradeNotice {
   readonly level: 'info' | 'warn';
   readonly message: string;
 }
 
-/** The start's line for the migrations an open ran on an existing ledger; none for none. */
-export function upgradeNotice(ran: readonly string[]): UpgradeNotice | undefined {
+/**
+ * The start's line for the migrations an open ran on an existing ledger; none for none. The
+ * dialect words the error a 0.2 instance then meets, as the operator will find it in its log.
+ */
+export function upgradeNotice(ran: readonly string[], dialect: 'sqlite' | 'postgres'): UpgradeNotice | undefined {
   if (ran.length === 0) return undefined;
   const changes = ran.map((name) => SUMMARIES[name as MigrationName] ?? name).join('; ');
   const message = `ledger: upgraded to this version's schema, which an older payform cannot open (migrations ${ran.join(', ')}): ${changes}`;
@@ -48,7 +54,7 @@ export function upgradeNotice(ran: readonly string[]): UpgradeNotice | undefined
   return {
     level: 'warn',
     message:
-      `${message}. A payform 0.2 instance still running on this ledger fails every request from now on (relation "payments" does not exist): ` +
+      `${message}. A payform 0.2 instance still running on this ledger fails every request from now on (${MISSING_TABLE[dialect]}): ` +
       'stop every 0.2 instance; 0.2 and 0.3 cannot share a ledger, so an upgrade from 0.2 stops them all before the first 0.3 starts (docs/companion.md, "Upgrading from 0.2")',
   };
 }
