@@ -662,7 +662,7 @@ withTestDatabase((url) => {
       const bouncer = await startPgBouncer(url, 'transaction', 2);
       const memory = memorySink();
       const printed = vi.spyOn(console, 'log').mockImplementation(() => undefined);
-      const settings = readCompanionConfig({ PORT: '0', PAYFORM_HOST: '127.0.0.1', PAYFORM_DATABASE_URL: bouncer.url, PAYFORM_ADMIN_TOKEN: 'a-long-enough-admin-token' });
+      const settings = readCompanionConfig({ PORT: '0', PAYFORM_HOST: '127.0.0.1', PAYFORM_DATABASE_URL: `${bouncer.url}?pgbouncer=true`, PAYFORM_ADMIN_TOKEN: 'a-long-enough-admin-token' });
       const companion = await startCompanion(settings, { gatewayBaseUrl: sandbox.url, logger: createLogger({ sink: memory.sink }) });
       try {
         const warned = memory.lines.filter((line) => line.includes('pooler in transaction mode'));

@@ -60,3 +60,15 @@ export function explainRefusedOptions(error: unknown): never {
   }
   throw error;
 }
+
+/**
+ * `?pgbouncer=true` in the ledger's URL (the flag Prisma reads too): the operator says the
+ * server connections are a transaction pooler's. Certain where the look at start is not (another
+ * instance's traffic can hide the pooler from it). Taken out of the URL node-postgres reads.
+ */
+export function poolerFlag(url: string): { readonly url: string; readonly declared: boolean } {
+  const flag = /([?&])pgbouncer=(true|false)(&|$)/i.exec(url);
+  if (!flag) return { url, declared: false };
+  const rest = url.slice(0, flag.index) + (flag[3] ? flag[1] : '') + url.slice(flag.index + flag[0].length);
+  return { url: rest, declared: flag[2]!.toLowerCase() === 'true' };
+}

@@ -5,7 +5,7 @@ import { DEFAULT_MIGRATION_LOCK_TABLE, DEFAULT_MIGRATION_TABLE, PostgresDialect,
 import type { DatabaseConnection, DatabaseIntrospector, DatabaseMetadata, DatabaseMetadataOptions, DialectAdapter, Driver, Kysely, PostgresPool, PostgresPoolClient, SchemaMetadata, TableMetadata } from 'kysely';
 import { loadPostgres } from './drivers.js';
 import { TransactionLockAdapter, TransactionLockDriver } from './migration-lock.js';
-import { explainRefusedOptions, POOLED_STATEMENT, sharesBackends } from './pooler.js';
+import { explainRefusedOptions, POOLED_STATEMENT, poolerFlag, sharesBackends } from './pooler.js';
 
 const INT8_OID = 20;
 
@@ -197,9 +197,9 @@ class PreparingPool implements PostgresPool {
     return this.#pooled;
   }
 
-  /** Looks once, before anything is prepared, for a pooler in transaction mode (pooler.ts). */
-  async detectPooling(): Promise<void> {
-    if (await sharesBackends(this.#pool)) this.#pooled = true;
+  /** Looks once, before anything is prepared, for a pooler in transaction mode (pooler.ts), unless the URL said so. */
+  async detectPooling(declared: boolean): Promise<void> {
+    if (declared || (await sharesBackends(this.#pool))) this.#pooled = true;
   }
 
   #name(text: string, fresh = false): string | undefined {
@@ -283,8 +283,9 @@ export interface PostgresOptions {
 
 export async function postgresDialect(url: string, options: PostgresOptions): Promise<LedgerPostgresDialect> {
   const driver = await loadPostgres();
+  const pooler = poolerFlag(url);
   const pool = new driver.Pool({
-    connectionString: url,
+    connectionString: pooler.url,
     max: options.poolSize ?? 10,
     // Without these a request waits for ever when the server is unreachable but the packets
     // are lost rather than refused (a network cut, a failover): each call fails within this
@@ -304,7 +305,7 @@ export async function postgresDialect(url: string, options: PostgresOptions): Pr
   pool.on('connect', (client) => client.on('error', () => {}));
   const preparing = new PreparingPool(pool);
   try {
-    await preparing.detectPooling();
+    await preparing.detectPooling(pooler.declared);
   } catch (error) {
     await pool.end();
     throw error;
