@@ -118,6 +118,24 @@ describe('GET /metrics', () => {
     expect(metrics.get('payform_payments_total{method="purchase",outcome="failure"}')).toBe(1);
   });
 
+  // The documented PayformGatewayRefusesCredentials alert reads this gauge: a counter of 401s is
+  // born at 1, and Prometheus's increase() saw no rise in it, so a shop's first refused payment
+  // (or the check at start, after a key rotated) never fired the alert.
+  it('says the gateway refuses the credentials from the first refusal until a payment is taken', async () => {
+    const stack = await open({ companion: { metricsToken: METRICS_TOKEN } });
+    const refused = async () => samples(await (await scrape(stack)).text()).get('payform_gateway_credentials_refused');
+    expect(await refused()).toBe(0);
+    await stack.control('PUT', '/_sandbox/faults', { error_rate: 1, error_status: 401, phase: 'before', scope: { method: 'POST', path: '/api/v1/payment' } });
+    expect((await stack.pay((await stack.openSession()).id)).status).toBe(502);
+    expect(await refused()).toBe(1);
+    // A read without the endpoints key taken says nothing of that key: still refused.
+    expect((await stack.request('GET', '/api/balances/accounts', { admin: true })).status).toBe(200);
+    expect(await refused()).toBe(1);
+    await stack.control('DELETE', '/_sandbox/faults');
+    await pay(stack, await stack.openSession());
+    expect(await refused()).toBe(0);
+  });
+
   it('answers only its own token, and is not there unless configured', async () => {
     const stack = await open({ companion: { metricsToken: METRICS_TOKEN } });
     expect((await scrape(stack, null)).status).toBe(401);

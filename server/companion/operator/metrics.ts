@@ -13,6 +13,16 @@ import { notTheGateway } from './gateway-trouble.js';
 /** Gateway latency buckets (seconds): a payment answers in tens of ms; the client's timeout is 30 s. */
 const GATEWAY_BUCKETS = [0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
+/**
+ * How long a scrape waits for the ledger's backlog (a read of milliseconds when it answers). A
+ * database whose packets are lost keeps a read until the connect or statement deadline (5 s,
+ * 6 s, more when raised for reports): a scrape that waits that long fails at Prometheus's
+ * scrape_timeout, every series goes stale, and the alerts on them resolve while it is away.
+ */
+const BACKLOG_READ_MS = 2_000;
+
+type Backlog = Awaited<ReturnType<Ledger['backlog']>>;
+
 export type WebhookOutcome = 'applied' | 'stale' | 'parked' | 'unmatched' | 'duplicate' | 'invalid_signature' | 'unreadable';
 
 export class CompanionMetrics {
@@ -28,6 +38,11 @@ export class CompanionMetrics {
   readonly #oldestAge: Gauge;
   readonly #unsettled: Gauge;
   readonly #waitingEvents: Gauge<'outcome'>;
+  readonly #credentialsRefused: Gauge;
+  /** Which calls the refusal under way was on: one with the endpoints key may be that key's alone. */
+  #refusedOn: 'keyed' | 'keyless' | undefined;
+  /** The backlog read under way: a scrape while one is still held joins it rather than start another. */
+  #backlogRead: Promise<Backlog> | undefined;
 
   constructor() {
     const registers = [this.registry];
@@ -48,6 +63,8 @@ export class CompanionMetrics {
     this.#oldestAge = new Gauge({ name: 'payform_oldest_unfinished_payment_age_seconds', help: 'Age of the oldest payment waiting for the gateway (as payform_unfinished_payments); 0 when there is none', registers });
     this.#unsettled = new Gauge({ name: 'payform_unsettled_operations', help: 'Captures, voids and refunds without the gateway’s answer yet', registers });
     this.#waitingEvents = new Gauge({ name: 'payform_webhook_events_waiting', help: 'Webhook events stored and not applied: parked (waiting for their reservation) or unmatched (for a person)', labelNames: ['outcome'], registers });
+    this.#credentialsRefused = new Gauge({ name: 'payform_gateway_credentials_refused', help: '1 from a call the gateway refused 401 or 403 until it takes a call with the same credentials again, else 0', registers });
+    this.#credentialsRefused.set(0);
     for (const kind of ['unavailable', 'failed']) this.#ledgerErrors.inc({ kind }, 0);
     this.#replays.inc(0);
   }
@@ -65,8 +82,28 @@ export class CompanionMetrics {
 
   /** An answer that is not the gateway's counts as `not_gateway`, not as its status: the calls failed, whatever answered 200 or 301. */
   gatewayCall(record: GatewayCallRecord): void {
-    const status = notTheGateway(record) === undefined ? String(record.outcome) : 'not_gateway';
+    const gateway = notTheGateway(record) === undefined;
+    const status = gateway ? String(record.outcome) : 'not_gateway';
     this.#gatewayCalls.observe({ route: record.route, status }, record.seconds);
+    if (gateway) this.#credentials(record);
+  }
+
+  /**
+   * A state, not only the calls' counter: a counter's series is born at its first refusal (the
+   * check at start, or a shop's one payment), and Prometheus's increase() sees no rise in a
+   * series until its second sample — the documented alert missed every first refusal. Ended
+   * only by an answer that carried the refused credentials: a balances read does not carry the
+   * endpoints key, and a 5xx or 429 may come before the gateway reads any.
+   */
+  #credentials({ outcome, endpointsKey }: GatewayCallRecord): void {
+    if (typeof outcome !== 'number' || outcome >= 500 || outcome === 429) return;
+    if (outcome === 401 || outcome === 403) {
+      if (this.#refusedOn !== 'keyed') this.#refusedOn = endpointsKey ? 'keyed' : 'keyless';
+      this.#credentialsRefused.set(1);
+    } else if (this.#refusedOn !== undefined && (endpointsKey || this.#refusedOn === 'keyless')) {
+      this.#refusedOn = undefined;
+      this.#credentialsRefused.set(0);
+    }
   }
 
   webhook(outcome: WebhookOutcome): void {
@@ -91,7 +128,7 @@ export class CompanionMetrics {
    */
   async exposition(ledger: Ledger, now: number, down = false): Promise<string> {
     try {
-      const backlog = await ledger.backlog();
+      const backlog = await this.#readBacklog(ledger);
       this.#ledgerUp.set(down ? 0 : 1);
       this.#unfinished.set(backlog.unfinishedPayments);
       this.#oldestAge.set(backlog.oldestUnfinishedPaymentAt === undefined ? 0 : Math.max(0, now - backlog.oldestUnfinishedPaymentAt) / 1000);
@@ -102,5 +139,17 @@ export class CompanionMetrics {
       this.#ledgerUp.set(0);
     }
     return this.registry.metrics();
+  }
+
+  /** The ledger's backlog, or a rejection once BACKLOG_READ_MS pass without it. */
+  async #readBacklog(ledger: Ledger): Promise<Backlog> {
+    const read = (this.#backlogRead ??= ledger.backlog().finally(() => (this.#backlogRead = undefined)));
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('the ledger did not answer in time')), BACKLOG_READ_MS)));
+    try {
+      return await Promise.race([read, late]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 }
