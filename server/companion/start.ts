@@ -432,7 +432,7 @@ async function serveMetrics(composed: ComposedCompanion, address: { host: string
   const server = serve({
     fetch: async (request) => {
       if (requestAddress(request.url)?.pathname !== '/metrics' || request.method !== 'GET') return new Response('Not found\n', { status: 404 });
-      return new Response(await metrics.exposition(ledger, services.clock()), { headers: { 'Content-Type': metrics.registry.contentType } });
+      return new Response(await metrics.exposition(ledger, services.clock(), services.outage.writesRefused), { headers: { 'Content-Type': metrics.registry.contentType } });
     },
     port: address.port,
     hostname: address.host,

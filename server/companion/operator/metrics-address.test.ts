@@ -35,6 +35,9 @@ describe('PAYFORM_METRICS_ADDRESS', () => {
       const text = await scraped.text();
       expect(text).toContain('# TYPE payform_payments_total counter');
       expect(text).toContain('payform_ledger_up 1');
+      // A disk that refuses writes (reads still work): down here as on the token route.
+      companion.app.companion.services.outage.noticed(Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' }));
+      expect(await (await fetch(companion.metricsUrl!)).text()).toContain('payform_ledger_up 0');
       expect((await fetch(companion.metricsUrl!.replace(/\/metrics$/, '/api/orders'))).status).toBe(404);
       expect((await fetch(`${companion.url}/metrics`)).status).toBe(404);
     } finally {
