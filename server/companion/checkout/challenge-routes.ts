@@ -10,7 +10,8 @@
 import { Hono } from 'hono';
 import { formatMinorUnits } from '@payform/gateway';
 import type { CompanionEnv } from '../context.js';
-import { customerPage, PAGE_POLICY, page } from './return-routes.js';
+import { customerLanguage, customerPage, notFoundPage, sendPage } from './customer-page.js';
+import { pageWords } from './page-words.js';
 import { SESSION_ID } from './session-access.js';
 
 export function challengeRoutes(): Hono<CompanionEnv> {
@@ -19,22 +20,21 @@ export function challengeRoutes(): Hono<CompanionEnv> {
   routes.get('/challenge/:id', (c) => customerPage(c, async () => {
     const id = c.req.param('id');
     const session = SESSION_ID.test(id) ? await c.var.services.ledger.getSession(id) : undefined;
-    if (!session) {
-      c.header('Content-Security-Policy', PAGE_POLICY);
-      return c.html(page('Payment link not found', 'This payment link does not exist. Ask the shop for a new one.'), 404);
-    }
+    if (!session) return notFoundPage(c, 'linkNotFound');
     const payment = session.payment;
     const waiting = payment && (payment.status === 'init' || payment.status === 'pending') ? payment.userActionUrl : null;
     if (!waiting) return c.redirect(`${c.var.services.options.basePath}/checkout/return/${encodeURIComponent(session.id)}`, 303);
-    c.header('Content-Security-Policy', PAGE_POLICY);
     const amount = formatMinorUnits(session.amount, session.currency);
-    return c.html(
-      page('Confirm your payment', `${session.description}: ${amount}. Your bank asks you to confirm this payment.`, {
-        href: waiting,
-        label: 'Continue to your bank',
-      }),
-    );
+    const language = customerLanguage(c, session.customer.lang);
+    const { confirm } = pageWords(language);
+    return sendPage(c, language, {
+      heading: confirm.heading,
+      text: `${session.description}: ${amount}. ${confirm.text}`,
+      link: { href: waiting, label: confirm.link },
+    });
   }));
+  // A link cut short or run on is a page too, never the API's JSON.
+  routes.get('/challenge/*', (c) => notFoundPage(c, 'linkNotFound'));
 
   return routes;
 }

@@ -1,7 +1,7 @@
 // The return landing reads the order's state for an open attempt — once in a while, not per hit.
 import { describe, expect, it } from 'vitest';
 import { TestClock } from '../../ledger/testing/databases.js';
-import { card, payOnHostedPage } from '../test/cards.js';
+import { card, CUSTOMER, payOnHostedPage } from '../test/cards.js';
 import { payBody, stacksPerTest } from '../test/stack.js';
 import type { Stack } from '../test/stack.js';
 
@@ -15,6 +15,40 @@ describe('GET /checkout/return/:id', () => {
     const answers = await Promise.all([page.id, onward.id, 'x'.repeat(43)].map((id) => stack.request('GET', `/checkout/return/${id}`)));
     expect(answers.map((answer) => answer.status)).toEqual([200, 303, 404]);
     expect(answers.map((answer) => answer.headers.get('cache-control'))).toEqual(['no-store', 'no-store', 'no-store']);
+  });
+
+  it('speaks the customer\'s language: the merchant\'s customer.lang, else the browser\'s best, else English', async () => {
+    const stack = await open();
+    const paid = await stack.openSession({ customer: CUSTOMER });
+    await stack.pay(paid.id, payBody());
+    const german = await stack.openSession({ customer: { ...CUSTOMER, lang: 'DE' } });
+    await stack.pay(german.id, payBody());
+    const declined = await stack.openSession({ customer: CUSTOMER });
+    await stack.pay(declined.id, payBody({ card: card('rejected') }));
+    const read = async (id: string, acceptLanguage?: string) => {
+      const answer = await stack.request('GET', `/checkout/return/${id}`, acceptLanguage ? { headers: { 'accept-language': acceptLanguage } } : {});
+      const text = await answer.text();
+      return { language: answer.headers.get('content-language'), lang: /<html lang="([^"]+)">/.exec(text)?.[1], heading: /<h1>([^<]*)<\/h1>/.exec(text)?.[1], text: /<p>([^<]*)<\/p>/.exec(text)?.[1] };
+    };
+    expect(await read(paid.id, 'uk')).toEqual({ language: 'uk', lang: 'uk', heading: 'Оплату отримано', text: 'Дякуємо. Цю сторінку можна закрити.' });
+    expect(await read(paid.id, 'fr;q=0, pl-PL;q=0.8, xx, es;q=0.5')).toMatchObject({ lang: 'pl', heading: 'Płatność otrzymana' });
+    expect(await read(paid.id)).toMatchObject({ lang: 'en', heading: 'Payment received' });
+    expect(await read(german.id, 'uk')).toMatchObject({ lang: 'de', heading: 'Zahlung erhalten' });
+    // The reasons of a decline are English: another language gets its general sentence.
+    expect(await read(declined.id, 'es')).toMatchObject({ heading: 'Pago no completado', text: 'El pago no se completó. Inténtelo de nuevo o use otra tarjeta.' });
+    expect((await read(declined.id, 'en')).text).toMatch(/^The payment was declined/);
+    expect((await read('x'.repeat(43), 'uk')).heading).toBe('Оплату не знайдено');
+  });
+
+  it('answers a link cut short or run on with a page, never the API\'s JSON', async () => {
+    const stack = await open();
+    const session = await stack.openSession();
+    for (const path of ['/checkout/return/', `/checkout/return/${session.id}/thanks`, '/checkout/challenge/', `/checkout/challenge/${session.id}/x`]) {
+      const answer = await stack.request('GET', path, { headers: { 'accept-language': 'de' } });
+      expect([path, answer.status, answer.headers.get('content-type'), answer.headers.get('cache-control')]).toEqual([path, 404, 'text/html; charset=UTF-8', 'no-store']);
+      expect(answer.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+      expect(await answer.text()).toMatch(/<h1>(Bezahlvorgang|Zahlungslink) nicht gefunden<\/h1>/);
+    }
   });
 
   it('reads the order state at most once per session every 5 seconds, however often it is loaded', async () => {

@@ -8,13 +8,12 @@
  * public) — and shown a short page only when neither is known.
  */
 import { Hono } from 'hono';
-import type { Context } from 'hono';
-import { html } from 'hono/html';
-import { isLedgerUnavailable } from '../../ledger/index.js';
 import type { CheckoutSession } from '../../ledger/index.js';
 import type { CompanionEnv } from '../context.js';
-import { LEDGER_RETRY_AFTER_SECONDS } from '../http/failure-problems.js';
 import { RateLimiter } from '../http/rate-limit.js';
+import { customerLanguage, customerPage, notFoundPage, PENDING_REFRESH_SECONDS, sendPage } from './customer-page.js';
+import { pageWords } from './page-words.js';
+import type { PageLanguage } from './page-words.js';
 import { returnablePage } from './payer-page.js';
 import { viewStatus } from './session-view.js';
 import type { SessionViewStatus } from './session-view.js';
@@ -22,25 +21,6 @@ import type { SessionViewStatus } from './session-view.js';
 const REFRESH_READ_MS = 3_000;
 /** A reload within this long answers from the ledger: the page is public, the gateway's reads are not free. */
 const REFRESH_EVERY_MS = 5_000;
-
-const HEADINGS: Record<SessionViewStatus, string> = {
-  success: 'Payment received',
-  failure: 'Payment not completed',
-  pending: 'Payment is being processed',
-  open: 'Payment not completed',
-  expired: 'This checkout has expired',
-};
-
-/** A card verification (lookup) paid nothing: its page speaks of the card. */
-const VERIFICATION_HEADINGS: Partial<Record<SessionViewStatus, string>> = {
-  success: 'Card saved',
-  failure: 'Card not saved',
-  open: 'Card not saved',
-  pending: 'Card is being verified',
-};
-
-/** The page's own policy: text, a link and an inline style, nothing else. */
-export const PAGE_POLICY = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
 export function returnRoutes(clock: () => number): Hono<CompanionEnv> {
   const routes = new Hono<CompanionEnv>();
@@ -50,10 +30,7 @@ export function returnRoutes(clock: () => number): Hono<CompanionEnv> {
     const { ledger, orderState, logger } = c.var.services;
     const id = c.req.param('id');
     let session = await ledger.getSession(id);
-    if (!session) {
-      c.header('Content-Security-Policy', PAGE_POLICY);
-      return c.html(page('Checkout not found', 'This checkout does not exist. Return to the shop and start again.'), 404);
-    }
+    if (!session) return notFoundPage(c, 'notFound');
     const open = session.status === 'processing' ? session.payment : null;
     if (open && refreshes.take(id).allowed) {
       try {
@@ -66,30 +43,23 @@ export function returnRoutes(clock: () => number): Hono<CompanionEnv> {
     const { status, message } = viewStatus(session);
     const returnTo = session.returnUrl ?? returnablePage(c.req.query('page'), c.var.services.options);
     if (returnTo) return c.redirect(merchantReturn(returnTo, session, status), 303);
-    c.header('Content-Security-Policy', PAGE_POLICY);
-    const heading = (session.method === 'lookup' ? VERIFICATION_HEADINGS[status] : undefined) ?? HEADINGS[status];
-    return c.html(page(heading, message ?? (status === 'success' ? 'Thank you. You can close this page.' : 'You can close this page.')));
+    const language = customerLanguage(c, session.customer.lang);
+    return sendPage(c, language, outcomePage(language, session, status, message));
   }));
+  // A link cut short or run on (`/checkout/return/`, `…/<id>/x`) is a page too, never the API's JSON.
+  routes.get('/return/*', (c) => notFoundPage(c, 'notFound'));
 
   return routes;
 }
 
-/**
- * A page a customer's browser opens (the return, the bank's challenge link): while the database
- * cannot be reached it answers a page they can read — their payment is not lost, reload, do not
- * pay again — rather than the merchant API's JSON. The outage is noticed as the app's error
- * handler notices it.
- */
-export async function customerPage(c: Context<CompanionEnv>, render: () => Promise<Response>): Promise<Response> {
-  try {
-    return await render();
-  } catch (error) {
-    if (!isLedgerUnavailable(error)) throw error;
-    c.var.services.outage.noticed(error);
-    c.header('Content-Security-Policy', PAGE_POLICY);
-    c.header('Retry-After', LEDGER_RETRY_AFTER_SECONDS);
-    return c.html(page('Your payment is being checked', 'We cannot look it up right now. Your payment is not lost: reload this page in a few seconds, and please do not pay again.'), 503);
-  }
+/** What the customer reads of the session's outcome when there is nowhere to send them. */
+function outcomePage(language: PageLanguage, session: CheckoutSession, status: SessionViewStatus, message: string | undefined) {
+  const words = pageWords(language);
+  const heading = (session.method === 'lookup' && status !== 'expired' ? words.verificationHeadings[status] : undefined) ?? words.headings[status];
+  if (status === 'pending') return { heading, text: words.checking, refreshSeconds: PENDING_REFRESH_SECONDS };
+  // The reasons a payment failed are written in English; other languages get the general sentence.
+  const reason = message && (language === 'en' ? message : words.notCompleted);
+  return { heading, text: reason ?? (status === 'success' ? words.thanks : words.close) };
 }
 
 /** The merchant's return URL (or the page paid from) with `checkout_session`, `order_id` and `status` added. */
@@ -99,14 +69,4 @@ function merchantReturn(returnTo: string, session: CheckoutSession, status: Sess
   url.searchParams.set('order_id', session.payment?.orderId ?? session.orderId);
   url.searchParams.set('status', status);
   return url.toString();
-}
-
-/** A short page for the customer; `link` is where they may go on to (a bank's challenge). */
-export function page(heading: string, text: string, link?: { readonly href: string; readonly label: string }) {
-  return html`<!doctype html>
-<html lang="en">
-<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${heading}</title>
-<style>body{font:16px/1.5 system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem;color:#1a1a1a}</style></head>
-<body><main><h1>${heading}</h1><p>${text}</p>${link ? html`<p><a href="${link.href}">${link.label}</a></p>` : ''}</main></body>
-</html>`;
 }
