@@ -28,7 +28,8 @@ test('back into a page the browser kept whole after 3-D Secure, the form confirm
   const challenge = page.waitForRequest(/\/3ds\//);
   await form.getByRole('button', { name: /^Pay / }).click();
   const challengeUrl = (await challenge).url();
-  const message = form.getByRole('status');
+  // The form's own live region; each field's error is one too.
+  const message = form.getByRole('status').and(form.locator('[part="message"]'));
   await expect(message).toHaveText('Taking you to your bank to confirm the payment…');
 
   await page.evaluate(() => dispatchEvent(new PageTransitionEvent('pageshow', { persisted: true })));

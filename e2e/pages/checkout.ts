@@ -74,9 +74,9 @@ export class Checkout {
     return this.card.getByRole('button', { name: /^Pay / });
   }
 
-  /** The widget's polite live region: processing, declines, errors, success. */
+  /** The widget's polite live region: processing, declines, errors, success (each field's error is one of its own). */
   get message(): Locator {
-    return this.card.getByRole('status');
+    return this.card.getByRole('status').and(this.card.locator('[part="message"]'));
   }
 
   async fillCard(number: string, expiry = FUTURE_EXPIRY, cvv = number.startsWith('37') ? '1234' : '123'): Promise<void> {
