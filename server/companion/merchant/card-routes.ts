@@ -10,7 +10,7 @@ import * as z from 'zod';
 import type { SavedCard } from '../../ledger/index.js';
 import type { CompanionEnv } from '../context.js';
 import { ApiProblem } from '../http/problem.js';
-import { tokenExpiresAt } from './token-expiry.js';
+import { gatewayTime } from '../payments/gateway-time.js';
 
 export const CardView = z.object({
   id: z.string().describe('What the pay request sends as card.token'),
@@ -32,7 +32,7 @@ function cardView(card: SavedCard): z.output<typeof CardView> {
     id: card.id,
     mask: card.ccMask,
     brand: card.brand,
-    token_expiration: rfc3339(tokenExpiresAt(card.tokenExpiration)),
+    token_expiration: rfc3339(gatewayTime(card.tokenExpiration)),
     created_at: new Date(card.createdAt).toISOString(),
     last_used_at: new Date(card.lastUsedAt).toISOString(),
   };

@@ -19,7 +19,7 @@ import { requireCustomer } from '../checkout/session-access.js';
 import type { PaymentFlowDeps } from '../context.js';
 import { ApiProblem } from '../http/problem.js';
 import { AmountView } from '../http/amounts.js';
-import { tokenExpiresAt } from './token-expiry.js';
+import { gatewayTime } from '../payments/gateway-time.js';
 
 /** `POST /api/customers/:customer_id/cards/:card_id/charges`. */
 export const ChargeRequest = z
@@ -119,7 +119,7 @@ export class SavedCardCharges {
     if (card?.id !== cardId) {
       throw new ApiProblem(409, 'card_not_saved', 'This customer has no such saved card (deleted, or never saved)');
     }
-    const expiresAt = tokenExpiresAt(card.tokenExpiration);
+    const expiresAt = gatewayTime(card.tokenExpiration);
     if (expiresAt !== undefined && expiresAt < this.#deps.clock()) {
       throw new ApiProblem(409, 'card_expired', `The saved card expired at ${new Date(expiresAt).toISOString()}; ask the customer for another card`);
     }

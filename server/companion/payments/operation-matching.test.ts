@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { minorUnits } from '@payform/gateway';
 import type { OrderOperation } from '@payform/gateway';
 import type { Operation } from '../../ledger/index.js';
-import { gatewayTime, matchOperations } from './operation-matching.js';
+import { gatewayTime } from './gateway-time.js';
+import { matchOperations } from './operation-matching.js';
 
 const T0 = Date.UTC(2030, 0, 15, 9, 0);
 const MINUTE = 60_000;
@@ -68,6 +69,8 @@ describe('matching reservations to the gateway\'s operations', () => {
     expect(gatewayTime('2030-01-15T09:00:00.500Z')).toBe(T0 + 500);
     expect(gatewayTime('2030-01-15T11:00:00+02:00')).toBe(T0);
     expect(gatewayTime('soon')).toBeUndefined();
+    // Date.parse alone reads "1" as 2001-01-01.
+    expect(gatewayTime('1')).toBeUndefined();
     expect(gatewayTime(null)).toBeUndefined();
   });
 });

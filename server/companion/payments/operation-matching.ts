@@ -9,6 +9,7 @@
  */
 import type { OrderOperation } from '@payform/gateway';
 import type { Operation } from '../../ledger/index.js';
+import { gatewayTime } from './gateway-time.js';
 
 /**
  * How far the gateway's clock may run behind the ledger's. Its timestamps carry no zone; they
@@ -85,12 +86,4 @@ function mayBe(operation: Operation, entry: OrderOperation): boolean {
   if (operation.operationId && entry.operation_id && entry.operation_id !== operation.operationId) return false;
   const created = gatewayTime(entry.created_at);
   return created === undefined || created >= operation.createdAt - CLOCK_SKEW_MS;
-}
-
-/** A gateway TIMESTAMP in epoch ms; without a zone it is read as UTC. Undefined when unreadable. */
-export function gatewayTime(timestamp: string | null | undefined): number | undefined {
-  if (!timestamp) return undefined;
-  const zoned = /(?:[zZ]|[+-]\d{2}:?\d{2})$/.test(timestamp) ? timestamp : `${timestamp}Z`;
-  const time = Date.parse(zoned);
-  return Number.isNaN(time) ? undefined : time;
 }
