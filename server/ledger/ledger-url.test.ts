@@ -51,6 +51,7 @@ describe('a ledger URL', () => {
     ['${DATA_DIR}/payform.db', /^holds ~ or a \$VARIABLE/],
     ['postgres://shop@db/shop?schema=payform', /^\?schema= is not read by node-postgres, .* \?options=-c%20search_path%3D<schema>$/],
     ['postgres://shop@db/shop?sslmode=require&currentSchema=payform', /^\?currentSchema= is not read/],
+    ['postgres://shop:secret@db/shop?pgbouncer=yes', /^\?pgbouncer= takes true \(a pooler in transaction mode .*\) or false$/],
   ])('%s is refused, naming why and the fix, without quoting a password', async (url, reason) => {
     expect(ledgerUrlProblem(url)).toMatch(reason);
     expect(ledgerUrlProblem(url)).not.toContain('secret');
@@ -62,7 +63,7 @@ describe('a ledger URL', () => {
     'postgres://shop:pa$word@db/shop', 'postgres://shop@db/shop?sslmode=require&options=-c%20search_path%3Dpayform', './data/price$.db',
     // Unix sockets, as Cloud SQL and local servers are reached; a schema asked for that the ledger gets anyway.
     'postgres://payform@/payform?host=/var/run/postgresql', 'postgres://user:pass@/db?host=/cloudsql/proj:region:inst', 'postgresql:///payform?host=/tmp',
-    'postgres://shop@db/shop?schema=public',
+    'postgres://shop@db/shop?schema=public', 'postgres://shop@db/shop?pgbouncer=true', 'postgres://shop@db/shop?sslmode=require&pgbouncer=FALSE',
   ])('%s is still a ledger', (url) => {
     expect(ledgerUrlProblem(url)).toBeUndefined();
   });

@@ -322,6 +322,9 @@ function postgresUrlProblem(url: string): string | undefined {
   const parsed = URL.parse(url) ?? URL.parse(url.replace(/^(postgres(?:ql)?:\/\/(?:[^@/?#]*@)?)(?=[/?]|$)/i, '$1localhost'));
   if (!parsed || (!parsed.username && url.slice(url.indexOf('//') + 2).includes('@'))) return UNREADABLE;
   // `?schema=public` (Prisma's) asks for what the ledger gets anyway.
+  // `?pgbouncer=yes` would be left to the driver, which ignores it: the pooler taken as absent.
+  const pooler = parsed.searchParams.get('pgbouncer');
+  if (pooler !== null && !/^(true|false)$/i.test(pooler)) return '?pgbouncer= takes true (a pooler in transaction mode is between the ledger and PostgreSQL) or false';
   const schema = [...parsed.searchParams].find(([name, value]) => SCHEMA_PARAMETERS.has(name.toLowerCase()) && value !== 'public')?.[0];
   return schema && `?${schema}= is not read by node-postgres, so the ledger would use the first schema of the search_path (public, most often): choose its schema with ?options=-c%20search_path%3D<schema>`;
 }
