@@ -161,6 +161,27 @@ describe('a card number written into a name or the e-mail address, whatever sepa
   });
 });
 
+describe('the e-mail address', () => {
+  it('takes every address the widget takes, a one-letter top-level domain and an internationalised one included', async () => {
+    const stack = await openStack();
+    for (const email of ['a@b.c', 'олена@приклад.укр']) {
+      const session = await stack.openSession();
+      expect(await stack.json('POST', `/api/checkout/sessions/${session.id}/pay`, 200, { body: payBody({ customer: { ...CUSTOMER, email } }) })).toMatchObject({ status: 'success' });
+      expect((await stack.ledger.getPayment(session.order_id))?.customer).toMatchObject({ email });
+    }
+  });
+
+  it.each(['unregistered', 'a@@b.c', 'olena koval@example.com'])('refuses %j, naming the field', async (email) => {
+    const stack = await openStack();
+    const session = await stack.openSession();
+    const response = await stack.pay(session.id, payBody({ customer: { ...CUSTOMER, email } }));
+    const text = await response.text();
+    expect(response.status, text).toBe(400);
+    expect(JSON.parse(text).error.fields).toEqual({ 'customer.email': 'must be an e-mail address' });
+    expect((await stack.ledger.getSession(session.id))?.payment).toBeNull();
+  });
+});
+
 describe('a card number written into the tax id or the customer id a merchant sends', () => {
   const REFUSED = 'must not contain a card number';
   const written = [

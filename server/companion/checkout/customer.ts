@@ -44,7 +44,9 @@ function isLongDigitRun(written: string): boolean {
 // The widget refuses it by the same rule as the payer types (its customer checks). A merchant's
 // prefilled patronym and city are held to it too.
 export const Name = withoutCardNumber(z.string().trim().pipe(requiredText(256)));
-const Email = withoutCardNumber(z.string().trim().pipe(z.email({ error: 'must be an e-mail address' }).max(256)));
+// The shape of an address only, as the gateway's client checks it: zod's default pattern refuses
+// one-letter top-level domains and internationalised addresses, which the widget takes.
+const Email = withoutCardNumber(z.string().trim().pipe(z.email({ pattern: z.regexes.unicodeEmail, error: 'must be an e-mail address' }).max(256)));
 
 const Phone = z
   .string()

@@ -22,7 +22,10 @@ export const ThreeDsBypass = z.enum(['supported', 'always', 'never']);
 export type ThreeDsBypass = z.infer<typeof ThreeDsBypass>;
 
 const Name = requiredText(256);
-const Email = z.email({ error: reason('must be an email address') }).max(256);
+// customer_email is a String in the interface: only the shape of an address is checked (one @, no
+// spaces, a local part of at most 64), so one-letter TLDs and internationalised addresses (RFC 6531)
+// pass — zod's default pattern refuses both, and with them shoppers whose address is real.
+const Email = z.email({ pattern: z.regexes.unicodeEmail, error: reason('must be an email address') }).max(256);
 const Phone = z.string().regex(/^\+?\d{7,15}$/, { error: 'must be 7 to 15 digits, optionally after a +' });
 const IpAddress = z.union([z.ipv4(), z.ipv6()], { error: reason('must be an IPv4 or IPv6 address') });
 const Language = z.string().regex(/^[A-Z]{2}$/, { error: 'must be an upper-case two-letter code such as EN or UK' });
