@@ -59,3 +59,11 @@ describe('customer_email, a String in the interface', () => {
     }
   });
 });
+
+describe('a 400 names each refused field once', () => {
+  it('an amount with three decimals, in a currency of two, is one violation, not one per check', async () => {
+    const response = await createDirect({ order_id: 'three-decimals', customer_email: 'olena@example.com', amount: 10.123 });
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { args: unknown }).args).toEqual([{ field_name: 'amount', violation: 'must have at most 2 decimal digits' }]);
+  });
+});
