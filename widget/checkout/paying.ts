@@ -298,6 +298,7 @@ function valid(form: Form): boolean {
   form.show(Object.fromEntries(inputs.map((input) => [input.name, form.check(input).code])));
   const first = inputs.find((input) => form.errors[input.name as FieldName]);
   if (!first) return true;
+  hush(form, first);
   first.focus();
   // The same words again are not news to a screen reader: said anew after a moment without them.
   // English's come with its specific messages; without them, the general "check this value".
@@ -308,6 +309,26 @@ function valid(form: Form): boolean {
     setTimeout(() => form.phase === 'ready' && !form.notice && form.say(fix, true), 150);
   }
   return false;
+}
+
+/** Each form's pending return of its error regions to live (`hush`). */
+const hushed = new WeakMap<Form, ReturnType<typeof setTimeout>>();
+
+/**
+ * Each field's error is a polite live region (pay-form.ts), for the errors that come as the
+ * customer types or leaves a field. Errors shown all at once, with focus sent to the first of
+ * them (`first`), would each be said, and the first again as focus reads it: their regions say
+ * nothing of these. Focus reads its field's error (aria-describedby), the form's message sums up,
+ * and the customer hears the rest field by field. A field that already has focus (Enter pressed
+ * in it) gets no focus change to read it: its region speaks. The regions are live again once the
+ * browser has passed this on to the screen reader: a region made live in the same update as its
+ * new words says nothing of them.
+ */
+function hush(form: Form, first: HTMLInputElement): void {
+  const regions = [...form.renderRoot.querySelectorAll<HTMLElement>('[part=error]')];
+  for (const region of regions) if (form.shadowRoot!.activeElement !== first || region.id !== `${first.id}-error`) region.ariaLive = 'off';
+  clearTimeout(hushed.get(form));
+  hushed.set(form, setTimeout(() => regions.forEach((region) => region.removeAttribute('aria-live')), 1000));
 }
 
 /**
@@ -416,7 +437,9 @@ async function recover(form: Form, error: unknown): Promise<void> {
   }
   form.phase = 'ready';
   const invalid = markRefused(form, error);
-  form.fail(invalid ? error : unfixable(error));
+  // Fields to correct: the message says so, as after a submit with mistakes, not "try again".
+  if (invalid) hush(form, invalid);
+  form.fail(invalid ? error : unfixable(error), invalid && (form.t.fix ?? form.t.invalid));
   await refocus(form, invalid);
 }
 

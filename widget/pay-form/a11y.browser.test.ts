@@ -1,7 +1,25 @@
 import { expect, fixture, oneEvent, waitUntil } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import { createSession } from '../test/checkout-fixture.js';
-import { autofill, button, card, errorText, field, focused, mount, part, press, type } from '../test/harness.js';
+import { autofill, button, card, errorText, field, focused, message, mount, part, press, type } from '../test/harness.js';
+
+/**
+ * What a screen reader hears from the form, in order: each field focus reaches, as its label and
+ * description (aria-describedby, read once the update is done, as the browser's accessibility tree
+ * has it), and the new words of each live region that is not `aria-live=off` as they change.
+ */
+function listen(form: HTMLElement): () => string[] {
+  const root = form.shadowRoot!;
+  const heard: (string | HTMLInputElement)[] = [];
+  new MutationObserver((records) => {
+    const regions = new Set(records.map(({ target }) => (target instanceof Element ? target : target.parentElement)?.closest('[role=status]')));
+    for (const region of regions) if (region && region.getAttribute('aria-live') !== 'off' && region.textContent!.trim()) heard.push(region.textContent!.trim());
+  }).observe(root, { subtree: true, childList: true, characterData: true });
+  root.addEventListener('focusin', ({ target }) => target instanceof HTMLInputElement && heard.push(target));
+  const described = (input: HTMLInputElement): string =>
+    input.getAttribute('aria-describedby')!.split(' ').map((id) => root.getElementById(id)!.textContent!.trim()).filter(Boolean).join(' ');
+  return () => heard.map((said) => (typeof said === 'string' ? said : `${said.labels![0]!.textContent!.trim()}: ${described(said)}`));
+}
 
 describe('accessibility', () => {
   it('has no axe violations: a test session with customer fields and test cards', async () => {
@@ -74,6 +92,48 @@ describe('accessibility', () => {
     expect(errorText(form, 'number')).to.equal('The card number is invalid.');
     expect(part(form, '#number-error') === regions[0], 'the error in the region that was there').to.equal(true);
     expect(field(form, 'number').getAttribute('aria-invalid')).to.equal('true');
+  });
+
+  it('says what a failed submit found once: the field it focuses, with its error, and then the summary', async () => {
+    const form = await mount({ customer: {} });
+    const heard = listen(form);
+    button(form).click();
+    await form.updateComplete;
+    await waitUntil(() => message(form), 'no summary');
+    // Every field shows its error; only the focused one is read, by focus.
+    expect(errorText(form, 'email')).to.equal('This field is required.');
+    expect(heard()).to.deep.equal(['Card number: This field is required.', 'Check the highlighted fields.']);
+    // Live again for what comes as the customer types and leaves fields, once that was said.
+    await waitUntil(() => !form.shadowRoot!.querySelector('[part=error][aria-live]'), 'the errors stay silenced', { timeout: 5000 });
+    await type(field(form, 'number'), '4242');
+    await press('Tab');
+    await form.updateComplete;
+    expect(heard().slice(2)).to.deep.equal(['Visa', 'The card number is incomplete.', 'Expiry date: This field is required. MM/YY']);
+  });
+
+  it('says the error of the field Enter was pressed in, which focus does not move from', async () => {
+    const form = await mount({ customer: {} });
+    field(form, 'number').focus();
+    const heard = listen(form);
+    await press('Enter');
+    await form.updateComplete;
+    await waitUntil(() => message(form), 'no summary');
+    expect(focused(form)).to.equal('number');
+    expect(heard()).to.deep.equal(['This field is required.', 'Check the highlighted fields.']);
+  });
+
+  it('says a field the companion refused once, as focus reaches it, with the message', async () => {
+    const form = await mount({ customer: {} });
+    autofill(form, { ...card('4242424242424242'), fname: 'O'.repeat(257), lname: 'K', email: 'olena@example.c', phone: '+380 50 123 4567' });
+    await form.updateComplete;
+    const heard = listen(form);
+    const error = oneEvent(form, 'pay-error');
+    button(form).click();
+    // What to do now: correct the fields, not "try again", which would be refused the same.
+    expect((await error).detail).to.deep.equal({ code: 'rejected', message: 'Check the highlighted fields.' });
+    await waitUntil(() => focused(form) === 'fname', 'the refused field is not focused');
+    expect(errorText(form, 'email')).to.equal('Enter a valid email address.');
+    expect(heard().filter((words) => words !== 'Processing payment…')).to.deep.equal(['Check the highlighted fields.', 'First name: Check this value.']);
   });
 
   it('has its polite live region from the first render, before the session loads', async () => {
