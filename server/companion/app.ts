@@ -105,7 +105,7 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
   const metrics = new CompanionMetrics();
   const outage = new LedgerOutage({ ledger, logger, clock, onRefused: () => metrics.ledgerError('unavailable') });
   const readiness = { draining: false, foreignLedger: false };
-  const trouble = new GatewayTrouble(logger, clock, gateway.baseUrl);
+  const trouble = new GatewayTrouble(logger, clock, gateway.baseUrl, (kind) => metrics.gatewayTrouble(kind));
   const unobserve = gateway.onCall((record) => {
     metrics.gatewayCall(record);
     trouble.observe(record);

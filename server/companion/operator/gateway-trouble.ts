@@ -16,12 +16,14 @@
  * The flows' own lines, about each payment or operation, stay warnings without a stack, as
  * during a database outage (ledger-outage.ts). Told of every call by `GatewayClient.onCall`;
  * the check at start (gateway-check.ts) is such a call, so trouble there is said before a
- * customer's payment meets it.
+ * customer's payment meets it. `onChange` hears the trouble said (or counted quietly) begin, turn
+ * into another kind, and end: the metrics' gauge of it (metrics.ts), a state from its first call.
  */
 import type { GatewayCallRecord } from '@payform/gateway';
 import type { Logger } from '../log/logger.js';
 
-type Trouble = 'unreachable' | 'plain http' | 'tls' | 'failing' | 'busy' | 'credentials' | 'endpoints key' | 'elsewhere';
+export const TROUBLES = ['unreachable', 'plain http', 'tls', 'failing', 'busy', 'credentials', 'endpoints key', 'elsewhere'] as const;
+export type Trouble = (typeof TROUBLES)[number];
 
 const REMINDER_INTERVAL_MS = 60_000;
 /** How recent a call without the endpoints key must be for a 401 with it to be that key's. */
@@ -100,11 +102,13 @@ export class GatewayTrouble {
   #saidStart: string | undefined;
   /** Failed calls of the troubles not said since that line. */
   #unsaid = 0;
+  readonly #onChange: ((trouble: Trouble | undefined) => void) | undefined;
 
-  constructor(logger: Logger, clock: () => number, gatewayUrl: string) {
+  constructor(logger: Logger, clock: () => number, gatewayUrl: string, onChange?: (trouble: Trouble | undefined) => void) {
     this.#logger = logger;
     this.#clock = clock;
     this.#gatewayUrl = gatewayUrl;
+    this.#onChange = onChange;
   }
 
   observe(record: GatewayCallRecord): void {
@@ -127,6 +131,7 @@ export class GatewayTrouble {
       if (this.#told && !this.#quiet) this.#logger.warn('the gateway answers again', { was: this.#trouble, down_for_ms: now - this.#since, failed: this.#failed });
       else if (this.#trouble !== undefined) this.#logger.debug('the gateway failed a call, then answered again', { was: this.#trouble, failed: this.#failed });
       if (this.#quiet) this.#unsaid += this.#failed;
+      if (this.#told) this.#onChange?.(undefined);
       this.#trouble = undefined;
       this.#told = false;
       this.#quiet = false;
@@ -140,6 +145,7 @@ export class GatewayTrouble {
       const goesOn = this.#told;
       this.#trouble = trouble;
       if (goesOn) {
+        this.#onChange?.(trouble);
         this.#failed += 1;
         if (this.#quiet) return;
         this.#remindedAt = now;
@@ -154,6 +160,7 @@ export class GatewayTrouble {
       // The first call of all (the check at start) has no call before it to tell a blip by.
       if (!first && mayPass(trouble) && this.#failed < LASTING_CALLS && now - this.#since < LASTING_MS) return;
       this.#told = true;
+      this.#onChange?.(trouble);
       this.#remindedAt = now;
       // On and off: the same line said under a minute ago stands for this one too.
       const line = started(trouble, this.#gatewayUrl, record);

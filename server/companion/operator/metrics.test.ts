@@ -7,6 +7,7 @@ import { testProjectCredentials } from '@payform/gateway/testing';
 import { ADMIN_TOKEN, payBody, stacksPerTest } from '../test/stack.js';
 import type { Json, Stack } from '../test/stack.js';
 import { card } from '../test/cards.js';
+import { TestClock } from '../../ledger/testing/databases.js';
 
 const METRICS_TOKEN = 'metrics-token-0123456789abcdef';
 const SECRET = testProjectCredentials({}).apiSecret;
@@ -134,6 +135,74 @@ describe('GET /metrics', () => {
     await stack.control('DELETE', '/_sandbox/faults');
     await pay(stack, await stack.openSession());
     expect(await refused()).toBe(0);
+  });
+
+  // The documented PayformGatewayTrouble alert reads this gauge: the error-rate rule on the calls'
+  // counter missed a quiet shop's first failures (a series born at its first failed call shows no
+  // rise to rate()), and a night of two failed payments never fired it.
+  it('says the gateway fails its calls from when the error line does until a call is answered, each kind there from start', async () => {
+    const stack = await open({ companion: { metricsToken: METRICS_TOKEN } });
+    const trouble = async () => {
+      const metrics = samples(await (await scrape(stack)).text());
+      return Object.fromEntries([...metrics].filter(([name]) => name.startsWith('payform_gateway_trouble{')).map(([name, value]) => [/kind="([^"]+)"/.exec(name)![1], value]));
+    };
+    const none = { unreachable: 0, 'plain http': 0, tls: 0, failing: 0, busy: 0, credentials: 0, 'endpoints key': 0, elsewhere: 0 };
+    expect(await trouble()).toEqual(none);
+    await stack.control('PUT', '/_sandbox/faults', { error_rate: 1, error_status: 503, phase: 'before' });
+    // The first payment of the night: its create and the read of its outcome fail.
+    await stack.pay((await stack.openSession()).id);
+    await stack.pay((await stack.openSession()).id);
+    expect(await trouble()).toEqual({ ...none, failing: 1 });
+    await stack.control('DELETE', '/_sandbox/faults');
+    await pay(stack, await stack.openSession());
+    expect(await trouble()).toEqual(none);
+  });
+
+  // PayformReconciliationStalled reads this gauge: a sweep that throws, a gateway refusing or not
+  // answering its reads, or a reconciler never started was said in log lines only, if at all.
+  it('says reconciliation is stalled while a payment waiting for the gateway goes unread for 15 minutes', async () => {
+    const clock = new TestClock(Date.now());
+    const stack = await open({ clock, companion: { metricsToken: METRICS_TOKEN } });
+    const stalled = async () => samples(await (await scrape(stack)).text()).get('payform_reconciliation_stalled');
+    expect(await stalled()).toBe(0);
+    // A challenge left open is pending at the gateway, and no reconciliation pass reads it.
+    expect((await pay(stack, await stack.openSession(), 'three_ds_challenge')).status).toBe('redirect');
+    clock.advance(14 * 60_000);
+    expect(await stalled()).toBe(0);
+    clock.advance(2 * 60_000);
+    expect(await stalled()).toBe(1);
+    // A pass reads it (still pending there) and marks it checked: reconciliation is not stalled.
+    expect(await stack.companion.companion.reconciler.runOnce()).toMatchObject({ checkedPayments: 1, failures: 0 });
+    expect(await stalled()).toBe(0);
+  });
+
+  // PayformWebhooksNotArriving compares these: payments settled, no webhook accepted. A counter
+  // born at its first webhook left that sum with no series at all, so the rule could never fire.
+  it('has every webhook and payment series from start, so payments settled with no webhook at all show', async () => {
+    const stack = await open({ companion: { metricsToken: METRICS_TOKEN } });
+    stack.dropWebhooks = true;
+    await pay(stack, await stack.openSession());
+    await pay(stack, await stack.openSession({ method: 'auth' }));
+    const metrics = samples(await (await scrape(stack)).text());
+    for (const outcome of ['applied', 'stale', 'parked', 'unmatched', 'duplicate', 'invalid_signature', 'unreadable']) expect(metrics.get(`payform_webhooks_received_total{outcome="${outcome}"}`)).toBe(0);
+    expect(metrics.get('payform_payments_total{method="purchase",outcome="success"}')).toBe(1);
+    expect(metrics.get('payform_payments_total{method="auth",outcome="success"}')).toBe(1);
+    expect(metrics.get('payform_payments_total{method="lookup",outcome="not_sent"}')).toBe(0);
+  });
+
+  // PayformDiscrepancy reads this counter: a payment held for a person was said in an error line only.
+  it('counts each report of the gateway that contradicts an order, from 0', async () => {
+    const stack = await open({ companion: { metricsToken: METRICS_TOKEN } });
+    stack.dropWebhooks = true;
+    const discrepancies = async () => samples(await (await scrape(stack)).text()).get('payform_discrepancies_total');
+    expect(await discrepancies()).toBe(0);
+    const session = await stack.openSession({ customer: { email: 'olena@example.com', phone: '+380501234567' } });
+    await stack.json('POST', `/api/checkout/sessions/${session.id}/hosted`, 200, { body: {} });
+    // Paid short on the gateway's page: 5.00 of the order's 10.10; its redelivery is no new report.
+    const short = webhookForm({ ...eventFields(), order_id: session.order_id, mode: 'hosted', processed_amount: 5, processed_currency: 'UAH' }, SECRET);
+    await postWebhook(stack, short);
+    await postWebhook(stack, short);
+    expect(await discrepancies()).toBe(1);
   });
 
   it('answers only its own token, and is not there unless configured', async () => {

@@ -8,7 +8,8 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { GatewayCallRecord } from '@payform/gateway';
 import type { Ledger, Payment } from '../../ledger/index.js';
-import { notTheGateway } from './gateway-trouble.js';
+import { notTheGateway, TROUBLES } from './gateway-trouble.js';
+import type { Trouble } from './gateway-trouble.js';
 
 /** Gateway latency buckets (seconds): a payment answers in tens of ms; the client's timeout is 30 s. */
 const GATEWAY_BUCKETS = [0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -21,9 +22,20 @@ const GATEWAY_BUCKETS = [0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
  */
 const BACKLOG_READ_MS = 2_000;
 
-type Backlog = Awaited<ReturnType<Ledger['backlog']>>;
+/**
+ * How long a payment waiting for the gateway may go without news — no webhook, no answer, no
+ * reconciliation read — before reconciliation counts as stalled. A working reconciler reads each
+ * one every stalePaymentAfterMs (60 s) plus a pass (15 s); a sweep that throws, a gateway refusing
+ * or not answering its reads, or no reconciler started leaves them unread.
+ */
+const RECONCILIATION_OVERDUE_MS = 15 * 60_000;
 
-export type WebhookOutcome = 'applied' | 'stale' | 'parked' | 'unmatched' | 'duplicate' | 'invalid_signature' | 'unreadable';
+interface Backlog extends Awaited<ReturnType<Ledger['backlog']>> {
+  readonly reconciliationOverdue: boolean;
+}
+
+const WEBHOOK_OUTCOMES = ['applied', 'stale', 'parked', 'unmatched', 'duplicate', 'invalid_signature', 'unreadable'] as const;
+export type WebhookOutcome = (typeof WEBHOOK_OUTCOMES)[number];
 
 export class CompanionMetrics {
   readonly registry = new Registry();
@@ -39,6 +51,9 @@ export class CompanionMetrics {
   readonly #unsettled: Gauge;
   readonly #waitingEvents: Gauge<'outcome'>;
   readonly #credentialsRefused: Gauge;
+  readonly #gatewayTrouble: Gauge<'kind'>;
+  readonly #reconciliationStalled: Gauge;
+  readonly #discrepancies: Counter;
   /** Which calls the refusal under way was on: one with the endpoints key may be that key's alone. */
   #refusedOn: 'keyed' | 'keyless' | undefined;
   /** The backlog read under way: a scrape while one is still held joins it rather than start another. */
@@ -65,8 +80,27 @@ export class CompanionMetrics {
     this.#waitingEvents = new Gauge({ name: 'payform_webhook_events_waiting', help: 'Webhook events stored and not applied: parked (waiting for their reservation) or unmatched (for a person)', labelNames: ['outcome'], registers });
     this.#credentialsRefused = new Gauge({ name: 'payform_gateway_credentials_refused', help: '1 from a call the gateway refused 401 or 403 until it takes a call with the same credentials again, else 0', registers });
     this.#credentialsRefused.set(0);
+    this.#gatewayTrouble = new Gauge({
+      name: 'payform_gateway_trouble',
+      help: '1 while the gateway fails the companion\'s calls in this way (as the error line of it says, from its first call; failing and busy once they last), until a call is answered, else 0. kind: unreachable, plain http, tls, failing, busy, credentials, endpoints key, elsewhere',
+      labelNames: ['kind'],
+      registers,
+    });
+    for (const kind of TROUBLES) this.#gatewayTrouble.set({ kind }, 0);
+    this.#reconciliationStalled = new Gauge({
+      name: 'payform_reconciliation_stalled',
+      help: '1 when a payment waiting for the gateway has had no news (webhook, answer, reconciliation read) for 15 minutes: reconciliation is not reading it (every instance on the database), else 0',
+      registers,
+    });
+    this.#reconciliationStalled.set(0);
+    this.#discrepancies = new Counter({ name: 'payform_discrepancies_total', help: 'Reports of the gateway that contradict an order (other figures paid, money moved past it), each new one: the payment is held for a person', registers });
+    // Every series from start: one born at its first count shows increase() no rise, and an alert
+    // on "no webhook accepted" finds no series at all where none ever came.
     for (const kind of ['unavailable', 'failed']) this.#ledgerErrors.inc({ kind }, 0);
+    for (const outcome of WEBHOOK_OUTCOMES) this.#webhooks.inc({ outcome }, 0);
+    for (const method of ['purchase', 'auth', 'lookup']) for (const outcome of ['success', 'failure', 'not_sent']) this.#payments.inc({ method, outcome }, 0);
     this.#replays.inc(0);
+    this.#discrepancies.inc(0);
   }
 
   /**
@@ -89,6 +123,14 @@ export class CompanionMetrics {
   }
 
   /**
+   * The trouble the gateway's error lines say (app.ts's GatewayTrouble), from its first line until
+   * a call is answered: the gauge is 1 exactly while the trouble they told of lasts.
+   */
+  gatewayTrouble(trouble: Trouble | undefined): void {
+    for (const kind of TROUBLES) this.#gatewayTrouble.set({ kind }, kind === trouble ? 1 : 0);
+  }
+
+  /**
    * A state, not only the calls' counter: a counter's series is born at its first refusal (the
    * check at start, or a shop's one payment), and Prometheus's increase() sees no rise in a
    * series until its second sample — the documented alert missed every first refusal. Ended
@@ -104,6 +146,11 @@ export class CompanionMetrics {
       this.#refusedOn = undefined;
       this.#credentialsRefused.set(0);
     }
+  }
+
+  /** The gateway reported what contradicts an order (payments/reactions.ts discrepancyNoted). */
+  discrepancyNoted(): void {
+    this.#discrepancies.inc();
   }
 
   webhook(outcome: WebhookOutcome): void {
@@ -135,6 +182,7 @@ export class CompanionMetrics {
       this.#unsettled.set(backlog.unsettledOperations);
       this.#waitingEvents.set({ outcome: 'parked' }, backlog.parkedEvents);
       this.#waitingEvents.set({ outcome: 'unmatched' }, backlog.unmatchedEvents);
+      this.#reconciliationStalled.set(backlog.reconciliationOverdue ? 1 : 0);
     } catch {
       this.#ledgerUp.set(0);
     }
@@ -143,7 +191,7 @@ export class CompanionMetrics {
 
   /** The ledger's backlog, or a rejection once BACKLOG_READ_MS pass without it. */
   async #readBacklog(ledger: Ledger): Promise<Backlog> {
-    const read = (this.#backlogRead ??= ledger.backlog().finally(() => (this.#backlogRead = undefined)));
+    const read = (this.#backlogRead ??= readBacklog(ledger).finally(() => (this.#backlogRead = undefined)));
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('the ledger did not answer in time')), BACKLOG_READ_MS)));
     try {
@@ -152,4 +200,9 @@ export class CompanionMetrics {
       clearTimeout(timer);
     }
   }
+}
+
+async function readBacklog(ledger: Ledger): Promise<Backlog> {
+  const [backlog, overdue] = await Promise.all([ledger.backlog(), ledger.listStalePayments({ quietForMs: RECONCILIATION_OVERDUE_MS, limit: 1 })]);
+  return { ...backlog, reconciliationOverdue: overdue.length > 0 };
 }

@@ -54,6 +54,7 @@ export class PaymentReactions {
     const change = discrepancyChange(payment, source);
     const noted = payment.discrepancy;
     if (!change || !noted) return;
+    this.#deps.metrics?.discrepancyNoted();
     // The report just noted; the payment's discrepancy keeps the ones before it.
     const reported = latestReport(noted);
     logger.error('the gateway reports what contradicts the order (see reported); it is held for review', {
