@@ -10,6 +10,7 @@ import type { CompanionEnv } from '../context.js';
 import { LEDGER_RETRY_AFTER_SECONDS } from '../http/failure-problems.js';
 import { pageLanguage, pageWords } from './page-words.js';
 import type { PageLanguage } from './page-words.js';
+import { shopHome } from './payer-page.js';
 
 /** The page's own policy: text, a link and an inline style, nothing else. */
 export const PAGE_POLICY = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
@@ -20,7 +21,7 @@ export const PENDING_REFRESH_SECONDS = 5;
 export interface CustomerPage {
   readonly heading: string;
   readonly text: string;
-  /** Where the customer may go on to (a bank's challenge). */
+  /** Where the customer may go on to (a bank's challenge, the shop). */
   readonly link?: { readonly href: string; readonly label: string };
   /** Load the page again after this many seconds (a payment still being decided). */
   readonly refreshSeconds?: number;
@@ -48,7 +49,9 @@ export function sendPage(c: Context<CompanionEnv>, language: PageLanguage, conte
 /** The page `which` for an address under /checkout that is no page: a mistyped or cut link. */
 export function notFoundPage(c: Context<CompanionEnv>, which: 'notFound' | 'linkNotFound'): Response | Promise<Response> {
   const language = customerLanguage(c);
-  return sendPage(c, language, pageWords(language)[which], 404);
+  const words = pageWords(language);
+  const shop = shopHome(c.var.services.options);
+  return sendPage(c, language, { ...words[which], ...(shop ? { link: { href: shop, label: words.backToShop } } : {}) }, 404);
 }
 
 /**

@@ -2,7 +2,7 @@
 // origins (anyone may send any page_url) never keeps a real misconfiguration from being said.
 import { describe, expect, it } from 'vitest';
 import { createLogger, memorySink } from '../log/logger.js';
-import { PayerPages } from './payer-page.js';
+import { PayerPages, shopHome } from './payer-page.js';
 
 const options = { allowedOrigins: ['https://shop.example'], publicUrl: 'https://pay.shop.example', sandboxOrigin: undefined };
 
@@ -22,5 +22,16 @@ describe('PayerPages', () => {
     for (let i = 0; i < 1_000; i++) pages.returnable(`https://made-up-${i}.example/`);
     pages.returnable('https://www.shop.example/checkout');
     expect(memory.lines.filter((line) => line.includes('https://www.shop.example'))).toHaveLength(1);
+  });
+});
+
+describe('shopHome', () => {
+  it('is the one shop the companion serves, and nothing made up when it serves none or several', () => {
+    expect(shopHome(options)).toBe('https://shop.example/');
+    // Mounted in the shop's own server (a base path): the shop is that server's origin.
+    expect(shopHome({ allowedOrigins: [], publicUrl: 'https://shop.example/payments' })).toBe('https://shop.example/');
+    // Alone on its origin, or serving several shops: no page of the companion's is a shop.
+    expect(shopHome({ allowedOrigins: [], publicUrl: 'https://pay.shop.example' })).toBeUndefined();
+    expect(shopHome({ allowedOrigins: ['https://shop.example', 'https://outlet.example'], publicUrl: 'https://pay.shop.example' })).toBeUndefined();
   });
 });

@@ -35,6 +35,22 @@ describe('the customer pages in Chromium, on a phone, scripts off', () => {
     await page.close();
   });
 
+  it('gives a customer with nowhere to be sent the way back to the shop, reached by keyboard, and says nothing was taken', async () => {
+    const stack = await open({ served: true });
+    const session = await stack.openSession({ customer: CUSTOMER });
+    await stack.pay(session.id, payBody({ card: card('rejected') }));
+    const page = await phone.newPage();
+    await page.goto(`${stack.companionUrl}/checkout/return/${session.id}`);
+    expect(await page.locator('main').ariaSnapshot()).toBe(
+      '- main:\n  - heading "Оплату не завершено" [level=1]\n  - paragraph: Оплату не завершено. Спробуйте ще раз або скористайтеся іншою карткою. Кошти не списано.\n' +
+        '  - paragraph:\n    - link "Повернутися до магазину":\n      - /url: https://shop.example/',
+    );
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('href'))).toBe('https://shop.example/');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(320);
+    await page.close();
+  });
+
   it('shows a return that came before the outcome as being processed, and the outcome once it is known', async () => {
     const stack = await open({ served: true });
     stack.dropWebhooks = true; // only the return's own read of the order state can settle it

@@ -1,5 +1,7 @@
 // The return landing reads the order's state for an open attempt — once in a while, not per hit.
 import { describe, expect, it } from 'vitest';
+import { webhookForm } from '@payform/gateway';
+import { testProjectCredentials } from '@payform/gateway/testing';
 import { TestClock } from '../../ledger/testing/databases.js';
 import { card, CUSTOMER, payOnHostedPage } from '../test/cards.js';
 import { payBody, stacksPerTest } from '../test/stack.js';
@@ -35,9 +37,82 @@ describe('GET /checkout/return/:id', () => {
     expect(await read(paid.id)).toMatchObject({ lang: 'en', heading: 'Payment received' });
     expect(await read(german.id, 'uk')).toMatchObject({ lang: 'de', heading: 'Zahlung erhalten' });
     // The reasons of a decline are English: another language gets its general sentence.
-    expect(await read(declined.id, 'es')).toMatchObject({ heading: 'Pago no completado', text: 'El pago no se completó. Inténtelo de nuevo o use otra tarjeta.' });
+    expect(await read(declined.id, 'es')).toMatchObject({ heading: 'Pago no completado', text: 'El pago no se completó. Inténtelo de nuevo o use otra tarjeta. No se le ha cobrado nada.' });
     expect((await read(declined.id, 'en')).text).toMatch(/^The payment was declined/);
     expect((await read('x'.repeat(43), 'uk')).heading).toBe('Оплату не знайдено');
+  });
+
+  it('says a checkout the shop cancelled was cancelled, not expired, and that nothing was taken, in every language', async () => {
+    const clock = new TestClock(Date.now());
+    const stack = await open({ clock });
+    const closed = await stack.openSession({ customer: CUSTOMER });
+    await stack.request('DELETE', `/api/checkout/sessions/${closed.id}`, { admin: true });
+    // A hosted page the merchant cancelled closes its session too.
+    const hosted = await stack.openSession({ customer: CUSTOMER });
+    await stack.json('POST', `/api/checkout/sessions/${hosted.id}/hosted`, 200, { body: {} });
+    await stack.json('POST', `/api/orders/${hosted.order_id}/cancel`, 200, { admin: true });
+    const expired = await stack.openSession({ customer: CUSTOMER, ttl_seconds: 60 });
+    clock.advance(61_000);
+    const heading = async (id: string, language: string) => {
+      const text = await (await stack.request('GET', `/checkout/return/${id}`, { headers: { 'accept-language': language } })).text();
+      return [/<h1>([^<]*)<\/h1>/.exec(text)?.[1], /<p>([^<]*)<\/p>/.exec(text)?.[1]];
+    };
+    const said = {
+      en: ['This checkout was cancelled', 'You have not been charged.'],
+      uk: ['Оплату скасовано', 'Кошти не списано.'],
+      de: ['Dieser Bezahlvorgang wurde storniert', 'Es wurde nichts abgebucht.'],
+      pl: ['Płatność została anulowana', 'Nie pobrano żadnych środków.'],
+      fr: ['Ce paiement a été annulé', 'Aucun montant n’a été débité.'],
+      es: ['Este pago ha sido cancelado', 'No se le ha cobrado nada.'],
+    };
+    for (const [language, words] of Object.entries(said)) {
+      expect(await heading(closed.id, language)).toEqual(words);
+      expect(await heading(hosted.id, language)).toEqual(words);
+    }
+    expect(await heading(expired.id, 'en')).toEqual(['This checkout has expired', 'You have not been charged.']);
+  });
+
+  it('leaves no customer stranded: the way back to the one shop it serves, else plainly that the page can be closed', async () => {
+    const read = async (stack: Stack, id: string) => {
+      const text = await (await stack.request('GET', `/checkout/return/${id}`)).text();
+      return { text: /<p>([^<]*)<\/p>/.exec(text)?.[1], link: /<a href="([^"]*)">([^<]*)<\/a>/.exec(text)?.slice(1) };
+    };
+    const shop = await open();
+    const declined = await shop.openSession({ customer: CUSTOMER });
+    await shop.pay(declined.id, payBody({ card: card('rejected') }));
+    expect(await read(shop, declined.id)).toEqual({
+      text: expect.stringMatching(/^The payment was declined\. .* You have not been charged\.$/),
+      link: ['https://shop.example/', 'Return to the shop'],
+    });
+    const paid = await shop.openSession({ customer: CUSTOMER });
+    await shop.pay(paid.id, payBody());
+    expect(await read(shop, paid.id)).toEqual({ text: 'Thank you. You can close this page.', link: ['https://shop.example/', 'Return to the shop'] });
+    // A mistyped link finds the shop too.
+    expect(await (await shop.request('GET', `/checkout/return/${'x'.repeat(43)}`)).text()).toContain('<a href="https://shop.example/">Return to the shop</a>');
+
+    // Two shops: no link is guessed, and the page says what the customer may do and what it cost.
+    const two = await open({ companion: { allowedOrigins: ['https://shop.example', 'https://other.example'] } });
+    const unpaid = await two.openSession({ customer: CUSTOMER });
+    await two.pay(unpaid.id, payBody({ card: card('rejected') }));
+    expect(await read(two, unpaid.id)).toEqual({ text: expect.stringMatching(/You have not been charged\. You can close this page\.$/), link: undefined });
+  });
+
+  it('says a payment held for a person is being checked, and does not reload itself for an update that never comes', async () => {
+    const stack = await open();
+    stack.dropWebhooks = true;
+    const session = await stack.openSession({ customer: CUSTOMER });
+    await stack.json('POST', `/api/checkout/sessions/${session.id}/hosted`, 200, { body: {} });
+    // The gateway's page took 5.00 of the 10.10 ordered (an alternative method let the payer change it).
+    const event = {
+      payment_id: '0b6f5a7e-1c2d-4e3f-8a9b-0c1d2e3f4a5b', order_id: session.order_id, pos_id: testProjectCredentials({}).posId, mode: 'hosted', method: 'purchase',
+      amount: 10.1, currency: 'UAH', processed_amount: 5, processed_currency: 'UAH', status: 'success', status_code: '1000', created_at: '2030-01-15T09:30:00.000',
+    };
+    const form = webhookForm(event, testProjectCredentials({}).apiSecret);
+    await stack.request('POST', '/webhooks/gateway', { body: new URLSearchParams({ data: form.data, signature: form.signature }).toString(), headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+    expect((await stack.ledger.getPayment(session.order_id))?.discrepancy).toMatchObject({ paidAmount: 500 });
+    const text = await (await stack.request('GET', `/checkout/return/${session.id}`, { headers: { 'accept-language': 'pl' } })).text();
+    expect(text).not.toContain('http-equiv="refresh"');
+    expect(/<h1>([^<]*)<\/h1><p>([^<]*)<\/p>/.exec(text)?.slice(1)).toEqual(['Płatność jest przetwarzana', 'Sklep sprawdza tę płatność. Prosimy nie płacić ponownie.']);
   });
 
   it('answers a link cut short or run on with a page, never the API\'s JSON', async () => {

@@ -5,16 +5,15 @@
  * still open — at most one per session every few seconds, however often the page is loaded.
  * The customer is then sent on to the merchant's return URL with the session's state — or,
  * without one, back to the page they paid from (`?page=`, checked again here: the landing is
- * public) — and shown a short page only when neither is known.
+ * public) — and shown a short page only when neither is known (outcome-page.ts).
  */
 import { Hono } from 'hono';
 import type { CheckoutSession } from '../../ledger/index.js';
 import type { CompanionEnv } from '../context.js';
 import { RateLimiter } from '../http/rate-limit.js';
-import { customerLanguage, customerPage, notFoundPage, PENDING_REFRESH_SECONDS, sendPage } from './customer-page.js';
-import { pageWords } from './page-words.js';
-import type { PageLanguage } from './page-words.js';
-import { returnablePage } from './payer-page.js';
+import { customerLanguage, customerPage, notFoundPage, sendPage } from './customer-page.js';
+import { outcomePage } from './outcome-page.js';
+import { returnablePage, shopHome } from './payer-page.js';
 import { viewStatus } from './session-view.js';
 import type { SessionViewStatus } from './session-view.js';
 
@@ -44,22 +43,12 @@ export function returnRoutes(clock: () => number): Hono<CompanionEnv> {
     const returnTo = session.returnUrl ?? returnablePage(c.req.query('page'), c.var.services.options);
     if (returnTo) return c.redirect(merchantReturn(returnTo, session, status), 303);
     const language = customerLanguage(c, session.customer.lang);
-    return sendPage(c, language, outcomePage(language, session, status, message));
+    return sendPage(c, language, outcomePage(language, session, status, message, shopHome(c.var.services.options)));
   }));
   // A link cut short or run on (`/checkout/return/`, `…/<id>/x`) is a page too, never the API's JSON.
   routes.get('/return/*', (c) => notFoundPage(c, 'notFound'));
 
   return routes;
-}
-
-/** What the customer reads of the session's outcome when there is nowhere to send them. */
-function outcomePage(language: PageLanguage, session: CheckoutSession, status: SessionViewStatus, message: string | undefined) {
-  const words = pageWords(language);
-  const heading = (session.method === 'lookup' && status !== 'expired' ? words.verificationHeadings[status] : undefined) ?? words.headings[status];
-  if (status === 'pending') return { heading, text: words.checking, refreshSeconds: PENDING_REFRESH_SECONDS };
-  // The reasons a payment failed are written in English; other languages get the general sentence.
-  const reason = message && (language === 'en' ? message : words.notCompleted);
-  return { heading, text: reason ?? (status === 'success' ? words.thanks : words.close) };
 }
 
 /** The merchant's return URL (or the page paid from) with `checkout_session`, `order_id` and `status` added. */
