@@ -1,5 +1,5 @@
 // Settings passed in code, where a value is not always a string.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { currentEnvironment } from './environment.js';
 import type { EnvironmentInput } from './environment.js';
 import { readCompanionConfig } from './settings.js';
@@ -62,5 +62,25 @@ describe('settings given in code', () => {
     expect(() => readInCode({ NODE_ENV: 'production', adminToken: 'a-long-enough-admin-token' })).toThrow(/; adminToken is set: did you mean PAYFORM_ADMIN_TOKEN\?/);
     // What a process environment holds in lower case, and the shop's own upper-case names, are left alone.
     expect(readInCode({ http_proxy: 'http://proxy:3128', npm_config_cache: '/tmp', log_level: 'debug', node_env: 'test', trust_proxy: '1', DATABASE_URL: 'postgres://db/shop', Path: '/bin' }).warnings).toEqual([]);
+  });
+
+  it("runs in the process's NODE_ENV when the settings name none: production refuses the sandbox's test project", () => {
+    // The package README's recipe: the settings in code, NODE_ENV as the host sets it.
+    const sandbox = {
+      PAYFORM_PUBLIC_URL: 'https://shop.example', PAYFORM_ADMIN_TOKEN: 'k3Jx9vQ2mPz8Lw4Rt7Yb', PAYFORM_DATABASE_URL: 'postgres://payform@db/payform',
+      PAYFORM_GATEWAY_BASE_URL: 'https://sandbox.shop.example', PAYFORM_GATEWAY_POS_ID: '5d1c2a8e-3f47-4b6a-9e0d-7c4b2f8a6e15', PAYFORM_GATEWAY_API_KEY: 'sandbox-test-api-key',
+      PAYFORM_GATEWAY_API_SECRET: 'sandbox-test-api-secret-32-bytes', PAYFORM_GATEWAY_ENDPOINTS_KEY: 'sandbox-test-endpoints-key',
+    };
+    vi.stubEnv('NODE_ENV', 'production');
+    try {
+      expect(() => readInCode(sandbox)).toThrow(
+        /production needs PAYFORM_GATEWAY_POS_ID, PAYFORM_GATEWAY_API_KEY, PAYFORM_GATEWAY_API_SECRET, PAYFORM_GATEWAY_ENDPOINTS_KEY .*; NODE_ENV=production is this process's \(the settings given name no NODE_ENV\)$/,
+      );
+      // The settings' own NODE_ENV stands (a staging server on a sandbox says so).
+      expect(readInCode({ ...sandbox, NODE_ENV: 'development' }).production).toBe(false);
+    } finally {
+      vi.unstubAllEnvs();
+    }
+    expect(readInCode(sandbox).production).toBe(false);
   });
 });

@@ -149,23 +149,37 @@ const Variables = z.object({
 
 /**
  * The environment is always passed (`readCompanionConfig(process.env)` in a bin): a companion
- * mounted in a shop's server must not pick up the shop's variables by accident.
+ * mounted in a shop's server must not pick up the shop's variables by accident. Only NODE_ENV,
+ * the process's mode, is the process's when the settings name none.
  */
 export function readCompanionConfig(environment: EnvironmentInput): CompanionSettings {
   if (typeof environment !== 'object' || environment === null) {
     throw new TypeError('readCompanionConfig(env) reads only the environment it is given: pass process.env, or an object of PAYFORM_* variables');
   }
-  const { env, readFrom, deprecations, blank, leftAlone } = currentEnvironment(environment);
+  const processMode = modeOfProcess(environment);
+  const { env, readFrom, deprecations, blank, leftAlone } = currentEnvironment(processMode ? { ...environment, NODE_ENV: processMode } : environment);
   const misspelt = misspeltVariables(env, KNOWN_VARIABLES);
   try {
     return settingsOf(env, readFrom, deprecations, { misspelt, leftAlone }, blank);
   } catch (error) {
     if (!(error instanceof TypeError)) throw error;
     // Of the variables this refusal names, a name set but not read is often why: said with it.
-    const hint = unreadHint({ misspelt, leftAlone }, KNOWN_VARIABLES.filter((name) => new RegExp(`\\b${name}\\b`).test(error.message)));
-    if (!hint) throw error;
-    throw new TypeError(`${error.message}${hint}`, { cause: error });
+    const unread = unreadHint({ misspelt, leftAlone }, KNOWN_VARIABLES.filter((name) => new RegExp(`\\b${name}\\b`).test(error.message)));
+    const mode = processMode === 'production' && /\bproduction\b/.test(error.message) ? `; NODE_ENV=production is this process's (the settings given name no NODE_ENV)` : '';
+    if (!unread && !mode) throw error;
+    throw new TypeError(`${error.message}${unread}${mode}`, { cause: error });
   }
+}
+
+/**
+ * NODE_ENV is the process's mode, not one of the shop's settings: settings written in code that
+ * name none run in the process's mode. Otherwise a production server that mounts the companion
+ * with its settings in code would run it as in development — the sandbox's published test
+ * credentials, whose webhook secret anyone can sign with, taken without a word.
+ */
+function modeOfProcess(environment: EnvironmentInput): string | undefined {
+  const given = environment.NODE_ENV;
+  return given === undefined || given === null ? process.env.NODE_ENV || undefined : undefined;
 }
 
 /**
