@@ -273,6 +273,11 @@ describe('the companion mounted under a base path', () => {
     const opened = await fetch(`${url}/payments/api/checkout/sessions`, { method: 'POST', headers: admin, body: JSON.stringify({ amount: 150, currency: 'XTS', description: 'Test' }) });
     expect(opened.status).toBe(500);
     expect((await opened.json()).error).toEqual({ code: 'body_already_read', message: expect.stringContaining('mount the companion before body parsers such as express.json()') });
+    // The widget's pay request comes from the shop's page: its browser may read the answer, so the
+    // widget tells of this 500, not of a companion it could not reach.
+    const paid = await fetch(`${url}/payments/api/checkout/sessions/any-session/pay`, { method: 'POST', headers: { 'Content-Type': 'application/json', Origin: 'http://localhost:5173' }, body: '{}' });
+    expect(paid.status).toBe(500);
+    expect(paid.headers.get('access-control-allow-origin')).toBe('*');
     // Said once as an error; the same mistake on the next request is a debug line (not shown at info).
     await fetch(`${url}/payments/api/checkout/sessions`, { method: 'POST', headers: admin, body: JSON.stringify({ amount: 150, currency: 'XTS', description: 'Test' }) });
     const said = logs.map((line) => JSON.parse(line) as { level: string; msg: string }).filter(({ msg }) => msg.includes('before body parsers'));
@@ -342,7 +347,9 @@ describe('the companion mounted under a base path', () => {
     // A fetch handler that read the Request before handing it over.
     const read = new Request(`${url}/payments/api/checkout/sessions`, { method: 'POST', headers: admin, body: '{}' });
     await read.text();
-    expect((await companion.app.fetch(read)).status).toBe(500);
+    const unread = await companion.app.fetch(read);
+    expect(unread.status).toBe(500);
+    expect(unread.headers.get('access-control-allow-origin')).toBe('*');
 
     const said = logs.map((line) => JSON.parse(line) as { level: string; msg: string; err?: unknown }).filter(({ level }) => level === 'error');
     expect(said).toEqual([expect.objectContaining({ msg: expect.stringContaining('the request body was read before the companion got it') })]);

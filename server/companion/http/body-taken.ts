@@ -14,7 +14,10 @@ import type { CompanionEnv } from '../context.js';
 export function bodyTakenAnswer(fix: string): { readonly headers: Record<string, string>; readonly body: string } {
   const message = `The server read this request’s body before the payment companion could: ${fix}`;
   return {
-    headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' },
+    // Readable by any page, as the companion's 404 is: the widget's pay request would otherwise
+    // meet a CORS refusal and tell of a network failure, and the browser hide this answer. It
+    // says nothing but the setup mistake.
+    headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', 'Access-Control-Allow-Origin': '*' },
     body: JSON.stringify({ error: { code: 'body_already_read', message } }),
   };
 }
