@@ -271,7 +271,7 @@ test('any order by its id, and older orders a click away', async ({ page, reques
   const find = page.getByRole('search').getByRole('searchbox', { name: 'Find an order' });
   await find.fill(' no-such-order ');
   await find.press('Enter');
-  await expect(backOffice.detail).toContainText('The order was not found');
+  await expect(backOffice.detail.getByRole('alert')).toHaveText(/^\W*No order \W*no-such-order\W*\. Find opens an order by its id/u);
   await find.fill(paid[7]!);
   await page.getByRole('search').getByRole('button', { name: 'Open' }).click();
   await expect(backOffice.detailHeading).toHaveText(paid[7]!);

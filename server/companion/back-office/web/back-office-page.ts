@@ -268,7 +268,10 @@ async function perform(request: OperationRequest): Promise<void> {
     page.refresh();
     focusNotice('dialog.operation-dialog');
     // It may have run: what the page shows of the order must say so before anything else is done.
-    if (outcomeUnknown(failed)) void Promise.all([loadDetail(), loadOrders()]);
+    // Refused by the order's state (409) or a money rule (422): the order changed unseen (another
+    // tab, the shop's server, the feed down) — read again, the dialog's limit and the figures say
+    // what is left rather than what was.
+    if (outcomeUnknown(failed) || failed.status === 409 || failed.status === 422) void Promise.all([loadDetail(), loadOrders()]);
   }
 }
 
@@ -494,11 +497,22 @@ async function loadDetail(): Promise<void> {
     if (chargeDraft?.order.order_id === orderId) chargeDraft = { ...chargeDraft, order: loaded.order };
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) return refused();
-    // An id typed in the search that is no order: the companion's answer says so, and what it knows.
-    const missing = error instanceof ApiError && error.status === 404;
-    if (orderId === selected) detailProblem = missing ? messageOf(error) : problemText(error);
+    if (orderId === selected) detailProblem = error instanceof ApiError && error.status === 404 ? notFound(orderId, error) : problemText(error);
   }
   page.refresh();
+}
+
+/** The companion's 404 for an id it knows nothing of (order-routes.ts); any other tells what it knows (a session not paid yet). */
+const UNKNOWN_ORDER = 'The order was not found';
+
+/**
+ * An id typed in the search (or a link's) that is no order, in the page's words, saying what the
+ * search takes: staff on the phone type what the customer reads out, an e-mail or card digits
+ * as often as an id. What the companion knows of it besides (its checkout session's state) follows.
+ */
+function notFound(orderId: string, error: ApiError): string {
+  const said = isolatedText(t('detail.notFound', { order: isolatedText(orderId) }));
+  return error.message === UNKNOWN_ORDER ? said : `${said} ${isolatedText(error.message)}`;
 }
 
 /** Try again, pressed: its button goes with a good answer, and the reader goes on from the panel's heading. */

@@ -1,0 +1,41 @@
+/**
+ * The back office on a busy day. A page that did not hear of a change (another tab's refund with
+ * the live feed down, the shop's server calling the API) learns it from the companion's refusal:
+ * the order and the open dialog are read again, and neither goes on showing what is gone. And what
+ * a customer reads out on the phone that is no order id is said in the page's language.
+ */
+import { expect, test } from '../fixtures.js';
+import { paidOrder } from '../pages/back-office.js';
+
+test('a refund refused because the order was refunded elsewhere reads the order again: the dialog and the totals say what is left', async ({ page, request, stack, backOffice }) => {
+  const orderId = await paidOrder(request, stack, 'purchase', { amount: 1500 });
+  // The feed never answers: nothing tells this page of the refund made elsewhere.
+  await page.route('**/api/changes/stream', () => undefined);
+  await page.goto(`/admin?${new URLSearchParams({ order: orderId })}#token=${stack.token}`);
+  await expect(backOffice.detailHeading).toHaveText(orderId);
+  await expect(backOffice.detail.locator('.totals')).toContainText('UAH 15.00');
+
+  const elsewhere = await request.post(`${stack.shop}/api/orders/${orderId}/refund`, {
+    headers: { Authorization: `Bearer ${stack.token}` },
+    data: { amount: 1000 },
+  });
+  expect(elsewhere.status()).toBe(200);
+
+  await backOffice.perform('Refund', { amount: '10' });
+  await expect(backOffice.dialog.getByLabel(/^Amount/)).toHaveAccessibleDescription(/left: UAH\s5\.00\.\W*At most\W*UAH\s5\.00/u);
+  // Read again: the dialog's limit (its hint above too) and the order's figures are the companion's, not the page's old ones.
+  await expect(backOffice.dialog).toContainText('Up to UAH 5.00');
+  await expect(backOffice.dialog).not.toContainText('UAH 15.00');
+  await expect(backOffice.operations).toHaveCount(1);
+  await expect(backOffice.detail.locator('.totals')).toContainText('UAH 10.00');
+});
+
+test('what a customer reads out on the phone that is no order id is said in the page’s language, with what the search takes', async ({ page, request, stack, backOffice }) => {
+  await paidOrder(request, stack, 'purchase', { customer: { fname: 'Olena', lname: 'Kovalenko', email: 'olena@example.com' } });
+  await backOffice.open();
+  await page.getByRole('combobox', { name: 'Language' }).selectOption('uk');
+  const find = page.getByRole('search').getByRole('searchbox', { name: 'Знайти замовлення' });
+  await find.fill('olena@example.com');
+  await find.press('Enter');
+  await expect(backOffice.detail.getByRole('alert')).toHaveText(/^\W*Замовлення \W*olena@example\.com\W* немає\. Пошук відкриває замовлення за його номером/u);
+});
