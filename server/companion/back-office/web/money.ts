@@ -8,8 +8,7 @@
 import { currencyExponent, moneyFormat } from '@payform/card/currencies';
 import { wireStep } from '@payform/gateway/wire';
 import { t } from './i18n.js';
-import { preferences } from './preferences.js';
-import type { Language } from './preferences.js';
+import { displayLocale } from './locale.js';
 
 /**
  * An amount as the merchant API writes it: integer minor units. A typed amount that is not one
@@ -19,12 +18,12 @@ export type ApiAmount = number | string;
 
 const formats = new Map<string, (minor: ApiAmount) => string>();
 
-/** 24950 UAH → "UAH 249.50" (in Ukrainian "249,50 грн"): in the page's language, unless `lang` is given. */
-export function formatAmount(amount: ApiAmount, currency: string, lang: Language = preferences().lang): string {
-  const key = `${lang}:${currency}`;
+/** 24950 UAH → "UAH 249.50" (in Ukrainian "249,50 грн"): as the page's language writes it in this browser (locale.ts), unless `locale` is given. */
+export function formatAmount(amount: ApiAmount, currency: string, locale: string = displayLocale()): string {
+  const key = `${locale}:${currency}`;
   let format = formats.get(key);
   if (!format) {
-    format = moneyFormat(currency, lang);
+    format = moneyFormat(currency, locale);
     formats.set(key, format);
   }
   return format(amount);

@@ -10,7 +10,7 @@ import type { MessageKey } from './i18n.js';
 import { units } from './money.js';
 import type { ApiAmount } from './money.js';
 import { isolated, shownAmount } from './bidi-isolation.js';
-import { preferences } from './preferences.js';
+import { displayLocale } from './locale.js';
 import { formatTime, timeLines } from './times.js';
 import type { DiscrepancyReport, ListedOrder, Operation, OrderDetail, OrderSummary, PaymentStatus, Share, Totals } from './admin-api.js';
 import { neverDecided, orderOutcome } from './order-outcome.js';
@@ -134,11 +134,11 @@ function reportLines(held: DiscrepancyReport, { amount, currency }: OrderSummary
 }
 
 /** A time as the page's language writes it (times.ts); with the date where asked, or not today's. */
-export const time = (iso: string | null, withDate = false) => (iso ? formatTime(iso, preferences().lang, withDate) : '—');
+export const time = (iso: string | null, withDate = false) => (iso ? formatTime(iso, displayLocale(), withDate) : '—');
 
 /** A time in a table's cell: its date and its time each kept on a line, the cell breaking between them when narrow; isolated as one. */
 const stamp = (iso: string | null, withDate = false) =>
-  iso ? isolated(timeLines(iso, preferences().lang, withDate).map((line, i) => html`${i ? ' ' : ''}<span class="nowrap">${line}</span>`)) : '—';
+  iso ? isolated(timeLines(iso, displayLocale(), withDate).map((line, i) => html`${i ? ' ' : ''}<span class="nowrap">${line}</span>`)) : '—';
 
 /**
  * A long unspaced token — an order id, an e-mail address — that a narrow column may break after

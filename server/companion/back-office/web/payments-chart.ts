@@ -7,7 +7,7 @@ import { html, nothing, svg } from 'lit';
 import type { TemplateResult } from 'lit';
 import type { Stats } from './admin-api.js';
 import { t } from './i18n.js';
-import { preferences } from './preferences.js';
+import { displayLocale } from './locale.js';
 
 const WIDTH = 720;
 const HEIGHT = 260;
@@ -21,7 +21,6 @@ export function niceCeiling(count: number): number {
 }
 
 export function paymentsChart(stats: Stats): TemplateResult {
-  const { lang } = preferences();
   const n = stats.buckets.length;
   const plotWidth = WIDTH - PLOT.left - PLOT.right;
   const plotHeight = HEIGHT - PLOT.top - PLOT.bottom;
@@ -31,7 +30,7 @@ export function paymentsChart(stats: Stats): TemplateResult {
   const y = (count: number) => PLOT.top + plotHeight - (count / top) * plotHeight;
   const yRate = (rate: number) => PLOT.top + plotHeight - rate * plotHeight;
   const x = (index: number) => PLOT.left + slot * index + (slot - bar) / 2;
-  const label = new Intl.DateTimeFormat(lang, stats.bucket === 'hour' ? { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' } : { day: 'numeric', month: 'short' });
+  const label = new Intl.DateTimeFormat(displayLocale(), stats.bucket === 'hour' ? { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' } : { day: 'numeric', month: 'short' });
   const every = stats.bucket === 'hour' ? 4 : 5;
   const rated = stats.buckets.flatMap((b, i) => (b.success_rate === null ? [] : [[x(i) + bar / 2, yRate(b.success_rate)] as const]));
   const { totals } = stats;

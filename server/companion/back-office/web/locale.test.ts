@@ -1,0 +1,38 @@
+// Amounts and times as this browser writes the page's language: a British browser's English page
+// has the 24-hour clock and the day first, the words staying the page's.
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { stubbedPage } from './testing/page.js';
+import { formatAmount } from './money.js';
+import { displayLocale } from './locale.js';
+import { formatTime } from './times.js';
+
+const page = stubbedPage();
+const browser = (...languages: string[]) => vi.stubGlobal('navigator', { languages, language: languages[0] });
+afterEach(() => void vi.unstubAllGlobals());
+
+describe('the locale of amounts and times', () => {
+  const afternoon = new Date(Date.UTC(2026, 10, 25, 14, 5, 9)).toISOString();
+
+  it('is the browser’s own when it is of the page’s language', () => {
+    browser('en-GB', 'uk');
+    expect(displayLocale()).toBe('en-GB');
+    expect(formatAmount(1500, 'USD')).toBe('US$15.00');
+    expect(formatTime(afternoon, displayLocale(), true)).not.toMatch(/PM/);
+    page.lang = 'uk';
+    expect(displayLocale()).toBe('uk');
+  });
+
+  it('is the first of the browser’s languages that is the page’s, skipping a tag that is none', () => {
+    browser('not a tag!', 'de-DE', 'uk-UA', 'en-AU');
+    page.lang = 'uk';
+    expect(displayLocale()).toBe('uk-UA');
+    page.lang = 'en';
+    expect(displayLocale()).toBe('en-AU');
+  });
+
+  it('is the page’s language when the browser has none of it', () => {
+    browser('de-DE');
+    expect(displayLocale()).toBe('en');
+    expect(formatAmount(1500, 'USD')).toBe('$15.00');
+  });
+});

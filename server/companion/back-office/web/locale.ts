@@ -1,0 +1,20 @@
+/**
+ * The locale amounts and times are written in: the browser's own when it is one of the page's
+ * language — an English page in a British browser writes "27 Nov 2026, 14:05:09", not "Nov 27,
+ * 2026, 2:05:09 PM" — else the language's. The words stay the page's language either way.
+ */
+import { preferences } from './preferences.js';
+import type { Language } from './preferences.js';
+
+export function displayLocale(lang: Language = preferences().lang): string {
+  const browser = typeof navigator === 'undefined' ? [] : (navigator.languages ?? [navigator.language]);
+  for (const tag of browser) {
+    try {
+      const [canonical] = Intl.getCanonicalLocales(tag);
+      if (canonical && canonical.split('-')[0]!.toLowerCase() === lang) return canonical;
+    } catch {
+      // Not a language tag (a browser's setting gone wrong): the next one, or the page's language.
+    }
+  }
+  return lang;
+}
