@@ -107,6 +107,9 @@ export async function diagnose(url: string, endpoint: string, element: Caller, r
     console.error(`<${name}>: ${reason}`);
     return new CompanionError('rejected', status, [], reason);
   }
+  // The shop's server read the request's body before the companion could (a body parser mounted
+  // in front of it): never a payment, and the companion's answer names the fix.
+  if (code === 'body_already_read') return misconfigured(name, `${url}: ${String(error?.message)}`, status);
   if (!response.ok) return new CompanionError(status === 429 ? 'rate_limited' : status >= 500 ? 'server' : 'rejected', status, fieldNames(error?.fields));
   return new CompanionError('malformed', status);
 }

@@ -320,6 +320,21 @@ describe('<pay-form> when things go wrong', () => {
       expect(errors).to.deep.equal([`<pay-form>: ${detail.reason}`]);
     });
 
+    it('tells the developer of a body parser in front of the companion, in the words of its answer', async () => {
+      const form = await mount();
+      // What the companion answers when the shop's server read the pay request's body first (http/body-taken.ts).
+      const fix = 'mount the companion before body parsers such as express.json()';
+      calls = watchFetch((call) => (isPay(call) ? Promise.resolve(json(500, { error: { code: 'body_already_read', message: `The server read this request’s body before the payment companion could: ${fix}` } })) : undefined));
+      const error = oneEvent(form, 'pay-error');
+      await payThrough(form);
+      const { detail } = await error;
+      expect(detail.code).to.equal('misconfigured');
+      expect(detail.reason).to.contain(fix);
+      expect(errors).to.deep.equal([`<pay-form>: ${detail.reason}`]);
+      await form.updateComplete;
+      expect(message(form)).to.equal('Something went wrong. Please try again in a moment.');
+    });
+
     it('names PAYFORM_ALLOWED_ORIGINS and the page origin when the companion refuses it', async () => {
       const { id, companion_url } = await openCheckout({ merchant: 'elsewhere' });
       const { form, detail } = await failAt(companion_url, id);
