@@ -169,12 +169,19 @@ export abstract class CheckoutElement extends LitElement {
         await (this.#localised = this.#localise());
       }
       if (run !== this.#run) return;
-      this.settle(view);
-      if ((this.phase as Phase) !== 'ready') return;
-      await this.updateComplete;
-      emit(this, 'pay-ready', { mode: this.hosted ? 'hosted' : 'direct', test: view.test, amount: view.amount, currency: view.currency });
-      // The form shows: what paying takes loads now.
-      void loadPaying(this);
+      // Ready — with its button there — before the outcome of the attempt the customer comes back
+      // from (a decline): a page that wires itself up on `pay-ready` hears that too. Once a
+      // session: not again when the page, back from the back/forward cache, reads it anew.
+      if (/^[of]/.test(view.status) && this.view?.id !== view.id) {
+        this.view = view;
+        this.phase = 'ready';
+        await this.updateComplete;
+        emit(this, 'pay-ready', { mode: this.hosted ? 'hosted' : 'direct', test: view.test, amount: view.amount, currency: view.currency });
+        // The form shows: what paying takes loads now.
+        void loadPaying(this);
+      }
+      // Unless a listener of `pay-ready` paid at once (nothing else comes between).
+      if ((this.phase as Phase) !== 'paying') this.settle(view);
     } catch (error) {
       // Even when the session failed first, its error shows in the page's language; when what
       // failed is the language (a card verification's words, lookup.ts), in the one there is.

@@ -33,6 +33,17 @@ function offPath(url: string, name: string, endpoint: string): string {
   return `${there}set its basePath to ${path} (the path your server hands it), or set <${name} endpoint> (now "${endpoint}") to its address with the basePath it has — its log names the basePath that would take these requests`;
 }
 
+/**
+ * What was said to the developer of a connection: once a page, not at every click that finds it
+ * still down (the customer hears each).
+ */
+const said = new Set<string>();
+function warn(text: string): void {
+  if (said.has(text)) return;
+  said.add(text);
+  console.warn(text);
+}
+
 /** Says it to the developer; the customer sees the code's message only. */
 function misconfigured(name: string, reason: string, status = 0): CompanionError {
   console.error(`<${name}>: ${reason}`);
@@ -52,7 +63,7 @@ async function unanswered(url: string, endpoint: string, name: string): Promise<
   const timeout = () => ({ signal: AbortSignal.timeout(5_000) });
   const again = await fetch(url, timeout()).then(() => 'answered', (error: Error) => error.name);
   if (again !== 'TypeError') {
-    console.warn(`<${name}>: the companion at ${endpoint} ${again === 'answered' ? 'answered only when asked again: the connection dropped' : 'is slow to answer'}`);
+    warn(`<${name}>: the companion at ${endpoint} ${again === 'answered' ? 'answered only when asked again: the connection dropped' : 'is slow to answer'}`);
     return new CompanionError('network');
   }
   const companion = await fetch(`${endpoint.replace(/\/$/, '')}/widget/pay-form.js`, timeout()).then((response) => response.ok, () => false);
@@ -65,7 +76,7 @@ async function unanswered(url: string, endpoint: string, name: string): Promise<
   if (answered) return misconfigured(name, `${url} answered, but not as the payform companion (no CORS headers): ${EXPECTED(name, endpoint)}`);
   // Nothing answers: the customer's connection, or an endpoint where no companion runs. The
   // customer may try again; the developer is told where the widget looked.
-  console.warn(`<${name}>: nothing answered at ${endpoint}: if the connection is up, set <${name} endpoint> to where the payform companion runs`);
+  warn(`<${name}>: nothing answered at ${endpoint}: if the connection is up, set <${name} endpoint> to where the payform companion runs`);
   return new CompanionError('network');
 }
 

@@ -152,8 +152,9 @@ function redirect(element: CheckoutElement, url: string, reason: PayEventDetails
   element.say(element.t[reason === 'hosted' ? 'redirect_hosted' : 'redirect_3ds'] ?? element.t.processing);
   if (emit(element, 'pay-redirect', { url, reason }, true)) {
     // Back from that page, a browser that kept this one whole (the back/forward cache, Safari's
-    // above all) would show it paying for ever: it reads the session instead, as a page loaded anew does.
-    addEventListener('pageshow', (event) => event.persisted && void element.load(), { once: true });
+    // above all) would show it paying for ever: it reads the session instead, as a page loaded anew
+    // does, and the focus the disabled button dropped comes back to where the customer left.
+    addEventListener('pageshow', (event) => event.persisted && void element.load().then(() => refocus(element)), { once: true });
     location.assign(url);
     return true;
   }

@@ -2,7 +2,55 @@ import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import { advanceGatewayClock, createSession, openCheckout, readView } from '../test/checkout-fixture.js';
 import { collectFingerprint } from '../checkout/fingerprint.js';
-import { autofill, button, card, field, message, mount, part, stay, watchConsoleErrors, watchFetch, yearAhead } from '../test/harness.js';
+import type { PayEventDetails } from '../events.js';
+import { autofill, button, card, field, json, message, mount, part, stay, watchConsoleErrors, watchFetch, yearAhead } from '../test/harness.js';
+
+/** Pays `session` by card through the companion, as the customer's attempt on the hosted page would: `number` decides how it ends. */
+async function payBy(session: string, number: string): Promise<string> {
+  const response = await fetch(`/api/checkout/sessions/${session}/pay`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ card: { number, exp_month: 12, exp_year: 2000 + Number(yearAhead(3)), cvv: '123' }, fingerprint: collectFingerprint() }),
+  });
+  return ((await response.json()) as { status: string }).status;
+}
+
+type PayEvent = keyof PayEventDetails;
+const PAY_EVENTS: PayEvent[] = ['pay-ready', 'pay-redirect', 'pay-success', 'pay-failure', 'pay-error'];
+
+/** The pay events `target` dispatches from now on, in order, by type. */
+function heard(target: EventTarget): PayEvent[] {
+  const types: PayEvent[] = [];
+  for (const type of PAY_EVENTS) target.addEventListener(type, () => types.push(type));
+  return types;
+}
+
+/**
+ * A `<pay-button>` whose hosted page is this very document (a hash of its address, which the
+ * session view names the sandbox's origin), so that its click leaves as it would and the test page
+ * stays; `comeBack()` is what Back from the hosted page fires when the browser kept the page
+ * whole in its back/forward cache (which headless Chromium has not): `pagehide`, then `pageshow`,
+ * both `persisted`.
+ */
+async function leaving(session: string) {
+  const here = location.href.split('#')[0]!;
+  const calls = watchFetch((call, pass) => {
+    if (call.url.endsWith('/hosted')) return Promise.resolve(json(200, { redirect_url: `${here}#hosted-page` }));
+    if (call.method !== 'GET') return undefined;
+    return pass().then(async (response) => json(response.status, { ...(await response.json()), sandbox_origin: location.origin }));
+  });
+  const payButton = await mount(session, {}, 'pay-button');
+  return {
+    payButton,
+    comeBack() {
+      for (const type of ['pagehide', 'pageshow']) dispatchEvent(new PageTransitionEvent(type, { persisted: true }));
+    },
+    restore() {
+      calls.restore();
+      history.replaceState(null, '', here);
+    },
+  };
+}
 
 describe('hosted checkout', () => {
   it('<pay-form mode="hosted"> is only the pay button, which leaves for the hosted page when the page lets it', async () => {
@@ -77,6 +125,65 @@ describe('hosted checkout', () => {
     await advanceGatewayClock(5);
     await buttonPaid;
     expect(errors).to.deep.equal([]);
+  });
+
+  it('<pay-button> the customer comes back to after a decline says pay-ready first, then pay-failure', async () => {
+    const session = await createSession();
+    expect(await payBy(session, '4000000000000002')).to.equal('failure');
+    const payButton = document.createElement('pay-button');
+    payButton.session = session;
+    const events = heard(payButton);
+    // What a page that wires itself up on pay-ready finds: the button on offer, no outcome yet.
+    const atReady = oneEvent(payButton, 'pay-ready').then(() => [button(payButton).disabled, message(payButton)]);
+    const failure = oneEvent(payButton, 'pay-failure');
+    await fixture(payButton);
+    expect((await failure).detail.message).to.equal('The payment was declined. Try another card or contact your bank.');
+    expect(events).to.deep.equal(['pay-ready', 'pay-failure']);
+    expect(await atReady).to.deep.equal([false, '']);
+    await payButton.updateComplete;
+    expect(message(payButton)).to.equal('The payment was declined. Try another card or contact your bank.');
+  });
+
+  it('<pay-button> back from the hosted page in the back/forward cache tells only what happened there, once', async () => {
+    const session = await createSession();
+    const { payButton, comeBack, restore } = await leaving(session);
+    try {
+      const events = heard(payButton);
+      const left = oneEvent(payButton, 'pay-redirect');
+      button(payButton).click();
+      expect((await left).detail.url).to.match(/#hosted-page$/);
+      // On the hosted page, the customer's card is declined; then Back.
+      expect(await payBy(session, '4000000000000002')).to.equal('failure');
+      const failure = oneEvent(payButton, 'pay-failure');
+      comeBack();
+      await failure;
+      await payButton.updateComplete;
+      expect(message(payButton)).to.equal('The payment was declined. Try another card or contact your bank.');
+      // The page heard pay-ready for this session as it loaded: not again.
+      expect(events).to.deep.equal(['pay-redirect', 'pay-failure']);
+    } finally {
+      restore();
+    }
+  });
+
+  it('<pay-button> back from the hosted page in the back/forward cache has the focus on the button pressed', async () => {
+    const { payButton, comeBack, restore } = await leaving(await createSession());
+    try {
+      const events = heard(payButton);
+      const left = oneEvent(payButton, 'pay-redirect');
+      button(payButton).focus();
+      await sendKeys({ press: 'Enter' });
+      await left;
+      // The button, disabled as the page left, dropped the focus.
+      await waitUntil(() => document.activeElement === document.body, 'the focus stayed on the disabled button');
+      comeBack();
+      await waitUntil(() => payButton.shadowRoot!.activeElement === button(payButton), 'the focus stayed on the page\'s start');
+      expect(button(payButton).disabled).to.equal(false);
+      expect(message(payButton)).to.equal('');
+      expect(events, 'nothing happened on the hosted page: nothing to tell').to.deep.equal(['pay-redirect']);
+    } finally {
+      restore();
+    }
   });
 
   it('is what <pay-form> shows when the session allows hosted checkout only', async () => {
@@ -249,6 +356,22 @@ describe('hosted checkout', () => {
       const detail = await failing((payButton) => (payButton.sessionWait = 100));
       expect(detail.reason).to.contain('no checkout session was set: set <pay-button session>');
       expect(said).to.deep.equal([`<pay-button>: ${detail.reason}`]);
+    });
+
+    it('says once that nothing answers at its endpoint, though the customer hears each click fail', async () => {
+      // Port 9 (discard): nothing listens there.
+      const detail = await failing((payButton) => Object.assign(payButton, { session: 'cs_any', endpoint: 'http://127.0.0.1:9' }));
+      expect(detail.code).to.equal('network');
+      const payButton = document.querySelector('pay-button')!;
+      await payButton.updateComplete;
+      for (let click = 0; click < 3; click++) {
+        const error = oneEvent(payButton, 'pay-error');
+        button(payButton).click();
+        expect((await error).detail.code).to.equal('network');
+        await payButton.updateComplete;
+        expect(message(payButton)).to.equal('Could not reach the payment service. Please try again.');
+      }
+      expect(said).to.deep.equal(['<pay-button>: nothing answered at http://127.0.0.1:9: if the connection is up, set <pay-button endpoint> to where the payform companion runs']);
     });
 
     it('names itself when it has no words for the language', async () => {
