@@ -75,7 +75,7 @@ export class OrderStateSync {
       // The ledger knows the order's currency; the gateway's entries need not name it.
       entries = await gateway.orders.get(orderId, { ...request, ...(payment ? { currency: payment.currency } : {}) });
     } catch (error) {
-      if (error instanceof NotFoundError) return { found: false, neverSent: payment !== undefined && (await this.#countAbsentPayment(payment, readAt)) };
+      if (error instanceof NotFoundError) return { found: false, neverSent: await this.#countAbsentOrder(payment, readAt, source) };
       throw error;
     }
     if (!payment) return { found: true, entries, payment: undefined, advanced: false, shown: new Set(), neverSent: new Set() };
@@ -191,11 +191,34 @@ export class OrderStateSync {
     );
   }
 
+  /**
+   * Counts a read without the order — for the attempt, and for the pending reservations of a paid
+   * one (only a paid order has any): with no order there, none of them can be at the gateway.
+   * True when it ended the attempt as never sent.
+   */
+  async #countAbsentOrder(payment: Payment | undefined, readAt: number, source: ChangeSource): Promise<boolean> {
+    if (!payment) return false;
+    if (payment.status !== 'success') return this.#countAbsentPayment(payment, readAt);
+    const operations = await this.#deps.ledger.listOperations(payment.orderId);
+    for (const operation of operations) if (operation.status === 'pending') await this.#countAbsentOperation(operation, readAt, source);
+    return false;
+  }
+
   /** Counts a read without the order; true when it ended the attempt as never sent. */
   async #countAbsentPayment(payment: Payment, readAt: number): Promise<boolean> {
     const counted = await this.#deps.ledger.countAbsentPayment(payment.orderId, { readAt, ...this.#deps.neverSent });
     if (!counted?.neverSent) return false;
-    this.#deps.logger.warn('the gateway never saw this payment attempt; its session may pay again, under the same order id', { order_id: payment.orderId, reads: counted.reads });
+    const fields = { order_id: payment.orderId, reads: counted.reads };
+    if (payment.paymentId === null) {
+      this.#deps.logger.warn('the gateway never saw this payment attempt; its session may pay again, under the same order id', fields);
+      return true;
+    }
+    // It answered this one (a payment id, a challenge or a hosted page), so it did see it: the
+    // gateway answering now has lost it, or is not the one that took it. Its customer may pay again.
+    this.#deps.logger.error(
+      'the gateway no longer knows a payment it acknowledged: ended like a never-sent attempt, so its session may pay again under the same order id. The gateway at PAYFORM_GATEWAY_BASE_URL was restarted without its payments (a sandbox) or is not the one that took it: check this payment_id at the gateway that took it before fulfilling the order or refunding a second payment',
+      { ...fields, payment_id: payment.paymentId },
+    );
     return true;
   }
 

@@ -1,0 +1,72 @@
+// A gateway that no longer knows orders it took (a sandbox restarted, another gateway put at the
+// address): reconciliation ends what waits on them within the never-sent window, and says
+// loudly what it could only have lost.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { TestClock } from '../../ledger/testing/databases.js';
+import { card } from '../test/cards.js';
+import { createStack, payBody } from '../test/stack.js';
+import type { Json, Stack } from '../test/stack.js';
+
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+let stack: Stack;
+let clock: TestClock;
+let loseAnswers: RegExp | undefined;
+
+beforeEach(async () => {
+  clock = new TestClock(Date.now());
+  loseAnswers = undefined;
+  stack = await createStack({
+    clock,
+    gateway: {
+      retry: { maxRetries: 0 },
+      fetch: async (input, init) => {
+        const response = await stack.sandbox.fetch(new Request(input, init));
+        if (loseAnswers?.test(String(input))) throw new TypeError('fetch failed', { cause: Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }) });
+        return response;
+      },
+    },
+  });
+  stack.dropWebhooks = true;
+});
+afterEach(async () => {
+  await stack.close();
+});
+
+const reconcile = () => stack.companion.companion.reconciler.runOnce();
+/** The reconciliation passes of a never-sent window: the first once stale, then every spacing. */
+async function windowOfReads(): Promise<void> {
+  for (const wait of [MINUTE, 30 * SECOND, 30 * SECOND]) {
+    clock.advance(wait);
+    await reconcile();
+  }
+}
+const lines = (pattern: RegExp) => stack.logs.map((line) => JSON.parse(line) as Json).filter((line) => pattern.test(String(line.msg)));
+
+describe('orders the gateway no longer knows', () => {
+  it('releases a capture whose answer was lost within the window, not after the 30-minute give-up', async () => {
+    const session = await stack.openSession({ method: 'auth' });
+    expect(await (await stack.pay(session.id)).json()).toMatchObject({ status: 'success' });
+    // The capture's answer is lost, and so is the read of the order that follows it.
+    loseAnswers = /\/api\/v1\/(capture$|pos\/)/;
+    await stack.json('POST', `/api/orders/${session.order_id}/capture`, 202, { admin: true, body: {} });
+    loseAnswers = undefined;
+    await stack.control('POST', '/_sandbox/reset');
+    await windowOfReads();
+    const [capture] = await stack.ledger.listOperations(session.order_id);
+    expect(capture).toMatchObject({ kind: 'capture', status: 'failure', statusDescription: 'Never reached the gateway' });
+    expect(lines(/never saw this operation/)).toHaveLength(1);
+  });
+
+  it('says a pending payment it acknowledged and lost as an error naming its payment id, not as one it never saw', async () => {
+    const session = await stack.openSession({ ttl_seconds: 7200 });
+    const paid = await (await stack.pay(session.id, payBody({ card: card('three_ds_challenge') }))).json();
+    expect(paid).toMatchObject({ status: 'redirect', payment_id: expect.any(String) });
+    await stack.control('POST', '/_sandbox/reset');
+    await windowOfReads();
+    expect(await stack.ledger.getPayment(session.order_id)).toMatchObject({ status: 'pending', unsentAt: clock.now });
+    expect(lines(/never saw this payment attempt/)).toEqual([]);
+    const said = lines(/no longer knows a payment it acknowledged/);
+    expect(said).toMatchObject([{ level: 'error', order_id: session.order_id, payment_id: paid.payment_id, msg: expect.stringContaining('PAYFORM_GATEWAY_BASE_URL') }]);
+  });
+});
