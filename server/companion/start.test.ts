@@ -310,6 +310,9 @@ describe('startCompanion', () => {
       expect([health.status, await health.json()]).toEqual([200, { status: 'starting' }]);
       const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
       expect([ready.status, ready.headers.get('retry-after')]).toEqual([503, '1']);
+      // The merchant's server is told in the API's words, as every other refusal, not in plain text.
+      const session = await fetch(`http://127.0.0.1:${port}/api/checkout/sessions`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+      expect([session.status, session.headers.get('retry-after'), (await session.json()).error.code]).toEqual([503, '1', 'starting']);
     } finally {
       for (const socket of sockets) socket.destroy();
       silent.close();

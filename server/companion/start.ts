@@ -395,6 +395,7 @@ export async function startCompanion(settings: CompanionSettings = readCompanion
 /**
  * The answer while the ledger opens and its migrations run, which may take minutes on a large
  * PostgreSQL ledger: alive (a liveness probe that restarted it would start them over), not ready.
+ * Every other request is told to come back, in the API's error shape (a client reads its code).
  */
 export function starting(request: Request, basePath: string): Response {
   // A companion, though not yet one that can say its ledger: the public URL check asks again.
@@ -404,7 +405,10 @@ export function starting(request: Request, basePath: string): Response {
   const probed = path === `${basePath}/webhooks/gateway` && request.method !== 'POST';
   return probed
     ? Response.json({ status: 'starting' }, { status: 503, headers: { 'Retry-After': '1', [INSTANCE_HEADER]: instanceId } })
-    : new Response('Starting', { status: 503, headers: { 'Retry-After': '1' } });
+    : Response.json(
+        { error: { code: 'starting', message: 'The payment companion is starting (its ledger is opening): try again in a moment' } },
+        { status: 503, headers: { 'Retry-After': '1', 'Cache-Control': 'no-store' } },
+      );
 }
 
 /**
