@@ -52,6 +52,9 @@ describe('a ledger URL', () => {
     ['postgres://shop@db/shop?schema=payform', /^\?schema= is not read by node-postgres, .* \?options=-c%20search_path%3D<schema>$/],
     ['postgres://shop@db/shop?sslmode=require&currentSchema=payform', /^\?currentSchema= is not read/],
     ['postgres://shop:secret@db/shop?pgbouncer=yes', /^\?pgbouncer= takes true \(a pooler in transaction mode .*\) or false$/],
+    // A folder not there yet: SQLite would make a file of its name.
+    ['./data/', /^ends with a slash, so it names a folder: give the SQLite file's path in it/],
+    ['C:\\payform\\', /^ends with a slash/],
   ])('%s is refused, naming why and the fix, without quoting a password', async (url, reason) => {
     expect(ledgerUrlProblem(url)).toMatch(reason);
     expect(ledgerUrlProblem(url)).not.toContain('secret');

@@ -307,6 +307,8 @@ export function ledgerUrlProblem(url: string): string | undefined {
   if (/^["']/.test(url)) return 'starts with a quote, which a .env file for containers (docker --env-file, kubectl) keeps as part of the value: remove the quotes';
   if (isPostgresUrl(url)) return postgresUrlProblem(url);
   if (UNEXPANDED.test(url)) return 'holds ~ or a $VARIABLE that no shell expanded (env files keep them as written): give the full path';
+  // SQLite drops the slash and makes a file of the folder's name where none is.
+  if (/[/\\]$/.test(url)) return "ends with a slash, so it names a folder: give the SQLite file's path in it (e.g. ./data/payform.db)";
   const scheme = OTHER_SCHEME.exec(url)?.[1];
   return scheme && `a ${scheme}: URL is not read: give a postgres:// URL, or the SQLite file's path itself (e.g. ./data/payform.db)`;
 }
