@@ -242,7 +242,10 @@ describe('timeouts and aborts', () => {
     const capturing = client.operations.capture(capture);
     const reading = failure(client.balances.listAccounts({ signal: own.signal }));
     const stopped = new Error('the server is stopping');
-    setTimeout(() => stopping.abort(stopped), 20);
+    // Both waiting on the gateway, then stopped: on a busy machine a fixed delay could stop them
+    // before they arrive, and the gateway record one only after the count below.
+    await vi.waitFor(() => expect(double.gateway.requests).toHaveLength(2));
+    stopping.abort(stopped);
     const ended = await failure(capturing);
     expect(ended).toBeInstanceOf(OutcomeUnknownError);
     expect((ended as OutcomeUnknownError).cause).toBe(stopped);
