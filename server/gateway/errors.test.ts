@@ -67,6 +67,16 @@ describe('errorFromResponse', () => {
     const coded = errorFromResponse(400, { message: 'card_cvv 737 refused', args: { code: 'P-400' } });
     expect([coded.message, coded.code]).toEqual(['card_cvv [cvv] refused', 'P-400']);
   });
+
+  it('keeps the ids of args beside one that names a CVV: each entry is masked by its own mention and the message’s', () => {
+    const error = errorFromResponse(400, {
+      message: 'Validation failed',
+      args: [{ field_name: 'card_cvv', violation: 'value 737 is invalid' }, { field_name: 'order_id', violation: 'order 1234 already exists' }],
+    });
+    expect(error.fields).toEqual([{ field: 'card_cvv', reason: 'value [cvv] is invalid' }, { field: 'order_id', reason: 'order 1234 already exists' }]);
+    const quoted = errorFromResponse(400, { message: 'CVV 737 refused for order 1234', args: [{ field_name: 'order_id', violation: 'order 1234 already exists' }] });
+    expect([quoted.message, quoted.fields[0]?.reason]).toEqual(['CVV [cvv] refused for order [cvv]', 'order [cvv] already exists']);
+  });
 });
 
 describe('maskCardData', () => {

@@ -168,9 +168,7 @@ export class UnexpectedResponseError extends GatewayError {}
 export function errorFromResponse(status: number, body: unknown, retryAfterMs?: number, target?: string): GatewayError {
   const envelope = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
   const gatewayMessage = typeof envelope.message === 'string' && envelope.message ? envelope.message : undefined;
-  // Message and args masked as one: a CVV named in the args ("card_cvv") and quoted in the
-  // message ("value 737 is not valid") is masked in both.
-  const masked = maskCardData({ message: gatewayMessage ?? `The gateway answered HTTP ${status}`, args: envelope.args });
+  const masked = maskEnvelope(gatewayMessage ?? `The gateway answered HTTP ${status}`, envelope.args);
   const { args } = masked;
   // No message of the gateway's is often no gateway at all (a web server's 404 page at a wrong
   // base URL): the address asked says which. Added after masking, its ids are ordinary data.
@@ -201,9 +199,13 @@ export const CARD_NUMBER_MASK = '[card number]';
  * mention anywhere in them counts for all.
  */
 export function maskCardData<T>(value: T): T {
+  return maskNamed(value, false) as T;
+}
+
+/** `maskCardData`, with a CVV mention already found beside `value` counting for it too. */
+function maskNamed(value: unknown, named: boolean): unknown {
   if (value === null || (typeof value !== 'object' && typeof value !== 'string')) return value;
-  const text = typeof value === 'string' ? value : JSON.stringify(value);
-  return maskIn(value, namesCvv(text)) as T;
+  return maskIn(value, named || namesCvv(typeof value === 'string' ? value : JSON.stringify(value)));
 }
 
 // `cvv`, `CVC2`, `csc`, `security code`, and as some forms write it: `C.V.V.`, and `CVN` or `CV2`
@@ -217,6 +219,20 @@ const THREE_DIGITS = new RegExp(String.raw`${ANY_DIGIT}(?:.*?${ANY_DIGIT}){2}`, 
 
 /** Whether `text` names a CVV, full-width letters (ＣＶＶ) read as theirs. */
 const namesCvv = (text: string): boolean => CVV_MENTION.test(text) || (NON_ASCII.test(text) && CVV_MENTION.test(text.normalize('NFKC')));
+
+/**
+ * An error envelope's message and args, card data masked. The message is masked as one with the
+ * args: a CVV they name ("card_cvv") and it quotes ("value 737 is not valid") is masked in both.
+ * Each entry of the args by its own mention and the message's: an order id refused beside a CVV
+ * ("order 1234 already exists") is not masked as if it were one.
+ */
+function maskEnvelope(message: string, args: unknown): { message: string; args: unknown } {
+  const messageNames = namesCvv(message);
+  return {
+    message: maskText(message, messageNames || (args != null && namesCvv(JSON.stringify(args)))),
+    args: Array.isArray(args) ? args.map((entry) => maskNamed(entry, messageNames)) : maskNamed(args, messageNames),
+  };
+}
 
 /** `text` with every run of 3–4 digits masked when it mentions a CVV (card numbers left as they are). */
 export function maskCvvMention(text: string): string {
