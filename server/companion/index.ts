@@ -28,5 +28,7 @@ export { limitPerClient } from './http/client-limit.js';
 export { RateLimiter } from './http/rate-limit.js';
 export {
   openLedger, InvalidLedgerInput, LedgerConflict, LedgerError, LedgerNotFound, OperationRefused,
+  // The state `ledger.noticeTold` and `noticeFailed` take, of the record a hook was told.
+  paymentNotice, operationNotice,
 } from '../ledger/index.js';
 export type { Ledger, LedgerOptions } from '../ledger/index.js';

@@ -100,7 +100,7 @@ export interface StartOptions {
   readonly onPaymentEvent?: PaymentEventHook;
   /** Adds routes before the app serves (the demo's pages on the same port). */
   readonly extend?: (app: CompanionApp) => void;
-  /** The gateway client's fetch; default: node:http over keep-alive connections (see gateway/exchange.ts). */
+  /** The gateway client's fetch; default: undici's keep-alive connection pools (see gateway/exchange.ts). */
   readonly fetch?: typeof globalThis.fetch;
   /** Gateway call timeout per attempt; default the client's (30 s). */
   readonly gatewayTimeoutMs?: number;

@@ -5,7 +5,7 @@
  */
 import { serve } from '@hono/node-server';
 import express from 'express';
-import { composeCompanion, openLedger, readCompanionConfig, toNodeListener } from '@payform/companion';
+import { composeCompanion, openLedger, paymentNotice, readCompanionConfig, toNodeListener } from '@payform/companion';
 import type { PaymentChange } from '@payform/companion';
 import { GatewayClient, isMinorUnits, minorUnits, readWebhook, WebhookSignatureError } from '@payform/gateway';
 import { createSandbox } from '@payform/sandbox';
@@ -73,6 +73,8 @@ server.close();
 
 const ledger = await openLedger(':memory:');
 const stored = await ledger.getOrder('order-1042');
+// A hook of one's own told of a payment: its mark cleared, as docs/companion.md shows.
+if (stored) await ledger.noticeTold(paymentNotice(stored.payment));
 await ledger.close();
 
 const brand: string | undefined = detectBrand('37')?.id;
