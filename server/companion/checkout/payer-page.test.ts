@@ -33,5 +33,10 @@ describe('shopHome', () => {
     // Alone on its origin, or serving several shops: no page of the companion's is a shop.
     expect(shopHome({ allowedOrigins: [], publicUrl: 'https://pay.shop.example' })).toBeUndefined();
     expect(shopHome({ allowedOrigins: ['https://shop.example', 'https://outlet.example'], publicUrl: 'https://pay.shop.example' })).toBeUndefined();
+    // Its own origin allowed (the bin's default) names no shop when it is alone there, and stays
+    // the shop when the companion is mounted in that shop's server.
+    expect(shopHome({ allowedOrigins: ['https://pay.shop.example'], publicUrl: 'https://pay.shop.example' })).toBeUndefined();
+    expect(shopHome({ allowedOrigins: ['https://pay.shop.example', 'https://shop.example'], publicUrl: 'https://pay.shop.example' })).toBe('https://shop.example/');
+    expect(shopHome({ allowedOrigins: ['https://shop.example'], publicUrl: 'https://shop.example/payments' })).toBe('https://shop.example/');
   });
 });

@@ -41,13 +41,15 @@ export function returnablePage(url: string | undefined, options: PageOptions): s
 /**
  * The shop's home: the one origin allowed to embed the checkout or, when none is configured, the
  * origin the companion is mounted in under a path (the shop's own server). Several origins, or
- * a companion alone on its origin, name no shop: no link is made up.
+ * a companion alone on its origin, name no shop: no link is made up. That origin allowed (the
+ * bin's default, PAYFORM_PUBLIC_URL's origin) is no shop either: its home is the companion's 404.
  */
 export function shopHome(options: Pick<CompanionOptions, 'allowedOrigins' | 'publicUrl'>): string | undefined {
-  const [only, ...others] = options.allowedOrigins;
-  if (only !== undefined) return others.length === 0 ? `${only}/` : undefined;
   const own = new URL(options.publicUrl);
-  return own.pathname === '/' ? undefined : `${own.origin}/`;
+  const alone = own.pathname === '/';
+  const [only, ...others] = options.allowedOrigins.filter((origin) => !(alone && origin === own.origin));
+  if (only !== undefined) return others.length === 0 ? `${only}/` : undefined;
+  return alone ? undefined : `${own.origin}/`;
 }
 
 /** Distinct refused origins remembered for the once-per-origin warning: a bound, since anyone can send any page_url. */

@@ -95,6 +95,15 @@ describe('GET /checkout/return/:id', () => {
     const unpaid = await two.openSession({ customer: CUSTOMER });
     await two.pay(unpaid.id, payBody({ card: card('rejected') }));
     expect(await read(two, unpaid.id)).toEqual({ text: expect.stringMatching(/You have not been charged\. You can close this page\.$/), link: undefined });
+
+    // The bin allows its own origin when PAYFORM_ALLOWED_ORIGINS is unset: alone on it, its home
+    // is no shop (a JSON 404), so the customer is not sent there.
+    const alone = await open({ companion: { allowedOrigins: ['http://companion.test'] } });
+    expect(alone.companionUrl).toBe('http://companion.test');
+    const refused = await alone.openSession({ customer: CUSTOMER });
+    await alone.pay(refused.id, payBody({ card: card('rejected') }));
+    expect(await read(alone, refused.id)).toEqual({ text: expect.stringMatching(/You can close this page\.$/), link: undefined });
+    expect(await (await alone.request('GET', `/checkout/return/${'x'.repeat(43)}`)).text()).not.toContain('<a ');
   });
 
   it('says a payment held for a person is being checked, and does not reload itself for an update that never comes', async () => {
