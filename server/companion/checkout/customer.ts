@@ -5,7 +5,7 @@
  */
 import * as z from 'zod';
 import { digitsOf, findCardNumbers, foldDigits, holdsCardNumber, isCardNumberAsPhone, luhn, maxLength } from '@payform/card';
-import { requiredText } from '@payform/gateway/wire';
+import { EMAIL_ADDRESS, requiredText } from '@payform/gateway/wire';
 import type { CustomerDetails, PaymentMethod } from '../../ledger/index.js';
 import { definedFields } from '../optional-fields.js';
 
@@ -46,7 +46,7 @@ function isLongDigitRun(written: string): boolean {
 export const Name = withoutCardNumber(z.string().trim().pipe(requiredText(256)));
 // The shape of an address only, as the gateway's client checks it: zod's default pattern refuses
 // one-letter top-level domains and internationalised addresses, which the widget takes.
-const Email = withoutCardNumber(z.string().trim().pipe(z.email({ pattern: z.regexes.unicodeEmail, error: 'must be an e-mail address' }).max(256)));
+const Email = withoutCardNumber(z.string().trim().pipe(z.email({ pattern: EMAIL_ADDRESS, error: 'must be an e-mail address' }).max(256)));
 
 const Phone = z
   .string()

@@ -14,7 +14,7 @@ import { BrowserFingerprint, CARD_FIELDS, CardNumber, CardToken, cardFields } fr
 import type { FieldIssue } from './issues.js';
 import {
   Currency, Fee, IsoDate, Mode, OrderId, PrimaryMethod, RequestAmount, ResponseAmount, Status,
-  StatusCodeField, Timestamp, Url, Uuid, reason, requiredText, text,
+  EMAIL_ADDRESS, StatusCodeField, Timestamp, Url, Uuid, reason, requiredText, text,
 } from './primitives.js';
 
 /** `order_3ds_bypass`: `supported` is the gateway's default; payform sends it when unset. */
@@ -22,10 +22,9 @@ export const ThreeDsBypass = z.enum(['supported', 'always', 'never']);
 export type ThreeDsBypass = z.infer<typeof ThreeDsBypass>;
 
 const Name = requiredText(256);
-// customer_email is a String in the interface: only the shape of an address is checked (one @, no
-// spaces, a local part of at most 64), so one-letter TLDs and internationalised addresses (RFC 6531)
-// pass — zod's default pattern refuses both, and with them shoppers whose address is real.
-const Email = z.email({ pattern: z.regexes.unicodeEmail, error: reason('must be an email address') }).max(256);
+// zod's default pattern refuses one-letter TLDs and internationalised addresses, and with them
+// shoppers whose address is real.
+const Email = z.email({ pattern: EMAIL_ADDRESS, error: reason('must be an email address') }).max(256);
 const Phone = z.string().regex(/^\+?\d{7,15}$/, { error: 'must be 7 to 15 digits, optionally after a +' });
 const IpAddress = z.union([z.ipv4(), z.ipv6()], { error: reason('must be an IPv4 or IPv6 address') });
 const Language = z.string().regex(/^[A-Z]{2}$/, { error: 'must be an upper-case two-letter code such as EN or UK' });

@@ -73,6 +73,14 @@ export const text = (max = 256) => z.string().max(max, { error: `must be at most
 export const requiredText = (max = 256) => text(max).min(1, { error: 'must not be empty' });
 
 /**
+ * An e-mail address by its shape only — one @, no spaces, a local part of at most 64 characters —
+ * as the interface types it a String: one-letter top-level labels and internationalised addresses
+ * (RFC 6531) pass. No control character nor bidi override or isolate either: they would show, in a
+ * back office or a receipt, another address than the one kept.
+ */
+export const EMAIL_ADDRESS = /^[^\s@"\p{Cc}\u200e\u200f\u202a-\u202e\u2066-\u2069]{1,64}@[^\s@\p{Cc}\u200e\u200f\u202a-\u202e\u2066-\u2069]{1,255}$/u;
+
+/**
  * A lone surrogate has no UTF-8 form, so no URL can name it (`encodeURIComponent` throws); a
  * control character is a sender's bug that logs, file names and PostgreSQL's text (NUL) mangle.
  * With the `u` flag a surrogate pair is one code point, so only a lone half matches.
