@@ -33,6 +33,41 @@ describe('<pay-form> in tokenize mode', () => {
     expect(calls.filter((call) => call.url.endsWith('/pay'))).to.deep.equal([]);
   });
 
+  it('goes to the hosted page when the tokenizer does not answer in time, instead of waiting on it for ever', async () => {
+    const form = await mount({ merchant: 'tokenize' });
+    // Time stands still: the test ends the tokenizer's time limit itself (each timeout signal is one the test can fire).
+    const limits = new Map<AbortSignal, AbortController>();
+    const timeout = AbortSignal.timeout;
+    AbortSignal.timeout = () => {
+      const limit = new AbortController();
+      limits.set(limit.signal, limit);
+      return limit.signal;
+    };
+    let asked: { signal?: AbortSignal | null } | undefined;
+    calls = watchFetch();
+    const send = window.fetch;
+    // A widget host that takes the connection and never answers: only the request's signal ends it.
+    window.fetch = (input, init) => {
+      if (!String(input).endsWith('/sdk/tokenize')) return send(input, init);
+      asked = { signal: init?.signal };
+      return new Promise((_, reject) => init?.signal?.addEventListener('abort', () => reject(init.signal!.reason)));
+    };
+    try {
+      const redirect = stay(form);
+      autofill(form, card('4242424242424242'));
+      button(form).click();
+      await waitUntil(() => asked, 'the tokenizer was not asked');
+      const limit = asked!.signal && limits.get(asked!.signal);
+      expect(limit, 'the tokenizer is asked with a time limit').to.be.instanceOf(AbortController);
+      limit!.abort(new DOMException('The operation timed out.', 'TimeoutError'));
+      expect((await redirect).detail.reason).to.equal('hosted');
+      expect(calls.filter((call) => call.url.endsWith('/pay'))).to.deep.equal([]);
+    } finally {
+      AbortSignal.timeout = timeout;
+      window.fetch = send;
+    }
+  });
+
   it('keeps a card number typed into the phone field on the page: named on submit, nothing tokenized or sent', async () => {
     const form = await mount({ merchant: 'tokenize', customer: {} });
     calls = watchFetch();

@@ -3,6 +3,12 @@ import { CompanionError, type PayRequest } from '../checkout/companion.js';
 import type { SessionView } from '../checkout/session-view.js';
 
 /**
+ * A tokenizer that has not answered by then is out of reach: without a limit a hung widget host
+ * kept the customer on "Processing payment…" for as long as the browser kept the connection.
+ */
+const TOKENIZE_TIMEOUT_MS = 15_000;
+
+/**
  * Tokenize mode (the session names the gateway's tokenizer): the card goes from this browser to
  * the gateway, and the pay request carries only its token. Undefined when the tokenizer cannot be
  * reached and the session offers the hosted page instead; a refusal (a wrong widget key or
@@ -16,7 +22,8 @@ export async function tokenized(request: PayRequest, view: SessionView): Promise
   const { number, exp_month: expMonth, exp_year: expYear, cvv } = request.card;
   try {
     // Sealed for the companion (rich): it pays only with a token this card's tokenization made.
-    return { ...request, card: { token: await sealedCardToken({ url, widgetKey }, { number, expMonth, expYear, cvv }) } };
+    const settings = { url, widgetKey, fetch: (input: RequestInfo | URL, init?: RequestInit) => fetch(input, { ...init, signal: AbortSignal.timeout(TOKENIZE_TIMEOUT_MS) }) };
+    return { ...request, card: { token: await sealedCardToken(settings, { number, expMonth, expYear, cvv }) } };
   } catch (error) {
     if (error instanceof TokenizerUnreachableError) {
       // The developer learns what did not answer, fallback or not: a page whose Content-Security-Policy
