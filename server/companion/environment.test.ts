@@ -18,9 +18,16 @@ describe('settings given in code', () => {
 
   it('refuses PAYFORM_DATABASE_URL given as an empty string, as from the environment; null is unset', () => {
     expect(() => readInCode({ PAYFORM_DATABASE_URL: '' })).toThrow(/^Invalid environment: PAYFORM_DATABASE_URL is set but empty: give the database's URL, or remove the variable/);
-    expect(currentEnvironment({ PAYFORM_DATABASE_URL: '', PAYFORM_PUBLIC_URL: '' }).blank).toEqual(['PAYFORM_DATABASE_URL']);
+    expect(currentEnvironment({ PAYFORM_DATABASE_URL: '', PAYFORM_PUBLIC_URL: '' }).blank).toEqual([{ name: 'PAYFORM_DATABASE_URL', meant: 'PAYFORM_DATABASE_URL' }]);
     expect(currentEnvironment({ PAYFORM_DATABASE_URL: null }).blank).toEqual([]);
     expect(readInCode({ PAYFORM_DATABASE_URL: null }).databaseUrl).toBe('./data/payform.db');
+  });
+
+  it('refuses PAYFORM_GATEWAY_WIDGET_KEY set but blank: a secret that failed to inject must not move card data onto this server', () => {
+    expect(() => readInCode({ PAYFORM_GATEWAY_WIDGET_KEY: ' ' })).toThrow(
+      /^Invalid environment: PAYFORM_GATEWAY_WIDGET_KEY is set but empty: give the project's widget key, or remove the variable to relay card data through this server \(PCI DSS SAQ D\)/,
+    );
+    expect(readInCode({ PAYFORM_GATEWAY_WIDGET_KEY: null }).tokenizer).toBeUndefined();
   });
 
   it('checks a number like the string it reads as', () => {

@@ -47,16 +47,18 @@ const PAYFORM_ONLY_NAMES = new Set(['GATEWAY_POS_ID', 'GATEWAY_ENDPOINTS_KEY', '
  * Variables set but blank that are refused rather than read as unset, because their default is
  * worse than not starting: PAYFORM_DATABASE_URL's default is a SQLite file of this instance's
  * own, so in a PostgreSQL fleet a secret that failed to inject would give one instance a private
- * ledger (its payments seen by no other). Blank is unset for the rest: their defaults are
- * refused in production or are the safer choice (no /metrics, no back office, this machine only).
+ * ledger (its payments seen by no other); without PAYFORM_GATEWAY_WIDGET_KEY card data is relayed
+ * through this server, which puts it in PCI DSS scope (SAQ D rather than A-EP). Blank is unset
+ * for the rest: their defaults are refused in production or are the safer choice (no /metrics,
+ * no back office, this machine only).
  */
-const NOT_BLANK = ['PAYFORM_DATABASE_URL'];
+const NOT_BLANK = ['PAYFORM_DATABASE_URL', 'PAYFORM_GATEWAY_WIDGET_KEY'];
 
 export interface CurrentEnvironment {
   /** The variables under their current names, blanks as unset. */
   readonly env: Env;
-  /** Variables of NOT_BLANK set but empty or blank, as they were set (their 0.2 name where that is read): readCompanionConfig refuses them. */
-  readonly blank: readonly string[];
+  /** Variables of NOT_BLANK set but empty or blank, as they were set (`name`, their 0.2 name where that is read): readCompanionConfig refuses them. */
+  readonly blank: readonly UnreadVariable[];
   /** For a value read from a 0.2 name: current name → the name it was read from (errors name what was set). */
   readonly readFrom: Readonly<Record<string, string>>;
   /** One line per 0.2 name in use, and one for the 0.2 names left alone as the shop's own. */
@@ -118,10 +120,10 @@ export function currentEnvironment(env: EnvironmentInput): CurrentEnvironment {
   // Where the current name is not set at all, its 0.2 name is the one that would have been read.
   const isBlank = (raw: unknown) => typeof raw === 'string' && raw.trim() === '';
   const blank = NOT_BLANK.flatMap((name) => {
-    if (isBlank(env[name])) return [name];
+    if (isBlank(env[name])) return [{ name, meant: name }];
     const legacy = RENAMED_VARIABLES[name];
     const legacyRead = legacy !== undefined && readsLegacy(legacy) && (env[name] === undefined || env[name] === null);
-    return legacyRead && isBlank(env[legacy]) ? [legacy] : [];
+    return legacyRead && isBlank(env[legacy]) ? [{ name: legacy, meant: name }] : [];
   });
   // Said once, all together: a 0.2 setting silently dropped would look like a ledger emptied, a
   // token made up, the widget refused by CORS.

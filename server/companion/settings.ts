@@ -201,14 +201,15 @@ function settingsOf(
   readFrom: Readonly<Record<string, string>>,
   deprecations: CompanionSettings['deprecations'],
   { misspelt, leftAlone }: Pick<CompanionSettings, 'misspelt' | 'leftAlone'>,
-  blank: readonly string[],
+  blank: readonly UnreadVariable[],
 ): CompanionSettings {
   const parsed = parseWire(Variables, env);
-  // Set but blank, the database's variable is refused rather than read as unset (environment.ts), with every other wrong one.
-  const emptied = blank.map((name) => ({
-    field: '',
-    reason: `${name} is set but empty: give the database's URL, or remove the variable for the default SQLite file (${resolvePath(DEFAULT_DATABASE)})`,
-  }));
+  // Set but blank, these are refused rather than read as unset (environment.ts), with every other wrong one.
+  const instead: Record<string, string> = {
+    PAYFORM_DATABASE_URL: `give the database's URL, or remove the variable for the default SQLite file (${resolvePath(DEFAULT_DATABASE)})`,
+    PAYFORM_GATEWAY_WIDGET_KEY: "give the project's widget key, or remove the variable to relay card data through this server (PCI DSS SAQ D)",
+  };
+  const emptied = blank.map(({ name, meant }) => ({ field: '', reason: `${name} is set but empty: ${instead[meant]}` }));
   const credentials = testProjectCredentials(env);
   const quoted = quotedVariables(env);
   // A quoted value fails its variable's own rule too (PORT="3000": "must be a port number"), which
