@@ -223,20 +223,32 @@ const pageShape = {
   cursor: text(256).optional(),
 };
 
-export const orderListInput = z.strictObject({
-  status: z.enum(['init', 'pending', 'success', 'failure']).optional(),
-  kind: z.enum(['payments', 'verifications']).optional(),
-  sessionId: text(64).optional(),
-  held: z.boolean().optional(),
-  ...pageShape,
-});
+const epochMs = z.number().int('must be epoch milliseconds').min(0, 'must not be negative');
+
+export const orderListInput = z
+  .strictObject({
+    status: z.enum(['init', 'pending', 'success', 'failure']).optional(),
+    kind: z.enum(['payments', 'verifications']).optional(),
+    sessionId: text(64).optional(),
+    held: z.boolean().optional(),
+    email: z.string().min(3, 'must be an e-mail address').max(254, 'must be at most 254 characters').regex(/^[^@\s]+@[^@\s]+$/, 'must be an e-mail address').optional(),
+    cardLastFour: z.string().regex(/^\d{4}$/, 'must be the last four digits of the card').optional(),
+    amount: z.number().int('must be a whole number of minor units').positive('must be positive').max(Number.MAX_SAFE_INTEGER, 'is too large').optional(),
+    currency: z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code in capitals').optional(),
+    createdFrom: epochMs.optional(),
+    createdTo: epochMs.optional(),
+    ...pageShape,
+  })
+  .refine((query) => query.currency === undefined || query.amount !== undefined, { path: ['currency'], message: 'is taken with amount only' })
+  .refine((query) => query.createdFrom === undefined || query.createdTo === undefined || query.createdTo > query.createdFrom, {
+    path: ['createdTo'],
+    message: 'must be after createdFrom',
+  });
 
 export const eventListInput = z.strictObject({
   outcome: z.enum(['parked', 'unmatched']),
   ...pageShape,
 });
-
-const epochMs = z.number().int('must be epoch milliseconds').min(0, 'must not be negative');
 
 export const statsInput = z
   .strictObject({

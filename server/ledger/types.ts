@@ -497,6 +497,19 @@ export interface OrderListQuery {
   readonly sessionId?: string;
   /** true: only payments held for a discrepancy (`discrepancy` set). */
   readonly held?: boolean;
+  // What a customer says on the phone: every one given must match.
+  /** The customer's e-mail, whole (case aside). */
+  readonly email?: string;
+  /** The card's last four digits, read off the stored mask. */
+  readonly cardLastFour?: string;
+  /** Integer minor units, as the order was created. */
+  readonly amount?: number;
+  /** Taken with `amount` only. */
+  readonly currency?: string;
+  /** Created at or after (epoch milliseconds). */
+  readonly createdFrom?: number;
+  /** Created before (epoch milliseconds). */
+  readonly createdTo?: number;
   /** 1–200, default 50. */
   readonly limit?: number;
   /** `nextCursor` of the previous page. */

@@ -3,7 +3,8 @@
  * shows, and the secondary operations. Rules are checked before the gateway is called; a
  * refused operation is a 409/422 naming the rule, and changes nothing.
  *
- *   GET  /api/orders                          ?status=&kind=payments|verifications&session_id=&held=true&limit=&cursor=, or ?idempotency_key= alone
+ *   GET  /api/orders                          ?status=&kind=payments|verifications&session_id=&held=true&email=&card_last4=
+ *                                             &amount=&currency=&created_from=&created_to=&limit=&cursor=, or ?idempotency_key= alone
  *                                             each order with its totals (one ledger read for the page)
  *   GET  /api/orders/:order_id                payment, operations, events, totals
  *   POST /api/orders/:order_id/capture        { amount?, comment? }   (omitted amount: the rest of the reserve)
@@ -18,7 +19,7 @@
 import { Hono } from 'hono';
 import type { Context } from 'hono';
 import * as z from 'zod';
-import type { Ledger, OperationKind, OrderDetail, Payment } from '../../ledger/index.js';
+import type { Ledger, OperationKind, OrderDetail, OrderListQuery as LedgerOrderQuery, Payment } from '../../ledger/index.js';
 import type { CompanionEnv } from '../context.js';
 import { keyedOrderId } from '../http/keyed-truth.js';
 import { ApiProblem } from '../http/problem.js';
@@ -31,8 +32,11 @@ import {
 } from './operation-request.js';
 import type { OperationBody } from './operation-request.js';
 import { PageQuery } from './page-query.js';
+import { queryInteger } from './query-integer.js';
 import type { OperationOutcome } from './secondary-operations.js';
 import { ListedOrderView, OperationView, PaymentView, TotalsView, listedOrderView, operationView, orderView, paymentView, totalsView } from './views.js';
+
+const Instant = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time with its offset' }).transform((text) => Date.parse(text));
 
 export const OrderListQuery = z.strictObject({
   status: z.enum(['init', 'pending', 'success', 'failure']).optional(),
@@ -45,6 +49,24 @@ export const OrderListQuery = z.strictObject({
     .transform(() => true)
     .optional()
     .describe('true: only the orders held for a discrepancy (`discrepancy` set), for a person to settle. The only value: left out, every order is listed, held or not'),
+  // What a customer says on the phone. Every one given must match; the reasons never quote the value.
+  email: z
+    .string()
+    .max(254, 'must be at most 254 characters')
+    .regex(/^[^@\s]+@[^@\s]+$/, 'must be an e-mail address')
+    .optional()
+    .describe('The customer’s e-mail, whole; case does not matter'),
+  card_last4: z
+    .string()
+    .regex(/^\d{4}$/, 'must be the last four digits of the card, never more')
+    .optional()
+    .describe('The last four digits of the card, as its mask shows them'),
+  amount: queryInteger(/^\d{1,16}$/, 'must be a whole number of minor units', 1, Number.MAX_SAFE_INTEGER)
+    .optional()
+    .describe('The order’s amount in integer minor units (1010 for 10.10)'),
+  currency: z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code in capitals').optional().describe('With amount only: its currency'),
+  created_from: Instant.optional().describe('Created at or after this ISO 8601 date-time (with its offset)'),
+  created_to: Instant.optional().describe('Created before this ISO 8601 date-time (with its offset)'),
   ...PageQuery,
   idempotency_key: z
     .string()
@@ -52,7 +74,18 @@ export const OrderListQuery = z.strictObject({
     .max(255, 'must be at most 255 characters')
     .optional()
     .describe('The Idempotency-Key a charge (or session) was sent with and no order_id: lists its order alone, or nothing. Sent alone: with any other parameter it is 400 naming that one'),
-});
+})
+  .refine((query) => query.currency === undefined || query.amount !== undefined, { path: ['currency'], message: 'is taken with amount only' })
+  .refine((query) => query.created_from === undefined || query.created_to === undefined || query.created_to > query.created_from, {
+    path: ['created_to'],
+    message: 'must be after created_from',
+  });
+
+/** The list's query as the ledger names it. */
+function orderSearch(query: Omit<z.output<typeof OrderListQuery>, 'idempotency_key'>): LedgerOrderQuery {
+  const { session_id: sessionId, card_last4: cardLastFour, created_from: createdFrom, created_to: createdTo, ...same } = query;
+  return { ...same, ...(sessionId !== undefined && { sessionId }), ...(cardLastFour !== undefined && { cardLastFour }), ...(createdFrom !== undefined && { createdFrom }), ...(createdTo !== undefined && { createdTo }) };
+}
 
 /** `idempotency_key` finds one order, not a page: a filter or page beside it would be ignored, so it is refused. */
 function aloneWithKey(query: Readonly<Record<string, unknown>>): void {
@@ -114,14 +147,14 @@ export function orderRoutes(): Hono<CompanionEnv> {
 
   orders.get('/', validate('query', OrderListQuery), async (c) => {
     const valid = c.req.valid('query');
-    const { idempotency_key: key, session_id: sessionId, ...query } = valid;
+    const { idempotency_key: key, ...query } = valid;
     const { ledger, options } = c.var.services;
     if (key !== undefined) {
       aloneWithKey(valid);
       const payment = await ledger.getPayment(keyedOrderId(options.adminToken, key));
       return c.json({ orders: await listedOrders(ledger, payment ? [payment] : [], options.captureOverReservePercent), next_cursor: null } satisfies OrderPage);
     }
-    const page = await ledger.listOrders({ ...query, ...(sessionId !== undefined && { sessionId }) });
+    const page = await ledger.listOrders(orderSearch(query));
     return c.json({ orders: await listedOrders(ledger, page.orders, options.captureOverReservePercent), next_cursor: page.nextCursor } satisfies OrderPage);
   });
 

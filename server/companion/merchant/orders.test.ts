@@ -1,7 +1,7 @@
 // The merchant API over orders: reads, capture, void, refund, split, cancel, re-send, receipts.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { TEST_SUB_MERCHANTS } from '@payform/gateway/testing';
-import { card } from '../test/cards.js';
+import { card, cardNumber } from '../test/cards.js';
 import { createStack, payBody } from '../test/stack.js';
 import type { Stack } from '../test/stack.js';
 
@@ -101,6 +101,39 @@ describe('reading orders', () => {
     const order = await stack.json('GET', `/api/orders/${session.order_id}`, 200, { admin: true });
     expect(order.order.customer).toMatchObject({ email: 'olena@example.com', tax_id: '1234567890' });
     expect(order.order.customer).not.toHaveProperty('taxId');
+  });
+
+  it('finds orders by what a customer says on the phone: e-mail, card last four, amount, dates', async () => {
+    const before = new Date(Date.now() - 1000).toISOString();
+    const olena = await paidOrder('purchase', { amount: 2550, customer: { email: 'Olena@Example.com' } });
+    const taras = await paidOrder('purchase', { amount: 990, customer: { email: 'taras@example.com' } });
+    const ids = async (query: string) =>
+      (await stack.json('GET', `/api/orders?${query}`, 200, { admin: true })).orders.map((order: { order_id: string }) => order.order_id);
+    const listed = await stack.json('GET', '/api/orders?email=olena%40example.com', 200, { admin: true });
+    expect(listed.orders.map((order: { order_id: string }) => order.order_id)).toEqual([olena]);
+    const lastFour = (listed.orders[0].card.mask as string).slice(-4);
+    expect(listed.orders[0].customer.email).toBe('Olena@Example.com');
+    expect(await ids(`card_last4=${lastFour}&amount=990`)).toEqual([taras]);
+    expect(await ids('amount=2550&currency=UAH')).toEqual([olena]);
+    expect(await ids('amount=2550&currency=EUR')).toEqual([]);
+    expect(await ids(`created_from=${encodeURIComponent(before)}&created_to=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}&limit=1`)).toEqual([taras]);
+    expect(await ids(`created_to=${encodeURIComponent(before)}`)).toEqual([]);
+
+    // Bad values: 400 naming the parameter and why, never quoting what was sent.
+    const full = cardNumber('success');
+    const refused = await stack.json('GET', `/api/orders?card_last4=${full}&email=olena&amount=25.50&currency=uah&created_from=yesterday`, 400, { admin: true });
+    expect(refused.error.fields).toEqual({
+      card_last4: 'must be the last four digits of the card, never more',
+      email: 'must be an e-mail address',
+      amount: 'must be a whole number of minor units',
+      currency: 'must be an ISO 4217 code in capitals',
+      created_from: 'must be an ISO 8601 date-time with its offset',
+    });
+    expect(JSON.stringify(refused)).not.toContain(full);
+    expect((await stack.json('GET', '/api/orders?currency=UAH', 400, { admin: true })).error.fields).toEqual({ currency: 'is taken with amount only' });
+    const at = encodeURIComponent(before);
+    expect((await stack.json('GET', `/api/orders?created_from=${at}&created_to=${at}`, 400, { admin: true })).error.fields).toEqual({ created_to: 'must be after created_from' });
+    expect((await stack.json('GET', '/api/orders?idempotency_key=k&email=olena%40example.com', 400, { admin: true })).error.fields).toHaveProperty('email');
   });
 
   it('lists the orders held for a discrepancy apart', async () => {

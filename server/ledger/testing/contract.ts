@@ -68,7 +68,7 @@ export function describeLedgerContract(backend: LedgerBackend): void {
         const third = await store.reopen!();
         expect(await again.getPayment(payment.orderId)).toEqual(payment);
         expect(await third.getPayment(payment.orderId)).toEqual(payment);
-        expect(await store.migrations!()).toEqual(['0001_initial', '0002_operation_checks', '0003_event_retries', '0004_payment_discrepancies', '0005_waiting_event_list', '0006_merchant_notices', '0007_idempotency_keys', '0008_never_sent', '0009_lookup_method', '0010_payform_prefix', '0011_charge_cards', '0012_idempotency_scopes', '0013_operation_request_keys', '0014_held_payments', '0015_reviewed_events', '0016_ledger_settings', '0017_operation_transactions']);
+        expect(await store.migrations!()).toEqual(['0001_initial', '0002_operation_checks', '0003_event_retries', '0004_payment_discrepancies', '0005_waiting_event_list', '0006_merchant_notices', '0007_idempotency_keys', '0008_never_sent', '0009_lookup_method', '0010_payform_prefix', '0011_charge_cards', '0012_idempotency_scopes', '0013_operation_request_keys', '0014_held_payments', '0015_reviewed_events', '0016_ledger_settings', '0017_operation_transactions', '0018_order_search']);
       });
 
       it('holds one point of sale\'s payments: the first to claim it names it, for every instance after', async () => {
@@ -1347,6 +1347,44 @@ export function describeLedgerContract(backend: LedgerBackend): void {
         expect((await ledger.listOrders({ sessionId: paid!.sessionId })).orders.map((order) => order.orderId)).toEqual([paid!.orderId]);
         expect((await ledger.listOrders({ sessionId: 'no-such-session' })).orders).toEqual([]);
         await expect(ledger.listOrders({ sessionId: '' })).rejects.toMatchObject({ field: 'sessionId' });
+      });
+
+      it('finds orders by what a customer says on the phone: e-mail, card last four, amount, dates', async () => {
+        const start = clock.now;
+        const olena = { email: 'Olena.K@Example.com' };
+        const first = await paidOrder(ledger, { customer: olena, amount: 2550 }, { ccMask: '424242******4242' });
+        clock.advance(HOUR);
+        const second = await paidOrder(ledger, { customer: olena, amount: 990, currency: 'EUR' }, { ccMask: '555555******1234' });
+        clock.advance(HOUR);
+        const other = await paidOrder(ledger, { customer: { email: 'taras@example.com' }, amount: 2550 }, { ccMask: '400000******4242' });
+        clock.advance(HOUR);
+        const anonymous = await claimedPayment(ledger, { amount: 2550 });
+        const ids = (page: { orders: readonly Payment[] }) => page.orders.map((order) => order.orderId);
+        const search = (query: Parameters<Ledger['listOrders']>[0]) => ledger.listOrders(query);
+
+        // The e-mail whole, whatever its case; never a part of it.
+        expect(ids(await search({ email: 'olena.k@example.COM' }))).toEqual([second.orderId, first.orderId]);
+        expect(ids(await search({ email: 'k@example.com' }))).toEqual([]);
+        expect(ids(await search({ cardLastFour: '4242' }))).toEqual([other.orderId, first.orderId]);
+        expect(ids(await search({ amount: 2550 }))).toEqual([anonymous.orderId, other.orderId, first.orderId]);
+        expect(ids(await search({ amount: 990, currency: 'EUR' }))).toEqual([second.orderId]);
+        expect(ids(await search({ amount: 990, currency: 'XTS' }))).toEqual([]);
+        expect(ids(await search({ createdFrom: start + HOUR, createdTo: start + 3 * HOUR }))).toEqual([other.orderId, second.orderId]);
+        // Combined with each other, the existing filters and the cursor.
+        expect(ids(await search({ email: olena.email, cardLastFour: '4242' }))).toEqual([first.orderId]);
+        expect(ids(await search({ amount: 2550, status: 'success', createdTo: start + 3 * HOUR }))).toEqual([other.orderId, first.orderId]);
+        const page = await search({ amount: 2550, limit: 2 });
+        expect(ids(page)).toEqual([anonymous.orderId, other.orderId]);
+        expect(ids(await search({ amount: 2550, limit: 2, cursor: page.nextCursor! }))).toEqual([first.orderId]);
+
+        // Bad values name the field; nothing else is read.
+        await expect(search({ email: 'olena' })).rejects.toMatchObject({ field: 'email' });
+        await expect(search({ cardLastFour: '42' })).rejects.toMatchObject({ field: 'cardLastFour' });
+        await expect(search({ cardLastFour: '4%42' })).rejects.toMatchObject({ field: 'cardLastFour' });
+        await expect(search({ cardLastFour: '4242424242424242' })).rejects.toMatchObject({ field: 'cardLastFour' });
+        await expect(search({ amount: 25.5 })).rejects.toMatchObject({ field: 'amount' });
+        await expect(search({ currency: 'EUR' })).rejects.toMatchObject({ field: 'currency', reason: 'is taken with amount only' });
+        await expect(search({ createdFrom: start, createdTo: start })).rejects.toMatchObject({ field: 'createdTo' });
       });
 
       it('shows an order with its operations, events and totals', async () => {
