@@ -30,12 +30,12 @@ test('a refund refused because the order was refunded elsewhere reads the order 
   await expect(backOffice.detail.locator('.totals')).toContainText('UAH 10.00');
 });
 
-test('what a customer reads out on the phone that is no order id is said in the page’s language, with what the search takes', async ({ page, request, stack, backOffice }) => {
+test('an id that is no order is said in the page’s language, with what the search takes', async ({ page, request, stack, backOffice }) => {
   await paidOrder(request, stack, 'purchase', { customer: { fname: 'Olena', lname: 'Kovalenko', email: 'olena@example.com' } });
   await backOffice.open();
   await page.getByRole('combobox', { name: 'Language' }).selectOption('uk');
   const find = page.getByRole('search').getByRole('searchbox', { name: 'Знайти замовлення' });
-  await find.fill('olena@example.com');
+  await find.fill('order-misheard-42');
   await find.press('Enter');
-  await expect(backOffice.detail.getByRole('alert')).toHaveText(/^\W*Замовлення \W*olena@example\.com\W* немає\. Пошук відкриває замовлення за його номером/u);
+  await expect(backOffice.detail.getByRole('alert')).toHaveText(/^\W*Замовлення \W*order-misheard-42\W* немає\. Пошук відкриває замовлення за його номером .* e-mail клієнта/u);
 });

@@ -19,7 +19,7 @@ import type { ChargeAnswer, ChargeDraft, ChargeRequest } from './charge-dialog.j
 import { operationDialog } from './operation-dialog.js';
 import type { OperationAction, OperationDraft, OperationRequest } from './operation-dialog.js';
 import { orderDetailPanel, ordersPanel } from './order-views.js';
-import type { OrderFilter, OrderKind } from './order-views.js';
+import type { OrderFilter, OrderKind, OrderSearch } from './order-views.js';
 import { balancesPanel, receiptsPanel, statsPanel } from './overview-views.js';
 import type { BalancesState, ReceiptsState } from './overview-views.js';
 import { unmatchedEventsPanel } from './unmatched-events.js';
@@ -46,6 +46,10 @@ let ordersProblem: { readonly text: string; readonly read: ListRead } | undefine
 let ordersCursor: string | null = null;
 let filter: OrderFilter = 'all';
 let kind: OrderKind = 'payments';
+/** What Find lists the orders by (with the filter and kind pressed); undefined: every order. */
+let search: OrderSearch | undefined;
+/** Why Find sent nothing. */
+let findProblem: string | undefined;
 let chargeDraft: ChargeDraft | undefined;
 /** The last saved-card charge waiting for the customer's 3-D Secure: its link is shown to pass on. */
 let challenge: ChargeAnswer | undefined;
@@ -102,7 +106,7 @@ function content(): TemplateResult {
     <div class="admin-orders">
       <div class="admin-main">
         ${ordersPanel(
-          { orders, filter, kind, selected, flashing, loading: !ordersRead, problem: ordersProblem?.text, more: ordersCursor !== null, loadingMore: listing?.read === 'more' },
+          { orders, filter, kind, selected, flashing, loading: !ordersRead, problem: ordersProblem?.text, more: ordersCursor !== null, loadingMore: listing?.read === 'more', search: search?.shown, findProblem },
           handlers,
         )}
         ${receiptsPanel(downloadDay, receipts)}
@@ -181,7 +185,23 @@ const handlers = {
   retry() {
     void loadOrders(ordersProblem?.read ?? 'again');
   },
+  search(next: OrderSearch | undefined) {
+    search = next;
+    findProblem = undefined;
+    // Show all orders goes away with the search: the reader goes on from the box.
+    if (!next) document.querySelector<HTMLInputElement>('#order-find')?.focus();
+    void loadOrders('anew').then(() => {
+      if (!next || ordersProblem || !ordersRead || search !== next) return;
+      // Heard as well as seen: the rows change below the box the focus stays in.
+      announce(orders.length ? t(ordersCursor === null ? 'orders.found' : 'orders.foundMore', { count: String(orders.length), what: next.shown }) : t('orders.noMatch'));
+    });
+  },
+  refuseFind() {
+    findProblem = t('orders.cardNumber');
+    page.refresh();
+  },
   select(orderId: string) {
+    findProblem = undefined;
     selected = orderId;
     history.replaceState(null, '', `?${new URLSearchParams({ order: orderId })}`);
     detailProblem = undefined;
@@ -439,6 +459,7 @@ async function readOrders(read: ListRead, abort: AbortController): Promise<void>
   const query = new URLSearchParams({ kind, limit: String(shown) });
   if (filter === 'held') query.set('held', 'true');
   else if (filter !== 'all') query.set('status', filter);
+  for (const [name, value] of Object.entries(search?.query ?? {})) query.set(name, value);
   if (read === 'more' && ordersCursor) query.set('cursor', ordersCursor);
   const before = orders.length;
   let list: { orders: ListedOrder[]; next_cursor: string | null } | undefined;
@@ -613,7 +634,7 @@ async function start(): Promise<void> {
   stopFeed = followChanges(token!, {
     change(change) {
       // Under a filter, an order the list does not show is most likely one the filter leaves out.
-      if (filter === 'all' && !orders.some((order) => order.order_id === change.order_id)) unlisted.add(change.order_id);
+      if (filter === 'all' && !search && !orders.some((order) => order.order_id === change.order_id)) unlisted.add(change.order_id);
       flashing.add(change.order_id);
       setTimeout(() => {
         flashing.delete(change.order_id);
@@ -658,6 +679,8 @@ function signOut(): void {
   clearInterval(unmatchedPoll);
   forgetToken();
   token = undefined;
+  search = undefined;
+  findProblem = undefined;
   detail = undefined;
   forgetOrders();
   unmatched = undefined;

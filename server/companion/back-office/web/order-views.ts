@@ -19,6 +19,7 @@ import { chargeable } from './charge-dialog.js';
 import { subMerchantName } from './page-config.js';
 import { applicableActions } from './order-actions.js';
 import { ACTION_NAMES } from './operation-dialog.js';
+import { readFind } from './order-find.js';
 import type { OperationAction } from './operation-dialog.js';
 
 /** A payment status, every order, or those held for a discrepancy. */
@@ -40,6 +41,16 @@ export interface OrderListState {
   readonly more: boolean;
   /** The older orders are on their way: the button waits, keeping the focus. */
   readonly loadingMore: boolean;
+  /** What Find lists the orders by, as typed (an e-mail, four digits, an amount); undefined: every order. */
+  readonly search: string | undefined;
+  /** Why Find sent nothing (a card number typed). */
+  readonly findProblem: string | undefined;
+}
+
+/** What Find lists orders by: the merchant API's parameters, and the words the list shows for them. */
+export interface OrderSearch {
+  readonly query: Readonly<Record<string, string>>;
+  readonly shown: string;
 }
 
 export interface OrderHandlers {
@@ -48,6 +59,10 @@ export interface OrderHandlers {
   /** Charge the saved card of the open order's customer. */
   charge(): void;
   select(orderId: string): void;
+  /** Lists the orders Find matches; undefined: every order again. */
+  search(search: OrderSearch | undefined): void;
+  /** Find was given what it must not send (a card number): said, not sent. */
+  refuseFind(): void;
   /** The next page of the list, below what is shown. */
   more(): void;
   /** The list's read that failed, again. */
@@ -205,12 +220,21 @@ export function ordersPanel(state: OrderListState, handlers: OrderHandlers): Tem
           </button>`,
         )}
       </div>
-      <form class="order-find" role="search" @submit=${(event: SubmitEvent) => findOrder(event, handlers)}>
+      <form class="order-find" role="search" @submit=${(event: SubmitEvent) => findOrder(event, state, handlers)}>
         <label for="order-find">${t('orders.find')}</label>
-        <input id="order-find" name="order" type="search" required maxlength="64" autocomplete="off" spellcheck="false" dir="ltr" placeholder=${t('orders.findHint')}>
+        <input id="order-find" name="order" type="search" required maxlength="254" autocomplete="off" spellcheck="false" dir="ltr"
+          placeholder=${t('orders.findHint')} aria-describedby="order-find-hint${state.findProblem ? ' order-find-problem' : ''}" aria-invalid=${state.findProblem ? 'true' : nothing}>
         <button type="submit" class="button button--small button--quiet">${t('orders.open')}</button>
+        <p id="order-find-hint" class="muted order-find__hint">${t('orders.findHow')}</p>
+        ${state.findProblem ? html`<p id="order-find-problem" class="notice notice--error order-find__problem" role="alert">${state.findProblem}</p>` : nothing}
       </form>
     </header>
+    ${state.search !== undefined
+      ? html`<p class="orders__search">
+          ${t('orders.matching', { what: isolated(state.search) })}
+          <button type="button" class="button button--small button--quiet" @click=${() => handlers.search(undefined)}>${t('orders.showAll')}</button>
+        </p>`
+      : nothing}
     ${state.problem
       ? html`<div class="notice notice--error orders__problem" role="alert">
           ${state.problem}
@@ -220,7 +244,7 @@ export function ordersPanel(state: OrderListState, handlers: OrderHandlers): Tem
     ${state.orders.length === 0
       ? state.problem
         ? nothing
-        : html`<p class="muted">${state.loading ? t('loading') : t(state.filter === 'all' ? 'orders.empty' : state.filter === 'held' ? 'orders.noneHeld' : 'orders.noneInState')}</p>`
+        : html`<p class="muted">${state.loading ? t('loading') : state.search !== undefined ? t('orders.noMatch') : t(state.filter === 'all' ? 'orders.empty' : state.filter === 'held' ? 'orders.noneHeld' : 'orders.noneInState')}</p>`
       : html`${scrollRegion(t('orders.heading'), html`<table class="orders-table">
           <caption class="visually-hidden">${t('orders.caption')}</caption>
           <thead><tr>
@@ -231,12 +255,14 @@ export function ordersPanel(state: OrderListState, handlers: OrderHandlers): Tem
             (order) => html`<tr class=${[state.selected === order.order_id ? 'is-selected' : '', state.flashing.has(order.order_id) ? 'is-flashing' : ''].join(' ')}>
               <th scope="row">
                 ${orderLink(order.order_id, handlers, state.selected === order.order_id)}
-                <span class="order-kind">${t(METHOD_KEYS[order.method])}${order.mode === 'hosted' ? ` · ${t('mode.hosted')}` : ''}${order.split ? ` · ${t('detail.splitShort')}` : ''}</span>
+                <span class="order-kind">${t(METHOD_KEYS[order.method])}${order.mode === 'hosted' ? ` · ${t('mode.hosted')}` : ''}${order.split ? ` · ${t('detail.splitShort')}` : ''}${order.card
+                  ? html` · <span class="orders__card" dir="ltr"><span class="visually-hidden">${t('detail.card')} </span>${cardText(order.card)}</span>`
+                  : nothing}</span>
               </th>
               <td class="numeric">${orderAmount(order, order.totals)}</td>
               <td>${orderBadge(order, order.totals)}${heldBadge(order)}</td>
               <td>${stamp(order.created_at)}</td>
-              <td class="orders__customer">${[order.customer?.fname, order.customer?.lname].filter(Boolean).join(' ') || '—'}</td>
+              <td class="orders__customer">${customerText(order)}</td>
             </tr>`,
           )}</tbody>
         </table>`)}
@@ -246,12 +272,29 @@ export function ordersPanel(state: OrderListState, handlers: OrderHandlers): Tem
   </section>`;
 }
 
-/** Opens the order whose id was typed (a customer's, read out on the phone): the shop's id finds its attempts too. */
-function findOrder(event: SubmitEvent, handlers: OrderHandlers): void {
+/** A row's customer: the name, and the e-mail that tells two of the same name (or none) apart. */
+function customerText(order: ListedOrder): TemplateResult | string {
+  const name = [order.customer?.fname, order.customer?.lname].filter(Boolean).join(' ');
+  const email = order.customer?.email;
+  if (!email) return name || '—';
+  return html`${name ? html`${name}<br>` : nothing}<span class="muted" dir="ltr">${breakable(email)}</span>`;
+}
+
+/**
+ * What a customer reads out on the phone: an order id opens that order (the shop's id finds its
+ * attempts too); an e-mail, four digits or an amount lists the orders it matches. A card number
+ * is taken out of the box and never sent. An amount typed without a currency is read in that
+ * of the newest order listed (the shop's own, most often).
+ */
+function findOrder(event: SubmitEvent, state: OrderListState, handlers: OrderHandlers): void {
   event.preventDefault();
   const input = (event.currentTarget as HTMLFormElement).elements.namedItem('order') as HTMLInputElement;
-  const orderId = input.value.trim();
-  if (orderId) handlers.select(orderId);
+  const request = readFind(input.value, state.orders[0]?.currency ?? 'UAH');
+  if (request.kind === 'cardNumber') {
+    input.value = '';
+    handlers.refuseFind();
+  } else if (request.kind === 'order') handlers.select(request.orderId);
+  else if (request.kind === 'search') handlers.search({ query: request.query, shown: request.shown });
 }
 
 /** What the open order's panel says besides the order: a refusal, or what was asked of the gateway. */

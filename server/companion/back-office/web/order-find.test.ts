@@ -1,0 +1,25 @@
+// What Find makes of what staff type with a customer on the phone, and what it never sends.
+import { describe, expect, it } from 'vitest';
+import { readFind } from './order-find.js';
+
+describe('Find in the back office', () => {
+  it('reads an e-mail, the last four digits and an amount as the page’s language writes it', () => {
+    expect(readFind(' Olena@Example.com ', 'UAH')).toEqual({ kind: 'search', query: { email: 'Olena@Example.com' }, shown: 'Olena@Example.com' });
+    expect(readFind('4242', 'UAH')).toEqual({ kind: 'search', query: { card_last4: '4242' }, shown: '•••• 4242' });
+    for (const typed of ['249.50', '249,50', '249,5']) expect(readFind(typed, 'UAH')).toMatchObject({ query: { amount: '24950' } });
+    for (const typed of ['1 249,50', '1\u202f249,50', '1,249.50', '1.249,50']) expect(readFind(typed, 'UAH')).toMatchObject({ query: { amount: '124950' } });
+    expect(readFind('250 UAH', 'EUR')).toMatchObject({ query: { amount: '25000', currency: 'UAH' } });
+    expect(readFind('JPY 500', 'UAH')).toMatchObject({ query: { amount: '500', currency: 'JPY' } });
+  });
+
+  it('opens an order by its id as before: whole numbers and ids with a dot stay ids', () => {
+    for (const id of ['250', 'ord_2030', 'INV2024.1', '202611270001', '12.345']) expect(readFind(id, 'UAH')).toEqual({ kind: 'order', orderId: id });
+    expect(readFind('   ', 'UAH')).toEqual({ kind: 'nothing' });
+  });
+
+  it('refuses a card number, grouped or passing the card check, and sends nothing of it', () => {
+    for (const typed of ['4242 4242 4242 4242', '4111-1111-1111-1111', '4111111111111111', '5555 5555 5555 4444 123']) {
+      expect(readFind(typed, 'UAH')).toEqual({ kind: 'cardNumber' });
+    }
+  });
+});

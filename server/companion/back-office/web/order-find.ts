@@ -1,0 +1,74 @@
+/**
+ * What staff type into Find, read as what a customer says on the phone: an e-mail, the card's
+ * last four digits, an amount as the page's language writes it (a decimal part or a currency
+ * code says it is one: "249.50", "249,50", "1 249,50 UAH"), else an order id, as before. A card
+ * number is refused here and never sent: the companion's logs, the address bar and the list's
+ * query must not hold one.
+ */
+import { holdsCardNumber } from '@payform/card/card-numbers';
+import { typedAmount } from './money.js';
+
+export type FindRequest =
+  | { readonly kind: 'order'; readonly orderId: string }
+  /** `query`: the merchant API's parameters; `shown`: what the list says it matches. */
+  | { readonly kind: 'search'; readonly query: Readonly<Record<string, string>>; readonly shown: string }
+  | { readonly kind: 'cardNumber' }
+  | { readonly kind: 'nothing' };
+
+/** A payment card's length, its digits grouped by spaces or dashes as printed on it. */
+const CARD_LIKE = /^\d[\d -]{11,24}\d$/;
+const EMAIL = /^[^@\s]+@[^@\s]+$/;
+const LAST_FOUR = /^\d{4}$/;
+/**
+ * Digits with group and decimal separators, and maybe an ISO 4217 code set apart by a space
+ * (no order id holds one: "INV2024.1" stays an id).
+ */
+const AMOUNT = /^(?:([A-Za-z]{3})\s+)?(\d[\d\s.,\u00a0\u202f']*)(?:\s+([A-Za-z]{3}))?$/;
+
+/**
+ * 13 to 19 digits grouped by spaces, as printed on a card (no order id is written so),
+ * or a card number as the companion's own recogniser finds one (a known brand's length passing
+ * the card check, however written, within other text too).
+ */
+export function looksLikeCardNumber(text: string): boolean {
+  const digits = text.replace(/[ -]/g, '').length;
+  return (CARD_LIKE.test(text) && text.includes(' ') && digits >= 13 && digits <= 19) || holdsCardNumber(text);
+}
+
+/**
+ * An amount typed with a decimal part or a currency: minor units and the currency it names (or
+ * `usual`, the shop's, when none is typed); undefined when the text is not one. Group separators
+ * (spaces, and the one of "1,249.50" or "1.249,50") are dropped; the last separator is the decimal one.
+ */
+function typedSearchAmount(text: string, usual: string): { readonly amount: number; readonly currency: string | undefined } | undefined {
+  const match = AMOUNT.exec(text);
+  if (!match) return undefined;
+  const [, before, figure = '', after] = match;
+  if (before && after) return undefined;
+  const code = (before ?? after)?.toUpperCase();
+  const compact = figure.replace(/[\s\u00a0\u202f']/g, '');
+  const decimal = Math.max(compact.lastIndexOf('.'), compact.lastIndexOf(','));
+  // A whole number is an order id unless a currency says it is money.
+  if (decimal < 0 && code === undefined) return undefined;
+  const normalised = decimal < 0 ? compact : `${compact.slice(0, decimal).replace(/[.,]/g, '')}.${compact.slice(decimal + 1)}`;
+  const amount = typedAmount(normalised, code ?? usual);
+  return typeof amount === 'number' && amount > 0 ? { amount, currency: code } : undefined;
+}
+
+/** What Find is asked for; `usual` is the currency an amount typed without one is read in. */
+export function readFind(typed: string, usual: string): FindRequest {
+  const text = typed.trim();
+  if (!text) return { kind: 'nothing' };
+  if (looksLikeCardNumber(text)) return { kind: 'cardNumber' };
+  if (EMAIL.test(text)) return { kind: 'search', query: { email: text }, shown: text };
+  if (LAST_FOUR.test(text)) return { kind: 'search', query: { card_last4: text }, shown: `•••• ${text}` };
+  const money = typedSearchAmount(text, usual);
+  if (money) {
+    return {
+      kind: 'search',
+      query: { amount: String(money.amount), ...(money.currency && { currency: money.currency }) },
+      shown: text,
+    };
+  }
+  return { kind: 'order', orderId: text };
+}
