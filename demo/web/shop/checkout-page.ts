@@ -21,6 +21,8 @@ type Step = { name: 'details' } | { name: 'opening' } | { name: 'paying'; checko
 
 const CONTACT_KEY = 'kavarnia:contact';
 const CHECKOUT_KEY = 'kavarnia:checkout';
+/** Whether this browser last asked for its card to be remembered: the next checkout offers it so. */
+const REMEMBER_KEY = 'kavarnia:remember-card';
 const FIELDS = [
   ['fname', 'given-name', 'text'],
   ['lname', 'family-name', 'text'],
@@ -34,7 +36,7 @@ const DEMO_CONTACT: Contact = { fname: 'Olena', lname: 'Kovalenko', email: 'olen
 const kept = keptCheckout();
 let step: Step = kept ? { name: 'paying', checkout: kept.checkout } : { name: 'details' };
 let contact: Contact = storedContact();
-let options: CheckoutOptions = kept?.options ?? { method: 'purchase', split: false, remember_card: false };
+let options: CheckoutOptions = kept?.options ?? { method: 'purchase', split: false, remember_card: rememberAsked() };
 let errors: Partial<Record<keyof Contact, string>> = {};
 let problem = '';
 
@@ -54,8 +56,9 @@ window.addEventListener('pageshow', (event) => {
 });
 document.addEventListener('pay-success', (event) => {
   if (step.name !== 'paying') return;
-  keepCheckout(undefined);
   const { session, order_id: orderId } = step.checkout;
+  // <pay-form> and <pay-button> follow the same session and each says it is paid: the page leaves once.
+  backToDetails();
   const detail = (event as CustomEvent<{ orderId?: string }>).detail;
   location.assign(`/result?${new URLSearchParams({ checkout_session: session, order_id: detail.orderId ?? orderId })}`);
 });
@@ -216,6 +219,8 @@ async function submit(event: SubmitEvent): Promise<void> {
     const checkout = await openCheckout({ lines: cartLines(), customer: contact, ...options, split: options.split && options.method === 'purchase', lang: preferences().lang });
     step = { name: 'paying', checkout };
     keepCheckout({ cart: JSON.stringify(cartLines()), options, checkout });
+    // A verification always remembers the card (the shop's backend gives it a customer).
+    keepRememberAsked(options.remember_card || options.method === 'lookup');
     page.refresh();
     // Screen readers hear where they are; the next Tab reaches the card number.
     document.querySelector<HTMLElement>('#payment-heading')?.focus();
@@ -277,6 +282,23 @@ function keepCheckout(value: KeptCheckout | undefined): void {
     else sessionStorage.removeItem(CHECKOUT_KEY);
   } catch {
     // Not kept: a reload shows the details form, as before.
+  }
+}
+
+function rememberAsked(): boolean {
+  try {
+    return localStorage.getItem(REMEMBER_KEY) === 'yes';
+  } catch {
+    return false;
+  }
+}
+
+function keepRememberAsked(asked: boolean): void {
+  try {
+    if (asked) localStorage.setItem(REMEMBER_KEY, 'yes');
+    else localStorage.removeItem(REMEMBER_KEY);
+  } catch {
+    // Not kept: the next checkout asks again.
   }
 }
 
