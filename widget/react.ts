@@ -16,6 +16,16 @@ import type { PayEventMap } from './events.js';
 
 const event = <K extends keyof PayEventMap>(type: K) => type as EventName<PayEventMap[K]>;
 
+/**
+ * `session` typed as the element takes it: a page's state holds `null` or `undefined` until its
+ * server answers, and the element waits for it (`sessionWait`). @lit/react types it as the
+ * property's own `string`.
+ */
+type AwaitingSession<C> =
+  C extends React.ForwardRefExoticComponent<infer P>
+    ? React.ForwardRefExoticComponent<Omit<P, 'session'> & { session?: string | null | undefined }>
+    : never;
+
 const buttonEvents = {
   onPayReady: event('pay-ready'),
   onPayRedirect: event('pay-redirect'),
@@ -24,7 +34,7 @@ const buttonEvents = {
   onPayError: event('pay-error'),
 };
 
-export const PayForm = createComponent({
+const payForm = createComponent({
   tagName: 'pay-form',
   elementClass: PayFormElement,
   react: React,
@@ -37,10 +47,13 @@ export const PayForm = createComponent({
   displayName: 'PayForm',
 });
 
-export const PayButton = createComponent({
+const payButton = createComponent({
   tagName: 'pay-button',
   elementClass: PayButtonElement,
   react: React,
   events: buttonEvents,
   displayName: 'PayButton',
 });
+
+export const PayForm = payForm as AwaitingSession<typeof payForm>;
+export const PayButton = payButton as AwaitingSession<typeof payButton>;

@@ -17,8 +17,8 @@ type Listeners<K extends keyof PayEventMap> = {
 type ButtonEvents = 'pay-ready' | 'pay-redirect' | 'pay-success' | 'pay-failure' | 'pay-error';
 
 interface CheckoutAttributes {
-  /** The checkout session id (from the companion). */
-  session?: string;
+  /** The checkout session id (from the companion); `null` until the page has it, while the element waits (`sessionWait`). */
+  session?: string | null;
   /** The companion's base URL; by default the companion that served the script: its URL up to `/widget/pay-form.js`, base path included. */
   endpoint?: string;
   /** Language of the element; defaults to the closest `lang` up the page. */
