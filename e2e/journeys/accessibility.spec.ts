@@ -80,7 +80,7 @@ test('screen-reader names: header, cart, checkout form and card form', async ({ 
     - combobox "Language"
     - button "Dark theme"
     - button "RTL"
-    - link "Cart, 1 items"
+    - link "Cart, 1 item"
   `);
   await expect(shop.cart).toMatchAriaSnapshot(`
     - region "Your cart":

@@ -8,6 +8,6 @@ const bag = html`<svg viewBox="0 0 24 24" aria-hidden="true" focusable="false"><
 
 export function cartLink(): TemplateResult {
   const count = cartCount();
-  return html`<a class="cart-link" href="/checkout" aria-label="${t('cart.link')}, ${t('cart.items', { count })}">${bag}<span>${t('cart.link')}</span><span
+  return html`<a class="cart-link" href="/checkout" aria-label="${t('cart.link')}, ${t(count === 1 ? 'cart.item' : 'cart.items', { count })}">${bag}<span>${t('cart.link')}</span><span
     class="cart-link__count">${count}</span></a>`;
 }
