@@ -30,7 +30,9 @@ export async function listOrders(ctx: LedgerContext, input: OrderListQuery = {})
     .$if(query.kind !== undefined, (q) => q.where('method', query.kind === 'verifications' ? '=' : '<>', 'lookup'))
     .$if(query.sessionId !== undefined, (q) => q.where('session_id', '=', query.sessionId!))
     .$if(query.held === true, (q) => q.where('mismatch_report', 'is not', null))
-    .$if(query.email !== undefined, (q) => q.where(sql.raw(CUSTOMER_EMAIL[ctx.dialect]), '=', query.email!.toLowerCase()))
+    // Lower-cased by the database, as its index is: SQLite's lower() leaves all but ASCII as it
+    // is, so JavaScript's would miss an address such as "Олена@…" even typed exactly.
+    .$if(query.email !== undefined, (q) => q.where(sql.raw(CUSTOMER_EMAIL[ctx.dialect]), '=', sql<string>`lower(${query.email!})`))
     // Digits only (checked): a LIKE pattern of them has no wildcard but the leading one.
     .$if(query.cardLastFour !== undefined, (q) => q.where('cc_mask', 'like', `%${query.cardLastFour!}`))
     .$if(query.amount !== undefined, (q) => q.where('amount', '=', query.amount!))

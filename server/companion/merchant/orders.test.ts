@@ -136,6 +136,14 @@ describe('reading orders', () => {
     expect((await stack.json('GET', '/api/orders?idempotency_key=k&email=olena%40example.com', 400, { admin: true })).error.fields).toHaveProperty('email');
   });
 
+  it('finds an internationalised e-mail as it was given, and its ASCII part whatever its case', async () => {
+    const olena = await paidOrder('purchase', { customer: { email: 'Олена.K@Приклад.укр' } });
+    const ids = async (email: string) =>
+      (await stack.json('GET', `/api/orders?email=${encodeURIComponent(email)}`, 200, { admin: true })).orders.map((order: { order_id: string }) => order.order_id);
+    expect(await ids('Олена.K@Приклад.укр')).toEqual([olena]);
+    expect(await ids('Олена.k@Приклад.укр')).toEqual([olena]);
+  });
+
   it('lists the orders held for a discrepancy apart', async () => {
     const plain = await paidOrder();
     const held = await paidOrder();
