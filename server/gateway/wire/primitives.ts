@@ -75,10 +75,11 @@ export const requiredText = (max = 256) => text(max).min(1, { error: 'must not b
 /**
  * An e-mail address by its shape only — one @, no spaces, a local part of at most 64 characters —
  * as the interface types it a String: one-letter top-level labels and internationalised addresses
- * (RFC 6531) pass. No control character nor bidi override or isolate either: they would show, in a
- * back office or a receipt, another address than the one kept.
+ * (RFC 6531) pass. No control character, bidi mark, override or isolate, nor an invisible one
+ * (soft hyphen, zero-width space, word joiner, byte-order mark) either: they would show, in a back
+ * office or a receipt, another address than the one kept, or one that looks the same and is not.
  */
-export const EMAIL_ADDRESS = /^[^\s@"\p{Cc}\u200e\u200f\u202a-\u202e\u2066-\u2069]{1,64}@[^\s@\p{Cc}\u200e\u200f\u202a-\u202e\u2066-\u2069]{1,255}$/u;
+export const EMAIL_ADDRESS = /^[^\s@"\p{Cc}\u00ad\u061c\u200b\u200e\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff]{1,64}@[^\s@\p{Cc}\u00ad\u061c\u200b\u200e\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff]{1,255}$/u;
 
 /**
  * A lone surrogate has no UTF-8 form, so no URL can name it (`encodeURIComponent` throws); a
