@@ -200,7 +200,7 @@ export class OrderStateSync {
     if (!payment) return false;
     if (payment.status !== 'success') return this.#countAbsentPayment(payment, readAt);
     const operations = await this.#deps.ledger.listOperations(payment.orderId);
-    for (const operation of operations) if (operation.status === 'pending') await this.#countAbsentOperation(operation, readAt, source);
+    for (const operation of operations) if (operation.status === 'pending') await this.#countAbsentOperation(operation, readAt, source, true);
     return false;
   }
 
@@ -224,15 +224,26 @@ export class OrderStateSync {
 
   /**
    * Counts a read that does not show a reservation; on the window's last one it is settled as a
-   * failure, which frees its amount. True when this read did that.
+   * failure, which frees its amount. True when this read did that. `orderLost`: the read showed
+   * no order at all, though the ledger holds it paid.
    */
-  async #countAbsentOperation(operation: Operation, readAt: number, source: ChangeSource): Promise<boolean> {
+  async #countAbsentOperation(operation: Operation, readAt: number, source: ChangeSource, orderLost = false): Promise<boolean> {
     const { ledger, reactions, logger, neverSent } = this.#deps;
     const counted = await ledger.countAbsentOperation(operation.id, { readAt, ...neverSent });
     if (!counted?.neverSent) return false;
     const settled = await ledger.settleOperation(operation.id, { status: 'failure', statusDescription: NEVER_REACHED });
     if (settled.progress !== 'advanced') return false;
-    logger.warn('the gateway never saw this operation; its amount is free again', { order_id: operation.orderId, operation: operation.id, kind: operation.kind, reads: counted.reads });
+    const fields = { order_id: operation.orderId, operation: operation.id, kind: operation.kind, reads: counted.reads };
+    if (!orderLost) logger.warn('the gateway never saw this operation; its amount is free again', fields);
+    // The order it was paid under is gone too: the gateway answering is not the one that took the
+    // payment (or lost it), and may not be the one this operation reached. Its amount is free, but
+    // doing it again could refund twice at the gateway that has it.
+    else {
+      logger.error(
+        'the gateway no longer knows the paid order of this operation: ended as never sent, its amount free again. The gateway at PAYFORM_GATEWAY_BASE_URL was restarted without its payments (a sandbox) or is not the one that took the order: check the operation at the gateway that took it before doing it again',
+        fields,
+      );
+    }
     await reactions.operationAdvanced(settled.operation, source);
     return true;
   }
