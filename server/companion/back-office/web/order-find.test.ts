@@ -14,6 +14,8 @@ describe('Find in the back office', () => {
 
   it('opens an order by its id as before: whole numbers and ids with a dot stay ids', () => {
     for (const id of ['250', 'ord_2030', 'INV2024.1', '202611270001', '12.345']) expect(readFind(id, 'UAH')).toEqual({ kind: 'order', orderId: id });
+    // Three letters that name no currency are an id's prefix, not money.
+    for (const id of ['INV 2024', 'ord 1234.5']) expect(readFind(id, 'UAH')).toEqual({ kind: 'order', orderId: id });
     expect(readFind('   ', 'UAH')).toEqual({ kind: 'nothing' });
   });
 

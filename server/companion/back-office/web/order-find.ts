@@ -46,6 +46,8 @@ function typedSearchAmount(text: string, usual: string): { readonly amount: numb
   const [, before, figure = '', after] = match;
   if (before && after) return undefined;
   const code = (before ?? after)?.toUpperCase();
+  // Three letters that name no currency are an id's ("INV 2024"), not money.
+  if (code !== undefined && !isCurrency(code)) return undefined;
   const compact = figure.replace(/[\s\u00a0\u202f']/g, '');
   const decimal = Math.max(compact.lastIndexOf('.'), compact.lastIndexOf(','));
   // A whole number is an order id unless a currency says it is money.
@@ -54,6 +56,10 @@ function typedSearchAmount(text: string, usual: string): { readonly amount: numb
   const amount = typedAmount(normalised, code ?? usual);
   return typeof amount === 'number' && amount > 0 ? { amount, currency: code } : undefined;
 }
+
+/** ISO 4217 codes as the browser knows them; all three-letter words where it lists none. */
+const CURRENCIES = new Set(typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('currency') : []);
+const isCurrency = (code: string): boolean => CURRENCIES.size === 0 || CURRENCIES.has(code);
 
 /** What Find is asked for; `usual` is the currency an amount typed without one is read in. */
 export function readFind(typed: string, usual: string): FindRequest {
