@@ -458,18 +458,47 @@ export const CUSTOMER_EMAIL = {
 } as const;
 
 /**
+ * An index PostgreSQL builds while payments are written (CREATE INDEX CONCURRENTLY), after the
+ * migrations' transaction: migrate.ts. `columns` is the text after the table's name.
+ */
+export interface OnlineIndex {
+  readonly migration: string;
+  readonly name: string;
+  readonly table: string;
+  readonly columns: string;
+}
+
+/**
  * Staff find an order by what a customer says on the phone: an e-mail (the index holds only
  * the orders that have one) or an amount, newest first as the list reads; a range of dates
  * takes the existing (created_at, order_id) index. Neither column is in a webhook's UPDATE, so
  * only the INSERT of a payment writes them on SQLite.
  */
+function orderSearchIndexes(dialect: keyof typeof CUSTOMER_EMAIL): OnlineIndex[] {
+  const email = CUSTOMER_EMAIL[dialect];
+  const of = (name: string, columns: string): OnlineIndex => ({ migration: '0018_order_search', name, table: 'payform_payments', columns });
+  return [of('payform_payments_by_email', `(${email}, created_at, order_id) where ${email} is not null`), of('payform_payments_by_amount', '(amount, created_at, order_id)')];
+}
+
+/**
+ * On PostgreSQL a plain CREATE INDEX holds every INSERT and UPDATE of the table for the whole
+ * build (seconds on a million payments, past the ledger's 5 s statement deadline): there a
+ * ledger with payments gets them from migrate.ts, once this migration committed; an empty one
+ * (a new ledger) here, at once. SQLite writes one at a time anyway: built here.
+ */
 const orderSearch: Migration = {
   async up(db: Kysely<unknown>) {
-    const email = CUSTOMER_EMAIL[db.getExecutor().adapter instanceof SqliteAdapter ? 'sqlite' : 'postgres'];
-    await sql`create index payform_payments_by_email on payform_payments (${sql.raw(email)}, created_at, order_id) where ${sql.raw(email)} is not null`.execute(db);
-    await db.schema.createIndex('payform_payments_by_amount').on('payform_payments').columns(['amount', 'created_at', 'order_id']).execute();
+    const dialect = db.getExecutor().adapter instanceof SqliteAdapter ? 'sqlite' : 'postgres';
+    if (dialect === 'postgres' && (await sql`select 1 from payform_payments limit 1`.execute(db)).rows.length > 0) return;
+    for (const index of orderSearchIndexes(dialect)) await sql.raw(`create index ${index.name} on ${index.table} ${index.columns}`).execute(db);
   },
 };
+
+/**
+ * PostgreSQL's indexes built outside the migrations' transaction, in order. A later migration
+ * that drops or changes one takes it off this list (it would be built again at every start).
+ */
+export const ONLINE_INDEXES: readonly OnlineIndex[] = orderSearchIndexes('postgres');
 
 /** The migration that creates a ledger: run only on a new one. */
 export const FIRST_MIGRATION = '0001_initial';
