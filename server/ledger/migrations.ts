@@ -481,15 +481,22 @@ function orderSearchIndexes(dialect: keyof typeof CUSTOMER_EMAIL): OnlineIndex[]
 }
 
 /**
+ * Payments from which a PostgreSQL ledger builds 0018's indexes online: below it a plain build
+ * holds the table's writes for milliseconds, and an online one would wait for every older
+ * transaction in the whole database (another application's report, too) before the start goes on.
+ */
+export const ONLINE_BUILD_PAYMENTS = 10_000;
+
+/**
  * On PostgreSQL a plain CREATE INDEX holds every INSERT and UPDATE of the table for the whole
  * build (seconds on a million payments, past the ledger's 5 s statement deadline): there a
- * ledger with payments gets them from migrate.ts, once this migration committed; an empty one
- * (a new ledger) here, at once. SQLite writes one at a time anyway: built here.
+ * ledger of ONLINE_BUILD_PAYMENTS or more gets them from migrate.ts, once this migration
+ * committed; a smaller one here, at once. SQLite writes one at a time anyway: built here.
  */
 const orderSearch: Migration = {
   async up(db: Kysely<unknown>) {
     const dialect = db.getExecutor().adapter instanceof SqliteAdapter ? 'sqlite' : 'postgres';
-    if (dialect === 'postgres' && (await sql`select 1 from payform_payments limit 1`.execute(db)).rows.length > 0) return;
+    if (dialect === 'postgres' && (await sql`select 1 from payform_payments offset ${ONLINE_BUILD_PAYMENTS - 1} limit 1`.execute(db)).rows.length > 0) return;
     for (const index of orderSearchIndexes(dialect)) await sql.raw(`create index ${index.name} on ${index.table} ${index.columns}`).execute(db);
   },
 };

@@ -7,6 +7,7 @@ import { Kysely } from 'kysely';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { openLedger } from './ledger.js';
+import { ONLINE_BUILD_PAYMENTS } from './migrations.js';
 import type { Ledger } from './ledger.js';
 import { ensureSchema, postgresDialect } from './postgres.js';
 import { dropSchema, freshSchemaName, withTestDatabase } from './testing/databases.js';
@@ -19,6 +20,13 @@ const PAY_CLAIM = [
   `insert into payform_payments (order_id, session_id, attempt, mode, method, amount, currency, status, customer, created_at, updated_at, last_seen_at)
     values ($1, $1, 1, 'direct', 'purchase', 24950, 'UAH', 'init', '{"email":"Buyer@Example.com"}', 1, 1, 1)`,
 ] as const;
+/** `$1` pay claims of no customer's e-mail, as PAY_CLAIM's rows. */
+const BULK_CLAIMS = [
+  `insert into payform_checkout_sessions (id, order_id, amount, currency, description, method, customer, allowed_modes, created_at, expires_at)
+    select 'bulk-' || n, 'bulk-' || n, 1000, 'UAH', 'Tea', 'purchase', '{}', '["direct"]', 1, 99999999999999 from generate_series(1, $1::int) as n`,
+  `insert into payform_payments (order_id, session_id, attempt, mode, method, amount, currency, status, customer, created_at, updated_at, last_seen_at)
+    select 'bulk-' || n, 'bulk-' || n, 1, 'direct', 'purchase', 1000, 'UAH', 'init', '{}', 1, 1, 1 from generate_series(1, $1::int) as n`,
+] as const;
 /** What a webhook does to a payment. */
 const WEBHOOK_UPDATE = `update payform_payments set status = 'success', status_code = '1000', updated_at = 2 where order_id = $1`;
 
@@ -29,7 +37,7 @@ async function connected(url: string, schema: string): Promise<pg.Client> {
   return client;
 }
 
-/** A ledger as 0017 left it, in `schema`, holding three payments (all in UAH). */
+/** A ledger as 0017 left it, in `schema`, holding three payments (all in UAH) and ONLINE_BUILD_PAYMENTS more. */
 async function ledgerWithPayments(url: string, schema: string): Promise<void> {
   const db = new Kysely<unknown>({ dialect: await postgresDialect(url, { schema, poolSize: 1 }) });
   try {
@@ -41,6 +49,8 @@ async function ledgerWithPayments(url: string, schema: string): Promise<void> {
   const client = await connected(url, schema);
   try {
     for (const id of ['old-1', 'old-2', 'old-3']) for (const statement of PAY_CLAIM) await client.query(statement, [id]);
+    // Enough payments for the online build (a smaller ledger builds its indexes in the migration).
+    for (const statement of BULK_CLAIMS) await client.query(statement, [ONLINE_BUILD_PAYMENTS]);
   } finally {
     await client.end();
   }
