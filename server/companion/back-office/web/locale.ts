@@ -8,6 +8,15 @@ import type { Language } from './preferences.js';
 
 export function displayLocale(lang: Language = preferences().lang): string {
   const browser = typeof navigator === 'undefined' ? [] : (navigator.languages ?? [navigator.language]);
+  // Asked for every amount and time of a page of orders: the last answer stands while neither
+  // changes (a browser gives the same languages array until they change).
+  if (last?.browser !== browser || last.lang !== lang) last = { browser, lang, locale: chosen(browser, lang) };
+  return last.locale;
+}
+
+let last: { readonly browser: readonly string[]; readonly lang: Language; readonly locale: string } | undefined;
+
+function chosen(browser: readonly string[], lang: Language): string {
   for (const tag of browser) {
     try {
       const [canonical] = Intl.getCanonicalLocales(tag);
