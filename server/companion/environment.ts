@@ -52,13 +52,14 @@ const PAYFORM_ONLY_NAMES = new Set(['GATEWAY_POS_ID', 'GATEWAY_ENDPOINTS_KEY', '
  * for the rest: their defaults are refused in production or are the safer choice (no /metrics,
  * no back office, this machine only).
  */
-const NOT_BLANK = ['PAYFORM_DATABASE_URL', 'PAYFORM_GATEWAY_WIDGET_KEY'];
+const NOT_BLANK = ['PAYFORM_DATABASE_URL', 'PAYFORM_GATEWAY_WIDGET_KEY'] as const;
+export type NotBlankVariable = (typeof NOT_BLANK)[number];
 
 export interface CurrentEnvironment {
   /** The variables under their current names, blanks as unset. */
   readonly env: Env;
   /** Variables of NOT_BLANK set but empty or blank, as they were set (`name`, their 0.2 name where that is read): readCompanionConfig refuses them. */
-  readonly blank: readonly UnreadVariable[];
+  readonly blank: readonly { readonly name: string; readonly meant: NotBlankVariable }[];
   /** For a value read from a 0.2 name: current name → the name it was read from (errors name what was set). */
   readonly readFrom: Readonly<Record<string, string>>;
   /** One line per 0.2 name in use, and one for the 0.2 names left alone as the shop's own. */

@@ -44,7 +44,7 @@ import { BackOfficeSettings, SellersSetting } from './back-office/back-office-op
 import { currentEnvironment, leftAloneNotice, misspeltVariables } from './environment.js';
 import { isLocalHttpGateway, isLoopbackHost, isPlainHttpElsewhere } from './loopback.js';
 import { Origin } from './origin-setting.js';
-import type { Env, EnvironmentInput, UnreadVariable } from './environment.js';
+import type { CurrentEnvironment, Env, EnvironmentInput, NotBlankVariable, UnreadVariable } from './environment.js';
 import type { LogLevel } from './log/logger.js';
 
 export interface CompanionSettings {
@@ -201,11 +201,11 @@ function settingsOf(
   readFrom: Readonly<Record<string, string>>,
   deprecations: CompanionSettings['deprecations'],
   { misspelt, leftAlone }: Pick<CompanionSettings, 'misspelt' | 'leftAlone'>,
-  blank: readonly UnreadVariable[],
+  blank: CurrentEnvironment['blank'],
 ): CompanionSettings {
   const parsed = parseWire(Variables, env);
   // Set but blank, these are refused rather than read as unset (environment.ts), with every other wrong one.
-  const instead: Record<string, string> = {
+  const instead: Record<NotBlankVariable, string> = {
     PAYFORM_DATABASE_URL: `give the database's URL, or remove the variable for the default SQLite file (${resolvePath(DEFAULT_DATABASE)})`,
     PAYFORM_GATEWAY_WIDGET_KEY: "give the project's widget key, or remove the variable to relay card data through this server (PCI DSS SAQ D)",
   };
