@@ -172,6 +172,7 @@ export abstract class CheckoutElement extends LitElement {
       // Ready — with its button there — before the outcome of the attempt the customer comes back
       // from (a decline): a page that wires itself up on `pay-ready` hears that too. Once a
       // session: not again when the page, back from the back/forward cache, reads it anew.
+      // `open` or `failure` (the only statuses in o or f; spelt short: the page's bytes).
       if (/^[of]/.test(view.status) && this.view?.id !== view.id) {
         this.view = view;
         this.phase = 'ready';
