@@ -13,17 +13,18 @@
  */
 import { statSync } from 'node:fs';
 import { join as joinPath, resolve as resolvePath } from 'node:path';
-import type { Server, ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
+import type { Server, ServerOptions, ServerResponse } from 'node:http';
 import { finished } from 'node:stream/promises';
 import type { AddressInfo } from 'node:net';
-import { serve } from '@hono/node-server';
+import { getRequestListener } from '@hono/node-server';
 import { GatewayClient, NetworkError } from '@payform/gateway';
 import { isPostgresUrl, MissingDriverError, openLedger, upgradeNotice } from '../ledger/index.js';
 import type { Ledger } from '../ledger/index.js';
 import { createCompanion } from './app.js';
 import type { BackOfficeConfig } from './back-office/back-office-options.js';
 import { InFlight } from './http/in-flight.js';
-import { answerUnparsedRequests } from './http/unparsed-requests.js';
+import { UnparsedRequests } from './http/unparsed-requests.js';
 import type { CompanionApp } from './app.js';
 import { notFunctions } from './config.js';
 import { createLogger } from './log/logger.js';
@@ -61,6 +62,43 @@ const ANSWER_TIME_MS = 2_000;
  * 502. Longer than theirs, the proxy is the one that closes an idle connection.
  */
 const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+
+/**
+ * How long a request may take to arrive whole, headers and body (answered 408 after). A
+ * payment's body is a few KB, sent at once by a proxy in front and within a second or two by
+ * a poor mobile link; Node's 5 minutes let a client trickling a byte a second hold a connection
+ * and its memory that long (a few hundred such clients starve the server). Only the arrival is
+ * timed: a handler waiting on a slow gateway call is not cut.
+ */
+const REQUEST_TIMEOUT_MS = 30_000;
+
+/** Headers (a KB or so, more with the shop's cookies) come in a packet or two: 20 s, not Node's 60 s. */
+const HEADERS_TIMEOUT_MS = 20_000;
+
+/**
+ * The limits above as the server's options. Node looks for late requests every
+ * `connectionsCheckingInterval` (30 s by default, which would double the limit): at a sixth of
+ * it, a late request is cut within a sixth past the limit.
+ */
+function requestLimits(requestTimeoutMs = REQUEST_TIMEOUT_MS): ServerOptions {
+  return {
+    requestTimeout: requestTimeoutMs,
+    headersTimeout: Math.min(HEADERS_TIMEOUT_MS, requestTimeoutMs),
+    connectionsCheckingInterval: Math.ceil(requestTimeoutMs / 6),
+  };
+}
+
+/**
+ * An HTTP server for `fetch` with the request limits, whose refusals (by Node's parser, or by
+ * @hono/node-server, which cannot build a URL of a broken Host) are answered in the error
+ * envelope and logged.
+ */
+function httpServer(fetch: Parameters<typeof getRequestListener>[0], hostname: string | undefined, unparsed: UnparsedRequests, requestTimeoutMs?: number): Server {
+  const listener = getRequestListener(fetch, { ...(hostname ? { hostname } : {}), errorHandler: unparsed.unbuilt });
+  const server = createServer(requestLimits(requestTimeoutMs), listener);
+  unparsed.watch(server);
+  return server;
+}
 
 /**
  * Until the answer has been written out — the handler returning is not enough, @hono/node-server
@@ -110,6 +148,12 @@ export interface StartOptions {
    * unknown, answered as pending and left to reconciliation.
    */
   readonly shutdownGraceMs?: number;
+  /**
+   * How long a request may take to arrive whole, headers and body, before it is answered 408
+   * (`request_timeout`); default 30 s (headers: 20 s, or this if shorter). The handler's own
+   * time, a gateway call's, is not counted.
+   */
+  readonly requestTimeoutMs?: number;
 }
 
 /** Every option, so that a misspelt one (`basepath`) is named rather than ignored. */
@@ -125,11 +169,16 @@ const START_OPTIONS: Readonly<Record<keyof StartOptions, true>> = {
   fetch: true,
   gatewayTimeoutMs: true,
   shutdownGraceMs: true,
+  requestTimeoutMs: true,
 };
 
 function checkStartOptions(options: StartOptions): void {
   // Before the ledger opens: a hook that is not a function would otherwise fail at every payment.
   const wrong = [...unknownOptions(options, Object.keys(START_OPTIONS)), ...notFunctions(options, ['onPaymentEvent', 'extend', 'fetch'])];
+  const { requestTimeoutMs } = options;
+  if (requestTimeoutMs !== undefined && !(Number.isSafeInteger(requestTimeoutMs) && requestTimeoutMs > 0)) {
+    wrong.push(`requestTimeoutMs must be a whole number of milliseconds above 0 (it is ${String(requestTimeoutMs)})`);
+  }
   if (wrong.length > 0) throw new TypeError(`Invalid companion options: ${wrong.join('; ')}`);
 }
 
@@ -316,13 +365,14 @@ export async function startCompanion(settings: CompanionSettings = readCompanion
   const inFlight = new InFlight();
   const givingUp = new AbortController();
   let closing = false;
-  const server = serve({
-    fetch: (request, env) => handle?.(request, env) ?? starting(request, (options.basePath ?? '').replace(/\/+$/, '')),
-    port: settings.port,
-    ...(listenHost(settings) ? { hostname: listenHost(settings) } : {}),
-  }) as Server;
+  const server = httpServer(
+    (request, env) => handle?.(request, env) ?? starting(request, (options.basePath ?? '').replace(/\/+$/, '')),
+    listenHost(settings),
+    new UnparsedRequests(() => composedLogger),
+    options.requestTimeoutMs,
+  );
   server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
-  answerUnparsedRequests(server, () => composedLogger);
+  server.listen(settings.port, listenHost(settings));
   try {
     await new Promise<void>((resolve, reject) => {
       if (server.listening) resolve();
@@ -433,14 +483,15 @@ function localGatewayOrigin(baseUrl: string, production: boolean, logger: Logger
 async function serveMetrics(composed: ComposedCompanion, address: { host: string; port: number }): Promise<{ url: string; close(): Promise<void> }> {
   const { ledger, app } = composed;
   const { metrics, services } = app.companion;
-  const server = serve({
-    fetch: async (request) => {
+  const server = httpServer(
+    async (request) => {
       if (requestAddress(request.url)?.pathname !== '/metrics' || request.method !== 'GET') return new Response('Not found\n', { status: 404 });
       return new Response(await metrics.exposition(ledger, services.clock(), services.outage.writesRefused), { headers: { 'Content-Type': metrics.registry.contentType } });
     },
-    port: address.port,
-    hostname: address.host,
-  }) as Server;
+    address.host,
+    new UnparsedRequests(() => services.logger),
+  );
+  server.listen(address.port, address.host);
   await new Promise<void>((resolve, reject) => {
     if (server.listening) resolve();
     server.once('listening', resolve).once('error', (error) => reject(listenProblem(error, address.port, address.host, 'PAYFORM_METRICS_ADDRESS')));

@@ -12,6 +12,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { getRequestListener } from '@hono/node-server';
 import type { CompanionApp } from '../app.js';
 import { bodyTakenAnswer } from './body-taken.js';
+import { UnparsedRequests } from './unparsed-requests.js';
 
 const PARSER_FIX = 'mount the companion before body parsers such as express.json() and express.urlencoded()';
 
@@ -19,7 +20,8 @@ export type NodeListener = (request: IncomingMessage, response: ServerResponse, 
 
 export function toNodeListener(app: CompanionApp): NodeListener {
   const { options, logger } = app.companion.services;
-  const listener = getRequestListener((request, env) => app.fetch(request, env));
+  // A Host no URL can hold reaches the adapter past your server's parser: answered in the envelope.
+  const listener = getRequestListener((request, env) => app.fetch(request, env), { errorHandler: new UnparsedRequests(() => logger).unbuilt });
   // Each setup mistake is an error once; the requests after it are debug lines, not a flood.
   const said = new Set<string>();
   const once = (mistake: string): 'error' | 'debug' => {

@@ -1,18 +1,21 @@
 /**
- * Requests Node's HTTP parser refuses before any route sees them: headers over its limit, a
- * malformed request line, a request that took too long to arrive. Node answers them on its own
- * with an empty 400, 408 or 431, and nothing reaches the request log, so a shop whose cookies
- * outgrew the limit would lose every checkout without a line telling its operator why. Here
- * they are answered with the companion's error envelope, and the first of each kind is a warning
- * naming the cause and the fix (later ones are debug lines: a scanner cannot flood the log).
+ * Requests refused before any route sees them. Node's HTTP parser refuses headers over its limit,
+ * a malformed request line, a request that took too long to arrive; @hono/node-server then
+ * refuses one it cannot turn into a URL (a Host header no URL can hold, a backslash in the
+ * path). Both answer on their own with an empty 400, 408 or 431, and nothing reaches the request
+ * log, so a shop whose cookies outgrew the limit would lose every checkout without a line telling
+ * its operator why. Here they are answered with the companion's error envelope, and the first of
+ * each kind is a warning naming the cause and the fix (later ones are debug lines: a scanner
+ * cannot flood the log).
  */
 import { maxHeaderSize as processMaxHeaderSize, STATUS_CODES } from 'node:http';
 import type { Server } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { RequestError } from '@hono/node-server';
 import type { Logger } from '../log/logger.js';
 
 interface Refusal {
-  readonly status: 400 | 408 | 413 | 431;
+  readonly status: 400 | 408 | 413 | 431 | 500;
   readonly code: string;
   readonly message: string;
   /** For the operator: what happened and what to change. */
@@ -22,32 +25,90 @@ interface Refusal {
 /** A connection reset, or closed by the client before its request was whole. */
 const CLIENT_GONE = new Set(['ECONNRESET', 'EPIPE', 'HPE_INVALID_EOF_STATE']);
 
-export function answerUnparsedRequests(server: Server, logger: () => Logger | undefined): void {
-  const told = new Set<string>();
-  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
-    // The client went away, mid-request too: no one to answer, nothing the operator can change.
-    if (CLIENT_GONE.has(error.code ?? '')) return void socket.destroy();
-    const refusal = refusalFor(error.code, maxHeaderSize(server));
-    const log = logger();
-    if (log) {
-      const first = !told.has(refusal.code);
-      told.add(refusal.code);
-      log[first ? 'warn' : 'debug'](refusal.warning, { status: refusal.status, parser: error.code ?? 'unknown' });
-    }
-    // A response already on its way cannot be followed by another on the same connection.
-    const inFlight = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage;
-    if (socket.writable && !inFlight?.headersSent) {
-      const body = JSON.stringify({ error: { code: refusal.code, message: refusal.message } });
-      socket.write(
-        `HTTP/1.1 ${refusal.status} ${STATUS_CODES[refusal.status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-          `Cache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
-      );
-    }
-    socket.destroy(error);
-  });
+/** One per server: `logger` is read at each refusal (none yet while the companion starts). */
+export class UnparsedRequests {
+  readonly #told = new Set<string>();
+
+  constructor(private readonly logger: () => Logger | undefined) {}
+
+  /** Answers what `server`'s parser refuses (its `clientError` event). */
+  watch(server: Server): void {
+    server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+      // The client went away, mid-request too: no one to answer, nothing the operator can change.
+      if (CLIENT_GONE.has(error.code ?? '')) return void socket.destroy();
+      const refusal = parserRefusal(error.code, maxHeaderSize(server));
+      this.#tell(refusal, { parser: error.code ?? 'unknown' });
+      // A response already on its way cannot be followed by another on the same connection.
+      const inFlight = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+      if (socket.writable && !inFlight?.headersSent) {
+        const body = JSON.stringify({ error: { code: refusal.code, message: refusal.message } });
+        socket.write(
+          `HTTP/1.1 ${refusal.status} ${STATUS_CODES[refusal.status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+            `Cache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
+        );
+      }
+      socket.destroy(error);
+    });
+  }
+
+  /**
+   * @hono/node-server's `errorHandler` (getRequestListener): reached only when a request could
+   * not be turned into a web Request — where its URL is built, so a normal request pays nothing
+   * for it —, or when the app's answer failed (its routes answer their own errors): 500 in the
+   * envelope, where the adapter's own was empty.
+   */
+  readonly unbuilt = (error: unknown): Response => {
+    // The adapter's messages are its own fixed words; another error's might quote the request.
+    if (!(error instanceof RequestError)) return this.#answer(FAILED, { error: error instanceof Error ? error.name : typeof error });
+    return this.#answer(unbuiltRefusal(error), { reason: error.message });
+  };
+
+  #answer(refusal: Refusal, context: Record<string, string>): Response {
+    this.#tell(refusal, context);
+    return Response.json({ error: { code: refusal.code, message: refusal.message } }, { status: refusal.status, headers: { 'Cache-Control': 'no-store', Connection: 'close' } });
+  }
+
+  #tell(refusal: Refusal, context: Record<string, string>): void {
+    const log = this.logger();
+    if (!log) return;
+    const first = !this.#told.has(refusal.code);
+    this.#told.add(refusal.code);
+    log[refusal.status === 500 ? 'error' : first ? 'warn' : 'debug'](refusal.warning, { status: refusal.status, ...context });
+  }
 }
 
-function refusalFor(code: string | undefined, maxHeaderBytes: number): Refusal {
+const FAILED: Refusal = {
+  status: 500,
+  code: 'internal_error',
+  message: 'Something went wrong in the companion',
+  warning: 'a request failed outside the companion’s routes, whose own errors are answered there',
+};
+
+/**
+ * The adapter builds `scheme://Host/path` and refuses what does not parse: with a path starting
+ * `/`, only the Host can make `new URL` throw (its cause), or a Host the URL reads otherwise
+ * (`a@b`), or none at all (HTTP/1.0). The rest is the path: a backslash, `*`, an absolute URL
+ * that does not parse.
+ */
+function unbuiltRefusal(error: RequestError): Refusal {
+  const unparsedHost = error.message === 'Invalid URL' && (error.cause as { code?: unknown } | undefined)?.code === 'ERR_INVALID_URL';
+  const host = unparsedHost || /host header/i.test(error.message);
+  return host
+    ? {
+        status: 400,
+        code: 'invalid_host',
+        message: 'The request’s Host header is missing or is not a host name, IP address and port',
+        warning: 'a request whose Host header no URL can hold was refused with 400 before any route saw it: a client, or a proxy in front that rewrites Host, sends broken requests',
+      }
+    : {
+        status: 400,
+        code: 'invalid_request_target',
+        message: 'The request’s target is not a path this server accepts (a backslash, or no leading /)',
+        warning: 'a request whose target is not a plain path (a backslash in it, `*`, or an absolute URL that does not parse) was refused with 400 before any route saw it: a client or proxy in front sends broken requests',
+      };
+}
+
+function parserRefusal(code: string | undefined, maxHeaderBytes: number): Refusal {
   switch (code) {
     case 'HPE_HEADER_OVERFLOW':
       return {
