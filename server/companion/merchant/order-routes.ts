@@ -34,6 +34,7 @@ import type { OperationBody } from './operation-request.js';
 import { PageQuery } from './page-query.js';
 import { queryInteger } from './query-integer.js';
 import type { OperationOutcome } from './secondary-operations.js';
+import { UnpaidOrderProblem } from './unpaid-order.js';
 import { ListedOrderView, OperationView, PaymentView, TotalsView, listedOrderView, operationView, orderView, paymentView, totalsView } from './views.js';
 
 const Instant = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time with its offset' }).transform((text) => Date.parse(text));
@@ -164,8 +165,9 @@ export function orderRoutes(): Hono<CompanionEnv> {
     const detail = await ledger.getOrder(id);
     if (!detail) {
       // An id the companion handed out with a session is known: say where its state is meanwhile.
+      // Still order_not_found (clients check that code); `error.session` tells the two apart.
       const session = await ledger.findSessionOfOrder(id);
-      if (session) throw new ApiProblem(404, 'order_not_found', `The order has no payment yet: its checkout session ${session.id} is ${session.status}`);
+      if (session) throw new UnpaidOrderProblem(404, 'order_not_found', session);
       throw ApiProblem.notFound('The order', 'order_not_found');
     }
     // A session takes at most a handful of attempts (its pay limits): one page holds them all.

@@ -530,17 +530,28 @@ describe('an order nobody has paid yet', () => {
     for (const action of ['refund', 'capture', 'void', 'cancel', 'resend-webhook']) {
       const refusal = await op(session.order_id, action, 409);
       expect(refusal.error.code).toBe('order_not_paid');
-      expect(refusal.error.message).toContain('session is open');
+      expect(refusal.error.session).toEqual({ id: session.id, status: 'open' });
       // The document names the refusal under its status, as a generated client reads it.
       expect(document.paths[`/api/orders/{order_id}/${action}`].post.responses['409'].description, action).toContain('order_not_paid');
     }
     expect((await op('never-handed-out', 'refund', 404)).error.code).toBe('order_not_found');
   });
 
-  it('reads as not found yet, naming its open checkout session, where a made-up id is simply not found', async () => {
+  it('reads as not found yet, naming its open checkout session by a field, where a made-up id is simply not found', async () => {
     const session = await stack.openSession({ method: 'auth' });
     const unpaid = await stack.json('GET', `/api/orders/${session.order_id}`, 404, { admin: true });
-    expect(unpaid.error).toEqual({ code: 'order_not_found', message: `The order has no payment yet: its checkout session ${session.id} is open` });
-    expect((await stack.json('GET', '/api/orders/never-handed-out', 404, { admin: true })).error.message).toBe('The order was not found');
+    // The same code as before, for the clients that check it; `session` says which of the two it is.
+    expect(unpaid.error).toEqual({
+      code: 'order_not_found',
+      message: `The order has no payment yet: its checkout session ${session.id} is open`,
+      session: { id: session.id, status: 'open' },
+    });
+    expect((await stack.json('GET', '/api/orders/never-handed-out', 404, { admin: true })).error).toEqual({ code: 'order_not_found', message: 'The order was not found' });
+    // Closed, it reads as its view does (createCheckoutSession, closeCheckoutSession): expired.
+    await stack.json('DELETE', `/api/checkout/sessions/${session.id}`, 200, { admin: true });
+    expect((await stack.json('GET', `/api/orders/${session.order_id}`, 404, { admin: true })).error.session).toEqual({ id: session.id, status: 'expired' });
+    const document = await stack.json('GET', '/api/openapi.json', 200);
+    expect(document.components.schemas.Error.properties.error.properties.session.required).toEqual(['id', 'status']);
+    expect(document.paths['/api/orders/{order_id}'].get.responses['404'].description).toMatch(/order_not_found.*`session`/);
   });
 });

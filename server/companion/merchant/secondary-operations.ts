@@ -20,6 +20,7 @@ import { maskStoredText } from '../log/redact.js';
 import { definedFields } from '../optional-fields.js';
 import { operationResult, paymentUpdate } from '../payments/gateway-facts.js';
 import type { OperationBody } from './operation-request.js';
+import { UnpaidOrderProblem } from './unpaid-order.js';
 
 
 /** The outcome: settled by the gateway's answer, or still pending when it was lost. */
@@ -121,9 +122,7 @@ export class SecondaryOperations {
     if (payment) return payment;
     // An id the companion handed out with a session is known: say why nothing can be done yet.
     const session = await ledger.findSessionOfOrder(orderId);
-    if (session) {
-      throw new ApiProblem(409, 'order_not_paid', `The order has no payment yet: its checkout session is ${session.status}`);
-    }
+    if (session) throw new UnpaidOrderProblem(409, 'order_not_paid', session);
     throw ApiProblem.notFound('The order', 'order_not_found');
   }
 

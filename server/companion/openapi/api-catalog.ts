@@ -21,6 +21,7 @@ import {
   CaptureRequest, RefundRequest, ResendRequest, SplitCaptureRequest, SplitRefundRequest, VoidRequest,
 } from '../merchant/operation-request.js';
 import { CancelledOrder, OperationAnswer, OrderListQuery, OrderPage, OrderReceiptQuery, ResendAnswer } from '../merchant/order-routes.js';
+import { UnpaidSession } from '../merchant/unpaid-order.js';
 import { ChargeAnswer, ChargeRequest } from '../merchant/saved-card-charges.js';
 import { DateReceiptsQuery, StatsQuery, StatsView } from '../merchant/report-routes.js';
 import {
@@ -64,6 +65,7 @@ export const ErrorEnvelope = z.object({
     code: z.string().describe('What went wrong, for programs: order_not_found, invalid_request…'),
     message: z.string(),
     fields: z.record(z.string(), z.string()).optional().describe('Field path → reason, for bad input'),
+    session: UnpaidSession.optional().describe('Where a route says so: the order id’s checkout session, which has no payment yet'),
   }),
 });
 
@@ -144,7 +146,7 @@ const operationAnswers = {
   200: json('Settled by the gateway (a decline shows as status failure)', OperationAnswer),
   202: json('Sent, answer lost: pending until the order state or a webhook settles it', OperationAnswer),
   404: problem('Unknown order (order_not_found), or one the gateway does not know (not_found_at_gateway)'),
-  409: problem('Refused by a rule of the order’s state (code says which); order_not_paid: its checkout session has no payment yet'),
+  409: problem('Refused by a rule of the order’s state (code says which); order_not_paid: its checkout session has no payment yet (`session`: its id and status)'),
   422: problem('Amount above what is left (fields.amount says the limit), or refused by the gateway'),
 };
 
@@ -166,14 +168,14 @@ export const API: readonly ApiOperation[] = [
   { method: 'post', path: '/api/webhook-events/:id/review', operationId: 'reviewWebhookEvent', tag: 'Webhooks', summary: 'Mark an unmatched event reviewed (settled elsewhere): it leaves the list, reconciliation and the waiting-events gauge', params: { id: z.string().regex(EVENT_ID).describe('The event’s id: the SHA-256 of its data, in hex') }, access: 'admin', responses: { 200: json('The event, reviewed_at set', ReviewedEvent), 404: problem('Unknown event'), 409: problem('Not unmatched: applied, or parked for its reservation') } },
   // Orders
   { method: 'get', path: '/api/orders', operationId: 'listOrders', tag: 'Orders', summary: 'Orders, newest first; found by the customer’s e-mail, card last four, amount or dates', access: 'admin', query: OrderListQuery, responses: { 200: json('A page of orders, each with its totals, and next_cursor', OrderPage) } },
-  { method: 'get', path: '/api/orders/:order_id', operationId: 'getOrder', tag: 'Orders', summary: 'An order: payment, operations, webhook events, totals', params: ORDER, access: 'admin', responses: { 200: json('The order', OrderView), 404: problem('Unknown order') } },
+  { method: 'get', path: '/api/orders/:order_id', operationId: 'getOrder', tag: 'Orders', summary: 'An order: payment, operations, webhook events, totals', params: ORDER, access: 'admin', responses: { 200: json('The order', OrderView), 404: problem('order_not_found: no such order. With `session` when the id was handed out with a checkout session that has no payment yet: its id and status (open: it may still be paid)') } },
   { method: 'post', path: '/api/orders/:order_id/capture', operationId: 'captureOrder', tag: 'Orders', summary: 'Capture an auth (full, partial, or above the reserve within the project’s limit)', params: ORDER, access: 'admin', body: CaptureRequest, responses: operationAnswers },
   { method: 'post', path: '/api/orders/:order_id/split-capture', operationId: 'splitCaptureOrder', tag: 'Orders', summary: 'Capture an auth split among sub-merchants', params: ORDER, access: 'admin', body: SplitCaptureRequest, responses: operationAnswers },
   { method: 'post', path: '/api/orders/:order_id/void', operationId: 'voidOrder', tag: 'Orders', summary: 'Void an uncaptured auth', params: ORDER, access: 'admin', body: VoidRequest, responses: operationAnswers },
   { method: 'post', path: '/api/orders/:order_id/refund', operationId: 'refundOrder', tag: 'Orders', summary: 'Refund a purchase or capture, fully or partly', params: ORDER, access: 'admin', body: RefundRequest, responses: operationAnswers },
   { method: 'post', path: '/api/orders/:order_id/split-refund', operationId: 'splitRefundOrder', tag: 'Orders', summary: 'Refund sub-merchants’ shares of a split payment', params: ORDER, access: 'admin', body: SplitRefundRequest, responses: operationAnswers },
-  { method: 'post', path: '/api/orders/:order_id/cancel', operationId: 'cancelOrder', tag: 'Orders', summary: 'Cancel an unpaid hosted payment', params: ORDER, access: 'admin', responses: { 200: json('The cancelled payment', CancelledOrder), 404: problem('Unknown order (order_not_found), or one the gateway does not know (not_found_at_gateway)'), 409: problem('not_cancellable: not an unpaid hosted payment; order_not_paid: its checkout session has no payment yet'), 422: problem('gateway_rejected: refused by the gateway') } },
-  { method: 'post', path: '/api/orders/:order_id/resend-webhook', operationId: 'resendOrderWebhook', tag: 'Orders', summary: 'Ask the gateway to send an operation’s webhook again', params: ORDER, access: 'admin', body: ResendRequest, responses: { 202: json('Requested', ResendAnswer), 404: problem('Unknown order (order_not_found), or the gateway knows no such order or operation (not_found_at_gateway)'), 409: problem('order_not_paid: its checkout session has no payment yet, so there is no webhook to send'), 422: problem('gateway_rejected: refused by the gateway (fields name what)') } },
+  { method: 'post', path: '/api/orders/:order_id/cancel', operationId: 'cancelOrder', tag: 'Orders', summary: 'Cancel an unpaid hosted payment', params: ORDER, access: 'admin', responses: { 200: json('The cancelled payment', CancelledOrder), 404: problem('Unknown order (order_not_found), or one the gateway does not know (not_found_at_gateway)'), 409: problem('not_cancellable: not an unpaid hosted payment; order_not_paid: its checkout session has no payment yet (`session`: its id and status)'), 422: problem('gateway_rejected: refused by the gateway') } },
+  { method: 'post', path: '/api/orders/:order_id/resend-webhook', operationId: 'resendOrderWebhook', tag: 'Orders', summary: 'Ask the gateway to send an operation’s webhook again', params: ORDER, access: 'admin', body: ResendRequest, responses: { 202: json('Requested', ResendAnswer), 404: problem('Unknown order (order_not_found), or the gateway knows no such order or operation (not_found_at_gateway)'), 409: problem('order_not_paid: its checkout session has no payment yet, so there is no webhook to send (`session`: its id and status)'), 422: problem('gateway_rejected: refused by the gateway (fields name what)') } },
   { method: 'get', path: '/api/orders/:order_id/receipt', operationId: 'getOrderReceipt', tag: 'Orders', summary: 'The order’s receipt from the gateway', params: ORDER, access: 'admin', query: OrderReceiptQuery, responses: { 200: content('HTML or PDF', 'text/html', 'application/pdf'), 404: problem('Unknown order (order_not_found), or no receipt at the gateway (not_found_at_gateway)'), 422: problem('gateway_rejected: refused by the gateway (fields name what)') } },
   // Balances and reports
   { method: 'get', path: '/api/balances/accounts', operationId: 'listAccounts', tag: 'Balances', summary: 'Balances of the merchant’s accounts', access: 'admin', responses: { 200: json('accounts', AccountList) } },

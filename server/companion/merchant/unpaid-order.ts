@@ -1,0 +1,31 @@
+/**
+ * An order id the companion handed out with a checkout session nobody has paid yet: no order,
+ * yet not unknown either. The envelope names the session (`error.session`), so a program tells
+ * it from an id never handed out by a field, not by the message's words.
+ */
+import * as z from 'zod';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { CheckoutSession } from '../../ledger/index.js';
+import { SessionViewStatus, viewStatus } from '../checkout/session-view.js';
+import { ApiProblem } from '../http/problem.js';
+import type { ProblemBody } from '../http/problem.js';
+
+export const UnpaidSession = z.object({
+  id: z.string().describe('The checkout session the order id was handed out with'),
+  status: SessionViewStatus.describe('As createCheckoutSession names it: open (it may still be paid) or expired'),
+});
+export type UnpaidSession = z.output<typeof UnpaidSession>;
+
+export class UnpaidOrderProblem extends ApiProblem {
+  readonly session: UnpaidSession;
+
+  constructor(status: ContentfulStatusCode, code: string, session: CheckoutSession) {
+    const view: UnpaidSession = { id: session.id, status: viewStatus(session).status };
+    super(status, code, `The order has no payment yet: its checkout session ${view.id} is ${view.status}`);
+    this.session = view;
+  }
+
+  override get body(): ProblemBody & { readonly error: { readonly session: UnpaidSession } } {
+    return { error: { ...super.body.error, session: this.session } };
+  }
+}
