@@ -78,3 +78,45 @@ test('finds a customer’s orders by e-mail, card last four and amount, in Engli
   await ukFind.press('Enter');
   await expect(page.getByRole('search').getByRole('alert')).toHaveText('Це номер картки: його не шукають і не надсилають. Введіть останні чотири цифри.');
 });
+
+test('opens a shop’s four-digit order id from Find beside the card’s last four, and says which order has no payment yet', async ({ page, request, stack, backOffice }) => {
+  // Merchants choose their order ids; short numeric ones read like a card's last four.
+  const orderId = String(1000 + Math.floor(Math.random() * 9000));
+  await paidOrder(request, stack, 'purchase', { orderId });
+  const unpaid = await (
+    await request.post(`${stack.shop}/api/checkout/sessions`, {
+      headers: { Authorization: `Bearer ${stack.token}` },
+      data: { amount: 700, currency: 'UAH', description: 'Tea', order_id: `unpaid-${randomUUID().slice(0, 8)}` },
+    })
+  ).json();
+  await backOffice.open();
+  const find = page.getByRole('search').getByRole('searchbox', { name: 'Find an order' });
+  const also = backOffice.orders.locator('.orders__also');
+
+  // The digits list the cards ending so, and offer the order of that id beside them: heard too.
+  await find.fill(orderId);
+  await find.press('Enter');
+  await expect(backOffice.orders).toContainText(`Orders matching •••• ${orderId}`);
+  await expect(also).toHaveText(`These digits are an order’s id too: ${orderId}`);
+  await expect(page.getByRole('status').filter({ hasText: 'order’s id too' })).toContainText(orderId);
+  await also.getByRole('link', { name: orderId, exact: true }).click();
+  await expect(backOffice.detailHeading).toHaveText(orderId);
+
+  // Four digits no order has for its id: the list alone, as before.
+  await find.fill('4242');
+  await find.press('Enter');
+  await expect(backOffice.orders).toContainText('Orders matching •••• 4242');
+  const heard = page.getByRole('status').filter({ hasText: 'match' });
+  await expect(heard).toContainText('match •••• 4242');
+  await expect(heard).not.toContainText('id too');
+  await expect(also).toHaveCount(0);
+
+  // An id handed out with a checkout session nobody paid yet: said so, in the page's words.
+  await find.fill(unpaid.order_id);
+  await find.press('Enter');
+  await expect(backOffice.detail.getByRole('alert')).toHaveText(
+    new RegExp(`^\\W*Order \\W*${unpaid.order_id}\\W* has no payment yet: its checkout session \\W*${unpaid.id}\\W* is open, and the customer may still pay\\.\\W*$`, 'u'),
+  );
+  await page.getByRole('combobox', { name: 'Language' }).selectOption('uk');
+  await expect(backOffice.detail.getByRole('alert')).toContainText('ще не оплачене');
+});

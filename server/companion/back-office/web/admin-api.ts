@@ -14,12 +14,19 @@ import { t } from './i18n.js';
 
 const TOKEN_KEY = 'payform:admin-token';
 
+/** The checkout session an order id was handed out with, when it has no payment yet (`error.session`). */
+export interface UnpaidSession {
+  readonly id: string;
+  readonly status: string;
+}
+
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     readonly code: string,
     message: string,
     readonly fields: Readonly<Record<string, string>> = {},
+    readonly session?: UnpaidSession,
   ) {
     super(message);
   }
@@ -109,10 +116,13 @@ export async function api<T>(token: string, path: string, init: { method?: strin
     ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
     ...(init.signal ? { signal: init.signal } : {}),
   });
-  const body = (await response.json().catch(() => undefined)) as (T & { error?: undefined }) | { error?: { code?: string; message?: string; fields?: Record<string, string> } } | undefined;
+  const body = (await response.json().catch(() => undefined)) as
+    | (T & { error?: undefined })
+    | { error?: { code?: string; message?: string; fields?: Record<string, string>; session?: UnpaidSession } }
+    | undefined;
   if (!response.ok) {
     const error = body && 'error' in body ? body.error : undefined;
-    throw new ApiError(response.status, error?.code ?? 'http_error', error?.message ?? `HTTP ${response.status}`, error?.fields);
+    throw new ApiError(response.status, error?.code ?? 'http_error', error?.message ?? `HTTP ${response.status}`, error?.fields, error?.session);
   }
   return body as T;
 }

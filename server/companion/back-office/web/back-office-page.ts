@@ -19,6 +19,7 @@ import type { ChargeAnswer, ChargeDraft, ChargeRequest } from './charge-dialog.j
 import { operationDialog } from './operation-dialog.js';
 import type { OperationAction, OperationDraft, OperationRequest } from './operation-dialog.js';
 import { orderDetailPanel, ordersPanel } from './order-views.js';
+import { orderNotFound } from './order-not-found.js';
 import type { OrderFilter, OrderKind, OrderSearch } from './order-views.js';
 import { balancesPanel, receiptsPanel, statsPanel } from './overview-views.js';
 import type { BalancesState, ReceiptsState } from './overview-views.js';
@@ -48,6 +49,8 @@ let filter: OrderFilter = 'all';
 let kind: OrderKind = 'payments';
 /** What Find lists the orders by (with the filter and kind pressed); undefined: every order. */
 let search: OrderSearch | undefined;
+/** The order whose id is what Find searched for (four digits), when there is one. */
+let alsoOrder: string | undefined;
 /** Why Find sent nothing. */
 let findProblem: string | undefined;
 let chargeDraft: ChargeDraft | undefined;
@@ -55,7 +58,8 @@ let chargeDraft: ChargeDraft | undefined;
 let challenge: ChargeAnswer | undefined;
 let selected = new URLSearchParams(location.search).get('order') ?? undefined;
 let detail: OrderDetail | undefined;
-let detailProblem: string | undefined;
+/** Why the open order could not be read or acted on: put in words as shown, so a language chosen after reads it in its own. */
+let detailProblem: (() => string) | undefined;
 /** What was last asked of the gateway for an order (a webhook re-send): it changes nothing the page shows else. */
 let detailNotice: { readonly orderId: string; readonly text: TemplateResult | string } | undefined;
 /** The order whose webhook re-send is on its way: its button waits. */
@@ -106,13 +110,13 @@ function content(): TemplateResult {
     <div class="admin-orders">
       <div class="admin-main">
         ${ordersPanel(
-          { orders, filter, kind, selected, flashing, loading: !ordersRead, problem: ordersProblem?.text, more: ordersCursor !== null, loadingMore: listing?.read === 'more', search: search?.shown, findProblem },
+          { orders, filter, kind, selected, flashing, loading: !ordersRead, problem: ordersProblem?.text, more: ordersCursor !== null, loadingMore: listing?.read === 'more', search: search?.shown, findProblem, alsoOrder },
           handlers,
         )}
         ${receiptsPanel(downloadDay, receipts)}
       </div>
       ${orderDetailPanel(detail?.order.order_id === selected ? detail : undefined, {
-        problem: detailProblem,
+        problem: detailProblem?.(),
         notice: detailNotice && detailNotice.orderId === selected ? detailNotice.text : undefined,
         resending: selected !== undefined && resending === selected,
         downloading: receiptDownload?.orderId === selected ? receiptDownload?.format : undefined,
@@ -188,12 +192,14 @@ const handlers = {
   search(next: OrderSearch | undefined) {
     search = next;
     findProblem = undefined;
+    alsoOrder = undefined;
     // Show all orders goes away with the search: the reader goes on from the box.
     if (!next) document.querySelector<HTMLInputElement>('#order-find')?.focus();
-    void loadOrders('anew').then(() => {
+    void Promise.all([loadOrders('anew'), findOrderOfSearch(next)]).then(() => {
       if (!next || ordersProblem || !ordersRead || search !== next) return;
       // Heard as well as seen: the rows change below the box the focus stays in.
-      announce(orders.length ? t(ordersCursor === null ? 'orders.found' : 'orders.foundMore', { count: String(orders.length), what: next.shown }) : t('orders.noMatch'));
+      const found = orders.length ? t(ordersCursor === null ? 'orders.found' : 'orders.foundMore', { count: String(orders.length), what: next.shown }) : t('orders.noMatch');
+      announce(alsoOrder === undefined ? found : `${found} ${t('orders.alsoOrder', { order: alsoOrder })}`);
     });
   },
   refuseFind() {
@@ -412,7 +418,7 @@ async function guarded(call: () => Promise<void>): Promise<void> {
     await call();
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) return refused();
-    detailProblem = problemText(error);
+    detailProblem = () => problemText(error);
   }
   page.refresh();
 }
@@ -518,22 +524,26 @@ async function loadDetail(): Promise<void> {
     if (chargeDraft?.order.order_id === orderId) chargeDraft = { ...chargeDraft, order: loaded.order };
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) return refused();
-    if (orderId === selected) detailProblem = error instanceof ApiError && error.status === 404 ? notFound(orderId, error) : problemText(error);
+    if (orderId === selected) detailProblem = () => (error instanceof ApiError && error.status === 404 ? orderNotFound(orderId, error.session) : problemText(error));
   }
   page.refresh();
 }
 
-/** The companion's 404 for an id it knows nothing of (order-routes.ts); any other tells what it knows (a session not paid yet). */
-const UNKNOWN_ORDER = 'The order was not found';
-
 /**
- * An id typed in the search (or a link's) that is no order, in the page's words, saying what the
- * search takes: staff on the phone type what the customer reads out, an e-mail or card digits
- * as often as an id. What the companion knows of it besides (its checkout session's state) follows.
+ * Four digits are a shop's short order id as well as a card's last four: beside the list, the
+ * order of that id when there is one (or its checkout session, not paid yet). Nothing is shown
+ * when there is none, the common case, nor when the look-up fails: the list is the answer.
  */
-function notFound(orderId: string, error: ApiError): string {
-  const said = isolatedText(t('detail.notFound', { order: isolatedText(orderId) }));
-  return error.message === UNKNOWN_ORDER ? said : `${said} ${isolatedText(error.message)}`;
+async function findOrderOfSearch(next: OrderSearch | undefined): Promise<void> {
+  const orderId = next?.orderId;
+  if (orderId === undefined) return;
+  const known = await api<OrderDetail>(token!, `/api/orders/${encodeURIComponent(orderId)}`).then(
+    () => true,
+    (error: unknown) => error instanceof ApiError && error.session !== undefined,
+  );
+  if (!known || search !== next) return;
+  alsoOrder = orderId;
+  page.refresh();
 }
 
 /** Try again, pressed: its button goes with a good answer, and the reader goes on from the panel's heading. */
@@ -680,6 +690,7 @@ function signOut(): void {
   forgetToken();
   token = undefined;
   search = undefined;
+  alsoOrder = undefined;
   findProblem = undefined;
   detail = undefined;
   forgetOrders();

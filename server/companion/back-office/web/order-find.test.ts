@@ -5,7 +5,7 @@ import { readFind } from './order-find.js';
 describe('Find in the back office', () => {
   it('reads an e-mail, the last four digits and an amount as the page’s language writes it', () => {
     expect(readFind(' Olena@Example.com ', 'UAH')).toEqual({ kind: 'search', query: { email: 'Olena@Example.com' }, shown: 'Olena@Example.com' });
-    expect(readFind('4242', 'UAH')).toEqual({ kind: 'search', query: { card_last4: '4242' }, shown: '•••• 4242' });
+    expect(readFind('4242', 'UAH')).toMatchObject({ kind: 'search', query: { card_last4: '4242' }, shown: '•••• 4242' });
     for (const typed of ['249.50', '249,50', '249,5']) expect(readFind(typed, 'UAH')).toMatchObject({ query: { amount: '24950' } });
     for (const typed of ['1 249,50', '1\u202f249,50', '1,249.50', '1.249,50']) expect(readFind(typed, 'UAH')).toMatchObject({ query: { amount: '124950' } });
     expect(readFind('250 UAH', 'EUR')).toMatchObject({ query: { amount: '25000', currency: 'UAH' } });
@@ -17,6 +17,12 @@ describe('Find in the back office', () => {
     // Three letters that name no currency are an id's prefix, not money.
     for (const id of ['INV 2024', 'ord 1234.5']) expect(readFind(id, 'UAH')).toEqual({ kind: 'order', orderId: id });
     expect(readFind('   ', 'UAH')).toEqual({ kind: 'nothing' });
+  });
+
+  it('reads four digits as a card’s last four and a short order id both: the order is looked up beside the list', () => {
+    expect(readFind(' 0042 ', 'UAH')).toEqual({ kind: 'search', query: { card_last4: '0042' }, shown: '•••• 0042', orderId: '0042' });
+    // What no order id is written as offers none.
+    for (const typed of ['olena@example.com', '249.50', '250 UAH']) expect(readFind(typed, 'UAH')).not.toHaveProperty('orderId');
   });
 
   it('refuses a card number, grouped or passing the card check, and sends nothing of it', () => {

@@ -1,17 +1,21 @@
 /**
  * What staff type into Find, read as what a customer says on the phone: an e-mail, the card's
  * last four digits, an amount as the page's language writes it (a decimal part or a currency
- * code says it is one: "249.50", "249,50", "1 249,50 UAH"), else an order id, as before. A card
- * number is refused here and never sent: the companion's logs, the address bar and the list's
- * query must not hold one.
+ * code says it is one: "249.50", "249,50", "1 249,50 UAH"), else an order id, as before. Four
+ * digits are both: the card's last four, and a shop's short order id. A card number is refused
+ * here and never sent: the companion's logs, the address bar and the list's query must not hold one.
  */
 import { holdsCardNumber } from '@payform/card/card-numbers';
 import { typedAmount } from './money.js';
 
 export type FindRequest =
   | { readonly kind: 'order'; readonly orderId: string }
-  /** `query`: the merchant API's parameters; `shown`: what the list says it matches. */
-  | { readonly kind: 'search'; readonly query: Readonly<Record<string, string>>; readonly shown: string }
+  /**
+   * `query`: the merchant API's parameters; `shown`: what the list says it matches; `orderId`:
+   * an order id the text may be as well (four digits: a shop's short numeric id), offered beside
+   * the list when such an order exists.
+   */
+  | { readonly kind: 'search'; readonly query: Readonly<Record<string, string>>; readonly shown: string; readonly orderId?: string }
   | { readonly kind: 'cardNumber' }
   | { readonly kind: 'nothing' };
 
@@ -67,7 +71,7 @@ export function readFind(typed: string, usual: string): FindRequest {
   if (!text) return { kind: 'nothing' };
   if (looksLikeCardNumber(text)) return { kind: 'cardNumber' };
   if (EMAIL.test(text)) return { kind: 'search', query: { email: text }, shown: text };
-  if (LAST_FOUR.test(text)) return { kind: 'search', query: { card_last4: text }, shown: `•••• ${text}` };
+  if (LAST_FOUR.test(text)) return { kind: 'search', query: { card_last4: text }, shown: `•••• ${text}`, orderId: text };
   const money = typedSearchAmount(text, usual);
   if (money) {
     return {

@@ -45,12 +45,16 @@ export interface OrderListState {
   readonly search: string | undefined;
   /** Why Find sent nothing (a card number typed). */
   readonly findProblem: string | undefined;
+  /** An order whose id is what Find searched for (four digits), offered beside the list. */
+  readonly alsoOrder?: string | undefined;
 }
 
 /** What Find lists orders by: the merchant API's parameters, and the words the list shows for them. */
 export interface OrderSearch {
   readonly query: Readonly<Record<string, string>>;
   readonly shown: string;
+  /** An order id the search's text may be as well: looked up beside the list, offered when it exists. */
+  readonly orderId?: string | undefined;
 }
 
 export interface OrderHandlers {
@@ -233,7 +237,8 @@ export function ordersPanel(state: OrderListState, handlers: OrderHandlers): Tem
       ? html`<p class="orders__search">
           ${t('orders.matching', { what: isolated(state.search) })}
           <button type="button" class="button button--small button--quiet" @click=${() => handlers.search(undefined)}>${t('orders.showAll')}</button>
-        </p>`
+        </p>
+        ${state.alsoOrder !== undefined ? html`<p class="orders__also">${t('orders.alsoOrder', { order: orderLink(state.alsoOrder, handlers, state.selected === state.alsoOrder) })}</p>` : nothing}`
       : nothing}
     ${state.problem
       ? html`<div class="notice notice--error orders__problem" role="alert">
@@ -282,7 +287,8 @@ function customerText(order: ListedOrder): TemplateResult | string {
 
 /**
  * What a customer reads out on the phone: an order id opens that order (the shop's id finds its
- * attempts too); an e-mail, four digits or an amount lists the orders it matches. A card number
+ * attempts too); an e-mail, four digits or an amount lists the orders it matches (four digits
+ * that are an order's id as well offer that order beside the list). A card number
  * is taken out of the box and never sent. An amount typed without a currency is read in that
  * of the newest order listed (the shop's own, most often).
  */
@@ -294,7 +300,7 @@ function findOrder(event: SubmitEvent, state: OrderListState, handlers: OrderHan
     input.value = '';
     handlers.refuseFind();
   } else if (request.kind === 'order') handlers.select(request.orderId);
-  else if (request.kind === 'search') handlers.search({ query: request.query, shown: request.shown });
+  else if (request.kind === 'search') handlers.search({ query: request.query, shown: request.shown, orderId: request.orderId });
 }
 
 /** What the open order's panel says besides the order: a refusal, or what was asked of the gateway. */
