@@ -86,7 +86,7 @@ export abstract class CheckoutElement extends LitElement {
    * @internal
    */
   notice = '';
-  private alarming = false;
+  private alarming?: boolean;
   /**
    * With a card verification's words (`note` among them) for a `lookup` session.
    * @internal
@@ -99,6 +99,11 @@ export abstract class CheckoutElement extends LitElement {
   #localised?: Promise<void>;
   /** The session saves a card (`lookup`): "Save card" and "Card saved" replace "Pay" and "paid". */
   #lookup = false;
+  /**
+   * The session the page was last told is ready (`pay-ready`), whether it was read payable or
+   * polling found it so; forgotten when a session fails to load, so one shown again is told again.
+   */
+  #readied?: string;
 
   /**
    * Whether this element pays through the gateway's hosted page.
@@ -142,7 +147,7 @@ export abstract class CheckoutElement extends LitElement {
   }
 
   /** @internal */
-  say(text: string, alarming = false): void {
+  say(text: string, alarming?: boolean): void {
     this.notice = text;
     this.alarming = alarming;
   }
@@ -168,21 +173,7 @@ export abstract class CheckoutElement extends LitElement {
         this.#lookup = !this.#lookup;
         await (this.#localised = this.#localise());
       }
-      if (run !== this.#run) return;
-      // Ready — with its button there — before the outcome of the attempt the customer comes back
-      // from (a decline): a page that wires itself up on `pay-ready` hears that too. Once a
-      // session: not again when the page, back from the back/forward cache, reads it anew.
-      // `open` or `failure` (the only statuses in o or f; spelt short: the page's bytes).
-      if (/^[of]/.test(view.status) && this.view?.id !== view.id) {
-        this.view = view;
-        this.phase = 'ready';
-        await this.updateComplete;
-        emit(this, 'pay-ready', { mode: this.hosted ? 'hosted' : 'direct', test: view.test, amount: view.amount, currency: view.currency });
-        // The form shows: what paying takes loads now.
-        void loadPaying(this);
-      }
-      // Unless a listener of `pay-ready` paid at once (nothing else comes between).
-      if ((this.phase as Phase) !== 'paying') this.settle(view);
+      if (run === this.#run) void this.settle(view);
     } catch (error) {
       // Even when the session failed first, its error shows in the page's language; when what
       // failed is the language (a card verification's words, lookup.ts), in the one there is.
@@ -195,25 +186,44 @@ export abstract class CheckoutElement extends LitElement {
       // An unknown or foreign session stays unknown, and a page set up wrong reaches no hosted page
       // either; anything else may pass, so the hosted button stays on offer.
       this.phase = unknown || code === 'misconfigured' ? 'closed' : 'ready';
-      this.view = undefined;
+      this.view = this.#readied = undefined;
       this.fail(error, unknown ? this.t.unknown : undefined);
     }
   }
 
   /**
-   * Moves to what the session's status says.
+   * Moves to what the session's status says: first to ready (`pay-ready`), once the form shows,
+   * when it can be paid and the page has not been told so.
    * @internal
    */
-  settle(view: SessionView, ids: Omit<PayEventDetails['pay-success'], 'orderId'> = {}): void {
+  async settle(view: SessionView, ids: Omit<PayEventDetails['pay-success'], 'orderId'> = {}): Promise<void> {
     this.view = view;
     const { status, order_id: orderId } = view;
-    if (status === 'pending') return void this.poll();
+    if (status === 'pending') return this.poll();
+    // Ready — with its button there — before the outcome of the attempt the customer comes back
+    // from (a decline, read at once or once polling decided it): a page that wires itself up on
+    // `pay-ready` hears that too. Once a session: not again when the page, back from the
+    // back/forward cache, reads it anew. `open` or `failure` (the only statuses in o or f; spelt
+    // short: the page's bytes).
+    if (/^[of]/.test(status) && this.#readied !== view.id) {
+      this.#readied = view.id;
+      this.phase = 'ready';
+      this.say('');
+      await this.updateComplete;
+      // Unless the page set another session as this one showed: its load starts only now.
+      if (view.id !== this.session) return;
+      emit(this, 'pay-ready', { mode: this.hosted ? 'hosted' : 'direct', test: view.test, amount: view.amount, currency: view.currency });
+      // The form shows: what paying takes loads now.
+      void loadPaying(this);
+      // Unless a listener of `pay-ready` paid at once (nothing else comes between).
+      if ((this.phase as Phase) === 'paying') return;
+    }
     const failed = status === 'failure';
     // The companion words a decline in English: English shows those words (its own `declined` is
     // empty), other languages their general one rather than a sentence the customer may not read.
     // Without the companion's words, English says its own general one too.
     const message = failed ? this.t.declined || view.message || this.t.declined_en || this.t.server : status === 'success' ? this.t.paid : status === 'expired' ? this.t.closed : '';
-    this.phase = status === 'success' ? 'success' : status === 'expired' ? 'closed' : 'ready';
+    this.phase = status === 'expired' ? 'closed' : status === 'success' ? status : 'ready';
     this.say(message, failed);
     if (failed) emit(this, 'pay-failure', { message, orderId });
     // Expired, or closed by the merchant: the page hears it, as it would any other end.

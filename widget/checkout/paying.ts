@@ -260,7 +260,8 @@ async function watch(element: CheckoutElement, current: () => boolean): Promise<
   if (!view || !current()) return;
   // Focus that was in the element (on the message, or "Check again") stays in it as it changes.
   const focused = element.shadowRoot!.activeElement !== null;
-  element.settle(view);
+  // Declined: ready first (`pay-ready`, when the page has not heard it), then the decline.
+  await element.settle(view);
   if (focused) await refocus(element);
 }
 

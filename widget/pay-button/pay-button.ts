@@ -13,7 +13,7 @@ import { theme } from '../theme.styles.js';
  * @attr lang - Language of the button; defaults to the closest `lang` up the page.
  * @attr processing - Reflected while the hosted page is being prepared or a payment is being confirmed.
  *
- * @event pay-ready - The session loaded and can be paid: once a session (not again back from the back/forward cache), before the outcome of the attempt the customer comes back from. `detail: { mode: 'hosted', test, amount, currency }` (amount in minor units).
+ * @event pay-ready - The session loaded and can be paid: once a session (not again back from the back/forward cache), before the outcome of the attempt the customer comes back from (also one decided while the button confirmed it). `detail: { mode: 'hosted', test, amount, currency }` (amount in minor units).
  * @event pay-redirect - About to leave for the hosted page; cancelable. `detail: { url, reason: 'hosted' }`.
  * @event pay-success - The session is paid (after returning from the hosted page). `detail: { orderId? }`.
  * @event pay-failure - The last attempt failed (after `pay-ready`, back from the hosted page). `detail: { message, orderId? }`.

@@ -46,7 +46,7 @@ const FIELDS: Record<FieldName, [
  * @attr invalid - Reflected while a field shows an error.
  * @attr complete - Reflected when every field is complete.
  *
- * @event pay-ready - The session loaded and the form takes payment. `detail: { mode, test, amount, currency }` (amount in minor units).
+ * @event pay-ready - The session loaded, or a payment it was confirming was declined, and the form takes payment: once a session, before that decline. `detail: { mode, test, amount, currency }` (amount in minor units).
  * @event pay-change - A field changed. `detail: { field, empty, complete, valid, brand?, error? }`.
  * @event pay-brand-change - The card brand became known or changed. `detail: { brand? }`.
  * @event pay-submit - A valid form is being submitted; cancelable.
@@ -118,8 +118,12 @@ export class PayForm extends CheckoutElement {
    * @internal
    */
   edited: Partial<Record<FieldName, string>> = {};
-  /** Test mode's quick-fill (test-cards.ts), loaded for test sessions only. */
-  #extras?: ((html: typeof Html, locale: string) => TemplateResult) | false;
+  /**
+   * Test mode's quick-fill, loaded for test sessions only: `false` while it loads, and for good
+   * when it cannot (the form works without it); test-cards.ts sets it once it has.
+   * @internal
+   */
+  extras?: ((html: typeof Html, locale: string) => TemplateResult) | false;
 
   // Direct payment needs a session that allows it and a secure page; otherwise hosted checkout is the way.
   override get hosted(): boolean {
@@ -132,14 +136,8 @@ export class PayForm extends CheckoutElement {
     if (changed.has('view') && view && !changed.get('view')) this.token = view.saved_cards[0]?.token ?? '';
     // The form shows the customer fields the session asks for: their checks load now, not waited for.
     if (view?.customer_fields.length) void loadCustomerChecks();
-    // Loaded once: `false` while it loads, and for good when it cannot (the form works without it).
-    // Not destructured: Vite rewrites a destructuring `then` into a longer wrapper.
-    if (view?.test) {
-      this.#extras ??= (import('./test-cards.js').then((module) => {
-        this.#extras = module.testCards(this);
-        this.requestUpdate();
-      }, unserved(this)), false);
-    }
+    // Loaded once. Not destructured: Vite rewrites a destructuring `then` into a longer wrapper.
+    if (view?.test) this.extras ??= (import('./test-cards.js').then((module) => module.testCards(this), unserved(this)), false);
   }
 
   /** @internal */
@@ -258,9 +256,7 @@ export class PayForm extends CheckoutElement {
   }
 
   protected override footer(): TemplateResult | typeof nothing {
-    const { phase } = this;
-    const extras = this.#extras;
-    return extras && !this.hosted && showsForm(phase) ? extras(html, this.locale) : nothing;
+    return this.extras && !this.hosted && showsForm(this.phase) ? this.extras(html, this.locale) : nothing;
   }
 }
 

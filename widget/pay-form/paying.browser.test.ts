@@ -220,10 +220,17 @@ describe('<pay-form> paying', () => {
     await form.updateComplete;
     expect(document.activeElement, 'a page that loads confirming takes no focus (nor scrolls)').to.equal(document.body);
     expect(form.shadowRoot!.querySelector('.spinner')).not.to.equal(null);
+    const heard: string[] = [];
+    for (const type of ['pay-ready', 'pay-failure']) form.addEventListener(type, () => heard.push(type));
+    // What a page that wires itself up on pay-ready finds: the button on offer, no outcome yet.
+    const atReady = oneEvent(form, 'pay-ready').then(() => [button(form).disabled, message(form)]);
     const failure = oneEvent(form, 'pay-failure');
     await decideChallenge(detail.url, 'failure');
     const { message: text } = (await failure).detail;
     expect(text.length).to.be.greaterThan(0);
+    // Declined: there is something to pay again, so the page hears the form is ready, then why.
+    expect(heard).to.deep.equal(['pay-ready', 'pay-failure']);
+    expect(await atReady).to.deep.equal([false, '']);
     await form.updateComplete;
     expect(message(form)).to.equal(text);
     expect(field(form, 'number').value, 'the form is back for another try').to.equal('');
@@ -242,6 +249,35 @@ describe('<pay-form> paying', () => {
     expect(field(form, 'number').value).to.equal('4242 4242 4242 4242');
     expect(readies, 'no second pay-ready').to.deep.equal([]);
     elsewhere.remove();
+  });
+
+  it('tells pay-ready for the session the page set last, not for one it replaced as that one showed', async () => {
+    const [first, second] = await Promise.all([createSession({ amount: 1000 }), createSession({ amount: 2000 })]);
+    // The first session's view comes once the page watches the form render.
+    let answer!: () => void;
+    const held = new Promise<void>((resolve) => (answer = resolve));
+    const views = watchFetch((call, pass) => (call.url.endsWith(first) ? held.then(pass) : undefined));
+    try {
+      const form = document.createElement('pay-form');
+      form.session = first;
+      const amounts: number[] = [];
+      form.addEventListener('pay-ready', (event) => amounts.push(event.detail.amount));
+      await fixture(form);
+      // The page moves to another session in the very turn the first one renders ready.
+      const watcher = new MutationObserver(() => {
+        if (!form.shadowRoot!.querySelector('form')) return;
+        watcher.disconnect();
+        form.session = second;
+      });
+      watcher.observe(form.shadowRoot!, { childList: true, subtree: true });
+      answer();
+      await waitUntil(() => amounts.includes(2000), 'the second session never became ready');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(amounts).to.deep.equal([2000]);
+      expect(button(form).textContent).to.match(/^Pay UAH\s20\.00$/);
+    } finally {
+      views.restore();
+    }
   });
 
   it('shows a paid session as paid', async () => {

@@ -67,12 +67,12 @@ testCardStyles.replaceSync(/* css */ `
 `);
 
 /**
- * The list for `form`, in the form's language; a click fills the card's number, an expiry three
- * years ahead and a code of the right length.
+ * Gives `form` the list (`extras`), in the form's language; a click fills the card's number, an
+ * expiry three years ahead and a code of the right length.
  */
-export function testCards(form: PayForm): (html: typeof Html, locale: string) => TemplateResult {
+export function testCards(form: PayForm): void {
   (form.renderRoot as ShadowRoot).adoptedStyleSheets.push(testCardStyles);
-  return (html, locale) => {
+  form.extras = (html: typeof Html, locale: string): TemplateResult => {
     const words = WORDS[locale.split('-')[0]!.toLowerCase()] ?? WORDS.en!;
     return html`<details part="test-cards"><summary>${words[0]}</summary><ul>${CARDS.map(
       ([number, outcome]) => html`<li><button type="button" @click=${() =>
@@ -80,6 +80,7 @@ export function testCards(form: PayForm): (html: typeof Html, locale: string) =>
         dir="ltr">${number}</span>${words[outcome]}</button></li>`,
     )}</ul></details>`;
   };
+  form.requestUpdate();
 }
 
 /** Fills fields the way autofill does (a new card, not a saved one), then focuses what still needs the customer. */
