@@ -259,6 +259,10 @@ export const statsInput = z
   })
   .refine((query) => query.to > query.from, { path: ['to'], message: 'must be after from' });
 
+export const moneyTotalsInput = z
+  .strictObject({ from: epochMs, to: epochMs })
+  .refine((query) => query.to > query.from, { path: ['to'], message: 'must be after from' });
+
 export const staleInput = z.strictObject({
   quietForMs: z.number().int().min(0, 'must not be negative'),
   absentQuietForMs: z.number().int().min(0, 'must not be negative').optional(),

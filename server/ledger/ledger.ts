@@ -19,7 +19,7 @@ import { findOperationByRequestKey, getOperation, markOperationChecked, operatio
 import { claimNotices, dropNotices, noticeFailed, noticeTold } from './notices.js';
 import { getPayment, markPaymentChecked, noteRecordedAnswer, progressPayment } from './payments.js';
 import { ensureSchema, postgresDialect, STATEMENT_TIMEOUT_MS } from './postgres.js';
-import { getOrder, listEvents, listOrders, listStalePayments, listUnsettledOperations, listWaitingEvents, paymentStats } from './reports.js';
+import { getOrder, listEvents, listOrders, listStalePayments, listUnsettledOperations, listWaitingEvents, moneyTotals, paymentStats } from './reports.js';
 import type { LedgerTables } from './schema.js';
 import { claimPayAttempt, closeSession, createSession, findSessionOfOrder, getSession } from './sessions.js';
 import { settleOperation } from './settlement.js';
@@ -60,6 +60,8 @@ import type {
   StaleQuery,
   StatsBucket,
   StatsQuery,
+  MoneyTotalsQuery,
+  CurrencyTotals,
   StoredEvent,
 } from './types.js';
 
@@ -150,6 +152,8 @@ export interface Ledger {
   /** Webhook events by waiting outcome (unmatched, parked), newest first, paged like the orders. */
   listEvents(query: EventListQuery): Promise<EventPage>;
   paymentStats(query: StatsQuery): Promise<StatsBucket[]>;
+  /** What the payments created in [from, to) came to, per currency: captured, refunded, net. */
+  moneyTotals(query: MoneyTotalsQuery): Promise<CurrencyTotals[]>;
 
   // Reconciliation
   listStalePayments(query: StaleQuery): Promise<Payment[]>;
@@ -266,6 +270,7 @@ function ledgerOver(ctx: LedgerContext, upgradedNow: readonly string[], id: stri
     getOrder: (orderId) => getOrder(ctx, orderId),
     listEvents: (query) => listEvents(ctx, query),
     paymentStats: (query) => paymentStats(ctx, query),
+    moneyTotals: (query) => moneyTotals(ctx, query),
     listStalePayments: (query) => listStalePayments(ctx, query),
     listUnsettledOperations: (query) => listUnsettledOperations(ctx, query),
     listWaitingEvents: (query) => listWaitingEvents(ctx, query),

@@ -44,6 +44,15 @@ export function captureCeiling(amount: number, overCapturePercent = 0, step = 1)
   return amount + over - (over % step);
 }
 
+/**
+ * What the customer paid for an order (the `captured` of moneyTotals): a purchase's amount once
+ * it succeeded, an auth's successful captures; a reserve or a verification pays nothing.
+ */
+export function capturedAmount(payment: Pick<MoneyPayment, 'method' | 'status' | 'amount'>, totals: Pick<OrderTotals, 'captured'>): number {
+  if (payment.method === 'purchase') return payment.status === 'success' ? payment.amount : 0;
+  return totals.captured;
+}
+
 export function orderTotals(payment: MoneyPayment, operations: readonly MoneyOperation[], overCapturePercent = 0): OrderTotals {
   const captured = sum(operations, 'capture', 'success');
   const capturePending = sum(operations, 'capture', 'pending');

@@ -3,14 +3,16 @@ import { sql } from 'kysely';
 import type { LedgerContext } from './context.js';
 import { InvalidLedgerInput } from './errors.js';
 import { eventsOf } from './events.js';
-import { eventListInput, orderListInput, parseInput, staleInput, statsInput } from './input.js';
+import { eventListInput, moneyTotalsInput, orderListInput, parseInput, staleInput, statsInput } from './input.js';
 import { newestFirst, pageOf, pageRequest } from './keyset.js';
 import { CUSTOMER_EMAIL } from './migrations.js';
 import { orderTotals } from './money-rules.js';
 import { operationsOf } from './operations.js';
 import { getPayment } from './payments.js';
 import { toListedEvent, toOperation, toPayment, toStoredEvent } from './rows.js';
-import type { EventListQuery, EventPage, Operation, OrderDetail, OrderListQuery, OrderPage, Payment, StaleQuery, StatsBucket, StatsQuery, StoredEvent } from './types.js';
+import type {
+  CurrencyTotals, EventListQuery, EventPage, MoneyTotalsQuery, Operation, OrderDetail, OrderListQuery, OrderPage, Payment, StaleQuery, StatsBucket, StatsQuery, StoredEvent,
+} from './types.js';
 
 const DEFAULT_BATCH = 100;
 const MAX_BUCKETS = 5000;
@@ -109,6 +111,47 @@ export async function paymentStats(ctx: LedgerContext, input: StatsQuery): Promi
     else entry.inFlight += count;
   }
   return buckets;
+}
+
+/**
+ * What the payments created in [from, to) came to, per currency, as orderTotals has each order:
+ * a purchase's amount once it succeeded, an auth's successful captures, the successful refunds.
+ * The period's payments are read by their created_at index and each one's operations through
+ * its order's index — subqueries, so no planner can start from every successful operation of
+ * the ledger instead: the work grows with the period's payments, never with the whole ledger.
+ */
+export async function moneyTotals(ctx: LedgerContext, input: MoneyTotalsQuery): Promise<CurrencyTotals[]> {
+  const query = parseInput(moneyTotalsInput, input);
+  // Found by the order's index, never by one leading with kind or status (isStatus in
+  // progression.ts): SQLite keeps no statistics, and PostgreSQL plans a prepared statement while
+  // the tables are small; either would then read every successful operation for each payment.
+  const succeeded = (kind: 'capture' | 'refund') =>
+    sql<number | string>`(select coalesce(sum(o.amount), 0) from ${sql.table('operations')} as o where o.order_id = p.order_id and (o.kind = ${sql.lit(kind)} and o.status = 'success') is true)`;
+  const rows = await ctx.db
+    .selectFrom('payments as p')
+    .select((eb) => [
+      'p.currency',
+      eb.fn.sum<number | string>(sql`case when p.method = 'purchase' and p.status = 'success' then p.amount else 0 end`).as('purchased'),
+      // Only an auth is captured: a purchase's row asks nothing of the operations for it.
+      eb.fn.sum<number | string>(sql`case when p.method = 'auth' then ${succeeded('capture')} else 0 end`).as('captured'),
+      eb.fn.sum<number | string>(succeeded('refund')).as('refunded'),
+    ])
+    .where('p.created_at', '>=', query.from)
+    .where('p.created_at', '<', query.to)
+    // Card verifications pay nothing.
+    .where('p.method', '<>', 'lookup')
+    .groupBy('p.currency')
+    .orderBy('p.currency')
+    .execute();
+  // PostgreSQL's sum of a bigint is a numeric, read as text. A currency whose payments brought
+  // no money (all declined, reserves not captured) is left out.
+  return rows
+    .map((row) => {
+      const captured = Number(row.purchased) + Number(row.captured);
+      const refunded = Number(row.refunded);
+      return { currency: row.currency, captured, refunded, net: captured - refunded };
+    })
+    .filter((totals) => totals.captured !== 0 || totals.refunded !== 0);
 }
 
 /**

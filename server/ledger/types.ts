@@ -564,6 +564,25 @@ export interface StatsBucket {
   readonly notSent: number;
 }
 
+/** The payments created in [from, to), as the money they came to (Ledger.moneyTotals). */
+export interface MoneyTotalsQuery {
+  readonly from: number;
+  readonly to: number;
+}
+
+/**
+ * The money of one currency's payments (never summed across currencies), integer minor units:
+ * `captured` is what customers paid — purchases that succeeded and the successful captures of
+ * auths (an auth not captured is a reserve, not income) —, `refunded` the successful refunds
+ * (partial ones as made), `net` the difference. Pending operations count for nothing yet.
+ */
+export interface CurrencyTotals {
+  readonly currency: string;
+  readonly captured: number;
+  readonly refunded: number;
+  readonly net: number;
+}
+
 /** What is still waiting (Ledger.backlog): the gauges an operator watches. */
 export interface LedgerBacklog {
   /** Payments in `init` or `pending`: not yet answered for good by the gateway. */

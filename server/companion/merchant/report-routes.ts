@@ -3,7 +3,8 @@
  *
  *   GET /api/receipts/:date     ?format=html|pdf&method=purchase|auth  — the day's receipts, a ZIP
  *   GET /api/stats              ?from=&to=&bucket=hour|day&utc_offset_minutes=
- *                               payments per bucket by outcome, with the success rate
+ *                               payments per bucket by outcome, with the success rate, and what
+ *                               the period's payments came to per currency (money)
  */
 import { Hono } from 'hono';
 import * as z from 'zod';
@@ -39,12 +40,24 @@ const Counts = {
   success_rate: z.number().nullable().describe('succeeded / (succeeded + failed): what customers were told; null when none was decided'),
 };
 
+const minorUnits = (what: string) => z.int().describe(`${what}, in integer minor units of the currency (24950 = 249.50 UAH)`);
+
+export const CurrencyTotalsView = z.object({
+  currency: z.string().describe('ISO 4217 code: amounts of different currencies are never added together'),
+  captured: minorUnits('What customers paid: purchases that succeeded and the successful captures of auths (an auth not captured is a reserve, not income)'),
+  refunded: minorUnits('Successful refunds, partial ones as made'),
+  net: minorUnits('captured − refunded (negative when refunds the gateway reported went past what was paid)'),
+});
+
 export const StatsView = z.object({
   bucket: z.enum(['hour', 'day']),
   from: z.iso.datetime(),
   to: z.iso.datetime(),
   buckets: z.array(z.object({ start: z.iso.datetime(), ...Counts })),
   totals: z.object(Counts),
+  money: z
+    .array(CurrencyTotalsView)
+    .describe('What the payments created in the period came to, one entry per currency that has money in it (by code): an order counts in the period it was created in, its later refunds too. Pending operations count once they succeed'),
 });
 
 const HOUR = 3_600_000;
@@ -67,7 +80,10 @@ export function reportRoutes(): Hono<CompanionEnv> {
     const to = query.to ?? clock() + 1;
     // Default windows: the last day by hour, the last 30 days by day.
     const from = query.from ?? to - (query.bucket === 'hour' ? 24 * HOUR : 30 * 24 * HOUR);
-    const buckets = await ledger.paymentStats({ from, to, bucket: query.bucket, ...(query.utc_offset_minutes === undefined ? {} : { utcOffsetMinutes: query.utc_offset_minutes }) });
+    const [buckets, money] = await Promise.all([
+      ledger.paymentStats({ from, to, bucket: query.bucket, ...(query.utc_offset_minutes === undefined ? {} : { utcOffsetMinutes: query.utc_offset_minutes }) }),
+      ledger.moneyTotals({ from, to }),
+    ]);
     const decided = (b: { succeeded: number; failed: number }) => b.succeeded + b.failed;
     const rate = (b: { succeeded: number; failed: number }) => (decided(b) === 0 ? null : b.succeeded / decided(b));
     const totals = buckets.reduce(
@@ -82,6 +98,7 @@ export function reportRoutes(): Hono<CompanionEnv> {
         start: new Date(b.start).toISOString(), total: b.total, succeeded: b.succeeded, failed: b.failed, in_flight: b.inFlight, not_sent: b.notSent, success_rate: rate(b),
       })),
       totals: { ...totals, success_rate: rate(totals) },
+      money: money.map(({ currency, captured, refunded, net }) => ({ currency, captured, refunded, net })),
     } satisfies z.output<typeof StatsView>);
   });
 
