@@ -49,6 +49,7 @@ import { eventRoutes } from './merchant/event-routes.js';
 import { feedRoutes } from './merchant/feed-routes.js';
 import { orderRoutes } from './merchant/order-routes.js';
 import { reportRoutes } from './merchant/report-routes.js';
+import { orderExportRoutes } from './merchant/order-export.js';
 import { SavedCardCharges } from './merchant/saved-card-charges.js';
 import { SecondaryOperations } from './merchant/secondary-operations.js';
 import { isLedgerFault, isLedgerUnavailable } from '../ledger/index.js';
@@ -210,6 +211,7 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
   app.route('/checkout', challengeRoutes());
   app.route('/widget', widgetRoutes(options.widgetDir, logger));
   app.route('/webhooks', webhookRoutes(config.gatewayApiSecret, background));
+  app.route('/api/orders/export', orderExportRoutes());
   app.route('/api/orders', orderRoutes());
   app.route('/api/webhook-events', eventRoutes());
   app.route('/api/balances', balanceRoutes());

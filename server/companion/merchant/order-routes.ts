@@ -39,7 +39,8 @@ import { ListedOrderView, OperationView, PaymentView, TotalsView, listedOrderVie
 
 const Instant = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time with its offset' }).transform((text) => Date.parse(text));
 
-export const OrderListQuery = z.strictObject({
+/** What the orders are filtered by, in the list and in its CSV file (order-export.ts). */
+const ORDER_FILTERS = {
   status: z.enum(['init', 'pending', 'success', 'failure']).optional(),
   kind: z.enum(['payments', 'verifications']).optional().describe('payments: purchases and auths; verifications: card lookups; both when omitted'),
   session_id: z.string().min(1, 'must not be empty').max(64, 'must be at most 64 characters').optional().describe('The attempts of one checkout session'),
@@ -68,6 +69,25 @@ export const OrderListQuery = z.strictObject({
   currency: z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code in capitals').optional().describe('With amount only: its currency'),
   created_from: Instant.optional().describe('Created at or after this ISO 8601 date-time (with its offset)'),
   created_to: Instant.optional().describe('Created before this ISO 8601 date-time (with its offset)'),
+};
+
+type Filters = z.output<z.ZodObject<typeof ORDER_FILTERS>>;
+
+/** The filters' rules across fields, on a query that holds them. */
+function checkedFilters<Query extends z.ZodType<Filters>>(query: Query) {
+  return query
+    .refine((q: Filters) => q.currency === undefined || q.amount !== undefined, { path: ['currency'], message: 'is taken with amount only' })
+    .refine((q: Filters) => q.created_from === undefined || q.created_to === undefined || q.created_to > q.created_from, {
+      path: ['created_to'],
+      message: 'must be after created_from',
+    });
+}
+
+/** The filters alone: the CSV file holds every page. */
+export const OrderFilterQuery = checkedFilters(z.strictObject(ORDER_FILTERS));
+
+export const OrderListQuery = checkedFilters(z.strictObject({
+  ...ORDER_FILTERS,
   ...PageQuery,
   idempotency_key: z
     .string()
@@ -75,15 +95,10 @@ export const OrderListQuery = z.strictObject({
     .max(255, 'must be at most 255 characters')
     .optional()
     .describe('The Idempotency-Key a charge (or session) was sent with and no order_id: lists its order alone, or nothing. Sent alone: with any other parameter it is 400 naming that one'),
-})
-  .refine((query) => query.currency === undefined || query.amount !== undefined, { path: ['currency'], message: 'is taken with amount only' })
-  .refine((query) => query.created_from === undefined || query.created_to === undefined || query.created_to > query.created_from, {
-    path: ['created_to'],
-    message: 'must be after created_from',
-  });
+}));
 
-/** The list's query as the ledger names it. */
-function orderSearch(query: Omit<z.output<typeof OrderListQuery>, 'idempotency_key'>): LedgerOrderQuery {
+/** The list's (or the file's) query as the ledger names it. */
+export function orderSearch(query: z.output<typeof OrderFilterQuery> & Partial<Pick<z.output<typeof OrderListQuery>, 'limit' | 'cursor'>>): LedgerOrderQuery {
   const { session_id: sessionId, card_last4: cardLastFour, created_from: createdFrom, created_to: createdTo, ...same } = query;
   return { ...same, ...(sessionId !== undefined && { sessionId }), ...(cardLastFour !== undefined && { cardLastFour }), ...(createdFrom !== undefined && { createdFrom }), ...(createdTo !== undefined && { createdTo }) };
 }

@@ -24,6 +24,7 @@ import { CancelledOrder, OperationAnswer, OrderListQuery, OrderPage, OrderReceip
 import { UnpaidSession } from '../merchant/unpaid-order.js';
 import { ChargeAnswer, ChargeRequest } from '../merchant/saved-card-charges.js';
 import { DateReceiptsQuery, StatsQuery, StatsView } from '../merchant/report-routes.js';
+import { OrderExportQuery } from '../merchant/order-export.js';
 import {
   DiscrepancyView, EventView, ListedOrderView, OperationView, OrderView, PaymentView, TotalsView, WaitingEventView,
 } from '../merchant/views.js';
@@ -168,6 +169,7 @@ export const API: readonly ApiOperation[] = [
   { method: 'post', path: '/api/webhook-events/:id/review', operationId: 'reviewWebhookEvent', tag: 'Webhooks', summary: 'Mark an unmatched event reviewed (settled elsewhere): it leaves the list, reconciliation and the waiting-events gauge', params: { id: z.string().regex(EVENT_ID).describe('The event’s id: the SHA-256 of its data, in hex') }, access: 'admin', responses: { 200: json('The event, reviewed_at set', ReviewedEvent), 404: problem('Unknown event'), 409: problem('Not unmatched: applied, or parked for its reservation') } },
   // Orders
   { method: 'get', path: '/api/orders', operationId: 'listOrders', tag: 'Orders', summary: 'Orders, newest first; found by the customer’s e-mail, card last four, amount or dates', access: 'admin', query: OrderListQuery, responses: { 200: json('A page of orders, each with its totals, and next_cursor', OrderPage) } },
+  { method: 'get', path: '/api/orders/export', operationId: 'exportOrders', tag: 'Orders', summary: 'Every order the filters of listOrders match, newest first, as a CSV file (streamed): amounts in integer minor units with their decimals beside them', access: 'admin', query: OrderExportQuery, responses: { 200: content('CSV (RFC 4180, UTF-8 with a byte order mark, a header row); text cells that begin like a formula start with an apostrophe', 'text/csv') } },
   { method: 'get', path: '/api/orders/:order_id', operationId: 'getOrder', tag: 'Orders', summary: 'An order: payment, operations, webhook events, totals', params: ORDER, access: 'admin', responses: { 200: json('The order', OrderView), 404: problem('order_not_found: no such order. With `session` when the id was handed out with a checkout session that has no payment yet: its id and status (open: it may still be paid)') } },
   { method: 'post', path: '/api/orders/:order_id/capture', operationId: 'captureOrder', tag: 'Orders', summary: 'Capture an auth (full, partial, or above the reserve within the project’s limit)', params: ORDER, access: 'admin', body: CaptureRequest, responses: operationAnswers },
   { method: 'post', path: '/api/orders/:order_id/split-capture', operationId: 'splitCaptureOrder', tag: 'Orders', summary: 'Capture an auth split among sub-merchants', params: ORDER, access: 'admin', body: SplitCaptureRequest, responses: operationAnswers },

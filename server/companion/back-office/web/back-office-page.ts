@@ -11,7 +11,9 @@ import { isolated, isolatedText } from './bidi-isolation.js';
 import { mountPage } from './chrome.js';
 import { adminToken, api, ApiError, emptyZip, fetchFile, forgetToken, newIdempotencyKey, outcomeUnknown, save, saveToken } from './admin-api.js';
 import type { Balance, ListedOrder, OrderDetail, Stats, Terminals, UnmatchedEvents } from './admin-api.js';
-import { refreshedList } from './order-list.js';
+import { listQuery, refreshedList } from './order-list.js';
+import { downloadOrders } from './orders-csv.js';
+import type { CsvExportState } from './orders-csv.js';
 import { followChanges } from './live-feed.js';
 import type { FeedState } from './live-feed.js';
 import { chargeDialog, chargeSavedCard } from './charge-dialog.js';
@@ -70,6 +72,7 @@ let statsProblem: string | undefined;
 let bucket: Stats['bucket'] = 'hour';
 let balances: BalancesState = {};
 let receipts: ReceiptsState = { busy: false };
+let csv: CsvExportState = { busy: false };
 /** The open order's receipt on its way, by order and format: its button waits. */
 let receiptDownload: { readonly orderId: string; readonly format: 'html' | 'pdf' } | undefined;
 let unmatched: UnmatchedEvents | undefined;
@@ -110,7 +113,7 @@ function content(): TemplateResult {
     <div class="admin-orders">
       <div class="admin-main">
         ${ordersPanel(
-          { orders, filter, kind, selected, flashing, loading: !ordersRead, problem: ordersProblem?.text, more: ordersCursor !== null, loadingMore: listing?.read === 'more', search: search?.shown, findProblem, alsoOrder },
+          { orders, filter, kind, selected, flashing, loading: !ordersRead, problem: ordersProblem?.text, more: ordersCursor !== null, loadingMore: listing?.read === 'more', search: search?.shown, findProblem, alsoOrder, csv },
           handlers,
         )}
         ${receiptsPanel(downloadDay, receipts)}
@@ -188,6 +191,9 @@ const handlers = {
   },
   retry() {
     void loadOrders(ordersProblem?.read ?? 'again');
+  },
+  exportCsv() {
+    void exportOrders();
   },
   search(next: OrderSearch | undefined) {
     search = next;
@@ -411,6 +417,22 @@ async function downloadDay(date: string, format: 'html' | 'pdf'): Promise<void> 
   page.refresh();
 }
 
+/** Every order the list's filters match (not only the pages shown), as the companion's CSV file. */
+async function exportOrders(): Promise<void> {
+  if (csv.busy) return;
+  csv = { busy: true };
+  page.refresh();
+  try {
+    await downloadOrders(token!, listQuery({ kind, filter, search: search?.query }));
+    csv = { busy: false };
+  } catch (error) {
+    csv = { busy: false };
+    if (error instanceof ApiError && error.status === 401) return refused();
+    csv = { busy: false, problem: problemText(error) };
+  }
+  page.refresh();
+}
+
 /** Runs a merchant API call for the open order; its refusal shows on the order. */
 async function guarded(call: () => Promise<void>): Promise<void> {
   detailProblem = undefined;
@@ -462,10 +484,8 @@ async function readOrders(read: ListRead, abort: AbortController): Promise<void>
   // Again: the orders the feed told of that are not shown come on top, and push none of those shown out.
   const shown = read === 'again' ? Math.min(Math.max(PAGE, orders.length + unlisted.size), REFRESHED_AT_MOST) : PAGE;
   unlisted.clear();
-  const query = new URLSearchParams({ kind, limit: String(shown) });
-  if (filter === 'held') query.set('held', 'true');
-  else if (filter !== 'all') query.set('status', filter);
-  for (const [name, value] of Object.entries(search?.query ?? {})) query.set(name, value);
+  const query = listQuery({ kind, filter, search: search?.query });
+  query.set('limit', String(shown));
   if (read === 'more' && ordersCursor) query.set('cursor', ordersCursor);
   const before = orders.length;
   let list: { orders: ListedOrder[]; next_cursor: string | null } | undefined;

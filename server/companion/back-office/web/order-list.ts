@@ -25,3 +25,20 @@ export function refreshedList(shown: OrderList, newest: OrderList, readEverythin
   const below = shown.orders.slice(at + 1).filter((order) => !read.has(order.order_id));
   return below.length === 0 ? newest : { orders: [...newest.orders, ...below], cursor: shown.cursor };
 }
+
+/** What the list is filtered by, as GET /api/orders (and its CSV export) takes it. */
+export interface ListFilters {
+  readonly kind: 'payments' | 'verifications';
+  /** A status, `held`, or `all`. */
+  readonly filter: string;
+  /** Find's parameters (an e-mail, the card's last four, an amount). */
+  readonly search?: Readonly<Record<string, string>> | undefined;
+}
+
+export function listQuery({ kind, filter, search }: ListFilters): URLSearchParams {
+  const query = new URLSearchParams({ kind });
+  if (filter === 'held') query.set('held', 'true');
+  else if (filter !== 'all') query.set('status', filter);
+  for (const [name, value] of Object.entries(search ?? {})) query.set(name, value);
+  return query;
+}

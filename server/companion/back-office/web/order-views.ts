@@ -5,6 +5,8 @@
  */
 import { html, nothing } from 'lit';
 import type { TemplateResult } from 'lit';
+import { exportControl } from './orders-csv.js';
+import type { CsvExportState } from './orders-csv.js';
 import { t } from './i18n.js';
 import type { MessageKey } from './i18n.js';
 import { units } from './money.js';
@@ -47,6 +49,8 @@ export interface OrderListState {
   readonly findProblem: string | undefined;
   /** An order whose id is what Find searched for (four digits), offered beside the list. */
   readonly alsoOrder?: string | undefined;
+  /** The list as a CSV file: on its way, or why it failed. */
+  readonly csv: CsvExportState;
 }
 
 /** What Find lists orders by: the merchant API's parameters, and the words the list shows for them. */
@@ -71,6 +75,8 @@ export interface OrderHandlers {
   more(): void;
   /** The list's read that failed, again. */
   retry(): void;
+  /** Every order the list's filters match, as a CSV file. */
+  exportCsv(): void;
   act(action: OperationAction): void;
   resend(): void;
   receipt(format: 'html' | 'pdf'): void;
@@ -232,6 +238,7 @@ export function ordersPanel(state: OrderListState, handlers: OrderHandlers): Tem
         <p id="order-find-hint" class="muted order-find__hint">${t('orders.findHow')}</p>
         ${state.findProblem ? html`<p id="order-find-problem" class="notice notice--error order-find__problem" role="alert">${state.findProblem}</p>` : nothing}
       </form>
+      ${exportControl(state.csv, handlers.exportCsv)}
     </header>
     ${state.search !== undefined
       ? html`<p class="orders__search">

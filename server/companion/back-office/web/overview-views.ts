@@ -1,5 +1,5 @@
 /**
- * The back office's overview: the figures of the period with the chart, the balances of
+ * The back office's overview: the figures of the period (counts, and money per currency) with the chart, the balances of
  * accounts and terminals (a terminal the gateway cannot read is shown as such), and the day's
  * receipts as a ZIP.
  */
@@ -9,6 +9,7 @@ import { t } from './i18n.js';
 import type { Balance, Stats, Terminals } from './admin-api.js';
 import { paymentsChart } from './payments-chart.js';
 import { isolated, shownAmount } from './bidi-isolation.js';
+import { moneyTable } from './money-totals.js';
 
 export interface BalancesState {
   readonly accounts?: readonly Balance[];
@@ -48,6 +49,7 @@ export function statsPanel({ stats, problem }: StatsState, handlers: { range: (b
       ${totals?.not_sent ? html`<div title=${t('stats.notSentHint')}><dt>${t('stats.notSent')}</dt><dd class="kpi--failure">${totals.not_sent}</dd></div>` : nothing}
       <div><dt>${t('stats.rate')}</dt><dd>${rate === undefined || rate === null ? '—' : `${Math.round(rate * 100)} %`}</dd></div>
     </dl>
+    ${stats ? moneyTable(stats) : nothing}
     ${problem ? readProblem(problem, handlers.retry) : nothing}
     ${stats ? paymentsChart(stats) : problem ? nothing : html`<p class="muted">${t('loading')}</p>`}
   </section>`;

@@ -1,0 +1,40 @@
+/**
+ * The orders list's "Download CSV", as a merchant hands their accountant the orders: the file
+ * holds every order the list is filtered by (not only the rows shown), each with its money in
+ * minor units and decimals, and a customer's text as text, never a formula.
+ */
+import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { expect, test } from '../fixtures.js';
+import { paidOrder } from '../pages/back-office.js';
+
+test('downloads the orders the list is filtered by as a CSV file for the accountant', async ({ page, request, stack, backOffice }) => {
+  const email = `csv-${randomUUID().slice(0, 8)}@example.com`;
+  const tea = await paidOrder(request, stack, 'purchase', { amount: 123_456, customer: { fname: '=1+2', lname: 'Коваль', email } });
+  expect((await request.post(`${stack.shop}/api/orders/${tea}/refund`, { headers: { Authorization: `Bearer ${stack.token}` }, data: { amount: 456 } })).status()).toBe(200);
+  const hotel = await paidOrder(request, stack, 'auth', { amount: 50_000, customer: { fname: 'Olena', lname: 'Koval', email } });
+  await paidOrder(request, stack, 'purchase', { amount: 1500 });
+
+  await backOffice.open();
+  const find = page.getByRole('search').getByRole('searchbox', { name: 'Find an order' });
+  await find.fill(email);
+  await find.press('Enter');
+  await expect(backOffice.orders.getByRole('row')).toHaveCount(3);
+
+  const [download] = await Promise.all([page.waitForEvent('download'), backOffice.orders.getByRole('button', { name: 'Download CSV' }).click()]);
+  expect(download.suggestedFilename()).toMatch(/^orders-\d{4}-\d{2}-\d{2}\.csv$/);
+  const bytes = await readFile(await download.path());
+  expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+  const lines = bytes.subarray(3).toString('utf8').split('\r\n');
+  expect(lines.at(-1)).toBe('');
+  const header = lines[0]!.split(',').map((name) => name.replaceAll('"', ''));
+  expect(header.slice(0, 14)).toEqual(['order_id', 'created_at', 'status', 'method', 'mode', 'currency', 'amount', 'amount_decimal', 'captured', 'captured_decimal', 'refunded', 'refunded_decimal', 'net', 'net_decimal']);
+  // Only this customer's two orders, newest first: the search the list shows.
+  const rows = lines.slice(1, -1);
+  expect(rows).toHaveLength(2);
+  expect(rows[0]).toMatch(new RegExp(`^"${hotel}",.*,"success","auth","direct","UAH",50000,"500.00",0,"0.00",0,"0.00",0,"0.00",`));
+  expect(rows[1]).toMatch(new RegExp(`^"${tea}",.*,"success","purchase","direct","UAH",123456,"1234.56",123456,"1234.56",456,"4.56",123000,"1230.00",`));
+  // The customer's name is text in a spreadsheet, not a sum.
+  expect(rows[1]).toContain(`"${email}","'=1+2 Коваль"`);
+  await expect(backOffice.orders.getByRole('button', { name: 'Download CSV' })).toBeEnabled();
+});

@@ -1,0 +1,38 @@
+/**
+ * "Download CSV" of the orders list: every order the list's filters match as the companion's
+ * file (GET /api/orders/export) — the pages not read yet too, never only the rows shown.
+ */
+import { html, nothing } from 'lit';
+import type { TemplateResult } from 'lit';
+import { fetchFile, save } from './admin-api.js';
+import { t } from './i18n.js';
+
+/** The export's address for the list read with `listQuery`: its filters, without its paging. */
+export function exportPath(listQuery: URLSearchParams): string {
+  const query = new URLSearchParams(listQuery);
+  query.delete('limit');
+  query.delete('cursor');
+  const text = query.toString();
+  return `/api/orders/export${text ? `?${text}` : ''}`;
+}
+
+export async function downloadOrders(token: string, listQuery: URLSearchParams): Promise<void> {
+  save(await fetchFile(token, exportPath(listQuery), 'orders.csv'));
+}
+
+/** The download's state: a file on its way, or why the last one failed. */
+export interface CsvExportState {
+  readonly busy: boolean;
+  readonly problem?: string | undefined;
+}
+
+/** The button, and why the last file failed. While a file is on its way the button waits, so a second press is not a second file. */
+export function exportControl({ busy, problem }: CsvExportState, onExport: () => void): TemplateResult {
+  return html`<div class="orders__export">
+    <button type="button" class="button button--small button--quiet" aria-disabled=${busy ? 'true' : 'false'}
+      @click=${() => {
+        if (!busy) onExport();
+      }}>${busy ? t('orders.exporting') : t('orders.exportCsv')}</button>
+    ${problem ? html`<p class="notice notice--error" role="alert">${problem}</p>` : nothing}
+  </div>`;
+}

@@ -1,0 +1,20 @@
+// A cell of the orders export as a spreadsheet opens it: quoted as RFC 4180 has it, and text
+// that begins like a formula kept as text.
+import { describe, expect, it } from 'vitest';
+import { csvCell, csvLine } from './csv.js';
+
+describe('CSV cells', () => {
+  it('quotes text, doubling its quotes; writes numbers bare and nothing as an empty cell', () => {
+    expect(csvLine(['shop-1042', 24950, null, 'say "hi", then\r\nleave'])).toBe('"shop-1042",24950,,"say ""hi"", then\r\nleave"\r\n');
+    expect(csvCell(-500)).toBe('-500');
+  });
+
+  it('writes text that a spreadsheet would run after an apostrophe', () => {
+    for (const text of ['=1+2', '+380501234567', '-2+3', '@SUM(A1)', '\tcmd', '\r=1']) expect(csvCell(text)).toBe(`"'${text}"`);
+    // One that begins with an apostrophe gets another: a reader drops the first, always.
+    expect(csvCell("'Nita")).toBe(`"''Nita"`);
+    // A number as text is read as a number, never run: left as it is.
+    expect(csvCell('-5.00')).toBe('"-5.00"');
+    expect(csvCell('olena@example.com')).toBe('"olena@example.com"');
+  });
+});

@@ -1,0 +1,27 @@
+/**
+ * CSV as RFC 4180 writes it (CRLF line ends; a text cell in double quotes, its quotes doubled)
+ * and safe to open in a spreadsheet: a text cell that begins as a formula would (= + - @, a tab,
+ * a carriage return) is written after an apostrophe, so Excel, LibreOffice and Google Sheets
+ * show it as text instead of running it. Order ids, e-mails and names are customers' and
+ * merchants' text: "=HYPERLINK(…)" must reach the accountant as those characters.
+ */
+
+/** A cell: text (quoted, guarded), a number written as is, or nothing (an empty cell). */
+export type CsvCell = string | number | null;
+
+// An apostrophe too, so a program undoes the guard without doubt: a text cell that begins with
+// one had one put there (a phone "+380…" is written "'+380…", a name "'Nita" "''Nita").
+const FORMULA_START = /^[=+\-@\t\r']/;
+/** A number as text ("-5.00"): a spreadsheet reads it as a number, never as a formula. */
+const PLAIN_NUMBER = /^-?\d+(?:\.\d+)?$/;
+
+export function csvCell(value: CsvCell): string {
+  if (value === null) return '';
+  if (typeof value === 'number') return String(value);
+  const text = FORMULA_START.test(value) && !PLAIN_NUMBER.test(value) ? `'${value}` : value;
+  return `"${text.replaceAll('"', '""')}"`;
+}
+
+export function csvLine(cells: readonly CsvCell[]): string {
+  return `${cells.map(csvCell).join(',')}\r\n`;
+}

