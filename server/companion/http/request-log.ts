@@ -37,7 +37,7 @@ export function logRequests(app: RoutedApp): MiddlewareHandler<CompanionEnv> {
       counted = app.routes.length;
       own = new Set(app.routes.map(({ path }) => path));
     }
-    const route = answeringRoute(matchedRoutes(c), own);
+    const route = answeringRoute(matchedRoutes(c), c.req.routeIndex, own);
     const fields = { method: c.req.method, route, status, ms: Math.round((performance.now() - started) * 10) / 10 };
     // c.get, not c.var: c.var copies every variable into a new object each time it is read.
     const logger = c.get('logger');
@@ -51,12 +51,16 @@ export function logRequests(app: RoutedApp): MiddlewareHandler<CompanionEnv> {
 }
 
 /**
- * The most specific route of the companion's that matched. Mounted in a host's Hono app, the
- * host's routes registered after it (a static-file or single-page catch-all) match too, and
- * come last: the line names the companion's route, not the host's `/*`. Served alone, the last
- * match is the companion's, at the first look.
+ * The route of the companion's that answered (`answered`: the index of the handler that ran
+ * last) or, when a middleware answered (a token check, a limit), the most specific one that
+ * matched: not a pattern it shadows, /api/orders/:order_id for /api/orders/export, registered
+ * first. Mounted in a host's Hono app, the host's routes registered after it (a static-file or
+ * single-page catch-all) match too, and come last: the line names the companion's route, not
+ * the host's `/*`. Served alone, the last match is the companion's, at the first look.
  */
-function answeringRoute(matched: readonly { readonly path: string }[], own: ReadonlySet<string>): string {
+function answeringRoute(matched: readonly { readonly path: string }[], answered: number, own: ReadonlySet<string>): string {
+  const ran = matched[answered]?.path;
+  if (ran !== undefined && own.has(ran) && !ran.endsWith('*')) return ran;
   let fallback: string | undefined;
   for (let index = matched.length - 1; index >= 0; index--) {
     const { path } = matched[index]!;
