@@ -93,6 +93,8 @@ export function orderExportRoutes(): Hono<CompanionEnv> {
     const first = await pageText(ledger, query, undefined);
     const encoder = new TextEncoder();
     let next = first.next;
+    // The client left (a closed tab, an interrupted curl): a page read meanwhile is dropped.
+    let stopped = false;
     const body = new ReadableStream<Uint8Array>({
       start(controller) {
         // The byte order mark tells Excel the file is UTF-8 (names in Cyrillic); CSV readers skip it.
@@ -100,20 +102,30 @@ export function orderExportRoutes(): Hono<CompanionEnv> {
         if (next === null) controller.close();
       },
       // Pulled as the client reads: a slow download holds one page, not the ledger. A read that
-      // fails later ends the stream in error, so the client sees a broken download, never a
-      // file that looks whole.
+      // fails later cuts the answer short, so the client sees a broken download, never a file
+      // that looks whole.
       async pull(controller) {
         if (next === null) return;
+        let page: { text: string; next: string | null };
         try {
-          const page = await pageText(ledger, query, next);
-          next = page.next;
-          controller.enqueue(encoder.encode(page.text));
-          if (next === null) controller.close();
+          page = await pageText(ledger, query, next);
         } catch (error) {
+          if (stopped) return;
           // The answer's status is sent: only the log says why the file stopped.
           logger.error('the orders export stopped: the ledger could not be read', { err: error });
-          controller.error(error);
+          // Served by Node, the connection is cut (no last chunk): an errored stream would have
+          // @hono/node-server print the error again, unredacted, on stderr.
+          const outgoing = c.env?.outgoing;
+          if (outgoing) return void outgoing.destroy();
+          return controller.error(error);
         }
+        if (stopped) return;
+        next = page.next;
+        controller.enqueue(encoder.encode(page.text));
+        if (next === null) controller.close();
+      },
+      cancel() {
+        stopped = true;
       },
     }, { highWaterMark: 0 });
     const day = new Date(clock()).toISOString().slice(0, 10);
