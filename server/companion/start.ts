@@ -75,6 +75,9 @@ const REQUEST_TIMEOUT_MS = 30_000;
 /** Headers (a KB or so, more with the shop's cookies) come in a packet or two: 20 s, not Node's 60 s. */
 const HEADERS_TIMEOUT_MS = 20_000;
 
+/** Node's own interval: a longer one only delays the cut (and past 2^31 - 1 ms a timer fires every 1 ms). */
+const CHECKING_INTERVAL_MAX_MS = 30_000;
+
 /**
  * The limits above as the server's options. Node looks for late requests every
  * `connectionsCheckingInterval` (30 s by default, which would double the limit): at a sixth of
@@ -84,7 +87,7 @@ function requestLimits(requestTimeoutMs = REQUEST_TIMEOUT_MS): ServerOptions {
   return {
     requestTimeout: requestTimeoutMs,
     headersTimeout: Math.min(HEADERS_TIMEOUT_MS, requestTimeoutMs),
-    connectionsCheckingInterval: Math.ceil(requestTimeoutMs / 6),
+    connectionsCheckingInterval: Math.min(Math.ceil(requestTimeoutMs / 6), CHECKING_INTERVAL_MAX_MS),
   };
 }
 

@@ -123,6 +123,20 @@ describe('a request that arrives too slowly', () => {
     expect(refusals(/refused with 408/)).toEqual([]);
   });
 
+  it('takes a requestTimeoutMs of months without turning Node’s check of late requests into a 1 ms timer', async () => {
+    const warnings: string[] = [];
+    const heard = (warning: Error) => void warnings.push(warning.name);
+    process.on('warning', heard);
+    try {
+      await start({ requestTimeoutMs: 20_000_000_000 });
+      // Node says so when the server's timer is set, as it listens.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings).not.toContain('TimeoutOverflowWarning');
+    } finally {
+      process.off('warning', heard);
+    }
+  });
+
   it('refuses a requestTimeoutMs that is no positive whole number, naming it', async () => {
     await expect(start({ requestTimeoutMs: 0 })).rejects.toThrow(/Invalid companion options: requestTimeoutMs must be a whole number of milliseconds above 0 \(it is 0\)/);
     companion = undefined;

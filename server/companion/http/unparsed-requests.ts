@@ -15,7 +15,7 @@ import { RequestError } from '@hono/node-server';
 import type { Logger } from '../log/logger.js';
 
 interface Refusal {
-  readonly status: 400 | 408 | 413 | 431 | 500;
+  readonly status: 400 | 408 | 413 | 431 | 500 | 504;
   readonly code: string;
   readonly message: string;
   /** For the operator: what happened and what to change. */
@@ -58,24 +58,32 @@ export class UnparsedRequests {
    * envelope, where the adapter's own was empty.
    */
   readonly unbuilt = (error: unknown): Response => {
-    // The adapter's messages are its own fixed words; another error's might quote the request.
-    if (!(error instanceof RequestError)) return this.#answer(FAILED, { error: error instanceof Error ? error.name : typeof error });
+    // The adapter's messages are its own fixed words. Another error is the app's: the logger
+    // masks what it may quote of the request; a timeout stays the 504 the adapter gives it.
+    if (!(error instanceof RequestError)) return this.#answer(error instanceof Error && error.name === 'TimeoutError' ? TIMED_OUT : FAILED, { err: error });
     return this.#answer(unbuiltRefusal(error), { reason: error.message });
   };
 
-  #answer(refusal: Refusal, context: Record<string, string>): Response {
+  #answer(refusal: Refusal, context: Record<string, unknown>): Response {
     this.#tell(refusal, context);
     return Response.json({ error: { code: refusal.code, message: refusal.message } }, { status: refusal.status, headers: { 'Cache-Control': 'no-store', Connection: 'close' } });
   }
 
-  #tell(refusal: Refusal, context: Record<string, string>): void {
+  #tell(refusal: Refusal, context: Record<string, unknown>): void {
     const log = this.logger();
     if (!log) return;
     const first = !this.#told.has(refusal.code);
     this.#told.add(refusal.code);
-    log[refusal.status === 500 ? 'error' : first ? 'warn' : 'debug'](refusal.warning, { status: refusal.status, ...context });
+    log[refusal.status >= 500 ? 'error' : first ? 'warn' : 'debug'](refusal.warning, { status: refusal.status, ...context });
   }
 }
+
+const TIMED_OUT: Refusal = {
+  status: 504,
+  code: 'timeout',
+  message: 'The companion took too long to answer',
+  warning: 'a request timed out outside the companion’s routes, whose own timeouts are answered there',
+};
 
 const FAILED: Refusal = {
   status: 500,
