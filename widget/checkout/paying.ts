@@ -9,6 +9,7 @@
 import { cvvLength, digitsOf, maxLength, readExpiry, type Brand, type Check } from '@payform/card/fields';
 import { emit, type FieldName, type PayEventDetails } from '../events.js';
 import type { FieldError } from '../pay-form/pay-form.js';
+import type { CardRefused } from '../pay-form/tokenized.js';
 import type { CheckoutElement, Phase } from './checkout-element.js';
 import { call, CompanionError, fetchView, type PayAnswer, type PayRequest } from './companion.js';
 import { collectFingerprint } from './fingerprint.js';
@@ -342,11 +343,11 @@ function hush(form: Form, first: HTMLInputElement): void {
 export function left(form: Form, { target }: FocusEvent): void {
   const input = target as HTMLInputElement;
   const name = input.name as FieldName;
-  // A security code the companion refused passes the form's own check: only a new one clears it.
-  if (!(name in form.edited) || form.errors[name] === 'refused') return;
+  if (!(name in form.edited)) return;
   const check = form.check(input);
   const { code: error } = check;
-  if (form.errors[name] === error) return;
+  // A value the companion or the tokenizer refused passes the form's own check: only an edit clears its error.
+  if (form.errors[name] === error || (!error && form.errors[name])) return;
   form.show({ [name]: error });
   emit(form, 'pay-change', { field: name, empty: !input.value, complete: check.valid, valid: check.potentiallyValid, brand: form.brand?.id, error });
 }
@@ -471,15 +472,17 @@ function wentOn(element: CheckoutElement, view: SessionView | undefined): boolea
 }
 
 /**
- * Marks the fields the companion named as invalid: the first of them, if any. A security code
- * passed the form's own check, which judges only its length: it is `refused`, and says so.
+ * Marks the fields the companion or the tokenizer named as invalid: the first of them, if any. A
+ * security code passed the form's own check, which judges only its length: it is `refused`, and
+ * says so; the tokenizer says what it found wrong (tokenized.ts, `CardRefused`).
  */
 function markRefused(form: Form, error: unknown): HTMLInputElement | undefined {
   const fields = error instanceof CompanionError ? error.fields : [];
   // "card.exp_month", "customer.email", "cc_number", "card_cvv"… name the widget's exp, email, number, cvv.
   const named = fields.map((path) => /(number|exp|cvv|fname|lname|email|phone)[^.]*$/.exec(path)?.[1]);
   const invalid = form.inputs().filter((input) => named.includes(input.name));
-  form.show(Object.fromEntries(invalid.map(({ name }) => [name, name === 'cvv' ? 'refused' : 'invalid'])));
+  const { shows } = error as Partial<CardRefused>;
+  form.show(Object.fromEntries(invalid.map(({ name }) => [name, shows ?? (name === 'cvv' ? 'refused' : 'invalid')])));
   return invalid[0];
 }
 

@@ -2,11 +2,120 @@
 // sandbox's tokenizer, the companion gets only the token; a tokenizer out of reach sends the
 // customer to the hosted page.
 import { expect, oneEvent, waitUntil } from '@open-wc/testing';
-import { autofill, button, card, errorText, json, mount, stay, watchFetch } from '../test/harness.js';
+import { signTokenizeBody } from '@payform/card/tokenize';
+import { autofill, button, card, errorText, field, focused, json, message, mount, press, stay, watchConsoleErrors, watchFetch } from '../test/harness.js';
+
+/**
+ * The sandbox's tokenizer gets the card with `changes`, signed anew with the widget key the
+ * request names: its own answer to a card the form's checks would not let through, as a gateway
+ * that judges a card otherwise (its clock, its rules for a brand) gives. Undone by the returned function.
+ */
+function tokenizerGets(changes: Record<string, string | number>): () => void {
+  const send = window.fetch;
+  window.fetch = async (input, init) => {
+    if (!String(input).endsWith('/sdk/tokenize')) return send(input, init);
+    const headers = new Headers(init!.headers);
+    const body = { ...JSON.parse(String(init!.body)), ...changes };
+    headers.set('X-Sign', await signTokenizeBody(headers.get('X-Widget-Id')!, body));
+    return send(input, { ...init, headers, body: JSON.stringify(body) });
+  };
+  return () => void (window.fetch = send);
+}
 
 describe('<pay-form> in tokenize mode', () => {
   let calls: ReturnType<typeof watchFetch> | undefined;
-  afterEach(() => calls?.restore());
+  let undo: (() => void) | undefined;
+  afterEach(() => {
+    calls?.restore();
+    undo?.();
+    calls = undo = undefined;
+  });
+
+  // Each refusal of the card the sandbox's tokenizer makes (tokenizer/tokenize.ts), on the field it is about.
+  for (const [refusal, changes, name, words] of [
+    ['invalid_cvv', { card_cvv: '1234' }, 'cvv', 'The security code is invalid.'],
+    ['card_expired', { card_exp_year: 20 }, 'exp', 'This card has expired.'],
+    ['invalid_card_number', { card_number: '4242424242424241' }, 'number', 'The card number is invalid.'],
+  ] as const) {
+    it(`shows the tokenizer's ${refusal} on its field, focused, and sends nothing to pay`, async () => {
+      const form = await mount({ merchant: 'tokenize' });
+      undo = tokenizerGets(changes);
+      calls = watchFetch();
+      const error = oneEvent(form, 'pay-error');
+      autofill(form, card('4242424242424242'));
+      button(form).click();
+      const { detail } = await error;
+      await form.updateComplete;
+      expect(detail).to.deep.equal({ code: 'rejected', message: 'Check the highlighted fields.' });
+      expect(errorText(form, name)).to.equal(words);
+      expect(field(form, name).getAttribute('aria-invalid')).to.equal('true');
+      expect(focused(form)).to.equal(name);
+      expect(message(form)).to.equal('Check the highlighted fields.');
+      expect(calls.map((call) => call.url.replace(/^.*\//, ''))).to.deep.equal(['tokenize']);
+    });
+  }
+
+  it("says the tokenizer's refusal in the form's language, and keeps it on the field until the customer changes it", async () => {
+    const form = await mount({ merchant: 'tokenize' }, { lang: 'uk' });
+    undo = tokenizerGets({ card_exp_year: 20 });
+    const error = oneEvent(form, 'pay-error');
+    autofill(form, card('4242424242424242'));
+    button(form).click();
+    await error;
+    await form.updateComplete;
+    expect(errorText(form, 'exp')).to.equal('Термін дії картки минув.');
+    expect(focused(form)).to.equal('exp');
+    // Left as it was: still refused.
+    await press('Tab');
+    expect(focused(form)).to.equal('cvv');
+    expect(errorText(form, 'exp')).to.equal('Термін дії картки минув.');
+    autofill(form, { exp: `01/${String(new Date().getFullYear() + 4).slice(2)}` });
+    await form.updateComplete;
+    expect(errorText(form, 'exp')).to.equal('');
+  });
+
+  it('keeps the calm message for a refusal that names nothing the customer can correct, and tells the developer which', async () => {
+    const form = await mount({ merchant: 'tokenize' });
+    // A month the form would not send: the sandbox answers invalid_request.
+    undo = tokenizerGets({ card_exp_month: 13 });
+    calls = watchFetch();
+    const errors = watchConsoleErrors();
+    try {
+      const error = oneEvent(form, 'pay-error');
+      autofill(form, card('4242424242424242'));
+      button(form).click();
+      const { detail } = await error;
+      expect(detail.code).to.equal('rejected');
+      expect(detail.message).to.equal('The payment could not be started. Please try again.');
+      expect(detail.reason).to.match(/^the gateway's tokenizer at \S+ refused the card \(HTTP 400 invalid_request\)/);
+      expect(errors).to.deep.equal([`<pay-form>: ${detail.reason}`]);
+      await form.updateComplete;
+      for (const name of ['number', 'exp', 'cvv'] as const) expect(errorText(form, name), name).to.equal('');
+      expect(calls.filter((call) => call.url.endsWith('/pay'))).to.deep.equal([]);
+    } finally {
+      errors.restore();
+    }
+  });
+
+  it("tells the developer when the tokenizer cannot seal the card for the companion: the widget key's project and the companion's secret differ", async () => {
+    const form = await mount({ merchant: 'tokenize' });
+    // The sandbox's answer when the widget key's project has no 32-byte API secret.
+    const refusal = { id: 'rich_unavailable', errorMessage: 'Rich answers are encrypted with the project’s secret key, which is not 32 bytes long' };
+    calls = watchFetch((call) => (call.url.endsWith('/sdk/tokenize') ? Promise.resolve(json(422, refusal)) : undefined));
+    const errors = watchConsoleErrors();
+    try {
+      const error = oneEvent(form, 'pay-error');
+      autofill(form, card('4242424242424242'));
+      button(form).click();
+      const { detail } = await error;
+      expect(detail.code).to.equal('misconfigured');
+      expect(detail.message).to.equal('Something went wrong. Please try again in a moment.');
+      expect(detail.reason).to.contain('(HTTP 422 rich_unavailable): give the companion the widget key (PAYFORM_GATEWAY_WIDGET_KEY) and API secret (PAYFORM_GATEWAY_API_SECRET) of one gateway project');
+      expect(errors).to.deep.equal([`<pay-form>: ${detail.reason}`]);
+    } finally {
+      errors.restore();
+    }
+  });
 
   it('sends the card to the tokenizer and pays the session with the token', async () => {
     const form = await mount({ merchant: 'tokenize' });

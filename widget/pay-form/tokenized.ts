@@ -1,6 +1,8 @@
 import { sealedCardToken, TokenizeRefusedError, TokenizerUnreachableError } from '@payform/card/tokenize';
 import { CompanionError, type PayRequest } from '../checkout/companion.js';
 import type { SessionView } from '../checkout/session-view.js';
+import type { FieldName } from '../events.js';
+import type { FieldError } from './pay-form.js';
 
 /**
  * A tokenizer that has not answered by then is out of reach: without a limit a hung widget host
@@ -11,9 +13,10 @@ const TOKENIZE_TIMEOUT_MS = 15_000;
 /**
  * Tokenize mode (the session names the gateway's tokenizer): the card goes from this browser to
  * the gateway, and the pay request carries only its token. Undefined when the tokenizer cannot be
- * reached and the session offers the hosted page instead; a refusal (a wrong widget key or
- * origin: the form has checked the card itself) is thrown as it is. A module of its own, loaded
- * on demand, so that relay mode does not pay for it in bundle size.
+ * reached and the session offers the hosted page instead. A refusal of the card shows on its
+ * field (`CardRefused`); one of the widget key, the page or the project is the developer's to
+ * fix (`misconfigured`). A module of its own, loaded on demand, so that relay mode does not pay
+ * for it in bundle size.
  */
 export async function tokenized(request: PayRequest, view: SessionView): Promise<PayRequest | undefined> {
   const { url, widget_key: widgetKey } = view.tokenizer!;
@@ -37,17 +40,52 @@ export async function tokenized(request: PayRequest, view: SessionView): Promise
       // No page to fall back on: the customer may try again.
       throw new CompanionError('network');
     }
-    if (error instanceof TokenizeRefusedError && (error.status === 401 || error.status === 403)) throw misconfigured(url, error);
-    throw error;
+    if (!(error instanceof TokenizeRefusedError)) throw error;
+    const refused = CARD_REFUSALS.get(error.id);
+    if (refused) throw new CardRefused(error.status, ...refused);
+    if (error.status === 401 || error.status === 403) {
+      throw misconfigured(url, error, `set the companion's PAYFORM_GATEWAY_WIDGET_KEY to the project's widget key, and allow ${location.origin} in the gateway project`);
+    }
+    if (error.id === 'rich_unavailable') {
+      throw misconfigured(url, error, "give the companion the widget key (PAYFORM_GATEWAY_WIDGET_KEY) and API secret (PAYFORM_GATEWAY_API_SECRET) of one gateway project: it cannot seal this card's token for the companion");
+    }
+    // A request the form's checks passed and the tokenizer did not: nothing the customer can
+    // correct, and no payment was made. The developer hears which; the customer may try again.
+    const reason = `the gateway's tokenizer at ${url} refused the card (HTTP ${error.status} ${error.id}): the form's own checks passed it`;
+    console.error(`<pay-form>: ${reason}`);
+    throw new CompanionError('rejected', error.status, [], reason);
   }
 }
 
 /**
- * The tokenizer refused the widget key or this page, not the card: a companion or a gateway
- * project set up wrong, told to the developer; the customer sees the calm message.
+ * The tokenizer's refusals of the card (by the error's `id`; the envelope names no field): the
+ * field at fault and the error it shows, in the customer's language. The form checks each of
+ * these itself, but the gateway may judge otherwise: its clock says the card expired, or it
+ * knows a brand's security code to be longer.
  */
-function misconfigured(url: string, error: TokenizeRefusedError): CompanionError {
-  const reason = `the gateway's tokenizer at ${url} refused this page (HTTP ${error.status} ${error.id}${error.hint ? `: ${error.hint}` : ''}): set the companion's PAYFORM_GATEWAY_WIDGET_KEY to the project's widget key, and allow ${location.origin} in the gateway project`;
+const CARD_REFUSALS = new Map<string, [FieldName, FieldError]>([
+  ['invalid_card_number', ['number', 'invalid']],
+  ['card_expired', ['exp', 'expired']],
+  ['invalid_cvv', ['cvv', 'refused']],
+]);
+
+/** The tokenizer refused the card: its `field` shows the error it `shows` (paying.ts, `markRefused`), and has focus. */
+export class CardRefused extends CompanionError {
+  constructor(
+    status: number,
+    field: FieldName,
+    readonly shows: FieldError,
+  ) {
+    super('rejected', status, [field]);
+  }
+}
+
+/**
+ * The tokenizer refused the widget key, this page or the project, not the card: a companion or a
+ * gateway project set up wrong, told to the developer with its `fix`; the customer sees the calm message.
+ */
+function misconfigured(url: string, error: TokenizeRefusedError, fix: string): CompanionError {
+  const reason = `the gateway's tokenizer at ${url} refused this page (HTTP ${error.status} ${error.id}${error.hint ? `: ${error.hint}` : ''}): ${fix}`;
   console.error(`<pay-form>: ${reason}`);
   return new CompanionError('misconfigured', error.status, [], reason);
 }
