@@ -299,7 +299,7 @@ export abstract class CheckoutElement extends LitElement {
     const busy = this.phase !== 'ready';
     // Until the session is read there is no amount: "Pay", "Pay on the secure payment page".
     const label = (this.hosted ? this.t.pay_hosted : this.t.pay).replace('{}', this.amount).replace(/ +/g, ' ').trim();
-    return html`${this.t.note ? html`<p part="note">${this.t.note.replace('{}', this.amount)}</p>` : nothing}<button part="button" type=${submits ? 'submit' : 'button'} ?disabled=${busy}
+    return html`${this.t.note ? html`<p part="note" dir="auto">${this.t.note.replace('{}', this.amount)}</p>` : nothing}<button part="button" type=${submits ? 'submit' : 'button'} ?disabled=${busy}
       @click=${submits ? nothing : this.pay}>${busy ? this.t.processing : label}</button>`;
   }
 
@@ -313,8 +313,8 @@ export abstract class CheckoutElement extends LitElement {
 
   // The live region stays one element from the first render on, whatever shows above it.
   protected override render(): TemplateResult {
-    return html`${this.view?.test ? html`<p part="banner">${this.t.test}</p>` : nothing}${this.#outcome() ?? this.body()}<p
-        part="message" role="status" class=${this.alarming ? 'error' : ''}>${this.notice}</p>${this.footer()}`;
+    return html`${this.view?.test ? html`<p part="banner" dir="auto">${this.t.test}</p>` : nothing}${this.#outcome() ?? this.body()}<p
+        part="message" dir="auto" role="status" class=${this.alarming ? 'error' : ''}>${this.notice}</p>${this.footer()}`;
   }
 
   /** What shows instead of the form or button while loading, confirming, waiting, and at the end. */

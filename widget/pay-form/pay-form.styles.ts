@@ -2,8 +2,7 @@ import { css } from 'lit';
 
 export const styles = css`
   form,
-  fieldset,
-  [part='field'] {
+  fieldset {
     display: grid;
     gap: var(--_space);
     margin: 0;
@@ -11,6 +10,7 @@ export const styles = css`
     border: 0;
   }
   [part='field'] {
+    display: grid;
     gap: 4px;
     align-content: start;
   }
@@ -29,7 +29,7 @@ export const styles = css`
   .row:empty {
     display: none;
   }
-  [part='field'] > div:first-child {
+  [part='field'] > :first-child {
     display: flex;
     flex-flow: wrap;
     justify-content: space-between;
@@ -126,6 +126,8 @@ export const styles = css`
   [part='error'] {
     color: var(--_error);
     font-size: 0.85em;
+    /* Its words set its direction (dir=auto): English on a right-to-left page still sits under the label. */
+    justify-self: start;
   }
   /* Empty, out of the flow and out of sight (a merchant's ::part(error) padding or border would
      show), but not display: none, which would drop its live region from the accessibility tree

@@ -230,7 +230,7 @@ export class PayForm extends CheckoutElement {
           aria-invalid=${!!error} aria-describedby="${name}-error${hint ? ` ${name}-hint` : ''}">
         ${name === 'number' ? html`<span role="status">${brandMark(this.brand)}</span>` : nothing}
       </div>
-      <div part="error" id="${name}-error" role="status">${error ? this.#message(name, error) : ''}</div>
+      <div part="error" dir="auto" id="${name}-error" role="status">${error ? this.#message(name, error) : ''}</div>
     </div>`;
   }
 
