@@ -279,7 +279,8 @@ async function compose(settings: CompanionSettings, options: StartOptions, stopp
     ...(stopping ? { signal: stopping } : {}),
   });
   const statements = settings.databaseStatementTimeoutMs === undefined ? {} : { statementTimeoutMs: settings.databaseStatementTimeoutMs };
-  const ledger = await openLedger(settings.databaseUrl, statements).catch((error: unknown) => {
+  // The ledger's own lines (a large PostgreSQL ledger's index builds in the background) go to the log.
+  const ledger = await openLedger(settings.databaseUrl, { ...statements, log: logger }).catch((error: unknown) => {
     throw unopenedLedger(error, settings);
   });
   await checkLedgerOwner(ledger, settings, logger);

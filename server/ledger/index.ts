@@ -9,6 +9,7 @@ export { LedgerNotDurable, NOT_DURABLE } from './durability.js';
 export { MissingDriverError } from './missing-driver.js';
 export { upgradeNotice } from './upgrade-notice.js';
 export type { UpgradeNotice } from './upgrade-notice.js';
+export type { IndexBuilds, IndexBuildState, LedgerLog } from './index-builds.js';
 export { holdsSession } from './attempts.js';
 export { figuresDiffer } from './payments.js';
 export { discrepancyVersion, LATER_REPORTS_KEPT, latestReport, reportsOf } from './discrepancies.js';

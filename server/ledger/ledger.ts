@@ -11,6 +11,8 @@ import { claimIdempotencyKey, endIdempotencyLease, readUnscopedKeys, releaseIdem
 import type { IdempotencyClaim, IdempotencyRequest, StoredAnswer } from './idempotency.js';
 import { overCapturePercent, parseInput, paymentUpdateInput, schemaName } from './input.js';
 import { TablePrefixPlugin } from './table-names.js';
+import { startIndexBuilds } from './index-builds.js';
+import type { IndexBuilds, LedgerLog } from './index-builds.js';
 import { migrateToLatest } from './migrate.js';
 import { FIRST_MIGRATION } from './migrations.js';
 import { observedDialect } from './observed.js';
@@ -199,6 +201,12 @@ export interface Ledger {
    * in the log at start.
    */
   readonly transactionPooled?: boolean;
+
+  /**
+   * PostgreSQL only, while indexes an upgrade left to build after the migrations are being
+   * built in the background (index-builds.ts): its state, and a promise of its end.
+   */
+  readonly indexBuilds?: IndexBuilds;
 }
 
 export interface LedgerOptions {
@@ -221,6 +229,10 @@ export interface LedgerOptions {
   readonly onStatement?: StatementObserver;
   /** SQLite file only: told of each commit that wrote, whether it was synced to the disk (tests, metrics). */
   readonly onCommit?: CommitObserver;
+  /** What the ledger does by itself (PostgreSQL's index builds in the background); the console by default. */
+  readonly log?: LedgerLog;
+  /** PostgreSQL only: how long an index build may wait for other transactions before they are named in the log (default 30 s). */
+  readonly indexBuildWarnAfterMs?: number;
 }
 
 function ledgerOver(ctx: LedgerContext, upgradedNow: readonly string[], id: string): Ledger {
@@ -285,6 +297,17 @@ function ledgerOver(ctx: LedgerContext, upgradedNow: readonly string[], id: stri
     endIdempotencyLease: (key, claimId) => endIdempotencyLease(ctx, key, claimId),
     sweepIdempotencyKeys: () => sweepIdempotencyKeys(ctx),
     close: () => ctx.db.destroy(),
+  };
+}
+
+function indexBuildOptions(url: string, schema: string, db: Kysely<LedgerTables>, options: LedgerOptions): Parameters<typeof startIndexBuilds>[0] {
+  return {
+    db,
+    schema,
+    log: options.log ?? console,
+    ...(options.indexBuildWarnAfterMs === undefined ? {} : { warnAfterMs: options.indexBuildWarnAfterMs }),
+    // Connected as the ledger's pool is (the schema option, or the URL's own search_path).
+    openBuilder: async () => new Kysely<unknown>({ dialect: await postgresDialect(url, { schema: options.schema, poolSize: 1 }) }),
   };
 }
 
@@ -359,11 +382,13 @@ export async function openLedger(url: string, options: LedgerOptions = {}): Prom
   const db = new Kysely<LedgerTables>({ dialect });
   const kind = postgres ? 'postgres' : 'sqlite';
   let upgradedNow: readonly string[];
+  let onlineSchema: string | undefined;
   try {
     if (postgres && schema) await ensureSchema(db, schema);
-    const ran = await migrateToLatest(db, kind, schema ?? (postgres ? searchPathOf(url) : undefined));
+    const migrated = await migrateToLatest(db, kind, schema ?? (postgres ? searchPathOf(url) : undefined));
     // A new ledger runs them all, its first one included.
-    upgradedNow = ran[0] === FIRST_MIGRATION ? [] : ran;
+    upgradedNow = migrated.ran[0] === FIRST_MIGRATION ? [] : migrated.ran;
+    onlineSchema = migrated.schema;
   } catch (error) {
     await db.destroy();
     throw error;
@@ -381,6 +406,25 @@ export async function openLedger(url: string, options: LedgerOptions = {}): Prom
   };
   await readUnscopedKeys(ctx);
   const ledger = ledgerOver(ctx, upgradedNow, await readLedgerId(ctx));
+  // In the background once the ledger is open, on a connection of their own (the ledger's have a
+  // statement deadline): payments are taken meanwhile. One catalog read when there are none.
+  const indexBuilds = onlineSchema
+    ? await startIndexBuilds(indexBuildOptions(url, onlineSchema, db, { ...options, schema })).catch(async (error: unknown) => {
+        await db.destroy();
+        throw error;
+      })
+    : undefined;
+  if (indexBuilds) {
+    const builds = indexBuilds;
+    Object.assign(ledger, {
+      indexBuilds: builds,
+      async close() {
+        // Before the pool it uses ends: a build waiting on another transaction is cancelled.
+        await builds.stop();
+        await ctx.db.destroy();
+      },
+    });
+  }
   // Read when asked: a pooler the look at start missed is found at its first refusal (postgres.ts).
   return postgresDb ? Object.defineProperty(ledger, 'transactionPooled', { get: () => postgresDb.transactionPooled, enumerable: true }) : ledger;
 }

@@ -1,14 +1,10 @@
 // Runs the ledger's migrations on open (Kysely's Migrator: versions recorded in
 // `ledger_migration`; on PostgreSQL under an advisory lock, on SQLite in an IMMEDIATE
-// transaction), so any number of instances may start at once. On PostgreSQL the indexes of the
-// payments table are built after that transaction, while payments go on being written.
-import { randomUUID } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
+// transaction), so any number of instances may start at once. On PostgreSQL some indexes of the
+// payments table are built after that transaction, in the background (index-builds.ts).
 import { sql, Migrator } from 'kysely';
 import type { Kysely } from 'kysely';
-import { FIRST_MIGRATION, migrations, ONLINE_INDEXES, UNPREFIXED_TABLES } from './migrations.js';
-import type { OnlineIndex } from './migrations.js';
-import { LOCK_TIMEOUT_MS } from './migration-lock.js';
+import { FIRST_MIGRATION, migrations, UNPREFIXED_TABLES } from './migrations.js';
 import type { LedgerTables } from './schema.js';
 
 async function currentSchema(db: Kysely<LedgerTables>, wanted: string | undefined): Promise<string> {
@@ -60,10 +56,11 @@ async function refuseTakenNames(db: Kysely<LedgerTables>, dialect: 'sqlite' | 'p
 }
 
 /**
- * Brings the ledger's schema up to date; the migrations it ran, in order (all of them for a new
- * ledger). `wantedSchema`: the one asked for (the schema option), refused if it is not in force.
+ * Brings the ledger's schema up to date: the migrations it ran, in order (all of them for a new
+ * ledger), and on PostgreSQL the schema it is in. `wantedSchema`: the one asked for (the schema
+ * option), refused if it is not in force.
  */
-export async function migrateToLatest(db: Kysely<LedgerTables>, dialect: 'sqlite' | 'postgres', wantedSchema?: string): Promise<string[]> {
+export async function migrateToLatest(db: Kysely<LedgerTables>, dialect: 'sqlite' | 'postgres', wantedSchema?: string): Promise<{ ran: string[]; schema?: string }> {
   // Kysely finds its own tables by introspection (on PostgreSQL, of the ledger's schema only:
   // postgres.ts) and names them with this schema.
   const migrationTableSchema = dialect === 'postgres' ? await currentSchema(db, wantedSchema) : undefined;
@@ -86,87 +83,8 @@ export async function migrateToLatest(db: Kysely<LedgerTables>, dialect: 'sqlite
     const taken = (error as { code?: unknown }).code === '42P07' || /\b(table|index) \S+ already exists/.test(reason) ? `. ${ownPlace(dialect)}` : '';
     throw new Error(`ledger: migration ${failed ?? '(setup)'} failed: ${reason}${taken}`, { cause: error });
   }
-  if (dialect === 'postgres') await buildOnlineIndexes(db, migrationTableSchema!);
-  return (results ?? []).filter((result) => result.status === 'Success').map((result) => result.migrationName);
-}
-
-/** The ledger setting that says which instance builds the online indexes, and since when. */
-const BUILDER_KEY = 'online_index_build';
-/** A builder's claim, renewed before each build: past this, with no build running, another takes over. */
-const CLAIM_MS = 10_000;
-/** How often an instance waiting for another's builds looks again. */
-const LOOK_MS = 1_000;
-
-/**
- * Builds ONLINE_INDEXES with CREATE INDEX CONCURRENTLY: payments and webhooks keep writing the
- * table while it reads it (twice). Every start checks them with one catalog read, so a build a
- * crash or a cancel interrupted (an invalid index) is dropped and built again at the next.
- *
- * One instance builds at a time. A second build queued on the table's lock would end the first
- * (PostgreSQL's deadlock detector gives up the build that waits for it, at its very end), and
- * no lock can be held across the builds: an advisory one is a session's (lost behind a
- * transaction pooler), a transaction's would need a second connection. So the builder claims a
- * ledger setting, renewed before each build; the others look again every second, and take over
- * a claim older than CLAIM_MS when no build holds the table (a builder that crashed).
- */
-async function buildOnlineIndexes(db: Kysely<LedgerTables>, schema: string): Promise<void> {
-  if ((await onlineIndexesDue(db, schema)).length === 0) return;
-  const me = randomUUID();
-  const giveUpAt = Date.now() + LOCK_TIMEOUT_MS;
-  try {
-    for (;;) {
-      const [next] = await onlineIndexesDue(db, schema);
-      if (!next) return;
-      if (await claimBuilds(db, me)) {
-        // An invalid one of its name, from a build that did not end (a crash, a cancel).
-        if (next.present) await sql`drop index concurrently if exists ${sql.id(schema, next.index.name)}`.execute(db).catch(buildFailed(next.index));
-        await sql.raw(`create index concurrently if not exists ${next.index.name} on ${next.index.table} ${next.index.columns}`).execute(db).catch(buildFailed(next.index));
-      } else if (Date.now() > giveUpAt) {
-        throw new Error(`ledger: migration ${next.index.migration}: another instance has been building the index ${schema}.${next.index.name} for an hour; start again once it is built`);
-      } else {
-        await sleep(LOOK_MS);
-      }
-    }
-  } finally {
-    await sql`delete from payform_ledger_settings where key = ${BUILDER_KEY} and value like ${`${me} %`}`.execute(db).catch(() => undefined);
-  }
-}
-
-/**
- * Takes or renews the builder's claim (`<instance> <server time in ms>`), in one statement:
- * whether this instance builds now. Another's is taken over only when stale and no session
- * holds the tables' SHARE UPDATE EXCLUSIVE lock, as a build does to its end.
- */
-async function claimBuilds(db: Kysely<LedgerTables>, me: string): Promise<boolean> {
-  const tables = [...new Set(ONLINE_INDEXES.map(({ table }) => table))];
-  const now = sql`(extract(epoch from clock_timestamp()) * 1000)::bigint`;
-  const { rows } = await sql<{ key: string }>`insert into payform_ledger_settings as s (key, value) values (${BUILDER_KEY}, ${me} || ' ' || ${now})
-    on conflict (key) do update set value = excluded.value
-    where s.value like ${`${me} %`}
-      or (split_part(s.value, ' ', 2)::bigint < ${now} - ${CLAIM_MS}
-        and not exists (select 1 from pg_locks l where l.relation = any (${tables}::regclass[]) and l.mode = 'ShareUpdateExclusiveLock' and l.granted))
-    returning s.key`.execute(db);
-  return rows.length > 0;
-}
-
-/** The online indexes not built and valid, each with whether an invalid one of its name is there. */
-async function onlineIndexesDue(db: Kysely<LedgerTables>, schema: string): Promise<{ index: OnlineIndex; present: boolean }[]> {
-  const names = sql.join(ONLINE_INDEXES.map(({ name }) => name));
-  const { rows } = await sql<{ name: string; valid: boolean }>`select c.relname as name, i.indisvalid as valid
-    from pg_index i join pg_class c on c.oid = i.indexrelid join pg_namespace n on n.oid = c.relnamespace
-    where n.nspname = ${schema} and c.relname in (${names})`.execute(db);
-  const found = new Map(rows.map(({ name, valid }) => [name, valid]));
-  return ONLINE_INDEXES.filter(({ name }) => found.get(name) !== true).map((index) => ({ index, present: found.has(index.name) }));
-}
-
-/** A build's failure, said with the index and its migration (the database's words kept). */
-function buildFailed(index: OnlineIndex): (error: unknown) => never {
-  return (error) => {
-    const reason = error instanceof Error ? error.message : String(error);
-    // A role's statement_timeout (what a transaction pooler leaves in force) cuts a long build short.
-    const fix = (error as { code?: unknown }).code === '57014' ? ". Raise the role's statement_timeout for this start (ALTER ROLE … SET statement_timeout = 0), and start again: it builds the index anew" : '';
-    throw new Error(`ledger: migration ${index.migration} failed building the index ${index.name} (CREATE INDEX CONCURRENTLY, payments still written meanwhile): ${reason}${fix}`, { cause: error });
-  };
+  const ran = (results ?? []).filter((result) => result.status === 'Success').map((result) => result.migrationName);
+  return migrationTableSchema ? { ran, schema: migrationTableSchema } : { ran };
 }
 
 /**

@@ -11,7 +11,7 @@ import type { DatabaseConnection, Kysely, TransactionSettings } from 'kysely';
 /** Kysely's own key: an instance of an earlier payform (a session lock) and this one exclude each other. */
 const LOCK_KEY = '3853314791062309107';
 /** As long as Kysely waits: another instance's migration of a large table takes its time. */
-export const LOCK_TIMEOUT_MS = 60 * 60 * 1_000;
+const LOCK_TIMEOUT_MS = 60 * 60 * 1_000;
 
 const TAKE_LOCK = CompiledQuery.raw(`select set_config('lock_timeout', '${LOCK_TIMEOUT_MS}', true), pg_advisory_xact_lock(${LOCK_KEY})`);
 

@@ -1,69 +1,16 @@
 // An upgrade that indexes the payments table, on a ledger with payments: PostgreSQL builds the
-// indexes while pay claims and webhooks go on writing the table (a plain CREATE INDEX holds them
-// all for the build: seconds on a million payments, past their 5 s deadline), two instances
-// starting together build them once, and an index a build left half-done is built again.
-import { setTimeout as sleep } from 'node:timers/promises';
-import { Kysely } from 'kysely';
-import pg from 'pg';
+// indexes in the background while pay claims and webhooks go on writing the table (a plain
+// CREATE INDEX holds them all for the build: seconds on a million payments, past their 5 s
+// deadline), the ledger opens without waiting for them, two instances starting together build
+// them once, and an index a build left half-done (a crash, a close) is built again.
+import type pg from 'pg';
 import { describe, expect, it } from 'vitest';
+import { CompanionMetrics } from '../companion/operator/metrics.js';
 import { openLedger } from './ledger.js';
-import { ONLINE_BUILD_PAYMENTS } from './migrations.js';
 import type { Ledger } from './ledger.js';
-import { ensureSchema, postgresDialect } from './postgres.js';
+import type { LedgerLog } from './index-builds.js';
 import { dropSchema, freshSchemaName, withTestDatabase } from './testing/databases.js';
-import { migratedTo } from './testing/earlier-ledgers.js';
-
-/** A pay claim's rows, its session's and its payment's: `$1` is both ids. */
-const PAY_CLAIM = [
-  `insert into payform_checkout_sessions (id, order_id, amount, currency, description, method, customer, allowed_modes, created_at, expires_at)
-    values ($1, $1, 24950, 'UAH', 'Tea', 'purchase', '{"email":"Buyer@Example.com"}', '["direct"]', 1, 99999999999999)`,
-  `insert into payform_payments (order_id, session_id, attempt, mode, method, amount, currency, status, customer, created_at, updated_at, last_seen_at)
-    values ($1, $1, 1, 'direct', 'purchase', 24950, 'UAH', 'init', '{"email":"Buyer@Example.com"}', 1, 1, 1)`,
-] as const;
-/** `$1` pay claims of no customer's e-mail, as PAY_CLAIM's rows. */
-const BULK_CLAIMS = [
-  `insert into payform_checkout_sessions (id, order_id, amount, currency, description, method, customer, allowed_modes, created_at, expires_at)
-    select 'bulk-' || n, 'bulk-' || n, 1000, 'UAH', 'Tea', 'purchase', '{}', '["direct"]', 1, 99999999999999 from generate_series(1, $1::int) as n`,
-  `insert into payform_payments (order_id, session_id, attempt, mode, method, amount, currency, status, customer, created_at, updated_at, last_seen_at)
-    select 'bulk-' || n, 'bulk-' || n, 1, 'direct', 'purchase', 1000, 'UAH', 'init', '{}', 1, 1, 1 from generate_series(1, $1::int) as n`,
-] as const;
-/** What a webhook does to a payment. */
-const WEBHOOK_UPDATE = `update payform_payments set status = 'success', status_code = '1000', updated_at = 2 where order_id = $1`;
-
-async function connected(url: string, schema: string): Promise<pg.Client> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  await client.query(`set search_path to ${schema}`);
-  return client;
-}
-
-/** A ledger as 0017 left it, in `schema`, holding three payments (all in UAH) and ONLINE_BUILD_PAYMENTS more. */
-async function ledgerWithPayments(url: string, schema: string): Promise<void> {
-  const db = new Kysely<unknown>({ dialect: await postgresDialect(url, { schema, poolSize: 1 }) });
-  try {
-    await ensureSchema(db, schema);
-    await migratedTo(db, '0017_operation_transactions', schema);
-  } finally {
-    await db.destroy();
-  }
-  const client = await connected(url, schema);
-  try {
-    for (const id of ['old-1', 'old-2', 'old-3']) for (const statement of PAY_CLAIM) await client.query(statement, [id]);
-    // Enough payments for the online build (a smaller ledger builds its indexes in the migration).
-    for (const statement of BULK_CLAIMS) await client.query(statement, [ONLINE_BUILD_PAYMENTS]);
-  } finally {
-    await client.end();
-  }
-}
-
-/** Waits until an index build waits for the transaction of backend `pid`. */
-async function buildWaitingFor(watcher: pg.Client, pid: number): Promise<void> {
-  for (;;) {
-    const { rows } = await watcher.query(`select 1 from pg_stat_activity where query ilike 'create index%' and $1 = any (pg_blocking_pids(pid))`, [pid]);
-    if (rows.length > 0) return;
-    await sleep(20);
-  }
-}
+import { buildWaitingFor, connected, ledgerWithPayments, PAY_CLAIM, WEBHOOK_UPDATE } from './testing/large-ledger.js';
 
 /** Runs each statement on `writer`, failing (and cancelling it) the moment it waits for a lock instead. */
 async function writtenWithoutWaiting(writer: pg.Client, watcher: pg.Client, statements: readonly (readonly [string, readonly unknown[]])[]): Promise<void> {
@@ -93,6 +40,28 @@ async function searchIndexes(watcher: pg.Client, schema: string): Promise<Record
   return Object.fromEntries(rows.map(({ name, valid, definition }) => [name, [valid, definition.replace(/^.* USING btree /, '')]]));
 }
 
+/** A log that keeps its lines. */
+function keptLog(): LedgerLog & { readonly lines: string[] } {
+  const lines: string[] = [];
+  const keep = (level: string) => (message: string) => void lines.push(`${level} ${message}`);
+  return { lines, info: keep('info'), warn: keep('warn'), error: keep('error') };
+}
+
+function pidOf(client: pg.Client): number {
+  return (client as unknown as { processID: number }).processID;
+}
+
+/** The index build's series of a companion's metrics on `ledger`, by state. */
+async function indexBuildGauge(ledger: Ledger): Promise<string[]> {
+  const text = await new CompanionMetrics().exposition(ledger, Date.now());
+  return [...text.matchAll(/^payform_ledger_index_build\{state="(\w+)"\} (\d)$/gm)].map(([, state, value]) => `${state} ${value}`);
+}
+
+/** The claim of the instance building the indexes, if one holds it. */
+async function builderClaim(watcher: pg.Client): Promise<unknown[]> {
+  return (await watcher.query(`select key from payform_ledger_settings where key = 'online_index_build'`)).rows;
+}
+
 const BUILT = {
   payform_payments_by_amount: [true, '(amount, created_at, order_id)'],
   payform_payments_by_email: [true, "(lower(((customer)::json ->> 'email'::text)), created_at, order_id) WHERE (lower(((customer)::json ->> 'email'::text)) IS NOT NULL)"],
@@ -110,15 +79,41 @@ withTestDatabase((url) => {
         // (as one on a busy table does for each), which holds the build still for the writes below.
         await inFlight.query('begin');
         for (const statement of PAY_CLAIM) await inFlight.query(statement, ['in-flight']);
-        opening = [openLedger(url, { schema }), openLedger(url, { schema })];
-        await buildWaitingFor(watcher, (inFlight as unknown as { processID: number }).processID);
-
-        await writtenWithoutWaiting(writer, watcher, [...PAY_CLAIM.map((statement) => [statement, ['new-1']] as const), [WEBHOOK_UPDATE, ['old-1']]]);
-
-        await inFlight.query('commit');
+        const logs = [keptLog(), keptLog()];
+        opening = logs.map((log) => openLedger(url, { schema, log, indexBuildWarnAfterMs: 0 }));
+        // Both open (and take payments) while the build waits: it goes on in the background.
         const ledgers = await Promise.all(opening);
         expect(ledgers.map(({ upgradedNow }) => upgradedNow.join()).sort()).toEqual(['', '0018_order_search']);
+        await buildWaitingFor(watcher, pidOf(inFlight));
+        expect(ledgers.map(({ indexBuilds }) => indexBuilds?.state).sort()).toEqual(['building', 'waiting']);
+        const builder = ledgers.find(({ indexBuilds }) => indexBuilds?.state === 'building')!;
+        expect(await indexBuildGauge(builder)).toEqual(['building 1', 'waiting 0', 'failed 0']);
+
+        await writtenWithoutWaiting(writer, watcher, [...PAY_CLAIM.map((statement) => [statement, ['new-1']] as const), [WEBHOOK_UPDATE, ['old-1']]]);
+        // A search meanwhile reads the table.
+        const meanwhile = await ledgers[0]!.listOrders({ email: 'buyer@example.com', limit: 10 });
+        expect(meanwhile.orders.map(({ orderId }) => orderId).sort()).toEqual(['new-1', 'old-1', 'old-2', 'old-3']);
+        // The builder names the transaction it waits for: who, never what it runs.
+        const builderLog = logs[ledgers.findIndex(({ indexBuilds }) => indexBuilds?.state === 'building')]!;
+        await expect.poll(() => builderLog.lines.find((line) => line.startsWith('warn')), { timeout: 10_000 }).toMatch(new RegExp(`waited \\d+ s for a transaction to end \\(pid ${pidOf(inFlight)}, application_name "", state idle in transaction, transaction open for \\d+ s\\)`));
+        expect(builderLog.lines.join('\n')).not.toMatch(/insert into|Buyer@Example/i);
+
+        await inFlight.query('commit');
+        await Promise.all(ledgers.map(({ indexBuilds }) => indexBuilds!.settled));
+        expect(ledgers.map(({ indexBuilds }) => indexBuilds?.state)).toEqual(['built', 'built']);
+        expect(await indexBuildGauge(builder)).toEqual(['building 0', 'waiting 0', 'failed 0']);
         expect(await searchIndexes(watcher, schema)).toEqual(BUILT);
+        expect(builderLog.lines.filter((line) => line.includes('building the index')).map((line) => line.split(' ').slice(0, 6).join(' '))).toEqual([
+          'info ledger: building the index payform_payments_by_email',
+          'info ledger: building the index payform_payments_by_amount',
+        ]);
+        expect(logs.find((log) => log !== builderLog)!.lines).toEqual([
+          'info ledger: another instance builds the index payform_payments_by_email (migration 0018_order_search); this one takes over if that one stops',
+        ]);
+        expect(builderLog.lines.filter((line) => line.includes('built the index'))).toEqual([
+          expect.stringMatching(/^info ledger: built the index payform_payments_by_email \(migration 0018_order_search\) in \d+\.\d s$/),
+          expect.stringMatching(/^info ledger: built the index payform_payments_by_amount /),
+        ]);
         const found = await ledgers[1]!.listOrders({ email: 'buyer@example.com', limit: 10 });
         expect(found.orders.map(({ orderId }) => orderId).sort()).toEqual(['in-flight', 'new-1', 'old-1', 'old-2', 'old-3']);
       } finally {
@@ -138,19 +133,82 @@ withTestDatabase((url) => {
         await expect(watcher.query('create unique index concurrently payform_payments_by_amount on payform_payments (currency)')).rejects.toThrow(/could not create unique index/);
         expect((await searchIndexes(watcher, schema)).payform_payments_by_amount?.[0]).toBe(false);
 
-        const ledger = await openLedger(url, { schema });
+        const ledger = await openLedger(url, { schema, log: keptLog() });
         expect(ledger.upgradedNow).toEqual(['0018_order_search']);
+        await ledger.indexBuilds!.settled;
         await ledger.close();
         expect(await searchIndexes(watcher, schema)).toEqual(BUILT);
-        expect((await watcher.query(`select key from payform_ledger_settings where key = 'online_index_build'`)).rows, 'the builder let its claim go').toEqual([]);
+        expect(await builderClaim(watcher), 'the builder let its claim go').toEqual([]);
 
         await watcher.query('drop index payform_payments_by_email');
-        const restarted = await openLedger(url, { schema });
+        const restarted = await openLedger(url, { schema, log: keptLog() });
         expect(restarted.upgradedNow).toEqual([]);
+        await restarted.indexBuilds!.settled;
         await restarted.close();
         expect(await searchIndexes(watcher, schema)).toEqual(BUILT);
       } finally {
         await watcher.end();
+        await dropSchema(url, schema);
+      }
+    });
+
+    it('closes during a build that waits for another transaction, and the next start builds it', async () => {
+      const schema = freshSchemaName();
+      await ledgerWithPayments(url, schema);
+      const [blocker, watcher] = await Promise.all([connected(url, schema), connected(url, schema)]);
+      try {
+        // Another application's long report (a snapshot held), which a concurrent build waits for.
+        await blocker.query('begin isolation level repeatable read');
+        await blocker.query('select count(*) from payform_payments');
+        const ledger = await openLedger(url, { schema, log: keptLog() });
+        await buildWaitingFor(watcher, pidOf(blocker));
+
+        await ledger.close();
+        expect(ledger.indexBuilds?.state).toBe('stopped');
+        expect((await watcher.query(`select pid from pg_stat_activity where state = 'active' and query ilike '%create index concurrently%' and $1 = any (pg_blocking_pids(pid))`, [pidOf(blocker)])).rows, 'the build was cancelled').toEqual([]);
+        expect(await builderClaim(watcher), 'the builder let its claim go').toEqual([]);
+        await blocker.query('commit');
+
+        const restarted = await openLedger(url, { schema, log: keptLog() });
+        await restarted.indexBuilds!.settled;
+        await restarted.close();
+        expect(await searchIndexes(watcher, schema)).toEqual(BUILT);
+      } finally {
+        await blocker.query('rollback').catch(() => undefined);
+        await Promise.all([blocker.end(), watcher.end()]);
+        await dropSchema(url, schema);
+      }
+    });
+
+    it('a build cut short (its connection ended) is logged, and another instance takes it over', async () => {
+      const schema = freshSchemaName();
+      await ledgerWithPayments(url, schema);
+      const [blocker, watcher] = await Promise.all([connected(url, schema), connected(url, schema)]);
+      const opened: Ledger[] = [];
+      try {
+        await blocker.query('begin isolation level repeatable read');
+        await blocker.query('select count(*) from payform_payments');
+        const log = keptLog();
+        const first = await openLedger(url, { schema, log });
+        opened.push(first);
+        await buildWaitingFor(watcher, pidOf(blocker));
+        await watcher.query(`select pg_terminate_backend(pid) from pg_stat_activity where query ilike '%create index concurrently%' and pid <> pg_backend_pid() and $1 = any (pg_blocking_pids(pid))`, [pidOf(blocker)]);
+        await expect.poll(() => first.indexBuilds?.state).toBe('failed');
+        expect(await indexBuildGauge(first)).toEqual(['building 0', 'waiting 0', 'failed 1']);
+        expect(log.lines.filter((line) => line.startsWith('error'))).toEqual([
+          expect.stringMatching(/^error ledger: migration 0018_order_search failed building the index payform_payments_by_email \(CREATE INDEX CONCURRENTLY, payments still written meanwhile\): .*terminat.*; tried again in 1 min \(or at the next start\)$/),
+        ]);
+        expect(await builderClaim(watcher), 'the failed builder let its claim go').toEqual([]);
+        await blocker.query('commit');
+
+        const second = await openLedger(url, { schema, log: keptLog() });
+        opened.push(second);
+        await second.indexBuilds!.settled;
+        expect(await searchIndexes(watcher, schema)).toEqual(BUILT);
+      } finally {
+        await blocker.query('rollback').catch(() => undefined);
+        for (const ledger of opened) await ledger.close();
+        await Promise.all([blocker.end(), watcher.end()]);
         await dropSchema(url, schema);
       }
     });

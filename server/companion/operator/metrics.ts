@@ -37,6 +37,9 @@ interface Backlog extends Awaited<ReturnType<Ledger['backlog']>> {
 const WEBHOOK_OUTCOMES = ['applied', 'stale', 'parked', 'unmatched', 'duplicate', 'invalid_signature', 'unreadable'] as const;
 export type WebhookOutcome = (typeof WEBHOOK_OUTCOMES)[number];
 
+/** The index builds' states worth a series (index-builds.ts): the others are none of them. */
+const INDEX_BUILD_STATES = ['building', 'waiting', 'failed'] as const;
+
 export class CompanionMetrics {
   readonly registry = new Registry();
   readonly #payments: Counter<'method' | 'outcome'>;
@@ -53,6 +56,7 @@ export class CompanionMetrics {
   readonly #credentialsRefused: Gauge;
   readonly #gatewayTrouble: Gauge<'kind'>;
   readonly #reconciliationStalled: Gauge;
+  readonly #indexBuild: Gauge<'state'>;
   readonly #discrepancies: Counter;
   /** Which calls the refusal under way was on: one with the endpoints key may be that key's alone. */
   #refusedOn: 'keyed' | 'keyless' | undefined;
@@ -93,6 +97,12 @@ export class CompanionMetrics {
       registers,
     });
     this.#reconciliationStalled.set(0);
+    this.#indexBuild = new Gauge({
+      name: 'payform_ledger_index_build',
+      help: "1 in the state of the indexes an upgrade builds in the background on a large PostgreSQL ledger (building: this instance builds; waiting: another does; failed: tried again later, the error logged), else 0; all 0 once built",
+      labelNames: ['state'],
+      registers,
+    });
     this.#discrepancies = new Counter({ name: 'payform_discrepancies_total', help: 'Reports of the gateway that contradict an order (other figures paid, money moved past it), each new one: the payment is held for a person', registers });
     // Every series from start: one born at its first count shows increase() no rise, and an alert
     // on "no webhook accepted" finds no series at all where none ever came.
@@ -174,6 +184,8 @@ export class CompanionMetrics {
    * `down`: the outage tracker's word — a disk that refuses writes still answers the read.
    */
   async exposition(ledger: Ledger, now: number, down = false): Promise<string> {
+    const building = ledger.indexBuilds?.state;
+    for (const state of INDEX_BUILD_STATES) this.#indexBuild.set({ state }, state === building ? 1 : 0);
     try {
       const backlog = await this.#readBacklog(ledger);
       this.#ledgerUp.set(down ? 0 : 1);
