@@ -12,6 +12,9 @@ import { mountPage } from './chrome.js';
 import { adminToken, api, ApiError, emptyZip, fetchFile, forgetToken, newIdempotencyKey, outcomeUnknown, save, saveToken } from './admin-api.js';
 import type { Balance, ListedOrder, OrderDetail, Stats, Terminals, UnmatchedEvents } from './admin-api.js';
 import { listQuery, refreshedList } from './order-list.js';
+import { periodInstants, periodText, presetPeriod, typedPeriod, withOffset } from './order-period.js';
+import type { Period } from './order-period.js';
+import { displayLocale } from './locale.js';
 import { downloadOrders } from './orders-csv.js';
 import type { CsvExportState } from './orders-csv.js';
 import { followChanges } from './live-feed.js';
@@ -55,6 +58,12 @@ let search: OrderSearch | undefined;
 let alsoOrder: string | undefined;
 /** Why Find sent nothing. */
 let findProblem: string | undefined;
+/** The days the list, its CSV file and the Payments figures are of; undefined: the list is every order, the figures the last 24 hours or 30 days. */
+let period: Period | undefined;
+/** Dates is pressed: its form is open. */
+let periodEditing = false;
+/** Why the dates typed were not taken, by field. */
+let periodProblem: { readonly field: 'from' | 'to'; readonly problem: 'period.noDate' | 'period.toBeforeFrom' } | undefined;
 let chargeDraft: ChargeDraft | undefined;
 /** The last saved-card charge waiting for the customer's 3-D Secure: its link is shown to pass on. */
 let challenge: ChargeAnswer | undefined;
@@ -95,7 +104,7 @@ function content(): TemplateResult {
     <p class="visually-hidden" role="status" aria-live="polite">${announcement}</p>
     <div class="admin-overview">
       ${statsPanel(
-        { stats, problem: statsProblem },
+        { stats, problem: statsProblem, period: period && periodText(period, displayLocale()) },
         {
           range(next) {
             bucket = next;
@@ -113,7 +122,8 @@ function content(): TemplateResult {
     <div class="admin-orders">
       <div class="admin-main">
         ${ordersPanel(
-          { orders, filter, kind, selected, flashing, loading: !ordersRead, problem: ordersProblem?.text, more: ordersCursor !== null, loadingMore: listing?.read === 'more', search: search?.shown, findProblem, alsoOrder, csv },
+          { orders, filter, kind, selected, flashing, loading: !ordersRead, problem: ordersProblem?.text, more: ordersCursor !== null, loadingMore: listing?.read === 'more', search: search?.shown, findProblem, alsoOrder, csv,
+            period: { period, editing: periodEditing, problem: periodProblem && { field: periodProblem.field, text: t(periodProblem.problem) }, lang: displayLocale() } },
           handlers,
         )}
         ${receiptsPanel(downloadDay, receipts)}
@@ -207,6 +217,28 @@ const handlers = {
       const found = orders.length ? t(ordersCursor === null ? 'orders.found' : 'orders.foundMore', { count: String(orders.length), what: next.shown }) : t('orders.noMatch');
       announce(alsoOrder === undefined ? found : `${found} ${t('orders.alsoOrder', { order: alsoOrder })}`);
     });
+  },
+  choose(choice: 'any' | 'today' | 'thisMonth' | 'lastMonth' | 'custom') {
+    periodProblem = undefined;
+    if (choice === 'custom') {
+      periodEditing = true;
+      page.refresh();
+      document.querySelector<HTMLInputElement>('#period-from')?.focus();
+      return;
+    }
+    periodEditing = false;
+    choosePeriod(choice === 'any' ? undefined : presetPeriod(choice));
+  },
+  typed(from: string, to: string) {
+    const typed = typedPeriod(from, to);
+    if ('problem' in typed) {
+      periodProblem = typed;
+      page.refresh();
+      document.querySelector<HTMLInputElement>(`#period-${typed.field}`)?.focus();
+      return;
+    }
+    periodProblem = undefined;
+    choosePeriod(typed);
   },
   refuseFind() {
     findProblem = t('orders.cardNumber');
@@ -423,7 +455,7 @@ async function exportOrders(): Promise<void> {
   csv = { busy: true };
   page.refresh();
   try {
-    await downloadOrders(token!, listQuery({ kind, filter, search: search?.query }));
+    await downloadOrders(token!, listQuery({ kind, filter, search: search?.query, period }));
     csv = { busy: false };
   } catch (error) {
     csv = { busy: false };
@@ -431,6 +463,24 @@ async function exportOrders(): Promise<void> {
     csv = { busy: false, problem: problemText(error) };
   }
   page.refresh();
+}
+
+/**
+ * The list, its file and the Payments figures, of the days chosen. Heard as well as seen: the
+ * rows change below the buttons the focus stays on.
+ */
+function choosePeriod(next: Period | undefined): void {
+  period = next;
+  // The figures shown are another period's until the new ones come.
+  stats = undefined;
+  page.refresh();
+  void loadStats();
+  void loadOrders('anew').then(() => {
+    if (period !== next || ordersProblem || !ordersRead) return;
+    if (!next) return announce(t('period.anyDays'));
+    const days = periodText(next, displayLocale());
+    announce(orders.length ? t(ordersCursor === null ? 'period.found' : 'period.foundMore', { count: String(orders.length), days }) : t('period.none', { days }));
+  });
 }
 
 /** Runs a merchant API call for the open order; its refusal shows on the order. */
@@ -484,7 +534,7 @@ async function readOrders(read: ListRead, abort: AbortController): Promise<void>
   // Again: the orders the feed told of that are not shown come on top, and push none of those shown out.
   const shown = read === 'again' ? Math.min(Math.max(PAGE, orders.length + unlisted.size), REFRESHED_AT_MOST) : PAGE;
   unlisted.clear();
-  const query = listQuery({ kind, filter, search: search?.query });
+  const query = listQuery({ kind, filter, search: search?.query, period });
   query.set('limit', String(shown));
   if (read === 'more' && ordersCursor) query.set('cursor', ordersCursor);
   const before = orders.length;
@@ -573,9 +623,12 @@ async function readAgain(read: () => Promise<void>, heading: string): Promise<vo
 }
 
 async function loadStats(): Promise<void> {
-  const offset = -new Date().getTimezoneOffset();
+  const asked = period;
   try {
-    stats = await api<Stats>(token!, `/api/stats?bucket=${bucket}&utc_offset_minutes=${offset}`);
+    const answer = await api<Stats>(token!, `/api/stats?${statsQuery(asked)}`);
+    // Another period was chosen meanwhile: its own read answers for it.
+    if (asked !== period) return;
+    stats = answer;
     statsProblem = undefined;
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) return refused();
@@ -583,6 +636,20 @@ async function loadStats(): Promise<void> {
     statsProblem = isolatedText(t('stats.problem', { message: isolatedText(messageOf(error)) }));
   }
   page.refresh();
+}
+
+/** The period chosen ended before now: no new order is created in it. */
+const periodOver = (): boolean => period !== undefined && (periodInstants(period)?.to.getTime() ?? 0) <= Date.now();
+
+/** Hours for a day or two, else days; the days' edges at the offset the period starts with (the API takes one). */
+function statsQuery(of: Period | undefined): URLSearchParams {
+  const instants = of && periodInstants(of);
+  const offset = -(instants?.from ?? new Date()).getTimezoneOffset();
+  if (!instants) return new URLSearchParams({ bucket, utc_offset_minutes: String(Math.round(offset)) });
+  const hourly = instants.to.getTime() - instants.from.getTime() <= 2 * 25 * 3_600_000;
+  return new URLSearchParams({
+    bucket: hourly ? 'hour' : 'day', from: withOffset(instants.from), to: withOffset(instants.to), utc_offset_minutes: String(Math.round(offset)),
+  });
 }
 
 async function loadBalances(): Promise<void> {
@@ -663,8 +730,8 @@ async function start(): Promise<void> {
   unmatchedPoll = setInterval(() => void loadUnmatched(), UNMATCHED_POLL_MS);
   stopFeed = followChanges(token!, {
     change(change) {
-      // Under a filter, an order the list does not show is most likely one the filter leaves out.
-      if (filter === 'all' && !search && !orders.some((order) => order.order_id === change.order_id)) unlisted.add(change.order_id);
+      // Under a filter, or a period ended, an order the list does not show is most likely one it leaves out.
+      if (filter === 'all' && !search && !periodOver() && !orders.some((order) => order.order_id === change.order_id)) unlisted.add(change.order_id);
       flashing.add(change.order_id);
       setTimeout(() => {
         flashing.delete(change.order_id);
@@ -712,6 +779,9 @@ function signOut(): void {
   search = undefined;
   alsoOrder = undefined;
   findProblem = undefined;
+  period = undefined;
+  periodEditing = false;
+  periodProblem = undefined;
   detail = undefined;
   forgetOrders();
   unmatched = undefined;

@@ -2,6 +2,8 @@
 // the newest orders; a reader who paged back past that keeps the older orders already shown,
 // under the cursor that came with them, rather than being sent back to the top.
 import type { ListedOrder } from './admin-api.js';
+import { periodQuery } from './order-period.js';
+import type { Period } from './order-period.js';
 
 export interface OrderList {
   readonly orders: readonly ListedOrder[];
@@ -33,12 +35,14 @@ export interface ListFilters {
   readonly filter: string;
   /** Find's parameters (an e-mail, the card's last four, an amount). */
   readonly search?: Readonly<Record<string, string>> | undefined;
+  /** The days the orders were created in (order-period.ts); undefined: any time. */
+  readonly period?: Period | undefined;
 }
 
-export function listQuery({ kind, filter, search }: ListFilters): URLSearchParams {
+export function listQuery({ kind, filter, search, period }: ListFilters): URLSearchParams {
   const query = new URLSearchParams({ kind });
   if (filter === 'held') query.set('held', 'true');
   else if (filter !== 'all') query.set('status', filter);
-  for (const [name, value] of Object.entries(search ?? {})) query.set(name, value);
+  for (const [name, value] of Object.entries({ ...search, ...periodQuery(period) })) query.set(name, value);
   return query;
 }

@@ -22,6 +22,8 @@ import { subMerchantName } from './page-config.js';
 import { applicableActions } from './order-actions.js';
 import { ACTION_NAMES } from './operation-dialog.js';
 import { readFind } from './order-find.js';
+import { periodControl, periodText } from './order-period.js';
+import type { PeriodControlState, PeriodHandlers } from './order-period.js';
 import type { OperationAction } from './operation-dialog.js';
 
 /** A payment status, every order, or those held for a discrepancy. */
@@ -51,6 +53,8 @@ export interface OrderListState {
   readonly alsoOrder?: string | undefined;
   /** The list as a CSV file: on its way, or why it failed. */
   readonly csv: CsvExportState;
+  /** The days the orders listed (and the CSV file) were created in. */
+  readonly period: PeriodControlState;
 }
 
 /** What Find lists orders by: the merchant API's parameters, and the words the list shows for them. */
@@ -61,7 +65,7 @@ export interface OrderSearch {
   readonly orderId?: string | undefined;
 }
 
-export interface OrderHandlers {
+export interface OrderHandlers extends PeriodHandlers {
   filter(filter: OrderFilter): void;
   kind(kind: OrderKind): void;
   /** Charge the saved card of the open order's customer. */
@@ -238,6 +242,7 @@ export function ordersPanel(state: OrderListState, handlers: OrderHandlers): Tem
         <p id="order-find-hint" class="muted order-find__hint">${t('orders.findHow')}</p>
         ${state.findProblem ? html`<p id="order-find-problem" class="notice notice--error order-find__problem" role="alert">${state.findProblem}</p>` : nothing}
       </form>
+      ${periodControl(state.period, handlers)}
       ${exportControl(state.csv, handlers.exportCsv)}
     </header>
     ${state.search !== undefined
@@ -256,7 +261,7 @@ export function ordersPanel(state: OrderListState, handlers: OrderHandlers): Tem
     ${state.orders.length === 0
       ? state.problem
         ? nothing
-        : html`<p class="muted">${state.loading ? t('loading') : state.search !== undefined ? t('orders.noMatch') : t(state.filter === 'all' ? 'orders.empty' : state.filter === 'held' ? 'orders.noneHeld' : 'orders.noneInState')}</p>`
+        : html`<p class="muted">${state.loading ? t('loading') : state.search !== undefined ? t('orders.noMatch') : state.period.period && state.filter === 'all' ? t('period.none', { days: periodText(state.period.period, state.period.lang) }) : t(state.filter === 'all' ? 'orders.empty' : state.filter === 'held' ? 'orders.noneHeld' : 'orders.noneInState')}</p>`
       : html`${scrollRegion(t('orders.heading'), html`<table class="orders-table">
           <caption class="visually-hidden">${t('orders.caption')}</caption>
           <thead><tr>

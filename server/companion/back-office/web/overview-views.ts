@@ -19,6 +19,8 @@ export interface BalancesState {
 
 export interface StatsState {
   readonly stats?: Stats;
+  /** The orders list's period the figures follow, as written for the reader; undefined: the last 24 hours or 30 days, pressed here. */
+  readonly period?: string | undefined;
   /** Why the figures could not be read the last time (those shown, if any, are from before). */
   readonly problem?: string;
 }
@@ -30,17 +32,19 @@ const readProblem = (problem: string, retry: () => void) =>
     <button type="button" class="button button--small button--quiet" @click=${retry}>${t('retry')}</button>
   </div>`;
 
-export function statsPanel({ stats, problem }: StatsState, handlers: { range: (bucket: Stats['bucket']) => void; retry: () => void }): TemplateResult {
+export function statsPanel({ stats, problem, period }: StatsState, handlers: { range: (bucket: Stats['bucket']) => void; retry: () => void }): TemplateResult {
   const bucket = stats?.bucket ?? 'hour';
   const totals = stats?.totals;
   const rate = totals?.success_rate;
   return html`<section class="panel stats" aria-labelledby="stats-heading">
     <header class="panel__head">
       <h2 id="stats-heading" tabindex="-1">${t('stats.heading')}</h2>
-      <div class="segmented" role="group" aria-label=${t('stats.range')}>
-        <button type="button" aria-pressed=${bucket === 'hour' ? 'true' : 'false'} @click=${() => handlers.range('hour')}>${t('stats.day')}</button>
-        <button type="button" aria-pressed=${bucket === 'day' ? 'true' : 'false'} @click=${() => handlers.range('day')}>${t('stats.month')}</button>
-      </div>
+      ${period === undefined
+        ? html`<div class="segmented" role="group" aria-label=${t('stats.range')}>
+            <button type="button" aria-pressed=${bucket === 'hour' ? 'true' : 'false'} @click=${() => handlers.range('hour')}>${t('stats.day')}</button>
+            <button type="button" aria-pressed=${bucket === 'day' ? 'true' : 'false'} @click=${() => handlers.range('day')}>${t('stats.month')}</button>
+          </div>`
+        : html`<p class="muted stats__period">${t('period.followed', { days: period })}</p>`}
     </header>
     <dl class="kpis">
       <div><dt>${t('stats.total')}</dt><dd>${totals?.total ?? '—'}</dd></div>
@@ -51,7 +55,7 @@ export function statsPanel({ stats, problem }: StatsState, handlers: { range: (b
     </dl>
     ${stats ? moneyTable(stats) : nothing}
     ${problem ? readProblem(problem, handlers.retry) : nothing}
-    ${stats ? paymentsChart(stats) : problem ? nothing : html`<p class="muted">${t('loading')}</p>`}
+    ${stats ? paymentsChart(stats, period) : problem ? nothing : html`<p class="muted">${t('loading')}</p>`}
   </section>`;
 }
 

@@ -20,7 +20,8 @@ export function niceCeiling(count: number): number {
   return [1, 2, 4, 6, 8, 10].map((factor) => factor * power).find((top) => top >= count && top % 2 === 0)!;
 }
 
-export function paymentsChart(stats: Stats): TemplateResult {
+/** `days`: the period the figures are of, when it is not the last 24 hours or 30 days. */
+export function paymentsChart(stats: Stats, days?: string): TemplateResult {
   const n = stats.buckets.length;
   const plotWidth = WIDTH - PLOT.left - PLOT.right;
   const plotHeight = HEIGHT - PLOT.top - PLOT.bottom;
@@ -38,7 +39,7 @@ export function paymentsChart(stats: Stats): TemplateResult {
 
   return html`<figure class="chart">
     <svg viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-labelledby="chart-title chart-desc">
-      <title id="chart-title">${t(stats.bucket === 'hour' ? 'chart.titleHours' : 'chart.titleDays')}</title>
+      <title id="chart-title">${days === undefined ? t(stats.bucket === 'hour' ? 'chart.titleHours' : 'chart.titleDays') : t(stats.bucket === 'hour' ? 'chart.titleHoursOf' : 'chart.titleDaysOf', { days })}</title>
       <desc id="chart-desc">${t('chart.desc', { total: totals.total, succeeded: totals.succeeded, failed: totals.failed, rate: percent(totals.success_rate) })}</desc>
       ${[0, 0.5, 1].map(
         (part) => svg`<line class="chart__grid" x1=${PLOT.left} x2=${WIDTH - PLOT.right} y1=${y(top * part)} y2=${y(top * part)}/>

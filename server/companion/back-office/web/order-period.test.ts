@@ -1,0 +1,98 @@
+// The orders list's period: whole days of the browser's time zone, each end with its own offset.
+// Each case sets the zone it is about (Node reads TZ again when it changes), whatever zone the run is in.
+import { afterEach, describe, expect, it } from 'vitest';
+import { listQuery } from './order-list.js';
+import { exportPath } from './orders-csv.js';
+import { dayStart, periodQuery, presetPeriod, typedPeriod, withOffset } from './order-period.js';
+
+const runZone = process.env.TZ;
+const inZone = (zone: string) => {
+  process.env.TZ = zone;
+  expect(new Date(2026, 6, 1).getTimezoneOffset()).not.toBe(new Date(2026, 0, 1).getTimezoneOffset());
+};
+afterEach(() => {
+  if (runZone === undefined) delete process.env.TZ;
+  else process.env.TZ = runZone;
+});
+
+describe('the orders list’s period', () => {
+  it('is a Kyiv month from its first midnight to the next month’s, each at its own offset', () => {
+    inZone('Europe/Kyiv');
+    // The clocks go back on the last Sunday of October: October starts at +03:00 and ends at +02:00.
+    expect(periodQuery({ choice: 'lastMonth', from: '2026-10-01', to: '2026-10-31' })).toEqual({
+      created_from: '2026-10-01T00:00:00+03:00',
+      created_to: '2026-11-01T00:00:00+02:00',
+    });
+    // And forward on the last Sunday of March.
+    expect(periodQuery({ choice: 'custom', from: '2026-03-01', to: '2026-03-31' })).toEqual({
+      created_from: '2026-03-01T00:00:00+02:00',
+      created_to: '2026-04-01T00:00:00+03:00',
+    });
+    // The day the clocks go back has 25 hours: it still ends at the next midnight.
+    const { created_from: from, created_to: to } = periodQuery({ choice: 'custom', from: '2026-10-25', to: '2026-10-25' });
+    expect(Date.parse(to!) - Date.parse(from!)).toBe(25 * 3_600_000);
+    // An order at 22:30 UTC on 31 October is November's in Kyiv.
+    expect(Date.parse('2026-10-31T22:30:00Z')).toBeGreaterThanOrEqual(Date.parse(periodQuery({ choice: 'custom', from: '2026-11-01', to: '2026-11-30' }).created_from!));
+  });
+
+  it('is a New York month at its own offsets, the year’s end rolling over', () => {
+    inZone('America/New_York');
+    expect(periodQuery({ choice: 'custom', from: '2026-11-01', to: '2026-11-30' })).toEqual({
+      created_from: '2026-11-01T00:00:00-04:00',
+      created_to: '2026-12-01T00:00:00-05:00',
+    });
+    expect(periodQuery({ choice: 'custom', from: '2026-12-01', to: '2026-12-31' })).toEqual({
+      created_from: '2026-12-01T00:00:00-05:00',
+      created_to: '2027-01-01T00:00:00-05:00',
+    });
+  });
+
+  it('starts a day whose midnight the clocks skip at its first hour', () => {
+    inZone('America/Santiago');
+    // Chile moves its clocks forward at midnight on the first Sunday of September (2026-09-06).
+    expect(periodQuery({ choice: 'custom', from: '2026-09-06', to: '2026-09-06' })).toEqual({
+      created_from: '2026-09-06T01:00:00-03:00',
+      created_to: '2026-09-07T00:00:00-03:00',
+    });
+  });
+
+  it('writes each end as the instant it is, in any zone', () => {
+    for (const zone of ['Europe/Kyiv', 'America/New_York', 'Asia/Kolkata', 'Pacific/Chatham', 'UTC']) {
+      process.env.TZ = zone;
+      for (const day of ['2026-01-01', '2026-03-29', '2026-10-25', '2026-02-28', '2024-02-29']) {
+        const start = dayStart(day)!;
+        expect(Date.parse(withOffset(start))).toBe(start.getTime());
+        expect(withOffset(start).slice(0, 10)).toBe(day);
+      }
+    }
+  });
+
+  it('stands for today, this calendar month and the one before, across a year’s end and a leap February', () => {
+    inZone('Europe/Kyiv');
+    const newYear = new Date(2027, 0, 1, 0, 30);
+    expect(presetPeriod('today', newYear)).toEqual({ choice: 'today', from: '2027-01-01', to: '2027-01-01' });
+    expect(presetPeriod('thisMonth', newYear)).toEqual({ choice: 'thisMonth', from: '2027-01-01', to: '2027-01-31' });
+    expect(presetPeriod('lastMonth', newYear)).toEqual({ choice: 'lastMonth', from: '2026-12-01', to: '2026-12-31' });
+    expect(presetPeriod('lastMonth', new Date(2024, 2, 31, 23, 59))).toEqual({ choice: 'lastMonth', from: '2024-02-01', to: '2024-02-29' });
+    expect(presetPeriod('thisMonth', new Date(2026, 10, 30, 23, 59))).toEqual({ choice: 'thisMonth', from: '2026-11-01', to: '2026-11-30' });
+  });
+
+  it('takes typed dates, naming the field that is wrong', () => {
+    expect(typedPeriod('2026-10-01', '2026-10-31')).toEqual({ choice: 'custom', from: '2026-10-01', to: '2026-10-31' });
+    expect(typedPeriod('', '2026-10-31')).toEqual({ field: 'from', problem: 'period.noDate' });
+    expect(typedPeriod('2026-10-01', '2026-02-31')).toEqual({ field: 'to', problem: 'period.noDate' });
+    expect(typedPeriod('2026-10-02', '2026-10-01')).toEqual({ field: 'to', problem: 'period.toBeforeFrom' });
+    expect(periodQuery(undefined)).toEqual({});
+  });
+
+  it('is sent with the list’s filters, and Download CSV asks for the same days', () => {
+    inZone('Europe/Kyiv');
+    const period = { choice: 'custom', from: '2026-10-01', to: '2026-10-31' } as const;
+    const { created_from: from, created_to: to } = periodQuery(period);
+    const read = listQuery({ kind: 'payments', filter: 'success', period });
+    expect(read.get('created_from')).toBe(from);
+    expect(read.get('created_to')).toBe(to);
+    read.set('limit', '50');
+    expect(exportPath(read)).toBe(`/api/orders/export?kind=payments&status=success&created_from=${encodeURIComponent(from!)}&created_to=${encodeURIComponent(to!)}`);
+  });
+});
