@@ -28,7 +28,7 @@ test('downloads the orders the list is filtered by as a CSV file for the account
   const lines = bytes.subarray(3).toString('utf8').split('\r\n');
   expect(lines.at(-1)).toBe('');
   const header = lines[0]!.split(',').map((name) => name.replaceAll('"', ''));
-  expect(header.slice(0, 14)).toEqual(['order_id', 'created_at', 'status', 'method', 'mode', 'currency', 'amount', 'amount_decimal', 'captured', 'captured_decimal', 'refunded', 'refunded_decimal', 'net', 'net_decimal']);
+  expect(header.slice(0, 14)).toEqual(['order_id', 'created_at', 'status', 'method', 'mode', 'currency', 'amount', 'amount_decimal', 'paid', 'paid_decimal', 'refunded', 'refunded_decimal', 'net', 'net_decimal']);
   // Only this customer's two orders, newest first: the search the list shows.
   const rows = lines.slice(1, -1);
   expect(rows).toHaveLength(2);

@@ -94,7 +94,7 @@ const BACKGROUND_GRACE_MS = 10_000;
 /** Merchant API prefixes: everything under them needs the admin token. */
 /** A saved card's charge, from the merchant's server (charge-routes.ts). */
 const SAVED_CARD_CHARGES = '/api/customers/:customer_id/cards/:card_id/charges';
-const ADMIN_PREFIXES = ['/api/orders', '/api/webhook-events', '/api/balances', '/api/receipts', '/api/stats', '/api/changes', '/api/customers'];
+const ADMIN_PREFIXES = ['/api/orders', '/api/exports', '/api/webhook-events', '/api/balances', '/api/receipts', '/api/stats', '/api/changes', '/api/customers'];
 
 export function createCompanion(config: CompanionConfig): CompanionApp {
   const options = resolveConfig(config);
@@ -211,8 +211,9 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
   app.route('/checkout', challengeRoutes());
   app.route('/widget', widgetRoutes(options.widgetDir, logger));
   app.route('/webhooks', webhookRoutes(config.gatewayApiSecret, background));
-  app.route('/api/orders/export', orderExportRoutes());
   app.route('/api/orders', orderRoutes());
+  // Not under /api/orders: `export` is an order id a merchant may give.
+  app.route('/api/exports/orders', orderExportRoutes());
   app.route('/api/webhook-events', eventRoutes());
   app.route('/api/balances', balanceRoutes());
   app.route('/api', reportRoutes());

@@ -13,7 +13,7 @@ export type { IndexBuilds, IndexBuildState, LedgerLog } from './index-builds.js'
 export { holdsSession } from './attempts.js';
 export { figuresDiffer } from './payments.js';
 export { discrepancyVersion, LATER_REPORTS_KEPT, latestReport, reportsOf } from './discrepancies.js';
-export { captureCeiling, capturedAmount } from './money-rules.js';
+export { amountPaid, captureCeiling } from './money-rules.js';
 export { NOTICE_GRACE_MS, operationNotice, paymentNotice } from './notices.js';
 export type * from './types.js';
 export type { IdempotencyClaim, IdempotencyRequest, StoredAnswer } from './idempotency.js';

@@ -45,10 +45,10 @@ export function captureCeiling(amount: number, overCapturePercent = 0, step = 1)
 }
 
 /**
- * What the customer paid for an order (the `captured` of moneyTotals): a purchase's amount once
- * it succeeded, an auth's successful captures; a reserve or a verification pays nothing.
+ * What the customer paid for an order (the `paid` of moneyTotals): a purchase's amount once it
+ * succeeded, an auth's successful captures; a reserve or a verification pays nothing.
  */
-export function capturedAmount(payment: Pick<MoneyPayment, 'method' | 'status' | 'amount'>, totals: Pick<OrderTotals, 'captured'>): number {
+export function amountPaid(payment: Pick<MoneyPayment, 'method' | 'status' | 'amount'>, totals: Pick<OrderTotals, 'captured'>): number {
   if (payment.method === 'purchase') return payment.status === 'success' ? payment.amount : 0;
   return totals.captured;
 }

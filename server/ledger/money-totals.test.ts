@@ -59,8 +59,8 @@ function describeMoneyTotals(backend: LedgerBackend): void {
 
       const totals = await ledger.moneyTotals({ from: start, to: start + HOUR });
       expect(totals).toEqual([
-        { currency: 'JPY', captured: 500, refunded: 0, net: 500 },
-        { currency: 'UAH', captured: 1000 + 2500 + 8000, refunded: 300 + 500 + 1000, net: 11_500 - 1800 },
+        { currency: 'JPY', paid: 500, refunded: 0, net: 500 },
+        { currency: 'UAH', paid: 1000 + 2500 + 8000, refunded: 300 + 500 + 1000, net: 11_500 - 1800 },
       ]);
     });
 
@@ -73,8 +73,8 @@ function describeMoneyTotals(backend: LedgerBackend): void {
       clock.advance(HOUR);
       await operation(within.orderId, 'refund', 2000);
       // [start, start + 1 h): only `within`, fully refunded after the period ended.
-      expect(await ledger.moneyTotals({ from: start, to: start + HOUR })).toEqual([{ currency: 'UAH', captured: 2000, refunded: 2000, net: 0 }]);
-      expect(await ledger.moneyTotals({ from: start - 2 * HOUR, to: start })).toEqual([{ currency: 'UAH', captured: 1000, refunded: 400, net: 600 }]);
+      expect(await ledger.moneyTotals({ from: start, to: start + HOUR })).toEqual([{ currency: 'UAH', paid: 2000, refunded: 2000, net: 0 }]);
+      expect(await ledger.moneyTotals({ from: start - 2 * HOUR, to: start })).toEqual([{ currency: 'UAH', paid: 1000, refunded: 400, net: 600 }]);
       expect(await ledger.moneyTotals({ from: start + HOUR, to: start + 2 * HOUR })).toEqual([]);
     });
 
@@ -82,7 +82,7 @@ function describeMoneyTotals(backend: LedgerBackend): void {
       const start = clock.now;
       await paidOrder(ledger, { amount: 3_000_000_000, currency: 'UAH' });
       await paidOrder(ledger, { amount: 3_000_000_000, currency: 'UAH' });
-      expect(await ledger.moneyTotals({ from: start, to: start + 1 })).toEqual([{ currency: 'UAH', captured: 6_000_000_000, refunded: 0, net: 6_000_000_000 }]);
+      expect(await ledger.moneyTotals({ from: start, to: start + 1 })).toEqual([{ currency: 'UAH', paid: 6_000_000_000, refunded: 0, net: 6_000_000_000 }]);
     });
 
     it('refuses a period that ends before it starts', async () => {

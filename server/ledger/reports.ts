@@ -147,11 +147,11 @@ export async function moneyTotals(ctx: LedgerContext, input: MoneyTotalsQuery): 
   // no money (all declined, reserves not captured) is left out.
   return rows
     .map((row) => {
-      const captured = Number(row.purchased) + Number(row.captured);
+      const paid = Number(row.purchased) + Number(row.captured);
       const refunded = Number(row.refunded);
-      return { currency: row.currency, captured, refunded, net: captured - refunded };
+      return { currency: row.currency, paid, refunded, net: paid - refunded };
     })
-    .filter((totals) => totals.captured !== 0 || totals.refunded !== 0);
+    .filter((totals) => totals.paid !== 0 || totals.refunded !== 0);
 }
 
 /**

@@ -572,13 +572,14 @@ export interface MoneyTotalsQuery {
 
 /**
  * The money of one currency's payments (never summed across currencies), integer minor units:
- * `captured` is what customers paid — purchases that succeeded and the successful captures of
- * auths (an auth not captured is a reserve, not income) —, `refunded` the successful refunds
- * (partial ones as made), `net` the difference. Pending operations count for nothing yet.
+ * `paid` is what customers paid — purchases that succeeded and the successful captures of auths
+ * (an auth not captured is a reserve, not income; not OrderTotals' `captured`, an auth's
+ * captures alone) —, `refunded` the successful refunds (partial ones as made), `net` the
+ * difference. Pending operations count for nothing yet.
  */
 export interface CurrencyTotals {
   readonly currency: string;
-  readonly captured: number;
+  readonly paid: number;
   readonly refunded: number;
   readonly net: number;
 }

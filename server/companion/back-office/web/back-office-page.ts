@@ -10,7 +10,7 @@ import { formatAmount } from './money.js';
 import { isolated, isolatedText } from './bidi-isolation.js';
 import { mountPage } from './chrome.js';
 import { adminToken, api, ApiError, emptyZip, fetchFile, forgetToken, newIdempotencyKey, outcomeUnknown, save, saveToken } from './admin-api.js';
-import type { Balance, ListedOrder, OrderDetail, Stats, Terminals, UnmatchedEvents } from './admin-api.js';
+import type { Balance, ListedOrder, MoneyReport, OrderDetail, Stats, Terminals, UnmatchedEvents } from './admin-api.js';
 import { listQuery, refreshedList } from './order-list.js';
 import { periodInstants, periodText, presetPeriod, typedPeriod, withOffset } from './order-period.js';
 import type { Period } from './order-period.js';
@@ -76,6 +76,11 @@ let detailNotice: { readonly orderId: string; readonly text: TemplateResult | st
 /** The order whose webhook re-send is on its way: its button waits. */
 let resending: string | undefined;
 let stats: Stats | undefined;
+/** The money of the figures' period, read with them, but apart: it reads each payment's operations. */
+let money: MoneyReport | undefined;
+/** When the money was last read: the live feed's rereads of the figures take it at most this often. */
+let moneyReadAt = 0;
+const MONEY_REREAD_MS = 60_000;
 /** Why the figures could not be read the last time. */
 let statsProblem: string | undefined;
 let bucket: Stats['bucket'] = 'hour';
@@ -104,7 +109,7 @@ function content(): TemplateResult {
     <p class="visually-hidden" role="status" aria-live="polite">${announcement}</p>
     <div class="admin-overview">
       ${statsPanel(
-        { stats, problem: statsProblem, period: period && periodText(period, displayLocale()) },
+        { stats, money, problem: statsProblem, period: period && periodText(period, displayLocale()) },
         {
           range(next) {
             bucket = next;
@@ -472,7 +477,7 @@ async function exportOrders(): Promise<void> {
 function choosePeriod(next: Period | undefined): void {
   period = next;
   // The figures shown are another period's until the new ones come.
-  stats = undefined;
+  stats = money = undefined;
   page.refresh();
   void loadStats();
   void loadOrders('anew').then(() => {
@@ -622,13 +627,21 @@ async function readAgain(read: () => Promise<void>, heading: string): Promise<vo
   if (document.activeElement === null || document.activeElement === document.body) document.querySelector<HTMLElement>(heading)?.focus();
 }
 
-async function loadStats(): Promise<void> {
+/** The figures of the period; its money too, unless `live` (the feed's reread) and read within MONEY_REREAD_MS. */
+async function loadStats(live = false): Promise<void> {
   const asked = period;
   try {
     const answer = await api<Stats>(token!, `/api/stats?${statsQuery(asked)}`);
     // Another period was chosen meanwhile: its own read answers for it.
     if (asked !== period) return;
     stats = answer;
+    if (!live || Date.now() - moneyReadAt >= MONEY_REREAD_MS) {
+      moneyReadAt = Date.now();
+      // The same instants as the counts just read: the table never covers another window.
+      const read = await api<MoneyReport>(token!, `/api/stats/money?${new URLSearchParams({ from: answer.from, to: answer.to })}`);
+      if (asked !== period) return;
+      money = read;
+    }
     statsProblem = undefined;
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) return refused();
@@ -711,7 +724,7 @@ function debounced(run: () => void, ms: number): () => void {
 }
 
 const reloadLists = debounced(() => void Promise.all([loadOrders(), loadDetail()]), 150);
-const reloadOverview = debounced(() => void Promise.all([loadStats(), loadBalances(), loadUnmatched()]), 1_000);
+const reloadOverview = debounced(() => void Promise.all([loadStats(true), loadBalances(), loadUnmatched()]), 1_000);
 
 /**
  * An event that matches no order changes no order, so the live feed never mentions it: looked
@@ -780,6 +793,7 @@ function signOut(): void {
   alsoOrder = undefined;
   findProblem = undefined;
   period = undefined;
+  stats = money = undefined;
   periodEditing = false;
   periodProblem = undefined;
   detail = undefined;

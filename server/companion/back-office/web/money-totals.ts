@@ -1,28 +1,27 @@
 /**
  * The money of the overview's period, per currency, under its counts: what customers paid
  * (captured), what went back (refunded) and what is left (net), each in its own currency —
- * never added across currencies. The figures are GET /api/stats's `money`, in minor units,
+ * never added across currencies. The figures are GET /api/stats/money's, in minor units,
  * written here as the page's language writes amounts (money.ts).
  */
 import { html } from 'lit';
 import type { TemplateResult } from 'lit';
-import type { Stats } from './admin-api.js';
+import type { MoneyReport } from './admin-api.js';
 import { shownAmount } from './bidi-isolation.js';
 import { t } from './i18n.js';
 import type { ApiAmount } from './money.js';
 
-export function moneyTable(stats: Stats): TemplateResult {
-  const { money } = stats;
+export function moneyTable({ money }: MoneyReport): TemplateResult {
   if (money.length === 0) return html`<p class="muted money-none">${t('money.none')}</p>`;
   const figure = (amount: ApiAmount, currency: string) => html`<td class="numeric">${shownAmount(amount, currency)}</td>`;
   return html`<div class="table-scroll"><table class="money-table">
     <caption>${t('money.caption')}</caption>
     <thead><tr>
-      <th scope="col">${t('money.currency')}</th><th scope="col" class="numeric">${t('money.captured')}</th>
+      <th scope="col">${t('money.currency')}</th><th scope="col" class="numeric">${t('money.paid')}</th>
       <th scope="col" class="numeric">${t('money.refunded')}</th><th scope="col" class="numeric">${t('money.net')}</th>
     </tr></thead>
     <tbody>${money.map(
-      (row) => html`<tr><th scope="row">${row.currency}</th>${figure(row.captured, row.currency)}${figure(row.refunded, row.currency)}${figure(row.net, row.currency)}</tr>`,
+      (row) => html`<tr><th scope="row">${row.currency}</th>${figure(row.paid, row.currency)}${figure(row.refunded, row.currency)}${figure(row.net, row.currency)}</tr>`,
     )}</tbody>
   </table></div>
   <p class="muted">${t('money.note')}</p>`;

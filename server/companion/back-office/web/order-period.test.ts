@@ -93,6 +93,6 @@ describe('the orders list’s period', () => {
     expect(read.get('created_from')).toBe(from);
     expect(read.get('created_to')).toBe(to);
     read.set('limit', '50');
-    expect(exportPath(read)).toBe(`/api/orders/export?kind=payments&status=success&created_from=${encodeURIComponent(from!)}&created_to=${encodeURIComponent(to!)}`);
+    expect(exportPath(read)).toBe(`/api/exports/orders?kind=payments&status=success&created_from=${encodeURIComponent(from!)}&created_to=${encodeURIComponent(to!)}`);
   });
 });

@@ -8,8 +8,8 @@ describe('the orders list as a CSV file', () => {
     const read = listQuery({ kind: 'payments', filter: 'success', search: { email: 'olena@example.com' } });
     read.set('limit', '50');
     read.set('cursor', 'after-51');
-    expect(exportPath(read)).toBe('/api/orders/export?kind=payments&status=success&email=olena%40example.com');
-    expect(exportPath(listQuery({ kind: 'verifications', filter: 'held' }))).toBe('/api/orders/export?kind=verifications&held=true');
-    expect(exportPath(listQuery({ kind: 'payments', filter: 'all', search: { amount: '1010', currency: 'UAH' } }))).toBe('/api/orders/export?kind=payments&amount=1010&currency=UAH');
+    expect(exportPath(read)).toBe('/api/exports/orders?kind=payments&status=success&email=olena%40example.com');
+    expect(exportPath(listQuery({ kind: 'verifications', filter: 'held' }))).toBe('/api/exports/orders?kind=verifications&held=true');
+    expect(exportPath(listQuery({ kind: 'payments', filter: 'all', search: { amount: '1010', currency: 'UAH' } }))).toBe('/api/exports/orders?kind=payments&amount=1010&currency=UAH');
   });
 });

@@ -1,6 +1,6 @@
 /**
  * "Download CSV" of the orders list: every order the list's filters match as the companion's
- * file (GET /api/orders/export) — the pages not read yet too, never only the rows shown.
+ * file (GET /api/exports/orders) — the pages not read yet too, never only the rows shown.
  */
 import { html, nothing } from 'lit';
 import type { TemplateResult } from 'lit';
@@ -13,7 +13,7 @@ export function exportPath(listQuery: URLSearchParams): string {
   query.delete('limit');
   query.delete('cursor');
   const text = query.toString();
-  return `/api/orders/export${text ? `?${text}` : ''}`;
+  return `/api/exports/orders${text ? `?${text}` : ''}`;
 }
 
 export async function downloadOrders(token: string, listQuery: URLSearchParams): Promise<void> {

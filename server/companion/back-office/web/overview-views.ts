@@ -6,7 +6,7 @@
 import { html, nothing } from 'lit';
 import type { TemplateResult } from 'lit';
 import { t } from './i18n.js';
-import type { Balance, Stats, Terminals } from './admin-api.js';
+import type { Balance, MoneyReport, Stats, Terminals } from './admin-api.js';
 import { paymentsChart } from './payments-chart.js';
 import { isolated, shownAmount } from './bidi-isolation.js';
 import { moneyTable } from './money-totals.js';
@@ -19,6 +19,8 @@ export interface BalancesState {
 
 export interface StatsState {
   readonly stats?: Stats;
+  /** The money of the same period, read apart (it reads each payment's operations). */
+  readonly money?: MoneyReport | undefined;
   /** The orders list's period the figures follow, as written for the reader; undefined: the last 24 hours or 30 days, pressed here. */
   readonly period?: string | undefined;
   /** Why the figures could not be read the last time (those shown, if any, are from before). */
@@ -32,7 +34,7 @@ const readProblem = (problem: string, retry: () => void) =>
     <button type="button" class="button button--small button--quiet" @click=${retry}>${t('retry')}</button>
   </div>`;
 
-export function statsPanel({ stats, problem, period }: StatsState, handlers: { range: (bucket: Stats['bucket']) => void; retry: () => void }): TemplateResult {
+export function statsPanel({ stats, money, problem, period }: StatsState, handlers: { range: (bucket: Stats['bucket']) => void; retry: () => void }): TemplateResult {
   const bucket = stats?.bucket ?? 'hour';
   const totals = stats?.totals;
   const rate = totals?.success_rate;
@@ -53,7 +55,7 @@ export function statsPanel({ stats, problem, period }: StatsState, handlers: { r
       ${totals?.not_sent ? html`<div title=${t('stats.notSentHint')}><dt>${t('stats.notSent')}</dt><dd class="kpi--failure">${totals.not_sent}</dd></div>` : nothing}
       <div><dt>${t('stats.rate')}</dt><dd>${rate === undefined || rate === null ? '—' : `${Math.round(rate * 100)} %`}</dd></div>
     </dl>
-    ${stats ? moneyTable(stats) : nothing}
+    ${money ? moneyTable(money) : nothing}
     ${problem ? readProblem(problem, handlers.retry) : nothing}
     ${stats ? paymentsChart(stats, period) : problem ? nothing : html`<p class="muted">${t('loading')}</p>`}
   </section>`;
