@@ -24,6 +24,21 @@ function tokenizerGets(changes: Record<string, string | number>): () => void {
 
 describe('<pay-form> in tokenize mode', () => {
   let calls: ReturnType<typeof watchFetch> | undefined;
+
+  /** Pays a tokenize session whose tokenizer answers `status` with `refusal`: the page's pay-error, and the console's errors. */
+  async function refusedByTokenizer(status: number, refusal: Record<string, string>) {
+    const form = await mount({ merchant: 'tokenize' });
+    calls = watchFetch((call) => (call.url.endsWith('/sdk/tokenize') ? Promise.resolve(json(status, refusal)) : undefined));
+    const errors = watchConsoleErrors();
+    try {
+      const error = oneEvent(form, 'pay-error');
+      autofill(form, card('4242424242424242'));
+      button(form).click();
+      return { detail: (await error).detail, errors: [...errors] };
+    } finally {
+      errors.restore();
+    }
+  }
   let undo: (() => void) | undefined;
   afterEach(() => {
     calls?.restore();
@@ -98,23 +113,12 @@ describe('<pay-form> in tokenize mode', () => {
   });
 
   it("tells the developer when the tokenizer cannot seal the card for the companion: the widget key's project and the companion's secret differ", async () => {
-    const form = await mount({ merchant: 'tokenize' });
     // The sandbox's answer when the widget key's project has no 32-byte API secret.
-    const refusal = { id: 'rich_unavailable', errorMessage: 'Rich answers are encrypted with the project’s secret key, which is not 32 bytes long' };
-    calls = watchFetch((call) => (call.url.endsWith('/sdk/tokenize') ? Promise.resolve(json(422, refusal)) : undefined));
-    const errors = watchConsoleErrors();
-    try {
-      const error = oneEvent(form, 'pay-error');
-      autofill(form, card('4242424242424242'));
-      button(form).click();
-      const { detail } = await error;
-      expect(detail.code).to.equal('misconfigured');
-      expect(detail.message).to.equal('Something went wrong. Please try again in a moment.');
-      expect(detail.reason).to.contain('(HTTP 422 rich_unavailable): give the companion the widget key (PAYFORM_GATEWAY_WIDGET_KEY) and API secret (PAYFORM_GATEWAY_API_SECRET) of one gateway project');
-      expect(errors).to.deep.equal([`<pay-form>: ${detail.reason}`]);
-    } finally {
-      errors.restore();
-    }
+    const { detail, errors } = await refusedByTokenizer(422, { id: 'rich_unavailable', errorMessage: 'Rich answers are encrypted with the project’s secret key, which is not 32 bytes long' });
+    expect(detail.code).to.equal('misconfigured');
+    expect(detail.message).to.equal('Something went wrong. Please try again in a moment.');
+    expect(detail.reason).to.contain('(HTTP 422 rich_unavailable): give the companion the widget key (PAYFORM_GATEWAY_WIDGET_KEY) and API secret (PAYFORM_GATEWAY_API_SECRET) of one gateway project');
+    expect(errors).to.deep.equal([`<pay-form>: ${detail.reason}`]);
   });
 
   it('sends the card to the tokenizer and pays the session with the token', async () => {
@@ -188,25 +192,12 @@ describe('<pay-form> in tokenize mode', () => {
   });
 
   it('tells the developer when the tokenizer refuses the widget key; the customer sees the calm message', async () => {
-    const form = await mount({ merchant: 'tokenize' });
     // The sandbox's answer to a widget key it does not know.
-    const refusal = { id: 'unknown_widget', errorMessage: 'No widget with this key', hint: 'check the widget key' };
-    calls = watchFetch((call) => (call.url.endsWith('/sdk/tokenize') ? Promise.resolve(json(401, refusal)) : undefined));
-    const errors: string[] = [];
-    const real = console.error;
-    console.error = (...args: unknown[]) => void errors.push(args.join(' '));
-    try {
-      const error = oneEvent(form, 'pay-error');
-      autofill(form, card('4242424242424242'));
-      button(form).click();
-      const { detail } = await error;
-      expect(detail.code).to.equal('misconfigured');
-      expect(detail.message).to.equal('Something went wrong. Please try again in a moment.');
-      expect(detail.reason).to.contain('refused this page (HTTP 401 unknown_widget: check the widget key): set the companion\'s PAYFORM_GATEWAY_WIDGET_KEY');
-      expect(errors).to.deep.equal([`<pay-form>: ${detail.reason}`]);
-      expect(calls.filter((call) => call.url.endsWith('/pay'))).to.deep.equal([]);
-    } finally {
-      console.error = real;
-    }
+    const { detail, errors } = await refusedByTokenizer(401, { id: 'unknown_widget', errorMessage: 'No widget with this key', hint: 'check the widget key' });
+    expect(detail.code).to.equal('misconfigured');
+    expect(detail.message).to.equal('Something went wrong. Please try again in a moment.');
+    expect(detail.reason).to.contain('refused this page (HTTP 401 unknown_widget: check the widget key): set the companion\'s PAYFORM_GATEWAY_WIDGET_KEY');
+    expect(errors).to.deep.equal([`<pay-form>: ${detail.reason}`]);
+    expect(calls!.filter((call) => call.url.endsWith('/pay'))).to.deep.equal([]);
   });
 });
