@@ -94,6 +94,9 @@ describe('a request that arrives too slowly', () => {
     const slowHeaders = await exchange(port, ['GET /healthz HTTP/1.1\r\n', ...Array.from({ length: 400 }, (_, index) => `X-Line-${index}: 1\r\n`)], 50);
     expect(slowHeaders.status).toBe('HTTP/1.1 408 Request Timeout');
     expect(refusals(/refused with 408/).map((line) => line.level)).toEqual(['warn', 'debug']);
+    // The route reading the body saw the client go: not a 400 the client was never sent.
+    await eventually(() => expect(refusals(/^request cut/)).toMatchObject([{ level: 'debug', status: 408, route: '/api/checkout/sessions' }]));
+    expect(refusals(/aborted by the client/)).toEqual([]);
     expect((await fetch(`${companion!.url}/healthz`)).status).toBe(200);
   });
 

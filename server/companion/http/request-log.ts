@@ -16,6 +16,7 @@ import { matchedRoutes } from 'hono/route';
 import type { CompanionEnv } from '../context.js';
 import { abortedByClient } from './client-abort.js';
 import { REPLAYED_HEADER } from './idempotency-keys.js';
+import { cutForLateness } from './unparsed-requests.js';
 
 /** The liveness and readiness probes' routes and the metrics scrape, every few seconds, under any base path. */
 const PROBES = /\/(healthz|readyz|metrics)$/;
@@ -41,7 +42,9 @@ export function logRequests(app: RoutedApp): MiddlewareHandler<CompanionEnv> {
     const fields = { method: c.req.method, route, status, ms: Math.round((performance.now() - started) * 10) / 10 };
     // c.get, not c.var: c.var copies every variable into a new object each time it is read.
     const logger = c.get('logger');
-    if (abortedByClient(c)) logger.info('request aborted by the client', fields);
+    // Cut for arriving too slowly: answered 408 and warned of where it was cut, not a 400 nobody got.
+    if (abortedByClient(c) && cutForLateness(c.env?.incoming?.socket)) logger.debug('request cut: it did not arrive in time', { ...fields, status: 408 });
+    else if (abortedByClient(c)) logger.info('request aborted by the client', fields);
     else if (status === 502) logger.warn('request failed at the gateway', fields);
     else if (status >= 500 && !toldElsewhere(status, c.res.headers, route)) logger.error('request failed', fields);
     // A load balancer's probes, every few seconds, would be a third of an idle log.

@@ -25,6 +25,17 @@ interface Refusal {
 /** A connection reset, or closed by the client before its request was whole. */
 const CLIENT_GONE = new Set(['ECONNRESET', 'EPIPE', 'HPE_INVALID_EOF_STATE']);
 
+/** Connections cut because their request did not arrive in time (answered 408 here). */
+const cutLate = new WeakSet<object>();
+
+/**
+ * Whether `socket`'s request was cut for arriving too slowly: its route, reading the body, saw
+ * the client go, but the 408 and its warning are the story (request-log.ts).
+ */
+export function cutForLateness(socket: object | undefined): boolean {
+  return socket !== undefined && cutLate.has(socket);
+}
+
 /** One per server: `logger` is read at each refusal (none yet while the companion starts). */
 export class UnparsedRequests {
   readonly #told = new Set<string>();
@@ -37,6 +48,7 @@ export class UnparsedRequests {
       // The client went away, mid-request too: no one to answer, nothing the operator can change.
       if (CLIENT_GONE.has(error.code ?? '')) return void socket.destroy();
       const refusal = parserRefusal(error.code, maxHeaderSize(server));
+      if (refusal.status === 408) cutLate.add(socket);
       this.#tell(refusal, { parser: error.code ?? 'unknown' });
       // A response already on its way cannot be followed by another on the same connection.
       const inFlight = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage;
