@@ -1,39 +1,69 @@
 // Saved cards: the gateway's token and mask per merchant customer. There is no column for a
 // card number or CVV, and a mask with more than ten digits is refused.
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
+import type { OnConflictBuilder } from 'kysely';
 import type { LedgerContext } from './context.js';
 import { LedgerNotFound } from './errors.js';
 import { newSavedCardInput, parseInput } from './input.js';
 import { toSavedCard } from './rows.js';
+import type { LedgerTables, SavedCardRow } from './schema.js';
 import type { CustomerDetails, NewSavedCard, SavedCard } from './types.js';
 
-/** Saving a token the customer already has refreshes its mask, brand, expiry and last use. */
-export async function saveCard(ctx: LedgerContext, input: NewSavedCard): Promise<SavedCard> {
+/** A card's row, new: saving a token the customer already has refreshes it instead (below). */
+function newCardRow(ctx: LedgerContext, input: NewSavedCard): SavedCardRow {
   const card = parseInput(newSavedCardInput, input);
   const now = ctx.now();
-  const row = await ctx.db
-    .insertInto('saved_cards')
-    .values({
-      id: randomUUID(),
-      customer_id: card.customerId,
-      cc_token: card.ccToken,
-      cc_mask: card.ccMask,
-      brand: card.brand ?? null,
-      token_expiration: card.tokenExpiration ?? null,
-      created_at: now,
-      last_used_at: now,
-    })
-    .onConflict((oc) =>
-      oc.columns(['customer_id', 'cc_token']).doUpdateSet((eb) => ({
-        cc_mask: eb.ref('excluded.cc_mask'),
-        brand: eb.ref('excluded.brand'),
-        token_expiration: eb.ref('excluded.token_expiration'),
-        last_used_at: eb.ref('excluded.last_used_at'),
-      })),
-    )
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  return {
+    id: randomUUID(),
+    customer_id: card.customerId,
+    cc_token: card.ccToken,
+    cc_mask: card.ccMask,
+    brand: card.brand ?? null,
+    token_expiration: card.tokenExpiration ?? null,
+    created_at: now,
+    last_used_at: now,
+  };
+}
+
+/** The SQL type of each column, for an INSERT … SELECT (PostgreSQL cannot tell a parameter's type there). */
+const cardTypes = {
+  id: 'text', customer_id: 'text', cc_token: 'text', cc_mask: 'text', brand: 'text', token_expiration: 'text', created_at: 'bigint', last_used_at: 'bigint',
+} as const satisfies Record<keyof SavedCardRow, 'text' | 'bigint'>;
+
+/** A token the customer already has: its mask, brand, expiry and last use refreshed. */
+const refreshed = (oc: OnConflictBuilder<LedgerTables, 'saved_cards'>) =>
+  oc.columns(['customer_id', 'cc_token']).doUpdateSet((eb) => ({
+    cc_mask: eb.ref('excluded.cc_mask'),
+    brand: eb.ref('excluded.brand'),
+    token_expiration: eb.ref('excluded.token_expiration'),
+    last_used_at: eb.ref('excluded.last_used_at'),
+  }));
+
+export async function saveCard(ctx: LedgerContext, input: NewSavedCard): Promise<SavedCard> {
+  const row = await ctx.db.insertInto('saved_cards').values(newCardRow(ctx, input)).onConflict(refreshed).returningAll().executeTakeFirstOrThrow();
   return toSavedCard(row);
+}
+
+/**
+ * The card of a session's successful payment, saved as saveCard does — unless the session was
+ * opened with `saveCard: false`: then nothing (undefined). One statement, the check inside it.
+ */
+export async function savePaymentCard(ctx: LedgerContext, sessionId: string, input: NewSavedCard): Promise<SavedCard | undefined> {
+  const row = newCardRow(ctx, input);
+  const columns = Object.keys(cardTypes) as (keyof SavedCardRow)[];
+  const saved = await ctx.db
+    .insertInto('saved_cards')
+    .columns(columns)
+    .expression(
+      ctx.db
+        .selectNoFrom(columns.map((column) => sql`cast(${row[column]} as ${sql.raw(cardTypes[column])})`.as(column)))
+        .where(({ not, exists, selectFrom }) => not(exists(selectFrom('no_card_sessions').select(sql.lit(1).as('one')).where('session_id', '=', sessionId)))),
+    )
+    .onConflict(refreshed)
+    .returningAll()
+    .executeTakeFirst();
+  return saved && toSavedCard(saved);
 }
 
 /** Most recently used first. */

@@ -100,6 +100,7 @@ export const newSessionInput = z
     customer: customer.optional(),
     customerId: text(128).optional(),
     cardId: text(64).optional(),
+    saveCard: z.boolean().optional(),
     returnUrl: webUrl.optional(),
     allowedModes: z.array(mode).min(1, 'must allow at least one mode').optional(),
     ttlSeconds: z.number().int().min(60, 'must be at least 60').max(7 * 86_400, 'must be at most 7 days').optional(),
@@ -109,7 +110,9 @@ export const newSessionInput = z
     message: 'shares must add up to the amount',
   })
   .refine((session) => !session.split || session.method !== 'lookup', { path: ['split'], message: 'a card verification is not split' })
-  .refine((session) => session.cardId === undefined || session.customerId !== undefined, { path: ['cardId'], message: 'a saved card needs its customerId' });
+  .refine((session) => session.cardId === undefined || session.customerId !== undefined, { path: ['cardId'], message: 'a saved card needs its customerId' })
+  .refine((session) => session.saveCard === undefined || session.customerId !== undefined, { path: ['saveCard'], message: 'a card is saved for a customerId' })
+  .refine((session) => session.saveCard !== false || session.method !== 'lookup', { path: ['saveCard'], message: 'a card verification saves the card' });
 
 export const payAttemptInput = z.strictObject({ mode, customer: customer.optional() });
 

@@ -2,7 +2,7 @@
 import { Kysely } from 'kysely';
 import { readBacklog } from './backlog.js';
 import { clearAbsentOperation, clearAbsentPayment, countAbsentOperation, countAbsentPayment } from './absence.js';
-import { deleteCard, findCard, listCards, saveCard, cardholderOf } from './cards.js';
+import { deleteCard, findCard, listCards, saveCard, savePaymentCard, cardholderOf } from './cards.js';
 import type { LedgerContext } from './context.js';
 import { InvalidLedgerInput, LedgerNotFound } from './errors.js';
 import { ingestEvent, retryEvent, reviewEvent } from './events.js';
@@ -142,6 +142,8 @@ export interface Ledger {
 
   // Saved cards
   saveCard(card: NewSavedCard): Promise<SavedCard>;
+  /** The card of a session's successful payment, unless the session was opened with `saveCard: false` (then undefined). */
+  savePaymentCard(sessionId: string, card: NewSavedCard): Promise<SavedCard | undefined>;
   listCards(customerId: string): Promise<SavedCard[]>;
   findCard(customerId: string, idOrToken: string): Promise<SavedCard | undefined>;
   deleteCard(customerId: string, cardId: string): Promise<void>;
@@ -274,6 +276,7 @@ function ledgerOver(ctx: LedgerContext, upgradedNow: readonly string[], id: stri
     claimPointOfSale: (posId, handoverFrom) => claimPointOfSale(ctx, posId, handoverFrom),
     probeWrite: () => probeWrite(ctx),
     saveCard: (card) => saveCard(ctx, card),
+    savePaymentCard: (sessionId, card) => savePaymentCard(ctx, sessionId, card),
     listCards: (customerId) => listCards(ctx, customerId),
     findCard: (customerId, idOrToken) => findCard(ctx, customerId, idOrToken),
     deleteCard: (customerId, cardId) => deleteCard(ctx, customerId, cardId),

@@ -242,3 +242,61 @@ describe('operations recorded before their transactions were kept (0017)', () =>
     });
   });
 });
+
+/** A ledger before 0019 (no save_card): paid `old-1` of session `s1`, and `s2` of a customer, open, unpaid. */
+async function customerSessionBefore0019(db: Kysely<unknown>, schema?: string): Promise<void> {
+  await refundBefore0017(db, schema);
+  await migratedTo(db, '0018_order_search', schema);
+  await sql`insert into payform_checkout_sessions (id, order_id, amount, currency, description, method, customer, customer_id, allowed_modes, created_at, expires_at)
+    values ('s2', 'old-2', 500, 'XTS', 'Tea', 'purchase', '{}', 'cust-old', '["direct"]', 1, 99999999999999)`.execute(db);
+}
+
+/** A session opened before keeps its payment's card as it always did; a new one may keep none. */
+async function expectCardsKeptAsBefore(ledger: Awaited<ReturnType<typeof openLedger>>): Promise<void> {
+  expect(ledger.upgradedNow).toContain('0019_card_consent');
+  const card = { ccToken: 'tok-1', ccMask: '424242******4242' };
+  expect(await ledger.savePaymentCard('s2', { customerId: 'cust-old', ...card })).toMatchObject({ customerId: 'cust-old', ccToken: 'tok-1' });
+  const declined = await ledger.createSession({ amount: 700, currency: 'XTS', description: 'Tea', method: 'purchase', customerId: 'cust-new', saveCard: false });
+  expect(await ledger.savePaymentCard(declined.id, { customerId: 'cust-new', ...card })).toBeUndefined();
+  expect(await ledger.listCards('cust-new')).toEqual([]);
+}
+
+describe('sessions and payments stored before save_card (0019)', () => {
+  it('reads a SQLite ledger\'s as keeping the card, and a new session may not', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'payform-0019-'));
+    const path = join(dir, 'ledger.db');
+    try {
+      const old = new Kysely<unknown>({ dialect: await sqliteDialect(path) });
+      await customerSessionBefore0019(old);
+      await old.destroy();
+      const ledger = await openLedger(path);
+      try {
+        await expectCardsKeptAsBefore(ledger);
+      } finally {
+        await ledger.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  withTestDatabase((url) => {
+    it('reads a PostgreSQL ledger\'s as keeping the card, and a new session may not', async () => {
+      const schema = freshSchemaName();
+      try {
+        const old = new Kysely<unknown>({ dialect: await postgresDialect(url, { schema, poolSize: 1 }) });
+        await ensureSchema(old, schema);
+        await customerSessionBefore0019(old, schema);
+        await old.destroy();
+        const ledger = await openLedger(url, { schema });
+        try {
+          await expectCardsKeptAsBefore(ledger);
+        } finally {
+          await ledger.close();
+        }
+      } finally {
+        await dropSchema(url, schema);
+      }
+    });
+  });
+});

@@ -507,6 +507,19 @@ const orderSearch: Migration = {
  */
 export const ONLINE_INDEXES: readonly OnlineIndex[] = orderSearchIndexes('postgres');
 
+/**
+ * The sessions of a known customer whose payments link to the customer without keeping the card
+ * (opened with `saveCard: false`: no consent to a stored credential). A table of their own, not a
+ * column: adding one to the payments or sessions would wait, on PostgreSQL, for every open
+ * transaction that writes them, and hold each pay claim behind it meanwhile; creating a table
+ * locks nothing the pay path uses. No foreign key for the same reason; its ids are random.
+ */
+const cardConsent: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema.createTable('payform_no_card_sessions').addColumn('session_id', 'text', (c) => c.primaryKey()).execute();
+  },
+};
+
 /** The migration that creates a ledger: run only on a new one. */
 export const FIRST_MIGRATION = '0001_initial';
 
@@ -529,4 +542,5 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '0016_ledger_settings': ledgerSettings,
   '0017_operation_transactions': operationTransactions,
   '0018_order_search': orderSearch,
+  '0019_card_consent': cardConsent,
 };

@@ -83,7 +83,7 @@ withTestDatabase((url) => {
         opening = logs.map((log) => openLedger(url, { schema, log, indexBuildWarnAfterMs: 0 }));
         // Both open (and take payments) while the build waits: it goes on in the background.
         const ledgers = await Promise.all(opening);
-        expect(ledgers.map(({ upgradedNow }) => upgradedNow.join()).sort()).toEqual(['', '0018_order_search']);
+        expect(ledgers.map(({ upgradedNow }) => upgradedNow.join()).sort()).toEqual(['', '0018_order_search,0019_card_consent']);
         await buildWaitingFor(watcher, pidOf(inFlight));
         expect(ledgers.map(({ indexBuilds }) => indexBuilds?.state).sort()).toEqual(['building', 'waiting']);
         const builder = ledgers.find(({ indexBuilds }) => indexBuilds?.state === 'building')!;
@@ -134,7 +134,7 @@ withTestDatabase((url) => {
         expect((await searchIndexes(watcher, schema)).payform_payments_by_amount?.[0]).toBe(false);
 
         const ledger = await openLedger(url, { schema, log: keptLog() });
-        expect(ledger.upgradedNow).toEqual(['0018_order_search']);
+        expect(ledger.upgradedNow).toEqual(['0018_order_search', '0019_card_consent']);
         await ledger.indexBuilds!.settled;
         await ledger.close();
         expect(await searchIndexes(watcher, schema)).toEqual(BUILT);

@@ -158,6 +158,11 @@ export interface LedgerSettingRow {
   value: string;
 }
 
+/** A session whose payments keep no card for its customer (opened with `saveCard: false`). */
+export interface NoCardSessionRow {
+  session_id: string;
+}
+
 export interface LedgerTables {
   checkout_sessions: CheckoutSessionRow;
   payments: PaymentRow;
@@ -166,4 +171,5 @@ export interface LedgerTables {
   saved_cards: SavedCardRow;
   idempotency_keys: IdempotencyKeyRow;
   ledger_settings: LedgerSettingRow;
+  no_card_sessions: NoCardSessionRow;
 }

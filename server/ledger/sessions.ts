@@ -307,7 +307,18 @@ export async function createSession(ctx: LedgerContext, input: NewCheckoutSessio
   const prepared = statements(ctx);
   // An order id made here is 76 random bits: no payment carries it yet.
   const insert = session.orderId === undefined ? prepared.insertSession : prepared.insertSessionOfOrder;
-  if (!(await insert(ctx.db, row)).numAffectedRows) throw new LedgerConflict('order_id_taken', `order id ${row.order_id} is already used`);
+  const opened = async (db: LedgerDb) => {
+    if (!(await insert(db, row)).numAffectedRows) throw new LedgerConflict('order_id_taken', `order id ${row.order_id} is already used`);
+  };
+  if (session.saveCard === false) {
+    // Together: a session without its mark would keep the card the customer did not consent to.
+    await ctx.db.transaction().execute(async (trx) => {
+      await opened(trx);
+      await trx.insertInto('no_card_sessions').values({ session_id: row.id }).execute();
+    });
+  } else {
+    await opened(ctx.db);
+  }
   return toSession(row, null, now);
 }
 

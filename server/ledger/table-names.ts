@@ -14,7 +14,7 @@ import type {
 export const TABLE_PREFIX = 'payform_';
 
 /** Every table of the ledger, as the code names them. */
-export const LEDGER_TABLES = ['checkout_sessions', 'payments', 'operations', 'webhook_events', 'saved_cards', 'idempotency_keys', 'ledger_settings'] as const;
+export const LEDGER_TABLES = ['checkout_sessions', 'payments', 'operations', 'webhook_events', 'saved_cards', 'idempotency_keys', 'ledger_settings', 'no_card_sessions'] as const;
 
 /** A ledger table's name in the database. */
 export const stored = (table: (typeof LEDGER_TABLES)[number]): string => `${TABLE_PREFIX}${table}`;

@@ -48,6 +48,11 @@ export interface NewCheckoutSession {
    * whoever holds its 3-D Secure link after a failed challenge.
    */
   readonly cardId?: string;
+  /**
+   * Whether a successful payment keeps the card for `customerId` (the customer's consent to a
+   * stored credential). Defaults to true; false links the payment to the customer alone.
+   */
+  readonly saveCard?: boolean;
   readonly returnUrl?: string;
   /** Defaults to both modes. */
   readonly allowedModes?: readonly PaymentMode[];

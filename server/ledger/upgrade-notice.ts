@@ -25,6 +25,7 @@ const SUMMARIES: Record<MigrationName, string> = {
   '0016_ledger_settings': 'the ledger records whose point of sale it holds',
   '0017_operation_transactions': 'captures, voids and refunds keep their gateway transaction',
   '0018_order_search': "indexes to find orders by the customer's e-mail and by amount",
+  '0019_card_consent': 'a session may link its payment to a customer without keeping the card (save_card)',
 };
 
 /**

@@ -61,6 +61,12 @@ const SessionFields = z.strictObject({
   // lookup: verify and save a card for `customer_id`; the gateway holds `amount` to check it.
   method: z.enum(['purchase', 'auth', 'lookup']).default('purchase'),
   customer_id: IdText(128).optional(),
+  // The customer's consent to keep the card (a stored credential): without it, the payment is
+  // only linked to `customer_id`. Unset keeps it, as before the field.
+  save_card: z
+    .boolean()
+    .optional()
+    .describe('Whether a successful payment keeps the card for customer_id (the customer consented to a stored card). Default true; only with customer_id; never false for method lookup'),
   return_url: Url.max(2048).optional(),
   modes: z.array(z.enum(['direct', 'hosted'])).min(1).optional(),
   ttl_seconds: z.number().int().min(60).max(7 * 86_400).optional(),
@@ -79,6 +85,10 @@ export function checkSession(session: SessionFields, ctx: z.RefinementCtx): void
   if (session.method === 'lookup') {
     if (session.split) ctx.addIssue({ code: 'custom', path: ['split'], message: 'applies to purchase sessions; a card verification pays nothing' });
     if (!session.customer_id) ctx.addIssue({ code: 'custom', path: ['customer_id'], message: 'is required to save a card (method lookup)' });
+    if (session.save_card === false) ctx.addIssue({ code: 'custom', path: ['save_card'], message: 'cannot be false for method lookup, which only saves a card' });
+  }
+  if (session.save_card !== undefined && !session.customer_id) {
+    ctx.addIssue({ code: 'custom', path: ['save_card'], message: 'needs customer_id: a card is saved for a customer' });
   }
   const subMerchants = session.split?.map((share) => share.sub_merchant_id.toLowerCase()) ?? [];
   if (new Set(subMerchants).size !== subMerchants.length) {
@@ -111,6 +121,7 @@ export function toNewSession(session: SessionFields): NewCheckoutSession {
     split,
     customer,
     customerId: session.customer_id,
+    saveCard: session.save_card,
     returnUrl: session.return_url,
     allowedModes: session.modes,
     ttlSeconds: session.ttl_seconds,

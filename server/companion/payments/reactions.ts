@@ -84,11 +84,14 @@ export class PaymentReactions {
     await this.#deps.notices.tell(operationChange(operation, source));
   }
 
-  /** A successful payment of a known customer leaves its token for the next checkout. */
+  /**
+   * A successful payment of a known customer leaves its token for the next checkout, unless its
+   * session said the customer gave no consent to keep the card (`save_card: false`).
+   */
   async #keepCard(payment: Payment): Promise<void> {
     if (!payment.customerId || !payment.ccToken || !payment.ccMask) return;
     try {
-      await this.#deps.ledger.saveCard({
+      await this.#deps.ledger.savePaymentCard(payment.sessionId, {
         customerId: payment.customerId,
         ccToken: payment.ccToken,
         ccMask: payment.ccMask,
