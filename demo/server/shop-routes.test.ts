@@ -109,6 +109,16 @@ describe('POST /shop/api/checkout', () => {
     const view = await call('GET', `/api/checkout/sessions/${again.json.session}`);
     expect(view.json.saved_cards).toEqual([expect.objectContaining({ mask: expect.stringMatching(/4242$/) })]);
 
+    // Known, not asking this time: the card kept before is offered, the new one is not kept.
+    const unasked = await checkout({}, { Cookie: cookie.split(';')[0]! });
+    expect(unasked.headers.get('set-cookie')).toBeNull();
+    expect((await call('GET', `/api/checkout/sessions/${unasked.json.session}`)).json.saved_cards).toHaveLength(1);
+    const other = { ...CARD, number: '5454545454545454' };
+    expect((await call('POST', `/api/checkout/sessions/${unasked.json.session}/pay`, { card: other, fingerprint: FINGERPRINT })).json.status).toBe('success');
+    const customerId = cookie.split(';')[0]!.split('=')[1]!;
+    expect((await call('GET', `/api/orders/${unasked.json.order_id}`, undefined, admin)).json.order.customer_id).toBe(customerId);
+    expect((await call('GET', `/api/customers/${customerId}/cards`, undefined, admin)).json.cards).toEqual([expect.objectContaining({ mask: expect.stringMatching(/4242$/) })]);
+
     const stranger = await checkout({ remember_card: true }, { Cookie: 'kavarnia_customer=forged' });
     const strangers = await call('GET', `/api/checkout/sessions/${stranger.json.session}`);
     expect(strangers.json.saved_cards).toEqual([]);

@@ -14,7 +14,9 @@
  * the checkout session through the companion's merchant API with the admin token — in process,
  * the same request a separate backend would send over HTTP. The token never leaves the server.
  * A customer who asks to remember the card gets a random customer id in an HttpOnly cookie;
- * the companion keeps that customer's saved cards and offers them next time.
+ * the companion keeps that customer's saved cards and offers them next time. A customer known
+ * by the cookie who does not ask this time is still that customer (the cards kept before are
+ * offered, the order is theirs), but the new card is not kept (`save_card: false`).
  */
 import { randomBytes } from 'node:crypto';
 import { Hono } from 'hono';
@@ -68,12 +70,13 @@ export function shopRoutes(companion: CompanionApp): Hono<CompanionEnv> {
   shop.post('/checkout', limitPerClient(sessionsOpened, 'checkouts opened'), validate('json', CheckoutRequest), async (c) => {
     const checkout = c.req.valid('json');
     const { options } = c.var.services;
-    // A card is saved for a customer: a verification always remembers one.
-    const customerId = checkout.remember_card || checkout.method === 'lookup' ? rememberedCustomer(c) : undefined;
+    // A card is saved for a customer who asks: a verification always remembers one.
+    const saving = checkout.remember_card || checkout.method === 'lookup';
+    const customer = saving ? { id: rememberedCustomer(c), saveCard: true } : knownCustomer(c);
     const answer = await companion.request('/api/checkout/sessions', {
       method: 'POST',
       headers: { Authorization: `Bearer ${options.adminToken}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify(sessionRequest(checkout, `${options.publicUrl}/result`, customerId)),
+      body: JSON.stringify(sessionRequest(checkout, `${options.publicUrl}/result`, customer)),
     });
     const body = (await answer.json()) as CompanionSession | { error: { code: string; message: string; fields?: Record<string, string> } };
     // The companion's refusals (an e-mail it cannot accept…) are the customer's to fix: passed on as they are.
@@ -82,6 +85,12 @@ export function shopRoutes(companion: CompanionApp): Hono<CompanionEnv> {
   });
 
   return shop;
+}
+
+/** This browser's customer, when an earlier checkout asked to remember a card: no cookie is set here. */
+function knownCustomer(c: Context<CompanionEnv>): { id: string; saveCard: false } | undefined {
+  const known = getCookie(c, CUSTOMER_COOKIE);
+  return known && CUSTOMER_ID.test(known) ? { id: known, saveCard: false } : undefined;
 }
 
 /** The customer id of this browser, made and set as a cookie the first time. */
@@ -103,7 +112,7 @@ function rememberedCustomer(c: Context<CompanionEnv>): string {
 export const VERIFICATION_AMOUNT = 100;
 
 /** The merchant API's `POST /api/checkout/sessions` body for a cart. */
-export function sessionRequest(checkout: Checkout, returnUrl: string, customerId: string | undefined) {
+export function sessionRequest(checkout: Checkout, returnUrl: string, customer: { id: string; saveCard: boolean } | undefined) {
   const lines: CartLine[] = checkout.lines;
   if (checkout.method === 'lookup') {
     return {
@@ -112,7 +121,7 @@ export function sessionRequest(checkout: Checkout, returnUrl: string, customerId
       description: 'Kavarnia: card saved for later orders',
       method: 'lookup',
       customer: { ...checkout.customer, lang: checkout.lang.toUpperCase() },
-      customer_id: customerId,
+      customer_id: customer?.id,
       return_url: returnUrl,
     };
   }
@@ -127,7 +136,7 @@ export function sessionRequest(checkout: Checkout, returnUrl: string, customerId
       ? { split: sellerShares(lines).map((share) => ({ sub_merchant_id: share.seller.subMerchantId, amount: share.amount })) }
       : {}),
     customer: { ...checkout.customer, lang: checkout.lang.toUpperCase() },
-    ...(customerId ? { customer_id: customerId } : {}),
+    ...(customer ? { customer_id: customer.id, ...(customer.saveCard ? {} : { save_card: false }) } : {}),
     return_url: returnUrl,
   };
 }
