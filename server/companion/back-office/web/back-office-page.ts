@@ -435,39 +435,39 @@ function announce(text: string): void {
 /** Long enough for a screen reader to take the emptied region as a change. */
 const ANNOUNCE_AFTER_MS = 100;
 
-async function downloadDay(date: string, format: 'html' | 'pdf'): Promise<void> {
-  if (receipts.busy) return;
-  receipts = { busy: true };
+/**
+ * A file asked for by a button (`state` its own: busy meanwhile, so a second press is not a second
+ * file; then why it failed, or what `fetchAndSave` says).
+ */
+async function download<State extends { readonly busy: boolean; readonly problem?: string | undefined }>(
+  state: State,
+  set: (next: State) => void,
+  fetchAndSave: () => Promise<Omit<State, 'busy'> | void>,
+): Promise<void> {
+  if (state.busy) return;
+  set({ busy: true } as State);
   page.refresh();
   try {
-    const file = await fetchFile(token!, `/api/receipts/${date}?format=${format}`, `receipts-${date}.zip`);
-    if (await emptyZip(file.blob)) receipts = { busy: false, notice: t('receipts.none', { date }) };
-    else {
-      save(file);
-      receipts = { busy: false };
-    }
+    set({ busy: false, ...(await fetchAndSave()) } as State);
   } catch (error) {
-    receipts = { busy: false };
+    set({ busy: false } as State);
     if (error instanceof ApiError && error.status === 401) return refused();
-    receipts = { busy: false, problem: problemText(error) };
+    set({ busy: false, problem: problemText(error) } as State);
   }
   page.refresh();
 }
 
+function downloadDay(date: string, format: 'html' | 'pdf'): Promise<void> {
+  return download(receipts, (next) => (receipts = next), async () => {
+    const file = await fetchFile(token!, `/api/receipts/${date}?format=${format}`, `receipts-${date}.zip`);
+    if (await emptyZip(file.blob)) return { notice: t('receipts.none', { date }) };
+    save(file);
+  });
+}
+
 /** Every order the list's filters match (not only the pages shown), as the companion's CSV file. */
-async function exportOrders(): Promise<void> {
-  if (csv.busy) return;
-  csv = { busy: true };
-  page.refresh();
-  try {
-    await downloadOrders(token!, listQuery({ kind, filter, search: search?.query, period }));
-    csv = { busy: false };
-  } catch (error) {
-    csv = { busy: false };
-    if (error instanceof ApiError && error.status === 401) return refused();
-    csv = { busy: false, problem: problemText(error) };
-  }
-  page.refresh();
+function exportOrders(): Promise<void> {
+  return download(csv, (next) => (csv = next), () => downloadOrders(token!, listQuery({ kind, filter, search: search?.query, period })));
 }
 
 /**
