@@ -155,8 +155,7 @@ class BackgroundBuilds implements IndexBuilds {
     } finally {
       if (this.state !== 'built') this.state = 'stopped';
       await this.#release();
-      // A build a cancel did not end still holds the builder's connection: left to the process's end.
-      if (!this.#building) await builder?.destroy().catch(() => undefined);
+      await builder?.destroy().catch(() => undefined);
     }
   }
 

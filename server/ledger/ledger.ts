@@ -156,7 +156,7 @@ export interface Ledger {
   /** Webhook events by waiting outcome (unmatched, parked), newest first, paged like the orders. */
   listEvents(query: EventListQuery): Promise<EventPage>;
   paymentStats(query: StatsQuery): Promise<StatsBucket[]>;
-  /** What the payments created in [from, to) came to, per currency: captured, refunded, net. */
+  /** What the payments created in [from, to) came to, per currency: paid, refunded, net. */
   moneyTotals(query: MoneyTotalsQuery): Promise<CurrencyTotals[]>;
 
   // Reconciliation
@@ -237,7 +237,7 @@ export interface LedgerOptions {
   readonly indexBuildWarnAfterMs?: number;
 }
 
-function ledgerOver(ctx: LedgerContext, upgradedNow: readonly string[], id: string): Ledger {
+function ledgerOver(ctx: LedgerContext, upgradedNow: readonly string[], id: string, indexBuilds: IndexBuilds | undefined): Ledger {
   return {
     dialect: ctx.dialect,
     upgradedNow,
@@ -299,7 +299,12 @@ function ledgerOver(ctx: LedgerContext, upgradedNow: readonly string[], id: stri
     releaseIdempotencyKey: (key, claimId) => releaseIdempotencyKey(ctx, key, claimId),
     endIdempotencyLease: (key, claimId) => endIdempotencyLease(ctx, key, claimId),
     sweepIdempotencyKeys: () => sweepIdempotencyKeys(ctx),
-    close: () => ctx.db.destroy(),
+    ...(indexBuilds ? { indexBuilds } : {}),
+    async close() {
+      // Before the pool it uses ends: a build waiting on another transaction is cancelled.
+      await indexBuilds?.stop();
+      await ctx.db.destroy();
+    },
   };
 }
 
@@ -408,7 +413,6 @@ export async function openLedger(url: string, options: LedgerOptions = {}): Prom
     commitLightly: sqlite ? () => sqlite.commitLightly() : () => undefined,
   };
   await readUnscopedKeys(ctx);
-  const ledger = ledgerOver(ctx, upgradedNow, await readLedgerId(ctx));
   // In the background once the ledger is open, on a connection of their own (the ledger's have a
   // statement deadline): payments are taken meanwhile. One catalog read when there are none.
   const indexBuilds = onlineSchema
@@ -417,17 +421,7 @@ export async function openLedger(url: string, options: LedgerOptions = {}): Prom
         throw error;
       })
     : undefined;
-  if (indexBuilds) {
-    const builds = indexBuilds;
-    Object.assign(ledger, {
-      indexBuilds: builds,
-      async close() {
-        // Before the pool it uses ends: a build waiting on another transaction is cancelled.
-        await builds.stop();
-        await ctx.db.destroy();
-      },
-    });
-  }
+  const ledger = ledgerOver(ctx, upgradedNow, await readLedgerId(ctx), indexBuilds);
   // Read when asked: a pooler the look at start missed is found at its first refusal (postgres.ts).
   return postgresDb ? Object.defineProperty(ledger, 'transactionPooled', { get: () => postgresDb.transactionPooled, enumerable: true }) : ledger;
 }

@@ -54,7 +54,7 @@ const ORDER_FILTERS = {
   // What a customer says on the phone. Every one given must match; the reasons never quote the value.
   email: z
     .string()
-    .max(254, 'must be at most 254 characters')
+    .max(320, 'must be at most 320 characters')
     .regex(/^[^@\s]+@[^@\s]+$/, 'must be an e-mail address')
     .optional()
     .describe('The customer’s e-mail, whole; case does not matter'),
