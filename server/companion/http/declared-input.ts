@@ -35,15 +35,13 @@ export function refuseUndeclaredInput(routes: readonly DeclaredRoute[]): Middlew
   // The pay route's hot path has no query: nothing to parse then.
   const noQuery: MiddlewareHandler = (c, next) => (c.req.url.includes('?') ? queryCheck(c, next) : next());
   const noBody = takesNoBody();
-  // Every catalog route, null for one that validates its input itself: the first catalog route
-  // matched (/api/orders/export) is the request's, not a pattern it shadows (/api/orders/:order_id).
-  const checks = new Map<string, MiddlewareHandler | null>();
+  const checks = new Map<string, MiddlewareHandler>();
   for (const route of routes) {
     const query = route.query === undefined;
     const body = route.body === undefined && route.method !== 'get';
     const check: MiddlewareHandler | undefined =
       query && body ? (c, next) => noQuery(c, async () => void (await noBody(c, next))) : query ? noQuery : body ? noBody : undefined;
-    checks.set(`${route.method.toUpperCase()} ${route.path}`, check ?? null);
+    if (check) checks.set(`${route.method.toUpperCase()} ${route.path}`, check);
   }
   return (c, next) => {
     // Routes are registered below the base path, and below the host's own path when mounted in
@@ -53,7 +51,7 @@ export function refuseUndeclaredInput(routes: readonly DeclaredRoute[]): Middlew
     // The route this request is for: among those matched (middleware is ALL), the one the catalog lists.
     for (const { method, path } of matched) {
       const check = checks.get(`${method} ${path.slice(prefix)}`);
-      if (check !== undefined) return check === null ? next() : check(c, next);
+      if (check) return check(c, next);
     }
     return next();
   };

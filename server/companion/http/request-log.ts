@@ -38,14 +38,15 @@ export function logRequests(app: RoutedApp): MiddlewareHandler<CompanionEnv> {
       counted = app.routes.length;
       own = new Set(app.routes.map(({ path }) => path));
     }
-    const route = answeringRoute(matchedRoutes(c), c.req.routeIndex, own);
+    const route = answeringRoute(matchedRoutes(c), own);
     const fields = { method: c.req.method, route, status, ms: Math.round((performance.now() - started) * 10) / 10 };
     // c.get, not c.var: c.var copies every variable into a new object each time it is read.
     const logger = c.get('logger');
-    // Cut for arriving too slowly: answered 408 and warned of where it was cut, not a 400 nobody got.
-    if (abortedByClient(c) && cutForLateness(c.env?.incoming?.socket)) logger.debug('request cut: it did not arrive in time', { ...fields, status: 408 });
-    else if (abortedByClient(c)) logger.info('request aborted by the client', fields);
-    else if (status === 502) logger.warn('request failed at the gateway', fields);
+    if (abortedByClient(c)) {
+      // Cut for arriving too slowly: answered 408 and warned of where it was cut, not a 400 nobody got.
+      if (cutForLateness(c.env?.incoming?.socket)) logger.debug('request cut: it did not arrive in time', { ...fields, status: 408 });
+      else logger.info('request aborted by the client', fields);
+    } else if (status === 502) logger.warn('request failed at the gateway', fields);
     else if (status >= 500 && !toldElsewhere(status, c.res.headers, route)) logger.error('request failed', fields);
     // A load balancer's probes, every few seconds, would be a third of an idle log.
     else if (PROBES.test(route)) logger.debug('request', fields);
@@ -54,16 +55,12 @@ export function logRequests(app: RoutedApp): MiddlewareHandler<CompanionEnv> {
 }
 
 /**
- * The route of the companion's that answered (`answered`: the index of the handler that ran
- * last) or, when a middleware answered (a token check, a limit), the most specific one that
- * matched: not a pattern it shadows, /api/orders/:order_id for /api/orders/export, registered
- * first. Mounted in a host's Hono app, the host's routes registered after it (a static-file or
- * single-page catch-all) match too, and come last: the line names the companion's route, not
- * the host's `/*`. Served alone, the last match is the companion's, at the first look.
+ * The most specific route of the companion's that matched. Mounted in a host's Hono app, the
+ * host's routes registered after it (a static-file or single-page catch-all) match too, and
+ * come last: the line names the companion's route, not the host's `/*`. Served alone, the last
+ * match is the companion's, at the first look.
  */
-function answeringRoute(matched: readonly { readonly path: string }[], answered: number, own: ReadonlySet<string>): string {
-  const ran = matched[answered]?.path;
-  if (ran !== undefined && own.has(ran) && !ran.endsWith('*')) return ran;
+function answeringRoute(matched: readonly { readonly path: string }[], own: ReadonlySet<string>): string {
   let fallback: string | undefined;
   for (let index = matched.length - 1; index >= 0; index--) {
     const { path } = matched[index]!;
