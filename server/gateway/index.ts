@@ -29,7 +29,7 @@ export {
 } from './errors.js';
 export type { GatewayErrorDetails } from './errors.js';
 export { maskCardData, maskCvvMention } from './errors.js';
-export { minorUnits, isMinorUnits, minorUnitsRefusal, describeMinorUnits, formatMinorUnits, formatLimit, currencyExponent } from './money.js';
+export { minorUnits, isMinorUnits, minorUnitsRefusal, describeMinorUnits, decimalMinorUnits, formatMinorUnits, formatLimit, currencyExponent } from './money.js';
 export { CARD_NUMBER_MASK, redact, redactor, isSecretKey, REDACTED } from './redact.js';
 export type { MinorUnits, WholeAmount, CheckedAmounts, LooseAmounts } from './money.js';
 export {

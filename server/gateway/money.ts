@@ -75,17 +75,25 @@ export function describeMinorUnits(currency = 'UAH'): string {
 }
 
 /**
- * Minor units as people write the amount, every fraction digit kept: 24950 UAH → "249.50 UAH",
- * 500 JPY → "500 JPY". For messages and logs; the gateway's own decimals are the wire layer's.
- * What is not minor units (1.5, NaN) throws a RangeError rather than read as an amount.
+ * Minor units as a decimal of the currency's digits, every fraction digit kept: 24950 UAH →
+ * "249.50", 500 JPY → "500", -5 UAH → "-0.05" (a file's cells, formatMinorUnits' figure). What
+ * is not minor units (1.5, NaN) throws a RangeError rather than read as an amount.
  */
-export function formatMinorUnits(minor: number, currency: string): string {
+export function decimalMinorUnits(minor: number, currency: string): string {
   if (!isMinorUnits(minor)) throw new RangeError(`amount ${String(minor)} is not ${describeMinorUnits(currency)}`);
   const exponent = currencyExponent(currency);
   const digits = String(Math.abs(minor)).padStart(exponent + 1, '0');
   const whole = digits.slice(0, digits.length - exponent);
   const fraction = digits.slice(digits.length - exponent);
-  return `${minor < 0 ? '-' : ''}${whole}${fraction ? `.${fraction}` : ''} ${currency}`;
+  return `${minor < 0 ? '-' : ''}${whole}${fraction ? `.${fraction}` : ''}`;
+}
+
+/**
+ * Minor units as people write the amount: 24950 UAH → "249.50 UAH", 500 JPY → "500 JPY". For
+ * messages and logs; the gateway's own decimals are the wire layer's.
+ */
+export function formatMinorUnits(minor: number, currency: string): string {
+  return `${decimalMinorUnits(minor, currency)} ${currency}`;
 }
 
 /**

@@ -10,7 +10,7 @@
  * of the currency's digits beside them for people (`_decimal`, a point, no grouping).
  */
 import { Hono } from 'hono';
-import { currencyExponent } from '@payform/gateway';
+import { decimalMinorUnits } from '@payform/gateway';
 import { amountPaid } from '../../ledger/index.js';
 import type { Ledger, OrderListQuery as LedgerOrderQuery, OrderTotals, Payment } from '../../ledger/index.js';
 import type { CompanionEnv } from '../context.js';
@@ -23,14 +23,6 @@ import { OrderFilterQuery, orderSearch } from './order-routes.js';
 /** The ledger's largest page. */
 const PAGE = 200;
 
-/** The decimal of `minor` in `currency`'s digits: 24950 UAH → "249.50", -5 UAH → "-0.05", 500 JPY → "500". */
-export function decimalAmount(minor: number, currency: string): string {
-  const exponent = currencyExponent(currency);
-  const digits = String(Math.abs(minor)).padStart(exponent + 1, '0');
-  const whole = digits.slice(0, digits.length - exponent);
-  return `${minor < 0 ? '-' : ''}${whole}${exponent ? `.${digits.slice(-exponent)}` : ''}`;
-}
-
 interface Row {
   readonly payment: Payment;
   readonly totals: OrderTotals;
@@ -39,7 +31,7 @@ interface Row {
 const money = (name: string, amount: (row: Row) => number) =>
   [
     [name, amount],
-    [`${name}_decimal`, (row: Row) => decimalAmount(amount(row), row.payment.currency)],
+    [`${name}_decimal`, (row: Row) => decimalMinorUnits(amount(row), row.payment.currency)],
   ] as const;
 const paid = (row: Row) => amountPaid(row.payment, row.totals);
 

@@ -33,11 +33,11 @@ import {
 import type { OperationBody } from './operation-request.js';
 import { PageQuery } from './page-query.js';
 import { queryInteger } from './query-integer.js';
+import { QueryInstant } from './query-instant.js';
 import type { OperationOutcome } from './secondary-operations.js';
 import { UnpaidOrderProblem } from './unpaid-order.js';
 import { ListedOrderView, OperationView, PaymentView, TotalsView, listedOrderView, operationView, orderView, paymentView, totalsView } from './views.js';
 
-const Instant = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time with its offset' }).transform((text) => Date.parse(text));
 
 /** What the orders are filtered by, in the list and in its CSV file (order-export.ts). */
 const ORDER_FILTERS = {
@@ -67,8 +67,8 @@ const ORDER_FILTERS = {
     .optional()
     .describe('The order’s amount in integer minor units (1010 for 10.10)'),
   currency: z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code in capitals').optional().describe('With amount only: its currency'),
-  created_from: Instant.optional().describe('Created at or after this ISO 8601 date-time (with its offset)'),
-  created_to: Instant.optional().describe('Created before this ISO 8601 date-time (with its offset)'),
+  created_from: QueryInstant.optional().describe('Created at or after this ISO 8601 date-time (with its offset)'),
+  created_to: QueryInstant.optional().describe('Created before this ISO 8601 date-time (with its offset)'),
 };
 
 type Filters = z.output<z.ZodObject<typeof ORDER_FILTERS>>;

@@ -16,6 +16,7 @@ import type { CompanionEnv } from '../context.js';
 import { AmountView } from '../http/amounts.js';
 import { ApiProblem } from '../http/problem.js';
 import { queryInteger } from './query-integer.js';
+import { QueryInstant } from './query-instant.js';
 import { validate } from '../http/validate.js';
 import { fromGateway } from './balance-routes.js';
 import { sendDocument } from './documents.js';
@@ -25,12 +26,11 @@ export const DateReceiptsQuery = z.strictObject({
   method: z.enum(['purchase', 'auth']).optional(),
 });
 
-const Instant = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time' }).transform((text) => Date.parse(text));
 
 export const StatsQuery = z
   .strictObject({
-    from: Instant.optional(),
-    to: Instant.optional(),
+    from: QueryInstant.optional(),
+    to: QueryInstant.optional(),
     bucket: z.enum(['hour', 'day']).default('hour'),
     utc_offset_minutes: queryInteger(/^-?\d{1,3}$/, 'must be a whole number of minutes', -840, 840).optional(),
   });
@@ -45,7 +45,7 @@ const Counts = {
 };
 
 export const MoneyQuery = z
-  .strictObject({ from: Instant.optional(), to: Instant.optional() })
+  .strictObject({ from: QueryInstant.optional(), to: QueryInstant.optional() })
   .refine((query) => query.from === undefined || query.to === undefined || query.to > query.from, { path: ['to'], message: 'must be after from' });
 
 export const CurrencyTotalsView = z.object({
