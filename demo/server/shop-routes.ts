@@ -95,8 +95,8 @@ function knownCustomer(c: Context<CompanionEnv>): { id: string; saveCard: false 
 
 /** The customer id of this browser, made and set as a cookie the first time. */
 function rememberedCustomer(c: Context<CompanionEnv>): string {
-  const known = getCookie(c, CUSTOMER_COOKIE);
-  if (known && CUSTOMER_ID.test(known)) return known;
+  const known = knownCustomer(c);
+  if (known) return known.id;
   const id = `c_${randomBytes(16).toString('base64url')}`;
   setCookie(c, CUSTOMER_COOKIE, id, {
     httpOnly: true,

@@ -636,11 +636,12 @@ async function loadStats(live = false): Promise<void> {
     if (asked !== period) return;
     stats = answer;
     if (!live || Date.now() - moneyReadAt >= MONEY_REREAD_MS) {
-      moneyReadAt = Date.now();
-      // The same instants as the counts just read: the table never covers another window.
+      // The same instants as the counts just read; a rolling window's table may then lag the
+      // counts by up to MONEY_REREAD_MS of live changes.
       const read = await api<MoneyReport>(token!, `/api/stats/money?${new URLSearchParams({ from: answer.from, to: answer.to })}`);
       if (asked !== period) return;
       money = read;
+      moneyReadAt = Date.now();
     }
     statsProblem = undefined;
   } catch (error) {
