@@ -12,6 +12,7 @@
  * gives up after CHECK_TIMEOUT_MS, and stops when the companion closes.
  */
 import { postToTokenizer, tokenizeBody, TokenizeRefusedError } from '@payform/gateway/tokenizer';
+import { TOKENIZE_TIMEOUT_MS } from '@payform/card/tokenize';
 import { errorCode } from './log/error-code.js';
 import type { Logger } from './log/logger.js';
 
@@ -69,7 +70,7 @@ function diagnose(url: string, error: unknown, answered: Answered | undefined, t
   const tokenizer = `the gateway’s tokenizer at ${url}`;
   // Slow is not wrong: the key is unknown either way, and said so, as a warning.
   if (timedOut) {
-    return { level: 'warn', message: `${tokenizer} did not answer within ${CHECK_TIMEOUT_MS / 1000} s, so ${KEY} could not be checked; customers’ browsers wait on it as long to take a card, and send the customer to the gateway’s page after 15 s` };
+    return { level: 'warn', message: `${tokenizer} did not answer within ${CHECK_TIMEOUT_MS / 1000} s, so ${KEY} could not be checked; customers’ browsers wait on it as long to take a card, and send the customer to the gateway’s page after ${TOKENIZE_TIMEOUT_MS / 1000} s` };
   }
   if (!answered) {
     return {

@@ -18,7 +18,15 @@ export interface TokenizerSettings {
   /** The project's widget key: sent as X-Widget-Id and the key of X-Sign. */
   readonly widgetKey: string;
   readonly fetch?: typeof globalThis.fetch;
+  /** How long the tokenizer has to answer before it counts as unreachable; TOKENIZE_TIMEOUT_MS by default. */
+  readonly timeoutMs?: number;
 }
+
+/**
+ * A tokenizer that has not answered by then is out of reach: without a limit a hung widget host
+ * kept the customer on "Processing payment…" for as long as the browser kept the connection.
+ */
+export const TOKENIZE_TIMEOUT_MS = 15_000;
 
 export interface CardToTokenize {
   /** Digits only. */
@@ -97,6 +105,7 @@ export async function postToTokenizer(settings: TokenizerSettings, body: Tokeniz
       headers: { 'Content-Type': 'application/json', 'X-Widget-Id': settings.widgetKey, 'X-Sign': await signTokenizeBody(settings.widgetKey, body) },
       body: JSON.stringify(body),
       credentials: 'omit',
+      signal: AbortSignal.timeout(settings.timeoutMs ?? TOKENIZE_TIMEOUT_MS),
     });
     json = await answer.json();
   } catch (cause) {

@@ -5,12 +5,6 @@ import type { FieldName } from '../events.js';
 import type { FieldError } from './pay-form.js';
 
 /**
- * A tokenizer that has not answered by then is out of reach: without a limit a hung widget host
- * kept the customer on "Processing payment…" for as long as the browser kept the connection.
- */
-const TOKENIZE_TIMEOUT_MS = 15_000;
-
-/**
  * Tokenize mode (the session names the gateway's tokenizer): the card goes from this browser to
  * the gateway, and the pay request carries only its token. Undefined when the tokenizer cannot be
  * reached and the session offers the hosted page instead. A refusal of the card shows on its
@@ -25,8 +19,7 @@ export async function tokenized(request: PayRequest, view: SessionView): Promise
   const { number, exp_month: expMonth, exp_year: expYear, cvv } = request.card;
   try {
     // Sealed for the companion (rich): it pays only with a token this card's tokenization made.
-    const settings = { url, widgetKey, fetch: (input: RequestInfo | URL, init?: RequestInit) => fetch(input, { ...init, signal: AbortSignal.timeout(TOKENIZE_TIMEOUT_MS) }) };
-    return { ...request, card: { token: await sealedCardToken(settings, { number, expMonth, expYear, cvv }) } };
+    return { ...request, card: { token: await sealedCardToken({ url, widgetKey }, { number, expMonth, expYear, cvv }) } };
   } catch (error) {
     if (error instanceof TokenizerUnreachableError) {
       // The developer learns what did not answer, fallback or not: a page whose Content-Security-Policy
