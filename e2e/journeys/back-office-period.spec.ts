@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import type { Download, Page } from '@playwright/test';
 import { expectNoAxeViolations } from '../a11y.js';
 import { expect, test } from '../fixtures.js';
-import { paidOrder } from '../pages/back-office.js';
+import { englishUah as english, paidOrder } from '../pages/back-office.js';
 
 /** The file's rows as objects of its columns (no cell of these tests' orders holds a comma). */
 async function csvRows(download: Download): Promise<Record<string, string>[]> {
@@ -23,8 +23,6 @@ const kyivMonth = (iso: string) => new Intl.DateTimeFormat('en-CA', { timeZone: 
 
 const kyivDay = (iso: string) => new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Kyiv', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(iso));
 
-/** 123456 → /UAH\s1,234\.56/, as the money test reads an English page's amounts. */
-const english = (minor: number) => new RegExp(`^${minor < 0 ? '-' : ''}UAH\\s${Math.floor(Math.abs(minor) / 100).toLocaleString('en-GB')}\\.${String(Math.abs(minor) % 100).padStart(2, '0')}$`);
 
 const download = async (page: Page, press: () => Promise<void>) => (await Promise.all([page.waitForEvent('download'), press()]))[0];
 

@@ -181,3 +181,7 @@ export async function paidOrder(
   expect(await paid.json()).toMatchObject({ status: 'success', order_id: session.order_id });
   return session.order_id;
 }
+
+/** 123456 → /UAH\s1,234\.56/: an English page's amount, written out here, not by the function the page renders with. */
+export const englishUah = (minor: number): RegExp =>
+  new RegExp(`^${minor < 0 ? '-' : ''}UAH\\s${Math.floor(Math.abs(minor) / 100).toLocaleString('en-GB')}\\.${String(Math.abs(minor) % 100).padStart(2, '0')}$`);

@@ -34,7 +34,7 @@ const AMOUNT = /^(?:([A-Za-z]{3})\s+)?(\d[\d\s.,\u00a0\u202f']*)(?:\s+([A-Za-z]{
  * or a card number as the companion's own recogniser finds one (a known brand's length passing
  * the card check, however written, within other text too).
  */
-export function looksLikeCardNumber(text: string): boolean {
+function looksLikeCardNumber(text: string): boolean {
   const digits = text.replace(/[ -]/g, '').length;
   return (CARD_LIKE.test(text) && text.includes(' ') && digits >= 13 && digits <= 19) || holdsCardNumber(text);
 }
