@@ -10,6 +10,7 @@ import type { Kysely } from 'kysely';
 import { ONLINE_INDEXES } from './migrations.js';
 import type { OnlineIndex } from './migrations.js';
 import type { LedgerTables } from './schema.js';
+import { stored } from './table-names.js';
 
 /** Where the ledger says what it does by itself (the companion's logger fits). */
 export interface LedgerLog {
@@ -45,6 +46,8 @@ export interface IndexBuildOptions {
   readonly warnAfterMs?: number;
 }
 
+/** The builder is handed the unprefixed pool (its catalog reads name tables themselves). */
+const SETTINGS = sql.table(stored('ledger_settings'));
 /** The ledger setting that says which instance builds the online indexes, and since when. */
 const BUILDER_KEY = 'online_index_build';
 /** A builder's claim, renewed before each build: past this, with no build running, another takes over. */
@@ -201,7 +204,7 @@ class BackgroundBuilds implements IndexBuilds {
   }
 
   async #release(): Promise<void> {
-    await sql`delete from payform_ledger_settings where key = ${BUILDER_KEY} and value like ${`${this.#me} %`}`.execute(this.#options.db).catch(() => undefined);
+    await sql`delete from ${SETTINGS} where key = ${BUILDER_KEY} and value like ${`${this.#me} %`}`.execute(this.#options.db).catch(() => undefined);
   }
 }
 
@@ -222,7 +225,7 @@ function quoted(name: string): string {
 async function claimBuilds(db: Kysely<LedgerTables>, me: string): Promise<boolean> {
   const tables = [...new Set(ONLINE_INDEXES.map(({ table }) => table))];
   const now = sql`(extract(epoch from clock_timestamp()) * 1000)::bigint`;
-  const { rows } = await sql<{ key: string }>`insert into payform_ledger_settings as s (key, value) values (${BUILDER_KEY}, ${me} || ' ' || ${now})
+  const { rows } = await sql<{ key: string }>`insert into ${SETTINGS} as s (key, value) values (${BUILDER_KEY}, ${me} || ' ' || ${now})
     on conflict (key) do update set value = excluded.value
     where s.value like ${`${me} %`}
       or (split_part(s.value, ' ', 2)::bigint < ${now} - ${CLAIM_MS}
