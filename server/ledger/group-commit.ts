@@ -289,8 +289,8 @@ type InTransaction = <T>(work: (trx: LedgerDb) => Promise<T>, key: string, optio
  * side by side, while each group cost a round trip an event; now a group's usual events are one
  * statement however many they are, and one group at a time makes the largest groups: at the
  * ledger, 16 in flight, 1,000 payments, two groups side by side cost 328 µs of CPU an event at
- * 1,438/s, one 109 µs at 3,859/s (docs/performance.md). It also holds one connection of the
- * pool at most, so a burst of webhooks never leaves a payment waiting for one.
+ * 1,438/s, one 109 µs at 3,859/s (docs/performance-history.md, "Third round"). It also holds
+ * one connection of the pool at most, so a burst of webhooks never leaves a payment waiting for one.
  */
 export const sharedTransactions = oncePerLedger((ctx: LedgerContext): InTransaction => {
   const group = new GroupCommit(ctx.db, ctx.lightly, ctx.commitLightly);
