@@ -14,6 +14,7 @@ export { holdsSession } from './attempts.js';
 export { figuresDiffer } from './payments.js';
 export { discrepancyVersion, LATER_REPORTS_KEPT, latestReport, reportsOf } from './discrepancies.js';
 export { amountPaid, captureCeiling } from './money-rules.js';
+export { isTimeZone } from './time-zone.js';
 export { NOTICE_GRACE_MS, operationNotice, paymentNotice } from './notices.js';
 export type * from './types.js';
 export type { IdempotencyClaim, IdempotencyRequest, StoredAnswer } from './idempotency.js';

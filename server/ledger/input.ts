@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { compiled } from '@payform/gateway/wire';
 import { InvalidLedgerInput } from './errors.js';
 import { splitTotal } from './money-rules.js';
+import { isTimeZone } from './time-zone.js';
 
 export function parseInput<T extends z.ZodType>(schema: T, value: unknown): z.output<T> {
   const result = compiled(schema).safeParse(value);
@@ -260,8 +261,10 @@ export const statsInput = z
     to: epochMs,
     bucket: z.enum(['hour', 'day']),
     utcOffsetMinutes: z.number().int().min(-14 * 60).max(14 * 60).optional(),
+    timeZone: z.string().refine(isTimeZone, 'is not a time zone this runtime knows (an IANA name such as Europe/Kyiv)').optional(),
   })
-  .refine((query) => query.to > query.from, { path: ['to'], message: 'must be after from' });
+  .refine((query) => query.to > query.from, { path: ['to'], message: 'must be after from' })
+  .refine((query) => query.timeZone === undefined || query.utcOffsetMinutes === undefined, { path: ['timeZone'], message: 'is not taken with utcOffsetMinutes' });
 
 export const moneyTotalsInput = z
   .strictObject({ from: epochMs, to: epochMs })

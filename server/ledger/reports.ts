@@ -10,12 +10,14 @@ import { orderTotals } from './money-rules.js';
 import { operationsOf } from './operations.js';
 import { getPayment } from './payments.js';
 import { toListedEvent, toOperation, toPayment, toStoredEvent } from './rows.js';
+import { offsetSpans } from './time-zone.js';
 import type {
   CurrencyTotals, EventListQuery, EventPage, MoneyTotalsQuery, Operation, OrderDetail, OrderListQuery, OrderPage, Payment, StaleQuery, StatsBucket, StatsQuery, StoredEvent,
 } from './types.js';
 
 const DEFAULT_BATCH = 100;
 const MAX_BUCKETS = 5000;
+const HOUR = 3_600_000;
 
 /**
  * Newest first, keyset-paged on (created_at, order_id) so pages stay stable while orders arrive.
@@ -78,39 +80,66 @@ export async function getOrder(ctx: LedgerContext, orderId: string): Promise<Ord
 /**
  * Payments (not card verifications) created per hour or day in [from, to), by outcome, every bucket present (zeros
  * included) so a chart can draw it as is. Success rate = succeeded / (succeeded + failed).
+ *
+ * Days start at each local midnight of `timeZone` (a day the clocks change on is 23 or 25 hours
+ * long), or at a fixed `utcOffsetMinutes`; hours are hours, starting where the zone's do. The
+ * period is cut where the zone's offset changes, and each piece counted by the database as one
+ * fixed offset; a day the change falls in adds up its pieces here.
  */
 export async function paymentStats(ctx: LedgerContext, input: StatsQuery): Promise<StatsBucket[]> {
   const query = parseInput(statsInput, input);
-  const size = query.bucket === 'hour' ? 3_600_000 : 86_400_000;
-  const offset = (query.utcOffsetMinutes ?? 0) * 60_000;
-  const first = Math.floor((query.from + offset) / size);
-  const last = Math.floor((query.to - 1 + offset) / size);
-  if (last - first + 1 > MAX_BUCKETS) throw new InvalidLedgerInput('to', `spans more than ${MAX_BUCKETS} buckets`);
+  const size = query.bucket === 'hour' ? HOUR : 24 * HOUR;
+  // Refused before the zone's offsets are read: clock changes lengthen or shorten days by hours (and
+  // one date was skipped, Samoa's in 2011), so a period this long has too many buckets in any zone.
+  if (query.to - query.from > (MAX_BUCKETS + 3) * size) throw new InvalidLedgerInput('to', `spans more than ${MAX_BUCKETS} buckets`);
+  const spans = query.timeZone === undefined ? [{ from: query.from, to: query.to, offset: (query.utcOffsetMinutes ?? 0) * 60_000 }] : offsetSpans(query.timeZone, query.from, query.to);
+  // A bucket's key counts its size from the epoch, shifted so it starts where the local day (or
+  // hour) does. Pieces of one shift are read as one: hours across a whole-hour change, say.
+  const pieces: { from: number; to: number; shift: number }[] = [];
+  for (const { from, to, offset } of spans) {
+    const shift = query.bucket === 'day' ? offset : ((offset % HOUR) + HOUR) % HOUR;
+    const last = pieces.at(-1);
+    if (last?.shift === shift) last.to = to;
+    else pieces.push({ from, to, shift });
+  }
+  const buckets = new Map<number, { start: number; total: number; succeeded: number; failed: number; inFlight: number; notSent: number }>();
+  for (const { from, to, shift } of pieces) {
+    for (let key = Math.floor((from + shift) / size); key <= Math.floor((to - 1 + shift) / size); key++) {
+      if (!buckets.has(key)) buckets.set(key, { start: Math.max(from, key * size - shift), total: 0, succeeded: 0, failed: 0, inFlight: 0, notSent: 0 });
+      if (buckets.size > MAX_BUCKETS) throw new InvalidLedgerInput('to', `spans more than ${MAX_BUCKETS} buckets`);
+    }
+  }
+  // One read per piece (one in a period with no clock change), each by the created_at index.
+  for (const piece of pieces) {
+    for (const row of await countPerBucket(ctx, piece, size)) {
+      const entry = buckets.get(Number(row.bucket));
+      if (!entry) continue;
+      const count = Number(row.count);
+      entry.total += count;
+      if (row.outcome === 'success') entry.succeeded += count;
+      else if (row.outcome === 'failure') entry.failed += count;
+      else if (row.outcome === 'not_sent') entry.notSent += count;
+      else entry.inFlight += count;
+    }
+  }
+  return [...buckets.entries()].sort(([a], [b]) => a - b).map(([, bucket]) => bucket);
+}
+
+/** Payments created in [from, to) by bucket key and outcome. */
+function countPerBucket(ctx: LedgerContext, { from, to, shift }: { from: number; to: number; shift: number }, size: number) {
   // Literals, not parameters: SQLite would bind them as REAL and divide as floats.
-  const bucket = sql<number>`(${sql.ref('created_at')} + ${sql.lit(offset)}) / ${sql.lit(size)}`;
+  const bucket = sql<number>`(${sql.ref('created_at')} + ${sql.lit(shift)}) / ${sql.lit(size)}`;
   // A failure the gateway gave no code for is one it never decided (every decline has one).
   const outcome = sql<string>`case when status = 'failure' and status_code is null then 'not_sent' when status in ('init', 'pending') and unsent_at is not null then 'not_sent' else status end`;
-  const rows = await ctx.db
+  return ctx.db
     .selectFrom('payments')
     .select((eb) => [bucket.as('bucket'), outcome.as('outcome'), eb.fn.countAll<number>().as('count')])
-    .where('created_at', '>=', query.from)
-    .where('created_at', '<', query.to)
+    .where('created_at', '>=', from)
+    .where('created_at', '<', to)
     // Card verifications pay nothing: not counted among payments.
     .where('method', '<>', 'lookup')
     .groupBy([bucket, outcome])
     .execute();
-  const buckets = Array.from({ length: last - first + 1 }, (_, i) => ({ start: (first + i) * size - offset, total: 0, succeeded: 0, failed: 0, inFlight: 0, notSent: 0 }));
-  for (const row of rows) {
-    const entry = buckets[Number(row.bucket) - first];
-    if (!entry) continue;
-    const count = Number(row.count);
-    entry.total += count;
-    if (row.outcome === 'success') entry.succeeded += count;
-    else if (row.outcome === 'failure') entry.failed += count;
-    else if (row.outcome === 'not_sent') entry.notSent += count;
-    else entry.inFlight += count;
-  }
-  return buckets;
 }
 
 /**

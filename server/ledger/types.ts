@@ -550,8 +550,10 @@ export interface StatsQuery {
   readonly from: number;
   readonly to: number;
   readonly bucket: 'hour' | 'day';
-  /** Where day buckets start: minutes east of UTC (UTC+2 → 120). */
+  /** Where day buckets start: minutes east of UTC (UTC+2 → 120), the same all period long. */
   readonly utcOffsetMinutes?: number;
+  /** Or an IANA time zone (`Europe/Kyiv`): days start at each of its local midnights, across clock changes. */
+  readonly timeZone?: string;
 }
 
 export interface StatsBucket {

@@ -2,7 +2,7 @@
  * What the back office draws and downloads (bearer ADMIN_TOKEN):
  *
  *   GET /api/receipts/:date     ?format=html|pdf&method=purchase|auth  — the day's receipts, a ZIP
- *   GET /api/stats              ?from=&to=&bucket=hour|day&utc_offset_minutes=
+ *   GET /api/stats              ?from=&to=&bucket=hour|day&time_zone=|utc_offset_minutes=
  *                               payments per bucket by outcome, with the success rate
  *   GET /api/stats/money        ?from=&to=  what the period's payments came to per currency
  *
@@ -12,6 +12,7 @@
 import { Hono } from 'hono';
 import * as z from 'zod';
 import { IsoDate } from '@payform/gateway/wire';
+import { isTimeZone } from '../../ledger/index.js';
 import type { CompanionEnv } from '../context.js';
 import { AmountView } from '../http/amounts.js';
 import { ApiProblem } from '../http/problem.js';
@@ -32,8 +33,16 @@ export const StatsQuery = z
     from: QueryInstant.optional(),
     to: QueryInstant.optional(),
     bucket: z.enum(['hour', 'day']).default('hour'),
-    utc_offset_minutes: queryInteger(/^-?\d{1,3}$/, 'must be a whole number of minutes', -840, 840).optional(),
-  });
+    time_zone: z
+      .string()
+      .refine(isTimeZone, 'is not a known time zone: an IANA name such as Europe/Kyiv')
+      .optional()
+      .describe('IANA time zone whose local midnights start the days (a day the clocks change on is 23 or 25 hours long) and whose hours the hour buckets follow, e.g. Europe/Kyiv'),
+    utc_offset_minutes: queryInteger(/^-?\d{1,3}$/, 'must be a whole number of minutes', -840, 840)
+      .optional()
+      .describe('A fixed offset east of UTC, in minutes, where the buckets start all period long (no clock change followed); not with time_zone'),
+  })
+  .refine((query) => query.time_zone === undefined || query.utc_offset_minutes === undefined, { path: ['time_zone'], message: 'is not taken with utc_offset_minutes: send one of them' });
 
 const Counts = {
   total: z.int(),
@@ -93,7 +102,11 @@ export function reportRoutes(): Hono<CompanionEnv> {
     // Up to and including now (the range's end is exclusive).
     const to = query.to ?? clock() + 1;
     const from = query.from ?? to - DEFAULT_WINDOW[query.bucket];
-    const buckets = await ledger.paymentStats({ from, to, bucket: query.bucket, ...(query.utc_offset_minutes === undefined ? {} : { utcOffsetMinutes: query.utc_offset_minutes }) });
+    const buckets = await ledger.paymentStats({
+      from, to, bucket: query.bucket,
+      ...(query.time_zone === undefined ? {} : { timeZone: query.time_zone }),
+      ...(query.utc_offset_minutes === undefined ? {} : { utcOffsetMinutes: query.utc_offset_minutes }),
+    });
     const decided = (b: { succeeded: number; failed: number }) => b.succeeded + b.failed;
     const rate = (b: { succeeded: number; failed: number }) => (decided(b) === 0 ? null : b.succeeded / decided(b));
     const totals = buckets.reduce(

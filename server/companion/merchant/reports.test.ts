@@ -59,6 +59,35 @@ describe('GET /api/stats', () => {
     expect((await stack.json('GET', `/api/stats?from=${at(START)}&to=${at(START - HOUR)}`, 400, { admin: true })).error.fields.to).toBe('must be after from');
     expect((await stack.json('GET', '/api/stats?from=2000-01-01T00:00:00Z&to=2030-01-01T00:00:00Z&bucket=hour', 400, { admin: true })).error.fields.to).toContain('buckets');
   });
+
+  it('starts days at each local midnight of time_zone, across the clocks going back', async () => {
+    // Kyiv, 25 October 2026: +03:00 until 04:00, then +02:00. A payment at 23:30 that night
+    // (21:30Z) is the 25th's; the fixed offset the period starts with put it on the 26th.
+    clock.now = Date.parse('2026-10-25T21:30:00Z');
+    await payWith('success');
+    const period = new URLSearchParams({ bucket: 'day', from: '2026-10-24T00:00:00+03:00', to: '2026-10-27T00:00:00+02:00' });
+    const days = await stack.json('GET', `/api/stats?${period}&time_zone=Europe/Kyiv`, 200, { admin: true });
+    expect(days.buckets.map((day: { start: string; succeeded: number }) => [day.start, day.succeeded])).toEqual([
+      ['2026-10-23T21:00:00.000Z', 0],
+      ['2026-10-24T21:00:00.000Z', 1],
+      ['2026-10-25T22:00:00.000Z', 0],
+    ]);
+    // utc_offset_minutes stays a fixed offset, as documented: its days run 21:00Z to 21:00Z.
+    const fixed = await stack.json('GET', `/api/stats?${period}&utc_offset_minutes=180`, 200, { admin: true });
+    expect(fixed.buckets.map((day: { start: string; succeeded: number }) => [day.start, day.succeeded])).toEqual([
+      ['2026-10-23T21:00:00.000Z', 0],
+      ['2026-10-24T21:00:00.000Z', 0],
+      ['2026-10-25T21:00:00.000Z', 1],
+      ['2026-10-26T21:00:00.000Z', 0],
+    ]);
+  });
+
+  it('refuses a time zone it does not know, or one sent with utc_offset_minutes, naming time_zone', async () => {
+    const refusal = async (query: string) => (await stack.json('GET', `/api/stats?bucket=day&${query}`, 400, { admin: true })).error.fields;
+    expect(await refusal('time_zone=Europe/Atlantis')).toEqual({ time_zone: expect.stringContaining('not a known time zone') });
+    expect(await refusal('time_zone=')).toEqual({ time_zone: expect.stringContaining('not a known time zone') });
+    expect(await refusal('time_zone=Europe/Kyiv&utc_offset_minutes=120')).toEqual({ time_zone: expect.stringContaining('not taken with utc_offset_minutes') });
+  });
 });
 
 describe('GET /api/changes', () => {

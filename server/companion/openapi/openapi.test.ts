@@ -140,7 +140,8 @@ describe('the served OpenAPI document', () => {
     expect(query('/api/orders', 'limit')).toEqual({ type: 'integer', minimum: 1, maximum: 200 });
     expect(query('/api/webhook-events', 'limit')).toEqual({ type: 'integer', minimum: 1, maximum: 200 });
     expect(query('/api/changes', 'limit')).toEqual({ type: 'integer', minimum: 1, maximum: 1000 });
-    expect(query('/api/stats', 'utc_offset_minutes')).toEqual({ type: 'integer', minimum: -840, maximum: 840 });
+    expect(query('/api/stats', 'utc_offset_minutes')).toEqual({ type: 'integer', minimum: -840, maximum: 840, description: expect.stringContaining('fixed offset') });
+    expect(query('/api/stats', 'time_zone')).toMatchObject({ type: 'string', description: expect.stringContaining('IANA time zone') });
     // The routes read them from the query's text as before.
     const stack = await openStack();
     expect((await stack.json('GET', '/api/orders?limit=201', 400, { admin: true })).error.fields.limit).toMatch(/200/);

@@ -12,9 +12,10 @@ import { mountPage } from './chrome.js';
 import { adminToken, api, ApiError, emptyZip, fetchFile, forgetToken, newIdempotencyKey, outcomeUnknown, save, saveToken } from './admin-api.js';
 import type { Balance, ListedOrder, MoneyReport, OrderDetail, Stats, Terminals, UnmatchedEvents } from './admin-api.js';
 import { listQuery, refreshedList } from './order-list.js';
-import { periodInstants, periodText, presetPeriod, typedPeriod, withOffset } from './order-period.js';
+import { periodInstants, periodText, presetPeriod, timeZone, typedPeriod } from './order-period.js';
 import type { Period } from './order-period.js';
 import { displayLocale } from './locale.js';
+import { statsQuery } from './stats-query.js';
 import { downloadOrders } from './orders-csv.js';
 import type { CsvExportState } from './orders-csv.js';
 import { followChanges } from './live-feed.js';
@@ -631,7 +632,11 @@ async function readAgain(read: () => Promise<void>, heading: string): Promise<vo
 async function loadStats(live = false): Promise<void> {
   const asked = period;
   try {
-    const answer = await api<Stats>(token!, `/api/stats?${statsQuery(asked)}`);
+    const answer = await api<Stats>(token!, `/api/stats?${statsQuery(asked, bucket, timeZone())}`).catch((error: unknown) => {
+      // A companion whose time zone data lacks the browser's zone: the period's first offset, fixed.
+      if (error instanceof ApiError && error.fields.time_zone !== undefined) return api<Stats>(token!, `/api/stats?${statsQuery(asked, bucket, undefined)}`);
+      throw error;
+    });
     // Another period was chosen meanwhile: its own read answers for it.
     if (asked !== period) return;
     stats = answer;
@@ -654,17 +659,6 @@ async function loadStats(live = false): Promise<void> {
 
 /** The period chosen ended before now: no new order is created in it. */
 const periodOver = (): boolean => period !== undefined && (periodInstants(period)?.to.getTime() ?? 0) <= Date.now();
-
-/** Hours for a day or two, else days; the days' edges at the offset the period starts with (the API takes one). */
-function statsQuery(of: Period | undefined): URLSearchParams {
-  const instants = of && periodInstants(of);
-  const offset = -(instants?.from ?? new Date()).getTimezoneOffset();
-  if (!instants) return new URLSearchParams({ bucket, utc_offset_minutes: String(Math.round(offset)) });
-  const hourly = instants.to.getTime() - instants.from.getTime() <= 2 * 25 * 3_600_000;
-  return new URLSearchParams({
-    bucket: hourly ? 'hour' : 'day', from: withOffset(instants.from), to: withOffset(instants.to), utc_offset_minutes: String(Math.round(offset)),
-  });
-}
 
 async function loadBalances(): Promise<void> {
   try {

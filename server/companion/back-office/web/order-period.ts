@@ -79,9 +79,13 @@ export function typedPeriod(from: string, to: string): Period | { readonly field
   return { choice: 'custom', from, to };
 }
 
+// Built once per language: the period is written on every render, and a formatter costs far more than a format.
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+
 /** The period's days as the page's language writes a range ("Oct 1 – 31, 2026"). */
 export function periodText({ from, to }: Pick<Period, 'from' | 'to'>, lang: string): string {
-  const format = new Intl.DateTimeFormat(lang, { dateStyle: 'medium' });
+  let format = dayFormats.get(lang);
+  if (!format) dayFormats.set(lang, (format = new Intl.DateTimeFormat(lang, { dateStyle: 'medium' })));
   const [start, end] = [dayStart(from)!, dayStart(to)!];
   return from === to ? format.format(start) : format.formatRange(start, end);
 }

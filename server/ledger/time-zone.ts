@@ -1,0 +1,77 @@
+// A time zone's offsets over a period, read from the runtime's Intl (its ICU time zone data):
+// where the stats' local days begin, a 23- or 25-hour day across a clock change included.
+
+/** A stretch of the period in which the zone's offset from UTC stays the same. */
+export interface OffsetSpan {
+  readonly from: number;
+  /** Left out. */
+  readonly to: number;
+  /** Milliseconds east of UTC (UTC+03:00 → 10_800_000). */
+  readonly offset: number;
+}
+
+/**
+ * How far apart the offset is read before a change between two reads is looked for. Two changes
+ * within one step would cancel out unseen; since 1970 the closest were a week apart (parts of
+ * Brazil, October 2000). Some thousand reads over the longest period the stats take.
+ */
+const PROBE_MS = 4 * 86_400_000;
+
+// One formatter per zone, keyed in lower case as Intl reads the names: a formatter is costly to build.
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatterOf(zone: string): Intl.DateTimeFormat {
+  const key = zone.toLowerCase();
+  let format = formatters.get(key);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric',
+    });
+    formatters.set(key, format);
+  }
+  return format;
+}
+
+/** An IANA time zone name the runtime knows (`Europe/Kyiv`, `Asia/Kathmandu`, `UTC`). */
+export function isTimeZone(name: string): boolean {
+  try {
+    formatterOf(name);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The zone's offset at `instant`, in milliseconds (whole seconds: the local time is read to the second). */
+function offsetAt(format: Intl.DateTimeFormat, instant: number): number {
+  const part: Record<string, number> = {};
+  for (const { type, value } of format.formatToParts(instant)) part[type] = Number(value);
+  const local = Date.UTC(part.year!, part.month! - 1, part.day!, part.hour!, part.minute!, part.second!);
+  return local - (instant - (((instant % 1000) + 1000) % 1000));
+}
+
+/** [from, to) cut where the zone's offset changes, each piece with its offset. */
+export function offsetSpans(zone: string, from: number, to: number): OffsetSpan[] {
+  const format = formatterOf(zone);
+  const spans: OffsetSpan[] = [];
+  let start = from;
+  let offset = offsetAt(format, from);
+  for (let read = from; read < to - 1; ) {
+    const next = Math.min(read + PROBE_MS, to - 1);
+    if (offsetAt(format, next) === offset) {
+      read = next;
+      continue;
+    }
+    // The first instant after `read` with another offset: reads go on from it, so a second change before `next` is found too.
+    let [before, after] = [read, next];
+    while (after - before > 1) {
+      const middle = before + Math.floor((after - before) / 2);
+      if (offsetAt(format, middle) === offset) before = middle;
+      else after = middle;
+    }
+    spans.push({ from: start, to: after, offset });
+    [start, read, offset] = [after, after, offsetAt(format, after)];
+  }
+  spans.push({ from: start, to, offset });
+  return spans;
+}
