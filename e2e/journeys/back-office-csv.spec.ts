@@ -28,13 +28,33 @@ test('downloads the orders the list is filtered by as a CSV file for the account
   const lines = bytes.subarray(3).toString('utf8').split('\r\n');
   expect(lines.at(-1)).toBe('');
   const header = lines[0]!.split(',').map((name) => name.replaceAll('"', ''));
-  expect(header.slice(0, 14)).toEqual(['order_id', 'created_at', 'status', 'method', 'mode', 'currency', 'amount', 'amount_decimal', 'paid', 'paid_decimal', 'refunded', 'refunded_decimal', 'net', 'net_decimal']);
+  expect(header.slice(0, 15)).toEqual(['order_id', 'created_at', 'status', 'method', 'mode', 'description', 'currency', 'amount', 'amount_decimal', 'paid', 'paid_decimal', 'refunded', 'refunded_decimal', 'net', 'net_decimal']);
   // Only this customer's two orders, newest first: the search the list shows.
   const rows = lines.slice(1, -1);
   expect(rows).toHaveLength(2);
-  expect(rows[0]).toMatch(new RegExp(`^"${hotel}",.*,"success","auth","direct","UAH",50000,"500.00",0,"0.00",0,"0.00",0,"0.00",`));
-  expect(rows[1]).toMatch(new RegExp(`^"${tea}",.*,"success","purchase","direct","UAH",123456,"1234.56",123456,"1234.56",456,"4.56",123000,"1230.00",`));
+  expect(rows[0]).toMatch(new RegExp(`^"${hotel}",.*,"success","auth","direct","Tea","UAH",50000,500.00,0,0.00,0,0.00,0,0.00,`));
+  expect(rows[1]).toMatch(new RegExp(`^"${tea}",.*,"success","purchase","direct","Tea","UAH",123456,1234.56,123456,1234.56,456,4.56,123000,1230.00,`));
   // The customer's name is text in a spreadsheet, not a sum.
   expect(rows[1]).toContain(`"${email}","'=1+2 Коваль"`);
   await expect(backOffice.orders.getByRole('button', { name: 'Download CSV' })).toBeEnabled();
+});
+
+test('lists one currency’s orders by its code in Find, and downloads them alone', async ({ page, request, stack, backOffice }) => {
+  // The worker's ledger holds other tests' orders, in UAH: this one's are the only dollars.
+  const dollars = await paidOrder(request, stack, 'purchase', { amount: 2_000, currency: 'USD' });
+  const hryvnias = await paidOrder(request, stack, 'purchase', { amount: 2_000 });
+
+  await backOffice.open();
+  const find = page.getByRole('search').getByRole('searchbox', { name: 'Find an order' });
+  await find.fill('usd');
+  await find.press('Enter');
+  await expect(backOffice.orders).toContainText('Orders matching USD');
+  await expect(backOffice.row(dollars)).toBeVisible();
+  await expect(backOffice.row(hryvnias)).toHaveCount(0);
+
+  const [download] = await Promise.all([page.waitForEvent('download'), backOffice.orders.getByRole('button', { name: 'Download CSV' }).click()]);
+  const lines = (await readFile(await download.path())).subarray(3).toString('utf8').split('\r\n').slice(1, -1);
+  expect(lines.length).toBeGreaterThan(0);
+  for (const line of lines) expect(line).toMatch(/^"[^"]+","[^"]+","\w+","\w+","\w+","[^"]*","USD",/);
+  expect(lines.some((line) => line.startsWith(`"${dollars}",`))).toBe(true);
 });

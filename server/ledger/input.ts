@@ -244,7 +244,6 @@ export const orderListInput = z
     createdTo: epochMs.optional(),
     ...pageShape,
   })
-  .refine((query) => query.currency === undefined || query.amount !== undefined, { path: ['currency'], message: 'is taken with amount only' })
   .refine((query) => query.createdFrom === undefined || query.createdTo === undefined || query.createdTo > query.createdFrom, {
     path: ['createdTo'],
     message: 'must be after createdFrom',

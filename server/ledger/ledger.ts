@@ -21,7 +21,7 @@ import { findOperationByRequestKey, getOperation, markOperationChecked, operatio
 import { claimNotices, dropNotices, noticeFailed, noticeTold } from './notices.js';
 import { getPayment, markPaymentChecked, noteRecordedAnswer, progressPayment } from './payments.js';
 import { ensureSchema, postgresDialect, STATEMENT_TIMEOUT_MS } from './postgres.js';
-import { getOrder, listEvents, listOrders, listStalePayments, listUnsettledOperations, listWaitingEvents, moneyTotals, paymentStats } from './reports.js';
+import { descriptionsOfOrders, getOrder, listEvents, listOrders, listStalePayments, listUnsettledOperations, listWaitingEvents, moneyTotals, paymentStats } from './reports.js';
 import type { LedgerTables } from './schema.js';
 import { claimPayAttempt, closeSession, createSession, findSessionOfOrder, getSession } from './sessions.js';
 import { settleOperation } from './settlement.js';
@@ -152,6 +152,8 @@ export interface Ledger {
 
   // Back office
   listOrders(query?: OrderListQuery): Promise<OrderPage>;
+  /** What each payment listed sold (its checkout session's description), by order id: one read for the page. */
+  descriptionsOfOrders(payments: readonly Payment[]): Promise<Map<string, string>>;
   getOrder(orderId: string): Promise<OrderDetail | undefined>;
   /** Webhook events by waiting outcome (unmatched, parked), newest first, paged like the orders. */
   listEvents(query: EventListQuery): Promise<EventPage>;
@@ -282,6 +284,7 @@ function ledgerOver(ctx: LedgerContext, upgradedNow: readonly string[], id: stri
     deleteCard: (customerId, cardId) => deleteCard(ctx, customerId, cardId),
     cardholderOf: (customerId, ccToken) => cardholderOf(ctx, customerId, ccToken),
     listOrders: (query) => listOrders(ctx, query),
+    descriptionsOfOrders: (payments) => descriptionsOfOrders(ctx, payments),
     getOrder: (orderId) => getOrder(ctx, orderId),
     listEvents: (query) => listEvents(ctx, query),
     paymentStats: (query) => paymentStats(ctx, query),

@@ -481,7 +481,7 @@ function orderSearchIndexes(dialect: keyof typeof CUSTOMER_EMAIL): OnlineIndex[]
 }
 
 /**
- * Payments from which a PostgreSQL ledger builds 0018's indexes online: below it a plain build
+ * Payments from which a PostgreSQL ledger builds 0018's and 0020's indexes online: below it a plain build
  * holds the table's writes for milliseconds, and an online one would wait for every older
  * transaction in the whole database (another application's report, too) before the start goes on.
  */
@@ -493,19 +493,37 @@ export const ONLINE_BUILD_PAYMENTS = 10_000;
  * ledger of ONLINE_BUILD_PAYMENTS or more gets them from migrate.ts, once this migration
  * committed; a smaller one here, at once. SQLite writes one at a time anyway: built here.
  */
-const orderSearch: Migration = {
-  async up(db: Kysely<unknown>) {
-    const dialect = db.getExecutor().adapter instanceof SqliteAdapter ? 'sqlite' : 'postgres';
-    if (dialect === 'postgres' && (await sql`select 1 from payform_payments offset ${ONLINE_BUILD_PAYMENTS - 1} limit 1`.execute(db)).rows.length > 0) return;
-    for (const index of orderSearchIndexes(dialect)) await sql.raw(`create index ${index.name} on ${index.table} ${index.columns}`).execute(db);
-  },
-};
+const orderSearch = indexesOfPayments(orderSearchIndexes);
+
+/** A migration that builds `indexes` of the payments: here, or online after it (above). */
+function indexesOfPayments(indexes: (dialect: keyof typeof CUSTOMER_EMAIL) => OnlineIndex[]): Migration {
+  return {
+    async up(db: Kysely<unknown>) {
+      const dialect = db.getExecutor().adapter instanceof SqliteAdapter ? 'sqlite' : 'postgres';
+      if (dialect === 'postgres' && (await sql`select 1 from payform_payments offset ${ONLINE_BUILD_PAYMENTS - 1} limit 1`.execute(db)).rows.length > 0) return;
+      for (const index of indexes(dialect)) await sql.raw(`create index ${index.name} on ${index.table} ${index.columns}`).execute(db);
+    },
+  };
+}
+
+/**
+ * An accountant asks for every order in one currency (the list and its CSV file). Read by the
+ * newest-first index and filtered, a currency among many costs a scan of the ledger for a page:
+ * about 0.8 s on SQLite over a million payments when it has no order, 30 ms when it is one in a
+ * thousand. The currency is set at the INSERT and no UPDATE changes it, so a webhook's write
+ * never touches this index (PostgreSQL's stays a HOT update).
+ */
+function currencyIndexes(): OnlineIndex[] {
+  return [{ migration: '0020_orders_by_currency', name: 'payform_payments_by_currency', table: 'payform_payments', columns: '(currency, created_at, order_id)' }];
+}
+
+const ordersByCurrency = indexesOfPayments(currencyIndexes);
 
 /**
  * PostgreSQL's indexes built outside the migrations' transaction, in order. A later migration
  * that drops or changes one takes it off this list (it would be built again at every start).
  */
-export const ONLINE_INDEXES: readonly OnlineIndex[] = orderSearchIndexes('postgres');
+export const ONLINE_INDEXES: readonly OnlineIndex[] = [...orderSearchIndexes('postgres'), ...currencyIndexes()];
 
 /**
  * The sessions of a known customer whose payments link to the customer without keeping the card
@@ -543,4 +561,5 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '0017_operation_transactions': operationTransactions,
   '0018_order_search': orderSearch,
   '0019_card_consent': cardConsent,
+  '0020_orders_by_currency': ordersByCurrency,
 };

@@ -50,6 +50,24 @@ export async function listOrders(ctx: LedgerContext, input: OrderListQuery = {})
 }
 
 /**
+ * What each listed payment sold (its session's description), by order id: one read for a page
+ * of `listOrders`, none for an empty one. A session's attempts share it.
+ */
+export async function descriptionsOfOrders(ctx: LedgerContext, payments: readonly Payment[]): Promise<Map<string, string>> {
+  if (payments.length === 0) return new Map();
+  const rows = await ctx.db
+    .selectFrom('checkout_sessions')
+    .select(['id', 'description'])
+    .where('id', 'in', [...new Set(payments.map((payment) => payment.sessionId))])
+    .execute();
+  const bySession = new Map(rows.map((row) => [row.id, row.description]));
+  return new Map(payments.flatMap((payment) => {
+    const description = bySession.get(payment.sessionId);
+    return description === undefined ? [] : [[payment.orderId, description] as const];
+  }));
+}
+
+/**
  * Events that apply to nothing in the ledger (unmatched) or wait for a reservation (parked),
  * newest first, paged as the orders are: what a person must see, since no order shows the
  * unmatched ones.

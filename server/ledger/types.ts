@@ -509,7 +509,7 @@ export interface OrderListQuery {
   readonly cardLastFour?: string;
   /** Integer minor units, as the order was created. */
   readonly amount?: number;
-  /** Taken with `amount` only. */
+  /** ISO 4217: that currency's orders alone (with `amount`, that amount in it). */
   readonly currency?: string;
   /** Created at or after (epoch milliseconds). */
   readonly createdFrom?: number;

@@ -7,6 +7,10 @@ describe('CSV cells', () => {
   it('quotes text, doubling its quotes; writes numbers bare and nothing as an empty cell', () => {
     expect(csvLine(['shop-1042', 24950, null, 'say "hi", then\r\nleave'])).toBe('"shop-1042",24950,,"say ""hi"", then\r\nleave"\r\n');
     expect(csvCell(-500)).toBe('-500');
+    // Money's decimals too: a spreadsheet reading quoted cells as text still sums them.
+    expect(csvLine([{ decimal: '249.50' }, { decimal: '-5.00' }, { decimal: '500' }])).toBe('249.50,-5.00,500\r\n');
+    // One that is not a plain figure is text, guarded as any.
+    expect(csvCell({ decimal: '=1+2' })).toBe(`"'=1+2"`);
   });
 
   it('writes text that a spreadsheet would run after an apostrophe', () => {

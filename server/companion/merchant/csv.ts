@@ -6,8 +6,12 @@
  * merchants' text: "=HYPERLINK(…)" must reach the accountant as those characters.
  */
 
-/** A cell: text (quoted, guarded), a number written as is, or nothing (an empty cell). */
-export type CsvCell = string | number | null;
+/**
+ * A cell: text (quoted, guarded), a number written as is, a decimal figure written bare as well
+ * (`{ decimal: '249.50' }`), or nothing (an empty cell). Money stays a number to a spreadsheet
+ * told to read quoted cells as text, as one is to keep ids' and phones' leading zeros.
+ */
+export type CsvCell = string | number | { readonly decimal: string } | null;
 
 // An apostrophe too, so a program undoes the guard without doubt: a text cell that begins with
 // one had one put there (a phone "+380…" is written "'+380…", a name "'Nita" "''Nita").
@@ -18,6 +22,7 @@ const PLAIN_NUMBER = /^-?\d+(?:\.\d+)?$/;
 export function csvCell(value: CsvCell): string {
   if (value === null) return '';
   if (typeof value === 'number') return String(value);
+  if (typeof value === 'object') return PLAIN_NUMBER.test(value.decimal) ? value.decimal : csvCell(value.decimal);
   const text = FORMULA_START.test(value) && !PLAIN_NUMBER.test(value) ? `'${value}` : value;
   return `"${text.replaceAll('"', '""')}"`;
 }

@@ -3,6 +3,7 @@
 // list's filters match as a CSV file (GET /api/exports/orders).
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { paidOrder as ledgerPaidOrder } from '../../ledger/testing/contract.js';
+import { postgresBackend, withTestDatabase } from '../../ledger/testing/databases.js';
 import { card } from '../test/cards.js';
 import { createStack, eventually, payBody } from '../test/stack.js';
 import type { Stack } from '../test/stack.js';
@@ -135,9 +136,13 @@ describe('GET /api/exports/orders', () => {
 
   it('pages through the whole ledger, every order once, newest first', async () => {
     const made: string[] = [];
-    for (let i = 0; i < 450; i++) made.push((await ledgerPaidOrder(stack.ledger, { orderId: `bulk-${String(i).padStart(3, '0')}`, amount: 100 + i, currency: 'UAH' })).orderId);
+    for (let i = 0; i < 450; i++) made.push((await ledgerPaidOrder(stack.ledger, { orderId: `bulk-${String(i).padStart(3, '0')}`, amount: 100 + i, currency: 'UAH', description: `Tea no. ${i}` })).orderId);
+    // What each order sold is read once a page (three of them), never once an order.
+    const described = vi.spyOn(stack.ledger, 'descriptionsOfOrders');
     const rows = await exported('?status=success');
+    expect(described).toHaveBeenCalledTimes(3);
     expect(rows).toHaveLength(450);
+    expect(rows.find((row) => row.order_id === 'bulk-007')?.description).toBe('Tea no. 7');
     expect(new Set(rows.map((row) => row.order_id)).size).toBe(450);
     expect(rows.map((row) => row.order_id).sort()).toEqual([...made].sort());
     const times = rows.map((row) => Date.parse(row.created_at!));
@@ -200,7 +205,7 @@ describe('GET /api/exports/orders', () => {
       ['?limit=10', 'limit'],
       ['?cursor=abc', 'cursor'],
       ['?status=paid', 'status'],
-      ['?currency=UAH', 'currency'],
+      ['?currency=uah', 'currency'],
       ['?created_from=yesterday', 'created_from'],
       ['?created_from=2030-01-02T00:00:00Z&created_to=2030-01-01T00:00:00Z', 'created_to'],
     ] as const) {
@@ -209,3 +214,40 @@ describe('GET /api/exports/orders', () => {
     }
   });
 });
+
+/** What was sold, and one currency's orders: through the companion on each database. */
+function describeTheFile(backend: string, reopen?: () => Promise<Stack>): void {
+  describe(`the accountant's file on ${backend}`, () => {
+    if (reopen) {
+      beforeEach(async () => {
+        await stack.close();
+        stack = await reopen();
+      });
+    }
+
+    it('says what each order sold, as text a spreadsheet never runs, and lists one currency alone', async () => {
+      const tea = await order('purchase', 1010, { description: 'Green tea, 250 g' });
+      const prank = '=1+2 "gift", wrapped\nwith a card';
+      const gift = await order('purchase', 1500, { description: prank });
+      const dollars = await order('purchase', 2000, { currency: 'USD', description: 'Matcha, 30 g' });
+
+      const response = await stack.request('GET', '/api/exports/orders', { admin: true });
+      const text = await response.text();
+      expect(text).toContain(`"'=1+2 ""gift"", wrapped\nwith a card"`);
+      // Money bare, decimals too: a spreadsheet told to keep quoted cells as text still adds it up.
+      expect(text).toContain(`,"Matcha, 30 g","USD",2000,20.00,2000,20.00,0,0.00,2000,20.00,`);
+      const rows = await exported();
+      expect(rows.map((row) => [row.order_id, row.description])).toEqual([[dollars, 'Matcha, 30 g'], [gift, `'${prank}`], [tea, 'Green tea, 250 g']]);
+
+      // A currency alone, in the file and in the list: that currency's orders, every amount.
+      expect((await exported('?currency=USD')).map((row) => [row.order_id, row.currency, row.amount])).toEqual([[dollars, 'USD', '2000']]);
+      expect((await exported('?currency=UAH&status=success')).map((row) => row.order_id)).toEqual([gift, tea]);
+      expect(await exported('?currency=EUR')).toEqual([]);
+      const listed = await stack.json('GET', '/api/orders?currency=UAH', 200, { admin: true });
+      expect(listed.orders.map((listedOrder: { order_id: string }) => listedOrder.order_id)).toEqual([gift, tea]);
+    });
+  });
+}
+
+describeTheFile('SQLite');
+withTestDatabase((url) => describeTheFile('PostgreSQL', () => createStack({ served: true, backend: postgresBackend(url) })));

@@ -26,12 +26,14 @@ const PAGE = 200;
 interface Row {
   readonly payment: Payment;
   readonly totals: OrderTotals;
+  /** What was sold: the checkout session's description. */
+  readonly description: string | undefined;
 }
 
 const money = (name: string, amount: (row: Row) => number) =>
   [
     [name, amount],
-    [`${name}_decimal`, (row: Row) => decimalMinorUnits(amount(row), row.payment.currency)],
+    [`${name}_decimal`, (row: Row) => ({ decimal: decimalMinorUnits(amount(row), row.payment.currency) })],
   ] as const;
 const paid = (row: Row) => amountPaid(row.payment, row.totals);
 
@@ -42,6 +44,7 @@ const COLUMNS: readonly (readonly [string, (row: Row) => CsvCell])[] = [
   ['status', (row) => row.payment.status],
   ['method', (row) => row.payment.method],
   ['mode', (row) => row.payment.mode],
+  ['description', (row) => row.description ?? null],
   ['currency', (row) => row.payment.currency],
   ...money('amount', (row) => row.payment.amount),
   ...money('paid', paid),
@@ -67,8 +70,11 @@ export const EXPORT_COLUMNS: readonly string[] = COLUMNS.map(([name]) => name);
 /** One page of the ledger as CSV lines, and where the next one starts (null: the last). */
 async function pageText(ledger: Ledger, query: LedgerOrderQuery, cursor: string | undefined): Promise<{ text: string; next: string | null }> {
   const page = await ledger.listOrders({ ...query, limit: PAGE, ...(cursor !== undefined && { cursor }) });
-  const totals = await ledger.totalsOfOrders(page.orders);
-  const text = page.orders.map((payment) => csvLine(COLUMNS.map(([, cell]) => cell({ payment, totals: totals.get(payment.orderId)! })))).join('');
+  // Two reads for the page, whatever it holds: its operations, and its sessions' descriptions.
+  const [totals, descriptions] = await Promise.all([ledger.totalsOfOrders(page.orders), ledger.descriptionsOfOrders(page.orders)]);
+  const text = page.orders
+    .map((payment) => csvLine(COLUMNS.map(([, cell]) => cell({ payment, totals: totals.get(payment.orderId)!, description: descriptions.get(payment.orderId) }))))
+    .join('');
   return { text, next: page.nextCursor };
 }
 

@@ -66,7 +66,11 @@ const ORDER_FILTERS = {
   amount: queryInteger(/^\d{1,16}$/, 'must be a whole number of minor units', 1, Number.MAX_SAFE_INTEGER)
     .optional()
     .describe('The order’s amount in integer minor units (1010 for 10.10)'),
-  currency: z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code in capitals').optional().describe('With amount only: its currency'),
+  currency: z
+    .string()
+    .regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code in capitals')
+    .optional()
+    .describe('The orders in this currency alone (ISO 4217: EUR); with amount, that amount in it'),
   created_from: QueryInstant.optional().describe('Created at or after this ISO 8601 date-time (with its offset)'),
   created_to: QueryInstant.optional().describe('Created before this ISO 8601 date-time (with its offset)'),
 };
@@ -76,7 +80,6 @@ type Filters = z.output<z.ZodObject<typeof ORDER_FILTERS>>;
 /** The filters' rules across fields, on a query that holds them. */
 function checkedFilters<Query extends z.ZodType<Filters>>(query: Query) {
   return query
-    .refine((q: Filters) => q.currency === undefined || q.amount !== undefined, { path: ['currency'], message: 'is taken with amount only' })
     .refine((q: Filters) => q.created_from === undefined || q.created_to === undefined || q.created_to > q.created_from, {
       path: ['created_to'],
       message: 'must be after created_from',

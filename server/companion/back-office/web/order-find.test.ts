@@ -15,12 +15,14 @@ describe('Find in the back office', () => {
   it('opens an order by its id as before: whole numbers and ids with a dot stay ids', () => {
     for (const id of ['250', 'ord_2030', 'INV2024.1', '202611270001', '12.345']) expect(readFind(id, 'UAH')).toEqual({ kind: 'order', orderId: id });
     // Three letters that name no currency are an id's prefix, not money.
-    for (const id of ['INV 2024', 'ord 1234.5']) expect(readFind(id, 'UAH')).toEqual({ kind: 'order', orderId: id });
+    for (const id of ['INV 2024', 'ord 1234.5', 'INV', 'ord']) expect(readFind(id, 'UAH')).toEqual({ kind: 'order', orderId: id });
     expect(readFind('   ', 'UAH')).toEqual({ kind: 'nothing' });
   });
 
   it('reads four digits as a card’s last four and a short order id both: the order is looked up beside the list', () => {
     expect(readFind(' 0042 ', 'UAH')).toEqual({ kind: 'search', query: { card_last4: '0042' }, shown: '•••• 0042', orderId: '0042' });
+    // A currency's code alone: its orders, and an order of that id if there is one.
+    for (const typed of ['EUR', ' eur ']) expect(readFind(typed, 'UAH')).toEqual({ kind: 'search', query: { currency: 'EUR' }, shown: 'EUR', orderId: typed.trim() });
     // What no order id is written as offers none.
     for (const typed of ['olena@example.com', '249.50', '250 UAH']) expect(readFind(typed, 'UAH')).not.toHaveProperty('orderId');
   });

@@ -2,7 +2,8 @@
  * What staff type into Find, read as what a customer says on the phone: an e-mail, the card's
  * last four digits, an amount as the page's language writes it (a decimal part or a currency
  * code says it is one: "249.50", "249,50", "1 249,50 UAH"), else an order id, as before. Four
- * digits are both: the card's last four, and a shop's short order id. A card number is refused
+ * digits are both: the card's last four, and a shop's short order id; so is a currency's code
+ * alone ("EUR": every EUR order, for the accountant's file). A card number is refused
  * here and never sent: the companion's logs, the address bar and the list's query must not hold one.
  */
 import { holdsCardNumber } from '@payform/card/card-numbers';
@@ -23,6 +24,7 @@ export type FindRequest =
 const CARD_LIKE = /^\d[\d -]{11,24}\d$/;
 const EMAIL = /^[^@\s]+@[^@\s]+$/;
 const LAST_FOUR = /^\d{4}$/;
+const CURRENCY_CODE = /^[A-Za-z]{3}$/;
 /**
  * Digits with group and decimal separators, and maybe an ISO 4217 code set apart by a space
  * (no order id holds one: "INV2024.1" stays an id).
@@ -72,6 +74,10 @@ export function readFind(typed: string, usual: string): FindRequest {
   if (looksLikeCardNumber(text)) return { kind: 'cardNumber' };
   if (EMAIL.test(text)) return { kind: 'search', query: { email: text }, shown: text };
   if (LAST_FOUR.test(text)) return { kind: 'search', query: { card_last4: text }, shown: `•••• ${text}`, orderId: text };
+  if (CURRENCY_CODE.test(text) && isCurrency(text.toUpperCase())) {
+    const currency = text.toUpperCase();
+    return { kind: 'search', query: { currency }, shown: currency, orderId: text };
+  }
   const money = typedSearchAmount(text, usual);
   if (money) {
     return {

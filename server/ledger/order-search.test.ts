@@ -1,0 +1,39 @@
+// The order list by currency alone (an accountant's "every EUR order") seeks its own index
+// (0020), newest first: read by the newest-first index and filtered, a currency among many
+// would scan the ledger for each page.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { expect, it } from 'vitest';
+import { openLedger } from './ledger.js';
+
+it('lists one currency’s orders by its index on SQLite, the next page too', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'payform-currency-plan-'));
+  try {
+    const file = join(dir, 'ledger.db');
+    const sent: string[] = [];
+    const ledger = await openLedger(file, { onStatement: (sql) => void sent.push(sql) });
+    try {
+      const cursor = Buffer.from('1:order').toString('base64url');
+      for (const query of [{ currency: 'EUR' }, { currency: 'EUR', cursor }]) {
+        sent.length = 0;
+        await ledger.listOrders(query);
+        const statement = sent.find((sql) => sql.includes('"currency" = ?'))!;
+        const db = new Database(file, { readonly: true });
+        try {
+          const parameters = (statement.match(/\?/g) ?? []).map((_, i) => (i === 0 ? 'EUR' : 0));
+          const plan = db.prepare(`explain query plan ${statement}`).all(...parameters).map((row) => (row as { detail: string }).detail).join('\n');
+          expect(plan).toContain('USING INDEX payform_payments_by_currency (currency=?');
+          expect(plan).not.toContain('TEMP B-TREE');
+        } finally {
+          db.close();
+        }
+      }
+    } finally {
+      await ledger.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
