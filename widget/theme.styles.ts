@@ -34,7 +34,7 @@ export const theme = css`
   }
   /* A transparent border, not none (the padding a pixel less for it): forced colours paint it, so
      the button still looks like one. */
-  [part~='button'] {
+  [part='button'] {
     width: 100%;
     padding: 11px;
     border: 1px solid #0000;
@@ -45,7 +45,7 @@ export const theme = css`
     font-weight: 600;
     cursor: pointer;
   }
-  [part~='button']:disabled {
+  [part='button']:disabled {
     opacity: 0.65;
     cursor: progress;
   }

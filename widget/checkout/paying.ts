@@ -398,16 +398,24 @@ async function pay(form: Form): Promise<void> {
   // What is being paid stays what the fields show: they hold still until the answer.
   const inputs = form.inputs();
   for (const input of inputs) input.readOnly = true;
+  // The page may set another session meanwhile: the form then shows that one (its load), and this
+  // payment goes no further, nor does its answer or error show as that session's, as a poll's would not.
+  const { session } = form;
+  const moved = (): boolean => form.session !== session;
+  const view = form.view!;
   try {
-    const view = form.view!;
     const direct = request(form);
     // Tokenize mode: the card goes to the gateway from here, loaded on demand (tokenized.ts).
     const paid = view.tokenizer ? await (await import('../pay-form/tokenized.js').catch(unserved)).tokenized(direct, view) : direct;
+    if (moved()) return;
     // Without it the tokenizer is out of reach: the gateway's own page takes the card instead.
-    if (paid) return answer(form, await payment(form, paid));
-    await leave(form);
+    if (!paid) return await leave(form);
+    const answered = await payment(form, paid);
+    if (!moved()) answer(form, answered);
+    // Still, the customer paid: the page hears it by the order's id (never to offer that order again).
+    else if (answered.status === 'success') emit(form, 'pay-success', { orderId: answered.order_id ?? view.order_id, paymentId: answered.payment_id });
   } catch (error) {
-    await recover(form, error);
+    if (!moved()) await recover(form, error);
   } finally {
     for (const input of inputs) input.readOnly = false;
   }

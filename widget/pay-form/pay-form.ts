@@ -205,18 +205,6 @@ export class PayForm extends CheckoutElement {
     paying?.advance(this, event, check);
   }
 
-  // "Incomplete" and "required" wait for the customer to leave a field they have edited: the
-  // pay-time chunk (paying.ts) judges it then, there by the time a customer leaves a field.
-  #onBlur(event: FocusEvent): void {
-    paying?.left(this, event);
-  }
-
-  // Checking the fields and paying are the pay-time chunk's (paying.ts).
-  #onSubmit(event: SubmitEvent): void {
-    event.preventDefault();
-    void this.pay();
-  }
-
   // The brand and each error are polite live regions, there (empty) from the first render: said
   // as they appear or change, not on every keystroke, and not only once the customer submits.
   #input(name: FieldName, hint?: Message): TemplateResult {
@@ -237,17 +225,21 @@ export class PayForm extends CheckoutElement {
   // The hosted page takes the card, but the gateway needs the customer's details the session
   // lacks (its customer_fields): the form asks for those, and only those, before it goes there.
   protected override body(): TemplateResult {
-    const { view, t, hosted } = this;
-    if (hosted && !view?.customer_fields.length) return this.button();
+    const { view } = this;
+    if (this.hosted && !view?.customer_fields.length) return this.button();
     const asked = (name: FieldName): TemplateResult | typeof nothing => (view!.customer_fields.includes(name as never) ? this.#input(name) : nothing);
-    return html`<form part="form" novalidate aria-busy=${this.phase === 'paying'} @input=${this.#onInput} @focusout=${this.#onBlur} @submit=${this.#onSubmit}>
-      ${hosted
+    // Leaving a field, checking the fields and paying are the pay-time chunk's (paying.ts), there
+    // by then: "incomplete" and "required" wait for the customer to leave a field they edited.
+    // Arrows, not methods: the bundle's budget counts bytes.
+    return html`<form part="form" novalidate aria-busy=${this.phase === 'paying'} @input=${this.#onInput}
+      @focusout=${(event: FocusEvent) => paying?.left(this, event)} @submit=${(event: SubmitEvent) => (event.preventDefault(), void this.pay())}>
+      ${this.hosted
         ? nothing
         : html`${view!.saved_cards.length
-            ? html`<fieldset part="saved"><legend>${t.saved}</legend>${[...view!.saved_cards, { token: '', mask: '' }].map(
+            ? html`<fieldset part="saved"><legend>${this.t.saved}</legend>${[...view!.saved_cards, { token: '', mask: '' }].map(
                 (card) => html`<label><input type="radio" name="card" .checked=${this.token === card.token} @change=${() => (this.token = card.token)}>${card.token
                   ? html`${brandMark(detectBrand(digitsOf(card.mask)))}<span dir="ltr">•••• ${card.mask.slice(-4)}</span>`
-                  : t.new_card}</label>`,
+                  : this.t.new_card}</label>`,
               )}</fieldset>`
             : nothing}
           ${this.token ? nothing : html`${this.#input('number')}<div class="row">${this.#input('exp', 'exp_hint')}${this.#input('cvv', this.brand?.cvv ? 'cvv_hint_amex' : 'cvv_hint')}</div>`}`}

@@ -1,5 +1,6 @@
 import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
 import type { PayForm } from './pay-form.js';
+import type { PayEventDetails } from '../events.js';
 import { advanceGatewayClock, closeSession, createSession, decideChallenge, readView } from '../test/checkout-fixture.js';
 import { autofill, button, card, errorText, field, focused, json, message, mount, part, press, record, stay, type, watchFetch } from '../test/harness.js';
 
@@ -277,6 +278,69 @@ describe('<pay-form> paying', () => {
       expect(button(form).textContent).to.match(/^Pay UAH\s20\.00$/);
     } finally {
       views.restore();
+    }
+  });
+
+  it('tells pay-ready for a session the page set back to while the one it replaced it with loads', async () => {
+    const [first, second] = await Promise.all([createSession({ amount: 1000 }), createSession({ amount: 2000 })]);
+    // The first session's view comes once the page watches the form render; the second's never does.
+    let answer!: () => void;
+    const held = new Promise<void>((resolve) => (answer = resolve));
+    const views = watchFetch((call, pass) => (call.url.endsWith(first) ? held.then(pass) : call.url.endsWith(second) ? new Promise(() => {}) : undefined));
+    try {
+      const form = document.createElement('pay-form');
+      form.session = first;
+      const amounts: number[] = [];
+      form.addEventListener('pay-ready', (event) => amounts.push(event.detail.amount));
+      await fixture(form);
+      // The page moves to another session in the very turn the first one renders ready, then back.
+      const watcher = new MutationObserver(() => {
+        if (!form.shadowRoot!.querySelector('form')) return;
+        watcher.disconnect();
+        form.session = second;
+        setTimeout(() => (form.session = first));
+      });
+      watcher.observe(form.shadowRoot!, { childList: true, subtree: true });
+      answer();
+      await waitUntil(() => amounts.length, 'the first session never became ready again');
+      expect(amounts).to.deep.equal([1000]);
+      expect(button(form).textContent).to.match(/^Pay UAH\s10\.00$/);
+    } finally {
+      views.restore();
+    }
+  });
+
+  it('shows the session the page set while a payment was in flight; of that payment\'s answer, the page hears a success', async () => {
+    const second = await createSession({ amount: 2000 });
+    let answer!: () => void;
+    const held = new Promise<void>((resolve) => (answer = resolve));
+    let answered = false;
+    const payments = watchFetch((call, pass) => (call.url.endsWith('/pay') ? held.then(pass).finally(() => (answered = true)) : undefined));
+    try {
+      const form = await mount();
+      const paidOrder = form.view!.order_id;
+      const heard: string[] = [];
+      for (const type of ['pay-ready', 'pay-success', 'pay-failure', 'pay-error']) form.addEventListener(type, () => heard.push(type));
+      let success: PayEventDetails['pay-success'] | undefined;
+      form.addEventListener('pay-success', (event) => (success = event.detail));
+      await payWith(form, '4242424242424242');
+      await waitUntil(() => payRequests(payments) === 1, 'no payment was sent');
+      form.session = second;
+      await waitUntil(() => heard.length, 'the second session never became ready');
+      answer();
+      // The first session's answer has come; what the form makes of it, within a tenth of a second.
+      await waitUntil(() => answered, 'the payment was never answered');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      await form.updateComplete;
+      // The new session is shown as it is, and the page knows the order it replaced was paid.
+      expect(heard).to.deep.equal(['pay-ready', 'pay-success']);
+      expect(paidOrder).to.be.a('string');
+      expect(success!.orderId).to.equal(paidOrder);
+      expect(button(form).textContent).to.match(/^Pay UAH\s20\.00$/);
+      expect(message(form)).to.equal('');
+      expect(form.phase).to.equal('ready');
+    } finally {
+      payments.restore();
     }
   });
 
