@@ -7,13 +7,15 @@
  * loss (an event never posted);
  * and the shapes, which rewrite the event as posted into the live gateway's other forms.
  */
-import { fetchExchange, pooledExchange, tlsFailureOf, webhookForm } from '@payform/gateway';
+import { fetchExchange, tlsFailureOf, webhookForm } from '@payform/gateway';
 import type { Exchange, TlsFailure } from '@payform/gateway';
 import { formatTimestamp, StatusCode } from '@payform/gateway/wire';
 import type { SandboxClock, Scheduler } from './clock.js';
 import type { WebhookSettings } from './config.js';
 import type { RequestId } from './inspector/request-log.js';
 import { SaidOnce } from './said-once.js';
+import { FormPoster } from './webhook-post.js';
+import type { PostAnswer } from './webhook-post.js';
 import { newUuid } from './state/identifiers.js';
 
 export interface WebhookFaults {
@@ -80,7 +82,7 @@ export interface WebhookSenderOptions {
   readonly settings: WebhookSettings;
   readonly clock: SandboxClock;
   readonly scheduler: Scheduler;
-  /** Posts the webhooks; unset: keep-alive connection pools (`pooledExchange`). */
+  /** Posts the webhooks; unset: keep-alive connection pools (webhook-post.ts). */
   readonly fetch: typeof globalThis.fetch | undefined;
   readonly faults: () => WebhookFaults;
   readonly log: (line: string) => void;
@@ -107,8 +109,9 @@ export class WebhookSender {
   #held: { readonly batch: readonly Delivery[]; readonly release: () => void } | undefined;
   readonly #inFlight = new Set<Promise<void>>();
   // Pools by default: on Node 20 a fetch costs the sandbox several times the CPU of the same post
-  // (its Request, Headers and web streams), a third of its CPU per payment.
-  readonly #exchange: Exchange;
+  // (its Request, Headers and web streams), a third of its CPU per payment. A given fetch (tests
+  // routing posts to an in-process app) goes through an exchange.
+  readonly #post: PostForm;
   /** Targets parsed once: every payment of an integration posts to the same few server_urls. */
   readonly #targets = new Map<string, URL>();
   /**
@@ -119,7 +122,7 @@ export class WebhookSender {
 
   constructor(options: WebhookSenderOptions) {
     this.#options = options;
-    this.#exchange = options.fetch ? fetchExchange(options.fetch) : pooledExchange();
+    this.#post = options.fetch ? exchangePost(fetchExchange(options.fetch), options.settings.timeoutMs) : poolPost(options.settings.timeoutMs);
   }
 
   /** Queues the event for its target (plus copies when the duplicates fault is on). */
@@ -308,23 +311,6 @@ export class WebhookSender {
     this.#options.scheduler.after(wait, () => this.#track(this.#attempt(delivery, epoch)));
   }
 
-  /** Posts a form and answers the receiver's status, and where a redirect pointed. */
-  async #post(url: URL, body: string): Promise<{ status: number; location: string | undefined }> {
-    const timeoutMs = this.#options.settings.timeoutMs;
-    const answer = await this.#exchange({
-      url,
-      method: 'POST',
-      headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'User-Agent': USER_AGENT },
-      body,
-      // A timeout, not an AbortSignal: on Node 20 a signal's listeners cost a tenth of a post.
-      timeoutMs,
-      maxAnswerBytes: MAX_ANSWER_BYTES,
-    });
-    // Headers are read only for a redirect: over the pools they are built when read.
-    const location = answer.status >= 300 && answer.status < 400 ? (answer.headers.get('location') ?? undefined) : undefined;
-    return { status: answer.status, location };
-  }
-
   #url(target: string): URL {
     let url = this.#targets.get(target);
     if (url === undefined) {
@@ -338,6 +324,27 @@ export class WebhookSender {
   #now(): string {
     return formatTimestamp(this.#options.clock.now());
   }
+}
+
+/** Posts a delivery's form to its target: the receiver's status, and where a redirect pointed. */
+type PostForm = (url: URL, body: string) => Promise<PostAnswer>;
+
+const FORM_HEADERS: Readonly<Record<string, string>> = { 'Content-Type': 'application/x-www-form-urlencoded', 'User-Agent': USER_AGENT };
+
+/** Over the pools (webhook-post.ts). */
+function poolPost(timeoutMs: number): PostForm {
+  const poster = new FormPoster();
+  const limits = { timeoutMs, maxAnswerBytes: MAX_ANSWER_BYTES };
+  return (url, body) => poster.post(url, FORM_HEADERS, body, limits);
+}
+
+/** The same through an exchange (a given fetch). */
+function exchangePost(exchange: Exchange, timeoutMs: number): PostForm {
+  return async (url, body) => {
+    const answer = await exchange({ url, method: 'POST', headers: FORM_HEADERS, body, timeoutMs, maxAnswerBytes: MAX_ANSWER_BYTES });
+    const location = answer.status >= 300 && answer.status < 400 ? (answer.headers.get('location') ?? undefined) : undefined;
+    return { status: answer.status, location };
+  };
 }
 
 /** How many parsed targets the sender keeps; more are parsed again. */

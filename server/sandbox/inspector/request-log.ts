@@ -32,9 +32,19 @@ export interface RecordedRequest {
 
 export const REQUEST_LOG_LIMIT = 500;
 
+interface Entry {
+  readonly cursor: number;
+  request: RecordedRequest | (() => RecordedRequest);
+}
+
 export class RequestLog {
   readonly #limit: number;
-  #entries: { readonly cursor: number; request: RecordedRequest | (() => RecordedRequest) }[] = [];
+  /**
+   * A ring once full: the newest overwrites the oldest, at `#oldest`. Dropping the oldest from
+   * the front of an array instead moved all 500 entries on every request a payment makes.
+   */
+  #entries: Entry[] = [];
+  #oldest = 0;
   #nextId = 1;
   #cursor = 0;
 
@@ -50,18 +60,33 @@ export class RequestLog {
   /** A request that has been answered, or how to describe it when first listed (inspector/recorder.ts). */
   add(request: RecordedRequest | (() => RecordedRequest)): void {
     this.#cursor += 1;
-    this.#entries.push({ cursor: this.#cursor, request });
-    if (this.#entries.length > this.#limit) this.#entries.splice(0, this.#entries.length - this.#limit);
+    if (this.#limit <= 0) return;
+    const entry = { cursor: this.#cursor, request };
+    if (this.#entries.length < this.#limit) {
+      this.#entries.push(entry);
+    } else {
+      this.#entries[this.#oldest] = entry;
+      this.#oldest = (this.#oldest + 1) % this.#limit;
+    }
   }
 
   /** Requests recorded after `cursor` (all without one), newest first, and the cursor to ask from next. */
   since(cursor = 0): { readonly requests: RecordedRequest[]; readonly cursor: number } {
-    const requests = this.#entries.filter((entry) => entry.cursor > cursor).map((entry) => (typeof entry.request === 'function' ? (entry.request = entry.request()) : entry.request));
-    return { requests: requests.reverse(), cursor: this.#cursor };
+    const requests: RecordedRequest[] = [];
+    const count = this.#entries.length;
+    // Newest first; cursors grow from the oldest entry to the newest.
+    for (let back = count - 1; back >= 0; back -= 1) {
+      const entry = this.#entries[(this.#oldest + back) % count]!;
+      if (entry.cursor <= cursor) break;
+      if (typeof entry.request === 'function') entry.request = entry.request();
+      requests.push(entry.request);
+    }
+    return { requests, cursor: this.#cursor };
   }
 
   /** Forgets every request (reset); ids and cursors go on, so a poller's cursor stays meaningful. */
   clear(): void {
     this.#entries = [];
+    this.#oldest = 0;
   }
 }
