@@ -120,17 +120,28 @@ export async function paymentStats(ctx: LedgerContext, input: StatsQuery): Promi
     if (last?.shift === shift) last.to = to;
     else pieces.push({ from, to, shift });
   }
-  const buckets = new Map<number, { start: number; total: number; succeeded: number; failed: number; inFlight: number; notSent: number }>();
-  for (const { from, to, shift } of pieces) {
+  // Days are one bucket across their pieces (by key). An hour is its piece's: an hour that a
+  // change to or from a half-hour offset cuts short starts at the change (by start).
+  const buckets = new Map<number, Tally>();
+  const byPiece = pieces.map(({ from, to, shift }) => {
+    // The period's first bucket starts where its day or hour does, before `from`, as a chart
+    // labels it; a piece after a change starts there (a day whose midnight was skipped, too).
+    const floor = from === query.from ? -Infinity : from;
+    const ofKey = new Map<number, Tally>();
     for (let key = Math.floor((from + shift) / size); key <= Math.floor((to - 1 + shift) / size); key++) {
-      if (!buckets.has(key)) buckets.set(key, { start: Math.max(from, key * size - shift), total: 0, succeeded: 0, failed: 0, inFlight: 0, notSent: 0 });
+      const start = Math.max(floor, key * size - shift);
+      const id = query.bucket === 'day' ? key : start;
+      let bucket = buckets.get(id);
+      if (!bucket) buckets.set(id, (bucket = { start, total: 0, succeeded: 0, failed: 0, inFlight: 0, notSent: 0 }));
       if (buckets.size > MAX_BUCKETS) throw new InvalidLedgerInput('to', `spans more than ${MAX_BUCKETS} buckets`);
+      ofKey.set(key, bucket);
     }
-  }
+    return ofKey;
+  });
   // One read per piece (one in a period with no clock change), each by the created_at index.
-  for (const piece of pieces) {
+  for (const [i, piece] of pieces.entries()) {
     for (const row of await countPerBucket(ctx, piece, size)) {
-      const entry = buckets.get(Number(row.bucket));
+      const entry = byPiece[i]!.get(Number(row.bucket));
       if (!entry) continue;
       const count = Number(row.count);
       entry.total += count;
@@ -140,8 +151,11 @@ export async function paymentStats(ctx: LedgerContext, input: StatsQuery): Promi
       else entry.inFlight += count;
     }
   }
-  return [...buckets.entries()].sort(([a], [b]) => a - b).map(([, bucket]) => bucket);
+  return [...buckets.values()].sort((a, b) => a.start - b.start);
 }
+
+/** A bucket as it is counted. */
+type Tally = { -readonly [K in keyof StatsBucket]: StatsBucket[K] };
 
 /** Payments created in [from, to) by bucket key and outcome. */
 function countPerBucket(ctx: LedgerContext, { from, to, shift }: { from: number; to: number; shift: number }, size: number) {

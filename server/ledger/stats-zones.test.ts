@@ -83,6 +83,23 @@ function describeZoneStats(backend: LedgerBackend): void {
       ]);
     });
 
+    it('keeps the half hour the clocks skip to apart, and a period’s first day from its midnight (Lord Howe, +10:30 → +11:00)', async () => {
+      // 4 October 2026: 02:00 +10:30 becomes 02:30 +11:00, so the local hour from 02:30 is half an hour long.
+      await paidAt('2026-10-04T01:45:00+10:30', '2026-10-04T02:45:00+11:00');
+      const hours = await ledger.paymentStats({ from: at('2026-10-04T00:00:00+10:30'), to: at('2026-10-04T04:00:00+11:00'), bucket: 'hour', timeZone: 'Australia/Lord_Howe' });
+      expect(hours.map((hour) => [new Date(hour.start).toISOString(), hour.total])).toEqual([
+        ['2026-10-03T13:30:00.000Z', 0],
+        ['2026-10-03T14:30:00.000Z', 1],
+        ['2026-10-03T15:30:00.000Z', 1],
+        ['2026-10-03T16:00:00.000Z', 0],
+      ]);
+      // A period from noon: its first day still starts at that day's midnight, as a chart labels it.
+      expect(await days('Australia/Lord_Howe', '2026-10-03T12:00:00+10:30', '2026-10-05T00:00:00+11:00')).toEqual([
+        ['2026-10-02T13:30:00.000Z', 0],
+        ['2026-10-03T13:30:00.000Z', 2],
+      ]);
+    });
+
     it('refuses a zone it does not know, and a zone with an offset', async () => {
       const period = { from: at('2026-10-01T00:00:00Z'), to: at('2026-11-01T00:00:00Z'), bucket: 'day' } as const;
       await expect(ledger.paymentStats({ ...period, timeZone: 'Europe/Atlantis' })).rejects.toMatchObject({ field: 'timeZone', reason: expect.stringContaining('time zone') });

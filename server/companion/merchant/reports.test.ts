@@ -52,6 +52,11 @@ describe('GET /api/stats', () => {
     // The last 24 hours from half past: 25 hour buckets, the first and last partly.
     expect(last.buckets).toHaveLength(25);
     expect(last.totals.succeeded).toBe(1);
+    // Each bucket starts on its hour, the first one too (before the window does): a chart labels it so.
+    expect(last.buckets.map((bucket: { start: string }) => bucket.start)).toEqual(Array.from({ length: 25 }, (_, i) => at(START - HOUR / 2 - 24 * HOUR + i * HOUR)));
+    // The back office's default window, in its browser's zone: Kathmandu's hours start a quarter past UTC's.
+    const zoned = await stack.json('GET', '/api/stats?time_zone=Asia/Kathmandu', 200, { admin: true });
+    expect(zoned.buckets[0].start).toBe(at(START - HOUR / 2 - 24 * HOUR + HOUR / 4));
     const dayStart = Math.floor((START + 2 * HOUR) / (24 * HOUR)) * 24 * HOUR - 2 * HOUR;
     const days = await stack.json('GET', `/api/stats?bucket=day&utc_offset_minutes=120&from=${at(dayStart)}&to=${at(dayStart + 24 * HOUR)}`, 200, { admin: true });
     expect(days.buckets).toEqual([expect.objectContaining({ start: at(dayStart), succeeded: 1 })]);
