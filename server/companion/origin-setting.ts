@@ -9,9 +9,13 @@
  */
 import * as z from 'zod';
 
-/** What `url` has that an origin has not, said as a refusal; undefined when nothing (or no URL at all: the URL check says so). */
+/**
+ * What `url` has that an origin has not, said as a refusal; undefined when nothing, or when it is
+ * no http(s) URL at all: the URL check says so, and `localhost:3000` (the scheme left out) would
+ * read as scheme `localhost:` with a path, its origin `null`, given as the one to set.
+ */
 function originProblem(url: URL | null): string | undefined {
-  if (!url) return undefined;
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) return undefined;
   const extras = [
     ...(url.pathname !== '/' ? ['a path'] : []),
     ...(url.search ? ['a query'] : []),

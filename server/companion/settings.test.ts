@@ -103,6 +103,8 @@ describe('readCompanionConfig', () => {
     expect(sandbox).toMatch(/^Invalid environment: SANDBOX_ORIGIN: must be an origin \(scheme, host, port\), not an address with a path, a query and a user name: .* give http:\/\/localhost:3001 /);
     expect(sandbox).not.toContain('hunter2');
     expect(refusal({ ALLOWED_ORIGINS: 'https://shop.example#pay', GATEWAY_POS_ID: '11111111-2222-3333-4444-555555555555' })).toContain('ALLOWED_ORIGINS[0]: must be an origin (scheme, host, port), not an address with a fragment');
+    // The scheme left out is no URL with a path: nothing tells the operator to set the origin `null`.
+    expect(refusal({ PAYFORM_ALLOWED_ORIGINS: 'localhost:5173' })).toBe('Invalid environment: PAYFORM_ALLOWED_ORIGINS[0]: must be an http(s) origin, e.g. https://shop.example');
   });
 
   it('runs test sessions on a sandbox of the merchant’s own projects: one on this machine, or one named by its origin', () => {
