@@ -47,7 +47,8 @@ export function strayWebhookNotice(basePath: string, publicUrl: string, logger: 
 /**
  * The widget's checkout API asked outside the base path — a fetch host handing the companion the
  * requests of another path (a Next.js route handler under app/api/payments/ for basePath
- * /payments), or a companion given no basePath — is answered 404, and <pay-form> can only say
+ * /payments), a companion given no basePath, or the bin behind a proxy that does not strip the
+ * path it forwards — is answered 404, and <pay-form> can only say
  * its endpoint is not the companion: said once as an error, with the base path that would take
  * them. Only what comes before the route is named: the session id after it is a capability.
  */
@@ -66,7 +67,8 @@ export function strayCheckoutNotice(basePath: string, logger: Logger): (path: st
     if (!basePath) {
       logger.error(
         `the checkout API was asked at ${where}, but this companion has no basePath and answered 404, so <pay-form> cannot pay: ` +
-          `mounted in your server, set basePath to ${plain ? prefix : 'the path it is mounted at'}; else leave that path out of <pay-form endpoint>`,
+          `mounted in your server, set basePath to ${plain ? prefix : 'the path it is mounted at'}; behind a proxy (the bin has no basePath), have the proxy strip ${plain ? prefix : 'that path'}; ` +
+          'else leave that path out of <pay-form endpoint>',
       );
       return;
     }
