@@ -37,3 +37,16 @@ test('the overview says what the period’s payments came to: paid, refunded and
   await expect(ukrainian.getByRole('columnheader')).toHaveText(['Валюта', 'Оплачено', 'Повернуто', 'Разом']);
   await expect(ukrainian.getByRole('row').filter({ hasText: 'UAH' }).getByRole('cell').nth(2)).toHaveText(/^-?[\d\s]+,\d{2}\sгрн$/u);
 });
+
+test('a refund made in the back office is in the period’s money at once, not at the live feed’s next money read', async ({ page, request, stack, backOffice }) => {
+  const orderId = await paidOrder(request, stack, 'purchase', { amount: 20_000 });
+  await backOffice.open(orderId);
+  const table = page.getByRole('region', { name: 'Payments' }).getByRole('table', { name: /^Money of the payments created in the period/ });
+  const refunded = table.getByRole('row').filter({ has: page.getByRole('rowheader', { name: 'UAH', exact: true }) }).getByRole('cell').nth(1);
+  const shown = (await refunded.textContent()) ?? '';
+  await backOffice.performed('Refund', { amount: '50.00' });
+  const { money } = await (await request.get(`${stack.shop}/api/stats/money`, { headers: { Authorization: `Bearer ${stack.token}` } })).json();
+  const uah = money.find((entry: { currency: string }) => entry.currency === 'UAH');
+  expect(english(uah.refunded)).not.toBe(shown);
+  await expect(refunded).toHaveText(english(uah.refunded));
+});

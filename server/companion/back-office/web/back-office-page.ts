@@ -326,7 +326,8 @@ async function perform(request: OperationRequest): Promise<void> {
     detailNotice = { orderId, text: said(isolated) };
     announce(String(said((text) => text)));
     const held = document.activeElement;
-    await Promise.all([loadDetail(), loadOrders()]);
+    // The money too: the feed's rereads take it at most once a minute, and this change is the operator's own.
+    await Promise.all([loadDetail(), loadOrders(), loadStats()]);
     // The action it was opened from may be gone (a void leaves none) or another now (a full
     // capture's button offers Refund): the order read again decides where the focus goes.
     if (document.activeElement === held || document.activeElement === document.body) focusOrder();
