@@ -14,6 +14,7 @@ import { definedFields } from '../optional-fields.js';
 import { RECOVERY_READ_MS } from '../payments/order-state.js';
 import type { OrderRefresh } from '../payments/order-state.js';
 import type { ChangeSource } from '../payments/payment-change.js';
+import { tellRefusedCurrency } from './refused-currency.js';
 import { requestField } from './request-fields.js';
 
 /** Ends an attempt that got no decision from the gateway, so the session can take another. */
@@ -69,10 +70,13 @@ const CUSTOMER_FIELD = /^(card|customer|fingerprint)\./;
 /**
  * A refusal of what the customer typed is theirs to correct. One of the session's fields (a
  * currency the gateway project has not enabled, an amount over its limit) fails every payment
- * of such sessions, and only the operator can fix it: the line names the fields, not values.
+ * of such sessions, and only the operator can fix it: the line names the fields, not values. A
+ * currency is said once for all its payments (refused-currency.ts).
  */
 function warnOfMerchantFields(deps: PaymentFlowDeps, payment: Payment, fields: Readonly<Record<string, string>>): void {
-  const merchant = Object.entries(fields).filter(([field]) => !CUSTOMER_FIELD.test(field));
+  const { currency, ...others } = fields;
+  if (currency !== undefined) tellRefusedCurrency(deps, payment.currency, currency, payment.orderId);
+  const merchant = Object.entries(others).filter(([field]) => !CUSTOMER_FIELD.test(field));
   if (merchant.length === 0) return;
   const reasons = merchant.map(([field, reason]) => `${field} ${reason}`).join('; ');
   deps.logger.warn(`the gateway refused a payment for what the session asked, not what the customer typed (${reasons}): check the sessions your server opens against the gateway project`, {

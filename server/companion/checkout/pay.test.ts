@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openLedger } from '../../ledger/index.js';
 import type { LedgerBackend } from '../../ledger/testing/databases.js';
+import { TestClock } from '../../ledger/testing/databases.js';
 import { CUSTOMER, EXPIRY, FINGERPRINT, TEST_AMEX_CVV, TEST_CVV, card, cardNumber } from '../test/cards.js';
 import { eventually, payBody, stacksPerTest } from '../test/stack.js';
 import type { Json, Stack, StackOptions } from '../test/stack.js';
@@ -98,16 +99,39 @@ describe('a direct payment', () => {
     expect((await stack.ledger.getPayment(session.order_id))?.cardBrand).toBe('amex');
   });
 
-  it('tells the operator when the gateway refuses what the session asked, not what the customer typed', async () => {
-    await open();
+  it('tells the operator once, as an error, of a currency the gateway project does not take', async () => {
+    const clock = new TestClock(Date.now());
+    await open({ clock });
     // The sandbox's test project takes UAH, USD, EUR, PLN and XTS.
-    const session = await stack.openSession({ currency: 'GBP' });
-    const refused = await payJson(session.id, payBody(), 422);
+    const first = await stack.openSession({ currency: 'GBP' });
+    const refused = await payJson(first.id, payBody(), 422);
     expect(refused.error).toMatchObject({ code: 'payment_rejected', fields: { currency: expect.stringContaining('is not enabled for this project') } });
+    // The same customer again, and another session in it: the operator has heard.
+    await payJson(first.id, payBody(), 422);
+    await payJson((await stack.openSession({ currency: 'GBP' })).id, payBody(), 422);
+    const told = () => stack.logs.filter((line) => line.includes('does not take payments in'));
+    expect(told()).toHaveLength(1);
+    const line = JSON.parse(told()[0]!);
+    expect(line).toMatchObject({ level: 'error', currency: 'GBP', order_id: first.order_id });
+    expect(line.msg).toContain('the gateway project does not take payments in GBP');
+    expect(line.msg).toContain('UAH, USD, EUR, PLN, XTS');
+    expect(line.msg).toContain('open checkout sessions in a currency the project takes, or enable GBP for the project at the gateway');
+    expect(stack.logs.filter((line) => line.includes('"level":"warn"') && line.includes('currency'))).toEqual([]);
+    // Another currency is news; the same one, an hour on, is said again.
+    await payJson((await stack.openSession({ currency: 'CHF' })).id, payBody(), 422);
+    clock.advance(3_600_000);
+    await payJson((await stack.openSession({ currency: 'GBP' })).id, payBody(), 422);
+    expect(told().map((text) => JSON.parse(text).currency)).toEqual(['GBP', 'CHF', 'GBP']);
+  });
+
+  it('tells the operator when the gateway refuses another field the session asked, not what the customer typed', async () => {
+    await open();
+    const session = await stack.openSession({ split: [{ sub_merchant_id: '00000000-0000-4000-8000-000000000000', amount: 1010 }] });
+    await payJson(session.id, payBody(), 422);
     const warned = stack.logs.filter((line) => line.includes('the gateway refused a payment for what the session asked'));
     expect(warned).toHaveLength(1);
     expect(warned[0]).toContain('"level":"warn"');
-    expect(warned[0]).toContain(`(currency is not enabled for this project`);
+    expect(warned[0]).toContain('split[0].sub_merchant_id is not a sub-merchant of this project');
     expect(warned[0]).toContain(session.order_id);
   });
 });
