@@ -3,7 +3,8 @@ import { readSessionView, type CustomerField, type SessionView } from './session
 
 /**
  * Why talking to the companion did not give a usable answer (the `code` of `pay-error`);
- * `misconfigured`: the page is set up wrong (its `endpoint`, or an origin the companion refuses).
+ * `misconfigured`: the page is set up wrong (its `endpoint`, or an origin the companion refuses),
+ * or the session is (terms the gateway project refuses, its currency among them).
  */
 export type PayErrorCode = 'network' | 'server' | 'rejected' | 'rate_limited' | 'malformed' | 'unsafe_redirect' | 'misconfigured' | 'closed';
 

@@ -193,6 +193,8 @@ async function leave(element: CheckoutElement): Promise<void> {
   } catch (error) {
     // Refused because the session is being paid (by card, in the form beside this button) or is paid: show that.
     if (error instanceof CompanionError && error.status === 409 && wentOn(element, await fetchView(element).catch(() => undefined))) return refocus(element);
+    const terms = shopSide(element, error);
+    if (terms) return close(element, terms);
     element.phase = 'ready';
     void refocus(element);
     if (!isForm(element)) {
@@ -446,6 +448,8 @@ async function recover(form: Form, error: unknown): Promise<void> {
       return void form.poll();
     }
   }
+  const terms = shopSide(form, error);
+  if (terms) return close(form, terms);
   form.phase = 'ready';
   const invalid = markRefused(form, error);
   // Fields to correct: the message says so, as after a submit with mistakes, not "try again".
@@ -454,10 +458,39 @@ async function recover(form: Form, error: unknown): Promise<void> {
   await refocus(form, invalid);
 }
 
+/** Fields the customer typed or the browser sent, in the pay request's names; any other the companion names is the session's. */
+const CUSTOMER_SIDE = /^(card|customer|fingerprint)\./;
+/** "card.exp_month", "customer.email", "cc_number", "card_cvv"… name the form's exp, email, number, cvv. */
+const FORM_FIELD = /(number|exp|cvv|fname|lname|email|phone)[^.]*$/;
+
 /**
- * A refusal naming only what the form does not show (the session's currency, a field the page
- * set): nothing the customer can correct, so the developer is told which, in the console and
- * the event's `reason`.
+ * A refusal of the session's own terms — its currency, an amount or split the gateway project
+ * does not take — fails every payment of the session, and only the shop can change that: the
+ * developer is told which (`misconfigured`, in the console and the event's `reason`), the
+ * customer that the shop cannot take the payment (`close`), not to try again.
+ */
+function shopSide(element: CheckoutElement, error: unknown): CompanionError | undefined {
+  if (!(error instanceof CompanionError) || error.code !== 'rejected') return undefined;
+  const terms = error.fields.filter((field) => !CUSTOMER_SIDE.test(field) && !FORM_FIELD.test(field));
+  if (!terms.length) return undefined;
+  const currency = terms.includes('currency') && element.view?.currency;
+  const what = currency ? `the session's currency, ${currency}, which the gateway project does not take` : `the session's ${terms.join(', ')}`;
+  const reason = `the gateway refused ${what}, so no payment of this session can succeed: open sessions the gateway project takes${currency ? `, or enable ${currency} for it at the gateway` : ''} (the companion's log says what it refused)`;
+  console.error(`<${element.localName}>: ${reason}`);
+  return new CompanionError('misconfigured', error.status, error.fields, reason);
+}
+
+/** No pay button for a payment that can only be refused again: the shop cannot take it, the element says. */
+function close(element: CheckoutElement, error: CompanionError): Promise<void> {
+  element.phase = 'closed';
+  element.fail(error, element.t.unavailable);
+  return refocus(element);
+}
+
+/**
+ * A refusal naming only what the form does not show (a card token, the browser's fingerprint)
+ * and none of the session's terms: nothing the customer can correct, so the developer is told
+ * which, in the console and the event's `reason`.
  */
 function unfixable(error: unknown): unknown {
   if (!(error instanceof CompanionError) || !error.fields.length) return error;
@@ -486,8 +519,7 @@ function wentOn(element: CheckoutElement, view: SessionView | undefined): boolea
  */
 function markRefused(form: Form, error: unknown): HTMLInputElement | undefined {
   const fields = error instanceof CompanionError ? error.fields : [];
-  // "card.exp_month", "customer.email", "cc_number", "card_cvv"… name the widget's exp, email, number, cvv.
-  const named = fields.map((path) => /(number|exp|cvv|fname|lname|email|phone)[^.]*$/.exec(path)?.[1]);
+  const named = fields.map((path) => FORM_FIELD.exec(path)?.[1]);
   const invalid = form.inputs().filter((input) => named.includes(input.name));
   const { shows } = error as Partial<CardRefused>;
   form.show(Object.fromEntries(invalid.map(({ name }) => [name, shows ?? (name === 'cvv' ? 'refused' : 'invalid')])));

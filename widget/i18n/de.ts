@@ -26,6 +26,7 @@ const de: Catalog = {
   network: 'Der Zahlungsdienst ist nicht erreichbar. Bitte versuchen Sie es erneut.',
   server: 'Etwas ist schiefgelaufen. Bitte versuchen Sie es gleich noch einmal.',
   rejected: 'Die Zahlung konnte nicht gestartet werden. Bitte versuchen Sie es erneut.',
+  unavailable: 'Der Shop kann diese Zahlung nicht annehmen. Bitte wenden Sie sich an den Shop.',
   rate_limited: 'Zu viele Versuche. Bitte warten Sie einen Moment.',
   redirect_3ds: 'Sie werden zur Bestätigung der Zahlung zu Ihrer Bank weitergeleitet…',
   redirect_hosted: 'Sie werden zur sicheren Zahlungsseite weitergeleitet…',

@@ -14,6 +14,7 @@ const enMessages = {
   declined_en: 'The payment was declined. Check the details or use another card.',
   network: 'Could not reach the payment service. Please try again.',
   rejected: 'The payment could not be started. Please try again.',
+  unavailable: 'This shop cannot accept this payment. Please contact the shop.',
   rate_limited: 'Too many attempts. Please wait a moment.',
   redirect_3ds: 'Taking you to your bank to confirm the payment…',
   redirect_hosted: 'Taking you to the secure payment page…',

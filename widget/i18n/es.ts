@@ -26,6 +26,7 @@ const es: Catalog = {
   network: 'No se pudo conectar con el servicio de pago. Inténtalo de nuevo.',
   server: 'Algo salió mal. Inténtalo de nuevo en un momento.',
   rejected: 'No se pudo iniciar el pago. Inténtalo de nuevo.',
+  unavailable: 'La tienda no puede aceptar este pago. Ponte en contacto con la tienda.',
   rate_limited: 'Demasiados intentos. Espera un momento.',
   redirect_3ds: 'Te llevamos a tu banco para confirmar el pago…',
   redirect_hosted: 'Te llevamos a la página de pago segura…',

@@ -26,6 +26,7 @@ const fr: Catalog = {
   network: 'Impossible de joindre le service de paiement. Réessayez.',
   server: 'Un problème est survenu. Réessayez dans un instant.',
   rejected: 'Le paiement n’a pas pu être lancé. Réessayez.',
+  unavailable: 'La boutique ne peut pas accepter ce paiement. Contactez la boutique.',
   rate_limited: 'Trop de tentatives. Patientez un instant.',
   redirect_3ds: 'Redirection vers votre banque pour confirmer le paiement…',
   redirect_hosted: 'Redirection vers la page de paiement sécurisée…',

@@ -26,6 +26,7 @@ const pl: Catalog = {
   network: 'Nie udało się połączyć z serwisem płatności. Spróbuj ponownie.',
   server: 'Coś poszło nie tak. Spróbuj ponownie za chwilę.',
   rejected: 'Nie udało się rozpocząć płatności. Spróbuj ponownie.',
+  unavailable: 'Sklep nie może przyjąć tej płatności. Skontaktuj się ze sklepem.',
   rate_limited: 'Zbyt wiele prób. Odczekaj chwilę.',
   redirect_3ds: 'Przekierowujemy do Twojego banku, aby potwierdzić płatność…',
   redirect_hosted: 'Przekierowujemy na bezpieczną stronę płatności…',

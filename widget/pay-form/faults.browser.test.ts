@@ -201,9 +201,55 @@ describe('<pay-form> when things go wrong', () => {
     }
   });
 
+  it('says the shop cannot take a payment in a currency the gateway project does not, and offers no retry', async () => {
+    // The sandbox's project takes UAH, USD, EUR, PLN and XTS: the companion opens the session, the gateway refuses its payments.
+    for (const [lang, words] of [
+      ['en', 'This shop cannot accept this payment. Please contact the shop.'],
+      ['uk', 'Магазин не може прийняти цей платіж. Зверніться до магазину.'],
+    ] as const) {
+      const form = await mount({ currency: 'GBP' }, { lang });
+      const logged: string[] = [];
+      const real = console.error;
+      console.error = (...args: unknown[]) => void logged.push(args.join(' '));
+      try {
+        const error = oneEvent(form, 'pay-error');
+        await payThrough(form);
+        const { detail } = await error;
+        expect(detail.code, lang).to.equal('misconfigured');
+        expect(detail.message, lang).to.equal(words);
+        expect(detail.reason, lang).to.contain("the gateway refused the session's currency, GBP, which the gateway project does not take");
+        expect(detail.reason, lang).to.contain('or enable GBP for it at the gateway');
+        expect(logged, lang).to.deep.equal([`<pay-form>: ${detail.reason}`]);
+        await form.updateComplete;
+        expect(message(form), lang).to.equal(words);
+        expect(form.renderRoot.querySelector('[part~=button]'), `${lang}: no pay button to try again with`).to.equal(null);
+        expect(form.renderRoot.querySelector('#number'), `${lang}: no card fields`).to.equal(null);
+      } finally {
+        console.error = real;
+      }
+    }
+  });
+
+  it('says the same from the hosted pay button', async () => {
+    const element = await mount({ currency: 'GBP' }, {}, 'pay-button');
+    const real = console.error;
+    console.error = () => {};
+    try {
+      const error = oneEvent(element, 'pay-error');
+      button(element).click();
+      const { detail } = await error;
+      expect(detail).to.include({ code: 'misconfigured', message: 'This shop cannot accept this payment. Please contact the shop.' });
+      expect(detail.reason).to.contain('GBP');
+      await element.updateComplete;
+      expect(element.renderRoot.querySelector('[part~=button]'), 'no button to try again with').to.equal(null);
+    } finally {
+      console.error = real;
+    }
+  });
+
   it('tells the developer which fields the companion refused when the form shows none of them', async () => {
     const form = await mount();
-    calls = watchFetch((call) => (isPay(call) ? Promise.resolve(json(422, { error: { code: 'invalid_request', message: 'currency: is not enabled for this project', fields: { currency: 'is not enabled for this project' } } })) : undefined));
+    calls = watchFetch((call) => (isPay(call) ? Promise.resolve(json(422, { error: { code: 'payment_rejected', message: 'The gateway refused the payment details', fields: { 'fingerprint.browserScreenWidth': 'is required' } } })) : undefined));
     const logged: string[] = [];
     const real = console.error;
     console.error = (...args: unknown[]) => void logged.push(args.join(' '));
@@ -212,7 +258,7 @@ describe('<pay-form> when things go wrong', () => {
       await payThrough(form);
       const { detail } = await error;
       expect(detail.code).to.equal('rejected');
-      expect(detail.reason).to.equal("the companion refused currency, which the customer cannot correct in the form: see the pay answer's error.fields");
+      expect(detail.reason).to.equal("the companion refused fingerprint.browserScreenWidth, which the customer cannot correct in the form: see the pay answer's error.fields");
       expect(logged).to.deep.equal([`<pay-form>: ${detail.reason}`]);
     } finally {
       console.error = real;
