@@ -5,7 +5,7 @@
 import { expect, fixture, oneEvent, waitUntil } from '@open-wc/testing';
 import type { PayForm } from './pay-form.js';
 import { advanceGatewayClock, createSession, openCheckout, readView } from '../test/checkout-fixture.js';
-import { autofill, button, card, errorText, field, json, message, mount, part, record, stay, watchFetch, type FetchCall } from '../test/harness.js';
+import { autofill, button, card, errorText, field, json, message, mount, part, record, stay, watchConsoleErrors, watchFetch, type FetchCall } from '../test/harness.js';
 
 const isPay = (call: FetchCall): boolean => call.url.endsWith('/pay');
 
@@ -208,9 +208,7 @@ describe('<pay-form> when things go wrong', () => {
       ['uk', 'Магазин не може прийняти цей платіж. Зверніться до магазину.'],
     ] as const) {
       const form = await mount({ currency: 'GBP' }, { lang });
-      const logged: string[] = [];
-      const real = console.error;
-      console.error = (...args: unknown[]) => void logged.push(args.join(' '));
+      const logged = watchConsoleErrors();
       try {
         const error = oneEvent(form, 'pay-error');
         await payThrough(form);
@@ -225,15 +223,14 @@ describe('<pay-form> when things go wrong', () => {
         expect(form.renderRoot.querySelector('[part~=button]'), `${lang}: no pay button to try again with`).to.equal(null);
         expect(form.renderRoot.querySelector('#number'), `${lang}: no card fields`).to.equal(null);
       } finally {
-        console.error = real;
+        logged.restore();
       }
     }
   });
 
   it('says the same from the hosted pay button', async () => {
     const element = await mount({ currency: 'GBP' }, {}, 'pay-button');
-    const real = console.error;
-    console.error = () => {};
+    const logged = watchConsoleErrors();
     try {
       const error = oneEvent(element, 'pay-error');
       button(element).click();
@@ -242,8 +239,9 @@ describe('<pay-form> when things go wrong', () => {
       expect(detail.reason).to.contain('GBP');
       await element.updateComplete;
       expect(element.renderRoot.querySelector('[part~=button]'), 'no button to try again with').to.equal(null);
+      expect(logged).to.deep.equal([`<pay-button>: ${detail.reason}`]);
     } finally {
-      console.error = real;
+      logged.restore();
     }
   });
 
