@@ -3,7 +3,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { tokenizeCard, TokenizerUnreachableError } from './tokenize.js';
+import { sealedCardToken, tokenizeCard, TokenizerUnreachableError } from './tokenize.js';
 
 const hung = createServer(() => undefined);
 afterEach(() => {
@@ -19,3 +19,16 @@ describe('a tokenizer that never answers', () => {
     await expect(tokenizeCard({ url, widgetKey: 'key', timeoutMs: 200 }, card)).rejects.toBeInstanceOf(TokenizerUnreachableError);
   });
 });
+
+describe('a time limit no timer can hold', () => {
+  it.each([Infinity, 0, 1.5, 2 ** 31])('%s is the page’s mistake, named, not a tokenizer out of reach', async (timeoutMs) => {
+    const sent: unknown[] = [];
+    const fetch: typeof globalThis.fetch = async (input) => (sent.push(input), Response.json({ data: 'sealed' }));
+    const card = { number: '4242424242424242', expMonth: 12, expYear: 2030, cvv: '123' };
+    const refused = await sealedCardToken({ url: 'https://widget.gateway.example/api/v1/sdk/tokenize', widgetKey: 'key', fetch, timeoutMs }, card).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(RangeError);
+    expect(refused).toMatchObject({ message: `timeoutMs must be a whole number of milliseconds from 1 to 2147483647 (it is ${timeoutMs})` });
+    expect(sent).toEqual([]);
+  });
+});
+

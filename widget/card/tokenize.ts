@@ -18,7 +18,7 @@ export interface TokenizerSettings {
   /** The project's widget key: sent as X-Widget-Id and the key of X-Sign. */
   readonly widgetKey: string;
   readonly fetch?: typeof globalThis.fetch;
-  /** How long the tokenizer has to answer before it counts as unreachable; TOKENIZE_TIMEOUT_MS by default. */
+  /** How long the tokenizer has to answer before it counts as unreachable: whole ms, TOKENIZE_TIMEOUT_MS by default. */
   readonly timeoutMs?: number;
 }
 
@@ -27,6 +27,20 @@ export interface TokenizerSettings {
  * kept the customer on "Processing payment…" for as long as the browser kept the connection.
  */
 export const TOKENIZE_TIMEOUT_MS = 15_000;
+
+/** Timers hold at most this (2^31 - 1 ms, about 24.8 days): past it Node throws, and a browser may fire at once. */
+const LONGEST_TIMEOUT_MS = 2_147_483_647;
+
+/**
+ * The tokenizer's time limit as a signal. A limit no timer can hold is the page's mistake, thrown
+ * as such: read as an unreachable tokenizer, it would send every customer to the hosted page.
+ */
+function timeLimit(timeoutMs = TOKENIZE_TIMEOUT_MS): AbortSignal {
+  if (!Number.isInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > LONGEST_TIMEOUT_MS) {
+    throw new RangeError(`timeoutMs must be a whole number of milliseconds from 1 to ${LONGEST_TIMEOUT_MS} (it is ${String(timeoutMs)})`);
+  }
+  return AbortSignal.timeout(timeoutMs);
+}
 
 export interface CardToTokenize {
   /** Digits only. */
@@ -97,6 +111,7 @@ export function tokenizeBody(card: CardToTokenize, rich = false): TokenizeBody {
 /** Sends a signed body; the answer's JSON on a 2xx. */
 export async function postToTokenizer(settings: TokenizerSettings, body: TokenizeBody): Promise<Record<string, unknown>> {
   const send = settings.fetch ?? globalThis.fetch;
+  const signal = timeLimit(settings.timeoutMs);
   let answer: Response;
   let json: unknown;
   try {
@@ -105,7 +120,7 @@ export async function postToTokenizer(settings: TokenizerSettings, body: Tokeniz
       headers: { 'Content-Type': 'application/json', 'X-Widget-Id': settings.widgetKey, 'X-Sign': await signTokenizeBody(settings.widgetKey, body) },
       body: JSON.stringify(body),
       credentials: 'omit',
-      signal: AbortSignal.timeout(settings.timeoutMs ?? TOKENIZE_TIMEOUT_MS),
+      signal,
     });
     json = await answer.json();
   } catch (cause) {
