@@ -483,15 +483,15 @@ function orderSearchIndexes(dialect: keyof typeof CUSTOMER_EMAIL): OnlineIndex[]
 /**
  * Payments from which a PostgreSQL ledger builds 0018's and 0020's indexes online: below it a plain build
  * holds the table's writes for milliseconds, and an online one would wait for every older
- * transaction in the whole database (another application's report, too) before the start goes on.
+ * transaction in the whole database (another application's report, too) before the index is there.
  */
 export const ONLINE_BUILD_PAYMENTS = 10_000;
 
 /**
  * On PostgreSQL a plain CREATE INDEX holds every INSERT and UPDATE of the table for the whole
  * build (seconds on a million payments, past the ledger's 5 s statement deadline): there a
- * ledger of ONLINE_BUILD_PAYMENTS or more gets them from migrate.ts, once this migration
- * committed; a smaller one here, at once. SQLite writes one at a time anyway: built here.
+ * ledger of ONLINE_BUILD_PAYMENTS or more gets them from index-builds.ts, in the background
+ * once the ledger is open; a smaller one here, at once. SQLite writes one at a time anyway: built here.
  */
 const orderSearch = indexesOfPayments(orderSearchIndexes);
 

@@ -10,11 +10,11 @@ import { openLedger } from './ledger.js';
 import type { Ledger } from './ledger.js';
 import type { LedgerLog } from './index-builds.js';
 import { dropSchema, freshSchemaName, withTestDatabase } from './testing/databases.js';
-import { buildWaitingFor, connected, ledgerWithPayments, PAY_CLAIM, WEBHOOK_UPDATE } from './testing/large-ledger.js';
+import { buildWaitingFor, connected, ledgerWithPayments, PAY_CLAIM, pidOf, snapshotHeld, WEBHOOK_UPDATE } from './testing/large-ledger.js';
 
 /** Runs each statement on `writer`, failing (and cancelling it) the moment it waits for a lock instead. */
 async function writtenWithoutWaiting(writer: pg.Client, watcher: pg.Client, statements: readonly (readonly [string, readonly unknown[]])[]): Promise<void> {
-  const pid = (writer as unknown as { processID: number }).processID;
+  const pid = pidOf(writer);
   for (const [text, values] of statements) {
     let done = false;
     const running = writer.query(text, [...values]).finally(() => (done = true));
@@ -45,10 +45,6 @@ function keptLog(): LedgerLog & { readonly lines: string[] } {
   const lines: string[] = [];
   const keep = (level: string) => (message: string) => void lines.push(`${level} ${message}`);
   return { lines, info: keep('info'), warn: keep('warn'), error: keep('error') };
-}
-
-function pidOf(client: pg.Client): number {
-  return (client as unknown as { processID: number }).processID;
 }
 
 /** The index build's series of a companion's metrics on `ledger`, by state. */
@@ -158,11 +154,8 @@ withTestDatabase((url) => {
     it('closes during a build that waits for another transaction, and the next start builds it', async () => {
       const schema = freshSchemaName();
       await ledgerWithPayments(url, schema);
-      const [blocker, watcher] = await Promise.all([connected(url, schema), connected(url, schema)]);
+      const [blocker, watcher] = await Promise.all([snapshotHeld(url, schema), connected(url, schema)]);
       try {
-        // Another application's long report (a snapshot held), which a concurrent build waits for.
-        await blocker.query('begin isolation level repeatable read');
-        await blocker.query('select count(*) from payform_payments');
         const ledger = await openLedger(url, { schema, log: keptLog() });
         await buildWaitingFor(watcher, pidOf(blocker));
 
@@ -177,7 +170,6 @@ withTestDatabase((url) => {
         await restarted.close();
         expect(await searchIndexes(watcher, schema)).toEqual(BUILT);
       } finally {
-        await blocker.query('rollback').catch(() => undefined);
         await Promise.all([blocker.end(), watcher.end()]);
         await dropSchema(url, schema);
       }
@@ -186,11 +178,9 @@ withTestDatabase((url) => {
     it('a build cut short (its connection ended) is logged, and another instance takes it over', async () => {
       const schema = freshSchemaName();
       await ledgerWithPayments(url, schema);
-      const [blocker, watcher] = await Promise.all([connected(url, schema), connected(url, schema)]);
+      const [blocker, watcher] = await Promise.all([snapshotHeld(url, schema), connected(url, schema)]);
       const opened: Ledger[] = [];
       try {
-        await blocker.query('begin isolation level repeatable read');
-        await blocker.query('select count(*) from payform_payments');
         const log = keptLog();
         const first = await openLedger(url, { schema, log });
         opened.push(first);
@@ -209,7 +199,6 @@ withTestDatabase((url) => {
         await second.indexBuilds!.settled;
         expect(await searchIndexes(watcher, schema)).toEqual(BUILT);
       } finally {
-        await blocker.query('rollback').catch(() => undefined);
         for (const ledger of opened) await ledger.close();
         await Promise.all([blocker.end(), watcher.end()]);
         await dropSchema(url, schema);

@@ -19,7 +19,6 @@ import { csvLine } from './csv.js';
 import type { CsvCell } from './csv.js';
 import { OrderFilterQuery, orderSearch } from './order-routes.js';
 
-
 /** The ledger's largest page. */
 const PAGE = 200;
 

@@ -38,7 +38,6 @@ import type { OperationOutcome } from './secondary-operations.js';
 import { UnpaidOrderProblem } from './unpaid-order.js';
 import { ListedOrderView, OperationView, PaymentView, TotalsView, listedOrderView, operationView, orderView, paymentView, totalsView } from './views.js';
 
-
 /** What the orders are filtered by, in the list and in its CSV file (order-export.ts). */
 const ORDER_FILTERS = {
   status: z.enum(['init', 'pending', 'success', 'failure']).optional(),

@@ -27,7 +27,6 @@ export const DateReceiptsQuery = z.strictObject({
   method: z.enum(['purchase', 'auth']).optional(),
 });
 
-
 export const StatsQuery = z
   .strictObject({
     from: QueryInstant.optional(),
@@ -83,7 +82,6 @@ export const StatsView = z.object({
 
 /** The stats' default windows: the last day by hour, the last 30 days by day (the money's too). */
 const DEFAULT_WINDOW = { hour: 24 * 3_600_000, day: 30 * 24 * 3_600_000 } as const;
-
 
 export function reportRoutes(): Hono<CompanionEnv> {
   const reports = new Hono<CompanionEnv>();

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { serveSandbox } from '../../sandbox/testing/served.js';
 import type { ServedSandbox } from '../../sandbox/testing/served.js';
 import { dropSchema, freshSchemaName, withTestDatabase } from '../../ledger/testing/databases.js';
-import { buildWaitingFor, connected, ledgerWithPayments } from '../../ledger/testing/large-ledger.js';
+import { buildWaitingFor, connected, ledgerWithPayments, pidOf, snapshotHeld } from '../../ledger/testing/large-ledger.js';
 import { createLogger, memorySink } from '../log/logger.js';
 import { readCompanionConfig } from '../settings.js';
 import { startCompanion } from '../start.js';
@@ -25,11 +25,8 @@ withTestDatabase((url) => {
     vi.spyOn(console, 'log').mockImplementation(() => undefined);
     const schema = freshSchemaName();
     await ledgerWithPayments(url, schema);
-    const [report, watcher] = await Promise.all([connected(url, schema), connected(url, schema)]);
+    const [report, watcher] = await Promise.all([snapshotHeld(url, schema), connected(url, schema)]);
     try {
-      // Another application's report: a snapshot held, which a concurrent index build waits for.
-      await report.query('begin isolation level repeatable read');
-      await report.query('select count(*) from payform_payments');
       const databaseUrl = new URL(url);
       databaseUrl.searchParams.set('options', `-c search_path=${schema}`);
       const memory = memorySink();
@@ -38,7 +35,7 @@ withTestDatabase((url) => {
         sandboxOrigin: sandbox.url,
         logger: createLogger({ sink: memory.sink }),
       });
-      const reportPid = (report as unknown as { processID: number }).processID;
+      const reportPid = pidOf(report);
       await buildWaitingFor(watcher, reportPid);
 
       expect((await fetch(`${companion.url}/readyz`)).status).toBe(200);
@@ -53,7 +50,6 @@ withTestDatabase((url) => {
       const building = await watcher.query(`select pid from pg_stat_activity where state = 'active' and $1 = any (pg_blocking_pids(pid))`, [reportPid]);
       expect(building.rows, 'the stop cancelled the build').toEqual([]);
     } finally {
-      await report.query('rollback').catch(() => undefined);
       await Promise.all([report.end(), watcher.end()]);
       await dropSchema(url, schema);
     }

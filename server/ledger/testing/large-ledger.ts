@@ -32,6 +32,23 @@ export async function connected(url: string, schema: string): Promise<pg.Client>
   return client;
 }
 
+/** `client`'s backend, as pg_stat_activity names it. */
+export function pidOf(client: pg.Client): number {
+  return (client as unknown as { processID: number }).processID;
+}
+
+/**
+ * Another application's long report on the ledger: a connection of its own holding a snapshot (a
+ * repeatable-read transaction that has read the payments), which a concurrent index build waits
+ * for until it ends (`end()`, or a commit).
+ */
+export async function snapshotHeld(url: string, schema: string): Promise<pg.Client> {
+  const client = await connected(url, schema);
+  await client.query('begin isolation level repeatable read');
+  await client.query('select count(*) from payform_payments');
+  return client;
+}
+
 /** A ledger as 0017 left it, in `schema`, holding three payments (all in UAH) and ONLINE_BUILD_PAYMENTS more. */
 export async function ledgerWithPayments(url: string, schema: string): Promise<void> {
   const db = new Kysely<unknown>({ dialect: await postgresDialect(url, { schema, poolSize: 1 }) });
