@@ -193,17 +193,12 @@ async function leave(element: CheckoutElement): Promise<void> {
   } catch (error) {
     // Refused because the session is being paid (by card, in the form beside this button) or is paid: show that.
     if (error instanceof CompanionError && error.status === 409 && wentOn(element, await fetchView(element).catch(() => undefined))) return refocus(element);
-    const terms = shopSide(element, error);
-    if (terms) return close(element, terms);
+    // A page set up wrong: the element closes rather than stay on offer for clicks that cannot work.
+    const shop = shopSide(element, error) ?? (isForm(element) ? undefined : unasked(element, error));
+    if (shop) return close(element, shop);
     element.phase = 'ready';
     void refocus(element);
-    if (!isForm(element)) {
-      const told = unasked(element, error);
-      // A page set up wrong: the button closes rather than stay on offer for clicks that cannot work.
-      if (told !== error) element.phase = 'closed';
-      return element.fail(told);
-    }
-    markRefused(element, error);
+    if (isForm(element)) markRefused(element, error);
     element.fail(error);
   }
 }
@@ -211,10 +206,10 @@ async function leave(element: CheckoutElement): Promise<void> {
 /**
  * `<pay-button>` cannot ask for the customer details the hosted page needs, nor pay a session
  * whose modes leave hosted payment out: either is a page set up wrong, told to the developer;
- * the customer sees the calm message.
+ * the customer, that the shop cannot take the payment (`close`).
  */
-function unasked(element: CheckoutElement, error: unknown): unknown {
-  if (!(error instanceof CompanionError)) return error;
+function unasked(element: CheckoutElement, error: unknown): CompanionError | undefined {
+  if (!(error instanceof CompanionError)) return undefined;
   const customer = error.fields.filter((field) => field.startsWith('customer.'));
   const modes = element.view?.modes ?? ['hosted'];
   const reason = customer.length
@@ -222,7 +217,7 @@ function unasked(element: CheckoutElement, error: unknown): unknown {
     : error.code === 'rejected' && !modes.includes('hosted')
       ? `this checkout session does not allow hosted payment (its modes: ${modes.join(', ')}): open it with "hosted" in modes (POST /api/checkout/sessions), or use <pay-form>, which pays by card`
       : '';
-  if (!reason) return error;
+  if (!reason) return undefined;
   console.error(`<pay-button>: ${reason}`);
   return new CompanionError('misconfigured', error.status, customer, reason);
 }

@@ -231,9 +231,7 @@ describe('hosted checkout', () => {
   });
 
   it('<pay-button> names what a session without the customer details lacks for the hosted page, and offers the button no more', async () => {
-    const errors: string[] = [];
-    const real = console.error;
-    console.error = (...args: unknown[]) => void errors.push(args.join(' '));
+    const errors = watchConsoleErrors();
     try {
       const payButton = await mount({ customer: {} }, {}, 'pay-button');
       const error = oneEvent(payButton, 'pay-error');
@@ -244,13 +242,14 @@ describe('hosted checkout', () => {
       expect(detail.reason).to.contain("the gateway's hosted page needs the customer's email and phone: open the session with them");
       expect(errors).to.deep.equal([`<pay-button>: ${detail.reason}`]);
       await payButton.updateComplete;
-      expect(message(payButton)).to.equal('Something went wrong. Please try again in a moment.');
+      // Not "try again": nothing the customer does can pay this session.
+      expect(message(payButton)).to.equal('This shop cannot accept this payment. Please contact the shop.');
       // No button left to click again: it could only be refused again.
       expect(payButton.shadowRoot!.querySelector('button'), 'no button').to.equal(null);
       // Focus went with the button: it is on the message, not the page's start.
       await waitUntil(() => payButton.shadowRoot!.activeElement === part(payButton, '[part=message]'), 'focus was lost with the button');
     } finally {
-      console.error = real;
+      errors.restore();
     }
   });
 
@@ -291,7 +290,8 @@ describe('hosted checkout', () => {
       expect(detail.reason).to.contain('this checkout session does not allow hosted payment (its modes: direct)');
       expect(errors).to.deep.equal([`<pay-button>: ${detail.reason}`]);
       await payButton.updateComplete;
-      expect(message(payButton)).to.equal('Something went wrong. Please try again in a moment.');
+      // Not "try again": nothing the customer does can pay this session.
+      expect(message(payButton)).to.equal('This shop cannot accept this payment. Please contact the shop.');
       // No button left to click again: every click could only be refused again.
       expect(payButton.shadowRoot!.querySelector('button'), 'no button').to.equal(null);
     } finally {
