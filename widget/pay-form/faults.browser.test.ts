@@ -248,9 +248,7 @@ describe('<pay-form> when things go wrong', () => {
   it('tells the developer which fields the companion refused when the form shows none of them', async () => {
     const form = await mount();
     calls = watchFetch((call) => (isPay(call) ? Promise.resolve(json(422, { error: { code: 'payment_rejected', message: 'The gateway refused the payment details', fields: { 'fingerprint.browserScreenWidth': 'is required' } } })) : undefined));
-    const logged: string[] = [];
-    const real = console.error;
-    console.error = (...args: unknown[]) => void logged.push(args.join(' '));
+    const logged = watchConsoleErrors();
     try {
       const error = oneEvent(form, 'pay-error');
       await payThrough(form);
@@ -259,7 +257,7 @@ describe('<pay-form> when things go wrong', () => {
       expect(detail.reason).to.equal("the companion refused fingerprint.browserScreenWidth, which the customer cannot correct in the form: see the pay answer's error.fields");
       expect(logged).to.deep.equal([`<pay-form>: ${detail.reason}`]);
     } finally {
-      console.error = real;
+      logged.restore();
     }
   });
 
@@ -304,15 +302,9 @@ describe('<pay-form> when things go wrong', () => {
   });
 
   describe('on a page set up wrong', () => {
-    let errors: string[];
-    let restoreConsole: () => void;
-    beforeEach(() => {
-      errors = [];
-      const real = console.error;
-      console.error = (...args: unknown[]) => void errors.push(args.join(' '));
-      restoreConsole = () => void (console.error = real);
-    });
-    afterEach(() => restoreConsole());
+    let errors: ReturnType<typeof watchConsoleErrors>;
+    beforeEach(() => (errors = watchConsoleErrors()));
+    afterEach(() => errors.restore());
 
     /** A form at `endpoint` whose loading fails: its pay-error detail. */
     async function failAt(endpoint: string, session: string) {

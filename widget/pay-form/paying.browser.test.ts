@@ -32,6 +32,35 @@ async function mountExisting(session: string): Promise<PayForm> {
   return form;
 }
 
+/**
+ * A form for `first` whose view comes only once the page watches the form render: `move` runs in
+ * the very turn that view first shows ready, as a page setting another session then would. The
+ * view of `stalled`, if named, never comes. `amounts`: each pay-ready's; `views.restore()` when done.
+ */
+async function movedAsReady(first: string, move: (form: PayForm) => void, stalled?: string): Promise<{ form: PayForm; amounts: number[]; views: { restore(): void } }> {
+  let answer!: () => void;
+  const held = new Promise<void>((resolve) => (answer = resolve));
+  const views = watchFetch((call, pass) => (call.url.endsWith(first) ? held.then(pass) : stalled && call.url.endsWith(stalled) ? new Promise(() => {}) : undefined));
+  try {
+    const form = document.createElement('pay-form');
+    form.session = first;
+    const amounts: number[] = [];
+    form.addEventListener('pay-ready', (event) => amounts.push(event.detail.amount));
+    await fixture(form);
+    const watcher = new MutationObserver(() => {
+      if (!form.shadowRoot!.querySelector('form')) return;
+      watcher.disconnect();
+      move(form);
+    });
+    watcher.observe(form.shadowRoot!, { childList: true, subtree: true });
+    answer();
+    return { form, amounts, views };
+  } catch (error) {
+    views.restore();
+    throw error;
+  }
+}
+
 describe('<pay-form> paying', () => {
   let calls: ReturnType<typeof watchFetch>;
   beforeEach(() => (calls = watchFetch()));
@@ -254,24 +283,8 @@ describe('<pay-form> paying', () => {
 
   it('tells pay-ready for the session the page set last, not for one it replaced as that one showed', async () => {
     const [first, second] = await Promise.all([createSession({ amount: 1000 }), createSession({ amount: 2000 })]);
-    // The first session's view comes once the page watches the form render.
-    let answer!: () => void;
-    const held = new Promise<void>((resolve) => (answer = resolve));
-    const views = watchFetch((call, pass) => (call.url.endsWith(first) ? held.then(pass) : undefined));
+    const { form, amounts, views } = await movedAsReady(first, (form) => (form.session = second));
     try {
-      const form = document.createElement('pay-form');
-      form.session = first;
-      const amounts: number[] = [];
-      form.addEventListener('pay-ready', (event) => amounts.push(event.detail.amount));
-      await fixture(form);
-      // The page moves to another session in the very turn the first one renders ready.
-      const watcher = new MutationObserver(() => {
-        if (!form.shadowRoot!.querySelector('form')) return;
-        watcher.disconnect();
-        form.session = second;
-      });
-      watcher.observe(form.shadowRoot!, { childList: true, subtree: true });
-      answer();
       await waitUntil(() => amounts.includes(2000), 'the second session never became ready');
       await new Promise((resolve) => setTimeout(resolve, 100));
       expect(amounts).to.deep.equal([2000]);
@@ -283,25 +296,16 @@ describe('<pay-form> paying', () => {
 
   it('tells pay-ready for a session the page set back to while the one it replaced it with loads', async () => {
     const [first, second] = await Promise.all([createSession({ amount: 1000 }), createSession({ amount: 2000 })]);
-    // The first session's view comes once the page watches the form render; the second's never does.
-    let answer!: () => void;
-    const held = new Promise<void>((resolve) => (answer = resolve));
-    const views = watchFetch((call, pass) => (call.url.endsWith(first) ? held.then(pass) : call.url.endsWith(second) ? new Promise(() => {}) : undefined));
-    try {
-      const form = document.createElement('pay-form');
-      form.session = first;
-      const amounts: number[] = [];
-      form.addEventListener('pay-ready', (event) => amounts.push(event.detail.amount));
-      await fixture(form);
-      // The page moves to another session in the very turn the first one renders ready, then back.
-      const watcher = new MutationObserver(() => {
-        if (!form.shadowRoot!.querySelector('form')) return;
-        watcher.disconnect();
+    // The page moves to the second session, whose view never comes, then back.
+    const { form, amounts, views } = await movedAsReady(
+      first,
+      (form) => {
         form.session = second;
         setTimeout(() => (form.session = first));
-      });
-      watcher.observe(form.shadowRoot!, { childList: true, subtree: true });
-      answer();
+      },
+      second,
+    );
+    try {
       await waitUntil(() => amounts.length, 'the first session never became ready again');
       expect(amounts).to.deep.equal([1000]);
       expect(button(form).textContent).to.match(/^Pay UAH\s10\.00$/);

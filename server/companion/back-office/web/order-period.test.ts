@@ -14,46 +14,36 @@ afterEach(() => {
   if (runZone === undefined) delete process.env.TZ;
   else process.env.TZ = runZone;
 });
+/** The days `from` to `to` as the list asks for them: created_from and created_to (whichever choice named the days). */
+const sentAs = (from: string, to: string): [string | undefined, string | undefined] => {
+  const { created_from: start, created_to: end } = periodQuery({ choice: 'custom', from, to });
+  return [start, end];
+};
 
 describe('the orders list’s period', () => {
   it('is a Kyiv month from its first midnight to the next month’s, each at its own offset', () => {
     inZone('Europe/Kyiv');
     // The clocks go back on the last Sunday of October: October starts at +03:00 and ends at +02:00.
-    expect(periodQuery({ choice: 'lastMonth', from: '2026-10-01', to: '2026-10-31' })).toEqual({
-      created_from: '2026-10-01T00:00:00+03:00',
-      created_to: '2026-11-01T00:00:00+02:00',
-    });
+    expect(sentAs('2026-10-01', '2026-10-31')).toEqual(['2026-10-01T00:00:00+03:00', '2026-11-01T00:00:00+02:00']);
     // And forward on the last Sunday of March.
-    expect(periodQuery({ choice: 'custom', from: '2026-03-01', to: '2026-03-31' })).toEqual({
-      created_from: '2026-03-01T00:00:00+02:00',
-      created_to: '2026-04-01T00:00:00+03:00',
-    });
+    expect(sentAs('2026-03-01', '2026-03-31')).toEqual(['2026-03-01T00:00:00+02:00', '2026-04-01T00:00:00+03:00']);
     // The day the clocks go back has 25 hours: it still ends at the next midnight.
-    const { created_from: from, created_to: to } = periodQuery({ choice: 'custom', from: '2026-10-25', to: '2026-10-25' });
+    const [from, to] = sentAs('2026-10-25', '2026-10-25');
     expect(Date.parse(to!) - Date.parse(from!)).toBe(25 * 3_600_000);
     // An order at 22:30 UTC on 31 October is November's in Kyiv.
-    expect(Date.parse('2026-10-31T22:30:00Z')).toBeGreaterThanOrEqual(Date.parse(periodQuery({ choice: 'custom', from: '2026-11-01', to: '2026-11-30' }).created_from!));
+    expect(Date.parse('2026-10-31T22:30:00Z')).toBeGreaterThanOrEqual(Date.parse(sentAs('2026-11-01', '2026-11-30')[0]!));
   });
 
   it('is a New York month at its own offsets, the year’s end rolling over', () => {
     inZone('America/New_York');
-    expect(periodQuery({ choice: 'custom', from: '2026-11-01', to: '2026-11-30' })).toEqual({
-      created_from: '2026-11-01T00:00:00-04:00',
-      created_to: '2026-12-01T00:00:00-05:00',
-    });
-    expect(periodQuery({ choice: 'custom', from: '2026-12-01', to: '2026-12-31' })).toEqual({
-      created_from: '2026-12-01T00:00:00-05:00',
-      created_to: '2027-01-01T00:00:00-05:00',
-    });
+    expect(sentAs('2026-11-01', '2026-11-30')).toEqual(['2026-11-01T00:00:00-04:00', '2026-12-01T00:00:00-05:00']);
+    expect(sentAs('2026-12-01', '2026-12-31')).toEqual(['2026-12-01T00:00:00-05:00', '2027-01-01T00:00:00-05:00']);
   });
 
   it('starts a day whose midnight the clocks skip at its first hour', () => {
     inZone('America/Santiago');
     // Chile moves its clocks forward at midnight on the first Sunday of September (2026-09-06).
-    expect(periodQuery({ choice: 'custom', from: '2026-09-06', to: '2026-09-06' })).toEqual({
-      created_from: '2026-09-06T01:00:00-03:00',
-      created_to: '2026-09-07T00:00:00-03:00',
-    });
+    expect(sentAs('2026-09-06', '2026-09-06')).toEqual(['2026-09-06T01:00:00-03:00', '2026-09-07T00:00:00-03:00']);
   });
 
   it('writes each end as the instant it is, in any zone', () => {
