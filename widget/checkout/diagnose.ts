@@ -121,6 +121,8 @@ export async function diagnose(url: string, endpoint: string, element: Caller, r
   // The shop's server read the request's body before the companion could (a body parser mounted
   // in front of it): never a payment, and the companion's answer names the fix.
   if (code === 'body_already_read') return misconfigured(name, `${url}: ${String(error?.message)}`, status);
+  // The gateway refuses the session's own terms (its currency…): paying.ts words it and closes.
+  if (code === 'session_refused') return new CompanionError('misconfigured', status, fieldNames(error?.fields));
   if (!response.ok) return new CompanionError(status === 429 ? 'rate_limited' : status >= 500 ? 'server' : 'rejected', status, fieldNames(error?.fields));
   return new CompanionError('malformed', status);
 }

@@ -453,8 +453,6 @@ async function recover(form: Form, error: unknown): Promise<void> {
   await refocus(form, invalid);
 }
 
-/** Fields the customer typed or the browser sent, in the pay request's names; any other the companion names is the session's. */
-const CUSTOMER_SIDE = /^(card|customer|fingerprint)\./;
 /** "card.exp_month", "customer.email", "cc_number", "card_cvv"… name the form's exp, email, number, cvv. */
 const FORM_FIELD = /(number|exp|cvv|fname|lname|email|phone)[^.]*$/;
 
@@ -465,9 +463,9 @@ const FORM_FIELD = /(number|exp|cvv|fname|lname|email|phone)[^.]*$/;
  * customer that the shop cannot take the payment (`close`), not to try again.
  */
 function shopSide(element: CheckoutElement, error: unknown): CompanionError | undefined {
-  if (!(error instanceof CompanionError) || error.code !== 'rejected') return undefined;
-  const terms = error.fields.filter((field) => !CUSTOMER_SIDE.test(field) && !FORM_FIELD.test(field));
-  if (!terms.length) return undefined;
+  // The companion's `session_refused` (diagnose.ts): it knows which refused fields are the session's.
+  if (!(error instanceof CompanionError) || error.code !== 'misconfigured' || error.reason !== undefined || !error.fields.length) return undefined;
+  const terms = error.fields;
   const currency = terms.includes('currency') && element.view?.currency;
   const what = currency ? `the session's currency, ${currency}, which the gateway project does not take` : `the session's ${terms.join(', ')}`;
   const reason = `the gateway refused ${what}, so no payment of this session can succeed: open sessions the gateway project takes${currency ? `, or enable ${currency} for it at the gateway` : ''} (the companion's log says what it refused)`;

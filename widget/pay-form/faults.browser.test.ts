@@ -246,16 +246,40 @@ describe('<pay-form> when things go wrong', () => {
   });
 
   it('tells the developer which fields the companion refused when the form shows none of them', async () => {
+    // Whatever their names: whether a refusal is the session's is the companion's to say (session_refused).
+    for (const field of ['fingerprint.browserScreenWidth', 'browser_fingerprint']) {
+      const form = await mount();
+      calls = watchFetch((call) => (isPay(call) ? Promise.resolve(json(422, { error: { code: 'payment_rejected', message: 'The gateway refused the payment details', fields: { [field]: 'is required' } } })) : undefined));
+      const logged = watchConsoleErrors();
+      try {
+        const error = oneEvent(form, 'pay-error');
+        await payThrough(form);
+        const { detail } = await error;
+        expect(detail.code, field).to.equal('rejected');
+        expect(detail.reason, field).to.equal(`the companion refused ${field}, which the customer cannot correct in the form: see the pay answer's error.fields`);
+        expect(logged, field).to.deep.equal([`<pay-form>: ${detail.reason}`]);
+        await form.updateComplete;
+        expect(form.renderRoot.querySelector('[part~=button]'), `${field}: the form stays to pay again`).to.not.equal(null);
+      } finally {
+        logged.restore();
+        calls.restore();
+      }
+    }
+  });
+
+  it('closes on the session refused for its own terms, naming the fields to the developer', async () => {
     const form = await mount();
-    calls = watchFetch((call) => (isPay(call) ? Promise.resolve(json(422, { error: { code: 'payment_rejected', message: 'The gateway refused the payment details', fields: { 'fingerprint.browserScreenWidth': 'is required' } } })) : undefined));
+    calls = watchFetch((call) => (isPay(call) ? Promise.resolve(json(422, { error: { code: 'session_refused', message: 'The gateway refuses what this checkout session asks', fields: { 'split[0].sub_merchant_id': 'is not a sub-merchant of this project' } } })) : undefined));
     const logged = watchConsoleErrors();
     try {
       const error = oneEvent(form, 'pay-error');
       await payThrough(form);
       const { detail } = await error;
-      expect(detail.code).to.equal('rejected');
-      expect(detail.reason).to.equal("the companion refused fingerprint.browserScreenWidth, which the customer cannot correct in the form: see the pay answer's error.fields");
+      expect(detail).to.include({ code: 'misconfigured', message: 'This shop cannot accept this payment. Please contact the shop.' });
+      expect(detail.reason).to.contain("the gateway refused the session's split[0].sub_merchant_id");
       expect(logged).to.deep.equal([`<pay-form>: ${detail.reason}`]);
+      await form.updateComplete;
+      expect(form.renderRoot.querySelector('[part~=button]'), 'no pay button to try again with').to.equal(null);
     } finally {
       logged.restore();
     }

@@ -71,17 +71,19 @@ const CUSTOMER_FIELD = /^(card|customer|fingerprint)\./;
  * A refusal of what the customer typed is theirs to correct. One of the session's fields (a
  * currency the gateway project has not enabled, an amount over its limit) fails every payment
  * of such sessions, and only the operator can fix it: the line names the fields, not values. A
- * currency is said once for all its payments (refused-currency.ts).
+ * currency is said once for all its payments (refused-currency.ts). Whether any was the session's.
  */
-function warnOfMerchantFields(deps: PaymentFlowDeps, payment: Payment, fields: Readonly<Record<string, string>>): void {
+function warnOfMerchantFields(deps: PaymentFlowDeps, payment: Payment, fields: Readonly<Record<string, string>>): boolean {
   const { currency, ...others } = fields;
   if (currency !== undefined) tellRefusedCurrency(deps, payment.currency, currency, payment.orderId);
   const merchant = Object.entries(others).filter(([field]) => !CUSTOMER_FIELD.test(field));
-  if (merchant.length === 0) return;
-  const reasons = merchant.map(([field, reason]) => `${field} ${reason}`).join('; ');
-  deps.logger.warn(`the gateway refused a payment for what the session asked, not what the customer typed (${reasons}): check the sessions your server opens against the gateway project`, {
-    order_id: payment.orderId,
-  });
+  if (merchant.length > 0) {
+    const reasons = merchant.map(([field, reason]) => `${field} ${reason}`).join('; ');
+    deps.logger.warn(`the gateway refused a payment for what the session asked, not what the customer typed (${reasons}): check the sessions your server opens against the gateway project`, {
+      order_id: payment.orderId,
+    });
+  }
+  return currency !== undefined || merchant.length > 0;
 }
 
 /**
@@ -94,7 +96,8 @@ export async function endUnsentAttempt(deps: PaymentFlowDeps, payment: Payment, 
   if (error instanceof InvalidRequestError) {
     await endNotSent(deps, payment, `Refused by the gateway: ${error.message}`, send);
     const fields = fieldReasons(error.fields, requestField);
-    warnOfMerchantFields(deps, payment, fields);
+    // The session's own terms refused: every payment of it would be, and the customer can change none.
+    if (warnOfMerchantFields(deps, payment, fields)) throw new ApiProblem(422, 'session_refused', 'The gateway refuses what this checkout session asks: no payment of it can succeed', fields);
     throw new ApiProblem(422, 'payment_rejected', 'The gateway refused the payment details', fields);
   }
   // Refused credentials, rate limited, no connection, a permanent redirect (what answered is not

@@ -105,7 +105,7 @@ describe('a direct payment', () => {
     // The sandbox's test project takes UAH, USD, EUR, PLN and XTS.
     const first = await stack.openSession({ currency: 'GBP' });
     const refused = await payJson(first.id, payBody(), 422);
-    expect(refused.error).toMatchObject({ code: 'payment_rejected', fields: { currency: expect.stringContaining('is not enabled for this project') } });
+    expect(refused.error).toMatchObject({ code: 'session_refused', fields: { currency: expect.stringContaining('is not enabled for this project') } });
     // The same customer again, and another session in it: the operator has heard.
     await payJson(first.id, payBody(), 422);
     await payJson((await stack.openSession({ currency: 'GBP' })).id, payBody(), 422);
@@ -127,7 +127,8 @@ describe('a direct payment', () => {
   it('tells the operator when the gateway refuses another field the session asked, not what the customer typed', async () => {
     await open();
     const session = await stack.openSession({ split: [{ sub_merchant_id: '00000000-0000-4000-8000-000000000000', amount: 1010 }] });
-    await payJson(session.id, payBody(), 422);
+    // The session's own terms: no payment of it can succeed, and the widget closes on this code.
+    expect((await payJson(session.id, payBody(), 422)).error).toMatchObject({ code: 'session_refused', fields: { 'split[0].sub_merchant_id': expect.any(String) } });
     const warned = stack.logs.filter((line) => line.includes('the gateway refused a payment for what the session asked'));
     expect(warned).toHaveLength(1);
     expect(warned[0]).toContain('"level":"warn"');
