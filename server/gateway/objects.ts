@@ -6,6 +6,7 @@
  * masked in `status_description`. Fields the client does not know are kept as they came.
  */
 import { maskCardData } from './errors.js';
+import { currencyRefusal } from './money.js';
 import type { MinorUnits } from './money.js';
 import { fromWireAmount } from './wire/decimals.js';
 import type { WireAmount } from './wire/decimals.js';
@@ -25,6 +26,19 @@ interface Normalised {
   fee?: Fee | null;
   fixed_fee?: Fee | null;
   percent_fee?: Fee | null;
+  /**
+   * Instead of `processed_amount`, when it is in no ISO 4217 currency payform knows (the interface
+   * types `processed_currency` a String, not a CURRENCY: an alternative method may pay in another
+   * unit) or is finer than that currency's minor unit: as the gateway sent it.
+   */
+  processed_amount_as_sent?: WireAmount;
+  /**
+   * Instead of a fee, when its amount is finer than its currency's minor unit (the interface
+   * states no precision for fees: a percentage of 10.10 UAH may be 0.1515): as the gateway sent it.
+   */
+  fee_as_sent?: wire.WireFee;
+  fixed_fee_as_sent?: wire.WireFee;
+  percent_fee_as_sent?: wire.WireFee;
   /** Digit string, e.g. "1000"; null when the gateway sent none. */
   status_code: string | null;
   /** Last update time, from `processed_at` or `processing_time`. */
@@ -67,10 +81,12 @@ interface WireMoneyFields {
 /**
  * Converts one payment, operation or order entry. `currency` is the one its amounts are in
  * (the object's own, or the order's when an order-state entry names none). Throws RangeError
- * when an amount is finer than the currency's minor unit.
+ * when its amount is finer than the currency's minor unit; a fee or processed_amount that is
+ * comes as sent instead (`fee_as_sent` …), so that the payment's outcome is still read.
  */
 function normalise<W extends WireMoneyFields>(object: W, currency: string): View<W> {
-  const { processing_time, order_currency: _, ...rest } = object;
+  // Money fields leave `rest`: each comes back converted, or kept under its `_as_sent` name.
+  const { processing_time, order_currency: _, processed_amount: wirePaid, fee: _fee, fixed_fee: _fixed, percent_fee: _percent, ...rest } = object;
   const converted: Normalised = {
     amount: fromWireAmount(object.amount, currency),
     currency,
@@ -78,12 +94,12 @@ function normalise<W extends WireMoneyFields>(object: W, currency: string): View
     processed_at: object.processed_at ?? processing_time ?? null,
   };
   if (object.status_description != null) converted.status_description = maskCardData(object.status_description);
-  if (object.processed_amount != null) {
-    converted.processed_amount = fromWireAmount(object.processed_amount, object.processed_currency ?? currency);
-  }
-  for (const key of ['fee', 'fixed_fee', 'percent_fee'] as const) {
+  if (wirePaid === null) converted.processed_amount = null;
+  else if (wirePaid !== undefined) readProcessedAmount(converted, wirePaid, object.processed_currency ?? currency);
+  for (const key of FEE_FIELDS) {
     const fee = object[key];
-    if (fee !== undefined) converted[key] = fee === null ? null : toFee(fee, currency);
+    if (fee === null) converted[key] = null;
+    else if (fee !== undefined) readFee(converted, key, fee, currency);
   }
   const view = { ...rest, ...converted };
   if (object.split_fee != null) {
@@ -98,6 +114,35 @@ function normalise<W extends WireMoneyFields>(object: W, currency: string): View
   }
   // TypeScript cannot follow Omit over a generic W; the spread is exactly View<W>.
   return view as unknown as View<W>;
+}
+
+/**
+ * `processed_amount` in minor units of its currency, or kept as sent: it tells what the payer of
+ * an alternative method paid, and one that payform cannot count in minor units must not make the
+ * whole payment or webhook unreadable.
+ */
+function readProcessedAmount(into: Normalised, amount: WireAmount, currency: string): void {
+  try {
+    if (currencyRefusal(currency.toUpperCase()) === undefined) {
+      into.processed_amount = fromWireAmount(amount, currency);
+      return;
+    }
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+  }
+  into.processed_amount_as_sent = amount;
+}
+
+const FEE_FIELDS = ['fee', 'fixed_fee', 'percent_fee'] as const;
+
+/** A fee in minor units, or kept as sent: a fee payform cannot count exactly must not make the payment unreadable. */
+function readFee(into: Normalised, key: (typeof FEE_FIELDS)[number], fee: NonNullable<wire.WireFee>, currency: string): void {
+  try {
+    into[key] = toFee(fee, currency);
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    into[`${key}_as_sent`] = fee;
+  }
 }
 
 /** Deeper than any fee breakdown goes: what lies below is kept as it came. */

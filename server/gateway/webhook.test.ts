@@ -109,6 +109,19 @@ describe('decodeWebhook', () => {
     expect(event.limit_info).toBe('daily limit');
   });
 
+  it('reads processed_amount in minor units, and keeps as sent one in a unit it cannot count, instead of refusing the event', () => {
+    const paidLess = readWebhook(webhookForm({ ...paymentEvent, processed_amount: 5, processed_currency: 'UAH' }, SECRET), SECRET);
+    expect(paidLess).toMatchObject({ amount: 1010, processed_amount: 500, processed_currency: 'UAH' });
+    // processed_currency is a String(≤256) in the interface, not a CURRENCY: an alternative method's own unit.
+    const inCrypto = readWebhook(webhookForm({ ...paymentEvent, processed_amount: 0.00012345, processed_currency: 'USDT' }, SECRET), SECRET);
+    expect(inCrypto).toMatchObject({ amount: 1010, status: 'success', processed_amount_as_sent: 0.00012345, processed_currency: 'USDT' });
+    expect(inCrypto).not.toHaveProperty('processed_amount');
+    // An ISO currency, finer than its minor unit: no decimal is ever left in the minor-unit field.
+    const finer = readWebhook(webhookForm({ ...paymentEvent, processed_amount: '1.5', processed_currency: 'JPY' }, SECRET), SECRET);
+    expect(finer).toMatchObject({ processed_amount_as_sent: '1.5' });
+    expect(finer).not.toHaveProperty('processed_amount');
+  });
+
   it('rejects what is not base64url JSON of a known event', () => {
     expect(() => decodeWebhook('not base64!')).toThrow(WebhookPayloadError);
     expect(() => decodeWebhook(Buffer.from('{oops').toString('base64url'))).toThrow(/not JSON/);

@@ -77,6 +77,15 @@ describe('payments.create — direct', () => {
     expect(payment).not.toHaveProperty('processing_time');
   });
 
+  it('reads a payment whose fee is finer than the minor unit, keeping that fee as sent instead of losing the outcome', async () => {
+    // The interface states no precision for fees: 1.5 % of 10.10 UAH is 0.1515.
+    const percentFee = { amount: 0.1515, currency: 'UAH' };
+    double.gateway.answer({ body: { ...samples.paymentResponse, status: 'success', status_code: '1000', percent_fee: percentFee } });
+    const payment = await double.client().payments.create(direct);
+    expect(payment).toMatchObject({ status: 'success', amount: 1010, fee: { amount: 25, currency: 'UAH' }, percent_fee_as_sent: percentFee });
+    expect(payment).not.toHaveProperty('percent_fee');
+  });
+
   it('sends an explicit order_3ds_bypass and a cc_token payment', async () => {
     double.gateway.answer({ body: samples.paymentResponse });
     const { cc_number: _n, exp_month: _m, exp_year: _y, card_cvv: _c, ...withoutCard } = direct;
