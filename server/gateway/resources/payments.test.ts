@@ -162,6 +162,11 @@ describe('payments.create — validation before sending', () => {
     expect(error.status).toBeUndefined();
   });
 
+  it('says an e-mail address past the interface’s 256 characters is too long, once', async () => {
+    const error = await rejected({ ...direct, customer_email: `${'a'.repeat(64)}@${'b'.repeat(200)}.example` });
+    expect(error.fields).toEqual([{ field: 'customer_email', reason: 'must be at most 256 characters' }]);
+  });
+
   it('rejects card data in hosted mode and zero amounts', async () => {
     const error = await rejected({ ...hosted, ...samples.card, amount: 0 });
     expect(error.fields.map((f) => f.field)).toEqual(['amount', 'cc_number', 'exp_month', 'exp_year', 'card_cvv']);

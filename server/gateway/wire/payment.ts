@@ -24,7 +24,7 @@ export type ThreeDsBypass = z.infer<typeof ThreeDsBypass>;
 const Name = requiredText(256);
 // zod's default pattern refuses one-letter TLDs and internationalised addresses, and with them
 // shoppers whose address is real.
-const Email = z.email({ pattern: EMAIL_ADDRESS, error: reason('must be an email address') }).max(256);
+const Email = z.email({ pattern: EMAIL_ADDRESS, error: reason('must be an email address') }).max(256, { error: 'must be at most 256 characters' });
 const Phone = z.string().regex(/^\+?\d{7,15}$/, { error: 'must be 7 to 15 digits, optionally after a +' });
 const IpAddress = z.union([z.ipv4(), z.ipv6()], { error: reason('must be an IPv4 or IPv6 address') });
 const Language = z.string().regex(/^[A-Z]{2}$/, { error: 'must be an upper-case two-letter code such as EN or UK' });
