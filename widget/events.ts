@@ -31,9 +31,11 @@ export interface PayEventDetails {
   /**
    * No usable answer from the companion (network, HTTP error, malformed answer, refused redirect).
    * `message` is the customer's; `reason`, for the developer, says what a misconfigured page
-   * reached and what was expected (also on the console).
+   * reached and what was expected (also on the console). `orderId`: of a payment the page took
+   * the element off (it set another session) that ended with no answer or a server's error: the
+   * card may have been charged for that order, so its outcome is the page's server's to check.
    */
-  'pay-error': { code: PayErrorCode; message: string; reason?: string };
+  'pay-error': { code: PayErrorCode; message: string; reason?: string; orderId?: string };
 }
 
 export type PayEventMap = { [K in keyof PayEventDetails]: CustomEvent<PayEventDetails[K]> };

@@ -89,8 +89,9 @@ async function unanswered(url: string, endpoint: string, name: string): Promise<
 export async function diagnose(url: string, endpoint: string, element: Caller, response: Response | undefined, body: unknown, reading: boolean): Promise<CompanionError> {
   const name = element.localName;
   // The element read a session it was never given (checkout-element.ts waited `sessionWait` first):
-  // empty, or undefined or null as a framework's prop sets it, which the URL spells as a name.
-  if (!element.session) {
+  // empty, or undefined or null as a framework's prop sets it, which the URL spells as a name. Not
+  // a payment's error: it had a session, which the page may have unset since.
+  if (reading && !element.session) {
     return misconfigured(name, `no checkout session was set: set <${name} session> to the id your server got from the companion's POST /api/checkout/sessions`);
   }
   // `127.0.0.1:3000` is a path to the browser, read against the page's own address, and

@@ -11,7 +11,7 @@ import { emit, type FieldName, type PayEventDetails } from '../events.js';
 import type { FieldError } from '../pay-form/pay-form.js';
 import type { CardRefused } from '../pay-form/tokenized.js';
 import type { CheckoutElement, Phase } from './checkout-element.js';
-import { call, CompanionError, fetchView, type PayAnswer, type PayRequest } from './companion.js';
+import { call, CompanionError, fetchView, type PayAnswer, type PayErrorCode, type PayRequest } from './companion.js';
 import { collectFingerprint } from './fingerprint.js';
 import { mayRedirect } from './redirect.js';
 import type { SessionView } from './session-view.js';
@@ -400,6 +400,8 @@ async function pay(form: Form): Promise<void> {
   const { session } = form;
   const moved = (): boolean => form.session !== session;
   const view = form.view!;
+  // Whether the card went to the companion: from then on, an error may hide a payment taken.
+  let sent = false;
   try {
     const direct = request(form);
     // Tokenize mode: the card goes to the gateway from here, loaded on demand (tokenized.ts).
@@ -407,12 +409,17 @@ async function pay(form: Form): Promise<void> {
     if (moved()) return;
     // Without it the tokenizer is out of reach: the gateway's own page takes the card instead.
     if (!paid) return await leave(form);
+    sent = true;
     const answered = await payment(form, paid);
     if (!moved()) answer(form, answered);
     // Still, the customer paid: the page hears it by the order's id (never to offer that order again).
     else if (answered.status === 'success') emit(form, 'pay-success', { orderId: answered.order_id ?? view.order_id, paymentId: answered.payment_id });
   } catch (error) {
+    const code = codeOf(error);
     if (!moved()) await recover(form, error);
+    // Its outcome unknown, the card may have been charged: the page hears it by the order's id
+    // (to check on its server before offering that order again), the customer nothing of it here.
+    else if (sent && mayBePaid(code)) emit(form, 'pay-error', { code, message: form.t.waiting || form.t.confirming, orderId: view.order_id });
   } finally {
     for (const input of inputs) input.readOnly = false;
   }
@@ -432,7 +439,7 @@ function answer(form: Form, { status, redirect_url, message, order_id, payment_i
 /** After an error: point at the fields the companion named, or learn what happened before allowing a retry. */
 async function recover(form: Form, error: unknown): Promise<void> {
   const { code, status } = error instanceof CompanionError ? error : new CompanionError('server');
-  if (code === 'network' || code === 'server' || code === 'malformed' || status === 409) {
+  if (mayBePaid(code) || status === 409) {
     // The payment may have gone through: never let the customer pay twice.
     const view = await fetchView(form).catch(() => undefined);
     if (wentOn(form, view)) return refocus(form);
@@ -452,6 +459,12 @@ async function recover(form: Form, error: unknown): Promise<void> {
   form.fail(invalid ? error : unfixable(error), invalid && (form.t.fix ?? form.t.invalid));
   await refocus(form, invalid);
 }
+
+/** What a payment's error says of it: anything but the companion's own error is as a server's. */
+const codeOf = (error: unknown): PayErrorCode => (error instanceof CompanionError ? error.code : 'server');
+
+/** No answer, a server's error, or an answer not read: the payment may have gone through. */
+const mayBePaid = (code: PayErrorCode): boolean => code === 'network' || code === 'server' || code === 'malformed';
 
 /** "card.exp_month", "customer.email", "cc_number", "card_cvv"… name the form's exp, email, number, cvv. */
 const FORM_FIELD = /(number|exp|cvv|fname|lname|email|phone)[^.]*$/;

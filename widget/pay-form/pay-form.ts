@@ -53,7 +53,7 @@ const FIELDS: Record<FieldName, [
  * @event pay-redirect - About to leave for 3-D Secure or the hosted page; cancelable. `detail: { url, reason }`.
  * @event pay-success - The payment succeeded. `detail: { orderId?, paymentId? }`.
  * @event pay-failure - The payment was declined; the form stays. `detail: { message, orderId? }`.
- * @event pay-error - The companion could not be reached or answered badly, or the page is set up wrong. `detail: { code, message, reason? }` (`reason`, for the developer, with `misconfigured` and an unknown session).
+ * @event pay-error - The companion could not be reached or answered badly, or the page is set up wrong. `detail: { code, message, reason?, orderId? }` (`reason`, for the developer, with `misconfigured` and an unknown session; `orderId`, of a payment left in flight when the page set another session, whose outcome is unknown).
  *
  * @csspart form - The form.
  * @csspart field - A label, input and error group.

@@ -2,7 +2,7 @@ import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
 import type { PayForm } from './pay-form.js';
 import type { PayEventDetails } from '../events.js';
 import { advanceGatewayClock, closeSession, createSession, decideChallenge, readView } from '../test/checkout-fixture.js';
-import { autofill, button, card, errorText, field, focused, json, message, mount, part, press, record, stay, type, watchFetch } from '../test/harness.js';
+import { autofill, button, card, errorText, field, focused, json, message, mount, part, press, record, stay, type, watchConsoleErrors, watchFetch } from '../test/harness.js';
 
 /** Fills a test card and clicks Pay. */
 async function payWith(form: PayForm, number: string): Promise<void> {
@@ -344,6 +344,68 @@ describe('<pay-form> paying', () => {
       expect(message(form)).to.equal('');
       expect(form.phase).to.equal('ready');
     } finally {
+      payments.restore();
+    }
+  });
+
+  it('tells the page, by the old order, of a payment in flight as it set another session whose answer was lost', async () => {
+    const second = await createSession({ amount: 2000 });
+    let answer!: () => void;
+    const held = new Promise<void>((resolve) => (answer = resolve));
+    let answered = false;
+    // The companion takes the payment; its answer is lost on the way back.
+    const payments = watchFetch((call, pass) =>
+      call.url.endsWith('/pay') ? held.then(pass).finally(() => (answered = true)).then(() => Promise.reject(new TypeError('Failed to fetch'))) : undefined,
+    );
+    try {
+      const form = await mount();
+      const paidOrder = form.view!.order_id;
+      const heard: string[] = [];
+      for (const type of ['pay-ready', 'pay-success', 'pay-failure', 'pay-error']) form.addEventListener(type, () => heard.push(type));
+      let error: PayEventDetails['pay-error'] | undefined;
+      form.addEventListener('pay-error', (event) => (error = event.detail));
+      await payWith(form, '4242424242424242');
+      await waitUntil(() => payRequests(payments) === 1, 'no payment was sent');
+      form.session = second;
+      await waitUntil(() => heard.length, 'the second session never became ready');
+      answer();
+      await waitUntil(() => answered, 'the payment was never answered');
+      await waitUntil(() => error, 'the page never heard of the payment whose outcome is unknown');
+      expect(error).to.deep.equal({ code: 'network', message: 'Your payment is still being confirmed. Check again in a moment, and do not pay again.', orderId: paidOrder });
+      await form.updateComplete;
+      // Said to the page alone: the form shows the new session, ready to pay.
+      expect(heard).to.deep.equal(['pay-ready', 'pay-error']);
+      expect(paidOrder).to.be.a('string');
+      expect(button(form).textContent).to.match(/^Pay UAH\s20\.00$/);
+      expect(message(form)).to.equal('');
+      expect(form.phase).to.equal('ready');
+    } finally {
+      payments.restore();
+    }
+  });
+
+  it('tells the page, by the order, of a payment whose answer was lost after the page took its session away', async () => {
+    let answer!: () => void;
+    const held = new Promise<void>((resolve) => (answer = resolve));
+    const payments = watchFetch((call, pass) => (call.url.endsWith('/pay') ? held.then(pass).then(() => Promise.reject(new TypeError('Failed to fetch'))) : undefined));
+    const logged = watchConsoleErrors();
+    try {
+      const form = await mount();
+      const paidOrder = form.view!.order_id;
+      // Not yet told that no session is set: the page's to set one.
+      form.sessionWait = 60_000;
+      const errors: PayEventDetails['pay-error'][] = [];
+      form.addEventListener('pay-error', (event) => errors.push(event.detail));
+      await payWith(form, '4242424242424242');
+      await waitUntil(() => payRequests(payments) === 1, 'no payment was sent');
+      // The page unsets the session (its cart emptied): the payment's request had it.
+      form.session = '';
+      answer();
+      await waitUntil(() => errors.length, 'the page never heard of the payment whose outcome is unknown');
+      expect(errors.map(({ code, orderId }) => ({ code, orderId }))).to.deep.equal([{ code: 'network', orderId: paidOrder }]);
+      expect(logged, 'no session missing: the payment had one').to.deep.equal([]);
+    } finally {
+      logged.restore();
       payments.restore();
     }
   });
