@@ -23,6 +23,12 @@ test('downloads the orders the list is filtered by as a CSV file for the account
 
   const [download] = await Promise.all([page.waitForEvent('download'), backOffice.orders.getByRole('button', { name: 'Download CSV' }).click()]);
   expect(download.suggestedFilename()).toMatch(/^orders-\d{4}-\d{2}-\d{2}\.csv$/);
+  // Streamed to disk by the browser from a signed link (no token in it), never held in the tab as a blob.
+  const link = new URL(download.url());
+  expect(`${link.origin}${link.pathname}`).toBe(`${stack.shop}/api/downloads/orders`);
+  expect([...link.searchParams.keys()]).toEqual(['kind', 'email', 'expires', 'signature']);
+  expect(link.searchParams.get('email')).toBe(email);
+  expect(download.url()).not.toContain(stack.token);
   const bytes = await readFile(await download.path());
   expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
   const lines = bytes.subarray(3).toString('utf8').split('\r\n');

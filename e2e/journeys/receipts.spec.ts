@@ -47,6 +47,7 @@ test('receipt as HTML and PDF, and the day’s receipts as a ZIP', async ({ page
   await receipts.getByLabel('Format').selectOption('pdf');
   const zip = await downloaded(page, () => receipts.getByRole('button', { name: 'Download ZIP' }).click());
   expect(zip.download.suggestedFilename()).toBe(`receipts-${new Date().toISOString().slice(0, 10)}.zip`);
+  expect(zip.download.url()).toMatch(/\/api\/downloads\/receipts\/\d{4}-\d{2}-\d{2}\?format=pdf&expires=\d+&signature=[\w-]+$/);
   const entries = unzipSync(new Uint8Array(zip.bytes));
   const names = Object.keys(entries);
   for (const order of orders) expect(names.some((name) => name.startsWith(`${order}-`) && name.endsWith('.pdf'))).toBe(true);

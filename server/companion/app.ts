@@ -45,6 +45,8 @@ import type { Logger } from './log/logger.js';
 import { balanceRoutes } from './merchant/balance-routes.js';
 import { cardRoutes } from './merchant/card-routes.js';
 import { chargeRoutes } from './merchant/charge-routes.js';
+import { DOWNLOADS_PATH } from './merchant/download-links.js';
+import { downloadRoutes } from './merchant/download-routes.js';
 import { eventRoutes } from './merchant/event-routes.js';
 import { feedRoutes } from './merchant/feed-routes.js';
 import { orderRoutes } from './merchant/order-routes.js';
@@ -214,6 +216,8 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
   app.route('/api/orders', orderRoutes());
   // Not under /api/orders: `export` is an order id a merchant may give.
   app.route('/api/exports/orders', orderExportRoutes());
+  // The signed links' files: outside ADMIN_PREFIXES, the link is their credential (download-links.ts).
+  app.route(DOWNLOADS_PATH, downloadRoutes());
   app.route('/api/webhook-events', eventRoutes());
   app.route('/api/balances', balanceRoutes());
   app.route('/api', reportRoutes());

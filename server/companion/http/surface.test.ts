@@ -314,7 +314,8 @@ describe('the route catalog and OpenAPI document', () => {
   it('refuses, on every API route, a query parameter or a body field the catalog does not declare for it, by name', async () => {
     const session = await stack.openSession();
     const bodyless = new Set<string>();
-    for (const operation of API.filter((candidate) => candidate.path.startsWith('/api/'))) {
+    // A signed link's route judges its signature first: 403 (download-links.test.ts).
+    for (const operation of API.filter((candidate) => candidate.path.startsWith('/api/') && candidate.access !== 'signature')) {
       const path = operation.path.replace(':id', session.id).replace(/:(\w+)/g, 'x1');
       const where = `${operation.method} ${operation.path}`;
       const withQuery = await stack.request(operation.method.toUpperCase(), `${path}?zz=1&4242424242424242=1`, { admin: true, ...(operation.method === 'get' ? {} : { body: {} }) });

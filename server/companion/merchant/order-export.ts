@@ -1,7 +1,8 @@
 /**
  * The orders as a CSV file, for an accountant or a spreadsheet (bearer ADMIN_TOKEN):
  *
- *   GET /api/exports/orders  ?status=&kind=&session_id=&held=true&email=&card_last4=&amount=&currency=&created_from=&created_to=
+ *   GET /api/exports/orders       ?status=&kind=&session_id=&held=true&email=&card_last4=&amount=&currency=&created_from=&created_to=
+ *   GET /api/exports/orders/link  the same query: a signed link to the same file, for a browser (download-links.ts)
  *
  * Every order the filters of GET /api/orders match, newest first, one row each. Streamed a page
  * of the ledger at a time (its keyset paging): memory stays one page whatever the ledger holds,
@@ -10,6 +11,7 @@
  * of the currency's digits beside them for people (`_decimal`, a point, no grouping).
  */
 import { Hono } from 'hono';
+import type { Context } from 'hono';
 import { decimalMinorUnits } from '@payform/gateway';
 import { amountPaid } from '../../ledger/index.js';
 import type { Ledger, OrderListQuery as LedgerOrderQuery, OrderTotals, Payment } from '../../ledger/index.js';
@@ -17,10 +19,12 @@ import type { CompanionEnv } from '../context.js';
 import { validate } from '../http/validate.js';
 import { csvLine } from './csv.js';
 import type { CsvCell } from './csv.js';
+import { DOWNLOADS_PATH, issueLink } from './download-links.js';
 import { OrderFilterQuery, orderSearch } from './order-routes.js';
+import { LARGEST_PAGE } from './page-query.js';
 
-/** The ledger's largest page. */
-const PAGE = 200;
+/** Where a link to the file points (download-routes.ts). */
+export const ORDERS_DOWNLOAD_PATH = `${DOWNLOADS_PATH}/orders`;
 
 interface Row {
   readonly payment: Payment;
@@ -68,7 +72,7 @@ export const EXPORT_COLUMNS: readonly string[] = COLUMNS.map(([name]) => name);
 
 /** One page of the ledger as CSV lines, and where the next one starts (null: the last). */
 async function pageText(ledger: Ledger, query: LedgerOrderQuery, cursor: string | undefined): Promise<{ text: string; next: string | null }> {
-  const page = await ledger.listOrders({ ...query, limit: PAGE, ...(cursor !== undefined && { cursor }) });
+  const page = await ledger.listOrders({ ...query, limit: LARGEST_PAGE, ...(cursor !== undefined && { cursor }) });
   // Two reads for the page, whatever it holds: its operations, and its sessions' descriptions.
   const [totals, descriptions] = await Promise.all([ledger.totalsOfOrders(page.orders), ledger.descriptionsOfOrders(page.orders)]);
   const text = page.orders
@@ -79,59 +83,61 @@ async function pageText(ledger: Ledger, query: LedgerOrderQuery, cursor: string 
 
 export function orderExportRoutes(): Hono<CompanionEnv> {
   const exports = new Hono<CompanionEnv>();
-
-  exports.get('/', validate('query', OrderFilterQuery), async (c) => {
-    const { ledger, clock, logger } = c.var.services;
-    const query = orderSearch(c.req.valid('query'));
-    // Read before the answer starts: a ledger that cannot be read is the API's usual 5xx, not
-    // a 200 cut short.
-    const first = await pageText(ledger, query, undefined);
-    const encoder = new TextEncoder();
-    let next = first.next;
-    // The client left (a closed tab, an interrupted curl): a page read meanwhile is dropped.
-    let stopped = false;
-    const body = new ReadableStream<Uint8Array>({
-      start(controller) {
-        // The byte order mark tells Excel the file is UTF-8 (names in Cyrillic); CSV readers skip it.
-        controller.enqueue(encoder.encode(`\uFEFF${csvLine(EXPORT_COLUMNS)}${first.text}`));
-        if (next === null) controller.close();
-      },
-      // Pulled as the client reads: a slow download holds one page, not the ledger. A read that
-      // fails later cuts the answer short, so the client sees a broken download, never a file
-      // that looks whole.
-      async pull(controller) {
-        if (next === null) return;
-        let page: { text: string; next: string | null };
-        try {
-          page = await pageText(ledger, query, next);
-        } catch (error) {
-          if (stopped) return;
-          // The answer's status is sent: only the log says why the file stopped.
-          logger.error('the orders export stopped: the ledger could not be read', { err: error });
-          // Served by Node, the connection is cut (no last chunk): an errored stream would have
-          // @hono/node-server print the error again, unredacted, on stderr.
-          const outgoing = c.env?.outgoing;
-          if (outgoing) return void outgoing.destroy();
-          return controller.error(error);
-        }
-        if (stopped) return;
-        next = page.next;
-        controller.enqueue(encoder.encode(page.text));
-        if (next === null) controller.close();
-      },
-      cancel() {
-        stopped = true;
-      },
-    }, { highWaterMark: 0 });
-    const day = new Date(clock()).toISOString().slice(0, 10);
-    return new Response(body, {
-      headers: {
-        'Content-Type': 'text/csv; charset=utf-8; header=present',
-        'Content-Disposition': `attachment; filename="orders-${day}.csv"`,
-        'Cache-Control': 'no-store',
-      },
-    });
-  });
-
+  exports.get('/', validate('query', OrderFilterQuery), (c) => ordersCsv(c, orderSearch(c.req.valid('query'))));
+  // The filters are judged here, so a refused one is said to the back office, not saved as a file.
+  exports.get('/link', validate('query', OrderFilterQuery), (c) => c.json(issueLink(c, ORDERS_DOWNLOAD_PATH)));
   return exports;
+}
+
+/** The file of the orders `query` finds, streamed: for the bearer route and the signed link alike. */
+export async function ordersCsv(c: Context<CompanionEnv>, query: LedgerOrderQuery): Promise<Response> {
+  const { ledger, clock, logger } = c.var.services;
+  // Read before the answer starts: a ledger that cannot be read is the API's usual 5xx, not
+  // a 200 cut short.
+  const first = await pageText(ledger, query, undefined);
+  const encoder = new TextEncoder();
+  let next = first.next;
+  // The client left (a closed tab, an interrupted curl): a page read meanwhile is dropped.
+  let stopped = false;
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      // The byte order mark tells Excel the file is UTF-8 (names in Cyrillic); CSV readers skip it.
+      controller.enqueue(encoder.encode(`\uFEFF${csvLine(EXPORT_COLUMNS)}${first.text}`));
+      if (next === null) controller.close();
+    },
+    // Pulled as the client reads: a slow download holds one page, not the ledger. A read that
+    // fails later cuts the answer short, so the client sees a broken download, never a file
+    // that looks whole.
+    async pull(controller) {
+      if (next === null) return;
+      let page: { text: string; next: string | null };
+      try {
+        page = await pageText(ledger, query, next);
+      } catch (error) {
+        if (stopped) return;
+        // The answer's status is sent: only the log says why the file stopped.
+        logger.error('the orders export stopped: the ledger could not be read', { err: error });
+        // Served by Node, the connection is cut (no last chunk): an errored stream would have
+        // @hono/node-server print the error again, unredacted, on stderr.
+        const outgoing = c.env?.outgoing;
+        if (outgoing) return void outgoing.destroy();
+        return controller.error(error);
+      }
+      if (stopped) return;
+      next = page.next;
+      controller.enqueue(encoder.encode(page.text));
+      if (next === null) controller.close();
+    },
+    cancel() {
+      stopped = true;
+    },
+  }, { highWaterMark: 0 });
+  const day = new Date(clock()).toISOString().slice(0, 10);
+  return new Response(body, {
+    headers: {
+      'Content-Type': 'text/csv; charset=utf-8; header=present',
+      'Content-Disposition': `attachment; filename="orders-${day}.csv"`,
+      'Cache-Control': 'no-store',
+    },
+  });
 }

@@ -33,6 +33,7 @@ import {
 import type { OperationBody } from './operation-request.js';
 import { PageQuery } from './page-query.js';
 import { queryInteger } from './query-integer.js';
+import { LINK_PARAMS } from './download-links.js';
 import { QueryInstant } from './query-instant.js';
 import type { OperationOutcome } from './secondary-operations.js';
 import { UnpaidOrderProblem } from './unpaid-order.js';
@@ -87,6 +88,9 @@ function checkedFilters<Query extends z.ZodType<Filters>>(query: Query) {
 
 /** The filters alone: the CSV file holds every page. */
 export const OrderFilterQuery = checkedFilters(z.strictObject(ORDER_FILTERS));
+
+/** The CSV file's signed link (download-links.ts): the filters, its expiry and signature. */
+export const SignedOrderFilterQuery = checkedFilters(z.strictObject({ ...ORDER_FILTERS, ...LINK_PARAMS }));
 
 export const OrderListQuery = checkedFilters(z.strictObject({
   ...ORDER_FILTERS,

@@ -2,8 +2,11 @@
 import * as z from 'zod';
 import { queryInteger } from './query-integer.js';
 
+/** The ledger's largest page: its list reads refuse a `limit` above 200 (server/ledger/input.ts, pageShape). */
+export const LARGEST_PAGE = 200;
+
 export const PageQuery = {
-  limit: queryInteger(/^\d{1,4}$/, 'must be a whole number', 1, 200).optional(),
+  limit: queryInteger(/^\d{1,4}$/, 'must be a whole number', 1, LARGEST_PAGE).optional(),
   /** `next_cursor` of the previous page; the ledger refuses one it did not give (400 `cursor`). */
   cursor: z.string().min(1).max(256).optional(),
 };

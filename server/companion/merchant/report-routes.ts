@@ -1,7 +1,8 @@
 /**
  * What the back office draws and downloads (bearer ADMIN_TOKEN):
  *
- *   GET /api/receipts/:date     ?format=html|pdf&method=purchase|auth  — the day's receipts, a ZIP
+ *   GET /api/receipts/:date      ?format=html|pdf&method=purchase|auth  — the day's receipts, a ZIP
+ *   GET /api/receipts/:date/link the same query: a signed link to the same ZIP, and whether it is empty
  *   GET /api/stats              ?from=&to=&bucket=hour|day&time_zone=|utc_offset_minutes=
  *                               payments per bucket by outcome, with the success rate
  *   GET /api/stats/money        ?from=&to=  what the period's payments came to per currency
@@ -13,6 +14,7 @@ import { Hono } from 'hono';
 import * as z from 'zod';
 import { IsoDate } from '@payform/gateway/wire';
 import { isTimeZone } from '../../ledger/index.js';
+import type { Context } from 'hono';
 import type { CompanionEnv } from '../context.js';
 import { AmountView } from '../http/amounts.js';
 import { ApiProblem } from '../http/problem.js';
@@ -21,11 +23,38 @@ import { QueryInstant } from './query-instant.js';
 import { validate } from '../http/validate.js';
 import { fromGateway } from './balance-routes.js';
 import { sendDocument } from './documents.js';
+import { DOWNLOADS_PATH, issueLink, LINK_PARAMS } from './download-links.js';
+import type { ReceiptsLink } from './download-links.js';
 
 export const DateReceiptsQuery = z.strictObject({
   format: z.enum(['html', 'pdf']).default('pdf'),
   method: z.enum(['purchase', 'auth']).optional(),
 });
+
+/** The ZIP's signed link (download-links.ts): its query, expiry and signature. */
+export const SignedDateReceiptsQuery = DateReceiptsQuery.extend(LINK_PARAMS);
+
+/** Where a link to a day's ZIP points (download-routes.ts). */
+export const receiptsDownloadPath = (date: string) => `${DOWNLOADS_PATH}/receipts/${date}`;
+
+type DateReceipts = z.output<typeof DateReceiptsQuery>;
+
+/** The day's receipts from the gateway: the date judged first (400 naming it). */
+function receiptsOf(c: Context<CompanionEnv>, date: string, query: DateReceipts) {
+  if (!IsoDate.safeParse(date).success) throw ApiProblem.invalid({ date: 'must be a date yyyy-MM-dd' });
+  return fromGateway(() => c.var.services.gateway.receipts.forDate(date, { format: query.format, ...(query.method ? { method: query.method } : {}) }));
+}
+
+/** The day's ZIP as the companion sends it, to the bearer route and the signed link alike. */
+export async function dayReceipts(c: Context<CompanionEnv>, date: string, query: DateReceipts): Promise<Response> {
+  return sendDocument(c, await receiptsOf(c, date, query), `receipts-${date}.zip`);
+}
+
+/**
+ * A ZIP with no file in it: one that starts with its end record (signature PK 5 6), as the
+ * gateway sends a day without a receipt. The back office says so rather than save it.
+ */
+const emptyZip = (body: Uint8Array) => body[0] === 0x50 && body[1] === 0x4b && body[2] === 0x05 && body[3] === 0x06;
 
 export const StatsQuery = z
   .strictObject({
@@ -86,12 +115,13 @@ const DEFAULT_WINDOW = { hour: 24 * 3_600_000, day: 30 * 24 * 3_600_000 } as con
 export function reportRoutes(): Hono<CompanionEnv> {
   const reports = new Hono<CompanionEnv>();
 
-  reports.get('/receipts/:date', validate('query', DateReceiptsQuery), async (c) => {
+  reports.get('/receipts/:date', validate('query', DateReceiptsQuery), (c) => dayReceipts(c, c.req.param('date'), c.req.valid('query')));
+  // Asked of the gateway now, so what it refuses, and a day without receipts, are said to the
+  // back office before the browser is sent anywhere. The link's download asks it again.
+  reports.get('/receipts/:date/link', validate('query', DateReceiptsQuery), async (c) => {
     const date = c.req.param('date');
-    if (!IsoDate.safeParse(date).success) throw ApiProblem.invalid({ date: 'must be a date yyyy-MM-dd' });
-    const query = c.req.valid('query');
-    const document = await fromGateway(() => c.var.services.gateway.receipts.forDate(date, { format: query.format, ...(query.method ? { method: query.method } : {}) }));
-    return sendDocument(c, document, `receipts-${date}.zip`);
+    const document = await receiptsOf(c, date, c.req.valid('query'));
+    return c.json({ ...issueLink(c, receiptsDownloadPath(date)), empty: emptyZip(document.body) } satisfies z.output<typeof ReceiptsLink>);
   });
 
   reports.get('/stats', validate('query', StatsQuery), async (c) => {

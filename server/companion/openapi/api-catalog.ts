@@ -20,10 +20,11 @@ import { ChangesPage, ChangesQuery, ChangeView, LastEventId } from '../merchant/
 import {
   CaptureRequest, RefundRequest, ResendRequest, SplitCaptureRequest, SplitRefundRequest, VoidRequest,
 } from '../merchant/operation-request.js';
-import { CancelledOrder, OperationAnswer, OrderFilterQuery, OrderListQuery, OrderPage, OrderReceiptQuery, ResendAnswer } from '../merchant/order-routes.js';
+import { DownloadLink, ReceiptsLink } from '../merchant/download-links.js';
+import { CancelledOrder, OperationAnswer, OrderFilterQuery, OrderListQuery, OrderPage, OrderReceiptQuery, ResendAnswer, SignedOrderFilterQuery } from '../merchant/order-routes.js';
 import { UnpaidSession } from '../merchant/unpaid-order.js';
 import { ChargeAnswer, ChargeRequest } from '../merchant/saved-card-charges.js';
-import { DateReceiptsQuery, MoneyQuery, MoneyView, StatsQuery, StatsView } from '../merchant/report-routes.js';
+import { DateReceiptsQuery, MoneyQuery, MoneyView, SignedDateReceiptsQuery, StatsQuery, StatsView } from '../merchant/report-routes.js';
 import {
   DiscrepancyView, EventView, ListedOrderView, OperationView, OrderView, PaymentView, TotalsView, WaitingEventView,
 } from '../merchant/views.js';
@@ -121,6 +122,8 @@ export const VIEWS: Readonly<Record<string, z.ZodType>> = {
   TerminalList,
   Stats: StatsView,
   Money: MoneyView,
+  DownloadLink,
+  ReceiptsLink,
   Change: ChangeView,
   ChangesPage,
   Card: CardView,
@@ -187,6 +190,10 @@ export const API: readonly ApiOperation[] = [
   { method: 'get', path: '/api/stats', operationId: 'getPaymentStats', tag: 'Reports', summary: 'Payments per hour or day by outcome, with the success rate', access: 'admin', query: StatsQuery, responses: { 200: json('buckets and totals', StatsView) } },
   { method: 'get', path: '/api/stats/money', operationId: 'getPaymentMoney', tag: 'Reports', summary: 'What the payments created in a period came to per currency: paid, refunded, net (the last 30 days unless from/to say)', access: 'admin', query: MoneyQuery, responses: { 200: json('the period and its money', MoneyView) } },
   { method: 'get', path: '/api/exports/orders', operationId: 'exportOrders', tag: 'Reports', summary: 'Every order the filters of listOrders match, newest first, as a CSV file (streamed): what each sold (its session’s description), amounts in integer minor units with their decimals beside them', access: 'admin', query: OrderFilterQuery, responses: { 200: content('CSV (RFC 4180, UTF-8 with a byte order mark, a header row); text cells that begin like a formula start with an apostrophe', 'text/csv') } },
+  { method: 'get', path: '/api/exports/orders/link', operationId: 'linkOrdersExport', tag: 'Reports', summary: 'A signed link to exportOrders’ file with these filters, for a browser’s download (no token in it; it lasts a minute): the filters are judged now', access: 'admin', query: OrderFilterQuery, responses: { 200: json('The link and when it expires', DownloadLink) } },
+  { method: 'get', path: '/api/receipts/:date/link', operationId: 'linkDailyReceipts', tag: 'Reports', summary: 'A signed link to getDailyReceipts’ ZIP, for a browser’s download (no token in it; it lasts a minute), and whether the day has any receipt: the gateway is asked now', params: { date: IsoDate }, access: 'admin', query: DateReceiptsQuery, responses: { 200: json('The link, when it expires, and whether the ZIP is empty', ReceiptsLink) } },
+  { method: 'get', path: '/api/downloads/orders', operationId: 'downloadOrdersExport', tag: 'Reports', summary: 'exportOrders’ file through a link linkOrdersExport signed: no token, this query exactly, until it expires', access: 'signature', query: SignedOrderFilterQuery, responses: { 200: content('CSV, as exportOrders', 'text/csv'), 403: problem('download_link_invalid: no signature, or not this address’s (another file, other filters, a changed admin token); download_link_expired: ask for a new link') } },
+  { method: 'get', path: '/api/downloads/receipts/:date', operationId: 'downloadDailyReceipts', tag: 'Reports', summary: 'getDailyReceipts’ ZIP through a link linkDailyReceipts signed: no token, this query exactly, until it expires', params: { date: IsoDate }, access: 'signature', query: SignedDateReceiptsQuery, responses: { 200: content('ZIP archive', 'application/zip'), 403: problem('download_link_invalid: no signature, or not this address’s (another day or format, a changed admin token); download_link_expired: ask for a new link') } },
   { method: 'get', path: '/api/changes', operationId: 'listChanges', tag: 'Reports', summary: 'Status changes since a sequence number (polling)', access: 'admin', query: ChangesQuery, responses: { 200: json('changes, last_seq, complete', ChangesPage) } },
   { method: 'get', path: '/api/changes/stream', operationId: 'streamChanges', tag: 'Reports', summary: 'Status changes as server-sent events', access: 'admin', headers: { 'Last-Event-ID': LastEventId }, responses: { 200: content('Event stream', 'text/event-stream') } },
   // Customers

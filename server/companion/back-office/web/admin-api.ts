@@ -127,12 +127,13 @@ export async function api<T>(token: string, path: string, init: { method?: strin
   return body as T;
 }
 
-/** A file of the merchant API (receipts), under the name the companion gives it. */
+/** A file of the merchant API (an order's receipt), under the name the companion gives it. */
 export interface ApiFile {
   readonly name: string;
   readonly blob: Blob;
 }
 
+/** A small file, fetched whole with the token: an order's receipt. Large ones go by link (`downloadLink`, `followLink`). */
 export async function fetchFile(token: string, path: string, fallbackName: string): Promise<ApiFile> {
   const response = await send(path, { headers: authorization(token) });
   if (!response.ok) {
@@ -146,24 +147,48 @@ export async function fetchFile(token: string, path: string, fallbackName: strin
 /** Hands a fetched file to the browser's downloads. */
 export function save(file: ApiFile): void {
   const url = URL.createObjectURL(file.blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = file.name;
-  link.hidden = true;
-  document.body.append(link);
-  link.click();
-  link.remove();
+  clickDownload(url, file.name);
   // The click has handed the file over; the blob can go once the browser has read it.
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
+/** A signed link to a file of the merchant API (`GET <file's route>/link`): followed without the token, for a minute. */
+export interface DownloadLink {
+  /** Below the companion's public URL: `/api/downloads/…?…&expires=…&signature=…`. */
+  readonly path: string;
+  readonly expires_at: string;
+}
+
+/** A day's receipts' link, and whether the ZIP would hold no file. */
+export interface ReceiptsLink extends DownloadLink {
+  readonly empty: boolean;
+}
+
 /**
- * A ZIP with no file in it: one that starts with its end record (signature PK 5 6), as a day
- * without a receipt is sent. Saving it would leave the staff to find that out by opening it.
+ * Asks for a link to the file at `path` (`/api/exports/orders?…` → `/api/exports/orders/link?…`):
+ * the companion judges the query now, so a refusal is an ApiError shown on the page, not a file.
  */
-export async function emptyZip(blob: Blob): Promise<boolean> {
-  const head = new Uint8Array(await blob.slice(0, 4).arrayBuffer());
-  return head[0] === 0x50 && head[1] === 0x4b && head[2] === 0x05 && head[3] === 0x06;
+export function downloadLink<Link extends DownloadLink = DownloadLink>(token: string, path: string): Promise<Link> {
+  const query = path.indexOf('?');
+  return api<Link>(token, query < 0 ? `${path}/link` : `${path.slice(0, query)}/link${path.slice(query)}`);
+}
+
+/**
+ * Hands a link to the browser's downloads: its own download manager streams the file to disk,
+ * showing its progress, under the name the companion gives it — the tab never holds the file.
+ */
+export function followLink(link: DownloadLink): void {
+  clickDownload(apiPath(link.path), '');
+}
+
+function clickDownload(href: string, name: string): void {
+  const anchor = document.createElement('a');
+  anchor.href = href;
+  anchor.download = name;
+  anchor.hidden = true;
+  document.body.append(anchor);
+  anchor.click();
+  anchor.remove();
 }
 
 // The merchant API's answers, as far as the back office reads them.

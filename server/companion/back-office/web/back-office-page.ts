@@ -9,7 +9,8 @@ import { t } from './i18n.js';
 import { formatAmount } from './money.js';
 import { isolated, isolatedText } from './bidi-isolation.js';
 import { mountPage } from './chrome.js';
-import { adminToken, api, ApiError, emptyZip, fetchFile, forgetToken, newIdempotencyKey, outcomeUnknown, save, saveToken } from './admin-api.js';
+import { adminToken, api, ApiError, downloadLink, fetchFile, followLink, forgetToken, newIdempotencyKey, outcomeUnknown, save, saveToken } from './admin-api.js';
+import type { ReceiptsLink } from './admin-api.js';
 import type { Balance, ListedOrder, MoneyReport, OrderDetail, Stats, Terminals, UnmatchedEvents } from './admin-api.js';
 import { listQuery, refreshedList } from './order-list.js';
 import { periodInstants, periodText, presetPeriod, timeZone, typedPeriod } from './order-period.js';
@@ -452,8 +453,10 @@ async function download<State extends { readonly busy: boolean; readonly problem
   try {
     set({ busy: false, ...(await fetchAndSave()) } as State);
   } catch (error) {
-    set({ busy: false } as State);
-    if (error instanceof ApiError && error.status === 401) return refused();
+    if (error instanceof ApiError && error.status === 401) {
+      set({ busy: false } as State);
+      return refused();
+    }
     set({ busy: false, problem: problemText(error) } as State);
   }
   page.refresh();
@@ -461,9 +464,9 @@ async function download<State extends { readonly busy: boolean; readonly problem
 
 function downloadDay(date: string, format: 'html' | 'pdf'): Promise<void> {
   return download(receipts, (next) => (receipts = next), async () => {
-    const file = await fetchFile(token!, `/api/receipts/${date}?format=${format}`, `receipts-${date}.zip`);
-    if (await emptyZip(file.blob)) return { notice: t('receipts.none', { date }) };
-    save(file);
+    const link = await downloadLink<ReceiptsLink>(token!, `/api/receipts/${date}?format=${format}`);
+    if (link.empty) return { notice: t('receipts.none', { date }) };
+    followLink(link);
   });
 }
 

@@ -1,10 +1,11 @@
 /**
  * "Download CSV" of the orders list: every order the list's filters match as the companion's
- * file (GET /api/exports/orders) — the pages not read yet too, never only the rows shown.
+ * file (GET /api/exports/orders) — the pages not read yet too, never only the rows shown. The
+ * browser downloads it by a signed link: a month of a large shop's orders is hundreds of MB.
  */
 import { html, nothing } from 'lit';
 import type { TemplateResult } from 'lit';
-import { fetchFile, save } from './admin-api.js';
+import { downloadLink, followLink } from './admin-api.js';
 import { t } from './i18n.js';
 
 /** The export's address for the list read with `listQuery`: its filters, without its paging. */
@@ -17,7 +18,7 @@ export function exportPath(listQuery: URLSearchParams): string {
 }
 
 export async function downloadOrders(token: string, listQuery: URLSearchParams): Promise<void> {
-  save(await fetchFile(token, exportPath(listQuery), 'orders.csv'));
+  followLink(await downloadLink(token, exportPath(listQuery)));
 }
 
 /** The download's state: a file on its way, or why the last one failed. */

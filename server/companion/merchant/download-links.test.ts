@@ -1,0 +1,134 @@
+// Signed download links, over HTTP through the companion and the sandbox: the back office asks
+// for one with the admin token, the browser follows it with none (download-links.ts).
+import { describe, expect, it } from 'vitest';
+import { TestClock } from '../../ledger/testing/databases.js';
+import { stacksPerTest } from '../test/stack.js';
+import type { Stack } from '../test/stack.js';
+
+const open = stacksPerTest();
+
+interface Link {
+  readonly url: string;
+  readonly path: string;
+  readonly expires_at: string;
+  readonly empty?: boolean;
+}
+
+async function paidOrder(stack: Stack): Promise<string> {
+  const session = await stack.openSession();
+  expect((await (await stack.pay(session.id)).json()).status).toBe('success');
+  return session.order_id;
+}
+
+const linkTo = (stack: Stack, route: string, prefix = '') => stack.json('GET', `${prefix}${route}`, 200, { admin: true }) as Promise<Link>;
+
+/** Follows a link as a browser does: no token, the address as given. */
+const follow = (url: string) => fetch(url);
+
+async function refusal(response: Response): Promise<{ status: number; code: string; message: string }> {
+  const body = await response.json();
+  return { status: response.status, code: body.error.code, message: body.error.message };
+}
+
+describe('GET /api/exports/orders/link', () => {
+  it('gives a link that downloads the same file as the bearer route, without the token', async () => {
+    const stack = await open({ served: true });
+    const orderId = await paidOrder(stack);
+    const link = await linkTo(stack, '/api/exports/orders/link?status=success&currency=UAH');
+    expect(link.url).toBe(`${stack.companionUrl}${link.path}`);
+    expect(link.path).toMatch(/^\/api\/downloads\/orders\?status=success&currency=UAH&expires=\d+&signature=[\w-]{43}$/);
+    // No token in it, and a minute to follow it.
+    expect(link.url).not.toContain('test-admin-token');
+    expect(Date.parse(link.expires_at) - Date.now()).toBeGreaterThan(50_000);
+    expect(Date.parse(link.expires_at) - Date.now()).toBeLessThanOrEqual(61_000);
+
+    const file = await follow(link.url);
+    expect(file.status).toBe(200);
+    expect(file.headers.get('content-type')).toBe('text/csv; charset=utf-8; header=present');
+    expect(file.headers.get('content-disposition')).toMatch(/^attachment; filename="orders-\d{4}-\d{2}-\d{2}\.csv"$/);
+    expect(file.headers.get('cache-control')).toBe('no-store');
+    const text = await file.text();
+    expect(text).toContain(`"${orderId}"`);
+    // The bearer route is as it was, for merchants' scripts.
+    const bearer = await stack.request('GET', '/api/exports/orders?status=success&currency=UAH', { admin: true });
+    expect(bearer.status).toBe(200);
+    expect(await bearer.text()).toBe(text);
+    // The link is followed as often as needed until it expires (a retried download).
+    expect((await follow(link.url)).status).toBe(200);
+    // The request log names the route, never the link's query.
+    expect(stack.logs.filter((line) => line.includes(link.path.slice(link.path.indexOf('signature='))))).toEqual([]);
+  });
+
+  it('judges the filters when the link is asked for, with the admin token', async () => {
+    const stack = await open({ served: true });
+    const refused = await stack.json('GET', '/api/exports/orders/link?card_last4=4242424242424242', 400, { admin: true });
+    expect(refused.error.fields).toEqual({ card_last4: 'must be the last four digits of the card, never more' });
+    expect((await stack.request('GET', '/api/exports/orders/link')).status).toBe(401);
+  });
+
+  it('refuses, saying why, a link whose address was changed in any way', async () => {
+    const stack = await open({ served: true });
+    const { url } = await linkTo(stack, '/api/exports/orders/link?status=success');
+    const [address, signature] = url.split('&signature=') as [string, string];
+    const invalid = (message: string) => ({ status: 403, code: 'download_link_invalid', message: expect.stringContaining(message) });
+    const mismatch = invalid('its signature does not match its address');
+    // Other filters, one more, the expiry moved, another file, another signature, none at all.
+    expect(await refusal(await follow(url.replace('status=success', 'status=failure')))).toEqual(mismatch);
+    expect(await refusal(await follow(url.replace('status=success', 'status=success&held=true')))).toEqual(mismatch);
+    expect(await refusal(await follow(url.replace(/expires=(\d+)/, (_, at: string) => `expires=${Number(at) + 3600}`)))).toEqual(mismatch);
+    expect(await refusal(await follow(url.replace('/api/downloads/orders', '/api/downloads/receipts/2024-01-01')))).toEqual(mismatch);
+    const flipped = `${signature[0] === 'A' ? 'B' : 'A'}${signature.slice(1)}`;
+    expect(await refusal(await follow(`${address}&signature=${flipped}`))).toEqual(mismatch);
+    expect(await refusal(await follow(`${address}&signature=${signature.slice(1)}`))).toEqual(mismatch);
+    expect(await refusal(await follow(address))).toEqual(invalid('it carries no expiry and signature'));
+    // The admin token does not stand in for a link: the link's route serves links only.
+    expect(await refusal(await stack.request('GET', '/api/downloads/orders?status=success', { admin: true }))).toEqual(invalid('it carries no expiry and signature'));
+    // The bearer routes still want the token.
+    expect((await follow(url.replace('/api/downloads/orders', '/api/exports/orders'))).status).toBe(401);
+  });
+
+  it('stops working a minute after it was issued', async () => {
+    const clock = new TestClock(Date.now());
+    const stack = await open({ served: true, clock });
+    const link = await linkTo(stack, '/api/exports/orders/link');
+    clock.advance(59_000);
+    expect((await follow(link.url)).status).toBe(200);
+    clock.advance(2_000);
+    expect(await refusal(await follow(link.url))).toEqual({
+      status: 403, code: 'download_link_expired', message: expect.stringContaining(`The download link expired at ${link.expires_at}`),
+    });
+  });
+
+  it('is followed at another instance with the same admin token (no state kept), under the base path', async () => {
+    const stack = await open({ served: true, companion: { basePath: '/payments' } });
+    const link = await linkTo(stack, '/api/exports/orders/link', '/payments');
+    expect(link.url).toBe(`${stack.companionUrl}/payments${link.path}`);
+    expect((await follow(link.url)).status).toBe(200);
+    const other = await open({ served: true, companion: { basePath: '/payments' } });
+    expect((await follow(`${other.companionUrl}/payments${link.path}`)).status).toBe(200);
+  });
+});
+
+describe('GET /api/receipts/:date/link', () => {
+  it('says whether the day has receipts, and links to its ZIP', async () => {
+    const stack = await open({ served: true });
+    await paidOrder(stack);
+    const today = new Date().toISOString().slice(0, 10);
+    const link = await linkTo(stack, `/api/receipts/${today}/link?format=pdf`);
+    expect(link.empty).toBe(false);
+    expect(link.path).toMatch(new RegExp(`^/api/downloads/receipts/${today}\\?format=pdf&expires=\\d+&signature=`));
+    const zip = await follow(link.url);
+    expect(zip.status).toBe(200);
+    expect(zip.headers.get('content-type')).toBe('application/zip');
+    expect(zip.headers.get('content-disposition')).toBe(`attachment; filename="receipts-${today}.zip"`);
+    expect(zip.headers.get('cache-control')).toBe('private, no-store');
+    expect(Buffer.from(await zip.arrayBuffer()).subarray(0, 4)).toEqual(Buffer.from([0x50, 0x4b, 0x03, 0x04]));
+    // Another day or format is another link.
+    expect((await follow(link.url.replace('format=pdf', 'format=html'))).status).toBe(403);
+    expect((await follow(link.url.replace(today, '2024-01-01'))).status).toBe(403);
+
+    expect((await linkTo(stack, '/api/receipts/2024-01-01/link')).empty).toBe(true);
+    expect((await stack.json('GET', '/api/receipts/2030-13-45/link', 400, { admin: true })).error.fields).toEqual({ date: 'must be a date yyyy-MM-dd' });
+    expect((await stack.json('GET', `/api/receipts/${today}/link?format=docx`, 400, { admin: true })).error.fields.format).toBeDefined();
+  });
+});

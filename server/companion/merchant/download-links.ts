@@ -1,0 +1,97 @@
+/**
+ * Short-lived signed links to the merchant API's two files — the orders CSV and a day's receipts —
+ * for a browser's own download manager: an `<a download>` cannot send the bearer token, and a file
+ * fetched with it would sit whole in the tab's memory before being saved.
+ *
+ *   GET <file's route>/link?<its query>   (bearer ADMIN_TOKEN)  → { url, path, expires_at }
+ *   GET /api/downloads/…?<its query>&expires=<unix s>&signature=<HMAC>   (no token: the link)
+ *
+ * Stateless: the signature is an HMAC-SHA256 keyed by a key derived from the admin token, so every
+ * instance behind a load balancer checks what another issued, and a new token voids every link.
+ * It covers the method, the file's path and its query byte for byte (the expiry last), so a link
+ * is for one file with one filter set until it expires. The token is never in the URL; the
+ * request log names the route pattern only (http/request-log.ts), never a link's query.
+ */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { Context, MiddlewareHandler } from 'hono';
+import * as z from 'zod';
+import type { CompanionEnv } from '../context.js';
+import { ApiProblem } from '../http/problem.js';
+
+/** Long enough to be followed at once, short enough to be worthless in a history or a log. */
+export const LINK_LIFETIME_MS = 60_000;
+
+/** Where the signed files are served, below the companion's root (app.ts). */
+export const DOWNLOADS_PATH = '/api/downloads';
+
+/** A purpose of its own: the key signs links and nothing else. */
+const KEY_PURPOSE = 'payform download link v1';
+
+export const DownloadLink = z.object({
+  url: z.string().describe('The link, absolute (the companion’s public URL): for a browser’s navigation or `curl -OJ`, no token needed'),
+  path: z.string().describe('The same link below the companion’s public URL (`/api/downloads/…`)'),
+  expires_at: z.iso.datetime().describe('When the link stops working (a minute after it was issued)'),
+});
+
+export const ReceiptsLink = DownloadLink.extend({
+  empty: z.boolean().describe('The day has no receipt: the ZIP would hold no file'),
+});
+
+/** The query parameters a link adds to its file's own. */
+export const LINK_PARAMS = {
+  expires: z.string().regex(/^\d{1,12}$/, 'must be a Unix time in seconds').describe('When the link expires, in Unix seconds (signed)'),
+  signature: z.string().describe('HMAC-SHA256 of the link, base64url'),
+};
+
+const linkKey = (adminToken: string) => createHmac('sha256', adminToken).update(KEY_PURPOSE).digest();
+
+/** The signature of `GET <path>?<query>`: what a link is. */
+const sign = (adminToken: string, unsigned: string) => createHmac('sha256', linkKey(adminToken)).update(`GET ${unsigned}`).digest();
+
+/** The request's query as sent, without its `?`: signed as the bytes it is, never re-encoded. */
+function rawQuery(url: string): string {
+  const start = url.indexOf('?');
+  return start < 0 ? '' : url.slice(start + 1);
+}
+
+/**
+ * A link to the file at `path` (below the companion's root) with the query the request for the
+ * link was sent with: the route validated it, so the file is served with the same filters.
+ */
+export function issueLink(c: Context<CompanionEnv>, path: string): z.output<typeof DownloadLink> {
+  const { options, clock } = c.get('services');
+  const query = rawQuery(c.req.url);
+  const expires = Math.ceil((clock() + LINK_LIFETIME_MS) / 1000);
+  const unsigned = `${path}?${query ? `${query}&` : ''}expires=${expires}`;
+  const link = `${unsigned}&signature=${sign(options.adminToken, unsigned).toString('base64url')}`;
+  return { url: `${options.publicUrl}${link}`, path: link, expires_at: new Date(expires * 1000).toISOString() };
+}
+
+/** The signed part of a link's query, and its signature: the signature comes last, after the expiry. */
+const SIGNED_QUERY = /^((?:.*&)?expires=(\d{1,12}))&signature=([A-Za-z0-9_-]{1,100})$/s;
+
+/**
+ * Serves the route to a link this companion (or another with its admin token) issued for exactly
+ * this path and query, until it expires; refuses anything else with 403 saying why. `pathOf`
+ * names the file's path below the companion's root, whatever host or base path it is mounted at.
+ */
+export function requireSignedLink(pathOf: (c: Context<CompanionEnv>) => string): MiddlewareHandler<CompanionEnv> {
+  return async (c, next) => {
+    const { options, clock } = c.get('services');
+    const match = SIGNED_QUERY.exec(rawQuery(c.req.url));
+    if (!match) throw forged('it carries no expiry and signature');
+    const [, signed, expires, given] = match as unknown as [string, string, string, string];
+    const expected = sign(options.adminToken, `${pathOf(c)}?${signed}`);
+    const sent = Buffer.from(given, 'base64url');
+    if (sent.length !== expected.length || !timingSafeEqual(sent, expected)) {
+      throw forged('its signature does not match its address (another file, other filters, or an admin token that changed since)');
+    }
+    const expiresAt = Number(expires) * 1000;
+    if (clock() >= expiresAt) {
+      throw new ApiProblem(403, 'download_link_expired', `The download link expired at ${new Date(expiresAt).toISOString()}: links last a minute; ask for a new one (the back office does at each press)`);
+    }
+    await next();
+  };
+}
+
+const forged = (reason: string) => new ApiProblem(403, 'download_link_invalid', `Not a valid download link: ${reason}. Ask for a new one with the admin token (GET <the file's route>/link)`);

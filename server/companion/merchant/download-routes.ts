@@ -1,0 +1,29 @@
+/**
+ * The files a signed link leads to (download-links.ts), without the admin token: GET only, these
+ * two files only, each exactly as its link was issued for, until it expires.
+ *
+ *   GET /api/downloads/orders         ?<filters>&expires=&signature=   the orders CSV (order-export.ts)
+ *   GET /api/downloads/receipts/:date ?format=&method=&expires=&signature=   the day's ZIP
+ *
+ * The signature is checked before anything else about the request is judged.
+ */
+import { Hono } from 'hono';
+import type { CompanionEnv } from '../context.js';
+import { validate } from '../http/validate.js';
+import { requireSignedLink } from './download-links.js';
+import { ORDERS_DOWNLOAD_PATH, ordersCsv } from './order-export.js';
+import { orderSearch, SignedOrderFilterQuery } from './order-routes.js';
+import { dayReceipts, receiptsDownloadPath, SignedDateReceiptsQuery } from './report-routes.js';
+
+export function downloadRoutes(): Hono<CompanionEnv> {
+  const downloads = new Hono<CompanionEnv>();
+  downloads.get('/orders', requireSignedLink(() => ORDERS_DOWNLOAD_PATH), validate('query', SignedOrderFilterQuery), (c) => {
+    const { expires: _expires, signature: _signature, ...filters } = c.req.valid('query');
+    return ordersCsv(c, orderSearch(filters));
+  });
+  downloads.get('/receipts/:date', requireSignedLink((c) => receiptsDownloadPath(c.req.param('date') ?? '')), validate('query', SignedDateReceiptsQuery), (c) => {
+    const { expires: _expires, signature: _signature, ...query } = c.req.valid('query');
+    return dayReceipts(c, c.req.param('date'), query);
+  });
+  return downloads;
+}
