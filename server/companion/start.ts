@@ -324,7 +324,7 @@ async function compose(settings: CompanionSettings, options: StartOptions, stopp
   // transaction pooler): the operator sets it where it still reaches every session.
   if (ledger.transactionPooled) {
     logger.warn(
-      "ledger: PostgreSQL through a pooler in transaction mode (PgBouncer): statements go unprepared and no statement_timeout is set for the session; set it on the database role (ALTER ROLE <user> SET statement_timeout = '5s') so the server cancels a stalled statement, and keep ?pgbouncer=true in PAYFORM_DATABASE_URL, which says the pooler is there for certain where the look at start may miss it",
+      "ledger: PostgreSQL through a pooler in transaction mode (PgBouncer): statements go unprepared and no statement_timeout is set for the session; set it on the database role (ALTER ROLE <user> SET statement_timeout = '5s') so the server cancels a stalled statement (it reaches a large ledger's background index builds too: let them finish through a direct connection, docs/companion.md, “A large ledger”), and keep ?pgbouncer=true in PAYFORM_DATABASE_URL, which says the pooler is there for certain where the look at start may miss it",
     );
   }
   // An existing ledger brought up to this version: when and how, for whoever later wonders why

@@ -41,6 +41,8 @@ export interface IndexBuildOptions {
   readonly schema: string;
   /** A connection of the builder's own, without the ledger's statement deadline; destroyed after. */
   readonly openBuilder: () => Promise<Kysely<unknown>>;
+  /** Whether the ledger's server connections are a transaction pooler's (pooler.ts): no session setting is sent then. */
+  readonly transactionPooled: () => boolean;
   readonly log: LedgerLog;
   /** How long a build may wait for other transactions before the ones it waits for are named (default 30 s). */
   readonly warnAfterMs?: number;
@@ -62,6 +64,16 @@ const RETRY_MS = [60_000, 30 * 60_000] as const;
 /** How long a close waits for a cancelled build to end (it ends at once once cancelled). */
 const STOP_MS = 5_000;
 const CANCEL_AGAIN_MS = 100;
+/**
+ * A build's session runs without the deadlines a role or the server may set (a managed service's,
+ * or the advice for a transaction pooler): the build waits for every older transaction, for as
+ * long as they last, and that wait counts against each (lock_timeout: its wait for their
+ * snapshots is a lock's). transaction_timeout where the server has it (PostgreSQL 17). Set
+ * before each statement on its connection: a new one replaces a connection that dropped. Not
+ * behind a transaction pooler: the statements could run on another server session than the SET,
+ * which would reach another client.
+ */
+const WITHOUT_DEADLINES = `select set_config(name, '0', false) from pg_settings where name in ('statement_timeout', 'lock_timeout', 'transaction_timeout')`;
 
 /**
  * Starts building the online indexes not built and valid, unless there are none (one catalog
@@ -170,7 +182,14 @@ class BackgroundBuilds implements IndexBuilds {
     const since = Date.now();
     const named = new Set<number>();
     try {
-      const running = sql.raw(`${this.#tag} ${statement}`).execute(builder).catch(buildFailed(index));
+      const pooled = this.#options.transactionPooled();
+      const running = builder
+        .connection()
+        .execute(async (session) => {
+          if (!pooled) await sql.raw(WITHOUT_DEADLINES).execute(session);
+          await sql.raw(`${this.#tag} ${statement}`).execute(session);
+        })
+        .catch(buildFailed(index, pooled));
       const ended = running.then(
         () => true,
         () => true,
@@ -246,13 +265,40 @@ async function onlineIndexesDue(db: Kysely<LedgerTables>, schema: string): Promi
 
 class BuildFailed extends Error {}
 
-/** A build's failure, said with the index and its migration (the database's words kept). */
-function buildFailed(index: OnlineIndex): (error: unknown) => never {
+/** A build's failure, said with the index and its migration (the database's words kept), and what to do when a deadline cut it short. */
+function buildFailed(index: OnlineIndex, pooled: boolean): (error: unknown) => never {
   return (error) => {
-    // A role's statement_timeout (what a transaction pooler leaves in force) cuts a long build short.
-    const fix = (error as { code?: unknown }).code === '57014' ? ". If the role's statement_timeout cut it short, raise it (ALTER ROLE … SET statement_timeout = 0)" : '';
+    const setting = deadlineOf(error);
+    const fix = setting === undefined ? '' : pooled ? pooledDeadline(setting) : missedPooler(setting);
     throw new BuildFailed(`ledger: migration ${index.migration} failed building the index ${index.name} (CREATE INDEX CONCURRENTLY, payments still written meanwhile): ${reasonOf(error)}${fix}`, { cause: error });
   };
+}
+
+/**
+ * The setting whose deadline ended the statement, if one did. A cancel another session asked for
+ * (57014 too) is said by the database's words alone.
+ */
+function deadlineOf(error: unknown): string | undefined {
+  const { code } = error as { code?: unknown };
+  if (code === '57014') return /user request/i.test(reasonOf(error)) ? undefined : 'statement_timeout';
+  if (code === '55P03' && /lock timeout/i.test(reasonOf(error))) return 'lock_timeout';
+  return code === '25P04' ? 'transaction_timeout' : undefined;
+}
+
+/** What lets a build through a transaction pooler finish, where its own session cannot be told. */
+function deadlineFixes(setting: string): string {
+  return (
+    `connect one instance's ledger to PostgreSQL directly, not through the pooler, until the indexes are built (a build there runs without deadlines), ` +
+    `or clear the role's ${setting} meanwhile (ALTER ROLE <user> SET ${setting} = 0, set back once built; it reaches the server connections the pooler opens from then on)`
+  );
+}
+
+function pooledDeadline(setting: string): string {
+  return `. Behind a pooler in transaction mode the build cannot lift the role's ${setting} for its own session (the pooler could run a SET on another client's): ${deadlineFixes(setting)}`;
+}
+
+function missedPooler(setting: string): string {
+  return `. The build had set its session's ${setting} to 0, so a pooler in transaction mode the ledger did not detect likely ran the build on another server session (say so with ?pgbouncer=true in the URL): ${deadlineFixes(setting)}`;
 }
 
 function failureOf(error: unknown): string {

@@ -21,6 +21,7 @@ import { findOperationByRequestKey, getOperation, markOperationChecked, operatio
 import { claimNotices, dropNotices, noticeFailed, noticeTold } from './notices.js';
 import { getPayment, markPaymentChecked, noteRecordedAnswer, progressPayment } from './payments.js';
 import { ensureSchema, postgresDialect, STATEMENT_TIMEOUT_MS } from './postgres.js';
+import type { LedgerPostgresDialect } from './postgres.js';
 import { descriptionsOfOrders, getOrder, listEvents, listOrders, listStalePayments, listUnsettledOperations, listWaitingEvents, moneyTotals, paymentStats } from './reports.js';
 import type { LedgerTables } from './schema.js';
 import { claimPayAttempt, closeSession, createSession, findSessionOfOrder, getSession } from './sessions.js';
@@ -311,10 +312,12 @@ function ledgerOver(ctx: LedgerContext, upgradedNow: readonly string[], id: stri
   };
 }
 
-function indexBuildOptions(url: string, schema: string, db: Kysely<LedgerTables>, options: LedgerOptions): Parameters<typeof startIndexBuilds>[0] {
+function indexBuildOptions(url: string, schema: string, db: Kysely<LedgerTables>, pooling: LedgerPostgresDialect, options: LedgerOptions): Parameters<typeof startIndexBuilds>[0] {
   return {
     db,
     schema,
+    // Read at each build: a pooler the look at start missed is found at its first refusal.
+    transactionPooled: () => pooling.transactionPooled,
     log: options.log ?? console,
     ...(options.indexBuildWarnAfterMs === undefined ? {} : { warnAfterMs: options.indexBuildWarnAfterMs }),
     // Connected as the ledger's pool is (the schema option, or the URL's own search_path).
@@ -392,39 +395,35 @@ export async function openLedger(url: string, options: LedgerOptions = {}): Prom
   const dialect = options.onStatement ? observedDialect(database, options.onStatement) : database;
   const db = new Kysely<LedgerTables>({ dialect });
   const kind = postgres ? 'postgres' : 'sqlite';
-  let upgradedNow: readonly string[];
-  let onlineSchema: string | undefined;
+  let indexBuilds: IndexBuilds | undefined;
   try {
     if (postgres && schema) await ensureSchema(db, schema);
     const migrated = await migrateToLatest(db, kind, schema ?? (postgres ? searchPathOf(url) : undefined));
     // A new ledger runs them all, its first one included.
-    upgradedNow = migrated.ran[0] === FIRST_MIGRATION ? [] : migrated.ran;
-    onlineSchema = migrated.schema;
+    const upgradedNow = migrated.ran[0] === FIRST_MIGRATION ? [] : migrated.ran;
+    postgresDb?.limitStatements(options.statementTimeoutMs ?? STATEMENT_TIMEOUT_MS);
+    // Migrated, its tables carry the payform_ prefix; queries name them without (table-names.ts).
+    const prefixed = db.withPlugin(new TablePrefixPlugin());
+    const ctx: LedgerContext = {
+      db: prefixed,
+      dialect: kind,
+      now: options.clock ?? Date.now,
+      // PostgreSQL could commit asynchronously too, but only inside a transaction: three more round trips.
+      lightly: !sqlite || url === ':memory:' ? (work) => work(prefixed) : (work) => recordedLightly(prefixed, sqlite, work),
+      commitLightly: sqlite ? () => sqlite.commitLightly() : () => undefined,
+    };
+    await readUnscopedKeys(ctx);
+    // In the background once the ledger is open, on a connection of their own (the ledger's have a
+    // statement deadline): payments are taken meanwhile. One catalog read when there are none.
+    indexBuilds = postgresDb && migrated.schema ? await startIndexBuilds(indexBuildOptions(url, migrated.schema, db, postgresDb, { ...options, schema })) : undefined;
+    const ledger = ledgerOver(ctx, upgradedNow, await readLedgerId(ctx), indexBuilds);
+    // Read when asked: a pooler the look at start missed is found at its first refusal (postgres.ts).
+    return postgresDb ? Object.defineProperty(ledger, 'transactionPooled', { get: () => postgresDb.transactionPooled, enumerable: true }) : ledger;
   } catch (error) {
-    await db.destroy();
+    // Nothing an open that failed opened outlives it: a caller that tries again would leak a pool
+    // (and a build waiting on its connection) per try, and the process would not exit.
+    await indexBuilds?.stop();
+    await db.destroy().catch(() => undefined);
     throw error;
   }
-  postgresDb?.limitStatements(options.statementTimeoutMs ?? STATEMENT_TIMEOUT_MS);
-  // Migrated, its tables carry the payform_ prefix; queries name them without (table-names.ts).
-  const prefixed = db.withPlugin(new TablePrefixPlugin());
-  const ctx: LedgerContext = {
-    db: prefixed,
-    dialect: kind,
-    now: options.clock ?? Date.now,
-    // PostgreSQL could commit asynchronously too, but only inside a transaction: three more round trips.
-    lightly: !sqlite || url === ':memory:' ? (work) => work(prefixed) : (work) => recordedLightly(prefixed, sqlite, work),
-    commitLightly: sqlite ? () => sqlite.commitLightly() : () => undefined,
-  };
-  await readUnscopedKeys(ctx);
-  // In the background once the ledger is open, on a connection of their own (the ledger's have a
-  // statement deadline): payments are taken meanwhile. One catalog read when there are none.
-  const indexBuilds = onlineSchema
-    ? await startIndexBuilds(indexBuildOptions(url, onlineSchema, db, { ...options, schema })).catch(async (error: unknown) => {
-        await db.destroy();
-        throw error;
-      })
-    : undefined;
-  const ledger = ledgerOver(ctx, upgradedNow, await readLedgerId(ctx), indexBuilds);
-  // Read when asked: a pooler the look at start missed is found at its first refusal (postgres.ts).
-  return postgresDb ? Object.defineProperty(ledger, 'transactionPooled', { get: () => postgresDb.transactionPooled, enumerable: true }) : ledger;
 }

@@ -11,6 +11,7 @@ import type { Ledger } from './ledger.js';
 import type { LedgerLog } from './index-builds.js';
 import { dropSchema, freshSchemaName, withTestDatabase } from './testing/databases.js';
 import { buildWaitingFor, connected, ledgerWithPayments, PAY_CLAIM, pidOf, snapshotHeld, WEBHOOK_UPDATE } from './testing/large-ledger.js';
+import { databaseWithRoleSettings } from './testing/role-settings.js';
 
 /** Runs each statement on `writer`, failing (and cancelling it) the moment it waits for a lock instead. */
 async function writtenWithoutWaiting(writer: pg.Client, watcher: pg.Client, statements: readonly (readonly [string, readonly unknown[]])[]): Promise<void> {
@@ -56,6 +57,20 @@ async function indexBuildGauge(ledger: Ledger): Promise<string[]> {
 /** The claim of the instance building the indexes, if one holds it. */
 async function builderClaim(watcher: pg.Client): Promise<unknown[]> {
   return (await watcher.query(`select key from payform_ledger_settings where key = 'online_index_build'`)).rows;
+}
+
+/** Whether a build has waited for backend `pid`'s transaction for more than `seconds`. */
+async function buildWaitedPast(watcher: pg.Client, pid: number, seconds: number): Promise<boolean> {
+  const { rows } = await watcher.query(
+    `select 1 from pg_stat_activity where query ilike '%create index concurrently%' and $1 = any (pg_blocking_pids(pid)) and clock_timestamp() - query_start > make_interval(secs => $2)`,
+    [pid, seconds],
+  );
+  return rows.length > 0;
+}
+
+/** The server connections open with `application_name`. */
+async function connectionsOf(watcher: pg.Client, application: string): Promise<number> {
+  return (await watcher.query<{ open: number }>('select count(*)::int as open from pg_stat_activity where application_name = $1', [application])).rows[0]!.open;
 }
 
 const BUILT = {
@@ -200,6 +215,57 @@ withTestDatabase((url) => {
         expect(await searchIndexes(watcher, schema)).toEqual(BUILT);
       } finally {
         for (const ledger of opened) await ledger.close();
+        await Promise.all([blocker.end(), watcher.end()]);
+        await dropSchema(url, schema);
+      }
+    });
+
+    it("builds past the role's statement_timeout and lock_timeout (a managed service's, or set for a pooler)", async () => {
+      const schema = freshSchemaName();
+      const database = await databaseWithRoleSettings(url, { statement_timeout: '2s', lock_timeout: '2s' }, (databaseUrl) => ledgerWithPayments(databaseUrl, schema));
+      const clients: pg.Client[] = [];
+      let ledger: Ledger | undefined;
+      try {
+        const [blocker, watcher] = await Promise.all([snapshotHeld(database.url, schema), connected(database.url, schema)]);
+        clients.push(blocker, watcher);
+        expect((await watcher.query('show statement_timeout')).rows[0].statement_timeout).toBe('2s');
+        const log = keptLog();
+        ledger = await openLedger(database.url, { schema, log });
+        // The build waits for the report's snapshot past both of the role's deadlines.
+        const waited = async () => ((await buildWaitedPast(watcher, pidOf(blocker), 3)) ? 'waited' : (log.lines.find((line) => line.startsWith('error')) ?? 'waiting'));
+        await expect.poll(waited, { timeout: 15_000 }).toBe('waited');
+        expect(ledger.indexBuilds?.state).toBe('building');
+
+        await blocker.query('commit');
+        await ledger.indexBuilds!.settled;
+        expect(ledger.indexBuilds?.state).toBe('built');
+        expect(await searchIndexes(watcher, schema)).toEqual(BUILT);
+        expect(log.lines.filter((line) => !line.startsWith('info'))).toEqual([]);
+      } finally {
+        await ledger?.close();
+        await Promise.all(clients.map((client) => client.end()));
+        await database.drop();
+      }
+    }, 30_000);
+
+    it('an open that fails once its builds started leaves no connection behind', async () => {
+      const schema = freshSchemaName();
+      await ledgerWithPayments(url, schema);
+      const [blocker, watcher] = await Promise.all([snapshotHeld(url, schema), connected(url, schema)]);
+      const application = `payform_failed_open_${schema.slice(-8)}`;
+      try {
+        // The ledger's id cannot be recorded, which its open does last, after the builds started.
+        await watcher.query(`create function refuse_ledger_id() returns trigger language plpgsql as $$
+          begin if new.key = 'ledger_id' then raise exception 'the ledger id is refused here'; end if; return new; end $$`);
+        await watcher.query('create trigger refuse_ledger_id before insert on payform_ledger_settings for each row execute function refuse_ledger_id()');
+        const ledgerUrl = Object.assign(new URL(url), { search: `?application_name=${application}` }).toString();
+        await expect(openLedger(ledgerUrl, { schema, log: keptLog() })).rejects.toThrow(/the ledger id is refused here/);
+        // Neither the pool nor the builder's connection: a build would wait for the report.
+        await expect.poll(() => connectionsOf(watcher, application)).toBe(0);
+        expect(await builderClaim(watcher), 'the builder let its claim go').toEqual([]);
+      } finally {
+        // What a leak left would build on once the report ends, and hold up the schema's drop.
+        await watcher.query('select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1', [application]);
         await Promise.all([blocker.end(), watcher.end()]);
         await dropSchema(url, schema);
       }

@@ -8,6 +8,8 @@ import { openLedger } from './ledger.js';
 import type { Ledger } from './ledger.js';
 import { claimedPayment } from './testing/contract.js';
 import { withTestDatabase } from './testing/databases.js';
+import { withClient } from './testing/schema-pool.js';
+import { buildWaitingFor, connected, ledgerWithPayments, pidOf, snapshotHeld } from './testing/large-ledger.js';
 import { startPgBouncer } from './testing/pgbouncer.js';
 import type { PgBouncer } from './testing/pgbouncer.js';
 
@@ -98,5 +100,39 @@ withTestDatabase((url) => {
         await direct.end();
       }
     });
+  });
+
+  describe('an index build behind PgBouncer in transaction mode, on a role with a statement_timeout', () => {
+    let bouncer: PgBouncer;
+
+    beforeAll(async () => {
+      // Each server connection used once: each takes the role's setting, made once it started.
+      bouncer = await startPgBouncer(url, 'transaction', 2, ['server_lifetime = 0']);
+    });
+    afterAll(async () => {
+      await bouncer?.stop();
+    });
+
+    it('leaves the role\'s deadline alone (a SET could reach another client), and says how to let the build finish when it cuts it short', async () => {
+      await ledgerWithPayments(bouncer.directUrl, 'public');
+      await withClient(bouncer.directUrl, (client) => client.query(`alter role current_user in database ${new URL(bouncer.directUrl).pathname.slice(1)} set statement_timeout = '3s'`));
+      const [blocker, watcher] = await Promise.all([snapshotHeld(bouncer.directUrl, 'public'), connected(bouncer.directUrl, 'public')]);
+      const errors: string[] = [];
+      const log = { info: () => undefined, warn: () => undefined, error: (message: string) => void errors.push(message) };
+      let ledger: Ledger | undefined;
+      try {
+        ledger = await openLedger(`${bouncer.url}?pgbouncer=true`, { log });
+        await buildWaitingFor(watcher, pidOf(blocker));
+        await expect.poll(() => ledger!.indexBuilds?.state, { timeout: 15_000 }).toBe('failed');
+        expect(errors).toEqual([
+          expect.stringMatching(
+            /^ledger: migration 0018_order_search failed building the index payform_payments_by_email \(.*\): canceling statement due to statement timeout\. Behind a pooler in transaction mode the build cannot lift the role's statement_timeout .*connect one instance's ledger to PostgreSQL directly.*ALTER ROLE <user> SET statement_timeout = 0.*; tried again in 1 min/,
+          ),
+        ]);
+      } finally {
+        await ledger?.close();
+        await Promise.all([blocker.end(), watcher.end()]);
+      }
+    }, 30_000);
   });
 });
