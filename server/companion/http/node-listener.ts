@@ -1,6 +1,6 @@
 /**
- * The companion as a Node request listener, for a server that is not Hono — Express, or plain
- * node:http: `expressApp.use('/payments', toNodeListener(companion.app))`.
+ * The companion as a Node request listener, for a server that is not Hono — Express, Fastify
+ * (through @fastify/middie), Koa, or plain node:http: `expressApp.use('/payments', toNodeListener(companion.app))`.
  *
  * The companion's routes carry their base path, and Express hands a middleware mounted at
  * `/payments` only the rest of the path: the listener takes the whole one back from
@@ -14,12 +14,16 @@ import type { CompanionApp } from '../app.js';
 import { bodyTakenAnswer } from './body-taken.js';
 import { UnparsedRequests } from './unparsed-requests.js';
 
-const PARSER_FIX = 'mount the companion before body parsers such as express.json() and express.urlencoded()';
+// Express's parsers by name, and the two other hosts' ways in: Fastify has parsed a route's body
+// before its handler runs, so only a middleware (middie's `use`) sees the request unread.
+const parserFix = (basePath: string): string =>
+  `mount the companion before body parsers such as express.json() and express.urlencoded(); in Fastify, with @fastify/middie's fastify.use('${basePath || '/'}', …), not in a route, whose body Fastify has already read; in Koa, before the body parser, with ctx.respond = false`;
 
 export type NodeListener = (request: IncomingMessage, response: ServerResponse, next?: (error?: unknown) => void) => void;
 
 export function toNodeListener(app: CompanionApp): NodeListener {
   const { options, logger } = app.companion.services;
+  const fix = parserFix(options.basePath);
   // A Host no URL can hold reaches the adapter past your server's parser: answered in the envelope.
   const listener = getRequestListener((request, env) => app.fetch(request, env), { errorHandler: new UnparsedRequests(() => logger).unbuilt });
   // Each setup mistake is an error once; the requests after it are debug lines, not a flood.
@@ -41,9 +45,9 @@ export function toNodeListener(app: CompanionApp): NodeListener {
     // The webhook's signature is checked on the body as it came: a body parser that ran first
     // (express.json(), express.urlencoded()) has taken it, and nothing can be read any more.
     if (bodyTaken(incoming)) {
-      logger[once('body')](`the request body was read before the companion got it: ${PARSER_FIX}`, { method: incoming.method });
+      logger[once('body')](`the request body was read before the companion got it: ${fix}`, { method: incoming.method });
       // A setup mistake its developer meets on the first request: the answer says the fix too.
-      const { headers, body } = bodyTakenAnswer(PARSER_FIX);
+      const { headers, body } = bodyTakenAnswer(fix);
       outgoing.writeHead(500, headers);
       outgoing.end(body);
       return;
