@@ -7,7 +7,6 @@ import type { ServerResponse } from 'node:http';
 import type { Http2ServerResponse } from 'node:http2';
 import type { Context, MiddlewareHandler, Next } from 'hono';
 import type { CompanionEnv } from '../context.js';
-import type { Logger } from '../log/logger.js';
 import { requestAddress } from './request-address.js';
 
 /**
@@ -94,23 +93,26 @@ const REFUSED_ORIGINS_REMEMBERED = 1000;
 export function checkoutCors(allowedOrigins: readonly string[], ownOrigin: string): MiddlewareHandler<CompanionEnv> {
   const allowed = new Set(allowedOrigins);
   const reported = new Set<string>();
-  const allowOrigin = (origin: string, requestUrl: string, logger: Logger): string | undefined => {
+  const allowOrigin = (origin: string, c: Context<CompanionEnv>): string | undefined => {
     if (allowed.has(origin)) return origin;
-    // A same-origin request (the companion's own pages, under whatever host name) needs no CORS.
-    const sameOrigin = origin === ownOrigin || origin === requestAddress(requestUrl)?.origin;
+    // A same-origin request (the companion's own pages, under whatever host name) needs no CORS;
+    // nor does one its browser calls same-origin though it came through a proxy of the page's
+    // origin (a Vite dev server's): nothing is refused it, and a missing origin costs only the way
+    // back from 3-D Secure, which the return route warns of.
+    const sameOrigin = origin === ownOrigin || origin === requestAddress(c.req.url)?.origin || c.req.header('sec-fetch-site') === 'same-origin';
     if (!sameOrigin && !reported.has(origin) && reported.size < REFUSED_ORIGINS_REMEMBERED) {
       reported.add(origin);
       // `null`: a page opened from file://, or sandboxed; no setting can allow it.
       const fix = origin === 'null' ? 'it has no origin (a page opened from file://, or sandboxed): serve the page over http(s)' : 'add it to PAYFORM_ALLOWED_ORIGINS (allowedOrigins) if it is your shop';
       // The browser refuses the page the answer (and a JSON post its preflight): the request itself
       // may still have run, as a client outside a browser sends what it likes.
-      logger.warn(`a page whose origin is not allowed called the checkout API, and its browser is refused the answer: ${fix}`, { origin });
+      c.get('logger').warn(`a page whose origin is not allowed called the checkout API, and its browser is refused the answer: ${fix}`, { origin });
     }
     return undefined;
   };
   return async (c, next) => {
     const origin = c.req.header('origin');
-    const allowedOrigin = origin ? allowOrigin(origin, c.req.url, c.get('logger')) : undefined;
+    const allowedOrigin = origin ? allowOrigin(origin, c) : undefined;
     if (c.req.method === 'OPTIONS') {
       const preflight = new Headers(PREFLIGHT);
       if (allowedOrigin) preflight.set('Access-Control-Allow-Origin', allowedOrigin);
