@@ -1,9 +1,10 @@
 /**
  * Why a call to the companion gave no usable answer, worked out on demand (a chunk of its own:
  * the bundle pays nothing until something goes wrong). A page set up wrong — an `endpoint` that
- * is not the companion, a page origin the companion does not allow — is told to the developer on
- * the console and in `pay-error`'s `reason`, saying what was reached and what was expected; the
- * customer only ever sees the calm message of the code.
+ * is not the companion, a page origin the companion does not allow, a Content-Security-Policy
+ * whose connect-src leaves the companion out — is told to the developer on the console and in
+ * `pay-error`'s `reason`, saying what was reached and what was expected; the customer only ever
+ * sees the calm message of the code.
  */
 import { CompanionError, type Caller } from './companion.js';
 
@@ -50,18 +51,69 @@ function misconfigured(name: string, reason: string, status = 0): CompanionError
   return new CompanionError('misconfigured', status, [], reason);
 }
 
+// How long a request the browser refused waits for the page's policy to say it was the one: the
+// `securitypolicyviolation` event comes a task after the fetch's rejection.
+const POLICY_WAIT = 100;
+
+// The directive a connect-src violation of `policy` enforced: its connect-src, else the default-src
+// the browser fell back to.
+function connectSrc(policy: string): string {
+  const directives = policy.split(';').map((directive) => directive.trim());
+  const named = (name: string) => directives.find((directive) => directive.split(/\s+/)[0]!.toLowerCase() === name);
+  const own = named('connect-src');
+  if (own) return `its connect-src (now "${own}")`;
+  const fallback = named('default-src');
+  return fallback ? `a connect-src (it has none, so its "${fallback}" applies)` : 'its connect-src';
+}
+
+const originOf = (uri: string): string | undefined => {
+  try {
+    return new URL(uri).origin;
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * `url` (at `origin`) asked once more: 'answered', the error's name, or the page's own
+ * Content-Security-Policy refusing the request, which the browser tells only in a
+ * `securitypolicyviolation` event (the fetch rejects with a TypeError, as when the network is
+ * down). Listened for from before the request; a TypeError waits a little for the event, which
+ * comes after it.
+ */
+async function askAgain(url: string, origin: string, signal: () => { signal: AbortSignal }): Promise<string | SecurityPolicyViolationEvent> {
+  let refused!: (event: SecurityPolicyViolationEvent) => void;
+  const violation = new Promise<SecurityPolicyViolationEvent>((resolve) => (refused = resolve));
+  const listener = (event: SecurityPolicyViolationEvent) => {
+    if (event.effectiveDirective === 'connect-src' && event.disposition === 'enforce' && originOf(event.blockedURI) === origin) refused(event);
+  };
+  document.addEventListener('securitypolicyviolation', listener);
+  try {
+    const outcome = await fetch(url, signal()).then(() => 'answered', (error: Error) => error.name);
+    if (outcome !== 'TypeError') return outcome;
+    return await Promise.race([violation, new Promise<string>((resolve) => setTimeout(resolve, POLICY_WAIT, outcome))]);
+  } finally {
+    document.removeEventListener('securitypolicyviolation', listener);
+  }
+}
+
 /**
  * A request that got no answer the page may read. Asked once more first: a connection that
  * dropped, or a companion too slow to answer, is not a page set up wrong, and the customer may
- * try again. Refused again, at once: the companion serves its bundle to every origin, so when
- * that is readable at the endpoint, the companion is there and refused this page's origin
- * (CORS). Otherwise a no-cors request tells whether anything answered at all: some other server,
- * sending no CORS headers, is at the endpoint.
+ * try again; a request the page's own Content-Security-Policy refused is (see askAgain). Refused
+ * again, at once: the companion serves its bundle to every origin, so when that is readable at
+ * the endpoint, the companion is there and refused this page's origin (CORS). Otherwise a no-cors
+ * request tells whether anything answered at all: some other server, sending no CORS headers, is
+ * at the endpoint.
  */
 async function unanswered(url: string, endpoint: string, name: string): Promise<CompanionError> {
   const origin = location.origin;
+  const reached = new URL(url, location.href).origin;
   const timeout = () => ({ signal: AbortSignal.timeout(5_000) });
-  const again = await fetch(url, timeout()).then(() => 'answered', (error: Error) => error.name);
+  const again = await askAgain(url, reached, timeout);
+  if (typeof again !== 'string') {
+    return misconfigured(name, `this page's Content-Security-Policy refused the request to ${url}: add ${reached}, where <${name} endpoint> points, to ${connectSrc(again.originalPolicy)}`);
+  }
   if (again !== 'TypeError') {
     warn(`<${name}>: the companion at ${endpoint} ${again === 'answered' ? 'answered only when asked again: the connection dropped' : 'is slow to answer'}`);
     return new CompanionError('network');
@@ -74,9 +126,10 @@ async function unanswered(url: string, endpoint: string, name: string): Promise<
   }
   const answered = await fetch(url, { ...timeout(), mode: 'no-cors' }).then(() => true, () => false);
   if (answered) return misconfigured(name, `${url} answered, but not as the payform companion (no CORS headers): ${EXPECTED(name, endpoint)}`);
-  // Nothing answers: the customer's connection, or an endpoint where no companion runs. The
-  // customer may try again; the developer is told where the widget looked.
-  warn(`<${name}>: nothing answered at ${endpoint}: if the connection is up, set <${name} endpoint> to where the payform companion runs`);
+  // Nothing answers: the customer's connection, a policy the browser did not name in time, or an
+  // endpoint where no companion runs. The customer may try again; the developer is told where
+  // the widget looked.
+  warn(`<${name}>: nothing answered at ${endpoint}: if the connection is up, allow ${reached} in the page's Content-Security-Policy connect-src, or set <${name} endpoint> to where the payform companion runs`);
   return new CompanionError('network');
 }
 

@@ -371,7 +371,7 @@ describe('hosted checkout', () => {
         await payButton.updateComplete;
         expect(message(payButton)).to.equal('Could not reach the payment service. Please try again.');
       }
-      expect(said).to.deep.equal(['<pay-button>: nothing answered at http://127.0.0.1:9: if the connection is up, set <pay-button endpoint> to where the payform companion runs']);
+      expect(said).to.deep.equal(["<pay-button>: nothing answered at http://127.0.0.1:9: if the connection is up, allow http://127.0.0.1:9 in the page's Content-Security-Policy connect-src, or set <pay-button endpoint> to where the payform companion runs"]);
     });
 
     it('names itself when it has no words for the language', async () => {

@@ -435,7 +435,7 @@ describe('<pay-form> when things go wrong', () => {
         const { form, detail } = await failAt('http://127.0.0.1:9', await createSession());
         expect(detail.code).to.equal('network');
         expect(message(form)).to.equal('Could not reach the payment service. Please try again.');
-        expect(warnings).to.deep.equal(['<pay-form>: nothing answered at http://127.0.0.1:9: if the connection is up, set <pay-form endpoint> to where the payform companion runs']);
+        expect(warnings).to.deep.equal(["<pay-form>: nothing answered at http://127.0.0.1:9: if the connection is up, allow http://127.0.0.1:9 in the page's Content-Security-Policy connect-src, or set <pay-form endpoint> to where the payform companion runs"]);
       } finally {
         console.warn = real;
       }
