@@ -1,5 +1,6 @@
 // Signed download links, over HTTP through the companion and the sandbox: the back office asks
 // for one with the admin token, the browser follows it with none (download-links.ts).
+import { request as httpRequest } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { TestClock } from '../../ledger/testing/databases.js';
 import { stacksPerTest } from '../test/stack.js';
@@ -24,6 +25,19 @@ const linkTo = (stack: Stack, route: string, prefix = '') => stack.json('GET', `
 
 /** Follows a link as a browser does: no token, the address as given. */
 const follow = (url: string) => fetch(url);
+
+/** A GET sent with its target exactly as written (fetch would percent-encode a quote in it), with the admin token. */
+function sentAsWritten(base: string, target: string): Promise<{ status: number; body: string }> {
+  const { hostname, port } = new URL(base);
+  return new Promise((resolve, reject) => {
+    const request = httpRequest({ host: hostname, port, path: target, headers: { authorization: 'Bearer test-admin-token-0123456789' } }, (response) => {
+      let body = '';
+      response.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+    });
+    request.on('error', reject).end();
+  });
+}
 
 async function refusal(response: Response): Promise<{ status: number; code: string; message: string }> {
   const body = await response.json();
@@ -87,6 +101,18 @@ describe('GET /api/exports/orders/link', () => {
     expect((await follow(url.replace('/api/downloads/orders', '/api/exports/orders'))).status).toBe(401);
   });
 
+  it('is followed by a browser whatever characters the filters were sent with (a quote a URL parser encodes)', async () => {
+    const stack = await open({ served: true });
+    // A script's curl sends the quote as is; a browser (and fetch) would send it as %27.
+    const asked = await sentAsWritten(stack.companionUrl, "/api/exports/orders/link?email=o'brien@example.com&status=success");
+    expect(asked.status).toBe(200);
+    const link = JSON.parse(asked.body) as Link;
+    expect(new URL(link.url).searchParams.get('email')).toBe("o'brien@example.com");
+    const file = await follow(link.url);
+    expect(file.status).toBe(200);
+    expect(file.headers.get('content-disposition')).toMatch(/^attachment; filename="orders-/);
+  });
+
   it('stops working a minute after it was issued', async () => {
     const clock = new TestClock(Date.now());
     const stack = await open({ served: true, clock });
@@ -96,6 +122,15 @@ describe('GET /api/exports/orders/link', () => {
     clock.advance(2_000);
     expect(await refusal(await follow(link.url))).toEqual({
       status: 403, code: 'download_link_expired', message: expect.stringContaining(`The download link expired at ${link.expires_at}`),
+    });
+  });
+
+  it('is refused at an instance when it would outlast its minute there (issued by one whose clock is ahead)', async () => {
+    const ahead = await open({ served: true, clock: new TestClock(Date.now() + 86_400_000) });
+    const link = await linkTo(ahead, '/api/exports/orders/link');
+    const other = await open({ served: true });
+    expect(await refusal(await follow(`${other.companionUrl}${link.path}`))).toEqual({
+      status: 403, code: 'download_link_invalid', message: expect.stringContaining('it expires later than a link issued now would'),
     });
   });
 
@@ -110,6 +145,25 @@ describe('GET /api/exports/orders/link', () => {
 });
 
 describe('GET /api/receipts/:date/link', () => {
+  it('is followed a few times at most, so a link read in a log cannot have the gateway make the ZIP again and again', async () => {
+    const stack = await open({ served: true });
+    const today = new Date().toISOString().slice(0, 10);
+    const link = await linkTo(stack, `/api/receipts/${today}/link?format=html`);
+    for (let time = 1; time <= 5; time++) expect((await follow(link.url)).status).toBe(200);
+    // Another spelling of the same signature (base64url's spare bits) is the same link.
+    const signature = link.url.slice(link.url.indexOf('&signature=') + 11);
+    const last = signature.at(-1)!;
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    const respelled = `${link.url.slice(0, -1)}${alphabet[alphabet.indexOf(last) ^ 1]}`;
+    expect(Buffer.from(respelled.slice(respelled.indexOf('&signature=') + 11), 'base64url')).toEqual(Buffer.from(signature, 'base64url'));
+    expect(await refusal(await follow(respelled))).toEqual({
+      status: 403, code: 'download_link_used_up', message: expect.stringContaining('followed 5 times'),
+    });
+    expect((await follow(link.url)).status).toBe(403);
+    // Another link is counted apart (one asked for in the same second, for the same file, is the same link).
+    expect((await follow((await linkTo(stack, `/api/receipts/${today}/link?format=pdf`)).url)).status).toBe(200);
+  });
+
   it('says whether the day has receipts, and links to its ZIP', async () => {
     const stack = await open({ served: true });
     await paidOrder(stack);

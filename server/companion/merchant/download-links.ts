@@ -6,23 +6,41 @@
  *   GET <file's route>/link?<its query>   (bearer ADMIN_TOKEN)  → { url, path, expires_at }
  *   GET /api/downloads/…?<its query>&expires=<unix s>&signature=<HMAC>   (no token: the link)
  *
- * Stateless: the signature is an HMAC-SHA256 keyed by a key derived from the admin token, so every
- * instance behind a load balancer checks what another issued, and a new token voids every link.
- * It covers the method, the file's path and its query byte for byte (the expiry last), so a link
- * is for one file with one filter set until it expires. The token is never in the URL; the
- * request log names the route pattern only (http/request-log.ts), never a link's query.
+ * Stateless (but for each instance's count of a link's follows, in memory): the signature is an
+ * HMAC-SHA256 keyed by a key derived from the admin token, so every instance behind a load
+ * balancer checks what another issued, and a new token voids every link.
+ * It covers the file's path and its query byte for byte (the expiry last), so a link is for one
+ * file with one filter set until it expires; the query is written form-encoded, which no browser
+ * re-encodes on its way back. Signed as a GET, it serves a HEAD too (Hono answers HEAD with the
+ * GET route, body dropped). The token is never in the URL; the request log names the route
+ * pattern only (http/request-log.ts), never a link's query — a proxy in front may log it, which
+ * the minute bounds.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
 import * as z from 'zod';
 import type { CompanionEnv } from '../context.js';
 import { ApiProblem } from '../http/problem.js';
+import { RateLimiter } from '../http/rate-limit.js';
 
 /** Long enough to be followed at once, short enough to be worthless in a history or a log. */
 export const LINK_LIFETIME_MS = 60_000;
 
 /** Where the signed files are served, below the companion's root (app.ts). */
 export const DOWNLOADS_PATH = '/api/downloads';
+
+/**
+ * How far ahead of this instance's clock another's may be when it issues a link. A later expiry
+ * is no link issued now: a clock set ahead would otherwise make links that last its lead.
+ */
+const CLOCK_SKEW_MS = 60_000;
+
+/**
+ * How often an instance serves one link: a retried or resumed download, not a loop. Whoever reads
+ * a link in a proxy's log would otherwise have the gateway make a day's ZIP (held whole here) as
+ * often as they can ask within its minute.
+ */
+const LINK_FOLLOWS = 5;
 
 /** A purpose of its own: the key signs links and nothing else. */
 const KEY_PURPOSE = 'payform download link v1';
@@ -48,10 +66,21 @@ const linkKey = (adminToken: string) => createHmac('sha256', adminToken).update(
 /** The signature of `GET <path>?<query>`: what a link is. */
 const sign = (adminToken: string, unsigned: string) => createHmac('sha256', linkKey(adminToken)).update(`GET ${unsigned}`).digest();
 
-/** The request's query as sent, without its `?`: signed as the bytes it is, never re-encoded. */
+/** The request's query as sent, without its `?`: what a link's signature is checked against, never re-encoded. */
 function rawQuery(url: string): string {
   const start = url.indexOf('?');
   return start < 0 ? '' : url.slice(start + 1);
+}
+
+/**
+ * The query the route read, written as a form writes it: a quote or a `#` a script sent as is
+ * would reach the companion re-encoded from a browser (`%27`) and no longer match its signature,
+ * or be read otherwise than signed. Parsed back, it is what the route validated.
+ */
+function formQuery(c: Context<CompanionEnv>): string {
+  const query = new URLSearchParams();
+  for (const [name, values] of Object.entries(c.req.queries())) for (const value of values) query.append(name, value);
+  return query.toString();
 }
 
 /**
@@ -60,7 +89,7 @@ function rawQuery(url: string): string {
  */
 export function issueLink(c: Context<CompanionEnv>, path: string): z.output<typeof DownloadLink> {
   const { options, clock } = c.get('services');
-  const query = rawQuery(c.req.url);
+  const query = formQuery(c);
   const expires = Math.ceil((clock() + LINK_LIFETIME_MS) / 1000);
   const unsigned = `${path}?${query ? `${query}&` : ''}expires=${expires}`;
   const link = `${unsigned}&signature=${sign(options.adminToken, unsigned).toString('base64url')}`;
@@ -76,6 +105,8 @@ const SIGNED_QUERY = /^((?:.*&)?expires=(\d{1,12}))&signature=([A-Za-z0-9_-]{1,1
  * names the file's path below the companion's root, whatever host or base path it is mounted at.
  */
 export function requireSignedLink(pathOf: (c: Context<CompanionEnv>) => string): MiddlewareHandler<CompanionEnv> {
+  // Counted per link (its signature's bytes: base64url spells each four ways), until it expires.
+  let followed: RateLimiter | undefined;
   return async (c, next) => {
     const { options, clock } = c.get('services');
     const match = SIGNED_QUERY.exec(rawQuery(c.req.url));
@@ -87,8 +118,15 @@ export function requireSignedLink(pathOf: (c: Context<CompanionEnv>) => string):
       throw forged('its signature does not match its address (another file, other filters, or an admin token that changed since)');
     }
     const expiresAt = Number(expires) * 1000;
+    if (expiresAt > clock() + LINK_LIFETIME_MS + CLOCK_SKEW_MS) {
+      throw forged(`it expires later than a link issued now would (${new Date(expiresAt).toISOString()}): the clock of the instance that issued it is ahead`);
+    }
     if (clock() >= expiresAt) {
       throw new ApiProblem(403, 'download_link_expired', `The download link expired at ${new Date(expiresAt).toISOString()}: links last a minute; ask for a new one (the back office does at each press)`);
+    }
+    followed ??= new RateLimiter(LINK_FOLLOWS, LINK_LIFETIME_MS + CLOCK_SKEW_MS, clock);
+    if (!followed.take(expected.toString('base64url')).allowed) {
+      throw new ApiProblem(403, 'download_link_used_up', `The download link was followed ${LINK_FOLLOWS} times already, as many as a link is: ask for a new one (the back office does at each press)`);
     }
     await next();
   };
