@@ -33,6 +33,8 @@ interface ReadableFields {
   /** Alternative methods where the payer can change the amount: what was paid, in minor units. */
   readonly processed_amount?: number | null | undefined;
   readonly processed_currency?: string | null | undefined;
+  /** What was paid, as the gateway wrote it, when the client could not count it in minor units. */
+  readonly processed_amount_as_sent?: unknown;
   readonly status_code?: string | null | undefined;
   readonly status_description?: string | null | undefined;
   readonly payment_id?: string | null | undefined;
@@ -112,12 +114,16 @@ function putReported(into: Writable<Omit<ReportedPayment, 'method'>>, facts: Rea
   // An amount that cannot be read (zero, negative, too long) is a figure too: never the order's.
   into.amount = minorUnits(facts.amount) ?? 0;
   put(into, 'currency', text(facts.currency, 3));
-  // Nothing (or nothing readable) paid is a figure too: never the order's amount.
-  if (paid != null) {
-    into.paidAmount = minorUnits(paid) ?? 0;
-    put(into, 'paidCurrency', text(facts.processed_currency, 3) ?? text(facts.currency, 3));
+  // Nothing (or nothing readable) paid is a figure too: never the order's amount. So is a sum the
+  // client kept as sent (finer than minor units, or in a unit no currency code names).
+  if (paid != null || facts.processed_amount_as_sent != null) {
+    into.paidAmount = (paid == null ? undefined : minorUnits(paid)) ?? 0;
+    put(into, 'paidCurrency', currencyCode(facts.processed_currency) ?? text(facts.currency, 3));
   }
 }
+
+/** A currency code as the ledger takes it; another unit (`USDT`, `xbt`) is left to the payment's. */
+const currencyCode = (value: string | null | undefined): string | undefined => (value && /^[A-Z]{3}$/.test(value) ? value : undefined);
 
 /** The ledger update for a payment the gateway describes. */
 export function paymentUpdate(payment: PaymentFacts, sandboxOrigin: string | undefined): PaymentUpdate {

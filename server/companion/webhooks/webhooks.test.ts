@@ -91,6 +91,18 @@ describe('a payment the gateway reports with other amounts', () => {
     expect(await stack.ledger.listStalePayments({ quietForMs: 0 })).toEqual([]);
   });
 
+  it('holds a success whose amount paid the client could not count in minor units, never a plain success', async () => {
+    // 0.00012345 in a unit no currency code names, and 5.005 UAH: each kept as sent by the client.
+    for (const paid of [{ processed_amount: 0.00012345, processed_currency: 'USDT' }, { processed_amount: 5.005, processed_currency: 'UAH' }]) {
+      const session = await stack.openSession({ customer: { email: 'olena@example.com', phone: '+380501234567' } });
+      await stack.json('POST', `/api/checkout/sessions/${session.id}/hosted`, 200, { body: {} });
+      const event = webhookForm(paymentEvent(session.order_id, 'success', { mode: 'hosted', ...paid }), SECRET);
+      expect(await (await post(event)).json(), paid.processed_currency).toMatchObject({ received: true, outcome: 'unmatched' });
+      const detail = await stack.json('GET', `/api/orders/${session.order_id}`, 200, { admin: true });
+      expect(detail.order, paid.processed_currency).toMatchObject({ status: 'init', discrepancy: { status: 'success', amount: 1010, paid_amount: 0, paid_currency: 'UAH' } });
+    }
+  });
+
   /** A hosted session whose page the gateway then takes payment on, its webhook reported as `reported`, not delivered. */
   async function paidOnGatewayPage(reported: Record<string, unknown>): Promise<Json> {
     const session = await stack.openSession({ customer: { email: 'olena@example.com', phone: '+380501234567' } });
