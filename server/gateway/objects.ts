@@ -23,6 +23,8 @@ interface Normalised {
   amount: MinorUnits;
   currency: string;
   processed_amount?: MinorUnits | null;
+  /** Upper case when `processed_amount` is read in minor units of it ('uah' is UAH); else as sent. */
+  processed_currency?: string | null;
   fee?: Fee | null;
   fixed_fee?: Fee | null;
   percent_fee?: Fee | null;
@@ -95,7 +97,7 @@ function normalise<W extends WireMoneyFields>(object: W, currency: string): View
   };
   if (object.status_description != null) converted.status_description = maskCardData(object.status_description);
   if (wirePaid === null) converted.processed_amount = null;
-  else if (wirePaid !== undefined) readProcessedAmount(converted, wirePaid, object.processed_currency ?? currency);
+  else if (wirePaid !== undefined) readProcessedAmount(converted, wirePaid, object.processed_currency, currency);
   for (const key of FEE_FIELDS) {
     const fee = object[key];
     if (fee === null) converted[key] = null;
@@ -121,14 +123,18 @@ function normalise<W extends WireMoneyFields>(object: W, currency: string): View
  * an alternative method paid, and one that payform cannot count in minor units must not make the
  * whole payment or webhook unreadable.
  */
-function readProcessedAmount(into: Normalised, amount: WireAmount, currency: string): void {
-  try {
-    if (currencyRefusal(currency.toUpperCase()) === undefined) {
-      into.processed_amount = fromWireAmount(amount, currency);
+function readProcessedAmount(into: Normalised, amount: WireAmount, named: string | null | undefined, currency: string): void {
+  // A String in the interface: none named (or empty) is the payment's; 'uah' is UAH, and said so,
+  // as every currency of the client's objects — a receiver comparing it with `currency` sees one.
+  const code = (named || currency).toUpperCase();
+  if (currencyRefusal(code) === undefined) {
+    try {
+      into.processed_amount = fromWireAmount(amount, code);
+      if (named) into.processed_currency = code;
       return;
+    } catch (error) {
+      if (!(error instanceof RangeError)) throw error;
     }
-  } catch (error) {
-    if (!(error instanceof RangeError)) throw error;
   }
   into.processed_amount_as_sent = amount;
 }

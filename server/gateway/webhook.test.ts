@@ -122,6 +122,18 @@ describe('decodeWebhook', () => {
     expect(finer).not.toHaveProperty('processed_amount');
   });
 
+  it('names processed_currency in upper case when it reads processed_amount in it, and takes an empty one as none', () => {
+    // A String in the interface: 'uah' is UAH, which a receiver compares with the payment's currency.
+    const lower = readWebhook(webhookForm({ ...paymentEvent, processed_amount: 5, processed_currency: 'uah' }, SECRET), SECRET);
+    expect(lower).toMatchObject({ processed_amount: 500, processed_currency: 'UAH' });
+    const empty = readWebhook(webhookForm({ ...paymentEvent, processed_amount: '5.00', processed_currency: '' }, SECRET), SECRET);
+    expect(empty).toMatchObject({ processed_amount: 500, processed_currency: '' });
+    expect(empty).not.toHaveProperty('processed_amount_as_sent');
+    // Not read in it: kept as sent, the amount too.
+    const other = readWebhook(webhookForm({ ...paymentEvent, processed_amount: 5, processed_currency: 'usdt' }, SECRET), SECRET);
+    expect(other).toMatchObject({ processed_amount_as_sent: 5, processed_currency: 'usdt' });
+  });
+
   it('rejects what is not base64url JSON of a known event', () => {
     expect(() => decodeWebhook('not base64!')).toThrow(WebhookPayloadError);
     expect(() => decodeWebhook(Buffer.from('{oops').toString('base64url'))).toThrow(/not JSON/);
