@@ -25,6 +25,11 @@ export interface PayEventDetails {
   'pay-submit': Record<string, never>;
   /** The widget is about to leave the page. Cancelable: `preventDefault()` keeps the customer here. */
   'pay-redirect': { url: string; reason: '3ds' | 'hosted' };
+  /**
+   * The payment succeeded. Also of a payment left in flight when the page set another session
+   * (its answer a success, or pending and then a success): by that session's `orderId`, and
+   * never shown on the new one.
+   */
   'pay-success': { orderId?: string; paymentId?: string };
   /** The payment was declined; the form stays for another try. */
   'pay-failure': { message: string; orderId?: string };
@@ -32,8 +37,9 @@ export interface PayEventDetails {
    * No usable answer from the companion (network, HTTP error, malformed answer, refused redirect).
    * `message` is the customer's; `reason`, for the developer, says what a misconfigured page
    * reached and what was expected (also on the console). `orderId`: of a payment the page took
-   * the element off (it set another session) that ended with no answer or a server's error: the
-   * card may have been charged for that order, so its outcome is the page's server's to check.
+   * the element off (it set another session) whose outcome the widget could not learn (no answer,
+   * a server's error, an answer it could not read): the card may have been charged for that
+   * order, so its outcome is the page's server's to check.
    */
   'pay-error': { code: PayErrorCode; message: string; reason?: string; orderId?: string };
 }

@@ -11,7 +11,7 @@ import { emit, type FieldName, type PayEventDetails } from '../events.js';
 import type { FieldError } from '../pay-form/pay-form.js';
 import type { CardRefused } from '../pay-form/tokenized.js';
 import type { CheckoutElement, Phase } from './checkout-element.js';
-import { call, CompanionError, fetchView, type PayAnswer, type PayErrorCode, type PayRequest } from './companion.js';
+import { call, CompanionError, fetchView, type Caller, type PayAnswer, type PayErrorCode, type PayRequest } from './companion.js';
 import { collectFingerprint } from './fingerprint.js';
 import { mayRedirect } from './redirect.js';
 import type { SessionView } from './session-view.js';
@@ -237,7 +237,7 @@ export async function settled(element: CheckoutElement, current: () => boolean):
 }
 
 /** The session once it is no longer pending, read every `interval` until `timeout` has passed or the poll is no longer `current`. */
-async function polled(element: CheckoutElement, current: () => boolean, interval: number, timeout: number): Promise<SessionView | undefined> {
+async function polled(element: Caller, current: () => boolean, interval: number, timeout: number): Promise<SessionView | undefined> {
   for (const until = Date.now() + timeout; Date.now() < until; ) {
     await new Promise((resolve) => setTimeout(resolve, interval));
     if (!current()) return undefined;
@@ -247,6 +247,10 @@ async function polled(element: CheckoutElement, current: () => boolean, interval
   return undefined;
 }
 
+/** Watching after polling gave up: every so many polls' time, for an hour at most. */
+const WATCH_SLOWER = 15;
+const WATCH_FOR = 3_600_000;
+
 /**
  * The customer waits ("Check again") while the outcome is decided without them: an attempt the
  * gateway never took is ended by reconciliation within minutes, a challenge left on the bank's
@@ -254,7 +258,7 @@ async function polled(element: CheckoutElement, current: () => boolean, interval
  * customer is left on "still being confirmed": read every 15 polls' time, for an hour at most.
  */
 async function watch(element: CheckoutElement, current: () => boolean): Promise<void> {
-  const view = await polled(element, current, element.pollInterval * 15, 3_600_000);
+  const view = await polled(element, current, element.pollInterval * WATCH_SLOWER, WATCH_FOR);
   if (!view || !current()) return;
   // Focus that was in the element (on the message, or "Check again") stays in it as it changes.
   const focused = element.shadowRoot!.activeElement !== null;
@@ -412,17 +416,37 @@ async function pay(form: Form): Promise<void> {
     sent = true;
     const answered = await payment(form, paid);
     if (!moved()) answer(form, answered);
-    // Still, the customer paid: the page hears it by the order's id (never to offer that order again).
-    else if (answered.status === 'success') emit(form, 'pay-success', { orderId: answered.order_id ?? view.order_id, paymentId: answered.payment_id });
+    else void paidAway(form, session, answered, view.order_id);
   } catch (error) {
     const code = codeOf(error);
-    if (!moved()) await recover(form, error);
+    // The page set another session, before the error or as the session was read again after it.
     // Its outcome unknown, the card may have been charged: the page hears it by the order's id
     // (to check on its server before offering that order again), the customer nothing of it here.
-    else if (sent && mayBePaid(code)) emit(form, 'pay-error', { code, message: form.t.waiting || form.t.confirming, orderId: view.order_id });
+    if ((moved() || (await recover(form, error, moved)) === false) && sent && mayBePaid(code)) {
+      emit(form, 'pay-error', { code, message: form.t.waiting || form.t.confirming, orderId: view.order_id });
+    }
   } finally {
     for (const input of inputs) input.readOnly = false;
   }
+}
+
+/**
+ * The answer of a payment whose session the page replaced meanwhile, never shown: the customer
+ * paid, or may yet (pending: the gateway has not decided, or its answer is not recorded yet), and
+ * the page hears a success by the order's id, never to offer that order again; of a decline,
+ * nothing. A pending one is read as the element polls its own, unless the page sets that session
+ * back: the element then shows it, and tells its outcome, itself.
+ */
+async function paidAway(form: Form, session: string, { status, order_id, payment_id }: PayAnswer, orderId: string | undefined): Promise<void> {
+  let paid = status === 'success';
+  if (status === 'pending') {
+    const away = (): boolean => form.session !== session;
+    // What reads the replaced session: diagnose.ts names the element by its localName.
+    const replaced = { session, endpoint: form.endpoint, localName: form.localName } as Caller;
+    const view = (await polled(replaced, away, form.pollInterval, form.pollTimeout)) ?? (await polled(replaced, away, form.pollInterval * WATCH_SLOWER, WATCH_FOR));
+    paid = view?.status === 'success' && away();
+  }
+  if (paid) emit(form, 'pay-success', { orderId: order_id ?? orderId, paymentId: payment_id });
 }
 
 function answer(form: Form, { status, redirect_url, message, order_id, payment_id }: PayAnswer): void {
@@ -436,12 +460,17 @@ function answer(form: Form, { status, redirect_url, message, order_id, payment_i
   void refocus(form);
 }
 
-/** After an error: point at the fields the companion named, or learn what happened before allowing a retry. */
-async function recover(form: Form, error: unknown): Promise<void> {
+/**
+ * After an error: point at the fields the companion named, or learn what happened before allowing
+ * a retry. False, with nothing shown, when the page set another session as the widget learnt it.
+ */
+async function recover(form: Form, error: unknown, moved: () => boolean): Promise<false | void> {
   const { code, status } = error instanceof CompanionError ? error : new CompanionError('server');
   if (mayBePaid(code) || status === 409) {
     // The payment may have gone through: never let the customer pay twice.
     const view = await fetchView(form).catch(() => undefined);
+    // The other session shows, never this payment's outcome or error (`pay`).
+    if (moved()) return false;
     if (wentOn(form, view)) return refocus(form);
     // Neither the answer nor the session came back: it may well be paid. The page hears of the
     // error; the customer is shown the payment being confirmed (poll), never a form to pay again.

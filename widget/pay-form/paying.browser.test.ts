@@ -348,6 +348,41 @@ describe('<pay-form> paying', () => {
     }
   });
 
+  it('tells the page, by the old order, of a payment pending as it set another session, once that payment succeeds', async () => {
+    const second = await createSession({ amount: 2000 });
+    let answer!: () => void;
+    const held = new Promise<void>((resolve) => (answer = resolve));
+    let answered = false;
+    const payments = watchFetch((call, pass) => (call.url.endsWith('/pay') ? held.then(pass).finally(() => (answered = true)) : undefined));
+    try {
+      const form = await mount();
+      form.pollInterval = 50;
+      const paidOrder = form.view!.order_id;
+      const heard: string[] = [];
+      for (const type of ['pay-ready', 'pay-success', 'pay-failure', 'pay-error']) form.addEventListener(type, () => heard.push(type));
+      let success: PayEventDetails['pay-success'] | undefined;
+      form.addEventListener('pay-success', (event) => (success = event.detail));
+      // Pending as the companion answers: the sandbox settles this card 5 s later, by its own clock.
+      await payWith(form, '4000000000000119');
+      await waitUntil(() => payRequests(payments) === 1, 'no payment was sent');
+      form.session = second;
+      await waitUntil(() => heard.length, 'the second session never became ready');
+      answer();
+      await waitUntil(() => answered, 'the payment was never answered');
+      await advanceGatewayClock(5);
+      await waitUntil(() => success, 'the page never heard that the order it replaced was paid', { timeout: 3000 });
+      expect(success!.orderId).to.equal(paidOrder);
+      await form.updateComplete;
+      // Said to the page alone: the form shows the new session, ready to pay.
+      expect(heard).to.deep.equal(['pay-ready', 'pay-success']);
+      expect(button(form).textContent).to.match(/^Pay UAH\s20\.00$/);
+      expect(message(form)).to.equal('');
+      expect(form.phase).to.equal('ready');
+    } finally {
+      payments.restore();
+    }
+  });
+
   it('tells the page, by the old order, of a payment in flight as it set another session whose answer was lost', async () => {
     const second = await createSession({ amount: 2000 });
     let answer!: () => void;
@@ -376,6 +411,41 @@ describe('<pay-form> paying', () => {
       // Said to the page alone: the form shows the new session, ready to pay.
       expect(heard).to.deep.equal(['pay-ready', 'pay-error']);
       expect(paidOrder).to.be.a('string');
+      expect(button(form).textContent).to.match(/^Pay UAH\s20\.00$/);
+      expect(message(form)).to.equal('');
+      expect(form.phase).to.equal('ready');
+    } finally {
+      payments.restore();
+    }
+  });
+
+  it('shows the session the page set as the widget read the paying one again after a lost answer, and tells the page by the old order', async () => {
+    const second = await createSession({ amount: 2000 });
+    const form = await mount();
+    const first = form.session;
+    const paidOrder = form.view!.order_id;
+    let reread!: () => void;
+    const rereading = new Promise<void>((resolve) => (reread = resolve));
+    // The companion takes the payment, its answer is lost on the way back; the session read again
+    // after that (has it gone through?) answers only once the page has set another one.
+    const payments = watchFetch((call, pass) =>
+      call.url.endsWith('/pay') ? pass().then(() => Promise.reject(new TypeError('Failed to fetch'))) : call.url.endsWith(first) ? rereading.then(pass) : undefined,
+    );
+    try {
+      const heard: string[] = [];
+      for (const type of ['pay-ready', 'pay-success', 'pay-failure', 'pay-error']) form.addEventListener(type, () => heard.push(type));
+      let error: PayEventDetails['pay-error'] | undefined;
+      form.addEventListener('pay-error', (event) => (error = event.detail));
+      await payWith(form, '4242424242424242');
+      await waitUntil(() => payments.some((call) => call.method === 'GET' && call.url.endsWith(first)), 'the session was not read again');
+      form.session = second;
+      await waitUntil(() => heard.length, 'the second session never became ready');
+      reread();
+      await waitUntil(() => error, 'the page never heard of the payment whose outcome it did not learn');
+      expect(error).to.deep.include({ code: 'network', orderId: paidOrder });
+      await form.updateComplete;
+      // The paid session's view, read for the old payment, is not painted on the new session.
+      expect(heard).to.deep.equal(['pay-ready', 'pay-error']);
       expect(button(form).textContent).to.match(/^Pay UAH\s20\.00$/);
       expect(message(form)).to.equal('');
       expect(form.phase).to.equal('ready');
