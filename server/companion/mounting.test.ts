@@ -300,6 +300,26 @@ describe('the companion mounted under a base path', () => {
     expect(said).toEqual([expect.objectContaining({ level: 'error', msg: 'the companion is mounted at /pay, outside its basePath "/payments": mount it at its basePath, or set basePath to /pay' })]);
   });
 
+  it('mounted by @fastify/middie at another path than its basePath: says so once, as under Express', async () => {
+    const mounted: { listener?: ReturnType<typeof toNodeListener> } = {};
+    // What middie does for fastify.use('/pay', …): the path below the mount in url, the whole in
+    // originalUrl, no baseUrl; Fastify's own 404 when the middleware passes the request on.
+    const url = await hosted(
+      createServer((request, response) => {
+        const notFound = () => void response.writeHead(404).end();
+        if (!request.url!.startsWith('/pay/')) return notFound();
+        Object.assign(request, { originalUrl: request.url, url: request.url!.slice('/pay'.length) });
+        mounted.listener!(request, response, notFound);
+      }),
+    );
+    mounted.listener = toNodeListener((await composeUnder(url)).app);
+
+    expect((await fetch(`${url}/pay/api/checkout/sessions`)).status).toBe(404);
+    await fetch(`${url}/pay/healthz`);
+    const said = logs.map((line) => JSON.parse(line) as { level: string; msg: string }).filter(({ msg }) => msg.includes('is mounted at'));
+    expect(said).toEqual([expect.objectContaining({ level: 'error', msg: 'the companion is mounted at /pay, outside its basePath "/payments": mount it at its basePath, or set basePath to /pay' })]);
+  });
+
   it('mounted above its basePath: serves, and says nothing of the mount', async () => {
     const shop = express();
     const url = await hosted(createServer(shop));

@@ -35,9 +35,9 @@ export function toNodeListener(app: CompanionApp): NodeListener {
   };
   return (incoming, outgoing, next) => {
     const url = (incoming as { originalUrl?: string }).originalUrl ?? incoming.url ?? '/';
-    // Mounted at a path of its own (Express's baseUrl) outside its base path — `/payments` with
-    // no basePath at all, most often: none of its routes can ever be reached there.
-    const mountedAt = (incoming as { baseUrl?: string }).baseUrl;
+    // Mounted at a path of its own outside its base path — `/payments` with no basePath at all,
+    // most often: none of its routes can ever be reached there.
+    const mountedAt = mountPoint(incoming, url);
     if (mountedAt && !mountedWithin(mountedAt, options.basePath)) {
       logger[once('mount')](`the companion is mounted at ${mountedAt}, outside its basePath "${options.basePath}": mount it at its basePath, or set basePath to ${mountedAt}`, { url: url.split('?', 1)[0] });
     }
@@ -55,6 +55,19 @@ export function toNodeListener(app: CompanionApp): NodeListener {
     incoming.url = url;
     void listener(incoming, outgoing);
   };
+}
+
+/**
+ * Where the host mounted the listener: Express's `baseUrl`, or what @fastify/middie cut off the
+ * front of the path (it keeps the whole one in `originalUrl`, and sets no `baseUrl`).
+ */
+function mountPoint(incoming: IncomingMessage, whole: string): string | undefined {
+  const { baseUrl } = incoming as { baseUrl?: string };
+  if (baseUrl !== undefined || incoming.url === undefined || whole === incoming.url) return baseUrl;
+  const path = whole.split('?', 1)[0]!;
+  const rest = incoming.url.split('?', 1)[0]!;
+  if (rest === '/') return path.replace(/\/$/, '') || undefined;
+  return path.endsWith(rest) ? path.slice(0, path.length - rest.length) || undefined : undefined;
 }
 
 function within(url: string, basePath: string): boolean {
