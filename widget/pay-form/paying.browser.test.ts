@@ -61,6 +61,61 @@ async function movedAsReady(first: string, move: (form: PayForm) => void, stalle
   }
 }
 
+/** The outcome events a page hears from `form`: their order, and each one's last detail. */
+function outcomesHeard(form: PayForm): { heard: string[]; details: Partial<PayEventDetails> } {
+  const heard: string[] = [];
+  const details: Record<string, unknown> = {};
+  for (const type of ['pay-ready', 'pay-success', 'pay-failure', 'pay-error']) {
+    form.addEventListener(type, (event) => {
+      heard.push(type);
+      details[type] = (event as CustomEvent).detail;
+    });
+  }
+  return { heard, details };
+}
+
+/**
+ * A form that pays with `number`, its `/pay` held until the page has set another session (and
+ * that one shows ready), then answered — or, `lost`, taken by the companion and its answer lost on
+ * the way back. Resolves once the answer came; `payments.restore()` when done.
+ */
+async function switchedWhilePaying(number: string, { lost = false } = {}) {
+  const second = await createSession({ amount: 2000 });
+  let answer!: () => void;
+  const held = new Promise<void>((resolve) => (answer = resolve));
+  let answered = false;
+  const payments = watchFetch((call, pass) => {
+    if (!call.url.endsWith('/pay')) return undefined;
+    const passed = held.then(pass).finally(() => (answered = true));
+    return lost ? passed.then(() => Promise.reject(new TypeError('Failed to fetch'))) : passed;
+  });
+  try {
+    const form = await mount();
+    form.pollInterval = 50;
+    const paidOrder = form.view!.order_id;
+    expect(paidOrder).to.be.a('string');
+    const { heard, details } = outcomesHeard(form);
+    await payWith(form, number);
+    await waitUntil(() => payRequests(payments) === 1, 'no payment was sent');
+    form.session = second;
+    await waitUntil(() => heard.length, 'the second session never became ready');
+    answer();
+    await waitUntil(() => answered, 'the payment was never answered');
+    return { form, paidOrder, heard, details, payments };
+  } catch (error) {
+    payments.restore();
+    throw error;
+  }
+}
+
+/** The form shows the session the page set, ready to pay, and nothing of the payment it replaced. */
+async function showsTheNewSession(form: PayForm): Promise<void> {
+  await form.updateComplete;
+  expect(button(form).textContent).to.match(/^Pay UAH\s20\.00$/);
+  expect(message(form)).to.equal('');
+  expect(form.phase).to.equal('ready');
+}
+
 describe('<pay-form> paying', () => {
   let calls: ReturnType<typeof watchFetch>;
   beforeEach(() => (calls = watchFetch()));
@@ -315,105 +370,43 @@ describe('<pay-form> paying', () => {
   });
 
   it('shows the session the page set while a payment was in flight; of that payment\'s answer, the page hears a success', async () => {
-    const second = await createSession({ amount: 2000 });
-    let answer!: () => void;
-    const held = new Promise<void>((resolve) => (answer = resolve));
-    let answered = false;
-    const payments = watchFetch((call, pass) => (call.url.endsWith('/pay') ? held.then(pass).finally(() => (answered = true)) : undefined));
+    const { form, paidOrder, heard, details, payments } = await switchedWhilePaying('4242424242424242');
     try {
-      const form = await mount();
-      const paidOrder = form.view!.order_id;
-      const heard: string[] = [];
-      for (const type of ['pay-ready', 'pay-success', 'pay-failure', 'pay-error']) form.addEventListener(type, () => heard.push(type));
-      let success: PayEventDetails['pay-success'] | undefined;
-      form.addEventListener('pay-success', (event) => (success = event.detail));
-      await payWith(form, '4242424242424242');
-      await waitUntil(() => payRequests(payments) === 1, 'no payment was sent');
-      form.session = second;
-      await waitUntil(() => heard.length, 'the second session never became ready');
-      answer();
       // The first session's answer has come; what the form makes of it, within a tenth of a second.
-      await waitUntil(() => answered, 'the payment was never answered');
       await new Promise((resolve) => setTimeout(resolve, 100));
-      await form.updateComplete;
       // The new session is shown as it is, and the page knows the order it replaced was paid.
       expect(heard).to.deep.equal(['pay-ready', 'pay-success']);
-      expect(paidOrder).to.be.a('string');
-      expect(success!.orderId).to.equal(paidOrder);
-      expect(button(form).textContent).to.match(/^Pay UAH\s20\.00$/);
-      expect(message(form)).to.equal('');
-      expect(form.phase).to.equal('ready');
+      expect(details['pay-success']!.orderId).to.equal(paidOrder);
+      await showsTheNewSession(form);
     } finally {
       payments.restore();
     }
   });
 
   it('tells the page, by the old order, of a payment pending as it set another session, once that payment succeeds', async () => {
-    const second = await createSession({ amount: 2000 });
-    let answer!: () => void;
-    const held = new Promise<void>((resolve) => (answer = resolve));
-    let answered = false;
-    const payments = watchFetch((call, pass) => (call.url.endsWith('/pay') ? held.then(pass).finally(() => (answered = true)) : undefined));
+    // Pending as the companion answers: the sandbox settles this card 5 s later, by its own clock.
+    const { form, paidOrder, heard, details, payments } = await switchedWhilePaying('4000000000000119');
     try {
-      const form = await mount();
-      form.pollInterval = 50;
-      const paidOrder = form.view!.order_id;
-      const heard: string[] = [];
-      for (const type of ['pay-ready', 'pay-success', 'pay-failure', 'pay-error']) form.addEventListener(type, () => heard.push(type));
-      let success: PayEventDetails['pay-success'] | undefined;
-      form.addEventListener('pay-success', (event) => (success = event.detail));
-      // Pending as the companion answers: the sandbox settles this card 5 s later, by its own clock.
-      await payWith(form, '4000000000000119');
-      await waitUntil(() => payRequests(payments) === 1, 'no payment was sent');
-      form.session = second;
-      await waitUntil(() => heard.length, 'the second session never became ready');
-      answer();
-      await waitUntil(() => answered, 'the payment was never answered');
       await advanceGatewayClock(5);
-      await waitUntil(() => success, 'the page never heard that the order it replaced was paid', { timeout: 3000 });
-      expect(success!.orderId).to.equal(paidOrder);
-      await form.updateComplete;
+      await waitUntil(() => details['pay-success'], 'the page never heard that the order it replaced was paid', { timeout: 3000 });
+      expect(details['pay-success']!.orderId).to.equal(paidOrder);
       // Said to the page alone: the form shows the new session, ready to pay.
       expect(heard).to.deep.equal(['pay-ready', 'pay-success']);
-      expect(button(form).textContent).to.match(/^Pay UAH\s20\.00$/);
-      expect(message(form)).to.equal('');
-      expect(form.phase).to.equal('ready');
+      await showsTheNewSession(form);
     } finally {
       payments.restore();
     }
   });
 
   it('tells the page, by the old order, of a payment in flight as it set another session whose answer was lost', async () => {
-    const second = await createSession({ amount: 2000 });
-    let answer!: () => void;
-    const held = new Promise<void>((resolve) => (answer = resolve));
-    let answered = false;
     // The companion takes the payment; its answer is lost on the way back.
-    const payments = watchFetch((call, pass) =>
-      call.url.endsWith('/pay') ? held.then(pass).finally(() => (answered = true)).then(() => Promise.reject(new TypeError('Failed to fetch'))) : undefined,
-    );
+    const { form, paidOrder, heard, details, payments } = await switchedWhilePaying('4242424242424242', { lost: true });
     try {
-      const form = await mount();
-      const paidOrder = form.view!.order_id;
-      const heard: string[] = [];
-      for (const type of ['pay-ready', 'pay-success', 'pay-failure', 'pay-error']) form.addEventListener(type, () => heard.push(type));
-      let error: PayEventDetails['pay-error'] | undefined;
-      form.addEventListener('pay-error', (event) => (error = event.detail));
-      await payWith(form, '4242424242424242');
-      await waitUntil(() => payRequests(payments) === 1, 'no payment was sent');
-      form.session = second;
-      await waitUntil(() => heard.length, 'the second session never became ready');
-      answer();
-      await waitUntil(() => answered, 'the payment was never answered');
-      await waitUntil(() => error, 'the page never heard of the payment whose outcome is unknown');
-      expect(error).to.deep.equal({ code: 'network', message: 'Your payment is still being confirmed. Check again in a moment, and do not pay again.', orderId: paidOrder });
-      await form.updateComplete;
+      await waitUntil(() => details['pay-error'], 'the page never heard of the payment whose outcome is unknown');
+      expect(details['pay-error']).to.deep.equal({ code: 'network', message: 'Your payment is still being confirmed. Check again in a moment, and do not pay again.', orderId: paidOrder });
       // Said to the page alone: the form shows the new session, ready to pay.
       expect(heard).to.deep.equal(['pay-ready', 'pay-error']);
-      expect(paidOrder).to.be.a('string');
-      expect(button(form).textContent).to.match(/^Pay UAH\s20\.00$/);
-      expect(message(form)).to.equal('');
-      expect(form.phase).to.equal('ready');
+      await showsTheNewSession(form);
     } finally {
       payments.restore();
     }
@@ -432,23 +425,17 @@ describe('<pay-form> paying', () => {
       call.url.endsWith('/pay') ? pass().then(() => Promise.reject(new TypeError('Failed to fetch'))) : call.url.endsWith(first) ? rereading.then(pass) : undefined,
     );
     try {
-      const heard: string[] = [];
-      for (const type of ['pay-ready', 'pay-success', 'pay-failure', 'pay-error']) form.addEventListener(type, () => heard.push(type));
-      let error: PayEventDetails['pay-error'] | undefined;
-      form.addEventListener('pay-error', (event) => (error = event.detail));
+      const { heard, details } = outcomesHeard(form);
       await payWith(form, '4242424242424242');
       await waitUntil(() => payments.some((call) => call.method === 'GET' && call.url.endsWith(first)), 'the session was not read again');
       form.session = second;
       await waitUntil(() => heard.length, 'the second session never became ready');
       reread();
-      await waitUntil(() => error, 'the page never heard of the payment whose outcome it did not learn');
-      expect(error).to.deep.include({ code: 'network', orderId: paidOrder });
-      await form.updateComplete;
+      await waitUntil(() => details['pay-error'], 'the page never heard of the payment whose outcome it did not learn');
+      expect(details['pay-error']).to.deep.include({ code: 'network', orderId: paidOrder });
       // The paid session's view, read for the old payment, is not painted on the new session.
       expect(heard).to.deep.equal(['pay-ready', 'pay-error']);
-      expect(button(form).textContent).to.match(/^Pay UAH\s20\.00$/);
-      expect(message(form)).to.equal('');
-      expect(form.phase).to.equal('ready');
+      await showsTheNewSession(form);
     } finally {
       payments.restore();
     }
