@@ -10,6 +10,7 @@
  * Amounts are integer minor units, as everywhere in the API, with the same figures as decimals
  * of the currency's digits beside them for people (`_decimal`, a point, no grouping).
  */
+import { setImmediate as loopTurn } from 'node:timers/promises';
 import { Hono } from 'hono';
 import type { Context } from 'hono';
 import { decimalMinorUnits } from '@payform/gateway';
@@ -110,6 +111,11 @@ export async function ordersCsv(c: Context<CompanionEnv>, query: LedgerOrderQuer
     // that looks whole.
     async pull(controller) {
       if (next === null) return;
+      // A turn of the event loop first: an SQLite ledger answers synchronously and a fast client's
+      // socket takes each page at once, so without it the whole file would be written before any
+      // payment, webhook or /healthz waiting meanwhile is served.
+      await loopTurn();
+      if (stopped) return;
       let page: { text: string; next: string | null };
       try {
         page = await pageText(ledger, query, next);
