@@ -39,6 +39,8 @@ import { checkGateway } from './gateway-check.js';
 import { INSTANCE_HEADER, instanceId } from './operator/public-url-check.js';
 import { checkTokenizer } from './tokenizer-check.js';
 import { requestAddress } from './http/request-address.js';
+import { refuseDuringBuild } from './build-phase.js';
+import { countOpenCompanion } from './open-companions.js';
 
 /**
  * Where development listens without HOST: this machine only. The sandbox's credentials and
@@ -221,6 +223,7 @@ export interface RunningCompanion extends ComposedCompanion {
  * variable and the option.
  */
 export async function composeCompanion(settings: CompanionSettings, options: StartOptions = {}): Promise<ComposedCompanion> {
+  refuseDuringBuild('composeCompanion');
   checkStartOptions(options);
   const missing = [
     ...(settings.adminTokenGenerated ? [{ variable: 'PAYFORM_ADMIN_TOKEN', what: 'the admin token (PAYFORM_ADMIN_TOKEN, at least 16 characters)' }] : []),
@@ -340,11 +343,13 @@ async function compose(settings: CompanionSettings, options: StartOptions, stopp
   void checkGateway(gateway, checking.signal);
   const { tokenizer } = app.companion.services.options;
   if (tokenizer) void checkTokenizer(tokenizer, logger, checking.signal, options.fetch);
+  const uncount = countOpenCompanion(shownLedger(settings.databaseUrl), logger);
   return {
     app,
     ledger,
     gateway,
     async close() {
+      uncount();
       checking.abort();
       await app.companion.stop();
       await ledger.close();
@@ -357,6 +362,7 @@ async function compose(settings: CompanionSettings, options: StartOptions, stopp
  * follows the real port unless PUBLIC_URL was set), and prints the generated admin token.
  */
 export async function startCompanion(settings: CompanionSettings = readCompanionConfig(process.env), options: StartOptions = {}): Promise<RunningCompanion> {
+  refuseDuringBuild('startCompanion');
   checkStartOptions(options);
   if (settings.production && settings.publicUrlDerived && !options.publicUrl) {
     // http://localhost:$PORT would send the gateway's webhooks and the customers' 3-D Secure returns to their own machines.

@@ -1,0 +1,20 @@
+// The package's README (what npm shows) and the companion guide give one Next.js recipe: the
+// README's line, copied, must not be the one the guide says breaks.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+
+const readme = readFileSync(new URL('./README.md', import.meta.url), 'utf8');
+const guide = readFileSync(new URL('../../docs/companion.md', import.meta.url), 'utf8');
+
+/** The route handler files (`app/…/route.ts`) a text names. */
+const routeFiles = (text: string) => new Set(text.match(/app\/[\w/.[\]-]+\/route\.ts/g));
+
+describe('the README’s Next.js recipe', () => {
+  it('names the guide’s route file and composes at the first request, as the guide does', () => {
+    expect(routeFiles(readme)).toEqual(routeFiles(guide));
+    const row = readme.split('\n').find((line) => line.startsWith('| Next.js'));
+    expect(row).toContain('(await payments()).app.fetch(request)');
+    expect(row).toContain('globalThis');
+    expect(row).toContain("runtime = 'nodejs'");
+  });
+});
