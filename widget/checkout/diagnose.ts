@@ -2,7 +2,8 @@
  * Why a call to the companion gave no usable answer, worked out on demand (a chunk of its own:
  * the bundle pays nothing until something goes wrong). A page set up wrong — an `endpoint` that
  * is not the companion, a page origin the companion does not allow, a Content-Security-Policy
- * whose connect-src leaves the companion out — is told to the developer on the console and in
+ * whose connect-src leaves the companion out, a server in front of it that answers CORS preflights
+ * itself — is told to the developer on the console and in
  * `pay-error`'s `reason`, saying what was reached and what was expected; the customer only ever
  * sees the calm message of the code.
  */
@@ -134,10 +135,32 @@ async function unanswered(url: string, endpoint: string, name: string): Promise<
 }
 
 /**
+ * A payment's POST (or the hosted page's) that got no answer: it may have gone through, unless the
+ * browser never sent it. A POST of JSON is preflighted (OPTIONS) on another origin than the page's,
+ * and a server in front of the companion that answers OPTIONS itself, without CORS headers, fails
+ * every one (Next.js does, for a route handler that does not export OPTIONS). Told apart by reading
+ * the session twice at once: plainly, as the element does, and with the POST's JSON content type,
+ * which is preflighted as the POST was (GET and POST are never refused by method). Only the
+ * preflighted read failing, on a session still open to pay, means the payment was never sent.
+ */
+async function unsent(url: string, endpoint: string, name: string): Promise<CompanionError> {
+  const session = url.slice(0, url.lastIndexOf('/'));
+  // The page's own origin: nothing is preflighted.
+  if (new URL(session, location.href).origin === location.origin) return new CompanionError('network');
+  const read = (headers?: HeadersInit) => fetch(session, { headers, signal: AbortSignal.timeout(5_000) });
+  const [preflighted, status] = await Promise.all([
+    read({ 'content-type': 'application/json' }).then(() => 'answered', (error: Error) => error.name),
+    read().then((response) => response.json()).then((view: { status?: unknown }) => view?.status, () => undefined),
+  ]);
+  if (preflighted !== 'TypeError' || (status !== 'open' && status !== 'failure')) return new CompanionError('network');
+  return misconfigured(name, `the companion at ${endpoint} does not answer CORS preflights (OPTIONS), so this page's browser never sent the payment (a POST of JSON): hand OPTIONS requests to it as well (Next.js: export OPTIONS from the route handler)`);
+}
+
+/**
  * The error for `response` (undefined: no answer could be read) and its parsed JSON body, to a
  * request of `element`'s to the companion at `endpoint`. `reading`: a GET of the session, where
  * a page set up wrong shows first; a payment's failed answer stays what it was (it may have been
- * paid: the element checks the session).
+ * paid: the element checks the session), unless the browser never sent it (unsent).
  */
 export async function diagnose(url: string, endpoint: string, element: Caller, response: Response | undefined, body: unknown, reading: boolean): Promise<CompanionError> {
   const name = element.localName;
@@ -152,7 +175,7 @@ export async function diagnose(url: string, endpoint: string, element: Caller, r
   if (reading && !/^(https?:)?\/\//.test(endpoint) && !endpoint.startsWith('/')) {
     return misconfigured(name, `endpoint "${endpoint}" is not an address: give <${name} endpoint> with its scheme (for example http://${endpoint})`);
   }
-  if (!response) return reading ? unanswered(url, endpoint, name) : new CompanionError('network');
+  if (!response) return reading ? unanswered(url, endpoint, name) : unsent(url, endpoint, name);
   const { status } = response;
   const error = (body as { error?: { code?: unknown; message?: unknown; fields?: unknown } } | undefined)?.error;
   const code = error?.code;

@@ -11,6 +11,10 @@
  * - `POST /__fixture/close` `{ id }` → the `shop` companion's `DELETE /api/checkout/sessions/:id`;
  * - `POST /__fixture/3ds` `{ url, result }` → the button of the sandbox's 3-D Secure page at `url`;
  * - `POST /__fixture/clock` `{ advance_seconds }` → the sandbox's `POST /_sandbox/clock`;
+ * - `/__next-without-options/api/checkout/*`: the `shop` companion as a Next.js route handler that
+ *   does not export OPTIONS would have it: Next answers the browser's CORS preflights itself (204,
+ *   no CORS headers), everything else is passed on (reached on another origin than the page's:
+ *   `localhost` for `127.0.0.1`);
  * - `POST /__fixture/module` `{ path, answer }` → what the dev server does from then on with the
  *   requests for a module of the widget (`/widget/checkout/paying.ts`, as the dev server names it): `hold` them, as a slow
  *   network would, until the answer is `serve` (the default) or `fail` (a 503, as from a server
@@ -67,6 +71,8 @@ async function forward(ctx: Context, origin: string): Promise<void> {
 }
 
 const isLoopback = (address: string | undefined): boolean => address === '127.0.0.1' || address === '::1' || address === '::ffff:127.0.0.1';
+
+const WITHOUT_OPTIONS = '/__next-without-options';
 
 type ModuleAnswer = 'hold' | 'fail' | 'serve';
 
@@ -147,6 +153,14 @@ function backendRoutes(backend: () => Promise<CheckoutBackend> | undefined, modu
     if (ctx.method === 'GET' && (await modules.fails(ctx.path))) {
       ctx.status = 503;
       return;
+    }
+    if (ctx.path.startsWith(`${WITHOUT_OPTIONS}/api/checkout/`)) {
+      if (ctx.method === 'OPTIONS') {
+        ctx.status = 204;
+        ctx.set('Allow', 'GET, POST, DELETE, HEAD, OPTIONS');
+        return;
+      }
+      ctx.url = ctx.url.slice(WITHOUT_OPTIONS.length);
     }
     const fixture = ctx.method === 'POST' ? fixtures[ctx.path] : undefined;
     if (!fixture && !ctx.path.startsWith('/api/checkout/')) return next();
