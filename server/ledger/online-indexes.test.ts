@@ -246,7 +246,9 @@ withTestDatabase((url) => {
         await Promise.all(clients.map((client) => client.end()));
         await database.drop();
       }
-    }, 30_000);
+      // A database of its own: creating and dropping one waits on a checkpoint, which on a server
+      // busy with every other suite's writes (CI) takes far longer than the test's own work.
+    }, 120_000);
 
     it('an open that fails once its builds started leaves no connection behind', async () => {
       const schema = freshSchemaName();

@@ -1,3 +1,4 @@
+// Not named readme.*: npm ships every file whose name starts so, tests included.
 // The package's README (what npm shows) and the companion guide give one Next.js recipe: the
 // README's line, copied, must not be the one the guide says breaks.
 import { readFileSync } from 'node:fs';
