@@ -49,7 +49,7 @@ const SCRIPT_ORIGIN = /^(.*)\/widget\/pay-form\.js$/.exec(import.meta.url)?.[1] 
  * The element a request is for: its `session`, and its `endpoint` (empty: the companion that
  * served this script). What is said to the developer names it.
  */
-export type Caller = Element & { readonly session: string; readonly endpoint: string };
+export type Caller = Pick<Element, 'localName'> & { readonly session: string; readonly endpoint: string };
 
 /**
  * The companion's widget-facing API, for one checkout session: reading the session is all a page

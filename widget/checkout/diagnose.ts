@@ -52,6 +52,9 @@ function misconfigured(name: string, reason: string, status = 0): CompanionError
   return new CompanionError('misconfigured', status, [], reason);
 }
 
+/** Each request of a diagnosis gives up after 5 s: the customer is waiting for its verdict. */
+const timeout = () => ({ signal: AbortSignal.timeout(5_000) });
+
 // How long a request the browser refused waits for the page's policy to say it was the one: the
 // `securitypolicyviolation` event comes a task after the fetch's rejection.
 const POLICY_WAIT = 100;
@@ -82,7 +85,7 @@ const originOf = (uri: string): string | undefined => {
  * down). Listened for from before the request; a TypeError waits a little for the event, which
  * comes after it.
  */
-async function askAgain(url: string, origin: string, signal: () => { signal: AbortSignal }): Promise<string | SecurityPolicyViolationEvent> {
+async function askAgain(url: string, origin: string): Promise<string | SecurityPolicyViolationEvent> {
   let refused!: (event: SecurityPolicyViolationEvent) => void;
   const violation = new Promise<SecurityPolicyViolationEvent>((resolve) => (refused = resolve));
   const listener = (event: SecurityPolicyViolationEvent) => {
@@ -90,7 +93,7 @@ async function askAgain(url: string, origin: string, signal: () => { signal: Abo
   };
   document.addEventListener('securitypolicyviolation', listener);
   try {
-    const outcome = await fetch(url, signal()).then(() => 'answered', (error: Error) => error.name);
+    const outcome = await fetch(url, timeout()).then(() => 'answered', (error: Error) => error.name);
     if (outcome !== 'TypeError') return outcome;
     return await Promise.race([violation, new Promise<string>((resolve) => setTimeout(resolve, POLICY_WAIT, outcome))]);
   } finally {
@@ -110,8 +113,7 @@ async function askAgain(url: string, origin: string, signal: () => { signal: Abo
 async function unanswered(url: string, endpoint: string, name: string): Promise<CompanionError> {
   const origin = location.origin;
   const reached = new URL(url, location.href).origin;
-  const timeout = () => ({ signal: AbortSignal.timeout(5_000) });
-  const again = await askAgain(url, reached, timeout);
+  const again = await askAgain(url, reached);
   if (typeof again !== 'string') {
     return misconfigured(name, `this page's Content-Security-Policy refused the request to ${url}: add ${reached}, where <${name} endpoint> points, to ${connectSrc(again.originalPolicy)}`);
   }
@@ -147,7 +149,7 @@ async function unsent(url: string, endpoint: string, name: string): Promise<Comp
   const session = url.slice(0, url.lastIndexOf('/'));
   // The page's own origin: nothing is preflighted.
   if (new URL(session, location.href).origin === location.origin) return new CompanionError('network');
-  const read = (headers?: HeadersInit) => fetch(session, { headers, signal: AbortSignal.timeout(5_000) });
+  const read = (headers?: HeadersInit) => fetch(session, { headers, ...timeout() });
   const [preflighted, status] = await Promise.all([
     read({ 'content-type': 'application/json' }).then(() => 'answered', (error: Error) => error.name),
     read().then((response) => response.json()).then((view: { status?: unknown }) => view?.status, () => undefined),

@@ -442,7 +442,7 @@ async function paidAway(form: Form, session: string, { status, order_id, payment
   if (status === 'pending') {
     const away = (): boolean => form.session !== session;
     // What reads the replaced session: diagnose.ts names the element by its localName.
-    const replaced = { session, endpoint: form.endpoint, localName: form.localName } as Caller;
+    const replaced: Caller = { session, endpoint: form.endpoint, localName: form.localName };
     const view = (await polled(replaced, away, form.pollInterval, form.pollTimeout)) ?? (await polled(replaced, away, form.pollInterval * WATCH_SLOWER, WATCH_FOR));
     paid = view?.status === 'success' && away();
   }
