@@ -5,13 +5,14 @@
  * comes here.
  */
 import type { GatewayClient } from '@payform/gateway';
+import { RateLimiter } from '../http/rate-limit.js';
 import type { Logger } from '../log/logger.js';
 
 /** How long one line stands for a refused currency before it is said again. */
 export const REFUSED_CURRENCY_REMINDER_MS = 3_600_000;
 
-/** Per gateway client (one project), when each refused currency was last said. */
-const said = new WeakMap<GatewayClient, Map<string, number>>();
+/** Per gateway client (one project): each refused currency said once a reminder's time. */
+const said = new WeakMap<GatewayClient, RateLimiter>();
 
 export interface RefusedCurrency {
   readonly gateway: GatewayClient;
@@ -21,12 +22,9 @@ export interface RefusedCurrency {
 
 /** `reason`: the gateway's own words about the field, which may list the currencies the project takes. */
 export function tellRefusedCurrency({ gateway, logger, clock }: RefusedCurrency, currency: string, reason: string, orderId: string): void {
-  const now = clock();
   let times = said.get(gateway);
-  if (!times) said.set(gateway, (times = new Map()));
-  const last = times.get(currency);
-  if (last !== undefined && now - last < REFUSED_CURRENCY_REMINDER_MS) return;
-  times.set(currency, now);
+  if (!times) said.set(gateway, (times = new RateLimiter(1, REFUSED_CURRENCY_REMINDER_MS, clock)));
+  if (!times.take(currency).allowed) return;
   logger.error(
     `the gateway project does not take payments in ${currency} (the gateway: currency ${reason}): every payment of a session in ${currency} is refused, and its customer cannot fix that; open checkout sessions in a currency the project takes, or enable ${currency} for the project at the gateway`,
     { currency, order_id: orderId },
