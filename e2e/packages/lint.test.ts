@@ -1,22 +1,33 @@
 /**
  * Every packed tarball, as the registry would receive it: publint finds nothing at any level
  * (error, warning or suggestion), and attw (@arethetypeswrong/core, what its CLI runs) finds
- * no problem for the ESM entry points (its CLI's `--profile esm-only`: the packages ship ES
- * modules only, so a CommonJS `require` and node10's resolution, which knows no `exports`, are
- * out of scope). The sizes are printed for docs/performance.md ("Packages").
+ * no problem for any entry point under any resolution but TypeScript's node16 CommonJS, which
+ * refuses a static import of an ES module (the packages ship ES modules only; docs/gateway.md
+ * says what such a project writes). node10 — `module: commonjs`'s default, in many an Express
+ * project — finds the types by `types` and `typesVersions`. The sizes are printed for
+ * docs/performance.md ("Packages").
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkPackage, createPackageFromTarballData } from '@arethetypeswrong/core';
+import type { Problem } from '@arethetypeswrong/core';
 import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
 import { describe, expect, inject, it } from 'vitest';
 
 const { tarballsDirectory, tarballs } = inject('packages');
 
-/** attw's ESM-only profile ignores these resolutions (its CLI's --profile esm-only). */
-const NOT_ESM = new Set(['node10', 'node16-cjs']);
+/**
+ * Expected: node16's CommonJS resolves an ES module. And node10 knows no `exports`, so the
+ * custom-elements manifest, a JSON for tools (read by the `customElements` field), is not found
+ * by its subpath there: no code imports it.
+ */
+function expected(problem: Problem): boolean {
+  if (!('resolutionKind' in problem)) return false;
+  if (problem.resolutionKind === 'node16-cjs') return problem.kind === 'CJSResolvesToESM';
+  return problem.resolutionKind === 'node10' && problem.kind === 'NoResolution' && problem.entrypoint.endsWith('.json');
+}
 
 describe.each(tarballs.map((tarball) => [tarball.name, tarball] as const))('%s, packed', (_name, tarball) => {
   const file = join(tarballsDirectory, tarball.filename);
@@ -29,11 +40,10 @@ describe.each(tarballs.map((tarball) => [tarball.name, tarball] as const))('%s, 
 
   // In this process rather than through attw's CLI: one TypeScript loaded for the five tarballs,
   // 3 CPU-seconds in all instead of 13.
-  it('attw: no problem for the ESM entry points', async () => {
+  it('attw: no problem for the entry points, node10 included', async () => {
     const analysis = await checkPackage(createPackageFromTarballData(new Uint8Array(readFileSync(file))));
     expect(analysis.types, 'attw found no types').toBeTruthy();
-    const esm = analysis.types ? analysis.problems.filter((problem) => !('resolutionKind' in problem) || !NOT_ESM.has(problem.resolutionKind)) : [];
-    expect(esm).toEqual([]);
+    expect(analysis.types ? analysis.problems.filter((problem) => !expected(problem)) : []).toEqual([]);
   });
 
   it('tells the registry where its source, docs and issue tracker are', () => {
