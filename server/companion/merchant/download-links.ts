@@ -6,7 +6,8 @@
  *   GET <file's route>/link?<its query>   (bearer ADMIN_TOKEN)  → { url, path, expires_at }
  *   GET /api/downloads/…?<its query>&expires=<unix s>&signature=<HMAC>   (no token: the link)
  *
- * Stateless (but for each instance's count of a link's follows, in memory): the signature is an
+ * Stateless (but for each instance's count of a link's follows, and the day's ZIP the issuing
+ * instance keeps for its link, kept-downloads.ts; both in memory): the signature is an
  * HMAC-SHA256 keyed by a key derived from the admin token, so every instance behind a load
  * balancer checks what another issued, and a new token voids every link.
  * It covers the file's path and its query byte for byte (the expiry last), so a link is for one
@@ -98,6 +99,16 @@ export function issueLink(c: Context<CompanionEnv>, path: string): z.output<type
 
 /** The signed part of a link's query, and its signature: the signature comes last, after the expiry. */
 const SIGNED_QUERY = /^((?:.*&)?expires=(\d{1,12}))&signature=([A-Za-z0-9_-]{1,100})$/s;
+
+/**
+ * Which link an address is (a link's `path` as issued, or the URL it was followed by), as an
+ * instance keeps what is its by (kept-downloads.ts): its signature's bytes, in one spelling of the
+ * four base64url allows them. Undefined for an address that carries no signature.
+ */
+export function linkId(address: string): string | undefined {
+  const match = SIGNED_QUERY.exec(rawQuery(address));
+  return match ? Buffer.from(match[3]!, 'base64url').toString('base64url') : undefined;
+}
 
 /**
  * Serves the route to a link this companion (or another with its admin token) issued for exactly

@@ -5,12 +5,14 @@
  *   GET /api/downloads/orders         ?<filters>&expires=&signature=   the orders CSV (order-export.ts)
  *   GET /api/downloads/receipts/:date ?format=&method=&expires=&signature=   the day's ZIP
  *
- * The signature is checked before anything else about the request is judged.
+ * The signature is checked before anything else about the request is judged. A day's ZIP the
+ * instance kept when it issued the link is served as kept (kept-downloads.ts).
  */
 import { Hono } from 'hono';
 import type { CompanionEnv } from '../context.js';
 import { validate } from '../http/validate.js';
-import { requireSignedLink } from './download-links.js';
+import { linkId, requireSignedLink } from './download-links.js';
+import { keptDownloads } from './kept-downloads.js';
 import { ORDERS_DOWNLOAD_PATH, ordersCsv } from './order-export.js';
 import { orderSearch, SignedOrderFilterQuery } from './order-routes.js';
 import { dayReceipts, receiptsDownloadPath, SignedDateReceiptsQuery } from './report-routes.js';
@@ -23,7 +25,7 @@ export function downloadRoutes(): Hono<CompanionEnv> {
   });
   downloads.get('/receipts/:date', requireSignedLink((c) => receiptsDownloadPath(c.req.param('date') ?? '')), validate('query', SignedDateReceiptsQuery), (c) => {
     const { expires: _expires, signature: _signature, ...query } = c.req.valid('query');
-    return dayReceipts(c, c.req.param('date'), query);
+    return dayReceipts(c, c.req.param('date'), query, keptDownloads(c.var.services).find(linkId(c.req.url)!));
   });
   return downloads;
 }

@@ -15,6 +15,7 @@ import * as z from 'zod';
 import { IsoDate } from '@payform/gateway/wire';
 import { isTimeZone } from '../../ledger/index.js';
 import type { Context } from 'hono';
+import type { GatewayDocument } from '@payform/gateway';
 import type { CompanionEnv } from '../context.js';
 import { AmountView } from '../http/amounts.js';
 import { ApiProblem } from '../http/problem.js';
@@ -23,8 +24,9 @@ import { QueryInstant } from './query-instant.js';
 import { validate } from '../http/validate.js';
 import { fromGateway } from './balance-routes.js';
 import { sendDocument } from './documents.js';
-import { DOWNLOADS_PATH, issueLink, LINK_PARAMS } from './download-links.js';
+import { DOWNLOADS_PATH, issueLink, LINK_PARAMS, linkId } from './download-links.js';
 import type { ReceiptsLink } from './download-links.js';
+import { keptDownloads } from './kept-downloads.js';
 
 export const DateReceiptsQuery = z.strictObject({
   format: z.enum(['html', 'pdf']).default('pdf'),
@@ -45,9 +47,9 @@ function receiptsOf(c: Context<CompanionEnv>, date: string, query: DateReceipts)
   return fromGateway(() => c.var.services.gateway.receipts.forDate(date, { format: query.format, ...(query.method ? { method: query.method } : {}) }));
 }
 
-/** The day's ZIP as the companion sends it, to the bearer route and the signed link alike. */
-export async function dayReceipts(c: Context<CompanionEnv>, date: string, query: DateReceipts): Promise<Response> {
-  return sendDocument(c, await receiptsOf(c, date, query), `receipts-${date}.zip`);
+/** The day's ZIP as the companion sends it, to the bearer route and the signed link alike (`kept` when its link kept it). */
+export async function dayReceipts(c: Context<CompanionEnv>, date: string, query: DateReceipts, kept?: GatewayDocument): Promise<Response> {
+  return sendDocument(c, kept ?? (await receiptsOf(c, date, query)), `receipts-${date}.zip`);
 }
 
 /**
@@ -117,11 +119,13 @@ export function reportRoutes(): Hono<CompanionEnv> {
 
   reports.get('/receipts/:date', validate('query', DateReceiptsQuery), (c) => dayReceipts(c, c.req.param('date'), c.req.valid('query')));
   // Asked of the gateway now, so what it refuses, and a day without receipts, are said to the
-  // back office before the browser is sent anywhere. The link's download asks it again.
+  // back office before the browser is sent anywhere; the ZIP is kept for the link's download.
   reports.get('/receipts/:date/link', validate('query', DateReceiptsQuery), async (c) => {
     const date = c.req.param('date');
     const document = await receiptsOf(c, date, c.req.valid('query'));
-    return c.json({ ...issueLink(c, receiptsDownloadPath(date)), empty: emptyZip(document.body) } satisfies z.output<typeof ReceiptsLink>);
+    const link = issueLink(c, receiptsDownloadPath(date));
+    keptDownloads(c.var.services).keep(linkId(link.path)!, document, Date.parse(link.expires_at));
+    return c.json({ ...link, empty: emptyZip(document.body) } satisfies z.output<typeof ReceiptsLink>);
   });
 
   reports.get('/stats', validate('query', StatsQuery), async (c) => {
