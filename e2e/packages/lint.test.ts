@@ -3,9 +3,9 @@
  * (error, warning or suggestion), and attw (@arethetypeswrong/core, what its CLI runs) finds
  * no problem for any entry point under any resolution but TypeScript's node16 CommonJS, which
  * refuses a static import of an ES module (the packages ship ES modules only; docs/gateway.md
- * says what such a project writes). node10 — `module: commonjs`'s default, in many an Express
- * project — finds the types by `types` and `typesVersions`. The sizes are printed for
- * docs/performance.md ("Packages").
+ * says what such a project writes). node10 — `module: commonjs`'s default up to TypeScript 5.9,
+ * in many an Express project — finds the types by `types` and `typesVersions`. The sizes are
+ * printed for docs/performance.md ("Packages").
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
