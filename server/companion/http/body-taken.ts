@@ -22,6 +22,16 @@ export function bodyTakenAnswer(fix: string): { readonly headers: Record<string,
   };
 }
 
+/**
+ * The fix for a Node host, said to the Node listener's request: Express's parsers by name, and
+ * the other hosts' ways in. Fastify has parsed a route's body before its handler runs, so only a
+ * middleware (middie's `use`) sees the request unread; NestJS adds its parsers at listen(), and a
+ * MiddlewareConsumer middleware runs after them.
+ */
+export const parserFix = (basePath: string): string =>
+  `mount the companion before body parsers such as express.json() and express.urlencoded(); in NestJS, with app.use('${basePath || '/'}', …) in main.ts before listen(), not in a MiddlewareConsumer middleware; ` +
+  `in Fastify, with @fastify/middie's fastify.use('${basePath || '/'}', …), not in a route, whose body Fastify has already read; in Koa, before the body parser, with ctx.respond = false`;
+
 const FETCH_HOST_FIX =
   'in a Hono app read it through c.req (c.req.json(), c.req.text(), c.req.parseBody(): Hono keeps it for the companion), not c.req.raw; in a fetch handler, hand the companion the request unread (or request.clone())';
 

@@ -1,7 +1,8 @@
 /**
  * Headers for browsers: security headers on every answer (a route's own — the widget's CORP,
  * a page's CSP — win), CORS on the widget-facing checkout API for the merchant's configured
- * origins only, and `no-store` on the API (sessions and orders must not sit in caches).
+ * origins only (a host's own CORS headers are taken off), and `no-store` on the API (sessions
+ * and orders must not sit in caches).
  */
 import type { ServerResponse } from 'node:http';
 import type { Http2ServerResponse } from 'node:http2';
@@ -48,13 +49,43 @@ export function answerHeaders(publicUrl: string, noStorePrefixes: readonly strin
   const security = securitySet(publicUrl);
   const withNoStore = [...security, ['cache-control', 'no-store'] as const];
   const noStoreUnder = (path: string) => noStorePrefixes.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
+  const dropHostCors = hostCorsRemover();
   return (c, next) => {
     const set = noStoreUnder(c.req.path) ? withNoStore : security;
     const outgoing = nodeAnswer(c);
     if (!outgoing) return addToResponse(c, next, set);
+    dropHostCors(outgoing, c);
     for (const [name, value] of set) outgoing.setHeader(name, value);
     outgoing.removeHeader('x-powered-by');
     return next();
+  };
+}
+
+/**
+ * The companion's CORS is the only CORS on its answers. A host's CORS middleware run before the
+ * mount (Express's cors(), NestJS's enableCors()) has put its Access-Control-* headers on Node's
+ * answer already — `*`, or any origin echoed — and the answer would keep them: any site's page
+ * could read a checkout session, whatever PAYFORM_ALLOWED_ORIGINS says. They are taken off every
+ * answer (the routes that want `*`, the widget's files and the 404, set it again themselves), and
+ * the mistake is said once. A request pays one header lookup; the preflights that host answers
+ * itself never reach the companion.
+ */
+function hostCorsRemover(): (outgoing: ServerResponse | Http2ServerResponse, c: Context<CompanionEnv>) => void {
+  let said = false;
+  return (outgoing, c) => {
+    const hostOrigin = outgoing.getHeader('access-control-allow-origin');
+    if (hostOrigin === undefined) return;
+    for (const name of outgoing.getHeaderNames()) {
+      if (name.startsWith('access-control-')) outgoing.removeHeader(name);
+    }
+    if (said) return;
+    said = true;
+    c.get('logger').error(
+      'a middleware before the companion set Access-Control-Allow-Origin on its answers (cors(), NestJS\'s enableCors()), which would let the pages of every origin it allows (all, with *) read them: ' +
+        'the companion takes it off, and its own CORS follows PAYFORM_ALLOWED_ORIGINS (allowedOrigins), but that middleware still answers the preflights (OPTIONS) itself. ' +
+        'Mount the companion before it (NestJS: app.use before enableCors())',
+      { access_control_allow_origin: String(hostOrigin) },
+    );
   };
 }
 

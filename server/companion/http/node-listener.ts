@@ -11,13 +11,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { getRequestListener } from '@hono/node-server';
 import type { CompanionApp } from '../app.js';
-import { bodyTakenAnswer } from './body-taken.js';
+import { bodyTakenAnswer, parserFix } from './body-taken.js';
 import { UnparsedRequests } from './unparsed-requests.js';
-
-// Express's parsers by name, and the two other hosts' ways in: Fastify has parsed a route's body
-// before its handler runs, so only a middleware (middie's `use`) sees the request unread.
-const parserFix = (basePath: string): string =>
-  `mount the companion before body parsers such as express.json() and express.urlencoded(); in Fastify, with @fastify/middie's fastify.use('${basePath || '/'}', …), not in a route, whose body Fastify has already read; in Koa, before the body parser, with ctx.respond = false`;
 
 export type NodeListener = (request: IncomingMessage, response: ServerResponse, next?: (error?: unknown) => void) => void;
 

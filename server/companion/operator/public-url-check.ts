@@ -86,6 +86,10 @@ export function checkPublicUrl({ publicUrl, basePath, ledgerTag: ours, logger, f
   const webhookUrl = `${publicUrl}${WEBHOOK_ROUTE}`;
   const probe = async (arrivedAt: string, mountedUnder: string) => {
     let problem: string;
+    // A 404 at the very address this companion was reached at (so in process: a service's
+    // app.fetch): the URL is right, and the server there answers before the companion can, as
+    // behind a 404 handler mounted first (NestJS's, when app.use comes after listen()).
+    let unmounted = false;
     try {
       const reply = await askOnceOpened(webhookUrl, fetch);
       if (!reply) {
@@ -103,6 +107,7 @@ export function checkPublicUrl({ publicUrl, basePath, ledgerTag: ours, logger, f
         logger.debug(`PAYFORM_PUBLIC_URL reaches this companion: ${webhookUrl} answers from an instance on its ledger`, { public_url: publicUrl });
         return;
       }
+      unmounted = !companion && reply.status === 404 && arrivedAt === publicUrl;
       problem = companion
         ? `${webhookUrl} answers from another payform companion, on another ledger (${LEDGER_HEADER} ${theirs} there, ${ours} here): ` +
           "another shop's or checkout's, or one on a port typed wrong. Its ledger knows none of this companion's payments, which would stay pending"
@@ -125,7 +130,10 @@ export function checkPublicUrl({ publicUrl, basePath, ledgerTag: ours, logger, f
     const fix = doubled
       ? `. The base path is doubled: requests reach this companion at ${arrivedAt}, as the mount path (${mountedUnder}) and basePath both add ${basePath}. ` +
         `basePath already puts the companion's routes under ${basePath}: keep basePath ${basePath}, and mount the app without ${basePath} (Hono: route('/', companion.app))`
-      : `: set it to the address the companion answers at${hint}`;
+      : unmounted
+        ? ': the address is right (requests reach this companion at it), but the server there answers 404 itself, so the companion is probably not mounted at that path in it. ' +
+          "Mount it before the server's 404 handler (in NestJS, app.use before listen())"
+        : `: set it to the address the companion answers at${hint}`;
     logger.warn(
       `${NAMED} does not reach this companion: ${problem}. The customer's way back from 3-D Secure ` +
         `or the hosted page, and the gateway's webhooks, are sent there${fix}`,

@@ -1,0 +1,112 @@
+// The companion mounted in Express behind the host's own middleware, as a NestJS app puts it
+// when enableCors() or listen() comes before app.use: a CORS middleware that answers every
+// origin, and a 404 handler that answers everything.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import type { RequestHandler } from 'express';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { serveSandbox } from '../sandbox/testing/served.js';
+import type { ServedSandbox } from '../sandbox/testing/served.js';
+import { toNodeListener } from './http/node-listener.js';
+import { createLogger, memorySink } from './log/logger.js';
+import { readCompanionConfig } from './settings.js';
+import { composeCompanion } from './start.js';
+import type { ComposedCompanion } from './start.js';
+import { eventually } from './test/stack.js';
+
+const ADMIN_TOKEN = 'host-middleware-admin-token-0123';
+const admin = { Authorization: `Bearer ${ADMIN_TOKEN}`, 'Content-Type': 'application/json' };
+const SHOP = 'https://shop.example';
+
+let sandbox: ServedSandbox;
+let lines: string[];
+const cleanups: (() => Promise<void>)[] = [];
+beforeEach(async () => {
+  sandbox = await serveSandbox();
+});
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+  await sandbox.close();
+});
+
+/** An Express app on a free port, the companion composed for its address under /payments. */
+async function expressHost(): Promise<{ shop: express.Express; url: string; companion: ComposedCompanion }> {
+  const shop = express();
+  const server = createServer(shop).listen(0, '127.0.0.1');
+  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const memory = memorySink();
+  lines = memory.lines;
+  const companion = await composeCompanion(readCompanionConfig({ PAYFORM_DATABASE_URL: ':memory:', PAYFORM_ADMIN_TOKEN: ADMIN_TOKEN, PAYFORM_ALLOWED_ORIGINS: SHOP }), {
+    gatewayBaseUrl: sandbox.url,
+    sandboxOrigin: sandbox.url,
+    publicUrl: url,
+    basePath: '/payments',
+    logger: createLogger({ sink: memory.sink }),
+  });
+  cleanups.push(() => new Promise<void>((resolve) => (server.close(() => resolve()), server.closeAllConnections())), () => companion.close());
+  return { shop, url, companion };
+}
+
+function logged(part: string): { level: string; msg: string }[] {
+  return lines.map((line) => JSON.parse(line) as { level: string; msg: string }).filter(({ msg }) => msg.includes(part));
+}
+
+/** What cors() with its defaults does: `*` on every answer, the preflight answered at once. */
+const anyOrigin: RequestHandler = (request, response, next) => {
+  response.setHeader('Access-Control-Allow-Origin', '*');
+  response.setHeader('Access-Control-Expose-Headers', 'X-Shop-Cart');
+  if (request.method !== 'OPTIONS') return next();
+  response.setHeader('Access-Control-Allow-Methods', 'GET,HEAD,PUT,PATCH,POST,DELETE');
+  response.status(204).end();
+};
+
+describe('a host CORS middleware before the companion', () => {
+  it('does not open the checkout API to every origin: the companion answers with its own CORS only, and says so once', async () => {
+    const { shop, url, companion } = await expressHost();
+    shop.use(anyOrigin);
+    shop.use('/payments', toNodeListener(companion.app));
+    const opened = await fetch(`${url}/payments/api/checkout/sessions`, { method: 'POST', headers: admin, body: JSON.stringify({ amount: 150, currency: 'XTS', description: 'Test' }) });
+    const { id } = (await opened.json()) as { id: string };
+
+    const elsewhere = await fetch(`${url}/payments/api/checkout/sessions/${id}`, { headers: { Origin: 'https://attacker.example' } });
+    expect(elsewhere.status).toBe(200);
+    expect(elsewhere.headers.get('access-control-allow-origin')).toBeNull();
+    expect(elsewhere.headers.get('access-control-expose-headers')).toBeNull();
+    const ours = await fetch(`${url}/payments/api/checkout/sessions/${id}`, { headers: { Origin: SHOP } });
+    expect(ours.headers.get('access-control-allow-origin')).toBe(SHOP);
+    expect(ours.headers.get('access-control-expose-headers')).toBeNull();
+    // The answers any page may read still say so themselves: the widget's script, the 404.
+    expect((await fetch(`${url}/payments/no-such-route`)).headers.get('access-control-allow-origin')).toBe('*');
+
+    const said = logged('set Access-Control-Allow-Origin');
+    expect(said.map(({ level }) => level)).toEqual(['error']);
+    expect(said[0]!.msg).toContain('PAYFORM_ALLOWED_ORIGINS');
+    expect(said[0]!.msg).toContain('Mount the companion before it');
+    // The refused origin's warning says its browser is refused the answer: now that is so.
+    expect(logged('origin is not allowed').map(({ level }) => level)).toEqual(['warn']);
+  });
+});
+
+describe('a host 404 handler before the companion', () => {
+  it('the public URL check says the companion is not mounted there, not that the URL is wrong', async () => {
+    const { shop, url, companion } = await expressHost();
+    shop.use((_request, response) => void response.status(404).type('text').send('Not Found'));
+    shop.use('/payments', toNodeListener(companion.app));
+    // A service of the shop opens a session in process, at the public URL: the one way in left.
+    const opened = await companion.app.request(`${url}/payments/api/checkout/sessions`, { method: 'POST', headers: admin, body: JSON.stringify({ amount: 150, currency: 'XTS', description: 'Test' }) });
+    expect(opened.status).toBe(201);
+
+    const [warning] = await eventually(() => {
+      const said = logged('does not reach this companion');
+      expect(said).toHaveLength(1);
+      return said;
+    });
+    expect(warning!.level).toBe('warn');
+    expect(warning!.msg).toContain(`${url}/payments/webhooks/gateway, where the gateway posts webhooks, answers 404 from a server that is not a payform companion`);
+    expect(warning!.msg).toContain('the companion is probably not mounted at that path');
+    expect(warning!.msg).toContain("Mount it before the server's 404 handler (in NestJS, app.use before listen())");
+    expect(warning!.msg).not.toContain('set it to the address the companion answers at');
+  });
+});
