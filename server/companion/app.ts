@@ -35,6 +35,7 @@ import { DECLARED_INPUT_PATH, refuseUndeclaredInput } from './http/declared-inpu
 import { limitBody, refuseNulInAddress, requireAdminToken, requireMediaType, takesPayments } from './http/guards.js';
 import { idempotencyKeys } from './http/idempotency-keys.js';
 import { InFlight } from './http/in-flight.js';
+import { gateRequests } from './http/request-gate.js';
 import { takenBody } from './http/body-taken.js';
 import { ApiProblem, sendProblem } from './http/problem.js';
 import { RateLimiter } from './http/rate-limit.js';
@@ -51,7 +52,7 @@ import { eventRoutes } from './merchant/event-routes.js';
 import { feedRoutes } from './merchant/feed-routes.js';
 import { orderRoutes } from './merchant/order-routes.js';
 import { reportRoutes } from './merchant/report-routes.js';
-import { orderExportRoutes } from './merchant/order-export.js';
+import { ORDERS_DOWNLOAD_PATH, orderExportRoutes } from './merchant/order-export.js';
 import { SavedCardCharges } from './merchant/saved-card-charges.js';
 import { SecondaryOperations } from './merchant/secondary-operations.js';
 import { isLedgerFault, isLedgerUnavailable } from '../ledger/index.js';
@@ -152,6 +153,8 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
   // Under a base path every route and middleware is registered below it, so the companion's
   // policies (security headers, body limits) never reach the routes of an app it is mounted in.
   const app = new Hono<CompanionEnv>().basePath(options.basePath || '/') as Hono<CompanionEnv>;
+  // First: a request reaching a closed companion is refused before anything touches the ledger.
+  const gate = gateRequests(app, logger);
   // Before anything reads it, a body the host took is said as such, not as a TypeError.
   const bodyTaken = takenBody();
   app.use((c, next) => {
@@ -215,6 +218,7 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
   app.route('/webhooks', webhookRoutes(config.gatewayApiSecret, background));
   app.route('/api/orders', orderRoutes());
   // Not under /api/orders: `export` is an order id a merchant may give.
+  app.use('/api/exports/orders', gate.admitStream).use(ORDERS_DOWNLOAD_PATH, gate.admitStream);
   app.route('/api/exports/orders', orderExportRoutes());
   // The signed links' files: outside ADMIN_PREFIXES, the link is their credential (download-links.ts).
   app.route(DOWNLOADS_PATH, downloadRoutes());

@@ -25,6 +25,7 @@ import { createCompanion } from './app.js';
 import type { BackOfficeConfig } from './back-office/back-office-options.js';
 import { InFlight } from './http/in-flight.js';
 import { UnparsedRequests } from './http/unparsed-requests.js';
+import { requestGate, shuttingDown } from './http/request-gate.js';
 import type { CompanionApp } from './app.js';
 import { notFunctions } from './config.js';
 import { createLogger } from './log/logger.js';
@@ -120,14 +121,6 @@ async function delivered(response: Response, outgoing: ServerResponse | undefine
   await finished(outgoing).catch(() => undefined);
 }
 
-/** What a request on a connection still open gets once close() has begun. */
-function shuttingDown(): Response {
-  return new Response(JSON.stringify({ error: { code: 'shutting_down', message: 'The server is shutting down; try again shortly' } }), {
-    status: 503,
-    headers: { 'Content-Type': 'application/json', 'Retry-After': '1', Connection: 'close' },
-  });
-}
-
 export interface StartOptions {
   /** The gateway when the settings name none: the bundled sandbox the caller started. */
   readonly gatewayBaseUrl?: string;
@@ -148,7 +141,8 @@ export interface StartOptions {
   /** Gateway call timeout per attempt; default the client's (30 s). */
   readonly gatewayTimeoutMs?: number;
   /**
-   * How long close() lets requests in flight finish; default 30 s (a gateway call's timeout).
+   * How long close() lets requests in flight finish (mounted: those already in the companion's
+   * app); default 30 s (a gateway call's timeout).
    * Gateway calls still unanswered 2 s before its end are given up: a payment's outcome is then
    * unknown, answered as pending and left to reconciliation.
    */
@@ -192,8 +186,11 @@ export interface ComposedCompanion {
   readonly ledger: Ledger;
   readonly gateway: GatewayClient;
   /**
-   * Stops reconciliation, waits for hooks still running, and closes the ledger. Mounted in a
-   * server of yours: close that server first (its requests in flight write to the ledger).
+   * Mounted in a server of yours, close that server first. If it is still open, close() marks
+   * the companion draining (/readyz 503), lets the requests already in its app finish — up to
+   * `shutdownGraceMs`, giving up gateway calls still unanswered just before its end — and
+   * answers those that come after 503 `shutting_down` (logged once). Then it stops
+   * reconciliation, waits for hooks still running, and closes the ledger.
    */
   close(): Promise<void>;
 }
@@ -259,8 +256,17 @@ function plainPublicUrlProblem(publicUrl: string): string | undefined {
   );
 }
 
-/** `stopping`, aborted, ends the gateway calls still waiting (startCompanion's close, near the grace's end). */
-async function compose(settings: CompanionSettings, options: StartOptions, stopping?: AbortSignal): Promise<ComposedCompanion> {
+/**
+ * What startCompanion, serving the app itself, brings: it counts its requests at its own server
+ * (until each answer is written out), and aborts `givingUp` near its grace's end.
+ */
+interface OwnServer {
+  readonly givingUp: AbortController;
+}
+
+async function compose(settings: CompanionSettings, options: StartOptions, server?: OwnServer): Promise<ComposedCompanion> {
+  // Aborted, it ends the gateway calls still waiting (near the end of close()'s grace).
+  const givingUp = server?.givingUp ?? new AbortController();
   const baseUrl = settings.gatewayBaseUrl ?? options.gatewayBaseUrl;
   if (!baseUrl) {
     // Refused before the warnings and deprecations are logged: a name misspelt or unprefixed, the likeliest reason, is said here.
@@ -279,7 +285,7 @@ async function compose(settings: CompanionSettings, options: StartOptions, stopp
     ...settings.credentials,
     ...(options.fetch ? { fetch: options.fetch } : {}),
     ...(options.gatewayTimeoutMs ? { timeoutMs: options.gatewayTimeoutMs } : {}),
-    ...(stopping ? { signal: stopping } : {}),
+    signal: givingUp.signal,
   });
   const statements = settings.databaseStatementTimeoutMs === undefined ? {} : { statementTimeoutMs: settings.databaseStatementTimeoutMs };
   // The ledger's own lines (a large PostgreSQL ledger's index builds in the background) go to the log.
@@ -344,17 +350,48 @@ async function compose(settings: CompanionSettings, options: StartOptions, stopp
   const { tokenizer } = app.companion.services.options;
   if (tokenizer) void checkTokenizer(tokenizer, logger, checking.signal, options.fetch);
   const uncount = countOpenCompanion(shownLedger(settings.databaseUrl), logger);
+  const gate = requestGate(app);
+  // Mounted, requests reach it through its app alone: counted there.
+  if (!server) gate.count();
+  let closing: Promise<void> | undefined;
   return {
     app,
     ledger,
     gateway,
-    async close() {
-      uncount();
-      checking.abort();
-      await app.companion.stop();
-      await ledger.close();
+    close() {
+      closing ??= (async () => {
+        app.companion.drain();
+        // The host's server may still be open (closed after, in the wrong order): its requests
+        // in flight finish before the ledger closes, and those after are refused.
+        if (!(await settleWithin((ms) => gate.close(ms), options.shutdownGraceMs ?? SHUTDOWN_GRACE_MS, givingUp))) {
+          logger.warn('closing the companion with requests still in flight', { requests: gate.size });
+        }
+        uncount();
+        checking.abort();
+        await app.companion.stop();
+        await ledger.close();
+      })();
+      return closing;
     },
   };
+}
+
+/**
+ * Waits for requests in flight (`drained`) for up to `grace`. A payment whose gateway call could
+ * outlast it (its timeout, then a read of the order) is given up just before: its outcome
+ * unknown, it is recorded so, reconciliation reads it, and its customer is answered rather than
+ * cut off.
+ */
+async function settleWithin(drained: (ms: number) => Promise<boolean>, grace: number, givingUp: AbortController): Promise<boolean> {
+  const giveUp = setTimeout(
+    () => givingUp.abort(new NetworkError('The companion is stopping: it gave up waiting for the gateway to answer', { connectFailed: false })),
+    grace - Math.min(ANSWER_TIME_MS, grace / 4),
+  );
+  try {
+    return await drained(grace);
+  } finally {
+    clearTimeout(giveUp);
+  }
 }
 
 /**
@@ -397,7 +434,7 @@ export async function startCompanion(settings: CompanionSettings = readCompanion
     const url = `http://${settings.host && settings.host !== '0.0.0.0' && settings.host !== '::' ? settings.host : 'localhost'}:${port}`;
     // PORT=0 without PUBLIC_URL leaves a default ending in :0; the real port replaces it.
     const publicUrl = options.publicUrl ?? (/:0$/.test(settings.publicUrl) ? url : settings.publicUrl);
-    const composed = await compose(settings, { ...options, publicUrl }, givingUp.signal);
+    const composed = await compose(settings, { ...options, publicUrl }, { givingUp });
     const metricsServer = settings.metricsAddress
       ? await serveMetrics(composed, settings.metricsAddress).catch(async (error: unknown) => {
           await composed.close();
@@ -405,7 +442,7 @@ export async function startCompanion(settings: CompanionSettings = readCompanion
         })
       : undefined;
     handle = (request, env) => {
-      if (closing) return shuttingDown();
+      if (closing) return shuttingDown(true);
       const reply = Promise.resolve(composed.app.fetch(request, env as never));
       inFlight.track(reply.then((response) => delivered(response, (env as { outgoing?: ServerResponse }).outgoing)));
       return reply;
@@ -429,16 +466,8 @@ export async function startCompanion(settings: CompanionSettings = readCompanion
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
         // Handlers write what the gateway did to the ledger: they finish, and their answers go
-        // out, before it closes. A payment whose gateway call could outlast the grace (its
-        // timeout, then a read of the order) is given up just before: its outcome unknown, it is
-        // recorded so, reconciliation reads it, and its customer is answered rather than cut off.
-        const grace = options.shutdownGraceMs ?? SHUTDOWN_GRACE_MS;
-        const giveUp = setTimeout(
-          () => givingUp.abort(new NetworkError('The companion is stopping: it gave up waiting for the gateway to answer', { connectFailed: false })),
-          grace - Math.min(ANSWER_TIME_MS, grace / 4),
-        );
-        const drained = await inFlight.drained(grace);
-        clearTimeout(giveUp);
+        // out, before it closes.
+        const drained = await settleWithin((ms) => inFlight.drained(ms), options.shutdownGraceMs ?? SHUTDOWN_GRACE_MS, givingUp);
         if (!drained) logger.warn('shutting down with requests still in flight', { requests: inFlight.size });
         server.closeAllConnections();
         await closed;
