@@ -28,14 +28,22 @@ function withoutPackage(name: string): string {
   return `data:text/javascript,${encodeURIComponent(register)}`;
 }
 
-function startWithout(driver: string, databaseUrl: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return runMain([], ['--import', withoutPackage(driver)], databaseUrl);
+/** `databaseUrl` null: PAYFORM_DATABASE_URL unset, run in `directory`, where the default file would be. */
+function startWithout(driver: string, databaseUrl: string | null): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return runMain([], ['--import', withoutPackage(driver)], databaseUrl, {}, directory);
 }
 
-async function runMain(args: readonly string[], imports: readonly string[] = [], databaseUrl = ':memory:', env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+async function runMain(
+  args: readonly string[],
+  imports: readonly string[] = [],
+  databaseUrl: string | null = ':memory:',
+  env: NodeJS.ProcessEnv = {},
+  cwd?: string,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, [...imports, MAIN, ...args], {
+    ...(cwd ? { cwd } : {}),
     // An unreachable gateway: the start must stop before anything would call it.
-    env: { ...process.env, PAYFORM_DATABASE_URL: databaseUrl, PAYFORM_GATEWAY_BASE_URL: 'http://127.0.0.1:9', PORT: '0', PAYFORM_HOST: '127.0.0.1', PAYFORM_ADMIN_TOKEN: 'main-test-admin-token-0123456789', ...env },
+    env: { ...process.env, PAYFORM_DATABASE_URL: databaseUrl ?? undefined, PAYFORM_GATEWAY_BASE_URL: 'http://127.0.0.1:9', PORT: '0', PAYFORM_HOST: '127.0.0.1', PAYFORM_ADMIN_TOKEN: 'main-test-admin-token-0123456789', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     timeout: 60_000,
   });
@@ -99,6 +107,14 @@ describe('payform-companion without the driver its PAYFORM_DATABASE_URL needs', 
     expect(code).toBe(1);
     expect(stderr).toContain("needs the 'better-sqlite3' package, which is not installed: run `npm install better-sqlite3`");
     expect(stdout).not.toContain('listening');
+    expect(existsSync(join(directory, 'data'))).toBe(false);
+  }, 60_000);
+
+  it('says PAYFORM_DATABASE_URL is unset before suggesting better-sqlite3 for the default file', async () => {
+    const { code, stderr } = await startWithout('better-sqlite3', null);
+    expect(code).toBe(1);
+    expect(stderr).toContain('payform companion could not start: PAYFORM_DATABASE_URL is not set, so the ledger defaulted to ');
+    expect(stderr).toContain('set PAYFORM_DATABASE_URL to your postgres:// URL, or run `npm install better-sqlite3`');
     expect(existsSync(join(directory, 'data'))).toBe(false);
   }, 60_000);
 });

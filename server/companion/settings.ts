@@ -62,6 +62,8 @@ export interface CompanionSettings {
   /** PAYFORM_GATEWAY_WIDGET_KEY and _URL: the card tokenizer (widgetUrl undefined: the gateway's URL). */
   readonly tokenizer: { readonly widgetKey: string; readonly widgetUrl: string | undefined } | undefined;
   readonly databaseUrl: string;
+  /** True when PAYFORM_DATABASE_URL was not set and the ledger took the default SQLite file. */
+  readonly databaseUrlDefaulted: boolean;
   /** PAYFORM_LEDGER_HANDOVER_FROM: the point of sale whose ledger this companion's takes over (going live). */
   readonly ledgerHandoverFrom: string | undefined;
   /** PAYFORM_DATABASE_STATEMENT_TIMEOUT_MS (PostgreSQL only); undefined: the ledger's default. */
@@ -291,6 +293,7 @@ function settingsOf(
     credentials,
     tokenizer: vars.PAYFORM_GATEWAY_WIDGET_KEY ? { widgetKey: vars.PAYFORM_GATEWAY_WIDGET_KEY, widgetUrl: vars.PAYFORM_GATEWAY_WIDGET_URL } : undefined,
     databaseUrl: vars.PAYFORM_DATABASE_URL,
+    databaseUrlDefaulted: env.PAYFORM_DATABASE_URL === undefined,
     ledgerHandoverFrom: vars.PAYFORM_LEDGER_HANDOVER_FROM,
     databaseStatementTimeoutMs: vars.PAYFORM_DATABASE_STATEMENT_TIMEOUT_MS,
     adminToken: vars.PAYFORM_ADMIN_TOKEN ?? randomBytes(24).toString('base64url'),

@@ -603,7 +603,8 @@ async function checkLedgerOwner(ledger: Ledger, settings: CompanionSettings, log
  * URL needs which package to install.
  */
 function unopenedLedger(error: unknown, settings: CompanionSettings): Error {
-  if (error instanceof MissingDriverError) return error;
+  // Unset, the URL fell to the SQLite default: a shop on PostgreSQL is told that first.
+  if (error instanceof MissingDriverError) return settings.databaseUrlDefaulted ? error.unsetUrl(shownLedger(settings.databaseUrl)) : error;
   let reason = error instanceof Error ? error.message : String(error);
   // node-postgres's words for a socket that closed before the server said anything: no route
   // to the host, a firewall, a proxy in the way, or a server that refuses this address.

@@ -6,8 +6,23 @@ export class MissingDriverError extends Error {
   constructor(
     readonly driver: string,
     database: string,
+    message = `${database} needs the '${driver}' package, which is not installed: run \`npm install ${driver}\``,
   ) {
-    super(`${database} needs the '${driver}' package, which is not installed: run \`npm install ${driver}\``);
+    super(message);
     this.name = 'MissingDriverError';
+  }
+
+  /**
+   * Said of the SQLite file the ledger took because PAYFORM_DATABASE_URL was not set: a shop on
+   * PostgreSQL that left it unset (a companion mounted in its server, most often) is told that,
+   * not only to install a driver for a database it does not use.
+   */
+  unsetUrl(defaultFile: string): MissingDriverError {
+    return new MissingDriverError(
+      this.driver,
+      '',
+      `PAYFORM_DATABASE_URL is not set, so the ledger defaulted to ${defaultFile} (SQLite), which needs the '${this.driver}' package: ` +
+        `set PAYFORM_DATABASE_URL to your postgres:// URL, or run \`npm install ${this.driver}\``,
+    );
   }
 }
