@@ -39,18 +39,25 @@ const told = new WeakSet<CheckoutElement>();
  * on the way can read or change): the developer hears why, once, from the first `<pay-form>`; a
  * `<pay-button>` only ever goes to the hosted page, and says nothing of it. Each element's live
  * region follows a change of language from then on (`relocalise`), and its payments hold the
- * other elements of its session (`follow`).
+ * other elements of its session (`follow`), also once it is out of the page (`relay`).
  */
 export function ready(element: CheckoutElement): void {
   if (!told.has(element)) {
     told.add(element);
     relocalise(element);
+    // Captured: at its target, before the page's own listeners.
+    for (const type of TOLD) element.addEventListener(type, (event) => relay(element, event as CustomEvent), true);
     element.addController({
-      // Shown, or back in the page, while another of its session pays: held at once.
-      hostConnected: () => shown.add(element).forEach(follow),
+      // Shown, or back in the page, while one of its session pays (in the page or out of it): held at once.
+      hostConnected: () => {
+        shown.add(element);
+        for (const each of [element, ...payers]) follow(each);
+      },
       hostDisconnected: () => {
         shown.delete(element);
-        release(element);
+        if (held.has(element)) return release(element);
+        // Its payment goes on: judged once it is out of the page, not as a modal or a portal moves it.
+        queueMicrotask(() => element.isConnected || follow(element));
       },
       hostUpdated: () => follow(element),
     });
@@ -85,18 +92,29 @@ function relocalise(element: CheckoutElement): void {
 const PAYMENT_UNDER_WAY: ReadonlySet<Phase> = new Set(['paying', 'confirming', 'waiting']);
 /** The elements on the page, once shown (`ready`). */
 const shown = new Set<CheckoutElement>();
+/** The elements whose payment is under way, in the page or, its request in flight, taken out of it. */
+const payers = new Set<CheckoutElement>();
 /** The elements another one's payment holds, and that one. */
 const held = new Map<CheckoutElement, CheckoutElement>();
+/** What a payment tells the page, relayed from a payer out of the page (`relay`). */
+const TOLD = ['pay-success', 'pay-failure', 'pay-error', 'pay-redirect'] as const;
 
 /**
  * One payment of a session at a time on a page: while an element pays, confirms or waits for a
- * payment, the other elements of its session (a `<pay-button>` beside the form, a hosted button)
- * are busy too — disabled, saying they are processing — rather than offer a second payment; when
- * it ends, they show the session as it ended (paid, closed) or are ready again.
+ * payment, the other elements of its session (a `<pay-button>` beside the form, a hosted button,
+ * a form a framework rendered anew) are busy too — disabled, saying they are processing — rather
+ * than offer a second payment; when it ends, they show the session as it ended (paid, closed) or
+ * are ready again. The page hears the end once, from the payer (`relay` when it left the page).
  */
 function follow(element: CheckoutElement): void {
   if (held.has(element)) return;
-  if (!PAYMENT_UNDER_WAY.has(element.phase)) return release(element);
+  if (!PAYMENT_UNDER_WAY.has(element.phase)) {
+    payers.delete(element);
+    return release(element);
+  }
+  // Out of the page, a request in flight goes on; confirming or waiting stopped as it left.
+  if (!element.isConnected && element.phase !== 'paying') return handOver(element);
+  payers.add(element);
   for (const other of shown) {
     if (other === element || other.session !== element.session || other.phase !== 'ready') continue;
     held.set(other, element);
@@ -104,17 +122,60 @@ function follow(element: CheckoutElement): void {
   }
 }
 
-/** Lets go of what `element` held (its payment ended, or it left the page), and of `element` itself when it leaves held. */
+/**
+ * Lets go of what `element` held (its payment ended, or it left the page), and of `element` itself
+ * when it leaves held; without telling the page, which hears the payer. A payer out of the page
+ * ended: its heir shows that end as the payer would have (the decline, the error).
+ */
 function release(element: CheckoutElement): void {
+  const heir = heirOf(element);
   for (const [other, holder] of held) {
     if (other !== element && holder !== element) continue;
     held.delete(other);
     // Unless it went on meanwhile (the page gave it another session).
     if (other.phase !== 'paying') continue;
     other.phase = 'ready';
-    const { view } = holder;
-    if (view?.status === 'success' || view?.status === 'expired') other.settle(view);
+    const status = holder.view?.status;
+    if (holder.session === other.session && (other === heir || status === 'success' || status === 'expired')) {
+      other.view = holder.view;
+      other.phase = holder.phase;
+      // The payer's words, alarming as they were: private to the elements, read through the index.
+      other.say(holder.notice, holder['alarming']);
+    }
   }
+}
+
+/** Of a payer out of the page, the first element of its session it holds: the one that tells the page its end (`relay`). */
+const heirOf = (payer: CheckoutElement): CheckoutElement | undefined =>
+  payer.isConnected ? undefined : [...held].find(([, holder]) => holder === payer)?.[0];
+
+/**
+ * A payer taken out of the page while confirming or waiting: its removal stopped its polling, so
+ * its heir polls instead, holding the others. With none, an element of its session shown later
+ * reads the session as a page loaded anew does (pending: it polls).
+ */
+function handOver(payer: CheckoutElement): void {
+  payers.delete(payer);
+  const heir = heirOf(payer);
+  if (!heir) return;
+  held.delete(heir);
+  for (const [other, holder] of held) if (holder === payer) held.set(other, heir);
+  void heir.poll();
+}
+
+/**
+ * What a payer out of the page tells (a framework replaced it as it paid: an `@if` that flipped, a
+ * keyed render) reaches the page through its heir, which shows that end first, and only there: a
+ * page that kept its listeners on the payer hears it once. With no element of its session in the
+ * page, the payer tells it itself, as any element the page removed. A redirect the page cancels
+ * through the heir is cancelled.
+ */
+function relay(payer: CheckoutElement, event: CustomEvent): void {
+  const heir = event.target === payer && heirOf(payer);
+  if (!heir) return;
+  event.stopImmediatePropagation();
+  follow(payer);
+  if (!emit(heir, event.type as (typeof TOLD)[number], event.detail, event.cancelable)) event.preventDefault();
 }
 
 /** A POST of `body` as JSON, with the page paid from: without the merchant's return_url, the customer comes back to it. */
