@@ -7,6 +7,7 @@
  * `pay-error`'s `reason`, saying what was reached and what was expected; the customer only ever
  * sees the calm message of the code.
  */
+import '../index.js'; // keeps the form's modules in one chunk under esbuild: see index.ts
 import { CompanionError, type Caller } from './companion.js';
 
 // `error.fields` names fields as an object's keys, or as a list of names or of zod-like issues.

@@ -12,6 +12,7 @@ import type { FieldError } from '../pay-form/pay-form.js';
 import type { CardRefused } from '../pay-form/tokenized.js';
 import type { CheckoutElement, Phase } from './checkout-element.js';
 import { call, CompanionError, fetchView, type Caller, type PayAnswer, type PayErrorCode, type PayRequest } from './companion.js';
+import '../index.js'; // keeps the form's modules in one chunk under esbuild: see index.ts
 import { collectFingerprint } from './fingerprint.js';
 import { mayRedirect } from './redirect.js';
 import type { SessionView } from './session-view.js';

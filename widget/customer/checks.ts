@@ -1,4 +1,5 @@
 import { fail, VALID, type Check, hasEnoughDigits, isCardNumberAsPhone } from '@payform/card/fields';
+import '../index.js'; // keeps the form's modules in one chunk under esbuild: see index.ts
 
 // A card number typed or pasted into a name or the e-mail address is refused at once, by the
 // rule the companion applies: it would be stored, shown to the merchant and sent on.
@@ -14,7 +15,7 @@ let loading: Promise<unknown> | undefined;
 function cardNumberCheck(text: string): Check | undefined {
   if (!hasEnoughDigits(text)) return undefined;
   if (!detector) {
-    loading ??= import('@payform/card/card-numbers').then(
+    loading ??= import('./card-numbers.js').then(
       (module) => (detector = module.holdsCardNumber),
       () => (detector = () => false),
     );

@@ -3,6 +3,7 @@ import { CompanionError, type PayRequest } from '../checkout/companion.js';
 import type { SessionView } from '../checkout/session-view.js';
 import type { FieldName } from '../events.js';
 import type { FieldError } from './pay-form.js';
+import '../index.js'; // keeps the form's modules in one chunk under esbuild: see index.ts
 
 /**
  * Tokenize mode (the session names the gateway's tokenizer): the card goes from this browser to
