@@ -18,6 +18,7 @@ import { composeCompanion } from './start.js';
 import type { ComposedCompanion, StartOptions } from './start.js';
 import { payBody } from './test/stack.js';
 import type { Json } from './test/stack.js';
+import { heldCharge } from './test/held-charge.js';
 
 const ADMIN_TOKEN = 'a-long-enough-admin-token';
 const admin = { Authorization: `Bearer ${ADMIN_TOKEN}`, 'Content-Type': 'application/json' };
@@ -81,20 +82,10 @@ const refusals = () => logs.filter((line) => line.includes('onApplicationShutdow
 
 describe('close() of a companion mounted in a server still open', () => {
   it('lets a payment in flight finish and be recorded, and answers what comes after 503 shutting_down, said once', async () => {
-    let charging = () => {};
-    const atGateway = new Promise<void>((resolve) => (charging = resolve));
-    let release = () => {};
-    const released = new Promise<void>((resolve) => (release = resolve));
+    const { fetch: held, atGateway, release } = heldCharge();
     const companion = await mounted({
       // The charge reaches the gateway, whose answer is slow to come back.
-      fetch: async (input, init) => {
-        const answer = await fetch(input, init);
-        if (String(input).endsWith('/api/v1/payment')) {
-          charging();
-          await released;
-        }
-        return answer;
-      },
+      fetch: held,
     });
     const session = await openSession();
     const paying = pay(session);

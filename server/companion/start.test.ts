@@ -23,6 +23,7 @@ import { createLogger, memorySink } from './log/logger.js';
 import { eventually, payBody } from './test/stack.js';
 import type { Listing } from '../sandbox/inspector/listing.js';
 import { closedPort } from './test/closed-port.js';
+import { heldCharge } from './test/held-charge.js';
 
 /** What a server answers to bytes written as they are, its head and body apart. */
 async function rawExchange(port: number, request: string): Promise<{ head: string; body: string }> {
@@ -80,23 +81,13 @@ describe('startCompanion', () => {
   it('shuts down gracefully: stops accepting, lets a payment in flight finish and be recorded, then closes the ledger', async () => {
     const databaseUrl = join(dir, 'payform.db');
     const settings = loopbackSettings({ PAYFORM_DATABASE_URL: databaseUrl });
-    let charging = () => {};
-    const atGateway = new Promise<void>((resolve) => (charging = resolve));
-    let release = () => {};
-    const released = new Promise<void>((resolve) => (release = resolve));
+    const { fetch: held, atGateway, release } = heldCharge();
     const companion = await startCompanion(settings, {
       gatewayBaseUrl: sandbox.url,
       sandboxOrigin: sandbox.url,
       logger: createLogger({ sink: memorySink().sink }),
       // The charge reaches the gateway, whose answer is slow to come back.
-      fetch: async (input, init) => {
-        const answer = await fetch(input, init);
-        if (String(input).endsWith('/api/v1/payment')) {
-          charging();
-          await released;
-        }
-        return answer;
-      },
+      fetch: held,
     });
     const headers = { Authorization: `Bearer ${settings.adminToken}`, 'Content-Type': 'application/json' };
     const session = await (await fetch(`${companion.url}/api/checkout/sessions`, { method: 'POST', headers, body: JSON.stringify({ amount: 150, currency: 'XTS', description: 'Test' }) })).json();
