@@ -1,8 +1,8 @@
-// PostgreSQL's online indexes (ONLINE_INDEXES: 0018's order search, 0020's currency and 0021's card
-// on a ledger of ONLINE_BUILD_PAYMENTS or more), built in the background once the ledger is open. A build
+// PostgreSQL's online indexes (ONLINE_INDEXES: 0018's order search and 0020's currency on a ledger of
+// ONLINE_BUILD_PAYMENTS or more), built in the background once the ledger is open. A build
 // takes minutes on a million payments, and CREATE INDEX CONCURRENTLY also waits for every
 // transaction older than it in the whole database: the instance takes payments meanwhile, and
-// a search by e-mail, amount, currency or card reads the table until its index is there.
+// a search by e-mail or amount reads the table until its index is there.
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';

@@ -481,7 +481,7 @@ function orderSearchIndexes(dialect: keyof typeof CUSTOMER_EMAIL): OnlineIndex[]
 }
 
 /**
- * Payments from which a PostgreSQL ledger builds 0018's, 0020's and 0021's indexes online: below it a plain build
+ * Payments from which a PostgreSQL ledger builds 0018's and 0020's indexes online: below it a plain build
  * holds the table's writes for milliseconds, and an online one would wait for every older
  * transaction in the whole database (another application's report, too) before the index is there.
  */
@@ -520,35 +520,10 @@ function currencyIndexes(): OnlineIndex[] {
 const ordersByCurrency = indexesOfPayments(currencyIndexes);
 
 /**
- * The last four characters of a payment's card mask, as the order search reads them and its
- * index holds them (shared as CUSTOMER_EMAIL is). A mask shorter than four gives itself, which
- * four digits never equal: the orders found are those `cc_mask LIKE '%NNNN'` finds.
- */
-export const CARD_LAST_FOUR = {
-  sqlite: 'substr(cc_mask, -4)',
-  postgres: 'right(cc_mask, 4)',
-} as const;
-
-/**
- * "Card ending 4242", newest first: read by the newest-first index and filtered, a card among
- * thousands costs a scan of the ledger for a page (0.22–0.26 s on SQLite over 500,000 payments,
- * during which the companion answers nothing; 1 ms by this index). Only payments with a mask
- * are in it. Every webhook's UPDATE names cc_mask, so SQLite rewrites a masked payment's entry
- * (a WAL page more per webhook); PostgreSQL's step already writes every index anew, and a
- * refresh of the same mask stays a HOT update.
- */
-function cardIndexes(dialect: keyof typeof CARD_LAST_FOUR): OnlineIndex[] {
-  const lastFour = CARD_LAST_FOUR[dialect];
-  return [{ migration: '0021_orders_by_card', name: 'payform_payments_by_card', table: 'payform_payments', columns: `(${lastFour}, created_at, order_id) where ${lastFour} is not null` }];
-}
-
-const ordersByCard = indexesOfPayments(cardIndexes);
-
-/**
  * PostgreSQL's indexes built outside the migrations' transaction, in order. A later migration
  * that drops or changes one takes it off this list (it would be built again at every start).
  */
-export const ONLINE_INDEXES: readonly OnlineIndex[] = [...orderSearchIndexes('postgres'), ...currencyIndexes(), ...cardIndexes('postgres')];
+export const ONLINE_INDEXES: readonly OnlineIndex[] = [...orderSearchIndexes('postgres'), ...currencyIndexes()];
 
 /**
  * The sessions of a known customer whose payments link to the customer without keeping the card
@@ -587,5 +562,4 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '0018_order_search': orderSearch,
   '0019_card_consent': cardConsent,
   '0020_orders_by_currency': ordersByCurrency,
-  '0021_orders_by_card': ordersByCard,
 };
