@@ -87,7 +87,8 @@ export abstract class CheckoutElement extends LitElement {
    * @internal
    */
   notice = '';
-  private alarming?: boolean;
+  /** @internal */
+  alarming?: boolean;
   /**
    * With a card verification's words (`note` among them) for a `lookup` session.
    * @internal

@@ -140,8 +140,8 @@ function release(element: CheckoutElement): void {
     if (holder.session === other.session && (other === heir || status === 'success' || status === 'expired')) {
       other.view = holder.view;
       other.phase = holder.phase;
-      // The payer's words, alarming as they were: private to the elements, read through the index.
-      other.say(holder.notice, holder['alarming']);
+      // The payer's words, alarming as they were.
+      other.say(holder.notice, holder.alarming);
     }
   }
 }
