@@ -51,6 +51,14 @@ describe('an element replaced while it pays', () => {
     return form;
   }
 
+  /** Lets the pay answer come, and waits until the page has heard of the payment and `elements` have shown it. */
+  async function answerAndSettle(...elements: { readonly updateComplete: Promise<unknown> }[]): Promise<void> {
+    answer();
+    await waitUntil(() => page.told.length, 'the page heard nothing of the payment');
+    await Promise.all(elements.map((element) => element.updateComplete));
+    await settle();
+  }
+
   it('a new form of the same session is held, then shows the success, and the page hears pay-success once, from it', async () => {
     const session = await createSession();
     const replaced = await payAndLeave(session, '4242424242424242');
@@ -58,10 +66,7 @@ describe('an element replaced while it pays', () => {
     const keptListening = record(replaced, 'pay-success');
     const form = await mount(session);
     expectHeld(form, 'while the payment is under way');
-    answer();
-    await waitUntil(() => page.told.length, 'the page heard nothing of the payment');
-    await form.updateComplete;
-    await settle();
+    await answerAndSettle(form);
     expect(message(form)).to.equal('Payment successful');
     expect(form.shadowRoot!.querySelector('[part=success]'), 'the paid outcome, not a form').not.to.equal(null);
     expect(page.told).to.deep.equal([['pay-success', form]]);
@@ -73,10 +78,7 @@ describe('an element replaced while it pays', () => {
     await payAndLeave(session, '4000000000000002');
     const form = await mount(session);
     expectHeld(form, 'while the payment is under way');
-    answer();
-    await waitUntil(() => page.told.length, 'the page heard nothing of the payment');
-    await form.updateComplete;
-    await settle();
+    await answerAndSettle(form);
     expect(page.told).to.deep.equal([['pay-failure', form]]);
     expect(message(form), 'why the form is back').to.match(/declined/);
     expect(button(form).disabled, 'on offer for another card').to.equal(false);
@@ -90,10 +92,7 @@ describe('an element replaced while it pays', () => {
     parent.append(payButton);
     await payButton.updateComplete;
     expectHeld(payButton, 'back in the page while the payment is under way');
-    answer();
-    await waitUntil(() => page.told.length, 'the page heard nothing of the payment');
-    await payButton.updateComplete;
-    await settle();
+    await answerAndSettle(payButton);
     expect(message(payButton)).to.equal('Payment successful');
     expect(payButton.shadowRoot!.querySelector('button'), 'paid: no button').to.equal(null);
     expect(page.told).to.deep.equal([['pay-success', payButton]]);
@@ -106,10 +105,7 @@ describe('an element replaced while it pays', () => {
     form.parentElement!.append(payer);
     await payer.updateComplete;
     expectHeld(form, 'beside the payer, while it pays');
-    answer();
-    await waitUntil(() => page.told.length, 'the page heard nothing of the payment');
-    await Promise.all([payer.updateComplete, form.updateComplete]);
-    await settle();
+    await answerAndSettle(payer, form);
     expect([message(payer), message(form)]).to.deep.equal(['Payment successful', 'Payment successful']);
     expect(page.told).to.deep.equal([['pay-success', payer]]);
   });
@@ -123,10 +119,7 @@ describe('an element replaced while it pays', () => {
     expectHeld(form, 'of the session being paid');
     expect([button(otherForm).disabled, otherForm.hasAttribute('processing')], 'of another session').to.deep.equal([false, false]);
     expect(button(otherForm).textContent).to.match(/^Pay UAH\s20\.00$/);
-    answer();
-    await waitUntil(() => page.told.length, 'the page heard nothing of the payment');
-    await Promise.all([form.updateComplete, otherForm.updateComplete]);
-    await settle();
+    await answerAndSettle(form, otherForm);
     expect(page.told).to.deep.equal([['pay-success', form]]);
     expect(otherForm.phase).to.equal('ready');
     expect(message(otherForm)).to.equal('');
