@@ -1,13 +1,41 @@
 // The custom-elements manifest (widget/dist/custom-elements.json) from the components' JSDoc headers
 // (@event, @csspart, @cssproperty, @attr): `cem analyze --config widget/custom-elements-manifest.config.mjs`.
+// It describes the modules the package ships (dist/lib, tsconfig.lib.json's), by their paths in it:
+// tools read `path` and `module` from the package's root.
+import { posix } from 'node:path';
+
 export default {
   globs: ['widget/**/*.ts'],
-  exclude: ['widget/**/*.test.ts', 'widget/test/**', 'widget/build/**', 'widget/dist/**', 'widget/**/*.d.ts'],
+  exclude: ['widget/**/*.test.ts', 'widget/test/**', 'widget/build/**', 'widget/dist/**', 'widget/**/*.d.ts', 'widget/budget.ts', 'widget/card/**'],
   outdir: 'widget/dist',
   // package.json's "customElements" field is kept by hand.
   packagejson: false,
   litelement: true,
   plugins: [
+    {
+      // Analysed from the sources (widget/pay-form/pay-form.ts), shipped as their build
+      // (dist/lib/pay-form/pay-form.js). A reference is written as the analyser found it: the
+      // source's path, the same with a leading slash, or a re-export's specifier (./events.js).
+      name: 'payform:shipped-paths',
+      packageLinkPhase({ customElementsManifest }) {
+        const source = (reference, from) => (reference.startsWith('.') ? posix.join(posix.dirname(from), reference) : reference.replace(/^\//, ''));
+        const shipped = (reference, from) => {
+          const match = /^widget\/(.*)\.[jt]s$/.exec(source(reference, from));
+          return match ? `dist/lib/${match[1]}.js` : reference;
+        };
+        const visit = (value, from) => {
+          if (Array.isArray(value)) return value.forEach((item) => visit(item, from));
+          if (!value || typeof value !== 'object') return;
+          if (typeof value.module === 'string') value.module = shipped(value.module, from);
+          Object.values(value).forEach((item) => visit(item, from));
+        };
+        for (const module of customElementsManifest.modules) {
+          visit(module.declarations, module.path);
+          visit(module.exports, module.path);
+          module.path = shipped(module.path, module.path);
+        }
+      },
+    },
     {
       // Members marked `@internal` (what the pay-time chunk, checkout/paying.ts, works with) are no
       // API: the Lit plugin would list the reactive ones among `static properties` anyway.

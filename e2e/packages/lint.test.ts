@@ -71,3 +71,24 @@ describe.each(tarballs.map((tarball) => [tarball.name, tarball] as const))('%s, 
 it('packs all five packages', () => {
   expect(tarballs.map((tarball) => tarball.name).sort()).toEqual(['@payform/card', '@payform/companion', '@payform/gateway', '@payform/sandbox', '@payform/widget']);
 });
+
+// Editors and documentation tools (VS Code's custom data, Storybook, the Lit analyzer) find the
+// elements through `customElements` and import what each `path`/`module` names, from the
+// package's root: a source path (widget/pay-form/pay-form.ts) exists only in the repository.
+it('the widget’s custom-elements manifest names its elements and only files it ships', () => {
+  const widget = tarballs.find((tarball) => tarball.name === '@payform/widget')!;
+  const file = join(tarballsDirectory, widget.filename);
+  const { customElements } = JSON.parse(execFileSync('tar', ['-xOzf', file, 'package/package.json'], { encoding: 'utf8' })) as { customElements: string };
+  const manifest = JSON.parse(execFileSync('tar', ['-xOzf', file, `package/${customElements}`], { encoding: 'utf8' })) as { modules: Array<Record<string, unknown>> };
+  const named = new Set<string>();
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) return value.forEach(visit);
+    if (!value || typeof value !== 'object') return;
+    for (const key of ['path', 'module'] as const) if (typeof (value as Record<string, unknown>)[key] === 'string') named.add((value as Record<string, string>)[key]!);
+    Object.values(value).forEach(visit);
+  };
+  visit(manifest.modules);
+  expect([...named].filter((path) => !widget.files.includes(path))).toEqual([]);
+  const elements = manifest.modules.flatMap((module) => ((module.declarations ?? []) as Array<{ tagName?: string }>).flatMap((declaration) => declaration.tagName ?? []));
+  expect(elements.sort()).toEqual(['pay-button', 'pay-form']);
+});
