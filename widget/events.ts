@@ -39,7 +39,10 @@ export interface PayEventDetails {
    * reached and what was expected (also on the console). `orderId`: of a payment the page took
    * the element off (it set another session) whose outcome the widget could not learn (no answer,
    * a server's error, an answer it could not read): the card may have been charged for that
-   * order, so its outcome is the page's server's to check.
+   * order, so its outcome is the page's server's to check. `challenge_held`, on the document: a
+   * 3-D Secure challenge came once the page had removed every element of its session; nothing
+   * navigated, and an element of that session shown again takes the customer to it (`orderId`:
+   * the order waiting for it; `reason` names the session).
    */
   'pay-error': { code: PayErrorCode; message: string; reason?: string; orderId?: string };
 }

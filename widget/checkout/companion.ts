@@ -6,7 +6,7 @@ import { readSessionView, type CustomerField, type SessionView } from './session
  * `misconfigured`: the page is set up wrong (its `endpoint`, or an origin the companion refuses),
  * or the session is (terms the gateway project refuses, its currency among them).
  */
-export type PayErrorCode = 'network' | 'server' | 'rejected' | 'rate_limited' | 'malformed' | 'unsafe_redirect' | 'misconfigured' | 'closed';
+export type PayErrorCode = 'network' | 'server' | 'rejected' | 'rate_limited' | 'malformed' | 'unsafe_redirect' | 'misconfigured' | 'closed' | 'challenge_held';
 
 /** `POST /api/checkout/sessions/:id/pay` — card or saved-card token, customer, fingerprint. */
 export interface PayRequest {

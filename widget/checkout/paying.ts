@@ -204,11 +204,20 @@ const hostedPage = async (element: CheckoutElement): Promise<string> =>
 const isForm = (element: CheckoutElement): element is Form => 'inputs' in element;
 
 /**
- * Navigates to `url` when it is safe and no listener cancels `pay-redirect`.
- * Answers false when cancelled; throws `unsafe_redirect` for anything but https: or the sandbox.
+ * Navigates to `url` when it is safe, the customer is at the checkout (else `away`), and no
+ * listener cancels `pay-redirect`. Answers false when cancelled; throws `unsafe_redirect` for
+ * anything but https: or the sandbox.
  */
-function redirect(element: CheckoutElement, url: string, reason: PayEventDetails['pay-redirect']['reason']): boolean {
+function redirect(element: CheckoutElement, url: string, reason: Leaving, orderId?: string): boolean {
   if (!mayRedirect(url, element.view)) throw new CompanionError('unsafe_redirect');
+  if (!element.isConnected && !heirOf(element)) return away(element, url, reason, orderId);
+  return go(element, url, reason);
+}
+
+type Leaving = PayEventDetails['pay-redirect']['reason'];
+
+/** Leaves for `url` (checked) unless a listener cancels `pay-redirect`: false when one did. */
+function go(element: CheckoutElement, url: string, reason: Leaving): boolean {
   // Said before the page goes, so a screen reader's user knows where they are taken; taken back
   // when the page keeps the customer (a listener cancelled the redirect).
   const { notice } = element;
@@ -223,6 +232,39 @@ function redirect(element: CheckoutElement, url: string, reason: PayEventDetails
   }
   element.say(notice);
   return false;
+}
+
+/** 3-D Secure challenges no element of their session was in the page to take (`away`), by session. */
+const challenges = new Map<string, string>();
+
+/**
+ * A redirect for a payer out of the page with no element of its session there (the customer left
+ * the checkout: a router link, "back to cart"): the page is not left from wherever the customer is
+ * now. A hosted page was only to be opened: nothing is paid, and the session is open for its next
+ * element. A 3-D Secure challenge, pending at the gateway until it expires unpaid, is taken by an
+ * element of the session confirming it in the page; else it is held for one shown later
+ * (`settled`), and the page hears so on the document, the payer being out of it.
+ */
+function away(payer: CheckoutElement, url: string, reason: Leaving, orderId?: string): true {
+  payers.delete(payer);
+  if (reason === 'hosted') {
+    payer.phase = 'ready';
+    payer.say('');
+    return true;
+  }
+  // As the session reads now: put back in the page, the payer reads it and takes the challenge.
+  payer.phase = 'confirming';
+  payer.say(payer.t.confirming);
+  const { session } = payer;
+  const confirming = [...shown].find((other) => other.isConnected && other.session === session && /^(co|w)/.test(other.phase));
+  if (confirming) {
+    if (!go(confirming, url, reason)) void confirming.poll();
+    return true;
+  }
+  challenges.set(session, url);
+  const why = `the 3-D Secure challenge of session ${session} came when no <pay-form> or <pay-button> of it was in the page, so the customer was not taken to their bank: show an element of that session to take them there, or the payment expires unpaid at the gateway`;
+  emit(document, 'pay-error', { code: 'challenge_held', message: payer.t.waiting || payer.t.confirming, reason: why, orderId: orderId ?? payer.view?.order_id });
+  return true;
 }
 
 /** Leaves for the gateway's hosted page, one payment at a time; `<pay-form>` checks the customer fields it asks for first. */
@@ -290,6 +332,14 @@ function unasked(element: CheckoutElement, error: unknown): CompanionError | und
  * it is watched on, less often (`watch`).
  */
 export async function settled(element: CheckoutElement, current: () => boolean): Promise<SessionView | undefined> {
+  // Told as one shown ready is (`ready`): an element that loads on a pending session may take a
+  // payment's challenge or end too. The customer is back at the checkout: on to a challenge held.
+  ready(element);
+  const challenge = challenges.get(element.session);
+  if (challenge && element.isConnected) {
+    challenges.delete(element.session);
+    go(element, challenge, '3ds');
+  }
   // "Check again" (focused: it was just pressed) gives way to "Confirming…". A page that loads
   // on a pending session has focus nowhere in it, and keeps it where it is.
   if (element.shadowRoot!.activeElement) void refocus(element);
@@ -354,6 +404,8 @@ async function claim(element: CheckoutElement, event?: 'pay-submit'): Promise<bo
   }
   if (event && !emit(element, event, {}, true)) return false;
   element.phase = 'paying';
+  // A challenge held for the session is over: its attempt ended, or a new one would not be its.
+  challenges.delete(element.session);
   element.say(element.t.processing);
   return true;
 }
@@ -514,7 +566,7 @@ async function paidAway(form: Form, session: string, { status, order_id, payment
 function answer(form: Form, { status, redirect_url, message, order_id, payment_id }: PayAnswer): void {
   if (status === 'redirect') {
     // A cancelled redirect leaves the challenge to the page; the form watches for the outcome.
-    if (!redirect(form, redirect_url!, '3ds')) void form.poll();
+    if (!redirect(form, redirect_url!, '3ds', order_id)) void form.poll();
     return;
   }
   if (status === 'success') form.edited = {};

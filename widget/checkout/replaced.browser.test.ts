@@ -1,12 +1,15 @@
 // A framework may replace the element while it pays: an Angular `@if` that flips on `processing`,
 // a React or Vue keyed render. The payment goes on at the companion; what the page shows of the
 // session, and hears of the payment, comes from the elements of that session in the page.
-import { expect, waitUntil } from '@open-wc/testing';
+import { expect, fixture, waitUntil } from '@open-wc/testing';
 import type { PayForm } from '../pay-form/pay-form.js';
 import { advanceGatewayClock, createSession, decideChallenge } from '../test/checkout-fixture.js';
-import { autofill, button, card, message, mount, record, stay, watchFetch } from '../test/harness.js';
+import { autofill, button, card, message, mount, record, stay, watchFetch, type FetchCall } from '../test/harness.js';
 
 type Told = 'pay-success' | 'pay-failure' | 'pay-error';
+
+/** A pay request, or one for the hosted page: the requests whose answers the tests hold. */
+const asks = ({ url }: FetchCall): boolean => url.endsWith('/pay') || url.endsWith('/hosted');
 
 /** Each outcome event the page (its document) hears from now on: which, and from which element. */
 function pageHears(): { told: [Told, EventTarget][]; restore(): void } {
@@ -22,6 +25,27 @@ function expectHeld(element: HTMLElement, what: string): void {
   expect([button(element).disabled, button(element).textContent, element.hasAttribute('processing')], what).to.deep.equal([true, 'Processing payment…', true]);
 }
 
+/**
+ * Every `pay-redirect` of `element` that no listener cancelled: the page would have left for it.
+ * Cancelled here after it is counted, so that the test page stays.
+ */
+function leavesFor(element: HTMLElement): string[] {
+  const urls: string[] = [];
+  element.addEventListener('pay-redirect', (event) => {
+    if (!event.defaultPrevented) urls.push(event.detail.url);
+    event.preventDefault();
+  });
+  return urls;
+}
+
+/** The customer back at the checkout: a `<pay-form>` of `session`, which reads it as a page loaded anew does. */
+async function comeBack(session: string): Promise<PayForm> {
+  const form = document.createElement('pay-form');
+  form.session = session;
+  form.pollInterval = 50;
+  return fixture(form);
+}
+
 /** One task, for anything a payment's end would still tell the page. */
 const settle = (): Promise<unknown> => new Promise((resolve) => setTimeout(resolve));
 
@@ -34,7 +58,7 @@ describe('an element replaced while it pays', () => {
   beforeEach(() => {
     page = pageHears();
     const held = new Promise<void>((resolve) => (answer = resolve));
-    payments = watchFetch((call, pass) => (call.url.endsWith('/pay') ? held.then(pass) : undefined));
+    payments = watchFetch((call, pass) => (asks(call) ? held.then(pass) : undefined));
   });
   afterEach(() => {
     page.restore();
@@ -167,5 +191,65 @@ describe('an element replaced while it pays', () => {
     await settle();
     expect(message(form)).to.equal('Payment successful');
     expect(page.told).to.deep.equal([['pay-success', form]]);
+  });
+  describe('a redirect that comes once the page removed every element of its session (the customer left the checkout)', () => {
+    it('takes no one to the bank\'s page: the page hears challenge_held, and a form of the session shown later takes the customer there', async () => {
+      const session = await createSession();
+      const errors = record(document, 'pay-error');
+      const replaced = await payAndLeave(session, '4000000000003220');
+      const navigated = leavesFor(replaced);
+      answer();
+      await waitUntil(() => errors.length || navigated.length, 'neither a redirect nor word of it came');
+      expect(navigated, 'the page left for the bank from wherever the customer went').to.deep.equal([]);
+      expect(errors.map(({ code, orderId }) => [code, orderId])).to.deep.equal([['challenge_held', replaced.view!.order_id]]);
+      expect(errors[0]?.reason).to.include(session);
+      // Back at the checkout, the form reads the payment pending, and goes on to the challenge.
+      const redirect = stay(document);
+      const form = await comeBack(session);
+      const { detail, target } = await redirect;
+      expect([target, detail.reason]).to.deep.equal([form, '3ds']);
+      await decideChallenge(detail.url, 'success');
+      await waitUntil(() => form.phase === 'success', 'the form does not confirm the payment');
+      expect(message(form)).to.equal('Payment successful');
+    });
+
+    it('a form of the session confirming it in the page as the answer comes takes the customer to their bank', async () => {
+      const session = await createSession();
+      answer();
+      // The pay request reaches the companion; its answer waits until the form below polls.
+      let reached = false;
+      let answerNow!: () => void;
+      const late = new Promise<void>((resolve) => (answerNow = resolve));
+      const held = watchFetch((call, pass) => (call.url.endsWith('/pay') ? pass().then((response) => ((reached = true), late.then(() => response))) : undefined));
+      try {
+        const replaced = await payAndLeave(session, '4000000000003220');
+        const navigated = leavesFor(replaced);
+        await waitUntil(() => reached, 'the pay request did not reach the companion');
+        const form = await comeBack(session);
+        await waitUntil(() => form.phase === 'confirming', 'the form does not read the payment pending');
+        let told: CustomEvent<{ reason: string }> | undefined;
+        void stay(document).then((event) => (told = event));
+        answerNow();
+        await waitUntil(() => told || navigated.length, 'no redirect came');
+        expect(navigated, 'left for the bank by the element out of the page').to.deep.equal([]);
+        expect([told!.target, told!.detail.reason]).to.deep.equal([form, '3ds']);
+      } finally {
+        held.restore();
+      }
+    });
+
+    it('a hosted page asked for by a button the page removed is not opened, and the session is open for the next element', async () => {
+      const session = await createSession();
+      const payButton = await mount(session, {}, 'pay-button');
+      const navigated = leavesFor(payButton);
+      button(payButton).click();
+      await waitUntil(() => payments.some((call) => call.url.endsWith('/hosted')), 'no hosted page was asked for');
+      payButton.remove();
+      answer();
+      await waitUntil(() => payButton.phase !== 'paying' || navigated.length, 'the hosted page\'s answer did not come');
+      expect(navigated, 'the page left for the hosted page from wherever the customer went').to.deep.equal([]);
+      const back = await mount(session, {}, 'pay-button');
+      expect([back.phase, button(back).disabled]).to.deep.equal(['ready', false]);
+    });
   });
 });
