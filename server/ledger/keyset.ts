@@ -7,7 +7,7 @@ import { InvalidLedgerInput } from './errors.js';
 
 const DEFAULT_PAGE = 50;
 
-interface PagePosition {
+export interface PagePosition {
   readonly time: number;
   readonly key: string;
 }
@@ -39,13 +39,24 @@ export function pageRequest(query: { readonly limit?: number | undefined; readon
  * comparison, so SQLite and PostgreSQL alike seek the (…, time, key) index to it.
  */
 export function newestFirst(timeColumn: string, keyColumn: string, page: PageRequest) {
-  const { position } = page;
   return <DB, TB extends keyof DB, O>(query: SelectQueryBuilder<DB, TB, O>): SelectQueryBuilder<DB, TB, O> =>
     query
-      .$if(position !== undefined, (q) => q.where(sql<SqlBool>`(${sql.ref(timeColumn)}, ${sql.ref(keyColumn)}) < (${position!.time}, ${position!.key})`))
+      .$call(after(timeColumn, keyColumn, page.position))
       .orderBy(sql.ref(timeColumn), 'desc')
       .orderBy(sql.ref(keyColumn), 'desc')
       .limit(page.limit + 1);
+}
+
+/** For `.$call()` on a SELECT: the rows after `position` newest first (all of them without one). */
+export function after(timeColumn: string, keyColumn: string, position: PagePosition | undefined) {
+  return <DB, TB extends keyof DB, O>(query: SelectQueryBuilder<DB, TB, O>): SelectQueryBuilder<DB, TB, O> =>
+    position === undefined ? query : query.where(sql<SqlBool>`(${sql.ref(timeColumn)}, ${sql.ref(keyColumn)}) < (${position.time}, ${position.key})`);
+}
+
+/** For `.$call()` on a SELECT: the rows up to `position` newest first, it included. */
+export function upTo(timeColumn: string, keyColumn: string, position: PagePosition) {
+  return <DB, TB extends keyof DB, O>(query: SelectQueryBuilder<DB, TB, O>): SelectQueryBuilder<DB, TB, O> =>
+    query.where(sql<SqlBool>`(${sql.ref(timeColumn)}, ${sql.ref(keyColumn)}) >= (${position.time}, ${position.key})`);
 }
 
 /** The page out of the rows `newestFirst` read, and the cursor of the next one (null at the end). */

@@ -5,9 +5,9 @@ import { InvalidLedgerInput } from './errors.js';
 import { eventsOf } from './events.js';
 import { eventListInput, moneyTotalsInput, orderListInput, parseInput, staleInput, statsInput } from './input.js';
 import { newestFirst, pageOf, pageRequest } from './keyset.js';
-import { CUSTOMER_EMAIL } from './migrations.js';
 import { orderTotals } from './money-rules.js';
 import { operationsOf } from './operations.js';
+import { searchOrders } from './order-search.js';
 import { getPayment } from './payments.js';
 import { toListedEvent, toOperation, toPayment, toStoredEvent } from './rows.js';
 import { offsetSpans } from './time-zone.js';
@@ -23,28 +23,13 @@ const HOUR = 3_600_000;
  * Newest first, keyset-paged on (created_at, order_id) so pages stay stable while orders arrive.
  * An e-mail or an amount reads its own index in that order (0018); the last four digits filter
  * the rows another index reads: no index of the mask, which every webhook's UPDATE would rewrite.
+ * On SQLite such a search reads that index a window at a time, yielding the event loop between
+ * windows (order-search.ts).
  */
 export async function listOrders(ctx: LedgerContext, input: OrderListQuery = {}): Promise<OrderPage> {
   const query = parseInput(orderListInput, input);
   const page = pageRequest(query);
-  const rows = await ctx.db
-    .selectFrom('payments')
-    .selectAll()
-    .$if(query.status !== undefined, (q) => q.where('status', '=', query.status!))
-    .$if(query.kind !== undefined, (q) => q.where('method', query.kind === 'verifications' ? '=' : '<>', 'lookup'))
-    .$if(query.sessionId !== undefined, (q) => q.where('session_id', '=', query.sessionId!))
-    .$if(query.held === true, (q) => q.where('mismatch_report', 'is not', null))
-    // Lower-cased by the database, as its index is: SQLite's lower() leaves all but ASCII as it
-    // is, so JavaScript's would miss an address such as "Олена@…" even typed exactly.
-    .$if(query.email !== undefined, (q) => q.where(sql.raw(CUSTOMER_EMAIL[ctx.dialect]), '=', sql<string>`lower(${query.email!})`))
-    // Digits only (checked): a LIKE pattern of them has no wildcard but the leading one.
-    .$if(query.cardLastFour !== undefined, (q) => q.where('cc_mask', 'like', `%${query.cardLastFour!}`))
-    .$if(query.amount !== undefined, (q) => q.where('amount', '=', query.amount!))
-    .$if(query.currency !== undefined, (q) => q.where('currency', '=', query.currency!))
-    .$if(query.createdFrom !== undefined, (q) => q.where('created_at', '>=', query.createdFrom!))
-    .$if(query.createdTo !== undefined, (q) => q.where('created_at', '<', query.createdTo!))
-    .$call(newestFirst('created_at', 'order_id', page))
-    .execute();
+  const rows = await searchOrders(ctx, query, page);
   const { items, nextCursor } = pageOf(rows.map(toPayment), page, (payment) => ({ time: payment.createdAt, key: payment.orderId }));
   return { orders: items, nextCursor };
 }

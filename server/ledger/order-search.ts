@@ -1,0 +1,120 @@
+// The order list's search. Each filter but the card's last four and the kind has an index that
+// reads its matches newest first (0018, 0020, the status's and the held payments'); a search
+// reads one of them and checks its other filters on the rows it reads. When those match few of
+// them (a last four nobody paid with), the read goes on down the index, up to the whole ledger.
+// On PostgreSQL the database does that while the event loop serves others. On SQLite it is one
+// synchronous call, so the index is read there in windows, with a turn of the event loop between
+// them: a payment or a webhook waits for a window, never for the whole search.
+import { setImmediate as loopTurn } from 'node:timers/promises';
+import { sql } from 'kysely';
+import type { Expression, ExpressionBuilder, SelectQueryBuilder, SqlBool } from 'kysely';
+import type { z } from 'zod';
+import type { LedgerContext } from './context.js';
+import type { orderListInput } from './input.js';
+import { after, newestFirst, upTo } from './keyset.js';
+import type { PageRequest } from './keyset.js';
+import { CUSTOMER_EMAIL } from './migrations.js';
+import type { LedgerTables, PaymentRow } from './schema.js';
+
+/**
+ * Index entries a window reads: a few at first, for a page of common matches, then doubling up to
+ * a few milliseconds of SQLite's time however rare the matches are (2–5 ms for the last four on a
+ * small VM). Larger windows cost the search less (fewer statements) and the others more.
+ */
+export const WINDOW_ROWS = { first: 256, most: 4096 } as const;
+
+export type OrderSearch = z.output<typeof orderListInput>;
+type Condition = (eb: ExpressionBuilder<LedgerTables, 'payments'>) => Expression<SqlBool>;
+type Filter = Exclude<keyof OrderSearch, 'limit' | 'cursor'>;
+
+/**
+ * The filters whose index leads a window's read, the one likely to match fewest first: a
+ * customer's orders, the few held ones, an amount, a currency, a status. The date range is read
+ * by each of those indexes (and by the list's own) after its first column.
+ */
+const LEADING: readonly Filter[] = ['email', 'held', 'amount', 'currency', 'status'];
+const RANGE: readonly Filter[] = ['createdFrom', 'createdTo'];
+
+/** The query's filters as conditions on a payment, in the order the SQL has them. */
+function conditionsOf(ctx: LedgerContext, query: OrderSearch): Map<Filter, Condition> {
+  const { status, kind, sessionId, held, email, cardLastFour, amount, currency, createdFrom, createdTo } = query;
+  const conditions = new Map<Filter, Condition>();
+  if (status !== undefined) conditions.set('status', (eb) => eb('status', '=', status));
+  if (kind !== undefined) conditions.set('kind', (eb) => eb('method', kind === 'verifications' ? '=' : '<>', 'lookup'));
+  if (sessionId !== undefined) conditions.set('sessionId', (eb) => eb('session_id', '=', sessionId));
+  if (held === true) conditions.set('held', (eb) => eb('mismatch_report', 'is not', null));
+  // Lower-cased by the database, as its index is: SQLite's lower() leaves all but ASCII as it
+  // is, so JavaScript's would miss an address such as "Олена@…" even typed exactly.
+  if (email !== undefined) conditions.set('email', (eb) => eb(sql.raw(CUSTOMER_EMAIL[ctx.dialect]), '=', sql<string>`lower(${email})`));
+  // Digits only (checked): a LIKE pattern of them has no wildcard but the leading one.
+  if (cardLastFour !== undefined) conditions.set('cardLastFour', (eb) => eb('cc_mask', 'like', `%${cardLastFour}`));
+  if (amount !== undefined) conditions.set('amount', (eb) => eb('amount', '=', amount));
+  if (currency !== undefined) conditions.set('currency', (eb) => eb('currency', '=', currency));
+  if (createdFrom !== undefined) conditions.set('createdFrom', (eb) => eb('created_at', '>=', createdFrom));
+  if (createdTo !== undefined) conditions.set('createdTo', (eb) => eb('created_at', '<', createdTo));
+  return conditions;
+}
+
+const meeting = (conditions: Iterable<Condition>) => <O>(query: SelectQueryBuilder<LedgerTables, 'payments', O>) =>
+  [...conditions].reduce((narrowed, condition) => narrowed.where(condition), query);
+
+/** The page's payments, and one more if there is a next page (`newestFirst`). */
+export function searchOrders(ctx: LedgerContext, query: OrderSearch, page: PageRequest): Promise<PaymentRow[]> {
+  const conditions = conditionsOf(ctx, query);
+  const leading = LEADING.find((filter) => conditions.has(filter));
+  // A session's attempts are a handful, found by its own index.
+  const checkedOnRows = !conditions.has('sessionId') && [...conditions.keys()].some((filter) => filter !== leading && !RANGE.includes(filter));
+  return ctx.dialect === 'sqlite' && checkedOnRows ? ordersInWindows(ctx, query, page) : matchingOrders(ctx, query, page);
+}
+
+/** One read of the page, whatever the filters: the database walks the index as far as it takes. */
+export function matchingOrders(ctx: LedgerContext, query: OrderSearch, page: PageRequest): Promise<PaymentRow[]> {
+  return ctx.db.selectFrom('payments').selectAll().$call(meeting(conditionsOf(ctx, query).values())).$call(newestFirst('created_at', 'order_id', page)).execute();
+}
+
+/**
+ * The same rows as `matchingOrders`, read a window of entries of the leading filter's index at a
+ * time (of the list's own with none): where the window ends, then the matches in it, until the
+ * page (and one more) is found or the index ends. Consecutive windows, each from where the last
+ * ended, so a row written meanwhile is found or not as by a page read a moment later.
+ */
+export async function ordersInWindows(ctx: LedgerContext, query: OrderSearch, page: PageRequest, rows: { readonly first: number; readonly most: number } = WINDOW_ROWS): Promise<PaymentRow[]> {
+  const conditions = conditionsOf(ctx, query);
+  const leading = LEADING.find((filter) => conditions.has(filter));
+  const checked = [...conditions].filter(([filter]) => !RANGE.includes(filter)).map(([, condition]) => condition);
+  // The dates as positions of the index (no order id sorts before ''): as conditions of their
+  // own, SQLite would bound the read by them instead of the window, and read from the range's end
+  // at every window.
+  const { createdFrom, createdTo } = query;
+  const oldest = createdFrom === undefined ? undefined : { time: createdFrom, key: '' };
+  let position = createdTo !== undefined && (page.position === undefined || page.position.time >= createdTo) ? { time: createdTo, key: '' } : page.position;
+  const found: PaymentRow[] = [];
+  for (let windowRows = rows.first; ; windowRows = Math.min(2 * windowRows, rows.most)) {
+    // Read off the index alone (its entries hold created_at and order_id).
+    const end = await ctx.db
+      .selectFrom('payments')
+      .select(['created_at', 'order_id'])
+      .$if(leading !== undefined, (q) => q.where(conditions.get(leading!)!))
+      .$call(after('created_at', 'order_id', position))
+      .$if(oldest !== undefined, (q) => q.$call(upTo('created_at', 'order_id', oldest!)))
+      .orderBy('created_at', 'desc')
+      .orderBy('order_id', 'desc')
+      .limit(1)
+      .offset(windowRows - 1)
+      .executeTakeFirst();
+    const window = end && { time: end.created_at, key: end.order_id };
+    const bottom = window ?? oldest;
+    found.push(
+      ...(await ctx.db
+        .selectFrom('payments')
+        .selectAll()
+        .$call(meeting(checked))
+        .$if(bottom !== undefined, (q) => q.$call(upTo('created_at', 'order_id', bottom!)))
+        .$call(newestFirst('created_at', 'order_id', { limit: page.limit - found.length, position }))
+        .execute()),
+    );
+    if (found.length > page.limit || window === undefined) return found;
+    position = window;
+    await loopTurn();
+  }
+}
