@@ -224,7 +224,33 @@ describe('the public URL check, between real companions', () => {
       });
       expect(warning).toMatchObject({ level: 'warn' });
       expect(warning!.msg).toContain(`does not reach this companion: ${proxy.url}/webhooks/gateway answers from another payform companion, on another ledger`);
-      expect(proxy.forwarded).toEqual(['GET /webhooks/gateway', 'GET /webhooks/gateway']);
+      // Found on its ledger, the companion is posted to as the gateway posts; not on another.
+      expect(proxy.forwarded).toEqual(['GET /webhooks/gateway', 'POST /webhooks/gateway', 'GET /webhooks/gateway']);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it("warns when a server in front lets the check's GET through and refuses the gateway's form posts, as SvelteKit's CSRF check does", async () => {
+    let target = '';
+    const proxy = await devProxy(() => target, { refuseCrossSiteForms: true });
+    try {
+      const stack = await open({ served: true, backend: fileBackend, companion: { publicUrl: proxy.url } });
+      target = stack.companionUrl;
+      await stack.request('GET', '/healthz');
+      const [warning] = await eventually(() => {
+        const found = checkLines(stack.logs);
+        expect(found).toHaveLength(1);
+        return found;
+      });
+      expect(warning).toMatchObject({ level: 'warn' });
+      expect(warning!.msg).toBe(
+        `PAYFORM_PUBLIC_URL (or the publicUrl option) reaches this companion, but a form-encoded POST to ${proxy.url}/webhooks/gateway with no Origin header, as the gateway sends each webhook, ` +
+          'is answered 403 from a server in front of it: every webhook would be refused there, and what changes at the gateway later (a refund or reversal made there) would never reach the ledger. ' +
+          "Let such posts through to the companion: a CSRF check refuses them (SvelteKit's: csrf: { trustedOrigins: ['*'] }, the check kept for your own routes in handle, as docs/companion.md shows), or a firewall's rule",
+      );
+      // Nothing reached the webhook route to be stored or refused there.
+      expect(stack.logs.filter((line) => line.includes('/webhooks/gateway') && line.includes('"method":"POST"'))).toEqual([]);
     } finally {
       await proxy.close();
     }
@@ -289,12 +315,18 @@ async function server(answer: (request: { method: string; url: string }) => Resp
 }
 
 /** A development server's proxy: the companion's public paths forwarded to `target()`, anything else its own 404. */
-async function devProxy(target: () => string): Promise<TestServer & { readonly forwarded: string[] }> {
+/** A server in front forwarding the companion's paths; `refuseCrossSiteForms` as SvelteKit's CSRF check does. */
+async function devProxy(target: () => string, { refuseCrossSiteForms = false } = {}): Promise<TestServer & { readonly forwarded: string[] }> {
   const forwarded: string[] = [];
   const proxy = createServer((incoming, outgoing) => {
     const path = incoming.url ?? '/';
     if (!/^\/(webhooks|checkout|api|widget)(\/|$)/.test(path)) {
       outgoing.writeHead(404, { 'Content-Type': 'text/html' }).end('<!doctype html><title>Not found</title>');
+      return;
+    }
+    const form = /^(application\/x-www-form-urlencoded|multipart\/form-data|text\/plain)/i.test(incoming.headers['content-type'] ?? '');
+    if (refuseCrossSiteForms && incoming.method === 'POST' && form && incoming.headers.origin !== `http://${incoming.headers.host}`) {
+      outgoing.writeHead(403, { 'Content-Type': 'text/plain' }).end('Cross-site POST form submissions are forbidden');
       return;
     }
     forwarded.push(`${incoming.method} ${path}`);

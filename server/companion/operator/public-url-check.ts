@@ -10,7 +10,8 @@
  * business, and may not be reachable from inside it.
  * Any companion there is not enough: one on another ledger (another shop's, another checkout of
  * the project, the port typed wrong) takes the webhooks and returns into a ledger that knows
- * none of these payments, and they stay pending.
+ * none of these payments, and they stay pending. Found there, the companion is posted an empty
+ * form too, as the gateway posts: a server in front may let a GET through and refuse that.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -104,7 +105,16 @@ export function checkPublicUrl({ publicUrl, basePath, ledgerTag: ours, logger, f
       }
       // Another instance on the same ledger serves this companion's customers as well.
       if (companion && theirs === ours) {
-        logger.debug(`PAYFORM_PUBLIC_URL reaches this companion: ${webhookUrl} answers from an instance on its ledger`, { public_url: publicUrl });
+        const refusal = await postRefusal(webhookUrl, fetch);
+        if (refusal === undefined) logger.debug(`PAYFORM_PUBLIC_URL reaches this companion: ${webhookUrl} answers from an instance on its ledger`, { public_url: publicUrl });
+        else {
+          logger.warn(
+            `${NAMED} reaches this companion, but a form-encoded POST to ${webhookUrl} with no Origin header, as the gateway sends each webhook, ${refusal} ` +
+              'from a server in front of it: every webhook would be refused there, and what changes at the gateway later (a refund or reversal made there) would never reach the ledger. ' +
+              "Let such posts through to the companion: a CSRF check refuses them (SvelteKit's: csrf: { trustedOrigins: ['*'] }, the check kept for your own routes in handle, as docs/companion.md shows), or a firewall's rule",
+            { public_url: publicUrl },
+          );
+        }
         return;
       }
       unmounted = !companion && reply.status === 404 && arrivedAt === publicUrl;
@@ -189,6 +199,30 @@ async function askOnceOpened(url: string, fetch: typeof globalThis.fetch): Promi
     if (!(await stillStarting(answer))) return { status, companion: true, ledger };
   }
   return undefined;
+}
+
+/**
+ * How the webhook route answers a post as the gateway sends one (form-encoded, no Origin), if
+ * not as the companion does: undefined when it is the companion's refusal of an empty form (400
+ * naming `data`; nothing is stored), or its own 500 for a body a host read first (said by the
+ * companion already). The GET was let through; a check on cross-site form posts in front of it
+ * (SvelteKit's CSRF check) refuses only this.
+ */
+async function postRefusal(url: string, fetch: typeof globalThis.fetch): Promise<string | undefined> {
+  try {
+    const answer = await fetch(url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: '',
+      redirect: 'manual',
+      signal: AbortSignal.timeout(PROBE_TIMEOUT_MS),
+    });
+    const error = ((await answer.json().catch(() => undefined)) as { error?: { code?: unknown; fields?: Record<string, unknown> } } | undefined)?.error;
+    const companions = (answer.status === 400 && error?.code === 'invalid_request' && error.fields?.data !== undefined) || error?.code === 'body_already_read';
+    return companions ? undefined : `is answered ${answer.status}`;
+  } catch (error) {
+    return `gets no answer (${reasonOf(error)})`;
+  }
 }
 
 async function stillStarting(answer: Response): Promise<boolean> {
