@@ -147,7 +147,7 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
     outage,
     readiness,
   };
-  const missingWebhooks = new MissingWebhooks(logger, clock, `${options.publicUrl}/webhooks/gateway`);
+  const missingWebhooks = new MissingWebhooks({ ledger, logger, clock, webhookUrl: `${options.publicUrl}/webhooks/gateway`, outage });
   const reconciler = new Reconciler({ ledger, gateway, orderState, reactions, notices, timings: options.reconciliation, logger, clock, outage, missingWebhooks, readiness });
 
   // Under a base path every route and middleware is registered below it, so the companion's

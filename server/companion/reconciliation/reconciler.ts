@@ -45,7 +45,7 @@ interface ReconcilerDeps {
   readonly clock: () => number;
   /** A pass the database's outage stopped is counted there, not logged with a stack each time. */
   readonly outage?: LedgerOutage;
-  /** Told of each payment settled here that the gateway sent no webhook for. */
+  /** Looks, now and then, for payments the gateway sent no webhook for. */
   readonly missingWebhooks?: MissingWebhooks;
   /** Set while the ledger is another point of sale's: the instance takes no payments (readyz 503). */
   readonly readiness?: { foreignLedger: boolean };
@@ -209,6 +209,7 @@ export class Reconciler {
       await guard(event.orderId, () => this.#retryEvent(event, tally), async () => {});
     }
     this.#sayUnreached(unreached);
+    await this.#deps.missingWebhooks?.look();
     // Last, so what this pass settled has had its own chance to be told first.
     const notices = await this.#deps.notices.tellDue(timings.batchSize);
     Object.assign(tally, { dueNotices: notices.due, toldNotices: notices.told, droppedNotices: notices.dropped });
@@ -326,9 +327,6 @@ export class Reconciler {
       // order in the same minute (several companions on one database) finds it done.
       if (!state.advanced) return;
       tally.settled += 1;
-      // Its webhooks may have come while the database was away, answered 503: no sign of a wrong address.
-      const mayHaveCome = this.#deps.outage?.downSince(payment.createdAt) ?? false;
-      if (this.#deps.missingWebhooks && !mayHaveCome && (await ledger.getOrder(now.orderId))?.events.length === 0) this.#deps.missingWebhooks.settledWithout(now.orderId);
       return;
     }
     if (now.mode === 'hosted' && now.status === 'init' && (await this.#sessionExpired(now))) {
