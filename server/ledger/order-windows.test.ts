@@ -121,7 +121,18 @@ describe('on SQLite, a search read in windows', () => {
     const reader = new Database(large, { readonly: true });
     try {
       const cursor = Buffer.from('30000:seed-1').toString('base64url');
-      for (const query of [{ cardLastFour: '9999' }, { cardLastFour: '9999', createdFrom: 1000, createdTo: 35_000 }, { currency: 'EUR', kind: 'verifications', createdFrom: 1000 }, { status: 'init', cardLastFour: '9999', createdTo: 20_000 }] as const) {
+      // Each with the index its windows are counted in: another between the same ends may hold
+      // many times the entries (a status's, beside the held payments').
+      const cases = [
+        [{ cardLastFour: '9999' }, 'payform_payments_newest'],
+        [{ cardLastFour: '9999', createdFrom: 1000, createdTo: 35_000 }, 'payform_payments_newest'],
+        [{ currency: 'EUR', kind: 'verifications', createdFrom: 1000 }, 'payform_payments_by_currency'],
+        [{ status: 'init', cardLastFour: '9999', createdTo: 20_000 }, 'payform_payments_by_status'],
+        [{ held: true, status: 'success', cardLastFour: '9999' }, 'payform_payments_held'],
+        [{ email: 'taras@example.com', amount: 200, currency: 'USD', status: 'pending', cardLastFour: '9999' }, 'payform_payments_by_email'],
+        [{ amount: 300, currency: 'UAH', status: 'failure', kind: 'payments' }, 'payform_payments_by_amount'],
+      ] as const;
+      for (const [query, index] of cases) {
         sent.length = 0;
         await observed.listOrders({ ...query, cursor });
         const reads = sent.filter((sql) => sql.startsWith('select *'));
@@ -131,6 +142,7 @@ describe('on SQLite, a search read in windows', () => {
           const parameters = (read.match(/\?/g) ?? []).map(() => 1);
           const plan = reader.prepare(`explain query plan ${read}`).all(...parameters).map((row) => (row as { detail: string }).detail).join('\n');
           expect(plan, `${JSON.stringify(query)}: ${read}`).toMatch(/\(created_at,order_id\)>\(\?,\?\) AND \(created_at,order_id\)<\(\?,\?\)\)$/);
+          expect(plan, `${JSON.stringify(query)}: ${read}`).toContain(`USING INDEX ${index} (`);
         }
       }
     } finally {
