@@ -209,11 +209,12 @@ export class Reconciler {
       await guard(event.orderId, () => this.#retryEvent(event, tally), async () => {});
     }
     this.#sayUnreached(unreached);
-    await this.#deps.missingWebhooks?.look();
     // Last, so what this pass settled has had its own chance to be told first.
     const notices = await this.#deps.notices.tellDue(timings.batchSize);
     Object.assign(tally, { dueNotices: notices.due, toldNotices: notices.told, droppedNotices: notices.dropped });
     tally.expiredKeys = await ledger.sweepIdempotencyKeys();
+    // Last: a ledger away for it leaves the pass's own work done.
+    await this.#deps.missingWebhooks?.look();
     // A pass that only looked (a challenge still open, an event that may never apply) says so at
     // debug: at info, every half minute, it buried the passes that changed something.
     // Orders the gateway could not be asked about changed nothing either: #sayUnreached said them.
