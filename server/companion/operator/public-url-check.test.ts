@@ -108,6 +108,14 @@ function checkLines(logs: readonly string[]): { level: string; msg: string }[] {
   return logs.map((line) => JSON.parse(line) as { level: string; msg: string }).filter(({ msg }) => msg.startsWith('PAYFORM_PUBLIC_URL'));
 }
 
+/** The check's one line, once it is logged. */
+const theCheckLine = (logs: readonly string[]) =>
+  eventually(() => {
+    const lines = checkLines(logs);
+    expect(lines).toHaveLength(1);
+    return lines;
+  });
+
 describe('the public URL check, between real companions', () => {
   const open = stacksPerTest();
 
@@ -123,11 +131,7 @@ describe('the public URL check, between real companions', () => {
     expect(ours).not.toBe(theirs);
 
     await stack.request('GET', '/healthz');
-    const [warning] = await eventually(() => {
-      const lines = checkLines(stack.logs);
-      expect(lines).toHaveLength(1);
-      return lines;
-    });
+    const [warning] = await theCheckLine(stack.logs);
     expect(warning!.level).toBe('warn');
     expect(warning!.msg).toBe(
       `PAYFORM_PUBLIC_URL (or the publicUrl option) does not reach this companion: ${other.companionUrl}/webhooks/gateway answers from another payform companion, ` +
@@ -151,11 +155,7 @@ describe('the public URL check, between real companions', () => {
       await eventually(() => expect(asked).toBeGreaterThan(0));
       expect(checkLines(stack.logs)).toEqual([]);
       opened = true;
-      const [warning] = await eventually(() => {
-        const lines = checkLines(stack.logs);
-        expect(lines).toHaveLength(1);
-        return lines;
-      });
+      const [warning] = await theCheckLine(stack.logs);
       expect(warning!.msg).toContain(`does not reach this companion: ${frontUrl}/webhooks/gateway answers from another payform companion, on another ledger (${LEDGER_HEADER} `);
     } finally {
       front.closeAllConnections();
@@ -206,22 +206,14 @@ describe('the public URL check, between real companions', () => {
       target = stack.companionUrl;
       expect((await fetch(`${proxy.url}/healthz`)).status).toBe(404);
       await stack.request('GET', '/healthz');
-      const lines = await eventually(() => {
-        const found = checkLines(stack.logs);
-        expect(found).toHaveLength(1);
-        return found;
-      });
+      const lines = await theCheckLine(stack.logs);
       expect(lines).toMatchObject([{ level: 'debug', msg: `PAYFORM_PUBLIC_URL reaches this companion: ${proxy.url}/webhooks/gateway answers from an instance on its ledger` }]);
 
       // The same proxy in front of a companion on another ledger is still told apart.
       const misled = await open({ served: true, backend: fileBackend, companion: { publicUrl: proxy.url } });
       target = other.companionUrl;
       await misled.request('GET', '/healthz');
-      const [warning] = await eventually(() => {
-        const found = checkLines(misled.logs);
-        expect(found).toHaveLength(1);
-        return found;
-      });
+      const [warning] = await theCheckLine(misled.logs);
       expect(warning).toMatchObject({ level: 'warn' });
       expect(warning!.msg).toContain(`does not reach this companion: ${proxy.url}/webhooks/gateway answers from another payform companion, on another ledger`);
       // Found on its ledger, the companion is posted to as the gateway posts; not on another.
@@ -238,11 +230,7 @@ describe('the public URL check, between real companions', () => {
       const stack = await open({ served: true, backend: fileBackend, companion: { publicUrl: proxy.url } });
       target = stack.companionUrl;
       await stack.request('GET', '/healthz');
-      const [warning] = await eventually(() => {
-        const found = checkLines(stack.logs);
-        expect(found).toHaveLength(1);
-        return found;
-      });
+      const [warning] = await theCheckLine(stack.logs);
       expect(warning).toMatchObject({ level: 'warn' });
       expect(warning!.msg).toBe(
         `PAYFORM_PUBLIC_URL (or the publicUrl option) reaches this companion, but a form-encoded POST to ${proxy.url}/webhooks/gateway with no Origin header, as the gateway sends each webhook, ` +
