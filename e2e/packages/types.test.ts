@@ -1,8 +1,8 @@
 /**
  * A merchant's TypeScript against the packed packages. The files in e2e/packages/typescript — a
  * server (companion, gateway client and webhook, sandbox, ledger, card checks), a page with
- * <pay-form>, a React checkout and a Vue one's props — and an import of every entry point of every package are
- * compiled by the shop's own TypeScript against what the
+ * <pay-form>, a React checkout, a Vue one's props and a Svelte one's markup — and an import of
+ * every entry point of every package are compiled by the shop's own TypeScript against what the
  * tarballs installed, `strict`, with the declaration files checked (`skipLibCheck` off, tsc's
  * default). A published .d.ts that needs a package the merchant has no reason to install, or
  * that does not compile itself, fails here; so does a README's promise about the types that
@@ -42,7 +42,7 @@ const TSCONFIG = {
     target: 'ES2022', lib: ['ES2023', 'DOM', 'DOM.Iterable'], module: 'NodeNext', moduleResolution: 'NodeNext', types: ['node'], jsx: 'react-jsx',
     strict: true, skipLibCheck: false, noEmit: true,
   },
-  files: ['server.ts', 'page.ts', 'checkout.tsx', 'vue-checkout.ts', 'entries.ts'],
+  files: ['server.ts', 'page.ts', 'checkout.tsx', 'vue-checkout.ts', 'svelte-checkout.ts', 'entries.ts'],
 };
 
 /** tsc's diagnostics (none when it compiles) and its exit code. */
@@ -61,6 +61,6 @@ async function compile(): Promise<{ diagnostics: string; code: number }> {
 // 13 s alone; beside the Vitest run on 2 cores, tsc has taken a minute.
 const COMPILE_TIMEOUT_MS = 240_000;
 
-it("a merchant's server, page, React and Vue checkouts, and every entry point, compile against the packed types", { timeout: COMPILE_TIMEOUT_MS }, async () => {
+it("a merchant's server, page, React, Vue and Svelte checkouts, and every entry point, compile against the packed types", { timeout: COMPILE_TIMEOUT_MS }, async () => {
   expect(await compile()).toEqual({ diagnostics: '', code: 0 });
 });

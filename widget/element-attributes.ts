@@ -1,0 +1,26 @@
+/**
+ * What a framework's template may set on `<pay-form>` and `<pay-button>`: one list for the Vue
+ * and Svelte entries' types (vue.ts, svelte.ts), each adding its own listener names. Types only.
+ */
+export interface CheckoutAttributes {
+  /** The checkout session id (from the companion); `null` until the page has it, while the element waits (`sessionWait`). */
+  session?: string | null;
+  /** The companion's base URL; by default the companion that served the script: its URL up to `/widget/pay-form.js`, base path included. */
+  endpoint?: string;
+  /** Language of the element; defaults to the closest `lang` up the page. */
+  lang?: string;
+  /** How often a pending payment is polled, ms (a property: Vue's `:poll-interval` and Svelte's `pollInterval={…}` set it). */
+  pollInterval?: number;
+  /** How long at most a pending payment is polled, ms. */
+  pollTimeout?: number;
+  /** How long the element waits for a `session` its page sets late, ms, before it says none was set. */
+  sessionWait?: number;
+}
+
+export interface FormAttributes extends CheckoutAttributes {
+  /** `hosted` shows only the button to the gateway's payment page. */
+  mode?: '' | 'hosted';
+}
+
+/** The events `<pay-button>` dispatches: it has no fields, so no `pay-change`, `pay-brand-change` or `pay-submit`. */
+export type ButtonEvents = 'pay-ready' | 'pay-redirect' | 'pay-success' | 'pay-failure' | 'pay-error';
