@@ -25,6 +25,7 @@ import type { LedgerPostgresDialect } from './postgres.js';
 import { descriptionsOfOrders, getOrder, listEvents, listOrders, listStalePayments, listUnsettledOperations, listWaitingEvents, moneyTotals, paymentStats } from './reports.js';
 import type { LedgerTables } from './schema.js';
 import { claimPayAttempt, closeSession, createSession, findSessionOfOrder, getSession } from './sessions.js';
+import { sweepAbandonedSessions } from './session-sweep.js';
 import { settleOperation } from './settlement.js';
 import { recordedLightly, sqliteDialect } from './sqlite.js';
 import type { CommitObserver } from './durability.js';
@@ -191,6 +192,11 @@ export interface Ledger {
   endIdempotencyLease(key: string, claimId: string): Promise<void>;
   /** Deletes keys past their lifetime; how many. */
   sweepIdempotencyKeys(): Promise<number>;
+  /**
+   * Deletes up to `limit` (1–10,000) checkout sessions that expired more than 30 days ago with no
+   * payment attempt, and their no-card marks; how many (session-sweep.ts).
+   */
+  sweepAbandonedSessions(limit: number): Promise<number>;
 
   /** The point of sale whose payments this ledger holds: `posId` if it held none yet, or `handoverFrom`'s (owner.ts). */
   claimPointOfSale(posId: string, handoverFrom?: string): Promise<string>;
@@ -303,6 +309,7 @@ function ledgerOver(ctx: LedgerContext, upgradedNow: readonly string[], id: stri
     releaseIdempotencyKey: (key, claimId) => releaseIdempotencyKey(ctx, key, claimId),
     endIdempotencyLease: (key, claimId) => endIdempotencyLease(ctx, key, claimId),
     sweepIdempotencyKeys: () => sweepIdempotencyKeys(ctx),
+    sweepAbandonedSessions: (limit) => sweepAbandonedSessions(ctx, limit),
     ...(indexBuilds ? { indexBuilds } : {}),
     async close() {
       // Before the pool it uses ends: a build waiting on another transaction is cancelled.

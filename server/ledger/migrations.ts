@@ -481,7 +481,7 @@ function orderSearchIndexes(dialect: keyof typeof CUSTOMER_EMAIL): OnlineIndex[]
 }
 
 /**
- * Payments from which a PostgreSQL ledger builds 0018's and 0020's indexes online: below it a plain build
+ * Rows (payments; sessions for 0021) from which a PostgreSQL ledger builds 0018's, 0020's and 0021's indexes online: below it a plain build
  * holds the table's writes for milliseconds, and an online one would wait for every older
  * transaction in the whole database (another application's report, too) before the index is there.
  */
@@ -493,14 +493,15 @@ export const ONLINE_BUILD_PAYMENTS = 10_000;
  * ledger of ONLINE_BUILD_PAYMENTS or more gets them from index-builds.ts, in the background
  * once the ledger is open; a smaller one here, at once. SQLite writes one at a time anyway: built here.
  */
-const orderSearch = indexesOfPayments(orderSearchIndexes);
+const orderSearch = indexesBuiltOnline(orderSearchIndexes);
 
-/** A migration that builds `indexes` of the payments: here, or online after it (above). */
-function indexesOfPayments(indexes: (dialect: keyof typeof CUSTOMER_EMAIL) => OnlineIndex[]): Migration {
+/** A migration that builds `indexes` (all of one table): here, or online after it (above). */
+function indexesBuiltOnline(indexes: (dialect: keyof typeof CUSTOMER_EMAIL) => OnlineIndex[]): Migration {
   return {
     async up(db: Kysely<unknown>) {
       const dialect = db.getExecutor().adapter instanceof SqliteAdapter ? 'sqlite' : 'postgres';
-      if (dialect === 'postgres' && (await sql`select 1 from payform_payments offset ${ONLINE_BUILD_PAYMENTS - 1} limit 1`.execute(db)).rows.length > 0) return;
+      const table = sql.table(indexes(dialect)[0]!.table);
+      if (dialect === 'postgres' && (await sql`select 1 from ${table} offset ${ONLINE_BUILD_PAYMENTS - 1} limit 1`.execute(db)).rows.length > 0) return;
       for (const index of indexes(dialect)) await sql.raw(`create index ${index.name} on ${index.table} ${index.columns}`).execute(db);
     },
   };
@@ -517,13 +518,23 @@ function currencyIndexes(): OnlineIndex[] {
   return [{ migration: '0020_orders_by_currency', name: 'payform_payments_by_currency', table: 'payform_payments', columns: '(currency, created_at, order_id)' }];
 }
 
-const ordersByCurrency = indexesOfPayments(currencyIndexes);
+const ordersByCurrency = indexesBuiltOnline(currencyIndexes);
+
+/**
+ * The sweep of sessions nobody paid (session-sweep.ts) reads them by expiry, from where its last
+ * pass stopped; `id` breaks ties, so a pass resumes exactly. Written once, by a session's INSERT.
+ */
+function sessionExpiryIndexes(): OnlineIndex[] {
+  return [{ migration: '0021_session_expiry', name: 'payform_checkout_sessions_expiry', table: 'payform_checkout_sessions', columns: '(expires_at, id)' }];
+}
+
+const sessionExpiry = indexesBuiltOnline(sessionExpiryIndexes);
 
 /**
  * PostgreSQL's indexes built outside the migrations' transaction, in order. A later migration
  * that drops or changes one takes it off this list (it would be built again at every start).
  */
-export const ONLINE_INDEXES: readonly OnlineIndex[] = [...orderSearchIndexes('postgres'), ...currencyIndexes()];
+export const ONLINE_INDEXES: readonly OnlineIndex[] = [...orderSearchIndexes('postgres'), ...currencyIndexes(), ...sessionExpiryIndexes()];
 
 /**
  * The sessions of a known customer whose payments link to the customer without keeping the card
@@ -562,4 +573,5 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '0018_order_search': orderSearch,
   '0019_card_consent': cardConsent,
   '0020_orders_by_currency': ordersByCurrency,
+  '0021_session_expiry': sessionExpiry,
 };

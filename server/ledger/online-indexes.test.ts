@@ -35,7 +35,7 @@ async function writtenWithoutWaiting(writer: pg.Client, watcher: pg.Client, stat
 async function searchIndexes(watcher: pg.Client, schema: string): Promise<Record<string, [boolean, string]>> {
   const { rows } = await watcher.query<{ name: string; valid: boolean; definition: string }>(
     `select c.relname as name, i.indisvalid as valid, pg_get_indexdef(c.oid) as definition from pg_index i join pg_class c on c.oid = i.indexrelid
-      join pg_namespace n on n.oid = c.relnamespace where n.nspname = $1 and c.relname in ('payform_payments_by_email', 'payform_payments_by_amount', 'payform_payments_by_currency')`,
+      join pg_namespace n on n.oid = c.relnamespace where n.nspname = $1 and c.relname in ('payform_payments_by_email', 'payform_payments_by_amount', 'payform_payments_by_currency', 'payform_checkout_sessions_expiry')`,
     [schema],
   );
   return Object.fromEntries(rows.map(({ name, valid, definition }) => [name, [valid, definition.replace(/^.* USING btree /, '')]]));
@@ -77,6 +77,7 @@ const BUILT = {
   payform_payments_by_amount: [true, '(amount, created_at, order_id)'],
   payform_payments_by_email: [true, "(lower(((customer)::json ->> 'email'::text)), created_at, order_id) WHERE (lower(((customer)::json ->> 'email'::text)) IS NOT NULL)"],
   payform_payments_by_currency: [true, '(currency, created_at, order_id)'],
+  payform_checkout_sessions_expiry: [true, '(expires_at, id)'],
 };
 
 withTestDatabase((url) => {
@@ -95,7 +96,7 @@ withTestDatabase((url) => {
         opening = logs.map((log) => openLedger(url, { schema, log, indexBuildWarnAfterMs: 0 }));
         // Both open (and take payments) while the build waits: it goes on in the background.
         const ledgers = await Promise.all(opening);
-        expect(ledgers.map(({ upgradedNow }) => upgradedNow.join()).sort()).toEqual(['', '0018_order_search,0019_card_consent,0020_orders_by_currency']);
+        expect(ledgers.map(({ upgradedNow }) => upgradedNow.join()).sort()).toEqual(['', '0018_order_search,0019_card_consent,0020_orders_by_currency,0021_session_expiry']);
         await buildWaitingFor(watcher, pidOf(inFlight));
         expect(ledgers.map(({ indexBuilds }) => indexBuilds?.state).sort()).toEqual(['building', 'waiting']);
         const builder = ledgers.find(({ indexBuilds }) => indexBuilds?.state === 'building')!;
@@ -119,6 +120,7 @@ withTestDatabase((url) => {
           'info ledger: building the index payform_payments_by_email',
           'info ledger: building the index payform_payments_by_amount',
           'info ledger: building the index payform_payments_by_currency',
+          'info ledger: building the index payform_checkout_sessions_expiry',
         ]);
         expect(logs.find((log) => log !== builderLog)!.lines).toEqual([
           'info ledger: another instance builds the index payform_payments_by_email (migration 0018_order_search); this one takes over if that one stops',
@@ -127,6 +129,7 @@ withTestDatabase((url) => {
           expect.stringMatching(/^info ledger: built the index payform_payments_by_email \(migration 0018_order_search\) in \d+\.\d s$/),
           expect.stringMatching(/^info ledger: built the index payform_payments_by_amount /),
           expect.stringMatching(/^info ledger: built the index payform_payments_by_currency \(migration 0020_orders_by_currency\) /),
+          expect.stringMatching(/^info ledger: built the index payform_checkout_sessions_expiry \(migration 0021_session_expiry\) /),
         ]);
         const found = await ledgers[1]!.listOrders({ email: 'buyer@example.com', limit: 10 });
         expect(found.orders.map(({ orderId }) => orderId).sort()).toEqual(['in-flight', 'new-1', 'old-1', 'old-2', 'old-3']);
@@ -148,7 +151,7 @@ withTestDatabase((url) => {
         expect((await searchIndexes(watcher, schema)).payform_payments_by_amount?.[0]).toBe(false);
 
         const ledger = await openLedger(url, { schema, log: keptLog() });
-        expect(ledger.upgradedNow).toEqual(['0018_order_search', '0019_card_consent', '0020_orders_by_currency']);
+        expect(ledger.upgradedNow).toEqual(['0018_order_search', '0019_card_consent', '0020_orders_by_currency', '0021_session_expiry']);
         await ledger.indexBuilds!.settled;
         await ledger.close();
         expect(await searchIndexes(watcher, schema)).toEqual(BUILT);

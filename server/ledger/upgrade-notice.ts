@@ -27,6 +27,7 @@ const SUMMARIES: Record<MigrationName, string> = {
   '0018_order_search': "indexes to find orders by the customer's e-mail and by amount",
   '0019_card_consent': 'a session may link its payment to a customer without keeping the card (save_card)',
   '0020_orders_by_currency': "an index to list one currency's orders",
+  '0021_session_expiry': 'an index of checkout sessions by expiry, for the sweep of those nobody paid',
 };
 
 /**

@@ -11,6 +11,7 @@ import type { Json, Stack } from '../test/stack.js';
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
+const DAY = 24 * 60 * MINUTE;
 let stack: Stack;
 let clock: TestClock;
 let failReads = false;
@@ -531,6 +532,22 @@ describe('many pending operations', () => {
     clock.advance(31 * SECOND);
     await reconcile();
     expect(read).toEqual(orders);
+  });
+});
+
+describe('abandoned checkout sessions', () => {
+  it('deletes a session that expired a month ago with no payment attempt, and keeps one with an attempt', async () => {
+    const abandoned = await stack.openSession({ ttl_seconds: 60 });
+    const declined = await stack.openSession({ ttl_seconds: 60 });
+    expect((await (await stack.pay(declined.id, payBody({ card: card('rejected') }))).json()).status).toBe('failure');
+    clock.advance(MINUTE + 29 * DAY);
+    expect(await reconcile()).toMatchObject({ abandonedSessions: 0 });
+    clock.advance(2 * DAY);
+    expect(await reconcile()).toMatchObject({ abandonedSessions: 1 });
+    expect((await stack.request('GET', `/api/checkout/sessions/${abandoned.id}`)).status).toBe(404);
+    expect((await stack.request('GET', `/api/checkout/sessions/${declined.id}`)).status).toBe(200);
+    expect((await stack.ledger.getOrder(declined.order_id))?.payment.status).toBe('failure');
+    expect(await reconcile()).toMatchObject({ abandonedSessions: 0 });
   });
 });
 
