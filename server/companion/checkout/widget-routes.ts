@@ -19,8 +19,11 @@ const BUNDLE = 'pay-form.js';
 
 // The companion cannot tell an installed package from payform's repository, so the fix names both.
 const NOT_BUILT_FIX =
-  'An installed @payform/companion serves the dist/ of its @payform/widget dependency: reinstall @payform/widget ' +
-  '(npm install @payform/widget), or give the widgetDir option the folder that holds pay-form.js. ' +
+  `An installed @payform/companion serves the dist/ of its @payform/widget dependency: reinstall @payform/widget ` +
+  `(npm install @payform/widget), or give the widgetDir option the folder that holds pay-form.js. ` +
+  // File tracing copies what the server imports, and the companion only reads these files.
+  `A server run from a bundler's traced output (Nuxt's .output, Next.js's standalone) has the package without them: ` +
+  `include node_modules/@payform/widget/dist/** (nitro.externals.traceInclude, outputFileTracingIncludes). ` +
   'In the payform repository, run `npm run build:widget`';
 
 export function widgetRoutes(widgetDir: string, logger: Logger): Hono<CompanionEnv> {

@@ -408,6 +408,7 @@ describe.each([['in process', false], ['over HTTP', true]])('GET /widget/pay-for
       // An installed package and the repository are fixed differently: both are named.
       expect(line.msg).toContain('reinstall @payform/widget');
       expect(line.msg).toContain('widgetDir option');
+      expect(line.msg).toContain("A server run from a bundler's traced output (Nuxt's .output, Next.js's standalone) has the package without them: include node_modules/@payform/widget/dist/**");
       expect(line.msg).toContain('In the payform repository, run `npm run build:widget`');
       for (const path of ['/widget/pay-form.js', '/widget/chunks/uk.js', '/widget/LICENSES.txt']) {
         const response = await unbuilt.request('GET', path);
