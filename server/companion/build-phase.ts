@@ -1,18 +1,33 @@
 /**
- * `next build` imports route modules to collect page data: a companion composed at import there
- * would open the ledger on the build machine (creating its SQLite file), start reconciliation and
- * call the gateway. Nothing legitimate composes one during a build, so it is refused, naming the
- * recipe that composes at the first request instead.
+ * A framework's build can run the server's code: `next build` imports route modules to collect
+ * page data, and Astro's and Nuxt's builds render the pages they prerender (a checkout page
+ * marked `prerender`, `output: 'static'`, `nuxi generate`). A companion composed there would open
+ * the ledger on the build machine (creating its SQLite file), start reconciliation, call the
+ * gateway, and bake a session opened at build time into a page every customer gets. Nothing
+ * legitimate composes one during a build, so it is refused, naming the cause and the fix.
  */
 
 /** What Next.js sets in process.env.NEXT_PHASE while `next build` runs (its PHASE_PRODUCTION_BUILD). */
 const NEXT_BUILD_PHASE = 'phase-production-build';
 
-export function refuseDuringBuild(call: 'composeCompanion' | 'startCompanion', env: NodeJS.ProcessEnv = process.env): void {
-  if (env.NEXT_PHASE !== NEXT_BUILD_PHASE) return;
+/** The command lines of builds that render pages in this process: `astro build`, `nuxi build`/`generate`. */
+const RENDERING_BUILD = /(?:^|[\\/])(astro|nuxi|nuxt)(?:\.[cm]?js)?$/;
+
+export function refuseDuringBuild(call: 'composeCompanion' | 'startCompanion', env: NodeJS.ProcessEnv = process.env, argv: readonly string[] = process.argv): void {
+  if (env.NEXT_PHASE === NEXT_BUILD_PHASE) {
+    throw new Error(
+      `${call} was called during \`next build\` (NEXT_PHASE=${NEXT_BUILD_PHASE}), most likely at a module's import: it would open the ledger on the build machine, ` +
+        'start reconciliation and call the gateway. Compose it at the first request and keep it on globalThis ' +
+        '(`(globalThis.payform ??= composeCompanion(…))` inside the route handler): docs/companion.md, "Next.js"',
+    );
+  }
+  const tool = RENDERING_BUILD.exec(argv[1] ?? '')?.[1];
+  const command = argv.slice(2).find((arg) => arg === 'build' || arg === 'generate');
+  if (!tool || !command) return;
   throw new Error(
-    `${call} was called during \`next build\` (NEXT_PHASE=${NEXT_BUILD_PHASE}), most likely at a module's import: it would open the ledger on the build machine, ` +
-      'start reconciliation and call the gateway. Compose it at the first request and keep it on globalThis ' +
-      '(`(globalThis.payform ??= composeCompanion(…))` inside the route handler): docs/companion.md, "Next.js"',
+    `${call} was called during \`${tool} ${command}\`, which renders the pages it prerenders: it would open the ledger on the build machine, ` +
+      'start reconciliation, call the gateway, and put a session opened now into a page every customer gets. ' +
+      "Render the checkout page on demand (Astro: export const prerender = false, output: 'server'; Nuxt: no prerender or cache route rule for it), " +
+      'and compose the companion at the first request, kept on globalThis: docs/companion.md',
   );
 }

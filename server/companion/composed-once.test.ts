@@ -64,6 +64,23 @@ describe('composing the companion', () => {
     expect(existsSync(databaseUrl)).toBe(true);
   });
 
+  it('is refused during `astro build` and `nuxi generate`, which render prerendered pages, and composes under `astro dev`', async () => {
+    const databaseUrl = join(dir, 'payform.db');
+    const argv = process.argv;
+    try {
+      process.argv = ['/usr/bin/node', '/shop/node_modules/astro/astro.js', 'build'];
+      await expect(compose(databaseUrl, [])).rejects.toThrow(/^composeCompanion was called during `astro build`, which renders the pages it prerenders: .*export const prerender = false/);
+      process.argv = ['/usr/bin/node', '/shop/node_modules/.bin/nuxi', 'generate'];
+      await expect(compose(databaseUrl, [])).rejects.toThrow(/^composeCompanion was called during `nuxi generate`/);
+      expect(existsSync(databaseUrl)).toBe(false);
+      process.argv = ['/usr/bin/node', '/shop/node_modules/astro/astro.js', 'dev'];
+      await compose(databaseUrl, []);
+      expect(existsSync(databaseUrl)).toBe(true);
+    } finally {
+      process.argv = argv;
+    }
+  });
+
   it('warns once when a second companion opens on a ledger this process holds open, naming how many and the fix', async () => {
     const databaseUrl = join(dir, 'payform.db');
     const lines: string[] = [];
