@@ -33,7 +33,7 @@ export const parserFix = (basePath: string): string =>
   `in Fastify, with @fastify/middie's fastify.use('${basePath || '/'}', …), not in a route, whose body Fastify has already read; in Koa, before the body parser, with ctx.respond = false`;
 
 const FETCH_HOST_FIX =
-  'in a Hono app read it through c.req (c.req.json(), c.req.text(), c.req.parseBody(): Hono keeps it for the companion), not c.req.raw; in a fetch handler (a Next.js route, a SvelteKit handle hook), hand the companion the request unread, or a request.clone() taken before reading it';
+  'in a Hono app read it through c.req (c.req.json(), c.req.text(), c.req.parseBody(): Hono keeps it for the companion), not c.req.raw; in a fetch handler (a Next.js route, a SvelteKit handle hook, an Astro middleware), hand the companion the request unread, or a request.clone() taken before reading it';
 
 /**
  * The answer to a request whose body the host took, or undefined: run by the companion's first

@@ -235,7 +235,8 @@ describe('the public URL check, between real companions', () => {
       expect(warning!.msg).toBe(
         `PAYFORM_PUBLIC_URL (or the publicUrl option) reaches this companion, but a form-encoded POST to ${proxy.url}/webhooks/gateway with no Origin header, as the gateway sends each webhook, ` +
           'is answered 403 from a server in front of it: every webhook would be refused there, and what changes at the gateway later (a refund or reversal made there) would never reach the ledger. ' +
-          "Let such posts through to the companion: a CSRF check refuses them (SvelteKit's: csrf: { trustedOrigins: ['*'] }, the check kept for your own routes in handle, as docs/companion.md shows), or a firewall's rule",
+          "Let such posts through to the companion: a CSRF check refuses them (SvelteKit's: csrf: { trustedOrigins: ['*'] }; Astro's: security: { checkOrigin: false }; " +
+          "each with the check kept for your own routes, as docs/companion.md shows), or a firewall's rule",
       );
       // Nothing reached the webhook route to be stored or refused there.
       expect(stack.logs.filter((line) => line.includes('/webhooks/gateway') && line.includes('"method":"POST"'))).toEqual([]);

@@ -111,7 +111,8 @@ export function checkPublicUrl({ publicUrl, basePath, ledgerTag: ours, logger, f
           logger.warn(
             `${NAMED} reaches this companion, but a form-encoded POST to ${webhookUrl} with no Origin header, as the gateway sends each webhook, ${refusal} ` +
               'from a server in front of it: every webhook would be refused there, and what changes at the gateway later (a refund or reversal made there) would never reach the ledger. ' +
-              "Let such posts through to the companion: a CSRF check refuses them (SvelteKit's: csrf: { trustedOrigins: ['*'] }, the check kept for your own routes in handle, as docs/companion.md shows), or a firewall's rule",
+              "Let such posts through to the companion: a CSRF check refuses them (SvelteKit's: csrf: { trustedOrigins: ['*'] }; Astro's: security: { checkOrigin: false }; " +
+              "each with the check kept for your own routes, as docs/companion.md shows), or a firewall's rule",
             { public_url: publicUrl },
           );
         }
