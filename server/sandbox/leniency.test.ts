@@ -84,7 +84,8 @@ describe('a tolerant project (the default) reads requests as the live gateway do
     const entries = await sandbox.getJson<Json[]>(`/api/v1/pos/${sandbox.project.posId}/orders/${String(lookup.order_id)}`);
     expect(entries).toEqual([expect.objectContaining({ method: 'lookup', status: 'init' })]);
     expect(entries[0]).toMatchObject({ cc_mask: null });
-    expect(JSON.stringify(entries)).not.toContain("4242");
+    // Neither the number nor a mask of it (the order's random ids may hold "4242" by chance).
+    expect(JSON.stringify(entries)).not.toMatch(/4242424242424242|424242\*+4242/);
   });
 
   it('ignores unknown query parameters of the reads, which a strict project refuses', async () => {
