@@ -61,13 +61,16 @@ function conditionsOf(ctx: LedgerContext, query: OrderSearch, only?: Filter): Ma
   return conditions;
 }
 
+/** The filter whose index a search reads: the one likely to match fewest of those given. */
+const leadingOf = (conditions: ReadonlyMap<Filter, Condition>): Filter | undefined => LEADING.find((filter) => conditions.has(filter));
+
 const meeting = (conditions: Iterable<Condition>) => <O>(query: SelectQueryBuilder<LedgerTables, 'payments', O>) =>
   [...conditions].reduce((narrowed, condition) => narrowed.where(condition), query);
 
 /** The page's payments, and one more if there is a next page (`newestFirst`). */
 export function searchOrders(ctx: LedgerContext, query: OrderSearch, page: PageRequest): Promise<PaymentRow[]> {
   const conditions = conditionsOf(ctx, query);
-  const leading = LEADING.find((filter) => conditions.has(filter));
+  const leading = leadingOf(conditions);
   // A session's attempts are a handful, found by its own index.
   const checkedOnRows = !conditions.has('sessionId') && [...conditions.keys()].some((filter) => filter !== leading && !RANGE.includes(filter));
   return ctx.dialect === 'sqlite' && checkedOnRows ? ordersInWindows(ctx, query, page) : matchingOrders(ctx, query, page);
@@ -85,9 +88,9 @@ export function matchingOrders(ctx: LedgerContext, query: OrderSearch, page: Pag
  * ended, so a row written meanwhile is found or not as by a page read a moment later.
  */
 export async function ordersInWindows(ctx: LedgerContext, query: OrderSearch, page: PageRequest, rows: { readonly first: number; readonly most: number } = WINDOW_ROWS): Promise<PaymentRow[]> {
-  const conditions = conditionsOf(ctx, query);
-  const leading = LEADING.find((filter) => conditions.has(filter));
-  const checked = [...conditionsOf(ctx, query, leading)].filter(([filter]) => !RANGE.includes(filter)).map(([, condition]) => condition);
+  const leading = leadingOf(conditionsOf(ctx, query));
+  const conditions = conditionsOf(ctx, query, leading);
+  const checked = [...conditions].filter(([filter]) => !RANGE.includes(filter)).map(([, condition]) => condition);
   // The dates as positions of the index (no order id sorts before ''): as conditions of their
   // own, SQLite would bound the read by them instead of the window, and read from the range's end
   // at every window.
