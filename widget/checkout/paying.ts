@@ -12,6 +12,7 @@ import type { FieldError } from '../pay-form/pay-form.js';
 import type { CardRefused } from '../pay-form/tokenized.js';
 import type { CheckoutElement, Phase } from './checkout-element.js';
 import { call, CompanionError, fetchView, type Caller, type PayAnswer, type PayErrorCode, type PayRequest } from './companion.js';
+import type { ReactiveElement } from 'lit';
 import '../index.js'; // keeps the form's modules in one chunk under esbuild: see index.ts
 import { collectFingerprint } from './fingerprint.js';
 import { mayRedirect } from './redirect.js';
@@ -35,9 +36,10 @@ let warned = false;
 const told = new WeakSet<CheckoutElement>();
 
 /**
- * Loaded as an element shows (checkout-element.ts, `loadPaying`), and told of each. On a page that
- * is not a secure context a form's card fields are off (a card is never typed into a page anyone
- * on the way can read or change): the developer hears why, once, from the first `<pay-form>`; a
+ * Loaded as an element shows (checkout-element.ts, `loadPaying`), and told of each; of one made
+ * later, as it is made (`tellMade`). On a page that is not a secure context a form's card
+ * fields are off (a card is never typed into a page anyone on the way can read or change): the
+ * developer hears why, once, from the first `<pay-form>`; a
  * `<pay-button>` only ever goes to the hosted page, and says nothing of it. Each element's live
  * region follows a change of language from then on (`relocalise`), and its payments hold the
  * other elements of its session (`follow`), also once it is out of the page (`relay`).
@@ -45,6 +47,7 @@ const told = new WeakSet<CheckoutElement>();
 export function ready(element: CheckoutElement): void {
   if (!told.has(element)) {
     told.add(element);
+    tellMade(element);
     relocalise(element);
     // Captured: at its target, before the page's own listeners.
     for (const type of TOLD) element.addEventListener(type, (event) => relay(element, event as CustomEvent), true);
@@ -60,6 +63,9 @@ export function ready(element: CheckoutElement): void {
         // Its payment goes on: judged once it is out of the page, not as a modal or a portal moves it.
         queueMicrotask(() => element.isConnected || follow(element));
       },
+      // Ready once it has read the session (told as it was made, it was reading as it came in): held
+      // as it shows, in this update.
+      hostUpdate: () => payers.forEach(follow),
       hostUpdated: () => follow(element),
     });
   }
@@ -75,12 +81,13 @@ export function ready(element: CheckoutElement): void {
  * what the region says once the form shows comes from this chunk.
  */
 function relocalise(element: CheckoutElement): void {
-  let said = element.t as Partial<Record<string, string>>;
+  // None yet when told as it is made, before its own fields are set: its first words are where it starts.
+  let said = element.t as Partial<Record<string, string>> | undefined;
   element.addController({
     hostUpdate() {
       const t = element.t as Partial<Record<string, string>>;
       const { notice, view } = element;
-      const before = said;
+      const before = said ?? t;
       said = t;
       if (t === before || !notice) return;
       const key = notice === view?.message || notice === before.declined_en ? 'declined' : Object.keys(before).find((name) => before[name] === notice);
@@ -99,6 +106,30 @@ const payers = new Set<CheckoutElement>();
 const held = new Map<CheckoutElement, CheckoutElement>();
 /** What a payment tells the page, relayed from a payer out of the page (`relay`). */
 const TOLD = ['pay-success', 'pay-failure', 'pay-error', 'pay-redirect'] as const;
+
+/** The kinds of element told of one (`ready`): each one of them made from then on is told as it is made (`tellMade`). */
+const kinds = new WeakSet<typeof ReactiveElement>();
+
+/**
+ * Every element of `element`'s kind made from now on is told as it is made, not once it shows:
+ * one the page puts in while a payment of its session is under way counts as the customer at
+ * checkout while it still reads the session (`atCheckout`). The class, not an import of it: the
+ * bundle would export it to this chunk, bytes its budget has no room for.
+ */
+function tellMade(element: CheckoutElement): void {
+  const kind = element.constructor as typeof ReactiveElement;
+  if (kinds.has(kind)) return;
+  kinds.add(kind);
+  kind.addInitializer((made) => ready(made as CheckoutElement));
+}
+
+/**
+ * An element of the payer's session in the page that it does not hold: one reading the session
+ * (the page rendered the checkout anew), or confirming or waiting for a payment of it. The
+ * customer is at checkout: a redirect of the payer out of the page is theirs to take.
+ */
+const atCheckout = ({ session }: CheckoutElement): CheckoutElement | undefined =>
+  [...shown].find((other) => other.isConnected && other.session === session && /^(l|co|w)/.test(other.phase));
 
 /**
  * One payment of a session at a time on a page: while an element pays, confirms or waits for a
@@ -167,17 +198,35 @@ function handOver(payer: CheckoutElement): void {
 /**
  * What a payer out of the page tells (a framework replaced it as it paid: an `@if` that flipped, a
  * keyed render) reaches the page through its heir, which shows that end first, and only there: a
- * page that kept its listeners on the payer hears it once. With no element of its session in the
- * page, the payer tells it itself, as any element the page removed. A redirect the page cancels
- * through the heir is cancelled.
+ * page that kept its listeners on the payer hears it once. Without one, through an element of its
+ * session still reading the session or confirming (`atCheckout`), whose own reading then tells
+ * that end no more (`retold`). With no element of its session in the page, the payer tells it
+ * itself, as any element the page removed. A redirect the page cancels through the heir is cancelled.
  */
 function relay(payer: CheckoutElement, event: CustomEvent): void {
-  const heir = event.target === payer && heirOf(payer);
-  if (!heir) return;
+  if (event.target !== payer) return;
+  if (retold.get(payer) === endOf(event)) {
+    retold.delete(payer);
+    return event.stopImmediatePropagation();
+  }
+  const heir = heirOf(payer);
+  const teller = heir ?? (payer.isConnected ? undefined : atCheckout(payer));
+  if (!teller) return;
   event.stopImmediatePropagation();
   follow(payer);
-  if (!emit(heir, event.type as (typeof TOLD)[number], event.detail, event.cancelable)) event.preventDefault();
+  if (!emit(teller, event.type as (typeof TOLD)[number], event.detail, event.cancelable)) event.preventDefault();
+  // Not an error: one of its own reading would be news of its own.
+  if (teller !== heir && event.type !== 'pay-error') retold.set(teller, endOf(event));
 }
+
+/**
+ * Of an element in the page that told the end of a payer out of it (`relay`), that end: its own
+ * read or poll of the session comes to it too, as a page loaded anew would, and is not told again.
+ */
+const retold = new WeakMap<CheckoutElement, string>();
+
+/** A payment's end as the page hears it: which, of which order. */
+const endOf = ({ type, detail }: CustomEvent): string => `${type} ${detail?.orderId}`;
 
 /** A POST of `body` as JSON, with the page paid from: without the merchant's return_url, the customer comes back to it. */
 const post = (body: object): RequestInit => ({
@@ -238,29 +287,28 @@ function go(element: CheckoutElement, url: string, reason: Leaving): boolean {
 const challenges = new Map<string, string>();
 
 /**
- * A redirect for a payer out of the page with no element of its session there (the customer left
- * the checkout: a router link, "back to cart"): the page is not left from wherever the customer is
- * now. A hosted page was only to be opened: nothing is paid, and the session is open for its next
- * element. A 3-D Secure challenge, pending at the gateway until it expires unpaid, is taken by an
- * element of the session confirming it in the page; else it is held for one shown later
- * (`settled`), and the page hears so on the document, the payer being out of it.
+ * A redirect for a payer out of the page that no element of its session holds. An element of the
+ * session still in the page (`atCheckout`: reading the session, confirming) takes it, as one
+ * held would. With none there (the customer left the checkout: a router link, "back to cart"),
+ * the page is not left from wherever the customer is now. A hosted page was only to be opened:
+ * nothing is paid, and the session is open for its next element. A 3-D Secure challenge, pending
+ * at the gateway until it expires unpaid, is held for an element shown later (`settled`), and the
+ * page hears so on the document, the payer being out of it.
  */
 function away(payer: CheckoutElement, url: string, reason: Leaving, orderId?: string): true {
   payers.delete(payer);
-  if (reason === 'hosted') {
-    payer.phase = 'ready';
-    payer.say('');
-    return true;
-  }
-  // As the session reads now: put back in the page, the payer reads it and takes the challenge.
-  payer.phase = 'confirming';
-  payer.say(payer.t.confirming);
+  const hosted = reason === 'hosted';
+  // As the session reads now: put back in the page, the payer reads it (and takes the challenge).
+  payer.phase = hosted ? 'ready' : 'confirming';
+  payer.say(hosted ? '' : payer.t.confirming);
   const { session } = payer;
-  const confirming = [...shown].find((other) => other.isConnected && other.session === session && /^(co|w)/.test(other.phase));
-  if (confirming) {
-    if (!go(confirming, url, reason)) void confirming.poll();
+  const customer = atCheckout(payer);
+  if (customer) {
+    // Kept by the page (a popup): one confirming watches for the outcome; one still reading finds it pending, and polls.
+    if (!go(customer, url, reason) && !hosted && customer.phase !== 'loading') void customer.poll();
     return true;
   }
+  if (hosted) return true;
   challenges.set(session, url);
   const why = `the 3-D Secure challenge of session ${session} came when no <pay-form> or <pay-button> of it was in the page, so the customer was not taken to their bank: show an element of that session to take them there, or the payment expires unpaid at the gateway`;
   emit(document, 'pay-error', { code: 'challenge_held', message: payer.t.waiting || payer.t.confirming, reason: why, orderId: orderId ?? payer.view?.order_id });
@@ -406,6 +454,7 @@ async function claim(element: CheckoutElement, event?: 'pay-submit'): Promise<bo
   element.phase = 'paying';
   // A challenge held for the session is over: its attempt ended, or a new one would not be its.
   challenges.delete(element.session);
+  retold.delete(element);
   element.say(element.t.processing);
   return true;
 }

@@ -238,6 +238,90 @@ describe('an element replaced while it pays', () => {
       }
     });
 
+    describe('an element of the session in the page still loading it as the answer comes (the page rendered the checkout anew)', () => {
+      /** Holds each read of `session` until `release()`: the element shown reads it later. */
+      function holdReads(session: string): ReturnType<typeof watchFetch> & { release(): void } {
+        let release!: () => void;
+        const released = new Promise<void>((resolve) => (release = resolve));
+        const reads = watchFetch((call, pass) => (call.method === 'GET' && call.url.endsWith(`/sessions/${session}`) ? released.then(pass) : undefined));
+        return Object.assign(reads, { release });
+      }
+
+      it('takes the customer to their bank, once, and the page hears no challenge_held', async () => {
+        const session = await createSession();
+        const errors = record(document, 'pay-error');
+        const replaced = await payAndLeave(session, '4000000000003220');
+        const navigated = leavesFor(replaced);
+        const reads = holdReads(session);
+        try {
+          const form = await comeBack(session);
+          const taken = leavesFor(form);
+          expect(form.phase, 'reading its session').to.equal('loading');
+          answer();
+          await waitUntil(() => errors.length || taken.length || navigated.length, 'neither a redirect nor word of it came');
+          expect(errors.map(({ code }) => code), 'the customer is at checkout').to.deep.equal([]);
+          expect(navigated, 'left for the bank by the element out of the page').to.deep.equal([]);
+          expect(taken).to.have.length(1);
+          reads.release();
+          await waitUntil(() => form.phase === 'confirming', 'the form does not read the payment pending');
+          await settle();
+          expect([taken.length, errors.length], 'not taken to the challenge again, nor told it was held').to.deep.equal([1, 0]);
+        } finally {
+          reads.restore();
+        }
+      });
+
+      for (const [number, end] of [['4242424242424242', 'pay-success'], ['4000000000000002', 'pay-failure']] as const) {
+        it(`tells the page the payment's ${end} once, from the element in the page, with what the answer said`, async () => {
+          const session = await createSession();
+          const replaced = await payAndLeave(session, number);
+          // A page without a framework keeps its listeners on the element it removed.
+          const keptListening = record(replaced, end);
+          const heard = record(document, end);
+          const reads = holdReads(session);
+          try {
+            const form = await comeBack(session);
+            answer();
+            await waitUntil(() => replaced.phase !== 'paying', 'the payment did not end');
+            reads.release();
+            await waitUntil(() => form.phase !== 'loading', 'the form did not read its session');
+            await form.updateComplete;
+            await settle();
+            expect(page.told).to.deep.equal([[end, form]]);
+            expect(keptListening, 'told once, by the form in the page').to.deep.equal([]);
+            expect(heard[0]?.orderId).to.equal(replaced.view!.order_id);
+            if (end === 'pay-success') expect(heard[0], 'with the answer\'s payment id').to.have.property('paymentId').that.is.a('string');
+          } finally {
+            reads.restore();
+          }
+        });
+      }
+
+      it('opens the hosted page a button the page replaced asked for', async () => {
+        const session = await createSession();
+        const payButton = await mount(session, {}, 'pay-button');
+        const navigated = leavesFor(payButton);
+        button(payButton).click();
+        await waitUntil(() => payments.some((call) => call.url.endsWith('/hosted')), 'no hosted page was asked for');
+        payButton.remove();
+        const reads = holdReads(session);
+        try {
+          const back = document.createElement('pay-button');
+          back.session = session;
+          await fixture(back);
+          const taken = record(back, 'pay-redirect');
+          stay(back);
+          answer();
+          await waitUntil(() => payButton.phase !== 'paying' || navigated.length, 'the hosted page\'s answer did not come');
+          await settle();
+          expect(navigated, 'left by the button out of the page').to.deep.equal([]);
+          expect(taken.map(({ reason }) => reason), 'by the button the customer is on').to.deep.equal(['hosted']);
+        } finally {
+          reads.restore();
+        }
+      });
+    });
+
     it('a hosted page asked for by a button the page removed is not opened, and the session is open for the next element', async () => {
       const session = await createSession();
       const payButton = await mount(session, {}, 'pay-button');
