@@ -3,7 +3,7 @@
  * publishing would; pack.ts), or take the tarballs pack.ts left in PAYFORM_PACKAGES_PACKED
  * (`.ci/test` packs before the suites start), then ONE throwaway merchant project in the
  * system's temporary directory — outside the repository, so nothing resolves from its
- * node_modules — with the five tarballs and what a merchant adds beside them (better-sqlite3,
+ * node_modules — with the five tarballs and what a merchant adds beside them (better-sqlite3, pg,
  * express, vite, react, react-dom, @lit/react, vue, svelte; TypeScript and the types of Node, React
  * and Express for a merchant who writes TypeScript) installed from the registry. Every test file reads
  * it with `inject('packages')`; it is removed at the end.
@@ -25,7 +25,7 @@ const repository = new URL('../..', import.meta.url).pathname;
 const rootManifest = JSON.parse(readFileSync(join(repository, 'package.json'), 'utf8'));
 
 /** What a merchant installs beside the packages, in the ranges the repository itself uses. */
-const MERCHANT_ADDS = ['better-sqlite3', 'express', 'vite', 'react', 'react-dom', '@lit/react', 'vue', 'svelte', 'typescript', '@types/node', '@types/react', '@types/express'].map(
+const MERCHANT_ADDS = ['better-sqlite3', 'pg', 'express', 'vite', 'react', 'react-dom', '@lit/react', 'vue', 'svelte', 'typescript', '@types/node', '@types/react', '@types/express'].map(
   (name) => `${name}@${rootManifest.dependencies[name] ?? rootManifest.devDependencies[name]}`,
 );
 

@@ -19,9 +19,14 @@ export interface RunningBin {
   stop(): Promise<void>;
 }
 
-/** Spawns `node_modules/.bin/<bin>` in the shop and waits for its "listening on <url>" line. */
-export function startBin(shop: string, bin: string, args: readonly string[], env: Record<string, string>): Promise<RunningBin> {
-  return startProcess(shop, bin, join(shop, 'node_modules', '.bin', bin), args, env);
+/**
+ * Spawns `node_modules/.bin/<bin>` in the shop and waits for its "listening on <url>" line; run
+ * by its shebang's Node, or by `runtime` (Bun: its binary and `--bun`).
+ */
+export function startBin(shop: string, bin: string, args: readonly string[], env: Record<string, string>, runtime: readonly string[] = []): Promise<RunningBin> {
+  const file = join(shop, 'node_modules', '.bin', bin);
+  const [command, ...runtimeArgs] = [...runtime, file];
+  return startProcess(shop, bin, command!, [...runtimeArgs, ...args], env);
 }
 
 /** Runs one of the shop's own scripts with Node, as `startBin` runs a bin. */
@@ -72,12 +77,21 @@ export interface PackagedStack extends CompanionTarget {
   close(): Promise<void>;
 }
 
+export interface PackagedStackOptions {
+  readonly allowedOrigins?: readonly string[];
+  /** The SQLite file's name in the shop, or a postgres:// URL. */
+  readonly database?: string;
+  /** What runs both bins (startBin); unset: Node. */
+  readonly runtime?: readonly string[];
+}
+
 /**
  * `payform-sandbox --port 0`, then `payform-companion` pointed at it with a SQLite file ledger in
- * the shop (better-sqlite3 is the merchant's own dependency), allowing `allowedOrigins` (CORS).
+ * the shop (better-sqlite3 is the merchant's own dependency) or the PostgreSQL one given,
+ * allowing `allowedOrigins` (CORS).
  */
-export async function startPackagedStack(shop: string, options: { readonly allowedOrigins?: readonly string[]; readonly database?: string } = {}): Promise<PackagedStack> {
-  const sandbox = await startBin(shop, 'payform-sandbox', ['--port', '0', '--host', '127.0.0.1'], {});
+export async function startPackagedStack(shop: string, options: PackagedStackOptions = {}): Promise<PackagedStack> {
+  const sandbox = await startBin(shop, 'payform-sandbox', ['--port', '0', '--host', '127.0.0.1'], {}, options.runtime);
   const adminToken = randomBytes(24).toString('base64url');
   let companion: RunningBin;
   try {
@@ -87,10 +101,10 @@ export async function startPackagedStack(shop: string, options: { readonly allow
       PORT: '0',
       PAYFORM_HOST: '127.0.0.1',
       PAYFORM_ADMIN_TOKEN: adminToken,
-      PAYFORM_DATABASE_URL: join(shop, options.database ?? `ledger-${randomBytes(4).toString('hex')}.db`),
+      PAYFORM_DATABASE_URL: options.database?.startsWith('postgres') ? options.database : join(shop, options.database ?? `ledger-${randomBytes(4).toString('hex')}.db`),
       PAYFORM_LOG_LEVEL: 'error',
       ...(options.allowedOrigins ? { PAYFORM_ALLOWED_ORIGINS: options.allowedOrigins.join(',') } : {}),
-    });
+    }, options.runtime);
   } catch (error) {
     await sandbox.stop();
     throw error;

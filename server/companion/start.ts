@@ -610,9 +610,20 @@ function unopenedLedger(error: unknown, settings: CompanionSettings): Error {
   // to the host, a firewall, a proxy in the way, or a server that refuses this address.
   if (/^connection terminated/i.test(reason)) reason += ' (no answer from a PostgreSQL server there: check the host and port, and that this machine may reach it — network, firewall, pg_hba.conf)';
   reason = credentialsRefusal(error, settings.databaseUrl) ?? reason;
+  reason += driverRuntimeHint(reason, settings.databaseUrl);
   return new Error(`the ledger could not be opened (PAYFORM_DATABASE_URL ${shownLedger(settings.databaseUrl)}): ${reason}${unreadHint(settings, ['PAYFORM_DATABASE_URL'])}`, {
     cause: error,
   });
+}
+
+/**
+ * Bun and Deno do not load better-sqlite3 12, the SQLite driver the companion takes, and their own
+ * words point at drivers of their own (bun:sqlite), which the ledger does not use.
+ */
+function driverRuntimeHint(reason: string, databaseUrl: string): string {
+  const runtime = process.versions.bun ? 'Bun' : 'Deno' in globalThis ? 'Deno' : undefined;
+  if (!runtime || isPostgresUrl(databaseUrl) || !/better-sqlite3|node-api|napi|addon|dlopen/i.test(reason)) return '';
+  return ` (${runtime} does not load better-sqlite3 12, the companion's SQLite driver: set PAYFORM_DATABASE_URL to a postgres:// ledger, or run the companion with Node)`;
 }
 
 /**

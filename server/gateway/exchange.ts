@@ -74,6 +74,15 @@ async function readResponse(response: Response, maxBytes: number): Promise<Uint8
 const IDLE_SOCKET_MS = 4_000;
 
 /**
+ * The client's own way to send: undici's pools where they are, else the runtime's fetch. Bun
+ * answers `import 'undici'` with a stub of its own, whose Agent has no `request`: every call
+ * there would fail as if the gateway could not be reached.
+ */
+export function defaultExchange(): Exchange {
+  return typeof Agent.prototype.request === 'function' ? pooledExchange() : fetchExchange(globalThis.fetch);
+}
+
+/**
  * Over undici's connection pools (the library Node's own fetch is built on, used through its
  * lighter `request` API), keeping connections open between calls. Per small request it costs
  * about half the CPU of node:http's ClientRequest, agent and IncomingMessage, and a fraction of

@@ -8,7 +8,7 @@
 import { setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { errorFromResponse, GatewayError, InvalidRequestError, NetworkError, NetworkTimeoutError, NotTheGatewayError } from './errors.js';
-import { fetchExchange, pooledExchange } from './exchange.js';
+import { defaultExchange, fetchExchange } from './exchange.js';
 import type { Answer, Exchange } from './exchange.js';
 import { isRetryable, parseRetryAfter, retryDelay } from './retry.js';
 import type { RetryPolicy } from './retry.js';
@@ -27,7 +27,7 @@ export interface TransportConfig {
   /** Limit of each attempt, from sending to the last byte of the answer. */
   readonly timeoutMs: number;
   readonly retry: RetryPolicy;
-  /** Sends the requests; unset: undici's keep-alive connection pools (see exchange.ts). */
+  /** Sends the requests; unset: undici's keep-alive connection pools, or the runtime's fetch where there are none (see exchange.ts). */
   readonly fetch?: typeof globalThis.fetch;
   /** Ends every call, as a call's own signal does (both given: whichever aborts first). */
   readonly signal?: AbortSignal;
@@ -120,7 +120,7 @@ export class Transport {
     // than Node's ten at once is the normal case, not a leak.
     if (config.signal) setMaxListeners(0, config.signal);
     this.#base = config.baseUrl.replace(/\/+$/, '');
-    this.#exchange = config.fetch ? fetchExchange(config.fetch) : pooledExchange();
+    this.#exchange = config.fetch ? fetchExchange(config.fetch) : defaultExchange();
   }
 
   /** Tells `observer` of every attempt from now on; returns the function that stops it. */

@@ -109,7 +109,7 @@ export interface SandboxConfig {
   readonly bodyLimitBytes?: number;
   /** Seed of the fault injector's random choices (error_rate between 0 and 1). */
   readonly faultSeed?: number;
-  /** Used to post webhooks; default keep-alive connection pools (`pooledExchange` of @payform/gateway). */
+  /** Used to post webhooks; default undici's keep-alive connection pools, or the runtime's fetch where there are none (Bun). */
   readonly fetch?: typeof globalThis.fetch;
   /**
    * One line per notable event (webhook failures…); default silent. Card data in a line (an order

@@ -28,6 +28,12 @@ export interface PostLimits {
  */
 const IDLE_SOCKET_MS = 4_000;
 
+/**
+ * Whether undici's pools are here: Bun answers `import 'undici'` with a stub of its own, whose
+ * Agent dispatches nothing. There the sender posts through the runtime's fetch.
+ */
+export const poolsHere = typeof Agent.prototype.dispatch === 'function';
+
 export class FormPoster {
   readonly #pools = new Agent({ keepAliveTimeout: IDLE_SOCKET_MS, keepAliveMaxTimeout: IDLE_SOCKET_MS });
 

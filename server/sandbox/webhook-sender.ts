@@ -14,7 +14,7 @@ import type { SandboxClock, Scheduler } from './clock.js';
 import type { WebhookSettings } from './config.js';
 import type { RequestId } from './inspector/request-log.js';
 import { SaidOnce } from './said-once.js';
-import { FormPoster } from './webhook-post.js';
+import { FormPoster, poolsHere } from './webhook-post.js';
 import type { PostAnswer } from './webhook-post.js';
 import { newUuid } from './state/identifiers.js';
 
@@ -82,7 +82,7 @@ export interface WebhookSenderOptions {
   readonly settings: WebhookSettings;
   readonly clock: SandboxClock;
   readonly scheduler: Scheduler;
-  /** Posts the webhooks; unset: keep-alive connection pools (webhook-post.ts). */
+  /** Posts the webhooks; unset: keep-alive connection pools (webhook-post.ts), or the runtime's fetch where there are none. */
   readonly fetch: typeof globalThis.fetch | undefined;
   readonly faults: () => WebhookFaults;
   readonly log: (line: string) => void;
@@ -122,7 +122,8 @@ export class WebhookSender {
 
   constructor(options: WebhookSenderOptions) {
     this.#options = options;
-    this.#post = options.fetch ? exchangePost(fetchExchange(options.fetch), options.settings.timeoutMs) : poolPost(options.settings.timeoutMs);
+    const fetch = options.fetch ?? (poolsHere ? undefined : globalThis.fetch);
+    this.#post = fetch ? exchangePost(fetchExchange(fetch), options.settings.timeoutMs) : poolPost(options.settings.timeoutMs);
   }
 
   /** Queues the event for its target (plus copies when the duplicates fault is on). */
