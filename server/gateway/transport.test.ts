@@ -191,6 +191,15 @@ describe('money-moving calls are sent once', () => {
     // The message names where it went, so a wrong base URL is visible in the first log line.
     expect((error as Error).message).toContain(`http://127.0.0.1:${port}/api/v1/capture`);
   });
+
+  it('a request the runtime would not send says what the runtime said, not only "connection failed"', async () => {
+    // Deno without --allow-net: an error with no system code, before any connection.
+    const refused = new Error(`Requires net access to "127.0.0.1:9", run again with the --allow-net flag\n    at fetch (ext:deno_fetch)`);
+    const client = double.client({ fetch: () => Promise.reject(new TypeError('fetch failed', { cause: refused })), retry: { maxRetries: 0 } });
+    const error = await failure(client.balances.listAccounts());
+    expect(error).toBeInstanceOf(NetworkError);
+    expect((error as Error).message).toMatch(/\(Requires net access to "127\.0\.0\.1:9", run again with the --allow-net flag\)$/);
+  });
 });
 
 describe('timeouts and aborts', () => {

@@ -207,7 +207,7 @@ export class Transport {
       tls = tlsFailureOf(error);
       // A refused handshake (plain http, a certificate) is over before the request is written.
       const connectFailed = CONNECT_FAILURES.has(errorCode(error) ?? '') || (tls !== undefined && failedBeforeRequest(tls));
-      const why = `${errorCode(error) ?? 'connection failed'}${tls ? `: ${tlsFixOf(tls)}` : ''}`;
+      const why = `${failureOf(error)}${tls ? `: ${tlsFixOf(tls)}` : ''}`;
       throw new NetworkError(`No answer from the gateway at ${target} (${why})`, { cause: error, connectFailed, target });
     } finally {
       const record: GatewayCallRecord = { route: `${call.route.method} ${call.route.path}`, endpointsKey: call.route.endpointsKey, outcome, seconds: (performance.now() - started) / 1000 };
@@ -324,6 +324,20 @@ function isTimeout(error: unknown): boolean {
 
 // fetch wraps socket errors: TypeError('fetch failed', { cause: { code: 'ECONNREFUSED' } }),
 // sometimes an AggregateError of one per address tried.
+/**
+ * What failed, for the log: the system's code (`ECONNREFUSED`), else what the runtime said of
+ * it — Deno refusing the network without `--allow-net` has no code, and "connection failed"
+ * would send the operator to the gateway's address instead.
+ */
+function failureOf(error: unknown): string {
+  const code = errorCode(error);
+  if (code) return code;
+  let innermost = error;
+  while (innermost instanceof Error && innermost.cause instanceof Error) innermost = innermost.cause;
+  const said = innermost instanceof Error ? (innermost.message.split('\n', 1)[0] ?? '').slice(0, 200) : '';
+  return said && said !== 'fetch failed' ? said : 'connection failed';
+}
+
 function errorCode(error: unknown): string | undefined {
   for (let current: unknown = error; current instanceof Error; current = current.cause) {
     const code = (current as { code?: unknown }).code;
