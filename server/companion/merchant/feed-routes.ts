@@ -21,7 +21,9 @@ export const ChangesQuery = z.strictObject({
   limit: queryInteger(SEQ, 'must be a sequence number', 1, 1000).optional(),
 });
 
-const HEARTBEAT_MS = 15_000;
+// Under the shortest idle timeout a host gives a quiet stream by default: Bun.serve's 10 s (a
+// proxy's is 60 s or more). At 15 s, Bun cut the back office's feed again and again.
+const HEARTBEAT_MS = 8_000;
 
 const LAST_EVENT_ID_REASON = 'must be the seq of the last change received (1 to 15 digits)';
 
