@@ -217,6 +217,18 @@ describe('readCompanionConfig', () => {
     ]);
   });
 
+  it('warns of a secret also held in a variable a front-end build puts into its pages, naming both and never the value', () => {
+    const token = 'k3Jx9vQ2mPz8Lw4Rt7YbQ1';
+    const { warnings } = readCompanionConfig({ ...LIVE_GATEWAY, PAYFORM_ADMIN_TOKEN: token, VITE_PAYFORM_ADMIN_TOKEN: token, NEXT_PUBLIC_SHOP_KEY: LIVE_GATEWAY.PAYFORM_GATEWAY_API_SECRET });
+    expect(warnings).toEqual([
+      expect.stringMatching(/^PAYFORM_ADMIN_TOKEN's value is also in VITE_PAYFORM_ADMIN_TOKEN, a variable a front-end build puts into the pages it makes: anyone .* refund, void and capture every order.* replace it/),
+      expect.stringMatching(/^PAYFORM_GATEWAY_API_SECRET's value is also in NEXT_PUBLIC_SHOP_KEY, /),
+    ]);
+    expect(warnings.join('\n')).not.toContain(token);
+    // A public variable of another value, or a server-only one of the same, is no leak.
+    expect(readCompanionConfig({ ...LIVE_GATEWAY, PAYFORM_ADMIN_TOKEN: token, VITE_PAYFORM_ADMIN_TOKEN: 'something-else-entirely', SHOP_ADMIN_TOKEN: token }).warnings).toEqual([]);
+  });
+
   it('warns when a gateway not on this machine is given without credentials: the sandbox’s test project would be sent to it', () => {
     const [warning, ...more] = readCompanionConfig({ PAYFORM_GATEWAY_BASE_URL: 'https://api.gateway.example' }).warnings;
     expect(more).toEqual([]);

@@ -41,6 +41,7 @@ import type { ProjectCredentials } from '@payform/gateway/testing';
 import { describeIssues, GatewayBaseUrl, parseWire, ServiceUrl, Uuid } from '@payform/gateway/wire';
 import { isPostgresUrl, ledgerUrlProblem } from '../ledger/index.js';
 import { BackOfficeSettings, SellersSetting } from './back-office/back-office-options.js';
+import { browserExposedSecrets } from './browser-exposed.js';
 import { currentEnvironment, leftAloneNotice, misspeltVariables } from './environment.js';
 import { isLocalHttpGateway, isLoopbackHost, isPlainHttpElsewhere } from './loopback.js';
 import { Origin } from './origin-setting.js';
@@ -256,6 +257,7 @@ function settingsOf(
       ? [`NODE_ENV is ${JSON.stringify(vars.NODE_ENV)}: only "production" turns on the production checks and binding to the network; this companion runs as in development`]
       : []),
     ...misspelt.map(({ name, meant }) => `${name} is not a variable of the companion and is ignored: did you mean ${meant}?`),
+    ...browserExposedSecrets(env),
     // A staging deployment on a gateway test project may mean it; a shop's customers must not see it.
     ...(vars.NODE_ENV === 'production' && vars.PAYFORM_TEST_MODE
       ? ['PAYFORM_TEST_MODE is on in production: customers see the test banner and the test cards; leave it unset unless the gateway project is a test project']
