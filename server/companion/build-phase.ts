@@ -1,7 +1,8 @@
 /**
  * A framework's build can run the server's code: `next build` imports route modules to collect
- * page data, and Astro's and Nuxt's builds render the pages they prerender (a checkout page
- * marked `prerender`, `output: 'static'`, `nuxi generate`). A companion composed there would open
+ * page data, and Astro's, Nuxt's and React Router's builds render the pages they prerender (a
+ * checkout page marked `prerender`, `output: 'static'`, `nuxi generate`, React Router's
+ * `prerender` list, whose loaders run). A companion composed there would open
  * the ledger on the build machine (creating its SQLite file), start reconciliation, call the
  * gateway, and bake a session opened at build time into a page every customer gets. Nothing
  * legitimate composes one during a build, so it is refused, naming the cause and the fix.
@@ -10,8 +11,12 @@
 /** What Next.js sets in process.env.NEXT_PHASE while `next build` runs (its PHASE_PRODUCTION_BUILD). */
 const NEXT_BUILD_PHASE = 'phase-production-build';
 
-/** The command lines of builds that render pages in this process: `astro build`, `nuxi build`/`generate`. */
-const RENDERING_BUILD = /(?:^|[\\/])(astro|nuxi|nuxt)(?:\.[cm]?js)?$/;
+/**
+ * The command lines of builds that render pages in this process: `astro build`, `nuxi
+ * build`/`generate`, `react-router build`, `remix vite:build` — by the bin's link or its file.
+ */
+const RENDERING_BUILD = /(?:^|[\\/])(astro|nuxi|nuxt|react-router|remix)(?:\.[cm]?js)?$|[\\/]@(react-router|remix-run)[\\/]dev[\\/](?:dist[\\/])?(?:bin|cli)\.[cm]?js$/;
+const BUILD_COMMANDS = new Set(['build', 'generate', 'vite:build']);
 
 export function refuseDuringBuild(call: 'composeCompanion' | 'startCompanion', env: NodeJS.ProcessEnv = process.env, argv: readonly string[] = process.argv): void {
   if (env.NEXT_PHASE === NEXT_BUILD_PHASE) {
@@ -21,13 +26,15 @@ export function refuseDuringBuild(call: 'composeCompanion' | 'startCompanion', e
         '(`(globalThis.payform ??= composeCompanion(…))` inside the route handler): docs/companion.md, "Next.js"',
     );
   }
-  const tool = RENDERING_BUILD.exec(argv[1] ?? '')?.[1];
-  const command = argv.slice(2).find((arg) => arg === 'build' || arg === 'generate');
+  const bin = RENDERING_BUILD.exec(argv[1] ?? '');
+  const tool = bin && (bin[1] ?? (bin[2] === 'remix-run' ? 'remix' : bin[2]));
+  const command = argv.slice(2).find((arg) => BUILD_COMMANDS.has(arg));
   if (!tool || !command) return;
   throw new Error(
     `${call} was called during \`${tool} ${command}\`, which renders the pages it prerenders: it would open the ledger on the build machine, ` +
       'start reconciliation, call the gateway, and put a session opened now into a page every customer gets. ' +
-      "Render the checkout page on demand (Astro: export const prerender = false, output: 'server'; Nuxt: no prerender or cache route rule for it), " +
+      "Render the checkout page on demand (Astro: export const prerender = false, output: 'server'; Nuxt: no prerender or cache route rule for it; " +
+      'React Router: leave it out of prerender in react-router.config), ' +
       'and compose the companion at the first request, kept on globalThis: docs/companion.md',
   );
 }

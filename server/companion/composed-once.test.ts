@@ -64,7 +64,7 @@ describe('composing the companion', () => {
     expect(existsSync(databaseUrl)).toBe(true);
   });
 
-  it('is refused during `astro build` and `nuxi generate`, which render prerendered pages, and composes under `astro dev`', async () => {
+  it('is refused during `astro build`, `nuxi generate` and `react-router build`, which render prerendered pages, and composes under `astro dev`', async () => {
     const databaseUrl = join(dir, 'payform.db');
     const argv = process.argv;
     try {
@@ -72,6 +72,13 @@ describe('composing the companion', () => {
       await expect(compose(databaseUrl, [])).rejects.toThrow(/^composeCompanion was called during `astro build`, which renders the pages it prerenders: .*export const prerender = false/);
       process.argv = ['/usr/bin/node', '/shop/node_modules/.bin/nuxi', 'generate'];
       await expect(compose(databaseUrl, [])).rejects.toThrow(/^composeCompanion was called during `nuxi generate`/);
+      // React Router runs the loaders of the pages its config prerenders, by the bin's link or its file.
+      process.argv = ['/usr/bin/node', '/shop/node_modules/.bin/react-router', 'build'];
+      await expect(compose(databaseUrl, [])).rejects.toThrow(/^composeCompanion was called during `react-router build`.*React Router: leave it out of prerender/);
+      process.argv = ['/usr/bin/node', '/shop/node_modules/@react-router/dev/bin.js', 'build'];
+      await expect(compose(databaseUrl, [])).rejects.toThrow(/^composeCompanion was called during `react-router build`/);
+      process.argv = ['/usr/bin/node', '/shop/node_modules/@remix-run/dev/dist/cli.js', 'vite:build'];
+      await expect(compose(databaseUrl, [])).rejects.toThrow(/^composeCompanion was called during `remix vite:build`/);
       expect(existsSync(databaseUrl)).toBe(false);
       process.argv = ['/usr/bin/node', '/shop/node_modules/astro/astro.js', 'dev'];
       await compose(databaseUrl, []);
@@ -95,7 +102,7 @@ describe('composing the companion', () => {
     expect(warned).toHaveLength(1);
     expect(JSON.parse(warned[0]!)).toMatchObject({
       level: 'warn',
-      msg: expect.stringMatching(new RegExp(`^2 companions are open in this process on the ledger at ${databaseUrl}: .*Compose it once and keep it .*docs/companion\\.md, "Next\\.js"$`)),
+      msg: expect.stringMatching(new RegExp(`^2 companions are open in this process on the ledger at ${databaseUrl}: .*Compose it once and keep it .*Vite.s in React Router.*docs/companion\\.md, "Mount it in your server"$`)),
     });
     // Once per process: a reloading dev server is not told again at each reload.
     await compose(databaseUrl, lines);

@@ -34,7 +34,7 @@ export function countOpenCompanion(ledger: string, logger: Logger): () => void {
     state.warned = true;
     logger.warn(
       `${open} companions are open in this process on the ledger at ${ledger}: each composeCompanion opens one more ledger handle and reconciler, ` +
-        'which stay until its close(). Compose it once and keep it (on globalThis in Next.js, whose dev server evaluates modules again at every reload; never per request): docs/companion.md, "Next.js"',
+        'which stay until its close(). Compose it once and keep it (on globalThis under a dev server that evaluates modules again at every reload: Next.js, Vite\'s in React Router, SvelteKit, Nuxt, Astro; never per request): docs/companion.md, "Mount it in your server"',
     );
   }
   let counted = true;

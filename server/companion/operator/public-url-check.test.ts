@@ -245,6 +245,23 @@ describe('the public URL check, between real companions', () => {
     }
   });
 
+  it('warns when the route in front takes only GETs, as a React Router resource route without an action does, naming that', async () => {
+    let target = '';
+    const proxy = await devProxy(() => target, { getsOnly: true });
+    try {
+      const stack = await open({ served: true, backend: fileBackend, companion: { publicUrl: proxy.url } });
+      target = stack.companionUrl;
+      await stack.request('GET', '/healthz');
+      const [warning] = await theCheckLine(stack.logs);
+      expect(warning).toMatchObject({ level: 'warn' });
+      expect(warning!.msg).toContain(`a form-encoded POST to ${proxy.url}/webhooks/gateway with no Origin header, as the gateway sends each webhook, is answered 405 from a server in front of it`);
+      expect(warning!.msg).toMatch(/Hand POST requests to the companion as well: the route in front of it takes only GETs \(a React Router resource route with a loader and no action; .*\)$/);
+      expect(warning!.msg).not.toContain('CSRF');
+    } finally {
+      await proxy.close();
+    }
+  });
+
   it("answers a GET at the webhook route with its 405 naming the companion, as /healthz does, and takes the gateway's posts as before", async () => {
     const stack = await open({ served: true, backend: fileBackend });
     const health = await stack.request('GET', '/healthz');
@@ -304,8 +321,11 @@ async function server(answer: (request: { method: string; url: string }) => Resp
 }
 
 /** A development server's proxy: the companion's public paths forwarded to `target()`, anything else its own 404. */
-/** A server in front forwarding the companion's paths; `refuseCrossSiteForms` as SvelteKit's CSRF check does. */
-async function devProxy(target: () => string, { refuseCrossSiteForms = false } = {}): Promise<TestServer & { readonly forwarded: string[] }> {
+/**
+ * A server in front forwarding the companion's paths; `refuseCrossSiteForms` as SvelteKit's CSRF
+ * check does, `getsOnly` as a React Router resource route with a loader and no action does.
+ */
+async function devProxy(target: () => string, { refuseCrossSiteForms = false, getsOnly = false } = {}): Promise<TestServer & { readonly forwarded: string[] }> {
   const forwarded: string[] = [];
   const proxy = createServer((incoming, outgoing) => {
     const path = incoming.url ?? '/';
@@ -314,6 +334,10 @@ async function devProxy(target: () => string, { refuseCrossSiteForms = false } =
       return;
     }
     const form = /^(application\/x-www-form-urlencoded|multipart\/form-data|text\/plain)/i.test(incoming.headers['content-type'] ?? '');
+    if (getsOnly && incoming.method !== 'GET' && incoming.method !== 'HEAD') {
+      outgoing.writeHead(405, { 'Content-Type': 'text/plain', Allow: 'GET, HEAD' }).end('Method Not Allowed');
+      return;
+    }
     if (refuseCrossSiteForms && incoming.method === 'POST' && form && incoming.headers.origin !== `http://${incoming.headers.host}`) {
       outgoing.writeHead(403, { 'Content-Type': 'text/plain' }).end('Cross-site POST form submissions are forbidden');
       return;

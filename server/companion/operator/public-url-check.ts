@@ -109,10 +109,12 @@ export function checkPublicUrl({ publicUrl, basePath, ledgerTag: ours, logger, f
         if (refusal === undefined) logger.debug(`PAYFORM_PUBLIC_URL reaches this companion: ${webhookUrl} answers from an instance on its ledger`, { public_url: publicUrl });
         else {
           logger.warn(
-            `${NAMED} reaches this companion, but a form-encoded POST to ${webhookUrl} with no Origin header, as the gateway sends each webhook, ${refusal} ` +
+            `${NAMED} reaches this companion, but a form-encoded POST to ${webhookUrl} with no Origin header, as the gateway sends each webhook, ${refusal.said} ` +
               'from a server in front of it: every webhook would be refused there, and what changes at the gateway later (a refund or reversal made there) would never reach the ledger. ' +
-              "Let such posts through to the companion: a CSRF check refuses them (SvelteKit's: csrf: { trustedOrigins: ['*'] }; Astro's: security: { checkOrigin: false }; " +
-              "each with the check kept for your own routes, as docs/companion.md shows), or a firewall's rule",
+              (refusal.status === 405
+                ? 'Hand POST requests to the companion as well: the route in front of it takes only GETs (a React Router resource route with a loader and no action; a Next.js route handler that exports no POST)'
+                : "Let such posts through to the companion: a CSRF check refuses them (SvelteKit's: csrf: { trustedOrigins: ['*'] }; Astro's: security: { checkOrigin: false }; " +
+                  "each with the check kept for your own routes, as docs/companion.md shows), or a firewall's rule"),
             { public_url: publicUrl },
           );
         }
@@ -209,7 +211,7 @@ async function askOnceOpened(url: string, fetch: typeof globalThis.fetch): Promi
  * companion already). The GET was let through; a check on cross-site form posts in front of it
  * (SvelteKit's CSRF check) refuses only this.
  */
-async function postRefusal(url: string, fetch: typeof globalThis.fetch): Promise<string | undefined> {
+async function postRefusal(url: string, fetch: typeof globalThis.fetch): Promise<{ readonly said: string; readonly status?: number } | undefined> {
   try {
     const answer = await fetch(url, {
       method: 'POST',
@@ -220,9 +222,9 @@ async function postRefusal(url: string, fetch: typeof globalThis.fetch): Promise
     });
     const error = ((await answer.json().catch(() => undefined)) as { error?: { code?: unknown; fields?: Record<string, unknown> } } | undefined)?.error;
     const companions = (answer.status === 400 && error?.code === 'invalid_request' && error.fields?.data !== undefined) || error?.code === 'body_already_read';
-    return companions ? undefined : `is answered ${answer.status}`;
+    return companions ? undefined : { said: `is answered ${answer.status}`, status: answer.status };
   } catch (error) {
-    return `gets no answer (${reasonOf(error)})`;
+    return { said: `gets no answer (${reasonOf(error)})` };
   }
 }
 
