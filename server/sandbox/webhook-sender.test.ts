@@ -27,6 +27,7 @@ beforeAll(async () => {
   receiver = createServer((request, response) => {
     request.resume();
     if (request.url === '/moved') response.writeHead(308, { Location: '/hooks/gateway' }).end();
+    else if (request.url === '/locked') response.writeHead(request.headers.authorization ? 204 : 401).end();
     else if (request.url === '/broken' || (request.url === '/flaky' && flakyFails)) response.writeHead(500).end();
     else response.writeHead(204).end();
   });
@@ -119,6 +120,24 @@ describe('a webhook that cannot be delivered', () => {
         expect.stringContaining(`to ${base}/broken failed: it answered HTTP 500; only a 2xx answer counts as received; retried 6`),
         expect.stringMatching(/failed: the TLS handshake with 127\.0\.0\.1:\d+ failed \(ERR_SSL_[A-Z_]+\): a plain-HTTP receiver reached with https:\/\/\? give server_url with http:\/\/; retried 6/),
       ]);
+    } finally {
+      stop();
+    }
+  });
+
+  it('keeps a password in the URL out of the log, and says a receiver refusing it that the password is not sent', async () => {
+    const { webhooks, lines, advance, stop } = sender();
+    try {
+      // A PHP shop's receiver behind HTTP basic authentication, its password in server_url.
+      const withPassword = base.replace('http://', 'http://shop:s3cret-pw@');
+      webhooks.send(message(`${withPassword}/locked`));
+      webhooks.send(message(`${withPassword}/broken`, 'order-2'));
+      await advance(0);
+      expect(lines).toEqual([
+        `webhook purchase for order order-1 to ${base.replace('http://', 'http://shop:***@')}/locked failed: it answered HTTP 401; only a 2xx answer counts as received: the user name and password in server_url are not sent (webhooks carry no Authorization header; the interface authenticates them by their signature), so let the receiver check the signature instead; retried 6 more times over 43 min (said once for this URL; each attempt at GET /_sandbox/webhooks)`,
+        expect.stringContaining(`to ${base.replace('http://', 'http://shop:***@')}/broken failed: it answered HTTP 500; only a 2xx answer counts as received; retried 6`),
+      ]);
+      expect(lines.join('\n')).not.toContain('s3cret-pw');
     } finally {
       stop();
     }

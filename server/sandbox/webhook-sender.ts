@@ -290,21 +290,21 @@ export class WebhookSender {
       delivery.status = 'failed';
       if (this.#failing.first(failing)) {
         this.#options.log(
-          `validation_url preflight for order ${delivery.order_id} to ${delivery.target} failed: ${reason()}; the payment was declined for it (${StatusCode.TransactionRejected}), as every payment will be until it answers 2xx (said once; each post at GET /_sandbox/webhooks)`,
+          `validation_url preflight for order ${delivery.order_id} to ${shownTarget(delivery.target, this.#url(delivery.target))} failed: ${reason()}; the payment was declined for it (${StatusCode.TransactionRejected}), as every payment will be until it answers 2xx (said once; each post at GET /_sandbox/webhooks)`,
         );
       }
       return;
     }
     if (wait === undefined) {
       delivery.status = 'failed';
-      this.#options.log(`webhook ${delivery.method} for order ${delivery.order_id} to ${delivery.target} given up after ${delivery.attempts.length} attempts: ${reason()}`);
+      this.#options.log(`webhook ${delivery.method} for order ${delivery.order_id} to ${shownTarget(delivery.target, this.#url(delivery.target))} given up after ${delivery.attempts.length} attempts: ${reason()}`);
       return;
     }
     if (this.#failing.first(failing)) {
       const retries = this.#options.settings.retryDelaysMs.slice(delivery.attempts.length - 1);
       const total = retries.reduce((sum, delay) => sum + delay, 0);
       this.#options.log(
-        `webhook ${delivery.method} for order ${delivery.order_id} to ${delivery.target} failed: ${reason()}; retried ${retries.length} more time${retries.length === 1 ? '' : 's'} over ${duration(total)} (said once for this URL; each attempt at GET /_sandbox/webhooks)`,
+        `webhook ${delivery.method} for order ${delivery.order_id} to ${shownTarget(delivery.target, this.#url(delivery.target))} failed: ${reason()}; retried ${retries.length} more time${retries.length === 1 ? '' : 's'} over ${duration(total)} (said once for this URL; each attempt at GET /_sandbox/webhooks)`,
       );
     }
     delivery.status = 'retrying';
@@ -368,6 +368,18 @@ function escapePadding(base64url: string): string {
 
 const EQUALS_SIGN = 0x3d;
 
+/**
+ * A target as the log shows it: a password in the URL (`https://shop:secret@…`) is the
+ * merchant's secret, and the log is read by more people than the merchant. Only failures are
+ * logged, so a delivery that succeeds never builds this.
+ */
+function shownTarget(target: string, url: URL): string {
+  if (!url.password) return target;
+  const shown = new URL(url.href);
+  shown.password = '***';
+  return shown.href;
+}
+
 function elapsed(startedAt: number): number {
   return Math.round(performance.now() - startedAt);
 }
@@ -391,7 +403,8 @@ function failureReason(
       const to = location && URL.canParse(location, target.href) ? ` to ${new URL(location, target).href}` : '';
       return `it answered HTTP ${status}, a redirect${to}: redirects are not followed, so give the final URL as ${field}`;
     }
-    return `it answered HTTP ${status}; only a 2xx answer counts as received`;
+    const password = (status === 401 || status === 403) && (target.username || target.password) ? `: the user name and password in ${field} are not sent (webhooks carry no Authorization header; the interface authenticates them by their signature), so let the receiver check the signature instead` : '';
+    return `it answered HTTP ${status}; only a 2xx answer counts as received${password}`;
   }
   const code = attempt.error ?? 'failed';
   const where = `${target.hostname}:${target.port || (target.protocol === 'https:' ? '443' : '80')}`;
