@@ -109,5 +109,7 @@ export const wireErrorMap: z.core.$ZodErrorMap = (issue) => {
 
 function article(expected: string): string {
   if (expected === 'int') return 'an integer';
+  // zod's name for a map of any keys: JSON calls it an object (PHP writes an empty one as []).
+  if (expected === 'record') return 'an object';
   return /^[aeiou]/.test(expected) ? `an ${expected}` : `a ${expected}`;
 }

@@ -105,6 +105,10 @@ describe('CreatePaymentRequest', () => {
     ]);
   });
 
+  it('calls a map of any keys an object, as JSON does: an empty PHP array is [] on the wire', () => {
+    expect(createIssues({ ...samples.directPurchase, cryptogram: [] })).toEqual([{ field: 'cryptogram', reason: 'must be an object' }]);
+  });
+
   it('rejects bad amounts with a reason', () => {
     const reasonFor = (amount: unknown, currency = 'UAH') => createIssues({ ...samples.directPurchase, amount, currency });
     expect(reasonFor(10.123)).toEqual([{ field: 'amount', reason: 'must have at most 2 decimal digits' }]);
