@@ -57,11 +57,13 @@ export async function minifyTemplateLiterals(code: string, fileName: string): Pr
   };
   visit(source);
   if (!edits.length) return undefined;
-  let out = code;
-  for (const [start, end, text] of edits.sort((a, b) => b[0] - a[0])) out = out.slice(0, start) + text + out.slice(end);
-  if (out.includes(`${STATIC_CSS}(`)) out += `\nimport { unsafeCSS as ${STATIC_CSS} } from 'lit';\n`;
-  return out;
+  const out = applyEdits(code, edits);
+  return out.includes(`${STATIC_CSS}(`) ? `${out}\nimport { unsafeCSS as ${STATIC_CSS} } from 'lit';\n` : out;
 }
+
+/** Replaces each [start, end) of code by its text; the spans do not overlap. */
+export const applyEdits = (code: string, edits: [start: number, end: number, text: string][]): string =>
+  edits.sort((a, b) => b[0] - a[0]).reduce((out, [start, end, text]) => out.slice(0, start) + text + out.slice(end), code);
 
 /** Build-only: {@link minifyTemplateLiterals} over the widget's sources as Vite bundles them. */
 export function minifyTemplates(): Plugin {
