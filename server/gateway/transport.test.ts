@@ -200,6 +200,16 @@ describe('money-moving calls are sent once', () => {
     expect(error).toBeInstanceOf(NetworkError);
     expect((error as Error).message).toMatch(/\(Requires net access to "127\.0\.0\.1:9", run again with the --allow-net flag\)$/);
   });
+
+  it("says what the runtime refused without the credential it quoted: Node's fetch names a header value it will not send", async () => {
+    // A control character pasted into the secret: the runtime's fetch refuses the header, quoting it whole.
+    const client = double.client({ fetch: globalThis.fetch, apiSecret: 'pasted-secret-7Qx\u0000tail', retry: { maxRetries: 0 } });
+    const error = await failure(client.balances.listAccounts());
+    expect(error).toBeInstanceOf(NetworkError);
+    expect((error as Error).message).toMatch(/\(Headers\.append: "CPAY .*:\*\*\*" is an invalid header value\.\)$/);
+    expect((error as Error).message).not.toMatch(/pasted-secret|7Qx/);
+    expect(double.gateway.requests).toHaveLength(0);
+  });
 });
 
 describe('timeouts and aborts', () => {

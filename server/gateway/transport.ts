@@ -207,7 +207,7 @@ export class Transport {
       tls = tlsFailureOf(error);
       // A refused handshake (plain http, a certificate) is over before the request is written.
       const connectFailed = CONNECT_FAILURES.has(errorCode(error) ?? '') || (tls !== undefined && failedBeforeRequest(tls));
-      const why = `${failureOf(error)}${tls ? `: ${tlsFixOf(tls)}` : ''}`;
+      const why = `${failureOf(error, [this.#config.apiSecret, this.#config.endpointsKey])}${tls ? `: ${tlsFixOf(tls)}` : ''}`;
       throw new NetworkError(`No answer from the gateway at ${target} (${why})`, { cause: error, connectFailed, target });
     } finally {
       const record: GatewayCallRecord = { route: `${call.route.method} ${call.route.path}`, endpointsKey: call.route.endpointsKey, outcome, seconds: (performance.now() - started) / 1000 };
@@ -327,14 +327,17 @@ function isTimeout(error: unknown): boolean {
 /**
  * What failed, for the log: the system's code (`ECONNREFUSED`), else what the runtime said of
  * it — Deno refusing the network without `--allow-net` has no code, and "connection failed"
- * would send the operator to the gateway's address instead.
+ * would send the operator to the gateway's address instead. A runtime may quote a header it
+ * would not send (Node's fetch does): the `secrets` are never said.
  */
-function failureOf(error: unknown): string {
+function failureOf(error: unknown, secrets: readonly string[]): string {
   const code = errorCode(error);
   if (code) return code;
   let innermost = error;
   while (innermost instanceof Error && innermost.cause instanceof Error) innermost = innermost.cause;
-  const said = innermost instanceof Error ? (innermost.message.split('\n', 1)[0] ?? '').slice(0, 200) : '';
+  let said = innermost instanceof Error ? innermost.message : '';
+  for (const secret of secrets) if (secret) said = said.replaceAll(secret, '***');
+  said = (said.split('\n', 1)[0] ?? '').slice(0, 200);
   return said && said !== 'fetch failed' ? said : 'connection failed';
 }
 
