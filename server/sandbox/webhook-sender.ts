@@ -339,9 +339,14 @@ function poolPost(timeoutMs: number): PostForm {
   return (url, body) => poster.post(url, FORM_HEADERS, body, limits);
 }
 
-/** The same through an exchange (a given fetch). */
+/**
+ * The same through an exchange (a given fetch, Bun's). Without the URL's user name and password,
+ * which the pools never send either (they post to its origin): Node's fetch refuses such a URL,
+ * quoting it whole in its error, and Bun's sends them.
+ */
 function exchangePost(exchange: Exchange, timeoutMs: number): PostForm {
   return async (url, body) => {
+    if (url.username || url.password) url = new URL(url.origin + url.pathname + url.search);
     const answer = await exchange({ url, method: 'POST', headers: FORM_HEADERS, body, timeoutMs, maxAnswerBytes: MAX_ANSWER_BYTES });
     const location = answer.status >= 300 && answer.status < 400 ? (answer.headers.get('location') ?? undefined) : undefined;
     return { status: answer.status, location };
@@ -400,7 +405,9 @@ function failureReason(
   const status = attempt.http_status;
   if (status !== undefined) {
     if (status >= 300 && status < 400) {
-      const to = location && URL.canParse(location, target.href) ? ` to ${new URL(location, target).href}` : '';
+      const resolved = location && URL.canParse(location, target.href) ? new URL(location, target) : undefined;
+      // Resolved against the target, a relative Location keeps the target's password: hidden as there.
+      const to = resolved ? ` to ${shownTarget(resolved.href, resolved)}` : '';
       return `it answered HTTP ${status}, a redirect${to}: redirects are not followed, so give the final URL as ${field}`;
     }
     const password = (status === 401 || status === 403) && (target.username || target.password) ? `: the user name and password in ${field} are not sent (webhooks carry no Authorization header; the interface authenticates them by their signature), so let the receiver check the signature instead` : '';
