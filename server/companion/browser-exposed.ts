@@ -3,6 +3,7 @@
  * makes (`VITE_PAYFORM_ADMIN_TOKEN` for a session opened from the browser, say): anyone who loads
  * the shop reads it there. Found by value, whatever the variable is called, and never quoted.
  */
+import { TEST_PROJECT_DEFAULTS } from '@payform/gateway/testing';
 import type { Env } from './environment.js';
 
 /** Vite's (React Router, SvelteKit, Nuxt, Astro), Next.js's, SvelteKit's and Astro's, Nuxt's, Create React App's, Expo's, Gatsby's. */
@@ -16,13 +17,16 @@ const SECRETS: Readonly<Record<string, string>> = {
   PAYFORM_METRICS_TOKEN: 'read the metrics',
 };
 
+/** The sandbox's test project's, published in its docs: public already, and no real gateway takes them. */
+const PUBLISHED = new Set([TEST_PROJECT_DEFAULTS.apiSecret, TEST_PROJECT_DEFAULTS.endpointsKey]);
+
 /** One line per secret found in such a variable: said at start, as a warning. */
 export function browserExposedSecrets(env: Env): string[] {
   const exposed = Object.keys(env).filter((name) => BROWSER_BUILD_PREFIX.test(name));
   if (exposed.length === 0) return [];
   return Object.entries(SECRETS).flatMap(([secret, allows]) => {
     const value = env[secret];
-    const holders = value === undefined ? [] : exposed.filter((name) => env[name] === value);
+    const holders = value === undefined || PUBLISHED.has(value) ? [] : exposed.filter((name) => env[name] === value);
     if (holders.length === 0) return [];
     return [
       `${secret}'s value is also in ${holders.join(', ')}, a variable a front-end build puts into the pages it makes: anyone who loads the shop can read it there and ${allows}. ` +

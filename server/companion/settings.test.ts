@@ -229,6 +229,12 @@ describe('readCompanionConfig', () => {
     expect(readCompanionConfig({ ...LIVE_GATEWAY, PAYFORM_ADMIN_TOKEN: token, VITE_PAYFORM_ADMIN_TOKEN: 'something-else-entirely', SHOP_ADMIN_TOKEN: token }).warnings).toEqual([]);
   });
 
+  it("does not warn of the sandbox's published test credentials in a front-end variable: they are public, and no real gateway takes them", () => {
+    const { apiKey, apiSecret, endpointsKey, posId } = TEST_PROJECT_DEFAULTS;
+    const sandbox = { PAYFORM_GATEWAY_POS_ID: posId, PAYFORM_GATEWAY_API_KEY: apiKey, PAYFORM_GATEWAY_API_SECRET: apiSecret, PAYFORM_GATEWAY_ENDPOINTS_KEY: endpointsKey };
+    expect(readCompanionConfig({ ...sandbox, VITE_GATEWAY_API_SECRET: apiSecret, NEXT_PUBLIC_ENDPOINTS_KEY: endpointsKey }).warnings).toEqual([]);
+  });
+
   it('warns when a gateway not on this machine is given without credentials: the sandbox’s test project would be sent to it', () => {
     const [warning, ...more] = readCompanionConfig({ PAYFORM_GATEWAY_BASE_URL: 'https://api.gateway.example' }).warnings;
     expect(more).toEqual([]);

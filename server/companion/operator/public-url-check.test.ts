@@ -223,43 +223,39 @@ describe('the public URL check, between real companions', () => {
     }
   });
 
-  it("warns when a server in front lets the check's GET through and refuses the gateway's form posts, as SvelteKit's CSRF check does", async () => {
+  /** The check's warning, and the companion's log, through a server in front that lets the check's GET through and refuses posts as `refusing` says (`devProxy`). */
+  async function warnedThrough(refusing: DevProxyOptions): Promise<{ readonly msg: string; readonly webhookUrl: string; readonly logs: readonly string[] }> {
     let target = '';
-    const proxy = await devProxy(() => target, { refuseCrossSiteForms: true });
+    const proxy = await devProxy(() => target, refusing);
     try {
       const stack = await open({ served: true, backend: fileBackend, companion: { publicUrl: proxy.url } });
       target = stack.companionUrl;
       await stack.request('GET', '/healthz');
       const [warning] = await theCheckLine(stack.logs);
       expect(warning).toMatchObject({ level: 'warn' });
-      expect(warning!.msg).toBe(
-        `PAYFORM_PUBLIC_URL (or the publicUrl option) reaches this companion, but a form-encoded POST to ${proxy.url}/webhooks/gateway with no Origin header, as the gateway sends each webhook, ` +
-          'is answered 403 from a server in front of it: every webhook would be refused there, and what changes at the gateway later (a refund or reversal made there) would never reach the ledger. ' +
-          "Let such posts through to the companion: a CSRF check refuses them (SvelteKit's: csrf: { trustedOrigins: ['*'] }; Astro's: security: { checkOrigin: false }; " +
-          "each with the check kept for your own routes, as docs/companion.md shows), or a firewall's rule",
-      );
-      // Nothing reached the webhook route to be stored or refused there.
-      expect(stack.logs.filter((line) => line.includes('/webhooks/gateway') && line.includes('"method":"POST"'))).toEqual([]);
+      return { msg: warning!.msg, webhookUrl: `${proxy.url}/webhooks/gateway`, logs: stack.logs };
     } finally {
       await proxy.close();
     }
+  }
+
+  it("warns when a server in front lets the check's GET through and refuses the gateway's form posts, as SvelteKit's CSRF check does", async () => {
+    const { msg, webhookUrl, logs } = await warnedThrough({ refuseCrossSiteForms: true });
+    expect(msg).toBe(
+      `PAYFORM_PUBLIC_URL (or the publicUrl option) reaches this companion, but a form-encoded POST to ${webhookUrl} with no Origin header, as the gateway sends each webhook, ` +
+        'is answered 403 from a server in front of it: every webhook would be refused there, and what changes at the gateway later (a refund or reversal made there) would never reach the ledger. ' +
+        "Let such posts through to the companion: a CSRF check refuses them (SvelteKit's: csrf: { trustedOrigins: ['*'] }; Astro's: security: { checkOrigin: false }; " +
+        "each with the check kept for your own routes, as docs/companion.md shows), or a firewall's rule",
+    );
+    // Nothing reached the webhook route to be stored or refused there.
+    expect(logs.filter((line) => line.includes('/webhooks/gateway') && line.includes('"method":"POST"'))).toEqual([]);
   });
 
   it('warns when the route in front takes only GETs, as a React Router resource route without an action does, naming that', async () => {
-    let target = '';
-    const proxy = await devProxy(() => target, { getsOnly: true });
-    try {
-      const stack = await open({ served: true, backend: fileBackend, companion: { publicUrl: proxy.url } });
-      target = stack.companionUrl;
-      await stack.request('GET', '/healthz');
-      const [warning] = await theCheckLine(stack.logs);
-      expect(warning).toMatchObject({ level: 'warn' });
-      expect(warning!.msg).toContain(`a form-encoded POST to ${proxy.url}/webhooks/gateway with no Origin header, as the gateway sends each webhook, is answered 405 from a server in front of it`);
-      expect(warning!.msg).toMatch(/Hand POST requests to the companion as well: the route in front of it takes only GETs \(a React Router resource route with a loader and no action; .*\)$/);
-      expect(warning!.msg).not.toContain('CSRF');
-    } finally {
-      await proxy.close();
-    }
+    const { msg, webhookUrl } = await warnedThrough({ getsOnly: true });
+    expect(msg).toContain(`a form-encoded POST to ${webhookUrl} with no Origin header, as the gateway sends each webhook, is answered 405 from a server in front of it`);
+    expect(msg).toMatch(/Hand POST requests to the companion as well: the route in front of it takes only GETs \(a React Router resource route with a loader and no action; .*\)$/);
+    expect(msg).not.toContain('CSRF');
   });
 
   it("answers a GET at the webhook route with its 405 naming the companion, as /healthz does, and takes the gateway's posts as before", async () => {
@@ -320,12 +316,14 @@ async function server(answer: (request: { method: string; url: string }) => Resp
   return listeningAt(listening, { asked });
 }
 
-/** A development server's proxy: the companion's public paths forwarded to `target()`, anything else its own 404. */
-/**
- * A server in front forwarding the companion's paths; `refuseCrossSiteForms` as SvelteKit's CSRF
- * check does, `getsOnly` as a React Router resource route with a loader and no action does.
- */
-async function devProxy(target: () => string, { refuseCrossSiteForms = false, getsOnly = false } = {}): Promise<TestServer & { readonly forwarded: string[] }> {
+/** What a server in front refuses: cross-site form posts as SvelteKit's CSRF check does; all but GETs as a React Router resource route with a loader and no action does. */
+interface DevProxyOptions {
+  readonly refuseCrossSiteForms?: boolean;
+  readonly getsOnly?: boolean;
+}
+
+/** A development server's proxy: the companion's public paths forwarded to `target()`, anything else its own 404; refusing what `DevProxyOptions` say. */
+async function devProxy(target: () => string, { refuseCrossSiteForms = false, getsOnly = false }: DevProxyOptions = {}): Promise<TestServer & { readonly forwarded: string[] }> {
   const forwarded: string[] = [];
   const proxy = createServer((incoming, outgoing) => {
     const path = incoming.url ?? '/';
