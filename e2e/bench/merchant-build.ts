@@ -43,7 +43,11 @@ const PAGE = `<!doctype html>
 </html>
 `;
 
-export async function measureMerchantBuild(): Promise<MerchantBuildFigures> {
+/**
+ * The page built by each Vite asked for (npm ranges; the repository's own when none): the
+ * packages packed once, each build in a shop of its own.
+ */
+export async function measureMerchantBuild(viteRanges: readonly string[] = []): Promise<MerchantBuildFigures[]> {
   const work = mkdtempSync(join(tmpdir(), 'payform-bench-merchant-'));
   try {
     const tarballs = join(work, 'tarballs');
@@ -52,40 +56,42 @@ export async function measureMerchantBuild(): Promise<MerchantBuildFigures> {
     const { NODE_ENV: _ignored, ...env } = process.env;
     const packArgs = ['pack', ...PACKED.flatMap((name) => ['-w', name]), '--json', '--pack-destination', tarballs];
     const { stdout } = await run('npm', packArgs, { cwd: ROOT, env, maxBuffer: 64 * 1024 * 1024 });
-    const packed = JSON.parse(stdout.slice(stdout.search(/^\[$/m))) as { filename: string }[];
-    const shop = join(work, 'shop');
-    mkdirSync(shop);
+    const packed = (JSON.parse(stdout.slice(stdout.search(/^\[$/m))) as { filename: string }[]).map(({ filename }) => join(tarballs, filename));
     const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> };
-    writeFileSync(join(shop, 'package.json'), JSON.stringify({ name: 'merchant-page', private: true, type: 'module' }));
-    await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', ...packed.map(({ filename }) => join(tarballs, filename)), `vite@${manifest.devDependencies.vite}`], {
-      cwd: shop,
-      env,
-      maxBuffer: 64 * 1024 * 1024,
-    });
-    writeFileSync(join(shop, 'index.html'), PAGE);
-    writeFileSync(join(shop, 'main.js'), "import '@payform/widget';\n");
-    await run(join(shop, 'node_modules', '.bin', 'vite'), ['build', '--manifest', '--logLevel', 'warn'], { cwd: shop, env: { ...env, NODE_ENV: 'production' } });
-    const dist = join(shop, 'dist');
-    const chunks = JSON.parse(readFileSync(join(dist, '.vite', 'manifest.json'), 'utf8')) as Record<string, ManifestChunk>;
-    const gzip = (file: string) => gzipSync(readFileSync(join(dist, file))).length;
-    // The entry and, recursively, what it imports statically: all of it loads with the page.
-    const initial = new Set<string>();
-    const visit = (key: string) => {
-      if (initial.has(key)) return;
-      initial.add(key);
-      for (const next of chunks[key]?.imports ?? []) visit(next);
-    };
-    for (const [key, chunk] of Object.entries(chunks)) if (chunk.isEntry) visit(key);
-    const initialFiles = [...initial].map((key) => chunks[key]!.file).filter((file) => file.endsWith('.js'));
-    const onDemand = Object.entries(chunks).filter(([key, chunk]) => !initial.has(key) && chunk.file.endsWith('.js'));
-    const vitePackage = JSON.parse(readFileSync(join(shop, 'node_modules', 'vite', 'package.json'), 'utf8')) as { version: string };
-    return {
-      initialGzipBytes: initialFiles.reduce((sum, file) => sum + gzip(file), 0),
-      initialFiles,
-      onDemandGzipBytes: Object.fromEntries(onDemand.map(([, chunk]) => [chunk.file, gzip(chunk.file)])),
-      viteVersion: vitePackage.version,
-    };
+    const ranges = viteRanges.length > 0 ? viteRanges : [manifest.devDependencies.vite!];
+    const figures: MerchantBuildFigures[] = [];
+    for (const [index, range] of ranges.entries()) figures.push(await buildPage(join(work, `shop-${index}`), packed, range, env));
+    return figures;
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
+}
+
+async function buildPage(shop: string, packed: readonly string[], viteRange: string, env: NodeJS.ProcessEnv): Promise<MerchantBuildFigures> {
+  mkdirSync(shop);
+  writeFileSync(join(shop, 'package.json'), JSON.stringify({ name: 'merchant-page', private: true, type: 'module' }));
+  await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', ...packed, `vite@${viteRange}`], { cwd: shop, env, maxBuffer: 64 * 1024 * 1024 });
+  writeFileSync(join(shop, 'index.html'), PAGE);
+  writeFileSync(join(shop, 'main.js'), "import '@payform/widget';\n");
+  await run(join(shop, 'node_modules', '.bin', 'vite'), ['build', '--manifest', '--logLevel', 'warn'], { cwd: shop, env: { ...env, NODE_ENV: 'production' } });
+  const dist = join(shop, 'dist');
+  const chunks = JSON.parse(readFileSync(join(dist, '.vite', 'manifest.json'), 'utf8')) as Record<string, ManifestChunk>;
+  const gzip = (file: string) => gzipSync(readFileSync(join(dist, file))).length;
+  // The entry and, recursively, what it imports statically: all of it loads with the page.
+  const initial = new Set<string>();
+  const visit = (key: string) => {
+    if (initial.has(key)) return;
+    initial.add(key);
+    for (const next of chunks[key]?.imports ?? []) visit(next);
+  };
+  for (const [key, chunk] of Object.entries(chunks)) if (chunk.isEntry) visit(key);
+  const initialFiles = [...initial].map((key) => chunks[key]!.file).filter((file) => file.endsWith('.js'));
+  const onDemand = Object.entries(chunks).filter(([key, chunk]) => !initial.has(key) && chunk.file.endsWith('.js'));
+  const vitePackage = JSON.parse(readFileSync(join(shop, 'node_modules', 'vite', 'package.json'), 'utf8')) as { version: string };
+  return {
+    initialGzipBytes: initialFiles.reduce((sum, file) => sum + gzip(file), 0),
+    initialFiles,
+    onDemandGzipBytes: Object.fromEntries(onDemand.map(([, chunk]) => [chunk.file, gzip(chunk.file)])),
+    viteVersion: vitePackage.version,
+  };
 }
