@@ -214,6 +214,8 @@ function relay(payer: CheckoutElement, event: CustomEvent): void {
   if (!teller) return;
   event.stopImmediatePropagation();
   follow(payer);
+  // What it told before is not this end, though it may read alike (an order id tried again).
+  retold.delete(teller);
   if (!emit(teller, event.type as (typeof TOLD)[number], event.detail, event.cancelable)) event.preventDefault();
   // Not an error: one of its own reading would be news of its own.
   if (teller !== heir && event.type !== 'pay-error') retold.set(teller, endOf(event));

@@ -76,6 +76,17 @@ describe('an element replaced while it pays', () => {
   }
 
   /** Lets the pay answer come, and waits until the page has heard of the payment and `elements` have shown it. */
+  /** A `<pay-button>` that asked for the hosted page, taken out of the page before the answer. */
+  async function hostedAskedThenRemoved(): Promise<{ session: string; payButton: HTMLElement & { phase: string }; navigated: string[] }> {
+    const session = await createSession();
+    const payButton = await mount(session, {}, 'pay-button');
+    const navigated = leavesFor(payButton);
+    button(payButton).click();
+    await waitUntil(() => payments.some((call) => call.url.endsWith('/hosted')), 'no hosted page was asked for');
+    payButton.remove();
+    return { session, payButton, navigated };
+  }
+
   async function answerAndSettle(...elements: { readonly updateComplete: Promise<unknown> }[]): Promise<void> {
     answer();
     await waitUntil(() => page.told.length, 'the page heard nothing of the payment');
@@ -298,12 +309,7 @@ describe('an element replaced while it pays', () => {
       }
 
       it('opens the hosted page a button the page replaced asked for', async () => {
-        const session = await createSession();
-        const payButton = await mount(session, {}, 'pay-button');
-        const navigated = leavesFor(payButton);
-        button(payButton).click();
-        await waitUntil(() => payments.some((call) => call.url.endsWith('/hosted')), 'no hosted page was asked for');
-        payButton.remove();
+        const { session, payButton, navigated } = await hostedAskedThenRemoved();
         const reads = holdReads(session);
         try {
           const back = document.createElement('pay-button');
@@ -311,6 +317,7 @@ describe('an element replaced while it pays', () => {
           await fixture(back);
           const taken = record(back, 'pay-redirect');
           stay(back);
+          expect(back.phase, 'reading its session').to.equal('loading');
           answer();
           await waitUntil(() => payButton.phase !== 'paying' || navigated.length, 'the hosted page\'s answer did not come');
           await settle();
@@ -323,12 +330,7 @@ describe('an element replaced while it pays', () => {
     });
 
     it('a hosted page asked for by a button the page removed is not opened, and the session is open for the next element', async () => {
-      const session = await createSession();
-      const payButton = await mount(session, {}, 'pay-button');
-      const navigated = leavesFor(payButton);
-      button(payButton).click();
-      await waitUntil(() => payments.some((call) => call.url.endsWith('/hosted')), 'no hosted page was asked for');
-      payButton.remove();
+      const { session, payButton, navigated } = await hostedAskedThenRemoved();
       answer();
       await waitUntil(() => payButton.phase !== 'paying' || navigated.length, 'the hosted page\'s answer did not come');
       expect(navigated, 'the page left for the hosted page from wherever the customer went').to.deep.equal([]);
