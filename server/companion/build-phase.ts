@@ -28,8 +28,9 @@ export function refuseDuringBuild(call: 'composeCompanion' | 'startCompanion', e
   }
   const bin = RENDERING_BUILD.exec(argv[1] ?? '');
   const tool = bin && (bin[1] ?? (bin[2] === 'remix-run' ? 'remix' : bin[2]));
-  const command = argv.slice(2).find((arg) => BUILD_COMMANDS.has(arg));
-  if (!tool || !command) return;
+  // The subcommand: the first argument that is not an option (`astro preview --outDir build` serves).
+  const command = argv.slice(2).find((arg) => !arg.startsWith('-'));
+  if (!tool || !command || !BUILD_COMMANDS.has(command)) return;
   throw new Error(
     `${call} was called during \`${tool} ${command}\`, which renders the pages it prerenders: it would open the ledger on the build machine, ` +
       'start reconciliation, call the gateway, and put a session opened now into a page every customer gets. ' +

@@ -80,6 +80,8 @@ describe('composing the companion', () => {
       process.argv = ['/usr/bin/node', '/shop/node_modules/@remix-run/dev/dist/cli.js', 'vite:build'];
       await expect(compose(databaseUrl, [])).rejects.toThrow(/^composeCompanion was called during `remix vite:build`/);
       expect(existsSync(databaseUrl)).toBe(false);
+      process.argv = ['/usr/bin/node', '/shop/node_modules/astro/astro.js', 'preview', '--outDir', 'build'];
+      await compose(databaseUrl, []);
       process.argv = ['/usr/bin/node', '/shop/node_modules/astro/astro.js', 'dev'];
       await compose(databaseUrl, []);
       expect(existsSync(databaseUrl)).toBe(true);
