@@ -108,14 +108,15 @@ describe('projects file', () => {
     ]);
   });
 
-  it('refuses credentials outside ASCII, which no request matches: curl and PHP send them as UTF-8 bytes', () => {
-    const refusal = 'must hold ASCII characters only: a request sends a header’s other characters as bytes that never match it (curl and PHP as UTF-8, Node’s fetch not at all)';
+  it('refuses credentials outside printable ASCII, which no request matches: curl and PHP send them as UTF-8 bytes', () => {
+    const refusal = 'must hold printable ASCII characters only: a request sends a header’s other characters as bytes that never match it (curl and PHP as UTF-8, Node’s fetch not at all), or not at all (a control character)';
     expect(problems({ projects: [project({ api_key: 'clé', api_secret: 'sécret-ключ', endpoints_key: 'endpoints-€', widget_key: 'widget-ü' })] })).toEqual([
       `projects[0].api_key: ${refusal}`,
       `projects[0].api_secret: ${refusal}`,
       `projects[0].endpoints_key: ${refusal}`,
       `projects[0].widget_key: ${refusal}`,
     ]);
+    expect(problems({ projects: [project({ api_secret: 'secret\u0000tail', endpoints_key: 'endpoints\u007f' })] })).toEqual([`projects[0].api_secret: ${refusal}`, `projects[0].endpoints_key: ${refusal}`]);
   });
 
   it('reads a file that begins with a byte order mark, and refuses keys written twice, naming each', async () => {

@@ -410,7 +410,7 @@ function failureReason(
       const to = resolved ? ` to ${shownTarget(resolved.href, resolved)}` : '';
       return `it answered HTTP ${status}, a redirect${to}: redirects are not followed, so give the final URL as ${field}`;
     }
-    const password = (status === 401 || status === 403) && (target.username || target.password) ? `: the user name and password in ${field} are not sent (webhooks carry no Authorization header; the interface authenticates them by their signature), so let the receiver check the signature instead` : '';
+    const password = (status === 401 || status === 403) && (target.username || target.password) ? `: the ${target.password ? 'user name and password' : 'user name'} in ${field} ${target.password ? 'are' : 'is'} not sent (webhooks carry no Authorization header; the interface authenticates them by their signature), so let the receiver check the signature instead` : '';
     return `it answered HTTP ${status}; only a 2xx answer counts as received${password}`;
   }
   const code = attempt.error ?? 'failed';
