@@ -217,6 +217,12 @@ describe('readCompanionConfig', () => {
     ]);
   });
 
+  it('refuses credentials no header can carry, naming the variable and quoting none', () => {
+    expect(() => readCompanionConfig({ ...LIVE_GATEWAY, PAYFORM_GATEWAY_API_SECRET: 'sécret', PAYFORM_GATEWAY_API_KEY: 'live:key' })).toThrow(
+      'Invalid environment: PAYFORM_GATEWAY_API_KEY: must not hold a colon: X-API-AUTH sends <key>:<secret>; PAYFORM_GATEWAY_API_SECRET: must hold printable ASCII characters only: a header cannot carry it',
+    );
+  });
+
   it('warns of a secret also held in a variable a front-end build puts into its pages, naming both and never the value', () => {
     const token = 'k3Jx9vQ2mPz8Lw4Rt7YbQ1';
     const { warnings } = readCompanionConfig({ ...LIVE_GATEWAY, PAYFORM_ADMIN_TOKEN: token, VITE_PAYFORM_ADMIN_TOKEN: token, NEXT_PUBLIC_SHOP_KEY: LIVE_GATEWAY.PAYFORM_GATEWAY_API_SECRET });

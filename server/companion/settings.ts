@@ -38,7 +38,7 @@ import * as z from 'zod';
 import { isQuotedSetting, quotedSettingProblem } from '@payform/gateway';
 import { TEST_PROJECT_DEFAULTS, testProjectCredentials } from '@payform/gateway/testing';
 import type { ProjectCredentials } from '@payform/gateway/testing';
-import { describeIssues, GatewayBaseUrl, parseWire, ServiceUrl, Uuid } from '@payform/gateway/wire';
+import { describeIssues, GatewayBaseUrl, headerCredential, parseWire, ServiceUrl, Uuid } from '@payform/gateway/wire';
 import { isPostgresUrl, ledgerUrlProblem } from '../ledger/index.js';
 import { BackOfficeSettings, SellersSetting } from './back-office/back-office-options.js';
 import { browserExposedSecrets } from './browser-exposed.js';
@@ -109,8 +109,11 @@ const Variables = z.object({
   PAYFORM_HOST: z.string().min(1).optional(),
   PAYFORM_PUBLIC_URL: ServiceUrl.optional(),
   PAYFORM_GATEWAY_BASE_URL: GatewayBaseUrl.optional(),
-  // The other credentials are opaque strings; the project's id is a UUID (the client checks it too, under its own option's name).
+  // The project's id is a UUID, the others what a header carries (the client checks them too, under its own options' names).
   PAYFORM_GATEWAY_POS_ID: Uuid.optional(),
+  PAYFORM_GATEWAY_API_KEY: headerCredential(true).optional(),
+  PAYFORM_GATEWAY_API_SECRET: headerCredential().optional(),
+  PAYFORM_GATEWAY_ENDPOINTS_KEY: headerCredential().optional(),
   PAYFORM_GATEWAY_WIDGET_KEY: z.string().max(256).optional(),
   PAYFORM_GATEWAY_WIDGET_URL: ServiceUrl.optional(),
   PAYFORM_DATABASE_URL: z

@@ -20,7 +20,7 @@ import { Transport } from './transport.js';
 import type { GatewayCallObserver, RequestOptions } from './transport.js';
 import { describeIssues, parseWire } from './wire/issues.js';
 import type { MerchantSector } from './wire/payment.js';
-import { GatewayBaseUrl, Uuid } from './wire/primitives.js';
+import { GatewayBaseUrl, headerCredential, Uuid } from './wire/primitives.js';
 import { routes } from './wire/routes.js';
 
 export interface GatewayClientConfig {
@@ -54,9 +54,9 @@ export const DEFAULT_TIMEOUT_MS = 30_000;
 const Config = z.strictObject({
   baseUrl: GatewayBaseUrl,
   posId: Uuid,
-  apiKey: z.string().min(1),
-  apiSecret: z.string().min(1),
-  endpointsKey: z.string().min(1),
+  apiKey: headerCredential(true),
+  apiSecret: headerCredential(),
+  endpointsKey: headerCredential(),
   timeoutMs: z.number().int().positive().max(MAX_WAIT_MS).optional(),
   retry: z
     .strictObject({

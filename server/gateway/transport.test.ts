@@ -201,14 +201,14 @@ describe('money-moving calls are sent once', () => {
     expect((error as Error).message).toMatch(/\(Requires net access to "127\.0\.0\.1:9", run again with the --allow-net flag\)$/);
   });
 
-  it("says what the runtime refused without the credential it quoted: Node's fetch names a header value it will not send", async () => {
-    // A control character pasted into the secret: the runtime's fetch refuses the header, quoting it whole.
-    const client = double.client({ fetch: globalThis.fetch, apiSecret: 'pasted-secret-7Qx\u0000tail', retry: { maxRetries: 0 } });
+  it('says what the runtime refused without a credential it quoted, as Node\'s fetch names a header value it will not send', async () => {
+    const apiSecret = 'quoted-secret-7Qx';
+    const refusing = () => Promise.reject(new TypeError(`Headers.append: "CPAY key:${apiSecret}" is an invalid header value.`));
+    const client = double.client({ fetch: refusing, apiSecret, retry: { maxRetries: 0 } });
     const error = await failure(client.balances.listAccounts());
     expect(error).toBeInstanceOf(NetworkError);
-    expect((error as Error).message).toMatch(/\(Headers\.append: "CPAY .*:\*\*\*" is an invalid header value\.\)$/);
-    expect((error as Error).message).not.toMatch(/pasted-secret|7Qx/);
-    expect(double.gateway.requests).toHaveLength(0);
+    expect((error as Error).message).toMatch(/\(Headers\.append: "CPAY key:\*\*\*" is an invalid header value\.\)$/);
+    expect((error as Error).message).not.toContain(apiSecret);
   });
 });
 
@@ -407,6 +407,14 @@ describe('client config', () => {
     expect(() => double.client({ baseUrl: 'gateway.example', posId: 'pos', apiSecret: '' })).toThrow(
       'Invalid gateway client config: baseUrl: must be an http(s) URL; posId: must be a UUID; apiSecret: must not be empty',
     );
+  });
+
+  it('refuses credentials no header can carry, naming each and quoting none', () => {
+    const config = { apiKey: 'key:with-colon', apiSecret: 'pasted\nsecret', endpointsKey: 'endpoints-€' };
+    expect(() => double.client(config)).toThrow(
+      'Invalid gateway client config: apiKey: must not hold a colon: X-API-AUTH sends <key>:<secret>; apiSecret: must hold printable ASCII characters only: a header cannot carry it; endpointsKey: must hold printable ASCII characters only: a header cannot carry it',
+    );
+    expect(() => double.client({ apiSecret: ' padded' })).toThrow('Invalid gateway client config: apiSecret: must not begin or end with whitespace');
   });
 
   it('refuses a timeout no timer keeps (beyond 2^31 − 1 ms it would fire at once), naming it', () => {

@@ -68,6 +68,19 @@ export const GatewayBaseUrl = ServiceUrl.refine((value) => !/\/api\/v1\/?$/.test
   error: 'must be the gateway’s address without /api/v1 (the client adds the interface’s paths)',
 });
 
+/**
+ * A credential as the authentication headers carry it (X-API-AUTH: `CPAY <key>:<secret>`,
+ * X-API-KEY): anything else — a pasted newline, a NUL, a character past ASCII — fails every
+ * call, each runtime its own way. `noColon` for the key, which the colon ends.
+ */
+export const headerCredential = (noColon = false) =>
+  z
+    .string()
+    .min(1, { error: 'must not be empty' })
+    .regex(/^[\x20-\x7E]*$/, { error: 'must hold printable ASCII characters only: a header cannot carry it' })
+    .refine((value) => value.trim() === value, { error: 'must not begin or end with whitespace' })
+    .refine((value) => !noColon || !value.includes(':'), { error: 'must not hold a colon: X-API-AUTH sends <key>:<secret>' });
+
 /** String(≤N). Free-text fields the interface leaves unbounded are capped at 256 by payform. */
 export const text = (max = 256) => z.string().max(max, { error: `must be at most ${max} characters` });
 export const requiredText = (max = 256) => text(max).min(1, { error: 'must not be empty' });
