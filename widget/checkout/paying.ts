@@ -201,7 +201,8 @@ function handOver(payer: CheckoutElement): void {
  * page that kept its listeners on the payer hears it once. Without one, through an element of its
  * session still reading the session or confirming (`atCheckout`), whose own reading then tells
  * that end no more (`retold`). With no element of its session in the page, the payer tells it
- * itself, as any element the page removed. A redirect the page cancels through the heir is cancelled.
+ * itself, as any element the page removed, and the document hears it as from one in the page. A
+ * redirect the page cancels through the heir is cancelled.
  */
 function relay(payer: CheckoutElement, event: CustomEvent): void {
   if (event.target !== payer) return;
@@ -211,6 +212,9 @@ function relay(payer: CheckoutElement, event: CustomEvent): void {
   }
   const heir = heirOf(payer);
   const teller = heir ?? (payer.isConnected ? undefined : atCheckout(payer));
+  // None in the page (the customer followed a link as it paid): the document hears the end as from
+  // an element in it, after the payer's own listeners. A redirect is not taken from here (`away`).
+  if (!teller && !payer.isConnected && event.type !== 'pay-redirect') queueMicrotask(() => emit(document, event.type as (typeof TOLD)[number], event.detail));
   if (!teller) return;
   event.stopImmediatePropagation();
   follow(payer);

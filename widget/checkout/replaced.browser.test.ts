@@ -203,6 +203,20 @@ describe('an element replaced while it pays', () => {
     expect(message(form)).to.equal('Payment successful');
     expect(page.told).to.deep.equal([['pay-success', form]]);
   });
+  for (const [number, end] of [['4242424242424242', 'pay-success'], ['4000000000000002', 'pay-failure']] as const) {
+    it(`the ${end} of a payment whose every element the page removed reaches the document once, and the payer's own listeners`, async () => {
+      const session = await createSession();
+      const replaced = await payAndLeave(session, number);
+      const keptListening = record(replaced, end);
+      const heard = record(document, end);
+      answer();
+      await waitUntil(() => heard.length, 'the document heard nothing of the payment');
+      await settle();
+      expect(page.told).to.deep.equal([[end, document]]);
+      expect([keptListening.length, heard[0]?.orderId], 'told the payer\'s listeners once, with the order').to.deep.equal([1, replaced.view!.order_id]);
+    });
+  }
+
   describe('a redirect that comes once the page removed every element of its session (the customer left the checkout)', () => {
     it('takes no one to the bank\'s page: the page hears challenge_held, and a form of the session shown later takes the customer there', async () => {
       const session = await createSession();
