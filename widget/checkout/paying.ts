@@ -213,8 +213,9 @@ function relay(payer: CheckoutElement, event: CustomEvent): void {
   const heir = heirOf(payer);
   const teller = heir ?? (payer.isConnected ? undefined : atCheckout(payer));
   // None in the page (the customer followed a link as it paid): the document hears the end as from
-  // an element in it, after the payer's own listeners. A redirect is not taken from here (`away`).
-  if (!teller && !payer.isConnected && event.type !== 'pay-redirect') queueMicrotask(() => emit(document, event.type as (typeof TOLD)[number], event.detail));
+  // an element in it, after the payer's own listeners. A redirect is not taken from here (`away`);
+  // nor is news of an element that sent no card (a hosted page not opened, a session read).
+  if (!teller && !payer.isConnected && cardSent.has(payer) && event.type !== 'pay-redirect') queueMicrotask(() => emit(document, event.type as (typeof TOLD)[number], event.detail));
   if (!teller) return;
   event.stopImmediatePropagation();
   follow(payer);
@@ -230,6 +231,9 @@ function relay(payer: CheckoutElement, event: CustomEvent): void {
  * read or poll of the session comes to it too, as a page loaded anew would, and is not told again.
  */
 const retold = new WeakMap<CheckoutElement, string>();
+
+/** The elements whose last payment sent a card: its end is the page's news wherever the customer went (`relay`). */
+const cardSent = new WeakSet<CheckoutElement>();
 
 /** A payment's end as the page hears it: which, of which order. */
 const endOf = ({ type, detail }: CustomEvent): string => `${type} ${detail?.orderId}`;
@@ -461,6 +465,7 @@ async function claim(element: CheckoutElement, event?: 'pay-submit'): Promise<bo
   // A challenge held for the session is over: its attempt ended, or a new one would not be its.
   challenges.delete(element.session);
   retold.delete(element);
+  cardSent.delete(element);
   element.say(element.t.processing);
   return true;
 }
@@ -583,6 +588,7 @@ async function pay(form: Form): Promise<void> {
     // Without it the tokenizer is out of reach: the gateway's own page takes the card instead.
     if (!paid) return await leave(form);
     sent = true;
+    cardSent.add(form);
     const answered = await payment(form, paid);
     if (!moved()) answer(form, answered);
     else void paidAway(form, session, answered, view.order_id);

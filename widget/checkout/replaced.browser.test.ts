@@ -343,6 +343,22 @@ describe('an element replaced while it pays', () => {
       });
     });
 
+    it('a hosted page a button the page removed could not open is news to its own listeners only: no payment was made', async () => {
+      // The companion has the request; its answer is lost on the way back.
+      const dropped = watchFetch((call, pass) => (call.url.endsWith('/hosted') ? pass().then(() => Promise.reject(new TypeError('Failed to fetch'))) : undefined));
+      try {
+        const { payButton } = await hostedAskedThenRemoved();
+        const own = record(payButton, 'pay-error');
+        answer();
+        await waitUntil(() => own.length, 'the button did not tell its listeners');
+        await settle();
+        expect(own.map(({ code }) => code)).to.deep.equal(['network']);
+        expect(page.told, 'a page-wide listener would say a payment failed where the customer went').to.deep.equal([]);
+      } finally {
+        dropped.restore();
+      }
+    });
+
     it('a hosted page asked for by a button the page removed is not opened, and the session is open for the next element', async () => {
       const { session, payButton, navigated } = await hostedAskedThenRemoved();
       answer();
