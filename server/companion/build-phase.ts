@@ -28,8 +28,7 @@ export function refuseDuringBuild(call: 'composeCompanion' | 'startCompanion', e
   }
   const bin = RENDERING_BUILD.exec(argv[1] ?? '');
   const tool = bin && (bin[1] ?? (bin[2] === 'remix-run' ? 'remix' : bin[2]));
-  // The subcommand: the first argument that is not an option (`astro preview --outDir build` serves).
-  const command = argv.slice(2).find((arg) => !arg.startsWith('-'));
+  const command = subcommand(argv.slice(2));
   if (!tool || !command || !BUILD_COMMANDS.has(command)) return;
   throw new Error(
     `${call} was called during \`${tool} ${command}\`, which renders the pages it prerenders: it would open the ledger on the build machine, ` +
@@ -38,4 +37,17 @@ export function refuseDuringBuild(call: 'composeCompanion' | 'startCompanion', e
       'React Router: leave it out of prerender in react-router.config), ' +
       'and compose the companion at the first request, kept on globalThis: docs/companion.md',
   );
+}
+
+/**
+ * The framework's subcommand: the first argument that is neither an option nor what may be an
+ * option's value (`astro --root site build` builds: its parser gives --root the next argument);
+ * else the first that is not an option (`astro --verbose build`). `astro preview --outDir build`
+ * serves.
+ */
+function subcommand(args: readonly string[]): string | undefined {
+  const takesValue = (arg: string | undefined) => arg !== undefined && arg.startsWith('-') && !arg.includes('=');
+  const positional = args.flatMap((arg, index) => (arg.startsWith('-') ? [] : [index]));
+  const sure = positional.find((index) => !takesValue(args[index - 1]));
+  return args[sure ?? positional[0] ?? args.length];
 }

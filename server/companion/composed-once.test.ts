@@ -79,6 +79,11 @@ describe('composing the companion', () => {
       await expect(compose(databaseUrl, [])).rejects.toThrow(/^composeCompanion was called during `react-router build`/);
       process.argv = ['/usr/bin/node', '/shop/node_modules/@remix-run/dev/dist/cli.js', 'vite:build'];
       await expect(compose(databaseUrl, [])).rejects.toThrow(/^composeCompanion was called during `remix vite:build`/);
+      // An option's value before the subcommand, and a flag that takes none.
+      process.argv = ['/usr/bin/node', '/shop/node_modules/astro/astro.js', '--root', 'site', 'build'];
+      await expect(compose(databaseUrl, [])).rejects.toThrow(/^composeCompanion was called during `astro build`/);
+      process.argv = ['/usr/bin/node', '/shop/node_modules/astro/astro.js', '--verbose', 'build', '--outDir', 'dist'];
+      await expect(compose(databaseUrl, [])).rejects.toThrow(/^composeCompanion was called during `astro build`/);
       expect(existsSync(databaseUrl)).toBe(false);
       process.argv = ['/usr/bin/node', '/shop/node_modules/astro/astro.js', 'preview', '--outDir', 'build'];
       await compose(databaseUrl, []);
