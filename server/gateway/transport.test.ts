@@ -415,6 +415,8 @@ describe('client config', () => {
       'Invalid gateway client config: apiKey: must not hold a colon: X-API-AUTH sends <key>:<secret>; apiSecret: must hold printable ASCII characters only: a header cannot carry it; endpointsKey: must hold printable ASCII characters only: a header cannot carry it',
     );
     expect(() => double.client({ apiSecret: ' padded' })).toThrow('Invalid gateway client config: apiSecret: must not begin or end with whitespace');
+    // A secret read from a file keeps its last line break: said as what it is, once.
+    expect(() => double.client({ apiSecret: 'read-from-a-file\n' })).toThrow(/^Invalid gateway client config: apiSecret: must not begin or end with whitespace$/);
   });
 
   it('refuses a timeout no timer keeps (beyond 2^31 − 1 ms it would fire at once), naming it', () => {

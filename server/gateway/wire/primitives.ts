@@ -77,7 +77,8 @@ export const headerCredential = (noColon = false) =>
   z
     .string()
     .min(1, { error: 'must not be empty' })
-    .regex(/^[\x20-\x7E]*$/, { error: 'must hold printable ASCII characters only: a header cannot carry it' })
+    // Inside it: a line break a file read left at its end is whitespace around it, said as such.
+    .refine((value) => /^[\x20-\x7E]*$/.test(value.trim()), { error: 'must hold printable ASCII characters only: a header cannot carry it' })
     .refine((value) => value.trim() === value, { error: 'must not begin or end with whitespace' })
     .refine((value) => !noColon || !value.includes(':'), { error: 'must not hold a colon: X-API-AUTH sends <key>:<secret>' });
 
