@@ -45,9 +45,10 @@ const PAGE = `<!doctype html>
 
 /**
  * The page built by each Vite asked for (npm ranges; the repository's own when none): the
- * packages packed once, each build in a shop of its own.
+ * packages packed once, each build in a shop of its own. A build after the first that fails (an
+ * older Vite the registry or this Node cannot give) is its error, not the others' loss.
  */
-export async function measureMerchantBuild(viteRanges: readonly string[] = []): Promise<MerchantBuildFigures[]> {
+export async function measureMerchantBuild(viteRanges: readonly string[] = []): Promise<(MerchantBuildFigures | Error)[]> {
   const work = mkdtempSync(join(tmpdir(), 'payform-bench-merchant-'));
   try {
     const tarballs = join(work, 'tarballs');
@@ -59,8 +60,11 @@ export async function measureMerchantBuild(viteRanges: readonly string[] = []): 
     const packed = (JSON.parse(stdout.slice(stdout.search(/^\[$/m))) as { filename: string }[]).map(({ filename }) => join(tarballs, filename));
     const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> };
     const ranges = viteRanges.length > 0 ? viteRanges : [manifest.devDependencies.vite!];
-    const figures: MerchantBuildFigures[] = [];
-    for (const [index, range] of ranges.entries()) figures.push(await buildPage(join(work, `shop-${index}`), packed, range, env));
+    const figures: (MerchantBuildFigures | Error)[] = [];
+    for (const [index, range] of ranges.entries()) {
+      const built = buildPage(join(work, `shop-${index}`), packed, range, env);
+      figures.push(index === 0 ? await built : await built.catch((error: unknown) => new Error(`vite@${range}: ${error instanceof Error ? error.message.split('\n', 1)[0] : String(error)}`)));
+    }
     return figures;
   } finally {
     rmSync(work, { recursive: true, force: true });

@@ -21,7 +21,8 @@ const run = promisify(execFile);
 /** The versions these journeys were proved on (each npm package carries the binary for this platform), and how each runs a bin. */
 const RUNTIMES = [
   { name: 'Bun', install: 'bun@1.4.5', binary: 'bun', args: ['--bun'] },
-  { name: 'Deno', install: 'deno@2.9.6', binary: 'deno', args: ['run', '--allow-all'] },
+  // No deno.lock written into the shop the other files share.
+  { name: 'Deno', install: 'deno@2.9.6', binary: 'deno', args: ['run', '--allow-all', '--no-lock'] },
 ] as const;
 
 withTestDatabase((url) => {
@@ -52,7 +53,10 @@ withTestDatabase((url) => {
       it('stops at start on a SQLite ledger, naming what to do instead of what the runtime suggests', async () => {
         const { shop } = inject('packages');
         const env = { PAYFORM_GATEWAY_BASE_URL: stack.sandboxUrl, PORT: '0', PAYFORM_HOST: '127.0.0.1', PAYFORM_DATABASE_URL: join(shop, `${binary}.db`) };
-        await expect(startBin(shop, 'payform-companion', [], env, runtime)).rejects.toThrow(
+        // Started after all (a runtime that loads the driver), it is stopped before the test fails.
+        const started = startBin(shop, 'payform-companion', [], env, runtime);
+        void started.then((bin) => bin.stop(), () => undefined);
+        await expect(started).rejects.toThrow(
           new RegExp(`the ledger could not be opened .* \\(${name} does not load better-sqlite3 12, the companion's SQLite driver: set PAYFORM_DATABASE_URL to a postgres:// ledger, or run the companion with Node\\)`, 's'),
         );
       });
