@@ -99,17 +99,17 @@ describe('projects file', () => {
         ],
       }),
     ).toEqual([
-      'projects[0].api_key: must not begin or end with whitespace, which a request cannot send: remove it',
-      'projects[0].api_secret: must not begin or end with whitespace, which a request cannot send: remove it',
-      'projects[0].endpoints_key: must not begin or end with whitespace, which a request cannot send: remove it',
-      'projects[0].widget_key: must not begin or end with whitespace, which a request cannot send: remove it',
+      'projects[0].api_key: must not begin or end with whitespace',
+      'projects[0].api_secret: must not begin or end with whitespace',
+      'projects[0].endpoints_key: must not begin or end with whitespace',
+      'projects[0].widget_key: must not begin or end with whitespace',
       'projects[1].api_key: must not hold whitespace or a colon: requests send it in X-API-AUTH: CPAY <API key>:<API secret>',
       'projects[1].api_secret: must not hold whitespace: requests send it in X-API-AUTH: CPAY <API key>:<API secret>',
     ]);
   });
 
   it('refuses credentials outside printable ASCII, which no request matches: curl and PHP send them as UTF-8 bytes', () => {
-    const refusal = 'must hold printable ASCII characters only: a request sends a header’s other characters as bytes that never match it (curl and PHP as UTF-8, Node’s fetch not at all), or not at all (a control character)';
+    const refusal = 'must hold printable ASCII characters only: a header cannot carry it';
     expect(problems({ projects: [project({ api_key: 'clé', api_secret: 'sécret-ключ', endpoints_key: 'endpoints-€', widget_key: 'widget-ü' })] })).toEqual([
       `projects[0].api_key: ${refusal}`,
       `projects[0].api_secret: ${refusal}`,

@@ -8,7 +8,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import * as z from 'zod';
-import { describeIssues, fieldPath, parseWire, walkJsonText, Currency, Uuid, requiredText } from '@payform/gateway/wire';
+import { describeIssues, fieldPath, headerCredential, parseWire, walkJsonText, Currency, Uuid, requiredText } from '@payform/gateway/wire';
 import type { FieldIssue } from '@payform/gateway/wire';
 import type { Ledger } from './balances.js';
 import type { Project } from './config.js';
@@ -38,24 +38,20 @@ const Terminal = Ledger.extend({
 });
 
 /**
- * A credential as a request can send it: HTTP drops the spaces around a header's value, and
- * X-API-AUTH is `CPAY <API key>:<API secret>`, so a key with a space or a colon, or a secret
- * with a space, could never match. Nor could one with a character outside printable ASCII: a header's
- * value is bytes, which the sandbox reads as Latin-1, while curl and PHP send such a character
- * as UTF-8 and Node's fetch refuses to send it. Refused rather than printed for the companion
- * to fail with.
+ * A credential as a request can send it: what a header carries (`headerCredential`, the client's
+ * own rule: printable ASCII, nothing around it), and since X-API-AUTH is `CPAY <API key>:<API
+ * secret>`, no space or colon in the key and no space in the secret. Refused rather than printed
+ * for the companion to fail with.
  */
 const credential = (inside: RegExp | undefined, holds: string) =>
-  requiredText(256).check(
-    z.superRefine((value, ctx) => {
-      if (value.trim() !== value) ctx.addIssue({ code: 'custom', input: value, message: 'must not begin or end with whitespace, which a request cannot send: remove it' });
-      else if (NOT_PRINTABLE_ASCII.test(value)) ctx.addIssue({ code: 'custom', input: value, message: 'must hold printable ASCII characters only: a request sends a header’s other characters as bytes that never match it (curl and PHP as UTF-8, Node’s fetch not at all), or not at all (a control character)' });
-      else if (inside?.test(value)) ctx.addIssue({ code: 'custom', input: value, message: `must not hold ${holds}: requests send it in X-API-AUTH: CPAY <API key>:<API secret>` });
-    }),
-  );
-
-/** A character past ASCII, or a control character (NUL, DEL: no header carries them). */
-const NOT_PRINTABLE_ASCII = /[^\x20-\x7E]/u;
+  headerCredential()
+    .max(256, { error: 'must be at most 256 characters' })
+    .check(
+      z.superRefine((value, ctx) => {
+        // Whitespace around it is said already.
+        if (value.trim() === value && inside?.test(value)) ctx.addIssue({ code: 'custom', input: value, message: `must not hold ${holds}: requests send it in X-API-AUTH: CPAY <API key>:<API secret>` });
+      }),
+    );
 
 const ProjectEntry = z
   .strictObject({
