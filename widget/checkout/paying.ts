@@ -212,11 +212,13 @@ function relay(payer: CheckoutElement, event: CustomEvent): void {
   }
   const heir = heirOf(payer);
   const teller = heir ?? (payer.isConnected ? undefined : atCheckout(payer));
-  // None in the page (the customer followed a link as it paid): the document hears the end as from
-  // an element in it, after the payer's own listeners. A redirect is not taken from here (`away`);
-  // nor is news of an element that sent no card (a hosted page not opened, a session read).
-  if (!teller && !payer.isConnected && cardSent.has(payer) && event.type !== 'pay-redirect') queueMicrotask(() => emit(document, event.type as (typeof TOLD)[number], event.detail));
-  if (!teller) return;
+  if (!teller) {
+    // None in the page (the customer followed a link as it paid): the document hears the end as from
+    // an element in it, after the payer's own listeners. A redirect is not taken from here (`away`);
+    // nor is news of an element that sent no card (a hosted page not opened, a session read).
+    if (!payer.isConnected && cardSent.has(payer) && event.type !== 'pay-redirect') queueMicrotask(() => emit(document, event.type as (typeof TOLD)[number], event.detail));
+    return;
+  }
   event.stopImmediatePropagation();
   follow(payer);
   // What it told before is not this end, though it may read alike (an order id tried again).
