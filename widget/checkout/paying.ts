@@ -403,10 +403,19 @@ export async function settled(element: CheckoutElement, current: () => boolean):
   // "Check again" (focused: it was just pressed) gives way to "Confirming…". A page that loads
   // on a pending session has focus nowhere in it, and keeps it where it is.
   if (element.shadowRoot!.activeElement) void refocus(element);
-  const view = await polled(element, current, element.pollInterval, element.pollTimeout);
-  if (!view && current()) void watch(element, current);
+  // Out of the page, it watches only until an element of its session is in it, even once that one
+  // has gone: it read the session itself, or polled as its heir (`handOver`), and told the page the
+  // end, which would hear it twice.
+  let gaveWay = false;
+  const watching = (): boolean => current() && (element.isConnected || !(gaveWay ||= inPage(element)));
+  if (!watching()) return undefined;
+  const view = await polled(element, watching, element.pollInterval, element.pollTimeout);
+  if (!view && watching()) void watch(element, watching);
   return view;
 }
+
+/** Whether an element of `element`'s session is in the page. */
+const inPage = ({ session }: CheckoutElement): boolean => [...shown].some((other) => other.isConnected && other.session === session);
 
 /** The session once it is no longer pending, read every `interval` until `timeout` has passed or the poll is no longer `current`. */
 async function polled(element: Caller, current: () => boolean, interval: number, timeout: number): Promise<SessionView | undefined> {

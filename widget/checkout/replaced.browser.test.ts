@@ -203,6 +203,29 @@ describe('an element replaced while it pays', () => {
     expect(message(form)).to.equal('Payment successful');
     expect(page.told).to.deep.equal([['pay-success', form]]);
   });
+
+  it('the replaced form whose challenge its replacement took leaves the confirming to it: the page hears the end once, not again later', async () => {
+    const session = await createSession();
+    stay(document);
+    const replaced = await payAndLeave(session, '4000000000003220');
+    // Slower than its replacement: a read of its own would come after the replacement's.
+    replaced.pollInterval = 300;
+    const form = await mount(session);
+    form.pollInterval = 50;
+    const { detail } = await new Promise<CustomEvent<{ url: string }>>((resolve) => {
+      form.addEventListener('pay-redirect', resolve as EventListener, { once: true });
+      answer();
+    });
+    await waitUntil(() => form.phase === 'confirming', 'the replacement does not confirm the payment');
+    await decideChallenge(detail.url, 'success');
+    await waitUntil(() => form.phase === 'success', 'the replacement does not show the payment');
+    // The customer goes on in the shop: no element of the session is left in the page.
+    form.remove();
+    await waitUntil(() => replaced.phase !== 'confirming', 'the replaced form confirms on, out of the page', { timeout: 3000 });
+    await settle();
+    expect(replaced.phase, 'not a second reading of the session').to.not.equal('success');
+    expect(page.told).to.deep.equal([['pay-success', form]]);
+  });
   for (const [number, end] of [['4242424242424242', 'pay-success'], ['4000000000000002', 'pay-failure']] as const) {
     it(`the ${end} of a payment whose every element the page removed reaches the document once, and the payer's own listeners`, async () => {
       const session = await createSession();
