@@ -15,7 +15,8 @@ export function hasValidCheckDigit(digits: string): boolean {
 
 export const CardNumber = z
   .string()
-  .regex(/^\d{12,19}$/, { error: 'must be 12 to 19 digits' })
+  // Not digits (`4242 4242 4242 4242`, as typed): the check digit of what is no number says nothing.
+  .regex(/^\d{12,19}$/, { error: 'must be 12 to 19 digits', abort: true })
   .refine(hasValidCheckDigit, { error: 'fails the Luhn check' });
 
 export const ExpMonth = z.number().int().min(1).max(12);

@@ -169,6 +169,12 @@ describe('CreatePaymentRequest', () => {
     expect(createIssues({ ...samples.directPurchase, amout: 5 })).toEqual([{ field: 'amout', reason: 'is not allowed' }]);
   });
 
+  it('says a number written as typed is not digits, and nothing of a check digit it never read', () => {
+    for (const cc_number of ['4242 4242 4242 4242', '4242-4242-4242-4242', '4242']) {
+      expect(createIssues({ ...samples.directPurchase, cc_number }), cc_number).toEqual([{ field: 'cc_number', reason: 'must be 12 to 19 digits' }]);
+    }
+  });
+
   it('exempts UnionPay numbers (62…, 81…) from the Luhn check, and no other scheme', () => {
     expect(createIssues({ ...samples.directPurchase, cc_number: '6200000000000006' })).toEqual([]);
     expect(createIssues({ ...samples.directPurchase, cc_number: '8100000000000006' })).toEqual([]);

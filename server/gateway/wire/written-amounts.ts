@@ -31,7 +31,7 @@ export function overPreciseAmounts(json: string): FieldIssue[] {
   walkJsonText(json, {
     number(literal, key, path) {
       if (isAmountField(key) && writtenDecimals(literal[1], literal[2]) > WIRE_MAX_DECIMALS) {
-        issues.push({ field: fieldPath(path()), reason: `must have at most ${WIRE_MAX_DECIMALS} decimal digits as written in the JSON (a float formatted with all its digits?)` });
+        issues.push({ field: fieldPath(path()), reason: `must have at most ${WIRE_MAX_DECIMALS} decimal digits as written in the JSON, trailing zeros included (10.1000: write 10.10; 10.099999999999999: a float printed with all its digits)` });
       }
     },
   });
