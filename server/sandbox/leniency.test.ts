@@ -347,6 +347,18 @@ describe('the leniency report', () => {
     expect(falsy.success).toBe(false);
   });
 
+  it('takes an e-mail that is no address, but not an empty one, in either mode', () => {
+    const project = testSandbox().project;
+    for (const customer_email of ['', '   ']) {
+      for (const request of [directPayment(project, { customer_email }), hostedPayment(project, { customer_email })]) {
+        const read = readLeniently(CreatePaymentRequest, request, false);
+        expect(read.success, JSON.stringify(customer_email)).toBe(false);
+        expect(read.leniency.waived).toEqual([]);
+        expect(read.leniency.refused).toEqual([{ field: 'customer_email', reason: 'must be an email address', rule: LENIENCY_RULES.refused }]);
+      }
+    }
+  });
+
   it('a tolerant read hands on what was sent for a rule it waived, and reports no value', () => {
     const project = testSandbox().project;
     const read = readLeniently(CreatePaymentRequest, hostedPayment(project, { customer_email: 'guest-7', customer_phone: undefined }), false);

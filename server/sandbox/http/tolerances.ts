@@ -233,6 +233,9 @@ const STAND_IN: Readonly<Record<string, string>> = { customer_email: 'stand-in@s
 const nonAddressEmail: Tolerance = {
   repair: ({ issue, value, issues }) => {
     if (issue.path.at(-1) !== 'customer_email' || issue.code !== 'invalid_format' || typeof value !== 'string') return [];
+    // Empty is no string a plugin sends for a guest (they leave an empty one out): refused, as a
+    // required field of no value is, and as an empty name or phone is.
+    if (value.trim() === '') return [];
     // Only the format is waived: an email breaking another rule too (its length) stays refused.
     if (issues.some((other) => other !== issue && samePath(other.path, issue.path))) return [];
     return [{
