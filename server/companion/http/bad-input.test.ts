@@ -85,6 +85,23 @@ describe('a body the companion cannot read as sent', () => {
   });
 });
 
+describe('a body of another media type', () => {
+  it('is refused with 415 saying how it came and the header to send, quoting only a media type', async () => {
+    const stack = await open();
+    const said = async (headers: Record<string, string>) => {
+      const response = await stack.request('POST', '/api/checkout/sessions', { admin: true, body: 'amount=100&currency=UAH', headers });
+      expect(response.status).toBe(415);
+      return (await response.json()).error.message as string;
+    };
+    // What urllib, PHP's curl with an array, or an HTML form send.
+    expect(await said({ 'Content-Type': 'application/x-www-form-urlencoded' })).toBe(
+      'The body must be application/json (it came as application/x-www-form-urlencoded): send it with Content-Type: application/json',
+    );
+    expect(await said({ 'Content-Type': 'Text/Plain; charset=utf-8' })).toContain('(it came as text/plain)');
+    expect(await said({ 'Content-Type': 'json <script>' })).toContain('(its Content-Type is no media type)');
+  });
+});
+
 describe('a query where a route reads none', () => {
   it('is refused naming it, as where a route reads its query', async () => {
     const stack = await open();

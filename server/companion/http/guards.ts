@@ -104,7 +104,7 @@ export function requireMediaType(...mediaTypes: string[]): MiddlewareHandler<Com
     if (hasBody(c.req.raw, overHttp1(c))) {
       const mediaType = (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
       if (!mediaTypes.includes(mediaType)) {
-        throw new ApiProblem(415, 'unsupported_media_type', `The body must be ${mediaTypes.join(' or ')}`);
+        throw new ApiProblem(415, 'unsupported_media_type', `The body must be ${mediaTypes.join(' or ')} (${sentAs(mediaType)}): send it with Content-Type: ${mediaTypes[0]}`);
       }
       // A compressed body would be read as text, and refused for what its bytes look like.
       const encoding = c.req.header('content-encoding')?.trim().toLowerCase();
@@ -118,6 +118,13 @@ export function requireMediaType(...mediaTypes: string[]): MiddlewareHandler<Com
     return next();
   };
 }
+
+/** A media type as RFC 9110 spells one: only such a value is said back (the header is the client's text). */
+const MEDIA_TYPE = /^[\w!#$&^.+-]{1,64}\/[\w!#$&^.+-]{1,64}$/;
+
+/** How a refused body came: a client's form encoding or text/plain is named, so the fix is plain. */
+const sentAs = (mediaType: string): string =>
+  mediaType === '' ? 'it came without a Content-Type' : MEDIA_TYPE.test(mediaType) ? `it came as ${mediaType}` : 'its Content-Type is no media type';
 
 /**
  * Whether the request came over HTTP/1 (@hono/node-server), whose framing announces every body
