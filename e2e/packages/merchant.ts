@@ -83,6 +83,8 @@ export interface PackagedStackOptions {
   readonly database?: string;
   /** What runs both bins (startBin); unset: Node. */
   readonly runtime?: readonly string[];
+  /** More of the companion's settings (PAYFORM_NOTIFY_URL…). */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -104,6 +106,7 @@ export async function startPackagedStack(shop: string, options: PackagedStackOpt
       PAYFORM_DATABASE_URL: options.database?.startsWith('postgres') ? options.database : join(shop, options.database ?? `ledger-${randomBytes(4).toString('hex')}.db`),
       PAYFORM_LOG_LEVEL: 'error',
       ...(options.allowedOrigins ? { PAYFORM_ALLOWED_ORIGINS: options.allowedOrigins.join(',') } : {}),
+      ...options.env,
     }, options.runtime);
   } catch (error) {
     await sandbox.stop();

@@ -15,6 +15,7 @@ const SECRETS: Readonly<Record<string, string>> = {
   PAYFORM_GATEWAY_API_SECRET: "call the gateway as the shop and sign webhooks the companion takes as the gateway's",
   PAYFORM_GATEWAY_ENDPOINTS_KEY: "call the gateway's money-moving endpoints as the shop, with the API secret",
   PAYFORM_METRICS_TOKEN: 'read the metrics',
+  PAYFORM_NOTIFY_SECRET: "sign payment changes the shop's backend takes as the companion's (a paid order it never was)",
 };
 
 /** The sandbox's test project's, published in its docs: public already, and no real gateway takes them. */

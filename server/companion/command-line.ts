@@ -28,6 +28,8 @@ environment variables; the main ones:
   PAYFORM_BACK_OFFICE      serve the back office at this path, e.g. /admin (default off)
   PAYFORM_BACK_OFFICE_SELLERS
                            its split payments' sellers: id=name,… by sub-merchant id
+  PAYFORM_NOTIFY_URL, PAYFORM_NOTIFY_SECRET
+                           POST every payment change to your backend, signed (default off)
 
 Every variable, its default and the recipes for Hono, Express and fetch servers:
 ${COMPANION_DOCS}

@@ -16,6 +16,9 @@ export { createLogger, memorySink, stderrSink } from './log/logger.js';
 export type { LogFields, LogLevel, Logger, LogSink } from './log/logger.js';
 export { redact, redactForStorage } from './log/redact.js';
 export type { PaymentChange, PaymentEventHook, ChangeSource } from './payments/reactions.js';
+// Payment changes POSTed, signed, to a URL (PAYFORM_NOTIFY_URL), and the signature checked by a receiver in Node.
+export { notifyHook, verifyNotification } from './payments/notify-url.js';
+export type { NotifyOptions } from './payments/notify-url.js';
 export type { ReconciliationReport } from './reconciliation/reconciler.js';
 export { openApiDocument } from './openapi/openapi-document.js';
 export type { CompanionBindings, CompanionEnv, CompanionServices } from './context.js';

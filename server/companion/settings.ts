@@ -27,7 +27,8 @@
  * | PAYFORM_LOG_LEVEL | debug, info, warn, error | info |
  * | PAYFORM_BACK_OFFICE | the back office's path, e.g. /admin (signed in with the admin token) | off |
  * | PAYFORM_BACK_OFFICE_SELLERS | the sellers of split payments, `id=name,…` by gateway sub-merchant id | none |
- * | NODE_ENV | `production` requires PAYFORM_ADMIN_TOKEN, PAYFORM_GATEWAY_BASE_URL, all four credentials its own, https gateway and public URLs (plain http only to this machine), no PAYFORM_SANDBOX_ORIGIN | — |
+ * | PAYFORM_NOTIFY_URL, PAYFORM_NOTIFY_SECRET | POST every payment change there, signed with the secret (≥ 32 printable ASCII characters); both or neither (payments/notify-url.ts) | off |
+ * | NODE_ENV | `production` requires PAYFORM_ADMIN_TOKEN, PAYFORM_GATEWAY_BASE_URL, all four credentials its own, https gateway, public and notification URLs (plain http only to this machine), no PAYFORM_SANDBOX_ORIGIN | — |
  *
  * The unprefixed names of 0.2 (`DATABASE_URL`, `ADMIN_TOKEN`…) are read when the prefixed one is
  * unset, each reported in `deprecations` (environment.ts).
@@ -45,6 +46,7 @@ import { browserExposedSecrets } from './browser-exposed.js';
 import { currentEnvironment, leftAloneNotice, misspeltVariables } from './environment.js';
 import { isLocalHttpGateway, isLoopbackHost, isPlainHttpElsewhere } from './loopback.js';
 import { Origin } from './origin-setting.js';
+import { notifySecretProblem, notifyUrlProblem, shownNotifyUrl } from './payments/notify-url.js';
 import type { CurrentEnvironment, Env, EnvironmentInput, NotBlankVariable, UnreadVariable } from './environment.js';
 import type { LogLevel } from './log/logger.js';
 
@@ -85,6 +87,8 @@ export interface CompanionSettings {
   readonly logLevel: LogLevel;
   /** PAYFORM_BACK_OFFICE (where the back office is served; undefined: not served) and _SELLERS. */
   readonly backOffice: { readonly path: string; readonly subMerchants?: readonly { readonly id: string; readonly name: string }[] } | undefined;
+  /** PAYFORM_NOTIFY_URL and _SECRET: every payment change POSTed there, signed (undefined: not sent). */
+  readonly notify: { readonly url: string; readonly secret: string } | undefined;
   /** One line per unprefixed 0.2 variable that was read: logged once at start. */
   readonly deprecations: readonly string[];
   /** What reads as a mistake but runs (a misspelt variable, a real gateway on test credentials): logged once at start. */
@@ -103,6 +107,14 @@ const Origins = z
   .string()
   .transform((list) => list.split(',').map((origin) => origin.trim()).filter(Boolean))
   .pipe(z.array(Origin));
+
+/** A zod refinement of a rule that says what is wrong, or nothing. */
+function refinedBy(problemOf: (value: string) => string | undefined) {
+  return (value: string, ctx: z.core.$RefinementCtx<string>) => {
+    const problem = problemOf(value);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  };
+}
 
 const Variables = z.object({
   PORT: z.string().regex(/^\d{1,5}$/, { error: 'must be a port number' }).transform(Number).pipe(z.number().min(0).max(65_535)).default(3000),
@@ -150,6 +162,8 @@ const Variables = z.object({
   PAYFORM_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
   PAYFORM_BACK_OFFICE: BackOfficeSettings.shape.path.optional(),
   PAYFORM_BACK_OFFICE_SELLERS: SellersSetting.optional(),
+  PAYFORM_NOTIFY_URL: z.string().superRefine(refinedBy(notifyUrlProblem)).optional(),
+  PAYFORM_NOTIFY_SECRET: z.string().superRefine(refinedBy(notifySecretProblem)).optional(),
   NODE_ENV: z.string().optional(),
 });
 
@@ -228,6 +242,7 @@ function settingsOf(
   const problems = [
     ...quoted.filter((name) => !saidQuoted.has(name)).map(quotedSettingProblem),
     ...(env.NODE_ENV === 'production' ? productionProblems(env, credentials) : []),
+    ...notifyPairProblems(env),
   ];
   if (!parsed.success || emptied.length > 0 || problems.length > 0) {
     // A value read from a 0.2 name is named as it was set.
@@ -278,6 +293,13 @@ function settingsOf(
             'anyone who reaches it can sign webhooks; leave PAYFORM_HOST unset (127.0.0.1) while developing, or set your project’s credentials',
         ]
       : []),
+    // Production refuses it; in development it may be a machine of the developer's network.
+    ...(vars.NODE_ENV !== 'production' && vars.PAYFORM_NOTIFY_URL && isPlainHttpElsewhere(new URL(vars.PAYFORM_NOTIFY_URL))
+      ? [
+          `PAYFORM_NOTIFY_URL is ${shownNotifyUrl(vars.PAYFORM_NOTIFY_URL)}, plain http to another machine: payment changes (customers' details, card tokens) cross the network unencrypted, ` +
+            'and production refuses it; give the receiver an https address',
+        ]
+      : []),
     ...(vars.PAYFORM_DATABASE_STATEMENT_TIMEOUT_MS !== undefined && !isPostgresUrl(vars.PAYFORM_DATABASE_URL)
       ? ['PAYFORM_DATABASE_STATEMENT_TIMEOUT_MS applies to a PostgreSQL ledger and is ignored: PAYFORM_DATABASE_URL is a SQLite file']
       : []),
@@ -316,6 +338,7 @@ function settingsOf(
       vars.PAYFORM_BACK_OFFICE === undefined
         ? undefined
         : { path: vars.PAYFORM_BACK_OFFICE, ...(vars.PAYFORM_BACK_OFFICE_SELLERS ? { subMerchants: vars.PAYFORM_BACK_OFFICE_SELLERS } : {}) },
+    notify: vars.PAYFORM_NOTIFY_URL && vars.PAYFORM_NOTIFY_SECRET ? { url: vars.PAYFORM_NOTIFY_URL, secret: vars.PAYFORM_NOTIFY_SECRET } : undefined,
     deprecations,
     warnings,
     misspelt,
@@ -371,7 +394,7 @@ function productionProblems(env: Env, credentials: ProjectCredentials): string[]
   const token = env.PAYFORM_ADMIN_TOKEN;
   // The gateway call carries the credentials (and, relayed, the card); the public URL carries the
   // session id, a capability, in every return address. Plain http only to this machine.
-  const plain = (['PAYFORM_GATEWAY_BASE_URL', 'PAYFORM_PUBLIC_URL'] as const).filter((name) => {
+  const plain = (['PAYFORM_GATEWAY_BASE_URL', 'PAYFORM_PUBLIC_URL', 'PAYFORM_NOTIFY_URL'] as const).filter((name) => {
     const url = URL.parse(env[name] ?? '');
     return url !== null && isPlainHttpElsewhere(url);
   });
@@ -382,6 +405,21 @@ function productionProblems(env: Env, credentials: ProjectCredentials): string[]
     ...(token && new Set(token).size < MIN_DISTINCT_TOKEN_CHARACTERS
       ? ['PAYFORM_ADMIN_TOKEN is easy to guess (a few characters, repeated): use a random one, e.g. the output of `openssl rand -base64 32`']
       : []),
-    ...(plain.length > 0 ? [`production needs https for ${plain.join(' and ')} (plain http only to this machine): ${plain.map((name) => `${name} is ${env[name]}`).join(', ')}`] : []),
+    ...(plain.length > 0 ? [`production needs https for ${plain.join(' and ')} (plain http only to this machine): ${plain.map((name) => `${name} is ${name === 'PAYFORM_NOTIFY_URL' ? shownNotifyUrl(env[name] ?? '') : env[name]}`).join(', ')}`] : []),
   ];
+}
+
+/**
+ * A notification URL without its secret could not be signed, a secret without a URL is a
+ * setting that does nothing: either is refused, naming the one to add.
+ */
+function notifyPairProblems(env: Env): string[] {
+  const { PAYFORM_NOTIFY_URL: url, PAYFORM_NOTIFY_SECRET: secret } = env;
+  if (url !== undefined && secret === undefined) {
+    return ['PAYFORM_NOTIFY_URL is set without PAYFORM_NOTIFY_SECRET: set it to a random secret of at least 32 characters (e.g. `openssl rand -hex 32`), the same the receiver verifies with'];
+  }
+  if (secret !== undefined && url === undefined) {
+    return ['PAYFORM_NOTIFY_SECRET is set without PAYFORM_NOTIFY_URL: set PAYFORM_NOTIFY_URL to the address payment changes are POSTed to, or remove PAYFORM_NOTIFY_SECRET'];
+  }
+  return [];
 }

@@ -31,6 +31,7 @@ import { notFunctions } from './config.js';
 import { createLogger } from './log/logger.js';
 import type { Logger } from './log/logger.js';
 import type { PaymentEventHook } from './payments/reactions.js';
+import { notifyHook, shownNotifyUrl } from './payments/notify-url.js';
 import { readCompanionConfig, unreadHint } from './settings.js';
 import type { CompanionSettings } from './settings.js';
 import { takenOnIpv6Loopback, takenOnIpv6LoopbackProblem } from './localhost-port.js';
@@ -300,6 +301,7 @@ async function compose(settings: CompanionSettings, options: StartOptions, serve
       `test mode is off, but the gateway's pages are at ${sandboxOrigin}, plain http: the widget follows a redirect there only in test sessions, so 3-D Secure and hosted-page payments would fail; set PAYFORM_TEST_MODE=true (or leave it unset with a sandbox on this machine), or give the sandbox an https address`,
     );
   }
+  const onPaymentEvent = paymentEventHook(settings, options, logger);
   let app: CompanionApp;
   try {
     app = createCompanion({
@@ -319,7 +321,7 @@ async function compose(settings: CompanionSettings, options: StartOptions, serve
       ...((options.backOffice ?? settings.backOffice) ? { backOffice: options.backOffice ?? settings.backOffice } : {}),
       ...(settings.metricsToken ? { metricsToken: settings.metricsToken } : {}),
       logger,
-      ...(options.onPaymentEvent ? { onPaymentEvent: options.onPaymentEvent } : {}),
+      ...(onPaymentEvent ? { onPaymentEvent } : {}),
     });
   } catch (error) {
     // Refused (a setting out of range): nothing may keep the process alive.
@@ -373,6 +375,24 @@ async function compose(settings: CompanionSettings, options: StartOptions, serve
       })();
       return closing;
     },
+  };
+}
+
+/**
+ * Who is told of payment changes: the `onPaymentEvent` option (mounted), the URL of
+ * PAYFORM_NOTIFY_URL (the bin, any language), or both — the option first, then the URL; a
+ * change either one fails is told to both again (each deduplicates by `change.id`).
+ */
+function paymentEventHook(settings: CompanionSettings, options: StartOptions, logger: Logger): PaymentEventHook | undefined {
+  const { notify } = settings;
+  if (!notify) return options.onPaymentEvent;
+  const notifyUrl = notifyHook(notify);
+  logger.info(`payment changes: POSTed to ${shownNotifyUrl(notify.url)} (PAYFORM_NOTIFY_URL), signed with PAYFORM_NOTIFY_SECRET`);
+  const own = options.onPaymentEvent;
+  if (!own) return notifyUrl;
+  return async (change) => {
+    await own(change);
+    await notifyUrl(change);
   };
 }
 

@@ -81,6 +81,35 @@ describe('telling the merchant at least once', () => {
     expect(failures.map((entry) => [entry.order_id, entry.attempt])).toEqual([[session.order_id, undefined], [session.order_id, 1]]);
   });
 
+  it('a hook down for many payments logs one error for those told at once, one a pass, and says when it works again', async () => {
+    const clock = new TestClock(Date.now());
+    let down = true;
+    const stack = await open({
+      clock,
+      companion: {
+        onPaymentEvent: () => {
+          if (down) throw new Error('the receiver is down');
+        },
+      },
+    });
+    stack.dropWebhooks = true;
+    for (let n = 0; n < 3; n++) expect((await (await stack.pay((await stack.openSession()).id)).json()).status).toBe('success');
+    clock.advance(NOTICE_GRACE_MS);
+    expect(await reconcile(stack)).toMatchObject({ dueNotices: 1, toldNotices: 0 });
+    down = false;
+    clock.advance(15_000);
+    expect(await reconcile(stack)).toMatchObject({ dueNotices: 3, toldNotices: 3 });
+    const said = stack.logs.map((line) => JSON.parse(line) as { level: string; msg: string; failures?: number }).filter(({ msg }) => msg.includes('onPaymentEvent hook'));
+    expect(said.map(({ level, msg }) => [level, msg.split(';')[0]])).toEqual([
+      ['error', 'the onPaymentEvent hook failed'],
+      ['debug', 'the onPaymentEvent hook failed'],
+      ['debug', 'the onPaymentEvent hook failed'],
+      ['error', 'the onPaymentEvent hook failed again'],
+      ['info', 'the onPaymentEvent hook works again'],
+    ]);
+    expect(said.at(-1)?.failures).toBe(4);
+  });
+
   it('a change committed by a companion that never told it is told by another on the same database, the first not dropping it', async () => {
     const clock = new TestClock(Date.now());
     // The first companion stands for a process that died between the commit and the hook.

@@ -52,6 +52,12 @@ interface NoticeDeps {
 
 export class MerchantNotices {
   readonly #deps: NoticeDeps;
+  /**
+   * The hook's failures since it last returned. Of the changes told at once, the first failure of
+   * a streak is an error and the rest debug: a receiver down would log every payment. Each pass
+   * that tells it again and fails still logs one error, the streak's reminder.
+   */
+  #failures = 0;
 
   constructor(deps: NoticeDeps) {
     this.#deps = deps;
@@ -72,9 +78,14 @@ export class MerchantNotices {
     try {
       await this.#call(hook, change);
     } catch (error) {
-      logger.error('the onPaymentEvent hook failed; reconciliation tells it again', { order_id: change.orderId, kind: change.kind, err: error });
+      const first = ++this.#failures === 1;
+      const message = 'the onPaymentEvent hook failed; reconciliation tells it again';
+      const fields = { order_id: change.orderId, kind: change.kind, err: error };
+      if (first) logger.error(`${message} (the next failures of changes told at once are logged at debug until it works again)`, fields);
+      else logger.debug(message, fields);
       return;
     }
+    this.#recovered();
     // A flagged payment's record has two things to tell, and the mark cannot say whether the
     // other one was told (its call may have thrown): it stays, and reconciliation tells both.
     if (tellsWholeRecord(change)) await this.#told(stateOf(change));
@@ -118,10 +129,18 @@ export class MerchantNotices {
         order_id: changes[0]?.orderId, attempt: notice.attempt, retry_in_ms: retryInMs, err: error,
       });
       await ledger.noticeFailed(state, clock() + retryInMs);
+      this.#failures += 1;
       return false;
     }
+    this.#recovered();
     await this.#told(state);
     return true;
+  }
+
+  #recovered(): void {
+    if (this.#failures === 0) return;
+    this.#deps.logger.info('the onPaymentEvent hook works again', { failures: this.#failures });
+    this.#failures = 0;
   }
 
   /** The hook's call, or a HookTimeout once it has taken `hookTimeoutMs`. */
