@@ -21,8 +21,13 @@ const NOT_CONFIRMED = 'The payment was not confirmed. Try again or use another c
 /** No code: the attempt never got a decision (the gateway could not be reached). */
 const NOT_COMPLETED = 'The payment could not be completed. Try again.';
 
-/** The customer-safe reason of a failed attempt; a redirect it had means a 3-D Secure challenge. */
-export function failureMessage(payment: { readonly statusCode: string | null; readonly userActionUrl: string | null }): string {
+/**
+ * The customer-safe reason of a failed attempt; a redirect it had means a 3-D Secure challenge.
+ * One ended here as never sent (`unsentAt`) got no decision, whatever code it last had (a
+ * pending one, `2122`): no card was declined, and the customer is not told one was.
+ */
+export function failureMessage(payment: { readonly statusCode: string | null; readonly userActionUrl: string | null; readonly unsentAt?: number | null }): string {
+  if (payment.unsentAt != null) return NOT_COMPLETED;
   return declineMessage(payment.statusCode, payment.userActionUrl !== null);
 }
 

@@ -67,6 +67,8 @@ describe('orders the gateway no longer knows', () => {
     await stack.control('POST', '/_sandbox/reset');
     await windowOfReads();
     expect(await stack.ledger.getPayment(session.order_id)).toMatchObject({ status: 'pending', unsentAt: clock.now });
+    // Its customer may pay again, and is not told a card was declined: no decision came.
+    expect(await stack.json('GET', `/api/checkout/sessions/${session.id}`, 200)).toMatchObject({ status: 'failure', message: 'The payment could not be completed. Try again.' });
     expect(lines(/never saw this payment attempt/)).toEqual([]);
     const said = lines(/no longer knows a payment it acknowledged/);
     expect(said).toMatchObject([{ level: 'error', order_id: session.order_id, payment_id: paid.payment_id, msg: expect.stringContaining('PAYFORM_GATEWAY_BASE_URL') }]);
