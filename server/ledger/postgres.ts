@@ -292,6 +292,9 @@ export async function postgresDialect(url: string, options: PostgresOptions): Pr
     // time and the companion answers 503 instead of hanging.
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     keepAlive: true,
+    // How an operator finds the companion's connections in pg_stat_activity on a shared server;
+    // an application_name in the URL, or PGAPPNAME, names them otherwise.
+    fallback_application_name: 'payform',
     types: typesOf(driver),
     ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
   });
