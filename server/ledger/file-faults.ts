@@ -4,7 +4,7 @@
  * the file system is asked what stands in the way: the refusal then names that path and what
  * to change, not every reason it might have been.
  */
-import { accessSync, constants, existsSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, statSync, statfsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
 /** What stands in the way, as the file system's error code would name it, and where. */
@@ -47,6 +47,30 @@ export function ledgerFileFault(location: string): FileFault | undefined {
 export function fileFaultRefusal(location: string, error: unknown): Error | undefined {
   const fault = ledgerFileFault(location);
   return fault && new Error(fileFaultProblem(location, fault), { cause: error });
+}
+
+/** Less free space than this where the ledger's file is: SQLite's "disk I/O error" at open is a full disk. */
+const NEARLY_FULL_BYTES = 1024 * 1024;
+
+/**
+ * `error` (SQLite's at open: `database or disk is full`, or a `disk I/O error` making the -wal or
+ * -shm file) said as the full disk it is, naming it; undefined when the disk has room.
+ */
+export function fullDiskRefusal(location: string, error: unknown): Error | undefined {
+  const code = String((error as { code?: unknown } | null)?.code);
+  if (!code.startsWith('SQLITE_FULL') && !code.startsWith('SQLITE_IOERR')) return undefined;
+  let free: number;
+  try {
+    const { bavail, bsize } = statfsSync(dirname(location));
+    free = bavail * bsize;
+  } catch {
+    return undefined;
+  }
+  if (free >= NEARLY_FULL_BYTES) return undefined;
+  return new Error(
+    `${location} cannot be opened: the disk holding it is full (${Math.floor(free / 1024)} KiB free; SQLite said "${(error as Error).message}"): free space on it, or point PAYFORM_DATABASE_URL at a file on another disk, then start again`,
+    { cause: error },
+  );
 }
 
 /** The refusal of the ledger's file at `location` for `fault`: what is wrong, where, and the fix. */

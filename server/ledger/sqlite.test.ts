@@ -229,6 +229,19 @@ describe('a SQLite ledger file', () => {
     }
   }, 20_000);
 
+  it('on a full disk is refused at open naming the disk as full and the fix, not as a disk I/O error', async () => {
+    const disk = mountSmallDisk();
+    try {
+      const path = join(disk.dir, 'ledger.db');
+      disk.fill();
+      const refused = openLedger(path);
+      await expect(refused).rejects.toThrow(`${path} cannot be opened: the disk holding it is full (`);
+      await expect(refused).rejects.toThrow('free space on it, or point PAYFORM_DATABASE_URL at a file on another disk, then start again');
+    } finally {
+      disk.dispose();
+    }
+  });
+
   it('in the way of a file or behind permissions is refused naming what is wrong, as the companion\'s user finds it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'payform-unopenable-'));
     try {

@@ -13,7 +13,7 @@ import { CompiledQuery, SqliteAdapter, SqliteDriver, SqliteIntrospector, SqliteQ
 import type Database from 'better-sqlite3';
 import { STORAGE_CODES } from './availability.js';
 import { loadSqlite, sqliteBuildProblem } from './drivers.js';
-import { fileFaultRefusal } from './file-faults.js';
+import { fileFaultRefusal, fullDiskRefusal } from './file-faults.js';
 import type { CompiledQuery as Query, DatabaseConnection, DatabaseIntrospector, Dialect, DialectAdapter, Driver, Kysely, QueryCompiler, QueryResult, SqliteDatabase, SqliteStatement } from 'kysely';
 import { LedgerNotDurable, NOT_DURABLE } from './durability.js';
 import type { CommitObserver } from './durability.js';
@@ -516,6 +516,8 @@ function opened<T>(open: () => T, location: string): T {
 function openRefusal(error: unknown, location: string): unknown {
   const build = sqliteBuildProblem(error);
   if (build) return new Error(`${location} cannot be opened: ${build}`, { cause: error });
+  const full = fullDiskRefusal(location, error);
+  if (full) return full;
   const code = String((error as { code?: unknown }).code);
   const message = (error as Error).message;
   if (code.startsWith('SQLITE_CANTOPEN')) {
