@@ -17,6 +17,7 @@ import type { CompanionEnv } from '../context.js';
 import { abortedByClient } from './client-abort.js';
 import { REPLAYED_HEADER } from './idempotency-keys.js';
 import { cutForLateness } from './unparsed-requests.js';
+import { OWN_PROBE_HEADER, ownProbeToken } from './own-probe.js';
 
 /** The liveness and readiness probes' routes and the metrics scrape, every few seconds, under any base path. */
 const PROBES = /\/(healthz|readyz|metrics)$/;
@@ -50,6 +51,8 @@ export function logRequests(app: RoutedApp): MiddlewareHandler<CompanionEnv> {
     else if (status >= 500 && !toldElsewhere(status, c.res.headers, route)) logger.error('request failed', fields);
     // A load balancer's probes, every few seconds, would be a third of an idle log.
     else if (PROBES.test(route)) logger.debug('request', fields);
+    // The start's check of the public URL posts an empty form to the webhook route (400): its own.
+    else if (status === 400 && c.req.header(OWN_PROBE_HEADER) === ownProbeToken) logger.debug('request', { ...fields, own_check: true });
     else logger.info('request', fields);
   };
 }

@@ -289,6 +289,11 @@ describe('the public URL check, between real companions', () => {
       });
       expect(lines.filter(({ level }) => level !== 'debug')).toEqual([]);
       expect(lines.map(({ msg }) => msg)).toEqual(Array(2).fill(`PAYFORM_PUBLIC_URL reaches this companion: ${stack.companionUrl}/webhooks/gateway answers from an instance on its ledger`));
+      // The checks' own posts (an empty form: 400) are not said to the operator as refused webhooks.
+      const posted = stack.logs
+        .map((line) => JSON.parse(line) as { level: string; msg: string; method?: string; route?: string; status?: number; own_check?: boolean })
+        .filter(({ msg, method, route }) => msg === 'request' && method === 'POST' && route?.endsWith('/webhooks/gateway'));
+      expect(posted.map(({ level, status, own_check }) => [level, status, own_check])).toEqual([['debug', 400, true], ['debug', 400, true]]);
     });
 
   sameLedger(fileBackend);

@@ -23,6 +23,7 @@ import { errorCode } from '../log/error-code.js';
 import type { Logger } from '../log/logger.js';
 import { isLoopbackHost } from '../loopback.js';
 import { requestAddress } from '../http/request-address.js';
+import { OWN_PROBE_HEADER, ownProbeToken } from '../http/own-probe.js';
 
 /** `/healthz` and the webhook route's refusal of a GET name the companion process that answered: a probe knows it reached a companion, not just a server. */
 export const INSTANCE_HEADER = 'Payform-Instance';
@@ -215,7 +216,7 @@ async function postRefusal(url: string, fetch: typeof globalThis.fetch): Promise
   try {
     const answer = await fetch(url, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', [OWN_PROBE_HEADER]: ownProbeToken },
       body: '',
       redirect: 'manual',
       signal: AbortSignal.timeout(PROBE_TIMEOUT_MS),

@@ -1,0 +1,10 @@
+/**
+ * The companion's own request to itself at start (operator/public-url-check.ts: an empty form
+ * posted to its webhook route, which answers 400) carries this header, so that the request log
+ * says it at debug rather than as a refused webhook at every start. The token is this process's
+ * own, never answered back: no one else can quiet a line with it.
+ */
+import { randomUUID } from 'node:crypto';
+
+export const OWN_PROBE_HEADER = 'payform-own-probe';
+export const ownProbeToken = randomUUID();
