@@ -235,8 +235,8 @@ describe('stale payments', () => {
     }
     expect(reads.map((tally) => tally.neverSent)).toEqual([0, 0, 1]);
     expect(reads.every((tally) => tally.givenUp === 0)).toBe(true);
-    // Its challenge is gone with it: the customer reads that it was not confirmed.
-    expect(await stack.json('GET', `/api/checkout/sessions/${session.id}`, 200)).toMatchObject({ status: 'failure', message: 'The payment was not confirmed. Try again or use another card.' });
+    // Its challenge is gone with it, and no decision came: the customer reads that it could not be completed.
+    expect(await stack.json('GET', `/api/checkout/sessions/${session.id}`, 200)).toMatchObject({ status: 'failure', message: 'The payment could not be completed. Try again.' });
     expect(await (await stack.pay(session.id)).json()).toMatchObject({ status: 'success', order_id: session.order_id });
     expect(await stack.ledger.getPayment(session.order_id)).toMatchObject({ status: 'success', unsentAt: null });
   });
