@@ -469,6 +469,44 @@ describe('startCompanion', () => {
     await expect(compose(first)).rejects.toThrow(`holds the payments of point of sale ${other}`);
   });
 
+  it('in production refuses a ledger whose payments go to another gateway, until it is handed over; elsewhere records the move and says it', async () => {
+    const databaseUrl = join(dir, 'one-gateway.db');
+    const memory = memorySink();
+    const compose = (gateway: string, more: Record<string, string> = {}) =>
+      composeCompanion(readCompanionConfig({ ...productionEnvironment(), PAYFORM_PUBLIC_URL: 'https://pay.shop.example', PAYFORM_DATABASE_URL: databaseUrl, PAYFORM_GATEWAY_BASE_URL: gateway, ...more }), {
+        logger: createLogger({ sink: memory.sink }),
+      });
+    const staging = await serveSandbox();
+    try {
+      await (await compose(sandbox.url)).close();
+      // A staging gateway left in one instance's settings: it would end the others' payments as never sent.
+      await expect(compose(staging.url)).rejects.toThrow(
+        `the ledger at PAYFORM_DATABASE_URL ${databaseUrl} sends its payments to the gateway at ${new URL(sandbox.url).origin}, and PAYFORM_GATEWAY_BASE_URL is ${staging.url}: every companion on one ledger must use one gateway`,
+      );
+      await (await compose(sandbox.url)).close();
+      // The gateway moved: handed over once, then the new one is the ledger's.
+      const posId = productionEnvironment().PAYFORM_GATEWAY_POS_ID!;
+      await (await compose(staging.url, { PAYFORM_LEDGER_HANDOVER_FROM: posId })).close();
+      expect(memory.lines.filter((line) => line.includes(`the ledger is point of sale ${posId}'s, with its gateway at PAYFORM_GATEWAY_BASE_URL: remove PAYFORM_LEDGER_HANDOVER_FROM`))).toHaveLength(1);
+      await (await compose(staging.url)).close();
+      await expect(compose(sandbox.url)).rejects.toThrow(`sends its payments to the gateway at ${new URL(staging.url).origin}`);
+      // Outside production: recorded, and said only when it is not one address on this machine for another.
+      const { NODE_ENV: _, ...developing } = productionEnvironment();
+      const development = (gateway: string) =>
+        composeCompanion(readCompanionConfig({ ...developing, PAYFORM_PUBLIC_URL: 'https://pay.shop.example', PAYFORM_DATABASE_URL: databaseUrl, PAYFORM_GATEWAY_BASE_URL: gateway }), {
+          logger: createLogger({ sink: memory.sink }),
+        });
+      await (await development(sandbox.url)).close();
+      await (await development('https://gateway.example')).close();
+      const said = memory.lines.filter((line) => line.includes("the ledger's payments were sent to the gateway at"));
+      expect(said.map((line) => (JSON.parse(line) as { msg: string }).msg)).toEqual([
+        `the ledger's payments were sent to the gateway at ${new URL(sandbox.url).origin}, and this companion's is https://gateway.example (PAYFORM_GATEWAY_BASE_URL), recorded now: every companion on one ledger must use one gateway — one elsewhere ends the payments it cannot find there as never sent; production refuses to start so`,
+      ]);
+    } finally {
+      await staging.close();
+    }
+  });
+
   it('says once, at start, that it upgraded a ledger of an earlier version, and not for a new or current one', async () => {
     const databaseUrl = join(dir, 'earlier.db');
     const earlier = new Kysely<unknown>({ dialect: await sqliteDialect(databaseUrl) });

@@ -35,7 +35,7 @@ import { notifyHook, shownNotifyUrl } from './payments/notify-url.js';
 import { readCompanionConfig, unreadHint } from './settings.js';
 import type { CompanionSettings } from './settings.js';
 import { takenOnIpv6Loopback, takenOnIpv6LoopbackProblem } from './localhost-port.js';
-import { isLocalHttpGateway, isLoopback, isPlainHttpElsewhere } from './loopback.js';
+import { isLocalHttpGateway, isLoopback, isLoopbackHost, isPlainHttpElsewhere } from './loopback.js';
 import { unknownOptions } from './near-names.js';
 import { checkGateway } from './gateway-check.js';
 import { INSTANCE_HEADER, instanceId } from './operator/public-url-check.js';
@@ -294,6 +294,7 @@ async function compose(settings: CompanionSettings, options: StartOptions, serve
     throw unopenedLedger(error, settings);
   });
   await checkLedgerOwner(ledger, settings, logger);
+  await checkLedgerGateway(ledger, settings, baseUrl, logger);
   const sandboxOrigin = settings.sandboxOrigin ?? options.sandboxOrigin ?? localGatewayOrigin(baseUrl, settings.production, logger);
   if (!settings.testMode && sandboxOrigin?.startsWith('http:')) {
     // The widget follows a redirect to plain http only in a test session: every 3-D Secure and hosted payment would stop there.
@@ -603,7 +604,10 @@ async function checkLedgerOwner(ledger: Ledger, settings: CompanionSettings, log
     throw unopenedLedger(error, settings);
   });
   if (held === posId.toLowerCase()) {
-    if (from !== undefined) logger.warn(`the ledger is point of sale ${posId}'s now, no longer ${from}'s: remove PAYFORM_LEDGER_HANDOVER_FROM`);
+    if (from !== undefined) {
+      const whose = from.toLowerCase() === held ? `point of sale ${posId}'s, with its gateway at PAYFORM_GATEWAY_BASE_URL` : `point of sale ${posId}'s now, no longer ${from}'s`;
+      logger.warn(`the ledger is ${whose}: remove PAYFORM_LEDGER_HANDOVER_FROM`);
+    }
     return;
   }
   await ledger.close();
@@ -613,6 +617,36 @@ async function checkLedgerOwner(ledger: Ledger, settings: CompanionSettings, log
       `To hand this ledger over to ${posId} (going live), stop every companion of ${held}, then start once with PAYFORM_LEDGER_HANDOVER_FROM=${held}` +
       // The test project's id or the default file stood in for a misspelt one.
       unreadHint(settings, ['PAYFORM_DATABASE_URL', 'PAYFORM_GATEWAY_POS_ID', 'PAYFORM_LEDGER_HANDOVER_FROM']),
+  );
+}
+
+/**
+ * One ledger's payments go to one gateway. An instance pointed at another (a staging URL left in
+ * its settings) finds none of them there, and its reconciliation ends those still being paid as
+ * never sent: their customers read that the payment could not be completed, while it may go on
+ * at the gateway that has it. In production another gateway than the one recorded is refused at
+ * start; handing the ledger over (PAYFORM_LEDGER_HANDOVER_FROM: going live, or the gateway moved)
+ * records the new one. Outside production it is recorded and said — not between two addresses on
+ * this machine, where a development sandbox takes another port at every start.
+ */
+async function checkLedgerGateway(ledger: Ledger, settings: CompanionSettings, baseUrl: string, logger: Logger): Promise<void> {
+  const origin = new URL(baseUrl).origin;
+  const handover = settings.ledgerHandoverFrom !== undefined;
+  const held = await ledger.claimGateway(origin, handover);
+  if (held === origin) return;
+  if (settings.production) {
+    await ledger.close();
+    throw new Error(
+      `the ledger at PAYFORM_DATABASE_URL ${shownLedger(settings.databaseUrl)} sends its payments to the gateway at ${held}, and PAYFORM_GATEWAY_BASE_URL is ${baseUrl}: ` +
+        'every companion on one ledger must use one gateway — one elsewhere finds none of its payments and ends those still being paid as never sent. ' +
+        `Point PAYFORM_GATEWAY_BASE_URL at ${held}; or, if the gateway moved there, stop every companion, then start once with PAYFORM_LEDGER_HANDOVER_FROM=${settings.credentials.posId} (this point of sale)`,
+    );
+  }
+  await ledger.claimGateway(origin, true);
+  if (isLoopbackHost(new URL(held).hostname) && isLoopbackHost(new URL(origin).hostname)) return;
+  logger.warn(
+    `the ledger's payments were sent to the gateway at ${held}, and this companion's is ${origin} (PAYFORM_GATEWAY_BASE_URL), recorded now: ` +
+      'every companion on one ledger must use one gateway — one elsewhere ends the payments it cannot find there as never sent; production refuses to start so',
   );
 }
 

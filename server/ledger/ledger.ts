@@ -6,7 +6,7 @@ import { deleteCard, findCard, listCards, saveCard, savePaymentCard, cardholderO
 import type { LedgerContext } from './context.js';
 import { InvalidLedgerInput, LedgerNotFound } from './errors.js';
 import { ingestEvent, retryEvent, reviewEvent } from './events.js';
-import { claimPointOfSale, probeWrite, readLedgerId } from './owner.js';
+import { claimGateway, claimPointOfSale, probeWrite, readLedgerId } from './owner.js';
 import { claimIdempotencyKey, endIdempotencyLease, readUnscopedKeys, releaseIdempotencyKey, storeIdempotentAnswer, sweepIdempotencyKeys } from './idempotency.js';
 import type { IdempotencyClaim, IdempotencyRequest, StoredAnswer } from './idempotency.js';
 import { overCapturePercent, parseInput, paymentUpdateInput, schemaName } from './input.js';
@@ -200,6 +200,8 @@ export interface Ledger {
 
   /** The point of sale whose payments this ledger holds: `posId` if it held none yet, or `handoverFrom`'s (owner.ts). */
   claimPointOfSale(posId: string, handoverFrom?: string): Promise<string>;
+  /** The gateway origin this ledger's payments go to: `origin` if none was recorded yet, or when `replace` (owner.ts). */
+  claimGateway(origin: string, replace?: boolean): Promise<string>;
   /** Commits a write that changes nothing the ledger answers: whether the database takes writes now (owner.ts). */
   probeWrite(): Promise<void>;
 
@@ -283,6 +285,7 @@ function ledgerOver(ctx: LedgerContext, upgradedNow: readonly string[], id: stri
     retryEvent: (id) => retryEvent(ctx, id),
     reviewEvent: (id) => reviewEvent(ctx, id),
     claimPointOfSale: (posId, handoverFrom) => claimPointOfSale(ctx, posId, handoverFrom),
+    claimGateway: (origin, replace) => claimGateway(ctx, origin, replace),
     probeWrite: () => probeWrite(ctx),
     saveCard: (card) => saveCard(ctx, card),
     savePaymentCard: (sessionId, card) => savePaymentCard(ctx, sessionId, card),

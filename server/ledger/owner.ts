@@ -22,6 +22,21 @@ export async function claimPointOfSale(ctx: LedgerContext, posId: string, handov
   return held.value;
 }
 
+const GATEWAY = 'gateway';
+
+/**
+ * The gateway (its origin) this ledger's payments are sent to: `origin` if none was recorded yet,
+ * or when `replace` (a handover, a gateway that moved); else the one recorded. A companion sent
+ * to another finds none of the ledger's payments there, and would end those still being paid as
+ * never sent.
+ */
+export async function claimGateway(ctx: LedgerContext, origin: string, replace = false): Promise<string> {
+  const row = ctx.db.insertInto('ledger_settings').values({ key: GATEWAY, value: origin });
+  await (replace ? row.onConflict((oc) => oc.column('key').doUpdateSet({ value: origin })) : row.onConflict((oc) => oc.column('key').doNothing())).execute();
+  const held = await ctx.db.selectFrom('ledger_settings').select('value').where('key', '=', GATEWAY).executeTakeFirstOrThrow();
+  return held.value;
+}
+
 const LEDGER_ID = 'ledger_id';
 
 /**

@@ -77,6 +77,14 @@ export function describeLedgerContract(backend: LedgerBackend): void {
         expect(await again.claimPointOfSale('9b2e4f10-6c3d-4a8b-b1e7-2f5d8c9a0e34')).toBe('5d1c2a8e-3f47-4b6a-9e0d-7c4b2f8a6e15');
       });
 
+      it('sends its payments to one gateway: the first to claim it names it, for every instance after, until replaced', async () => {
+        expect(await ledger.claimGateway('https://gateway.example')).toBe('https://gateway.example');
+        const again = await store.reopen!();
+        expect(await again.claimGateway('https://staging.gateway.example')).toBe('https://gateway.example');
+        expect(await again.claimGateway('https://new.gateway.example', true)).toBe('https://new.gateway.example');
+        expect(await ledger.claimGateway('https://gateway.example')).toBe('https://new.gateway.example');
+      });
+
       it('takes a write probe as often as asked, leaving the point of sale it holds as it was', async () => {
         // What an outage of the disk is probed with (ledger-outage.ts): a commit, nothing a caller reads.
         await ledger.probeWrite();
