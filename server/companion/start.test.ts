@@ -4,9 +4,10 @@ import { connect, createServer } from 'node:net';
 import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { serveSandbox } from '../sandbox/testing/served.js';
 import type { ServedSandbox } from '../sandbox/testing/served.js';
+import { eachServedSandbox } from './test/served-sandbox.js';
 import { GatewayClient } from '@payform/gateway';
 import { createCompanion } from './app.js';
 import { composeCompanion, startCompanion } from './start.js';
@@ -37,14 +38,7 @@ async function rawExchange(port: number, request: string): Promise<{ head: strin
 
 let sandbox: ServedSandbox;
 let dir: string;
-beforeEach(async () => {
-  sandbox = await serveSandbox();
-  dir = mkdtempSync(join(tmpdir(), 'payform-start-'));
-});
-afterEach(async () => {
-  await sandbox.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+eachServedSandbox('payform-start-', (made) => ({ sandbox, dir } = made));
 
 describe('startCompanion', () => {
   it('listens, prints the generated admin token, takes payments and webhooks, and stops', async () => {

@@ -3,15 +3,13 @@
 // in any language — signed, told again while it refuses, and the bin refusing bad settings.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { bundled } from '../../../e2e/entry-points.js';
 import { NOTICE_GRACE_MS } from '../../ledger/index.js';
 import { fileBackend, TestClock } from '../../ledger/testing/databases.js';
-import { serveSandbox } from '../../sandbox/testing/served.js';
 import type { ServedSandbox } from '../../sandbox/testing/served.js';
+import { eachServedSandbox } from '../test/served-sandbox.js';
 import { createLogger, memorySink } from '../log/logger.js';
 import { notifyHook, verifyNotification } from '../index.js';
 import type { PaymentChange } from '../index.js';
@@ -127,14 +125,7 @@ describe('payment changes told over HTTP', () => {
 describe('the bin with PAYFORM_NOTIFY_URL', () => {
   let sandbox: ServedSandbox;
   let dir: string;
-  beforeEach(async () => {
-    sandbox = await serveSandbox();
-    dir = mkdtempSync(join(tmpdir(), 'payform-notify-'));
-  });
-  afterEach(async () => {
-    await sandbox.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  eachServedSandbox('payform-notify-', (made) => ({ sandbox, dir } = made));
 
   it('says where changes go, its password masked, and POSTs a payment’s there signed', async () => {
     const withPassword = new URL(receiver.url);
@@ -162,30 +153,23 @@ describe('the bin with PAYFORM_NOTIFY_URL', () => {
   });
 
   it('refuses to start on a wrong setting, naming the variable and the fix', async () => {
-    const refusal = (env: Record<string, string>) => {
-      try {
-        readCompanionConfig(env);
-      } catch (error) {
-        return (error as Error).message;
-      }
-      return 'started';
-    };
-    expect(refusal({ PAYFORM_NOTIFY_URL: 'ftp://shop.example/in', PAYFORM_NOTIFY_SECRET: SECRET })).toBe(
-      'Invalid environment: PAYFORM_NOTIFY_URL: must be an http(s) URL, e.g. https://shop.example/payform/notifications',
+    const starting = (env: Record<string, string>) => () => readCompanionConfig(env);
+    expect(starting({ PAYFORM_NOTIFY_URL: 'ftp://shop.example/in', PAYFORM_NOTIFY_SECRET: SECRET })).toThrow(
+      new TypeError('Invalid environment: PAYFORM_NOTIFY_URL: must be an http(s) URL, e.g. https://shop.example/payform/notifications'),
     );
-    expect(refusal({ PAYFORM_NOTIFY_URL: 'https://shop.example/in' })).toMatch(/^Invalid environment: PAYFORM_NOTIFY_URL is set without PAYFORM_NOTIFY_SECRET: set it to a random secret of at least 32 characters/);
-    expect(refusal({ PAYFORM_NOTIFY_SECRET: SECRET })).toMatch(/^Invalid environment: PAYFORM_NOTIFY_SECRET is set without PAYFORM_NOTIFY_URL: set PAYFORM_NOTIFY_URL/);
-    expect(refusal({ PAYFORM_NOTIFY_URL: 'https://shop.example/in', PAYFORM_NOTIFY_SECRET: 'short' })).toBe(
-      'Invalid environment: PAYFORM_NOTIFY_SECRET: must be at least 32 characters (it is 5): use e.g. the output of `openssl rand -hex 32`',
+    expect(starting({ PAYFORM_NOTIFY_URL: 'https://shop.example/in' })).toThrow(/^Invalid environment: PAYFORM_NOTIFY_URL is set without PAYFORM_NOTIFY_SECRET: set it to a random secret of at least 32 characters/);
+    expect(starting({ PAYFORM_NOTIFY_SECRET: SECRET })).toThrow(/^Invalid environment: PAYFORM_NOTIFY_SECRET is set without PAYFORM_NOTIFY_URL: set PAYFORM_NOTIFY_URL/);
+    expect(starting({ PAYFORM_NOTIFY_URL: 'https://shop.example/in', PAYFORM_NOTIFY_SECRET: 'short' })).toThrow(
+      new TypeError('Invalid environment: PAYFORM_NOTIFY_SECRET: must be at least 32 characters (it is 5): use e.g. the output of `openssl rand -hex 32`'),
     );
-    expect(refusal({ PAYFORM_NOTIFY_URL: 'https://shop.example/in', PAYFORM_NOTIFY_SECRET: `${SECRET} é` })).toMatch(/^Invalid environment: PAYFORM_NOTIFY_SECRET: must be printable ASCII without spaces/);
+    expect(starting({ PAYFORM_NOTIFY_URL: 'https://shop.example/in', PAYFORM_NOTIFY_SECRET: `${SECRET} é` })).toThrow(/^Invalid environment: PAYFORM_NOTIFY_SECRET: must be printable ASCII without spaces/);
     const production = {
       NODE_ENV: 'production', PAYFORM_ADMIN_TOKEN: 'Zx8-q2Lm_Vr5tYp0', PAYFORM_GATEWAY_BASE_URL: 'https://gateway.example', PAYFORM_PUBLIC_URL: 'https://pay.shop.example',
       PAYFORM_DATABASE_URL: join(dir, 'payform.db'), PAYFORM_GATEWAY_POS_ID: '1f0e9d8c-7b6a-4954-8372-615049382716', PAYFORM_GATEWAY_API_KEY: 'live-key',
       PAYFORM_GATEWAY_API_SECRET: 'live-secret', PAYFORM_GATEWAY_ENDPOINTS_KEY: 'live-endpoints', PAYFORM_NOTIFY_SECRET: SECRET,
     };
-    expect(refusal({ ...production, PAYFORM_NOTIFY_URL: 'http://shop:pw@10.0.0.5/in' })).toBe(
-      'Invalid environment: production needs https for PAYFORM_NOTIFY_URL (plain http only to this machine): PAYFORM_NOTIFY_URL is http://shop:***@10.0.0.5/in',
+    expect(starting({ ...production, PAYFORM_NOTIFY_URL: 'http://shop:pw@10.0.0.5/in' })).toThrow(
+      new TypeError('Invalid environment: production needs https for PAYFORM_NOTIFY_URL (plain http only to this machine): PAYFORM_NOTIFY_URL is http://shop:***@10.0.0.5/in'),
     );
     expect(readCompanionConfig({ ...production, PAYFORM_NOTIFY_URL: 'http://127.0.0.1:8000/in' }).notify).toEqual({ url: 'http://127.0.0.1:8000/in', secret: SECRET });
     // In development, plain http elsewhere runs, said once.

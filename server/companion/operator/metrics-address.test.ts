@@ -1,13 +1,11 @@
 // PAYFORM_METRICS_ADDRESS: /metrics on a listener of its own, without a token — and nowhere on
 // the companion's public port.
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { serveSandbox } from '../../sandbox/testing/served.js';
+import { describe, expect, it } from 'vitest';
 import type { ServedSandbox } from '../../sandbox/testing/served.js';
+import { eachServedSandbox } from '../test/served-sandbox.js';
 import { createLogger, memorySink } from '../log/logger.js';
 import { readCompanionConfig } from '../settings.js';
 import { startCompanion } from '../start.js';
@@ -15,14 +13,7 @@ import { loopbackSettings } from '../test/loopback-settings.js';
 
 let sandbox: ServedSandbox;
 let dir: string;
-beforeEach(async () => {
-  sandbox = await serveSandbox();
-  dir = mkdtempSync(join(tmpdir(), 'payform-metrics-'));
-});
-afterEach(async () => {
-  await sandbox.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+eachServedSandbox('payform-metrics-', (made) => ({ sandbox, dir } = made));
 
 describe('PAYFORM_METRICS_ADDRESS', () => {
   it('serves /metrics on its own address without a token, and not on the public port', async () => {
