@@ -128,8 +128,10 @@ function tellMade(element: CheckoutElement): void {
  * (the page rendered the checkout anew), or confirming or waiting for a payment of it. The
  * customer is at checkout: a redirect of the payer out of the page is theirs to take.
  */
-const atCheckout = ({ session }: CheckoutElement): CheckoutElement | undefined =>
-  [...shown].find((other) => other.isConnected && other.session === session && /^(l|co|w)/.test(other.phase));
+const atCheckout = (payer: CheckoutElement): CheckoutElement | undefined => inPage(payer).find((other) => /^(l|co|w)/.test(other.phase));
+
+/** The elements of `element`'s session in the page. */
+const inPage = ({ session }: CheckoutElement): CheckoutElement[] => [...shown].filter((other) => other.isConnected && other.session === session);
 
 /**
  * One payment of a session at a time on a page: while an element pays, confirms or waits for a
@@ -407,15 +409,12 @@ export async function settled(element: CheckoutElement, current: () => boolean):
   // has gone: it read the session itself, or polled as its heir (`handOver`), and told the page the
   // end, which would hear it twice.
   let gaveWay = false;
-  const watching = (): boolean => current() && (element.isConnected || !(gaveWay ||= inPage(element)));
+  const watching = (): boolean => current() && (element.isConnected || !(gaveWay ||= inPage(element).length > 0));
   if (!watching()) return undefined;
   const view = await polled(element, watching, element.pollInterval, element.pollTimeout);
   if (!view && watching()) void watch(element, watching);
   return view;
 }
-
-/** Whether an element of `element`'s session is in the page. */
-const inPage = ({ session }: CheckoutElement): boolean => [...shown].some((other) => other.isConnected && other.session === session);
 
 /** The session once it is no longer pending, read every `interval` until `timeout` has passed or the poll is no longer `current`. */
 async function polled(element: Caller, current: () => boolean, interval: number, timeout: number): Promise<SessionView | undefined> {
