@@ -32,6 +32,7 @@ import { createLogger } from './log/logger.js';
 import type { Logger } from './log/logger.js';
 import type { PaymentEventHook } from './payments/reactions.js';
 import { notifyHook, shownNotifyUrl } from './payments/notify-url.js';
+import { passwordMasked } from './shown-url.js';
 import { readCompanionConfig, unreadHint } from './settings.js';
 import type { CompanionSettings } from './settings.js';
 import { takenOnIpv6Loopback, takenOnIpv6LoopbackProblem } from './localhost-port.js';
@@ -748,11 +749,8 @@ function readsPasswordFile(): boolean {
 /** Where the ledger is, as a line may show it: a PostgreSQL URL without its password, an SQLite file's full path. */
 function shownLedger(databaseUrl: string): string {
   if (!isPostgresUrl(databaseUrl)) return databaseUrl === ':memory:' ? databaseUrl : resolvePath(databaseUrl);
-  const url = URL.parse(databaseUrl);
   // Unreadable, it cannot be told where its password ends: none of it is shown.
-  if (!url) return `${databaseUrl.slice(0, databaseUrl.indexOf('//') + 2)}…`;
-  if (url.password) url.password = '***';
-  return url.href;
+  return passwordMasked(databaseUrl) ?? `${databaseUrl.slice(0, databaseUrl.indexOf('//') + 2)}…`;
 }
 
 function listenHost(settings: CompanionSettings): string | undefined {

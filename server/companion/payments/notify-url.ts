@@ -9,6 +9,7 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { packageVersion } from '../command-line.js';
+import { passwordMasked } from '../shown-url.js';
 import type { PaymentChange, PaymentEventHook } from './payment-change.js';
 
 export const SIGNATURE_HEADER = 'payform-signature';
@@ -57,10 +58,7 @@ export function notifySecretProblem(secret: string): string | undefined {
 
 /** The URL as a line may show it: its password masked. */
 export function shownNotifyUrl(url: string): string {
-  const parsed = URL.parse(url);
-  if (!parsed) return '[an unreadable URL]';
-  if (parsed.password) parsed.password = '***';
-  return parsed.href;
+  return passwordMasked(url) ?? '[an unreadable URL]';
 }
 
 /** The `payform-signature` header of `body` sent at `t` (unix seconds). */
