@@ -46,6 +46,7 @@ import { browserExposedSecrets } from './browser-exposed.js';
 import { currentEnvironment, leftAloneNotice, misspeltVariables } from './environment.js';
 import { isLocalHttpGateway, isLoopbackHost, isPlainHttpElsewhere } from './loopback.js';
 import { Origin } from './origin-setting.js';
+import { passwordMasked } from './shown-url.js';
 import { notifySecretProblem, notifyUrlProblem, shownNotifyUrl } from './payments/notify-url.js';
 import type { CurrentEnvironment, Env, EnvironmentInput, NotBlankVariable, UnreadVariable } from './environment.js';
 import type { LogLevel } from './log/logger.js';
@@ -405,7 +406,7 @@ function productionProblems(env: Env, credentials: ProjectCredentials): string[]
     ...(token && new Set(token).size < MIN_DISTINCT_TOKEN_CHARACTERS
       ? ['PAYFORM_ADMIN_TOKEN is easy to guess (a few characters, repeated): use a random one, e.g. the output of `openssl rand -base64 32`']
       : []),
-    ...(plain.length > 0 ? [`production needs https for ${plain.join(' and ')} (plain http only to this machine): ${plain.map((name) => `${name} is ${name === 'PAYFORM_NOTIFY_URL' ? shownNotifyUrl(env[name] ?? '') : env[name]}`).join(', ')}`] : []),
+    ...(plain.length > 0 ? [`production needs https for ${plain.join(' and ')} (plain http only to this machine): ${plain.map((name) => `${name} is ${passwordMasked(env[name] ?? '')}`).join(', ')}`] : []),
   ];
 }
 

@@ -633,7 +633,10 @@ async function checkLedgerOwner(ledger: Ledger, settings: CompanionSettings, log
 async function checkLedgerGateway(ledger: Ledger, settings: CompanionSettings, baseUrl: string, logger: Logger): Promise<void> {
   const origin = new URL(baseUrl).origin;
   const handover = settings.ledgerHandoverFrom !== undefined;
-  const held = await ledger.claimGateway(origin, handover);
+  const held = await ledger.claimGateway(origin, handover).catch(async (error: unknown) => {
+    await ledger.close();
+    throw unopenedLedger(error, settings);
+  });
   if (held === origin) return;
   if (settings.production) {
     await ledger.close();

@@ -7,7 +7,7 @@
  */
 import { setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { errorFromResponse, GatewayError, InvalidRequestError, NetworkError, NetworkTimeoutError, NotTheGatewayError } from './errors.js';
+import { errorFromResponse, GatewayError, InvalidRequestError, maskCardData, NetworkError, NetworkTimeoutError, NotTheGatewayError } from './errors.js';
 import { defaultExchange, fetchExchange } from './exchange.js';
 import type { Answer, Exchange } from './exchange.js';
 import { isRetryable, parseRetryAfter, retryDelay } from './retry.js';
@@ -322,8 +322,6 @@ function isTimeout(error: unknown): boolean {
   return error instanceof Error && error.name === 'TimeoutError';
 }
 
-// fetch wraps socket errors: TypeError('fetch failed', { cause: { code: 'ECONNREFUSED' } }),
-// sometimes an AggregateError of one per address tried.
 /**
  * What failed, for the log: the system's code (`ECONNREFUSED`), else what the runtime said of
  * it — Deno refusing the network without `--allow-net` has no code, and "connection failed"
@@ -337,10 +335,12 @@ function failureOf(error: unknown, secrets: readonly string[]): string {
   while (innermost instanceof Error && innermost.cause instanceof Error) innermost = innermost.cause;
   let said = innermost instanceof Error ? innermost.message : '';
   for (const secret of secrets) if (secret) said = said.replaceAll(secret, '***');
-  said = (said.split('\n', 1)[0] ?? '').slice(0, 200);
+  said = maskCardData((said.split('\n', 1)[0] ?? '').slice(0, 200));
   return said && said !== 'fetch failed' ? said : 'connection failed';
 }
 
+// fetch wraps socket errors: TypeError('fetch failed', { cause: { code: 'ECONNREFUSED' } }),
+// sometimes an AggregateError of one per address tried.
 function errorCode(error: unknown): string | undefined {
   for (let current: unknown = error; current instanceof Error; current = current.cause) {
     const code = (current as { code?: unknown }).code;

@@ -7,7 +7,7 @@ import type { Receiver } from '../integration/notify-receiver.js';
 import { notifyHook, signNotification, verifyNotification } from './notify-url.js';
 import type { PaymentChange } from './payment-change.js';
 
-const SECRET = 'a'.repeat(16) + 'B'.repeat(16);
+const SECRET = 'whsec-unit-0123456789abcdefABCDEFgh';
 /** A change as the hook is given one; only its id and its JSON matter here. */
 const CHANGE = { kind: 'operation', id: 'refund:op-1:success', orderId: 'order-1', status: 'success', source: 'webhook', operation: { amount: 250 } } as unknown as PaymentChange;
 
@@ -52,6 +52,10 @@ describe('notifyHook', () => {
     expect(() => notifyHook({ url: 'mailto:shop@example.com', secret: 'short' })).toThrow(
       'Invalid notifyHook options: url must be an http(s) URL, e.g. https://shop.example/payform/notifications; secret must be at least 32 characters (it is 5): use e.g. the output of `openssl rand -hex 32`',
     );
+    // A password no decoding reads (its % not followed by two hex digits), and a secret typed rather than drawn.
+    expect(() => notifyHook({ url: 'https://shop:50%off@shop.example/in', secret: 'ab'.repeat(16) })).toThrow(
+      'Invalid notifyHook options: url has a user name or password that is not percent-encoded right (a % not followed by two hex digits): write a % in it as %25; secret is easy to guess (a few characters, repeated): use a random one, e.g. the output of `openssl rand -hex 32`',
+    );
   });
 });
 
@@ -72,7 +76,7 @@ describe('verifyNotification', () => {
     const good = signNotification(body, SECRET, t);
     const other = signNotification(body, 'another-secret-of-32-characters!', t).split(',')[1];
     expect(verifyNotification(body, `${good.split(',')[0]},${other},${good.split(',')[1]}`, SECRET, { now })).toBe(true);
-    for (const header of [undefined, null, '', 't=abc,v1=00', good.split(',')[1], `t=${t}`, `${good.split(',')[0]},v1=${'0'.repeat(64)}`, `${good.split(',')[0]},v1=zz`]) {
+    for (const header of [undefined, null, '', 't=abc,v1=00', good.split(',')[1], `t=${t}`, `${good.split(',')[0]},v1`, `t${t},${good.split(',')[1]}`, `${good.split(',')[0]},v1=${'0'.repeat(64)}`, `${good.split(',')[0]},v1=zz`]) {
       expect(verifyNotification(body, header, SECRET, { now })).toBe(false);
     }
     expect(verifyNotification(body, good, '', { now })).toBe(false);

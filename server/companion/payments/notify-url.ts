@@ -17,6 +17,8 @@ export const CHANGE_ID_HEADER = 'payform-change-id';
 
 /** A secret's fewest characters: 32 random ones are out of any guess's reach. */
 export const MIN_SECRET_LENGTH = 32;
+/** Fewer different characters than this is a secret typed, not drawn (`aaaa…`, `abab…`). */
+const MIN_DISTINCT_CHARACTERS = 8;
 
 /**
  * How long a receiver has to answer: under the hook's own limit (hookTimeoutMs, 20 s by
@@ -42,6 +44,11 @@ export function notifyUrlProblem(url: string): string | undefined {
   if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) {
     return 'must be an http(s) URL, e.g. https://shop.example/payform/notifications';
   }
+  try {
+    decodeURIComponent(parsed.username + parsed.password);
+  } catch {
+    return 'has a user name or password that is not percent-encoded right (a % not followed by two hex digits): write a % in it as %25';
+  }
   return undefined;
 }
 
@@ -53,6 +60,7 @@ export function notifySecretProblem(secret: string): string | undefined {
   if (secret.length < MIN_SECRET_LENGTH) {
     return `must be at least ${MIN_SECRET_LENGTH} characters (it is ${secret.length}): use e.g. the output of \`openssl rand -hex 32\``;
   }
+  if (new Set(secret).size < MIN_DISTINCT_CHARACTERS) return 'is easy to guess (a few characters, repeated): use a random one, e.g. the output of `openssl rand -hex 32`';
   return undefined;
 }
 
@@ -82,6 +90,7 @@ export function verifyNotification(
   const signatures: string[] = [];
   for (const part of signatureHeader.split(',')) {
     const at = part.indexOf('=');
+    if (at < 0) continue;
     const [key, value] = [part.slice(0, at).trim(), part.slice(at + 1).trim()];
     if (key === 't' && /^\d{1,12}$/.test(value)) t = Number(value);
     else if (key === 'v1' && /^[0-9a-f]{64}$/i.test(value)) signatures.push(value.toLowerCase());
