@@ -127,13 +127,16 @@ describe('the bin with PAYFORM_NOTIFY_URL', () => {
   let dir: string;
   eachServedSandbox('payform-notify-', (made) => ({ sandbox, dir } = made));
 
-  it('says where changes go, its password masked, and POSTs a payment’s there signed', async () => {
+  it('says where changes go, its password masked, and POSTs a payment’s there signed, after a mounted onPaymentEvent option', async () => {
     const withPassword = new URL(receiver.url);
     withPassword.username = 'shop';
     withPassword.password = 'hunter2-basic-auth';
     const settings = loopbackSettings({ PAYFORM_DATABASE_URL: join(dir, 'payform.db'), PAYFORM_NOTIFY_URL: withPassword.href, PAYFORM_NOTIFY_SECRET: SECRET });
     const memory = memorySink();
-    const companion = await startCompanion(settings, { gatewayBaseUrl: sandbox.url, sandboxOrigin: sandbox.url, logger: createLogger({ sink: memory.sink }) });
+    // Composed in a host too: its own hook is told first, then the URL.
+    const told: string[] = [];
+    const onPaymentEvent = (change: PaymentChange) => void told.push(`${change.id} ${receiver.received.length}`);
+    const companion = await startCompanion(settings, { gatewayBaseUrl: sandbox.url, sandboxOrigin: sandbox.url, logger: createLogger({ sink: memory.sink }), onPaymentEvent });
     try {
       const masked = withPassword.href.replace('hunter2-basic-auth', '***');
       expect(memory.lines.join('\n')).toContain(`payment changes: POSTed to ${masked} (PAYFORM_NOTIFY_URL), signed with PAYFORM_NOTIFY_SECRET`);
@@ -146,6 +149,7 @@ describe('the bin with PAYFORM_NOTIFY_URL', () => {
       expect(notification!.headers.authorization).toBe(`Basic ${Buffer.from('shop:hunter2-basic-auth').toString('base64')}`);
       expect(notification!.headers['payform-change-id']).toBe(`payment:${session.order_id}:success`);
       expect(verifyNotification(notification!.body, notification!.headers['payform-signature'] as string, SECRET)).toBe(true);
+      expect(told, 'the option told first, before any notification arrived').toEqual([`payment:${session.order_id}:success 0`]);
       expect(memory.lines.join('\n')).not.toMatch(/hunter2-basic-auth|whsec-notify/);
     } finally {
       await companion.close();
