@@ -32,6 +32,7 @@ import { createLogger } from './log/logger.js';
 import type { Logger } from './log/logger.js';
 import type { PaymentEventHook } from './payments/reactions.js';
 import { notifyHook, shownNotifyUrl } from './payments/notify-url.js';
+import { namedHook } from './payments/payment-change.js';
 import { passwordMasked } from './shown-url.js';
 import { readCompanionConfig, unreadHint } from './settings.js';
 import type { CompanionSettings } from './settings.js';
@@ -388,14 +389,15 @@ async function compose(settings: CompanionSettings, options: StartOptions, serve
 function paymentEventHook(settings: CompanionSettings, options: StartOptions, logger: Logger): PaymentEventHook | undefined {
   const { notify } = settings;
   if (!notify) return options.onPaymentEvent;
-  const notifyUrl = notifyHook(notify);
+  const shown = `the notification URL ${shownNotifyUrl(notify.url)} (PAYFORM_NOTIFY_URL)`;
+  const notifyUrl = namedHook(notifyHook(notify), shown);
   logger.info(`payment changes: POSTed to ${shownNotifyUrl(notify.url)} (PAYFORM_NOTIFY_URL), signed with PAYFORM_NOTIFY_SECRET`);
   const own = options.onPaymentEvent;
   if (!own) return notifyUrl;
-  return async (change) => {
+  return namedHook(async (change) => {
     await own(change);
     await notifyUrl(change);
-  };
+  }, `the onPaymentEvent hook or ${shown}`);
 }
 
 /**

@@ -156,6 +156,35 @@ describe('the bin with PAYFORM_NOTIFY_URL', () => {
     }
   });
 
+  it('names the URL, not an onPaymentEvent the bin user never wrote, when the receiver fails and when it works again', async () => {
+    const settings = loopbackSettings({ PAYFORM_DATABASE_URL: join(dir, 'payform.db'), PAYFORM_NOTIFY_URL: receiver.url, PAYFORM_NOTIFY_SECRET: SECRET });
+    const memory = memorySink();
+    const companion = await startCompanion(settings, { gatewayBaseUrl: sandbox.url, sandboxOrigin: sandbox.url, logger: createLogger({ sink: memory.sink }) });
+    try {
+      const headers = { Authorization: `Bearer ${settings.adminToken}`, 'Content-Type': 'application/json' };
+      const payOnce = async () => {
+        const session = await (await fetch(`${companion.url}/api/checkout/sessions`, { method: 'POST', headers, body: JSON.stringify({ amount: 150, currency: 'XTS', description: 'Test' }) })).json();
+        const paid = await fetch(`${companion.url}/api/checkout/sessions/${session.id}/pay`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(payBody()) });
+        expect((await paid.json()).status).toBe('success');
+      };
+      receiver.answers.push({ status: 503 });
+      await payOnce();
+      await eventually(() => expect(receiver.received).toHaveLength(1));
+      await payOnce();
+      await eventually(() => expect(receiver.received).toHaveLength(2));
+      const name = `the notification URL ${receiver.url} (PAYFORM_NOTIFY_URL)`;
+      await eventually(() => expect(memory.lines.join('\n')).toContain(`${name} works again`));
+      const lines = memory.lines.map((line) => JSON.parse(line) as { level: string; msg: string });
+      expect(lines.filter((line) => line.msg.startsWith(name)).map((line) => [line.level, line.msg])).toEqual([
+        ['error', `${name} failed; reconciliation tells the change again (the next failures of changes told at once are logged at debug until it works again)`],
+        ['info', `${name} works again`],
+      ]);
+      expect(memory.lines.join('\n')).not.toContain('onPaymentEvent');
+    } finally {
+      await companion.close();
+    }
+  });
+
   it('refuses to start on a wrong setting, naming the variable and the fix', async () => {
     const starting = (env: Record<string, string>) => () => readCompanionConfig(env);
     expect(starting({ PAYFORM_NOTIFY_URL: 'ftp://shop.example/in', PAYFORM_NOTIFY_SECRET: SECRET })).toThrow(

@@ -13,7 +13,7 @@ import type { DueNotice, Ledger, NoticeState } from '../../ledger/index.js';
 import { waitAtMost } from '../http/in-flight.js';
 import type { InFlight } from '../http/in-flight.js';
 import type { Logger } from '../log/logger.js';
-import { discrepancyChange, operationChange, paymentChange } from './payment-change.js';
+import { discrepancyChange, hookName, operationChange, paymentChange } from './payment-change.js';
 import type { PaymentChange, PaymentEventHook } from './payment-change.js';
 
 /** How long a claimed notice is this instance's to tell before another may try. */
@@ -79,13 +79,13 @@ export class MerchantNotices {
       await this.#call(hook, change);
     } catch (error) {
       const first = ++this.#failures === 1;
-      const message = 'the onPaymentEvent hook failed; reconciliation tells it again';
+      const message = `${hookName(hook)} failed; reconciliation tells the change again`;
       const fields = { order_id: change.orderId, kind: change.kind, err: error };
       if (first) logger.error(`${message} (the next failures of changes told at once are logged at debug until it works again)`, fields);
       else logger.debug(message, fields);
       return;
     }
-    this.#recovered();
+    this.#recovered(hook);
     // A flagged payment's record has two things to tell, and the mark cannot say whether the
     // other one was told (its call may have thrown): it stays, and reconciliation tells both.
     if (tellsWholeRecord(change)) await this.#told(stateOf(change));
@@ -125,21 +125,21 @@ export class MerchantNotices {
       for (const change of changes) await this.#call(hook, change);
     } catch (error) {
       const retryInMs = RETRY_DELAYS_MS[Math.min(notice.attempt, RETRY_DELAYS_MS.length) - 1]!;
-      logger.error('the onPaymentEvent hook failed again; it is told again later', {
+      logger.error(`${hookName(hook)} failed again; the change is told again later`, {
         order_id: changes[0]?.orderId, attempt: notice.attempt, retry_in_ms: retryInMs, err: error,
       });
       await ledger.noticeFailed(state, clock() + retryInMs);
       this.#failures += 1;
       return false;
     }
-    this.#recovered();
+    this.#recovered(hook);
     await this.#told(state);
     return true;
   }
 
-  #recovered(): void {
+  #recovered(hook: PaymentEventHook): void {
     if (this.#failures === 0) return;
-    this.#deps.logger.info('the onPaymentEvent hook works again', { failures: this.#failures });
+    this.#deps.logger.info(`${hookName(hook)} works again`, { failures: this.#failures });
     this.#failures = 0;
   }
 

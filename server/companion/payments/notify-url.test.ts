@@ -1,6 +1,6 @@
 // notifyHook against a real node:http receiver on 127.0.0.1: what each refusal is said as (the
 // URL, what happened, the fix), and verifyNotification's answer to what a sender may send.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { closedPort } from '../test/closed-port.js';
 import { startReceiver } from '../integration/notify-receiver.js';
 import type { Receiver } from '../integration/notify-receiver.js';
@@ -56,6 +56,21 @@ describe('notifyHook', () => {
     expect(() => notifyHook({ url: 'https://shop:50%off@shop.example/in', secret: 'ab'.repeat(16) })).toThrow(
       'Invalid notifyHook options: url has a user name or password that is not percent-encoded right (a % not followed by two hex digits): write a % in it as %25; secret is easy to guess (a few characters, repeated): use a random one, e.g. the output of `openssl rand -hex 32`',
     );
+  });
+
+  it('is refused plain http to another machine when the process runs in production, as PAYFORM_NOTIFY_URL is', () => {
+    vi.stubEnv('NODE_ENV', 'production');
+    try {
+      expect(() => notifyHook({ url: 'http://shop:pw@10.0.0.5/in', secret: SECRET })).toThrow(
+        "Invalid notifyHook options: url is plain http to another machine, and NODE_ENV is production: payment changes (customers' details, card tokens) would cross the network unencrypted; give the receiver an https address",
+      );
+      // This machine's receiver, and https anywhere, are taken.
+      expect(notifyHook({ url: receiver.url, secret: SECRET })).toBeTypeOf('function');
+      expect(notifyHook({ url: 'https://shop.example/in', secret: SECRET })).toBeTypeOf('function');
+    } finally {
+      vi.unstubAllEnvs();
+    }
+    expect(notifyHook({ url: 'http://10.0.0.5/in', secret: SECRET })).toBeTypeOf('function');
   });
 });
 

@@ -10,7 +10,9 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { packageVersion } from '../command-line.js';
 import { passwordMasked } from '../shown-url.js';
+import { namedHook } from './payment-change.js';
 import type { PaymentChange, PaymentEventHook } from './payment-change.js';
+import { isPlainHttpElsewhere } from '../loopback.js';
 
 export const SIGNATURE_HEADER = 'payform-signature';
 export const CHANGE_ID_HEADER = 'payform-change-id';
@@ -125,13 +127,14 @@ export function notifyHook(options: NotifyOptions): PaymentEventHook {
     ...(typeof url === 'string' ? [notifyUrlProblem(url)].filter(Boolean).map((problem) => `url ${problem}`) : ['url must be the http(s) URL to POST changes to']),
     ...(typeof secret === 'string' ? [notifySecretProblem(secret)].filter(Boolean).map((problem) => `secret ${problem}`) : ['secret must be a string']),
     ...(options?.fetch !== undefined && typeof options.fetch !== 'function' ? ['fetch must be a function'] : []),
+    ...(typeof url === 'string' && plainHttpInProduction(url) ? [`url ${PLAIN_HTTP_IN_PRODUCTION}`] : []),
   ];
   if (problems.length > 0) throw new TypeError(`Invalid notifyHook options: ${problems.join('; ')}`);
   const send = options.fetch ?? globalThis.fetch;
   const shown = shownNotifyUrl(url);
   const { target, authorization } = withoutCredentials(url);
   const userAgent = `payform-companion/${companionVersion()}`;
-  return async (change: PaymentChange) => {
+  return namedHook(async (change: PaymentChange) => {
     const body = JSON.stringify(change);
     const headers = {
       'content-type': 'application/json',
@@ -150,7 +153,16 @@ export function notifyHook(options: NotifyOptions): PaymentEventHook {
     await response.body?.cancel().catch(() => undefined);
     if (response.status >= 200 && response.status < 300) return;
     throw new NotificationFailed(`the notification to ${shown} was answered ${refusal(response, url)}`);
-  };
+  }, `the notification URL ${shown}`);
+}
+
+export const PLAIN_HTTP_IN_PRODUCTION =
+  'is plain http to another machine, and NODE_ENV is production: payment changes (customers\' details, card tokens) would cross the network unencrypted; give the receiver an https address';
+
+/** Production sends changes over the network only encrypted (NODE_ENV is the process's mode, as for the companion's settings). */
+function plainHttpInProduction(url: string): boolean {
+  const parsed = URL.parse(url);
+  return process.env.NODE_ENV === 'production' && parsed !== null && isPlainHttpElsewhere(parsed);
 }
 
 /**

@@ -56,6 +56,19 @@ export type PaymentChange = ChangeBase &
  */
 export type PaymentEventHook = (change: PaymentChange) => void | Promise<void>;
 
+/** How the log names a hook the companion made (notifyHook, the bin's PAYFORM_NOTIFY_URL): a bin user never wrote an `onPaymentEvent`. */
+const hookNames = new WeakMap<PaymentEventHook, string>();
+
+export function namedHook<Hook extends PaymentEventHook>(hook: Hook, name: string): Hook {
+  hookNames.set(hook, name);
+  return hook;
+}
+
+/** What a log line calls `hook`. */
+export function hookName(hook: PaymentEventHook): string {
+  return hookNames.get(hook) ?? 'the onPaymentEvent hook';
+}
+
 export function paymentChange(payment: Payment, source: ChangeSource): PaymentChange {
   return { kind: 'payment', id: `payment:${payment.orderId}:${payment.status}`, orderId: payment.orderId, status: payment.status, payment, source };
 }
