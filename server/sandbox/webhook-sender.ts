@@ -14,6 +14,7 @@ import type { SandboxClock, Scheduler } from './clock.js';
 import type { WebhookSettings } from './config.js';
 import type { RequestId } from './inspector/request-log.js';
 import { SaidOnce } from './said-once.js';
+import { shownUrl } from './shown-url.js';
 import { FormPoster, poolsHere } from './webhook-post.js';
 import type { PostAnswer } from './webhook-post.js';
 import { newUuid } from './state/identifiers.js';
@@ -290,21 +291,21 @@ export class WebhookSender {
       delivery.status = 'failed';
       if (this.#failing.first(failing)) {
         this.#options.log(
-          `validation_url preflight for order ${delivery.order_id} to ${shownTarget(delivery.target, this.#url(delivery.target))} failed: ${reason()}; the payment was declined for it (${StatusCode.TransactionRejected}), as every payment will be until it answers 2xx (said once; each post at GET /_sandbox/webhooks)`,
+          `validation_url preflight for order ${delivery.order_id} to ${shownUrl(delivery.target, this.#url(delivery.target))} failed: ${reason()}; the payment was declined for it (${StatusCode.TransactionRejected}), as every payment will be until it answers 2xx (said once; each post at GET /_sandbox/webhooks)`,
         );
       }
       return;
     }
     if (wait === undefined) {
       delivery.status = 'failed';
-      this.#options.log(`webhook ${delivery.method} for order ${delivery.order_id} to ${shownTarget(delivery.target, this.#url(delivery.target))} given up after ${delivery.attempts.length} attempts: ${reason()}`);
+      this.#options.log(`webhook ${delivery.method} for order ${delivery.order_id} to ${shownUrl(delivery.target, this.#url(delivery.target))} given up after ${delivery.attempts.length} attempts: ${reason()}`);
       return;
     }
     if (this.#failing.first(failing)) {
       const retries = this.#options.settings.retryDelaysMs.slice(delivery.attempts.length - 1);
       const total = retries.reduce((sum, delay) => sum + delay, 0);
       this.#options.log(
-        `webhook ${delivery.method} for order ${delivery.order_id} to ${shownTarget(delivery.target, this.#url(delivery.target))} failed: ${reason()}; retried ${retries.length} more time${retries.length === 1 ? '' : 's'} over ${duration(total)} (said once for this URL; each attempt at GET /_sandbox/webhooks)`,
+        `webhook ${delivery.method} for order ${delivery.order_id} to ${shownUrl(delivery.target, this.#url(delivery.target))} failed: ${reason()}; retried ${retries.length} more time${retries.length === 1 ? '' : 's'} over ${duration(total)} (said once for this URL; each attempt at GET /_sandbox/webhooks)`,
       );
     }
     delivery.status = 'retrying';
@@ -373,18 +374,6 @@ function escapePadding(base64url: string): string {
 
 const EQUALS_SIGN = 0x3d;
 
-/**
- * A target as the log shows it: a password in the URL (`https://shop:secret@…`) is the
- * merchant's secret, and the log is read by more people than the merchant. Only failures are
- * logged, so a delivery that succeeds never builds this.
- */
-function shownTarget(target: string, url: URL): string {
-  if (!url.password) return target;
-  const shown = new URL(url.href);
-  shown.password = '***';
-  return shown.href;
-}
-
 function elapsed(startedAt: number): number {
   return Math.round(performance.now() - startedAt);
 }
@@ -407,7 +396,7 @@ function failureReason(
     if (status >= 300 && status < 400) {
       const resolved = location && URL.canParse(location, target.href) ? new URL(location, target) : undefined;
       // Resolved against the target, a relative Location keeps the target's password: hidden as there.
-      const to = resolved ? ` to ${shownTarget(resolved.href, resolved)}` : '';
+      const to = resolved ? ` to ${shownUrl(resolved.href, resolved)}` : '';
       return `it answered HTTP ${status}, a redirect${to}: redirects are not followed, so give the final URL as ${field}`;
     }
     const password = (status === 401 || status === 403) && (target.username || target.password) ? `: the ${target.password ? 'user name and password' : 'user name'} in ${field} ${target.password ? 'are' : 'is'} not sent (webhooks carry no Authorization header; the interface authenticates them by their signature), so let the receiver check the signature instead` : '';

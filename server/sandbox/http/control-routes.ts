@@ -25,6 +25,7 @@ import { accountsOf, terminalsOf } from '../balances.js';
 import type { Project } from '../config.js';
 import { FaultSettings } from '../faults.js';
 import { chargeRecurring, completeChallenge, createCredit, currencyIssues } from '../payments.js';
+import { shownUrl } from '../shown-url.js';
 import type { SimulatedGateway } from '../simulated-gateway.js';
 import { DELIVERY_STATUSES } from '../webhook-sender.js';
 import type { Delivery } from '../webhook-sender.js';
@@ -104,14 +105,16 @@ function madePayment(payment: Payment) {
 
 /**
  * A delivery as listed: `event` is the event as posted, in the interface's decimals, beside its
- * amount as payform's client reads it; null where a wire-shapes fault made it unreadable.
+ * amount as payform's client reads it; null where a wire-shapes fault made it unreadable. The
+ * target's password shows as in the log; the delivery keeps the URL as given, to post to.
  */
 function listedDelivery(delivery: Delivery) {
+  const listed = { ...delivery, target: shownUrl(delivery.target) };
   try {
     const { amount, currency } = readWebhookEvent(delivery.event);
-    return { ...delivery, amount_minor: amount, currency };
+    return { ...listed, amount_minor: amount, currency };
   } catch {
-    return { ...delivery, amount_minor: null, currency: null };
+    return { ...listed, amount_minor: null, currency: null };
   }
 }
 

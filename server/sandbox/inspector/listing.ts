@@ -1,11 +1,11 @@
 /**
  * The inspector's listing: recorded requests, newest first, each with the webhooks it caused
- * (deliveries carrying its id), masked like the requests — the event's card token and the
- * signature never show.
+ * (deliveries carrying its id), masked like the requests — the event's card token, the
+ * signature and a password in the target never show.
  */
-import { redact } from '@payform/gateway';
 import type { SimulatedGateway } from '../simulated-gateway.js';
 import type { Delivery } from '../webhook-sender.js';
+import { inspectorRedact } from './redaction.js';
 import type { RecordedRequest } from './request-log.js';
 
 export type CausedWebhook = Pick<
@@ -37,5 +37,5 @@ export function inspectorListing(gateway: SimulatedGateway, after?: number): Lis
 
 function causedWebhook(delivery: Delivery): CausedWebhook {
   const { id, method, event_status, reason, target, status, attempts, next_attempt_at, duplicate_of, created_at, event } = delivery;
-  return redact({ id, method, event_status, reason, target, status, attempts, next_attempt_at, duplicate_of, created_at, event }) as CausedWebhook;
+  return inspectorRedact({ id, method, event_status, reason, target, status, attempts, next_attempt_at, duplicate_of, created_at, event }) as CausedWebhook;
 }

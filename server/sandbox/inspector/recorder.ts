@@ -6,17 +6,18 @@
  *
  * What the caller sent is masked as it is recorded: its headers, query and body go through the
  * redaction the companion's logs use (server/gateway/redact.ts) — credential headers and card
- * fields replaced, card-number digit runs masked wherever they are. A JSON answer is the
+ * fields replaced, card-number digit runs masked wherever they are — and a URL's password is
+ * shown as the sandbox's log shows it (redaction.ts): a server_url's. A JSON answer is the
  * sandbox's own text, made from the state it keeps anyway (never a card number or CVV a field
  * carried): it is kept as the text that was sent and masked the same way when the inspector is
  * first read, so a payment does not pay for a masking walk over its answer that nobody may read.
  */
 import type { Context, MiddlewareHandler } from 'hono';
 import { formatTimestamp } from '@payform/gateway/wire';
-import { redact } from '@payform/gateway';
 import type { SandboxEnv } from '../http/env.js';
 import type { SimulatedGateway } from '../simulated-gateway.js';
 import { leniencyNotes, refusalNotes } from './notes.js';
+import { inspectorRedact } from './redaction.js';
 import type { InspectorNote } from './notes.js';
 import type { RecordedRequest, RequestId } from './request-log.js';
 
@@ -88,28 +89,28 @@ async function capture(c: Context<SandboxEnv>, json: JsonAnswer, start: { id: Re
   const warnings = c.get('warnings') ?? [];
   // Another answer is read back and masked before anything else is awaited: the record is the
   // answer as it was sent.
-  const answered = json.answer === answer ? undefined : { body: redact(await readAnswer(answer)), headers: answerHeaders(answer) };
+  const answered = json.answer === answer ? undefined : { body: inspectorRedact(await readAnswer(answer)), headers: answerHeaders(answer) };
   const sent = {
     id: start.id,
     at: start.at,
     method: c.req.method,
-    path: redact(c.req.path) as string,
-    query: redact(c.req.query()) as Record<string, unknown>,
-    headers: redact(requestHeaders(c)) as Record<string, unknown>,
+    path: inspectorRedact(c.req.path) as string,
+    query: inspectorRedact(c.req.query()) as Record<string, unknown>,
+    headers: inspectorRedact(requestHeaders(c)) as Record<string, unknown>,
     body: await requestBody(c, status),
   };
   const text = json.text;
   return () => {
-    const body = answered ? answered.body : redact(JSON.parse(text));
+    const body = answered ? answered.body : inspectorRedact(JSON.parse(text));
     const notes: InspectorNote[] = [...leniencyNotes(leniency), ...warnings, ...refusalNotes(status, body, leniency)];
     return {
       ...sent,
       status,
       // A HEAD's answer is the GET's without its body (Hono drops it after the handler): the notes
       // read the body the handler made, the record shows what was sent.
-      response: { headers: redact(answered ? answered.headers : answerHeaders(answer)) as Record<string, string>, body: sent.method === 'HEAD' ? null : cut(body) },
+      response: { headers: inspectorRedact(answered ? answered.headers : answerHeaders(answer)) as Record<string, string>, body: sent.method === 'HEAD' ? null : cut(body) },
       duration_ms: start.durationMs,
-      notes: redact(notes) as InspectorNote[],
+      notes: inspectorRedact(notes) as InspectorNote[],
     };
   };
 }
@@ -150,7 +151,7 @@ async function requestBody(c: Context<SandboxEnv>, status: number): Promise<unkn
   // A 413 was refused before its body was read: it is not read now either.
   if (status === 413) return '[larger than the body limit: not read]';
   const parsed = c.get('jsonBody');
-  if (parsed !== undefined) return redact(parsed);
+  if (parsed !== undefined) return inspectorRedact(parsed);
   return readable(await c.req.text().catch(() => ''), c.req.header('content-type'));
 }
 
@@ -159,13 +160,13 @@ function readable(text: string, contentType = ''): unknown {
   if (text === '') return null;
   if (/json/i.test(contentType) || /^\s*[[{]/.test(text)) {
     try {
-      return redact(JSON.parse(text));
+      return inspectorRedact(JSON.parse(text));
     } catch {
       // Not JSON after all: kept as text.
     }
   }
-  if (/^application\/x-www-form-urlencoded/i.test(contentType)) return redact(Object.fromEntries(new URLSearchParams(text)));
-  return cut(redact(text));
+  if (/^application\/x-www-form-urlencoded/i.test(contentType)) return inspectorRedact(Object.fromEntries(new URLSearchParams(text)));
+  return cut(inspectorRedact(text));
 }
 
 /** Long text cut after masking, so no half card number is left unmasked. */
