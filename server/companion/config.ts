@@ -243,9 +243,14 @@ export function resolveConfig(config: CompanionConfig): CompanionOptions {
   const checked = parseWire(Settings, settings);
   // describeIssues names fields and reasons only: the admin token never ends up in the message.
   if (!checked.success) throw new TypeError(`Invalid companion config: ${describeIssues(checked.issues)}`);
-  // Whoever scrapes metrics must not thereby hold the merchant API.
-  if (config.metricsToken !== undefined && config.metricsToken === config.adminToken) {
-    throw new TypeError('Invalid companion config: metricsToken (PAYFORM_METRICS_TOKEN) must differ from adminToken (PAYFORM_ADMIN_TOKEN)');
+  // Whoever scrapes metrics must not thereby hold the merchant API, nor the merchant API the
+  // secret that signs the gateway's webhooks (and, with it, calls the gateway as the shop).
+  const sameAsAdmin = [
+    ...(config.metricsToken !== undefined && config.metricsToken === config.adminToken ? ['metricsToken (PAYFORM_METRICS_TOKEN)'] : []),
+    ...(config.gatewayApiSecret === config.adminToken ? ['gatewayApiSecret (PAYFORM_GATEWAY_API_SECRET)'] : []),
+  ];
+  if (sameAsAdmin.length > 0) {
+    throw new TypeError(`Invalid companion config: ${sameAsAdmin.join(' and ')} must differ from adminToken (PAYFORM_ADMIN_TOKEN): give each its own random value`);
   }
   const reconciliation = { ...DEFAULT_RECONCILIATION, ...config.reconciliation };
   checkNeverSentWindow(reconciliation, config.gateway.timeoutMs);

@@ -5,6 +5,8 @@ import { TEST_PROJECT_DEFAULTS } from '@payform/gateway/testing';
 import { GatewayClient } from '@payform/gateway';
 import { openLedger } from '../ledger/index.js';
 import { createCompanion } from './app.js';
+import { resolveConfig } from './config.js';
+import type { CompanionConfig } from './config.js';
 import { readCompanionConfig } from './settings.js';
 
 /** A merchant's own gateway and credentials. */
@@ -414,6 +416,29 @@ describe('readCompanionConfig', () => {
       expect(() => readCompanionConfig({ ...live, PAYFORM_PUBLIC_URL: 'http://pay.shop.example' })).toThrow(/production needs https for PAYFORM_PUBLIC_URL \(/);
       // To this machine (a local proxy that holds the TLS), plain http is no exposure.
       expect(readCompanionConfig({ ...live, PAYFORM_GATEWAY_BASE_URL: 'http://127.0.0.1:8443', PAYFORM_PUBLIC_URL: 'https://pay.shop.example' }).production).toBe(true);
+    });
+
+    it('refuses a plain-http page among the allowed origins, where the card is typed and the session id kept', () => {
+      expect(() => readCompanionConfig({ ...live, PAYFORM_ALLOWED_ORIGINS: 'https://shop.example, http://shop-plain.example,http://10.0.0.7:8080' })).toThrow(
+        'Invalid environment: production needs https for PAYFORM_ALLOWED_ORIGINS (plain http only to this machine): PAYFORM_ALLOWED_ORIGINS has http://shop-plain.example,http://10.0.0.7:8080',
+      );
+      expect(readCompanionConfig({ ...live, PAYFORM_ALLOWED_ORIGINS: 'https://shop.example,http://localhost:5173' }).allowedOrigins).toEqual(['https://shop.example', 'http://localhost:5173']);
+      // Development takes it: a phone on the developer's network.
+      expect(readCompanionConfig({ PAYFORM_ALLOWED_ORIGINS: 'http://192.168.1.20:5173' }).allowedOrigins).toEqual(['http://192.168.1.20:5173']);
+    });
+
+    it('refuses an admin token, or a notification secret, that is another secret too', () => {
+      // Checked as the companion is made, mounted or started by the bin.
+      const config = { gatewayApiSecret: 'Qm9yTr8vXw2ZpL5nJc7HdG3sKf6aYe1U', publicUrl: 'https://pay.shop.example', adminToken: 'Qm9yTr8vXw2ZpL5nJc7HdG3sKf6aYe1U', gateway: { timeoutMs: 30_000 } } as CompanionConfig;
+      expect(() => resolveConfig(config)).toThrow(
+        'Invalid companion config: gatewayApiSecret (PAYFORM_GATEWAY_API_SECRET) must differ from adminToken (PAYFORM_ADMIN_TOKEN): give each its own random value',
+      );
+      expect(resolveConfig({ ...config, adminToken: 'k3Jx9vQ2mPz8Lw4Rt7Yb' }).adminToken).toBe('k3Jx9vQ2mPz8Lw4Rt7Yb');
+      const secret = 'n0tify-Secret-0123456789abcdefXYZ!';
+      expect(() => readCompanionConfig({ ...live, PAYFORM_ADMIN_TOKEN: secret, PAYFORM_NOTIFY_URL: 'https://shop.example/in', PAYFORM_NOTIFY_SECRET: secret })).toThrow(
+        'PAYFORM_NOTIFY_SECRET must differ from PAYFORM_ADMIN_TOKEN: the receiver keeps it, so give it its own random value (e.g. `openssl rand -hex 32`)',
+      );
+      expect(readCompanionConfig({ ...live, PAYFORM_NOTIFY_URL: 'https://shop.example/in', PAYFORM_NOTIFY_SECRET: secret }).notify).toEqual({ url: 'https://shop.example/in', secret });
     });
 
     it('refuses PAYFORM_SANDBOX_ORIGIN, which lets browsers be sent to a plain-http address', () => {

@@ -362,14 +362,14 @@ function quotedVariables(env: Env): string[] {
 /** Every variable the companion reads (PAYFORM_LOG_FILE: the logger's copy of its lines, log/logger.ts). */
 const KNOWN_VARIABLES = [...new Set([...Object.keys(Variables.shape), ...Object.values(CREDENTIAL_VARIABLES), 'PAYFORM_LOG_FILE'])];
 
+/** A production admin token's fewest different characters: 16 random ones of base64 have 13 or so. */
+const MIN_DISTINCT_TOKEN_CHARACTERS = 8;
+
 /**
  * Production runs on its own settings only: an admin token and a gateway given, no credential
  * left at the published test project's value (one is enough to leak or misroute), and no
  * sandbox origin — the one address browsers may be sent to over plain http.
  */
-/** A production admin token's fewest different characters: 16 random ones of base64 have 13 or so. */
-const MIN_DISTINCT_TOKEN_CHARACTERS = 8;
-
 function productionProblems(env: Env, credentials: ProjectCredentials): string[] {
   const defaults = Object.entries(CREDENTIAL_VARIABLES).filter(([name]) => {
     const key = name as keyof ProjectCredentials;
@@ -394,10 +394,15 @@ function productionProblems(env: Env, credentials: ProjectCredentials): string[]
   ];
   const token = env.PAYFORM_ADMIN_TOKEN;
   // The gateway call carries the credentials (and, relayed, the card); the public URL carries the
-  // session id, a capability, in every return address. Plain http only to this machine.
-  const plain = (['PAYFORM_GATEWAY_BASE_URL', 'PAYFORM_PUBLIC_URL', 'PAYFORM_NOTIFY_URL'] as const).filter((name) => {
-    const url = URL.parse(env[name] ?? '');
-    return url !== null && isPlainHttpElsewhere(url);
+  // session id, a capability, in every return address; a merchant's page is where the card is
+  // typed and the session id kept. Plain http only to this machine.
+  const plain = (['PAYFORM_GATEWAY_BASE_URL', 'PAYFORM_PUBLIC_URL', 'PAYFORM_NOTIFY_URL', 'PAYFORM_ALLOWED_ORIGINS'] as const).flatMap((name) => {
+    const entries = name === 'PAYFORM_ALLOWED_ORIGINS' ? (env[name] ?? '').split(',').map((origin) => origin.trim()) : [env[name] ?? ''];
+    const shown = entries.filter((entry) => {
+      const url = URL.parse(entry);
+      return url !== null && isPlainHttpElsewhere(url);
+    });
+    return shown.length > 0 ? [{ name, shown: shown.map((entry) => passwordMasked(entry)).join(',') }] : [];
   });
   return [
     ...(missing.length > 0 ? [`production needs ${missing.join(', ')}${notes.length > 0 ? ` (${notes.join('; ')})` : ''}${publicUrl}`] : []),
@@ -406,7 +411,9 @@ function productionProblems(env: Env, credentials: ProjectCredentials): string[]
     ...(token && new Set(token).size < MIN_DISTINCT_TOKEN_CHARACTERS
       ? ['PAYFORM_ADMIN_TOKEN is easy to guess (a few characters, repeated): use a random one, e.g. the output of `openssl rand -base64 32`']
       : []),
-    ...(plain.length > 0 ? [`production needs https for ${plain.join(' and ')} (plain http only to this machine): ${plain.map((name) => `${name} is ${passwordMasked(env[name] ?? '')}`).join(', ')}`] : []),
+    ...(plain.length > 0
+      ? [`production needs https for ${plain.map(({ name }) => name).join(' and ')} (plain http only to this machine): ${plain.map(({ name, shown }) => `${name} ${name === 'PAYFORM_ALLOWED_ORIGINS' ? 'has' : 'is'} ${shown}`).join(', ')}`]
+      : []),
   ];
 }
 
@@ -422,5 +429,7 @@ function notifyPairProblems(env: Env): string[] {
   if (secret !== undefined && url === undefined) {
     return ['PAYFORM_NOTIFY_SECRET is set without PAYFORM_NOTIFY_URL: set PAYFORM_NOTIFY_URL to the address payment changes are POSTed to, or remove PAYFORM_NOTIFY_SECRET'];
   }
-  return [];
+  // The receiver holds this secret: it must not thereby hold the merchant API or the gateway's.
+  const shared = (['PAYFORM_ADMIN_TOKEN', CREDENTIAL_VARIABLES.apiSecret] as const).filter((name) => secret !== undefined && env[name] === secret);
+  return shared.length > 0 ? [`PAYFORM_NOTIFY_SECRET must differ from ${shared.join(' and ')}: the receiver keeps it, so give it its own random value (e.g. \`openssl rand -hex 32\`)`] : [];
 }
