@@ -41,9 +41,11 @@ export class CompanionError extends Error {
 /**
  * The companion that served this script, unless `endpoint` names another (reading import.meta
  * touches no DOM): its base path too when the script is its `<base>/widget/pay-form.js`, so a
- * companion mounted under `/payments` needs no `endpoint`; else the script's origin.
+ * companion mounted under `/payments` needs no `endpoint`; else the script's origin. A script
+ * not served over http(s) — a bundler that wrote its own file's path in (Turbopack) — has none:
+ * the page's origin is asked then, and diagnose.ts names it when no companion answers there.
  */
-const SCRIPT_ORIGIN = /^(.*)\/widget\/pay-form\.js$/.exec(import.meta.url)?.[1] ?? new URL(import.meta.url).origin;
+const SCRIPT_ORIGIN = /https?:\/\/[^/]*(.*(?=\/widget\/pay-form\.js$))?/.exec(import.meta.url)?.[0];
 
 /**
  * The element a request is for: its `session`, and its `endpoint` (empty: the companion that
@@ -64,7 +66,7 @@ export const fetchView = (element: Caller): Promise<SessionView> => call(element
  * and dropped connections are `network`, also when it cannot load).
  */
 export async function call<T>(element: Caller, path: string, post: RequestInit | undefined, timeout: number, read: (body: never) => T | undefined): Promise<T> {
-  const endpoint = element.endpoint || SCRIPT_ORIGIN;
+  const endpoint = element.endpoint || SCRIPT_ORIGIN || origin;
   const url = `${endpoint.replace(/\/$/, '')}/api/checkout/sessions/${encodeURIComponent(element.session)}${path}`;
   const response = await fetch(url, { ...post, signal: AbortSignal.timeout(timeout) }).catch(() => undefined);
   const json = await response?.json().catch(() => undefined);
