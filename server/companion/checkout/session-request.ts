@@ -74,7 +74,7 @@ const SessionFields = z.strictObject({
 type SessionFields = z.output<typeof SessionFields>;
 
 /** The rules across fields: split amounts and methods, what a lookup needs. */
-export function checkSession(session: SessionFields, ctx: z.RefinementCtx): void {
+function checkSession(session: SessionFields, ctx: z.RefinementCtx): void {
   checkAmount(ctx, ['amount'], session.amount, session.currency);
   session.split?.forEach((share, i) => checkAmount(ctx, ['split', i, 'amount'], share.amount, session.currency));
   checkSplitTotal(ctx, 'amount', session.amount, session.split);
@@ -95,6 +95,21 @@ export function checkSession(session: SessionFields, ctx: z.RefinementCtx): void
     ctx.addIssue({ code: 'custom', path: ['split'], message: 'must name each sub-merchant once' });
   }
 }
+
+/**
+ * The amount's refusal said beside the other fields' when some of them fail: checkSession runs
+ * only once every field has parsed, and an amount in major units (`249.50`), the commonest first
+ * mistake, would otherwise be named only after the rest had been mended.
+ */
+function checkAmountBesideOthers(session: SessionFields, ctx: z.RefinementCtx): void {
+  const { amount, currency } = session as { amount?: unknown; currency?: unknown };
+  const said = ctx.issues.some(({ path }) => path?.[0] === 'amount' || path?.[0] === 'currency');
+  if (!said && typeof amount === 'number' && typeof currency === 'string') checkAmount(ctx, ['amount'], amount, currency);
+}
+
+/** Every refusal of a session's (or a charge's) fields at once: the checks across fields, or the amount's beside the others. */
+export const sessionChecks = <T extends z.ZodType<SessionFields>>(fields: T) =>
+  fields.superRefine(checkSession).superRefine(checkAmountBesideOthers, { when: ({ issues }) => issues.length > 0 });
 
 /** The ledger's terms: camelCase. */
 export function toNewSession(session: SessionFields): NewCheckoutSession {
@@ -128,5 +143,5 @@ export function toNewSession(session: SessionFields): NewCheckoutSession {
   });
 }
 
-export const NewSessionRequest = SessionFields.superRefine(checkSession).transform(toNewSession);
+export const NewSessionRequest = sessionChecks(SessionFields).transform(toNewSession);
 

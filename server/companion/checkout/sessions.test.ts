@@ -96,6 +96,21 @@ describe('POST /api/checkout/sessions', () => {
     expect((await stack.ledger.listOrders()).orders).toHaveLength(0);
   });
 
+  it('names an amount in major units beside the other fields it refuses, not after they are mended', async () => {
+    for (const [body, fields] of [
+      [{ amount: 249.5, currency: 'UAH' }, { description: 'is required', amount: 'must be an integer number of minor units (24950 = 249.50 UAH)' }],
+      [{ amount: 2495.5, currency: 'JPY', description: 'Tea', ttl_seconds: 10 }, { ttl_seconds: 'must be at least 60', amount: 'must be an integer number of minor units (2495 = 2495 JPY)' }],
+      // A currency refused is said alone: the amount's unit depends on it.
+      [{ amount: 249.5, currency: 'uah' }, { description: 'is required', currency: 'must be a three-letter upper-case ISO 4217 code' }],
+    ] as const) {
+      const response = await stack.request('POST', '/api/checkout/sessions', { admin: true, body });
+      expect(response.status).toBe(400);
+      const refused = (await response.json()).error.fields;
+      expect(Object.keys(refused).sort(), JSON.stringify(body)).toEqual(Object.keys(fields).sort());
+      for (const [field, reason] of Object.entries(fields)) expect(refused[field], field).toContain(reason);
+    }
+  });
+
   it('takes a plain-http return URL in development for the sandbox and this machine only', async ({ onTestFinished: onTestEnd }) => {
     for (const url of [`${stack.sandboxUrl}/done`, 'http://localhost:3000/result', 'http://127.0.0.1:3000/result', 'http://[::1]:3000/result']) {
       expect((await stack.openSession({ return_url: url })).return_url, url).toBe(url);

@@ -14,7 +14,7 @@ import type { CheckoutSession, CustomerDetails, NewCheckoutSession, SavedCard } 
 import type { DirectPayments } from '../checkout/direct-payments.js';
 import { payAnswer } from '../checkout/pay-answer.js';
 import type { PayAnswer } from '../checkout/pay-answer.js';
-import { checkSession, paymentFields, toNewSession } from '../checkout/session-request.js';
+import { paymentFields, sessionChecks, toNewSession } from '../checkout/session-request.js';
 import { requireCustomer } from '../checkout/session-access.js';
 import type { PaymentFlowDeps } from '../context.js';
 import { ApiProblem } from '../http/problem.js';
@@ -22,10 +22,7 @@ import { AmountView } from '../http/amounts.js';
 import { gatewayTime } from '../payments/gateway-time.js';
 
 /** `POST /api/customers/:customer_id/cards/:card_id/charges`. */
-export const ChargeRequest = z
-  .strictObject({ ...paymentFields, method: z.enum(['purchase', 'auth']).default('purchase') })
-  .superRefine(checkSession)
-  .transform(toNewSession);
+export const ChargeRequest = sessionChecks(z.strictObject({ ...paymentFields, method: z.enum(['purchase', 'auth']).default('purchase') })).transform(toNewSession);
 export type ChargeRequest = z.output<typeof ChargeRequest>;
 
 export const ChargeAnswer = z.object({
