@@ -52,7 +52,8 @@ export function terminalsOf(project: Project): readonly Ledger[] {
       currency: project.currency,
       live: false,
       opening: 0,
-      unavailable: 'Terminal balance is temporarily unavailable: the acquiring bank did not answer',
+      // The sandbox's own, so a merchant seeing it in the back office does not take it for a fault of theirs.
+      unavailable: 'Terminal balance is temporarily unavailable: the acquiring bank did not answer (the sandbox\'s offline terminal, whose balance never reads: it shows how failed_terminals look)',
     },
   ];
 }
