@@ -397,7 +397,9 @@ describe('readCompanionConfig', () => {
     it('refuses any one credential left at the test project\'s value', () => {
       for (const [name, value] of Object.entries(TEST_PROJECT_DEFAULTS)) {
         const variable = `PAYFORM_GATEWAY_${name.replace(/[A-Z]/g, (letter) => `_${letter}`).toUpperCase()}`;
-        expect(() => readCompanionConfig({ ...live, [variable]: value }), variable).toThrow(`Invalid environment: production needs ${variable} (${variable} is the sandbox's published test value)`);
+        expect(() => readCompanionConfig({ ...live, [variable]: value }), variable).toThrow(
+          `Invalid environment: production needs ${variable} (${variable} is the sandbox's published test value: production takes your gateway project's own; on the sandbox, run without NODE_ENV=production)`,
+        );
       }
     });
 

@@ -389,7 +389,9 @@ function productionProblems(env: Env, credentials: ProjectCredentials): string[]
   // A credential set to the published test project's value is as good as missing: say which it is.
   const atTestValue = defaults.map(([, variable]) => variable).filter((variable) => env[variable] !== undefined);
   const notes = [
-    ...(atTestValue.length > 0 ? [`${atTestValue.join(', ')} ${atTestValue.length > 1 ? 'are' : 'is'} the sandbox's published test value`] : []),
+    ...(atTestValue.length > 0
+      ? [`${atTestValue.join(', ')} ${atTestValue.length > 1 ? 'are' : 'is'} the sandbox's published test value${atTestValue.length > 1 ? 's' : ''}: production takes your gateway project's own; on the sandbox, run without NODE_ENV=production`]
+      : []),
     ...(env.PAYFORM_DATABASE_URL === undefined ? [`PAYFORM_DATABASE_URL: a postgres:// URL, or the SQLite file's path, e.g. ${resolvePath(DEFAULT_DATABASE)}`] : []),
   ];
   const token = env.PAYFORM_ADMIN_TOKEN;
