@@ -20,6 +20,8 @@ environment variables; the main ones:
                            the project's credentials (default the sandbox's test project)
   PAYFORM_GATEWAY_WIDGET_KEY
                            <pay-form> tokenizes cards in the browser (default: relayed here)
+  PAYFORM_GATEWAY_TIMEOUT_MS
+                           a gateway call's deadline, then its outcome is read (default 30000)
   PAYFORM_DATABASE_URL     postgres://… for PostgreSQL, else an SQLite file (./data/payform.db)
   PAYFORM_DATABASE_STATEMENT_TIMEOUT_MS
                            PostgreSQL: a statement's deadline, then 503 (default 5000; 0: none)

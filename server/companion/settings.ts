@@ -14,6 +14,7 @@
  * | PAYFORM_GATEWAY_WIDGET_URL | the gateway's widget host, where its card tokenizer is | the gateway's URL (the sandbox serves both) |
  * | PAYFORM_DATABASE_URL | postgres://… ⇒ PostgreSQL; a path ⇒ SQLite (not a file: URL); set but empty: refused (environment.ts) | ./data/payform.db |
  * | PAYFORM_LEDGER_HANDOVER_FROM | the point of sale whose ledger this one takes over, once (going live) | — |
+ * | PAYFORM_GATEWAY_TIMEOUT_MS | how long one gateway call may take before its outcome is read instead (5000 to 30000) | 30000 |
  * | PAYFORM_DATABASE_STATEMENT_TIMEOUT_MS | PostgreSQL: how long a statement may wait for its answer before it fails as the database being away (0: no limit) | 5000 |
  * | PAYFORM_ADMIN_TOKEN | bearer token of the merchant API | generated and printed by the bin in development; required when mounted |
  * | PAYFORM_ALLOWED_ORIGINS | comma-separated origins of the merchant's pages (CORS); one with a path is refused (origin-setting.ts) | PAYFORM_PUBLIC_URL's origin |
@@ -70,6 +71,8 @@ export interface CompanionSettings {
   readonly databaseUrlDefaulted: boolean;
   /** PAYFORM_LEDGER_HANDOVER_FROM: the point of sale whose ledger this companion's takes over (going live). */
   readonly ledgerHandoverFrom: string | undefined;
+  /** PAYFORM_GATEWAY_TIMEOUT_MS; undefined: the gateway client's default (30 s). */
+  readonly gatewayTimeoutMs: number | undefined;
   /** PAYFORM_DATABASE_STATEMENT_TIMEOUT_MS (PostgreSQL only); undefined: the ledger's default. */
   readonly databaseStatementTimeoutMs: number | undefined;
   readonly adminToken: string;
@@ -137,6 +140,13 @@ const Variables = z.object({
     })
     .default(DEFAULT_DATABASE),
   PAYFORM_LEDGER_HANDOVER_FROM: Uuid.optional(),
+  // At most the client's default: reconciliation's never-sent window (60 s) is sized for two of them.
+  PAYFORM_GATEWAY_TIMEOUT_MS: z
+    .string()
+    .regex(/^\d+$/, { error: 'must be a number of milliseconds' })
+    .transform(Number)
+    .pipe(z.number().min(5_000, { error: 'must be at least 5000 milliseconds (the gateway takes seconds to pay with some banks)' }).max(30_000, { error: 'must be at most 30000 milliseconds' }))
+    .optional(),
   PAYFORM_DATABASE_STATEMENT_TIMEOUT_MS: z
     .string()
     .regex(/^\d+$/, { error: 'must be a number of milliseconds (0: no limit)' })
@@ -323,6 +333,7 @@ function settingsOf(
     databaseUrl: vars.PAYFORM_DATABASE_URL,
     databaseUrlDefaulted: env.PAYFORM_DATABASE_URL === undefined,
     ledgerHandoverFrom: vars.PAYFORM_LEDGER_HANDOVER_FROM,
+    gatewayTimeoutMs: vars.PAYFORM_GATEWAY_TIMEOUT_MS,
     databaseStatementTimeoutMs: vars.PAYFORM_DATABASE_STATEMENT_TIMEOUT_MS,
     adminToken: vars.PAYFORM_ADMIN_TOKEN ?? randomBytes(24).toString('base64url'),
     adminTokenGenerated: vars.PAYFORM_ADMIN_TOKEN === undefined,

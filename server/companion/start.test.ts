@@ -141,6 +141,28 @@ describe('startCompanion', () => {
     }
   });
 
+  it('gives a frozen gateway PAYFORM_GATEWAY_TIMEOUT_MS, then answers the customer pending and reads the order', async () => {
+    const settings = loopbackSettings({ PAYFORM_DATABASE_URL: join(dir, 'payform.db'), PAYFORM_GATEWAY_TIMEOUT_MS: '5000' });
+    expect(() => readCompanionConfig({ PAYFORM_GATEWAY_TIMEOUT_MS: '60000' })).toThrow('Invalid environment: PAYFORM_GATEWAY_TIMEOUT_MS: must be at most 30000 milliseconds');
+    expect(() => readCompanionConfig({ PAYFORM_GATEWAY_TIMEOUT_MS: '5s' })).toThrow('Invalid environment: PAYFORM_GATEWAY_TIMEOUT_MS: must be a number of milliseconds');
+    const companion = await startCompanion(settings, { gatewayBaseUrl: sandbox.url, sandboxOrigin: sandbox.url, logger: createLogger({ sink: memorySink().sink }) });
+    const faults = (body: unknown) => fetch(`${sandbox.url}/_sandbox/faults`, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    try {
+      const headers = { Authorization: `Bearer ${settings.adminToken}`, 'Content-Type': 'application/json' };
+      const session = await (await fetch(`${companion.url}/api/checkout/sessions`, { method: 'POST', headers, body: JSON.stringify({ amount: 150, currency: 'XTS', description: 'Test' }) })).json();
+      expect((await faults({ latency_ms: 20_000, scope: { method: 'POST', path: '/api/v1/payment' } })).status).toBe(200);
+      const started = Date.now();
+      const answer = await fetch(`${companion.url}/api/checkout/sessions/${session.id}/pay`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(payBody()) });
+      const waitedMs = Date.now() - started;
+      expect(await answer.json()).toMatchObject({ status: 'pending', order_id: session.order_id });
+      expect(waitedMs).toBeGreaterThanOrEqual(5_000);
+      expect(waitedMs, 'the 30 s default was not waited for').toBeLessThan(15_000);
+    } finally {
+      await faults({});
+      await companion.close();
+    }
+  }, 30_000);
+
   it('waits for requests in flight only so long', async () => {
     const settings = readCompanionConfig({ PORT: '0', PAYFORM_HOST: '127.0.0.1', PAYFORM_DATABASE_URL: ':memory:' });
     vi.spyOn(console, 'log').mockImplementation(() => undefined);

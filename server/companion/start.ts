@@ -141,7 +141,7 @@ export interface StartOptions {
   readonly extend?: (app: CompanionApp) => void;
   /** The gateway client's fetch; default: undici's keep-alive connection pools (see gateway/exchange.ts). */
   readonly fetch?: typeof globalThis.fetch;
-  /** Gateway call timeout per attempt; default the client's (30 s). */
+  /** Gateway call timeout per attempt; default PAYFORM_GATEWAY_TIMEOUT_MS, else the client's (30 s). */
   readonly gatewayTimeoutMs?: number;
   /**
    * How long close() lets requests in flight finish (mounted: those already in the companion's
@@ -283,11 +283,12 @@ async function compose(settings: CompanionSettings, options: StartOptions, serve
     throw new TypeError(`Invalid companion options: production needs https for publicUrl (plain http only to this machine): it is ${publicUrl}`);
   }
   for (const line of [...settings.deprecations, ...settings.warnings, ...(plainPublicUrl ? [plainPublicUrl] : [])]) logger.warn(line);
+  const timeoutMs = options.gatewayTimeoutMs ?? settings.gatewayTimeoutMs;
   const gateway = new GatewayClient({
     baseUrl,
     ...settings.credentials,
     ...(options.fetch ? { fetch: options.fetch } : {}),
-    ...(options.gatewayTimeoutMs ? { timeoutMs: options.gatewayTimeoutMs } : {}),
+    ...(timeoutMs ? { timeoutMs } : {}),
     signal: givingUp.signal,
   });
   const statements = settings.databaseStatementTimeoutMs === undefined ? {} : { statementTimeoutMs: settings.databaseStatementTimeoutMs };
