@@ -49,3 +49,18 @@ describe.each([
     expect(new TextDecoder().decode(answer.body)).toBe('ok');
   });
 });
+
+describe('pooledExchange where undici has no pools', () => {
+  it('is refused as it is made, naming what to use instead, rather than failing every call as an unreachable gateway', async () => {
+    // Bun answers `import 'undici'` with a stub whose Agent has no `request`.
+    const { Agent } = await import('undici');
+    // Shadowed on Agent's own prototype; undici defines it further up, where it stays.
+    Object.defineProperty(Agent.prototype, 'request', { value: undefined, configurable: true });
+    try {
+      expect(() => pooledExchange()).toThrow("pooledExchange needs undici's connection pools, which this runtime does not have (Bun's undici is a stub): leave the client's exchange unset, or give fetchExchange(fetch)");
+    } finally {
+      delete (Agent.prototype as { request?: unknown }).request;
+    }
+    expect(typeof pooledExchange()).toBe('function');
+  });
+});

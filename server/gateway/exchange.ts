@@ -79,8 +79,10 @@ const IDLE_SOCKET_MS = 4_000;
  * there would fail as if the gateway could not be reached.
  */
 export function defaultExchange(): Exchange {
-  return typeof Agent.prototype.request === 'function' ? pooledExchange() : fetchExchange(globalThis.fetch);
+  return poolsHere() ? pooledExchange() : fetchExchange(globalThis.fetch);
 }
+
+const poolsHere = () => typeof Agent.prototype.request === 'function';
 
 /**
  * Over undici's connection pools (the library Node's own fetch is built on, used through its
@@ -89,6 +91,8 @@ export function defaultExchange(): Exchange {
  * a fetch's. A request is sent once: undici retries nothing it is not told to.
  */
 export function pooledExchange(): Exchange {
+  // Asked for by name, it is refused where it could only fail every call as an unreachable gateway.
+  if (!poolsHere()) throw new TypeError("pooledExchange needs undici's connection pools, which this runtime does not have (Bun's undici is a stub): leave the client's exchange unset, or give fetchExchange(fetch)");
   const pools = new Agent({ keepAliveTimeout: IDLE_SOCKET_MS, keepAliveMaxTimeout: IDLE_SOCKET_MS });
   return async ({ url, method, headers, body, signal, timeoutMs, maxAnswerBytes }) => {
     const deadline = timeoutMs === undefined ? undefined : new Deadline(timeoutMs, signal);
