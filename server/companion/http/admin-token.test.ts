@@ -25,7 +25,7 @@ describe('wrong admin tokens', () => {
     expect((await orders('guess-8')).status, 'the right token does not reset the count').toBe(429);
     // Others are not held back by it.
     expect((await orders(ADMIN_TOKEN, '203.0.113.50')).status).toBe(200);
-    const warnings = () => stack.logs.map((line) => JSON.parse(line)).filter((entry) => entry.level === 'warn' && /admin tokens: client refused/.test(entry.msg));
+    const warnings = () => stack.logs.map((line) => JSON.parse(line)).filter((entry) => entry.level === 'warn' && /wrong bearer tokens \(admin, metrics\): client refused/.test(entry.msg));
     expect(warnings()).toHaveLength(1);
     expect(warnings()[0]).toMatchObject({ client: GUESSER });
     expect(JSON.stringify(warnings())).not.toContain('guess-');
@@ -83,6 +83,20 @@ describe('wrong admin tokens', () => {
     expect((await stack.request('POST', '/api/checkout/sessions', { ...wrong, body: { amount: 1, currency: 'UAH', description: 'x' } })).status).toBe(401);
     expect((await stack.request('GET', '/api/balances/accounts', wrong)).status).toBe(429);
     expect((await stack.request('POST', '/api/checkout/sessions', { ...wrong, body: { amount: 1, currency: 'UAH', description: 'x' } })).status).toBe(429);
+  });
+
+  it('share their count with wrong metrics tokens: neither token can be guessed at where the other is slowed', async () => {
+    const stack = await openStack({ companion: { metricsToken: 'metrics-token-0123456789', rateLimits: { wrongAdminTokens: 2 } } });
+    // Straight to the app with the guesser's address: /metrics is not in the OpenAPI document.
+    const scrape = (token: string) => stack.companion.request('/metrics', { headers: { Authorization: `Bearer ${token}` } }, { incoming: { socket: { remoteAddress: GUESSER } } } as never);
+    expect((await scrape('guess-1')).status).toBe(401);
+    expect((await scrape('guess-2')).status).toBe(401);
+    const refused = await scrape('guess-3');
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toMatchObject({ error: { code: 'rate_limited' } });
+    expect((await stack.request('GET', '/api/orders', { ip: GUESSER, headers: { Authorization: 'Bearer guess-4' } })).status).toBe(429);
+    // The right token always passes.
+    expect((await scrape('metrics-token-0123456789')).status).toBe(200);
   });
 
   it('are not counted for a client whose address the host did not pass: nobody can lock the merchant out', async () => {

@@ -24,21 +24,34 @@ import { ApiProblem } from './problem.js';
  * is at least 16 characters (config). A client whose address is not known is not counted.
  */
 export function requireAdminToken(adminToken: string): MiddlewareHandler<CompanionEnv> {
-  const expected = digest(adminToken);
+  return requireBearer(adminToken, unauthorized, noticeWrongToken);
+}
+
+/**
+ * `Authorization: Bearer <token>` for another token (the metrics token): its wrong guesses count
+ * toward the same limit per client as the admin token's, so one token cannot be guessed at where
+ * the other would be slowed.
+ */
+export function requireBearer(
+  token: string,
+  refusal: (header: string | undefined, sent: string | undefined) => ApiProblem,
+  notice?: (counter: RateLimiter, logger: Logger, now: number, client: string) => void,
+): MiddlewareHandler<CompanionEnv> {
+  const expected = digest(token);
   return async (c, next) => {
     const header = c.req.header('authorization');
     const match = /^Bearer[ ]+(\S+)\s*$/i.exec(header ?? '');
     if (match?.[1] && timingSafeEqual(digest(match[1]), expected)) return next();
     const { wrongAdminTokens, options, logger, clock } = c.get('services');
     const client = clientKey(c, options.trustProxy);
-    if (match) noticeWrongToken(wrongAdminTokens, logger, clock(), client);
+    if (match) notice?.(wrongAdminTokens, logger, clock(), client);
     // A host that passes no client address puts everyone under one key: counting there would
     // slow every caller for one guesser. The token's length stands alone then.
-    if (client === UNKNOWN_CLIENT) throw unauthorized(header, match?.[1]);
+    if (client === UNKNOWN_CLIENT) throw refusal(header, match?.[1]);
     const counted = wrongAdminTokens.take(client);
-    if (counted.allowed) throw unauthorized(header, match?.[1]);
+    if (counted.allowed) throw refusal(header, match?.[1]);
     if (counted.justExceeded) {
-      logger.warn('wrong admin tokens: client refused until the window ends', { client, retry_after_ms: counted.retryAfterMs });
+      logger.warn('wrong bearer tokens (admin, metrics): client refused until the window ends', { client, retry_after_ms: counted.retryAfterMs });
     }
     throw tooManyWrongTokens(counted.retryAfterMs);
   };

@@ -12,11 +12,10 @@
  *   GET /metrics   Prometheus text (operator/metrics.ts), only when a metrics token is set,
  *                  and only with it: `Authorization: Bearer <metrics token>`
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { Hono } from 'hono';
-import type { MiddlewareHandler } from 'hono';
 import { isLedgerUnavailable } from '../../ledger/index.js';
 import type { CompanionEnv } from '../context.js';
+import { requireBearer } from '../http/guards.js';
 import { ApiProblem } from '../http/problem.js';
 import type { Health, Readiness } from '../openapi/api-catalog.js';
 
@@ -52,27 +51,12 @@ export function healthRoutes(identity: Readonly<Record<string, string>>): Hono<C
 
 export function metricsRoutes(token: string): Hono<CompanionEnv> {
   const metrics = new Hono<CompanionEnv>();
-  metrics.get('/', requireBearer(token), async (c) => {
+  const refused = () => new ApiProblem(401, 'unauthorized', 'The metrics token is required', undefined, { 'WWW-Authenticate': 'Bearer realm="payform-metrics"' });
+  metrics.get('/', requireBearer(token, refused), async (c) => {
     const { ledger, metrics: registry, clock, outage } = c.var.services;
     return c.body(await registry.exposition(ledger, clock(), outage.writesRefused), 200, { 'Content-Type': registry.registry.contentType });
   });
   return metrics;
-}
-
-/** The metrics token, compared in constant time (both sides hashed, so lengths do not show). */
-function requireBearer(token: string): MiddlewareHandler<CompanionEnv> {
-  const expected = digest(token);
-  return async (c, next) => {
-    const sent = /^Bearer[ ]+(\S+)\s*$/i.exec(c.req.header('authorization') ?? '')?.[1];
-    if (!sent || !timingSafeEqual(digest(sent), expected)) {
-      throw new ApiProblem(401, 'unauthorized', 'The metrics token is required', undefined, { 'WWW-Authenticate': 'Bearer realm="payform-metrics"' });
-    }
-    await next();
-  };
-}
-
-function digest(text: string): Buffer {
-  return createHash('sha256').update(text, 'utf8').digest();
 }
 
 async function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
