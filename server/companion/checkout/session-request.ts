@@ -102,7 +102,8 @@ function checkSession(session: SessionFields, ctx: z.RefinementCtx): void {
  * mistake, would otherwise be named only after the rest had been mended.
  */
 function checkAmountBesideOthers(session: SessionFields, ctx: z.RefinementCtx): void {
-  const { amount, currency } = session as { amount?: unknown; currency?: unknown };
+  // What parsed so far, which may be anything sent: `null`, an array.
+  const { amount, currency } = (typeof session === 'object' && session !== null ? session : {}) as { amount?: unknown; currency?: unknown };
   const said = ctx.issues.some(({ path }) => path?.[0] === 'amount' || path?.[0] === 'currency');
   if (!said && typeof amount === 'number' && typeof currency === 'string') checkAmount(ctx, ['amount'], amount, currency);
 }
