@@ -16,6 +16,11 @@ describe('the README’s Next.js recipe', () => {
     const row = readme.split('\n').find((line) => line.startsWith('| Next.js'));
     expect(row).toContain('(await payments()).app.fetch(request)');
     expect(row).toContain('globalThis');
-    expect(row).toContain("runtime = 'nodejs'");
+    // Next 16's Turbopack cannot bundle the companion's database drivers, and under its default
+    // cacheComponents a route's `runtime` export is refused: both as the guide says.
+    expect(row).toContain("serverExternalPackages: ['@payform/companion']");
+    expect(guide).toContain("serverExternalPackages: ['@payform/companion']");
+    expect(row?.match(/export const runtime/g)).toHaveLength(1);
+    expect(row).toContain("No `export const runtime = 'nodejs'`");
   });
 });
