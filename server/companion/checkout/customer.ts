@@ -43,16 +43,19 @@ function isLongDigitRun(written: string): boolean {
 
 // The widget refuses it by the same rule as the payer types (its customer checks). A merchant's
 // prefilled patronym and city are held to it too.
-export const Name = withoutCardNumber(z.string().trim().pipe(requiredText(256)));
+export const Name = withoutCardNumber(z.string().trim().pipe(requiredText(256))).describe('1 to 256 characters once trimmed; no card number in it');
 // The shape of an address only, as the gateway's client checks it: zod's default pattern refuses
 // one-letter top-level domains and internationalised addresses, which the widget takes.
-const Email = withoutCardNumber(z.string().trim().pipe(z.email({ pattern: EMAIL_ADDRESS, error: 'must be an e-mail address' }).max(256)));
+const Email = withoutCardNumber(z.string().trim().pipe(z.email({ pattern: EMAIL_ADDRESS, error: 'must be an e-mail address' }).max(256))).describe(
+  'An e-mail address, at most 256 characters once trimmed (one-letter top-level domains and internationalised addresses are taken)',
+);
 
 const Phone = z
   .string()
   .transform((phone) => phone.replace(/[\s().-]/g, ''))
   .pipe(z.string().regex(/^\+?\d{7,15}$/, { error: 'must be 7 to 15 digits, optionally after a +' }))
-  .refine((phone) => !isCardNumberAsPhone(phone), { error: 'must be a phone number, not a card number' });
+  .refine((phone) => !isCardNumberAsPhone(phone), { error: 'must be a phone number, not a card number' })
+  .describe('7 to 15 digits, optionally after a +; spaces, dots, dashes and brackets are dropped');
 
 export const Customer = z.strictObject({ fname: Name, lname: Name, email: Email, phone: Phone }).partial();
 export type Customer = z.output<typeof Customer>;

@@ -62,11 +62,14 @@ function answer(response: ApiResponse) {
     case 'problem':
       return errorAnswer(response.description);
     case 'content':
-      return { description: response.description, content: Object.fromEntries(response.contentTypes.map((type) => [type, {}])) };
+      return { description: response.description, content: Object.fromEntries(response.contentTypes.map((type) => [type, { schema: contentSchema(type) }])) };
     case 'empty':
       return { description: response.description };
   }
 }
+
+/** Text as text, a file (a PDF, a ZIP) as bytes: what a generated client gives back (a string, a Blob). */
+const contentSchema = (type: string) => (type.startsWith('text/') ? { type: 'string' } : { type: 'string', format: 'binary' });
 
 /** Every merchant POST takes an Idempotency-Key (app.ts mounts it where they live). */
 export const takesIdempotencyKey = (operation: ApiOperation) => operation.method === 'post' && operation.access === 'admin';
@@ -105,12 +108,22 @@ const unauthorized = {
   headers: { 'WWW-Authenticate': { description: 'Bearer realm="payform"', schema: { type: 'string' } } },
 };
 
+const contentDisposition = {
+  'Content-Disposition': { description: 'The file\'s name: attachment; filename="orders-2026-11-28.csv" (a receipt\'s page: inline)', schema: { type: 'string' } },
+};
+
 /** Headers an answer of this status comes with, whatever the route. */
 function headersOf(status: number, response: ApiResponse): Record<string, unknown> | undefined {
   if (status === 429 || status === 503) return retryAfter;
   if (status === 303 && response.kind === 'empty') return location;
+  if (response.kind === 'content' && !response.contentTypes.includes('text/event-stream')) return contentDisposition;
   return undefined;
 }
+
+/** Every route refuses input it cannot take so, the query of one that takes none included. */
+const invalidRequest = errorAnswer('invalid_request: a field, parameter or the body is missing or wrong; error.fields names each, with the reason');
+/** The admin token's guard: a client sending wrong tokens is slowed (the right one always passes). */
+const wrongTokens = { ...errorAnswer('rate_limited: too many wrong admin tokens from this client; the right token still passes'), headers: retryAfter };
 
 // A 5xx under an Idempotency-Key is kept like a 2xx (the gateway may have been reached): the
 // same key gets it again for 24 h, so a retry loop on the key alone would never end — but for
@@ -142,6 +155,8 @@ function responses(operation: ApiOperation) {
     ? { ...errorAnswer(KEPT_SERVER_ERROR), headers: { ...retryAfter, ...replayed } }
     : { ...errorAnswer(SERVER_ERROR), headers: retryAfter };
   return {
+    400: invalidRequest,
+    ...(operation.access === 'admin' ? { 429: wrongTokens } : {}),
     ...documented,
     ...refusals,
     ...(operation.access === 'admin' ? { 401: unauthorized } : {}),

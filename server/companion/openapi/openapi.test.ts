@@ -182,6 +182,24 @@ describe('the served OpenAPI document', () => {
     expect(document.paths['/api/checkout/sessions'].post.responses['409'].description).toContain('order_id_taken');
   });
 
+  it('lists the 400 every route may answer, the wrong-token 429 of the admin routes, and what a file answer is', async () => {
+    const document = await served();
+    for (const [path, item] of Object.entries(document.paths as Record<string, Record<string, Json>>)) {
+      for (const [method, operation] of Object.entries(item)) {
+        // Generators that cannot read a 4XX range (orval 7) still type the commonest refusal.
+        expect(operation.responses['400'], `${method} ${path}`).toBeDefined();
+        const admin = (operation.security as Json[]).length > 0;
+        if (admin) expect(operation.responses['429']?.headers, `${method} ${path}`).toHaveProperty('Retry-After');
+      }
+    }
+    expect(document.paths['/api/orders'].get.responses['429'].description).toMatch(/^rate_limited: too many wrong admin tokens/);
+    const exported = document.paths['/api/exports/orders'].get.responses['200'];
+    expect(exported.content['text/csv'].schema).toEqual({ type: 'string' });
+    expect(exported.headers).toHaveProperty('Content-Disposition');
+    const receipts = document.paths['/api/receipts/{date}'].get.responses['200'];
+    expect(receipts.content['application/zip'].schema).toEqual({ type: 'string', format: 'binary' });
+  });
+
   it('passes @redocly/cli lint with the recommended rules: no error, no warning', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'payform-openapi-'));
     try {
