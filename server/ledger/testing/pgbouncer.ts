@@ -13,6 +13,9 @@ import { withClient } from './schema-pool.js';
 
 const PLACES = ['/usr/sbin/pgbouncer', '/usr/bin/pgbouncer', '/usr/local/bin/pgbouncer'];
 
+
+/** How long PgBouncer's safe shutdown may wait for clients before it is killed. */
+const SAFE_SHUTDOWN_MS = 3_000;
 export const missingPgBouncer =
   'PgBouncer is not installed, so the ledger cannot be tested behind a pooler (the test must not be skipped).\n' +
   'Install it with `apt-get install -y pgbouncer` (Debian; its own service need not run), or run `npm test`, which provides it.';
@@ -78,8 +81,13 @@ export async function startPgBouncer(url: string, mode: 'transaction' | 'session
   const stop = async () => {
     if (child.exitCode === null) {
       const exited = new Promise((resolve) => child.once('exit', resolve));
+      // SIGINT is PgBouncer's safe shutdown: it waits for every client's transaction to end, and
+      // one a test left open (a cut connection not yet noticed) held a suite's end for 30 s. The
+      // database is dropped next, by force: nothing in it outlives the test.
       child.kill('SIGINT');
+      const killed = setTimeout(() => child.kill('SIGKILL'), SAFE_SHUTDOWN_MS);
       await exited;
+      clearTimeout(killed);
     }
     rmSync(dir, { recursive: true, force: true });
     await withClient(url, (client) => client.query(`drop database if exists ${database} with (force)`));
