@@ -48,7 +48,7 @@ const KEY_PURPOSE = 'payform download link v1';
 
 export const DownloadLink = z.object({
   url: z.string().describe('The link, absolute (the companion’s public URL): for a browser’s navigation or `curl -OJ`, no token needed'),
-  path: z.string().describe('The same link below the companion’s public URL (`/api/downloads/…`)'),
+  path: z.string().describe('The link below the companion’s base path (`/api/downloads/…`; mounted under `/payments`, the full path is `/payments/api/downloads/…`): `url` is the one to follow'),
   expires_at: z.iso.datetime().describe('When the link stops working (a minute after it was issued)'),
 });
 
