@@ -43,13 +43,24 @@ export type ApiResponse =
   /** No body: 204, or a redirect (`Location`). */
   | { readonly kind: 'empty'; readonly description: string };
 
+/** The groups operations are listed under, what each holds. */
+export const TAGS = {
+  Checkout: 'Checkout sessions and what the widget and the customer’s browser ask of them: paying, the hosted page, the return from 3-D Secure',
+  Orders: 'Orders and their money: look-up, refunds, captures, voids, receipts',
+  Customers: 'Saved cards and charges to them',
+  Reports: 'Lists, totals, statistics, exports and download links',
+  Balances: 'The gateway project’s accounts and terminals',
+  Webhooks: 'The gateway’s signed webhooks, and the events kept of them',
+  Service: 'Health, readiness and this document',
+} as const;
+
 export interface ApiOperation {
   readonly method: 'get' | 'post' | 'delete';
   /** Hono's form: `/api/orders/:order_id`. */
   readonly path: string;
   /** camelCase, the method name of generated clients: `getOrder`. */
   readonly operationId: string;
-  readonly tag: string;
+  readonly tag: keyof typeof TAGS;
   readonly summary: string;
   readonly access: Access;
   readonly body?: z.ZodType;

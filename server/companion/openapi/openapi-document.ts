@@ -5,7 +5,7 @@
 import * as z from 'zod';
 import { IDEMPOTENCY_HEADER, REPLAYED_HEADER } from '../http/idempotency-keys.js';
 import type { ApiOperation, ApiResponse } from './api-catalog.js';
-import { API, VIEWS } from './api-catalog.js';
+import { API, TAGS, VIEWS } from './api-catalog.js';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -203,8 +203,9 @@ export function openApiDocument(serverUrl: string) {
       license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [{ url: serverUrl }],
+    tags: Object.entries(TAGS).map(([name, description]) => ({ name, description })),
     components: {
-      securitySchemes: { adminToken: { type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN' } },
+      securitySchemes: { adminToken: { type: 'http', scheme: 'bearer', description: 'The admin token: PAYFORM_ADMIN_TOKEN (adminToken when mounted)' } },
       schemas: (views ??= viewSchemas()),
     },
     paths,

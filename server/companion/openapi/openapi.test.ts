@@ -196,6 +196,10 @@ describe('the served OpenAPI document', () => {
     const exported = document.paths['/api/exports/orders'].get.responses['200'];
     expect(exported.content['text/csv'].schema).toEqual({ type: 'string' });
     expect(exported.headers).toHaveProperty('Content-Disposition');
+    // Every tag an operation is listed under is declared, with what it holds.
+    const declared = (document.tags as Json[]).map((tag) => tag.name);
+    const used = new Set(Object.values(document.paths as Record<string, Record<string, Json>>).flatMap((item) => Object.values(item).flatMap((operation) => operation.tags as string[])));
+    expect([...used].sort()).toEqual([...declared].sort());
     const receipts = document.paths['/api/receipts/{date}'].get.responses['200'];
     expect(receipts.content['application/zip'].schema).toEqual({ type: 'string', format: 'binary' });
   });
