@@ -1,12 +1,16 @@
 /**
  * The command line of `payform-companion` (main.ts). The companion is configured by its
- * environment (settings.ts); the command line only asks for help or the version.
+ * environment (settings.ts); the command line asks for help or the version, or runs a command
+ * of its own: `copy-ledger` (copy-ledger.ts).
  */
 import { createRequire } from 'node:module';
+// Not the ledger's index: --help and --version load no ledger.
+import { passwordMasked } from '../ledger/shown-url.js';
 
 export const COMPANION_DOCS = 'https://github.com/payform/payform/tree/main/server/companion#readme';
 
 export const USAGE = `Usage: payform-companion [--help | --version]
+       payform-companion copy-ledger --to <postgres-url> [--from <sqlite-file>]
 
 The merchant's payment server for <pay-form>: checkout sessions, payments, 3-D Secure,
 signed webhooks into a ledger, reconciliation and the merchant API. It is configured by
@@ -39,18 +43,70 @@ ${COMPANION_DOCS}
 Options:
   -h, --help      print this help
   -v, --version   print the version
+
+Commands:
+  copy-ledger     copy the ledger from its SQLite file into PostgreSQL, to run several
+                  companions on one database (payform-companion copy-ledger --help)
+`;
+
+export const COPY_LEDGER_USAGE = `Usage: payform-companion copy-ledger --to <postgres-url> [--from <sqlite-file>]
+
+Copies the companion's ledger from its SQLite file into PostgreSQL, to run several companions
+on one database: every checkout session, payment, capture, void and refund, webhook event,
+saved card and idempotency key, and the ledger's identity (its point of sale and gateway).
+Stop the companion and back the file up first. The file is left as it was (upgraded to this
+version's schema if it was older); the copy is made in one transaction, then counted table
+by table on both sides: it is there whole, or not at all.
+
+  --to <postgres-url>   the database to copy into, as PAYFORM_DATABASE_URL will name it; a
+                        schema of its own: ?options=-c%20search_path%3Dpayform (created first)
+  --from <sqlite-file>  the ledger's file (default PAYFORM_DATABASE_URL, else ./data/payform.db)
+  -h, --help            print this help
+
+Refused, with nothing copied: while another process has the file open (a companion running
+on it), and when the database already holds a ledger's payments — two ledgers are never merged.
+Exit code 0 once all is copied, 1 otherwise. Then start the companions with
+PAYFORM_DATABASE_URL=<postgres-url>.
 `;
 
 export type CommandLine =
-  | { readonly kind: 'run' | 'help' | 'version' }
-  | { readonly kind: 'wrong'; readonly problem: string };
+  | { readonly kind: 'run' | 'help' | 'version' | 'copy-ledger-help' }
+  | { readonly kind: 'copy-ledger'; readonly to: string; readonly from: string | undefined }
+  /** `command`: the command whose arguments are wrong (its refusals exit 1, as its failures do). */
+  | { readonly kind: 'wrong'; readonly problem: string; readonly command?: 'copy-ledger' };
 
 export function readCommandLine(args: readonly string[]): CommandLine {
   if (args.length === 0) return { kind: 'run' };
   const [first] = args;
+  if (first === 'copy-ledger') return readCopyLedger(args.slice(1));
   if (args.length === 1 && (first === '--help' || first === '-h')) return { kind: 'help' };
   if (args.length === 1 && (first === '--version' || first === '-v')) return { kind: 'version' };
   return { kind: 'wrong', problem: `unexpected ${args.length === 1 ? 'argument' : 'arguments'} ${args.map((arg) => `"${arg}"`).join(' ')}: the companion is configured by environment variables` };
+}
+
+const COPY_OPTIONS = { '--to': '<postgres-url>', '--from': '<sqlite-file>' } as const;
+type CopyOption = keyof typeof COPY_OPTIONS;
+const isCopyOption = (name: string): name is CopyOption => Object.hasOwn(COPY_OPTIONS, name);
+
+/** `copy-ledger`'s options, as `--to <url>` or `--to=<url>`; what they name is checked when it runs (copy-ledger.ts). */
+function readCopyLedger(args: readonly string[]): CommandLine {
+  const wrong = (problem: string): CommandLine => ({ kind: 'wrong', problem, command: 'copy-ledger' });
+  if (args.length === 1 && (args[0] === '--help' || args[0] === '-h')) return { kind: 'copy-ledger-help' };
+  const given: Partial<Record<CopyOption, string>> = {};
+  for (let index = 0; index < args.length; index += 1) {
+    const arg = args[index]!;
+    const equals = arg.startsWith('--') ? arg.indexOf('=') : -1;
+    const name = equals < 0 ? arg : arg.slice(0, equals);
+    // A URL given without its option may hold a password.
+    if (!isCopyOption(name)) return wrong(`unexpected argument "${passwordMasked(arg) ?? arg}": copy-ledger takes --to <postgres-url> and, optionally, --from <sqlite-file>`);
+    const value = equals < 0 ? args[(index += 1)] : arg.slice(equals + 1);
+    if (!value || (equals < 0 && isCopyOption(value))) return wrong(`${name} needs a value: ${name} ${COPY_OPTIONS[name]}`);
+    if (given[name] !== undefined) return wrong(`${name} is given twice: give it once`);
+    given[name] = value;
+  }
+  const { '--to': to, '--from': from } = given;
+  if (to === undefined) return wrong('--to is missing: give the PostgreSQL database to copy the ledger into, --to postgres://user:password@host:5432/database');
+  return { kind: 'copy-ledger', to, from };
 }
 
 /** This package's version, from its own package.json: the package resolves its own name, from source or dist. */

@@ -31,7 +31,9 @@ export { limitPerClient } from './http/client-limit.js';
 export { RateLimiter } from './http/rate-limit.js';
 export {
   openLedger, InvalidLedgerInput, LedgerConflict, LedgerError, LedgerNotFound, OperationRefused,
+  // A SQLite ledger moved into PostgreSQL (what `payform-companion copy-ledger` runs).
+  copyLedger,
   // The state `ledger.noticeTold` and `noticeFailed` take, of the record a hook was told.
   paymentNotice, operationNotice,
 } from '../ledger/index.js';
-export type { Ledger, LedgerOptions } from '../ledger/index.js';
+export type { Ledger, LedgerCopyOptions, LedgerOptions } from '../ledger/index.js';

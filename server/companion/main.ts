@@ -2,12 +2,13 @@
 /**
  * `payform-companion` (in the repository `npm run companion`): the companion on its own,
  * configured by the environment (settings.ts; `--help` lists the main variables); Ctrl-C stops it.
+ * `payform-companion copy-ledger` copies its ledger from SQLite into PostgreSQL (copy-ledger.ts).
  */
-import { packageVersion, readCommandLine, USAGE } from './command-line.js';
+import { COPY_LEDGER_USAGE, packageVersion, readCommandLine, USAGE } from './command-line.js';
 
 const commandLine = readCommandLine(process.argv.slice(2));
-if (commandLine.kind === 'help') {
-  process.stdout.write(USAGE);
+if (commandLine.kind === 'help' || commandLine.kind === 'copy-ledger-help') {
+  process.stdout.write(commandLine.kind === 'help' ? USAGE : COPY_LEDGER_USAGE);
   process.exit(0);
 }
 if (commandLine.kind === 'version') {
@@ -15,8 +16,14 @@ if (commandLine.kind === 'version') {
   process.exit(0);
 }
 if (commandLine.kind === 'wrong') {
-  console.error(`payform-companion: ${commandLine.problem}\nRun payform-companion --help for more.`);
-  process.exit(2);
+  const command = commandLine.command ? `payform-companion ${commandLine.command}` : 'payform-companion';
+  console.error(`${command}: ${commandLine.problem}\nRun ${command} --help for more.`);
+  // A command's refusals are its failures (exit 1): a script checks one code.
+  process.exit(commandLine.command ? 1 : 2);
+}
+if (commandLine.kind === 'copy-ledger') {
+  const { runCopyLedger } = await import('./copy-ledger.js');
+  process.exit(await runCopyLedger(commandLine, process.env, { out: (line) => console.log(line), err: (line) => console.error(line) }));
 }
 
 // The companion itself is loaded only to run it: --help and --version answer without it.

@@ -41,13 +41,12 @@ import { isQuotedSetting, quotedSettingProblem } from '@payform/gateway';
 import { TEST_PROJECT_DEFAULTS, testProjectCredentials } from '@payform/gateway/testing';
 import type { ProjectCredentials } from '@payform/gateway/testing';
 import { describeIssues, GatewayBaseUrl, headerCredential, parseWire, ServiceUrl, Uuid } from '@payform/gateway/wire';
-import { isPostgresUrl, ledgerUrlProblem } from '../ledger/index.js';
+import { isPostgresUrl, ledgerUrlProblem, passwordMasked } from '../ledger/index.js';
 import { BackOfficeSettings, SellersSetting } from './back-office/back-office-options.js';
 import { browserExposedSecrets } from './browser-exposed.js';
 import { currentEnvironment, leftAloneNotice, misspeltVariables } from './environment.js';
 import { isLocalHttpGateway, isLoopbackHost, isPlainHttpElsewhere } from './loopback.js';
 import { Origin } from './origin-setting.js';
-import { passwordMasked } from './shown-url.js';
 import { notifySecretProblem, notifyUrlProblem, shownNotifyUrl } from './payments/notify-url.js';
 import type { CurrentEnvironment, Env, EnvironmentInput, NotBlankVariable, UnreadVariable } from './environment.js';
 import type { LogLevel } from './log/logger.js';
@@ -104,7 +103,7 @@ export interface CompanionSettings {
 }
 
 /** The SQLite file the ledger is in when PAYFORM_DATABASE_URL is unset (relative to the working directory). */
-const DEFAULT_DATABASE = './data/payform.db';
+export const DEFAULT_DATABASE = './data/payform.db';
 
 const Flag = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((flag) => ['true', '1', 'yes'].includes(flag));
 const Origins = z

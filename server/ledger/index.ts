@@ -1,5 +1,8 @@
 // server/ledger: the companion's store. See docs/companion.md#ledger.
 export { isPostgresUrl, ledgerUrlProblem, openLedger } from './ledger.js';
+export { copyLedger } from './ledger-copy.js';
+export type { LedgerCopy, LedgerCopyOptions } from './ledger-copy.js';
+export { passwordMasked } from './shown-url.js';
 export type { Ledger, LedgerOptions } from './ledger.js';
 export type { StatementObserver } from './observed.js';
 export { InvalidLedgerInput, LedgerConflict, LedgerError, LedgerNotFound, OperationRefused } from './errors.js';

@@ -62,3 +62,10 @@ export async function probeWrite(ctx: LedgerContext): Promise<void> {
   const value = String(ctx.now());
   await ctx.db.insertInto('ledger_settings').values({ key: WRITE_PROBE, value }).onConflict((oc) => oc.column('key').doUpdateSet({ value })).execute();
 }
+
+/**
+ * The settings that go with the ledger when it is copied to another database (ledger-copy.ts):
+ * its name and whose payments it holds. The others are the database's own and are left to it —
+ * the write probe, the session sweep's place, the online index builder's claim.
+ */
+export const LEDGER_IDENTITY: readonly string[] = [LEDGER_ID, POINT_OF_SALE, GATEWAY];

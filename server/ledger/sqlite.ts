@@ -288,6 +288,8 @@ function rowMaker(statement: Database.Statement): (values: unknown[]) => Record<
 
 /** How long a statement waits for another process's lock on the file before it fails (SQLITE_BUSY, an outage). */
 const LOCK_WAIT_MS = 5_000;
+/** How long an open that wants the file alone waits for another connection to finish closing it. */
+const CLOSING_WAIT_MS = 1_000;
 /** The pauses between its tries: short first, as SQLite's own busy handler makes them. */
 const LOCK_PAUSES_MS = [1, 2, 5, 10, 15, 20, 25, 25, 25, 50, 50, 100] as const;
 const COMMIT = /^\s*commit\s*$/i;
@@ -442,6 +444,12 @@ export interface SqliteOptions {
   readonly onCommit?: CommitObserver;
   /** How long a statement waits for another process's lock on the file; 5 s unless a test says. */
   readonly lockWaitMs?: number;
+  /**
+   * Hold the file alone until closed (SQLite's exclusive locking mode, taken at the first read):
+   * the open is refused while any other connection has it open — a companion running on it —
+   * and nothing else can open it meanwhile. For a copy of the whole ledger (ledger-copy.ts).
+   */
+  readonly alone?: boolean;
 }
 
 /**
@@ -478,7 +486,7 @@ export function checkWritable(database: Database.Database, location: string): vo
 }
 
 /** `location` is a file path or `:memory:`. */
-export async function sqliteDialect(location: string, { onCommit, lockWaitMs = LOCK_WAIT_MS }: SqliteOptions = {}): Promise<LedgerSqliteDialect> {
+export async function sqliteDialect(location: string, { onCommit, lockWaitMs = LOCK_WAIT_MS, alone = false }: SqliteOptions = {}): Promise<LedgerSqliteDialect> {
   const Sqlite = await loadSqlite();
   const inMemory = location === ':memory:';
   if (!inMemory) {
@@ -491,9 +499,12 @@ export async function sqliteDialect(location: string, { onCommit, lockWaitMs = L
   }
   const database = opened(() => new Sqlite(location), location);
   database.pragma('foreign_keys = ON');
-  // At open, SQLite's own wait: nothing else runs yet, and a migration by another companion may hold the file.
-  database.pragma(`busy_timeout = ${LOCK_WAIT_MS}`);
-  if (!inMemory) opened(() => setUpFile(database, location), location);
+  // Set before the first read, which takes the lock (setUpFile's).
+  if (alone) database.pragma('locking_mode = EXCLUSIVE');
+  // At open, SQLite's own wait: nothing else runs yet, and a migration by another companion may
+  // hold the file. Alone, only for one closing: a companion running on it never lets go.
+  database.pragma(`busy_timeout = ${alone ? CLOSING_WAIT_MS : LOCK_WAIT_MS}`);
+  if (!inMemory) opened(() => setUpFile(database, location), location, alone);
   // From here on a locked file is waited for by SyncedConnection, off the event loop.
   database.pragma('busy_timeout = 0');
   // SQLite puts the WAL beside the file a symbolic link leads to, not beside the link.
@@ -504,16 +515,16 @@ export async function sqliteDialect(location: string, { onCommit, lockWaitMs = L
  * SQLite's own words for a file it cannot open say neither which file nor what to do
  * ("unable to open database file", "database is locked"): the refusal at start says both.
  */
-function opened<T>(open: () => T, location: string): T {
+function opened<T>(open: () => T, location: string, alone = false): T {
   try {
     return open();
   } catch (error) {
-    throw openRefusal(error, location);
+    throw openRefusal(error, location, alone);
   }
 }
 
 /** The error to start with for one SQLite met opening `location`: said with the file and the fix, or as it came. */
-function openRefusal(error: unknown, location: string): unknown {
+function openRefusal(error: unknown, location: string, alone = false): unknown {
   const build = sqliteBuildProblem(error);
   if (build) return new Error(`${location} cannot be opened: ${build}`, { cause: error });
   const full = fullDiskRefusal(location, error);
@@ -526,6 +537,12 @@ function openRefusal(error: unknown, location: string): unknown {
   if (code.startsWith('SQLITE_READONLY')) {
     // The file's mode and owner, or a read-only file system, when that is what stands in the way.
     return fileFaultRefusal(location, error) ?? new Error(`${location} cannot be written (${message}): give the companion's user write access to the file and its folder, where SQLite keeps the -wal and -shm files`, { cause: error });
+  }
+  if (code.startsWith('SQLITE_BUSY') && alone) {
+    return new Error(
+      `${location} is open in another process — a companion running on it, a database browser, a backup: this needs the file to itself; stop them and try again`,
+      { cause: error },
+    );
   }
   if (code.startsWith('SQLITE_BUSY')) {
     return new Error(`${location} is locked by another process (${message}): a database browser, a backup, or another companion still migrating it holds it; close it, or wait, and start again`, { cause: error });

@@ -13,11 +13,13 @@ import type {
 
 export const TABLE_PREFIX = 'payform_';
 
-/** Every table of the ledger, as the code names them. */
+/** Every table of the ledger, as the code names them: each after the tables it references (filled in this order, emptied in reverse). */
 export const LEDGER_TABLES = ['checkout_sessions', 'payments', 'operations', 'webhook_events', 'saved_cards', 'idempotency_keys', 'ledger_settings', 'no_card_sessions'] as const;
 
+export type LedgerTable = (typeof LEDGER_TABLES)[number];
+
 /** A ledger table's name in the database. */
-export const stored = (table: (typeof LEDGER_TABLES)[number]): string => `${TABLE_PREFIX}${table}`;
+export const stored = (table: LedgerTable): string => `${TABLE_PREFIX}${table}`;
 
 const NAMES: ReadonlySet<string> = new Set(LEDGER_TABLES);
 

@@ -1,0 +1,41 @@
+// The bin's command line, read: help, version, the companion itself, and `copy-ledger`'s options
+// (what they name is checked when it runs: copy-ledger.test.ts).
+import { describe, expect, it } from 'vitest';
+import { COPY_LEDGER_USAGE, readCommandLine, USAGE } from './command-line.js';
+
+const TO = 'postgres://shop:secret@db.example:5432/shop';
+
+describe('readCommandLine', () => {
+  it('runs the companion with no arguments, and answers --help and --version', () => {
+    expect(readCommandLine([])).toEqual({ kind: 'run' });
+    expect(readCommandLine(['-h'])).toEqual({ kind: 'help' });
+    expect(readCommandLine(['--version'])).toEqual({ kind: 'version' });
+    expect(readCommandLine(['start'])).toEqual({ kind: 'wrong', problem: 'unexpected argument "start": the companion is configured by environment variables' });
+  });
+
+  it('reads copy-ledger with --to and --from, each as two words or with =', () => {
+    expect(readCommandLine(['copy-ledger', '--to', TO])).toEqual({ kind: 'copy-ledger', to: TO, from: undefined });
+    expect(readCommandLine(['copy-ledger', `--to=${TO}`, '--from=./data/shop.db'])).toEqual({ kind: 'copy-ledger', to: TO, from: './data/shop.db' });
+    expect(readCommandLine(['copy-ledger', '--from', 'ledger.db', '--to', TO])).toEqual({ kind: 'copy-ledger', to: TO, from: 'ledger.db' });
+    expect(readCommandLine(['copy-ledger', '--help'])).toEqual({ kind: 'copy-ledger-help' });
+  });
+
+  it.each([
+    [[], '--to is missing: give the PostgreSQL database to copy the ledger into, --to postgres://user:password@host:5432/database'],
+    [['--to'], '--to needs a value: --to <postgres-url>'],
+    [['--to='], '--to needs a value: --to <postgres-url>'],
+    [['--to', '--from', 'x.db'], '--to needs a value: --to <postgres-url>'],
+    [['--from', 'x.db'], '--to is missing: give the PostgreSQL database to copy the ledger into, --to postgres://user:password@host:5432/database'],
+    [['--to', TO, '--to', TO], '--to is given twice: give it once'],
+    [['--to', TO, '--schema', 'payform'], 'unexpected argument "--schema": copy-ledger takes --to <postgres-url> and, optionally, --from <sqlite-file>'],
+    // A URL given without --to is named with its password masked.
+    [[TO], 'unexpected argument "postgres://shop:***@db.example:5432/shop": copy-ledger takes --to <postgres-url> and, optionally, --from <sqlite-file>'],
+  ])('refuses copy-ledger %j, naming the problem', (args, problem) => {
+    expect(readCommandLine(['copy-ledger', ...args])).toEqual({ kind: 'wrong', problem, command: 'copy-ledger' });
+  });
+
+  it('lists copy-ledger in the help, which says how to use it', () => {
+    expect(USAGE).toContain('payform-companion copy-ledger --to <postgres-url> [--from <sqlite-file>]');
+    expect(COPY_LEDGER_USAGE).toContain('--from <sqlite-file>  the ledger\'s file (default PAYFORM_DATABASE_URL, else ./data/payform.db)');
+  });
+});

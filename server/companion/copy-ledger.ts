@@ -1,0 +1,47 @@
+/**
+ * `payform-companion copy-ledger`: the ledger in the companion's SQLite file copied into
+ * PostgreSQL (copyLedger, server/ledger/ledger-copy.ts), for a merchant moving to several
+ * instances. What it copies goes to stdout, why it could not to stderr; the target's password
+ * shows in neither.
+ */
+import { copyLedger, isPostgresUrl, ledgerUrlProblem, passwordMasked } from '../ledger/index.js';
+import { currentEnvironment } from './environment.js';
+import { DEFAULT_DATABASE } from './settings.js';
+
+export interface CopyLedgerRequest {
+  /** The PostgreSQL URL to copy into. */
+  readonly to: string;
+  /** The SQLite file; undefined: the companion's (PAYFORM_DATABASE_URL, or its default). */
+  readonly from: string | undefined;
+}
+
+export interface CommandOutput {
+  out(line: string): void;
+  err(line: string): void;
+}
+
+const NAME = 'payform-companion copy-ledger';
+
+/** Runs the copy; its exit code: 0 once all is copied, 1 otherwise. */
+export async function runCopyLedger(request: CopyLedgerRequest, env: NodeJS.ProcessEnv, output: CommandOutput): Promise<number> {
+  const masked = passwordMasked(request.to) ?? 'the --to URL';
+  // Whatever a line quotes of the URL (a driver's message too), its password is not in it.
+  const shown = (line: string) => `${NAME}: ${line.replaceAll(request.to, masked)}`;
+  const refuse = (problem: string) => {
+    output.err(shown(problem));
+    return 1;
+  };
+  const targetProblem = !isPostgresUrl(request.to) ? 'must be a postgres:// URL: the ledger is copied into PostgreSQL' : ledgerUrlProblem(request.to);
+  if (targetProblem) return refuse(`--to ${targetProblem}\nRun ${NAME} --help for more.`);
+  const from = request.from ?? currentEnvironment(env).env.PAYFORM_DATABASE_URL ?? DEFAULT_DATABASE;
+  if (isPostgresUrl(from)) {
+    return refuse(request.from === undefined ? 'PAYFORM_DATABASE_URL is a PostgreSQL URL already: name the SQLite file to copy with --from <sqlite-file>' : '--from is the SQLite file the ledger is in now, not a PostgreSQL URL');
+  }
+  try {
+    await copyLedger(from, request.to, { log: (line) => output.out(shown(line)) });
+  } catch (error) {
+    return refuse(error instanceof Error ? error.message : String(error));
+  }
+  output.out(shown(`done. Start the companions with PAYFORM_DATABASE_URL=${masked}, and keep the SQLite file as it is: it is the backup`));
+  return 0;
+}
