@@ -296,7 +296,18 @@ test('a webhook re-send is said on the order, once for a double click; an open r
   const elsewhere = await request.post(`${stack.shop}/api/orders/${orderId}/refund`, { headers: { Authorization: `Bearer ${stack.token}` }, data: { amount: 1000 } });
   expect(elsewhere.status()).toBe(200);
   await expect(backOffice.dialog).toContainText('Up to UAH 5.00');
-  await expect(backOffice.dialog.getByLabel(/^Amount/)).toHaveAttribute('placeholder', '5.00');
+  // The field shows what Enter sends: all that is left, followed as it changes while untouched.
+  const amount = backOffice.dialog.getByLabel(/^Amount/);
+  await expect(amount).toHaveValue('5.00');
+  // Emptied, Enter sends nothing (to the API an absent amount is all that is left).
+  const refunds: string[] = [];
+  page.on('request', (sent) => {
+    if (sent.method() === 'POST' && sent.url().endsWith('/refund')) refunds.push(sent.url());
+  });
+  await amount.fill('');
+  await amount.press('Enter');
+  expect(await amount.evaluate((input: HTMLInputElement) => input.validationMessage.replace(/\s/g, ' '))).toBe('\u2068Write the amount: all that is left is \u2068UAH 5.00\u2069.\u2069');
+  expect(refunds).toEqual([]);
   // Closed, focus is back on the button that opened it.
   await backOffice.dialog.getByRole('button', { name: 'Close' }).click();
   await expect(refund).toBeFocused();

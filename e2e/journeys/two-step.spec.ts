@@ -22,9 +22,10 @@ test('authorisation, then a partial capture', async ({ checkout, backOffice, san
   await backOffice.open(orderId);
   await expect(backOffice.detail).toContainText('Authorisation');
   await expect(backOffice.detail.getByText('Can capture').locator('..')).toContainText('UAH 420.00');
-  // An empty amount captures the reserve; the project's over-capture allowance is said apart.
+  // The amount starts at the reserve; the project's over-capture allowance is said apart.
   await backOffice.actionButton('Capture').click();
-  await expect(backOffice.dialog.getByText('Leave empty for all that is left: UAH 420.00.')).toBeVisible();
+  await expect(backOffice.dialog.getByLabel(/^Amount/)).toHaveValue('420.00');
+  await expect(backOffice.dialog.getByText('As written, all that is left: UAH 420.00.')).toBeVisible();
   await expect(backOffice.dialog).toContainText('The project allows taking up to UAH 483.00, more than the UAH 420.00 the customer authorised');
   await backOffice.dialog.getByRole('button', { name: 'Close' }).click();
 

@@ -63,7 +63,7 @@ export class BackOffice {
     return this.detail.getByRole('group', { name: 'Actions' }).getByRole('button', { name: action, exact: true });
   }
 
-  /** Opens the action's dialog, fills it (empty amount: all that is left) and confirms. */
+  /** Opens the action's dialog, fills it (no amount given: the one it starts at, all that is left) and confirms. */
   async perform(action: Action, fill: { amount?: string; shares?: Record<string, string>; comment?: string } = {}): Promise<void> {
     await this.actionButton(action).click();
     await expect(this.dialog).toBeVisible();

@@ -139,13 +139,19 @@ export function operationDialog(
     const text = (name: string) => String(form.get(name) ?? '').trim();
     const comment = text('comment');
     const body: OperationRequest['body'] = comment ? { comment } : {};
-    if (takesAmount(action) && text('amount')) {
+    if (takesAmount(action)) {
+      const input = (event.target as HTMLFormElement).elements.namedItem('amount') as HTMLInputElement;
+      // The field starts at all there is: emptied, it says nothing, and nothing is sent for it
+      // (to the API an absent amount is all that is left — one Enter away from a full refund).
+      if (!text('amount')) {
+        input.setCustomValidity(isolatedText(t('dialog.amountMissing', { limit: amountText(held, currency) })));
+        return void input.reportValidity();
+      }
       const amount = typedAmount(text('amount'), currency);
       body.amount = amount;
       // Said here, in the page's language and the currency's own units, before anything is sent.
       const problem =
         typedAmountProblem(amount, currency, held) || (!resending && units(amount) > units(limit) ? isolatedText(t('dialog.amountOver', { limit: amountText(limit, currency) })) : '');
-      const input = (event.target as HTMLFormElement).elements.namedItem('amount') as HTMLInputElement;
       input.setCustomValidity(problem);
       if (problem) return void input.reportValidity();
     }
@@ -198,7 +204,8 @@ export function operationDialog(
       ${takesAmount(action)
         ? html`<div class="field">
             <label for="operation-amount">${t('dialog.amount', { currency })}</label>
-            <input id="operation-amount" name="amount" inputmode="decimal" autocomplete="off" dir="ltr" placeholder=${editableAmount(held, currency)}
+            <input id="operation-amount" name="amount" inputmode="decimal" autocomplete="off" dir="ltr" value=${editableAmount(held, currency)}
+              @focus=${(event: FocusEvent) => (event.target as HTMLInputElement).select()}
               pattern=${amountPattern(currency).source} aria-describedby="operation-amount-hint operation-amount-error" aria-invalid=${refused.amount ? 'true' : 'false'}
               @input=${(event: InputEvent) => (event.target as HTMLInputElement).setCustomValidity('')}>
             <span class="field__hint" id="operation-amount-hint">${t('dialog.amountHint', { limit: shownAmount(held, currency) })}</span>
