@@ -112,3 +112,17 @@ test('a list that cannot be read says so; the filter pressed is the one whose or
   await expect(backOffice.row(orderId)).toHaveCount(0);
   await expect(problem).toHaveCount(0);
 });
+
+test('an order that could not be read is shown once a later read works, as when the companion is back after a restart', async ({ page, request, stack, backOffice }) => {
+  const orderId = await paidOrder(request, stack);
+  // Its read fails once (the companion down); the list's and the feed's go through.
+  await page.route((url) => url.pathname.endsWith(`/api/orders/${orderId}`), (route) => route.abort('connectionrefused'), { times: 1 });
+  await backOffice.open();
+  await backOffice.row(orderId).getByRole('link').click();
+  const problem = backOffice.detail.getByRole('alert');
+  await expect(problem).toContainText('did not answer');
+  // A change to it comes through the live feed, and the order is read again: shown, the problem gone.
+  expect((await request.post(`${stack.shop}/api/orders/${orderId}/refund`, { headers: { Authorization: `Bearer ${stack.token}` }, data: { amount: 500 } })).status()).toBe(200);
+  await expect(backOffice.operations).toHaveCount(1);
+  await expect(problem).toHaveCount(0);
+});

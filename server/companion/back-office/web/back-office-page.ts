@@ -71,8 +71,10 @@ let chargeDraft: ChargeDraft | undefined;
 let challenge: ChargeAnswer | undefined;
 let selected = new URLSearchParams(location.search).get('order') ?? undefined;
 let detail: OrderDetail | undefined;
-/** Why the open order could not be read or acted on: put in words as shown, so a language chosen after reads it in its own. */
+/** Why the open order could not be acted on: put in words as shown, so a language chosen after reads it in its own. */
 let detailProblem: (() => string) | undefined;
+/** Why the open order could not be read; gone once a read works (the companion back after a restart). */
+let detailUnread: (() => string) | undefined;
 /** What was last asked of the gateway for an order (a webhook re-send): it changes nothing the page shows else. */
 let detailNotice: { readonly orderId: string; readonly text: TemplateResult | string } | undefined;
 /** The order whose webhook re-send is on its way: its button waits. */
@@ -136,7 +138,7 @@ function content(): TemplateResult {
         ${receiptsPanel(downloadDay, receipts)}
       </div>
       ${orderDetailPanel(detail?.order.order_id === selected ? detail : undefined, {
-        problem: detailProblem?.(),
+        problem: (detailUnread ?? detailProblem)?.(),
         notice: detailNotice && detailNotice.orderId === selected ? detailNotice.text : undefined,
         resending: selected !== undefined && resending === selected,
         downloading: receiptDownload?.orderId === selected ? receiptDownload?.format : undefined,
@@ -256,6 +258,7 @@ const handlers = {
     selected = orderId;
     history.replaceState(null, '', `?${new URLSearchParams({ order: orderId })}`);
     detailProblem = undefined;
+    detailUnread = undefined;
     page.refresh();
     void loadDetail().then(() => document.querySelector<HTMLElement>('#detail-heading')?.focus());
   },
@@ -597,14 +600,14 @@ async function loadDetail(): Promise<void> {
   const orderId = selected;
   try {
     const loaded = await api<OrderDetail>(token!, `/api/orders/${encodeURIComponent(orderId)}`);
-    if (orderId === selected) detail = loaded;
+    if (orderId === selected) [detail, detailUnread] = [loaded, undefined];
     // An open dialog says what can still be captured or refunded: as of now, not as it opened
     // (another person, or the API, may have refunded meanwhile).
     if (draft?.order.order.order_id === orderId) draft = { ...draft, order: loaded };
     if (chargeDraft?.order.order_id === orderId) chargeDraft = { ...chargeDraft, order: loaded.order };
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) return refused();
-    if (orderId === selected) detailProblem = () => (error instanceof ApiError && error.status === 404 ? orderNotFound(orderId, error.session) : problemText(error));
+    if (orderId === selected) detailUnread = () => (error instanceof ApiError && error.status === 404 ? orderNotFound(orderId, error.session) : problemText(error));
   }
   page.refresh();
 }
