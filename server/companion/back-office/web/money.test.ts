@@ -38,6 +38,9 @@ describe('amounts in the back office', () => {
     expect(typedAmountProblem(typedAmount('1.005', 'KWD'), 'KWD', 6050)).toBe('The gateway takes KWD in steps of 0.010.');
     expect(typedAmountProblem(typedAmount('1.01', 'KWD'), 'KWD', 6050)).toBe('');
     expect(typedAmountProblem(typedAmount('249.5', 'UAH'), 'UAH', 24950)).toBe('');
+    // Nothing to refund or charge: said so, not as a number written wrong.
+    expect(typedAmountProblem(typedAmount('0', 'UAH'), 'UAH', 24950)).toBe('Write an amount above zero.');
+    expect(typedAmountProblem(typedAmount('0,00', 'UAH'), 'UAH', 24950)).toBe('Write an amount above zero.');
   });
 
   it('prefills a field with the amount as one would type it', () => {

@@ -72,11 +72,12 @@ export function editableAmount(amount: ApiAmount, currency: string): string {
 
 /**
  * Why a typed amount cannot be sent, in the page's language and the currency's units ('' when it
- * can): not an amount (`example` shows one), or finer than the gateway carries (10 fils of KWD).
+ * can): not an amount (`example` shows one), nothing (0), or finer than the gateway carries (10 fils of KWD).
  * The companion would refuse both, in minor units.
  */
 export function typedAmountProblem(amount: ApiAmount, currency: string, example: ApiAmount): string {
   if (typeof amount !== 'number') return t('dialog.amountFormat', { example: editableAmount(example, currency) });
+  if (amount <= 0) return t('dialog.amountPositive');
   const step = wireStep(currency);
   return amount % step === 0 ? '' : t('dialog.amountStep', { currency, step: editableAmount(step, currency) });
 }

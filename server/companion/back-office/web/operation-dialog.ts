@@ -166,7 +166,7 @@ export function operationDialog(
         const share = typed[i]!;
         const most = resending ? undefined : left?.get(sellers[i]!.id.toLowerCase())?.left;
         const problem =
-          typeof share !== 'number' ? '' : typedAmountProblem(share, currency, held) || (most !== undefined && share > most ? isolatedText(t('dialog.amountOver', { limit: amountText(most, currency) })) : '');
+          typeof share !== 'number' || share === 0 ? '' : typedAmountProblem(share, currency, held) || (most !== undefined && share > most ? isolatedText(t('dialog.amountOver', { limit: amountText(most, currency) })) : '');
         input.setCustomValidity(problem);
         return problem;
       });
