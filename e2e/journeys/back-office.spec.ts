@@ -93,7 +93,8 @@ test('the back office opens only with the admin token, and the shop never sees i
   await expect(page.getByText('That token was not accepted: paste the companion’s current PAYFORM_ADMIN_TOKEN')).toBeVisible();
   expect((await page.request.get('/api/orders')).status()).toBe(401);
 
-  await token.fill(stack.token);
+  // Pasted with its scheme, as it stands in a curl line: the token is what follows.
+  await token.fill(`Bearer ${stack.token}`);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByRole('heading', { name: 'Back office', level: 1 })).toBeVisible();
   await expect(page.getByRole('status').filter({ hasText: 'Live' })).toBeVisible();

@@ -154,7 +154,8 @@ function signInView(): TemplateResult {
     // A second press (or Enter) while the first is checked: a wrong token would count twice
     // towards the companion's wrong-token limit.
     if (signingIn) return;
-    const candidate = String(new FormData(event.target as HTMLFormElement).get('token') ?? '').trim();
+    // Pasted with its scheme from a curl line or an HTTP client (`Bearer …`): the token is what follows.
+    const candidate = String(new FormData(event.target as HTMLFormElement).get('token') ?? '').trim().replace(/^Bearer\s+/i, '');
     signingIn = true;
     page.refresh();
     try {
