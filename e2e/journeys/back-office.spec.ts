@@ -472,3 +472,13 @@ test('right to left, an order’s id, the gateway’s words and the amounts insi
   await expect(backOffice.dialog.locator('.field__hint > bdi > bdi')).toHaveText('UAH 9.50');
   expect(await backOffice.misread(backOffice.dialog.locator('p.muted, .field__hint')), 'the refund’s limit, right to left').toEqual([]);
 });
+
+test.describe('in a Ukrainian browser', () => {
+  test.use({ locale: 'uk-UA' });
+
+  test('the back office speaks Ukrainian until another language is chosen', async ({ page }) => {
+    await page.goto('/admin');
+    await expect(page.getByRole('heading', { name: 'Вхід до бек-офісу' })).toBeVisible();
+    await expect(page.locator('html')).toHaveAttribute('lang', 'uk');
+  });
+});

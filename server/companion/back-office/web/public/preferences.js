@@ -14,11 +14,20 @@
       return {};
     }
   }
+  // Until a language is chosen, the browser's: the first of its languages the page has.
+  function browserLanguage() {
+    var asked = window.navigator.languages || [window.navigator.language];
+    for (var i = 0; i < asked.length; i += 1) {
+      var primary = String(asked[i]).split('-')[0].toLowerCase();
+      if (primary === 'uk' || primary === 'en') return primary;
+    }
+    return 'en';
+  }
   function apply(saved) {
     var root = document.documentElement;
     if (saved.theme === 'light' || saved.theme === 'dark') root.dataset.theme = saved.theme;
     else delete root.dataset.theme;
-    root.lang = saved.lang === 'uk' ? 'uk' : 'en';
+    root.lang = (saved.lang || browserLanguage()) === 'uk' ? 'uk' : 'en';
     root.dir = saved.dir === 'rtl' ? 'rtl' : 'ltr';
   }
   apply(stored());
