@@ -19,6 +19,8 @@ import { bundled } from '../../e2e/entry-points.js';
 import { card, CUSTOMER, FINGERPRINT } from './test/cards.js';
 import { createStack } from './test/stack.js';
 import type { Stack } from './test/stack.js';
+import { finished } from './test/finished-process.js';
+import type { Finished } from './test/finished-process.js';
 
 const MAIN = await bundled('server/companion/main.ts');
 const WORKER = await bundled('server/ledger/testing/process-worker.ts');
@@ -147,19 +149,8 @@ withTestDatabase((url) => {
   });
 
   describe('payform-companion copy-ledger', () => {
-    async function run(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-      const child = spawn(process.execPath, [MAIN, 'copy-ledger', ...args], {
-        env: { ...process.env, PAYFORM_DATABASE_URL: file, ...env },
-        stdio: ['ignore', 'pipe', 'pipe'],
-        timeout: 60_000,
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-      const [code] = (await once(child, 'exit')) as [number | null];
-      return { code, stdout, stderr };
-    }
+    const run = (args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<Finished> =>
+      finished(spawn(process.execPath, [MAIN, 'copy-ledger', ...args], { env: { ...process.env, PAYFORM_DATABASE_URL: file, ...env }, stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000 }));
     const masked = () => target.replace(':payform@', ':***@');
 
     async function fileWithPayment(): Promise<void> {

@@ -13,6 +13,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundled } from '../../e2e/entry-points.js';
+import { finished } from './test/finished-process.js';
+import type { Finished } from './test/finished-process.js';
 
 const MAIN = await bundled('server/companion/main.ts');
 
@@ -29,7 +31,7 @@ function withoutPackage(name: string): string {
 }
 
 /** `databaseUrl` null: PAYFORM_DATABASE_URL unset, run in `directory`, where the default file would be. */
-function startWithout(driver: string, databaseUrl: string | null): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function startWithout(driver: string, databaseUrl: string | null): Promise<Finished> {
   return runMain([], ['--import', withoutPackage(driver)], databaseUrl, {}, directory);
 }
 
@@ -39,7 +41,7 @@ async function runMain(
   databaseUrl: string | null = ':memory:',
   env: NodeJS.ProcessEnv = {},
   cwd?: string,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
+): Promise<Finished> {
   const child = spawn(process.execPath, [...imports, MAIN, ...args], {
     ...(cwd ? { cwd } : {}),
     // An unreachable gateway: the start must stop before anything would call it.
@@ -47,12 +49,7 @@ async function runMain(
     stdio: ['ignore', 'pipe', 'pipe'],
     timeout: 60_000,
   });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-  const [code] = (await once(child, 'exit')) as [number | null];
-  return { code, stdout, stderr };
+  return finished(child);
 }
 
 let directory: string;
