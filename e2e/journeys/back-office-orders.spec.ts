@@ -126,3 +126,11 @@ test('an order that could not be read is shown once a later read works, as when 
   await expect(backOffice.operations).toHaveCount(1);
   await expect(problem).toHaveCount(0);
 });
+
+test('an order says what was sold and the customer’s phone, as a support person confirms it on a call', async ({ request, stack, backOffice }) => {
+  const orderId = await paidOrder(request, stack);
+  await backOffice.open(orderId);
+  const facts = backOffice.detail.locator('dl.facts');
+  await expect(facts.locator('div', { has: backOffice.detail.page().getByText('What was sold', { exact: true }) }).locator('dd')).toHaveText('Tea');
+  await expect(facts).toContainText('+380501234567');
+});

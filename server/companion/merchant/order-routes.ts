@@ -192,8 +192,9 @@ export function orderRoutes(): Hono<CompanionEnv> {
       throw ApiProblem.notFound('The order', 'order_not_found');
     }
     // A session takes at most a handful of attempts (its pay limits): one page holds them all.
-    const attempts = await ledger.listOrders({ sessionId: detail.payment.sessionId, limit: 200 });
-    return c.json(orderView(detail, await capturable(ledger, detail, options.captureOverReservePercent), attempts.orders));
+    const [attempts, descriptions] = await Promise.all([ledger.listOrders({ sessionId: detail.payment.sessionId, limit: 200 }), ledger.descriptionsOfOrders([detail.payment])]);
+    const description = descriptions.get(detail.payment.orderId);
+    return c.json(orderView(detail, await capturable(ledger, detail, options.captureOverReservePercent), attempts.orders, description));
   });
 
   const operation = (kind: OperationKind) => async (c: Context<CompanionEnv>, body: OperationBody) => {

@@ -103,6 +103,12 @@ describe('reading orders', () => {
     expect(order.order.customer).not.toHaveProperty('taxId');
   });
 
+  it('says what was sold: the checkout session’s description, as a support person confirms the order', async () => {
+    const session = await stack.openSession({ amount: 24950, description: 'Кава «Ефіопія», 250 г' });
+    expect((await (await stack.pay(session.id)).json()).status).toBe('success');
+    expect(await stack.json('GET', `/api/orders/${session.order_id}`, 200, { admin: true })).toMatchObject({ description: 'Кава «Ефіопія», 250 г' });
+  });
+
   it('finds orders by what a customer says on the phone: e-mail, card last four, amount, dates', async () => {
     const before = new Date(Date.now() - 1000).toISOString();
     const olena = await paidOrder('purchase', { amount: 2550, customer: { email: 'Olena@Example.com' } });

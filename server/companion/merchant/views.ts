@@ -171,6 +171,7 @@ export type AttemptView = z.output<typeof AttemptView>;
 
 export const OrderView = z.object({
   order: PaymentView,
+  description: z.string().nullable().describe('What was sold: the checkout session’s description (null for a session no longer kept)'),
   totals: TotalsView,
   operations: z.array(OperationView),
   events: z.array(EventView),
@@ -341,9 +342,10 @@ export function listedOrderView(payment: Payment, totals: OrderTotals): ListedOr
 
 /** `capturable` here includes the project's over-capture allowance (the ledger's detail does not). */
 /** `attempts`: the payments of the order's checkout session, in any order. */
-export function orderView(detail: OrderDetail, capturable: number, attempts: readonly Payment[]): OrderView {
+export function orderView(detail: OrderDetail, capturable: number, attempts: readonly Payment[], description: string | undefined): OrderView {
   return {
     order: paymentView(detail.payment),
+    description: description ?? null,
     totals: totalsView({ ...detail.totals, capturable }),
     operations: detail.operations.map((operation) => operationView(operation)),
     events: detail.events.map(eventView),

@@ -305,6 +305,8 @@ export interface ListedOrder extends OrderSummary {
 
 export interface OrderDetail {
   readonly order: OrderSummary;
+  /** What was sold (the checkout session's description); null for a session no longer kept. */
+  readonly description: string | null;
   readonly totals: Totals;
   readonly operations: Operation[];
   readonly events: WebhookEvent[];
