@@ -18,7 +18,7 @@ import type { ApiError, OrderDetail, Share } from './admin-api.js';
 import { pageConfig } from './page-config.js';
 import { operationRefusals } from './operation-refusals.js';
 import { refusalNotice } from './refusal-notice.js';
-import { applicableActions } from './order-actions.js';
+import { applicableActions, isSplitPaid } from './order-actions.js';
 
 export type OperationAction = 'capture' | 'split-capture' | 'void' | 'refund' | 'split-refund' | 'cancel';
 
@@ -151,7 +151,10 @@ export function operationDialog(
       body.amount = amount;
       // Said here, in the page's language and the currency's own units, before anything is sent.
       const problem =
-        typedAmountProblem(amount, currency, held) || (!resending && units(amount) > units(limit) ? isolatedText(t('dialog.amountOver', { limit: amountText(limit, currency) })) : '');
+        typedAmountProblem(amount, currency, held) ||
+        (!resending && units(amount) > units(limit) ? isolatedText(t('dialog.amountOver', { limit: amountText(limit, currency) })) : '') ||
+        // The companion would refuse it (split_refund_required): said before it is sent.
+        (action === 'refund' && isSplitPaid(order) && units(amount) < units(limit) ? t('dialog.splitRefundRequired') : '');
       input.setCustomValidity(problem);
       if (problem) return void input.reportValidity();
     }

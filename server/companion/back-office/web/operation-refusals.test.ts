@@ -78,7 +78,7 @@ describe('a refused plain refund of part of a split payment', () => {
       split: 'is required to refund part of a split payment',
     });
     expect(operationRefusals(error, { currency: 'UAH', example: 107000, sellers: [] })).toEqual({
-      amount: 'Part of a payment shared between sellers is refunded seller by seller, with Split refund. Leave the amount empty to refund all that is left.',
+      amount: 'Part of a payment shared between sellers is refunded seller by seller, with Split refund; here, only all that is left.',
       shares: [],
       split: undefined,
       placed: ['split'],

@@ -4,14 +4,18 @@ import type { OrderDetail } from './admin-api.js';
 import type { OperationAction } from './operation-dialog.js';
 import { pageConfig } from './page-config.js';
 
+/** Paid to sellers in shares (a split purchase, or a capture split): part of it is refunded per seller. */
+export const isSplitPaid = ({ order, operations }: OrderDetail): boolean =>
+  order.split !== null || operations.some((operation) => operation.kind === 'capture' && operation.split);
+
 /** The actions that apply to the order now (the companion checks them again). */
 export function applicableActions(detail: OrderDetail): OperationAction[] {
-  const { order, totals, operations } = detail;
+  const { order, totals } = detail;
   if (order.status === 'init') return order.mode === 'hosted' ? ['cancel'] : [];
   if (order.status !== 'success') return [];
   const captured = units(totals.captured) + units(totals.capture_pending) > 0;
   const refundable = units(totals.refundable) > 0;
-  const splitPaid = order.split !== null || operations.some((operation) => operation.kind === 'capture' && operation.split);
+  const splitPaid = isSplitPaid(detail);
   const actions: OperationAction[] = [];
   if (order.method === 'auth' && !totals.voided && units(totals.capturable) > 0) {
     actions.push('capture');
