@@ -11,6 +11,9 @@ describe('readCommandLine', () => {
     expect(readCommandLine(['-h'])).toEqual({ kind: 'help' });
     expect(readCommandLine(['--version'])).toEqual({ kind: 'version' });
     expect(readCommandLine(['start'])).toEqual({ kind: 'wrong', problem: 'unexpected argument "start": the companion is configured by environment variables' });
+    // A database URL given as a flag is not repeated: its password would be printed.
+    expect(readCommandLine(['--database-url=postgres://shop:s3cret@db/shop']).toString()).not.toContain('s3cret');
+    expect(readCommandLine(['--database-url=postgres://shop:s3cret@db/shop'])).toMatchObject({ problem: expect.stringMatching(/^unexpected argument \(one holding an @/) });
   });
 
   it('reads copy-ledger with --to and --from, each as two words or with =', () => {
@@ -29,7 +32,9 @@ describe('readCommandLine', () => {
     [['--to', TO, '--to', TO], '--to is given twice: give it once'],
     [['--to', TO, '--schema', 'payform'], 'unexpected argument "--schema": copy-ledger takes --to <postgres-url> and, optionally, --from <sqlite-file>'],
     // A URL given without --to is named with its password masked.
-    [[TO], 'unexpected argument "postgres://shop:***@db.example:5432/shop": copy-ledger takes --to <postgres-url> and, optionally, --from <sqlite-file>'],
+    [[TO], 'unexpected argument (one holding an @, not repeated: it may carry a password): copy-ledger takes --to <postgres-url> and, optionally, --from <sqlite-file>'],
+    // Mistyped around a URL, no URL is left to mask: nothing with an @ is repeated.
+    [['--too=postgres://shop:s3cret@db/shop'], 'unexpected argument (one holding an @, not repeated: it may carry a password): copy-ledger takes --to <postgres-url> and, optionally, --from <sqlite-file>'],
   ])('refuses copy-ledger %j, naming the problem', (args, problem) => {
     expect(readCommandLine(['copy-ledger', ...args])).toEqual({ kind: 'wrong', problem, command: 'copy-ledger' });
   });

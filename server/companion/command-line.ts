@@ -4,8 +4,6 @@
  * of its own: `copy-ledger` (copy-ledger.ts).
  */
 import { createRequire } from 'node:module';
-// Not the ledger's index: --help and --version load no ledger.
-import { passwordMasked } from '../ledger/shown-url.js';
 
 export const COMPANION_DOCS = 'https://github.com/payform/payform/tree/main/server/companion#readme';
 
@@ -81,8 +79,14 @@ export function readCommandLine(args: readonly string[]): CommandLine {
   if (first === 'copy-ledger') return readCopyLedger(args.slice(1));
   if (args.length === 1 && (first === '--help' || first === '-h')) return { kind: 'help' };
   if (args.length === 1 && (first === '--version' || first === '-v')) return { kind: 'version' };
-  return { kind: 'wrong', problem: `unexpected ${args.length === 1 ? 'argument' : 'arguments'} ${args.map((arg) => `"${arg}"`).join(' ')}: the companion is configured by environment variables` };
+  return { kind: 'wrong', problem: `unexpected ${args.length === 1 ? 'argument' : 'arguments'} ${args.map(quoted).join(' ')}: the companion is configured by environment variables` };
 }
+
+/**
+ * An argument as a refusal quotes it: not one with an `@`, which may be a URL's password however
+ * it is mistyped around it (`--too=postgres://shop:secret@db/…` is no URL to mask).
+ */
+const quoted = (arg: string): string => (arg.includes('@') ? '(one holding an @, not repeated: it may carry a password)' : `"${arg}"`);
 
 const COPY_OPTIONS = { '--to': '<postgres-url>', '--from': '<sqlite-file>' } as const;
 type CopyOption = keyof typeof COPY_OPTIONS;
@@ -97,8 +101,7 @@ function readCopyLedger(args: readonly string[]): CommandLine {
     const arg = args[index]!;
     const equals = arg.startsWith('--') ? arg.indexOf('=') : -1;
     const name = equals < 0 ? arg : arg.slice(0, equals);
-    // A URL given without its option may hold a password.
-    if (!isCopyOption(name)) return wrong(`unexpected argument "${passwordMasked(arg) ?? arg}": copy-ledger takes --to <postgres-url> and, optionally, --from <sqlite-file>`);
+    if (!isCopyOption(name)) return wrong(`unexpected argument ${quoted(arg)}: copy-ledger takes --to <postgres-url> and, optionally, --from <sqlite-file>`);
     const value = equals < 0 ? args[(index += 1)] : arg.slice(equals + 1);
     if (!value || (equals < 0 && isCopyOption(value))) return wrong(`${name} needs a value: ${name} ${COPY_OPTIONS[name]}`);
     if (given[name] !== undefined) return wrong(`${name} is given twice: give it once`);

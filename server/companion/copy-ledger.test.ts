@@ -151,7 +151,12 @@ withTestDatabase((url) => {
   describe('payform-companion copy-ledger', () => {
     const run = (args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<Finished> =>
       finished(spawn(process.execPath, [MAIN, 'copy-ledger', ...args], { env: { ...process.env, PAYFORM_DATABASE_URL: file, ...env }, stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000 }));
-    const masked = () => target.replace(':payform@', ':***@');
+    const masked = () => {
+      // The suite's database has a password, or nothing here would show it masked.
+      const password = new URL(target).password;
+      expect(password).not.toBe('');
+      return target.replace(`:${password}@`, ':***@');
+    };
 
     async function fileWithPayment(): Promise<void> {
       const ledger = await openLedger(file);
@@ -209,14 +214,22 @@ withTestDatabase((url) => {
       ['no --to', [], '--to is missing: give the PostgreSQL database to copy the ledger into, --to postgres://user:password@host:5432/database'],
       ['--to without its value', ['--to'], '--to needs a value: --to <postgres-url>'],
       ['--to naming a file', ['--to', './other.db'], '--to must be a postgres:// URL: the ledger is copied into PostgreSQL'],
+      // A value that holds no password is quoted as it is: the message's own words stay whole.
+      ['--to naming a word', ['--to', 'postgres'], '--to must be a postgres:// URL: the ledger is copied into PostgreSQL'],
       ['--to with a password it cannot read', ['--to', 'postgres://shop:pa#ss@db/shop'], '--to is not a URL that can be read as written'],
-      ['a URL without --to', ['postgres://shop:secret@db/shop'], 'unexpected argument "postgres://shop:***@db/shop"'],
+      ['a URL without --to', ['postgres://shop:secret@db/shop'], 'unexpected argument (one holding an @, not repeated: it may carry a password)'],
     ])('exits 1 naming the problem: %s', async (_case, args, problem) => {
       const { code, stdout, stderr } = await run(args);
       expect({ code, stdout }).toEqual({ code: 1, stdout: '' });
       expect(stderr).toContain(`payform-companion copy-ledger: ${problem}`);
       expect(stderr).toContain('Run payform-companion copy-ledger --help for more.');
       expect(stderr).not.toMatch(/secret|pa#ss/);
+    });
+
+    it('exits 1 when PAYFORM_DATABASE_URL is set but empty, rather than copying the default file in its place', async () => {
+      const { code, stderr } = await run(['--to', target], { PAYFORM_DATABASE_URL: ' ' });
+      expect(code).toBe(1);
+      expect(stderr).toBe('payform-companion copy-ledger: PAYFORM_DATABASE_URL is set but empty: set it to the SQLite file the companion used, or give the file with --from <sqlite-file>\n');
     });
 
     it('exits 1 when PAYFORM_DATABASE_URL already names PostgreSQL, asking for --from', async () => {

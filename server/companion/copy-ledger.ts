@@ -24,16 +24,17 @@ const NAME = 'payform-companion copy-ledger';
 
 /** Runs the copy; its exit code: 0 once all is copied, 1 otherwise. */
 export async function runCopyLedger(request: CopyLedgerRequest, env: NodeJS.ProcessEnv, output: CommandOutput): Promise<number> {
-  const masked = passwordMasked(request.to) ?? 'the --to URL';
+  const masked = passwordMasked(request.to) ?? request.to;
   // Whatever a line quotes of the URL (a driver's message too), its password is not in it.
-  const shown = (line: string) => `${NAME}: ${line.replaceAll(request.to, masked)}`;
+  const shown = (line: string) => `${NAME}: ${masked === request.to ? line : line.replaceAll(request.to, masked)}`;
   const refuse = (problem: string) => {
     output.err(shown(problem));
     return 1;
   };
   const targetProblem = !isPostgresUrl(request.to) ? 'must be a postgres:// URL: the ledger is copied into PostgreSQL' : ledgerUrlProblem(request.to);
   if (targetProblem) return refuse(`--to ${targetProblem}\nRun ${NAME} --help for more.`);
-  const from = request.from ?? currentEnvironment(env).env.PAYFORM_DATABASE_URL ?? DEFAULT_DATABASE;
+  const from = request.from ?? companionsFile(env);
+  if (typeof from !== 'string') return refuse(from.problem);
   if (isPostgresUrl(from)) {
     return refuse(request.from === undefined ? 'PAYFORM_DATABASE_URL is a PostgreSQL URL already: name the SQLite file to copy with --from <sqlite-file>' : '--from is the SQLite file the ledger is in now, not a PostgreSQL URL');
   }
@@ -44,4 +45,18 @@ export async function runCopyLedger(request: CopyLedgerRequest, env: NodeJS.Proc
   }
   output.out(shown(`done. Start the companions with PAYFORM_DATABASE_URL=${masked}, and keep the SQLite file as it is: it is the backup`));
   return 0;
+}
+
+/**
+ * The file the companion would open, as its start reads PAYFORM_DATABASE_URL; a setting its start
+ * would refuse (set but blank, or a 0.2 name left unread) is refused here too, rather than the
+ * default file copied in its place.
+ */
+function companionsFile(env: NodeJS.ProcessEnv): string | { readonly problem: string } {
+  const { env: current, blank, leftAlone } = currentEnvironment(env);
+  const empty = blank.find(({ meant }) => meant === 'PAYFORM_DATABASE_URL');
+  if (empty) return { problem: `${empty.name} is set but empty: set it to the SQLite file the companion used, or give the file with --from <sqlite-file>` };
+  const unread = leftAlone.find(({ meant }) => meant === 'PAYFORM_DATABASE_URL');
+  if (unread) return { problem: `${unread.name} is not read (PAYFORM_DATABASE_URL is the companion's name): set PAYFORM_DATABASE_URL, or give the file with --from <sqlite-file>` };
+  return current.PAYFORM_DATABASE_URL ?? DEFAULT_DATABASE;
 }

@@ -210,6 +210,23 @@ withTestDatabase((url) => {
       expect(lines).toContain("upgraded the SQLite file to this version's schema first: 0021_session_expiry");
     });
 
+    it('leaves an older file as it was when the target is refused: nothing is upgraded for a copy that does not happen', async () => {
+      await ledgerFile(file);
+      const raw = new Database(file);
+      raw.exec(`drop index payform_checkout_sessions_expiry; delete from ledger_migration where name = '0021_session_expiry'`);
+      raw.close();
+      const other = await open(url, { schema });
+      await paidOrder(other);
+      await other.close();
+      await expect(copyLedger(file, url, { schema })).rejects.toThrow(/already holds a ledger/);
+      const after = new Database(file, { readonly: true });
+      try {
+        expect(after.prepare(`select count(*) as n from ledger_migration where name = '0021_session_expiry'`).get()).toEqual({ n: 0 });
+      } finally {
+        after.close();
+      }
+    });
+
     it.each([
       ['a PostgreSQL URL to copy from', () => url, () => url, 'the ledger to copy must be an SQLite file, not a PostgreSQL URL'],
       ['a ledger in memory', () => ':memory:', () => url, 'a ledger in memory ends with its process: there is no file to copy'],

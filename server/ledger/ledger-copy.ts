@@ -62,12 +62,13 @@ export async function copyLedger(from: string, to: string, options: LedgerCopyOp
   const file = resolvePath(from);
   const target = `${passwordMasked(to)}${schema ? ` (schema ${schema})` : ''}`;
   log(`copying the ledger in ${file} to ${target}`);
-  const source = await openSource(from, log);
+  const writer = new Kysely<LedgerTables>({ dialect: await postgresDialect(to, { schema, poolSize: 1 }) });
   try {
-    const writer = new Kysely<LedgerTables>({ dialect: await postgresDialect(to, { schema, poolSize: 1 }) });
+    // Before anything is changed at either end: a target that cannot be reached, or holds a
+    // ledger, leaves the file as it was (not upgraded) and the target as it was found.
+    await refuseLedgerIn(writer, target);
+    const source = await openSource(from, log);
     try {
-      // Before the target is migrated: a ledger there is refused as it was found.
-      await refuseLedgerIn(writer, target);
       await migrateTarget(to, schema, log);
       const started = performance.now();
       const rows = await source.transaction().execute((read) => writer.transaction().execute((write) => copyAll(read, write, { file, target, batchRows, log })));
@@ -75,10 +76,10 @@ export async function copyLedger(from: string, to: string, options: LedgerCopyOp
       log(`copied ${total} rows in ${((performance.now() - started) / 1_000).toFixed(1)} s`);
       return { rows };
     } finally {
-      await writer.destroy();
+      await source.destroy();
     }
   } finally {
-    await source.destroy();
+    await writer.destroy();
   }
 }
 
@@ -178,14 +179,18 @@ async function countRows(db: Db, table: LedgerTable): Promise<number> {
   return Number(rows[0]!.count);
 }
 
+/** The most values one PostgreSQL statement takes (its protocol counts parameters in 16 bits). */
+const MAX_PARAMETERS = 65_535;
+
 /** The table's rows in batches by rowid (an SQLite table's own order), each batch one INSERT. */
 async function copyTable(read: Transaction<LedgerTables>, write: Transaction<LedgerTables>, table: LedgerTable, columns: readonly CopiedColumn[], context: CopyContext): Promise<number> {
   const names = sql.join(columns.map(({ name }) => sql.id(name)));
+  const batchRows = Math.min(context.batchRows, Math.floor(MAX_PARAMETERS / columns.length));
   let after = 0;
   let copied = 0;
   for (;;) {
     const { rows } = await sql<Record<string, unknown> & { copy_rowid: number }>`select rowid as copy_rowid, ${names} from ${sql.table(stored(table))}
-      where rowid > ${after} order by rowid limit ${context.batchRows}`.execute(read);
+      where rowid > ${after} order by rowid limit ${batchRows}`.execute(read);
     if (rows.length === 0) return copied;
     const first = rows[0]!.copy_rowid;
     const last = rows.at(-1)!.copy_rowid;
