@@ -45,7 +45,7 @@ export class CompanionError extends Error {
  * not served over http(s) — a bundler that wrote its own file's path in (Turbopack) — has none:
  * the page's origin is asked then, and diagnose.ts names it when no companion answers there.
  */
-const SCRIPT_ORIGIN = /https?:\/\/[^/]*(.*(?=\/widget\/pay-form\.js$))?/.exec(import.meta.url)?.[0];
+const SCRIPT_ORIGIN = /^https?:\/\/[^/]*(.*(?=\/widget\/pay-form\.js$))?/.exec(import.meta.url)?.[0];
 
 /**
  * The element a request is for: its `session`, and its `endpoint` (empty: the companion that
