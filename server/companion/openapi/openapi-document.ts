@@ -108,6 +108,8 @@ const unauthorized = {
   headers: { 'WWW-Authenticate': { description: 'Bearer realm="payform"', schema: { type: 'string' } } },
 };
 
+/** What comes as a file, named in Content-Disposition: exports, receipts. Pages and scripts do not. */
+const FILES = new Set(['text/csv', 'application/pdf', 'application/zip']);
 const contentDisposition = {
   'Content-Disposition': { description: 'The file\'s name: attachment; filename="orders-2026-11-28.csv" (a receipt\'s page: inline)', schema: { type: 'string' } },
 };
@@ -116,7 +118,7 @@ const contentDisposition = {
 function headersOf(status: number, response: ApiResponse): Record<string, unknown> | undefined {
   if (status === 429 || status === 503) return retryAfter;
   if (status === 303 && response.kind === 'empty') return location;
-  if (response.kind === 'content' && !response.contentTypes.includes('text/event-stream')) return contentDisposition;
+  if (response.kind === 'content' && response.contentTypes.some((type) => FILES.has(type))) return contentDisposition;
   return undefined;
 }
 

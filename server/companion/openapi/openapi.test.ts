@@ -196,6 +196,8 @@ describe('the served OpenAPI document', () => {
     const exported = document.paths['/api/exports/orders'].get.responses['200'];
     expect(exported.content['text/csv'].schema).toEqual({ type: 'string' });
     expect(exported.headers).toHaveProperty('Content-Disposition');
+    // A page or a script is no file: nothing names it so.
+    expect(document.paths['/widget/pay-form.js'].get.responses['200']).not.toHaveProperty('headers');
     // Every tag an operation is listed under is declared, with what it holds.
     const declared = (document.tags as Json[]).map((tag) => tag.name);
     const used = new Set(Object.values(document.paths as Record<string, Record<string, Json>>).flatMap((item) => Object.values(item).flatMap((operation) => operation.tags as string[])));
