@@ -4,7 +4,8 @@
  * instances. What it copies goes to stdout, why it could not to stderr; the target's password
  * shows in neither.
  */
-import { copyLedger, isPostgresUrl, ledgerUrlProblem, passwordMasked } from '../ledger/index.js';
+import { passwordMasked } from '@payform/gateway';
+import { copyLedger, isPostgresUrl, ledgerUrlProblem } from '../ledger/index.js';
 import { currentEnvironment } from './environment.js';
 import { DEFAULT_DATABASE } from './settings.js';
 

@@ -2,7 +2,6 @@
 export { isPostgresUrl, ledgerUrlProblem, openLedger } from './ledger.js';
 export { copyLedger } from './ledger-copy.js';
 export type { LedgerCopy, LedgerCopyOptions } from './ledger-copy.js';
-export { passwordMasked } from './shown-url.js';
 export type { Ledger, LedgerOptions } from './ledger.js';
 export type { StatementObserver } from './observed.js';
 export { InvalidLedgerInput, LedgerConflict, LedgerError, LedgerNotFound, OperationRefused } from './errors.js';

@@ -6,6 +6,7 @@
 import { existsSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 import { Kysely, sql } from 'kysely';
+import { passwordMasked } from '@payform/gateway';
 import type { Transaction } from 'kysely';
 import { carriedValue, copiedColumns } from './copied-columns.js';
 import type { CopiedColumn } from './copied-columns.js';
@@ -15,7 +16,6 @@ import { migrateToLatest } from './migrate.js';
 import { LEDGER_IDENTITY } from './owner.js';
 import { postgresDialect } from './postgres.js';
 import type { LedgerTables } from './schema.js';
-import { passwordMasked } from './shown-url.js';
 import { sqliteDialect } from './sqlite.js';
 import { LEDGER_TABLES, stored } from './table-names.js';
 import type { LedgerTable } from './table-names.js';

@@ -291,21 +291,21 @@ export class WebhookSender {
       delivery.status = 'failed';
       if (this.#failing.first(failing)) {
         this.#options.log(
-          `validation_url preflight for order ${delivery.order_id} to ${shownUrl(delivery.target, this.#url(delivery.target))} failed: ${reason()}; the payment was declined for it (${StatusCode.TransactionRejected}), as every payment will be until it answers 2xx (said once; each post at GET /_sandbox/webhooks)`,
+          `validation_url preflight for order ${delivery.order_id} to ${shownUrl(delivery.target)} failed: ${reason()}; the payment was declined for it (${StatusCode.TransactionRejected}), as every payment will be until it answers 2xx (said once; each post at GET /_sandbox/webhooks)`,
         );
       }
       return;
     }
     if (wait === undefined) {
       delivery.status = 'failed';
-      this.#options.log(`webhook ${delivery.method} for order ${delivery.order_id} to ${shownUrl(delivery.target, this.#url(delivery.target))} given up after ${delivery.attempts.length} attempts: ${reason()}`);
+      this.#options.log(`webhook ${delivery.method} for order ${delivery.order_id} to ${shownUrl(delivery.target)} given up after ${delivery.attempts.length} attempts: ${reason()}`);
       return;
     }
     if (this.#failing.first(failing)) {
       const retries = this.#options.settings.retryDelaysMs.slice(delivery.attempts.length - 1);
       const total = retries.reduce((sum, delay) => sum + delay, 0);
       this.#options.log(
-        `webhook ${delivery.method} for order ${delivery.order_id} to ${shownUrl(delivery.target, this.#url(delivery.target))} failed: ${reason()}; retried ${retries.length} more time${retries.length === 1 ? '' : 's'} over ${duration(total)} (said once for this URL; each attempt at GET /_sandbox/webhooks)`,
+        `webhook ${delivery.method} for order ${delivery.order_id} to ${shownUrl(delivery.target)} failed: ${reason()}; retried ${retries.length} more time${retries.length === 1 ? '' : 's'} over ${duration(total)} (said once for this URL; each attempt at GET /_sandbox/webhooks)`,
       );
     }
     delivery.status = 'retrying';
@@ -396,7 +396,7 @@ function failureReason(
     if (status >= 300 && status < 400) {
       const resolved = location && URL.canParse(location, target.href) ? new URL(location, target) : undefined;
       // Resolved against the target, a relative Location keeps the target's password: hidden as there.
-      const to = resolved ? ` to ${shownUrl(resolved.href, resolved)}` : '';
+      const to = resolved ? ` to ${shownUrl(resolved.href)}` : '';
       return `it answered HTTP ${status}, a redirect${to}: redirects are not followed, so give the final URL as ${field}`;
     }
     const password = (status === 401 || status === 403) && (target.username || target.password) ? `: the ${target.password ? 'user name and password' : 'user name'} in ${field} ${target.password ? 'are' : 'is'} not sent (webhooks carry no Authorization header; the interface authenticates them by their signature), so let the receiver check the signature instead` : '';

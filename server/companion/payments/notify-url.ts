@@ -9,7 +9,7 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { packageVersion } from '../command-line.js';
-import { passwordMasked } from '../../ledger/index.js';
+import { passwordMasked } from '@payform/gateway';
 import { namedHook } from './payment-change.js';
 import type { PaymentChange, PaymentEventHook } from './payment-change.js';
 import { isPlainHttpElsewhere } from '../loopback.js';
