@@ -480,5 +480,10 @@ test.describe('in a Ukrainian browser', () => {
     await page.goto('/admin');
     await expect(page.getByRole('heading', { name: 'Вхід до бек-офісу' })).toBeVisible();
     await expect(page.locator('html')).toHaveAttribute('lang', 'uk');
+    // Another preference changed saves no language: the browser's is no choice, and is followed still.
+    await page.getByRole('button', { name: 'Темна тема' }).click();
+    const saved = await page.evaluate(() => JSON.parse(localStorage.getItem('payform:back-office:preferences') ?? '{}'));
+    expect(saved).toMatchObject({ theme: 'dark' });
+    expect(saved).not.toHaveProperty('lang');
   });
 });

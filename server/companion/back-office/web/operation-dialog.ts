@@ -154,7 +154,7 @@ export function operationDialog(
         typedAmountProblem(amount, currency, held) ||
         (!resending && units(amount) > units(limit) ? isolatedText(t('dialog.amountOver', { limit: amountText(limit, currency) })) : '') ||
         // The companion would refuse it (split_refund_required): said before it is sent.
-        (action === 'refund' && isSplitPaid(order) && units(amount) < units(limit) ? t('dialog.splitRefundRequired') : '');
+        (!resending && action === 'refund' && isSplitPaid(order) && units(amount) < units(limit) ? t('dialog.splitRefundRequired') : '');
       input.setCustomValidity(problem);
       if (problem) return void input.reportValidity();
     }

@@ -37,7 +37,11 @@ export function effectiveTheme(): Theme {
 }
 
 export function setPreferences(change: Partial<Preferences>): void {
-  const next = { ...preferences(), ...change };
+  // The language the page took from the browser is no choice: it is saved once one is made, so
+  // that changing the theme does not fix the page's language to the browser's of today.
+  const { lang: _shown, ...shown } = preferences();
+  const lang = change.lang ?? savedLanguage();
+  const next = { ...shown, ...change, ...(lang ? { lang } : {}) };
   try {
     localStorage.setItem(key(), JSON.stringify(next));
   } catch {
@@ -45,6 +49,15 @@ export function setPreferences(change: Partial<Preferences>): void {
   }
   // /preferences.js applies them (its listener came first), then the pages' listeners render.
   window.dispatchEvent(new CustomEvent(key(), { detail: next }));
+}
+
+function savedLanguage(): Language | undefined {
+  try {
+    const { lang } = JSON.parse(localStorage.getItem(key()) ?? '{}') as { lang?: unknown };
+    return lang === 'en' || lang === 'uk' ? lang : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Calls `listener` after every change of preferences (this tab's, or another tab's). */
