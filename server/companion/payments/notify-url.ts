@@ -156,7 +156,7 @@ export function notifyHook(options: NotifyOptions): PaymentEventHook {
   }, `the notification URL ${shown}`);
 }
 
-export const PLAIN_HTTP_IN_PRODUCTION =
+const PLAIN_HTTP_IN_PRODUCTION =
   'is plain http to another machine, and NODE_ENV is production: payment changes (customers\' details, card tokens) would cross the network unencrypted; give the receiver an https address';
 
 /** Production sends changes over the network only encrypted (NODE_ENV is the process's mode, as for the companion's settings). */
