@@ -110,7 +110,8 @@ function checkAmountBesideOthers(session: SessionFields, ctx: z.RefinementCtx): 
 
 /** Every refusal of a session's (or a charge's) fields at once: the checks across fields, or the amount's beside the others. */
 export const sessionChecks = <T extends z.ZodType<SessionFields>>(fields: T) =>
-  fields.superRefine(checkSession).superRefine(checkAmountBesideOthers, { when: ({ issues }) => issues.length > 0 });
+  // The amount's own check first, and only where a field failed (checkSession then does not run).
+  fields.superRefine(checkAmountBesideOthers, { when: ({ issues }) => issues.length > 0 }).superRefine(checkSession);
 
 /** The ledger's terms: camelCase. */
 export function toNewSession(session: SessionFields): NewCheckoutSession {
