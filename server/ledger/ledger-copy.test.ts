@@ -199,22 +199,23 @@ withTestDatabase((url) => {
       expect(meanwhile).toBe('SQLITE_BUSY');
     });
 
-    it('upgrades an older file before copying it', async () => {
+    /** A ledger file as 0.3.0 left it: no session sweep's expiry index, its migration not run yet. */
+    async function olderLedgerFile(): Promise<void> {
       await ledgerFile(file);
-      // As 0.3.0 left it: no session sweep's expiry index, its migration not run yet.
       const raw = new Database(file);
       raw.exec(`drop index payform_checkout_sessions_expiry; delete from ledger_migration where name = '0021_session_expiry'`);
       raw.close();
+    }
+
+    it('upgrades an older file before copying it', async () => {
+      await olderLedgerFile();
       const lines: string[] = [];
       await copyLedger(file, url, { schema, log: (line) => lines.push(line) });
       expect(lines).toContain("upgraded the SQLite file to this version's schema first: 0021_session_expiry");
     });
 
     it('leaves an older file as it was when the target is refused: nothing is upgraded for a copy that does not happen', async () => {
-      await ledgerFile(file);
-      const raw = new Database(file);
-      raw.exec(`drop index payform_checkout_sessions_expiry; delete from ledger_migration where name = '0021_session_expiry'`);
-      raw.close();
+      await olderLedgerFile();
       const other = await open(url, { schema });
       await paidOrder(other);
       await other.close();
