@@ -32,11 +32,12 @@ export const unserved =
     void console.error(`<${element.localName}>: serve all of dist/:`, error);
 
 /**
- * What paying takes (paying.ts): a chunk fetched as the form shows, so that by the customer's
- * click it is there and the click acts at once, as if it were part of the bundle.
+ * What paying takes (paying.ts), and formatting as the customer types: a chunk fetched as the
+ * form shows, so that by the customer's click or keystroke it is there and acts at once, as if it
+ * were part of the bundle.
  */
 export let paying: typeof Paying | undefined;
-const loadPaying = (element: CheckoutElement): Promise<typeof Paying | undefined> =>
+export const loadPaying = (element: CheckoutElement): Promise<typeof Paying | undefined> =>
   import('./paying.js').then((module) => (module.ready(element), (paying = module)), unserved(element));
 
 /**

@@ -3,7 +3,7 @@
 // and its one test holds it back (a page loads a module once).
 import { expect, oneEvent } from '@open-wc/testing';
 import { answerModule } from '../test/checkout-fixture.js';
-import { autofill, button, card, message, part, show, stay, watchFetch } from '../test/harness.js';
+import { autofill, button, card, field, message, part, show, stay, watchFetch } from '../test/harness.js';
 
 const PAYING = '/widget/checkout/paying.ts';
 
@@ -33,6 +33,9 @@ describe('a click before what paying takes has come', () => {
     // Submitted again while it waits (a page's script; Enter finds the button disabled): the same payment.
     part<HTMLFormElement>(form, 'form').requestSubmit();
     expect(calls, 'nothing sent before the chunk').to.deep.equal([]);
+    // Formatting is the chunk's too: what was typed before it is formatted once it comes.
+    const number = field(form, 'number');
+    expect(number.value).to.equal('4242424242424242');
 
     const paid = oneEvent(form, 'pay-success');
     const redirect = stay(payButton);
@@ -40,5 +43,6 @@ describe('a click before what paying takes has come', () => {
     await paid;
     expect((await redirect).detail.reason).to.equal('hosted');
     expect(calls.filter((call) => call.url.endsWith('/pay')).length, 'one payment').to.equal(1);
+    expect(number.value).to.equal('4242 4242 4242 4242');
   });
 });

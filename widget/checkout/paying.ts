@@ -1,12 +1,12 @@
 /**
  * What happens once the customer pays: checking the submitted form, the pay request (tokenized
  * first in tokenize mode) and its answer, 3-D Secure and hosted-page redirects, polling a pending
- * payment, and what an error leaves the customer to do; and, before, moving on from a field typed
- * to its end and judging a field left. A chunk of its own, fetched as the form
- * shows (checkout-element.ts, `loadPaying`): none of it is needed for the form to show, so the
- * page does not wait for it, and by the customer's click it is there.
+ * payment, and what an error leaves the customer to do; and, before, formatting a field as it is
+ * typed, moving on from a field typed to its end and judging a field left. A chunk of its own,
+ * fetched as the form shows (checkout-element.ts, `loadPaying`): none of it is needed for the
+ * form to show, so the page does not wait for it, and by the customer's click or keystroke it is there.
  */
-import { cvvLength, digitsOf, maxLength, readExpiry, type Brand, type Check } from '@payform/card/fields';
+import { cvvLength, digitsOf, formatCvv, formatExpiry, formatNumber, maxLength, readExpiry, type Brand, type Check, type Edit, type Keystroke } from '@payform/card/fields';
 import { emit, type FieldName, type PayEventDetails } from '../events.js';
 import type { FieldError } from '../pay-form/pay-form.js';
 import type { CardRefused } from '../pay-form/tokenized.js';
@@ -535,6 +535,31 @@ export function left(form: Form, { target }: FocusEvent): void {
   if (form.errors[name] === error || (!error && form.errors[name])) return;
   form.show({ [name]: error });
   emit(form, 'pay-change', { field: name, empty: !input.value, complete: check.valid, valid: check.potentiallyValid, brand: form.brand?.id, error });
+}
+
+/** How each field but the names is formatted as it is typed: the phone kept as typed, but for its digits written 0–9. */
+const FORMATS: Partial<Record<FieldName, (keystroke: Keystroke, brand?: Brand) => Edit>> = {
+  number: formatNumber,
+  exp: formatExpiry,
+  cvv: formatCvv,
+  phone: (keystroke) => keystroke,
+};
+
+/**
+ * A field of the form as the customer typed it, formatted, the caret after the same digit. Here,
+ * not in the bundle, as `advance`: typing comes after the form showed; a keystroke before this
+ * chunk is formatted once it has come (pay-form.ts, `#onInput`).
+ */
+export function reformat(form: Form, input: HTMLInputElement, inputType: string): void {
+  const name = input.name as FieldName;
+  // NFKC: full-width digits and slashes, as a CJK input method types them, are read as 0–9 and /.
+  // Arabic-Indic and Persian digits, which NFKC keeps, are 0–9 by their low four bits; one
+  // character for one, so the caret stays where it was (`replace` writes the number as text).
+  const edit = FORMATS[name]?.({ value: input.value.normalize('NFKC').replace(/[٠-٩۰-۹]/g, (digit) => (digit.charCodeAt(0) & 15) as never), caret: input.selectionStart ?? 0, inputType, before: form.edited[name] }, form.brand);
+  if (edit) {
+    input.value = edit.value;
+    if (form.shadowRoot!.activeElement === input) input.setSelectionRange(edit.caret, edit.caret);
+  }
 }
 
 /**

@@ -1,6 +1,6 @@
 import { html, nothing, type html as Html, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
-import { detectBrand, type Brand, type BrandId, digitsOf, type Check, type CheckCode, checkCvv, checkExpiry, formatCvv, formatExpiry, formatNumber, type Edit, type Keystroke, checkNumber } from '@payform/card/fields';
-import { CheckoutElement, paying, showsForm, unserved } from '../checkout/checkout-element.js';
+import { detectBrand, type Brand, type BrandId, digitsOf, type Check, type CheckCode, checkCvv, checkExpiry, checkNumber } from '@payform/card/fields';
+import { CheckoutElement, loadPaying, paying, showsForm, unserved } from '../checkout/checkout-element.js';
 import { customerCheck, loadCustomerChecks } from '../customer/fields.js';
 import { emit, type FieldName } from '../events.js';
 import type { Message } from '../i18n/en.js';
@@ -13,23 +13,22 @@ export type FieldError = CheckCode | 'refused';
 type Errors = Partial<Record<FieldName, FieldError>>;
 
 /**
- * Each field's autocomplete token, check, formatting while typing and inputmode (which is also the
- * input's type for email and tel). Every field with an inputmode — all but the names — holds left-to-right text.
+ * Each field's autocomplete token, check and inputmode (which is also the input's type for email
+ * and tel). Every field with an inputmode — all but the names — holds left-to-right text, and is
+ * formatted as it is typed (paying.ts, `reformat`).
  */
 const FIELDS: Record<FieldName, [
   autocomplete: string,
   check: (value: string, brand?: Brand, accepted?: readonly BrandId[]) => Check,
-  format?: (keystroke: Keystroke, brand?: Brand) => Edit,
   inputmode?: string,
 ]> = {
-  number: ['cc-number', (value, _, accepted) => checkNumber(digitsOf(value), accepted), formatNumber, 'numeric'],
-  exp: ['cc-exp', (value) => checkExpiry(value), formatExpiry, 'numeric'],
-  cvv: ['cc-csc', checkCvv, formatCvv, 'numeric'],
+  number: ['cc-number', (value, _, accepted) => checkNumber(digitsOf(value), accepted), 'numeric'],
+  exp: ['cc-exp', (value) => checkExpiry(value), 'numeric'],
+  cvv: ['cc-csc', checkCvv, 'numeric'],
   fname: ['given-name', customerCheck('checkName')],
   lname: ['family-name', customerCheck('checkName')],
-  email: ['email', customerCheck('checkEmail'), undefined, 'email'],
-  // Kept as typed, but for its digits written 0–9 (`#onInput`).
-  phone: ['tel', customerCheck('checkPhone'), (keystroke) => keystroke, 'tel'],
+  email: ['email', customerCheck('checkEmail'), 'email'],
+  phone: ['tel', customerCheck('checkPhone'), 'tel'],
 };
 
 /**
@@ -172,23 +171,24 @@ export class PayForm extends CheckoutElement {
     return this.t[key as Message] ?? this.t.invalid;
   }
 
+  /** The pay-time chunk as the first keystroke before it asked for it (`#onInput`). */
+  #formatting?: Promise<unknown>;
+
   #onInput(event: InputEvent): void {
     const input = event.target as HTMLInputElement;
     const name = input.name as FieldName;
     if (!FIELDS[name]) return;
-    // NFKC: full-width digits and slashes, as a CJK input method types them, are read as 0–9 and /.
-    // Arabic-Indic and Persian digits, which NFKC keeps, are 0–9 by their low four bits; one
-    // character for one, so the caret stays where it was (`replace` writes the number as text).
-    const edit = FIELDS[name][2]?.({ value: input.value.normalize('NFKC').replace(/[٠-٩۰-۹]/g, (digit) => (digit.charCodeAt(0) & 15) as never), caret: input.selectionStart ?? 0, inputType: event.inputType, before: this.edited[name] }, this.brand);
-    if (edit) {
-      input.value = edit.value;
-      if (this.shadowRoot!.activeElement === input) input.setSelectionRange(edit.caret, edit.caret);
-    }
+    // Formatting is the pay-time chunk's, fetched as the form showed: a keystroke before it has
+    // come is formatted (this input again) once it has, unless typing went on. Asked once: a
+    // chunk that cannot load is said once, not at every keystroke.
+    paying?.reformat(this, input, event.inputType);
     const { value } = input;
+    const again = (): unknown => input.value === value && input.dispatchEvent(new InputEvent('input', { bubbles: true }));
+    if (!paying) void (this.#formatting ??= loadPaying(this)).then((module) => module && again());
     this.edited[name] = value;
     const check = this.check(input);
     // A check still loading what judges it (the card-number detector): this input again once it has, unless typing went on.
-    void check.pending?.then(() => input.value === value && input.dispatchEvent(new InputEvent('input', { bubbles: true })));
+    void check.pending?.then(again);
     // While typing, a field turns invalid only once no more typing can make it valid.
     const errors: Partial<Record<FieldName, CheckCode>> = { [name]: check.potentiallyValid ? undefined : check.code };
     const brand = name === 'number' ? detectBrand(digitsOf(input.value)) : this.brand;
@@ -208,7 +208,7 @@ export class PayForm extends CheckoutElement {
   // The brand and each error are polite live regions, there (empty) from the first render: said
   // as they appear or change, not on every keystroke, and not only once the customer submits.
   #input(name: FieldName, hint?: Message): TemplateResult {
-    const [autocomplete, , , inputmode] = FIELDS[name];
+    const [autocomplete, , inputmode] = FIELDS[name];
     const error = this.errors[name];
     return html`<div part="field">
       <div><label part="label" for=${name}>${this.t[name]}</label>${hint ? html`<span part="hint" id="${name}-hint">${this.t[hint]}</span>` : nothing}</div>
