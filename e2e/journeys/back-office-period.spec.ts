@@ -41,7 +41,8 @@ test('a month’s CSV file holds that month’s orders only, and the Payments mo
   const period = backOffice.orders.getByRole('group', { name: 'Period' });
   await period.getByRole('button', { name: 'Last month' }).click();
   await expect(period.getByRole('button', { name: 'Last month' })).toHaveAttribute('aria-pressed', 'true');
-  await expect(backOffice.orders.getByText(/^Created .*, whole days in Europe\/(Kyiv|Kiev)\./)).toBeVisible();
+  // Kyiv by its name, also where the browser's time zone data still calls it Europe/Kiev (Debian's Chromium does).
+  await expect(backOffice.orders.getByText(/^Created .*, whole days in Europe\/Kyiv\./)).toBeVisible();
   await expect(backOffice.row(refunded)).toBeVisible();
   await expect(page.getByRole('status').filter({ hasText: /orders created/ })).toHaveText(/^(More than )?\d+ orders created /);
 

@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { listQuery } from './order-list.js';
 import { exportPath } from './orders-csv.js';
-import { dayStart, periodQuery, presetPeriod, typedPeriod, withOffset } from './order-period.js';
+import { dayStart, periodQuery, presetPeriod, shownTimeZone, timeZone, typedPeriod, withOffset } from './order-period.js';
 
 const runZone = process.env.TZ;
 const inZone = (zone: string) => {
@@ -73,6 +73,16 @@ describe('the orders list’s period', () => {
     expect(typedPeriod('2026-10-01', '2026-02-31')).toEqual({ field: 'to', problem: 'period.noDate' });
     expect(typedPeriod('2026-10-02', '2026-10-01')).toEqual({ field: 'to', problem: 'period.toBeforeFrom' });
     expect(periodQuery(undefined)).toEqual({});
+  });
+
+  it('names Kyiv’s zone Europe/Kyiv to the reader, where the runtime’s time zone data still says Europe/Kiev', () => {
+    inZone('Europe/Kyiv');
+    // This runtime’s name for it, whichever: what the requests keep.
+    expect(timeZone()).toMatch(/^Europe\/(Kyiv|Kiev)$/);
+    expect(shownTimeZone()).toBe('Europe/Kyiv');
+    expect(shownTimeZone('Europe/Kiev')).toBe('Europe/Kyiv');
+    expect(shownTimeZone('Europe/Kyiv')).toBe('Europe/Kyiv');
+    expect(shownTimeZone('America/New_York')).toBe('America/New_York');
   });
 
   it('is sent with the list’s filters, and Download CSV asks for the same days', () => {

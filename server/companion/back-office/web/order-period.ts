@@ -90,8 +90,15 @@ export function periodText({ from, to }: Pick<Period, 'from' | 'to'>, lang: stri
   return from === to ? format.format(start) : format.formatRange(start, end);
 }
 
-/** The browser's time zone, named for the reader: the days are its days. */
+/** The browser's time zone, as the merchant API takes it: the days are its days. */
 export const timeZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone;
+
+/**
+ * The zone as shown to the reader: the city's own name, Kyiv since 2022, where the runtime's time
+ * zone data still gives the old Europe/Kiev (an alias of it in newer data). Requests keep the
+ * runtime's name (timeZone()): the companion takes either.
+ */
+export const shownTimeZone = (zone: string = timeZone()): string => (zone === 'Europe/Kiev' ? 'Europe/Kyiv' : zone);
 
 export interface PeriodControlState {
   readonly period: Period | undefined;
@@ -130,7 +137,7 @@ export function periodControl({ period, editing, problem, lang }: PeriodControlS
       ${CHOICES.map(({ choice, key }) => html`<button type="button" aria-pressed=${pressed === choice ? 'true' : 'false'} @click=${() => handlers.choose(choice)}>${t(key)}</button>`)}
     </div>
     <p id="order-period-days" class="muted order-period__days">${period
-      ? t('period.days', { days: periodText(period, lang), zone: timeZone() })
+      ? t('period.days', { days: periodText(period, lang), zone: shownTimeZone() })
       : t('period.anyDays')}</p>
     ${editing
       ? html`<form class="order-period__dates" @submit=${submit} aria-label=${t('period.custom')} novalidate>
