@@ -1,6 +1,6 @@
 /**
  * A deploy stops the companion in the middle of payments (issue 19, "Drain on SIGTERM"): the
- * `payform-companion` process gets SIGTERM while five payments are at the gateway, whose answers
+ * `payform-companion` process gets SIGTERM (or SIGHUP) while five payments are at the gateway, whose answers
  * are slow to come back and whose webhooks are on their way. Every customer still gets their
  * answer, nothing new is taken (refused, or 503 with Retry-After), the process exits 0 — and once
  * it runs again on the same database and address, every webhook the gateway retried is applied:
@@ -171,6 +171,21 @@ describe('SIGTERM in the middle of payments', () => {
     // A supervisor repeating itself: with no handler left, this signal would end the process at once.
     bin.child.kill('SIGTERM');
     await eventually(() => expect(bin.output()).toContain('payform companion already stopping (SIGTERM again): still finishing the requests in flight'), 5_000);
+    const answer = await paying;
+    expect([answer.status, ((await answer.json()) as Json).status]).toEqual([200, 'success']);
+    expect(await exited).toEqual([0, null]);
+  }, 30_000);
+
+  it('drains on SIGHUP too — a supervisor\'s reload or a closed terminal — rather than dying mid-payment', async () => {
+    const bin = await startBin();
+    const admin = { Authorization: `Bearer ${ADMIN_TOKEN}`, 'Content-Type': 'application/json' };
+    const session = (await (await fetch(`${bin.url}/api/checkout/sessions`, { method: 'POST', headers: admin, body: JSON.stringify({ amount: 990, currency: 'UAH', description: 'Tea' }) })).json()) as Json;
+    await control('PUT', '/_sandbox/faults', { latency_ms: GATEWAY_LATENCY_MS, phase: 'after', scope: { method: 'POST', path: '/api/v1/payment' }, times: 1 });
+    const paying = fetch(`${bin.url}/api/checkout/sessions/${session.id}/pay`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(payBody()) });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const exited = once(bin.child, 'exit') as Promise<[number | null, string | null]>;
+    bin.child.kill('SIGHUP');
+    await eventually(() => expect(bin.output()).toContain('payform companion stopping (SIGHUP: nothing to reload, so it stops as for SIGTERM): finishing the requests in flight'), 5_000);
     const answer = await paying;
     expect([answer.status, ((await answer.json()) as Json).status]).toEqual([200, 'success']);
     expect(await exited).toEqual([0, null]);

@@ -58,7 +58,11 @@ const stop = (signal: NodeJS.Signals) => {
     return;
   }
   stoppingSince = Date.now();
-  console.log(`payform companion stopping (${signal}): finishing the requests in flight`);
+  // SIGHUP: a closed terminal, or a supervisor's "reload" (there is nothing to reload: the
+  // settings are read at start, the log is standard error). Node's default would end the
+  // process at once, mid-payment; it drains instead, and a supervisor starts it again.
+  const why = signal === 'SIGHUP' ? 'SIGHUP: nothing to reload, so it stops as for SIGTERM' : signal;
+  console.log(`payform companion stopping (${why}): finishing the requests in flight`);
   void companion.close().then(() => {
     console.log('payform companion stopped');
     process.exit(0);
@@ -67,6 +71,6 @@ const stop = (signal: NodeJS.Signals) => {
 // Before the listening line: whoever reads it may stop us at once, and a signal that came
 // before the handlers would kill the process instead of draining it. Kept after the first: a
 // second signal with no handler would end the process at once, without a word.
-process.on('SIGINT', stop).on('SIGTERM', stop);
+process.on('SIGINT', stop).on('SIGTERM', stop).on('SIGHUP', stop);
 console.log(`payform companion listening on ${companion.url} — ${companion.listening}`);
 if (settings.backOffice) console.log(`payform companion: back office at ${companion.app.companion.services.options.publicUrl}${settings.backOffice.path} (sign in with PAYFORM_ADMIN_TOKEN)`);
