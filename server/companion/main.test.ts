@@ -140,3 +140,44 @@ describe('payform-companion on the command line', () => {
     expect(stdout).not.toContain('listening');
   }, 60_000);
 });
+
+describe('payform-companion whose log reader goes away', () => {
+  it('goes on serving, and still drains and exits 0 on SIGTERM (and says where its metrics are)', async () => {
+    const child = spawn(process.execPath, [MAIN], {
+      env: {
+        ...process.env,
+        PAYFORM_DATABASE_URL: ':memory:',
+        PAYFORM_GATEWAY_BASE_URL: 'http://127.0.0.1:9',
+        PORT: '0',
+        PAYFORM_HOST: '127.0.0.1',
+        PAYFORM_ADMIN_TOKEN: 'main-test-admin-token-0123456789',
+        PAYFORM_METRICS_ADDRESS: '127.0.0.1:0',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: 60_000,
+    });
+    const exited = once(child, 'exit') as Promise<[number | null, string | null]>;
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    const url = await new Promise<string>((resolve, reject) => {
+      child.stdout.on('data', () => {
+        const listening = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(stdout);
+        if (listening) resolve(listening[1]!);
+      });
+      void exited.then(([code]) => reject(new Error(`exited ${code}: ${stdout}`)));
+    });
+    // The tokenless metrics listener says where it is, so one open to every interface is seen.
+    for (let waited = 0; !stdout.includes('metrics at') && waited < 5_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(stdout).toMatch(/^payform companion: metrics at http:\/\/127\.0\.0\.1:\d+\/metrics \(PAYFORM_METRICS_ADDRESS; no token: only Prometheus should reach it\)$/m);
+    // The supervisor's log pipe closes: each request's log line now meets EPIPE.
+    child.stderr.destroy();
+    for (let index = 0; index < 5; index += 1) {
+      expect((await fetch(`${url}/api/checkout/sessions/cs_not_there`)).status).toBe(404);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(child.exitCode).toBe(null);
+    expect((await fetch(`${url}/healthz`)).status).toBe(200);
+    child.kill('SIGTERM');
+    expect(await exited).toEqual([0, null]);
+  }, 60_000);
+});

@@ -73,4 +73,6 @@ const stop = (signal: NodeJS.Signals) => {
 // second signal with no handler would end the process at once, without a word.
 process.on('SIGINT', stop).on('SIGTERM', stop).on('SIGHUP', stop);
 console.log(`payform companion listening on ${companion.url} — ${companion.listening}`);
+// No token guards that listener: where it listens is said, so an address open to all is seen.
+if (companion.metricsUrl) console.log(`payform companion: metrics at ${companion.metricsUrl} (PAYFORM_METRICS_ADDRESS; no token: only Prometheus should reach it)`);
 if (settings.backOffice) console.log(`payform companion: back office at ${companion.app.companion.services.options.publicUrl}${settings.backOffice.path} (sign in with PAYFORM_ADMIN_TOKEN)`);

@@ -40,7 +40,26 @@ const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 4
  * with what came before them, and whatever is pending goes when the process exits (a SIGKILL
  * can only lose the info lines of the turn it cuts short).
  */
-export const stderrSink: LogSink = batchedByTurn((text) => process.stderr.write(text));
+export const stderrSink: LogSink = batchedByTurn((text) => toStderr(text));
+
+/** Whether standard error failed a write (undefined: not watched yet). */
+let stderrLost: boolean | undefined;
+
+/**
+ * A log whose reader went away (EPIPE: the supervisor's pipe, a `| tee` stopped) fails the next
+ * write, and an unhandled stream error ends the process at once, mid-payment, with nothing said:
+ * the lines are dropped from then on, and the companion goes on serving (its metrics still
+ * report it).
+ */
+function toStderr(text: string): void {
+  if (stderrLost === undefined) {
+    stderrLost = false;
+    process.stderr.on('error', () => {
+      stderrLost = true;
+    });
+  }
+  if (!stderrLost) process.stderr.write(text);
+}
 
 /** A turn that logs a flood writes it in pieces of about this size. */
 const FLUSH_AT_CHARACTERS = 64 * 1024;
