@@ -443,6 +443,13 @@ describe('readCompanionConfig', () => {
       expect(readCompanionConfig({ ...live, PAYFORM_NOTIFY_URL: 'https://shop.example/in', PAYFORM_NOTIFY_SECRET: secret }).notify).toEqual({ url: 'https://shop.example/in', secret });
     });
 
+    it('refuses a ledger in memory, which forgets every payment as the process stops', () => {
+      expect(() => readCompanionConfig({ ...live, PAYFORM_DATABASE_URL: ':memory:' })).toThrow(
+        'Invalid environment: PAYFORM_DATABASE_URL is :memory: in production, where every payment would be forgotten as the process stops: give a postgres:// URL or a SQLite file path',
+      );
+      expect(readCompanionConfig({ ...live, NODE_ENV: 'development', PAYFORM_DATABASE_URL: ':memory:' }).databaseUrl).toBe(':memory:');
+    });
+
     it('refuses PAYFORM_SANDBOX_ORIGIN, which lets browsers be sent to a plain-http address', () => {
       expect(() => readCompanionConfig({ ...live, PAYFORM_SANDBOX_ORIGIN: 'http://localhost:3001' })).toThrow(
         'Invalid environment: PAYFORM_SANDBOX_ORIGIN must not be set in production',

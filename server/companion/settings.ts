@@ -29,7 +29,7 @@
  * | PAYFORM_BACK_OFFICE | the back office's path, e.g. /admin (signed in with the admin token) | off |
  * | PAYFORM_BACK_OFFICE_SELLERS | the sellers of split payments, `id=name,…` by gateway sub-merchant id | none |
  * | PAYFORM_NOTIFY_URL, PAYFORM_NOTIFY_SECRET | POST every payment change there, signed with the secret (≥ 32 printable ASCII characters); both or neither (payments/notify-url.ts) | off |
- * | NODE_ENV | `production` requires PAYFORM_ADMIN_TOKEN, PAYFORM_GATEWAY_BASE_URL, all four credentials its own, https gateway, public and notification URLs (plain http only to this machine), no PAYFORM_SANDBOX_ORIGIN | — |
+ * | NODE_ENV | `production` requires PAYFORM_ADMIN_TOKEN, PAYFORM_GATEWAY_BASE_URL, all four credentials its own, https gateway, public and notification URLs (plain http only to this machine), no PAYFORM_SANDBOX_ORIGIN, no ledger in :memory: | — |
  *
  * The unprefixed names of 0.2 (`DATABASE_URL`, `ADMIN_TOKEN`…) are read when the prefixed one is
  * unset, each reported in `deprecations` (environment.ts).
@@ -420,6 +420,9 @@ function productionProblems(env: Env, credentials: ProjectCredentials): string[]
   return [
     ...(missing.length > 0 ? [`production needs ${missing.join(', ')}${notes.length > 0 ? ` (${notes.join('; ')})` : ''}${publicUrl}`] : []),
     ...(env.PAYFORM_SANDBOX_ORIGIN ? ['PAYFORM_SANDBOX_ORIGIN must not be set in production'] : []),
+    ...(env.PAYFORM_DATABASE_URL === ':memory:'
+      ? ['PAYFORM_DATABASE_URL is :memory: in production, where every payment would be forgotten as the process stops: give a postgres:// URL or a SQLite file path']
+      : []),
     // Its length is checked everywhere; a token of a few characters repeated is a guess away.
     ...(token && new Set(token).size < MIN_DISTINCT_TOKEN_CHARACTERS
       ? ['PAYFORM_ADMIN_TOKEN is easy to guess (a few characters, repeated): use a random one, e.g. the output of `openssl rand -base64 32`']

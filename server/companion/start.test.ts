@@ -819,7 +819,7 @@ function productionEnvironment(): Record<string, string> {
     NODE_ENV: 'production',
     PORT: '0',
     PAYFORM_HOST: '127.0.0.1',
-    PAYFORM_DATABASE_URL: ':memory:',
+    PAYFORM_DATABASE_URL: join(dir, 'production.db'),
     PAYFORM_ADMIN_TOKEN: 'a-long-enough-admin-token',
     PAYFORM_GATEWAY_BASE_URL: sandbox.url,
     PAYFORM_GATEWAY_POS_ID: '11111111-2222-3333-4444-555555555555',
