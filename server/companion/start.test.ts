@@ -537,6 +537,30 @@ describe('startCompanion', () => {
     expect(upgraded).toEqual([expect.stringContaining('an older payform cannot open (migrations 0010_payform_prefix, ')]);
   });
 
+  it('says a ledger it made is new — in production as a warning, where it may be a path changed or a file gone', async () => {
+    const lines = async (environment: Record<string, string>) => {
+      const memory = memorySink();
+      const settings = readCompanionConfig(environment);
+      await (await composeCompanion(settings, { gatewayBaseUrl: sandbox.url, logger: createLogger({ sink: memory.sink }) })).close();
+      return memory.lines.filter((line) => line.includes('"msg":"ledger: SQLite at'))
+        .map((line) => JSON.parse(line) as { level: string; msg: string })
+        .map(({ level, msg }) => ({ level, msg }));
+    };
+    const development = { PAYFORM_PUBLIC_URL: 'https://shop.example', PAYFORM_ADMIN_TOKEN: 'a-long-enough-admin-token', PAYFORM_DATABASE_URL: join(dir, 'new.db') };
+    expect(await lines(development)).toEqual([{ level: 'info', msg: `ledger: SQLite at ${join(dir, 'new.db')}, new: made by this start` }]);
+    expect(await lines(development)).toEqual([{ level: 'info', msg: `ledger: SQLite at ${join(dir, 'new.db')}` }]);
+    const production = { ...productionEnvironment(), PAYFORM_PUBLIC_URL: 'https://pay.shop.example', PAYFORM_DATABASE_URL: join(dir, 'gone', 'payform.db') };
+    expect(await lines(production)).toEqual([
+      {
+        level: 'warn',
+        msg:
+          `ledger: SQLite at ${join(dir, 'gone', 'payform.db')}, new: made by this start, it holds no payments. On a first start that is expected; ` +
+          'otherwise the payments taken before are in another ledger: check PAYFORM_DATABASE_URL (and that the file or schema is still there)',
+      },
+    ]);
+    expect(await lines(production)).toEqual([{ level: 'info', msg: `ledger: SQLite at ${join(dir, 'gone', 'payform.db')}` }]);
+  });
+
   it('says how to choose another port when its port is taken', async () => {
     const taken = new URL(sandbox.url).port;
     const settings = loopbackSettings({ PORT: taken });

@@ -333,7 +333,7 @@ async function compose(settings: CompanionSettings, options: StartOptions, serve
   }
   options.extend?.(app);
   // Which database this instance writes to: the first thing to check when two disagree.
-  logger.info(`ledger: ${ledger.dialect === 'postgres' ? 'PostgreSQL' : 'SQLite'} at ${shownLedger(settings.databaseUrl)}`);
+  logLedger(ledger, settings, logger);
   // The server no longer cancels a stalled statement (no session setting goes through a
   // transaction pooler): the operator sets it where it still reaches every session.
   if (ledger.transactionPooled) {
@@ -386,6 +386,18 @@ async function compose(settings: CompanionSettings, options: StartOptions, serve
  * PAYFORM_NOTIFY_URL (the bin, any language), or both — the option first, then the URL; a
  * change either one fails is told to both again (each deduplicates by `change.id`).
  */
+/**
+ * Where the ledger is, and whether this start made it. A new ledger in production is worth a
+ * warning: on a first start it is expected, but a path changed or a file deleted meanwhile
+ * also starts from nothing, and the payments taken before are then in another ledger.
+ */
+function logLedger(ledger: Ledger, settings: CompanionSettings, logger: Logger): void {
+  const where = `ledger: ${ledger.dialect === 'postgres' ? 'PostgreSQL' : 'SQLite'} at ${shownLedger(settings.databaseUrl)}`;
+  if (!ledger.createdNow || settings.databaseUrl === ':memory:') return logger.info(where);
+  if (!settings.production) return logger.info(`${where}, new: made by this start`);
+  logger.warn(`${where}, new: made by this start, it holds no payments. On a first start that is expected; otherwise the payments taken before are in another ledger: check PAYFORM_DATABASE_URL (and that the file or schema is still there)`);
+}
+
 function paymentEventHook(settings: CompanionSettings, options: StartOptions, logger: Logger): PaymentEventHook | undefined {
   const { notify } = settings;
   if (!notify) return options.onPaymentEvent;

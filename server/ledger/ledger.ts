@@ -73,6 +73,8 @@ export interface Ledger {
   readonly dialect: 'sqlite' | 'postgres';
   /** The migrations this open ran on a ledger of an earlier version, in order; none for a new or up-to-date one. */
   readonly upgradedNow: readonly string[];
+  /** True when this open made the ledger: the file or schema held none before (a first start — or a path that changed). */
+  readonly createdNow: boolean;
   /** A random id the ledger's first open recorded: every instance on the same file or PostgreSQL schema reads the same, any other ledger another (owner.ts). */
   readonly id: string;
 
@@ -248,10 +250,10 @@ export interface LedgerOptions {
   readonly indexBuildWarnAfterMs?: number;
 }
 
-function ledgerOver(ctx: LedgerContext, upgradedNow: readonly string[], id: string, indexBuilds: IndexBuilds | undefined): Ledger {
+function ledgerOver(ctx: LedgerContext, migrations: { readonly upgradedNow: readonly string[]; readonly createdNow: boolean }, id: string, indexBuilds: IndexBuilds | undefined): Ledger {
   return {
     dialect: ctx.dialect,
-    upgradedNow,
+    ...migrations,
     id,
     createSession: (input) => createSession(ctx, input),
     getSession: (id) => getSession(ctx, id),
@@ -410,7 +412,8 @@ export async function openLedger(url: string, options: LedgerOptions = {}): Prom
     if (postgres && schema) await ensureSchema(db, schema);
     const migrated = await migrateToLatest(db, kind, schema ?? (postgres ? searchPathOf(url) : undefined));
     // A new ledger runs them all, its first one included.
-    const upgradedNow = migrated.ran[0] === FIRST_MIGRATION ? [] : migrated.ran;
+    const createdNow = migrated.ran[0] === FIRST_MIGRATION;
+    const upgradedNow = createdNow ? [] : migrated.ran;
     postgresDb?.limitStatements(options.statementTimeoutMs ?? STATEMENT_TIMEOUT_MS);
     // Migrated, its tables carry the payform_ prefix; queries name them without (table-names.ts).
     const prefixed = db.withPlugin(new TablePrefixPlugin());
@@ -426,7 +429,7 @@ export async function openLedger(url: string, options: LedgerOptions = {}): Prom
     // In the background once the ledger is open, on a connection of their own (the ledger's have a
     // statement deadline): payments are taken meanwhile. One catalog read when there are none.
     indexBuilds = postgresDb && migrated.schema ? await startIndexBuilds(indexBuildOptions(url, migrated.schema, db, postgresDb, { ...options, schema })) : undefined;
-    const ledger = ledgerOver(ctx, upgradedNow, await readLedgerId(ctx), indexBuilds);
+    const ledger = ledgerOver(ctx, { upgradedNow, createdNow }, await readLedgerId(ctx), indexBuilds);
     // Read when asked: a pooler the look at start missed is found at its first refusal (postgres.ts).
     return postgresDb ? Object.defineProperty(ledger, 'transactionPooled', { get: () => postgresDb.transactionPooled, enumerable: true }) : ledger;
   } catch (error) {

@@ -1,5 +1,5 @@
 // The shared ledger suite on SQLite: in memory and in a WAL file; and how the file is opened.
-import fs, { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import fs, { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { syncBuiltinESMExports } from 'node:module';
@@ -272,6 +272,27 @@ describe('a SQLite ledger file', () => {
         `${readOnly} cannot be read and written by the companion's user${permissions('444')}: give that user read and write access to it (chown it to that user, or chmod u+rw), or point PAYFORM_DATABASE_URL at another file`,
       ]);
     } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('made new is readable by its owner only, as are its -wal and -shm files; one already there keeps its mode', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'payform-private-'));
+    const umask = process.umask(0o022);
+    try {
+      const path = join(dir, 'ledger.db');
+      const ledger = await openLedger(path);
+      expect(ledger.createdNow).toBe(true);
+      await ledger.createSession({ amount: 100, currency: 'UAH', description: 'Tea', method: 'purchase' });
+      for (const file of [path, `${path}-wal`, `${path}-shm`]) expect(statSync(file).mode & 0o777, file).toBe(0o600);
+      await ledger.close();
+      chmodSync(path, 0o640);
+      const again = await openLedger(path);
+      expect(again.createdNow).toBe(false);
+      expect(statSync(path).mode & 0o777).toBe(0o640);
+      await again.close();
+    } finally {
+      process.umask(umask);
       rmSync(dir, { recursive: true, force: true });
     }
   });

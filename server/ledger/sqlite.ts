@@ -469,6 +469,22 @@ function makeDirectory(directory: string): void {
 }
 
 /**
+ * A new ledger's file made readable by its owner only (0600), whatever the umask: it holds
+ * customers' names, e-mail addresses and phones. SQLite gives its -wal and -shm files the
+ * file's own permissions. A file that exists is left as its owner set it.
+ */
+function createPrivately(location: string): void {
+  if (existsSync(location)) return;
+  try {
+    closeSync(openSync(location, 'wx', 0o600));
+  } catch (error) {
+    // Made meanwhile by another process starting on it.
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return;
+    throw fileFaultRefusal(location, error) ?? error;
+  }
+}
+
+/**
  * SQLite opens a file it may not write read-only without a word, and an instance would then
  * report ready and fail every payment. A write begun and taken back says so at start instead.
  */
@@ -497,6 +513,7 @@ export async function sqliteDialect(location: string, { onCommit, lockWaitMs = L
       throw fileFaultRefusal(location, error) ?? error;
     }
   }
+  if (!inMemory) createPrivately(location);
   const database = opened(() => new Sqlite(location), location);
   database.pragma('foreign_keys = ON');
   // Set before the first read, which takes the lock (setUpFile's).
