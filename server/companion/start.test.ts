@@ -1,5 +1,5 @@
 // startCompanion: a real server on a free port, composed with a served sandbox as `npm start` does.
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -461,6 +461,20 @@ describe('startCompanion', () => {
     await expect(composeCompanion(underProc, { gatewayBaseUrl: sandbox.url, logger: createLogger({ sink: memorySink().sink }) })).rejects.toThrow(
       'the ledger could not be opened (PAYFORM_DATABASE_URL /proc/payform/ledger/payform.db): ENOENT',
     );
+    // Unset, where the default file cannot be made: the variable said unset, the path from the root.
+    const cwd = process.cwd();
+    const shop = join(dir, 'shop');
+    mkdirSync(shop);
+    writeFileSync(join(shop, 'data'), '');
+    process.chdir(shop);
+    try {
+      const defaulted = readCompanionConfig({ PAYFORM_PUBLIC_URL: 'https://shop.example', PAYFORM_ADMIN_TOKEN: 'a-long-enough-admin-token' });
+      await expect(composeCompanion(defaulted, { gatewayBaseUrl: sandbox.url, logger: createLogger({ sink: memorySink().sink }) })).rejects.toThrow(
+        `the ledger could not be opened (PAYFORM_DATABASE_URL unset: the default file, ${join(shop, 'data', 'payform.db')}): ${join(shop, 'data')} is a file, not a folder`,
+      );
+    } finally {
+      process.chdir(cwd);
+    }
   });
 
   it('refuses a ledger that holds another point of sale\'s payments, naming both settings', async () => {
@@ -637,7 +651,7 @@ describe('startCompanion', () => {
     // The default file, where none can be made (a read-only image), because the database's variable is misspelt.
     const readOnly = { ...readCompanionConfig({ ...mountable, PAYFORM_DATABASE_URL: undefined, PAYFORM_DATABSE_URL: 'postgres://db/payform' }), databaseUrl: '/proc/payform/data/payform.db' };
     await expect(composeCompanion(readOnly, { gatewayBaseUrl: sandbox.url, ...quiet() })).rejects.toThrow(
-      /^the ledger could not be opened \(PAYFORM_DATABASE_URL \/proc\/payform\/data\/payform\.db\): ENOENT.*; PAYFORM_DATABSE_URL is set: did you mean PAYFORM_DATABASE_URL\?$/,
+      /^the ledger could not be opened \(PAYFORM_DATABASE_URL unset: the default file, \/proc\/payform\/data\/payform\.db\): ENOENT.*; PAYFORM_DATABSE_URL is set: did you mean PAYFORM_DATABASE_URL\?$/,
     );
     // Mounted, settings written as the options beside them are named with the variables they meant.
     await expect(composeCompanion(readCompanionConfig({ PAYFORM_DATABASE_URL: ':memory:', publicUrl: 'https://shop.example', adminToken: 'a-long-enough-admin-token' }))).rejects.toThrow(

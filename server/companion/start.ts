@@ -683,7 +683,9 @@ function unopenedLedger(error: unknown, settings: CompanionSettings): Error {
   if (/^connection terminated/i.test(reason)) reason += ' (no answer from a PostgreSQL server there: check the host and port, and that this machine may reach it — network, firewall, pg_hba.conf)';
   reason = credentialsRefusal(error, settings.databaseUrl) ?? reason;
   reason += driverRuntimeHint(reason, settings.databaseUrl);
-  return new Error(`the ledger could not be opened (PAYFORM_DATABASE_URL ${shownLedger(settings.databaseUrl)}): ${reason}${unreadHint(settings, ['PAYFORM_DATABASE_URL'])}`, {
+  // Unset, the variable is named as such: the path shown is the default's, from the working directory.
+  const where = `PAYFORM_DATABASE_URL ${settings.databaseUrlDefaulted ? `unset: the default file, ${shownLedger(settings.databaseUrl)}` : shownLedger(settings.databaseUrl)}`;
+  return new Error(`the ledger could not be opened (${where}): ${reason}${unreadHint(settings, ['PAYFORM_DATABASE_URL'])}`, {
     cause: error,
   });
 }

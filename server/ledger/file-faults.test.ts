@@ -1,11 +1,11 @@
 // What a ledger file's refusal says for each thing that can stand in its way — said for every
 // code, whoever runs the tests (root reads a file of mode 000, so sqlite.test.ts meets EACCES
 // only as another user) — and what is found on a real path.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { fileFaultProblem, ledgerFileFault } from './file-faults.js';
+import { fileFaultProblem, fileFaultRefusal, ledgerFileFault } from './file-faults.js';
 
 const uid = process.getuid === undefined ? '' : `; the companion runs as uid ${process.getuid()}`;
 
@@ -62,5 +62,22 @@ describe('what stands in the way of a ledger file', () => {
     expect(ledgerFileFault(join(dir, 'payform.db'))).toEqual({ code: 'EISDIR', path: join(dir, 'payform.db') });
     writeFileSync(join(dir, 'data'), '');
     expect(ledgerFileFault(join(dir, 'data', 'ledgers', 'payform.db'))).toEqual({ code: 'ENOTDIR', path: join(dir, 'data') });
+  });
+});
+
+describe('a relative ledger path', () => {
+  it('is refused naming the folder from the root, not "."', () => {
+    const cwd = process.cwd();
+    const dir = mkdtempSync(join(tmpdir(), 'payform-file-faults-'));
+    try {
+      writeFileSync(join(dir, 'data'), '');
+      process.chdir(dir);
+      expect(fileFaultRefusal('data/payform.db', new Error('ENOTDIR'))?.message).toBe(
+        `${join(realpathSync(dir), 'data')} is a file, not a folder, so ${join(realpathSync(dir), 'data', 'payform.db')} cannot be made: point PAYFORM_DATABASE_URL at a file in a folder`,
+      );
+    } finally {
+      process.chdir(cwd);
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

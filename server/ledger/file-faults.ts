@@ -5,7 +5,7 @@
  * to change, not every reason it might have been.
  */
 import { accessSync, constants, existsSync, statSync, statfsSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 
 /** What stands in the way, as the file system's error code would name it, and where. */
 export interface FileFault {
@@ -29,6 +29,12 @@ export function ledgerFileFault(location: string): FileFault | undefined {
     if (stats.isDirectory()) return { code: 'EISDIR', path: location };
     const file = denied(location, constants.R_OK | constants.W_OK);
     if (file) return file === 'EROFS' ? { code: 'EROFS', path: location } : { code: 'EACCES', ...found };
+    // Left by an earlier run as another user (root), or by a start on a read-only file: SQLite
+    // needs them as it needs the file.
+    for (const beside of [`${location}-wal`, `${location}-shm`]) {
+      const besideStats = statSync(beside, { throwIfNoEntry: false });
+      if (besideStats && denied(beside, constants.R_OK | constants.W_OK)) return { code: 'EACCES', path: beside, mode: besideStats.mode & 0o777, owner: besideStats.uid };
+    }
     // SQLite makes the -wal and -shm files beside it.
     const folder = dirname(location);
     const folderStats = statSync(folder, { throwIfNoEntry: false });
@@ -45,8 +51,10 @@ export function ledgerFileFault(location: string): FileFault | undefined {
 
 /** `error` (met opening or making the ledger's file at `location`) said as what stands in the way; undefined when nothing does. */
 export function fileFaultRefusal(location: string, error: unknown): Error | undefined {
-  const fault = ledgerFileFault(location);
-  return fault && new Error(fileFaultProblem(location, fault), { cause: error });
+  // Said from the root: a relative path's folder would otherwise be named ".".
+  const path = resolve(location);
+  const fault = ledgerFileFault(path);
+  return fault && new Error(fileFaultProblem(path, fault), { cause: error });
 }
 
 /** Less free space than this where the ledger's file is: SQLite's "disk I/O error" at open is a full disk. */
@@ -86,6 +94,12 @@ export function fileFaultProblem(location: string, fault: FileFault): string {
     case 'EACCES':
       if (fault.path === location) {
         return `${location} cannot be read and written by the companion's user${permissions}: give that user read and write access to it (chown it to that user, or chmod u+rw), or point PAYFORM_DATABASE_URL at another file`;
+      }
+      if (fault.path === `${location}-wal` || fault.path === `${location}-shm`) {
+        return (
+          `${fault.path}, SQLite's file beside the ledger, cannot be read and written by the companion's user${permissions}: ` +
+          `chown it (and ${basename(location)}'s other files) to that user, or chmod u+rw — never delete it: a -wal file holds payments not yet written into the ledger's file`
+        );
       }
       return (
         `the companion's user may not create files in ${fault.path}${permissions}, where SQLite keeps ${basename(location)} and its -wal and -shm files: ` +

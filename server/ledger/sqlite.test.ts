@@ -1,5 +1,5 @@
 // The shared ledger suite on SQLite: in memory and in a WAL file; and how the file is opened.
-import fs, { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import fs, { chmodSync, chownSync, mkdirSync, mkdtempSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { syncBuiltinESMExports } from 'node:module';
@@ -167,7 +167,9 @@ async function onLedger(test: (ledger: Ledger, commits: () => string[]) => Promi
 }
 
 /** Root's rights past file permissions; without them root meets permissions as their owner does. */
-const PAST_PERMISSIONS = 'dac_override,dac_read_search';
+/** The user id of `nobody`, who owns nothing the tests make. */
+const NOBODY = 65534;
+const PAST_PERMISSIONS = 'dac_override,dac_read_search,fowner,chown';
 
 /**
  * Opens each of `paths` in a process of its own (testing/open-worker.ts) that permissions stop:
@@ -261,7 +263,16 @@ describe('a SQLite ledger file', () => {
       const readOnly = join(dir, 'read-only.db');
       await (await openLedger(readOnly)).close();
       chmodSync(readOnly, 0o444);
-      const outcomes = await openedWithoutPrivilege([locked, join(closedFolder, 'ledger.db'), join(closedFolder, 'data', 'ledger.db'), readOnly]);
+      // A ledger its user may write, beside a -shm file another user's run left (root's, as a
+      // mistaken `sudo` start leaves it): SQLite, not its owner, can neither write nor chmod it.
+      // Made only as root, the one user that may give a file away.
+      const staleShm = join(dir, 'stale-shm.db');
+      await (await openLedger(staleShm)).close();
+      writeFileSync(`${staleShm}-shm`, '');
+      chmodSync(`${staleShm}-shm`, 0o644);
+      const asRoot = process.getuid?.() === 0;
+      if (asRoot) chownSync(`${staleShm}-shm`, NOBODY, NOBODY);
+      const outcomes = await openedWithoutPrivilege([locked, join(closedFolder, 'ledger.db'), join(closedFolder, 'data', 'ledger.db'), readOnly, ...(asRoot ? [staleShm] : [])]);
       const uid = process.getuid?.();
       const permissions = (mode: string) => (uid === undefined ? '' : ` (mode ${mode}, owned by uid ${uid}; the companion runs as uid ${uid})`);
       const inFolder = `the companion's user may not create files in ${closedFolder}${permissions('555')}, where SQLite keeps ledger.db and its -wal and -shm files: give that user write access to the folder`;
@@ -270,6 +281,12 @@ describe('a SQLite ledger file', () => {
         expect.stringContaining(inFolder),
         expect.stringContaining(inFolder),
         `${readOnly} cannot be read and written by the companion's user${permissions('444')}: give that user read and write access to it (chown it to that user, or chmod u+rw), or point PAYFORM_DATABASE_URL at another file`,
+        ...(asRoot
+          ? [
+              `${staleShm}-shm, SQLite's file beside the ledger, cannot be read and written by the companion's user (mode 644, owned by uid ${NOBODY}; the companion runs as uid ${uid}): ` +
+                "chown it (and stale-shm.db's other files) to that user, or chmod u+rw — never delete it: a -wal file holds payments not yet written into the ledger's file",
+            ]
+          : []),
       ]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
