@@ -108,7 +108,7 @@ describe('GatewayTrouble', () => {
     trouble.observe({ route: PAY, endpointsKey: true, outcome: 401, seconds: 0.1 });
     trouble.observe({ route: PAY, endpointsKey: true, outcome: 200, seconds: 0.1 });
     expect(memory.lines.map((line) => JSON.parse(line) as Record<string, unknown>)).toMatchObject([
-      { level: 'error', outcome: 401, msg: expect.stringMatching(/refuses its endpoints key \(X-API-KEY\).*check PAYFORM_GATEWAY_ENDPOINTS_KEY/) },
+      { level: 'error', outcome: 401, msg: expect.stringMatching(/refuses its endpoints key \(X-API-KEY\).*check PAYFORM_GATEWAY_ENDPOINTS_KEY.*credentials were changed just now, all four$/) },
       { level: 'warn', msg: 'the gateway answers again', was: 'endpoints key', failed: 2 },
     ]);
   });

@@ -75,8 +75,9 @@ function started(trouble: Trouble, gatewayUrl: string, record: GatewayCallRecord
       );
     case 'endpoints key':
       return (
-        'the gateway takes the companion’s POS id, API key and secret but refuses its endpoints key (X-API-KEY), which every payment carries, ' +
-        'so no payment can be sent: check PAYFORM_GATEWAY_ENDPOINTS_KEY (the client’s endpointsKey, mounted) against the gateway project’s'
+        'the gateway took the companion’s POS id, API key and secret less than a minute ago but refuses its endpoints key (X-API-KEY), which every payment carries, ' +
+        'so no payment can be sent: check PAYFORM_GATEWAY_ENDPOINTS_KEY (the client’s endpointsKey, mounted) against the gateway project’s — ' +
+        'or, if the project’s credentials were changed just now, all four'
       );
   }
 }
