@@ -179,18 +179,20 @@ export class PayForm extends CheckoutElement {
     const name = input.name as FieldName;
     if (!FIELDS[name]) return;
     // Formatting is the pay-time chunk's, fetched as the form showed: a keystroke before it has
-    // come is formatted (this input again) once it has, unless typing went on. Asked once: a
-    // chunk that cannot load is said once, not at every keystroke.
+    // come is formatted (this input again) once it has, unless typing went on or the customer
+    // has selected digits to type over since (formatting would drop the selection). Asked for
+    // once: a chunk that cannot load is not fetched again at every keystroke.
     paying?.reformat(this, input, event.inputType);
     const { value } = input;
     const again = (): unknown => input.value === value && input.dispatchEvent(new InputEvent('input', { bubbles: true }));
-    if (!paying) void (this.#formatting ??= loadPaying(this)).then((module) => module && again());
+    if (!paying) void (this.#formatting ??= loadPaying(this)).then((module) => module && input.selectionStart === input.selectionEnd && again());
     this.edited[name] = value;
     const check = this.check(input);
     // A check still loading what judges it (the card-number detector): this input again once it has, unless typing went on.
     void check.pending?.then(again);
-    // While typing, a field turns invalid only once no more typing can make it valid.
-    const errors: Partial<Record<FieldName, CheckCode>> = { [name]: check.potentiallyValid ? undefined : check.code };
+    // While typing, a field turns invalid only once no more typing can make it valid — and not
+    // before it is formatted: unformatted ("４", "428" for 04/28) it may read as invalid yet be fine.
+    const errors: Partial<Record<FieldName, CheckCode>> = { [name]: check.potentiallyValid || !paying ? undefined : check.code };
     const brand = name === 'number' ? detectBrand(digitsOf(input.value)) : this.brand;
     if (brand !== this.brand) {
       this.brand = brand;
