@@ -51,8 +51,10 @@ export function logRequests(app: RoutedApp): MiddlewareHandler<CompanionEnv> {
     else if (status >= 500 && !toldElsewhere(status, c.res.headers, route)) logger.error('request failed', fields);
     // A load balancer's probes, every few seconds, would be a third of an idle log.
     else if (PROBES.test(route)) logger.debug('request', fields);
-    // The start's check of the public URL posts an empty form to the webhook route (400): its own.
-    else if (status === 400 && c.req.header(OWN_PROBE_HEADER) === ownProbeToken) logger.debug('request', { ...fields, own_check: true });
+    // The start's check of the public URL asks the webhook route (405 to its GET) and posts it an
+    // empty form (400): its own requests, not a stranger's nor a refused webhook. Only those
+    // answers: the token goes to whatever PAYFORM_PUBLIC_URL reaches, which must not hide others.
+    else if ((status === 400 || status === 405) && c.req.header(OWN_PROBE_HEADER) === ownProbeToken) logger.debug('request', { ...fields, own_check: true });
     else logger.info('request', fields);
   };
 }

@@ -294,6 +294,12 @@ describe('the public URL check, between real companions', () => {
         .map((line) => JSON.parse(line) as { level: string; msg: string; method?: string; route?: string; status?: number; own_check?: boolean })
         .filter(({ msg, method, route }) => msg === 'request' && method === 'POST' && route?.endsWith('/webhooks/gateway'));
       expect(posted.map(({ level, status, own_check }) => [level, status, own_check])).toEqual([['debug', 400, true], ['debug', 400, true]]);
+      // Nor their GETs of it (405), which read as a stranger's request at every start.
+      const asked = stack.logs
+        .map((line) => JSON.parse(line) as { level: string; msg: string; method?: string; status?: number; own_check?: boolean })
+        .filter(({ msg, method }) => msg === 'request' && method === 'GET');
+      expect(asked.filter(({ own_check }) => own_check).length).toBeGreaterThanOrEqual(2);
+      expect(asked.filter(({ level }) => level !== 'debug')).toEqual([]);
     });
 
   sameLedger(fileBackend);

@@ -192,7 +192,7 @@ export function checkPublicUrl({ publicUrl, basePath, ledgerTag: ours, logger, f
 async function askOnceOpened(url: string, fetch: typeof globalThis.fetch): Promise<Reply | undefined> {
   for (let retry = 0; retry <= STARTING_RETRIES; retry += 1) {
     if (retry > 0) await sleep(STARTING_RETRY_MS, undefined, { ref: false });
-    const answer = await fetch(url, { redirect: 'manual', signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
+    const answer = await fetch(url, { headers: { [OWN_PROBE_HEADER]: ownProbeToken }, redirect: 'manual', signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
     const { status, headers } = answer;
     if (!headers.has(INSTANCE_HEADER)) return { status, companion: await refusedAsEarlier(answer), ledger: null };
     const ledger = headers.get(LEDGER_HEADER);
