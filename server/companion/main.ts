@@ -58,11 +58,7 @@ const stop = (signal: NodeJS.Signals) => {
     return;
   }
   stoppingSince = Date.now();
-  // SIGHUP: a closed terminal, or a supervisor's "reload" (there is nothing to reload: the
-  // settings are read at start, the log is standard error). Node's default would end the
-  // process at once, mid-payment; it drains instead, and a supervisor starts it again.
-  const why = signal === 'SIGHUP' ? 'SIGHUP: nothing to reload, so it stops as for SIGTERM' : signal;
-  console.log(`payform companion stopping (${why}): finishing the requests in flight`);
+  console.log(`payform companion stopping (${signal === 'SIGHUP' ? 'SIGHUP: its terminal closed' : signal}): finishing the requests in flight`);
   void companion.close().then(() => {
     console.log('payform companion stopped');
     process.exit(0);
@@ -71,7 +67,17 @@ const stop = (signal: NodeJS.Signals) => {
 // Before the listening line: whoever reads it may stop us at once, and a signal that came
 // before the handlers would kill the process instead of draining it. Kept after the first: a
 // second signal with no handler would end the process at once, without a word.
-process.on('SIGINT', stop).on('SIGTERM', stop).on('SIGHUP', stop);
+/**
+ * SIGHUP, whose default would end the process at once, mid-payment: from a terminal, it closed,
+ * and the companion drains as for SIGTERM; from a supervisor or logrotate, it asks a reload, and
+ * there is nothing to reload (the settings are read at start, the log is standard error), so it
+ * goes on serving — stopping would leave a shop down under a restart-on-failure policy.
+ */
+const hangUp = () => {
+  if (process.stdin.isTTY) return stop('SIGHUP');
+  console.log('payform companion: SIGHUP ignored, nothing to reload: its settings are read at start (restart it to change one), and it logs to standard error');
+};
+process.on('SIGINT', stop).on('SIGTERM', stop).on('SIGHUP', hangUp);
 console.log(`payform companion listening on ${companion.url} — ${companion.listening}`);
 // No token guards that listener: where it listens is said, so an address open to all is seen.
 if (companion.metricsUrl) console.log(`payform companion: metrics at ${companion.metricsUrl} (PAYFORM_METRICS_ADDRESS; no token: only Prometheus should reach it)`);
