@@ -16,7 +16,7 @@ async function until(done: () => boolean): Promise<void> {
 describe('typing before the paying chunk has come', () => {
   afterEach(() => answerModule(PAYING, 'serve'));
 
-  it('says no error for what formatting would mend, keeps a selection, and formats once it comes', async () => {
+  it('says no error for what formatting would mend, and formats once it comes, a selection kept', async () => {
     await answerModule(PAYING, 'hold');
     const form = await show();
     const [number, exp, cvv] = (['number', 'exp', 'cvv'] as const).map((name) => field(form, name));
@@ -32,13 +32,17 @@ describe('typing before the paying chunk has come', () => {
     // A number typed, its last four selected to type over as the chunk comes.
     await type(number!, '4242424242424241');
     for (let key = 0; key < 4; key += 1) await sendKeys({ press: 'Shift+ArrowLeft' });
+    // The brand found re-judges the security code: still no error before formatting.
+    await form.updateComplete;
+    expect(errorText(form, 'cvv'), 'the CVV, judged again for the brand').to.equal('');
     expect([number!.selectionStart, number!.selectionEnd]).to.deep.equal([12, 16]);
 
     await answerModule(PAYING, 'serve');
     await until(() => exp!.value === '04/28');
     expect([exp!.value, cvv!.value], 'formatted once it came').to.deep.equal(['04/28', '123']);
-    // The selection is the customer's: still there, so what they type replaces it.
-    expect([number!.value, number!.selectionStart, number!.selectionEnd]).to.deep.equal(['4242424242424241', 12, 16]);
+    // Formatted, the selection the customer made meanwhile kept on the same digits, so what they type replaces it.
+    await until(() => number!.value === '4242 4242 4242 4241');
+    expect([number!.value, number!.selectionStart, number!.selectionEnd]).to.deep.equal(['4242 4242 4242 4241', 15, 19]);
     await sendKeys({ type: '4242' });
     await form.updateComplete;
     expect(number!.value).to.equal('4242 4242 4242 4242');

@@ -546,20 +546,22 @@ const FORMATS: Partial<Record<FieldName, (keystroke: Keystroke, brand?: Brand) =
 };
 
 /**
- * A field of the form as the customer typed it, formatted, the caret after the same digit. Here,
- * not in the bundle, as `advance`: typing comes after the form showed; a keystroke before this
- * chunk is formatted once it has come (pay-form.ts, `#onInput`).
+ * A field of the form as the customer typed it, formatted, the caret — or each end of a selection —
+ * after the same digit. Here, not in the bundle, as `advance`: typing comes after the form showed;
+ * a keystroke before this chunk is formatted once it has come (pay-form.ts, `#onInput`), by which
+ * time the customer may have selected digits to type over: the selection is kept.
  */
 export function reformat(form: Form, input: HTMLInputElement, inputType: string): void {
   const name = input.name as FieldName;
+  const format = FORMATS[name];
+  if (!format) return;
   // NFKC: full-width digits and slashes, as a CJK input method types them, are read as 0–9 and /.
   // Arabic-Indic and Persian digits, which NFKC keeps, are 0–9 by their low four bits; one
   // character for one, so the caret stays where it was (`replace` writes the number as text).
-  const edit = FORMATS[name]?.({ value: input.value.normalize('NFKC').replace(/[٠-٩۰-۹]/g, (digit) => (digit.charCodeAt(0) & 15) as never), caret: input.selectionStart ?? 0, inputType, before: form.edited[name] }, form.brand);
-  if (edit) {
-    input.value = edit.value;
-    if (form.shadowRoot!.activeElement === input) input.setSelectionRange(edit.caret, edit.caret);
-  }
+  const value = input.value.normalize('NFKC').replace(/[٠-٩۰-۹]/g, (digit) => (digit.charCodeAt(0) & 15) as never);
+  const [start, end] = [input.selectionStart ?? 0, input.selectionEnd ?? 0].map((caret) => format({ value, caret, inputType, before: form.edited[name] }, form.brand));
+  input.value = end!.value;
+  if (form.shadowRoot!.activeElement === input) input.setSelectionRange(start!.caret, end!.caret);
 }
 
 /**

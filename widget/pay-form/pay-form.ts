@@ -179,13 +179,12 @@ export class PayForm extends CheckoutElement {
     const name = input.name as FieldName;
     if (!FIELDS[name]) return;
     // Formatting is the pay-time chunk's, fetched as the form showed: a keystroke before it has
-    // come is formatted (this input again) once it has, unless typing went on or the customer
-    // has selected digits to type over since (formatting would drop the selection). Asked for
-    // once: a chunk that cannot load is not fetched again at every keystroke.
+    // come is formatted (this input again) once it has, unless typing went on. Asked for once: a
+    // chunk that cannot load is not fetched again at every keystroke.
     paying?.reformat(this, input, event.inputType);
     const { value } = input;
     const again = (): unknown => input.value === value && input.dispatchEvent(new InputEvent('input', { bubbles: true }));
-    if (!paying) void (this.#formatting ??= loadPaying(this)).then((module) => module && input.selectionStart === input.selectionEnd && again());
+    if (!paying) void (this.#formatting ??= loadPaying(this)).then((module) => module && again());
     this.edited[name] = value;
     const check = this.check(input);
     // A check still loading what judges it (the card-number detector): this input again once it has, unless typing went on.
@@ -199,7 +198,7 @@ export class PayForm extends CheckoutElement {
       emit(this, 'pay-brand-change', { brand: brand?.id });
       const cvv = this.field('cvv')!;
       const cvvCheck = this.check(cvv);
-      if (cvv.value) errors.cvv = cvvCheck.potentiallyValid ? undefined : cvvCheck.code;
+      if (cvv.value) errors.cvv = cvvCheck.potentiallyValid || !paying ? undefined : cvvCheck.code;
     }
     this.show(errors);
     emit(this, 'pay-change', { field: name, empty: !input.value, complete: check.valid, valid: check.potentiallyValid, brand: brand?.id, error: errors[name] });
