@@ -36,6 +36,13 @@ describe('a ledger file’s refusal', () => {
     );
   });
 
+  it('names a -wal or -shm file its user may not write, and says never to delete it', () => {
+    expect(fileFaultProblem('/srv/shop/payform.db', { code: 'EACCES', path: '/srv/shop/payform.db-wal', mode: 0o644, owner: 0, beside: true })).toBe(
+      `/srv/shop/payform.db-wal, SQLite's file beside the ledger, cannot be read and written by the companion's user (mode 644, owned by uid 0${uid}): ` +
+        "chown it (and payform.db's other files) to that user, or chmod u+rw — never delete it: a -wal file holds payments not yet written into the ledger's file",
+    );
+  });
+
   it('names the folder its user may not write to, where the file and its -wal and -shm files go', () => {
     expect(fileFaultProblem('/srv/shop/data/payform.db', { code: 'EACCES', path: '/srv/shop', mode: 0o755, owner: 0 })).toBe(
       `the companion's user may not create files in /srv/shop (mode 755, owned by uid 0${uid}), where SQLite keeps payform.db and its -wal and -shm files: ` +

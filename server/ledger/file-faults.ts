@@ -4,7 +4,7 @@
  * the file system is asked what stands in the way: the refusal then names that path and what
  * to change, not every reason it might have been.
  */
-import { accessSync, constants, existsSync, statSync, statfsSync } from 'node:fs';
+import { accessSync, constants, existsSync, realpathSync, statSync, statfsSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 
 /** What stands in the way, as the file system's error code would name it, and where. */
@@ -15,6 +15,8 @@ export interface FileFault {
   /** The path's permission bits and owner, when it exists (said with EACCES). */
   readonly mode?: number;
   readonly owner?: number;
+  /** The path is SQLite's -wal or -shm file beside the ledger's. */
+  readonly beside?: true;
 }
 
 /** What is wrong with opening (or making) the ledger's file at `location`; undefined when nothing the file system says explains it. */
@@ -30,10 +32,11 @@ export function ledgerFileFault(location: string): FileFault | undefined {
     const file = denied(location, constants.R_OK | constants.W_OK);
     if (file) return file === 'EROFS' ? { code: 'EROFS', path: location } : { code: 'EACCES', ...found };
     // Left by an earlier run as another user (root), or by a start on a read-only file: SQLite
-    // needs them as it needs the file.
-    for (const beside of [`${location}-wal`, `${location}-shm`]) {
+    // needs them as it needs the file, beside the file a symbolic link leads to.
+    const real = realpathSync(location);
+    for (const beside of [`${real}-wal`, `${real}-shm`]) {
       const besideStats = statSync(beside, { throwIfNoEntry: false });
-      if (besideStats && denied(beside, constants.R_OK | constants.W_OK)) return { code: 'EACCES', path: beside, mode: besideStats.mode & 0o777, owner: besideStats.uid };
+      if (besideStats && denied(beside, constants.R_OK | constants.W_OK)) return { code: 'EACCES', path: beside, mode: besideStats.mode & 0o777, owner: besideStats.uid, beside: true };
     }
     // SQLite makes the -wal and -shm files beside it.
     const folder = dirname(location);
@@ -95,7 +98,7 @@ export function fileFaultProblem(location: string, fault: FileFault): string {
       if (fault.path === location) {
         return `${location} cannot be read and written by the companion's user${permissions}: give that user read and write access to it (chown it to that user, or chmod u+rw), or point PAYFORM_DATABASE_URL at another file`;
       }
-      if (fault.path === `${location}-wal` || fault.path === `${location}-shm`) {
+      if (fault.beside) {
         return (
           `${fault.path}, SQLite's file beside the ledger, cannot be read and written by the companion's user${permissions}: ` +
           `chown it (and ${basename(location)}'s other files) to that user, or chmod u+rw — never delete it: a -wal file holds payments not yet written into the ledger's file`

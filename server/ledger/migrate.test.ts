@@ -93,6 +93,7 @@ describe('the payform_ prefix', () => {
       // What this open ran on it, for the companion's line at start: from 0.2's last on.
       expect(ledger.upgradedNow[0]).toBe('0010_payform_prefix');
       expect(ledger.upgradedNow.at(-1)).toBe(Object.keys(migrations).at(-1));
+      expect(ledger.createdNow, 'an upgraded ledger was there before').toBe(false);
       await ledger.close();
 
       const shop = new Kysely<unknown>({ dialect: await sqliteDialect(path) });
@@ -103,9 +104,11 @@ describe('the payform_ prefix', () => {
       const again = await openLedger(path);
       expect(await again.getPayment('old-1')).toMatchObject({ status: 'success' });
       expect(again.upgradedNow, 'up to date: nothing ran').toEqual([]);
+      expect(again.createdNow).toBe(false);
       await again.close();
       const fresh = await openLedger(join(dir, 'new.db'));
       expect(fresh.upgradedNow, 'a new ledger is not an upgrade').toEqual([]);
+      expect(fresh.createdNow).toBe(true);
       await fresh.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -122,7 +125,20 @@ describe('the payform_ prefix', () => {
         await old.destroy();
         const ledger = await openLedger(url, { schema });
         expect(await ledger.getPayment('old-1')).toMatchObject({ status: 'success', amount: 1000, sessionId: 's1' });
+        expect(ledger.createdNow, 'an upgraded ledger was there before').toBe(false);
         await ledger.close();
+        // A schema of its own made new is a new ledger; opened again, it is not.
+        const made = freshSchemaName();
+        try {
+          const fresh = await openLedger(url, { schema: made });
+          expect(fresh.createdNow).toBe(true);
+          await fresh.close();
+          const reopened = await openLedger(url, { schema: made });
+          expect(reopened.createdNow).toBe(false);
+          await reopened.close();
+        } finally {
+          await dropSchema(url, made);
+        }
 
         const shop = new Kysely<unknown>({ dialect: await postgresDialect(url, { schema, poolSize: 1 }) });
         const relations = await sql<{ name: string }>`select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace

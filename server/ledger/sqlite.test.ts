@@ -166,9 +166,13 @@ async function onLedger(test: (ledger: Ledger, commits: () => string[]) => Promi
   }
 }
 
-/** Root's rights past file permissions; without them root meets permissions as their owner does. */
 /** The user id of `nobody`, who owns nothing the tests make. */
 const NOBODY = 65534;
+/**
+ * Root's rights past file permissions, and to change a file it does not own (SQLite, as root,
+ * gives a -shm another user left back to the ledger's owner); without them root meets
+ * permissions as any user does.
+ */
 const PAST_PERMISSIONS = 'dac_override,dac_read_search,fowner,chown';
 
 /**
@@ -308,6 +312,12 @@ describe('a SQLite ledger file', () => {
       expect(again.createdNow).toBe(false);
       expect(statSync(path).mode & 0o777).toBe(0o640);
       await again.close();
+      // A symbolic link to a file not made yet (a volume's path): the file it leads to is made 0600.
+      const linked = join(dir, 'linked.db');
+      mkdirSync(join(dir, 'volume'));
+      symlinkSync(join('volume', 'ledger.db'), linked);
+      await (await openLedger(linked)).close();
+      expect(statSync(join(dir, 'volume', 'ledger.db')).mode & 0o777).toBe(0o600);
     } finally {
       process.umask(umask);
       rmSync(dir, { recursive: true, force: true });

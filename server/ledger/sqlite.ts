@@ -6,8 +6,8 @@
 // - DDL runs in those transactions too (SQLite supports it), so two processes opening one file
 //   migrate one after the other.
 // - Durability is decided at each commit, here, below Kysely (see LedgerSqliteDatabase).
-import { closeSync, existsSync, fdatasync, fdatasyncSync, fstatSync, mkdirSync, openSync, realpathSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { closeSync, existsSync, fdatasync, fdatasyncSync, fstatSync, lstatSync, mkdirSync, openSync, readlinkSync, realpathSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CompiledQuery, SqliteAdapter, SqliteDriver, SqliteIntrospector, SqliteQueryCompiler } from 'kysely';
 import type Database from 'better-sqlite3';
@@ -476,13 +476,25 @@ function makeDirectory(directory: string): void {
 function createPrivately(location: string): void {
   if (existsSync(location)) return;
   try {
-    closeSync(openSync(location, 'wx', 0o600));
+    // A symbolic link to a file not made yet: SQLite makes the file it leads to, which 'wx' (no
+    // link followed) would not, so that file is the one made here.
+    closeSync(openSync(linkedFile(location), 'wx', 0o600));
   } catch (error) {
     // Made meanwhile by another process starting on it.
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return;
     throw fileFaultRefusal(location, error) ?? error;
   }
 }
+
+/** The path a chain of symbolic links at `path` leads to (`path` itself when it is none), followed as far as the system would. */
+function linkedFile(path: string): string {
+  let file = path;
+  for (let hops = 0; hops < MAX_LINK_HOPS && lstatSync(file, { throwIfNoEntry: false })?.isSymbolicLink(); hops += 1) file = resolve(dirname(file), readlinkSync(file));
+  return file;
+}
+
+/** Linux's limit on the symbolic links one path may go through (ELOOP past it). */
+const MAX_LINK_HOPS = 40;
 
 /**
  * SQLite opens a file it may not write read-only without a word, and an instance would then
