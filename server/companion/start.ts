@@ -382,11 +382,6 @@ async function compose(settings: CompanionSettings, options: StartOptions, serve
 }
 
 /**
- * Who is told of payment changes: the `onPaymentEvent` option (mounted), the URL of
- * PAYFORM_NOTIFY_URL (the bin, any language), or both — the option first, then the URL; a
- * change either one fails is told to both again (each deduplicates by `change.id`).
- */
-/**
  * Where the ledger is, and whether this start made it. A new ledger in production is worth a
  * warning: on a first start it is expected, but a path changed or a file deleted meanwhile
  * also starts from nothing, and the payments taken before are then in another ledger.
@@ -398,6 +393,11 @@ function logLedger(ledger: Ledger, settings: CompanionSettings, logger: Logger):
   logger.warn(`${where}, new: made by this start, it holds no payments. On a first start that is expected; otherwise the payments taken before are in another ledger: check PAYFORM_DATABASE_URL (and that the file or schema is still there)`);
 }
 
+/**
+ * Who is told of payment changes: the `onPaymentEvent` option (mounted), the URL of
+ * PAYFORM_NOTIFY_URL (the bin, any language), or both — the option first, then the URL; a
+ * change either one fails is told to both again (each deduplicates by `change.id`).
+ */
 function paymentEventHook(settings: CompanionSettings, options: StartOptions, logger: Logger): PaymentEventHook | undefined {
   const { notify } = settings;
   if (!notify) return options.onPaymentEvent;

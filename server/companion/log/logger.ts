@@ -48,8 +48,8 @@ let stderrLost: boolean | undefined;
 /**
  * A log whose reader went away (EPIPE: the supervisor's pipe, a `| tee` stopped) fails the next
  * write, and an unhandled stream error ends the process at once, mid-payment, with nothing said:
- * the lines are dropped from then on, and the companion goes on serving (its metrics still
- * report it).
+ * the lines are dropped from then on, and the companion goes on serving: a payment matters more
+ * than its log line.
  */
 function toStderr(text: string): void {
   if (stderrLost === undefined) {
