@@ -4,7 +4,7 @@
 import { expect } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import { answerModule } from '../test/checkout-fixture.js';
-import { errorText, field, press, show, type } from '../test/harness.js';
+import { errorText, field, press, record, show, type } from '../test/harness.js';
 
 const PAYING = '/widget/checkout/paying.ts';
 
@@ -22,12 +22,22 @@ describe('typing before the paying chunk has come', () => {
     const [number, exp, cvv] = (['number', 'exp', 'cvv'] as const).map((name) => field(form, name));
 
     // Unformatted, "428" reads as month 42 and a full-width "１" as no digit: neither is wrong.
+    const changes = record(form, 'pay-change');
     await type(exp!, '428');
     await type(cvv!, '１２３');
     await form.updateComplete;
     expect([exp!.value, cvv!.value]).to.deep.equal(['428', '１２３']);
     expect([errorText(form, 'exp'), errorText(form, 'cvv')], 'no error before formatting').to.deep.equal(['', '']);
     expect(exp!.getAttribute('aria-invalid')).to.equal('false');
+    // Nor does the page hear it is: a shop that shows its own errors from `valid` shows none.
+    expect(changes.map(({ field, valid, error }) => [field, valid, error])).to.deep.equal([
+      ['exp', true, undefined],
+      ['exp', true, undefined],
+      ['exp', true, undefined],
+      ['cvv', true, undefined],
+      ['cvv', true, undefined],
+      ['cvv', true, undefined],
+    ]);
 
     // A number typed, its last four selected to type over as the chunk comes.
     await type(number!, '4242424242424241');

@@ -201,7 +201,8 @@ export class PayForm extends CheckoutElement {
       if (cvv.value) errors.cvv = cvvCheck.potentiallyValid || !paying ? undefined : cvvCheck.code;
     }
     this.show(errors);
-    emit(this, 'pay-change', { field: name, empty: !input.value, complete: check.valid, valid: check.potentiallyValid, brand: brand?.id, error: errors[name] });
+    // `valid` as the error shown: held back, as it is, until the field is formatted.
+    emit(this, 'pay-change', { field: name, empty: !input.value, complete: check.valid, valid: !errors[name], brand: brand?.id, error: errors[name] });
     // Typed to its full length: on to the next field (the pay-time chunk's, there by then).
     paying?.advance(this, event, check);
   }
