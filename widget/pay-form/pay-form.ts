@@ -171,7 +171,7 @@ export class PayForm extends CheckoutElement {
     return this.t[key as Message] ?? this.t.invalid;
   }
 
-  /** The pay-time chunk as the first keystroke before it asked for it (`#onInput`). */
+  /** The pay-time chunk, as a keystroke before it came asked for it: once, whatever followed (`#onInput`). */
   #formatting?: Promise<unknown>;
 
   #onInput(event: InputEvent): void {
@@ -191,14 +191,14 @@ export class PayForm extends CheckoutElement {
     void check.pending?.then(again);
     // While typing, a field turns invalid only once no more typing can make it valid — and not
     // before it is formatted: unformatted ("４", "428" for 04/28) it may read as invalid yet be fine.
-    const errors: Partial<Record<FieldName, CheckCode>> = { [name]: check.potentiallyValid || !paying ? undefined : check.code };
+    const typed = (judged: Check): CheckCode | undefined => (judged.potentiallyValid || !paying ? undefined : judged.code);
+    const errors: Partial<Record<FieldName, CheckCode>> = { [name]: typed(check) };
     const brand = name === 'number' ? detectBrand(digitsOf(input.value)) : this.brand;
     if (brand !== this.brand) {
       this.brand = brand;
       emit(this, 'pay-brand-change', { brand: brand?.id });
       const cvv = this.field('cvv')!;
-      const cvvCheck = this.check(cvv);
-      if (cvv.value) errors.cvv = cvvCheck.potentiallyValid || !paying ? undefined : cvvCheck.code;
+      if (cvv.value) errors.cvv = typed(this.check(cvv));
     }
     this.show(errors);
     // `valid` as the error shown: held back, as it is, until the field is formatted.
