@@ -177,6 +177,8 @@ describe('payform-companion whose log reader goes away', () => {
     }
     expect(child.exitCode).toBe(null);
     expect((await fetch(`${url}/healthz`)).status).toBe(200);
+    // Said once, where it can still be read.
+    expect(stdout.match(/payform companion: its log, standard error, failed \(EPIPE\): log lines are dropped from now on/g)).toHaveLength(1);
     child.kill('SIGTERM');
     expect(await exited).toEqual([0, null]);
   }, 60_000);

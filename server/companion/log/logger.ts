@@ -54,8 +54,10 @@ let stderrLost: boolean | undefined;
 function toStderr(text: string): void {
   if (stderrLost === undefined) {
     stderrLost = false;
-    process.stderr.on('error', () => {
+    process.stderr.on('error', (error: NodeJS.ErrnoException) => {
       stderrLost = true;
+      // Said where it still may be read (console ignores a closed standard output in turn).
+      console.log(`payform companion: its log, standard error, failed (${error.code ?? error.message}): log lines are dropped from now on; restart it with its standard error read`);
     });
   }
   if (!stderrLost) process.stderr.write(text);
