@@ -10,20 +10,28 @@ export type CommitObserver = (commit: { readonly synced: boolean }) => void;
 export const NOT_DURABLE = 'PAYFORM_LEDGER_NOT_DURABLE';
 
 /**
- * A commit is in the WAL, but syncing the WAL to the disk failed (or the WAL was deleted from
- * under the open file): it may not survive a power loss, and — the disk having refused — neither
- * may anything written after it. The ledger stops: this commit and every later statement fail
- * with this error (code PAYFORM_LEDGER_NOT_DURABLE, an outage: 503 and a retry) until the
- * companion is restarted on a disk that works. A caller must not run the committed work again
- * (group-commit.ts).
+ * A commit is in the WAL, but syncing the WAL to the disk failed (or the WAL, or the ledger file
+ * itself, was deleted from under the open file): it may not survive a power loss, or a restart
+ * would not read it — and, the disk having refused, neither may anything written after it. The
+ * ledger stops: this commit and every later statement fail with this error (code
+ * PAYFORM_LEDGER_NOT_DURABLE, an outage: 503 and a retry) until the companion is restarted on a
+ * disk that works. A caller must not run the committed work again (group-commit.ts).
  */
 export class LedgerNotDurable extends Error {
   readonly code = NOT_DURABLE;
   /** The ledger file whose WAL could not be synced. */
   readonly ledgerFile: string | undefined;
-  constructor(cause: unknown, file?: string) {
-    super(`the SQLite ledger could not sync its write-ahead log to the disk: it takes no more writes until the companion is restarted (check the disk holding ${file ?? 'the ledger file'})`, { cause });
+  /** The ledger file was deleted, moved or replaced under it: where what it held is saved (file-gone.ts). */
+  readonly savedTo: string | undefined;
+  constructor(cause: unknown, file?: string, savedTo?: string) {
+    super(
+      savedTo === undefined
+        ? `the SQLite ledger could not sync its write-ahead log to the disk: it takes no more writes until the companion is restarted (check the disk holding ${file ?? 'the ledger file'})`
+        : `the SQLite ledger file ${file} was deleted, moved or replaced while open: it takes no more writes, and what it held is saved to ${savedTo} for the next start`,
+      { cause },
+    );
     this.name = 'LedgerNotDurable';
     this.ledgerFile = file;
+    this.savedTo = savedTo;
   }
 }

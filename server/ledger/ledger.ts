@@ -244,7 +244,10 @@ export interface LedgerOptions {
   readonly onStatement?: StatementObserver;
   /** SQLite file only: told of each commit that wrote, whether it was synced to the disk (tests, metrics). */
   readonly onCommit?: CommitObserver;
-  /** What the ledger does by itself (PostgreSQL's index builds in the background); the console by default. */
+  /**
+   * What the ledger does by itself (PostgreSQL's index builds in the background; a SQLite file deleted
+   * under it, saved and taken back at the next start); the console by default.
+   */
   readonly log?: LedgerLog;
   /** PostgreSQL only: how long an index build may wait for other transactions before they are named in the log (default 30 s). */
   readonly indexBuildWarnAfterMs?: number;
@@ -401,7 +404,7 @@ export async function openLedger(url: string, options: LedgerOptions = {}): Prom
   const postgres = isPostgresUrl(url);
   const schema = options.schema === undefined ? undefined : parseInput(schemaName, options.schema);
   if (schema && !postgres) throw new InvalidLedgerInput('schema', 'applies to PostgreSQL only');
-  const sqlite = postgres ? undefined : await sqliteDialect(url, { onCommit: options.onCommit });
+  const sqlite = postgres ? undefined : await sqliteDialect(url, { onCommit: options.onCommit, log: options.log ?? console });
   const postgresDb = sqlite ? undefined : await postgresDialect(url, { schema, poolSize: options.poolSize });
   const database = sqlite ?? postgresDb!;
   const dialect = options.onStatement ? observedDialect(database, options.onStatement) : database;

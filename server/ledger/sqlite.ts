@@ -14,6 +14,9 @@ import type Database from 'better-sqlite3';
 import { STORAGE_CODES } from './availability.js';
 import { loadSqlite, sqliteBuildProblem } from './drivers.js';
 import { fileFaultRefusal, fullDiskRefusal } from './file-faults.js';
+import { identityOf, isGone, removeLeftovers, saveOpenLedger, savedName, takeBackSaved } from './file-gone.js';
+import type { FileIdentity } from './file-gone.js';
+import type { LedgerLog } from './index-builds.js';
 import type { CompiledQuery as Query, DatabaseConnection, DatabaseIntrospector, Dialect, DialectAdapter, Driver, Kysely, QueryCompiler, QueryResult, SqliteDatabase, SqliteStatement } from 'kysely';
 import { LedgerNotDurable, NOT_DURABLE } from './durability.js';
 import type { CommitObserver } from './durability.js';
@@ -83,6 +86,11 @@ class LedgerSqliteDatabase implements SqliteDatabase {
   #typicalSyncMs = 0;
   /** The sync the last statement's commit started aside, until its caller takes it (`takeSync`). */
   #syncing: Promise<void> | undefined;
+  /** The file the ledger's path led to when opened: one no longer there was deleted under it (file-gone.ts). */
+  readonly #identity: FileIdentity | undefined;
+  readonly #log: LedgerLog;
+  /** The save of what the ledger holds, once its file was found gone: closing waits for it. */
+  #saving: Promise<void> | undefined;
 
   constructor(
     database: Database.Database,
@@ -90,16 +98,19 @@ class LedgerSqliteDatabase implements SqliteDatabase {
     onCommit: CommitObserver | undefined,
     /** How long a statement waits for another process's lock on the file (SyncedConnection). */
     readonly lockWaitMs: number,
+    log: LedgerLog,
   ) {
     this.#database = database;
     this.#wal = wal;
     this.#onCommit = onCommit;
+    this.#log = log;
+    this.#identity = wal === undefined ? undefined : identityOf(this.#file!);
   }
 
   prepare(sql: string): SqliteStatement {
     // Each refused statement its own error, as each refused call of a database that is away: an
     // operator counts them (LedgerOutage), and the same object thrown again would count once.
-    if (this.#notDurable) throw new LedgerNotDurable(this.#notDurable.cause, this.#file);
+    if (this.#notDurable) throw new LedgerNotDurable(this.#notDurable.cause, this.#file, this.#notDurable.savedTo);
     let statement = this.#statements.get(sql);
     if (!statement) {
       statement = this.#watched(this.#database.prepare(sql), sql);
@@ -125,8 +136,16 @@ class LedgerSqliteDatabase implements SqliteDatabase {
     return syncing;
   }
 
+  /** Until what the ledger held is saved, when its file was found gone: it must not close before. */
+  async saved(): Promise<void> {
+    await this.#saving;
+  }
+
   close(): void {
     this.#database.close();
+    // SQLite leaves the WAL and -shm of a file deleted under it; the next file at the path would
+    // read them as its own (a backup put back there would get this file's last commits).
+    if (this.#saving !== undefined && this.#walFd !== undefined) removeLeftovers(this.#file!, this.#walFd);
     if (this.#walFd !== undefined) closeSync(this.#walFd);
     this.#walFd = undefined;
   }
@@ -251,10 +270,24 @@ class LedgerSqliteDatabase implements SqliteDatabase {
   /** The WAL's descriptor, once it is known to be the file a restart would read. */
   #walOf(wal: string): number {
     const fd = (this.#walFd ??= openSync(wal, 'r'));
+    // First the file itself (one stat a synced commit, a group's on the webhook path: a few µs):
+    // gone with its WAL (`rm -rf` of the folder), only a copy keeps what it held.
+    if (isGone(this.#file!, this.#identity!)) this.#saveGone();
     // SQLite keeps its WAL while a connection is open; one gone from the folder is no longer
-    // the file a restart would read, so syncing what is held would prove nothing.
+    // the file a restart would read, so syncing what is held would prove nothing. (Closing
+    // folds it into the file, which is still there.)
     if (fstatSync(fd).nlink === 0) throw Object.assign(new Error(`the write-ahead log ${wal} was deleted while the ledger had it open`), { code: 'ENOENT' });
     return fd;
+  }
+
+  /** The file is no longer at its path: what it holds is saved beside it, and nothing is written after. */
+  #saveGone(): never {
+    const file = this.#file!;
+    const to = savedName(file);
+    const error = Object.assign(new Error(`the ledger file ${file} was deleted, moved or replaced while the ledger had it open`), { code: 'ENOENT' });
+    this.#notDurable = new LedgerNotDurable(error, file, to);
+    this.#saving = saveOpenLedger(this.#database, file, to, this.#log);
+    throw this.#notDurable;
   }
 
   #synced(tookMs: number): void {
@@ -265,6 +298,7 @@ class LedgerSqliteDatabase implements SqliteDatabase {
 
   /** A failed sync may have dropped what it was to write: nothing after it is trusted. */
   #notSynced(error: unknown): LedgerNotDurable {
+    if (error instanceof LedgerNotDurable) return error;
     this.#notDurable = new LedgerNotDurable(error, this.#file);
     process.emitWarning(this.#notDurable.message, { code: NOT_DURABLE });
     return this.#notDurable;
@@ -380,8 +414,9 @@ class ImmediateTransactionDriver extends SqliteDriver {
   override async destroy(): Promise<void> {
     // The statement holding the connection ends, and its sync with it (SyncedConnection waits for
     // it), before the WAL's descriptor closes: a sync must never meet a closed or reused one.
-    // Kept: nothing runs after.
+    // Kept: nothing runs after. What a ledger whose file was deleted under it holds is saved first.
     await this.acquireConnection();
+    await this.database.saved();
     await super.destroy();
   }
 
@@ -450,6 +485,8 @@ export interface SqliteOptions {
    * and nothing else can open it meanwhile. For a copy of the whole ledger (ledger-copy.ts).
    */
   readonly alone?: boolean;
+  /** Where the ledger says what it does by itself (a file deleted under it saved, and taken back); the console by default. */
+  readonly log?: LedgerLog;
 }
 
 /**
@@ -514,7 +551,7 @@ export function checkWritable(database: Database.Database, location: string): vo
 }
 
 /** `location` is a file path or `:memory:`. */
-export async function sqliteDialect(location: string, { onCommit, lockWaitMs = LOCK_WAIT_MS, alone = false }: SqliteOptions = {}): Promise<LedgerSqliteDialect> {
+export async function sqliteDialect(location: string, { onCommit, lockWaitMs = LOCK_WAIT_MS, alone = false, log = console }: SqliteOptions = {}): Promise<LedgerSqliteDialect> {
   const Sqlite = await loadSqlite();
   const inMemory = location === ':memory:';
   if (!inMemory) {
@@ -525,7 +562,14 @@ export async function sqliteDialect(location: string, { onCommit, lockWaitMs = L
       throw fileFaultRefusal(location, error) ?? error;
     }
   }
-  if (!inMemory) createPrivately(location);
+  if (!inMemory) {
+    try {
+      takeBackSaved(linkedFile(location), log);
+    } catch (error) {
+      throw fileFaultRefusal(location, error) ?? error;
+    }
+    createPrivately(location);
+  }
   const database = opened(() => new Sqlite(location), location);
   database.pragma('foreign_keys = ON');
   // Set before the first read, which takes the lock (setUpFile's).
@@ -537,7 +581,7 @@ export async function sqliteDialect(location: string, { onCommit, lockWaitMs = L
   // From here on a locked file is waited for by SyncedConnection, off the event loop.
   database.pragma('busy_timeout = 0');
   // SQLite puts the WAL beside the file a symbolic link leads to, not beside the link.
-  return new LedgerSqliteDialect(new LedgerSqliteDatabase(database, inMemory ? undefined : `${realpathSync(location)}-wal`, onCommit, lockWaitMs));
+  return new LedgerSqliteDialect(new LedgerSqliteDatabase(database, inMemory ? undefined : `${realpathSync(location)}-wal`, onCommit, lockWaitMs, log));
 }
 
 /**

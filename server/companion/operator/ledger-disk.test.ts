@@ -107,3 +107,36 @@ describe('a SQLite ledger whose write-ahead log was deleted under it', () => {
     ]);
   });
 });
+
+describe('a SQLite ledger file deleted under the running companion', () => {
+  it('stops taking writes, says where what it held is saved and how to go on, and fails /healthz for a restart', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'payform-ledger-'));
+    undo.push(() => rmSync(dir, { recursive: true, force: true }));
+    const file = join(realpathSync(dir), 'ledger.db');
+    const ledgerLines: string[] = [];
+    const backend: LedgerBackend = {
+      name: 'SQLite file',
+      persistent: false,
+      async open(clock) {
+        const log = { info: () => undefined, warn: () => undefined, error: (line: string) => void ledgerLines.push(line) };
+        const ledger = await openLedger(file, { clock: clock.read, log });
+        return { ledger, dispose: () => ledger.close().catch(() => undefined) };
+      },
+    };
+    const stack = await open({ backend, companion: { metricsToken: METRICS_TOKEN } });
+    await stack.openSession();
+    rmSync(file);
+
+    await refusedNewSession(stack);
+    expect(await stack.json('GET', '/healthz', 503)).toEqual({ status: 'restart_needed' });
+    await eventually(() => expect(ledgerLines).toHaveLength(1));
+    const savedTo = /saved to (\S+) \(\d+ pages\)/.exec(ledgerLines[0]!)?.[1];
+    expect(savedTo).toMatch(new RegExp(`^${file}\\.saved-`));
+    expect(errorLines(stack)).toEqual([
+      expect.objectContaining({
+        msg: 'the ledger takes no more work until the companion is restarted; answering 503 with Retry-After, /healthz 503',
+        fix: `${file} was deleted, moved or replaced while the companion had it open: wait for the line saying what it held is saved to ${savedTo}, then restart the companion (SIGTERM, never SIGKILL) — it takes the saved file back when nothing is at ${file}`,
+      }),
+    ]);
+  });
+});

@@ -218,9 +218,14 @@ function describe(error: unknown, depth = 0): string {
 /** The first code of the error or its causes (a driver's error wrapped by a query builder). */
 /** The ledger file a SQLite error was about (sqlite.ts tags a refused write with it). */
 function fileOf(error: unknown, depth = 0): string | undefined {
+  return stringField(error, 'ledgerFile', depth);
+}
+
+/** A string field of the error, or of its causes (a driver's error wrapped by a query builder). */
+function stringField(error: unknown, field: 'ledgerFile' | 'savedTo', depth = 0): string | undefined {
   if (!(error instanceof Error) || depth > 3) return undefined;
-  const file = (error as { ledgerFile?: unknown }).ledgerFile;
-  return typeof file === 'string' ? file : fileOf(error.cause, depth + 1);
+  const value = (error as unknown as Record<string, unknown>)[field];
+  return typeof value === 'string' ? value : stringField(error.cause, field, depth + 1);
 }
 
 /** What the operator can do about it, when the outage is one of theirs: credentials, a disk. */
@@ -234,6 +239,10 @@ function fixOf(error: unknown, code: string | undefined): string | undefined {
   if (code === '53100') return 'the PostgreSQL server’s disk is full: free space on it; payments go on by themselves once a write works';
   if (code === '25006') return 'PAYFORM_DATABASE_URL reaches a PostgreSQL that takes no writes (a standby after a failover, or default_transaction_read_only): point it at the primary; payments go on by themselves once a write works';
   if (code === '58030') return 'the PostgreSQL server cannot read or write its files: check its disk';
+  const savedTo = stringField(error, 'savedTo');
+  if (code === NOT_DURABLE && savedTo !== undefined) {
+    return `${file} was deleted, moved or replaced while the companion had it open: wait for the line saying what it held is saved to ${savedTo}, then restart the companion (SIGTERM, never SIGKILL) — it takes the saved file back when nothing is at ${file}`;
+  }
   if (code === NOT_DURABLE) return `the write-ahead log of ${file} could not be synced to the disk, so nothing written since is known to be on it: check the disk holding ${file}, then restart the companion — nothing else brings the ledger back`;
   return undefined;
 }

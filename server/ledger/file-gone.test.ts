@@ -1,0 +1,156 @@
+// A SQLite ledger file deleted, moved or replaced while the ledger has it open: the next synced
+// commit finds it, the ledger takes no more writes, what it held is saved beside the path, and
+// the next start takes the saved copy back when nothing is at the path.
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { LedgerNotDurable } from './durability.js';
+import { openLedger } from './ledger.js';
+import type { Ledger } from './ledger.js';
+import type { LedgerLog } from './index-builds.js';
+
+const SESSION = { amount: 1010, currency: 'UAH', description: 'Green tea, 250 g', method: 'purchase' } as const;
+
+const folders: string[] = [];
+afterEach(() => {
+  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
+});
+
+function ledgerFile(): string {
+  const folder = mkdtempSync(join(tmpdir(), 'payform-gone-'));
+  folders.push(folder);
+  return join(folder, 'ledger.db');
+}
+
+/** A log that keeps its lines, each as `level: message`. */
+function keptLog(): LedgerLog & { readonly lines: string[] } {
+  const lines: string[] = [];
+  return { lines, info: (line) => void lines.push(`info: ${line}`), warn: (line) => void lines.push(`warn: ${line}`), error: (line) => void lines.push(`error: ${line}`) };
+}
+
+const savedCopies = (file: string) => readdirSync(join(file, '..')).filter((name) => name.startsWith('ledger.db.saved-'));
+
+async function refused(ledger: Ledger): Promise<LedgerNotDurable> {
+  const error: unknown = await ledger.createSession(SESSION).then(
+    () => undefined,
+    (thrown: unknown) => thrown,
+  );
+  expect(error).toBeInstanceOf(LedgerNotDurable);
+  return error as LedgerNotDurable;
+}
+
+describe('a SQLite ledger file gone from under the open ledger', () => {
+  it('deleted: refuses every write, saves what it held beside the path, and the next start takes it back', async () => {
+    const file = ledgerFile();
+    const log = keptLog();
+    const ledger = await openLedger(file, { log });
+    const kept = await ledger.createSession(SESSION);
+    rmSync(file);
+
+    const first = await refused(ledger);
+    expect(first.ledgerFile).toBe(file);
+    expect(first.savedTo).toMatch(new RegExp(`^${file}\\.saved-\\d{4}-\\d\\d-\\d\\dT[\\d-]+Z-${process.pid}$`));
+    expect((first.cause as Error).message).toBe(`the ledger file ${file} was deleted, moved or replaced while the ledger had it open`);
+    // Every later write too, naming the same copy.
+    expect((await refused(ledger)).savedTo).toBe(first.savedTo);
+    await ledger.close();
+    expect(savedCopies(file)).toEqual([first.savedTo!.slice(file.length - 'ledger.db'.length)]);
+    expect(log.lines).toEqual([expect.stringMatching(new RegExp(`^error: ledger: ${file} was deleted, moved or replaced while the companion had it open; everything the ledger held is saved to ${first.savedTo} \\(\\d+ pages\\)\\. Restart the companion`))]);
+
+    const again = await openLedger(file, { log });
+    try {
+      expect(again.createdNow).toBe(false);
+      expect((await again.getSession(kept.id))?.amount).toBe(1010);
+      await again.createSession(SESSION);
+      expect(log.lines.at(-1)).toBe(`warn: ledger: ${file} was missing; took back ${first.savedTo!.split('/').at(-1)}, which a companion saved when the file was deleted, moved or replaced under it`);
+      expect(savedCopies(file)).toEqual([]);
+    } finally {
+      await again.close();
+    }
+  });
+
+  it('moved away: saved as well, and the moved file is left where it was put', async () => {
+    const file = ledgerFile();
+    const log = keptLog();
+    const ledger = await openLedger(file, { log });
+    const kept = await ledger.createSession(SESSION);
+    renameSync(file, `${file}.old`);
+    await refused(ledger);
+    await ledger.close();
+
+    const again = await openLedger(file, { log });
+    try {
+      expect((await again.getSession(kept.id))?.id).toBe(kept.id);
+      expect(existsSync(`${file}.old`)).toBe(true);
+    } finally {
+      await again.close();
+    }
+  });
+
+  it('replaced by another file on purpose: that file is opened at the next start, the copy left beside it', async () => {
+    const file = ledgerFile();
+    const log = keptLog();
+    const ledger = await openLedger(file, { log });
+    await ledger.createSession(SESSION);
+    // A copy of the ledger as it was before any payment: what an operator restoring a backup puts there.
+    const backup = `${file}.backup`;
+    copyFileSync(file, backup);
+    const lost = await ledger.createSession(SESSION);
+    rmSync(file);
+    copyFileSync(backup, file);
+    const { savedTo } = await refused(ledger);
+    await ledger.close();
+
+    const again = await openLedger(file, { log });
+    try {
+      expect(await again.getSession(lost.id)).toBeUndefined();
+      expect(existsSync(savedTo!)).toBe(true);
+      expect(log.lines.filter((line) => line.includes('took back'))).toEqual([]);
+    } finally {
+      await again.close();
+    }
+  });
+
+  it('a copy cut short is never taken back, and the newest of two is', async () => {
+    const file = ledgerFile();
+    const log = keptLog();
+    const ledger = await openLedger(file, { log });
+    const kept = await ledger.createSession(SESSION);
+    rmSync(file);
+    const { savedTo } = await refused(ledger);
+    await ledger.close();
+    // An older copy, and a newer one whose save never finished.
+    const older = `${file}.saved-2000-01-01T00-00-00-000Z-1`;
+    copyFileSync(savedTo!, older);
+    copyFileSync(savedTo!, `${file}.saved-2999-01-01T00-00-00-000Z-1.partial`);
+
+    const again = await openLedger(file, { log });
+    try {
+      expect((await again.getSession(kept.id))?.id).toBe(kept.id);
+      expect(log.lines.at(-1)).toContain(`; older copies left beside it, not read: ${older.split('/').at(-1)}`);
+    } finally {
+      await again.close();
+    }
+  });
+});
+
+describe('a SQLite ledger whose whole folder was deleted under it', () => {
+  it('makes the folder again, saves what the ledger held in it, and the next start takes it back', async () => {
+    const file = ledgerFile();
+    const log = keptLog();
+    const ledger = await openLedger(file, { log });
+    const kept = await ledger.createSession(SESSION);
+    rmSync(join(file, '..'), { recursive: true });
+    const { savedTo } = await refused(ledger);
+    await ledger.close();
+    expect(existsSync(savedTo!)).toBe(true);
+
+    const again = await openLedger(file, { log });
+    try {
+      expect((await again.getSession(kept.id))?.id).toBe(kept.id);
+    } finally {
+      await again.close();
+    }
+  });
+});
