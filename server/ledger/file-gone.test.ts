@@ -31,6 +31,24 @@ function keptLog(): LedgerLog & { readonly lines: string[] } {
 
 const savedCopies = (file: string) => readdirSync(join(file, '..')).filter((name) => name.startsWith('ledger.db.saved-'));
 
+/** A new ledger file, open, with one session recorded in it. */
+async function ledgerWithSession() {
+  const file = ledgerFile();
+  const log = keptLog();
+  const ledger = await openLedger(file, { log });
+  return { file, log, ledger, kept: await ledger.createSession(SESSION) };
+}
+
+/** The ledger at `file` opened again, as the next start opens it, for `check`; closed after. */
+async function reopened(file: string, log: LedgerLog, check: (ledger: Ledger) => Promise<void>): Promise<void> {
+  const again = await openLedger(file, { log });
+  try {
+    await check(again);
+  } finally {
+    await again.close();
+  }
+}
+
 async function refused(ledger: Ledger): Promise<LedgerNotDurable> {
   const error: unknown = await ledger.createSession(SESSION).then(
     () => undefined,
@@ -42,10 +60,7 @@ async function refused(ledger: Ledger): Promise<LedgerNotDurable> {
 
 describe('a SQLite ledger file gone from under the open ledger', () => {
   it('deleted: refuses every write, saves what it held beside the path, and the next start takes it back', async () => {
-    const file = ledgerFile();
-    const log = keptLog();
-    const ledger = await openLedger(file, { log });
-    const kept = await ledger.createSession(SESSION);
+    const { file, log, ledger, kept } = await ledgerWithSession();
     rmSync(file);
 
     const first = await refused(ledger);
@@ -58,41 +73,29 @@ describe('a SQLite ledger file gone from under the open ledger', () => {
     expect(savedCopies(file)).toEqual([first.savedTo!.slice(file.length - 'ledger.db'.length)]);
     expect(log.lines).toEqual([expect.stringMatching(new RegExp(`^error: ledger: ${file} was deleted, moved or replaced while the companion had it open; everything the ledger held is saved to ${first.savedTo} \\(\\d+ pages\\)\\. Restart the companion`))]);
 
-    const again = await openLedger(file, { log });
-    try {
+    await reopened(file, log, async (again) => {
       expect(again.createdNow).toBe(false);
       expect((await again.getSession(kept.id))?.amount).toBe(1010);
       await again.createSession(SESSION);
       expect(log.lines.at(-1)).toBe(`warn: ledger: ${file} was missing; took back ${first.savedTo!.split('/').at(-1)}, which a companion saved when the file was deleted, moved or replaced under it`);
       expect(savedCopies(file)).toEqual([]);
-    } finally {
-      await again.close();
-    }
+    });
   });
 
   it('moved away: saved as well, and the moved file is left where it was put', async () => {
-    const file = ledgerFile();
-    const log = keptLog();
-    const ledger = await openLedger(file, { log });
-    const kept = await ledger.createSession(SESSION);
+    const { file, log, ledger, kept } = await ledgerWithSession();
     renameSync(file, `${file}.old`);
     await refused(ledger);
     await ledger.close();
 
-    const again = await openLedger(file, { log });
-    try {
+    await reopened(file, log, async (again) => {
       expect((await again.getSession(kept.id))?.id).toBe(kept.id);
       expect(existsSync(`${file}.old`)).toBe(true);
-    } finally {
-      await again.close();
-    }
+    });
   });
 
   it('replaced by another file on purpose: that file is opened at the next start, the copy left beside it', async () => {
-    const file = ledgerFile();
-    const log = keptLog();
-    const ledger = await openLedger(file, { log });
-    await ledger.createSession(SESSION);
+    const { file, log, ledger } = await ledgerWithSession();
     // A copy of the ledger as it was before any payment: what an operator restoring a backup puts there.
     const backup = `${file}.backup`;
     copyFileSync(file, backup);
@@ -102,21 +105,15 @@ describe('a SQLite ledger file gone from under the open ledger', () => {
     const { savedTo } = await refused(ledger);
     await ledger.close();
 
-    const again = await openLedger(file, { log });
-    try {
+    await reopened(file, log, async (again) => {
       expect(await again.getSession(lost.id)).toBeUndefined();
       expect(existsSync(savedTo!)).toBe(true);
       expect(log.lines.filter((line) => line.includes('took back'))).toEqual([]);
-    } finally {
-      await again.close();
-    }
+    });
   });
 
   it('a copy cut short is never taken back, and the newest of two is', async () => {
-    const file = ledgerFile();
-    const log = keptLog();
-    const ledger = await openLedger(file, { log });
-    const kept = await ledger.createSession(SESSION);
+    const { file, log, ledger, kept } = await ledgerWithSession();
     rmSync(file);
     const { savedTo } = await refused(ledger);
     await ledger.close();
@@ -125,32 +122,23 @@ describe('a SQLite ledger file gone from under the open ledger', () => {
     copyFileSync(savedTo!, older);
     copyFileSync(savedTo!, `${file}.saved-2999-01-01T00-00-00-000Z-1.partial`);
 
-    const again = await openLedger(file, { log });
-    try {
+    await reopened(file, log, async (again) => {
       expect((await again.getSession(kept.id))?.id).toBe(kept.id);
       expect(log.lines.at(-1)).toContain(`; older copies left beside it, not read: ${older.split('/').at(-1)}`);
-    } finally {
-      await again.close();
-    }
+    });
   });
 });
 
 describe('a SQLite ledger whose whole folder was deleted under it', () => {
   it('makes the folder again, saves what the ledger held in it, and the next start takes it back', async () => {
-    const file = ledgerFile();
-    const log = keptLog();
-    const ledger = await openLedger(file, { log });
-    const kept = await ledger.createSession(SESSION);
+    const { file, log, ledger, kept } = await ledgerWithSession();
     rmSync(join(file, '..'), { recursive: true });
     const { savedTo } = await refused(ledger);
     await ledger.close();
     expect(existsSync(savedTo!)).toBe(true);
 
-    const again = await openLedger(file, { log });
-    try {
+    await reopened(file, log, async (again) => {
       expect((await again.getSession(kept.id))?.id).toBe(kept.id);
-    } finally {
-      await again.close();
-    }
+    });
   });
 });
