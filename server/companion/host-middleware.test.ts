@@ -3,6 +3,7 @@
 // origin, and a 404 handler that answers everything.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import compression from 'compression';
 import express from 'express';
 import type { RequestHandler } from 'express';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -108,5 +109,23 @@ describe('a host 404 handler before the companion', () => {
     expect(warning!.msg).toContain('the companion is probably not mounted at that path');
     expect(warning!.msg).toContain("Mount it before the server's 404 handler (in NestJS, app.use before listen())");
     expect(warning!.msg).not.toContain('set it to the address the companion answers at');
+  });
+});
+
+describe("the host's compression() before the companion", () => {
+  it('leaves the live feed of changes uncompressed, so its events arrive as they happen', async () => {
+    const { shop, url, companion } = await expressHost();
+    shop.use(compression());
+    shop.use('/payments', toNodeListener(companion.app));
+    // Compressed, the stream sat in compression's buffer: not even its first event came.
+    const stream = await fetch(`${url}/payments/api/changes/stream`, { headers: { ...admin, 'Accept-Encoding': 'br, gzip' }, signal: AbortSignal.timeout(5_000) });
+    expect(stream.headers.get('content-encoding')).toBeNull();
+    const reader = stream.body!.getReader();
+    const { value } = await reader.read();
+    expect(new TextDecoder().decode(value)).toContain('event: ready');
+    await reader.cancel();
+    // The rest of the companion's answers are the host's to compress, as it chose.
+    const spec = await fetch(`${url}/payments/api/openapi.json`, { headers: { 'Accept-Encoding': 'gzip' } });
+    expect(spec.headers.get('content-encoding')).toBe('gzip');
   });
 });

@@ -81,7 +81,7 @@ export function feedRoutes(): Hono<CompanionEnv> {
     const lastEventId = c.req.header('last-event-id');
     if (lastEventId !== undefined && !SEQ.test(lastEventId)) throw ApiProblem.invalid({ 'Last-Event-ID': LAST_EVENT_ID_REASON });
     const resumeAt = lastEventId === undefined ? changes.seq : Number(lastEventId);
-    return streamSSE(c, async (stream) => {
+    const answer = streamSSE(c, async (stream) => {
       const queue: Change[] = changes.since(resumeAt).changes;
       let wake: (() => void) | undefined;
       const unsubscribe = changes.subscribe((change) => {
@@ -111,6 +111,10 @@ export function feedRoutes(): Hono<CompanionEnv> {
       }
       unsubscribe();
     });
+    // A host's compression (Express's compression(), a transforming proxy) would hold the events
+    // in its buffer until it fills: the back office would say "Live" and show nothing new.
+    answer.headers.set('Cache-Control', 'no-cache, no-transform');
+    return answer;
   });
 
   return feed;
