@@ -21,6 +21,12 @@ const MAX_ORDER_ID_LENGTH = 32;
  * who holds one session would otherwise try a card every few seconds for its whole life.
  */
 export const MAX_ATTEMPTS_PER_SESSION = 10;
+/**
+ * Attempts of a session in all, those the gateway never received included (refused credentials,
+ * the gateway away): a bound on its order ids, which a customer clicking through an outage does
+ * not reach.
+ */
+const MAX_TRIES_PER_SESSION = 30;
 
 /** 256 random bits: the id is the capability a browser holds. */
 function newSessionId(): string {
@@ -279,6 +285,24 @@ function sessionWithAttempt(ctx: LedgerContext, sessionId: string) {
     .where('s.id', '=', sessionId);
 }
 
+/**
+ * Whether the session's attempt number `attempt` is one too many. Only attempts the gateway
+ * received count toward MAX_ATTEMPTS_PER_SESSION: one it never got (a failure without the
+ * gateway's status code, as reports.ts counts `not_sent`) tested no card, and a gateway outage
+ * must not use up the checkout of a customer who clicked through it.
+ */
+async function attemptsUsedUp(db: LedgerDb, sessionId: string, attempt: number): Promise<boolean> {
+  if (attempt <= MAX_ATTEMPTS_PER_SESSION) return false;
+  if (attempt > MAX_TRIES_PER_SESSION) return true;
+  const { received } = await db
+    .selectFrom('payments')
+    .select((eb) => eb.fn.countAll<number | string>().as('received'))
+    .where('session_id', '=', sessionId)
+    .where((eb) => eb.or([eb('status', '!=', 'failure'), eb('status_code', 'is not', null)]))
+    .executeTakeFirstOrThrow();
+  return Number(received) >= MAX_ATTEMPTS_PER_SESSION;
+}
+
 async function latestAttempt(ctx: LedgerContext, db: LedgerDb, sessionId: string): Promise<Payment | null> {
   const row = (await statements(ctx).latestAttempt(db, { sessionId })).rows[0];
   return row ? toPayment(row) : null;
@@ -419,7 +443,7 @@ export async function claimPayAttempt(ctx: LedgerContext, sessionId: string, req
     // colon is the ledger's: no session's order id has one, so a retry's cannot be taken.
     const attempt = (latest?.attempt ?? 0) + 1;
     const orderId = attempt === 1 ? session.order_id : `${session.order_id}:${attempt}`;
-    if (orderId.length > MAX_ORDER_ID_LENGTH || attempt > MAX_ATTEMPTS_PER_SESSION) return refusal('retry_unavailable', latest);
+    if (orderId.length > MAX_ORDER_ID_LENGTH || (await attemptsUsedUp(trx, sessionId, attempt))) return refusal('retry_unavailable', latest);
     const row: PaymentRow = {
       order_id: orderId,
       session_id: sessionId,

@@ -404,6 +404,23 @@ describe('gateway trouble', () => {
   });
 });
 
+describe('a gateway outage the customer clicks through', () => {
+  it('does not use up the checkout: once the gateway is back the same session pays', async () => {
+    let away = true;
+    await open({
+      gateway: {
+        fetch: (input, init) =>
+          away ? Promise.reject(new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) })) : Promise.resolve(stack.sandbox.fetch(new Request(input, init))),
+      },
+    });
+    const session = await stack.openSession();
+    // More clicks than the ten attempts a session takes.
+    for (let click = 1; click <= 11; click += 1) expect((await stack.pay(session.id)).status, `click ${click}`).toBe(503);
+    away = false;
+    expect(await payJson(session.id)).toMatchObject({ status: 'success', order_id: `${session.order_id}:12` });
+  });
+});
+
 describe('client address behind a proxy', () => {
   it('counts the address the trusted proxy saw, not what the client claims', async () => {
     await open({ companion: { trustProxy: true, rateLimits: { perSession: 100, perClient: 1 } } });

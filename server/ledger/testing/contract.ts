@@ -223,6 +223,29 @@ export function describeLedgerContract(backend: LedgerBackend): void {
         expect(await ledger.claimPayAttempt(session.id, { mode: 'direct' })).toMatchObject({ claimed: false, reason: 'retry_unavailable', payment: { orderId: 'tea-50:10' } });
       });
 
+      it('does not count attempts the gateway never received toward the ten, up to thirty in all', async () => {
+        const session = await ledger.createSession({ ...teaSession, orderId: 'tea-51' });
+        const claimAndEnd = async (attempt: number, ended: { status: 'failure'; statusCode?: string; statusDescription: string }) => {
+          const claim = await ledger.claimPayAttempt(session.id, { mode: 'direct' });
+          expect(claim, `attempt ${attempt}`).toMatchObject({ claimed: true, payment: { attempt } });
+          await ledger.advancePayment(claim.payment!.orderId, ended);
+        };
+        // The gateway away while the customer clicked twelve times: ended with no status of its.
+        for (let attempt = 1; attempt <= 12; attempt += 1) await claimAndEnd(attempt, { status: 'failure', statusDescription: 'Not sent: the gateway could not be reached' });
+        // Back: ten declines still to go.
+        for (let attempt = 13; attempt <= 22; attempt += 1) await claimAndEnd(attempt, { status: 'failure', statusCode: '4153', statusDescription: 'Declined' });
+        expect(await ledger.claimPayAttempt(session.id, { mode: 'direct' })).toMatchObject({ claimed: false, reason: 'retry_unavailable', payment: { orderId: 'tea-51:22' } });
+
+        // Never received at all: thirty order ids in all, then a new checkout.
+        const away = await ledger.createSession({ ...teaSession, orderId: 'tea-52' });
+        for (let attempt = 1; attempt <= 30; attempt += 1) {
+          const claim = await ledger.claimPayAttempt(away.id, { mode: 'direct' });
+          expect(claim, `attempt ${attempt}`).toMatchObject({ claimed: true, payment: { attempt } });
+          await ledger.advancePayment(claim.payment!.orderId, { status: 'failure', statusDescription: 'Not sent: the gateway could not be reached' });
+        }
+        expect(await ledger.claimPayAttempt(away.id, { mode: 'direct' })).toMatchObject({ claimed: false, reason: 'retry_unavailable', payment: { orderId: 'tea-52:30' } });
+      });
+
       it('counts a read without the order once per spacing, frees the session on the window’s last, and sends the same order id again', async () => {
         const session = await ledger.createSession({ ...teaSession, orderId: 'tea-44' });
         await ledger.claimPayAttempt(session.id, { mode: 'direct' });
