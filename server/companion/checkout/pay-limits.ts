@@ -10,6 +10,7 @@ import type { CompanionEnv } from '../context.js';
 import { clientAddress, clientKey, untrustedProxy } from '../http/client-address.js';
 import { ApiProblem } from '../http/problem.js';
 import type { RateDecision } from '../http/rate-limit.js';
+import { noteUnforwarded } from '../http/unforwarded.js';
 import { noteUnknownClient } from '../http/unknown-client.js';
 import { SESSION_ID } from './session-access.js';
 
@@ -20,6 +21,7 @@ export function limitPayAttempts(): MiddlewareHandler<CompanionEnv> {
     const { payLimits, options, logger } = c.get('services');
     const id = c.req.param('id') ?? '';
     if (!SESSION_ID.test(id)) throw ApiProblem.notFound('The checkout session', 'session_not_found');
+    noteUnforwarded(c);
     const client = clientAddress(c, options.trustProxy);
     if (client === undefined) noteUnknownClient(c.get('services'));
     const byClient = client === undefined ? UNCOUNTED : payLimits.perClient.take(`client:${clientKey(c, options.trustProxy)}`);

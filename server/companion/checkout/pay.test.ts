@@ -430,5 +430,19 @@ describe('client address behind a proxy', () => {
     expect((await stack.pay(first.id, payBody(), { headers: headers('10.0.0.1') })).status).toBe(200);
     // Another claimed address from the same real client is still the same client.
     expect((await stack.pay(second.id, payBody(), { headers: headers('10.0.0.2') })).status).toBe(429);
+    expect(stack.logs.filter((line) => line.includes('PAYFORM_TRUST_PROXY is on'))).toEqual([]);
+  });
+
+  it('says once when no proxy adds X-Forwarded-For, since any client may then choose its address', async () => {
+    await open({ companion: { trustProxy: true } });
+    const session = await stack.openSession();
+    // A payment straight from the client; then one claiming an address of its choosing.
+    expect((await stack.pay(session.id)).status).toBe(200);
+    const forged = await stack.openSession();
+    expect((await stack.pay(forged.id, payBody(), { headers: { 'X-Forwarded-For': '6.6.6.6' } })).status).toBe(200);
+    expect((await stack.pay((await stack.openSession()).id)).status).toBe(200);
+    const said = stack.logs.map((line) => JSON.parse(line) as { level: string; msg: string }).filter(({ msg }) => msg.includes('PAYFORM_TRUST_PROXY is on'));
+    expect(said).toEqual([expect.objectContaining({ level: 'warn', msg: expect.stringContaining('without X-Forwarded-For: nothing in front of the companion adds the header') })]);
+    expect(said[0]!.msg).toContain('Turn PAYFORM_TRUST_PROXY off, or have your proxy set X-Forwarded-For');
   });
 });
