@@ -126,7 +126,7 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
     sandboxOrigin: options.sandboxOrigin,
     neverSent: { reads: options.reconciliation.neverSentReads, spacingMs: options.reconciliation.neverSentSpacingMs },
   });
-  const flow = { ledger, gateway, orderState, reactions, options, logger, clock };
+  const flow = { ledger, gateway, orderState, reactions, options, logger, clock, gatewayTrouble: trouble };
   const knownSessions = new KnownSessions();
   const payerPages = new PayerPages(options, logger);
   const directPayments = new DirectPayments(flow, new HeldAnswers(outage, logger), knownSessions, payerPages);

@@ -28,12 +28,15 @@ export interface PaymentFlowDeps {
   readonly options: CompanionOptions;
   readonly logger: Logger;
   readonly clock: () => number;
+  /** Whether the gateway's trouble is said already: a payment's own line about it is then info. */
+  readonly gatewayTrouble: { readonly said: boolean };
 }
 
 export interface CompanionServices {
   readonly ledger: Ledger;
   readonly gateway: GatewayClient;
   readonly options: CompanionOptions;
+  readonly gatewayTrouble: PaymentFlowDeps['gatewayTrouble'];
   readonly logger: Logger;
   readonly clock: () => number;
   readonly feed: ChangeFeed;

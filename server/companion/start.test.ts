@@ -350,14 +350,15 @@ describe('startCompanion', () => {
       expect(paid.status).toBe(502);
       expect(await paid.json()).toMatchObject({ error: { code: 'gateway_credentials' } });
       expect(refused()).toHaveLength(1);
-      // The payment's own line: a warning naming its order, no stack; nothing else at error.
+      // The payment's own line names its order, no stack, at info: the trouble's error line says
+      // what is wrong, and a warning for every payment it fails would bury it.
       const unsent = memory.lines.filter((line) => line.includes('a payment could not be sent to the gateway'));
-      expect(unsent).toEqual([expect.stringContaining('"level":"warn"')]);
+      expect(unsent).toEqual([expect.stringContaining('"level":"info"')]);
       expect(unsent[0]).toContain(`"order_id":"${session.order_id}"`);
       expect(memory.lines.filter((line) => line.includes('"stack"'))).toEqual([]);
-      // Not even the request's line: the cause was said once, at start; the request's is a warning.
+      // Not even the request's line: the cause was said once, at start; the request's is info.
       expect(memory.lines.filter((line) => line.includes('"level":"error"'))).toEqual(refused());
-      expect(memory.lines.filter((line) => line.includes('"status":502'))).toEqual([expect.stringContaining('"level":"warn","msg":"request failed at the gateway"')]);
+      expect(memory.lines.filter((line) => line.includes('"status":502'))).toEqual([expect.stringContaining('"level":"info","msg":"request failed at the gateway"')]);
       expect(memory.lines.join('\n')).not.toContain('not-the-project-secret');
     } finally {
       await companion.close();

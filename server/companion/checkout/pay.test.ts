@@ -416,6 +416,11 @@ describe('a gateway outage the customer clicks through', () => {
     const session = await stack.openSession();
     // More clicks than the ten attempts a session takes.
     for (let click = 1; click <= 11; click += 1) expect((await stack.pay(session.id)).status, `click ${click}`).toBe(503);
+    // One error says the gateway is away; each payment's line names its order at info, not a warning apiece.
+    const lines = stack.logs.map((line) => JSON.parse(line) as { level: string; msg: string });
+    expect(lines.filter(({ level }) => level === 'error').map(({ msg }) => msg)).toEqual([expect.stringContaining('cannot be reached')]);
+    expect(lines.filter(({ msg }) => msg === 'a payment could not be sent to the gateway').map(({ level }) => level)).toEqual(Array(11).fill('info'));
+    expect(lines.filter(({ level }) => level === 'warn')).toEqual([]);
     away = false;
     expect(await payJson(session.id)).toMatchObject({ status: 'success', order_id: `${session.order_id}:12` });
   });

@@ -13,8 +13,9 @@
  * begins and ends an outage at nearly every call: one whose line was said less than a minute
  * before is not said again (nor is its end), only counted, and the next line says how many failed
  * meanwhile — at most two lines a minute, where there were two for every failed call.
- * The flows' own lines, about each payment or operation, stay warnings without a stack, as
- * during a database outage (ledger-outage.ts). Told of every call by `GatewayClient.onCall`;
+ * The flows' own lines, about each payment or operation, are warnings without a stack until
+ * the trouble is said, then info (`said`): the order ids stay in the log, the warnings do not
+ * bury the one line that says what is wrong. Told of every call by `GatewayClient.onCall`;
  * the check at start (gateway-check.ts) is such a call, so trouble there is said before a
  * customer's payment meets it. `onChange` hears the trouble said (or counted quietly) begin, turn
  * into another kind, and end: the metrics' gauge of it (metrics.ts), a state from its first call.
@@ -110,6 +111,14 @@ export class GatewayTrouble {
     this.#clock = clock;
     this.#gatewayUrl = gatewayUrl;
     this.#onChange = onChange;
+  }
+
+  /**
+   * The gateway's trouble is said (its error line, reminders once a minute): each payment it fails
+   * is then said at info, not as a warning of its own — a hundred a minute would bury the line.
+   */
+  get said(): boolean {
+    return this.#told;
   }
 
   observe(record: GatewayCallRecord): void {
