@@ -104,7 +104,7 @@ describe('a host 404 handler before the companion', () => {
       expect(said).toHaveLength(1);
       return said;
     });
-    expect(warning!.level).toBe('warn');
+    expect(warning!.level).toBe('error');
     expect(warning!.msg).toContain(`${url}/payments/webhooks/gateway, where the gateway posts webhooks, answers 404 from a server that is not a payform companion`);
     expect(warning!.msg).toContain('the companion is probably not mounted at that path');
     expect(warning!.msg).toContain("Mount it before the server's 404 handler (in NestJS, app.use before listen())");

@@ -199,7 +199,7 @@ describe('the companion mounted under a base path', () => {
       expect(line).toBeDefined();
       return JSON.parse(line!) as Json;
     });
-    expect(warning).toMatchObject({ level: 'warn', public_url: `${publicUrl(url)}/payments` });
+    expect(warning).toMatchObject({ level: 'error', public_url: `${publicUrl(url)}/payments` });
     expect(warning.msg).toContain(problem(url));
     expect(warning.msg).toContain(fix(url));
     await fetch(`${url}/payments/healthz`);
@@ -210,7 +210,7 @@ describe('the companion mounted under a base path', () => {
   it('says at once when a public URL off this machine ends with the base path it adds itself', async () => {
     await composeUnder('https://shop.example/payments');
     const said = logs.filter((line) => line.includes('ends with the base path')).map((line) => JSON.parse(line) as Json);
-    expect(said).toEqual([expect.objectContaining({ level: 'warn', public_url: 'https://shop.example/payments/payments' })]);
+    expect(said).toEqual([expect.objectContaining({ level: 'error', public_url: 'https://shop.example/payments/payments' })]);
     expect(said[0]!.msg).toContain('leave /payments out');
     logs.length = 0;
     await composeUnder('https://shop.example');

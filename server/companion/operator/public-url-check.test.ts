@@ -132,7 +132,7 @@ describe('the public URL check, between real companions', () => {
 
     await stack.request('GET', '/healthz');
     const [warning] = await theCheckLine(stack.logs);
-    expect(warning!.level).toBe('warn');
+    expect(warning!.level).toBe('error');
     expect(warning!.msg).toBe(
       `PAYFORM_PUBLIC_URL (or the publicUrl option) does not reach this companion: ${other.companionUrl}/webhooks/gateway answers from another payform companion, ` +
         `on another ledger (${LEDGER_HEADER} ${theirs} there, ${ours} here): another shop's or checkout's, or one on a port typed wrong. ` +
@@ -189,7 +189,7 @@ describe('the public URL check, between real companions', () => {
       ]);
       // Not taken for one still opening its ledger, asked every second for minutes.
       expect(earlier.asked).toEqual(['GET /webhooks/gateway']);
-      expect(strangerLines).toMatchObject([{ level: 'warn' }]);
+      expect(strangerLines).toMatchObject([{ level: 'error' }]);
       expect(strangerLines![0]!.msg).toContain(`${unrelated.url}/webhooks/gateway, where the gateway posts webhooks, answers 405 from a server that is not a payform companion`);
     } finally {
       await Promise.all([earlier.close(), unrelated.close()]);
@@ -214,7 +214,7 @@ describe('the public URL check, between real companions', () => {
       target = other.companionUrl;
       await misled.request('GET', '/healthz');
       const [warning] = await theCheckLine(misled.logs);
-      expect(warning).toMatchObject({ level: 'warn' });
+      expect(warning).toMatchObject({ level: 'error' });
       expect(warning!.msg).toContain(`does not reach this companion: ${proxy.url}/webhooks/gateway answers from another payform companion, on another ledger`);
       // Found on its ledger, the companion is posted to as the gateway posts; not on another.
       expect(proxy.forwarded).toEqual(['GET /webhooks/gateway', 'POST /webhooks/gateway', 'GET /webhooks/gateway']);
@@ -232,7 +232,7 @@ describe('the public URL check, between real companions', () => {
       target = stack.companionUrl;
       await stack.request('GET', '/healthz');
       const [warning] = await theCheckLine(stack.logs);
-      expect(warning).toMatchObject({ level: 'warn' });
+      expect(warning).toMatchObject({ level: 'error' });
       return { msg: warning!.msg, webhookUrl: `${proxy.url}/webhooks/gateway`, logs: stack.logs };
     } finally {
       await proxy.close();

@@ -109,7 +109,7 @@ export function checkPublicUrl({ publicUrl, basePath, ledgerTag: ours, logger, f
         const refusal = await postRefusal(webhookUrl, fetch);
         if (refusal === undefined) logger.debug(`PAYFORM_PUBLIC_URL reaches this companion: ${webhookUrl} answers from an instance on its ledger`, { public_url: publicUrl });
         else {
-          logger.warn(
+          logger.error(
             `${NAMED} reaches this companion, but a form-encoded POST to ${webhookUrl} with no Origin header, as the gateway sends each webhook, ${refusal.said} ` +
               'from a server in front of it: every webhook would be refused there, and what changes at the gateway later (a refund or reversal made there) would never reach the ledger. ' +
               (refusal.status === 405
@@ -148,7 +148,9 @@ export function checkPublicUrl({ publicUrl, basePath, ledgerTag: ours, logger, f
         ? ': the address is right (requests reach this companion at it), but the server there answers 404 itself, so the companion is probably not mounted at that path in it. ' +
           "Mount it before the server's 404 handler (in NestJS, app.use before listen())"
         : `: set it to the address the companion answers at${hint}`;
-    logger.warn(
+    // An error, not a warning: every webhook and every return from 3-D Secure would be lost, and a
+    // log kept at PAYFORM_LOG_LEVEL=error must still say it.
+    logger.error(
       `${NAMED} does not reach this companion: ${problem}. The customer's way back from 3-D Secure ` +
         `or the hosted page, and the gateway's webhooks, are sent there${fix}`,
       { public_url: publicUrl },
@@ -157,7 +159,7 @@ export function checkPublicUrl({ publicUrl, basePath, ledgerTag: ours, logger, f
 
   // Off this machine nothing is asked, but one mistake shows in the address itself.
   if (asked && basePath && publicUrl.endsWith(`${basePath}${basePath}`)) {
-    logger.warn(
+    logger.error(
       `${NAMED} ends with the base path ${basePath}, which the companion adds itself: the customer's way back ` +
         `from 3-D Secure or the hosted page, and the gateway's webhooks, are sent under ${publicUrl}; leave ${basePath} out, unless the server also mounts the companion under it`,
       { public_url: publicUrl },
