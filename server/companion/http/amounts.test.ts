@@ -21,7 +21,7 @@ describe('amounts', () => {
     const stack = await open();
     for (const [amount, currency, reason] of [
       [249.5, 'UAH', 'must be an integer number of minor units (24950 = 249.50 UAH)'],
-      ['24950', 'UAH', 'must be an integer number of minor units (24950 = 249.50 UAH)'],
+      ['24950', 'UAH', 'must be a JSON number, not a string: an integer number of minor units (24950 = 249.50 UAH)'],
       [10.1, 'USD', 'must be an integer number of minor units (24950 = 249.50 USD)'],
       [0.5, 'JPY', 'must be an integer number of minor units (2495 = 2495 JPY)'],
     ] as const) {

@@ -20,7 +20,13 @@ export const MAX_MINOR_UNITS = 999_999_999_999_999;
  * OpenAPI document says what is accepted: an integer. One not sent "is required", as any field
  * is (a message set here would otherwise win over the wire's for a missing one too).
  */
-export const Amount = z.number({ error: (issue) => (issue.input === undefined ? 'is required' : `must be ${describeMinorUnits()}`) }).meta({ type: 'integer', minimum: 1, maximum: MAX_MINOR_UNITS, description: UNIT });
+export const Amount = z.number({ error: (issue) => amountTypeReason(issue.input) }).meta({ type: 'integer', minimum: 1, maximum: MAX_MINOR_UNITS, description: UNIT });
+
+/** Why a value is no amount at all. A string of digits is the usual slip (a form's value passed on): said as such, never echoed. */
+function amountTypeReason(input: unknown): string {
+  if (input === undefined) return 'is required';
+  return typeof input === 'string' ? `must be a JSON number, not a string: ${describeMinorUnits()}` : `must be ${describeMinorUnits()}`;
+}
 
 /** An amount in an answer. */
 export const AmountView = z.int().describe(UNIT);
