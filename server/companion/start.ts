@@ -353,7 +353,7 @@ async function compose(settings: CompanionSettings, options: StartOptions, serve
   const checking = new AbortController();
   void checkGateway(gateway, checking.signal);
   const { tokenizer } = app.companion.services.options;
-  if (tokenizer) void checkTokenizer(tokenizer, logger, checking.signal, options.fetch);
+  if (tokenizer) void checkTokenizer({ ...tokenizer, hostOfBaseUrl: settings.tokenizer?.widgetUrl === undefined }, logger, checking.signal, options.fetch);
   const uncount = countOpenCompanion(shownLedger(settings.databaseUrl), logger);
   const gate = requestGate(app);
   // Mounted, requests reach it through its app alone: counted there.

@@ -78,6 +78,19 @@ describe('the widget key checked at start', () => {
     });
   });
 
+  it('names PAYFORM_GATEWAY_BASE_URL, not a widget URL never set, when the tokenizer is looked for at the gateway’s address', async () => {
+    const nowhere = `http://127.0.0.1:${await closedPort()}`;
+    const started = await startWith({ PAYFORM_GATEWAY_WIDGET_KEY: TEST_WIDGET_KEY }, nowhere);
+    await eventually(() => expect(started.loud().filter((line) => line.msg.includes('tokenizer'))).toHaveLength(1));
+    expect(started.loud().filter((line) => line.msg.includes('tokenizer'))[0]).toMatchObject({
+      level: 'error',
+      msg:
+        `the gateway’s tokenizer at ${nowhere}${TOKENIZE} cannot be reached from this server (ECONNREFUSED): <pay-form> sends every customer to the gateway’s page instead of taking the card; ` +
+        'set PAYFORM_GATEWAY_BASE_URL (the gateway client’s baseUrl, mounted) to the gateway’s address, where the tokenizer is looked for while PAYFORM_GATEWAY_WIDGET_URL is unset — ' +
+        'or, if the gateway’s tokenizer is on a host of its own, set PAYFORM_GATEWAY_WIDGET_URL to the gateway’s widget host, https://widget.<gateway> without a path (the tokenizer is its /api/v1/sdk/tokenize)',
+    });
+  });
+
   it('says a 401 not in the tokenizer’s words is another server’s, naming the widget URL rather than the key', async () => {
     // A gateway whose API host guards every path it does not know, in its own error shape (no
     // tokenizer `id`), with the widget URL left to default to that host: the key is right.

@@ -30,6 +30,19 @@ export interface TokenizerToCheck {
   /** `{widget host}/api/v1/sdk/tokenize`. */
   readonly url: string;
   readonly widgetKey: string;
+  /**
+   * No widget URL was given: the host is PAYFORM_GATEWAY_BASE_URL's. Nothing there, and that
+   * setting is the likelier mistake (the gateway's own check says so too), not one never set.
+   */
+  readonly hostOfBaseUrl?: boolean;
+}
+
+/** What to set when nothing answers where the tokenizer is looked for. */
+function unreachedFix(tokenizer: TokenizerToCheck): string {
+  return tokenizer.hostOfBaseUrl
+    ? 'set PAYFORM_GATEWAY_BASE_URL (the gateway client’s baseUrl, mounted) to the gateway’s address, where the tokenizer is looked for while PAYFORM_GATEWAY_WIDGET_URL is unset — ' +
+        `or, if the gateway’s tokenizer is on a host of its own, set PAYFORM_GATEWAY_WIDGET_URL to ${WIDGET_HOST}`
+    : `set ${URL_SETTING} to ${WIDGET_HOST}`;
 }
 
 /** What answered the check, as far as it tells a misconfiguration. */
@@ -60,13 +73,14 @@ export async function checkTokenizer(tokenizer: TokenizerToCheck, logger: Logger
   if (signal.aborted) return;
   // An answer read in time (a refusal, a token) is what counts, however close to the limit.
   const timedOut = timeout.aborted && error !== undefined && !(error instanceof TokenizeRefusedError);
-  const problem = diagnose(tokenizer.url, error, answered, timedOut);
+  const problem = diagnose(tokenizer, error, answered, timedOut);
   const fields = { tokenizer: tokenizer.url, ...(answered ? { status: answered.status } : {}) };
   if (problem) logger[problem.level](problem.message, fields);
   else logger.debug('the gateway’s tokenizer takes the widget key', fields);
 }
 
-function diagnose(url: string, error: unknown, answered: Answered | undefined, timedOut: boolean): { level: 'warn' | 'error'; message: string } | undefined {
+function diagnose(checked: TokenizerToCheck, error: unknown, answered: Answered | undefined, timedOut: boolean): { level: 'warn' | 'error'; message: string } | undefined {
+  const { url } = checked;
   const tokenizer = `the gateway’s tokenizer at ${url}`;
   // Slow is not wrong: the key is unknown either way, and said so, as a warning.
   if (timedOut) {
@@ -77,7 +91,7 @@ function diagnose(url: string, error: unknown, answered: Answered | undefined, t
       level: 'error',
       message:
         `${tokenizer} cannot be reached from this server (${reachFailure(error)}): <pay-form> sends every customer to the gateway’s page instead of taking the card; ` +
-        `set ${URL_SETTING} to ${WIDGET_HOST}`,
+        unreachedFix(checked),
     };
   }
   const elsewhere = notTheTokenizer(answered, error);
