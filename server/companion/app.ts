@@ -97,6 +97,9 @@ const BACKGROUND_GRACE_MS = 10_000;
 /** Merchant API prefixes: everything under them needs the admin token. */
 /** A saved card's charge, from the merchant's server (charge-routes.ts). */
 const SAVED_CARD_CHARGES = '/api/customers/:customer_id/cards/:card_id/charges';
+/** On the companion's 404: the base path its routes are under ('' for none). */
+const BASE_PATH_HEADER = 'Payform-Base-Path';
+
 const ADMIN_PREFIXES = ['/api/orders', '/api/exports', '/api/webhook-events', '/api/balances', '/api/receipts', '/api/stats', '/api/changes', '/api/customers'];
 
 export function createCompanion(config: CompanionConfig): CompanionApp {
@@ -243,6 +246,10 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
     strayCheckout(c.req.path);
     c.header('Access-Control-Allow-Origin', '*');
     c.header('Cross-Origin-Resource-Policy', 'cross-origin');
+    // The widget whose endpoint missed names the address to give, not a guess (diagnose.ts);
+    // the base path is no secret: every page with <pay-form> shows it in its endpoint.
+    c.header(BASE_PATH_HEADER, options.basePath);
+    c.header('Access-Control-Expose-Headers', BASE_PATH_HEADER);
     return sendProblem(c, new ApiProblem(404, 'not_found', `No ${c.req.method} route at this address`));
   });
   app.onError((error, c) => {

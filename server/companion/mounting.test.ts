@@ -400,8 +400,21 @@ describe('the companion mounted under a base path', () => {
         level: 'error',
         msg: 'the checkout API was asked at /api/payments/api/checkout/sessions/…, outside this companion’s basePath /payments, and answered 404, so <pay-form> cannot pay: set basePath to /api/payments (where your server hands the companion its requests), or hand it the requests under /payments',
       }),
+      // Each wrong path once; one that is no base path is never quoted.
+      expect.objectContaining({
+        level: 'error',
+        msg: 'the checkout API was asked at another path, outside this companion’s basePath /payments, and answered 404, so <pay-form> cannot pay: hand it the requests under /payments',
+      }),
     ]);
     expect(logs.join('\n')).not.toContain(session.id);
+    expect(logs.join('\n')).not.toContain('4242424242424242');
+
+    // An endpoint with more path after the base path (the widget's script address, or /api): that is what to mend.
+    for (const extra of ['/payments/widget/pay-form.js', '/payments/api']) await companion.app.fetch(new Request(`https://shop.example${extra}/api/checkout/sessions/x`));
+    expect(logs.filter((line) => line.includes('under this companion’s basePath')).map((line) => (JSON.parse(line) as { msg: string }).msg)).toEqual([
+      'the checkout API was asked at /payments/widget/pay-form.js/api/checkout/sessions/…: under this companion’s basePath /payments, but with /widget/pay-form.js after it, so it answered 404 and <pay-form> cannot pay: <pay-form endpoint> must be the companion’s address, ending at /payments (not its script’s or its API’s)',
+      'the checkout API was asked at /payments/api/api/checkout/sessions/…: under this companion’s basePath /payments, but with /api after it, so it answered 404 and <pay-form> cannot pay: <pay-form endpoint> must be the companion’s address, ending at /payments (not its script’s or its API’s)',
+    ]);
 
     // Given no basePath at all, behind a host or a proxy that hands it /payments/…: each fix is named.
     const bare = await composeUnder('https://shop.example', { basePath: '' });

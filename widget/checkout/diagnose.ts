@@ -25,12 +25,19 @@ const NO_ROUTE = /^No [A-Z]+ route at this address$/;
 /**
  * The companion answered at the endpoint, but takes its checkout API under another path: its
  * basePath (or where the shop's server hands it requests) and the endpoint's path disagree.
- * Which one is wrong only the companion knows: its log names the basePath that would take them.
+ * A companion that says its basePath (Payform-Base-Path, on its 404) gets the address to give;
+ * an earlier one, the two ways to mend it — its log names the basePath that would take them.
  */
-function offPath(url: string, name: string, endpoint: string): string {
+function offPath(url: string, name: string, endpoint: string, basePath: string | null): string {
   const { origin, pathname } = new URL(endpoint, location.href);
   const path = pathname.replace(/\/+$/, '');
   const there = `${url} reached the payform companion at ${origin}, but it answered HTTP 404 (no route): it has no checkout API under ${path || '/'}; `;
+  if (basePath !== null) {
+    const address = `${origin}${basePath}`;
+    // More path after its base path: the script's address or its API's given as the endpoint.
+    if (basePath && path.startsWith(`${basePath}/`)) return `${there}its basePath is ${basePath}, and the endpoint has ${path.slice(basePath.length)} after it: set <${name} endpoint> to ${address}`;
+    return `${there}its basePath is ${basePath || 'none'}: set <${name} endpoint> (now "${endpoint}") to ${address}, or, if your server hands it the requests under ${path || '/'}, set its basePath to ${path || "''"}`;
+  }
   // No path: the companion has a base path (its requests reach it from the root) the endpoint leaves out.
   if (!path) return `${there}add its basePath to <${name} endpoint> (now "${endpoint}"; for example ${origin}/payments), or compose it without one — its log names the basePath`;
   return `${there}set its basePath to ${path} (the path your server hands it), or set <${name} endpoint> (now "${endpoint}") to its address with the basePath it has — its log names the basePath that would take these requests`;
@@ -183,7 +190,7 @@ export async function diagnose(url: string, endpoint: string, element: Caller, r
   const error = (body as { error?: { code?: unknown; message?: unknown; fields?: unknown } } | undefined)?.error;
   const code = error?.code;
   if (reading && status === 404 && code === 'not_found' && NO_ROUTE.test(String(error?.message))) {
-    return misconfigured(name, offPath(url, name, endpoint));
+    return misconfigured(name, offPath(url, name, endpoint, response.headers.get('payform-base-path')));
   }
   // Another server's page (the shop's 404, a single-page app's index.html), or another API's own
   // `not_found`: the endpoint is not where the checkout API is.

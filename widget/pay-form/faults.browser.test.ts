@@ -361,7 +361,7 @@ describe('<pay-form> when things go wrong', () => {
       expect(detail.code).to.equal('misconfigured');
       expect(detail.reason).to.equal(
         `${companion_url}/payments/api/checkout/sessions/${id} reached the payform companion at ${companion_url}, but it answered HTTP 404 (no route): it has no checkout API under /payments; ` +
-          `set its basePath to /payments (the path your server hands it), or set <pay-form endpoint> (now "${companion_url}/payments") to its address with the basePath it has — its log names the basePath that would take these requests`,
+          `its basePath is none: set <pay-form endpoint> (now "${companion_url}/payments") to ${companion_url}, or, if your server hands it the requests under /payments, set its basePath to /payments`,
       );
       expect(message(form)).to.equal('Something went wrong. Please try again in a moment.');
       expect(errors).to.deep.equal([`<pay-form>: ${detail.reason}`]);
@@ -375,7 +375,18 @@ describe('<pay-form> when things go wrong', () => {
       expect(detail.code).to.equal('misconfigured');
       expect(detail.reason).to.equal(
         `${origin}/api/checkout/sessions/${id} reached the payform companion at ${origin}, but it answered HTTP 404 (no route): it has no checkout API under /; ` +
-          `add its basePath to <pay-form endpoint> (now "${origin}"; for example ${origin}/payments), or compose it without one — its log names the basePath`,
+          `its basePath is /payments: set <pay-form endpoint> (now "${origin}") to ${origin}/payments, or, if your server hands it the requests under /, set its basePath to ''`,
+      );
+      expect(errors).to.deep.equal([`<pay-form>: ${detail.reason}`]);
+    });
+
+    it("names the companion's address when the endpoint goes on past its base path (its script's address given)", async () => {
+      const { id, companion_url } = await openCheckout({ merchant: 'mounted' });
+      const { detail } = await failAt(`${companion_url}/widget/pay-form.js`, id);
+      expect(detail.code).to.equal('misconfigured');
+      expect(detail.reason).to.equal(
+        `${companion_url}/widget/pay-form.js/api/checkout/sessions/${id} reached the payform companion at ${new URL(companion_url).origin}, but it answered HTTP 404 (no route): it has no checkout API under /payments/widget/pay-form.js; ` +
+          `its basePath is /payments, and the endpoint has /widget/pay-form.js after it: set <pay-form endpoint> to ${companion_url}`,
       );
       expect(errors).to.deep.equal([`<pay-form>: ${detail.reason}`]);
     });

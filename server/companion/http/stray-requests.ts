@@ -54,21 +54,34 @@ export function strayWebhookNotice(basePath: string, publicUrl: string, logger: 
  */
 export function strayCheckoutNotice(basePath: string, logger: Logger): (path: string) => void {
   const route = '/api/checkout/sessions';
-  let said = false;
+  // Each wrong path once (another page's endpoint may be wrong another way), a few at most.
+  const said = new Set<string>();
   return (path) => {
     const at = path.indexOf(route);
     const rest = at < 0 ? '' : path.slice(at + route.length);
-    if (said || at < 0 || (rest !== '' && !rest.startsWith('/'))) return;
+    if (at < 0 || (rest !== '' && !rest.startsWith('/'))) return;
     const prefix = path.slice(0, at);
     if (prefix === basePath) return;
-    said = true;
     const plain = plainPath(prefix);
+    // A path not written as a base path is (one key for them all) never named.
+    const key = plain ? prefix : '\0';
+    if (said.has(key) || said.size >= MAX_STRAY_PREFIXES) return;
+    said.add(key);
     const where = plain ? `${prefix}${route}/…` : 'another path';
     if (!basePath) {
       logger.error(
         `the checkout API was asked at ${where}, but this companion has no basePath and answered 404, so <pay-form> cannot pay: ` +
           `mounted in your server, set basePath to ${plain ? prefix : 'the path it is mounted at'}; behind a proxy (the bin has no basePath), have the proxy strip ${plain ? prefix : 'that path'}; ` +
           'else leave that path out of <pay-form endpoint>',
+      );
+      return;
+    }
+    // Under the base path, with more after it: the endpoint names a path past the companion's
+    // address (its script's, or /api), which no basePath should follow.
+    if (plain && prefix.startsWith(`${basePath}/`)) {
+      logger.error(
+        `the checkout API was asked at ${where}: under this companion’s basePath ${basePath}, but with ${prefix.slice(basePath.length)} after it, so it answered 404 and <pay-form> cannot pay: ` +
+          `<pay-form endpoint> must be the companion’s address, ending at ${basePath} (not its script’s or its API’s)`,
       );
       return;
     }
@@ -79,6 +92,8 @@ export function strayCheckoutNotice(basePath: string, logger: Logger): (path: st
   };
 }
 
+/** Wrong paths said apart, at most: a scanner's guesses must not grow the set without end. */
+const MAX_STRAY_PREFIXES = 8;
 
 /** Named only as a base path is written: few digits, nothing a card number could hide in. */
 function plainPath(path: string): boolean {
