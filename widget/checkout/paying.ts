@@ -15,7 +15,7 @@ import { call, CompanionError, fetchView, type Caller, type PayAnswer, type PayE
 import type { ReactiveElement } from 'lit';
 import '../index.js'; // keeps the form's modules in one chunk under esbuild: see index.ts
 import { collectFingerprint } from './fingerprint.js';
-import { mayRedirect } from './redirect.js';
+import { redirectRefusal } from './redirect.js';
 import type { SessionView } from './session-view.js';
 
 /** What `<pay-form>` lends the payment of its form: its fields, their checks and errors, the card's brand, the chosen saved card. */
@@ -272,7 +272,12 @@ const isForm = (element: CheckoutElement): element is Form => 'inputs' in elemen
  * anything but https: or the sandbox.
  */
 function redirect(element: CheckoutElement, url: string, reason: Leaving, orderId?: string): boolean {
-  if (!mayRedirect(url, element.view)) throw new CompanionError('unsafe_redirect');
+  const refusal = redirectRefusal(url, element.view);
+  if (refusal) {
+    // A setting of the companion's, most often: said to the developer, the customer keeps the calm message.
+    console.error(`<${element.localName}>: ${refusal}`);
+    throw new CompanionError('unsafe_redirect', 0, [], refusal);
+  }
   if (!element.isConnected && !heirOf(element)) return away(element, url, reason, orderId);
   return go(element, url, reason);
 }

@@ -133,9 +133,15 @@ describe('<pay-form> when things go wrong', () => {
     expect(form.shadowRoot!.querySelector('[part=test-cards]'), 'no test cards').to.equal(null);
     const redirects = record(form, 'pay-redirect');
     const error = oneEvent(form, 'pay-error');
+    const errors = watchConsoleErrors();
     await payThrough(form, '4000000000003220');
-    expect((await error).detail.code).to.equal('unsafe_redirect');
+    const { detail } = await error;
+    errors.restore();
+    expect(detail.code).to.equal('unsafe_redirect');
     expect(redirects).to.deep.equal([]);
+    // The developer is told which setting sends the customer nowhere; the challenge's address is not quoted whole.
+    expect(detail.reason).to.match(/^the companion sent the customer to http:\/\/[\d.:]+, plain http, outside a test session \(PAYFORM_TEST_MODE off\): give it the gateway's https address/);
+    expect(errors).to.deep.equal([`<pay-form>: ${detail.reason}`]);
   });
 
   it('asks the customer to wait when the companion rate limits the session', async () => {
