@@ -157,10 +157,15 @@ describe('money-moving calls are sent once', () => {
 
   it('a dropped connection on refund is an unknown outcome', async () => {
     double.gateway.answerAlways({ drop: true });
-    const error = await failure(double.client().operations.refund({ order_id: 'order-1001', order_currency: 'UAH' }));
+    const client = double.client();
+    const records: GatewayCallRecord[] = [];
+    client.onCall((record) => records.push(record));
+    const error = await failure(client.operations.refund({ order_id: 'order-1001', order_currency: 'UAH' }));
     expect(error).toBeInstanceOf(OutcomeUnknownError);
     expect((error as OutcomeUnknownError).cause).toBeInstanceOf(NetworkError);
     expect(double.gateway.requests).toHaveLength(1);
+    // Observers learn the request may have got there: connected, then cut before the answer.
+    expect(records).toMatchObject([{ outcome: 'network', dropped: true }]);
   });
 
   it('an unreadable success answer on void is an unknown outcome', async () => {
@@ -185,9 +190,15 @@ describe('money-moving calls are sent once', () => {
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const { port } = closed.address() as AddressInfo;
     await new Promise<void>((resolve) => closed.close(() => resolve()));
-    const error = await failure(double.client({ baseUrl: `http://127.0.0.1:${port}` }).operations.capture(capture));
+    const client = double.client({ baseUrl: `http://127.0.0.1:${port}` });
+    const records: GatewayCallRecord[] = [];
+    client.onCall((record) => records.push(record));
+    const error = await failure(client.operations.capture(capture));
     expect(error).toBeInstanceOf(NetworkError);
     expect(error).toMatchObject({ connectFailed: true, target: `POST http://127.0.0.1:${port}/api/v1/capture` });
+    expect(records).toHaveLength(1);
+    expect(records[0]).toMatchObject({ outcome: 'network' });
+    expect(records[0]).not.toHaveProperty('dropped');
     // The message names where it went, so a wrong base URL is visible in the first log line.
     expect((error as Error).message).toContain(`http://127.0.0.1:${port}/api/v1/capture`);
   });

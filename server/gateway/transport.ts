@@ -70,6 +70,11 @@ export interface GatewayCallRecord {
   readonly html?: boolean;
   /** A `network` outcome that was the TLS handshake failing: plain http answering an https:// URL, or a certificate refused. */
   readonly tls?: TlsFailure;
+  /**
+   * A `network` outcome after the connection was made (reset, closed before the answer): the
+   * request may have reached the gateway, and a payment's outcome is read back, not refused.
+   */
+  readonly dropped?: true;
 }
 
 export type GatewayCallObserver = (record: GatewayCallRecord) => void;
@@ -176,6 +181,7 @@ export class Transport {
     let outcome: GatewayCallRecord['outcome'] = 'network';
     let signs: ForeignSigns | undefined;
     let tls: TlsFailure | undefined;
+    let dropped = false;
     try {
       // The exchange keeps the time with a plain timer: an AbortController (and AbortSignal.any
       // with the caller's signal) per attempt cost a tenth of the call's CPU in listeners.
@@ -207,11 +213,12 @@ export class Transport {
       tls = tlsFailureOf(error);
       // A refused handshake (plain http, a certificate) is over before the request is written.
       const connectFailed = CONNECT_FAILURES.has(errorCode(error) ?? '') || (tls !== undefined && failedBeforeRequest(tls));
+      dropped = !connectFailed;
       const why = `${failureOf(error, [this.#config.apiSecret, this.#config.endpointsKey])}${tls ? `: ${tlsFixOf(tls)}` : ''}`;
       throw new NetworkError(`No answer from the gateway at ${target} (${why})`, { cause: error, connectFailed, target });
     } finally {
       const record: GatewayCallRecord = { route: `${call.route.method} ${call.route.path}`, endpointsKey: call.route.endpointsKey, outcome, seconds: (performance.now() - started) / 1000 };
-      this.#tell(signs || tls ? { ...record, ...signs, ...(tls ? { tls } : {}) } : record);
+      this.#tell(signs || tls || dropped ? { ...record, ...signs, ...(tls ? { tls } : {}), ...(dropped ? { dropped: true as const } : {}) } : record);
     }
   }
 

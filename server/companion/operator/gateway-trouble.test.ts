@@ -35,6 +35,19 @@ describe('GatewayTrouble', () => {
     ]);
   });
 
+  it('says connections cut before the answer as payments read back, not refused: they may have got there', () => {
+    const memory = memorySink();
+    const clock = new TestClock(Date.UTC(2030, 0, 1));
+    const trouble = new GatewayTrouble(createLogger({ sink: memory.sink, clock: clock.read }), clock.read, 'https://api.gateway.example');
+    trouble.observe({ route: PAY, endpointsKey: true, outcome: 'network', dropped: true, seconds: 0.1 });
+    expect(memory.lines.map((line) => JSON.parse(line) as Record<string, unknown>)).toMatchObject([
+      {
+        level: 'error',
+        msg: 'the gateway at https://api.gateway.example drops the companion’s connections before answering: each payment sent meanwhile waits while its outcome is read back from the gateway; check the network between them (a proxy, a firewall, a balancer’s idle timeout)',
+      },
+    ]);
+  });
+
   it('says a gateway that fails calls on and off (a flaky network) at most once a minute, not at every call', () => {
     const { clock, call, lines } = tracked();
     call(200);

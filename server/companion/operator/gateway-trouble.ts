@@ -40,6 +40,10 @@ const mayPass = (trouble: Trouble) => trouble === 'failing' || trouble === 'busy
 function started(trouble: Trouble, gatewayUrl: string, record: GatewayCallRecord): string {
   switch (trouble) {
     case 'unreachable':
+      // Connected, then cut before the answer: the payments may have reached it, and are read back.
+      if (record.dropped) {
+        return `the gateway at ${gatewayUrl} drops the companion’s connections before answering: each payment sent meanwhile waits while its outcome is read back from the gateway; check the network between them (a proxy, a firewall, a balancer’s idle timeout)`;
+      }
       return `the gateway at ${gatewayUrl} cannot be reached: payments are refused until it answers; check PAYFORM_GATEWAY_BASE_URL (the client's baseUrl, mounted) if it does not come back`;
     case 'plain http':
       return (
