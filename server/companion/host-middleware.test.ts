@@ -31,8 +31,12 @@ afterEach(async () => {
   await sandbox.close();
 });
 
-/** An Express app on a free port, the companion composed for its address under /payments. */
-async function expressHost(): Promise<{ shop: express.Express; url: string; companion: ComposedCompanion }> {
+/**
+ * An Express app on a free port, the companion composed for its address under /payments — as
+ * `localhost` when `named`, as the docs write it, while requests come to 127.0.0.1; with the
+ * basePath /payments unless `basePath` is false (the public URL then ends with /payments).
+ */
+async function expressHost({ named = false, basePath = true } = {}): Promise<{ shop: express.Express; url: string; companion: ComposedCompanion }> {
   const shop = express();
   const server = createServer(shop).listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));
@@ -42,8 +46,8 @@ async function expressHost(): Promise<{ shop: express.Express; url: string; comp
   const companion = await composeCompanion(readCompanionConfig({ PAYFORM_DATABASE_URL: ':memory:', PAYFORM_ADMIN_TOKEN: ADMIN_TOKEN, PAYFORM_ALLOWED_ORIGINS: SHOP }), {
     gatewayBaseUrl: sandbox.url,
     sandboxOrigin: sandbox.url,
-    publicUrl: url,
-    basePath: '/payments',
+    publicUrl: `${named ? url.replace('127.0.0.1', 'localhost') : url}${basePath ? '' : '/payments'}`,
+    ...(basePath ? { basePath: '/payments' } : {}),
     logger: createLogger({ sink: memory.sink }),
   });
   cleanups.push(() => new Promise<void>((resolve) => (server.close(() => resolve()), server.closeAllConnections())), () => companion.close());
@@ -109,6 +113,43 @@ describe('a host 404 handler before the companion', () => {
     expect(warning!.msg).toContain('the companion is probably not mounted at that path');
     expect(warning!.msg).toContain("Mount it before the server's 404 handler (in NestJS, app.use before listen())");
     expect(warning!.msg).not.toContain('set it to the address the companion answers at');
+  });
+});
+
+describe("a host's single-page catch-all before the companion", () => {
+  it('the public URL check names the route in front, not the URL, with the URL written as localhost', async () => {
+    const { shop, url, companion } = await expressHost({ named: true });
+    shop.get('/{*any}', (_request, response) => void response.type('html').send('<!doctype html><div id="app"></div>'));
+    shop.use('/payments', toNodeListener(companion.app));
+    // The shop's server opens a session in process at 127.0.0.1: the catch-all answers every GET.
+    const opened = await companion.app.request(`${url}/payments/api/checkout/sessions`, { method: 'POST', headers: admin, body: JSON.stringify({ amount: 150, currency: 'XTS', description: 'Test' }) });
+    expect(opened.status).toBe(201);
+
+    const [said] = await eventually(() => {
+      const lines = logged('does not reach this companion');
+      expect(lines).toHaveLength(1);
+      return lines;
+    });
+    expect(said!.level).toBe('error');
+    expect(said!.msg).toContain('the server there answers 200 itself, so the companion is probably not mounted at that path in it');
+    expect(said!.msg).toContain('Mount it before the routes of the server that answer under that path (a static folder, a single-page app’s catch-all page)');
+    expect(said!.msg).not.toContain('set it to the address the companion answers at');
+  });
+});
+
+describe('mounted in Express at a path, with no basePath', () => {
+  it('the public URL check says to set basePath to the mount path, as the mount check does', async () => {
+    const { shop, url, companion } = await expressHost({ basePath: false });
+    shop.use('/payments', toNodeListener(companion.app));
+    await fetch(`${url}/payments/api/checkout/sessions/x`);
+
+    const [said] = await eventually(() => {
+      const found = logged('does not reach this companion');
+      expect(found).toHaveLength(1);
+      return found;
+    });
+    expect(said!.msg).toContain(`requests reach this companion at ${url}/payments, mounted under /payments: set basePath to /payments`);
+    expect(logged('outside its basePath')).toHaveLength(1);
   });
 });
 

@@ -88,10 +88,11 @@ export function checkPublicUrl({ publicUrl, basePath, ledgerTag: ours, logger, f
   const webhookUrl = `${publicUrl}${WEBHOOK_ROUTE}`;
   const probe = async (arrivedAt: string, mountedUnder: string) => {
     let problem: string;
-    // A 404 at the very address this companion was reached at (so in process: a service's
-    // app.fetch): the URL is right, and the server there answers before the companion can, as
-    // behind a 404 handler mounted first (NestJS's, when app.use comes after listen()).
+    // Another server's answer at the very address this companion was reached at (a 404 handler
+    // mounted first — NestJS's, when app.use comes after listen() — or a single-page app's
+    // catch-all page): the URL is right, and the server there answers before the companion can.
     let unmounted = false;
+    let answered = 0;
     try {
       const reply = await askOnceOpened(webhookUrl, fetch);
       if (!reply) {
@@ -121,7 +122,9 @@ export function checkPublicUrl({ publicUrl, basePath, ledgerTag: ours, logger, f
         }
         return;
       }
-      unmounted = !companion && reply.status === 404 && arrivedAt === publicUrl;
+      // Mounted under a path its basePath leaves out, its own routes answer 404 there: that is the fix.
+      unmounted = !companion && sameAddress(arrivedAt, publicUrl) && mountedUnder === '';
+      answered = reply.status;
       problem = companion
         ? `${webhookUrl} answers from another payform companion, on another ledger (${LEDGER_HEADER} ${theirs} there, ${ours} here): ` +
           "another shop's or checkout's, or one on a port typed wrong. Its ledger knows none of this companion's payments, which would stay pending"
@@ -145,8 +148,10 @@ export function checkPublicUrl({ publicUrl, basePath, ledgerTag: ours, logger, f
       ? `. The base path is doubled: requests reach this companion at ${arrivedAt}, as the mount path (${mountedUnder}) and basePath both add ${basePath}. ` +
         `basePath already puts the companion's routes under ${basePath}: keep basePath ${basePath}, and mount the app without ${basePath} (Hono: route('/', companion.app))`
       : unmounted
-        ? ': the address is right (requests reach this companion at it), but the server there answers 404 itself, so the companion is probably not mounted at that path in it. ' +
-          "Mount it before the server's 404 handler (in NestJS, app.use before listen())"
+        ? `: the address is right (requests reach this companion at it), but the server there answers ${answered} itself, so the companion is probably not mounted at that path in it. ` +
+          (answered === 404
+            ? "Mount it before the server's 404 handler (in NestJS, app.use before listen())"
+            : 'Mount it before the routes of the server that answer under that path (a static folder, a single-page app’s catch-all page)')
         : `: set it to the address the companion answers at${hint}`;
     // An error, not a warning: every webhook and every return from 3-D Secure would be lost, and a
     // log kept at PAYFORM_LOG_LEVEL=error must still say it.
@@ -179,11 +184,30 @@ export function checkPublicUrl({ publicUrl, basePath, ledgerTag: ours, logger, f
       const registered = routePath(c).replace(/\/\*$/, '');
       const prefix = pathname.split('/').slice(0, registered.split('/').length).join('/');
       // Without a base path too: route('/shop', companion.app) is the commonest mount to get wrong.
-      const mountedUnder = registered.endsWith(basePath) && prefix.endsWith(basePath) ? prefix.slice(0, prefix.length - basePath.length) : '';
+      // Mounted in Express (toNodeListener) outside its base path: its mount path, which the
+      // path handed back whole no longer tells apart (mounted at /payments with no basePath).
+      const hostMount = (c.env?.incoming as { baseUrl?: unknown } | undefined)?.baseUrl;
+      const mountedUnder =
+        typeof hostMount === 'string' && hostMount !== '' && !hostMount.startsWith(basePath || '\0')
+          ? hostMount
+          : registered.endsWith(basePath) && prefix.endsWith(basePath)
+            ? prefix.slice(0, prefix.length - basePath.length)
+            : '';
       void probe(origin + mountedUnder + basePath, mountedUnder);
     }
     return next();
   };
+}
+
+/** Whether two addresses are the same, this machine's names (localhost, 127.0.0.1, ::1) taken as one. */
+function sameAddress(one: string, other: string): boolean {
+  const normal = (address: string) => {
+    const url = URL.parse(address);
+    if (!url) return address;
+    if (isLoopbackHost(url.hostname)) url.hostname = '127.0.0.1';
+    return url.href.replace(/\/$/, '');
+  };
+  return normal(one) === normal(other);
 }
 
 /**
