@@ -498,6 +498,16 @@ describe('startCompanion', () => {
     expect(memory.lines.filter((line) => line.includes('remove PAYFORM_LEDGER_HANDOVER_FROM'))).toHaveLength(1);
     await (await compose(other)).close();
     await expect(compose(first)).rejects.toThrow(`holds the payments of point of sale ${other}`);
+
+    // One character off the ledger's own: a typo, said as one, and no handover offered — nor taken.
+    const mistyped = `${other.slice(0, -1)}5`;
+    await expect(compose(mistyped)).rejects.toThrow(
+      `holds the payments of point of sale ${other}, and PAYFORM_GATEWAY_POS_ID is ${mistyped}, which differs from it in 1 of its characters: a mistyped id, most likely. Set PAYFORM_GATEWAY_POS_ID to ${other}, as the gateway project gives it`,
+    );
+    await expect(compose(mistyped, { PAYFORM_LEDGER_HANDOVER_FROM: other })).rejects.toThrow(
+      `PAYFORM_LEDGER_HANDOVER_FROM=${other} would hand the ledger to PAYFORM_GATEWAY_POS_ID ${mistyped}, which differs from it in 1 of its characters: a mistyped id, not another point of sale`,
+    );
+    await (await compose(other)).close();
   });
 
   it('in production refuses a ledger whose payments go to another gateway, until it is handed over; elsewhere records the move and says it', async () => {

@@ -614,6 +614,16 @@ function listenProblem(error: NodeJS.ErrnoException, port: number, host: string 
 async function checkLedgerOwner(ledger: Ledger, settings: CompanionSettings, logger: Logger): Promise<void> {
   const { posId } = settings.credentials;
   const from = settings.ledgerHandoverFrom;
+  // A handover to an id a few characters off the ledger's own is a typo, not a point of sale:
+  // handed over, the ledger would be a mistyped id's, refused by the gateway at every payment.
+  const typo = from !== undefined ? mistypedId(posId, from) : undefined;
+  if (typo !== undefined) {
+    await ledger.close();
+    throw new Error(
+      `PAYFORM_LEDGER_HANDOVER_FROM=${from} would hand the ledger to PAYFORM_GATEWAY_POS_ID ${posId}, which differs from it in ${typo} of its characters: ` +
+        'a mistyped id, not another point of sale. Correct PAYFORM_GATEWAY_POS_ID, and remove PAYFORM_LEDGER_HANDOVER_FROM',
+    );
+  }
   const held = await ledger.claimPointOfSale(posId, from).catch(async (error: unknown) => {
     await ledger.close();
     throw unopenedLedger(error, settings);
@@ -626,6 +636,13 @@ async function checkLedgerOwner(ledger: Ledger, settings: CompanionSettings, log
     return;
   }
   await ledger.close();
+  const typed = mistypedId(posId, held);
+  if (typed !== undefined) {
+    throw new Error(
+      `the ledger at PAYFORM_DATABASE_URL ${shownLedger(settings.databaseUrl)} holds the payments of point of sale ${held}, and PAYFORM_GATEWAY_POS_ID is ${posId}, ` +
+        `which differs from it in ${typed} of its characters: a mistyped id, most likely. Set PAYFORM_GATEWAY_POS_ID to ${held}, as the gateway project gives it`,
+    );
+  }
   throw new Error(
     `the ledger at PAYFORM_DATABASE_URL ${shownLedger(settings.databaseUrl)} holds the payments of point of sale ${held}, and PAYFORM_GATEWAY_POS_ID is ${posId}: ` +
       'one ledger keeps one point of sale\'s payments. Give this companion a database of its own, or the point of sale that ledger belongs to. ' +
@@ -634,6 +651,21 @@ async function checkLedgerOwner(ledger: Ledger, settings: CompanionSettings, log
       unreadHint(settings, ['PAYFORM_DATABASE_URL', 'PAYFORM_GATEWAY_POS_ID', 'PAYFORM_LEDGER_HANDOVER_FROM']),
   );
 }
+
+/**
+ * How many characters `typed` differs from `known` in, when that few (three at most) that it is
+ * a typo of it rather than another point of sale's id: two gateway ids (random UUIDs) never come
+ * that close. Undefined when they are the same, or unlike.
+ */
+function mistypedId(typed: string, known: string): number | undefined {
+  const [one, other] = [typed.toLowerCase(), known.toLowerCase()];
+  if (one === other || one.length !== other.length) return undefined;
+  let differ = 0;
+  for (let index = 0; index < one.length && differ <= MAX_TYPOS; index += 1) if (one[index] !== other[index]) differ += 1;
+  return differ <= MAX_TYPOS ? differ : undefined;
+}
+
+const MAX_TYPOS = 3;
 
 /**
  * One ledger's payments go to one gateway. An instance pointed at another (a staging URL left in
