@@ -23,7 +23,9 @@ export class LedgerNotDurable extends Error {
   readonly ledgerFile: string | undefined;
   /** The ledger file was deleted, moved or replaced under it: where what it held is saved (file-gone.ts). */
   readonly savedTo: string | undefined;
-  constructor(cause: unknown, file?: string, savedTo?: string) {
+  /** Resolves once it is saved there: only then does a restart keep it. */
+  readonly saved: Promise<void> | undefined;
+  constructor(cause: unknown, file?: string, savedTo?: string, saved?: Promise<void>) {
     super(
       savedTo === undefined
         ? `the SQLite ledger could not sync its write-ahead log to the disk: it takes no more writes until the companion is restarted (check the disk holding ${file ?? 'the ledger file'})`
@@ -33,5 +35,6 @@ export class LedgerNotDurable extends Error {
     this.name = 'LedgerNotDurable';
     this.ledgerFile = file;
     this.savedTo = savedTo;
+    this.saved = saved;
   }
 }

@@ -1,76 +1,149 @@
 // A SQLite ledger file deleted, moved or replaced while the ledger has it open (a clean-up
-// script, `rm -rf data/` on the wrong host, a restore copied over it). SQLite goes on writing
-// into the file the process still holds, which nothing will ever open again: a restart would
-// start an empty ledger, and every payment recorded since the start would be lost. So the
-// ledger checks, at each synced commit, that its path still leads to the file it opened; when it
-// does not, it takes no more writes (LedgerNotDurable, /healthz 503), writes what it holds — the
-// WAL's commits included — to a file beside the path, and the next start takes that file back
-// when nothing is at the path.
-import { existsSync, fstatSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+// script, `rm -rf data/` on the wrong host, a restore copied over it, a symbolic link pointed
+// elsewhere). SQLite goes on writing into the file the process still holds, which nothing will
+// ever open again: a restart would open whatever is at the path — nothing, so an empty ledger —
+// and every payment recorded since the start would be lost. So the ledger's path is checked
+// against the file it opened at each synced commit, every few seconds while it is idle, and as
+// it closes; when it no longer leads there, the ledger takes no more writes (LedgerNotDurable),
+// writes what it holds — the WAL's commits included — to a file beside the path, and the next
+// start takes that file back when nothing is at the path.
+import { closeSync, existsSync, fstatSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type Database from 'better-sqlite3';
 import type { LedgerLog } from './index-builds.js';
 
 /** Which file a path led to when the ledger opened it. */
-export interface FileIdentity {
+interface FileIdentity {
   readonly dev: number;
   readonly ino: number;
 }
 
-export function identityOf(file: string): FileIdentity {
-  const { dev, ino } = statSync(file);
-  return { dev, ino };
-}
-
-/** Whether `file` no longer leads to the file opened as `identity`: deleted, moved away, or another put there. */
-export function isGone(file: string, identity: FileIdentity): boolean {
-  const now = statSync(file, { throwIfNoEntry: false });
-  return now === undefined || now.dev !== identity.dev || now.ino !== identity.ino;
-}
-
 const SAVED = '.saved-';
-/** How long a save that failed (its folder gone, its disk full) waits before it is tried again. */
+/** A copy's name after its path: the time it was begun (ISO, `:` and `.` as `-`) and the process that made it. */
+const SAVED_NAME = /^\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-\d{3}Z-\d+$/;
+/** How long a save that failed (its folder unwritable, its disk full) waits before it is tried again. */
 const RETRY_MS = 30_000;
+/** How often an idle ledger looks at its path: one stat, about a microsecond. */
+const LOOK_EVERY_MS = 5_000;
 
-/** Where the open ledger of `file` is saved: beside it, named by the time and this process, so two companions on one file never share one. */
-export function savedName(file: string, now = new Date()): string {
-  return `${file}${SAVED}${now.toISOString().replace(/[:.]/g, '-')}-${process.pid}`;
+/** Where the ledger of `location` is saved: beside it, named by the time and this process, so two companions on one file never share one. */
+function savedName(location: string, now = new Date()): string {
+  return `${location}${SAVED}${now.toISOString().replace(/[:.]/g, '-')}-${process.pid}`;
 }
 
 /**
- * Writes what `database` holds to `to`, through SQLite's backup (the WAL's commits included),
- * first under a name of its own so that a copy cut short is never taken for one. Tried again
- * while it fails; resolves once it is written.
+ * The ledger's file, watched through the path a restart opens (`location`, symbolic links
+ * followed): `onGone` is told once when the path no longer leads to it, as the save begins.
  */
-export async function saveOpenLedger(database: Database.Database, file: string, to: string, log: LedgerLog): Promise<void> {
-  const partial = `${to}.partial`;
-  for (let tries = 0; ; tries += 1) {
+export class FileWatch {
+  readonly #database: Database.Database;
+  readonly #location: string;
+  readonly #opened: FileIdentity;
+  readonly #log: LedgerLog;
+  readonly #onGone: (savedTo: string, saved: Promise<void>) => void;
+  readonly #timer: NodeJS.Timeout;
+  #savedTo: string | undefined;
+  #saving: Promise<void> | undefined;
+  /** Ends the wait between two tries of a save that failed: closing tries again at once. */
+  #wake: (() => void) | undefined;
+  #closing = false;
+
+  constructor(database: Database.Database, location: string, log: LedgerLog, onGone: (savedTo: string, saved: Promise<void>) => void) {
+    this.#database = database;
+    this.#location = location;
+    const { dev, ino } = statSync(location);
+    this.#opened = { dev, ino };
+    this.#log = log;
+    this.#onGone = onGone;
+    // Between transactions only: one under way must end (commit, or roll back) as it began.
+    this.#timer = setInterval(() => database.inTransaction || this.check(), LOOK_EVERY_MS).unref();
+  }
+
+  /** Where what the ledger held is saved, once its file was found gone (the save may still run). */
+  get savedTo(): string | undefined {
+    return this.#savedTo;
+  }
+
+  /** Whether the path no longer leads to the file opened; the first time, the save begins. */
+  check(): boolean {
+    if (this.#savedTo !== undefined) return true;
+    if (!this.#gone()) return false;
+    this.#savedTo = savedName(this.#location);
+    this.#saving = this.#save(this.#savedTo);
+    this.#onGone(this.#savedTo, this.#saving);
+    return true;
+  }
+
+  /** Looked at once more, then waited for: nothing may close the database before what it held is saved. */
+  async close(): Promise<void> {
+    clearInterval(this.#timer);
+    this.#closing = true;
+    this.check();
+    this.#wake?.();
+    await this.#saving;
+  }
+
+  #gone(): boolean {
     try {
-      // Its folder may have gone with it.
-      mkdirSync(dirname(to), { recursive: true });
-      const { totalPages } = await database.backup(partial);
-      renameSync(partial, to);
-      log.error(
-        `ledger: ${file} was deleted, moved or replaced while the companion had it open; everything the ledger held is saved to ${to} (${totalPages} pages). ` +
-          `Restart the companion: with nothing at ${file} it takes ${basename(to)} back; with another file put there on purpose, it opens that one and ${basename(to)} stays beside it`,
-      );
-      return;
-    } catch (error) {
-      rmSync(partial, { force: true });
-      if (tries === 0) {
-        log.error(
-          `ledger: ${file} was deleted, moved or replaced while the companion had it open, and what the ledger held cannot be saved to ${to} (${(error as Error).message}); ` +
-            `trying again every ${RETRY_MS / 1000} s: make that folder writable, and stop the companion only with SIGTERM — killed, it loses everything recorded since it started`,
+      const now = statSync(this.#location, { throwIfNoEntry: false });
+      return now === undefined || now.dev !== this.#opened.dev || now.ino !== this.#opened.ino;
+    } catch {
+      // A folder of the path replaced by a file (ENOTDIR), a loop of links: not the file opened.
+      return true;
+    }
+  }
+
+  /**
+   * SQLite's backup of the open database, the WAL's commits included, into a file of its
+   * owner's alone, under a name of its own until whole — so a copy cut short, or its journal, is
+   * never taken for one. Tried again while it fails.
+   */
+  async #save(to: string): Promise<void> {
+    const partial = join(dirname(to), `.${basename(to)}.partial`);
+    for (let tries = 0; ; tries += 1) {
+      try {
+        // Its folder may have gone with it.
+        mkdirSync(dirname(to), { recursive: true, mode: 0o700 });
+        rmSync(partial, { force: true });
+        closeSync(openSync(partial, 'wx', 0o600));
+        const { totalPages } = await this.#database.backup(partial);
+        renameSync(partial, to);
+        syncFolder(dirname(to));
+        this.#log.error(
+          `ledger: ${this.#location} was deleted, moved or replaced while the companion had it open; everything the ledger held is saved to ${to} (${totalPages} pages). ` +
+            `Restart the companion: with nothing at ${this.#location} it takes ${basename(to)} back; with another file put there on purpose, it opens that one and sets ${basename(to)} aside`,
         );
+        return;
+      } catch (error) {
+        rmSync(partial, { force: true });
+        if (tries === 0) {
+          this.#log.error(
+            `ledger: ${this.#location} was deleted, moved or replaced while the companion had it open, and what the ledger held cannot be saved to ${to} (${(error as Error).message}); ` +
+              `trying again every ${RETRY_MS / 1000} s: make that folder writable; stopping the companion waits for the save, and killing it loses everything recorded since it started`,
+          );
+        }
+        if (!this.#closing) await new Promise<void>((resolve) => (this.#wake = resolve, setTimeout(resolve, RETRY_MS)));
+        else await new Promise((resolve) => setTimeout(resolve, 1_000));
       }
-      await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
     }
   }
 }
 
+/** A rename is durable once its folder is synced. */
+function syncFolder(folder: string): void {
+  const fd = openSync(folder, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /**
- * The -wal and -shm at `file`'s path, once the ledger that held the WAL as `walFd` closed: they
- * are the gone file's, whose commits are saved. Left when another process's are there already.
+ * The -wal and -shm beside `file` (where SQLite keeps them: beside the file a link leads to),
+ * once the ledger that held the WAL as `walFd` closed: they are the gone file's, whose commits
+ * are saved, and SQLite would replay them into the next file at the path. Left when another
+ * process's are there.
  */
 export function removeLeftovers(file: string, walFd: number): void {
   const held = fstatSync(walFd);
@@ -80,22 +153,29 @@ export function removeLeftovers(file: string, walFd: number): void {
 }
 
 /**
- * At start, with nothing at `file`: the newest copy an earlier process saved there (saveOpenLedger)
- * is moved back to it, and said. Its -wal and -shm files are the deleted file's, whose commits
- * the copy holds: removed, so SQLite never reads them into the copy.
+ * At start: with nothing at `target` (the file `location` leads to), the newest copy an earlier
+ * process saved beside `location` is moved there, and said; the -wal and -shm there are the gone
+ * file's, whose commits the copy holds, and are removed. With a file there, copies beside it are
+ * set aside (renamed out of reach), so that one deleted on purpose months later does not bring
+ * them back; said once, naming them.
  */
-export function takeBackSaved(file: string, log: LedgerLog): void {
-  if (existsSync(file)) return;
-  const folder = dirname(file);
-  const prefix = `${basename(file)}${SAVED}`;
-  const saved = (existsSync(folder) ? readdirSync(folder) : []).filter((name) => name.startsWith(prefix) && !name.endsWith('.partial')).sort();
-  const newest = saved.at(-1);
-  if (newest === undefined) return;
-  for (const leftover of ['-wal', '-shm']) rmSync(`${file}${leftover}`, { force: true });
-  renameSync(join(folder, newest), file);
+export function takeBackSaved(location: string, target: string, log: LedgerLog): void {
+  const folder = dirname(location);
+  const prefix = `${basename(location)}${SAVED}`;
+  const saved = (existsSync(folder) ? readdirSync(folder) : []).filter((name) => name.startsWith(prefix) && SAVED_NAME.test(name.slice(prefix.length))).sort();
+  if (saved.length === 0) return;
+  if (existsSync(target)) {
+    for (const name of saved) renameSync(join(folder, name), join(folder, `${name}.set-aside`));
+    log.warn(`ledger: ${target} is there, so the copies a companion saved beside it when it was gone are not read: ${saved.map((name) => `${name}.set-aside`).join(', ')} (remove them once you know ${target} is the ledger you want)`);
+    return;
+  }
+  const newest = saved.at(-1)!;
+  for (const leftover of ['-wal', '-shm']) rmSync(`${target}${leftover}`, { force: true });
+  renameSync(join(folder, newest), target);
+  syncFolder(dirname(target));
   const older = saved.slice(0, -1);
   log.warn(
-    `ledger: ${file} was missing; took back ${newest}, which a companion saved when the file was deleted, moved or replaced under it` +
+    `ledger: ${target} was missing; took back ${newest}, which a companion saved when the file was deleted, moved or replaced under it` +
       (older.length > 0 ? `; older copies left beside it, not read: ${older.join(', ')}` : ''),
   );
 }

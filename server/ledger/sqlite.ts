@@ -14,8 +14,7 @@ import type Database from 'better-sqlite3';
 import { STORAGE_CODES } from './availability.js';
 import { loadSqlite, sqliteBuildProblem } from './drivers.js';
 import { fileFaultRefusal, fullDiskRefusal } from './file-faults.js';
-import { identityOf, isGone, removeLeftovers, saveOpenLedger, savedName, takeBackSaved } from './file-gone.js';
-import type { FileIdentity } from './file-gone.js';
+import { FileWatch, removeLeftovers, takeBackSaved } from './file-gone.js';
 import type { LedgerLog } from './index-builds.js';
 import type { CompiledQuery as Query, DatabaseConnection, DatabaseIntrospector, Dialect, DialectAdapter, Driver, Kysely, QueryCompiler, QueryResult, SqliteDatabase, SqliteStatement } from 'kysely';
 import { LedgerNotDurable, NOT_DURABLE } from './durability.js';
@@ -86,11 +85,8 @@ class LedgerSqliteDatabase implements SqliteDatabase {
   #typicalSyncMs = 0;
   /** The sync the last statement's commit started aside, until its caller takes it (`takeSync`). */
   #syncing: Promise<void> | undefined;
-  /** The file the ledger's path led to when opened: one no longer there was deleted under it (file-gone.ts). */
-  readonly #identity: FileIdentity | undefined;
-  readonly #log: LedgerLog;
-  /** The save of what the ledger holds, once its file was found gone: closing waits for it. */
-  #saving: Promise<void> | undefined;
+  /** The ledger's path, watched for the file it opened: one no longer there was deleted under it (file-gone.ts). */
+  readonly #watch: FileWatch | undefined;
 
   constructor(
     database: Database.Database,
@@ -98,19 +94,24 @@ class LedgerSqliteDatabase implements SqliteDatabase {
     onCommit: CommitObserver | undefined,
     /** How long a statement waits for another process's lock on the file (SyncedConnection). */
     readonly lockWaitMs: number,
-    log: LedgerLog,
+    /** The file's path as a restart opens it (absolute, links not followed), and where it says what it does. */
+    watched?: { readonly location: string; readonly log: LedgerLog },
   ) {
     this.#database = database;
     this.#wal = wal;
     this.#onCommit = onCommit;
-    this.#log = log;
-    this.#identity = wal === undefined ? undefined : identityOf(this.#file!);
+    this.#watch =
+      watched &&
+      new FileWatch(database, watched.location, watched.log, (savedTo, saved) => {
+        const gone = Object.assign(new Error(`the ledger file ${watched.location} was deleted, moved or replaced while the ledger had it open`), { code: 'ENOENT' });
+        this.#notDurable = new LedgerNotDurable(gone, this.#file, savedTo, saved);
+      });
   }
 
   prepare(sql: string): SqliteStatement {
     // Each refused statement its own error, as each refused call of a database that is away: an
     // operator counts them (LedgerOutage), and the same object thrown again would count once.
-    if (this.#notDurable) throw new LedgerNotDurable(this.#notDurable.cause, this.#file, this.#notDurable.savedTo);
+    if (this.#notDurable) throw new LedgerNotDurable(this.#notDurable.cause, this.#file, this.#notDurable.savedTo, this.#notDurable.saved);
     let statement = this.#statements.get(sql);
     if (!statement) {
       statement = this.#watched(this.#database.prepare(sql), sql);
@@ -136,16 +137,16 @@ class LedgerSqliteDatabase implements SqliteDatabase {
     return syncing;
   }
 
-  /** Until what the ledger held is saved, when its file was found gone: it must not close before. */
-  async saved(): Promise<void> {
-    await this.#saving;
+  /** Before it closes: its path looked at once more, and what it held saved if its file is gone. */
+  async beforeClose(): Promise<void> {
+    await this.#watch?.close();
   }
 
   close(): void {
     this.#database.close();
     // SQLite leaves the WAL and -shm of a file deleted under it; the next file at the path would
     // read them as its own (a backup put back there would get this file's last commits).
-    if (this.#saving !== undefined && this.#walFd !== undefined) removeLeftovers(this.#file!, this.#walFd);
+    if (this.#watch?.savedTo !== undefined && this.#walFd !== undefined) removeLeftovers(this.#file!, this.#walFd);
     if (this.#walFd !== undefined) closeSync(this.#walFd);
     this.#walFd = undefined;
   }
@@ -269,25 +270,16 @@ class LedgerSqliteDatabase implements SqliteDatabase {
 
   /** The WAL's descriptor, once it is known to be the file a restart would read. */
   #walOf(wal: string): number {
+    // First the file itself, before the WAL is opened (one stat a synced commit, a group's on the
+    // webhook path: about a microsecond): gone with its WAL (`rm -rf` of the folder), only a
+    // copy keeps what it held.
+    if (this.#watch?.check()) throw this.#notDurable!;
     const fd = (this.#walFd ??= openSync(wal, 'r'));
-    // First the file itself (one stat a synced commit, a group's on the webhook path: a few µs):
-    // gone with its WAL (`rm -rf` of the folder), only a copy keeps what it held.
-    if (isGone(this.#file!, this.#identity!)) this.#saveGone();
     // SQLite keeps its WAL while a connection is open; one gone from the folder is no longer
     // the file a restart would read, so syncing what is held would prove nothing. (Closing
     // folds it into the file, which is still there.)
     if (fstatSync(fd).nlink === 0) throw Object.assign(new Error(`the write-ahead log ${wal} was deleted while the ledger had it open`), { code: 'ENOENT' });
     return fd;
-  }
-
-  /** The file is no longer at its path: what it holds is saved beside it, and nothing is written after. */
-  #saveGone(): never {
-    const file = this.#file!;
-    const to = savedName(file);
-    const error = Object.assign(new Error(`the ledger file ${file} was deleted, moved or replaced while the ledger had it open`), { code: 'ENOENT' });
-    this.#notDurable = new LedgerNotDurable(error, file, to);
-    this.#saving = saveOpenLedger(this.#database, file, to, this.#log);
-    throw this.#notDurable;
   }
 
   #synced(tookMs: number): void {
@@ -416,7 +408,7 @@ class ImmediateTransactionDriver extends SqliteDriver {
     // it), before the WAL's descriptor closes: a sync must never meet a closed or reused one.
     // Kept: nothing runs after. What a ledger whose file was deleted under it holds is saved first.
     await this.acquireConnection();
-    await this.database.saved();
+    await this.database.beforeClose();
     await super.destroy();
   }
 
@@ -564,7 +556,7 @@ export async function sqliteDialect(location: string, { onCommit, lockWaitMs = L
   }
   if (!inMemory) {
     try {
-      takeBackSaved(linkedFile(location), log);
+      takeBackSaved(resolve(location), linkedFile(location), log);
     } catch (error) {
       throw fileFaultRefusal(location, error) ?? error;
     }
@@ -581,7 +573,8 @@ export async function sqliteDialect(location: string, { onCommit, lockWaitMs = L
   // From here on a locked file is waited for by SyncedConnection, off the event loop.
   database.pragma('busy_timeout = 0');
   // SQLite puts the WAL beside the file a symbolic link leads to, not beside the link.
-  return new LedgerSqliteDialect(new LedgerSqliteDatabase(database, inMemory ? undefined : `${realpathSync(location)}-wal`, onCommit, lockWaitMs, log));
+  const watched = inMemory ? undefined : { location: resolve(location), log };
+  return new LedgerSqliteDialect(new LedgerSqliteDatabase(database, inMemory ? undefined : `${realpathSync(location)}-wal`, onCommit, lockWaitMs, watched));
 }
 
 /**

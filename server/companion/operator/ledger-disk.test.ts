@@ -128,8 +128,9 @@ describe('a SQLite ledger file deleted under the running companion', () => {
     rmSync(file);
 
     await refusedNewSession(stack);
-    expect(await stack.json('GET', '/healthz', 503)).toEqual({ status: 'restart_needed' });
+    // A restart is asked for once what the ledger held is saved: before, it would lose it.
     await eventually(() => expect(ledgerLines).toHaveLength(1));
+    expect(await stack.json('GET', '/healthz', 503)).toEqual({ status: 'restart_needed' });
     const savedTo = /saved to (\S+) \(\d+ pages\)/.exec(ledgerLines[0]!)?.[1];
     expect(savedTo).toMatch(new RegExp(`^${file}\\.saved-`));
     expect(errorLines(stack)).toEqual([

@@ -4,7 +4,7 @@ import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openLedger } from '../../ledger/index.js';
+import { LedgerNotDurable, openLedger } from '../../ledger/index.js';
 import type { Ledger } from '../../ledger/index.js';
 import { claimedPayment } from '../../ledger/testing/contract.js';
 import { mountSmallDisk } from '../../ledger/testing/small-disk.js';
@@ -166,5 +166,20 @@ describe('a ledger outage', () => {
       ledger = undefined;
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('asks for a restart of a ledger whose file was deleted under it only once what it held is saved', async () => {
+    ledger = await openLedger(':memory:');
+    const memory = memorySink();
+    const outage = new LedgerOutage({ ledger, logger: createLogger({ sink: memory.sink }), clock: () => 0 });
+    let saved!: () => void;
+    const gone = new LedgerNotDurable(new Error('gone'), '/var/lib/payform/payform.db', '/var/lib/payform/payform.db.saved-x', new Promise<void>((resolve) => (saved = resolve)));
+    outage.noticed(gone);
+    // Said at once; a restart before the copy is written would lose everything since the start.
+    expect(memory.lines.map((line) => (JSON.parse(line) as { msg: string }).msg)).toEqual([expect.stringContaining('until the companion is restarted')]);
+    expect(outage.restartNeeded).toBe(false);
+    saved();
+    await eventually(() => expect(outage.restartNeeded).toBe(true));
+    outage.stop();
   });
 });

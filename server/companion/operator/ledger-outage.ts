@@ -46,6 +46,8 @@ export class LedgerOutage {
   /** What the operator can do about this outage, said again in its reminders. */
   #fix: string | undefined;
   #restartNeeded = false;
+  /** The ledger takes no more work (LedgerNotDurable), said once; `restartNeeded` may wait for its save. */
+  #dead = false;
   readonly #counted = new WeakSet<object>();
   /** When a line about an outage was last said at warn or error. */
   #saidAt = Number.NEGATIVE_INFINITY;
@@ -104,9 +106,14 @@ export class LedgerOutage {
     const code = errorCode(error);
     const fix = fixOf(error, code);
     if (code !== undefined && STORAGE_CODES.test(code)) this.#writes = true;
-    const dead = code === NOT_DURABLE && !this.#restartNeeded;
+    const dead = code === NOT_DURABLE && !this.#dead;
     if (dead) {
-      this.#restartNeeded = true;
+      this.#dead = true;
+      // A ledger file deleted under it is being saved: a restart (what /healthz asks an
+      // orchestrator for) only keeps it once the copy is written, so it is asked for only then.
+      const saved = savedOf(error);
+      if (saved) void saved.then(() => (this.#restartNeeded = true));
+      else this.#restartNeeded = true;
       // Nothing to probe for: every statement fails until the restart.
       clearTimeout(this.#timer);
     }
@@ -167,7 +174,7 @@ export class LedgerOutage {
   }
 
   #probeLater(): void {
-    if (this.#stopped || this.#restartNeeded) return;
+    if (this.#stopped || this.#dead) return;
     this.#timer = setTimeout(() => void this.#probe(), this.#deps.probeIntervalMs ?? PROBE_INTERVAL_MS);
     this.#timer.unref();
   }
@@ -179,7 +186,7 @@ export class LedgerOutage {
     } catch {
       return this.#probeLater();
     }
-    if (this.#restartNeeded) return;
+    if (this.#dead) return;
     const { logger, clock } = this.#deps;
     const now = clock();
     const fields = { down_for_ms: now - (this.#since ?? now), refused: this.#refused };
@@ -219,6 +226,13 @@ function describe(error: unknown, depth = 0): string {
 /** The ledger file a SQLite error was about (sqlite.ts tags a refused write with it). */
 function fileOf(error: unknown, depth = 0): string | undefined {
   return stringField(error, 'ledgerFile', depth);
+}
+
+/** The save of a ledger file deleted under it (LedgerNotDurable's `saved`), if the error is about one. */
+function savedOf(error: unknown, depth = 0): Promise<void> | undefined {
+  if (!(error instanceof Error) || depth > 3) return undefined;
+  const saved = (error as { saved?: unknown }).saved;
+  return saved instanceof Promise ? (saved as Promise<void>) : savedOf(error.cause, depth + 1);
 }
 
 /** A string field of the error, or of its causes (a driver's error wrapped by a query builder). */
