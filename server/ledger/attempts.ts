@@ -14,6 +14,13 @@ export function isUnsent(payment: Payment): boolean {
   return (payment.status === 'init' || payment.status === 'pending') && payment.unsentAt !== null;
 }
 
+/**
+ * How the reason of an attempt the gateway never received begins (refused credentials, the
+ * gateway away or rate limiting: its flows write it so): such an attempt tried no card, and does
+ * not count toward the session's attempts.
+ */
+export const NOT_SENT_REASON = 'Not sent:';
+
 /** The order id of an attempt's session: a later attempt's order id is the session's, then `:<attempt>`. */
 export function sessionOrderIdOf(orderId: string, attempt: number): string {
   const suffix = `:${attempt}`;

@@ -12,7 +12,7 @@ export { MissingDriverError } from './missing-driver.js';
 export { upgradeNotice } from './upgrade-notice.js';
 export type { UpgradeNotice } from './upgrade-notice.js';
 export type { IndexBuilds, IndexBuildState, LedgerLog } from './index-builds.js';
-export { holdsSession } from './attempts.js';
+export { holdsSession, NOT_SENT_REASON } from './attempts.js';
 export { figuresDiffer } from './payments.js';
 export { discrepancyVersion, LATER_REPORTS_KEPT, latestReport, reportsOf } from './discrepancies.js';
 export { amountPaid, captureCeiling } from './money-rules.js';

@@ -3,7 +3,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Compilable, Kysely, QueryCreator, RawBuilder, SelectQueryBuilder, SqlBool } from 'kysely';
-import { holdsSession, isUnsent } from './attempts.js';
+import { holdsSession, isUnsent, NOT_SENT_REASON } from './attempts.js';
 import { lockingRead } from './context.js';
 import type { LedgerContext, LedgerDb } from './context.js';
 import { InvalidLedgerInput, LedgerConflict, LedgerNotFound } from './errors.js';
@@ -288,8 +288,9 @@ function sessionWithAttempt(ctx: LedgerContext, sessionId: string) {
 /**
  * Whether the session's attempt number `attempt` is one too many. Only attempts the gateway
  * received count toward MAX_ATTEMPTS_PER_SESSION: one it never got (a failure without the
- * gateway's status code, as reports.ts counts `not_sent`) tested no card, and a gateway outage
- * must not use up the checkout of a customer who clicked through it.
+ * gateway's status code, ended for NOT_SENT_REASON) tested no card, and a gateway outage must
+ * not use up the checkout of a customer who clicked through it. A refusal of the card's fields
+ * did reach the gateway: it counts.
  */
 async function attemptsUsedUp(db: LedgerDb, sessionId: string, attempt: number): Promise<boolean> {
   if (attempt <= MAX_ATTEMPTS_PER_SESSION) return false;
@@ -298,7 +299,7 @@ async function attemptsUsedUp(db: LedgerDb, sessionId: string, attempt: number):
     .selectFrom('payments')
     .select((eb) => eb.fn.countAll<number | string>().as('received'))
     .where('session_id', '=', sessionId)
-    .where((eb) => eb.or([eb('status', '!=', 'failure'), eb('status_code', 'is not', null)]))
+    .where((eb) => eb.not(eb.and([eb('status', '=', 'failure'), eb('status_code', 'is', null), eb('status_description', 'like', `${NOT_SENT_REASON}%`)])))
     .executeTakeFirstOrThrow();
   return Number(received) >= MAX_ATTEMPTS_PER_SESSION;
 }

@@ -6,6 +6,7 @@
  */
 import { AuthenticationError, GatewayError, InvalidRequestError, NotFoundError, NotTheGatewayError, OutcomeUnknownError, RateLimitError } from '@payform/gateway';
 import type { DuplicateOrderError } from '@payform/gateway';
+import { NOT_SENT_REASON } from '../../ledger/index.js';
 import type { Payment } from '../../ledger/index.js';
 import type { PaymentFlowDeps } from '../context.js';
 import { gatewayProblem } from '../http/failure-problems.js';
@@ -55,10 +56,10 @@ export function sentBefore(payment: Payment, duplicate: DuplicateOrderError): Ou
 
 /** Why an attempt was not sent, as the order keeps it: the merchant's own trouble, not the customer's card. */
 function notSentReason(error: GatewayError): string {
-  if (error instanceof AuthenticationError) return 'Not sent: the gateway refused the companion’s credentials';
-  if (error instanceof RateLimitError) return 'Not sent: the gateway was rate limiting the companion';
-  if (error instanceof NotTheGatewayError || foreignNotFound(error)) return 'Not sent: what answers at the gateway’s address is not the gateway';
-  return 'Not sent: the gateway could not be reached';
+  if (error instanceof AuthenticationError) return `${NOT_SENT_REASON} the gateway refused the companion’s credentials`;
+  if (error instanceof RateLimitError) return `${NOT_SENT_REASON} the gateway was rate limiting the companion`;
+  if (error instanceof NotTheGatewayError || foreignNotFound(error)) return `${NOT_SENT_REASON} what answers at the gateway’s address is not the gateway`;
+  return `${NOT_SENT_REASON} the gateway could not be reached`;
 }
 
 /** A 404 that is no answer of the gateway's: it writes every error as `{"message", "args"}`. */

@@ -244,6 +244,14 @@ export function describeLedgerContract(backend: LedgerBackend): void {
           await ledger.advancePayment(claim.payment!.orderId, { status: 'failure', statusDescription: 'Not sent: the gateway could not be reached' });
         }
         expect(await ledger.claimPayAttempt(away.id, { mode: 'direct' })).toMatchObject({ claimed: false, reason: 'retry_unavailable', payment: { orderId: 'tea-52:30' } });
+
+        // The gateway refusing the card's fields received them: those count, code or none.
+        const refused = await ledger.createSession({ ...teaSession, orderId: 'tea-53' });
+        for (let attempt = 1; attempt <= 10; attempt += 1) {
+          const claim = await ledger.claimPayAttempt(refused.id, { mode: 'direct' });
+          await ledger.advancePayment(claim.payment!.orderId, { status: 'failure', statusDescription: 'Refused by the gateway: Invalid data' });
+        }
+        expect(await ledger.claimPayAttempt(refused.id, { mode: 'direct' })).toMatchObject({ claimed: false, reason: 'retry_unavailable' });
       });
 
       it('counts a read without the order once per spacing, frees the session on the window’s last, and sends the same order id again', async () => {
