@@ -419,8 +419,11 @@ describe('the companion mounted under a base path', () => {
     // Given no basePath at all, behind a host or a proxy that hands it /payments/…: each fix is named.
     const bare = await composeUnder('https://shop.example', { basePath: '' });
     await bare.app.fetch(new Request('https://shop.example/payments/api/checkout/sessions/x'));
+    // The bin's address given with its script's path: that path is the companion's own, not a mount.
+    await bare.app.fetch(new Request('https://shop.example/widget/pay-form.js/api/checkout/sessions/x'));
     expect(logs.filter((line) => line.includes('checkout API')).map((line) => (JSON.parse(line) as { msg: string }).msg)).toEqual([
       'the checkout API was asked at /payments/api/checkout/sessions/…, but this companion has no basePath and answered 404, so <pay-form> cannot pay: mounted in your server, set basePath to /payments; behind a proxy (the bin has no basePath), have the proxy strip /payments; else leave that path out of <pay-form endpoint>',
+      'the checkout API was asked at /widget/pay-form.js/api/checkout/sessions/…: this companion has no basePath, but with /widget/pay-form.js after it, so it answered 404 and <pay-form> cannot pay: <pay-form endpoint> must be the companion’s address, ending at its origin (not its script’s or its API’s)',
     ]);
   });
 

@@ -34,8 +34,9 @@ function offPath(url: string, name: string, endpoint: string, basePath: string |
   const there = `${url} reached the payform companion at ${origin}, but it answered HTTP 404 (no route): it has no checkout API under ${path || '/'}; `;
   if (basePath !== null) {
     const address = `${origin}${basePath}`;
-    // More path after its base path: the script's address or its API's given as the endpoint.
-    if (basePath && path.startsWith(`${basePath}/`)) return `${there}its basePath is ${basePath}, and the endpoint has ${path.slice(basePath.length)} after it: set <${name} endpoint> to ${address}`;
+    // More path after its base path (or after none, its own paths): the script's address or its API's given as the endpoint.
+    const after = path.startsWith(`${basePath}/`) ? path.slice(basePath.length) : '';
+    if (after && (basePath || /^\/(widget\/[^/]+|api)$/.test(after))) return `${there}its basePath is ${basePath || 'none'}, and the endpoint has ${after} after it: set <${name} endpoint> to ${address}`;
     return `${there}its basePath is ${basePath || 'none'}: set <${name} endpoint> (now "${endpoint}") to ${address}, or, if your server hands it the requests under ${path || '/'}, set its basePath to ${path || "''"}`;
   }
   // No path: the companion has a base path (its requests reach it from the root) the endpoint leaves out.

@@ -68,20 +68,21 @@ export function strayCheckoutNotice(basePath: string, logger: Logger): (path: st
     if (said.has(key) || said.size >= MAX_STRAY_PREFIXES) return;
     said.add(key);
     const where = plain ? `${prefix}${route}/…` : 'another path';
+    // More path after the base path (or after none): the endpoint names a path past the
+    // companion's address — its script's, or its API's — which no basePath should follow.
+    const after = prefix.startsWith(`${basePath}/`) ? prefix.slice(basePath.length) : undefined;
+    if (plain && after !== undefined && (basePath !== '' || OWN_PATH.test(after))) {
+      logger.error(
+        `the checkout API was asked at ${where}: ${basePath ? `under this companion’s basePath ${basePath}` : 'this companion has no basePath'}, but with ${after} after it, so it answered 404 and <pay-form> cannot pay: ` +
+          `<pay-form endpoint> must be the companion’s address, ending at ${basePath || 'its origin'} (not its script’s or its API’s)`,
+      );
+      return;
+    }
     if (!basePath) {
       logger.error(
         `the checkout API was asked at ${where}, but this companion has no basePath and answered 404, so <pay-form> cannot pay: ` +
           `mounted in your server, set basePath to ${plain ? prefix : 'the path it is mounted at'}; behind a proxy (the bin has no basePath), have the proxy strip ${plain ? prefix : 'that path'}; ` +
           'else leave that path out of <pay-form endpoint>',
-      );
-      return;
-    }
-    // Under the base path, with more after it: the endpoint names a path past the companion's
-    // address (its script's, or /api), which no basePath should follow.
-    if (plain && prefix.startsWith(`${basePath}/`)) {
-      logger.error(
-        `the checkout API was asked at ${where}: under this companion’s basePath ${basePath}, but with ${prefix.slice(basePath.length)} after it, so it answered 404 and <pay-form> cannot pay: ` +
-          `<pay-form endpoint> must be the companion’s address, ending at ${basePath} (not its script’s or its API’s)`,
       );
       return;
     }
@@ -91,6 +92,9 @@ export function strayCheckoutNotice(basePath: string, logger: Logger): (path: st
     );
   };
 }
+
+/** The companion's own paths a page may give as its address by mistake: its script's, its API's. */
+const OWN_PATH = /^\/(widget\/[^/]+|api)$/;
 
 /** Wrong paths said apart, at most: a scanner's guesses must not grow the set without end. */
 const MAX_STRAY_PREFIXES = 8;
