@@ -58,6 +58,17 @@ function logged(part: string): { level: string; msg: string }[] {
   return lines.map((line) => JSON.parse(line) as { level: string; msg: string }).filter(({ msg }) => msg.includes(part));
 }
 
+/** The public URL check's one line, once said. */
+async function checkLine(): Promise<{ level: string; msg: string }> {
+  const [said] = await eventually(() => {
+    const found = logged('does not reach this companion');
+    expect(found).toHaveLength(1);
+    return found;
+  });
+  return said!;
+}
+
+
 /** What cors() with its defaults does: `*` on every answer, the preflight answered at once. */
 const anyOrigin: RequestHandler = (request, response, next) => {
   response.setHeader('Access-Control-Allow-Origin', '*');
@@ -94,46 +105,36 @@ describe('a host CORS middleware before the companion', () => {
   });
 });
 
-describe('a host 404 handler before the companion', () => {
-  it('the public URL check says the companion is not mounted there, not that the URL is wrong', async () => {
-    const { shop, url, companion } = await expressHost();
-    shop.use((_request, response) => void response.status(404).type('text').send('Not Found'));
+describe('a route of the host answering before the companion', () => {
+  const fronts: Array<[string, express.RequestHandler, { named: boolean }, number, string]> = [
+    [
+      'a 404 handler (NestJS’s, app.use after listen())',
+      (_request, response) => void response.status(404).type('text').send('Not Found'),
+      { named: false },
+      404,
+      "Mount it before the server's 404 handler (in NestJS, app.use before listen())",
+    ],
+    [
+      'a single-page catch-all, the public URL written as localhost',
+      (request, response, next) => (request.method === 'GET' ? void response.type('html').send('<!doctype html><div id="app"></div>') : next()),
+      { named: true },
+      200,
+      'Mount it before the routes of the server that answer under that path (a static folder, a single-page app’s catch-all page)',
+    ],
+  ];
+  it.each(fronts)('%s: the public URL check says the companion is not mounted there, not that the URL is wrong', async (_front, handler, host, status, fix) => {
+    const { shop, url, companion } = await expressHost(host);
+    shop.use(handler);
     shop.use('/payments', toNodeListener(companion.app));
-    // A service of the shop opens a session in process, at the public URL: the one way in left.
+    // A service of the shop opens a session in process, at 127.0.0.1: the one way in left.
     const opened = await companion.app.request(`${url}/payments/api/checkout/sessions`, { method: 'POST', headers: admin, body: JSON.stringify({ amount: 150, currency: 'XTS', description: 'Test' }) });
     expect(opened.status).toBe(201);
-
-    const [warning] = await eventually(() => {
-      const said = logged('does not reach this companion');
-      expect(said).toHaveLength(1);
-      return said;
-    });
-    expect(warning!.level).toBe('error');
-    expect(warning!.msg).toContain(`${url}/payments/webhooks/gateway, where the gateway posts webhooks, answers 404 from a server that is not a payform companion`);
-    expect(warning!.msg).toContain('the companion is probably not mounted at that path');
-    expect(warning!.msg).toContain("Mount it before the server's 404 handler (in NestJS, app.use before listen())");
-    expect(warning!.msg).not.toContain('set it to the address the companion answers at');
-  });
-});
-
-describe("a host's single-page catch-all before the companion", () => {
-  it('the public URL check names the route in front, not the URL, with the URL written as localhost', async () => {
-    const { shop, url, companion } = await expressHost({ named: true });
-    shop.get('/{*any}', (_request, response) => void response.type('html').send('<!doctype html><div id="app"></div>'));
-    shop.use('/payments', toNodeListener(companion.app));
-    // The shop's server opens a session in process at 127.0.0.1: the catch-all answers every GET.
-    const opened = await companion.app.request(`${url}/payments/api/checkout/sessions`, { method: 'POST', headers: admin, body: JSON.stringify({ amount: 150, currency: 'XTS', description: 'Test' }) });
-    expect(opened.status).toBe(201);
-
-    const [said] = await eventually(() => {
-      const lines = logged('does not reach this companion');
-      expect(lines).toHaveLength(1);
-      return lines;
-    });
-    expect(said!.level).toBe('error');
-    expect(said!.msg).toContain('the server there answers 200 itself, so the companion is probably not mounted at that path in it');
-    expect(said!.msg).toContain('Mount it before the routes of the server that answer under that path (a static folder, a single-page app’s catch-all page)');
-    expect(said!.msg).not.toContain('set it to the address the companion answers at');
+    const said = await checkLine();
+    expect(said.level).toBe('error');
+    expect(said.msg).toContain(`/payments/webhooks/gateway, where the gateway posts webhooks, answers ${status} from a server that is not a payform companion`);
+    expect(said.msg).toContain(`the server there answers ${status} itself, so the companion is probably not mounted at that path in it`);
+    expect(said.msg).toContain(fix);
+    expect(said.msg).not.toContain('set it to the address the companion answers at');
   });
 });
 
@@ -142,13 +143,8 @@ describe('mounted in Express at a path, with no basePath', () => {
     const { shop, url, companion } = await expressHost({ basePath: false });
     shop.use('/payments', toNodeListener(companion.app));
     await fetch(`${url}/payments/api/checkout/sessions/x`);
-
-    const [said] = await eventually(() => {
-      const found = logged('does not reach this companion');
-      expect(found).toHaveLength(1);
-      return found;
-    });
-    expect(said!.msg).toContain(`requests reach this companion at ${url}/payments, mounted under /payments: set basePath to /payments`);
+    const said = await checkLine();
+    expect(said.msg).toContain(`requests reach this companion at ${url}/payments, mounted under /payments: set basePath to /payments`);
     expect(logged('outside its basePath')).toHaveLength(1);
   });
 });
