@@ -14,7 +14,7 @@
  * that could not sync its WAL (LedgerNotDurable) is never back: it needs a restart, which
  * `restartNeeded` tells /healthz.
  */
-import { NOT_DURABLE, STORAGE_CODES } from '../../ledger/index.js';
+import { LedgerNotDurable, NOT_DURABLE, STORAGE_CODES } from '../../ledger/index.js';
 import type { Ledger } from '../../ledger/index.js';
 import { errorCode } from '../log/error-code.js';
 import type { Logger } from '../log/logger.js';
@@ -111,7 +111,7 @@ export class LedgerOutage {
       this.#dead = true;
       // A ledger file deleted under it is being saved: a restart (what /healthz asks an
       // orchestrator for) only keeps it once the copy is written, so it is asked for only then.
-      const saved = savedOf(error);
+      const saved = notDurableOf(error)?.saved;
       if (saved) void saved.then(() => (this.#restartNeeded = true));
       else this.#restartNeeded = true;
       // Nothing to probe for: every statement fails until the restart.
@@ -222,25 +222,22 @@ function describe(error: unknown, depth = 0): string {
   return error.cause instanceof Error && depth < 2 ? `${said} (cause: ${describe(error.cause, depth + 1)})` : said;
 }
 
-/** The first code of the error or its causes (a driver's error wrapped by a query builder). */
+/** What `read` finds first on the error or its causes (a driver's error wrapped by a query builder), a few levels deep. */
+function inChain<T>(error: unknown, read: (error: Error) => T | undefined, depth = 0): T | undefined {
+  if (!(error instanceof Error) || depth > 3) return undefined;
+  return read(error) ?? inChain(error.cause, read, depth + 1);
+}
+
 /** The ledger file a SQLite error was about (sqlite.ts tags a refused write with it). */
-function fileOf(error: unknown, depth = 0): string | undefined {
-  return stringField(error, 'ledgerFile', depth);
+function fileOf(error: unknown): string | undefined {
+  return inChain(error, (one) => {
+    const file = (one as { ledgerFile?: unknown }).ledgerFile;
+    return typeof file === 'string' ? file : undefined;
+  });
 }
 
-/** The save of a ledger file deleted under it (LedgerNotDurable's `saved`), if the error is about one. */
-function savedOf(error: unknown, depth = 0): Promise<void> | undefined {
-  if (!(error instanceof Error) || depth > 3) return undefined;
-  const saved = (error as { saved?: unknown }).saved;
-  return saved instanceof Promise ? (saved as Promise<void>) : savedOf(error.cause, depth + 1);
-}
-
-/** A string field of the error, or of its causes (a driver's error wrapped by a query builder). */
-function stringField(error: unknown, field: 'ledgerFile' | 'savedTo', depth = 0): string | undefined {
-  if (!(error instanceof Error) || depth > 3) return undefined;
-  const value = (error as unknown as Record<string, unknown>)[field];
-  return typeof value === 'string' ? value : stringField(error.cause, field, depth + 1);
-}
+/** The ledger's refusal of all work, when the error is one: its save, if its file was deleted under it. */
+const notDurableOf = (error: unknown): LedgerNotDurable | undefined => inChain(error, (one) => (one instanceof LedgerNotDurable ? one : undefined));
 
 /** What the operator can do about it, when the outage is one of theirs: credentials, a disk. */
 function fixOf(error: unknown, code: string | undefined): string | undefined {
@@ -253,7 +250,7 @@ function fixOf(error: unknown, code: string | undefined): string | undefined {
   if (code === '53100') return 'the PostgreSQL server’s disk is full: free space on it; payments go on by themselves once a write works';
   if (code === '25006') return 'PAYFORM_DATABASE_URL reaches a PostgreSQL that takes no writes (a standby after a failover, or default_transaction_read_only): point it at the primary; payments go on by themselves once a write works';
   if (code === '58030') return 'the PostgreSQL server cannot read or write its files: check its disk';
-  const savedTo = stringField(error, 'savedTo');
+  const savedTo = notDurableOf(error)?.savedTo;
   if (code === NOT_DURABLE && savedTo !== undefined) {
     return `${file} was deleted, moved or replaced while the companion had it open: wait for the line saying what it held is saved to ${savedTo}, then restart the companion (SIGTERM, never SIGKILL) — it takes the saved file back when nothing is at ${file}`;
   }
