@@ -28,8 +28,8 @@ export interface PaymentFlowDeps {
   readonly options: CompanionOptions;
   readonly logger: Logger;
   readonly clock: () => number;
-  /** Whether the gateway's trouble is said already: a payment's own line about it is then info. */
-  readonly gatewayTrouble: { readonly said: boolean };
+  /** The level of a payment's own line about the gateway failing it (GatewayTrouble). */
+  readonly gatewayTrouble: { readonly paymentLineLevel: 'warn' | 'info' };
 }
 
 export interface CompanionServices {

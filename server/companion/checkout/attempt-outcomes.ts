@@ -87,12 +87,6 @@ function warnOfMerchantFields(deps: PaymentFlowDeps, payment: Payment, fields: R
   return currency !== undefined || merchant.length > 0;
 }
 
-/** A payment's own line about the gateway failing it: a warning, or info once the trouble is said (GatewayTrouble). */
-function gatewayLine(deps: PaymentFlowDeps, message: string, fields: Record<string, unknown>): void {
-  if (deps.gatewayTrouble.said) deps.logger.info(message, fields);
-  else deps.logger.warn(message, fields);
-}
-
 /**
  * For a create that threw (other than P-409): ends the attempt and throws the answer when
  * nothing can have happened; returns when it may have (a lost answer).
@@ -110,7 +104,7 @@ export async function endUnsentAttempt(deps: PaymentFlowDeps, payment: Payment, 
   // Refused credentials, rate limited, no connection, a permanent redirect (what answered is not
   // the gateway, and redirects are not followed): the request was not processed. The
   // gateway's trouble is logged once as such (operator/gateway-trouble.ts); this is the order's.
-  gatewayLine(deps, 'a payment could not be sent to the gateway', { order_id: payment.orderId, err: error });
+  deps.logger[deps.gatewayTrouble.paymentLineLevel]('a payment could not be sent to the gateway', { order_id: payment.orderId, err: error });
   await endNotSent(deps, payment, notSentReason(error), send, 'not_sent');
   // A create answered 404 without the gateway's error body met no payment endpoint: for the
   // customer, like a gateway away (503), not "not found" — the session is there, and paying
@@ -129,7 +123,7 @@ export async function endNotSent(deps: PaymentFlowDeps, payment: Payment, reason
 
 /** The order's state at the gateway, applied to the ledger; undefined when it cannot be read now. */
 export async function readOrderState(deps: PaymentFlowDeps, payment: Payment, cause: unknown): Promise<OrderRefresh | undefined> {
-  gatewayLine(deps, 'the outcome of a payment is unknown; reading the order state', { order_id: payment.orderId, err: cause });
+  deps.logger[deps.gatewayTrouble.paymentLineLevel]('the outcome of a payment is unknown; reading the order state', { order_id: payment.orderId, err: cause });
   return deps.orderState.readWhileWaiting(payment.orderId);
 }
 

@@ -47,8 +47,7 @@ export function logRequests(app: RoutedApp): MiddlewareHandler<CompanionEnv> {
       // Cut for arriving too slowly: answered 408 and warned of where it was cut, not a 400 nobody got.
       if (cutForLateness(c.env?.incoming?.socket)) logger.debug('request cut: it did not arrive in time', { ...fields, status: 408 });
       else logger.info('request aborted by the client', fields);
-    } else if (status === 502 && c.get('services').gatewayTrouble.said) logger.info('request failed at the gateway', fields);
-    else if (status === 502) logger.warn('request failed at the gateway', fields);
+    } else if (status === 502) logger[c.get('services').gatewayTrouble.paymentLineLevel]('request failed at the gateway', fields);
     else if (status >= 500 && !toldElsewhere(status, c.res.headers, route)) logger.error('request failed', fields);
     // A load balancer's probes, every few seconds, would be a third of an idle log.
     else if (PROBES.test(route)) logger.debug('request', fields);

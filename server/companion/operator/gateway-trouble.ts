@@ -14,7 +14,7 @@
  * before is not said again (nor is its end), only counted, and the next line says how many failed
  * meanwhile — at most two lines a minute, where there were two for every failed call.
  * The flows' own lines, about each payment or operation, are warnings without a stack until
- * the trouble is said, then info (`said`): the order ids stay in the log, the warnings do not
+ * the trouble is said, then info (`paymentLineLevel`): the order ids stay in the log, the warnings do not
  * bury the one line that says what is wrong. Told of every call by `GatewayClient.onCall`;
  * the check at start (gateway-check.ts) is such a call, so trouble there is said before a
  * customer's payment meets it. `onChange` hears the trouble said (or counted quietly) begin, turn
@@ -118,11 +118,12 @@ export class GatewayTrouble {
   }
 
   /**
-   * The gateway's trouble is said (its error line, reminders once a minute): each payment it fails
-   * is then said at info, not as a warning of its own — a hundred a minute would bury the line.
+   * The level of a payment's own line about the gateway failing it (the flows', a 502's request
+   * line): a warning until the trouble is said (its error line, reminders once a minute), then
+   * info — a hundred warnings a minute would bury the line that says what is wrong.
    */
-  get said(): boolean {
-    return this.#told;
+  get paymentLineLevel(): 'warn' | 'info' {
+    return this.#told ? 'info' : 'warn';
   }
 
   observe(record: GatewayCallRecord): void {
