@@ -18,7 +18,7 @@ import type { Server, ServerOptions, ServerResponse } from 'node:http';
 import { finished } from 'node:stream/promises';
 import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
-import { GatewayClient, NetworkError, passwordMasked } from '@payform/gateway';
+import { GatewayClient, nearestName, NetworkError, passwordMasked } from '@payform/gateway';
 import { isPostgresUrl, MissingDriverError, openLedger, upgradeNotice } from '../ledger/index.js';
 import type { Ledger } from '../ledger/index.js';
 import { createCompanion } from './app.js';
@@ -616,11 +616,10 @@ async function checkLedgerOwner(ledger: Ledger, settings: CompanionSettings, log
   const from = settings.ledgerHandoverFrom;
   // A handover to an id a few characters off the ledger's own is a typo, not a point of sale:
   // handed over, the ledger would be a mistyped id's, refused by the gateway at every payment.
-  const typo = from !== undefined ? mistypedId(posId, from) : undefined;
-  if (typo !== undefined) {
+  if (from !== undefined && mistyped(posId, from)) {
     await ledger.close();
     throw new Error(
-      `PAYFORM_LEDGER_HANDOVER_FROM=${from} would hand the ledger to PAYFORM_GATEWAY_POS_ID ${posId}, which differs from it in ${typo} of its characters: ` +
+      `PAYFORM_LEDGER_HANDOVER_FROM=${from} would hand the ledger to PAYFORM_GATEWAY_POS_ID ${posId}, a character or two from it: ` +
         'a mistyped id, not another point of sale. Correct PAYFORM_GATEWAY_POS_ID, and remove PAYFORM_LEDGER_HANDOVER_FROM',
     );
   }
@@ -636,11 +635,10 @@ async function checkLedgerOwner(ledger: Ledger, settings: CompanionSettings, log
     return;
   }
   await ledger.close();
-  const typed = mistypedId(posId, held);
-  if (typed !== undefined) {
+  if (mistyped(posId, held)) {
     throw new Error(
       `the ledger at PAYFORM_DATABASE_URL ${shownLedger(settings.databaseUrl)} holds the payments of point of sale ${held}, and PAYFORM_GATEWAY_POS_ID is ${posId}, ` +
-        `which differs from it in ${typed} of its characters: a mistyped id, most likely. Set PAYFORM_GATEWAY_POS_ID to ${held}, as the gateway project gives it`,
+        `a character or two from it: a mistyped id, most likely. Set PAYFORM_GATEWAY_POS_ID to ${held}, as the gateway project gives it`,
     );
   }
   throw new Error(
@@ -653,19 +651,14 @@ async function checkLedgerOwner(ledger: Ledger, settings: CompanionSettings, log
 }
 
 /**
- * How many characters `typed` differs from `known` in, when that few (three at most) that it is
- * a typo of it rather than another point of sale's id: two gateway ids (random UUIDs) never come
- * that close. Undefined when they are the same, or unlike.
+ * Whether `typed` is `known` mistyped — another id a character or two away, as a mistyped name is
+ * (nearestName) — rather than another point of sale's: two gateway ids (random UUIDs) never come
+ * that close.
  */
-function mistypedId(typed: string, known: string): number | undefined {
+function mistyped(typed: string, known: string): boolean {
   const [one, other] = [typed.toLowerCase(), known.toLowerCase()];
-  if (one === other || one.length !== other.length) return undefined;
-  let differ = 0;
-  for (let index = 0; index < one.length && differ <= MAX_TYPOS; index += 1) if (one[index] !== other[index]) differ += 1;
-  return differ <= MAX_TYPOS ? differ : undefined;
+  return one !== other && nearestName(one, [other]) !== undefined;
 }
-
-const MAX_TYPOS = 3;
 
 /**
  * One ledger's payments go to one gateway. An instance pointed at another (a staging URL left in
