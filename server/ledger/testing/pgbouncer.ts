@@ -9,7 +9,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { withClient } from './schema-pool.js';
+import { dropDatabase, withClient } from './schema-pool.js';
 
 const PLACES = ['/usr/sbin/pgbouncer', '/usr/bin/pgbouncer', '/usr/local/bin/pgbouncer'];
 
@@ -90,7 +90,7 @@ export async function startPgBouncer(url: string, mode: 'transaction' | 'session
       clearTimeout(killed);
     }
     rmSync(dir, { recursive: true, force: true });
-    await withClient(url, (client) => client.query(`drop database if exists ${database} with (force)`));
+    await dropDatabase(url, database);
   };
   for (let tries = 0; ; tries += 1) {
     const client = new pg.Client({ connectionString: through });

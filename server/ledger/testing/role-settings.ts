@@ -2,7 +2,7 @@
 // (ALTER ROLE … IN DATABASE … SET), as a managed service's role or a pooler's setup has them. The
 // test role may set its own defaults, not make roles; the database keeps them from other tests.
 import { randomBytes } from 'node:crypto';
-import { withClient } from './schema-pool.js';
+import { dropDatabase, withClient } from './schema-pool.js';
 
 export interface RoleSettingsDatabase {
   /** The database, connected as the test's role. */
@@ -18,7 +18,7 @@ export async function databaseWithRoleSettings(url: string, settings: Readonly<R
   const database = `payform_role_settings_${randomBytes(6).toString('hex')}`;
   const own = Object.assign(new URL(url), { pathname: `/${database}` }).toString();
   // The role's settings in it go with it.
-  const drop = () => withClient(url, (client) => client.query(`drop database if exists ${database} with (force)`)).then(() => undefined);
+  const drop = () => dropDatabase(url, database);
   await withClient(url, (client) => client.query(`create database ${database}`));
   try {
     await prepare(own);

@@ -54,6 +54,24 @@ export function dropSchema(url: string, schema: string): Promise<void> {
 }
 
 /**
+ * Drops a test's own database, ending its connections. PostgreSQL 15 refuses WITH (FORCE) to a
+ * role without pg_signal_backend while an autovacuum worker (a process of no role) is in it, as
+ * one can be soon after a companion's migrations: then the role's own sessions are ended, and a
+ * plain DROP stops the worker itself.
+ */
+export function dropDatabase(url: string, database: string): Promise<void> {
+  return withClient(url, async (client) => {
+    try {
+      await client.query(`drop database if exists ${database} with (force)`);
+    } catch (error) {
+      if ((error as { code?: string }).code !== '42501') throw error;
+      await client.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and usename = current_user and pid <> pg_backend_pid()', [database]);
+      await client.query(`drop database if exists ${database}`);
+    }
+  });
+}
+
+/**
  * One connection per process and database for claims and releases: a new PostgreSQL backend
  * costs the server ~25 ms of CPU on this machine. It closes once idle, letting the process exit.
  */
