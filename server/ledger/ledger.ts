@@ -24,7 +24,7 @@ import { ensureSchema, postgresDialect, STATEMENT_TIMEOUT_MS } from './postgres.
 import type { LedgerPostgresDialect } from './postgres.js';
 import { descriptionsOfOrders, getOrder, listEvents, listOrders, listStalePayments, listUnsettledOperations, listWaitingEvents, moneyTotals, paymentStats } from './reports.js';
 import type { LedgerTables } from './schema.js';
-import { claimPayAttempt, closeSession, createSession, findSessionOfOrder, getSession } from './sessions.js';
+import { claimPayAttempt, closeSession, createSession, findSessionOfOrder, getSession, takesAnotherAttempt } from './sessions.js';
 import { sweepAbandonedSessions } from './session-sweep.js';
 import { settleOperation } from './settlement.js';
 import { recordedLightly, sqliteDialect } from './sqlite.js';
@@ -86,6 +86,8 @@ export interface Ledger {
   closeSession(id: string): Promise<CheckoutSession>;
   /** Starts the session's next attempt (payment row in `init`) unless one is in flight or paid. */
   claimPayAttempt(sessionId: string, request: PayAttemptRequest): Promise<PayAttemptClaim>;
+  /** False when the session's latest attempt failed and it takes no other (its attempts used up): claimPayAttempt would refuse `retry_unavailable`. */
+  takesAnotherAttempt(session: CheckoutSession): Promise<boolean>;
 
   // Payments
   getPayment(orderId: string): Promise<Payment | undefined>;
@@ -263,6 +265,7 @@ function ledgerOver(ctx: LedgerContext, migrations: { readonly upgradedNow: read
     findSessionOfOrder: (orderId) => findSessionOfOrder(ctx, orderId),
     closeSession: (id) => closeSession(ctx, id),
     claimPayAttempt: (sessionId, request) => claimPayAttempt(ctx, sessionId, request),
+    takesAnotherAttempt: (session) => takesAnotherAttempt(ctx, session),
     getPayment: (orderId) => getPayment(ctx, ctx.db, orderId),
     async advancePayment(orderId, update, options) {
       const input = parseInput(paymentUpdateInput, update);

@@ -304,6 +304,18 @@ async function attemptsUsedUp(db: LedgerDb, sessionId: string, attempt: number):
   return Number(received) >= MAX_ATTEMPTS_PER_SESSION;
 }
 
+/**
+ * Whether the session takes another attempt after its latest one, once that ended in failure:
+ * not when the failures used up its attempts, nor when its order id leaves no room for the next
+ * one's. A read for the customer's view; claimPayAttempt decides under the session's lock.
+ */
+export async function takesAnotherAttempt(ctx: LedgerContext, session: CheckoutSession): Promise<boolean> {
+  const latest = session.payment;
+  if (latest?.status !== 'failure') return true;
+  const attempt = latest.attempt + 1;
+  return `${session.orderId}:${attempt}`.length <= MAX_ORDER_ID_LENGTH && !(await attemptsUsedUp(ctx.db, session.id, attempt));
+}
+
 async function latestAttempt(ctx: LedgerContext, db: LedgerDb, sessionId: string): Promise<Payment | null> {
   const row = (await statements(ctx).latestAttempt(db, { sessionId })).rows[0];
   return row ? toPayment(row) : null;

@@ -116,7 +116,7 @@ export function checkoutRoutes(): Hono<CompanionEnv> {
     const saved = session.customerId && offersCards ? await ledger.listCards(session.customerId) : [];
     // A charge's session offers the charged card alone.
     const cards = session.cardId === null ? saved : saved.filter((card) => card.id === session.cardId);
-    return c.json(sessionView(session, cards, options));
+    return c.json(sessionView(session, cards, options, await ledger.takesAnotherAttempt(session)));
   });
 
   checkout.post('/sessions/:id/pay', takesPayments, limitPayAttempts(), validate('json', PayRequest), async (c) => {

@@ -193,8 +193,11 @@ describe('one payment per session', () => {
     await open({ companion: { rateLimits: { perSession: 100, perClient: 100 } } });
     const session = await stack.openSession();
     for (let attempt = 1; attempt <= 10; attempt += 1) {
+      expect((await stack.json('GET', `/api/checkout/sessions/${session.id}`, 200)).status, `before attempt ${attempt}`).toBe(attempt === 1 ? 'open' : 'failure');
       expect((await (await stack.pay(session.id, payBody({ card: card('rejected') }))).json()).status, `attempt ${attempt}`).toBe('failure');
     }
+    // The widget reads a session it can no longer pay, not a form that says "try again".
+    expect(await stack.json('GET', `/api/checkout/sessions/${session.id}`, 200)).toMatchObject({ status: 'expired', message: expect.stringMatching(/\S/) });
     const eleventh = await stack.pay(session.id);
     expect(eleventh.status).toBe(409);
     expect((await eleventh.json()).error.code).toBe('retry_unavailable');

@@ -19,7 +19,7 @@ export const SessionView = z.object({
   currency: z.string(),
   description: z.string(),
   method: z.enum(['purchase', 'auth', 'lookup']).describe('lookup: the session saves a card; nothing is paid beyond the verification hold'),
-  status: SessionViewStatus,
+  status: SessionViewStatus.describe('expired: the session can no longer be paid (out of time, closed by the shop, or its attempts used up): open a new one'),
   modes: z.array(z.enum(['direct', 'hosted'])),
   customer_fields: z.array(z.enum(['fname', 'lname', 'email', 'phone'])),
   brands: z.array(z.string()).optional(),
@@ -54,8 +54,11 @@ export function offeredModes(session: CheckoutSession, tokenizes: boolean): ('di
 const unpaidHostedPage = (payment: CheckoutSession['payment']): boolean =>
   payment?.mode === 'hosted' && payment.status === 'init' && payment.discrepancy === null;
 
-/** The widget's status of a session, and the customer-safe reason of a failed attempt. */
-export function viewStatus(session: CheckoutSession): { status: SessionViewStatus; message?: string } {
+/**
+ * The widget's status of a session, and the customer-safe reason of a failed attempt.
+ * `retryable`: false when the session takes no attempt after its failed one (Ledger.takesAnotherAttempt).
+ */
+export function viewStatus(session: CheckoutSession, retryable = true): { status: SessionViewStatus; message?: string } {
   switch (session.status) {
     case 'paid':
       return { status: 'success' };
@@ -71,14 +74,16 @@ export function viewStatus(session: CheckoutSession): { status: SessionViewStatu
       // A declined attempt, or one the gateway never got (ended as never sent): the customer who
       // waited on it reads why the form is back, not a form as if nothing had happened.
       const ended = session.payment && !holdsSession(session.payment) ? session.payment : undefined;
-      return ended ? { status: 'failure', message: failureMessage(ended) } : { status: 'open' };
+      if (!ended) return { status: 'open' };
+      // Its attempts used up, it can no longer be paid: no form for a pay call refused again.
+      return { status: retryable ? 'failure' : 'expired', message: failureMessage(ended) };
     }
   }
 }
 
-export function sessionView(session: CheckoutSession, cards: readonly SavedCard[], options: ViewOptions): SessionView {
+export function sessionView(session: CheckoutSession, cards: readonly SavedCard[], options: ViewOptions, retryable = true): SessionView {
   const modes = offeredModes(session, options.tokenizer !== undefined);
-  const { status, message } = viewStatus(session);
+  const { status, message } = viewStatus(session, retryable);
   return {
     id: session.id,
     amount: session.amount,

@@ -216,10 +216,12 @@ export function describeLedgerContract(backend: LedgerBackend): void {
       it('takes ten attempts a session at most, then refuses another (start a new checkout)', async () => {
         const session = await ledger.createSession({ ...teaSession, orderId: 'tea-50' });
         for (let attempt = 1; attempt <= 10; attempt += 1) {
+          expect(await ledger.takesAnotherAttempt((await ledger.getSession(session.id))!), `before attempt ${attempt}`).toBe(true);
           const claim = await ledger.claimPayAttempt(session.id, { mode: attempt % 2 ? 'direct' : 'hosted' });
           expect(claim, `attempt ${attempt}`).toMatchObject({ claimed: true, payment: { attempt } });
           await ledger.advancePayment(claim.payment!.orderId, { status: 'failure', statusCode: '4153' });
         }
+        expect(await ledger.takesAnotherAttempt((await ledger.getSession(session.id))!)).toBe(false);
         expect(await ledger.claimPayAttempt(session.id, { mode: 'direct' })).toMatchObject({ claimed: false, reason: 'retry_unavailable', payment: { orderId: 'tea-50:10' } });
       });
 
@@ -232,8 +234,10 @@ export function describeLedgerContract(backend: LedgerBackend): void {
         };
         // The gateway away while the customer clicked twelve times: ended with no status of its.
         for (let attempt = 1; attempt <= 12; attempt += 1) await claimAndEnd(attempt, { status: 'failure', statusDescription: 'Not sent: the gateway could not be reached' });
+        expect(await ledger.takesAnotherAttempt((await ledger.getSession(session.id))!)).toBe(true);
         // Back: ten declines still to go.
         for (let attempt = 13; attempt <= 22; attempt += 1) await claimAndEnd(attempt, { status: 'failure', statusCode: '4153', statusDescription: 'Declined' });
+        expect(await ledger.takesAnotherAttempt((await ledger.getSession(session.id))!)).toBe(false);
         expect(await ledger.claimPayAttempt(session.id, { mode: 'direct' })).toMatchObject({ claimed: false, reason: 'retry_unavailable', payment: { orderId: 'tea-51:22' } });
 
         // Never received at all: thirty order ids in all, then a new checkout.
@@ -243,6 +247,7 @@ export function describeLedgerContract(backend: LedgerBackend): void {
           expect(claim, `attempt ${attempt}`).toMatchObject({ claimed: true, payment: { attempt } });
           await ledger.advancePayment(claim.payment!.orderId, { status: 'failure', statusDescription: 'Not sent: the gateway could not be reached' });
         }
+        expect(await ledger.takesAnotherAttempt((await ledger.getSession(away.id))!)).toBe(false);
         expect(await ledger.claimPayAttempt(away.id, { mode: 'direct' })).toMatchObject({ claimed: false, reason: 'retry_unavailable', payment: { orderId: 'tea-52:30' } });
 
         // The gateway refusing the card's fields received them: those count, code or none.
