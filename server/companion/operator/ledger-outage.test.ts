@@ -35,7 +35,7 @@ describe('a ledger outage', () => {
     ]);
   });
 
-  it('says a database that comes and goes at most once a minute, counting the outages between the lines', async () => {
+  it('says a database that comes and goes at its first relapse, then at most once a minute, counting the outages between the lines', async () => {
     ledger = await openLedger(':memory:');
     const memory = memorySink();
     let now = 0;
@@ -49,22 +49,32 @@ describe('a ledger outage', () => {
     };
     for (let at = 0; at < 60_000; at += 5_000) await flap(at);
     await flap(70_000);
+    // Down again soon after a line said it was back: said at once, not left at "back" for a minute.
+    await flap(72_000);
     // One that begins quietly and lasts is reminded of a minute after the last line, and its end said.
-    now = 72_000;
+    now = 80_000;
     outage.noticed(reset());
-    now = 131_000;
+    now = 132_000;
     outage.noticed(reset());
     await outage.back();
     outage.stop();
-    expect(memory.lines.map((line) => JSON.parse(line) as Record<string, unknown>)).toMatchObject([
-      { level: 'error', msg: expect.stringContaining('the database cannot be reached'), reason: 'read ECONNRESET' },
-      { level: 'warn', msg: 'the database is back', refused: 1 },
-      { level: 'error', msg: expect.stringContaining('the database cannot be reached'), outages_since_last_line: 11, refused_since_last_line: 11 },
-      { level: 'warn', msg: 'the database is back', refused: 1 },
-      { level: 'error', msg: 'the database still cannot be reached', down_for_ms: 59_000, refused: 2 },
-      { level: 'warn', msg: 'the database is back', refused: 2 },
+    const down = { level: 'error', msg: expect.stringContaining('the database cannot be reached'), reason: 'read ECONNRESET' };
+    const back = (refused: number) => ({ level: 'warn', msg: 'the database is back', refused });
+    const lines = memory.lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines).toMatchObject([
+      down,
+      back(1),
+      { ...down, back_for_ms: 5_000 },
+      back(1),
+      { ...down, outages_since_last_line: 10, refused_since_last_line: 10 },
+      back(1),
+      { ...down, back_for_ms: 2_000 },
+      back(1),
+      { level: 'error', msg: 'the database still cannot be reached', down_for_ms: 52_000, refused: 2 },
+      back(2),
     ]);
-    expect(memory.lines).toHaveLength(6);
+    expect(lines).toHaveLength(10);
+    expect(lines.filter((line) => 'back_for_ms' in line)).toHaveLength(2);
   });
 
   it('begins an outage a readiness probe met, without counting the probe as refused work', async () => {

@@ -59,6 +59,10 @@ export class LedgerOutage {
   #endedAt = Number.NEGATIVE_INFINITY;
   /** The fix the last line said an outage needs. */
   #saidFix: string | undefined;
+  /** The last line said was "the database is back". */
+  #saidBack = false;
+  /** When an outage begun right after a "back" line was last said at once. */
+  #relapseSaidAt = Number.NEGATIVE_INFINITY;
 
   constructor(deps: LedgerOutageDeps) {
     this.#deps = deps;
@@ -126,10 +130,15 @@ export class LedgerOutage {
       // not leave the outage without the probe that ends it.
       if (began && !dead) this.#probeLater();
       // Another fix than the last line's (a full disk after a restart) is news: said at once.
-      this.#quiet = !dead && now - this.#saidAt < REMINDER_INTERVAL_MS && fix === this.#saidFix;
+      const quiet = !dead && now - this.#saidAt < REMINDER_INTERVAL_MS && fix === this.#saidFix;
+      // So is the first relapse in a minute after a line said it was back: the log's last word
+      // must not be "back" for up to a minute while it is down again. Later flaps are counted.
+      const relapse = quiet && began && this.#saidBack && now - this.#relapseSaidAt >= REMINDER_INTERVAL_MS;
+      if (relapse) this.#relapseSaidAt = now;
+      this.#quiet = quiet && !relapse;
       // A quiet one is reminded of a minute after the last line, should it last.
       this.#remindedAt = this.#quiet ? this.#saidAt : now;
-      const fields = { reason: describe(error), ...(fix === undefined ? {} : { fix }) };
+      const fields = { reason: describe(error), ...(fix === undefined ? {} : { fix }), ...(relapse ? { back_for_ms: now - this.#saidAt } : {}) };
       if (this.#quiet) return logger.debug(message, fields);
       logger.error(message, { ...fields, ...this.#sinceLastLine(now) });
     } else if (now - this.#remindedAt >= REMINDER_INTERVAL_MS) {
@@ -165,8 +174,9 @@ export class LedgerOutage {
   }
 
   /** The outages not said since the last line (none: nothing), for the line being said now. */
-  #sinceLastLine(now: number): { outages_since_last_line?: number; refused_since_last_line?: number } {
+  #sinceLastLine(now: number, back = false): { outages_since_last_line?: number; refused_since_last_line?: number } {
     this.#saidAt = now;
+    this.#saidBack = back;
     this.#saidFix = this.#fix;
     const { outages, refused } = this.#unsaid;
     this.#unsaid = { outages: 0, refused: 0 };
@@ -196,7 +206,7 @@ export class LedgerOutage {
       logger.debug('the database is back', fields);
     } else {
       // A quiet one ending a minute after the last line is said, with those before it.
-      logger.warn('the database is back', { ...fields, ...this.#sinceLastLine(now) });
+      logger.warn('the database is back', { ...fields, ...this.#sinceLastLine(now, true) });
     }
     this.#quiet = false;
     this.#endedAt = now;
