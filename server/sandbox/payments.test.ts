@@ -210,6 +210,15 @@ describe('an order_id longer than capture, void and refund take (32)', () => {
     expect((await recorded()).flatMap((request) => request.notes)).toEqual([]);
   });
 
+  it('counts characters as the refund does: 32 emoji are 32, not the 64 UTF-16 units they take', async () => {
+    sandbox = testSandbox({ projects: [{ strict: true }] });
+    const orderId = `${newOrderId('e')}-`.padEnd(16, 'x') + '\u{1F600}'.repeat(16);
+    expect(await pay({ order_id: orderId })).toMatchObject({ order_id: orderId, status: 'success' });
+    expect((await recorded()).flatMap((request) => request.notes)).toEqual([]);
+    const refund = await sandbox.postJson('/api/v1/refund', { pos_id: sandbox.project.posId, order_id: orderId, order_currency: 'UAH' });
+    expect(refund).toMatchObject({ status: 'success' });
+  });
+
   it('is refused by a strict project (auth, purchase, hosted, split), without taking the order_id', async () => {
     sandbox = testSandbox({ projects: [{ strict: true }] });
     const orderId = long();

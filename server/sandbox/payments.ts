@@ -16,7 +16,7 @@
  * than whichever one finds the task due.
  */
 import type { FieldIssue, CreatePaymentRequest, SplitPurchaseRequest } from '@payform/gateway/wire';
-import { SECONDARY_ORDER_ID_MAX, sectorIssues, StatusCode } from '@payform/gateway/wire';
+import { characters, SECONDARY_ORDER_ID_MAX, sectorIssues, StatusCode } from '@payform/gateway/wire';
 import type { Project } from './config.js';
 import type { RequestId } from './inspector/request-log.js';
 import { minorUnits } from './state/amounts.js';
@@ -48,7 +48,7 @@ const MAX_LIFESPAN_SECONDS = 10 * 365 * 86_400;
  * secondary operations), so a tolerant project creates it, with a warning; a strict one refuses.
  */
 export function outlivesSecondaryOperations(request: { readonly method: string; readonly order_id: string }): boolean {
-  return (request.method === 'auth' || request.method === 'purchase') && request.order_id.length > SECONDARY_ORDER_ID_MAX;
+  return (request.method === 'auth' || request.method === 'purchase') && characters(request.order_id) > SECONDARY_ORDER_ID_MAX;
 }
 
 /** Why, in a warning or a strict project's refusal. */

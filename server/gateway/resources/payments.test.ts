@@ -187,6 +187,12 @@ describe('payments.create — validation before sending', () => {
     ]);
   });
 
+  it('counts order_id in characters, as refunds do: 32 emoji are 32', async () => {
+    expect((await rejected({ ...direct, order_id: '\u{1F600}'.repeat(33) })).fields.map((issue) => issue.field)).toEqual(['order_id']);
+    double.gateway.answer({ body: samples.paymentResponse });
+    await expect(double.client().payments.create({ ...direct, order_id: '\u{1F600}'.repeat(32) })).resolves.toBeDefined();
+  });
+
   it('applies microfinance rules when the client is set up for that sector', async () => {
     const error = await rejected({ ...hosted, amount: 3_000_001 }, { merchantSector: 'microfinance' });
     expect(error.fields).toEqual([

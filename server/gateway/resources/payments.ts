@@ -16,7 +16,7 @@ import {
   CancelParams, CancelResponse, CreatePaymentRequest, CreditRequest, PaymentResponse, SplitPurchaseRequest, sectorIssues,
 } from '../wire/payment.js';
 import type { ThreeDsBypass } from '../wire/payment.js';
-import { SECONDARY_ORDER_ID_MAX } from '../wire/primitives.js';
+import { characters, SECONDARY_ORDER_ID_MAX } from '../wire/primitives.js';
 import { routes } from '../wire/routes.js';
 import type { Route } from '../wire/routes.js';
 import type { GatewayContext } from './context.js';
@@ -127,7 +127,7 @@ export class Payments {
 }
 
 function orderIdIssues(orderId: string): FieldIssue[] {
-  return orderId.length > SECONDARY_ORDER_ID_MAX
+  return characters(orderId) > SECONDARY_ORDER_ID_MAX
     ? [{ field: 'order_id', reason: `must be at most ${SECONDARY_ORDER_ID_MAX} characters (capture, void and refund take no longer one)` }]
     : [];
 }

@@ -119,6 +119,15 @@ const pathSafe = <S extends z.ZodString>(id: S) =>
 export const OrderId = pathSafe(requiredText(256));
 /** The longest order_id capture, void and refund take (the interface's Limits): a longer one is created, and never refunded. */
 export const SECONDARY_ORDER_ID_MAX = 32;
+/**
+ * The characters of `value` as the interface's limits count them, and this package's schemas
+ * (zod's length checks): code points, an emoji one, not its two UTF-16 units.
+ */
+export function characters(value: string): number {
+  let count = 0;
+  for (const _ of value) count += 1;
+  return count;
+}
 /** order_id in capture, void and refund requests. */
 export const SecondaryOrderId = pathSafe(requiredText(SECONDARY_ORDER_ID_MAX));
 

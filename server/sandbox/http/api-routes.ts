@@ -8,7 +8,7 @@ import { Hono } from 'hono';
 import type { Context } from 'hono';
 import * as z from 'zod';
 import { zipSync } from 'fflate';
-import { AccountParams, BalancesParams, TerminalParams, CaptureRequest, RefundRequest, SplitCaptureRequest, SplitRefundRequest, VoidRequest, OrderOperationParams, OrderParams, ResendWebhookQuery, CancelParams, CreatePaymentRequest, CreditRequest, PaymentRequestBasics, SplitPurchaseBasics, SplitPurchaseRequest, DateReceiptsParams, DateReceiptsQuery, OrderReceiptParams, OrderReceiptQuery, routes, SECONDARY_ORDER_ID_MAX } from '@payform/gateway/wire';
+import { AccountParams, BalancesParams, TerminalParams, CaptureRequest, RefundRequest, SplitCaptureRequest, SplitRefundRequest, VoidRequest, OrderOperationParams, OrderParams, ResendWebhookQuery, CancelParams, CreatePaymentRequest, CreditRequest, PaymentRequestBasics, SplitPurchaseBasics, SplitPurchaseRequest, DateReceiptsParams, DateReceiptsQuery, OrderReceiptParams, OrderReceiptQuery, routes, SECONDARY_ORDER_ID_MAX, characters } from '@payform/gateway/wire';
 import type { OrderOperationResponse, Route } from '@payform/gateway/wire';
 import { accountsOf, accountView, terminalsOf, terminalView } from '../balances.js';
 import { capture, refund, voidAuth } from '../operations.js';
@@ -55,10 +55,10 @@ export function apiRoutes(gateway: SimulatedGateway, baseUrlOf: BaseUrlOf): Hono
       if (outlivesSecondaryOperations(request)) {
         warn(c, {
           field: 'order_id',
-          what: `${request.order_id.length} characters: ${LONG_ORDER_ID_REASON}`,
+          what: `${characters(request.order_id)} characters: ${LONG_ORDER_ID_REASON}`,
           rule: `order_id is at most ${SECONDARY_ORDER_ID_MAX} characters in capture, void and refund requests (the interface's Limits); keep it that short on create`,
         });
-        gateway.config.log(`${route.path}: a ${request.method} created with an order_id of ${request.order_id.length} characters (over ${SECONDARY_ORDER_ID_MAX}) can never be captured, voided or refunded`);
+        gateway.config.log(`${route.path}: a ${request.method} created with an order_id of ${characters(request.order_id)} characters (over ${SECONDARY_ORDER_ID_MAX}) can never be captured, voided or refunded`);
       }
       if (payment.mode === 'hosted') return c.body(null, 303, { Location: links.checkout(payment) });
       return c.json(createdPaymentView(payment));
