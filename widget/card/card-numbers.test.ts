@@ -45,6 +45,10 @@ describe('findCardNumbers', () => {
     ['19 digits', '4111 1111 1111 1111 003'],
     ['a UnionPay number that fails the check digit, as some do', '6212 3456 7890 1234'],
     ['an 18-digit UnionPay number that fails it', '621234567890123456'],
+    ['mixed marks between fours', '4111 1111-1111.1111'],
+    ['a dash, then spaces', '4111-1111 1111 1111'],
+    ['its security code run into it', `${VISA}123`],
+    ['an Amex number and its four-digit code run into it', '3782822463100051234'],
   ])('finds a card number written with %s', (_, written) => {
     const text = `Olena ${written} Koval`;
     expect(findCardNumbers(text).map(({ start, end }) => text.slice(start, end))).toEqual([written]);
@@ -67,7 +71,7 @@ describe('findCardNumbers', () => {
 
   it('finds a card number in a hexadecimal-looking word and in a URL\'s escapes', () => {
     for (const text of [
-      `${VISA}a@example.com`, `ref ${VISA}abcd`, `abc${VISA}`, `?card%3D${VISA}%26cvv`, `card ${VISA.match(/.{4}/g)!.join('%20')}`,
+      `${VISA}a@example.com`, `ref ${VISA}abcd`, `abc${VISA}`, `a${VISA}b`, `ref ab${VISA}cd`, `?card%3D${VISA}%26cvv`, `card ${VISA.match(/.{4}/g)!.join('%20')}`,
       '4111%2D1111%2D1111%2D1111', 'card=4111%2C1111%2C1111%2C1111', 'x=3782%2D822463%2D10005', 'fee 2%4111111111111111',
     ]) {
       expect(findCardNumbers(text), text).toHaveLength(1);
@@ -113,6 +117,9 @@ describe('findCardNumbers', () => {
     ['an IBAN', 'Invoice to IBAN UA213223130000026007233566001'],
     ['a German IBAN', 'DE89370400440532013000'],
     ['an IBAN in groups of four', 'IBAN UA21 3223 1300 0002 6007 2335 6600 1'],
+    ['two numbers of eight side by side, each written alike', '4111-1111 1111-1111'],
+    ['a nanosecond timestamp', '1795854494765123456'],
+    ['17 digits', '41111111111111111'],
   ])('finds none in %s', (_, text) => {
     expect(findCardNumbers(text)).toEqual([]);
   });

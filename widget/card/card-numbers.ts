@@ -11,12 +11,13 @@
  * mark-up tags, character entities, combining marks (underlines, keycaps) and format characters.
  * A group of more than 19 digits may have one run into it, or straddle it and the groups beside
  * it: their digits are judged as one run, and taken whole when a card number stands anywhere in
- * it; a long id without one (most date-time ids) is kept.
+ * it; a long id without one (most date-time ids) is kept. A shorter group that is a card number
+ * with its security code run into it is taken too.
  *
  * What people write with as many digits is kept. The groups must be a card number's: in fours,
- * each digit alone, or split at the scheme's own gaps (4-6-5), and separated alike, so
- * timestamps, dates, amounts and phone numbers, written in pairs and threes and with mixed
- * punctuation, are not taken for one. A number right after `+` with
+ * each digit alone, or split at the scheme's own gaps (4-6-5), and separated alike (fours may
+ * mix their marks, as typing slips do), so timestamps, dates, amounts and phone numbers, written
+ * in pairs and threes and with mixed punctuation, are not taken for one. A number right after `+` with
  * no more digits than a phone has (15) is a phone. UUIDs, hexadecimal ids, IBANs and ids such as
  * `e4-1795384870676` (a short group run into a word) are identifiers. No scheme issues numbers
  * starting with 0, 1 or 7, which keeps epoch timestamps and most national numbers out.
@@ -52,10 +53,10 @@ const MAY_HIDE = /[<&\p{M}\p{Cf}]/u;
 // Identifiers: UUIDs, and hexadecimal ids of 16 characters or more (a ledger's 20, an event's 64).
 const IDENTIFIER = /[\da-f]{8}-[\da-f]{4}-[\da-f]{4}-[\da-f]{4}-[\da-f]{12}|(?<![\p{L}\p{Nd}])(?=[\da-f]*[a-f])[\da-f]{16,}(?![\p{L}\p{Nd}])/giu;
 const MAY_IDENTIFY = /[a-f]/i;
-// A hexadecimal-looking word that is a card number and a few letters on one side (`4111…1111abcd`,
-// `abc4111…`) is not an id: its digits stay digits to judge. Ids the ledger and the gateway make
+// A hexadecimal-looking word that is a card number and a few letters on either side (`4111…1111abcd`,
+// `abc4111…`, `a4111…1111b`) is not an id: its digits stay digits to judge. Ids the ledger and the gateway make
 // are not made so (one 20-digit hex id in millions).
-const CARD_AND_A_FEW_LETTERS = /^(?:\d{13,19}[a-f]{1,4}|[a-f]{1,4}\d{13,19})$/i;
+const CARD_AND_A_FEW_LETTERS = /^[a-f]{0,4}\d{13,19}[a-f]{0,4}$/i;
 // An IBAN (ISO 13616): a country's two letters, two check digits, then up to 30 letters and
 // digits, written whole or in groups of four.
 const IBAN = /(?<![\p{L}\p{Nd}])[A-Z]{2}\d{2}(?:[A-Z\d]{11,30}|(?: [A-Z\d]{4}){2,7}(?: [A-Z\d]{1,3})?)(?![\p{L}\p{Nd}])/gu;
@@ -179,10 +180,27 @@ function afterPlus(text: string, index: number): boolean {
 }
 
 /**
- * Whether the groups are separated alike, as a person writes one number (`4242 4242 …`,
- * `4242-4242-…`); what separates a time's parts, a date's and a zone's is not (`07:21:16.5850-0530`).
+ * Whether the groups are separated as a person writes one number: alike (`4242 4242 …`,
+ * `4242-4242-…`), or in fours with the marks mixed as typing slips (`4242 4242-4242.4242`). What
+ * separates a time's parts, a date's and a zone's is not (`07:21:16.5850-0530`), nor two numbers
+ * of eight side by side, each written alike (`2255-3769 2255-1462`).
  */
-const separatedAlike = (window: readonly Group[]): boolean => window.every((group, i) => i < 2 || group.after === window[1]!.after);
+function separatedAlike(window: readonly Group[]): boolean {
+  if (window.every((group, i) => i < 2 || group.after === window[1]!.after)) return true;
+  if (window[0]!.digits.length !== 4 || window.some((group, i) => i < window.length - 1 && group.digits.length !== 4)) return false;
+  return window.every((group, i) => i < 1 || i + 2 >= window.length || group.after !== window[i + 2]!.after || group.after === window[i + 1]!.after);
+}
+
+/**
+ * Whether `digits`, no card number as a whole, are one with the security code typed right after
+ * it (`4111111111111111` then `123`): three digits, or four after a scheme whose code has four.
+ */
+function cardThenCode(digits: string): boolean {
+  return [3, 4].some((code) => {
+    const brand = digits.length - code >= MIN_DIGITS ? issuer(digits.slice(0, -code)) : undefined;
+    return brand !== undefined && (brand.cvv ?? 3) === code;
+  });
+}
 
 /**
  * Whether groups end in a word: a short group run into letters (`e4-…`, `…-12ab`) is part of an
@@ -286,6 +304,10 @@ export function scanForCardNumbers(text: string): CardNumberSpan[] {
     // A card number may be run into a group too long to be one, or straddle it and its neighbours.
     if (groups.some((group) => group.digits.length > MAX_DIGITS) && hidesCardNumber(groups.map((group) => group.digits).join(''))) {
       found(groups[0]!.start, groups.at(-1)!.end);
+    }
+    // A card number with its security code run into it is no card number as a whole: taken with it.
+    for (const group of groups) {
+      if (group.digits.length > MIN_DIGITS + 2 && group.digits.length <= MAX_DIGITS && !issuer(group.digits) && cardThenCode(group.digits)) found(group.start, group.end);
     }
     groups.forEach((first, from) => {
       let number = '';
