@@ -98,9 +98,12 @@ describe('maskCardData', () => {
     expect(maskCardData(`Order ${wide('4242 4242 4242 4242')}`)).toBe('Order [card number]');
     expect(maskCardData(`cvv ${wide('987')}`)).toBe('cvv [cvv]');
     expect(maskCardData('Order ⁴²⁴²⁴²⁴²⁴²⁴²⁴²⁴², cvv ⁹⁸⁷, code ₁₂₃₄')).toBe('Order [card number], cvv [cvv], code [cvv]');
-    for (const named of ['CV2 987', 'CVN: 987', 'C.V.V. 987', 'C.V.C 987', '\uff23\uff36\uff36 987']) expect(maskCardData(named)).toMatch(/ \[cvv\]$/);
+    for (const named of ['CV2 987', 'CVN: 987', 'C.V.V. 987', 'C.V.C 987', '\uff23\uff36\uff36 987', 'CV2=987', 'CID 1234', 'CVD 987', 'CAV2 987', 'card verification value 987', 'verification code 987', 'код безпеки 987']) {
+      expect(maskCardData(named), named).toMatch(/ ?\[cvv\]$/);
+    }
     // Words that only look alike are not a mention: their numbers are kept.
     expect(maskCardData('CV20 order 1234')).toBe('CV20 order 1234');
+    expect(maskCardData('CID for order 1234')).toBe('CID for order 1234');
     expect(maskCardData('Ship to Coventry CV2 4AA, invoice 5512 of 2026')).toBe('Ship to Coventry CV2 4AA, invoice 5512 of 2026');
   });
 

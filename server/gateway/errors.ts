@@ -208,9 +208,10 @@ function maskNamed(value: unknown, named: boolean): unknown {
   return maskIn(value, named || namesCvv(typeof value === 'string' ? value : JSON.stringify(value)));
 }
 
-// `cvv`, `CVC2`, `csc`, `security code`, and as some forms write it: `C.V.V.`, and `CVN` or `CV2`
-// with its digits (alone, `CV2 4AA` is a Coventry postcode).
-const CVV_MENTION = /cvv|cvc|csc|security[\s_-]?code|\bc\.v\.?[vc]|\bcv[n2]:?\s*\d{3,4}(?!\d)/i;
+// `cvv`, `CVC2`, `csc`, `security code`, `verification value`, Ukrainian `код безпеки`, and as
+// some forms write it: `C.V.V.`, and `CVN`, `CV2`, `CVD`, `CAV2` or Amex's `CID` with its digits
+// (alone, `CV2 4AA` is a Coventry postcode, and `CID` is many things).
+const CVV_MENTION = /cvv|cvc|csc|security[\s_-]?code|verification[\s_-]?(?:value|code)|код[\s_-]?безпеки|\bc\.v\.?[vc]|\bc(?:v[n2d]|id|av2)\s*[:=#]?\s*\d{3,4}(?!\d)/i;
 const NON_ASCII = /[^\0-\x7f]/;
 // Any script's digits and their look-alikes: a CVV written ９８７ or ⁹⁸⁷ is one too.
 const SHORT_CODE = new RegExp(String.raw`(?<!${ANY_DIGIT})${ANY_DIGIT}{3,4}(?!${ANY_DIGIT})`, 'gu');

@@ -30,9 +30,10 @@ const GENERATED_ID = /^(?:(?=\d*[a-f])(?![a-f]*\d{16,}[a-f]*(?::|$))[\da-f]{20}(
 
 const MAX_DEPTH = 6;
 
-// A CVV under a key no list can foresee (`card_cvc`, `cvv_code`, `cardSecurityCode`, `csc`): a key
-// that names one is secret, as text that names one has its short digit runs masked.
-const CVV_KEY = /cvv|cvc|securitycode|^csc$/;
+// A CVV under a key no list can foresee (`card_cvc`, `cvv_code`, `cardSecurityCode`, `csc`, `cv2`,
+// `cvn`, `card_code`): a key that names one is secret, as text that names one has its short digit
+// runs masked. Not a bare `cid`, which is as often a customer's or a client's id.
+const CVV_KEY = /cvv|cvc|cv2|cvn|cvd|cav2|securitycode|cardcode|^csc$/;
 
 const normalisedKey = (key: string) => key.toLowerCase().replace(/[-_]/g, '');
 
@@ -88,7 +89,9 @@ export function redactor(maskText: (text: string) => string): (value: unknown) =
    * a longer one is judged by the digits it still has (a card number with digits run after it).
    */
   function number(value: number): number | string {
-    if (!Number.isInteger(value) || Math.abs(value) < 1e12) return value;
+    // A fraction's whole part is judged as its own digits: `4111111111111111.5` is a card number.
+    if (!Number.isInteger(value)) return Math.abs(value) >= 1e12 && number(Math.trunc(value)) === CARD_NUMBER_MASK ? CARD_NUMBER_MASK : value;
+    if (Math.abs(value) < 1e12) return value;
     if (!Number.isSafeInteger(value) && Math.abs(value) < 1e19) return CARD_NUMBER_MASK;
     const text = String(value);
     return maskText(text) === text ? value : CARD_NUMBER_MASK;

@@ -25,6 +25,7 @@ describe('redact', () => {
       cc_token: 'tok_123',
       signature: 'abc=',
       list: [{ cvc: '123' }],
+      gateway_echo: { cv2: CVV, cvn: CVV, card_code: CVV, CardCv2: CVV, cid: 'c-42' },
       amount: 1010,
       order_id: 'order-1',
     });
@@ -38,6 +39,8 @@ describe('redact', () => {
       cc_token: REDACTED,
       signature: REDACTED,
       list: [{ cvc: REDACTED }],
+      // A bare `cid` is as often a customer's id: not taken for Amex's code.
+      gateway_echo: { cv2: REDACTED, cvn: REDACTED, card_code: REDACTED, CardCv2: REDACTED, cid: 'c-42' },
       amount: 1010,
       order_id: 'order-1',
     });
@@ -82,6 +85,8 @@ describe('redact', () => {
     expect(redact(Number(PAN))).toBe('[card number]');
     // Past 19 digits, what is left of the number is judged: a card number with digits run after it.
     expect(redact(JSON.parse(`{"extra": ${PAN}5000}`))).toEqual({ extra: '[card number]' });
+    // A fraction's whole part is judged too; an amount with a fraction is kept.
+    expect(redact(JSON.parse(`{"extra_amount": ${PAN}.5, "rate": 1234567890123.25, "fee": 10.1}`))).toEqual({ extra_amount: '[card number]', rate: 1234567890123.25, fee: 10.1 });
   });
 
   it('masks a card number sent as a key', () => {
