@@ -174,6 +174,9 @@ describe('a request sent again with its Idempotency-Key', () => {
     expect(JSON.parse(answer.text).operation.comment).toBe('as read out: [card number]');
     const stored = (await stack.ledger.getOrder(session.order_id))!.operations.map((operation) => operation.comment);
     expect(stored).toEqual(['as read out: [card number]']);
+    // Nor is it sent: the gateway prints a refund's comment on its receipt, a page the customer opens.
+    const { gateway } = stack.sandbox.sandbox;
+    expect(gateway.store.order(gateway.defaultProject.posId, session.order_id)?.operations.map((operation) => operation.comment)).toEqual(['as read out: [card number]']);
   });
 
   it('keeps no key that is or holds a card number: it is stored as a digest, and still replays', async () => {

@@ -43,7 +43,7 @@ export class SecondaryOperations {
     const request = definedFields<OperationRequest>({
       kind,
       amount: body.amount === undefined ? undefined : minorUnitsOf(body.amount, payment.currency, 'amount'),
-      // Free text kept at rest: a card number typed into it is stored masked; the gateway gets it as typed.
+      // Free text: a card number typed into it is masked before it is stored or sent (the gateway prints a refund's comment on its receipt).
       comment: body.comment === undefined ? undefined : maskStoredText(body.comment),
       split: body.split?.map((share, i): SplitShare => ({ subMerchantId: share.sub_merchant_id, amount: minorUnitsOf(share.amount, payment.currency, `split[${i}].amount`) })),
       overCapturePercent: kind === 'capture' ? this.#deps.options.captureOverReservePercent : undefined,
@@ -128,7 +128,7 @@ export class SecondaryOperations {
 
   #send(payment: Payment, reservation: Operation, body: OperationBody): Promise<GatewayOperation> {
     const { gateway, options } = this.#deps;
-    const target = { order_id: payment.orderId, comment: body.comment, server_url: `${options.publicUrl}/webhooks/gateway` };
+    const target = { order_id: payment.orderId, comment: reservation.comment ?? undefined, server_url: `${options.publicUrl}/webhooks/gateway` };
     const split = reservation.split?.map((share) => ({ amount: minorUnits(share.amount), sub_merchant_id: share.subMerchantId }));
     const amount = minorUnits(reservation.amount);
     // The whole payment at once goes without an amount, as the interface's "full" form.
