@@ -73,6 +73,8 @@ describe('findCardNumbers', () => {
     for (const text of [
       `${VISA}a@example.com`, `ref ${VISA}abcd`, `abc${VISA}`, `a${VISA}b`, `ref ab${VISA}cd`, `?card%3D${VISA}%26cvv`, `card ${VISA.match(/.{4}/g)!.join('%20')}`,
       '4111%2D1111%2D1111%2D1111', 'card=4111%2C1111%2C1111%2C1111', 'x=3782%2D822463%2D10005', 'fee 2%4111111111111111',
+      // A URL in another's query is escaped twice: `%20` becomes `%2520`.
+      'result_url=https%3A%2F%2Fshop.example%2Fsearch%3Fq%3D4111%25201111%25201111%25201111',
     ]) {
       expect(findCardNumbers(text), text).toHaveLength(1);
       expect(findCardNumbers(text), `${text}: the quick look agrees with the scan`).toEqual(scanForCardNumbers(text));
@@ -82,6 +84,7 @@ describe('findCardNumbers', () => {
     expect(findCardNumbers(`${VISA}e3b0c44298fc`)).toEqual([]);
     // An escaped plus still starts a phone; alternating gaps are two numbers side by side.
     expect(findCardNumbers('phone=%2B4915112345678')).toEqual([]);
+    expect(findCardNumbers('back=%3Fphone%3D%252B4915112345678')).toEqual([]);
     expect(findCardNumbers('Tel. 2255-3769 2255-1462')).toEqual([]);
   });
 

@@ -62,8 +62,9 @@ const CARD_AND_A_FEW_LETTERS = /^[a-f]{0,4}\d{13,19}[a-f]{0,4}$/i;
 const IBAN = /(?<![\p{L}\p{Nd}])[A-Z]{2}\d{2}(?:[A-Z\d]{11,30}|(?: [A-Z\d]{4}){2,7}(?: [A-Z\d]{1,3})?)(?![\p{L}\p{Nd}])/gu;
 const MAY_BE_IBAN = /[A-Z]{2}\d{2}/;
 // A URL's escapes of spaces and punctuation (`%20`, `%3D`, `%2D`) are punctuation to a reader,
-// not digits or letters; an escaped `+` (`%2B`) is still a plus before a phone number.
-const PERCENT_ESCAPE = /%(?:2[\da-f]|3[a-f]|40|5[b-f]|60|7[b-e])/gi;
+// not digits or letters, and so are they escaped again, as a URL put in another's query is
+// (`%2520`); an escaped `+` (`%2B`, `%252B`) is still a plus before a phone number.
+const PERCENT_ESCAPE = /%(?:25)*(?:2[\da-f]|3[a-f]|40|5[b-f]|60|7[b-e])/gi;
 // A `+` after a space, right before digits, starts a phone number: it ends what came before.
 const PHONE_START = /\s[+＋]$/;
 const PLUS = /^[+＋]$/;
@@ -158,7 +159,7 @@ function groupedLikeACard(lengths: readonly number[], brand: Brand): boolean {
  */
 function readable(text: string): string {
   const hidden = MAY_HIDE.test(text) ? text.replace(INVISIBLE, (found) => '\0'.repeat(found.length)) : text;
-  const unescaped = hidden.includes('%') ? hidden.replace(PERCENT_ESCAPE, (found) => (found.toUpperCase() === '%2B' ? '\0\0+' : '%%%')) : hidden;
+  const unescaped = hidden.includes('%') ? hidden.replace(PERCENT_ESCAPE, (found) => (/2b$/i.test(found) ? `${'\0'.repeat(found.length - 1)}+` : '%'.repeat(found.length))) : hidden;
   const identified = MAY_IDENTIFY.test(unescaped) ? unescaped.replace(IDENTIFIER, (found) => (CARD_AND_A_FEW_LETTERS.test(found) ? found : 'x'.repeat(found.length))) : unescaped;
   return MAY_BE_IBAN.test(identified) ? identified.replace(IBAN, (found) => (isIban(found) ? 'x'.repeat(found.length) : found)) : identified;
 }
@@ -237,7 +238,7 @@ const LT = 60;
 const NUL = 0;
 const AMP = 38;
 const PERCENT = 37;
-const ONE_ESCAPE = new RegExp(`^${PERCENT_ESCAPE.source}$`, 'i');
+const ESCAPE_HERE = new RegExp(PERCENT_ESCAPE.source, 'iy');
 
 /**
  * A quick look that clears most text without the scan: whether plain ASCII text (nothing
@@ -270,10 +271,12 @@ function mayHoldCardNumber(text: string): boolean {
     // A letter ends a chain (ASCII here: code | 32 folds capitals).
     if ((code | 32) >= 97 && (code | 32) <= 122) run = 0;
     gap += 1;
-    // An escaped space or mark (`%2D`) is a gap of three, as the scan reads it: its letter ends nothing.
-    if (code === PERCENT && ONE_ESCAPE.test(text.slice(i, i + 3))) {
-      gap += 2;
-      i += 2;
+    // An escaped space or mark (`%2D`, `%252D`) is a gap of its length, as the scan reads it: its letter ends nothing.
+    if (code === PERCENT) {
+      ESCAPE_HERE.lastIndex = i;
+      const escape = ESCAPE_HERE.exec(text)?.[0].length ?? 1;
+      gap += escape - 1;
+      i += escape - 1;
     }
   }
   return run + group >= MIN_DIGITS;
