@@ -89,6 +89,7 @@ describe('payform-sandbox (server/sandbox/main.ts)', { timeout: 30_000 }, () => 
       expect(output()).toContain('PAYFORM_GATEWAY_ENDPOINTS_KEY=sandbox-test-endpoints-key');
       expect(output()).toContain('PAYFORM_GATEWAY_WIDGET_KEY=sandbox-test-widget-key\n');
       expect(output()).toContain(`PAYFORM_SANDBOX_ORIGIN=${url}\n`);
+      expect(output()).toContain('reads requests tolerantly, as the live gateway is said to (the inspector notes what it let pass): SANDBOX_STRICT=1 holds');
       // Pasted into a .env file, the block reads as the companion's environment: every line a
       // variable or a comment.
       const block = output().slice(output().indexOf('PAYFORM_GATEWAY_BASE_URL'), output().indexOf('\n\n'));
@@ -222,13 +223,14 @@ describe('payform-sandbox (server/sandbox/main.ts)', { timeout: 30_000 }, () => 
   });
 
   it('prints its public URL normalised, where it is bound apart, and warns of a misspelt variable', async () => {
-    const child = start(['--public-url', 'https://Sandbox.test/gateway/'], { SANDBOX_PROJECT: 'projects.json' });
+    const child = start(['--public-url', 'https://Sandbox.test/gateway/'], { SANDBOX_PROJECT: 'projects.json', SANDBOX_STRICT: '1' });
     try {
       const { url, output } = await listening(child);
       expect(url).toBe('https://sandbox.test/gateway');
       expect(output()).toContain('payform-sandbox: SANDBOX_PROJECT is set, and the sandbox does not read it: did you mean SANDBOX_PROJECTS?');
       expect(output()).toMatch(/\n {2}bound to 127\.0\.0\.1:\d+; every link it hands out uses the public URL, https:\/\/sandbox\.test\/gateway\n/);
       expect(output()).toContain('inspector and control plane: https://sandbox.test/gateway/_sandbox ');
+      expect(output()).not.toContain('tolerantly');
       expect(await stop(child)).toBe(0);
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL');

@@ -62,6 +62,10 @@ const project = sandbox.sandbox.gateway.defaultProject;
 const secretFromShell = !projects && project.apiSecret !== TEST_PROJECT_DEFAULTS.apiSecret;
 const secretLine = secretFromShell ? '# PAYFORM_GATEWAY_API_SECRET: the one in this environment (not printed)' : `PAYFORM_GATEWAY_API_SECRET=${project.apiSecret}`;
 const others = sandbox.sandbox.gateway.config.projects.slice(1);
+// A client written from the interface alone may pass here and be refused live: said where it starts.
+const tolerantLine = sandbox.sandbox.gateway.config.projects[0]!.strict
+  ? ''
+  : '  reads requests tolerantly, as the live gateway is said to (the inspector notes what it let pass): SANDBOX_STRICT=1 holds a client of your own to the interface\n';
 
 const server = serve({ fetch: sandbox.fetch, port: options.port, hostname: options.host }, (info: AddressInfo) => {
   const host = info.family === 'IPv6' ? `[${info.address}]` : info.address;
@@ -85,7 +89,7 @@ ${widgetKeyLines(project)}
 # needed only when the sandbox is not on the companion's machine:
 ${everywhere && !options.publicUrl ? "# PAYFORM_SANDBOX_ORIGIN: the sandbox's address as the companion reaches it (give it as --public-url too)" : `PAYFORM_SANDBOX_ORIGIN=${new URL(url).origin}`}
 
-${boundLine}${others.map((other) => `  also project ${other.name}: pos_id ${other.posId}\n`).join('')}\
+${boundLine}${others.map((other) => `  also project ${other.name}: pos_id ${other.posId}\n`).join('')}${tolerantLine}\
   inspector and control plane: ${url}/_sandbox   test cards: ${url}/
   docs: ${SANDBOX_DOCS}`);
 });
