@@ -34,6 +34,18 @@ describe('bad input never reaches the state', () => {
     expect(body).toEqual({ message: 'Invalid request: the body is not valid JSON', args: [{ field_name: '', violation: 'the body is not valid JSON' }] });
   });
 
+  it('a body that is not UTF-8 → 400, not kept with its letters replaced; U+FFFD sent as UTF-8 is text', async () => {
+    const json = JSON.stringify(directPayment(sandbox.project, { description: 'Café crème' }));
+    const latin1 = await sandbox.call('POST', '/api/v1/payment', { body: Buffer.from(json, 'latin1'), headers: { 'Content-Type': 'application/json; charset=iso-8859-1' } });
+    expect(await expectError(latin1, 400)).toEqual({
+      message: 'Invalid request: the body is not UTF-8 text: JSON is sent as UTF-8 (RFC 8259)',
+      args: [{ field_name: '', violation: 'the body is not UTF-8 text: JSON is sent as UTF-8 (RFC 8259)' }],
+    });
+    expect(await orderCount()).toBe(0);
+    const replacement = await sandbox.postJson('/api/v1/payment', directPayment(sandbox.project, { description: 'sent as \uFFFD' }));
+    expect(replacement).toMatchObject({ status: 'success' });
+  });
+
   it('a body that is not application/json → 406, whatever it contains', async () => {
     const json = JSON.stringify(directPayment(sandbox.project));
     for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'application/jsonp']) {

@@ -20,12 +20,29 @@ const JSON_TYPE = /^application\/json\s*(;|$)/i;
 
 export const isJsonType = (contentType: string | undefined): boolean => JSON_TYPE.test(contentType ?? '');
 
+const UTF8 = new TextDecoder();
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
+function isUtf8(bytes: Uint8Array): boolean {
+  try {
+    STRICT_UTF8.decode(bytes);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** The JSON body; `optional` lets an empty body through as `{}` (control-plane commands). */
 export async function readJsonBody(c: Context<SandboxEnv>, options: { optional?: boolean } = {}): Promise<unknown> {
-  const text = await c.req.text();
+  // The bytes, read first: read as text first, Hono's body cache would make them again from its U+FFFDs.
+  const bytes = new Uint8Array(await c.req.arrayBuffer());
+  const text = UTF8.decode(bytes);
   if (options.optional && text.trim() === '') return {};
   if (!isJsonType(c.req.header('content-type'))) {
     throw new Refusal(406, 'The body must be JSON sent with Content-Type: application/json', { code: 'P-406' });
+  }
+  // Bytes that are not UTF-8 (a body in Latin-1) were read as U+FFFD: refused, not kept changed.
+  if (text.includes('\uFFFD') && !isUtf8(bytes)) {
+    throw Refusal.invalidField('', 'the body is not UTF-8 text: JSON is sent as UTF-8 (RFC 8259)');
   }
   let body: unknown;
   try {

@@ -67,7 +67,7 @@ export function testSandbox(config: SandboxConfig = {}): TestSandbox {
     app.request(path, {
       method,
       headers: { ...headers, ...(options.body === undefined ? {} : { 'Content-Type': 'application/json' }), ...options.headers },
-      body: options.body === undefined ? undefined : typeof options.body === 'string' ? options.body : JSON.stringify(options.body),
+      body: options.body === undefined ? undefined : typeof options.body === 'string' || options.body instanceof Uint8Array ? (options.body as BodyInit) : JSON.stringify(options.body),
     });
   const expectJson = async <T>(response: Response, status: number): Promise<T> => {
     const text = await response.text();
