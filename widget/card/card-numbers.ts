@@ -180,15 +180,19 @@ function afterPlus(text: string, index: number): boolean {
   return PLUS.test(text[at] ?? '');
 }
 
+/** The marks a typing slip mixes between the fours of one card number: a space, a dash, a dot. */
+const SLIPS = new Set([' ', '-', '.']);
+
 /**
  * Whether the groups are separated as a person writes one number: alike (`4242 4242 …`,
- * `4242-4242-…`), or in fours with the marks mixed as typing slips (`4242 4242-4242.4242`). What
- * separates a time's parts, a date's and a zone's is not (`07:21:16.5850-0530`), nor two numbers
- * of eight side by side, each written alike (`2255-3769 2255-1462`).
+ * `4242-4242-…`), or in fours with spaces, dashes and dots mixed as typing slips
+ * (`4242 4242-4242.4242`). What separates a time's parts, a date's and a zone's is not
+ * (`07:21:16.5850-0530`), nor two numbers of eight side by side, each written alike
+ * (`2255-3769 2255-1462`), nor what stands between two numbers in a list (`; `, ` / `).
  */
 function separatedAlike(window: readonly Group[]): boolean {
   if (window.every((group, i) => i < 2 || group.after === window[1]!.after)) return true;
-  if (window[0]!.digits.length !== 4 || window.some((group, i) => i < window.length - 1 && group.digits.length !== 4)) return false;
+  if (window.some((group, i) => (i < window.length - 1 && group.digits.length !== 4) || (i > 0 && !SLIPS.has(group.after)))) return false;
   return window.every((group, i) => i < 1 || i + 2 >= window.length || group.after !== window[i + 2]!.after || group.after === window[i + 1]!.after);
 }
 
