@@ -138,6 +138,9 @@ describe('findCardNumbers', () => {
   it('finds each of several card numbers once', () => {
     const text = `a ${VISA} b 3782-822463-10005 c`;
     expect(findCardNumbers(text).map(({ start, end }) => text.slice(start, end))).toEqual([VISA, '3782-822463-10005']);
+    // Listed, each written alike: what separates them is not masked with them.
+    const listed = '4242+4242+4242+4242 ; 4242:4242:4242:4242 / 4242.4242.4242.4242';
+    expect(findCardNumbers(listed).map(({ start, end }) => listed.slice(start, end))).toEqual(['4242+4242+4242+4242', '4242:4242:4242:4242', '4242.4242.4242.4242']);
   });
 });
 
