@@ -210,6 +210,8 @@ describe('the quick look before the scan', () => {
   const piece = fc.oneof(
     fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: 1, maxLength: 20 }),
     fc.constantFrom(' ', '-', '  ', '.', ':', '/', ' - ', '         ', '+', ' +', 'T', 'x', 'ab', '\0', '<b>', '&nbsp;', '４', 'й', '\u200b', '4242', '4242424242424242', '378282246310005', '5555 5555 5555 4444'),
+    // A URL's escapes, escaped again as a page's address is in the gateway's result_url.
+    fc.constantFrom('%20', '%2B', '%252B', '%2520', '%25', '%2F', '%252F', '%3D', '%2D'),
   );
   const text = fc.array(piece, { maxLength: 24 }).map((pieces) => pieces.join(''));
 

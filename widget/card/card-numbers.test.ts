@@ -48,7 +48,7 @@ describe('findCardNumbers', () => {
     ['mixed marks between fours', '4111 1111-1111.1111'],
     ['a dash, then spaces', '4111-1111 1111 1111'],
     ['its security code run into it', `${VISA}123`],
-    ['an Amex number and its four-digit code run into it', '3782822463100051234'],
+    ['an Amex number and its four-digit code run into it', '3782822463100054321'],
   ])('finds a card number written with %s', (_, written) => {
     const text = `Olena ${written} Koval`;
     expect(findCardNumbers(text).map(({ start, end }) => text.slice(start, end))).toEqual([written]);
@@ -73,8 +73,9 @@ describe('findCardNumbers', () => {
     for (const text of [
       `${VISA}a@example.com`, `ref ${VISA}abcd`, `abc${VISA}`, `a${VISA}b`, `ref ab${VISA}cd`, `?card%3D${VISA}%26cvv`, `card ${VISA.match(/.{4}/g)!.join('%20')}`,
       '4111%2D1111%2D1111%2D1111', 'card=4111%2C1111%2C1111%2C1111', 'x=3782%2D822463%2D10005', 'fee 2%4111111111111111',
-      // A URL in another's query is escaped twice: `%20` becomes `%2520`.
+      // A URL in another's query is escaped twice: `%20` becomes `%2520`, ` / ` `%2B%252F%2B`.
       'result_url=https%3A%2F%2Fshop.example%2Fsearch%3Fq%3D4111%25201111%25201111%25201111',
+      'page=%3Fq%3D4111%2B%252F%2B1111%2B%252F%2B1111%2B%252F%2B1111', 'q%3D4111%2520%252D%25201111%2520%252D%25201111%2520%252D%25201111',
     ]) {
       expect(findCardNumbers(text), text).toHaveLength(1);
       expect(findCardNumbers(text), `${text}: the quick look agrees with the scan`).toEqual(scanForCardNumbers(text));
@@ -123,6 +124,10 @@ describe('findCardNumbers', () => {
     ['two numbers of eight side by side, each written alike', '4111-1111 1111-1111'],
     ['a nanosecond timestamp', '1795854494765123456'],
     ['17 digits', '41111111111111111'],
+    // Shorter card numbers with three digits after them: one ordinary number in twelve is such.
+    ['a 13-digit Visa number and three digits', '4222222222222001'],
+    ['a 16-digit number with a 13-digit card in it', '4226880920332252'],
+    ['two phone numbers of eight, one with a space, one with a dash', '6212 3456 6298-7654'],
   ])('finds none in %s', (_, text) => {
     expect(findCardNumbers(text)).toEqual([]);
   });
@@ -141,6 +146,10 @@ describe('findCardNumbers', () => {
     // Listed, each written alike: what separates them is not masked with them.
     const listed = '4242+4242+4242+4242 ; 4242:4242:4242:4242 / 4242.4242.4242.4242';
     expect(findCardNumbers(listed).map(({ start, end }) => listed.slice(start, end))).toEqual(['4242+4242+4242+4242', '4242:4242:4242:4242', '4242.4242.4242.4242']);
+    // One with its code run in, after one without: both, in order.
+    for (const pair of [`Cards: ${VISA}, 5555555555554444737`, `4111 1111 1111 1111 / ${VISA}123`]) {
+      expect(maskCardNumbers(pair, '#'), pair).toMatch(/^[^\d]*# ?[,/] #$/);
+    }
   });
 });
 

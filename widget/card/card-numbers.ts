@@ -11,7 +11,7 @@
  * mark-up tags, character entities, combining marks (underlines, keycaps) and format characters.
  * A group of more than 19 digits may have one run into it, or straddle it and the groups beside
  * it: their digits are judged as one run, and taken whole when a card number stands anywhere in
- * it; a long id without one (most date-time ids) is kept. A shorter group that is a card number
+ * it; a long id without one (most date-time ids) is kept. A group of 19 that is a card number
  * with its security code run into it is taken too.
  *
  * What people write with as many digits is kept. The groups must be a card number's: in fours,
@@ -61,7 +61,7 @@ const CARD_AND_A_FEW_LETTERS = /^[a-f]{0,4}\d{13,19}[a-f]{0,4}$/i;
 // digits, written whole or in groups of four.
 const IBAN = /(?<![\p{L}\p{Nd}])[A-Z]{2}\d{2}(?:[A-Z\d]{11,30}|(?: [A-Z\d]{4}){2,7}(?: [A-Z\d]{1,3})?)(?![\p{L}\p{Nd}])/gu;
 const MAY_BE_IBAN = /[A-Z]{2}\d{2}/;
-// A URL's escapes of spaces and punctuation (`%20`, `%3D`, `%2D`) are punctuation to a reader,
+// A URL's escapes of spaces and punctuation (`%20`, `%3D`, `%2D`) are one mark each to a reader,
 // not digits or letters, and so are they escaped again, as a URL put in another's query is
 // (`%2520`); an escaped `+` (`%2B`, `%252B`) is still a plus before a phone number.
 const PERCENT_ESCAPE = /%(?:25)*(?:2[\da-f]|3[a-f]|40|5[b-f]|60|7[b-e])/gi;
@@ -159,7 +159,7 @@ function groupedLikeACard(lengths: readonly number[], brand: Brand): boolean {
  */
 function readable(text: string): string {
   const hidden = MAY_HIDE.test(text) ? text.replace(INVISIBLE, (found) => '\0'.repeat(found.length)) : text;
-  const unescaped = hidden.includes('%') ? hidden.replace(PERCENT_ESCAPE, (found) => (/2b$/i.test(found) ? `${'\0'.repeat(found.length - 1)}+` : '%'.repeat(found.length))) : hidden;
+  const unescaped = hidden.includes('%') ? hidden.replace(PERCENT_ESCAPE, (found) => `${'\0'.repeat(found.length - 1)}${/2b$/i.test(found) ? '+' : '%'}`) : hidden;
   const identified = MAY_IDENTIFY.test(unescaped) ? unescaped.replace(IDENTIFIER, (found) => (CARD_AND_A_FEW_LETTERS.test(found) ? found : 'x'.repeat(found.length))) : unescaped;
   return MAY_BE_IBAN.test(identified) ? identified.replace(IBAN, (found) => (isIban(found) ? 'x'.repeat(found.length) : found)) : identified;
 }
@@ -190,21 +190,23 @@ const SLIPS = new Set([' ', '-', '.']);
  * (`07:21:16.5850-0530`), nor two numbers of eight side by side, each written alike
  * (`2255-3769 2255-1462`), nor what stands between two numbers in a list (`; `, ` / `).
  */
-function separatedAlike(window: readonly Group[]): boolean {
+function separatedAlike(window: readonly Group[], digits: string): boolean {
   if (window.every((group, i) => i < 2 || group.after === window[1]!.after)) return true;
+  // Mixed, the check digit must hold: UnionPay's numbers that fail it would take phone numbers in.
+  if (!luhn(digits)) return false;
   if (window.some((group, i) => (i < window.length - 1 && group.digits.length !== 4) || (i > 0 && !SLIPS.has(group.after)))) return false;
   return window.every((group, i) => i < 1 || i + 2 >= window.length || group.after !== window[i + 2]!.after || group.after === window[i + 1]!.after);
 }
 
 /**
- * Whether `digits`, no card number as a whole, are one with the security code typed right after
- * it (`4111111111111111` then `123`): three digits, or four after a scheme whose code has four.
+ * Whether 19 digits are a card number of 16 with its three-digit security code typed right
+ * after it (`4111111111111111` then `123`), or an Amex number of 15 with its four. Only these:
+ * shorter card numbers and shorter runs would take one ordinary number in twelve as well.
  */
-function cardThenCode(digits: string): boolean {
-  return [3, 4].some((code) => {
-    const brand = digits.length - code >= MIN_DIGITS ? issuer(digits.slice(0, -code)) : undefined;
-    return brand !== undefined && (brand.cvv ?? 3) === code;
-  });
+export function isCardWithCode(digits: string): boolean {
+  if (digits.length !== MAX_DIGITS) return false;
+  const sixteen = issuer(digits.slice(0, 16));
+  return sixteen ? sixteen.cvv === undefined : issuer(digits.slice(0, 15))?.cvv === 4;
 }
 
 /**
@@ -275,12 +277,10 @@ function mayHoldCardNumber(text: string): boolean {
     // A letter ends a chain (ASCII here: code | 32 folds capitals).
     if ((code | 32) >= 97 && (code | 32) <= 122) run = 0;
     gap += 1;
-    // An escaped space or mark (`%2D`, `%252D`) is a gap of its length, as the scan reads it: its letter ends nothing.
+    // An escaped space or mark (`%2D`, `%252D`) is one mark, as the scan reads it: its letter ends nothing.
     if (code === PERCENT) {
       ESCAPE_HERE.lastIndex = i;
-      const escape = ESCAPE_HERE.exec(text)?.[0].length ?? 1;
-      gap += escape - 1;
-      i += escape - 1;
+      i += (ESCAPE_HERE.exec(text)?.[0].length ?? 1) - 1;
     }
   }
   return run + group >= MIN_DIGITS;
@@ -312,17 +312,15 @@ export function scanForCardNumbers(text: string): CardNumberSpan[] {
     if (groups.some((group) => group.digits.length > MAX_DIGITS) && hidesCardNumber(groups.map((group) => group.digits).join(''))) {
       found(groups[0]!.start, groups.at(-1)!.end);
     }
-    // A card number with its security code run into it is no card number as a whole: taken with it.
-    for (const group of groups) {
-      if (group.digits.length > MIN_DIGITS + 2 && group.digits.length <= MAX_DIGITS && !issuer(group.digits) && cardThenCode(group.digits)) found(group.start, group.end);
-    }
     groups.forEach((first, from) => {
+      // A card number with its security code run into it is no card number as a whole: taken with it.
+      if (!issuer(first.digits) && isCardWithCode(first.digits)) found(first.start, first.end);
       let number = '';
       for (let to = from; to < groups.length && (number += groups[to]!.digits).length <= MAX_DIGITS; to += 1) {
         if (number.length < MIN_DIGITS) continue;
         const brand = issuer(number);
         const window = groups.slice(from, to + 1);
-        if (brand && groupedLikeACard(window.map((group) => group.digits.length), brand) && separatedAlike(window) && !endsInAWord(scanned, window)) {
+        if (brand && groupedLikeACard(window.map((group) => group.digits.length), brand) && separatedAlike(window, number) && !endsInAWord(scanned, window)) {
           found(first.start, groups[to]!.end);
         }
       }

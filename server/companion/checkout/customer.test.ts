@@ -190,6 +190,8 @@ describe('a card number written into the tax id or the customer id a merchant se
     '4242 4242 4242 4242', '4242-4242-4242-4242', '4111111111111111', 'cus_4111111111111111', 'tax 5555.5555.5555.4444',
     // A card number and more, written in groups: not one long id.
     '4242 4242 4242 4242 4242', '4242-4242-4242-4242-4242',
+    // A card number with its security code run in, failing the check digit as a whole.
+    '4111111111111111123',
   ];
 
   async function refused(response: Response, field: string, value: string): Promise<void> {

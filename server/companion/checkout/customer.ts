@@ -4,7 +4,7 @@
  * dashes and brackets as people type them are dropped). None may hold a card number.
  */
 import * as z from 'zod';
-import { digitsOf, findCardNumbers, foldDigits, holdsCardNumber, isCardNumberAsPhone, luhn, maxLength } from '@payform/card';
+import { digitsOf, findCardNumbers, foldDigits, holdsCardNumber, isCardNumberAsPhone, isCardWithCode, luhn, maxLength } from '@payform/card';
 import { EMAIL_ADDRESS, requiredText } from '@payform/gateway/wire';
 import type { CustomerDetails, PaymentMethod } from '../../ledger/index.js';
 import { definedFields } from '../optional-fields.js';
@@ -27,13 +27,15 @@ const MAX_CARD_DIGITS = maxLength(undefined);
  * (its digits may hide one); a merchant's id is often such a run (a date-time and a sequence),
  * one in eight of those passes by chance, and refusing them would fail that merchant's checkouts.
  * Written in groups (`4242 4242 4242 4242 4242`), it is a card number and more, and refused.
- * Only one that passes the check digit: the masks also take UnionPay's numbers that fail it,
- * and a shop's 16-digit ids starting 62 or 81 would all be refused for those.
+ * Only one that passes the check digit (or is one that does with its security code run in): the
+ * masks also take UnionPay's numbers that fail it, and a shop's 16-digit ids starting 62 or 81
+ * would all be refused for those.
  */
 export const holdsCardNumberOfItsLength = (text: string): boolean =>
   findCardNumbers(text).some((span) => {
     const written = text.slice(span.start, span.end);
-    return !isLongDigitRun(written) && luhn(digitsOf(foldDigits(written)));
+    const digits = digitsOf(foldDigits(written));
+    return !isLongDigitRun(written) && (luhn(digits) || isCardWithCode(digits));
   });
 
 function isLongDigitRun(written: string): boolean {
