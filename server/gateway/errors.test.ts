@@ -98,12 +98,15 @@ describe('maskCardData', () => {
     expect(maskCardData(`Order ${wide('4242 4242 4242 4242')}`)).toBe('Order [card number]');
     expect(maskCardData(`cvv ${wide('987')}`)).toBe('cvv [cvv]');
     expect(maskCardData('Order ⁴²⁴²⁴²⁴²⁴²⁴²⁴²⁴², cvv ⁹⁸⁷, code ₁₂₃₄')).toBe('Order [card number], cvv [cvv], code [cvv]');
-    for (const named of ['CV2 987', 'CVN: 987', 'C.V.V. 987', 'C.V.C 987', '\uff23\uff36\uff36 987', 'CV2=987', 'CID 1234', 'CVD 987', 'CAV2 987', 'card verification value 987', 'verification code 987', 'код безпеки 987']) {
+    for (const named of ['CV2 987', 'CVN: 987', 'C.V.V. 987', 'C.V.C 987', '\uff23\uff36\uff36 987', 'CV2=987', 'CVN2 987', 'CVD 987', 'CAV2 987', 'Card Code: 987', 'card_code=987', 'card verification value 987', 'код безпеки 987']) {
       expect(maskCardData(named), named).toMatch(/ ?\[cvv\]$/);
     }
+    // Quoted whole, as a JSON key or a field the gateway names.
+    expect(maskCardData({ cv2: '737', card_code: '1234' })).toEqual({ cv2: '[cvv]', card_code: '[cvv]' });
+    expect(maskCardData({ field_name: 'cvn', violation: 'value 737 is not valid' })).toEqual({ field_name: 'cvn', violation: 'value [cvv] is not valid' });
     // Words that only look alike are not a mention: their numbers are kept.
     expect(maskCardData('CV20 order 1234')).toBe('CV20 order 1234');
-    expect(maskCardData('CID for order 1234')).toBe('CID for order 1234');
+    for (const ordinary of ['CID 1234 for order 5678', 'SMS verification code sent to 067 123 4567', 'bytes_rcvd 1234', 'svc_v2 1234']) expect(maskCardData(ordinary)).toBe(ordinary);
     expect(maskCardData('Ship to Coventry CV2 4AA, invoice 5512 of 2026')).toBe('Ship to Coventry CV2 4AA, invoice 5512 of 2026');
   });
 

@@ -208,10 +208,12 @@ function maskNamed(value: unknown, named: boolean): unknown {
   return maskIn(value, named || namesCvv(typeof value === 'string' ? value : JSON.stringify(value)));
 }
 
-// `cvv`, `CVC2`, `csc`, `security code`, `verification value`, Ukrainian `код безпеки`, and as
-// some forms write it: `C.V.V.`, and `CVN`, `CV2`, `CVD`, `CAV2` or Amex's `CID` with its digits
-// (alone, `CV2 4AA` is a Coventry postcode, and `CID` is many things).
-const CVV_MENTION = /cvv|cvc|csc|security[\s_-]?code|verification[\s_-]?(?:value|code)|код[\s_-]?безпеки|\bc\.v\.?[vc]|\bc(?:v[n2d]|id|av2)\s*[:=#]?\s*\d{3,4}(?!\d)/i;
+// `cvv`, `CVC2`, `csc`, `security code`, `card verification value`, Ukrainian `код безпеки`, and
+// as some forms write it: `C.V.V.`; `CVN`, `CV2`, `CVD`, `CAV2` or `card code` with its digits, or
+// quoted whole as a JSON key or field name (alone, `CV2 4AA` is a Coventry postcode). Not an SMS's
+// "verification code", nor `CID`, which is as often a caller's or a customer's id.
+const CVV_MENTION =
+  /cvv|cvc|csc|security[\s_-]?code|card[\s_-]?verification[\s_-]?(?:value|code)|код[\s_-]?безпеки|\bc\.v\.?[vc]|\b(?:c(?:vn2?|v2|vd|av2)|card[\s_-]?code)["']?\s*[:=#]?\s*["']?\d{3,4}(?!\d)|"(?:c(?:vn2?|v2|vd|av2)|card[_-]?code)"/i;
 const NON_ASCII = /[^\0-\x7f]/;
 // Any script's digits and their look-alikes: a CVV written ９８７ or ⁹⁸⁷ is one too.
 const SHORT_CODE = new RegExp(String.raw`(?<!${ANY_DIGIT})${ANY_DIGIT}{3,4}(?!${ANY_DIGIT})`, 'gu');

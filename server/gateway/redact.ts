@@ -30,17 +30,21 @@ const GENERATED_ID = /^(?:(?=\d*[a-f])(?![a-f]*\d{16,}[a-f]*(?::|$))[\da-f]{20}(
 
 const MAX_DEPTH = 6;
 
-// A CVV under a key no list can foresee (`card_cvc`, `cvv_code`, `cardSecurityCode`, `csc`, `cv2`,
-// `cvn`, `card_code`): a key that names one is secret, as text that names one has its short digit
-// runs masked. Not a bare `cid`, which is as often a customer's or a client's id.
-const CVV_KEY = /cvv|cvc|cv2|cvn|cvd|cav2|securitycode|cardcode|^csc$/;
+// A CVV under a key no list can foresee (`card_cvc`, `cvv_code`, `cardSecurityCode`, `csc`): a key
+// that names one is secret, as text that names one has its short digit runs masked.
+const CVV_KEY = /cvv|cvc|securitycode|^csc$/;
+// Shorter names of one, as whole words of the key (`cv2`, `card_cvn`, `cardCode`), so `bytes_rcvd`,
+// `svc_v2` and `discard_code` stay what they are. Not a bare `cid`: as often a customer's id.
+const CVV_WORDS = /(?:^|[^a-z\d])(?:cvn2?|cv2|cvd|cav2|card[^a-z\d]?code)(?:$|[^a-z\d])/;
 
 const normalisedKey = (key: string) => key.toLowerCase().replace(/[-_]/g, '');
+/** The key's words apart, lower case: `cardCode` as `card code`, `card_cv2` as `card cv2`. */
+const keyWords = (key: string) => key.replace(/([a-z\d])([A-Z])/g, '$1 $2').toLowerCase();
 
-const isSecretNormalised = (normalised: string) => SECRET_KEYS.has(normalised) || CVV_KEY.test(normalised);
+const isSecret = (key: string, normalised: string) => SECRET_KEYS.has(normalised) || CVV_KEY.test(normalised) || CVV_WORDS.test(keyWords(key));
 
 export function isSecretKey(key: string): boolean {
-  return isSecretNormalised(normalisedKey(key));
+  return isSecret(key, normalisedKey(key));
 }
 
 type KeyKind = 'secret' | 'identifier' | 'other';
@@ -57,7 +61,7 @@ const KEYS_KEPT = 2_048;
 
 function kindOf(key: string): KeyKind {
   const normalised = normalisedKey(key);
-  return isSecretNormalised(normalised) ? 'secret' : IDENTIFIER_KEYS.has(normalised) ? 'identifier' : 'other';
+  return isSecret(key, normalised) ? 'secret' : IDENTIFIER_KEYS.has(normalised) ? 'identifier' : 'other';
 }
 
 /**
@@ -89,8 +93,11 @@ export function redactor(maskText: (text: string) => string): (value: unknown) =
    * a longer one is judged by the digits it still has (a card number with digits run after it).
    */
   function number(value: number): number | string {
-    // A fraction's whole part is judged as its own digits: `4111111111111111.5` is a card number.
-    if (!Number.isInteger(value)) return Math.abs(value) >= 1e12 && number(Math.trunc(value)) === CARD_NUMBER_MASK ? CARD_NUMBER_MASK : value;
+    // A fraction is judged by its digits as written, each side of the point: `4111111111111111.5`, `0.4111111111111111`.
+    if (!Number.isInteger(value)) {
+      const text = String(value);
+      return maskText(text) === text && (Math.abs(value) < 1e12 || number(Math.trunc(value)) !== CARD_NUMBER_MASK) ? value : CARD_NUMBER_MASK;
+    }
     if (Math.abs(value) < 1e12) return value;
     if (!Number.isSafeInteger(value) && Math.abs(value) < 1e19) return CARD_NUMBER_MASK;
     const text = String(value);

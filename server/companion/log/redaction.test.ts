@@ -25,7 +25,7 @@ describe('redact', () => {
       cc_token: 'tok_123',
       signature: 'abc=',
       list: [{ cvc: '123' }],
-      gateway_echo: { cv2: CVV, cvn: CVV, card_code: CVV, CardCv2: CVV, cid: 'c-42' },
+      gateway_echo: { cv2: CVV, cvn: CVV, card_code: CVV, CardCv2: CVV, cardCode: CVV, cid: 'c-42', bytes_rcvd: 1234, svc_v2: 'payments', discard_code: 'D1' },
       amount: 1010,
       order_id: 'order-1',
     });
@@ -39,8 +39,8 @@ describe('redact', () => {
       cc_token: REDACTED,
       signature: REDACTED,
       list: [{ cvc: REDACTED }],
-      // A bare `cid` is as often a customer's id: not taken for Amex's code.
-      gateway_echo: { cv2: REDACTED, cvn: REDACTED, card_code: REDACTED, CardCv2: REDACTED, cid: 'c-42' },
+      // A bare `cid` is as often a customer's id: not taken for Amex's code; nor are words that only hold the letters.
+      gateway_echo: { cv2: REDACTED, cvn: REDACTED, card_code: REDACTED, CardCv2: REDACTED, cardCode: REDACTED, cid: 'c-42', bytes_rcvd: 1234, svc_v2: 'payments', discard_code: 'D1' },
       amount: 1010,
       order_id: 'order-1',
     });
@@ -86,7 +86,7 @@ describe('redact', () => {
     // Past 19 digits, what is left of the number is judged: a card number with digits run after it.
     expect(redact(JSON.parse(`{"extra": ${PAN}5000}`))).toEqual({ extra: '[card number]' });
     // A fraction's whole part is judged too; an amount with a fraction is kept.
-    expect(redact(JSON.parse(`{"extra_amount": ${PAN}.5, "rate": 1234567890123.25, "fee": 10.1}`))).toEqual({ extra_amount: '[card number]', rate: 1234567890123.25, fee: 10.1 });
+    expect(redact(JSON.parse(`{"extra_amount": ${PAN}.5, "share": 0.${PAN}, "rate": 1234567890123.25, "fee": 10.1}`))).toEqual({ extra_amount: '[card number]', share: '[card number]', rate: 1234567890123.25, fee: 10.1 });
   });
 
   it('masks a card number sent as a key', () => {
