@@ -51,10 +51,13 @@ describe('a ledger outage', () => {
     await flap(70_000);
     // Down again soon after a line said it was back: said at once, not left at "back" for a minute.
     await flap(72_000);
-    // One that begins quietly and lasts is reminded of a minute after the last line, and its end said.
+    // One that begins quietly after that "back" is said once it has lasted 5 s, not a minute
+    // after the last line; a blip shorter than that stays quiet. Its end is said.
     now = 80_000;
     outage.noticed(reset());
-    now = 132_000;
+    now = 84_000;
+    outage.noticed(reset());
+    now = 86_000;
     outage.noticed(reset());
     await outage.back();
     outage.stop();
@@ -70,8 +73,8 @@ describe('a ledger outage', () => {
       back(1),
       { ...down, back_for_ms: 2_000 },
       back(1),
-      { level: 'error', msg: 'the database still cannot be reached', down_for_ms: 52_000, refused: 2 },
-      back(2),
+      { level: 'error', msg: 'the database still cannot be reached', down_for_ms: 6_000, refused: 3 },
+      back(3),
     ]);
     expect(lines).toHaveLength(10);
     expect(lines.filter((line) => 'back_for_ms' in line)).toHaveLength(2);

@@ -23,6 +23,8 @@ import type { Logger } from '../log/logger.js';
 const PROBE_INTERVAL_MS = 1_000;
 /** While it lasts, a reminder with the running count at most this often. */
 const REMINDER_INTERVAL_MS = 60_000;
+/** How long an outage begun right after a "back" line may last unsaid. */
+const RELAPSE_GRACE_MS = 5_000;
 
 export interface LedgerOutageDeps {
   readonly ledger: Ledger;
@@ -141,11 +143,24 @@ export class LedgerOutage {
       const fields = { reason: describe(error), ...(fix === undefined ? {} : { fix }), ...(relapse ? { back_for_ms: now - this.#saidAt } : {}) };
       if (this.#quiet) return logger.debug(message, fields);
       logger.error(message, { ...fields, ...this.#sinceLastLine(now) });
-    } else if (now - this.#remindedAt >= REMINDER_INTERVAL_MS) {
-      this.#remindedAt = now;
-      this.#quiet = false;
-      logger.error('the database still cannot be reached', { down_for_ms: now - this.#since, refused: this.#refused, ...(this.#fix === undefined ? {} : { fix: this.#fix }), ...this.#sinceLastLine(now) });
+    } else {
+      this.#remindIfDue(now);
     }
+  }
+
+  /**
+   * The reminder of an outage that lasts: a minute after the last line, or sooner for a quiet one
+   * while the last line said "back", once it has lasted RELAPSE_GRACE_MS (a blip stays quiet).
+   */
+  #remindIfDue(now: number): void {
+    const since = this.#since;
+    if (since === undefined) return;
+    const relapsed = this.#quiet && this.#saidBack && now - since >= RELAPSE_GRACE_MS;
+    if (!relapsed && now - this.#remindedAt < REMINDER_INTERVAL_MS) return;
+    this.#remindedAt = now;
+    this.#quiet = false;
+    const { logger } = this.#deps;
+    logger.error('the database still cannot be reached', { down_for_ms: now - since, refused: this.#refused, ...(this.#fix === undefined ? {} : { fix: this.#fix }), ...this.#sinceLastLine(now) });
   }
 
   /**
@@ -194,6 +209,8 @@ export class LedgerOutage {
       await this.#deps.ledger.listOrders({ limit: 1 });
       if (this.#writes) await this.#deps.ledger.probeWrite();
     } catch {
+      // Nothing may call while it is down: the probe's failure is what says it lasts.
+      this.#remindIfDue(this.#deps.clock());
       return this.#probeLater();
     }
     if (this.#dead) return;
