@@ -63,7 +63,7 @@ const secretFromShell = !projects && project.apiSecret !== TEST_PROJECT_DEFAULTS
 const secretLine = secretFromShell ? '# PAYFORM_GATEWAY_API_SECRET: the one in this environment (not printed)' : `PAYFORM_GATEWAY_API_SECRET=${project.apiSecret}`;
 const others = sandbox.sandbox.gateway.config.projects.slice(1);
 // A client written from the interface alone may pass here and be refused live: said where it starts.
-const tolerantLine = sandbox.sandbox.gateway.config.projects[0]!.strict
+const tolerantLine = project.strict
   ? ''
   : '  reads requests tolerantly, as the live gateway is said to (the inspector notes what it let pass): SANDBOX_STRICT=1 holds a client of your own to the interface\n';
 
