@@ -582,7 +582,11 @@ export function advance(form: Form, { target, inputType }: InputEvent, { valid }
   const full = name === 'exp' || digits === (name === 'number' ? maxLength(form.brand) : name === 'cvv' ? cvvLength(form.brand) : -1);
   if (valid && full && /^insert(Text|FromPaste)/.test(inputType) && input.selectionEnd === value.length) {
     const inputs = form.inputs();
-    inputs[inputs.indexOf(input) + 1]?.focus();
+    const next = inputs[inputs.indexOf(input) + 1];
+    next?.focus();
+    // A Tab pressed by habit right after would skip the field focus just came to (the expiry),
+    // and what is typed next would land a field on: it stays, once (WCAG 3.2.2).
+    next?.addEventListener('keydown', (event) => event.key === 'Tab' && !event.shiftKey && !next.value && event.preventDefault(), { once: true });
   }
 }
 

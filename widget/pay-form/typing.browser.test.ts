@@ -175,6 +175,20 @@ describe('<pay-form> card entry', () => {
       expect(focused(form)).to.equal('fname');
     });
 
+    it('keeps focus where it moved when a Tab comes right after, by habit: the expiry is not skipped', async () => {
+      const form = await mount({ customer: {} });
+      await type(field(form, 'number'), '5555555555554444');
+      expect(focused(form)).to.equal('exp');
+      await press('Tab');
+      expect(focused(form), 'the Tab that followed the move').to.equal('exp');
+      await sendKeys({ type: `12${yearAhead(2)}` });
+      expect([field(form, 'exp').value, field(form, 'cvv').value]).to.deep.equal([`12/${yearAhead(2)}`, '']);
+      // Once only: a Tab from a field the customer chose, or a second one, moves on as ever.
+      field(form, 'fname').focus();
+      await press('Tab');
+      expect(focused(form)).to.equal('lname');
+    });
+
     it('stays while the expiry month is retyped in front of its year, and takes the month typed', async () => {
       const form = await mount({ customer: {} });
       const exp = field(form, 'exp');
