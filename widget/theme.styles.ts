@@ -5,15 +5,30 @@ import { css } from 'lit';
  * `--_*` ones. Colours follow the `color-scheme` the element inherits from the page (through
  * `light-dark()`); `color-scheme: dark` on the element itself forces dark. Muted text and borders
  * are mixed from the text colour, so one `--pay-form-color-text` keeps them in step.
+ * A browser without `light-dark()` (before Chrome 123, Firefox 120, Safari 17.5) gets the light
+ * colours as plain ones: a colour it cannot read would leave inputs without a border and the
+ * button without a background.
  */
 export const theme = css`
   :host {
-    --_fg: var(--pay-form-color-text, light-dark(#1b1f27, #e9ebf0));
-    --_bg: var(--pay-form-color-background, light-dark(#fff, #1d2027));
-    --_muted: var(--pay-form-color-muted, color-mix(in srgb, var(--_fg) 72%, #0000));
-    --_line: var(--pay-form-color-border, color-mix(in srgb, var(--_fg) 55%, #0000));
-    --_accent: var(--pay-form-color-accent, light-dark(#3347d6, #9aa8ff));
-    --_error: var(--pay-form-color-error, light-dark(#c0282d, #ff8f8a));
+    --_fg: var(--pay-form-color-text, #1b1f27);
+    --_bg: var(--pay-form-color-background, #fff);
+    --_muted: var(--pay-form-color-muted, #5b5e64);
+    --_line: var(--pay-form-color-border, #828488);
+    --_accent: var(--pay-form-color-accent, #3347d6);
+    --_error: var(--pay-form-color-error, #c0282d);
+  }
+  @supports (color: light-dark(#000, #fff)) {
+    :host {
+      --_fg: var(--pay-form-color-text, light-dark(#1b1f27, #e9ebf0));
+      --_bg: var(--pay-form-color-background, light-dark(#fff, #1d2027));
+      --_muted: var(--pay-form-color-muted, color-mix(in srgb, var(--_fg) 72%, #0000));
+      --_line: var(--pay-form-color-border, color-mix(in srgb, var(--_fg) 55%, #0000));
+      --_accent: var(--pay-form-color-accent, light-dark(#3347d6, #9aa8ff));
+      --_error: var(--pay-form-color-error, light-dark(#c0282d, #ff8f8a));
+    }
+  }
+  :host {
     --_radius: var(--pay-form-radius, 8px);
     --_space: var(--pay-form-spacing, 12px);
     /* The accent itself, past a gap of the background: 3:1 or more against the page and the button alike. */

@@ -303,7 +303,7 @@ export abstract class CheckoutElement extends LitElement {
     const busy = this.phase !== 'ready';
     // Until the session is read there is no amount: "Pay", "Pay on the secure payment page".
     const label = (this.hosted ? this.t.pay_hosted : this.t.pay).replace('{}', this.amount).replace(/ +/g, ' ').trim();
-    return html`${this.t.note ? html`<p part="note" dir="auto">${this.t.note.replace('{}', this.amount)}</p>` : nothing}<button part="button" type=${submits ? 'submit' : 'button'} ?disabled=${busy}
+    return html`${this.t.note ? html`<p part="note" dir="auto">${this.t.note.replace('{}', this.amount)}</p>` : nothing}<button part="button" dir="auto" type=${submits ? 'submit' : 'button'} ?disabled=${busy}
       @click=${submits ? nothing : this.pay}>${busy ? this.t.processing : label}</button>`;
   }
 
@@ -329,7 +329,7 @@ export abstract class CheckoutElement extends LitElement {
       phase === 'success'
         ? html`<span class="tick" aria-hidden="true">✓</span><strong>${this.amount}</strong>`
         : phase === 'waiting'
-          ? html`<button part="button" @click=${this.poll}>${this.t.check_again}</button>`
+          ? html`<button part="button" dir="auto" @click=${this.poll}>${this.t.check_again}</button>`
           : phase === 'closed' ? '' : html`<span class="spinner"></span>${phase === 'loading' ? this.t.loading : ''}`
     }</div>`;
   }

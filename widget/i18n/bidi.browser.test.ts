@@ -33,4 +33,20 @@ describe('English on a right-to-left page', () => {
     const { right: fieldRight } = field(form, 'number').getBoundingClientRect();
     expect(lastTwo(sentences.error)[1].right).to.be.closeTo(fieldRight, 2);
   });
+
+  it('reads the button and the hints in their own order: "Pay UAH 1.00", "3 digits on the back"', async () => {
+    const form = await mount({}, {}, 'pay-form', await fixture(html`<div dir="rtl" lang="ar"></div>`));
+    const hint = part(form, '#cvv-hint');
+    for (const element of [button(form), hint]) expect(getComputedStyle(element).direction, element.textContent!).to.equal('ltr');
+    // The words run left to right: the first stands left of the last.
+    const range = (node: Element, at: number) => {
+      const text = [...node.childNodes].find((child) => child.nodeType === Node.TEXT_NODE && child.textContent!.trim())!;
+      const picked = document.createRange();
+      picked.setStart(text, at);
+      picked.setEnd(text, at + 1);
+      return picked.getBoundingClientRect();
+    };
+    const label = button(form).textContent!;
+    expect(range(button(form), 0).left, label).to.be.below(range(button(form), label.length - 1).left);
+  });
 });

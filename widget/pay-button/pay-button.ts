@@ -38,6 +38,7 @@ import { theme } from '../theme.styles.js';
 export class PayButton extends CheckoutElement {
   static override styles = theme;
 
+  /** @internal */
   override get hosted(): boolean {
     return true;
   }

@@ -59,8 +59,14 @@ export const styles = css`
     background: var(--_bg);
     color: inherit;
     font: inherit;
+    /* Below 16px, iOS Safari zooms the page into each field it focuses. */
+    font-size: max(1em, 16px);
   }
-  [part='input']:focus,
+  [part='input']:focus {
+    border-color: var(--_accent);
+    box-shadow: var(--_ring);
+  }
+  /* Apart: a browser without :has() (Firefox before 121) drops the whole rule it stands in. */
   fieldset label:has(:checked) {
     border-color: var(--_accent);
     box-shadow: var(--_ring);

@@ -124,7 +124,10 @@ export class PayForm extends CheckoutElement {
    */
   extras?: ((html: typeof Html, locale: string) => TemplateResult) | false;
 
-  // Direct payment needs a session that allows it and a secure page; otherwise hosted checkout is the way.
+  /**
+   * Direct payment needs a session that allows it and a secure page; otherwise hosted checkout is the way.
+   * @internal
+   */
   override get hosted(): boolean {
     return this.mode === 'hosted' || !this.view?.modes.includes('direct') || !isSecureContext;
   }
@@ -213,7 +216,7 @@ export class PayForm extends CheckoutElement {
     const [autocomplete, , inputmode] = FIELDS[name];
     const error = this.errors[name];
     return html`<div part="field">
-      <div><label part="label" for=${name}>${this.t[name]}</label>${hint ? html`<span part="hint" id="${name}-hint">${this.t[hint]}</span>` : nothing}</div>
+      <div><label part="label" for=${name}>${this.t[name]}</label>${hint ? html`<span part="hint" id="${name}-hint" dir="auto">${this.t[hint]}</span>` : nothing}</div>
       <div class="control" dir=${inputmode ? 'ltr' : nothing}>
         <input part="input" id=${name} name=${name} type=${(inputmode !== 'numeric' && inputmode) || 'text'}
           autocomplete=${autocomplete} inputmode=${inputmode ?? nothing} autocorrect="off" spellcheck="false" aria-required="true"

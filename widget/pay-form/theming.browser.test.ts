@@ -16,6 +16,13 @@ describe('theming', () => {
     expect(getComputedStyle(field(form, 'number')).fontFamily).to.equal('monospace');
   });
 
+  it('writes inputs at 16px at least, where iOS Safari does not zoom into a field it focuses', async () => {
+    const form = await mount();
+    expect([getComputedStyle(form).fontSize, getComputedStyle(field(form, 'number')).fontSize]).to.deep.equal(['15px', '16px']);
+    form.style.setProperty('--pay-form-font', '18px/1.4 system-ui');
+    expect(getComputedStyle(field(form, 'number')).fontSize, 'larger stays larger').to.equal('18px');
+  });
+
   it('lets the page style its parts', async () => {
     const style = await fixture(html`<style>
       pay-form::part(input) { border-color: rgb(1, 2, 3); }
@@ -37,6 +44,20 @@ describe('theming', () => {
     } finally {
       style.remove();
     }
+  });
+
+  it('keeps plain light colours where light-dark() is unknown (Safari before 17.5): bordered fields, an accent button', async () => {
+    const form = await mount();
+    // The element's own sheets as such a browser reads them: the function unknown, its @supports false.
+    const root = form.shadowRoot!;
+    root.adoptedStyleSheets = root.adoptedStyleSheets.map((sheet) => {
+      const older = new CSSStyleSheet();
+      older.replaceSync([...sheet.cssRules].map((rule) => rule.cssText.replaceAll('light-dark(', 'unknown-function(')).join('\n'));
+      return older;
+    });
+    const number = getComputedStyle(field(form, 'number'));
+    expect([number.borderTopStyle, number.borderTopColor, number.backgroundColor]).to.deep.equal(['solid', 'rgb(130, 132, 136)', 'rgb(255, 255, 255)']);
+    expect(getComputedStyle(button(form)).backgroundColor).to.equal('rgb(51, 71, 214)');
   });
 
   it('follows the colour scheme: light by default, dark when the page or element says so', async () => {

@@ -6,6 +6,9 @@ export function Checkout({ sessionId, navigate }: { sessionId: string; navigate:
     <>
       <PayForm session={sessionId} endpoint="https://shop.example" onPaySuccess={(event) => navigate(`/thanks/${event.detail.orderId ?? ''}`)} onPayFailure={(event) => navigate(`/failed?reason=${event.detail.message}`)} />
       <PayButton session={sessionId} />
+      {/* The element works out `hosted` itself (a getter): as a prop it would throw and unmount the tree. */}
+      {/* @ts-expect-error hosted is not a prop */}
+      <PayForm session={sessionId} hosted />
     </>
   );
 }
