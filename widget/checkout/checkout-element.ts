@@ -252,11 +252,15 @@ export abstract class CheckoutElement extends LitElement {
   }
 
   /**
-   * Pays, or leaves for the hosted page (paying.ts, `submit`): at once when what paying takes has
-   * loaded, as it has once the element shows. A click before it has is taken all the same: the
-   * element is busy, and says so, until it comes, and then pays; when it cannot load, the customer
-   * is told as for a dropped connection, and may try again.
-   * @internal
+   * Pays as the element's own button does, for a page's own "Place order" button: the form's
+   * fields are checked (errors shown, focus on the first), `pay-submit` fired, the card paid, or
+   * the customer sent to the hosted page. Resolves once the attempt is handed on; the outcome
+   * comes as events. A call while a payment is in flight is ignored, as a second click is.
+   *
+   * At once when what paying takes has loaded (paying.ts, `submit`), as it has once the element
+   * shows. A click before it has is taken all the same: the element is busy, and says so, until
+   * it comes, and then pays; when it cannot load, the customer is told as for a dropped
+   * connection, and may try again.
    */
   async pay(): Promise<void> {
     // Where the customer is (the button, a field they pressed Enter in): a button disabled while

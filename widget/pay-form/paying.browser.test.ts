@@ -222,6 +222,23 @@ describe('<pay-form> paying', () => {
     expect(payRequests(calls)).to.equal(0);
   });
 
+  it('pays from the page\'s own button through pay(), checking the fields first, once however often it is called', async () => {
+    const form = await mount();
+    const place = await fixture<HTMLButtonElement>(html`<button>Place order</button>`);
+    place.addEventListener('click', () => void form.pay());
+    place.click();
+    await form.updateComplete;
+    expect([focused(form), errorText(form, 'number'), payRequests(calls)]).to.deep.equal(['number', 'This field is required.', 0]);
+    autofill(form, card('4242424242424242'));
+    const submit = oneEvent(form, 'pay-submit');
+    const success = oneEvent(form, 'pay-success');
+    place.click();
+    place.click();
+    await submit;
+    await success;
+    expect(payRequests(calls)).to.equal(1);
+  });
+
   it('lets the page veto the payment by cancelling pay-submit', async () => {
     const form = await mount();
     form.addEventListener('pay-submit', (event) => event.preventDefault());

@@ -1,4 +1,6 @@
 /** A merchant's React checkout in TypeScript, compiled (never run) by types.test.ts. */
+import { useRef } from 'react';
+import type { PayForm as PayFormElement } from '@payform/widget';
 import { PayButton, PayForm } from '@payform/widget/react';
 
 export function Checkout({ sessionId, navigate }: { sessionId: string; navigate: (to: string) => void }) {
@@ -9,6 +11,17 @@ export function Checkout({ sessionId, navigate }: { sessionId: string; navigate:
       {/* The element works out `hosted` itself (a getter): as a prop it would throw and unmount the tree. */}
       {/* @ts-expect-error hosted is not a prop */}
       <PayForm session={sessionId} hosted />
+    </>
+  );
+}
+
+/** The shop's own "Place order" button pays through the element's pay(). */
+export function PlaceOrder({ sessionId }: { sessionId: string }) {
+  const form = useRef<PayFormElement>(null);
+  return (
+    <>
+      <PayForm ref={form} session={sessionId} />
+      <button type="button" onClick={() => void form.current?.pay()}>Place order</button>
     </>
   );
 }
