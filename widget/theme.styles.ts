@@ -60,7 +60,7 @@ export const theme = css`
     font-weight: 600;
     cursor: pointer;
   }
-  [part='button']:disabled {
+  [part='button'][aria-disabled='true'] {
     opacity: 0.65;
     cursor: progress;
   }

@@ -304,10 +304,12 @@ export abstract class CheckoutElement extends LitElement {
    * A card verification's note comes first.
    */
   protected button(submits = !this.hosted): TemplateResult {
+    // Busy, it is marked disabled but keeps focus (WCAG 2.4.3): a disabled button drops it to the
+    // page's start for as long as the payment takes. A click meanwhile claims nothing (paying.ts).
     const busy = this.phase !== 'ready';
     // Until the session is read there is no amount: "Pay", "Pay on the secure payment page".
     const label = (this.hosted ? this.t.pay_hosted : this.t.pay).replace('{}', this.amount).replace(/ +/g, ' ').trim();
-    return html`${this.t.note ? html`<p part="note" dir="auto">${this.t.note.replace('{}', this.amount)}</p>` : nothing}<button part="button" dir="auto" type=${submits ? 'submit' : 'button'} ?disabled=${busy}
+    return html`${this.t.note ? html`<p part="note" dir="auto">${this.t.note.replace('{}', this.amount)}</p>` : nothing}<button part="button" dir="auto" type=${submits ? 'submit' : 'button'} aria-disabled=${busy ? 'true' : nothing}
       @click=${submits ? nothing : this.pay}>${busy ? this.t.processing : label}</button>`;
   }
 

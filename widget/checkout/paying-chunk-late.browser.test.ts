@@ -3,7 +3,7 @@
 // and its one test holds it back (a page loads a module once).
 import { expect, oneEvent } from '@open-wc/testing';
 import { answerModule } from '../test/checkout-fixture.js';
-import { autofill, button, card, field, message, part, show, stay, watchFetch } from '../test/harness.js';
+import { autofill, busy, button, card, field, message, part, show, stay, watchFetch } from '../test/harness.js';
 
 const PAYING = '/widget/checkout/paying.ts';
 
@@ -24,7 +24,7 @@ describe('a click before what paying takes has come', () => {
     button(payButton).click();
     await Promise.all([form.updateComplete, payButton.updateComplete]);
     for (const element of [form, payButton]) {
-      expect(button(element).disabled, `<${element.localName}>'s button`).to.equal(true);
+      expect(busy(button(element)), `<${element.localName}>'s button`).to.equal(true);
       expect(button(element).textContent).to.equal('Processing payment…');
       expect(message(element), 'the live region says so').to.equal('Processing payment…');
       expect(element.hasAttribute('processing')).to.equal(true);

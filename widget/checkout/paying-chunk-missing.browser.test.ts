@@ -3,7 +3,7 @@
 // has not loaded it, and its one test fails it (a page that failed to load a module keeps failing).
 import { expect, oneEvent } from '@open-wc/testing';
 import { answerModule } from '../test/checkout-fixture.js';
-import { autofill, button, card, field, message, press, show, type, watchConsoleErrors } from '../test/harness.js';
+import { autofill, busy, button, card, field, message, press, show, type, watchConsoleErrors } from '../test/harness.js';
 
 const PAYING = '/widget/checkout/paying.ts';
 
@@ -29,13 +29,13 @@ describe('a click before what paying takes has come, when it cannot', () => {
     await press('Enter');
     button(payButton).click();
     await Promise.all([form.updateComplete, payButton.updateComplete]);
-    expect([button(form).disabled, button(payButton).disabled], 'busy while the chunk is awaited').to.deep.equal([true, true]);
+    expect([busy(button(form)), busy(button(payButton))], 'busy while the chunk is awaited').to.deep.equal([true, true]);
 
     await answerModule(PAYING, 'fail');
     for (const [index, element] of [form, payButton].entries()) {
       expect((await errors[index]!).detail).to.deep.equal({ code: 'network', message: 'Could not reach the payment service. Please try again.' });
       await element.updateComplete;
-      expect(button(element).disabled, `<${element.localName}>'s button`).to.equal(false);
+      expect(busy(button(element)), `<${element.localName}>'s button`).to.equal(false);
       expect(button(element).textContent).to.match(/^Pay UAH\s100\.50/);
       expect(element.hasAttribute('processing')).to.equal(false);
       expect(message(element)).to.equal('Could not reach the payment service. Please try again.');

@@ -4,7 +4,7 @@
 import { expect, fixture, waitUntil } from '@open-wc/testing';
 import type { PayForm } from '../pay-form/pay-form.js';
 import { advanceGatewayClock, createSession, decideChallenge } from '../test/checkout-fixture.js';
-import { autofill, button, card, message, mount, record, stay, watchFetch, type FetchCall } from '../test/harness.js';
+import { autofill, busy, button, card, message, mount, record, stay, type FetchCall, watchFetch } from '../test/harness.js';
 
 type Told = 'pay-success' | 'pay-failure' | 'pay-error';
 
@@ -22,7 +22,7 @@ function pageHears(): { told: [Told, EventTarget][]; restore(): void } {
 
 /** Shows the element busy with a payment of its session: nothing to click, "Processing payment…". */
 function expectHeld(element: HTMLElement, what: string): void {
-  expect([button(element).disabled, button(element).textContent, element.hasAttribute('processing')], what).to.deep.equal([true, 'Processing payment…', true]);
+  expect([busy(button(element)), button(element).textContent, element.hasAttribute('processing')], what).to.deep.equal([true, 'Processing payment…', true]);
 }
 
 /**
@@ -116,7 +116,7 @@ describe('an element replaced while it pays', () => {
     await answerAndSettle(form);
     expect(page.told).to.deep.equal([['pay-failure', form]]);
     expect(message(form), 'why the form is back').to.match(/declined/);
-    expect(button(form).disabled, 'on offer for another card').to.equal(false);
+    expect(busy(button(form)), 'on offer for another card').to.equal(false);
   });
 
   it('an element of the session taken out with it and put back is held, then shows the success the page hears from it once', async () => {
@@ -152,7 +152,7 @@ describe('an element replaced while it pays', () => {
     const otherForm = await mount(other);
     const form = await mount(session);
     expectHeld(form, 'of the session being paid');
-    expect([button(otherForm).disabled, otherForm.hasAttribute('processing')], 'of another session').to.deep.equal([false, false]);
+    expect([busy(button(otherForm)), otherForm.hasAttribute('processing')], 'of another session').to.deep.equal([false, false]);
     expect(button(otherForm).textContent).to.match(/^Pay UAH\s20\.00$/);
     await answerAndSettle(form, otherForm);
     expect(page.told).to.deep.equal([['pay-success', form]]);
@@ -388,7 +388,7 @@ describe('an element replaced while it pays', () => {
       await waitUntil(() => payButton.phase !== 'paying' || navigated.length, 'the hosted page\'s answer did not come');
       expect(navigated, 'the page left for the hosted page from wherever the customer went').to.deep.equal([]);
       const back = await mount(session, {}, 'pay-button');
-      expect([back.phase, button(back).disabled]).to.deep.equal(['ready', false]);
+      expect([back.phase, busy(button(back))]).to.deep.equal(['ready', false]);
     });
   });
 });

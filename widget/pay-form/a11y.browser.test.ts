@@ -1,7 +1,7 @@
 import { expect, fixture, oneEvent, waitUntil } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import { createSession } from '../test/checkout-fixture.js';
-import { autofill, button, card, errorText, field, focused, message, mount, part, press, type } from '../test/harness.js';
+import { autofill, busy, button, card, errorText, field, focused, message, mount, part, press, type } from '../test/harness.js';
 
 /**
  * What a screen reader hears from the form, in order: each field focus reaches, as its label and
@@ -158,6 +158,17 @@ describe('accessibility', () => {
     await form.updateComplete;
     expect(part(form, '[part=message]') === region, 'still the same element').to.equal(true);
     expect(region.textContent).to.equal(message);
+  });
+
+  it('keeps focus on the pay button while it pays: marked disabled, not dropped to the page', async () => {
+    const form = await mount();
+    autofill(form, card('4242424242424242'));
+    button(form).focus();
+    const success = oneEvent(form, 'pay-success');
+    await press('Space');
+    await form.updateComplete;
+    expect([busy(button(form)), button(form).getAttribute('aria-disabled'), form.shadowRoot!.activeElement === button(form)]).to.deep.equal([true, 'true', true]);
+    await success;
   });
 
   it('works from the keyboard alone: Tab through the fields to the button, Enter pays', async () => {

@@ -5,7 +5,7 @@
 import { expect, fixture, oneEvent, waitUntil } from '@open-wc/testing';
 import type { PayForm } from './pay-form.js';
 import { advanceGatewayClock, createSession, openCheckout, readView } from '../test/checkout-fixture.js';
-import { autofill, button, card, errorText, field, json, message, mount, part, record, stay, watchConsoleErrors, watchFetch, type FetchCall } from '../test/harness.js';
+import { autofill, busy, button, card, errorText, field, json, message, mount, part, record, stay, type FetchCall, watchConsoleErrors, watchFetch } from '../test/harness.js';
 
 const isPay = (call: FetchCall): boolean => call.url.endsWith('/pay');
 
@@ -37,7 +37,7 @@ describe('<pay-form> when things go wrong', () => {
     expect((await error).detail).to.deep.equal({ code: 'network', message: 'Could not reach the payment service. Please try again.' });
     expect(calls.map((call) => call.method), 'the session was read before a retry was allowed').to.deep.equal(['POST', 'GET']);
     await form.updateComplete;
-    expect(button(form).disabled).to.equal(false);
+    expect(busy(button(form))).to.equal(false);
     expect(message(form)).to.equal('Could not reach the payment service. Please try again.');
     calls.restore();
     const success = oneEvent(form, 'pay-success');
@@ -155,7 +155,7 @@ describe('<pay-form> when things go wrong', () => {
     await payThrough(form);
     expect((await error).detail).to.deep.equal({ code: 'rate_limited', message: 'Too many attempts. Please wait a moment.' });
     await form.updateComplete;
-    expect(button(form).disabled, 'the customer may try again later').to.equal(false);
+    expect(busy(button(form)), 'the customer may try again later').to.equal(false);
     expect((await readView(form.session)).status, 'nothing was paid').to.equal('open');
   });
 
@@ -174,7 +174,7 @@ describe('<pay-form> when things go wrong', () => {
     expect(errorText(form, 'email')).to.equal('Enter a valid email address.');
     expect(errorText(form, 'phone')).to.equal('');
     await waitUntil(() => form.shadowRoot!.activeElement === field(form, 'fname'), 'the first refused field is not focused');
-    expect(button(form).disabled).to.equal(false);
+    expect(busy(button(form))).to.equal(false);
   });
 
   it("says at the security code that the companion refused it, in the page's language", async () => {

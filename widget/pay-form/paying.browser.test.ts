@@ -2,7 +2,7 @@ import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
 import type { PayForm } from './pay-form.js';
 import type { PayEventDetails } from '../events.js';
 import { advanceGatewayClock, closeSession, createSession, decideChallenge, readView } from '../test/checkout-fixture.js';
-import { autofill, button, card, errorText, field, focused, json, message, mount, part, press, record, stay, type, watchConsoleErrors, watchFetch } from '../test/harness.js';
+import { autofill, busy, button, card, errorText, field, focused, json, message, mount, part, press, record, stay, type, watchConsoleErrors, watchFetch } from '../test/harness.js';
 
 /** Fills a test card and clicks Pay. */
 async function payWith(form: PayForm, number: string): Promise<void> {
@@ -126,7 +126,7 @@ describe('<pay-form> paying', () => {
     const success = oneEvent(form, 'pay-success');
     await payWith(form, '4242424242424242');
     await form.updateComplete;
-    expect(button(form).disabled).to.equal(true);
+    expect(busy(button(form))).to.equal(true);
     expect(button(form).textContent).to.equal('Processing payment…');
     expect(form.hasAttribute('processing')).to.equal(true);
     expect(part(form, 'form').getAttribute('aria-busy')).to.equal('true');
@@ -246,7 +246,7 @@ describe('<pay-form> paying', () => {
     button(form).click();
     await form.updateComplete;
     expect(payRequests(calls)).to.equal(0);
-    expect(button(form).disabled).to.equal(false);
+    expect(busy(button(form))).to.equal(false);
   });
 
   for (const [number, words] of [
@@ -260,7 +260,7 @@ describe('<pay-form> paying', () => {
       expect(part(form, '[part=message]').classList.contains('error')).to.equal(true);
       expect(field(form, 'cvv').value, 'what was typed stays').to.equal('123');
       expect(form.inputs().some((input) => input.readOnly), 'editable again').to.equal(false);
-      expect(button(form).disabled).to.equal(false);
+      expect(busy(button(form))).to.equal(false);
       await waitUntil(() => focused(form) === undefined && form.shadowRoot!.activeElement === button(form), 'focus did not return to the pay button');
       const success = oneEvent(form, 'pay-success');
       autofill(form, { number: '4242424242424242' });
@@ -325,7 +325,7 @@ describe('<pay-form> paying', () => {
     const heard: string[] = [];
     for (const type of ['pay-ready', 'pay-failure']) form.addEventListener(type, () => heard.push(type));
     // What a page that wires itself up on pay-ready finds: the button on offer, no outcome yet.
-    const atReady = oneEvent(form, 'pay-ready').then(() => [button(form).disabled, message(form)]);
+    const atReady = oneEvent(form, 'pay-ready').then(() => [busy(button(form)), message(form)]);
     const failure = oneEvent(form, 'pay-failure');
     await decideChallenge(detail.url, 'failure');
     const { message: text } = (await failure).detail;
@@ -562,7 +562,7 @@ describe('<pay-form> paying', () => {
     await decideChallenge(challenge, 'failure');
     expect((await failure).detail.message).to.equal('The payment was not confirmed. Try again or use another card.');
     await form.updateComplete;
-    expect(button(form).disabled, 'the customer may pay again').to.equal(false);
+    expect(busy(button(form)), 'the customer may pay again').to.equal(false);
     expect(calls.length - polls, 'one read or two, not a poll every 50 ms').to.be.below(4);
   });
 

@@ -64,6 +64,9 @@ export const errorText = (form: Element, name: FieldName): string => part(form, 
 export const message = (form: Element): string => part(form, '[part=message]').textContent!.trim();
 export const button = (form: Element): HTMLButtonElement => part(form, '[part~=button]');
 
+/** Whether the pay button is busy: marked disabled, clicks claiming nothing, focus kept. */
+export const busy = (element: HTMLButtonElement): boolean => element.getAttribute('aria-disabled') === 'true';
+
 /** The field's value with the caret shown as "|". */
 export const withCaret = ({ value, selectionStart }: HTMLInputElement): string =>
   `${value.slice(0, selectionStart!)}|${value.slice(selectionStart!)}`;
