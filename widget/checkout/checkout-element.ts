@@ -254,8 +254,9 @@ export abstract class CheckoutElement extends LitElement {
   /**
    * Pays as the element's own button does, for a page's own "Place order" button: the form's
    * fields are checked (errors shown, focus on the first), `pay-submit` fired, the card paid, or
-   * the customer sent to the hosted page. Resolves once the attempt is handed on; the outcome
-   * comes as events. A call while a payment is in flight is ignored, as a second click is.
+   * the customer sent to the hosted page. Resolves once the attempt is answered, refused or
+   * cancelled; the outcome comes as events. Ignored unless the element is ready (after
+   * `pay-ready`): while a payment is in flight, as a second click is.
    *
    * At once when what paying takes has loaded (paying.ts, `submit`), as it has once the element
    * shows. A click before it has is taken all the same: the element is busy, and says so, until
@@ -265,7 +266,7 @@ export abstract class CheckoutElement extends LitElement {
   async pay(): Promise<void> {
     // Where the customer is (the button, a field they pressed Enter in): a button disabled while
     // the chunk comes drops it, and it comes back there should it not come.
-    const focused = this.shadowRoot!.activeElement as HTMLElement | null;
+    const focused = this.shadowRoot?.activeElement as HTMLElement | null | undefined;
     if (!paying) {
       // Busy, so that a second click finds it so; the first is the one paid.
       if (this.phase !== 'ready') return;

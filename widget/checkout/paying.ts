@@ -462,20 +462,29 @@ export async function submit(element: CheckoutElement): Promise<void> {
   if (await claim(element, 'pay-submit')) await pay(element as Form);
 }
 
+/** Elements whose `pay-submit` is being told: what its listeners start is not another claim. */
+const claiming = new WeakSet<CheckoutElement>();
+
 /**
  * Takes the element from `ready` to `paying`, once a form's fields are all right: waits for
  * their checks, then shows what each lacks or claims it, with no await between — a second
  * click then finds it `paying`, so it never pays twice. `event`: told first, cancelable.
  */
 async function claim(element: CheckoutElement, event?: 'pay-submit'): Promise<boolean> {
-  if (element.phase !== 'ready') return false;
+  if (element.phase !== 'ready' || claiming.has(element)) return false;
   if (isForm(element)) {
     // A customer field waits for its checks to load, and a name or address that may hold a card
     // number for the detector's verdict: a check may be pending twice over.
     for (let pending = waiting(element); pending.length; pending = waiting(element)) await Promise.all(pending);
     if (element.phase !== 'ready' || !valid(element)) return false;
   }
-  if (event && !emit(element, event, {}, true)) return false;
+  if (event) {
+    // A listener that pays again (the page's pay(), a click) finds the claim under way.
+    claiming.add(element);
+    const going = emit(element, event, {}, true);
+    claiming.delete(element);
+    if (!going) return false;
+  }
   element.phase = 'paying';
   // A challenge held for the session is over: its attempt ended, or a new one would not be its.
   challenges.delete(element.session);
@@ -584,10 +593,26 @@ export function advance(form: Form, { target, inputType }: InputEvent, { valid }
     const inputs = form.inputs();
     const next = inputs[inputs.indexOf(input) + 1];
     next?.focus();
-    // A Tab pressed by habit right after would skip the field focus just came to (the expiry),
-    // and what is typed next would land a field on: it stays, once (WCAG 3.2.2).
-    next?.addEventListener('keydown', (event) => event.key === 'Tab' && !event.shiftKey && !next.value && event.preventDefault(), { once: true });
+    if (next) holdHabitualTab(next);
   }
+}
+
+/**
+ * A Tab pressed by habit right after focus moved on would skip the field it came to (the expiry),
+ * and what is typed next would land a field on: that field keeps it. Only the first key pressed
+ * there, and only while focus stays from the move: one that leaves and comes back Tabs as ever.
+ */
+function holdHabitualTab(field: HTMLInputElement): void {
+  const held = new AbortController();
+  field.addEventListener(
+    'keydown',
+    (event) => {
+      held.abort();
+      if (event.key === 'Tab' && !event.shiftKey && !field.value) event.preventDefault();
+    },
+    { signal: held.signal },
+  );
+  field.addEventListener('blur', () => held.abort(), { signal: held.signal });
 }
 
 /** What the form's checks still wait for. */
@@ -794,5 +819,5 @@ async function refocus(element: CheckoutElement, target?: HTMLElement): Promise<
   const root = element.renderRoot;
   const message = root.querySelector<HTMLElement>('[part=message]')!;
   message.tabIndex = -1;
-  (root.querySelector<HTMLElement>('[part=button]:enabled') ?? message).focus();
+  (root.querySelector<HTMLElement>('[part=button]') ?? message).focus();
 }

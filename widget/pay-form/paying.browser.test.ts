@@ -239,6 +239,16 @@ describe('<pay-form> paying', () => {
     expect(payRequests(calls)).to.equal(1);
   });
 
+  it('pays once when a pay-submit listener calls pay() again', async () => {
+    const form = await mount();
+    form.addEventListener('pay-submit', () => void form.pay());
+    autofill(form, card('4242424242424242'));
+    const success = oneEvent(form, 'pay-success');
+    await form.pay();
+    await success;
+    expect(payRequests(calls)).to.equal(1);
+  });
+
   it('lets the page veto the payment by cancelling pay-submit', async () => {
     const form = await mount();
     form.addEventListener('pay-submit', (event) => event.preventDefault());

@@ -187,6 +187,17 @@ describe('<pay-form> card entry', () => {
       field(form, 'fname').focus();
       await press('Tab');
       expect(focused(form)).to.equal('lname');
+      // Nor is a field held that focus left after the move (a click elsewhere) and came back to.
+      await press('Control+A');
+      field(form, 'number').focus();
+      field(form, 'number').value = '';
+      await type(field(form, 'number'), '5555555555554444');
+      expect(focused(form)).to.equal('exp');
+      field(form, 'exp').value = '';
+      field(form, 'fname').focus();
+      field(form, 'exp').focus();
+      await press('Tab');
+      expect(focused(form), 'back in the field by choice').to.equal('cvv');
     });
 
     it('stays while the expiry month is retyped in front of its year, and takes the month typed', async () => {
