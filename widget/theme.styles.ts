@@ -5,25 +5,30 @@ import { css } from 'lit';
  * `--_*` ones. Colours follow the `color-scheme` the element inherits from the page (through
  * `light-dark()`); `color-scheme: dark` on the element itself forces dark. Muted text and borders
  * are mixed from the text colour, so one `--pay-form-color-text` keeps them in step.
- * A browser without `light-dark()` (before Chrome 123, Firefox 120, Safari 17.5) gets the light
- * colours as plain ones: a colour it cannot read would leave inputs without a border and the
- * button without a background.
+ * A browser without `light-dark()` (before Chrome 123, Firefox 120, Safari 17.5) gets colours it
+ * can read — a colour it cannot would leave inputs without a border and the button without a
+ * background: the system's text and background (`CanvasText`, `Canvas`, which follow the scheme
+ * too), muted text and borders mixed from them where `color-mix()` works, else plain greys.
  */
 export const theme = css`
   :host {
-    --_fg: var(--pay-form-color-text, #1b1f27);
-    --_bg: var(--pay-form-color-background, #fff);
+    --_fg: var(--pay-form-color-text, CanvasText);
+    --_bg: var(--pay-form-color-background, Canvas);
     --_muted: var(--pay-form-color-muted, #5b5e64);
     --_line: var(--pay-form-color-border, #828488);
     --_accent: var(--pay-form-color-accent, #3347d6);
     --_error: var(--pay-form-color-error, #c0282d);
   }
+  @supports (color: color-mix(in srgb, red 50%, #0000)) {
+    :host {
+      --_muted: var(--pay-form-color-muted, color-mix(in srgb, var(--_fg) 72%, #0000));
+      --_line: var(--pay-form-color-border, color-mix(in srgb, var(--_fg) 55%, #0000));
+    }
+  }
   @supports (color: light-dark(#000, #fff)) {
     :host {
       --_fg: var(--pay-form-color-text, light-dark(#1b1f27, #e9ebf0));
       --_bg: var(--pay-form-color-background, light-dark(#fff, #1d2027));
-      --_muted: var(--pay-form-color-muted, color-mix(in srgb, var(--_fg) 72%, #0000));
-      --_line: var(--pay-form-color-border, color-mix(in srgb, var(--_fg) 55%, #0000));
       --_accent: var(--pay-form-color-accent, light-dark(#3347d6, #9aa8ff));
       --_error: var(--pay-form-color-error, light-dark(#c0282d, #ff8f8a));
     }
@@ -63,6 +68,12 @@ export const theme = css`
   [part='button'][aria-disabled='true'] {
     opacity: 0.65;
     cursor: progress;
+  }
+  /* Forced colours paint a disabled button's text grey; one only marked so is painted by hand. */
+  @media (forced-colors: active) {
+    [part='button'][aria-disabled='true'] {
+      color: GrayText;
+    }
   }
   [part='message'] {
     margin: 8px 0 0;

@@ -46,7 +46,7 @@ describe('theming', () => {
     }
   });
 
-  it('keeps plain light colours where light-dark() is unknown (Safari before 17.5): bordered fields, an accent button', async () => {
+  it('keeps colours it can read where light-dark() is unknown (Safari before 17.5): bordered fields, an accent button, the scheme followed', async () => {
     const form = await mount();
     // The element's own sheets as such a browser reads them: the function unknown, its @supports false.
     const root = form.shadowRoot!;
@@ -56,8 +56,12 @@ describe('theming', () => {
       return older;
     });
     const number = getComputedStyle(field(form, 'number'));
-    expect([number.borderTopStyle, number.borderTopColor, number.backgroundColor]).to.deep.equal(['solid', 'rgb(130, 132, 136)', 'rgb(255, 255, 255)']);
+    // The system's text and background, the border mixed from the text as ever.
+    expect([number.borderTopStyle, number.borderTopColor, number.backgroundColor]).to.deep.equal(['solid', 'color(srgb 0 0 0 / 0.55)', 'rgb(255, 255, 255)']);
     expect(getComputedStyle(button(form)).backgroundColor).to.equal('rgb(51, 71, 214)');
+    // A dark page gets light text on a dark field, not near-black on its dark background.
+    form.style.colorScheme = 'dark';
+    expect([getComputedStyle(part(form, '[part=label]')).color, getComputedStyle(field(form, 'number')).backgroundColor]).to.deep.equal(['rgb(255, 255, 255)', 'rgb(18, 18, 18)']);
   });
 
   it('follows the colour scheme: light by default, dark when the page or element says so', async () => {
