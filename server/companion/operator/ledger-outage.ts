@@ -63,8 +63,6 @@ export class LedgerOutage {
   #saidFix: string | undefined;
   /** The last line said was "the database is back". */
   #saidBack = false;
-  /** When an outage begun right after a "back" line was last said at once. */
-  #relapseSaidAt = Number.NEGATIVE_INFINITY;
 
   constructor(deps: LedgerOutageDeps) {
     this.#deps = deps;
@@ -132,15 +130,10 @@ export class LedgerOutage {
       // not leave the outage without the probe that ends it.
       if (began && !dead) this.#probeLater();
       // Another fix than the last line's (a full disk after a restart) is news: said at once.
-      const quiet = !dead && now - this.#saidAt < REMINDER_INTERVAL_MS && fix === this.#saidFix;
-      // So is the first relapse in a minute after a line said it was back: the log's last word
-      // must not be "back" for up to a minute while it is down again. Later flaps are counted.
-      const relapse = quiet && began && this.#saidBack && now - this.#relapseSaidAt >= REMINDER_INTERVAL_MS;
-      if (relapse) this.#relapseSaidAt = now;
-      this.#quiet = quiet && !relapse;
-      // A quiet one is reminded of a minute after the last line, should it last.
+      this.#quiet = !dead && now - this.#saidAt < REMINDER_INTERVAL_MS && fix === this.#saidFix;
+      // A quiet one is reminded of a minute after the last line, should it last (sooner after a "back": #remindIfDue).
       this.#remindedAt = this.#quiet ? this.#saidAt : now;
-      const fields = { reason: describe(error), ...(fix === undefined ? {} : { fix }), ...(relapse ? { back_for_ms: now - this.#saidAt } : {}) };
+      const fields = { reason: describe(error), ...(fix === undefined ? {} : { fix }) };
       if (this.#quiet) return logger.debug(message, fields);
       logger.error(message, { ...fields, ...this.#sinceLastLine(now) });
     } else {
@@ -149,8 +142,9 @@ export class LedgerOutage {
   }
 
   /**
-   * The reminder of an outage that lasts: a minute after the last line, or sooner for a quiet one
-   * while the last line said "back", once it has lasted RELAPSE_GRACE_MS (a blip stays quiet).
+   * The reminder of an outage that lasts: a minute after the last line, or, for a quiet one while
+   * the last line said "back", once it has lasted RELAPSE_GRACE_MS — so the log's last word is not
+   * "back" for long while the database is down again, and a blip stays counted, not said.
    */
   #remindIfDue(now: number): void {
     const since = this.#since;
