@@ -93,13 +93,10 @@ export function redactor(maskText: (text: string) => string): (value: unknown) =
    * a longer one is judged by the digits it still has (a card number with digits run after it).
    */
   function number(value: number): number | string {
-    // A fraction is judged by its digits as written, each side of the point: `4111111111111111.5`, `0.4111111111111111`.
-    if (!Number.isInteger(value)) {
-      const text = String(value);
-      return maskText(text) === text && (Math.abs(value) < 1e12 || number(Math.trunc(value)) !== CARD_NUMBER_MASK) ? value : CARD_NUMBER_MASK;
-    }
-    if (Math.abs(value) < 1e12) return value;
-    if (!Number.isSafeInteger(value) && Math.abs(value) < 1e19) return CARD_NUMBER_MASK;
+    // A fraction (below 2^53, where every number is whole) is judged by its digits as written,
+    // each side of the point: `4111111111111111.5`, `0.4111111111111111`.
+    if (Number.isInteger(value) && Math.abs(value) < 1e12) return value;
+    if (!Number.isSafeInteger(value) && Math.abs(value) >= 2 ** 53 && Math.abs(value) < 1e19) return CARD_NUMBER_MASK;
     const text = String(value);
     return maskText(text) === text ? value : CARD_NUMBER_MASK;
   }

@@ -306,14 +306,13 @@ async function attemptsUsedUp(db: LedgerDb, sessionId: string, attempt: number):
 
 /**
  * Whether the session takes another attempt after its latest one, once that ended in failure:
- * not when the failures used up its attempts, nor when its order id leaves no room for the next
- * one's. A read for the customer's view; claimPayAttempt decides under the session's lock.
+ * not when the failures used up its attempts (a session's own order id, at most 28 characters,
+ * always leaves room for the last one's suffix). A read for the customer's view; claimPayAttempt
+ * decides under the session's lock.
  */
 export async function takesAnotherAttempt(ctx: LedgerContext, session: CheckoutSession): Promise<boolean> {
   const latest = session.payment;
-  if (latest?.status !== 'failure') return true;
-  const attempt = latest.attempt + 1;
-  return `${session.orderId}:${attempt}`.length <= MAX_ORDER_ID_LENGTH && !(await attemptsUsedUp(ctx.db, session.id, attempt));
+  return latest?.status !== 'failure' || !(await attemptsUsedUp(ctx.db, session.id, latest.attempt + 1));
 }
 
 async function latestAttempt(ctx: LedgerContext, db: LedgerDb, sessionId: string): Promise<Payment | null> {

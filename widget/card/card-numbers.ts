@@ -190,7 +190,7 @@ const SLIPS = new Set([' ', '-', '.']);
  * (`07:21:16.5850-0530`), nor two numbers of eight side by side, each written alike
  * (`2255-3769 2255-1462`), nor what stands between two numbers in a list (`; `, ` / `).
  */
-function separatedAlike(window: readonly Group[], digits: string): boolean {
+function separatedAsOne(window: readonly Group[], digits: string): boolean {
   if (window.every((group, i) => i < 2 || group.after === window[1]!.after)) return true;
   // Mixed, the check digit must hold: UnionPay's numbers that fail it would take phone numbers in.
   if (!luhn(digits)) return false;
@@ -314,13 +314,13 @@ export function scanForCardNumbers(text: string): CardNumberSpan[] {
     }
     groups.forEach((first, from) => {
       // A card number with its security code run into it is no card number as a whole: taken with it.
-      if (!issuer(first.digits) && isCardWithCode(first.digits)) found(first.start, first.end);
+      if (isCardWithCode(first.digits) && !issuer(first.digits)) found(first.start, first.end);
       let number = '';
       for (let to = from; to < groups.length && (number += groups[to]!.digits).length <= MAX_DIGITS; to += 1) {
         if (number.length < MIN_DIGITS) continue;
         const brand = issuer(number);
         const window = groups.slice(from, to + 1);
-        if (brand && groupedLikeACard(window.map((group) => group.digits.length), brand) && separatedAlike(window, number) && !endsInAWord(scanned, window)) {
+        if (brand && groupedLikeACard(window.map((group) => group.digits.length), brand) && separatedAsOne(window, number) && !endsInAWord(scanned, window)) {
           found(first.start, groups[to]!.end);
         }
       }
