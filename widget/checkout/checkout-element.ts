@@ -91,10 +91,11 @@ export abstract class CheckoutElement extends LitElement {
   /** @internal */
   alarming?: boolean;
   /**
-   * With a card verification's words (`note` among them) for a `lookup` session.
+   * With a card verification's words (`note` among them) for a `lookup` session. English, marked
+   * so, until the page's language loads.
    * @internal
    */
-  t: Strings & Partial<Verification> = en;
+  t: Strings & Partial<Verification> = { ...en, lang: 'en' };
   /** Set as the first update begins (`#localise`), before anything reads it. */
   protected locale!: string;
   /** Bumped by every load and poll, and by leaving the page, so that a stale one stops. */
@@ -324,8 +325,8 @@ export abstract class CheckoutElement extends LitElement {
 
   // The live region stays one element from the first render on, whatever shows above it.
   protected override render(): TemplateResult {
-    return html`${this.view?.test ? html`<p part="banner" dir="auto">${this.t.test}</p>` : nothing}${this.#outcome() ?? this.body()}<p
-        part="message" dir="auto" role="status" class=${this.alarming ? 'error' : ''}>${this.notice}</p>${this.footer()}`;
+    return html`<div lang=${this.t.lang ?? nothing}>${this.view?.test ? html`<p part="banner" dir="auto">${this.t.test}</p>` : nothing}${this.#outcome() ?? this.body()}<p
+        part="message" dir="auto" role="status" class=${this.alarming ? 'error' : ''}>${this.notice}</p>${this.footer()}</div>`;
   }
 
   /** What shows instead of the form or button while loading, confirming, waiting, and at the end. */

@@ -23,7 +23,10 @@ const LOADERS: Record<string, () => Promise<{ default: Partial<Catalog> }>> = {
  * cannot load either.
  */
 export async function loadCatalog(tag: string, element: Element): Promise<Strings> {
-  const load = LOADERS[tag.split('-')[0]!.toLowerCase()] ?? (() => english().then((chunk) => chunk.unknownLanguage(tag, element)));
-  const catalog = await load().catch(() => english().catch(() => undefined));
-  return { ...en, ...catalog?.default };
+  const language = tag.split('-')[0]!.toLowerCase();
+  let spoken = LOADERS[language] ? language : 'en';
+  const load = LOADERS[language] ?? (() => english().then((chunk) => chunk.unknownLanguage(tag, element)));
+  const catalog = await load().catch(() => ((spoken = 'en'), english().catch(() => undefined)));
+  // English on a page in another language is marked so, for screen readers to pronounce it as English.
+  return { ...en, ...catalog?.default, ...(spoken !== language && { lang: spoken }) };
 }

@@ -39,4 +39,7 @@ export type Catalog = Record<Exclude<keyof typeof en | keyof typeof enMessages, 
 export type Message = keyof Catalog;
 
 /** What an element reads: a catalog, or English whose specific messages have not loaded (or could not). */
-export type Strings = typeof en & Partial<Catalog & Record<EnglishOnly, string>>;
+export type Strings = typeof en & Partial<Catalog & Record<EnglishOnly, string>> & {
+  /** The words' language when it is not the page's: English where the widget has none of the page's, or they could not load. */
+  lang?: string;
+};

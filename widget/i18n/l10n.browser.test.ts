@@ -98,6 +98,25 @@ describe('localisation', () => {
     expect(warnings).to.deep.equal(['<pay-form>: no words for lang="ja", so English is shown; the widget speaks en, uk, pl, de, fr and es']);
   });
 
+  // WCAG 3.1.2: a screen reader reads English words with the page's language's voice unless told.
+  it('marks its English as English on a page in a language it has no words for, and only there', async () => {
+    const speaks = (form: PayForm, lang: string): boolean => part(form, 'label[for=number]').matches(`:lang(${lang})`) && button(form).matches(`:lang(${lang})`);
+    const real = console.warn;
+    console.warn = () => {};
+    try {
+      const italian = await mount({}, {}, 'pay-form', await fixture(html`<div lang="it"></div>`));
+      expect(label(italian, 'number')).to.equal('Card number');
+      expect(speaks(italian, 'en'), 'English words in the Italian page').to.equal(true);
+      expect(speaks(italian, 'it')).to.equal(false);
+    } finally {
+      console.warn = real;
+    }
+    const german = await mount({}, {}, 'pay-form', await fixture(html`<div lang="de-AT"></div>`));
+    expect(speaks(german, 'de-AT'), 'German words in the Austrian page').to.equal(true);
+    const british = await mount({}, {}, 'pay-form', await fixture(html`<div lang="en-GB"></div>`));
+    expect(speaks(british, 'en-GB'), 'English words in the British page').to.equal(true);
+  });
+
   it('changes language when the lang attribute changes', async () => {
     const form = await mount({}, { lang: 'en' });
     form.setAttribute('lang', 'fr');
