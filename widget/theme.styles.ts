@@ -23,6 +23,7 @@ export const theme = css`
     :host {
       --_muted: var(--pay-form-color-muted, color-mix(in srgb, var(--_fg) 72%, #0000));
       --_line: var(--pay-form-color-border, color-mix(in srgb, var(--_fg) 55%, #0000));
+      --_track: color-mix(in srgb, var(--_accent) 25%, #0000);
     }
   }
   @supports (color: light-dark(#000, #fff)) {
@@ -90,7 +91,7 @@ export const theme = css`
     margin: 0 0 var(--_space);
     padding: 6px 10px;
     border-radius: var(--_radius);
-    background: color-mix(in srgb, #fb0 25%, #0000);
+    background: #fb04;
     font-size: 0.87em;
   }
   .outcome {
@@ -99,17 +100,19 @@ export const theme = css`
     gap: 8px;
     padding: var(--_space) 0;
   }
+  /* The ring's track in the border colour where color-mix() is unknown: there the mix, holding a
+     var(), would unset the whole border when used. Spun by transform: rotate came in Chrome 104. */
   .spinner {
     width: 24px;
     height: 24px;
-    border: 3px solid color-mix(in srgb, var(--_accent) 25%, #0000);
+    border: 3px solid var(--_track, var(--_line));
     border-top-color: var(--_accent);
     border-radius: 50%;
     animation: spin 0.8s linear infinite;
   }
   @keyframes spin {
     to {
-      rotate: 1turn;
+      transform: rotate(1turn);
     }
   }
   @media (prefers-reduced-motion: reduce) {

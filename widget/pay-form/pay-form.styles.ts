@@ -81,7 +81,7 @@ export const styles = css`
     position: absolute;
     right: 10px;
     top: 50%;
-    translate: 0 -50%;
+    transform: translateY(-50%);
   }
   [part='icon'] {
     display: grid;
@@ -140,7 +140,7 @@ export const styles = css`
      and silence its first words. */
   [part='error']:empty {
     position: absolute;
-    scale: 0;
+    transform: scale(0);
   }
   fieldset {
     gap: 6px;

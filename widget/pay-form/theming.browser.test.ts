@@ -1,6 +1,21 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
 import { emulateMedia } from '@web/test-runner-commands';
+import type { CSSResult } from 'lit';
 import { autofill, button, card, field, mount, part, press, type } from '../test/harness.js';
+import type { PayForm } from './pay-form.js';
+
+/**
+ * The element's styles as a browser that lacks `functions` reads them: each such function unknown,
+ * its @supports false. From their source text: Chromium writes a rule back without the values of a
+ * shorthand that holds a var().
+ */
+function readAsBefore(form: PayForm, functions: RegExp): void {
+  form.shadowRoot!.adoptedStyleSheets = (form.constructor as typeof PayForm).elementStyles.map((style) => {
+    const older = new CSSStyleSheet();
+    older.replaceSync((style as CSSResult).cssText.replaceAll(functions, 'unknown-function('));
+    return older;
+  });
+}
 
 describe('theming', () => {
   it('takes colours, radius and font from --pay-form-* properties', async () => {
@@ -48,13 +63,7 @@ describe('theming', () => {
 
   it('keeps colours it can read where light-dark() is unknown (Safari before 17.5): bordered fields, an accent button, the scheme followed', async () => {
     const form = await mount();
-    // The element's own sheets as such a browser reads them: the function unknown, its @supports false.
-    const root = form.shadowRoot!;
-    root.adoptedStyleSheets = root.adoptedStyleSheets.map((sheet) => {
-      const older = new CSSStyleSheet();
-      older.replaceSync([...sheet.cssRules].map((rule) => rule.cssText.replaceAll('light-dark(', 'unknown-function(')).join('\n'));
-      return older;
-    });
+    readAsBefore(form, /light-dark\(/g);
     const number = getComputedStyle(field(form, 'number'));
     // The system's text and background, the border mixed from the text as ever.
     expect([number.borderTopStyle, number.borderTopColor, number.backgroundColor]).to.deep.equal(['solid', 'color(srgb 0 0 0 / 0.55)', 'rgb(255, 255, 255)']);
@@ -62,6 +71,24 @@ describe('theming', () => {
     // A dark page gets light text on a dark field, not near-black on its dark background.
     form.style.colorScheme = 'dark';
     expect([getComputedStyle(part(form, '[part=label]')).color, getComputedStyle(field(form, 'number')).backgroundColor]).to.deep.equal(['rgb(255, 255, 255)', 'rgb(18, 18, 18)']);
+  });
+
+  it('shows a turning ring while it waits, where color-mix() is unknown too (Chrome before 111, Safari before 16.2)', async () => {
+    const form = await mount();
+    readAsBefore(form, /(light-dark|color-mix)\(/g);
+    form.phase = 'confirming';
+    await form.updateComplete;
+    const spinner = part(form, '.spinner');
+    const style = getComputedStyle(spinner);
+    expect([style.borderTopStyle, style.borderTopWidth, style.borderTopColor]).to.deep.equal(['solid', '3px', 'rgb(51, 71, 214)']);
+    expect([style.borderRightStyle, style.borderRightColor]).to.deep.equal(['solid', 'rgb(130, 132, 136)']);
+  });
+
+  // docs/widget.md names Chrome 103 the oldest: the rotate, translate and scale properties came in 104.
+  it('moves and turns things by transform, which the oldest browser it names knows', async () => {
+    const form = await mount({}, {}, 'pay-form');
+    const sources = (form.constructor as typeof PayForm).elementStyles.map((style) => (style as CSSResult).cssText);
+    expect(sources.join('\n').match(/[^-\w](rotate|translate|scale)\s*:[^;]*/g) ?? []).to.deep.equal([]);
   });
 
   it('follows the colour scheme: light by default, dark when the page or element says so', async () => {
