@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BRANDS, type Brand } from './brands.js';
 import { findCardNumbers, foldDigits, holdsCardNumber, maskCardNumbers, scanForCardNumbers } from './card-numbers.js';
+import { MIN_DIGITS } from './enough-digits.js';
 import { luhn } from './luhn.js';
 
 // PROPERTY_RUNS=100000 tries far more cases, for a change to the recogniser.
@@ -25,7 +26,7 @@ const prefixOf = (brand: Brand): fc.Arbitrary<string> =>
 const checkDigit = (body: string) => String([...'0123456789'].findIndex((digit) => luhn(body + digit)));
 
 const cardNumber: fc.Arbitrary<{ brand: Brand; digits: string }> = fc.constantFrom(...BRANDS).chain((brand) =>
-  fc.tuple(prefixOf(brand), fc.constantFrom(...brand.lengths.filter((length) => length >= 13))).chain(([prefix, length]) =>
+  fc.tuple(prefixOf(brand), fc.constantFrom(...brand.lengths.filter((length) => length >= MIN_DIGITS))).chain(([prefix, length]) =>
     fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: length - prefix.length - 1, maxLength: length - prefix.length - 1 }).map((rest) => {
       const body = prefix + rest;
       return { brand, digits: body + checkDigit(body) };

@@ -3,8 +3,9 @@
  * page wrote its digits, and nowhere else. One implementation for `<pay-form>`'s name checks, the
  * companion's refusals and masks, the gateway client's redaction and the sandbox's inspector.
  *
- * A card number is judged by its digits: 13–19 of them, with a scheme's prefix, a length that
- * scheme issues and a valid check digit. Any decimal digit counts (full-width ４, Arabic-Indic ٤,
+ * A card number is judged by its digits: 14–19 of them (MIN_DIGITS: 13-digit numbers are no
+ * longer issued, and barcodes and phones have 13), with a scheme's prefix, a length that scheme
+ * issues and a valid check digit. Any decimal digit counts (full-width ４, Arabic-Indic ٤,
  * mathematical 𝟒), and so do the look-alikes (superscript ⁴, subscript ₄, circled ④). Between the
  * digits may stand anything that is not a letter — spaces, dashes,
  * dots, `|`, `+`, `:`, `*`, brackets — up to eight between two groups, and what a reader does not see at all:

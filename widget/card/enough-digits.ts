@@ -1,5 +1,10 @@
-/** The fewest digits a card number has. */
-export const MIN_DIGITS = 13;
+/**
+ * The fewest digits a card number in circulation has: Diners Club's 14. Schemes once issued 13
+ * (Visa) and 12–13 (Maestro), long expired; taken for cards in text, they made one in ten of the
+ * 13-digit numbers people write — product barcodes (EAN-13: 400–499 Germany to Ukraine, 590
+ * Poland), a German or British mobile without its `+`, a time in milliseconds — a card number.
+ */
+export const MIN_DIGITS = 14;
 
 /**
  * The characters a reader takes for a digit that are not decimal digits to Unicode: superscript

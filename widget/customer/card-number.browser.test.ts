@@ -2,7 +2,7 @@ import { expect, waitUntil } from '@open-wc/testing';
 import { autofill, button, card, errorText, field, focused, message, mount, record, watchFetch } from '../test/harness.js';
 
 // The card-number detector is a chunk of its own, loaded the first time a name or the e-mail address
-// holds 13 digits. This file's page has not loaded it yet: keep this the only test here.
+// holds 14 digits. This file's page has not loaded it yet: keep this the only test here.
 describe('<pay-form> before the card-number detector has loaded', () => {
   it('refuses a card number filled into a name and submitted at once, and pays nothing', async () => {
     const form = await mount({ customer: {} });

@@ -5,7 +5,7 @@ import type * as Checks from './checks.js';
  * The customer fields' checks as the form runs them. The checks themselves (checks.ts) are a
  * chunk: only sessions that ask for customer fields need them, and those fetch it as the form
  * shows them (`loadCustomerChecks`). A value typed before it has arrived gets a pending check,
- * judged again once it has, as a name holding 13 digits waits for the card-number detector.
+ * judged again once it has, as a name holding 14 digits waits for the card-number detector.
  */
 
 type Checker = 'checkName' | 'checkEmail' | 'checkPhone';

@@ -27,7 +27,10 @@ const SPELLINGS = [
 const masked = (spelling: string) => (spelling.startsWith('(') ? '([card number])' : '[card number]');
 
 // What merchants and customers write that must stay as written.
-const ORDINARY = 'order e4-1795384870676, call +380501234567 or +38 (050) 123-45-67, at 2026-11-23 07:21:16.123, ref 6f1c2a3b-4d5e-4f60-8123-456789012345';
+// The barcode and the mobile without its + pass a 13-digit Visa's check digit: no longer issued.
+const ORDINARY =
+  'order e4-1795384870676, call +380501234567 or +38 (050) 123-45-67 or 4915123456704, at 2026-11-23 07:21:16.123, ' +
+  'ref 6f1c2a3b-4d5e-4f60-8123-456789012345, EAN 4820024700061';
 
 async function open(): Promise<Stack> {
   const stack = await openStack({ backend: fileBackend, served: true });
