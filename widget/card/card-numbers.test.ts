@@ -101,7 +101,7 @@ describe('findCardNumbers', () => {
       expect(findCardNumbers(written).map(({ start, end }) => written.slice(start, end)), straddling).toEqual([straddling]);
     }
     // At the very end of a megabyte of digits too (its cost is measured in the bench, not here).
-    expect(findCardNumbers(`${'1'.repeat(1_000_000)}${VISA}`)).toEqual([{ start: 0, end: 1_000_016 }]);
+    expect(findCardNumbers(`${'1'.repeat(1_000_000)}${VISA}`)).toMatchObject([{ start: 0, end: 1_000_016 }]);
   });
 
   it.each([
@@ -145,6 +145,12 @@ describe('findCardNumbers', () => {
     // No phone has 16 digits: a `+` does not hide a card number.
     expect(holdsCardNumber(`+${VISA}`)).toBe(true);
     expect(holdsCardNumber(`+${groups(VISA).join(' ')}`)).toBe(true);
+  });
+
+  it('gives each card number\'s digits as read, without those of the escapes and entities between them', () => {
+    for (const written of ['4111%201111%201111%201111', '4111&#45;1111&#45;1111&#45;1111', '4111%2520 1111%25201111%25201111', '４１１１ １１１１ １１１１ １１１１', '4111<b>1111</b>1111<i>1111</i>']) {
+      expect(findCardNumbers(`card ${written}.`).map(({ digits }) => digits), written).toEqual(['4111111111111111']);
+    }
   });
 
   it('finds each of several card numbers once', () => {

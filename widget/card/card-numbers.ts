@@ -31,6 +31,11 @@ import { luhn } from './luhn.js';
 export interface CardNumberSpan {
   readonly start: number;
   readonly end: number;
+  /**
+   * Its digits as read, 0–9: not those of what a reader does not see between them (`%20`,
+   * `&#45;`), which the span holds too.
+   */
+  readonly digits: string;
 }
 
 const MAX_DIGITS = 19;
@@ -295,7 +300,7 @@ export function findCardNumbers(text: string): CardNumberSpan[] {
 /** The scan itself, without the quick look first (the tests compare the two). */
 export function scanForCardNumbers(text: string): CardNumberSpan[] {
   const spans: { start: number; end: number }[] = [];
-  if (!hasEnoughDigits(text)) return spans;
+  if (!hasEnoughDigits(text)) return [];
   const scanned = readable(text);
   let last: { start: number; end: number } | undefined;
   const found = (start: number, digitsEnd: number) => {
@@ -327,7 +332,7 @@ export function scanForCardNumbers(text: string): CardNumberSpan[] {
       }
     });
   }
-  return spans;
+  return spans.map(({ start, end }) => ({ start, end, digits: foldDigits(scanned.slice(start, end)).replace(/\D/g, '') }));
 }
 
 /** Whether `text` holds a card number anywhere. */

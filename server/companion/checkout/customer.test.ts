@@ -159,6 +159,43 @@ describe('a card number written into a name or the e-mail address, whatever sepa
   });
 });
 
+describe('a card number split between the first and the last name', () => {
+  // Each name holds half of it, and the back office and the export show them one after the other.
+  const split = [
+    { fname: '4111 1111', lname: '1111 1111' },
+    { fname: 'Olena 4111 1111 1111', lname: '1111 Koval' },
+  ];
+  const REFUSED = {
+    'customer.fname': 'must not contain a card number: with the last name after it, it holds one',
+    'customer.lname': 'must not contain a card number: with the first name before it, it holds one',
+  };
+
+  it('is refused from the payer and from the merchant, both names named, and nothing is kept', async () => {
+    const stack = await openStack();
+    for (const names of split) {
+      const session = await stack.openSession();
+      const paid = await stack.pay(session.id, payBody({ customer: { ...CUSTOMER, ...names } }));
+      const text = await paid.text();
+      expect(paid.status, text).toBe(400);
+      expect(JSON.parse(text).error.fields).toEqual(REFUSED);
+      expect(text).not.toContain('1111 1111');
+      expect((await stack.ledger.getSession(session.id))?.payment).toBeNull();
+      const prefilled = await stack.request('POST', '/api/checkout/sessions', { admin: true, body: { amount: 10, currency: 'UAH', description: 'Tea', customer: names } });
+      expect(prefilled.status).toBe(400);
+      expect((await prefilled.json()).error.fields).toEqual(REFUSED);
+    }
+    expect(stack.logs.join('\n')).not.toMatch(/4111 1111/);
+  });
+
+  it('keeps names whose digits make no card number together', async () => {
+    const stack = await openStack();
+    const session = await stack.openSession();
+    const names = { fname: 'Olena 2026', lname: 'Koval 4111 1111' };
+    expect(await stack.json('POST', `/api/checkout/sessions/${session.id}/pay`, 200, { body: payBody({ customer: { ...CUSTOMER, ...names } }) })).toMatchObject({ status: 'success' });
+    expect((await stack.ledger.getPayment(session.order_id))?.customer).toMatchObject(names);
+  });
+});
+
 describe('the e-mail address', () => {
   it('takes every address the widget takes, a one-letter top-level domain and an internationalised one included', async () => {
     const stack = await openStack();
@@ -190,6 +227,8 @@ describe('a card number written into the tax id or the customer id a merchant se
     '4242 4242 4242 4242 4242', '4242-4242-4242-4242-4242',
     // A card number with its security code run in, failing the check digit as a whole.
     '4111111111111111123',
+    // Separated by what a reader does not see: URL escapes, character entities.
+    'cust 4111%201111%201111%201111', '4111&#45;1111&#45;1111&#45;1111', '4111%2520 1111%25201111%25201111',
   ];
 
   async function refused(response: Response, field: string, value: string): Promise<void> {

@@ -32,11 +32,7 @@ const MAX_CARD_DIGITS = maxLength(undefined);
  * would all be refused for those.
  */
 export const holdsCardNumberOfItsLength = (text: string): boolean =>
-  findCardNumbers(text).some((span) => {
-    const written = text.slice(span.start, span.end);
-    const digits = digitsOf(foldDigits(written));
-    return !isLongDigitRun(written) && (luhn(digits) || isCardWithCode(digits));
-  });
+  findCardNumbers(text).some(({ start, end, digits }) => !isLongDigitRun(text.slice(start, end)) && (luhn(digits) || isCardWithCode(digits)));
 
 function isLongDigitRun(written: string): boolean {
   const digits = foldDigits(written);
@@ -59,7 +55,23 @@ const Phone = z
   .refine((phone) => !isCardNumberAsPhone(phone), { error: 'must be a phone number, not a card number' })
   .describe('7 to 15 digits, optionally after a +; spaces, dots, dashes and brackets are dropped');
 
-export const Customer = z.strictObject({ fname: Name, lname: Name, email: Email, phone: Phone }).partial();
+/** The four fields the payer may type, each optional. */
+export const customerFields = { fname: Name.optional(), lname: Name.optional(), email: Email.optional(), phone: Phone.optional() };
+
+/**
+ * The names as they are shown and exported, one after the other (`fname lname`): a card number
+ * split between them is one there, though neither holds one alone. Both are named.
+ */
+export function namesApart(customer: { readonly fname?: string; readonly lname?: string }, ctx: z.RefinementCtx): void {
+  const { fname, lname } = customer;
+  if (fname === undefined || lname === undefined || !holdsCardNumber(`${fname} ${lname}`)) return;
+  // One that holds it alone is refused for that.
+  if (holdsCardNumber(fname) || holdsCardNumber(lname)) return;
+  ctx.addIssue({ code: 'custom', path: ['fname'], message: 'must not contain a card number: with the last name after it, it holds one' });
+  ctx.addIssue({ code: 'custom', path: ['lname'], message: 'must not contain a card number: with the first name before it, it holds one' });
+}
+
+export const Customer = z.strictObject(customerFields).superRefine(namesApart);
 export type Customer = z.output<typeof Customer>;
 
 export function customerDetails(customer: Customer): CustomerDetails {

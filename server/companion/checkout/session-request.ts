@@ -7,8 +7,9 @@ import * as z from 'zod';
 import { Currency, IsoDate, Url, requiredText } from '@payform/gateway/wire';
 import type { CustomerDetails, NewCheckoutSession } from '../../ledger/index.js';
 import { Amount, checkAmount, checkSplitTotal } from '../http/amounts.js';
+import { fitsMasked } from '../http/masked-text.js';
 import { SplitShares } from '../http/split-shares.js';
-import { Customer, customerDetails, holdsCardNumberOfItsLength, Name, withoutCardNumber } from './customer.js';
+import { customerDetails, customerFields, holdsCardNumberOfItsLength, Name, namesApart, withoutCardNumber } from './customer.js';
 import { maskStoredText } from '../log/redact.js';
 import { definedFields } from '../optional-fields.js';
 
@@ -37,20 +38,24 @@ export const SessionOrderId = z
 const IdText = (max: number) => withoutCardNumber(requiredText(max), holdsCardNumberOfItsLength);
 
 /** Customer data the merchant may prefill: the widget's four fields and the gateway's others. */
-const SessionCustomer = Customer.extend({
-  patronym: Name,
-  country: z.string().regex(/^[A-Z]{2}$/, { error: 'must be an ISO 3166-1 alpha-2 code' }),
-  birthday: IsoDate,
-  city: Name,
-  lang: z.string().regex(/^[A-Z]{2}$/, { error: 'must be an upper-case two-letter code such as EN or UK' }),
-  tax_id: IdText(32),
-}).partial();
+const SessionCustomer = z
+  .strictObject({
+    ...customerFields,
+    patronym: Name,
+    country: z.string().regex(/^[A-Z]{2}$/, { error: 'must be an ISO 3166-1 alpha-2 code' }),
+    birthday: IsoDate,
+    city: Name,
+    lang: z.string().regex(/^[A-Z]{2}$/, { error: 'must be an upper-case two-letter code such as EN or UK' }),
+    tax_id: IdText(32),
+  })
+  .partial()
+  .superRefine(namesApart);
 
 /** What a payment of any kind is: the fields a session and a saved card's charge share. */
 export const paymentFields = {
   amount: Amount,
   currency: Currency,
-  description: requiredText(2048),
+  description: fitsMasked(requiredText(2048), 2048),
   order_id: SessionOrderId.optional(),
   split: SplitShares.optional(),
   customer: SessionCustomer.optional(),

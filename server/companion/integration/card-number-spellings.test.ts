@@ -87,6 +87,28 @@ describe('a card number in free text, however it is written', () => {
   });
 });
 
+describe('free text its masks would make longer than the gateway takes', () => {
+  // Each security code becomes [cvv]: 2048 characters as sent, more once masked.
+  const codes = `cvv ${'123 '.repeat(600)}`.slice(0, 2048);
+  const tooLong = (field: string) => ({
+    [field]: `must be at most 2048 characters once its security codes are masked as [cvv] and card numbers as [card number]: it would be ${codes.length + 2 * 511}`,
+  });
+
+  it('is refused for that, naming the field, in a description and a refund comment; as long without codes, it is kept', async () => {
+    const stack = await open();
+    const opened = await stack.request('POST', '/api/checkout/sessions', { admin: true, body: { amount: 100, currency: 'UAH', description: codes } });
+    expect(opened.status).toBe(400);
+    expect((await opened.json()).error.fields).toEqual(tooLong('description'));
+    const session = await stack.openSession({ amount: 100, description: 'x'.repeat(2048) });
+    expect((await stack.ledger.getSession(session.id))?.description).toHaveLength(2048);
+    expect((await (await stack.pay(session.id)).json()).status).toBe('success');
+    const refund = await stack.request('POST', `/api/orders/${session.order_id}/refund`, { admin: true, body: { amount: 1, comment: codes } });
+    expect(refund.status).toBe(400);
+    expect((await refund.json()).error.fields).toEqual(tooLong('comment'));
+    expect((await stack.ledger.getOrder(session.order_id))?.operations).toEqual([]);
+  });
+});
+
 describe('ordinary data that looks like a card number', () => {
   it('is answered as written: an order id the merchant chose, in the refusal of its duplicate', async () => {
     const stack = await open();
