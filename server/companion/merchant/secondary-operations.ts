@@ -59,7 +59,9 @@ export class SecondaryOperations {
     logger.info('operation reserved', { order_id: orderId, operation: kind, amount: reservation.amount, currency: payment.currency });
     try {
       const answer = await this.#send(payment, reservation, body);
-      return { operation: await this.#settle(reservation, operationResult(answer)), settled: true };
+      const operation = await this.#settle(reservation, operationResult(answer));
+      if (operation.status === 'success' && operation.amount !== reservation.amount) this.#otherAmount(payment, reservation, operation);
+      return { operation, settled: true };
     } catch (error) {
       return this.#recover(payment, reservation, error);
     }
@@ -126,13 +128,29 @@ export class SecondaryOperations {
     throw ApiProblem.notFound('The order', 'order_not_found');
   }
 
+  /**
+   * The gateway made "all that is left" another amount than the ledger's rest: an operation made
+   * at the gateway (its portal, another system) has not reached the ledger, its webhook lost.
+   */
+  #otherAmount(payment: Payment, reservation: Operation, operation: Operation): void {
+    const money = (minor: number) => formatLimit(minor, payment.currency);
+    this.#deps.logger.warn(
+      `the gateway's ${reservation.kind} of all that was left came to ${money(operation.amount)}, where the ledger had ${money(reservation.amount)} left: ` +
+        `an operation made at the gateway has not reached this ledger (its webhook lost); ask the gateway to send it again (POST /api/orders/${payment.orderId}/resend-webhook) so the totals agree`,
+      { order_id: payment.orderId, operation: operation.id },
+    );
+  }
+
   #send(payment: Payment, reservation: Operation, body: OperationBody): Promise<GatewayOperation> {
     const { gateway, options } = this.#deps;
     const target = { order_id: payment.orderId, comment: reservation.comment ?? undefined, server_url: `${options.publicUrl}/webhooks/gateway` };
     const split = reservation.split?.map((share) => ({ amount: minorUnits(share.amount), sub_merchant_id: share.subMerchantId }));
     const amount = minorUnits(reservation.amount);
-    // The whole payment at once goes without an amount, as the interface's "full" form.
-    const whole = reservation.amount === payment.amount;
+    // "All that is left" (no amount asked) of the whole payment goes without one, as the
+    // interface's "full" form. An amount asked goes as asked, though it be the whole payment:
+    // where an operation made at the gateway never reached the ledger, the gateway then declines
+    // it rather than settle the rest, which is another amount than the one asked.
+    const whole = body.amount === undefined && reservation.amount === payment.amount;
     switch (reservation.kind) {
       case 'capture':
         return split
