@@ -64,7 +64,7 @@ describe('POST /api/checkout/sessions', () => {
     [{ amount: 249.5 }, 'amount', 'must be an integer number of minor units (24950 = 249.50 UAH)'],
     [{ amount: 249.5, currency: 'EUR' }, 'amount', 'must be an integer number of minor units (24950 = 249.50 EUR)'],
     [{ amount: 2495.5, currency: 'JPY' }, 'amount', 'must be an integer number of minor units (2495 = 2495 JPY)'],
-    [{ amount: '24950' }, 'amount', 'must be a JSON number, not a string: an integer number of minor units (24950 = 249.50 UAH)'],
+    [{ amount: '24950' }, 'amount', 'must be a JSON number, not a string: an integer number of minor units of the currency (24950 = 249.50 UAH, 500 = 500 JPY)'],
     [{ amount: '1e3' }, 'amount', 'must be a JSON number, not a string'],
     [{ amount: 1005, currency: 'KWD' }, 'amount', 'must be a multiple of 10 minor units: the gateway takes KWD with at most 2 decimal digits'],
     [{ amount: -5 }, 'amount', 'must be greater than 0'],

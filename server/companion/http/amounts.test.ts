@@ -21,7 +21,9 @@ describe('amounts', () => {
     const stack = await open();
     for (const [amount, currency, reason] of [
       [249.5, 'UAH', 'must be an integer number of minor units (24950 = 249.50 UAH)'],
-      ['24950', 'UAH', 'must be a JSON number, not a string: an integer number of minor units (24950 = 249.50 UAH)'],
+      // Judged before the currency is read: examples of both kinds, not cents for a JPY shop.
+      ['24950', 'UAH', 'must be a JSON number, not a string: an integer number of minor units of the currency (24950 = 249.50 UAH, 500 = 500 JPY)'],
+      ['500', 'JPY', 'must be a JSON number, not a string: an integer number of minor units of the currency (24950 = 249.50 UAH, 500 = 500 JPY)'],
       [10.1, 'USD', 'must be an integer number of minor units (24950 = 249.50 USD)'],
       [0.5, 'JPY', 'must be an integer number of minor units (2495 = 2495 JPY)'],
     ] as const) {
@@ -38,7 +40,7 @@ describe('amounts', () => {
     const share = await stack.json('POST', '/api/checkout/sessions', 400, { admin: true, body: { amount: 100, currency: 'UAH', description: 'Tea', split: [{ sub_merchant_id: '0b6f5a7e-1c2d-4e3f-8a9b-0c1d2e3f4a5b' }] } });
     expect(share.error.fields).toMatchObject({ 'split[0].amount': 'is required' });
     const wrong = await stack.json('POST', '/api/checkout/sessions', 400, { admin: true, body: { amount: null, currency: 'UAH', description: 'Tea' } });
-    expect(wrong.error.fields).toEqual({ amount: 'must be an integer number of minor units (24950 = 249.50 UAH)' });
+    expect(wrong.error.fields).toEqual({ amount: 'must be an integer number of minor units of the currency (24950 = 249.50 UAH, 500 = 500 JPY)' });
     expect((await stack.ledger.listOrders()).orders).toHaveLength(0);
   });
 

@@ -4,12 +4,14 @@
  * carry is a 400 that names the field and the unit; nothing is rounded.
  */
 import * as z from 'zod';
-import { describeMinorUnits, minorUnits } from '@payform/gateway';
+import { minorUnits } from '@payform/gateway';
 import type { MinorUnits } from '@payform/gateway';
 import { wireRangeRefusal } from '@payform/gateway/wire';
 import { ApiProblem } from './problem.js';
 
 const UNIT = 'Integer number of minor units of the currency: 24950 = 249.50 UAH, 500 = 500 JPY';
+/** The unit where the currency is not known yet (a field's type is judged before its siblings): examples of both kinds. */
+const ANY_CURRENCY_UNIT = 'an integer number of minor units of the currency (24950 = 249.50 UAH, 500 = 500 JPY)';
 
 /** Fifteen digits: the most minor units the gateway carries exactly in any currency (maxWireMinorUnits). */
 export const MAX_MINOR_UNITS = 999_999_999_999_999;
@@ -22,10 +24,14 @@ export const MAX_MINOR_UNITS = 999_999_999_999_999;
  */
 export const Amount = z.number({ error: (issue) => amountTypeReason(issue.input) }).meta({ type: 'integer', minimum: 1, maximum: MAX_MINOR_UNITS, description: UNIT });
 
-/** Why a value is no amount at all. A string of digits is the usual slip (a form's value passed on): said as such, never echoed. */
+/**
+ * Why a value is no amount at all. A string of digits is the usual slip (a form's value passed
+ * on): said as such, never echoed. The currency is not known here: an example in one with cents
+ * would tell a JPY shop to multiply by 100.
+ */
 function amountTypeReason(input: unknown): string {
   if (input === undefined) return 'is required';
-  return typeof input === 'string' ? `must be a JSON number, not a string: ${describeMinorUnits()}` : `must be ${describeMinorUnits()}`;
+  return typeof input === 'string' ? `must be a JSON number, not a string: ${ANY_CURRENCY_UNIT}` : `must be ${ANY_CURRENCY_UNIT}`;
 }
 
 /** An amount in an answer. */

@@ -305,7 +305,7 @@ describe('capture and void', () => {
   it('validates bodies: unknown fields, amounts, comment length', async () => {
     const orderId = await paidOrder('auth');
     expect((await op(orderId, 'capture', 400, { amount: 10.5 })).error.fields.amount).toBe('must be an integer number of minor units (24950 = 249.50 UAH)');
-    expect((await op(orderId, 'capture', 400, { amount: '1000' })).error.fields.amount).toBe('must be a JSON number, not a string: an integer number of minor units (24950 = 249.50 UAH)');
+    expect((await op(orderId, 'capture', 400, { amount: '1000' })).error.fields.amount).toBe('must be a JSON number, not a string: an integer number of minor units of the currency (24950 = 249.50 UAH, 500 = 500 JPY)');
     expect((await op(orderId, 'capture', 400, { charge_amount: 1 })).error.fields.charge_amount).toBe('is not allowed');
     expect((await op(orderId, 'void', 400, { comment: 'x'.repeat(2049) })).error.fields.comment).toContain('2048');
     expect((await op('no-such-order', 'capture', 404)).error.code).toBe('order_not_found');
