@@ -88,7 +88,8 @@ function settled(order: Order): { paid: MinorUnits; fees: MinorUnits } {
     return { paid: sumAmounts(captures), fees: captures.reduce((sum, capture) => sum + (capture.fees ? totalFee(capture.fees) : 0), 0) };
   }
   const charges = order.recurring?.charges ?? [];
-  return { paid: payment.amount + sumAmounts(charges), fees: payment.fees ? totalFee(payment.fees) : 0 };
+  const fees = [payment.fees, ...charges.map((charge) => charge.fees)].reduce((sum: MinorUnits, paid) => sum + (paid ? totalFee(paid) : 0), 0);
+  return { paid: payment.amount + sumAmounts(charges), fees };
 }
 
 export function accountView(ledger: Ledger, orders: readonly Order[], reserveSpelling: 'rollingReserve' | 'rolling_reserve'): AccountResponse {

@@ -339,7 +339,8 @@ export function chargeRecurring(gateway: SimulatedGateway, cause: RequestId | un
     throw Refusal.notAllowed('Recurring charges follow a successful card purchase');
   }
   order.recurring ??= { id: newUuid(), status: 'active', charges: [] };
-  const charge = { ...transactionIdentifiers(), amount: amount ?? payment.amount, createdAt: gateway.clock.now() };
+  const charged = amount ?? payment.amount;
+  const charge = { ...transactionIdentifiers(), amount: charged, fees: commission(charged, payment.currency, gateway.projectOf(order)), createdAt: gateway.clock.now() };
   gateway.store.addCharge(order, charge);
   const asPayment = chargeAsPayment(payment, charge);
   gateway.notifyPayment(cause, order, asPayment);

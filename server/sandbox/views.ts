@@ -205,6 +205,7 @@ export function chargeAsPayment(payment: Payment, charge: RecurringCharge): Paym
     ...payment,
     transactionId: charge.transactionId,
     amount: charge.amount,
+    fees: charge.fees,
     createdAt: charge.createdAt,
     processedAt: charge.createdAt,
     receiptKey: charge.receiptKey,

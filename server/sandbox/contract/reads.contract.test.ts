@@ -47,6 +47,12 @@ describe('balances', () => {
     expect(terminals.terminals).toHaveLength(2);
     expect(terminals.failed_terminals).toEqual([{ id: expect.any(String), message: expect.stringContaining('unavailable') }]);
     expect(await client.balances.getTerminal(terminals.terminals[0]?.id ?? '')).toMatchObject({ name: 'E-commerce terminal', balances: { available: 480_000 + 20000 - 305 } });
+    // A recurring charge pays its own commission, on its own amount: 5 + 1.5 % of 12.50 (18.75, up to 19).
+    const first = await client.payments.create(direct(hook(), { amount: 999 }));
+    await sandbox.control('POST', '/_sandbox/recurring', { order_id: first.order_id, amount_minor: 1250 });
+    const entries = await client.orders.get(first.order_id);
+    expect(entries.map((entry) => [entry.amount, entry.fee?.amount])).toEqual([[999, 20], [1250, 24]]);
+    expect(await client.balances.getTerminal(terminals.terminals[0]?.id ?? '')).toMatchObject({ balances: { available: 480_000 + 20000 - 305 + 999 - 20 + 1250 - 24 } });
     // 500, a status the interface lists for balances (its Errors, 1), with the gateway's error body.
     const failing = client.balances.getTerminal(terminals.failed_terminals[0]?.id ?? '');
     await expect(failing).rejects.toBeInstanceOf(GatewayUnavailableError);

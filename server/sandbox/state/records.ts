@@ -139,6 +139,8 @@ export interface Operation extends StatusState {
 export interface RecurringCharge {
   readonly transactionId: string;
   readonly amount: MinorUnits;
+  /** Its own commission, as any purchase of its amount pays. */
+  readonly fees: Fees;
   readonly createdAt: Date;
   readonly receiptKey: string;
   readonly approvalCode: string;
