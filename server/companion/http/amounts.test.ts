@@ -33,6 +33,32 @@ describe('amounts', () => {
     expect((await stack.ledger.listOrders()).orders).toHaveLength(0);
   });
 
+  // JSON.parse reads 24950.000000000001 as 24950: a decimal library's or a float's printing, not whole as sent.
+  it('with a fraction that reading the JSON would round away are refused as written, nothing stored or refunded', async () => {
+    const stack = await open();
+    const json = (body: string) => ({ admin: true, body, headers: { 'Content-Type': 'application/json' } });
+    const refused = 'must be a whole number of minor units: the JSON writes it with a fraction, which reading it as a number rounds away (a float printed with all its digits)';
+    for (const written of ['24950.000000000001', '1.0000000000000001', '249500000000000001e-13']) {
+      const opened = await stack.request('POST', '/api/checkout/sessions', json(`{"amount":${written},"currency":"UAH","description":"Tea"}`));
+      expect(opened.status, written).toBe(400);
+      expect((await opened.json()).error.fields, written).toEqual({ amount: refused });
+    }
+    const split = await stack.request('POST', '/api/checkout/sessions', json('{"amount":100,"currency":"UAH","description":"Tea","split":[{"sub_merchant_id":"8a1f3c52-6b0e-4d97-a2c4-1e5f7b9d3a60","amount":100.000000000000001}]}'));
+    expect((await split.json()).error.fields).toEqual({ 'split[0].amount': refused });
+    expect((await stack.ledger.listOrders()).orders).toHaveLength(0);
+    // Whole as written, in any spelling: taken.
+    for (const written of ['24950.0', '2.495e4', '2495000e-2']) {
+      const opened = await stack.request('POST', '/api/checkout/sessions', json(`{"amount":${written},"currency":"UAH","description":"Tea"}`));
+      expect(opened.status, written).toBe(201);
+      expect((await opened.json()).amount, written).toBe(24950);
+    }
+    const session = await stack.openSession({ amount: 1000 });
+    expect((await (await stack.pay(session.id)).json()).status).toBe('success');
+    const refund = await stack.request('POST', `/api/orders/${session.order_id}/refund`, json('{"amount":1.0000000000000001}'));
+    expect((await refund.json()).error.fields).toEqual({ amount: refused });
+    expect((await stack.ledger.getOrder(session.order_id))?.operations).toEqual([]);
+  });
+
   it('not sent are required, where a wrong one keeps the unit', async () => {
     const stack = await open();
     const missing = await stack.json('POST', '/api/checkout/sessions', 400, { admin: true, body: { currency: 'UAH', description: 'Tea' } });

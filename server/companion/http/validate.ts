@@ -9,7 +9,7 @@
 import { zValidator } from '@hono/zod-validator';
 import type { MiddlewareHandler, ValidationTargets } from 'hono';
 import * as z from 'zod';
-import { compiled, fieldIssues, fieldPath, wireErrorMap } from '@payform/gateway/wire';
+import { compiled, fieldIssues, fieldPath, fractionsParsedAway, wireErrorMap } from '@payform/gateway/wire';
 import { NUL_REASON, nulRefused } from './guards.js';
 import { ApiProblem, fieldReasons } from './problem.js';
 
@@ -39,6 +39,9 @@ export function validate<T extends z.ZodType, Where extends keyof ValidationTarg
       const bad = badTextField(text);
       if (bad) throw bad;
     }
+    // JSON.parse reads an amount written 24950.000000000001 as 24950: refused as written, not rounded.
+    const rounded = fractionsParsedAway(text);
+    if (rounded.length > 0) throw ApiProblem.invalid(fieldReasons(rounded));
     return validator(c, next);
   };
   return guarded;

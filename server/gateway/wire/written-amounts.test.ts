@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { overPreciseAmounts } from './written-amounts.js';
+import { fractionsParsedAway, overPreciseAmounts } from './written-amounts.js';
 
 const fields = (json: string) => overPreciseAmounts(json).map((issue) => issue.field);
 
@@ -31,5 +31,21 @@ describe('overPreciseAmounts', () => {
 
   it('reads a key written with escapes as the key it is', () => {
     expect(fields('{"\\u0061mount":10.123}')).toEqual(['amount']);
+  });
+});
+
+describe('fractionsParsedAway', () => {
+  it('names amounts whose written fraction parsing rounds away, and no other', () => {
+    const issues = fractionsParsedAway('{"amount":24950.000000000001,"split":[{"amount":1.0000000000000001},{"amount":249.5}],"exp_month":12.0000000000000001}');
+    expect(issues.map(({ field }) => field)).toEqual(['amount', 'split[0].amount']);
+  });
+
+  it('takes whole numbers however written', () => {
+    expect(fractionsParsedAway('{"amount":24950.0,"a":[{"amount":2.495e4},{"amount":2495000e-2},{"amount":1e3}]}')).toEqual([]);
+  });
+
+  it('finds none in text that is no JSON, at once', () => {
+    expect(fractionsParsedAway('{"amount":1.0000000000000001,"note":"unterminated')).toEqual([]);
+    expect(fractionsParsedAway('{"amount":-')).toEqual([]);
   });
 });

@@ -42,3 +42,46 @@ export function overPreciseAmounts(json: string): FieldIssue[] {
 function writtenDecimals(fraction: string | undefined, exponent: string | undefined): number {
   return Math.max(0, (fraction?.length ?? 0) - Number(exponent ?? 0));
 }
+
+/** A number literal with a fraction digit other than 0, or a negative exponent: it may not be whole. */
+const MAYBE_FRACTIONAL = /[:,[]\s*-?\d+(?:\.\d*[1-9]|(?:\.\d+)?[eE]-)/;
+const LITERAL = /^-?(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
+
+/**
+ * One issue per amount field whose number has a fraction as the JSON text writes it that reading
+ * it rounds away (`24950.000000000001` parses to the double 24950): for APIs whose amounts are
+ * integer minor units, where such a literal is a float printed with all its digits, and taking it
+ * as whole would charge what nobody wrote. A fraction that survives parsing (249.5) is the
+ * schema's to refuse, in the currency's words; `100.0` and `1e3` are whole. Text that is no JSON
+ * has none: its parser's refusal says what is wrong with it.
+ */
+export function fractionsParsedAway(json: string): FieldIssue[] {
+  if (!MAYBE_FRACTIONAL.test(json) || !isJson(json)) return [];
+  const issues: FieldIssue[] = [];
+  walkJsonText(json, {
+    number(literal, key, path) {
+      if (isAmountField(key) && Number.isInteger(Number(literal[0])) && !isWholeAsWritten(literal[0])) {
+        issues.push({ field: fieldPath(path()), reason: 'must be a whole number of minor units: the JSON writes it with a fraction, which reading it as a number rounds away (a float printed with all its digits)' });
+      }
+    },
+  });
+  return issues;
+}
+
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Whether a number literal is whole: its digits' trailing zeros cover the places its point and exponent leave. */
+function isWholeAsWritten(literal: string): boolean {
+  const [, whole = '', fraction = '', exponent = '0'] = LITERAL.exec(literal) ?? [];
+  const digits = whole + fraction;
+  const zeros = digits.length - digits.replace(/0+$/, '').length;
+  return digits.replace(/0+$/, '') === '' || fraction.length - Number(exponent) <= zeros;
+}
+
