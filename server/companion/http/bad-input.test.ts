@@ -68,6 +68,20 @@ describe('text no field can store as sent', () => {
 });
 
 describe('a body the companion cannot read as sent', () => {
+  it('refuses JSON in another charset than UTF-8 with 415 naming it, rather than its bytes as NUL characters', async () => {
+    const stack = await open();
+    const text = JSON.stringify({ amount: 100, currency: 'UAH', description: 'Tea' });
+    for (const [charset, body] of [['utf-16le', Buffer.from(text, 'utf16le')], ['"UTF-16"', Buffer.from(`\ufeff${text}`, 'utf16le')], ['iso-8859-1', Buffer.from(text, 'latin1')]] as const) {
+      const response = await stack.request('POST', '/api/checkout/sessions', { admin: true, body, headers: { 'Content-Type': `application/json; charset=${charset}` } });
+      expect(response.status, charset).toBe(415);
+      expect((await response.json()).error, charset).toMatchObject({ code: 'unsupported_charset', fields: { 'Content-Type': 'must name no charset but UTF-8' } });
+    }
+    for (const charset of ['utf-8', 'UTF-8', '"utf-8"', 'us-ascii']) {
+      const response = await stack.request('POST', '/api/checkout/sessions', { admin: true, body: text, headers: { 'Content-Type': `application/json; charset=${charset}` } });
+      expect(response.status, charset).toBe(201);
+    }
+  });
+
   it('refuses an encoded body with 415 naming Content-Encoding, rather than what its bytes look like', async () => {
     const stack = await open();
     const body = gzipSync(JSON.stringify({ amount: 100, currency: 'UAH', description: 'Tea' }));

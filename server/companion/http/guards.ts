@@ -119,6 +119,14 @@ export function requireMediaType(...mediaTypes: string[]): MiddlewareHandler<Com
       if (!mediaTypes.includes(mediaType)) {
         throw new ApiProblem(415, 'unsupported_media_type', `The body must be ${mediaTypes.join(' or ')} (${sentAs(mediaType)}): send it with Content-Type: ${mediaTypes[0]}`);
       }
+      // JSON is read as UTF-8 whatever it says: UTF-16's bytes would be refused as NUL characters,
+      // their cause unsaid. (A webhook's form is the gateway's: taken as it comes.)
+      const charset = mediaType === 'application/json' ? CHARSET.exec(c.req.header('content-type') ?? '')?.[1]?.toLowerCase() : undefined;
+      if (charset !== undefined && !UTF8_READABLE.has(charset)) {
+        throw new ApiProblem(415, 'unsupported_charset', 'The body must be UTF-8: send it with Content-Type: application/json; charset=utf-8, or with no charset', {
+          'Content-Type': 'must name no charset but UTF-8',
+        });
+      }
       // A compressed body would be read as text, and refused for what its bytes look like.
       const encoding = c.req.header('content-encoding')?.trim().toLowerCase();
       if (encoding && encoding !== 'identity') {
@@ -131,6 +139,11 @@ export function requireMediaType(...mediaTypes: string[]): MiddlewareHandler<Com
     return next();
   };
 }
+
+/** The charset parameter of a Content-Type, quoted or not. */
+const CHARSET = /;\s*charset\s*=\s*"?([^";\s]*)/i;
+/** Charsets whose text reads the same as UTF-8 (ASCII is its first half). */
+const UTF8_READABLE = new Set(['utf-8', 'utf8', 'us-ascii']);
 
 /** A media type as RFC 9110 spells one: only such a value is said back (the header is the client's text). */
 const MEDIA_TYPE = /^[\w!#$&^.+-]{1,64}\/[\w!#$&^.+-]{1,64}$/;
