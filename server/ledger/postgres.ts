@@ -233,6 +233,9 @@ class PreparingPool implements PostgresPool {
     const timed = <T>(query: Promise<T>): Promise<T> =>
       query.catch((error: unknown) => {
         if (error instanceof Error && error.message === QUERY_TIMEOUT) overdue = true;
+        // A session opened read-only (a standby after a failover, default_transaction_read_only)
+        // stays so for its life, though the server takes writes again: a new one is asked for.
+        if ((error as { code?: string }).code === READ_ONLY_SESSION) overdue = true;
         throw error;
       });
     const named = async (text: string, values: unknown[]) => {
@@ -265,6 +268,9 @@ class PreparingPool implements PostgresPool {
     return this.#pool.end();
   }
 }
+
+/** SQLSTATE 25006, read_only_sql_transaction: a write in a session that can take none. */
+const READ_ONLY_SESSION = '25006';
 
 /** How long a call waits for a connection (a new one, or a free one of the pool). */
 const CONNECT_TIMEOUT_MS = 5_000;
