@@ -104,6 +104,35 @@ describe('a ledger outage', () => {
     ]);
   });
 
+  // Another process holding the write lock (a second companion on the file, a migration, an
+  // operator's open transaction): reads work all along, and only a write says it is over.
+  for (const [kind, code, message] of [
+    ['SQLite', 'SQLITE_BUSY', 'database is locked'],
+    ['PostgreSQL', '57014', 'canceling statement due to statement timeout'],
+    ['PostgreSQL', '55P03', 'could not obtain lock on relation "payform_payments"'],
+  ] as const) {
+    it(`asks a ${kind} whose lock refused a write (${code}) with a write: not back, nor ready, while it is held`, async () => {
+      const real = await openLedger(':memory:');
+      ledger = real;
+      let held = true;
+      let writes = 0;
+      const locked = () => Object.assign(new Error(message), { code });
+      const probed: Ledger = { ...real, probeWrite: () => ((writes += 1), held ? Promise.reject(locked()) : real.probeWrite()) };
+      const memory = memorySink();
+      const outage = new LedgerOutage({ ledger: probed, logger: createLogger({ sink: memory.sink }), clock: Date.now, probeIntervalMs: 5 });
+      outage.noticed(locked());
+      expect(outage.writesRefused).toBe(true);
+      await eventually(() => expect(writes).toBeGreaterThan(3));
+      expect(memory.lines.filter((line) => line.includes('the database is back'))).toEqual([]);
+      expect(outage.writesRefused).toBe(true);
+      held = false;
+      await outage.back();
+      outage.stop();
+      expect(outage.writesRefused).toBe(false);
+      expect(memory.lines.map((line) => (JSON.parse(line) as { msg: string }).msg)).toEqual(['the database cannot be reached; answering 503 with Retry-After until it is back', 'the database is back']);
+    });
+  }
+
   it('names no fix for an outage that is not the operator’s settings', async () => {
     ledger = await openLedger(':memory:');
     const memory = memorySink();

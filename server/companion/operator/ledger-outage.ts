@@ -5,7 +5,8 @@
  * and once when it ends, with how long it lasted and how many calls it refused. While it lasts
  * the ledger is probed every second, so the end is noticed (and what waited for it runs) as soon
  * as the database answers again, whether or not a request comes. A disk that refused a write
- * (full, read-only) still answers reads: then the probe commits a write too. A database that
+ * (full, read-only) or a lock another process holds still answers reads: then the probe
+ * commits a write too. A database that
  * comes and goes (a flaky network resetting connections, a server at max_connections) would
  * begin and end an outage every few seconds: one beginning less than a minute after the last
  * line said is only counted (a debug line), like its end, and the next line said gives the count
@@ -18,6 +19,13 @@ import { LedgerNotDurable, NOT_DURABLE, STORAGE_CODES } from '../../ledger/index
 import type { Ledger } from '../../ledger/index.js';
 import { errorCode } from '../log/error-code.js';
 import type { Logger } from '../log/logger.js';
+
+/**
+ * Another process holds a lock the refused call waited for (SQLite's write lock; a PostgreSQL
+ * table's, past the statement's deadline or lock_timeout): reads go on, so only a committed
+ * write says it is over, and /readyz sends no traffic meanwhile.
+ */
+const LOCK_CODES = /^(SQLITE_BUSY|57014|55P03)$/;
 
 /** How often a down ledger is asked again. */
 const PROBE_INTERVAL_MS = 1_000;
@@ -109,7 +117,7 @@ export class LedgerOutage {
     const now = clock();
     const code = errorCode(error);
     const fix = fixOf(error, code);
-    if (code !== undefined && STORAGE_CODES.test(code)) this.#writes = true;
+    if (code !== undefined && (STORAGE_CODES.test(code) || LOCK_CODES.test(code))) this.#writes = true;
     const dead = code === NOT_DURABLE && !this.#dead;
     if (dead) {
       this.#dead = true;
