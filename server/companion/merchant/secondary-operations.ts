@@ -60,7 +60,7 @@ export class SecondaryOperations {
     try {
       const answer = await this.#send(payment, reservation, body);
       const operation = await this.#settle(reservation, operationResult(answer));
-      if (operation.status === 'success' && operation.amount !== reservation.amount) this.#otherAmount(payment, reservation, operation);
+      if (sentInFull(payment, reservation) && operation.status === 'success' && operation.amount !== reservation.amount) this.#otherAmount(payment, reservation, operation);
       return { operation, settled: true };
     } catch (error) {
       return this.#recover(payment, reservation, error);
@@ -129,14 +129,17 @@ export class SecondaryOperations {
   }
 
   /**
-   * The gateway made "all that is left" another amount than the ledger's rest: an operation made
-   * at the gateway (its portal, another system) has not reached the ledger, its webhook lost.
+   * The gateway made the whole payment's "full" operation another amount than the ledger's rest:
+   * an operation made at the gateway (its portal, another system) has not reached the ledger, its
+   * webhook lost. The gateway's order state names no operation ids, so the ledger cannot take it
+   * from there without risking it twice once the webhook comes: the operator is told.
    */
   #otherAmount(payment: Payment, reservation: Operation, operation: Operation): void {
     const money = (minor: number) => formatLimit(minor, payment.currency);
     this.#deps.logger.warn(
-      `the gateway's ${reservation.kind} of all that was left came to ${money(operation.amount)}, where the ledger had ${money(reservation.amount)} left: ` +
-        `an operation made at the gateway has not reached this ledger (its webhook lost); ask the gateway to send it again (POST /api/orders/${payment.orderId}/resend-webhook) so the totals agree`,
+      `the gateway's full ${reservation.kind} came to ${money(operation.amount)}, where the ledger had ${money(reservation.amount)} left: ` +
+        `a ${reservation.kind} made at the gateway (its portal, another system) has not reached this ledger, its webhook lost; find it at the gateway and have its webhook sent again ` +
+        `(POST /api/orders/${payment.orderId}/resend-webhook with its operation and transaction_id), so the ledger's totals agree`,
       { order_id: payment.orderId, operation: operation.id },
     );
   }
@@ -146,11 +149,7 @@ export class SecondaryOperations {
     const target = { order_id: payment.orderId, comment: reservation.comment ?? undefined, server_url: `${options.publicUrl}/webhooks/gateway` };
     const split = reservation.split?.map((share) => ({ amount: minorUnits(share.amount), sub_merchant_id: share.subMerchantId }));
     const amount = minorUnits(reservation.amount);
-    // "All that is left" (no amount asked) of the whole payment goes without one, as the
-    // interface's "full" form. An amount asked goes as asked, though it be the whole payment:
-    // where an operation made at the gateway never reached the ledger, the gateway then declines
-    // it rather than settle the rest, which is another amount than the one asked.
-    const whole = body.amount === undefined && reservation.amount === payment.amount;
+    const whole = sentInFull(payment, reservation);
     switch (reservation.kind) {
       case 'capture':
         return split
@@ -165,7 +164,7 @@ export class SecondaryOperations {
               definedFields({
                 ...target,
                 order_currency: payment.currency,
-                refund_amount: whole && payment.method === 'purchase' ? undefined : amount,
+                refund_amount: whole ? undefined : amount,
                 f_receipt_delivery: body.f_receipt_delivery,
               }),
             );
@@ -194,6 +193,14 @@ export class SecondaryOperations {
     return { operation, settled: operation.status !== 'pending' };
   }
 }
+
+/**
+ * Whether a capture or refund goes in the interface's "full" form, without an amount: one of the
+ * whole payment at once, not split (a split payment's plain refund must be that), and for a
+ * refund, of a purchase (an auth's is of its captures).
+ */
+const sentInFull = (payment: Payment, reservation: Operation): boolean =>
+  reservation.kind !== 'void' && !reservation.split && reservation.amount === payment.amount && (reservation.kind === 'capture' || payment.method === 'purchase');
 
 const VERB: Record<OperationKind, string> = { capture: 'captured', void: 'voided', refund: 'refunded' };
 
