@@ -119,10 +119,11 @@ export function requireMediaType(...mediaTypes: string[]): MiddlewareHandler<Com
       if (!mediaTypes.includes(mediaType)) {
         throw new ApiProblem(415, 'unsupported_media_type', `The body must be ${mediaTypes.join(' or ')} (${sentAs(mediaType)}): send it with Content-Type: ${mediaTypes[0]}`);
       }
-      // JSON is read as UTF-8 whatever it says: UTF-16's bytes would be refused as NUL characters,
-      // their cause unsaid. (A webhook's form is the gateway's: taken as it comes.)
-      const charset = mediaType === 'application/json' ? CHARSET.exec(c.req.header('content-type') ?? '')?.[1]?.toLowerCase() : undefined;
-      if (charset !== undefined && !UTF8_READABLE.has(charset)) {
+      // JSON is read as UTF-8 whatever it says (RFC 8259 gives it no charset): an ASCII body
+      // labelled Latin-1 reads the same, but UTF-16's or UTF-32's bytes would be refused as NUL
+      // characters, their cause unsaid. (A webhook's form is the gateway's: taken as it comes.)
+      const charset = mediaType === 'application/json' ? CHARSET.exec(c.req.header('content-type') ?? '')?.[1] : undefined;
+      if (charset !== undefined && WIDE_CHARSET.test(charset)) {
         throw new ApiProblem(415, 'unsupported_charset', 'The body must be UTF-8: send it with Content-Type: application/json; charset=utf-8, or with no charset', {
           'Content-Type': 'must name no charset but UTF-8',
         });
@@ -142,8 +143,8 @@ export function requireMediaType(...mediaTypes: string[]): MiddlewareHandler<Com
 
 /** The charset parameter of a Content-Type, quoted or not. */
 const CHARSET = /;\s*charset\s*=\s*"?([^";\s]*)/i;
-/** Charsets whose text reads the same as UTF-8 (ASCII is its first half). */
-const UTF8_READABLE = new Set(['utf-8', 'utf8', 'us-ascii']);
+/** Charsets whose every character takes two or four bytes: even ASCII text reads as NULs in UTF-8. */
+const WIDE_CHARSET = /^(utf-?(16|32)|ucs-?[24])/i;
 
 /** A media type as RFC 9110 spells one: only such a value is said back (the header is the client's text). */
 const MEDIA_TYPE = /^[\w!#$&^.+-]{1,64}\/[\w!#$&^.+-]{1,64}$/;
