@@ -5,8 +5,8 @@
  * and once when it ends, with how long it lasted and how many calls it refused. While it lasts
  * the ledger is probed every second, so the end is noticed (and what waited for it runs) as soon
  * as the database answers again, whether or not a request comes. A disk that refused a write
- * (full, read-only) or a lock another process holds still answers reads: then the probe
- * commits a write too. A database that
+ * (full, read-only) or a SQLite file another process holds locked still answers reads: then
+ * the probe commits a write too. A database that
  * comes and goes (a flaky network resetting connections, a server at max_connections) would
  * begin and end an outage every few seconds: one beginning less than a minute after the last
  * line said is only counted (a debug line), like its end, and the next line said gives the count
@@ -21,11 +21,11 @@ import { errorCode } from '../log/error-code.js';
 import type { Logger } from '../log/logger.js';
 
 /**
- * Another process holds a lock the refused call waited for (SQLite's write lock; a PostgreSQL
- * table's, past the statement's deadline or lock_timeout): reads go on, so only a committed
- * write says it is over, and /readyz sends no traffic meanwhile.
+ * Another process holds SQLite's write lock (a second writer on the file, an open transaction):
+ * reads go on, so only a committed write says it is over, and /readyz sends no traffic meanwhile.
+ * The lock is the whole file's, so the probe's write meets it too.
  */
-const LOCK_CODES = /^(SQLITE_BUSY|57014|55P03)$/;
+const LOCK_CODES = /^SQLITE_BUSY$/;
 
 /** How often a down ledger is asked again. */
 const PROBE_INTERVAL_MS = 1_000;
@@ -82,9 +82,10 @@ export class LedgerOutage {
   }
 
   /**
-   * True while an outage began with a write the disk refused (full, read-only) and no probe has
-   * written since: reads may still work, so readiness cannot learn it from its own read. Not for
-   * a statement timeout or a busy file, which a working read does disprove.
+   * True while an outage began with a write the disk refused (full, read-only) or another
+   * process's lock on the SQLite file held up, and no probe has written since: reads may still
+   * work, so readiness cannot learn it from its own read. Not for a PostgreSQL statement
+   * timeout: the probe's write would not meet the lock of the table it waited for.
    */
   get writesRefused(): boolean {
     return this.#since !== undefined && this.#writes;
