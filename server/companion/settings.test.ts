@@ -320,7 +320,11 @@ describe('readCompanionConfig', () => {
     const postgres = { PAYFORM_DATABASE_URL: 'postgres://shop@db/payform' };
     expect(readCompanionConfig(postgres).databaseStatementTimeoutMs).toBeUndefined();
     expect(readCompanionConfig({ ...postgres, PAYFORM_DATABASE_STATEMENT_TIMEOUT_MS: '30000' })).toMatchObject({ databaseStatementTimeoutMs: 30_000, warnings: [] });
-    expect(readCompanionConfig({ ...postgres, PAYFORM_DATABASE_STATEMENT_TIMEOUT_MS: '0' }).databaseStatementTimeoutMs).toBe(0);
+    // No limit is taken, and its cost said: a stalled connection holds a request, and a stop, for hours.
+    expect(readCompanionConfig({ ...postgres, PAYFORM_DATABASE_STATEMENT_TIMEOUT_MS: '0' })).toMatchObject({
+      databaseStatementTimeoutMs: 0,
+      warnings: [expect.stringMatching(/^PAYFORM_DATABASE_STATEMENT_TIMEOUT_MS is 0, no limit: .* holds its request, and a stop, until the operating system gives the connection up.*set it above the longest report instead/)],
+    });
     for (const wrong of ['50', '5s', '-1', '3600001']) {
       expect(() => readCompanionConfig({ ...postgres, PAYFORM_DATABASE_STATEMENT_TIMEOUT_MS: wrong })).toThrow(/PAYFORM_DATABASE_STATEMENT_TIMEOUT_MS.*(must be 0 \(no limit\) or 100 to 3600000 milliseconds|must be a number of milliseconds)/);
     }

@@ -314,6 +314,13 @@ function settingsOf(
     ...(vars.PAYFORM_DATABASE_STATEMENT_TIMEOUT_MS !== undefined && !isPostgresUrl(vars.PAYFORM_DATABASE_URL)
       ? ['PAYFORM_DATABASE_STATEMENT_TIMEOUT_MS applies to a PostgreSQL ledger and is ignored: PAYFORM_DATABASE_URL is a SQLite file']
       : []),
+    // No deadline on this side either: a connection that stalls holds its request, and a stop, as long as TCP waits.
+    ...(vars.PAYFORM_DATABASE_STATEMENT_TIMEOUT_MS === 0 && isPostgresUrl(vars.PAYFORM_DATABASE_URL)
+      ? [
+          'PAYFORM_DATABASE_STATEMENT_TIMEOUT_MS is 0, no limit: a statement on a connection that stalls (a failover, packets lost) holds its request, and a stop, ' +
+            'until the operating system gives the connection up, which may take hours; set it above the longest report instead (60000 is a minute)',
+        ]
+      : []),
   ];
   if (vars.PAYFORM_GATEWAY_WIDGET_URL && !vars.PAYFORM_GATEWAY_WIDGET_KEY) {
     throw new TypeError('Invalid environment: PAYFORM_GATEWAY_WIDGET_URL needs PAYFORM_GATEWAY_WIDGET_KEY (the project’s widget key)');

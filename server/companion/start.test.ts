@@ -16,6 +16,7 @@ import { openLedger } from '../ledger/index.js';
 import { sqliteDialect } from '../ledger/sqlite.js';
 import { migratedTo } from '../ledger/testing/earlier-ledgers.js';
 import { dropSchema, freshSchemaName, withTestDatabase } from '../ledger/testing/databases.js';
+import { databaseWithRoleSettings } from '../ledger/testing/role-settings.js';
 import { startPgBouncer } from '../ledger/testing/pgbouncer.js';
 import { withClient } from '../ledger/testing/schema-pool.js';
 import { readCompanionConfig } from './settings.js';
@@ -439,7 +440,9 @@ describe('startCompanion', () => {
     const mountable = { PAYFORM_PUBLIC_URL: 'https://shop.example', PAYFORM_ADMIN_TOKEN: 'a-long-enough-admin-token' };
     const unreachable = readCompanionConfig({ ...mountable, PAYFORM_DATABASE_URL: 'postgres://payform:s3cret-pw@127.0.0.1:1/payform' });
     const refused = composeCompanion(unreachable, { gatewayBaseUrl: sandbox.url, logger: createLogger({ sink: memorySink().sink }) });
-    await expect(refused).rejects.toThrow('the ledger could not be opened (PAYFORM_DATABASE_URL postgres://payform:***@127.0.0.1:1/payform): connect ECONNREFUSED 127.0.0.1:1');
+    await expect(refused).rejects.toThrow(
+      'the ledger could not be opened (PAYFORM_DATABASE_URL postgres://payform:***@127.0.0.1:1/payform): connect ECONNREFUSED 127.0.0.1:1 (nothing listens there: start PostgreSQL, or correct the host and port)',
+    );
     // Something that takes the connection and closes it unanswered (a firewall, a proxy, no server behind it).
     const closing = createServer((socket) => socket.destroy());
     await new Promise<void>((resolve) => closing.listen(0, '127.0.0.1', resolve));
@@ -735,6 +738,23 @@ describe('startCompanion', () => {
 
 withTestDatabase((url) => {
   describe('startCompanion on PostgreSQL', () => {
+    it('says what to do about a database that does not exist, or takes no writes', async () => {
+      const quietly = { gatewayBaseUrl: sandbox.url, logger: createLogger({ sink: memorySink().sink }) };
+      const mountable = { PAYFORM_PUBLIC_URL: 'https://shop.example', PAYFORM_ADMIN_TOKEN: 'a-long-enough-admin-token' };
+      const missing = Object.assign(new URL(url), { pathname: '/payform_no_such_database' }).href;
+      await expect(composeCompanion(readCompanionConfig({ ...mountable, PAYFORM_DATABASE_URL: missing }), quietly)).rejects.toThrow(
+        /database "payform_no_such_database" does not exist \(create it — createdb, or CREATE DATABASE — or correct the database's name in the URL\)$/,
+      );
+      const readOnly = await databaseWithRoleSettings(url, { default_transaction_read_only: 'on' }, async () => undefined);
+      try {
+        await expect(composeCompanion(readCompanionConfig({ ...mountable, PAYFORM_DATABASE_URL: readOnly.url }), quietly)).rejects.toThrow(
+          /read-only transaction \(a PostgreSQL that takes no writes: a standby, or default_transaction_read_only — point the URL at the primary\)$/,
+        );
+      } finally {
+        await readOnly.drop();
+      }
+    });
+
     it('warns that a made-up admin token is this instance’s only, where instances share the ledger', async () => {
       const schema = freshSchemaName();
       await withClient(url, (client) => client.query(`create schema ${schema}`));

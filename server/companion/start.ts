@@ -707,12 +707,33 @@ function unopenedLedger(error: unknown, settings: CompanionSettings): Error {
   // to the host, a firewall, a proxy in the way, or a server that refuses this address.
   if (/^connection terminated/i.test(reason)) reason += ' (no answer from a PostgreSQL server there: check the host and port, and that this machine may reach it — network, firewall, pg_hba.conf)';
   reason = credentialsRefusal(error, settings.databaseUrl) ?? reason;
+  if (isPostgresUrl(settings.databaseUrl)) reason += postgresRefusalHint(error);
   reason += driverRuntimeHint(reason, settings.databaseUrl);
   // Unset, the variable is named as such: the path shown is the default's, from the working directory.
   const where = `PAYFORM_DATABASE_URL ${settings.databaseUrlDefaulted ? `unset: the default file, ${shownLedger(settings.databaseUrl)}` : shownLedger(settings.databaseUrl)}`;
   return new Error(`the ledger could not be opened (${where}): ${reason}${unreadHint(settings, ['PAYFORM_DATABASE_URL'])}`, {
     cause: error,
   });
+}
+
+/** What to do about a PostgreSQL's refusal whose own words do not say, by its code (a migration's error carries it in its cause). */
+function postgresRefusalHint(error: unknown): string {
+  let code: unknown;
+  for (let current = error; current instanceof Error && code === undefined; current = current.cause) code = (current as { code?: unknown }).code;
+  switch (code) {
+    case 'ECONNREFUSED':
+      return ' (nothing listens there: start PostgreSQL, or correct the host and port)';
+    case '3D000':
+      return " (create it — createdb, or CREATE DATABASE — or correct the database's name in the URL)";
+    case '25006':
+      return ' (a PostgreSQL that takes no writes: a standby, or default_transaction_read_only — point the URL at the primary)';
+    case '57P03':
+      return ' (the server is starting up or recovering: start the companion again once it takes connections)';
+    case '53300':
+      return ' (the server has no connection left for this role: raise max_connections, or lower the pools of its other clients)';
+    default:
+      return '';
+  }
 }
 
 /**

@@ -258,6 +258,29 @@ describe('the public URL check, between real companions', () => {
     expect(msg).not.toContain('CSRF');
   });
 
+  it('says an https:// public URL where the companion speaks plain http is that, not that nothing answers', async () => {
+    let warned!: (line: string) => void;
+    const warning = new Promise<string>((resolve) => (warned = resolve));
+    const logger = createLogger({ sink: (line) => line.includes('PAYFORM_PUBLIC_URL') && warned(JSON.parse(line).msg) });
+    let check: ReturnType<typeof checkPublicUrl> | undefined;
+    const app = new Hono<CompanionEnv>();
+    app.use((c, next) => check!(c, next));
+    app.get('/healthz', (c) => c.json({ status: 'ok' }));
+    const server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }) as Server;
+    await once(server, 'listening');
+    try {
+      const { port } = server.address() as AddressInfo;
+      check = checkPublicUrl({ publicUrl: `https://127.0.0.1:${port}`, basePath: '', ledgerTag: '0123456789abcdef', logger });
+      expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
+      const message = await warning;
+      expect(message).toContain(`what answers at https://127.0.0.1:${port} speaks plain http, not https`);
+      expect(message).toContain(`requests reach this companion at http://127.0.0.1:${port}`);
+      expect(message).not.toContain('nothing answers');
+    } finally {
+      server.close();
+    }
+  });
+
   it("answers a GET at the webhook route with its 405 naming the companion, as /healthz does, and takes the gateway's posts as before", async () => {
     const stack = await open({ served: true, backend: fileBackend });
     const health = await stack.request('GET', '/healthz');

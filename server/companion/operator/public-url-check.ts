@@ -16,6 +16,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { MiddlewareHandler } from 'hono';
+import { tlsFailureOf } from '@payform/gateway';
 import { routePath } from 'hono/route';
 import type { CompanionEnv } from '../context.js';
 import type { Health } from '../openapi/api-catalog.js';
@@ -130,7 +131,10 @@ export function checkPublicUrl({ publicUrl, basePath, ledgerTag: ours, logger, f
           "another shop's or checkout's, or one on a port typed wrong. Its ledger knows none of this companion's payments, which would stay pending"
         : `${webhookUrl}, where the gateway posts webhooks, answers ${reply.status} from a server that is not a payform companion`;
     } catch (error) {
-      problem = `nothing answers at ${publicUrl} (${reasonOf(error)})`;
+      // An https:// URL to the companion's own plain http: something answers, just not in TLS.
+      problem = tlsFailureOf(error)?.plainHttp
+        ? `what answers at ${publicUrl} speaks plain http, not https (${reasonOf(error)}): nothing in front of the companion takes TLS there`
+        : `nothing answers at ${publicUrl} (${reasonOf(error)})`;
     }
     // Mounted at its base path and given the base path too (Hono's route('/payments', …) of a
     // companion with basePath /payments): its routes are under both, the addresses it gives out
