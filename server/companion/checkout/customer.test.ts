@@ -187,6 +187,19 @@ describe('a card number split between the first and the last name', () => {
     expect(stack.logs.join('\n')).not.toMatch(/4111 1111/);
   });
 
+  it('is refused where the merchant prefilled one name and the payer typed the other, both named', async () => {
+    const stack = await openStack();
+    const session = await stack.openSession({ customer: { fname: 'Olena 4111 1111' } });
+    const paid = await stack.pay(session.id, payBody({ customer: { ...CUSTOMER, fname: undefined, lname: '1111 1111 Koval' } }));
+    const text = await paid.text();
+    expect(paid.status, text).toBe(400);
+    expect(JSON.parse(text).error.fields).toEqual(REFUSED);
+    expect((await stack.ledger.getSession(session.id))?.payment).toBeNull();
+    const hosted = await stack.request('POST', `/api/checkout/sessions/${session.id}/hosted`, { body: { customer: { email: CUSTOMER.email, phone: CUSTOMER.phone, lname: '1111 1111 Koval' } } });
+    expect(hosted.status).toBe(400);
+    expect((await hosted.json()).error.fields).toEqual(REFUSED);
+  });
+
   it('keeps names whose digits make no card number together', async () => {
     const stack = await openStack();
     const session = await stack.openSession();

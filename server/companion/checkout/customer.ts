@@ -63,12 +63,18 @@ export const customerFields = { fname: Name.optional(), lname: Name.optional(), 
  * split between them is one there, though neither holds one alone. Both are named.
  */
 export function namesApart(customer: { readonly fname?: string; readonly lname?: string }, ctx: z.RefinementCtx): void {
-  const { fname, lname } = customer;
-  if (fname === undefined || lname === undefined || !holdsCardNumber(`${fname} ${lname}`)) return;
-  // One that holds it alone is refused for that.
-  if (holdsCardNumber(fname) || holdsCardNumber(lname)) return;
-  ctx.addIssue({ code: 'custom', path: ['fname'], message: 'must not contain a card number: with the last name after it, it holds one' });
-  ctx.addIssue({ code: 'custom', path: ['lname'], message: 'must not contain a card number: with the first name before it, it holds one' });
+  for (const [field, message] of Object.entries(cardInNames(customer) ?? {})) ctx.addIssue({ code: 'custom', path: [field], message });
+}
+
+/**
+ * The reasons, by field, when the first and the last name hold a card number between them
+ * (and neither alone, which is refused for that): for a request's names, and for the names a
+ * payment keeps, the payer's and the merchant's prefill put together.
+ */
+export function cardInNames({ fname, lname }: { readonly fname?: string; readonly lname?: string }): Record<'fname' | 'lname', string> | undefined {
+  if (fname === undefined || lname === undefined || !holdsCardNumber(`${fname} ${lname}`)) return undefined;
+  if (holdsCardNumber(fname) || holdsCardNumber(lname)) return undefined;
+  return { fname: 'must not contain a card number: with the last name after it, it holds one', lname: 'must not contain a card number: with the first name before it, it holds one' };
 }
 
 export const Customer = z.strictObject(customerFields).superRefine(namesApart);

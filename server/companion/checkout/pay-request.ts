@@ -7,12 +7,22 @@
  */
 import * as z from 'zod';
 import { BrowserFingerprint as GatewayFingerprint, CardCvv, CardNumber, ExpMonth, ExpYear } from '@payform/gateway/wire';
+import { MIN_DIGITS } from '@payform/card/fields';
 import { Customer } from './customer.js';
 
 const CARD_FIELDS = ['number', 'exp_month', 'exp_year', 'cvv'] as const;
 
-/** Spaces and dashes as people type them are dropped before the checks. */
-const Number_ = z.string().max(32).transform((number) => number.replace(/[\s-]/g, '')).pipe(CardNumber);
+/**
+ * Spaces and dashes as people type them are dropped before the checks. The gateway takes 12 to
+ * 19 digits; no scheme issues fewer than 14 today, and a shorter one would pass the masks that
+ * keep card numbers out of logs and stored text (MIN_DIGITS): refused, as the widget refuses it.
+ */
+const Number_ = z
+  .string()
+  .max(32)
+  .transform((number) => number.replace(/[\s-]/g, ''))
+  .pipe(CardNumber)
+  .refine((digits) => digits.length >= MIN_DIGITS, { error: `must be ${MIN_DIGITS} to 19 digits: no card scheme issues shorter numbers` });
 /** Four digits, or two (30 → 2030). */
 const Year = z
   .number()

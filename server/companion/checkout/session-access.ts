@@ -4,7 +4,7 @@
  */
 import type { CheckoutSession, CustomerDetails, Ledger, PayAttemptClaim, Payment, PaymentMethod, PaymentMode } from '../../ledger/index.js';
 import { ApiProblem } from '../http/problem.js';
-import { missingCustomerFields } from './customer.js';
+import { cardInNames, missingCustomerFields } from './customer.js';
 
 /** A session id: base64url of 32 random bytes, as the ledger makes them. */
 export const SESSION_ID = /^[A-Za-z0-9_-]{43}$/;
@@ -32,8 +32,11 @@ export function liveAttempt(claim: Extract<PayAttemptClaim, { claimed: false }>)
   throw closedSessionProblem(claim.reason === 'in_flight' || claim.reason === 'paid' ? 'retry_unavailable' : claim.reason);
 }
 
-/** The customer fields `mode` needs that neither the merchant nor the payer gave. */
+/** The customer fields `mode` needs that neither the merchant nor the payer gave, and names that hold no card number together. */
 export function requireCustomer(mode: PaymentMode, customer: CustomerDetails, method: PaymentMethod): void {
+  // The payer's names and the merchant's prefill, each checked alone, may hold one together.
+  const split = cardInNames(customer);
+  if (split) throw ApiProblem.invalid({ 'customer.fname': split.fname, 'customer.lname': split.lname });
   const missing = missingCustomerFields([mode], customer, method);
   if (missing.length === 0) return;
   const fields = Object.fromEntries(missing.map((field) => [`customer.${field}`, 'is required']));
