@@ -18,17 +18,19 @@ export interface Brand {
 }
 
 // Lengths spelt out: the page's bundle carries them in fewer bytes than a helper to count them.
+// The lengths issued today: Visa's 13 and Maestro's 12–13 are long expired, and payform's
+// recogniser, which must find every card number the form takes, starts at 14 (MIN_DIGITS).
 // Co-branded ranges that would make two schemes claim the same number are given to one scheme:
 // 622126–622925 (Discover on UnionPay cards) to UnionPay, 493698 (a Maestro BIN) to Visa.
 export const BRANDS: readonly Brand[] = [
-  { id: 'visa', name: 'Visa', prefixes: ['4'], lengths: [13, 16, 19] },
+  { id: 'visa', name: 'Visa', prefixes: ['4'], lengths: [16, 19] },
   { id: 'mastercard', name: 'Mastercard', prefixes: ['51-55', '2221-2720'], lengths: [16] },
   { id: 'amex', name: 'American Express', prefixes: ['34', '37'], lengths: [15], gaps: [4, 10], cvv: 4 },
   { id: 'discover', name: 'Discover', prefixes: ['6011', '644-649', '65'], lengths: [16, 19] },
   { id: 'diners', name: 'Diners Club', prefixes: ['300-305', '3095', '36', '38', '39'], lengths: [14, 16, 19], gaps: [4, 10] },
   { id: 'jcb', name: 'JCB', prefixes: ['3528-3589'], lengths: [16, 17, 18, 19] },
   { id: 'unionpay', name: 'UnionPay', prefixes: ['62', '81'], lengths: [14, 15, 16, 17, 18, 19], noLuhn: true },
-  { id: 'maestro', name: 'Maestro', prefixes: ['500000-504174', '504176-506698', '506779-508999', '56-59', '63', '67'], lengths: [12, 13, 14, 15, 16, 17, 18, 19] },
+  { id: 'maestro', name: 'Maestro', prefixes: ['500000-504174', '504176-506698', '506779-508999', '56-59', '63', '67'], lengths: [14, 15, 16, 17, 18, 19] },
   { id: 'mir', name: 'Mir', prefixes: ['2200-2204'], lengths: [16, 17, 18, 19] },
   { id: 'prostir', name: 'Prostir', prefixes: ['9804'], lengths: [16] },
 ];

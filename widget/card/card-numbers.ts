@@ -62,7 +62,7 @@ const MAY_IDENTIFY = /[a-f]/i;
 // A hexadecimal-looking word that is a card number and a few letters on either side (`4111…1111abcd`,
 // `abc4111…`, `a4111…1111b`) is not an id: its digits stay digits to judge. Ids the ledger and the gateway make
 // are not made so (one 20-digit hex id in millions).
-const CARD_AND_A_FEW_LETTERS = /^[a-f]{0,4}\d{13,19}[a-f]{0,4}$/i;
+const CARD_AND_A_FEW_LETTERS = /^[a-f]{0,4}\d{14,19}[a-f]{0,4}$/i;
 // An IBAN (ISO 13616): a country's two letters, two check digits, then up to 30 letters and
 // digits, written whole or in groups of four.
 const IBAN = /(?<![\p{L}\p{Nd}])[A-Z]{2}\d{2}(?:[A-Z\d]{11,30}|(?: [A-Z\d]{4}){2,7}(?: [A-Z\d]{1,3})?)(?![\p{L}\p{Nd}])/gu;

@@ -14,6 +14,7 @@ const WORDING: Record<string, Verification> = {
 
 /**
  * `catalog` with the words of a session that saves a card (`lookup`) instead of paying, in the
- * catalog's languages (English for any other). A module of its own, loaded only for such a session.
+ * catalog's languages (English for any other, and where the catalog fell back on English). A
+ * module of its own, loaded only for such a session.
  */
-export default (catalog: Strings, tag: string): Strings & Verification => ({ ...catalog, ...(WORDING[tag.split('-')[0]!.toLowerCase()] ?? WORDING.en!) });
+export default (catalog: Strings, tag: string): Strings & Verification => ({ ...catalog, ...(WORDING[catalog.lang ?? tag.split('-')[0]!.toLowerCase()] ?? WORDING.en!) });

@@ -77,11 +77,13 @@ export const styles = css`
   #number {
     padding-right: 52px;
   }
+  /* Centred by its margins, its height known: no transform, which a page's ::part(icon) one would replace. */
   .control [part='icon'] {
     position: absolute;
     right: 10px;
-    top: 50%;
-    transform: translateY(-50%);
+    top: 0;
+    bottom: 0;
+    margin: auto 0;
   }
   [part='icon'] {
     display: grid;
@@ -137,10 +139,11 @@ export const styles = css`
   }
   /* Empty, out of the flow and out of sight (a merchant's ::part(error) padding or border would
      show), but not display: none, which would drop its live region from the accessibility tree
-     and silence its first words. */
+     and silence its first words. Clipped too: a page's own ::part(error) transform replaces the scale. */
   [part='error']:empty {
     position: absolute;
     transform: scale(0);
+    clip-path: inset(50%);
   }
   fieldset {
     gap: 6px;

@@ -91,6 +91,19 @@ describe('theming', () => {
     expect(sources.join('\n').match(/[^-\w](rotate|translate|scale)\s*:[^;]*/g) ?? []).to.deep.equal([]);
   });
 
+  it("keeps the brand icon centred in the number field under a page's own ::part(icon) transform", async () => {
+    const style = document.createElement('style');
+    style.textContent = 'pay-form::part(icon) { transform: scale(1.2) }';
+    document.head.append(style);
+    try {
+      const form = await mount();
+      const middle = (rect: DOMRect) => rect.top + rect.height / 2;
+      expect(Math.abs(middle(part(form, '.control [part=icon]').getBoundingClientRect()) - middle(field(form, 'number').getBoundingClientRect()))).to.be.below(1);
+    } finally {
+      style.remove();
+    }
+  });
+
   it('follows the colour scheme: light by default, dark when the page or element says so', async () => {
     const form = await mount();
     const background = (): string => getComputedStyle(field(form, 'number')).backgroundColor;

@@ -387,7 +387,7 @@ describe('<pay-form> card entry', () => {
       const changes = record(form, 'pay-change');
       const fname = field(form, 'fname');
       await type(fname, 'Olena 4111.1111.1111.111');
-      // From 13 digits on the card-number detector loads (once), and the field is judged again as it is.
+      // From 14 digits on the card-number detector loads (once), and the field is judged again as it is.
       await waitUntil(() => changes.at(-1)?.complete, 'the name was not judged once the detector loaded');
       expect(errorText(form, 'fname')).to.equal('');
       await type(fname, '1');
