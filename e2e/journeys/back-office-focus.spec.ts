@@ -90,3 +90,59 @@ test('an unmatched event marked reviewed hands the focus to the next one, and pa
   await expect(unmatched).toHaveCount(0);
   await expect(page.getByRole('heading', { name: 'Orders', level: 2 })).toBeFocused();
 });
+
+test('an Enter pressed twice on Refund opens the dialog and refunds nothing until it is read', async ({ page, request, stack, backOffice }) => {
+  const orderId = await paidOrder(request, stack);
+  await backOffice.open(orderId);
+  const refunds: string[] = [];
+  page.on('request', (sent) => void (sent.method() === 'POST' && sent.url().endsWith('/refund') && refunds.push(sent.url())));
+  // The field starts at all there is: a bounced or habitual second Enter would refund it all unseen.
+  await backOffice.actionButton('Refund').focus();
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Enter');
+  await expect(backOffice.dialog.getByLabel('Amount (UAH)')).toBeFocused();
+  // Past the bounce, read: the same Enter refunds.
+  await page.waitForTimeout(800);
+  expect(refunds).toEqual([]);
+  await page.keyboard.press('Enter');
+  await expect(backOffice.detail.getByRole('status')).toHaveText('Refund of UAH 15.00: done.');
+  expect(refunds).toHaveLength(1);
+});
+
+test('the live feed leaves the focus on the order and the action it was on, or near it when the action goes', async ({ page, request, stack, backOffice }) => {
+  const listed = await paidOrder(request, stack);
+  const auth = await paidOrder(request, stack, 'auth');
+  await backOffice.open(auth);
+  // A payment made elsewhere goes to the top of the list: the focused link keeps its order.
+  const link = backOffice.orders.getByRole('link', { name: listed, exact: true });
+  await link.focus();
+  const newer = await paidOrder(request, stack);
+  await expect(backOffice.orders.getByRole('link', { name: newer, exact: true })).toBeVisible();
+  await expect(page.locator(':focus')).toHaveText(listed);
+  // Captured elsewhere: Void goes from the actions, and the focus stays among them.
+  await backOffice.actionButton('Void').focus();
+  const captured = await request.post(`${stack.shop}/api/orders/${auth}/capture`, { headers: { Authorization: `Bearer ${stack.token}` }, data: {} });
+  expect(captured.status()).toBe(200);
+  await expect(backOffice.actionButton('Void')).toHaveCount(0);
+  await expect(backOffice.detail.getByRole('group', { name: 'Actions' }).getByRole('button').first()).toBeFocused();
+});
+
+test('the focus shows on every control, the pressed filter included, and in forced colours too', async ({ page, backOffice }) => {
+  await backOffice.open();
+  const all = backOffice.orders.getByRole('group', { name: 'Show' }).last().getByRole('button', { name: 'All', exact: true });
+  await expect(all).toHaveAttribute('aria-pressed', 'true');
+  await all.focus();
+  await page.keyboard.press('Shift+Tab');
+  await page.keyboard.press('Tab');
+  await expect(all).toBeFocused();
+  const ring = (locator: typeof all) => locator.evaluate((element) => ({ shadow: getComputedStyle(element).boxShadow, outline: `${getComputedStyle(element).outlineStyle} ${getComputedStyle(element).outlineWidth}` }));
+  // The ring, not only the pressed one's shadow.
+  expect((await ring(all)).shadow).toContain('0px 0px 0px 5px');
+  // Forced colours drop the ring: a painted outline shows the focus instead.
+  await page.emulateMedia({ forcedColors: 'active' });
+  const pending = backOffice.orders.getByRole('button', { name: 'Pending', exact: true });
+  await pending.focus();
+  await page.keyboard.press('Shift+Tab');
+  await page.keyboard.press('Tab');
+  expect(await ring(pending)).toEqual({ shadow: 'none', outline: 'solid 2px' });
+});

@@ -263,10 +263,10 @@ const handlers = {
     page.refresh();
     void loadDetail().then(() => document.querySelector<HTMLElement>('#detail-heading')?.focus());
   },
-  act(action: OperationAction) {
+  act(action: OperationAction, byKey: boolean) {
     if (!detail) return;
     rememberOpener();
-    draft = { action, order: detail, busy: false, idempotencyKey: newIdempotencyKey() };
+    draft = { action, order: detail, busy: false, idempotencyKey: newIdempotencyKey(), keyedAt: byKey ? performance.now() : Number.NEGATIVE_INFINITY };
     page.refresh();
     document.querySelector<HTMLDialogElement>('dialog.operation-dialog')?.showModal();
   },

@@ -22,12 +22,28 @@ export function mountPage(content: () => TemplateResult, extra: () => TemplateRe
   const main = document.querySelector<HTMLElement>('main')!;
   const refresh = () => {
     document.title = t('title.admin');
+    const focused = document.activeElement;
+    // Where the focus was, should a change it did not ask for (the live feed) take its element away.
+    const around = focused && main.contains(focused) ? focused.closest<HTMLElement>('[role=group], section') : null;
     render(headerTemplate(extra()), header);
     render(content(), main);
+    // After the task: what took the element away on purpose (a dialog, a review) places the focus itself.
+    if (focused && around && !focused.isConnected) setTimeout(() => (document.activeElement === null || document.activeElement === document.body) && keepFocusNear(around, main));
   };
   onPreferencesChange(refresh);
   refresh();
   return { refresh };
+}
+
+/**
+ * The focused element went (an action the order no longer takes): the focus goes to the first
+ * control of its group, else the heading of its section, else the content's start — never to
+ * the page's start, where the next Tab would begin again (WCAG 2.4.3).
+ */
+function keepFocusNear(around: HTMLElement, main: HTMLElement): void {
+  const within = around.isConnected ? around : main;
+  const target = within.querySelector<HTMLElement>('button:not([disabled]), a[href], input, select, [tabindex]') ?? main;
+  target.focus();
 }
 
 function headerTemplate(extra: TemplateResult | typeof nothing): TemplateResult {

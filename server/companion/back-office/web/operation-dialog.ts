@@ -34,7 +34,16 @@ export interface OperationDraft {
    * an answer lost on the way, gets the first answer instead of refunding (capturing…) again.
    */
   readonly idempotencyKey: string;
+  /** When a key opened it (`performance.now()`; -Infinity for a click): see KEY_BOUNCE_MS. */
+  readonly keyedAt: number;
 }
+
+/**
+ * How soon after a key opens the dialog an Enter is taken for that one, bounced or pressed twice
+ * out of habit: it submits nothing. The field starts at all there is, so a
+ * second Enter would refund (void, capture) the whole payment before anyone read the dialog.
+ */
+const KEY_BOUNCE_MS = 700;
 
 /** What the dialog sends: the API path's last part and the body. */
 export interface OperationRequest {
@@ -197,7 +206,8 @@ export function operationDialog(
 
   return html`<dialog class="operation-dialog" aria-labelledby="operation-title" @close=${handlers.close}
     @cancel=${(event: Event) => draft.busy && event.preventDefault()}>
-    <form method="dialog" novalidate @submit=${submit}>
+    <form method="dialog" novalidate @submit=${submit}
+      @keydown=${(event: KeyboardEvent) => event.key === 'Enter' && performance.now() - draft.keyedAt < KEY_BOUNCE_MS && event.preventDefault()}>
       <h2 id="operation-title">${t(ACTION_NAMES[action])} · <span class="mono">${isolated(order.order.order_id)}</span></h2>
       <p class="muted">${t(EXPLANATIONS[action], { limit: shownAmount(capture ? held : limit, currency) })}</p>
       ${gone ? html`<p class="notice" role="status">${t('dialog.gone', { action: t(ACTION_NAMES[action]) })}</p>` : nothing}

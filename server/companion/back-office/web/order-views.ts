@@ -4,6 +4,7 @@
  * refunded, the actions that apply, every secondary operation and every webhook event.
  */
 import { html, nothing } from 'lit';
+import { repeat } from 'lit/directives/repeat.js';
 import type { TemplateResult } from 'lit';
 import { exportControl } from './orders-csv.js';
 import type { CsvExportState } from './orders-csv.js';
@@ -81,7 +82,8 @@ export interface OrderHandlers extends PeriodHandlers {
   retry(): void;
   /** Every order the list's filters match, as a CSV file. */
   exportCsv(): void;
-  act(action: OperationAction): void;
+  /** `byKey`: pressed with Enter or Space, not clicked (a click of a key has no count). */
+  act(action: OperationAction, byKey: boolean): void;
   resend(): void;
   receipt(format: 'html' | 'pdf'): void;
 }
@@ -268,7 +270,10 @@ export function ordersPanel(state: OrderListState, handlers: OrderHandlers): Tem
             <th scope="col">${t('orders.order')}</th><th scope="col" class="numeric">${t('orders.amount')}</th><th scope="col">${t('orders.status')}</th>
             <th scope="col">${t('orders.created')}</th><th scope="col">${t('orders.customer')}</th>
           </tr></thead>
-          <tbody>${state.orders.map(
+          <tbody>${repeat(
+            state.orders,
+            // Keyed: a row keeps its order as the live feed adds others above it, and so does a focused link.
+            (order) => order.order_id,
             (order) => html`<tr class=${[state.selected === order.order_id ? 'is-selected' : '', state.flashing.has(order.order_id) ? 'is-flashing' : ''].join(' ')}>
               <th scope="row">
                 ${orderLink(order.order_id, handlers, state.selected === order.order_id)}
@@ -377,9 +382,11 @@ export function orderDetailPanel(detail: OrderDetail | undefined, { problem, not
         : nothing}
     </dl>
     <div class="order-actions" role="group" aria-label=${t('detail.actions')}>
-      ${actions.map(
+      ${repeat(
+        actions,
+        (action) => action,
         (action) => html`<button type="button" class=${action === 'void' || action === 'cancel' ? 'button button--small button--quiet danger-text' : 'button button--small'}
-          @click=${() => handlers.act(action)}>${t(ACTION_NAMES[action])}</button>`,
+          @click=${(event: MouseEvent) => handlers.act(action, event.detail === 0)}>${t(ACTION_NAMES[action])}</button>`,
       )}
       ${chargeable(order) ? html`<button type="button" class="button button--small" @click=${handlers.charge}>${t('action.chargeCard')}</button>` : nothing}
       ${order.unsent_at
