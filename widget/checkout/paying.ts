@@ -6,7 +6,7 @@
  * fetched as the form shows (checkout-element.ts, `loadPaying`): none of it is needed for the
  * form to show, so the page does not wait for it, and by the customer's click or keystroke it is there.
  */
-import { cvvLength, digitsOf, formatCvv, formatExpiry, formatNumber, maxLength, readExpiry, type Brand, type Check, type Edit, type Keystroke } from '@payform/card/fields';
+import { digitsOf, formatCvv, formatExpiry, formatNumber, maxLength, readExpiry, type Brand, type Check, type Edit, type Keystroke } from '@payform/card/fields';
 import { emit, type FieldName, type PayEventDetails } from '../events.js';
 import type { FieldError } from '../pay-form/pay-form.js';
 import type { CardRefused } from '../pay-form/tokenized.js';
@@ -588,7 +588,9 @@ export function advance(form: Form, { target, inputType }: InputEvent, { valid }
   const input = target as HTMLInputElement;
   const { name, value } = input;
   const digits = digitsOf(value).length;
-  const full = name === 'exp' || digits === (name === 'number' ? maxLength(form.brand) : name === 'cvv' ? cvvLength(form.brand) : -1);
+  // Not from the code, the last card field: what comes next takes any text, and a digit typed
+  // past the code (four for a Visa's three) would land in the first name unseen (WCAG 3.2.2).
+  const full = name === 'exp' || (name === 'number' && digits === maxLength(form.brand));
   if (valid && full && /^insert(Text|FromPaste)/.test(inputType) && input.selectionEnd === value.length) {
     const inputs = form.inputs();
     const next = inputs[inputs.indexOf(input) + 1];
@@ -668,7 +670,7 @@ async function pay(form: Form): Promise<void> {
     // The page set another session, before the error or as the session was read again after it.
     // Its outcome unknown, the card may have been charged: the page hears it by the order's id
     // (to check on its server before offering that order again), the customer nothing of it here.
-    if ((moved() || (await recover(form, error, moved)) === false) && sent && mayBePaid(code)) {
+    if ((moved() || (await recover(form, error, moved, sent)) === false) && sent && mayBePaid(code)) {
       emit(form, 'pay-error', { code, message: form.t.waiting || form.t.confirming, orderId: view.order_id });
     }
   } finally {
@@ -710,9 +712,11 @@ function answer(form: Form, { status, redirect_url, message, order_id, payment_i
  * After an error: point at the fields the companion named, or learn what happened before allowing
  * a retry. False, with nothing shown, when the page set another session as the widget learnt it.
  */
-async function recover(form: Form, error: unknown, moved: () => boolean): Promise<false | void> {
+async function recover(form: Form, error: unknown, moved: () => boolean, sent: boolean): Promise<false | void> {
   const { code, status } = error instanceof CompanionError ? error : new CompanionError('server');
-  if (mayBePaid(code) || status === 409) {
+  // A card that never left the page (the tokenizer's chunk would not load) paid nothing: an
+  // ordinary error, the form kept, not a payment to confirm.
+  if (sent && (mayBePaid(code) || status === 409)) {
     // The payment may have gone through: never let the customer pay twice.
     const view = await fetchView(form).catch(() => undefined);
     // The other session shows, never this payment's outcome or error (`pay`).

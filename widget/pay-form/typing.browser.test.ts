@@ -107,7 +107,10 @@ describe('<pay-form> card entry', () => {
       await sendKeys({ type: written(`12${yearAhead(2)}`, PERSIAN) });
       expect([field(form, 'exp').value, focused(form)]).to.deep.equal([`12/${yearAhead(2)}`, 'cvv']);
       await sendKeys({ type: written('123', ARABIC) });
-      expect([field(form, 'cvv').value, focused(form)]).to.deep.equal(['123', 'phone']);
+      // The code is the last card field: focus stays, and a digit too many goes nowhere else.
+      await sendKeys({ type: written('4', ARABIC) });
+      expect([field(form, 'cvv').value, focused(form)]).to.deep.equal(['123', 'cvv']);
+      field(form, 'phone').focus();
       await sendKeys({ type: `+${written('380 67 123 4567', PERSIAN)}` });
       expect(field(form, 'phone').value).to.equal('+380 67 123 4567');
       const paid = oneEvent(form, 'pay-success');
@@ -171,8 +174,9 @@ describe('<pay-form> card entry', () => {
       expect(focused(form)).to.equal('exp');
       await sendKeys({ type: `12${yearAhead(2)}` });
       expect(focused(form)).to.equal('cvv');
-      await sendKeys({ type: '123' });
-      expect(focused(form)).to.equal('fname');
+      // The code is the last card field: the first name takes any text, a digit too many included.
+      await sendKeys({ type: '1234' });
+      expect([field(form, 'cvv').value, focused(form), field(form, 'fname').value]).to.deep.equal(['123', 'cvv', '']);
     });
 
     it('keeps focus where it moved when a Tab comes right after, by habit: the expiry is not skipped', async () => {
