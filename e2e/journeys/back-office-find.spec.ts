@@ -29,7 +29,7 @@ test('finds a customer’s orders by e-mail, card last four and amount, in Engli
   await expect(backOffice.orders.getByRole('row')).toHaveCount(3);
   await expect(backOffice.row(second)).toContainText(email);
   await expect(backOffice.row(first)).toContainText('•••• 4242');
-  await expect(status).toHaveText(`2 orders match ${email.toUpperCase()}.`);
+  await expect(status).toHaveText(`Orders matching ${email.toUpperCase()}: 2.`);
   await expect(find).toBeFocused();
 
   // The amount as English writes it, with its decimals: this customer's and another's.
@@ -106,8 +106,8 @@ test('opens a shop’s four-digit order id from Find beside the card’s last fo
   await find.fill('4242');
   await find.press('Enter');
   await expect(backOffice.orders).toContainText('Orders matching •••• 4242');
-  const heard = page.getByRole('status').filter({ hasText: 'match' });
-  await expect(heard).toContainText('match •••• 4242');
+  const heard = page.getByRole('status').filter({ hasText: 'matching' });
+  await expect(heard).toContainText('matching •••• 4242');
   await expect(heard).not.toContainText('id too');
   await expect(also).toHaveCount(0);
 

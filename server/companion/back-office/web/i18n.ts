@@ -58,7 +58,8 @@ const en = {
   'period.anyDays': 'Every order, whenever created.',
   'period.noDate': 'Choose a day.',
   'period.toBeforeFrom': 'The last day is before the first.',
-  'period.found': '{count} orders created {days}.',
+  // The count last, as Ukrainian has it: no "1 orders".
+  'period.found': 'Orders created {days}: {count}.',
   'period.foundMore': 'More than {count} orders created {days}: the newest are listed.',
   'period.none': 'No orders created {days}.',
   'period.followed': 'Created {days}: the orders list’s period.',
@@ -94,7 +95,7 @@ const en = {
   'orders.matching': 'Orders matching {what}',
   'orders.showAll': 'Show all orders',
   'orders.noMatch': 'No order matches: check what the customer said, or the Show filter above.',
-  'orders.found': '{count} orders match {what}.',
+  'orders.found': 'Orders matching {what}: {count}.',
   'orders.foundMore': 'More than {count} orders match {what}: the newest are listed.',
   'orders.alsoOrder': 'These digits are an order’s id too: {order}',
   'orders.cardNumber': 'That is a card number: it is never searched or sent. Type its last four digits.',
