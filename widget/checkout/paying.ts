@@ -350,7 +350,11 @@ async function leave(element: CheckoutElement): Promise<void> {
       await element.load();
       // Set by the load (TypeScript still holds it for the undefined it was before).
       const view = element.view as SessionView | undefined;
-      if (!view || element.phase !== 'ready' || (isForm(element) && view.customer_fields.length)) return;
+      if (!view || element.phase !== 'ready' || (isForm(element) && view.customer_fields.length)) {
+        // The button pressed went with the form that came: the focus goes to its first field, not the page's start.
+        await element.updateComplete;
+        return refocus(element, element.renderRoot.querySelector<HTMLElement>('[part=input]') ?? undefined);
+      }
       element.phase = 'paying';
       element.say(element.t.processing);
     }

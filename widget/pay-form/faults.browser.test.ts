@@ -5,7 +5,7 @@
 import { expect, fixture, oneEvent, waitUntil } from '@open-wc/testing';
 import type { PayForm } from './pay-form.js';
 import { advanceGatewayClock, createSession, openCheckout, readView } from '../test/checkout-fixture.js';
-import { autofill, busy, button, card, errorText, field, json, message, mount, part, record, stay, type FetchCall, watchConsoleErrors, watchFetch } from '../test/harness.js';
+import { autofill, busy, button, card, errorText, field, json, message, mount, part, press, record, stay, type FetchCall, watchConsoleErrors, watchFetch } from '../test/harness.js';
 
 const isPay = (call: FetchCall): boolean => call.url.endsWith('/pay');
 
@@ -321,8 +321,11 @@ describe('<pay-form> when things go wrong', () => {
     calls = watchFetch();
     const redirects = record(form, 'pay-redirect');
     const ready = oneEvent(form, 'pay-ready');
-    button(form).click();
+    button(form).focus();
+    await press('Enter');
     await waitUntil(() => form.shadowRoot!.querySelector('input[name=email]'), 'the form did not show');
+    // The button pressed went with the form that came: the focus is on its first field, not the page's start.
+    await waitUntil(() => form.shadowRoot!.activeElement?.id === 'number', `the focus is on ${form.shadowRoot!.activeElement?.id ?? document.activeElement?.localName}`);
     expect((await ready).detail).to.include({ mode: 'direct', amount: 10050 });
     await form.updateComplete;
     expect(calls.map((call) => call.method), 'only the session was read').to.deep.equal(['GET']);
