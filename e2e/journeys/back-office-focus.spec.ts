@@ -17,6 +17,8 @@ test('signing in by keyboard: a wrong token is said with what to do, the token i
   await page.keyboard.press('Enter');
   await expect(token).toHaveAccessibleDescription('That token was not accepted: paste the companion’s current PAYFORM_ADMIN_TOKEN, whole and without quotes.');
   await expect(token).toBeFocused();
+  // The focus stayed in the field, so nothing reads its description again: the reason is a live region's.
+  await expect(page.locator('[aria-live=polite]').filter({ hasText: 'That token was not accepted' })).toHaveCount(1);
 
   // The check of the token held on its way, so that Enter is pressed again while it is checked.
   const checks: string[] = [];

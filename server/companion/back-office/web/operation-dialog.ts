@@ -222,7 +222,7 @@ export function operationDialog(
               pattern=${amountPattern(currency).source} aria-describedby="operation-amount-hint operation-amount-error" aria-invalid=${refused.amount ? 'true' : 'false'}
               @input=${(event: InputEvent) => (event.target as HTMLInputElement).setCustomValidity('')}>
             <span class="field__hint" id="operation-amount-hint">${t('dialog.amountHint', { limit: shownAmount(held, currency) })}</span>
-            <span class="field__error" id="operation-amount-error">${refused.amount ?? ''}</span>
+            <span class="field__error" id="operation-amount-error" aria-live="polite">${refused.amount ?? ''}</span>
           </div>`
         : nothing}
       ${isSplit(action)
