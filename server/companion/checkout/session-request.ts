@@ -7,10 +7,9 @@ import * as z from 'zod';
 import { Currency, IsoDate, Url, requiredText } from '@payform/gateway/wire';
 import type { CustomerDetails, NewCheckoutSession } from '../../ledger/index.js';
 import { Amount, checkAmount, checkSplitTotal } from '../http/amounts.js';
-import { fitsMasked } from '../http/masked-text.js';
+import { maskedText } from '../http/masked-text.js';
 import { SplitShares } from '../http/split-shares.js';
 import { customerDetails, customerFields, holdsCardNumberOfItsLength, Name, namesApart, withoutCardNumber } from './customer.js';
-import { maskStoredText } from '../log/redact.js';
 import { definedFields } from '../optional-fields.js';
 
 /**
@@ -55,7 +54,8 @@ const SessionCustomer = z
 export const paymentFields = {
   amount: Amount,
   currency: Currency,
-  description: fitsMasked(requiredText(2048), 2048),
+  // Kept, shown to the customer and sent on: masked as it is read.
+  description: maskedText(requiredText(2048), 2048),
   order_id: SessionOrderId.optional(),
   split: SplitShares.optional(),
   customer: SessionCustomer.optional(),
@@ -136,8 +136,7 @@ export function toNewSession(session: SessionFields): NewCheckoutSession {
   return definedFields({
     amount,
     currency: session.currency,
-    // Kept, shown to the customer and sent on: a card number typed into it is masked first.
-    description: maskStoredText(session.description),
+    description: session.description,
     method: session.method,
     orderId: session.order_id,
     split,

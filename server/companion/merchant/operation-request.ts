@@ -6,11 +6,11 @@
 import * as z from 'zod';
 import { Comment as WireComment } from '@payform/gateway/wire';
 import { Amount, checkSplitTotal } from '../http/amounts.js';
-import { fitsMasked } from '../http/masked-text.js';
+import { maskedText } from '../http/masked-text.js';
 import { SplitShares } from '../http/split-shares.js';
 
-/** Sent on masked, and printed on the customer's receipt by the gateway. */
-const Comment = fitsMasked(WireComment, 2048);
+/** Masked as it is read: stored, and sent to the gateway, which prints a refund's on the customer's receipt. */
+const Comment = maskedText(WireComment, 2048);
 
 export const CaptureRequest = z.strictObject({ amount: Amount.optional(), comment: Comment.optional() });
 export const VoidRequest = z.strictObject({ comment: Comment.optional() });

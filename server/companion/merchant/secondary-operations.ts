@@ -16,7 +16,6 @@ import { formatLimit, minorUnits } from '@payform/gateway';
 import { minorUnitsOf } from '../http/amounts.js';
 import { gatewayProblem } from '../http/failure-problems.js';
 import { ApiProblem, capitalise } from '../http/problem.js';
-import { maskStoredText } from '../log/redact.js';
 import { definedFields } from '../optional-fields.js';
 import { operationResult, paymentUpdate } from '../payments/gateway-facts.js';
 import type { OperationBody } from './operation-request.js';
@@ -43,8 +42,8 @@ export class SecondaryOperations {
     const request = definedFields<OperationRequest>({
       kind,
       amount: body.amount === undefined ? undefined : minorUnitsOf(body.amount, payment.currency, 'amount'),
-      // Free text: a card number typed into it is masked before it is stored or sent (the gateway prints a refund's comment on its receipt).
-      comment: body.comment === undefined ? undefined : maskStoredText(body.comment),
+      // Masked as the body was read (operation-request.ts).
+      comment: body.comment,
       split: body.split?.map((share, i): SplitShare => ({ subMerchantId: share.sub_merchant_id, amount: minorUnitsOf(share.amount, payment.currency, `split[${i}].amount`) })),
       overCapturePercent: kind === 'capture' ? this.#deps.options.captureOverReservePercent : undefined,
       requestKey,
