@@ -37,8 +37,8 @@ export function mountPage(content: () => TemplateResult, extra: () => TemplateRe
 
 /**
  * The focused element went (an action the order no longer takes): the focus goes to the first
- * control of its group, else the heading of its section, else the content's start — never to
- * the page's start, where the next Tab would begin again (WCAG 2.4.3).
+ * focusable element of its group or section, else to the content itself — never to the page's
+ * start, where the next Tab would begin again (WCAG 2.4.3).
  */
 function keepFocusNear(around: HTMLElement, main: HTMLElement): void {
   const within = around.isConnected ? around : main;
