@@ -115,7 +115,8 @@ async function askAgain(url: string, origin: string): Promise<string | SecurityP
  * dropped, or a companion too slow to answer, is not a page set up wrong, and the customer may
  * try again; a request the page's own Content-Security-Policy refused is (see askAgain). Refused
  * again, at once: the companion serves its bundle to every origin, so when that is readable at
- * the endpoint, the companion is there and refused this page's origin (CORS). Otherwise a no-cors
+ * the endpoint (from the network: a cached copy proves nothing), the companion is there and
+ * refused this page's origin (CORS), which only another origin can be. Otherwise a no-cors
  * request tells whether anything answered at all: some other server, sending no CORS headers, is
  * at the endpoint.
  */
@@ -130,7 +131,10 @@ async function unanswered(url: string, endpoint: string, name: string): Promise<
     warn(`<${name}>: the companion at ${endpoint} ${again === 'answered' ? 'answered only when asked again: the connection dropped' : 'is slow to answer'}`);
     return new CompanionError('network');
   }
-  const companion = await fetch(`${endpoint.replace(/\/$/, '')}/widget/pay-form.js`, timeout()).then((response) => response.ok, () => false);
+  // Asked of the network, not the cache: offline, the script this page loaded still reads as there.
+  // The page's own origin is never refused by CORS.
+  const script = `${endpoint.replace(/\/$/, '')}/widget/pay-form.js`;
+  const companion = reached !== origin && (await fetch(script, { ...timeout(), cache: 'no-store' }).then((response) => response.ok, () => false));
   if (companion) {
     // A file:// (or sandboxed) page sends the origin `null`, which no setting allows.
     const fix = origin === 'null' ? 'this page has no origin (opened from file://, or sandboxed): serve it over http(s)' : `add ${origin} to its PAYFORM_ALLOWED_ORIGINS (allowedOrigins)`;
