@@ -27,14 +27,25 @@ test('Back from the challenge, or a reload, shows the session already paying, ne
   const orderId = await checkout.continueToPayment();
   await checkout.pay('4000 0000 0000 3220');
   await expect(page).toHaveURL(/\/3ds\//);
+  const challenge = page.url();
+  const goOn = checkout.card.getByRole('button', { name: 'Continue with your bank' });
 
-  for (const leave of [() => page.goBack(), () => page.reload()]) {
-    await leave();
-    await expect(checkout.message).toHaveText(/Confirming your payment|still being confirmed/);
-    expect(await checkout.orderId()).toBe(orderId);
-    await expect(page.getByRole('button', { name: 'Continue to payment' })).toHaveCount(0);
-  }
+  // Back without finishing the challenge: the bank is waiting, and the way back to it is offered.
+  await page.goBack();
+  await expect(checkout.message).toHaveText('Your bank is waiting for you to confirm the payment.');
+  await expect(goOn).toBeVisible();
+  expect(await checkout.orderId()).toBe(orderId);
+  await expect(page.getByRole('button', { name: 'Continue to payment' })).toHaveCount(0);
+  // A reload is no return from the bank: the payment is being confirmed.
+  await page.reload();
+  await expect(checkout.message).toHaveText(/Confirming your payment|still being confirmed/);
+  await expect(goOn).toHaveCount(0);
+  expect(await checkout.orderId()).toBe(orderId);
+
   await page.goForward();
+  await page.goBack();
+  await goOn.click();
+  await expect(page).toHaveURL(challenge);
   await sandboxPages.completeChallenge();
   await new Result(page).expectOutcome('success');
   expect(await sandbox.order(orderId)).toEqual([expect.objectContaining({ status: 'success' })]);

@@ -58,6 +58,7 @@ export abstract class CheckoutElement extends LitElement {
     notice: { state: true },
     alarming: { state: true },
     t: { state: true },
+    offer: { state: true },
   };
 
   /** The checkout session id the merchant's server got from the companion. */
@@ -90,6 +91,11 @@ export abstract class CheckoutElement extends LitElement {
   notice = '';
   /** @internal */
   alarming?: boolean;
+  /**
+   * What confirming or waiting offers the customer to do (paying.ts): going on with a challenge.
+   * @internal
+   */
+  offer?: () => TemplateResult;
   /**
    * With a card verification's words (`note` among them) for a `lookup` session. English, marked
    * so, until the page's language loads.
@@ -337,8 +343,8 @@ export abstract class CheckoutElement extends LitElement {
       phase === 'success'
         ? html`<span class="tick" aria-hidden="true">✓</span><strong>${this.amount}</strong>`
         : phase === 'waiting'
-          ? html`<button part="button" dir="auto" @click=${this.poll}>${this.t.check_again}</button>`
-          : phase === 'closed' ? '' : html`<span class="spinner"></span>${phase === 'loading' ? this.t.loading : ''}`
+          ? html`<button part="button" dir="auto" @click=${this.poll}>${this.t.check_again}</button>${this.offer?.()}`
+          : phase === 'closed' ? '' : (this.offer?.() ?? html`<span class="spinner"></span>${phase === 'loading' ? this.t.loading : ''}`)
     }</div>`;
   }
 }

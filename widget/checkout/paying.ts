@@ -12,7 +12,7 @@ import type { FieldError } from '../pay-form/pay-form.js';
 import type { CardRefused } from '../pay-form/tokenized.js';
 import type { CheckoutElement, Phase } from './checkout-element.js';
 import { call, CompanionError, fetchView, type Caller, type PayAnswer, type PayErrorCode, type PayRequest } from './companion.js';
-import type { ReactiveElement } from 'lit';
+import { html, type ReactiveElement } from 'lit';
 import '../index.js'; // keeps the form's modules in one chunk under esbuild: see index.ts
 import { collectFingerprint } from './fingerprint.js';
 import { redirectRefusal } from './redirect.js';
@@ -294,7 +294,7 @@ function go(element: CheckoutElement, url: string, reason: Leaving): boolean {
     // Back from that page, a browser that kept this one whole (the back/forward cache, Safari's
     // above all) would show it paying for ever: it reads the session instead, as a page loaded anew
     // does, and the focus the disabled button dropped comes back to where the customer left.
-    addEventListener('pageshow', (event) => event.persisted && void element.load().then(() => refocus(element)), { once: true });
+    addEventListener('pageshow', (event) => event.persisted && ((cameBack = true), void element.load().then(() => refocus(element))), { once: true });
     location.assign(url);
     return true;
   }
@@ -411,6 +411,9 @@ export async function settled(element: CheckoutElement, current: () => boolean):
     challenges.delete(element.session);
     go(element, challenge, '3ds');
   }
+  // Back (the browser's button) without finishing the challenge: going on with it is offered at once.
+  element.offer = undefined;
+  if (cameBack) offerChallenge(element);
   // "Check again" (focused: it was just pressed) gives way to "Confirming…". A page that loads
   // on a pending session has focus nowhere in it, and keeps it where it is.
   if (element.shadowRoot!.activeElement) void refocus(element);
@@ -421,8 +424,32 @@ export async function settled(element: CheckoutElement, current: () => boolean):
   const watching = (): boolean => current() && (element.isConnected || !(gaveWay ||= inPage(element).length > 0));
   if (!watching()) return undefined;
   const view = await polled(element, watching, element.pollInterval, element.pollTimeout);
-  if (!view && watching()) void watch(element, watching);
+  if (!view && watching()) {
+    // Still pending after polling: a challenge left unfinished is the likeliest reason.
+    offerChallenge(element);
+    void watch(element, watching);
+  }
   return view;
+}
+
+/**
+ * Whether the customer came into this page by the browser's Back (or Forward): from the bank's
+ * page, when it holds a payment pending on its challenge. Set too as a page the back/forward
+ * cache kept shows again (`go`).
+ */
+let cameBack = (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined)?.type === 'back_forward';
+
+/**
+ * The customer can go on with the challenge the payment waits for: the gateway ends it unpaid
+ * only when it times out, and no new attempt may start meanwhile. Only to a safe address.
+ */
+function offerChallenge(element: CheckoutElement): void {
+  const { view, t } = element;
+  const url = view?.challenge_url;
+  if (!url || !t.challenge_continue || redirectRefusal(url, view)) return;
+  // Its words read as it renders: the page may change the language meanwhile.
+  element.offer = () => html`<button part="button" dir="auto" @click=${() => go(element, url, '3ds')}>${element.t.challenge_continue}</button>`;
+  if (element.phase === 'confirming') element.say(t.challenge_waiting!);
 }
 
 /** The session once it is no longer pending, read every `interval` until `timeout` has passed or the poll is no longer `current`. */
@@ -703,8 +730,12 @@ async function paidAway(form: Form, session: string, { status, order_id, payment
 
 function answer(form: Form, { status, redirect_url, message, order_id, payment_id }: PayAnswer): void {
   if (status === 'redirect') {
-    // A cancelled redirect leaves the challenge to the page; the form watches for the outcome.
-    if (!redirect(form, redirect_url!, '3ds', order_id)) void form.poll();
+    // A cancelled redirect leaves the challenge to the page (a popup); the form watches for the
+    // outcome, and offers the challenge again (`pay-redirect` again) should it stay pending.
+    if (!redirect(form, redirect_url!, '3ds', order_id)) {
+      form.view = { ...form.view!, challenge_url: redirect_url };
+      void form.poll();
+    }
     return;
   }
   if (status === 'success') form.edited = {};

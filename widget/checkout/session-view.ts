@@ -37,6 +37,8 @@ export interface SessionView {
   order_id?: string;
   /** Customer-safe text about the last failed attempt. */
   message?: string;
+  /** With `pending`: the 3-D Secure challenge the payment waits for, offered to a customer back without finishing it. */
+  challenge_url?: string;
 }
 
 export type SessionStatus = 'open' | 'pending' | 'success' | 'failure' | 'expired';

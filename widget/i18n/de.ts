@@ -29,6 +29,8 @@ const de: Catalog = {
   unavailable: 'Der Shop kann diese Zahlung nicht annehmen. Bitte wenden Sie sich an den Shop.',
   rate_limited: 'Zu viele Versuche. Bitte warten Sie einen Moment.',
   redirect_3ds: 'Sie werden zur Bestätigung der Zahlung zu Ihrer Bank weitergeleitet…',
+  challenge_waiting: 'Ihre Bank wartet darauf, dass Sie die Zahlung bestätigen.',
+  challenge_continue: 'Weiter zu Ihrer Bank',
   redirect_hosted: 'Sie werden zur sicheren Zahlungsseite weitergeleitet…',
   closed: 'Diese Zahlung ist nicht mehr verfügbar.',
   unknown: 'Dieser Zahlungslink ist ungültig.',

@@ -17,6 +17,8 @@ const enMessages = {
   unavailable: 'This shop cannot accept this payment. Please contact the shop.',
   rate_limited: 'Too many attempts. Please wait a moment.',
   redirect_3ds: 'Taking you to your bank to confirm the payment…',
+  challenge_waiting: 'Your bank is waiting for you to confirm the payment.',
+  challenge_continue: 'Continue with your bank',
   redirect_hosted: 'Taking you to the secure payment page…',
   number_incomplete: 'The card number is incomplete.',
   number_invalid: 'The card number is invalid.',

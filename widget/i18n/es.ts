@@ -29,6 +29,8 @@ const es: Catalog = {
   unavailable: 'La tienda no puede aceptar este pago. Ponte en contacto con la tienda.',
   rate_limited: 'Demasiados intentos. Espera un momento.',
   redirect_3ds: 'Te llevamos a tu banco para confirmar el pago…',
+  challenge_waiting: 'Tu banco está esperando a que confirmes el pago.',
+  challenge_continue: 'Continuar con tu banco',
   redirect_hosted: 'Te llevamos a la página de pago segura…',
   closed: 'Este pago ya no está disponible.',
   unknown: 'Este enlace de pago no es válido.',

@@ -29,6 +29,8 @@ const fr: Catalog = {
   unavailable: 'La boutique ne peut pas accepter ce paiement. Contactez la boutique.',
   rate_limited: 'Trop de tentatives. Patientez un instant.',
   redirect_3ds: 'Redirection vers votre banque pour confirmer le paiement…',
+  challenge_waiting: 'Votre banque attend que vous confirmiez le paiement.',
+  challenge_continue: 'Continuer avec votre banque',
   redirect_hosted: 'Redirection vers la page de paiement sécurisée…',
   closed: 'Ce paiement n’est plus disponible.',
   unknown: 'Ce lien de paiement n’est pas valide.',

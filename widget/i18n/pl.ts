@@ -29,6 +29,8 @@ const pl: Catalog = {
   unavailable: 'Sklep nie może przyjąć tej płatności. Skontaktuj się ze sklepem.',
   rate_limited: 'Zbyt wiele prób. Odczekaj chwilę.',
   redirect_3ds: 'Przekierowujemy do Twojego banku, aby potwierdzić płatność…',
+  challenge_waiting: 'Twój bank czeka, aż potwierdzisz płatność.',
+  challenge_continue: 'Przejdź do banku',
   redirect_hosted: 'Przekierowujemy na bezpieczną stronę płatności…',
   closed: 'Ta płatność nie jest już dostępna.',
   unknown: 'Ten link do płatności jest nieprawidłowy.',

@@ -563,6 +563,18 @@ describe('<pay-form> paying', () => {
     await success;
   });
 
+  it('offers the challenge again once its time limit passed, as the page handles a redirect', async () => {
+    const { form, challenge } = await challengeLeftOpen();
+    await form.updateComplete;
+    const buttons = [...form.shadowRoot!.querySelectorAll<HTMLButtonElement>('.outcome button')];
+    expect(buttons.map((each) => each.textContent)).to.deep.equal(['Check again', 'Continue with your bank']);
+    const again = stay(form);
+    buttons[1]!.click();
+    expect((await again).detail).to.deep.equal({ url: challenge, reason: '3ds' });
+    // The page kept the customer (its popup): the words of waiting come back.
+    expect(message(form)).to.match(/^Your payment is still being confirmed/);
+  });
+
   it('goes on watching after its time limit, less often, and shows a failure without a click', async () => {
     const { form, challenge, polls } = await challengeLeftOpen();
     // Every 15 polls' time (750 ms here) rather than every 50 ms.

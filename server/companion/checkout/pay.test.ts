@@ -144,11 +144,13 @@ describe('3-D Secure and slow payments', () => {
     const answer = await payJson(session.id, payBody({ card: card('three_ds_challenge') }));
     expect(answer.status).toBe('redirect');
     expect(new URL(answer.redirect_url).origin).toBe(stack.sandboxUrl);
-    expect((await stack.json('GET', `/api/checkout/sessions/${session.id}`, 200)).status).toBe('pending');
+    // A customer back from the bank's page without finishing it is offered the same challenge.
+    expect(await stack.json('GET', `/api/checkout/sessions/${session.id}`, 200)).toMatchObject({ status: 'pending', challenge_url: answer.redirect_url });
     // A second click while the challenge is open gets the same challenge, no new payment.
     expect(await payJson(session.id)).toEqual(answer);
     await stack.control('POST', `/_sandbox/3ds/${answer.payment_id}`, { result: 'success' });
     await stack.settleWebhooks();
+    expect(await stack.json('GET', `/api/checkout/sessions/${session.id}`, 200)).toEqual(expect.not.objectContaining({ challenge_url: expect.anything() }));
     expect((await stack.json('GET', `/api/checkout/sessions/${session.id}`, 200)).status).toBe('success');
     expect(stack.changes.filter((change) => change.kind === 'payment').map((change) => [change.status, change.source])).toEqual([
       ['pending', 'gateway_answer'],
@@ -161,6 +163,8 @@ describe('3-D Secure and slow payments', () => {
     await open({ companion: { sandboxOrigin: 'http://localhost:1' } });
     const session = await stack.openSession();
     expect((await payJson(session.id, payBody({ card: card('three_ds_challenge') }))).status).toBe('pending');
+    // Nor is the challenge the ledger did not keep offered to a customer coming back.
+    expect(await stack.json('GET', `/api/checkout/sessions/${session.id}`, 200)).toEqual(expect.not.objectContaining({ challenge_url: expect.anything() }));
     const said = stack.logs.map((line) => JSON.parse(line) as { level: string; msg: string; origin?: string }).filter(({ msg }) => msg.startsWith('refused a redirect'));
     expect(said).toEqual([expect.objectContaining({ level: 'warn', origin: stack.sandboxUrl })]);
     expect(said[0]!.msg).toContain(`the sandbox origin is http://localhost:1 (PAYFORM_SANDBOX_ORIGIN or the sandboxOrigin option, else the gateway URL's own origin), not ${stack.sandboxUrl} the gateway sends the customer to: set PAYFORM_SANDBOX_ORIGIN to ${stack.sandboxUrl} if that is the sandbox`);
@@ -174,6 +178,7 @@ describe('3-D Secure and slow payments', () => {
     await stack.settleWebhooks();
     const view = await stack.json('GET', `/api/checkout/sessions/${session.id}`, 200);
     expect(view).toMatchObject({ status: 'failure', message: 'The payment was not confirmed. Try again or use another card.' });
+    expect(view).not.toHaveProperty('challenge_url');
     expect((await payJson(session.id)).order_id).toBe(`${session.order_id}:2`);
   });
 

@@ -32,6 +32,10 @@ export const SessionView = z.object({
   saved_cards: z.array(z.object({ token: z.string(), mask: z.string(), brand: z.string().optional() })),
   order_id: z.string().describe("The session's order id, or its latest attempt's (shop-1:2) once one was made"),
   message: z.string().optional(),
+  challenge_url: z
+    .string()
+    .optional()
+    .describe('With `pending`: the 3-D Secure challenge the attempt waits for, for a customer back from their bank’s page without finishing it'),
 });
 export type SessionView = z.infer<typeof SessionView>;
 
@@ -81,9 +85,19 @@ export function viewStatus(session: CheckoutSession, retryable = true): { status
   }
 }
 
+/**
+ * The challenge a pending attempt waits for, as the ledger keeps it (https, or the sandbox's).
+ * The session id that reads it is already the capability to it (`/checkout/challenge/:id`).
+ */
+function waitingChallenge(session: CheckoutSession, status: SessionViewStatus): string | undefined {
+  const payment = session.payment;
+  return status === 'pending' && (payment?.status === 'init' || payment?.status === 'pending') ? (payment.userActionUrl ?? undefined) : undefined;
+}
+
 export function sessionView(session: CheckoutSession, cards: readonly SavedCard[], options: ViewOptions, retryable = true): SessionView {
   const modes = offeredModes(session, options.tokenizer !== undefined);
   const { status, message } = viewStatus(session, retryable);
+  const challenge = waitingChallenge(session, status);
   return {
     id: session.id,
     amount: session.amount,
@@ -103,5 +117,6 @@ export function sessionView(session: CheckoutSession, cards: readonly SavedCard[
     saved_cards: cards.map((card) => ({ token: card.id, mask: card.ccMask, ...(card.brand ? { brand: card.brand } : {}) })),
     order_id: session.payment?.orderId ?? session.orderId,
     ...(message ? { message } : {}),
+    ...(challenge ? { challenge_url: challenge } : {}),
   };
 }
