@@ -31,6 +31,8 @@ test('live: a payment made in the shop appears, pending then paid, without reloa
   await checkout.pay('4000 0000 0000 0119');
 
   await expect(backOffice.row(orderId)).toContainText('Pending');
+  // Heard too, not only seen flashing: a polite line for the changes of a few seconds.
+  await expect(backOffice.announcement).toHaveText(new RegExp(`^Order ${orderId}: (Pending|Success)\\.$`));
   await expect(backOffice.row(orderId)).toContainText('Success', { timeout: 20_000 });
   await expect(kpiTotal).toHaveText(String(before + 1));
   await backOffice.select(orderId);

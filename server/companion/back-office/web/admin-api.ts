@@ -348,9 +348,11 @@ export interface Terminals {
 
 export interface Change {
   readonly seq: number;
-  readonly kind: 'payment' | 'operation';
+  /** `session`: a checkout session opened or closed; `discrepancy`: the gateway's report held for review. */
+  readonly kind: 'payment' | 'operation' | 'session' | 'discrepancy';
   readonly order_id: string;
-  readonly status: PaymentStatus;
+  /** The payment's or operation's status (`PaymentStatus`); a session's `open` or `closed`. */
+  readonly status: string;
   readonly operation?: { readonly id: string; readonly kind: string };
   readonly at: string;
 }

@@ -6,12 +6,13 @@
 import { html, nothing } from 'lit';
 import type { TemplateResult } from 'lit';
 import { t } from './i18n.js';
+import type { MessageKey } from './i18n.js';
 import { formatAmount } from './money.js';
 import { isolated, isolatedText } from './bidi-isolation.js';
 import { mountPage } from './chrome.js';
 import { adminToken, api, ApiError, downloadLink, fetchFile, followLink, forgetToken, newIdempotencyKey, outcomeUnknown, save, saveToken } from './admin-api.js';
 import type { ReceiptsLink } from './admin-api.js';
-import type { Balance, ListedOrder, MoneyReport, OrderDetail, Stats, Terminals, UnmatchedEvents } from './admin-api.js';
+import type { Balance, Change, ListedOrder, MoneyReport, OrderDetail, Stats, Terminals, UnmatchedEvents } from './admin-api.js';
 import { listQuery, refreshedList } from './order-list.js';
 import { periodInstants, periodText, presetPeriod, timeZone, typedPeriod } from './order-period.js';
 import type { Period } from './order-period.js';
@@ -20,6 +21,7 @@ import { statsQuery } from './stats-query.js';
 import { downloadOrders } from './orders-csv.js';
 import type { CsvExportState } from './orders-csv.js';
 import { followChanges } from './live-feed.js';
+import { FeedAnnouncer } from './feed-announcer.js';
 import type { FeedState } from './live-feed.js';
 import { chargeDialog, chargeSavedCard } from './charge-dialog.js';
 import type { ChargeAnswer, ChargeDraft, ChargeRequest } from './charge-dialog.js';
@@ -281,7 +283,7 @@ const handlers = {
       // Seen, not only heard: a re-send changes nothing on the page until the webhook arrives (a repeat changes nothing at all).
       detailNotice = { orderId, text: t('done.resend', { order: isolated(orderId) }) };
       // Heard, not seen (the live region is hidden): isolation only changes what is drawn.
-      announce(t('done.resend', { order: orderId }));
+      announce(t('done.resend', { order: orderId }), orderId);
     }).finally(() => {
       if (resending === orderId) resending = undefined;
       page.refresh();
@@ -329,7 +331,7 @@ async function perform(request: OperationRequest): Promise<void> {
           : t('done.pending', { operation: t(`operation.${operation.kind as 'refund'}`) });
     // Seen, not only heard: a void or a full refund otherwise changes a figure or two, far from the focus.
     detailNotice = { orderId, text: said(isolated) };
-    announce(String(said((text) => text)));
+    announce(String(said((text) => text)), orderId);
     const held = document.activeElement;
     // The money too: the feed's rereads take it at most once a minute, and this change is the operator's own.
     await Promise.all([loadDetail(), loadOrders(), loadStats()]);
@@ -366,11 +368,11 @@ async function charge(request: ChargeRequest): Promise<void> {
     closeChargeDialog();
     challenge = answer.status === 'action_required' ? answer : undefined;
     const amount = formatAmount(answer.amount, answer.currency);
-    if (answer.status === 'success') announce(t('done.charged', { amount, order: answer.order_id }));
-    else if (answer.status === 'failure') announce(t('done.chargeDeclined', { reason: answer.message ?? '' }));
-    else if (answer.status === 'pending') announce(t('done.chargePending', { order: answer.order_id }));
+    if (answer.status === 'success') announce(t('done.charged', { amount, order: answer.order_id }), answer.order_id);
+    else if (answer.status === 'failure') announce(t('done.chargeDeclined', { reason: answer.message ?? '' }), answer.order_id);
+    else if (answer.status === 'pending') announce(t('done.chargePending', { order: answer.order_id }), answer.order_id);
     // The link it needs shows in a notice added to the page, which screen readers do not read out.
-    else if (answer.status === 'action_required') announce(t('done.chargeChallenge'));
+    else if (answer.status === 'action_required') announce(t('done.chargeChallenge'), answer.order_id);
     // The new payment is an order of its own: show it (among the payments, read anew when card verifications were shown).
     const read = kind === 'payments' ? 'again' : 'anew';
     kind = 'payments';
@@ -427,10 +429,19 @@ function focusOrder(): void {
 }
 
 /**
+ * Says `text`, what the operator's own action or search came to, in the live region: the live
+ * feed's lines wait, and `orderId`'s changes are its echo (feed-announcer.ts).
+ */
+function announce(text: string, orderId?: string): void {
+  feedLines.own(orderId);
+  speak(text);
+}
+
+/**
  * Says `text` in the live region. The same words twice are no change to it, and a screen reader
  * would stay silent on the second result: cleared first, then said a moment later.
  */
-function announce(text: string): void {
+function speak(text: string): void {
   announcement = '';
   page.refresh();
   setTimeout(() => {
@@ -441,6 +452,24 @@ function announce(text: string): void {
 
 /** Long enough for a screen reader to take the emptied region as a change. */
 const ANNOUNCE_AFTER_MS = 100;
+
+/** What a change of the live feed came to: "Refund — Failed", "Success", "Held for review…". */
+function changeWords(change: Change): string {
+  if (change.kind === 'discrepancy') return t('held.heading');
+  const status = STATUS_WORDS[change.status] ? t(STATUS_WORDS[change.status]!) : change.status;
+  const operation = change.operation?.kind;
+  return change.kind === 'operation' && operation && OPERATION_WORDS.has(operation) ? t('feed.operation', { operation: t(`operation.${operation as 'refund'}`), status }) : status;
+}
+
+const STATUS_WORDS: Partial<Record<string, MessageKey>> = { init: 'status.init', pending: 'status.pending', success: 'status.success', failure: 'status.failure' };
+const OPERATION_WORDS: ReadonlySet<string> = new Set(['capture', 'void', 'refund']);
+
+/** The live feed's changes, said a few at a time (feed-announcer.ts): the latest by order and how many orders. */
+const feedLines = new FeedAnnouncer((changes) => {
+  const latest = changes.at(-1)!;
+  const what = changeWords(latest);
+  speak(changes.length === 1 ? t('feed.one', { order: latest.order_id, what }) : t('feed.many', { count: String(changes.length), order: latest.order_id, what }));
+});
 
 /**
  * A file asked for by a button (`state` its own: busy meanwhile, so a second press is not a second
@@ -746,6 +775,7 @@ async function start(): Promise<void> {
   unmatchedPoll = setInterval(() => void loadUnmatched(), UNMATCHED_POLL_MS);
   stopFeed = followChanges(token!, {
     change(change) {
+      feedLines.change(change);
       // Under a filter, or a period ended, an order the list does not show is most likely one it leaves out.
       if (filter === 'all' && !search && !periodOver() && !orders.some((order) => order.order_id === change.order_id)) unlisted.add(change.order_id);
       flashing.add(change.order_id);
@@ -789,6 +819,7 @@ function forgetOrders(): void {
 
 function signOut(): void {
   stopFeed?.();
+  feedLines.stop();
   clearInterval(unmatchedPoll);
   forgetToken();
   token = undefined;

@@ -26,6 +26,10 @@ const en = {
   'live.connecting': 'Connecting…',
   'live.live': 'Live',
   'live.reconnecting': 'Reconnecting…',
+  'feed.one': 'Order {order}: {what}.',
+  // The count last: a number first reads as part of the sentence before it.
+  'feed.many': 'Orders changed: {count}. The latest, {order}: {what}.',
+  'feed.operation': '{operation} — {status}',
   'stats.heading': 'Payments',
   // Named apart from the orders' own Period and Show: a screen reader lists the groups by name.
   'stats.range': 'Payments’ period',
@@ -279,6 +283,9 @@ const uk: Record<MessageKey, string> = {
   'live.connecting': 'Підключення…',
   'live.live': 'Наживо',
   'live.reconnecting': 'Перепідключення…',
+  'feed.one': 'Замовлення {order}: {what}.',
+  'feed.many': 'Змінилося замовлень: {count}. Останнє, {order}: {what}.',
+  'feed.operation': '{operation} — {status}',
   'stats.heading': 'Платежі',
   'stats.range': 'Період платежів',
   'stats.day': '24 години',
