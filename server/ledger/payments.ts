@@ -66,7 +66,7 @@ export type UpdateArgs = { [K in keyof PaymentDetailColumns]: PaymentDetailColum
 
 /**
  * The guarded UPDATE, one per guard. A detail the update leaves out (null) keeps its stored
- * value. It applies only to the payment the update describes: the same method, amount and
+ * value, but for a step's status code and description, which belong to the status they came with. It applies only to the payment the update describes: the same method, amount and
  * currency when it names them, and no other payment id than the one stored. A step forward
  * moves a payment held for a discrepancy only when `movesHeld`, or while its hold is `heldAs`.
  *
@@ -80,7 +80,9 @@ export function guardedUpdate(db: QueryCreator<LedgerTables>, step: Step, slot: 
     .updateTable('payments')
     .set((eb) => ({
       ...Object.fromEntries(detailColumns.map((column) => [column, eb.fn.coalesce(eb.val(slot(column)), eb.ref(column))])),
-      ...(step === 'advanced' ? { status: slot('status') } : {}),
+      // A step's code and words are the new status's, or none: a success the gateway sent without
+      // a code is not left with its pending one (2122).
+      ...(step === 'advanced' ? { status: slot('status'), status_code: slot('status_code'), status_description: slot('status_description') } : {}),
       updated_at: slot('now'),
       last_seen_at: slot('now'),
       finalized_at: eb.fn.coalesce(eb.ref('finalized_at'), eb.val(slot('finalizedAt'))),

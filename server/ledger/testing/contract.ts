@@ -352,6 +352,15 @@ export function describeLedgerContract(backend: LedgerBackend): void {
     });
 
     describe('payments move forward only', () => {
+      it('takes a step’s status code and description with its status, also when it has none', async () => {
+        const { orderId } = await claimedPayment(ledger);
+        await ledger.advancePayment(orderId, { status: 'pending', statusCode: '2122', statusDescription: 'Awaiting 3-D Secure' });
+        // A refresh of the same status that names no code keeps the one it has.
+        expect((await ledger.advancePayment(orderId, { status: 'pending', paymentId: 'pay-1' })).payment).toMatchObject({ statusCode: '2122', statusDescription: 'Awaiting 3-D Secure' });
+        const success = await ledger.advancePayment(orderId, { status: 'success' });
+        expect(success).toMatchObject({ progress: 'advanced', payment: { status: 'success', statusCode: null, statusDescription: null, paymentId: 'pay-1' } });
+      });
+
       it('goes init → pending → success and ignores anything older afterwards', async () => {
         const { orderId } = await claimedPayment(ledger);
         expect((await ledger.advancePayment(orderId, { status: 'pending', statusCode: '2122', userActionUrl: 'https://acs.example/3ds' })).progress).toBe('advanced');
