@@ -7,6 +7,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { CompanionEnv } from '../context.js';
 import { bodyLimit } from 'hono/body-limit';
+import { matchedRoutes } from 'hono/route';
 import { isQuotedSetting } from '@payform/gateway';
 import { fieldPath } from '@payform/gateway/wire';
 import type { Logger } from '../log/logger.js';
@@ -110,35 +111,47 @@ function digest(text: string): Buffer {
 
 /**
  * A request that carries a body must say it is one of `mediaTypes`; one without a body passes
- * (the validator then sees `{}`), so `POST …/void` needs no body at all.
+ * (the validator then sees `{}`), so `POST …/void` needs no body at all. So does one no route
+ * takes by its method: the answer is 405 (or 404), not what its body is sent as.
  */
 export function requireMediaType(...mediaTypes: string[]): MiddlewareHandler<CompanionEnv> {
   return (c, next) => {
-    if (hasBody(c.req.raw, overHttp1(c))) {
-      const mediaType = (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
-      if (!mediaTypes.includes(mediaType)) {
-        throw new ApiProblem(415, 'unsupported_media_type', `The body must be ${mediaTypes.join(' or ')} (${sentAs(mediaType)}): send it with Content-Type: ${mediaTypes[0]}`);
-      }
-      // JSON is read as UTF-8 whatever it says (RFC 8259 gives it no charset): an ASCII body
-      // labelled Latin-1 reads the same, but UTF-16's or UTF-32's bytes would be refused as NUL
-      // characters, their cause unsaid. (A webhook's form is the gateway's: taken as it comes.)
-      const charset = mediaType === 'application/json' ? CHARSET.exec(c.req.header('content-type') ?? '')?.[1] : undefined;
-      if (charset !== undefined && WIDE_CHARSET.test(charset)) {
-        throw new ApiProblem(415, 'unsupported_charset', 'The body must be UTF-8: send it with Content-Type: application/json; charset=utf-8, or with no charset', {
-          'Content-Type': 'must name no charset but UTF-8',
-        });
-      }
-      // A compressed body would be read as text, and refused for what its bytes look like.
-      const encoding = c.req.header('content-encoding')?.trim().toLowerCase();
-      if (encoding && encoding !== 'identity') {
-        // The header's value is the client's text: not echoed.
-        throw new ApiProblem(415, 'unsupported_encoding', 'The body must not be encoded (Content-Encoding): send it as it is', {
-          'Content-Encoding': 'is not accepted; send the body unencoded',
-        });
-      }
-    }
+    const problem = hasBody(c.req.raw, overHttp1(c)) ? bodyProblem(c, mediaTypes) : undefined;
+    if (problem && routed(c)) throw problem;
     return next();
   };
+}
+
+/** Whether a route, not only middleware, answers the request's path by its method. */
+function routed(c: Context): boolean {
+  const method = c.req.method === 'HEAD' ? 'GET' : c.req.method;
+  return matchedRoutes(c).some((route) => route.method === method);
+}
+
+/** Why a body cannot be read as one of `mediaTypes`: its type, its charset, its encoding. */
+function bodyProblem(c: Context, mediaTypes: readonly string[]): ApiProblem | undefined {
+  const mediaType = (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+  if (!mediaTypes.includes(mediaType)) {
+    return new ApiProblem(415, 'unsupported_media_type', `The body must be ${mediaTypes.join(' or ')} (${sentAs(mediaType)}): send it with Content-Type: ${mediaTypes[0]}`);
+  }
+  // JSON is read as UTF-8 whatever it says (RFC 8259 gives it no charset): an ASCII body
+  // labelled Latin-1 reads the same, but UTF-16's or UTF-32's bytes would be refused as NUL
+  // characters, their cause unsaid. (A webhook's form is the gateway's: taken as it comes.)
+  const charset = mediaType === 'application/json' ? CHARSET.exec(c.req.header('content-type') ?? '')?.[1] : undefined;
+  if (charset !== undefined && WIDE_CHARSET.test(charset)) {
+    return new ApiProblem(415, 'unsupported_charset', 'The body must be UTF-8: send it with Content-Type: application/json; charset=utf-8, or with no charset', {
+      'Content-Type': 'must name no charset but UTF-8',
+    });
+  }
+  // A compressed body would be read as text, and refused for what its bytes look like.
+  const encoding = c.req.header('content-encoding')?.trim().toLowerCase();
+  if (encoding && encoding !== 'identity') {
+    // The header's value is the client's text: not echoed.
+    return new ApiProblem(415, 'unsupported_encoding', 'The body must not be encoded (Content-Encoding): send it as it is', {
+      'Content-Encoding': 'is not accepted; send the body unencoded',
+    });
+  }
+  return undefined;
 }
 
 /** The charset parameter of a Content-Type, quoted or not. */

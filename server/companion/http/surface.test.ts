@@ -146,6 +146,16 @@ describe('the HTTP surface', () => {
     expect(wrong.status).toBe(405);
     expect(wrong.headers.get('allow')).toContain('GET');
     expect(await wrong.json()).toMatchObject({ error: { code: 'method_not_allowed' } });
+    // A body sent as anything is no reason to answer a wrong method otherwise; to the right one it is.
+    const text = { admin: true, body: 'refund it', headers: { 'Content-Type': 'text/plain' } };
+    const session = await stack.openSession();
+    expect((await stack.pay(session.id)).status).toBe(200);
+    const order = session.order_id as string;
+    for (const [method, path] of [['PUT', '/api/orders'], ['DELETE', `/api/orders/${order}/refund`], ['PATCH', '/api/checkout/sessions']] as const) {
+      const refused = await stack.request(method, path, text);
+      expect([method, path, refused.status, (await refused.json()).error.code]).toEqual([method, path, 405, 'method_not_allowed']);
+    }
+    expect((await stack.request('POST', `/api/orders/${order}/refund`, text)).status).toBe(415);
   });
 
   it('refuses bodies above the limit with 413', async () => {
