@@ -96,6 +96,13 @@ describe('POST /api/checkout/sessions', () => {
     expect((await stack.ledger.listOrders()).orders).toHaveLength(0);
   });
 
+  it('says a return_url past 2048 characters is too long, not that it is no URL', async () => {
+    const return_url = `https://shop.example/thanks?${'a'.repeat(2048)}`;
+    const response = await stack.request('POST', '/api/checkout/sessions', { admin: true, body: { amount: 10, currency: 'UAH', description: 'Tea', return_url } });
+    expect(response.status).toBe(400);
+    expect((await response.json()).error.fields).toEqual({ return_url: 'must be at most 2048 characters' });
+  });
+
   it('names an amount in major units beside the other fields it refuses, not after they are mended', async () => {
     for (const [body, fields] of [
       [{ amount: 249.5, currency: 'UAH' }, { description: 'is required', amount: 'must be an integer number of minor units (24950 = 249.50 UAH)' }],

@@ -9,10 +9,12 @@ import type { WireAmount } from './decimals.js';
 
 /**
  * A schema's own reason for a wrong value, leaving a missing value to the shared
- * "is required" (wireErrorMap) instead of claiming that nothing is a malformed UUID.
+ * "is required" (wireErrorMap) instead of claiming that nothing is a malformed UUID, and a
+ * length past a `.max()` to its "at most N characters": zod gives the schema's error to every
+ * check chained on it, and a 3,000-character address is no less an http(s) URL.
  */
-export const reason = (message: string) => (issue: { input?: unknown }) =>
-  issue.input === undefined ? undefined : message;
+export const reason = (message: string) => (issue: { input?: unknown; code?: string }) =>
+  issue.input === undefined || issue.code === 'too_big' || issue.code === 'too_small' ? undefined : message;
 
 /**
  * UUID fields. The 8-4-4-4-12 hex shape without RFC 4122 version bits: ids issued by the
