@@ -47,6 +47,8 @@ describe('findCardNumbers', () => {
     ['an 18-digit UnionPay number that fails it', '621234567890123456'],
     ['mixed marks between fours', '4111 1111-1111.1111'],
     ['a dash, then spaces', '4111-1111 1111 1111'],
+    ['its first four in brackets', '(4111) 1111 1111 1111'],
+    ['its first four in brackets, dashes after', '(4111)1111-1111-1111'],
     ['its security code run into it', `${VISA}123`],
     ['an Amex number and its four-digit code run into it', '3782822463100054321'],
   ])('finds a card number written with %s', (_, written) => {

@@ -17,7 +17,7 @@
  *
  * What people write with as many digits is kept. The groups must be a card number's: in fours,
  * each digit alone, or split at the scheme's own gaps (4-6-5), and separated alike (fours may
- * mix their marks, as typing slips do), so timestamps, dates, amounts and phone numbers, written
+ * mix their marks, as typing slips do, and the first may stand in brackets), so timestamps, dates, amounts and phone numbers, written
  * in pairs and threes and with mixed punctuation, are not taken for one. A number right after `+` with
  * no more digits than a phone has (15) is a phone. UUIDs, hexadecimal ids, IBANs and ids such as
  * `e4-1795384870676` (a short group run into a word) are identifiers. No scheme issues numbers
@@ -205,6 +205,16 @@ function separatedAsOne(window: readonly Group[], digits: string): boolean {
 }
 
 /**
+ * The groups with a first four in brackets (`(4242) 4242 4242 4242`, as a phone's area code is
+ * written) separated from the next as the rest are: the closing bracket is no mark of its own.
+ */
+function unbracketed(text: string, window: readonly Group[]): readonly Group[] {
+  const [first, second, third] = window;
+  if (!third || first!.digits.length !== 4 || second!.after !== ')' || text[first!.start - 1] !== '(') return window;
+  return [first!, { ...second!, after: third.after }, ...window.slice(2)];
+}
+
+/**
  * Whether 19 digits are a card number of 16 with its three-digit security code typed right
  * after it (`4111111111111111` then `123`), or an Amex number of 15 with its four. Only these:
  * shorter card numbers and shorter runs would take one ordinary number in twelve as well.
@@ -326,9 +336,10 @@ export function scanForCardNumbers(text: string): CardNumberSpan[] {
         if (number.length < MIN_DIGITS) continue;
         const brand = issuer(number);
         const window = groups.slice(from, to + 1);
-        if (brand && groupedLikeACard(window.map((group) => group.digits.length), brand) && separatedAsOne(window, number) && !endsInAWord(scanned, window)) {
-          found(first.start, groups[to]!.end);
-        }
+        if (!brand || !groupedLikeACard(window.map((group) => group.digits.length), brand) || endsInAWord(scanned, window)) continue;
+        // Its brackets go with it: a mask leaves none of them behind.
+        const asWritten = unbracketed(scanned, window);
+        if (separatedAsOne(asWritten, number)) found(asWritten === window ? first.start : first.start - 1, groups[to]!.end);
       }
     });
   }
