@@ -159,7 +159,12 @@ const orderId = fc.oneof(
   fc.tuple(pick('ORD', 'order', 'inv', 'sub_'), fc.integer({ min: 2001, max: 2099 }), digitsOf(4, 8)).map(([prefix, year, n]) => `${prefix}-${year}-${n}`),
   fc.tuple(pick('order-', 'o_'), millis, digitsOf(1, 4)).map(([prefix, ms, n]) => `${prefix}${ms}-${n}`),
   // Ids the ledger and the gateway make: 20 hexadecimal digits (a retry's `:n`), 64 for events.
-  fc.string({ unit: fc.constantFrom(...'0123456789abcdef'), minLength: 20, maxLength: 20 }).filter((id) => /[a-f]/.test(id)).map((id) => id),
+  // But for one shaped as a card number with a few letters around it (`ba59831509835926883e`),
+  // which the recogniser judges as one on purpose (card-numbers.ts, CARD_AND_A_FEW_LETTERS): one
+  // id in millions, and one run of this test in forty met it.
+  fc
+    .string({ unit: fc.constantFrom(...'0123456789abcdef'), minLength: 20, maxLength: 20 })
+    .filter((id) => /[a-f]/.test(id) && !/^[a-f]{0,4}\d{14,19}[a-f]{0,4}$/.test(id)),
   fc.uuid(),
 );
 
