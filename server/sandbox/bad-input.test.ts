@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import { request } from 'node:http';
 import { connect } from 'node:net';
+import { gzipSync } from 'node:zlib';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { ErrorBody, routes, authHeaderValue } from '@payform/gateway/wire';
 import { directPayment, hostedPayment, testSandbox } from './testing/in-process.js';
@@ -51,6 +52,16 @@ describe('bad input never reaches the state', () => {
     for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'application/jsonp']) {
       await expectError(await sandbox.call('POST', '/api/v1/payment', { body: json, headers: { 'Content-Type': type } }), 406);
     }
+    expect(await orderCount()).toBe(0);
+  });
+
+  it('a compressed body → 406 naming its Content-Encoding, not its bytes as text that is not UTF-8', async () => {
+    const json = JSON.stringify(directPayment(sandbox.project));
+    const gzipped = await sandbox.call('POST', '/api/v1/payment', { body: gzipSync(json), headers: { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' } });
+    expect(await expectError(gzipped, 406)).toEqual({
+      message: 'The body must be JSON sent as it is: a body with Content-Encoding (gzip, br, deflate) is not read',
+      args: { code: 'P-406' },
+    });
     expect(await orderCount()).toBe(0);
   });
 

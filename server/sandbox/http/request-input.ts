@@ -1,7 +1,7 @@
 /**
  * Reading what a request carries — JSON body, path parameters, query — through the shared wire
  * schemas, refusing anything else with the gateway's error body: 406 for a body that is not
- * `application/json`, 400 for malformed JSON or a value that breaks the schema. Reasons never
+ * `application/json` or comes compressed, 400 for malformed JSON or a value that breaks the schema. Reasons never
  * quote a value, so a card number sent in the wrong field is not echoed.
  *
  * The interface's endpoints read bodies and queries as tolerantly as the live gateway, unless
@@ -39,6 +39,11 @@ export async function readJsonBody(c: Context<SandboxEnv>, options: { optional?:
   if (options.optional && text.trim() === '') return {};
   if (!isJsonType(c.req.header('content-type'))) {
     throw new Refusal(406, 'The body must be JSON sent with Content-Type: application/json', { code: 'P-406' });
+  }
+  // Compressed bytes would be refused below as text that is not UTF-8, their cause unsaid.
+  const encoding = c.req.header('content-encoding')?.trim().toLowerCase();
+  if (encoding && encoding !== 'identity') {
+    throw new Refusal(406, 'The body must be JSON sent as it is: a body with Content-Encoding (gzip, br, deflate) is not read', { code: 'P-406' });
   }
   // Bytes that are not UTF-8 (a body in Latin-1) were read as U+FFFD: refused, not kept changed.
   if (text.includes('\uFFFD') && !isUtf8(bytes)) {
