@@ -3,7 +3,7 @@
  * page (open shadow roots included), and the CSP violations the page reported.
  */
 import { expect } from '@playwright/test';
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { axeViolations } from './axe.js';
 
 /** WCAG 2.2 A and AA, plus axe's best practices. */
@@ -26,4 +26,24 @@ export async function watchCspViolations(page: Page): Promise<() => Promise<stri
     document.addEventListener('securitypolicyviolation', (event) => seen.push(`${event.violatedDirective} ${event.blockedURI}`));
   });
   return () => page.evaluate(() => (window as unknown as { __cspViolations?: string[] }).__cspViolations ?? []);
+}
+
+/**
+ * Whether a screen reader is told the field is invalid: its `invalid` state in Chromium's
+ * accessibility tree (an `aria-invalid` attribute, or the page's own check refusing it).
+ */
+export async function readAsInvalid(field: Locator): Promise<boolean> {
+  const page = field.page();
+  const probe = `ax-${Math.random().toString(36).slice(2)}`;
+  await field.evaluate((element, name) => element.setAttribute('data-ax-probe', name), probe);
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    const { root } = await cdp.send('DOM.getDocument', { depth: 0 });
+    const { nodeId } = await cdp.send('DOM.querySelector', { nodeId: root.nodeId, selector: `[data-ax-probe="${probe}"]` });
+    const { nodes } = await cdp.send('Accessibility.getPartialAXTree', { nodeId, fetchRelatives: false });
+    return String(nodes[0]?.properties?.find((property) => property.name === 'invalid')?.value.value) === 'true';
+  } finally {
+    await cdp.detach();
+    await field.evaluate((element) => element.removeAttribute('data-ax-probe'));
+  }
 }

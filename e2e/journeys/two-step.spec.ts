@@ -3,6 +3,7 @@
  * an authorisation captured in part, an authorisation voided, and a purchase refunded twice in
  * part with a third refund refused because it would return more than was paid.
  */
+import { readAsInvalid } from '../a11y.js';
 import { expect, test } from '../fixtures.js';
 import { CUP, ESPRESSO } from '../pages/checkout.js';
 import type { CartLine, Checkout } from '../pages/checkout.js';
@@ -88,6 +89,8 @@ test('purchase, two partial refunds, and a third refused for exceeding the amoun
   // are each isolated (U+2068…U+2069), to read as written in right-to-left text.
   await expect(amount).toHaveJSProperty('validationMessage', '\u2068At most \u2068UAH\u00a0149.50\u2069.\u2069');
   await expect(amount).toBeFocused();
+  // Told to a screen reader as invalid too, not only shown in the browser's bubble.
+  expect(await readAsInvalid(amount)).toBe(true);
   await amount.fill('12.345');
   await backOffice.dialog.getByRole('button', { name: 'Refund', exact: true }).click();
   await expect(amount).toHaveJSProperty('validationMessage', 'Write the amount in the currency’s units, as in 149.50.');

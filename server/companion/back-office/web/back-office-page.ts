@@ -184,7 +184,7 @@ function signInView(): TemplateResult {
       <div class="field">
         <label for="admin-token">${t('signIn.token')}</label>
         <input id="admin-token" name="token" type="password" autocomplete="off" spellcheck="false" required aria-required="true" dir="ltr"
-          aria-invalid=${signInProblem ? 'true' : 'false'} aria-describedby="admin-token-error">
+          aria-invalid=${signInProblem ? 'true' : nothing} aria-describedby="admin-token-error">
         <span class="field__error" id="admin-token-error" aria-live="polite">${signInProblem}</span>
       </div>
       <button class="button button--block" type="submit" aria-disabled=${signingIn ? 'true' : 'false'}>${signingIn ? t('signIn.checking') : t('signIn.submit')}</button>

@@ -5,7 +5,7 @@
  * found among the customer's saved cards by the order's mask; a card since deleted or expired
  * is refused by the companion before the gateway hears of it.
  */
-import { html } from 'lit';
+import { html, nothing } from 'lit';
 import type { TemplateResult } from 'lit';
 import { t } from './i18n.js';
 import { api, ApiError } from './admin-api.js';
@@ -72,6 +72,8 @@ export function chargeDialog(
   // The companion's reasons are a program's, in English and minor units: said beside each field in
   // the page's words and the currency's units, as the operation dialog says them; the customer's
   // details, which have no field here, in the notice.
+  // A field the companion refused is aria-invalid; otherwise the attribute is left out, never
+  // "false", which would hide from screen readers the page's own check refusing it (setCustomValidity).
   const refused = chargeRefusals(error, { currency: order.currency, example: order.amount });
   // Nothing limits what a saved card may be charged: the button names the amount before it is sent.
   const amount = chargeAmount(draft.typed, order.currency);
@@ -99,7 +101,7 @@ export function chargeDialog(
       <div class="field">
         <label for="charge-amount">${t('dialog.amount', { currency: order.currency })}</label>
         <input id="charge-amount" name="amount" inputmode="decimal" autocomplete="off" dir="ltr" required aria-required="true"
-          placeholder=${editableAmount(order.amount, order.currency)} aria-describedby="charge-amount-error" aria-invalid=${refused.amount ? 'true' : 'false'}
+          placeholder=${editableAmount(order.amount, order.currency)} aria-describedby="charge-amount-error" aria-invalid=${refused.amount ? 'true' : nothing}
           @input=${(event: InputEvent) => {
             const input = event.target as HTMLInputElement;
             input.setCustomValidity('');
@@ -110,7 +112,7 @@ export function chargeDialog(
       <div class="field">
         <label for="charge-description">${t('dialog.description')}</label>
         <input id="charge-description" name="description" autocomplete="off" maxlength="2048" required aria-required="true"
-          .value=${t('charge.description', { order: order.order_id })} aria-describedby="charge-description-error" aria-invalid=${refused.description ? 'true' : 'false'}
+          .value=${t('charge.description', { order: order.order_id })} aria-describedby="charge-description-error" aria-invalid=${refused.description ? 'true' : nothing}
           @input=${(event: InputEvent) => (event.target as HTMLInputElement).setCustomValidity('')}>
         <span class="field__error" id="charge-description-error">${refused.description ?? ''}</span>
       </div>

@@ -132,6 +132,8 @@ export function operationDialog(
   const held = capture ? Math.min(units(order.order.amount), units(limit)) : units(limit);
   const shares = isSplit(action) ? suggestedShares(order, action) : [];
   const sellers = isSplit(action) ? shareFields(shares) : [];
+  // A field the companion refused is aria-invalid; otherwise the attribute is left out, never
+  // "false", which would hide from screen readers the page's own check refusing it (setCustomValidity).
   const refused = operationRefusals(error, { currency, example: held, sellers, sent: isSplit(action) ? (draft.sent?.body.split ?? []) : undefined });
   const destructive = action === 'void' || action === 'cancel';
   // Sent before and its outcome unknown: the same request goes again under the same key, and the
@@ -219,7 +221,7 @@ export function operationDialog(
             <label for="operation-amount">${t('dialog.amount', { currency })}</label>
             <input id="operation-amount" name="amount" inputmode="decimal" autocomplete="off" dir="ltr" value=${editableAmount(held, currency)}
               @focus=${(event: FocusEvent) => (event.target as HTMLInputElement).select()}
-              pattern=${amountPattern(currency).source} aria-describedby="operation-amount-hint operation-amount-error" aria-invalid=${refused.amount ? 'true' : 'false'}
+              pattern=${amountPattern(currency).source} aria-describedby="operation-amount-hint operation-amount-error" aria-invalid=${refused.amount ? 'true' : nothing}
               @input=${(event: InputEvent) => (event.target as HTMLInputElement).setCustomValidity('')}>
             <span class="field__hint" id="operation-amount-hint">${t('dialog.amountHint', { limit: shownAmount(held, currency) })}</span>
             <span class="field__error" id="operation-amount-error" aria-live="polite">${refused.amount ?? ''}</span>
@@ -236,7 +238,7 @@ export function operationDialog(
               return html`<div class="field">
                 <label for="share-${i}">${seller.name}</label>
                 <input id="share-${i}" name="share-${i}" inputmode="decimal" autocomplete="off" dir="ltr"
-                  .value=${share ? editableAmount(share.amount, currency) : ''} aria-invalid=${described ? 'true' : 'false'} aria-describedby=${described || nothing}
+                  .value=${share ? editableAmount(share.amount, currency) : ''} aria-invalid=${described ? 'true' : nothing} aria-describedby=${described || nothing}
                   @input=${(event: InputEvent) => (event.target as HTMLInputElement).setCustomValidity('')}>
                 ${problem ? html`<span class="field__error" id="share-${i}-error">${problem}</span>` : nothing}
               </div>`;
