@@ -1,4 +1,5 @@
 // Payments, one per order id, moved forward only.
+import { sql } from 'kysely';
 import type { ExpressionBuilder, QueryCreator } from 'kysely';
 import type { LedgerContext, LedgerDb } from './context.js';
 import { LedgerNotFound } from './errors.js';
@@ -66,7 +67,7 @@ export type UpdateArgs = { [K in keyof PaymentDetailColumns]: PaymentDetailColum
 
 /**
  * The guarded UPDATE, one per guard. A detail the update leaves out (null) keeps its stored
- * value, but for a step's status code and description, which belong to the status they came with. It applies only to the payment the update describes: the same method, amount and
+ * value, but for a success's status code and description, which are its own. It applies only to the payment the update describes: the same method, amount and
  * currency when it names them, and no other payment id than the one stored. A step forward
  * moves a payment held for a discrepancy only when `movesHeld`, or while its hold is `heldAs`.
  *
@@ -76,13 +77,16 @@ export type UpdateArgs = { [K in keyof PaymentDetailColumns]: PaymentDetailColum
  * of a refresh's own cost, on the usual webhook (the pay answer recorded it first).
  */
 export function guardedUpdate(db: QueryCreator<LedgerTables>, step: Step, slot: SlotOf<UpdateArgs>) {
+  // A success's code and words are its own, or none: one the gateway sent without a code is not
+  // left with its pending step's (2122, "Awaiting 3-D Secure"). A failure without one keeps the
+  // last: a null code on a failure is what marks one the gateway never decided (reports.ts).
+  const successOwn = (column: 'status_code' | 'status_description') =>
+    sql<string | null>`case when ${slot('status')} = 'success' then ${slot(column)} else coalesce(${slot(column)}, ${sql.ref(column)}) end`;
   return db
     .updateTable('payments')
     .set((eb) => ({
       ...Object.fromEntries(detailColumns.map((column) => [column, eb.fn.coalesce(eb.val(slot(column)), eb.ref(column))])),
-      // A step's code and words are the new status's, or none: a success the gateway sent without
-      // a code is not left with its pending one (2122).
-      ...(step === 'advanced' ? { status: slot('status'), status_code: slot('status_code'), status_description: slot('status_description') } : {}),
+      ...(step === 'advanced' ? { status: slot('status'), status_code: successOwn('status_code'), status_description: successOwn('status_description') } : {}),
       updated_at: slot('now'),
       last_seen_at: slot('now'),
       finalized_at: eb.fn.coalesce(eb.ref('finalized_at'), eb.val(slot('finalizedAt'))),

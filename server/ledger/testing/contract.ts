@@ -352,13 +352,18 @@ export function describeLedgerContract(backend: LedgerBackend): void {
     });
 
     describe('payments move forward only', () => {
-      it('takes a step’s status code and description with its status, also when it has none', async () => {
+      it('gives a success its own status code and description, also when it has none', async () => {
         const { orderId } = await claimedPayment(ledger);
         await ledger.advancePayment(orderId, { status: 'pending', statusCode: '2122', statusDescription: 'Awaiting 3-D Secure' });
         // A refresh of the same status that names no code keeps the one it has.
         expect((await ledger.advancePayment(orderId, { status: 'pending', paymentId: 'pay-1' })).payment).toMatchObject({ statusCode: '2122', statusDescription: 'Awaiting 3-D Secure' });
         const success = await ledger.advancePayment(orderId, { status: 'success' });
         expect(success).toMatchObject({ progress: 'advanced', payment: { status: 'success', statusCode: null, statusDescription: null, paymentId: 'pay-1' } });
+        // A failure without a code keeps the last one: a null code marks a failure never decided.
+        const declined = await claimedPayment(ledger);
+        await ledger.advancePayment(declined.orderId, { status: 'pending', statusCode: '2122' });
+        expect((await ledger.advancePayment(declined.orderId, { status: 'failure' })).payment).toMatchObject({ status: 'failure', statusCode: '2122' });
+        expect((await ledger.advancePayment(declined.orderId, { status: 'failure', statusCode: '4153' })).payment).toMatchObject({ statusCode: '4153' });
       });
 
       it('goes init → pending → success and ignores anything older afterwards', async () => {
