@@ -36,13 +36,20 @@ test('Back from the challenge, or a reload, shows the session already paying, ne
   await expect(goOn).toBeVisible();
   expect(await checkout.orderId()).toBe(orderId);
   await expect(page.getByRole('button', { name: 'Continue to payment' })).toHaveCount(0);
-  // A reload is no return from the bank: the payment is being confirmed.
+  // Reloaded (as a page may reload itself when the back/forward cache restores it), still back
+  // from the bank: this tab left for it.
   await page.reload();
+  await expect(checkout.message).toHaveText('Your bank is waiting for you to confirm the payment.');
+  await expect(goOn).toBeVisible();
+  // Come by its address, the page is no return from the bank (its own return comes so): the
+  // payment is being confirmed, and nothing is offered.
+  await page.goto(page.url());
   await expect(checkout.message).toHaveText(/Confirming your payment|still being confirmed/);
   await expect(goOn).toHaveCount(0);
   expect(await checkout.orderId()).toBe(orderId);
 
   await page.goForward();
+  await expect(page).toHaveURL(challenge);
   await page.goBack();
   await goOn.click();
   await expect(page).toHaveURL(challenge);

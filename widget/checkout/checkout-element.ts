@@ -95,7 +95,7 @@ export abstract class CheckoutElement extends LitElement {
    * What confirming or waiting offers the customer to do (paying.ts): going on with a challenge.
    * @internal
    */
-  offer?: () => TemplateResult;
+  offer?: () => TemplateResult | undefined;
   /**
    * With a card verification's words (`note` among them) for a `lookup` session. English, marked
    * so, until the page's language loads.

@@ -132,15 +132,16 @@ async function unanswered(url: string, endpoint: string, name: string): Promise<
     return new CompanionError('network');
   }
   // Asked of the network, not the cache: offline, the script this page loaded still reads as there.
-  // The page's own origin is never refused by CORS.
+  // The page's own origin needs no CORS, so nothing of it is refused as another origin's would be.
   const script = `${endpoint.replace(/\/$/, '')}/widget/pay-form.js`;
-  const companion = reached !== origin && (await fetch(script, { ...timeout(), cache: 'no-store' }).then((response) => response.ok, () => false));
+  const other = reached !== origin;
+  const companion = other && (await fetch(script, { ...timeout(), cache: 'no-store' }).then((response) => response.ok, () => false));
   if (companion) {
     // A file:// (or sandboxed) page sends the origin `null`, which no setting allows.
     const fix = origin === 'null' ? 'this page has no origin (opened from file://, or sandboxed): serve it over http(s)' : `add ${origin} to its PAYFORM_ALLOWED_ORIGINS (allowedOrigins)`;
     return misconfigured(name, `the companion at ${endpoint} refused this page's origin ${origin}: ${fix}`);
   }
-  const answered = await fetch(url, { ...timeout(), mode: 'no-cors' }).then(() => true, () => false);
+  const answered = other && (await fetch(url, { ...timeout(), mode: 'no-cors' }).then(() => true, () => false));
   if (answered) return misconfigured(name, `${url} answered, but not as the payform companion (no CORS headers): ${EXPECTED(name, endpoint)}`);
   // Nothing answers: the customer's connection, a policy the browser did not name in time, or an
   // endpoint where no companion runs. The customer may try again; the developer is told where

@@ -294,7 +294,8 @@ function go(element: CheckoutElement, url: string, reason: Leaving): boolean {
     // Back from that page, a browser that kept this one whole (the back/forward cache, Safari's
     // above all) would show it paying for ever: it reads the session instead, as a page loaded anew
     // does, and the focus the disabled button dropped comes back to where the customer left.
-    addEventListener('pageshow', (event) => event.persisted && ((cameBack = true), void element.load().then(() => refocus(element))), { once: true });
+    addEventListener('pageshow', (event) => event.persisted && (restored(), void element.load().then(() => refocus(element))), { once: true });
+    if (reason === '3ds') leftForBank(element.session);
     location.assign(url);
     return true;
   }
@@ -413,7 +414,7 @@ export async function settled(element: CheckoutElement, current: () => boolean):
   }
   // Back (the browser's button) without finishing the challenge: going on with it is offered at once.
   element.offer = undefined;
-  if (cameBack) offerChallenge(element);
+  if (cameBack(element.session)) offerChallenge(element);
   // "Check again" (focused: it was just pressed) gives way to "Confirming…". A page that loads
   // on a pending session has focus nowhere in it, and keeps it where it is.
   if (element.shadowRoot!.activeElement) void refocus(element);
@@ -432,12 +433,37 @@ export async function settled(element: CheckoutElement, current: () => boolean):
   return view;
 }
 
+const navigation = (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined)?.type;
+/** The session this tab left for the bank's challenge with (sessionStorage: it outlives a reload). */
+const LEFT_FOR_BANK = 'payform:left-for-bank';
+/** This tab's storage, where the page may use it (not in a sandboxed frame, nor when it is full). */
+function tabStorage<T>(use: (storage: Storage) => T): T | undefined {
+  try {
+    return use(sessionStorage);
+  } catch {
+    return undefined;
+  }
+}
+const leftForBank = (session: string): void => tabStorage((storage) => storage.setItem(LEFT_FOR_BANK, session));
+// Come by a link, an address or the bank's own return: whatever this tab left for is behind it.
+if (navigation === 'navigate') tabStorage((storage) => storage.removeItem(LEFT_FOR_BANK));
+
+/** This page's payment since it showed, or since the back/forward cache showed it again. */
+let payingHere = false;
+let restoredFromCache = false;
+function restored(): void {
+  restoredFromCache = true;
+  payingHere = false;
+}
+
 /**
- * Whether the customer came into this page by the browser's Back (or Forward): from the bank's
- * page, when it holds a payment pending on its challenge. Set too as a page the back/forward
- * cache kept shows again (`go`).
+ * Whether the customer came back to `session`'s checkout without the bank's own return, so a
+ * challenge it waits for is theirs to go on with: by the browser's Back or Forward, into a page the
+ * back/forward cache kept (`go`), or by a reload after leaving for the bank from this tab (a page
+ * may reload itself as that cache restores it). Not once this page pays anew.
  */
-let cameBack = (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined)?.type === 'back_forward';
+const cameBack = (session: string): boolean =>
+  !payingHere && (restoredFromCache || navigation === 'back_forward' || (navigation === 'reload' && tabStorage((storage) => storage.getItem(LEFT_FOR_BANK)) === session));
 
 /**
  * The customer can go on with the challenge the payment waits for: the gateway ends it unpaid
@@ -447,8 +473,13 @@ function offerChallenge(element: CheckoutElement): void {
   const { view, t } = element;
   const url = view?.challenge_url;
   if (!url || !t.challenge_continue || redirectRefusal(url, view)) return;
-  // Its words read as it renders: the page may change the language meanwhile.
-  element.offer = () => html`<button part="button" dir="auto" @click=${() => go(element, url, '3ds')}>${element.t.challenge_continue}</button>`;
+  // Its words read as it renders: the page may change the language meanwhile. Only while this
+  // session is confirmed or waited on: not once it ends, nor as another session loads.
+  const { session } = element;
+  element.offer = () =>
+    element.session === session && /^(co|w)/.test(element.phase)
+      ? html`<button part="button" dir="auto" @click=${() => go(element, url, '3ds')}>${element.t.challenge_continue}</button>`
+      : undefined;
   if (element.phase === 'confirming') element.say(t.challenge_waiting!);
 }
 
@@ -517,6 +548,7 @@ async function claim(element: CheckoutElement, event?: 'pay-submit'): Promise<bo
     if (!going) return false;
   }
   element.phase = 'paying';
+  payingHere = true;
   // A challenge held for the session is over: its attempt ended, or a new one would not be its.
   challenges.delete(element.session);
   retold.delete(element);

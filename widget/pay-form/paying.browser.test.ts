@@ -573,6 +573,11 @@ describe('<pay-form> paying', () => {
     expect((await again).detail).to.deep.equal({ url: challenge, reason: '3ds' });
     // The page kept the customer (its popup): the words of waiting come back.
     expect(message(form)).to.match(/^Your payment is still being confirmed/);
+    // The page opens another checkout: what loads offers nothing of the last one's challenge.
+    form.session = await createSession();
+    await form.updateComplete;
+    expect(form.phase).to.equal('loading');
+    expect([...form.shadowRoot!.querySelectorAll('button')].map((each) => each.textContent)).not.to.include('Continue with your bank');
   });
 
   it('goes on watching after its time limit, less often, and shows a failure without a click', async () => {
