@@ -283,7 +283,8 @@ const handlers = {
       // Seen, not only heard: a re-send changes nothing on the page until the webhook arrives (a repeat changes nothing at all).
       detailNotice = { orderId, text: t('done.resend', { order: isolated(orderId) }) };
       // Heard, not seen (the live region is hidden): isolation only changes what is drawn.
-      announce(t('done.resend', { order: orderId }), orderId);
+      // No echo: a re-sent webhook that changes the order is what the operator waits to hear.
+      announce(t('done.resend', { order: orderId }));
     }).finally(() => {
       if (resending === orderId) resending = undefined;
       page.refresh();
@@ -317,6 +318,8 @@ async function perform(request: OperationRequest): Promise<void> {
       // Seen, not only heard: the dialog stays with the gateway's reason. Trying again is a new
       // request. The refusal is the gateway's answer, not an HTTP error: status 200, outcome known.
       draft = draft && { ...draft, busy: false, idempotencyKey: newIdempotencyKey(), error: new ApiError(200, 'declined', operation.status_description ?? '') };
+      // Said in the dialog, which takes the focus: the feed's line of it would say it again, over it.
+      feedLines.own({ orderId, status: 'failure' });
       page.refresh();
       focusNotice('dialog.operation-dialog');
       return void Promise.all([loadDetail(), loadOrders()]);
@@ -331,7 +334,8 @@ async function perform(request: OperationRequest): Promise<void> {
           : t('done.pending', { operation: t(`operation.${operation.kind as 'refund'}`) });
     // Seen, not only heard: a void or a full refund otherwise changes a figure or two, far from the focus.
     detailNotice = { orderId, text: said(isolated) };
-    announce(String(said((text) => text)), orderId);
+    // A cancelled payment page ends its attempt as a failure.
+    announce(String(said((text) => text)), { orderId, status: operation?.status ?? 'failure' });
     const held = document.activeElement;
     // The money too: the feed's rereads take it at most once a minute, and this change is the operator's own.
     await Promise.all([loadDetail(), loadOrders(), loadStats()]);
@@ -368,11 +372,13 @@ async function charge(request: ChargeRequest): Promise<void> {
     closeChargeDialog();
     challenge = answer.status === 'action_required' ? answer : undefined;
     const amount = formatAmount(answer.amount, answer.currency);
-    if (answer.status === 'success') announce(t('done.charged', { amount, order: answer.order_id }), answer.order_id);
-    else if (answer.status === 'failure') announce(t('done.chargeDeclined', { reason: answer.message ?? '' }), answer.order_id);
-    else if (answer.status === 'pending') announce(t('done.chargePending', { order: answer.order_id }), answer.order_id);
+    // The payment's status said (one waiting for the customer's challenge is pending).
+    const echo = { orderId: answer.order_id, status: answer.status === 'action_required' ? 'pending' : answer.status };
+    if (answer.status === 'success') announce(t('done.charged', { amount, order: answer.order_id }), echo);
+    else if (answer.status === 'failure') announce(t('done.chargeDeclined', { reason: answer.message ?? '' }), echo);
+    else if (answer.status === 'pending') announce(t('done.chargePending', { order: answer.order_id }), echo);
     // The link it needs shows in a notice added to the page, which screen readers do not read out.
-    else if (answer.status === 'action_required') announce(t('done.chargeChallenge'), answer.order_id);
+    else if (answer.status === 'action_required') announce(t('done.chargeChallenge'), echo);
     // The new payment is an order of its own: show it (among the payments, read anew when card verifications were shown).
     const read = kind === 'payments' ? 'again' : 'anew';
     kind = 'payments';
@@ -430,10 +436,10 @@ function focusOrder(): void {
 
 /**
  * Says `text`, what the operator's own action or search came to, in the live region: the live
- * feed's lines wait, and `orderId`'s changes are its echo (feed-announcer.ts).
+ * feed's lines wait, and `echo`, the change it said, is not said again (feed-announcer.ts).
  */
-function announce(text: string, orderId?: string): void {
-  feedLines.own(orderId);
+function announce(text: string, echo?: { readonly orderId: string; readonly status: string }): void {
+  feedLines.own(echo);
   speak(text);
 }
 

@@ -35,11 +35,11 @@ describe('the live feed said to a screen reader', () => {
     expect(said).toEqual([['A success'], ['B success']]);
   });
 
-  it('lets the operator’s own line be heard alone, and takes its order’s changes for its echo', () => {
+  it('lets the operator’s own line be heard alone, and takes the change it said for its echo', () => {
     // The refund's webhook may come before the refund's own answer, or after it.
     lines.change(change('A', 'success', 'operation'));
     lines.change(change('B'));
-    lines.own('A');
+    lines.own({ orderId: 'A', status: 'success' });
     lines.change(change('A', 'success', 'operation'));
     vi.advanceTimersByTime(OWN_MS - 1);
     expect(said).toEqual([]);
@@ -49,6 +49,16 @@ describe('the live feed said to a screen reader', () => {
     lines.change(change('A', 'failure', 'operation'));
     vi.advanceTimersByTime(BETWEEN_MS);
     expect(said).toEqual([['B success'], ['A failure']]);
+  });
+
+  it('says what a pending action of the operator’s came to, however soon it comes', () => {
+    // "Refund sent; waiting for the gateway's answer", then its webhook two seconds later.
+    lines.own({ orderId: 'A', status: 'pending' });
+    lines.change(change('A', 'pending', 'operation'));
+    vi.advanceTimersByTime(2_000);
+    lines.change(change('A', 'success', 'operation'));
+    vi.advanceTimersByTime(OWN_MS);
+    expect(said).toEqual([['A success']]);
   });
 
   it('says nothing of sessions opened or closed, nor anything gathered once signed out', () => {

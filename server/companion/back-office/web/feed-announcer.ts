@@ -2,8 +2,8 @@
  * What the live feed tells a screen reader. The rows that change flash for the eye; the ear gets
  * one polite line for what changed over a few seconds, not a line a change: a busy shop would
  * otherwise talk over everything else on the page. The operator's own action is heard alone, and
- * the changes it causes (its order's webhook, arriving before or just after its answer) are its
- * echo, not news.
+ * the change it said (its order's webhook of that status, arriving before or just after its
+ * answer) is its echo, not news; a later status of that order is.
  */
 import type { Change } from './admin-api.js';
 
@@ -19,7 +19,8 @@ export type Say = (changes: readonly Change[]) => void;
 export class FeedAnnouncer {
   /** By order: its latest change (re-set, so the Map's order is that of the latest changes). */
   readonly #gathered = new Map<string, Change>();
-  readonly #actedOn = new Map<string, number>();
+  /** By order: the status the operator's own line said of it, and when. */
+  readonly #actedOn = new Map<string, { readonly status: string; readonly at: number }>();
   #timer: ReturnType<typeof setTimeout> | undefined;
   #saidAt = -Infinity;
   #ownAt = -Infinity;
@@ -29,20 +30,22 @@ export class FeedAnnouncer {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** The page said the outcome of the operator's own action, on `orderId` when it had one. */
-  own(orderId?: string): void {
+  /**
+   * The page told the operator what their own action came to: `echo`, the order and the status it
+   * said, when the feed will bring that change too. A later status of it (a refund said pending,
+   * then its success) is news.
+   */
+  own(echo?: { readonly orderId: string; readonly status: string }): void {
     const now = this.now();
     this.#ownAt = now;
-    if (orderId === undefined) return;
-    this.#actedOn.set(orderId, now);
-    this.#gathered.delete(orderId);
+    if (echo === undefined) return;
+    this.#actedOn.set(echo.orderId, { status: echo.status, at: now });
+    if (this.#isEcho(this.#gathered.get(echo.orderId), now)) this.#gathered.delete(echo.orderId);
   }
 
   change(change: Change): void {
     // Sessions opened and closed are the shop's own bookkeeping, not news of money.
-    if (change.kind === 'session') return;
-    const acted = this.#actedOn.get(change.order_id);
-    if (acted !== undefined && this.now() - acted < OWN_MS) return;
+    if (change.kind === 'session' || this.#isEcho(change, this.now())) return;
     this.#gathered.delete(change.order_id);
     this.#gathered.set(change.order_id, change);
     this.#timer ??= setTimeout(() => this.#flush(), GATHER_MS);
@@ -56,6 +59,11 @@ export class FeedAnnouncer {
     this.#actedOn.clear();
   }
 
+  #isEcho(change: Change | undefined, now: number): boolean {
+    const acted = change && this.#actedOn.get(change.order_id);
+    return acted !== undefined && acted.status === change!.status && now - acted.at < OWN_MS;
+  }
+
   #flush(): void {
     const now = this.now();
     const wait = Math.max(this.#ownAt + OWN_MS, this.#saidAt + BETWEEN_MS) - now;
@@ -64,7 +72,7 @@ export class FeedAnnouncer {
       return;
     }
     this.#timer = undefined;
-    for (const [order, at] of this.#actedOn) if (now - at >= OWN_MS) this.#actedOn.delete(order);
+    for (const [order, { at }] of this.#actedOn) if (now - at >= OWN_MS) this.#actedOn.delete(order);
     if (this.#gathered.size === 0) return;
     const changes = [...this.#gathered.values()];
     this.#gathered.clear();
