@@ -131,7 +131,9 @@ export function periodControl({ period, editing, problem, lang }: PeriodControlS
     const form = new FormData(event.currentTarget as HTMLFormElement);
     handlers.typed(String(form.get('from') ?? ''), String(form.get('to') ?? ''));
   };
-  const invalid = (field: 'from' | 'to') => (problem?.field === field ? 'true' : nothing);
+  // "false", not left out: Chromium reads an empty required date field as invalid before it is
+  // touched, and the page judges these itself (no setCustomValidity to hide).
+  const invalid = (field: 'from' | 'to') => (problem?.field === field ? 'true' : 'false');
   return html`<div class="order-period">
     <div class="segmented" role="group" aria-label=${t('period.label')} aria-describedby="order-period-days">
       ${CHOICES.map(({ choice, key }) => html`<button type="button" aria-pressed=${pressed === choice ? 'true' : 'false'} @click=${() => handlers.choose(choice)}>${t(key)}</button>`)}
