@@ -204,14 +204,22 @@ function separatedAsOne(window: readonly Group[], digits: string): boolean {
   return window.every((group, i) => i < 1 || i + 2 >= window.length || group.after !== window[i + 2]!.after || group.after === window[i + 1]!.after);
 }
 
+const CLOSING: Readonly<Record<string, string>> = { '(': ')', '[': ']' };
+
 /**
- * The groups with a first four in brackets (`(4242) 4242 4242 4242`, as a phone's area code is
- * written) separated from the next as the rest are: the closing bracket is no mark of its own.
+ * A first four in brackets (`(4242) 4242 4242 4242`, `[4242]-4242-…`, as a phone's area code is
+ * written): where its opening bracket is, and the groups with the closing one taken out of the
+ * separator after it, which is then compared as the rest are. Undefined when it has none.
  */
-function unbracketed(text: string, window: readonly Group[]): readonly Group[] {
+function bracketed(text: string, window: readonly Group[]): { readonly opening: number; readonly window: readonly Group[] } | undefined {
   const [first, second, third] = window;
-  if (!third || first!.digits.length !== 4 || second!.after !== ')' || text[first!.start - 1] !== '(') return window;
-  return [first!, { ...second!, after: third.after }, ...window.slice(2)];
+  if (!third || first!.digits.length !== 4) return undefined;
+  let opening = first!.start - 1;
+  while (opening >= 0 && /[\s\0]/.test(text[opening]!)) opening -= 1;
+  const closing = CLOSING[text[opening] ?? ''];
+  if (!closing || !second!.after.startsWith(closing)) return undefined;
+  const after = second!.after.slice(1) || third.after;
+  return { opening, window: [first!, { ...second!, after }, ...window.slice(2)] };
 }
 
 /**
@@ -337,9 +345,12 @@ export function scanForCardNumbers(text: string): CardNumberSpan[] {
         const brand = issuer(number);
         const window = groups.slice(from, to + 1);
         if (!brand || !groupedLikeACard(window.map((group) => group.digits.length), brand) || endsInAWord(scanned, window)) continue;
-        // Its brackets go with it: a mask leaves none of them behind.
-        const asWritten = unbracketed(scanned, window);
-        if (separatedAsOne(asWritten, number)) found(asWritten === window ? first.start : first.start - 1, groups[to]!.end);
+        if (separatedAsOne(window, number)) found(first.start, groups[to]!.end);
+        else {
+          // Its brackets go with it: a mask leaves none of them behind.
+          const inBrackets = bracketed(scanned, window);
+          if (inBrackets && separatedAsOne(inBrackets.window, number)) found(inBrackets.opening, groups[to]!.end);
+        }
       }
     });
   }
