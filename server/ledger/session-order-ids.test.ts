@@ -74,6 +74,13 @@ describe('an order id the ledger makes', () => {
     expect(redact({ order_id: id, note: `order ${id}` })).toEqual({ order_id: id, note: `order ${id}` });
   });
 
+  it('is never a card number with a few letters around it, which the masks would hide too', () => {
+    const cardShaped = 'ed678388087942659907';
+    expect(redact({ note: `order ${cardShaped}` })).toEqual({ note: 'order ed[card number]' });
+    const draws = [cardShaped, '0123456789abcdef0123'];
+    expect(newOrderId(() => draws.shift()!)).toBe('0123456789abcdef0123');
+  });
+
   it('is 20 hex characters with a letter', () => {
     for (let i = 0; i < 200; i++) expect(newOrderId()).toMatch(/^(?=\d*[a-f])[\da-f]{20}$/);
   });

@@ -60,8 +60,8 @@ const MAY_HIDE = /[<&\p{M}\p{Cf}]/u;
 const IDENTIFIER = /[\da-f]{8}-[\da-f]{4}-[\da-f]{4}-[\da-f]{4}-[\da-f]{12}|(?<![\p{L}\p{Nd}])(?=[\da-f]*[a-f])[\da-f]{16,}(?![\p{L}\p{Nd}])/giu;
 const MAY_IDENTIFY = /[a-f]/i;
 // A hexadecimal-looking word that is a card number and a few letters on either side (`4111…1111abcd`,
-// `abc4111…`, `a4111…1111b`) is not an id: its digits stay digits to judge. Ids the ledger and the gateway make
-// are not made so (one 20-digit hex id in millions).
+// `abc4111…`, `a4111…1111b`) is not an id: its digits stay digits to judge. About one random 20-digit hex
+// id in 80,000 is made so: the ledger draws its order ids again rather than make one.
 const CARD_AND_A_FEW_LETTERS = /^[a-f]{0,4}\d{14,19}[a-f]{0,4}$/i;
 // An IBAN (ISO 13616): a country's two letters, two check digits, then up to 30 letters and
 // digits, written whole or in groups of four.
