@@ -122,10 +122,14 @@ export function requireMediaType(...mediaTypes: string[]): MiddlewareHandler<Com
   };
 }
 
-/** Whether a route, not only middleware, answers the request's path by its method. */
+/**
+ * Whether a route, not only middleware, answers the request's path by its method. A handler for
+ * every method (`app.all`) is told from middleware as Hono's own route helper tells them: it
+ * takes no `next`.
+ */
 function routed(c: Context): boolean {
   const method = c.req.method === 'HEAD' ? 'GET' : c.req.method;
-  return matchedRoutes(c).some((route) => route.method === method);
+  return matchedRoutes(c).some((route) => route.method === method || (route.method === 'ALL' && route.handler.length < 2));
 }
 
 /** Why a body cannot be read as one of `mediaTypes`: its type, its charset, its encoding. */

@@ -40,7 +40,8 @@ export async function readJsonBody(c: Context<SandboxEnv>, options: { optional?:
   if (!isJsonType(c.req.header('content-type'))) {
     throw new Refusal(406, 'The body must be JSON sent with Content-Type: application/json', { code: 'P-406' });
   }
-  // Compressed bytes would be refused below as text that is not UTF-8, their cause unsaid.
+  // Compressed bytes would be refused below as text that is not UTF-8, their cause unsaid. The
+  // interface names no status for them: the sandbox's choice is 406, a body that is not JSON.
   const encoding = c.req.header('content-encoding')?.trim().toLowerCase();
   if (encoding && encoding !== 'identity') {
     throw new Refusal(406, 'The body must be JSON sent as it is: a body with Content-Encoding (gzip, br, deflate) is not read', { code: 'P-406' });
