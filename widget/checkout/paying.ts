@@ -354,7 +354,7 @@ async function leave(element: CheckoutElement): Promise<void> {
       if (!view || element.phase !== 'ready' || (isForm(element) && view.customer_fields.length)) {
         // The button pressed went with the form that came: the focus goes to its first field, not the page's start.
         await element.updateComplete;
-        return refocus(element, element.renderRoot.querySelector<HTMLElement>('[part=input]') ?? undefined);
+        return refocus(element, element.renderRoot.querySelector<HTMLElement>('[part~=input]') ?? undefined);
       }
       element.phase = 'paying';
       element.say(element.t.processing);

@@ -9,7 +9,7 @@ export const styles = css`
     padding: 0;
     border: 0;
   }
-  [part='field'] {
+  [part~='field'] {
     display: grid;
     gap: 4px;
     align-content: start;
@@ -29,7 +29,7 @@ export const styles = css`
   .row:empty {
     display: none;
   }
-  [part='field'] > :first-child {
+  [part~='field'] > :first-child {
     display: flex;
     flex-flow: wrap;
     justify-content: space-between;
@@ -49,7 +49,7 @@ export const styles = css`
   .control {
     position: relative;
   }
-  [part='input'],
+  [part~='input'],
   fieldset label {
     box-sizing: border-box;
     width: 100%;
@@ -62,7 +62,7 @@ export const styles = css`
     /* Below 16px, iOS Safari zooms the page into each field it focuses. */
     font-size: max(1em, 16px);
   }
-  [part='input']:focus {
+  [part~='input']:focus {
     border-color: var(--_accent);
     box-shadow: var(--_ring);
   }
@@ -71,7 +71,7 @@ export const styles = css`
     border-color: var(--_accent);
     box-shadow: var(--_ring);
   }
-  [part='input'][aria-invalid='true'] {
+  [part~='input'][aria-invalid='true'] {
     border-color: var(--_error);
   }
   #number {

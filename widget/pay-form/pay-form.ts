@@ -58,6 +58,8 @@ const FIELDS: Record<FieldName, [
  * @csspart field - A label, input and error group.
  * @csspart label - A field's label.
  * @csspart input - A text input.
+ * @csspart field-number - One field's group by its name, beside `field`: also `field-exp`, `field-cvv`, `field-fname`, `field-lname`, `field-email`, `field-phone`.
+ * @csspart input-number - One field's input by its name, beside `input`: also `input-exp`, `input-cvv`, `input-fname`, `input-lname`, `input-email`, `input-phone`.
  * @csspart hint - A field's hint (expiry format, where the security code is).
  * @csspart error - A field's error message.
  * @csspart icon - The card brand mark.
@@ -144,7 +146,7 @@ export class PayForm extends CheckoutElement {
 
   /** @internal */
   inputs(): HTMLInputElement[] {
-    return [...this.renderRoot.querySelectorAll<HTMLInputElement>('[part=input]')];
+    return [...this.renderRoot.querySelectorAll<HTMLInputElement>('[part~=input]')];
   }
 
   /** @internal */
@@ -215,10 +217,10 @@ export class PayForm extends CheckoutElement {
   #input(name: FieldName, hint?: Message): TemplateResult {
     const [autocomplete, , inputmode] = FIELDS[name];
     const error = this.errors[name];
-    return html`<div part="field">
+    return html`<div part="field field-${name}">
       <div><label part="label" for=${name}>${this.t[name]}</label>${hint ? html`<span part="hint" id="${name}-hint" dir="auto">${this.t[hint]}</span>` : nothing}</div>
       <div class="control" dir=${inputmode ? 'ltr' : nothing}>
-        <input part="input" id=${name} name=${name} type=${(inputmode !== 'numeric' && inputmode) || 'text'}
+        <input part="input input-${name}" id=${name} name=${name} type=${(inputmode !== 'numeric' && inputmode) || 'text'}
           autocomplete=${autocomplete} inputmode=${inputmode ?? nothing} autocorrect="off" spellcheck="false" aria-required="true"
           aria-invalid=${!!error} aria-describedby="${name}-error${hint ? ` ${name}-hint` : ''}">
         ${name === 'number' ? html`<span role="status">${brandMark(this.brand)}</span>` : nothing}

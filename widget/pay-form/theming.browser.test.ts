@@ -61,6 +61,21 @@ describe('theming', () => {
     }
   });
 
+  it('lets the page style one field by its own parts', async () => {
+    const style = await fixture(html`<style>
+      pay-form::part(input-number) { letter-spacing: 3px; }
+      pay-form::part(field-cvv) { max-width: 120px; }
+    </style>`);
+    try {
+      const form = await mount();
+      expect((['number', 'exp', 'cvv'] as const).map((name) => getComputedStyle(field(form, name)).letterSpacing)).to.deep.equal(['3px', 'normal', 'normal']);
+      const fields = [...form.shadowRoot!.querySelectorAll<HTMLElement>('[part~=field]')];
+      expect(fields.map((each) => getComputedStyle(each).maxWidth)).to.deep.equal(fields.map((each) => (each.querySelector('#cvv') ? '120px' : 'none')));
+    } finally {
+      style.remove();
+    }
+  });
+
   it('keeps colours it can read where light-dark() is unknown (Safari before 17.5): bordered fields, an accent button, the scheme followed', async () => {
     const form = await mount();
     readAsBefore(form, /light-dark\(/g);
@@ -146,7 +161,7 @@ describe('theming', () => {
     const form = await mount({}, { lang: 'de' }, 'pay-form', column);
     await form.updateComplete;
     const right = form.getBoundingClientRect().right;
-    for (const input of form.shadowRoot!.querySelectorAll('[part=input]')) expect(input.getBoundingClientRect().right).to.be.at.most(right);
+    for (const input of form.shadowRoot!.querySelectorAll('[part~=input]')) expect(input.getBoundingClientRect().right).to.be.at.most(right);
     expect(form.scrollWidth).to.be.at.most(240);
   });
 
