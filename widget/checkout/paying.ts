@@ -49,6 +49,7 @@ export function ready(element: CheckoutElement): void {
     told.add(element);
     tellMade(element);
     relocalise(element);
+    if (isForm(element)) keepTyped(element);
     // Captured: at its target, before the page's own listeners.
     for (const type of TOLD) element.addEventListener(type, (event) => relay(element, event as CustomEvent), true);
     element.addController({
@@ -92,6 +93,39 @@ function relocalise(element: CheckoutElement): void {
       if (t === before || !notice) return;
       const key = notice === view?.message || notice === before.declined_en ? 'declined' : Object.keys(before).find((name) => before[name] === notice);
       if (key) element.notice = t[key] || view?.message || t.declined_en || t.server!;
+    },
+  });
+}
+
+/**
+ * A form whose fields gave way to "Confirming…" and that comes back payable (its attempt never
+ * reached the gateway, or was declined): the customer finds what they typed, is told when no
+ * payment was taken, and the focus goes to the pay button, not the emptied message it was on.
+ */
+function keepTyped(form: Form): void {
+  let phase = form.phase;
+  let typed: [string, string][] | undefined;
+  let back = false;
+  form.addController({
+    hostUpdate() {
+      const was = phase;
+      phase = form.phase;
+      // Read before this update renders the outcome in the fields' place.
+      if (was === 'paying' && phase === 'confirming') typed = form.inputs().map((input) => [input.name, input.value]);
+      back = phase === 'ready' && /^(co|w)/.test(was);
+      if (back && form.view?.status === 'open') form.say(form.t.not_taken ?? '');
+      if (!/^(co|w|r)/.test(phase)) typed = undefined;
+    },
+    hostUpdated() {
+      if (!back) return;
+      back = false;
+      for (const [name, value] of typed ?? []) {
+        const input = form.field(name as FieldName);
+        if (input && !input.value) input.value = value;
+      }
+      typed = undefined;
+      const root = form.renderRoot as ShadowRoot;
+      if (document.activeElement === document.body || root.activeElement?.matches('[part=message]')) root.querySelector<HTMLElement>('[part=button]')?.focus();
     },
   });
 }

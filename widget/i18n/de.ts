@@ -31,6 +31,7 @@ const de: Catalog = {
   redirect_3ds: 'Sie werden zur Bestätigung der Zahlung zu Ihrer Bank weitergeleitet…',
   challenge_waiting: 'Ihre Bank wartet darauf, dass Sie die Zahlung bestätigen.',
   challenge_continue: 'Weiter zu Ihrer Bank',
+  not_taken: 'Es wurde keine Zahlung belastet. Sie können jetzt bezahlen.',
   redirect_hosted: 'Sie werden zur sicheren Zahlungsseite weitergeleitet…',
   closed: 'Diese Zahlung ist nicht mehr verfügbar.',
   unknown: 'Dieser Zahlungslink ist ungültig.',

@@ -19,6 +19,7 @@ const enMessages = {
   redirect_3ds: 'Taking you to your bank to confirm the payment…',
   challenge_waiting: 'Your bank is waiting for you to confirm the payment.',
   challenge_continue: 'Continue with your bank',
+  not_taken: 'No payment was taken. You can pay now.',
   redirect_hosted: 'Taking you to the secure payment page…',
   number_incomplete: 'The card number is incomplete.',
   number_invalid: 'The card number is invalid.',

@@ -31,6 +31,7 @@ const es: Catalog = {
   redirect_3ds: 'Te llevamos a tu banco para confirmar el pago…',
   challenge_waiting: 'Tu banco está esperando a que confirmes el pago.',
   challenge_continue: 'Continuar con tu banco',
+  not_taken: 'No se ha cobrado nada. Puedes pagar ahora.',
   redirect_hosted: 'Te llevamos a la página de pago segura…',
   closed: 'Este pago ya no está disponible.',
   unknown: 'Este enlace de pago no es válido.',

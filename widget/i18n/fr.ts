@@ -31,6 +31,7 @@ const fr: Catalog = {
   redirect_3ds: 'Redirection vers votre banque pour confirmer le paiement…',
   challenge_waiting: 'Votre banque attend que vous confirmiez le paiement.',
   challenge_continue: 'Continuer avec votre banque',
+  not_taken: 'Aucun paiement n’a été effectué. Vous pouvez payer maintenant.',
   redirect_hosted: 'Redirection vers la page de paiement sécurisée…',
   closed: 'Ce paiement n’est plus disponible.',
   unknown: 'Ce lien de paiement n’est pas valide.',

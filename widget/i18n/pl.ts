@@ -31,6 +31,7 @@ const pl: Catalog = {
   redirect_3ds: 'Przekierowujemy do Twojego banku, aby potwierdzić płatność…',
   challenge_waiting: 'Twój bank czeka, aż potwierdzisz płatność.',
   challenge_continue: 'Przejdź do banku',
+  not_taken: 'Płatność nie została pobrana. Możesz zapłacić teraz.',
   redirect_hosted: 'Przekierowujemy na bezpieczną stronę płatności…',
   closed: 'Ta płatność nie jest już dostępna.',
   unknown: 'Ten link do płatności jest nieprawidłowy.',

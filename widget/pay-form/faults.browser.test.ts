@@ -61,6 +61,31 @@ describe('<pay-form> when things go wrong', () => {
     expect(calls.filter(isPay).length).to.equal(1);
   });
 
+  it('a payment that never reached the companion, confirmed while the session could not be read, comes back said and as typed', async () => {
+    const form = await mount({ customer: { lname: 'Kovalenko', phone: '+380671234567' } });
+    form.pollInterval = 50;
+    let views = 0;
+    // The pay request is lost on its way, and so is the first read of the session after it.
+    calls = watchFetch((call) => (isPay(call) || (call.method === 'GET' && views++ === 0) ? Promise.reject(new TypeError('Failed to fetch')) : undefined));
+    autofill(form, { ...card('4242424242424242'), fname: 'Olena', email: 'olena@example.com' });
+    const names = ['number', 'exp', 'cvv', 'fname', 'email'] as const;
+    const typed = names.map((name) => field(form, name).value);
+    expect(typed.every(Boolean)).to.equal(true);
+    button(form).click();
+    await waitUntil(() => message(form) === 'Your payment is still being confirmed. Check again in a moment, and do not pay again.' || message(form) === 'Confirming your payment…', 'not confirming');
+    part(form, '[part=message]').focus();
+    // The session reads open: nothing was paid.
+    await waitUntil(() => form.renderRoot.querySelector('#number'), 'the form did not come back');
+    await form.updateComplete;
+    expect(message(form)).to.equal('No payment was taken. You can pay now.');
+    expect(names.map((name) => field(form, name).value)).to.deep.equal(typed);
+    expect(form.shadowRoot!.activeElement, 'the focus on the pay button, not the emptied message').to.equal(button(form));
+    calls.restore();
+    const success = oneEvent(form, 'pay-success');
+    button(form).click();
+    await success;
+  });
+
   it('after a 500 whose payment went through, shows the payment instead of a retry', async () => {
     const form = await mount();
     form.pollInterval = 50;
