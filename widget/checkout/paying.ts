@@ -99,21 +99,28 @@ function relocalise(element: CheckoutElement): void {
 
 /**
  * A form whose fields gave way to "Confirming…" and that comes back payable (its attempt never
- * reached the gateway, or was declined): the customer finds what they typed, is told when no
- * payment was taken, and the focus goes to the pay button, not the emptied message it was on.
+ * reached the gateway, or was declined): the customer finds what they typed but the security
+ * code (not held for as long as confirming may take: three or four digits, typed again), is
+ * told when no payment was taken, and the focus they had in the form goes to the pay button,
+ * not the emptied message it was on.
  */
 function keepTyped(form: Form): void {
   let phase = form.phase;
   let typed: [string, string][] | undefined;
+  /** Whether the focus was in the form as its fields gave way. */
+  let focused = false;
   let back = false;
   form.addController({
     hostUpdate() {
       const was = phase;
       phase = form.phase;
       // Read before this update renders the outcome in the fields' place.
-      if (was === 'paying' && phase === 'confirming') typed = form.inputs().map((input) => [input.name, input.value]);
-      back = phase === 'ready' && /^(co|w)/.test(was);
-      if (back && form.view?.status === 'open') form.say(form.t.not_taken ?? '');
+      if (was === 'paying' && phase === 'confirming') {
+        typed = form.inputs().filter((input) => input.name !== 'cvv').map((input) => [input.name, input.value]);
+        focused = form.shadowRoot!.activeElement !== null;
+      }
+      back = phase === 'ready' && /^(co|w)/.test(was) && typed !== undefined;
+      if (back && form.view?.status === 'open' && form.view.method !== 'lookup') form.say(form.t.not_taken ?? '');
       if (!/^(co|w|r)/.test(phase)) typed = undefined;
     },
     hostUpdated() {
@@ -125,7 +132,8 @@ function keepTyped(form: Form): void {
       }
       typed = undefined;
       const root = form.renderRoot as ShadowRoot;
-      if (document.activeElement === document.body || root.activeElement?.matches('[part=message]')) root.querySelector<HTMLElement>('[part=button]')?.focus();
+      const lost = document.activeElement === document.body || root.activeElement?.matches('[part=message]');
+      if (focused && lost) root.querySelector<HTMLElement>('[part=button]')?.focus();
     },
   });
 }
