@@ -61,6 +61,18 @@ describe('the live feed said to a screen reader', () => {
     expect(said).toEqual([['A success']]);
   });
 
+  it('never says a step behind what the operator heard', () => {
+    // The refund's pending step comes over the feed before its answer says it succeeded.
+    lines.change(change('A', 'pending', 'operation'));
+    lines.own({ orderId: 'A', status: 'success' });
+    lines.change(change('A', 'success', 'operation'));
+    // Gathered before an answer said "pending", a success is news.
+    lines.change(change('B', 'success', 'operation'));
+    lines.own({ orderId: 'B', status: 'pending' });
+    vi.advanceTimersByTime(OWN_MS + BETWEEN_MS);
+    expect(said).toEqual([['B success']]);
+  });
+
   it('says nothing of sessions opened or closed, nor anything gathered once signed out', () => {
     lines.change(change('A', 'open', 'session'));
     vi.advanceTimersByTime(GATHER_MS);

@@ -13,6 +13,9 @@ export const BETWEEN_MS = 15_000;
 /** How long the operator's own line is heard alone, and its order's changes taken for its echo. */
 export const OWN_MS = 10_000;
 
+/** Statuses no later step follows. */
+const FINAL: ReadonlySet<string> = new Set(['success', 'failure']);
+
 /** The changes said: the latest of each order, oldest first. */
 export type Say = (changes: readonly Change[]) => void;
 
@@ -40,12 +43,20 @@ export class FeedAnnouncer {
     this.#ownAt = now;
     if (echo === undefined) return;
     this.#actedOn.set(echo.orderId, { status: echo.status, at: now });
-    if (this.#isEcho(this.#gathered.get(echo.orderId), now)) this.#gathered.delete(echo.orderId);
+    // What is gathered of the order is news only if it is past what was said (a success said
+    // "pending"); the same or an earlier step is behind it.
+    const gathered = this.#gathered.get(echo.orderId);
+    if (gathered && !(FINAL.has(gathered.status) && !FINAL.has(echo.status))) this.#gathered.delete(echo.orderId);
   }
 
   change(change: Change): void {
     // Sessions opened and closed are the shop's own bookkeeping, not news of money.
-    if (change.kind === 'session' || this.#isEcho(change, this.now())) return;
+    if (change.kind === 'session') return;
+    if (this.#isEcho(change, this.now())) {
+      // An earlier step of it gathered before is behind what was said.
+      this.#gathered.delete(change.order_id);
+      return;
+    }
     this.#gathered.delete(change.order_id);
     this.#gathered.set(change.order_id, change);
     this.#timer ??= setTimeout(() => this.#flush(), GATHER_MS);
