@@ -129,7 +129,15 @@ export function requireMediaType(...mediaTypes: string[]): MiddlewareHandler<Com
  */
 function routed(c: Context): boolean {
   const method = c.req.method === 'HEAD' ? 'GET' : c.req.method;
-  return matchedRoutes(c).some((route) => route.method === method || (route.method === 'ALL' && route.handler.length < 2));
+  return matchedRoutes(c).some((route) => route.method === method || (route.method === 'ALL' && unwrapped(route.handler).length < 2));
+}
+
+type Handler = (...args: never[]) => unknown;
+
+/** A sub-app's handler as written: mounted with an error handler of its own, Hono wraps it. */
+function unwrapped(handler: Handler): Handler {
+  const inner = (handler as Handler & { __COMPOSED_HANDLER?: Handler }).__COMPOSED_HANDLER;
+  return inner ? unwrapped(inner) : handler;
 }
 
 /** Why a body cannot be read as one of `mediaTypes`: its type, its charset, its encoding. */
