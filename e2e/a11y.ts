@@ -40,9 +40,10 @@ export async function readAsInvalid(field: Locator): Promise<boolean> {
   try {
     const { root } = await cdp.send('DOM.getDocument', { depth: 0 });
     const { nodeId } = await cdp.send('DOM.querySelector', { nodeId: root.nodeId, selector: `[data-ax-probe="${probe}"]` });
+    // A field not found, or not in the tree, would read as valid: that says nothing, so it fails.
+    if (!nodeId) throw new Error('the field was not found');
     const { nodes } = await cdp.send('Accessibility.getPartialAXTree', { nodeId, fetchRelatives: false });
-    // A field the tree does not hold would read as valid: that says nothing, so it fails.
-    if (!nodeId || !nodes[0] || nodes[0].ignored) throw new Error('the field is not in the accessibility tree');
+    if (!nodes[0] || nodes[0].ignored) throw new Error('the field is not in the accessibility tree');
     return String(nodes[0].properties?.find((property) => property.name === 'invalid')?.value.value) === 'true';
   } finally {
     await cdp.detach();

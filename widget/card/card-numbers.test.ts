@@ -52,6 +52,9 @@ describe('findCardNumbers', () => {
     ['its first four in brackets and a dash', '(4111)-1111-1111-1111'],
     ['its first four in square brackets, dots after', '[4111].1111.1111.1111'],
     ['its first four in spaced brackets', '( 4111 ) 1111 1111 1111'],
+    ['its first four in braces', '{4111} 1111 1111 1111'],
+    ['its first four in full-width brackets', '（4111） 1111 1111 1111'],
+    ['its first four in unmatched brackets', '(4111] 1111 1111 1111'],
     ['its security code run into it', `${VISA}123`],
     ['an Amex number and its four-digit code run into it', '3782822463100054321'],
   ])('finds a card number written with %s', (_, written) => {

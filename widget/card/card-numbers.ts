@@ -204,11 +204,13 @@ function separatedAsOne(window: readonly Group[], digits: string): boolean {
   return window.every((group, i) => i < 1 || i + 2 >= window.length || group.after !== window[i + 2]!.after || group.after === window[i + 1]!.after);
 }
 
-const CLOSING: Readonly<Record<string, string>> = { '(': ')', '[': ']' };
+// Any opening and closing bracket, full-width and angle ones too, paired or not: a mask errs safe.
+const OPENING = /[\p{Ps}<]/u;
+const CLOSING = /^[\p{Pe}>]/u;
 
 /**
- * A first four in brackets (`(4242) 4242 4242 4242`, `[4242]-4242-…`, as a phone's area code is
- * written): where its opening bracket is, and the groups with the closing one taken out of the
+ * A first four in brackets (`(4242) 4242 4242 4242`, `[4242]-4242-…`, `（4242） …`, as a phone's
+ * area code is written): where its opening bracket is, and the groups with the closing one taken out of the
  * separator after it, which is then compared as the rest are. Undefined when it has none.
  */
 function bracketed(text: string, window: readonly Group[]): { readonly opening: number; readonly window: readonly Group[] } | undefined {
@@ -216,8 +218,7 @@ function bracketed(text: string, window: readonly Group[]): { readonly opening: 
   if (!third || first!.digits.length !== 4) return undefined;
   let opening = first!.start - 1;
   while (opening >= 0 && /[\s\0]/.test(text[opening]!)) opening -= 1;
-  const closing = CLOSING[text[opening] ?? ''];
-  if (!closing || !second!.after.startsWith(closing)) return undefined;
+  if (!OPENING.test(text[opening] ?? '') || !CLOSING.test(second!.after)) return undefined;
   const after = second!.after.slice(1) || third.after;
   return { opening, window: [first!, { ...second!, after }, ...window.slice(2)] };
 }
