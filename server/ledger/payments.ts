@@ -67,8 +67,9 @@ export type UpdateArgs = { [K in keyof PaymentDetailColumns]: PaymentDetailColum
 
 /**
  * The guarded UPDATE, one per guard. A detail the update leaves out (null) keeps its stored
- * value, but for a success's status code and description, which are its own. It applies only to the payment the update describes: the same method, amount and
- * currency when it names them, and no other payment id than the one stored. A step forward
+ * value, but for a success's status code and description, which are its own. It applies only to
+ * the payment the update describes: the same method, amount and currency when it names them,
+ * and no other payment id than the one stored. A step forward
  * moves a payment held for a discrepancy only when `movesHeld`, or while its hold is `heldAs`.
  *
  * The refresh of a status leaves `status` out of its SET: its guard holds it equal already, and

@@ -17,8 +17,9 @@
  *
  * What people write with as many digits is kept. The groups must be a card number's: in fours,
  * each digit alone, or split at the scheme's own gaps (4-6-5), and separated alike (fours may
- * mix their marks, as typing slips do, and the first may stand in brackets), so timestamps, dates, amounts and phone numbers, written
- * in pairs and threes and with mixed punctuation, are not taken for one. A number right after `+` with
+ * mix their marks, as typing slips do, and the first may stand in brackets), so timestamps,
+ * dates, amounts and phone numbers, written in pairs and threes and with mixed punctuation, are
+ * not taken for one. A number right after `+` with
  * no more digits than a phone has (15) is a phone. UUIDs, hexadecimal ids, IBANs and ids such as
  * `e4-1795384870676` (a short group run into a word) are identifiers. No scheme issues numbers
  * starting with 0, 1 or 7, which keeps epoch timestamps and most national numbers out.
@@ -207,17 +208,18 @@ function separatedAsOne(window: readonly Group[], digits: string): boolean {
 // Any opening and closing bracket, full-width and angle ones too, paired or not: a mask errs safe.
 const OPENING = /[\p{Ps}<]/u;
 const CLOSING = /^[\p{Pe}>]/u;
+const SPACE_OR_HIDDEN = /[\s\0]/;
 
 /**
  * A first four in brackets (`(4242) 4242 4242 4242`, `[4242]-4242-…`, `（4242） …`, as a phone's
- * area code is written): where its opening bracket is, and the groups with the closing one taken out of the
- * separator after it, which is then compared as the rest are. Undefined when it has none.
+ * area code is written): where its opening bracket is, and the groups with the closing one taken
+ * out of the separator after it, which is then compared as the rest are. Undefined when none.
  */
 function bracketed(text: string, window: readonly Group[]): { readonly opening: number; readonly window: readonly Group[] } | undefined {
   const [first, second, third] = window;
   if (!third || first!.digits.length !== 4) return undefined;
   let opening = first!.start - 1;
-  while (opening >= 0 && /[\s\0]/.test(text[opening]!)) opening -= 1;
+  while (opening >= 0 && SPACE_OR_HIDDEN.test(text[opening]!)) opening -= 1;
   if (!OPENING.test(text[opening] ?? '') || !CLOSING.test(second!.after)) return undefined;
   const after = second!.after.slice(1) || third.after;
   return { opening, window: [first!, { ...second!, after }, ...window.slice(2)] };
