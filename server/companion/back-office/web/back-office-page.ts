@@ -22,6 +22,7 @@ import { downloadOrders } from './orders-csv.js';
 import type { CsvExportState } from './orders-csv.js';
 import { followChanges } from './live-feed.js';
 import { FeedAnnouncer } from './feed-announcer.js';
+import type { Echo } from './feed-announcer.js';
 import type { FeedState } from './live-feed.js';
 import { chargeDialog, chargeSavedCard } from './charge-dialog.js';
 import type { ChargeAnswer, ChargeDraft, ChargeRequest } from './charge-dialog.js';
@@ -438,7 +439,7 @@ function focusOrder(): void {
  * Says `text`, what the operator's own action or search came to, in the live region: the live
  * feed's lines wait, and `echo`, the change it said, is not said again (feed-announcer.ts).
  */
-function announce(text: string, echo?: { readonly orderId: string; readonly status: string }): void {
+function announce(text: string, echo?: Echo): void {
   feedLines.own(echo);
   speak(text);
 }

@@ -16,6 +16,12 @@ export const OWN_MS = 10_000;
 /** Statuses no later step follows. */
 const FINAL: ReadonlySet<string> = new Set(['success', 'failure']);
 
+/** What the operator's own line said of an order: the feed brings that change too. */
+export interface Echo {
+  readonly orderId: string;
+  readonly status: string;
+}
+
 /** The changes said: the latest of each order, oldest first. */
 export type Say = (changes: readonly Change[]) => void;
 
@@ -38,7 +44,7 @@ export class FeedAnnouncer {
    * said, when the feed will bring that change too. A later status of it (a refund said pending,
    * then its success) is news.
    */
-  own(echo?: { readonly orderId: string; readonly status: string }): void {
+  own(echo?: Echo): void {
     const now = this.now();
     this.#ownAt = now;
     if (echo === undefined) return;
