@@ -77,7 +77,18 @@ export class DirectPayments {
     // An answer the database missed is written first, so the attempt below reads as the gateway left it.
     await this.#held.release(request.sessionId);
     const terms = this.#known.terms(request.sessionId);
-    return (terms && (await this.#payKnown(terms, request))) ?? this.#payRead(request);
+    const answer = (terms && (await this.#payKnown(terms, request))) ?? (await this.#payRead(request));
+    return answer.status === 'failure' ? { ...answer, retryable: await this.#takesAnother(request.sessionId) } : answer;
+  }
+
+  /**
+   * Whether the session takes an attempt after its failed one: not once its failures used up
+   * its attempts, so the widget closes the form rather than offer one the claim would refuse.
+   */
+  async #takesAnother(sessionId: string): Promise<boolean> {
+    const { ledger } = this.#deps;
+    const session = await ledger.getSession(sessionId);
+    return session !== undefined && session.status === 'open' && (await ledger.takesAnotherAttempt(session));
   }
 
   /**

@@ -14,6 +14,8 @@ export const PayAnswer = z.object({
   message: z.string().optional(),
   order_id: z.string(),
   payment_id: z.string().optional(),
+  /** With `failure`: whether the session takes another attempt; false once its attempts are used up (open a new session). */
+  retryable: z.boolean().optional(),
 });
 export type PayAnswer = z.infer<typeof PayAnswer>;
 
