@@ -229,16 +229,19 @@ export abstract class CheckoutElement extends LitElement {
       // Unless a listener of `pay-ready` paid at once (nothing else comes between).
       if ((this.phase as Phase) === 'paying') return;
     }
-    const failed = status === 'failure';
+    const ended = status === 'expired';
+    // Expired with a decline's words: that decline used up the session's attempts.
+    const failed = status === 'failure' || (ended && !!view.message);
     // The companion words a decline in English: English shows those words (its own `declined` is
     // empty), other languages their general one rather than a sentence the customer may not read.
     // Without the companion's words, English says its own general one too.
-    const message = failed ? this.t.declined || view.message || this.t.declined_en || this.t.server : status === 'success' ? this.t.paid : status === 'expired' ? this.t.closed : '';
-    this.phase = status === 'expired' ? 'closed' : status === 'success' ? status : 'ready';
+    const declined = failed && (this.t.declined || view.message || this.t.declined_en || this.t.server);
+    const message = ended ? (declined ? `${declined} ${this.t.tries_used || this.t.closed}` : this.t.closed) : declined || (status === 'success' ? this.t.paid : '');
+    this.phase = ended ? 'closed' : status === 'success' ? status : 'ready';
     this.say(message, failed);
     if (failed) emit(this, 'pay-failure', { message, orderId });
     // Expired, or closed by the merchant: the page hears it, as it would any other end.
-    if (status === 'expired') emit(this, 'pay-error', { code: 'closed', message });
+    if (ended) emit(this, 'pay-error', { code: 'closed', message });
     if (status === 'success') emit(this, 'pay-success', { orderId, ...ids });
   }
 

@@ -22,6 +22,8 @@ export interface PayAnswer {
   message?: string;
   order_id?: string;
   payment_id?: string;
+  /** With a failure: false when the session takes no more attempts. */
+  retryable?: boolean;
 }
 
 export class CompanionError extends Error {

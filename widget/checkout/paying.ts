@@ -802,7 +802,7 @@ async function paidAway(form: Form, session: string, { status, order_id, payment
   if (paid) emit(form, 'pay-success', { orderId: order_id ?? orderId, paymentId: payment_id });
 }
 
-function answer(form: Form, { status, redirect_url, message, order_id, payment_id }: PayAnswer): void {
+function answer(form: Form, { status, redirect_url, message, order_id, payment_id, retryable }: PayAnswer): void {
   if (status === 'redirect') {
     // A cancelled redirect leaves the challenge to the page (a popup); the form watches for the
     // outcome, and offers the challenge again (`pay-redirect` again) should it stay pending.
@@ -813,7 +813,8 @@ function answer(form: Form, { status, redirect_url, message, order_id, payment_i
     return;
   }
   if (status === 'success') form.edited = {};
-  form.settle({ ...form.view!, status, message, order_id: order_id ?? form.view!.order_id }, { paymentId: payment_id });
+  // A decline that used up the session's attempts ends it, as the session view then says.
+  form.settle({ ...form.view!, status: retryable === false ? 'expired' : status, message, order_id: order_id ?? form.view!.order_id }, { paymentId: payment_id });
   void refocus(form);
 }
 

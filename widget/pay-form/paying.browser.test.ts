@@ -279,6 +279,26 @@ describe('<pay-form> paying', () => {
     });
   }
 
+  it('closes the form on the decline that used up the session, saying why, as a reload would', async () => {
+    const form = await mount();
+    const { heard, details } = outcomesHeard(form);
+    for (let attempt = 1; attempt < 10; attempt += 1) await failureSaid(form, '4000000000000002');
+    expect(form.inputs().length, 'the form stays for the first nine').to.be.greaterThan(0);
+    heard.length = 0;
+    const closed = oneEvent(form, 'pay-error');
+    const said = await failureSaid(form, '4000000000000002');
+    expect(said).to.equal('The payment was declined. Try another card or contact your bank. This checkout takes no more attempts: start again to pay.');
+    expect((await closed).detail.code).to.equal('closed');
+    expect(heard).to.deep.equal(['pay-failure', 'pay-error']);
+    expect(details['pay-error']?.message).to.equal(said);
+    expect(form.shadowRoot!.querySelector('form') === null, 'no form to pay again').to.equal(true);
+    expect(payRequests(calls)).to.equal(10);
+    // The session view says the same once the page is loaded again.
+    const again = await mountExisting(form.session);
+    expect(message(again)).to.equal(said);
+    expect(again.shadowRoot!.querySelector('form') === null).to.equal(true);
+  });
+
   it('says a decline in English words of its own when the companion gave none', async () => {
     const form = await mount();
     calls.restore();
