@@ -53,3 +53,27 @@ test('expired card: refused with the expiry named', async ({ checkout, sandbox }
   const [payment] = await sandbox.order(orderId);
   expect(payment).toMatchObject({ status: 'failure' });
 });
+
+test('the tenth decline ends the checkout; the shop opens a new one, which pays', async ({ page, checkout }) => {
+  await checkout.open();
+  const first = await checkout.continueToPayment();
+  const declined = 'The payment was declined. Try another card or contact your bank.';
+  for (let attempt = 1; attempt < 10; attempt += 1) {
+    await checkout.pay('4000 0000 0000 0002');
+    await expect(checkout.message).toHaveText(declined);
+    await expect(checkout.payButton).toBeEnabled();
+  }
+  await checkout.pay('4000 0000 0000 0002');
+  // No form to type an eleventh card into, which the companion would refuse.
+  await expect(checkout.message).toHaveText(`${declined} This checkout takes no more attempts: start again to pay.`);
+  await expect(checkout.cardNumber).toHaveCount(0);
+
+  await page.getByRole('button', { name: 'Start a new payment' }).click();
+  await expect(checkout.cardNumber).toBeVisible();
+  const second = await checkout.orderId();
+  expect(second).not.toBe(first);
+  await checkout.pay('4242 4242 4242 4242');
+  const result = new Result(page);
+  await result.expectOutcome('success');
+  expect(await result.orderId()).toBe(second);
+});

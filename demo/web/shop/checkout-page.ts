@@ -17,7 +17,8 @@ import { cartLink } from './cart-link.js';
 import { openCheckout, ShopError } from './shop-api.js';
 import type { CheckoutOptions, Contact, OpenedCheckout } from './shop-api.js';
 
-type Step = { name: 'details' } | { name: 'opening' } | { name: 'paying'; checkout: OpenedCheckout };
+/** `ended`: the session can no longer be paid (its attempts used up, or it expired): a new one can. */
+type Step = { name: 'details' } | { name: 'opening' } | { name: 'paying'; checkout: OpenedCheckout; ended?: boolean };
 
 const CONTACT_KEY = 'kavarnia:contact';
 const CHECKOUT_KEY = 'kavarnia:checkout';
@@ -63,6 +64,13 @@ document.addEventListener('pay-success', (event) => {
   location.assign(`/result?${new URLSearchParams({ checkout_session: session, order_id: detail.orderId ?? orderId })}`);
 });
 
+// The form says why the session ended; the shop offers a new one for the same cart and details.
+document.addEventListener('pay-error', (event) => {
+  if (step.name !== 'paying' || (event as CustomEvent<{ code: string }>).detail.code !== 'closed') return;
+  step = { ...step, ended: true };
+  page.refresh();
+});
+
 function content(): TemplateResult {
   const lines = cartLines();
   if (lines.length === 0 && step.name !== 'paying') {
@@ -73,7 +81,7 @@ function content(): TemplateResult {
     <div class="checkout-layout">
       <div class="checkout-main">
         ${step.name === 'paying' ? detailsSummary() : detailsForm()}
-        ${step.name === 'paying' ? paymentSection(step.checkout) : nothing}
+        ${step.name === 'paying' ? paymentSection(step.checkout, step.ended) : nothing}
       </div>
       <aside class="checkout-aside">
         ${orderSummary()}
@@ -155,7 +163,7 @@ function detailsSummary(): TemplateResult {
   </section>`;
 }
 
-function paymentSection(checkout: OpenedCheckout): TemplateResult {
+function paymentSection(checkout: OpenedCheckout, ended = false): TemplateResult {
   const { lang } = preferences();
   return html`<section class="panel payment" aria-labelledby="payment-heading">
     <h2 id="payment-heading" tabindex="-1">${t('checkout.payment')}</h2>
@@ -163,6 +171,7 @@ function paymentSection(checkout: OpenedCheckout): TemplateResult {
     <section aria-labelledby="card-heading">
       <h3 id="card-heading" class="visually-hidden">${t('checkout.byCard')}</h3>
       <pay-form session=${checkout.session} lang=${lang}></pay-form>
+      ${ended ? html`<button class="button start-again" type="button" @click=${() => void openCheckoutForCart()}>${t('checkout.startAgain')}</button>` : nothing}
     </section>
     <div class="or" role="presentation"><span>${t('checkout.or')}</span></div>
     <section aria-labelledby="hosted-heading">
@@ -213,6 +222,11 @@ async function submit(event: SubmitEvent): Promise<void> {
     return;
   }
   saveContact(contact);
+  await openCheckoutForCart();
+}
+
+/** Opens a checkout session for the cart with the details given, and shows its payment. */
+async function openCheckoutForCart(): Promise<void> {
   step = { name: 'opening' };
   page.refresh();
   try {
