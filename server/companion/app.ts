@@ -61,7 +61,7 @@ import { CompanionMetrics } from './operator/metrics.js';
 import { healthRoutes, metricsRoutes } from './operator/operator-routes.js';
 import { GatewayTrouble } from './operator/gateway-trouble.js';
 import { MissingWebhooks } from './reconciliation/missing-webhooks.js';
-import { checkPublicUrl, companionIdentity, ledgerTag } from './operator/public-url-check.js';
+import { BASE_PATH_HEADER, checkPublicUrl, companionIdentity, ledgerTag } from './operator/public-url-check.js';
 import { API } from './openapi/api-catalog.js';
 import { openApiDocument } from './openapi/openapi-document.js';
 import { ChangeFeed } from './payments/change-feed.js';
@@ -94,12 +94,10 @@ export type CompanionApp = Hono<CompanionEnv> & { readonly companion: CompanionH
 /** How long stop() waits for hooks that outlived their webhook's answer. */
 const BACKGROUND_GRACE_MS = 10_000;
 
-/** Merchant API prefixes: everything under them needs the admin token. */
 /** A saved card's charge, from the merchant's server (charge-routes.ts). */
 const SAVED_CARD_CHARGES = '/api/customers/:customer_id/cards/:card_id/charges';
-/** On the companion's 404: the base path its routes are under ('' for none). */
-const BASE_PATH_HEADER = 'Payform-Base-Path';
 
+/** Merchant API prefixes: everything under them needs the admin token. */
 const ADMIN_PREFIXES = ['/api/orders', '/api/exports', '/api/webhook-events', '/api/balances', '/api/receipts', '/api/stats', '/api/changes', '/api/customers'];
 
 export function createCompanion(config: CompanionConfig): CompanionApp {

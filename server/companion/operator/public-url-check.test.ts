@@ -141,6 +141,18 @@ describe('the public URL check, between real companions', () => {
     );
   });
 
+  it('says a companion answered 404 at a path it has no route for, not a server that is no companion', async () => {
+    const other = await open({ served: true, backend: fileBackend });
+    // A base path typed into the public URL of a companion that has none.
+    const stack = await open({ served: true, backend: fileBackend, companion: { publicUrl: `${other.companionUrl}/pay` } });
+    await stack.request('GET', '/healthz');
+    const [warning] = await theCheckLine(stack.logs);
+    expect(warning!.level).toBe('error');
+    expect(warning!.msg).toContain(`${other.companionUrl}/pay/webhooks/gateway, where the gateway posts webhooks, is answered 404 by a payform companion that has no route at that path.`);
+    expect(warning!.msg).not.toContain('not a payform companion');
+    expect(warning!.msg).toContain(`set it to the address the companion answers at; requests reach this companion at ${stack.companionUrl}`);
+  });
+
   it('asks a companion still opening its ledger again, until it says which ledger it serves', async () => {
     const other = await open({ served: true, backend: fileBackend });
     // Where the public URL points: startCompanion's answer while it opens the ledger, then the companion.

@@ -30,6 +30,8 @@ import { OWN_PROBE_HEADER, ownProbeToken } from '../http/own-probe.js';
 export const INSTANCE_HEADER = 'Payform-Instance';
 /** They name the ledger the companion serves too: instances of one companion answer the same. */
 export const LEDGER_HEADER = 'Payform-Ledger';
+/** A companion's 404 names its base path (for the widget's diagnosis): a companion with no route there. */
+export const BASE_PATH_HEADER = 'Payform-Base-Path';
 
 /** Where the gateway posts its webhooks, below the public URL: what the check asks. */
 const WEBHOOK_ROUTE = '/webhooks/gateway';
@@ -77,6 +79,8 @@ interface Reply {
   readonly companion: boolean;
   /** LEDGER_HEADER; null from a companion that does not name its ledger. */
   readonly ledger: string | null;
+  /** A companion's 404 (BASE_PATH_HEADER): one is there, with no route at that path. */
+  readonly noRoute?: boolean;
 }
 
 /**
@@ -124,12 +128,14 @@ export function checkPublicUrl({ publicUrl, basePath, ledgerTag: ours, logger, f
         return;
       }
       // Mounted under a path its basePath leaves out, its own routes answer 404 there: that is the fix.
-      unmounted = !companion && sameAddress(arrivedAt, publicUrl) && mountedUnder === '';
+      unmounted = !companion && !reply.noRoute && sameAddress(arrivedAt, publicUrl) && mountedUnder === '';
       answered = reply.status;
       problem = companion
         ? `${webhookUrl} answers from another payform companion, on another ledger (${LEDGER_HEADER} ${theirs} there, ${ours} here): ` +
           "another shop's or checkout's, or one on a port typed wrong. Its ledger knows none of this companion's payments, which would stay pending"
-        : `${webhookUrl}, where the gateway posts webhooks, answers ${reply.status} from a server that is not a payform companion`;
+        : reply.noRoute
+          ? `${webhookUrl}, where the gateway posts webhooks, is answered 404 by a payform companion that has no route at that path`
+          : `${webhookUrl}, where the gateway posts webhooks, answers ${reply.status} from a server that is not a payform companion`;
     } catch (error) {
       // An https:// URL to the companion's own plain http: something answers, just not in TLS.
       problem = tlsFailureOf(error)?.plainHttp
@@ -224,7 +230,7 @@ async function askOnceOpened(url: string, fetch: typeof globalThis.fetch): Promi
     if (retry > 0) await sleep(STARTING_RETRY_MS, undefined, { ref: false });
     const answer = await fetch(url, { headers: { [OWN_PROBE_HEADER]: ownProbeToken }, redirect: 'manual', signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
     const { status, headers } = answer;
-    if (!headers.has(INSTANCE_HEADER)) return { status, companion: await refusedAsEarlier(answer), ledger: null };
+    if (!headers.has(INSTANCE_HEADER)) return { status, companion: await refusedAsEarlier(answer), ledger: null, noRoute: status === 404 && headers.has(BASE_PATH_HEADER) };
     const ledger = headers.get(LEDGER_HEADER);
     if (ledger !== null) {
       await answer.body?.cancel();
