@@ -62,7 +62,7 @@ describe('notifyHook', () => {
     vi.stubEnv('NODE_ENV', 'production');
     try {
       expect(() => notifyHook({ url: 'http://shop:pw@10.0.0.5/in', secret: SECRET })).toThrow(
-        "Invalid notifyHook options: url is plain http to another machine, and NODE_ENV is production: payment changes (customers' details, card tokens) would cross the network unencrypted; give the receiver an https address",
+        "Invalid notifyHook options: url is plain http to another machine, and NODE_ENV is production: payment changes (customers' details) would cross the network unencrypted; give the receiver an https address",
       );
       // This machine's receiver, and https anywhere, are taken.
       expect(notifyHook({ url: receiver.url, secret: SECRET })).toBeTypeOf('function');

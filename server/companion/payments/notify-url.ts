@@ -135,7 +135,7 @@ export function notifyHook(options: NotifyOptions): PaymentEventHook {
   const { target, authorization } = withoutCredentials(url);
   const userAgent = `payform-companion/${companionVersion()}`;
   return namedHook(async (change: PaymentChange) => {
-    const body = JSON.stringify(change);
+    const body = JSON.stringify(withoutCardToken(change));
     const headers = {
       'content-type': 'application/json',
       'user-agent': userAgent,
@@ -156,8 +156,18 @@ export function notifyHook(options: NotifyOptions): PaymentEventHook {
   }, `the notification URL ${shown}`);
 }
 
+/**
+ * The change as the receiver is told it: the gateway's card token left out. Only the companion
+ * charges a saved card (by its id), and it shows the token nowhere, the merchant API included.
+ */
+function withoutCardToken(change: PaymentChange): unknown {
+  if (change.kind === 'operation') return change;
+  const { ccToken: _token, ...payment } = change.payment;
+  return { ...change, payment };
+}
+
 const PLAIN_HTTP_IN_PRODUCTION =
-  'is plain http to another machine, and NODE_ENV is production: payment changes (customers\' details, card tokens) would cross the network unencrypted; give the receiver an https address';
+  'is plain http to another machine, and NODE_ENV is production: payment changes (customers\' details) would cross the network unencrypted; give the receiver an https address';
 
 /** Production sends changes over the network only encrypted (NODE_ENV is the process's mode, as for the companion's settings). */
 function plainHttpInProduction(url: string): boolean {
