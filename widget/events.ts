@@ -30,9 +30,9 @@ export interface PayEventDetails {
    * (its answer a success, or pending and then a success): by that session's `orderId`, and
    * never shown on the new one.
    */
-  'pay-success': { orderId?: string; paymentId?: string };
+  'pay-success': { orderId: string; paymentId?: string };
   /** The payment was declined; the form stays for another try. */
-  'pay-failure': { message: string; orderId?: string };
+  'pay-failure': { message: string; orderId: string };
   /**
    * No usable answer from the companion (network, HTTP error, malformed answer, refused redirect).
    * `message` is the customer's; `reason`, for the developer, says what a misconfigured page

@@ -22,7 +22,7 @@ it('takes a session still null or undefined in React and Vue', () => {
 it('keeps the other props, the typed events and the element ref in React', () => {
   expectTypeOf<FormProps['session']>().not.toExtend<number | undefined>();
   expectTypeOf<FormProps['endpoint']>().toEqualTypeOf<string | undefined>();
-  expectTypeOf<Parameters<NonNullable<FormProps['onPaySuccess']>>[0]['detail']>().toEqualTypeOf<{ orderId?: string; paymentId?: string }>();
+  expectTypeOf<Parameters<NonNullable<FormProps['onPaySuccess']>>[0]['detail']>().toEqualTypeOf<{ orderId: string; paymentId?: string }>();
   expectTypeOf<Ref<PayFormElement>>().toExtend<FormProps['ref']>();
   expectTypeOf<Ref<PayButtonElement>>().toExtend<ButtonProps['ref']>();
   expectTypeOf<ButtonProps>().not.toHaveProperty('onPayChange');

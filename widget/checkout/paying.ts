@@ -790,7 +790,7 @@ async function pay(form: Form): Promise<void> {
  * nothing. A pending one is read as the element polls its own, unless the page sets that session
  * back: the element then shows it, and tells its outcome, itself.
  */
-async function paidAway(form: Form, session: string, { status, order_id, payment_id }: PayAnswer, orderId: string | undefined): Promise<void> {
+async function paidAway(form: Form, session: string, { status, order_id, payment_id }: PayAnswer, orderId: string): Promise<void> {
   let paid = status === 'success';
   if (status === 'pending') {
     const away = (): boolean => form.session !== session;

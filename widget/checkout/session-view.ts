@@ -34,7 +34,8 @@ export interface SessionView {
    */
   tokenizer?: { url: string; widget_key: string };
   saved_cards: SavedCard[];
-  order_id?: string;
+  /** The session's order id, or its latest attempt's (`shop-1:2`). */
+  order_id: string;
   /** Customer-safe text about the last failed attempt. */
   message?: string;
   /** With `pending`: the 3-D Secure challenge the payment waits for, offered to a customer back without finishing it. */
@@ -62,7 +63,7 @@ const isText = (value: unknown): value is string => typeof value === 'string';
 export function readSessionView(body: unknown): SessionView | undefined {
   const view = body as SessionView;
   const { saved_cards: cards = [], customer_fields: fields = [] } = view ?? {};
-  return isText(view?.id) && Number.isSafeInteger(view.amount) && view.amount >= 0 && /^[A-Z]{3}$/.test(view.currency) && STATUSES.includes(view.status) &&
+  return isText(view?.id) && isText(view.order_id) && Number.isSafeInteger(view.amount) && view.amount >= 0 && /^[A-Z]{3}$/.test(view.currency) && STATUSES.includes(view.status) &&
     isList(view.modes, isText) && isList(fields, isText) && isList(cards, (card: SavedCard) => isText(card?.token) && isText(card.mask))
     ? { ...view, customer_fields: fields, saved_cards: cards, test: view.test === true }
     : undefined;

@@ -582,4 +582,13 @@ describe('<pay-form> when things go wrong', () => {
     expect(code).to.equal('malformed');
     expect(part(form, '[part=button]').textContent).to.equal('Pay on the secure payment page');
   });
+
+  it('takes a session view without its order id as one it cannot read: every outcome event names the order', async () => {
+    const session = await createSession();
+    calls = watchFetch((call, pass) =>
+      call.method === 'GET' && call.url.endsWith(session) ? pass().then(async (answer) => json(answer.status, { ...(await answer.json()), order_id: undefined })) : undefined,
+    );
+    const { code } = await failToLoad(session);
+    expect(code).to.equal('malformed');
+  });
 });
