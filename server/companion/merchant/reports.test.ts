@@ -110,7 +110,10 @@ describe('GET /api/changes', () => {
     const later = await stack.json('GET', '/api/changes?after=3', 200, { admin: true });
     expect(later.changes).toHaveLength(1);
     expect(later.changes[0]).toMatchObject({ seq: 4, source: 'gateway_answer', at: at(START) });
-    expect((await stack.json('GET', '/api/changes?after=-1', 400, { admin: true })).error.fields.after).toBeDefined();
+    expect((await stack.json('GET', '/api/changes?after=-1', 400, { admin: true })).error.fields.after).toBe('must be a sequence number');
+    // A page's size is a count of changes, not a sequence number.
+    expect((await stack.json('GET', '/api/changes?limit=abc', 400, { admin: true })).error.fields).toEqual({ limit: 'must be a whole number of changes' });
+    expect((await stack.json('GET', '/api/changes?limit=1001', 400, { admin: true })).error.fields.limit).toMatch(/1000/);
   });
 
   it('pages with limit: last_seq is the page’s last change and complete is false until none is left', async () => {
