@@ -23,10 +23,13 @@ const Number_ = z
   .transform((number) => number.replace(/[\s-]/g, ''))
   .pipe(CardNumber)
   .refine((digits) => digits.length >= MIN_DIGITS, { error: `must be ${MIN_DIGITS} to 19 digits: no card scheme issues shorter numbers` });
+const YEAR_DIGITS = { error: 'must be a year of 2 or 4 digits (30 or 2030)' };
 /** Four digits, or two (30 → 2030). */
 const Year = z
   .number()
-  .int()
+  .int(YEAR_DIGITS)
+  .min(0, YEAR_DIGITS)
+  .max(9999, YEAR_DIGITS)
   .transform((year) => (year >= 0 && year < 100 ? 2000 + year : year))
   .pipe(ExpYear);
 

@@ -242,6 +242,8 @@ describe('what the browser sends is checked before anything is stored', () => {
     ['a 13-digit Visa, no longer issued', { card: { ...card(), number: '4222 2222 22222' } }, { 'card.number': 'must be 14 to 19 digits: no card scheme issues shorter numbers' }],
     ['a missing CVV', { card: { number: cardNumber('success'), exp_month: 12, exp_year: 2031 } }, { 'card.cvv': 'is required' }],
     ['month 13', { card: { ...card(), exp_month: 13 } }, { 'card.exp_month': 'must be at most 12' }],
+    ['a year past any number', { card: { ...card(), exp_year: 1e18 } }, { 'card.exp_year': 'must be a year of 2 or 4 digits (30 or 2030)' }],
+    ['a year of five digits', { card: { ...card(), exp_year: 20301 } }, { 'card.exp_year': 'must be a year of 2 or 4 digits (30 or 2030)' }],
     ['a token with card data', { card: { token: 'x', cvv: TEST_CVV } }, { 'card.cvv': 'is not sent with a saved card token' }],
     ['an amount (the session sets it)', { amount: 0.01 }, { amount: 'is not allowed' }],
     ['no fingerprint', { fingerprint: undefined }, { fingerprint: 'is required' }],
