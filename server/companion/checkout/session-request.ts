@@ -50,12 +50,16 @@ const SessionCustomer = z
   .partial()
   .superRefine(namesApart);
 
+/** A character other than white space and invisible formatting (zero-width spaces, a byte-order mark). */
+const SOMETHING_VISIBLE = /[^\s\p{Cf}]/u;
+
 /** What a payment of any kind is: the fields a session and a saved card's charge share. */
 export const paymentFields = {
   amount: Amount,
   currency: Currency,
-  // Kept, shown to the customer and sent on: masked as it is read.
-  description: maskedText(requiredText(2048), 2048),
+  // Kept, shown to the customer and sent on: masked as it is read. Spaces or invisible
+  // characters alone would show the customer nothing of what they pay for.
+  description: maskedText(requiredText(2048).regex(SOMETHING_VISIBLE, { error: 'must say what is sold: it holds only spaces or invisible characters' }), 2048),
   order_id: SessionOrderId.optional(),
   split: SplitShares.optional(),
   customer: SessionCustomer.optional(),

@@ -73,6 +73,8 @@ describe('POST /api/checkout/sessions', () => {
     [{ split: [{ sub_merchant_id: '8a1f3c52-6b0e-4d97-a2c4-1e5f7b9d3a60', amount: 0.5 }, { sub_merchant_id: 'c4e7b1d9-2a83-4f65-8b1c-9d0e6a2f4b71', amount: 9.5 }] }, 'split[0].amount', 'must be an integer number of minor units (24950 = 249.50 UAH)'],
     [{ currency: 'uah' }, 'currency', 'must be a three-letter upper-case ISO 4217 code'],
     [{ description: '' }, 'description', 'must not be empty'],
+    [{ description: '   ' }, 'description', 'must say what is sold: it holds only spaces or invisible characters'],
+    [{ description: '\ufeff\u200b\n' }, 'description', 'must say what is sold'],
     [{ method: 'credit' }, 'method', 'must be one of purchase, auth'],
     [{ order_id: 'x'.repeat(29) }, 'order_id', 'must be 1 to 28 letters'],
     [{ order_id: '../etc' }, 'order_id', 'must be 1 to 28 letters'],
