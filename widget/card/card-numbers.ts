@@ -363,6 +363,24 @@ export function scanForCardNumbers(text: string): CardNumberSpan[] {
 /** Whether `text` holds a card number anywhere. */
 export const holdsCardNumber = (text: string): boolean => findCardNumbers(text).length > 0;
 
+/** Whether `text` is one unbroken run of more than 19 digits, however written: no card number alone. */
+export function isLongDigitRun(text: string): boolean {
+  const digits = foldDigits(text);
+  return digits.length > MAX_DIGITS && /^\d+$/.test(digits);
+}
+
+/**
+ * A card number in an id (an order's, a customer's), but for one inside an unbroken run of more
+ * than 19 digits. The masks take such a run when a stretch of it passes (its digits may hide
+ * one); an id of a date-time and a sequence often is such a run, and a fifth to two thirds of
+ * them pass by chance. Written in groups (`4242 4242 4242 4242 4242`), it is a card number and
+ * more. Only one that passes the check digit (or is one that does with its security code run
+ * in): the masks also take UnionPay's numbers that fail it, and a shop's 16-digit ids starting
+ * 62 or 81 would all be taken for those.
+ */
+export const holdsCardNumberOfItsLength = (text: string): boolean =>
+  findCardNumbers(text).some(({ start, end, digits }) => !isLongDigitRun(text.slice(start, end)) && (luhn(digits) || isCardWithCode(digits)));
+
 /** `text` with each card number in it replaced by `mask`. */
 export function maskCardNumbers(text: string, mask: string): string {
   const spans = findCardNumbers(text);

@@ -4,7 +4,7 @@
  * dashes and brackets as people type them are dropped). None may hold a card number.
  */
 import * as z from 'zod';
-import { digitsOf, findCardNumbers, foldDigits, holdsCardNumber, isCardNumberAsPhone, isCardWithCode, luhn, maxLength } from '@payform/card';
+import { holdsCardNumber, isCardNumberAsPhone } from '@payform/card';
 import { EMAIL_ADDRESS, requiredText } from '@payform/gateway/wire';
 import type { CustomerDetails, PaymentMethod } from '../../ledger/index.js';
 import { definedFields } from '../optional-fields.js';
@@ -17,27 +17,6 @@ export type CustomerField = 'fname' | 'lname' | 'email' | 'phone';
  */
 export const withoutCardNumber = <T extends z.ZodType<string>>(text: T, holds: (value: string) => boolean = holdsCardNumber) =>
   text.refine((value) => !holds(value), { error: 'must not contain a card number' });
-
-/** The most digits any scheme issues a card number with (19). */
-const MAX_CARD_DIGITS = maxLength(undefined);
-
-/**
- * A card number in an id a merchant makes, but for one written inside an unbroken run of more
- * than 19 digits. The masks take such a run for one when a card number's stretch of it passes
- * (its digits may hide one); a merchant's id is often such a run (a date-time and a sequence),
- * one in eight of those passes by chance, and refusing them would fail that merchant's checkouts.
- * Written in groups (`4242 4242 4242 4242 4242`), it is a card number and more, and refused.
- * Only one that passes the check digit (or is one that does with its security code run in): the
- * masks also take UnionPay's numbers that fail it, and a shop's 16-digit ids starting 62 or 81
- * would all be refused for those.
- */
-export const holdsCardNumberOfItsLength = (text: string): boolean =>
-  findCardNumbers(text).some(({ start, end, digits }) => !isLongDigitRun(text.slice(start, end)) && (luhn(digits) || isCardWithCode(digits)));
-
-function isLongDigitRun(written: string): boolean {
-  const digits = foldDigits(written);
-  return digits.length > MAX_CARD_DIGITS && digitsOf(digits).length === digits.length;
-}
 
 // The widget refuses it by the same rule as the payer types (its customer checks). A merchant's
 // prefilled patronym and city are held to it too.
