@@ -4,12 +4,13 @@
  * the merchant, and never by the browser.
  */
 import * as z from 'zod';
+import { holdsCardNumberOfItsLength } from '@payform/card';
 import { Currency, IsoDate, Url, requiredText } from '@payform/gateway/wire';
 import type { CustomerDetails, NewCheckoutSession } from '../../ledger/index.js';
 import { Amount, checkAmount, checkSplitTotal } from '../http/amounts.js';
 import { maskedText } from '../http/masked-text.js';
 import { SplitShares } from '../http/split-shares.js';
-import { customerDetails, customerFields, holdsCardNumberOfItsLength, Name, namesApart, withoutCardNumber } from './customer.js';
+import { customerDetails, customerFields, Name, namesApart, withoutCardNumber } from './customer.js';
 import { definedFields } from '../optional-fields.js';
 
 /**
@@ -60,7 +61,8 @@ export const paymentFields = {
   // Kept, shown to the customer and sent on: masked as it is read. Spaces or invisible
   // characters alone would show the customer nothing of what they pay for.
   description: maskedText(requiredText(2048).regex(SOMETHING_VISIBLE, { error: 'must say what is sold: it holds only spaces or invisible characters' }), 2048),
-  order_id: SessionOrderId.optional(),
+  // Given back, logged and stored as written: one the masks would take for a card number is refused.
+  order_id: withoutCardNumber(SessionOrderId, holdsCardNumberOfItsLength).optional(),
   split: SplitShares.optional(),
   customer: SessionCustomer.optional(),
 };

@@ -79,6 +79,9 @@ describe('POST /api/checkout/sessions', () => {
     [{ order_id: 'x'.repeat(29) }, 'order_id', 'must be 1 to 28 letters'],
     [{ order_id: '../etc' }, 'order_id', 'must be 1 to 28 letters'],
     [{ order_id: 'shop:2' }, 'order_id', 'must be 1 to 28 letters, digits or . _ -'],
+    // Logged and stored as written, so not a card number.
+    [{ order_id: '4242424242424242' }, 'order_id', 'must not contain a card number'],
+    [{ order_id: 'ord-4111111111111111' }, 'order_id', 'must not contain a card number'],
     [{ return_url: 'javascript:alert(1)' }, 'return_url', 'must be an http(s) URL'],
     [{ return_url: 'http://shop.example/thanks' }, 'return_url', 'must be an https: URL'],
     [{ return_url: 'https://shop:secret@shop.example/thanks' }, 'return_url', 'must not carry a user name or password'],
@@ -196,6 +199,19 @@ describe('GET /api/checkout/sessions/:id', () => {
     await stack.pay(first.id, payBody({ card: card('rejected') }));
     const retried = await (await stack.pay(first.id)).json();
     expect(retried).toMatchObject({ status: 'success', order_id: 'shop-7:2' });
+  });
+
+  it('gives back, logs and stores a date-time order id whole, though a stretch of its digits passes for a card number', async () => {
+    const orderId = '20261128160000039595';
+    const created = await stack.openSession({ order_id: orderId });
+    expect(created.order_id).toBe(orderId);
+    expect((await (await stack.pay(created.id)).json()).order_id).toBe(orderId);
+    await stack.settleWebhooks();
+    const order = await stack.json('GET', `/api/orders/${orderId}`, 200, { admin: true });
+    expect(order.events.length).toBeGreaterThan(0);
+    expect(order.events.map((stored: { event: { order_id: string } }) => stored.event.order_id)).toEqual(order.events.map(() => orderId));
+    expect(stack.logs.some((line) => line.includes(`"order_id":"${orderId}"`))).toBe(true);
+    expect(stack.logs.join('\n')).not.toContain('[card number]');
   });
 
   it('answers 404 for an unknown or malformed id', async () => {
