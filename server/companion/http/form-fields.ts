@@ -29,12 +29,20 @@ export function formFields<Name extends string>(body: string, names: readonly Na
   return found;
 }
 
-/** One name or value as the form encoding spells it: `+` for a space, `%XX` for a byte. */
+/**
+ * One name or value as the form encoding spells it: `+` for a space, `%XX` for a byte. Only what
+ * follows the first `+` or `%` can differ from what was sent — decodeURIComponent copies every
+ * other character as it is — so only that tail is decoded: a webhook's `data` is a kilobyte or
+ * more of base64url whose one escape is its `=` padding at the end.
+ */
 function decodeFormText(text: string): string {
-  const plus = text.includes('+');
-  if (!plus && !text.includes('%')) return text;
+  const plus = text.indexOf('+');
+  const percent = text.indexOf('%');
+  if (plus === -1 && percent === -1) return text;
+  const from = plus === -1 ? percent : percent === -1 ? plus : Math.min(plus, percent);
   try {
-    return decodeURIComponent(plus ? text.replaceAll('+', ' ') : text);
+    const tail = decodeURIComponent(plus === -1 ? text.slice(from) : text.slice(from).replaceAll('+', ' '));
+    return from === 0 ? tail : text.slice(0, from) + tail;
   } catch {
     // A `%` not followed by two hex digits, or bytes that are not UTF-8: URLSearchParams keeps
     // the first as written and replaces the second, where decodeURIComponent throws.
