@@ -25,7 +25,12 @@ export type ChangeListener = (change: Change) => void;
 
 export class ChangeFeed {
   readonly #capacity: number;
-  readonly #changes: Change[] = [];
+  /**
+   * The latest changes, oldest first: the ring is its last `#capacity` entries. It may hold up to
+   * as many again before the oldest are cut off in one go: dropping one change at each publish
+   * (`shift`) moved the whole ring, about a microsecond and a half a change at the default size.
+   */
+  #changes: Change[] = [];
   readonly #listeners = new Set<ChangeListener>();
   #seq = 0;
 
@@ -39,9 +44,11 @@ export class ChangeFeed {
   }
 
   publish(change: Omit<Change, 'seq'>): Change {
-    const numbered = { ...change, seq: ++this.#seq };
+    // Object.assign, not `{ ...change, seq }`: a spread given a key it lacked gets a map of its
+    // own each time on Node 20, about four times the copy. A change holds plain fields only.
+    const numbered: Change = Object.assign({}, change, { seq: ++this.#seq });
     this.#changes.push(numbered);
-    if (this.#changes.length > this.#capacity) this.#changes.shift();
+    if (this.#changes.length > 2 * this.#capacity) this.#changes = this.#changes.slice(-this.#capacity);
     for (const listener of this.#listeners) listener(numbered);
     return numbered;
   }
@@ -54,11 +61,17 @@ export class ChangeFeed {
    * with a restart, or another instance's): the client should reload everything then.
    */
   since(seq: number, limit = this.#capacity): { changes: Change[]; lastSeq: number; complete: boolean } {
-    const oldest = this.#changes[0]?.seq ?? this.#seq + 1;
-    const changes = this.#changes.filter((change) => change.seq > seq).slice(0, limit);
+    const ring = this.#ring();
+    const oldest = ring[0]?.seq ?? this.#seq + 1;
+    const changes = ring.filter((change) => change.seq > seq).slice(0, limit);
     // Not cut, the last change given is the latest; none given, nothing is after `seq` now.
     const lastSeq = changes.at(-1)?.seq ?? this.#seq;
     return { changes, lastSeq, complete: seq >= oldest - 1 && seq <= this.#seq && lastSeq === this.#seq };
+  }
+
+  /** The changes kept: the last `#capacity` published. */
+  #ring(): Change[] {
+    return this.#changes.length > this.#capacity ? this.#changes.slice(-this.#capacity) : this.#changes;
   }
 
   /** Returns the unsubscribe function. */
