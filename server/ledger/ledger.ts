@@ -86,8 +86,12 @@ export interface Ledger {
   closeSession(id: string): Promise<CheckoutSession>;
   /** Starts the session's next attempt (payment row in `init`) unless one is in flight or paid. */
   claimPayAttempt(sessionId: string, request: PayAttemptRequest): Promise<PayAttemptClaim>;
-  /** False when the session's latest attempt failed and it takes no other (its attempts used up): claimPayAttempt would refuse `retry_unavailable`. */
-  takesAnotherAttempt(session: CheckoutSession): Promise<boolean>;
+  /**
+   * False when `payment` (the session's latest attempt, or one the caller just ended) failed and
+   * the session takes no other after it (its attempts used up): claimPayAttempt would refuse
+   * `retry_unavailable`. Reads the ledger only from the tenth attempt on.
+   */
+  takesAnotherAttempt(session: Pick<CheckoutSession, 'id' | 'payment'>): Promise<boolean>;
 
   // Payments
   getPayment(orderId: string): Promise<Payment | undefined>;

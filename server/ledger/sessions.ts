@@ -307,12 +307,12 @@ async function attemptsUsedUp(db: LedgerDb, sessionId: string, attempt: number):
 }
 
 /**
- * Whether the session takes another attempt after its latest one, once that ended in failure:
- * not when the failures used up its attempts (a session's own order id, at most 28 characters,
- * always leaves room for the last one's suffix). A read for the customer's view; claimPayAttempt
- * decides under the session's lock.
+ * Whether the session takes another attempt after `payment` (its latest, or one a pay answer is
+ * about), once that ended in failure: not when the failures used up its attempts (a session's own
+ * order id, at most 28 characters, always leaves room for the last one's suffix). A read for the
+ * customer's view; claimPayAttempt decides under the session's lock.
  */
-export async function takesAnotherAttempt(ctx: LedgerContext, session: CheckoutSession): Promise<boolean> {
+export async function takesAnotherAttempt(ctx: LedgerContext, session: Pick<CheckoutSession, 'id' | 'payment'>): Promise<boolean> {
   const latest = session.payment;
   return latest?.status !== 'failure' || !(await attemptsUsedUp(ctx.db, session.id, latest.attempt + 1));
 }

@@ -77,18 +77,25 @@ export class DirectPayments {
     // An answer the database missed is written first, so the attempt below reads as the gateway left it.
     await this.#held.release(request.sessionId);
     const terms = this.#known.terms(request.sessionId);
-    const answer = (terms && (await this.#payKnown(terms, request))) ?? (await this.#payRead(request));
-    return answer.status === 'failure' ? { ...answer, retryable: await this.#takesAnother(request.sessionId) } : answer;
+    return (terms && (await this.#payKnown(terms, request))) ?? this.#payRead(request);
   }
 
   /**
-   * Whether the session takes an attempt after its failed one: not once its failures used up
-   * its attempts, so the widget closes the form rather than offer one the claim would refuse.
+   * The answer of an attempt that may have failed: a failure says whether the session takes
+   * another, judged by that attempt's number, not by the session as it is now (another tab may
+   * be paying it). Not once its failures used up its attempts, so the widget closes the form
+   * rather than offer one the claim would refuse; a read only from the tenth on. The ledger
+   * away for it, the decline is still told as it happened, without `retryable`.
    */
-  async #takesAnother(sessionId: string): Promise<boolean> {
-    const { ledger } = this.#deps;
-    const session = await ledger.getSession(sessionId);
-    return session !== undefined && session.status === 'open' && (await ledger.takesAnotherAttempt(session));
+  async #answer(payment: Payment): Promise<PayAnswer> {
+    const answer = payAnswer(payment);
+    if (answer.status !== 'failure') return answer;
+    try {
+      return { ...answer, retryable: await this.#deps.ledger.takesAnotherAttempt({ id: payment.sessionId, payment }) };
+    } catch (error) {
+      if (isLedgerUnavailable(error)) return answer;
+      throw error;
+    }
   }
 
   /**
@@ -177,7 +184,7 @@ export class DirectPayments {
       if (!(error instanceof DuplicateOrderError)) return this.#recover(payment, error, send);
       if (send.resent) return this.#recover(payment, sentBefore(payment, error), send);
       await endTakenAttempt(this.#deps, payment);
-      if (!send.retry) return payAnswer((await this.#deps.ledger.getPayment(payment.orderId)) ?? payment);
+      if (!send.retry) return this.#answer((await this.#deps.ledger.getPayment(payment.orderId)) ?? payment);
       const next = await this.#deps.ledger.claimPayAttempt(session.id, { mode: 'direct', customer });
       if (!next.claimed) return payAnswer(liveAttempt(next));
       return this.#attempt(session, next.payment, card, customer, request, { retry: false, resent: next.resent });
@@ -293,16 +300,16 @@ export class DirectPayments {
     const progress = await ledger.advancePayment(payment.orderId, update, { relaxed: true });
     await reactions.paymentProgressed(progress, 'gateway_answer');
     if (progress.progress === 'mismatch') logger.error('the gateway answered with another amount, currency or payment id; not applied', { order_id: payment.orderId });
-    return payAnswer(progress.payment);
+    return this.#answer(progress.payment);
   }
 
   async #recover(payment: Payment, error: unknown, send: AttemptSend): Promise<PayAnswer> {
     const unknown = await endUnsentAttempt(this.#deps, payment, error, send);
     // It may have happened: the gateway's order state says what did.
     const state = await readOrderState(this.#deps, payment, unknown);
-    if (state?.found && state.payment) return payAnswer(state.payment);
+    if (state?.found && state.payment) return this.#answer(state.payment);
     // Still unknown: the reconciler settles it; the widget keeps waiting.
-    return payAnswer((await this.#deps.ledger.getPayment(payment.orderId)) ?? payment);
+    return this.#answer((await this.#deps.ledger.getPayment(payment.orderId)) ?? payment);
   }
 }
 

@@ -210,6 +210,25 @@ describe('one payment per session', () => {
     expect(await stack.ledger.getPayment(`${session.order_id}:11`)).toBeUndefined();
   });
 
+  it('says a decline may be tried again by its own attempt, though another tab paid the session meanwhile', async () => {
+    // Another tab pays while this decline is still being told to the merchant's hook.
+    let sessionId = '';
+    let other: Promise<unknown> | undefined;
+    await open({
+      companion: {
+        onPaymentEvent: async (change) => {
+          if (change.kind !== 'payment' || change.status !== 'failure' || other) return;
+          other = payJson(sessionId);
+          await other;
+        },
+      },
+    });
+    const session = await stack.openSession();
+    sessionId = session.id;
+    expect(await payJson(session.id, payBody({ card: card('rejected') }))).toMatchObject({ status: 'failure', retryable: true });
+    expect(await other).toMatchObject({ status: 'success', order_id: `${session.order_id}:2` });
+  });
+
   it('twenty simultaneous clicks create one payment', async () => {
     await open();
     const session = await stack.openSession();

@@ -138,6 +138,8 @@ async function countPayment(stack: Stack, log: StatementLog, outcome: 'success' 
 interface Expected {
   readonly card: Counts;
   readonly threeDs: Counts & { readonly returned: number };
+  /** A declined card's pay call, the session's first attempt: as many as a paid one's (its answer needs no read). */
+  readonly declinedPay: number;
   /** Commits synced to the disk by each step, in order (SQLite: the ledger decides each commit's sync). */
   readonly synced?: { readonly card: readonly number[]; readonly threeDs: readonly number[] };
 }
@@ -162,6 +164,17 @@ function describeCounts(name: string, backend: (log: StatementLog) => LedgerBack
       const { counts, sql, synced } = await countPayment(stack, log, 'three_ds_challenge');
       expect(counts, JSON.stringify(sql, null, 1)).toEqual(expected.threeDs);
       if (expected.synced) expect(synced).toEqual(expected.synced.threeDs);
+    });
+
+    it('a declined card: its pay call, whose answer says the session takes another', async () => {
+      const log = new StatementLog();
+      const stack = await open({ backend: backend(log), sandbox });
+      stack.dropWebhooks = true;
+      const session = await stack.openSession();
+      log.take();
+      expect(await stack.json('POST', `/api/checkout/sessions/${session.id}/pay`, 200, { body: payBody({ card: card('rejected') }) })).toMatchObject({ status: 'failure', retryable: true });
+      const sent = log.take();
+      expect(sent.length, JSON.stringify(sent, null, 1)).toBe(expected.declinedPay);
     });
 
     // Not a payment's path, but its cost must not grow with the page: the page, then every
@@ -199,6 +212,7 @@ describeCounts('SQLite', sqliteFile, {
   // A session without a key is its INSERT alone, synced; with one (its order id derived from the
   // key), the key's claim, the INSERT that checks no payment carries the order id, the kept answer.
   card: { openUnkeyed: 1, openSession: 3, pay: 3, webhooks: [4], repeatedWebhook: 4 },
+  declinedPay: 3,
   // The return: the session read (its payment the order-state refresh starts from), the answer
   // recorded and the mark cleared, the order's operations read (order-state.ts), the session
   // read again for the page.
@@ -219,6 +233,7 @@ withTestDatabase((url) =>
     // with its group's (events.ts); so is a repeat. Clearing a told change's mark alone is one
     // UPDATE, outside a transaction.
     card: { openUnkeyed: 1, openSession: 3, pay: 3, webhooks: [1], repeatedWebhook: 1 },
+    declinedPay: 3,
     // The late pending is stale: stored as such by the same statement.
     threeDs: { openUnkeyed: 1, openSession: 3, pay: 3, returned: 5, webhooks: [1, 1], repeatedWebhook: 1 },
   }),
