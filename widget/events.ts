@@ -31,7 +31,7 @@ export interface PayEventDetails {
    * never shown on the new one.
    */
   'pay-success': { orderId: string; paymentId?: string };
-  /** The payment was declined; the form stays for another try. */
+  /** The payment was declined; the form stays for another try, unless the decline used up the session's attempts (`pay-error` `closed` follows). */
   'pay-failure': { message: string; orderId: string };
   /**
    * No usable answer from the companion (network, HTTP error, malformed answer, refused redirect).

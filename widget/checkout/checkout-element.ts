@@ -235,8 +235,13 @@ export abstract class CheckoutElement extends LitElement {
     // The companion words a decline in English: English shows those words (its own `declined` is
     // empty), other languages their general one rather than a sentence the customer may not read.
     // Without the companion's words, English says its own general one too.
-    const declined = failed && (this.t.declined || view.message || this.t.declined_en || this.t.server);
-    const message = ended ? (declined ? `${declined} ${this.t.tries_used || this.t.closed}` : this.t.closed) : declined || (status === 'success' ? this.t.paid : '');
+    const message = ended
+      ? (failed && this.t.tries_used) || this.t.closed
+      : failed
+        ? this.t.declined || view.message || this.t.declined_en || this.t.server
+        : status === 'success'
+          ? this.t.paid
+          : '';
     this.phase = ended ? 'closed' : status === 'success' ? status : 'ready';
     this.say(message, failed);
     if (failed) emit(this, 'pay-failure', { message, orderId });

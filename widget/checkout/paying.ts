@@ -903,7 +903,8 @@ function unserved(error: unknown): never {
 /** Shows the payment `view` says the session went on with (pending, paid, closed): true when it did. */
 function wentOn(element: CheckoutElement, view: SessionView | undefined): boolean {
   if (!view || view.status === 'open' || view.status === 'failure') return false;
-  element.settle(view);
+  // Ended by declines elsewhere (another tab's): this card was never sent, so no decline is told.
+  element.settle(view.status === 'expired' ? { ...view, message: undefined } : view);
   return true;
 }
 

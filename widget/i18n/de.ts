@@ -32,7 +32,7 @@ const de: Catalog = {
   challenge_waiting: 'Ihre Bank wartet darauf, dass Sie die Zahlung bestätigen.',
   challenge_continue: 'Weiter zu Ihrer Bank',
   not_taken: 'Es wurde keine Zahlung belastet. Sie können jetzt bezahlen.',
-  tries_used: 'Hier sind keine weiteren Versuche möglich: Beginnen Sie neu, um zu bezahlen.',
+  tries_used: 'Die Karte wurde abgelehnt, und es sind keine weiteren Versuche möglich. Bitte beginnen Sie von vorn.',
   redirect_hosted: 'Sie werden zur sicheren Zahlungsseite weitergeleitet…',
   closed: 'Diese Zahlung ist nicht mehr verfügbar.',
   unknown: 'Dieser Zahlungslink ist ungültig.',

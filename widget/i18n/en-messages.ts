@@ -20,7 +20,7 @@ const enMessages = {
   challenge_waiting: 'Your bank is waiting for you to confirm the payment.',
   challenge_continue: 'Continue with your bank',
   not_taken: 'No payment was taken. You can pay now.',
-  tries_used: 'This checkout takes no more attempts: start again to pay.',
+  tries_used: 'The card was declined, and this checkout takes no more attempts. Please start again.',
   redirect_hosted: 'Taking you to the secure payment page…',
   number_incomplete: 'The card number is incomplete.',
   number_invalid: 'The card number is invalid.',

@@ -32,7 +32,7 @@ const es: Catalog = {
   challenge_waiting: 'Tu banco está esperando a que confirmes el pago.',
   challenge_continue: 'Continuar con tu banco',
   not_taken: 'No se ha cobrado nada. Puedes pagar ahora.',
-  tries_used: 'Aquí no se admiten más intentos: vuelve a empezar para pagar.',
+  tries_used: 'La tarjeta fue rechazada y no quedan más intentos. Vuelve a empezar.',
   redirect_hosted: 'Te llevamos a la página de pago segura…',
   closed: 'Este pago ya no está disponible.',
   unknown: 'Este enlace de pago no es válido.',

@@ -32,7 +32,7 @@ const fr: Catalog = {
   challenge_waiting: 'Votre banque attend que vous confirmiez le paiement.',
   challenge_continue: 'Continuer avec votre banque',
   not_taken: 'Aucun paiement n’a été effectué. Vous pouvez payer maintenant.',
-  tries_used: 'Aucune autre tentative n’est possible ici : recommencez pour payer.',
+  tries_used: 'La carte a été refusée et aucune autre tentative n’est possible. Veuillez recommencer.',
   redirect_hosted: 'Redirection vers la page de paiement sécurisée…',
   closed: 'Ce paiement n’est plus disponible.',
   unknown: 'Ce lien de paiement n’est pas valide.',

@@ -32,7 +32,7 @@ const pl: Catalog = {
   challenge_waiting: 'Twój bank czeka, aż potwierdzisz płatność.',
   challenge_continue: 'Przejdź do banku',
   not_taken: 'Płatność nie została pobrana. Możesz zapłacić teraz.',
-  tries_used: 'Tu nie można już próbować ponownie: zacznij od nowa, aby zapłacić.',
+  tries_used: 'Karta została odrzucona, a limit prób został wykorzystany. Zacznij od nowa.',
   redirect_hosted: 'Przekierowujemy na bezpieczną stronę płatności…',
   closed: 'Ta płatność nie jest już dostępna.',
   unknown: 'Ten link do płatności jest nieprawidłowy.',

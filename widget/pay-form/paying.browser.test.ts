@@ -287,7 +287,7 @@ describe('<pay-form> paying', () => {
     heard.length = 0;
     const closed = oneEvent(form, 'pay-error');
     const said = await failureSaid(form, '4000000000000002');
-    expect(said).to.equal('The payment was declined. Try another card or contact your bank. This checkout takes no more attempts: start again to pay.');
+    expect(said).to.equal('The card was declined, and this checkout takes no more attempts. Please start again.');
     expect((await closed).detail.code).to.equal('closed');
     expect(heard).to.deep.equal(['pay-failure', 'pay-error']);
     expect(details['pay-error']?.message).to.equal(said);
@@ -297,6 +297,9 @@ describe('<pay-form> paying', () => {
     const again = await mountExisting(form.session);
     expect(message(again)).to.equal(said);
     expect(again.shadowRoot!.querySelector('form') === null).to.equal(true);
+    // In the page's new language, as every message of the live region is.
+    form.lang = 'de';
+    await waitUntil(() => message(form) === 'Die Karte wurde abgelehnt, und es sind keine weiteren Versuche möglich. Bitte beginnen Sie von vorn.', `still says: ${message(form)}`);
   });
 
   it('says a decline in English words of its own when the companion gave none', async () => {
