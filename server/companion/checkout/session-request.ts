@@ -51,8 +51,11 @@ const SessionCustomer = z
   .partial()
   .superRefine(namesApart);
 
-/** A character other than white space and invisible formatting (zero-width spaces, a byte-order mark). */
-const SOMETHING_VISIBLE = /[^\s\p{Cf}]/u;
+/**
+ * A character that shows: not white space, a control or format character (a zero-width space, a
+ * byte-order mark), a mark alone, a Hangul filler or the blank Braille cell.
+ */
+const SOMETHING_VISIBLE = /[^\s\p{Cc}\p{Cf}\p{M}\u115f\u1160\u3164\uffa0\u2800]/u;
 
 /** What a payment of any kind is: the fields a session and a saved card's charge share. */
 export const paymentFields = {

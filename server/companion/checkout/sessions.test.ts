@@ -75,6 +75,7 @@ describe('POST /api/checkout/sessions', () => {
     [{ description: '' }, 'description', 'must not be empty'],
     [{ description: '   ' }, 'description', 'must say what is sold: it holds only spaces or invisible characters'],
     [{ description: '\ufeff\u200b\n' }, 'description', 'must say what is sold'],
+    [{ description: '\u3164\u2800\u034f\ufe0f\u0085' }, 'description', 'must say what is sold'],
     [{ method: 'credit' }, 'method', 'must be one of purchase, auth'],
     [{ order_id: 'x'.repeat(29) }, 'order_id', 'must be 1 to 28 letters'],
     [{ order_id: '../etc' }, 'order_id', 'must be 1 to 28 letters'],

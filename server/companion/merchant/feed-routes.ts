@@ -18,7 +18,7 @@ const SEQ = /^\d{1,15}$/;
 
 export const ChangesQuery = z.strictObject({
   after: queryInteger(SEQ, 'must be a sequence number', 0, 999_999_999_999_999).optional(),
-  limit: queryInteger(/^\d{1,4}$/, 'must be a whole number of changes', 1, 1000).optional(),
+  limit: queryInteger(SEQ, 'must be a whole number of changes', 1, 1000).optional(),
 });
 
 // Under the shortest idle timeout a host gives a quiet stream by default: Bun.serve's 10 s (a
