@@ -8,7 +8,6 @@
  * timestamps as written. The companion's logs and stored bodies and the sandbox's request
  * inspector all use it.
  */
-import { holdsCardNumberOfItsLength } from '@payform/card';
 import { CARD_NUMBER_MASK, GatewayError, maskCardData } from './errors.js';
 
 export { CARD_NUMBER_MASK };
@@ -23,20 +22,11 @@ const SECRET_KEYS = new Set([
 // Identifiers the ledger and the gateway make (20 hex digits, `:n` retries, UUIDs, 64-hex event
 // ids) hold a run of twelve digits by chance — about one order id in thirty — which the card-
 // number mask would hide from the very person searching the log for that order. Under id keys a
-// value of exactly such a shape is kept whole; anything else there is masked like any string,
-// but for a merchant's own order id (below). The 20-digit form needs a letter: twenty digits
-// could carry a card number, and so could sixteen and more with a few letters at one end
-// (`4242…4242abce`).
+// value of exactly such a shape is kept whole; anything else there (a merchant's own order id) is
+// masked like any string. The 20-digit form needs a letter: twenty digits could carry a card
+// number, and so could sixteen and more with a few letters at one end (`4242…4242abce`).
 const IDENTIFIER_KEYS = new Set(['id', 'orderid', 'paymentid', 'gatewayorderid', 'transactionid', 'operationid', 'eventid']);
 const GENERATED_ID = /^(?:(?=\d*[a-f])(?![a-f]*\d{16,}[a-f]*(?::|$))[\da-f]{20}(?::\d{1,3})?|[\da-f]{8}-[\da-f]{4}-[\da-f]{4}-[\da-f]{4}-[\da-f]{12}|[\da-f]{64})$/;
-
-// A merchant's own order id under an order id's key is kept whole too, unless it holds a card
-// number of its length: the companion refuses such an id, so only a stranger's can. An id of a
-// date-time and a sequence (`20261128163300123456`) is one unbroken run of digits that the mask
-// takes a fifth to two thirds of the time, hiding the very order the log is searched for.
-const ORDER_ID_KEY = 'orderid';
-const ORDER_ID = /^[A-Za-z\d][\w.:-]{0,31}$/;
-const isMerchantOrderId = (value: string): boolean => ORDER_ID.test(value) && !holdsCardNumberOfItsLength(value);
 
 const MAX_DEPTH = 6;
 
@@ -57,7 +47,7 @@ export function isSecretKey(key: string): boolean {
   return isSecret(key, normalisedKey(key));
 }
 
-type KeyKind = 'secret' | 'identifier' | 'order' | 'other';
+type KeyKind = 'secret' | 'identifier' | 'other';
 
 /** What a mask makes of a key: its kind, and the key as written out. */
 interface KeySeen {
@@ -71,7 +61,7 @@ const KEYS_KEPT = 2_048;
 
 function kindOf(key: string): KeyKind {
   const normalised = normalisedKey(key);
-  return isSecret(key, normalised) ? 'secret' : normalised === ORDER_ID_KEY ? 'order' : IDENTIFIER_KEYS.has(normalised) ? 'identifier' : 'other';
+  return isSecret(key, normalised) ? 'secret' : IDENTIFIER_KEYS.has(normalised) ? 'identifier' : 'other';
 }
 
 /**
@@ -93,9 +83,7 @@ export function redactor(maskText: (text: string) => string): (value: unknown) =
   function entry(key: string, item: unknown, depth: number, seen: WeakSet<object>): [string, unknown] {
     const { kind, written } = seenKey(key);
     if (kind === 'secret' && item != null) return [written, REDACTED];
-    if ((kind === 'identifier' || kind === 'order') && typeof item === 'string' && (GENERATED_ID.test(item) || (kind === 'order' && isMerchantOrderId(item)))) {
-      return [written, item];
-    }
+    if (kind === 'identifier' && typeof item === 'string' && GENERATED_ID.test(item)) return [written, item];
     return [written, walk(item, depth + 1, seen)];
   }
 

@@ -64,7 +64,7 @@ export const paymentFields = {
   // Kept, shown to the customer and sent on: masked as it is read. Spaces or invisible
   // characters alone would show the customer nothing of what they pay for.
   description: maskedText(requiredText(2048).regex(SOMETHING_VISIBLE, { error: 'must say what is sold: it holds only spaces or invisible characters' }), 2048),
-  // Given back, logged and stored as written: one the masks would take for a card number is refused.
+  // Given back as written, and sent to the gateway: a card number in it is refused, as in customer_id.
   order_id: withoutCardNumber(SessionOrderId, holdsCardNumberOfItsLength).optional(),
   split: SplitShares.optional(),
   customer: SessionCustomer.optional(),

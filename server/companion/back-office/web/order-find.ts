@@ -6,7 +6,7 @@
  * alone ("EUR": every EUR order, for the accountant's file). A card number is refused
  * here and never sent: the companion's logs, the address bar and the list's query must not hold one.
  */
-import { holdsCardNumberOfItsLength } from '@payform/card/card-numbers';
+import { holdsCardNumber } from '@payform/card/card-numbers';
 import { typedAmount } from './money.js';
 
 export type FindRequest =
@@ -32,14 +32,13 @@ const CURRENCY_CODE = /^[A-Za-z]{3}$/;
 const AMOUNT = /^(?:([A-Za-z]{3})\s+)?(\d[\d\s.,\u00a0\u202f']*)(?:\s+([A-Za-z]{3}))?$/;
 
 /**
- * 13 to 19 digits grouped by spaces, as printed on a card (no order id is written so), or a card
- * number as the companion refuses one in an order id (a known brand's length passing the card
- * check, however written, within other text too; not a stretch of a longer run of digits, as an
- * order id of a date-time and a sequence is).
+ * 13 to 19 digits grouped by spaces, as printed on a card (no order id is written so),
+ * or a card number as the companion's own recogniser finds one (a known brand's length passing
+ * the card check, however written, within other text too).
  */
 function looksLikeCardNumber(text: string): boolean {
   const digits = text.replace(/[ -]/g, '').length;
-  return (CARD_LIKE.test(text) && text.includes(' ') && digits >= 13 && digits <= 19) || holdsCardNumberOfItsLength(text);
+  return (CARD_LIKE.test(text) && text.includes(' ') && digits >= 13 && digits <= 19) || holdsCardNumber(text);
 }
 
 /**
