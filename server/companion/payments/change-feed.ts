@@ -35,7 +35,8 @@ export class ChangeFeed {
   #seq = 0;
 
   constructor(capacity = 1000) {
-    this.#capacity = capacity;
+    // At least one kept: slice(-0) would keep them all.
+    this.#capacity = Math.max(1, Math.floor(capacity));
   }
 
   /** The latest sequence number (0 before the first change). */
