@@ -51,6 +51,8 @@ describe('a tolerant project (the default) reads requests as the live gateway do
       return violations(response);
     };
     expect(await refused(directPayment(sandbox.project, { exp_month: '13' }))).toEqual([{ field_name: 'exp_month', violation: 'must be at most 12' }]);
+    // Named once, by the bound it is past.
+    expect(await refused(directPayment(sandbox.project, { exp_year: '1000000000000000000' }))).toEqual([{ field_name: 'exp_year', violation: 'must be at most 2099' }]);
     expect(await refused(directPayment(sandbox.project, { exp_month: 'twelve' }))).toEqual([{ field_name: 'exp_month', violation: 'must be a number' }]);
     expect(await refused(directPayment(sandbox.project, { exp_month: ' 12' }))).toEqual([{ field_name: 'exp_month', violation: 'must be a number' }]);
     expect(await refused(hostedPayment(sandbox.project, { order_timeout: '1.5' }))).toEqual([{ field_name: 'order_timeout', violation: 'must be an integer' }]);

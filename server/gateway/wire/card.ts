@@ -19,9 +19,10 @@ export const CardNumber = z
   .regex(/^\d{12,19}$/, { error: 'must be 12 to 19 digits', abort: true })
   .refine(hasValidCheckDigit, { error: 'fails the Luhn check' });
 
-export const ExpMonth = z.number().int().min(1).max(12);
+// The bounds first, and alone: a year of 1e18 is past 2099, not past 2^53 as well.
+export const ExpMonth = z.number().min(1, { abort: true }).max(12, { abort: true }).int();
 /** Four-digit year; whether the card has expired is the gateway's decision (code 4001). */
-export const ExpYear = z.number().int().min(2000).max(2099);
+export const ExpYear = z.number().min(2000, { abort: true }).max(2099, { abort: true }).int();
 export const CardCvv = z.string().regex(/^\d{3,4}$/, { error: 'must be 3 or 4 digits' });
 /** Tokens of earlier card payments, and wallet tokens prefixed `rcr:`. */
 export const CardToken = z.string().min(1).max(512);
