@@ -178,7 +178,7 @@ describe('the companion mounted under a base path', () => {
     [
       'the base path given twice (the companion adds it)',
       (url: string) => `${url}/payments`,
-      (url: string) => `${url}/payments/payments/webhooks/gateway, where the gateway posts webhooks, is answered 404 by a payform companion that has no route at that path`,
+      (url: string) => `${url}/payments/payments/webhooks/gateway, where the gateway posts webhooks, is answered 404 by a payform companion that has no route at that path (its base path is /payments)`,
       () => 'set it to the address the companion answers at; it ends with the base path /payments, which the companion adds itself: leave it out',
     ],
     [

@@ -148,7 +148,9 @@ describe('the public URL check, between real companions', () => {
     await stack.request('GET', '/healthz');
     const [warning] = await theCheckLine(stack.logs);
     expect(warning!.level).toBe('error');
-    expect(warning!.msg).toContain(`${other.companionUrl}/pay/webhooks/gateway, where the gateway posts webhooks, is answered 404 by a payform companion that has no route at that path.`);
+    expect(warning!.msg).toContain(
+      `${other.companionUrl}/pay/webhooks/gateway, where the gateway posts webhooks, is answered 404 by a payform companion that has no route at that path (it has no base path).`,
+    );
     expect(warning!.msg).not.toContain('not a payform companion');
     expect(warning!.msg).toContain(`set it to the address the companion answers at; requests reach this companion at ${stack.companionUrl}`);
   });

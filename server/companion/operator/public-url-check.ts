@@ -79,8 +79,8 @@ interface Reply {
   readonly companion: boolean;
   /** LEDGER_HEADER; null from a companion that does not name its ledger. */
   readonly ledger: string | null;
-  /** A companion's 404 (BASE_PATH_HEADER): one is there, with no route at that path. */
-  readonly noRoute?: boolean;
+  /** A companion's 404 (BASE_PATH_HEADER): one is there, with no route at that path; its base path ('' for none). */
+  readonly noRouteUnder?: string;
 }
 
 /**
@@ -128,13 +128,15 @@ export function checkPublicUrl({ publicUrl, basePath, ledgerTag: ours, logger, f
         return;
       }
       // Mounted under a path its basePath leaves out, its own routes answer 404 there: that is the fix.
-      unmounted = !companion && !reply.noRoute && sameAddress(arrivedAt, publicUrl) && mountedUnder === '';
+      const { noRouteUnder } = reply;
+      unmounted = !companion && noRouteUnder === undefined && sameAddress(arrivedAt, publicUrl) && mountedUnder === '';
       answered = reply.status;
       problem = companion
         ? `${webhookUrl} answers from another payform companion, on another ledger (${LEDGER_HEADER} ${theirs} there, ${ours} here): ` +
           "another shop's or checkout's, or one on a port typed wrong. Its ledger knows none of this companion's payments, which would stay pending"
-        : reply.noRoute
-          ? `${webhookUrl}, where the gateway posts webhooks, is answered 404 by a payform companion that has no route at that path`
+        : noRouteUnder !== undefined
+          ? `${webhookUrl}, where the gateway posts webhooks, is answered 404 by a payform companion that has no route at that path ` +
+            `(${noRouteUnder ? `its base path is ${noRouteUnder}` : 'it has no base path'})`
           : `${webhookUrl}, where the gateway posts webhooks, answers ${reply.status} from a server that is not a payform companion`;
     } catch (error) {
       // An https:// URL to the companion's own plain http: something answers, just not in TLS.
@@ -230,7 +232,10 @@ async function askOnceOpened(url: string, fetch: typeof globalThis.fetch): Promi
     if (retry > 0) await sleep(STARTING_RETRY_MS, undefined, { ref: false });
     const answer = await fetch(url, { headers: { [OWN_PROBE_HEADER]: ownProbeToken }, redirect: 'manual', signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
     const { status, headers } = answer;
-    if (!headers.has(INSTANCE_HEADER)) return { status, companion: await refusedAsEarlier(answer), ledger: null, noRoute: status === 404 && headers.has(BASE_PATH_HEADER) };
+    if (!headers.has(INSTANCE_HEADER)) {
+      const under = status === 404 ? headers.get(BASE_PATH_HEADER) : null;
+      return { status, companion: await refusedAsEarlier(answer), ledger: null, ...(under === null ? {} : { noRouteUnder: under }) };
+    }
     const ledger = headers.get(LEDGER_HEADER);
     if (ledger !== null) {
       await answer.body?.cancel();
