@@ -113,6 +113,27 @@ describe('<pay-form> when things go wrong', () => {
     await success;
   });
 
+  it('tells no decline of a card refused because another tab used up the session, only that it is closed', async () => {
+    const form = await mount();
+    // As the companion answers once ten declines elsewhere used up the session: the pay call
+    // refused, and the session expired with the last decline's words.
+    calls = watchFetch((call, pass) =>
+      isPay(call)
+        ? Promise.resolve(json(409, { error: { code: 'retry_unavailable', message: 'This checkout session cannot take another attempt; start a new checkout' } }))
+        : call.method === 'GET' && call.url.endsWith(form.session)
+          ? pass().then(async (answer) => json(200, { ...(await answer.json()), status: 'expired', message: 'The payment was declined. Try another card or contact your bank.' }))
+          : undefined,
+    );
+    const heard: string[] = [];
+    for (const type of ['pay-failure', 'pay-error']) form.addEventListener(type, () => heard.push(type));
+    const closed = oneEvent(form, 'pay-error');
+    await payThrough(form);
+    expect((await closed).detail.code).to.equal('closed');
+    await form.updateComplete;
+    expect(message(form)).to.equal('This payment is no longer available.');
+    expect(heard).to.deep.equal(['pay-error']);
+  });
+
   it('reports a malformed answer when nothing was paid', async () => {
     const form = await mount();
     calls = watchFetch((call) => (isPay(call) ? Promise.resolve(json(200, { status: 'approved' })) : undefined));
