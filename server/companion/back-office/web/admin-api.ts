@@ -47,8 +47,14 @@ async function send(path: string, init: RequestInit): Promise<Response> {
   }
 }
 
-/** No answer, or a 5xx: the request may have run (docs/companion.md, idempotency keys). */
-export const outcomeUnknown = (error: ApiError): boolean => error.status === 0 || error.status >= 500;
+/**
+ * The companion's codes for a call the gateway never took — out of reach, rate limiting, refusing
+ * the credentials: not done (the operation's reservation released), whatever the 5xx says.
+ */
+const NOT_TAKEN: ReadonlySet<string> = new Set(['gateway_unavailable', 'gateway_busy', 'gateway_credentials']);
+
+/** No answer, or a 5xx but one the gateway never took: the request may have run (docs/companion.md, idempotency keys). */
+export const outcomeUnknown = (error: ApiError): boolean => error.status === 0 || (error.status >= 500 && !NOT_TAKEN.has(error.code));
 
 /** Takes a token from the fragment (then removes it from the address bar), else the stored one. */
 export function adminToken(): string | undefined {

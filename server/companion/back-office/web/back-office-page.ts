@@ -350,11 +350,11 @@ async function perform(request: OperationRequest): Promise<void> {
     draft = draft && { ...draft, busy: false, error: failed, sent: request };
     page.refresh();
     focusNotice('dialog.operation-dialog');
-    // It may have run: what the page shows of the order must say so before anything else is done.
-    // Refused by the order's state (409) or a money rule (422): the order changed unseen (another
-    // tab, the shop's server, the feed down) — read again, the dialog's limit and the figures say
-    // what is left rather than what was.
-    if (outcomeUnknown(failed) || failed.status === 409 || failed.status === 422) void Promise.all([loadDetail(), loadOrders()]);
+    // It may have run, or was ended as never sent: what the page shows of the order must say so
+    // before anything else is done. Refused by the order's state (409) or a money rule (422): the
+    // order changed unseen (another tab, the shop's server, the feed down) — read again, the
+    // dialog's limit and the figures say what is left rather than what was.
+    if (failed.status === 0 || failed.status >= 500 || failed.status === 409 || failed.status === 422) void Promise.all([loadDetail(), loadOrders()]);
   }
 }
 
