@@ -389,8 +389,9 @@ export function orderDetailPanel(detail: OrderDetail | undefined, { problem, not
           @click=${(event: MouseEvent) => handlers.act(action, event.detail === 0)}>${t(ACTION_NAMES[action])}</button>`,
       )}
       ${chargeable(order) ? html`<button type="button" class="button button--small" @click=${handlers.charge}>${t('action.chargeCard')}</button>` : nothing}
-      ${order.unsent_at
-        ? nothing
+      ${order.unsent_at || neverDecided(order)
+        ? // The gateway never took it (a refused currency, an outage): it has no webhook to send.
+          nothing
         : html`<button type="button" class="button button--small button--quiet" aria-disabled=${resending ? 'true' : 'false'} @click=${handlers.resend}>
             ${resending ? t('dialog.sending') : t('action.resend')}
           </button>`}
