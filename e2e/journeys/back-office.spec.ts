@@ -159,6 +159,11 @@ test('a payment the gateway reports for an order the shop does not know is shown
   await expect(row).toContainText('12.50');
   await expect(backOffice.row(orderId)).toHaveCount(0);
   await expectNoAxeViolations(page, 'the back office with an unmatched gateway event');
+  // On a phone the panel's table scrolls in its own box: the page never scrolls sideways.
+  await page.setViewportSize({ width: 360, height: 740 });
+  await expect(row).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+  await page.setViewportSize({ width: 1280, height: 800 });
 
   // Looked up at the gateway and settled there: marked reviewed, it leaves the panel (and the operator's gauge).
   // (The id in the button's name is isolated, U+2068…U+2069, and so is the name around it: the name holds it.)
