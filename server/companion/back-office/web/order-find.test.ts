@@ -1,5 +1,6 @@
 // What Find makes of what staff type with a customer on the phone, and what it never sends.
 import { describe, expect, it } from 'vitest';
+import { formatAmount } from './money.js';
 import { readFind } from './order-find.js';
 
 describe('Find in the back office', () => {
@@ -25,6 +26,18 @@ describe('Find in the back office', () => {
     for (const typed of ['EUR', ' eur ']) expect(readFind(typed, 'UAH')).toEqual({ kind: 'search', query: { currency: 'EUR' }, shown: 'EUR', orderId: typed.trim() });
     // What no order id is written as offers none.
     for (const typed of ['olena@example.com', '249.50', '250 UAH']) expect(readFind(typed, 'UAH')).not.toHaveProperty('orderId');
+  });
+
+  it('reads an amount written as the page writes it, with the currency’s sign', () => {
+    // Whatever this runtime's ICU writes (₴ or грн, € before or after): the page writes it so too.
+    for (const [minor, currency, locale] of [[7000, 'EUR', 'en-GB'], [8800, 'UAH', 'uk'], [123456, 'UAH', 'uk'], [1250, 'USD', 'en-US'], [5000, 'PLN', 'pl']] as const) {
+      const written = formatAmount(minor, currency, locale);
+      expect(readFind(written, 'UAH', locale), `${written} (${locale})`).toEqual({ kind: 'search', query: { amount: String(minor), currency }, shown: written });
+    }
+    expect(readFind('€70.00', 'UAH', 'en-GB')).toMatchObject({ query: { amount: '7000', currency: 'EUR' } });
+    expect(readFind('70 €', 'UAH', 'de')).toMatchObject({ query: { amount: '7000', currency: 'EUR' } });
+    // Ids stay ids.
+    for (const id of ['INV2024.1', 'shop-1001']) expect(readFind(id, 'UAH', 'en-GB')).toEqual({ kind: 'order', orderId: id });
   });
 
   it('refuses a card number, grouped or passing the card check, and sends nothing of it', () => {

@@ -7,7 +7,8 @@
  * here and never sent: the companion's logs, the address bar and the list's query must not hold one.
  */
 import { holdsCardNumber } from '@payform/card/card-numbers';
-import { typedAmount } from './money.js';
+import { displayLocale } from './locale.js';
+import { formatAmount, typedAmount } from './money.js';
 
 export type FindRequest =
   | { readonly kind: 'order'; readonly orderId: string }
@@ -67,8 +68,42 @@ function typedSearchAmount(text: string, usual: string): { readonly amount: numb
 const CURRENCIES = new Set(typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('currency') : []);
 const isCurrency = (code: string): boolean => CURRENCIES.size === 0 || CURRENCIES.has(code);
 
-/** What Find is asked for; `usual` is the currency an amount typed without one is read in. */
-export function readFind(typed: string, usual: string): FindRequest {
+/** What of a written amount is not its figure: digits, separators and spaces. */
+const FIGURE = /[\d\s.,'\u00a0\u202f\u2019-]/g;
+const signs = new Map<string, ReadonlyMap<string, string>>();
+
+/**
+ * The signs the page writes currencies with in `locale` (€, грн, zł) → their codes. A sign two
+ * currencies share there ($ in en-US is only USD, but `kr` is several) says no currency.
+ */
+function currencySigns(locale: string): ReadonlyMap<string, string> {
+  let found = signs.get(locale);
+  if (found) return found;
+  const codes = new Map<string, string | undefined>();
+  for (const code of CURRENCIES) {
+    const sign = formatAmount(0, code, locale).replace(FIGURE, '');
+    if (sign && sign !== code) codes.set(sign, codes.has(sign) ? undefined : code);
+  }
+  found = new Map([...codes].filter((entry): entry is [string, string] => entry[1] !== undefined));
+  signs.set(locale, found);
+  return found;
+}
+
+/** `text` with a currency's sign, as the page writes it, put as its code ("€70.00" → "EUR 70.00"). */
+function withCurrencyCode(text: string, locale: string | undefined): string {
+  if (!/[^\w\s.,'\u00a0\u202f\u2019-]/.test(text)) return text;
+  for (const [sign, code] of currencySigns(locale ?? displayLocale())) {
+    if (text.includes(sign)) return text.replace(sign, ` ${code} `).replace(/\s+/g, ' ').trim();
+  }
+  return text;
+}
+
+/**
+ * What Find is asked for; `usual` is the currency an amount typed without one is read in, and
+ * `locale` the one the page writes amounts in, its own unless given (an amount may be typed as
+ * the page shows it).
+ */
+export function readFind(typed: string, usual: string, locale?: string): FindRequest {
   const text = typed.trim();
   if (!text) return { kind: 'nothing' };
   if (looksLikeCardNumber(text)) return { kind: 'cardNumber' };
@@ -78,7 +113,7 @@ export function readFind(typed: string, usual: string): FindRequest {
     const currency = text.toUpperCase();
     return { kind: 'search', query: { currency }, shown: currency, orderId: text };
   }
-  const money = typedSearchAmount(text, usual);
+  const money = typedSearchAmount(withCurrencyCode(text, locale), usual);
   if (money) {
     return {
       kind: 'search',
