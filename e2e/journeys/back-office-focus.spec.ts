@@ -82,7 +82,7 @@ test('an unmatched event marked reviewed hands the focus to the next one, and pa
   await backOffice.open();
   const unmatched = page.getByRole('region', { name: 'Unmatched gateway events' });
   // (The id in the button's name is isolated, U+2068…U+2069, and so is the name around it: the name holds it.)
-  const review = (orderId: string) => unmatched.getByRole('button', { name: `Mark the event for order \u2068${orderId}\u2069 as reviewed` });
+  const review = (orderId: string) => unmatched.getByRole('button', { name: `Mark as reviewed: the event for order \u2068${orderId}\u2069` });
   await expect(review(first)).toBeVisible();
 
   await review(second).click();

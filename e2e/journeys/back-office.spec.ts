@@ -167,7 +167,7 @@ test('a payment the gateway reports for an order the shop does not know is shown
 
   // Looked up at the gateway and settled there: marked reviewed, it leaves the panel (and the operator's gauge).
   // (The id in the button's name is isolated, U+2068…U+2069, and so is the name around it: the name holds it.)
-  await row.getByRole('button', { name: `Mark the event for order \u2068${orderId}\u2069 as reviewed` }).click();
+  await row.getByRole('button', { name: `Mark as reviewed: the event for order \u2068${orderId}\u2069` }).click();
   await expect(unmatched).toHaveCount(0);
   await expect(page.getByRole('status').filter({ hasText: 'The event was marked as reviewed.' })).toBeAttached();
   await page.reload();
@@ -196,6 +196,11 @@ test('an order the gateway contradicts is marked held, saying why and what to do
   const again = await request.post(`${stack.shop}/webhooks/gateway`, { form: { ...webhookForm(further, TEST_PROJECT_DEFAULTS.apiSecret) } });
   expect(await again.json()).toMatchObject({ received: true, outcome: 'applied' });
 
+  // A success for this order with other figures: not applied, and said so beside the order it contradicts.
+  const contradicting = { ...event, operation_id: undefined, method: 'purchase', amount: toWireAmount(order.amount - 100, order.currency), status_code: '1000' };
+  const contradicted = await request.post(`${stack.shop}/webhooks/gateway`, { form: { ...webhookForm(contradicting, TEST_PROJECT_DEFAULTS.apiSecret) } });
+  expect(await contradicted.json()).toMatchObject({ received: true, outcome: 'unmatched' });
+
   await backOffice.open();
   await expect(backOffice.row(orderId)).toContainText('Held');
   // Held orders apart: the one just paid and not contradicted is not among them.
@@ -215,6 +220,7 @@ test('an order the gateway contradicts is marked held, saying why and what to do
   await expect(notice).toContainText('Settle it with the customer');
   // Refunded past what was paid: nothing was kept, whatever the gateway's figures.
   await expect(backOffice.status).toHaveText('Refunded');
+  await expect(backOffice.events.filter({ hasText: 'not applied: contradicts this order' })).toHaveCount(1);
   await expectNoAxeViolations(page, 'the back office with a held order');
 });
 
