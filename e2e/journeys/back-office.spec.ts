@@ -221,6 +221,8 @@ test('an order the gateway contradicts is marked held, saying why and what to do
   // Refunded past what was paid: nothing was kept, whatever the gateway's figures.
   await expect(backOffice.status).toHaveText('Refunded');
   await expect(backOffice.events.filter({ hasText: 'not applied: contradicts this order' })).toHaveCount(1);
+  // Each table of the detail is named by its heading, as the orders list's is by its caption.
+  for (const name of ['Operations', 'Webhook events']) await expect(backOffice.detail.getByRole('table', { name, exact: true })).toBeVisible();
   await expectNoAxeViolations(page, 'the back office with a held order');
 });
 

@@ -442,7 +442,7 @@ function detailTable(table: { id: string; heading: string; empty: string; column
     <h3 id="${table.id}-heading">${table.heading}</h3>
     ${table.rows.length === 0
       ? html`<p class="muted">${table.empty}</p>`
-      : scrollRegion(table.heading, html`<table class="${table.id}-table">
+      : scrollRegion(table.heading, html`<table class="${table.id}-table" aria-labelledby="${table.id}-heading">
           <thead><tr>${table.columns.map((column) => {
             const [name, kind] = Array.isArray(column) ? column : [column, ''];
             return html`<th scope="col" class=${kind || nothing}>${name}</th>`;
