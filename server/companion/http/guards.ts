@@ -101,8 +101,10 @@ function unauthorized(header: string | undefined, token: string | undefined): Ap
   return new ApiProblem(401, 'unauthorized', message, undefined, { 'WWW-Authenticate': 'Bearer realm="payform"' });
 }
 
+/** Says how long to wait, as Retry-After does: the back office shows the message to the operator signing in. */
 function tooManyWrongTokens(retryAfterMs: number): ApiProblem {
-  return ApiProblem.tooMany('Too many wrong tokens; wait a moment and try again', retryAfterMs);
+  const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
+  return ApiProblem.tooMany(`Too many wrong tokens; try again in ${seconds} s`, retryAfterMs);
 }
 
 function digest(text: string): Buffer {
