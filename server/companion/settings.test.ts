@@ -314,6 +314,10 @@ describe('readCompanionConfig', () => {
       new RegExp(`PAYFORM_BACK_OFFICE_SELLERS: seller 1's name "Roasters; ${ceramics}=Ceramics" holds another id=name pair: separate the pairs with commas`),
     );
     expect(() => readCompanionConfig({ PAYFORM_BACK_OFFICE_SELLERS: `${roasters}=Roasters` })).toThrow(/PAYFORM_BACK_OFFICE_SELLERS needs PAYFORM_BACK_OFFICE/);
+    // Both wrongs at once, in one refusal: a start for each would make a deployment a loop.
+    expect(() => readCompanionConfig({ PAYFORM_BACK_OFFICE_SELLERS: 'abc=Shop' })).toThrow(
+      /seller 1's id "abc" must be a UUID.*; PAYFORM_BACK_OFFICE_SELLERS needs PAYFORM_BACK_OFFICE/,
+    );
   });
 
   it('takes a PostgreSQL statement deadline, refusing one too short to answer anything, and says it does nothing on SQLite', () => {

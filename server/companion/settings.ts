@@ -254,6 +254,7 @@ function settingsOf(
     ...quoted.filter((name) => !saidQuoted.has(name)).map(quotedSettingProblem),
     ...(env.NODE_ENV === 'production' ? productionProblems(env, credentials) : []),
     ...notifyPairProblems(env),
+    ...neededBeside(env),
   ];
   if (!parsed.success || emptied.length > 0 || problems.length > 0) {
     // A value read from a 0.2 name is named as it was set.
@@ -307,7 +308,7 @@ function settingsOf(
     // Production refuses it; in development it may be a machine of the developer's network.
     ...(vars.NODE_ENV !== 'production' && vars.PAYFORM_NOTIFY_URL && isPlainHttpElsewhere(new URL(vars.PAYFORM_NOTIFY_URL))
       ? [
-          `PAYFORM_NOTIFY_URL is ${shownNotifyUrl(vars.PAYFORM_NOTIFY_URL)}, plain http to another machine: payment changes (customers' details, card tokens) cross the network unencrypted, ` +
+          `PAYFORM_NOTIFY_URL is ${shownNotifyUrl(vars.PAYFORM_NOTIFY_URL)}, plain http to another machine: payment changes (customers' details) cross the network unencrypted, ` +
             'and production refuses it; give the receiver an https address',
         ]
       : []),
@@ -322,12 +323,6 @@ function settingsOf(
         ]
       : []),
   ];
-  if (vars.PAYFORM_GATEWAY_WIDGET_URL && !vars.PAYFORM_GATEWAY_WIDGET_KEY) {
-    throw new TypeError('Invalid environment: PAYFORM_GATEWAY_WIDGET_URL needs PAYFORM_GATEWAY_WIDGET_KEY (the project’s widget key)');
-  }
-  if (vars.PAYFORM_BACK_OFFICE_SELLERS && !vars.PAYFORM_BACK_OFFICE) {
-    throw new TypeError('Invalid environment: PAYFORM_BACK_OFFICE_SELLERS needs PAYFORM_BACK_OFFICE (the back office’s path, e.g. /admin)');
-  }
   return {
     port: vars.PORT,
     host: vars.PAYFORM_HOST,
@@ -444,6 +439,14 @@ function productionProblems(env: Env, credentials: ProjectCredentials): string[]
  * A notification URL without its secret could not be signed, a secret without a URL is a
  * setting that does nothing: either is refused, naming the one to add.
  */
+/** Variables that do nothing without another: said with every other wrong variable, not after them. */
+function neededBeside(env: Env): string[] {
+  return [
+    ...(env.PAYFORM_GATEWAY_WIDGET_URL && !env.PAYFORM_GATEWAY_WIDGET_KEY ? ['PAYFORM_GATEWAY_WIDGET_URL needs PAYFORM_GATEWAY_WIDGET_KEY (the project’s widget key)'] : []),
+    ...(env.PAYFORM_BACK_OFFICE_SELLERS && !env.PAYFORM_BACK_OFFICE ? ['PAYFORM_BACK_OFFICE_SELLERS needs PAYFORM_BACK_OFFICE (the back office’s path, e.g. /admin)'] : []),
+  ];
+}
+
 function notifyPairProblems(env: Env): string[] {
   const { PAYFORM_NOTIFY_URL: url, PAYFORM_NOTIFY_SECRET: secret } = env;
   if (url !== undefined && secret === undefined) {
