@@ -29,9 +29,7 @@ export function limitPayAttempts(): MiddlewareHandler<CompanionEnv> {
     if (!decision.allowed) {
       // Once as a client or session crosses its limit, not for every refused request after.
       if (decision.justExceeded) logger.warn('pay attempts rate limited', { client, by: byClient.allowed ? 'session' : 'client', ...(byClient.allowed ? {} : untrustedProxy(c, options.trustProxy)) });
-      throw new ApiProblem(429, 'rate_limited', 'Too many payment attempts; wait a moment and try again', undefined, {
-        'Retry-After': String(Math.max(1, Math.ceil(decision.retryAfterMs / 1000))),
-      });
+      throw ApiProblem.tooMany('Too many payment attempts; wait a moment and try again', decision.retryAfterMs);
     }
     await next();
   };

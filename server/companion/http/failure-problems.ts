@@ -12,7 +12,7 @@ import {
 } from '@payform/gateway';
 import { InvalidLedgerInput, isLedgerUnavailable, LedgerConflict, LedgerError, LedgerNotFound, OperationRefused } from '../../ledger/index.js';
 import type { RefusalReason } from '../../ledger/index.js';
-import { ApiProblem, capitalise, fieldReasons } from './problem.js';
+import { ApiProblem, capitalise, fieldReasons, retryAfterSeconds } from './problem.js';
 
 /**
  * The codes of a gateway that failed a call (busy, refusing the credentials, unreachable, not
@@ -27,7 +27,7 @@ export function gatewayProblem(error: GatewayError, rename?: (field: string) => 
   }
   if (error instanceof NotFoundError) return new ApiProblem(404, 'not_found_at_gateway', 'The gateway does not know this order or resource');
   if (error instanceof RateLimitError) {
-    const seconds = Math.max(1, Math.ceil((error.retryAfterMs ?? 1000) / 1000));
+    const seconds = retryAfterSeconds(error.retryAfterMs ?? 1000);
     return new ApiProblem(503, 'gateway_busy', 'The gateway is rate limiting requests; try again shortly', undefined, { 'Retry-After': String(seconds) });
   }
   if (error instanceof AuthenticationError) return new ApiProblem(502, 'gateway_credentials', 'The gateway refused the companion’s credentials');

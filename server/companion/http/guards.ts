@@ -13,7 +13,7 @@ import { fieldPath } from '@payform/gateway/wire';
 import type { Logger } from '../log/logger.js';
 import { clientKey, UNKNOWN_CLIENT } from './client-address.js';
 import type { RateLimiter } from './rate-limit.js';
-import { ApiProblem } from './problem.js';
+import { ApiProblem, retryAfterSeconds } from './problem.js';
 
 /**
  * `Authorization: Bearer <ADMIN_TOKEN>`. Both sides are hashed first, so the comparison takes
@@ -103,8 +103,7 @@ function unauthorized(header: string | undefined, token: string | undefined): Ap
 
 /** Says how long to wait, as Retry-After does: the back office shows the message to the operator signing in. */
 function tooManyWrongTokens(retryAfterMs: number): ApiProblem {
-  const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
-  return ApiProblem.tooMany(`Too many wrong tokens; try again in ${seconds} s`, retryAfterMs);
+  return ApiProblem.tooMany(`Too many wrong tokens; try again in ${retryAfterSeconds(retryAfterMs)} s`, retryAfterMs);
 }
 
 function digest(text: string): Buffer {

@@ -42,9 +42,12 @@ export class ApiProblem extends Error {
 
   /** 429 with Retry-After in whole seconds (at least 1). */
   static tooMany(message: string, retryAfterMs: number): ApiProblem {
-    return new ApiProblem(429, 'rate_limited', message, undefined, { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterMs / 1000))) });
+    return new ApiProblem(429, 'rate_limited', message, undefined, { 'Retry-After': String(retryAfterSeconds(retryAfterMs)) });
   }
 }
+
+/** A wait as Retry-After says it: whole seconds, at least 1. */
+export const retryAfterSeconds = (ms: number): number => Math.max(1, Math.ceil(ms / 1000));
 
 /** `{ field: reason }` from the gateway's `[{ field, reason }]`; the first reason of a field wins. */
 export function fieldReasons(issues: readonly FieldIssue[], rename: (field: string) => string = (field) => field): FieldReasons {
