@@ -7,8 +7,9 @@
  * here and never sent: the companion's logs, the address bar and the list's query must not hold one.
  */
 import { holdsCardNumber } from '@payform/card/card-numbers';
+import { moneyFormat } from '@payform/card/currencies';
 import { displayLocale } from './locale.js';
-import { formatAmount, typedAmount } from './money.js';
+import { typedAmount } from './money.js';
 
 export type FindRequest =
   | { readonly kind: 'order'; readonly orderId: string }
@@ -80,8 +81,9 @@ function currencySigns(locale: string): ReadonlyMap<string, string> {
   let found = signs.get(locale);
   if (found) return found;
   const codes = new Map<string, string | undefined>();
+  // The formats of every currency once, not kept: formatAmount's cache is for those the page shows.
   for (const code of CURRENCIES) {
-    const sign = formatAmount(0, code, locale).replace(FIGURE, '');
+    const sign = moneyFormat(code, locale)(0).replace(FIGURE, '');
     if (sign && sign !== code) codes.set(sign, codes.has(sign) ? undefined : code);
   }
   found = new Map([...codes].filter((entry): entry is [string, string] => entry[1] !== undefined));
