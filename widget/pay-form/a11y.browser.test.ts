@@ -1,7 +1,7 @@
 import { expect, fixture, oneEvent, waitUntil } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import { createSession } from '../test/checkout-fixture.js';
-import { autofill, busy, button, card, errorText, field, focused, message, mount, part, press, type } from '../test/harness.js';
+import { autofill, busy, button, card, errorText, field, focused, message, mount, part, press, type, watchFetch } from '../test/harness.js';
 
 /**
  * What a screen reader hears from the form, in order: each field focus reaches, as its label and
@@ -161,14 +161,24 @@ describe('accessibility', () => {
   });
 
   it('keeps focus on the pay button while it pays: marked disabled, not dropped to the page', async () => {
-    const form = await mount();
-    autofill(form, card('4242424242424242'));
-    button(form).focus();
-    const success = oneEvent(form, 'pay-success');
-    await press('Space');
-    await form.updateComplete;
-    expect([busy(button(form)), button(form).getAttribute('aria-disabled'), form.shadowRoot!.activeElement === button(form)]).to.deep.equal([true, 'true', true]);
-    await success;
+    // The pay call is held until the busy button is read: a key press goes through the test
+    // runner, and a fast sandbox could otherwise settle the payment before it returns.
+    let answerPay!: () => void;
+    const payHeld = new Promise<void>((resolve) => (answerPay = resolve));
+    const calls = watchFetch((call, pass) => (call.url.endsWith('/pay') ? payHeld.then(pass) : undefined));
+    try {
+      const form = await mount();
+      autofill(form, card('4242424242424242'));
+      button(form).focus();
+      const success = oneEvent(form, 'pay-success');
+      await press('Space');
+      await form.updateComplete;
+      expect([busy(button(form)), button(form).getAttribute('aria-disabled'), form.shadowRoot!.activeElement === button(form)]).to.deep.equal([true, 'true', true]);
+      answerPay();
+      await success;
+    } finally {
+      calls.restore();
+    }
   });
 
   it('works from the keyboard alone: Tab through the fields to the button, Enter pays', async () => {
