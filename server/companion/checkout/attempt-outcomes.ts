@@ -4,14 +4,14 @@
  * new order id); an answer that may have been lost leads to the order's state instead; an order
  * id someone else already used at the gateway ends it too, never adopting their payment.
  */
-import { AuthenticationError, GatewayError, InvalidRequestError, NotFoundError, NotTheGatewayError, OutcomeUnknownError, RateLimitError } from '@payform/gateway';
+import { GatewayError, InvalidRequestError, OutcomeUnknownError } from '@payform/gateway';
 import type { DuplicateOrderError } from '@payform/gateway';
-import { NOT_SENT_REASON } from '../../ledger/index.js';
 import type { Payment } from '../../ledger/index.js';
 import type { PaymentFlowDeps } from '../context.js';
 import { gatewayProblem } from '../http/failure-problems.js';
 import { ApiProblem, fieldReasons } from '../http/problem.js';
 import { definedFields } from '../optional-fields.js';
+import { notSentProblemOf, notSentReason } from '../payments/not-sent.js';
 import { RECOVERY_READ_MS } from '../payments/order-state.js';
 import type { OrderRefresh } from '../payments/order-state.js';
 import type { ChangeSource } from '../payments/payment-change.js';
@@ -53,17 +53,6 @@ export interface AttemptSend {
 export function sentBefore(payment: Payment, duplicate: DuplicateOrderError): OutcomeUnknownError {
   return new OutcomeUnknownError('create payment', payment.orderId, duplicate);
 }
-
-/** Why an attempt was not sent, as the order keeps it: the merchant's own trouble, not the customer's card. */
-function notSentReason(error: GatewayError): string {
-  if (error instanceof AuthenticationError) return `${NOT_SENT_REASON} the gateway refused the companion’s credentials`;
-  if (error instanceof RateLimitError) return `${NOT_SENT_REASON} the gateway was rate limiting the companion`;
-  if (error instanceof NotTheGatewayError || foreignNotFound(error)) return `${NOT_SENT_REASON} what answers at the gateway’s address is not the gateway`;
-  return `${NOT_SENT_REASON} the gateway could not be reached`;
-}
-
-/** A 404 that is no answer of the gateway's: it writes every error as `{"message", "args"}`. */
-const foreignNotFound = (error: GatewayError): boolean => error instanceof NotFoundError && error.args === undefined;
 
 /** Fields the customer typed or the browser sent; the others come from the session or the companion. */
 const CUSTOMER_FIELD = /^(card|customer|fingerprint)\./;
@@ -109,7 +98,7 @@ export async function endUnsentAttempt(deps: PaymentFlowDeps, payment: Payment, 
   // A create answered 404 without the gateway's error body met no payment endpoint: for the
   // customer, like a gateway away (503), not "not found" — the session is there, and paying
   // again works once the address is fixed. The gateway's own 404 ({message, args}) stays its.
-  throw gatewayProblem(foreignNotFound(error) ? new NotTheGatewayError(404, undefined) : error);
+  throw gatewayProblem(notSentProblemOf(error));
 }
 
 /**

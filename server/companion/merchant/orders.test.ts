@@ -425,6 +425,24 @@ describe('refunds', () => {
     expect(stack.logs.filter((line) => line.includes('has not reached this ledger'))).toHaveLength(1);
   });
 
+  it('ends a refund the gateway never got as not sent, not refused, and the money stays to refund', async () => {
+    await stack.close();
+    let away = false;
+    const refused = () => new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) });
+    stack = await createStack({ gateway: { fetch: (input, init) => (away ? Promise.reject(refused()) : Promise.resolve(stack.sandbox.fetch(new Request(input, init)))) } });
+    const orderId = await paidOrder();
+    away = true;
+    expect((await op(orderId, 'refund', 503, { amount: 250 })).error.code).toBe('gateway_unavailable');
+    const detail = await stack.json('GET', `/api/orders/${orderId}`, 200, { admin: true });
+    expect(detail.operations.map((operation: { status: string; status_description: string }) => [operation.status, operation.status_description])).toEqual([
+      ['failure', 'Not sent: the gateway could not be reached'],
+    ]);
+    const said = stack.logs.map((line) => JSON.parse(line) as { msg: string }).filter(({ msg }) => msg.includes('an operation'));
+    expect(said.map(({ msg }) => msg)).toEqual(['an operation could not be sent to the gateway']);
+    away = false;
+    expect((await op(orderId, 'refund', 200, { amount: 250 })).totals).toMatchObject({ refunded: 250, refundable: 760 });
+  });
+
   it('50 racing refunds never return more than was paid, here or at the gateway', async () => {
     const orderId = await paidOrder();
     const responses = await Promise.all(

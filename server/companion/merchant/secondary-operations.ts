@@ -18,6 +18,7 @@ import { gatewayProblem } from '../http/failure-problems.js';
 import { ApiProblem, capitalise } from '../http/problem.js';
 import { definedFields } from '../optional-fields.js';
 import { operationResult, paymentUpdate } from '../payments/gateway-facts.js';
+import { notSentProblemOf, notSentReason, refusedByGateway } from '../payments/not-sent.js';
 import type { OperationBody } from './operation-request.js';
 import { UnpaidOrderProblem } from './unpaid-order.js';
 
@@ -182,9 +183,11 @@ export class SecondaryOperations {
     const lost = error instanceof OutcomeUnknownError || error instanceof UnexpectedResponseError || (error instanceof NetworkError && !error.connectFailed);
     if (!lost) {
       // A definite refusal or a call never sent: nothing moved, the reservation is released.
-      logger.warn('the gateway refused an operation', { order_id: payment.orderId, operation: reservation.kind, err: error });
-      await this.#settle(reservation, { status: 'failure', statusDescription: `Refused: ${error.message}`.slice(0, 2048) });
-      throw gatewayProblem(error);
+      // Which of the two the operation and the log say: a gateway out of reach refused nothing.
+      const refused = refusedByGateway(error);
+      logger.warn(refused ? 'the gateway refused an operation' : 'an operation could not be sent to the gateway', { order_id: payment.orderId, operation: reservation.kind, err: error });
+      await this.#settle(reservation, { status: 'failure', statusDescription: (refused ? `Refused: ${error.message}` : notSentReason(error)).slice(0, 2048) });
+      throw gatewayProblem(notSentProblemOf(error));
     }
     logger.warn('the outcome of an operation is unknown; reading the order state', { order_id: payment.orderId, operation: reservation.kind, err: error });
     await this.#deps.orderState.readWhileWaiting(payment.orderId);
