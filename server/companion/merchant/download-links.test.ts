@@ -1,7 +1,7 @@
 // Signed download links, over HTTP through the companion and the sandbox: the back office asks
 // for one with the admin token, the browser follows it with none (download-links.ts).
 import { request as httpRequest } from 'node:http';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { TestClock } from '../../ledger/testing/databases.js';
 import { stacksPerTest } from '../test/stack.js';
 import type { Stack } from '../test/stack.js';
@@ -78,6 +78,16 @@ describe('GET /api/exports/orders/link', () => {
     const refused = await stack.json('GET', '/api/exports/orders/link?card_last4=4242424242424242', 400, { admin: true });
     expect(refused.error.fields).toEqual({ card_last4: 'must be the last four digits of the card, never more' });
     expect((await stack.request('GET', '/api/exports/orders/link')).status).toBe(401);
+  });
+
+  it('says a database away when the link is asked for, not in a download that fails', async () => {
+    const stack = await open({ served: true });
+    const { ledger } = stack.companion.companion.services;
+    const listOrders = vi.spyOn(ledger, 'listOrders').mockRejectedValueOnce(Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' }));
+    const away = await stack.request('GET', '/api/exports/orders/link?status=success', { admin: true });
+    expect([away.status, (await away.json()).error.code]).toEqual([503, 'ledger_unavailable']);
+    expect(listOrders).toHaveBeenCalledWith(expect.objectContaining({ status: 'success', limit: 1 }));
+    expect((await follow((await linkTo(stack, '/api/exports/orders/link?status=success')).url)).status).toBe(200);
   });
 
   it('refuses, saying why, a link whose address was changed in any way', async () => {
