@@ -123,6 +123,17 @@ describe('bad input never reaches the state', () => {
     ]);
   });
 
+  it('an `amount` that is no amount of the interface (a product\'s, an unknown field\'s) keeps its decimals', async () => {
+    for (const tried of [sandbox, testSandbox()]) {
+      const products = [{ name: 'Cheese, by weight', price: 10.5, amount: 0.125 }];
+      const response = await tried.post('/api/v1/payment', { ...directPayment(tried.project), products });
+      expect(response.status, await response.clone().text()).toBe(200);
+    }
+    const tolerant = testSandbox();
+    const unknown = await tolerant.post('/api/v1/payment', { ...directPayment(tolerant.project), meta: { amount: 1.234 } });
+    expect(unknown.status, await unknown.clone().text()).toBe(200);
+  });
+
   it('an order_id no path could name, or holding a control character → 400 in every mode, and no order', async () => {
     const cases = [
       ['ord\ud800-1', 'must be valid Unicode: it holds half of a surrogate pair'],

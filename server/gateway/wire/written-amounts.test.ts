@@ -29,6 +29,11 @@ describe('overPreciseAmounts', () => {
     expect(fields('{"a\\"mount":1.234,"items":[1.234,{"amount":[1.234]}]}')).toEqual([]);
   });
 
+  it('leaves an `amount` that is none of the interface\'s: a product\'s, a cryptogram\'s, an unknown field\'s', () => {
+    expect(fields('{"products":[{"amount":0.125}],"cryptogram":{"amount":1.000},"meta":{"amount":1.234},"split":{"amount":1.234}}')).toEqual([]);
+    expect(fractionsParsedAway('{"products":[{"amount":1.0000000000000001}],"split":[{"share":{"amount":1.0000000000000001}}]}')).toEqual([]);
+  });
+
   it('reads a key written with escapes as the key it is', () => {
     expect(fields('{"\\u0061mount":10.123}')).toEqual(['amount']);
   });

@@ -18,8 +18,18 @@ const MAYBE_OVER_PRECISE = /[:,[]\s*-?\d+(?:\.\d{3}|(?:\.\d+)?[eE])/;
 /** The request fields the interface writes as amounts (split shares are `amount` too). */
 const AMOUNT_KEY = /^(?:amount|charge_amount|refund_amount)$/;
 
-/** Whether a request's field of this name is an amount, whose fraction digits count as written. */
-export const isAmountField = (key: PropertyKey | undefined): boolean => typeof key === 'string' && AMOUNT_KEY.test(key);
+/** Whether a request's field of this name may be an amount: a cheap look before its path is read. */
+const hasAmountName = (key: PropertyKey | undefined): boolean => typeof key === 'string' && AMOUNT_KEY.test(key);
+
+/**
+ * Whether the field at `path` is one of the interface's amounts, whose fraction digits count as
+ * written: the request's own, or a split share's. An `amount` anywhere else — a product's
+ * quantity, a wallet's cryptogram, a field the interface does not name — is not one.
+ */
+export function isAmountField(path: readonly PropertyKey[]): boolean {
+  const [first, index, last] = path;
+  return path.length === 1 ? hasAmountName(first) : path.length === 3 && first === 'split' && typeof index === 'number' && last === 'amount';
+}
 
 /**
  * One issue per amount field written with more fraction digits than the wire allows, named by
@@ -30,7 +40,7 @@ export function overPreciseAmounts(json: string): FieldIssue[] {
   const issues: FieldIssue[] = [];
   walkJsonText(json, {
     number(literal, key, path) {
-      if (isAmountField(key) && writtenDecimals(literal[1], literal[2]) > WIRE_MAX_DECIMALS) {
+      if (hasAmountName(key) && writtenDecimals(literal[1], literal[2]) > WIRE_MAX_DECIMALS && isAmountField(path())) {
         issues.push({ field: fieldPath(path()), reason: `must have at most ${WIRE_MAX_DECIMALS} decimal digits as written in the JSON, trailing zeros included (10.1000: write 10.10; 10.099999999999999: a float printed with all its digits)` });
       }
     },
@@ -60,7 +70,7 @@ export function fractionsParsedAway(json: string): FieldIssue[] {
   const issues: FieldIssue[] = [];
   walkJsonText(json, {
     number(literal, key, path) {
-      if (isAmountField(key) && Number.isInteger(Number(literal[0])) && !isWholeAsWritten(literal[0])) {
+      if (hasAmountName(key) && Number.isInteger(Number(literal[0])) && !isWholeAsWritten(literal[0]) && isAmountField(path())) {
         issues.push({ field: fieldPath(path()), reason: 'must be a whole number of minor units: the JSON writes it with a fraction, which reading it as a number rounds away (a float printed with all its digits)' });
       }
     },

@@ -135,7 +135,7 @@ const notSentField: Tolerance = {
 const numericString: Tolerance = {
   repair: ({ issue, value }) => {
     const numeric = issue.code === 'invalid_type' && issue.expected === 'number' && typeof value === 'string';
-    const overScale = numeric && isAmountField(issue.path.at(-1)) && (fractionDigits(value) ?? 0) > WIRE_MAX_DECIMALS;
+    const overScale = numeric && isAmountField(issue.path) && (fractionDigits(value) ?? 0) > WIRE_MAX_DECIMALS;
     const number = numeric && !overScale ? exactNumber(value) : undefined;
     return number === undefined
       ? []
