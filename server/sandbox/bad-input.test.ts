@@ -109,6 +109,13 @@ describe('bad input never reaches the state', () => {
     expect(text).toContain('fails the Luhn check');
   });
 
+  it('masks a refused CVV\'s figures only: another field\'s limits stay as they are, in the message as in the args', async () => {
+    const body = await expectError(await sandbox.post('/api/v1/payment', { ...directPayment(sandbox.project), card_cvv: '12', description: 'x'.repeat(2049), exp_year: 2150 }), 400);
+    const said = (body.args as { field_name: string; violation: string }[]).map(({ field_name, violation }) => `${field_name}: ${violation}`);
+    expect(said).toEqual(['description: must be at most 2048 characters', 'exp_year: must be at most 2099', 'card_cvv: must be 3 or 4 digits']);
+    expect(body.message).toBe(`Invalid request: ${said.join('; ')}`);
+  });
+
   it('an amount a float wrote with all its digits → 400 in every mode, though it parses as 10.1', async () => {
     for (const tolerant of [sandbox, testSandbox()]) {
       const json = JSON.stringify({ ...directPayment(tolerant.project), amount: 10.1 }).replace('"amount":10.1', '"amount":10.099999999999999');

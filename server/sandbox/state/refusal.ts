@@ -13,6 +13,8 @@ export class Refusal extends Error {
   override readonly name = 'Refusal';
   readonly status: RefusalStatus;
   readonly args: ErrorBody['args'];
+  /** The message was masked issue by issue (`invalid`): masked whole again, one field's CVV would mask another's figures. */
+  #maskedByIssue = false;
 
   constructor(status: RefusalStatus, message: string, args?: ErrorBody['args']) {
     super(message);
@@ -22,13 +24,20 @@ export class Refusal extends Error {
 
   /** The gateway's error body: message of at most 512 characters and args; a path or id it quotes never gives a card number back. */
   get body(): ErrorBody {
-    const masked = maskCardData(this.message);
+    const masked = this.#maskedByIssue ? this.message : maskCardData(this.message);
     const message = masked.length > 512 ? `${masked.slice(0, 509)}...` : masked;
     return this.args === undefined ? { message } : { message, args: this.args };
   }
 
+  /**
+   * Each issue masked by its own words, in the message and the args alike: `card_cvv` refused
+   * beside `description: must be at most 2048 characters` leaves that 2048 as it is.
+   */
   static invalid(issues: readonly FieldIssue[]): Refusal {
-    return new Refusal(400, `Invalid request: ${describeIssues(issues)}`, violationArgs(issues));
+    const masked = issues.map((issue) => maskCardData(issue));
+    const refusal = new Refusal(400, `Invalid request: ${describeIssues(masked)}`, violationArgs(masked));
+    refusal.#maskedByIssue = true;
+    return refusal;
   }
 
   static invalidField(field: string, reason: string): Refusal {
