@@ -170,7 +170,9 @@ describe('refund', () => {
     expectDeclined(await refund(await paid('purchase', {}, '4000000000000119')), '4150');
     const voided = await paid('auth');
     await voidAuth(voided);
-    expectDeclined(await refund(voided), '4150');
+    const refusedAfterVoid = await refund(voided);
+    expectDeclined(refusedAfterVoid, '4150');
+    expect(refusedAfterVoid.status_description).toMatch(/this is an auth in status success, voided$/);
     const hosted = hostedPayment(sandbox.project);
     await sandbox.post('/api/v1/payment', hosted);
     expectDeclined(await refund(hosted.order_id), '4150');

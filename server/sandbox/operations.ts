@@ -185,7 +185,8 @@ function refundableOf(order: Order): { amount: MinorUnits; shares: readonly Shar
   if (payment.method === 'purchase' && payment.status === 'success') return { amount: payment.amount, shares: payment.split };
   const captured = payment.method === 'auth' ? succeeded(order, 'capture')[0] : undefined;
   if (captured) return { amount: captured.amount, shares: captured.split };
-  throw new Decline(StatusCode.InvalidOperation, `Invalid operation: only a successful purchase or capture can be refunded; this is ${article(payment.method)} ${payment.method} in status ${payment.status}${payment.method === 'auth' ? ' without a capture' : ''}`);
+  const authState = payment.method !== 'auth' ? '' : succeeded(order, 'void').length > 0 ? ', voided' : ' without a capture';
+  throw new Decline(StatusCode.InvalidOperation, `Invalid operation: only a successful purchase or capture can be refunded; this is ${article(payment.method)} ${payment.method} in status ${payment.status}${authState}`);
 }
 
 /**
