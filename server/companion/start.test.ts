@@ -257,6 +257,30 @@ describe('startCompanion', () => {
     expect(quiet.lines.filter((line) => line.includes('test mode is off'))).toEqual([]);
   });
 
+  it('warns at start when the sandbox origin is another than the plain-http gateway’s, whose 3-D Secure pages it would refuse', async () => {
+    const gateway = new URL(sandbox.url);
+    const elsewhere = `http://localhost:${gateway.port}`;
+    const started = async (vars: Record<string, string>) => {
+      const memory = memorySink();
+      const settings = readCompanionConfig({ PAYFORM_DATABASE_URL: ':memory:', PAYFORM_ADMIN_TOKEN: 'a-long-enough-admin-token', PAYFORM_PUBLIC_URL: 'http://localhost:3000', PAYFORM_GATEWAY_BASE_URL: sandbox.url, ...vars });
+      await (await composeCompanion(settings, { logger: createLogger({ sink: memory.sink }) })).close();
+      return memory.lines.map((line) => JSON.parse(line) as { level: string; msg: string }).filter(({ msg }) => msg.includes('but the sandbox origin is'));
+    };
+    expect(await started({ PAYFORM_SANDBOX_ORIGIN: elsewhere })).toEqual([
+      {
+        level: 'warn',
+        msg: expect.stringContaining(`PAYFORM_GATEWAY_BASE_URL is ${sandbox.url}, plain http, but the sandbox origin is ${elsewhere} (PAYFORM_SANDBOX_ORIGIN`),
+        sandboxOrigin: elsewhere,
+        gateway: gateway.origin,
+        time: expect.any(String),
+      },
+    ]);
+    expect((await started({ PAYFORM_SANDBOX_ORIGIN: elsewhere }))[0]!.msg).toContain(`set PAYFORM_SANDBOX_ORIGIN to ${gateway.origin}`);
+    // The same origin, written with a slash, or left unset for the sandbox on this machine: nothing said.
+    expect(await started({ PAYFORM_SANDBOX_ORIGIN: `${gateway.origin}/` })).toEqual([]);
+    expect(await started({})).toEqual([]);
+  });
+
   it('warns of a plain-http public URL off this machine, and refuses one given as an option in production', async () => {
     const mountable = { PAYFORM_DATABASE_URL: ':memory:', PAYFORM_ADMIN_TOKEN: 'a-long-enough-admin-token', PAYFORM_GATEWAY_BASE_URL: sandbox.url };
     const plainWarnings = async (settings: Record<string, string>, options: { publicUrl?: string } = {}) => {

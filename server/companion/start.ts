@@ -298,6 +298,7 @@ async function compose(settings: CompanionSettings, options: StartOptions, serve
   await checkLedgerOwner(ledger, settings, logger);
   await checkLedgerGateway(ledger, settings, baseUrl, logger);
   const sandboxOrigin = settings.sandboxOrigin ?? options.sandboxOrigin ?? localGatewayOrigin(baseUrl, settings.production, logger);
+  warnOfAnotherSandbox(baseUrl, sandboxOrigin, logger);
   if (!settings.testMode && sandboxOrigin?.startsWith('http:')) {
     // The widget follows a redirect to plain http only in a test session: every 3-D Secure and hosted payment would stop there.
     logger.warn(
@@ -550,6 +551,26 @@ function localGatewayOrigin(baseUrl: string, production: boolean, logger: Logger
   return gateway.origin;
 }
 
+
+/**
+ * A plain-http gateway is a sandbox, whose 3-D Secure and hosted pages are at the address it is
+ * reached at unless it was given another public one: a sandbox origin set to another (pasted
+ * from a sandbox since moved to another port, or written 127.0.0.1 where the URL says localhost)
+ * has every such redirect refused, and the customer left waiting on a payment that cannot go on.
+ * Said, not refused: a sandbox in a container may rightly be reached by one name and shown by another.
+ */
+function warnOfAnotherSandbox(baseUrl: string, sandboxOrigin: string | undefined, logger: Logger): void {
+  const gateway = new URL(baseUrl);
+  // One not an address is the config check's to refuse, by name.
+  const origin = sandboxOrigin !== undefined && URL.canParse(sandboxOrigin) ? new URL(sandboxOrigin).origin : undefined;
+  if (gateway.protocol !== 'http:' || origin === undefined || gateway.origin === origin) return;
+  logger.warn(
+    `PAYFORM_GATEWAY_BASE_URL is ${baseUrl}, plain http, but the sandbox origin is ${origin} (PAYFORM_SANDBOX_ORIGIN, or the sandboxOrigin option): ` +
+      `a sandbox sends customers to its 3-D Secure and hosted pages at the address it is reached at, so unless it was started with that public address, each of those redirects is refused and its payment cannot go on; ` +
+      `set PAYFORM_SANDBOX_ORIGIN to ${gateway.origin} (or leave it unset for a sandbox on this machine)`,
+    { sandboxOrigin: origin, gateway: gateway.origin },
+  );
+}
 
 /**
  * `GET /metrics` alone, without a token, on an address of its own: bound where only the
