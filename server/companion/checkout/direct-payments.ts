@@ -56,6 +56,9 @@ const ABSENT_BROWSER: BrowserFingerprint = {
   browserLanguage: '', browserTimeZone: '', browserTimeZoneOffset: '',
 };
 
+/** The gateway asked for its 3-D Secure page, and the update left it out: not an address to send a customer to. */
+const redirectRefused = (answer: GatewayPayment, update: PaymentUpdate): boolean => answer.status === 'pending' && Boolean(answer.user_action_url) && !update.userActionUrl;
+
 type CardSource = { readonly cc_token: string } | { readonly cc_number: string; readonly exp_month: number; readonly exp_year: number; readonly card_cvv: string };
 
 export class DirectPayments {
@@ -190,6 +193,14 @@ export class DirectPayments {
       return this.#attempt(session, next.payment, card, customer, request, { retry: false, resent: next.resent });
     }
     const update = this.#update(payment, answer);
+    const answered = await this.#recordOrHold(session, payment, update);
+    // The gateway asked for a page the customer cannot be sent to (#update said why): told, not
+    // left on "Confirming your payment…" for a challenge nobody can take.
+    if (redirectRefused(answer, update)) throw new ApiProblem(502, 'unsafe_redirect', 'The gateway’s 3-D Secure page address is not safe to open');
+    return answered;
+  }
+
+  async #recordOrHold(session: SessionTerms, payment: Payment, update: PaymentUpdate): Promise<PayAnswer> {
     try {
       return await this.#record(payment, update);
     } catch (error) {
@@ -286,9 +297,9 @@ export class DirectPayments {
   /** What the gateway's answer says of `payment`, its redirect kept only when it is safe to send a customer to. */
   #update(payment: Payment, answer: GatewayPayment): PaymentUpdate {
     const update = paymentUpdate(answer, this.#deps.options.sandboxOrigin);
-    if (answer.status === 'pending' && answer.user_action_url && !update.userActionUrl) {
+    if (redirectRefused(answer, update)) {
       const origin = originOf(answer.user_action_url);
-      this.#deps.logger.warn(`refused a redirect that is neither https nor the sandbox: ${unsafeRedirectFix(origin, this.#deps.options.sandboxOrigin)}`, { order_id: payment.orderId, origin });
+      this.#deps.logger.error(`refused a redirect that is neither https nor the sandbox: ${unsafeRedirectFix(origin, this.#deps.options.sandboxOrigin)}`, { order_id: payment.orderId, origin });
     }
     return update;
   }

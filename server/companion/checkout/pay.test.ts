@@ -158,15 +158,19 @@ describe('3-D Secure and slow payments', () => {
     ]);
   });
 
-  it('a challenge on another origin than the sandbox origin set: refused, the log naming both origins and the fix', async () => {
+  it('a challenge on another origin than the sandbox origin set: refused, the customer told, the log naming both origins and the fix', async () => {
     // localhost for a sandbox at 127.0.0.1: one machine, two origins.
     await open({ companion: { sandboxOrigin: 'http://localhost:1' } });
     const session = await stack.openSession();
-    expect((await payJson(session.id, payBody({ card: card('three_ds_challenge') }))).status).toBe('pending');
+    // Not a pending answer to wait on for a challenge nobody can take: the widget says it cannot go on.
+    const refused = await stack.json('POST', `/api/checkout/sessions/${session.id}/pay`, 502, { body: payBody({ card: card('three_ds_challenge') }) });
+    expect(refused.error).toMatchObject({ code: 'unsafe_redirect', message: 'The gateway’s 3-D Secure page address is not safe to open' });
+    // The gateway has the payment: kept as it stands, for reconciliation to settle.
+    expect((await stack.ledger.getPayment(session.order_id))?.status).toBe('pending');
     // Nor is the challenge the ledger did not keep offered to a customer coming back.
     expect(await stack.json('GET', `/api/checkout/sessions/${session.id}`, 200)).toEqual(expect.not.objectContaining({ challenge_url: expect.anything() }));
     const said = stack.logs.map((line) => JSON.parse(line) as { level: string; msg: string; origin?: string }).filter(({ msg }) => msg.startsWith('refused a redirect'));
-    expect(said).toEqual([expect.objectContaining({ level: 'warn', origin: stack.sandboxUrl })]);
+    expect(said).toEqual([expect.objectContaining({ level: 'error', origin: stack.sandboxUrl })]);
     expect(said[0]!.msg).toContain(`the sandbox origin is http://localhost:1 (PAYFORM_SANDBOX_ORIGIN or the sandboxOrigin option, else the gateway URL's own origin), not ${stack.sandboxUrl} the gateway sends the customer to: set PAYFORM_SANDBOX_ORIGIN to ${stack.sandboxUrl} if that is the sandbox`);
   });
 
