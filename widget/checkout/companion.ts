@@ -70,7 +70,8 @@ export const fetchView = (element: Caller): Promise<SessionView> => call(element
 export async function call<T>(element: Caller, path: string, post: RequestInit | undefined, timeout: number, read: (body: never) => T | undefined): Promise<T> {
   const endpoint = element.endpoint || SCRIPT_ORIGIN || origin;
   const url = `${endpoint.replace(/\/$/, '')}/api/checkout/sessions/${encodeURIComponent(element.session)}${path}`;
-  const response = await fetch(url, { ...post, signal: AbortSignal.timeout(timeout) }).catch(() => undefined);
+  // No session to read, none asked for: diagnose.ts names the attribute, without a 404 in the console and the log first.
+  const response = element.session || post ? await fetch(url, { ...post, signal: AbortSignal.timeout(timeout) }).catch(() => undefined) : undefined;
   const json = await response?.json().catch(() => undefined);
   const answer = response?.ok && read(json as never);
   if (answer) return answer;

@@ -214,6 +214,13 @@ export async function diagnose(url: string, endpoint: string, element: Caller, r
   // The shop's server read the request's body before the companion could (a body parser mounted
   // in front of it): never a payment, and the companion's answer names the fix.
   if (code === 'body_already_read') return misconfigured(name, `${url}: ${String(error?.message)}`, status);
+  // The companion would not send the customer where the gateway asked (its log says what to set):
+  // an error, where a payment left pending would have the customer wait for a page never shown.
+  if (code === 'unsafe_redirect') {
+    const reason = `${url}: ${String(error?.message)}; the companion's log says which setting sends the customer nowhere`;
+    console.error(`<${name}>: ${reason}`);
+    return new CompanionError('unsafe_redirect', status, [], reason);
+  }
   // The gateway refuses the session's own terms (its currency…): paying.ts words it and closes.
   if (code === 'session_refused') return new CompanionError('misconfigured', status, fieldNames(error?.fields));
   if (!response.ok) return new CompanionError(status === 429 ? 'rate_limited' : status >= 500 ? 'server' : 'rejected', status, fieldNames(error?.fields));

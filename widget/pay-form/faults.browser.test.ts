@@ -105,6 +105,22 @@ describe('<pay-form> when things go wrong', () => {
     expect(calls.filter(isPay).length).to.equal(1);
   });
 
+  it('says a 3-D Secure page the companion would not send the customer to, not "Confirming your payment…" for ever', async () => {
+    const form = await mount();
+    const refusal = { code: 'unsafe_redirect', message: 'The gateway’s 3-D Secure page address is not safe to open' };
+    calls = watchFetch((call, pass) => (isPay(call) ? pass().then(() => json(502, { error: refusal })) : undefined));
+    const errors = watchConsoleErrors();
+    const error = oneEvent(form, 'pay-error');
+    await payThrough(form, '4000000000003220');
+    const { detail } = await error;
+    errors.restore();
+    await form.updateComplete;
+    expect([detail.code, form.phase, form.hasAttribute('processing')]).to.deep.equal(['unsafe_redirect', 'ready', false]);
+    expect(detail.reason).to.match(/\/pay: The gateway’s 3-D Secure page address is not safe to open; the companion's log says which setting/);
+    expect(errors).to.deep.equal([`<pay-form>: ${detail.reason}`]);
+    expect(message(form)).to.equal('Something went wrong. Please try again in a moment.');
+  });
+
   it('reads an answer it cannot parse as an unknown outcome', async () => {
     const form = await mount();
     calls = watchFetch((call, pass) => (isPay(call) ? pass().then(() => new Response('<html>Bad gateway</html>', { status: 200 })) : undefined));
@@ -512,6 +528,7 @@ describe('<pay-form> when things go wrong', () => {
     });
 
     it('names the session attribute when the page never sets one, instead of loading forever', async () => {
+      calls = watchFetch();
       const form = document.createElement('pay-form');
       form.sessionWait = 100;
       const error = oneEvent(form, 'pay-error');
@@ -520,6 +537,8 @@ describe('<pay-form> when things go wrong', () => {
       expect(part(form, '.outcome').textContent).to.equal('Loading…');
       const { detail } = await error;
       await form.updateComplete;
+      // No session asked for: no 404 of an empty id in the console and the companion's log.
+      expect(calls.map(({ url }) => url)).to.deep.equal([]);
       expect(detail.code).to.equal('misconfigured');
       expect(detail.reason).to.contain('no checkout session was set: set <pay-form session>');
       expect(errors).to.deep.equal([`<pay-form>: ${detail.reason}`]);
