@@ -55,6 +55,21 @@ function warn(text: string): void {
   console.warn(text);
 }
 
+/**
+ * The page is back from a payment (the return URL's `checkout_session`) of another session than
+ * `element` shows: a page that opens a new session on every load shows the customer a fresh form
+ * to pay again. Said once a page.
+ */
+export function returnedElsewhere(element: Caller): void {
+  const query = new URLSearchParams(location.search);
+  const returned = query.get('checkout_session');
+  if (!returned || returned === element.session) return;
+  warn(
+    `<${element.localName}>: this page is back from paying checkout session ${returned} (status ${query.get('status')}), but shows session ${element.session}: ` +
+      `on a page the customer returns to, show the session its checkout_session names rather than open another, or the customer may pay twice`,
+  );
+}
+
 /** Says it to the developer; the customer sees the code's message only. */
 function misconfigured(name: string, reason: string, status = 0): CompanionError {
   console.error(`<${name}>: ${reason}`);

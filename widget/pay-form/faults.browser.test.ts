@@ -500,6 +500,31 @@ describe('<pay-form> when things go wrong', () => {
       expect(errors).to.deep.equal([`<pay-form>: ${detail.reason}`]);
     });
 
+    it('warns when the page, back from paying one session, shows another: the customer could pay twice', async () => {
+      const paid = await createSession();
+      const page = location.href;
+      const warnings: string[] = [];
+      const real = console.warn;
+      console.warn = (...args: unknown[]) => void warnings.push(args.join(' '));
+      try {
+        // The return URL's query, as the companion's landing sends the customer back with it.
+        history.replaceState(null, '', `?checkout_session=${paid}&order_id=o-1&status=success`);
+        const same = await mount(paid);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        expect(warnings, 'the returned session itself shows: nothing to say').to.deep.equal([]);
+        same.remove();
+        const fresh = await mount();
+        await waitUntil(() => warnings.length > 0, 'no warning');
+        expect(warnings).to.deep.equal([
+          `<pay-form>: this page is back from paying checkout session ${paid} (status success), but shows session ${fresh.session}: ` +
+            'on a page the customer returns to, show the session its checkout_session names rather than open another, or the customer may pay twice',
+        ]);
+      } finally {
+        console.warn = real;
+        history.replaceState(null, '', page);
+      }
+    });
+
     it('says an endpoint without its scheme is no address', async () => {
       const session = await createSession();
       const { detail } = await failAt('127.0.0.1:1', session);
