@@ -16,7 +16,9 @@ export interface RichAnswer {
 }
 
 /** A rich answer that cannot be read: not the `IV:CRYPTOGRAM` form, another key, or not the documented plaintext. */
-export class RichAnswerError extends TokenizeError {}
+export class RichAnswerError extends TokenizeError {
+  override name = 'RichAnswerError';
+}
 
 const AES_256_KEY_BYTES = 32;
 

@@ -3,7 +3,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { sealedCardToken, tokenizeCard, TokenizerUnreachableError } from './tokenize.js';
+import { sealedCardToken, TokenizeRefusedError, tokenizeCard, TokenizerUnreachableError } from './tokenize.js';
 
 const hung = createServer(() => undefined);
 afterEach(() => {
@@ -17,6 +17,15 @@ describe('a tokenizer that never answers', () => {
     const url = `http://127.0.0.1:${(hung.address() as AddressInfo).port}/api/v1/sdk/tokenize`;
     const card = { number: '4242424242424242', expMonth: 12, expYear: 2030, cvv: '123' };
     await expect(tokenizeCard({ url, widgetKey: 'key', timeoutMs: 200 }, card)).rejects.toBeInstanceOf(TokenizerUnreachableError);
+  });
+});
+
+describe('the errors\' names', () => {
+  it('stay theirs in a merchant\'s minified build, where the classes are renamed', () => {
+    // What a minifier leaves of the class: another name, the same class.
+    const renamed = { o: class extends TokenizerUnreachableError {}, r: class extends TokenizeRefusedError {} };
+    expect(String(new renamed.o('The tokenizer could not be reached'))).toBe('TokenizerUnreachableError: The tokenizer could not be reached');
+    expect(new renamed.r(401, 'unauthorized').name).toBe('TokenizeRefusedError');
   });
 });
 

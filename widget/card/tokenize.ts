@@ -55,10 +55,8 @@ export interface CardToTokenize {
 export type TokenizeBody = Readonly<Record<string, string | number | boolean>>;
 
 export class TokenizeError extends Error {
-  constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = new.target.name;
-  }
+  // A literal, not the class's own name: a merchant's minifier renames classes, and the console would say `o: …`.
+  override name = 'TokenizeError';
 }
 
 /** The tokenizer refused the request: a bad signature, an unknown widget key, a card number failing Luhn… */
@@ -71,10 +69,14 @@ export class TokenizeRefusedError extends TokenizeError {
   ) {
     super(`The tokenizer refused the card (${status} ${id})`);
   }
+
+  override name = 'TokenizeRefusedError';
 }
 
 /** No usable answer: the widget host could not be reached, failed (5xx) or answered something else. */
-export class TokenizerUnreachableError extends TokenizeError {}
+export class TokenizerUnreachableError extends TokenizeError {
+  override name = 'TokenizerUnreachableError';
+}
 
 /** The signed message: the body's values concatenated in the order of their sorted keys. */
 export function signingMessage(body: TokenizeBody): string {
