@@ -31,7 +31,10 @@ import { AmountView } from '../http/amounts.js';
 /** The page the customer pays from: they come back to it when the session has no return_url. */
 const PageUrl = z.string().max(8192).optional().describe('The page the customer pays from (the widget sends location.href): without a return_url, the customer comes back to it when it is on an allowed origin');
 
-export const HostedRequest = z.strictObject({ customer: Customer.optional(), page_url: PageUrl });
+/** Why `<pay-form>` sends the customer to the hosted page instead of paying by card: said to the operator. */
+const Fallback = z.enum(['tokenizer_unreachable']).optional().describe('Set by <pay-form> when the customer pays on the hosted page because the gateway’s tokenizer did not answer their browser');
+
+export const HostedRequest = z.strictObject({ customer: Customer.optional(), page_url: PageUrl, fallback: Fallback });
 
 /** Where the widget sends the customer for the gateway's hosted page. */
 export const HostedPage = z.object({ redirect_url: z.string() });
@@ -136,8 +139,21 @@ export function checkoutRoutes(): Hono<CompanionEnv> {
     return c.json(answer);
   });
 
+  // A page that blocks the tokenizer sends every customer to the hosted page: only the browser
+  // knows, and its console is the customer's. Said once, for the operator.
+  let toldFallback = false;
   checkout.post('/sessions/:id/hosted', takesPayments, limitPayAttempts(), validate('json', HostedRequest), async (c) => {
-    const { customer, page_url: pageUrl } = c.req.valid('json');
+    const { customer, page_url: pageUrl, fallback } = c.req.valid('json');
+    const { tokenizer } = c.get('services').options;
+    if (fallback && tokenizer && !toldFallback) {
+      toldFallback = true;
+      const origin = new URL(tokenizer.url).origin;
+      c.get('logger').warn(
+        `a customer's browser could not reach the gateway's tokenizer at ${origin}, so it sent them to the gateway's hosted page to type the card again: ` +
+          `if every customer goes there, the shop's page blocks it (allow ${origin} in its Content-Security-Policy connect-src; the browser's console names it), else the tokenizer was down. Said once`,
+        { tokenizer: origin },
+      );
+    }
     const url = await c.get('services').hostedCheckouts.open(sessionId(c), customer, pageUrl);
     return c.json({ redirect_url: url } satisfies HostedPage);
   });

@@ -61,6 +61,23 @@ describe('a companion whose widget tokenizes', () => {
     expect((await payWithToken(stack, session.id, sealedForAnother)).status).toBe('success');
   });
 
+  it('says once, for the operator, that a browser could not reach the tokenizer and went to the hosted page', async () => {
+    const stack = await tokenizing();
+    const fellBack = async () => {
+      const session = await stack.openSession();
+      return stack.json('POST', `/api/checkout/sessions/${session.id}/hosted`, 200, { body: { customer: CUSTOMER, fallback: 'tokenizer_unreachable' } });
+    };
+    expect((await fellBack()).redirect_url).toMatch(/^http/);
+    await fellBack();
+    const said = stack.logs.map((line) => JSON.parse(line) as { level: string; msg: string }).filter(({ msg }) => msg.includes("could not reach the gateway's tokenizer"));
+    expect(said).toEqual([expect.objectContaining({ level: 'warn', tokenizer: SANDBOX })]);
+    expect(said[0]!.msg).toContain(`allow ${SANDBOX} in its Content-Security-Policy connect-src`);
+    // A reason the widget never sends is refused by name, and the page is not opened.
+    const session = await stack.openSession();
+    const refused = await stack.json('POST', `/api/checkout/sessions/${session.id}/hosted`, 400, { body: { customer: CUSTOMER, fallback: 'bored' } });
+    expect(Object.keys(refused.error.fields)).toEqual(['fallback']);
+  });
+
   it('refuses a config whose API secret cannot open the sealed tokens (not 32 bytes)', () => {
     const config = { gatewayApiSecret: 'too-short', publicUrl: 'https://shop.example', adminToken: 'a-long-enough-admin-token', gateway: { timeoutMs: 30_000 } } as CompanionConfig;
     expect(() => resolveConfig({ ...config, tokenizer: { widgetUrl: 'https://widget.gateway.example', widgetKey: TEST_WIDGET_KEY } })).toThrow(
