@@ -297,10 +297,13 @@ const payment = (element: CheckoutElement, request: PayRequest): Promise<PayAnsw
     ANSWERS.includes(body?.status as string) && (body!.status !== 'redirect' || typeof body!.redirect_url === 'string') ? body : undefined,
   );
 
-/** `POST …/hosted`: the gateway's payment page for the session, with the customer details `<pay-form>` asked for. */
-const hostedPage = async (element: CheckoutElement): Promise<string> =>
+/**
+ * `POST …/hosted`: the gateway's payment page for the session, with the customer details `<pay-form>`
+ * asked for, and why the form sends its customer there (`fallback`: the operator hears of it).
+ */
+const hostedPage = async (element: CheckoutElement, fallback?: 'tokenizer_unreachable'): Promise<string> =>
   (
-    await call(element, '/hosted', post({ customer: isForm(element) ? customerOf(element) : undefined }), 15_000, (body: { redirect_url?: unknown } | undefined) =>
+    await call(element, '/hosted', post({ customer: isForm(element) ? customerOf(element) : undefined, fallback }), 15_000, (body: { redirect_url?: unknown } | undefined) =>
       typeof body?.redirect_url === 'string' ? body : undefined,
     )
   ).redirect_url as string;
@@ -383,7 +386,7 @@ async function payHosted(element: CheckoutElement): Promise<void> {
 }
 
 /** Goes to the hosted page (the element is `paying`); back to `ready` when that cannot be. */
-async function leave(element: CheckoutElement): Promise<void> {
+async function leave(element: CheckoutElement, fallback?: 'tokenizer_unreachable'): Promise<void> {
   try {
     // Without a view (it failed to load), the hosted button was the fallback: the session is
     // loaded again first, as the page would (the redirect check needs its sandbox origin). One
@@ -401,7 +404,7 @@ async function leave(element: CheckoutElement): Promise<void> {
       element.phase = 'paying';
       element.say(element.t.processing);
     }
-    if (!redirect(element, await hostedPage(element), 'hosted')) {
+    if (!redirect(element, await hostedPage(element, fallback), 'hosted')) {
       // The page kept the customer: nothing is being processed any more, and the focus the
       // disabled button dropped comes back to it.
       element.phase = 'ready';
@@ -764,7 +767,7 @@ async function pay(form: Form): Promise<void> {
     const paid = view.tokenizer ? await (await import('../pay-form/tokenized.js').catch(unserved)).tokenized(direct, view) : direct;
     if (moved()) return;
     // Without it the tokenizer is out of reach: the gateway's own page takes the card instead.
-    if (!paid) return await leave(form);
+    if (!paid) return await leave(form, 'tokenizer_unreachable');
     sent = true;
     cardSent.add(form);
     const answered = await payment(form, paid);

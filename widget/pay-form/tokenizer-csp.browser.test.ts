@@ -4,7 +4,7 @@
 // a policy once in force stays for the page.
 import { expect } from '@open-wc/testing';
 import { openCheckout } from '../test/checkout-fixture.js';
-import { autofill, button, card, mount, stay } from '../test/harness.js';
+import { autofill, button, card, mount, stay, watchFetch } from '../test/harness.js';
 
 describe('<pay-form> in tokenize mode under a connect-src without the tokenizer', () => {
   it('goes to the hosted page and names the tokenizer and connect-src on the console', async () => {
@@ -16,6 +16,7 @@ describe('<pay-form> in tokenize mode under a connect-src without the tokenizer'
     const warnings: string[] = [];
     const real = console.warn;
     console.warn = (...args: unknown[]) => void warnings.push(String(args[0]));
+    const calls = watchFetch();
     try {
       const form = await mount(id, { endpoint: companion_url });
       const tokenizer = form.view!.tokenizer!.url;
@@ -27,7 +28,10 @@ describe('<pay-form> in tokenize mode under a connect-src without the tokenizer'
       expect(warnings[0]).to.contain(`the gateway's tokenizer at ${tokenizer} did not answer`);
       expect(warnings[0]).to.contain(`connect-src`);
       expect(warnings[0]).to.contain('the customer pays on the hosted page instead');
+      // The companion is told why, for its operator: the console is the customer's.
+      expect(calls.filter(({ url }) => url.endsWith('/hosted')).map(({ body }) => (body as { fallback?: string }).fallback)).to.deep.equal(['tokenizer_unreachable']);
     } finally {
+      calls.restore();
       console.warn = real;
     }
   });
