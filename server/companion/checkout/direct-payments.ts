@@ -56,6 +56,8 @@ const ABSENT_BROWSER: BrowserFingerprint = {
   browserLanguage: '', browserTimeZone: '', browserTimeZoneOffset: '',
 };
 
+const REFUSED_PAGES_KEPT = 1_000;
+
 /** The gateway asked for its 3-D Secure page, and the update left it out: not an address to send a customer to. */
 const redirectRefused = (answer: GatewayPayment, update: PaymentUpdate): boolean => answer.status === 'pending' && Boolean(answer.user_action_url) && !update.userActionUrl;
 
@@ -68,6 +70,8 @@ export class DirectPayments {
   readonly #pages: PayerPages;
   /** A sealed token that did not open has been logged (#unsealed). */
   #toldSealKey = false;
+  /** Order ids whose 3-D Secure page the gateway gave was refused (#update): their attempts cannot go on. */
+  readonly #refusedPages = new Set<string>();
 
   constructor(deps: PaymentFlowDeps, held: HeldAnswers, known: KnownSessions, pages: PayerPages) {
     this.#deps = deps;
@@ -80,7 +84,14 @@ export class DirectPayments {
     // An answer the database missed is written first, so the attempt below reads as the gateway left it.
     await this.#held.release(request.sessionId);
     const terms = this.#known.terms(request.sessionId);
-    return (terms && (await this.#payKnown(terms, request))) ?? this.#payRead(request);
+    const answer = (terms && (await this.#payKnown(terms, request))) ?? (await this.#payRead(request));
+    // The gateway asked for a page the customer cannot be sent to (#update said why): told, at the
+    // first click and at any later one, not left on "Confirming your payment…" for a challenge
+    // nobody can take. (A merchant's saved-card charge answers pending, its customer elsewhere.)
+    if (answer.status === 'pending' && this.#refusedPages.has(answer.order_id)) {
+      throw new ApiProblem(502, 'unsafe_redirect', 'The gateway’s 3-D Secure page address is not safe to open');
+    }
+    return answer;
   }
 
   /**
@@ -192,12 +203,7 @@ export class DirectPayments {
       if (!next.claimed) return payAnswer(liveAttempt(next));
       return this.#attempt(session, next.payment, card, customer, request, { retry: false, resent: next.resent });
     }
-    const update = this.#update(payment, answer);
-    const answered = await this.#recordOrHold(session, payment, update);
-    // The gateway asked for a page the customer cannot be sent to (#update said why): told, not
-    // left on "Confirming your payment…" for a challenge nobody can take.
-    if (redirectRefused(answer, update)) throw new ApiProblem(502, 'unsafe_redirect', 'The gateway’s 3-D Secure page address is not safe to open');
-    return answered;
+    return this.#recordOrHold(session, payment, this.#update(payment, answer));
   }
 
   async #recordOrHold(session: SessionTerms, payment: Payment, update: PaymentUpdate): Promise<PayAnswer> {
@@ -298,6 +304,9 @@ export class DirectPayments {
   #update(payment: Payment, answer: GatewayPayment): PaymentUpdate {
     const update = paymentUpdate(answer, this.#deps.options.sandboxOrigin);
     if (redirectRefused(answer, update)) {
+      // Only a development gateway's (production takes https pages only): a handful, kept for the process.
+      if (this.#refusedPages.size >= REFUSED_PAGES_KEPT) this.#refusedPages.clear();
+      this.#refusedPages.add(payment.orderId);
       const origin = originOf(answer.user_action_url);
       this.#deps.logger.error(`refused a redirect that is neither https nor the sandbox: ${unsafeRedirectFix(origin, this.#deps.options.sandboxOrigin)}`, { order_id: payment.orderId, origin });
     }

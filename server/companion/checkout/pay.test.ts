@@ -167,6 +167,8 @@ describe('3-D Secure and slow payments', () => {
     expect(refused.error).toMatchObject({ code: 'unsafe_redirect', message: 'The gateway’s 3-D Secure page address is not safe to open' });
     // The gateway has the payment: kept as it stands, for reconciliation to settle.
     expect((await stack.ledger.getPayment(session.order_id))?.status).toBe('pending');
+    // A second click meets the same attempt, and is told the same.
+    expect((await stack.json('POST', `/api/checkout/sessions/${session.id}/pay`, 502, { body: payBody() })).error.code).toBe('unsafe_redirect');
     // Nor is the challenge the ledger did not keep offered to a customer coming back.
     expect(await stack.json('GET', `/api/checkout/sessions/${session.id}`, 200)).toEqual(expect.not.objectContaining({ challenge_url: expect.anything() }));
     const said = stack.logs.map((line) => JSON.parse(line) as { level: string; msg: string; origin?: string }).filter(({ msg }) => msg.startsWith('refused a redirect'));
