@@ -312,8 +312,8 @@ function checkTokenizer(config: CompanionConfig): void {
   const url = config.tokenizer && new URL(config.tokenizer.widgetUrl);
   if (!url || url.protocol === 'https:' || (config.sandboxOrigin !== undefined && url.origin === new URL(config.sandboxOrigin).origin)) return;
   // The origin it was checked against, said: a pasted PAYFORM_SANDBOX_ORIGIN of a sandbox since moved is the line to change.
-  const sandbox = config.sandboxOrigin === undefined ? 'unset' : `now ${new URL(config.sandboxOrigin).origin}`;
+  const sandbox = config.sandboxOrigin === undefined ? 'none' : new URL(config.sandboxOrigin).origin;
   throw new TypeError(
-    `Invalid companion config: tokenizer.widgetUrl (PAYFORM_GATEWAY_WIDGET_URL, by default PAYFORM_GATEWAY_BASE_URL) must be https, or the sandbox's origin in development (PAYFORM_SANDBOX_ORIGIN, ${sandbox}), not ${url.origin}`,
+    `Invalid companion config: tokenizer.widgetUrl (PAYFORM_GATEWAY_WIDGET_URL, by default PAYFORM_GATEWAY_BASE_URL) must be https, or the sandbox's origin in development, now ${sandbox} (PAYFORM_SANDBOX_ORIGIN or the sandboxOrigin option, else the gateway URL's own origin), not ${url.origin}`,
   );
 }

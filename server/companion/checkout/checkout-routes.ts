@@ -144,6 +144,8 @@ export function checkoutRoutes(): Hono<CompanionEnv> {
   let toldFallback = false;
   checkout.post('/sessions/:id/hosted', takesPayments, limitPayAttempts(), validate('json', HostedRequest), async (c) => {
     const { customer, page_url: pageUrl, fallback } = c.req.valid('json');
+    const url = await c.get('services').hostedCheckouts.open(sessionId(c), customer, pageUrl);
+    // Once the page is opened: a made-up session id must not use up the one line.
     const { tokenizer } = c.get('services').options;
     if (fallback && tokenizer && !toldFallback) {
       toldFallback = true;
@@ -154,7 +156,6 @@ export function checkoutRoutes(): Hono<CompanionEnv> {
         { tokenizer: origin },
       );
     }
-    const url = await c.get('services').hostedCheckouts.open(sessionId(c), customer, pageUrl);
     return c.json({ redirect_url: url } satisfies HostedPage);
   });
 

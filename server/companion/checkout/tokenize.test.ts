@@ -91,9 +91,9 @@ describe('a companion whose widget tokenizes', () => {
     const config = { gatewayApiSecret: 'x'.repeat(32), publicUrl: 'http://localhost:3000', adminToken: 'a-long-enough-admin-token', gateway: { timeoutMs: 30_000 } } as CompanionConfig;
     const tokenizer = { widgetUrl: 'http://127.0.0.1:47299', widgetKey: TEST_WIDGET_KEY };
     expect(() => resolveConfig({ ...config, tokenizer, sandboxOrigin: 'http://127.0.0.1:47201' })).toThrow(
-      "must be https, or the sandbox's origin in development (PAYFORM_SANDBOX_ORIGIN, now http://127.0.0.1:47201), not http://127.0.0.1:47299",
+      "must be https, or the sandbox's origin in development, now http://127.0.0.1:47201 (PAYFORM_SANDBOX_ORIGIN or the sandboxOrigin option, else the gateway URL's own origin), not http://127.0.0.1:47299",
     );
-    expect(() => resolveConfig({ ...config, tokenizer })).toThrow("(PAYFORM_SANDBOX_ORIGIN, unset), not http://127.0.0.1:47299");
+    expect(() => resolveConfig({ ...config, tokenizer })).toThrow("the sandbox's origin in development, now none (PAYFORM_SANDBOX_ORIGIN");
   });
 
   it('refuses card numbers on the pay route, naming the field, before anything reaches the gateway', async () => {
