@@ -183,9 +183,10 @@ export abstract class CheckoutElement extends LitElement {
         this.#lookup = !this.#lookup;
         await (this.#localised = this.#localise());
       }
+      if (run !== this.#run) return;
       // Back from the bank or the hosted page to a form of another session: said (diagnose.ts).
       if (location.search.includes('checkout_session=')) void import('./diagnose.js').then((module) => module.returnedElsewhere(this), () => {});
-      if (run === this.#run) void this.settle(view);
+      void this.settle(view);
     } catch (error) {
       // Even when the session failed first, its error shows in the page's language; when what
       // failed is the language (a card verification's words, lookup.ts), in the one there is.

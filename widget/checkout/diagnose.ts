@@ -8,7 +8,7 @@
  * sees the calm message of the code.
  */
 import '../index.js'; // keeps the form's modules in one chunk under esbuild: see index.ts
-import { CompanionError, type Caller } from './companion.js';
+import { CompanionError, type Caller, type PayErrorCode } from './companion.js';
 
 // `error.fields` names fields as an object's keys, or as a list of names or of zod-like issues.
 const fieldNames = (fields: unknown): string[] =>
@@ -63,17 +63,19 @@ function warn(text: string): void {
 export function returnedElsewhere(element: Caller): void {
   const query = new URLSearchParams(location.search);
   const returned = query.get('checkout_session');
-  if (!returned || returned === element.session) return;
+  const status = query.get('status');
+  // An expired or closed session takes no payment: a new one is what to show then.
+  if (!returned || returned === element.session || status === 'expired' || status === 'closed') return;
   warn(
-    `<${element.localName}>: this page is back from paying checkout session ${returned} (status ${query.get('status')}), but shows session ${element.session}: ` +
+    `<${element.localName}>: this page is back from paying checkout session ${returned} (status ${status}), but shows session ${element.session}: ` +
       `on a page the customer returns to, show the session its checkout_session names rather than open another, or the customer may pay twice`,
   );
 }
 
 /** Says it to the developer; the customer sees the code's message only. */
-function misconfigured(name: string, reason: string, status = 0): CompanionError {
+function misconfigured(name: string, reason: string, status = 0, code: PayErrorCode = 'misconfigured'): CompanionError {
   console.error(`<${name}>: ${reason}`);
-  return new CompanionError('misconfigured', status, [], reason);
+  return new CompanionError(code, status, [], reason);
 }
 
 /** Each request of a diagnosis gives up after 5 s: the customer is waiting for its verdict. */
@@ -231,11 +233,7 @@ export async function diagnose(url: string, endpoint: string, element: Caller, r
   if (code === 'body_already_read') return misconfigured(name, `${url}: ${String(error?.message)}`, status);
   // The companion would not send the customer where the gateway asked (its log says what to set):
   // an error, where a payment left pending would have the customer wait for a page never shown.
-  if (code === 'unsafe_redirect') {
-    const reason = `${url}: ${String(error?.message)}; the companion's log says which setting sends the customer nowhere`;
-    console.error(`<${name}>: ${reason}`);
-    return new CompanionError('unsafe_redirect', status, [], reason);
-  }
+  if (code === 'unsafe_redirect') return misconfigured(name, `${url}: ${String(error?.message)}; the companion's log says which setting sends the customer nowhere`, status, code);
   // The gateway refuses the session's own terms (its currency…): paying.ts words it and closes.
   if (code === 'session_refused') return new CompanionError('misconfigured', status, fieldNames(error?.fields));
   if (!response.ok) return new CompanionError(status === 429 ? 'rate_limited' : status >= 500 ? 'server' : 'rejected', status, fieldNames(error?.fields));

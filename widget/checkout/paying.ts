@@ -844,6 +844,9 @@ async function recover(form: Form, error: unknown, moved: () => boolean, sent: b
   }
   const terms = shopSide(form, error);
   if (terms) return close(form, terms);
+  // A 3-D Secure page nobody may be sent to: the attempt waits for it at the gateway, and every
+  // click meets it again. The shop's to fix (the console says what); not "try again".
+  if (codeOf(error) === 'unsafe_redirect') return close(form, error as CompanionError);
   form.phase = 'ready';
   const invalid = markRefused(form, error);
   // Fields to correct: the message says so, as after a submit with mistakes, not "try again".

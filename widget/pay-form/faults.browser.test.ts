@@ -115,10 +115,12 @@ describe('<pay-form> when things go wrong', () => {
     const { detail } = await error;
     errors.restore();
     await form.updateComplete;
-    expect([detail.code, form.phase, form.hasAttribute('processing')]).to.deep.equal(['unsafe_redirect', 'ready', false]);
+    // Closed: the attempt waits at the gateway for that page, and another click would meet it again.
+    expect([detail.code, form.phase, form.hasAttribute('processing')]).to.deep.equal(['unsafe_redirect', 'closed', false]);
     expect(detail.reason).to.match(/\/pay: The gateway’s 3-D Secure page address is not safe to open; the companion's log says which setting/);
     expect(errors).to.deep.equal([`<pay-form>: ${detail.reason}`]);
-    expect(message(form)).to.equal('Something went wrong. Please try again in a moment.');
+    expect(message(form)).to.equal('This shop cannot accept this payment. Please contact the shop.');
+    expect(form.shadowRoot!.querySelector('[part~=button]')).to.equal(null);
   });
 
   it('reads an answer it cannot parse as an unknown outcome', async () => {
