@@ -39,6 +39,7 @@ import { takenOnIpv6Loopback, takenOnIpv6LoopbackProblem } from './localhost-por
 import { isLocalHttpGateway, isLoopback, isLoopbackHost, isPlainHttpElsewhere } from './loopback.js';
 import { unknownOptions } from './near-names.js';
 import { checkGateway } from './gateway-check.js';
+import { originOf } from './payments/redirects.js';
 import { INSTANCE_HEADER, instanceId } from './operator/public-url-check.js';
 import { checkTokenizer } from './tokenizer-check.js';
 import { requestAddress } from './http/request-address.js';
@@ -562,8 +563,8 @@ function localGatewayOrigin(baseUrl: string, production: boolean, logger: Logger
 function warnOfAnotherSandbox(baseUrl: string, sandboxOrigin: string | undefined, logger: Logger): void {
   const gateway = new URL(baseUrl);
   // One not an address is the config check's to refuse, by name.
-  const origin = sandboxOrigin !== undefined && URL.canParse(sandboxOrigin) ? new URL(sandboxOrigin).origin : undefined;
-  if (gateway.protocol !== 'http:' || origin === undefined || gateway.origin === origin) return;
+  const origin = originOf(sandboxOrigin);
+  if (gateway.protocol !== 'http:' || origin === null || gateway.origin === origin) return;
   logger.warn(
     `PAYFORM_GATEWAY_BASE_URL is ${baseUrl}, plain http, but the sandbox origin is ${origin} (PAYFORM_SANDBOX_ORIGIN, or the sandboxOrigin option): ` +
       `a sandbox sends customers to its 3-D Secure and hosted pages at the address it is reached at, so unless it was started with that public address, each of those redirects is refused and its payment cannot go on; ` +
