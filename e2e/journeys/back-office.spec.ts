@@ -58,6 +58,11 @@ test('balances of every account and terminal, the unreadable terminal flagged; t
   await expect(balances).toContainText('E-commerce terminal');
   await expect(balances.getByText('Unavailable', { exact: true })).toBeVisible();
   await expect(balances).toContainText('temporarily unavailable');
+  // When they were read, and read again on demand: payouts move them with no payment.
+  await expect(balances.getByText(/^As of \d{1,2}:\d{2}:\d{2}/)).toBeVisible();
+  const reread = page.waitForResponse((response) => new URL(response.url()).pathname.endsWith('/api/balances/accounts'));
+  await balances.getByRole('button', { name: 'Refresh' }).click();
+  expect((await reread).status()).toBe(200);
 
   // The worker's ledger has other tests' payments too: count what this one adds.
   const payments = page.getByRole('region', { name: 'Payments' });

@@ -710,7 +710,7 @@ async function loadBalances(): Promise<void> {
       api<{ accounts: Balance[] }>(token!, '/api/balances/accounts'),
       api<Terminals>(token!, '/api/balances/terminals'),
     ]);
-    balances = { accounts: accounts.accounts, terminals };
+    balances = { accounts: accounts.accounts, terminals, readAt: new Date().toISOString() };
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) return refused();
     balances = { ...balances, problem: problemText(error) };

@@ -10,10 +10,14 @@ import type { Balance, MoneyReport, Stats, Terminals } from './admin-api.js';
 import { paymentsChart } from './payments-chart.js';
 import { isolated, shownAmount } from './bidi-isolation.js';
 import { moneyTable } from './money-totals.js';
+import { displayLocale } from './locale.js';
+import { formatTime } from './times.js';
 
 export interface BalancesState {
   readonly accounts?: readonly Balance[];
   readonly terminals?: Terminals;
+  /** When the figures shown were read (ISO): they move with payouts and settlement, not only with payments. */
+  readonly readAt?: string;
   readonly problem?: string;
 }
 
@@ -72,7 +76,15 @@ export function balancesPanel(state: BalancesState, retry: () => void): Template
       : html`<span class="balance__reserve muted">${t('balances.reserve', { amount: shownAmount(balance.balances.rolling_reserve, balance.currency) })}</span>`}
   </li>`;
   return html`<section class="panel balances" aria-labelledby="balances-heading">
-    <h2 id="balances-heading" tabindex="-1">${t('balances.heading')}</h2>
+    <header class="panel__head">
+      <h2 id="balances-heading" tabindex="-1">${t('balances.heading')}</h2>
+      ${state.readAt
+        ? html`<p class="muted balances__read-at">
+            <span>${t('balances.readAt', { time: formatTime(state.readAt, displayLocale()) })}</span>
+            <button type="button" class="button button--small button--quiet" @click=${retry}>${t('balances.readAgain')}</button>
+          </p>`
+        : nothing}
+    </header>
     ${state.problem ? readProblem(state.problem, retry) : nothing}
     <h3>${t('balances.accounts')}</h3>
     ${state.accounts ? html`<ul class="balance-list">${state.accounts.map(row)}</ul>` : loading}
