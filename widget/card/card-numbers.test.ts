@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findCardNumbers, foldDigits, holdsCardNumber, maskCardNumbers, scanForCardNumbers } from './card-numbers.js';
+import { findCardNumbers, foldDigits, holdsCardNumber, maskCardNumbers, nameHoldsCardNumber, scanForCardNumbers } from './card-numbers.js';
 
 const VISA = '4111111111111111';
 const groups = (digits: string, size = 4) => digits.match(new RegExp(`.{1,${size}}`, 'g'))!;
@@ -41,6 +41,9 @@ describe('findCardNumbers', () => {
     ['circled digits', CIRCLED('4000056655665556')],
     ['digits of four kinds', `${SUPERSCRIPT('4111')} ${SUBSCRIPT('1111')} ${CIRCLED('1111')} ${FULL_WIDTH('1111')}`],
     ['Amex groups 4-6-5', '3782 822463 10005'],
+    ['its first six apart, a bar between', '411111|1111111111'],
+    ['its first six apart, a dash between', '411111-1111111111'],
+    ['an Amex number\'s first six apart', '378282|246310005'],
     ['14 digits', '3056 930902 5904'],
     ['19 digits', '4111 1111 1111 1111 003'],
     ['a UnionPay number that fails the check digit, as some do', '6212 3456 7890 1234'],
@@ -171,6 +174,25 @@ describe('findCardNumbers', () => {
     for (const pair of [`Cards: ${VISA}, 5555555555554444737`, `4111 1111 1111 1111 / ${VISA}123`]) {
       expect(maskCardNumbers(pair, '#'), pair).toMatch(/^[^\d]*# ?[,/] #$/);
     }
+  });
+});
+
+describe('a card number\'s first six apart from the rest', () => {
+  it('is one with its check digit, but not two numbers a space, a point or a comma apart', () => {
+    expect(holdsCardNumber('BIN 411111/1111111111')).toBe(true);
+    expect(holdsCardNumber('BIN 411111/1111111112')).toBe(false);
+    // A time's microseconds and an amount; an amount's thousands.
+    for (const text of ['00:00:00.411111 1111111111', '411111.1111111111', '411111,1111111111']) expect(holdsCardNumber(text)).toBe(false);
+  });
+});
+
+describe('nameHoldsCardNumber', () => {
+  it('takes a name\'s digits alone, however grouped', () => {
+    for (const name of ['Olena 411111 1111111111', '41111111 11111111', 'O4111l1111e1111n1111a', '４１１１ １１ １１１１１１１１１１']) expect(nameHoldsCardNumber(name)).toBe(true);
+  });
+
+  it('keeps the few numbers names have', () => {
+    for (const name of ['Olena (Apt 12)', 'Koval 2026-11-22', 'Koval 123456789012', 'Louis XIV 1638-1715']) expect(nameHoldsCardNumber(name)).toBe(false);
   });
 });
 

@@ -16,7 +16,8 @@
  * with its security code run into it is taken too.
  *
  * What people write with as many digits is kept. The groups must be a card number's: in fours,
- * each digit alone, or split at the scheme's own gaps (4-6-5), and separated alike (fours may
+ * each digit alone, split at the scheme's own gaps (4-6-5), or its first six apart from the rest
+ * (`411111|1111111111`), and separated alike (fours may
  * mix their marks, as typing slips do, and the first may stand in brackets), so timestamps,
  * dates, amounts and phone numbers, written in pairs and threes and with mixed punctuation, are
  * not taken for one. A number right after `+` with
@@ -44,6 +45,10 @@ const MAX_DIGITS = 19;
 const MAX_PHONE_DIGITS = 15;
 /** Visible characters that may stand between two groups of a card number's digits. */
 const MAX_GAP = 8;
+/** The issuer's identification number (BIN): a card number's first six digits. */
+const BIN_DIGITS = 6;
+/** What stands between two numbers side by side, as `separator` gives it: white space, a point, a comma. */
+const BETWEEN_NUMBERS = /^[ .,]$/;
 /** Sizes of groups a card number may be written in throughout. */
 const ALIKE = [1, 4];
 
@@ -146,13 +151,20 @@ function hidesCardNumber(digits: string): boolean {
   return false;
 }
 
-/** Whether groups of these lengths are grouped as people and schemes group card numbers. */
-function groupedLikeACard(lengths: readonly number[], brand: Brand): boolean {
+/**
+ * Whether groups of these lengths are grouped as people and schemes group card numbers; `apart`:
+ * what separates the first two (as `separator` compares it).
+ */
+function groupedLikeACard(lengths: readonly number[], brand: Brand, digits: string, apart: string): boolean {
   if (lengths.length === 1) return true;
   const first = lengths[0]!;
   // In fours or each digit alone, a shorter rest allowed at the end. Not in pairs or threes:
   // times, dates and amounts (1 234 567) are written so.
   if (ALIKE.includes(first) && lengths.every((length, i) => (i === lengths.length - 1 ? length <= first : length === first))) return true;
+  // Or its issuer's six apart, the rest whole (`411111|1111111111`), as BIN tables and card
+  // lookups write a number; with its check digit, and not apart by a space, a point or a comma,
+  // which put two numbers side by side so (a time's microseconds, then an amount).
+  if (lengths.length === 2 && first === BIN_DIGITS) return luhn(digits) && !BETWEEN_NUMBERS.test(apart);
   // Or split only where the scheme prints its gaps: 4-6-5, 4-6-9, 4-4-5. Groups of 4 to 6, the
   // rest up to 9: two ids of eight digits side by side are not a card number.
   const gaps = gapsOf(brand);
@@ -347,7 +359,7 @@ export function scanForCardNumbers(text: string): CardNumberSpan[] {
         if (number.length < MIN_DIGITS) continue;
         const brand = issuer(number);
         const window = groups.slice(from, to + 1);
-        if (!brand || !groupedLikeACard(window.map((group) => group.digits.length), brand) || endsInAWord(scanned, window)) continue;
+        if (!brand || !groupedLikeACard(window.map((group) => group.digits.length), brand, number, window[1]?.after ?? '') || endsInAWord(scanned, window)) continue;
         if (separatedAsOne(window, number)) found(first.start, groups[to]!.end);
         else {
           // Its brackets go with it: a mask leaves none of them behind.
@@ -362,6 +374,12 @@ export function scanForCardNumbers(text: string): CardNumberSpan[] {
 
 /** Whether `text` holds a card number anywhere. */
 export const holdsCardNumber = (text: string): boolean => findCardNumbers(text).length > 0;
+
+/**
+ * Whether a person's name holds a card number: as any text would, or in its digits alone however
+ * they are grouped (`411111 1111111111`, `41111111 11111111`), since a name has next to none.
+ */
+export const nameHoldsCardNumber = (name: string): boolean => holdsCardNumber(name) || holdsCardNumber(foldDigits(name).replace(/\D/g, ''));
 
 /** Whether `text` is one unbroken run of more than 19 digits, however written: no card number alone. */
 export function isLongDigitRun(text: string): boolean {

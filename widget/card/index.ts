@@ -6,5 +6,5 @@
  *   companion's refusals and log masks, the gateway client's redaction and the sandbox inspector.
  */
 export * from './fields.js';
-export { findCardNumbers, foldDigits, holdsCardNumber, holdsCardNumberOfItsLength, isCardWithCode, isLongDigitRun, maskCardNumbers } from './card-numbers.js';
+export { findCardNumbers, foldDigits, holdsCardNumber, holdsCardNumberOfItsLength, isCardWithCode, isLongDigitRun, maskCardNumbers, nameHoldsCardNumber } from './card-numbers.js';
 export type { CardNumberSpan } from './card-numbers.js';

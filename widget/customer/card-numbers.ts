@@ -4,4 +4,4 @@
  */
 import '../index.js';
 
-export { holdsCardNumber } from '@payform/card/card-numbers';
+export { holdsCardNumber, nameHoldsCardNumber } from '@payform/card/card-numbers';

@@ -79,6 +79,10 @@ describe('card numbers in a name or the e-mail address', () => {
     ['Koval 4111/1111/1111/1111', checkName],
     ['Koval 4111 - 1111 - 1111 - 1111', checkName],
     ['Koval ４１１１１１１１１１１１１１１１', checkName],
+    // A name's digits alone, however grouped.
+    ['Olena 411111 1111111111', checkName],
+    ['41111111 11111111', checkName],
+    ['378282|246310005@example.com', checkEmail],
     ['4111.1111.1111.1111@example.com', checkEmail],
     ['olena_4111_1111_1111_1111@example.com', checkEmail],
     ['4111 1111 1111 1111', checkEmail],

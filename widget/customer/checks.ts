@@ -8,26 +8,26 @@ const CARD_NUMBER = fail('card_number', false);
 // The detector (card/card-numbers.ts) is a chunk loaded the first time a name or address has as
 // many digits as a card number, which they seldom do. Should it fail to load, the widget lets the
 // value through and the companion's own check refuses it on payment.
-let detector: ((text: string) => boolean) | undefined;
+let detector: { readonly holdsCardNumber: (text: string) => boolean; readonly nameHoldsCardNumber: (name: string) => boolean } | undefined;
 let loading: Promise<unknown> | undefined;
 
-/** `CARD_NUMBER` for text that holds one, a pending check while the detector loads, else nothing. */
-function cardNumberCheck(text: string): Check | undefined {
+/** `CARD_NUMBER` for text that holds one (a name: in its digits alone too), a pending check while the detector loads, else nothing. */
+function cardNumberCheck(text: string, name = false): Check | undefined {
   if (!hasEnoughDigits(text)) return undefined;
   if (!detector) {
     loading ??= import('./card-numbers.js').then(
-      (module) => (detector = module.holdsCardNumber),
-      () => (detector = () => false),
+      (module) => (detector = module),
+      () => (detector = { holdsCardNumber: () => false, nameHoldsCardNumber: () => false }),
     );
     return { valid: false, potentiallyValid: true, pending: loading };
   }
-  return detector(text) ? CARD_NUMBER : undefined;
+  return (name ? detector.nameHoldsCardNumber : detector.holdsCardNumber)(text) ? CARD_NUMBER : undefined;
 }
 
-/** A name: anything but blank, and no card number. */
+/** A name: anything but blank, and no card number, nor one in its digits alone. */
 export function checkName(value: string): Check {
   if (!value.trim()) return fail('empty', true);
-  return cardNumberCheck(value) ?? VALID;
+  return cardNumberCheck(value, true) ?? VALID;
 }
 
 /** An address with a local part, a domain and a dot in it; no spaces, and no card number. */

@@ -164,6 +164,9 @@ describe('a card number split between the first and the last name', () => {
   const split = [
     { fname: '4111 1111', lname: '1111 1111' },
     { fname: 'Olena 4111 1111 1111', lname: '1111 Koval' },
+    // Eight and eight, as no card number is written, and in other scripts' digits.
+    { fname: '41111111', lname: '11111111' },
+    { fname: '４１１１１１１１', lname: '١١١١١١١١' },
   ];
   const REFUSED = {
     'customer.fname': 'must not contain a card number: with the last name after it, it holds one',
@@ -178,7 +181,7 @@ describe('a card number split between the first and the last name', () => {
       const text = await paid.text();
       expect(paid.status, text).toBe(400);
       expect(JSON.parse(text).error.fields).toEqual(REFUSED);
-      expect(text).not.toContain('1111 1111');
+      expect(text).not.toContain(names.lname);
       expect((await stack.ledger.getSession(session.id))?.payment).toBeNull();
       const prefilled = await stack.request('POST', '/api/checkout/sessions', { admin: true, body: { amount: 10, currency: 'UAH', description: 'Tea', customer: names } });
       expect(prefilled.status).toBe(400);

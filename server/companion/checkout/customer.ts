@@ -4,7 +4,7 @@
  * dashes and brackets as people type them are dropped). None may hold a card number.
  */
 import * as z from 'zod';
-import { holdsCardNumber, isCardNumberAsPhone } from '@payform/card';
+import { holdsCardNumber, isCardNumberAsPhone, nameHoldsCardNumber } from '@payform/card';
 import { EMAIL_ADDRESS, requiredText } from '@payform/gateway/wire';
 import type { CustomerDetails, PaymentMethod } from '../../ledger/index.js';
 import { definedFields } from '../optional-fields.js';
@@ -20,7 +20,7 @@ export const withoutCardNumber = <T extends z.ZodType<string>>(text: T, holds: (
 
 // The widget refuses it by the same rule as the payer types (its customer checks). A merchant's
 // prefilled patronym and city are held to it too.
-export const Name = withoutCardNumber(z.string().trim().pipe(requiredText(256))).describe('1 to 256 characters once trimmed; no card number in it');
+export const Name = withoutCardNumber(z.string().trim().pipe(requiredText(256)), nameHoldsCardNumber).describe('1 to 256 characters once trimmed; no card number in it, nor in its digits alone');
 // The shape of an address only, as the gateway's client checks it: zod's default pattern refuses
 // one-letter top-level domains and internationalised addresses, which the widget takes.
 const Email = withoutCardNumber(z.string().trim().pipe(z.email({ pattern: EMAIL_ADDRESS, error: 'must be an e-mail address' }).max(256))).describe(
@@ -51,8 +51,8 @@ export function namesApart(customer: { readonly fname?: string; readonly lname?:
  * payment keeps, the payer's and the merchant's prefill put together.
  */
 export function cardInNames({ fname, lname }: { readonly fname?: string; readonly lname?: string }): Record<'fname' | 'lname', string> | undefined {
-  if (fname === undefined || lname === undefined || !holdsCardNumber(`${fname} ${lname}`)) return undefined;
-  if (holdsCardNumber(fname) || holdsCardNumber(lname)) return undefined;
+  if (fname === undefined || lname === undefined || !nameHoldsCardNumber(`${fname} ${lname}`)) return undefined;
+  if (nameHoldsCardNumber(fname) || nameHoldsCardNumber(lname)) return undefined;
   return { fname: 'must not contain a card number: with the last name after it, it holds one', lname: 'must not contain a card number: with the first name before it, it holds one' };
 }
 

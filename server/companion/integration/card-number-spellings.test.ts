@@ -21,6 +21,8 @@ const SPELLINGS = [
   fours('|'), fours('+'), fours(':'), fours('*'), `(${fours(')(')})`, fours('      '),
   [...PAN].map((digit) => `${digit}\u0332`).join(''), [...PAN].map((digit) => `${digit}\ufe0f\u20e3`).join(''),
   '4242<b>4242</b>4242<i>4242</i>', fours('.'), fours('  '), fours('/'), PAN.replace(/\d/g, (digit) => String.fromCharCode(0xff10 + Number(digit))),
+  // Its first six apart, as a BIN lookup writes it.
+  `${PAN.slice(0, 6)}|${PAN.slice(6)}`, `${PAN.slice(0, 6)}-${PAN.slice(6)}`,
 ];
 
 /** A spelling masked: the brackets around the digits are not the card number's. */
