@@ -114,6 +114,7 @@ describe('a body of another media type', () => {
     );
     expect(await said({ 'Content-Type': 'Text/Plain; charset=utf-8' })).toContain('(it came as text/plain)');
     expect(await said({ 'Content-Type': 'json <script>' })).toContain('(its Content-Type is no media type)');
+    expect(await said({ 'Content-Type': 'application/4111-1111-1111-1111' })).toContain('(it came as application/[card number])');
   });
 });
 

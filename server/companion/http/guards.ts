@@ -8,7 +8,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import type { CompanionEnv } from '../context.js';
 import { bodyLimit } from 'hono/body-limit';
 import { matchedRoutes } from 'hono/route';
-import { isQuotedSetting } from '@payform/gateway';
+import { isQuotedSetting, maskCardData } from '@payform/gateway';
 import { fieldPath } from '@payform/gateway/wire';
 import type { Logger } from '../log/logger.js';
 import { clientKey, UNKNOWN_CLIENT } from './client-address.js';
@@ -175,9 +175,12 @@ const WIDE_CHARSET = /^(utf-?(16|32)|ucs-?[24])/i;
 /** A media type as RFC 9110 spells one: only such a value is said back (the header is the client's text). */
 const MEDIA_TYPE = /^[\w!#$&^.+-]{1,64}\/[\w!#$&^.+-]{1,64}$/;
 
-/** How a refused body came: a client's form encoding or text/plain is named, so the fix is plain. */
+/**
+ * How a refused body came: a client's form encoding or text/plain is named, so the fix is plain.
+ * A card number written as its subtype is masked, as anywhere the companion says something back.
+ */
 const sentAs = (mediaType: string): string =>
-  mediaType === '' ? 'it came without a Content-Type' : MEDIA_TYPE.test(mediaType) ? `it came as ${mediaType}` : 'its Content-Type is no media type';
+  mediaType === '' ? 'it came without a Content-Type' : MEDIA_TYPE.test(mediaType) ? `it came as ${maskCardData(mediaType)}` : 'its Content-Type is no media type';
 
 /**
  * Whether the request came over HTTP/1 (@hono/node-server), whose framing announces every body
