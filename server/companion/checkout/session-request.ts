@@ -81,7 +81,9 @@ const SessionFields = z.strictObject({
     .boolean()
     .optional()
     .describe('Whether a successful payment keeps the card for customer_id (the customer consented to a stored card). Default true; only with customer_id; never false for method lookup'),
-  return_url: Url.max(2048).optional(),
+  // Kept, given back and sent on as the gateway's return address: a card number in it, its
+  // query's or its path's, is refused as in an id.
+  return_url: withoutCardNumber(Url.max(2048), holdsCardNumberOfItsLength).optional(),
   modes: z.array(z.enum(['direct', 'hosted'])).min(1).optional(),
   ttl_seconds: z.number().int().min(60).max(7 * 86_400).optional(),
 });

@@ -87,6 +87,8 @@ describe('POST /api/checkout/sessions', () => {
     [{ return_url: 'http://shop.example/thanks' }, 'return_url', 'must be an https: URL'],
     [{ return_url: 'https://shop:secret@shop.example/thanks' }, 'return_url', 'must not carry a user name or password'],
     [{ return_url: 'https://shop@shop.example/thanks' }, 'return_url', 'must not carry a user name or password'],
+    [{ return_url: 'https://shop.example/thanks?pan=4111111111111111' }, 'return_url', 'must not contain a card number'],
+    [{ return_url: 'https://shop.example/4111-1111-1111-1111/' }, 'return_url', 'must not contain a card number'],
     [{ modes: [] }, 'modes', 'must have at least 1 item'],
     [{ ttl_seconds: 10 }, 'ttl_seconds', 'must be at least 60'],
     [{ extra: 1 }, 'extra', 'is not allowed'],
