@@ -12,6 +12,7 @@ import type {
 import type { GatewayEvent, OperationResult, PaymentStatus, PaymentUpdate, ReportedPayment } from '../../ledger/index.js';
 import { brandOfMask } from './card-brand.js';
 import { isAllowedRedirect } from './redirects.js';
+import { holdsCardNumberOfItsLength } from '@payform/card';
 import { maskStoredText, redactForStorage } from '../log/redact.js';
 import { MAX_MINOR_UNITS } from '../http/amounts.js';
 import { definedFields } from '../optional-fields.js';
@@ -167,7 +168,7 @@ function isOperationEvent(event: WebhookEvent): event is OperationEvent {
  * `body`, its stored form (storedBody of the JSON it carries), when the caller has it already.
  */
 export function gatewayEvent(data: string, event: WebhookEvent, sandboxOrigin: string | undefined, body = storableBody(data)): GatewayEvent {
-  const common = { data, body, method: event.method, status: event.status, orderId: event.order_id.slice(0, 256) };
+  const common = { data, body, method: event.method, status: event.status, orderId: storedOrderId(event.order_id) };
   if (isOperationEvent(event)) {
     const { status: _, ...result } = operationResult(event);
     const currency = text(event.currency, 3);
@@ -179,6 +180,16 @@ export function gatewayEvent(data: string, event: WebhookEvent, sandboxOrigin: s
   putPaymentDetails(payment, facts, facts.status, sandboxOrigin);
   putReported(payment, facts);
   return payment;
+}
+
+/**
+ * An event's order id as the ledger keeps, lists and matches it. One holding a card number, by
+ * the rule a session's order id is refused by, names no order of this companion's: it would be
+ * stored and shown whole, so it is kept masked, and stays unmatched as it would anyway.
+ */
+function storedOrderId(orderId: string): string {
+  const kept = orderId.slice(0, 256);
+  return holdsCardNumberOfItsLength(kept) ? maskStoredText(kept) : kept;
 }
 
 /**
@@ -209,7 +220,7 @@ export function unreadableEvent(data: string): GatewayEvent {
     body,
     method: named(fields.method) ?? UNNAMED,
     status: named(fields.status) ?? UNNAMED,
-    orderId: loose(fields.order_id, 256) ?? UNNAMED,
+    orderId: storedOrderId(loose(fields.order_id, 256) ?? UNNAMED),
     unreadable: true,
   };
 }

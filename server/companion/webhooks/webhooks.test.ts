@@ -8,6 +8,7 @@ import { TestClock } from '../../ledger/testing/databases.js';
 import { encodeWebhookData, signWebhook, webhookForm } from '@payform/gateway';
 import { testProjectCredentials } from '@payform/gateway/testing';
 import { card, cardNumber, TEST_CVV } from '../test/cards.js';
+import { fileBackend } from '../../ledger/testing/databases.js';
 import { CLIENT_IP, createStack, payBody } from '../test/stack.js';
 import type { Json, Stack } from '../test/stack.js';
 
@@ -231,6 +232,20 @@ describe('POST /webhooks/gateway', () => {
       for (const kept of [`"gateway_order_id":"${gatewayOrderId}"`, '"customer_phone":"+380501234567"', '"rrn":"987654321098"']) expect(text).toContain(kept);
     }
     expect((await stack.ledger.getPayment(orderId))?.statusDescription).toBe('Declined: card [card number]');
+  });
+
+  it('keeps an event for an order id that holds a card number with that id masked, and stores it nowhere whole', async () => {
+    await stack.close();
+    stack = await createStack({ backend: fileBackend });
+    stack.dropWebhooks = true;
+    for (const orderId of ['4111 1111 1111 1111', '411111|1111111111', '４１１１１１１１１１１１１１１１']) {
+      const response = await post(webhookForm(paymentEvent(orderId, 'success'), SECRET));
+      expect(await response.json()).toMatchObject({ outcome: 'unmatched' });
+    }
+    const listed = await (await stack.request('GET', '/api/webhook-events?limit=10', { admin: true })).text();
+    expect(JSON.parse(listed).events.map((event: { order_id: string }) => event.order_id)).toEqual(['[card number]', '[card number]', '[card number]']);
+    const stored = await stack.testLedger.contents!();
+    for (const text of [listed, stored]) expect(text).not.toMatch(/4111|1111|１１１１/);
   });
 
   it('never moves a final state back: a late pending after success is stale', async () => {
