@@ -230,6 +230,10 @@ describe('startCompanion', () => {
       const malformed = await rawExchange(companion.port, 'NOT HTTP AT ALL\r\n\r\n');
       expect(malformed.head).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
       expect(JSON.parse(malformed.body).error.code).toBe('malformed_request');
+      // A proxy's tunnel is no method of the companion's: answered, not dropped.
+      const tunnel = await rawExchange(companion.port, 'CONNECT shop.example:443 HTTP/1.1\r\nHost: shop.example:443\r\n\r\n');
+      expect(tunnel.head).toMatch(/^HTTP\/1\.1 405 Method Not Allowed\r\n/);
+      expect(JSON.parse(tunnel.body).error.code).toBe('method_not_allowed');
       // A client that goes away with half a request sent is no broken request.
       await rawExchange(companion.port, 'GET /healthz HTTP/1.1\r\nHost: sh');
       const told = memory.lines.map((line) => JSON.parse(line) as { level: string; msg: string }).filter((line) => /refused with (431|400|408)/.test(line.msg));

@@ -52,14 +52,13 @@ export class UnparsedRequests {
       this.#tell(refusal, { parser: error.code ?? 'unknown' });
       // A response already on its way cannot be followed by another on the same connection.
       const inFlight = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage;
-      if (socket.writable && !inFlight?.headersSent) {
-        const body = JSON.stringify({ error: { code: refusal.code, message: refusal.message } });
-        socket.write(
-          `HTTP/1.1 ${refusal.status} ${STATUS_CODES[refusal.status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-            `Cache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
-        );
-      }
+      if (socket.writable && !inFlight?.headersSent) socket.write(rawAnswer(refusal.status, refusal.code, refusal.message));
       socket.destroy(error);
+    });
+    // Node hands CONNECT (a proxy's tunnel) to this event and, with no listener, drops the
+    // connection unanswered: the companion is no proxy, which the 405 says.
+    server.on('connect', (_request: unknown, socket: Duplex) => {
+      socket.end(rawAnswer(405, 'method_not_allowed', 'CONNECT is not a method this server takes: it is no proxy'));
     });
   }
 
@@ -88,6 +87,15 @@ export class UnparsedRequests {
     this.#told.add(refusal.code);
     log[refusal.status >= 500 ? 'error' : first ? 'warn' : 'debug'](refusal.warning, { status: refusal.status, ...context });
   }
+}
+
+/** A whole HTTP/1.1 answer in the error envelope, written to a socket no response object has. */
+function rawAnswer(status: number, code: string, message: string): string {
+  const body = JSON.stringify({ error: { code, message } });
+  return (
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+    `Cache-Control: no-store\r\nConnection: close\r\n\r\n${body}`
+  );
 }
 
 const TIMED_OUT: Refusal = {
