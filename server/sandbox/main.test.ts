@@ -6,6 +6,7 @@
  */
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
+import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { once } from 'node:events';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -103,6 +104,12 @@ describe('payform-sandbox (server/sandbox/main.ts)', { timeout: 30_000 }, () => 
         PAYFORM_SANDBOX_ORIGIN: url,
       });
       expect(await (await fetch(`${url}/health`)).text()).toBe('OK');
+      // A client that takes the sandbox for its proxy is answered, not cut off.
+      const tunnel = connect(Number(new URL(url).port), '127.0.0.1');
+      tunnel.end('CONNECT gateway.example:443 HTTP/1.1\r\nHost: gateway.example:443\r\n\r\n');
+      const answer = (await tunnel.toArray()).join('');
+      expect(answer).toMatch(/^HTTP\/1\.1 405 Method Not Allowed\r\n/);
+      expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toEqual({ message: expect.stringContaining('CONNECT'), args: { code: 'P-405' } });
       const accounts = await fetch(`${url}/api/v1/balances/pos/5d1c2a8e-3f47-4b6a-9e0d-7c4b2f8a6e15/accounts`, {
         headers: { 'X-API-AUTH': 'CPAY printed-key:legacy-named-secret-of-32-bytes!' },
       });

@@ -7,6 +7,7 @@
 import type { AddressInfo } from 'node:net';
 import { everyInterfaceWarning, listenProblem, packageVersion, readCommandLine, USAGE } from './command-line.js';
 import { SANDBOX_DOCS } from './docs.js';
+import { refuseTunnels } from './http/tunnels.js';
 import { LEGACY_CREDENTIAL_VARIABLES } from './environment.js';
 import type { Project } from './config.js';
 
@@ -93,6 +94,8 @@ ${boundLine}${others.map((other) => `  also project ${other.name}: pos_id ${othe
   inspector and control plane: ${url}/_sandbox   test cards: ${url}/
   docs: ${SANDBOX_DOCS}`);
 });
+
+refuseTunnels(server);
 
 server.on('error', (error) => {
   console.error(`payform sandbox could not start: ${listenProblem(error, options)}`);
