@@ -3,6 +3,9 @@
 // origin, and a 404 handler that answers everything.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import { Hono } from 'hono';
+import { cors } from 'hono/cors';
 import compression from 'compression';
 import express from 'express';
 import type { RequestHandler } from 'express';
@@ -102,6 +105,42 @@ describe('a host CORS middleware before the companion', () => {
     expect(said[0]!.msg).toContain('Mount the companion before it');
     // The refused origin's warning says its browser is refused the answer: now that is so.
     expect(logged('origin is not allowed').map(({ level }) => level)).toEqual(['warn']);
+  });
+});
+
+describe("a Hono host's cors() on every path, before the companion", () => {
+  it('does not let a refused origin read the checkout API, served by Node or in process, and is said once', async () => {
+    const memory = memorySink();
+    lines = memory.lines;
+    const shop = new Hono();
+    shop.use('*', cors());
+    const server = serve({ fetch: shop.fetch, port: 0, hostname: '127.0.0.1' });
+    await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const companion = await composeCompanion(readCompanionConfig({ PAYFORM_DATABASE_URL: ':memory:', PAYFORM_ADMIN_TOKEN: ADMIN_TOKEN, PAYFORM_ALLOWED_ORIGINS: SHOP }), {
+      gatewayBaseUrl: sandbox.url,
+      sandboxOrigin: sandbox.url,
+      publicUrl: url,
+      basePath: '/payments',
+      logger: createLogger({ sink: memory.sink }),
+    });
+    cleanups.push(() => new Promise<void>((resolve) => (server.close(() => resolve()), (server as { closeAllConnections?: () => void }).closeAllConnections?.())), () => companion.close());
+    shop.route('/', companion.app);
+    const opened = await fetch(`${url}/payments/api/checkout/sessions`, { method: 'POST', headers: admin, body: JSON.stringify({ amount: 150, currency: 'XTS', description: 'Test' }) });
+    const { id } = (await opened.json()) as { id: string };
+
+    for (const read of [(init: RequestInit) => fetch(`${url}/payments/api/checkout/sessions/${id}`, init), (init: RequestInit) => Promise.resolve(shop.request(`/payments/api/checkout/sessions/${id}`, init))]) {
+      const elsewhere = await read({ headers: { Origin: 'https://attacker.example' } });
+      expect(elsewhere.status).toBe(200);
+      expect(elsewhere.headers.get('access-control-allow-origin')).toBeNull();
+      // The shop's page reads it: by its origin, or over Node by the host's `*`, which is left on
+      // allowed origins' answers there (looking would cost every pay call a web Headers).
+      const ours = await read({ headers: { Origin: SHOP } });
+      expect([SHOP, '*']).toContain(ours.headers.get('access-control-allow-origin'));
+    }
+    const said = logged('put Access-Control-Allow-Origin');
+    expect(said.map(({ level }) => level)).toEqual(['error']);
+    expect(said[0]!.msg).toContain("Give cors() only the host's own paths");
   });
 });
 

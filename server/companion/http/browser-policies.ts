@@ -124,6 +124,7 @@ const REFUSED_ORIGINS_REMEMBERED = 1000;
 export function checkoutCors(allowedOrigins: readonly string[], ownOrigin: string): MiddlewareHandler<CompanionEnv> {
   const allowed = new Set(allowedOrigins);
   const reported = new Set<string>();
+  const dropHostCors = hostCorsOnAnswers();
   const allowOrigin = (origin: string, c: Context<CompanionEnv>): string | undefined => {
     if (allowed.has(origin)) return origin;
     // A same-origin request (the companion's own pages, under whatever host name) needs no CORS;
@@ -155,12 +156,41 @@ export function checkoutCors(allowedOrigins: readonly string[], ownOrigin: strin
     if (outgoing) {
       outgoing.setHeader('Vary', 'Origin');
       if (allowedOrigin) outgoing.setHeader('Access-Control-Allow-Origin', allowedOrigin);
-      return next();
+      if (allowedOrigin || !origin) return next();
+      await next();
+      return dropHostCors(c);
     }
     await next();
     const headers = c.res.headers;
     headers.append('Vary', 'Origin');
     if (allowedOrigin) headers.set('Access-Control-Allow-Origin', allowedOrigin);
+    else if (origin) dropHostCors(c);
+  };
+}
+
+/**
+ * A Hono host's cors() before the mount puts its Access-Control-* headers on the context's
+ * answer, and every route's answer inherits them (Hono copies them over): `*` would let the page
+ * of a refused origin read a checkout session. Looked for on a refused origin's answers only —
+ * on every answer it would cost the pay call a web Headers of its own — and taken off, said once.
+ */
+function hostCorsOnAnswers(): (c: Context<CompanionEnv>) => void {
+  let said = false;
+  return (c) => {
+    const headers = c.res.headers;
+    const hostOrigin = headers.get('access-control-allow-origin');
+    if (hostOrigin === null) return;
+    for (const name of [...headers.keys()]) {
+      if (name.startsWith('access-control-')) headers.delete(name);
+    }
+    if (said) return;
+    said = true;
+    c.get('logger').error(
+      "a middleware before the companion put Access-Control-Allow-Origin on its answers (Hono's cors() on the host's every path), which would let the pages of every origin it allows (all, with *) read them: " +
+        'the companion takes it off the answers to origins PAYFORM_ALLOWED_ORIGINS (allowedOrigins) does not name, but that middleware still answers the preflights (OPTIONS) itself. ' +
+        "Give cors() only the host's own paths, or route the companion before it",
+      { access_control_allow_origin: hostOrigin },
+    );
   };
 }
 
