@@ -1,5 +1,8 @@
 // The pay rate limits themselves: what is counted, under which key, and how much they can hold.
 import { describe, expect, it } from 'vitest';
+import type { Ledger } from '../../ledger/index.js';
+import { fileBackend } from '../../ledger/testing/databases.js';
+import type { LedgerBackend } from '../../ledger/testing/databases.js';
 import { clientNetwork } from '../http/client-address.js';
 import { RateLimiter } from '../http/rate-limit.js';
 import { payBody, stacksPerTest } from '../test/stack.js';
@@ -10,7 +13,39 @@ let stack: Stack;
 const open = async (options: StackOptions = {}) => (stack = await openStack(options));
 const payLimits = () => stack.companion.companion.services.payLimits;
 
+/** A SQLite file whose ledger answers every call as a database gone away (SQLITE_BUSY) while `away()` holds. */
+function awayWhile(away: () => boolean): LedgerBackend {
+  return {
+    ...fileBackend,
+    async open(clock) {
+      const opened = await fileBackend.open(clock);
+      const ledger = new Proxy(opened.ledger, {
+        get(target, name, receiver) {
+          const value: unknown = Reflect.get(target, name, receiver);
+          if (typeof value !== 'function') return value;
+          return (...args: unknown[]) => (away() ? Promise.reject(Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' })) : (value as (...a: unknown[]) => unknown).apply(target, args));
+        },
+      }) as Ledger;
+      return { ...opened, ledger };
+    },
+  };
+}
+
 describe('pay rate limits', () => {
+  it('do not count the attempts answered 503 while the ledger is away: the customer who waits pays once it is back', async () => {
+    let away = false;
+    await open({ backend: awayWhile(() => away), companion: { rateLimits: { perSession: 2, perClient: 2 } } });
+    const session = await stack.openSession();
+    away = true;
+    for (let i = 0; i < 4; i += 1) {
+      const refused = await stack.pay(session.id, payBody(), { ip: '192.0.2.9' });
+      expect(refused.status).toBe(503);
+      expect((await refused.json()).error.code).toBe('ledger_unavailable');
+    }
+    away = false;
+    expect((await stack.pay(session.id, payBody(), { ip: '192.0.2.9' })).status).toBe(200);
+  });
+
   it('count no session for an id that cannot be one, so junk ids take no memory', async () => {
     await open({ companion: { rateLimits: { perSession: 100, perClient: 100 } } });
     for (let i = 0; i < 20; i += 1) {

@@ -50,6 +50,12 @@ export class RateLimiter {
     return { allowed: window.count <= this.#limit, retryAfterMs: window.endsAt - now, justExceeded: window.count === this.#limit + 1 };
   }
 
+  /** Takes back one request counted for `key` in the current window: one the server could not serve. */
+  giveBack(key: string): void {
+    const window = this.#windows.get(key);
+    if (window && window.endsAt > this.#clock() && window.count > 0) window.count -= 1;
+  }
+
   /** Whether `key` is past its limit in the current window, without counting a request. */
   check(key: string): RateDecision {
     const now = this.#clock();
