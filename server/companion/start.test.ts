@@ -285,6 +285,18 @@ describe('startCompanion', () => {
     expect(await started({})).toEqual([]);
   });
 
+  it('warns at start of a plain-http gateway on another machine with no sandbox origin set, whose 3-D Secure pages it would refuse', async () => {
+    // The sandbox as another machine names it, reached here through a fetch that goes to this one's.
+    const remote = 'http://sandbox.test:3001';
+    const memory = memorySink();
+    const settings = readCompanionConfig({ PAYFORM_DATABASE_URL: ':memory:', PAYFORM_ADMIN_TOKEN: 'a-long-enough-admin-token', PAYFORM_PUBLIC_URL: 'http://localhost:3000', PAYFORM_GATEWAY_BASE_URL: remote });
+    const fetchHere: typeof fetch = (input, init) => fetch(String(input instanceof Request ? input.url : input).replace(remote, sandbox.url), init);
+    await (await composeCompanion(settings, { fetch: fetchHere, logger: createLogger({ sink: memory.sink }) })).close();
+    const said = memory.lines.map((line) => JSON.parse(line) as { level: string; msg: string }).filter(({ msg }) => msg.includes('no sandbox origin is set'));
+    expect(said).toEqual([expect.objectContaining({ level: 'warn', gateway: remote })]);
+    expect(said[0]!.msg).toContain(`set PAYFORM_SANDBOX_ORIGIN to ${remote}`);
+  });
+
   it('warns of a plain-http public URL off this machine, and refuses one given as an option in production', async () => {
     const mountable = { PAYFORM_DATABASE_URL: ':memory:', PAYFORM_ADMIN_TOKEN: 'a-long-enough-admin-token', PAYFORM_GATEWAY_BASE_URL: sandbox.url };
     const plainWarnings = async (settings: Record<string, string>, options: { publicUrl?: string } = {}) => {

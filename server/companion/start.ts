@@ -558,13 +558,26 @@ function localGatewayOrigin(baseUrl: string, production: boolean, logger: Logger
  * reached at unless it was given another public one: a sandbox origin set to another (pasted
  * from a sandbox since moved to another port, or written 127.0.0.1 where the URL says localhost)
  * has every such redirect refused, and the customer left waiting on a payment that cannot go on.
+ * So does one on another machine with no sandbox origin set at all.
  * Said, not refused: a sandbox in a container may rightly be reached by one name and shown by another.
  */
 function warnOfAnotherSandbox(baseUrl: string, sandboxOrigin: string | undefined, logger: Logger): void {
   const gateway = new URL(baseUrl);
+  if (gateway.protocol !== 'http:') return;
+  if (sandboxOrigin === undefined) {
+    // Plain http on another machine (one on this machine stands as its own origin): a sandbox
+    // whose redirects no origin lets through.
+    if (!isPlainHttpElsewhere(gateway)) return;
+    logger.warn(
+      `PAYFORM_GATEWAY_BASE_URL is ${baseUrl}, plain http on another machine, so a sandbox, but no sandbox origin is set (PAYFORM_SANDBOX_ORIGIN, or the sandboxOrigin option): ` +
+        `every redirect to its 3-D Secure and hosted pages would be refused and its payment could not go on; set PAYFORM_SANDBOX_ORIGIN to ${gateway.origin} (or to the public address the sandbox was started with)`,
+      { gateway: gateway.origin },
+    );
+    return;
+  }
   // One not an address is the config check's to refuse, by name.
   const origin = originOf(sandboxOrigin);
-  if (gateway.protocol !== 'http:' || origin === null || gateway.origin === origin) return;
+  if (origin === null || gateway.origin === origin) return;
   logger.warn(
     `PAYFORM_GATEWAY_BASE_URL is ${baseUrl}, plain http, but the sandbox origin is ${origin} (PAYFORM_SANDBOX_ORIGIN, or the sandboxOrigin option): ` +
       `a sandbox sends customers to its 3-D Secure and hosted pages at the address it is reached at, so unless it was started with that public address, each of those redirects is refused and its payment cannot go on; ` +

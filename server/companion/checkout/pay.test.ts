@@ -174,6 +174,8 @@ describe('3-D Secure and slow payments', () => {
     const said = stack.logs.map((line) => JSON.parse(line) as { level: string; msg: string; origin?: string }).filter(({ msg }) => msg.startsWith('refused a redirect'));
     expect(said).toEqual([expect.objectContaining({ level: 'error', origin: stack.sandboxUrl })]);
     expect(said[0]!.msg).toContain(`the sandbox origin is http://localhost:1 (PAYFORM_SANDBOX_ORIGIN or the sandboxOrigin option, else the gateway URL's own origin), not ${stack.sandboxUrl} the gateway sends the customer to: set PAYFORM_SANDBOX_ORIGIN to ${stack.sandboxUrl} if that is the sandbox`);
+    // That line is the whole story: no stack of the companion's after it.
+    expect(stack.logs.filter((line) => line.includes('"request error"'))).toEqual([]);
   });
 
   it('a refused challenge ends as a failure the customer can retry', async () => {

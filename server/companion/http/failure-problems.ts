@@ -16,10 +16,11 @@ import { ApiProblem, capitalise, fieldReasons, retryAfterSeconds } from './probl
 
 /**
  * The codes of a gateway that failed a call (busy, refusing the credentials, unreachable, not
- * answering, answering nonsense): the flow that called it logged what it was doing and why, and
- * the request log has the answer; no stack of the companion's says more.
+ * answering, answering nonsense) or sent the customer to a page the companion refused: the flow
+ * that called it logged what it was doing and why, and the request log has the answer; no stack
+ * of the companion's says more.
  */
-export const GATEWAY_FAILURES: ReadonlySet<string> = new Set(['gateway_busy', 'gateway_credentials', 'outcome_unknown', 'gateway_error', 'gateway_unavailable']);
+export const GATEWAY_FAILURES: ReadonlySet<string> = new Set(['gateway_busy', 'gateway_credentials', 'outcome_unknown', 'gateway_error', 'gateway_unavailable', 'unsafe_redirect']);
 
 export function gatewayProblem(error: GatewayError, rename?: (field: string) => string): ApiProblem {
   if (error instanceof InvalidRequestError) {
