@@ -31,7 +31,21 @@ async function plainHttpServer(): Promise<number> {
   return (server.address() as AddressInfo).port;
 }
 
+const errorsOf = (lines: string[]) => lines.map((line) => JSON.parse(line) as { level: string; msg: string }).filter((line) => line.level === 'error');
+
 describe('the gateway check at start', () => {
+  it('says a gateway URL where another JSON service answers is not the gateway, naming the setting', async () => {
+    const port = await plainHttpServer();
+    const memory = memorySink();
+    const settings = loopbackSettings({ PAYFORM_GATEWAY_BASE_URL: `http://127.0.0.1:${port}` });
+    opened.push(await startCompanion(settings, { logger: createLogger({ sink: memory.sink }) }));
+    await eventually(() => expect(errorsOf(memory.lines)).toHaveLength(1), 15_000);
+    const [said] = errorsOf(memory.lines);
+    expect(said!.msg).toContain(`the gateway at http://127.0.0.1:${port} answers, but not as the gateway does (`);
+    expect(said!.msg).toContain('does not have the expected shape');
+    expect(said!.msg).toContain('set PAYFORM_GATEWAY_BASE_URL');
+  });
+
   it('says an https:// gateway URL that plain http answers is so, with the http:// address to set instead', async () => {
     const port = await plainHttpServer();
     const memory = memorySink();

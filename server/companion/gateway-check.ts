@@ -6,10 +6,14 @@
  * which says once — as the companion starts, before a customer's payment finds out — that the
  * credentials are refused, that nothing answers at the gateway's URL, or that something else
  * does (no such path, a redirect, an HTML page: GatewayTrouble reads that from the call's
- * record). So a failed read is not said here again. It never holds the start up, and moves no
- * money.
+ * record). So a failed read is not said here again — but for an answer of the right kind that
+ * is not the gateway's shape (another JSON service at that address: `200 {}`), which no call's
+ * record shows, and which would leave every payment's outcome unknown. It never holds the start
+ * up, and moves no money.
  */
+import { UnexpectedResponseError } from '@payform/gateway';
 import type { GatewayClient } from '@payform/gateway';
+import type { Logger } from './log/logger.js';
 
 /** Each attempt's timeout: a gateway slower than that at start is worth a line anyway. */
 const CHECK_TIMEOUT_MS = 10_000;
@@ -18,9 +22,21 @@ const CHECK_TIMEOUT_MS = 10_000;
 const NO_ORDER = 'payform-check-of-the-endpoints-key';
 
 /** Reads the balances and a receipt once; `signal` stops it when the companion closes first. */
-export async function checkGateway(gateway: GatewayClient, signal: AbortSignal): Promise<void> {
+export async function checkGateway(gateway: GatewayClient, baseUrl: string, logger: Logger, signal: AbortSignal): Promise<void> {
   const options = { signal, timeoutMs: CHECK_TIMEOUT_MS };
   // Its failure is GatewayTrouble's to say; a receipt read after it would only repeat it.
-  if (!(await gateway.balances.listAccounts(options).then(() => true, () => false))) return;
-  await gateway.receipts.forOrder(NO_ORDER, { format: 'pdf' }, options).catch(() => undefined);
+  const read = await gateway.balances.listAccounts(options).then(
+    () => true,
+    (error: unknown) => {
+      const answered = error instanceof UnexpectedResponseError && error.status !== undefined && error.status >= 200 && error.status < 300;
+      if (answered) {
+        logger.error(
+          `the gateway at ${baseUrl} answers, but not as the gateway does (${error.message}): payments sent there would end with their outcome unknown; ` +
+            "set PAYFORM_GATEWAY_BASE_URL (the client's baseUrl, mounted) to the gateway's API address, or to a sandbox started with `npx payform-sandbox`",
+        );
+      }
+      return false;
+    },
+  );
+  if (read) await gateway.receipts.forOrder(NO_ORDER, { format: 'pdf' }, options).catch(() => undefined);
 }

@@ -353,7 +353,7 @@ async function compose(settings: CompanionSettings, options: StartOptions, serve
   // Composed, it takes payments: what their webhooks did not settle, reconciliation does.
   app.companion.reconciler.start();
   const checking = new AbortController();
-  void checkGateway(gateway, checking.signal);
+  void checkGateway(gateway, baseUrl, logger, checking.signal);
   const { tokenizer } = app.companion.services.options;
   if (tokenizer) void checkTokenizer({ ...tokenizer, hostOfBaseUrl: settings.tokenizer?.widgetUrl === undefined }, logger, checking.signal, options.fetch);
   const uncount = countOpenCompanion(shownLedger(settings.databaseUrl), logger);
