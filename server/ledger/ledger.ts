@@ -412,7 +412,7 @@ export async function openLedger(url: string, options: LedgerOptions = {}): Prom
   const schema = options.schema === undefined ? undefined : parseInput(schemaName, options.schema);
   if (schema && !postgres) throw new InvalidLedgerInput('schema', 'applies to PostgreSQL only');
   const sqlite = postgres ? undefined : await sqliteDialect(url, { onCommit: options.onCommit, log: options.log ?? console });
-  const postgresDb = sqlite ? undefined : await postgresDialect(url, { schema, poolSize: options.poolSize });
+  const postgresDb = sqlite ? undefined : await postgresDialect(url, { schema, poolSize: options.poolSize, log: options.log ?? console });
   const database = sqlite ?? postgresDb!;
   const dialect = options.onStatement ? observedDialect(database, options.onStatement) : database;
   const db = new Kysely<LedgerTables>({ dialect });

@@ -7,6 +7,7 @@
 // transaction's own connection, goes with its COMMIT or ROLLBACK, wherever that runs.
 import { CompiledQuery, PostgresAdapter, PostgresDriver } from 'kysely';
 import type { DatabaseConnection, Kysely, TransactionSettings } from 'kysely';
+import type { LedgerLog } from './index-builds.js';
 
 /** Kysely's own key: an instance of an earlier payform (a session lock) and this one exclude each other. */
 const LOCK_KEY = '3853314791062309107';
@@ -14,6 +15,8 @@ const LOCK_KEY = '3853314791062309107';
 const LOCK_TIMEOUT_MS = 60 * 60 * 1_000;
 
 const TAKE_LOCK = CompiledQuery.raw(`select set_config('lock_timeout', '${LOCK_TIMEOUT_MS}', true), pg_advisory_xact_lock(${LOCK_KEY})`);
+/** The lock when it is free; when not, the wait is said first (an instance waiting in silence looks hung). */
+const TRY_LOCK = CompiledQuery.raw(`select pg_try_advisory_xact_lock(${LOCK_KEY}) as taken`);
 
 /** Connections whose next transaction is the migrations' (one set per dialect). */
 type Pending = WeakSet<DatabaseConnection>;
@@ -41,6 +44,7 @@ export class TransactionLockDriver extends PostgresDriver {
   constructor(
     config: ConstructorParameters<typeof PostgresDriver>[0],
     private readonly pending: Pending,
+    private readonly log: LedgerLog,
   ) {
     super(config);
   }
@@ -49,6 +53,11 @@ export class TransactionLockDriver extends PostgresDriver {
     await super.beginTransaction(connection, settings);
     if (!this.pending.delete(connection)) return;
     try {
+      if ((await connection.executeQuery<{ taken: boolean }>(TRY_LOCK)).rows[0]?.taken) return;
+      this.log.warn(
+        'the ledger: another instance holds the migration lock, bringing the schema up to date (or one stopped mid-way, whose connection PostgreSQL has not ended yet): ' +
+          `this one waits for it, up to ${LOCK_TIMEOUT_MS / 60_000} minutes, answering 503 meanwhile; pg_locks shows the holder (locktype advisory, objid of key ${LOCK_KEY})`,
+      );
       await connection.executeQuery(TAKE_LOCK);
     } catch (error) {
       // Kysely rolls back only a transaction whose BEGIN returned.

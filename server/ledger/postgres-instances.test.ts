@@ -1,7 +1,7 @@
 // Two companion instances sharing one PostgreSQL behave as one: each test opens two ledgers
 // (two connection pools) on one fresh schema and races them against each other.
 import pg from 'pg';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openLedger } from './ledger.js';
 import type { Ledger } from './ledger.js';
 import { claimedPayment, gatewayEvent, paidOrder, refundsOf } from './testing/contract.js';
@@ -97,6 +97,33 @@ describe('instances starting at once on an empty PostgreSQL schema', () => {
     }
     const reopened = await openLedger(url, { schema });
     await reopened.close();
+  });
+});
+
+describe('an instance starting while another holds the migration lock', () => {
+  const schema = freshSchemaName();
+  afterEach(() => dropSchema(url, schema));
+
+  it('says it waits, then starts once the lock is let go', async () => {
+    const holder = new pg.Client({ connectionString: url });
+    await holder.connect();
+    const warnings: string[] = [];
+    const log = { info: () => undefined, warn: (line: string) => warnings.push(line), error: (line: string) => warnings.push(line) };
+    try {
+      await holder.query('begin');
+      await holder.query('select pg_advisory_xact_lock(3853314791062309107)');
+      let opened = false;
+      const opening = openLedger(url, { schema, poolSize: 2, log }).then((ledger) => ((opened = true), ledger));
+      await vi.waitFor(() => expect(warnings).toHaveLength(1), { timeout: 10_000 });
+      expect(warnings[0]).toContain('another instance holds the migration lock');
+      expect(opened).toBe(false);
+      await holder.query('commit');
+      const ledger = await opening;
+      await ledger.close();
+      expect(warnings).toHaveLength(1);
+    } finally {
+      await holder.end();
+    }
   });
 });
 

@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import { DEFAULT_MIGRATION_LOCK_TABLE, DEFAULT_MIGRATION_TABLE, PostgresDialect, PostgresIntrospector, sql } from 'kysely';
 import type { DatabaseConnection, DatabaseIntrospector, DatabaseMetadata, DatabaseMetadataOptions, DialectAdapter, Driver, Kysely, PostgresPool, PostgresPoolClient, SchemaMetadata, TableMetadata } from 'kysely';
 import { loadPostgres } from './drivers.js';
+import type { LedgerLog } from './index-builds.js';
 import { TransactionLockAdapter, TransactionLockDriver } from './migration-lock.js';
 import { explainRefusedOptions, POOLED_STATEMENT, poolerFlag, sharesBackends } from './pooler.js';
 
@@ -105,13 +106,16 @@ export class LedgerPostgresDialect extends PostgresDialect {
   /** The connection whose next transaction is the migrations' (migration-lock.ts). */
   readonly #migrating = new WeakSet<DatabaseConnection>();
 
-  constructor(pool: PreparingPool) {
+  readonly #log: LedgerLog;
+
+  constructor(pool: PreparingPool, log: LedgerLog) {
     super({ pool });
     this.#pool = pool;
+    this.#log = log;
   }
 
   override createDriver(): Driver {
-    return new TransactionLockDriver({ pool: this.#pool }, this.#migrating);
+    return new TransactionLockDriver({ pool: this.#pool }, this.#migrating, this.#log);
   }
 
   override createAdapter(): DialectAdapter {
@@ -285,6 +289,8 @@ export interface PostgresOptions {
   /** Schema for every table (created if missing); the server's search_path when omitted. */
   readonly schema?: string;
   readonly poolSize?: number;
+  /** Where a start waiting on another instance's migration says so. */
+  readonly log?: LedgerLog;
 }
 
 export async function postgresDialect(url: string, options: PostgresOptions): Promise<LedgerPostgresDialect> {
@@ -319,7 +325,7 @@ export async function postgresDialect(url: string, options: PostgresOptions): Pr
     await pool.end();
     throw error;
   }
-  return new LedgerPostgresDialect(preparing);
+  return new LedgerPostgresDialect(preparing, options.log ?? console);
 }
 
 /**
