@@ -15,7 +15,11 @@ const LOCK_KEY = '3853314791062309107';
 const LOCK_TIMEOUT_MS = 60 * 60 * 1_000;
 
 const TAKE_LOCK = CompiledQuery.raw(`select set_config('lock_timeout', '${LOCK_TIMEOUT_MS}', true), pg_advisory_xact_lock(${LOCK_KEY})`);
-/** The lock when it is free; when not, the wait is said first (an instance waiting in silence looks hung). */
+/**
+ * The lock when it is free; when not, a wait longer than WAIT_SAID_MS is said (an instance
+ * waiting in silence looks hung; instances started together wait a moment, which is not news).
+ */
+const WAIT_SAID_MS = 3_000;
 const TRY_LOCK = CompiledQuery.raw(`select pg_try_advisory_xact_lock(${LOCK_KEY}) as taken`);
 
 /** Connections whose next transaction is the migrations' (one set per dialect). */
@@ -54,11 +58,17 @@ export class TransactionLockDriver extends PostgresDriver {
     if (!this.pending.delete(connection)) return;
     try {
       if ((await connection.executeQuery<{ taken: boolean }>(TRY_LOCK)).rows[0]?.taken) return;
-      this.log.warn(
-        'the ledger: another instance holds the migration lock, bringing the schema up to date (or one stopped mid-way, whose connection PostgreSQL has not ended yet): ' +
-          `this one waits for it, up to ${LOCK_TIMEOUT_MS / 60_000} minutes, answering 503 meanwhile; pg_locks shows the holder (locktype advisory, objid of key ${LOCK_KEY})`,
-      );
-      await connection.executeQuery(TAKE_LOCK);
+      const said = setTimeout(() => {
+        this.log.warn(
+          'the ledger: another instance holds the migration lock, bringing the schema up to date (or one stopped mid-way, whose connection PostgreSQL has not ended yet): ' +
+            `this one waits for it, up to ${LOCK_TIMEOUT_MS / 60_000} minutes, answering 503 meanwhile; pg_locks shows the holder (locktype advisory, objid of key ${LOCK_KEY})`,
+        );
+      }, WAIT_SAID_MS);
+      try {
+        await connection.executeQuery(TAKE_LOCK);
+      } finally {
+        clearTimeout(said);
+      }
     } catch (error) {
       // Kysely rolls back only a transaction whose BEGIN returned.
       await super.rollbackTransaction(connection).catch(() => undefined);
