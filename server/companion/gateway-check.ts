@@ -28,7 +28,8 @@ export async function checkGateway(gateway: GatewayClient, baseUrl: string, logg
   const read = await gateway.balances.listAccounts(options).then(
     () => true,
     (error: unknown) => {
-      const answered = error instanceof UnexpectedResponseError && error.status !== undefined && error.status >= 200 && error.status < 300;
+      // JSON of another shape: an HTML page or a redirect there is GatewayTrouble's, from the call's record.
+      const answered = error instanceof UnexpectedResponseError && error.fields.length > 0;
       if (answered) {
         logger.error(
           `the gateway at ${baseUrl} answers, but not as the gateway does (${error.message}): payments sent there would end with their outcome unknown; ` +
