@@ -219,6 +219,9 @@ export abstract class CheckoutElement extends LitElement {
     // back/forward cache, reads it anew. `open` or `failure` (the only statuses in o or f; spelt
     // short: the page's bytes).
     if (/^[of]/.test(status) && this.#readied !== view.id) {
+      // Bound for the hosted page of a session that leaves it out: every click would be refused,
+      // so the element is never ready, and diagnose.ts tells the developer why.
+      if (this.hosted && !view.modes.includes('hosted')) return import('./diagnose.js').then((module) => module.hostedRefused(this), unserved(this));
       this.#readied = view.id;
       this.phase = 'ready';
       this.say('');

@@ -8,6 +8,7 @@
  * sees the calm message of the code.
  */
 import '../index.js'; // keeps the form's modules in one chunk under esbuild: see index.ts
+import type { CheckoutElement } from './checkout-element.js';
 import { CompanionError, type Caller, type PayErrorCode } from './companion.js';
 
 // `error.fields` names fields as an object's keys, or as a list of names or of zod-like issues.
@@ -76,6 +77,39 @@ export function returnedElsewhere(element: Caller): void {
 function misconfigured(name: string, reason: string, status = 0, code: PayErrorCode = 'misconfigured'): CompanionError {
   console.error(`<${name}>: ${reason}`);
   return new CompanionError(code, status, [], reason);
+}
+
+/**
+ * A `<pay-form mode>` that is no mode (`Hosted`, `redirect`): the form pays on the hosted page all
+ * the same (pay-form.ts, `hosted`), never by a card the page may not mean to take. Said once a page.
+ */
+export function unknownMode(element: Caller & { mode?: unknown }): void {
+  const { mode, localName: name } = element;
+  if (mode && mode !== 'hosted' && mode !== 'direct') {
+    warn(`<${name}>: mode="${mode}" is not a mode: <${name} mode> is "hosted" (the gateway's hosted page), or "direct" or left out (the card form, when the session allows it); until then the form pays on the hosted page, as with "hosted"`);
+  }
+}
+
+/**
+ * An element bound for the hosted page — `<pay-button>`, a `<pay-form mode>`, a form that cannot
+ * pay by card — of a session whose modes leave hosted payment out: the companion would refuse
+ * every click (409 `mode_not_allowed`). Told as the session is read (checkout-element.ts,
+ * `settle`): the developer, what to change; the customer, that the shop cannot take the payment,
+ * as `<pay-button>` tells a session without the customer's details (paying.ts) — not to try again.
+ */
+export function hostedRefused(element: CheckoutElement): void {
+  const name = element.localName;
+  const { modes } = element.view!;
+  const { mode } = element as { mode?: string };
+  unknownMode(element);
+  // What pays by card instead: a `<pay-form>`, without a mode, on a secure page.
+  const card = !modes.includes('direct')
+    ? ''
+    : name === 'pay-button'
+      ? ', or use <pay-form>, which pays by card'
+      : `, or ${[mode && `leave out mode="${mode}"`, !isSecureContext && 'serve this page over https'].filter(Boolean).join(' and ')} for the form to pay by card`;
+  element.phase = 'closed';
+  element.fail(misconfigured(name, `this checkout session does not allow hosted payment (its modes: ${modes.join(', ') || 'none'}): open it with "hosted" in modes (POST /api/checkout/sessions)${card}`), element.t.unavailable);
 }
 
 /** Each request of a diagnosis gives up after 5 s: the customer is waiting for its verdict. */

@@ -28,6 +28,7 @@ export interface Form extends CheckoutElement {
   show(errors: Partial<Record<FieldName, FieldError>>): void;
   edited: Partial<Record<FieldName, string>>;
   token: string;
+  mode?: string;
 }
 
 const ANSWERS: readonly string[] = ['success', 'failure', 'pending', 'redirect'];
@@ -70,7 +71,10 @@ export function ready(element: CheckoutElement): void {
       hostUpdated: () => follow(element),
     });
   }
-  if (isSecureContext || warned || !isForm(element)) return;
+  if (!isForm(element)) return;
+  // A mode the form does not know pays on the hosted page: diagnose.ts says so, and what to set.
+  if (element.mode && element.mode !== 'hosted' && element.mode !== 'direct') void import('./diagnose.js').then((module) => module.unknownMode(element), () => {});
+  if (isSecureContext || warned) return;
   warned = true;
   console.warn(`<${element.localName}>: this page is not a secure context (https, or http on localhost), so the card form is off and customers pay on the hosted page: serve it over https`);
 }
@@ -415,7 +419,7 @@ async function leave(element: CheckoutElement, fallback?: 'tokenizer_unreachable
     // Refused because the session is being paid (by card, in the form beside this button) or is paid: show that.
     if (error instanceof CompanionError && error.status === 409 && wentOn(element, await fetchView(element).catch(() => undefined))) return refocus(element);
     // A page set up wrong: the element closes rather than stay on offer for clicks that cannot work.
-    const shop = shopSide(element, error) ?? (isForm(element) ? undefined : unasked(element, error));
+    const shop = shopSide(element, error) ?? (isForm(element) ? undefined : unasked(error));
     if (shop) return close(element, shop);
     element.phase = 'ready';
     void refocus(element);
@@ -425,20 +429,15 @@ async function leave(element: CheckoutElement, fallback?: 'tokenizer_unreachable
 }
 
 /**
- * `<pay-button>` cannot ask for the customer details the hosted page needs, nor pay a session
- * whose modes leave hosted payment out: either is a page set up wrong, told to the developer;
- * the customer, that the shop cannot take the payment (`close`).
+ * `<pay-button>` cannot ask for the customer details the hosted page needs: a page set up wrong,
+ * told to the developer; the customer, that the shop cannot take the payment (`close`). A session
+ * whose modes leave hosted payment out never shows the button (diagnose.ts, `hostedRefused`).
  */
-function unasked(element: CheckoutElement, error: unknown): CompanionError | undefined {
+function unasked(error: unknown): CompanionError | undefined {
   if (!(error instanceof CompanionError)) return undefined;
   const customer = error.fields.filter((field) => field.startsWith('customer.'));
-  const modes = element.view?.modes ?? ['hosted'];
-  const reason = customer.length
-    ? `the gateway's hosted page needs the customer's ${customer.map((field) => field.slice(9)).join(' and ')}: open the session with them (customer in POST /api/checkout/sessions), or use <pay-form>, which asks the customer for them`
-    : error.code === 'rejected' && !modes.includes('hosted')
-      ? `this checkout session does not allow hosted payment (its modes: ${modes.join(', ')}): open it with "hosted" in modes (POST /api/checkout/sessions), or use <pay-form>, which pays by card`
-      : '';
-  if (!reason) return undefined;
+  if (!customer.length) return undefined;
+  const reason = `the gateway's hosted page needs the customer's ${customer.map((field) => field.slice(9)).join(' and ')}: open the session with them (customer in POST /api/checkout/sessions), or use <pay-form>, which asks the customer for them`;
   console.error(`<pay-button>: ${reason}`);
   return new CompanionError('misconfigured', error.status, customer, reason);
 }

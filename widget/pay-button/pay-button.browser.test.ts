@@ -280,23 +280,115 @@ describe('hosted checkout', () => {
     expect(names[1]).to.match(/^Pay UAH\s100\.50 on the secure payment page$/);
   });
 
-  it('<pay-button> on a session that does not allow hosted payment tells the developer, and offers the button no more', async () => {
-    const errors = watchConsoleErrors();
-    try {
-      const payButton = await mount({ modes: ['direct'] }, {}, 'pay-button');
-      const error = oneEvent(payButton, 'pay-error');
-      button(payButton).click();
-      const { detail } = await error;
-      expect(detail.code).to.equal('misconfigured');
-      expect(detail.reason).to.contain('this checkout session does not allow hosted payment (its modes: direct)');
-      expect(errors).to.deep.equal([`<pay-button>: ${detail.reason}`]);
-      await payButton.updateComplete;
-      // Not "try again": nothing the customer does can pay this session.
-      expect(message(payButton)).to.equal('This shop cannot accept this payment. Please contact the shop.');
-      // No button left to click again: every click could only be refused again.
-      expect(payButton.shadowRoot!.querySelector('button'), 'no button').to.equal(null);
-    } finally {
+  describe('bound for the hosted page of a session that does not allow it', () => {
+    let errors: ReturnType<typeof watchConsoleErrors>;
+    let warnings: string[];
+    let realWarn: typeof console.warn;
+    beforeEach(() => {
+      errors = watchConsoleErrors();
+      warnings = [];
+      realWarn = console.warn;
+      console.warn = (...args: unknown[]) => void warnings.push(args.join(' '));
+    });
+    afterEach(() => {
       errors.restore();
+      console.warn = realWarn;
+    });
+
+    /**
+     * A `<pay-form>` or `<pay-button>` with `attributes`, for a session that allows direct payment
+     * only, once it told the page it is ready or that it cannot be paid: the events it dispatched,
+     * the `pay-error` detail, and every request but the session's reading.
+     */
+    async function refused(attributes: Record<string, string>, tag: 'pay-form' | 'pay-button' = 'pay-form') {
+      const element = document.createElement(tag);
+      element.session = await createSession({ modes: ['direct'] });
+      for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value);
+      const told = heard(element);
+      const error = oneEvent(element, 'pay-error');
+      const calls = watchFetch();
+      try {
+        await fixture(element);
+        await Promise.race([error, oneEvent(element, 'pay-ready')]);
+        expect(told, 'never ready: every click would be refused').to.deep.equal(['pay-error']);
+        const { detail } = await error;
+        await element.updateComplete;
+        return { element, detail, posted: calls.filter((call) => call.method !== 'GET') };
+      } finally {
+        calls.restore();
+      }
+    }
+
+    /** What the customer is left with: the shop cannot take it, not "try again", and no button to click. */
+    function closed(element: Element, detail: PayEventDetails['pay-error']) {
+      expect(detail).to.include({ code: 'misconfigured', message: 'This shop cannot accept this payment. Please contact the shop.' });
+      expect(message(element)).to.equal(detail.message);
+      expect(element.shadowRoot!.querySelector('button'), 'no button').to.equal(null);
+      expect(errors).to.deep.equal([`<${element.localName}>: ${detail.reason}`]);
+    }
+
+    it('<pay-form mode="hosted"> tells the developer as the session is read, and offers no button', async () => {
+      const { element, detail, posted } = await refused({ mode: 'hosted' });
+      expect(detail.reason).to.equal(
+        'this checkout session does not allow hosted payment (its modes: direct): open it with "hosted" in modes (POST /api/checkout/sessions), or leave out mode="hosted" for the form to pay by card',
+      );
+      closed(element, detail);
+      expect(posted, 'nothing sent').to.deep.equal([]);
+      expect(warnings).to.deep.equal([]);
+    });
+
+    it('<pay-button> tells the developer as the session is read, and offers no button', async () => {
+      const { element, detail, posted } = await refused({}, 'pay-button');
+      expect(detail.reason).to.equal(
+        'this checkout session does not allow hosted payment (its modes: direct): open it with "hosted" in modes (POST /api/checkout/sessions), or use <pay-form>, which pays by card',
+      );
+      closed(element, detail);
+      expect(posted, 'nothing sent').to.deep.equal([]);
+    });
+
+    it('<pay-form> with a mode that is no mode says so too, and which mode to leave out', async () => {
+      const { element, detail } = await refused({ mode: 'redirect' });
+      expect(detail.reason).to.equal(
+        'this checkout session does not allow hosted payment (its modes: direct): open it with "hosted" in modes (POST /api/checkout/sessions), or leave out mode="redirect" for the form to pay by card',
+      );
+      closed(element, detail);
+      expect(warnings).to.deep.equal([
+        '<pay-form>: mode="redirect" is not a mode: <pay-form mode> is "hosted" (the gateway\'s hosted page), or "direct" or left out (the card form, when the session allows it); until then the form pays on the hosted page, as with "hosted"',
+      ]);
+    });
+  });
+
+  it('<pay-form> with a mode that is no mode pays on the hosted page, and the console says so once a page', async () => {
+    const warnings: string[] = [];
+    const realWarn = console.warn;
+    console.warn = (...args: unknown[]) => void warnings.push(args.join(' '));
+    try {
+      for (const mode of ['Hosted', 'Hosted', 'hosted ']) {
+        const form = document.createElement('pay-form');
+        form.session = await createSession();
+        form.setAttribute('mode', mode);
+        const ready = oneEvent(form, 'pay-ready');
+        await fixture(form);
+        // Not the card form, which would take card data the page did not ask for.
+        expect((await ready).detail.mode, mode).to.equal('hosted');
+        await form.updateComplete;
+        expect(form.shadowRoot!.querySelector('input'), mode).to.equal(null);
+        expect(button(form).textContent).to.match(/^Pay UAH\s100\.50 on the secure payment page$/);
+        await waitUntil(() => warnings.some((warning) => warning.includes(`mode="${mode}"`)), `mode="${mode}" not said`);
+      }
+      const said = (mode: string) =>
+        `<pay-form>: mode="${mode}" is not a mode: <pay-form mode> is "hosted" (the gateway's hosted page), or "direct" or left out (the card form, when the session allows it); until then the form pays on the hosted page, as with "hosted"`;
+      expect(warnings).to.deep.equal([said('Hosted'), said('hosted ')]);
+      // `direct`, as a session's modes spell it, is the card form, said nothing of.
+      const form = document.createElement('pay-form');
+      form.session = await createSession();
+      form.setAttribute('mode', 'direct');
+      const ready = oneEvent(form, 'pay-ready');
+      await fixture(form);
+      expect((await ready).detail.mode).to.equal('direct');
+      expect(warnings).to.have.length(2);
+    } finally {
+      console.warn = realWarn;
     }
   });
 

@@ -39,7 +39,7 @@ const FIELDS: Record<FieldName, [
  *
  * @attr session - The checkout session id (from the companion).
  * @attr endpoint - The companion's base URL; defaults to the companion that served the script (its URL up to `/widget/pay-form.js`).
- * @attr mode - `hosted` shows only the button to the gateway's payment page; by default the form pays directly.
+ * @attr mode - `hosted` shows only the button to the gateway's payment page; `direct` or by default the form pays directly. Another value (`Hosted`, `redirect`) is no mode: the hosted page all the same, and the console says so.
  * @attr lang - Language of the form; defaults to the closest `lang` up the page.
  * @attr processing - Reflected while a payment is in flight or being confirmed.
  * @attr invalid - Reflected while a field shows an error.
@@ -94,8 +94,8 @@ export class PayForm extends CheckoutElement {
     token: { state: true },
   };
 
-  /** `hosted` for the gateway's payment page only; empty (default) pays directly when the session allows it. */
-  mode: '' | 'hosted' = '';
+  /** `hosted` for the gateway's payment page only; `direct` or empty (default) pays directly when the session allows it. Any other value is no mode: the hosted page all the same, and the console says so. */
+  mode: '' | 'hosted' | 'direct' = '';
   invalid = false;
   complete = false;
 
@@ -127,11 +127,13 @@ export class PayForm extends CheckoutElement {
   extras?: ((html: typeof Html, locale: string) => TemplateResult) | false;
 
   /**
-   * Direct payment needs a session that allows it and a secure page; otherwise hosted checkout is the way.
+   * Direct payment needs a session that allows it and a secure page; otherwise hosted checkout is
+   * the way. So is any `mode` set but `direct`: one that is no mode (`Hosted`, `redirect`) is the
+   * low-scope path too, rather than card data the page may not mean to take (diagnose.ts says so).
    * @internal
    */
   override get hosted(): boolean {
-    return this.mode === 'hosted' || !this.view?.modes.includes('direct') || !isSecureContext;
+    return (!!this.mode && this.mode !== 'direct') || !this.view?.modes.includes('direct') || !isSecureContext;
   }
 
   protected override willUpdate(changed: PropertyValues): void {
