@@ -174,9 +174,13 @@ function readSettings(flags: Flags, env: Env, withCompanion: boolean): SandboxEn
   };
 }
 
-/** `--host 127.0.0.1` or `SANDBOX_HOST=127.0.0.1`: a setting as it is written where it came from. */
+/**
+ * `--host 127.0.0.1`, `SANDBOX_HOST=127.0.0.1` or `publicUrl: 'https://…'`: a setting as it is
+ * written where it came from, a flag, a variable or an option of createSandbox (config-check.ts).
+ */
 function written(from: string, value: string): string {
-  return from.startsWith('--') ? `${from} ${value}` : `${from}=${value}`;
+  if (from.startsWith('--')) return `${from} ${value}`;
+  return /^[A-Z_]+$/.test(from) ? `${from}=${value}` : `${from}: '${value}'`;
 }
 
 /**
@@ -204,9 +208,15 @@ function hostProblem(value: string, from: string): string | undefined {
 /**
  * The public URL is the base of every link the sandbox hands out: a query or a fragment would
  * land in the middle of them, and a trailing slash would double the next one (`//_sandbox`).
+ * `from` names the setting: a flag, a variable, or createSandbox's option.
  */
-function readPublicUrl(value: string, from: string): { url?: string; problem?: string } {
-  if (!isHttpUrl(value)) return { problem: `${from} must be an http:// or https:// URL, not "${value}"` };
+export function readPublicUrl(value: string, from: string): { url?: string; problem?: string } {
+  if (!isHttpUrl(value)) {
+    // `localhost:3001` parses as a URL of the scheme `localhost:`, and its pages' origin is "null".
+    const withScheme = `http://${value}`;
+    const fix = !value.includes('://') && isHttpUrl(withScheme) ? `: ${written(from, withScheme)}` : '';
+    return { problem: `${from} must be an http:// or https:// URL, not "${value}"${fix}` };
+  }
   const url = new URL(value);
   const base = `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
   if (/[?#]/.test(value)) return { problem: `${from} must have no query or fragment, which would end up inside every link it hands out: ${written(from, base)}` };

@@ -8,6 +8,7 @@ import { TEST_SUB_MERCHANTS, TEST_WIDGET_KEY, testProjectCredentials } from '@pa
 import type { ProjectCredentials } from '@payform/gateway/testing';
 import type { MerchantSector } from '@payform/gateway/wire';
 import type { Ledger } from './balances.js';
+import { checkDistinctProjects, checkedConfig } from './config-check.js';
 import { allowedHostsProblems, allowedHostsSetting, strictSettingProblem } from './environment.js';
 
 /**
@@ -183,37 +184,36 @@ export function strictFromEnv(env: Env = process.env): boolean {
 }
 
 /**
- * The allowed hosts, given as `from` (the allowedHosts option, or SANDBOX_ALLOWED_HOSTS): an
- * entry with a scheme or a port (`http://sandbox`, `sandbox:3001`) is a TypeError naming it and
- * the host to write, rather than a control plane that refuses every command.
+ * SANDBOX_ALLOWED_HOSTS's entries: one with a scheme or a port (`http://sandbox`, `sandbox:3001`)
+ * is a TypeError naming it and the host to write, rather than a control plane that refuses every
+ * command. The allowedHosts option is checked with the others (config-check.ts).
  */
-function allowedHosts(hosts: readonly string[], from: string): readonly string[] {
-  const problems = allowedHostsProblems(hosts, from);
+function allowedHostsFromEnv(env: Env = process.env): readonly string[] {
+  const hosts = allowedHostsSetting(env);
+  const problems = allowedHostsProblems(hosts, 'SANDBOX_ALLOWED_HOSTS');
   if (problems.length > 0) throw new TypeError(`payform sandbox: ${problems.join('; ')}`);
   return hosts;
 }
 
+/** The config checked (a TypeError names every wrong option) and completed with the defaults. */
 export function resolveConfig(config: SandboxConfig = {}): ResolvedConfig {
+  const checked = checkedConfig(config);
   const base = defaultProject();
-  const projects = (config.projects?.length ? config.projects : [{}]).map((project, index) => ({
+  const given = checked.projects?.length ? checked.projects : [{}];
+  const projects = given.map((project, index) => ({
     ...base,
     strict: index === 0 && strictFromEnv(),
     // The test project's widget key is the first project's; each other one gets its own.
     widgetKey: index === 0 ? base.widgetKey : `widget-key-${project.posId ?? index}`,
-    ...project,
+    ...withoutUndefined(project),
   }));
-  const posIds = new Set(projects.map((project) => project.posId));
-  const apiKeys = new Set(projects.map((project) => project.apiKey));
-  const widgetKeys = new Set(projects.map((project) => project.widgetKey));
-  if (posIds.size !== projects.length || apiKeys.size !== projects.length || widgetKeys.size !== projects.length) {
-    throw new TypeError('sandbox projects need distinct pos ids, API keys and widget keys');
-  }
+  checkDistinctProjects(projects, given);
   return {
     projects,
-    publicUrl: config.publicUrl?.replace(/\/+$/, ''),
-    allowedHosts: config.allowedHosts ? allowedHosts(config.allowedHosts, 'allowedHosts') : allowedHosts(allowedHostsSetting(process.env), 'SANDBOX_ALLOWED_HOSTS'),
-    timings: { ...DEFAULT_TIMINGS, ...config.timings },
-    webhooks: { ...DEFAULT_WEBHOOKS, ...config.webhooks },
+    publicUrl: checked.publicUrl,
+    allowedHosts: config.allowedHosts ?? allowedHostsFromEnv(),
+    timings: { ...DEFAULT_TIMINGS, ...withoutUndefined(config.timings ?? {}) },
+    webhooks: { ...DEFAULT_WEBHOOKS, ...withoutUndefined(config.webhooks ?? {}) },
     startTime: config.startTime,
     frozenClock: config.frozenClock ?? false,
     bodyLimitBytes: config.bodyLimitBytes ?? 64 * 1024,
@@ -221,6 +221,11 @@ export function resolveConfig(config: SandboxConfig = {}): ResolvedConfig {
     fetch: config.fetch,
     log: maskedLog(config.log),
   };
+}
+
+/** A setting given as undefined is one not given: spread as it is, it would replace its default. */
+function withoutUndefined<T extends object>(settings: T): Partial<T> {
+  return Object.fromEntries(Object.entries(settings).filter(([, value]) => value !== undefined)) as Partial<T>;
 }
 
 /** Every line the sandbox logs goes through the card recogniser, whatever put card data in it. */

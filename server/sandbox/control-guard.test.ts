@@ -84,7 +84,7 @@ describe('allowed hosts that no request’s host could match', () => {
 
   it('stop createSandbox given them as allowedHosts, naming the option', () => {
     expect(() => createSandbox({ allowedHosts: ['sandbox:3001'] })).toThrow(
-      new TypeError('payform sandbox: allowedHosts takes host names without a scheme or port, as requests name them: "sandbox:3001" would never match one; write sandbox'),
+      new TypeError('Invalid sandbox config: allowedHosts takes host names without a scheme or port, as requests name them: "sandbox:3001" would never match one; write sandbox'),
     );
   });
 });

@@ -18,9 +18,23 @@ import { majorUnitsRefusal, minorAmountRefusal } from './state/amounts.js';
  * The checks across fields run even when a field is wrong, so that one error names every problem:
  * they read the input as it came, trusting none of its types.
  */
-const EVERY_PROBLEM = { when: () => true };
+export const EVERY_PROBLEM = { when: () => true };
 
-const Ledger = z.strictObject({
+/**
+ * The names a project's checks read that are spelt otherwise in the file than in createSandbox's
+ * projects (config-check.ts), so that both are checked by the same rules.
+ */
+export interface ProjectNames {
+  readonly subMerchants: string;
+  /** A ledger's opening balance in minor units. */
+  readonly openingMinor: string;
+  /** 0.2's opening balance in major units, refused naming openingMinor: the file's alone. */
+  readonly openingMajor?: string;
+}
+
+const FILE_NAMES: ProjectNames = { subMerchants: 'sub_merchants', openingMinor: 'opening_balance_minor', openingMajor: 'opening_balance' };
+
+export const LedgerEntry = z.strictObject({
   id: Uuid,
   name: requiredText(128),
   currency: Currency,
@@ -32,7 +46,7 @@ const Ledger = z.strictObject({
   receives_payments: z.boolean().default(true),
 });
 
-const Terminal = Ledger.extend({
+export const TerminalEntry = LedgerEntry.extend({
   /** A terminal whose balance cannot be read: listed in failed_terminals with this message. */
   unavailable: requiredText(256).optional(),
 });
@@ -53,7 +67,8 @@ const credential = (inside: RegExp | undefined, holds: string) =>
       }),
     );
 
-const ProjectEntry = z
+/** A project as the file spells it; createSandbox's projects are held to the same rules under Project's names (config-check.ts). */
+export const ProjectEntry = z
   .strictObject({
     pos_id: Uuid,
     api_key: credential(/[\s:]/, 'whitespace or a colon'),
@@ -64,8 +79,8 @@ const ProjectEntry = z
     currency: Currency.optional(),
     currencies: z.array(Currency).min(1, { error: 'must name at least one currency' }).optional(),
     sub_merchants: z.array(Uuid).optional(),
-    accounts: z.array(Ledger).min(1, { error: 'must name at least one account' }).optional(),
-    terminals: z.array(Terminal).min(1, { error: 'must name at least one terminal' }).optional(),
+    accounts: ledgers(LedgerEntry, 'account'),
+    terminals: ledgers(TerminalEntry, 'terminal'),
     capture_over_reserve_percent: z.number().min(0).max(1000).optional(),
     three_d_secure: z.enum(['card', 'always', 'never']).optional(),
     sector: z.enum(['microfinance', 'igaming']).nullable().optional(),
@@ -76,7 +91,7 @@ const ProjectEntry = z
     /** Origins whose pages may call the card tokenizer; default loopback ones only. */
     widget_origins: z.array(z.url({ protocol: /^https?$/ }).transform((url) => new URL(url).origin)).optional(),
   })
-  .check(z.superRefine(projectConsistency, EVERY_PROBLEM));
+  .check(z.superRefine(projectConsistency(FILE_NAMES), EVERY_PROBLEM));
 
 const ProjectsFile = z
   .strictObject({ projects: z.array(ProjectEntry).min(1, { error: 'must list at least one project' }) })
@@ -164,7 +179,7 @@ function toProject(entry: z.output<typeof ProjectEntry>): Partial<Project> {
   return project;
 }
 
-function toLedger(entry: z.output<typeof Terminal> | z.output<typeof Ledger>): Ledger {
+function toLedger(entry: z.output<typeof TerminalEntry> | z.output<typeof LedgerEntry>): Ledger {
   return {
     id: entry.id,
     name: entry.name,
@@ -180,27 +195,36 @@ const issuesOf = (ctx: z.RefinementCtx): Issue => (path, message) => ctx.addIssu
 const fields = (value: unknown): Record<string, unknown> => (typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {});
 const items = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 
+/** A project's accounts or terminals: when listed, at least one. */
+export function ledgers<T extends z.ZodType>(entry: T, kind: 'account' | 'terminal') {
+  return z.array(entry).min(1, { error: `must name at least one ${kind}` }).optional();
+}
+
 /** Within a project: the balance currency among the accepted ones; nothing listed twice; balances in their currency. */
-function projectConsistency(input: unknown, ctx: z.RefinementCtx): void {
-  const issue = issuesOf(ctx);
-  const project = fields(input);
-  const currencies = items(project.currencies);
-  if (typeof project.currency === 'string' && Array.isArray(project.currencies) && !currencies.includes(project.currency)) {
-    issue(['currency'], 'must be one of the project’s currencies');
-  }
-  repeated(currencies).forEach((index) => issue(['currencies', index], 'appears twice'));
-  repeated(items(project.sub_merchants)).forEach((index) => issue(['sub_merchants', index], 'appears twice'));
-  for (const kind of ['accounts', 'terminals'] as const) {
-    const ledgers = items(project[kind]).map(fields);
-    repeated(ledgers.map((ledger) => ledger.id)).forEach((index) => issue([kind, index, 'id'], 'appears twice'));
-    ledgers.forEach(({ opening_balance_minor: balance, opening_balance: major, currency }, index) => {
-      const code = typeof currency === 'string' ? currency : '';
-      if (major !== undefined) issue([kind, index, 'opening_balance'], majorUnitsRefusal('opening_balance_minor', major, code));
-      // A currency that is not one is its own issue: its amounts are judged once it is.
-      const refusal = typeof balance === 'number' && Currency.safeParse(code).success ? minorAmountRefusal(balance, code, 'any') : undefined;
-      if (refusal) issue([kind, index, 'opening_balance_minor'], refusal);
-    });
-  }
+export function projectConsistency(names: ProjectNames): (input: unknown, ctx: z.RefinementCtx) => void {
+  return (input, ctx) => {
+    const issue = issuesOf(ctx);
+    const project = fields(input);
+    const currencies = items(project.currencies);
+    if (typeof project.currency === 'string' && Array.isArray(project.currencies) && !currencies.includes(project.currency)) {
+      issue(['currency'], 'must be one of the project’s currencies');
+    }
+    repeated(currencies).forEach((index) => issue(['currencies', index], 'appears twice'));
+    repeated(items(project[names.subMerchants])).forEach((index) => issue([names.subMerchants, index], 'appears twice'));
+    for (const kind of ['accounts', 'terminals'] as const) {
+      const entries = items(project[kind]).map(fields);
+      repeated(entries.map((ledger) => ledger.id)).forEach((index) => issue([kind, index, 'id'], 'appears twice'));
+      entries.forEach((ledger, index) => {
+        const code = typeof ledger.currency === 'string' ? ledger.currency : '';
+        const major = names.openingMajor === undefined ? undefined : ledger[names.openingMajor];
+        if (names.openingMajor && major !== undefined) issue([kind, index, names.openingMajor], majorUnitsRefusal(names.openingMinor, major, code));
+        const balance = ledger[names.openingMinor];
+        // A currency that is not one is its own issue: its amounts are judged once it is.
+        const refusal = typeof balance === 'number' && Currency.safeParse(code).success ? minorAmountRefusal(balance, code, 'any') : undefined;
+        if (refusal) issue([kind, index, names.openingMinor], refusal);
+      });
+    }
+  };
 }
 
 /** Across projects: each pos_id, API key and widget key belongs to one project (the key finds the project). */
@@ -213,7 +237,7 @@ function distinctProjects(input: unknown, ctx: z.RefinementCtx): void {
 }
 
 /** Indexes of the values that appeared earlier in the list (values that are not text or numbers aside). */
-function repeated(values: readonly unknown[]): number[] {
+export function repeated(values: readonly unknown[]): number[] {
   const seen = new Set<unknown>();
   return values.flatMap((value, index) => {
     if (typeof value !== 'string' && typeof value !== 'number') return [];
