@@ -108,6 +108,14 @@ function describeKeys(backend: () => LedgerBackend): void {
       expect(await b.claimIdempotencyKey(request({ key: 'key-2' }))).toEqual({ outcome: 'replay', answer });
     });
 
+    it('ends a lease for an instance whose clock runs behind the one that ended it too', async () => {
+      const unanswered = await claimed(a);
+      await a.endIdempotencyLease('key-1', unanswered);
+      // b reads the time a few seconds earlier than a did (the two hosts' clocks apart).
+      clock.advance(-5_000);
+      expect((await b.claimIdempotencyKey(request())).outcome).toBe('interrupted');
+    });
+
     it('keeps a key for its lifetime from the answer, then frees and sweeps it', async () => {
       const claimId = await claimed(a);
       clock.advance(1_000);

@@ -231,9 +231,11 @@ export async function releaseIdempotencyKey(ctx: LedgerContext, key: string, cla
  * Ends now the lease of a claim whose request could not be answered (the database went away
  * during it): the next request under the key takes it over as interrupted, to be answered from
  * what the ledger knows of it, rather than waiting out the lease or replaying the failure.
+ * Ended as of the epoch (0), not of this instance's clock: another instance whose clock runs
+ * behind would otherwise still see the lease running.
  */
 export async function endIdempotencyLease(ctx: LedgerContext, key: string, claimId: string): Promise<void> {
-  await ctx.db.updateTable('idempotency_keys').set({ locked_until: ctx.now() }).where('claim_id', '=', claimId).where('key', '=', key).where('state', '=', 'in_progress').execute();
+  await ctx.db.updateTable('idempotency_keys').set({ locked_until: 0 }).where('claim_id', '=', claimId).where('key', '=', key).where('state', '=', 'in_progress').execute();
 }
 
 /** Deletes the keys past their lifetime; how many. */

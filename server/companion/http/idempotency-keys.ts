@@ -18,9 +18,12 @@
  *   the key (keyedOrderId), and a reservation keeps that digest, so a retry always finds its own.
  * Kept are the answers that may have changed something: 2xx and 5xx (a 5xx cannot promise the
  * gateway was not reached), but for the database going away mid-request: that claim's lease ends
- * at once, and the retry is answered as an interrupted one is. A 4xx is a refusal that changed
- * nothing (a bad body, a money rule, the gateway's definite no), so the key is freed and may be
- * sent again, corrected or not. So is an order's capture, void, refund, cancel or re-send that
+ * at once, and the retry is answered as an interrupted one is. Settling a claim (its answer kept,
+ * its key freed, its lease ended) that meets the database still away is done as soon as the
+ * database answers again (idempotency-claims.ts): a retry on this instance settles it first, one
+ * on another is 409 only until this one has seen the database back (its probe, every second).
+ * A 4xx is a refusal that changed nothing (a bad body, a money rule, the gateway's definite no),
+ * so the key is freed and may be sent again, corrected or not. So is an order's capture, void, refund, cancel or re-send that
  * the gateway never took (out of reach, rate limiting, refusing the credentials): a reservation is
  * released first, and a 503's Retry-After invites the very retry a kept answer would refuse for a
  * day. (A charge keeps its order id for the retry and waits out the never-sent window: its 5xx is
@@ -33,6 +36,8 @@ import { CARD_NUMBER_MASK } from '@payform/gateway';
 import { isLedgerUnavailable } from '../../ledger/index.js';
 import type { IdempotencyRequest, StoredAnswer } from '../../ledger/index.js';
 import type { CompanionEnv, CompanionServices } from '../context.js';
+import type { Logger } from '../log/logger.js';
+import { UnsettledClaims } from './idempotency-claims.js';
 import { isOrderRequest, keyedOrderId, keyedTruth } from './keyed-truth.js';
 import type { KeyedTruth } from './keyed-truth.js';
 import { ApiProblem } from './problem.js';
@@ -43,7 +48,11 @@ export const REPLAYED_HEADER = 'Idempotent-Replayed';
 export interface IdempotencyTimings {
   /** How long a key and its answer are kept (at least 24 h is promised). */
   readonly lifetimeMs: number;
-  /** How long a claim holds a key while its request runs; a claim whose instance died is free after it. */
+  /**
+   * How long a claim holds a key while its request runs. It runs out only for a claim its own
+   * instance cannot settle — that instance died, or cannot reach the database other instances
+   * reach — which another instance then takes over.
+   */
   readonly leaseMs: number;
 }
 
@@ -59,24 +68,29 @@ const KEY = /^[\x20-\x7e]{1,255}$/;
  */
 export function idempotencyKeys(secret: string, timings: IdempotencyTimings = IDEMPOTENCY_TIMINGS): MiddlewareHandler<CompanionEnv> {
   const scope = idempotencyScope(secret);
+  const unsettled = new UnsettledClaims();
   return async (c, next) => {
     const header = c.req.method === 'POST' ? c.req.header(IDEMPOTENCY_HEADER) : undefined;
     if (header === undefined) return next();
     const { key, formerKey } = storedKey(secret, checkedKey(header, c.env?.incoming?.rawHeaders));
-    const { ledger, logger, outage } = c.get('services');
+    const services = c.get('services');
+    const { ledger, logger, outage } = services;
     const body = await c.req.text();
     const fingerprint = requestFingerprint(secret, c.req.method, c.req.path, body);
     const request: IdempotencyRequest = { scope, key, ...(formerKey && { formerKey }), method: c.req.method, path: c.req.path, fingerprint, ...timings };
     // From the key as it was first kept, so the order a retry finds is the one its first send made.
     const keyedId = keyedOrderId(secret, formerKey ?? key);
     c.set('keyedOrderId', keyedId);
+    // A claim of this instance's that the database went away before it was settled: settled now,
+    // so its retry is not told the key is in use by a request that no longer runs.
+    await unsettled.settleFirst(key);
     const claim = await ledger.claimIdempotencyKey(request);
     switch (claim.outcome) {
       case 'replay':
         return replay(claim.answer);
       case 'in_progress': {
         // Not stored: the claim's holder stores its own answer.
-        const truth = await keyedTruth(c.get('services'), c.req.path, body, keyedId);
+        const truth = await keyedTruth(services, c.req.path, body, keyedId);
         if (truth.known === 'made') return replay(truth.answer);
         throw new ApiProblem(409, 'idempotency_key_in_use', `A request with this Idempotency-Key is still running; try again when it has been answered${lookAt(orderOf(truth))}`, undefined, { 'Retry-After': '1' });
       }
@@ -84,54 +98,66 @@ export function idempotencyKeys(secret: string, timings: IdempotencyTimings = ID
         throw new ApiProblem(422, 'idempotency_key_reused', 'This Idempotency-Key was used for another request (another path or body); a new request needs a new key', {
           [IDEMPOTENCY_HEADER]: 'was used for another request',
         });
-      case 'interrupted': {
-        const truth = await keyedTruth(c.get('services'), c.req.path, body, keyedId);
-        if (truth.known === 'made') return storeAndReplay(c.get('services'), request, claim.claimId, truth.answer);
-        // Never made: nothing of it reached the gateway, so it runs now, under this claim.
-        if (truth.known === 'never_made') break;
-        // Made, not settled: held (not stored), answered from the ledger once it knows.
+    }
+    // The key is this instance's now: however the request ends, the claim is settled. Whatever
+    // throws before an answer (the database going away) may have written what it made, so the
+    // lease is ended and the retry answered from what the ledger knows (keyed-truth.ts) —
+    // neither a 503 kept (a retry would hear it for a day) nor the key freed (a refund made
+    // before could run again).
+    let settling: Settling = LEASE_ENDED;
+    try {
+      if (claim.outcome === 'interrupted') {
+        const truth = await keyedTruth(services, c.req.path, body, keyedId);
+        if (truth.known === 'made') {
+          settling = { kind: 'store', answer: truth.answer };
+          return replay(truth.answer);
+        }
+        // Made, not settled: held under this claim (not stored), answered from the ledger once it knows.
         if (truth.known === 'not_yet') {
+          settling = KEPT;
           throw new ApiProblem(409, 'idempotency_key_in_use', `The request first sent with this Idempotency-Key was interrupted; its outcome is not known yet${lookAt(truth.orderId)}`, undefined, { 'Retry-After': '5' });
         }
         // Nothing in the ledger can say (a cancel, a webhook re-send): interrupted, for good.
-        return answerInterrupted(c.get('services'), request, claim.claimId, truth.orderId);
+        if (truth.known === 'unknowable') {
+          const answer = interruptedAnswer(logger, request.path, truth.orderId);
+          settling = { kind: 'store', answer };
+          return new Response(answer.body, { status: answer.status, headers: { 'Content-Type': answer.contentType } });
+        }
+        // Never made: nothing of it reached the gateway, so it runs now, under this claim.
       }
-    }
-    let answer: StoredAnswer | undefined;
-    // The database went away while the request ran: it may or may not have written what it
-    // made. Neither its 503 is kept (a retry would hear it for a day) nor the key freed (a refund
-    // made before could run again): the retry is answered from what the ledger knows (keyed-truth.ts).
-    let unanswered = false;
-    try {
       await next();
-      unanswered = isLedgerUnavailable(c.error);
-      if (!unanswered && changedSomething(c.res.status)) {
-        const body = await c.res.clone().text();
-        if (!notTaken(c.res.status, c.req.path, body)) {
-          answer = { status: c.res.status, contentType: c.res.headers.get('content-type') ?? 'application/json', body: withoutCardNumbers(body) };
-        }
-      }
+      if (!isLedgerUnavailable(c.error)) settling = await settlingOf(c.res, c.req.path);
     } finally {
-      // The client has its answer either way; a ledger that fails here leaves the claim to its lease.
-      try {
-        if (answer) {
-          if (!(await ledger.storeIdempotentAnswer(key, claim.claimId, answer, timings.lifetimeMs))) {
-            logger.warn('an idempotency claim outlived its lease; the answer was not kept', { path: c.req.path });
-          }
-        } else if (unanswered) {
-          await ledger.endIdempotencyLease(key, claim.claimId);
-        } else {
-          await ledger.releaseIdempotencyKey(key, claim.claimId);
-        }
-      } catch (error) {
-        // The database away: said by its outage tracker, once however many statements meet it
-        // (this may be the only one that did: the request itself was answered).
-        const away = isLedgerUnavailable(error);
-        if (away) outage.noticed(error);
-        logger[away ? 'debug' : 'error']('the idempotency key could not be settled; it is held until its lease ends', { path: c.req.path, err: error });
-      }
+      if (settling.kind !== 'kept') await unsettled.settle(key, () => settle(services, request, claim.claimId, settling), { outage, logger, path: c.req.path });
     }
   };
+}
+
+/** How a claim ends once its request is answered. */
+type Settling = { readonly kind: 'store'; readonly answer: StoredAnswer } | { readonly kind: 'release' } | { readonly kind: 'end_lease' } | { readonly kind: 'kept' };
+
+const LEASE_ENDED: Settling = { kind: 'end_lease' };
+const RELEASED: Settling = { kind: 'release' };
+const KEPT: Settling = { kind: 'kept' };
+
+/** Kept when it may have changed something, else the key freed for the request sent again. */
+async function settlingOf(response: Response, path: string): Promise<Settling> {
+  if (!changedSomething(response.status)) return RELEASED;
+  const body = await response.clone().text();
+  if (notTaken(response.status, path, body)) return RELEASED;
+  return { kind: 'store', answer: { status: response.status, contentType: response.headers.get('content-type') ?? 'application/json', body: withoutCardNumbers(body) } };
+}
+
+async function settle({ ledger, logger }: CompanionServices, request: IdempotencyRequest, claimId: string, settling: Settling): Promise<void> {
+  if (settling.kind === 'store') {
+    if (!(await ledger.storeIdempotentAnswer(request.key, claimId, settling.answer, request.lifetimeMs))) {
+      logger.warn('an idempotency claim outlived its lease; the answer was not kept', { path: request.path });
+    }
+  } else if (settling.kind === 'end_lease') {
+    await ledger.endIdempotencyLease(request.key, claimId);
+  } else if (settling.kind === 'release') {
+    await ledger.releaseIdempotencyKey(request.key, claimId);
+  }
 }
 
 function orderOf(truth: KeyedTruth): string | undefined {
@@ -142,21 +168,15 @@ function lookAt(orderId: string | undefined): string {
   return orderId === undefined ? '' : `; its order is ${orderId} (GET /api/orders/${encodeURIComponent(orderId)})`;
 }
 
-/** Keeps and gives the interrupted request's answer; a ledger that fails here leaves the claim to its lease. */
-async function answerInterrupted(services: CompanionServices, request: IdempotencyRequest, claimId: string, orderId: string | undefined): Promise<Response> {
+/** The answer, kept and given, of an interrupted request the ledger cannot tell the outcome of. */
+function interruptedAnswer(logger: Logger, path: string, orderId: string | undefined): StoredAnswer {
   const problem = new ApiProblem(
     500,
     'request_interrupted',
     `The request first sent with this Idempotency-Key was interrupted before it was answered, and may have taken effect${lookAt(orderId)}: look at the order before sending anything again`,
   );
-  const answer: StoredAnswer = { status: problem.status, contentType: 'application/json', body: JSON.stringify(problem.body) };
-  services.logger.warn('a keyed request ended with no answer kept (its instance stopped, or the database went away during it); it is answered as interrupted', { path: request.path });
-  return storeAndReplay(services, request, claimId, answer, false);
-}
-
-async function storeAndReplay({ ledger }: CompanionServices, request: IdempotencyRequest, claimId: string, answer: StoredAnswer, replayed = true): Promise<Response> {
-  await ledger.storeIdempotentAnswer(request.key, claimId, answer, request.lifetimeMs);
-  return replayed ? replay(answer) : new Response(answer.body, { status: answer.status, headers: { 'Content-Type': answer.contentType } });
+  logger.warn('a keyed request ended with no answer kept (its instance stopped, or the database went away during it); it is answered as interrupted', { path });
+  return { status: problem.status, contentType: 'application/json', body: JSON.stringify(problem.body) };
 }
 
 /** `rawHeaders`: the request's header lines, where Node tells them (it joins repeats into one value). */
