@@ -233,8 +233,60 @@ export function notFunctions(given: object, names: readonly string[]): string[] 
   });
 }
 
+/** A duration an option gives in milliseconds: a whole number from `min` to `max` (none: any safe integer), as `variable` takes it when one sets it too. */
+export interface MillisecondsRule {
+  readonly min: number;
+  readonly max?: number;
+  readonly variable?: string;
+}
+
+/**
+ * What is wrong with `value` as option `name`'s milliseconds, or nothing when it is unset: its
+ * type or its range, with the rule (the variable's, when there is one: an option takes no value
+ * the variable refuses). A number written as text is said to be one, as settings in code often
+ * come from a configuration file's strings.
+ */
+export function millisecondsProblem(name: string, value: unknown, { min, max, variable }: MillisecondsRule): string | undefined {
+  if (value === undefined) return undefined;
+  const range = max !== undefined ? `from ${min} to ${max}` : min === 1 ? 'above 0' : `of at least ${min}`;
+  const rule = `${name} must be a whole number of milliseconds ${range}${variable ? `, as ${variable} takes it` : ''}`;
+  if (typeof value === 'string' && /^\s*\d+\s*$/.test(value)) return `${rule}, not a string: write ${value.trim()}, without quotes`;
+  if (typeof value !== 'number') return `${rule}, not ${kindOf(value)}`;
+  const inRange = Number.isSafeInteger(value) && value >= min && (max === undefined || value <= max);
+  return inRange ? undefined : `${rule} (it is ${String(value)})`;
+}
+
+/**
+ * The ledger and the gateway client are given to createCompanion, not made by it: left out, it
+ * failed deep inside ("Cannot read properties of undefined (reading 'timeoutMs')"). Each is
+ * named with where it comes from, and one given as its URL (`ledger: './data/payform.db'`) is
+ * refused as what it is.
+ */
+function dependencyProblems(config: CompanionConfig): string[] {
+  const { gateway, ledger } = config as Partial<CompanionConfig>;
+  const isObject = (value: unknown) => typeof value === 'object' && value !== null;
+  const gatewayWrong = !isObject(gateway) || typeof gateway?.timeoutMs !== 'number';
+  // A ledger left out is named beside the gateway only: settings are checked here without one
+  // (resolveConfig's own tests), and createCompanion reads the gateway first.
+  const ledgerWrong = ledger === undefined ? gatewayWrong : !isObject(ledger);
+  const given = (value: unknown) => (value === undefined ? '' : `, not ${kindOf(value)}`);
+  return [
+    ...(ledgerWrong ? [`ledger: required, the ledger it records payments in (await openLedger(url), from @payform/companion)${given(ledger)}`] : []),
+    ...(gatewayWrong
+      ? [`gateway: required, the gateway client (new GatewayClient({ baseUrl, posId, apiKey, apiSecret, endpointsKey }), from @payform/gateway)${isObject(gateway) ? ', not its options' : given(gateway)}`]
+      : []),
+  ];
+}
+
 /** Checks the settings and fills in the defaults. Throws TypeError naming each wrong setting. */
 export function resolveConfig(config: CompanionConfig): CompanionOptions {
+  if (typeof config !== 'object' || config === null || Array.isArray(config)) {
+    throw new TypeError(
+      `createCompanion(config) takes an object, { ledger, gateway, gatewayApiSecret, publicUrl, adminToken, … }, not ${config === undefined ? 'nothing' : config === null ? 'null' : kindOf(config)}`,
+    );
+  }
+  const dependencies = dependencyProblems(config);
+  if (dependencies.length > 0) throw new TypeError(`Invalid companion config: ${dependencies.join('; ')}`);
   const { ledger: _l, gateway: _g, clock: _c, logger: _log, onPaymentEvent: _hook, ...settings } = config;
   // A misspelt option (`onPaymentEvents`) would be dropped without a word: the hook never called.
   const unknown = unknownOptions(settings, [...Object.keys(Settings.shape), 'ledger', 'gateway', 'clock', 'logger', 'onPaymentEvent']);

@@ -1,8 +1,10 @@
-// Settings passed in code, where a value is not always a string.
+// Settings passed in code, where a value is not always a string; the environment other payform programs share.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { currentEnvironment } from './environment.js';
+import { currentEnvironment, strayVariables } from './environment.js';
 import type { EnvironmentInput } from './environment.js';
-import { readCompanionConfig } from './settings.js';
+import { KNOWN_VARIABLES, readCompanionConfig } from './settings.js';
 
 /** readCompanionConfig as a merchant's code calls it: its parameter is typed for process.env. */
 const readInCode = (environment: EnvironmentInput | Readonly<Record<string, unknown>>) => readCompanionConfig(environment as never);
@@ -89,5 +91,27 @@ describe('settings given in code', () => {
       vi.unstubAllEnvs();
     }
     expect(readInCode(sandbox).production).toBe(false);
+  });
+});
+
+describe('the environment the other payform programs share', () => {
+  /** Each PAYFORM_ name read from an environment (`env.X`, `process.env.X`, `$X`, `${X`) by the sandbox, the demo, the suites and CI. */
+  function readByOtherPrograms(): string[] {
+    const root = resolve(import.meta.dirname, '../..');
+    const files = ['server/sandbox', 'demo', 'e2e', '.ci'].flatMap((folder) =>
+      readdirSync(join(root, folder), { recursive: true, withFileTypes: true })
+        .filter((entry) => entry.isFile() && (folder === '.ci' || /\.[cm]?[jt]s$/.test(entry.name)))
+        .map((entry) => join(entry.parentPath, entry.name))
+        .filter((path) => !/[/\\](node_modules|dist|test-results|playwright-report)[/\\]/.test(path)),
+    );
+    const names = files.flatMap((path) => [...readFileSync(path, 'utf8').matchAll(/(?:env\.|\$\{?)(PAYFORM_[A-Z0-9_]+)/g)].map((match) => match[1]!));
+    return [...new Set(names)].sort();
+  }
+
+  it('warns of none of the variables they read: a stray is one no payform program reads', () => {
+    const names = readByOtherPrograms();
+    // The scan finds them (the demo's, the journeys', CI's), or this test would pass on nothing.
+    expect(names).toEqual(expect.arrayContaining(['PAYFORM_DEMO_CARD_ENTRY', 'PAYFORM_E2E_WORKERS', 'PAYFORM_PREBUILDS']));
+    expect(strayVariables(Object.fromEntries(names.map((name) => [name, '1'])), KNOWN_VARIABLES)).toEqual([]);
   });
 });

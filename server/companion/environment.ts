@@ -8,6 +8,7 @@
  * there), left alone with one line naming it.
  */
 import { nearestName } from '@payform/gateway';
+import { eitherOf, namesSharingWords } from './near-names.js';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -89,7 +90,8 @@ function value(raw: unknown): string | undefined {
   return typeof text === 'string' && text.trim() ? text.trim() : undefined;
 }
 
-const readable = (raw: unknown) => raw === undefined || raw === null || ['string', 'number', 'bigint', 'boolean'].includes(typeof raw);
+/** A value a variable may be given as: a string, a number or a boolean (null and undefined: unset). */
+export const isVariableValue = (raw: unknown) => raw === undefined || raw === null || ['string', 'number', 'bigint', 'boolean'].includes(typeof raw);
 
 /** What a value is, for a refusal that must not quote it (it may be a secret). */
 export const kindOf = (raw: unknown) => (Array.isArray(raw) ? 'an array' : typeof raw === 'object' ? 'an object' : `a ${typeof raw}`);
@@ -97,7 +99,7 @@ export const kindOf = (raw: unknown) => (Array.isArray(raw) ? 'an array' : typeo
 export function currentEnvironment(env: EnvironmentInput): CurrentEnvironment {
   // Given in code, an object or a function has no string form to read: refused like any wrong
   // value (String() would turn it into "[object Object]", read as a token or a path).
-  const unreadable = Object.entries(env as Readonly<Record<string, unknown>>).filter(([, raw]) => !readable(raw));
+  const unreadable = Object.entries(env as Readonly<Record<string, unknown>>).filter(([, raw]) => !isVariableValue(raw));
   if (unreadable.length > 0) {
     throw new TypeError(`Invalid environment: ${unreadable.map(([name, raw]) => `${name}: must be a string, a number or a boolean, not ${kindOf(raw)}`).join('; ')}`);
   }
@@ -141,23 +143,57 @@ const GUESSES: Readonly<Record<string, string>> = {
 };
 
 /**
- * A `PAYFORM_*` variable that is none of `known` but reads like one of them — misspelt
- * (`PAYFORM_ADMINTOKEN`), cut short (`PAYFORM_SESSION_TTL`), or a name people guess
- * (`PAYFORM_DB_URL`) — with the name it was likely meant to be: such a variable is otherwise
- * ignored without a word. Other `PAYFORM_*` names are left alone: other tools share the prefix.
+ * The other payform programs' variables: `npm start`, CI and a developer's shell give them the
+ * companion's environment, where they are read, just not by the companion. Kept in step with
+ * what those programs read by environment.test.ts.
  */
-export function misspeltVariables(env: Env, known: readonly string[]): UnreadVariable[] {
+export const OTHER_PROGRAMS_VARIABLES: readonly string[] = [
+  'PAYFORM_DEMO_CARD_ENTRY', // the demo shop (demo/stack.ts)
+  'PAYFORM_E2E_WORKERS', 'PAYFORM_E2E_STACKS', // the journeys (e2e/)
+  'PAYFORM_LOAD_SECONDS', 'PAYFORM_AT_REST_DIR', // the resilience suites (e2e/resilience, .ci/test)
+  'PAYFORM_PACKAGES_PACKED', 'PAYFORM_PACKAGES_KEEP', 'PAYFORM_PACKAGES_REUSE', // the packages suite (e2e/packages)
+  'PAYFORM_PREBUILDS', // .ci/run
+];
+
+/** The demo names its own misspelt `PAYFORM_DEMO…` variables (demo/stack.ts): under `npm start`, said once. */
+const judgedByTheDemo = (name: string) => name.toUpperCase().startsWith('PAYFORM_DEMO');
+
+/**
+ * A variable set under the `PAYFORM_` prefix (in any case) that no payform program reads, with
+ * the companion's variables it reads like, closest first: misspelt (`PAYFORM_ADMINTOKEN`), cut
+ * short (`PAYFORM_SESSION_TTL`), a name people guess (`PAYFORM_DB_URL`), or one with their words
+ * (`PAYFORM_WIDGET_KEY`: PAYFORM_GATEWAY_WIDGET_KEY). None is alike when none is close; the
+ * variable is still named, as it is otherwise ignored without a word (a widget key so set leaves
+ * card data relayed through this server).
+ */
+export interface StrayVariable {
+  readonly name: string;
+  readonly alike: readonly string[];
+}
+
+export function strayVariables(env: Env, known: readonly string[]): StrayVariable[] {
   return Object.keys(env)
-    .filter((name) => !known.includes(name))
+    .filter((name) => !known.includes(name) && !OTHER_PROGRAMS_VARIABLES.includes(name) && !judgedByTheDemo(name))
     .flatMap((name) => {
-      // PAYFROM_ADMIN_TOKEN too: a typo in the prefix hides a variable as well as one after it.
-      const prefixed = name.startsWith('PAYFORM_') || nearestName(name.split('_')[0] ?? '', ['PAYFORM']) !== undefined;
+      const [prefix = ''] = name.split('_');
+      // PAYFROM_ADMIN_TOKEN too, when it reads like one: a typo in the prefix hides a variable as
+      // well as one after it. Only then: other tools' names may begin near it.
+      const prefixed = prefix.toUpperCase() === 'PAYFORM';
+      if (!prefixed && nearestName(prefix, ['PAYFORM']) === undefined) {
+        const meant = variableOfOptionName(name, known);
+        return meant ? [{ name, alike: [meant] }] : [];
+      }
       // A name people guess says what it was meant for: before any name it merely looks like (PAYFORM_PORT is not PAYFORM_HOST).
-      const meant = prefixed
-        ? (GUESSES[name] ?? nearestName(name, known, { cutShort: true }))
-        : variableOfOptionName(name, known);
-      return meant ? [{ name, meant }] : [];
+      const guessed = GUESSES[name.toUpperCase()] ?? nearestName(name, known, { cutShort: true });
+      const alike = guessed ? [guessed] : namesSharingWords(name, known, { ignored: [prefix.toUpperCase()] });
+      return prefixed || alike.length > 0 ? [{ name, alike }] : [];
     });
+}
+
+/** What is said at start of a variable no payform program reads. */
+export function strayNotice({ name, alike }: StrayVariable): string {
+  const hint = alike.length > 0 ? `did you mean ${eitherOf(alike)}?` : 'no payform program reads it (`payform-companion --help` lists the variables)';
+  return `${name} is not a variable of the companion and is ignored: ${hint}`;
 }
 
 /**

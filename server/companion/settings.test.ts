@@ -181,7 +181,7 @@ describe('readCompanionConfig', () => {
     expect(readCompanionConfig({ PAYFORM_PUBLIC_URL: 'https://shop.example/payments/' }).publicUrl).toBe('https://shop.example/payments');
   });
 
-  it('warns once of a misspelt variable, naming the one it reads like, and leaves other PAYFORM_ names alone', () => {
+  it('warns once of a misspelt variable, naming the one it reads like, and leaves other payform programs’ names alone', () => {
     const { warnings } = readCompanionConfig({ PAYFORM_ADMINTOKEN: 'x', PAYFORM_DATABSE_URL: 'x', PAYFORM_GATEWAY_APIKEY: 'x', PAYFORM_E2E_WORKERS: '2', PAYFORM_LOG_FILE: '/tmp/log' });
     expect(warnings).toEqual([
       'PAYFORM_ADMINTOKEN is not a variable of the companion and is ignored: did you mean PAYFORM_ADMIN_TOKEN?',
@@ -196,6 +196,30 @@ describe('readCompanionConfig', () => {
       // Spelt one letter away from PAYFORM_HOST, but a port is what it means.
       'PAYFORM_PORT is not a variable of the companion and is ignored: did you mean PORT?',
     ]);
+  });
+
+  it('warns of every PAYFORM_ variable no payform program reads, in any case, naming those that share its words', () => {
+    // Too many letters from any variable to be a misspelling, each was ignored without a word.
+    const { warnings } = readCompanionConfig({ PAYFORM_GATWAY_URL: 'x', PAYFORM_GATEWAY_URL: 'x', PAYFORM_WIDGET_KEY: 'wk', PAYFORM_GATEWAY_SECRET: 'x', payform_public_url: 'https://shop.example' });
+    expect(warnings).toEqual([
+      'PAYFORM_GATWAY_URL is not a variable of the companion and is ignored: did you mean PAYFORM_GATEWAY_BASE_URL or PAYFORM_GATEWAY_WIDGET_URL?',
+      'PAYFORM_GATEWAY_URL is not a variable of the companion and is ignored: did you mean PAYFORM_GATEWAY_BASE_URL or PAYFORM_GATEWAY_WIDGET_URL?',
+      // Else the companion relays card data, a widget key set.
+      'PAYFORM_WIDGET_KEY is not a variable of the companion and is ignored: did you mean PAYFORM_GATEWAY_WIDGET_KEY?',
+      'PAYFORM_GATEWAY_SECRET is not a variable of the companion and is ignored: did you mean PAYFORM_GATEWAY_API_SECRET?',
+      'payform_public_url is not a variable of the companion and is ignored: did you mean PAYFORM_PUBLIC_URL?',
+    ]);
+    // Near none: named still. Like too many: no guess among them.
+    expect(readCompanionConfig({ PAYFORM_FEATURE_FLAGS: 'x', Payform_Url: 'x' }).warnings).toEqual([
+      'PAYFORM_FEATURE_FLAGS is not a variable of the companion and is ignored: no payform program reads it (`payform-companion --help` lists the variables)',
+      'Payform_Url is not a variable of the companion and is ignored: no payform program reads it (`payform-companion --help` lists the variables)',
+    ]);
+    // Other programs' variables (the demo's, the suites', CI's) share the environment; a prefix merely near PAYFORM says nothing unless it reads like one.
+    expect(readCompanionConfig({ PAYFORM_DEMO_CARD_ENTRY: 'relay', PAYFORM_E2E_STACKS: '[]', PAYFORM_PREBUILDS: '/tmp', PAYFLOW_PARTNER: 'x', PAYPAL_CLIENT_ID: 'x' }).warnings).toEqual([]);
+    // A refusal for a missing variable names the one set that looks meant for it, and only for it.
+    expect(() => readCompanionConfig({ NODE_ENV: 'production', PAYFORM_ADMIN_TOKEN: 'k3Jx9vQ2mPz8Lw4Rt7Yb', PAYFORM_GATEWAY_URL: 'https://api.gateway.example' })).toThrow(
+      /^Invalid environment: production needs PAYFORM_GATEWAY_BASE_URL, .*; PAYFORM_GATEWAY_URL is set: did you mean PAYFORM_GATEWAY_BASE_URL\?$/,
+    );
   });
 
   it('names a misspelt variable in a refusal too, and a typo in the prefix', () => {
@@ -510,5 +534,18 @@ describe('createCompanion config', () => {
     expect(() => createCompanion({ ...base, onPaymentEvent: null, clock: undefined } as never)).not.toThrow();
     expect(() => createCompanion({ ...base, onPaymentEvent: async () => undefined, clock: () => 0 })).not.toThrow();
     await ledger.close();
+  });
+
+  it('names the ledger and the gateway client when they are not given, and where each comes from', () => {
+    const settings = { gatewayApiSecret: 'secret', publicUrl: 'https://shop.example', adminToken: 'a-long-enough-admin-token' };
+    const ledger = 'ledger: required, the ledger it records payments in (await openLedger(url), from @payform/companion)';
+    const gateway = 'gateway: required, the gateway client (new GatewayClient({ baseUrl, posId, apiKey, apiSecret, endpointsKey }), from @payform/gateway)';
+    // It failed with "Cannot read properties of undefined (reading 'timeoutMs')".
+    expect(() => createCompanion(settings as never)).toThrow(new TypeError(`Invalid companion config: ${ledger}; ${gateway}`));
+    // Given as the URL it is opened from, or as the client's options: named as what they are.
+    expect(() => createCompanion({ ...settings, ledger: './data/payform.db', gateway: { baseUrl: 'https://api.gateway.example' } } as never)).toThrow(
+      new TypeError(`Invalid companion config: ${ledger}, not a string; ${gateway}, not its options`),
+    );
+    expect(() => createCompanion(undefined as never)).toThrow(new TypeError('createCompanion(config) takes an object, { ledger, gateway, gatewayApiSecret, publicUrl, adminToken, … }, not nothing'));
   });
 });

@@ -45,11 +45,13 @@ import { passwordMasked } from '@payform/gateway';
 import { isPostgresUrl, ledgerUrlProblem } from '../ledger/index.js';
 import { BackOfficeSettings, SellersSetting } from './back-office/back-office-options.js';
 import { browserExposedSecrets } from './browser-exposed.js';
-import { currentEnvironment, leftAloneNotice, misspeltVariables } from './environment.js';
+import { currentEnvironment, isVariableValue, kindOf, leftAloneNotice, strayNotice, strayVariables } from './environment.js';
 import { isLocalHttpGateway, isLoopbackHost, isPlainHttpElsewhere } from './loopback.js';
 import { Origin } from './origin-setting.js';
 import { notifySecretProblem, notifyUrlProblem, shownNotifyUrl } from './payments/notify-url.js';
-import type { CurrentEnvironment, Env, EnvironmentInput, NotBlankVariable, UnreadVariable } from './environment.js';
+import type { CurrentEnvironment, Env, EnvironmentInput, NotBlankVariable, StrayVariable, UnreadVariable } from './environment.js';
+import { eitherOf } from './near-names.js';
+import type { MillisecondsRule } from './config.js';
 import type { LogLevel } from './log/logger.js';
 
 export interface CompanionSettings {
@@ -97,7 +99,11 @@ export interface CompanionSettings {
   readonly deprecations: readonly string[];
   /** What reads as a mistake but runs (a misspelt variable, a real gateway on test credentials): logged once at start. */
   readonly warnings: readonly string[];
-  /** Variables set with a `PAYFORM_` name the companion does not read, and the one each reads like (also in `warnings`). */
+  /**
+   * Variables set with a `PAYFORM_` name no payform program reads, each with a variable it reads
+   * like — one entry per variable when it reads like several (`PAYFORM_GATEWAY_URL`). Each such
+   * name, alike or not, is also in `warnings`.
+   */
   readonly misspelt: readonly UnreadVariable[];
   /** Unprefixed 0.2 names set but left alone as the shop's own, and the variable each would be (also in `deprecations`). */
   readonly leftAlone: readonly UnreadVariable[];
@@ -111,6 +117,13 @@ const Origins = z
   .string()
   .transform((list) => list.split(',').map((origin) => origin.trim()).filter(Boolean))
   .pipe(z.array(Origin));
+
+/**
+ * A gateway call's timeout, PAYFORM_GATEWAY_TIMEOUT_MS or the gatewayTimeoutMs option: seconds at
+ * least (the gateway takes seconds to pay with some banks), at most the client's default, as
+ * reconciliation's never-sent window (60 s) is sized for two of them.
+ */
+export const GATEWAY_TIMEOUT: Required<MillisecondsRule> = { min: 5_000, max: 30_000, variable: 'PAYFORM_GATEWAY_TIMEOUT_MS' };
 
 /** A zod refinement of a rule that says what is wrong, or nothing. */
 function refinedBy(problemOf: (value: string) => string | undefined) {
@@ -140,12 +153,16 @@ const Variables = z.object({
     })
     .default(DEFAULT_DATABASE),
   PAYFORM_LEDGER_HANDOVER_FROM: Uuid.optional(),
-  // At most the client's default: reconciliation's never-sent window (60 s) is sized for two of them.
   PAYFORM_GATEWAY_TIMEOUT_MS: z
     .string()
     .regex(/^\d+$/, { error: 'must be a number of milliseconds' })
     .transform(Number)
-    .pipe(z.number().min(5_000, { error: 'must be at least 5000 milliseconds (the gateway takes seconds to pay with some banks)' }).max(30_000, { error: 'must be at most 30000 milliseconds' }))
+    .pipe(
+      z
+        .number()
+        .min(GATEWAY_TIMEOUT.min, { error: `must be at least ${GATEWAY_TIMEOUT.min} milliseconds (the gateway takes seconds to pay with some banks)` })
+        .max(GATEWAY_TIMEOUT.max, { error: `must be at most ${GATEWAY_TIMEOUT.max} milliseconds` }),
+    )
     .optional(),
   PAYFORM_DATABASE_STATEMENT_TIMEOUT_MS: z
     .string()
@@ -189,9 +206,10 @@ export function readCompanionConfig(environment: EnvironmentInput): CompanionSet
   }
   const processMode = modeOfProcess(environment);
   const { env, readFrom, deprecations, blank, leftAlone } = currentEnvironment(processMode ? { ...environment, NODE_ENV: processMode } : environment);
-  const misspelt = misspeltVariables(env, KNOWN_VARIABLES);
+  const strays = strayVariables(env, KNOWN_VARIABLES);
+  const misspelt = strays.flatMap(({ name, alike }) => alike.map((meant) => ({ name, meant })));
   try {
-    return settingsOf(env, readFrom, deprecations, { misspelt, leftAlone }, blank);
+    return settingsOf(env, readFrom, deprecations, { strays, misspelt, leftAlone }, blank);
   } catch (error) {
     if (!(error instanceof TypeError)) throw error;
     // Of the variables this refusal names, a name set but not read is often why: said with it.
@@ -201,6 +219,39 @@ export function readCompanionConfig(environment: EnvironmentInput): CompanionSet
     throw new TypeError(`${error.message}${unread}${mode}`, { cause: error });
   }
 }
+
+/**
+ * The settings composeCompanion is given: those readCompanionConfig returns, or the variables it
+ * reads them from (written in code, or process.env), read here as it reads them — friendlier than
+ * a refusal, and never ambiguous: a variable's value is a string, a number or a boolean, while
+ * settings always hold lists (`warnings`). Nothing, or something else, is refused naming what was
+ * given and the call to make; so is an object of settings that lacks some (built by hand).
+ */
+export function companionSettingsOf(given: unknown, caller: string): CompanionSettings {
+  const call = `${caller}(readCompanionConfig({ PAYFORM_PUBLIC_URL: …, PAYFORM_ADMIN_TOKEN: … }), options), or ${caller}(readCompanionConfig(process.env), options) to read the process's variables`;
+  if (typeof given !== 'object' || given === null || Array.isArray(given)) {
+    const what = given === undefined ? 'nothing' : given === null ? 'null' : kindOf(given);
+    throw new TypeError(`${caller}(settings, options) takes the companion's settings first, and was given ${what}: call ${call}`);
+  }
+  const fields = Object.keys(SETTINGS_FIELDS).filter((field) => field in given);
+  // Variables with a wrong value among them (an object, a function) are readCompanionConfig's to name.
+  if (Object.values(given).every(isVariableValue) || fields.length === 0) return readCompanionConfig(given as EnvironmentInput);
+  const missing = Object.entries(SETTINGS_FIELDS).filter(([field, required]) => required && (given as Record<string, unknown>)[field] === undefined);
+  if (missing.length === 0) return given as CompanionSettings;
+  throw new TypeError(
+    `${caller}(settings, options) was given settings without ${missing.map(([field]) => field).join(', ')}: ` +
+      `call ${call}; to change one, spread them: { ...readCompanionConfig(…), logLevel: 'debug' }`,
+  );
+}
+
+/** Every field of CompanionSettings, true where it is never undefined: what a settings object must have. */
+const SETTINGS_FIELDS: Readonly<Record<keyof CompanionSettings, boolean>> = {
+  port: true, host: false, production: true, publicUrl: true, publicUrlDerived: true, gatewayBaseUrl: false, credentials: true,
+  tokenizer: false, databaseUrl: true, databaseUrlDefaulted: true, ledgerHandoverFrom: false, gatewayTimeoutMs: false,
+  databaseStatementTimeoutMs: false, adminToken: true, adminTokenGenerated: true, allowedOrigins: true, sandboxOrigin: false,
+  testMode: true, captureOverReservePercent: true, sessionTtlSeconds: true, trustProxy: true, metricsToken: false,
+  metricsAddress: false, logLevel: true, backOffice: false, notify: false, deprecations: true, warnings: true, misspelt: true, leftAlone: true,
+};
 
 /**
  * NODE_ENV is the process's mode, not one of the shop's settings: settings written in code that
@@ -221,8 +272,11 @@ function modeOfProcess(environment: EnvironmentInput): string | undefined {
 export function unreadHint(unread: Pick<CompanionSettings, 'misspelt' | 'leftAlone'>, meant?: readonly string[]): string {
   const reasons = (variables: readonly UnreadVariable[]) => variables.filter((variable) => meant === undefined || meant.includes(variable.meant));
   const leftAlone = reasons(unread.leftAlone);
+  // A name alike several variables is one entry per variable: said once, with those asked about.
+  const misspelt = reasons(unread.misspelt);
+  const names = [...new Set(misspelt.map(({ name }) => name))];
   return [
-    ...reasons(unread.misspelt).map(({ name, meant: variable }) => `; ${name} is set: did you mean ${variable}?`),
+    ...names.map((name) => `; ${name} is set: did you mean ${eitherOf(misspelt.filter((variable) => variable.name === name).map((variable) => variable.meant))}?`),
     ...(leftAlone.length > 0 ? [`; ${leftAloneNotice(leftAlone)}`] : []),
   ].join('');
 }
@@ -231,7 +285,7 @@ function settingsOf(
   env: Env,
   readFrom: Readonly<Record<string, string>>,
   deprecations: CompanionSettings['deprecations'],
-  { misspelt, leftAlone }: Pick<CompanionSettings, 'misspelt' | 'leftAlone'>,
+  { strays, misspelt, leftAlone }: Pick<CompanionSettings, 'misspelt' | 'leftAlone'> & { readonly strays: readonly StrayVariable[] },
   blank: CurrentEnvironment['blank'],
 ): CompanionSettings {
   const parsed = parseWire(Variables, env);
@@ -286,7 +340,7 @@ function settingsOf(
     ...(vars.NODE_ENV !== undefined && !['production', 'development', 'test'].includes(vars.NODE_ENV)
       ? [`NODE_ENV is ${JSON.stringify(vars.NODE_ENV)}: only "production" turns on the production checks and binding to the network; this companion runs as in development`]
       : []),
-    ...misspelt.map(({ name, meant }) => `${name} is not a variable of the companion and is ignored: did you mean ${meant}?`),
+    ...strays.map(strayNotice),
     ...browserExposedSecrets(env),
     // A staging deployment on a gateway test project may mean it; a shop's customers must not see it.
     ...(vars.NODE_ENV === 'production' && vars.PAYFORM_TEST_MODE
@@ -373,7 +427,7 @@ function quotedVariables(env: Env): string[] {
 }
 
 /** Every variable the companion reads (PAYFORM_LOG_FILE: the logger's copy of its lines, log/logger.ts). */
-const KNOWN_VARIABLES = [...new Set([...Object.keys(Variables.shape), ...Object.values(CREDENTIAL_VARIABLES), 'PAYFORM_LOG_FILE'])];
+export const KNOWN_VARIABLES: readonly string[] = [...new Set([...Object.keys(Variables.shape), ...Object.values(CREDENTIAL_VARIABLES), 'PAYFORM_LOG_FILE'])];
 
 /** A production admin token's fewest different characters: 16 random ones of base64 have 13 or so. */
 const MIN_DISTINCT_TOKEN_CHARACTERS = 8;

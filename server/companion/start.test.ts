@@ -711,6 +711,10 @@ describe('startCompanion', () => {
     await expect(composeCompanion(readCompanionConfig({ PAYFORM_DATABASE_URL: ':memory:', publicUrl: 'https://shop.example', adminToken: 'a-long-enough-admin-token' }))).rejects.toThrow(
       /^Invalid companion config: mounted in your server, .*; publicUrl is set: did you mean PAYFORM_PUBLIC_URL\?; adminToken is set: did you mean PAYFORM_ADMIN_TOKEN\?$/,
     );
+    // A variable too far from its name in letters, yet with its words, is named too.
+    await expect(composeCompanion(readCompanionConfig({ ...mountable, PAYFORM_GATEWAY_URL: sandbox.url }), quiet())).rejects.toThrow(
+      new TypeError('No gateway: set PAYFORM_GATEWAY_BASE_URL to the gateway, or to a sandbox started with `npx payform-sandbox`; PAYFORM_GATEWAY_URL is set: did you mean PAYFORM_GATEWAY_BASE_URL?'),
+    );
     // A misspelt variable that is not why says nothing in the refusal (it is warned of at start).
     await expect(composeCompanion(readCompanionConfig({ ...mountable, PAYFORM_TRUST_PROXI: 'true' }), quiet())).rejects.toThrow(/^No gateway: [^;]*$/);
   });
@@ -756,11 +760,70 @@ describe('startCompanion', () => {
     expect(existsSync(join(dir, 'missing'))).toBe(false);
   });
 
+  it('refuses a timeout or grace option of the wrong type or out of range at once, naming the option and its rule', async () => {
+    const mountable = readCompanionConfig({ PAYFORM_DATABASE_URL: join(dir, 'never-made', 'payform.db'), PAYFORM_PUBLIC_URL: 'https://shop.example', PAYFORM_ADMIN_TOKEN: 'a-long-enough-admin-token' });
+    const refusal = (options: object) => composeCompanion(mountable, { gatewayBaseUrl: sandbox.url, ...options } as never);
+    const rule = 'gatewayTimeoutMs must be a whole number of milliseconds from 5000 to 30000, as PAYFORM_GATEWAY_TIMEOUT_MS takes it';
+    // Each payment would otherwise end "outcome unknown … did not answer within 1 ms"; 0 fell back to 30 s.
+    await expect(refusal({ gatewayTimeoutMs: 1 })).rejects.toThrow(new TypeError(`Invalid companion options: ${rule} (it is 1)`));
+    await expect(refusal({ gatewayTimeoutMs: 0 })).rejects.toThrow(new TypeError(`Invalid companion options: ${rule} (it is 0)`));
+    // A number written as text is said to be one, under the option's name rather than the client's field.
+    await expect(refusal({ gatewayTimeoutMs: '30000' })).rejects.toThrow(new TypeError(`Invalid companion options: ${rule}, not a string: write 30000, without quotes`));
+    await expect(refusal({ shutdownGraceMs: '1000', requestTimeoutMs: '5000' })).rejects.toThrow(
+      new TypeError(
+        'Invalid companion options: shutdownGraceMs must be a whole number of milliseconds from 0 to 2147483647, not a string: write 1000, without quotes; ' +
+          'requestTimeoutMs must be a whole number of milliseconds above 0, not a string: write 5000, without quotes',
+      ),
+    );
+    await expect(refusal({ shutdownGraceMs: -1 })).rejects.toThrow(new TypeError('Invalid companion options: shutdownGraceMs must be a whole number of milliseconds from 0 to 2147483647 (it is -1)'));
+    // Past what a timer can wait, Node fires it at once: close() would give up every payment in flight.
+    await expect(startCompanion(readCompanionConfig({ PORT: '0' }), { shutdownGraceMs: 2 ** 31 })).rejects.toThrow(/shutdownGraceMs must be .* \(it is 2147483648\)$/);
+    // Options given as a string are one mistake, not one per character; an option named by a word of the right one is pointed to it.
+    await expect(composeCompanion(mountable, '/payments' as never)).rejects.toThrow(new TypeError("Invalid companion options: the options must be an object, { basePath: '/payments', … }, not a string"));
+    await expect(composeCompanion(mountable, null as never)).rejects.toThrow(/the options must be an object, .*, not null$/);
+    await expect(refusal({ timeoutMs: 5000 })).rejects.toThrow(new TypeError('Invalid companion options: timeoutMs is not an option (did you mean gatewayTimeoutMs or requestTimeoutMs?)'));
+    // All refused before anything was opened.
+    expect(existsSync(join(dir, 'never-made'))).toBe(false);
+  });
+
+  it('reads the variables when given them rather than readCompanionConfig’s settings, and refuses anything else naming the call to make', async () => {
+    const log = memorySink();
+    const variables = { PAYFORM_PUBLIC_URL: 'http://localhost:47125', PAYFORM_ADMIN_TOKEN: 'a-long-enough-admin-token', PAYFORM_DATABASE_URL: ':memory:', PAYFORM_GATEWAY_BASE_URL: sandbox.url, PAYFORM_WIDGET_KEY: 'wk' };
+    // The fresh-install trial's call: it failed with "Cannot read properties of undefined (reading 'filter')".
+    const composed = await composeCompanion(variables, { basePath: '/payments', logger: createLogger({ sink: log.sink }) });
+    try {
+      expect((await composed.app.request('/payments/healthz')).status).toBe(200);
+      // Read as readCompanionConfig reads them: what it warns of is logged at start.
+      expect(log.lines.filter((line) => line.includes('PAYFORM_WIDGET_KEY is not a variable of the companion and is ignored: did you mean PAYFORM_GATEWAY_WIDGET_KEY?'))).toHaveLength(1);
+    } finally {
+      await composed.close();
+    }
+    // The bin's way in code, given the variables, reads them as well.
+    const running = await startCompanion({ PORT: '0', PAYFORM_DATABASE_URL: ':memory:', PAYFORM_ADMIN_TOKEN: 'a-long-enough-admin-token', PAYFORM_GATEWAY_BASE_URL: sandbox.url }, { logger: createLogger({ sink: memorySink().sink }) });
+    try {
+      expect((await fetch(`http://127.0.0.1:${running.port}/healthz`)).status).toBe(200);
+    } finally {
+      await running.close();
+    }
+    const call = "call composeCompanion(readCompanionConfig({ PAYFORM_PUBLIC_URL: …, PAYFORM_ADMIN_TOKEN: … }), options), or composeCompanion(readCompanionConfig(process.env), options) to read the process's variables";
+    // Nothing is not the process's environment: a mounted companion reads none unless given it.
+    await expect((composeCompanion as (...args: unknown[]) => Promise<unknown>)()).rejects.toThrow(
+      new TypeError(`composeCompanion(settings, options) takes the companion's settings first, and was given nothing: ${call}`),
+    );
+    await expect(composeCompanion('https://shop.example' as never)).rejects.toThrow(/takes the companion's settings first, and was given a string: call /);
+    // Settings built by hand, or some of them, are named by what they lack.
+    const { warnings: _warnings, deprecations: _deprecations, ...partial } = readCompanionConfig(variables);
+    await expect(composeCompanion(partial as never)).rejects.toThrow(new TypeError(`composeCompanion(settings, options) was given settings without deprecations, warnings: ${call}; to change one, spread them: { ...readCompanionConfig(…), logLevel: 'debug' }`));
+    // The variables' own refusals, as readCompanionConfig makes them.
+    await expect(composeCompanion({ ...variables, PAYFORM_PUBLIC_URL: undefined })).rejects.toThrow(/^Invalid companion config: mounted in your server, the companion needs the public URL/);
+  });
+
   it('refuses a never-sent window shorter than twice the gateway timeout, naming both settings', async () => {
     const settings = readCompanionConfig({ PAYFORM_DATABASE_URL: join(dir, 'payform.db'), PAYFORM_PUBLIC_URL: 'https://shop.example', PAYFORM_ADMIN_TOKEN: 'a-long-enough-admin-token' });
-    // The default window, three reads 30 s apart, spans 60 s: a 40 s request could still be in flight.
+    // The default window, three reads 30 s apart, spans 60 s: a 40 s request could still be in
+    // flight, so the option stops at 30 s, as PAYFORM_GATEWAY_TIMEOUT_MS does, before the ledger opens.
     await expect(composeCompanion(settings, { gatewayBaseUrl: sandbox.url, gatewayTimeoutMs: 40_000 })).rejects.toThrow(
-      'reconciliation.neverSentReads (3) and reconciliation.neverSentSpacingMs (30000) make a never-sent window of 60000 ms, shorter than twice the gateway client\'s timeout per attempt (2 × 40000 ms)',
+      'Invalid companion options: gatewayTimeoutMs must be a whole number of milliseconds from 5000 to 30000, as PAYFORM_GATEWAY_TIMEOUT_MS takes it (it is 40000)',
     );
     // Refused, it left the database closed: it opens again and starts at the limit.
     const composed = await composeCompanion(settings, { gatewayBaseUrl: sandbox.url, gatewayTimeoutMs: 30_000 });

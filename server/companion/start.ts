@@ -27,13 +27,16 @@ import { InFlight } from './http/in-flight.js';
 import { UnparsedRequests } from './http/unparsed-requests.js';
 import { requestGate, shuttingDown } from './http/request-gate.js';
 import type { CompanionApp } from './app.js';
-import { notFunctions } from './config.js';
+import { millisecondsProblem, notFunctions } from './config.js';
+import type { MillisecondsRule } from './config.js';
+import { kindOf } from './environment.js';
+import type { EnvironmentInput } from './environment.js';
 import { createLogger } from './log/logger.js';
 import type { Logger } from './log/logger.js';
 import type { PaymentEventHook } from './payments/reactions.js';
 import { notifyHook, shownNotifyUrl } from './payments/notify-url.js';
 import { namedHook } from './payments/payment-change.js';
-import { readCompanionConfig, unreadHint } from './settings.js';
+import { companionSettingsOf, GATEWAY_TIMEOUT, readCompanionConfig, unreadHint } from './settings.js';
 import type { CompanionSettings } from './settings.js';
 import { takenOnIpv6Loopback, takenOnIpv6LoopbackProblem } from './localhost-port.js';
 import { isLocalHttpGateway, isLoopback, isLoopbackHost, isPlainHttpElsewhere } from './loopback.js';
@@ -174,13 +177,28 @@ const START_OPTIONS: Readonly<Record<keyof StartOptions, true>> = {
   requestTimeoutMs: true,
 };
 
+/**
+ * The options given in milliseconds, each with its rule: the gateway's timeout as its variable
+ * takes it; the grace at most what a timer can wait (Node fires a longer one at once, which would
+ * give up every payment in flight as close() begins); a request's arrival any time above 0.
+ */
+const MILLISECOND_OPTIONS: Readonly<Record<'gatewayTimeoutMs' | 'shutdownGraceMs' | 'requestTimeoutMs', MillisecondsRule>> = {
+  gatewayTimeoutMs: GATEWAY_TIMEOUT,
+  shutdownGraceMs: { min: 0, max: 2 ** 31 - 1 },
+  requestTimeoutMs: { min: 1 },
+};
+
 function checkStartOptions(options: StartOptions): void {
-  // Before the ledger opens: a hook that is not a function would otherwise fail at every payment.
-  const wrong = [...unknownOptions(options, Object.keys(START_OPTIONS)), ...notFunctions(options, ['onPaymentEvent', 'extend', 'fetch'])];
-  const { requestTimeoutMs } = options;
-  if (requestTimeoutMs !== undefined && !(Number.isSafeInteger(requestTimeoutMs) && requestTimeoutMs > 0)) {
-    wrong.push(`requestTimeoutMs must be a whole number of milliseconds above 0 (it is ${String(requestTimeoutMs)})`);
+  // `composeCompanion(settings, '/payments')`: named as one mistake, not as each of its characters.
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+    throw new TypeError(`Invalid companion options: the options must be an object, { basePath: '/payments', … }, not ${options === null ? 'null' : kindOf(options)}`);
   }
+  // Before the ledger opens: a hook that is not a function would otherwise fail at every payment.
+  const wrong = [
+    ...unknownOptions(options, Object.keys(START_OPTIONS)),
+    ...notFunctions(options, ['onPaymentEvent', 'extend', 'fetch']),
+    ...Object.entries(MILLISECOND_OPTIONS).flatMap(([name, rule]) => millisecondsProblem(name, (options as Readonly<Record<string, unknown>>)[name], rule) ?? []),
+  ];
   if (wrong.length > 0) throw new TypeError(`Invalid companion options: ${wrong.join('; ')}`);
 }
 
@@ -220,10 +238,11 @@ export interface RunningCompanion extends ComposedCompanion {
  * The companion for a server of yours (Hono, Express, a fetch handler). Mounted, nothing stands
  * in for its admin token or its public URL: a made-up token would be shown to no one, and
  * `http://localhost:$PORT` would send the gateway's webhooks nowhere. Both refusals name the
- * variable and the option.
+ * variable and the option. The settings are readCompanionConfig's, or the variables it reads.
  */
-export async function composeCompanion(settings: CompanionSettings, options: StartOptions = {}): Promise<ComposedCompanion> {
+export async function composeCompanion(given: CompanionSettings | EnvironmentInput, options: StartOptions = {}): Promise<ComposedCompanion> {
   refuseDuringBuild('composeCompanion');
+  const settings = companionSettingsOf(given, 'composeCompanion');
   checkStartOptions(options);
   const missing = [
     ...(settings.adminTokenGenerated ? [{ variable: 'PAYFORM_ADMIN_TOKEN', what: 'the admin token (PAYFORM_ADMIN_TOKEN, at least 16 characters)' }] : []),
@@ -436,8 +455,9 @@ async function settleWithin(drained: (ms: number) => Promise<boolean>, grace: nu
  * Composes the companion and listens on settings.port (0: any free port; the public URL then
  * follows the real port unless PUBLIC_URL was set), and prints the generated admin token.
  */
-export async function startCompanion(settings: CompanionSettings = readCompanionConfig(process.env), options: StartOptions = {}): Promise<RunningCompanion> {
+export async function startCompanion(given: CompanionSettings | EnvironmentInput = readCompanionConfig(process.env), options: StartOptions = {}): Promise<RunningCompanion> {
   refuseDuringBuild('startCompanion');
+  const settings = companionSettingsOf(given, 'startCompanion');
   checkStartOptions(options);
   if (settings.production && settings.publicUrlDerived && !options.publicUrl) {
     // http://localhost:$PORT would send the gateway's webhooks and the customers' 3-D Secure returns to their own machines.
