@@ -68,10 +68,23 @@ describe('a ledger outage', () => {
       back(1),
       { ...down, outages_since_last_line: 11, refused_since_last_line: 11 },
       back(1),
-      { level: 'error', msg: 'the database still cannot be reached', down_for_ms: 6_000, refused: 3, outages_since_last_line: 1, refused_since_last_line: 1 },
+      // Its first line was quiet: the reminder is the first to say what began it.
+      { level: 'error', msg: 'the database still cannot be reached', reason: 'read ECONNRESET', down_for_ms: 6_000, refused: 3, outages_since_last_line: 1, refused_since_last_line: 1 },
       back(3),
     ]);
     expect(lines).toHaveLength(6);
+  });
+
+  it('says a statement that ran out its deadline is a lock held or a server overloaded, not a database away', async () => {
+    ledger = await openLedger(':memory:');
+    const memory = memorySink();
+    const outage = new LedgerOutage({ ledger, logger: createLogger({ sink: memory.sink }), clock: Date.now, probeIntervalMs: 10 });
+    outage.noticed(withCode('57014', 'canceling statement due to statement timeout'));
+    await outage.back();
+    outage.stop();
+    const [began] = memory.lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(began).toMatchObject({ level: 'error', reason: '57014: canceling statement due to statement timeout', fix: expect.stringContaining('PAYFORM_DATABASE_STATEMENT_TIMEOUT_MS') });
+    expect(began!.fix).toContain('pg_stat_activity');
   });
 
   it('begins an outage a readiness probe met, without counting the probe as refused work', async () => {

@@ -53,8 +53,9 @@ export class LedgerOutage {
   #stopped = false;
   /** A refusal of this outage came from the disk: only a committed write says it is over. */
   #writes = false;
-  /** What the operator can do about this outage, said again in its reminders. */
+  /** What the operator can do about this outage, and what began it, said again in its reminders. */
   #fix: string | undefined;
+  #reason: string | undefined;
   #restartNeeded = false;
   /** The ledger takes no more work (LedgerNotDurable), said once; `restartNeeded` may wait for its save. */
   #dead = false;
@@ -134,6 +135,7 @@ export class LedgerOutage {
       const began = this.#since === undefined;
       this.#since ??= now;
       this.#fix = fix;
+      this.#reason = describe(error);
       const message = dead ? 'the ledger takes no more work until the companion is restarted; answering 503 with Retry-After, /healthz 503' : 'the database cannot be reached; answering 503 with Retry-After until it is back';
       // Probing first: a log line that cannot be written (its file on the same full disk) must
       // not leave the outage without the probe that ends it.
@@ -163,7 +165,14 @@ export class LedgerOutage {
     this.#remindedAt = now;
     this.#quiet = false;
     const { logger } = this.#deps;
-    logger.error('the database still cannot be reached', { down_for_ms: now - since, refused: this.#refused, ...(this.#fix === undefined ? {} : { fix: this.#fix }), ...this.#sinceLastLine(now) });
+    // The outage's cause as it began: when that first line was quiet (within a minute of the last outage's), this is the first said of it.
+    logger.error('the database still cannot be reached', {
+      down_for_ms: now - since,
+      refused: this.#refused,
+      reason: this.#reason,
+      ...(this.#fix === undefined ? {} : { fix: this.#fix }),
+      ...this.#sinceLastLine(now),
+    });
   }
 
   /**
@@ -234,6 +243,7 @@ export class LedgerOutage {
     this.#refused = 0;
     this.#writes = false;
     this.#fix = undefined;
+    this.#reason = undefined;
     const waiting = this.#back;
     this.#back = undefined;
     waiting?.resolve();
@@ -280,6 +290,10 @@ function fixOf(error: unknown, code: string | undefined): string | undefined {
   if (code === '53100') return 'the PostgreSQL server’s disk is full: free space on it; payments go on by themselves once a write works';
   if (code === '25006') return 'PAYFORM_DATABASE_URL reaches a PostgreSQL that takes no writes (a standby after a failover, or default_transaction_read_only): point it at the primary; payments go on by themselves once a write works';
   if (code === '58030') return 'the PostgreSQL server cannot read or write its files: check its disk';
+  // Reached, but a statement ran out its deadline: something held a lock on the ledger's tables that long, or the server is overloaded.
+  if (code === '57014') {
+    return "the database answers, but the companion's statements ran past PAYFORM_DATABASE_STATEMENT_TIMEOUT_MS: look in pg_stat_activity for a session holding a lock on payform's tables (a migration, a manual transaction left open) or for a server overloaded; payments go on by themselves once statements finish in time";
+  }
   const savedTo = notDurableOf(error)?.savedTo;
   if (code === NOT_DURABLE && savedTo !== undefined) {
     return `${file} was deleted, moved or replaced while the companion had it open: wait for the line saying what it held is saved to ${savedTo}, then restart the companion (SIGTERM, never SIGKILL) — it takes the saved file back when nothing is at ${file}`;
