@@ -1,6 +1,6 @@
 // The pay rate limits themselves: what is counted, under which key, and how much they can hold.
 import { describe, expect, it } from 'vitest';
-import type { Ledger } from '../../ledger/index.js';
+import { awayWhile } from '../../ledger/testing/away-ledger.js';
 import { fileBackend } from '../../ledger/testing/databases.js';
 import type { LedgerBackend } from '../../ledger/testing/databases.js';
 import { clientNetwork } from '../http/client-address.js';
@@ -13,28 +13,19 @@ let stack: Stack;
 const open = async (options: StackOptions = {}) => (stack = await openStack(options));
 const payLimits = () => stack.companion.companion.services.payLimits;
 
-/** A SQLite file whose ledger answers every call as a database gone away (SQLITE_BUSY) while `away()` holds. */
-function awayWhile(away: () => boolean): LedgerBackend {
-  return {
-    ...fileBackend,
-    async open(clock) {
-      const opened = await fileBackend.open(clock);
-      const ledger = new Proxy(opened.ledger, {
-        get(target, name, receiver) {
-          const value: unknown = Reflect.get(target, name, receiver);
-          if (typeof value !== 'function') return value;
-          return (...args: unknown[]) => (away() ? Promise.reject(Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' })) : (value as (...a: unknown[]) => unknown).apply(target, args));
-        },
-      }) as Ledger;
-      return { ...opened, ledger };
-    },
-  };
-}
+/** A SQLite file whose ledger answers every call as a database gone away while `away()` holds. */
+const awayFile = (away: () => boolean): LedgerBackend => ({
+  ...fileBackend,
+  async open(clock) {
+    const opened = await fileBackend.open(clock);
+    return { ...opened, ledger: awayWhile(opened.ledger, away) };
+  },
+});
 
 describe('pay rate limits', () => {
   it('do not count the attempts answered 503 while the ledger is away: the customer who waits pays once it is back', async () => {
     let away = false;
-    await open({ backend: awayWhile(() => away), companion: { rateLimits: { perSession: 2, perClient: 2 } } });
+    await open({ backend: awayFile(() => away), companion: { rateLimits: { perSession: 2, perClient: 2 } } });
     const session = await stack.openSession();
     away = true;
     for (let i = 0; i < 4; i += 1) {

@@ -3,13 +3,13 @@
 // once the database is back, a retry runs the request, or replays the answer it had — never a
 // 409 "still running" for the lease's 5 minutes because the claim could not be settled while the
 // database was away. Nothing is made twice.
-import { connect, createServer } from 'node:net';
-import type { AddressInfo, Server, Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openLedger } from '../../ledger/index.js';
 import type { Ledger } from '../../ledger/index.js';
 import { fileBackend, trackedLedgers, withTestDatabase } from '../../ledger/testing/databases.js';
 import type { LedgerBackend, TestLedger } from '../../ledger/testing/databases.js';
+import { awayWhile } from '../../ledger/testing/away-ledger.js';
+import { databaseProxy } from '../../ledger/testing/database-proxy.js';
 import { claimSchema, releaseSchema } from '../../ledger/testing/schema-pool.js';
 import { keyedOrderId } from '../http/keyed-truth.js';
 import { ADMIN_TOKEN, eventually, stacksPerTest } from '../test/stack.js';
@@ -68,50 +68,7 @@ function awayOn(backend: LedgerBackend, away: () => void, back: () => void, wrap
 /** A SQLite file whose every ledger call fails as a file another process holds locked does, while away. */
 function awaySqlite(): AwayDatabase {
   let away = false;
-  const busy = () => Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
-  const failing = (ledger: Ledger): Ledger =>
-    new Proxy(ledger, {
-      get(target, name, receiver) {
-        const value: unknown = Reflect.get(target, name, receiver);
-        if (typeof value !== 'function') return value;
-        return (...args: unknown[]) => (away ? Promise.reject(busy()) : (value as (...a: unknown[]) => unknown).apply(target, args));
-      },
-    });
-  return awayOn(fileBackend, () => (away = true), () => (away = false), failing);
-}
-
-/** A TCP proxy in front of PostgreSQL: `cut` ends every connection and refuses new ones, as a stopped server does, until `restore`. */
-async function cuttableProxy(databaseUrl: string): Promise<{ url: string; cut(): void; restore(): void; close(): Promise<void> }> {
-  const target = new URL(databaseUrl);
-  const sockets = new Set<Socket>();
-  let cut = false;
-  const server: Server = createServer((client) => {
-    client.on('error', () => client.destroy());
-    if (cut) return void client.destroy();
-    const database = connect(Number(target.port || 5432), target.hostname);
-    for (const socket of [client, database]) {
-      sockets.add(socket);
-      socket.on('close', () => sockets.delete(socket));
-    }
-    database.on('error', () => client.destroy());
-    client.pipe(database).pipe(client);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = new URL(databaseUrl);
-  url.hostname = '127.0.0.1';
-  url.port = String((server.address() as AddressInfo).port);
-  return {
-    url: url.toString(),
-    cut() {
-      cut = true;
-      for (const socket of sockets) socket.destroy();
-    },
-    restore: () => (cut = false),
-    close() {
-      for (const socket of sockets) socket.destroy();
-      return new Promise((resolve) => server.close(() => resolve()));
-    },
-  };
+  return awayOn(fileBackend, () => (away = true), () => (away = false), (ledger) => awayWhile(ledger, () => away));
 }
 
 const proxies: Array<{ close(): Promise<void> }> = [];
@@ -121,7 +78,7 @@ afterEach(async () => {
 
 /** Every instance's ledger on a schema of its own, through a proxy the test can cut. */
 async function awayPostgres(databaseUrl: string): Promise<AwayDatabase> {
-  const proxy = await cuttableProxy(databaseUrl);
+  const proxy = await databaseProxy(databaseUrl);
   proxies.push(proxy);
   const backend: LedgerBackend = {
     name: 'PostgreSQL',
