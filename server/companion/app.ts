@@ -24,7 +24,7 @@ import { PayerPages } from './checkout/payer-page.js';
 import { returnRoutes } from './checkout/return-routes.js';
 import { KnownSessions } from './checkout/session-terms.js';
 import { widgetRoutes } from './checkout/widget-routes.js';
-import { resolveConfig } from './config.js';
+import { ledgerProblem, resolveConfig } from './config.js';
 import type { CompanionConfig } from './config.js';
 import type { CompanionEnv, CompanionServices } from './context.js';
 import { answerHeaders, checkoutCors } from './http/browser-policies.js';
@@ -102,6 +102,8 @@ const ADMIN_PREFIXES = ['/api/orders', '/api/exports', '/api/webhook-events', '/
 
 export function createCompanion(config: CompanionConfig): CompanionApp {
   const options = resolveConfig(config);
+  const ledgerWrong = ledgerProblem(config.ledger);
+  if (ledgerWrong) throw new TypeError(`Invalid companion config: ${ledgerWrong}`);
   const { ledger, gateway } = config;
   const clock = config.clock ?? Date.now;
   const logger = config.logger ?? createLogger({ clock });

@@ -264,19 +264,31 @@ export function millisecondsProblem(name: string, value: unknown, { min, max, va
  */
 function dependencyProblems(config: CompanionConfig): string[] {
   const { gateway, ledger } = config as Partial<CompanionConfig>;
-  const isObject = (value: unknown) => typeof value === 'object' && value !== null;
   const gatewayWrong = !isObject(gateway) || typeof gateway?.timeoutMs !== 'number';
   // A ledger left out is named beside the gateway only: settings are checked here without one
-  // (resolveConfig's own tests), and createCompanion reads the gateway first.
-  const ledgerWrong = ledger === undefined ? gatewayWrong : !isObject(ledger);
-  const given = (value: unknown) => (value === undefined ? '' : `, not ${kindOf(value)}`);
+  // (resolveConfig's own tests), and createCompanion asks for it next (ledgerProblem).
+  const ledgerWrong = ledger === undefined ? gatewayWrong : ledgerProblem(ledger) !== undefined;
   return [
-    ...(ledgerWrong ? [`ledger: required, the ledger it records payments in (await openLedger(url), from @payform/companion)${given(ledger)}`] : []),
+    ...(ledgerWrong ? [ledgerRequired(ledger)] : []),
     ...(gatewayWrong
       ? [`gateway: required, the gateway client (new GatewayClient({ baseUrl, posId, apiKey, apiSecret, endpointsKey }), from @payform/gateway)${isObject(gateway) ? ', not its options' : given(gateway)}`]
       : []),
   ];
 }
+
+/**
+ * What is wrong with what was given as the ledger, if anything: left out, or not a ledger (an
+ * object of other methods would fail at the first payment, not at start).
+ */
+export function ledgerProblem(ledger: unknown): string | undefined {
+  const { id, createSession } = (isObject(ledger) ? ledger : {}) as Partial<Ledger>;
+  return typeof id === 'string' && typeof createSession === 'function' ? undefined : ledgerRequired(ledger);
+}
+
+const ledgerRequired = (ledger: unknown) =>
+  `ledger: required, the ledger it records payments in (await openLedger(url), from @payform/companion)${isObject(ledger) ? ', not an object without its methods' : given(ledger)}`;
+const isObject = (value: unknown): value is object => typeof value === 'object' && value !== null;
+const given = (value: unknown) => (value === undefined ? '' : `, not ${kindOf(value)}`);
 
 /** Checks the settings and fills in the defaults. Throws TypeError naming each wrong setting. */
 export function resolveConfig(config: CompanionConfig): CompanionOptions {

@@ -548,4 +548,14 @@ describe('createCompanion config', () => {
     );
     expect(() => createCompanion(undefined as never)).toThrow(new TypeError('createCompanion(config) takes an object, { ledger, gateway, gatewayApiSecret, publicUrl, adminToken, … }, not nothing'));
   });
+
+  it('names the ledger when the gateway client is right and the ledger left out, or no ledger', () => {
+    const gateway = new GatewayClient({ baseUrl: 'https://api.gateway.example', ...TEST_PROJECT_DEFAULTS });
+    const settings = { gateway, gatewayApiSecret: 'secret', publicUrl: 'https://shop.example', adminToken: 'a-long-enough-admin-token' };
+    const ledger = 'ledger: required, the ledger it records payments in (await openLedger(url), from @payform/companion)';
+    // It failed with "Cannot read properties of undefined (reading 'id')", and an object of other
+    // methods only at the first payment.
+    expect(() => createCompanion(settings as never)).toThrow(new TypeError(`Invalid companion config: ${ledger}`));
+    expect(() => createCompanion({ ...settings, ledger: {} } as never)).toThrow(new TypeError(`Invalid companion config: ${ledger}, not an object without its methods`));
+  });
 });
