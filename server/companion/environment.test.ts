@@ -2,9 +2,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { currentEnvironment, strayVariables } from './environment.js';
+import { currentEnvironment, SANDBOX_VARIABLES, strayVariables } from './environment.js';
 import type { EnvironmentInput } from './environment.js';
 import { KNOWN_VARIABLES, readCompanionConfig } from './settings.js';
+import { SANDBOX_VARIABLES as SANDBOX_READS } from '../sandbox/environment.js';
 
 /** readCompanionConfig as a merchant's code calls it: its parameter is typed for process.env. */
 const readInCode = (environment: EnvironmentInput | Readonly<Record<string, unknown>>) => readCompanionConfig(environment as never);
@@ -113,5 +114,9 @@ describe('the environment the other payform programs share', () => {
     // The scan finds them (the demo's, the journeys', CI's), or this test would pass on nothing.
     expect(names).toEqual(expect.arrayContaining(['PAYFORM_DEMO_CARD_ENTRY', 'PAYFORM_E2E_WORKERS', 'PAYFORM_PREBUILDS']));
     expect(strayVariables(Object.fromEntries(names.map((name) => [name, '1'])), KNOWN_VARIABLES)).toEqual([]);
+  });
+
+  it('knows the sandbox’s variables, to name one set with the companion’s prefix', () => {
+    expect(SANDBOX_VARIABLES).toEqual(SANDBOX_READS);
   });
 });

@@ -140,7 +140,15 @@ const GUESSES: Readonly<Record<string, string>> = {
   PAYFORM_DB: 'PAYFORM_DATABASE_URL',
   PAYFORM_WEBHOOK_SECRET: 'PAYFORM_GATEWAY_API_SECRET',
   PAYFORM_PORT: 'PORT',
+  PAYFORM_SANDBOX_URL: 'PAYFORM_SANDBOX_ORIGIN',
 };
+
+/**
+ * The sandbox's variables (payform-sandbox; `npm start` gives both programs one environment).
+ * Set with the companion's prefix (`PAYFORM_SANDBOX_PORT`), it is theirs that was meant, as the
+ * sandbox says too: not PORT. Kept in step with the sandbox's list by environment.test.ts.
+ */
+export const SANDBOX_VARIABLES: readonly string[] = ['SANDBOX_PORT', 'SANDBOX_HOST', 'SANDBOX_PROJECTS', 'SANDBOX_PUBLIC_URL', 'SANDBOX_STRICT', 'SANDBOX_ALLOWED_HOSTS'];
 
 /**
  * The other payform programs' variables: `npm start`, CI and a developer's shell give them the
@@ -184,7 +192,8 @@ export function strayVariables(env: Env, known: readonly string[]): StrayVariabl
         return meant ? [{ name, alike: [meant] }] : [];
       }
       // A name people guess says what it was meant for: before any name it merely looks like (PAYFORM_PORT is not PAYFORM_HOST).
-      const guessed = GUESSES[name.toUpperCase()] ?? nearestName(name, known, { cutShort: true });
+      const sandboxes = SANDBOX_VARIABLES.find((variable) => `PAYFORM_${variable}` === name.toUpperCase());
+      const guessed = GUESSES[name.toUpperCase()] ?? sandboxes ?? nearestName(name, known, { cutShort: true });
       const alike = guessed ? [guessed] : namesSharingWords(name, known, { ignored: [prefix.toUpperCase()] });
       return prefixed || alike.length > 0 ? [{ name, alike }] : [];
     });

@@ -196,6 +196,12 @@ describe('readCompanionConfig', () => {
       // Spelt one letter away from PAYFORM_HOST, but a port is what it means.
       'PAYFORM_PORT is not a variable of the companion and is ignored: did you mean PORT?',
     ]);
+    // The sandbox's, with the companion's prefix: the sandbox says the same. Not PORT.
+    expect(readCompanionConfig({ PAYFORM_SANDBOX_PORT: '3001', PAYFORM_SANDBOX_HOST: '0.0.0.0', PAYFORM_SANDBOX_URL: 'http://localhost:3001' }).warnings).toEqual([
+      'PAYFORM_SANDBOX_PORT is not a variable of the companion and is ignored: did you mean SANDBOX_PORT?',
+      'PAYFORM_SANDBOX_HOST is not a variable of the companion and is ignored: did you mean SANDBOX_HOST?',
+      'PAYFORM_SANDBOX_URL is not a variable of the companion and is ignored: did you mean PAYFORM_SANDBOX_ORIGIN?',
+    ]);
   });
 
   it('warns of every PAYFORM_ variable no payform program reads, in any case, naming those that share its words', () => {
