@@ -1,5 +1,6 @@
 // Reads for the back office and the reconciler.
 import { sql } from 'kysely';
+import { StatusCode } from '@payform/gateway/wire';
 import type { LedgerContext } from './context.js';
 import { InvalidLedgerInput } from './errors.js';
 import { eventsOf } from './events.js';
@@ -117,7 +118,7 @@ export async function paymentStats(ctx: LedgerContext, input: StatsQuery): Promi
       const start = Math.max(floor, key * size - shift);
       const id = query.bucket === 'day' ? key : start;
       let bucket = buckets.get(id);
-      if (!bucket) buckets.set(id, (bucket = { start, total: 0, succeeded: 0, failed: 0, inFlight: 0, notSent: 0 }));
+      if (!bucket) buckets.set(id, (bucket = { start, total: 0, succeeded: 0, failed: 0, inFlight: 0, notSent: 0, cancelled: 0 }));
       if (buckets.size > MAX_BUCKETS) throw new InvalidLedgerInput('to', `spans more than ${MAX_BUCKETS} buckets`);
       ofKey.set(key, bucket);
     }
@@ -133,6 +134,7 @@ export async function paymentStats(ctx: LedgerContext, input: StatsQuery): Promi
       if (row.outcome === 'success') entry.succeeded += count;
       else if (row.outcome === 'failure') entry.failed += count;
       else if (row.outcome === 'not_sent') entry.notSent += count;
+      else if (row.outcome === 'cancelled') entry.cancelled += count;
       else entry.inFlight += count;
     }
   }
@@ -146,8 +148,9 @@ type Tally = { -readonly [K in keyof StatsBucket]: StatsBucket[K] };
 function countPerBucket(ctx: LedgerContext, { from, to, shift }: { from: number; to: number; shift: number }, size: number) {
   // Literals, not parameters: SQLite would bind them as REAL and divide as floats.
   const bucket = sql<number>`(${sql.ref('created_at')} + ${sql.lit(shift)}) / ${sql.lit(size)}`;
-  // A failure the gateway gave no code for is one it never decided (every decline has one).
-  const outcome = sql<string>`case when status = 'failure' and status_code is null then 'not_sent' when status in ('init', 'pending') and unsent_at is not null then 'not_sent' else status end`;
+  // A failure the gateway gave no code for is one it never decided (every decline has one); one
+  // cancelled unpaid (6007) was abandoned, not declined.
+  const outcome = sql<string>`case when status = 'failure' and status_code is null then 'not_sent' when status = 'failure' and status_code = ${sql.lit(StatusCode.PaymentCancelled)} then 'cancelled' when status in ('init', 'pending') and unsent_at is not null then 'not_sent' else status end`;
   return ctx.db
     .selectFrom('payments')
     .select((eb) => [bucket.as('bucket'), outcome.as('outcome'), eb.fn.countAll<number>().as('count')])

@@ -569,6 +569,11 @@ export interface StatsBucket {
    * trouble, not the customer's: neither failed nor in flight.
    */
   readonly notSent: number;
+  /**
+   * Cancelled before it was paid (the gateway's 6007): an unpaid hosted payment the merchant, or
+   * reconciliation once its session expired, cancelled. An abandoned checkout, not a decline.
+   */
+  readonly cancelled: number;
 }
 
 /** The payments created in [from, to), as the money they came to (Ledger.moneyTotals). */

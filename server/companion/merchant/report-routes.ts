@@ -80,6 +80,7 @@ const Counts = {
   failed: z.int().describe('Declined by the gateway'),
   in_flight: z.int(),
   not_sent: z.int().describe('Attempts the gateway never decided: not sent (unreachable, credentials, a field refused) or never reached it; neither a decline nor in flight'),
+  cancelled: z.int().describe('Unpaid hosted payments cancelled (6007) by the merchant, or by reconciliation once their session expired: abandoned checkouts, not declines'),
   success_rate: z.number().nullable().describe('succeeded / (succeeded + failed): what customers were told; null when none was decided'),
 };
 
@@ -142,15 +143,18 @@ export function reportRoutes(): Hono<CompanionEnv> {
     const decided = (b: { succeeded: number; failed: number }) => b.succeeded + b.failed;
     const rate = (b: { succeeded: number; failed: number }) => (decided(b) === 0 ? null : b.succeeded / decided(b));
     const totals = buckets.reduce(
-      (sum, b) => ({ total: sum.total + b.total, succeeded: sum.succeeded + b.succeeded, failed: sum.failed + b.failed, in_flight: sum.in_flight + b.inFlight, not_sent: sum.not_sent + b.notSent }),
-      { total: 0, succeeded: 0, failed: 0, in_flight: 0, not_sent: 0 },
+      (sum, b) => ({
+        total: sum.total + b.total, succeeded: sum.succeeded + b.succeeded, failed: sum.failed + b.failed, in_flight: sum.in_flight + b.inFlight, not_sent: sum.not_sent + b.notSent,
+        cancelled: sum.cancelled + b.cancelled,
+      }),
+      { total: 0, succeeded: 0, failed: 0, in_flight: 0, not_sent: 0, cancelled: 0 },
     );
     return c.json({
       bucket: query.bucket,
       from: new Date(from).toISOString(),
       to: new Date(to).toISOString(),
       buckets: buckets.map((b) => ({
-        start: new Date(b.start).toISOString(), total: b.total, succeeded: b.succeeded, failed: b.failed, in_flight: b.inFlight, not_sent: b.notSent, success_rate: rate(b),
+        start: new Date(b.start).toISOString(), total: b.total, succeeded: b.succeeded, failed: b.failed, in_flight: b.inFlight, not_sent: b.notSent, cancelled: b.cancelled, success_rate: rate(b),
       })),
       totals: { ...totals, success_rate: rate(totals) },
     } satisfies z.output<typeof StatsView>);

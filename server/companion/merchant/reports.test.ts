@@ -39,11 +39,11 @@ describe('GET /api/stats', () => {
     const hour = START - HOUR / 2;
     const stats = await stack.json('GET', `/api/stats?from=${at(hour)}&to=${at(hour + 3 * HOUR)}&bucket=hour`, 200, { admin: true });
     expect(stats.buckets).toEqual([
-      { start: at(hour), total: 3, succeeded: 1, failed: 1, in_flight: 0, not_sent: 1, success_rate: 0.5 },
-      { start: at(hour + HOUR), total: 2, succeeded: 1, failed: 0, in_flight: 1, not_sent: 0, success_rate: 1 },
-      { start: at(hour + 2 * HOUR), total: 0, succeeded: 0, failed: 0, in_flight: 0, not_sent: 0, success_rate: null },
+      { start: at(hour), total: 3, succeeded: 1, failed: 1, in_flight: 0, not_sent: 1, cancelled: 0, success_rate: 0.5 },
+      { start: at(hour + HOUR), total: 2, succeeded: 1, failed: 0, in_flight: 1, not_sent: 0, cancelled: 0, success_rate: 1 },
+      { start: at(hour + 2 * HOUR), total: 0, succeeded: 0, failed: 0, in_flight: 0, not_sent: 0, cancelled: 0, success_rate: null },
     ]);
-    expect(stats.totals).toEqual({ total: 5, succeeded: 2, failed: 1, in_flight: 1, not_sent: 1, success_rate: 2 / 3 });
+    expect(stats.totals).toEqual({ total: 5, succeeded: 2, failed: 1, in_flight: 1, not_sent: 1, cancelled: 0, success_rate: 2 / 3 });
   });
 
   it('defaults to the last day by hour, days start at the given UTC offset, and bad ranges are 400', async () => {

@@ -119,6 +119,19 @@ describe('GET /metrics', () => {
     expect(metrics.get('payform_payments_total{method="purchase",outcome="failure"}')).toBe(1);
   });
 
+  it('counts an unpaid hosted payment cancelled apart from the declines, in the metrics and the stats', async () => {
+    const stack = await open({ companion: { metricsToken: METRICS_TOKEN } });
+    const hosted = await stack.openSession({ customer: { email: 'olena@example.com', phone: '+380501234567' } });
+    await stack.json('POST', `/api/checkout/sessions/${hosted.id}/hosted`, 200, { body: {} });
+    await stack.json('POST', `/api/orders/${hosted.order_id}/cancel`, 200, { admin: true, body: {} });
+    const metrics = samples(await (await scrape(stack)).text());
+    expect(metrics.get('payform_payments_total{method="purchase",outcome="cancelled"}')).toBe(1);
+    expect(metrics.get('payform_payments_total{method="purchase",outcome="failure"}')).toBe(0);
+    // An abandoned checkout is no customer's decline: the success rate has nothing decided yet.
+    const stats = await stack.json('GET', '/api/stats', 200, { admin: true });
+    expect(stats.totals).toEqual({ total: 1, succeeded: 0, failed: 0, in_flight: 0, not_sent: 0, cancelled: 1, success_rate: null });
+  });
+
   // The documented PayformGatewayRefusesCredentials alert reads this gauge: a counter of 401s is
   // born at 1, and Prometheus's increase() saw no rise in it, so a shop's first refused payment
   // (or the check at start, after a key rotated) never fired the alert.

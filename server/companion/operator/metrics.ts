@@ -7,6 +7,7 @@
  */
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { GatewayCallRecord } from '@payform/gateway';
+import { StatusCode } from '@payform/gateway';
 import type { Ledger, Payment } from '../../ledger/index.js';
 import { notTheGateway, TROUBLES } from './gateway-trouble.js';
 import type { Trouble } from './gateway-trouble.js';
@@ -65,7 +66,7 @@ export class CompanionMetrics {
 
   constructor() {
     const registers = [this.registry];
-    this.#payments = new Counter({ name: 'payform_payments_total', help: 'Payments that reached a final status, by method (purchase, auth, lookup) and outcome (success; failure, declined by the gateway; not_sent, ended without its decision)', labelNames: ['method', 'outcome'], registers });
+    this.#payments = new Counter({ name: 'payform_payments_total', help: 'Payments that reached a final status, by method (purchase, auth, lookup) and outcome (success; failure, declined by the gateway; not_sent, ended without its decision; cancelled, an unpaid hosted payment cancelled)', labelNames: ['method', 'outcome'], registers });
     this.#gatewayCalls = new Histogram({
       name: 'payform_gateway_call_duration_seconds',
       help: 'Each HTTP attempt to the gateway, by route template and status (network, timeout when no answer came; aborted when the caller gave up first; not_gateway when what answered is not the gateway: no such path, a redirect, an HTML page)',
@@ -108,7 +109,7 @@ export class CompanionMetrics {
     // on "no webhook accepted" finds no series at all where none ever came.
     for (const kind of ['unavailable', 'failed']) this.#ledgerErrors.inc({ kind }, 0);
     for (const outcome of WEBHOOK_OUTCOMES) this.#webhooks.inc({ outcome }, 0);
-    for (const method of ['purchase', 'auth', 'lookup']) for (const outcome of ['success', 'failure', 'not_sent']) this.#payments.inc({ method, outcome }, 0);
+    for (const method of ['purchase', 'auth', 'lookup']) for (const outcome of ['success', 'failure', 'not_sent', 'cancelled']) this.#payments.inc({ method, outcome }, 0);
     this.#replays.inc(0);
     this.#discrepancies.inc(0);
   }
@@ -116,11 +117,12 @@ export class CompanionMetrics {
   /**
    * A payment reached success or failure (each change is reported once, across instances). A
    * failure the gateway gave no code for is one it never decided (every decline has a code):
-   * the merchant's trouble, counted apart from what customers were told.
+   * the merchant's trouble, counted apart from what customers were told. One cancelled unpaid
+   * (6007: by the merchant, or once its hosted session expired) was abandoned, not declined.
    */
   paymentFinished(payment: Payment): void {
     if (payment.status !== 'success' && payment.status !== 'failure') return;
-    const outcome = payment.status === 'failure' && payment.statusCode === null ? 'not_sent' : payment.status;
+    const outcome = payment.status === 'success' ? 'success' : payment.statusCode === null ? 'not_sent' : payment.statusCode === StatusCode.PaymentCancelled ? 'cancelled' : 'failure';
     this.#payments.inc({ method: payment.method, outcome });
   }
 

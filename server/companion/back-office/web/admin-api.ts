@@ -322,8 +322,8 @@ export interface OrderDetail {
 
 export interface Stats {
   readonly bucket: 'hour' | 'day';
-  readonly buckets: { start: string; total: number; succeeded: number; failed: number; in_flight: number; not_sent: number; success_rate: number | null }[];
-  readonly totals: { total: number; succeeded: number; failed: number; in_flight: number; not_sent: number; success_rate: number | null };
+  readonly buckets: { start: string; total: number; succeeded: number; failed: number; in_flight: number; not_sent: number; cancelled: number; success_rate: number | null }[];
+  readonly totals: { total: number; succeeded: number; failed: number; in_flight: number; not_sent: number; cancelled: number; success_rate: number | null };
   readonly from: string;
   readonly to: string;
 }

@@ -57,6 +57,7 @@ export function statsPanel({ stats, money, problem, period }: StatsState, handle
       <div><dt>${t('stats.succeeded')}</dt><dd class="kpi--success">${totals?.succeeded ?? '—'}</dd></div>
       <div><dt>${t('stats.failed')}</dt><dd class="kpi--failure">${totals?.failed ?? '—'}</dd></div>
       ${totals?.not_sent ? html`<div title=${t('stats.notSentHint')}><dt>${t('stats.notSent')}</dt><dd class="kpi--failure">${totals.not_sent}</dd></div>` : nothing}
+      ${totals?.cancelled ? html`<div title=${t('stats.cancelledHint')}><dt>${t('stats.cancelled')}</dt><dd>${totals.cancelled}</dd></div>` : nothing}
       <div><dt>${t('stats.rate')}</dt><dd>${rate === undefined || rate === null ? '—' : `${Math.round(rate * 100)} %`}</dd></div>
     </dl>
     ${money ? moneyTable(money) : nothing}
