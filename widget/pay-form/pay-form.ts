@@ -58,8 +58,20 @@ const FIELDS: Record<FieldName, [
  * @csspart field - A label, input and error group.
  * @csspart label - A field's label.
  * @csspart input - A text input.
- * @csspart field-number - One field's group by its name, beside `field`: also `field-exp`, `field-cvv`, `field-fname`, `field-lname`, `field-email`, `field-phone`.
- * @csspart input-number - One field's input by its name, beside `input`: also `input-exp`, `input-cvv`, `input-fname`, `input-lname`, `input-email`, `input-phone`.
+ * @csspart field-number - The group of the card number, beside `field`.
+ * @csspart field-exp - The group of the expiry date, beside `field`.
+ * @csspart field-cvv - The group of the security code, beside `field`.
+ * @csspart field-fname - The group of the first name, beside `field`.
+ * @csspart field-lname - The group of the last name, beside `field`.
+ * @csspart field-email - The group of the e-mail, beside `field`.
+ * @csspart field-phone - The group of the phone, beside `field`.
+ * @csspart input-number - The input of the card number, beside `input`.
+ * @csspart input-exp - The input of the expiry date, beside `input`.
+ * @csspart input-cvv - The input of the security code, beside `input`.
+ * @csspart input-fname - The input of the first name, beside `input`.
+ * @csspart input-lname - The input of the last name, beside `input`.
+ * @csspart input-email - The input of the e-mail, beside `input`.
+ * @csspart input-phone - The input of the phone, beside `input`.
  * @csspart hint - A field's hint (expiry format, where the security code is).
  * @csspart error - A field's error message.
  * @csspart icon - The card brand mark.

@@ -38,6 +38,17 @@ describe('theming', () => {
     expect(getComputedStyle(field(form, 'number')).fontSize, 'larger stays larger').to.equal('18px');
   });
 
+  // Editors, Storybook and the Lit analyzer offer the parts its manifest lists: each one rendered.
+  it('lists every part it renders in its custom-elements manifest', async () => {
+    const form = await mount({ customer: {} });
+    const rendered = new Set([...form.shadowRoot!.querySelectorAll('[part]')].flatMap((element) => element.getAttribute('part')!.split(/\s+/)));
+    expect([...rendered]).to.include.members(['field-email', 'input-phone', 'input-cvv']);
+    const manifest = (await (await fetch('/widget/dist/custom-elements.json')).json()) as { modules: { declarations?: { tagName?: string; cssParts?: { name: string }[] }[] }[] };
+    const element = manifest.modules.flatMap((module) => module.declarations ?? []).find((declaration) => declaration.tagName === 'pay-form');
+    const listed = (element?.cssParts ?? []).map((cssPart) => cssPart.name);
+    expect([...rendered].filter((name) => !listed.includes(name))).to.deep.equal([]);
+  });
+
   it('lets the page style its parts', async () => {
     const style = await fixture(html`<style>
       pay-form::part(input) { border-color: rgb(1, 2, 3); }
