@@ -25,7 +25,7 @@ import { returnUrlProblem } from './return-url.js';
 import { limitPayAttempts } from './pay-limits.js';
 import { SESSION_ID } from './session-access.js';
 import { NewSessionRequest } from './session-request.js';
-import { SessionViewStatus, sessionView, viewStatus } from './session-view.js';
+import { offeredModes, SessionViewStatus, sessionView, viewStatus } from './session-view.js';
 import { AmountView } from '../http/amounts.js';
 
 /** The page the customer pays from: they come back to it when the session has no return_url. */
@@ -57,8 +57,11 @@ export const CreatedSession = z.object({
 });
 export type CreatedSession = z.output<typeof CreatedSession>;
 
-/** What the merchant gets back when it opens a session. */
-export function createdSession(session: CheckoutSession): CreatedSession {
+/**
+ * What the merchant gets back when it opens a session: the modes the widget will offer
+ * (`offeredModes`), so a merchant's server reading them is told what its customer sees.
+ */
+export function createdSession(session: CheckoutSession, tokenizes: boolean): CreatedSession {
   return {
     id: session.id,
     order_id: session.orderId,
@@ -67,7 +70,7 @@ export function createdSession(session: CheckoutSession): CreatedSession {
     description: session.description,
     method: session.method,
     status: viewStatus(session).status,
-    modes: [...session.allowedModes],
+    modes: offeredModes(session, tokenizes),
     ...(session.customerId ? { customer_id: session.customerId } : {}),
     ...(session.returnUrl ? { return_url: session.returnUrl } : {}),
     ...(session.split ? { split: session.split.map((share) => ({ sub_merchant_id: share.subMerchantId, amount: share.amount })) } : {}),
@@ -91,22 +94,26 @@ export function checkoutRoutes(): Hono<CompanionEnv> {
     const request = c.req.valid('json');
     const returnUrl = request.returnUrl && returnUrlProblem(request.returnUrl, options.sandboxOrigin);
     if (returnUrl) throw ApiProblem.invalid({ return_url: returnUrl });
+    // Else a session no widget could take a card in: its view would offer no mode at all.
+    if (options.tokenizer && request.method === 'lookup' && request.allowedModes?.includes('hosted') === false) {
+      throw ApiProblem.invalid({ modes: 'must include hosted for a card verification while the widget tokenizes (PAYFORM_GATEWAY_WIDGET_KEY): the gateway takes no token in one, so the card is taken on its page' });
+    }
     // Under an Idempotency-Key, a session without its own order id takes one derived from the key.
     const orderId = request.orderId ?? c.get('keyedOrderId');
     const session = await ledger.createSession({ ttlSeconds: options.sessionTtlSeconds, ...request, ...(orderId ? { orderId } : {}) });
     knownSessions.keep(session);
     feed.publish({ kind: 'session', orderId: session.orderId, status: 'open', source: 'merchant', at: clock() });
     c.get('logger').info('checkout session opened', { order_id: session.orderId, amount: session.amount, currency: session.currency });
-    return c.json(createdSession(session), 201);
+    return c.json(createdSession(session, options.tokenizer !== undefined), 201);
   });
 
   checkout.delete('/sessions/:id', async (c) => {
-    const { ledger, feed, clock } = c.get('services');
+    const { ledger, feed, clock, options } = c.get('services');
     const id = sessionId(c);
     if (!(await ledger.getSession(id))) throw ApiProblem.notFound('The checkout session', 'session_not_found');
     const session = await ledger.closeSession(id);
     feed.publish({ kind: 'session', orderId: session.orderId, status: 'closed', source: 'merchant', at: clock() });
-    return c.json(createdSession(session));
+    return c.json(createdSession(session, options.tokenizer !== undefined));
   });
 
   checkout.get('/sessions/:id', async (c) => {

@@ -136,6 +136,8 @@ describe('a companion whose widget tokenizes', () => {
   it('verifies a card on the gateway’s page, where the gateway takes the card itself', async () => {
     const stack = await tokenizing();
     const session = await stack.openSession({ amount: 1, method: 'lookup', customer_id: 'cust-verify' });
+    // The merchant's server is told the modes its customer will be offered.
+    expect(session.modes).toEqual(['hosted']);
     const view = await stack.json('GET', `/api/checkout/sessions/${session.id}`, 200);
     expect(view).toMatchObject({ method: 'lookup', modes: ['hosted'] });
     expect(view).not.toHaveProperty('tokenizer');
@@ -143,11 +145,12 @@ describe('a companion whose widget tokenizes', () => {
     expect(page.redirect_url).toMatch(/^http:\/\/sandbox\.test\//);
   });
 
-  it('offers a direct-only verification no way to send a card: the gateway takes no token there, this companion no card', async () => {
+  it('refuses a direct-only verification, which no widget could take a card in: the gateway takes no token there, this companion no card', async () => {
     const stack = await tokenizing();
-    const session = await stack.openSession({ amount: 1, method: 'lookup', customer_id: 'cust-direct-only', modes: ['direct'] });
-    expect(await stack.json('GET', `/api/checkout/sessions/${session.id}`, 200)).toMatchObject({ modes: [] });
-    const refused = await stack.json('POST', `/api/checkout/sessions/${session.id}/pay`, 400, { body: { card: card(), fingerprint: FINGERPRINT } });
-    expect(refused.error.code).toBe('card_data_refused');
+    const refused = await stack.json('POST', '/api/checkout/sessions', 400, {
+      admin: true,
+      body: { amount: 1, currency: 'UAH', description: 'Card check', method: 'lookup', customer_id: 'cust-direct-only', modes: ['direct'] },
+    });
+    expect(refused.error.fields).toEqual({ modes: expect.stringMatching(/^must include hosted for a card verification while the widget tokenizes \(PAYFORM_GATEWAY_WIDGET_KEY\)/) });
   });
 });
