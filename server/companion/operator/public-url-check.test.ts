@@ -3,6 +3,7 @@
 // and, between real companions over HTTP, an instance on the same ledger told from a companion
 // on another one, behind a development proxy too, and an earlier version's from any server.
 import { once } from 'node:events';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { createServer, request as forward } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -37,6 +38,25 @@ function mounted(basePath: string, mount: (companion: Hono<CompanionEnv>) => Hon
 }
 
 describe('the public URL check, mounted in a Hono app', () => {
+  it('waits for a server that compiles the route on its first request, and says nothing when it is this companion', async () => {
+    const lines: string[] = [];
+    const logger = createLogger({ level: 'debug', sink: (line) => lines.push(line) });
+    const ours = '0123456789abcdef';
+    // As a fresh `next dev` answers: seconds late, then as the companion does.
+    const fetch = async (_url: string | URL | Request, init?: RequestInit) => {
+      if (init?.method === 'POST') return Response.json({ error: { code: 'invalid_request', fields: { data: 'is required' } } }, { status: 400 });
+      await sleep(3_500, undefined, { signal: init?.signal ?? undefined });
+      return new Response(null, { status: 405, headers: { [INSTANCE_HEADER]: 'another-instance', [LEDGER_HEADER]: ours } });
+    };
+    const companion = new Hono<CompanionEnv>().basePath('/payments') as Hono<CompanionEnv>;
+    companion.use(checkPublicUrl({ publicUrl: `${ORIGIN}/payments`, basePath: '/payments', ledgerTag: ours, logger, fetch: fetch as typeof globalThis.fetch }));
+    companion.get('/healthz', (c) => c.json({ status: 'ok' }));
+    expect((await new Hono().route('/', companion).request(`${ORIGIN}/payments/healthz`)).status).toBe(200);
+    await eventually(() => expect(lines.join('\n')).toContain('PAYFORM_PUBLIC_URL reaches this companion'));
+    // It said "nothing answers … (no answer within 3 s)", an error, on every fresh start.
+    expect(lines.filter((line) => JSON.parse(line).level === 'error')).toEqual([]);
+  });
+
   it('says the base path is doubled when the mount path and basePath both add it, and where requests really reach the companion', async () => {
     const { shop, warning, probed } = mounted('/payments', (companion) => new Hono().route('/payments', companion));
     expect((await shop.request(`${ORIGIN}/payments/payments/healthz`)).status).toBe(200);

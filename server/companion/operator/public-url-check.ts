@@ -43,7 +43,12 @@ const WEBHOOK_ROUTE = '/webhooks/gateway';
  */
 const EARLIER_REFUSAL = { code: 'method_not_allowed', message: 'Use POST' };
 
-const PROBE_TIMEOUT_MS = 3_000;
+/**
+ * How long one ask may take. A development server compiles a route on its first request (a fresh
+ * `next dev`: 9 s here), so the first asks wait long; the check runs beside the requests, so none
+ * of them waits for it.
+ */
+const PROBE_TIMEOUT_MS = 30_000;
 /** A companion still opening its ledger (migrations may take minutes) is asked again this often, this many times. */
 const STARTING_RETRY_MS = 1_000;
 const STARTING_RETRIES = 180;
