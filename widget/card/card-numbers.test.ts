@@ -178,11 +178,50 @@ describe('findCardNumbers', () => {
 });
 
 describe('a card number\'s first six apart from the rest', () => {
-  it('is one with its check digit, but not two numbers a space, a point or a comma apart', () => {
+  it('is one with its check digit, but not two numbers white space, a point or a comma apart', () => {
     expect(holdsCardNumber('BIN 411111/1111111111')).toBe(true);
     expect(holdsCardNumber('BIN 411111/1111111112')).toBe(false);
-    // A time's microseconds and an amount; an amount's thousands.
-    for (const text of ['00:00:00.411111 1111111111', '411111.1111111111', '411111,1111111111']) expect(holdsCardNumber(text)).toBe(false);
+    // A time's microseconds and an amount; an amount's thousands; two items of a list.
+    for (const text of ['00:00:00.411111 1111111111', '411111.1111111111', '411111,1111111111', '411111; 1111111111', '411111 | 1111111111']) {
+      expect(holdsCardNumber(text), text).toBe(false);
+    }
+  });
+});
+
+describe('numbers side by side', () => {
+  it('are not read as one card number across them', () => {
+    for (const text of [
+      // A phone's last two fours and an amount's whole part: a Mastercard split at some of its gaps (4-4-8).
+      'Order +4 000 5343 9648 62039833.00 UAH already exists',
+      '5343 9648 62039833,00 грн',
+      // An order id's last six, then the next item of a list: a Maestro's first six apart.
+      'Order ORD-2001-574064; 1540959959 already exists',
+      // A phone's last two fours, then a date's year and month: a Maestro in fours, typed with slips.
+      'Order +61 473.5071.5961 2197-08-02–2087-09-21 already exists',
+    ]) {
+      expect(maskCardNumbers(text, '#'), text).toBe(text);
+    }
+  });
+
+  it('still finds a card number beside them written as one is', () => {
+    for (const [text, card] of [
+      ['+1 4111 1111 1111 1111', '4111 1111 1111 1111'],
+      ['paid by 4111 1111 1111 1111.', '4111 1111 1111 1111'],
+      // In fours, or split as its scheme prints it, cents after it do not make it an amount.
+      ['5555 5555 5555 4444.00', '5555 5555 5555 4444'],
+      ['+4 000 5343 9648 6203 9833.00 UAH', '5343 9648 6203 9833'],
+      ['3782 822463 10005.00', '3782 822463 10005'],
+      // Not cents: three digits, or more digits after them (an expiry date).
+      ['5343 9648 62039833.000', '5343 9648 62039833'],
+      ['5343 9648 62039833.12.28', '5343 9648 62039833'],
+      // Its first six apart with no white space between, after an id.
+      ['ORD-2001-411111|1111111111', '411111|1111111111'],
+      // Typed with slips: a shorter last group followed otherwise, or a last four.
+      ['3056 9309 0259-04 12/28', '3056 9309 0259-04'],
+      ['4111 1111-1111.1111.12.28', '4111 1111-1111.1111'],
+    ] as const) {
+      expect(findCardNumbers(text).map(({ start, end }) => text.slice(start, end)), text).toEqual([card]);
+    }
   });
 });
 

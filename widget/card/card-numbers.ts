@@ -47,8 +47,10 @@ const MAX_PHONE_DIGITS = 15;
 const MAX_GAP = 8;
 /** The issuer's identification number (BIN): a card number's first six digits. */
 const BIN_DIGITS = 6;
-/** What stands between two numbers side by side, as `separator` gives it: white space, a point, a comma. */
-const BETWEEN_NUMBERS = /^[ .,]$/;
+/** What stands between two numbers side by side: white space (a list's `; `, ` | ` too), a point, a comma. */
+const BETWEEN_NUMBERS = /[\s.,]/;
+/** What stands before an amount's cents (`62039833.00`): a point or a comma alone. */
+const CENTS = /^[.,]$/;
 /** Sizes of groups a card number may be written in throughout. */
 const ALIKE = [1, 4];
 
@@ -98,7 +100,8 @@ interface Group {
   readonly start: number;
   readonly end: number;
   readonly digits: string;
-  /** What stands between this group and the one before, as compared: see `separator`. */
+  /** What stands between this group and the one before: as written, and as compared (see `separator`). */
+  readonly gap: string;
   readonly after: string;
 }
 
@@ -153,23 +156,29 @@ function hidesCardNumber(digits: string): boolean {
 
 /**
  * Whether groups of these lengths are grouped as people and schemes group card numbers; `apart`:
- * what separates the first two (as `separator` compares it).
+ * what the text has between the first two; `cents`: whether the last is followed by an amount's.
  */
-function groupedLikeACard(lengths: readonly number[], brand: Brand, digits: string, apart: string): boolean {
+function groupedLikeACard(lengths: readonly number[], brand: Brand, digits: string, apart: string, cents: boolean): boolean {
   if (lengths.length === 1) return true;
   const first = lengths[0]!;
   // In fours or each digit alone, a shorter rest allowed at the end. Not in pairs or threes:
   // times, dates and amounts (1 234 567) are written so.
   if (ALIKE.includes(first) && lengths.every((length, i) => (i === lengths.length - 1 ? length <= first : length === first))) return true;
   // Or its issuer's six apart, the rest whole (`411111|1111111111`), as BIN tables and card
-  // lookups write a number; with its check digit, and not apart by a space, a point or a comma,
-  // which put two numbers side by side so (a time's microseconds, then an amount).
+  // lookups write a number, close; with its check digit, and not apart by white space, a point or
+  // a comma, which put two numbers side by side so (a time's microseconds, then an amount; an id,
+  // then the next item of a list).
   if (lengths.length === 2 && first === BIN_DIGITS) return luhn(digits) && !BETWEEN_NUMBERS.test(apart);
   // Or split only where the scheme prints its gaps: 4-6-5, 4-6-9, 4-4-5. Groups of 4 to 6, the
-  // rest up to 9: two ids of eight digits side by side are not a card number.
+  // rest up to 9: two ids of eight digits side by side are not a card number. A rest that leaves
+  // out a gap its scheme prints, then cents, is an amount's whole part (a phone, then 62039833.00).
   const gaps = gapsOf(brand);
   let at = 0;
-  return lengths.every((length, i) => length >= 4 && length <= (i === lengths.length - 1 ? 9 : 6)) && lengths.slice(0, -1).every((length) => gaps.includes((at += length)));
+  return (
+    lengths.every((length, i) => length >= 4 && length <= (i === lengths.length - 1 ? 9 : 6)) &&
+    lengths.slice(0, -1).every((length) => gaps.includes((at += length))) &&
+    !(cents && gaps.some((gap) => gap > at && gap < digits.length))
+  );
 }
 
 /**
@@ -207,12 +216,17 @@ const SLIPS = new Set([' ', '-', '.']);
  * `4242-4242-…`), or in fours with spaces, dashes and dots mixed as typing slips
  * (`4242 4242-4242.4242`). What separates a time's parts, a date's and a zone's is not
  * (`07:21:16.5850-0530`), nor two numbers of eight side by side, each written alike
- * (`2255-3769 2255-1462`), nor what stands between two numbers in a list (`; `, ` / `).
+ * (`2255-3769 2255-1462`), nor what stands between two numbers in a list (`; `, ` / `). `next`:
+ * the group after them.
  */
-function separatedAsOne(window: readonly Group[], digits: string): boolean {
+function separatedAsOne(window: readonly Group[], digits: string, next?: Group): boolean {
   if (window.every((group, i) => i < 2 || group.after === window[1]!.after)) return true;
   // Mixed, the check digit must hold: UnionPay's numbers that fail it would take phone numbers in.
   if (!luhn(digits)) return false;
+  // And a shorter last group ends a number in fours: digits going on after it, joined as it is,
+  // were written in pairs (a phone's last fours, then a date: `5071.5961 2197-08-02`).
+  const last = window.at(-1)!;
+  if (last.digits.length < 4 && next?.after === last.after) return false;
   if (window.some((group, i) => (i < window.length - 1 && group.digits.length !== 4) || (i > 0 && !SLIPS.has(group.after)))) return false;
   return window.every((group, i) => i < 1 || i + 2 >= window.length || group.after !== window[i + 2]!.after || group.after === window[i + 1]!.after);
 }
@@ -266,12 +280,13 @@ function* chains(text: string): Generator<Group[]> {
   DIGIT_GROUP.lastIndex = 0;
   for (let found; (found = DIGIT_GROUP.exec(text)); ) {
     const last = chain.at(-1);
-    const after = last ? separator(text.slice(last.end, found.index)) : '';
+    const gap = last ? text.slice(last.end, found.index) : '';
+    const after = separator(gap);
     if (after === undefined) {
       yield chain;
       chain = [];
     }
-    chain.push({ start: found.index, end: found.index + found[0].length, digits: foldDigits(found[0]).replace(/\0/g, ''), after: after ?? '' });
+    chain.push({ start: found.index, end: found.index + found[0].length, digits: foldDigits(found[0]).replace(/\0/g, ''), gap, after: after ?? '' });
   }
   if (chain.length > 0) yield chain;
 }
@@ -359,12 +374,14 @@ export function scanForCardNumbers(text: string): CardNumberSpan[] {
         if (number.length < MIN_DIGITS) continue;
         const brand = issuer(number);
         const window = groups.slice(from, to + 1);
-        if (!brand || !groupedLikeACard(window.map((group) => group.digits.length), brand, number, window[1]?.after ?? '') || endsInAWord(scanned, window)) continue;
-        if (separatedAsOne(window, number)) found(first.start, groups[to]!.end);
+        const next = groups[to + 1];
+        const cents = to + 2 === groups.length && next!.digits.length === 2 && CENTS.test(next!.gap);
+        if (!brand || !groupedLikeACard(window.map((group) => group.digits.length), brand, number, window[1]?.gap ?? '', cents) || endsInAWord(scanned, window)) continue;
+        if (separatedAsOne(window, number, next)) found(first.start, groups[to]!.end);
         else {
           // Its brackets go with it: a mask leaves none of them behind.
           const inBrackets = bracketed(scanned, window);
-          if (inBrackets && separatedAsOne(inBrackets.window, number)) found(inBrackets.opening, groups[to]!.end);
+          if (inBrackets && separatedAsOne(inBrackets.window, number, next)) found(inBrackets.opening, groups[to]!.end);
         }
       }
     });
