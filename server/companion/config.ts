@@ -287,7 +287,7 @@ export function ledgerProblem(ledger: unknown): string | undefined {
 }
 
 const ledgerRequired = (ledger: unknown) =>
-  `ledger: required, the ledger it records payments in (await openLedger(url), from @payform/companion)${isObject(ledger) ? ', not an object without its methods' : given(ledger)}`;
+  `ledger: required, the ledger it records payments in (await openLedger(url), from @payform/companion)${isObject(ledger) ? ', not another object (it has no ledger id or dialect)' : given(ledger)}`;
 const isObject = (value: unknown): value is object => typeof value === 'object' && value !== null;
 const given = (value: unknown) => (value === undefined ? '' : `, not ${kindOf(value)}`);
 

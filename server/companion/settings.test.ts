@@ -562,6 +562,6 @@ describe('createCompanion config', () => {
     // It failed with "Cannot read properties of undefined (reading 'id')", and an object of other
     // methods only at the first payment.
     expect(() => createCompanion(settings as never)).toThrow(new TypeError(`Invalid companion config: ${ledger}`));
-    expect(() => createCompanion({ ...settings, ledger: {} } as never)).toThrow(new TypeError(`Invalid companion config: ${ledger}, not an object without its methods`));
+    expect(() => createCompanion({ ...settings, ledger: {} } as never)).toThrow(new TypeError(`Invalid companion config: ${ledger}, not another object (it has no ledger id or dialect)`));
   });
 });

@@ -26,6 +26,7 @@ import { limitPayAttempts } from './pay-limits.js';
 import { SESSION_ID } from './session-access.js';
 import { NewSessionRequest } from './session-request.js';
 import { offeredModes, SessionViewStatus, sessionView, viewStatus } from './session-view.js';
+import type { CompanionOptions } from '../config.js';
 import { AmountView } from '../http/amounts.js';
 
 /** The page the customer pays from: they come back to it when the session has no return_url. */
@@ -61,7 +62,7 @@ export type CreatedSession = z.output<typeof CreatedSession>;
  * What the merchant gets back when it opens a session: the modes the widget will offer
  * (`offeredModes`), so a merchant's server reading them is told what its customer sees.
  */
-export function createdSession(session: CheckoutSession, tokenizes: boolean): CreatedSession {
+export function createdSession(session: CheckoutSession, { tokenizer }: Pick<CompanionOptions, 'tokenizer'>): CreatedSession {
   return {
     id: session.id,
     order_id: session.orderId,
@@ -70,7 +71,7 @@ export function createdSession(session: CheckoutSession, tokenizes: boolean): Cr
     description: session.description,
     method: session.method,
     status: viewStatus(session).status,
-    modes: offeredModes(session, tokenizes),
+    modes: offeredModes(session, tokenizer !== undefined),
     ...(session.customerId ? { customer_id: session.customerId } : {}),
     ...(session.returnUrl ? { return_url: session.returnUrl } : {}),
     ...(session.split ? { split: session.split.map((share) => ({ sub_merchant_id: share.subMerchantId, amount: share.amount })) } : {}),
@@ -104,7 +105,7 @@ export function checkoutRoutes(): Hono<CompanionEnv> {
     knownSessions.keep(session);
     feed.publish({ kind: 'session', orderId: session.orderId, status: 'open', source: 'merchant', at: clock() });
     c.get('logger').info('checkout session opened', { order_id: session.orderId, amount: session.amount, currency: session.currency });
-    return c.json(createdSession(session, options.tokenizer !== undefined), 201);
+    return c.json(createdSession(session, options), 201);
   });
 
   checkout.delete('/sessions/:id', async (c) => {
@@ -113,7 +114,7 @@ export function checkoutRoutes(): Hono<CompanionEnv> {
     if (!(await ledger.getSession(id))) throw ApiProblem.notFound('The checkout session', 'session_not_found');
     const session = await ledger.closeSession(id);
     feed.publish({ kind: 'session', orderId: session.orderId, status: 'closed', source: 'merchant', at: clock() });
-    return c.json(createdSession(session, options.tokenizer !== undefined));
+    return c.json(createdSession(session, options));
   });
 
   checkout.get('/sessions/:id', async (c) => {

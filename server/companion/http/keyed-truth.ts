@@ -55,7 +55,7 @@ export async function keyedTruth(services: CompanionServices, path: string, body
   const orderId = ownOrderId(body) ?? keyedId;
   const session = await services.ledger.findSessionOfOrder(orderId);
   if (!session) return { known: 'never_made', orderId };
-  if (!charge) return { known: 'made', answer: json(201, createdSession(session, services.options.tokenizer !== undefined)) };
+  if (!charge) return { known: 'made', answer: json(201, createdSession(session, services.options)) };
   // A charge's session with no payment claimed: the gateway never heard of it, and the charge
   // takes its session up again (saved-card-charges.ts).
   if (!session.payment) return { known: 'never_made', orderId };
