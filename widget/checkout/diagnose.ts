@@ -270,6 +270,9 @@ export async function diagnose(url: string, endpoint: string, element: Caller, r
   if (code === 'unsafe_redirect') return misconfigured(name, `${url}: ${String(error?.message)}; the companion's log says which setting sends the customer nowhere`, status, code);
   // The gateway refuses the session's own terms (its currency…): paying.ts words it and closes.
   if (code === 'session_refused') return new CompanionError('misconfigured', status, fieldNames(error?.fields));
+  // A payment to a session the companion no longer knows (its ledger lost it): no try can pay it,
+  // and the page may open another, as for one expired (paying.ts closes the element).
+  if (code === 'session_not_found') return new CompanionError('closed', status);
   if (!response.ok) return new CompanionError(status === 429 ? 'rate_limited' : status >= 500 ? 'server' : 'rejected', status, fieldNames(error?.fields));
   return new CompanionError('malformed', status);
 }

@@ -846,6 +846,12 @@ async function recover(form: Form, error: unknown, moved: () => boolean, sent: b
   // A 3-D Secure page nobody may be sent to: the attempt waits for it at the gateway, and every
   // click meets it again. The shop's to fix (the console says what); not "try again".
   if (codeOf(error) === 'unsafe_redirect') return close(form, error as CompanionError);
+  // The session is gone (diagnose.ts): said as one expired, with no button to be refused again.
+  if (codeOf(error) === 'closed') {
+    form.phase = 'closed';
+    form.fail(error);
+    return refocus(form);
+  }
   form.phase = 'ready';
   const invalid = markRefused(form, error);
   // Fields to correct: the message says so, as after a submit with mistakes, not "try again".

@@ -152,6 +152,18 @@ describe('<pay-form> when things go wrong', () => {
     expect(heard).to.deep.equal(['pay-error']);
   });
 
+  it('closes on a payment to a session the companion no longer knows, rather than ask to try again', async () => {
+    const form = await mount();
+    // As a companion answers whose ledger lost the session (restarted on an in-memory one) while the form was open.
+    calls = watchFetch((call) => (isPay(call) ? Promise.resolve(json(404, { error: { code: 'session_not_found', message: 'The checkout session was not found' } })) : undefined));
+    const closed = oneEvent(form, 'pay-error');
+    await payThrough(form);
+    expect((await closed).detail).to.deep.equal({ code: 'closed', message: 'This payment is no longer available.' });
+    await form.updateComplete;
+    expect(message(form)).to.equal('This payment is no longer available.');
+    expect(form.shadowRoot!.querySelector('[part~=button]'), 'no pay button to be refused again').to.equal(null);
+  });
+
   it('reports a malformed answer when nothing was paid', async () => {
     const form = await mount();
     calls = watchFetch((call) => (isPay(call) ? Promise.resolve(json(200, { status: 'approved' })) : undefined));
