@@ -59,7 +59,10 @@ document.addEventListener('pay-success', (event) => {
   if (step.name !== 'paying') return;
   const { session, order_id: orderId } = step.checkout;
   // <pay-form> and <pay-button> follow the same session and each says it is paid: the page leaves once.
-  backToDetails();
+  // The session stays kept until the result page has shown it paid (it empties the cart, which a
+  // kept checkout then no longer matches, and drops it): reloaded before the result page came,
+  // this page shows the session paid, not a new one to pay a second time.
+  step = { name: 'details' };
   const detail = (event as CustomEvent<{ orderId?: string }>).detail;
   location.assign(`/result?${new URLSearchParams({ checkout_session: session, order_id: detail.orderId ?? orderId })}`);
 });
@@ -248,7 +251,9 @@ async function openCheckoutForCart(): Promise<void> {
         }),
       );
     }
-    problem = t('checkout.failed', { message: error instanceof Error ? error.message : String(error) });
+    // No answer at all (offline, a dropped connection): fetch's own words ("Failed to fetch") tell the customer nothing.
+    const message = error instanceof TypeError ? t('checkout.unreachable') : error instanceof Error ? error.message : String(error);
+    problem = t('checkout.failed', { message });
     page.refresh();
   }
 }
@@ -273,7 +278,8 @@ function saveContact(value: Contact): void {
 /**
  * The session opened for the cart, kept for this tab: a reload, or Back from 3-D Secure, shows that
  * session again (paid, being confirmed or still open) rather than a new one the customer could
- * pay a second time. Dropped once paid, or when the cart or the details change.
+ * pay a second time. Dropped once paid (by the result page, once it has shown the payment), or when
+ * the cart or the details change.
  */
 interface KeptCheckout {
   readonly cart: string;

@@ -80,8 +80,18 @@ const page = mountPage('result', content, cartLink);
 function show(next: Outcome): void {
   // A saved card bought nothing: the cart stays.
   if (next === 'success' && summary?.method !== 'lookup') clearCart();
+  // Paid: the checkout this tab kept for a reload (checkout-page.ts) is done with.
+  if (next === 'success') forgetCheckout();
   outcome = next;
   page.refresh();
+}
+
+function forgetCheckout(): void {
+  try {
+    sessionStorage.removeItem('kavarnia:checkout');
+  } catch {
+    // Not kept there in the first place.
+  }
 }
 
 document.addEventListener('pay-success', (event) => {

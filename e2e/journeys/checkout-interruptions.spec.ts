@@ -1,0 +1,38 @@
+/**
+ * The demo checkout page interrupted. Paid, the customer reloads it before the result page has
+ * come (a slow network, an impatient finger): the page must show that session paid and go on to
+ * the result, never the details form with the cart still full, which opens a new session to pay a
+ * second time. Offline, opening the payment says the shop could not be reached, in the page's words.
+ */
+import { expect, test } from '../fixtures.js';
+import { Result } from '../pages/result.js';
+
+test('a reload of the checkout between "paid" and the result page shows the payment, not a new checkout', async ({ page, checkout }) => {
+  await checkout.open();
+  const orderId = await checkout.continueToPayment();
+  // The result page is slow to come: the customer reloads the checkout meanwhile.
+  let resultAsked!: () => void;
+  const asked = new Promise<void>((resolve) => (resultAsked = resolve));
+  await page.route(/\/result\?/, (route) => (resultAsked(), route.fulfill({ status: 204 })), { times: 1 });
+  await checkout.pay('4242 4242 4242 4242');
+  await asked;
+  await expect(checkout.message).toHaveText('Payment successful');
+  await page.reload();
+
+  const result = new Result(page);
+  await result.expectOutcome('success');
+  expect(await result.orderId()).toBe(orderId);
+  // Back to the checkout: the cart is paid for, nothing to pay again (and no bounce forward).
+  await page.goBack();
+  await expect(page.getByRole('button', { name: 'Continue to payment' })).toHaveCount(0);
+  await expect(page).toHaveURL(/\/checkout$/);
+});
+
+test('offline, "Continue to payment" says the shop could not be reached, not the browser\'s "Failed to fetch"', async ({ page, context, checkout }) => {
+  await checkout.open();
+  await context.setOffline(true);
+  await page.getByRole('button', { name: 'Continue to payment' }).click();
+  await expect(page.getByRole('alert')).toHaveText('The payment could not be opened: the shop could not be reached. Check your connection and try again.');
+  await context.setOffline(false);
+  await checkout.continueToPayment();
+});
