@@ -127,7 +127,8 @@ export class GatewayTrouble {
   }
 
   observe(record: GatewayCallRecord): void {
-    const { route, endpointsKey, outcome } = record;
+    const { route, outcome } = record;
+    const endpointsKey = provesEndpointsKey(record);
     // A call its caller gave up on says nothing of the gateway.
     if (outcome === 'aborted') return;
     let trouble = troubleOf(record);
@@ -155,6 +156,13 @@ export class GatewayTrouble {
     const first = !this.#observed;
     this.#observed = true;
     if (trouble !== this.#trouble) {
+      // Refused credentials said, then a 5xx or 429: that says nothing of them (the gateway did
+      // not read them), and taken as the trouble now, the next answered read (of that payment's
+      // outcome) said the gateway answers again while every payment was still refused.
+      if (this.#told && (this.#trouble === 'credentials' || this.#trouble === 'endpoints key') && mayPass(trouble)) {
+        this.#failed += 1;
+        return;
+      }
       // Trouble already said that turns into another kind (no connection, then 5xx while it
       // restarts) goes on as one outage: said again as what it is now, and its end said once.
       const goesOn = this.#told;
@@ -199,6 +207,21 @@ export class GatewayTrouble {
     this.#logger.error(message, { ...fields, ...(this.#unsaid > 0 ? { failed_since_last_line: this.#unsaid } : {}) });
     this.#unsaid = 0;
   }
+}
+
+/** The order-state reads: they carry the endpoints key (routes.ts), but the gateway answers them without it. */
+const KEY_NOT_NEEDED = /^GET \/api\/v1\/pos\/:pos_id\/orders\/:order_id(\/:operation)?$/;
+
+/**
+ * Whether the call's answer speaks for the endpoints key: it carried the key where the gateway
+ * requires it (every POST, receipts). An order-state read carries it too but is answered with a
+ * wrong one, so it says only that the POS id, API key and secret are right — taken as the key's,
+ * reconciliation's reads of waiting payments ended a refused key's trouble ("the gateway answers
+ * again", the credentials gauge 0) while every payment was still refused. A webhook re-send
+ * (`?callback=true`, the same route) does need it, but the route does not say which it was.
+ */
+export function provesEndpointsKey({ route, endpointsKey }: Pick<GatewayCallRecord, 'route' | 'endpointsKey'>): boolean {
+  return endpointsKey && !KEY_NOT_NEEDED.test(route);
 }
 
 // Paths the gateway always has, whatever the order: a 404 or 405 there is some other server.

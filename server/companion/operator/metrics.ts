@@ -9,7 +9,7 @@ import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { GatewayCallRecord } from '@payform/gateway';
 import { StatusCode } from '@payform/gateway';
 import type { Ledger, Payment } from '../../ledger/index.js';
-import { notTheGateway, TROUBLES } from './gateway-trouble.js';
+import { notTheGateway, provesEndpointsKey, TROUBLES } from './gateway-trouble.js';
 import type { Trouble } from './gateway-trouble.js';
 
 /** Gateway latency buckets (seconds): a payment answers in tens of ms; the client's timeout is 30 s. */
@@ -149,7 +149,10 @@ export class CompanionMetrics {
    * only by an answer that carried the refused credentials: a balances read does not carry the
    * endpoints key, and a 5xx or 429 may come before the gateway reads any.
    */
-  #credentials({ outcome, endpointsKey }: GatewayCallRecord): void {
+  #credentials(record: GatewayCallRecord): void {
+    const { outcome } = record;
+    // An order-state read carries the endpoints key but is answered without it: no proof of it.
+    const endpointsKey = provesEndpointsKey(record);
     if (typeof outcome !== 'number' || outcome >= 500 || outcome === 429) return;
     if (outcome === 401 || outcome === 403) {
       if (this.#refusedOn !== 'keyed') this.#refusedOn = endpointsKey ? 'keyed' : 'keyless';
