@@ -60,6 +60,7 @@ import { LedgerOutage } from './operator/ledger-outage.js';
 import { CompanionMetrics } from './operator/metrics.js';
 import { healthRoutes, metricsRoutes } from './operator/operator-routes.js';
 import { GatewayTrouble } from './operator/gateway-trouble.js';
+import { GatewayProbe } from './operator/gateway-probe.js';
 import { MissingWebhooks } from './reconciliation/missing-webhooks.js';
 import { BASE_PATH_HEADER, checkPublicUrl, companionIdentity, ledgerTag } from './operator/public-url-check.js';
 import { API } from './openapi/api-catalog.js';
@@ -112,7 +113,11 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
   const metrics = new CompanionMetrics();
   const outage = new LedgerOutage({ ledger, logger, clock, onRefused: () => metrics.ledgerError('unavailable') });
   const readiness = { draining: false, foreignLedger: false };
-  const trouble = new GatewayTrouble(logger, clock, gateway.baseUrl, (kind) => metrics.gatewayTrouble(kind));
+  const probe = new GatewayProbe(gateway);
+  const trouble = new GatewayTrouble(logger, clock, gateway.baseUrl, (kind) => {
+    metrics.gatewayTrouble(kind);
+    probe.troubleChanged(kind);
+  });
   const unobserve = gateway.onCall((record) => {
     metrics.gatewayCall(record);
     trouble.observe(record);
@@ -274,6 +279,7 @@ export function createCompanion(config: CompanionConfig): CompanionApp {
       readiness.draining = true;
       await reconciler.stop();
       outage.stop();
+      probe.stop();
       unobserve();
       if (!(await background.drained(BACKGROUND_GRACE_MS))) logger.warn('stopped while onPaymentEvent hooks were still running');
     },
