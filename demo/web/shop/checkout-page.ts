@@ -14,6 +14,7 @@ import { preferences } from '../../../server/companion/back-office/web/preferenc
 import { testCardsPanel } from '../ui/test-cards-panel.js';
 import { cartLines, onCartChange } from './cart.js';
 import { cartLink } from './cart-link.js';
+import { keepCheckout, keptCheckout } from './kept-checkout.js';
 import { openCheckout, ShopError } from './shop-api.js';
 import type { CheckoutOptions, Contact, OpenedCheckout } from './shop-api.js';
 
@@ -21,7 +22,6 @@ import type { CheckoutOptions, Contact, OpenedCheckout } from './shop-api.js';
 type Step = { name: 'details' } | { name: 'opening' } | { name: 'paying'; checkout: OpenedCheckout; ended?: boolean };
 
 const CONTACT_KEY = 'kavarnia:contact';
-const CHECKOUT_KEY = 'kavarnia:checkout';
 /** Whether this browser last asked for its card to be remembered: the next checkout offers it so. */
 const REMEMBER_KEY = 'kavarnia:remember-card';
 const FIELDS = [
@@ -272,36 +272,6 @@ function saveContact(value: Contact): void {
     sessionStorage.setItem(CONTACT_KEY, JSON.stringify(value));
   } catch {
     // Not kept: the demo customer comes back next time.
-  }
-}
-
-/**
- * The session opened for the cart, kept for this tab: a reload, or Back from 3-D Secure, shows that
- * session again (paid, being confirmed or still open) rather than a new one the customer could
- * pay a second time. Dropped once paid (by the result page, once it has shown the payment), or when
- * the cart or the details change.
- */
-interface KeptCheckout {
-  readonly cart: string;
-  readonly options: CheckoutOptions;
-  readonly checkout: OpenedCheckout;
-}
-
-function keptCheckout(): KeptCheckout | undefined {
-  try {
-    const stored = JSON.parse(sessionStorage.getItem(CHECKOUT_KEY) ?? 'null') as KeptCheckout | null;
-    return stored?.cart === JSON.stringify(cartLines()) ? stored : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function keepCheckout(value: KeptCheckout | undefined): void {
-  try {
-    if (value) sessionStorage.setItem(CHECKOUT_KEY, JSON.stringify(value));
-    else sessionStorage.removeItem(CHECKOUT_KEY);
-  } catch {
-    // Not kept: a reload shows the details form, as before.
   }
 }
 

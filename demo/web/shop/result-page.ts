@@ -14,6 +14,7 @@ import { mountPage } from '../ui/page-chrome.js';
 import { preferences } from '../../../server/companion/back-office/web/preferences.js';
 import { clearCart } from './cart.js';
 import { cartLink } from './cart-link.js';
+import { keepCheckout } from './kept-checkout.js';
 
 type Outcome = 'loading' | 'open' | 'pending' | 'success' | 'failure' | 'expired' | 'unknown';
 
@@ -81,17 +82,9 @@ function show(next: Outcome): void {
   // A saved card bought nothing: the cart stays.
   if (next === 'success' && summary?.method !== 'lookup') clearCart();
   // Paid: the checkout this tab kept for a reload (checkout-page.ts) is done with.
-  if (next === 'success') forgetCheckout();
+  if (next === 'success') keepCheckout(undefined);
   outcome = next;
   page.refresh();
-}
-
-function forgetCheckout(): void {
-  try {
-    sessionStorage.removeItem('kavarnia:checkout');
-  } catch {
-    // Not kept there in the first place.
-  }
 }
 
 document.addEventListener('pay-success', (event) => {
