@@ -1,5 +1,6 @@
 // The tokenizer's client as a merchant's own page would use it (@payform/card/tokenize): a
-// tokenizer that never answers is unreachable after its time, not a promise pending for ever.
+// tokenizer that never answers is unreachable after its time, not a promise pending for ever, and
+// a connection dropped once is tried again.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -17,6 +18,44 @@ describe('a tokenizer that never answers', () => {
     const url = `http://127.0.0.1:${(hung.address() as AddressInfo).port}/api/v1/sdk/tokenize`;
     const card = { number: '4242424242424242', expMonth: 12, expYear: 2030, cvv: '123' };
     await expect(tokenizeCard({ url, widgetKey: 'key', timeoutMs: 200 }, card)).rejects.toBeInstanceOf(TokenizerUnreachableError);
+  });
+});
+
+describe('a tokenizer whose connection drops', () => {
+  /** A tokenizer on loopback that cuts the first `drops` connections before answering, then seals every card. */
+  async function dropping(drops: number): Promise<{ url: string; asked: () => number; close: () => Promise<void> }> {
+    let asked = 0;
+    const server = createServer((request, response) => {
+      asked += 1;
+      request.resume();
+      if (asked <= drops) return void request.socket.destroy();
+      response.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ data: 'sealed' }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1/sdk/tokenize`;
+    const close = () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve())));
+    return { url, asked: () => asked, close };
+  }
+  const card = { number: '4242424242424242', expMonth: 12, expYear: 2030, cvv: '123' };
+
+  it('is asked once more, within the same time limit: one drop costs the customer nothing', async () => {
+    const tokenizer = await dropping(1);
+    try {
+      expect(await sealedCardToken({ url: tokenizer.url, widgetKey: 'key', timeoutMs: 5_000 }, card)).toBe('sealed');
+      expect(tokenizer.asked()).toBe(2);
+    } finally {
+      await tokenizer.close();
+    }
+  });
+
+  it('is unreachable when the second try drops too, and asked no third time', async () => {
+    const tokenizer = await dropping(2);
+    try {
+      await expect(sealedCardToken({ url: tokenizer.url, widgetKey: 'key', timeoutMs: 5_000 }, card)).rejects.toBeInstanceOf(TokenizerUnreachableError);
+      expect(tokenizer.asked()).toBe(2);
+    } finally {
+      await tokenizer.close();
+    }
   });
 });
 

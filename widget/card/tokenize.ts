@@ -110,20 +110,26 @@ export function tokenizeBody(card: CardToTokenize, rich = false): TokenizeBody {
   };
 }
 
-/** Sends a signed body; the answer's JSON on a 2xx. */
+/**
+ * Sends a signed body; the answer's JSON on a 2xx. A request that got no answer at all (a
+ * connection dropped: a mobile network's blip) is sent once more within the same time limit, where
+ * the widget would send the customer to the hosted page to type the card again. Tokenizing twice
+ * moves no money.
+ */
 export async function postToTokenizer(settings: TokenizerSettings, body: TokenizeBody): Promise<Record<string, unknown>> {
   const send = settings.fetch ?? globalThis.fetch;
   const signal = timeLimit(settings.timeoutMs);
   let answer: Response;
   let json: unknown;
   try {
-    answer = await send(settings.url, {
+    const request: RequestInit = {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', 'X-Widget-Id': settings.widgetKey, 'X-Sign': await signTokenizeBody(settings.widgetKey, body) },
       body: JSON.stringify(body),
       credentials: 'omit',
       signal,
-    });
+    };
+    answer = await send(settings.url, request).catch((error: unknown) => (signal.aborted ? Promise.reject(error) : send(settings.url, request)));
     json = await answer.json();
   } catch (cause) {
     throw new TokenizerUnreachableError('The tokenizer could not be reached', { cause });
