@@ -39,6 +39,10 @@ export function validate<T extends z.ZodType, Where extends keyof ValidationTarg
       const bad = badTextField(text);
       if (bad) throw bad;
     }
+    // JSON.parse keeps the last of a key given twice (`{"amount":1,"amount":2}`), where another
+    // reader of the same text (a proxy, a log) may keep the first: refused, naming the field.
+    const repeated = repeatedKey(text);
+    if (repeated) throw repeated;
     // JSON.parse reads an amount written 24950.000000000001 as 24950: refused as written, not rounded.
     const rounded = fractionsParsedAway(text);
     if (rounded.length > 0) throw ApiProblem.invalid(fieldReasons(rounded));
@@ -123,6 +127,71 @@ function firstBadText(value: unknown, path: readonly PropertyKey[], depth: numbe
     if (found) return found;
   }
   return undefined;
+}
+
+const REPEATED_REASON = 'must be given once';
+
+/**
+ * The refusal of a JSON object that gives a key twice, naming it (or, for a key that may be a
+ * card number, its parent); undefined when none does or the text is not JSON (the validator
+ * refuses that). One pass over the text, no recursion; JSON.parse only once a key repeats.
+ */
+function repeatedKey(text: string): ApiProblem | undefined {
+  // Per open object its keys so far and whether a key comes next; per open array its index.
+  const frames: Array<{ keys: Set<string>; key: string | undefined; keyNext: boolean } | { index: number }> = [];
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 0x22 /* " */) {
+      let end = i + 1;
+      for (;;) {
+        end = text.indexOf('"', end);
+        if (end === -1) return undefined;
+        let slashes = 0;
+        while (text.charCodeAt(end - 1 - slashes) === 0x5c /* \ */) slashes++;
+        if (slashes % 2 === 0) break;
+        end++;
+      }
+      const top = frames.at(-1);
+      if (top && 'keys' in top && top.keyNext) {
+        const raw = text.slice(i + 1, end);
+        let key: string;
+        try {
+          key = raw.includes('\\') ? (JSON.parse(text.slice(i, end + 1)) as string) : raw;
+        } catch {
+          return undefined;
+        }
+        if (top.keys.has(key)) return repeatedProblem(text, frames, key);
+        top.keys.add(key);
+        top.key = key;
+        top.keyNext = false;
+      }
+      i = end;
+    } else if (code === 0x7b /* { */) {
+      frames.push({ keys: new Set(), key: undefined, keyNext: true });
+    } else if (code === 0x5b /* [ */) {
+      frames.push({ index: 0 });
+    } else if (code === 0x7d /* } */ || code === 0x5d /* ] */) {
+      frames.pop();
+    } else if (code === 0x2c /* , */) {
+      const top = frames.at(-1);
+      if (top && 'keys' in top) top.keyNext = true;
+      else if (top) top.index++;
+    }
+  }
+  return undefined;
+}
+
+function repeatedProblem(text: string, frames: ReadonlyArray<{ key: string | undefined } | { index: number }>, key: string): ApiProblem | undefined {
+  try {
+    JSON.parse(text);
+  } catch {
+    // Not JSON after all: the validator says so.
+    return undefined;
+  }
+  const parent = frames.slice(0, -1).map((frame) => ('index' in frame ? frame.index : frame.key ?? ''));
+  // A key that may be a card number is not repeated: its parent is named, as for a field not allowed.
+  if (fieldPath([key]) !== key) return ApiProblem.invalid({ [fieldPath(parent) || 'body']: 'has a field that is given more than once' });
+  return ApiProblem.invalid({ [fieldPath([...parent, key])]: REPEATED_REASON });
 }
 
 /** For a route that takes no query: one it was given anyway is a 400 naming it, as where queries are read (declared-input.ts). */
