@@ -2,7 +2,7 @@
 // origins (anyone may send any page_url) never keeps a real misconfiguration from being said.
 import { describe, expect, it } from 'vitest';
 import { createLogger, memorySink } from '../log/logger.js';
-import { PayerPages, shopHome } from './payer-page.js';
+import { PayerPages, returnablePage, shopHome } from './payer-page.js';
 
 const options = { allowedOrigins: ['https://shop.example'], publicUrl: 'https://pay.shop.example', sandboxOrigin: undefined };
 
@@ -22,6 +22,30 @@ describe('PayerPages', () => {
     for (let i = 0; i < 1_000; i++) pages.returnable(`https://made-up-${i}.example/`);
     pages.returnable('https://www.shop.example/checkout');
     expect(memory.lines.filter((line) => line.includes('https://www.shop.example'))).toHaveLength(1);
+  });
+});
+
+describe('returnablePage', () => {
+  // The page goes into the gateway's result_url and, from the public landing's `?page=`, into a
+  // redirect's Location: a card number in its address would be sent on and echoed, as a
+  // return_url's would (refused when the session is opened).
+  it('does not go back to a page whose address holds a card number, however it is written', () => {
+    for (const page of [
+      'https://shop.example/checkout?card=4242424242424242',
+      'https://shop.example/checkout?n=4242-4242-4242-4242&cvv=123',
+      'https://shop.example/4242%204242%204242%204242/pay',
+    ]) {
+      expect(returnablePage(page, options)).toBeUndefined();
+    }
+    // Ids and long runs of digits are not card numbers.
+    expect(returnablePage('https://shop.example/checkout?order=20261128160000039595&cart=7', options)).toBe('https://shop.example/checkout?order=20261128160000039595&cart=7');
+  });
+
+  it('says a page refused for a card number by its origin alone', () => {
+    const memory = memorySink();
+    const pages = new PayerPages(options, createLogger({ sink: memory.sink }));
+    expect(pages.returnable('https://shop.example/checkout?card=4242424242424242')).toBeUndefined();
+    expect(memory.lines.join('\n')).not.toContain('4242');
   });
 });
 
